@@ -1,0 +1,146 @@
+# llmdlua — GNU make. `make help` lists the targets.
+#
+# Targets that build first make sure the Debian packages in vendor/ are installed
+# (scripts/install-deps.sh, idempotent), then run the real work in a sub-make so that
+# pkg-config sees the freshly installed libraries.
+
+VERSION    := 0.1.0
+PREFIX     ?= /usr/local
+PKG_CONFIG ?= pkg-config
+CC         ?= cc
+CFLAGS     ?= -O2 -g
+V          ?= 0
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+PKGS      := lua5.4 yaml-0.1 libcurl zlib
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS  := $(shell $(PKG_CONFIG) --libs yaml-0.1 libcurl zlib 2>/dev/null)
+LUA_LIBDIR := $(shell $(PKG_CONFIG) --variable=libdir lua5.4 2>/dev/null)
+# Lua and LuaFileSystem are linked statically: the binary does not depend on the
+# Lua shared library, and lfs is registered like any other built-in module.
+LUA_A     := $(LUA_LIBDIR)/liblua5.4.a
+LFS_A     := $(firstword $(wildcard $(LUA_LIBDIR)/liblua5.4-filesystem.a /usr/lib/liblua5.4-filesystem.a))
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+        -Wwrite-strings -Wundef -Wformat=2 -Wvla -Wpointer-arith -Wcast-qual
+BASE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
+        -DLLMDLUA_VERSION='"$(VERSION)"' $(WARN) -MMD -MP -Isrc $(PKG_CFLAGS)
+LDLIBS := $(LFS_A) $(LUA_A) $(PKG_LIBS) -lm -ldl
+
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+# Lua-free cores (unit-tested directly) and the Lua bindings / host.
+CORE_SRC := src/json.c src/proc.c
+HOST_SRC := src/main.c src/lutil.c src/ljson.c src/lyaml.c src/lproc.c src/lhttp.c
+SRC      := $(HOST_SRC) $(CORE_SRC)
+UNIT     := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
+
+# $(1) = build folder, $(2) = extra flags
+objs = $(patsubst src/%.c,$(1)/%.o,$(SRC))
+
+.PHONY: all deps deps-dev test check valgrind lint bench install clean help \
+        _all _unit _test _check _valgrind _lint
+
+all: deps
+	$(Q)$(MAKE) --no-print-directory _all
+
+deps:
+	$(Q)scripts/install-deps.sh test
+
+deps-dev:
+	$(Q)scripts/install-deps.sh dev
+
+_all: llmdlua
+
+llmdlua: $(call objs,build)
+	@echo "LINK $@"
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/%.o: src/%.c
+	@mkdir -p $(@D)
+	@echo "CC $<"
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+# Sanitizer build: the same sources, objects in build/asan/. lua/ and templates/ are
+# linked beside the binary so it finds its install root like the real one does.
+build/asan/llmdlua: $(call objs,build/asan)
+	@echo "LINK $@"
+	$(Q)$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)ln -sfn ../../lua build/asan/lua
+	$(Q)ln -sfn ../../templates build/asan/templates
+
+build/asan/%.o: src/%.c
+	@mkdir -p $(@D)
+	@echo "CC(asan) $<"
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+
+# C unit tests: one program per core, linked with the Lua-free objects only.
+build/tests/test_%: tests/unit/test_%.c $(patsubst src/%.c,build/%.o,$(CORE_SRC))
+	@mkdir -p $(@D)
+	@echo "CC $<"
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -Itests/unit -o $@ $^ -lm
+
+build/asan/tests/test_%: tests/unit/test_%.c $(patsubst src/%.c,build/asan/%.o,$(CORE_SRC))
+	@mkdir -p $(@D)
+	@echo "CC(asan) $<"
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -Itests/unit -o $@ $^ -lm
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory _test
+
+_test: llmdlua $(addprefix build/tests/,$(UNIT))
+	$(Q)tests/run.sh ./llmdlua build/tests
+
+check: deps
+	$(Q)$(MAKE) --no-print-directory _check
+
+_check: build/asan/llmdlua $(addprefix build/asan/tests/,$(UNIT))
+	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	    tests/run.sh build/asan/llmdlua build/asan/tests
+
+valgrind: deps-dev
+	$(Q)$(MAKE) --no-print-directory _valgrind
+
+_valgrind: llmdlua $(addprefix build/tests/,$(UNIT))
+	$(Q)VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect" \
+	    tests/run.sh ./llmdlua build/tests unit-and-quick-lua
+
+lint: deps-dev
+	$(Q)$(MAKE) --no-print-directory _lint
+
+_lint:
+	$(Q)clang-format --dry-run -Werror src/*.c src/*.h tests/unit/*.c tests/unit/*.h
+	$(Q)cppcheck -q --enable=warning,performance,portability --error-exitcode=1 \
+	    --inline-suppr -D__GNUC__ -Isrc $(SRC)
+	$(Q)clang-tidy --quiet $(SRC) -- $(BASE_CFLAGS) 2>/dev/null
+	$(Q)luacheck -q lua tests
+	$(Q)shellcheck scripts/*.sh tests/*.sh tests/cli/*.sh .ci/run
+
+bench: all
+	$(Q)scripts/bench.sh ./llmdlua
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/llmdlua
+	install -m 755 llmdlua $(DESTDIR)$(PREFIX)/bin/llmdlua
+	cp -R lua templates $(DESTDIR)$(PREFIX)/share/llmdlua/
+
+clean:
+	rm -rf build llmdlua
+
+help:
+	@echo "make            build ./llmdlua (installs missing Debian packages first)"
+	@echo "make deps       install the Debian packages listed in vendor/"
+	@echo "make test       build and run every test (C unit, Lua, command line)"
+	@echo "make check      every test again under AddressSanitizer + UndefinedBehaviorSanitizer"
+	@echo "make valgrind   C unit tests and the quick Lua tests under valgrind"
+	@echo "make lint       clang-format, cppcheck, clang-tidy, luacheck, shellcheck"
+	@echo "make bench      speed and memory benchmarks against a reference"
+	@echo "make install PREFIX=/usr/local   binary to bin/, lua/ and templates/ to share/llmdlua/"
+	@echo "make clean      remove build products"
+
+-include $(wildcard build/*.d build/asan/*.d build/tests/*.d build/asan/tests/*.d)

@@ -1,0 +1,584 @@
+/*
+** json.c — the JSON pull parser declared in json.h.
+*/
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+
+enum {
+    ST_VALUE,       /* a value: at the start, after ':' and after ',' in an array */
+    ST_FIRST_VALUE, /* after '[': a value or ']' */
+    ST_FIRST_KEY,   /* after '{': a key or '}' */
+    ST_KEY,         /* after ',' in an object */
+    ST_COLON,       /* after a key */
+    ST_NEXT,        /* after a value in a container: ',' or the closing bracket */
+    ST_DONE,        /* after the top-level value */
+};
+
+void json_parser_init(JsonParser *p)
+{
+    memset(p, 0, sizeof *p);
+    p->line = 1;
+    p->state = ST_VALUE;
+}
+
+void json_parser_free(JsonParser *p)
+{
+    free(p->scratch);
+    p->scratch = NULL;
+    p->scap = 0;
+}
+
+void json_feed(JsonParser *p, const char *buf, size_t len, int final)
+{
+    p->buf = buf;
+    p->len = len;
+    p->pos = 0;
+    p->final = final;
+}
+
+const char *json_expected(const JsonParser *p)
+{
+    int in_obj = p->depth > 0 && p->stack[p->depth - 1] == '{';
+    switch (p->state) {
+    case ST_VALUE:
+        return "expected a value";
+    case ST_FIRST_VALUE:
+        return "expected a value or ']'";
+    case ST_FIRST_KEY:
+        return "expected a string key or '}'";
+    case ST_KEY:
+        return "expected a string key";
+    case ST_COLON:
+        return "expected ':'";
+    case ST_NEXT:
+        return in_obj ? "expected ',' or '}'" : "expected ',' or ']'";
+    default:
+        return "expected end of input";
+    }
+}
+
+/* Column in characters (UTF-8 lead bytes) when the line start is in the window. */
+static uint64_t column_of(const JsonParser *p, uint64_t off)
+{
+    if (p->line_start < p->base || off < p->line_start)
+        return off - p->line_start + 1;
+    uint64_t col = 1;
+    for (uint64_t i = p->line_start; i < off && i - p->base < p->len; i++)
+        if (((unsigned char)p->buf[i - p->base] & 0xC0) != 0x80)
+            col++;
+    return col;
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static JsonTok fail(JsonParser *p, size_t at, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->err, sizeof p->err, fmt, ap);
+    va_end(ap);
+    p->err_off = p->base + at;
+    p->err_line = p->line;
+    p->err_col = column_of(p, p->err_off);
+    p->pos = at;
+    return JSON_ERROR;
+}
+
+/* "'x'" for a printable ASCII byte, "byte 0xNN" otherwise. */
+static const char *describe(char *out, size_t size, unsigned char c)
+{
+    if (c >= 0x20 && c < 0x7F)
+        snprintf(out, size, "'%c'", c);
+    else
+        snprintf(out, size, "byte 0x%02X", c);
+    return out;
+}
+
+static JsonTok unexpected(JsonParser *p, size_t at)
+{
+    char what[16];
+    return fail(p, at, "unexpected %s, %s", describe(what, sizeof what, (unsigned char)p->buf[at]),
+                json_expected(p));
+}
+
+/* The window ended inside a token at 'start': ask for more, or fail at the end. */
+static JsonTok cut(JsonParser *p, size_t start, const char *what)
+{
+    if (!p->final) {
+        p->pos = start;
+        return JSON_MORE;
+    }
+    return fail(p, p->len, "unexpected end of input %s", what);
+}
+
+/* Length of the UTF-8 sequence at s (1..4) if valid, 0 if invalid, -1 if cut short. */
+static int utf8_seq(const unsigned char *s, size_t avail)
+{
+    unsigned c = s[0];
+    int n;
+    unsigned min;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF) {
+        n = 2;
+        min = 0x80;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        min = 0x800;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        min = 0x10000;
+    } else {
+        return 0;
+    }
+    unsigned cp = c & (0x3F >> (n - 1));
+    for (int i = 1; i < n; i++) {
+        if ((size_t)i >= avail)
+            return -1;
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return n;
+}
+
+size_t json_utf8_valid(const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < n) {
+        if (u[i] < 0x80) {
+            i++;
+            continue;
+        }
+        int k = utf8_seq(u + i, n - i);
+        if (k <= 0)
+            return i;
+        i += (size_t)k;
+    }
+    return n;
+}
+
+static int scratch_reserve(JsonParser *p, size_t need)
+{
+    if (need <= p->scap)
+        return 0;
+    size_t cap = p->scap ? p->scap : 256;
+    while (cap < need)
+        cap *= 2;
+    char *s = (char *)realloc(p->scratch, cap);
+    if (s == NULL)
+        return -1;
+    p->scratch = s;
+    p->scap = cap;
+    return 0;
+}
+
+static int hex4(const char *s, unsigned *out)
+{
+    unsigned v = 0;
+    for (int i = 0; i < 4; i++) {
+        char c = s[i];
+        v <<= 4;
+        if (c >= '0' && c <= '9')
+            v |= (unsigned)(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            v |= (unsigned)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F')
+            v |= (unsigned)(c - 'A' + 10);
+        else
+            return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static size_t put_utf8(char *o, unsigned cp)
+{
+    if (cp < 0x80) {
+        o[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        o[0] = (char)(0xC0 | (cp >> 6));
+        o[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        o[0] = (char)(0xE0 | (cp >> 12));
+        o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        o[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    o[0] = (char)(0xF0 | (cp >> 18));
+    o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    o[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/*
+** A \\uXXXX escape at buf[i]: 1 and *cp when complete and valid, -1 when the bytes
+** there cannot be one, 0 when the window ends before it is complete.
+*/
+static int escape_u(const JsonParser *p, size_t i, unsigned *cp)
+{
+    static const char pre[] = "\\u";
+    for (size_t k = 0; k < 6; k++) {
+        if (i + k >= p->len)
+            return p->final ? -1 : 0;
+        char c = p->buf[i + k];
+        int ok = k < 2 ? c == pre[k] : isxdigit((unsigned char)c) != 0;
+        if (!ok)
+            return -1;
+    }
+    return hex4(p->buf + i + 2, cp) == 0 ? 1 : -1;
+}
+
+/*
+** A string starting at the quote at p->pos. Sets str/slen: a pointer into the window
+** when there is no escape, else into scratch. Advances pos past the closing quote.
+*/
+static JsonTok parse_string(JsonParser *p)
+{
+    const unsigned char *b = (const unsigned char *)p->buf;
+    size_t start = p->pos, i = start + 1, n = p->len;
+    size_t out = 0; /* bytes decoded into scratch, once an escape was seen */
+    int copying = 0;
+
+    for (;;) {
+        /* plain run: bytes that need no look */
+        size_t run = i;
+        while (i < n && b[i] >= 0x20 && b[i] != '"' && b[i] != '\\' && b[i] < 0x80)
+            i++;
+        if (copying && i > run) {
+            if (scratch_reserve(p, out + (i - run)) != 0)
+                return fail(p, run, "out of memory");
+            memcpy(p->scratch + out, b + run, i - run);
+            out += i - run;
+        }
+        if (i >= n)
+            return cut(p, start, "in a string");
+        unsigned c = b[i];
+        if (c == '"') {
+            if (copying) {
+                p->str = p->scratch;
+                p->slen = out;
+            } else {
+                p->str = p->buf + start + 1;
+                p->slen = i - start - 1;
+            }
+            p->pos = i + 1;
+            return JSON_STRING;
+        }
+        if (c < 0x20) {
+            char what[16];
+            return fail(p, i, "unescaped control character %s in a string",
+                        describe(what, sizeof what, (unsigned char)c));
+        }
+        if (c >= 0x80) {
+            int k = utf8_seq(b + i, n - i);
+            if (k < 0)
+                return cut(p, start, "in a string");
+            if (k == 0)
+                return fail(p, i, "invalid UTF-8 byte 0x%02X in a string", c);
+            if (copying) {
+                if (scratch_reserve(p, out + (size_t)k) != 0)
+                    return fail(p, i, "out of memory");
+                memcpy(p->scratch + out, b + i, (size_t)k);
+                out += (size_t)k;
+            }
+            i += (size_t)k;
+            continue;
+        }
+        /* c == '\\': from here on the string is decoded into scratch */
+        if (!copying) {
+            copying = 1;
+            out = i - start - 1;
+            if (scratch_reserve(p, out + 16) != 0)
+                return fail(p, i, "out of memory");
+            memcpy(p->scratch, b + start + 1, out);
+        }
+        if (i + 1 >= n)
+            return cut(p, start, "in a string");
+        if (scratch_reserve(p, out + 8) != 0)
+            return fail(p, i, "out of memory");
+        char e = (char)b[i + 1];
+        const char *simple = strchr("\"\\/bfnrt", e);
+        if (e != '\0' && simple != NULL) {
+            static const char decoded[] = "\"\\/\b\f\n\r\t";
+            p->scratch[out++] = decoded[simple - "\"\\/bfnrt"];
+            i += 2;
+            continue;
+        }
+        if (e != 'u') {
+            char what[16];
+            return fail(p, i, "invalid escape '\\%s' in a string",
+                        describe(what, sizeof what, (unsigned char)e));
+        }
+        unsigned cp;
+        int h = escape_u(p, i, &cp);
+        if (h == 0)
+            return cut(p, start, "in a string");
+        if (h < 0)
+            return fail(p, i, "invalid \\u escape: expected 4 hexadecimal digits");
+        size_t esc = i;
+        i += 6;
+        if (cp >= 0xDC00 && cp <= 0xDFFF)
+            return fail(p, esc, "invalid \\u escape: lone low surrogate \\u%04X", cp);
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+            unsigned lo = 0;
+            h = escape_u(p, i, &lo);
+            if (h == 0)
+                return cut(p, start, "in a string");
+            if (h < 0 || lo < 0xDC00 || lo > 0xDFFF)
+                return fail(p, esc,
+                            "invalid \\u escape: high surrogate \\u%04X not followed by a "
+                            "low surrogate",
+                            cp);
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            i += 6;
+        }
+        out += put_utf8(p->scratch + out, cp);
+    }
+}
+
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* A number starting at p->pos: JSON_INT when integral and in int64 range. */
+static JsonTok parse_number(JsonParser *p)
+{
+    const char *b = p->buf;
+    size_t start = p->pos, i = start, n = p->len;
+    int neg = 0, integral = 1;
+
+    if (b[i] == '-') {
+        neg = 1;
+        i++;
+    }
+    if (i >= n)
+        return cut(p, start, "in a number");
+    if (b[i] == '0') {
+        i++;
+        if (i < n && is_digit(b[i]))
+            return fail(p, start, "invalid number: leading zero");
+    } else if (is_digit(b[i])) {
+        while (i < n && is_digit(b[i]))
+            i++;
+    } else {
+        char what[16];
+        return fail(p, i, "invalid number: unexpected %s, expected a digit",
+                    describe(what, sizeof what, (unsigned char)b[i]));
+    }
+    if (i < n && b[i] == '.') {
+        integral = 0;
+        i++;
+        if (i >= n)
+            return cut(p, start, "in a number");
+        if (!is_digit(b[i])) {
+            char what[16];
+            return fail(p, i, "invalid number: unexpected %s, expected a digit after '.'",
+                        describe(what, sizeof what, (unsigned char)b[i]));
+        }
+        while (i < n && is_digit(b[i]))
+            i++;
+    }
+    if (i < n && (b[i] == 'e' || b[i] == 'E')) {
+        integral = 0;
+        i++;
+        if (i < n && (b[i] == '+' || b[i] == '-'))
+            i++;
+        if (i >= n)
+            return cut(p, start, "in a number");
+        if (!is_digit(b[i])) {
+            char what[16];
+            return fail(p, i, "invalid number: unexpected %s, expected a digit in the exponent",
+                        describe(what, sizeof what, (unsigned char)b[i]));
+        }
+        while (i < n && is_digit(b[i]))
+            i++;
+    }
+    /* The number may go on in the next window. */
+    if (i >= n && !p->final)
+        return cut(p, start, "in a number");
+
+    p->pos = i;
+    if (integral) {
+        uint64_t v = 0, limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+        size_t d = start + (size_t)neg;
+        for (; d < i; d++) {
+            unsigned digit = (unsigned)(b[d] - '0');
+            if (v > (limit - digit) / 10)
+                break;
+            v = v * 10 + digit;
+        }
+        if (d == i) {
+            p->ival = neg ? (int64_t)(0 - v) : (int64_t)v;
+            return JSON_INT;
+        }
+    }
+    /* strtod reads exactly; it needs a terminated copy */
+    char small[64];
+    char *copy = small;
+    size_t len = i - start;
+    if (len >= sizeof small) {
+        if (scratch_reserve(p, len + 1) != 0)
+            return fail(p, start, "out of memory");
+        copy = p->scratch;
+    }
+    memcpy(copy, b + start, len);
+    copy[len] = '\0';
+    p->dval = strtod(copy, NULL);
+    return JSON_FLOAT;
+}
+
+static JsonTok parse_literal(JsonParser *p, const char *word, size_t wlen, JsonTok tok)
+{
+    size_t start = p->pos, avail = p->len - start;
+    size_t k = avail < wlen ? avail : wlen;
+    if (memcmp(p->buf + start, word, k) != 0 || (k < wlen && p->final)) {
+        size_t j = 0;
+        while (j < k && p->buf[start + j] == word[j])
+            j++;
+        if (j == avail)
+            return fail(p, p->len, "unexpected end of input in a literal, expected '%s'", word);
+        return fail(p, start, "invalid literal, expected '%s'", word);
+    }
+    if (k < wlen)
+        return cut(p, start, "in a literal");
+    p->pos = start + wlen;
+    return tok;
+}
+
+/* After a complete value: the container expects ',' or its end, the top level is done. */
+static JsonTok value_done(JsonParser *p, JsonTok t)
+{
+    p->state = p->depth == 0 ? ST_DONE : ST_NEXT;
+    return t;
+}
+
+static JsonTok open_container(JsonParser *p, char kind)
+{
+    if (p->depth >= JSON_MAX_DEPTH)
+        return fail(p, p->pos, "nesting deeper than %d levels", JSON_MAX_DEPTH);
+    p->stack[p->depth++] = (unsigned char)kind;
+    p->pos++;
+    p->state = kind == '{' ? ST_FIRST_KEY : ST_FIRST_VALUE;
+    return kind == '{' ? JSON_OBJ_BEGIN : JSON_ARR_BEGIN;
+}
+
+static JsonTok close_container(JsonParser *p)
+{
+    char kind = (char)p->stack[--p->depth];
+    p->pos++;
+    return value_done(p, kind == '{' ? JSON_OBJ_END : JSON_ARR_END);
+}
+
+static JsonTok parse_value(JsonParser *p, char c)
+{
+    JsonTok t;
+    switch (c) {
+    case '{':
+    case '[':
+        return open_container(p, c);
+    case '"':
+        t = parse_string(p);
+        return t == JSON_STRING ? value_done(p, t) : t;
+    case 't':
+        t = parse_literal(p, "true", 4, JSON_TRUE);
+        break;
+    case 'f':
+        t = parse_literal(p, "false", 5, JSON_FALSE);
+        break;
+    case 'n':
+        t = parse_literal(p, "null", 4, JSON_NULL);
+        break;
+    default:
+        if (c == '-' || is_digit(c))
+            t = parse_number(p);
+        else
+            return unexpected(p, p->pos);
+    }
+    return t > JSON_END ? value_done(p, t) : t;
+}
+
+JsonTok json_next(JsonParser *p)
+{
+    for (;;) {
+        /* whitespace, counting lines */
+        const char *b = p->buf;
+        size_t i = p->pos, n = p->len;
+        while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r')) {
+            if (b[i] == '\n') {
+                p->line++;
+                p->line_start = p->base + i + 1;
+            }
+            i++;
+        }
+        p->pos = i;
+        if (i >= n) {
+            if (!p->final)
+                return JSON_MORE;
+            if (p->state == ST_DONE)
+                return JSON_END;
+            if (p->state == ST_VALUE && p->depth == 0 && p->multi)
+                return JSON_END; /* JSON Lines: no further document */
+            return fail(p, n, "unexpected end of input, %s", json_expected(p));
+        }
+        char c = b[i];
+        p->tok_off = p->base + i;
+        switch (p->state) {
+        case ST_DONE:
+            if (!p->multi)
+                return unexpected(p, i);
+            p->state = ST_VALUE;
+            continue;
+        case ST_NEXT:
+            if (c == ',') {
+                p->pos++;
+                p->state = p->stack[p->depth - 1] == '{' ? ST_KEY : ST_VALUE;
+                continue;
+            }
+            if (c == (p->stack[p->depth - 1] == '{' ? '}' : ']'))
+                return close_container(p);
+            return unexpected(p, i);
+        case ST_COLON:
+            if (c != ':')
+                return unexpected(p, i);
+            p->pos++;
+            p->state = ST_VALUE;
+            continue;
+        case ST_FIRST_KEY:
+            if (c == '}')
+                return close_container(p);
+            /* fall through */
+        case ST_KEY: {
+            if (c != '"')
+                return unexpected(p, i);
+            JsonTok t = parse_string(p);
+            if (t != JSON_STRING)
+                return t;
+            p->state = ST_COLON;
+            return JSON_KEY;
+        }
+        case ST_FIRST_VALUE:
+            if (c == ']')
+                return close_container(p);
+            /* fall through */
+        default:
+            return parse_value(p, c);
+        }
+    }
+}

@@ -1,0 +1,420 @@
+/*
+** lproc.c — llmd.proc: run(argv, opts), which(name).
+**
+** The child, its pipes and everything captured belong to a userdata whose __gc kills
+** and reaps the process group, so an error anywhere (a raising line callback, Ctrl-C,
+** out of memory) never leaves a child behind.
+*/
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lauxlib.h"
+#include "lua.h"
+
+#include "modules.h"
+#include "proc.h"
+
+#define PROCESS_MT "llmd.proc.process"
+
+extern char **environ;
+
+typedef struct Stream {
+    int mode;    /* 'c' capture, 'l' line callback, else not read */
+    int fn;      /* stack index of the callback */
+    int file_fd; /* an output file opened for the child, -1 when none */
+    Strbuf buf;  /* captured output, or the partial line of a callback stream */
+} Stream;
+
+typedef struct Process {
+    Proc p;
+    Stream s[3]; /* [1] stdout, [2] stderr */
+    int in_fd;   /* stdin file, -1 when none */
+    lua_State *L;
+    int failed;  /* a line callback raised: its error is at the top of the stack */
+} Process;
+
+static void process_free(Process *pr)
+{
+    proc_release(&pr->p);
+    for (int i = 1; i <= 2; i++) {
+        if (pr->s[i].file_fd >= 0)
+            close(pr->s[i].file_fd);
+        pr->s[i].file_fd = -1;
+        llmd_strbuf_free(&pr->s[i].buf);
+    }
+    if (pr->in_fd >= 0)
+        close(pr->in_fd);
+    pr->in_fd = -1;
+}
+
+static int process_gc(lua_State *L)
+{
+    process_free((Process *)luaL_checkudata(L, 1, PROCESS_MT));
+    return 0;
+}
+
+
+static void call_line(Process *pr, Stream *st, const char *line, size_t n)
+{
+    lua_State *L = pr->L;
+    if (pr->failed)
+        return;
+    lua_pushvalue(L, st->fn);
+    lua_pushlstring(L, line, n);
+    if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+        pr->failed = 1; /* the error stays on the stack; run() raises it */
+        kill(-pr->p.pid, SIGTERM);
+    }
+}
+
+static void sink(void *ud, int stream, const char *data, size_t n)
+{
+    Process *pr = (Process *)ud;
+    Stream *st = &pr->s[stream];
+    if (st->mode == 'c') {
+        if (!llmd_strbuf_append(&st->buf, data, n))
+            pr->failed = 2;
+        return;
+    }
+    if (st->mode != 'l')
+        return;
+    const char *end = data + n;
+    while (data < end) {
+        const char *nl = (const char *)memchr(data, '\n', (size_t)(end - data));
+        if (nl == NULL) {
+            if (!llmd_strbuf_append(&st->buf, data, (size_t)(end - data)))
+                pr->failed = 2;
+            return;
+        }
+        if (st->buf.n > 0) {
+            if (!llmd_strbuf_append(&st->buf, data, (size_t)(nl - data)))
+                pr->failed = 2;
+            call_line(pr, st, st->buf.p, st->buf.n);
+            st->buf.n = 0;
+        } else {
+            call_line(pr, st, data, (size_t)(nl - data));
+        }
+        data = nl + 1;
+    }
+}
+
+/* "kubectl get pods": the command as text, for messages. Pushes 1. */
+static void push_cmdline(lua_State *L, const char *const *argv)
+{
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    for (int i = 0; argv[i] != NULL; i++) {
+        if (i > 0)
+            luaL_addchar(&b, ' ');
+        luaL_addstring(&b, argv[i]);
+    }
+    luaL_pushresult(&b);
+}
+
+/*
+** Reads opts[name] (stdout or stderr) into st, opening a file for {file=...}.
+** Returns the ProcStdio for the spec.
+*/
+static ProcStdio parse_output(lua_State *L, int opts, const char *name, Stream *st, int *fd)
+{
+    int t = lua_getfield(L, opts, name); /* v */
+    ProcStdio how = PROC_PIPE;
+    st->mode = 'c';
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+    } else if (t == LUA_TFUNCTION) {
+        st->mode = 'l';
+        st->fn = lua_gettop(L); /* stays on the stack for the run */
+    } else if (t == LUA_TSTRING) {
+        const char *v = lua_tostring(L, -1);
+        if (strcmp(v, "capture") == 0)
+            how = PROC_PIPE;
+        else if (strcmp(v, "inherit") == 0)
+            how = PROC_INHERIT;
+        else if (strcmp(v, "null") == 0)
+            how = PROC_NULL;
+        else if (strcmp(v, "stdout") == 0 && strcmp(name, "stderr") == 0)
+            how = PROC_STDOUT;
+        else
+            luaL_error(L, "proc.run: bad %s option '%s' (expected 'capture', 'inherit', "
+                          "'null'%s, a function or {file = path})",
+                       name, v, strcmp(name, "stderr") == 0 ? ", 'stdout'" : "");
+        if (how != PROC_PIPE)
+            st->mode = 0;
+        lua_pop(L, 1);
+    } else if (t == LUA_TTABLE) {
+        lua_getfield(L, -1, "file");
+        const char *path = lua_tostring(L, -1);
+        if (path == NULL)
+            luaL_error(L, "proc.run: %s = {...} needs a 'file' path", name);
+        lua_getfield(L, -2, "append");
+        int append = lua_toboolean(L, -1);
+        *fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
+        if (*fd < 0)
+            luaL_error(L, "proc.run: %s: cannot open for %s: %s", path, name, strerror(errno));
+        st->file_fd = *fd;
+        st->mode = 0;
+        how = PROC_FD;
+        lua_pop(L, 3);
+    } else {
+        luaL_error(L, "proc.run: bad %s option (a %s)", name, luaL_typename(L, -1));
+    }
+    return how;
+}
+
+/* Builds envp from environ and opts.env (false removes a variable); NULL if unchanged. */
+static const char **build_env(lua_State *L, int opts, int anchor)
+{
+    int has_env = lua_getfield(L, opts, "env") == LUA_TTABLE; /* env */
+    lua_getfield(L, opts, "clear_env");
+    int clear = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    if (!has_env && !clear) {
+        lua_pop(L, 1);
+        return NULL;
+    }
+    lua_newtable(L); /* env, merged: name -> "name=value" */
+    if (!clear) {
+        for (char **e = environ; *e; e++) {
+            const char *eq = strchr(*e, '=');
+            if (eq == NULL)
+                continue;
+            lua_pushlstring(L, *e, (size_t)(eq - *e));
+            lua_pushstring(L, *e);
+            lua_rawset(L, -3);
+        }
+    }
+    if (has_env) {
+        lua_pushnil(L);
+        while (lua_next(L, -3) != 0) { /* env, merged, k, v */
+            if (lua_type(L, -2) != LUA_TSTRING)
+                luaL_error(L, "proc.run: env keys must be strings");
+            const char *k = lua_tostring(L, -2);
+            lua_pushvalue(L, -2); /* env, merged, k, v, k */
+            if (lua_type(L, -2) == LUA_TBOOLEAN && !lua_toboolean(L, -2)) {
+                lua_pushnil(L);
+            } else {
+                const char *v = lua_tostring(L, -2);
+                if (v == NULL)
+                    luaL_error(L, "proc.run: env.%s must be a string, a number or false", k);
+                lua_pushfstring(L, "%s=%s", k, v);
+            }
+            lua_rawset(L, -5); /* env, merged, k, v */
+            lua_pop(L, 1);
+        }
+    }
+    size_t n = 0;
+    lua_pushnil(L);
+    while (lua_next(L, -2) != 0) {
+        lua_pop(L, 1);
+        n++;
+    }
+    const char **envp = (const char **)lua_newuserdatauv(L, (n + 1) * sizeof *envp, 0);
+    lua_rawseti(L, anchor, (lua_Integer)lua_rawlen(L, anchor) + 1);        /* env, merged */
+    size_t i = 0;
+    lua_pushnil(L);
+    while (lua_next(L, -2) != 0) {
+        envp[i++] = lua_tostring(L, -1); /* anchored in merged */
+        lua_pop(L, 1);
+    }
+    envp[i] = NULL;
+    lua_rawseti(L, anchor, (lua_Integer)lua_rawlen(L, anchor) + 1); /* env */
+    lua_pop(L, 1);
+    return envp;
+}
+
+static double opt_number(lua_State *L, int opts, const char *name, double dflt)
+{
+    double v = dflt;
+    if (lua_getfield(L, opts, name) != LUA_TNIL) {
+        if (!lua_isnumber(L, -1))
+            luaL_error(L, "proc.run: %s must be a number of seconds", name);
+        v = (double)lua_tonumber(L, -1);
+        if (!(v >= 0))
+            luaL_error(L, "proc.run: %s must be >= 0", name);
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+/* proc.run(argv [, opts]) -> {code=, signal=, stdout=, stderr=, timed_out=, elapsed=, ok=} */
+static int l_run(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    if (lua_isnoneornil(L, 2)) {
+        lua_settop(L, 1);
+        lua_newtable(L);
+    }
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 2);
+    lua_newtable(L); /* argv, opts, anchor: keeps every string the child needs */
+    const int opts = 2, anchor = 3;
+
+    lua_Integer argc = (lua_Integer)lua_rawlen(L, 1);
+    if (argc == 0)
+        return luaL_error(L, "proc.run: argv is empty");
+    const char **argv = (const char **)lua_newuserdatauv(L, ((size_t)argc + 1) * sizeof *argv, 0);
+    lua_rawseti(L, anchor, 1);
+    for (lua_Integer i = 1; i <= argc; i++) {
+        lua_rawgeti(L, 1, i);
+        if (lua_type(L, -1) != LUA_TSTRING && lua_type(L, -1) != LUA_TNUMBER)
+            return luaL_error(L, "proc.run: argv[%d] must be a string (got %s)", (int)i,
+                              luaL_typename(L, -1));
+        argv[i - 1] = lua_tostring(L, -1);
+        lua_rawseti(L, anchor, i + 1);
+    }
+    argv[argc] = NULL;
+
+    Process *pr = (Process *)lua_newuserdatauv(L, sizeof *pr, 0); /* ..., process */
+    memset(pr, 0, sizeof *pr);
+    proc_init(&pr->p);
+    pr->s[1].file_fd = pr->s[2].file_fd = -1;
+    pr->in_fd = -1;
+    pr->L = L;
+    luaL_setmetatable(L, PROCESS_MT);
+
+    ProcSpec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.argv = argv;
+    spec.in = PROC_NULL;
+
+    if (lua_getfield(L, opts, "cwd") != LUA_TNIL) {
+        spec.cwd = lua_tostring(L, -1);
+        struct stat st;
+        if (spec.cwd == NULL)
+            return luaL_error(L, "proc.run: cwd must be a string");
+        if (stat(spec.cwd, &st) != 0)
+            return luaL_error(L, "proc.run: cwd '%s': %s", spec.cwd, strerror(errno));
+        if (!S_ISDIR(st.st_mode))
+            return luaL_error(L, "proc.run: cwd '%s': not a directory", spec.cwd);
+        lua_rawseti(L, anchor, (lua_Integer)lua_rawlen(L, anchor) + 1);
+    } else {
+        lua_pop(L, 1);
+    }
+    spec.envp = build_env(L, opts, anchor);
+
+    int t = lua_getfield(L, opts, "stdin");
+    if (t == LUA_TSTRING) {
+        spec.in = PROC_PIPE;
+        pr->p.stdin_data = lua_tolstring(L, -1, &pr->p.stdin_len);
+        lua_rawseti(L, anchor, (lua_Integer)lua_rawlen(L, anchor) + 1);
+    } else if (t == LUA_TTABLE) {
+        lua_getfield(L, -1, "file");
+        lua_getfield(L, -2, "inherit");
+        if (lua_toboolean(L, -1)) {
+            spec.in = PROC_INHERIT;
+        } else if (lua_isstring(L, -2)) {
+            const char *path = lua_tostring(L, -2);
+            pr->in_fd = open(path, O_RDONLY | O_CLOEXEC);
+            if (pr->in_fd < 0)
+                return luaL_error(L, "proc.run: %s: cannot open for stdin: %s", path,
+                                  strerror(errno));
+            spec.in = PROC_FD;
+            spec.in_fd = pr->in_fd;
+        } else {
+            return luaL_error(L, "proc.run: stdin = {...} needs 'file' or 'inherit'");
+        }
+        lua_pop(L, 3);
+    } else if (t != LUA_TNIL) {
+        return luaL_error(L, "proc.run: stdin must be a string or a table");
+    } else {
+        lua_pop(L, 1);
+    }
+
+    spec.out = parse_output(L, opts, "stdout", &pr->s[1], &spec.out_fd);
+    spec.err = parse_output(L, opts, "stderr", &pr->s[2], &spec.err_fd);
+    pr->p.timeout = opt_number(L, opts, "timeout", 0);
+    pr->p.grace = opt_number(L, opts, "kill_grace", 5);
+
+    int rc = proc_spawn(&pr->p, &spec);
+    if (rc != 0) {
+        push_cmdline(L, argv);
+        return luaL_error(L, "%s: cannot execute: %s%s", lua_tostring(L, -1), strerror(rc),
+                          rc == ENOENT && strchr(argv[0], '/') == NULL ? " (not found in PATH)"
+                                                                       : "");
+    }
+    for (int i = 1; i <= 2; i++) /* the child has its own copies now */
+        if (pr->s[i].file_fd >= 0) {
+            close(pr->s[i].file_fd);
+            pr->s[i].file_fd = -1;
+        }
+
+    rc = proc_wait(&pr->p, sink, pr, &llmd_interrupted);
+    if (pr->failed == 1)
+        return lua_error(L); /* a line callback's error; __gc kills the group */
+    for (int i = 1; i <= 2; i++) /* a last line without a newline */
+        if (pr->s[i].mode == 'l' && pr->s[i].buf.n > 0 && !pr->failed) {
+            call_line(pr, &pr->s[i], pr->s[i].buf.p, pr->s[i].buf.n);
+            if (pr->failed == 1)
+                return lua_error(L);
+        }
+    if (pr->failed == 2)
+        return luaL_error(L, "proc.run: not enough memory for the output of '%s'", argv[0]);
+    if (rc != 0)
+        return luaL_error(L, "proc.run: %s: %s", argv[0], strerror(rc));
+    if (pr->p.interrupted) {
+        llmd_interrupted = 1;
+        return luaL_error(L, "interrupted");
+    }
+
+    lua_createtable(L, 0, 9); /* ..., process, result */
+    int st = pr->p.status;
+    if (WIFEXITED(st)) {
+        lua_pushinteger(L, WEXITSTATUS(st));
+        lua_setfield(L, -2, "code");
+    } else if (WIFSIGNALED(st)) {
+        lua_pushinteger(L, WTERMSIG(st));
+        lua_setfield(L, -2, "signal");
+    }
+    lua_pushboolean(L, WIFEXITED(st) && WEXITSTATUS(st) == 0 && !pr->p.timed_out);
+    lua_setfield(L, -2, "ok");
+    for (int i = 1; i <= 2; i++) {
+        if (pr->s[i].mode != 'c')
+            continue;
+        lua_pushlstring(L, pr->s[i].buf.p ? pr->s[i].buf.p : "", pr->s[i].buf.n);
+        lua_setfield(L, -2, i == 1 ? "stdout" : "stderr");
+    }
+    lua_pushboolean(L, pr->p.timed_out);
+    lua_setfield(L, -2, "timed_out");
+    lua_pushnumber(L, pr->p.elapsed);
+    lua_setfield(L, -2, "elapsed");
+    lua_pushinteger(L, (lua_Integer)pr->p.pid);
+    lua_setfield(L, -2, "pid");
+    process_free(pr);
+    return 1;
+}
+
+/* proc.which(name) -> absolute path, or nil when not found in PATH. */
+static int l_which(lua_State *L)
+{
+    const char *name = luaL_checkstring(L, 1);
+    char path[4096];
+    if (strchr(name, '/') != NULL || proc_resolve(name, NULL, path, sizeof path) != 0)
+        lua_pushnil(L);
+    else
+        lua_pushstring(L, path);
+    return 1;
+}
+
+static const luaL_Reg proc_funcs[] = {
+    {"run",   l_run  },
+    {"which", l_which},
+    {NULL,    NULL   }
+};
+
+int luaopen_llmd_proc(lua_State *L)
+{
+    luaL_newmetatable(L, PROCESS_MT); /* mt */
+    lua_pushcfunction(L, process_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pushcfunction(L, process_gc);
+    lua_setfield(L, -2, "__close");
+    lua_pop(L, 1);
+    luaL_newlib(L, proc_funcs);
+    return 1;
+}

@@ -1,0 +1,430 @@
+/*
+** main.c — the llmdlua host: runs a Lua script with llmdlua's native modules.
+**
+**   llmdlua [options] SCRIPT [args...]
+**
+** Like lua.c: everything runs inside pmain under lua_pcall, so set-up errors are
+** reported like script errors; the message handler adds a traceback.
+*/
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
+#include <yaml.h>
+
+#include "lauxlib.h"
+#include "lfs.h"
+#include "lua.h"
+#include "lualib.h"
+
+#include "modules.h"
+
+#ifndef LLMDLUA_VERSION
+#define LLMDLUA_VERSION "0.0.0"
+#endif
+
+/* Exit codes, documented in the README. */
+enum {
+    EXIT_OK = 0,
+    EXIT_SCRIPT = 1,      /* uncaught error in the script (or its set-up) */
+    EXIT_USAGE = 2,       /* bad command line, script not found */
+    EXIT_INTERRUPT = 130, /* stopped by SIGINT/SIGTERM */
+};
+
+static const char USAGE[] =
+    "usage: llmdlua [options] SCRIPT [args...]\n"
+    "\n"
+    "Runs SCRIPT (./SCRIPT if it exists, else the installed lua/SCRIPT) with llmdlua's\n"
+    "modules: llmd.json, llmd.yaml, llmd.proc, llmd.http, lfs.\n"
+    "\n"
+    "options:\n"
+    "  -e CODE   run CODE (before SCRIPT, if one is given)\n"
+    "  -v        print the versions of llmdlua and its libraries\n"
+    "  -h        print this help\n"
+    "  --        stop handling options\n"
+    "\n"
+    "environment:\n"
+    "  LLMDLUA_PATH  extra Lua module paths (';;' stands for the defaults)\n"
+    "\n"
+    "exit status: 0 ok, 1 script error, 2 usage error, 130 interrupted\n";
+
+static const luaL_Reg preloads[] = {
+    {"llmd.json", luaopen_llmd_json},
+    {"llmd.yaml", luaopen_llmd_yaml},
+    {"llmd.proc", luaopen_llmd_proc},
+    {"llmd.http", luaopen_llmd_http},
+    {"lfs",       luaopen_lfs_noglobal},
+    {NULL,        NULL}
+};
+
+/* Command line, parsed before Lua starts. */
+typedef struct Options {
+    int argc;
+    char **argv;
+    int script; /* index of SCRIPT in argv, or 0 when there is none */
+    int version;
+} Options;
+
+/*
+** LuaFileSystem 1.8 sets the global 'lfs'; llmdlua adds no globals, so the previous
+** value of that global is put back.
+*/
+int luaopen_lfs_noglobal(lua_State *L)
+{
+    lua_pushglobaltable(L);           /* _G */
+    lua_pushliteral(L, "lfs");
+    lua_rawget(L, -2);                /* _G, old */
+    luaopen_lfs(L);                   /* _G, old, lfs */
+    lua_rotate(L, -2, 1);             /* _G, lfs, old */
+    lua_pushliteral(L, "lfs");        /* _G, lfs, old, "lfs" */
+    lua_rotate(L, -2, 1);             /* _G, lfs, "lfs", old */
+    lua_rawset(L, -4);                /* _G, lfs */
+    lua_remove(L, -2);                /* lfs */
+    return 1;
+}
+
+/* The state the signal handler stops, as lua.c's globalL: set once in main. */
+static lua_State *signal_L = NULL;
+
+/* Set by on_signal, run at the next Lua instruction: stops the script. */
+static void interrupt_hook(lua_State *L, lua_Debug *ar)
+{
+    (void)ar;
+    lua_sethook(L, NULL, 0, 0);
+    luaL_error(L, "interrupted");
+}
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    llmd_interrupted = 1;
+    if (signal_L != NULL) /* lua_sethook is safe in a signal handler */
+        lua_sethook(signal_L, interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+static int msghandler(lua_State *L)
+{
+    const char *msg = lua_tostring(L, 1);
+    if (msg == NULL) {
+        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
+            return 1;
+        msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    }
+    luaL_traceback(L, L, msg, 1);
+    return 1;
+}
+
+/* The folder holding the running binary, from /proc/self/exe (not argv[0]). */
+static int exe_dir(char *out, size_t size)
+{
+    ssize_t n = readlink("/proc/self/exe", out, size - 1);
+    if (n <= 0 || (size_t)n >= size - 1)
+        return -1;
+    out[n] = '\0';
+    char *slash = strrchr(out, '/');
+    if (slash == NULL)
+        return -1;
+    *slash = '\0';
+    return 0;
+}
+
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/*
+** Pushes the install root: the binary's folder in a build tree (it has lua/ beside
+** the binary), or PREFIX/share/llmdlua for an installed bin/llmdlua. Pushes nil if
+** neither exists.
+*/
+static void push_root(lua_State *L)
+{
+    char dir[PATH_MAX];
+    if (exe_dir(dir, sizeof dir) == 0) {
+        lua_pushfstring(L, "%s/lua", dir);
+        int here = is_dir(lua_tostring(L, -1));
+        lua_pop(L, 1);
+        if (here) {
+            lua_pushstring(L, dir);
+            return;
+        }
+        lua_pushfstring(L, "%s/../share/llmdlua", dir);
+        lua_pushfstring(L, "%s/lua", lua_tostring(L, -1));
+        int installed = is_dir(lua_tostring(L, -1));
+        lua_pop(L, 1);
+        if (installed)
+            return;
+        lua_pop(L, 1);
+    }
+    lua_pushnil(L);
+}
+
+/*
+** package.path = script folder, then $LLMDLUA_PATH (';;' = the defaults), then
+** ROOT/lua. package.cpath is emptied: llmdlua loads no shared objects.
+*/
+static void set_paths(lua_State *L, const char *script_dir, int root)
+{
+    luaL_Buffer b;
+    lua_getglobal(L, "package"); /* package */
+    luaL_buffinit(L, &b);
+    if (script_dir != NULL) {
+        luaL_addstring(&b, script_dir);
+        luaL_addstring(&b, "/?.lua;");
+        luaL_addstring(&b, script_dir);
+        luaL_addstring(&b, "/?/init.lua;");
+    }
+    const char *env = getenv("LLMDLUA_PATH");
+    if (env != NULL && *env != '\0') {
+        luaL_addstring(&b, env);
+        luaL_addchar(&b, ';');
+    }
+    if (!lua_isnil(L, root)) {
+        const char *r = lua_tostring(L, root);
+        luaL_addstring(&b, r);
+        luaL_addstring(&b, "/lua/?.lua;");
+        luaL_addstring(&b, r);
+        luaL_addstring(&b, "/lua/?/init.lua;");
+    }
+    luaL_pushresult(&b); /* package, path */
+    /* ';;' in $LLMDLUA_PATH stands for the defaults: the rest of the list. */
+    luaL_gsub(L, lua_tostring(L, -1), ";;", ";"); /* package, path, path' */
+    lua_remove(L, -2);                            /* package, path' */
+    lua_setfield(L, -2, "path");                  /* package */
+    lua_pushliteral(L, "");
+    lua_setfield(L, -2, "cpath");
+    lua_getfield(L, -1, "preload"); /* package, preload */
+    luaL_setfuncs(L, preloads, 0);
+    lua_pop(L, 2);
+}
+
+/* Reading an undefined global raises, so a typo cannot become a silent nil. */
+static int strict_index(lua_State *L)
+{
+    if (lua_type(L, 2) == LUA_TSTRING)
+        return luaL_error(L, "undefined global '%s'", lua_tostring(L, 2));
+    return luaL_error(L, "undefined global");
+}
+
+static void set_strict(lua_State *L)
+{
+    lua_pushglobaltable(L);       /* _G */
+    lua_createtable(L, 0, 1);     /* _G, mt */
+    lua_pushcfunction(L, strict_index);
+    lua_setfield(L, -2, "__index"); /* _G, mt */
+    lua_setmetatable(L, -2);        /* _G */
+    lua_pop(L, 1);
+}
+
+/* arg as lua.c builds it: the script at 0, its arguments from 1, options below 0. */
+static void create_arg(lua_State *L, const Options *o)
+{
+    int base = o->script ? o->script : o->argc;
+    lua_createtable(L, o->argc - base, base + 1);
+    for (int i = 0; i < o->argc; i++) {
+        lua_pushstring(L, o->argv[i]);
+        lua_rawseti(L, -2, i - base);
+    }
+    lua_setglobal(L, "arg");
+}
+
+static int docall(lua_State *L, int nargs)
+{
+    int base = lua_gettop(L) - nargs;
+    lua_pushcfunction(L, msghandler);
+    lua_insert(L, base);
+    int status = lua_pcall(L, nargs, 0, base);
+    lua_remove(L, base);
+    return status;
+}
+
+/*
+** Finds SCRIPT: ./SCRIPT (or the path as given) if it exists, else ROOT/lua/SCRIPT.
+** Pushes the path found, or raises a usage error.
+*/
+static void find_script(lua_State *L, const char *name, int root)
+{
+    if (strcmp(name, "-") == 0 || is_file(name)) {
+        lua_pushstring(L, name);
+        return;
+    }
+    if (strchr(name, '/') == NULL && !lua_isnil(L, root)) {
+        lua_pushfstring(L, "%s/lua/%s", lua_tostring(L, root), name);
+        if (is_file(lua_tostring(L, -1)))
+            return;
+        lua_pop(L, 1);
+    }
+    lua_pushinteger(L, EXIT_USAGE);
+    lua_setfield(L, LUA_REGISTRYINDEX, "llmdlua.exit");
+    if (!lua_isnil(L, root))
+        luaL_error(L, "cannot find script '%s' (looked in . and %s/lua)", name,
+                   lua_tostring(L, root));
+    luaL_error(L, "cannot find script '%s'", name);
+}
+
+static void print_version(void)
+{
+    const curl_version_info_data *cv = curl_version_info(CURLVERSION_NOW);
+    printf("llmdlua %s\n", LLMDLUA_VERSION);
+    printf("%s\n", LUA_RELEASE);
+    printf("libyaml %s\n", yaml_get_version_string());
+    printf("libcurl %s (%s)\n", cv->version, cv->ssl_version ? cv->ssl_version : "no TLS");
+}
+
+/* Runs inside lua_pcall; upvalue-free, the Options come as a light userdata. */
+static int pmain(lua_State *L)
+{
+    const Options *o = (const Options *)lua_touserdata(L, 1);
+    luaL_checkversion(L);
+    luaL_openlibs(L);
+    lua_settop(L, 0);
+
+    push_root(L); /* root */
+    const int root = 1;
+
+    const char *script_dir = NULL;
+    if (o->script) {
+        find_script(L, o->argv[o->script], root); /* root, script */
+        const char *path = lua_tostring(L, -1);
+        const char *slash = strrchr(path, '/');
+        if (slash != NULL)
+            script_dir = lua_pushlstring(L, path, (size_t)(slash - path)); /* root, script, dir */
+        else
+            script_dir = ".";
+    }
+    set_paths(L, script_dir, root);
+    create_arg(L, o);
+    if (!lua_isnil(L, root)) {
+        lua_pushvalue(L, root);
+        lua_setfield(L, LUA_REGISTRYINDEX, "llmdlua.root");
+    }
+    set_strict(L);
+
+    /* -e chunks in order, then the script. */
+    for (int i = 1; i < (o->script ? o->script : o->argc); i++) {
+        if (strcmp(o->argv[i], "-e") != 0)
+            continue;
+        const char *code = o->argv[++i];
+        if (luaL_loadbuffer(L, code, strlen(code), "=(command line)") != LUA_OK)
+            return lua_error(L);
+        lua_call(L, 0, 0); /* errors reach main's handler, which adds the traceback */
+    }
+    if (o->script) {
+        const char *path = lua_tostring(L, 2);
+        if (luaL_loadfile(L, strcmp(path, "-") == 0 ? NULL : path) != LUA_OK)
+            return lua_error(L);
+        int n = o->argc - o->script - 1;
+        luaL_checkstack(L, n, "too many arguments to script");
+        for (int i = 1; i <= n; i++)
+            lua_pushstring(L, o->argv[o->script + i]);
+        lua_call(L, n, 0);
+    }
+    return 0;
+}
+
+/* Returns EXIT_OK, or EXIT_USAGE after printing what is wrong. */
+static int parse_args(Options *o, int argc, char **argv)
+{
+    memset(o, 0, sizeof *o);
+    o->argc = argc;
+    o->argv = argv;
+    int has_e = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) {
+            if (i + 1 < argc)
+                o->script = i + 1;
+            break;
+        } else if (strcmp(a, "-e") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "llmdlua: '-e' needs an argument\n%s", USAGE);
+                return EXIT_USAGE;
+            }
+            has_e = 1;
+            i++;
+        } else if (strcmp(a, "-v") == 0 || strcmp(a, "--version") == 0) {
+            o->version = 1;
+        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            fputs(USAGE, stdout);
+            exit(EXIT_OK);
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "llmdlua: unknown option '%s'\n%s", a, USAGE);
+            return EXIT_USAGE;
+        } else {
+            o->script = i;
+            break;
+        }
+    }
+    if (!o->script && !has_e && !o->version) {
+        fputs(USAGE, stderr);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    Options o;
+    int rc = parse_args(&o, argc, argv);
+    if (rc != EXIT_OK)
+        return rc;
+    if (o.version) {
+        print_version();
+        if (!o.script)
+            return EXIT_OK;
+    }
+
+    lua_State *L = luaL_newstate();
+    if (L == NULL) {
+        fprintf(stderr, "llmdlua: cannot create Lua state: not enough memory\n");
+        return EXIT_SCRIPT;
+    }
+    signal_L = L;
+
+    /* No SA_RESTART: a pending Ctrl-C interrupts poll() in proc.run. */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    /* Writing to a child that has exited must fail with EPIPE, not kill us. */
+    signal(SIGPIPE, SIG_IGN);
+
+    lua_pushcfunction(L, pmain);
+    lua_pushlightuserdata(L, &o);
+    int status = docall(L, 1);
+    rc = EXIT_OK;
+    if (status != LUA_OK) {
+        const char *msg = lua_tostring(L, -1);
+        rc = EXIT_SCRIPT;
+        if (lua_getfield(L, LUA_REGISTRYINDEX, "llmdlua.exit") == LUA_TNUMBER)
+            rc = (int)lua_tointeger(L, -1);
+        if (msg == NULL)
+            msg = "(error object is not a string)";
+        /* A usage error is the user's, not the program's: no traceback. */
+        int len = rc == EXIT_USAGE ? (int)strcspn(msg, "\n") : (int)strlen(msg);
+        fprintf(stderr, "llmdlua: %.*s\n", len, msg);
+        fflush(stderr);
+        if (llmd_interrupted)
+            rc = EXIT_INTERRUPT;
+    }
+    /* Closing runs every __gc: child processes still running are killed and reaped. */
+    signal_L = NULL;
+    lua_close(L);
+    return rc;
+}

@@ -1,0 +1,66 @@
+/*
+** modules.h — the native modules the host registers, and the small helpers they share.
+*/
+#ifndef LLMD_MODULES_H
+#define LLMD_MODULES_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "lua.h"
+
+int luaopen_llmd_json(lua_State *L);
+int luaopen_llmd_yaml(lua_State *L);
+int luaopen_llmd_proc(lua_State *L);
+int luaopen_llmd_http(lua_State *L);
+int luaopen_lfs_noglobal(lua_State *L);
+
+/*
+** Set by the host's SIGINT/SIGTERM handler, read by long-running C loops (proc.run,
+** http) so that Ctrl-C stops them and the children they started. The one mutable
+** global of the program: a signal handler can reach nothing else.
+*/
+extern volatile sig_atomic_t llmd_interrupted;
+
+/* Metatable names shared by llmd.json and llmd.yaml to mark decoded containers. */
+#define ARRAY_MT "llmd.json.array"
+#define OBJECT_MT "llmd.json.object"
+
+/* Pushes the array (is_array != 0) or object marker metatable, creating it once. */
+void llmd_push_marker(lua_State *L, int is_array);
+/* 1 if the table at idx carries the array marker, 2 if the object marker, else 0. */
+int llmd_marker(lua_State *L, int idx);
+/* Pushes the weak table that remembers the key order of decoded mappings. */
+void llmd_push_keyorder(lua_State *L);
+
+/* A growable byte buffer owned by a userdata, so that raising cannot leak it. */
+typedef struct Strbuf {
+    char *p;
+    size_t n, cap;
+} Strbuf;
+
+/* Pushes a new empty Strbuf userdata (with __gc) and returns it. */
+Strbuf *llmd_strbuf_new(lua_State *L);
+/* Appends without raising (safe inside callbacks of C libraries); 0 when out of memory. */
+int llmd_strbuf_append(Strbuf *b, const void *s, size_t n);
+/* Appends; raises "not enough memory" on allocation failure. */
+void llmd_strbuf_add(lua_State *L, Strbuf *b, const void *s, size_t n);
+void llmd_strbuf_free(Strbuf *b);
+
+/*
+** Reads a whole file into a malloc'd buffer owned by a new userdata (pushed), NUL
+** terminated. Raises "PATH: cannot open: <reason>" on failure.
+*/
+Strbuf *llmd_read_file(lua_State *L, const char *path);
+
+/*
+** The shortest decimal text that reads back (strtod) as exactly d, always with a '.'
+** or an exponent so that it reads back as a float ("1.0", not "1"). Finite d only.
+** Returns the length written to out (size >= 32).
+*/
+int llmd_format_double(char *out, size_t size, double d);
+
+/* Writes data to path atomically (temporary file beside it, fsync, rename). 0 or errno. */
+int llmd_write_atomic(const char *path, const char *data, size_t n);
+
+#endif

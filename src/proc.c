@@ -1,0 +1,364 @@
+/*
+** proc.c — child processes, as declared in proc.h.
+*/
+/* pipe2 and posix_spawn_file_actions_addchdir_np are GNU extensions (glibc >= 2.29). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "proc.h"
+
+extern char **environ;
+
+#define CHUNK 65536
+#define STATUS_POLL_MS 20
+
+double proc_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void proc_init(Proc *p)
+{
+    memset(p, 0, sizeof *p);
+    p->in = p->out = p->err = -1;
+    p->grace = 5;
+}
+
+static const char *env_path(const char *const *envp)
+{
+    if (envp == NULL)
+        return getenv("PATH");
+    for (; *envp; envp++)
+        if (strncmp(*envp, "PATH=", 5) == 0)
+            return *envp + 5;
+    return NULL;
+}
+
+int proc_resolve(const char *name, const char *const *envp, char *out, size_t size)
+{
+    if (name[0] == '\0')
+        return ENOENT;
+    if (strchr(name, '/') != NULL) {
+        if ((size_t)snprintf(out, size, "%s", name) >= size)
+            return ENAMETOOLONG;
+        return 0;
+    }
+    const char *path = env_path(envp);
+    if (path == NULL)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    int found_no_exec = 0;
+    while (*path) {
+        const char *colon = strchr(path, ':');
+        size_t len = colon ? (size_t)(colon - path) : strlen(path);
+        int n = len == 0 ? snprintf(out, size, "%s", name)
+                         : snprintf(out, size, "%.*s/%s", (int)len, path, name);
+        if (n > 0 && (size_t)n < size) {
+            struct stat st;
+            if (stat(out, &st) == 0 && S_ISREG(st.st_mode)) {
+                if (access(out, X_OK) == 0)
+                    return 0;
+                found_no_exec = 1;
+            }
+        }
+        path += len;
+        if (*path == ':')
+            path++;
+    }
+    return found_no_exec ? EACCES : ENOENT;
+}
+
+static int set_stdio(posix_spawn_file_actions_t *fa, ProcStdio how, int fd, int pipe_end,
+                     int target)
+{
+    switch (how) {
+    case PROC_NULL:
+        return posix_spawn_file_actions_addopen(fa, target, "/dev/null",
+                                                target == 0 ? O_RDONLY : O_WRONLY, 0);
+    case PROC_PIPE:
+        return posix_spawn_file_actions_adddup2(fa, pipe_end, target);
+    case PROC_FD:
+        return posix_spawn_file_actions_adddup2(fa, fd, target);
+    case PROC_STDOUT:
+        return posix_spawn_file_actions_adddup2(fa, 1, target);
+    case PROC_INHERIT:
+    default:
+        return 0;
+    }
+}
+
+static void close_fd(int *fd)
+{
+    if (*fd >= 0) {
+        close(*fd);
+        *fd = -1;
+    }
+}
+
+int proc_spawn(Proc *p, const ProcSpec *s)
+{
+    /* Orphaned grandchildren are reparented to us, so we can reap them and know when
+       the whole group is gone, whatever PID 1 does with orphans. */
+    (void)prctl(PR_SET_CHILD_SUBREAPER, 1L, 0L, 0L, 0L);
+    char path[4096];
+    int rc = proc_resolve(s->argv[0], s->envp, path, sizeof path);
+    if (rc != 0)
+        return rc;
+
+    int pin[2] = {-1, -1}, pout[2] = {-1, -1}, perr[2] = {-1, -1};
+    if ((s->in == PROC_PIPE && pipe2(pin, O_CLOEXEC) != 0) ||
+        (s->out == PROC_PIPE && pipe2(pout, O_CLOEXEC) != 0) ||
+        (s->err == PROC_PIPE && pipe2(perr, O_CLOEXEC) != 0)) {
+        rc = errno;
+        goto fail_pipes;
+    }
+
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t attr;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawnattr_init(&attr);
+    sigset_t none, defaults;
+    sigemptyset(&none);
+    sigemptyset(&defaults);
+    sigaddset(&defaults, SIGINT);
+    sigaddset(&defaults, SIGTERM);
+    sigaddset(&defaults, SIGPIPE);
+    sigaddset(&defaults, SIGQUIT);
+    sigaddset(&defaults, SIGHUP);
+    rc = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+                                             POSIX_SPAWN_SETSIGDEF);
+    if (rc == 0)
+        rc = posix_spawnattr_setpgroup(&attr, 0);
+    if (rc == 0)
+        rc = posix_spawnattr_setsigmask(&attr, &none);
+    if (rc == 0)
+        rc = posix_spawnattr_setsigdefault(&attr, &defaults);
+    if (rc == 0)
+        rc = set_stdio(&fa, s->in, s->in_fd, pin[0], 0);
+    if (rc == 0)
+        rc = set_stdio(&fa, s->out, s->out_fd, pout[1], 1);
+    if (rc == 0)
+        rc = set_stdio(&fa, s->err, s->err_fd, perr[1], 2);
+    if (rc == 0 && s->cwd != NULL)
+        rc = posix_spawn_file_actions_addchdir_np(&fa, s->cwd);
+    pid_t pid = 0;
+    if (rc == 0) {
+        p->start = proc_now();
+        /* posix_spawn's prototype predates const; it does not write to either array */
+        char *const *argv = (char *const *)(uintptr_t)s->argv;
+        char *const *envp = s->envp ? (char *const *)(uintptr_t)s->envp : environ;
+        rc = posix_spawn(&pid, path, &fa, &attr, argv, envp);
+    }
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    if (rc != 0)
+        goto fail_pipes;
+
+    p->pid = pid;
+    close_fd(&pin[0]);
+    close_fd(&pout[1]);
+    close_fd(&perr[1]);
+    p->in = pin[1];
+    p->out = pout[0];
+    p->err = perr[0];
+    int fds[3] = {p->in, p->out, p->err};
+    for (int i = 0; i < 3; i++)
+        if (fds[i] >= 0)
+            fcntl(fds[i], F_SETFL, fcntl(fds[i], F_GETFL) | O_NONBLOCK);
+    if (p->in >= 0 && p->stdin_len == 0)
+        close_fd(&p->in);
+    return 0;
+
+fail_pipes:
+    for (int i = 0; i < 2; i++) {
+        close_fd(&pin[i]);
+        close_fd(&pout[i]);
+        close_fd(&perr[i]);
+    }
+    return rc;
+}
+
+/*
+** Reaps the child and any of its group that were orphaned to us (we are a subreaper),
+** so that no zombie keeps the group alive. Blocks for the child with flags == 0.
+*/
+static void try_reap(Proc *p, int flags)
+{
+    if (p->pid <= 0)
+        return;
+    for (;;) {
+        int status;
+        pid_t r = waitpid(p->reaped ? -p->pid : p->pid, &status, p->reaped ? WNOHANG : flags);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r == p->pid) {
+            p->reaped = 1;
+            p->status = status;
+            flags = WNOHANG;
+            continue; /* now the orphans */
+        }
+        if (r > 0)
+            continue;
+        if (r < 0 && errno == ECHILD && !p->reaped) {
+            p->reaped = 1; /* someone else reaped it; status unknown */
+            p->status = 0;
+        }
+        return;
+    }
+}
+
+static void signal_group(Proc *p, int sig)
+{
+    if (p->pid > 0)
+        kill(-p->pid, sig);
+}
+
+static int drain(Proc *p, int *fd, int stream, ProcSink sink, void *ud)
+{
+    char buf[CHUNK];
+    for (;;) {
+        ssize_t r = read(*fd, buf, sizeof buf);
+        if (r > 0) {
+            sink(ud, stream, buf, (size_t)r);
+            if ((size_t)r < sizeof buf)
+                return 0;
+            continue;
+        }
+        if (r == 0) {
+            close_fd(fd);
+            return 0;
+        }
+        if (errno == EINTR)
+            continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK)
+            return 0;
+        int e = errno;
+        close_fd(fd);
+        (void)p;
+        return e;
+    }
+}
+
+static void feed(Proc *p)
+{
+    while (p->stdin_off < p->stdin_len) {
+        ssize_t w = write(p->in, p->stdin_data + p->stdin_off, p->stdin_len - p->stdin_off);
+        if (w > 0) {
+            p->stdin_off += (size_t)w;
+            continue;
+        }
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return;
+        break; /* EPIPE: the child does not read its input; that is its business */
+    }
+    close_fd(&p->in);
+}
+
+static int ms_until(double now, double when)
+{
+    double ms = (when - now) * 1000.0 + 1.0;
+    if (ms < 0)
+        return 0;
+    return ms > 1e9 ? 1000000000 : (int)ms;
+}
+
+int proc_wait(Proc *p, ProcSink sink, void *ud, const volatile sig_atomic_t *cancel)
+{
+    const double never = 1e300;
+    double deadline = p->timeout > 0 ? p->start + p->timeout : never;
+    double kill_at = never, killed_at = 0;
+    int rc = 0;
+
+    for (;;) {
+        double now = proc_now();
+        if (cancel != NULL && *cancel && !p->interrupted) {
+            p->interrupted = 1;
+            signal_group(p, SIGTERM);
+            kill_at = now + p->grace;
+        }
+        if (!p->timed_out && now >= deadline) {
+            p->timed_out = 1;
+            signal_group(p, SIGTERM);
+            kill_at = now + p->grace;
+        }
+        if (now >= kill_at) {
+            signal_group(p, SIGKILL);
+            kill_at = never;
+            killed_at = now;
+        }
+        try_reap(p, WNOHANG);
+        if (p->reaped && p->out < 0 && p->err < 0) {
+            /* A stopped run ends only when its whole group is gone (or, after SIGKILL,
+               nothing but zombies that init has yet to reap is left). */
+            if (!p->timed_out && !p->interrupted)
+                break;
+            if (kill(-p->pid, 0) != 0)
+                break;
+            if (killed_at > 0 && now - killed_at > 0.5)
+                break;
+        }
+
+        struct pollfd fds[3];
+        int nfds = 0;
+        if (p->out >= 0)
+            fds[nfds++] = (struct pollfd){.fd = p->out, .events = POLLIN};
+        if (p->err >= 0)
+            fds[nfds++] = (struct pollfd){.fd = p->err, .events = POLLIN};
+        if (p->in >= 0)
+            fds[nfds++] = (struct pollfd){.fd = p->in, .events = POLLOUT};
+        int wait_ms = ms_until(now, deadline < kill_at ? deadline : kill_at);
+        if (p->out < 0 && p->err < 0 && wait_ms > STATUS_POLL_MS)
+            wait_ms = STATUS_POLL_MS; /* pipes closed: only the exit is awaited */
+        if (p->timed_out || p->interrupted)
+            wait_ms = wait_ms > STATUS_POLL_MS ? STATUS_POLL_MS : wait_ms;
+        int n = poll(fds, (nfds_t)nfds, wait_ms);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            rc = errno;
+            break;
+        }
+        for (int i = 0; i < nfds; i++) {
+            if (fds[i].revents == 0)
+                continue;
+            int e = 0;
+            if (fds[i].fd == p->out)
+                e = drain(p, &p->out, 1, sink, ud);
+            else if (fds[i].fd == p->err)
+                e = drain(p, &p->err, 2, sink, ud);
+            else if (fds[i].fd == p->in)
+                feed(p);
+            if (e != 0 && rc == 0)
+                rc = e;
+        }
+    }
+    close_fd(&p->in);
+    p->elapsed = proc_now() - p->start;
+    return rc;
+}
+
+void proc_release(Proc *p)
+{
+    if (p->pid > 0 && !p->reaped) {
+        signal_group(p, SIGKILL);
+        try_reap(p, 0);
+    }
+    close_fd(&p->in);
+    close_fd(&p->out);
+    close_fd(&p->err);
+}

@@ -1,0 +1,76 @@
+/*
+** proc.h — Lua-free child processes: spawn without a shell, drain stdout and stderr
+** concurrently, feed stdin, enforce a timeout on the whole process group.
+**
+**   Proc p;
+**   proc_init(&p);
+**   if (proc_spawn(&p, &spec, err, sizeof err) != 0) ... err says why
+**   proc_wait(&p, sink, ud, &cancel_flag);
+**   ... p.exited, p.status, p.timed_out, p.elapsed
+**   proc_release(&p);
+*/
+#ifndef LLMD_PROC_H
+#define LLMD_PROC_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+typedef enum ProcStdio {
+    PROC_NULL,    /* /dev/null */
+    PROC_INHERIT, /* the parent's own */
+    PROC_PIPE,    /* a pipe: data to write (stdin) or read through the sink */
+    PROC_FD,      /* an open file descriptor of the caller's (not closed by proc) */
+    PROC_STDOUT,  /* stderr only: the same as stdout */
+} ProcStdio;
+
+typedef struct ProcSpec {
+    const char *const *argv; /* argv[0] is looked up in PATH when it has no '/' */
+    const char *const *envp; /* NULL: the parent's environment */
+    const char *cwd;   /* NULL: the parent's */
+    ProcStdio in, out, err;
+    int in_fd, out_fd, err_fd; /* for PROC_FD */
+} ProcSpec;
+
+typedef struct Proc {
+    pid_t pid;         /* also the process group id; 0 before spawn */
+    int in, out, err;  /* the parent's pipe ends, -1 once closed */
+    const char *stdin_data; /* written to the stdin pipe; must outlive proc_wait */
+    size_t stdin_len, stdin_off;
+    double timeout;    /* seconds; <= 0 for none */
+    double grace;      /* seconds between SIGTERM and SIGKILL */
+    double start, elapsed;
+    int reaped;        /* waitpid has collected the child */
+    int status;        /* its wait status, once reaped */
+    int timed_out, interrupted;
+} Proc;
+
+/* Called with each chunk read from stream 1 (stdout) or 2 (stderr). */
+typedef void (*ProcSink)(void *ud, int stream, const char *buf, size_t n);
+
+void proc_init(Proc *p);
+
+/*
+** Resolves a program name the way execvp would, with PATH taken from envp when it
+** has one. Writes the path to out; returns 0 or an errno value.
+*/
+int proc_resolve(const char *name, const char *const *envp, char *out, size_t size);
+
+/* Starts the child in a new process group. Returns 0, or an errno value. */
+int proc_spawn(Proc *p, const ProcSpec *spec);
+
+/*
+** Runs until the child has exited and its pipes are closed, passing output to sink.
+** On timeout, or when *cancel becomes non-zero, sends SIGTERM to the process group,
+** then SIGKILL after the grace period. Returns 0, or an errno value for a failure of
+** the loop itself.
+*/
+int proc_wait(Proc *p, ProcSink sink, void *ud, const volatile sig_atomic_t *cancel);
+
+/* Kills the process group (if the child was not reaped yet), reaps it, closes pipes.
+   Safe to call more than once. */
+void proc_release(Proc *p);
+
+double proc_now(void);
+
+#endif

@@ -1,0 +1,226 @@
+/*
+** test_json.c — the JSON pull parser: tokens, numbers, strings, errors and their
+** positions, streaming windows.
+**
+** Expected numbers come from Python: json.loads(text) for values and
+** float.hex(...) / repr(...) for the exact doubles; positions are counted by hand
+** (1-based line and column).
+*/
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "testhelp.h"
+
+/* Runs the parser over text (whole) and returns the last token (END or ERROR). */
+static JsonTok run_all(JsonParser *p, const char *text)
+{
+    json_parser_init(p);
+    json_feed(p, text, strlen(text), 1);
+    JsonTok t;
+    while ((t = json_next(p)) > JSON_END)
+        ;
+    return t;
+}
+
+/* Expects an error with this message prefix at line:col. */
+static int error_is(const char *text, const char *msg, int line, int col)
+{
+    JsonParser p;
+    JsonTok t = run_all(&p, text);
+    int ok = t == JSON_ERROR && strncmp(p.err, msg, strlen(msg)) == 0 &&
+             p.err_line == (uint64_t)line && p.err_col == (uint64_t)col;
+    if (!ok)
+        fprintf(stderr, "  for %s: got tok %d \"%s\" at %d:%d\n", text, (int)t, p.err,
+                (int)p.err_line, (int)p.err_col);
+    json_parser_free(&p);
+    return ok;
+}
+
+/* The first value token of text. */
+static JsonTok first(JsonParser *p, const char *text)
+{
+    json_parser_init(p);
+    json_feed(p, text, strlen(text), 1);
+    return json_next(p);
+}
+
+int main(void)
+{
+    JsonParser p;
+
+    TEST("token sequence of a nested document")
+    {
+        const char *text = "{\"a\": [1, 2.5, \"x\", true, false, null], \"b\": {}}";
+        JsonTok want[] = {JSON_OBJ_BEGIN, JSON_KEY,  JSON_ARR_BEGIN, JSON_INT,   JSON_FLOAT,
+                          JSON_STRING,    JSON_TRUE, JSON_FALSE,     JSON_NULL,  JSON_ARR_END,
+                          JSON_KEY,       JSON_OBJ_BEGIN, JSON_OBJ_END, JSON_OBJ_END, JSON_END};
+        json_parser_init(&p);
+        json_feed(&p, text, strlen(text), 1);
+        for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+            CHECK(json_next(&p) == want[i]);
+        json_parser_free(&p);
+    }
+
+    TEST("integers stay integers within int64, beyond become floats")
+    {
+        CHECK(first(&p, "9223372036854775807") == JSON_INT && p.ival == INT64_MAX);
+        CHECK(first(&p, "-9223372036854775808") == JSON_INT && p.ival == INT64_MIN);
+        /* 2**63 does not fit: float 9.223372036854776e18 (Python: float(2**63)) */
+        CHECK(first(&p, "9223372036854775808") == JSON_FLOAT && p.dval == 9223372036854775808.0);
+        CHECK(first(&p, "9007199254740993") == JSON_INT && p.ival == 9007199254740993LL);
+        CHECK(first(&p, "-0") == JSON_INT && p.ival == 0);
+        CHECK(first(&p, "1.0") == JSON_FLOAT && p.dval == 1.0);
+        CHECK(first(&p, "1e2") == JSON_FLOAT && p.dval == 100.0);
+    }
+
+    TEST("floats are read exactly (strtod), including long mantissas")
+    {
+        /* float.hex(0.1) == '0x1.999999999999ap-4' */
+        CHECK(first(&p, "0.1") == JSON_FLOAT && p.dval == 0x1.999999999999ap-4);
+        /* 0.1 written with 70 digits still rounds to the same double */
+        CHECK(first(&p, "0.1000000000000000055511151231257827021181583404541015625000000000000")
+                  == JSON_FLOAT &&
+              p.dval == 0x1.999999999999ap-4);
+        json_parser_free(&p);
+        /* float.hex(2.2250738585072014e-308) == '0x1.0000000000000p-1022' */
+        CHECK(first(&p, "2.2250738585072014e-308") == JSON_FLOAT && p.dval == 0x1p-1022);
+        CHECK(first(&p, "-1.5E+3") == JSON_FLOAT && p.dval == -1500.0);
+        CHECK(first(&p, "1e400") == JSON_FLOAT && isinf(p.dval));
+    }
+
+    TEST("strings: escapes, surrogate pairs, raw UTF-8, zero-copy when plain")
+    {
+        const char *plain = "\"hello\"";
+        CHECK(first(&p, plain) == JSON_STRING && p.slen == 5 && p.str == plain + 1);
+        CHECK(first(&p, "\"a\\n\\t\\\"\\\\\\/\\b\\f\\r\"") == JSON_STRING && p.slen == 9 &&
+              memcmp(p.str, "a\n\t\"\\/\b\f\r", 9) == 0);
+        /* json.loads('"\\ud83d\\ude00"').encode() == b'\xf0\x9f\x98\x80' */
+        CHECK(first(&p, "\"\\ud83d\\ude00\"") == JSON_STRING && p.slen == 4 &&
+              memcmp(p.str, "\xf0\x9f\x98\x80", 4) == 0);
+        CHECK(first(&p, "\"\\u00e9\\u0000\"") == JSON_STRING && p.slen == 3 &&
+              memcmp(p.str, "\xc3\xa9\0", 3) == 0);
+        CHECK(first(&p, "\"caf\xc3\xa9\"") == JSON_STRING && p.slen == 5);
+        json_parser_free(&p);
+    }
+
+    TEST("grammar errors name what was expected, at line:column")
+    {
+        CHECK(error_is("{\"a\": 1,\n  \"b\" 2}", "unexpected '2', expected ':'", 2, 7));
+        CHECK(error_is("[1, 2", "unexpected end of input, expected ',' or ']'", 1, 6));
+        CHECK(error_is("[1,]", "unexpected ']', expected a value", 1, 4));
+        CHECK(error_is("{\"a\":1,}", "unexpected '}', expected a string key", 1, 8));
+        CHECK(error_is("{a:1}", "unexpected 'a', expected a string key or '}'", 1, 2));
+        CHECK(error_is("", "unexpected end of input, expected a value", 1, 1));
+        CHECK(error_is("1 2", "unexpected '2', expected end of input", 1, 3));
+        CHECK(error_is("[tru]", "invalid literal, expected 'true'", 1, 2));
+        CHECK(error_is("nul", "unexpected end of input in a literal", 1, 4));
+        CHECK(error_is("[01]", "invalid number: leading zero", 1, 2));
+        CHECK(error_is("-", "unexpected end of input in a number", 1, 2));
+        CHECK(error_is("1.", "unexpected end of input in a number", 1, 3));
+        CHECK(error_is("1.e5", "invalid number: unexpected 'e', expected a digit after '.'", 1, 3));
+        CHECK(error_is("[1e+]", "invalid number: unexpected ']', expected a digit in the exponent", 1, 5));
+        CHECK(error_is("[+1]", "unexpected '+', expected a value", 1, 2));
+        CHECK(error_is("\"abc", "unexpected end of input in a string", 1, 5));
+        CHECK(error_is("\"a\tb\"", "unescaped control character byte 0x09 in a string", 1, 3));
+        CHECK(error_is("\"\\x\"", "invalid escape '\\'x'' in a string", 1, 2));
+        CHECK(error_is("\"\\ud800\"", "invalid \\u escape: high surrogate \\uD800", 1, 2));
+        CHECK(error_is("\"\\udc00\"", "invalid \\u escape: lone low surrogate", 1, 2));
+        CHECK(error_is("\"\\u12g4\"", "invalid \\u escape: expected 4 hexadecimal digits", 1, 2));
+    }
+
+    TEST("invalid UTF-8 is an error at the offending byte; columns count characters")
+    {
+        /* overlong "/" (C0 AF), a lone continuation byte, a surrogate (ED A0 80),
+           a code point past U+10FFFF (F4 90 80 80), a truncated sequence */
+        CHECK(error_is("\"\xc0\xaf\"", "invalid UTF-8 byte 0xC0 in a string", 1, 2));
+        CHECK(error_is("\"ab\x80\"", "invalid UTF-8 byte 0x80 in a string", 1, 4));
+        CHECK(error_is("\"\xed\xa0\x80\"", "invalid UTF-8 byte 0xED in a string", 1, 2));
+        CHECK(error_is("\"\xf4\x90\x80\x80\"", "invalid UTF-8 byte 0xF4 in a string", 1, 2));
+        CHECK(error_is("\"\xe2\x82\"", "invalid UTF-8 byte 0xE2 in a string", 1, 2));
+        /* "é" is two bytes but one column: the ']' expected-error lands on column 6 */
+        CHECK(error_is("[\"\xc3\xa9\" 1]", "unexpected '1', expected ',' or ']'", 1, 6));
+        CHECK(error_is("\xef\xbb\xbf{}", "unexpected byte 0xEF, expected a value", 1, 1));
+    }
+
+    TEST("nesting deeper than the limit is an error, not a crash")
+    {
+        size_t n = JSON_MAX_DEPTH + 1;
+        char *deep = malloc(2 * n + 1);
+        memset(deep, '[', n);
+        memset(deep + n, ']', n);
+        deep[2 * n] = '\0';
+        JsonParser q;
+        CHECK(run_all(&q, deep) == JSON_ERROR && strstr(q.err, "nesting deeper") != NULL);
+        json_parser_free(&q);
+        deep[0] = ' '; /* exactly the limit */
+        deep[2 * n - 1] = ' ';
+        CHECK(run_all(&q, deep) == JSON_END);
+        json_parser_free(&q);
+        free(deep);
+    }
+
+    TEST("a document fed one byte at a time gives the same tokens")
+    {
+        const char *text = "{\"key\\u00e9\": [12345, -6.5e-3, \"long string \\\" here\", null]}";
+        JsonTok whole[32];
+        int n = 0;
+        json_parser_init(&p);
+        json_feed(&p, text, strlen(text), 1);
+        while ((whole[n] = json_next(&p)) > JSON_END)
+            n++;
+        json_parser_free(&p);
+
+        /* windows grow one byte at a time; an unconsumed tail is fed again */
+        size_t len = strlen(text), consumed = 0, end = 0;
+        int k = 0, mismatch = 0;
+        json_parser_init(&p);
+        for (;;) {
+            int final = end == len;
+            p.base = consumed;
+            json_feed(&p, text + consumed, end - consumed, final);
+            JsonTok t;
+            while ((t = json_next(&p)) > JSON_END) {
+                if (k >= n || t != whole[k])
+                    mismatch = 1;
+                if (t == JSON_FLOAT && p.dval != -6.5e-3)
+                    mismatch = 1;
+                k++;
+            }
+            if (t == JSON_END || t == JSON_ERROR) {
+                CHECK(t == JSON_END);
+                break;
+            }
+            consumed += p.pos;
+            end++;
+        }
+        CHECK(!mismatch && k == n);
+        json_parser_free(&p);
+    }
+
+    TEST("JSON Lines mode accepts several top-level values")
+    {
+        json_parser_init(&p);
+        p.multi = 1;
+        const char *text = "{\"a\":1}\n{\"a\":2}\n\n[3]\n";
+        json_feed(&p, text, strlen(text), 1);
+        int ints = 0;
+        JsonTok t;
+        while ((t = json_next(&p)) > JSON_END)
+            ints += t == JSON_INT;
+        CHECK(t == JSON_END && ints == 3 && p.line == 5);
+        json_parser_free(&p);
+    }
+
+    TEST("utf8 validator agrees on edge cases")
+    {
+        CHECK(json_utf8_valid("\xf4\x8f\xbf\xbf", 4) == 4); /* U+10FFFF */
+        CHECK(json_utf8_valid("\xef\xbf\xbf", 3) == 3);     /* U+FFFF */
+        CHECK(json_utf8_valid("a\xe0\x80\x80", 4) == 1);    /* overlong 3-byte NUL */
+        CHECK(json_utf8_valid("ab\xff", 3) == 2);
+    }
+
+    return test_report();
+}

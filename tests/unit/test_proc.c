@@ -1,0 +1,158 @@
+/*
+** test_proc.c — spawning, concurrent draining, stdin, timeouts that take the whole
+** process group down, commands that cannot start. Expected values are the known
+** behaviour of the POSIX tools run (sh, cat, head, sleep).
+*/
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "testhelp.h"
+
+typedef struct Out {
+    size_t n[3];
+    char head[3][256];
+} Out;
+
+static void collect(void *ud, int stream, const char *buf, size_t n)
+{
+    Out *o = (Out *)ud;
+    size_t have = o->n[stream];
+    if (have < sizeof o->head[0] - 1) {
+        size_t k = n < sizeof o->head[0] - 1 - have ? n : sizeof o->head[0] - 1 - have;
+        memcpy(o->head[stream] + have, buf, k);
+        o->head[stream][have + k] = '\0';
+    }
+    o->n[stream] += n;
+}
+
+static int run(Proc *p, const char *const *argv, Out *o, double timeout)
+{
+    ProcSpec s;
+    memset(&s, 0, sizeof s);
+    s.argv = argv;
+    s.in = p->stdin_data ? PROC_PIPE : PROC_NULL;
+    s.out = PROC_PIPE;
+    s.err = PROC_PIPE;
+    p->timeout = timeout;
+    memset(o, 0, sizeof *o);
+    int rc = proc_spawn(p, &s);
+    if (rc != 0)
+        return rc;
+    return proc_wait(p, collect, o, NULL);
+}
+
+int main(void)
+{
+    Proc p;
+    Out o;
+
+    TEST("exit code and both streams are captured")
+    {
+        const char *argv[] = {"sh", "-c", "echo out; echo err >&2; exit 3", NULL};
+        proc_init(&p);
+        CHECK(run(&p, argv, &o, 0) == 0);
+        CHECK(p.reaped && WIFEXITED(p.status) && WEXITSTATUS(p.status) == 3);
+        CHECK_STR(o.head[1], "out\n");
+        CHECK_STR(o.head[2], "err\n");
+        proc_release(&p);
+    }
+
+    TEST("50 MB on stdout and on stderr at once does not deadlock")
+    {
+        const char *argv[] = {"sh", "-c",
+                        "head -c 50000000 /dev/zero >&2 & head -c 50000000 /dev/zero; wait",
+                        NULL};
+        proc_init(&p);
+        CHECK(run(&p, argv, &o, 60) == 0);
+        CHECK(!p.timed_out);
+        CHECK(o.n[1] == 50000000 && o.n[2] == 50000000);
+        proc_release(&p);
+    }
+
+    TEST("stdin larger than a pipe buffer is fed while output is read")
+    {
+        size_t n = 4 << 20;
+        char *data = malloc(n);
+        for (size_t i = 0; i < n; i++)
+            data[i] = (char)('a' + i % 26);
+        const char *argv[] = {"cat", NULL};
+        proc_init(&p);
+        p.stdin_data = data;
+        p.stdin_len = n;
+        CHECK(run(&p, argv, &o, 60) == 0);
+        CHECK(o.n[1] == n && strncmp(o.head[1], "abcdefghijklmnopqrstuvwxyzabc", 29) == 0);
+        proc_release(&p);
+        free(data);
+    }
+
+    TEST("a timeout terminates the whole process group, grandchildren included")
+    {
+        const char *argv[] = {"sh", "-c", "sleep 30 & sleep 30 & echo started; wait", NULL};
+        proc_init(&p);
+        p.grace = 1;
+        double t0 = proc_now();
+        CHECK(run(&p, argv, &o, 0.5) == 0);
+        double took = proc_now() - t0;
+        CHECK(p.timed_out);
+        CHECK(WIFSIGNALED(p.status) && WTERMSIG(p.status) == SIGTERM);
+        CHECK(took >= 0.5 && took < 5);
+        CHECK_STR(o.head[1], "started\n");
+        /* no process is left in the group */
+        CHECK(kill(-p.pid, 0) != 0 && errno == ESRCH);
+        proc_release(&p);
+    }
+
+    TEST("a child that ignores SIGTERM is killed after the grace period")
+    {
+        const char *argv[] = {"sh", "-c", "trap '' TERM; sleep 30 & wait; sleep 30", NULL};
+        proc_init(&p);
+        p.grace = 0.3;
+        CHECK(run(&p, argv, &o, 0.3) == 0);
+        CHECK(p.timed_out && WIFSIGNALED(p.status));
+        CHECK(kill(-p.pid, 0) != 0 && errno == ESRCH);
+        proc_release(&p);
+    }
+
+    TEST("a missing program is ENOENT; a non-executable file EACCES")
+    {
+        char out[256];
+        CHECK(proc_resolve("no-such-program-llmdlua", NULL, out, sizeof out) == ENOENT);
+        CHECK(proc_resolve("sh", NULL, out, sizeof out) == 0 && strstr(out, "/sh") != NULL);
+        const char *env[] = {"PATH=/nonexistent", NULL};
+        CHECK(proc_resolve("sh", env, out, sizeof out) == ENOENT);
+        char plain[] = "/tmp/llmdlua-test-noexec-XXXXXX";
+        int fd = mkstemp(plain); /* mode 0600: not executable */
+        CHECK(fd >= 0);
+        close(fd);
+        const char *argv[] = {plain, NULL};
+        proc_init(&p);
+        CHECK(run(&p, argv, &o, 0) == EACCES);
+        proc_release(&p);
+        unlink(plain);
+        const char *argv2[] = {"/no/such/file", NULL};
+        proc_init(&p);
+        CHECK(run(&p, argv2, &o, 0) == ENOENT);
+        proc_release(&p);
+    }
+
+    TEST("release kills a child that is still running")
+    {
+        const char *argv[] = {"sleep", "30", NULL};
+        ProcSpec s;
+        memset(&s, 0, sizeof s);
+        s.argv = argv;
+        proc_init(&p);
+        CHECK(proc_spawn(&p, &s) == 0);
+        pid_t pid = p.pid;
+        proc_release(&p);
+        CHECK(p.reaped && WIFSIGNALED(p.status) && WTERMSIG(p.status) == SIGKILL);
+        CHECK(kill(pid, 0) != 0);
+    }
+
+    return test_report();
+}

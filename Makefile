@@ -107,8 +107,8 @@ valgrind: deps-dev
 	$(Q)$(MAKE) --no-print-directory _valgrind
 
 _valgrind: llmdlua $(addprefix build/tests/,$(UNIT))
-	$(Q)VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect" \
-	    tests/run.sh ./llmdlua build/tests unit-and-quick-lua
+	$(Q)VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect" \
+	    tests/run.sh ./llmdlua build/tests quick
 
 lint: deps-dev
 	$(Q)$(MAKE) --no-print-directory _lint

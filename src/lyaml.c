@@ -37,6 +37,8 @@ typedef struct Loader {
     yaml_event_t event;
     int parser_ok, has_event;
     const char *name; /* anchored by the caller */
+    const char *text; /* the input, for positions of encoding errors */
+    size_t len;
     int depth;
 } Loader;
 
@@ -72,6 +74,24 @@ static void next_event(lua_State *L, Loader *ld)
             lua_pushstring(L, problem);
         if (p->error == YAML_MEMORY_ERROR)
             luaL_error(L, "%s: not enough memory", ld->name);
+        if (p->error == YAML_READER_ERROR) {
+            /* the reader reports a byte offset, not a mark: count lines up to it */
+            yaml_mark_t m = {0, 0, 0};
+            for (size_t i = 0; i < p->problem_offset && i < ld->len; i++) {
+                if (ld->text[i] == '\n') {
+                    m.line++;
+                    m.column = 0;
+                } else if (((unsigned char)ld->text[i] & 0xC0) != 0x80) {
+                    m.column++;
+                }
+            }
+            if (p->problem_value >= 0) {
+                char msg[200];
+                snprintf(msg, sizeof msg, "%s (byte 0x%02x)", problem, (unsigned)p->problem_value);
+                lua_pushstring(L, msg);
+            }
+            error_at(L, ld, &m, lua_tostring(L, -1));
+        }
         error_at(L, ld, &p->problem_mark, lua_tostring(L, -1));
     }
     ld->has_event = 1;
@@ -448,6 +468,8 @@ static void load_documents(lua_State *L, const char *text, size_t len, const cha
         luaL_error(L, "%s: not enough memory", name);
     ld->parser_ok = 1;
     ld->name = name;
+    ld->text = text;
+    ld->len = len;
     yaml_parser_set_input_string(&ld->parser, (const unsigned char *)text, len);
     yaml_parser_set_encoding(&ld->parser, YAML_UTF8_ENCODING);
 

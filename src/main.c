@@ -77,15 +77,16 @@ typedef struct Options {
 */
 int luaopen_lfs_noglobal(lua_State *L)
 {
-    lua_pushglobaltable(L);           /* _G */
+    lua_pushglobaltable(L);  /* _G */
     lua_pushliteral(L, "lfs");
-    lua_rawget(L, -2);                /* _G, old */
-    luaopen_lfs(L);                   /* _G, old, lfs */
-    lua_rotate(L, -2, 1);             /* _G, lfs, old */
-    lua_pushliteral(L, "lfs");        /* _G, lfs, old, "lfs" */
-    lua_rotate(L, -2, 1);             /* _G, lfs, "lfs", old */
-    lua_rawset(L, -4);                /* _G, lfs */
-    lua_remove(L, -2);                /* lfs */
+    lua_rawget(L, -2);       /* _G, old (a raw get: strict _G raises on nil) */
+    int top = lua_gettop(L);
+    luaopen_lfs(L);          /* _G, old, ..., lfs: 1.8.0 leaves its metatables too */
+    lua_replace(L, top + 1); /* _G, old, lfs, ... */
+    lua_settop(L, top + 1);  /* _G, old, lfs */
+    lua_pushliteral(L, "lfs");
+    lua_pushvalue(L, top);   /* _G, old, lfs, "lfs", old */
+    lua_rawset(L, top - 1);  /* _G, old, lfs */
     return 1;
 }
 

@@ -53,8 +53,15 @@ int proc_resolve(const char *name, const char *const *envp, char *out, size_t si
     if (name[0] == '\0')
         return ENOENT;
     if (strchr(name, '/') != NULL) {
+        /* Checked here because posix_spawn may report a failed exec only as exit 127
+           (as it does under valgrind), which would pass for the program's own exit. */
         if ((size_t)snprintf(out, size, "%s", name) >= size)
             return ENAMETOOLONG;
+        struct stat st;
+        if (stat(out, &st) != 0)
+            return errno;
+        if (!S_ISREG(st.st_mode) || access(out, X_OK) != 0)
+            return EACCES;
         return 0;
     }
     const char *path = env_path(envp);

@@ -39,9 +39,10 @@ static int error_is(const char *text, const char *msg, int line, int col)
     return ok;
 }
 
-/* The first value token of text. */
+/* The first value token of text; p must have been initialised (its scratch is reused). */
 static JsonTok first(JsonParser *p, const char *text)
 {
+    json_parser_free(p);
     json_parser_init(p);
     json_feed(p, text, strlen(text), 1);
     return json_next(p);
@@ -50,6 +51,7 @@ static JsonTok first(JsonParser *p, const char *text)
 int main(void)
 {
     JsonParser p;
+    json_parser_init(&p);
 
     TEST("token sequence of a nested document")
     {
@@ -222,5 +224,6 @@ int main(void)
         CHECK(json_utf8_valid("ab\xff", 3) == 2);
     }
 
+    json_parser_free(&p);
     return test_report();
 }

@@ -52,6 +52,7 @@ static void test_end(void)
 static int test_report(void)
 {
     printf("%d passed, %d failed\n", test_passed, test_failed);
+    fflush(stdout); /* a sanitizer's report at exit must not lose this line */
     return test_failed ? 1 : 0;
 }
 

@@ -1,0 +1,191 @@
+#!/bin/sh
+# The llmdlua binary's command line: exit codes, error wording, script lookup in a
+# build tree and an installed prefix, package.path, strict globals, Ctrl-C.
+#
+# usage: tests/cli/test_cli.sh BIN     (ends with "N passed, N failed")
+set -u
+BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+TMP=$(mktemp -d /tmp/llmdlua-cli-XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+passed=0
+failed=0
+
+ok() { passed=$((passed + 1)); }
+fail() {
+    failed=$((failed + 1))
+    echo "FAIL $name: $*" >&2
+}
+
+# run CMD...: sets $out, $err, $rc
+run() {
+    "$@" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    out=$(cat "$TMP/out")
+    err=$(cat "$TMP/err")
+}
+
+expect_rc() { [ "$rc" -eq "$1" ] && ok || fail "exit code $rc, want $1 (stderr: $err)"; }
+expect_out() { [ "$out" = "$1" ] && ok || fail "stdout '$out', want '$1'"; }
+expect_err_has() {
+    case "$err" in *"$1"*) ok ;; *) fail "stderr '$err' lacks '$1'" ;; esac
+}
+expect_err_first() {
+    first=$(printf '%s\n' "$err" | head -n 1)
+    [ "$first" = "$1" ] && ok || fail "stderr first line '$first', want '$1'"
+}
+
+cd "$TMP" || exit 1
+
+name="no arguments: usage on stderr, exit 2"
+run "$BIN"
+expect_rc 2
+expect_err_has "usage: llmdlua [options] SCRIPT [args...]"
+
+name="-h: usage on stdout, exit 0"
+run "$BIN" -h
+expect_rc 0
+case "$out" in *"exit status: 0 ok, 1 script error, 2 usage error, 130 interrupted"*) ok ;; *) fail "$out" ;; esac
+
+name="-v: versions of llmdlua, Lua, libyaml, libcurl"
+run "$BIN" -v
+expect_rc 0
+case "$out" in "llmdlua "[0-9]*"
+Lua 5.4."*"
+libyaml "*"
+libcurl "*) ok ;; *) fail "$out" ;; esac
+
+name="unknown option, -e without code: exit 2"
+run "$BIN" --bogus
+expect_rc 2
+expect_err_first "llmdlua: unknown option '--bogus'"
+run "$BIN" -e
+expect_rc 2
+expect_err_first "llmdlua: '-e' needs an argument"
+
+name="missing script: exit 2, named"
+run "$BIN" nope.lua
+expect_rc 2
+expect_err_first "llmdlua: cannot find script 'nope.lua' (looked in . and $(dirname "$BIN")/lua)"
+
+name="-e runs code; the json example from the README works anywhere"
+run "$BIN" -e 'print(require"llmd.json".encode{a=1})'
+expect_rc 0
+expect_out '{"a":1}'
+
+name="arg table: script at 0, arguments from 1, options below"
+printf 'print(arg[-2], arg[-1], arg[0], arg[1], arg[2], #arg, ...)\n' >args.lua
+run "$BIN" -e 'x=1' args.lua one "two words"
+expect_out "-e	x=1	args.lua	one	two words	2	one	two words"
+
+name="an uncaught error: file:line: message, a traceback, exit 1"
+printf 'local x = 1\nerror("bad thing")\n' >err.lua
+run "$BIN" err.lua
+expect_rc 1
+expect_err_first "llmdlua: err.lua:2: bad thing"
+expect_err_has "stack traceback:"
+printf 'error({code = 1})\n' >errtab.lua
+run "$BIN" errtab.lua
+expect_rc 1
+expect_err_first "llmdlua: (error object is a table value)"
+printf 'local x = \n' >syntax.lua
+run "$BIN" syntax.lua
+expect_rc 1
+expect_err_first "llmdlua: syntax.lua:2: unexpected symbol near <eof>"
+
+name="os.exit propagates its code"
+run "$BIN" -e 'os.exit(7)'
+expect_rc 7
+run "$BIN" -e 'os.exit(false)'
+expect_rc 1
+run "$BIN" -e 'os.exit(true)'
+expect_rc 0
+
+name="strict globals: reading an undefined one raises"
+run "$BIN" -e 'local v = undefined_thing'
+expect_rc 1
+expect_err_first "llmdlua: (command line):1: undefined global 'undefined_thing'"
+run "$BIN" -e 'newglobal = 1; assert(newglobal == 1)'
+expect_rc 0
+
+name="no globals added by any native module"
+run "$BIN" -e '
+local before = {}
+for k in pairs(_G) do before[k] = true end
+for _, m in ipairs{"llmd.json", "llmd.yaml", "llmd.proc", "llmd.http", "lfs"} do require(m) end
+for k in pairs(_G) do if not before[k] then print("new global: " .. k) end end
+print(rawget(_G, "lfs"), rawget(_G, "llmd"))'
+expect_out "nil	nil"
+
+name="script from stdin with -"
+out=$(echo 'print(1 + 1)' | "$BIN" -)
+[ "$out" = 2 ] && ok || fail "got '$out'"
+
+name="modules beside the script and from LLMDLUA_PATH (;; = defaults)"
+mkdir -p proj/lib other
+printf 'return {v = "beside"}\n' >proj/mod_a.lua
+printf 'return {v = "env"}\n' >other/mod_b.lua
+printf 'print(require("mod_a").v, require("mod_b").v, require("llmd.json") ~= nil)\n' >proj/main.lua
+LLMDLUA_PATH="$TMP/other/?.lua;;" run "$BIN" proj/main.lua
+expect_rc 0
+expect_out "beside	env	true"
+
+# A copy of the binary in each install layout, with a script only there.
+name="lookup: build-tree layout (lua/ beside the binary), from any folder"
+mkdir -p tree/lua
+cp "$BIN" tree/llmdlua
+printf 'print("tree", arg[1])\n' >tree/lua/hello.lua
+mkdir -p elsewhere && cd elsewhere || exit 1
+run "$TMP/tree/llmdlua" hello.lua x
+expect_rc 0
+expect_out "tree	x"
+cd "$TMP" || exit 1
+
+name="lookup: installed layout (PREFIX/bin + PREFIX/share/llmdlua/lua)"
+mkdir -p prefix/bin prefix/share/llmdlua/lua/llmd
+cp "$BIN" prefix/bin/llmdlua
+printf 'print("installed", (require("llmd.greet")))\n' >prefix/share/llmdlua/lua/hello.lua
+printf 'return "hi"\n' >prefix/share/llmdlua/lua/llmd/greet.lua
+cd elsewhere || exit 1
+run "$TMP/prefix/bin/llmdlua" hello.lua
+expect_out "installed	hi"
+name="lookup: ./SCRIPT in the working folder wins over the installed one"
+printf 'print("local copy")\n' >hello.lua
+run "$TMP/prefix/bin/llmdlua" hello.lua
+expect_out "local copy"
+cd "$TMP" || exit 1
+
+name="make install PREFIX=... gives a working install"
+if [ -z "${SKIP_INSTALL_TEST:-}" ]; then
+    if make -s -C "$REPO" install PREFIX="$TMP/inst" >"$TMP/install.log" 2>&1; then
+        cd elsewhere || exit 1
+        run "$TMP/inst/bin/llmdlua" -e 'print(require"llmd.json".encode{a=1})'
+        expect_out '{"a":1}'
+        [ -d "$TMP/inst/share/llmdlua/lua" ] && [ -d "$TMP/inst/share/llmdlua/templates" ] && ok ||
+            fail "share/llmdlua/lua or templates missing"
+        cd "$TMP" || exit 1
+    else
+        fail "make install failed: $(cat "$TMP/install.log")"
+    fi
+fi
+
+name="Ctrl-C (SIGINT) stops the script and its children, exit 130"
+cat >sleepy.lua <<'LUA'
+local proc = require "llmd.proc"
+proc.run({ "sh", "-c", "echo $$ > " .. arg[1] .. "; sleep 30 & sleep 30; wait" })
+LUA
+"$BIN" sleepy.lua "$TMP/child.pid" >/dev/null 2>"$TMP/err" &
+host=$!
+i=0
+while [ ! -s "$TMP/child.pid" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+kill -INT $host
+wait $host
+rc=$?
+err=$(cat "$TMP/err")
+expect_rc 130
+expect_err_first "llmdlua: interrupted"
+child=$(cat "$TMP/child.pid")
+if kill -0 -- "-$child" 2>/dev/null; then fail "process group $child survived"; else ok; fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

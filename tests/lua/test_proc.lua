@@ -1,0 +1,132 @@
+-- llmd.proc: run and which. Expected outputs are what the POSIX tools run (sh, cat,
+-- head, wc, kill) are specified to print.
+local t = require "testlib"
+local proc = require "llmd.proc"
+
+-- Is any process of group pgid still alive? (kill -0 -PGID succeeds while one is)
+local function group_alive(pgid)
+  return proc.run({ "kill", "-0", "--", "-" .. pgid }, { stderr = "null" }).code == 0
+end
+
+t.test("exit code, signal, captured streams, ok", function()
+  local r = proc.run({ "sh", "-c", "echo out; echo err >&2; exit 3" })
+  t.eq(r.code, 3)
+  t.eq(r.stdout, "out\n")
+  t.eq(r.stderr, "err\n")
+  t.eq(r.ok, false)
+  t.eq(r.signal, nil)
+  t.ok(r.elapsed >= 0 and r.elapsed < 10)
+  r = proc.run({ "sh", "-c", "kill -KILL $$" })
+  t.eq(r.code, nil)
+  t.eq(r.signal, 9)
+  t.eq(proc.run({ "true" }).ok, true)
+end)
+
+t.test("no shell: arguments reach the program as they are", function()
+  local r = proc.run({ "printf", "%s|", "a b", "$HOME", "*", "'q'" })
+  t.eq(r.stdout, "a b|$HOME|*|'q'|")
+end)
+
+t.test("env adds to, removes from, or replaces the environment", function()
+  local r = proc.run({ "sh", "-c", 'echo "$LLMD_A|${HOME:-unset}|$LLMD_N"' },
+    { env = { LLMD_A = "x y", HOME = false, LLMD_N = 42 } })
+  t.eq(r.stdout, "x y|unset|42\n")
+  r = proc.run({ "/usr/bin/env" }, { env = { ONLY = "1" }, clear_env = true })
+  t.eq(r.stdout, "ONLY=1\n")
+  -- PATH for the lookup comes from the child's environment
+  t.raises("cannot execute: No such file or directory (not found in PATH)", proc.run,
+    { "sh", "-c", "true" }, { env = { PATH = "/nonexistent" } })
+end)
+
+t.test("cwd runs the child elsewhere; a bad cwd is named", function()
+  local dir = t.tmpdir()
+  t.eq(proc.run({ "pwd" }, { cwd = dir }).stdout, dir .. "\n")
+  t.raises("proc.run: cwd '/no/such/dir': No such file or directory", proc.run, { "pwd" },
+    { cwd = "/no/such/dir" })
+end)
+
+t.test("stdin from a string (large) and from a file", function()
+  local data = ("0123456789abcdef"):rep(1 << 18) -- 4 MiB, far beyond a pipe's buffer
+  local r = proc.run({ "wc", "-c" }, { stdin = data })
+  t.eq(tonumber(r.stdout), #data)
+  local dir = t.tmpdir()
+  t.write(dir .. "/in.txt", "line1\nline2\n")
+  t.eq(proc.run({ "cat" }, { stdin = { file = dir .. "/in.txt" } }).stdout, "line1\nline2\n")
+  t.eq(proc.run({ "cat" }).stdout, "") -- no stdin given: /dev/null, never the terminal
+end)
+
+t.test("output to a file, appended, merged into stdout, or discarded", function()
+  local dir = t.tmpdir()
+  local log = dir .. "/log.txt"
+  proc.run({ "echo", "one" }, { stdout = { file = log } })
+  proc.run({ "echo", "two" }, { stdout = { file = log, append = true } })
+  t.eq(t.read(log), "one\ntwo\n")
+  local r = proc.run({ "sh", "-c", "echo a; echo b >&2; echo c" }, { stderr = "stdout" })
+  t.eq(r.stdout, "a\nb\nc\n")
+  t.eq(r.stderr, nil)
+  r = proc.run({ "sh", "-c", "echo a; echo b >&2" }, { stdout = "null" })
+  t.eq(r.stdout, nil)
+  t.eq(r.stderr, "b\n")
+  t.raises("cannot open for stdout", proc.run, { "true" }, { stdout = { file = "/no/dir/x" } })
+  t.raises("bad stdout option 'bogus'", proc.run, { "true" }, { stdout = "bogus" })
+end)
+
+t.test("line callbacks get every line, the last one without a newline too", function()
+  local out, err = {}, {}
+  proc.run({ "sh", "-c", "printf 'a\\nb\\n\\nlast'; printf 'e1\\ne2\\n' >&2" }, {
+    stdout = function(l) out[#out + 1] = l end,
+    stderr = function(l) err[#err + 1] = l end,
+  })
+  t.eq(out, { "a", "b", "", "last" })
+  t.eq(err, { "e1", "e2" })
+  -- lines longer than one read
+  local n = 0
+  proc.run({ "sh", "-c", "head -c 300000 /dev/zero | tr '\\0' x; echo; echo y" },
+    { stdout = function(l) n = n + 1; if n == 1 then t.eq(#l, 300000) end end })
+  t.eq(n, 2)
+end)
+
+t.test("a raising callback stops the run and leaves no child behind", function()
+  local dir = t.tmpdir()
+  local pidfile = dir .. "/pid"
+  t.raises("stop here", proc.run, { "sh", "-c", "echo $$ > " .. pidfile .. "; echo go; sleep 30" },
+    { stdout = function() error("stop here") end })
+  local pid = t.read(pidfile):match("%d+")
+  t.ok(not group_alive(pid), "process group " .. pid .. " is gone")
+end)
+
+t.test("timeout ends the whole process group", function()
+  local r = proc.run({ "sh", "-c", "sleep 30 & sleep 30 & echo started; wait" },
+    { timeout = 0.5, kill_grace = 1 })
+  t.eq(r.timed_out, true)
+  t.eq(r.signal, 15)
+  t.eq(r.ok, false)
+  t.eq(r.stdout, "started\n")
+  t.ok(r.elapsed >= 0.5 and r.elapsed < 5, "elapsed " .. r.elapsed)
+  t.ok(not group_alive(r.pid), "no process left in group " .. r.pid)
+end)
+
+t.test("50 MB on stdout and 50 MB on stderr at once are both captured", function()
+  local r = proc.run({ "sh", "-c", "head -c 50000000 /dev/zero >&2 & head -c 50000000 /dev/zero; wait" },
+    { timeout = 120 })
+  t.eq(r.code, 0)
+  t.eq(#r.stdout, 50000000)
+  t.eq(#r.stderr, 50000000)
+end)
+
+t.test("a command that cannot start raises, naming it", function()
+  t.raises("no-such-program-llmd --flag: cannot execute: No such file or directory (not found in PATH)",
+    proc.run, { "no-such-program-llmd", "--flag" })
+  t.raises("/no/such/prog: cannot execute: No such file or directory", proc.run, { "/no/such/prog" })
+  local dir = t.tmpdir()
+  t.write(dir .. "/script", "#!/bin/sh\necho hi\n")
+  t.raises(dir .. "/script: cannot execute: Permission denied", proc.run, { dir .. "/script" })
+  t.raises("argv is empty", proc.run, {})
+  t.raises("argv[2] must be a string (got table)", proc.run, { "echo", {} })
+  t.raises("bad argument #1 to 'llmd.proc.run' (table expected, got string)", proc.run, "echo hi")
+end)
+
+t.test("which finds programs in PATH", function()
+  t.ok(proc.which("sh"):match("/sh$"))
+  t.eq(proc.which("no-such-program-llmd"), nil)
+end)

@@ -1,4 +1,5 @@
--- luacheck configuration: Lua 5.4, no globals in the library.
+-- luacheck configuration: Lua 5.4, no globals anywhere.
 std = "lua54"
 max_line_length = 120
-files["tests/lua/run.lua"] = { globals = {} }
+-- tests hold expected texts verbatim, however long they are
+files["tests"] = { max_line_length = false }

@@ -76,13 +76,16 @@ static uint64_t column_of(const JsonParser *p, uint64_t off)
 }
 
 #if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
+static JsonTok fail(JsonParser *p, size_t at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 #endif
+
 static JsonTok fail(JsonParser *p, size_t at, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(p->err, sizeof p->err, fmt, ap);
+    /* clang-tidy 14 reports va_start'ed lists as uninitialised here: a false positive */
+    (void)vsnprintf(p->err, sizeof p->err, fmt, ap); // NOLINT(clang-analyzer-valist.Uninitialized)
     va_end(ap);
     p->err_off = p->base + at;
     p->err_line = p->line;
@@ -95,9 +98,9 @@ static JsonTok fail(JsonParser *p, size_t at, const char *fmt, ...)
 static const char *describe(char *out, size_t size, unsigned char c)
 {
     if (c >= 0x20 && c < 0x7F)
-        snprintf(out, size, "'%c'", c);
+        (void)snprintf(out, size, "'%c'", c);
     else
-        snprintf(out, size, "byte 0x%02X", c);
+        (void)snprintf(out, size, "byte 0x%02X", c);
     return out;
 }
 

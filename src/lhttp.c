@@ -28,10 +28,10 @@ typedef struct Request {
     Strbuf data;    /* stream: the data lines of the event being read */
     Strbuf event, id;
     lua_State *L;
-    int fn;         /* stack index of the stream callback, 0 for none */
+    int fn; /* stack index of the stream callback, 0 for none */
     int sse;
-    int failed;     /* a callback raised; its error is at the top of the stack */
-    int aborted;    /* a callback returned false */
+    int failed;  /* a callback raised; its error is at the top of the stack */
+    int aborted; /* a callback returned false */
     int oom;
     char errbuf[CURL_ERROR_SIZE];
 } Request;
@@ -63,7 +63,6 @@ static int state_gc(lua_State *L)
     curl_global_cleanup();
     return 0;
 }
-
 
 /* Calls the stream callback with the value on top of the stack; 0 stops the transfer. */
 static int deliver(Request *r)

@@ -84,7 +84,7 @@ static void push_value(lua_State *L, Decoder *d, JsonTok t)
     case JSON_OBJ_BEGIN: {
         luaL_checkstack(L, 4, "JSON nesting too deep");
         lua_newtable(L); /* obj */
-        while ((t = next_token(L, d)) != JSON_OBJ_END) {
+        while (next_token(L, d) != JSON_OBJ_END) {
             lua_pushlstring(L, d->p.str, d->p.slen); /* obj, key */
             push_value(L, d, next_token(L, d));      /* obj, key, v */
             lua_rawset(L, -3);                       /* obj */
@@ -140,7 +140,7 @@ static int l_read(lua_State *L)
 
 typedef struct Encoder {
     Strbuf *out;
-    int indent;          /* spaces per level; 0 = compact */
+    int indent; /* spaces per level; 0 = compact */
     int depth;
     const char *path[ENCODE_MAX_DEPTH + 1]; /* keys (NULL for array slots) for messages */
     lua_Integer index[ENCODE_MAX_DEPTH + 1];
@@ -187,28 +187,19 @@ static void emit_string(lua_State *L, Encoder *e, const char *s, size_t n)
             continue;
         emit(L, e, s + run, i - run);
         run = i + 1;
-        char esc[8] = {'\\', 0};
-        size_t k = 2;
-        switch (c) {
-        case '"': esc[1] = '"'; break;
-        case '\\': esc[1] = '\\'; break;
-        case '\n': esc[1] = 'n'; break;
-        case '\r': esc[1] = 'r'; break;
-        case '\t': esc[1] = 't'; break;
-        case '\b': esc[1] = 'b'; break;
-        case '\f': esc[1] = 'f'; break;
-        default:
-            memcpy(esc + 1, "u00", 3);
-            esc[4] = hex[c >> 4];
-            esc[5] = hex[c & 15];
-            k = 6;
-        }
+        /* the short escapes JSON has, else \u00XX */
+        static const char shortesc[] = "\"\"\\\\\nn\rr\tt\bb\ff";
+        const char *se = NULL;
+        for (size_t k = 0; k + 1 < sizeof shortesc && se == NULL; k += 2)
+            if ((unsigned char)shortesc[k] == c)
+                se = shortesc + k + 1;
+        char esc[6] = {'\\', (char)(se ? *se : 'u'), '0', '0', hex[c >> 4], hex[c & 15]};
+        size_t k = se ? 2 : 6;
         emit(L, e, esc, k);
     }
     emit(L, e, s + run, n - run);
     EMIT_LIT(L, e, "\"");
 }
-
 
 static void emit_newline(lua_State *L, Encoder *e, int depth)
 {
@@ -250,7 +241,7 @@ static int table_kind(lua_State *L, Encoder *e, int idx, lua_Integer *len)
     int marker = llmd_marker(L, idx);
     lua_Integer count = 0, max = 0;
     int strings = 0, others = 0;
-    lua_pushnil(L); /* key */
+    lua_pushnil(L);                 /* key */
     while (lua_next(L, idx) != 0) { /* key, value */
         lua_pop(L, 1);              /* key */
         if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 1) {
@@ -272,8 +263,9 @@ static int table_kind(lua_State *L, Encoder *e, int idx, lua_Integer *len)
         return 0;
     }
     if (strings > 0 || others > 0)
-        encode_error(L, e, marker == 1 ? "array has a non-integer key"
-                                       : "table mixes array and object keys");
+        encode_error(L, e,
+                     marker == 1 ? "array has a non-integer key"
+                                 : "table mixes array and object keys");
     if (max != count)
         encode_error(L, e, "sparse array (keys are not 1..n)");
     *len = count;
@@ -328,8 +320,8 @@ static void encode_table(lua_State *L, Encoder *e, int idx)
             }
             lua_replace(L, -2);
         }
-        lua_pushvalue(L, -2);   /* keys, k, ks, k */
-        lua_rawset(L, keys);    /* keys, k */
+        lua_pushvalue(L, -2); /* keys, k, ks, k */
+        lua_rawset(L, keys);  /* keys, k */
         n++;
     }
     if (n == 0) {

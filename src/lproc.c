@@ -35,7 +35,7 @@ typedef struct Process {
     Stream s[3]; /* [1] stdout, [2] stderr */
     int in_fd;   /* stdin file, -1 when none */
     lua_State *L;
-    int failed;  /* a line callback raised: its error is at the top of the stack */
+    int failed; /* a line callback raised: its error is at the top of the stack */
 } Process;
 
 static void process_free(Process *pr)
@@ -57,7 +57,6 @@ static int process_gc(lua_State *L)
     process_free((Process *)luaL_checkudata(L, 1, PROCESS_MT));
     return 0;
 }
-
 
 static void call_line(Process *pr, Stream *st, const char *line, size_t n)
 {
@@ -141,8 +140,9 @@ static ProcStdio parse_output(lua_State *L, int opts, const char *name, Stream *
         else if (strcmp(v, "stdout") == 0 && strcmp(name, "stderr") == 0)
             how = PROC_STDOUT;
         else
-            luaL_error(L, "proc.run: bad %s option '%s' (expected 'capture', 'inherit', "
-                          "'null'%s, a function or {file = path})",
+            luaL_error(L,
+                       "proc.run: bad %s option '%s' (expected 'capture', 'inherit', "
+                       "'null'%s, a function or {file = path})",
                        name, v, strcmp(name, "stderr") == 0 ? ", 'stdout'" : "");
         if (how != PROC_PIPE)
             st->mode = 0;
@@ -215,7 +215,7 @@ static const char **build_env(lua_State *L, int opts, int anchor)
         n++;
     }
     const char **envp = (const char **)lua_newuserdatauv(L, (n + 1) * sizeof *envp, 0);
-    lua_rawseti(L, anchor, (lua_Integer)lua_rawlen(L, anchor) + 1);        /* env, merged */
+    lua_rawseti(L, anchor, (lua_Integer)lua_rawlen(L, anchor) + 1); /* env, merged */
     size_t i = 0;
     lua_pushnil(L);
     while (lua_next(L, -2) != 0) {
@@ -346,7 +346,7 @@ static int l_run(lua_State *L)
 
     rc = proc_wait(&pr->p, sink, pr, &llmd_interrupted);
     if (pr->failed == 1)
-        return lua_error(L); /* a line callback's error; __gc kills the group */
+        return lua_error(L);     /* a line callback's error; __gc kills the group */
     for (int i = 1; i <= 2; i++) /* a last line without a newline */
         if (pr->s[i].mode == 'l' && pr->s[i].buf.n > 0 && !pr->failed) {
             call_line(pr, &pr->s[i], pr->s[i].buf.p, pr->s[i].buf.n);

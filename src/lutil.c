@@ -53,12 +53,12 @@ void llmd_push_keyorder(lua_State *L)
     if (lua_rawgetp(L, LUA_REGISTRYINDEX, &KEYORDER_KEY) == LUA_TTABLE)
         return;
     lua_pop(L, 1);
-    lua_newtable(L);             /* t */
-    lua_createtable(L, 0, 1);    /* t, mt */
-    lua_pushliteral(L, "k");     /* t, mt, "k" */
-    lua_setfield(L, -2, "__mode"); /* t, mt */
-    lua_setmetatable(L, -2);     /* t */
-    lua_pushvalue(L, -1);        /* t, t */
+    lua_newtable(L);                                  /* t */
+    lua_createtable(L, 0, 1);                         /* t, mt */
+    lua_pushliteral(L, "k");                          /* t, mt, "k" */
+    lua_setfield(L, -2, "__mode");                    /* t, mt */
+    lua_setmetatable(L, -2);                          /* t */
+    lua_pushvalue(L, -1);                             /* t, t */
     lua_rawsetp(L, LUA_REGISTRYINDEX, &KEYORDER_KEY); /* t */
 }
 
@@ -118,8 +118,10 @@ Strbuf *llmd_read_file(lua_State *L, const char *path)
 {
     Strbuf *b = llmd_strbuf_new(L);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    if (fd < 0) {
         luaL_error(L, "%s: cannot open: %s", path, strerror(errno));
+        return b; /* not reached: luaL_error does not return */
+    }
     struct stat st;
     if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
         close(fd);
@@ -130,6 +132,7 @@ Strbuf *llmd_read_file(lua_State *L, const char *path)
     if (b->p == NULL) {
         close(fd);
         luaL_error(L, "%s: not enough memory to read %zu bytes", path, want);
+        return b; /* not reached */
     }
     b->cap = want + 1;
     for (;;) {
@@ -138,6 +141,7 @@ Strbuf *llmd_read_file(lua_State *L, const char *path)
             if (p == NULL) {
                 close(fd);
                 luaL_error(L, "%s: not enough memory", path);
+                return b; /* not reached */
             }
             b->p = p;
             b->cap *= 2;
@@ -149,6 +153,7 @@ Strbuf *llmd_read_file(lua_State *L, const char *path)
             int e = errno;
             close(fd);
             luaL_error(L, "%s: cannot read: %s", path, strerror(e));
+            return b; /* not reached */
         }
         if (r == 0)
             break;
@@ -199,7 +204,7 @@ int llmd_write_atomic(const char *path, const char *data, size_t n)
     const char *slash = strrchr(path, '/');
     size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
     memcpy(tmp, path, dirlen);
-    snprintf(tmp + dirlen, len + 16 - dirlen, ".%s.XXXXXX", path + dirlen);
+    (void)snprintf(tmp + dirlen, len + 16 - dirlen, ".%s.XXXXXX", path + dirlen);
     int fd = mkstemp(tmp);
     if (fd < 0) {
         int e = errno;

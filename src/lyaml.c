@@ -87,7 +87,8 @@ static void next_event(lua_State *L, Loader *ld)
             }
             if (p->problem_value >= 0) {
                 char msg[200];
-                snprintf(msg, sizeof msg, "%s (byte 0x%02x)", problem, (unsigned)p->problem_value);
+                (void)snprintf(msg, sizeof msg, "%s (byte 0x%02x)", problem,
+                               (unsigned)p->problem_value);
                 lua_pushstring(L, msg);
             }
             error_at(L, ld, &m, lua_tostring(L, -1));
@@ -324,11 +325,11 @@ static void merge_into(lua_State *L, Loader *ld, int map, int order, int merged,
             lua_pushvalue(L, -1);
             lua_rawget(L, src); /* srcorder, k, v */
             lua_pushvalue(L, -2);
-            lua_insert(L, -2);   /* srcorder, k, k, v */
-            lua_rawset(L, map);  /* srcorder, k */
+            lua_insert(L, -2);  /* srcorder, k, k, v */
+            lua_rawset(L, map); /* srcorder, k */
             lua_pushvalue(L, -1);
             lua_pushboolean(L, 1);
-            lua_rawset(L, merged); /* srcorder, k */
+            lua_rawset(L, merged);                                        /* srcorder, k */
             lua_rawseti(L, order, (lua_Integer)lua_rawlen(L, order) + 1); /* srcorder */
         } else {
             lua_pop(L, 2); /* srcorder */
@@ -418,7 +419,7 @@ static void load_node(lua_State *L, Loader *ld, int anchors)
         }
         return;
     case YAML_SCALAR_EVENT:
-        push_scalar(L, ld); /* value */
+        push_scalar(L, ld);       /* value */
         if (push_anchor(L, ld)) { /* value, anchor */
             lua_pushvalue(L, -2);
             lua_rawset(L, anchors); /* value */
@@ -497,8 +498,7 @@ static void load_single(lua_State *L, const char *text, size_t len, const char *
     load_documents(L, text, len, name); /* docs */
     lua_Unsigned n = lua_rawlen(L, -1);
     if (n > 1)
-        luaL_error(L, "%s: expected one YAML document, found %d (use yaml.load_all)", name,
-                   (int)n);
+        luaL_error(L, "%s: expected one YAML document, found %d (use yaml.load_all)", name, (int)n);
     lua_rawgeti(L, -1, 1); /* docs, doc (nil for an empty stream) */
     lua_remove(L, -2);
 }
@@ -704,9 +704,9 @@ static void emit(lua_State *L, Dumper *d, int ok)
    the core schema or by YAML 1.1 readers (Helm, older PyYAML)? */
 static int needs_quotes(const char *s, size_t n)
 {
-    static const char *const YAML11[] = {"y", "Y", "yes", "Yes", "YES", "n", "N", "no",
-                                         "No", "NO", "on", "On", "ON", "off", "Off", "OFF",
-                                         "=", "<<", NULL};
+    static const char *const YAML11[] = {"y",   "Y",   "yes", "Yes", "YES", "n",  "N",
+                                         "no",  "No",  "NO",  "on",  "On",  "ON", "off",
+                                         "Off", "OFF", "=",   "<<",  NULL};
     if (n == 0 || is_one_of(s, n, NULL_WORDS) || is_one_of(s, n, TRUE_WORDS) ||
         is_one_of(s, n, FALSE_WORDS) || is_one_of(s, n, YAML11))
         return 1;

@@ -54,13 +54,16 @@ static const char USAGE[] =
     "\n"
     "exit status: 0 ok, 1 script error, 2 usage error, 130 interrupted\n";
 
+static int luaopen_llmd_host(lua_State *L);
+
 static const luaL_Reg preloads[] = {
-    {"llmd.json", luaopen_llmd_json},
-    {"llmd.yaml", luaopen_llmd_yaml},
-    {"llmd.proc", luaopen_llmd_proc},
-    {"llmd.http", luaopen_llmd_http},
+    {"llmd.host", luaopen_llmd_host},
+    {"llmd.json", luaopen_llmd_json   },
+    {"llmd.yaml", luaopen_llmd_yaml   },
+    {"llmd.proc", luaopen_llmd_proc   },
+    {"llmd.http", luaopen_llmd_http   },
     {"lfs",       luaopen_lfs_noglobal},
-    {NULL,        NULL}
+    {NULL,        NULL                }
 };
 
 /* Command line, parsed before Lua starts. */
@@ -77,16 +80,32 @@ typedef struct Options {
 */
 int luaopen_lfs_noglobal(lua_State *L)
 {
-    lua_pushglobaltable(L);  /* _G */
+    lua_pushglobaltable(L); /* _G */
     lua_pushliteral(L, "lfs");
-    lua_rawget(L, -2);       /* _G, old (a raw get: strict _G raises on nil) */
+    lua_rawget(L, -2); /* _G, old (a raw get: strict _G raises on nil) */
     int top = lua_gettop(L);
     luaopen_lfs(L);          /* _G, old, ..., lfs: 1.8.0 leaves its metatables too */
     lua_replace(L, top + 1); /* _G, old, lfs, ... */
     lua_settop(L, top + 1);  /* _G, old, lfs */
     lua_pushliteral(L, "lfs");
-    lua_pushvalue(L, top);   /* _G, old, lfs, "lfs", old */
-    lua_rawset(L, top - 1);  /* _G, old, lfs */
+    lua_pushvalue(L, top);  /* _G, old, lfs, "lfs", old */
+    lua_rawset(L, top - 1); /* _G, old, lfs */
+    return 1;
+}
+
+/*
+** llmd.host: facts about this llmdlua — {version=, lua=, root=}. root is the install
+** root (the folder holding lua/ and templates/), or nil when none was found.
+*/
+static int luaopen_llmd_host(lua_State *L)
+{
+    lua_createtable(L, 0, 3);
+    lua_pushliteral(L, LLMDLUA_VERSION);
+    lua_setfield(L, -2, "version");
+    lua_pushliteral(L, LUA_RELEASE);
+    lua_setfield(L, -2, "lua");
+    lua_getfield(L, LUA_REGISTRYINDEX, "llmdlua.root");
+    lua_setfield(L, -2, "root");
     return 1;
 }
 
@@ -175,37 +194,51 @@ static void push_root(lua_State *L)
 }
 
 /*
-** package.path = script folder, then $LLMDLUA_PATH (';;' = the defaults), then
-** ROOT/lua. package.cpath is emptied: llmdlua loads no shared objects.
+** package.path = script folder, then $LLMDLUA_PATH, then ROOT/lua. A ';;' in
+** $LLMDLUA_PATH stands for ROOT/lua there (as ';;' in LUA_PATH stands for Lua's
+** defaults). package.cpath is emptied: llmdlua loads no shared objects.
 */
 static void set_paths(lua_State *L, const char *script_dir, int root)
 {
-    luaL_Buffer b;
     lua_getglobal(L, "package"); /* package */
-    luaL_buffinit(L, &b);
-    if (script_dir != NULL) {
-        luaL_addstring(&b, script_dir);
-        luaL_addstring(&b, "/?.lua;");
-        luaL_addstring(&b, script_dir);
-        luaL_addstring(&b, "/?/init.lua;");
-    }
+    /* the defaults: ROOT/lua, unless the script's own folder is that already */
+    const char *r = lua_isnil(L, root) ? NULL : lua_tostring(L, root);
+    if (r != NULL && script_dir != NULL && strncmp(script_dir, r, strlen(r)) == 0 &&
+        strcmp(script_dir + strlen(r), "/lua") == 0)
+        r = NULL;
+    if (r != NULL)
+        lua_pushfstring(L, "%s/lua/?.lua;%s/lua/?/init.lua", r, r); /* package, dflt */
+    else
+        lua_pushliteral(L, "");
+    int dflt = lua_gettop(L);
+
     const char *env = getenv("LLMDLUA_PATH");
     if (env != NULL && *env != '\0') {
-        luaL_addstring(&b, env);
-        luaL_addchar(&b, ';');
+        if (strstr(env, ";;") != NULL) {
+            lua_pushfstring(L, ";%s;", lua_tostring(L, dflt));
+            luaL_gsub(L, env, ";;", lua_tostring(L, -1)); /* package, dflt, sep, path */
+            lua_remove(L, -2);                            /* package, dflt, path */
+        } else {
+            lua_pushfstring(L, "%s;%s", env, lua_tostring(L, dflt)); /* package, dflt, path */
+        }
+    } else {
+        lua_pushvalue(L, dflt); /* package, dflt, path */
     }
-    if (!lua_isnil(L, root)) {
-        const char *r = lua_tostring(L, root);
-        luaL_addstring(&b, r);
-        luaL_addstring(&b, "/lua/?.lua;");
-        luaL_addstring(&b, r);
-        luaL_addstring(&b, "/lua/?/init.lua;");
+    if (script_dir != NULL) {
+        lua_pushfstring(L, "%s/?.lua;%s/?/init.lua;", script_dir, script_dir);
+        lua_insert(L, -2);
+        lua_concat(L, 2); /* package, dflt, path */
     }
-    luaL_pushresult(&b); /* package, path */
-    /* ';;' in $LLMDLUA_PATH stands for the defaults: the rest of the list. */
-    luaL_gsub(L, lua_tostring(L, -1), ";;", ";"); /* package, path, path' */
-    lua_remove(L, -2);                            /* package, path' */
-    lua_setfield(L, -2, "path");                  /* package */
+    /* no empty entries at either end (from ';;' at an end, or no defaults) */
+    size_t n;
+    const char *path = lua_tolstring(L, -1, &n);
+    size_t a = strspn(path, ";");
+    while (n > a && path[n - 1] == ';')
+        n--;
+    lua_pushlstring(L, path + a, n - a); /* package, dflt, path, path' */
+    lua_remove(L, -2);
+    lua_setfield(L, -3, "path"); /* package, dflt */
+    lua_pop(L, 1);
     lua_pushliteral(L, "");
     lua_setfield(L, -2, "cpath");
     lua_getfield(L, -1, "preload"); /* package, preload */
@@ -223,8 +256,8 @@ static int strict_index(lua_State *L)
 
 static void set_strict(lua_State *L)
 {
-    lua_pushglobaltable(L);       /* _G */
-    lua_createtable(L, 0, 1);     /* _G, mt */
+    lua_pushglobaltable(L);   /* _G */
+    lua_createtable(L, 0, 1); /* _G, mt */
     lua_pushcfunction(L, strict_index);
     lua_setfield(L, -2, "__index"); /* _G, mt */
     lua_setmetatable(L, -2);        /* _G */
@@ -352,7 +385,7 @@ static int parse_args(Options *o, int argc, char **argv)
             break;
         } else if (strcmp(a, "-e") == 0) {
             if (i + 1 >= argc) {
-                fprintf(stderr, "llmdlua: '-e' needs an argument\n%s", USAGE);
+                (void)fprintf(stderr, "llmdlua: '-e' needs an argument\n%s", USAGE);
                 return EXIT_USAGE;
             }
             has_e = 1;
@@ -360,10 +393,10 @@ static int parse_args(Options *o, int argc, char **argv)
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--version") == 0) {
             o->version = 1;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(USAGE, stdout);
+            (void)fputs(USAGE, stdout);
             exit(EXIT_OK);
         } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "llmdlua: unknown option '%s'\n%s", a, USAGE);
+            (void)fprintf(stderr, "llmdlua: unknown option '%s'\n%s", a, USAGE);
             return EXIT_USAGE;
         } else {
             o->script = i;
@@ -371,7 +404,7 @@ static int parse_args(Options *o, int argc, char **argv)
         }
     }
     if (!o->script && !has_e && !o->version) {
-        fputs(USAGE, stderr);
+        (void)fputs(USAGE, stderr);
         return EXIT_USAGE;
     }
     return EXIT_OK;
@@ -391,7 +424,7 @@ int main(int argc, char **argv)
 
     lua_State *L = luaL_newstate();
     if (L == NULL) {
-        fprintf(stderr, "llmdlua: cannot create Lua state: not enough memory\n");
+        (void)fprintf(stderr, "llmdlua: cannot create Lua state: not enough memory\n");
         return EXIT_SCRIPT;
     }
     signal_L = L;
@@ -404,7 +437,7 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     /* Writing to a child that has exited must fail with EPIPE, not kill us. */
-    signal(SIGPIPE, SIG_IGN);
+    (void)signal(SIGPIPE, SIG_IGN);
 
     lua_pushcfunction(L, pmain);
     lua_pushlightuserdata(L, &o);
@@ -419,8 +452,8 @@ int main(int argc, char **argv)
             msg = "(error object is not a string)";
         /* A usage error is the user's, not the program's: no traceback. */
         int len = rc == EXIT_USAGE ? (int)strcspn(msg, "\n") : (int)strlen(msg);
-        fprintf(stderr, "llmdlua: %.*s\n", len, msg);
-        fflush(stderr);
+        (void)fprintf(stderr, "llmdlua: %.*s\n", len, msg);
+        (void)fflush(stderr);
         if (llmd_interrupted)
             rc = EXIT_INTERRUPT;
     }

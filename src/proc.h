@@ -27,21 +27,21 @@ typedef enum ProcStdio {
 typedef struct ProcSpec {
     const char *const *argv; /* argv[0] is looked up in PATH when it has no '/' */
     const char *const *envp; /* NULL: the parent's environment */
-    const char *cwd;   /* NULL: the parent's */
+    const char *cwd;         /* NULL: the parent's */
     ProcStdio in, out, err;
     int in_fd, out_fd, err_fd; /* for PROC_FD */
 } ProcSpec;
 
 typedef struct Proc {
-    pid_t pid;         /* also the process group id; 0 before spawn */
-    int in, out, err;  /* the parent's pipe ends, -1 once closed */
+    pid_t pid;              /* also the process group id; 0 before spawn */
+    int in, out, err;       /* the parent's pipe ends, -1 once closed */
     const char *stdin_data; /* written to the stdin pipe; must outlive proc_wait */
     size_t stdin_len, stdin_off;
-    double timeout;    /* seconds; <= 0 for none */
-    double grace;      /* seconds between SIGTERM and SIGKILL */
+    double timeout; /* seconds; <= 0 for none */
+    double grace;   /* seconds between SIGTERM and SIGKILL */
     double start, elapsed;
-    int reaped;        /* waitpid has collected the child */
-    int status;        /* its wait status, once reaped */
+    int reaped; /* waitpid has collected the child */
+    int status; /* its wait status, once reaped */
     int timed_out, interrupted;
 } Proc;
 

@@ -25,14 +25,18 @@ run() {
     err=$(cat "$TMP/err")
 }
 
-expect_rc() { [ "$rc" -eq "$1" ] && ok || fail "exit code $rc, want $1 (stderr: $err)"; }
-expect_out() { [ "$out" = "$1" ] && ok || fail "stdout '$out', want '$1'"; }
+expect_rc() {
+    if [ "$rc" -eq "$1" ]; then ok; else fail "exit code $rc, want $1 (stderr: $err)"; fi
+}
+expect_out() {
+    if [ "$out" = "$1" ]; then ok; else fail "stdout '$out', want '$1'"; fi
+}
 expect_err_has() {
     case "$err" in *"$1"*) ok ;; *) fail "stderr '$err' lacks '$1'" ;; esac
 }
 expect_err_first() {
     first=$(printf '%s\n' "$err" | head -n 1)
-    [ "$first" = "$1" ] && ok || fail "stderr first line '$first', want '$1'"
+    if [ "$first" = "$1" ]; then ok; else fail "stderr first line '$first', want '$1'"; fi
 }
 
 cd "$TMP" || exit 1
@@ -119,7 +123,7 @@ expect_out "nil	nil"
 
 name="script from stdin with -"
 out=$(echo 'print(1 + 1)' | "$BIN" -)
-[ "$out" = 2 ] && ok || fail "got '$out'"
+if [ "$out" = 2 ]; then ok; else fail "got '$out'"; fi
 
 name="modules beside the script and from LLMDLUA_PATH (;; = defaults)"
 mkdir -p proj/lib other
@@ -128,6 +132,11 @@ printf 'return {v = "env"}\n' >other/mod_b.lua
 printf 'print(require("mod_a").v, require("mod_b").v, require("llmd.json") ~= nil)\n' >proj/main.lua
 LLMDLUA_PATH="$TMP/other/?.lua;;" run "$BIN" proj/main.lua
 expect_rc 0
+expect_out "beside	env	true"
+root=$(dirname "$BIN")
+LLMDLUA_PATH=";;$TMP/other/?.lua" run "$BIN" -e 'print(package.path)'
+expect_out "$root/lua/?.lua;$root/lua/?/init.lua;$TMP/other/?.lua"
+LLMDLUA_PATH="$TMP/other/?.lua" run "$BIN" proj/main.lua
 expect_out "beside	env	true"
 
 # A copy of the binary in each install layout, with a script only there.
@@ -161,8 +170,14 @@ if [ -z "${SKIP_INSTALL_TEST:-}" ]; then
         cd elsewhere || exit 1
         run "$TMP/inst/bin/llmdlua" -e 'print(require"llmd.json".encode{a=1})'
         expect_out '{"a":1}'
-        [ -d "$TMP/inst/share/llmdlua/lua" ] && [ -d "$TMP/inst/share/llmdlua/templates" ] && ok ||
+        if [ -f "$TMP/inst/share/llmdlua/lua/doctor.lua" ] &&
+            [ -d "$TMP/inst/share/llmdlua/templates" ]; then
+            ok
+        else
             fail "share/llmdlua/lua or templates missing"
+        fi
+        run "$TMP/inst/bin/llmdlua" doctor.lua
+        case "$out" in *"root      $TMP/inst/bin/../share/llmdlua"*) ok ;; *) fail "doctor: $out" ;; esac
         cd "$TMP" || exit 1
     else
         fail "make install failed: $(cat "$TMP/install.log")"

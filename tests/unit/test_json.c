@@ -56,9 +56,10 @@ int main(void)
     TEST("token sequence of a nested document")
     {
         const char *text = "{\"a\": [1, 2.5, \"x\", true, false, null], \"b\": {}}";
-        JsonTok want[] = {JSON_OBJ_BEGIN, JSON_KEY,  JSON_ARR_BEGIN, JSON_INT,   JSON_FLOAT,
-                          JSON_STRING,    JSON_TRUE, JSON_FALSE,     JSON_NULL,  JSON_ARR_END,
-                          JSON_KEY,       JSON_OBJ_BEGIN, JSON_OBJ_END, JSON_OBJ_END, JSON_END};
+        JsonTok want[] = {JSON_OBJ_BEGIN, JSON_KEY,     JSON_ARR_BEGIN, JSON_INT,
+                          JSON_FLOAT,     JSON_STRING,  JSON_TRUE,      JSON_FALSE,
+                          JSON_NULL,      JSON_ARR_END, JSON_KEY,       JSON_OBJ_BEGIN,
+                          JSON_OBJ_END,   JSON_OBJ_END, JSON_END};
         json_parser_init(&p);
         json_feed(&p, text, strlen(text), 1);
         for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
@@ -83,8 +84,8 @@ int main(void)
         /* float.hex(0.1) == '0x1.999999999999ap-4' */
         CHECK(first(&p, "0.1") == JSON_FLOAT && p.dval == 0x1.999999999999ap-4);
         /* 0.1 written with 70 digits still rounds to the same double */
-        CHECK(first(&p, "0.1000000000000000055511151231257827021181583404541015625000000000000")
-                  == JSON_FLOAT &&
+        CHECK(first(&p, "0.1000000000000000055511151231257827021181583404541015625000000000000") ==
+                  JSON_FLOAT &&
               p.dval == 0x1.999999999999ap-4);
         json_parser_free(&p);
         /* float.hex(2.2250738585072014e-308) == '0x1.0000000000000p-1022' */
@@ -123,7 +124,8 @@ int main(void)
         CHECK(error_is("-", "unexpected end of input in a number", 1, 2));
         CHECK(error_is("1.", "unexpected end of input in a number", 1, 3));
         CHECK(error_is("1.e5", "invalid number: unexpected 'e', expected a digit after '.'", 1, 3));
-        CHECK(error_is("[1e+]", "invalid number: unexpected ']', expected a digit in the exponent", 1, 5));
+        CHECK(error_is("[1e+]", "invalid number: unexpected ']', expected a digit in the exponent",
+                       1, 5));
         CHECK(error_is("[+1]", "unexpected '+', expected a value", 1, 2));
         CHECK(error_is("\"abc", "unexpected end of input in a string", 1, 5));
         CHECK(error_is("\"a\tb\"", "unescaped control character byte 0x09 in a string", 1, 3));

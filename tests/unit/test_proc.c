@@ -64,9 +64,8 @@ int main(void)
 
     TEST("50 MB on stdout and on stderr at once does not deadlock")
     {
-        const char *argv[] = {"sh", "-c",
-                        "head -c 50000000 /dev/zero >&2 & head -c 50000000 /dev/zero; wait",
-                        NULL};
+        const char *argv[] = {
+            "sh", "-c", "head -c 50000000 /dev/zero >&2 & head -c 50000000 /dev/zero; wait", NULL};
         proc_init(&p);
         CHECK(run(&p, argv, &o, 60) == 0);
         CHECK(!p.timed_out);

@@ -28,25 +28,26 @@ static void test_end(void)
 }
 
 /* Runs the block once, between test_begin and test_end. */
-#define TEST(name) for (int test_once_ = (test_begin(name), 1); test_once_; test_once_ = 0, test_end())
+#define TEST(name)                                                                                 \
+    for (int test_once_ = (test_begin(name), 1); test_once_; test_once_ = 0, test_end())
 
-#define CHECK(cond)                                                                          \
-    do {                                                                                     \
-        if (!(cond)) {                                                                       \
-            fprintf(stderr, "%s:%d: %s: check failed: %s\n", __FILE__, __LINE__, test_name,  \
-                    #cond);                                                                  \
-            test_current_failed = 1;                                                         \
-        }                                                                                    \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "%s:%d: %s: check failed: %s\n", __FILE__, __LINE__, test_name,        \
+                    #cond);                                                                        \
+            test_current_failed = 1;                                                               \
+        }                                                                                          \
     } while (0)
 
-#define CHECK_STR(got, want)                                                                 \
-    do {                                                                                     \
-        const char *g_ = (got), *w_ = (want);                                                \
-        if (g_ == NULL || strcmp(g_, w_) != 0) {                                             \
-            fprintf(stderr, "%s:%d: %s: got \"%s\", want \"%s\"\n", __FILE__, __LINE__,      \
-                    test_name, g_ ? g_ : "(null)", w_);                                      \
-            test_current_failed = 1;                                                         \
-        }                                                                                    \
+#define CHECK_STR(got, want)                                                                       \
+    do {                                                                                           \
+        const char *g_ = (got), *w_ = (want);                                                      \
+        if (g_ == NULL || strcmp(g_, w_) != 0) {                                                   \
+            fprintf(stderr, "%s:%d: %s: got \"%s\", want \"%s\"\n", __FILE__, __LINE__, test_name, \
+                    g_ ? g_ : "(null)", w_);                                                       \
+            test_current_failed = 1;                                                               \
+        }                                                                                          \
     } while (0)
 
 static int test_report(void)

@@ -57,7 +57,7 @@ static const char USAGE[] =
 static int luaopen_llmd_host(lua_State *L);
 
 static const luaL_Reg preloads[] = {
-    {"llmd.host", luaopen_llmd_host},
+    {"llmd.host", luaopen_llmd_host   },
     {"llmd.json", luaopen_llmd_json   },
     {"llmd.yaml", luaopen_llmd_yaml   },
     {"llmd.proc", luaopen_llmd_proc   },

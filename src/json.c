@@ -3,6 +3,8 @@
 */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -248,38 +250,48 @@ static int escape_u(const JsonParser *p, size_t i, unsigned *cp)
 }
 
 /*
-** A string starting at the quote at p->pos. Sets str/slen: a pointer into the window
-** when there is no escape, else into scratch. Advances pos past the closing quote.
+** Does any of the 8 bytes of v need a look: '"', '\\', a control byte (< 0x20) or
+** a non-ASCII byte (>= 0x80)? (SWAR: a borrow may flag bytes above a flagged one,
+** never a byte below it, so the first flagged byte is found byte by byte.)
+*/
+static int block_special(uint64_t v)
+{
+    const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+    uint64_t q = v ^ (ones * '"'), b = v ^ (ones * '\\');
+    uint64_t has_q = (q - ones) & ~q & high;
+    uint64_t has_b = (b - ones) & ~b & high;
+    uint64_t has_ctl = (v - ones * 0x20) & ~v & high;
+    return ((has_q | has_b | has_ctl) | (v & high)) != 0;
+}
+
+/*
+** A string starting at the quote at p->pos: validates escapes, control bytes and
+** UTF-8, and sets raw/rawlen to the bytes between the quotes (escaped says whether
+** json_str must decode them). Advances pos past the closing quote.
 */
 static JsonTok parse_string(JsonParser *p)
 {
     const unsigned char *b = (const unsigned char *)p->buf;
     size_t start = p->pos, i = start + 1, n = p->len;
-    size_t out = 0; /* bytes decoded into scratch, once an escape was seen */
-    int copying = 0;
+    int escaped = 0;
 
     for (;;) {
-        /* plain run: bytes that need no look */
-        size_t run = i;
+        while (i + 8 <= n) {
+            uint64_t v;
+            memcpy(&v, b + i, 8);
+            if (block_special(v))
+                break;
+            i += 8;
+        }
         while (i < n && b[i] >= 0x20 && b[i] != '"' && b[i] != '\\' && b[i] < 0x80)
             i++;
-        if (copying && i > run) {
-            if (scratch_reserve(p, out + (i - run)) != 0)
-                return fail(p, run, "out of memory");
-            memcpy(p->scratch + out, b + run, i - run);
-            out += i - run;
-        }
         if (i >= n)
             return cut(p, start, "in a string");
         unsigned c = b[i];
         if (c == '"') {
-            if (copying) {
-                p->str = p->scratch;
-                p->slen = out;
-            } else {
-                p->str = p->buf + start + 1;
-                p->slen = i - start - 1;
-            }
+            p->raw = p->buf + start + 1;
+            p->rawlen = i - start - 1;
+            p->escaped = escaped;
             p->pos = i + 1;
             return JSON_STRING;
         }
@@ -294,32 +306,15 @@ static JsonTok parse_string(JsonParser *p)
                 return cut(p, start, "in a string");
             if (k == 0)
                 return fail(p, i, "invalid UTF-8 byte 0x%02X in a string", c);
-            if (copying) {
-                if (scratch_reserve(p, out + (size_t)k) != 0)
-                    return fail(p, i, "out of memory");
-                memcpy(p->scratch + out, b + i, (size_t)k);
-                out += (size_t)k;
-            }
             i += (size_t)k;
             continue;
         }
-        /* c == '\\': from here on the string is decoded into scratch */
-        if (!copying) {
-            copying = 1;
-            out = i - start - 1;
-            if (scratch_reserve(p, out + 16) != 0)
-                return fail(p, i, "out of memory");
-            memcpy(p->scratch, b + start + 1, out);
-        }
+        /* c == '\\' */
+        escaped = 1;
         if (i + 1 >= n)
             return cut(p, start, "in a string");
-        if (scratch_reserve(p, out + 8) != 0)
-            return fail(p, i, "out of memory");
         char e = (char)b[i + 1];
-        const char *simple = strchr("\"\\/bfnrt", e);
-        if (e != '\0' && simple != NULL) {
-            static const char decoded[] = "\"\\/\b\f\n\r\t";
-            p->scratch[out++] = decoded[simple - "\"\\/bfnrt"];
+        if (e != '\0' && strchr("\"\\/bfnrt", e) != NULL) {
             i += 2;
             continue;
         }
@@ -348,11 +343,49 @@ static JsonTok parse_string(JsonParser *p)
                             "invalid \\u escape: high surrogate \\u%04X not followed by a "
                             "low surrogate",
                             cp);
-            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
             i += 6;
         }
-        out += put_utf8(p->scratch + out, cp);
     }
+}
+
+const char *json_str(JsonParser *p, size_t *len)
+{
+    if (!p->escaped) {
+        *len = p->rawlen;
+        return p->raw;
+    }
+    /* decoding never makes a string longer */
+    if (scratch_reserve(p, p->rawlen + 1) != 0)
+        return NULL;
+    const char *r = p->raw, *end = p->raw + p->rawlen;
+    char *o = p->scratch;
+    while (r < end) {
+        const char *bs = (const char *)memchr(r, '\\', (size_t)(end - r));
+        size_t run = bs ? (size_t)(bs - r) : (size_t)(end - r);
+        memcpy(o, r, run);
+        o += run;
+        r += run;
+        if (r >= end)
+            break;
+        char e = r[1];
+        if (e != 'u') {
+            static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+            *o++ = to[strchr(from, e) - from];
+            r += 2;
+            continue;
+        }
+        unsigned cp, lo;
+        hex4(r + 2, &cp);
+        r += 6;
+        if (cp >= 0xD800 && cp <= 0xDBFF) { /* validated: a low surrogate follows */
+            hex4(r + 2, &lo);
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            r += 6;
+        }
+        o += put_utf8(o, cp);
+    }
+    *len = (size_t)(o - p->scratch);
+    return p->scratch;
 }
 
 static int is_digit(char c)
@@ -360,17 +393,15 @@ static int is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
-/* A number starting at p->pos: JSON_INT when integral and in int64 range. */
+/* A number starting at p->pos: validates the grammar; raw/rawlen are its text. */
 static JsonTok parse_number(JsonParser *p)
 {
     const char *b = p->buf;
     size_t start = p->pos, i = start, n = p->len;
-    int neg = 0, integral = 1;
+    int integral = 1;
 
-    if (b[i] == '-') {
-        neg = 1;
+    if (b[i] == '-')
         i++;
-    }
     if (i >= n)
         return cut(p, start, "in a number");
     if (b[i] == '0') {
@@ -416,35 +447,144 @@ static JsonTok parse_number(JsonParser *p)
     /* The number may go on in the next window. */
     if (i >= n && !p->final)
         return cut(p, start, "in a number");
-
+    p->raw = b + start;
+    p->rawlen = i - start;
+    p->integral = integral;
     p->pos = i;
-    if (integral) {
+    return JSON_NUMBER;
+}
+
+int json_num(JsonParser *p, int64_t *iv, double *dv)
+{
+    const char *b = p->raw;
+    size_t n = p->rawlen;
+    if (p->integral) {
+        int neg = b[0] == '-';
         uint64_t v = 0, limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-        size_t d = start + (size_t)neg;
-        for (; d < i; d++) {
+        size_t d = (size_t)neg;
+        for (; d < n; d++) {
             unsigned digit = (unsigned)(b[d] - '0');
             if (v > (limit - digit) / 10)
                 break;
             v = v * 10 + digit;
         }
-        if (d == i) {
-            p->ival = neg ? (int64_t)(0 - v) : (int64_t)v;
-            return JSON_INT;
+        if (d == n) {
+            *iv = neg ? (int64_t)(0 - v) : (int64_t)v;
+            return 1;
         }
     }
-    /* strtod reads exactly; it needs a terminated copy */
-    char small[64];
-    char *copy = small;
-    size_t len = i - start;
-    if (len >= sizeof small) {
-        if (scratch_reserve(p, len + 1) != 0)
-            return fail(p, start, "out of memory");
-        copy = p->scratch;
+    *dv = json_strtod(b, n);
+    return 0;
+}
+
+/* strtod on a copy (it needs a terminated string). */
+static double slow_strtod(const char *s, size_t n)
+{
+    char small[512];
+    if (n < sizeof small) {
+        memcpy(small, s, n);
+        small[n] = '\0';
+        return strtod(small, NULL);
     }
-    memcpy(copy, b + start, len);
-    copy[len] = '\0';
-    p->dval = strtod(copy, NULL);
-    return JSON_FLOAT;
+    char *copy = (char *)malloc(n + 1);
+    if (copy == NULL)
+        return strtod("nan", NULL); /* cannot happen for valid JSON of sane size */
+    memcpy(copy, s, n);
+    copy[n] = '\0';
+    double d = strtod(copy, NULL);
+    free(copy);
+    return d;
+}
+
+/*
+** Exactly strtod's result, faster. The number is m * 10^e with m the (at most 19)
+** significant digits. Two fast paths, each exact:
+**
+** 1. m <= 2^53 and |e| <= 22: m and 10^|e| are exact doubles, and one IEEE
+**    multiplication or division rounds correctly (Clinger's fast path).
+**
+** 2. With x87 extended precision (64-bit significand), m < 2^64 and |e| <= 27:
+**    m and 10^|e| = 5^|e| 2^|e| (5^27 < 2^64) are exact long doubles, so y = m * 10^e
+**    computed in long double is x = the exact value rounded once to 64 bits. Rounding
+**    y to double then gives RN53(x) unless y is itself a midpoint between two doubles
+**    (its 11 lowest significand bits are 10000000000): if y is not, no midpoint lies
+**    between x and y (a midpoint is a 64-bit number, and it would be nearer to x
+**    than y), so both round alike. A midpoint y goes to strtod. The result is far
+**    from the subnormal and overflow ranges (10^-27 .. 2^64 * 10^27).
+**
+** Everything else (more digits, larger exponents) goes to strtod. The unit tests
+** compare this with strtod on millions of random and constructed midpoint cases.
+*/
+double json_strtod(const char *s, size_t n)
+{
+    static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    size_t i = 0;
+    int neg = 0;
+    if (i < n && s[i] == '-') {
+        neg = 1;
+        i++;
+    }
+    uint64_t m = 0;
+    int sig = 0;
+    long e = 0;
+    for (; i < n && is_digit(s[i]); i++) {
+        if (m == 0 && s[i] == '0')
+            continue; /* leading zeros are not significant */
+        if (++sig > 19)
+            return slow_strtod(s, n);
+        m = m * 10 + (uint64_t)(s[i] - '0');
+    }
+    if (i < n && s[i] == '.') {
+        for (i++; i < n && is_digit(s[i]); i++) {
+            e--;
+            if (m == 0 && s[i] == '0')
+                continue;
+            if (++sig > 19)
+                return slow_strtod(s, n);
+            m = m * 10 + (uint64_t)(s[i] - '0');
+        }
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        int eneg = 0;
+        if (i < n && (s[i] == '+' || s[i] == '-'))
+            eneg = s[i++] == '-';
+        long x = 0;
+        for (; i < n && is_digit(s[i]); i++) {
+            if (x > 100000)
+                return slow_strtod(s, n);
+            x = x * 10 + (s[i] - '0');
+        }
+        e += eneg ? -x : x;
+    }
+    if (i != n)
+        return slow_strtod(s, n); /* not JSON's grammar: let strtod decide */
+    if (m == 0)
+        return neg ? -0.0 : 0.0;
+    if (m <= (UINT64_C(1) << 53) && e >= -22 && e <= 22) {
+        double d = (double)m;
+        d = e >= 0 ? d * p10[e] : d / p10[-e];
+        return neg ? -d : d;
+    }
+#if defined(__x86_64__) && LDBL_MANT_DIG == 64
+    if (e >= -27 && e <= 27) {
+        static const long double lp10[] = {1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,
+                                           1e7L,  1e8L,  1e9L,  1e10L, 1e11L, 1e12L, 1e13L,
+                                           1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L, 1e20L,
+                                           1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L};
+        long double y = (long double)m;
+        y = e >= 0 ? y * lp10[e] : y / lp10[-e];
+        int ex;
+        uint64_t sig64 = (uint64_t)ldexpl(frexpl(y, &ex), 64);
+        if ((sig64 & 0x7FF) != 0x400) {
+            double d = (double)y;
+            return neg ? -d : d;
+        }
+    }
+#endif
+    return slow_strtod(s, n);
 }
 
 static JsonTok parse_literal(JsonParser *p, const char *word, size_t wlen, JsonTok tok)

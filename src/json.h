@@ -1,10 +1,14 @@
 /*
 ** json.h — a Lua-free JSON pull parser (RFC 8259) with exact error positions.
 **
-** The parser hands out one token at a time and enforces the grammar, so a consumer
-** (llmd.json's decoder, llmd.scan's streaming matcher) never sees malformed structure.
+** The parser hands out one token at a time and enforces the whole grammar (strings
+** with their escapes and UTF-8, numbers, literals, structure), so a consumer never
+** sees malformed input. Tokens are lazy: a string or number token is a raw span of
+** the input, converted only when the consumer asks (json_str, json_num), so a
+** streaming scan pays for what it uses.
+**
 ** Input may come whole or in windows: with final == 0, a token cut by the end of the
-** window yields JSON_MORE and the caller feeds the unconsumed tail plus more bytes.
+** window yields JSON_MORE, and the caller feeds the unconsumed tail plus more bytes.
 **
 **   JsonParser p;
 **   json_parser_init(&p);
@@ -29,10 +33,9 @@ typedef enum JsonTok {
     JSON_OBJ_END,
     JSON_ARR_BEGIN,
     JSON_ARR_END,
-    JSON_KEY,    /* p.str, p.slen: an object key */
-    JSON_STRING, /* p.str, p.slen: a string value */
-    JSON_INT,    /* p.ival: an integer that fits in int64 */
-    JSON_FLOAT,  /* p.dval: any other number, as strtod reads it */
+    JSON_KEY,    /* an object key: json_str */
+    JSON_STRING, /* a string value: json_str */
+    JSON_NUMBER, /* json_num */
     JSON_TRUE,
     JSON_FALSE,
     JSON_NULL,
@@ -55,14 +58,15 @@ typedef struct JsonParser {
     int multi; /* accept several top-level values in a row (JSON Lines) */
     unsigned char stack[JSON_MAX_DEPTH];
 
-    /* the current token; str stays valid until the next json_next or json_feed */
+    /* the current token: a raw span of the window, valid until the next json_next
+       or json_feed. Strings: the bytes between the quotes; numbers: the number. */
     uint64_t tok_off; /* absolute offset of the token's first byte */
-    const char *str;
-    size_t slen;
-    int64_t ival;
-    double dval;
+    const char *raw;
+    size_t rawlen;
+    int escaped;  /* a string token holds escapes: json_str decodes it */
+    int integral; /* a number token has no fraction and no exponent */
 
-    /* decoded strings that contain escapes are built here */
+    /* decoded strings with escapes, and long numbers, are built here */
     char *scratch;
     size_t scap;
 
@@ -81,6 +85,24 @@ void json_parser_free(JsonParser *p);
 void json_feed(JsonParser *p, const char *buf, size_t len, int final);
 
 JsonTok json_next(JsonParser *p);
+
+/*
+** The decoded bytes of the current KEY or STRING token (the raw span itself when it
+** holds no escape, else a decoding in scratch). NULL only when out of memory.
+*/
+const char *json_str(JsonParser *p, size_t *len);
+
+/*
+** The value of the current NUMBER token: returns 1 and sets *i when the number is
+** integral and fits in int64, else returns 0 and sets *d (as strtod reads it).
+*/
+int json_num(JsonParser *p, int64_t *i, double *d);
+
+/*
+** Converts valid JSON number text s[0..n) to the double strtod gives, fast in the
+** common cases (see json.c for why the fast path is exact).
+*/
+double json_strtod(const char *s, size_t n);
 
 /* "expected a value", "expected ',' or '}'"... for the parser's current state. */
 const char *json_expected(const JsonParser *p);

@@ -49,19 +49,32 @@ static JsonTok next_token(lua_State *L, Decoder *d)
     return t;
 }
 
+/* Pushes the decoded current string or key token. */
+static void push_str(lua_State *L, Decoder *d)
+{
+    size_t n;
+    const char *s = json_str(&d->p, &n);
+    if (s == NULL)
+        luaL_error(L, "%s: not enough memory", d->name);
+    lua_pushlstring(L, s, n);
+}
+
 /* Pushes the value that starts with token t. Pushes 1. */
 static void push_value(lua_State *L, Decoder *d, JsonTok t)
 {
     switch (t) {
     case JSON_STRING:
-        lua_pushlstring(L, d->p.str, d->p.slen);
+        push_str(L, d);
         return;
-    case JSON_INT:
-        lua_pushinteger(L, (lua_Integer)d->p.ival);
+    case JSON_NUMBER: {
+        int64_t i;
+        double f;
+        if (json_num(&d->p, &i, &f))
+            lua_pushinteger(L, (lua_Integer)i);
+        else
+            lua_pushnumber(L, (lua_Number)f);
         return;
-    case JSON_FLOAT:
-        lua_pushnumber(L, (lua_Number)d->p.dval);
-        return;
+    }
     case JSON_TRUE:
     case JSON_FALSE:
         lua_pushboolean(L, t == JSON_TRUE);
@@ -85,9 +98,9 @@ static void push_value(lua_State *L, Decoder *d, JsonTok t)
         luaL_checkstack(L, 4, "JSON nesting too deep");
         lua_newtable(L); /* obj */
         while (next_token(L, d) != JSON_OBJ_END) {
-            lua_pushlstring(L, d->p.str, d->p.slen); /* obj, key */
-            push_value(L, d, next_token(L, d));      /* obj, key, v */
-            lua_rawset(L, -3);                       /* obj */
+            push_str(L, d);                     /* obj, key */
+            push_value(L, d, next_token(L, d)); /* obj, key, v */
+            lua_rawset(L, -3);                  /* obj */
         }
         llmd_push_marker(L, 0); /* obj, mt */
         lua_setmetatable(L, -2);

@@ -35,8 +35,8 @@ LDLIBS := $(LFS_A) $(LUA_A) $(PKG_LIBS) -lm -ldl
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # Lua-free cores (unit-tested directly) and the Lua bindings / host.
-CORE_SRC := src/json.c src/proc.c
-HOST_SRC := src/main.c src/lutil.c src/ljson.c src/lyaml.c src/lproc.c src/lhttp.c
+CORE_SRC := src/json.c src/proc.c src/stats.c src/scan.c
+HOST_SRC := src/main.c src/lutil.c src/ljson.c src/lyaml.c src/lproc.c src/lhttp.c src/lstats.c src/lscan.c
 SRC      := $(HOST_SRC) $(CORE_SRC)
 UNIT     := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 
@@ -83,12 +83,12 @@ build/asan/%.o: src/%.c
 build/tests/test_%: tests/unit/test_%.c $(patsubst src/%.c,build/%.o,$(CORE_SRC))
 	@mkdir -p $(@D)
 	@echo "CC $<"
-	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -Itests/unit -o $@ $^ -lm
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -Itests/unit -o $@ $^ -lz -lm
 
 build/asan/tests/test_%: tests/unit/test_%.c $(patsubst src/%.c,build/asan/%.o,$(CORE_SRC))
 	@mkdir -p $(@D)
 	@echo "CC(asan) $<"
-	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -Itests/unit -o $@ $^ -lm
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -Itests/unit -o $@ $^ -lz -lm
 
 test: deps
 	$(Q)$(MAKE) --no-print-directory _test

@@ -77,6 +77,12 @@ static uint64_t column_of(const JsonParser *p, uint64_t off)
     return col;
 }
 
+void json_where(const JsonParser *p, uint64_t off, uint64_t *line, uint64_t *col)
+{
+    *line = p->line;
+    *col = column_of(p, off);
+}
+
 #if defined(__GNUC__)
 static JsonTok fail(JsonParser *p, size_t at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

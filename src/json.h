@@ -104,6 +104,10 @@ int json_num(JsonParser *p, int64_t *i, double *d);
 */
 double json_strtod(const char *s, size_t n);
 
+/* The 1-based line and column (in characters when the line is in the window) of the
+   absolute offset off, which must lie on the parser's current line. */
+void json_where(const JsonParser *p, uint64_t off, uint64_t *line, uint64_t *col);
+
 /* "expected a value", "expected ',' or '}'"... for the parser's current state. */
 const char *json_expected(const JsonParser *p);
 

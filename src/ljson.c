@@ -127,6 +127,11 @@ static void decode(lua_State *L, const char *text, size_t len, const char *name)
     lua_remove(L, -2); /* value */
 }
 
+void llmd_json_push(lua_State *L, const char *text, size_t len, const char *name)
+{
+    decode(L, text, len, name);
+}
+
 /* json.decode(text [, name]) -> value; json.null for a JSON null. */
 static int l_decode(lua_State *L)
 {

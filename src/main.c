@@ -41,7 +41,7 @@ static const char USAGE[] =
     "usage: llmdlua [options] SCRIPT [args...]\n"
     "\n"
     "Runs SCRIPT (./SCRIPT if it exists, else the installed lua/SCRIPT) with llmdlua's\n"
-    "modules: llmd.json, llmd.yaml, llmd.proc, llmd.http, lfs.\n"
+    "modules: llmd.json, llmd.yaml, llmd.proc, llmd.http, llmd.stats, llmd.scan, lfs.\n"
     "\n"
     "options:\n"
     "  -e CODE   run CODE (before SCRIPT, if one is given)\n"
@@ -62,6 +62,8 @@ static const luaL_Reg preloads[] = {
     {"llmd.yaml", luaopen_llmd_yaml   },
     {"llmd.proc", luaopen_llmd_proc   },
     {"llmd.http", luaopen_llmd_http   },
+    {"llmd.stats", luaopen_llmd_stats},
+    {"llmd.scan", luaopen_llmd_scan},
     {"lfs",       luaopen_lfs_noglobal},
     {NULL,        NULL                }
 };
@@ -241,6 +243,13 @@ static void set_paths(lua_State *L, const char *script_dir, int root)
     lua_pop(L, 1);
     lua_pushliteral(L, "");
     lua_setfield(L, -2, "cpath");
+    /* no C module searchers: llmdlua loads no shared objects (messages stay clean) */
+    lua_getfield(L, -1, "searchers"); /* package, searchers */
+    lua_pushnil(L);
+    lua_rawseti(L, -2, 4);
+    lua_pushnil(L);
+    lua_rawseti(L, -2, 3);
+    lua_pop(L, 1);
     lua_getfield(L, -1, "preload"); /* package, preload */
     luaL_setfuncs(L, preloads, 0);
     lua_pop(L, 2);

@@ -13,6 +13,8 @@ int luaopen_llmd_json(lua_State *L);
 int luaopen_llmd_yaml(lua_State *L);
 int luaopen_llmd_proc(lua_State *L);
 int luaopen_llmd_http(lua_State *L);
+int luaopen_llmd_stats(lua_State *L);
+int luaopen_llmd_scan(lua_State *L);
 int luaopen_lfs_noglobal(lua_State *L);
 
 /*
@@ -21,6 +23,15 @@ int luaopen_lfs_noglobal(lua_State *L);
 ** global of the program: a signal handler can reach nothing else.
 */
 extern volatile sig_atomic_t llmd_interrupted;
+
+/* llmd.stats accumulators; llmd.scan feeds them directly. */
+#define STATS_MT "llmd.stats"
+struct Stats;
+/* The accumulator at idx, or NULL when it is not one. */
+struct Stats *llmd_test_stats(lua_State *L, int idx);
+
+/* Decodes JSON text and pushes the value (errors name 'name'), as json.decode does. */
+void llmd_json_push(lua_State *L, const char *text, size_t len, const char *name);
 
 /* Metatable names shared by llmd.json and llmd.yaml to mark decoded containers. */
 #define ARRAY_MT "llmd.json.array"

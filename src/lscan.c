@@ -1,0 +1,399 @@
+/*
+** lscan.c — llmd.scan: json, jsonl, csv.
+**
+**   scan.json(src, rules [, opts]) -> {bytes=, records=, rules = {{matched=, skipped=, empty=}, ...}}
+**
+** src: a path ("-" for stdin; gzip is detected), an io file, or {text = s [, name =]}.
+** A rule: { PATTERN, SINK [, reduce = "diffs"|"first"|"last"|"count"|"sum"|"min"|"max"]
+**           [, skip = true] [, fields = {...}] }
+**   SINK is an llmd.stats accumulator (numbers go straight in, in C) or a function
+**   called with each matched record: projected to fields (keys are the field paths as
+**   written; absent and null fields are nil), or the whole decoded value.
+** On any error every accumulator is left as it was before the call.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "lauxlib.h"
+#include "lua.h"
+#include "lualib.h"
+
+#include "modules.h"
+#include "scan.h"
+
+#define SCANNER_MT "llmd.scan.scanner"
+
+static const char *const REDUCERS[] = {"none", "diffs", "first", "last",
+                                       "count", "sum",   "min",  "max", NULL};
+
+typedef struct LScan {
+    Scanner s;
+    ScanRule *rules;
+    ScanField *fields;
+    int nrules, nfields;
+    StatsSaved *saved; /* one per distinct accumulator */
+    Stats **saved_of;
+    int nsaved;
+    lua_State *L;
+    int rules_idx;   /* stack index of the rules table */
+    int err_pending; /* a callback's error is at the top of the stack */
+} LScan;
+
+static void lscan_free(LScan *ls)
+{
+    scan_free(&ls->s);
+    for (int i = 0; i < ls->nrules; i++) {
+        scan_path_free(&ls->rules[i].path);
+        free(ls->rules[i].tent);
+    }
+    for (int i = 0; i < ls->nfields; i++)
+        scan_path_free(&ls->fields[i].path);
+    for (int i = 0; i < ls->nsaved; i++)
+        stats_saved_free(&ls->saved[i]);
+    free(ls->rules);
+    free(ls->fields);
+    free(ls->saved);
+    free(ls->saved_of);
+    ls->rules = NULL;
+    ls->fields = NULL;
+    ls->saved = NULL;
+    ls->saved_of = NULL;
+    ls->nrules = ls->nfields = ls->nsaved = 0;
+}
+
+static int scanner_gc(lua_State *L)
+{
+    lscan_free((LScan *)luaL_checkudata(L, 1, SCANNER_MT));
+    return 0;
+}
+
+/* Pushes a captured value (nil for absent and null). */
+static void push_value(lua_State *L, Scanner *s, const ScanValue *v)
+{
+    switch (v->type) {
+    case VAL_TRUE:
+    case VAL_FALSE:
+        lua_pushboolean(L, v->type == VAL_TRUE);
+        break;
+    case VAL_INT:
+        lua_pushinteger(L, (lua_Integer)v->i);
+        break;
+    case VAL_FLOAT:
+        lua_pushnumber(L, (lua_Number)v->d);
+        break;
+    case VAL_STRING:
+        lua_pushlstring(L, s->arena + v->off, v->len);
+        break;
+    case VAL_RAW:
+        llmd_json_push(L, s->arena + v->off, v->len, s->name);
+        break;
+    default:
+        lua_pushnil(L);
+    }
+}
+
+/* Builds the record and calls the rule's function, under pcall (scan.c is below). */
+static int call_record(lua_State *L)
+{
+    LScan *ls = (LScan *)lua_touserdata(L, 1);
+    int rule = (int)lua_tointeger(L, 2);
+    const ScanValue *whole = (const ScanValue *)lua_touserdata(L, 3);
+    Scanner *s = &ls->s;
+    lua_geti(L, 4, rule + 1); /* spec: argument 4 is the rules table */
+    lua_rawgeti(L, -1, 2);                /* spec, fn */
+    if (whole != NULL) {
+        push_value(L, s, whole);
+    } else {
+        const ScanRule *r = &ls->rules[rule];
+        lua_createtable(L, 0, r->nfields); /* spec, fn, record */
+        lua_getfield(L, -3, "fields");     /* spec, fn, record, names */
+        for (int k = 0; k < r->nfields; k++) {
+            lua_rawgeti(L, -1, k + 1); /* ..., names, name */
+            push_value(L, s, &ls->fields[r->first_field + k].val);
+            lua_rawset(L, -4); /* record[name] = value */
+        }
+        lua_pop(L, 1); /* spec, fn, record */
+    }
+    lua_call(L, 1, 0);
+    return 0;
+}
+
+static void on_record(Scanner *s, int rule, const ScanValue *whole)
+{
+    LScan *ls = (LScan *)s->ud;
+    lua_State *L = ls->L;
+    lua_pushcfunction(L, call_record);
+    lua_pushlightuserdata(L, ls);
+    lua_pushinteger(L, rule);
+    lua_pushlightuserdata(L, (void *)(uintptr_t)whole);
+    lua_pushvalue(L, ls->rules_idx);
+    if (lua_pcall(L, 4, 0, 0) != LUA_OK) {
+        ls->err_pending = 1; /* the message stays on the stack */
+        s->stop = 1;
+    }
+}
+
+/* Reads the rules table at idx into ls (raises on a bad rule). */
+static void read_rules(lua_State *L, LScan *ls, int idx, int format)
+{
+    lua_Integer n = luaL_len(L, idx);
+    if (n == 0)
+        luaL_error(L, "scan: no rules given");
+    ls->rules = (ScanRule *)calloc((size_t)n, sizeof *ls->rules);
+    if (ls->rules == NULL)
+        luaL_error(L, "scan: out of memory");
+    int total = 0;
+    char err[256];
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_geti(L, idx, i); /* spec */
+        if (!lua_istable(L, -1))
+            luaL_error(L, "scan: rule %d must be a table {pattern, sink, ...}", (int)i);
+        ScanRule *r = &ls->rules[ls->nrules];
+        memset(r, 0, sizeof *r);
+        r->path.last_at = -1;
+        ls->nrules++;
+        lua_rawgeti(L, -1, 1); /* spec, pattern */
+        const char *pattern = lua_tostring(L, -1);
+        if (pattern == NULL)
+            luaL_error(L, "scan: rule %d: the first item must be a path pattern", (int)i);
+        if (format == SCAN_CSV) {
+            r->path.steps = (ScanStep *)calloc(1, sizeof *r->path.steps);
+            if (r->path.steps == NULL || (r->path.steps[0].key = strdup(pattern)) == NULL)
+                luaL_error(L, "scan: out of memory");
+            r->path.steps[0].klen = strlen(pattern);
+            r->path.n = 1;
+        } else if (scan_path_parse(pattern, 0, &r->path, err, sizeof err) != 0) {
+            luaL_error(L, "scan: rule %d: %s", (int)i, err);
+        }
+        lua_pop(L, 1);
+        lua_rawgeti(L, -1, 2); /* spec, sink */
+        Stats *st = llmd_test_stats(L, -1);
+        if (st != NULL) {
+            r->sink = SINK_STATS;
+            r->stats = st;
+        } else if (lua_isfunction(L, -1)) {
+            r->sink = SINK_RECORD;
+        } else {
+            luaL_error(L, "scan: rule %d: the sink must be an llmd.stats accumulator or a "
+                          "function (got %s)",
+                       (int)i, luaL_typename(L, -1));
+        }
+        lua_pop(L, 1);
+        lua_getfield(L, -1, "reduce");
+        if (!lua_isnil(L, -1)) {
+            const char *red = lua_tostring(L, -1);
+            int k = 0;
+            while (red != NULL && REDUCERS[k] != NULL && strcmp(REDUCERS[k], red) != 0)
+                k++;
+            if (red == NULL || REDUCERS[k] == NULL)
+                luaL_error(L, "scan: rule %d: unknown reducer '%s' (expected diffs, first, "
+                              "last, count, sum, min or max)",
+                           (int)i, red ? red : luaL_typename(L, -1));
+            if (r->sink != SINK_STATS)
+                luaL_error(L, "scan: rule %d: reduce needs an llmd.stats sink", (int)i);
+            if (format == SCAN_CSV && k != RED_NONE)
+                luaL_error(L, "scan: rule %d: CSV cells are not arrays to reduce", (int)i);
+            r->reduce = k;
+        }
+        lua_pop(L, 1);
+        lua_getfield(L, -1, "skip");
+        r->skip_bad = lua_toboolean(L, -1);
+        lua_pop(L, 1);
+        if (r->sink == SINK_RECORD && r->path.last_at >= 0)
+            luaL_error(L, "scan: rule %d: [-1] in the pattern of a function rule is not "
+                          "supported (use a field such as \"items[-1]\")",
+                       (int)i);
+        lua_getfield(L, -1, "fields"); /* spec, fields */
+        if (!lua_isnil(L, -1)) {
+            if (r->sink != SINK_RECORD || !lua_istable(L, -1))
+                luaL_error(L, "scan: rule %d: fields need a function sink and a list of paths",
+                           (int)i);
+            int nf = (int)luaL_len(L, -1);
+            r->first_field = ls->nfields;
+            r->nfields = nf;
+            ScanField *fs = (ScanField *)realloc(ls->fields,
+                                                 (size_t)(ls->nfields + nf) * sizeof *fs);
+            if (fs == NULL)
+                luaL_error(L, "scan: out of memory");
+            ls->fields = fs;
+            for (int k = 1; k <= nf; k++) {
+                lua_rawgeti(L, -1, k); /* spec, fields, f */
+                const char *fp = lua_tostring(L, -1);
+                if (fp == NULL)
+                    luaL_error(L, "scan: rule %d: field %d must be a path string", (int)i, k);
+                ScanField *f = &ls->fields[ls->nfields];
+                memset(f, 0, sizeof *f);
+                f->path.last_at = -1;
+                ls->nfields++;
+                if (format == SCAN_CSV) {
+                    f->path.steps = (ScanStep *)calloc(1, sizeof *f->path.steps);
+                    if (f->path.steps == NULL || (f->path.steps[0].key = strdup(fp)) == NULL)
+                        luaL_error(L, "scan: out of memory");
+                    f->path.steps[0].klen = strlen(fp);
+                    f->path.n = 1;
+                } else if (scan_path_parse(fp, 1, &f->path, err, sizeof err) != 0) {
+                    luaL_error(L, "scan: rule %d, field '%s': %s", (int)i, fp, err);
+                }
+                f->rule = ls->nrules - 1;
+                lua_pop(L, 1);
+            }
+        }
+        lua_pop(L, 2); /* (empty) */
+        total = ls->nrules + ls->nfields;
+        if (total > SCAN_MAX_MATCHERS)
+            luaL_error(L, "scan: at most %d rules and fields in one pass", SCAN_MAX_MATCHERS);
+    }
+}
+
+/* Saves every distinct accumulator, so a failed pass can be undone. */
+static void save_stats(lua_State *L, LScan *ls)
+{
+    ls->saved = (StatsSaved *)calloc((size_t)ls->nrules, sizeof *ls->saved);
+    ls->saved_of = (Stats **)calloc((size_t)ls->nrules, sizeof *ls->saved_of);
+    if (ls->saved == NULL || ls->saved_of == NULL)
+        luaL_error(L, "scan: out of memory");
+    for (int i = 0; i < ls->nrules; i++) {
+        Stats *st = ls->rules[i].stats;
+        if (st == NULL)
+            continue;
+        int seen = 0;
+        for (int k = 0; k < ls->nsaved; k++)
+            seen |= ls->saved_of[k] == st;
+        if (seen)
+            continue;
+        if (stats_save(st, &ls->saved[ls->nsaved]) != STATS_OK)
+            luaL_error(L, "scan: out of memory");
+        ls->saved_of[ls->nsaved++] = st;
+    }
+}
+
+static void restore_stats(LScan *ls)
+{
+    for (int k = 0; k < ls->nsaved; k++)
+        stats_restore(ls->saved_of[k], &ls->saved[k]);
+    ls->nsaved = 0;
+}
+
+static int run(lua_State *L, int format)
+{
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 3);
+    const char *name = NULL;
+    if (lua_istable(L, 3) && lua_getfield(L, 3, "name") == LUA_TSTRING)
+        name = lua_tostring(L, -1); /* anchored in opts */
+    lua_settop(L, 3);
+
+    LScan *ls = (LScan *)lua_newuserdatauv(L, sizeof *ls, 0); /* src, rules, opts, ls */
+    memset(ls, 0, sizeof *ls);
+    luaL_setmetatable(L, SCANNER_MT);
+    ls->L = L;
+    ls->rules_idx = 2;
+
+    Scanner *s = &ls->s;
+    luaL_Stream *stream = (luaL_Stream *)luaL_testudata(L, 1, LUA_FILEHANDLE);
+    if (lua_type(L, 1) == LUA_TSTRING) {
+        const char *path = lua_tostring(L, 1);
+        scan_init(s, name ? name : (strcmp(path, "-") == 0 ? "(stdin)" : path), format);
+        if (scan_open_path(s, path) != 0)
+            return luaL_error(L, "%s", s->err);
+    } else if (stream != NULL) {
+        if (stream->closef == NULL)
+            return luaL_error(L, "scan: attempt to use a closed file");
+        scan_init(s, name ? name : "(file)", format);
+        scan_open_file(s, stream->f);
+    } else if (lua_istable(L, 1)) {
+        lua_getfield(L, 1, "text");
+        size_t len;
+        const char *text = lua_tolstring(L, -1, &len);
+        if (text == NULL)
+            return luaL_argerror(L, 1, "expected a path, an open file or {text = string}");
+        lua_pop(L, 1); /* anchored in the src table */
+        if (name == NULL && lua_getfield(L, 1, "name") == LUA_TSTRING)
+            name = lua_tostring(L, -1);
+        scan_init(s, name ? name : "(text)", format);
+        scan_open_mem(s, text, len);
+    } else {
+        return luaL_argerror(L, 1, "expected a path, an open file or {text = string}");
+    }
+    if (format == SCAN_CSV && lua_istable(L, 3)) {
+        if (lua_getfield(L, 3, "sep") == LUA_TSTRING) {
+            size_t n;
+            const char *sep = lua_tolstring(L, -1, &n);
+            if (n != 1 || *sep == '"' || *sep == '\n' || *sep == '\r')
+                return luaL_error(L, "scan.csv: sep must be one character other than a quote "
+                                     "or a line end");
+            s->sep = *sep;
+        }
+        lua_pop(L, 1);
+    }
+
+    read_rules(L, ls, 2, format);
+    s->rules = ls->rules;
+    s->nrules = ls->nrules;
+    s->fields = ls->fields;
+    s->nfields = ls->nfields;
+    s->on_record = on_record;
+    s->ud = ls;
+    save_stats(L, ls);
+
+    int rc = scan_run(s);
+    if (rc != 0) {
+        restore_stats(ls);
+        if (ls->err_pending)
+            return lua_error(L); /* the callback's own error */
+        return luaL_error(L, "%s", s->err);
+    }
+
+    lua_createtable(L, 0, 3); /* ..., result */
+    uint64_t bytes = s->base + s->len;
+    lua_pushinteger(L, (lua_Integer)bytes);
+    lua_setfield(L, -2, "bytes");
+    lua_pushinteger(L, (lua_Integer)s->records);
+    lua_setfield(L, -2, "records");
+    lua_createtable(L, ls->nrules, 0);
+    for (int i = 0; i < ls->nrules; i++) {
+        lua_createtable(L, 0, 3);
+        lua_pushinteger(L, (lua_Integer)ls->rules[i].matched);
+        lua_setfield(L, -2, "matched");
+        lua_pushinteger(L, (lua_Integer)ls->rules[i].skipped);
+        lua_setfield(L, -2, "skipped");
+        lua_pushinteger(L, (lua_Integer)ls->rules[i].empty);
+        lua_setfield(L, -2, "empty");
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "rules");
+    lscan_free(ls);
+    return 1;
+}
+
+static int l_json(lua_State *L)
+{
+    return run(L, SCAN_JSON);
+}
+
+static int l_jsonl(lua_State *L)
+{
+    return run(L, SCAN_JSONL);
+}
+
+static int l_csv(lua_State *L)
+{
+    return run(L, SCAN_CSV);
+}
+
+static const luaL_Reg scan_funcs[] = {
+    {"json",  l_json },
+    {"jsonl", l_jsonl},
+    {"csv",   l_csv  },
+    {NULL,    NULL   }
+};
+
+int luaopen_llmd_scan(lua_State *L)
+{
+    luaL_newmetatable(L, SCANNER_MT); /* mt */
+    lua_pushcfunction(L, scanner_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pop(L, 1);
+    luaL_newlib(L, scan_funcs);
+    return 1;
+}

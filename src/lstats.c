@@ -1,0 +1,357 @@
+/*
+** lstats.c — llmd.stats: numeric accumulators (see stats.h for the definitions).
+**
+**   local s = stats.new()                          -- exact
+**   local k = stats.new{ sketch = 0.01 }           -- bounded memory, 1% relative error
+**   local g = stats.new{ method = "nearest" }      -- guidellm's nearest-rank percentiles
+**   s:add(x); s:add_many{...}; s:percentile(90); s:summary{50, 90, 99}
+**
+** Unknown values are nil, never 0: the mean, min, max and percentiles of an empty
+** accumulator, a variance over infinite samples, a sample stddev of one sample.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lauxlib.h"
+#include "lua.h"
+
+#include "modules.h"
+#include "stats.h"
+
+static const char *const METHODS[] = {"linear", "nearest", NULL};
+
+/* Userdata layout: the Stats plus the accumulator's default percentile method. */
+typedef struct LStats {
+    Stats s;
+    int method;
+} LStats;
+
+struct Stats *llmd_test_stats(lua_State *L, int idx)
+{
+    LStats *ls = (LStats *)luaL_testudata(L, idx, STATS_MT);
+    return ls ? &ls->s : NULL;
+}
+
+static LStats *check_lstats(lua_State *L, int idx)
+{
+    return (LStats *)luaL_checkudata(L, idx, STATS_MT);
+}
+
+static Stats *check_stats(lua_State *L, int idx)
+{
+    return &check_lstats(L, idx)->s;
+}
+
+static void push_known(lua_State *L, double v)
+{
+    if (isnan(v))
+        lua_pushnil(L);
+    else
+        lua_pushnumber(L, (lua_Number)v);
+}
+
+static int stats_gc(lua_State *L)
+{
+    stats_free(check_stats(L, 1));
+    return 0;
+}
+
+/* stats.new([{sketch = rel_err, method = "linear" | "nearest"}]) */
+static int l_new(lua_State *L)
+{
+    double alpha = 0;
+    int method = STATS_LINEAR;
+    if (!lua_isnoneornil(L, 1)) {
+        luaL_checktype(L, 1, LUA_TTABLE);
+        if (lua_getfield(L, 1, "sketch") != LUA_TNIL) {
+            if (!lua_isnumber(L, -1))
+                return luaL_argerror(L, 1, "sketch must be a relative error, e.g. 0.01");
+            alpha = (double)lua_tonumber(L, -1);
+            if (!(alpha >= STATS_SKETCH_MIN_ALPHA && alpha <= STATS_SKETCH_MAX_ALPHA))
+                return luaL_argerror(L, 1, "sketch relative error must be in [0.0001, 0.5]");
+        }
+        lua_pop(L, 1);
+        if (lua_getfield(L, 1, "method") != LUA_TNIL)
+            method = luaL_checkoption(L, -1, NULL, METHODS);
+        lua_pop(L, 1);
+    }
+    LStats *ls = (LStats *)lua_newuserdatauv(L, sizeof *ls, 0);
+    stats_init(&ls->s, alpha);
+    ls->method = method;
+    luaL_setmetatable(L, STATS_MT);
+    return 1;
+}
+
+static void add_one(lua_State *L, Stats *s, lua_Number x, int arg)
+{
+    int rc = stats_add(s, (double)x);
+    if (rc == STATS_ENAN)
+        luaL_argerror(L, arg, "NaN cannot be summarised (filter it out, or it is a bug upstream)");
+    if (rc == STATS_ENOMEM)
+        luaL_error(L, "stats: not enough memory for %I samples", (lua_Integer)s->n + 1);
+}
+
+/* s:add(x) -> s */
+static int l_add(lua_State *L)
+{
+    Stats *s = check_stats(L, 1);
+    add_one(L, s, luaL_checknumber(L, 2), 2);
+    lua_settop(L, 1);
+    return 1;
+}
+
+/* s:add_many{x1, x2, ...} -> s */
+static int l_add_many(lua_State *L)
+{
+    Stats *s = check_stats(L, 1);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_Integer n = luaL_len(L, 2);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_geti(L, 2, i);
+        int ok;
+        lua_Number x = lua_tonumberx(L, -1, &ok);
+        if (!ok)
+            return luaL_error(L, "bad argument #1 to 'add_many' (element %I is a %s, not a number)",
+                              i, luaL_typename(L, -1));
+        add_one(L, s, x, 2);
+        lua_pop(L, 1);
+    }
+    lua_settop(L, 1);
+    return 1;
+}
+
+static int l_count(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)check_stats(L, 1)->n);
+    return 1;
+}
+
+static int l_sum(lua_State *L)
+{
+    push_known(L, stats_sum(check_stats(L, 1)));
+    return 1;
+}
+
+static int l_mean(lua_State *L)
+{
+    push_known(L, stats_mean(check_stats(L, 1)));
+    return 1;
+}
+
+static int l_min(lua_State *L)
+{
+    push_known(L, stats_min(check_stats(L, 1)));
+    return 1;
+}
+
+static int l_max(lua_State *L)
+{
+    push_known(L, stats_max(check_stats(L, 1)));
+    return 1;
+}
+
+/* s:variance([ddof = 0]) */
+static int l_variance(lua_State *L)
+{
+    Stats *s = check_stats(L, 1);
+    lua_Integer ddof = luaL_optinteger(L, 2, 0);
+    luaL_argcheck(L, ddof == 0 || ddof == 1, 2, "ddof must be 0 (population) or 1 (sample)");
+    push_known(L, stats_variance(s, (int)ddof));
+    return 1;
+}
+
+/* s:stddev() -> the population standard deviation (ddof 0, numpy's default) */
+static int l_stddev(lua_State *L)
+{
+    push_known(L, sqrt(stats_variance(check_stats(L, 1), 0)));
+    return 1;
+}
+
+/* s:sample_stddev() -> the sample standard deviation (ddof 1) */
+static int l_sample_stddev(lua_State *L)
+{
+    push_known(L, sqrt(stats_variance(check_stats(L, 1), 1)));
+    return 1;
+}
+
+static double check_p(lua_State *L, int arg)
+{
+    lua_Number p = luaL_checknumber(L, arg);
+    luaL_argcheck(L, p >= 0 && p <= 100, arg, "percentile must be in [0, 100]");
+    return (double)p;
+}
+
+/* s:percentile(p [, "linear" | "nearest"]) -> number, or nil when empty */
+static int l_percentile(lua_State *L)
+{
+    LStats *ls = check_lstats(L, 1);
+    double p = check_p(L, 2);
+    int method = lua_isnoneornil(L, 3) ? ls->method : luaL_checkoption(L, 3, NULL, METHODS);
+    push_known(L, stats_percentile(&ls->s, p, method));
+    return 1;
+}
+
+/* s:percentile_rank(x) -> the percentage of samples <= x, or nil when empty */
+static int l_percentile_rank(lua_State *L)
+{
+    Stats *s = check_stats(L, 1);
+    lua_Number x = luaL_checknumber(L, 2);
+    luaL_argcheck(L, x == x, 2, "NaN has no rank");
+    push_known(L, stats_rank(s, (double)x));
+    return 1;
+}
+
+static void set_known(lua_State *L, const char *key, double v)
+{
+    if (!isnan(v)) {
+        lua_pushnumber(L, (lua_Number)v);
+        lua_setfield(L, -2, key);
+    }
+}
+
+/*
+** s:summary([{50, 90, 99}] [, method]) -> {count=, sum=, mean=, min=, max=, stddev=,
+** sample_stddev=, p50=, p90=, p99=, method=, relative_error= (sketch only)}.
+** Unknown values are absent (nil). Keys of fractional percentiles: p99.9.
+*/
+static int l_summary(lua_State *L)
+{
+    LStats *ls = check_lstats(L, 1);
+    Stats *s = &ls->s;
+    int method = lua_isnoneornil(L, 3) ? ls->method : luaL_checkoption(L, 3, NULL, METHODS);
+    lua_createtable(L, 0, 12); /* summary */
+    lua_pushinteger(L, (lua_Integer)s->n);
+    lua_setfield(L, -2, "count");
+    set_known(L, "sum", stats_sum(s));
+    set_known(L, "mean", stats_mean(s));
+    set_known(L, "min", stats_min(s));
+    set_known(L, "max", stats_max(s));
+    set_known(L, "stddev", sqrt(stats_variance(s, 0)));
+    set_known(L, "sample_stddev", sqrt(stats_variance(s, 1)));
+    lua_pushstring(L, METHODS[method]);
+    lua_setfield(L, -2, "method");
+    if (s->sketch) {
+        lua_pushnumber(L, s->alpha);
+        lua_setfield(L, -2, "relative_error");
+    }
+    if (lua_istable(L, 2)) {
+        lua_Integer n = luaL_len(L, 2);
+        for (lua_Integer i = 1; i <= n; i++) {
+            lua_geti(L, 2, i);
+            int ok;
+            lua_Number p = lua_tonumberx(L, -1, &ok);
+            if (!ok || !(p >= 0 && p <= 100))
+                return luaL_error(L, "bad argument #1 to 'summary' (element %I must be a "
+                                     "percentile in [0, 100])", i);
+            lua_pop(L, 1);
+            char key[40];
+            if (p == floor(p))
+                (void)snprintf(key, sizeof key, "p%d", (int)p);
+            else
+                (void)snprintf(key, sizeof key, "p%g", (double)p);
+            set_known(L, key, stats_percentile(s, (double)p, method));
+        }
+    }
+    return 1;
+}
+
+/* s:merge(other) -> s: adds other's samples. */
+static int l_merge(lua_State *L)
+{
+    Stats *dst = check_stats(L, 1), *src = check_stats(L, 2);
+    int rc = stats_merge(dst, src);
+    if (rc == STATS_EMERGE) {
+        if (!dst->sketch)
+            return luaL_error(L, "stats:merge: an exact accumulator cannot take a sketch's "
+                                 "samples (merge into a sketch instead)");
+        return luaL_error(L, "stats:merge: sketches of different relative errors (%g, %g)",
+                          dst->alpha, src->alpha);
+    }
+    if (rc == STATS_ENOMEM)
+        return luaL_error(L, "stats:merge: not enough memory");
+    lua_settop(L, 1);
+    return 1;
+}
+
+/* s:relative_error() -> the sketch's relative error, or nil for an exact accumulator */
+static int l_relative_error(lua_State *L)
+{
+    Stats *s = check_stats(L, 1);
+    if (s->sketch)
+        lua_pushnumber(L, s->alpha);
+    else
+        lua_pushnil(L);
+    return 1;
+}
+
+static int l_clear(lua_State *L)
+{
+    stats_clear(check_stats(L, 1));
+    lua_settop(L, 1);
+    return 1;
+}
+
+/* s:memory() -> bytes held for samples or buckets */
+static int l_memory(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)stats_memory(check_stats(L, 1)));
+    return 1;
+}
+
+static int l_tostring(lua_State *L)
+{
+    LStats *ls = check_lstats(L, 1);
+    Stats *s = &ls->s;
+    if (s->sketch)
+        lua_pushfstring(L, "llmd.stats (sketch %f, %I samples)", s->alpha, (lua_Integer)s->n);
+    else
+        lua_pushfstring(L, "llmd.stats (exact, %I samples)", (lua_Integer)s->n);
+    return 1;
+}
+
+static const luaL_Reg stats_funcs[] = {
+    {"new", l_new},
+    {NULL,  NULL }
+};
+
+static const luaL_Reg stats_methods[] = {
+    {"add",             l_add            },
+    {"add_many",        l_add_many       },
+    {"count",           l_count          },
+    {"sum",             l_sum            },
+    {"mean",            l_mean           },
+    {"min",             l_min            },
+    {"max",             l_max            },
+    {"variance",        l_variance       },
+    {"stddev",          l_stddev         },
+    {"sample_stddev",   l_sample_stddev  },
+    {"percentile",      l_percentile     },
+    {"percentile_rank", l_percentile_rank},
+    {"summary",         l_summary        },
+    {"merge",           l_merge          },
+    {"relative_error",  l_relative_error },
+    {"clear",           l_clear          },
+    {"memory",          l_memory         },
+    {NULL,              NULL             }
+};
+
+static const luaL_Reg stats_meta[] = {
+    {"__gc",       stats_gc  },
+    {"__close",    stats_gc  },
+    {"__len",      l_count   },
+    {"__tostring", l_tostring},
+    {"__index",    NULL      },
+    {NULL,         NULL      }
+};
+
+int luaopen_llmd_stats(lua_State *L)
+{
+    luaL_newmetatable(L, STATS_MT); /* mt */
+    luaL_setfuncs(L, stats_meta, 0);
+    luaL_newlib(L, stats_methods);  /* mt, methods */
+    lua_setfield(L, -2, "__index"); /* mt */
+    lua_pop(L, 1);
+    luaL_newlib(L, stats_funcs);
+    return 1;
+}

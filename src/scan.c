@@ -1,0 +1,1097 @@
+/*
+** scan.c — the streaming scanner declared in scan.h.
+**
+** The JSON engine keeps, for every open depth, the set of matchers (rules and
+** record fields) whose path prefix matches the path down to there, as a 64-bit mask.
+** A value whose mask is empty costs one test; a matcher whose whole path matched
+** acts on the value: a number goes into its accumulator, an array into its reducer,
+** a record starts collecting its fields, a container is captured as raw text.
+*/
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "scan.h"
+
+#define WINDOW (4u << 20) /* the initial window; it grows for longer tokens */
+#define READ_CHUNK (1u << 20)
+
+/* ---- paths ------------------------------------------------------------------- */
+
+void scan_path_free(ScanPath *p)
+{
+    for (int i = 0; i < p->n; i++)
+        free(p->steps[i].key);
+    free(p->steps);
+    p->steps = NULL;
+    p->n = 0;
+}
+
+#if defined(__GNUC__)
+static int path_error(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+#endif
+
+static int path_error(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    (void)vsnprintf(err, errlen, fmt, ap); // NOLINT(clang-analyzer-valist.Uninitialized)
+    va_end(ap);
+    return -1;
+}
+
+static int push_step(ScanPath *p, int kind, const char *key, size_t klen, int64_t index)
+{
+    ScanStep *st = (ScanStep *)realloc(p->steps, (size_t)(p->n + 1) * sizeof *st);
+    if (st == NULL)
+        return -1;
+    p->steps = st;
+    ScanStep *s = &st[p->n];
+    memset(s, 0, sizeof *s);
+    s->kind = kind;
+    s->index = index;
+    if (key != NULL) {
+        s->key = (char *)malloc(klen + 1);
+        if (s->key == NULL)
+            return -1;
+        memcpy(s->key, key, klen);
+        s->key[klen] = '\0';
+        s->klen = klen;
+    }
+    p->n++;
+    return 0;
+}
+
+int scan_path_parse(const char *text, int relative, ScanPath *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->last_at = -1;
+    const char *t = text;
+    if (relative && *t == '#') {
+        out->length_of = 1;
+        t++;
+    }
+    if (!relative) {
+        if (*t != '$')
+            return path_error(err, errlen, "path '%s' must start with '$'", text);
+        t++;
+    } else if (*t != '[' && *t != '\0') {
+        /* a relative path starts with a bare member name */
+        size_t n = strcspn(t, ".[");
+        if (n == 0 || push_step(out, STEP_KEY, t, n, 0) != 0)
+            goto bad;
+        t += n;
+    }
+    while (*t) {
+        if (*t == '.') {
+            t++;
+            if (*t == '*') {
+                if (push_step(out, STEP_ANY_KEY, NULL, 0, 0) != 0)
+                    goto oom;
+                t++;
+                continue;
+            }
+            size_t n = strcspn(t, ".[");
+            if (n == 0)
+                goto bad;
+            if (push_step(out, STEP_KEY, t, n, 0) != 0)
+                goto oom;
+            t += n;
+        } else if (*t == '[') {
+            t++;
+            if (t[0] == '*' && t[1] == ']') {
+                if (push_step(out, STEP_ANY_INDEX, NULL, 0, 0) != 0)
+                    goto oom;
+                t += 2;
+            } else if (t[0] == '-') {
+                if (t[1] != '1' || t[2] != ']')
+                    return path_error(err, errlen,
+                                      "path '%s': only [-1] (the last element) counts from the end",
+                                      text);
+                if (out->last_at >= 0)
+                    return path_error(err, errlen, "path '%s': at most one [-1]", text);
+                out->last_at = out->n;
+                if (push_step(out, STEP_LAST, NULL, 0, 0) != 0)
+                    goto oom;
+                t += 3;
+            } else if (*t >= '0' && *t <= '9') {
+                int64_t v = 0;
+                while (*t >= '0' && *t <= '9') {
+                    if (v > INT64_MAX / 10 - 10)
+                        goto bad;
+                    v = v * 10 + (*t++ - '0');
+                }
+                if (*t++ != ']')
+                    goto bad;
+                if (push_step(out, STEP_INDEX, NULL, 0, v) != 0)
+                    goto oom;
+            } else if (*t == '"' || *t == '\'') {
+                char q = *t++;
+                size_t cap = strlen(t) + 1, n = 0;
+                char *key = (char *)malloc(cap);
+                if (key == NULL)
+                    goto oom;
+                while (*t && *t != q) {
+                    if (*t == '\\' && (t[1] == q || t[1] == '\\'))
+                        t++;
+                    key[n++] = *t++;
+                }
+                if (*t != q || t[1] != ']') {
+                    free(key);
+                    goto bad;
+                }
+                t += 2;
+                int rc = push_step(out, STEP_KEY, key, n, 0);
+                free(key);
+                if (rc != 0)
+                    goto oom;
+            } else {
+                goto bad;
+            }
+        } else {
+            goto bad;
+        }
+    }
+    if (out->length_of && out->n == 0)
+        goto bad;
+    return 0;
+bad:
+    scan_path_free(out);
+    return path_error(err, errlen,
+                      "bad path '%s' at position %d (expected .key, [\"key\"], .*, [N], [*] or [-1])",
+                      text, (int)(t - text) + 1);
+oom:
+    scan_path_free(out);
+    return path_error(err, errlen, "out of memory");
+}
+
+/* ---- input ------------------------------------------------------------------- */
+
+void scan_init(Scanner *s, const char *name, int format)
+{
+    memset(s, 0, sizeof *s);
+    s->name = name;
+    s->format = format;
+    s->fd = -1;
+    s->sep = ',';
+    s->has_header = 1;
+    json_parser_init(&s->p);
+    s->p.multi = format == SCAN_JSONL;
+}
+
+#if defined(__GNUC__)
+static int fail(Scanner *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#endif
+
+static int fail(Scanner *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    (void)vsnprintf(s->err, sizeof s->err, fmt, ap); // NOLINT(clang-analyzer-valist.Uninitialized)
+    va_end(ap);
+    return -1;
+}
+
+static int alloc_window(Scanner *s, size_t cap)
+{
+    void *b = NULL;
+    if (posix_memalign(&b, 4096, cap) != 0)
+        return fail(s, "%s: out of memory for a %zu-byte window", s->name, cap);
+    if (s->len > 0)
+        memcpy(b, s->buf, s->len);
+    if (s->own_buf)
+        free(s->buf);
+    s->buf = (char *)b;
+    s->cap = cap;
+    s->own_buf = 1;
+    return 0;
+}
+
+int scan_open_path(Scanner *s, const char *path)
+{
+    if (strcmp(path, "-") == 0) {
+        s->fd = dup(0);
+    } else {
+        s->fd = open(path, O_RDONLY | O_CLOEXEC);
+    }
+    if (s->fd < 0)
+        return fail(s, "%s: cannot open: %s", path, strerror(errno));
+    /* gzip, by its magic bytes, whatever the name says */
+    unsigned char magic[2];
+    ssize_t m = strcmp(path, "-") == 0 ? 0 : pread(s->fd, magic, 2, 0);
+    if (m == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+        int fd2 = dup(s->fd);
+        gzFile gz = fd2 >= 0 ? gzdopen(fd2, "rb") : NULL;
+        if (gz == NULL) {
+            if (fd2 >= 0)
+                close(fd2);
+            return fail(s, "%s: cannot open as gzip", path);
+        }
+        gzbuffer(gz, 1u << 18);
+        s->gz = gz;
+    }
+    return 0;
+}
+
+void scan_open_file(Scanner *s, FILE *fp)
+{
+    s->fp = fp;
+}
+
+void scan_open_mem(Scanner *s, const char *text, size_t len)
+{
+    s->mem = text;
+    s->memlen = len;
+}
+
+/* Reads more input after buf[0..len). Returns bytes read, 0 at the end, -1 on error. */
+static ssize_t read_more(Scanner *s, char *into, size_t room)
+{
+    if (s->gz != NULL) {
+        int r = gzread((gzFile)s->gz, into, (unsigned)(room > INT32_MAX ? INT32_MAX : room));
+        if (r < 0) {
+            int code;
+            const char *msg = gzerror((gzFile)s->gz, &code);
+            return fail(s, "%s: cannot decompress: %s", s->name, msg ? msg : "zlib error");
+        }
+        return r;
+    }
+    if (s->fp != NULL) {
+        size_t r = fread(into, 1, room, s->fp);
+        if (r == 0 && ferror(s->fp))
+            return fail(s, "%s: cannot read: %s", s->name, strerror(errno));
+        return (ssize_t)r;
+    }
+    for (;;) {
+        ssize_t r = read(s->fd, into, room);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return fail(s, "%s: cannot read: %s", s->name, strerror(errno));
+        return r;
+    }
+}
+
+/*
+** Makes room and reads: the bytes from keep on are moved to the start of the window
+** (the unconsumed token, or a container being captured), then more input follows.
+** Returns 0, or -1 on error.
+*/
+static int refill(Scanner *s, size_t keep)
+{
+    if (s->mem != NULL) /* memory input is whole: the parser saw final = 1 */
+        return fail(s, "%s: internal error: refill of memory input", s->name);
+    if (keep > 0) {
+        memmove(s->buf, s->buf + keep, s->len - keep);
+        s->len -= keep;
+        s->base += keep;
+    }
+    if (s->cap - s->len < READ_CHUNK / 4 &&
+        alloc_window(s, s->cap < WINDOW ? WINDOW : s->cap * 2) != 0)
+        return -1;
+    while (s->len < s->cap && !s->eof) {
+        size_t room = s->cap - s->len;
+        ssize_t r = read_more(s, s->buf + s->len, room < READ_CHUNK ? room : READ_CHUNK);
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            s->eof = 1;
+        s->len += (size_t)r;
+        if (s->len >= READ_CHUNK)
+            break;
+    }
+    return 0;
+}
+
+/* ---- the JSON engine --------------------------------------------------------- */
+
+static const ScanPath *path_of(const Scanner *s, int m)
+{
+    return m < s->nrules ? &s->rules[m].path : &s->fields[m - s->nrules].path;
+}
+
+static int anchor_of(const Scanner *s, int m)
+{
+    return m < s->nrules ? 0 : s->anchor[m];
+}
+
+/* "$.a[3].b": the path down to depth d, for messages. */
+static void where_path(const Scanner *s, int d, char *out, size_t size)
+{
+    size_t n = (size_t)snprintf(out, size, "$");
+    for (int i = 1; i <= d && n < size; i++) {
+        const ScanFrame *par = &s->frames[i - 1];
+        if (par->is_array)
+            n += (size_t)snprintf(out + n, size - n, "[%lld]", (long long)(par->index - 1));
+        else
+            n += (size_t)snprintf(out + n, size - n, ".%s", s->frames[i].key);
+    }
+}
+
+static int value_error(Scanner *s, int d, const char *what)
+{
+    uint64_t line, col;
+    char path[200];
+    json_where(&s->p, s->p.tok_off, &line, &col);
+    where_path(s, d, path, sizeof path);
+    return fail(s, "%s:%llu:%llu: %s: %s (byte %llu)", s->name, (unsigned long long)line,
+                (unsigned long long)col, path, what, (unsigned long long)s->p.tok_off);
+}
+
+static const char *type_name(JsonTok t)
+{
+    switch (t) {
+    case JSON_STRING:
+        return "a string";
+    case JSON_NUMBER:
+        return "a number";
+    case JSON_TRUE:
+    case JSON_FALSE:
+        return "a boolean";
+    case JSON_NULL:
+        return "null";
+    case JSON_OBJ_BEGIN:
+        return "an object";
+    default:
+        return "an array";
+    }
+}
+
+static double token_number(Scanner *s)
+{
+    int64_t i;
+    double d;
+    return json_num(&s->p, &i, &d) ? (double)i : d;
+}
+
+static int add_stat(Scanner *s, ScanRule *r, double x)
+{
+    int rc = stats_add(r->stats, x);
+    if (rc == STATS_ENOMEM)
+        return fail(s, "%s: out of memory adding samples", s->name);
+    return 0;
+}
+
+/* A value for rule r's accumulator: held back while r's [-1] is undecided. */
+static int emit(Scanner *s, ScanRule *r, double x)
+{
+    if (r->path.last_at < 0)
+        return add_stat(s, r, x);
+    if (r->ntent == r->tcap) {
+        size_t cap = r->tcap ? r->tcap * 2 : 16;
+        double *t = (double *)realloc(r->tent, cap * sizeof *t);
+        if (t == NULL)
+            return fail(s, "%s: out of memory", s->name);
+        r->tent = t;
+        r->tcap = cap;
+    }
+    r->tent[r->ntent++] = x;
+    return 0;
+}
+
+static int arena_add(Scanner *s, const char *p, size_t n, size_t *off)
+{
+    if (s->acap - s->alen < n + 1) {
+        size_t cap = s->acap ? s->acap : 4096;
+        while (cap - s->alen < n + 1)
+            cap *= 2;
+        char *a = (char *)realloc(s->arena, cap);
+        if (a == NULL)
+            return fail(s, "%s: out of memory", s->name);
+        s->arena = a;
+        s->acap = cap;
+    }
+    memcpy(s->arena + s->alen, p, n);
+    s->arena[s->alen + n] = '\0';
+    *off = s->alen;
+    s->alen += n + 1;
+    return 0;
+}
+
+/* The current scalar token as a value (strings copied into the arena). */
+static int scalar_value(Scanner *s, JsonTok t, ScanValue *v)
+{
+    memset(v, 0, sizeof *v);
+    switch (t) {
+    case JSON_NULL:
+        v->type = VAL_NULL;
+        return 0;
+    case JSON_TRUE:
+        v->type = VAL_TRUE;
+        return 0;
+    case JSON_FALSE:
+        v->type = VAL_FALSE;
+        return 0;
+    case JSON_NUMBER:
+        v->type = json_num(&s->p, &v->i, &v->d) ? VAL_INT : VAL_FLOAT;
+        return 0;
+    default: {
+        size_t n;
+        const char *str = json_str(&s->p, &n);
+        if (str == NULL)
+            return fail(s, "%s: out of memory", s->name);
+        v->type = VAL_STRING;
+        v->len = n;
+        return arena_add(s, str, n, &v->off);
+    }
+    }
+}
+
+static void clear_fields(Scanner *s, const ScanRule *r)
+{
+    for (int f = r->first_field; f < r->first_field + r->nfields; f++)
+        s->fields[f].val.type = VAL_NONE;
+}
+
+/* Calls back with rule r's record; 0, or -1 when the callback failed. */
+static int deliver(Scanner *s, int r, const ScanValue *whole)
+{
+    s->on_record(s, r, whole);
+    if (s->stop)
+        return fail(s, "%s: stopped by a record callback", s->name);
+    return 0;
+}
+
+/* A scalar or a container begins at depth d; active is its matcher mask. */
+static int value_begin(Scanner *s, int d, uint64_t active, JsonTok t)
+{
+    int container = t == JSON_OBJ_BEGIN || t == JSON_ARR_BEGIN;
+    ScanFrame *f = container ? &s->frames[d] : NULL;
+    if (f != NULL) {
+        f->active = active;
+        f->reduce = f->lens = f->capture = f->records = 0;
+        f->start = s->p.tok_off;
+        f->index = 0;
+        f->is_array = t == JSON_ARR_BEGIN;
+    }
+    for (uint64_t bits = active; bits; bits &= bits - 1) {
+        int m = __builtin_ctzll(bits);
+        const ScanPath *path = path_of(s, m);
+        if (d - anchor_of(s, m) != path->n)
+            continue;
+        if (m < s->nrules) {
+            ScanRule *r = &s->rules[m];
+            r->matched++;
+            if (r->sink == SINK_STATS) {
+                if (r->reduce != RED_NONE && t == JSON_ARR_BEGIN) {
+                    f->reduce |= 1ULL << m;
+                    r->red_active = 1;
+                    r->red_n = 0;
+                    r->red_acc = 0;
+                } else if (r->reduce == RED_NONE && t == JSON_NUMBER) {
+                    if (emit(s, r, token_number(s)) != 0)
+                        return -1;
+                } else if (r->skip_bad) {
+                    r->skipped++;
+                } else {
+                    char what[120];
+                    snprintf(what, sizeof what, "found %s, expected %s (rule %d)", type_name(t),
+                             r->reduce != RED_NONE ? "an array of numbers to reduce" : "a number",
+                             m + 1);
+                    return value_error(s, d, what);
+                }
+            } else if (r->nfields > 0) {
+                clear_fields(s, r);
+                if (f == NULL) {
+                    if (deliver(s, m, NULL) != 0) /* a scalar: none of its fields exist */
+                        return -1;
+                } else {
+                    f->records |= 1ULL << m;
+                    s->open_records++;
+                    for (int k = r->first_field; k < r->first_field + r->nfields; k++) {
+                        s->anchor[s->nrules + k] = d;
+                        f->active |= 1ULL << (s->nrules + k);
+                    }
+                }
+            } else if (f == NULL) {
+                ScanValue v;
+                if (scalar_value(s, t, &v) != 0 || deliver(s, m, &v) != 0)
+                    return -1;
+            } else {
+                f->records |= 1ULL << m;
+                f->capture |= 1ULL << m;
+                s->open_records++;
+                s->open_captures++;
+            }
+        } else {
+            ScanField *fl = &s->fields[m - s->nrules];
+            if (fl->path.length_of) {
+                if (t == JSON_ARR_BEGIN)
+                    f->lens |= 1ULL << m;
+                else
+                    fl->val.type = VAL_NONE;
+            } else if (f == NULL) {
+                if (scalar_value(s, t, &fl->val) != 0)
+                    return -1;
+            } else {
+                f->capture |= 1ULL << m;
+                s->open_captures++;
+            }
+        }
+    }
+    return 0;
+}
+
+/* An element of an array that rules in mask reduce. */
+static int reduce_element(Scanner *s, int d, uint64_t mask, JsonTok t)
+{
+    for (; mask; mask &= mask - 1) {
+        int m = __builtin_ctzll(mask);
+        ScanRule *r = &s->rules[m];
+        if (t != JSON_NUMBER) {
+            if (r->skip_bad) {
+                r->skipped++;
+                continue;
+            }
+            char what[120];
+            snprintf(what, sizeof what, "found %s in an array to reduce, expected a number (rule %d)",
+                     type_name(t), m + 1);
+            return value_error(s, d, what);
+        }
+        double x = token_number(s);
+        switch (r->reduce) {
+        case RED_DIFFS:
+            if (r->red_n > 0 && emit(s, r, x - r->red_prev) != 0)
+                return -1;
+            r->red_prev = x;
+            break;
+        case RED_FIRST:
+            if (r->red_n == 0)
+                r->red_acc = x;
+            break;
+        case RED_LAST:
+            r->red_acc = x;
+            break;
+        case RED_SUM:
+            r->red_acc += x;
+            break;
+        case RED_MIN:
+            if (r->red_n == 0 || x < r->red_acc)
+                r->red_acc = x;
+            break;
+        case RED_MAX:
+            if (r->red_n == 0 || x > r->red_acc)
+                r->red_acc = x;
+            break;
+        default:
+            break;
+        }
+        r->red_n++;
+    }
+    return 0;
+}
+
+static int reduce_end(Scanner *s, uint64_t mask)
+{
+    for (; mask; mask &= mask - 1) {
+        ScanRule *r = &s->rules[__builtin_ctzll(mask)];
+        r->red_active = 0;
+        int rc = 0;
+        switch (r->reduce) {
+        case RED_COUNT:
+            rc = emit(s, r, (double)r->red_n);
+            break;
+        case RED_SUM:
+            rc = emit(s, r, r->red_acc);
+            break;
+        case RED_DIFFS:
+            if (r->red_n < 2)
+                r->empty++;
+            break;
+        default:
+            if (r->red_n == 0)
+                r->empty++;
+            else
+                rc = emit(s, r, r->red_acc);
+        }
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/*
+** A new element starts in the array at depth d: values that matchers with a [-1] at
+** this array collected from the previous element were not from the last one.
+*/
+static void last_reset(Scanner *s, int d, uint64_t active)
+{
+    for (; active; active &= active - 1) {
+        int m = __builtin_ctzll(active);
+        const ScanPath *path = path_of(s, m);
+        if (path->last_at < 0 || d - anchor_of(s, m) != path->last_at)
+            continue;
+        if (m < s->nrules) {
+            s->rules[m].ntent = 0;
+        } else {
+            /* fields below this element: clear what the previous element set */
+            s->fields[m - s->nrules].val.type = VAL_NONE;
+        }
+    }
+}
+
+/* The array at depth d ends: values held for its last element are now certain. */
+static int last_flush(Scanner *s, int d, uint64_t active)
+{
+    for (active &= s->rule_bits; active; active &= active - 1) {
+        int m = __builtin_ctzll(active);
+        ScanRule *r = &s->rules[m];
+        if (r->path.last_at != d)
+            continue;
+        for (size_t i = 0; i < r->ntent; i++)
+            if (add_stat(s, r, r->tent[i]) != 0)
+                return -1;
+        r->ntent = 0;
+    }
+    return 0;
+}
+
+/* The container at depth d ends; end is the absolute offset just past it. */
+static int value_end(Scanner *s, int d, uint64_t end)
+{
+    ScanFrame *f = &s->frames[d];
+    if (f->reduce && reduce_end(s, f->reduce) != 0)
+        return -1;
+    for (uint64_t b = f->lens; b; b &= b - 1) {
+        ScanValue *v = &s->fields[__builtin_ctzll(b) - s->nrules].val;
+        v->type = VAL_INT;
+        v->i = f->index;
+    }
+    if (f->capture) {
+        ScanValue raw;
+        memset(&raw, 0, sizeof raw);
+        raw.type = VAL_RAW;
+        raw.len = (size_t)(end - f->start);
+        if (arena_add(s, s->buf + (f->start - s->base), raw.len, &raw.off) != 0)
+            return -1;
+        for (uint64_t b = f->capture; b; b &= b - 1) {
+            int m = __builtin_ctzll(b);
+            s->open_captures--;
+            if (m >= s->nrules)
+                s->fields[m - s->nrules].val = raw;
+            else if (deliver(s, m, &raw) != 0)
+                return -1;
+        }
+    }
+    for (uint64_t b = f->records & ~f->capture; b; b &= b - 1)
+        if (deliver(s, __builtin_ctzll(b), NULL) != 0)
+            return -1;
+    if (f->records) {
+        s->open_records -= __builtin_popcountll(f->records);
+        if (s->open_records == 0)
+            s->alen = 0;
+    }
+    if (f->is_array && last_flush(s, d, f->active) != 0)
+        return -1;
+    return 0;
+}
+
+static int parse_error(Scanner *s)
+{
+    return fail(s, "%s:%llu:%llu: %s (byte %llu)", s->name, (unsigned long long)s->p.err_line,
+                (unsigned long long)s->p.err_col, s->p.err, (unsigned long long)s->p.err_off);
+}
+
+/* The next token, reading more input as needed. */
+static JsonTok next_token(Scanner *s)
+{
+    for (;;) {
+        JsonTok t = json_next(&s->p);
+        if (t != JSON_MORE)
+            return t == JSON_ERROR ? (parse_error(s), JSON_ERROR) : t;
+        /* keep the unconsumed token, and any container being captured */
+        size_t keep = s->p.pos;
+        if (s->open_captures > 0)
+            for (int d = 0; d < s->depth; d++)
+                if (s->frames[d].capture && s->frames[d].start - s->base < keep)
+                    keep = (size_t)(s->frames[d].start - s->base);
+        size_t unconsumed = s->p.pos - keep;
+        if (refill(s, keep) != 0)
+            return JSON_ERROR;
+        s->p.base = s->base;
+        json_feed(&s->p, s->buf, s->len, s->eof);
+        s->p.pos = unconsumed;
+    }
+}
+
+/* Matchers of parent mask that a child with this member name (or index) advances. */
+static uint64_t advance(Scanner *s, uint64_t parent, int d, const char *key, size_t klen,
+                        int64_t index)
+{
+    uint64_t child = 0;
+    for (; parent; parent &= parent - 1) {
+        int m = __builtin_ctzll(parent);
+        const ScanPath *path = path_of(s, m);
+        int k = d - 1 - anchor_of(s, m);
+        if (k < 0 || k >= path->n)
+            continue;
+        const ScanStep *st = &path->steps[k];
+        int ok;
+        switch (st->kind) {
+        case STEP_KEY:
+            ok = key != NULL && st->klen == klen && memcmp(st->key, key, klen) == 0;
+            break;
+        case STEP_ANY_KEY:
+            ok = key != NULL;
+            break;
+        case STEP_INDEX:
+            ok = key == NULL && st->index == index;
+            break;
+        default: /* [*] and [-1] */
+            ok = key == NULL;
+        }
+        if (ok)
+            child |= 1ULL << m;
+    }
+    return child;
+}
+
+static int scan_json(Scanner *s)
+{
+    uint64_t member_active = 0;
+    for (;;) {
+        JsonTok t = next_token(s);
+        if (t == JSON_ERROR)
+            return -1;
+        if (t == JSON_END)
+            return 0;
+        int d = s->depth;
+        if (t == JSON_KEY) {
+            ScanFrame *par = &s->frames[d - 1];
+            ScanFrame *f = &s->frames[d];
+            size_t n = 0;
+            const char *k = par->active ? json_str(&s->p, &n) : NULL;
+            if (par->active && k == NULL)
+                return fail(s, "%s: out of memory", s->name);
+            member_active = par->active ? advance(s, par->active, d, k, n, 0) : 0;
+            if (par->active) {
+                size_t c = n < sizeof f->key - 1 ? n : sizeof f->key - 1;
+                memcpy(f->key, k, c);
+                f->key[c] = '\0';
+            }
+            continue;
+        }
+        if (t == JSON_OBJ_END || t == JSON_ARR_END) {
+            d = --s->depth;
+            ScanFrame *f = &s->frames[d];
+            if ((f->reduce | f->lens | f->capture | f->records) || (f->is_array && f->active)) {
+                if (value_end(s, d, s->p.base + s->p.pos) != 0)
+                    return -1;
+            }
+            if (d == 0)
+                s->records++;
+            continue;
+        }
+        /* a value begins at depth d */
+        uint64_t active;
+        if (d == 0) {
+            active = s->rule_bits;
+        } else {
+            ScanFrame *par = &s->frames[d - 1];
+            if (par->is_array) {
+                int64_t idx = par->index++;
+                active = par->active ? advance(s, par->active, d, NULL, 0, idx) : 0;
+                if (par->reduce && reduce_element(s, d, par->reduce, t) != 0)
+                    return -1;
+                if (par->active && idx > 0)
+                    last_reset(s, d - 1, par->active);
+            } else {
+                active = member_active;
+            }
+        }
+        if (t == JSON_OBJ_BEGIN || t == JSON_ARR_BEGIN) {
+            if (value_begin(s, d, active, t) != 0)
+                return -1;
+            s->depth++;
+        } else {
+            if (active && value_begin(s, d, active, t) != 0)
+                return -1;
+            if (d == 0)
+                s->records++;
+        }
+    }
+}
+
+/* ---- CSV --------------------------------------------------------------------- */
+
+static int scan_csv(Scanner *s);
+
+int scan_run(Scanner *s)
+{
+    for (int i = 0; i < s->nrules; i++)
+        s->rule_bits |= 1ULL << i;
+    s->field_bits = 0;
+    for (int i = 0; i < s->nfields; i++)
+        s->field_bits |= 1ULL << (s->nrules + i);
+    if (s->mem != NULL) {
+        s->buf = (char *)(uintptr_t)s->mem;
+        s->len = s->memlen;
+        s->eof = 1;
+    } else {
+        if (alloc_window(s, WINDOW) != 0 || refill(s, 0) != 0)
+            return -1;
+    }
+    if (s->format == SCAN_CSV)
+        return scan_csv(s);
+    s->frames = (ScanFrame *)calloc(JSON_MAX_DEPTH + 1, sizeof *s->frames);
+    if (s->frames == NULL)
+        return fail(s, "%s: out of memory", s->name);
+    json_feed(&s->p, s->buf, s->len, s->eof);
+    return scan_json(s);
+}
+
+void scan_free(Scanner *s)
+{
+    if (s->gz != NULL)
+        gzclose((gzFile)s->gz);
+    s->gz = NULL;
+    if (s->fd >= 0)
+        close(s->fd);
+    s->fd = -1;
+    if (s->own_buf)
+        free(s->buf);
+    s->buf = NULL;
+    s->own_buf = 0;
+    free(s->frames);
+    s->frames = NULL;
+    free(s->arena);
+    s->arena = NULL;
+    s->alen = s->acap = 0;
+    json_parser_free(&s->p);
+}
+
+/* ---- CSV (RFC 4180) ------------------------------------------------------------ */
+
+/* One field of the current row, unquoted into the arena. */
+typedef struct CsvField {
+    size_t off, len;
+    int quoted;
+} CsvField;
+
+/*
+** Reads one record starting at buf[*pos]: fields (unquoted) go to the arena.
+** Returns 1 with a record, 0 at the end of input, -2 when the window must grow or
+** refill (the record is cut), -1 on a syntax error.
+*/
+static int csv_record(Scanner *s, size_t *pos, CsvField **fields, int *nf, int *capf,
+                      uint64_t *line)
+{
+    const char *b = s->buf;
+    size_t i = *pos, n = s->len;
+    uint64_t lines = 0;
+    if (i >= n)
+        return s->eof ? 0 : -2;
+    *nf = 0;
+    s->alen = 0;
+    for (;;) {
+        if (*nf == *capf) {
+            int cap = *capf ? *capf * 2 : 32;
+            CsvField *f = (CsvField *)realloc(*fields, (size_t)cap * sizeof *f);
+            if (f == NULL)
+                return fail(s, "%s: out of memory", s->name);
+            *fields = f;
+            *capf = cap;
+        }
+        CsvField *f = &(*fields)[(*nf)++];
+        f->quoted = 0;
+        f->off = s->alen;
+        if (i < n && b[i] == '"') {
+            f->quoted = 1;
+            i++;
+            for (;;) {
+                const char *q = (const char *)memchr(b + i, '"', n - i);
+                if (q == NULL)
+                    return s->eof ? fail(s, "%s:%llu: unterminated quoted field", s->name,
+                                         (unsigned long long)(*line + lines))
+                                  : -2;
+                size_t run = (size_t)(q - (b + i)), off;
+                for (size_t k = i; k < i + run; k++)
+                    lines += b[k] == '\n';
+                if (arena_add(s, b + i, run, &off) != 0)
+                    return -1;
+                s->alen--; /* drop the terminator: pieces are contiguous */
+                i += run + 1;
+                if (i < n && b[i] == '"') { /* "" is a quote */
+                    if (arena_add(s, "\"", 1, &off) != 0)
+                        return -1;
+                    s->alen--;
+                    i++;
+                    continue;
+                }
+                if (i >= n && !s->eof)
+                    return -2;
+                break;
+            }
+            if (i < n && b[i] != s->sep && b[i] != '\n' && b[i] != '\r')
+                return fail(s, "%s:%llu: unexpected '%c' after a quoted field (expected '%c' or "
+                               "the end of the line)",
+                            s->name, (unsigned long long)(*line + lines), b[i], s->sep);
+        } else {
+            size_t j = i;
+            while (j < n && b[j] != s->sep && b[j] != '\n' && b[j] != '\r') {
+                if (b[j] == '"')
+                    return fail(s, "%s:%llu: a quote inside an unquoted field", s->name,
+                                (unsigned long long)(*line + lines));
+                j++;
+            }
+            if (j >= n && !s->eof)
+                return -2;
+            size_t off;
+            if (arena_add(s, b + i, j - i, &off) != 0)
+                return -1;
+            s->alen--;
+            i = j;
+        }
+        f->len = s->alen - f->off;
+        if (arena_add(s, "", 0, &f->off) != 0) /* terminate: f->off is fixed below */
+            return -1;
+        f->off = s->alen - 1 - f->len;
+        if (i < n && b[i] == s->sep) {
+            i++;
+            continue;
+        }
+        /* end of record: \n, \r\n, or the end of input */
+        if (i < n && b[i] == '\r')
+            i++;
+        if (i < n && b[i] == '\n')
+            i++;
+        else if (i >= n && !s->eof)
+            return -2;
+        lines++;
+        break;
+    }
+    *pos = i;
+    *line += lines;
+    return 1;
+}
+
+/* Parses a whole field as a number (strtod, surrounding blanks allowed). */
+static int csv_number(const char *t, double *out)
+{
+    char *end;
+    while (*t == ' ' || *t == '\t')
+        t++;
+    if (*t == '\0')
+        return 0;
+    errno = 0;
+    double d = strtod(t, &end);
+    while (*end == ' ' || *end == '\t')
+        end++;
+    if (*end != '\0' || d != d)
+        return 0;
+    *out = d;
+    return 1;
+}
+
+static int scan_csv(Scanner *s)
+{
+    CsvField *fields = NULL;
+    int nf = 0, capf = 0, ncols = 0;
+    int *col_of = NULL; /* matcher -> column index, -1 when absent */
+    size_t pos = 0;
+    uint64_t line = 1, row_line;
+    int rc = 0, header_done = !s->has_header;
+    int nm = s->nrules + s->nfields;
+    col_of = (int *)malloc((size_t)(nm > 0 ? nm : 1) * sizeof *col_of);
+    if (col_of == NULL)
+        return fail(s, "%s: out of memory", s->name);
+    for (;;) {
+        row_line = line;
+        int r = csv_record(s, &pos, &fields, &nf, &capf, &line);
+        if (r == -2) { /* the row is cut: keep it, read more (refill grows the window) */
+            if (refill(s, pos) != 0) {
+                rc = -1;
+                break;
+            }
+            pos = 0;
+            line = row_line;
+            continue;
+        }
+        if (r <= 0) {
+            rc = r;
+            break;
+        }
+        if (nf == 1 && fields[0].len == 0 && !fields[0].quoted)
+            continue; /* a blank line */
+        if (!header_done) {
+            header_done = 1;
+            ncols = nf;
+            for (int m = 0; m < nm; m++) {
+                const ScanPath *p = path_of(s, m);
+                col_of[m] = -1;
+                for (int c = 0; c < nf; c++)
+                    if (fields[c].len == p->steps[0].klen &&
+                        memcmp(s->arena + fields[c].off, p->steps[0].key, fields[c].len) == 0)
+                        col_of[m] = c;
+                if (col_of[m] < 0) {
+                    rc = fail(s, "%s:%llu: no column '%s' in the header", s->name,
+                              (unsigned long long)row_line, p->steps[0].key);
+                    goto done;
+                }
+            }
+            continue;
+        }
+        if (ncols && nf != ncols) {
+            rc = fail(s, "%s:%llu: %d fields, the header has %d", s->name,
+                      (unsigned long long)row_line, nf, ncols);
+            break;
+        }
+        s->records++;
+        for (int m = 0; m < s->nrules; m++) {
+            ScanRule *ru = &s->rules[m];
+            int c = col_of[m];
+            if (c >= nf) {
+                rc = fail(s, "%s:%llu: missing column '%s'", s->name,
+                          (unsigned long long)row_line, ru->path.steps[0].key);
+                goto done;
+            }
+            ru->matched++;
+            if (ru->sink == SINK_STATS) {
+                double x;
+                const char *text = s->arena + fields[c].off;
+                if (csv_number(text, &x)) {
+                    if (add_stat(s, ru, x) != 0) {
+                        rc = -1;
+                        goto done;
+                    }
+                } else if (ru->skip_bad) {
+                    ru->skipped++;
+                } else {
+                    rc = fail(s, "%s:%llu: column '%s': expected a number, found '%.40s'", s->name,
+                              (unsigned long long)row_line, ru->path.steps[0].key, text);
+                    goto done;
+                }
+                continue;
+            }
+            /* a record: its fields as numbers when they read as numbers, else strings */
+            for (int k = ru->first_field; k < ru->first_field + ru->nfields; k++) {
+                ScanValue *v = &s->fields[k].val;
+                int fc = col_of[s->nrules + k];
+                memset(v, 0, sizeof *v);
+                if (fc >= nf || (fields[fc].len == 0 && !fields[fc].quoted)) {
+                    v->type = VAL_NONE;
+                } else if (!fields[fc].quoted && csv_number(s->arena + fields[fc].off, &v->d)) {
+                    v->type = VAL_FLOAT;
+                } else {
+                    v->type = VAL_STRING;
+                    v->off = fields[fc].off;
+                    v->len = fields[fc].len;
+                }
+            }
+            if (deliver(s, m, NULL) != 0) {
+                rc = -1;
+                goto done;
+            }
+        }
+    }
+done:
+    free(fields);
+    free(col_of);
+    return rc;
+}

@@ -1,0 +1,162 @@
+/*
+** scan.h — one streaming pass over JSON, JSON Lines or CSV, routing matched values
+** into accumulators (in C) or projected records to a callback. Lua-free.
+**
+** Paths (JSONPath-like, fixed length):
+**   $                 the document (each line's document in JSON Lines)
+**   .key  ["key"]     an object member ("key" may hold any character, \" and \\)
+**   .*                any member
+**   [N]  [*]  [-1]    the N-th (from 0), any, the last element of an array
+** Field paths of a record are relative: "start_time", "info.output_token_times[0]",
+** and "#path" for the length of the array at path.
+**
+** Memory: a window of the input (it grows only to hold the longest single token, or
+** a captured container), the path stack, and what the sinks keep.
+*/
+#ifndef LLMD_SCAN_H
+#define LLMD_SCAN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "json.h"
+#include "stats.h"
+
+#define SCAN_MAX_MATCHERS 64 /* rules and fields together */
+
+enum { STEP_KEY, STEP_ANY_KEY, STEP_INDEX, STEP_LAST, STEP_ANY_INDEX };
+
+typedef struct ScanStep {
+    int kind;
+    char *key; /* STEP_KEY, owned */
+    size_t klen;
+    int64_t index; /* STEP_INDEX */
+} ScanStep;
+
+typedef struct ScanPath {
+    ScanStep *steps; /* owned */
+    int n;
+    int length_of; /* a "#path" field: the array's length */
+    int last_at;   /* index of the [-1] step, or -1 */
+} ScanPath;
+
+/* Parses text into out (absolute: starts with '$'; else relative). 0, or -1 with err. */
+int scan_path_parse(const char *text, int relative, ScanPath *out, char *err, size_t errlen);
+void scan_path_free(ScanPath *p);
+
+enum { RED_NONE, RED_DIFFS, RED_FIRST, RED_LAST, RED_COUNT, RED_SUM, RED_MIN, RED_MAX };
+enum { SINK_STATS, SINK_RECORD };
+
+/* A captured field value. Strings and raw container text live in the scanner's arena. */
+enum { VAL_NONE, VAL_NULL, VAL_FALSE, VAL_TRUE, VAL_INT, VAL_FLOAT, VAL_STRING, VAL_RAW };
+typedef struct ScanValue {
+    int type;
+    int64_t i;
+    double d;
+    size_t off, len; /* VAL_STRING, VAL_RAW: arena span */
+} ScanValue;
+
+typedef struct ScanRule {
+    ScanPath path; /* for CSV: steps[0].key is the column name */
+    int sink;
+    Stats *stats;  /* SINK_STATS */
+    int reduce;
+    int skip_bad;  /* count non-numeric matches instead of failing */
+    int first_field, nfields; /* SINK_RECORD: its fields in Scanner.fields */
+    /* outcome */
+    uint64_t matched, skipped, empty;
+    /* running state */
+    int red_active;
+    uint64_t red_n;
+    double red_acc, red_prev;
+    double *tent; /* values held back by a [-1] step until the array ends */
+    size_t ntent, tcap;
+} ScanRule;
+
+typedef struct ScanField {
+    ScanPath path;
+    int rule;
+    ScanValue val;
+} ScanField;
+
+struct Scanner;
+/* Called at the end of a record of a SINK_RECORD rule: whole is the matched value
+   (raw text for a container) for a rule without fields, else NULL and the rule's
+   fields (s->fields[first_field ..]) hold the projection. Strings are in s->arena.
+   To stop the scan, the callback sets s->stop. */
+typedef void (*ScanRecordFn)(struct Scanner *s, int rule, const ScanValue *whole);
+
+enum { SCAN_JSON, SCAN_JSONL, SCAN_CSV };
+
+typedef struct ScanFrame {
+    uint64_t active;  /* matchers whose prefix matches the path to this value */
+    uint64_t reduce;  /* rules reducing this array */
+    uint64_t lens;    /* fields counting this array's elements */
+    uint64_t capture; /* matchers capturing this container's raw text */
+    uint64_t records; /* rules whose record is this value */
+    uint64_t start;   /* absolute offset of the value's first byte */
+    int64_t index;    /* arrays: the next element's index */
+    int64_t count;    /* arrays: elements so far (for lengths) */
+    int is_array;
+    char key[40];     /* the member name or index that led here, for messages */
+} ScanFrame;
+
+typedef struct Scanner {
+    /* (fields below are read by the record callback) */
+    const char *name; /* for messages */
+    int format;
+
+    /* input: one of fd (with gz), fp, or mem */
+    int fd;
+    void *gz; /* gzFile */
+    FILE *fp;
+    const char *mem;
+    size_t memlen;
+    int eof;
+
+    /* the window */
+    char *buf;
+    size_t cap, len;
+    uint64_t base; /* absolute offset of buf[0] */
+    int own_buf;
+
+    JsonParser p;
+
+    ScanRule *rules;
+    int nrules;
+    ScanField *fields;
+    int nfields;
+    uint64_t rule_bits, field_bits;
+    int anchor[SCAN_MAX_MATCHERS]; /* fields: the depth of their record */
+
+    ScanFrame *frames; /* JSON_MAX_DEPTH + 1 */
+    int depth;         /* open containers */
+    int open_captures;
+    int open_records;
+
+    char *arena;
+    size_t alen, acap;
+
+    ScanRecordFn on_record;
+    void *ud; /* the callback owner's */
+    int stop; /* set by the callback owner to abort (an error is pending) */
+
+    /* CSV */
+    char sep;
+    int has_header;
+
+    uint64_t records; /* JSON Lines documents / CSV rows read */
+    char err[512];
+} Scanner;
+
+/* Prepares s for rules and fields (owned by the caller until scan_free). */
+void scan_init(Scanner *s, const char *name, int format);
+/* Input: a path (gzip detected by its magic bytes), "-" for stdin, a FILE*, or memory. */
+int scan_open_path(Scanner *s, const char *path);
+void scan_open_file(Scanner *s, FILE *fp);
+void scan_open_mem(Scanner *s, const char *text, size_t len);
+/* Runs the pass. 0, or -1 with s->err set. */
+int scan_run(Scanner *s);
+void scan_free(Scanner *s);
+
+#endif

@@ -1,0 +1,557 @@
+/*
+** stats.c — numeric accumulators, as declared in stats.h.
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+/* ---- sorting and selection of doubles (no NaN is ever stored) ---------------- */
+
+static void insertion_sort(double *a, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        double x = a[i];
+        size_t j = i;
+        while (j > 0 && a[j - 1] > x) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = x;
+    }
+}
+
+static void sift_down(double *a, size_t root, size_t n)
+{
+    for (;;) {
+        size_t c = 2 * root + 1;
+        if (c >= n)
+            return;
+        if (c + 1 < n && a[c + 1] > a[c])
+            c++;
+        if (a[root] >= a[c])
+            return;
+        double t = a[root];
+        a[root] = a[c];
+        a[c] = t;
+        root = c;
+    }
+}
+
+static void heap_sort(double *a, size_t n)
+{
+    for (size_t i = n / 2; i-- > 0;)
+        sift_down(a, i, n);
+    for (size_t i = n; i-- > 1;) {
+        double t = a[0];
+        a[0] = a[i];
+        a[i] = t;
+        sift_down(a, 0, i);
+    }
+}
+
+/* Median of three as pivot; returns the split point of a Hoare partition. */
+static size_t partition(double *a, size_t n)
+{
+    size_t mid = n / 2;
+    if (a[mid] < a[0]) {
+        double t = a[mid];
+        a[mid] = a[0];
+        a[0] = t;
+    }
+    if (a[n - 1] < a[0]) {
+        double t = a[n - 1];
+        a[n - 1] = a[0];
+        a[0] = t;
+    }
+    if (a[n - 1] < a[mid]) {
+        double t = a[n - 1];
+        a[n - 1] = a[mid];
+        a[mid] = t;
+    }
+    double pivot = a[mid];
+    size_t i = 0, j = n - 1;
+    for (;;) {
+        while (a[i] < pivot)
+            i++;
+        while (a[j] > pivot)
+            j--;
+        if (i >= j)
+            return j + 1;
+        double t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+        i++;
+        j--;
+    }
+}
+
+/* Introsort: quicksort, heap sort when recursion goes too deep, insertion at the end. */
+static void intro_sort(double *a, size_t n, int budget)
+{
+    while (n > 24) {
+        if (budget-- == 0) {
+            heap_sort(a, n);
+            return;
+        }
+        size_t k = partition(a, n);
+        /* recurse into the smaller side, loop on the larger */
+        if (k < n - k) {
+            intro_sort(a, k, budget);
+            a += k;
+            n -= k;
+        } else {
+            intro_sort(a + k, n - k, budget);
+            n = k;
+        }
+    }
+    insertion_sort(a, n);
+}
+
+static void sort_doubles(double *a, size_t n)
+{
+    int budget = 2;
+    for (size_t m = n; m > 1; m >>= 1)
+        budget += 2;
+    intro_sort(a, n, budget);
+}
+
+/* Rearranges a so that a[k] is the k-th smallest, smaller ones before it. */
+static void select_kth(double *a, size_t n, size_t k)
+{
+    while (n > 24) {
+        size_t s = partition(a, n);
+        if (k < s) {
+            n = s;
+        } else {
+            a += s;
+            k -= s;
+            n -= s;
+        }
+    }
+    insertion_sort(a, n);
+}
+
+/* ---- accumulators ------------------------------------------------------------ */
+
+void stats_init(Stats *s, double alpha)
+{
+    memset(s, 0, sizeof *s);
+    s->min = HUGE_VAL;
+    s->max = -HUGE_VAL;
+    s->sorted = 1;
+    if (alpha > 0) {
+        s->sketch = 1;
+        s->alpha = alpha;
+        s->lg = log((1 + alpha) / (1 - alpha));
+    }
+}
+
+void stats_free(Stats *s)
+{
+    free(s->v);
+    free(s->pos.count);
+    free(s->neg.count);
+    s->v = NULL;
+    s->pos.count = s->neg.count = NULL;
+    s->cap = 0;
+    s->pos.len = s->neg.len = 0;
+}
+
+void stats_clear(Stats *s)
+{
+    double alpha = s->sketch ? s->alpha : 0;
+    stats_free(s);
+    stats_init(s, alpha);
+}
+
+/* The finite part of the running moments. */
+static void moments_add(Stats *s, double x)
+{
+    /* Neumaier: the compensation keeps the low bits a plain sum would lose */
+    double t = s->sum + x;
+    if (fabs(s->sum) >= fabs(x))
+        s->comp += (s->sum - t) + x;
+    else
+        s->comp += (x - t) + s->sum;
+    s->sum = t;
+    /* Welford over the finite samples */
+    uint64_t nf = s->n - s->n_pinf - s->n_ninf;
+    double d = x - s->mean;
+    s->mean += d / (double)nf;
+    s->m2 += d * (x - s->mean);
+}
+
+static int store_add(StatsStore *st, int32_t k, uint64_t c)
+{
+    if (st->len == 0) {
+        st->count = (uint64_t *)calloc(64, sizeof *st->count);
+        if (st->count == NULL)
+            return STATS_ENOMEM;
+        st->off = k - 32;
+        st->len = 64;
+    }
+    if (k < st->off || k >= st->off + st->len) {
+        int32_t lo = k < st->off ? k : st->off;
+        int32_t hi = k >= st->off + st->len ? k + 1 : st->off + st->len;
+        int32_t grow = (hi - lo) / 2 + 16; /* room on both sides, amortised */
+        int32_t nlo = lo - (k < st->off ? grow : 0);
+        int32_t nhi = hi + (k >= st->off + st->len ? grow : 0);
+        uint64_t *c2 = (uint64_t *)calloc((size_t)(nhi - nlo), sizeof *c2);
+        if (c2 == NULL)
+            return STATS_ENOMEM;
+        memcpy(c2 + (st->off - nlo), st->count, (size_t)st->len * sizeof *c2);
+        free(st->count);
+        st->count = c2;
+        st->off = nlo;
+        st->len = nhi - nlo;
+    }
+    st->count[k - st->off] += c;
+    return STATS_OK;
+}
+
+/* The sketch bucket of |x| > 0, finite. */
+static int32_t bucket_of(const Stats *s, double ax)
+{
+    return (int32_t)ceil(log(ax) / s->lg);
+}
+
+static double bucket_value(const Stats *s, int32_t k)
+{
+    double g = exp(s->lg);
+    return 2 * exp((double)k * s->lg) / (g + 1);
+}
+
+static int sketch_add(Stats *s, double x, uint64_t c)
+{
+    if (x == 0) {
+        s->zeros += c;
+        return STATS_OK;
+    }
+    if (x > 0)
+        return store_add(&s->pos, bucket_of(s, x), c);
+    return store_add(&s->neg, bucket_of(s, -x), c);
+}
+
+int stats_add(Stats *s, double x)
+{
+    if (isnan(x))
+        return STATS_ENAN;
+    if (!s->sketch) {
+        if (s->n == s->cap) {
+            size_t cap = s->cap ? s->cap * 2 : 256;
+            double *v = (double *)realloc(s->v, cap * sizeof *v);
+            if (v == NULL)
+                return STATS_ENOMEM;
+            s->v = v;
+            s->cap = cap;
+        }
+        s->v[s->n] = x;
+        if (s->sorted && s->n > 0 && x < s->v[s->n - 1])
+            s->sorted = 0;
+        s->queries = 0;
+    } else if (isfinite(x)) {
+        int rc = sketch_add(s, x, 1);
+        if (rc != STATS_OK)
+            return rc;
+    }
+    s->n++;
+    if (x < s->min)
+        s->min = x;
+    if (x > s->max)
+        s->max = x;
+    if (isinf(x)) {
+        if (x > 0)
+            s->n_pinf++;
+        else
+            s->n_ninf++;
+        return STATS_OK;
+    }
+    moments_add(s, x);
+    return STATS_OK;
+}
+
+int stats_merge(Stats *dst, const Stats *src)
+{
+    if (src->n == 0)
+        return STATS_OK;
+    if (dst == src) { /* s:merge(s): from a copy, since adding changes the source */
+        Stats copy;
+        stats_init(&copy, src->sketch ? src->alpha : 0);
+        int rc = stats_merge(&copy, src);
+        if (rc == STATS_OK)
+            rc = stats_merge(dst, &copy);
+        stats_free(&copy);
+        return rc;
+    }
+    if (!src->sketch) {
+        if (!dst->sketch && dst->cap - dst->n < src->n) {
+            size_t cap = dst->n + src->n;
+            double *v = (double *)realloc(dst->v, cap * sizeof *v);
+            if (v == NULL)
+                return STATS_ENOMEM;
+            dst->v = v;
+            dst->cap = cap;
+        }
+        for (size_t i = 0; i < src->n; i++) {
+            int rc = stats_add(dst, src->v[i]);
+            if (rc != STATS_OK)
+                return rc;
+        }
+        return STATS_OK;
+    }
+    if (!dst->sketch || dst->alpha != src->alpha)
+        return STATS_EMERGE;
+    for (int32_t i = 0; i < src->pos.len; i++)
+        if (src->pos.count[i] && store_add(&dst->pos, src->pos.off + i, src->pos.count[i]) != 0)
+            return STATS_ENOMEM;
+    for (int32_t i = 0; i < src->neg.len; i++)
+        if (src->neg.count[i] && store_add(&dst->neg, src->neg.off + i, src->neg.count[i]) != 0)
+            return STATS_ENOMEM;
+    dst->zeros += src->zeros;
+    /* combine the moments (Chan et al.) */
+    uint64_t na = dst->n - dst->n_pinf - dst->n_ninf, nb = src->n - src->n_pinf - src->n_ninf;
+    if (nb > 0) {
+        double d = src->mean - dst->mean, nt = (double)(na + nb);
+        dst->mean += d * (double)nb / nt;
+        dst->m2 += src->m2 + d * d * (double)na * (double)nb / nt;
+        double t = dst->sum + src->sum;
+        if (fabs(dst->sum) >= fabs(src->sum))
+            dst->comp += (dst->sum - t) + src->sum;
+        else
+            dst->comp += (src->sum - t) + dst->sum;
+        dst->sum = t;
+        dst->comp += src->comp;
+    }
+    dst->n += src->n;
+    dst->n_pinf += src->n_pinf;
+    dst->n_ninf += src->n_ninf;
+    if (src->min < dst->min)
+        dst->min = src->min;
+    if (src->max > dst->max)
+        dst->max = src->max;
+    return STATS_OK;
+}
+
+double stats_sum(const Stats *s)
+{
+    if (s->n_pinf && s->n_ninf)
+        return NAN;
+    if (s->n_pinf)
+        return HUGE_VAL;
+    if (s->n_ninf)
+        return -HUGE_VAL;
+    return s->sum + s->comp;
+}
+
+double stats_mean(const Stats *s)
+{
+    if (s->n == 0)
+        return NAN;
+    if (s->n_pinf || s->n_ninf)
+        return stats_sum(s);
+    /* the compensated sum is more accurate than Welford's running mean */
+    return (s->sum + s->comp) / (double)s->n;
+}
+
+double stats_variance(const Stats *s, int ddof)
+{
+    if (s->n_pinf || s->n_ninf || s->n <= (uint64_t)ddof)
+        return NAN;
+    double v = s->m2 / (double)(s->n - (uint64_t)ddof);
+    return v < 0 ? 0 : v;
+}
+
+double stats_min(const Stats *s)
+{
+    return s->n ? s->min : NAN;
+}
+
+double stats_max(const Stats *s)
+{
+    return s->n ? s->max : NAN;
+}
+
+/* numpy's _lerp: a + (b - a) t, computed from b's side when t >= 0.5. Infinite
+   neighbours give the limit (numpy would give NaN). */
+static double lerp(double a, double b, double t)
+{
+    if (a == b || t == 0)
+        return a;
+    if (isinf(a) || isinf(b)) {
+        if (isinf(a) && isinf(b))
+            return NAN; /* -inf .. +inf: no value */
+        return isinf(a) ? a : b;
+    }
+    double d = b - a;
+    return t >= 0.5 ? b - d * (1 - t) : a + d * t;
+}
+
+/* The sample of rank r (0-based) in sketch order, as estimated. */
+static double sketch_at(const Stats *s, uint64_t r)
+{
+    if (r < s->n_ninf)
+        return -HUGE_VAL;
+    r -= s->n_ninf;
+    for (int32_t i = s->neg.len; i-- > 0;) {
+        uint64_t c = s->neg.count[i];
+        if (r < c)
+            return -bucket_value(s, s->neg.off + i);
+        r -= c;
+    }
+    if (r < s->zeros)
+        return 0;
+    r -= s->zeros;
+    for (int32_t i = 0; i < s->pos.len; i++) {
+        uint64_t c = s->pos.count[i];
+        if (r < c)
+            return bucket_value(s, s->pos.off + i);
+        r -= c;
+    }
+    return HUGE_VAL;
+}
+
+static double clamp(const Stats *s, double x)
+{
+    return x < s->min ? s->min : x > s->max ? s->max : x;
+}
+
+/* The sample of rank r (0-based); sorts or selects as the queries go. */
+static double exact_at(Stats *s, uint64_t r, int need_next, double *next)
+{
+    if (!s->sorted && s->queries == 0 && !need_next) {
+        select_kth(s->v, s->n, r);
+        s->queries++;
+        return s->v[r];
+    }
+    if (!s->sorted && s->queries == 0 && need_next) {
+        /* one query: select r, the next is the least of what lies above it */
+        select_kth(s->v, s->n, r);
+        double m = HUGE_VAL;
+        for (size_t i = r + 1; i < s->n; i++)
+            if (s->v[i] < m)
+                m = s->v[i];
+        *next = r + 1 < s->n ? m : s->v[r];
+        s->queries++;
+        return s->v[r];
+    }
+    if (!s->sorted) {
+        sort_doubles(s->v, s->n);
+        s->sorted = 1;
+    }
+    if (need_next)
+        *next = s->v[r + 1 < s->n ? r + 1 : r];
+    return s->v[r];
+}
+
+double stats_percentile(Stats *s, double p, int method)
+{
+    if (s->n == 0)
+        return NAN;
+    if (method == STATS_NEAREST) {
+        double r = ceil(p * (double)s->n / 100.0);
+        uint64_t k = r < 1 ? 0 : (uint64_t)r - 1;
+        if (k >= s->n)
+            k = s->n - 1;
+        return s->sketch ? clamp(s, sketch_at(s, k)) : exact_at(s, k, 0, NULL);
+    }
+    double h = (p / 100.0) * (double)(s->n - 1);
+    double lo = floor(h);
+    uint64_t k = (uint64_t)lo;
+    if (k >= s->n - 1)
+        return s->sketch ? clamp(s, sketch_at(s, s->n - 1)) : exact_at(s, s->n - 1, 0, NULL);
+    double a, b;
+    if (s->sketch) {
+        a = clamp(s, sketch_at(s, k));
+        b = clamp(s, sketch_at(s, k + 1));
+    } else {
+        a = exact_at(s, k, 1, &b);
+    }
+    return lerp(a, b, h - lo);
+}
+
+double stats_rank(Stats *s, double x)
+{
+    if (s->n == 0)
+        return NAN;
+    uint64_t le = 0;
+    if (!s->sketch) {
+        for (size_t i = 0; i < s->n; i++)
+            le += s->v[i] <= x;
+    } else if (x >= HUGE_VAL) {
+        le = s->n;
+    } else {
+        le = s->n_ninf;
+        if (x > -HUGE_VAL) {
+            for (int32_t i = 0; i < s->neg.len; i++)
+                if (-bucket_value(s, s->neg.off + i) <= x)
+                    le += s->neg.count[i];
+            if (x >= 0)
+                le += s->zeros;
+            for (int32_t i = 0; i < s->pos.len; i++)
+                if (bucket_value(s, s->pos.off + i) <= x)
+                    le += s->pos.count[i];
+        }
+    }
+    return 100.0 * (double)le / (double)s->n;
+}
+
+size_t stats_memory(const Stats *s)
+{
+    return s->cap * sizeof(double) +
+           ((size_t)s->pos.len + (size_t)s->neg.len) * sizeof(uint64_t);
+}
+
+static uint64_t *dup_counts(const StatsStore *st)
+{
+    if (st->len == 0)
+        return NULL;
+    uint64_t *c = (uint64_t *)malloc((size_t)st->len * sizeof *c);
+    if (c != NULL)
+        memcpy(c, st->count, (size_t)st->len * sizeof *c);
+    return c;
+}
+
+int stats_save(const Stats *s, StatsSaved *sv)
+{
+    memset(sv, 0, sizeof *sv);
+    sv->s = *s;
+    if (s->sketch) {
+        sv->pos = dup_counts(&s->pos);
+        sv->neg = dup_counts(&s->neg);
+        if ((s->pos.len && sv->pos == NULL) || (s->neg.len && sv->neg == NULL)) {
+            stats_saved_free(sv);
+            return STATS_ENOMEM;
+        }
+    }
+    return STATS_OK;
+}
+
+void stats_restore(Stats *s, StatsSaved *sv)
+{
+    double *v = s->v;
+    size_t cap = s->cap;
+    if (s->sketch) {
+        free(s->pos.count);
+        free(s->neg.count);
+    }
+    *s = sv->s;
+    if (s->sketch) {
+        s->pos.count = sv->pos;
+        s->neg.count = sv->neg;
+        sv->pos = sv->neg = NULL;
+    } else {
+        s->v = v;
+        s->cap = cap;
+        s->sorted = s->n <= 1;
+        s->queries = 0;
+    }
+}
+
+void stats_saved_free(StatsSaved *sv)
+{
+    free(sv->pos);
+    free(sv->neg);
+    sv->pos = sv->neg = NULL;
+}

@@ -1,0 +1,106 @@
+/*
+** stats.h — Lua-free numeric accumulators: count, sum, mean, min, max, variance and
+** percentiles, exact (every sample kept, 8 bytes each) or as a bounded-memory sketch
+** with a guaranteed relative error.
+**
+** Unknown results are NaN here (the Lua binding turns them into nil): the mean or a
+** percentile of no samples, the variance of samples that include an infinity.
+**
+** Percentile methods:
+** - STATS_LINEAR: numpy's default ("linear", Hyndman & Fan type 7): the sorted
+**   samples x[0..n-1], h = (p/100)(n-1), interpolated between x[floor(h)] and the
+**   next, with numpy's own lerp (so results agree bit for bit). vLLM, AIPerf and
+**   inference-perf report these.
+** - STATS_NEAREST: nearest rank: x[ceil(p/100 n) - 1] (x[0] for p = 0), which is
+**   what guidellm's searchsorted over the cumulative distribution picks.
+**
+** Sketch mode (DDSketch-style): a sample x > 0 is counted in bucket
+** k = ceil(log(x) / log(g)) with g = (1 + a)/(1 - a); the bucket's value
+** 2 g^k / (g + 1) is within relative error a of every x it holds. Negative samples
+** use a mirrored store, zeros and infinities are counted apart, and min, max, count,
+** sum, mean and variance stay exact. The buckets cover the whole double range, so
+** memory is bounded (about 1454 / log(g) buckets of 8 bytes at most per sign,
+** ~580 KB for a = 1%) whatever the number of samples. A percentile is the method's
+** interpolation between the estimates of its two neighbouring ranks, clamped to
+** [min, max]: for samples of one sign it is within relative error a of the exact
+** percentile.
+*/
+#ifndef LLMD_STATS_H
+#define LLMD_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum { STATS_LINEAR = 0, STATS_NEAREST = 1 };
+enum { STATS_OK = 0, STATS_ENAN = -1, STATS_ENOMEM = -2, STATS_EMERGE = -3 };
+
+#define STATS_SKETCH_MIN_ALPHA 1e-4
+#define STATS_SKETCH_MAX_ALPHA 0.5
+
+typedef struct StatsStore {
+    uint64_t *count; /* count[i] is bucket off + i */
+    int32_t off;
+    int32_t len;
+} StatsStore;
+
+typedef struct Stats {
+    int sketch; /* 0: exact */
+    uint64_t n; /* every sample, infinities included */
+    uint64_t n_pinf, n_ninf;
+    double mean, m2; /* Welford, over the finite samples */
+    double sum, comp; /* Neumaier-compensated sum of the finite samples */
+    double min, max;
+
+    /* exact */
+    double *v;
+    size_t cap;
+    int sorted;  /* v is sorted */
+    int queries; /* percentile queries since the last change */
+
+    /* sketch */
+    double alpha, lg; /* relative error, log(gamma) */
+    StatsStore pos, neg;
+    uint64_t zeros;
+} Stats;
+
+/* alpha = 0: exact; else a sketch with that relative error (checked by the caller). */
+void stats_init(Stats *s, double alpha);
+void stats_free(Stats *s);
+/* Empties s, keeping its mode. */
+void stats_clear(Stats *s);
+
+int stats_add(Stats *s, double x);
+/* Adds src's samples to dst: exact + exact, sketch + sketch (same alpha) or
+   sketch + exact. An exact dst cannot take a sketch (STATS_EMERGE). */
+int stats_merge(Stats *dst, const Stats *src);
+
+double stats_sum(const Stats *s);
+double stats_mean(const Stats *s);
+/* Variance with ddof 0 (population) or 1 (sample); NaN when unknown. */
+double stats_variance(const Stats *s, int ddof);
+double stats_min(const Stats *s);
+double stats_max(const Stats *s);
+
+/* p in [0, 100]. May reorder the samples (exact mode). NaN when empty. */
+double stats_percentile(Stats *s, double p, int method);
+/* The percentage of samples <= x (0..100); NaN when empty. */
+double stats_rank(Stats *s, double x);
+
+/*
+** A saved state, to undo the additions of a failed pass: stats_save, then either
+** stats_restore (back to the saved state) or stats_saved_free. Exact mode keeps the
+** samples added since and drops them on restore (the first n must not have been
+** reordered by a percentile query in between; restore leaves them unsorted).
+*/
+typedef struct StatsSaved {
+    Stats s;
+    uint64_t *pos, *neg; /* sketch: copies of the buckets */
+} StatsSaved;
+int stats_save(const Stats *s, StatsSaved *sv);
+void stats_restore(Stats *s, StatsSaved *sv);
+void stats_saved_free(StatsSaved *sv);
+
+/* Bytes of sample or bucket memory held. */
+size_t stats_memory(const Stats *s);
+
+#endif

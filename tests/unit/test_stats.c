@@ -1,0 +1,275 @@
+/*
+** test_stats.c — accumulators against a naive reference: copy, qsort, and the
+** textbook formulas (numpy's linear interpolation, nearest rank, two-pass variance
+** in long double). Random data of many sizes, with duplicates, infinities and single
+** samples; the sketch's relative-error bound on skewed and heavy-tailed data.
+*/
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "testhelp.h"
+
+static uint64_t rng = 0x243F6A8885A308D3ULL;
+
+static uint64_t next_u64(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static double uniform(void)
+{
+    return (double)(next_u64() >> 11) / 9007199254740992.0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* numpy.percentile(x, p) with method="linear", written out as numpy's code does. */
+static double ref_linear(const double *sorted, size_t n, double p)
+{
+    double h = (p / 100.0) * (double)(n - 1);
+    double lo = floor(h);
+    size_t k = (size_t)lo;
+    if (k >= n - 1)
+        return sorted[n - 1];
+    double a = sorted[k], b = sorted[k + 1], t = h - lo;
+    if (a == b || t == 0)
+        return a;
+    if (isinf(a) || isinf(b))
+        return isinf(a) && isinf(b) ? NAN : (isinf(a) ? a : b);
+    double d = b - a;
+    return t >= 0.5 ? b - d * (1 - t) : a + d * t;
+}
+
+/* nearest rank: the smallest x with at least p% of the samples <= x */
+static double ref_nearest(const double *sorted, size_t n, double p)
+{
+    for (size_t i = 0; i < n; i++)
+        if (100.0 * (double)(i + 1) >= p * (double)n)
+            return sorted[i];
+    return sorted[n - 1];
+}
+
+static int same(double a, double b)
+{
+    return a == b || (isnan(a) && isnan(b));
+}
+
+static double near_rel(double got, double want)
+{
+    if (got == want)
+        return 0;
+    return fabs(got - want) / fmax(fabs(want), 1e-300);
+}
+
+int main(void)
+{
+    static const size_t sizes[] = {1, 2, 3, 4, 10, 25, 26, 100, 999, 1000, 10007, 100000};
+    static const double ps[] = {0, 0.1, 1, 5, 10, 25, 33.3, 50, 66.7, 75, 90, 95, 99, 99.9, 100};
+
+    TEST("exact percentiles equal the sort-based reference (selection and sort paths)")
+    {
+        int bad = 0;
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+            for (int kind = 0; kind < 4; kind++) {
+                size_t n = sizes[si];
+                double *x = malloc(n * sizeof *x), *ref = malloc(n * sizeof *ref);
+                for (size_t i = 0; i < n; i++) {
+                    switch (kind) {
+                    case 0: x[i] = uniform() * 1000 - 500; break;           /* spread */
+                    case 1: x[i] = (double)(next_u64() % 7); break;         /* duplicates */
+                    case 2: x[i] = (double)(n - i); break;                  /* descending */
+                    default: x[i] = i % 17 == 3 ? HUGE_VAL : i % 19 == 5 ? -HUGE_VAL
+                                                                         : uniform();
+                    }
+                }
+                memcpy(ref, x, n * sizeof *x);
+                qsort(ref, n, sizeof *ref, cmp_double);
+                for (size_t pi = 0; pi < sizeof ps / sizeof ps[0]; pi++) {
+                    /* a fresh accumulator per p: the first query takes the selection path */
+                    Stats s;
+                    stats_init(&s, 0);
+                    for (size_t i = 0; i < n; i++)
+                        stats_add(&s, x[i]);
+                    double first = stats_percentile(&s, ps[pi], STATS_LINEAR);
+                    double again = stats_percentile(&s, ps[pi], STATS_LINEAR); /* sorted now */
+                    double want = ref_linear(ref, n, ps[pi]);
+                    double nr = stats_percentile(&s, ps[pi], STATS_NEAREST);
+                    if (!same(first, want) || !same(again, want) ||
+                        !same(nr, ref_nearest(ref, n, ps[pi]))) {
+                        if (bad++ < 5)
+                            fprintf(stderr, "  n=%zu kind=%d p=%g: %.17g %.17g want %.17g\n", n,
+                                    kind, ps[pi], first, again, want);
+                    }
+                    stats_free(&s);
+                }
+                free(x);
+                free(ref);
+            }
+        }
+        CHECK(bad == 0);
+    }
+
+    TEST("count, sum, mean, variance, min, max against two-pass long double sums")
+    {
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+            size_t n = sizes[si];
+            Stats s;
+            stats_init(&s, 0);
+            double *x = malloc(n * sizeof *x);
+            long double sum = 0;
+            for (size_t i = 0; i < n; i++) {
+                x[i] = 1e6 + uniform() * 1e-3; /* large mean, small spread: hard for naive sums */
+                stats_add(&s, x[i]);
+                sum += x[i];
+            }
+            long double mean = sum / (long double)n, ss = 0;
+            for (size_t i = 0; i < n; i++)
+                ss += (x[i] - mean) * (x[i] - mean);
+            CHECK(s.n == n);
+            CHECK(near_rel(stats_sum(&s), (double)sum) < 1e-15);
+            CHECK(near_rel(stats_mean(&s), (double)mean) < 1e-15);
+            CHECK(near_rel(stats_variance(&s, 0), (double)(ss / (long double)n)) < 1e-6);
+            if (n > 1)
+                CHECK(near_rel(stats_variance(&s, 1), (double)(ss / (long double)(n - 1))) < 1e-6);
+            else
+                CHECK(isnan(stats_variance(&s, 1)));
+            free(x);
+            stats_free(&s);
+        }
+    }
+
+    TEST("empty: unknown, never 0; NaN rejected; infinities placed")
+    {
+        Stats s;
+        stats_init(&s, 0);
+        CHECK(isnan(stats_mean(&s)) && isnan(stats_percentile(&s, 50, STATS_LINEAR)));
+        CHECK(isnan(stats_min(&s)) && isnan(stats_max(&s)) && stats_sum(&s) == 0);
+        CHECK(stats_add(&s, NAN) == STATS_ENAN && s.n == 0);
+        stats_add(&s, 1);
+        stats_add(&s, HUGE_VAL);
+        stats_add(&s, 2);
+        CHECK(stats_percentile(&s, 100, STATS_LINEAR) == HUGE_VAL);
+        CHECK(stats_percentile(&s, 50, STATS_LINEAR) == 2);
+        CHECK(stats_percentile(&s, 75, STATS_LINEAR) == HUGE_VAL); /* between 2 and inf */
+        CHECK(stats_mean(&s) == HUGE_VAL && isnan(stats_variance(&s, 0)));
+        stats_add(&s, -HUGE_VAL);
+        CHECK(isnan(stats_mean(&s)) && stats_percentile(&s, 0, STATS_LINEAR) == -HUGE_VAL);
+        CHECK(stats_rank(&s, 1.5) == 50.0); /* -inf and 1 of 4 */
+        stats_free(&s);
+    }
+
+    TEST("merge equals adding everything to one accumulator")
+    {
+        Stats a, b, all;
+        stats_init(&a, 0);
+        stats_init(&b, 0);
+        stats_init(&all, 0);
+        for (int i = 0; i < 5000; i++) {
+            double v = uniform() * 100;
+            stats_add(i % 3 ? &a : &b, v);
+            stats_add(&all, v);
+        }
+        CHECK(stats_merge(&a, &b) == STATS_OK);
+        CHECK(a.n == all.n);
+        for (size_t pi = 0; pi < sizeof ps / sizeof ps[0]; pi++)
+            CHECK(stats_percentile(&a, ps[pi], 0) == stats_percentile(&all, ps[pi], 0));
+        CHECK(near_rel(stats_mean(&a), stats_mean(&all)) < 1e-14);
+        CHECK(stats_merge(&a, &a) == STATS_OK && a.n == 2 * all.n);
+        stats_free(&a);
+        stats_free(&b);
+        stats_free(&all);
+    }
+
+    TEST("sketch: every percentile within the relative error, bounded memory")
+    {
+        const double alphas[] = {0.01, 0.001, 0.05};
+        int bad = 0;
+        for (int ai = 0; ai < 3; ai++) {
+            for (int dist = 0; dist < 4; dist++) {
+                Stats sk, ex;
+                stats_init(&sk, alphas[ai]);
+                stats_init(&ex, 0);
+                for (int i = 0; i < 200000; i++) {
+                    double u = uniform() + 1e-12, v;
+                    switch (dist) {
+                    case 0: v = exp(2.0 * sqrt(-2 * log(u)) * cos(6.283185307 * uniform())); break;
+                    case 1: v = 0.001 / pow(u, 1 / 1.1); break; /* Pareto, heavy tail */
+                    case 2: v = -(1 + 1000 * u); break;       /* negative */
+                    default: v = u < 0.1 ? 0 : 1e-6 + u * u * 30; /* zeros and a skew */
+                    }
+                    stats_add(&sk, v);
+                    stats_add(&ex, v);
+                }
+                for (double p = 0; p <= 100; p += 0.5) {
+                    double want = stats_percentile(&ex, p, STATS_LINEAR);
+                    double got = stats_percentile(&sk, p, STATS_LINEAR);
+                    if (near_rel(got, want) > alphas[ai] * (1 + 1e-9) && bad++ < 5)
+                        fprintf(stderr, "  a=%g dist=%d p=%g: %.17g want %.17g\n", alphas[ai],
+                                dist, p, got, want);
+                    want = stats_percentile(&ex, p, STATS_NEAREST);
+                    got = stats_percentile(&sk, p, STATS_NEAREST);
+                    if (near_rel(got, want) > alphas[ai] * (1 + 1e-9) && bad++ < 5)
+                        fprintf(stderr, "  nearest a=%g dist=%d p=%g: %.17g want %.17g\n",
+                                alphas[ai], dist, p, got, want);
+                }
+                CHECK(sk.n == ex.n && stats_min(&sk) == stats_min(&ex));
+                CHECK(near_rel(stats_mean(&sk), stats_mean(&ex)) < 1e-12);
+                /* at most ~1454 / log(gamma) buckets per sign, whatever the count */
+                double bound = 2 * (1454 / log((1 + alphas[ai]) / (1 - alphas[ai])) + 64) * 8;
+                CHECK((double)stats_memory(&sk) < bound);
+                stats_free(&sk);
+                stats_free(&ex);
+            }
+        }
+        CHECK(bad == 0);
+    }
+
+    TEST("sketch memory does not grow with the count; sketches merge exactly")
+    {
+        Stats a, b, all;
+        stats_init(&a, 0.01);
+        stats_init(&b, 0.01);
+        stats_init(&all, 0.01);
+        for (int i = 0; i < 1000000; i++) {
+            double v = 1e-3 + uniform() * 10;
+            stats_add(i & 1 ? &a : &b, v);
+            stats_add(&all, v);
+        }
+        size_t mem = stats_memory(&all);
+        for (int i = 0; i < 1000000; i++)
+            stats_add(&all, 1e-3 + uniform() * 10);
+        CHECK(stats_memory(&all) == mem);
+        for (int i = 0; i < 1000000; i++)
+            stats_add(&a, 1e-3 + uniform() * 10);
+        stats_clear(&all);
+        Stats c;
+        stats_init(&c, 0.01);
+        CHECK(stats_merge(&c, &a) == STATS_OK && stats_merge(&c, &b) == STATS_OK);
+        CHECK(c.n == a.n + b.n);
+        Stats ex;
+        stats_init(&ex, 0);
+        CHECK(stats_merge(&ex, &c) == STATS_EMERGE); /* exact cannot take a sketch */
+        Stats other;
+        stats_init(&other, 0.02);
+        CHECK(stats_merge(&other, &c) == STATS_EMERGE);
+        stats_free(&a);
+        stats_free(&b);
+        stats_free(&c);
+        stats_free(&ex);
+        stats_free(&other);
+        stats_free(&all);
+    }
+
+    return test_report();
+}

@@ -1,7 +1,8 @@
 /*
 ** lscan.c — llmd.scan: json, jsonl, csv.
 **
-**   scan.json(src, rules [, opts]) -> {bytes=, records=, rules = {{matched=, skipped=, empty=}, ...}}
+**   scan.json(src, rules [, opts]) -> {bytes=, records=, rules = {{matched=, skipped=, empty=},
+*...}}
 **
 ** src: a path ("-" for stdin; gzip is detected), an io file, or {text = s [, name =]}.
 ** A rule: { PATTERN, SINK [, reduce = "diffs"|"first"|"last"|"count"|"sum"|"min"|"max"]
@@ -23,8 +24,8 @@
 
 #define SCANNER_MT "llmd.scan.scanner"
 
-static const char *const REDUCERS[] = {"none", "diffs", "first", "last",
-                                       "count", "sum",   "min",  "max", NULL};
+static const char *const REDUCERS[] = {"none", "diffs", "first", "last", "count",
+                                       "sum",  "min",   "max",   NULL};
 
 typedef struct LScan {
     Scanner s;
@@ -100,7 +101,7 @@ static int call_record(lua_State *L)
     const ScanValue *whole = (const ScanValue *)lua_touserdata(L, 3);
     Scanner *s = &ls->s;
     lua_geti(L, 4, rule + 1); /* spec: argument 4 is the rules table */
-    lua_rawgeti(L, -1, 2);                /* spec, fn */
+    lua_rawgeti(L, -1, 2);    /* spec, fn */
     if (whole != NULL) {
         push_value(L, s, whole);
     } else {
@@ -174,8 +175,9 @@ static void read_rules(lua_State *L, LScan *ls, int idx, int format)
         } else if (lua_isfunction(L, -1)) {
             r->sink = SINK_RECORD;
         } else {
-            luaL_error(L, "scan: rule %d: the sink must be an llmd.stats accumulator or a "
-                          "function (got %s)",
+            luaL_error(L,
+                       "scan: rule %d: the sink must be an llmd.stats accumulator or a "
+                       "function (got %s)",
                        (int)i, luaL_typename(L, -1));
         }
         lua_pop(L, 1);
@@ -186,8 +188,9 @@ static void read_rules(lua_State *L, LScan *ls, int idx, int format)
             while (red != NULL && REDUCERS[k] != NULL && strcmp(REDUCERS[k], red) != 0)
                 k++;
             if (red == NULL || REDUCERS[k] == NULL)
-                luaL_error(L, "scan: rule %d: unknown reducer '%s' (expected diffs, first, "
-                              "last, count, sum, min or max)",
+                luaL_error(L,
+                           "scan: rule %d: unknown reducer '%s' (expected diffs, first, "
+                           "last, count, sum, min or max)",
                            (int)i, red ? red : luaL_typename(L, -1));
             if (r->sink != SINK_STATS)
                 luaL_error(L, "scan: rule %d: reduce needs an llmd.stats sink", (int)i);
@@ -200,8 +203,9 @@ static void read_rules(lua_State *L, LScan *ls, int idx, int format)
         r->skip_bad = lua_toboolean(L, -1);
         lua_pop(L, 1);
         if (r->sink == SINK_RECORD && r->path.last_at >= 0)
-            luaL_error(L, "scan: rule %d: [-1] in the pattern of a function rule is not "
-                          "supported (use a field such as \"items[-1]\")",
+            luaL_error(L,
+                       "scan: rule %d: [-1] in the pattern of a function rule is not "
+                       "supported (use a field such as \"items[-1]\")",
                        (int)i);
         lua_getfield(L, -1, "fields"); /* spec, fields */
         if (!lua_isnil(L, -1)) {
@@ -211,8 +215,8 @@ static void read_rules(lua_State *L, LScan *ls, int idx, int format)
             int nf = (int)luaL_len(L, -1);
             r->first_field = ls->nfields;
             r->nfields = nf;
-            ScanField *fs = (ScanField *)realloc(ls->fields,
-                                                 (size_t)(ls->nfields + nf) * sizeof *fs);
+            ScanField *fs =
+                (ScanField *)realloc(ls->fields, (size_t)(ls->nfields + nf) * sizeof *fs);
             if (fs == NULL)
                 luaL_error(L, "scan: out of memory");
             ls->fields = fs;

@@ -242,8 +242,10 @@ static int l_summary(lua_State *L)
             int ok;
             lua_Number p = lua_tonumberx(L, -1, &ok);
             if (!ok || !(p >= 0 && p <= 100))
-                return luaL_error(L, "bad argument #1 to 'summary' (element %I must be a "
-                                     "percentile in [0, 100])", i);
+                return luaL_error(L,
+                                  "bad argument #1 to 'summary' (element %I must be a "
+                                  "percentile in [0, 100])",
+                                  i);
             lua_pop(L, 1);
             char key[40];
             if (p == floor(p))
@@ -265,7 +267,7 @@ static int l_merge(lua_State *L)
         if (!dst->sketch)
             return luaL_error(L, "stats:merge: an exact accumulator cannot take a sketch's "
                                  "samples (merge into a sketch instead)");
-        return luaL_error(L, "stats:merge: sketches of different relative errors (%g, %g)",
+        return luaL_error(L, "stats:merge: sketches of different relative errors (%f, %f)",
                           dst->alpha, src->alpha);
     }
     if (rc == STATS_ENOMEM)

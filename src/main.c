@@ -57,15 +57,15 @@ static const char USAGE[] =
 static int luaopen_llmd_host(lua_State *L);
 
 static const luaL_Reg preloads[] = {
-    {"llmd.host", luaopen_llmd_host   },
-    {"llmd.json", luaopen_llmd_json   },
-    {"llmd.yaml", luaopen_llmd_yaml   },
-    {"llmd.proc", luaopen_llmd_proc   },
-    {"llmd.http", luaopen_llmd_http   },
-    {"llmd.stats", luaopen_llmd_stats},
-    {"llmd.scan", luaopen_llmd_scan},
-    {"lfs",       luaopen_lfs_noglobal},
-    {NULL,        NULL                }
+    {"llmd.host",  luaopen_llmd_host   },
+    {"llmd.json",  luaopen_llmd_json   },
+    {"llmd.yaml",  luaopen_llmd_yaml   },
+    {"llmd.proc",  luaopen_llmd_proc   },
+    {"llmd.http",  luaopen_llmd_http   },
+    {"llmd.stats", luaopen_llmd_stats  },
+    {"llmd.scan",  luaopen_llmd_scan   },
+    {"lfs",        luaopen_lfs_noglobal},
+    {NULL,         NULL                }
 };
 
 /* Command line, parsed before Lua starts. */

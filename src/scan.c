@@ -163,9 +163,10 @@ int scan_path_parse(const char *text, int relative, ScanPath *out, char *err, si
     return 0;
 bad:
     scan_path_free(out);
-    return path_error(err, errlen,
-                      "bad path '%s' at position %d (expected .key, [\"key\"], .*, [N], [*] or [-1])",
-                      text, (int)(t - text) + 1);
+    return path_error(
+        err, errlen,
+        "bad path '%s' at position %d (expected .key, [\"key\"], .*, [N], [*] or [-1])", text,
+        (int)(t - text) + 1);
 oom:
     scan_path_free(out);
     return path_error(err, errlen, "out of memory");
@@ -550,8 +551,9 @@ static int reduce_element(Scanner *s, int d, uint64_t mask, JsonTok t)
                 continue;
             }
             char what[120];
-            snprintf(what, sizeof what, "found %s in an array to reduce, expected a number (rule %d)",
-                     type_name(t), m + 1);
+            snprintf(what, sizeof what,
+                     "found %s in an array to reduce, expected a number (rule %d)", type_name(t),
+                     m + 1);
             return value_error(s, d, what);
         }
         double x = token_number(s);
@@ -929,8 +931,9 @@ static int csv_record(Scanner *s, size_t *pos, CsvField **fields, int *nf, int *
                 break;
             }
             if (i < n && b[i] != s->sep && b[i] != '\n' && b[i] != '\r')
-                return fail(s, "%s:%llu: unexpected '%c' after a quoted field (expected '%c' or "
-                               "the end of the line)",
+                return fail(s,
+                            "%s:%llu: unexpected '%c' after a quoted field (expected '%c' or "
+                            "the end of the line)",
                             s->name, (unsigned long long)(*line + lines), b[i], s->sep);
         } else {
             size_t j = i;
@@ -1047,8 +1050,8 @@ static int scan_csv(Scanner *s)
             ScanRule *ru = &s->rules[m];
             int c = col_of[m];
             if (c >= nf) {
-                rc = fail(s, "%s:%llu: missing column '%s'", s->name,
-                          (unsigned long long)row_line, ru->path.steps[0].key);
+                rc = fail(s, "%s:%llu: missing column '%s'", s->name, (unsigned long long)row_line,
+                          ru->path.steps[0].key);
                 goto done;
             }
             ru->matched++;

@@ -59,9 +59,9 @@ typedef struct ScanValue {
 typedef struct ScanRule {
     ScanPath path; /* for CSV: steps[0].key is the column name */
     int sink;
-    Stats *stats;  /* SINK_STATS */
+    Stats *stats; /* SINK_STATS */
     int reduce;
-    int skip_bad;  /* count non-numeric matches instead of failing */
+    int skip_bad;             /* count non-numeric matches instead of failing */
     int first_field, nfields; /* SINK_RECORD: its fields in Scanner.fields */
     /* outcome */
     uint64_t matched, skipped, empty;
@@ -98,7 +98,7 @@ typedef struct ScanFrame {
     int64_t index;    /* arrays: the next element's index */
     int64_t count;    /* arrays: elements so far (for lengths) */
     int is_array;
-    char key[40];     /* the member name or index that led here, for messages */
+    char key[40]; /* the member name or index that led here, for messages */
 } ScanFrame;
 
 typedef struct Scanner {

@@ -274,6 +274,9 @@ int stats_add(Stats *s, double x)
 
 int stats_merge(Stats *dst, const Stats *src)
 {
+    /* compatibility does not depend on what either holds */
+    if (src->sketch && (!dst->sketch || dst->alpha != src->alpha))
+        return STATS_EMERGE;
     if (src->n == 0)
         return STATS_OK;
     if (dst == src) { /* s:merge(s): from a copy, since adding changes the source */
@@ -301,8 +304,6 @@ int stats_merge(Stats *dst, const Stats *src)
         }
         return STATS_OK;
     }
-    if (!dst->sketch || dst->alpha != src->alpha)
-        return STATS_EMERGE;
     for (int32_t i = 0; i < src->pos.len; i++)
         if (src->pos.count[i] && store_add(&dst->pos, src->pos.off + i, src->pos.count[i]) != 0)
             return STATS_ENOMEM;
@@ -359,7 +360,20 @@ double stats_variance(const Stats *s, int ddof)
 {
     if (s->n_pinf || s->n_ninf || s->n <= (uint64_t)ddof)
         return NAN;
-    double v = s->m2 / (double)(s->n - (uint64_t)ddof);
+    double m2 = s->m2;
+    if (!s->sketch) {
+        /* every sample is here: two passes (as numpy does) with a compensated sum, which
+           keeps the digits a running update loses on large values with a small spread
+           (epoch timestamps) */
+        double mean = stats_mean(s), sum = 0, comp = 0;
+        for (size_t i = 0; i < s->n; i++) {
+            double d = s->v[i] - mean, x = d * d, t = sum + x;
+            comp += sum >= x ? (sum - t) + x : (x - t) + sum;
+            sum = t;
+        }
+        m2 = sum + comp;
+    }
+    double v = m2 / (double)(s->n - (uint64_t)ddof);
     return v < 0 ? 0 : v;
 }
 
@@ -499,8 +513,7 @@ double stats_rank(Stats *s, double x)
 
 size_t stats_memory(const Stats *s)
 {
-    return s->cap * sizeof(double) +
-           ((size_t)s->pos.len + (size_t)s->neg.len) * sizeof(uint64_t);
+    return s->cap * sizeof(double) + ((size_t)s->pos.len + (size_t)s->neg.len) * sizeof(uint64_t);
 }
 
 static uint64_t *dup_counts(const StatsStore *st)

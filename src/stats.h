@@ -47,7 +47,7 @@ typedef struct Stats {
     int sketch; /* 0: exact */
     uint64_t n; /* every sample, infinities included */
     uint64_t n_pinf, n_ninf;
-    double mean, m2; /* Welford, over the finite samples */
+    double mean, m2;  /* Welford, over the finite samples */
     double sum, comp; /* Neumaier-compensated sum of the finite samples */
     double min, max;
 

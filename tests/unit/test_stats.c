@@ -86,11 +86,17 @@ int main(void)
                 double *x = malloc(n * sizeof *x), *ref = malloc(n * sizeof *ref);
                 for (size_t i = 0; i < n; i++) {
                     switch (kind) {
-                    case 0: x[i] = uniform() * 1000 - 500; break;           /* spread */
-                    case 1: x[i] = (double)(next_u64() % 7); break;         /* duplicates */
-                    case 2: x[i] = (double)(n - i); break;                  /* descending */
-                    default: x[i] = i % 17 == 3 ? HUGE_VAL : i % 19 == 5 ? -HUGE_VAL
-                                                                         : uniform();
+                    case 0:
+                        x[i] = uniform() * 1000 - 500;
+                        break; /* spread */
+                    case 1:
+                        x[i] = (double)(next_u64() % 7);
+                        break; /* duplicates */
+                    case 2:
+                        x[i] = (double)(n - i);
+                        break; /* descending */
+                    default:
+                        x[i] = i % 17 == 3 ? HUGE_VAL : i % 19 == 5 ? -HUGE_VAL : uniform();
                     }
                 }
                 memcpy(ref, x, n * sizeof *x);
@@ -203,10 +209,17 @@ int main(void)
                 for (int i = 0; i < 200000; i++) {
                     double u = uniform() + 1e-12, v;
                     switch (dist) {
-                    case 0: v = exp(2.0 * sqrt(-2 * log(u)) * cos(6.283185307 * uniform())); break;
-                    case 1: v = 0.001 / pow(u, 1 / 1.1); break; /* Pareto, heavy tail */
-                    case 2: v = -(1 + 1000 * u); break;       /* negative */
-                    default: v = u < 0.1 ? 0 : 1e-6 + u * u * 30; /* zeros and a skew */
+                    case 0:
+                        v = exp(2.0 * sqrt(-2 * log(u)) * cos(6.283185307 * uniform()));
+                        break;
+                    case 1:
+                        v = 0.001 / pow(u, 1 / 1.1);
+                        break; /* Pareto, heavy tail */
+                    case 2:
+                        v = -(1 + 1000 * u);
+                        break; /* negative */
+                    default:
+                        v = u < 0.1 ? 0 : 1e-6 + u * u * 30; /* zeros and a skew */
                     }
                     stats_add(&sk, v);
                     stats_add(&ex, v);
@@ -215,8 +228,8 @@ int main(void)
                     double want = stats_percentile(&ex, p, STATS_LINEAR);
                     double got = stats_percentile(&sk, p, STATS_LINEAR);
                     if (near_rel(got, want) > alphas[ai] * (1 + 1e-9) && bad++ < 5)
-                        fprintf(stderr, "  a=%g dist=%d p=%g: %.17g want %.17g\n", alphas[ai],
-                                dist, p, got, want);
+                        fprintf(stderr, "  a=%g dist=%d p=%g: %.17g want %.17g\n", alphas[ai], dist,
+                                p, got, want);
                     want = stats_percentile(&ex, p, STATS_NEAREST);
                     got = stats_percentile(&sk, p, STATS_NEAREST);
                     if (near_rel(got, want) > alphas[ai] * (1 + 1e-9) && bad++ < 5)

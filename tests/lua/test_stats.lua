@@ -1,0 +1,132 @@
+-- llmd.stats through Lua. Expected values: numpy 1.24 (np.percentile with
+-- method="linear" and "inverted_cdf", np.std with ddof 0 and 1), written beside each.
+local t = require "testlib"
+local stats = require "llmd.stats"
+
+local function filled(xs, opts)
+  local s = stats.new(opts)
+  for _, x in ipairs(xs) do s:add(x) end
+  return s
+end
+
+t.test("percentiles, mean and deviations match numpy", function()
+  local s = filled { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }
+  -- np.percentile(np.arange(1, 11), [0, 25, 50, 90, 99.9, 100]) -> 1, 3.25, 5.5, 9.1, 9.991, 10
+  t.eq(s:percentile(0), 1.0)
+  t.eq(s:percentile(25), 3.25)
+  t.eq(s:percentile(50), 5.5)
+  t.near(s:percentile(90), 9.1, 1e-12)
+  t.near(s:percentile(99.9), 9.991, 1e-12)
+  t.eq(s:percentile(100), 10.0)
+  -- np.percentile(..., [50, 90], method="inverted_cdf") -> 5, 9
+  t.eq(s:percentile(50, "nearest"), 5.0)
+  t.eq(s:percentile(90, "nearest"), 9.0)
+  t.near(s:stddev(), 2.8722813232690143, 1e-14)        -- np.std(x)
+  t.near(s:sample_stddev(), 3.0276503540974917, 1e-14) -- np.std(x, ddof=1)
+  t.near(s:variance(), 8.25, 1e-13)
+  t.eq(s:count(), 10)
+  t.eq(#s, 10)
+  t.eq(s:sum(), 55.0)
+  t.eq(s:mean(), 5.5)
+  local y = filled { 3.5, -1.0, 7.25, 7.25, 0.0, 2.0 }
+  t.eq(y:percentile(33.3), 1.3299999999999996)     -- repr(np.percentile(y, 33.3))
+  t.eq(y:percentile(66.7, "nearest"), 7.25)        -- method="inverted_cdf"
+  t.near(y:stddev(), 3.2199465143936097, 1e-15)
+end)
+
+t.test("an accumulator can default to nearest rank, and says which it used", function()
+  local s = filled({ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }, { method = "nearest" })
+  t.eq(s:percentile(90), 9.0)
+  t.near(s:percentile(90, "linear"), 9.1, 1e-12)
+  local sum = s:summary { 50, 90, 99.9 }
+  t.eq(sum.method, "nearest")
+  t.eq(sum.p50, 5.0)
+  t.eq(sum["p99.9"], 10.0)
+  t.eq(filled({ 1, 2 }):summary().method, "linear")
+end)
+
+t.test("summary has every statistic; unknown ones are absent, never 0", function()
+  local s = filled { 2, 4, 4, 4, 5, 5, 7, 9 }
+  local sum = s:summary { 50, 90 }
+  t.eq(sum.count, 8)
+  t.eq(sum.mean, 5.0)
+  t.eq(sum.min, 2.0)
+  t.eq(sum.max, 9.0)
+  t.eq(sum.stddev, 2.0) -- the classic example: population stddev 2
+  t.eq(sum.p50, 4.5)
+  local empty = stats.new():summary { 50 }
+  t.eq(empty, { count = 0, sum = 0.0, method = "linear" })
+  local one = filled({ 3 }):summary()
+  t.eq(one.sample_stddev, nil)
+  t.eq(one.stddev, 0.0)
+end)
+
+t.test("empty: mean, min, max, percentiles are nil", function()
+  local s = stats.new()
+  t.eq(s:mean(), nil)
+  t.eq(s:min(), nil)
+  t.eq(s:max(), nil)
+  t.eq(s:percentile(50), nil)
+  t.eq(s:percentile_rank(1), nil)
+  t.eq(s:stddev(), nil)
+  t.eq(s:count(), 0)
+end)
+
+t.test("NaN is refused; infinities are placed", function()
+  local s = stats.new()
+  t.raises("NaN cannot be summarised", s.add, s, 0 / 0)
+  t.eq(s:count(), 0)
+  s:add(1):add(math.huge):add(2)
+  t.eq(s:percentile(100), math.huge)
+  t.eq(s:percentile(50), 2.0)
+  t.eq(s:mean(), math.huge)
+  t.eq(s:stddev(), nil)
+  t.raises("element 2 is a string, not a number", s.add_many, s, { 1, "x" })
+end)
+
+t.test("percentile_rank is the share of samples at or below x", function()
+  -- scipy.stats.percentileofscore(range(1, 11), 3.5, kind="weak") -> 30.0
+  local s = filled { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }
+  t.eq(s:percentile_rank(3.5), 30.0)
+  t.eq(s:percentile_rank(10), 100.0)
+  t.eq(s:percentile_rank(0), 0.0)
+end)
+
+t.test("usage errors name the argument", function()
+  local s = stats.new()
+  t.raises("percentile must be in [0, 100]", s.percentile, s, 101)
+  t.raises("sketch relative error must be in [0.0001, 0.5]", stats.new, { sketch = 2 })
+  t.raises("invalid option 'median'", s.percentile, s, 50, "median")
+  t.raises("(llmd.stats expected, got table)", s.merge, s, {})
+end)
+
+t.test("merge: exact into exact, exact into sketch; not sketch into exact", function()
+  local a, b = filled { 1, 2, 3 }, filled { 4, 5 }
+  a:merge(b)
+  t.eq(a:count(), 5)
+  t.eq(a:percentile(50), 3.0)
+  local k = stats.new { sketch = 0.01 }
+  k:merge(a)
+  t.eq(k:count(), 5)
+  t.raises("an exact accumulator cannot take a sketch's samples", a.merge, a, k)
+  t.raises("sketches of different relative errors", k.merge, k, stats.new { sketch = 0.02 })
+end)
+
+t.test("a sketch stays within its relative error and its memory stays flat", function()
+  local ex, sk = stats.new(), stats.new { sketch = 0.01 }
+  local x = 1
+  for _ = 1, 200000 do
+    x = (x * 1103515245 + 12345) % 2147483648
+    local v = math.exp((x / 2147483648) * 12 - 6) -- log-uniform over e^-6 .. e^6
+    ex:add(v)
+    sk:add(v)
+  end
+  for _, p in ipairs { 0, 1, 10, 50, 90, 99, 99.9, 100 } do
+    local e, k = ex:percentile(p), sk:percentile(p)
+    t.ok(math.abs(k - e) <= 0.01 * math.abs(e) * (1 + 1e-9), ("p%g: %g vs %g"):format(p, k, e))
+  end
+  t.eq(sk:relative_error(), 0.01)
+  t.eq(ex:relative_error(), nil)
+  t.ok(sk:memory() < 600 * 1024, "sketch memory " .. sk:memory())
+  t.ok(ex:memory() >= 200000 * 8, "exact memory keeps the samples")
+end)

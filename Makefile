@@ -43,8 +43,8 @@ UNIT     := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 # $(1) = build folder, $(2) = extra flags
 objs = $(patsubst src/%.c,$(1)/%.o,$(SRC))
 
-.PHONY: all deps deps-dev test check valgrind lint bench install clean help \
-        _all _unit _test _check _valgrind _lint
+.PHONY: all deps deps-dev test check valgrind lint bench fuzz install clean help \
+        _all _unit _test _check _valgrind _lint _fuzz_short
 
 all: deps
 	$(Q)$(MAKE) --no-print-directory _all
@@ -96,12 +96,36 @@ test: deps
 _test: llmdlua $(addprefix build/tests/,$(UNIT))
 	$(Q)tests/run.sh ./llmdlua build/tests
 
-check: deps
+check: deps-dev
 	$(Q)$(MAKE) --no-print-directory _check
 
-_check: build/asan/llmdlua $(addprefix build/asan/tests/,$(UNIT))
+_check: build/asan/llmdlua $(addprefix build/asan/tests/,$(UNIT)) _fuzz_short
 	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	    tests/run.sh build/asan/llmdlua build/asan/tests
+
+# libFuzzer targets (clang), with AddressSanitizer and UBSan, on the Lua-free cores.
+FUZZ_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 -Isrc \
+               -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_TIME   ?= 60
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/differential.h $(CORE_SRC)
+	@mkdir -p $(@D)
+	@echo "CLANG $<"
+	$(Q)clang $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRC) -lz -lm
+
+# A short, bounded run for `make check`: each target from its seeds, a few seconds.
+_fuzz_short: build/fuzz/fuzz_json build/fuzz/fuzz_scan
+	@mkdir -p build/fuzz/corpus-json build/fuzz/corpus-scan
+	$(Q)build/fuzz/fuzz_json -runs=30000 -max_len=512 build/fuzz/corpus-json tests/fuzz/seeds/json 2>build/fuzz/json.log || \
+	    { tail -30 build/fuzz/json.log; exit 1; }
+	$(Q)build/fuzz/fuzz_scan -runs=30000 -max_len=512 build/fuzz/corpus-scan tests/fuzz/seeds/scan 2>build/fuzz/scan.log || \
+	    { tail -30 build/fuzz/scan.log; exit 1; }
+	@echo "fuzz (short): 30000 runs of each target, no finding"
+
+fuzz: deps-dev
+	$(Q)$(MAKE) --no-print-directory build/fuzz/fuzz_json build/fuzz/fuzz_scan
+	@mkdir -p build/fuzz/corpus-json build/fuzz/corpus-scan
+	build/fuzz/fuzz_json -max_total_time=$(FUZZ_TIME) build/fuzz/corpus-json tests/fuzz/seeds/json
+	build/fuzz/fuzz_scan -max_total_time=$(FUZZ_TIME) build/fuzz/corpus-scan tests/fuzz/seeds/scan
 
 valgrind: deps-dev
 	$(Q)$(MAKE) --no-print-directory _valgrind

@@ -483,6 +483,53 @@ int json_num(JsonParser *p, int64_t *iv, double *dv)
     return 0;
 }
 
+/* Are the 8 bytes of v all ASCII digits? */
+static int eight_digits(uint64_t v)
+{
+    return ((v & 0xF0F0F0F0F0F0F0F0ULL) |
+            (((v + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) == 0x3333333333333333ULL;
+}
+
+/* The value of 8 ASCII digits (little-endian load: the first digit is the low byte). */
+static uint64_t eight_digits_value(uint64_t v)
+{
+    v -= 0x3030303030303030ULL;
+    v = v * 10 + (v >> 8); /* pairs of digits in every other byte */
+    v = ((v & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32)) +
+         ((v >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32))) >>
+        32;
+    return v;
+}
+
+/*
+** Adds the digits at s[*i..] to the mantissa *m, 8 at a time where it can. Returns -1
+** when there are more than 19 significant digits (the caller falls back to strtod).
+*/
+static int take_digits(const char *s, size_t n, size_t *i, uint64_t *m, int *sig)
+{
+    size_t k = *i;
+    while (k + 8 <= n) {
+        uint64_t v;
+        memcpy(&v, s + k, 8);
+        if (!eight_digits(v))
+            break;
+        if (*sig + 8 > 19)
+            return -1;
+        *m = *m * 100000000ULL + eight_digits_value(v);
+        *sig += 8;
+        k += 8;
+    }
+    for (; k < n && is_digit(s[k]); k++) {
+        if (*m == 0 && s[k] == '0' && *sig == 0)
+            continue; /* still a leading zero */
+        if (++*sig > 19)
+            return -1;
+        *m = *m * 10 + (uint64_t)(s[k] - '0');
+    }
+    *i = k;
+    return 0;
+}
+
 /* strtod on a copy (it needs a terminated string). */
 static double slow_strtod(const char *s, size_t n)
 {
@@ -535,22 +582,20 @@ double json_strtod(const char *s, size_t n)
     uint64_t m = 0;
     int sig = 0;
     long e = 0;
-    for (; i < n && is_digit(s[i]); i++) {
-        if (m == 0 && s[i] == '0')
-            continue; /* leading zeros are not significant */
-        if (++sig > 19)
-            return slow_strtod(s, n);
-        m = m * 10 + (uint64_t)(s[i] - '0');
-    }
+    /* integer part: leading zeros are not significant */
+    while (i < n && s[i] == '0')
+        i++;
+    if (take_digits(s, n, &i, &m, &sig) != 0)
+        return slow_strtod(s, n);
     if (i < n && s[i] == '.') {
-        for (i++; i < n && is_digit(s[i]); i++) {
-            e--;
-            if (m == 0 && s[i] == '0')
-                continue;
-            if (++sig > 19)
-                return slow_strtod(s, n);
-            m = m * 10 + (uint64_t)(s[i] - '0');
+        size_t f = ++i;
+        if (m == 0) { /* 0.000ddd: zeros after the point are not significant either */
+            while (i < n && s[i] == '0')
+                i++;
         }
+        if (take_digits(s, n, &i, &m, &sig) != 0)
+            return slow_strtod(s, n);
+        e -= (long)(i - f);
     }
     if (i < n && (s[i] == 'e' || s[i] == 'E')) {
         i++;
@@ -582,8 +627,9 @@ double json_strtod(const char *s, size_t n)
                                            1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L};
         long double y = (long double)m;
         y = e >= 0 ? y * lp10[e] : y / lp10[-e];
-        int ex;
-        uint64_t sig64 = (uint64_t)ldexpl(frexpl(y, &ex), 64);
+        /* the x87 format keeps the 64-bit significand in its first 8 bytes */
+        uint64_t sig64;
+        memcpy(&sig64, &y, sizeof sig64);
         if ((sig64 & 0x7FF) != 0x400) {
             double d = (double)y;
             return neg ? -d : d;

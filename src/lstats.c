@@ -237,6 +237,9 @@ static int l_summary(lua_State *L)
     }
     if (lua_istable(L, 2)) {
         lua_Integer n = luaL_len(L, 2);
+        if (n > 64)
+            return luaL_error(L, "bad argument #1 to 'summary' (at most 64 percentiles)");
+        double ps[64], out[64];
         for (lua_Integer i = 1; i <= n; i++) {
             lua_geti(L, 2, i);
             int ok;
@@ -247,12 +250,17 @@ static int l_summary(lua_State *L)
                                   "percentile in [0, 100])",
                                   i);
             lua_pop(L, 1);
+            ps[i - 1] = (double)p;
+        }
+        /* asked together: one multi-selection rather than a sort */
+        stats_percentiles(s, ps, out, (int)n, method);
+        for (lua_Integer i = 0; i < n; i++) {
             char key[40];
-            if (p == floor(p))
-                (void)snprintf(key, sizeof key, "p%d", (int)p);
+            if (ps[i] == floor(ps[i]))
+                (void)snprintf(key, sizeof key, "p%d", (int)ps[i]);
             else
-                (void)snprintf(key, sizeof key, "p%g", (double)p);
-            set_known(L, key, stats_percentile(s, (double)p, method));
+                (void)snprintf(key, sizeof key, "p%g", ps[i]);
+            set_known(L, key, out[i]);
         }
     }
     return 1;

@@ -296,15 +296,16 @@ static int refill(Scanner *s, size_t keep)
     if (s->cap - s->len < READ_CHUNK / 4 &&
         alloc_window(s, s->cap < WINDOW ? WINDOW : s->cap * 2) != 0)
         return -1;
+    size_t chunk = s->read_max ? s->read_max : READ_CHUNK;
     while (s->len < s->cap && !s->eof) {
         size_t room = s->cap - s->len;
-        ssize_t r = read_more(s, s->buf + s->len, room < READ_CHUNK ? room : READ_CHUNK);
+        ssize_t r = read_more(s, s->buf + s->len, room < chunk ? room : chunk);
         if (r < 0)
             return -1;
         if (r == 0)
             s->eof = 1;
         s->len += (size_t)r;
-        if (s->len >= READ_CHUNK)
+        if (s->len >= chunk)
             break;
     }
     return 0;
@@ -870,16 +871,18 @@ void scan_free(Scanner *s)
 
 /* ---- CSV (RFC 4180) ------------------------------------------------------------ */
 
-/* One field of the current row, unquoted into the arena. */
+/* A field of the current row: a span of the window (between the quotes, if quoted). */
 typedef struct CsvField {
-    size_t off, len;
+    const char *p;
+    size_t len;
     int quoted;
+    int doubled; /* holds "" (an escaped quote) */
 } CsvField;
 
 /*
-** Reads one record starting at buf[*pos]: fields (unquoted) go to the arena.
-** Returns 1 with a record, 0 at the end of input, -2 when the window must grow or
-** refill (the record is cut), -1 on a syntax error.
+** Reads one record starting at buf[*pos] into spans of the window. Returns 1 with a
+** record, 0 at the end of input, -2 when the record is cut by the end of the window
+** (read more and call again from the same *pos), -1 on a syntax error.
 */
 static int csv_record(Scanner *s, size_t *pos, CsvField **fields, int *nf, int *capf,
                       uint64_t *line)
@@ -890,7 +893,6 @@ static int csv_record(Scanner *s, size_t *pos, CsvField **fields, int *nf, int *
     if (i >= n)
         return s->eof ? 0 : -2;
     *nf = 0;
-    s->alen = 0;
     for (;;) {
         if (*nf == *capf) {
             int cap = *capf ? *capf * 2 : 32;
@@ -901,28 +903,21 @@ static int csv_record(Scanner *s, size_t *pos, CsvField **fields, int *nf, int *
             *capf = cap;
         }
         CsvField *f = &(*fields)[(*nf)++];
-        f->quoted = 0;
-        f->off = s->alen;
+        f->quoted = f->doubled = 0;
         if (i < n && b[i] == '"') {
             f->quoted = 1;
-            i++;
+            f->p = b + ++i;
             for (;;) {
                 const char *q = (const char *)memchr(b + i, '"', n - i);
                 if (q == NULL)
                     return s->eof ? fail(s, "%s:%llu: unterminated quoted field", s->name,
                                          (unsigned long long)(*line + lines))
                                   : -2;
-                size_t run = (size_t)(q - (b + i)), off;
-                for (size_t k = i; k < i + run; k++)
-                    lines += b[k] == '\n';
-                if (arena_add(s, b + i, run, &off) != 0)
-                    return -1;
-                s->alen--; /* drop the terminator: pieces are contiguous */
-                i += run + 1;
+                for (const char *c = b + i; c < q; c++)
+                    lines += *c == '\n';
+                i = (size_t)(q - b) + 1;
                 if (i < n && b[i] == '"') { /* "" is a quote */
-                    if (arena_add(s, "\"", 1, &off) != 0)
-                        return -1;
-                    s->alen--;
+                    f->doubled = 1;
                     i++;
                     continue;
                 }
@@ -930,6 +925,7 @@ static int csv_record(Scanner *s, size_t *pos, CsvField **fields, int *nf, int *
                     return -2;
                 break;
             }
+            f->len = (size_t)(b + i - 1 - f->p);
             if (i < n && b[i] != s->sep && b[i] != '\n' && b[i] != '\r')
                 return fail(s,
                             "%s:%llu: unexpected '%c' after a quoted field (expected '%c' or "
@@ -945,16 +941,10 @@ static int csv_record(Scanner *s, size_t *pos, CsvField **fields, int *nf, int *
             }
             if (j >= n && !s->eof)
                 return -2;
-            size_t off;
-            if (arena_add(s, b + i, j - i, &off) != 0)
-                return -1;
-            s->alen--;
+            f->p = b + i;
+            f->len = j - i;
             i = j;
         }
-        f->len = s->alen - f->off;
-        if (arena_add(s, "", 0, &f->off) != 0) /* terminate: f->off is fixed below */
-            return -1;
-        f->off = s->alen - 1 - f->len;
         if (i < n && b[i] == s->sep) {
             i++;
             continue;
@@ -974,34 +964,96 @@ static int csv_record(Scanner *s, size_t *pos, CsvField **fields, int *nf, int *
     return 1;
 }
 
-/* Parses a whole field as a number (strtod, surrounding blanks allowed). */
-static int csv_number(const char *t, double *out)
+/* A field's text into the arena (undoubling ""); *off is where. */
+static int csv_text(Scanner *s, const CsvField *f, size_t *off)
 {
-    char *end;
-    while (*t == ' ' || *t == '\t')
-        t++;
-    if (*t == '\0')
+    if (!f->doubled)
+        return arena_add(s, f->p, f->len, off);
+    if (arena_add(s, f->p, f->len, off) != 0)
+        return -1;
+    char *t = s->arena + *off;
+    size_t o = 0;
+    for (size_t k = 0; k < f->len; k++) {
+        t[o++] = f->p[k];
+        if (f->p[k] == '"')
+            k++; /* the second quote of "" */
+    }
+    t[o] = '\0';
+    s->alen = *off + o + 1;
+    return 0;
+}
+
+/* Is p[0..n) JSON's number grammar (then json_strtod reads it exactly and fast)? */
+static int json_number_text(const char *p, size_t n)
+{
+    size_t i = 0;
+    if (i < n && p[i] == '-')
+        i++;
+    size_t d = i;
+    while (i < n && p[i] >= '0' && p[i] <= '9')
+        i++;
+    if (i == d || (p[d] == '0' && i - d > 1))
         return 0;
-    errno = 0;
-    double d = strtod(t, &end);
-    while (*end == ' ' || *end == '\t')
-        end++;
+    if (i < n && p[i] == '.') {
+        size_t f = ++i;
+        while (i < n && p[i] >= '0' && p[i] <= '9')
+            i++;
+        if (i == f)
+            return 0;
+    }
+    if (i < n && (p[i] == 'e' || p[i] == 'E')) {
+        i++;
+        if (i < n && (p[i] == '+' || p[i] == '-'))
+            i++;
+        size_t e = i;
+        while (i < n && p[i] >= '0' && p[i] <= '9')
+            i++;
+        if (i == e)
+            return 0;
+    }
+    return i == n;
+}
+
+/* A whole field as a number (blanks around it allowed, NaN refused). */
+static int csv_number(const char *p, size_t n, double *out)
+{
+    while (n > 0 && (*p == ' ' || *p == '\t'))
+        p++, n--;
+    while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+        n--;
+    if (n == 0)
+        return 0;
+    if (json_number_text(p, n)) {
+        *out = json_strtod(p, n);
+        return 1;
+    }
+    char buf[128]; /* other spellings strtod takes: +1, .5, 1., inf */
+    if (n >= sizeof buf)
+        return 0;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    char *end;
+    double d = strtod(buf, &end);
     if (*end != '\0' || d != d)
         return 0;
     *out = d;
     return 1;
 }
 
+static int same_text(const CsvField *f, const char *key, size_t klen)
+{
+    return !f->doubled && f->len == klen && memcmp(f->p, key, klen) == 0;
+}
+
 static int scan_csv(Scanner *s)
 {
     CsvField *fields = NULL;
     int nf = 0, capf = 0, ncols = 0;
-    int *col_of = NULL; /* matcher -> column index, -1 when absent */
     size_t pos = 0;
     uint64_t line = 1, row_line;
     int rc = 0, header_done = !s->has_header;
     int nm = s->nrules + s->nfields;
-    col_of = (int *)malloc((size_t)(nm > 0 ? nm : 1) * sizeof *col_of);
+    int *col_of = (int *)malloc((size_t)(nm > 0 ? nm : 1) * sizeof *col_of);
     if (col_of == NULL)
         return fail(s, "%s: out of memory", s->name);
     for (;;) {
@@ -1028,9 +1080,8 @@ static int scan_csv(Scanner *s)
             for (int m = 0; m < nm; m++) {
                 const ScanPath *p = path_of(s, m);
                 col_of[m] = -1;
-                for (int c = 0; c < nf; c++)
-                    if (fields[c].len == p->steps[0].klen &&
-                        memcmp(s->arena + fields[c].off, p->steps[0].key, fields[c].len) == 0)
+                for (int c = 0; c < nf && col_of[m] < 0; c++)
+                    if (same_text(&fields[c], p->steps[0].key, p->steps[0].klen))
                         col_of[m] = c;
                 if (col_of[m] < 0) {
                     rc = fail(s, "%s:%llu: no column '%s' in the header", s->name,
@@ -1040,7 +1091,7 @@ static int scan_csv(Scanner *s)
             }
             continue;
         }
-        if (ncols && nf != ncols) {
+        if (nf != ncols) {
             rc = fail(s, "%s:%llu: %d fields, the header has %d", s->name,
                       (unsigned long long)row_line, nf, ncols);
             break;
@@ -1048,17 +1099,11 @@ static int scan_csv(Scanner *s)
         s->records++;
         for (int m = 0; m < s->nrules; m++) {
             ScanRule *ru = &s->rules[m];
-            int c = col_of[m];
-            if (c >= nf) {
-                rc = fail(s, "%s:%llu: missing column '%s'", s->name, (unsigned long long)row_line,
-                          ru->path.steps[0].key);
-                goto done;
-            }
+            const CsvField *cell = &fields[col_of[m]];
             ru->matched++;
             if (ru->sink == SINK_STATS) {
                 double x;
-                const char *text = s->arena + fields[c].off;
-                if (csv_number(text, &x)) {
+                if (!cell->quoted && csv_number(cell->p, cell->len, &x)) {
                     if (add_stat(s, ru, x) != 0) {
                         rc = -1;
                         goto done;
@@ -1066,25 +1111,30 @@ static int scan_csv(Scanner *s)
                 } else if (ru->skip_bad) {
                     ru->skipped++;
                 } else {
-                    rc = fail(s, "%s:%llu: column '%s': expected a number, found '%.40s'", s->name,
-                              (unsigned long long)row_line, ru->path.steps[0].key, text);
+                    rc = fail(s, "%s:%llu: column '%s': expected a number, found '%.*s'", s->name,
+                              (unsigned long long)row_line, ru->path.steps[0].key,
+                              (int)(cell->len < 40 ? cell->len : 40), cell->p);
                     goto done;
                 }
                 continue;
             }
             /* a record: its fields as numbers when they read as numbers, else strings */
+            s->alen = 0;
             for (int k = ru->first_field; k < ru->first_field + ru->nfields; k++) {
                 ScanValue *v = &s->fields[k].val;
-                int fc = col_of[s->nrules + k];
+                const CsvField *fc = &fields[col_of[s->nrules + k]];
                 memset(v, 0, sizeof *v);
-                if (fc >= nf || (fields[fc].len == 0 && !fields[fc].quoted)) {
+                if (fc->len == 0 && !fc->quoted) {
                     v->type = VAL_NONE;
-                } else if (!fields[fc].quoted && csv_number(s->arena + fields[fc].off, &v->d)) {
+                } else if (!fc->quoted && csv_number(fc->p, fc->len, &v->d)) {
                     v->type = VAL_FLOAT;
                 } else {
                     v->type = VAL_STRING;
-                    v->off = fields[fc].off;
-                    v->len = fields[fc].len;
+                    if (csv_text(s, fc, &v->off) != 0) {
+                        rc = -1;
+                        goto done;
+                    }
+                    v->len = strlen(s->arena + v->off);
                 }
             }
             if (deliver(s, m, NULL) != 0) {

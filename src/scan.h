@@ -113,6 +113,7 @@ typedef struct Scanner {
     const char *mem;
     size_t memlen;
     int eof;
+    size_t read_max; /* bytes per read at most (0: 1 MiB); tests set it tiny */
 
     /* the window */
     char *buf;

@@ -133,6 +133,41 @@ static void select_kth(double *a, size_t n, size_t k)
     insertion_sort(a, n);
 }
 
+/* Rearranges a so that a[r] is the r-th smallest for every r in ranks[0..nr), which
+   is sorted and is used (rebased) as scratch. */
+static void select_ranks(double *a, size_t n, uint64_t *ranks, size_t nr)
+{
+    while (nr > 0) {
+        if (n <= 24) {
+            insertion_sort(a, n);
+            return;
+        }
+        size_t s = partition(a, n), k = 0;
+        while (k < nr && ranks[k] < s)
+            k++;
+        for (size_t i = k; i < nr; i++)
+            ranks[i] -= s;
+        /* recurse on the smaller group of ranks, loop on the other */
+        if (k < nr - k) {
+            select_ranks(a, s, ranks, k);
+            a += s;
+            n -= s;
+            ranks += k;
+            nr -= k;
+        } else {
+            select_ranks(a + s, n - s, ranks + k, nr - k);
+            n = s;
+            nr = k;
+        }
+    }
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* ---- accumulators ------------------------------------------------------------ */
 
 void stats_init(Stats *s, double alpha)
@@ -176,6 +211,8 @@ static void moments_add(Stats *s, double x)
     else
         s->comp += (x - t) + s->sum;
     s->sum = t;
+    if (!s->sketch)
+        return; /* the variance of kept samples is computed from them, two-pass */
     /* Welford over the finite samples */
     uint64_t nf = s->n - s->n_pinf - s->n_ninf;
     double d = x - s->mean;
@@ -483,6 +520,43 @@ double stats_percentile(Stats *s, double p, int method)
         a = exact_at(s, k, 1, &b);
     }
     return lerp(a, b, h - lo);
+}
+
+void stats_percentiles(Stats *s, const double *ps, double *out, int k, int method)
+{
+    if (!s->sketch && !s->sorted && s->n > 0 && k > 1 && s->queries == 0) {
+        /* every rank any of the percentiles needs, selected in one go */
+        uint64_t *ranks = (uint64_t *)malloc((size_t)k * 2 * sizeof *ranks);
+        if (ranks != NULL) {
+            size_t nr = 0;
+            for (int i = 0; i < k; i++) {
+                double r = method == STATS_NEAREST ? ceil(ps[i] * (double)s->n / 100.0) - 1
+                                                   : floor((ps[i] / 100.0) * (double)(s->n - 1));
+                uint64_t lo = r < 0 ? 0 : (uint64_t)r;
+                if (lo > s->n - 1)
+                    lo = s->n - 1;
+                ranks[nr++] = lo;
+                if (lo + 1 < s->n)
+                    ranks[nr++] = lo + 1;
+            }
+            qsort(ranks, nr, sizeof *ranks, cmp_u64);
+            size_t u = 0;
+            for (size_t i = 0; i < nr; i++)
+                if (u == 0 || ranks[u - 1] != ranks[i])
+                    ranks[u++] = ranks[i];
+            select_ranks(s->v, s->n, ranks, u);
+            free(ranks);
+            /* the ranks are in place: read them as if sorted */
+            s->sorted = 1;
+            for (int i = 0; i < k; i++)
+                out[i] = stats_percentile(s, ps[i], method);
+            s->sorted = 0;
+            s->queries = 1;
+            return;
+        }
+    }
+    for (int i = 0; i < k; i++)
+        out[i] = stats_percentile(s, ps[i], method);
 }
 
 double stats_rank(Stats *s, double x)

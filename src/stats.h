@@ -83,6 +83,12 @@ double stats_max(const Stats *s);
 
 /* p in [0, 100]. May reorder the samples (exact mode). NaN when empty. */
 double stats_percentile(Stats *s, double p, int method);
+/*
+** Several percentiles at once: out[i] for ps[i]. On unsorted exact samples one
+** multi-selection finds every rank needed (O(n log k)) instead of a sort.
+*/
+void stats_percentiles(Stats *s, const double *ps, double *out, int k, int method);
+
 /* The percentage of samples <= x (0..100); NaN when empty. */
 double stats_rank(Stats *s, double x);
 

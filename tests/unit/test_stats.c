@@ -126,6 +126,42 @@ int main(void)
         CHECK(bad == 0);
     }
 
+    TEST("percentiles asked together (multi-selection) equal the reference")
+    {
+        int bad = 0;
+        double out[sizeof ps / sizeof ps[0]];
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+            for (int method = 0; method < 2; method++) {
+                size_t n = sizes[si];
+                double *x = malloc(n * sizeof *x), *ref = malloc(n * sizeof *ref);
+                Stats s;
+                stats_init(&s, 0);
+                for (size_t i = 0; i < n; i++) {
+                    x[i] = (double)(next_u64() % 1000) / 7.0;
+                    stats_add(&s, x[i]);
+                }
+                memcpy(ref, x, n * sizeof *x);
+                qsort(ref, n, sizeof *ref, cmp_double);
+                int k = (int)(sizeof ps / sizeof ps[0]);
+                stats_percentiles(&s, ps, out, k, method);
+                for (int i = 0; i < k; i++) {
+                    double want = method == STATS_LINEAR ? ref_linear(ref, n, ps[i])
+                                                         : ref_nearest(ref, n, ps[i]);
+                    if (!same(out[i], want) && bad++ < 5)
+                        fprintf(stderr, "  n=%zu method=%d p=%g: %.17g want %.17g\n", n, method,
+                                ps[i], out[i], want);
+                    /* later single queries (sorting now) agree too */
+                    if (!same(stats_percentile(&s, ps[i], method), want) && bad++ < 5)
+                        fprintf(stderr, "  again n=%zu p=%g\n", n, ps[i]);
+                }
+                stats_free(&s);
+                free(x);
+                free(ref);
+            }
+        }
+        CHECK(bad == 0);
+    }
+
     TEST("count, sum, mean, variance, min, max against two-pass long double sums")
     {
         for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {

@@ -1,0 +1,38 @@
+#!/bin/sh
+# make bench: llmdlua's streaming scan against the reference users run today
+# (python3 json.load + sorted-list percentiles) and the floor (read() of the file),
+# on generated files of at least $BENCH_MB MB (default 500) in each real shape.
+# Timings are wall-clock in this one run, so compare the ratios, not the numbers.
+#
+# usage: scripts/bench.sh ./llmdlua     env: BENCH_DIR (default /tmp/llmdlua-bench), BENCH_MB
+set -eu
+BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+dir=${BENCH_DIR:-/tmp/llmdlua-bench}
+mb=${BENCH_MB:-500}
+py=python3
+mkdir -p "$dir"
+
+echo "generating inputs of >= $mb MB each in $dir (kept for the next run)..."
+$py "$here/bench/gen.py" "$dir" "$mb"
+cc -O2 -o "$dir/readfloor" "$here/bench/readfloor.c"
+
+now() { date +%s.%N; }
+results="$dir/results.jsonl"
+: >"$results"
+for shape in inference_perf vllm_bench guidellm csv; do
+    case $shape in
+    csv) file="$dir/requests.csv" ;;
+    *) file="$dir/$shape.json" ;;
+    esac
+    echo "  $shape: floor, llmdlua, llmdlua (sketch), python3..."
+    "$dir/readfloor" "$file" >/dev/null # warm the page cache
+    t0=$(now); "$dir/readfloor" "$file" >/dev/null; t1=$(now)
+    ours=$("$BIN" "$here/bench/scan.lua" $shape "$file"); t2=$(now)
+    sketch=$("$BIN" "$here/bench/scan.lua" $shape "$file" sketch); t3=$(now)
+    ref=$($py "$here/bench/ref.py" $shape "$file"); t4=$(now)
+    size=$(stat -c %s "$file")
+    printf '{"shape":"%s","bytes":%s,"t":[%s,%s,%s,%s,%s],"ours":%s,"sketch":%s,"ref":%s}\n' \
+        "$shape" "$size" "$t0" "$t1" "$t2" "$t3" "$t4" "$ours" "$sketch" "$ref" >>"$results"
+done
+"$BIN" "$here/bench/report.lua" "$results"

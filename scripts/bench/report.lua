@@ -1,0 +1,54 @@
+-- Prints the `make bench` table from results.jsonl and checks the numbers agree.
+-- Exit 1 when llmdlua and the reference disagree (a wrong number is a bug); the
+-- speed and memory targets are reported, not enforced (the machine is shared).
+local json = require "llmd.json"
+
+local rows = {}
+for line in io.lines(arg[1]) do
+  local r = json.decode(line)
+  r.floor_s, r.ours_s, r.sketch_s, r.ref_s = r.t[2] - r.t[1], r.t[3] - r.t[2], r.t[4] - r.t[3], r.t[5] - r.t[4]
+  rows[#rows + 1] = r
+end
+
+local function agree(a, b, rel)
+  for name, x in pairs(b) do
+    if type(x) == "table" then
+      local y = a[name]
+      if not y or y.count ~= x.count then return false, name .. " count" end
+      for _, k in ipairs { "mean", "p50", "p90", "p99" } do
+        local d = math.abs(y[k] - x[k]) / math.max(math.abs(x[k]), 1e-300)
+        if d > rel then return false, ("%s %s: %.17g vs %.17g"):format(name, k, y[k], x[k]) end
+      end
+    end
+  end
+  return true
+end
+
+local MB = 1e6
+print(("\n%-15s %8s | %10s | %10s %8s %13s | %10s %8s | %8s %8s | %10s %8s | %s"):format(
+  "shape", "MB", "floor MB/s", "llmdlua", "RSS MB", "limit MB", "python3", "RSS MB",
+  "speed x", "memory x", "sketch", "RSS MB", "same numbers"))
+local bad = 0
+local ok_speed, ok_ratio, ok_mem, ok_sketch = true, true, true, true
+for _, r in ipairs(rows) do
+  local mb = r.bytes / MB
+  local ours_rate, ref_rate, floor_rate = mb / r.ours_s, mb / r.ref_s, mb / r.floor_s
+  local ours_rss, ref_rss, sk_rss = r.ours.rss_kb / 1024, r.ref.rss_kb / 1024, r.sketch.rss_kb / 1024
+  local limit = 32 + 8 * r.ours.kept / 1048576
+  local same, why = agree(r.ours, r.ref, 1e-12)
+  local sk_same, sk_why = agree(r.sketch, r.ref, 0.01 + 1e-9) -- within the sketch's 1%
+  if not same or not sk_same then bad = bad + 1 end
+  ok_speed = ok_speed and ours_rate >= 300
+  ok_ratio = ok_ratio and r.ref_s / r.ours_s >= 20
+  ok_mem = ok_mem and ours_rss <= limit
+  ok_sketch = ok_sketch and sk_rss <= 32
+  print(("%-15s %8.1f | %10.0f | %10.0f %8.1f %13s | %10.1f %8.0f | %8.1f %8.1f | %10.0f %8.1f | %s"):format(
+    r.shape, mb, floor_rate, ours_rate, ours_rss, ("<= %.1f"):format(limit), ref_rate, ref_rss,
+    r.ref_s / r.ours_s, ref_rss / ours_rss, mb / r.sketch_s, sk_rss,
+    same and (sk_same and "yes (sketch within 1%)" or "sketch: " .. sk_why) or "NO: " .. why))
+end
+local function mark(ok) return ok and "met" or "NOT met" end
+print(("\ntargets: >= 300 MB/s on every shape: %s; >= 20x the reference: %s; RSS <= 32 MB + 8 B/sample: %s; sketch RSS <= 32 MB: %s")
+  :format(mark(ok_speed), mark(ok_ratio), mark(ok_mem), mark(ok_sketch)))
+print("(single-threaded; wall-clock times from this run on a shared machine: compare ratios)")
+os.exit(bad == 0 and 0 or 1)

@@ -1,0 +1,189 @@
+/*
+** differential.h — scan a document whole (from memory) and through tiny reads (a
+** refill every few bytes): both must end alike — same status, same error byte offset
+** (or message, for CSV), accumulators equal bit for bit, the same records delivered.
+** Used by tests/unit/test_scan.c and tests/fuzz/fuzz_scan.c.
+*/
+#ifndef LLMD_DIFFERENTIAL_H
+#define LLMD_DIFFERENTIAL_H
+
+#define _GNU_SOURCE /* fmemopen */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scan.h"
+#include "stats.h"
+
+typedef struct Outcome {
+    int rc;
+    char err[512];
+    uint64_t n[4];
+    double sum[4];
+    uint64_t records, hash;
+} Outcome;
+
+static void hash_bytes(uint64_t *h, const void *p, size_t n)
+{
+    const unsigned char *b = (const unsigned char *)p;
+    for (size_t i = 0; i < n; i++)
+        *h = (*h ^ b[i]) * 1099511628211ULL;
+}
+
+static void on_rec(Scanner *s, int rule, const ScanValue *whole)
+{
+    Outcome *o = (Outcome *)s->ud;
+    o->records++;
+    hash_bytes(&o->hash, &rule, sizeof rule);
+    const ScanValue *vals = whole;
+    int n = 1;
+    if (whole == NULL) {
+        n = s->rules[rule].nfields;
+    }
+    for (int i = 0; i < n; i++) {
+        const ScanValue *v = whole ? vals : &s->fields[s->rules[rule].first_field + i].val;
+        hash_bytes(&o->hash, &v->type, sizeof v->type);
+        if (v->type == VAL_INT)
+            hash_bytes(&o->hash, &v->i, sizeof v->i);
+        if (v->type == VAL_FLOAT)
+            hash_bytes(&o->hash, &v->d, sizeof v->d);
+        if (v->type == VAL_STRING || v->type == VAL_RAW)
+            hash_bytes(&o->hash, s->arena + v->off, v->len);
+    }
+}
+
+/* Runs the fixed rule set over data, whole (read_max 0, memory) or read_max at a time. */
+static void run_once(const uint8_t *data, size_t size, int format, size_t read_max, Outcome *o)
+{
+    memset(o, 0, sizeof *o);
+    o->hash = 1469598103934665603ULL;
+    Stats st[4];
+    for (int i = 0; i < 4; i++)
+        stats_init(&st[i], i == 3 ? 0.01 : 0);
+    ScanRule rules[5];
+    ScanField fields[4];
+    memset(rules, 0, sizeof rules);
+    memset(fields, 0, sizeof fields);
+    char err[256];
+    const char *pat[4], *fpat[4];
+    if (format == SCAN_CSV) {
+        pat[0] = "a", pat[1] = "b", pat[2] = "c", pat[3] = "a";
+        fpat[0] = "a", fpat[1] = "b", fpat[2] = "c", fpat[3] = "a";
+    } else {
+        pat[0] = "$[*]", pat[1] = "$.a[*]", pat[2] = "$[-1].b", pat[3] = "$.*[*].c";
+        fpat[0] = "a", fpat[1] = "#b", fpat[2] = "c[0]", fpat[3] = "c[-1]";
+    }
+    int nr = 0, nf = 0;
+    for (int i = 0; i < 4; i++, nr++) {
+        ScanRule *r = &rules[nr];
+        if (format == SCAN_CSV) {
+            r->path.steps = calloc(1, sizeof *r->path.steps);
+            r->path.steps[0].key = strdup(pat[i]);
+            r->path.steps[0].klen = strlen(pat[i]);
+            r->path.n = 1;
+            r->path.last_at = -1;
+        } else if (scan_path_parse(pat[i], 0, &r->path, err, sizeof err) != 0) {
+            abort();
+        }
+        r->sink = SINK_STATS;
+        r->stats = &st[i];
+        r->skip_bad = 1;
+        r->reduce = (format != SCAN_CSV && i == 1) ? RED_DIFFS : RED_NONE;
+    }
+    ScanRule *rec = &rules[nr++];
+    rec->sink = SINK_RECORD;
+    rec->first_field = 0;
+    rec->nfields = 4;
+    if (format == SCAN_CSV) {
+        rec->path.steps = calloc(1, sizeof *rec->path.steps);
+        rec->path.steps[0].key = strdup("a");
+        rec->path.steps[0].klen = 1;
+        rec->path.n = 1;
+        rec->path.last_at = -1;
+    } else if (scan_path_parse("$[*]", 0, &rec->path, err, sizeof err) != 0) {
+        abort();
+    }
+    for (int i = 0; i < 4; i++, nf++) {
+        fields[nf].rule = nr - 1;
+        if (format == SCAN_CSV) {
+            fields[nf].path.steps = calloc(1, sizeof *fields[nf].path.steps);
+            fields[nf].path.steps[0].key = strdup(fpat[i]);
+            fields[nf].path.steps[0].klen = strlen(fpat[i]);
+            fields[nf].path.n = 1;
+            fields[nf].path.last_at = -1;
+        } else if (scan_path_parse(fpat[i], 1, &fields[nf].path, err, sizeof err) != 0) {
+            abort();
+        }
+    }
+
+    Scanner s;
+    scan_init(&s, "doc", format);
+    FILE *fp = NULL;
+    if (read_max == 0) {
+        scan_open_mem(&s, (const char *)data, size);
+    } else {
+        fp = fmemopen((void *)(uintptr_t)data, size, "r");
+        if (fp == NULL) /* fmemopen refuses size 0 */
+            scan_open_mem(&s, (const char *)data, size);
+        else
+            scan_open_file(&s, fp);
+        s.read_max = read_max;
+    }
+    s.rules = rules;
+    s.nrules = nr;
+    s.fields = fields;
+    s.nfields = nf;
+    s.on_record = on_rec;
+    s.ud = o;
+    o->rc = scan_run(&s);
+    if (o->rc != 0) {
+        /* JSON errors carry "(byte N)": compare that; CSV messages carry the line */
+        const char *b = strstr(s.err, "(byte ");
+        snprintf(o->err, sizeof o->err, "%s", b ? b : s.err);
+    }
+    for (int i = 0; i < 4; i++) {
+        o->n[i] = st[i].n;
+        o->sum[i] = stats_sum(&st[i]);
+        stats_free(&st[i]);
+    }
+    scan_free(&s);
+    if (fp != NULL)
+        fclose(fp);
+    for (int i = 0; i < nr; i++) {
+        scan_path_free(&rules[i].path);
+        free(rules[i].tent);
+    }
+    for (int i = 0; i < nf; i++)
+        scan_path_free(&fields[i].path);
+}
+
+/* 0 when whole and windowed runs agree; else 1 with why filled in. */
+static int scan_differential(const uint8_t *data, size_t size, int format, size_t read_max,
+                             char *why, size_t whylen)
+{
+    Outcome a, b;
+    run_once(data, size, format, 0, &a);
+    run_once(data, size, format, read_max, &b);
+    if (a.rc != b.rc || strcmp(a.err, b.err) != 0) {
+        snprintf(why, whylen, "status %d '%.200s' vs %d '%.200s'", a.rc, a.err, b.rc, b.err);
+        return 1;
+    }
+    if (a.rc == 0) {
+        for (int i = 0; i < 4; i++)
+            if (a.n[i] != b.n[i] || memcmp(&a.sum[i], &b.sum[i], sizeof a.sum[i]) != 0) {
+                snprintf(why, whylen, "rule %d: %llu/%.17g vs %llu/%.17g", i + 1,
+                         (unsigned long long)a.n[i], a.sum[i], (unsigned long long)b.n[i],
+                         b.sum[i]);
+                return 1;
+            }
+        if (a.records != b.records || a.hash != b.hash) {
+            snprintf(why, whylen, "records %llu vs %llu (or their values differ)",
+                     (unsigned long long)a.records, (unsigned long long)b.records);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+#endif

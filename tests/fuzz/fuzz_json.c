@@ -1,0 +1,70 @@
+/*
+** libFuzzer target for the JSON pull parser: any input must end in JSON_END or a
+** positioned JSON_ERROR, never a crash or undefined behaviour; decoded strings are
+** valid UTF-8; and the same input fed in small windows gives the same tokens and
+** the same error offset.
+*/
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+
+static uint64_t run(const uint8_t *data, size_t size, size_t window, uint64_t *err_off)
+{
+    JsonParser p;
+    json_parser_init(&p);
+    uint64_t h = 1469598103934665603ULL;
+    size_t consumed = 0, end = window ? (window < size ? window : size) : size;
+    for (;;) {
+        p.base = consumed;
+        json_feed(&p, (const char *)data + consumed, end - consumed, end == size);
+        JsonTok t;
+        while ((t = json_next(&p)) > JSON_END) {
+            h = (h ^ (uint64_t)t) * 1099511628211ULL;
+            if (t == JSON_STRING || t == JSON_KEY) {
+                size_t n;
+                const char *s = json_str(&p, &n);
+                if (s == NULL || json_utf8_valid(s, n) != n)
+                    abort(); /* validated strings decode to valid UTF-8 */
+                for (size_t i = 0; i < n; i++)
+                    h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+            } else if (t == JSON_NUMBER) {
+                int64_t i;
+                double d;
+                if (json_num(&p, &i, &d)) {
+                    h ^= (uint64_t)i;
+                } else {
+                    uint64_t bits;
+                    memcpy(&bits, &d, sizeof bits);
+                    h ^= bits;
+                }
+                h *= 1099511628211ULL;
+            }
+        }
+        if (t == JSON_ERROR) {
+            *err_off = p.err_off;
+            h ^= 0xE;
+            break;
+        }
+        if (t == JSON_END)
+            break;
+        consumed += p.pos;
+        end = end + (window ? window : 1) < size ? end + (window ? window : 1) : size;
+    }
+    json_parser_free(&p);
+    return h;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    uint64_t e1 = UINT64_MAX, e2 = UINT64_MAX;
+    uint64_t whole = run(data, size, 0, &e1);
+    size_t window = size ? 1 + data[0] % 7 : 1;
+    uint64_t windowed = run(data, size, window, &e2);
+    if (whole != windowed || e1 != e2)
+        abort();
+    return 0;
+}

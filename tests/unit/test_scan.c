@@ -1,0 +1,96 @@
+/*
+** test_scan.c — the scanner's window handling: every document below, scanned through
+** reads of 1 to 7 bytes (a refill at every possible cut), must end exactly as it does
+** scanned whole; plus path parsing. The whole-input results themselves are checked
+** against numpy by tests/lua/test_scan.lua.
+*/
+#include "../fuzz/differential.h"
+#include "testhelp.h"
+
+static const char *const JSON_DOCS[] = {
+    "[{\"a\": [1, 2.5, 4], \"b\": [true, null], \"c\": [\"x\\u00e9\", 3]}, 7, -2e-3]",
+    "{\"a\": [1e300, 0.1, 0.2], \"k\": [{\"c\": 5}, {\"c\": \"s\"}]}",
+    "[{\"b\": 1}, {\"b\": 2}, {\"b\": [3]}]",
+    "[{\"a\": [\"long string with \\\"escapes\\\" and \\\\ more\", 1, 2]}, {\"c\": [[1], {}]}]",
+    "  [ 1 , 2 , { \"a\" : [ 10 , 20 , 30 ] , \"c\" : [ 1.5 , 2.5 ] } ]  ",
+    "[1, 2, {\"a\": [1, 2,]}]",     /* malformed: trailing comma */
+    "[1, 2, {\"a\": [1, 2]",        /* truncated */
+    "[\"\xe2\x82\xac\", \"\xff\"]", /* invalid UTF-8 */
+    "[12345678901234567890123, 0.000000000000000000000000001234, 9007199254740993]",
+};
+
+static const char *const JSONL_DOCS[] = {
+    "{\"a\": [1, 2]}\n\n{\"a\": [3, 5, 9]}\n{\"c\": [1, 2]}\n",
+    "[1]\n[2, 3]\n{\"a\": [1, 2]\n", /* truncated last line */
+};
+
+static const char *const CSV_DOCS[] = {
+    "a,b,c\n1,2,3\n4.5,\"x, y\",6\n",
+    "a,b,c\r\n\"1\",\"say \"\"hi\"\"\nthere\",3\r\n7,8,9",
+    "a,b,c\n1,2\n",     /* short row */
+    "a,b,c\n1,\"2,3\n", /* unterminated quote */
+    "c,b,a\n,,\n-1e3,+2,.5\n",
+};
+
+int main(void)
+{
+    char why[600];
+
+    TEST("JSON: whole and windowed scans agree at every cut")
+    {
+        for (size_t d = 0; d < sizeof JSON_DOCS / sizeof JSON_DOCS[0]; d++)
+            for (size_t r = 1; r <= 7; r++)
+                if (scan_differential((const uint8_t *)JSON_DOCS[d], strlen(JSON_DOCS[d]),
+                                      SCAN_JSON, r, why, sizeof why)) {
+                    fprintf(stderr, "  doc %zu, reads of %zu: %s\n", d, r, why);
+                    CHECK(0);
+                }
+    }
+
+    TEST("JSON Lines: whole and windowed scans agree at every cut")
+    {
+        for (size_t d = 0; d < sizeof JSONL_DOCS / sizeof JSONL_DOCS[0]; d++)
+            for (size_t r = 1; r <= 7; r++)
+                if (scan_differential((const uint8_t *)JSONL_DOCS[d], strlen(JSONL_DOCS[d]),
+                                      SCAN_JSONL, r, why, sizeof why)) {
+                    fprintf(stderr, "  doc %zu, reads of %zu: %s\n", d, r, why);
+                    CHECK(0);
+                }
+    }
+
+    TEST("CSV: whole and windowed scans agree at every cut")
+    {
+        for (size_t d = 0; d < sizeof CSV_DOCS / sizeof CSV_DOCS[0]; d++)
+            for (size_t r = 1; r <= 7; r++)
+                if (scan_differential((const uint8_t *)CSV_DOCS[d], strlen(CSV_DOCS[d]), SCAN_CSV,
+                                      r, why, sizeof why)) {
+                    fprintf(stderr, "  doc %zu, reads of %zu: %s\n", d, r, why);
+                    CHECK(0);
+                }
+    }
+
+    TEST("paths parse, and bad ones are refused with the place")
+    {
+        ScanPath p;
+        char err[256];
+        CHECK(scan_path_parse("$.a[*][3].b[\"x.y\"].*[-1]", 0, &p, err, sizeof err) == 0);
+        CHECK(p.n == 7 && p.steps[0].kind == STEP_KEY && p.steps[1].kind == STEP_ANY_INDEX &&
+              p.steps[2].kind == STEP_INDEX && p.steps[2].index == 3 &&
+              p.steps[4].kind == STEP_KEY && strcmp(p.steps[4].key, "x.y") == 0 &&
+              p.steps[5].kind == STEP_ANY_KEY && p.steps[6].kind == STEP_LAST && p.last_at == 6);
+        scan_path_free(&p);
+        CHECK(scan_path_parse("#info.times", 1, &p, err, sizeof err) == 0 && p.length_of &&
+              p.n == 2);
+        scan_path_free(&p);
+        CHECK(scan_path_parse("$", 0, &p, err, sizeof err) == 0 && p.n == 0);
+        scan_path_free(&p);
+        CHECK(scan_path_parse("$.a[", 0, &p, err, sizeof err) != 0 &&
+              strstr(err, "at position 5") != NULL); /* the end, after "[" */
+        CHECK(scan_path_parse("a.b", 0, &p, err, sizeof err) != 0 &&
+              strstr(err, "must start with '$'") != NULL);
+        CHECK(scan_path_parse("$[-1][-1]", 0, &p, err, sizeof err) != 0 &&
+              strstr(err, "at most one [-1]") != NULL);
+    }
+
+    return test_report();
+}

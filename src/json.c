@@ -12,6 +12,10 @@
 
 #include "json.h"
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "json.c reads 8 bytes at a time as little-endian words (x86-64, aarch64)"
+#endif
+
 enum {
     ST_VALUE,       /* a value: at the start, after ':' and after ',' in an array */
     ST_FIRST_VALUE, /* after '[': a value or ']' */
@@ -255,19 +259,88 @@ static int escape_u(const JsonParser *p, size_t i, unsigned *cp)
     return hex4(p->buf + i + 2, cp) == 0 ? 1 : -1;
 }
 
+/* The characters that may follow a backslash, but for 'u'. */
+static const unsigned char simple_escape[256] = {
+    ['"'] = 1, ['\\'] = 1, ['/'] = 1, ['b'] = 1, ['f'] = 1, ['n'] = 1, ['r'] = 1, ['t'] = 1};
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* Bit i set when byte i of the 16 at p needs a look: '"', '\\', < 0x20 or >= 0x80. */
+static unsigned special16(const unsigned char *p)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i q = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+    __m128i b = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
+    __m128i c = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x1F)), _mm_set1_epi8(0x1F));
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(q, b), c)) |
+           (unsigned)_mm_movemask_epi8(v); /* the high bit: non-ASCII */
+}
+#endif
+
 /*
-** Does any of the 8 bytes of v need a look: '"', '\\', a control byte (< 0x20) or
-** a non-ASCII byte (>= 0x80)? (SWAR: a borrow may flag bytes above a flagged one,
-** never a byte below it, so the first flagged byte is found byte by byte.)
+** The same for 8 bytes, in plain C (SWAR): 0x80 in each byte that needs a look. A
+** borrow may also flag bytes above a flagged one, never below it, so the lowest flag
+** is exact.
 */
-static int block_special(uint64_t v)
+static uint64_t special8(uint64_t v)
 {
     const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
     uint64_t q = v ^ (ones * '"'), b = v ^ (ones * '\\');
     uint64_t has_q = (q - ones) & ~q & high;
     uint64_t has_b = (b - ones) & ~b & high;
     uint64_t has_ctl = (v - ones * 0x20) & ~v & high;
-    return ((has_q | has_b | has_ctl) | (v & high)) != 0;
+    return has_q | has_b | has_ctl | (v & high);
+}
+
+/*
+** From i, skips plain bytes and the simple escapes (\" \\ \/ \b \f \n \r \t) of a
+** string; returns the offset of the first byte the caller must handle: the closing
+** quote, a control or non-ASCII byte, a backslash starting \u or an invalid escape, or
+** one whose escape is past the window (n if none). Sets *escaped when it skipped one.
+*/
+static size_t next_special(const unsigned char *b, size_t i, size_t n, int *escaped)
+{
+#if defined(__SSE2__)
+    while (i + 16 <= n) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
+        unsigned bs = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+        unsigned stop = special16(b + i) & ~bs;
+        if ((bs | stop) == 0) {
+            i += 16;
+            continue;
+        }
+        size_t next = 16;
+        while (bs != 0) {
+            unsigned k = (unsigned)__builtin_ctz(bs);
+            if (stop & ((1u << k) - 1))
+                break; /* a quote or the like comes first */
+            if (i + k + 1 >= n || !simple_escape[b[i + k + 1]])
+                return i + k; /* \u, an invalid escape, or the window ends */
+            *escaped = 1;
+            bs &= ~(1u << k);
+            if (k + 1 < 16) { /* the escaped byte is no quote nor backslash of its own */
+                bs &= ~(1u << (k + 1));
+                stop &= ~(1u << (k + 1));
+            } else {
+                next = 17; /* it was the next block's first byte */
+            }
+        }
+        if (stop != 0)
+            return i + (size_t)__builtin_ctz(stop);
+        i += next;
+    }
+#endif
+    for (; i + 8 <= n; i += 8) {
+        uint64_t v;
+        memcpy(&v, b + i, 8);
+        uint64_t m = special8(v);
+        if (m != 0) /* little-endian: the first byte is the lowest */
+            return i + (size_t)(__builtin_ctzll(m) >> 3);
+    }
+    while (i < n && b[i] >= 0x20 && b[i] != '"' && b[i] != '\\' && b[i] < 0x80)
+        i++;
+    return i;
 }
 
 /*
@@ -282,15 +355,7 @@ static JsonTok parse_string(JsonParser *p)
     int escaped = 0;
 
     for (;;) {
-        while (i + 8 <= n) {
-            uint64_t v;
-            memcpy(&v, b + i, 8);
-            if (block_special(v))
-                break;
-            i += 8;
-        }
-        while (i < n && b[i] >= 0x20 && b[i] != '"' && b[i] != '\\' && b[i] < 0x80)
-            i++;
+        i = next_special(b, i, n, &escaped);
         if (i >= n)
             return cut(p, start, "in a string");
         unsigned c = b[i];
@@ -320,7 +385,7 @@ static JsonTok parse_string(JsonParser *p)
         if (i + 1 >= n)
             return cut(p, start, "in a string");
         char e = (char)b[i + 1];
-        if (e != '\0' && strchr("\"\\/bfnrt", e) != NULL) {
+        if (simple_escape[(unsigned char)e]) {
             i += 2;
             continue;
         }
@@ -399,14 +464,23 @@ static int is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
-/* A number starting at p->pos: validates the grammar; raw/rawlen are its text. */
+static int take_digits(const char *s, size_t n, size_t *i, uint64_t *m, int *sig);
+static double compose(uint64_t m, long e, int neg, const char *s, size_t n);
+
+/*
+** A number starting at p->pos: validates the grammar, and reads its value on the way
+** (mant, exp10, neg) when it has at most 19 significant digits; raw/rawlen are its text.
+*/
 static JsonTok parse_number(JsonParser *p)
 {
     const char *b = p->buf;
     size_t start = p->pos, i = start, n = p->len;
-    int integral = 1;
+    int integral = 1, sig = 0, exact = 1;
+    uint64_t m = 0;
+    long e = 0;
 
-    if (b[i] == '-')
+    p->neg = b[i] == '-';
+    if (p->neg)
         i++;
     if (i >= n)
         return cut(p, start, "in a number");
@@ -415,8 +489,11 @@ static JsonTok parse_number(JsonParser *p)
         if (i < n && is_digit(b[i]))
             return fail(p, start, "invalid number: leading zero");
     } else if (is_digit(b[i])) {
-        while (i < n && is_digit(b[i]))
-            i++;
+        if (take_digits(b, n, &i, &m, &sig) != 0) {
+            exact = 0;
+            while (i < n && is_digit(b[i]))
+                i++;
+        }
     } else {
         char what[16];
         return fail(p, i, "invalid number: unexpected %s, expected a digit",
@@ -424,7 +501,7 @@ static JsonTok parse_number(JsonParser *p)
     }
     if (i < n && b[i] == '.') {
         integral = 0;
-        i++;
+        size_t f = ++i;
         if (i >= n)
             return cut(p, start, "in a number");
         if (!is_digit(b[i])) {
@@ -432,14 +509,21 @@ static JsonTok parse_number(JsonParser *p)
             return fail(p, i, "invalid number: unexpected %s, expected a digit after '.'",
                         describe(what, sizeof what, (unsigned char)b[i]));
         }
+        if (exact && m == 0) /* 0.000ddd: these zeros are not significant */
+            while (i < n && b[i] == '0')
+                i++;
+        if (exact && take_digits(b, n, &i, &m, &sig) != 0)
+            exact = 0;
         while (i < n && is_digit(b[i]))
             i++;
+        e -= (long)(i - f);
     }
     if (i < n && (b[i] == 'e' || b[i] == 'E')) {
         integral = 0;
         i++;
+        int eneg = 0;
         if (i < n && (b[i] == '+' || b[i] == '-'))
-            i++;
+            eneg = b[i++] == '-';
         if (i >= n)
             return cut(p, start, "in a number");
         if (!is_digit(b[i])) {
@@ -447,8 +531,13 @@ static JsonTok parse_number(JsonParser *p)
             return fail(p, i, "invalid number: unexpected %s, expected a digit in the exponent",
                         describe(what, sizeof what, (unsigned char)b[i]));
         }
-        while (i < n && is_digit(b[i]))
-            i++;
+        long x = 0;
+        for (; i < n && is_digit(b[i]); i++)
+            if (x < 100000)
+                x = x * 10 + (b[i] - '0');
+        if (x >= 100000)
+            exact = 0;
+        e += eneg ? -x : x;
     }
     /* The number may go on in the next window. */
     if (i >= n && !p->final)
@@ -456,30 +545,24 @@ static JsonTok parse_number(JsonParser *p)
     p->raw = b + start;
     p->rawlen = i - start;
     p->integral = integral;
+    p->mant = m;
+    p->exp10 = e;
+    p->exact_digits = exact;
     p->pos = i;
     return JSON_NUMBER;
 }
 
 int json_num(JsonParser *p, int64_t *iv, double *dv)
 {
-    const char *b = p->raw;
-    size_t n = p->rawlen;
-    if (p->integral) {
-        int neg = b[0] == '-';
-        uint64_t v = 0, limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-        size_t d = (size_t)neg;
-        for (; d < n; d++) {
-            unsigned digit = (unsigned)(b[d] - '0');
-            if (v > (limit - digit) / 10)
-                break;
-            v = v * 10 + digit;
-        }
-        if (d == n) {
-            *iv = neg ? (int64_t)(0 - v) : (int64_t)v;
+    if (p->integral && p->exact_digits && p->exp10 == 0) {
+        uint64_t limit = p->neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+        if (p->mant <= limit) {
+            *iv = p->neg ? (int64_t)(0 - p->mant) : (int64_t)p->mant;
             return 1;
         }
     }
-    *dv = json_strtod(b, n);
+    *dv = p->exact_digits ? compose(p->mant, p->exp10, p->neg, p->raw, p->rawlen)
+                          : json_strtod(p->raw, p->rawlen);
     return 0;
 }
 
@@ -570,9 +653,6 @@ static double slow_strtod(const char *s, size_t n)
 */
 double json_strtod(const char *s, size_t n)
 {
-    static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     size_t i = 0;
     int neg = 0;
     if (i < n && s[i] == '-') {
@@ -612,6 +692,15 @@ double json_strtod(const char *s, size_t n)
     }
     if (i != n)
         return slow_strtod(s, n); /* not JSON's grammar: let strtod decide */
+    return compose(m, e, neg, s, n);
+}
+
+/* m * 10^e (negated if neg), exactly as strtod reads s[0..n), which it came from. */
+static double compose(uint64_t m, long e, int neg, const char *s, size_t n)
+{
+    static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     if (m == 0)
         return neg ? -0.0 : 0.0;
     if (m <= (UINT64_C(1) << 53) && e >= -22 && e <= 22) {

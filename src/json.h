@@ -65,6 +65,11 @@ typedef struct JsonParser {
     size_t rawlen;
     int escaped;  /* a string token holds escapes: json_str decodes it */
     int integral; /* a number token has no fraction and no exponent */
+    /* a number token's value as read while validating it: mant * 10^exp10 */
+    uint64_t mant;
+    long exp10;
+    int neg;
+    int exact_digits; /* mant holds every significant digit (at most 19) */
 
     /* decoded strings with escapes, and long numbers, are built here */
     char *scratch;

@@ -871,6 +871,30 @@ void scan_free(Scanner *s)
 
 /* ---- CSV (RFC 4180) ------------------------------------------------------------ */
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* The offset of the first byte at or after i that is sep, '"', '\n' or '\r' (n if none). */
+static size_t csv_stop(const char *b, size_t i, size_t n, char sep)
+{
+#if defined(__SSE2__)
+    const __m128i vs = _mm_set1_epi8(sep), vq = _mm_set1_epi8('"');
+    const __m128i vn = _mm_set1_epi8('\n'), vr = _mm_set1_epi8('\r');
+    for (; i + 16 <= n; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, vs), _mm_cmpeq_epi8(v, vq)),
+                                   _mm_or_si128(_mm_cmpeq_epi8(v, vn), _mm_cmpeq_epi8(v, vr)));
+        unsigned m = (unsigned)_mm_movemask_epi8(hit);
+        if (m != 0)
+            return i + (size_t)__builtin_ctz(m);
+    }
+#endif
+    while (i < n && b[i] != sep && b[i] != '"' && b[i] != '\n' && b[i] != '\r')
+        i++;
+    return i;
+}
+
 /* A field of the current row: a span of the window (between the quotes, if quoted). */
 typedef struct CsvField {
     const char *p;
@@ -913,8 +937,8 @@ static int csv_record(Scanner *s, size_t *pos, CsvField **fields, int *nf, int *
                     return s->eof ? fail(s, "%s:%llu: unterminated quoted field", s->name,
                                          (unsigned long long)(*line + lines))
                                   : -2;
-                for (const char *c = b + i; c < q; c++)
-                    lines += *c == '\n';
+                for (const char *c = b + i; (c = memchr(c, '\n', (size_t)(q - c))) != NULL; c++)
+                    lines++;
                 i = (size_t)(q - b) + 1;
                 if (i < n && b[i] == '"') { /* "" is a quote */
                     f->doubled = 1;
@@ -932,13 +956,10 @@ static int csv_record(Scanner *s, size_t *pos, CsvField **fields, int *nf, int *
                             "the end of the line)",
                             s->name, (unsigned long long)(*line + lines), b[i], s->sep);
         } else {
-            size_t j = i;
-            while (j < n && b[j] != s->sep && b[j] != '\n' && b[j] != '\r') {
-                if (b[j] == '"')
-                    return fail(s, "%s:%llu: a quote inside an unquoted field", s->name,
-                                (unsigned long long)(*line + lines));
-                j++;
-            }
+            size_t j = csv_stop(b, i, n, s->sep);
+            if (j < n && b[j] == '"')
+                return fail(s, "%s:%llu: a quote inside an unquoted field", s->name,
+                            (unsigned long long)(*line + lines));
             if (j >= n && !s->eof)
                 return -2;
             f->p = b + i;

@@ -72,6 +72,65 @@ static JsonTok first(JsonParser *p, const char *text)
     return json_next(p);
 }
 
+/*
+** A naive reference for a JSON string literal's body (after the opening quote): decodes
+** simple escapes and \u00XX (the only \u the generator writes), rejects anything else.
+** Returns the decoded length, or -1 when the literal is invalid.
+*/
+static long naive_decode(const char *s, size_t n, char *out)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"')
+            return i == n - 1 ? (long)o : -1; /* the closing quote must end the input */
+        if (c < 0x20)
+            return -1;
+        if (c != '\\') {
+            out[o++] = (char)c;
+            continue;
+        }
+        if (++i >= n)
+            return -1;
+        switch (s[i]) {
+        case '"':
+            out[o++] = '"';
+            break;
+        case '\\':
+            out[o++] = '\\';
+            break;
+        case '/':
+            out[o++] = '/';
+            break;
+        case 'b':
+            out[o++] = '\b';
+            break;
+        case 'f':
+            out[o++] = '\f';
+            break;
+        case 'n':
+            out[o++] = '\n';
+            break;
+        case 'r':
+            out[o++] = '\r';
+            break;
+        case 't':
+            out[o++] = '\t';
+            break;
+        case 'u':
+            if (i + 4 >= n || strncmp(s + i + 1, "00e9", 4) != 0)
+                return -1;
+            out[o++] = (char)0xC3;
+            out[o++] = (char)0xA9;
+            i += 4;
+            break;
+        default:
+            return -1;
+        }
+    }
+    return -1; /* no closing quote */
+}
+
 int main(void)
 {
     JsonParser p;
@@ -152,6 +211,26 @@ int main(void)
             cases++;
             if (memcmp(&want, &got, sizeof want) != 0 && bad++ < 5)
                 fprintf(stderr, "  json_strtod(%s) = %a, strtod = %a\n", buf, got, want);
+            /* the parser's own path (value read while validating) must agree too */
+            JsonParser q;
+            json_parser_init(&q);
+            json_feed(&q, buf, n, 1);
+            if (json_next(&q) != JSON_NUMBER) {
+                if (bad++ < 5)
+                    fprintf(stderr, "  not a number token: %s\n", buf);
+            } else {
+                int64_t iv;
+                double dv;
+                if (json_num(&q, &iv, &dv)) {
+                    long long want_i = strtoll(buf, NULL, 10);
+                    if ((long long)iv != want_i && bad++ < 5)
+                        fprintf(stderr, "  json_num(%s) = %lld, strtoll = %lld\n", buf,
+                                (long long)iv, want_i);
+                } else if (memcmp(&want, &dv, sizeof want) != 0 && bad++ < 5) {
+                    fprintf(stderr, "  json_num(%s) = %a, strtod = %a\n", buf, dv, want);
+                }
+            }
+            json_parser_free(&q);
         }
         /* midpoints: odd integers above 2^53 are halfway between two doubles, and
            scaled by powers of ten they stay near-halfway in long double */
@@ -166,6 +245,64 @@ int main(void)
         }
         CHECK(bad == 0);
         CHECK(cases > 3000000);
+    }
+
+    TEST("escape-dense strings: the block scanner agrees with a naive decoder")
+    {
+        static const char *const pieces[] = {
+            "a",        "bc",       "\\\"",          "\\\\", "\\n", "\\t",  "\\/", "\\u00e9",
+            "\xc3\xa9", "\\\\\\\"", "xyz0123456789", " ",    "\\x", "\x01", "\"",  "\\"};
+        uint64_t st = 12345;
+        char lit[400], want[400];
+        int bad = 0;
+        for (int k = 0; k < 200000; k++) {
+            size_t n = 0;
+            st ^= st << 13, st ^= st >> 7, st ^= st << 17;
+            size_t pad = st % 19; /* shift the literal across 16-byte block edges */
+            lit[n++] = '[';
+            for (size_t q = 0; q < pad; q++)
+                lit[n++] = ' ';
+            lit[n++] = '"';
+            size_t body = n;
+            int count = 1 + (int)((st >> 8) % 24);
+            for (int j = 0; j < count; j++) {
+                st ^= st << 13, st ^= st >> 7, st ^= st << 17;
+                /* mostly valid pieces; the last four (invalid) only now and then */
+                size_t pi = (st >> 20) % 100 < 97 ? (st >> 30) % 12 : 12 + (st >> 30) % 4;
+                size_t len = strlen(pieces[pi]);
+                memcpy(lit + n, pieces[pi], len);
+                n += len;
+            }
+            lit[n++] = '"';
+            long wl = naive_decode(lit + body, n - body, want);
+            lit[n++] = ']';
+            JsonParser q;
+            json_parser_init(&q);
+            json_feed(&q, lit, n, 1);
+            JsonTok t = json_next(&q);
+            if (t == JSON_ARR_BEGIN)
+                t = json_next(&q);
+            if (t == JSON_STRING)
+                t = json_next(&q) == JSON_ARR_END && json_next(&q) == JSON_END ? JSON_STRING
+                                                                               : JSON_ERROR;
+            int ok = wl >= 0 ? t == JSON_STRING : t == JSON_ERROR;
+            if (ok && wl >= 0) {
+                /* decode again: the verdict above consumed the token */
+                json_parser_free(&q);
+                json_parser_init(&q);
+                json_feed(&q, lit, n, 1);
+                json_next(&q);
+                json_next(&q);
+                size_t gl;
+                const char *got = json_str(&q, &gl);
+                ok = got != NULL && gl == (size_t)wl && memcmp(got, want, gl) == 0;
+            }
+            if (!ok && bad++ < 5)
+                fprintf(stderr, "  literal %.*s: want %s\n", (int)n, lit,
+                        wl >= 0 ? "valid" : "an error");
+            json_parser_free(&q);
+        }
+        CHECK(bad == 0);
     }
 
     TEST("strings: escapes, surrogate pairs, raw UTF-8, zero-copy when plain")

@@ -647,6 +647,10 @@ static double slow_strtod(const char *s, size_t n)
 **    between x and y (a midpoint is a 64-bit number, and it would be nearer to x
 **    than y), so both round alike. A midpoint y goes to strtod. The result is far
 **    from the subnormal and overflow ranges (10^-27 .. 2^64 * 10^27).
+**    For e < 0, y = m * RN64(10^e) instead of a (slower) division: two roundings of
+**    relative error 2^-64 each put y within 2 units of its last 64-bit place of the
+**    exact value, so y is accepted only when its 11 low bits are more than 3 units
+**    from 10000000000: then no midpoint lies between y and the exact value either.
 **
 ** Everything else (more digits, larger exponents) goes to strtod. The unit tests
 ** compare this with strtod on millions of random and constructed midpoint cases.
@@ -714,12 +718,21 @@ static double compose(uint64_t m, long e, int neg, const char *s, size_t n)
                                            1e7L,  1e8L,  1e9L,  1e10L, 1e11L, 1e12L, 1e13L,
                                            1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L, 1e20L,
                                            1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L};
+        static const long double ln10[] = {1e-0L,  1e-1L,  1e-2L,  1e-3L,  1e-4L,  1e-5L,  1e-6L,
+                                           1e-7L,  1e-8L,  1e-9L,  1e-10L, 1e-11L, 1e-12L, 1e-13L,
+                                           1e-14L, 1e-15L, 1e-16L, 1e-17L, 1e-18L, 1e-19L, 1e-20L,
+                                           1e-21L, 1e-22L, 1e-23L, 1e-24L, 1e-25L, 1e-26L, 1e-27L};
         long double y = (long double)m;
-        y = e >= 0 ? y * lp10[e] : y / lp10[-e];
+        /* 10^e (e >= 0) is exact: y is the exact value rounded once. 10^-k is the
+           literal correctly rounded to 64 bits: y then lies within 2 units of the last
+           64-bit place of the exact value, so it must keep 3 units from a midpoint. */
+        uint64_t slack = e >= 0 ? 0 : 3;
+        y = e >= 0 ? y * lp10[e] : y * ln10[-e];
         /* the x87 format keeps the 64-bit significand in its first 8 bytes */
         uint64_t sig64;
         memcpy(&sig64, &y, sizeof sig64);
-        if ((sig64 & 0x7FF) != 0x400) {
+        uint64_t low = sig64 & 0x7FF;
+        if (low + slack < 0x400 || low > 0x400 + slack) {
             double d = (double)y;
             return neg ? -d : d;
         }

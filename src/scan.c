@@ -460,6 +460,38 @@ static int deliver(Scanner *s, int r, const ScanValue *whole)
     return 0;
 }
 
+static uint64_t advance(Scanner *s, uint64_t parent, int d, const char *key, size_t klen,
+                        int64_t index);
+
+/* For the array at depth d: what its elements carry, when the index does not matter. */
+static void array_plan(Scanner *s, ScanFrame *f, int d)
+{
+    f->fixed = 1;
+    f->has_last = 0;
+    for (uint64_t b = f->active; b; b &= b - 1) {
+        int m = __builtin_ctzll(b);
+        const ScanPath *path = path_of(s, m);
+        int k = d - anchor_of(s, m);
+        if (k >= 0 && k < path->n) {
+            if (path->steps[k].kind == STEP_INDEX)
+                f->fixed = 0;
+            if (path->steps[k].kind == STEP_LAST)
+                f->has_last = 1;
+        }
+    }
+    f->child_active = f->child_num = 0;
+    if (!f->fixed)
+        return;
+    f->child_active = f->active ? advance(s, f->active, d + 1, NULL, 0, 0) : 0;
+    for (uint64_t b = f->child_active & s->rule_bits; b; b &= b - 1) {
+        int m = __builtin_ctzll(b);
+        const ScanRule *r = &s->rules[m];
+        if (r->path.n == d + 1 && r->sink == SINK_STATS && r->reduce == RED_NONE &&
+            r->path.last_at < 0)
+            f->child_num |= 1ULL << m;
+    }
+}
+
 /* A scalar or a container begins at depth d; active is its matcher mask. */
 static int value_begin(Scanner *s, int d, uint64_t active, JsonTok t)
 {
@@ -537,6 +569,8 @@ static int value_begin(Scanner *s, int d, uint64_t active, JsonTok t)
             }
         }
     }
+    if (f != NULL && f->is_array)
+        array_plan(s, f, d);
     return 0;
 }
 
@@ -799,11 +833,26 @@ static int scan_json(Scanner *s)
             ScanFrame *par = &s->frames[d - 1];
             if (par->is_array) {
                 int64_t idx = par->index++;
-                active = par->active ? advance(s, par->active, d, NULL, 0, idx) : 0;
                 if (par->reduce && reduce_element(s, d, par->reduce, t) != 0)
                     return -1;
-                if (par->active && idx > 0)
+                if (par->has_last && idx > 0)
                     last_reset(s, d - 1, par->active);
+                if (par->fixed) {
+                    active = par->child_active;
+                    if (t == JSON_NUMBER && active != 0 && active == par->child_num) {
+                        /* the common case: numbers straight into accumulators */
+                        double x = token_number(s);
+                        for (uint64_t b = active; b; b &= b - 1) {
+                            ScanRule *r = &s->rules[__builtin_ctzll(b)];
+                            r->matched++;
+                            if (add_stat(s, r, x) != 0)
+                                return -1;
+                        }
+                        continue;
+                    }
+                } else {
+                    active = par->active ? advance(s, par->active, d, NULL, 0, idx) : 0;
+                }
             } else {
                 active = member_active;
             }

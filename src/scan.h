@@ -96,9 +96,13 @@ typedef struct ScanFrame {
     uint64_t records; /* rules whose record is this value */
     uint64_t start;   /* absolute offset of the value's first byte */
     int64_t index;    /* arrays: the next element's index */
-    int64_t count;    /* arrays: elements so far (for lengths) */
     int is_array;
-    char key[40]; /* the member name or index that led here, for messages */
+    /* arrays whose elements' matchers do not depend on the index ([*], [-1]): */
+    int fixed;             /* child_active is valid */
+    int has_last;          /* a matcher's [-1] is at this array */
+    uint64_t child_active; /* the matchers every element carries */
+    uint64_t child_num;    /* those that just add a number to an accumulator */
+    char key[40];          /* the member name or index that led here, for messages */
 } ScanFrame;
 
 typedef struct Scanner {

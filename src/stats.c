@@ -168,6 +168,99 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* An order-preserving integer key of a double (no NaN): negatives reversed. */
+static uint64_t key_of(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return (u >> 63) ? ~u : u | (1ULL << 63);
+}
+
+#define HIST_BITS 16
+
+/*
+** vals[i] = the ranks[i]-th smallest of a[0..n) (ranks sorted, unique), by histogram:
+** one streaming pass counts the samples in 2^16 bins spanning [min, max] by their
+** keys, a second gathers only the bins that hold a wanted rank, and those few are
+** sorted. a is not changed. Returns 0, or -1 when a wanted bin is too crowded (most
+** samples equal, say) or memory is short: the caller selects instead.
+*/
+static int hist_ranks(const double *a, size_t n, double lo, double hi, const uint64_t *ranks,
+                      size_t nr, double *vals)
+{
+    uint64_t kmin = key_of(lo), range = key_of(hi) - kmin;
+    int shift = 0;
+    while ((range >> shift) >= (1ULL << HIST_BITS))
+        shift++;
+    size_t nb = (size_t)(range >> shift) + 1;
+    uint32_t *count = (uint32_t *)calloc(nb, sizeof *count);
+    if (count == NULL || n > UINT32_MAX) {
+        free(count);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        count[(key_of(a[i]) - kmin) >> shift]++;
+    /* the bin of each rank, and how many samples lie in bins before it */
+    size_t *bin = (size_t *)malloc(nr * sizeof *bin);
+    uint64_t *before = (uint64_t *)malloc(nr * sizeof *before);
+    if (bin == NULL || before == NULL)
+        goto fail;
+    uint64_t cum = 0, gathered = 0;
+    size_t r = 0;
+    for (size_t b = 0; b < nb && r < nr; b++) {
+        while (r < nr && ranks[r] < cum + count[b]) {
+            bin[r] = b;
+            before[r] = cum;
+            if (r == 0 || bin[r - 1] != b)
+                gathered += count[b];
+            r++;
+        }
+        cum += count[b];
+    }
+    if (gathered > (n / 32 > (1u << 20) ? n / 32 : (1u << 20)))
+        goto fail; /* a crowded bin: selection does better */
+    /* gather the wanted bins, each at its own offset */
+    double *g = (double *)malloc((size_t)(gathered ? gathered : 1) * sizeof *g);
+    if (g == NULL)
+        goto fail;
+    uint64_t *slot = (uint64_t *)calloc(nb, sizeof *slot); /* bin -> next place + 1 */
+    if (slot == NULL) {
+        free(g);
+        goto fail;
+    }
+    uint64_t at = 0;
+    for (size_t i = 0; i < nr; i++)
+        if (i == 0 || bin[i - 1] != bin[i]) {
+            slot[bin[i]] = at + 1;
+            at += count[bin[i]];
+        }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t *sl = &slot[(key_of(a[i]) - kmin) >> shift];
+        if (*sl)
+            g[(*sl)++ - 1] = a[i];
+    }
+    at = 0;
+    for (size_t i = 0; i < nr; i++) {
+        if (i == 0 || bin[i - 1] != bin[i]) {
+            if (i > 0)
+                at += count[bin[i - 1]];
+            sort_doubles(g + at, count[bin[i]]);
+        }
+        vals[i] = g[at + (ranks[i] - before[i])];
+    }
+    free(slot);
+    free(g);
+    free(bin);
+    free(before);
+    free(count);
+    return 0;
+fail:
+    free(bin);
+    free(before);
+    free(count);
+    return -1;
+}
+
 /* ---- accumulators ------------------------------------------------------------ */
 
 void stats_init(Stats *s, double alpha)
@@ -500,6 +593,13 @@ double stats_percentile(Stats *s, double p, int method)
 {
     if (s->n == 0)
         return NAN;
+    if (!s->sketch && !s->sorted && s->n > 1024 && s->queries < 8) {
+        /* a few queries: two streaming passes each beat a sort */
+        double out;
+        s->queries++;
+        stats_percentiles(s, &p, &out, 1, method);
+        return out;
+    }
     if (method == STATS_NEAREST) {
         double r = ceil(p * (double)s->n / 100.0);
         uint64_t k = r < 1 ? 0 : (uint64_t)r - 1;
@@ -522,19 +622,47 @@ double stats_percentile(Stats *s, double p, int method)
     return lerp(a, b, h - lo);
 }
 
+/* The rank(s) percentile p needs: lo, and lo + 1 when interpolating. */
+static uint64_t rank_lo(const Stats *s, double p, int method, double *t)
+{
+    *t = 0;
+    if (method == STATS_NEAREST) {
+        double r = ceil(p * (double)s->n / 100.0);
+        uint64_t k = r < 1 ? 0 : (uint64_t)r - 1;
+        return k >= s->n ? s->n - 1 : k;
+    }
+    double h = (p / 100.0) * (double)(s->n - 1), lo = floor(h);
+    uint64_t k = (uint64_t)lo;
+    if (k >= s->n - 1)
+        return s->n - 1;
+    *t = h - lo;
+    return k;
+}
+
+static double value_of_rank(const uint64_t *ranks, const double *vals, size_t nr, uint64_t r)
+{
+    size_t lo = 0, hi = nr;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (ranks[mid] <= r)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return vals[lo];
+}
+
 void stats_percentiles(Stats *s, const double *ps, double *out, int k, int method)
 {
-    if (!s->sketch && !s->sorted && s->n > 0 && k > 1 && s->queries == 0) {
-        /* every rank any of the percentiles needs, selected in one go */
+    if (!s->sketch && !s->sorted && s->n > 1024 && k >= 1) {
+        /* every rank any of the percentiles needs, found in two streaming passes */
         uint64_t *ranks = (uint64_t *)malloc((size_t)k * 2 * sizeof *ranks);
-        if (ranks != NULL) {
+        double *vals = (double *)malloc((size_t)k * 2 * sizeof *vals);
+        if (ranks != NULL && vals != NULL) {
             size_t nr = 0;
             for (int i = 0; i < k; i++) {
-                double r = method == STATS_NEAREST ? ceil(ps[i] * (double)s->n / 100.0) - 1
-                                                   : floor((ps[i] / 100.0) * (double)(s->n - 1));
-                uint64_t lo = r < 0 ? 0 : (uint64_t)r;
-                if (lo > s->n - 1)
-                    lo = s->n - 1;
+                double t;
+                uint64_t lo = rank_lo(s, ps[i], method, &t);
                 ranks[nr++] = lo;
                 if (lo + 1 < s->n)
                     ranks[nr++] = lo + 1;
@@ -544,16 +672,30 @@ void stats_percentiles(Stats *s, const double *ps, double *out, int k, int metho
             for (size_t i = 0; i < nr; i++)
                 if (u == 0 || ranks[u - 1] != ranks[i])
                     ranks[u++] = ranks[i];
+            if (hist_ranks(s->v, s->n, s->min, s->max, ranks, u, vals) == 0) {
+                for (int i = 0; i < k; i++) {
+                    double t;
+                    uint64_t lo = rank_lo(s, ps[i], method, &t);
+                    double a = value_of_rank(ranks, vals, u, lo);
+                    out[i] = t == 0 ? a : lerp(a, value_of_rank(ranks, vals, u, lo + 1), t);
+                }
+                free(ranks);
+                free(vals);
+                return;
+            }
+            /* crowded: select those ranks in place instead */
             select_ranks(s->v, s->n, ranks, u);
             free(ranks);
-            /* the ranks are in place: read them as if sorted */
-            s->sorted = 1;
+            free(vals);
+            s->sorted = 1; /* the wanted ranks are in place: read them as if sorted */
             for (int i = 0; i < k; i++)
                 out[i] = stats_percentile(s, ps[i], method);
             s->sorted = 0;
             s->queries = 1;
             return;
         }
+        free(ranks);
+        free(vals);
     }
     for (int i = 0; i < k; i++)
         out[i] = stats_percentile(s, ps[i], method);

@@ -445,11 +445,11 @@ const char *json_str(JsonParser *p, size_t *len)
             r += 2;
             continue;
         }
-        unsigned cp, lo;
-        hex4(r + 2, &cp);
+        unsigned cp = 0, lo = 0xDC00; /* validated already: hex4 cannot fail here */
+        (void)hex4(r + 2, &cp);
         r += 6;
         if (cp >= 0xD800 && cp <= 0xDBFF) { /* validated: a low surrogate follows */
-            hex4(r + 2, &lo);
+            (void)hex4(r + 2, &lo);
             cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
             r += 6;
         }
@@ -465,6 +465,7 @@ static int is_digit(char c)
 }
 
 static int take_digits(const char *s, size_t n, size_t *i, uint64_t *m, int *sig);
+static size_t skip_digits(const char *s, size_t n, size_t i);
 static double compose(uint64_t m, long e, int neg, const char *s, size_t n);
 
 /*
@@ -489,10 +490,9 @@ static JsonTok parse_number(JsonParser *p)
         if (i < n && is_digit(b[i]))
             return fail(p, start, "invalid number: leading zero");
     } else if (is_digit(b[i])) {
-        if (take_digits(b, n, &i, &m, &sig) != 0) {
+        if (p->lazy || take_digits(b, n, &i, &m, &sig) != 0) {
             exact = 0;
-            while (i < n && is_digit(b[i]))
-                i++;
+            i = skip_digits(b, n, i);
         }
     } else {
         char what[16];
@@ -509,13 +509,14 @@ static JsonTok parse_number(JsonParser *p)
             return fail(p, i, "invalid number: unexpected %s, expected a digit after '.'",
                         describe(what, sizeof what, (unsigned char)b[i]));
         }
+        if (p->lazy)
+            exact = 0;
         if (exact && m == 0) /* 0.000ddd: these zeros are not significant */
             while (i < n && b[i] == '0')
                 i++;
         if (exact && take_digits(b, n, &i, &m, &sig) != 0)
             exact = 0;
-        while (i < n && is_digit(b[i]))
-            i++;
+        i = skip_digits(b, n, i);
         e -= (long)(i - f);
     }
     if (i < n && (b[i] == 'e' || b[i] == 'E')) {
@@ -613,6 +614,20 @@ static int take_digits(const char *s, size_t n, size_t *i, uint64_t *m, int *sig
     return 0;
 }
 
+/* The offset of the first non-digit at or after i. */
+static size_t skip_digits(const char *s, size_t n, size_t i)
+{
+    for (; i + 8 <= n; i += 8) {
+        uint64_t v;
+        memcpy(&v, s + i, 8);
+        if (!eight_digits(v))
+            break;
+    }
+    while (i < n && is_digit(s[i]))
+        i++;
+    return i;
+}
+
 /* strtod on a copy (it needs a terminated string). */
 static double slow_strtod(const char *s, size_t n)
 {
@@ -699,6 +714,24 @@ double json_strtod(const char *s, size_t n)
     return compose(m, e, neg, s, n);
 }
 
+#if defined(__x86_64__) && LDBL_MANT_DIG == 64
+/*
+** Does long double arithmetic really carry 64 significand bits? It does on x86-64
+** hardware; emulators may compute it in double precision (valgrind does), and then
+** the extended-precision path must not be used. Checked once.
+*/
+static int x87_extended(void)
+{
+    static int known = -1;
+    if (known < 0) {
+        volatile long double big = 9223372036854775808.0L; /* 2^63 */
+        volatile long double one = 1.0L;
+        known = (big + one) - big == one;
+    }
+    return known;
+}
+#endif
+
 /* m * 10^e (negated if neg), exactly as strtod reads s[0..n), which it came from. */
 static double compose(uint64_t m, long e, int neg, const char *s, size_t n)
 {
@@ -713,7 +746,7 @@ static double compose(uint64_t m, long e, int neg, const char *s, size_t n)
         return neg ? -d : d;
     }
 #if defined(__x86_64__) && LDBL_MANT_DIG == 64
-    if (e >= -27 && e <= 27) {
+    if (e >= -27 && e <= 27 && x87_extended()) {
         static const long double lp10[] = {1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,
                                            1e7L,  1e8L,  1e9L,  1e10L, 1e11L, 1e12L, 1e13L,
                                            1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L, 1e20L,

@@ -56,6 +56,8 @@ typedef struct JsonParser {
     int depth;
     int state;
     int multi; /* accept several top-level values in a row (JSON Lines) */
+    int lazy;  /* the consumer will not ask for the next values: numbers are only
+                  validated (json_num then reads them the slow way) */
     unsigned char stack[JSON_MAX_DEPTH];
 
     /* the current token: a raw span of the window, valid until the next json_next

@@ -139,16 +139,16 @@ static void read_rules(lua_State *L, LScan *ls, int idx, int format)
 {
     lua_Integer n = luaL_len(L, idx);
     if (n == 0)
-        luaL_error(L, "scan: no rules given");
+        llmd_error(L, "scan: no rules given");
     ls->rules = (ScanRule *)calloc((size_t)n, sizeof *ls->rules);
     if (ls->rules == NULL)
-        luaL_error(L, "scan: out of memory");
+        llmd_error(L, "scan: out of memory");
     int total = 0;
     char err[256];
     for (lua_Integer i = 1; i <= n; i++) {
         lua_geti(L, idx, i); /* spec */
         if (!lua_istable(L, -1))
-            luaL_error(L, "scan: rule %d must be a table {pattern, sink, ...}", (int)i);
+            llmd_error(L, "scan: rule %d must be a table {pattern, sink, ...}", (int)i);
         ScanRule *r = &ls->rules[ls->nrules];
         memset(r, 0, sizeof *r);
         r->path.last_at = -1;
@@ -156,15 +156,15 @@ static void read_rules(lua_State *L, LScan *ls, int idx, int format)
         lua_rawgeti(L, -1, 1); /* spec, pattern */
         const char *pattern = lua_tostring(L, -1);
         if (pattern == NULL)
-            luaL_error(L, "scan: rule %d: the first item must be a path pattern", (int)i);
+            llmd_error(L, "scan: rule %d: the first item must be a path pattern", (int)i);
         if (format == SCAN_CSV) {
             r->path.steps = (ScanStep *)calloc(1, sizeof *r->path.steps);
             if (r->path.steps == NULL || (r->path.steps[0].key = strdup(pattern)) == NULL)
-                luaL_error(L, "scan: out of memory");
+                llmd_error(L, "scan: out of memory");
             r->path.steps[0].klen = strlen(pattern);
             r->path.n = 1;
         } else if (scan_path_parse(pattern, 0, &r->path, err, sizeof err) != 0) {
-            luaL_error(L, "scan: rule %d: %s", (int)i, err);
+            llmd_error(L, "scan: rule %d: %s", (int)i, err);
         }
         lua_pop(L, 1);
         lua_rawgeti(L, -1, 2); /* spec, sink */
@@ -193,9 +193,9 @@ static void read_rules(lua_State *L, LScan *ls, int idx, int format)
                            "last, count, sum, min or max)",
                            (int)i, red ? red : luaL_typename(L, -1));
             if (r->sink != SINK_STATS)
-                luaL_error(L, "scan: rule %d: reduce needs an llmd.stats sink", (int)i);
+                llmd_error(L, "scan: rule %d: reduce needs an llmd.stats sink", (int)i);
             if (format == SCAN_CSV && k != RED_NONE)
-                luaL_error(L, "scan: rule %d: CSV cells are not arrays to reduce", (int)i);
+                llmd_error(L, "scan: rule %d: CSV cells are not arrays to reduce", (int)i);
             r->reduce = k;
         }
         lua_pop(L, 1);
@@ -210,7 +210,7 @@ static void read_rules(lua_State *L, LScan *ls, int idx, int format)
         lua_getfield(L, -1, "fields"); /* spec, fields */
         if (!lua_isnil(L, -1)) {
             if (r->sink != SINK_RECORD || !lua_istable(L, -1))
-                luaL_error(L, "scan: rule %d: fields need a function sink and a list of paths",
+                llmd_error(L, "scan: rule %d: fields need a function sink and a list of paths",
                            (int)i);
             int nf = (int)luaL_len(L, -1);
             r->first_field = ls->nfields;
@@ -218,13 +218,13 @@ static void read_rules(lua_State *L, LScan *ls, int idx, int format)
             ScanField *fs =
                 (ScanField *)realloc(ls->fields, (size_t)(ls->nfields + nf) * sizeof *fs);
             if (fs == NULL)
-                luaL_error(L, "scan: out of memory");
+                llmd_error(L, "scan: out of memory");
             ls->fields = fs;
             for (int k = 1; k <= nf; k++) {
                 lua_rawgeti(L, -1, k); /* spec, fields, f */
                 const char *fp = lua_tostring(L, -1);
                 if (fp == NULL)
-                    luaL_error(L, "scan: rule %d: field %d must be a path string", (int)i, k);
+                    llmd_error(L, "scan: rule %d: field %d must be a path string", (int)i, k);
                 ScanField *f = &ls->fields[ls->nfields];
                 memset(f, 0, sizeof *f);
                 f->path.last_at = -1;
@@ -232,11 +232,11 @@ static void read_rules(lua_State *L, LScan *ls, int idx, int format)
                 if (format == SCAN_CSV) {
                     f->path.steps = (ScanStep *)calloc(1, sizeof *f->path.steps);
                     if (f->path.steps == NULL || (f->path.steps[0].key = strdup(fp)) == NULL)
-                        luaL_error(L, "scan: out of memory");
+                        llmd_error(L, "scan: out of memory");
                     f->path.steps[0].klen = strlen(fp);
                     f->path.n = 1;
                 } else if (scan_path_parse(fp, 1, &f->path, err, sizeof err) != 0) {
-                    luaL_error(L, "scan: rule %d, field '%s': %s", (int)i, fp, err);
+                    llmd_error(L, "scan: rule %d, field '%s': %s", (int)i, fp, err);
                 }
                 f->rule = ls->nrules - 1;
                 lua_pop(L, 1);
@@ -245,7 +245,7 @@ static void read_rules(lua_State *L, LScan *ls, int idx, int format)
         lua_pop(L, 2); /* (empty) */
         total = ls->nrules + ls->nfields;
         if (total > SCAN_MAX_MATCHERS)
-            luaL_error(L, "scan: at most %d rules and fields in one pass", SCAN_MAX_MATCHERS);
+            llmd_error(L, "scan: at most %d rules and fields in one pass", SCAN_MAX_MATCHERS);
     }
 }
 
@@ -253,9 +253,9 @@ static void read_rules(lua_State *L, LScan *ls, int idx, int format)
 static void save_stats(lua_State *L, LScan *ls)
 {
     ls->saved = (StatsSaved *)calloc((size_t)ls->nrules, sizeof *ls->saved);
-    ls->saved_of = (Stats **)calloc((size_t)ls->nrules, sizeof *ls->saved_of);
+    ls->saved_of = (Stats **)calloc((size_t)ls->nrules, sizeof(Stats *));
     if (ls->saved == NULL || ls->saved_of == NULL)
-        luaL_error(L, "scan: out of memory");
+        llmd_error(L, "scan: out of memory");
     for (int i = 0; i < ls->nrules; i++) {
         Stats *st = ls->rules[i].stats;
         if (st == NULL)
@@ -266,7 +266,7 @@ static void save_stats(lua_State *L, LScan *ls)
         if (seen)
             continue;
         if (stats_save(st, &ls->saved[ls->nsaved]) != STATS_OK)
-            luaL_error(L, "scan: out of memory");
+            llmd_error(L, "scan: out of memory");
         ls->saved_of[ls->nsaved++] = st;
     }
 }

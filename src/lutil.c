@@ -3,6 +3,7 @@
 ** whole-file reads and atomic writes.
 */
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <float.h>
 #include <math.h>
@@ -22,6 +23,16 @@
 volatile sig_atomic_t llmd_interrupted = 0;
 
 static const char KEYORDER_KEY = 'k';
+
+void llmd_error(lua_State *L, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    lua_pushvfstring(L, fmt, ap);
+    va_end(ap);
+    lua_error(L);
+    abort(); /* not reached: lua_error does not return */
+}
 
 void llmd_push_marker(lua_State *L, int is_array)
 {

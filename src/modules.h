@@ -37,6 +37,12 @@ void llmd_json_push(lua_State *L, const char *text, size_t len, const char *name
 #define ARRAY_MT "llmd.json.array"
 #define OBJECT_MT "llmd.json.object"
 
+/* luaL_error that static analysers know does not return (same message, no position). */
+#if defined(__GNUC__)
+__attribute__((noreturn, format(printf, 2, 3)))
+#endif
+void llmd_error(lua_State *L, const char *fmt, ...);
+
 /* Pushes the array (is_array != 0) or object marker metatable, creating it once. */
 void llmd_push_marker(lua_State *L, int is_array);
 /* 1 if the table at idx carries the array marker, 2 if the object marker, else 0. */

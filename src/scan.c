@@ -19,7 +19,7 @@
 #include "scan.h"
 
 #define WINDOW (4u << 20) /* the initial window; it grows for longer tokens */
-#define READ_CHUNK (1u << 20)
+#define READ_CHUNK (128u << 10)
 
 /* ---- paths ------------------------------------------------------------------- */
 
@@ -110,12 +110,16 @@ int scan_path_parse(const char *text, int relative, ScanPath *out, char *err, si
                     goto oom;
                 t += 2;
             } else if (t[0] == '-') {
-                if (t[1] != '1' || t[2] != ']')
+                if (t[1] != '1' || t[2] != ']') {
+                    scan_path_free(out);
                     return path_error(err, errlen,
                                       "path '%s': only [-1] (the last element) counts from the end",
                                       text);
-                if (out->last_at >= 0)
+                }
+                if (out->last_at >= 0) {
+                    scan_path_free(out);
                     return path_error(err, errlen, "path '%s': at most one [-1]", text);
+                }
                 out->last_at = out->n;
                 if (push_step(out, STEP_LAST, NULL, 0, 0) != 0)
                     goto oom;
@@ -513,7 +517,7 @@ static int value_begin(Scanner *s, int d, uint64_t active, JsonTok t)
             ScanRule *r = &s->rules[m];
             r->matched++;
             if (r->sink == SINK_STATS) {
-                if (r->reduce != RED_NONE && t == JSON_ARR_BEGIN) {
+                if (r->reduce != RED_NONE && t == JSON_ARR_BEGIN && f != NULL) {
                     f->reduce |= 1ULL << m;
                     r->red_active = 1;
                     r->red_n = 0;
@@ -525,9 +529,10 @@ static int value_begin(Scanner *s, int d, uint64_t active, JsonTok t)
                     r->skipped++;
                 } else {
                     char what[120];
-                    snprintf(what, sizeof what, "found %s, expected %s (rule %d)", type_name(t),
-                             r->reduce != RED_NONE ? "an array of numbers to reduce" : "a number",
-                             m + 1);
+                    (void)snprintf(
+                        what, sizeof what, "found %s, expected %s (rule %d)", type_name(t),
+                        r->reduce != RED_NONE ? "an array of numbers to reduce" : "a number",
+                        m + 1);
                     return value_error(s, d, what);
                 }
             } else if (r->nfields > 0) {
@@ -556,7 +561,7 @@ static int value_begin(Scanner *s, int d, uint64_t active, JsonTok t)
         } else {
             ScanField *fl = &s->fields[m - s->nrules];
             if (fl->path.length_of) {
-                if (t == JSON_ARR_BEGIN)
+                if (t == JSON_ARR_BEGIN && f != NULL)
                     f->lens |= 1ULL << m;
                 else
                     fl->val.type = VAL_NONE;
@@ -586,9 +591,9 @@ static int reduce_element(Scanner *s, int d, uint64_t mask, JsonTok t)
                 continue;
             }
             char what[120];
-            snprintf(what, sizeof what,
-                     "found %s in an array to reduce, expected a number (rule %d)", type_name(t),
-                     m + 1);
+            (void)snprintf(what, sizeof what,
+                           "found %s in an array to reduce, expected a number (rule %d)",
+                           type_name(t), m + 1);
             return value_error(s, d, what);
         }
         double x = token_number(s);
@@ -807,6 +812,7 @@ static int scan_json(Scanner *s)
             if (par->active && k == NULL)
                 return fail(s, "%s: out of memory", s->name);
             member_active = par->active ? advance(s, par->active, d, k, n, 0) : 0;
+            s->p.lazy = member_active == 0; /* nobody watches this member's value */
             if (par->active) {
                 size_t c = n < sizeof f->key - 1 ? n : sizeof f->key - 1;
                 memcpy(f->key, k, c);
@@ -817,6 +823,13 @@ static int scan_json(Scanner *s)
         if (t == JSON_OBJ_END || t == JSON_ARR_END) {
             d = --s->depth;
             ScanFrame *f = &s->frames[d];
+            if (d > 0) { /* back in the parent: are its next values watched? */
+                ScanFrame *par = &s->frames[d - 1];
+                s->p.lazy =
+                    par->is_array && par->fixed && par->child_active == 0 && par->reduce == 0;
+            } else {
+                s->p.lazy = 0;
+            }
             if ((f->reduce | f->lens | f->capture | f->records) || (f->is_array && f->active)) {
                 if (value_end(s, d, s->p.base + s->p.pos) != 0)
                     return -1;
@@ -861,6 +874,9 @@ static int scan_json(Scanner *s)
             if (value_begin(s, d, active, t) != 0)
                 return -1;
             s->depth++;
+            ScanFrame *f = &s->frames[d];
+            /* an array whose elements nobody watches: its numbers need no value */
+            s->p.lazy = f->is_array && f->fixed && f->child_active == 0 && f->reduce == 0;
         } else {
             if (active && value_begin(s, d, active, t) != 0)
                 return -1;
@@ -976,7 +992,7 @@ static int csv_record(Scanner *s, size_t *pos, CsvField **fields, int *nf, int *
             *capf = cap;
         }
         CsvField *f = &(*fields)[(*nf)++];
-        f->quoted = f->doubled = 0;
+        memset(f, 0, sizeof *f);
         if (i < n && b[i] == '"') {
             f->quoted = 1;
             f->p = b + ++i;
@@ -984,7 +1000,7 @@ static int csv_record(Scanner *s, size_t *pos, CsvField **fields, int *nf, int *
                 const char *q = (const char *)memchr(b + i, '"', n - i);
                 if (q == NULL)
                     return s->eof ? fail(s, "%s:%llu: unterminated quoted field", s->name,
-                                         (unsigned long long)(*line + lines))
+                                         (unsigned long long)*line + (unsigned long long)lines)
                                   : -2;
                 for (const char *c = b + i; (c = memchr(c, '\n', (size_t)(q - c))) != NULL; c++)
                     lines++;
@@ -1003,12 +1019,13 @@ static int csv_record(Scanner *s, size_t *pos, CsvField **fields, int *nf, int *
                 return fail(s,
                             "%s:%llu: unexpected '%c' after a quoted field (expected '%c' or "
                             "the end of the line)",
-                            s->name, (unsigned long long)(*line + lines), b[i], s->sep);
+                            s->name, (unsigned long long)*line + (unsigned long long)lines, b[i],
+                            s->sep);
         } else {
             size_t j = csv_stop(b, i, n, s->sep);
             if (j < n && b[j] == '"')
                 return fail(s, "%s:%llu: a quote inside an unquoted field", s->name,
-                            (unsigned long long)(*line + lines));
+                            (unsigned long long)*line + (unsigned long long)lines);
             if (j >= n && !s->eof)
                 return -2;
             f->p = b + i;

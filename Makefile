@@ -35,8 +35,8 @@ LDLIBS := $(LFS_A) $(LUA_A) $(PKG_LIBS) -lm -ldl
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # Lua-free cores (unit-tested directly) and the Lua bindings / host.
-CORE_SRC := src/json.c src/proc.c src/stats.c src/scan.c
-HOST_SRC := src/main.c src/lutil.c src/ljson.c src/lyaml.c src/lproc.c src/lhttp.c src/lstats.c src/lscan.c
+CORE_SRC := src/json.c src/proc.c src/stats.c src/scan.c src/prom.c
+HOST_SRC := src/main.c src/lutil.c src/ljson.c src/lyaml.c src/lproc.c src/lhttp.c src/lstats.c src/lscan.c src/lprom.c
 SRC      := $(HOST_SRC) $(CORE_SRC)
 UNIT     := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 
@@ -113,19 +113,22 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/differential.h $(CORE_SRC)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRC) -lz -lm
 
 # A short, bounded run for `make check`: each target from its seeds, a few seconds.
-_fuzz_short: build/fuzz/fuzz_json build/fuzz/fuzz_scan
-	@mkdir -p build/fuzz/corpus-json build/fuzz/corpus-scan
+_fuzz_short: build/fuzz/fuzz_json build/fuzz/fuzz_scan build/fuzz/fuzz_prom
+	@mkdir -p build/fuzz/corpus-json build/fuzz/corpus-scan build/fuzz/corpus-prom
 	$(Q)build/fuzz/fuzz_json -runs=30000 -max_len=512 build/fuzz/corpus-json tests/fuzz/seeds/json 2>build/fuzz/json.log || \
 	    { tail -30 build/fuzz/json.log; exit 1; }
 	$(Q)build/fuzz/fuzz_scan -runs=30000 -max_len=512 build/fuzz/corpus-scan tests/fuzz/seeds/scan 2>build/fuzz/scan.log || \
 	    { tail -30 build/fuzz/scan.log; exit 1; }
+	$(Q)build/fuzz/fuzz_prom -runs=30000 -max_len=1024 build/fuzz/corpus-prom tests/fuzz/seeds/prom 2>build/fuzz/prom.log || \
+	    { tail -30 build/fuzz/prom.log; exit 1; }
 	@echo "fuzz (short): 30000 runs of each target, no finding"
 
 fuzz: deps-dev
-	$(Q)$(MAKE) --no-print-directory build/fuzz/fuzz_json build/fuzz/fuzz_scan
-	@mkdir -p build/fuzz/corpus-json build/fuzz/corpus-scan
+	$(Q)$(MAKE) --no-print-directory build/fuzz/fuzz_json build/fuzz/fuzz_scan build/fuzz/fuzz_prom
+	@mkdir -p build/fuzz/corpus-json build/fuzz/corpus-scan build/fuzz/corpus-prom
 	build/fuzz/fuzz_json -max_total_time=$(FUZZ_TIME) build/fuzz/corpus-json tests/fuzz/seeds/json
 	build/fuzz/fuzz_scan -max_total_time=$(FUZZ_TIME) build/fuzz/corpus-scan tests/fuzz/seeds/scan
+	build/fuzz/fuzz_prom -max_total_time=$(FUZZ_TIME) build/fuzz/corpus-prom tests/fuzz/seeds/prom
 
 valgrind: deps-dev
 	$(Q)$(MAKE) --no-print-directory _valgrind

@@ -614,6 +614,36 @@ static int take_digits(const char *s, size_t n, size_t *i, uint64_t *m, int *sig
     return 0;
 }
 
+int json_is_number(const char *p, size_t n)
+{
+    size_t i = 0;
+    if (i < n && p[i] == '-')
+        i++;
+    size_t d = i;
+    while (i < n && p[i] >= '0' && p[i] <= '9')
+        i++;
+    if (i == d || (p[d] == '0' && i - d > 1))
+        return 0;
+    if (i < n && p[i] == '.') {
+        size_t f = ++i;
+        while (i < n && p[i] >= '0' && p[i] <= '9')
+            i++;
+        if (i == f)
+            return 0;
+    }
+    if (i < n && (p[i] == 'e' || p[i] == 'E')) {
+        i++;
+        if (i < n && (p[i] == '+' || p[i] == '-'))
+            i++;
+        size_t e = i;
+        while (i < n && p[i] >= '0' && p[i] <= '9')
+            i++;
+        if (i == e)
+            return 0;
+    }
+    return i == n;
+}
+
 /* The offset of the first non-digit at or after i. */
 static size_t skip_digits(const char *s, size_t n, size_t i)
 {

@@ -111,6 +111,9 @@ int json_num(JsonParser *p, int64_t *i, double *d);
 */
 double json_strtod(const char *s, size_t n);
 
+/* Is s[0..n) exactly JSON's number grammar (then json_strtod reads it fast)? */
+int json_is_number(const char *s, size_t n);
+
 /* The 1-based line and column (in characters when the line is in the window) of the
    absolute offset off, which must lie on the parser's current line. */
 void json_where(const JsonParser *p, uint64_t off, uint64_t *line, uint64_t *col);

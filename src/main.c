@@ -41,7 +41,7 @@ static const char USAGE[] =
     "usage: llmdlua [options] SCRIPT [args...]\n"
     "\n"
     "Runs SCRIPT (./SCRIPT if it exists, else the installed lua/SCRIPT) with llmdlua's\n"
-    "modules: llmd.json, llmd.yaml, llmd.proc, llmd.http, llmd.stats, llmd.scan, lfs.\n"
+    "modules: llmd.json, llmd.yaml, llmd.proc, llmd.http, llmd.stats, llmd.scan, llmd.prom, lfs.\n"
     "\n"
     "options:\n"
     "  -e CODE   run CODE (before SCRIPT, if one is given)\n"
@@ -64,6 +64,7 @@ static const luaL_Reg preloads[] = {
     {"llmd.http",  luaopen_llmd_http   },
     {"llmd.stats", luaopen_llmd_stats  },
     {"llmd.scan",  luaopen_llmd_scan   },
+    {"llmd.prom",  luaopen_llmd_prom   },
     {"lfs",        luaopen_lfs_noglobal},
     {NULL,         NULL                }
 };

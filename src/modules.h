@@ -15,6 +15,7 @@ int luaopen_llmd_proc(lua_State *L);
 int luaopen_llmd_http(lua_State *L);
 int luaopen_llmd_stats(lua_State *L);
 int luaopen_llmd_scan(lua_State *L);
+int luaopen_llmd_prom(lua_State *L);
 int luaopen_lfs_noglobal(lua_State *L);
 
 /*

@@ -1070,37 +1070,6 @@ static int csv_text(Scanner *s, const CsvField *f, size_t *off)
     return 0;
 }
 
-/* Is p[0..n) JSON's number grammar (then json_strtod reads it exactly and fast)? */
-static int json_number_text(const char *p, size_t n)
-{
-    size_t i = 0;
-    if (i < n && p[i] == '-')
-        i++;
-    size_t d = i;
-    while (i < n && p[i] >= '0' && p[i] <= '9')
-        i++;
-    if (i == d || (p[d] == '0' && i - d > 1))
-        return 0;
-    if (i < n && p[i] == '.') {
-        size_t f = ++i;
-        while (i < n && p[i] >= '0' && p[i] <= '9')
-            i++;
-        if (i == f)
-            return 0;
-    }
-    if (i < n && (p[i] == 'e' || p[i] == 'E')) {
-        i++;
-        if (i < n && (p[i] == '+' || p[i] == '-'))
-            i++;
-        size_t e = i;
-        while (i < n && p[i] >= '0' && p[i] <= '9')
-            i++;
-        if (i == e)
-            return 0;
-    }
-    return i == n;
-}
-
 /* A whole field as a number (blanks around it allowed, NaN refused). */
 static int csv_number(const char *p, size_t n, double *out)
 {
@@ -1110,7 +1079,7 @@ static int csv_number(const char *p, size_t n, double *out)
         n--;
     if (n == 0)
         return 0;
-    if (json_number_text(p, n)) {
+    if (json_is_number(p, n)) {
         *out = json_strtod(p, n);
         return 1;
     }

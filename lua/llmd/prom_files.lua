@@ -1,0 +1,169 @@
+-- llmd.prom_files: llm-d-benchmark's Prometheus files.
+--
+--   local pf = require "llmd.prom_files"
+--   local agg, info = pf.read_raw_dir("results/metrics/raw" [, { match = {...} }])
+--   local summary = pf.read_metrics_summary("results/metrics/processed/metrics_summary.json")
+--
+-- read_raw_dir feeds every <pod>_<epoch>_metrics.log of the folder, in time order, to an
+-- llmd.prom aggregator (pod and time from the file name, checked against the header);
+-- scrapes that failed ("# Warning: Failed to collect metrics ...") are listed, not fed.
+--
+-- read_metrics_summary reads the processed summary, for results that have nothing
+-- else. Its numbers are not increases: llm-d-benchmark pools every scrape, so a
+-- counter's per-pod "max" is its last value, including whatever it counted before the
+-- benchmark. They are returned under names that say so.
+local lfs = require "lfs"
+local json = require "llmd.json"
+local prom = require "llmd.prom"
+
+local M = {}
+
+-- Days from 1970-01-01 to y-m-d (proleptic Gregorian), after Howard Hinnant's
+-- days_from_civil.
+local function days_from_civil(y, m, d)
+  y = m <= 2 and y - 1 or y
+  local era = (y >= 0 and y or y - 399) // 400
+  local yoe = y - era * 400
+  local doy = (153 * (m + (m > 2 and -3 or 9)) + 2) // 5 + d - 1
+  local doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+  return era * 146097 + doe - 719468
+end
+
+-- "2026-02-16T09:20:32+0000" (date +%Y-%m-%dT%H:%M:%S%z) -> Unix seconds, or nil.
+function M.parse_timestamp(s)
+  local y, mo, d, h, mi, se, sign, oh, om =
+    s:match("^(%d%d%d%d)%-(%d%d)%-(%d%d)T(%d%d):(%d%d):(%d%d)([%+%-])(%d%d):?(%d%d)$")
+  if not y then
+    y, mo, d, h, mi, se = s:match("^(%d%d%d%d)%-(%d%d)%-(%d%d)T(%d%d):(%d%d):(%d%d)Z$")
+    if not y then return nil end
+    sign, oh, om = "+", "00", "00"
+  end
+  local t = days_from_civil(tonumber(y), tonumber(mo), tonumber(d)) * 86400
+    + tonumber(h) * 3600 + tonumber(mi) * 60 + tonumber(se)
+  local off = tonumber(oh) * 3600 + tonumber(om) * 60
+  return sign == "+" and t - off or t + off
+end
+
+-- The "# Key: value" header lines of a raw scrape file, until the first blank line.
+function M.parse_header(text)
+  local h = {}
+  for line in text:gmatch("([^\n]*)\n") do
+    if line == "" then break end
+    local k, v = line:match("^# ([%w]+): ?(.*)$")
+    if not k then break end
+    h[k] = v
+  end
+  return h
+end
+
+local function read_all(path)
+  local f, err = io.open(path, "rb")
+  if not f then error(path .. ": cannot open: " .. err, 0) end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+-- Returns the aggregator and {files=, scrapes=, failed = { {file=, pod=, t=, reason=} },
+-- pods = {sorted names}, start=, finish=}.
+function M.read_raw_dir(dir, opts)
+  opts = opts or {}
+  if lfs.attributes(dir, "mode") ~= "directory" then
+    error(dir .. ": not a folder (expected llm-d-benchmark's results/metrics/raw)", 2)
+  end
+  local files = {}
+  for name in lfs.dir(dir) do
+    local pod, t = name:match("^(.+)_(%d+)_metrics%.log$")
+    if pod then files[#files + 1] = { name = name, pod = pod, t = tonumber(t) } end
+  end
+  if #files == 0 then
+    error(dir .. ": no <pod>_<epoch>_metrics.log files", 2)
+  end
+  -- time order first: counters need their scrapes in order
+  table.sort(files, function(a, b)
+    if a.t ~= b.t then return a.t < b.t end
+    return a.pod < b.pod
+  end)
+  local agg = opts.aggregator or prom.aggregator { match = opts.match, tolerant = opts.tolerant }
+  local info = { files = #files, scrapes = 0, failed = {}, pods = {} }
+  local pods = {}
+  for _, f in ipairs(files) do
+    local path = dir .. "/" .. f.name
+    local text = read_all(path)
+    local h = M.parse_header(text)
+    if h.Pod and h.Pod ~= f.pod then
+      error(("%s: the header says pod %s, the file name %s"):format(path, h.Pod, f.pod), 2)
+    end
+    local header_t = h.Timestamp and M.parse_timestamp(h.Timestamp)
+    if h.Timestamp and not header_t then
+      error(("%s: cannot read the header's Timestamp %q (expected 2026-02-16T09:20:32+0000)")
+        :format(path, h.Timestamp), 2)
+    end
+    if header_t and math.abs(header_t - f.t) > 300 then
+      error(("%s: the header's Timestamp %s is %d s away from the file name's %d")
+        :format(path, h.Timestamp, header_t - f.t, f.t), 2)
+    end
+    local warning = text:match("\n# Warning: ([^\n]*)")
+    if warning then
+      info.failed[#info.failed + 1] = { file = f.name, pod = f.pod, t = f.t, reason = warning }
+    else
+      agg:add(f.pod, text, f.t, path)
+      info.scrapes = info.scrapes + 1
+      pods[f.pod] = true
+    end
+  end
+  for p in pairs(pods) do info.pods[#info.pods + 1] = p end
+  table.sort(info.pods)
+  info.start, info.finish = files[1].t, files[#files].t
+  return agg, info
+end
+
+-- Reads metrics_summary.json. Returns
+--   { status = "ok" | "no_data", pods = { [pod] = { [metric] = Stats } },
+--     aggregated = { [metric] = Stats },
+--     sum_of_max = { [metric] = number },        -- Σ over pods of each counter's max
+--     hit_rate_time_avg_pct = number | nil,      -- mean over scrapes of cumulative hits/queries
+--     external_hit_rate_time_avg_pct = number | nil,
+--     caveat = "..." }
+-- where Stats is the file's {mean, stddev, min, p25..p99, max, count, unit}.
+function M.read_metrics_summary(path)
+  local d = json.read(path)
+  if type(d) ~= "table" or json.is_array(d) then
+    error(path .. ": expected an object of pods (llm-d-benchmark's metrics_summary.json)", 2)
+  end
+  if d._info and d._info.status == "no_data" then
+    return { status = "no_data", message = d._info.message, pods = {}, sum_of_max = {} }
+  end
+  local out = {
+    status = "ok", pods = {}, sum_of_max = {},
+    caveat = "processed summary: counters are the sum over pods of each one's largest "
+      .. "scraped value (it includes anything counted before the benchmark), and hit rates "
+      .. "are means over scrapes of cumulative ratios, not increases over the run",
+  }
+  for pod, block in pairs(d) do
+    if pod == "_aggregated" then
+      out.aggregated = block.metrics or {}
+    elseif pod:sub(1, 1) ~= "_" then
+      if type(block) ~= "table" or type(block.metrics) ~= "table" then
+        error(("%s: pod %s has no 'metrics' object"):format(path, pod), 2)
+      end
+      out.pods[pod] = block.metrics
+      for metric, st in pairs(block.metrics) do
+        if metric:match("_total$") then
+          if type(st) ~= "table" or type(st.max) ~= "number" then
+            error(("%s: %s of pod %s has no numeric 'max'"):format(path, metric, pod), 2)
+          end
+          out.sum_of_max[metric] = (out.sum_of_max[metric] or 0) + st.max
+        end
+      end
+    end
+  end
+  local agg = out.aggregated or {}
+  local hr = agg["vllm:prefix_cache_hit_rate"]
+  out.hit_rate_time_avg_pct = hr and hr.mean or nil
+  local ehr = agg["vllm:external_prefix_cache_hit_rate"]
+  out.external_hit_rate_time_avg_pct = ehr and ehr.mean or nil
+  return out
+end
+
+return M

@@ -1,0 +1,718 @@
+/*
+** lprom.c — llmd.prom: parse, each, aggregator.
+**
+**   local samples, info = prom.parse(text [, {tolerant = true, name = "scrape"}])
+**   prom.each(text, function(sample) ... end [, opts])
+**   local agg = prom.aggregator{ match = {"vllm:*"}, gauge_sketch = 0.01 }
+**   agg:add(pod, text, t); agg:add_file(pod, path, t)
+**   agg:counter_total(name, {mode = "increase" | "max" | "last", by = {"pod", ...}})
+**   agg:gauge_summary(name [, {by = ...}]); agg:histogram_quantile(name, q [, {by = ...}])
+**   agg:histogram_mean(name); agg:ratio(numerator, denominator); agg:series(name)
+**
+** Unknown is nil: a metric never scraped, a ratio over a zero denominator, a quantile
+** with no observations.
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lauxlib.h"
+#include "lua.h"
+
+#include "modules.h"
+#include "prom.h"
+
+#define AGG_MT "llmd.prom.aggregator"
+#define PARSER_MT "llmd.prom.parser"
+#define MAX_BY 8
+
+static const char *const MODES[] = {"increase", "max", "last", NULL};
+
+/* ---- parsing ----------------------------------------------------------------- */
+
+static int parser_gc(lua_State *L)
+{
+    prom_parser_free((PromParser *)luaL_checkudata(L, 1, PARSER_MT));
+    return 0;
+}
+
+static void push_sample(lua_State *L, const PromSample *s)
+{
+    lua_createtable(L, 0, 6);
+    lua_pushlstring(L, s->name, s->nlen);
+    lua_setfield(L, -2, "name");
+    lua_createtable(L, 0, s->nlabels);
+    for (int i = 0; i < s->nlabels; i++) {
+        lua_pushlstring(L, s->labels[i].name, s->labels[i].nlen);
+        lua_pushlstring(L, s->labels[i].value, s->labels[i].vlen);
+        lua_rawset(L, -3);
+    }
+    lua_setfield(L, -2, "labels");
+    lua_pushnumber(L, s->value);
+    lua_setfield(L, -2, "value");
+    if (s->has_ts) {
+        lua_pushnumber(L, s->ts);
+        lua_setfield(L, -2, "timestamp");
+    }
+    lua_pushstring(L, prom_type_name(s->type));
+    lua_setfield(L, -2, "type");
+    lua_pushinteger(L, (lua_Integer)s->line);
+    lua_setfield(L, -2, "line");
+}
+
+typedef struct ParseCtx {
+    lua_State *L;
+    int out; /* the samples table, or 0 to call the function at fn */
+    int fn;
+    lua_Integer n;
+    int failed;
+} ParseCtx;
+
+static int collect(void *ud, const PromSample *s)
+{
+    ParseCtx *c = (ParseCtx *)ud;
+    lua_State *L = c->L;
+    if (c->out != 0) {
+        push_sample(L, s);
+        lua_rawseti(L, c->out, ++c->n);
+        return 0;
+    }
+    lua_pushvalue(L, c->fn);
+    push_sample(L, s);
+    if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+        c->failed = 1; /* the error stays on the stack */
+        return 1;
+    }
+    return 0;
+}
+
+/* Runs the parse with the options at opts; the result table (if any) at out. */
+static int run_parse(lua_State *L, int opts, int out, int fn)
+{
+    size_t len;
+    const char *text = luaL_checklstring(L, 1, &len);
+    const char *name = "prometheus text";
+    PromParser *p = (PromParser *)lua_newuserdatauv(L, sizeof *p, 0);
+    prom_parser_init(p);
+    luaL_setmetatable(L, PARSER_MT);
+    int pidx = lua_gettop(L);
+    if (opts != 0 && lua_istable(L, opts)) {
+        lua_getfield(L, opts, "tolerant");
+        p->tolerant = lua_toboolean(L, -1);
+        lua_getfield(L, opts, "name");
+        if (lua_isstring(L, -1))
+            name = lua_tostring(L, -1); /* anchored in opts */
+        lua_pop(L, 2);
+    }
+    ParseCtx c = {L, out, fn, 0, 0};
+    int rc = prom_parse(p, text, len, collect, &c);
+    if (c.failed)
+        return lua_error(L);
+    if (rc == -1)
+        llmd_error(L, "%s: %s", name, p->err);
+    lua_createtable(L, 0, 2); /* info */
+    lua_pushinteger(L, (lua_Integer)p->skipped);
+    lua_setfield(L, -2, "skipped");
+    if (p->skipped > 0) {
+        lua_pushstring(L, p->first_bad);
+        lua_setfield(L, -2, "first_error");
+    }
+    prom_parser_free(p);
+    lua_remove(L, pidx);
+    return 1;
+}
+
+/* prom.parse(text [, opts]) -> samples, {skipped =, first_error =} */
+static int l_parse(lua_State *L)
+{
+    luaL_checkstring(L, 1);
+    lua_settop(L, 2);
+    lua_newtable(L); /* text, opts, samples */
+    run_parse(L, 2, 3, 0);
+    return 2;
+}
+
+/* prom.each(text, fn [, opts]) -> {skipped =, ...}: fn(sample) for each sample, in order */
+static int l_each(lua_State *L)
+{
+    luaL_checkstring(L, 1);
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_settop(L, 3);
+    run_parse(L, 3, 0, 2);
+    return 1;
+}
+
+/* ---- the aggregator ---------------------------------------------------------- */
+
+static PromAgg *check_agg(lua_State *L)
+{
+    return (PromAgg *)luaL_checkudata(L, 1, AGG_MT);
+}
+
+static int agg_gc(lua_State *L)
+{
+    prom_agg_free(check_agg(L));
+    return 0;
+}
+
+/* prom.aggregator([{match = {...}, gauge_sketch = rel_err, tolerant = bool}]) */
+static int l_aggregator(lua_State *L)
+{
+    lua_settop(L, 1);
+    PromAgg *a = (PromAgg *)lua_newuserdatauv(L, sizeof *a, 0);
+    prom_agg_init(a);
+    luaL_setmetatable(L, AGG_MT);
+    if (lua_istable(L, 1)) {
+        if (lua_getfield(L, 1, "match") == LUA_TTABLE) {
+            int n = (int)luaL_len(L, -1);
+            a->match = (char **)calloc((size_t)(n ? n : 1), sizeof(char *));
+            if (a->match == NULL)
+                llmd_error(L, "prom.aggregator: out of memory");
+            for (int i = 1; i <= n; i++) {
+                lua_rawgeti(L, -1, i);
+                const char *m = lua_tostring(L, -1);
+                if (m == NULL)
+                    llmd_error(L, "prom.aggregator: match[%d] must be a metric name", i);
+                a->match[a->nmatch] = strdup(m);
+                if (a->match[a->nmatch] == NULL)
+                    llmd_error(L, "prom.aggregator: out of memory");
+                a->nmatch++;
+                lua_pop(L, 1);
+            }
+        }
+        lua_pop(L, 1);
+        if (lua_getfield(L, 1, "gauge_sketch") != LUA_TNIL) {
+            double alpha = (double)luaL_checknumber(L, -1);
+            if (!(alpha >= STATS_SKETCH_MIN_ALPHA && alpha <= STATS_SKETCH_MAX_ALPHA))
+                llmd_error(L, "prom.aggregator: gauge_sketch must be in [0.0001, 0.5]");
+            a->gauge_sketch = alpha;
+        }
+        lua_pop(L, 1);
+        lua_getfield(L, 1, "tolerant");
+        a->parser.tolerant = lua_toboolean(L, -1);
+        lua_pop(L, 1);
+    }
+    return 1;
+}
+
+static void add_text(lua_State *L, PromAgg *a, const char *pod, const char *text, size_t len,
+                     double t, const char *name)
+{
+    if (!(t == t) || isinf(t))
+        llmd_error(L, "%s: the scrape time must be a finite number of seconds", name);
+    if (prom_agg_add(a, pod, text, len, t, name) != 0)
+        llmd_error(L, "%s", a->err);
+}
+
+/* agg:add(pod, text, t [, name]) -> skipped lines */
+static int l_add(lua_State *L)
+{
+    PromAgg *a = check_agg(L);
+    const char *pod = luaL_checkstring(L, 2);
+    size_t len;
+    const char *text = luaL_checklstring(L, 3, &len);
+    double t = (double)luaL_checknumber(L, 4);
+    const char *name = luaL_optstring(L, 5, pod);
+    add_text(L, a, pod, text, len, t, name);
+    lua_pushinteger(L, (lua_Integer)a->parser.skipped);
+    return 1;
+}
+
+/* agg:add_file(pod, path, t) -> skipped lines */
+static int l_add_file(lua_State *L)
+{
+    PromAgg *a = check_agg(L);
+    const char *pod = luaL_checkstring(L, 2);
+    const char *path = luaL_checkstring(L, 3);
+    double t = (double)luaL_checknumber(L, 4);
+    lua_settop(L, 4);
+    Strbuf *b = llmd_read_file(L, path);
+    add_text(L, a, pod, b->p, b->n, t, path);
+    llmd_strbuf_free(b);
+    lua_pushinteger(L, (lua_Integer)a->parser.skipped);
+    return 1;
+}
+
+/* Reads opts.by (at idx) into names; returns how many. */
+static int read_by(lua_State *L, int idx, const char **names)
+{
+    int n = 0;
+    if (idx == 0 || !lua_istable(L, idx))
+        return 0;
+    if (lua_getfield(L, idx, "by") == LUA_TTABLE) {
+        int k = (int)luaL_len(L, -1);
+        if (k > MAX_BY)
+            llmd_error(L, "prom: at most %d labels in 'by'", MAX_BY);
+        for (int i = 1; i <= k; i++) {
+            lua_rawgeti(L, -1, i);
+            names[n] = lua_tostring(L, -1);
+            if (names[n] == NULL)
+                llmd_error(L, "prom: 'by' must list label names");
+            lua_pop(L, 1); /* anchored in the by table, in opts */
+            n++;
+        }
+    }
+    lua_pop(L, 1);
+    return n;
+}
+
+/* Pushes the group key of series s: its values of the by labels ("pod": the pod),
+   joined with ','. */
+static void push_group(lua_State *L, const PromSeries *s, const char **by, int nby)
+{
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    for (int i = 0; i < nby; i++) {
+        if (i > 0)
+            luaL_addchar(&b, ',');
+        if (strcmp(by[i], "pod") == 0) {
+            luaL_addstring(&b, s->pod);
+        } else {
+            char v[512];
+            prom_label(s, by[i], v, sizeof v);
+            luaL_addstring(&b, v);
+        }
+    }
+    luaL_pushresult(&b);
+}
+
+/* The series of name as a Lua array of indices + 1 (pushed); returns the count. */
+static size_t find_series(lua_State *L, PromAgg *a, const char *name, size_t **out)
+{
+    size_t n = prom_agg_find(a, name, NULL, 0);
+    size_t *idx = (size_t *)lua_newuserdatauv(L, (n ? n : 1) * sizeof *idx, 0);
+    prom_agg_find(a, name, idx, n);
+    *out = idx;
+    return n;
+}
+
+static double series_value(const PromAgg *a, const PromSeries *s, int mode)
+{
+    return mode == 0 ? prom_increase(a, s) : mode == 1 ? s->max : s->last_v;
+}
+
+/*
+** agg:counter_total(name [, {mode =, by =}]) -> the sum over pods and label sets (nil when
+** the metric was never scraped); with by, a table group -> sum.
+*/
+static int l_counter_total(lua_State *L)
+{
+    PromAgg *a = check_agg(L);
+    const char *name = luaL_checkstring(L, 2);
+    int opts = lua_istable(L, 3) ? 3 : 0;
+    int mode = 0;
+    if (opts && lua_getfield(L, opts, "mode") != LUA_TNIL)
+        mode = luaL_checkoption(L, -1, NULL, MODES);
+    if (opts)
+        lua_pop(L, 1);
+    const char *by[MAX_BY];
+    int nby = read_by(L, opts, by);
+    size_t *idx;
+    size_t n = find_series(L, a, name, &idx);
+    if (n == 0) {
+        lua_pushnil(L);
+        return 1;
+    }
+    if (nby == 0) {
+        double total = 0;
+        for (size_t i = 0; i < n; i++)
+            total += series_value(a, &a->series[idx[i]], mode);
+        lua_pushnumber(L, total);
+        return 1;
+    }
+    lua_newtable(L); /* ..., result */
+    for (size_t i = 0; i < n; i++) {
+        const PromSeries *s = &a->series[idx[i]];
+        push_group(L, s, by, nby); /* result, key */
+        lua_pushvalue(L, -1);
+        double prev = lua_rawget(L, -3) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : 0;
+        lua_pop(L, 1);
+        lua_pushnumber(L, prev + series_value(a, s, mode));
+        lua_rawset(L, -3);
+    }
+    return 1;
+}
+
+static void set_num(lua_State *L, const char *k, double v)
+{
+    if (!isnan(v)) {
+        lua_pushnumber(L, v);
+        lua_setfield(L, -2, k);
+    }
+}
+
+/* Pushes the summary of the gauge series idx[0..n). */
+static void push_gauge(lua_State *L, PromAgg *a, const size_t *idx, size_t n)
+{
+    Stats all;
+    stats_init(&all, a->gauge_sketch);
+    double tw_sum = 0, tw_dur = 0;
+    for (size_t i = 0; i < n; i++) {
+        const PromSeries *s = &a->series[idx[i]];
+        if (s->values != NULL && stats_merge(&all, s->values) != STATS_OK) {
+            stats_free(&all);
+            llmd_error(L, "prom: out of memory");
+        }
+        tw_sum += s->tw_sum;
+        tw_dur += s->tw_dur;
+    }
+    lua_createtable(L, 0, 10);
+    lua_pushinteger(L, (lua_Integer)all.n);
+    lua_setfield(L, -2, "count");
+    lua_pushinteger(L, (lua_Integer)n);
+    lua_setfield(L, -2, "series");
+    set_num(L, "mean", stats_mean(&all));
+    set_num(L, "min", stats_min(&all));
+    set_num(L, "max", stats_max(&all));
+    static const double ps[] = {50, 90, 95, 99};
+    static const char *const keys[] = {"p50", "p90", "p95", "p99"};
+    double out[4];
+    stats_percentiles(&all, ps, out, 4, STATS_LINEAR);
+    for (int i = 0; i < 4; i++)
+        set_num(L, keys[i], out[i]);
+    set_num(L, "time_weighted_mean", tw_dur > 0 ? tw_sum / tw_dur : NAN);
+    stats_free(&all);
+}
+
+/*
+** agg:gauge_summary(name [, {by =}]) -> {count=, series=, mean=, min=, max=, p50=, p90=,
+** p95=, p99=, time_weighted_mean=}, pooled over every series (nil when never scraped);
+** with by, a table group -> summary.
+*/
+static int l_gauge_summary(lua_State *L)
+{
+    PromAgg *a = check_agg(L);
+    const char *name = luaL_checkstring(L, 2);
+    int opts = lua_istable(L, 3) ? 3 : 0;
+    const char *by[MAX_BY];
+    int nby = read_by(L, opts, by);
+    size_t *idx;
+    size_t n = find_series(L, a, name, &idx);
+    int ud = lua_gettop(L);
+    if (n == 0) {
+        lua_pushnil(L);
+        return 1;
+    }
+    if (nby == 0) {
+        push_gauge(L, a, idx, n);
+        return 1;
+    }
+    /* group: collect the indices of each group, in a Lua table of arrays */
+    lua_newtable(L); /* groups: key -> {i, ...} */
+    int groups = lua_gettop(L);
+    for (size_t i = 0; i < n; i++) {
+        push_group(L, &a->series[idx[i]], by, nby); /* key */
+        lua_pushvalue(L, -1);
+        if (lua_rawget(L, groups) != LUA_TTABLE) { /* key, list? */
+            lua_pop(L, 1);
+            lua_newtable(L);
+            lua_pushvalue(L, -2);
+            lua_pushvalue(L, -2);
+            lua_rawset(L, groups); /* key, list */
+        }
+        lua_pushinteger(L, (lua_Integer)idx[i]);
+        lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+        lua_pop(L, 2);
+    }
+    lua_newtable(L); /* groups, result */
+    lua_pushnil(L);
+    while (lua_next(L, groups) != 0) { /* ..., result, key, list */
+        size_t k = lua_rawlen(L, -1);
+        size_t *gi = (size_t *)lua_newuserdatauv(L, k * sizeof *gi, 0); /* ..., key, list, ud */
+        for (size_t j = 0; j < k; j++) {
+            lua_rawgeti(L, -2, (lua_Integer)j + 1);
+            gi[j] = (size_t)lua_tointeger(L, -1);
+            lua_pop(L, 1);
+        }
+        push_gauge(L, a, gi, k); /* ..., key, list, ud, summary */
+        lua_pushvalue(L, -4);
+        lua_insert(L, -2);
+        lua_rawset(L, -6); /* result[key] = summary */
+        lua_pop(L, 2);     /* ..., result, key */
+    }
+    (void)ud;
+    return 1;
+}
+
+typedef struct Bucket {
+    double le, count;
+} Bucket;
+
+static int bucket_cmp(const void *x, const void *y)
+{
+    double a = ((const Bucket *)x)->le, b = ((const Bucket *)y)->le;
+    return (a > b) - (a < b);
+}
+
+/* The quantile over the bucket series idx[0..n) (already of one group). */
+static double group_quantile(lua_State *L, PromAgg *a, const size_t *idx, size_t n, double q)
+{
+    Bucket *bk = (Bucket *)lua_newuserdatauv(L, (n ? n : 1) * sizeof *bk, 0);
+    size_t nb = 0;
+    for (size_t i = 0; i < n; i++) {
+        const PromSeries *s = &a->series[idx[i]];
+        char le[64];
+        if (prom_label(s, "le", le, sizeof le) == 0)
+            continue;
+        double bound;
+        if (strcmp(le, "+Inf") == 0 || strcmp(le, "Inf") == 0 || strcmp(le, "inf") == 0)
+            bound = HUGE_VAL;
+        else {
+            char *end;
+            bound = strtod(le, &end);
+            if (*end != '\0')
+                llmd_error(L, "prom: %s has a bucket bound le=\"%s\" that is not a number", s->name,
+                           le);
+        }
+        double inc = prom_increase(a, s);
+        size_t j = 0;
+        while (j < nb && bk[j].le != bound)
+            j++;
+        if (j == nb) {
+            bk[nb].le = bound;
+            bk[nb].count = 0;
+            nb++;
+        }
+        bk[j].count += inc; /* summed over pods and other labels */
+    }
+    qsort(bk, nb, sizeof *bk, bucket_cmp);
+    double *le = (double *)lua_newuserdatauv(L, (nb ? nb : 1) * 2 * sizeof(double), 0);
+    double *cum = le + nb;
+    for (size_t i = 0; i < nb; i++) {
+        le[i] = bk[i].le;
+        cum[i] = bk[i].count;
+    }
+    double r = prom_bucket_quantile(q, le, cum, nb);
+    lua_pop(L, 2);
+    return r;
+}
+
+/*
+** agg:histogram_quantile(name, q [, {by =}]) -> the q-quantile (q in [0, 1]) of the
+** observations made during the window, from the bucket increases of every pod, as
+** Prometheus' histogram_quantile (nil when there were none); with by, group -> value.
+*/
+static int l_histogram_quantile(lua_State *L)
+{
+    PromAgg *a = check_agg(L);
+    const char *name = luaL_checkstring(L, 2);
+    double q = (double)luaL_checknumber(L, 3);
+    luaL_argcheck(L, q >= 0 && q <= 1, 3, "quantile must be in [0, 1]");
+    int opts = lua_istable(L, 4) ? 4 : 0;
+    const char *by[MAX_BY];
+    int nby = read_by(L, opts, by);
+    lua_pushfstring(L, "%s_bucket", name);
+    size_t *idx;
+    size_t n = find_series(L, a, lua_tostring(L, -1), &idx);
+    if (n == 0) {
+        lua_pushnil(L);
+        return 1;
+    }
+    if (nby == 0) {
+        double r = group_quantile(L, a, idx, n, q);
+        if (isnan(r))
+            lua_pushnil(L);
+        else
+            lua_pushnumber(L, r);
+        return 1;
+    }
+    lua_newtable(L); /* result */
+    int result = lua_gettop(L);
+    size_t *gi = (size_t *)lua_newuserdatauv(L, n * sizeof *gi, 0);
+    char *done = (char *)lua_newuserdatauv(L, n, 0);
+    memset(done, 0, n);
+    for (size_t i = 0; i < n; i++) {
+        if (done[i])
+            continue;
+        push_group(L, &a->series[idx[i]], by, nby); /* key */
+        size_t k = 0;
+        for (size_t j = i; j < n; j++) {
+            if (done[j])
+                continue;
+            push_group(L, &a->series[idx[j]], by, nby);
+            int same = lua_rawequal(L, -1, -2);
+            lua_pop(L, 1);
+            if (same) {
+                gi[k++] = idx[j];
+                done[j] = 1;
+            }
+        }
+        double r = group_quantile(L, a, gi, k, q);
+        if (isnan(r))
+            lua_pop(L, 1);
+        else {
+            lua_pushnumber(L, r);
+            lua_rawset(L, result);
+        }
+    }
+    lua_settop(L, result);
+    return 1;
+}
+
+/* Sums the increases of name's series; returns how many series there were. */
+static size_t sum_increase(lua_State *L, PromAgg *a, const char *name, double *total)
+{
+    size_t *idx;
+    size_t n = find_series(L, a, name, &idx);
+    *total = 0;
+    for (size_t i = 0; i < n; i++)
+        *total += prom_increase(a, &a->series[idx[i]]);
+    lua_pop(L, 1);
+    return n;
+}
+
+/* agg:histogram_mean(name) -> increase of name_sum / increase of name_count, or nil */
+static int l_histogram_mean(lua_State *L)
+{
+    PromAgg *a = check_agg(L);
+    const char *name = luaL_checkstring(L, 2);
+    double sum, count;
+    lua_pushfstring(L, "%s_sum", name);
+    size_t ns = sum_increase(L, a, lua_tostring(L, -1), &sum);
+    lua_pushfstring(L, "%s_count", name);
+    size_t nc = sum_increase(L, a, lua_tostring(L, -1), &count);
+    if (ns == 0 || nc == 0 || !(count > 0))
+        lua_pushnil(L);
+    else
+        lua_pushnumber(L, sum / count);
+    return 1;
+}
+
+/* agg:ratio(numerator, denominator) -> sum of increases / sum of increases, or nil
+   when the denominator did not increase (unknown, not 0 %, not NaN) */
+static int l_ratio(lua_State *L)
+{
+    PromAgg *a = check_agg(L);
+    const char *num = luaL_checkstring(L, 2), *den = luaL_checkstring(L, 3);
+    double x, y;
+    size_t nn = sum_increase(L, a, num, &x);
+    size_t nd = sum_increase(L, a, den, &y);
+    if (nn == 0 || nd == 0 || !(y > 0))
+        lua_pushnil(L);
+    else
+        lua_pushnumber(L, x / y);
+    return 1;
+}
+
+/* agg:series(name) -> { {pod=, labels=, samples=, first=, last=, min=, max=, resets=,
+   increase=, created=, first_t=, last_t=}, ... } */
+static int l_series(lua_State *L)
+{
+    PromAgg *a = check_agg(L);
+    const char *name = luaL_checkstring(L, 2);
+    size_t *idx;
+    size_t n = find_series(L, a, name, &idx);
+    lua_createtable(L, (int)n, 0);
+    for (size_t i = 0; i < n; i++) {
+        const PromSeries *s = &a->series[idx[i]];
+        lua_createtable(L, 0, 12);
+        lua_pushstring(L, s->pod);
+        lua_setfield(L, -2, "pod");
+        lua_pushstring(L, s->labels);
+        lua_setfield(L, -2, "labels");
+        lua_pushstring(L, prom_type_name((PromType)s->type));
+        lua_setfield(L, -2, "type");
+        lua_pushinteger(L, (lua_Integer)s->samples);
+        lua_setfield(L, -2, "samples");
+        lua_pushinteger(L, (lua_Integer)s->resets);
+        lua_setfield(L, -2, "resets");
+        if (s->samples > 0) {
+            set_num(L, "first", s->first_v);
+            set_num(L, "last", s->last_v);
+            set_num(L, "min", s->min);
+            set_num(L, "max", s->max);
+            set_num(L, "first_t", s->first_t);
+            set_num(L, "last_t", s->last_t);
+            set_num(L, "increase", prom_increase(a, s));
+        }
+        set_num(L, "created", prom_created(a, s));
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    return 1;
+}
+
+/* agg:names() -> the metric names seen, sorted */
+static int l_names(lua_State *L)
+{
+    PromAgg *a = check_agg(L);
+    lua_newtable(L); /* set */
+    for (size_t i = 0; i < a->n; i++) {
+        lua_pushstring(L, a->series[i].name);
+        lua_pushboolean(L, 1);
+        lua_rawset(L, -3);
+    }
+    lua_newtable(L); /* set, list */
+    lua_pushnil(L);
+    while (lua_next(L, -3) != 0) {
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, -3, (lua_Integer)lua_rawlen(L, -3) + 1);
+    }
+    lua_getglobal(L, "table");
+    lua_getfield(L, -1, "sort");
+    lua_pushvalue(L, -3);
+    lua_call(L, 1, 0);
+    lua_pop(L, 1);
+    return 1;
+}
+
+/* agg:info() -> {scrapes=, samples=, series=, nan_samples=, dropped=, start=, finish=} */
+static int l_info(lua_State *L)
+{
+    PromAgg *a = check_agg(L);
+    lua_createtable(L, 0, 6);
+    lua_pushinteger(L, (lua_Integer)a->scrapes);
+    lua_setfield(L, -2, "scrapes");
+    lua_pushinteger(L, (lua_Integer)a->samples);
+    lua_setfield(L, -2, "samples");
+    lua_pushinteger(L, (lua_Integer)a->n);
+    lua_setfield(L, -2, "series");
+    lua_pushinteger(L, (lua_Integer)a->nan_samples);
+    lua_setfield(L, -2, "nan_samples");
+    lua_pushinteger(L, (lua_Integer)a->dropped);
+    lua_setfield(L, -2, "dropped");
+    if (a->scrapes > 0) {
+        lua_pushnumber(L, a->t_min);
+        lua_setfield(L, -2, "start");
+        lua_pushnumber(L, a->t_max);
+        lua_setfield(L, -2, "finish");
+    }
+    return 1;
+}
+
+static const luaL_Reg prom_funcs[] = {
+    {"parse",      l_parse     },
+    {"each",       l_each      },
+    {"aggregator", l_aggregator},
+    {NULL,         NULL        }
+};
+
+static const luaL_Reg agg_methods[] = {
+    {"add",                l_add               },
+    {"add_file",           l_add_file          },
+    {"counter_total",      l_counter_total     },
+    {"gauge_summary",      l_gauge_summary     },
+    {"histogram_quantile", l_histogram_quantile},
+    {"histogram_mean",     l_histogram_mean    },
+    {"ratio",              l_ratio             },
+    {"series",             l_series            },
+    {"names",              l_names             },
+    {"info",               l_info              },
+    {NULL,                 NULL                }
+};
+
+int luaopen_llmd_prom(lua_State *L)
+{
+    luaL_newmetatable(L, PARSER_MT); /* mt */
+    lua_pushcfunction(L, parser_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pop(L, 1);
+    luaL_newmetatable(L, AGG_MT); /* mt */
+    lua_pushcfunction(L, agg_gc);
+    lua_setfield(L, -2, "__gc");
+    luaL_newlib(L, agg_methods);    /* mt, methods */
+    lua_setfield(L, -2, "__index"); /* mt */
+    lua_pop(L, 1);
+    luaL_newlib(L, prom_funcs);
+    return 1;
+}

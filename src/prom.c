@@ -1,0 +1,853 @@
+/*
+** prom.c — Prometheus text parsing and aggregation, as declared in prom.h.
+*/
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "prom.h"
+
+static const char *const TYPE_NAMES[] = {"untyped", "counter", "gauge",    "histogram",
+                                         "summary", "info",    "stateset", "gaugehistogram"};
+
+const char *prom_type_name(PromType t)
+{
+    return (unsigned)t < sizeof TYPE_NAMES / sizeof TYPE_NAMES[0] ? TYPE_NAMES[t] : "untyped";
+}
+
+/* ---- the parser -------------------------------------------------------------- */
+
+void prom_parser_init(PromParser *p)
+{
+    memset(p, 0, sizeof *p);
+}
+
+static void clear_families(PromParser *p)
+{
+    for (size_t i = 0; i < p->nfam; i++)
+        free(p->fam[i].name);
+    p->nfam = 0;
+}
+
+void prom_parser_free(PromParser *p)
+{
+    clear_families(p);
+    free(p->fam);
+    free(p->scratch);
+    p->fam = NULL;
+    p->scratch = NULL;
+    p->capfam = p->scap = 0;
+}
+
+static int name_start(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':';
+}
+
+static int name_char(char c)
+{
+    return name_start(c) || (c >= '0' && c <= '9');
+}
+
+static int label_start(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static int label_char(char c)
+{
+    return label_start(c) || (c >= '0' && c <= '9');
+}
+
+static size_t skip_blanks(const char *l, size_t i, size_t n)
+{
+    while (i < n && (l[i] == ' ' || l[i] == '\t'))
+        i++;
+    return i;
+}
+
+#if defined(__GNUC__)
+static int line_error(PromParser *p, uint64_t line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+#endif
+
+/* Records a line's error; returns -1. */
+static int line_error(PromParser *p, uint64_t line, const char *fmt, ...)
+{
+    char msg[200];
+    va_list ap;
+    va_start(ap, fmt);
+    (void)vsnprintf(msg, sizeof msg, fmt, ap); // NOLINT(clang-analyzer-valist.Uninitialized)
+    va_end(ap);
+    (void)snprintf(p->err, sizeof p->err, "line %llu: %s", (unsigned long long)line, msg);
+    return -1;
+}
+
+/* A value as Prometheus writes it: a Go float, NaN, +Inf, -Inf. 0, or -1. */
+static int parse_value(const char *s, size_t n, double *out)
+{
+    if (n == 0)
+        return -1;
+    if (json_is_number(s, n)) {
+        *out = json_strtod(s, n);
+        return 0;
+    }
+    char buf[64];
+    if (n >= sizeof buf)
+        return -1;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    if (strcmp(buf, "NaN") == 0) {
+        *out = NAN;
+        return 0;
+    }
+    if (strcmp(buf, "+Inf") == 0 || strcmp(buf, "Inf") == 0 || strcmp(buf, "+inf") == 0) {
+        *out = HUGE_VAL;
+        return 0;
+    }
+    if (strcmp(buf, "-Inf") == 0 || strcmp(buf, "-inf") == 0) {
+        *out = -HUGE_VAL;
+        return 0;
+    }
+    /* other decimal spellings Go accepts: +1, 1., .5, 1E3 */
+    for (size_t i = 0; i < n; i++)
+        if (!strchr("0123456789+-.eE", buf[i]))
+            return -1;
+    char *end;
+    double d = strtod(buf, &end);
+    if (*end != '\0')
+        return -1;
+    *out = d;
+    return 0;
+}
+
+static const char *const SUFFIXES[] = {"_total", "_created", "_bucket", "_sum", "_count",
+                                       "_gsum",  "_gcount",  "_info",   NULL};
+
+/* The family type of sample name n: an exact # TYPE name, or one it extends by a suffix. */
+static PromType family_type(PromParser *p, const char *n, size_t nl)
+{
+    /* most often the family just declared */
+    for (size_t k = p->nfam; k-- > 0;) {
+        const PromFamily *f = &p->fam[k];
+        if (f->nlen > nl || memcmp(f->name, n, f->nlen) != 0)
+            continue;
+        if (f->nlen == nl)
+            return f->type;
+        for (int s = 0; SUFFIXES[s]; s++)
+            if (nl - f->nlen == strlen(SUFFIXES[s]) &&
+                memcmp(n + f->nlen, SUFFIXES[s], nl - f->nlen) == 0)
+                return f->type;
+    }
+    return PROM_UNTYPED;
+}
+
+/* "# TYPE name type", "# HELP ...", "# UNIT ...", "# EOF"; other comments are ignored.
+   Returns 0, 1 for # EOF, or -1. */
+static int comment(PromParser *p, const char *l, size_t n, uint64_t line)
+{
+    size_t i = skip_blanks(l, 1, n);
+    size_t w = i;
+    while (i < n && l[i] != ' ' && l[i] != '\t')
+        i++;
+    size_t wl = i - w;
+    if (wl == 3 && memcmp(l + w, "EOF", 3) == 0)
+        return 1;
+    int is_type = wl == 4 && memcmp(l + w, "TYPE", 4) == 0;
+    int is_meta = is_type || (wl == 4 && memcmp(l + w, "HELP", 4) == 0) ||
+                  (wl == 4 && memcmp(l + w, "UNIT", 4) == 0);
+    if (!is_meta)
+        return 0; /* a plain comment (llm-d-benchmark's "# Pod: ..." headers too) */
+    i = skip_blanks(l, i, n);
+    size_t ns = i;
+    if (i >= n || !name_start(l[i]))
+        return line_error(p, line, "expected a metric name after '# %.*s'", (int)wl, l + w);
+    while (i < n && name_char(l[i]))
+        i++;
+    size_t nl = i - ns;
+    if (!is_type)
+        return 0;
+    i = skip_blanks(l, i, n);
+    size_t ts = i;
+    while (i < n && l[i] != ' ' && l[i] != '\t')
+        i++;
+    size_t tl = i - ts;
+    if (skip_blanks(l, i, n) != n)
+        return line_error(p, line, "unexpected text after the metric type");
+    int type = -1;
+    for (int k = 0; k < (int)(sizeof TYPE_NAMES / sizeof TYPE_NAMES[0]); k++)
+        if (strlen(TYPE_NAMES[k]) == tl && memcmp(TYPE_NAMES[k], l + ts, tl) == 0)
+            type = k;
+    if (tl == 7 && memcmp(l + ts, "unknown", 7) == 0)
+        type = PROM_UNTYPED;
+    if (type < 0)
+        return line_error(p, line,
+                          "unknown metric type '%.*s' (expected counter, gauge, "
+                          "histogram, summary or untyped)",
+                          (int)(tl > 40 ? 40 : tl), l + ts);
+    if (p->nfam == p->capfam) {
+        size_t cap = p->capfam ? p->capfam * 2 : 64;
+        PromFamily *f = (PromFamily *)realloc(p->fam, cap * sizeof *f);
+        if (f == NULL)
+            return line_error(p, line, "out of memory");
+        p->fam = f;
+        p->capfam = cap;
+    }
+    PromFamily *f = &p->fam[p->nfam];
+    f->name = (char *)malloc(nl + 1);
+    if (f->name == NULL)
+        return line_error(p, line, "out of memory");
+    memcpy(f->name, l + ns, nl);
+    f->name[nl] = '\0';
+    f->nlen = nl;
+    f->type = (PromType)type;
+    p->nfam++;
+    return 0;
+}
+
+/* A sample line into s (label values unescaped into p->scratch). 0, or -1. */
+static int sample(PromParser *p, const char *l, size_t n, uint64_t line, PromSample *s)
+{
+    size_t i = 0;
+    if (!name_start(l[0]))
+        return line_error(p, line, "expected a metric name, found '%c'", l[0]);
+    while (i < n && name_char(l[i]))
+        i++;
+    s->name = l;
+    s->nlen = i;
+    s->nlabels = 0;
+    if (p->scap < n + 1) {
+        char *sc = (char *)realloc(p->scratch, n + 1);
+        if (sc == NULL)
+            return line_error(p, line, "out of memory");
+        p->scratch = sc;
+        p->scap = n + 1;
+    }
+    size_t o = 0; /* unescaped label values never outgrow the line */
+    if (i < n && l[i] == '{') {
+        i++;
+        for (;;) {
+            i = skip_blanks(l, i, n);
+            if (i < n && l[i] == '}') {
+                i++;
+                break;
+            }
+            if (i >= n || !label_start(l[i]))
+                return line_error(p, line, "expected a label name or '}' at column %zu", i + 1);
+            if (s->nlabels == PROM_MAX_LABELS)
+                return line_error(p, line, "more than %d labels", PROM_MAX_LABELS);
+            PromLabel *lab = &s->labels[s->nlabels++];
+            lab->name = l + i;
+            while (i < n && label_char(l[i]))
+                i++;
+            lab->nlen = (size_t)(l + i - lab->name);
+            for (int k = 0; k < s->nlabels - 1; k++)
+                if (s->labels[k].nlen == lab->nlen &&
+                    !memcmp(s->labels[k].name, lab->name, lab->nlen))
+                    return line_error(p, line, "duplicate label '%.*s'", (int)lab->nlen, lab->name);
+            i = skip_blanks(l, i, n);
+            if (i >= n || l[i] != '=')
+                return line_error(p, line, "expected '=' after label '%.*s'", (int)lab->nlen,
+                                  lab->name);
+            i = skip_blanks(l, i + 1, n);
+            if (i >= n || l[i] != '"')
+                return line_error(p, line, "expected '\"' to open the value of label '%.*s'",
+                                  (int)lab->nlen, lab->name);
+            i++;
+            lab->value = p->scratch + o;
+            for (;;) {
+                if (i >= n)
+                    return line_error(p, line, "unterminated value of label '%.*s'", (int)lab->nlen,
+                                      lab->name);
+                char c = l[i++];
+                if (c == '"')
+                    break;
+                if (c == '\\') {
+                    char e = i < n ? l[i++] : '\0';
+                    if (e == '\\' || e == '"')
+                        c = e;
+                    else if (e == 'n')
+                        c = '\n';
+                    else
+                        return line_error(p, line,
+                                          "invalid escape '\\%c' in label '%.*s' "
+                                          "(expected \\\\, \\\" or \\n)",
+                                          e ? e : '0', (int)lab->nlen, lab->name);
+                }
+                p->scratch[o++] = c;
+            }
+            lab->vlen = (size_t)(p->scratch + o - lab->value);
+            i = skip_blanks(l, i, n);
+            if (i < n && l[i] == ',') {
+                i++;
+                continue;
+            }
+            if (i < n && l[i] == '}') {
+                i++;
+                break;
+            }
+            return line_error(p, line, "expected ',' or '}' after the value of label '%.*s'",
+                              (int)lab->nlen, lab->name);
+        }
+    }
+    if (i >= n || (l[i] != ' ' && l[i] != '\t'))
+        return line_error(p, line, "expected a space and a value after '%.*s'",
+                          (int)(s->nlen > 60 ? 60 : s->nlen), s->name);
+    i = skip_blanks(l, i, n);
+    size_t vs = i;
+    while (i < n && l[i] != ' ' && l[i] != '\t')
+        i++;
+    if (parse_value(l + vs, i - vs, &s->value) != 0)
+        return line_error(p, line, "invalid value '%.*s' (expected a number, NaN, +Inf or -Inf)",
+                          (int)(i - vs > 40 ? 40 : i - vs), l + vs);
+    i = skip_blanks(l, i, n);
+    s->has_ts = 0;
+    if (i < n && l[i] != '#') {
+        size_t ts = i;
+        while (i < n && l[i] != ' ' && l[i] != '\t')
+            i++;
+        if (!json_is_number(l + ts, i - ts))
+            return line_error(p, line, "invalid timestamp '%.*s'", (int)(i - ts > 40 ? 40 : i - ts),
+                              l + ts);
+        s->has_ts = 1;
+        s->ts = json_strtod(l + ts, i - ts);
+        i = skip_blanks(l, i, n);
+    }
+    /* an OpenMetrics exemplar ("# {...} value") is allowed and ignored */
+    if (i < n && l[i] != '#')
+        return line_error(p, line, "unexpected text after the sample");
+    s->type = family_type(p, s->name, s->nlen);
+    s->line = line;
+    return 0;
+}
+
+int prom_parse(PromParser *p, const char *text, size_t len, PromSampleFn fn, void *ud)
+{
+    PromSample s;
+    uint64_t line = 0;
+    const char *t = text, *end = text + len;
+    clear_families(p);
+    p->skipped = 0;
+    p->first_bad_line = 0;
+    while (t < end) {
+        const char *nl = (const char *)memchr(t, '\n', (size_t)(end - t));
+        const char *le = nl ? nl : end;
+        size_t n = (size_t)(le - t);
+        const char *l = t;
+        t = nl ? nl + 1 : end;
+        line++;
+        if (n > 0 && l[n - 1] == '\r')
+            n--;
+        if (skip_blanks(l, 0, n) == n)
+            continue;
+        int rc;
+        if (nl == NULL && l[0] != '#') {
+            /* every line ends with a newline: a last one without looks cut off, and its
+               value may be too (123.5 read as 12) */
+            rc = line_error(p, line,
+                            "no newline at the end of the last line: the scrape looks "
+                            "cut off");
+        } else if (l[0] == '#') {
+            rc = comment(p, l, n, line);
+            if (rc == 1)
+                return 0; /* # EOF */
+        } else {
+            rc = sample(p, l, n, line, &s);
+            if (rc == 0 && fn(ud, &s) != 0)
+                return -2;
+        }
+        if (rc < 0) {
+            if (!p->tolerant)
+                return -1;
+            if (p->skipped++ == 0) {
+                p->first_bad_line = line;
+                (void)snprintf(p->first_bad, sizeof p->first_bad, "%s", p->err);
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- the aggregator ---------------------------------------------------------- */
+
+void prom_agg_init(PromAgg *a)
+{
+    memset(a, 0, sizeof *a);
+    prom_parser_init(&a->parser);
+    a->t_min = HUGE_VAL;
+    a->t_max = -HUGE_VAL;
+}
+
+void prom_agg_free(PromAgg *a)
+{
+    for (size_t i = 0; i < a->n; i++) {
+        PromSeries *s = &a->series[i];
+        free(s->pod);
+        free(s->name);
+        free(s->labels);
+        if (s->values != NULL) {
+            stats_free(s->values);
+            free(s->values);
+        }
+    }
+    free(a->series);
+    free(a->slot);
+    for (int i = 0; i < a->nmatch; i++)
+        free(a->match[i]);
+    free(a->match);
+    free(a->key);
+    prom_parser_free(&a->parser);
+    memset(a, 0, sizeof *a);
+}
+
+static uint64_t fnv(const char *p, size_t n)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)p[i]) * 1099511628211ULL;
+    return h;
+}
+
+static int ends_with(const char *s, size_t n, const char *suffix)
+{
+    size_t k = strlen(suffix);
+    return n >= k && memcmp(s + n - k, suffix, k) == 0;
+}
+
+static int matches(const PromAgg *a, const char *name, size_t nl)
+{
+    if (a->nmatch == 0)
+        return 1;
+    for (int i = 0; i < a->nmatch; i++) {
+        const char *m = a->match[i];
+        size_t ml = strlen(m);
+        if (ml > 0 && m[ml - 1] == '*') {
+            if (nl >= ml - 1 && memcmp(name, m, ml - 1) == 0)
+                return 1;
+            continue;
+        }
+        if (ml == nl && memcmp(m, name, nl) == 0)
+            return 1;
+        for (int s = 0; SUFFIXES[s]; s++) /* a family name takes its series too */
+            if (nl == ml + strlen(SUFFIXES[s]) && memcmp(name, m, ml) == 0 &&
+                memcmp(name + ml, SUFFIXES[s], nl - ml) == 0)
+                return 1;
+    }
+    return 0;
+}
+
+static int key_reserve(PromAgg *a, size_t need)
+{
+    if (need <= a->kcap)
+        return 0;
+    size_t cap = a->kcap ? a->kcap : 256;
+    while (cap < need)
+        cap *= 2;
+    char *k = (char *)realloc(a->key, cap);
+    if (k == NULL)
+        return -1;
+    a->key = k;
+    a->kcap = cap;
+    return 0;
+}
+
+/*
+** Writes pod \1 name \1 canonical labels (sorted by name, values escaped) into a->key,
+** skipping the label named skip (for _created companions of buckets). Returns the
+** length, and in *lab_off where the labels start, or 0 when out of memory.
+*/
+static size_t make_key(PromAgg *a, const char *pod, const char *name, size_t nl,
+                       const PromLabel *labels, int nlabels, const char *skip, size_t *lab_off)
+{
+    int order[PROM_MAX_LABELS];
+    for (int i = 0; i < nlabels; i++) {
+        int j = i;
+        while (j > 0) {
+            const PromLabel *x = &labels[order[j - 1]], *y = &labels[i];
+            size_t m = x->nlen < y->nlen ? x->nlen : y->nlen;
+            int c = memcmp(x->name, y->name, m);
+            if (c < 0 || (c == 0 && x->nlen <= y->nlen))
+                break;
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    size_t need = strlen(pod) + nl + 4;
+    for (int i = 0; i < nlabels; i++)
+        need += labels[i].nlen + 2 * labels[i].vlen + 4;
+    if (key_reserve(a, need + 1) != 0)
+        return 0;
+    char *k = a->key;
+    size_t o = 0, pl = strlen(pod);
+    memcpy(k, pod, pl);
+    o += pl;
+    k[o++] = '\1';
+    memcpy(k + o, name, nl);
+    o += nl;
+    k[o++] = '\1';
+    *lab_off = o;
+    int first = 1;
+    for (int i = 0; i < nlabels; i++) {
+        const PromLabel *l = &labels[order[i]];
+        if (skip != NULL && strlen(skip) == l->nlen && memcmp(skip, l->name, l->nlen) == 0)
+            continue;
+        if (!first)
+            k[o++] = ',';
+        first = 0;
+        memcpy(k + o, l->name, l->nlen);
+        o += l->nlen;
+        k[o++] = '=';
+        k[o++] = '"';
+        for (size_t v = 0; v < l->vlen; v++) {
+            char c = l->value[v];
+            if (c == '\\' || c == '"') {
+                k[o++] = '\\';
+                k[o++] = c;
+            } else if (c == '\n') {
+                k[o++] = '\\';
+                k[o++] = 'n';
+            } else {
+                k[o++] = c;
+            }
+        }
+        k[o++] = '"';
+    }
+    k[o] = '\0';
+    return o;
+}
+
+static int same_key(const PromSeries *s, const char *key, size_t klen)
+{
+    size_t pl = strlen(s->pod), nl = strlen(s->name), ll = strlen(s->labels);
+    return pl + nl + ll + 2 == klen && memcmp(key, s->pod, pl) == 0 && key[pl] == '\1' &&
+           memcmp(key + pl + 1, s->name, nl) == 0 && key[pl + 1 + nl] == '\1' &&
+           memcmp(key + pl + nl + 2, s->labels, ll) == 0;
+}
+
+/* The series index for key (length klen, hash h), or SIZE_MAX. */
+static size_t lookup(const PromAgg *a, const char *key, size_t klen, uint64_t h)
+{
+    if (a->nslot == 0)
+        return (size_t)-1;
+    for (size_t i = h & (a->nslot - 1);; i = (i + 1) & (a->nslot - 1)) {
+        uint32_t v = a->slot[i];
+        if (v == 0)
+            return (size_t)-1;
+        const PromSeries *s = &a->series[v - 1];
+        if (s->hash == h && same_key(s, key, klen))
+            return v - 1;
+    }
+}
+
+static int grow_slots(PromAgg *a)
+{
+    size_t ns = a->nslot ? a->nslot * 2 : 1024;
+    uint32_t *slot = (uint32_t *)calloc(ns, sizeof *slot);
+    if (slot == NULL)
+        return -1;
+    for (size_t k = 0; k < a->n; k++) {
+        size_t i = a->series[k].hash & (ns - 1);
+        while (slot[i] != 0)
+            i = (i + 1) & (ns - 1);
+        slot[i] = (uint32_t)(k + 1);
+    }
+    free(a->slot);
+    a->slot = slot;
+    a->nslot = ns;
+    return 0;
+}
+
+static char *dup_n(const char *s, size_t n)
+{
+    char *d = (char *)malloc(n + 1);
+    if (d != NULL) {
+        memcpy(d, s, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+static int on_sample(void *ud, const PromSample *sm)
+{
+    PromAgg *a = (PromAgg *)ud;
+    if (!matches(a, sm->name, sm->nlen))
+        return 0;
+    size_t lab_off;
+    size_t klen = make_key(a, a->pod, sm->name, sm->nlen, sm->labels, sm->nlabels, NULL, &lab_off);
+    if (klen == 0) {
+        (void)snprintf(a->err, sizeof a->err, "out of memory");
+        return 1;
+    }
+    uint64_t h = fnv(a->key, klen);
+    size_t idx = lookup(a, a->key, klen, h);
+    if (idx == (size_t)-1) {
+        if ((a->n + 1) * 2 > a->nslot && grow_slots(a) != 0)
+            goto oom;
+        if (a->n == a->cap) {
+            size_t cap = a->cap ? a->cap * 2 : 256;
+            PromSeries *sr = (PromSeries *)realloc(a->series, cap * sizeof *sr);
+            if (sr == NULL)
+                goto oom;
+            a->series = sr;
+            a->cap = cap;
+        }
+        PromSeries *s = &a->series[a->n];
+        memset(s, 0, sizeof *s);
+        s->pod = dup_n(a->pod, strlen(a->pod));
+        s->name = dup_n(sm->name, sm->nlen);
+        s->labels = dup_n(a->key + lab_off, klen - lab_off);
+        if (s->pod == NULL || s->name == NULL || s->labels == NULL) {
+            free(s->pod);
+            free(s->name);
+            free(s->labels);
+            goto oom;
+        }
+        s->hash = h;
+        s->type = sm->type;
+        const char *nm = sm->name;
+        size_t nl = sm->nlen;
+        s->counter_like = (sm->type == PROM_COUNTER && !ends_with(nm, nl, "_created")) ||
+                          (sm->type == PROM_HISTOGRAM &&
+                           (ends_with(nm, nl, "_bucket") || ends_with(nm, nl, "_sum") ||
+                            ends_with(nm, nl, "_count"))) ||
+                          (sm->type == PROM_SUMMARY &&
+                           (ends_with(nm, nl, "_sum") || ends_with(nm, nl, "_count")));
+        size_t i = h & (a->nslot - 1);
+        while (a->slot[i] != 0)
+            i = (i + 1) & (a->nslot - 1);
+        a->slot[i] = (uint32_t)(a->n + 1);
+        idx = a->n++;
+    }
+    PromSeries *s = &a->series[idx];
+    double t = a->t, v = sm->value;
+    if (s->samples > 0 && t <= s->last_t) {
+        if (a->parser.tolerant) {
+            a->dropped++;
+            return 0;
+        }
+        (void)snprintf(a->err, sizeof a->err,
+                       "line %llu: %s: %s%s%s%s at t=%.17g %s (a series appears once per scrape, "
+                       "and scrapes are added in time order)",
+                       (unsigned long long)sm->line, a->pod, s->name, *s->labels ? "{" : "",
+                       s->labels, *s->labels ? "}" : "", t,
+                       t == s->last_t ? "again in the same scrape"
+                                      : "is older than its last sample");
+        return 1;
+    }
+    a->samples++;
+    if (isnan(v)) {
+        a->nan_samples++; /* NaN says nothing about the window: not recorded */
+        return 0;
+    }
+    if (s->samples == 0) {
+        s->first_t = t;
+        s->first_v = v;
+        s->min = s->max = v;
+    } else {
+        if (v < s->last_v) {
+            s->resets++;
+            s->increase += v; /* restarted from 0 */
+        } else {
+            s->increase += v - s->last_v;
+        }
+        if (!s->counter_like) {
+            s->tw_sum += s->last_v * (t - s->last_t);
+            s->tw_dur += t - s->last_t;
+        }
+        if (v < s->min)
+            s->min = v;
+        if (v > s->max)
+            s->max = v;
+    }
+    if (!s->counter_like) {
+        if (s->values == NULL) {
+            s->values = (Stats *)malloc(sizeof *s->values);
+            if (s->values == NULL)
+                goto oom;
+            stats_init(s->values, a->gauge_sketch);
+        }
+        if (stats_add(s->values, v) != STATS_OK)
+            goto oom;
+    }
+    s->last_t = t;
+    s->last_v = v;
+    s->samples++;
+    return 0;
+oom:
+    (void)snprintf(a->err, sizeof a->err, "out of memory");
+    return 1;
+}
+
+int prom_agg_add(PromAgg *a, const char *pod, const char *text, size_t len, double t,
+                 const char *name)
+{
+    a->pod = pod;
+    a->t = t;
+    a->err[0] = '\0';
+    int rc = prom_parse(&a->parser, text, len, on_sample, a);
+    if (rc == -1) {
+        (void)snprintf(a->err, sizeof a->err, "%.200s:%s", name, a->parser.err);
+        return -1;
+    }
+    if (rc == -2) {
+        char msg[sizeof a->err];
+        (void)snprintf(msg, sizeof msg, "%.200s:%.300s", name, a->err);
+        memcpy(a->err, msg, sizeof msg);
+        return -1;
+    }
+    a->scrapes++;
+    if (t < a->t_min)
+        a->t_min = t;
+    if (t > a->t_max)
+        a->t_max = t;
+    return 0;
+}
+
+size_t prom_agg_find(const PromAgg *a, const char *name, size_t *out, size_t max)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < a->n; i++)
+        if (strcmp(a->series[i].name, name) == 0) {
+            if (k < max)
+                out[k] = i;
+            k++;
+        }
+    return k;
+}
+
+/*
+** The label at *p of canonical label text: its name and raw (still escaped) value;
+** advances past it and its comma. 0 at the end.
+*/
+static int next_label(const char **p, const char **name, size_t *nl, const char **raw, size_t *rl)
+{
+    const char *l = *p;
+    const char *eq = strchr(l, '=');
+    if (*l == '\0' || eq == NULL || eq[1] != '"')
+        return 0;
+    *name = l;
+    *nl = (size_t)(eq - l);
+    const char *v = eq + 2;
+    *raw = v;
+    while (*v && *v != '"')
+        v += (*v == '\\' && v[1]) ? 2 : 1;
+    *rl = (size_t)(v - *raw);
+    if (*v == '"')
+        v++;
+    if (*v == ',')
+        v++;
+    *p = v;
+    return 1;
+}
+
+size_t prom_label(const PromSeries *s, const char *label, char *out, size_t size)
+{
+    const char *p = s->labels, *name, *raw;
+    size_t nl, rl, want = strlen(label);
+    while (next_label(&p, &name, &nl, &raw, &rl)) {
+        if (nl != want || memcmp(name, label, nl) != 0)
+            continue;
+        size_t o = 0;
+        for (size_t i = 0; i < rl && o + 1 < size; i++) {
+            char c = raw[i];
+            if (c == '\\' && i + 1 < rl) {
+                c = raw[++i];
+                if (c == 'n')
+                    c = '\n';
+            }
+            out[o++] = c;
+        }
+        out[o] = '\0';
+        return o;
+    }
+    if (size > 0)
+        out[0] = '\0';
+    return 0;
+}
+
+double prom_created(const PromAgg *a, const PromSeries *s)
+{
+    size_t nl = strlen(s->name);
+    const char *base_end = NULL;
+    for (int k = 0; SUFFIXES[k] && base_end == NULL; k++)
+        if (k != 1 && ends_with(s->name, nl, SUFFIXES[k])) /* not _created itself */
+            base_end = s->name + nl - strlen(SUFFIXES[k]);
+    if (base_end == NULL)
+        return NAN;
+    size_t bl = (size_t)(base_end - s->name), pl = strlen(s->pod), ll = strlen(s->labels);
+    /* pod \1 base_created \1 the same labels, less a bucket's le */
+    char *key = (char *)malloc(pl + bl + ll + 12);
+    if (key == NULL)
+        return NAN;
+    size_t o = 0;
+    memcpy(key, s->pod, pl);
+    o += pl;
+    key[o++] = '\1';
+    memcpy(key + o, s->name, bl);
+    o += bl;
+    memcpy(key + o, "_created", 8);
+    o += 8;
+    key[o++] = '\1';
+    const char *p = s->labels, *name, *raw;
+    size_t ln, rl;
+    int first = 1;
+    while (next_label(&p, &name, &ln, &raw, &rl)) {
+        if (ln == 2 && memcmp(name, "le", 2) == 0)
+            continue;
+        if (!first)
+            key[o++] = ',';
+        first = 0;
+        memcpy(key + o, name, ln + 2 + rl); /* name=" raw */
+        o += ln + 2 + rl;
+        key[o++] = '"';
+    }
+    key[o] = '\0';
+    size_t idx = lookup(a, key, o, fnv(key, o));
+    free(key);
+    return idx == (size_t)-1 ? NAN : a->series[idx].first_v;
+}
+
+double prom_increase(const PromAgg *a, const PromSeries *s)
+{
+    double inc = s->increase;
+    /* created inside the window, before its first scrape: it counted from 0 in the
+       window, so its first value belongs to the increase too */
+    double created = prom_created(a, s);
+    if (!isnan(created) && created >= a->t_min && created <= s->first_t)
+        inc += s->first_v;
+    return inc;
+}
+
+double prom_bucket_quantile(double q, const double *le, double *cum, size_t n)
+{
+    if (n < 1 || !isinf(le[n - 1]) || le[n - 1] < 0)
+        return NAN; /* Prometheus needs the +Inf bucket */
+    /* bucket counts must not fall as bounds rise (Prometheus mends them the same way) */
+    for (size_t i = 1; i < n; i++)
+        if (cum[i] < cum[i - 1])
+            cum[i] = cum[i - 1];
+    double total = cum[n - 1];
+    if (!(total > 0))
+        return NAN;
+    if (q < 0)
+        return -HUGE_VAL;
+    if (q > 1)
+        return HUGE_VAL;
+    double rank = q * total;
+    size_t b = 0;
+    while (b < n - 1 && cum[b] < rank)
+        b++;
+    if (b == n - 1) /* in the +Inf bucket: the highest finite bound */
+        return n >= 2 ? le[n - 2] : NAN;
+    if (b == 0 && le[0] <= 0)
+        return le[0];
+    double start = b == 0 ? 0 : le[b - 1], end = le[b];
+    double below = b == 0 ? 0 : cum[b - 1], count = cum[b] - below;
+    if (!(count > 0)) /* the rank sits on an empty bucket's lower edge (q = 0) */
+        return start;
+    return start + (end - start) * ((rank - below) / count);
+}

@@ -1,0 +1,131 @@
+/*
+** prom.h — Lua-free Prometheus text exposition (0.0.4, and the OpenMetrics features
+** vLLM emits) parsing, and an aggregator over many scrapes of many pods.
+**
+** Series identity is (pod, metric name, full label set); label order does not matter.
+** Counter-like series (counters, histogram _bucket/_sum/_count, summary _sum/_count)
+** keep first/last/min/max, resets (a drop in value) and the increase over the window
+** with reset handling: the sum of rises, and after a drop the new value (the counter
+** restarted from 0) — Prometheus' increase() without extrapolation. A counter whose
+** _created time lies inside the window counts its first value too: it started at 0
+** within the window (a pod that appears late). Gauges keep their samples (or a
+** sketch) for percentiles, and a time-weighted mean (each value held until the next).
+*/
+#ifndef LLMD_PROM_H
+#define LLMD_PROM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats.h"
+
+typedef enum PromType {
+    PROM_UNTYPED = 0,
+    PROM_COUNTER,
+    PROM_GAUGE,
+    PROM_HISTOGRAM,
+    PROM_SUMMARY,
+    PROM_INFO,
+    PROM_STATESET,
+    PROM_GAUGEHISTOGRAM,
+} PromType;
+
+const char *prom_type_name(PromType t);
+
+typedef struct PromLabel {
+    const char *name, *value; /* value unescaped; both valid during the callback */
+    size_t nlen, vlen;
+} PromLabel;
+
+#define PROM_MAX_LABELS 64
+
+typedef struct PromSample {
+    const char *name;
+    size_t nlen;
+    PromLabel labels[PROM_MAX_LABELS];
+    int nlabels;
+    double value;
+    int has_ts;
+    double ts;     /* as written: milliseconds in 0.0.4, seconds in OpenMetrics */
+    PromType type; /* of the family the sample belongs to (by # TYPE) */
+    uint64_t line;
+} PromSample;
+
+/* Return non-zero to stop the parse (the caller set its own error). */
+typedef int (*PromSampleFn)(void *ud, const PromSample *s);
+
+typedef struct PromFamily {
+    char *name;
+    size_t nlen;
+    PromType type;
+} PromFamily;
+
+typedef struct PromParser {
+    int tolerant;     /* skip malformed lines (counted) instead of failing */
+    uint64_t skipped; /* lines skipped in tolerant mode */
+    uint64_t first_bad_line;
+    char first_bad[256];
+    PromFamily *fam; /* # TYPE lines of the current text */
+    size_t nfam, capfam;
+    char *scratch; /* unescaped label values */
+    size_t scap;
+    char err[256];
+} PromParser;
+
+void prom_parser_init(PromParser *p);
+void prom_parser_free(PromParser *p);
+/* Parses text[0..len), calling fn per sample. 0, -1 with p->err, or -2 if fn stopped. */
+int prom_parse(PromParser *p, const char *text, size_t len, PromSampleFn fn, void *ud);
+
+/* ---- the aggregator ---------------------------------------------------------- */
+
+typedef struct PromSeries {
+    char *pod, *name, *labels; /* labels canonical: a="x",b="y" sorted by name */
+    uint64_t hash;
+    int type;
+    int counter_like;
+    uint64_t samples, resets;
+    double first_t, first_v, last_t, last_v, min, max, increase;
+    double tw_sum, tw_dur; /* gauges: sum of value x time held, and the time */
+    Stats *values;         /* gauges: every sample (or a sketch) */
+} PromSeries;
+
+typedef struct PromAgg {
+    PromSeries *series;
+    size_t n, cap;
+    uint32_t *slot; /* hash table of series indices + 1 */
+    size_t nslot;
+    char **match; /* name filters: exact, or a prefix ending in '*' */
+    int nmatch;
+    double gauge_sketch; /* 0: exact gauges */
+    PromParser parser;
+    double t_min, t_max;
+    uint64_t scrapes, samples, nan_samples;
+    uint64_t dropped; /* tolerant: duplicate or out-of-order samples left out */
+    /* during add */
+    const char *pod;
+    double t;
+    char *key;
+    size_t kcap;
+    char err[512];
+} PromAgg;
+
+void prom_agg_init(PromAgg *a);
+void prom_agg_free(PromAgg *a);
+/* Adds one scrape of one pod at time t (seconds). 0, or -1 with a->err. */
+int prom_agg_add(PromAgg *a, const char *pod, const char *text, size_t len, double t,
+                 const char *name);
+/* The series of a metric name, in insertion order: indices into a->series. */
+size_t prom_agg_find(const PromAgg *a, const char *name, size_t *out, size_t max);
+/* A label's value in a series' canonical label text ("" when absent). */
+size_t prom_label(const PromSeries *s, const char *label, char *out, size_t size);
+/* The value of series s's _created companion (NaN when none was scraped). */
+double prom_created(const PromAgg *a, const PromSeries *s);
+/* Is the increase of s complete from its start (created within the window)? */
+double prom_increase(const PromAgg *a, const PromSeries *s);
+
+/* Prometheus histogram_quantile over (upper bound, cumulative count) pairs sorted by
+   bound, the last +Inf: NaN when there are no observations or no +Inf bucket. */
+double prom_bucket_quantile(double q, const double *le, double *cum, size_t n);
+
+#endif

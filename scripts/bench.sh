@@ -10,7 +10,9 @@ BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 dir=${BENCH_DIR:-/tmp/llmdlua-bench}
 mb=${BENCH_MB:-500}
+# Debian's python3 (with python3-prometheus-client) rather than another on PATH
 py=python3
+[ -x /usr/bin/python3 ] && py=/usr/bin/python3
 mkdir -p "$dir"
 
 echo "generating inputs of >= $mb MB each in $dir (kept for the next run)..."
@@ -20,18 +22,25 @@ cc -O2 -o "$dir/readfloor" "$here/bench/readfloor.c"
 now() { date +%s.%N; }
 results="$dir/results.jsonl"
 : >"$results"
-for shape in inference_perf vllm_bench guidellm csv; do
+for shape in inference_perf vllm_bench guidellm csv prom; do
     case $shape in
     csv) file="$dir/requests.csv" ;;
+    prom) file="$dir/raw" ;;
     *) file="$dir/$shape.json" ;;
     esac
     echo "  $shape: floor, llmdlua, llmdlua (sketch), python3..."
-    "$dir/readfloor" "$file" >/dev/null # warm the page cache
-    t0=$(now); "$dir/readfloor" "$file" >/dev/null; t1=$(now)
+    if [ -d "$file" ]; then # a folder of files: read them all
+        floor() { "$dir/readfloor" "$file"/*_metrics.log >/dev/null; }
+        size=$(du -sb "$file" | cut -f1)
+    else
+        floor() { "$dir/readfloor" "$file" >/dev/null; }
+        size=$(stat -c %s "$file")
+    fi
+    floor # warm the page cache
+    t0=$(now); floor; t1=$(now)
     ours=$("$BIN" "$here/bench/scan.lua" $shape "$file"); t2=$(now)
     sketch=$("$BIN" "$here/bench/scan.lua" $shape "$file" sketch); t3=$(now)
     ref=$($py "$here/bench/ref.py" $shape "$file"); t4=$(now)
-    size=$(stat -c %s "$file")
     printf '{"shape":"%s","bytes":%s,"t":[%s,%s,%s,%s,%s],"ours":%s,"sketch":%s,"ref":%s}\n' \
         "$shape" "$size" "$t0" "$t1" "$t2" "$t3" "$t4" "$ours" "$sketch" "$ref" >>"$results"
 done

@@ -293,6 +293,8 @@ static int sample(PromParser *p, const char *l, size_t n, uint64_t line, PromSam
                               (int)lab->nlen, lab->name);
         }
     }
+    s->raw = l;
+    s->rawlen = i;
     if (i >= n || (l[i] != ' ' && l[i] != '\t'))
         return line_error(p, line, "expected a space and a value after '%.*s'",
                           (int)(s->nlen > 60 ? 60 : s->nlen), s->name);
@@ -395,6 +397,9 @@ void prom_agg_free(PromAgg *a)
     }
     free(a->series);
     free(a->slot);
+    for (size_t i = 0; i < a->rawcap; i++)
+        free(a->raw[i].key);
+    free(a->raw);
     for (int i = 0; i < a->nmatch; i++)
         free(a->match[i]);
     free(a->match);
@@ -403,12 +408,27 @@ void prom_agg_free(PromAgg *a)
     memset(a, 0, sizeof *a);
 }
 
+/* A fast hash of n bytes, 8 at a time (a multiply-xorshift mix per word). */
+static uint64_t hash_more(uint64_t h, const char *p, size_t n)
+{
+    const uint64_t k = 0x9E3779B97F4A7C15ULL;
+    while (n >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * k;
+        h ^= h >> 29;
+        p += 8;
+        n -= 8;
+    }
+    uint64_t w = 0;
+    memcpy(&w, p, n);
+    h = (h ^ w ^ ((uint64_t)n << 56)) * k;
+    return h ^ (h >> 32);
+}
+
 static uint64_t fnv(const char *p, size_t n)
 {
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)p[i]) * 1099511628211ULL;
-    return h;
+    return hash_more(0x243F6A8885A308D3ULL, p, n);
 }
 
 static int ends_with(const char *s, size_t n, const char *suffix)
@@ -522,7 +542,7 @@ static size_t make_key(PromAgg *a, const char *pod, const char *name, size_t nl,
 
 static int same_key(const PromSeries *s, const char *key, size_t klen)
 {
-    size_t pl = strlen(s->pod), nl = strlen(s->name), ll = strlen(s->labels);
+    size_t pl = s->pod_len, nl = s->name_len, ll = s->labels_len;
     return pl + nl + ll + 2 == klen && memcmp(key, s->pod, pl) == 0 && key[pl] == '\1' &&
            memcmp(key + pl + 1, s->name, nl) == 0 && key[pl + 1 + nl] == '\1' &&
            memcmp(key + pl + nl + 2, s->labels, ll) == 0;
@@ -571,11 +591,70 @@ static char *dup_n(const char *s, size_t n)
     return d;
 }
 
+/* The raw-text hash of (pod, name{labels} as written). */
+static uint64_t raw_hash(const char *pod, const PromSample *sm)
+{
+    return hash_more(fnv(pod, strlen(pod)), sm->raw, sm->rawlen);
+}
+
+static size_t raw_lookup(const PromAgg *a, const char *pod, const PromSample *sm, uint64_t h)
+{
+    if (a->rawcap == 0)
+        return (size_t)-1;
+    size_t pl = strlen(pod);
+    for (size_t i = h & (a->rawcap - 1);; i = (i + 1) & (a->rawcap - 1)) {
+        const PromRaw *r = &a->raw[i];
+        if (r->series == 0)
+            return (size_t)-1;
+        if (r->hash == h && r->klen == pl + 1 + sm->rawlen && memcmp(r->key, pod, pl) == 0 &&
+            memcmp(r->key + pl + 1, sm->raw, sm->rawlen) == 0)
+            return r->series - 1;
+    }
+}
+
+/* Remembers that this text of pod leads to series idx (a cache: failure is harmless). */
+static void raw_insert(PromAgg *a, const char *pod, const PromSample *sm, uint64_t h, size_t idx)
+{
+    if ((a->nraw + 1) * 2 > a->rawcap) {
+        size_t cap = a->rawcap ? a->rawcap * 2 : 1024;
+        PromRaw *r = (PromRaw *)calloc(cap, sizeof *r);
+        if (r == NULL)
+            return;
+        for (size_t k = 0; k < a->rawcap; k++) {
+            if (a->raw[k].series == 0)
+                continue;
+            size_t i = a->raw[k].hash & (cap - 1);
+            while (r[i].series != 0)
+                i = (i + 1) & (cap - 1);
+            r[i] = a->raw[k];
+        }
+        free(a->raw);
+        a->raw = r;
+        a->rawcap = cap;
+    }
+    size_t pl = strlen(pod);
+    char *key = (char *)malloc(pl + 1 + sm->rawlen);
+    if (key == NULL)
+        return;
+    memcpy(key, pod, pl);
+    key[pl] = '\1';
+    memcpy(key + pl + 1, sm->raw, sm->rawlen);
+    size_t i = h & (a->rawcap - 1);
+    while (a->raw[i].series != 0)
+        i = (i + 1) & (a->rawcap - 1);
+    a->raw[i] = (PromRaw){h, key, pl + 1 + sm->rawlen, (uint32_t)(idx + 1)};
+    a->nraw++;
+}
+
 static int on_sample(void *ud, const PromSample *sm)
 {
     PromAgg *a = (PromAgg *)ud;
     if (!matches(a, sm->name, sm->nlen))
         return 0;
+    uint64_t rh = raw_hash(a->pod, sm);
+    size_t idx = raw_lookup(a, a->pod, sm, rh);
+    if (idx != (size_t)-1)
+        goto update;
     size_t lab_off;
     size_t klen = make_key(a, a->pod, sm->name, sm->nlen, sm->labels, sm->nlabels, NULL, &lab_off);
     if (klen == 0) {
@@ -583,7 +662,7 @@ static int on_sample(void *ud, const PromSample *sm)
         return 1;
     }
     uint64_t h = fnv(a->key, klen);
-    size_t idx = lookup(a, a->key, klen, h);
+    idx = lookup(a, a->key, klen, h);
     if (idx == (size_t)-1) {
         if ((a->n + 1) * 2 > a->nslot && grow_slots(a) != 0)
             goto oom;
@@ -606,6 +685,9 @@ static int on_sample(void *ud, const PromSample *sm)
             free(s->labels);
             goto oom;
         }
+        s->pod_len = strlen(s->pod);
+        s->name_len = sm->nlen;
+        s->labels_len = klen - lab_off;
         s->hash = h;
         s->type = sm->type;
         const char *nm = sm->name;
@@ -622,6 +704,8 @@ static int on_sample(void *ud, const PromSample *sm)
         a->slot[i] = (uint32_t)(a->n + 1);
         idx = a->n++;
     }
+    raw_insert(a, a->pod, sm, rh, idx);
+update:;
     PromSeries *s = &a->series[idx];
     double t = a->t, v = sm->value;
     if (s->samples > 0 && t <= s->last_t) {

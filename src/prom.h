@@ -49,6 +49,8 @@ typedef struct PromSample {
     double ts;     /* as written: milliseconds in 0.0.4, seconds in OpenMetrics */
     PromType type; /* of the family the sample belongs to (by # TYPE) */
     uint64_t line;
+    const char *raw; /* the name and labels exactly as written */
+    size_t rawlen;
 } PromSample;
 
 /* Return non-zero to stop the parse (the caller set its own error). */
@@ -81,6 +83,7 @@ int prom_parse(PromParser *p, const char *text, size_t len, PromSampleFn fn, voi
 
 typedef struct PromSeries {
     char *pod, *name, *labels; /* labels canonical: a="x",b="y" sorted by name */
+    size_t pod_len, name_len, labels_len;
     uint64_t hash;
     int type;
     int counter_like;
@@ -90,11 +93,21 @@ typedef struct PromSeries {
     Stats *values;         /* gauges: every sample (or a sketch) */
 } PromSeries;
 
+typedef struct PromRaw {
+    uint64_t hash;
+    char *key; /* pod \1 name{labels} as written */
+    size_t klen;
+    uint32_t series; /* index + 1; 0: an empty slot */
+} PromRaw;
+
 typedef struct PromAgg {
     PromSeries *series;
     size_t n, cap;
     uint32_t *slot; /* hash table of series indices + 1 */
     size_t nslot;
+    /* a cache from the text as written (pod, name{labels}) to the series */
+    struct PromRaw *raw;
+    size_t nraw, rawcap;
     char **match; /* name filters: exact, or a prefix ending in '*' */
     int nmatch;
     double gauge_sketch; /* 0: exact gauges */

@@ -151,3 +151,66 @@ inference_perf(os.path.join(out, "inference_perf.json"))
 vllm_bench(os.path.join(out, "vllm_bench.json"))
 guidellm(os.path.join(out, "guidellm.json"))
 csv_rows(os.path.join(out, "requests.csv"))
+
+
+def prom_raw(folder, target_bytes):
+    """16 pods x 240 snapshots of vLLM /metrics text (about 500 series each), laid out
+    as llm-d-benchmark's collect_metrics.sh writes results/metrics/raw."""
+    os.makedirs(folder, exist_ok=True)
+    if os.path.exists(os.path.join(folder, ".done")):
+        return
+    model = "Qwen/Qwen3-0.6B"
+    hists = [("vllm:time_to_first_token_seconds", [0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1,
+              0.25, 0.5, 0.75, 1.0, 2.5, 5.0, 7.5, 10.0, 20.0, 40.0, 80.0]),
+             ("vllm:inter_token_latency_seconds", [0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3,
+              0.4, 0.5, 0.75, 1.0, 2.5, 5.0, 7.5, 10.0, 20.0, 40.0, 80.0]),
+             ("vllm:e2e_request_latency_seconds", [0.3, 0.5, 0.8, 1.0, 1.5, 2.0, 2.5, 5.0, 10.0,
+              15.0, 20.0, 30.0, 40.0, 50.0, 60.0, 120.0, 240.0, 480.0, 960.0]),
+             ("vllm:request_queue_time_seconds", [0.3, 0.5, 0.8, 1.0, 1.5, 2.0, 2.5, 5.0, 10.0,
+              15.0, 20.0, 30.0, 40.0, 50.0, 60.0, 120.0, 240.0, 480.0, 960.0]),
+             ("vllm:request_prompt_tokens", [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0,
+              1000.0, 2000.0, 5000.0, 10000.0, 20000.0, 50000.0, 100000.0])]
+    counters = ["vllm:prefix_cache_queries", "vllm:prefix_cache_hits", "vllm:prompt_tokens",
+                "vllm:generation_tokens", "vllm:num_preemptions",
+                "vllm:external_prefix_cache_queries", "vllm:external_prefix_cache_hits"]
+    pods = [f"qwen-decode-6f9c7d5b8-{i:05d}" for i in range(16)]
+    per_file = target_bytes // (16 * 240) + 1
+    t0 = 1771233602
+    for snap in range(240):
+        t = t0 + 15 * snap
+        for p, pod in enumerate(pods):
+            lines = []
+            for eng in ("0", "1"):
+                lab = f'engine="{eng}",model_name="{model}"'
+                k = snap * (3 + p % 5)
+                for g, v in (("vllm:num_requests_running", k % 17), ("vllm:num_requests_waiting", k % 5),
+                             ("vllm:kv_cache_usage_perc", (k % 100) / 100.0)):
+                    lines += [f"# HELP {g} gauge.", f"# TYPE {g} gauge", f"{g}{{{lab}}} {float(v)!r}"]
+                for c in counters:
+                    val = float(k * (1000 if "queries" in c else 700 if "hits" in c else 50))
+                    lines += [f"# HELP {c}_total counter.", f"# TYPE {c}_total counter",
+                              f"{c}_total{{{lab}}} {val!r}",
+                              f"# HELP {c}_created created.", f"# TYPE {c}_created gauge",
+                              f"{c}_created{{{lab}}} {float(t0 - 600)!r}"]
+                for h, bounds in hists:
+                    lines += [f"# HELP {h} histogram.", f"# TYPE {h} histogram"]
+                    total = k * 3
+                    for i, b in enumerate(bounds):
+                        cnt = float(total * (i + 1) // (len(bounds) + 1))
+                        lines.append(f'{h}_bucket{{engine="{eng}",le="{b!r}",model_name="{model}"}} {cnt!r}')
+                    lines.append(f'{h}_bucket{{engine="{eng}",le="+Inf",model_name="{model}"}} {float(total)!r}')
+                    lines += [f"{h}_count{{{lab}}} {float(total)!r}", f"{h}_sum{{{lab}}} {total * 0.37!r}",
+                              f"{h}_created{{{lab}}} {float(t0 - 600)!r}"]
+            body = "\n".join(lines) + "\n"
+            pad = ""
+            if len(body) < per_file:  # vLLM's HELP texts are long: pad them to size
+                pad = "# HELP vllm:padding " + "x" * (per_file - len(body)) + "\n"
+            stamp = time.strftime("%Y-%m-%dT%H:%M:%S+0000", time.gmtime(t))
+            with open(os.path.join(folder, f"{pod}_{t}_metrics.log"), "w") as f:
+                f.write(f"# Timestamp: {stamp}\n# Pod: {pod}\n# PodIP: 10.0.0.{p}\n"
+                        f"# Source: prometheus_metrics\n\n{pad}{body}\n")
+    open(os.path.join(folder, ".done"), "w").close()
+
+
+import time  # noqa: E402 (used by prom_raw)
+prom_raw(os.path.join(out, "raw"), max(int(target_mb * 0.4e6), 2_000_000))

@@ -60,5 +60,44 @@ elif shape == "csv":
             tpot.append(float(r["tpot_ms"]))
             e2e.append(float(r["e2e_ms"]))
     out = {"ttft": summary(ttft), "tpot": summary(tpot), "e2e": summary(e2e)}
+elif shape == "prom":
+    # prometheus_client's own text parser over every raw scrape, in time order; the
+    # same increases (with resets) and Prometheus' histogram_quantile
+    import glob
+    import os
+    import re
+    from prometheus_client.parser import text_string_to_metric_families
+    files = sorted(glob.glob(os.path.join(path, "*_metrics.log")),
+                   key=lambda p: (int(re.search(r"_(\d+)_metrics", p).group(1)), p))
+    last, inc = {}, {}
+    for fpath in files:
+        pod = re.match(r"(.+)_\d+_metrics\.log$", os.path.basename(fpath)).group(1)
+        for fam in text_string_to_metric_families(open(fpath).read()):
+            for smp in fam.samples:
+                key = (pod, smp.name, tuple(sorted(smp.labels.items())))
+                v = smp.value
+                if key in last:
+                    p = last[key]
+                    inc[key] = inc.get(key, 0.0) + (v - p if v >= p else v)
+                else:
+                    inc[key] = 0.0
+                last[key] = v
+
+    def total(name):
+        return sum(v for k, v in inc.items() if k[1] == name)
+
+    buckets = {}
+    for k, v in inc.items():
+        if k[1] == "vllm:time_to_first_token_seconds_bucket":
+            le = float(dict(k[2])["le"])
+            buckets[le] = buckets.get(le, 0.0) + v
+    les = sorted(buckets)
+    cum = [buckets[b] for b in les]
+    rank = 0.9 * cum[-1]
+    b = next(i for i, c in enumerate(cum) if c >= rank)
+    start, below = (0.0, 0.0) if b == 0 else (les[b - 1], cum[b - 1])
+    q90 = les[-2] if b == len(les) - 1 else start + (les[b] - start) * (rank - below) / (cum[b] - below)
+    hits, queries = total("vllm:prefix_cache_hits_total"), total("vllm:prefix_cache_queries_total")
+    out = {"kv": {"count": 1, "mean": hits / queries, "p50": hits, "p90": queries, "p99": q90}}
 out["rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(json.dumps(out, sort_keys=True))

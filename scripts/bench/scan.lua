@@ -33,6 +33,14 @@ elseif shape == "csv" then
   local ttft, tpot, e2e = acc(), acc(), acc()
   scan.csv(path, { { "ttft_ms", ttft }, { "tpot_ms", tpot }, { "e2e_ms", e2e } })
   accs = { ttft = ttft, tpot = tpot, e2e = e2e }
+elseif shape == "prom" then
+  -- the same four numbers as ref.py, in its summary's slots: hit rate, hits, queries,
+  -- and the TTFT p90 from bucket increases
+  local agg = require("llmd.prom_files").read_raw_dir(path)
+  local hits = agg:counter_total("vllm:prefix_cache_hits_total")
+  local queries = agg:counter_total("vllm:prefix_cache_queries_total")
+  out.kv = { count = 1, mean = agg:ratio("vllm:prefix_cache_hits_total", "vllm:prefix_cache_queries_total"),
+    p50 = hits, p90 = queries, p99 = agg:histogram_quantile("vllm:time_to_first_token_seconds", 0.9) }
 else
   error("unknown shape " .. tostring(shape), 0)
 end

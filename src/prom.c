@@ -266,7 +266,9 @@ static int sample(PromParser *p, const char *l, size_t n, uint64_t line, PromSam
                 if (c == '"')
                     break;
                 if (c == '\\') {
-                    char e = i < n ? l[i++] : '\0';
+                    char e = '\0';
+                    if (i < n)
+                        e = l[i++];
                     if (e == '\\' || e == '"')
                         c = e;
                     else if (e == 'n')
@@ -633,12 +635,13 @@ static void raw_insert(PromAgg *a, const char *pod, const PromSample *sm, uint64
         a->rawcap = cap;
     }
     size_t pl = strlen(pod);
-    char *key = (char *)malloc(pl + 1 + sm->rawlen);
+    char *key = (char *)malloc(pl + 2 + sm->rawlen); /* terminated, though compared by length */
     if (key == NULL)
         return;
     memcpy(key, pod, pl);
     key[pl] = '\1';
     memcpy(key + pl + 1, sm->raw, sm->rawlen);
+    key[pl + 1 + sm->rawlen] = '\0';
     size_t i = h & (a->rawcap - 1);
     while (a->raw[i].series != 0)
         i = (i + 1) & (a->rawcap - 1);

@@ -145,10 +145,11 @@ _lint:
 	$(Q)cppcheck -q --enable=warning,performance,portability --error-exitcode=1 \
 	    --inline-suppr -D__GNUC__ -Isrc $(SRC)
 	$(Q)clang-tidy --quiet $(SRC) -- $(BASE_CFLAGS) 2>/dev/null
-	$(Q)luacheck -q lua tests
+	$(Q)luacheck -q lua tests scripts
 	$(Q)shellcheck scripts/*.sh tests/*.sh tests/cli/*.sh .ci/run
 
-bench: all
+bench: deps-dev
+	$(Q)$(MAKE) --no-print-directory _all
 	$(Q)scripts/bench.sh ./llmdlua
 
 install: all

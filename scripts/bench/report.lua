@@ -29,7 +29,7 @@ print(("\n%-15s %8s | %10s | %10s %8s %13s | %10s %8s | %8s %8s | %10s %8s | %s"
   "shape", "MB", "floor MB/s", "llmdlua", "RSS MB", "limit MB", "python3", "RSS MB",
   "speed x", "memory x", "sketch", "RSS MB", "same numbers"))
 local bad = 0
-local ok_speed, ok_ratio, ok_mem, ok_sketch = true, true, true, true
+local miss = { speed = {}, ratio = {}, mem = {}, sketch = {} }
 for _, r in ipairs(rows) do
   local mb = r.bytes / MB
   local ours_rate, ref_rate, floor_rate = mb / r.ours_s, mb / r.ref_s, mb / r.floor_s
@@ -41,17 +41,22 @@ for _, r in ipairs(rows) do
   if not same or not sk_same then bad = bad + 1 end
   -- targets: 300 MB/s and 20x for result files; 200 MB/s and 10x for raw scrapes
   local is_prom = r.shape == "prom"
-  ok_speed = ok_speed and ours_rate >= (is_prom and 200 or 300)
-  ok_ratio = ok_ratio and r.ref_s / r.ours_s >= (is_prom and 10 or 20)
-  ok_mem = ok_mem and ours_rss <= limit
-  ok_sketch = ok_sketch and sk_rss <= 32
+  if ours_rate < (is_prom and 200 or 300) then miss.speed[#miss.speed + 1] = r.shape end
+  if r.ref_s / r.ours_s < (is_prom and 10 or 20) then miss.ratio[#miss.ratio + 1] = r.shape end
+  if ours_rss > limit then miss.mem[#miss.mem + 1] = r.shape end
+  if sk_rss > 32 then miss.sketch[#miss.sketch + 1] = r.shape end
   print(("%-15s %8.1f | %10.0f | %10.0f %8.1f %13s | %10.1f %8.0f | %8.1f %8.1f | %10.0f %8.1f | %s"):format(
     r.shape, mb, floor_rate, ours_rate, ours_rss, ("<= %.1f"):format(limit), ref_rate, ref_rss,
     r.ref_s / r.ours_s, ref_rss / ours_rss, mb / r.sketch_s, sk_rss,
     same and (sk_same and "yes (sketch within 1%)" or "sketch: " .. sk_why) or "NO: " .. why))
 end
-local function mark(ok) return ok and "met" or "NOT met" end
-print(("\ntargets: >= 300 MB/s (raw scrapes: 200): %s; >= 20x the reference (raw scrapes: 10x): %s; RSS <= 32 MB + 8 B/sample: %s; sketch RSS <= 32 MB: %s")
-  :format(mark(ok_speed), mark(ok_ratio), mark(ok_mem), mark(ok_sketch)))
+local function mark(list)
+  return #list == 0 and "met on every shape" or "NOT met on " .. table.concat(list, ", ")
+end
+print("\ntargets:")
+print("  >= 300 MB/s (raw scrapes: 200 MB/s):         " .. mark(miss.speed))
+print("  >= 20x the reference (raw scrapes: 10x):     " .. mark(miss.ratio))
+print("  peak RSS <= 32 MB + 8 bytes per kept sample: " .. mark(miss.mem))
+print("  sketch peak RSS <= 32 MB:                    " .. mark(miss.sketch))
 print("(single-threaded; wall-clock times from this run on a shared machine: compare ratios)")
 os.exit(bad == 0 and 0 or 1)

@@ -180,7 +180,7 @@ def prom_raw(folder, target_bytes):
         t = t0 + 15 * snap
         for p, pod in enumerate(pods):
             lines = []
-            for eng in ("0", "1"):
+            for eng in ("0", "1", "2", "3"):  # data parallel: ~500 series a scrape
                 lab = f'engine="{eng}",model_name="{model}"'
                 k = snap * (3 + p % 5)
                 for g, v in (("vllm:num_requests_running", k % 17), ("vllm:num_requests_waiting", k % 5),

@@ -110,6 +110,14 @@ out = {
     "kv": gauge("vllm:kv_cache_usage_perc"),
     "series": len(series),
 }
+# the single vLLM scrape: samples, families and types as prometheus_client reads them
+one = open(os.path.join(F, "prometheus/synthetic-vllm_metrics_scrape.txt")).read()
+fams = list(text_string_to_metric_families(one))
+out["scrape_samples"] = sum(len(f.samples) for f in fams)
+out["scrape_running"] = next(s.value for f in fams for s in f.samples
+                             if s.name == "vllm:num_requests_running")
+out["scrape_queries"] = next(s.value for f in fams for s in f.samples
+                             if s.name == "vllm:prefix_cache_queries_total")
 ms = json.load(open(os.path.join(F, "metrics-summary/synthetic-metrics_summary.json")))
 out["ms_hits_sum_of_max"] = sum(p["metrics"]["vllm:prefix_cache_hits_total"]["max"]
                                 for k, p in ms.items() if not k.startswith("_"))

@@ -12,6 +12,9 @@ return {
   e2e_p90 = 1.45,
   kv = { count = 6.0, mean = 0.23377956056341698, min = 0.019560950902624052, max = 0.3588852821765094, p50 = 0.32373561909500614, p90 = 0.35368583288727706, p99 = 0.3583653372475862, time_weighted_mean = 0.17382642440148696 },
   series = 324.0,
+  scrape_samples = 162.0,
+  scrape_running = 10.0,
+  scrape_queries = 58628.0,
   ms_hits_sum_of_max = 74208.0,
   ms_hit_rate_pct = 44.472725206076134,
 }

@@ -270,3 +270,30 @@ t.test("raw folder reader: failed scrapes listed, bad headers named", function()
   lfs.mkdir(dir .. "/empty")
   t.raises("no <pod>_<epoch>_metrics.log files", pf.read_raw_dir, dir .. "/empty")
 end)
+
+t.test("a whole vLLM scrape, and the v0.26.0 family types", function()
+  local text = t.read(F .. "/prometheus/synthetic-vllm_metrics_scrape.txt")
+  local samples, info = prom.parse(text)
+  t.eq(#samples, math.tointeger(E.scrape_samples)) -- as prometheus_client counts them
+  t.eq(info.skipped, 0)
+  local by = {}
+  for _, s in ipairs(samples) do by[s.name] = s end
+  t.eq(by["vllm:num_requests_running"].value, E.scrape_running)
+  t.eq(by["vllm:prefix_cache_queries_total"].value, E.scrape_queries)
+  -- every sample of a family the v0.26.0 listing names has the listed type, suffixes
+  -- (_bucket, _sum, _count, _created of histograms) included
+  local checked = 0
+  for line in io.lines(F .. "/prometheus/vllm_metric_families_v0.26.0.txt") do
+    local fam, typ = line:match("^(vllm:[%w_:]+) (%a+)$")
+    if fam then
+      for _, s in ipairs(samples) do
+        local base = s.name:gsub("_bucket$", ""):gsub("_sum$", ""):gsub("_count$", "")
+        if s.name == fam or (typ == "histogram" and base == fam) then
+          t.eq(s.type, typ, s.name)
+          checked = checked + 1
+        end
+      end
+    end
+  end
+  t.ok(checked > 50, "checked " .. checked .. " samples against the listing")
+end)

@@ -503,26 +503,29 @@ static void load_single(lua_State *L, const char *text, size_t len, const char *
     lua_remove(L, -2);
 }
 
-/* yaml.load(text [, name]) -> value (nil for an empty stream) */
-static int l_load(lua_State *L)
+/* yaml.load(text [, name]) -> value (nil for an empty stream), or every document */
+static int load_text(lua_State *L, int all)
 {
     size_t len;
     const char *text = luaL_checklstring(L, 1, &len);
     const char *name = luaL_optstring(L, 2, "yaml");
     lua_settop(L, 2);
-    load_single(L, text, len, name);
+    if (all)
+        load_documents(L, text, len, name);
+    else
+        load_single(L, text, len, name);
     return 1;
+}
+
+static int l_load(lua_State *L)
+{
+    return load_text(L, 0);
 }
 
 /* yaml.load_all(text [, name]) -> { doc1, doc2, ... } */
 static int l_load_all(lua_State *L)
 {
-    size_t len;
-    const char *text = luaL_checklstring(L, 1, &len);
-    const char *name = luaL_optstring(L, 2, "yaml");
-    lua_settop(L, 2);
-    load_documents(L, text, len, name);
-    return 1;
+    return load_text(L, 1);
 }
 
 /* yaml.load_file(path) -> value; yaml.load_file(path, {all = true}) -> documents */

@@ -32,41 +32,36 @@ static const char *const CSV_DOCS[] = {
     "c,b,a\n,,\n-1e3,+2,.5\n",
 };
 
-int main(void)
+/* Every document of docs, through reads of 1 to 7 bytes: 0 when all agree with whole. */
+static int all_agree(const char *const *docs, size_t n, int format)
 {
     char why[600];
+    int bad = 0;
+    for (size_t d = 0; d < n; d++)
+        for (size_t r = 1; r <= 7; r++)
+            if (scan_differential((const uint8_t *)docs[d], strlen(docs[d]), format, r, why,
+                                  sizeof why)) {
+                fprintf(stderr, "  doc %zu, reads of %zu: %s\n", d, r, why);
+                bad = 1;
+            }
+    return bad;
+}
 
+int main(void)
+{
     TEST("JSON: whole and windowed scans agree at every cut")
     {
-        for (size_t d = 0; d < sizeof JSON_DOCS / sizeof JSON_DOCS[0]; d++)
-            for (size_t r = 1; r <= 7; r++)
-                if (scan_differential((const uint8_t *)JSON_DOCS[d], strlen(JSON_DOCS[d]),
-                                      SCAN_JSON, r, why, sizeof why)) {
-                    fprintf(stderr, "  doc %zu, reads of %zu: %s\n", d, r, why);
-                    CHECK(0);
-                }
+        CHECK(!all_agree(JSON_DOCS, sizeof JSON_DOCS / sizeof JSON_DOCS[0], SCAN_JSON));
     }
 
     TEST("JSON Lines: whole and windowed scans agree at every cut")
     {
-        for (size_t d = 0; d < sizeof JSONL_DOCS / sizeof JSONL_DOCS[0]; d++)
-            for (size_t r = 1; r <= 7; r++)
-                if (scan_differential((const uint8_t *)JSONL_DOCS[d], strlen(JSONL_DOCS[d]),
-                                      SCAN_JSONL, r, why, sizeof why)) {
-                    fprintf(stderr, "  doc %zu, reads of %zu: %s\n", d, r, why);
-                    CHECK(0);
-                }
+        CHECK(!all_agree(JSONL_DOCS, sizeof JSONL_DOCS / sizeof JSONL_DOCS[0], SCAN_JSONL));
     }
 
     TEST("CSV: whole and windowed scans agree at every cut")
     {
-        for (size_t d = 0; d < sizeof CSV_DOCS / sizeof CSV_DOCS[0]; d++)
-            for (size_t r = 1; r <= 7; r++)
-                if (scan_differential((const uint8_t *)CSV_DOCS[d], strlen(CSV_DOCS[d]), SCAN_CSV,
-                                      r, why, sizeof why)) {
-                    fprintf(stderr, "  doc %zu, reads of %zu: %s\n", d, r, why);
-                    CHECK(0);
-                }
+        CHECK(!all_agree(CSV_DOCS, sizeof CSV_DOCS / sizeof CSV_DOCS[0], SCAN_CSV));
     }
 
     TEST("paths parse, and bad ones are refused with the place")

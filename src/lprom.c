@@ -2,7 +2,7 @@
 ** lprom.c — llmd.prom: parse, each, aggregator.
 **
 **   local samples, info = prom.parse(text [, {tolerant = true, name = "scrape"}])
-**   prom.each(text, function(sample) ... end [, opts])
+**   prom.each(text, function(sample) ... end [, opts]); prom.each_file(path, fn [, opts])
 **   local agg = prom.aggregator{ match = {"vllm:*"}, gauge_sketch = 0.01 }
 **   agg:add(pod, text, t); agg:add_file(pod, path, t)
 **   agg:counter_total(name, {mode = "increase" | "max" | "last", by = {"pod", ...}})
@@ -12,9 +12,12 @@
 ** Unknown is nil: a metric never scraped, a ratio over a zero denominator, a quantile
 ** with no observations.
 */
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lauxlib.h"
 #include "lua.h"
@@ -139,6 +142,44 @@ static int l_each(lua_State *L)
     luaL_checktype(L, 2, LUA_TFUNCTION);
     lua_settop(L, 3);
     run_parse(L, 3, 0, 2);
+    return 1;
+}
+
+/*
+** prom.each_file(path, fn [, opts]) -> {skipped =, ...}: fn(sample) per sample, reading
+** the file in pieces: memory stays bounded whatever its size.
+*/
+static int l_each_file(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_settop(L, 3);
+    PromParser *p = (PromParser *)lua_newuserdatauv(L, sizeof *p, 0);
+    prom_parser_init(p);
+    luaL_setmetatable(L, PARSER_MT);
+    if (lua_istable(L, 3)) {
+        lua_getfield(L, 3, "tolerant");
+        p->tolerant = lua_toboolean(L, -1);
+        lua_pop(L, 1);
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        llmd_error(L, "%s: cannot open: %s", path, strerror(errno));
+    ParseCtx c = {L, 0, 2, 0, 0};
+    int rc = prom_parse_fd(p, fd, collect, &c);
+    close(fd);
+    if (c.failed)
+        return lua_error(L);
+    if (rc == -1)
+        llmd_error(L, "%s: %s", path, p->err);
+    lua_createtable(L, 0, 2);
+    lua_pushinteger(L, (lua_Integer)p->skipped);
+    lua_setfield(L, -2, "skipped");
+    if (p->skipped > 0) {
+        lua_pushstring(L, p->first_bad);
+        lua_setfield(L, -2, "first_error");
+    }
+    prom_parser_free(p);
     return 1;
 }
 
@@ -683,6 +724,7 @@ static int l_info(lua_State *L)
 static const luaL_Reg prom_funcs[] = {
     {"parse",      l_parse     },
     {"each",       l_each      },
+    {"each_file",  l_each_file },
     {"aggregator", l_aggregator},
     {NULL,         NULL        }
 };

@@ -1,11 +1,13 @@
 /*
 ** prom.c — Prometheus text parsing and aggregation, as declared in prom.h.
 */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "json.h"
 #include "prom.h"
@@ -328,21 +330,19 @@ static int sample(PromParser *p, const char *l, size_t n, uint64_t line, PromSam
     return 0;
 }
 
-int prom_parse(PromParser *p, const char *text, size_t len, PromSampleFn fn, void *ud)
+/* Parses the lines of text[0..len), numbering from *line; # EOF sets *eof. */
+static int parse_lines(PromParser *p, const char *text, size_t len, PromSampleFn fn, void *ud,
+                       uint64_t *line, int *eof)
 {
     PromSample s;
-    uint64_t line = 0;
     const char *t = text, *end = text + len;
-    clear_families(p);
-    p->skipped = 0;
-    p->first_bad_line = 0;
     while (t < end) {
         const char *nl = (const char *)memchr(t, '\n', (size_t)(end - t));
         const char *le = nl ? nl : end;
         size_t n = (size_t)(le - t);
         const char *l = t;
         t = nl ? nl + 1 : end;
-        line++;
+        ++*line;
         if (n > 0 && l[n - 1] == '\r')
             n--;
         if (skip_blanks(l, 0, n) == n)
@@ -351,15 +351,17 @@ int prom_parse(PromParser *p, const char *text, size_t len, PromSampleFn fn, voi
         if (nl == NULL && l[0] != '#') {
             /* every line ends with a newline: a last one without looks cut off, and its
                value may be too (123.5 read as 12) */
-            rc = line_error(p, line,
-                            "no newline at the end of the last line: the scrape looks "
-                            "cut off");
+            rc = line_error(p, *line,
+                            "no newline at the end of the last line: the scrape "
+                            "looks cut off");
         } else if (l[0] == '#') {
-            rc = comment(p, l, n, line);
-            if (rc == 1)
+            rc = comment(p, l, n, *line);
+            if (rc == 1) {
+                *eof = 1;
                 return 0; /* # EOF */
+            }
         } else {
-            rc = sample(p, l, n, line, &s);
+            rc = sample(p, l, n, *line, &s);
             if (rc == 0 && fn(ud, &s) != 0)
                 return -2;
         }
@@ -367,12 +369,76 @@ int prom_parse(PromParser *p, const char *text, size_t len, PromSampleFn fn, voi
             if (!p->tolerant)
                 return -1;
             if (p->skipped++ == 0) {
-                p->first_bad_line = line;
+                p->first_bad_line = *line;
                 (void)snprintf(p->first_bad, sizeof p->first_bad, "%s", p->err);
             }
         }
     }
     return 0;
+}
+
+static void parse_begin(PromParser *p)
+{
+    clear_families(p);
+    p->skipped = 0;
+    p->first_bad_line = 0;
+}
+
+int prom_parse(PromParser *p, const char *text, size_t len, PromSampleFn fn, void *ud)
+{
+    uint64_t line = 0;
+    int eof = 0;
+    parse_begin(p);
+    return parse_lines(p, text, len, fn, ud, &line, &eof);
+}
+
+int prom_parse_fd(PromParser *p, int fd, PromSampleFn fn, void *ud)
+{
+    size_t cap = 1u << 20, len = 0;
+    char *buf = (char *)malloc(cap);
+    uint64_t line = 0;
+    int eof = 0, rc = 0, done = 0;
+    parse_begin(p);
+    if (buf == NULL)
+        return line_error(p, 0, "out of memory");
+    while (!done && !eof && rc == 0) {
+        if (len == cap) { /* a line longer than the buffer: grow */
+            char *b = (char *)realloc(buf, cap * 2);
+            if (b == NULL) {
+                rc = line_error(p, line + 1, "out of memory for a line of %zu bytes", len);
+                break;
+            }
+            buf = b;
+            cap *= 2;
+        }
+        ssize_t r = read(fd, buf + len, cap - len);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            rc = line_error(p, line + 1, "cannot read: %s", strerror(errno));
+            break;
+        }
+        len += (size_t)r;
+        done = r == 0;
+        /* parse up to the last complete line; at the end, whatever is left */
+        size_t upto = len;
+        if (!done) {
+            const char *last = NULL;
+            for (size_t i = len; i-- > 0;)
+                if (buf[i] == '\n') {
+                    last = buf + i;
+                    break;
+                }
+            if (last == NULL)
+                continue;
+            upto = (size_t)(last - buf) + 1;
+        }
+        rc = parse_lines(p, buf, upto, fn, ud, &line, &eof);
+        memmove(buf, buf + upto, len - upto);
+        len -= upto;
+    }
+    free(buf);
+    return rc;
 }
 
 /* ---- the aggregator ---------------------------------------------------------- */

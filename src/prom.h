@@ -78,6 +78,9 @@ void prom_parser_init(PromParser *p);
 void prom_parser_free(PromParser *p);
 /* Parses text[0..len), calling fn per sample. 0, -1 with p->err, or -2 if fn stopped. */
 int prom_parse(PromParser *p, const char *text, size_t len, PromSampleFn fn, void *ud);
+/* The same over an open file, read in 1 MiB pieces cut at line ends: memory stays
+   bounded by the longest line, whatever the file's size. */
+int prom_parse_fd(PromParser *p, int fd, PromSampleFn fn, void *ud);
 
 /* ---- the aggregator ---------------------------------------------------------- */
 

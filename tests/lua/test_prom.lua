@@ -297,3 +297,20 @@ t.test("a whole vLLM scrape, and the v0.26.0 family types", function()
   end
   t.ok(checked > 50, "checked " .. checked .. " samples against the listing")
 end)
+
+t.test("each_file streams a file in pieces with the same samples as parse", function()
+  local dir = t.tmpdir()
+  local parts = { "# TYPE big_total counter" }
+  for i = 1, 60000 do parts[#parts + 1] = ('big_total{i="%d",pad="%s"} %d'):format(i, ("x"):rep(i % 40), i) end
+  local text = table.concat(parts, "\n") .. "\n" -- about 3 MB: several 1 MiB pieces
+  t.write(dir .. "/big.txt", text)
+  local n, sum, typ = 0, 0, nil
+  local info = prom.each_file(dir .. "/big.txt", function(s) n = n + 1; sum = sum + s.value; typ = s.type end)
+  t.eq(n, 60000)
+  t.eq(sum, 60000 * 60001 / 2) -- 1 + ... + 60000
+  t.eq(typ, "counter")         -- the # TYPE of the first piece holds in the last
+  t.eq(info.skipped, 0)
+  t.write(dir .. "/bad.txt", text .. "oops{\n")
+  t.raises("bad.txt: line 60002: expected a label name or '}'", prom.each_file, dir .. "/bad.txt", function() end)
+  t.raises("none.txt: cannot open", prom.each_file, dir .. "/none.txt", function() end)
+end)

@@ -555,10 +555,24 @@ static JsonTok parse_number(JsonParser *p)
 
 int json_num(JsonParser *p, int64_t *iv, double *dv)
 {
+    uint64_t limit = p->neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
     if (p->integral && p->exact_digits && p->exp10 == 0) {
-        uint64_t limit = p->neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
         if (p->mant <= limit) {
             *iv = p->neg ? (int64_t)(0 - p->mant) : (int64_t)p->mant;
+            return 1;
+        }
+    } else if (p->integral) {
+        /* not read while validated (lazy, or long): read the integer from its text */
+        uint64_t v = 0;
+        size_t d = (size_t)p->neg;
+        for (; d < p->rawlen; d++) {
+            unsigned digit = (unsigned)(p->raw[d] - '0');
+            if (v > (limit - digit) / 10)
+                break;
+            v = v * 10 + digit;
+        }
+        if (d == p->rawlen) {
+            *iv = p->neg ? (int64_t)(0 - v) : (int64_t)v;
             return 1;
         }
     }

@@ -163,6 +163,27 @@ int main(void)
         CHECK(first(&p, "1e2") == JSON_NUMBER && float_is(&p, 100.0));
     }
 
+    TEST("a number validated lazily reads back the same, integer or float")
+    {
+        const char *nums[] = {"42", "-9223372036854775808", "12345678901234567890", "0.25", "1e3",
+                              "-0"};
+        for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) {
+            JsonParser q, r;
+            json_parser_init(&q);
+            json_parser_init(&r);
+            r.lazy = 1;
+            json_feed(&q, nums[k], strlen(nums[k]), 1);
+            json_feed(&r, nums[k], strlen(nums[k]), 1);
+            CHECK(json_next(&q) == JSON_NUMBER && json_next(&r) == JSON_NUMBER);
+            int64_t i1 = 0, i2 = 0;
+            double d1 = 0, d2 = 0;
+            int k1 = json_num(&q, &i1, &d1), k2 = json_num(&r, &i2, &d2);
+            CHECK(k1 == k2 && i1 == i2 && memcmp(&d1, &d2, sizeof d1) == 0);
+            json_parser_free(&q);
+            json_parser_free(&r);
+        }
+    }
+
     TEST("floats are read exactly (strtod), including long mantissas")
     {
         /* float.hex(0.1) == '0x1.999999999999ap-4' */

@@ -89,6 +89,24 @@ static int collect(void *ud, const PromSample *s)
     return 0;
 }
 
+/* After a parse: raises the callback's or the parse's error, else pushes {skipped =,
+   first_error =} and frees the parser. */
+static void finish_parse(lua_State *L, PromParser *p, const ParseCtx *c, int rc, const char *name)
+{
+    if (c->failed)
+        lua_error(L); /* the callback's error, as it is */
+    if (rc == -1)
+        llmd_error(L, "%s: %s", name, p->err);
+    lua_createtable(L, 0, 2); /* info */
+    lua_pushinteger(L, (lua_Integer)p->skipped);
+    lua_setfield(L, -2, "skipped");
+    if (p->skipped > 0) {
+        lua_pushstring(L, p->first_bad);
+        lua_setfield(L, -2, "first_error");
+    }
+    prom_parser_free(p);
+}
+
 /* Runs the parse with the options at opts; the result table (if any) at out. */
 static int run_parse(lua_State *L, int opts, int out, int fn)
 {
@@ -109,18 +127,7 @@ static int run_parse(lua_State *L, int opts, int out, int fn)
     }
     ParseCtx c = {L, out, fn, 0, 0};
     int rc = prom_parse(p, text, len, collect, &c);
-    if (c.failed)
-        return lua_error(L);
-    if (rc == -1)
-        llmd_error(L, "%s: %s", name, p->err);
-    lua_createtable(L, 0, 2); /* info */
-    lua_pushinteger(L, (lua_Integer)p->skipped);
-    lua_setfield(L, -2, "skipped");
-    if (p->skipped > 0) {
-        lua_pushstring(L, p->first_bad);
-        lua_setfield(L, -2, "first_error");
-    }
-    prom_parser_free(p);
+    finish_parse(L, p, &c, rc, name); /* ..., parser, info */
     lua_remove(L, pidx);
     return 1;
 }
@@ -168,18 +175,7 @@ static int l_each_file(lua_State *L)
     ParseCtx c = {L, 0, 2, 0, 0};
     int rc = prom_parse_fd(p, fd, collect, &c);
     close(fd);
-    if (c.failed)
-        return lua_error(L);
-    if (rc == -1)
-        llmd_error(L, "%s: %s", path, p->err);
-    lua_createtable(L, 0, 2);
-    lua_pushinteger(L, (lua_Integer)p->skipped);
-    lua_setfield(L, -2, "skipped");
-    if (p->skipped > 0) {
-        lua_pushstring(L, p->first_bad);
-        lua_setfield(L, -2, "first_error");
-    }
-    prom_parser_free(p);
+    finish_parse(L, p, &c, rc, path);
     return 1;
 }
 

@@ -8,13 +8,8 @@ local pf = require "llmd.prom_files"
 local lfs = require "lfs"
 local E = require "prom_expected"
 
-local root = t.here() .. "/../.."
-local F = os.getenv("LLMDLUA_FIXTURES") or (root .. "/../shared/fixtures")
-
-local function rel(got, want)
-  if got == want then return 0 end
-  return math.abs(got - want) / math.max(math.abs(want), 1e-300)
-end
+local F = t.fixtures()
+local rel = t.rel
 
 local EXPO = table.concat({
   "# HELP x_total Help with \\\\ and \\n.",
@@ -65,6 +60,7 @@ t.test("parse: families, types, escapes, timestamps, NaN and infinities, # EOF",
   local n = 0
   prom.each("a 1\nb 2\n", function(x) n = n + x.value end)
   t.eq(n, 3.0)
+  t.raises("from the callback", prom.each, "a 1\nb 2\n", function() error("from the callback") end)
 end)
 
 t.test("parse errors name the line and what was expected; tolerant mode counts them", function()

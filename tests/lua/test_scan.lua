@@ -9,14 +9,8 @@ local proc = require "llmd.proc"
 local lfs = require "lfs"
 local E = require "fixture_expected"
 
-local root = t.here() .. "/../.."
-local F = os.getenv("LLMDLUA_FIXTURES") or (root .. "/../shared/fixtures")
-assert(lfs.attributes(F, "mode") == "directory", "fixtures not found at " .. F .. " (set LLMDLUA_FIXTURES)")
-
-local function rel(got, want)
-  if got == want then return 0 end
-  return math.abs(got - want) / math.max(math.abs(want), 1e-300)
-end
+local F = t.fixtures()
+local rel = t.rel
 
 -- s against the numpy expectations of case cid
 local function check(cid, s)

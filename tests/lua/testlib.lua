@@ -113,6 +113,23 @@ function M.read(path)
   return s
 end
 
+-- ../shared/fixtures beside the repository (or $LLMDLUA_FIXTURES); fails loudly when
+-- it is missing rather than skipping what depends on it.
+function M.fixtures()
+  local lfs = require "lfs"
+  local src = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
+  local dir = os.getenv("LLMDLUA_FIXTURES") or (src .. "/../../../shared/fixtures")
+  assert(lfs.attributes(dir, "mode") == "directory",
+    "fixtures not found at " .. dir .. " (set LLMDLUA_FIXTURES)")
+  return dir
+end
+
+-- |got - want| / |want| (0 when equal).
+function M.rel(got, want)
+  if got == want then return 0 end
+  return math.abs(got - want) / math.max(math.abs(want), 1e-300)
+end
+
 -- The folder of the running test file, for fixtures beside it.
 function M.here()
   local src = debug.getinfo(2, "S").source

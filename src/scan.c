@@ -260,11 +260,15 @@ static ssize_t read_more(Scanner *s, char *into, size_t room)
 {
     if (s->gz != NULL) {
         int r = gzread((gzFile)s->gz, into, (unsigned)(room > INT32_MAX ? INT32_MAX : room));
-        if (r < 0) {
-            int code;
-            const char *msg = gzerror((gzFile)s->gz, &code);
-            return fail(s, "%s: cannot decompress: %s", s->name, msg ? msg : "zlib error");
-        }
+        int code = Z_OK;
+        const char *msg = gzerror((gzFile)s->gz, &code);
+        /* a cut gzip file ends in a plain 0 and Z_BUF_ERROR: the data read so far is not
+           the whole file, however complete its last line looks */
+        if (msg != NULL && strncmp(msg, "<fd:", 4) == 0 && strstr(msg, ": ") != NULL)
+            msg = strstr(msg, ": ") + 2; /* zlib names the descriptor; we name the file */
+        if (r < 0 || (code != Z_OK && code != Z_STREAM_END))
+            return fail(s, "%s: cannot decompress: %s%s", s->name, msg ? msg : "zlib error",
+                        code == Z_BUF_ERROR ? " (the file is truncated)" : "");
         return r;
     }
     if (s->fp != NULL) {

@@ -208,6 +208,22 @@ t.test("sources: a Lua string, an open file, standard input, gzip", function()
   t.raises("no-such.json: cannot open: No such file or directory", mean_of, dir .. "/no-such.json")
 end)
 
+t.test("a truncated gzip file is an error, even when it is cut at a line end", function()
+  local dir = t.tmpdir()
+  local rows = { "x" }
+  for i = 1, 20000 do rows[#rows + 1] = tostring(i) end
+  t.write(dir .. "/r.csv", table.concat(rows, "\n") .. "\n")
+  assert(proc.run({ "gzip", dir .. "/r.csv" }).ok)
+  local gz = t.read(dir .. "/r.csv.gz")
+  t.write(dir .. "/cut.csv.gz", gz:sub(1, #gz - 12)) -- drop the trailer and a little data
+  local s = stats.new()
+  t.eq(scan.csv(dir .. "/r.csv.gz", { { "x", s } }).records, 20000)
+  local s2 = stats.new()
+  t.raises("cut.csv.gz: cannot decompress: unexpected end of file (the file is truncated)",
+    scan.csv, dir .. "/cut.csv.gz", { { "x", s2 } })
+  t.eq(s2:count(), 0) -- nothing half-read is left behind
+end)
+
 t.test("a document cut at every byte is an error, never a result; accumulators untouched", function()
   local doc = '[{"a": 1.5, "s": "x\\u00e9y", "b": [1, 2, {"c": null}]}, {"a": -2e3, "t": true}]'
   local s = stats.new():add(100)

@@ -1140,9 +1140,19 @@ static int scan_csv(Scanner *s)
             for (int m = 0; m < nm; m++) {
                 const ScanPath *p = path_of(s, m);
                 col_of[m] = -1;
-                for (int c = 0; c < nf && col_of[m] < 0; c++)
-                    if (same_text(&fields[c], p->steps[0].key, p->steps[0].klen))
-                        col_of[m] = c;
+                for (int c = 0; c < nf; c++) {
+                    if (!same_text(&fields[c], p->steps[0].key, p->steps[0].klen))
+                        continue;
+                    if (col_of[m] >= 0) {
+                        rc = fail(s,
+                                  "%s:%llu: column '%s' appears twice in the header (columns "
+                                  "%d and %d)",
+                                  s->name, (unsigned long long)row_line, p->steps[0].key,
+                                  col_of[m] + 1, c + 1);
+                        goto done;
+                    }
+                    col_of[m] = c;
+                }
                 if (col_of[m] < 0) {
                     rc = fail(s, "%s:%llu: no column '%s' in the header", s->name,
                               (unsigned long long)row_line, p->steps[0].key);

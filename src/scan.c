@@ -1130,6 +1130,8 @@ static int scan_csv(Scanner *s)
         }
         if (r <= 0) {
             rc = r;
+            if (r == 0 && !header_done && nm > 0) /* nothing named can be found */
+                rc = fail(s, "%s: empty: no header row with the columns the rules name", s->name);
             break;
         }
         if (nf == 1 && fields[0].len == 0 && !fields[0].quoted)

@@ -295,6 +295,8 @@ t.test("CSV: quotes, separators and newlines inside fields, CRLF, other separato
   scan.csv({ text = "x;y\n1;2\n3;4\n" }, { { "y", semi } }, { sep = ";" })
   t.eq(semi:mean(), 3.0)
   t.raises("no column 'z' in the header", scan.csv, { text = "x,y\n1,2\n" }, { { "z", semi } })
+  t.raises("(text): empty: no header row with the columns the rules name", scan.csv, { text = "" },
+    { { "x", semi } })
   t.raises("(text):1: column 'x' appears twice in the header (columns 1 and 3)", scan.csv,
     { text = "x,y,x\n1,2,3\n" }, { { "x", semi } })
   t.raises("(text):3: 3 fields, the header has 2", scan.csv, { text = "x,y\n1,2\n1,2,3\n" }, { { "x", semi } })

@@ -425,7 +425,6 @@ static int l_gauge_summary(lua_State *L)
     int nby = read_by(L, opts, by);
     size_t *idx;
     size_t n = find_series(L, a, name, &idx);
-    int ud = lua_gettop(L);
     if (n == 0) {
         lua_pushnil(L);
         return 1;
@@ -467,7 +466,6 @@ static int l_gauge_summary(lua_State *L)
         lua_rawset(L, -6); /* result[key] = summary */
         lua_pop(L, 2);     /* ..., result, key */
     }
-    (void)ud;
     return 1;
 }
 

@@ -233,7 +233,7 @@ static void signal_group(Proc *p, int sig)
         kill(-p->pid, sig);
 }
 
-static int drain(Proc *p, int *fd, int stream, ProcSink sink, void *ud)
+static int drain(int *fd, int stream, ProcSink sink, void *ud)
 {
     char buf[CHUNK];
     for (;;) {
@@ -254,7 +254,6 @@ static int drain(Proc *p, int *fd, int stream, ProcSink sink, void *ud)
             return 0;
         int e = errno;
         close_fd(fd);
-        (void)p;
         return e;
     }
 }
@@ -345,9 +344,9 @@ int proc_wait(Proc *p, ProcSink sink, void *ud, const volatile sig_atomic_t *can
                 continue;
             int e = 0;
             if (fds[i].fd == p->out)
-                e = drain(p, &p->out, 1, sink, ud);
+                e = drain(&p->out, 1, sink, ud);
             else if (fds[i].fd == p->err)
-                e = drain(p, &p->err, 2, sink, ud);
+                e = drain(&p->err, 2, sink, ud);
             else if (fds[i].fd == p->in)
                 feed(p);
             if (e != 0 && rc == 0)

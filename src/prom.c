@@ -369,7 +369,6 @@ static int parse_lines(PromParser *p, const char *text, size_t len, PromSampleFn
             if (!p->tolerant)
                 return -1;
             if (p->skipped++ == 0) {
-                p->first_bad_line = *line;
                 (void)snprintf(p->first_bad, sizeof p->first_bad, "%s", p->err);
             }
         }
@@ -381,7 +380,6 @@ static void parse_begin(PromParser *p)
 {
     clear_families(p);
     p->skipped = 0;
-    p->first_bad_line = 0;
 }
 
 int prom_parse(PromParser *p, const char *text, size_t len, PromSampleFn fn, void *ud)

@@ -65,7 +65,6 @@ typedef struct PromFamily {
 typedef struct PromParser {
     int tolerant;     /* skip malformed lines (counted) instead of failing */
     uint64_t skipped; /* lines skipped in tolerant mode */
-    uint64_t first_bad_line;
     char first_bad[256];
     PromFamily *fam; /* # TYPE lines of the current text */
     size_t nfam, capfam;

@@ -185,7 +185,6 @@ void scan_init(Scanner *s, const char *name, int format)
     s->format = format;
     s->fd = -1;
     s->sep = ',';
-    s->has_header = 1;
     json_parser_init(&s->p);
     s->p.multi = format == SCAN_JSONL;
 }
@@ -523,7 +522,6 @@ static int value_begin(Scanner *s, int d, uint64_t active, JsonTok t)
             if (r->sink == SINK_STATS) {
                 if (r->reduce != RED_NONE && t == JSON_ARR_BEGIN && f != NULL) {
                     f->reduce |= 1ULL << m;
-                    r->red_active = 1;
                     r->red_n = 0;
                     r->red_acc = 0;
                 } else if (r->reduce == RED_NONE && t == JSON_NUMBER) {
@@ -637,7 +635,6 @@ static int reduce_end(Scanner *s, uint64_t mask)
 {
     for (; mask; mask &= mask - 1) {
         ScanRule *r = &s->rules[__builtin_ctzll(mask)];
-        r->red_active = 0;
         int rc = 0;
         switch (r->reduce) {
         case RED_COUNT:
@@ -898,9 +895,6 @@ int scan_run(Scanner *s)
 {
     for (int i = 0; i < s->nrules; i++)
         s->rule_bits |= 1ULL << i;
-    s->field_bits = 0;
-    for (int i = 0; i < s->nfields; i++)
-        s->field_bits |= 1ULL << (s->nrules + i);
     if (s->mem != NULL) {
         s->buf = (char *)(uintptr_t)s->mem;
         s->len = s->memlen;
@@ -1111,7 +1105,7 @@ static int scan_csv(Scanner *s)
     int nf = 0, capf = 0, ncols = 0;
     size_t pos = 0;
     uint64_t line = 1, row_line;
-    int rc = 0, header_done = !s->has_header;
+    int rc = 0, header_done = 0;
     int nm = s->nrules + s->nfields;
     int *col_of = (int *)malloc((size_t)(nm > 0 ? nm : 1) * sizeof *col_of);
     if (col_of == NULL)

@@ -66,7 +66,6 @@ typedef struct ScanRule {
     /* outcome */
     uint64_t matched, skipped, empty;
     /* running state */
-    int red_active;
     uint64_t red_n;
     double red_acc, red_prev;
     double *tent; /* values held back by a [-1] step until the array ends */
@@ -131,7 +130,7 @@ typedef struct Scanner {
     int nrules;
     ScanField *fields;
     int nfields;
-    uint64_t rule_bits, field_bits;
+    uint64_t rule_bits;
     int anchor[SCAN_MAX_MATCHERS]; /* fields: the depth of their record */
 
     ScanFrame *frames; /* JSON_MAX_DEPTH + 1 */
@@ -148,7 +147,6 @@ typedef struct Scanner {
 
     /* CSV */
     char sep;
-    int has_header;
 
     uint64_t records; /* JSON Lines documents / CSV rows read */
     char err[512];

@@ -25,6 +25,12 @@ local LIST = {
     "90th percentile over completed requests of (end - start)", "%.1f" },
   { "latency_p99_ms", "End-to-end latency p99", "ms", "lower",
     "99th percentile over completed requests of (end - start)", "%.1f" },
+  { "latency_all_p50_ms", "E2E latency p50, failures as +inf", "ms", "lower",
+    "median over completed and failed requests of (end - start), each failure counted as +inf", "%.1f" },
+  { "latency_all_p90_ms", "E2E latency p90, failures as +inf", "ms", "lower",
+    "90th percentile over completed and failed requests, each failure counted as +inf", "%.1f" },
+  { "latency_all_p99_ms", "E2E latency p99, failures as +inf", "ms", "lower",
+    "99th percentile over completed and failed requests, each failure counted as +inf", "%.1f" },
   { "ttft_mean_ms", "TTFT mean", "ms", "lower",
     "mean over completed streamed requests of (first token - start)", "%.1f" },
   { "ttft_p50_ms", "TTFT p50", "ms", "lower", "median of (first token - start)", "%.1f" },
@@ -93,7 +99,10 @@ function M.format(key, value, na_reason, opts)
   end
   if value ~= value then error(("metric '%s': NaN is not a value (use nil with a reason)"):format(key), 2) end
   local text
-  if m.format == "%d" then
+  if value == math.huge or value == -math.huge then
+    -- a percentile that lands on a failed request (latency_all_*): say so, not "inf ms"
+    return value > 0 and "+inf (failed requests)" or "-inf"
+  elseif m.format == "%d" then
     text = group_thousands(("%.0f"):format(value))
   else
     text = group_thousands(m.format:format(value))
@@ -111,7 +120,9 @@ function M.delta(key, a, b)
   local m = M.get(key)
   if a == nil or b == nil then return nil end
   local diff = b - a
-  local pct = a ~= 0 and diff / math.abs(a) * 100 or nil
+  if a == b then diff = 0 end  -- +inf vs +inf: equal, not NaN
+  local finite = math.abs(a) ~= math.huge and math.abs(b) ~= math.huge
+  local pct = a ~= 0 and finite and diff / math.abs(a) * 100 or nil
   local better
   if diff ~= 0 and m.better ~= "none" then
     better = (m.better == "higher") == (diff > 0)

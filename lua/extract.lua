@@ -1,0 +1,111 @@
+-- llmdlua extract.lua RESULTS_DIR [--harness NAME] [--json] [--warmup 0,1]
+--                      [--percentile-method linear|nearest] [--sketch REL_ERR]
+--
+-- Reads a benchmark's results folder with the harness mapping that recognises it and
+-- prints the run model: overall metrics (each with its source), the load stages, error
+-- causes and warnings; or, with --json, the same as JSON. Exit 1 when the run failed its
+-- health checks (no results, no successful request, the harness stopped early).
+local args = require "llmd.args"
+local harness = require "llmd.harness"
+local json = require "llmd.json"
+local metrics = require "llmd.metrics"
+local rm = require "llmd.runmodel"
+
+local o = args.parse(arg, {
+  usage = "llmdlua extract.lua RESULTS_DIR [--harness NAME] [--json] [--warmup LIST] "
+    .. "[--percentile-method linear|nearest] [--sketch REL_ERR]",
+  help = [[
+  --harness NAME            read the results as this harness's (when a folder holds several)
+  --json                    print the run model as JSON
+  --warmup LIST             stage indexes to leave out of the totals, e.g. 0 or 0,1 or 0-2
+  --percentile-method M     for metrics computed from per-request data: linear (numpy's
+                            default, vLLM's) or nearest (nearest rank, guidellm's)
+  --sketch REL_ERR          bounded memory for huge per-request files (e.g. 0.01)
+]],
+  options = { harness = "NAME", json = true, warmup = "LIST", percentile_method = "METHOD", sketch = "REL_ERR" },
+  positional = { min = 1, max = 1 },
+})
+
+local opts = { harness = o.harness }
+if o.warmup then opts.warmup = args.list_of_ints(o.warmup, "--warmup") end
+if o.percentile_method then
+  if o.percentile_method ~= "linear" and o.percentile_method ~= "nearest" then
+    error("--percentile-method: expected linear or nearest, got " .. o.percentile_method, 0)
+  end
+  opts.percentile_method = o.percentile_method
+end
+if o.sketch then
+  opts.sketch = tonumber(o.sketch)
+  if not opts.sketch or opts.sketch <= 0 or opts.sketch >= 1 then
+    error("--sketch: expected a relative error between 0 and 1, e.g. 0.01", 0)
+  end
+end
+
+local run = harness.extract(o[1], opts)
+
+if o.json then
+  io.write(json.encode(rm.to_plain(run), { indent = 2 }), "\n")
+  os.exit(run.status == "ok" and 0 or 1)
+end
+
+local function w(...) io.write(string.format(...), "\n") end
+local function val(set, key)
+  local v, why = rm.get(set, key)
+  return metrics.format(key, v, why)
+end
+
+w("%s results in %s", run.harness .. (run.tool and (" (" .. run.tool .. ")") or ""), run.dir)
+if run.version then w("version: %s", run.version) end
+w("status: %s%s", run.status, #run.reasons > 0 and (" - " .. table.concat(run.reasons, "; ")) or "")
+if run.no_results then os.exit(1) end
+w("files: %d (%s%s)", #run.files, run.files[1] or "", #run.files > 1 and ", ..." or "")
+w("token counts: %s", run.token_source or "unknown")
+if run.warmup_stages and #run.warmup_stages > 0 then
+  local t = {}
+  for _, i in ipairs(run.warmup_stages) do t[#t + 1] = tostring(i) end
+  w("warm-up stages left out of the totals: %s", table.concat(t, ", "))
+end
+w("")
+w("Overall")
+for _, m in ipairs(metrics.list) do
+  local src = run.overall.source[m.key]
+  local method = run.overall.method[m.key]
+  w("  %-36s %-40s %s", m.label, val(run.overall, m.key),
+    src and (src .. (method and (", " .. method) or "")) or "")
+end
+if #run.stages > 0 then
+  w("")
+  w("Stages")
+  w("  %5s %-14s %10s %9s %8s %8s %12s %12s %12s %12s", "stage", "load", "achieved/s", "duration", "ok", "failed",
+    "out tok/s", "TTFT mean", "TTFT p90", "E2E p90")
+  for _, st in ipairs(run.stages) do
+    local load = st.rate and ("rate " .. metrics.format("throughput_req_s", st.rate, nil, { bare = true }))
+      or st.concurrency and ("conc " .. tostring(st.concurrency)) or "?"
+    local v = st.metrics.values
+    local function b(key)
+      if v[key] == nil then return "N/A" end
+      return metrics.format(key, v[key], nil, { bare = true })
+    end
+    w("  %5s %-14s %10s %9s %8s %8s %12s %12s %12s %12s", tostring(st.index) .. (st.warmup and "*" or ""),
+      load, st.achieved_rate and ("%.2f"):format(st.achieved_rate) or "N/A",
+      st.duration and ("%.1f s"):format(st.duration) or "N/A", b("requests_ok"), b("requests_failed"),
+      b("throughput_tok_s"), b("ttft_mean_ms"), b("ttft_p90_ms"), b("latency_p90_ms"))
+  end
+  if run.warmup_stages and #run.warmup_stages > 0 then w("  (* warm-up)") end
+end
+if #run.errors > 0 then
+  w("")
+  w("Errors")
+  for _, e in ipairs(run.errors) do
+    w("  %6d  %s", e.count, e.cause)
+    if e.example ~= "" and e.example ~= e.cause then
+      w("          e.g. %s", (e.example:gsub("%s+", " "):sub(1, 160)))
+    end
+  end
+end
+if #run.warnings > 0 then
+  w("")
+  w("Warnings")
+  for _, x in ipairs(run.warnings) do w("  - %s", x) end
+end
+os.exit(run.status == "ok" and 0 or 1)

@@ -1,0 +1,236 @@
+-- llm-d-benchmark's Benchmark Report (BR), v0.1, v0.2 and v0.2.1, YAML or JSON: one
+-- report per native result file, so one per load stage.
+--
+-- Only aggregates are in a BR, in the units its `units` field names (inference-perf
+-- reports keep seconds, the others ms, guidellm's request_latency is in s). The converter
+-- copies names, not meanings: a report made from guidellm has guidellm's ITL under
+-- inter_token_latency (the catalogue's TPOT) and guidellm's TPOT under
+-- time_per_output_token (the catalogue's NTPOT); they are mapped by meaning here.
+local rm = require "llmd.runmodel"
+
+local M = {
+  name = "benchmark-report",
+  percentile_method = "linear",
+  describe = "benchmark_report*.yaml / .json (llm-d-benchmark's report, v0.1 / v0.2 / v0.2.1)",
+}
+
+local function num(v) return type(v) == "number" and v ~= math.huge and v or nil end
+
+local function looks_like_br(name, head)
+  if name:match("^benchmark_report.*%.ya?ml$") or name:match("^benchmark_report.*%.json$") then return true end
+  if not (name:match("%.ya?ml$") or name:match("%.json$")) or not head then return false end
+  local has_version = head:find("\nversion:", 1, true) or head:find("^version:") or head:find('"version"%s*:%s*"0%.')
+  return has_version ~= nil and (head:find("request_performance", 1, true) ~= nil
+    or (head:find("\nmetrics:", 1, true) ~= nil and head:find("scenario:", 1, true) ~= nil))
+end
+
+function M.detect(dir)
+  local by_dir, order = {}, {}
+  for _, f in ipairs(rm.files(dir)) do
+    if looks_like_br(f.name, rm.peek(f.path, 65536)) then
+      local c = by_dir[f.dir]
+      if not c then
+        c = { dir = f.dir, files = {} }
+        by_dir[f.dir] = c
+        order[#order + 1] = c
+      end
+      c.files[#c.files + 1] = f.path
+    end
+  end
+  -- a v0.2 report and the v0.1 one of the same native file: the v0.2 one
+  for _, c in ipairs(order) do
+    local v02 = {}
+    for _, p in ipairs(c.files) do
+      local native = p:match("benchmark_report_v0%.2[%.%d]*,_(.+)$")
+      if native then v02[native] = true end
+    end
+    local kept = {}
+    for _, p in ipairs(c.files) do
+      local native = p:match("benchmark_report,_(.+)$")
+      if not (native and v02[native]) then kept[#kept + 1] = p end
+    end
+    c.files = kept
+  end
+  return order
+end
+
+-- "PT49.97206788184121S", "PT1M30S", "PT1H" -> seconds
+local function iso_duration(s)
+  if type(s) == "number" then return s end
+  if type(s) ~= "string" or not s:match("^PT") then return nil end
+  local total, any = 0, false
+  for v, unit in s:gmatch("(%d+%.?%d*)([HMS])") do
+    any = true
+    total = total + tonumber(v) * (unit == "H" and 3600 or unit == "M" and 60 or 1)
+  end
+  return any and total or nil
+end
+
+local TO_MS = { s = 1000, ["s/token"] = 1000, ms = 1, ["ms/token"] = 1 }
+
+-- catalogue prefix <- BR latency key, for every tool but guidellm
+local LAT = {
+  ttft = "time_to_first_token", tpot = "time_per_output_token", itl = "inter_token_latency",
+  ntpot = "normalized_time_per_output_token", latency = "request_latency",
+}
+-- a BR converted from guidellm: by meaning
+local LAT_GUIDELLM = {
+  ttft = "time_to_first_token", tpot = "inter_token_latency", ntpot = "time_per_output_token",
+  latency = "request_latency",
+}
+
+local function map(set, br, path, stage_fallback)
+  local v01 = br.version == "0.1" or br.version == 0.1
+  local load = type(br.scenario) == "table" and type(br.scenario.load) == "table" and br.scenario.load or {}
+  local std = type(load.standardized) == "table" and load.standardized or {}
+  local tool = v01 and load.name or std.tool
+  local agg
+  if v01 then
+    agg = type(br.metrics) == "table" and br.metrics or nil
+  else
+    local r = type(br.results) == "table" and br.results or {}
+    agg = type(r.request_performance) == "table" and r.request_performance.aggregate or nil
+  end
+  if type(agg) ~= "table" then
+    error(("%s: no %s (expected a benchmark report with aggregate results)")
+      :format(path, v01 and "metrics" or "results.request_performance.aggregate"), 0)
+  end
+  local src = rm.SUMMARY .. " (benchmark report of " .. tostring(tool or "an unknown tool") .. ")"
+  local method = tool == "guidellm" and "nearest" or "linear"
+  local req = type(agg.requests) == "table" and agg.requests or {}
+  local total, failures, inc = num(req.total), num(req.failures), num(req.incomplete)
+  if not total or not failures then
+    error(path .. ": requests.total and requests.failures must be numbers", 0)
+  end
+  local ok = total - failures - (inc or 0)
+  rm.put(set, "requests_ok", ok, src .. ": total - failures - incomplete")
+  rm.put(set, "requests_failed", failures, src)
+  if inc then rm.put(set, "requests_incomplete", inc, src) end
+  if ok + failures > 0 then rm.put(set, "error_rate_pct", failures / (ok + failures) * 100, src) end
+  local lat = type(agg.latency) == "table" and agg.latency or {}
+  for prefix, brkey in pairs(tool == "guidellm" and LAT_GUIDELLM or LAT) do
+    local s = lat[brkey]
+    for _, w in ipairs { "mean", "p50", "p90", "p99" } do
+      local key = prefix .. "_" .. w .. "_ms"
+      if require("llmd.metrics").has(key) then
+        if type(s) ~= "table" then
+          rm.unknown(set, key, ok == 0 and "no successful requests" or ("the report has no latency." .. brkey))
+        else
+          local scale = TO_MS[s.units]
+          if not scale then
+            error(("%s: latency.%s.units is %s; expected s, s/token, ms or ms/token")
+              :format(path, brkey, tostring(s.units)), 0)
+          end
+          if num(s[w]) then
+            rm.put(set, key, s[w] * scale, src .. ": latency." .. brkey, w ~= "mean" and method or nil)
+          else
+            rm.unknown(set, key, ("latency.%s has no %s"):format(brkey, w))
+          end
+        end
+      end
+    end
+  end
+  if tool == "guidellm" then
+    for _, k in ipairs { "itl_mean_ms", "itl_p90_ms" } do
+      rm.unknown(set, k, "guidellm records no per-token times (its inter_token_latency is the catalogue's TPOT)")
+    end
+  end
+  for _, p in ipairs { "p50", "p90", "p99" } do
+    local v = set.values["latency_" .. p .. "_ms"]
+    if failures == 0 and (inc or 0) == 0 and v then
+      rm.put(set, "latency_all_" .. p .. "_ms", v, src, method)
+    else
+      rm.unknown(set, "latency_all_" .. p .. "_ms", "needs every request's latency (each failure counted as +inf)")
+    end
+  end
+  local tp = type(agg.throughput) == "table" and agg.throughput or {}
+  local function rate(new, old)
+    local v = tp[new]
+    if type(v) == "table" then return num(v.mean) end
+    return num(tp[old])
+  end
+  local rq, ot, tt = rate("request_rate", "requests_per_sec"), rate("output_token_rate", "output_tokens_per_sec"),
+    rate("total_token_rate", "total_tokens_per_sec")
+  if rq then rm.put(set, "throughput_req_s", rq, src) end
+  if ot then rm.put(set, "throughput_tok_s", ot, src) end
+  if tt then rm.put(set, "throughput_total_tok_s", tt, src) end
+  local dur
+  if v01 then
+    dur = type(agg.time) == "table" and num(agg.time.duration)
+  else
+    dur = type(br.run) == "table" and type(br.run.time) == "table" and iso_duration(br.run.time.duration)
+  end
+  if dur then rm.put(set, "duration_s", dur, src) end
+  -- token totals from mean lengths: each converter averaged over a different population
+  local inl, outl = req.input_length, req.output_length
+  local in_n = (tool == "vllm-benchmark" or tool == "inferencemax") and total or ok
+  local out_n = tool == "inferencemax" and total or ok
+  if type(inl) == "table" and num(inl.mean) then
+    rm.put(set, "input_tokens_total", math.floor(inl.mean * in_n + 0.5), src .. ": mean input length x requests")
+  end
+  if type(outl) == "table" and num(outl.mean) then
+    rm.put(set, "output_tokens_total", math.floor(outl.mean * out_n + 0.5), src .. ": mean output length x requests")
+  end
+  local stage = num(std.stage) or stage_fallback
+  return {
+    tool = tool, tool_version = std.tool_version, stage = stage,
+    rate = num(std.rate_qps), concurrency = num(std.concurrency), method = method,
+    requests = { total = total, ok = ok, failed = failures, incomplete = inc },
+  }
+end
+
+function M.extract(c, opts)
+  opts = opts or {}
+  local run = rm.new(M.name, c.dir)
+  run.files = c.files
+  local groups = rm.error_groups()
+  local tools, versions = {}, {}
+  for i, path in ipairs(c.files) do
+    local br = rm.load(path)
+    if type(br) ~= "table" then error(path .. ": expected a mapping (a benchmark report)", 0) end
+    local st = rm.stage(i - 1)
+    st.file = path
+    local info = map(st.metrics, br, path, i - 1)
+    st.index, st.rate, st.concurrency = info.stage, info.rate, info.concurrency
+    st.duration = st.metrics.values.duration_s
+    st.achieved_rate = st.metrics.values.throughput_req_s
+    st.requests = info.requests
+    st.tool = info.tool
+    run.percentile_method = info.method
+    tools[tostring(info.tool)] = info.tool_version or tools[tostring(info.tool)] or false
+    versions[tostring(br.version)] = true
+    if info.requests.failed > 0 then
+      groups.add(nil, "cause not recorded (a benchmark report keeps only a count)", info.requests.failed)
+    end
+    for _, other in ipairs(run.stages) do
+      if other.index == st.index then
+        error(("%s and %s: both are stage %d; pass one run's folder"):format(other.file, path, st.index), 0)
+      end
+    end
+    run.stages[#run.stages + 1] = st
+  end
+  local tl, vl = {}, {}
+  for t in pairs(tools) do tl[#tl + 1] = t end
+  for v in pairs(versions) do vl[#vl + 1] = v end
+  table.sort(tl)
+  table.sort(vl)
+  run.tool = table.concat(tl, ", ")
+  run.version = table.concat(vl, ", ")
+  if #tl == 1 and tools[tl[1]] then run.tool_version = tools[tl[1]] end
+  rm.finish_stages(run, opts)
+  local measured = rm.measured(run)
+  if #measured == 0 then
+    rm.fail(run, "every stage is marked warm-up: nothing is measured")
+  elseif #measured == 1 then
+    for k, v in pairs(measured[1].metrics) do run.overall[k] = v end
+  else
+    rm.combine(run, measured)
+  end
+  run.errors = groups.list()
+  run.token_source = "the source harness's count, as the report's mean lengths"
+  local v = run.overall.values
+  run.requests = { ok = v.requests_ok, failed = v.requests_failed, incomplete = v.requests_incomplete }
+  return run
+end
+
+return M

@@ -1,0 +1,281 @@
+-- guidellm (vllm-project/guidellm): one report, results.json (llm-d-benchmark) or
+-- benchmarks.json (guidellm's default), with one entry of `benchmarks` per load point.
+--
+-- Names differ from the catalogue: guidellm's inter_token_latency_ms is our TPOT
+-- ((last token - first token) / (output tokens - 1), per request), its
+-- time_per_output_token_ms is our NTPOT (it divides by every output token, first
+-- included), and it records no per-token times, so pooled ITL percentiles are unknown.
+-- Its summaries use nearest-rank percentiles and write 0.0 for an empty distribution
+-- (read here as unknown). When a benchmark kept every request (no sample_size), the
+-- metrics are computed from the requests instead, and compared with the summaries.
+local rm = require "llmd.runmodel"
+local scan = require "llmd.scan"
+
+local M = {
+  name = "guidellm",
+  percentile_method = "nearest",
+  describe = "results.json or benchmarks.json (a GenerativeBenchmarksReport)",
+}
+
+M.NO_ITL = "guidellm records no per-token times, so token gaps cannot be pooled"
+
+local function num(v) return type(v) == "number" and v or nil end
+
+function M.detect(dir)
+  local by_dir, order = {}, {}
+  for _, f in ipairs(rm.files(dir)) do
+    local hit = false
+    if f.name:match("%.json$") or f.name:match("%.ya?ml$") then
+      local head = rm.peek(f.path, 65536)
+      -- guidellm writes metadata first; a re-serialised report (keys sorted) has its
+      -- benchmarks first, whose metrics come before their requests
+      hit = head ~= nil and (head:find("guidellm_version", 1, true) or head:find("generative_benchmark", 1, true)
+        or (head:find('"benchmarks"', 1, true) and head:find('"request_totals"', 1, true))) ~= nil
+    elseif f.name:match("^benchmarks%.json%.gz$") or f.name:match("^results%.json%.gz$") then
+      hit = true
+    end
+    if hit then
+      local c = by_dir[f.dir]
+      if not c then
+        c = { dir = f.dir, files = {} }
+        by_dir[f.dir] = c
+        order[#order + 1] = c
+      end
+      c.files[#c.files + 1] = f.path
+    end
+  end
+  return order
+end
+
+-- A DistributionSummary's statistic, or nil when it has no samples (guidellm writes 0.0).
+local function dist(block, status)
+  local d = type(block) == "table" and block[status or "successful"]
+  if type(d) ~= "table" or not num(d.count) or d.count == 0 then return nil end
+  return d
+end
+
+local MAP = {
+  -- catalogue prefix, guidellm metric, scale to ms, what it is called there
+  { "ttft", "time_to_first_token_ms", 1, "time_to_first_token_ms" },
+  { "tpot", "inter_token_latency_ms", 1, "inter_token_latency_ms (guidellm's ITL is the catalogue's TPOT)" },
+  { "ntpot", "time_per_output_token_ms", 1, "time_per_output_token_ms (guidellm's TPOT: / every output token)" },
+  { "latency", "request_latency", 1000, "request_latency (s)" },
+}
+
+-- Metrics of one benchmark entry from guidellm's own summaries.
+local function map_summary(set, b, where)
+  local m = b.metrics
+  if type(m) ~= "table" or type(m.request_totals) ~= "table" then
+    error(where .. ": no metrics.request_totals (expected a guidellm generative benchmark)", 0)
+  end
+  local rt = m.request_totals
+  local ok, failed, inc = num(rt.successful), num(rt.errored), num(rt.incomplete)
+  if not ok or not failed then error(where .. ": metrics.request_totals.successful/errored must be numbers", 0) end
+  local src = rm.SUMMARY
+  rm.put(set, "requests_ok", ok, src)
+  rm.put(set, "requests_failed", failed, src)
+  if inc then rm.put(set, "requests_incomplete", inc, src) end
+  if ok + failed > 0 then rm.put(set, "error_rate_pct", failed / (ok + failed) * 100, src) end
+  for _, e in ipairs(MAP) do
+    local d = dist(m[e[2]])
+    local src_e = src .. ": " .. e[4]
+    for _, w in ipairs { "mean", "p50", "p90", "p99" } do
+      local key = e[1] .. "_" .. w .. "_ms"
+      if require("llmd.metrics").has(key) then
+        if not d then
+          rm.unknown(set, key, ok == 0 and "no successful requests"
+            or ("guidellm's %s is empty (it writes 0.0: not a measurement)"):format(e[2]))
+        else
+          local v = w == "mean" and d.mean or (type(d.percentiles) == "table" and d.percentiles[w])
+          if num(v) then
+            rm.put(set, key, v * e[3], src_e, w ~= "mean" and M.percentile_method or nil)
+          else
+            rm.unknown(set, key, e[2] .. " has no " .. w)
+          end
+        end
+      end
+    end
+  end
+  for _, k in ipairs { "itl_mean_ms", "itl_p90_ms" } do
+    rm.unknown(set, k, M.NO_ITL)
+  end
+  for _, p in ipairs { "p50", "p90", "p99" } do
+    local v = set.values["latency_" .. p .. "_ms"]
+    if failed == 0 and (inc or 0) == 0 and v then
+      rm.put(set, "latency_all_" .. p .. "_ms", v, src, M.percentile_method)
+    else
+      rm.unknown(set, "latency_all_" .. p .. "_ms", "needs every request's latency (each failure counted as +inf)")
+    end
+  end
+  local dur = num(b.duration)
+  if dur and dur > 0 then
+    rm.put(set, "duration_s", dur, src)
+    rm.put(set, "throughput_req_s", ok / dur, src .. " (successful / duration)")
+  end
+  local pin, pout = dist(m.prompt_token_count), dist(m.output_token_count)
+  if ok == 0 then
+    rm.put(set, "input_tokens_total", 0, src)
+    rm.put(set, "output_tokens_total", 0, src)
+  end
+  if pin and num(pin.total_sum) then rm.put(set, "input_tokens_total", pin.total_sum, src) end
+  if pout and num(pout.total_sum) then rm.put(set, "output_tokens_total", pout.total_sum, src) end
+  local out, inp = set.values.output_tokens_total, set.values.input_tokens_total
+  if dur and dur > 0 and out then
+    rm.put(set, "throughput_tok_s", out / dur, src .. " (output tokens / duration)")
+    if inp then rm.put(set, "throughput_total_tok_s", (inp + out) / dur, src .. " (tokens / duration)") end
+  end
+end
+
+local function strategy_load(st, strategy)
+  if type(strategy) ~= "table" then return end
+  local t = strategy.type_
+  st.strategy = t
+  if t == "constant" or t == "poisson" or t == "async" then
+    st.rate = num(strategy.rate)
+  elseif t == "concurrent" then
+    st.concurrency = num(strategy.streams) or num(strategy.max_concurrency)
+  elseif t == "throughput" then
+    st.concurrency = num(strategy.max_concurrency) or num(strategy.worker_count)
+  elseif t == "synchronous" then
+    st.concurrency = 1
+  end
+end
+
+local REQ_FIELDS = {
+  "request_start_time", "request_end_time", "request_latency", "prompt_tokens", "output_tokens",
+  "time_to_first_token_ms", "inter_token_latency_ms", "info.timings.request_start",
+  "info.timings.request_end", "info.timings.first_token_iteration", "info.timings.last_token_iteration",
+  "info.error", "info.status",
+}
+
+function M.extract(c, opts)
+  opts = opts or {}
+  if #c.files > 1 then
+    error(("%s: %d guidellm reports in one folder (%s); pass the one to read")
+      :format(c.dir, #c.files, table.concat(c.files, ", ")), 0)
+  end
+  local path = c.files[1]
+  local run = rm.new(M.name, c.dir)
+  run.files = c.files
+  run.percentile_method = M.percentile_method
+  local wu = {}
+  for _, i in ipairs(opts.warmup or {}) do wu[tonumber(i)] = true end
+  local groups = rm.error_groups()
+  local method = opts.percentile_method or "linear"
+  local overall = rm.accumulator(opts)
+  local itl_sum, itl_gaps = 0, 0
+  local all_complete = true
+  local index = 0
+  local cur = { acc = rm.accumulator(opts), ok = 0, err = 0, inc = 0, itl_sum = 0, itl_gaps = 0, errs = {} }
+
+  local function add(r, kind)
+    local start = r.request_start_time or r["info.timings.request_start"]
+    local finish = r.request_end_time or r["info.timings.request_end"]
+    local q = { start = start, finish = finish }
+    if kind == "ok" then
+      cur.ok = cur.ok + 1
+      q.ok = true
+      q.e2e = r.request_latency or (start and finish and finish - start)
+      q.ttft = r.time_to_first_token_ms and r.time_to_first_token_ms / 1000
+      q.tpot = r.inter_token_latency_ms and r.inter_token_latency_ms / 1000
+      q.out_tok, q.in_tok = r.output_tokens, r.prompt_tokens
+      q.ntpot = q.e2e and q.out_tok and q.out_tok > 0 and q.e2e / q.out_tok or nil
+      local t0, tn = r["info.timings.first_token_iteration"], r["info.timings.last_token_iteration"]
+      if t0 and tn and q.out_tok and q.out_tok > 1 then
+        cur.itl_sum, cur.itl_gaps = cur.itl_sum + (tn - t0), cur.itl_gaps + (q.out_tok - 1)
+      end
+    elseif kind == "err" then
+      cur.err = cur.err + 1
+      q.ok = false
+      cur.errs[#cur.errs + 1] = r["info.error"]
+    else
+      cur.inc = cur.inc + 1
+      q.incomplete = true
+    end
+    cur.acc.add(q)
+  end
+
+  local function bench(b)
+    local where = ("%s: benchmarks[%d]"):format(path, index)
+    local st = rm.stage(index)
+    st.file = path
+    strategy_load(st, b["config.strategy"])
+    local bb = { metrics = b.metrics, duration = b.duration }
+    map_summary(st.metrics, bb, where)
+    st.duration = num(b.duration)
+    st.start, st.finish = num(b.start_time), num(b.end_time)
+    local rt = b.metrics.request_totals
+    st.requests = { ok = rt.successful, failed = rt.errored, incomplete = rt.incomplete, total = rt.total }
+    if st.duration and st.duration > 0 then st.achieved_rate = rt.successful / st.duration end
+    st.warmup = wu[index] or false
+    -- every request kept? then the requests are the source, and the summary a cross-check
+    local complete = cur.ok == rt.successful and cur.err == rt.errored and cur.ok + cur.err > 0
+    if complete then
+      local summary = st.metrics
+      st.metrics = rm.set()
+      rm.fill(st.metrics, cur.acc, method, { itl = M.NO_ITL })
+      if cur.itl_gaps > 0 then
+        rm.put(st.metrics, "itl_mean_ms", cur.itl_sum / cur.itl_gaps * 1000,
+          rm.PER_REQUEST .. " (sum of first-to-last token times / sum of gaps)")
+      end
+      -- guidellm's duration is its measurement window, which the requests' own
+      -- first start / last end need not match: keep the harness's rate beside ours
+      rm.crosscheck(run, st.metrics, summary, { "requests_ok", "requests_failed", "ttft_mean_ms",
+        "tpot_mean_ms", "latency_p50_ms" }, ("guidellm's summary of benchmarks[%d]"):format(index))
+    end
+    for _, e in ipairs(cur.errs) do
+      local code = tostring(e or ""):match("'(%d%d%d) ") or tostring(e or ""):match("status[ _]code[=: ]+(%d%d%d)")
+      groups.add(code and tonumber(code), e or "(no message)")
+    end
+    if rt.errored > #cur.errs then
+      groups.add(nil, ("cause not kept (guidellm kept %d of %d errored requests: sample_size)")
+        :format(#cur.errs, rt.errored), rt.errored - #cur.errs)
+    end
+    if not st.warmup then
+      if complete then
+        rm.merge_accumulator(overall, cur.acc)
+        itl_sum, itl_gaps = itl_sum + cur.itl_sum, itl_gaps + cur.itl_gaps
+      else
+        all_complete = false
+      end
+    end
+    run.stages[#run.stages + 1] = st
+    index = index + 1
+    cur = { acc = rm.accumulator(opts), ok = 0, err = 0, inc = 0, itl_sum = 0, itl_gaps = 0, errs = {} }
+  end
+
+  local meta
+  scan.json(path, {
+    { "$.metadata", function(v) meta = v end },
+    { "$.benchmarks[*]", bench, fields = { "config.strategy", "metrics", "duration", "start_time", "end_time" } },
+    { "$.benchmarks[*].requests.successful[*]", function(r) add(r, "ok") end, fields = REQ_FIELDS },
+    { "$.benchmarks[*].requests.errored[*]", function(r) add(r, "err") end, fields = REQ_FIELDS },
+    { "$.benchmarks[*].requests.incomplete[*]", function(r) add(r, "inc") end, fields = REQ_FIELDS },
+  })
+  if index == 0 then
+    error(path .. ": no benchmarks (expected a guidellm report with a 'benchmarks' array)", 0)
+  end
+  if type(meta) == "table" then run.version = meta.guidellm_version end
+  rm.finish_stages(run, opts)
+  local measured = rm.measured(run)
+  if #measured == 0 then
+    rm.fail(run, "every benchmark is marked warm-up: nothing is measured")
+  elseif all_complete then
+    rm.fill(run.overall, overall, method, { itl = M.NO_ITL })
+    if itl_gaps > 0 then
+      rm.put(run.overall, "itl_mean_ms", itl_sum / itl_gaps * 1000,
+        rm.PER_REQUEST .. " (sum of first-to-last token times / sum of gaps)")
+    end
+  elseif #measured == 1 then
+    for k, v in pairs(measured[1].metrics) do run.overall[k] = v end
+  else
+    rm.combine(run, measured)
+  end
+  run.errors = groups.list()
+  run.token_source = "guidellm's count (server usage when the backend returned it, else its tokenizer)"
+  local v = run.overall.values
+  run.requests = { ok = v.requests_ok, failed = v.requests_failed, incomplete = v.requests_incomplete }
+  return run
+end
+
+return M

@@ -1,0 +1,344 @@
+-- inference-perf (kubernetes-sigs/inference-perf): summary_lifecycle_metrics.json,
+-- stage_<N>_lifecycle_metrics.json and per_request_lifecycle_metrics.json.
+--
+-- Per-stage metrics come from the stage files (the harness's own summaries, seconds,
+-- numpy-linear percentiles). The overall metrics come from the per-request file when it
+-- exists (streamed once, token gaps reduced in C), otherwise from the summary file, or,
+-- when warm-up stages are excluded, from the measured stage files by formula.
+local rm = require "llmd.runmodel"
+local scan = require "llmd.scan"
+local stats = require "llmd.stats"
+
+local M = {
+  name = "inference-perf",
+  percentile_method = "linear",
+  describe = "summary_lifecycle_metrics.json, stage_<N>_lifecycle_metrics.json, per_request_lifecycle_metrics.json",
+}
+
+local function classify(name)
+  if name:match("^summary_lifecycle_metrics%.json$") or name:match("^summary_lifecycle_metrics%.ya?ml$") then
+    return "summary"
+  end
+  local n = name:match("^stage_(%d+)_lifecycle_metrics%.json$") or name:match("^stage_(%d+)_lifecycle_metrics%.ya?ml$")
+  if n then return "stage", tonumber(n) end
+  if name:match("^per_request_lifecycle_metrics%.json$") or name:match("^per_request_lifecycle_metrics%.json%.gz$") then
+    return "per_request"
+  end
+end
+
+function M.detect(dir)
+  local by_dir, order = {}, {}
+  for _, f in ipairs(rm.files(dir)) do
+    local kind, n = classify(f.name)
+    if kind then
+      local c = by_dir[f.dir]
+      if not c then
+        c = { dir = f.dir, files = {}, stages = {} }
+        by_dir[f.dir] = c
+        order[#order + 1] = c
+      end
+      c.files[#c.files + 1] = f.path
+      if kind == "stage" then
+        c.stages[#c.stages + 1] = { index = n, path = f.path }
+      else
+        c[kind] = f.path
+      end
+    end
+  end
+  return order
+end
+
+-- Summary dicts -> metric keys. Percentile keys are f"p{p:g}"; p50 is "median".
+local LATENCY = {
+  { "request_latency", "latency" },
+  { "time_to_first_token", "ttft" },
+  { "time_per_output_token", "tpot" },
+  { "inter_token_latency", "itl" },
+  { "normalized_time_per_output_token", "ntpot" },
+}
+local WHICH = { { "mean", "mean" }, { "p50", "median" }, { "p90", "p90" }, { "p99", "p99" } }
+
+local function num(v) return type(v) == "number" and v or nil end
+
+local function need_table(v, path, where)
+  if type(v) ~= "table" then
+    error(("%s: %s is missing or not an object (expected inference-perf's lifecycle report)")
+      :format(path, where), 0)
+  end
+  return v
+end
+
+-- Fills set from one lifecycle report (summary or stage file).
+local function map_report(set, d, path)
+  need_table(d, path, "the document")
+  local succ = need_table(d.successes, path, "'successes'")
+  local fail = need_table(d.failures, path, "'failures'")
+  local load = type(d.load_summary) == "table" and d.load_summary or {}
+  local src = rm.SUMMARY
+  local ok, failed = num(succ.count), num(fail.count)
+  if not ok or not failed then
+    error(path .. ": successes.count and failures.count must be numbers", 0)
+  end
+  rm.put(set, "requests_ok", ok, src)
+  rm.put(set, "requests_failed", failed, src)
+  if num(load.count) then
+    rm.put(set, "requests_incomplete", math.max(0, load.count - ok - failed), src)
+  end
+  if ok + failed > 0 then rm.put(set, "error_rate_pct", failed / (ok + failed) * 100, src) end
+
+  local lat = type(succ.latency) == "table" and succ.latency or {}
+  for _, e in ipairs(LATENCY) do
+    local sd = lat[e[1]]
+    for _, w in ipairs(WHICH) do
+      local key = e[2] .. "_" .. w[1] .. "_ms"
+      if require("llmd.metrics").has(key) then
+        if type(sd) ~= "table" then
+          rm.unknown(set, key, ok == 0 and "no successful requests"
+            or ("the report has no %s (no streamed request with more than one token?)"):format(e[1]))
+        elseif num(sd[w[2]]) then
+          rm.put(set, key, sd[w[2]] * 1000, src, w[1] ~= "mean" and M.percentile_method or nil)
+        else
+          rm.unknown(set, key, ("%s has no '%s' (percentiles are set in the harness config)"):format(e[1], w[2]))
+        end
+      end
+    end
+  end
+  -- failures as +inf: only known without failures, where it equals the plain latency
+  for _, p in ipairs { "p50", "p90", "p99" } do
+    local v = set.values["latency_" .. p .. "_ms"]
+    if failed == 0 and v then
+      rm.put(set, "latency_all_" .. p .. "_ms", v, src, M.percentile_method)
+    else
+      rm.unknown(set, "latency_all_" .. p .. "_ms", "needs per-request data (each failure counted as +inf)")
+    end
+  end
+
+  local tp = type(succ.throughput) == "table" and succ.throughput or {}
+  local t = num(d.benchmark_time_seconds)
+  if t and t > 0 then
+    rm.put(set, "duration_s", t, src)
+  elseif num(tp.requests_per_sec) and tp.requests_per_sec > 0 then
+    -- older builds write no benchmark_time_seconds: requests_per_sec = successes / time
+    rm.put(set, "duration_s", ok / tp.requests_per_sec, src .. " (successes / requests_per_sec)")
+  else
+    rm.unknown(set, "duration_s", "no benchmark_time_seconds and no request rate")
+  end
+  if num(tp.requests_per_sec) then rm.put(set, "throughput_req_s", tp.requests_per_sec, src) end
+  if num(tp.output_tokens_per_sec) then rm.put(set, "throughput_tok_s", tp.output_tokens_per_sec, src) end
+  if num(tp.total_tokens_per_sec) then rm.put(set, "throughput_total_tok_s", tp.total_tokens_per_sec, src) end
+
+  local token_source = "client count (inference-perf's tokenizer)"
+  if type(succ.prompt_tokens) == "table" and num(succ.prompt_tokens.total) then
+    rm.put(set, "input_tokens_total", succ.prompt_tokens.total, src .. " (server usage)")
+    token_source = "server usage"
+  elseif type(succ.prompt_len) == "table" and num(succ.prompt_len.mean) then
+    rm.put(set, "input_tokens_total", math.floor(succ.prompt_len.mean * ok + 0.5),
+      src .. " (mean prompt length x successes)")
+  end
+  if type(succ.output_tokens) == "table" and num(succ.output_tokens.total) then
+    rm.put(set, "output_tokens_total", succ.output_tokens.total, src .. " (server usage)")
+  elseif type(succ.output_len) == "table" and num(succ.output_len.mean) then
+    rm.put(set, "output_tokens_total", math.floor(succ.output_len.mean * ok + 0.5),
+      src .. " (mean output length x successes)")
+  end
+  return token_source
+end
+
+-- failures.by_label (v0.6.1): {label = {count, messages = [{message}]}}
+local function map_errors(groups, d)
+  local fail = d.failures
+  local by = type(fail.by_label) == "table" and fail.by_label or nil
+  local n = 0
+  if by then
+    local labels = {}
+    for label in pairs(by) do labels[#labels + 1] = label end
+    table.sort(labels)
+    for _, label in ipairs(labels) do
+      local e = by[label]
+      local msgs = type(e) == "table" and e.messages
+      local example = type(msgs) == "table" and type(msgs[1]) == "table" and msgs[1].message or nil
+      local code = tostring(label):match("^(%d%d%d) ")
+      local what = code and label:gsub("^%d%d%d %- ", "") or label
+      local count = num(e.count) or 0
+      groups.add(code and tonumber(code), what .. (example and (": " .. rm.error_text(example)) or ""), count)
+      n = n + count
+    end
+  end
+  if (num(fail.count) or 0) > n then
+    groups.add(nil, "cause not recorded (this inference-perf version writes only a count)", fail.count - n)
+  end
+end
+
+-- One streaming pass over the per-request file. keep(start) says whether a request counts.
+local function per_request(path, acc, keep, opts)
+  local src_counts = { server = 0, client = 0 }
+  local groups = opts.groups
+  local inexact_itl = false
+  local F = {
+    "start_time", "end_time", "error.error_type", "error.error_msg",
+    "info.response_metrics.output_tokens", "info.response_metrics.server_usage.completion_tokens",
+    "info.response_metrics.server_usage.prompt_tokens", "info.request_metrics.text.input_tokens",
+    "info.input_tokens", "info.response_metrics.output_token_times[0]",
+    "info.response_metrics.output_token_times[-1]", "#info.response_metrics.output_token_times",
+  }
+  local fast = keep == nil
+  local itl_all = stats.new(opts.sketch and { sketch = opts.sketch } or nil)
+  local function record(r)
+    local start, finish = r.start_time, r.end_time
+    if type(start) ~= "number" or type(finish) ~= "number" then
+      error(("%s: a request without numeric start_time/end_time (request %d)")
+        :format(path, acc.ok + acc.failed + 1), 0)
+    end
+    if keep and not keep(start) then return end
+    local etype = r["error.error_type"]
+    if etype ~= nil then
+      local code = tostring(etype):match("HTTP Error (%d%d%d)")
+      groups.add(code and tonumber(code) or tostring(etype), rm.error_text(r["error.error_msg"]))
+      acc.add { ok = false, start = start, finish = finish }
+      if (r["#info.response_metrics.output_token_times"] or 0) > 1 then inexact_itl = true end
+      return
+    end
+    local out = r["info.response_metrics.server_usage.completion_tokens"]
+    if out then src_counts.server = src_counts.server + 1
+    else
+      out = r["info.response_metrics.output_tokens"]
+      if out then src_counts.client = src_counts.client + 1 end
+    end
+    local inp = r["info.response_metrics.server_usage.prompt_tokens"]
+      or r["info.request_metrics.text.input_tokens"] or r["info.input_tokens"]
+    local ntimes = r["#info.response_metrics.output_token_times"] or 0
+    local t0, tn = r["info.response_metrics.output_token_times[0]"], r["info.response_metrics.output_token_times[-1]"]
+    local e2e = finish - start
+    acc.add {
+      ok = true, start = start, finish = finish, e2e = e2e,
+      ttft = ntimes >= 1 and t0 - start or nil,
+      tpot = (ntimes >= 2 and out and out > 1) and (tn - t0) / (out - 1) or nil,
+      ntpot = (out and out > 0) and e2e / out or nil,
+      in_tok = inp, out_tok = out,
+    }
+  end
+  local rules = { { "$[*]", record, fields = F } }
+  if fast then
+    rules[2] = { "$[*].info.response_metrics.output_token_times", itl_all, reduce = "diffs" }
+  end
+  scan.json(path, rules)
+  if fast and not inexact_itl then
+    acc.itl:merge(itl_all)
+  else
+    -- a failed request streamed tokens, or stages are excluded: pool the gaps of the
+    -- requests that count only (a second pass, token times decoded in Lua)
+    scan.json(path, { { "$[*]", function(r)
+      if r["error.error_type"] ~= nil then return end
+      if keep and not keep(r.start_time) then return end
+      local t = r["info.response_metrics.output_token_times"]
+      if type(t) == "table" then
+        for i = 2, #t do acc.itl:add(t[i] - t[i - 1]) end
+      end
+    end, fields = { "start_time", "error.error_type", "info.response_metrics.output_token_times" } } })
+  end
+  if src_counts.client == 0 and src_counts.server > 0 then
+    return "server usage"
+  elseif src_counts.server == 0 and src_counts.client > 0 then
+    return "client count (inference-perf's tokenizer)"
+  elseif src_counts.server > 0 then
+    return ("server usage (client count for %d requests without usage)"):format(src_counts.client)
+  end
+  return "unknown (no completed request)"
+end
+
+-- Start-time windows of the stages, from the stage files' request counts: stages run one
+-- after the other, so the k-th block of requests in start order is stage k.
+local function stage_windows(path, stages, run)
+  local starts = {}
+  scan.json(path, { { "$[*].start_time", function(v) starts[#starts + 1] = v end } })
+  table.sort(starts)
+  local total = 0
+  for _, st in ipairs(stages) do
+    if not st.requests.total then
+      error(("%s: stage %d has no load_summary.count; cannot place per-request data in stages")
+        :format(run.files[1], st.index), 0)
+    end
+    total = total + st.requests.total
+  end
+  if total ~= #starts then
+    error(("%s: %d requests, but the stage files count %d; cannot tell which requests are warm-up")
+      :format(path, #starts, total), 0)
+  end
+  local bounds, cum = {}, 0
+  for i, st in ipairs(stages) do
+    bounds[i] = { lo = starts[cum + 1], warmup = st.warmup }
+    cum = cum + st.requests.total
+  end
+  return function(start)
+    local w
+    for i = #bounds, 1, -1 do
+      if bounds[i].lo and start >= bounds[i].lo then w = bounds[i]; break end
+    end
+    return w and not w.warmup
+  end
+end
+
+function M.extract(c, opts)
+  opts = opts or {}
+  local run = rm.new(M.name, c.dir)
+  run.files = c.files
+  run.percentile_method = M.percentile_method
+  table.sort(c.stages, function(a, b) return a.index < b.index end)
+  local token_source
+  for _, s in ipairs(c.stages) do
+    local d = rm.load(s.path)
+    local st = rm.stage(s.index)
+    st.file = s.path
+    token_source = map_report(st.metrics, d, s.path)
+    local load = type(d.load_summary) == "table" and d.load_summary or {}
+    st.rate = num(load.requested_rate) and load.requested_rate > 0 and load.requested_rate or nil
+    st.concurrency = num(load.concurrency) or num(load.num_sessions)
+    st.achieved_rate = num(load.achieved_rate)
+    st.duration = st.metrics.values.duration_s
+    st.send_duration = num(load.send_duration)
+    st.requests = { total = num(load.count), ok = st.metrics.values.requests_ok,
+      failed = st.metrics.values.requests_failed }
+    st.doc = d
+    run.stages[#run.stages + 1] = st
+  end
+  rm.finish_stages(run, opts)
+  local measured = rm.measured(run)
+  local excluded = #measured < #run.stages
+  local groups = rm.error_groups()
+
+  local summary
+  if c.summary then summary = rm.load(c.summary) end
+  if c.per_request then
+    local acc = rm.accumulator(opts)
+    local keep = excluded and stage_windows(c.per_request, run.stages, run) or nil
+    token_source = per_request(c.per_request, acc, keep, { groups = groups, sketch = opts.sketch })
+    rm.fill(run.overall, acc, opts.percentile_method or "linear")
+    if summary and not excluded then
+      local rep = rm.set()
+      map_report(rep, summary, c.summary)
+      rm.crosscheck(run, run.overall, rep, {
+        "requests_ok", "requests_failed", "throughput_req_s", "throughput_tok_s", "ttft_mean_ms",
+        "ttft_p90_ms", "latency_p90_ms", "tpot_mean_ms", "itl_mean_ms", "ntpot_mean_ms",
+      }, "summary_lifecycle_metrics.json")
+    end
+  elseif summary and not excluded then
+    token_source = map_report(run.overall, summary, c.summary)
+    map_errors(groups, summary)
+  elseif #measured == 1 then
+    for k, v in pairs(measured[1].metrics) do run.overall[k] = v end
+    map_errors(groups, measured[1].doc)
+  elseif #measured > 1 then
+    rm.combine(run, measured)
+    for _, st in ipairs(measured) do map_errors(groups, st.doc) end
+  else
+    rm.fail(run, "every stage is marked warm-up: nothing is measured")
+  end
+  for _, st in ipairs(run.stages) do st.doc = nil end
+  run.errors = groups.list()
+  run.token_source = token_source
+  local v = run.overall.values
+  run.requests = { ok = v.requests_ok, failed = v.requests_failed, incomplete = v.requests_incomplete }
+  return run
+end
+
+return M

@@ -1,0 +1,11 @@
+-- inferencemax: what llm-d-benchmark runs under that name is benchmark_serving.py from
+-- kimbochen/bench_serving (InferenceMAX's fork of vLLM's old script), writing result.json
+-- in vLLM's old format, told apart by its `best_of` key. Per-request arrays input_lens,
+-- output_lens, ttfts, itls and errors are there, latencies and start times are not, so
+-- a request's end-to-end time is its TTFT plus its chunk gaps (to the last chunk) and the
+-- window is the harness's duration. The mapping is vllm_benchmark.lua's.
+return require("llmd.harness.vllm_benchmark").variant {
+  name = "inferencemax", best_of = true,
+  describe = "result.json of kimbochen/bench_serving (vLLM's old format with best_of)",
+  token_source = "bench_serving's count (its tokenizer; failed requests count 0 output tokens)",
+}

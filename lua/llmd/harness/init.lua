@@ -1,0 +1,134 @@
+-- llmd.harness: the registry of harness mappings, one file each in llmd/harness/.
+--
+--   local harness = require "llmd.harness"
+--   local run = harness.extract("results/", { harness = "guidellm", warmup = { 0 } })
+--   harness.list()            -- the mapping modules, sorted by name
+--   harness.detect(dir)       -- { {harness = module, dir =, files = {...}}, ... }
+--
+-- Adding a harness is adding a file llmd/harness/NAME.lua (beside this one, or in a folder
+-- on LLMDLUA_PATH) returning { name =, describe =, detect = function(dir) -> candidates,
+-- extract = function(candidate, opts) -> run model } (see llmd.runmodel).
+--
+-- opts for extract: harness (name, to choose), warmup (stage indexes to leave out of the
+-- totals), percentile_method ("linear", the default, or "nearest") for what is computed
+-- from per-request data, sketch (relative error: bounded memory for huge files).
+local lfs = require "lfs"
+local rm = require "llmd.runmodel"
+
+local M = {}
+
+local loaded
+
+-- Every llmd/harness/*.lua on package.path, first found wins, sorted by file name.
+function M.list()
+  if loaded then return loaded end
+  local seen, mods = {}, {}
+  for template in package.path:gmatch("[^;]+") do
+    local root = template:match("^(.*)/%?%.lua$")
+    local d = root and root .. "/llmd/harness"
+    if d and lfs.attributes(d, "mode") == "directory" then
+      local names = {}
+      for name in lfs.dir(d) do
+        local mod = name:match("^([%w_]+)%.lua$")
+        if mod and mod ~= "init" and not seen[mod] then names[#names + 1] = mod end
+      end
+      table.sort(names)
+      for _, mod in ipairs(names) do
+        seen[mod] = true
+        local h = require("llmd.harness." .. mod)
+        if type(h) ~= "table" or type(h.detect) ~= "function" or type(h.extract) ~= "function" or not h.name then
+          error(("%s/%s.lua: a harness must return {name=, detect=, extract=}"):format(d, mod), 0)
+        end
+        h.module = mod
+        mods[#mods + 1] = h
+      end
+    end
+  end
+  table.sort(mods, function(a, b) return a.module < b.module end)
+  loaded = mods
+  return mods
+end
+
+-- The harness called name ("inference-perf" or "inference_perf"), or an error listing them.
+function M.get(name)
+  local names = {}
+  for _, h in ipairs(M.list()) do
+    if h.name == name or h.module == name or h.module == tostring(name):gsub("%-", "_") then return h end
+    names[#names + 1] = h.name
+  end
+  error(("unknown harness '%s' (known: %s)"):format(tostring(name), table.concat(names, ", ")), 0)
+end
+
+function M.detect(dir, only)
+  local out = {}
+  for _, h in ipairs(only and { M.get(only) } or M.list()) do
+    for _, c in ipairs(h.detect(dir)) do
+      c.harness = h
+      out[#out + 1] = c
+    end
+  end
+  return out
+end
+
+local function rel(dir, p)
+  if p:sub(1, #dir + 1) == dir .. "/" then return p:sub(#dir + 2) end
+  return p
+end
+
+-- The one candidate under dir, nil and a reason when there is none, an error when there
+-- are several (it lists them, and how to choose).
+function M.resolve(dir, opts)
+  opts = opts or {}
+  dir = dir:gsub("/+$", "")
+  if dir == "" then dir = "/" end
+  if lfs.attributes(dir, "mode") ~= "directory" then
+    error(("%s: no such folder (expected a benchmark results folder)"):format(dir), 0)
+  end
+  local cs = M.detect(dir, opts.harness)
+  if #cs == 0 then
+    local looked = {}
+    for _, h in ipairs(opts.harness and { M.get(opts.harness) } or M.list()) do
+      looked[#looked + 1] = "  " .. h.name .. ": " .. (h.describe or "")
+    end
+    return nil, ("no %s results under %s (looked for:\n%s)"):format(
+      opts.harness and M.get(opts.harness).name or "benchmark", dir, table.concat(looked, "\n"))
+  end
+  if #cs > 1 then
+    local lines = {}
+    for _, c in ipairs(cs) do
+      local files = {}
+      for i, p in ipairs(c.files) do
+        if i > 3 then files[#files + 1] = ("... %d more"):format(#c.files - 3); break end
+        files[#files + 1] = rel(c.dir, p)
+      end
+      lines[#lines + 1] = ("  %s in %s (%s)"):format(c.harness.name, c.dir, table.concat(files, ", "))
+    end
+    error(("%s holds results of %d harness runs:\n%s\nchoose one: pass --harness NAME (harness = NAME "
+      .. "in scripts) for a harness, or the folder of one run"):format(dir, #cs, table.concat(lines, "\n")), 0)
+  end
+  return cs[1]
+end
+
+-- The run model of the results under dir (see llmd.runmodel). A folder without results
+-- gives a model with status "failed" and the reason; a missing folder, a corrupt file or
+-- an ambiguous folder raise.
+function M.extract(dir, opts)
+  opts = opts or {}
+  local c, why = M.resolve(dir, opts)
+  local run
+  if not c then
+    run = rm.new(opts.harness and M.get(opts.harness).name or "unknown", dir)
+    rm.fail(run, why)
+    run.no_results = true
+  else
+    run = c.harness.extract(c, opts)
+  end
+  run.root = dir
+  run.warmup_stages = {}
+  for _, st in ipairs(run.stages) do
+    if st.warmup then run.warmup_stages[#run.warmup_stages + 1] = st.index end
+  end
+  return rm.finish(run, opts)
+end
+
+return M

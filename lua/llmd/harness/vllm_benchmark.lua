@@ -1,0 +1,288 @@
+-- vllm-benchmark (`vllm bench serve --save-result`, formerly benchmark_serving.py): one
+-- JSON file per load point, several in one folder for a sweep.
+--
+-- Latency statistics are in ms with numpy-linear percentiles; TPOT is per request
+-- (latency - ttft) / (output tokens - 1); ITL pools every chunk gap; end-to-end latency
+-- appears only when --percentile-metrics asked for e2el; TTFT is 0 when it was not
+-- measured (non-streamed); older files spell the goodput key "request_goodput:". With
+-- --save-detailed the per-request arrays are there and the metrics are computed from them.
+--
+-- inferencemax (kimbochen/bench_serving, llm-d-benchmark's "inferencemax") writes the same
+-- old format with `best_of` and without latencies/start_times: see inferencemax.lua,
+-- which is this file with other settings.
+local rm = require "llmd.runmodel"
+local scan = require "llmd.scan"
+local stats = require "llmd.stats"
+
+local function num(v) return type(v) == "number" and v or nil end
+
+local function new(variant)
+  local M = {
+    name = variant.name,
+    percentile_method = "linear",
+    describe = variant.describe,
+  }
+
+  local function is_ours(head)
+    if not head or not head:find('"request_throughput"', 1, true) or not head:find('"num_prompts"', 1, true) then
+      return false
+    end
+    return (head:find('"best_of"', 1, true) ~= nil) == variant.best_of
+  end
+
+  function M.detect(dir)
+    local by_dir, order = {}, {}
+    for _, f in ipairs(rm.files(dir)) do
+      if f.name:match("%.json$") and not f.name:match("%.pytorch%.json$") and is_ours(rm.peek(f.path, 65536)) then
+        local c = by_dir[f.dir]
+        if not c then
+          c = { dir = f.dir, files = {} }
+          by_dir[f.dir] = c
+          order[#order + 1] = c
+        end
+        c.files[#c.files + 1] = f.path
+      end
+    end
+    return order
+  end
+
+  local SCALARS = {
+    "date", "backend", "endpoint_type", "label", "model_id", "num_prompts", "request_rate", "max_concurrency",
+    "duration", "completed", "failed", "total_input_tokens", "total_output_tokens", "request_throughput",
+    "request_goodput", '["request_goodput:"]', "output_throughput", "total_token_throughput",
+  }
+  local STATS = { { "ttft", "ttft" }, { "tpot", "tpot" }, { "itl", "itl" }, { "latency", "e2el" } }
+  local fields = {}
+  for _, k in ipairs(SCALARS) do fields[#fields + 1] = k end
+  for _, s in ipairs(STATS) do
+    for _, w in ipairs { "mean", "median", "p90", "p99" } do fields[#fields + 1] = w .. "_" .. s[2] .. "_ms" end
+  end
+  local function f(d, k) return d[k] end
+
+  -- Metrics of one file from its own aggregates.
+  local function map_summary(set, d, path)
+    local src = rm.SUMMARY
+    local ok, n = num(f(d, "completed")), num(f(d, "num_prompts"))
+    if not ok then error(path .. ": no numeric 'completed' (expected a vLLM benchmark result)", 0) end
+    local failed = num(f(d, "failed"))
+    rm.put(set, "requests_ok", ok, src)
+    if failed then
+      rm.put(set, "requests_failed", failed, src)
+      if n then rm.put(set, "requests_incomplete", math.max(0, n - ok - failed), src) end
+    elseif n then
+      rm.put(set, "requests_failed", n - ok, src .. " (num_prompts - completed)")
+      rm.unknown(set, "requests_incomplete", "this format counts every unfinished request as failed")
+      failed = n - ok
+    end
+    if failed and ok + failed > 0 then rm.put(set, "error_rate_pct", failed / (ok + failed) * 100, src) end
+    local ttft_zero = f(d, "mean_ttft_ms") == 0
+    for _, s in ipairs(STATS) do
+      for _, w in ipairs { { "mean", "mean" }, { "p50", "median" }, { "p90", "p90" }, { "p99", "p99" } } do
+        local key = s[1] .. "_" .. w[1] .. "_ms"
+        local v = num(f(d, w[2] .. "_" .. s[2] .. "_ms"))
+        if require("llmd.metrics").has(key) then
+          if s[1] == "ttft" and ttft_zero then
+            rm.unknown(set, key, "the file says 0: TTFT was not measured (not streamed)")
+          elseif v then
+            rm.put(set, key, v, src, w[1] ~= "mean" and M.percentile_method or nil)
+          elseif ok == 0 then
+            rm.unknown(set, key, "no completed requests")
+          elseif s[1] == "latency" then
+            rm.unknown(set, key, "no e2el statistics (the run's --percentile-metrics left out e2el)")
+          else
+            rm.unknown(set, key, ("no %s_%s_ms (the run's --metric-percentiles)"):format(w[2], s[2]))
+          end
+        end
+      end
+    end
+    rm.unknown(set, "ntpot_mean_ms", "vLLM writes no per-request e2e / output-tokens statistic")
+    for _, p in ipairs { "p50", "p90", "p99" } do
+      local v = set.values["latency_" .. p .. "_ms"]
+      if failed == 0 and v then
+        rm.put(set, "latency_all_" .. p .. "_ms", v, src, M.percentile_method)
+      else
+        rm.unknown(set, "latency_all_" .. p .. "_ms", "needs every request's latency (each failure counted as +inf)")
+      end
+    end
+    local dur = num(f(d, "duration"))
+    if dur then rm.put(set, "duration_s", dur, src) end
+    if num(f(d, "request_throughput")) then rm.put(set, "throughput_req_s", d.request_throughput, src) end
+    if num(f(d, "output_throughput")) then rm.put(set, "throughput_tok_s", d.output_throughput, src) end
+    if num(f(d, "total_token_throughput")) then rm.put(set, "throughput_total_tok_s", d.total_token_throughput, src) end
+    if num(f(d, "total_input_tokens")) then rm.put(set, "input_tokens_total", d.total_input_tokens, src) end
+    if num(f(d, "total_output_tokens")) then rm.put(set, "output_tokens_total", d.total_output_tokens, src) end
+  end
+
+  -- One file: its scalars, and its per-request arrays when present.
+  local function read_file(path, opts)
+    local d
+    local arr = { ttfts = {}, latencies = {}, output_lens = {}, input_lens = {}, errors = {}, start_times = {},
+      itl_sums = {} }
+    local itl = stats.new(opts.sketch and { sketch = opts.sketch } or nil)
+    local function collect(name) return function(v) local a = arr[name]; a[#a + 1] = v end end
+    local rules = { { "$", function(r) d = r end, fields = fields } }
+    for _, name in ipairs { "ttfts", "latencies", "output_lens", "input_lens", "errors", "start_times" } do
+      rules[#rules + 1] = { "$." .. name .. "[*]", collect(name) }
+    end
+    if variant.best_of then
+      -- no latencies in this format: a request's chunk gaps add up to its decode time
+      rules[#rules + 1] = { "$.itls[*]", function(gaps)
+        local sum = 0
+        for i = 1, #gaps do sum = sum + gaps[i] end
+        arr.itl_sums[#arr.itl_sums + 1] = sum
+      end }
+    end
+    rules[#rules + 1] = { "$.itls[*][*]", itl }
+    scan.json(path, rules)
+    if type(d) ~= "table" then error(path .. ": expected a JSON object (a vLLM benchmark result)", 0) end
+    d.request_goodput = d.request_goodput or d['["request_goodput:"]']
+    return d, arr, itl
+  end
+
+  -- Per-request accumulation of one file; nil when the arrays are missing or short.
+  local function per_request(arr, itl, opts)
+    local n = #arr.ttfts
+    if n == 0 or #arr.output_lens ~= n or #arr.errors ~= n then return nil end
+    local has_lat = #arr.latencies == n
+    if not has_lat and #arr.itl_sums ~= n then return nil end
+    local has_start = #arr.start_times == n
+    local acc = rm.accumulator(opts)
+    local streamed = false
+    for i = 1, n do
+      local err = arr.errors[i]
+      local ok = err == nil or err == "" or err == require("llmd.json").null
+      local ttft = num(arr.ttfts[i])
+      local e2e = has_lat and num(arr.latencies[i]) or (ttft and ttft + (arr.itl_sums[i] or 0))
+      local start = has_start and num(arr.start_times[i]) or nil
+      if not ok then
+        acc.add { ok = false, start = start, finish = start and e2e and start + e2e }
+        local text = rm.last_line(tostring(err))
+        opts.groups.add(rm.http_status(text), text)
+      else
+        local out = num(arr.output_lens[i])
+        if ttft == 0 then ttft = nil else streamed = true end
+        acc.add {
+          ok = true, start = start, finish = start and e2e and start + e2e, e2e = e2e, ttft = ttft,
+          tpot = (ttft and e2e and out and out > 1) and (e2e - ttft) / (out - 1) or nil,
+          ntpot = (e2e and out and out > 0) and e2e / out or nil,
+          in_tok = num(arr.input_lens[i]), out_tok = out,
+        }
+      end
+    end
+    acc.itl:merge(itl)
+    local why = {
+      ttft = not streamed and "every TTFT is 0: not measured (not streamed)" or nil,
+      e2e = "no latencies",
+    }
+    return acc, why, has_start, has_lat
+  end
+
+  function M.extract(c, opts)
+    opts = opts or {}
+    local run = rm.new(M.name, c.dir)
+    run.files = c.files
+    run.percentile_method = M.percentile_method
+    local groups = rm.error_groups()
+    local method = opts.percentile_method or "linear"
+    local loaded = {}
+    for _, path in ipairs(c.files) do
+      local d, arr, itl = read_file(path, opts)
+      loaded[#loaded + 1] = { path = path, d = d, arr = arr, itl = itl }
+    end
+    -- load points in time order: the date key, then the file name
+    table.sort(loaded, function(a, b)
+      local da, db = tostring(a.d.date or ""), tostring(b.d.date or "")
+      if da ~= db then return da < db end
+      return a.path < b.path
+    end)
+    local overall, all_detailed, sum_dur = rm.accumulator(opts), true, 0
+    for i, l in ipairs(loaded) do
+      local d = l.d
+      local st = rm.stage(i - 1)
+      st.file = l.path
+      st.rate = num(d.request_rate)
+      st.concurrency = num(d.max_concurrency)
+      st.achieved_rate = num(d.request_throughput)
+      st.duration = num(d.duration)
+      st.goodput_req_s = num(d.request_goodput)
+      st.date = d.date
+      local summary = rm.set()
+      map_summary(summary, d, l.path)
+      local acc, why, has_start = per_request(l.arr, l.itl, { groups = groups, sketch = opts.sketch })
+      l.acc = acc
+      if acc then
+        rm.fill(st.metrics, acc, method, why)
+        if not has_start then
+          -- no start times (old format): the harness's duration is the window
+          local dur = summary.values.duration_s
+          if dur and dur > 0 then
+            local src = rm.PER_REQUEST .. " / the harness's duration"
+            rm.put(st.metrics, "duration_s", dur, rm.SUMMARY)
+            rm.put(st.metrics, "throughput_req_s", acc.ok / dur, src)
+            if acc.out_known then rm.put(st.metrics, "throughput_tok_s", acc.out_tok / dur, src) end
+            if acc.out_known and acc.in_known then
+              rm.put(st.metrics, "throughput_total_tok_s", (acc.in_tok + acc.out_tok) / dur, src)
+            end
+          end
+        end
+        rm.crosscheck(run, st.metrics, summary, { "requests_ok", "requests_failed", "ttft_mean_ms", "tpot_mean_ms",
+          "itl_mean_ms", "latency_p99_ms", "output_tokens_total" }, l.path:match("[^/]+$"))
+      else
+        st.metrics = summary
+        local failed = summary.values.requests_failed or 0
+        if failed > 0 then
+          groups.add(nil, "cause not recorded (no per-request errors: run without --save-detailed)", failed)
+        end
+      end
+      st.requests = { ok = st.metrics.values.requests_ok, failed = st.metrics.values.requests_failed,
+        total = num(d.num_prompts) }
+      run.stages[#run.stages + 1] = st
+    end
+    rm.finish_stages(run, opts)
+    local measured = rm.measured(run)
+    for _, st in ipairs(measured) do
+      local l
+      for _, x in ipairs(loaded) do if x.path == st.file then l = x end end
+      if l.acc then rm.merge_accumulator(overall, l.acc) else all_detailed = false end
+      sum_dur = sum_dur + (st.metrics.values.duration_s or 0)
+    end
+    if #measured == 0 then
+      rm.fail(run, "every load point is marked warm-up: nothing is measured")
+    elseif #measured == 1 then
+      for k, v in pairs(measured[1].metrics) do run.overall[k] = v end
+    elseif all_detailed then
+      rm.fill(run.overall, overall, method)
+      -- each invocation has its own clock: the window is the sum of the load points' durations
+      local src = rm.PER_REQUEST .. " / the sum of the load points' durations"
+      if sum_dur > 0 then
+        rm.put(run.overall, "duration_s", sum_dur, src)
+        rm.put(run.overall, "throughput_req_s", overall.ok / sum_dur, src)
+        if overall.out_known then rm.put(run.overall, "throughput_tok_s", overall.out_tok / sum_dur, src) end
+        if overall.out_known and overall.in_known then
+          rm.put(run.overall, "throughput_total_tok_s", (overall.in_tok + overall.out_tok) / sum_dur, src)
+        end
+      end
+    else
+      rm.combine(run, measured)
+    end
+    if loaded[1] then
+      run.model = loaded[1].d.model_id
+      run.backend = loaded[1].d.backend
+    end
+    run.errors = groups.list()
+    run.token_source = variant.token_source
+    local v = run.overall.values
+    run.requests = { ok = v.requests_ok, failed = v.requests_failed, incomplete = v.requests_incomplete }
+    return run
+  end
+
+  return M
+end
+
+local M = new {
+  name = "vllm-benchmark", best_of = false,
+  describe = "vllm bench serve --save-result JSON files (one per load point)",
+  token_source = "vLLM's count (prompt lengths from its tokenizer, output from server usage when returned)",
+}
+M.variant = new
+return M

@@ -1,0 +1,548 @@
+-- llmd.runmodel: the run model every harness mapping produces, and the helpers they share.
+--
+--   local rm = require "llmd.runmodel"
+--   local run = rm.new("inference-perf", dir)
+--   local set = rm.set()                       -- one metric set: overall, or one stage
+--   rm.put(set, "ttft_p90_ms", 231.5, "per-request", "linear")
+--   rm.unknown(set, "itl_p90_ms", "guidellm records no per-token times")
+--   rm.from_stats(set, "ttft", acc, 1000, "per-request", "linear")   -- mean, p50, p90, p99
+--
+-- A metric set is { values = {key = number}, na = {key = reason}, source = {key = text},
+-- method = {key = "linear" | "nearest"} }. Every key of llmd.metrics ends up either with a
+-- value or with a reason (rm.finish_set): a report never has to guess why a cell is empty.
+local metrics = require "llmd.metrics"
+local stats = require "llmd.stats"
+
+local M = {}
+
+-- Where a value came from. Reports print these words.
+M.PER_REQUEST = "per-request data"
+M.SUMMARY = "harness summary"
+
+function M.set()
+  return { values = {}, na = {}, source = {}, method = {} }
+end
+
+function M.put(set, key, value, source, method)
+  metrics.get(key)
+  if type(value) ~= "number" then
+    error(("metric %s: %s is not a number (use rm.unknown with a reason)"):format(key, tostring(value)), 2)
+  end
+  if value ~= value then error(("metric %s: NaN"):format(key), 2) end
+  set.values[key], set.na[key] = value, nil
+  set.source[key] = source
+  set.method[key] = method
+end
+
+function M.unknown(set, key, reason)
+  metrics.get(key)
+  if set.values[key] == nil and set.na[key] == nil then set.na[key] = reason end
+end
+
+-- value or nil, and the reason when nil
+function M.get(set, key)
+  return set.values[key], set.na[key]
+end
+
+-- Every catalogue key not yet given a value or a reason gets `reason`.
+function M.finish_set(set, reason)
+  for _, m in ipairs(metrics.list) do
+    if set.values[m.key] == nil and set.na[m.key] == nil then set.na[m.key] = reason end
+  end
+  return set
+end
+
+-- The prefix's mean and percentiles from an llmd.stats accumulator, scaled (1000: s -> ms).
+-- An empty accumulator makes them unknown with `empty_reason`.
+local PCTS = { p50 = 50, p90 = 90, p99 = 99 }
+function M.from_stats(set, prefix, acc, scale, source, method, empty_reason)
+  scale = scale or 1
+  local function each(f)
+    for _, key in ipairs { prefix .. "_mean_ms", prefix .. "_p50_ms", prefix .. "_p90_ms", prefix .. "_p99_ms" } do
+      if metrics.has(key) then f(key, key:match("_(%w+)_ms$")) end
+    end
+  end
+  if acc:count() == 0 then
+    each(function(key) M.unknown(set, key, empty_reason or "no samples") end)
+    return
+  end
+  each(function(key, which)
+    local v
+    if which == "mean" then v = acc:mean() else v = acc:percentile(PCTS[which], method) end
+    if v == nil then
+      M.unknown(set, key, "not defined for these samples")
+    else
+      M.put(set, key, v * scale, source, which ~= "mean" and method or nil)
+    end
+  end)
+end
+
+-- A new run model. status is "ok" until a health check says otherwise.
+function M.new(harness, dir)
+  return {
+    harness = harness, dir = dir, version = nil, files = {}, status = "ok", reasons = {},
+    overall = M.set(), stages = {}, errors = {}, requests = {}, warnings = {},
+    token_source = nil, percentile_method = nil,
+  }
+end
+
+function M.warn(run, fmt, ...)
+  run.warnings[#run.warnings + 1] = select("#", ...) > 0 and fmt:format(...) or fmt
+end
+
+function M.fail(run, reason)
+  run.status = "failed"
+  run.reasons[#run.reasons + 1] = reason
+end
+
+function M.stage(index)
+  return { index = index, rate = nil, concurrency = nil, achieved_rate = nil, duration = nil,
+    warmup = false, metrics = M.set(), requests = {} }
+end
+
+-- Error causes -------------------------------------------------------------------------
+
+-- The message with what varies between requests of one cause replaced: ids, hex, numbers,
+-- quoted URLs' hosts stay (they say where), whitespace squeezed, cut at 160 characters.
+function M.normalise_message(msg)
+  local s = tostring(msg or "")
+  s = s:gsub("%s+", " "):gsub("^ ", ""):gsub(" $", "")
+  -- uuids and long hex ids first, then ids with a known prefix, then numbers
+  s = s:gsub("%x%x%x%x%x%x%x%x%-%x%x%x%x%-%x%x%x%x%-%x%x%x%x%-%x%x%x%x%x%x%x%x%x%x%x%x", "<id>")
+  s = s:gsub("(%f[%w_][%w]+%-)(%x+)%f[^%w]", function(p, hex)
+    if #hex >= 8 then return p .. "<id>" end
+  end)
+  s = s:gsub("%f[%w]%x*%d%x*%f[^%w]", function(hex)
+    if #hex >= 12 then return "<id>" end
+  end)
+  s = s:gsub("%f[%w%.]%d+%.?%d*%f[^%w%.]", "<n>")
+  if #s > 160 then s = s:sub(1, 157) .. "..." end
+  return s
+end
+
+-- The text inside a JSON error body ({"error": {"message": ...}}, {"message": ...},
+-- {"detail": ...}), or the text itself.
+function M.error_text(body)
+  if type(body) ~= "string" then return body ~= nil and tostring(body) or "" end
+  local first = body:match("^%s*(.)")
+  if first == "{" then
+    local json = require "llmd.json"
+    local ok, d = pcall(json.decode, body)
+    if ok and type(d) == "table" then
+      local e = d.error
+      if type(e) == "table" and type(e.message) == "string" then return e.message end
+      if type(e) == "string" then return e end
+      if type(d.message) == "string" then return d.message end
+      if type(d.detail) == "string" then return d.detail end
+    end
+  end
+  return body
+end
+
+-- The HTTP status a message names ("'503 Service Unavailable'", "HTTP Error 429",
+-- "status code 500", "Bad Request (400)"), or nil.
+function M.http_status(text)
+  text = tostring(text or "")
+  local code = text:match("HTTP Error (%d%d%d)") or text:match("'(%d%d%d) ") or text:match("^(%d%d%d) ")
+    or text:match("[Ss]tatus[ _]?[Cc]ode[=: ]*(%d%d%d)") or text:match("HTTP/%d%.?%d? (%d%d%d)")
+    or text:match("%((%d%d%d)%)") or text:match("Error: (%d%d%d), message=")
+  return code and tonumber(code) or nil
+end
+
+-- The last non-blank line (a traceback's exception), or the text.
+function M.last_line(s)
+  local last
+  for l in tostring(s):gmatch("[^\n]+") do
+    if l:match("%S") then last = l end
+  end
+  return last or tostring(s)
+end
+
+-- Collects causes: add(status_or_nil, message [, n]) then list() sorted by count, then cause.
+function M.error_groups()
+  local by, order = {}, {}
+  local g = {}
+  function g.add(status, message, n)
+    local text = M.normalise_message(message)
+    local cause = status and (tostring(status) .. " " .. text) or text
+    if cause == "" then cause = "(no message)" end
+    local e = by[cause]
+    if not e then
+      e = { cause = cause, status = status, count = 0, example = tostring(message or ""):sub(1, 400) }
+      by[cause] = e
+      order[#order + 1] = e
+    end
+    e.count = e.count + (n or 1)
+  end
+  function g.list()
+    table.sort(order, function(a, b)
+      if a.count ~= b.count then return a.count > b.count end
+      return a.cause < b.cause
+    end)
+    return order
+  end
+  return g
+end
+
+-- Run health ----------------------------------------------------------------------------
+
+-- Lines of a harness's stderr.log that mean the harness stopped before it finished
+-- (matched case-sensitively, as plain text).
+M.PREMATURE_PATTERNS = {
+  "Traceback (most recent call last)",
+  "Killed",
+  "OOMKilled",
+  "Segmentation fault",
+  "MemoryError",
+  "KeyboardInterrupt",
+  "command terminated with exit code",
+  "Terminated",
+  "Aborted (core dumped)",
+  "No space left on device",
+}
+
+-- {file=, line=, text=, pattern=} of the first premature-termination line, or nil.
+function M.check_stderr(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local n = 0
+  for line in f:lines() do
+    n = n + 1
+    for _, p in ipairs(M.PREMATURE_PATTERNS) do
+      if line:find(p, 1, true) then
+        f:close()
+        return { file = path, line = n, text = line:sub(1, 200), pattern = p }
+      end
+    end
+  end
+  f:close()
+  return nil
+end
+
+-- Cross-checks ----------------------------------------------------------------------------
+
+-- Warn where two sets both know a key and differ by more than tol (relative, 0.01 = 1 %).
+function M.crosscheck(run, computed, reported, keys, what, tol)
+  tol = tol or 0.01
+  for _, key in ipairs(keys) do
+    local a, b = computed.values[key], reported.values[key]
+    if a and b then
+      local scale = math.max(math.abs(a), math.abs(b))
+      if scale > 0 and math.abs(a - b) / scale > tol then
+        M.warn(run, "%s: computed from per-request data %s, %s says %s (%.1f %% apart)", key,
+          metrics.format(key, a), what, metrics.format(key, b), math.abs(a - b) / scale * 100)
+      end
+    end
+  end
+end
+
+-- Per-request accumulation ------------------------------------------------------------------
+
+-- One accumulator for the per-request metrics of a group of requests (overall or a stage).
+-- add{ok=, start=, finish=, ttft=, tpot=, ntpot=, e2e=, in_tok=, out_tok=} in seconds;
+-- failed requests only widen the time window and count as +inf in the all-requests latency.
+function M.accumulator(opts)
+  opts = opts or {}
+  local function new() return stats.new(opts.sketch and { sketch = opts.sketch } or nil) end
+  local a = {
+    e2e = new(), e2e_all = new(), ttft = new(), tpot = new(), ntpot = new(), itl = new(),
+    ok = 0, failed = 0, incomplete = 0, in_tok = 0, out_tok = 0, in_known = true, out_known = true,
+    first = nil, last = nil,
+  }
+  function a.window(start, finish)
+    if start and (a.first == nil or start < a.first) then a.first = start end
+    if finish and (a.last == nil or finish > a.last) then a.last = finish end
+  end
+  function a.add(r)
+    a.window(r.start, r.finish)
+    if r.incomplete then
+      a.incomplete = a.incomplete + 1
+      return
+    end
+    if not r.ok then
+      a.failed = a.failed + 1
+      a.e2e_all:add(math.huge)
+      return
+    end
+    a.ok = a.ok + 1
+    if r.e2e then a.e2e:add(r.e2e); a.e2e_all:add(r.e2e) end
+    if r.ttft then a.ttft:add(r.ttft) end
+    if r.tpot then a.tpot:add(r.tpot) end
+    if r.ntpot then a.ntpot:add(r.ntpot) end
+    if r.in_tok then a.in_tok = a.in_tok + r.in_tok else a.in_known = false end
+    if r.out_tok then a.out_tok = a.out_tok + r.out_tok else a.out_known = false end
+  end
+  return a
+end
+
+-- Adds src's requests to dst (both from M.accumulator).
+function M.merge_accumulator(dst, src)
+  for _, k in ipairs { "e2e", "e2e_all", "ttft", "tpot", "ntpot", "itl" } do dst[k]:merge(src[k]) end
+  for _, k in ipairs { "ok", "failed", "incomplete", "in_tok", "out_tok" } do dst[k] = dst[k] + src[k] end
+  dst.in_known = dst.in_known and src.in_known
+  dst.out_known = dst.out_known and src.out_known
+  dst.window(src.first, src.last)
+end
+
+-- Fills set from an accumulator (see M.accumulator). method: the percentile method.
+function M.fill(set, a, method, why)
+  local src = M.PER_REQUEST
+  why = why or {}
+  M.put(set, "requests_ok", a.ok, src)
+  M.put(set, "requests_failed", a.failed, src)
+  M.put(set, "requests_incomplete", a.incomplete, src)
+  if a.ok + a.failed > 0 then
+    M.put(set, "error_rate_pct", a.failed / (a.ok + a.failed) * 100, src)
+  else
+    M.unknown(set, "error_rate_pct", "no finished requests")
+  end
+  local dur = a.first and a.last and a.last - a.first
+  if dur and dur > 0 then
+    M.put(set, "duration_s", dur, src)
+    M.put(set, "throughput_req_s", a.ok / dur, src)
+    if a.out_known then M.put(set, "throughput_tok_s", a.out_tok / dur, src) end
+    if a.out_known and a.in_known then
+      M.put(set, "throughput_total_tok_s", (a.in_tok + a.out_tok) / dur, src)
+    end
+  else
+    for _, k in ipairs { "duration_s", "throughput_req_s", "throughput_tok_s", "throughput_total_tok_s" } do
+      M.unknown(set, k, "no request has both a start and an end time")
+    end
+  end
+  if a.in_known then M.put(set, "input_tokens_total", a.in_tok, src) end
+  if a.out_known then M.put(set, "output_tokens_total", a.out_tok, src) end
+  M.unknown(set, "input_tokens_total", "some completed requests have no input token count")
+  M.unknown(set, "output_tokens_total", "some completed requests have no output token count")
+  M.unknown(set, "throughput_tok_s", "some completed requests have no output token count")
+  M.unknown(set, "throughput_total_tok_s", "some completed requests have no token counts")
+  local none = a.ok == 0 and "no completed requests"
+  M.from_stats(set, "latency", a.e2e, 1000, src, method, none or why.e2e or "no end-to-end latencies")
+  M.from_stats(set, "latency_all", a.e2e_all, 1000, src, method, "no finished requests")
+  M.from_stats(set, "ttft", a.ttft, 1000, src, method,
+    none or why.ttft or "no first-token times (not streamed?)")
+  M.from_stats(set, "tpot", a.tpot, 1000, src, method,
+    none or why.tpot or "no streamed request with more than one output token")
+  M.from_stats(set, "ntpot", a.ntpot, 1000, src, method, none or "no output tokens")
+  M.from_stats(set, "itl", a.itl, 1000, src, method,
+    none or why.itl or "no token gaps (not streamed, or one token per request)")
+end
+
+-- Overall from measured stage summaries, by formula: counts and totals add up, means are
+-- weighted by their request counts, rates are totals over the summed stage durations;
+-- percentiles cannot be combined from summaries.
+function M.combine(run, measured)
+  local set, src = run.overall, M.SUMMARY .. " (measured stages combined)"
+  local sum = {}
+  local function add(k, v) if v then sum[k] = (sum[k] or 0) + v else sum[k .. "?"] = true end end
+  for _, st in ipairs(measured) do
+    local v = st.metrics.values
+    for _, k in ipairs { "requests_ok", "requests_failed", "requests_incomplete", "duration_s",
+      "input_tokens_total", "output_tokens_total" } do add(k, v[k]) end
+  end
+  for _, k in ipairs { "requests_ok", "requests_failed", "requests_incomplete", "duration_s",
+    "input_tokens_total", "output_tokens_total" } do
+    if not sum[k .. "?"] then M.put(set, k, sum[k], src) end
+  end
+  -- stages that say when they ran: the window from the first start to the last end
+  local first, last = math.huge, -math.huge
+  for _, st in ipairs(measured) do
+    if not (st.start and st.finish) then first = nil; break end
+    first, last = math.min(first, st.start), math.max(last, st.finish)
+  end
+  if first and last > first then
+    M.put(set, "duration_s", last - first, M.SUMMARY .. " (first stage start to last stage end)")
+  end
+  local ok, failed, dur = sum.requests_ok, sum.requests_failed, set.values.duration_s
+  if ok + failed > 0 then M.put(set, "error_rate_pct", failed / (ok + failed) * 100, src) end
+  if dur and dur > 0 then
+    M.put(set, "throughput_req_s", ok / dur, src)
+    if set.values.output_tokens_total then M.put(set, "throughput_tok_s", set.values.output_tokens_total / dur, src) end
+    if set.values.output_tokens_total and set.values.input_tokens_total then
+      M.put(set, "throughput_total_tok_s", (set.values.output_tokens_total + set.values.input_tokens_total) / dur, src)
+    end
+  end
+  for _, p in ipairs { "ttft", "tpot", "itl", "ntpot" } do
+    local key = p .. "_mean_ms"
+    local w, total, known = 0, 0, true
+    for _, st in ipairs(measured) do
+      local m, n = st.metrics.values[key], st.metrics.values.requests_ok
+      if m and n then w, total = w + n, total + m * n elseif (n or 0) > 0 then known = false end
+    end
+    if p == "itl" then
+      M.unknown(set, key, "pooled token gaps cannot be re-weighted from stage summaries (no gap counts)")
+    elseif known and w > 0 then
+      M.put(set, key, total / w, src .. ", weighted by successes")
+    end
+  end
+  for _, m in ipairs(require("llmd.metrics").list) do
+    if m.key:match("_p%d+_ms$") then
+      M.unknown(set, m.key, "percentiles cannot be combined across stages from summaries (no per-request file)")
+    end
+  end
+end
+
+
+-- Plain data ---------------------------------------------------------------------------------
+
+local function plain_set(set)
+  local json = require "llmd.json"
+  local out = json.object {}
+  for _, m in ipairs(metrics.list) do
+    local v = set.values[m.key]
+    if v ~= nil then
+      -- JSON has no infinity: a percentile that lands on a failed request says so
+      if v == math.huge then v = "+inf" elseif v == -math.huge then v = "-inf" end
+      out[m.key] = { value = v, unit = m.unit, source = set.source[m.key], method = set.method[m.key] }
+    else
+      out[m.key] = { value = json.null, unit = m.unit, unknown = set.na[m.key] or "unknown" }
+    end
+  end
+  return out
+end
+
+-- The run model as plain data for llmd.json (every metric {value, unit, source, method} or
+-- {value = null, unknown = reason}).
+function M.to_plain(run)
+  local json = require "llmd.json"
+  local stages = json.array {}
+  for _, st in ipairs(run.stages) do
+    stages[#stages + 1] = {
+      index = st.index, rate = st.rate, concurrency = st.concurrency, achieved_rate = st.achieved_rate,
+      duration = st.duration, warmup = st.warmup, file = st.file, strategy = st.strategy,
+      requests = st.requests, metrics = plain_set(st.metrics),
+    }
+  end
+  local errors = json.array {}
+  for _, e in ipairs(run.errors) do
+    errors[#errors + 1] = { cause = e.cause, status = e.status, count = e.count, example = e.example }
+  end
+  return {
+    harness = run.harness, tool = run.tool, version = run.version, dir = run.dir, root = run.root,
+    files = json.array(run.files), status = run.status, reasons = json.array(run.reasons),
+    token_source = run.token_source, percentile_method = run.percentile_method,
+    requests = run.requests, overall = plain_set(run.overall), stages = stages, errors = errors,
+    warnings = json.array(run.warnings), warmup_stages = json.array(run.warmup_stages or {}),
+  }
+end
+
+-- Files ------------------------------------------------------------------------------------
+
+-- Folders a harness's files are never in (llm-d-benchmark's scrapes and logs, our own
+-- workspace state).
+local SKIP = { metrics = true, logs = true, analysis = true, [".git"] = true }
+
+-- Every regular file under dir, up to `depth` folders down (4): {path=, name=, dir=}, sorted
+-- by path so that every listing and every error is in the same order on every machine.
+function M.files(dir, depth)
+  local lfs = require "lfs"
+  local out = {}
+  local function walk(d, left)
+    local names = {}
+    for name in lfs.dir(d) do
+      if name ~= "." and name ~= ".." then names[#names + 1] = name end
+    end
+    table.sort(names)
+    for _, name in ipairs(names) do
+      local p = d .. "/" .. name
+      local mode = lfs.attributes(p, "mode")
+      if mode == "file" then
+        out[#out + 1] = { path = p, name = name, dir = d }
+      elseif mode == "directory" and left > 0 and not SKIP[name] and name:sub(1, 1) ~= "." then
+        walk(p, left - 1)
+      end
+    end
+  end
+  walk(dir, depth or 4)
+  return out
+end
+
+-- The first n bytes of a file (detection never reads a multi-GB file whole).
+function M.peek(path, n)
+  local f = io.open(path, "rb")
+  if not f then return "" end
+  local s = f:read(n or 65536) or ""
+  f:close()
+  if s:sub(1, 2) == "\31\139" then
+    return nil -- gzip: the caller decides by name
+  end
+  return s
+end
+
+-- A small JSON or YAML document, by extension; errors name the file.
+function M.load(path)
+  if path:match("%.ya?ml$") then
+    return require("llmd.yaml").load_file(path)
+  end
+  return require("llmd.json").read(path)
+end
+
+-- Sorting and finishing ---------------------------------------------------------------------
+
+-- Marks stages listed in opts.warmup (stage indexes) as warm-up, sorts stages by index.
+function M.finish_stages(run, opts)
+  local wu = {}
+  for _, i in ipairs(opts and opts.warmup or {}) do wu[tonumber(i)] = true end
+  for _, st in ipairs(run.stages) do
+    if wu[st.index] then st.warmup = true end
+  end
+  table.sort(run.stages, function(a, b) return a.index < b.index end)
+end
+
+-- The stages that count: not warm-up.
+function M.measured(run)
+  local out = {}
+  for _, st in ipairs(run.stages) do
+    if not st.warmup then out[#out + 1] = st end
+  end
+  return out
+end
+
+-- Final pass: every key known or explained, the health verdict.
+function M.finish(run, opts)
+  local default = ("not reported by %s"):format(run.harness)
+  for _, k in ipairs { "prefix_cache_hits", "prefix_cache_queries", "prefix_cache_hit_rate_pct" } do
+    M.unknown(run.overall, k, "from vLLM's Prometheus counters, not from the harness")
+  end
+  M.finish_set(run.overall, default)
+  for _, st in ipairs(run.stages) do
+    for _, k in ipairs { "prefix_cache_hits", "prefix_cache_queries", "prefix_cache_hit_rate_pct" } do
+      M.unknown(st.metrics, k, "from vLLM's Prometheus counters, not from the harness")
+    end
+    M.finish_set(st.metrics, default)
+  end
+  local ok = run.overall.values.requests_ok
+  if ok == 0 then M.fail(run, "no request succeeded") end
+  local bad = run.root and M.find_stderr(run.root, opts)
+  if not bad and run.dir and run.dir ~= run.root then bad = M.find_stderr(run.dir, opts) end
+  if bad then
+    M.fail(run, ("%s:%d: %s (the harness stopped early: '%s')"):format(bad.file, bad.line, bad.text, bad.pattern))
+  end
+  return run
+end
+
+-- stderr.log in the folder or up to two levels below it.
+function M.find_stderr(dir, _)
+  local lfs = require "lfs"
+  local function walk(d, depth)
+    local p = d .. "/stderr.log"
+    if lfs.attributes(p, "mode") == "file" then
+      local bad = M.check_stderr(p)
+      if bad then return bad end
+    end
+    if depth == 0 then return nil end
+    local names = {}
+    for name in lfs.dir(d) do
+      if name ~= "." and name ~= ".." and lfs.attributes(d .. "/" .. name, "mode") == "directory" then
+        names[#names + 1] = name
+      end
+    end
+    table.sort(names)
+    for _, name in ipairs(names) do
+      local bad = walk(d .. "/" .. name, depth - 1)
+      if bad then return bad end
+    end
+  end
+  return walk(dir, 2)
+end
+
+return M

@@ -1,0 +1,351 @@
+#!/usr/bin/python3
+"""Expected run-model metrics of every harness fixture in ../shared/fixtures, computed
+independently of llmdlua from the formulas in the issue and FORMATS.md: Python's json and
+PyYAML read the files, numpy computes statistics (np.percentile, method "linear").
+Writes tests/lua/harness_expected.lua; a metric that must be unknown is the string "NA".
+
+usage: /usr/bin/python3 tests/data/harness_expectations.py ../shared/fixtures > tests/lua/harness_expected.lua
+(Debian's python3 with python3-numpy and python3-yaml.)
+"""
+import copy
+import json
+import os
+import sys
+
+import numpy as np
+import yaml
+
+F = sys.argv[1]
+NA = "NA"
+
+
+def load(rel):
+    p = os.path.join(F, rel)
+    with open(p) as f:
+        return yaml.safe_load(f) if p.endswith((".yaml", ".yml")) else json.load(f)
+
+
+def pct(xs, p):
+    """np.percentile (linear); where the interpolation reaches a +inf sample (a failed
+    request), +inf, which numpy's lerp turns into NaN"""
+    if not len(xs):
+        return NA
+    s = sorted(xs)
+    h = (len(s) - 1) * p / 100.0
+    lo = int(np.floor(h))
+    frac = h - lo
+    if s[lo] == float("inf") or (frac > 0 and s[lo + 1] == float("inf")):
+        return float("inf")
+    finite = [x if x != float("inf") else 1e300 for x in s]
+    return float(np.percentile(np.array(finite, dtype=float), p))
+
+
+def mean(xs):
+    return float(np.mean(np.array(xs, dtype=float))) if len(xs) else NA
+
+
+def stat_block(prefix, xs_s, out, ps=(50, 90, 99), with_mean=True):
+    """mean and percentiles in ms of samples in seconds"""
+    xs = [x * 1000 for x in xs_s]
+    if with_mean:
+        out[prefix + "_mean_ms"] = mean(xs)
+    for p in ps:
+        out["%s_p%d_ms" % (prefix, p)] = pct(xs, p)
+
+
+cases = {}
+
+# --- inference-perf summaries (kubecon pair): seconds -> ms, "median" is p50 ---------------
+
+
+def ip_report(d):
+    s, f = d["successes"], d["failures"]
+    out = {"requests_ok": s["count"], "requests_failed": f["count"]}
+    ok, failed = s["count"], f["count"]
+    out["error_rate_pct"] = failed / (ok + failed) * 100 if ok + failed else NA
+    if "count" in d["load_summary"]:
+        out["requests_incomplete"] = d["load_summary"]["count"] - ok - failed
+    names = {"request_latency": "latency", "time_to_first_token": "ttft", "time_per_output_token": "tpot",
+             "inter_token_latency": "itl", "normalized_time_per_output_token": "ntpot"}
+    for k, pre in names.items():
+        b = s["latency"].get(k)
+        out[pre + "_mean_ms"] = b["mean"] * 1000
+        out[pre + "_p50_ms"] = b["median"] * 1000
+        out[pre + "_p90_ms"] = b["p90"] * 1000
+        out[pre + "_p99_ms"] = b["p99"] * 1000
+    tp = s["throughput"]
+    out["throughput_req_s"] = tp["requests_per_sec"]
+    out["throughput_tok_s"] = tp["output_tokens_per_sec"]
+    out["throughput_total_tok_s"] = tp["total_tokens_per_sec"]
+    # no benchmark_time_seconds in these builds: requests_per_sec = successes / time
+    out["duration_s"] = d.get("benchmark_time_seconds") or ok / tp["requests_per_sec"]
+    if "prompt_tokens" in s:
+        out["input_tokens_total"] = s["prompt_tokens"]["total"]
+    else:
+        out["input_tokens_total"] = round(s["prompt_len"]["mean"] * ok)
+    out["output_tokens_total"] = round(s["output_len"]["mean"] * ok)
+    for p in (50, 90, 99):
+        out["latency_all_p%d_ms" % p] = out["latency_p%d_ms" % p] if failed == 0 else NA
+    return out
+
+
+for name in ("kubecon-na-2025_vllm", "kubecon-na-2025_vllm_chunking_and_prefix_caching"):
+    base = "inference-perf/" + name + "/"
+    overall = ip_report(load(base + "summary_lifecycle_metrics.json"))
+    stages = []
+    for i in range(7):
+        d = load(base + "stage_%d_lifecycle_metrics.json" % i)
+        m = ip_report(d)
+        m["_rate"] = d["load_summary"]["requested_rate"]
+        m["_achieved"] = d["load_summary"]["achieved_rate"]
+        stages.append(m)
+    cases[name.replace("-", "_").replace(".", "_")] = {"overall": overall, "stages": stages}
+
+    # warm-up stage 0 left out: the other stages combined by formula
+    ms = stages[1:]
+    ok = sum(m["requests_ok"] for m in ms)
+    dur = sum(m["duration_s"] for m in ms)
+    comb = {
+        "requests_ok": ok, "requests_failed": sum(m["requests_failed"] for m in ms), "duration_s": dur,
+        "throughput_req_s": ok / dur,
+        "output_tokens_total": sum(m["output_tokens_total"] for m in ms),
+        "ttft_mean_ms": sum(m["ttft_mean_ms"] * m["requests_ok"] for m in ms) / ok,
+        "ttft_p90_ms": NA, "latency_p50_ms": NA, "itl_mean_ms": NA,
+    }
+    comb["throughput_tok_s"] = comb["output_tokens_total"] / dur
+    cases[name.replace("-", "_").replace(".", "_") + "_warmup0"] = {"overall": comb}
+
+# --- inference-perf lifecycle YAML (v0.5+ keys) as the only stage --------------------------
+d = load("inference-perf/llm-d-benchmark_inference_perf_lifecycle.yaml")
+m = ip_report(d)
+cases["ip_lifecycle_yaml"] = {"overall": m}
+
+# --- inference-perf per-request (synthetic v0.6.1) ------------------------------------------
+
+
+def ip_per_request(recs):
+    ok = [r for r in recs if r["error"] is None]
+    bad = [r for r in recs if r["error"] is not None]
+    e2e = [r["end_time"] - r["start_time"] for r in ok]
+    ttft, tpot, ntpot, itl = [], [], [], []
+    intok = outtok = 0
+    for r in ok:
+        rm = r["info"]["response_metrics"]
+        usage = rm.get("server_usage") or {}
+        out = usage.get("completion_tokens", rm.get("output_tokens"))
+        inp = usage.get("prompt_tokens", r["info"]["request_metrics"]["text"]["input_tokens"])
+        intok += inp
+        outtok += out
+        t = rm.get("output_token_times") or []
+        if t:
+            ttft.append(t[0] - r["start_time"])
+        if len(t) >= 2 and out > 1:
+            tpot.append((t[-1] - t[0]) / (out - 1))
+        ntpot.append((r["end_time"] - r["start_time"]) / out)
+        itl += list(np.diff(t))
+    window = max(r["end_time"] for r in recs) - min(r["start_time"] for r in recs)
+    out = {"requests_ok": len(ok), "requests_failed": len(bad), "requests_incomplete": 0,
+           "error_rate_pct": len(bad) / len(recs) * 100, "duration_s": window,
+           "throughput_req_s": len(ok) / window, "throughput_tok_s": outtok / window,
+           "throughput_total_tok_s": (intok + outtok) / window,
+           "input_tokens_total": intok, "output_tokens_total": outtok}
+    stat_block("latency", e2e, out, with_mean=False)
+    stat_block("latency_all", e2e + [float("inf")] * len(bad), out, with_mean=False)
+    stat_block("ttft", ttft, out)
+    stat_block("tpot", tpot, out, ps=(50, 90))
+    stat_block("ntpot", ntpot, out, ps=())
+    stat_block("itl", itl, out, ps=(90,))
+    return out
+
+
+recs = load("inference-perf/synthetic-per_request_lifecycle_metrics.json")
+cases["ip_per_request"] = {"overall": ip_per_request(recs)}
+# stage files saying stage 0 had 2 requests and stage 1 had 4: with stage 0 as warm-up,
+# the 4 latest-starting requests count
+cases["ip_per_request_warmup0"] = {"overall": ip_per_request(sorted(recs, key=lambda r: r["start_time"])[2:])}
+
+# --- guidellm report (two constant-rate benchmarks, no kept requests) -----------------------
+g = load("guidellm/guidellm_report_v2.json")
+
+
+def gl_summary(b):
+    m = b["metrics"]
+    rt = m["request_totals"]
+    out = {"requests_ok": rt["successful"], "requests_failed": rt["errored"],
+           "requests_incomplete": rt["incomplete"], "duration_s": b["duration"],
+           "throughput_req_s": rt["successful"] / b["duration"],
+           "error_rate_pct": rt["errored"] / (rt["successful"] + rt["errored"]) * 100}
+    for pre, key, scale in (("ttft", "time_to_first_token_ms", 1), ("tpot", "inter_token_latency_ms", 1),
+                            ("ntpot", "time_per_output_token_ms", 1), ("latency", "request_latency", 1000)):
+        s = m[key]["successful"]
+        out[pre + "_mean_ms"] = s["mean"] * scale
+        for p in (50, 90, 99):
+            out["%s_p%d_ms" % (pre, p)] = s["percentiles"]["p%d" % p] * scale
+    out["itl_mean_ms"] = NA
+    out["output_tokens_total"] = m["output_token_count"]["successful"]["total_sum"]
+    out["input_tokens_total"] = m["prompt_token_count"]["successful"]["total_sum"]
+    out["throughput_tok_s"] = out["output_tokens_total"] / b["duration"]
+    out["_rate"] = b["config"]["strategy"]["rate"]
+    return out
+
+
+gst = [gl_summary(b) for b in g["benchmarks"]]
+ok = sum(s["requests_ok"] for s in gst)
+window = max(b["end_time"] for b in g["benchmarks"]) - min(b["start_time"] for b in g["benchmarks"])
+cases["guidellm_report"] = {
+    "stages": gst,
+    "overall": {"requests_ok": ok, "duration_s": window, "throughput_req_s": ok / window,
+                "ttft_mean_ms": sum(s["ttft_mean_ms"] * s["requests_ok"] for s in gst) / ok,
+                "ttft_p90_ms": NA, "itl_mean_ms": NA,
+                "output_tokens_total": sum(s["output_tokens_total"] for s in gst)},
+}
+
+# --- guidellm with every request kept: the synthetic requests in the first benchmark -------
+reqs = load("guidellm/synthetic-guidellm_v0.7.3_benchmark_requests.json")
+succ, err, inc = reqs["successful"], reqs["errored"], reqs["incomplete"]
+allr = succ + err + inc
+window = max(r["request_end_time"] for r in allr) - min(r["request_start_time"] for r in allr)
+out = {"requests_ok": len(succ), "requests_failed": len(err), "requests_incomplete": len(inc),
+       "error_rate_pct": len(err) / (len(succ) + len(err)) * 100, "duration_s": window,
+       "throughput_req_s": len(succ) / window,
+       "output_tokens_total": sum(r["output_tokens"] for r in succ),
+       "input_tokens_total": sum(r["prompt_tokens"] for r in succ)}
+out["throughput_tok_s"] = out["output_tokens_total"] / window
+stat_block("latency", [r["request_latency"] for r in succ], out, with_mean=False)
+stat_block("ttft", [r["time_to_first_token_ms"] / 1000 for r in succ], out)
+stat_block("tpot", [r["inter_token_latency_ms"] / 1000 for r in succ], out, ps=(50, 90))
+stat_block("ntpot", [r["request_latency"] / r["output_tokens"] for r in succ], out, ps=())
+t = succ
+out["itl_mean_ms"] = (sum(r["info"]["timings"]["last_token_iteration"] - r["info"]["timings"]["first_token_iteration"]
+                          for r in t) / sum(r["output_tokens"] - 1 for r in t) * 1000)
+out["itl_p90_ms"] = NA
+cases["guidellm_requests"] = {"overall": out}
+
+# --- vllm-benchmark exp-7 (aggregates only, three files at one rate) -----------------------
+exp = "vllm-benchmark/exp-7_H100/llm-d-1p1d/"
+files = sorted(os.listdir(os.path.join(F, exp)))
+vst = []
+for fn in files:
+    d = load(exp + fn)
+    s = {"requests_ok": d["completed"], "requests_failed": d["num_prompts"] - d["completed"],
+         "duration_s": d["duration"], "throughput_req_s": d["request_throughput"],
+         "throughput_tok_s": d["output_throughput"], "ttft_mean_ms": d["mean_ttft_ms"],
+         "ttft_p50_ms": d["median_ttft_ms"], "ttft_p99_ms": d["p99_ttft_ms"], "ttft_p90_ms": NA,
+         "tpot_mean_ms": d["mean_tpot_ms"], "itl_mean_ms": d["mean_itl_ms"], "latency_p50_ms": NA,
+         "ntpot_mean_ms": NA, "requests_incomplete": NA, "output_tokens_total": d["total_output_tokens"],
+         "_date": d["date"], "_rate": d["request_rate"]}
+    vst.append(s)
+vst.sort(key=lambda s: s["_date"])
+ok = sum(s["requests_ok"] for s in vst)
+dur = sum(s["duration_s"] for s in vst)
+cases["vllm_exp7"] = {"stages": vst, "overall": {
+    "requests_ok": ok, "duration_s": dur, "throughput_req_s": ok / dur,
+    "ttft_mean_ms": sum(s["ttft_mean_ms"] * s["requests_ok"] for s in vst) / ok,
+    "tpot_mean_ms": sum(s["tpot_mean_ms"] * s["requests_ok"] for s in vst) / ok,
+    "ttft_p99_ms": NA, "itl_mean_ms": NA,
+    "output_tokens_total": sum(s["output_tokens_total"] for s in vst)}}
+
+# --- vllm bench serve --save-detailed (synthetic) -------------------------------------------
+
+
+def vllm_detailed(d, has_lat):
+    n = d["num_prompts"]
+    okx = [i for i in range(n) if d["errors"][i] == ""]
+    badx = [i for i in range(n) if d["errors"][i] != ""]
+    if has_lat:
+        e2e = {i: d["latencies"][i] for i in range(n)}
+    else:
+        e2e = {i: d["ttfts"][i] + sum(d["itls"][i]) for i in range(n)}
+    out = {"requests_ok": len(okx), "requests_failed": len(badx),
+           "error_rate_pct": len(badx) / n * 100,
+           "input_tokens_total": sum(d["input_lens"][i] for i in okx),
+           "output_tokens_total": sum(d["output_lens"][i] for i in okx)}
+    if has_lat:
+        st = d["start_times"]
+        window = max(st[i] + e2e[i] for i in range(n)) - min(st)
+    else:
+        window = d["duration"]
+    out["duration_s"] = window
+    out["throughput_req_s"] = len(okx) / window
+    out["throughput_tok_s"] = out["output_tokens_total"] / window
+    stat_block("latency", [e2e[i] for i in okx], out, with_mean=False)
+    stat_block("latency_all", [e2e[i] for i in okx] + [float("inf")] * len(badx), out, with_mean=False)
+    stat_block("ttft", [d["ttfts"][i] for i in okx], out)
+    stat_block("tpot", [(e2e[i] - d["ttfts"][i]) / (d["output_lens"][i] - 1) for i in okx
+                        if d["output_lens"][i] > 1], out, ps=(50, 90))
+    stat_block("ntpot", [e2e[i] / d["output_lens"][i] for i in okx], out, ps=())
+    stat_block("itl", [g for i in okx for g in d["itls"][i]], out, ps=(90,))
+    return out
+
+
+cases["vllm_detailed"] = {"overall": vllm_detailed(load("vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json"), True)}
+cases["inferencemax"] = {"overall": vllm_detailed(load("inferencemax/synthetic-result.json"), False)}
+
+# --- benchmark reports: units from the `units` field ----------------------------------------
+
+
+def br(rel):
+    b = load(rel)
+    v01 = str(b["version"]) == "0.1"
+    agg = b["metrics"] if v01 else b["results"]["request_performance"]["aggregate"]
+    req = agg["requests"]
+    ok = req["total"] - req["failures"] - req.get("incomplete", 0)
+    out = {"requests_ok": ok, "requests_failed": req["failures"]}
+    scale = {"s": 1000, "s/token": 1000, "ms": 1, "ms/token": 1}
+    for pre, key in (("ttft", "time_to_first_token"), ("tpot", "time_per_output_token"),
+                     ("itl", "inter_token_latency"), ("latency", "request_latency")):
+        s = agg["latency"][key]
+        out[pre + "_mean_ms"] = s["mean"] * scale[s["units"]]
+        for p in (50, 90, 99):
+            k = "%s_p%d_ms" % (pre, p)
+            if ("p%d" % p) in s:
+                out[k] = s["p%d" % p] * scale[s["units"]]
+            elif pre != "latency" or p != 50:
+                out[k] = NA
+    tp = agg["throughput"]
+    if v01:
+        out["throughput_req_s"] = tp["requests_per_sec"]
+        out["throughput_tok_s"] = tp["output_tokens_per_sec"]
+        out["duration_s"] = agg["time"]["duration"]
+    else:
+        out["throughput_req_s"] = tp["request_rate"]["mean"]
+        out["throughput_tok_s"] = tp["output_token_rate"]["mean"]
+        out["duration_s"] = float(b["run"]["time"]["duration"][2:-1])
+        out["_stage"] = b["scenario"]["load"]["standardized"]["stage"]
+    out["output_tokens_total"] = round(req["output_length"]["mean"] * ok)
+    return out
+
+
+cases["br_v0_1"] = {"overall": br("benchmark-report/br_v0_1_example.yaml")}
+cases["br_v0_2"] = {"overall": br("benchmark-report/br_v0_2_example.yaml")}
+cases["br_v0_2_1"] = {"overall": br("benchmark-report/br_v0_2_1_example.yaml")}
+
+
+def lua(v):
+    if v == NA:
+        return '"NA"'
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return json.dumps(v)
+    if isinstance(v, float) and v == float("inf"):
+        return "math.huge"
+    return repr(float(v))
+
+
+print("-- Generated by tests/data/harness_expectations.py (python3 json/PyYAML + numpy); do not edit.")
+print("return {")
+for cid, c in cases.items():
+    print("  %s = {" % cid)
+    for part in ("overall",):
+        print("    overall = {")
+        for k in sorted(c["overall"]):
+            print("      %s = %s," % (k, lua(c["overall"][k])))
+        print("    },")
+    if "stages" in c:
+        print("    stages = {")
+        for s in c["stages"]:
+            print("      { " + ", ".join("%s = %s" % (k, lua(s[k])) for k in sorted(s)) + " },")
+        print("    },")
+    print("  },")
+print("}")

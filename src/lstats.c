@@ -202,6 +202,40 @@ static int l_percentile_rank(lua_State *L)
     return 1;
 }
 
+/*
+** stats.mann_whitney(a, b) -> {u=, z=, p=, effect=, n1=, n2=, test=} or nil and a reason
+** (an empty side, every sample tied). Sketches keep no samples: an error.
+*/
+static int l_mann_whitney(lua_State *L)
+{
+    Stats *a = check_stats(L, 1), *b = check_stats(L, 2);
+    if (a->sketch || b->sketch)
+        return luaL_error(L, "mann_whitney needs exact accumulators (a sketch keeps no samples)");
+    StatsMWU r;
+    if (stats_mann_whitney(a, b, &r) != STATS_OK) {
+        lua_pushnil(L);
+        lua_pushstring(L,
+                       a->n == 0 || b->n == 0 ? "no samples on one side" : "every sample is tied");
+        return 2;
+    }
+    lua_createtable(L, 0, 7);
+    lua_pushnumber(L, r.u);
+    lua_setfield(L, -2, "u");
+    lua_pushnumber(L, r.z);
+    lua_setfield(L, -2, "z");
+    lua_pushnumber(L, r.p);
+    lua_setfield(L, -2, "p");
+    lua_pushnumber(L, r.effect);
+    lua_setfield(L, -2, "effect");
+    lua_pushinteger(L, (lua_Integer)a->n);
+    lua_setfield(L, -2, "n1");
+    lua_pushinteger(L, (lua_Integer)b->n);
+    lua_setfield(L, -2, "n2");
+    lua_pushliteral(L, "Mann-Whitney U, two-sided, normal approximation with tie correction");
+    lua_setfield(L, -2, "test");
+    return 1;
+}
+
 static void set_known(lua_State *L, const char *key, double v)
 {
     if (!isnan(v)) {
@@ -321,8 +355,9 @@ static int l_tostring(lua_State *L)
 }
 
 static const luaL_Reg stats_funcs[] = {
-    {"new", l_new},
-    {NULL,  NULL }
+    {"new",          l_new         },
+    {"mann_whitney", l_mann_whitney},
+    {NULL,           NULL          }
 };
 
 static const luaL_Reg stats_methods[] = {

@@ -701,6 +701,55 @@ void stats_percentiles(Stats *s, const double *ps, double *out, int k, int metho
         out[i] = stats_percentile(s, ps[i], method);
 }
 
+static void ensure_sorted(Stats *s)
+{
+    if (!s->sorted) {
+        sort_doubles(s->v, (size_t)s->n);
+        s->sorted = 1;
+    }
+}
+
+int stats_mann_whitney(Stats *a, Stats *b, StatsMWU *out)
+{
+    if (a->sketch || b->sketch)
+        return STATS_EMERGE;
+    if (a->n == 0 || b->n == 0)
+        return -4;
+    ensure_sorted(a);
+    ensure_sorted(b);
+    /* one merge over both sorted arrays: each run of equal values gets the mean rank
+       of its positions; r1 sums a's ranks, tie accumulates t^3 - t */
+    size_t i = 0, j = 0, na = (size_t)a->n, nb = (size_t)b->n;
+    double r1 = 0.0, tie = 0.0, pos = 0.0;
+    while (i < na || j < nb) {
+        double x = (j >= nb || (i < na && a->v[i] <= b->v[j])) ? a->v[i] : b->v[j];
+        size_t ca = 0, cb = 0;
+        while (i < na && a->v[i] == x) {
+            i++;
+            ca++;
+        }
+        while (j < nb && b->v[j] == x) {
+            j++;
+            cb++;
+        }
+        double t = (double)(ca + cb);
+        double mean_rank = pos + (t + 1.0) / 2.0;
+        r1 += (double)ca * mean_rank;
+        tie += t * t * t - t;
+        pos += t;
+    }
+    double n1 = (double)na, n2 = (double)nb, n = n1 + n2;
+    double u = r1 - n1 * (n1 + 1.0) / 2.0;
+    double var = n1 * n2 / 12.0 * ((n + 1.0) - tie / (n * (n - 1.0)));
+    if (!(var > 0.0))
+        return -4;
+    out->u = u;
+    out->z = (u - n1 * n2 / 2.0) / sqrt(var);
+    out->p = erfc(fabs(out->z) / sqrt(2.0));
+    out->effect = u / (n1 * n2);
+    return STATS_OK;
+}
+
 double stats_rank(Stats *s, double x)
 {
     if (s->n == 0)

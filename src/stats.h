@@ -89,6 +89,20 @@ double stats_percentile(Stats *s, double p, int method);
 */
 void stats_percentiles(Stats *s, const double *ps, double *out, int k, int method);
 
+/*
+** Mann-Whitney U test of two exact accumulators (sorts both): u is the U statistic of a
+** (pairs (x in a, y in b) with x > y, ties counting 1/2), z its normal approximation
+** with the tie correction (no continuity correction, as scipy's method="asymptotic",
+** use_continuity=False), p the two-sided p-value erfc(|z|/sqrt 2), and effect
+** u / (n1 n2), the probability that a sample of a exceeds one of b. Returns
+** STATS_EMERGE for a sketch (it keeps no samples) and -4 when either is empty or
+** every sample ties (z is undefined).
+*/
+typedef struct StatsMWU {
+    double u, z, p, effect;
+} StatsMWU;
+int stats_mann_whitney(Stats *a, Stats *b, StatsMWU *out);
+
 /* The percentage of samples <= x (0..100); NaN when empty. */
 double stats_rank(Stats *s, double x);
 

@@ -130,3 +130,38 @@ t.test("a sketch stays within its relative error and its memory stays flat", fun
   t.ok(sk:memory() < 600 * 1024, "sketch memory " .. sk:memory())
   t.ok(ex:memory() >= 200000 * 8, "exact memory keeps the samples")
 end)
+
+t.test("mann_whitney: U, z and p computed by hand; ties; unknown when a side is empty or all tie", function()
+  -- a = {1,2,3} below b = {4,5,6}: U = 0, var = 3*3/12*(7 - 0) = 5.25,
+  -- z = (0 - 4.5)/sqrt(5.25) = -1.96396101..., p = erfc(|z|/sqrt 2) = 0.04953461...
+  -- (scipy.stats.mannwhitneyu(..., use_continuity=False, method="asymptotic") gives the same)
+  local a, b = stats.new(), stats.new()
+  a:add_many { 3, 1, 2 }
+  b:add_many { 6, 4, 5 }
+  local r = stats.mann_whitney(a, b)
+  t.eq(r.u, 0.0)
+  t.near(r.z, -4.5 / math.sqrt(5.25), 1e-12)
+  t.near(r.p, 0.04953461343562674, 1e-12)
+  t.eq(r.effect, 0.0)
+  t.eq(r.n1, 3)
+  -- a = {1,2,2}, b = {2,3}: merged ranks 1, 3, 3, 3, 5 (three 2s share (2+3+4)/3);
+  -- R1 = 1 + 3 + 3 = 7, U = 7 - 3*4/2 = 1; ties t = 3 -> 24; var = 6/12*(6 - 24/20) = 2.4;
+  -- z = (1 - 3)/sqrt(2.4); p = erfc(|z|/sqrt 2) = 0.19670560...
+  a, b = stats.new(), stats.new()
+  a:add_many { 2, 1, 2 }
+  b:add_many { 3, 2 }
+  r = stats.mann_whitney(a, b)
+  t.eq(r.u, 1.0)
+  t.near(r.z, -2 / math.sqrt(2.4), 1e-12)
+  t.near(r.p, 0.19670560245894692, 1e-12)
+  local none, why = stats.mann_whitney(stats.new(), b)
+  t.eq(none, nil)
+  t.eq(why, "no samples on one side")
+  local c, d = stats.new(), stats.new()
+  c:add(1)
+  d:add(1)
+  none, why = stats.mann_whitney(c, d)
+  t.eq(none, nil)
+  t.eq(why, "every sample is tied")
+  t.raises("sketch keeps no samples", stats.mann_whitney, stats.new { sketch = 0.01 }, b)
+end)

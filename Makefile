@@ -43,8 +43,8 @@ UNIT     := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 # $(1) = build folder, $(2) = extra flags
 objs = $(patsubst src/%.c,$(1)/%.o,$(SRC))
 
-.PHONY: all deps deps-dev test check valgrind lint bench fuzz install clean help \
-        _all _unit _test _check _valgrind _lint _fuzz_short
+.PHONY: all deps deps-dev test check valgrind lint bench fuzz install clean help demo \
+        _all _unit _test _check _valgrind _lint _fuzz_short _demo
 
 all: deps
 	$(Q)$(MAKE) --no-print-directory _all
@@ -148,6 +148,13 @@ _lint:
 	$(Q)luacheck -q lua tests scripts
 	$(Q)shellcheck scripts/*.sh tests/*.sh tests/cli/*.sh .ci/run
 
+# The main job on bundled real data: two runs in, a comparison report out.
+demo: deps
+	$(Q)$(MAKE) --no-print-directory _demo
+
+_demo: llmdlua
+	$(Q)scripts/demo.sh ./llmdlua
+
 bench: deps-dev
 	$(Q)$(MAKE) --no-print-directory _all
 	$(Q)scripts/bench.sh ./llmdlua
@@ -163,6 +170,7 @@ clean:
 help:
 	@echo "make            build ./llmdlua (installs missing Debian packages first)"
 	@echo "make deps       install the Debian packages listed in vendor/"
+	@echo "make demo       compare two bundled real runs and print the report"
 	@echo "make test       build and run every test (C unit, Lua, command line)"
 	@echo "make check      every test again under AddressSanitizer + UndefinedBehaviorSanitizer"
 	@echo "make valgrind   C unit tests and the quick Lua tests under valgrind"

@@ -287,6 +287,8 @@ end
 -- Fills set from an accumulator (see M.accumulator). method: the percentile method.
 function M.fill(set, a, method, why)
   local src = M.PER_REQUEST
+  -- the samples themselves, for significance tests between runs (llmd.stats.mann_whitney)
+  set.samples = { latency = a.e2e, ttft = a.ttft, tpot = a.tpot, itl = a.itl }
   why = why or {}
   M.put(set, "requests_ok", a.ok, src)
   M.put(set, "requests_failed", a.failed, src)
@@ -423,6 +425,49 @@ function M.to_plain(run)
     requests = run.requests, overall = plain_set(run.overall), stages = stages, errors = errors,
     warnings = json.array(run.warnings), warmup_stages = json.array(run.warmup_stages or {}),
   }
+end
+
+-- The inverse of M.to_plain (a run model saved as JSON): no samples, so no significance
+-- tests from it.
+function M.from_plain(doc, path)
+  if type(doc) ~= "table" or type(doc.overall) ~= "table" then
+    error((path or "run model") .. ": expected a saved run model with 'overall'", 0)
+  end
+  local json = require "llmd.json"
+  local function unplain(t)
+    local set = M.set()
+    for key, e in pairs(t or {}) do
+      if metrics.has(key) and type(e) == "table" then
+        local v = e.value
+        if v == "+inf" then v = math.huge elseif v == "-inf" then v = -math.huge end
+        if type(v) == "number" then
+          set.values[key], set.source[key], set.method[key] = v, e.source, e.method
+        else
+          set.na[key] = e.unknown or "unknown"
+        end
+      end
+    end
+    return set
+  end
+  local run = M.new(doc.harness, doc.dir)
+  local function opt(v) if v == json.null then return nil end return v end
+  run.tool, run.version, run.root = opt(doc.tool), opt(doc.version), opt(doc.root)
+  run.files, run.status, run.reasons = doc.files or {}, doc.status or "ok", doc.reasons or {}
+  run.token_source, run.percentile_method = opt(doc.token_source), opt(doc.percentile_method)
+  run.requests, run.warnings, run.warmup_stages = doc.requests or {}, doc.warnings or {}, doc.warmup_stages or {}
+  run.overall = unplain(doc.overall)
+  for _, st in ipairs(doc.stages or {}) do
+    local s = M.stage(st.index)
+    s.rate, s.concurrency, s.achieved_rate = opt(st.rate), opt(st.concurrency), opt(st.achieved_rate)
+    s.duration, s.warmup, s.file, s.strategy = opt(st.duration), st.warmup, opt(st.file), opt(st.strategy)
+    s.requests = st.requests or {}
+    s.metrics = unplain(st.metrics)
+    run.stages[#run.stages + 1] = s
+  end
+  for _, e in ipairs(doc.errors or {}) do
+    run.errors[#run.errors + 1] = { cause = e.cause, status = opt(e.status), count = e.count, example = e.example }
+  end
+  return run
 end
 
 -- Files ------------------------------------------------------------------------------------

@@ -1,0 +1,92 @@
+-- llmdlua compare.lua --a DIR --b DIR [options]
+--
+-- Compares two llm-d benchmark runs that already exist: makes a workspace, imports both
+-- runs' results (copied, or linked with --link), reads them with the harness mappings,
+-- writes comparison_report.md (also shown here), comparison.json, comparison.csv and
+-- run_comparison.sh, and each run's metrics into its run_state.json.
+local args = require "llmd.args"
+local cmp = require "llmd.comparison"
+local ws = require "llmd.workspace"
+
+local o = args.parse(arg, {
+  usage = "llmdlua compare.lua --a DIR --b DIR [--a-label L] [--b-label L] [--a-info FILE] [--b-info FILE] "
+    .. "[--parent DIR] [--link] [--harness NAME] [--warmup LIST] [--percentile-method M] [--quiet]",
+  help = [[
+  --a DIR, --b DIR          the two runs' results folders (A is the baseline: deltas are B - A)
+  --a-label L, --b-label L  names in the report (default: each folder's name)
+  --a-info F, --b-info F    YAML or JSON with what you know of the run: guide, namespace,
+                            hardware, gateway, model, llmd_version, decode_image, harness,
+                            workload, load_stages, timestamp (the rest is "unknown")
+  --parent DIR              where the llm-d-comparison-YYYYmmdd-HHMMSS folder goes (default .)
+  --link                    link the results instead of copying them (large results)
+  --harness NAME            read both runs as this harness's results (--a-harness, --b-harness
+                            for one run)
+  --warmup LIST             stage indexes to leave out of totals and ladder, e.g. 0 (also
+                            --a-warmup, --b-warmup)
+  --percentile-method M     linear (default) or nearest, for per-request data
+  --quiet                   do not print the report (it is still written)
+]],
+  options = {
+    a = "DIR", b = "DIR", a_label = "L", b_label = "L", a_info = "FILE", b_info = "FILE", parent = "DIR",
+    link = true, harness = "NAME", a_harness = "NAME", b_harness = "NAME", warmup = "LIST", a_warmup = "LIST",
+    b_warmup = "LIST", percentile_method = "M", quiet = true,
+  },
+  positional = { min = 0, max = 0 },
+})
+
+local missing = {}
+if not o.a then missing[#missing + 1] = "--a DIR" end
+if not o.b then missing[#missing + 1] = "--b DIR" end
+if #missing > 0 then
+  io.stderr:write(("compare.lua: missing %s (the two runs' results folders; "
+    .. "deploying new runs is not in this version)\n"):format(table.concat(missing, " and ")))
+  os.exit(2)
+end
+if o.percentile_method and o.percentile_method ~= "linear" and o.percentile_method ~= "nearest" then
+  error("--percentile-method: expected linear or nearest, got " .. o.percentile_method, 0)
+end
+
+local lfs = require "lfs"
+local runs = {}
+for _, x in ipairs { "a", "b" } do
+  local dir = o[x]
+  if lfs.attributes(dir, "mode") ~= "directory" then
+    error(("--%s %s: no such folder (expected the run's results folder)"):format(x, dir), 0)
+  end
+  local label = o[x .. "_label"] or dir:gsub("/+$", ""):match("[^/]+$")
+  local info = o[x .. "_info"] and ws.read_info(o[x .. "_info"]) or {}
+  local warmup = o[x .. "_warmup"] or o.warmup
+  runs[x] = {
+    dir = dir, label = label, info = info,
+    opts = {
+      harness = o[x .. "_harness"] or o.harness, percentile_method = o.percentile_method,
+      warmup = warmup and args.list_of_ints(warmup, "--" .. x .. "-warmup") or nil,
+      require_results = true,
+    },
+  }
+end
+if runs.a.label == runs.b.label then
+  error(("both runs are labelled '%s'; give them different labels with --a-label and --b-label")
+    :format(runs.a.label), 0)
+end
+-- check both before creating anything
+local harness = require "llmd.harness"
+for _, x in ipairs { "a", "b" } do
+  local c, why = harness.resolve(runs[x].dir, runs[x].opts)
+  if not c then error(("--%s %s: %s"):format(x, runs[x].dir, why), 0) end
+end
+
+local w = ws.create { parent = o.parent }
+local sides = {}
+for _, x in ipairs { "a", "b" } do
+  local r = runs[x]
+  local state = ws.import(w, x, { label = r.label, results = r.dir, info = r.info, link = o.link })
+  -- how the results were read, so analyze.lua reads them the same way
+  state.extract_options = { harness = r.opts.harness, warmup = r.opts.warmup,
+    percentile_method = r.opts.percentile_method }
+  sides[x] = cmp.extract_side(w, x, state, r.opts)
+  cmp.save_run(w, sides[x])
+end
+local model = cmp.report(w, sides.a, sides.b)
+if not o.quiet then io.write("\n", model.text, "\n") end
+io.write(("Comparison report written to: %s\n\n%s\n"):format(model.path, cmp.tree(w)))

@@ -1,0 +1,201 @@
+-- llmd.comparison: phases 3 and 4 of a comparison, shared by compare.lua, analyze.lua and
+-- the cluster flow: read both runs, build the report, write every output, say where.
+--
+--   local cmp = require "llmd.comparison"
+--   local side = cmp.extract_side(w, "a", state, opts)  -- {x, label, state, run, kv}
+--   local model = cmp.report(w, side_a, side_b, opts)    -- writes report, json, csv, script
+local harness = require "llmd.harness"
+local host = require "llmd.host"
+local json = require "llmd.json"
+local kvcache = require "llmd.kvcache"
+local lfs = require "lfs"
+local metrics = require "llmd.metrics"
+local report = require "llmd.report"
+local rm = require "llmd.runmodel"
+local template = require "llmd.template"
+local ws = require "llmd.workspace"
+
+local M = {}
+
+M.TEMPLATES = { "comparison_report.md", "run_comparison.sh" }
+
+-- Reads run x's results into a side. opts: harness, warmup, percentile_method, sketch,
+-- require_results (a folder without recognisable results is an error, not a failed run).
+function M.extract_side(w, x, state, opts)
+  opts = opts or {}
+  local dir = ws.run_dir(w, x) .. "/results"
+  local run = harness.extract(dir, opts)
+  if run.no_results and opts.require_results then
+    error(("run %s (%s): %s"):format(x, state.label, run.reasons[1]), 0)
+  end
+  return { x = x, label = state.label, state = state, run = run, kv = kvcache.analyze(dir, run) }
+end
+
+-- Does state carry every catalogue metric (a value or "N/A")?
+function M.metrics_complete(state)
+  if type(state.metrics) ~= "table" then return false end
+  for _, m in ipairs(metrics.list) do
+    if state.metrics[m.key] == nil then return false end
+  end
+  return true
+end
+
+-- Saves the run's metrics into run_state.json and the whole run model beside it.
+function M.save_run(w, side)
+  local st, run = side.state, side.run
+  local mt, why = json.object {}, json.object {}
+  for _, m in ipairs(metrics.list) do
+    local v = run.overall.values[m.key]
+    if v == math.huge then v = "+inf" elseif v == -math.huge then v = "-inf" end
+    mt[m.key] = v ~= nil and v or "N/A"
+    if v == nil then why[m.key] = run.overall.na[m.key] or "unknown" end
+  end
+  st.metrics, st.metrics_reasons = mt, why
+  st.status = run.status
+  st.status_reasons = json.array(run.reasons)
+  st.benchmark = st.benchmark or {}
+  if st.benchmark.harness == nil or st.benchmark.harness == "unknown" then st.benchmark.harness = run.harness end
+  ws.write_state(w.path, side.x, st)
+  local doc = rm.to_plain(run)
+  doc.kv = report.plain(side.kv)
+  json.write(ws.run_dir(w, side.x) .. "/run_model.json", doc)
+end
+
+-- A side from what the workspace saved (analyze.lua), or nil when it cannot be trusted.
+function M.saved_side(w, x, state)
+  local p = ws.run_dir(w, x) .. "/run_model.json"
+  if not M.metrics_complete(state) or lfs.attributes(p, "mode") ~= "file" then return nil end
+  local doc = json.read(p)
+  local run = rm.from_plain(doc, p)
+  -- run_state.json's metrics are the record: they win over the saved model
+  for _, m in ipairs(metrics.list) do
+    local v = state.metrics[m.key]
+    if v == "+inf" then v = math.huge end
+    if type(v) == "number" then
+      run.overall.values[m.key], run.overall.na[m.key] = v, nil
+    else
+      run.overall.values[m.key] = nil
+      run.overall.na[m.key] = (state.metrics_reasons or {})[m.key] or run.overall.na[m.key] or "unknown"
+    end
+  end
+  local kv = type(doc.kv) == "table" and doc.kv or { available = false, reason = "not saved" }
+  return { x = x, label = state.label, state = state, run = run, kv = kv }
+end
+
+-- The templates folder to render with: the workspace's own copy when it has one.
+function M.templates_dir(w)
+  local own = w.path .. "/templates"
+  if lfs.attributes(own .. "/comparison_report.md", "mode") == "file" then return own end
+  return host.root .. "/templates"
+end
+
+local function copy_templates(w, from)
+  local to = w.path .. "/templates"
+  if from == to then return end
+  ws.mkdir_p(to)
+  for _, name in ipairs(M.TEMPLATES) do
+    local f = io.open(from .. "/" .. name, "rb")
+    if f then
+      local text = f:read("a")
+      f:close()
+      ws.write_text(to .. "/" .. name, text)
+    end
+  end
+end
+
+local function state_text(state)
+  local lines = { ("label: %s"):format(state.label), ("timestamp: %s"):format(tostring(state.timestamp)) }
+  for _, part in ipairs { "stack", "benchmark" } do
+    for _, k in ipairs(ws.STATE_KEYS[part]) do
+      lines[#lines + 1] = ("%s.%s: %s"):format(part, k, tostring((state[part] or {})[k] or "unknown"))
+    end
+  end
+  lines[#lines + 1] = "results: " .. tostring(state.results_path or "unknown")
+  return table.concat(lines, "\n")
+end
+
+-- Renders and writes the report, comparison.json, comparison.csv and run_comparison.sh.
+-- opts: generated (epoch), significance (saved tests by metric key), commands ({a=, b=}),
+-- config_text ({a=, b=}), namespace, pvc, gateway_svc, quiet.
+function M.report(w, A, B, opts)
+  opts = opts or {}
+  if A.label == B.label then
+    error(("both runs are labelled '%s'; give them different labels (--a-label / --b-label)"):format(A.label), 0)
+  end
+  local tdir = M.templates_dir(w)
+  local model = report.build { workspace = w.path, a = A, b = B, generated = opts.generated,
+    significance = opts.significance }
+  local text = template.render_file(tdir .. "/comparison_report.md", model)
+  local out = w.path .. "/comparison_report.md"
+  ws.write_text(out, text)
+  local plain = report.plain(model)
+  json.write(w.path .. "/comparison.json", plain)
+  ws.write_text(w.path .. "/comparison.csv", report.csv(model))
+
+  local sides = {}
+  for _, s in ipairs { A, B } do
+    local st = s.state
+    sides[#sides + 1] = {
+      x = s.x, label = s.label, imported = st.imported and true or false, source = st.source_path or "unknown",
+      state_text = state_text(st), config_text = (opts.config_text or {})[s.x] or "",
+      commands = (opts.commands or {})[s.x] or st.commands or {},
+    }
+  end
+  local function known(v) return v ~= nil and v ~= "unknown" and v or nil end
+  local script = template.render_file(tdir .. "/run_comparison.sh", {
+    generated = model.generated, workspace = w.path, a = { label = A.label }, b = { label = B.label },
+    namespace = opts.namespace or known(A.state.stack and A.state.stack.namespace) or "",
+    pvc = opts.pvc or "", gateway_svc = opts.gateway_svc or "", sides = sides,
+    analyze = ("llmdlua analyze.lua %s"):format(template.helpers.sh(w.path)),
+  })
+  ws.write_text(w.path .. "/run_comparison.sh", script, "755")
+  copy_templates(w, tdir)
+  model.text = text
+  model.path = out
+  return model
+end
+
+-- The closing message: where everything is, as a tree.
+function M.tree(w)
+  local lines = { w.path .. "/" }
+  local function entries(dir)
+    local names = {}
+    for n in lfs.dir(dir) do
+      if n ~= "." and n ~= ".." then names[#names + 1] = n end
+    end
+    table.sort(names)
+    return names
+  end
+  local NOTE = {
+    ["comparison_report.md"] = "the report",
+    ["comparison.json"] = "the whole comparison model",
+    ["comparison.csv"] = "the performance table",
+    ["run_comparison.sh"] = "reproduce the runs (review first)",
+    ["templates"] = "edit these, then: llmdlua analyze.lua " .. w.path,
+    ["run_state.json"] = "configuration and metrics",
+    ["run_model.json"] = "the extracted run model",
+    ["results"] = "the results",
+    ["commands.log"] = "every cluster command",
+    ["steps.json"] = "each step's outcome",
+  }
+  local function walk(dir, prefix, depth)
+    local names = entries(dir)
+    for i, n in ipairs(names) do
+      local last = i == #names
+      local p = dir .. "/" .. n
+      local mode = lfs.symlinkattributes(p, "mode")
+      local is_dir = lfs.attributes(p, "mode") == "directory"
+      local target = mode == "link" and (" -> " .. tostring(lfs.symlinkattributes(p, "target"))) or ""
+      local label = n .. (is_dir and "/" or "") .. target
+      if NOTE[n] then label = ("%-24s %s"):format(label, NOTE[n]) end
+      lines[#lines + 1] = prefix .. (last and "└── " or "├── ") .. label
+      if is_dir and depth > 0 and n ~= "results" and n ~= "templates" and mode ~= "link" then
+        walk(p, prefix .. (last and "    " or "│   "), depth - 1)
+      end
+    end
+  end
+  walk(w.path, "", 1)
+  return table.concat(lines, "\n")
+end
+
+return M

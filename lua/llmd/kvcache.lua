@@ -1,0 +1,143 @@
+-- llmd.kvcache: what a run's vLLM metrics and logs say about the KV cache.
+--
+--   local kv = require("llmd.kvcache").analyze(results_dir, run)
+--   kv.available, kv.reason, kv.hits, kv.queries, kv.misses, kv.hit_rate_pct, ...
+--
+-- Actual totals are counter increases between the first and last scrape of each pod
+-- (llm-d-benchmark's results/metrics/raw/*_metrics.log), summed over pods and engines.
+-- The "sum of max" figure is what llm-d-benchmark's processed summary gives (each pod's
+-- largest cumulative value): it includes whatever the counters held before the run.
+local lfs = require "lfs"
+local pf = require "llmd.prom_files"
+
+local M = {}
+
+local HITS, QUERIES = "vllm:prefix_cache_hits_total", "vllm:prefix_cache_queries_total"
+
+M.SUM_OF_MAX_WHY = "The sum of each pod's largest counter value includes everything the counters had "
+  .. "counted before the benchmark window (model warm-up, earlier runs), so it overstates this run's traffic."
+
+-- The first folder under root (up to 4 levels) that satisfies pred(path).
+local function find(root, pred, depth)
+  depth = depth or 4
+  if pred(root) then return root end
+  if depth == 0 or lfs.attributes(root, "mode") ~= "directory" then return nil end
+  local names = {}
+  for n in lfs.dir(root) do
+    if n ~= "." and n ~= ".." and lfs.attributes(root .. "/" .. n, "mode") == "directory" then names[#names + 1] = n end
+  end
+  table.sort(names)
+  for _, n in ipairs(names) do
+    local hit = find(root .. "/" .. n, pred, depth - 1)
+    if hit then return hit end
+  end
+end
+
+local function has_scrapes(d)
+  if not d:match("/raw$") or lfs.attributes(d, "mode") ~= "directory" then return false end
+  for n in lfs.dir(d) do
+    if n:match("_%d+_metrics%.log$") then return true end
+  end
+  return false
+end
+
+-- "GPU KV cache size: 1,234,567 tokens" in the vLLM pod logs (logs/*.log).
+function M.cache_sizes(root)
+  local logs = find(root, function(d) return d:match("/logs$") and lfs.attributes(d, "mode") == "directory" end)
+  if not logs then return nil end
+  local sizes, total = {}, 0
+  local names = {}
+  for n in lfs.dir(logs) do
+    if n:match("%.log$") then names[#names + 1] = n end
+  end
+  table.sort(names)
+  for _, n in ipairs(names) do
+    local f = io.open(logs .. "/" .. n, "rb")
+    if f then
+      for line in f:lines() do
+        local num = line:match("GPU KV cache size: ([%d,]+) tokens")
+        if num then
+          local v = tonumber((num:gsub(",", "")))
+          sizes[#sizes + 1] = { pod = n:gsub("%.log$", ""), tokens = v }
+          total = total + v
+          break
+        end
+      end
+      f:close()
+    end
+  end
+  if #sizes == 0 then return nil end
+  return { pods = sizes, total = total, dir = logs }
+end
+
+function M.analyze(root, run)
+  local kv = { available = false }
+  kv.size = M.cache_sizes(root)
+  local ok_requests = run and run.overall and run.overall.values.requests_ok
+  local input_tokens = run and run.overall and run.overall.values.input_tokens_total
+  local raw = find(root, has_scrapes)
+  local summary_path = find(root, function(d)
+    return lfs.attributes(d .. "/metrics_summary.json", "mode") == "file"
+  end)
+  summary_path = summary_path and summary_path .. "/metrics_summary.json"
+  local summary
+  if summary_path then
+    summary = pf.read_metrics_summary(summary_path)
+    if summary.status ~= "ok" then summary = nil end
+  end
+  if raw then
+    local agg, info = pf.read_raw_dir(raw, { match = { "vllm:*" } })
+    kv.source = ("%d scrapes of %d pods in %s"):format(info.scrapes, #info.pods, raw)
+    kv.window = { start = info.start, finish = info.finish }
+    kv.failed_scrapes = #info.failed
+    kv.hits = agg:counter_total(HITS)
+    kv.queries = agg:counter_total(QUERIES)
+    if kv.hits and kv.queries then
+      kv.available = true
+      kv.misses = kv.queries - kv.hits
+      kv.hit_rate_pct = kv.queries > 0 and kv.hits / kv.queries * 100 or nil
+      kv.misses_per_request = ok_requests and ok_requests > 0 and kv.misses / ok_requests or nil
+      kv.hits_per_request = ok_requests and ok_requests > 0 and kv.hits / ok_requests or nil
+      kv.cached_share_pct = input_tokens and input_tokens > 0 and kv.hits / input_tokens * 100 or nil
+      kv.warnings = {}
+      if kv.cached_share_pct and kv.cached_share_pct > 100 then
+        -- more cached tokens than the run sent: the scrapes saw traffic that was not this run's
+        kv.warnings[#kv.warnings + 1] = ("the scrapes count %d cache hits but the run sent %d input tokens: "
+          .. "they include other traffic, so per-request figures are not shown"):format(kv.hits, input_tokens)
+        kv.cached_share_pct, kv.hits_per_request, kv.misses_per_request = nil, nil, nil
+      end
+      kv.sum_of_max = {
+        hits = agg:counter_total(HITS, { mode = "max" }),
+        queries = agg:counter_total(QUERIES, { mode = "max" }),
+      }
+      local u = agg:gauge_summary("vllm:kv_cache_usage_perc")
+      if u and u.count > 0 then
+        kv.usage = { mean = u.mean * 100, p90 = u.p90 * 100, max = u.max * 100 }
+      end
+    else
+      kv.reason = ("the scrapes in %s have no %s / %s (vLLM v1 names)"):format(raw, HITS, QUERIES)
+    end
+  end
+  if summary then
+    local agg = summary.aggregated or {}
+    local hr = agg["vllm:prefix_cache_hit_rate"]
+    if hr then kv.time_avg = { mean = hr.mean, p90 = hr.p90, p95 = hr.p95, source = summary_path } end
+    if not kv.sum_of_max and summary.sum_of_max[HITS] then
+      kv.sum_of_max = { hits = summary.sum_of_max[HITS], queries = summary.sum_of_max[QUERIES] }
+    end
+    if not kv.available then
+      kv.summary_only = true
+      kv.reason = kv.reason or ("no raw scrapes, only %s, whose counters are not increases over the run"):format(
+        summary_path)
+    end
+  end
+  if kv.sum_of_max and kv.hits and kv.sum_of_max.hits == kv.hits and kv.sum_of_max.queries == kv.queries then
+    kv.sum_of_max_same = true
+  end
+  if not kv.available and not kv.reason then
+    kv.reason = "no vLLM metrics in the results (metrics/raw/*_metrics.log or metrics/processed/metrics_summary.json)"
+  end
+  return kv
+end
+
+return M

@@ -1,0 +1,433 @@
+-- llmd.template: the small template language of every report and generated script.
+--
+--   local template = require "llmd.template"
+--   local text = template.render_file("templates/comparison_report.md", model)
+--   local tpl = template.compile(source, "name for errors"); tpl(model)
+--
+-- Syntax (documented in the README):
+--   {{ expr }}                     the value, as text (nil is an error: use | default(...))
+--   {{ expr | filter | f(arg) }}   filters, left to right; the value is the first argument
+--   {% if expr %} {% elif expr %} {% else %} {% end %}
+--   {% for x in list %} {% end %}        in order; loop.index (1-based), loop.first, loop.last
+--   {% for k, v in map %} {% end %}      keys sorted
+--   {# a comment #}
+-- A line holding nothing but one {% %} or {# #} tag disappears with its newline, so
+-- control lines leave no blank lines behind.
+--
+-- Expressions are Lua expressions over the model: literals, names, a.b, a[i], arithmetic,
+-- comparison (~= or !=), and/or/not, # and .., and calls of the helper functions below by
+-- name. Nothing else can be called, so a template cannot run commands, read files or
+-- reach the string library: it only sees the model it is given.
+local metrics = require "llmd.metrics"
+
+local M = {}
+
+-- Helpers, callable by name in expressions and usable as filters ------------------------
+
+local H = {}
+M.helpers = H
+
+local function group(s)
+  local sign, int, rest = s:match("^([%-+]?)(%d+)(.*)$")
+  if not int then return s end
+  int = int:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", "")
+  return sign .. int .. rest
+end
+
+-- a number with `d` decimals (default 0) and thousands separators; nil -> "N/A"
+function H.num(v, d)
+  if v == nil then return "N/A" end
+  if type(v) ~= "number" then return tostring(v) end
+  if v == math.huge then return "+inf" elseif v == -math.huge then return "-inf" end
+  return group(("%." .. (d or 0) .. "f"):format(v))
+end
+
+-- signed: "+1.5", "-0.3"; nil -> "N/A"
+function H.signed(v, d)
+  if v == nil then return "N/A" end
+  local s = H.num(v, d)
+  if v > 0 or (v == 0 and 1 / v > 0) then return "+" .. s end
+  return s
+end
+
+-- a signed percentage: "+12.3 %"
+function H.pct(v, d)
+  if v == nil then return "N/A" end
+  return H.signed(v, d or 1) .. " %"
+end
+
+function H.fmt(v, spec)
+  if v == nil then return "N/A" end
+  return (spec or "%s"):format(v)
+end
+
+-- the catalogue's printing of a metric: metric(value, key [, reason])
+function H.metric(v, key, reason)
+  return metrics.format(key, v, reason)
+end
+
+-- value or "N/A (reason)"
+function H.na(v, reason)
+  if v == nil then return reason and ("N/A (" .. reason .. ")") or "N/A" end
+  return v
+end
+
+function H.default(v, d)
+  if v == nil or v == "" then return d end
+  return v
+end
+
+-- milliseconds as seconds
+function H.s(v)
+  if v == nil then return nil end
+  return v / 1000
+end
+
+function H.round(v, d)
+  if v == nil then return nil end
+  local m = 10 ^ (d or 0)
+  return math.floor(v * m + 0.5) / m
+end
+
+function H.upper(v) return tostring(v):upper() end
+function H.lower(v) return tostring(v):lower() end
+function H.trim(v) return (tostring(v):gsub("^%s+", ""):gsub("%s+$", "")) end
+
+-- safe in a Markdown table cell
+function H.cell(v)
+  if v == nil then return "N/A" end
+  return (tostring(v):gsub("\r?\n", " "):gsub("|", "\\|"))
+end
+
+function H.len(v)
+  if type(v) == "table" or type(v) == "string" then return #v end
+  return 0
+end
+
+function H.join(list, sep)
+  local out = {}
+  for i, v in ipairs(list or {}) do out[i] = tostring(v) end
+  return table.concat(out, sep or ", ")
+end
+
+-- POSIX shell single-quoting
+function H.sh(v)
+  v = tostring(v == nil and "" or v)
+  if v:match("^[%w%./_%-=:,@%%+]+$") then return v end
+  return "'" .. v:gsub("'", "'\\''") .. "'"
+end
+
+-- every line prefixed (for text shown commented in a script)
+function H.comment(text, prefix)
+  prefix = prefix or "# "
+  local out = {}
+  for line in (tostring(text or "") .. "\n"):gmatch("(.-)\n") do
+    out[#out + 1] = (prefix .. line):gsub("%s+$", "")
+  end
+  if out[#out] == prefix:gsub("%s+$", "") then out[#out] = nil end
+  return table.concat(out, "\n")
+end
+
+function H.indent(text, n)
+  local pad = (" "):rep(n or 2)
+  return (tostring(text):gsub("\n", "\n" .. pad))
+end
+
+function H.json(v)
+  return require("llmd.json").encode(v)
+end
+
+-- an epoch as "2026-11-29 16:12:00 UTC"
+function H.date(t, spec)
+  if t == nil then return "unknown" end
+  return os.date(spec or "!%Y-%m-%d %H:%M:%S UTC", math.floor(t))
+end
+
+-- Expressions ------------------------------------------------------------------------------
+
+local KEYWORDS = { ["and"] = true, ["or"] = true, ["not"] = true, ["true"] = true, ["false"] = true, ["nil"] = true }
+local OPS = { "==", "~=", "!=", "<=", ">=", "..", "//", "<", ">", "+", "-", "*", "/", "%", "^", "#", "(", ")", "[",
+  "]", ".", "," }
+
+-- Tokens of an expression: {kind = "name" | "num" | "str" | "op" | "kw", text =}
+local function lex(src, err)
+  local toks, i, n = {}, 1, #src
+  while i <= n do
+    local c = src:sub(i, i)
+    if c:match("%s") then
+      i = i + 1
+    elseif c:match("[%a_]") then
+      local w = src:match("^[%w_]+", i)
+      toks[#toks + 1] = { kind = KEYWORDS[w] and "kw" or "name", text = w }
+      i = i + #w
+    elseif c:match("%d") then
+      local w = src:match("^%d+%.?%d*[eE][%+%-]?%d+", i) or src:match("^%d+%.?%d*", i)
+      toks[#toks + 1] = { kind = "num", text = w }
+      i = i + #w
+    elseif c == '"' or c == "'" then
+      local j = i + 1
+      while j <= n and src:sub(j, j) ~= c do
+        if src:sub(j, j) == "\\" then j = j + 1 end
+        j = j + 1
+      end
+      if j > n then err("unfinished string") end
+      toks[#toks + 1] = { kind = "str", text = src:sub(i, j) }
+      i = j + 1
+    else
+      local found
+      for _, op in ipairs(OPS) do
+        if src:sub(i, i + #op - 1) == op then found = op; break end
+      end
+      if not found then err(("unexpected '%s'"):format(c)) end
+      toks[#toks + 1] = { kind = "op", text = found == "!=" and "~=" or found }
+      i = i + #found
+    end
+  end
+  return toks
+end
+
+-- Lua source of one expression (no filters), checking that only helpers are called.
+local function expr_source(src, err)
+  local toks = lex(src, err)
+  if #toks == 0 then err("empty expression") end
+  local out = {}
+  for k, tk in ipairs(toks) do
+    local prev = toks[k - 1]
+    local callee = prev and (prev.kind == "name" or prev.text == ")" or prev.text == "]")
+    if tk.kind == "op" and tk.text == "(" and callee then
+      local before = toks[k - 2]
+      if prev.kind ~= "name" or not H[prev.text] or (before and before.text == ".") then
+        err("only helper functions can be called (" .. (prev.text) .. "(...) is not one)")
+      end
+      out[#out] = "H." .. prev.text
+    end
+    out[#out + 1] = tk.text
+  end
+  return table.concat(out, " ")
+end
+
+-- Splits "a | f(x, '|') | g" at top-level bars.
+local function split_filters(src)
+  local parts, depth, quote, start = {}, 0, nil, 1
+  for i = 1, #src do
+    local c = src:sub(i, i)
+    if quote then
+      if c == quote and src:sub(i - 1, i - 1) ~= "\\" then quote = nil end
+    elseif c == '"' or c == "'" then
+      quote = c
+    elseif c == "(" or c == "[" then
+      depth = depth + 1
+    elseif c == ")" or c == "]" then
+      depth = depth - 1
+    elseif c == "|" and depth == 0 then
+      parts[#parts + 1] = src:sub(start, i - 1)
+      start = i + 1
+    end
+  end
+  parts[#parts + 1] = src:sub(start)
+  return parts
+end
+
+local function compile_expr(src, err)
+  local parts = split_filters(src)
+  local code = "(" .. expr_source(parts[1], err) .. ")"
+  for k = 2, #parts do
+    local f = parts[k]:match("^%s*(.-)%s*$")
+    local name, args = f:match("^([%a_][%w_]*)%s*(%b())$")
+    name = name or f:match("^([%a_][%w_]*)$")
+    if not name then err(("bad filter '%s' (expected name or name(args))"):format(f)) end
+    if not H[name] then err(("unknown filter '%s'"):format(name)) end
+    local inner = args and args:sub(2, -2):match("^%s*(.-)%s*$") or ""
+    code = ("H.%s(%s%s)"):format(name, code, inner ~= "" and (", " .. expr_source(inner, err)) or "")
+  end
+  local fn, lerr = load("local _ENV, H = ...; return " .. code, "=expression", "t", {})
+  if not fn then err("cannot read the expression: " .. tostring(lerr):gsub("^%[.-%]:%d+: ", "")) end
+  return fn
+end
+
+-- Parsing ----------------------------------------------------------------------------------
+
+-- The tag when a line holds nothing but one {% %} or {# #} tag.
+local function tag_only(line)
+  local only = line:match("^%s*(%b{})%s*$")
+  if only and (only:match("^{%%.*%%}$") or only:match("^{#.*#}$")) and not only:sub(3, -3):find("[{}]") then
+    return only
+  end
+end
+
+-- Drops a line that holds only one {% %} / {# #} tag, with its newline.
+local function strip_tag_lines(text)
+  local out = {}
+  for line, nl in text:gmatch("([^\n]*)(\n?)") do
+    if line == "" and nl == "" then break end
+    local only = tag_only(line)
+    if only then
+      out[#out + 1] = only -- the tag, without the line's newline
+    else
+      out[#out + 1] = line .. nl
+    end
+  end
+  return table.concat(out)
+end
+
+-- Compiles source into a function(model) -> text. Errors: "name:line: message".
+function M.compile(source, name)
+  name = name or "template"
+  local src = strip_tag_lines(source)
+  -- each piece of the stripped text maps back to its line in the source
+  local line_of
+  do
+    local orig_lines = {}
+    for l in (source .. "\n"):gmatch("([^\n]*)\n") do orig_lines[#orig_lines + 1] = l end
+    local map, pos = {}, 1
+    for i, l in ipairs(orig_lines) do
+      local only = tag_only(l)
+      local len = only and #only or #l + 1
+      map[#map + 1] = { from = pos, to = pos + len - 1, line = i }
+      pos = pos + len
+    end
+    line_of = function(offset)
+      for _, m in ipairs(map) do
+        if offset >= m.from and offset <= m.to then return m.line end
+      end
+      return #orig_lines
+    end
+  end
+
+  local root = { kind = "block", body = {} }
+  local stack = { root }
+  local function cur() return stack[#stack] end
+  local function push_node(n) local b = cur(); b.body[#b.body + 1] = n end
+  local i = 1
+  while i <= #src do
+    local s = src:find("{[{%%#]", i)
+    if not s then
+      push_node { kind = "text", text = src:sub(i) }
+      break
+    end
+    if s > i then push_node { kind = "text", text = src:sub(i, s - 1) } end
+    local line = line_of(s)
+    local function err(msg) error(("%s:%d: %s"):format(name, line, msg), 0) end
+    local open = src:sub(s, s + 1)
+    local close = open == "{{" and "}}" or open == "{%" and "%}" or "#}"
+    local e = src:find(close, s + 2, true)
+    if not e then err("unclosed " .. open) end
+    local body = src:sub(s + 2, e - 1):match("^%s*(.-)%s*$")
+    i = e + 2
+    -- a comment that starts a line takes its closing line's newline with it
+    if open == "{#" and (s == 1 or src:sub(s - 1, s - 1) == "\n") and src:sub(i, i) == "\n" then i = i + 1 end
+    if open == "{{" then
+      push_node { kind = "out", fn = compile_expr(body, err), src = body, line = line }
+    elseif open == "{%" then
+      local kw, rest = body:match("^(%a+)%s*(.*)$")
+      if kw == "if" then
+        local first = { fn = compile_expr(rest, err), src = rest, body = {} }
+        local node = { kind = "if", branches = { first }, line = line }
+        push_node(node)
+        stack[#stack + 1] = { kind = "if", node = node, body = node.branches[1].body }
+      elseif kw == "elif" or kw == "else" then
+        local top = cur()
+        if top.kind ~= "if" or top.has_else then err(kw .. " without an open if") end
+        local br = { body = {} }
+        if kw == "elif" then
+          br.fn, br.src = compile_expr(rest, err), rest
+        else
+          if rest ~= "" then err("else takes nothing") end
+          top.has_else = true
+        end
+        top.node.branches[#top.node.branches + 1] = br
+        top.body = br.body
+      elseif kw == "for" then
+        local a, b, what = rest:match("^([%a_][%w_]*)%s*,%s*([%a_][%w_]*)%s+in%s+(.+)$")
+        if not a then
+          a, what = rest:match("^([%a_][%w_]*)%s+in%s+(.+)$")
+        end
+        if not a then err("expected 'for name in expr' or 'for key, value in expr'") end
+        local node = { kind = "for", k = b and a or nil, v = b or a, fn = compile_expr(what, err), src = what,
+          body = {}, line = line }
+        push_node(node)
+        stack[#stack + 1] = { kind = "for", node = node, body = node.body }
+      elseif kw == "end" then
+        if #stack == 1 then err("end without an open if or for") end
+        stack[#stack] = nil
+      else
+        err(("unknown tag '%s' (expected if, elif, else, for or end)"):format(kw or body))
+      end
+    end
+  end
+  if #stack > 1 then
+    local top = stack[#stack]
+    error(("%s:%d: %s not closed with {%% end %%}"):format(name, top.node.line, top.kind), 0)
+  end
+
+  local function eval(fn, scope, src_text, line)
+    local ok, v = pcall(fn, scope, H)
+    if not ok then
+      error(("%s:%d: in '%s': %s"):format(name, line, src_text, tostring(v):gsub("^expression:%d+: ", "")), 0)
+    end
+    return v
+  end
+
+  local function run(nodes, scope, out)
+    for _, n in ipairs(nodes) do
+      if n.kind == "text" then
+        out[#out + 1] = n.text
+      elseif n.kind == "out" then
+        local v = eval(n.fn, scope, n.src, n.line)
+        if v == nil then
+          error(("%s:%d: '%s' is nil (use | default(...) for optional values)"):format(name, n.line, n.src), 0)
+        end
+        out[#out + 1] = type(v) == "number" and H.num(v, math.type(v) == "float" and 2 or 0) or tostring(v)
+      elseif n.kind == "if" then
+        for _, br in ipairs(n.branches) do
+          if not br.fn or eval(br.fn, scope, br.src, n.line) then
+            run(br.body, scope, out)
+            break
+          end
+        end
+      elseif n.kind == "for" then
+        local list = eval(n.fn, scope, n.src, n.line)
+        if list ~= nil and type(list) ~= "table" then
+          error(("%s:%d: '%s' is a %s, not a list or map"):format(name, n.line, n.src, type(list)), 0)
+        end
+        local items = {}
+        if list and n.k then
+          local keys = {}
+          for k in pairs(list) do keys[#keys + 1] = k end
+          table.sort(keys, function(x, y) return tostring(x) < tostring(y) end)
+          for _, k in ipairs(keys) do items[#items + 1] = { k, list[k] } end
+        elseif list then
+          for idx, v in ipairs(list) do items[idx] = { idx, v } end
+        end
+        for idx, it in ipairs(items) do
+          local inner = setmetatable({ loop = { index = idx, first = idx == 1, last = idx == #items } },
+            { __index = scope })
+          if n.k then inner[n.k] = it[1] end
+          inner[n.v] = it[2]
+          run(n.body, inner, out)
+        end
+      end
+    end
+  end
+
+  return function(model)
+    local scope = setmetatable({}, { __index = model })
+    local out = {}
+    run(root.body, scope, out)
+    return table.concat(out)
+  end
+end
+
+function M.render(source, model, name)
+  return M.compile(source, name)(model)
+end
+
+function M.render_file(path, model)
+  local f, err = io.open(path, "rb")
+  if not f then error(path .. ": cannot read the template: " .. tostring(err), 0) end
+  local src = f:read("a")
+  f:close()
+  return M.compile(src, path)(model)
+end
+
+return M

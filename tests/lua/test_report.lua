@@ -1,0 +1,304 @@
+-- The comparison report: compare.lua end to end, the template language, analyze.lua.
+-- Numbers in the golden report are checked against tests/lua/harness_expected.lua
+-- (Python + numpy, see tests/data/harness_expectations.py) and tests/lua/prom_expected.lua
+-- (prometheus_client + numpy); significance answers are worked out by hand below.
+local t = require "testlib"
+local json = require "llmd.json"
+local metrics = require "llmd.metrics"
+local proc = require "llmd.proc"
+local template = require "llmd.template"
+local lfs = require "lfs"
+local E = require "harness_expected"
+local P = require "prom_expected"
+
+local F = t.fixtures()
+local ROOT = t.here() .. "/../.."
+local LLMDLUA = ROOT .. "/llmdlua"
+local BASE = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
+local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
+
+local function sh(argv)
+  local r = proc.run(argv)
+  return r
+end
+
+local function mkdir(p) proc.run { "mkdir", "-p", p } end
+
+local function copy(src, dst)
+  mkdir(dst:match("^(.*)/[^/]*$"))
+  t.write(dst, t.read(src))
+end
+
+-- compare.lua into a fresh parent; returns the workspace path and the run.
+local function compare(extra)
+  local parent = t.tmpdir()
+  local argv = { LLMDLUA, "compare.lua", "--parent", parent, "--quiet" }
+  for _, a in ipairs(extra) do argv[#argv + 1] = a end
+  local r = sh(argv)
+  local w
+  for n in lfs.dir(parent) do
+    if n:match("^llm%-d%-comparison%-") then w = parent .. "/" .. n end
+  end
+  return w, r
+end
+
+local function normalise(text, w)
+  text = text:gsub("Generated [^\n]*", "Generated <time>")
+  return (text:gsub(w:gsub("%p", "%%%0"), "<workspace>"))
+end
+
+-- The rows of a Markdown table under a heading: { [first cell] = {cells...} }
+local function table_rows(text, heading)
+  local sec = text:match("## " .. heading .. "\n(.-)\n## ") or text:match("## " .. heading .. "\n(.*)$")
+  local rows = {}
+  for line in sec:gmatch("[^\n]+") do
+    if line:match("^|") and not line:match("^|%-") then
+      local cells = {}
+      for c in line:gmatch("|%s*([^|]-)%s*%f[|]") do cells[#cells + 1] = c end
+      rows[cells[1]] = cells
+    end
+  end
+  return rows
+end
+
+t.test("compare.lua on the bundled real pair: the golden report, its numbers from Python", function()
+  local w, r = compare { "--a", BASE, "--a-label", "vllm", "--a-info", ROOT .. "/tests/fixtures/kubecon-vllm.info.yaml",
+    "--b", TREAT, "--b-label", "vllm+chunked-prefix", "--b-info", ROOT .. "/tests/fixtures/kubecon-chunked.info.yaml" }
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:find("Workspace: " .. w, 1, true))
+  t.ok(r.stdout:find("Comparison report written to: " .. w .. "/comparison_report.md", 1, true))
+  t.ok(r.stdout:find("├── run-a/", 1, true), "the closing tree")
+  local text = t.read(w .. "/comparison_report.md")
+  local golden = t.read(ROOT .. "/tests/golden/kubecon_report.md")
+  t.eq(normalise(text, w), golden)
+  -- the golden numbers: A and B from the Python expectations, Delta = B - A
+  local rows = table_rows(golden, "Performance Results")
+  local ea, eb = E.kubecon_na_2025_vllm.overall, E.kubecon_na_2025_vllm_chunking_and_prefix_caching.overall
+  for _, key in ipairs { "throughput_req_s", "throughput_tok_s", "latency_p50_ms", "latency_p90_ms", "latency_p99_ms",
+    "ttft_mean_ms", "ttft_p50_ms", "ttft_p90_ms", "itl_mean_ms", "tpot_mean_ms" } do
+    local m = metrics.get(key)
+    local row = rows[m.label]
+    t.ok(row, "a row for " .. m.label)
+    t.eq(row[2], metrics.format(key, ea[key]), key .. " A")
+    t.eq(row[3], metrics.format(key, eb[key]), key .. " B")
+    local d = eb[key] - ea[key]
+    local dec = tonumber(m.format:match("%.(%d)f"))
+    local want = (d >= 0 and "+" or "") .. template.helpers.num(d, dec) .. " " .. m.unit
+    t.eq(row[4], want, key .. " delta")
+    t.eq(row[5], template.helpers.pct(d / math.abs(ea[key]) * 100), key .. " change")
+    -- B is better here on every one of these (higher throughput, lower latency)
+    t.eq(row[6], "vllm+chunked-prefix better", key .. " verdict")
+  end
+  -- the ladder's stage-4 TTFT p90 in seconds: 3.18 s against 0.23 s (FORMATS.md)
+  local lad = table_rows(golden, "Per%-Stage Load Ladder")
+  local r4 = lad["122.59 req/s / 169.99 req/s"]
+  t.eq(r4[6], ("%.3f"):format(E.kubecon_na_2025_vllm.stages[5].ttft_p90_ms / 1000))
+  t.eq(r4[7], ("%.3f"):format(E.kubecon_na_2025_vllm_chunking_and_prefix_caching.stages[5].ttft_p90_ms / 1000))
+  t.ok(golden:find("## KV-Cache Performance Analysis\n\nSkipped: both runs: no vLLM metrics", 1, true))
+  -- the other outputs
+  local state = json.read(w .. "/run-a/run_state.json")
+  t.eq(state.label, "vllm")
+  t.eq(state.stack.guide, "inference-perf KubeCon NA 2025 demo")
+  t.eq(state.stack.hardware, "unknown")
+  t.eq(state.metrics.ttft_p90_ms, ea.ttft_p90_ms)
+  t.eq(state.metrics.prefix_cache_hits, "N/A")
+  t.ok(state.metrics_reasons.prefix_cache_hits:find("Prometheus", 1, true))
+  t.eq(state.results_path, w .. "/run-a/results")
+  local csv = t.read(w .. "/comparison.csv")
+  t.ok(csv:find("^metric,unit,a,b,delta,change_pct,verdict,p_value,note\n"))
+  t.ok(csv:find("\nttft_p90_ms,ms," .. json.encode(ea.ttft_p90_ms) .. "," .. json.encode(eb.ttft_p90_ms), 1, true))
+  local cj = json.read(w .. "/comparison.json")
+  t.eq(cj.a.label, "vllm")
+  t.eq(#cj.perf, 11)
+  local script = w .. "/run_comparison.sh"
+  t.ok(lfs.attributes(script, "permissions"):match("^rwx"), "run_comparison.sh is executable")
+  local s = t.read(script)
+  t.ok(s:find("export RUN_B_LABEL=vllm+chunked-prefix\n", 1, true), "the label")
+  t.ok(s:find("export NAMESPACE=''", 1, true), "an empty value quoted")
+  t.ok(s:find("llmdlua analyze.lua " .. w, 1, true))
+  t.eq(sh { "sh", "-n", script }.code, 0, "the script parses")
+  -- the source folders are untouched and the results were copied
+  t.eq(lfs.symlinkattributes(w .. "/run-a/results", "mode"), "directory")
+  t.eq(t.read(w .. "/run-a/results/summary_lifecycle_metrics.json"), t.read(BASE .. "/summary_lifecycle_metrics.json"))
+end)
+
+t.test("analyze.lua round trip: without metrics it re-extracts, and the report is the same", function()
+  local w = compare { "--a", BASE, "--a-label", "A", "--b", TREAT, "--b-label", "B" }
+  local before = normalise(t.read(w .. "/comparison_report.md"), w)
+  -- complete metrics: used as they are
+  local r = sh { LLMDLUA, "analyze.lua", w, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  t.eq(r.stdout, "Comparison report written to: " .. w .. "/comparison_report.md\n")
+  t.eq(normalise(t.read(w .. "/comparison_report.md"), w), before)
+  -- metrics deleted: re-extracted from run-a/results
+  local st = json.read(w .. "/run-a/run_state.json")
+  st.metrics = nil
+  json.write(w .. "/run-a/run_state.json", st)
+  r = sh { LLMDLUA, "analyze.lua", w, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:find("re-extracted", 1, true))
+  t.eq(normalise(t.read(w .. "/comparison_report.md"), w), before)
+  t.ok(json.read(w .. "/run-a/run_state.json").metrics, "metrics written back")
+  -- an edited template in the workspace is the one used
+  local tpl = w .. "/templates/comparison_report.md"
+  t.write(tpl, t.read(tpl):gsub("## Summary", "## Verdict"))
+  sh { LLMDLUA, "analyze.lua", w, "--quiet" }
+  t.ok(t.read(w .. "/comparison_report.md"):find("## Verdict", 1, true))
+end)
+
+t.test("compare.lua errors: a missing folder, a folder without results, the same label twice", function()
+  local parent = t.tmpdir()
+  local r = sh { LLMDLUA, "compare.lua", "--a", parent .. "/nope", "--b", TREAT, "--parent", parent }
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("--a " .. parent .. "/nope: no such folder", 1, true), r.stderr)
+  local empty = t.tmpdir()
+  r = sh { LLMDLUA, "compare.lua", "--a", BASE, "--b", empty, "--parent", parent }
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("--b " .. empty .. ": no benchmark results under", 1, true), r.stderr)
+  r = sh { LLMDLUA, "compare.lua", "--a", BASE, "--b", TREAT, "--a-label", "x", "--b-label", "x", "--parent", parent }
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("both runs are labelled 'x'", 1, true), r.stderr)
+  r = sh { LLMDLUA, "compare.lua", "--b", TREAT }
+  t.eq(r.code, 2)
+  t.ok(r.stderr:find("missing --a DIR", 1, true), r.stderr)
+  -- nothing was created by the failed attempts
+  local n = 0
+  for x in lfs.dir(parent) do if x ~= "." and x ~= ".." then n = n + 1 end end
+  t.eq(n, 0)
+  -- an --a-info with a key that is not in the schema
+  local info = t.tmpdir() .. "/info.yaml"
+  t.write(info, "gpu: H100\n")
+  r = sh { LLMDLUA, "compare.lua", "--a", BASE, "--b", TREAT, "--a-info", info, "--parent", parent }
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("info.yaml: unknown key 'gpu'", 1, true), r.stderr)
+end)
+
+t.test("a mixed-harness pair: latency rows not compared, the reason noted; throughput compared", function()
+  local w, r = compare { "--a", BASE, "--a-label", "ip", "--b", F .. "/guidellm", "--b-label", "gl" }
+  t.eq(r.code, 0, r.stderr)
+  local text = t.read(w .. "/comparison_report.md")
+  local rows = table_rows(text, "Performance Results")
+  t.eq(rows["TTFT mean"][6], "not comparable")
+  t.eq(rows["TTFT mean"][4], "N/A")
+  t.eq(rows["Request throughput"][6], "ip better")
+  t.ok(text:find("Not compared — TTFT mean: formula may differ: ip from inference-perf's harness summary", 1, true),
+    "the note")
+  -- guidellm's overall percentiles are unknown (two load points, summaries only), with the reason
+  t.ok(rows["TTFT p90"][3]:find("N/A (percentiles cannot be combined", 1, true), rows["TTFT p90"][3])
+end)
+
+-- A per-request inference-perf run in a folder, with its request latencies transformed.
+local function ip_run(transform)
+  local d = t.tmpdir()
+  local recs = json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json")
+  for i, r in ipairs(recs) do transform(r, i) end
+  json.write(d .. "/per_request_lifecycle_metrics.json", recs)
+  return d, recs
+end
+
+t.test("significance: doubled latencies are significant, a 1 us shift is within noise", function()
+  local a = ip_run(function() end)
+  -- every latency doubled: all 5 of B's successes exceed all 5 of A's, so U = 0,
+  -- z = (0 - 25/2) / sqrt(5*5/12 * 11) = -2.6112..., p = erfc(|z|/sqrt 2) = 0.00902...
+  local b = ip_run(function(r)
+    local s = r.start_time
+    r.end_time = s + 2 * (r.end_time - s)
+    local rm = r.info.response_metrics
+    if rm ~= json.null and rm.output_token_times then
+      for k, x in ipairs(rm.output_token_times) do rm.output_token_times[k] = s + 2 * (x - s) end
+    end
+  end)
+  local w, r = compare { "--a", a, "--a-label", "A", "--b", b, "--b-label", "B" }
+  t.eq(r.code, 0, r.stderr)
+  local cj = json.read(w .. "/comparison.json")
+  local by = {}
+  for _, row in ipairs(cj.perf) do by[row.key] = row end
+  local z = -12.5 / math.sqrt(25 / 12 * 11)
+  t.near(by.latency_p90_ms.sig.z, z, 1e-9)
+  t.near(by.latency_p90_ms.sig.p, 0.009023, 1e-5)
+  t.eq(by.latency_p90_ms.verdict, "A better")
+  local text = t.read(w .. "/comparison_report.md")
+  t.ok(text:find("Mann-Whitney U", 1, true), "the report names the test")
+  -- B = A with every end time 1 us later: U = the pairs a_i > a_j + 1us = C(5,2) = 10
+  -- (distinct latencies), z = (10 - 12.5) / sqrt(25/12 * 11) = -0.5222..., p = 0.6015...
+  local c = ip_run(function(q) q.end_time = q.end_time + 1e-6 end)
+  w, r = compare { "--a", a, "--a-label", "A", "--b", c, "--b-label", "C" }
+  t.eq(r.code, 0, r.stderr)
+  cj = json.read(w .. "/comparison.json")
+  for _, row in ipairs(cj.perf) do by[row.key] = row end
+  t.near(by.latency_p50_ms.sig.z, -2.5 / math.sqrt(25 / 12 * 11), 1e-9)
+  t.eq(by.latency_p50_ms.verdict, "within noise")
+  t.ok(not t.read(w .. "/comparison_report.md"):find("C did better overall", 1, true), "no win from noise")
+end)
+
+t.test("KV cache: actual totals from raw scrapes, sum of max beside them, one run without data", function()
+  local a = ip_run(function() end)
+  local raw = F .. "/prometheus/synthetic-raw"
+  for n in lfs.dir(raw) do
+    if n:match("%.log$") then
+      -- every pod's hit counter starts 1000 higher: increases are unchanged, each pod's max +1000
+      local text = t.read(raw .. "/" .. n):gsub("(\nvllm:prefix_cache_hits_total{[^}]*} )(%S+)", function(p, v)
+        return p .. json.encode(tonumber(v) + 1000)
+      end)
+      copy(raw .. "/" .. n, a .. "/metrics/raw/" .. n)
+      t.write(a .. "/metrics/raw/" .. n, text)
+    end
+  end
+  copy(F .. "/metrics-summary/synthetic-metrics_summary.json", a .. "/metrics/processed/metrics_summary.json")
+  mkdir(a .. "/logs")
+  t.write(a .. "/logs/decode-0.log", "INFO 02-16 09:19:00 GPU KV cache size: 123,456 tokens\n")
+  local b = ip_run(function() end)
+  local w, r = compare { "--a", a, "--a-label", "cached", "--b", b, "--b-label", "nocache" }
+  t.eq(r.code, 0, r.stderr)
+  local text = t.read(w .. "/comparison_report.md")
+  local rows = table_rows(text, "KV%-Cache Performance Analysis")
+  t.eq(rows["Prefix cache hits (tokens)"][2], template.helpers.num(P.hits))
+  t.eq(rows["Prefix cache queries (tokens)"][2], template.helpers.num(P.queries))
+  t.eq(rows["Misses (tokens recomputed)"][2], template.helpers.num(P.queries - P.hits))
+  t.eq(rows["Hit rate"][2], template.helpers.num(P.hits / P.queries * 100, 1) .. " %")
+  -- the synthetic scrapes count more cache hits than these 5 requests sent input tokens
+  -- (1,893): they cannot be this run's own traffic, so no per-request figure is shown
+  t.eq(rows["Misses per completed request (tokens)"][2], "N/A")
+  t.ok(text:find("- cached: the scrapes count " .. math.tointeger(P.hits) .. " cache hits but the run sent", 1, true))
+  -- with a run that did send that much: misses per completed request = (queries - hits) / 5
+  local kv = require("llmd.kvcache").analyze(a, { overall = { values = { requests_ok = 5, input_tokens_total = 1e6 } } })
+  t.near(kv.misses_per_request, (P.queries - P.hits) / 5, 1e-9)
+  t.near(kv.cached_share_pct, P.hits / 1e6 * 100, 1e-12)
+  t.eq(rows["Prefix cache hits (tokens)"][3], "N/A")
+  t.ok(text:find("- nocache: no vLLM metrics in the results", 1, true))
+  t.ok(text:find("cached 123,456 tokens", 1, true), "cache size from the log")
+  -- two pods, each 1000 higher: sum of max = hits + 2000
+  t.ok(text:find("cached " .. template.helpers.num(P.hits + 2000) .. " hits", 1, true), "the sum of max")
+  t.ok(text:find("includes everything the counters had counted before", 1, true))
+  t.ok(text:find("Time-averaged hit rate", 1, true))
+end)
+
+t.test("a failed run: the report warns and the summary refuses to call a winner", function()
+  local d = t.tmpdir()
+  proc.run { "cp", "-a", TREAT .. "/.", d }
+  t.write(d .. "/stderr.log", "Traceback (most recent call last):\n  File \"x\"\nKilled\n")
+  local w, r = compare { "--a", BASE, "--a-label", "A", "--b", d, "--b-label", "B" }
+  t.eq(r.code, 0, r.stderr)
+  local text = t.read(w .. "/comparison_report.md")
+  t.ok(text:find("> **Warning:** run B failed:", 1, true))
+  t.ok(text:find("## Summary\n\nB failed (", 1, true), text:match("## Summary.*"))
+  t.eq(json.read(w .. "/run-b/run_state.json").status, "failed")
+end)
+
+t.test("templates: loops, conditions, filters; errors name the file and line; nothing can run", function()
+  local out = template.render("{% for r in rows %}\n{{ loop.index }}:{{ r.v | num(1) }}{% if not loop.last %},{% end %}\n"
+    .. "{% end %}\n{{ x | default('none') }} {{ len(rows) }} {{ 'a|b' | cell }} {{ 12.345 | signed(1) }}\n",
+    { rows = { { v = 1234.56 }, { v = 2 } } })
+  -- tag-only lines vanish: "1:1,234.6," then "2:2.0" then the last line
+  t.eq(out, "1:1,234.6,\n2:2.0\nnone 2 a\\|b +12.3\n")
+  t.raises("t.md:3: unknown filter 'nope'", template.render, "a\n\n{{ x | nope }}", {}, "t.md")
+  t.raises("t.md:2: 'y' is nil", template.render, "a\n{{ y }}", {}, "t.md")
+  t.raises("t.md:1: if not closed", template.render, "{% if x %}\nno end\n", {}, "t.md")
+  t.raises("t.md:1: only helper functions can be called (execute(...) is not one)", template.render,
+    "{{ os.execute('touch /tmp/x') }}", { os = os }, "t.md")
+  t.raises("only helper functions can be called (rep(...) is not one)", template.render, "{{ s.rep(s, 9) }}",
+    { s = "x" }, "t.md")
+  t.raises("t.md:2: unknown tag 'while'", template.render, "\n{% while x %}", {}, "t.md")
+  t.raises("t.md:1: in 'a.b.c':", template.render, "{{ a.b.c }}", { a = {} }, "t.md")
+  t.eq(template.helpers.sh("it's"), "'it'\\''s'")
+end)

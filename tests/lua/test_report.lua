@@ -42,9 +42,13 @@ local function compare(extra)
   return w, r
 end
 
+local REAL_ROOT = proc.run({ "realpath", ROOT }).stdout:gsub("%s+$", "")
+
+-- the time, the workspace and the checkout's path vary from run to run
 local function normalise(text, w)
   text = text:gsub("Generated [^\n]*", "Generated <time>")
-  return (text:gsub(w:gsub("%p", "%%%0"), "<workspace>"))
+  text = text:gsub(w:gsub("%p", "%%%0"), "<workspace>")
+  return (text:gsub(REAL_ROOT:gsub("%p", "%%%0"), "<checkout>"))
 end
 
 -- The rows of a Markdown table under a heading: { [first cell] = {cells...} }

@@ -1,16 +1,20 @@
--- llmdlua compare.lua --a DIR --b DIR [options]
+-- llmdlua compare.lua --a DIR --b DIR [options]          two runs that exist already
+-- llmdlua compare.lua --plan plan.yaml [options]           deploy, benchmark, tear down
+-- llmdlua compare.lua --resume WORKSPACE [--step LIST]     go on after a failure
 --
--- Compares two llm-d benchmark runs that already exist: makes a workspace, imports both
--- runs' results (copied, or linked with --link), reads them with the harness mappings,
--- writes comparison_report.md (also shown here), comparison.json, comparison.csv and
--- run_comparison.sh, and each run's metrics into its run_state.json.
+-- With existing runs: makes a workspace, imports both runs' results (copied, or linked
+-- with --link), reads them with the harness mappings, writes comparison_report.md (also
+-- shown here), comparison.json, comparison.csv and run_comparison.sh, and each run's
+-- metrics into its run_state.json. With a plan (llmd.cluster): each fresh run is
+-- deployed, benchmarked, recorded and torn down in the namespace, then the same report.
 local args = require "llmd.args"
 local cmp = require "llmd.comparison"
 local ws = require "llmd.workspace"
 
 local o = args.parse(arg, {
-  usage = "llmdlua compare.lua --a DIR --b DIR [--a-label L] [--b-label L] [--a-info FILE] [--b-info FILE] "
-    .. "[--parent DIR] [--link] [--harness NAME] [--warmup LIST] [--percentile-method M] [--quiet]",
+  usage = "llmdlua compare.lua (--a DIR --b DIR | --plan FILE | --resume WORKSPACE) [--a-label L] [--b-label L] "
+    .. "[--a-info FILE] [--b-info FILE] [--parent DIR] [--link] [--harness NAME] [--warmup LIST] "
+    .. "[--percentile-method M] [--namespace NS] [--yes] [--dry-run] [--step LIST] [--quiet]",
   help = [[
   --a DIR, --b DIR          the two runs' results folders (A is the baseline: deltas are B - A)
   --a-label L, --b-label L  names in the report (default: each folder's name)
@@ -25,21 +29,57 @@ local o = args.parse(arg, {
                             --a-warmup, --b-warmup)
   --percentile-method M     linear (default) or nearest, for per-request data
   --quiet                   do not print the report (it is still written)
+  --plan FILE               deploy and benchmark the runs the plan describes (README: the plan)
+  --namespace NS            the namespace (else the plan's, $NAMESPACE, `oc project -q`, asked)
+  --yes                     never ask; missing information is an error
+  --dry-run                 print every cluster command instead of running it
+  --step LIST               only these steps, e.g. 0,20-60 (see the README's step list)
+  --resume WORKSPACE        continue an interrupted or failed comparison from its last
+                            completed step (nothing is deployed twice)
 ]],
   options = {
     a = "DIR", b = "DIR", a_label = "L", b_label = "L", a_info = "FILE", b_info = "FILE", parent = "DIR",
     link = true, harness = "NAME", a_harness = "NAME", b_harness = "NAME", warmup = "LIST", a_warmup = "LIST",
-    b_warmup = "LIST", percentile_method = "M", quiet = true,
+    b_warmup = "LIST", percentile_method = "M", quiet = true, plan = "FILE", namespace = "NS", yes = true,
+    dry_run = true, step = "LIST", resume = "WORKSPACE",
   },
   positional = { min = 0, max = 0 },
 })
+
+if o.plan or o.resume then
+  local cluster = require "llmd.cluster"
+  local plan
+  if o.resume then
+    plan = cluster.load_plan(o.resume:gsub("/+$", "") .. "/plan.yaml")
+  else
+    plan = cluster.load_plan(o.plan)
+  end
+  if o.parent then plan.parent = o.parent end
+  local ok, result, ctx = pcall(cluster.run, plan, {
+    namespace = o.namespace, yes = o.yes, dry_run = o.dry_run, resume = o.resume,
+    only = o.step and cluster.parse_steps(o.step) or nil,
+  })
+  if not ok then
+    if tostring(result):match("interrupted") then
+      io.stderr:write("compare.lua: interrupted; state and logs saved where the run got to. "
+        .. "Continue with: llmdlua compare.lua --resume <workspace>\n")
+      os.exit(130)
+    end
+    error(result, 0)
+  end
+  if ctx.model then
+    if not o.quiet then io.write("\n", ctx.model.text, "\n") end
+    io.write(("Comparison report written to: %s\n\n%s\n"):format(ctx.model.path, cmp.tree(ctx.ws)))
+  end
+  os.exit(ctx.result.ok and 0 or 1)
+end
 
 local missing = {}
 if not o.a then missing[#missing + 1] = "--a DIR" end
 if not o.b then missing[#missing + 1] = "--b DIR" end
 if #missing > 0 then
-  io.stderr:write(("compare.lua: missing %s (the two runs' results folders; "
-    .. "deploying new runs is not in this version)\n"):format(table.concat(missing, " and ")))
+  io.stderr:write(("compare.lua: missing %s (the two runs' results folders), or give --plan FILE\n")
+    :format(table.concat(missing, " and ")))
   os.exit(2)
 end
 if o.percentile_method and o.percentile_method ~= "linear" and o.percentile_method ~= "nearest" then

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lauxlib.h"
@@ -35,7 +36,8 @@ typedef struct Process {
     Stream s[3]; /* [1] stdout, [2] stderr */
     int in_fd;   /* stdin file, -1 when none */
     lua_State *L;
-    int failed; /* a line callback raised: its error is at the top of the stack */
+    const char *argv0; /* anchored with the other strings for the process's life */
+    int failed;        /* a line callback raised: its error is at the top of the stack */
 } Process;
 
 static void process_free(Process *pr)
@@ -242,8 +244,12 @@ static double opt_number(lua_State *L, int opts, const char *name, double dflt)
     return v;
 }
 
-/* proc.run(argv [, opts]) -> {code=, signal=, stdout=, stderr=, timed_out=, elapsed=, ok=} */
-static int l_run(lua_State *L)
+/*
+** Parses argv and opts at 1 and 2 and starts the child. Leaves argv, opts, anchor and the
+** process userdata at 1..4 and returns the process. background: proc.spawn, where
+** nothing drains the child's output, so only "null", "inherit" or a file are allowed.
+*/
+static Process *start(lua_State *L, int background)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
     if (lua_isnoneornil(L, 2)) {
@@ -257,14 +263,14 @@ static int l_run(lua_State *L)
 
     lua_Integer argc = (lua_Integer)lua_rawlen(L, 1);
     if (argc == 0)
-        return luaL_error(L, "proc.run: argv is empty");
+        luaL_error(L, "proc.run: argv is empty");
     const char **argv = (const char **)lua_newuserdatauv(L, ((size_t)argc + 1) * sizeof *argv, 0);
     lua_rawseti(L, anchor, 1);
     for (lua_Integer i = 1; i <= argc; i++) {
         lua_rawgeti(L, 1, i);
         if (lua_type(L, -1) != LUA_TSTRING && lua_type(L, -1) != LUA_TNUMBER)
-            return luaL_error(L, "proc.run: argv[%d] must be a string (got %s)", (int)i,
-                              luaL_typename(L, -1));
+            luaL_error(L, "proc.run: argv[%d] must be a string (got %s)", (int)i,
+                       luaL_typename(L, -1));
         argv[i - 1] = lua_tostring(L, -1);
         lua_rawseti(L, anchor, i + 1);
     }
@@ -276,6 +282,7 @@ static int l_run(lua_State *L)
     pr->s[1].file_fd = pr->s[2].file_fd = -1;
     pr->in_fd = -1;
     pr->L = L;
+    pr->argv0 = argv[0];
     luaL_setmetatable(L, PROCESS_MT);
 
     ProcSpec spec;
@@ -287,11 +294,11 @@ static int l_run(lua_State *L)
         spec.cwd = lua_tostring(L, -1);
         struct stat st;
         if (spec.cwd == NULL)
-            return luaL_error(L, "proc.run: cwd must be a string");
+            luaL_error(L, "proc.run: cwd must be a string");
         if (stat(spec.cwd, &st) != 0)
-            return luaL_error(L, "proc.run: cwd '%s': %s", spec.cwd, strerror(errno));
+            luaL_error(L, "proc.run: cwd '%s': %s", spec.cwd, strerror(errno));
         if (!S_ISDIR(st.st_mode))
-            return luaL_error(L, "proc.run: cwd '%s': not a directory", spec.cwd);
+            luaL_error(L, "proc.run: cwd '%s': not a directory", spec.cwd);
         lua_rawseti(L, anchor, (lua_Integer)lua_rawlen(L, anchor) + 1);
     } else {
         lua_pop(L, 1);
@@ -312,39 +319,80 @@ static int l_run(lua_State *L)
             const char *path = lua_tostring(L, -2);
             pr->in_fd = open(path, O_RDONLY | O_CLOEXEC);
             if (pr->in_fd < 0)
-                return luaL_error(L, "proc.run: %s: cannot open for stdin: %s", path,
-                                  strerror(errno));
+                luaL_error(L, "proc.run: %s: cannot open for stdin: %s", path, strerror(errno));
             spec.in = PROC_FD;
             spec.in_fd = pr->in_fd;
         } else {
-            return luaL_error(L, "proc.run: stdin = {...} needs 'file' or 'inherit'");
+            luaL_error(L, "proc.run: stdin = {...} needs 'file' or 'inherit'");
         }
         lua_pop(L, 3);
     } else if (t != LUA_TNIL) {
-        return luaL_error(L, "proc.run: stdin must be a string or a table");
+        luaL_error(L, "proc.run: stdin must be a string or a table");
     } else {
         lua_pop(L, 1);
     }
 
-    spec.out = parse_output(L, opts, "stdout", &pr->s[1], &spec.out_fd);
-    spec.err = parse_output(L, opts, "stderr", &pr->s[2], &spec.err_fd);
+    for (int i = 1; i <= 2; i++) {
+        const char *name = i == 1 ? "stdout" : "stderr";
+        int absent = lua_getfield(L, opts, name) == LUA_TNIL;
+        lua_pop(L, 1);
+        ProcStdio how = PROC_NULL; /* a background process's default: discarded */
+        int *fd = i == 1 ? &spec.out_fd : &spec.err_fd;
+        if (!(background && absent))
+            how = parse_output(L, opts, name, &pr->s[i], fd);
+        if (i == 1)
+            spec.out = how;
+        else
+            spec.err = how;
+    }
+    if (background) {
+        if (spec.out == PROC_PIPE || spec.err == PROC_PIPE || spec.in == PROC_PIPE)
+            luaL_error(L, "proc.spawn: stdin, stdout and stderr must be 'null', 'inherit' or a "
+                          "file (nothing reads a background process's pipes)");
+        pr->s[1].mode = pr->s[2].mode = 0;
+    }
     pr->p.timeout = opt_number(L, opts, "timeout", 0);
     pr->p.grace = opt_number(L, opts, "kill_grace", 5);
 
     int rc = proc_spawn(&pr->p, &spec);
     if (rc != 0) {
         push_cmdline(L, argv);
-        return luaL_error(L, "%s: cannot execute: %s%s", lua_tostring(L, -1), strerror(rc),
-                          rc == ENOENT && strchr(argv[0], '/') == NULL ? " (not found in PATH)"
-                                                                       : "");
+        luaL_error(L, "%s: cannot execute: %s%s", lua_tostring(L, -1), strerror(rc),
+                   rc == ENOENT && strchr(argv[0], '/') == NULL ? " (not found in PATH)" : "");
     }
     for (int i = 1; i <= 2; i++) /* the child has its own copies now */
         if (pr->s[i].file_fd >= 0) {
             close(pr->s[i].file_fd);
             pr->s[i].file_fd = -1;
         }
+    if (pr->in_fd >= 0) {
+        close(pr->in_fd);
+        pr->in_fd = -1;
+    }
+    return pr;
+}
 
-    rc = proc_wait(&pr->p, sink, pr, &llmd_interrupted);
+/* Pushes {code= | signal=, ok=} of a reaped child. */
+static void push_status(lua_State *L, const Proc *p)
+{
+    int st = p->status;
+    if (WIFEXITED(st)) {
+        lua_pushinteger(L, WEXITSTATUS(st));
+        lua_setfield(L, -2, "code");
+    } else if (WIFSIGNALED(st)) {
+        lua_pushinteger(L, WTERMSIG(st));
+        lua_setfield(L, -2, "signal");
+    }
+    lua_pushboolean(L, WIFEXITED(st) && WEXITSTATUS(st) == 0 && !p->timed_out);
+    lua_setfield(L, -2, "ok");
+}
+
+/* proc.run(argv [, opts]) -> {code=, signal=, stdout=, stderr=, timed_out=, elapsed=, ok=} */
+static int l_run(lua_State *L)
+{
+    Process *pr = start(L, 0);
+    const char *argv0 = pr->argv0;
+    int rc = proc_wait(&pr->p, sink, pr, &llmd_interrupted);
     if (pr->failed == 1)
         return lua_error(L);     /* a line callback's error; __gc kills the group */
     for (int i = 1; i <= 2; i++) /* a last line without a newline */
@@ -354,25 +402,16 @@ static int l_run(lua_State *L)
                 return lua_error(L);
         }
     if (pr->failed == 2)
-        return luaL_error(L, "proc.run: not enough memory for the output of '%s'", argv[0]);
+        return luaL_error(L, "proc.run: not enough memory for the output of '%s'", argv0);
     if (rc != 0)
-        return luaL_error(L, "proc.run: %s: %s", argv[0], strerror(rc));
+        return luaL_error(L, "proc.run: %s: %s", argv0, strerror(rc));
     if (pr->p.interrupted) {
         llmd_interrupted = 1;
         return luaL_error(L, "interrupted");
     }
 
     lua_createtable(L, 0, 9); /* ..., process, result */
-    int st = pr->p.status;
-    if (WIFEXITED(st)) {
-        lua_pushinteger(L, WEXITSTATUS(st));
-        lua_setfield(L, -2, "code");
-    } else if (WIFSIGNALED(st)) {
-        lua_pushinteger(L, WTERMSIG(st));
-        lua_setfield(L, -2, "signal");
-    }
-    lua_pushboolean(L, WIFEXITED(st) && WEXITSTATUS(st) == 0 && !pr->p.timed_out);
-    lua_setfield(L, -2, "ok");
+    push_status(L, &pr->p);
     for (int i = 1; i <= 2; i++) {
         if (pr->s[i].mode != 'c')
             continue;
@@ -389,6 +428,116 @@ static int l_run(lua_State *L)
     return 1;
 }
 
+/*
+** proc.spawn(argv [, opts]) -> a process running in the background, in its own process
+** group: p:pid(), p:poll() (nil while it runs, else {code= | signal=, ok=}),
+** p:wait([timeout]) (the same, nil on timeout), p:kill([grace]) (SIGTERM to the group,
+** SIGKILL after grace seconds, then reaped). Garbage collection kills it too.
+*/
+static int l_spawn(lua_State *L)
+{
+    start(L, 1);
+    lua_pushvalue(L, 4); /* the process userdata (see start) */
+    return 1;
+}
+
+static Process *check_process(lua_State *L)
+{
+    return (Process *)luaL_checkudata(L, 1, PROCESS_MT);
+}
+
+/* Reaps the child if it has exited; 1 when reaped. */
+static int try_reap(Process *pr)
+{
+    if (pr->p.reaped)
+        return 1;
+    if (pr->p.pid <= 0)
+        return 0;
+    int st;
+    pid_t r = waitpid(pr->p.pid, &st, WNOHANG);
+    if (r == pr->p.pid) {
+        pr->p.reaped = 1;
+        pr->p.status = st;
+        kill(-pr->p.pid, SIGKILL); /* whatever it left in its group */
+        return 1;
+    }
+    return 0;
+}
+
+static int status_or_nil(lua_State *L, Process *pr)
+{
+    if (!pr->p.reaped) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_createtable(L, 0, 3);
+    push_status(L, &pr->p);
+    return 1;
+}
+
+static int l_process_pid(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)check_process(L)->p.pid);
+    return 1;
+}
+
+static int l_process_poll(lua_State *L)
+{
+    Process *pr = check_process(L);
+    try_reap(pr);
+    return status_or_nil(L, pr);
+}
+
+static void sleep_short(void)
+{
+    struct timespec ts = {0, 10000000L};
+    nanosleep(&ts, NULL);
+}
+
+static int l_process_wait(lua_State *L)
+{
+    Process *pr = check_process(L);
+    double timeout = luaL_optnumber(L, 2, -1);
+    double t0 = proc_now();
+    while (!try_reap(pr) && !llmd_interrupted) {
+        if (timeout >= 0 && proc_now() - t0 >= timeout)
+            break;
+        sleep_short();
+    }
+    if (llmd_interrupted && !pr->p.reaped)
+        return luaL_error(L, "interrupted");
+    return status_or_nil(L, pr);
+}
+
+static int l_process_kill(lua_State *L)
+{
+    Process *pr = check_process(L);
+    double grace = luaL_optnumber(L, 2, pr->p.grace);
+    if (!try_reap(pr) && pr->p.pid > 0) {
+        kill(-pr->p.pid, SIGTERM);
+        double t0 = proc_now();
+        while (!try_reap(pr) && proc_now() - t0 < grace)
+            sleep_short();
+    }
+    if (!pr->p.reaped)
+        pr->p.timed_out = 1;
+    pid_t group = pr->p.pid;
+    proc_release(&pr->p); /* SIGKILL to the group if still there, reaped */
+    /* its orphans were reparented to llmdlua (a subreaper): reap the group's zombies */
+    double t0 = proc_now();
+    while (group > 0 && proc_now() - t0 < 2.0) {
+        int st;
+        pid_t r = waitpid(-group, &st, WNOHANG);
+        if (r < 0)
+            break; /* no child of that group left */
+        if (r == 0) {
+            kill(-group, SIGKILL);
+            sleep_short();
+        }
+    }
+    return status_or_nil(L, pr);
+}
+
 /* proc.which(name) -> absolute path, or nil when not found in PATH. */
 static int l_which(lua_State *L)
 {
@@ -403,6 +552,7 @@ static int l_which(lua_State *L)
 
 static const luaL_Reg proc_funcs[] = {
     {"run",   l_run  },
+    {"spawn", l_spawn},
     {"which", l_which},
     {NULL,    NULL   }
 };
@@ -414,6 +564,15 @@ int luaopen_llmd_proc(lua_State *L)
     lua_setfield(L, -2, "__gc");
     lua_pushcfunction(L, process_gc);
     lua_setfield(L, -2, "__close");
+    static const luaL_Reg methods[] = {
+        {"pid",  l_process_pid },
+        {"poll", l_process_poll},
+        {"wait", l_process_wait},
+        {"kill", l_process_kill},
+        {NULL,   NULL          }
+    };
+    luaL_newlib(L, methods);
+    lua_setfield(L, -2, "__index");
     lua_pop(L, 1);
     luaL_newlib(L, proc_funcs);
     return 1;

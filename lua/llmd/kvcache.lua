@@ -43,7 +43,9 @@ end
 
 -- "GPU KV cache size: 1,234,567 tokens" in the vLLM pod logs (logs/*.log).
 function M.cache_sizes(root)
-  local logs = find(root, function(d) return d:match("/logs$") and lfs.attributes(d, "mode") == "directory" end)
+  local logs = find(root, function(d)
+    return (d:match("/logs$") or d:match("/vllm%-logs$")) and lfs.attributes(d, "mode") == "directory"
+  end)
   if not logs then return nil end
   local sizes, total = {}, 0
   local names = {}
@@ -56,9 +58,9 @@ function M.cache_sizes(root)
     if f then
       for line in f:lines() do
         local num = line:match("GPU KV cache size: ([%d,]+) tokens")
-        if num then
+        if num and not n:match("%.previous%.log$") then
           local v = tonumber((num:gsub(",", "")))
-          sizes[#sizes + 1] = { pod = n:gsub("%.log$", ""), tokens = v }
+          sizes[#sizes + 1] = { pod = (n:gsub("%.log$", "")), tokens = v }
           total = total + v
           break
         end

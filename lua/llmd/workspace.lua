@@ -56,7 +56,14 @@ function M.create(opts)
   end
   local name = opts.name or os.date("llm-d-comparison-%Y%m%d-%H%M%S")
   local path = parent:gsub("/+$", "") .. "/" .. name
-  if lfs.attributes(path) then error(("%s already exists; not reusing it"):format(path), 0) end
+  if lfs.attributes(path) and opts.name then error(("%s already exists; not reusing it"):format(path), 0) end
+  -- two comparisons started in the same second: the second gets a suffix
+  local base, n = path, 1
+  while lfs.attributes(path) do
+    n = n + 1
+    path = ("%s-%d"):format(base, n)
+  end
+  name = path:match("[^/]+$")
   mkdir_p(path)
   local abs = proc.run { "realpath", "--", path }
   path = abs.ok and abs.stdout:gsub("%s+$", "") or path
@@ -64,11 +71,18 @@ function M.create(opts)
   return { path = path, name = name, created = os.time() }
 end
 
--- Opens an existing workspace (analyze.lua).
-function M.open(path)
+-- Opens an existing workspace: for analyze.lua (both run states), or with
+-- {resume = true} one made from a plan (plan.yaml, however far it got).
+function M.open(path, opts)
   path = path:gsub("/+$", "")
   if lfs.attributes(path, "mode") ~= "directory" then
     error(("%s: no such folder (expected a comparison workspace)"):format(path), 0)
+  end
+  if opts and opts.resume then
+    if lfs.attributes(path .. "/plan.yaml", "mode") ~= "file" then
+      error(("%s: no plan.yaml (only a comparison started from a plan can be resumed)"):format(path), 0)
+    end
+    return { path = path, name = path:match("[^/]+$") }
   end
   for _, x in ipairs { "a", "b" } do
     if lfs.attributes(path .. "/run-" .. x .. "/run_state.json", "mode") ~= "file" then

@@ -130,3 +130,24 @@ t.test("which finds programs in PATH", function()
   t.ok(proc.which("sh"):match("/sh$"))
   t.eq(proc.which("no-such-program-llmd"), nil)
 end)
+
+t.test("spawn: a background process polled, waited for, killed with its group", function()
+  local p = proc.spawn { "sh", "-c", "sleep 0.2; exit 3" }
+  t.ok(p:pid() > 0)
+  t.eq(p:poll(), nil) -- still sleeping
+  local r = p:wait(5)
+  t.eq(r.code, 3)
+  t.eq(r.ok, false)
+  -- a child of the spawned shell dies with it: the whole group is killed
+  local marker = t.tmpdir() .. "/pid"
+  local q = proc.spawn { "sh", "-c", "sleep 30 & echo $! > " .. marker .. "; wait" }
+  t.eq(q:wait(0.2), nil)
+  local k = q:kill(1)
+  t.eq(k.signal, 15)
+  local child = tonumber(t.read(marker))
+  t.eq(proc.run({ "kill", "-0", tostring(child) }, { stderr = "null" }).ok, false, "the grandchild is gone")
+  local f = t.tmpdir() .. "/out"
+  proc.spawn({ "sh", "-c", "echo hi" }, { stdout = { file = f } }):wait()
+  t.eq(t.read(f), "hi\n")
+  t.raises("nothing reads a background process's pipes", proc.spawn, { "echo" }, { stdout = "capture" })
+end)

@@ -1,0 +1,817 @@
+-- llmd.cluster: compare.lua on a cluster. For each run that is not pre-existing: deploy
+-- the llm-d stack into the namespace, wait until it is ready, smoke-test it, benchmark it,
+-- save its state, collect the vLLM logs and tear it down (Helm releases, routes, gateways
+-- and what the deploy applied; PVCs and the namespace stay) - run A completely, then run
+-- B - then report. Every cluster call goes through llmd.k8s; the phases are llmd.steps.
+--
+--   local cluster = require "llmd.cluster"
+--   local plan = cluster.load_plan("plan.yaml")          -- validated; errors name the key
+--   local ok = cluster.run(plan, { namespace =, dry_run =, yes =, only =, resume = dir })
+local args_mod = require "llmd.args"
+local cmp = require "llmd.comparison"
+local harness = require "llmd.harness"
+local http = require "llmd.http"
+local json = require "llmd.json"
+local k8s = require "llmd.k8s"
+local lfs = require "lfs"
+local proc = require "llmd.proc"
+local steps = require "llmd.steps"
+local ws = require "llmd.workspace"
+local yaml = require "llmd.yaml"
+
+local M = {}
+
+M.BASELINE_SVC = "llm-d-baseline-model-server"
+M.SERVING_LABEL = "llm-d.ai/inference-serving"
+M.LOG_SELECTORS = { "app.kubernetes.io/component=vllm", "llm-d.ai/inference-serving=true" }
+local BAD_WAITING = { CrashLoopBackOff = true, ImagePullBackOff = true, ErrImagePull = true,
+  CreateContainerConfigError = true, InvalidImageName = true, CreateContainerError = true }
+
+-- Plan ----------------------------------------------------------------------------------------
+
+local function is_map(v) return type(v) == "table" and not json.is_array(v) end
+local function is_list(v) return type(v) == "table" and (json.is_array(v) or (#v > 0 and next(v, #v) == nil)) end
+
+-- Validates plan; returns it, or raises listing every problem with its key.
+function M.validate(plan, name)
+  name = name or "plan"
+  local errs = {}
+  local function bad(key, msg) errs[#errs + 1] = ("%s: %s: %s"):format(name, key, msg) end
+  local function known(t, key, keys)
+    for k in pairs(t) do
+      if not keys[k] then
+        local l = {}
+        for x in pairs(keys) do l[#l + 1] = x end
+        table.sort(l)
+        bad(key .. "." .. tostring(k), "unknown key (known: " .. table.concat(l, ", ") .. ")")
+      end
+    end
+  end
+  if not is_map(plan) then error(name .. ": expected a mapping with 'runs'", 0) end
+  known(plan, "(top)", { namespace = true, parent = true, bins = true, timeouts = true, benchmark_pvc = true,
+    runs = true, teardown_without_logs = true })
+  if plan.namespace ~= nil and type(plan.namespace) ~= "string" then bad("namespace", "expected a string") end
+  if plan.bins ~= nil then
+    if not is_map(plan.bins) then bad("bins", "expected a mapping of tool = path")
+    else
+      known(plan.bins, "bins", { kubectl = true, helm = true, helmfile = true, oc = true, run_only = true })
+      for k, v in pairs(plan.bins) do if type(v) ~= "string" then bad("bins." .. k, "expected a path") end end
+    end
+  end
+  if plan.timeouts ~= nil then
+    if not is_map(plan.timeouts) then bad("timeouts", "expected a mapping")
+    else
+      known(plan.timeouts, "timeouts", { ready = true, benchmark = true, smoke = true, poll = true, backoff = true })
+      for k, v in pairs(plan.timeouts) do
+        if type(v) ~= "number" or v < 0 then bad("timeouts." .. k, "expected seconds (a number >= 0)") end
+      end
+    end
+  end
+  if not is_map(plan.runs) then
+    bad("runs", "expected a mapping with 'a' and 'b'")
+  else
+    known(plan.runs, "runs", { a = true, b = true })
+    local labels = {}
+    for _, x in ipairs { "a", "b" } do
+      local r, key = plan.runs[x], "runs." .. x
+      if not is_map(r) then
+        bad(key, "missing (each of runs.a and runs.b is a run)")
+      else
+        known(r, key, { label = true, baseline = true, existing = true, deploy = true, benchmark = true, info = true })
+        if type(r.label) ~= "string" or r.label == "" then bad(key .. ".label", "expected a non-empty string")
+        elseif labels[r.label] then
+          bad(key .. ".label", ("'%s' is also the label of run %s"):format(r.label, labels[r.label]))
+        else labels[r.label] = x end
+        if r.info ~= nil and not is_map(r.info) then bad(key .. ".info", "expected a mapping") end
+        if r.existing ~= nil then
+          if r.deploy ~= nil or r.benchmark ~= nil then
+            bad(key, "either 'existing' (a pre-existing run) or 'deploy' + 'benchmark', not both")
+          end
+          if not is_map(r.existing) or type(r.existing.results) ~= "string" then
+            bad(key .. ".existing.results", "expected the results folder")
+          else
+            known(r.existing, key .. ".existing", { results = true, link = true })
+          end
+        else
+          local d, b = r.deploy, r.benchmark
+          if not is_map(d) then bad(key .. ".deploy", "missing (or give 'existing')")
+          else
+            known(d, key .. ".deploy", { method = true, guide_dir = true, environments = true, release = true,
+              chart = true, chart_version = true, values = true, set = true, kustomize = true, commands = true,
+              values_override = true, model = true, gateway = true, hardware = true, guide = true, llmd_version = true,
+              service = true })
+            local m = d.method
+            if m ~= "helmfile" and m ~= "helm" and m ~= "custom" then
+              bad(key .. ".deploy.method", ("expected helmfile, helm or custom, got %s"):format(tostring(m)))
+            end
+            if (m == "helmfile" or m == "helm") and type(d.guide_dir) ~= "string" then
+              bad(key .. ".deploy.guide_dir", "expected the guide's folder (commands run there)")
+            elseif type(d.guide_dir) == "string" and lfs.attributes(d.guide_dir, "mode") ~= "directory" then
+              bad(key .. ".deploy.guide_dir", d.guide_dir .. ": no such folder")
+            end
+            if m == "helm" and (type(d.release) ~= "string" or type(d.chart) ~= "string") then
+              bad(key .. ".deploy", "helm needs 'release' and 'chart'")
+            end
+            if m == "custom" then
+              if not is_list(d.commands) then bad(key .. ".deploy.commands", "expected a list of argv lists")
+              else
+                for i, c in ipairs(d.commands) do
+                  local tool = type(c) == "table" and c[1]
+                  if tool ~= "kubectl" and tool ~= "helm" and tool ~= "helmfile" and tool ~= "oc" then
+                    bad(("%s.deploy.commands[%d]"):format(key, i),
+                      "expected a kubectl, helm, helmfile or oc argv (they run namespaced through llmdlua)")
+                  end
+                end
+              end
+            end
+            if type(d.model) ~= "string" then bad(key .. ".deploy.model", "expected the served model name") end
+          end
+          if not is_map(b) then bad(key .. ".benchmark", "missing (or give 'existing')")
+          else
+            known(b, key .. ".benchmark", { template = true, vars = true, command = true, harness = true,
+              workload = true, attempts = true, pvc = true, load_stages = true })
+            if type(b.template) ~= "string" then
+              bad(key .. ".benchmark.template", "expected a run_only.sh config template")
+            elseif lfs.attributes(b.template, "mode") ~= "file" then
+              bad(key .. ".benchmark.template", b.template .. ": no such file")
+            end
+            if b.attempts ~= nil and (math.type(b.attempts) ~= "integer" or b.attempts < 1) then
+              bad(key .. ".benchmark.attempts", "expected an integer >= 1")
+            end
+            if b.vars ~= nil and not is_map(b.vars) then bad(key .. ".benchmark.vars", "expected a mapping") end
+          end
+        end
+      end
+    end
+  end
+  if #errs > 0 then error(table.concat(errs, "\n"), 0) end
+  return plan
+end
+
+function M.load_plan(path)
+  local plan = yaml.load_file(path)
+  return M.validate(plan, path)
+end
+
+-- Namespace: the plan or --namespace, then $NAMESPACE, then `oc project -q`, then ask.
+function M.resolve_namespace(opts, plan, bins)
+  local ns = opts.namespace or plan.namespace
+  if ns then return ns, "given" end
+  ns = os.getenv("NAMESPACE")
+  if ns and ns ~= "" then return ns, "$NAMESPACE" end
+  local oc = bins.oc or "oc"
+  if proc.which(oc) or oc:find("/") then
+    local ok, r = pcall(proc.run, { oc, "project", "-q" })
+    if ok and r.ok and r.stdout:match("%S") then return r.stdout:match("^%s*(%S+)"), "oc project -q" end
+  end
+  if opts.interactive then
+    io.write("Namespace to deploy into: ")
+    io.flush()
+    local line = io.read("l")
+    if line and line:match("%S") then return line:match("^%s*(%S+)"), "asked" end
+  end
+  return nil
+end
+
+-- Substitutes ${VAR} and $VAR; every ${VAR} must be known (vars, then the environment).
+function M.substitute(text, vars, name)
+  local missing = {}
+  local out = text:gsub("%${([%a_][%w_]*)}", function(v)
+    local x = vars[v] or os.getenv(v)
+    if x == nil then missing[#missing + 1] = v; return nil end
+    return tostring(x)
+  end)
+  out = out:gsub("%$([%a_][%w_]*)", function(v)
+    local x = vars[v] or os.getenv(v)
+    if x ~= nil then return tostring(x) end
+  end)
+  if #missing > 0 then
+    error(("%s: unset variables %s (give them in benchmark.vars or the environment)"):format(name,
+      table.concat(missing, ", ")), 0)
+  end
+  return out
+end
+
+-- The steps ---------------------------------------------------------------------------------
+
+local function say(ctx, fmt, ...)
+  ctx.out:write(("[+%ds] "):format(os.time() - ctx.t0), fmt:format(...), "\n")
+  ctx.out:flush()
+end
+
+local function run_of(ctx, x) return ctx.plan.runs[x] end
+local function existing(ctx, x) return run_of(ctx, x).existing ~= nil end
+local function rdir(ctx, x) return ws.run_dir(ctx.ws, x) end
+
+local function pods(ctx, selector)
+  local a = { "get", "pods" }
+  if selector then a[#a + 1] = "-l"; a[#a + 1] = selector end
+  local v = ctx.k:json(a)
+  return v and v.items or {}
+end
+
+local function pod_ready(p)
+  for _, c in ipairs((p.status or {}).conditions or {}) do
+    if c.type == "Ready" then return c.status == "True" end
+  end
+  return false
+end
+
+local function pod_problem(p)
+  for _, cs in ipairs((p.status or {}).containerStatuses or {}) do
+    local w = cs.state and cs.state.waiting
+    if w and BAD_WAITING[w.reason] then return w.reason end
+    local t = cs.lastState and cs.lastState.terminated
+    if t and t.reason == "OOMKilled" then return "OOMKilled" end
+  end
+end
+
+local function sleep(s) if s > 0 then proc.run { "sleep", ("%.3f"):format(s) } end end
+
+-- Waits until every pod of the stack is Ready (and routes/gateways are accepted).
+local function wait_ready(ctx, x)
+  if ctx.dry_run then
+    ctx.k:kubectl({ "get", "pods", "-o", "json" }, { read = true })
+    return "dry run: not waited"
+  end
+  local timeout, poll = ctx.timeouts.ready, ctx.timeouts.poll
+  local t0, last = os.time(), nil
+  while true do
+    local ps = pods(ctx)
+    local total, ready, waiting = 0, 0, {}
+    for _, p in ipairs(ps) do
+      local name = p.metadata.name
+      if name ~= "llmdbench-harness-launcher" then
+        total = total + 1
+        local problem = pod_problem(p)
+        if problem then
+          error(("run %s: pod %s is in %s (see kubectl -n %s describe pod %s)")
+            :format(x, name, problem, ctx.ns, name), 0)
+        end
+        if pod_ready(p) then ready = ready + 1 else waiting[#waiting + 1] = name end
+      end
+    end
+    local routes_ok, pending = true, {}
+    local objs = ctx.k:json({ "get", "inferencepool,gateway,httproute" }, { check = false })
+    for _, o in ipairs(objs and objs.items or {}) do
+      local conds = (o.status or {}).conditions or {}
+      for _, p in ipairs((o.status or {}).parents or {}) do
+        for _, c in ipairs(p.conditions or {}) do conds[#conds + 1] = c end
+      end
+      for _, c in ipairs(conds) do
+        if (c.type == "Programmed" or c.type == "Accepted" or c.type == "Ready") and c.status ~= "True" then
+          routes_ok = false
+          pending[#pending + 1] = ("%s %s not %s"):format(o.kind or "?", (o.metadata or {}).name or "?", c.type)
+        end
+      end
+    end
+    local line = ("pods Ready %d/%d"):format(ready, total)
+    if line ~= last then
+      say(ctx, "  %s", line)
+      last = line
+    end
+    if total > 0 and ready == total and routes_ok then return line end
+    if os.time() - t0 >= timeout then
+      local why = #waiting > 0 and ("not ready: " .. table.concat(waiting, ", ")) or table.concat(pending, ", ")
+      if total == 0 then why = "no pods in the namespace" end
+      error(("run %s: the stack was not ready within %d s (%s)"):format(x, timeout, why), 0)
+    end
+    sleep(poll)
+  end
+end
+
+local function endpoint(ctx, x)
+  local r = run_of(ctx, x)
+  if r.baseline then return M.BASELINE_SVC, 8000 end
+  if r.deploy.service then
+    local svc, port = tostring(r.deploy.service):match("^([^:]+):?(%d*)$")
+    return svc, tonumber(port) or 80
+  end
+  if ctx.dry_run then return "<the gateway service>", 80 end
+  local v = ctx.k:json { "get", "svc" }
+  local names = {}
+  for _, s in ipairs(v and v.items or {}) do
+    local n = s.metadata.name
+    names[#names + 1] = n
+    if n:match("gateway") then
+      local port = ((s.spec or {}).ports or {})[1]
+      return n, port and port.port or 80
+    end
+  end
+  for _, n in ipairs(names) do
+    if n:match("epp") then return n, 80 end
+  end
+  error(("run %s: no gateway service to benchmark in %s (services: %s); set deploy.service"):format(x, ctx.ns,
+    #names > 0 and table.concat(names, ", ") or "none"), 0)
+end
+
+local function smoke(ctx, x)
+  local svc, port = endpoint(ctx, x)
+  local lport = 18000 + math.random(0, 1999)
+  local logf = rdir(ctx, x) .. "/port-forward.log"
+  local pf = ctx.k:spawn("kubectl", { "port-forward", "svc/" .. svc, lport .. ":" .. port },
+    { stdout = { file = logf }, stderr = { file = logf, append = true } })
+  if not pf then return "dry run: not tested" end
+  local base = "http://127.0.0.1:" .. lport
+  local ok, msg = pcall(function()
+    local t0 = os.time()
+    local models
+    while not models do
+      local okr, r = pcall(http.get, base .. "/v1/models", { timeout = 5, connect_timeout = 2 })
+      if okr and r.status == 200 then models = json.decode(r.body, base .. "/v1/models") end
+      if okr and r.status ~= 200 and os.time() - t0 >= 2 then
+        error(("GET %s/v1/models: HTTP %d %s"):format(svc, r.status, r.body:sub(1, 200)), 0)
+      end
+      if not models and pf:poll() then error("kubectl port-forward svc/" .. svc .. " exited: see " .. logf, 0) end
+      if not models and os.time() - t0 >= ctx.timeouts.smoke then
+        error("no answer from " .. svc .. " within the smoke timeout", 0)
+      end
+      if not models then sleep(0.1) end
+    end
+    local model = models.data and models.data[1] and models.data[1].id or run_of(ctx, x).deploy.model
+    local r = http.post(base .. "/v1/completions", json.encode { model = model, prompt = "Hello", max_tokens = 1 },
+      { headers = { ["Content-Type"] = "application/json" }, timeout = 60 })
+    if r.status ~= 200 then
+      error(("POST %s/v1/completions: HTTP %d %s"):format(svc, r.status, r.body:sub(1, 200)), 0)
+    end
+    return ("%s answers: /v1/models lists %s, a one-token completion worked"):format(svc, model)
+  end)
+  pf:kill(2)
+  if not ok then error(("run %s: smoke test failed: %s"):format(x, msg), 0) end
+  return msg
+end
+
+local function baseline_service(ctx, x)
+  local have = not ctx.dry_run and ctx.k:json({ "get", "svc", M.BASELINE_SVC }, { check = false })
+  if not have then
+    local manifest = yaml.dump {
+      apiVersion = "v1", kind = "Service",
+      metadata = { name = M.BASELINE_SVC, labels = { ["app.kubernetes.io/managed-by"] = "llmdlua" } },
+      spec = { type = "ClusterIP", selector = { [M.SERVING_LABEL] = "true" },
+        ports = { { name = "http", port = 8000, targetPort = 8000, protocol = "TCP" } } },
+    }
+    ctx.k:kubectl({ "apply", "-f", "-" }, { stdin = manifest })
+    ctx.created_baseline = true
+    M.save_deployed(ctx, x)
+  end
+  if ctx.dry_run then return "dry run" end
+  local ep = ctx.k:json { "get", "endpoints", M.BASELINE_SVC }
+  local n = 0
+  for _, s in ipairs(ep and ep.subsets or {}) do n = n + #(s.addresses or {}) end
+  if n == 0 then
+    local labels = {}
+    for _, p in ipairs(pods(ctx)) do
+      local l = {}
+      for k, v in pairs(p.metadata.labels or {}) do l[#l + 1] = k .. "=" .. v end
+      table.sort(l)
+      labels[#labels + 1] = p.metadata.name .. " {" .. table.concat(l, ", ") .. "}"
+    end
+    error(("run %s: service %s selects %s=true but has no endpoints; pods and their labels: %s"):format(x,
+      M.BASELINE_SVC, M.SERVING_LABEL, #labels > 0 and table.concat(labels, "; ") or "none"), 0)
+  end
+  return ("%s has %d endpoint(s)"):format(M.BASELINE_SVC, n)
+end
+
+local function find_pvc(ctx, x)
+  local b = run_of(ctx, x).benchmark
+  local name = b.pvc or ctx.plan.benchmark_pvc or os.getenv("BENCHMARK_PVC")
+  if name and name ~= "" then return name end
+  local v = ctx.k:json { "get", "pvc" }
+  for _, p in ipairs(v and v.items or {}) do
+    local modes = (p.spec or {}).accessModes or {}
+    for _, m in ipairs(modes) do
+      if m == "ReadWriteMany" and (p.status or {}).phase == "Bound" then return p.metadata.name end
+    end
+  end
+  name = "llmd-benchmark-results"
+  ctx.k:kubectl({ "apply", "-f", "-" }, { stdin = yaml.dump {
+    apiVersion = "v1", kind = "PersistentVolumeClaim", metadata = { name = name },
+    spec = { accessModes = { "ReadWriteMany" }, resources = { requests = { storage = "200Gi" } } },
+  } })
+  say(ctx, "  %s PVC %s (ReadWriteMany, 200Gi) for the results", ctx.dry_run and "would create" or "created", name)
+  return name
+end
+
+local function list_requests(ctx)
+  local r = ctx.k:kubectl({ "exec", "llmdbench-harness-launcher", "--", "ls", "/requests" }, { check = false })
+  local set = {}
+  if r.ok then for l in (r.stdout or ""):gmatch("[^\n]+") do set[l] = true end end
+  return set
+end
+
+local function benchmark(ctx, x)
+  local r = run_of(ctx, x)
+  local b = r.benchmark
+  local d = rdir(ctx, x)
+  ws.mkdir_p(d .. "/benchmark")
+  local pvc = find_pvc(ctx, x)
+  local svc, port = endpoint(ctx, x)
+  local host = ("%s.%s.svc.cluster.local:%d"):format(svc, ctx.ns, port)
+  local vars = { NAMESPACE = ctx.ns, BENCHMARK_PVC = pvc, MODEL = r.deploy.model, IP = host, GATEWAY_SVC = svc,
+    ENDPOINT = "http://" .. host, STACK_NAME = r.label }
+  for k, v in pairs(b.vars or {}) do vars[k] = v end
+  local f = assert(io.open(b.template, "rb"))
+  local cfg_text = M.substitute(f:read("a"), vars, b.template)
+  f:close()
+  local cfg = d .. "/benchmark/config.yaml"
+  ws.write_text(cfg, cfg_text)
+  ctx.config_text[x] = cfg_text
+  local cmd = b.command and { table.unpack(b.command) } or { ctx.bins.run_only or "run_only.sh", "-c", cfg }
+  for i, a in ipairs(cmd) do cmd[i] = M.substitute(tostring(a), { CONFIG = cfg }, "benchmark.command") end
+  ctx.commands[x][#ctx.commands[x] + 1] = k8s.cmdline(cmd)
+  if ctx.dry_run then
+    ctx.out:write("[dry-run] " .. k8s.cmdline(cmd) .. "\n")
+    return "dry run: not benchmarked"
+  end
+  local attempts = b.attempts or 2
+  for attempt = 1, attempts do
+    local before = list_requests(ctx)
+    say(ctx, "  running %s (attempt %d/%d)", k8s.cmdline(cmd), attempt, attempts)
+    local res = proc.run(cmd, { cwd = d .. "/benchmark", timeout = ctx.timeouts.benchmark,
+      env = { NAMESPACE = ctx.ns, BENCHMARK_PVC = pvc, MODEL = r.deploy.model },
+      stdout = function(line) ctx.out:write("    | ", line, "\n") end, stderr = "stdout" })
+    -- copy what this run wrote to the PVC into the workspace
+    local after = list_requests(ctx)
+    local new = {}
+    for name in pairs(after) do if not before[name] then new[#new + 1] = name end end
+    table.sort(new)
+    local dest = d .. "/results"
+    if lfs.attributes(dest) then
+      -- an earlier attempt's results are kept, not overwritten
+      local keep = ("%s/results-attempt-%d"):format(d, attempt - 1)
+      os.rename(dest, keep)
+    end
+    ws.mkdir_p(dest)
+    for _, name in ipairs(new) do
+      ctx.k:kubectl { "cp", "llmdbench-harness-launcher:/requests/" .. name, dest .. "/" .. name }
+    end
+    local run = harness.extract(dest, { harness = b.harness })
+    local why
+    if not res.ok then why = ("%s exited with %s"):format(cmd[1], tostring(res.code or res.signal)) end
+    if #new == 0 then why = (why and why .. "; " or "") .. "no results on the PVC" end
+    if run.status ~= "ok" then why = (why and why .. "; " or "") .. table.concat(run.reasons, "; ") end
+    if not why then return ("results in %s (%s)"):format(dest, run.harness) end
+    say(ctx, "  the benchmark failed: %s", why)
+    if attempt == attempts then
+      error(("run %s: the benchmark failed after %d attempt(s): %s"):format(x, attempts, why), 0)
+    end
+    if #new > 0 then
+      -- requests were served: restart the model servers so the next attempt starts with an empty cache
+      say(ctx, "  restarting the vLLM pods to empty their KV cache")
+      ctx.k:kubectl { "delete", "pod", "-l", M.SERVING_LABEL .. "=true" }
+      wait_ready(ctx, x)
+    end
+  end
+end
+
+local function images_and_hardware(ctx)
+  local images, nodes = {}, {}
+  for _, p in ipairs(pods(ctx, M.SERVING_LABEL .. "=true")) do
+    for _, c in ipairs((p.spec or {}).containers or {}) do images[c.image] = true end
+    if p.spec and p.spec.nodeName then nodes[p.spec.nodeName] = true end
+  end
+  local il = {}
+  for i in pairs(images) do il[#il + 1] = i end
+  table.sort(il)
+  local hw = {}
+  local v = ctx.k:json({ "get", "nodes" }, { check = false })
+  for _, n in ipairs(v and v.items or {}) do
+    if nodes[n.metadata.name] then
+      local l = n.metadata.labels or {}
+      local g = l["nvidia.com/gpu.product"] or l["cloud.google.com/gke-accelerator"] or l["amd.com/gpu.product"]
+      if g then hw[#hw + 1] = g .. (l["nvidia.com/gpu.count"] and (" x" .. l["nvidia.com/gpu.count"]) or "") end
+    end
+  end
+  table.sort(hw)
+  return table.concat(il, ", "), table.concat(hw, ", ")
+end
+
+local function save_state(ctx, x)
+  local r = run_of(ctx, x)
+  local d = r.deploy or {}
+  local image, hw = "unknown", "unknown"
+  if not ctx.dry_run then
+    local i, h = images_and_hardware(ctx)
+    if i ~= "" then image = i end
+    if h ~= "" then hw = h end
+  end
+  local info = {
+    timestamp = os.date("!%Y-%m-%dT%H:%M:%SZ"), guide = d.guide or d.guide_dir, namespace = ctx.ns,
+    hardware = d.hardware or hw, gateway = d.gateway or (r.baseline and "none (baseline Service)") or nil,
+    model = d.model, llmd_version = d.llmd_version, decode_image = image,
+    harness = r.benchmark.harness, workload = r.benchmark.workload, load_stages = r.benchmark.load_stages,
+  }
+  for k, v in pairs(r.info or {}) do info[k] = v end
+  local state = ws.new_state(r.label, info)
+  state.results_path = rdir(ctx, x) .. "/results"
+  state.baseline = r.baseline and true or false
+  state.commands = json.array(ctx.commands[x])
+  state.extract_options = { harness = r.benchmark.harness }
+  ws.write_state(ctx.ws.path, x, state)
+  return "run_state.json written"
+end
+
+local function collect_logs(ctx, x)
+  local dest = rdir(ctx, x) .. "/results/vllm-logs"
+  local found
+  for _, sel in ipairs(M.LOG_SELECTORS) do
+    local ps = pods(ctx, sel)
+    if #ps > 0 then found = ps; break end
+  end
+  if not found then
+    found = {}
+    for _, p in ipairs(pods(ctx)) do
+      local n = p.metadata.name
+      if n:match("vllm") or n:match("decode") or n:match("prefill") then found[#found + 1] = p end
+    end
+  end
+  if ctx.dry_run then return "dry run" end
+  if #found == 0 then error(("run %s: no vLLM pods found to collect logs from"):format(x), 0) end
+  ws.mkdir_p(dest)
+  local n, failed = 0, {}
+  for _, p in ipairs(found) do
+    local name = p.metadata.name
+    local restarts = {}
+    for _, cs in ipairs((p.status or {}).containerStatuses or {}) do restarts[cs.name] = cs.restartCount or 0 end
+    for _, c in ipairs((p.spec or {}).containers or {}) do
+      local r = ctx.k:kubectl({ "logs", name, "-c", c.name, "--timestamps" }, { check = false })
+      if r.ok and r.stdout ~= "" then
+        ws.write_text(("%s/%s_%s.log"):format(dest, name, c.name), r.stdout)
+        n = n + 1
+      else
+        failed[#failed + 1] = ("%s/%s: %s"):format(name, c.name, (r.stderr or ""):gsub("%s+$", ""))
+      end
+      if (restarts[c.name] or 0) > 0 then
+        local prev = ctx.k:kubectl({ "logs", name, "-c", c.name, "--timestamps", "--previous" }, { check = false })
+        if prev.ok then ws.write_text(("%s/%s_%s.previous.log"):format(dest, name, c.name), prev.stdout) end
+      end
+    end
+  end
+  if n == 0 then
+    error(("run %s: no vLLM logs could be collected (%s); teardown will not start without them "
+      .. "(set teardown_without_logs: true in the plan to allow it)"):format(x, table.concat(failed, "; ")), 0)
+  end
+  return ("%d log file(s) in %s"):format(n, dest)
+end
+
+local function teardown(ctx, x)
+  local r = ctx.k:helm({ "list", "-o", "json" }, { read = true })
+  local names = {}
+  if not r.dry_run then
+    for _, rel in ipairs(json.decode(r.stdout, "helm list")) do names[#names + 1] = rel.name end
+  end
+  if #names > 0 or ctx.dry_run then
+    local a = { "uninstall" }
+    for _, n in ipairs(names) do a[#a + 1] = n end
+    if ctx.dry_run and #names == 0 then a[#a + 1] = "<every release in the namespace>" end
+    a[#a + 1] = "--ignore-not-found"
+    ctx.k:helm(a)
+  end
+  ctx.k:kubectl { "delete", "httproute", "--all" }
+  ctx.k:kubectl { "delete", "gateway", "--all" }
+  for _, dir in ipairs(ctx.kustomize[x] or {}) do
+    ctx.k:kubectl({ "delete", "-k", dir, "--ignore-not-found" }, { cwd = run_of(ctx, x).deploy.guide_dir })
+  end
+  if ctx.created_baseline then
+    ctx.k:kubectl { "delete", "service", M.BASELINE_SVC, "--ignore-not-found" }
+    ctx.created_baseline = false
+  end
+  if ctx.dry_run then return "dry run" end
+  -- verify: no release, no model server left
+  local left = {}
+  local again = json.decode(ctx.k:helm({ "list", "-o", "json" }).stdout, "helm list")
+  for _, rel in ipairs(again) do left[#left + 1] = "release " .. rel.name end
+  for _, p in ipairs(pods(ctx, M.SERVING_LABEL .. "=true")) do left[#left + 1] = "pod " .. p.metadata.name end
+  local routes = ctx.k:json({ "get", "httproute,gateway" }, { check = false })
+  for _, o in ipairs(routes and routes.items or {}) do left[#left + 1] = (o.kind or "?") .. " " .. o.metadata.name end
+  if #left > 0 then
+    error(("run %s: teardown left %s in %s"):format(x, table.concat(left, ", "), ctx.ns), 0)
+  end
+  return ("uninstalled %d release(s); routes and gateways deleted; PVCs and namespace %s kept"):format(#names, ctx.ns)
+end
+
+-- What a run deployed, for teardown after a resume: run-x/deployed.json.
+function M.save_deployed(ctx, x)
+  json.write(rdir(ctx, x) .. "/deployed.json", {
+    kustomize = json.array(ctx.kustomize[x] or {}), baseline_service = ctx.created_baseline or false,
+    commands = json.array(ctx.commands[x] or {}),
+  })
+end
+
+local function deploy(ctx, x)
+  local r = run_of(ctx, x)
+  local d = r.deploy
+  local dir = rdir(ctx, x) .. "/deploy"
+  ws.mkdir_p(dir)
+  ctx.kustomize[x] = {}
+  local override
+  if d.values_override ~= nil then
+    -- customisations go to a new file in the workspace, never into the guide's files
+    override = dir .. "/values-override.yaml"
+    ws.write_text(override, yaml.dump(d.values_override))
+  end
+  local function record(tool, a)
+    ctx.commands[x][#ctx.commands[x] + 1] = ("(cd %s && %s)"):format(k8s.cmdline { d.guide_dir or "." },
+      k8s.cmdline(ctx.k:argv(tool, a)))
+  end
+  if d.method == "helmfile" then
+    local a = { "apply" }
+    for _, e in ipairs(d.environments or {}) do a[#a + 1] = "-e"; a[#a + 1] = e end
+    if override then a[#a + 1] = "--state-values-file"; a[#a + 1] = override end
+    record("helmfile", a)
+    ctx.k:helmfile(a, { cwd = d.guide_dir })
+  elseif d.method == "helm" then
+    local a = { "upgrade", "--install", d.release, d.chart }
+    for _, v in ipairs(d.values or {}) do a[#a + 1] = "-f"; a[#a + 1] = v end
+    if override then a[#a + 1] = "-f"; a[#a + 1] = override end
+    if d.chart_version then a[#a + 1] = "--version"; a[#a + 1] = tostring(d.chart_version) end
+    local keys = {}
+    for k in pairs(d.set or {}) do keys[#keys + 1] = k end
+    table.sort(keys)
+    for _, k in ipairs(keys) do a[#a + 1] = "--set"; a[#a + 1] = k .. "=" .. tostring(d.set[k]) end
+    record("helm", a)
+    ctx.k:helm(a, { cwd = d.guide_dir })
+  else
+    for _, c in ipairs(d.commands) do
+      local a = {}
+      for i = 2, #c do a[#a + 1] = tostring(c[i]) end
+      record(c[1], a)
+      ctx.k:call(c[1], a, { cwd = d.guide_dir })
+    end
+  end
+  if d.kustomize then
+    for _, kd in ipairs(type(d.kustomize) == "table" and d.kustomize or { d.kustomize }) do
+      record("kubectl", { "apply", "-k", kd })
+      ctx.k:kubectl({ "apply", "-k", kd }, { cwd = d.guide_dir })
+      ctx.kustomize[x][#ctx.kustomize[x] + 1] = kd
+    end
+  end
+  M.save_deployed(ctx, x)
+  return "deployed with " .. d.method
+end
+
+function M.steps_list()
+  local function fresh_only(ctx, x) return existing(ctx, x) end
+  return {
+    { number = 0, name = "preflight", description = "tools, namespace, workspace", execute = function(ctx)
+      for _, t in ipairs { "kubectl", "helm" } do
+        local b = ctx.bins[t] or t
+        if not ctx.dry_run and not (b:find("/") and lfs.attributes(b)) and not proc.which(b) then
+          error(("%s: not found (set bins.%s in the plan)"):format(b, t), 0)
+        end
+      end
+      return "namespace " .. ctx.ns
+    end },
+    { number = 10, name = "import", per_stack = true, description = "import a pre-existing run",
+      should_skip = function(ctx, x) return not existing(ctx, x) end,
+      execute = function(ctx, x)
+        local r = run_of(ctx, x)
+        say(ctx, "Run %s: %s - importing the existing results from %s", x:upper(), r.label, r.existing.results)
+        ws.import(ctx.ws, x, { label = r.label, results = r.existing.results, info = r.info, link = r.existing.link })
+        return "imported"
+      end },
+    { number = 20, name = "deploy", per_stack = true, should_skip = fresh_only, execute = function(ctx, x)
+      say(ctx, "Starting Run %s: %s - deploying the stack.", x:upper(), run_of(ctx, x).label)
+      return deploy(ctx, x)
+    end },
+    { number = 30, name = "wait_ready", per_stack = true, should_skip = fresh_only, execute = function(ctx, x)
+      say(ctx, "Run %s: waiting for the stack to be ready (up to %d s).", x:upper(), ctx.timeouts.ready)
+      return wait_ready(ctx, x)
+    end },
+    { number = 40, name = "baseline_service", per_stack = true,
+      should_skip = function(ctx, x) return existing(ctx, x) or not run_of(ctx, x).baseline end,
+      execute = function(ctx, x)
+        say(ctx, "Run %s: baseline - making sure Service %s exists.", x:upper(), M.BASELINE_SVC)
+        return baseline_service(ctx, x)
+      end },
+    { number = 50, name = "smoke_test", per_stack = true, should_skip = fresh_only, execute = function(ctx, x)
+      say(ctx, "Run %s: smoke test through a port-forward.", x:upper())
+      return smoke(ctx, x)
+    end },
+    { number = 60, name = "benchmark", per_stack = true, should_skip = fresh_only, execute = function(ctx, x)
+      say(ctx, "Run %s: %s - benchmarking.", x:upper(), run_of(ctx, x).label)
+      return benchmark(ctx, x)
+    end },
+    { number = 70, name = "save_state", per_stack = true, should_skip = fresh_only, execute = function(ctx, x)
+      say(ctx, "Run %s: saving the run's state.", x:upper())
+      return save_state(ctx, x)
+    end },
+    { number = 80, name = "collect_logs", per_stack = true, should_skip = fresh_only, execute = function(ctx, x)
+      say(ctx, "Run %s: collecting the vLLM logs.", x:upper())
+      local ok, msg = pcall(collect_logs, ctx, x)
+      if not ok then
+        if ctx.plan.teardown_without_logs then return "no logs (teardown allowed by the plan): " .. tostring(msg) end
+        error(msg, 0)
+      end
+      return msg
+    end },
+    { number = 90, name = "teardown", per_stack = true, should_skip = fresh_only, execute = function(ctx, x)
+      say(ctx, "Run %s: tearing down (releases, routes, gateways; PVCs and namespace kept).", x:upper())
+      return teardown(ctx, x)
+    end },
+    { number = 100, name = "report", description = "the comparison report", execute = function(ctx)
+      if ctx.dry_run then return "dry run: no report" end
+      say(ctx, "Writing the comparison report.")
+      local sides = {}
+      for _, x in ipairs { "a", "b" } do
+        local f = ctx.failed[x]
+        if f then
+          error(("run %s (%s) failed at step %d (%s): nothing to compare until it completes"):format(x,
+            run_of(ctx, x).label, f.number, f.name), 0)
+        end
+        if lfs.attributes(ws.run_dir(ctx.ws, x) .. "/run_state.json", "mode") ~= "file" then
+          error(("run %s (%s) did not complete, so there is nothing to compare yet"):format(x, run_of(ctx, x).label), 0)
+        end
+        local state = ws.read_state(ctx.ws.path, x)
+        sides[x] = cmp.extract_side(ctx.ws, x, state, { require_results = true,
+          harness = (state.extract_options or {}).harness })
+        cmp.save_run(ctx.ws, sides[x])
+      end
+      local model = cmp.report(ctx.ws, sides.a, sides.b, { commands = ctx.commands, config_text = ctx.config_text,
+        namespace = ctx.ns, pvc = ctx.plan.benchmark_pvc })
+      ctx.model = model
+      return model.path
+    end },
+  }
+end
+
+-- Runs the plan. opts: namespace, dry_run, yes, only (step set), resume (workspace path),
+-- out. Returns true when every step succeeded.
+function M.run(plan, opts)
+  opts = opts or {}
+  local out = opts.out or io.stdout
+  local bins = {}
+  for k, v in pairs(plan.bins or {}) do bins[k] = v end
+  for _, t in ipairs { "kubectl", "helm", "helmfile", "oc" } do
+    local env = os.getenv("LLMDLUA_" .. t:upper())
+    if env and env ~= "" and not bins[t] then bins[t] = env end
+  end
+  local interactive = not opts.yes and proc.run({ "test", "-t", "0" }, { stdin = { inherit = true } }).ok
+  local ns = M.resolve_namespace({ namespace = opts.namespace, interactive = interactive }, plan, bins)
+  if not ns then
+    error("no namespace: give --namespace or namespace: in the plan, set $NAMESPACE, or select an OpenShift project", 0)
+  end
+  local w
+  if opts.resume then
+    w = ws.open(opts.resume, { resume = true })
+  else
+    w = ws.create { parent = plan.parent or opts.parent }
+    ws.write_text(w.path .. "/plan.yaml", yaml.dump(plan))
+    for _, x in ipairs { "a", "b" } do ws.mkdir_p(ws.run_dir(w, x)) end
+  end
+  local t = plan.timeouts or {}
+  local ctx = {
+    plan = plan, ws = w, ns = ns, out = out, t0 = os.time(), dry_run = opts.dry_run, bins = bins,
+    timeouts = { ready = t.ready or 900, benchmark = t.benchmark or 0, smoke = t.smoke or 120, poll = t.poll or 5 },
+    commands = { a = {}, b = {} }, config_text = {}, kustomize = { a = {}, b = {} }, failed = {},
+    k = k8s.new { namespace = ns, log = w.path .. "/commands.log", dry_run = opts.dry_run, bins = bins, out = out,
+      backoff = t.backoff or 1.0 },
+  }
+  if opts.resume then
+    -- what the interrupted run had deployed, from its saved state
+    for _, x in ipairs { "a", "b" } do
+      local p = ws.run_dir(w, x) .. "/deployed.json"
+      if lfs.attributes(p, "mode") == "file" then
+        local s = json.read(p)
+        ctx.kustomize[x] = s.kustomize or {}
+        ctx.created_baseline = ctx.created_baseline or s.baseline_service
+        ctx.commands[x] = s.commands or {}
+      end
+    end
+  end
+  out:write(("Namespace: %s%s\n"):format(ns, opts.dry_run and " (dry run: nothing is changed)" or ""))
+  local result = steps.run("compare", M.steps_list(), ctx, {
+    stacks = { "a", "b" }, only = opts.only, record = w.path .. "/steps.json", resume = opts.resume ~= nil, out = out,
+    -- both runs share the namespace: B never starts while A's stack may still be there
+    stop_after_failed_stack = true,
+    on_failure = function(o) if o.stack then ctx.failed[o.stack] = o end end,
+  })
+  ctx.result = result
+  M.salvage(ctx, result)
+  return result.ok, ctx
+end
+
+-- After a failed per-stack step: the run's state and logs are saved (best effort), the
+-- stack is left as it is, and the user is told how to go on.
+function M.salvage(ctx, result)
+  for _, o in ipairs(result.failed) do
+    local x = o.stack
+    if x and not existing(ctx, x) and o.number < 70 and not ctx.dry_run then
+      local ok1 = pcall(save_state, ctx, x)
+      local ok2, msg = pcall(collect_logs, ctx, x)
+      say(ctx, "Run %s failed at step %d (%s). State %s, logs %s; whatever was deployed is left in place.",
+        x:upper(), o.number,
+        o.name, ok1 and "saved" or "not saved", ok2 and "saved" or ("not saved: " .. tostring(msg)))
+    end
+  end
+  if #result.failed > 0 then
+    ctx.out:write(("To continue after fixing the cause: llmdlua compare.lua --resume %s\n"
+      .. "To tear down without continuing:   llmdlua compare.lua --resume %s --step 90\n"):format(ctx.ws.path,
+      ctx.ws.path))
+  end
+end
+
+M.parse_steps = steps.parse
+M.args = args_mod
+
+return M

@@ -1,0 +1,172 @@
+-- llmd.steps: numbered steps in phases, run in order, with outcomes recorded.
+--
+--   local steps = require "llmd.steps"
+--   local list = {
+--     { number = 0, name = "preflight", description = "...", execute = function(ctx) ... end },
+--     { number = 10, name = "deploy", per_stack = true, should_skip = function(ctx, stack) ... end,
+--       execute = function(ctx, stack) ... return "message" end },
+--   }
+--   local result = steps.run("compare", list, ctx, { stacks = {"a", "b"}, only = steps.parse("0,3-5"),
+--                                                    record = path_of_steps_json, done = {...} })
+--
+-- Order: global steps numbered up to the first per-stack step run first, then every
+-- per-stack step for each stack in turn (stacks one after another; within a stack in
+-- number order), then the remaining global steps. A failed global step before the stacks
+-- stops the phase; a failed per-stack step stops only its stack (and, with
+-- stop_after_failed_stack, the stacks after it); the global steps after the stacks
+-- always run. A step raises to fail; what it returns is its message.
+-- Each outcome {phase, number, name, stack, status = ok|failed|skipped|done-before,
+-- message, seconds, at} is appended to the record file (JSON) as soon as it is known, so
+-- an interrupted run can be resumed: steps recorded "ok" are not run again.
+local json = require "llmd.json"
+local lfs = require "lfs"
+
+local M = {}
+
+-- "0,3-5,9" -> {0 = true, 3 = true, 4 = true, 5 = true, 9 = true}; errors name the part.
+function M.parse(spec)
+  local set = {}
+  for part in tostring(spec):gmatch("[^,]+") do
+    part = part:match("^%s*(.-)%s*$")
+    if part ~= "" then
+      local a, b = part:match("^(%d+)%-(%d+)$")
+      if a then
+        for n = tonumber(a), tonumber(b) do set[n] = true end
+      elseif part:match("^%d+$") then
+        set[tonumber(part)] = true
+      else
+        error(("--step: '%s' is not a step number or a range like 3-5"):format(part), 0)
+      end
+    end
+  end
+  return set
+end
+
+local function now() return os.time() end
+
+-- The outcomes recorded so far in path (a JSON array), or {}.
+function M.load_record(path)
+  if not path or lfs.attributes(path, "mode") ~= "file" then return {} end
+  local ok, v = pcall(json.read, path)
+  if not ok or type(v) ~= "table" then error(("%s: not a step record (%s)"):format(path, tostring(v)), 0) end
+  return v
+end
+
+-- Was (phase, name, stack) completed in a previous run?
+function M.done_before(record, phase, name, stack)
+  for _, o in ipairs(record) do
+    if o.phase == phase and o.name == name and (o.stack or false) == (stack or false) and o.status == "ok" then
+      return true
+    end
+  end
+  return false
+end
+
+function M.run(phase, list, ctx, opts)
+  opts = opts or {}
+  local sorted = {}
+  for i, s in ipairs(list) do
+    if type(s.number) ~= "number" or type(s.name) ~= "string" or type(s.execute) ~= "function" then
+      error(("step %d: needs number, name and execute"):format(i), 2)
+    end
+    sorted[#sorted + 1] = { s = s, i = i }
+  end
+  table.sort(sorted, function(a, b)
+    if a.s.number ~= b.s.number then return a.s.number < b.s.number end
+    return a.i < b.i
+  end)
+  local boundary
+  for _, e in ipairs(sorted) do
+    if e.s.per_stack and (not boundary or e.s.number < boundary) then boundary = e.s.number end
+  end
+  local pre, per, post = {}, {}, {}
+  for _, e in ipairs(sorted) do
+    local s = e.s
+    local selected = not opts.only or opts.only[s.number]
+    if not selected then
+      goto next
+    elseif s.per_stack then
+      per[#per + 1] = s
+    elseif not boundary or s.number <= boundary then
+      pre[#pre + 1] = s
+    else
+      post[#post + 1] = s
+    end
+    ::next::
+  end
+  local record = opts.previous or M.load_record(opts.record)
+  local outcomes = {}
+  local result = { phase = phase, ok = true, outcomes = outcomes, failed = {} }
+  local log = opts.out or io.stdout
+
+  local function save(o)
+    outcomes[#outcomes + 1] = o
+    if opts.record then
+      record[#record + 1] = o
+      json.write(opts.record, json.array(record))
+    end
+  end
+
+  local function one(s, stack)
+    local o = { phase = phase, number = s.number, name = s.name, stack = stack, at = os.date("!%Y-%m-%dT%H:%M:%SZ") }
+    if opts.resume and M.done_before(record, phase, s.name, stack) then
+      o.status, o.message, o.seconds = "done-before", "completed in an earlier run", 0
+      outcomes[#outcomes + 1] = o
+      return true
+    end
+    if s.should_skip and s.should_skip(ctx, stack) then
+      o.status, o.message, o.seconds = "skipped", "skipped", 0
+      save(o)
+      return true
+    end
+    local t0 = now()
+    if opts.announce then opts.announce(s, stack) end
+    local ok, msg = xpcall(s.execute, function(e)
+      if type(e) == "string" and e:match("^interrupted") then return e end
+      return e
+    end, ctx, stack)
+    o.seconds = now() - t0
+    if ok then
+      o.status, o.message = "ok", type(msg) == "string" and msg or "done"
+    else
+      o.status, o.message = "failed", tostring(msg)
+    end
+    save(o)
+    if not ok then
+      result.failed[#result.failed + 1] = o
+      if opts.on_failure then opts.on_failure(o) end
+      log:write(("[%02d] %s%s: FAILED - %s\n"):format(s.number, s.name, stack and (" (" .. stack .. ")") or "",
+        o.message))
+      if tostring(msg):match("interrupted") then error(msg, 0) end
+    end
+    return ok
+  end
+
+  for _, s in ipairs(pre) do
+    if not one(s) then
+      result.ok = false
+      result.aborted = ("global step %02d (%s) failed"):format(s.number, s.name)
+      return result
+    end
+  end
+  for _, stack in ipairs(opts.stacks or {}) do
+    local stack_ok = true
+    for _, s in ipairs(per) do
+      if not one(s, stack) then
+        result.ok, stack_ok = false, false
+        break
+      end
+    end
+    -- stacks that share one resource (a namespace) must not start after one failed
+    if not stack_ok and opts.stop_after_failed_stack then
+      result.stopped = stack
+      break
+    end
+  end
+  for _, s in ipairs(post) do
+    if not one(s) then result.ok = false end
+  end
+  return result
+end
+
+return M

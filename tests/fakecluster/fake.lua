@@ -1,0 +1,518 @@
+-- The fake cluster: kubectl, helm, helmfile, oc and run_only.sh stand-ins that keep the
+-- cluster's state on disk and log every call. Run as
+--   llmdlua fake.lua TOOL ARGS...     (through the wrappers in bin/)
+-- Environment:
+--   FAKE_CLUSTER   the state folder (state.json, calls.log, pvc/)  [required]
+--   FAKE_PROJECT   what `oc project -q` prints (default: none, exit 1)
+--   FAKE_RESULTS   results folders the benchmark writes, one per run_only.sh call,
+--                  separated by ':' (the n-th call copies the n-th folder)
+--   FAKE_FAIL      comma list of injected failures: deploy, notready, imagepull,
+--                  bench_stderr, bench_nojson, transient (the first 2 kubectl calls fail
+--                  with a transient API error), nologs, smoke
+--   FAKE_FAIL_ONCE the same, but each failure only on its first occasion
+--   FAKE_SLOW_BENCH seconds the first run_only.sh call sleeps (to interrupt it)
+local json = require "llmd.json"
+local yaml = require "llmd.yaml"
+local lfs = require "lfs"
+local proc = require "llmd.proc"
+
+local DIR = os.getenv("FAKE_CLUSTER") or error("FAKE_CLUSTER is not set")
+local tool = arg[1]
+local args = {}
+for i = 2, #arg do args[#args + 1] = arg[i] end
+
+local function log_call(stdin)
+  local f = assert(io.open(DIR .. "/calls.log", "a"))
+  f:write(json.encode { tool = tool, args = json.array(args), cwd = lfs.currentdir(), stdin = stdin }, "\n")
+  f:close()
+end
+
+local STATE = DIR .. "/state.json"
+local state
+do
+  local f = io.open(STATE)
+  if f then
+    state = json.decode(f:read("a"))
+    f:close()
+  else
+    state = {
+      ns = {}, counters = {},
+      nodes = { { name = "gpu-node-1", labels = { ["nvidia.com/gpu.product"] = "NVIDIA-H100-80GB-HBM3",
+        ["nvidia.com/gpu.count"] = "8" } } },
+    }
+  end
+end
+local function save() json.write(STATE, state) end
+
+local fails = {}
+for f in (os.getenv("FAKE_FAIL") or ""):gmatch("[^,]+") do fails[f] = "always" end
+for f in (os.getenv("FAKE_FAIL_ONCE") or ""):gmatch("[^,]+") do fails[f] = "once" end
+local function failing(what)
+  if not fails[what] then return false end
+  if fails[what] == "always" then return true end
+  state.counters["once_" .. what] = (state.counters["once_" .. what] or 0) + 1
+  return state.counters["once_" .. what] == 1
+end
+
+local function die(msg, code)
+  save()
+  io.stderr:write(msg, "\n")
+  os.exit(code or 1)
+end
+
+local function ns_of(a)
+  for i, x in ipairs(a) do
+    if x == "-n" or x == "--namespace" then return a[i + 1], i end
+  end
+end
+
+-- args without "-n NS"
+local function strip_ns(a)
+  local out, skip = {}, false
+  for _, x in ipairs(a) do
+    if skip then skip = false
+    elseif x == "-n" or x == "--namespace" then skip = true
+    else out[#out + 1] = x end
+  end
+  return out
+end
+
+local function space(ns)
+  if not ns then die("error: no namespace given (the fake cluster wants -n on every namespaced call)") end
+  local s = state.ns[ns]
+  if not s then
+    s = { pods = {}, services = {}, pvcs = {}, releases = {}, httproutes = {}, gateways = {}, inferencepools = {},
+      configmaps = {}, kustomize = {}, other = {} }
+    state.ns[ns] = s
+  end
+  return s
+end
+
+local function has(a, x)
+  for _, y in ipairs(a) do if y == x then return true end end
+  return false
+end
+
+local function opt(a, name)
+  for i, x in ipairs(a) do
+    if x == name then return a[i + 1] end
+    local v = x:match("^" .. name:gsub("%-", "%%-") .. "=(.*)$")
+    if v then return v end
+  end
+end
+
+local function add_pod(s, name, labels, image, owner)
+  local ready = not (fails.notready or fails.imagepull)
+  s.pods[name] = {
+    labels = labels, owner = owner, ready = ready,
+    waiting = fails.imagepull and "ImagePullBackOff" or nil,
+    containers = { { name = "vllm", image = image or "ghcr.io/llm-d/llm-d-cuda:v0.4.0", restarts = 0 } },
+  }
+end
+
+local function vllm_pods(s, base, owner, n)
+  for i = 1, n or 2 do
+    add_pod(s, ("%s-decode-%d"):format(base, i), {
+      ["llm-d.ai/inference-serving"] = "true", ["app.kubernetes.io/component"] = "vllm", ["llm-d.ai/role"] = "decode",
+    }, nil, owner)
+  end
+end
+
+local function match_labels(labels, sel)
+  if not sel then return true end
+  for part in sel:gmatch("[^,]+") do
+    local k, v = part:match("^([^=]+)=(.*)$")
+    if k then
+      if (labels or {})[k] ~= v then return false end
+    elseif not (labels or {})[part] then
+      return false
+    end
+  end
+  return true
+end
+
+local function pod_json(name, p)
+  local statuses = {}
+  for _, c in ipairs(p.containers) do
+    statuses[#statuses + 1] = { name = c.name, ready = p.ready, restartCount = c.restarts,
+      state = p.waiting and { waiting = { reason = p.waiting } } or { running = { startedAt = "2026-01-01T00:00:00Z" } } }
+  end
+  local specs = {}
+  for _, c in ipairs(p.containers) do specs[#specs + 1] = { name = c.name, image = c.image } end
+  return {
+    kind = "Pod", metadata = { name = name, labels = p.labels or json.object {} },
+    spec = { containers = specs, nodeName = "gpu-node-1" },
+    status = { phase = p.waiting and "Pending" or "Running", containerStatuses = statuses,
+      conditions = { { type = "Ready", status = p.ready and "True" or "False" } } },
+  }
+end
+
+local function out_json(v) io.write(json.encode(v), "\n") end
+
+local function sorted_keys(t)
+  local k = {}
+  for x in pairs(t or {}) do k[#k + 1] = x end
+  table.sort(k)
+  return k
+end
+
+-- kubectl ------------------------------------------------------------------------------
+
+local function kubectl()
+  local ns = ns_of(args)
+  local a = strip_ns(args)
+  local stdin
+  if has(a, "-f") and opt(a, "-f") == "-" then stdin = io.read("a") end
+  log_call(stdin)
+  if fails.transient then
+    state.counters.transient = (state.counters.transient or 0) + 1
+    if state.counters.transient <= 2 then
+      die("Error from server (ServiceUnavailable): the server is currently unable to handle the request")
+    end
+  end
+  local verb = a[1]
+  if verb == "get" then
+    local what = a[2]
+    local name = a[3] and a[3]:sub(1, 1) ~= "-" and a[3] or nil
+    if what == "nodes" or what == "node" then
+      local items = {}
+      for _, n in ipairs(state.nodes) do items[#items + 1] = { metadata = { name = n.name, labels = n.labels } } end
+      return out_json { items = json.array(items) }
+    end
+    local s = space(ns)
+    if what == "pods" or what == "pod" then
+      local sel = opt(a, "-l")
+      local items = {}
+      for _, n in ipairs(sorted_keys(s.pods)) do
+        if match_labels(s.pods[n].labels, sel) and (not name or name == n) then items[#items + 1] = pod_json(n, s.pods[n]) end
+      end
+      if name and #items == 0 then die(('Error from server (NotFound): pods "%s" not found'):format(name)) end
+      return out_json(name and items[1] or { items = json.array(items) })
+    elseif what == "svc" or what == "service" or what == "services" then
+      if name then
+        local svc = s.services[name]
+        if not svc then die(('Error from server (NotFound): services "%s" not found'):format(name)) end
+        return out_json { metadata = { name = name }, spec = svc }
+      end
+      local items = {}
+      for _, n in ipairs(sorted_keys(s.services)) do items[#items + 1] = { metadata = { name = n }, spec = s.services[n] } end
+      return out_json { items = json.array(items) }
+    elseif what == "endpoints" then
+      local svc = s.services[name]
+      if not svc then die(('Error from server (NotFound): endpoints "%s" not found'):format(name)) end
+      local addrs = {}
+      for _, n in ipairs(sorted_keys(s.pods)) do
+        local p = s.pods[n]
+        local ok = p.ready
+        for k, v in pairs(svc.selector or {}) do if (p.labels or {})[k] ~= v then ok = false end end
+        if ok then addrs[#addrs + 1] = { ip = "10.0.0." .. #addrs + 1, targetRef = { name = n } } end
+      end
+      return out_json { metadata = { name = name }, subsets = #addrs > 0 and { { addresses = addrs } } or json.array {} }
+    elseif what == "pvc" or what == "persistentvolumeclaims" then
+      local items = {}
+      for _, n in ipairs(sorted_keys(s.pvcs)) do
+        items[#items + 1] = { metadata = { name = n }, spec = { accessModes = { s.pvcs[n].access },
+          resources = { requests = { storage = s.pvcs[n].size } } }, status = { phase = "Bound" } }
+      end
+      return out_json { items = json.array(items) }
+    else
+      -- httproute,gateway,inferencepool in any combination
+      local items = {}
+      for kind in what:gmatch("[^,]+") do
+        local map = (kind:match("^httproute") and s.httproutes) or (kind:match("^gateway") and s.gateways)
+          or (kind:match("^inferencepool") and s.inferencepools) or {}
+        for _, n in ipairs(sorted_keys(map)) do items[#items + 1] = map[n] end
+      end
+      return out_json { items = json.array(items) }
+    end
+  elseif verb == "apply" or verb == "create" then
+    local s = space(ns)
+    local k = opt(a, "-k")
+    if k then
+      if failing("deploy") then die("error: unable to apply " .. k .. ": admission webhook denied the request") end
+      local base = k:gsub("/+$", ""):match("([^/]+)$")
+      vllm_pods(s, base, "kustomize:" .. k, 2)
+      s.kustomize[k] = true
+      save()
+      return print("deployment.apps/" .. base .. "-decode created")
+    end
+    if stdin then
+      local docs = yaml.load_all(stdin)
+      for _, d in ipairs(docs) do
+        local kind, name = d.kind, d.metadata and d.metadata.name
+        if kind == "Service" then
+          s.services[name] = d.spec
+        elseif kind == "PersistentVolumeClaim" then
+          s.pvcs[name] = { access = d.spec.accessModes[1], size = d.spec.resources.requests.storage }
+          lfs.mkdir(DIR .. "/pvc")
+          lfs.mkdir(DIR .. "/pvc/" .. ns)
+          lfs.mkdir(DIR .. "/pvc/" .. ns .. "/" .. name)
+        else
+          s.other[(kind or "?") .. "/" .. tostring(name)] = true
+        end
+        print(("%s/%s created"):format((kind or "object"):lower(), tostring(name)))
+      end
+      save()
+      return
+    end
+    return print("applied")
+  elseif verb == "delete" then
+    local s = space(ns)
+    local k = opt(a, "-k")
+    if k then
+      for _, n in ipairs(sorted_keys(s.pods)) do
+        if s.pods[n].owner == "kustomize:" .. k then s.pods[n] = nil end
+      end
+      s.kustomize[k] = nil
+      save()
+      return print("deleted " .. k)
+    end
+    local what = a[2]
+    if what == "httproute" or what == "gateway" then
+      local map = what == "httproute" and s.httproutes or s.gateways
+      for n in pairs(map) do map[n] = nil; print(what .. " " .. n .. " deleted") end
+      save()
+      return
+    end
+    if what == "service" or what == "svc" then
+      local n = a[3]
+      if s.services[n] then
+        s.services[n] = nil
+        print('service "' .. n .. '" deleted')
+      elseif not has(a, "--ignore-not-found") then
+        die(('Error from server (NotFound): services "%s" not found'):format(n))
+      end
+      save()
+      return
+    end
+    if what == "pod" or what == "pods" then
+      local sel = opt(a, "-l")
+      for _, n in ipairs(sorted_keys(s.pods)) do
+        if match_labels(s.pods[n].labels, sel) then
+          -- a Deployment recreates it: a fresh container, restarted
+          for _, c in ipairs(s.pods[n].containers) do c.restarts = c.restarts + 1 end
+          print('pod "' .. n .. '" deleted')
+        end
+      end
+      save()
+      return
+    end
+    save()
+    return print("deleted")
+  elseif verb == "logs" then
+    local s = space(ns)
+    local pod = a[2]
+    if failing("nologs") then die(('Error from server (BadRequest): container "vllm" in pod "%s" is waiting to start'):format(pod)) end
+    if not s.pods[pod] then die(('Error from server (NotFound): pods "%s" not found'):format(pod)) end
+    local prev = has(a, "--previous") or has(a, "-p")
+    if prev and s.pods[pod].containers[1].restarts == 0 then
+      die(('Error from server (BadRequest): previous terminated container "vllm" in pod "%s" not found'):format(pod))
+    end
+    return print(("2026-02-16T09:19:00.000000000Z INFO %s starting vLLM\n2026-02-16T09:19:30.000000000Z INFO GPU KV cache size: 1,234,567 tokens\n2026-02-16T09:19:31.000000000Z INFO Application startup complete."):format(pod))
+  elseif verb == "exec" then
+    local s = space(ns)
+    local pod = a[2]
+    if not s.pods[pod] then die(('Error from server (NotFound): pods "%s" not found'):format(pod)) end
+    local rest = {}
+    local after = false
+    for _, x in ipairs(a) do
+      if after then rest[#rest + 1] = x end
+      if x == "--" then after = true end
+    end
+    if rest[1] == "ls" then
+      local pvc = s.pods[pod].pvc
+      local root = DIR .. "/pvc/" .. ns .. "/" .. tostring(pvc)
+      for _, n in ipairs((function()
+        local t = {}
+        if lfs.attributes(root, "mode") == "directory" then
+          for x in lfs.dir(root) do if x ~= "." and x ~= ".." then t[#t + 1] = x end end
+        end
+        table.sort(t)
+        return t
+      end)()) do print(n) end
+      return
+    end
+    return
+  elseif verb == "cp" then
+    local s = space(ns)
+    local src, dst = a[2], a[3]
+    local pod, path = src:match("^([^:]+):(.*)$")
+    if not pod or not s.pods[pod] then die("error: cannot copy from " .. tostring(src)) end
+    local rel = path:match("^/requests/(.*)$")
+    local from = DIR .. "/pvc/" .. ns .. "/" .. tostring(s.pods[pod].pvc) .. "/" .. tostring(rel)
+    if lfs.attributes(from, "mode") ~= "directory" then die("error: " .. path .. ": No such file or directory") end
+    proc.run { "mkdir", "-p", dst }
+    local r = proc.run { "cp", "-a", from .. "/.", dst }
+    if not r.ok then die(r.stderr) end
+    return
+  elseif verb == "port-forward" then
+    -- serves a small OpenAI-compatible API on the local port
+    local ports = a[3]
+    local lport = ports:match("^(%d+):")
+    local mode = failing("smoke") and "fail" or "ok"
+    save()
+    local here = arg[0]:match("^(.*)/[^/]*$")
+    local py = proc.which("python3") and "python3" or "/usr/bin/python3"
+    local r = proc.run({ py, here .. "/mockvllm.py", lport, mode },
+      { stdout = "inherit", stderr = "inherit" })
+    os.exit(r.code or 1)
+  end
+  save()
+  die("fake kubectl: unsupported call: " .. table.concat(args, " "), 2)
+end
+
+-- helm -------------------------------------------------------------------------------------
+
+local function make_release(s, name, chart, gateway)
+  local r = { chart = chart, status = "deployed" }
+  s.releases[name] = r
+  if chart:match("router") or name:match("gaie") or name:match("epp") then
+    add_pod(s, name .. "-epp", { app = name .. "-epp" }, "ghcr.io/llm-d/llm-d-inference-scheduler:v0.4.0", "helm:" .. name)
+    s.inferencepools[name] = { kind = "InferencePool", metadata = { name = name }, status = { parents = { {
+      conditions = { { type = "Accepted", status = "True" } } } } } }
+  end
+  if chart:match("router") or name:match("gaie") or name:match("epp") then
+    s.services[name .. "-epp"] = { selector = { app = name .. "-epp" }, ports = { { port = 9002 } }, owner = "helm:" .. name }
+  end
+  if gateway or name:match("infra") then
+    s.services[name .. "-inference-gateway"] = { selector = { app = name .. "-gateway" }, ports = { { port = 80 } },
+      owner = "helm:" .. name }
+    s.gateways[name] = { kind = "Gateway", metadata = { name = name },
+      status = { conditions = { { type = "Programmed", status = "True" } } } }
+    s.httproutes[name] = { kind = "HTTPRoute", metadata = { name = name },
+      status = { parents = { { conditions = { { type = "Accepted", status = "True" } } } } } }
+  end
+  if name:match("ms") or chart:match("modelservice") then vllm_pods(s, name, "helm:" .. name, 2) end
+end
+
+local function helm()
+  log_call()
+  local ns = ns_of(args)
+  local a = strip_ns(args)
+  local s = space(ns)
+  if a[1] == "list" then
+    local out = {}
+    for _, n in ipairs(sorted_keys(s.releases)) do
+      out[#out + 1] = { name = n, namespace = ns, chart = s.releases[n].chart, status = "deployed" }
+    end
+    return out_json(json.array(out))
+  elseif a[1] == "upgrade" or a[1] == "install" then
+    local i = a[1] == "upgrade" and 3 or 2
+    if a[2] == "--install" then i = 3 end
+    local name, chart = a[i], a[i + 1]
+    if failing("deploy") then die("Error: INSTALLATION FAILED: timed out waiting for the condition") end
+    for j, x in ipairs(a) do
+      if (x == "-f" or x == "--values") and lfs.attributes(a[j + 1], "mode") ~= "file" then
+        die("Error: open " .. a[j + 1] .. ": no such file or directory")
+      end
+    end
+    make_release(s, name, chart, has(a, "httpRoute.create=true"))
+    save()
+    return print(("Release \"%s\" has been upgraded. Happy Helming!"):format(name))
+  elseif a[1] == "uninstall" then
+    for j = 2, #a do
+      local n = a[j]
+      if n:sub(1, 1) ~= "-" then
+        if s.releases[n] then
+          s.releases[n] = nil
+          for _, p in ipairs(sorted_keys(s.pods)) do
+            if s.pods[p].owner == "helm:" .. n then s.pods[p] = nil end
+          end
+          s.inferencepools[n], s.gateways[n], s.httproutes[n] = nil, nil, nil
+          for _, sv in ipairs(sorted_keys(s.services)) do
+            if s.services[sv].owner == "helm:" .. n then s.services[sv] = nil end
+          end
+          print(('release "%s" uninstalled'):format(n))
+        elseif not has(a, "--ignore-not-found") then
+          die(("Error: uninstall: Release not loaded: %s: release: not found"):format(n))
+        end
+      end
+    end
+    save()
+    return
+  end
+  die("fake helm: unsupported call: " .. table.concat(args, " "), 2)
+end
+
+-- helmfile -n NS apply [-e env]... in the guide folder: releases from its helmfile.yaml
+local function helmfile()
+  log_call()
+  local ns = ns_of(args)
+  local a = strip_ns(args)
+  local s = space(ns)
+  if a[1] ~= "apply" then die("fake helmfile: unsupported call: " .. table.concat(args, " "), 2) end
+  local f = io.open("helmfile.yaml") or io.open("helmfile.yaml.gotmpl")
+  if not f then die("err: no state file found. It must be named helmfile.yaml", 1) end
+  local text = f:read("a")
+  f:close()
+  if failing("deploy") then die("in ./helmfile.yaml: command \"helm\" exited with non-zero status: Error: UPGRADE FAILED") end
+  for name in text:gmatch("\n%s*%-%s*name:%s*([%w%-_]+)") do
+    make_release(s, name, "helmfile/" .. name, false)
+    print("Upgrading release=" .. name)
+  end
+  save()
+end
+
+local function oc()
+  log_call()
+  if args[1] == "project" then
+    local p = os.getenv("FAKE_PROJECT")
+    if not p or p == "" then die("error: no project has been set", 1) end
+    return print(p)
+  end
+  die("fake oc: unsupported call: " .. table.concat(args, " "), 2)
+end
+
+-- run_only.sh -c config.yaml: the launcher pod and the harness, results on the PVC
+local function run_only()
+  log_call()
+  local cfg_path = opt(args, "-c") or opt(args, "--config")
+  if not cfg_path then die("run_only.sh: -c config.yaml is required", 1) end
+  local cfg = yaml.load_file(cfg_path)
+  local h = cfg.harness or {}
+  local ns = h.namespace or (cfg.endpoint or {}).namespace
+  local s = space(ns)
+  local pvc = h.results_pvc
+  if not s.pvcs[pvc] then die(("Error from server (NotFound): persistentvolumeclaims \"%s\" not found"):format(tostring(pvc))) end
+  add_pod(s, "llmdbench-harness-launcher", { app = "llmdbench-harness-launcher" }, h.image or "llm-d-benchmark", "run_only")
+  s.pods["llmdbench-harness-launcher"].ready = true
+  s.pods["llmdbench-harness-launcher"].waiting = nil
+  s.pods["llmdbench-harness-launcher"].pvc = pvc
+  state.counters.bench = (state.counters.bench or 0) + 1
+  local n = state.counters.bench
+  local list = {}
+  for d in (os.getenv("FAKE_RESULTS") or ""):gmatch("[^:]+") do list[#list + 1] = d end
+  local src = list[n] or list[#list]
+  local workload = next(cfg.workload or {}) or "workload"
+  local exp = ("%s_%d_%s_%s"):format(h.name or "inference-perf", 1700000000 + n, workload,
+    (cfg.endpoint or {}).stack_name or "stack")
+  local dest = DIR .. "/pvc/" .. ns .. "/" .. pvc .. "/" .. exp
+  proc.run { "mkdir", "-p", dest }
+  print("==> Running harness " .. tostring(h.name) .. " workload " .. workload)
+  io.stdout:flush()
+  local slow = tonumber(os.getenv("FAKE_SLOW_BENCH") or "")
+  if slow and n == 1 then
+    save()
+    proc.run { "sleep", tostring(slow) }
+  end
+  if src and not failing("bench_nojson") then
+    proc.run { "cp", "-a", src .. "/.", dest }
+  end
+  local ef = io.open(dest .. "/stderr.log", "w")
+  if failing("bench_stderr") then
+    ef:write("INFO starting\nTraceback (most recent call last):\n  File \"harness.py\"\nKilled\n")
+  else
+    ef:write("INFO starting\nINFO done\n")
+  end
+  ef:close()
+  print("==> Results in /requests/" .. exp)
+  save()
+end
+
+if tool == "kubectl" then kubectl()
+elseif tool == "helm" then helm()
+elseif tool == "helmfile" then helmfile()
+elseif tool == "oc" then oc()
+elseif tool == "run_only.sh" then run_only()
+else die("fake: unknown tool " .. tostring(tool), 2) end
+save()

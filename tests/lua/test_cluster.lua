@@ -1,0 +1,472 @@
+-- compare.lua on a cluster, against the fake cluster in tests/fakecluster/ (kubectl, helm,
+-- helmfile, oc and run_only.sh stand-ins that keep state on disk and log every call);
+-- also the cluster layer (llmd.k8s) and the step executor (llmd.steps) on their own.
+-- Expected command sequences are written out from the procedures in
+-- ../shared/reference/llmd-benchmark.md (deploy, run_only.sh, teardown, compare).
+local t = require "testlib"
+local json = require "llmd.json"
+local yaml = require "llmd.yaml"
+local proc = require "llmd.proc"
+local lfs = require "lfs"
+local k8s = require "llmd.k8s"
+local steps = require "llmd.steps"
+local cluster = require "llmd.cluster"
+
+local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
+local LLMDLUA = ROOT .. "/llmdlua"
+local FAKEBIN = ROOT .. "/tests/fakecluster/bin"
+local BASE = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
+local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
+local F = t.fixtures()
+
+-- A scratch setup: a guide folder (helmfile.yaml and a kustomize model server), the real
+-- benchmark template, a plan; returns {dir, plan_path, cluster, env}.
+local function setup(edit)
+  local d = t.tmpdir()
+  proc.run { "mkdir", "-p", d .. "/guide/ms", d .. "/cluster" }
+  t.write(d .. "/guide/helmfile.yaml", "releases:\n  - name: infra-sim\n  - name: gaie-sim\n  - name: ms-sim\n")
+  t.write(d .. "/guide/ms/kustomization.yaml", "resources: []\n")
+  t.write(d .. "/guide/router.values.yaml", "router: {}\n")
+  t.write(d .. "/template.yaml", t.read(F .. "/llm-d-benchmark/benchmark-templates/optimized-baseline-sanity.yaml"))
+  local plan = {
+    namespace = "bench", parent = d,
+    timeouts = { ready = 3, poll = 0.05, smoke = 10, backoff = 0.01 },
+    runs = {
+      a = { label = "vllm-baseline", baseline = true,
+        deploy = { method = "helm", guide_dir = d .. "/guide", release = "sim",
+          chart = "oci://ghcr.io/llm-d/charts/llm-d-router-standalone", values = { "router.values.yaml" },
+          kustomize = "ms", model = "Qwen/Qwen3-0.6B" },
+        benchmark = { template = d .. "/template.yaml", harness = "inference-perf", workload = "sanity_random" } },
+      b = { label = "llm-d-scheduler",
+        deploy = { method = "helmfile", guide_dir = d .. "/guide", environments = { "cuda", "istio" },
+          model = "Qwen/Qwen3-0.6B", gateway = "istio" },
+        benchmark = { template = d .. "/template.yaml", harness = "inference-perf", workload = "sanity_random" } },
+    },
+  }
+  if edit then edit(plan, d) end
+  t.write(d .. "/plan.yaml", yaml.dump(plan))
+  local env = {
+    FAKE_CLUSTER = d .. "/cluster", FAKE_LLMDLUA = LLMDLUA, FAKE_RESULTS = BASE .. ":" .. TREAT,
+    PATH = FAKEBIN .. ":" .. os.getenv("PATH"), NAMESPACE = false, FAKE_FAIL = false, FAKE_FAIL_ONCE = false,
+  }
+  return { dir = d, plan = d .. "/plan.yaml", cluster = d .. "/cluster", env = env }
+end
+
+local function compare(s, extra, envx)
+  local argv = { LLMDLUA, "compare.lua", "--yes", "--quiet" }
+  for _, a in ipairs(extra or { "--plan", s.plan }) do argv[#argv + 1] = a end
+  local env = {}
+  for k, v in pairs(s.env) do env[k] = v end
+  for k, v in pairs(envx or {}) do env[k] = v end
+  return proc.run(argv, { env = env, timeout = 120 })
+end
+
+local function workspace(s)
+  for n in lfs.dir(s.dir) do
+    if n:match("^llm%-d%-comparison%-") then return s.dir .. "/" .. n end
+  end
+end
+
+local function calls(s)
+  local out = {}
+  local f = io.open(s.cluster .. "/calls.log")
+  if not f then return out end
+  for line in f:lines() do out[#out + 1] = json.decode(line) end
+  f:close()
+  return out
+end
+
+-- "tool arg arg" for each call, workspace paths masked
+local function call_lines(s, w)
+  local out = {}
+  for _, c in ipairs(calls(s)) do
+    local l = c.tool .. " " .. table.concat(c.args, " ")
+    l = l:gsub(w:gsub("%p", "%%%0"), "<ws>"):gsub(s.dir:gsub("%p", "%%%0"), "<dir>")
+    l = l:gsub("svc/([%w%-]+) %d+:", "svc/%1 <port>:"):gsub("inference%-perf_%d+_", "inference-perf_<id>_")
+    out[#out + 1] = l
+  end
+  return out
+end
+
+local function state(s)
+  return json.decode(t.read(s.cluster .. "/state.json"))
+end
+
+t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, report; the exact commands", function()
+  local s = setup()
+  local r = compare(s)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = workspace(s)
+  t.ok(r.stdout:find("Starting Run A: vllm-baseline - deploying the stack.", 1, true))
+  t.ok(r.stdout:find("Starting Run B: llm-d-scheduler - deploying the stack.", 1, true))
+  t.ok(r.stdout:find("Comparison report written to: " .. w .. "/comparison_report.md", 1, true))
+  -- the report compares the two fixture runs the fake benchmark wrote
+  local cj = json.read(w .. "/comparison.json")
+  t.eq(cj.a.label, "vllm-baseline")
+  local rows = {}
+  for _, row in ipairs(cj.perf) do rows[row.key] = row end
+  local E = require "harness_expected"
+  t.eq(rows.ttft_p90_ms.a, E.kubecon_na_2025_vllm.overall.ttft_p90_ms)
+  t.eq(rows.ttft_p90_ms.b, E.kubecon_na_2025_vllm_chunking_and_prefix_caching.overall.ttft_p90_ms)
+  -- the procedure, call by call (llmd-benchmark.md: compare, deploy, run_only, teardown)
+  local want = {
+    -- run A: baseline, helm router + kustomize model server
+    "helm upgrade --install sim oci://ghcr.io/llm-d/charts/llm-d-router-standalone -f router.values.yaml -n bench",
+    "kubectl -n bench apply -k ms",
+    "kubectl -n bench get pods -o json",
+    "kubectl -n bench get inferencepool,gateway,httproute -o json",
+    "kubectl -n bench get svc llm-d-baseline-model-server -o json",
+    "kubectl -n bench apply -f -",
+    "kubectl -n bench get endpoints llm-d-baseline-model-server -o json",
+    "kubectl -n bench port-forward svc/llm-d-baseline-model-server <port>:8000",
+    "kubectl -n bench get pvc -o json",
+    "kubectl -n bench apply -f -",
+    "kubectl -n bench exec llmdbench-harness-launcher -- ls /requests",
+    "run_only.sh -c <ws>/run-a/benchmark/config.yaml",
+    "kubectl -n bench exec llmdbench-harness-launcher -- ls /requests",
+    "kubectl -n bench cp llmdbench-harness-launcher:/requests/inference-perf_<id>_sanity_random_optimized-baseline-Qwen3-32B "
+      .. "<ws>/run-a/results/inference-perf_<id>_sanity_random_optimized-baseline-Qwen3-32B",
+    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
+    "kubectl -n bench get nodes -o json",
+    "kubectl -n bench get pods -l app.kubernetes.io/component=vllm -o json",
+    "kubectl -n bench logs ms-decode-1 -c vllm --timestamps",
+    "kubectl -n bench logs ms-decode-2 -c vllm --timestamps",
+    "helm list -o json -n bench",
+    "helm uninstall sim --ignore-not-found -n bench",
+    "kubectl -n bench delete httproute --all",
+    "kubectl -n bench delete gateway --all",
+    "kubectl -n bench delete -k ms --ignore-not-found",
+    "kubectl -n bench delete service llm-d-baseline-model-server --ignore-not-found",
+    "helm list -o json -n bench",
+    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
+    "kubectl -n bench get httproute,gateway -o json",
+    -- run B: helmfile with environments, through the gateway
+    "helmfile -n bench apply -e cuda -e istio",
+    "kubectl -n bench get pods -o json",
+    "kubectl -n bench get inferencepool,gateway,httproute -o json",
+    "kubectl -n bench get svc -o json",
+    "kubectl -n bench port-forward svc/infra-sim-inference-gateway <port>:80",
+    "kubectl -n bench get pvc -o json",
+    "kubectl -n bench get svc -o json",
+    "kubectl -n bench exec llmdbench-harness-launcher -- ls /requests",
+    "run_only.sh -c <ws>/run-b/benchmark/config.yaml",
+    "kubectl -n bench exec llmdbench-harness-launcher -- ls /requests",
+    "kubectl -n bench cp llmdbench-harness-launcher:/requests/inference-perf_<id>_sanity_random_optimized-baseline-Qwen3-32B "
+      .. "<ws>/run-b/results/inference-perf_<id>_sanity_random_optimized-baseline-Qwen3-32B",
+    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
+    "kubectl -n bench get nodes -o json",
+    "kubectl -n bench get pods -l app.kubernetes.io/component=vllm -o json",
+    "kubectl -n bench logs ms-sim-decode-1 -c vllm --timestamps",
+    "kubectl -n bench logs ms-sim-decode-2 -c vllm --timestamps",
+    "helm list -o json -n bench",
+    "helm uninstall gaie-sim infra-sim ms-sim --ignore-not-found -n bench",
+    "kubectl -n bench delete httproute --all",
+    "kubectl -n bench delete gateway --all",
+    "helm list -o json -n bench",
+    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
+    "kubectl -n bench get httproute,gateway -o json",
+  }
+  t.eq(call_lines(s, w), want)
+  -- commands.log has every one of them, with exit codes
+  local log = t.read(w .. "/commands.log")
+  t.ok(log:find("helm uninstall sim --ignore-not-found -n bench | exit 0", 1, true), log)
+  -- the baseline benchmark points at the baseline Service
+  t.ok(t.read(w .. "/run-a/benchmark/config.yaml"):find(
+    "base_url: &url http://llm-d-baseline-model-server.bench.svc.cluster.local:8000", 1, true))
+  -- state, logs
+  local st = json.read(w .. "/run-a/run_state.json")
+  t.eq(st.stack.namespace, "bench")
+  t.eq(st.stack.hardware, "NVIDIA-H100-80GB-HBM3 x8")
+  t.eq(st.stack.decode_image, "ghcr.io/llm-d/llm-d-cuda:v0.4.0")
+  t.eq(st.baseline, true)
+  t.ok(t.read(w .. "/run-a/results/vllm-logs/ms-decode-1_vllm.log"):find("GPU KV cache size", 1, true))
+  -- PVC and namespace kept, the stack gone
+  local cs = state(s)
+  t.ok(cs.ns.bench.pvcs["llmd-benchmark-results"], "the PVC is kept")
+  t.eq(next(cs.ns.bench.releases), nil)
+  -- state written before teardown
+  local order = {}
+  for i, o in ipairs(json.read(w .. "/steps.json")) do order[(o.stack or "") .. o.name] = i end
+  t.ok(order.asave_state < order.ateardown and order.bsave_state < order.bteardown)
+  -- the reproduction script holds the commands that ran
+  local sh = t.read(w .. "/run_comparison.sh")
+  t.ok(sh:find("# (cd " .. s.dir .. "/guide && helmfile -n bench apply -e cuda -e istio)", 1, true), sh)
+  t.ok(sh:find("export NAMESPACE=bench", 1, true))
+end)
+
+t.test("every call is namespaced and nothing cluster-scoped is changed", function()
+  local s = setup()
+  local r = compare(s)
+  t.eq(r.code, 0, r.stderr)
+  for _, c in ipairs(calls(s)) do
+    if c.tool == "kubectl" or c.tool == "helm" or c.tool == "helmfile" then
+      local ns
+      for i, a in ipairs(c.args) do if a == "-n" then ns = c.args[i + 1] end end
+      t.eq(ns, "bench", c.tool .. " " .. table.concat(c.args, " "))
+      local verb = c.args[3] or ""
+      if c.tool == "kubectl" and verb ~= "get" then
+        for _, a in ipairs(c.args) do
+          t.ok(not k8s.CLUSTER_KINDS[a], "no cluster-scoped kind changed: " .. table.concat(c.args, " "))
+        end
+      end
+    end
+  end
+  -- and the namespace was never deleted
+  t.ok(state(s).ns.bench, "namespace state kept")
+end)
+
+t.test("a pre-existing A with a fresh B", function()
+  local s = setup(function(plan)
+    plan.runs.a = { label = "before", existing = { results = BASE } }
+  end)
+  s.env.FAKE_RESULTS = TREAT
+  local r = compare(s)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = workspace(s)
+  t.eq(json.read(w .. "/run-a/run_state.json").imported, true)
+  for _, c in ipairs(call_lines(s, w)) do t.ok(not c:find("sim oci", 1, true), "A was not deployed: " .. c) end
+  t.ok(t.read(w .. "/comparison_report.md"):find("| TTFT p90 | 3,282.0 ms | 1,852.6 ms |", 1, true))
+end)
+
+t.test("dry run: every command printed, the cluster untouched", function()
+  local s = setup()
+  local r = compare(s, { "--plan", s.plan, "--dry-run" })
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:find("[dry-run] helm upgrade --install sim", 1, true))
+  t.ok(r.stdout:find("[dry-run] helmfile -n bench apply -e cuda -e istio", 1, true))
+  t.ok(r.stdout:find("[dry-run] kubectl -n bench delete gateway --all", 1, true))
+  t.eq(lfs.attributes(s.cluster .. "/calls.log"), nil, "no call reached the cluster")
+  t.eq(lfs.attributes(s.cluster .. "/state.json"), nil)
+end)
+
+t.test("failures: image pull, never ready, deploy error, no logs (no teardown), transient retried", function()
+  local s = setup()
+  local r = compare(s, nil, { FAKE_FAIL = "imagepull" })
+  t.eq(r.code, 1)
+  t.ok(r.stdout:find("pod ms-decode-1 is in ImagePullBackOff", 1, true), r.stdout)
+  -- the failed run keeps its stack for --resume, and says so
+  t.ok(r.stdout:find("whatever was deployed is left in place", 1, true))
+  t.ok(r.stdout:find("llmdlua compare.lua --resume ", 1, true))
+
+  s = setup()
+  r = compare(s, nil, { FAKE_FAIL = "notready" })
+  t.eq(r.code, 1)
+  t.ok(r.stdout:find("the stack was not ready within 3 s (not ready: ms-decode-1, ms-decode-2, sim-epp)", 1, true),
+    r.stdout)
+
+  s = setup()
+  r = compare(s, nil, { FAKE_FAIL = "deploy" })
+  t.eq(r.code, 1)
+  t.ok(r.stdout:find("helm upgrade --install sim", 1, true) and r.stdout:find("INSTALLATION FAILED", 1, true), r.stdout)
+
+  s = setup()
+  r = compare(s, nil, { FAKE_FAIL = "nologs" })
+  t.eq(r.code, 1)
+  t.ok(r.stdout:find("no vLLM logs could be collected", 1, true), r.stdout)
+  for _, c in ipairs(call_lines(s, workspace(s))) do t.ok(not c:find("uninstall", 1, true), "no teardown: " .. c) end
+
+  s = setup()
+  r = compare(s, nil, { FAKE_FAIL = "transient" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(t.read(workspace(s) .. "/commands.log"):find("| attempt 2", 1, true))
+end)
+
+t.test("a benchmark that fails once is re-run after restarting the vLLM pods", function()
+  local s = setup()
+  local r = compare(s, nil, { FAKE_FAIL_ONCE = "bench_stderr" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = workspace(s)
+  t.ok(r.stdout:find("the harness stopped early", 1, true), r.stdout)
+  local lines = table.concat(call_lines(s, w), "\n")
+  t.ok(lines:find("kubectl -n bench delete pod -l llm-d.ai/inference-serving=true", 1, true))
+  -- the failed attempt's results are kept beside the good ones
+  t.eq(lfs.attributes(w .. "/run-a/results-attempt-1", "mode"), "directory")
+end)
+
+t.test("resume after a failure at each phase: the rest runs, nothing is deployed twice", function()
+  for _, case in ipairs {
+    { fail = "smoke", step = "smoke_test" },
+    { fail = "bench_nojson", step = "benchmark", attempts = 1 },
+    { fail = "nologs", step = "collect_logs" },
+  } do
+    local s = setup(function(plan)
+      if case.attempts then plan.runs.a.benchmark.attempts = case.attempts end
+    end)
+    local r = compare(s, nil, { FAKE_FAIL = case.fail })
+    t.eq(r.code, 1, case.fail)
+    local w = workspace(s)
+    local failed = false
+    for _, o in ipairs(json.read(w .. "/steps.json")) do
+      if o.status == "failed" and o.name == case.step and o.stack == "a" then failed = true end
+    end
+    t.ok(failed, case.fail .. ": failed at " .. case.step)
+    t.ok(lfs.attributes(w .. "/run-a/run_state.json"), case.fail .. ": state saved")
+    -- the cause fixed: the same workspace goes on
+    r = compare(s, { "--resume", w })
+    t.eq(r.code, 0, case.fail .. ": " .. r.stdout .. r.stderr)
+    local n = 0
+    for _, c in ipairs(call_lines(s, w)) do
+      if c:find("^helm upgrade %-%-install sim") then n = n + 1 end
+    end
+    t.eq(n, 1, case.fail .. ": run A deployed once")
+    t.ok(lfs.attributes(w .. "/comparison_report.md"), case.fail .. ": the report")
+  end
+end)
+
+t.test("interrupted during the benchmark: exit 130, then --resume goes on without deploying again", function()
+  local s = setup()
+  local env = {}
+  for k, v in pairs(s.env) do env[k] = v end
+  env.FAKE_SLOW_BENCH = "30"
+  local out = s.dir .. "/out.txt"
+  local p = proc.spawn({ LLMDLUA, "compare.lua", "--yes", "--quiet", "--plan", s.plan },
+    { env = env, stdout = { file = out }, stderr = { file = out, append = true } })
+  local started = false
+  for _ = 1, 400 do
+    local f = io.open(s.cluster .. "/calls.log")
+    local text = f and f:read("a") or ""
+    if f then f:close() end
+    if text:find('"tool":"run_only.sh"', 1, true) then started = true; break end
+    proc.run { "sleep", "0.05" }
+  end
+  t.ok(started, "the benchmark started")
+  proc.run { "sleep", "0.3" }
+  local r = p:kill(10)
+  t.eq(r.code, 130, t.read(out))
+  local w = workspace(s)
+  local rec = json.read(w .. "/steps.json")
+  t.eq(rec[#rec].name, "benchmark")
+  t.ok(rec[#rec].message:find("interrupted", 1, true), rec[#rec].message)
+  r = compare(s, { "--resume", w })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local n = 0
+  for _, c in ipairs(call_lines(s, w)) do
+    if c:find("^helm upgrade %-%-install sim") then n = n + 1 end
+  end
+  t.eq(n, 1, "run A deployed once")
+  t.ok(lfs.attributes(w .. "/comparison_report.md"))
+end)
+
+t.test("baseline: no endpoints is an error that lists the pods' labels", function()
+  local s = setup(function(plan)
+    plan.runs.a.deploy.kustomize = nil -- only the router: nothing carries the serving label
+  end)
+  local r = compare(s)
+  t.eq(r.code, 1)
+  t.ok(r.stdout:find("service llm-d-baseline-model-server selects llm-d.ai/inference-serving=true but has no "
+    .. "endpoints; pods and their labels: sim-epp {app=sim-epp}", 1, true), r.stdout)
+end)
+
+t.test("plan validation names every bad key", function()
+  local d = t.tmpdir()
+  t.write(d .. "/p.yaml", yaml.dump {
+    runs = { a = { label = "x", deploy = { method = "kustomize", model = 3 }, benchmark = { template = d .. "/none" } },
+      b = { label = "x", existing = { results = d }, deploy = {} }, c = {} },
+    nmespace = "typo",
+  })
+  local err = t.raises("p.yaml", cluster.load_plan, d .. "/p.yaml")
+  for _, want in ipairs {
+    "p.yaml: (top).nmespace: unknown key", "p.yaml: runs.c: unknown key",
+    "p.yaml: runs.a.deploy.method: expected helmfile, helm or custom, got kustomize",
+    "p.yaml: runs.a.deploy.model: expected the served model name",
+    "p.yaml: runs.a.benchmark.template: " .. d .. "/none: no such file",
+    "p.yaml: runs.b.label: 'x' is also the label of run a",
+    "p.yaml: runs.b: either 'existing' (a pre-existing run) or 'deploy' + 'benchmark', not both",
+  } do
+    t.ok(err:find(want, 1, true), want .. "\n---\n" .. err)
+  end
+end)
+
+t.test("namespace: --namespace, then $NAMESPACE, then oc project -q; none is an error", function()
+  local s = setup(function(plan) plan.namespace = nil end)
+  local r = compare(s, { "--plan", s.plan, "--dry-run" }, { NAMESPACE = "from-env" })
+  t.ok(r.stdout:find("Namespace: from-env", 1, true), r.stdout)
+  r = compare(s, { "--plan", s.plan, "--dry-run" }, { FAKE_PROJECT = "from-oc" })
+  t.ok(r.stdout:find("Namespace: from-oc", 1, true), r.stdout .. r.stderr)
+  r = compare(s, { "--plan", s.plan, "--dry-run", "--namespace", "from-flag" }, { NAMESPACE = "from-env" })
+  t.ok(r.stdout:find("Namespace: from-flag", 1, true))
+  r = compare(s, { "--plan", s.plan, "--dry-run" })
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("no namespace: give --namespace", 1, true), r.stderr)
+end)
+
+-- the cluster layer on its own ----------------------------------------------------------
+
+t.test("k8s: namespace added, cluster-scoped changes refused before running, transient retried, logged", function()
+  local d = t.tmpdir()
+  local show = d .. "/args.sh"
+  t.write(show, "#!/bin/sh\nprintf '%s|' \"$@\"\n")
+  proc.run { "chmod", "+x", show }
+  local k = k8s.new { namespace = "ns1", log = d .. "/commands.log", bins = { kubectl = show }, backoff = 0 }
+  t.eq(k:kubectl({ "get", "pods" }).stdout, "-n|ns1|get|pods|")
+  t.eq(k:argv("helm", { "list" }), { "helm", "list", "-n", "ns1" })
+  for _, bad in ipairs {
+    { { "delete", "namespace", "ns1" }, "cluster-scoped kind 'namespace'" },
+    { { "delete", "ns", "x" }, "cluster-scoped kind 'ns'" },
+    { { "create", "clusterrolebinding", "x" }, "cluster-scoped kind 'clusterrolebinding'" },
+    { { "label", "nodes", "n1", "a=b" }, "cluster-scoped kind 'nodes'" },
+    { { "delete", "crd/foo.example.com" }, "cluster-scoped kind 'crd'" },
+    { { "delete", "pv", "x" }, "cluster-scoped kind 'pv'" },
+    { { "get", "pods", "-A" }, "all namespaces" },
+    { { "get", "pods", "-n", "other" }, "a different namespace (other)" },
+  } do
+    t.raises(bad[2], k.kubectl, k, bad[1])
+  end
+  t.raises("a manifest of the cluster-scoped kind ClusterRole", k.kubectl, k, { "apply", "-f", "-" },
+    { stdin = "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: x\n" })
+  t.raises("a manifest for namespace kube-system", k.kubectl, k, { "apply", "-f", "-" },
+    { stdin = "kind: ConfigMap\nmetadata:\n  name: x\n  namespace: kube-system\n" })
+  -- reading nodes is allowed
+  t.eq(k:kubectl({ "get", "nodes" }).ok, true)
+  -- a transient error is retried; a real one raises with the command and its stderr
+  local flaky = d .. "/flaky.sh"
+  t.write(flaky, "#!/bin/sh\nn=$(cat " .. d .. "/n 2>/dev/null || echo 0); echo $((n+1)) > " .. d .. "/n\n"
+    .. "if [ $n -lt 2 ]; then echo 'Error from server: etcdserver: request timed out' >&2; exit 1; fi\necho ok\n")
+  proc.run { "chmod", "+x", flaky }
+  local k2 = k8s.new { namespace = "ns1", log = d .. "/commands.log", bins = { kubectl = flaky }, backoff = 0 }
+  t.eq(k2:kubectl({ "get", "pods" }).stdout, "ok\n")
+  local k3 = k8s.new { namespace = "ns1", bins = { kubectl = "false" } }
+  t.raises("false -n ns1 get pods: exit 1", k3.kubectl, k3, { "get", "pods" })
+  t.eq(k3:kubectl({ "get", "pods" }, { check = false }).ok, false)
+  local log = t.read(d .. "/commands.log")
+  t.ok(log:find("| exit 1 | ", 1, true) and log:find("etcdserver: request timed out", 1, true), log)
+  t.ok(log:find("| attempt 3", 1, true), log)
+end)
+
+-- the executor on its own ----------------------------------------------------------------
+
+t.test("steps: order, partition, a failed global step stops, a failed stack stops only itself", function()
+  local ran = {}
+  local function s(n, name, per, fail)
+    return { number = n, name = name, per_stack = per, execute = function(_, st)
+      ran[#ran + 1] = name .. (st and ("/" .. st) or "")
+      if fail and (fail == true or fail == st) then error("boom " .. name) end
+      return "ok " .. name
+    end }
+  end
+  local out = { write = function() end }
+  local list = { s(5, "g-post", false), s(2, "p1", true), s(0, "g-pre", false), s(3, "p2", true, "a"), s(2, "g-tie", false) }
+  local r = steps.run("x", list, {}, { stacks = { "a", "b" }, out = out })
+  -- global steps up to the first per-stack number (2, inclusive) first, stacks in turn, then the rest
+  t.eq(ran, { "g-pre", "g-tie", "p1/a", "p2/a", "p1/b", "p2/b", "g-post" })
+  t.eq(r.ok, false)
+  t.eq(#r.failed, 1)
+  t.eq(r.failed[1].stack, "a")
+  ran = {}
+  r = steps.run("x", { s(0, "pre", false, true), s(1, "p", true), s(9, "post", false) }, {}, { stacks = { "a" }, out = out })
+  t.eq(ran, { "pre" })
+  t.eq(r.aborted, "global step 00 (pre) failed")
+  ran = {}
+  steps.run("x", list, {}, { stacks = { "b" }, only = steps.parse("0,2-3"), out = out })
+  t.eq(ran, { "g-pre", "g-tie", "p1/b", "p2/b" })
+  t.eq(steps.parse(" 1, 4-6 ,9"), { [1] = true, [4] = true, [5] = true, [6] = true, [9] = true })
+  t.raises("--step: 'x' is not a step number", steps.parse, "1,x")
+  -- recorded outcomes; a resumed run skips what completed
+  local rec = t.tmpdir() .. "/steps.json"
+  ran = {}
+  steps.run("x", { s(1, "one", true), s(2, "two", true, "a") }, {}, { stacks = { "a" }, record = rec, out = out })
+  t.eq(#json.read(rec), 2)
+  ran = {}
+  steps.run("x", { s(1, "one", true), s(2, "two", true) }, {}, { stacks = { "a" }, record = rec, resume = true, out = out })
+  t.eq(ran, { "two/a" })
+end)

@@ -1,0 +1,870 @@
+-- llmd.autobench: cross-framework serving-config search (SGLang, vLLM, TensorRT-LLM,
+-- TokenSpeed): cookbook configs, their validation, bounded candidate lists, server
+-- commands, and the comparison of normalised result rows.
+--
+--   local ab = require "llmd.autobench"
+--   local cfg, errs = ab.load(path)                  -- errs: { "<msg>", ... } in the validator's order
+--   local errs = ab.validate(cfg, { help = ab.read_help_dir(dir) })
+--   local list = ab.candidates(cfg, "vllm")          -- { {flags = ordered map, keys = {...}}, ... }
+--   local cmd = ab.render(cfg, "vllm", list[1])      -- POSIX-quoted command line
+--   local rows = ab.read_rows(path)                  -- JSONL, errors name path:line
+--   local md, csv = ab.summary(rows), ab.csv(rows)
+--
+-- The behaviour (messages, candidate order, ranking, tables) follows the llm-serving
+-- auto-benchmark toolchain described in ../shared/reference/autobench.md.
+local json = require "llmd.json"
+local yaml = require "llmd.yaml"
+local lfs = require "lfs"
+
+local M = {}
+
+M.FRAMEWORKS = { "sglang", "vllm", "tensorrt_llm", "tokenspeed" }
+M.MODEL_POSITIONAL = { vllm = true, tensorrt_llm = true, tokenspeed = true }
+M.SEQ_KEY = { sglang = "context_length", vllm = "max_model_len", tensorrt_llm = "max_seq_len",
+  tokenspeed = "max_model_len" }
+M.HELP_HINTS = { sglang = { "sglang", "launch" }, vllm = { "vllm", "serve" },
+  tensorrt_llm = { "trtllm", "serve" }, tokenspeed = { "tokenspeed", "serve" } }
+
+-- The flags each framework's server accepts (config keys, underscores).
+local function set(list)
+  local s = {}
+  for w in list:gmatch("%S+") do s[w] = true end
+  return s
+end
+M.STATIC_FLAGS = {
+  sglang = set [[attention_backend chunked_prefill_size context_length decode_attention_backend dllm_algorithm
+    dtype enable_multimodal enable_symm_mem ep_size host kv_cache_dtype max_running_requests mem_fraction_static
+    model_loader_extra_config model_path moe_runner_backend nnodes port pp_size prefill_attention_backend
+    reasoning_parser schedule_policy tool_call_parser tp_size trust_remote_code]],
+  vllm = set [[block_size dtype enable_chunked_prefill enable_prefix_caching gpu_memory_utilization host
+    kv_cache_dtype long_prefill_token_threshold max_long_partial_prefills max_model_len max_num_batched_tokens
+    max_num_partial_prefills max_num_seqs pipeline_parallel_size port tensor_parallel_size trust_remote_code]],
+  tensorrt_llm = set [[backend ep_size extra_llm_api_options free_gpu_memory_fraction host
+    kv_cache_free_gpu_memory_fraction max_batch_size max_num_tokens max_seq_len port pp_size tp_size
+    trust_remote_code]],
+  tokenspeed = set [[attention_backend attn_tp_size chunked_prefill_size comm_fusion_max_num_tokens
+    disable_cuda_graph_padding dtype enable_allreduce_fusion enable_expert_parallel enable_mla_l1_5_cache
+    enable_prefix_caching gpu_memory_utilization host kv_cache_dtype max_model_len max_num_seqs max_prefill_tokens
+    max_total_tokens mla_chunk_multiplier moe_backend moe_tp_size port quantization reasoning_parser
+    speculative_algorithm speculative_config speculative_draft_model_path speculative_num_draft_tokens
+    speculative_num_steps tensor_parallel_size tool_call_parser trust_remote_code]],
+}
+
+M.SLA_KEYS = { "max_p50_ttft_ms", "max_p50_tpot_ms", "min_success_rate", "max_p50_e2e_ms" }
+M.SLA_DEPRECATED = {
+  max_p99_ttft_ms = "max_p50_ttft_ms", max_p99_tpot_ms = "max_p50_tpot_ms", max_p99_e2e_ms = "max_p50_e2e_ms",
+  max_ttft_ms = "max_p50_ttft_ms", max_tpot_ms = "max_p50_tpot_ms", max_e2e_ms = "max_p50_e2e_ms",
+}
+
+local function is_map(v) return type(v) == "table" and not json.is_array(v) and (next(v) == nil or #v == 0) end
+local function is_list(v) return type(v) == "table" and (json.is_array(v) or (#v > 0)) end
+local function is_int(v) return math.type(v) == "integer" end
+
+-- Python's str() of a scalar, as the toolchain prints values.
+function M.pystr(v)
+  if v == nil or v == json.null then return "None" end
+  if v == true then return "True" elseif v == false then return "False" end
+  if math.type(v) == "float" then
+    if v == math.huge then return "inf" elseif v == -math.huge then return "-inf" end
+    return json.encode(v)
+  end
+  return tostring(v)
+end
+
+-- Python's repr() of a scalar (strings quoted).
+function M.pyrepr(v)
+  if type(v) == "string" then
+    if v:find("'", 1, true) and not v:find('"', 1, true) then return '"' .. v .. '"' end
+    return "'" .. v:gsub("\\", "\\\\"):gsub("'", "\\'") .. "'"
+  end
+  return M.pystr(v)
+end
+
+-- shlex.quote / shlex.join
+function M.quote(s)
+  s = tostring(s)
+  if s == "" then return "''" end
+  if s:match("^[%w@%%+=:,./_%-]+$") then return s end
+  return "'" .. s:gsub("'", "'\"'\"'") .. "'"
+end
+
+-- shlex.split, POSIX mode: quotes and backslashes.
+function M.split(s)
+  local out, cur, i, n, have = {}, {}, 1, #s, false
+  while i <= n do
+    local c = s:sub(i, i)
+    if c:match("%s") then
+      if have then out[#out + 1] = table.concat(cur); cur, have = {}, false end
+    elseif c == "'" then
+      local j = s:find("'", i + 1, true)
+      if not j then error("no closing quotation in: " .. s, 0) end
+      cur[#cur + 1] = s:sub(i + 1, j - 1)
+      have, i = true, j
+    elseif c == '"' then
+      local j = i + 1
+      while j <= n and s:sub(j, j) ~= '"' do
+        if s:sub(j, j) == "\\" and s:sub(j + 1, j + 1):match('["\\$`]') then j = j + 1 end
+        cur[#cur + 1] = s:sub(j, j)
+        j = j + 1
+      end
+      if j > n then error("no closing quotation in: " .. s, 0) end
+      have, i = true, j
+    elseif c == "\\" and i < n then
+      cur[#cur + 1] = s:sub(i + 1, i + 1)
+      have, i = true, i + 1
+    else
+      cur[#cur + 1] = c
+      have = true
+    end
+    i = i + 1
+  end
+  if have then out[#out + 1] = table.concat(cur) end
+  return out
+end
+
+-- Ordered maps: { keys = {...}, map = {...} } from a YAML mapping, in document order.
+local function ordered(t)
+  local keys = {}
+  for _, k in ipairs(yaml.keys(t)) do keys[#keys + 1] = k end
+  return { keys = keys, map = t }
+end
+
+local function copy_flags(o)
+  local keys, map = {}, {}
+  for i, k in ipairs(o.keys) do keys[i] = k; map[k] = o.map[k] end
+  return { keys = keys, map = map }
+end
+
+local function same_flags(a, b)
+  for k, v in pairs(a.map) do if b.map[k] ~= v then return false end end
+  for k, v in pairs(b.map) do if a.map[k] ~= v then return false end end
+  return true
+end
+
+-- Bounded candidates of framework fw: the base first, then the cartesian product of the
+-- search space in file order (last key fastest), duplicates dropped, at most `limit`.
+function M.candidates(cfg, fw, limit)
+  local sec = cfg.frameworks[fw]
+  limit = limit or M.limit(cfg)
+  local base = ordered(is_map(sec.base_server_flags) and sec.base_server_flags or {})
+  local list = { copy_flags(base) }
+  local space = is_map(sec.search_space) and ordered(sec.search_space) or { keys = {}, map = {} }
+  local values = {}
+  for i, k in ipairs(space.keys) do
+    local v = space.map[k]
+    values[i] = is_list(v) and v or { v }
+  end
+  if #list >= limit then return list end
+  if #space.keys == 0 then return list end
+  for _, v in ipairs(values) do if #v == 0 then return list end end
+  local idx = {}
+  for i = 1, #space.keys do idx[i] = 1 end
+  while true do
+    local c = copy_flags(base)
+    for i, k in ipairs(space.keys) do
+      if c.map[k] == nil then c.keys[#c.keys + 1] = k end
+      c.map[k] = values[i][idx[i]]
+    end
+    local dup = false
+    for _, e in ipairs(list) do if same_flags(e, c) then dup = true; break end end
+    if not dup then list[#list + 1] = c end
+    if #list >= limit then break end
+    -- next combination, last key fastest
+    local i = #space.keys
+    while i >= 1 do
+      idx[i] = idx[i] + 1
+      if idx[i] <= #values[i] then break end
+      idx[i] = 1
+      i = i - 1
+    end
+    if i == 0 then break end
+  end
+  return list
+end
+
+function M.limit(cfg)
+  local s = cfg.search
+  if not is_map(s) then return 1 end
+  local v = s.max_candidates_per_framework
+  if is_int(v) and v >= 1 then return v end
+  return 1
+end
+
+function M.flag_name(fw, key)
+  if fw == "tensorrt_llm" then return "--" .. key end
+  return "--" .. key:gsub("_", "-")
+end
+
+-- The command line of a candidate, as the toolchain renders it.
+function M.render(cfg, fw, cand)
+  local tokens = M.split(cfg.frameworks[fw].server_command)
+  if M.MODEL_POSITIONAL[fw] then tokens[#tokens + 1] = tostring(cfg.model and cfg.model.name) end
+  for _, k in ipairs(cand.keys) do
+    local v = cand.map[k]
+    -- null and false leave the flag out; true is a bare flag
+    if v ~= nil and v ~= json.null and v ~= false then
+      tokens[#tokens + 1] = M.flag_name(fw, k)
+      if v ~= true then tokens[#tokens + 1] = M.pystr(v) end
+    end
+  end
+  local q = {}
+  for i, tk in ipairs(tokens) do q[i] = M.quote(tk) end
+  return table.concat(q, " "), tokens
+end
+
+-- Help snapshots --------------------------------------------------------------------------
+
+-- { fw = set of flag names } from every *.txt under dir whose name has the framework's
+-- hints; a framework whose captures hold no flag is left out (falls back to the static list).
+function M.read_help_dir(dir)
+  local files = {}
+  local function walk(d)
+    for n in lfs.dir(d) do
+      if n ~= "." and n ~= ".." then
+        local p = d .. "/" .. n
+        local mode = lfs.attributes(p, "mode")
+        if mode == "directory" then walk(p) elseif mode == "file" and n:match("%.txt$") then files[#files + 1] = p end
+      end
+    end
+  end
+  if lfs.attributes(dir, "mode") ~= "directory" then error(dir .. ": no such folder (--help-dir)", 0) end
+  walk(dir)
+  table.sort(files)
+  local help = {}
+  for _, fw in ipairs(M.FRAMEWORKS) do
+    local flags, any = {}, false
+    for _, p in ipairs(files) do
+      local base = p:match("[^/]+$"):lower()
+      local all = true
+      for _, h in ipairs(M.HELP_HINTS[fw]) do if not base:find(h, 1, true) then all = false end end
+      if all then
+        local f = assert(io.open(p, "rb"))
+        local text = f:read("a")
+        f:close()
+        for flag in text:gmatch("%-%-([%w][%w_%-]*)") do flags[flag] = true; any = true end
+      end
+    end
+    if any then help[fw] = flags end
+  end
+  return help
+end
+
+local function flag_known(fw, key, help)
+  if not M.STATIC_FLAGS[fw][key] then return false end
+  local h = help and help[fw]
+  if not h then return true end
+  local name = M.flag_name(fw, key):sub(3)
+  return h[name] or h[(name:gsub("%-", "_"))] or h[(name:gsub("_", "-"))] or false
+end
+
+-- Validation -------------------------------------------------------------------------------
+
+-- Errors of a loaded config, in the toolchain's order. opts.help: read_help_dir's result.
+function M.validate(cfg, opts)
+  opts = opts or {}
+  local errs = {}
+  local function e(msg) errs[#errs + 1] = msg end
+  if cfg.schema_version ~= 1 then e("schema_version must be 1") end
+  if not (is_map(cfg.model) and cfg.model.name ~= nil and cfg.model.name ~= json.null and cfg.model.name ~= "") then
+    e("model.name must be set")
+  end
+  if not (is_map(cfg.source) and cfg.source.kind == "llm_serving_cookbook") then
+    e("source.kind must be one of ['llm_serving_cookbook']")
+  end
+  local ds = is_map(cfg.dataset) and cfg.dataset or {}
+  local required = 0
+  local il, ol = ds.input_len, ds.output_len
+  local function listy(v) return is_list(v) or (type(v) == "table" and json.is_array(v)) end
+  if not listy(il) or not listy(ol) then
+    e("dataset.input_len and dataset.output_len must be lists")
+  elseif #il ~= #ol then
+    e("dataset.input_len and dataset.output_len must be aligned")
+  elseif #il == 0 then
+    e("dataset.input_len and dataset.output_len must not be empty")
+  else
+    for i = 1, #il do
+      local total = (tonumber(il[i]) or 0) + (tonumber(ol[i]) or 0)
+      if total > required then required = total end
+    end
+  end
+  local limit = 1
+  if not is_map(cfg.search) then
+    e("search must be a mapping")
+  else
+    local v = cfg.search.max_candidates_per_framework
+    if v == nil then v = 0 end
+    if not is_int(v) then
+      e("search.max_candidates_per_framework must be an integer")
+    elseif v < 1 then
+      e("search.max_candidates_per_framework must be positive")
+    else
+      limit = v
+    end
+  end
+  local fws = cfg.frameworks
+  if not is_map(fws) then
+    e("frameworks must be a mapping")
+    return errs
+  end
+  local enabled = {}
+  for _, fw in ipairs(M.FRAMEWORKS) do
+    local sec = fws[fw]
+    if sec == nil then
+      e("missing frameworks." .. fw)
+    elseif not (is_map(sec) and sec.enabled == false) then
+      sec = is_map(sec) and sec or {}
+      local ok = true
+      if not is_map(sec.base_server_flags) then e(fw .. ": base_server_flags must be a mapping"); ok = false end
+      if sec.search_space ~= nil and not is_map(sec.search_space) then
+        e(fw .. ": search_space must be a mapping"); ok = false
+      end
+      if type(sec.server_command) ~= "string" then e(fw .. ": server_command must be a string") end
+      local keys, seen = {}, {}
+      for _, part in ipairs { sec.base_server_flags, sec.search_space } do
+        if is_map(part) then
+          for _, k in ipairs(yaml.keys(part)) do
+            if not seen[k] then seen[k] = true; keys[#keys + 1] = k end
+          end
+        end
+      end
+      for _, k in ipairs(keys) do
+        if not flag_known(fw, k, opts.help) then e(("%s: unknown or unsupported server flag '%s'"):format(fw, k)) end
+      end
+      if fw == "tensorrt_llm" then
+        if sec.backend_policy ~= "fixed_pytorch" then e("tensorrt_llm: backend_policy must be fixed_pytorch") end
+        if not (is_map(sec.base_server_flags) and sec.base_server_flags.backend == "pytorch") then
+          e("tensorrt_llm: base backend must be pytorch")
+        end
+        if is_map(sec.search_space) and sec.search_space.backend ~= nil then
+          e("tensorrt_llm: backend must not appear in search_space")
+        end
+      end
+      if ok and type(sec.server_command) == "string" then
+        for _, c in ipairs(M.candidates(cfg, fw, limit)) do
+          local cmd = M.render(cfg, fw, c)
+          if cmd == "" then e(fw .. ": rendered an empty command") end
+        end
+      end
+      enabled[#enabled + 1] = fw
+    end
+  end
+  for _, fw in ipairs(enabled) do
+    local sec = fws[fw]
+    local key = M.SEQ_KEY[fw]
+    local base = is_map(sec.base_server_flags) and sec.base_server_flags or {}
+    local v = base[key]
+    if v == nil then v = fw == "sglang" and required or 0 end
+    if not is_int(v) then
+      e(("%s: base %s is not an integer"):format(fw, key))
+    elseif v < required then
+      e(("%s: base %s (%d) is smaller than the largest dataset scenario (%d)"):format(fw, key, v, required))
+    end
+    local sv = is_map(sec.search_space) and sec.search_space[key]
+    if sv ~= nil and sv ~= false then
+      for _, c in ipairs(is_list(sv) and sv or { sv }) do
+        if not is_int(c) then
+          e(("%s: search_space %s candidate %s is not an integer"):format(fw, key, M.pyrepr(c)))
+        elseif c < required then
+          e(("%s: search_space %s candidate %d is smaller than the largest dataset scenario (%d)")
+            :format(fw, key, c, required))
+        end
+      end
+    end
+  end
+  local sla = is_map(cfg.benchmark) and cfg.benchmark.sla or nil
+  if sla == nil then sla = cfg.sla end
+  if is_map(sla) then
+    local allowed = {}
+    for _, k in ipairs(M.SLA_KEYS) do allowed[k] = true end
+    for _, k in ipairs(yaml.keys(sla)) do
+      if M.SLA_DEPRECATED[k] then
+        e(("sla: '%s' is deprecated; use '%s' (see references/result-schema.md)"):format(k, M.SLA_DEPRECATED[k]))
+      elseif not allowed[k] then
+        local l = {}
+        for i, x in ipairs(M.SLA_KEYS) do l[i] = "'" .. x .. "'" end
+        e(("sla: unknown key '%s'; allowed keys are [%s]"):format(k, table.concat(l, ", ")))
+      end
+    end
+  end
+  return errs
+end
+
+-- Loads a config: the table, or nil and the single load error.
+function M.load(path)
+  local ok, v = pcall(yaml.load_file, path)
+  if not ok then return nil, tostring(v) end
+  if not is_map(v) then return nil, "config must be a mapping" end
+  return v
+end
+
+-- The *.yaml then *.yml files a path names (a file, or a folder searched recursively).
+function M.config_paths(paths)
+  local out, seen = {}, {}
+  local function add(p) if not seen[p] then seen[p] = true; out[#out + 1] = p end end
+  for _, p in ipairs(paths) do
+    local mode = lfs.attributes(p, "mode")
+    if mode == "directory" then
+      local found = {}
+      local function walk(d, ext)
+        for n in lfs.dir(d) do
+          if n ~= "." and n ~= ".." then
+            local q = d .. "/" .. n
+            local m = lfs.attributes(q, "mode")
+            if m == "directory" then walk(q, ext) elseif n:sub(-#ext) == ext then found[#found + 1] = q end
+          end
+        end
+      end
+      walk(p:gsub("/+$", ""), ".yaml")
+      walk(p:gsub("/+$", ""), ".yml")
+      for _, q in ipairs(found) do add(q) end
+    else
+      add(p)
+    end
+  end
+  table.sort(out)
+  return out
+end
+
+-- Result rows -------------------------------------------------------------------------------
+
+function M.read_rows(path)
+  local f, err = io.open(path, "rb")
+  if not f then error(("%s: cannot read: %s"):format(path, err), 0) end
+  local rows, n = {}, 0
+  for line in f:lines() do
+    n = n + 1
+    if line:match("%S") then
+      local ok, v = pcall(json.decode, line, path .. ":" .. n)
+      if not ok then
+        f:close()
+        error(("%s:%d: invalid JSON: %s"):format(path, n, tostring(v):gsub("^[^:]*:%d+:%d+: ", "")), 0)
+      end
+      if type(v) ~= "table" or json.is_array(v) then
+        f:close()
+        error(("%s:%d: expected a JSON object"):format(path, n), 0)
+      end
+      v._line, v._file = n, path
+      rows[#rows + 1] = v
+    end
+  end
+  f:close()
+  return rows
+end
+
+local function get(t, ...)
+  for _, k in ipairs { ... } do
+    if type(t) ~= "table" then return nil end
+    t = t[k]
+  end
+  if t == json.null then return nil end
+  return t
+end
+M.get = get
+
+local function truthy_bool(v)
+  if v == true then return true end
+  if type(v) == "string" then
+    local l = v:lower()
+    return l == "1" or l == "true" or l == "yes" or l == "y"
+  end
+  if type(v) == "number" then return v ~= 0 end
+  return false
+end
+
+function M.passed(row) return truthy_bool(get(row, "sla", "passed")) end
+
+function M.scenario(row)
+  for _, k in ipairs { "scenario", "scenario_name", "dataset_scenario", "dataset_name", "kind" } do
+    local v = get(row, "workload", k)
+    if v ~= nil and v ~= false and v ~= "" and v ~= 0 then return tostring(v) end
+  end
+  local v = row.scenario
+  if v ~= nil and v ~= json.null and v ~= false and v ~= "" then return tostring(v) end
+  return "default"
+end
+
+function M.framework(row)
+  local v = row.framework
+  if v == nil or v == json.null or v == "" then return "unknown" end
+  return tostring(v)
+end
+
+local function metric(row, k) local v = get(row, "metrics", k); return type(v) == "number" and v or nil end
+
+local function latency(row, what)
+  return metric(row, "p50_" .. what .. "_ms") or metric(row, "mean_" .. what .. "_ms")
+end
+
+-- The rank key: higher is better, compared in order.
+function M.rank_key(row)
+  local gpus = get(row, "hardware", "gpu_count")
+  return {
+    row.status == "ok" and 1 or 0, M.passed(row) and 1 or 0,
+    metric(row, "request_throughput") or 0, metric(row, "output_token_throughput") or 0,
+    -(latency(row, "ttft") or 1e30), -(latency(row, "tpot") or 1e30),
+    -(type(gpus) == "number" and gpus or 1e30),
+  }
+end
+
+local function greater(a, b)
+  for i = 1, #a do
+    if a[i] ~= b[i] then return a[i] > b[i] end
+  end
+  return false
+end
+
+-- Recomputes each row's sla.passed from its metrics and the SLA (the row's own thresholds,
+-- overridden by sla). Returns the notes for rows whose stored flag disagreed.
+function M.recompute_sla(rows, sla)
+  local notes = {}
+  for _, row in ipairs(rows) do
+    local th = {}
+    for _, k in ipairs(M.SLA_KEYS) do
+      local v = (sla and sla[k]) or get(row, "sla", k)
+      if type(v) == "number" then th[k] = v end
+    end
+    if next(th) and row.status == "ok" then
+      local ok, why = true, {}
+      local function need(cond, msg) if not cond then ok = false; why[#why + 1] = msg end end
+      local ttft, tpot, e2e = metric(row, "p50_ttft_ms"), metric(row, "p50_tpot_ms"), metric(row, "p50_e2e_ms")
+      local function at_most(v, limit, what)
+        if limit then need(v ~= nil and v <= limit, ("%s %s > %s"):format(what, M.pystr(v), M.pystr(limit))) end
+      end
+      at_most(ttft, th.max_p50_ttft_ms, "p50 TTFT ms")
+      at_most(tpot, th.max_p50_tpot_ms, "p50 TPOT ms")
+      at_most(e2e, th.max_p50_e2e_ms, "p50 E2E ms")
+      if th.min_success_rate then
+        local sr = metric(row, "success_rate")
+        need(sr ~= nil and sr >= th.min_success_rate,
+          ("success rate %s < %s"):format(M.pystr(sr), M.pystr(th.min_success_rate)))
+      end
+      local stored = get(row, "sla", "passed")
+      if stored ~= nil and truthy_bool(stored) ~= ok then
+        notes[#notes + 1] = ("%s:%d: %s %s: the stored sla.passed (%s) disagrees with its metrics; using %s%s"):format(
+          row._file or "?", row._line or 0, M.framework(row), tostring(row.candidate_id), M.pystr(stored),
+          ok and "True" or "False", #why > 0 and (" (" .. table.concat(why, "; ") .. ")") or "")
+      end
+      if type(row.sla) ~= "table" then row.sla = {} end
+      row.sla.passed = ok
+    end
+  end
+  return notes
+end
+
+-- Winners per (framework, scenario): ok and SLA-passing rows, the best rank; first wins ties.
+function M.winners(rows)
+  local best, order = {}, {}
+  for _, row in ipairs(rows) do
+    if row.status == "ok" and M.passed(row) then
+      local key = M.framework(row) .. "\0" .. M.scenario(row)
+      local cur = best[key]
+      if not cur then
+        best[key] = row
+        order[#order + 1] = key
+      elseif greater(M.rank_key(row), M.rank_key(cur)) then
+        best[key] = row
+      end
+    end
+  end
+  local out = {}
+  for _, k in ipairs(order) do out[#out + 1] = best[k] end
+  return out
+end
+
+-- Markdown cells: None empty, floats with 2 decimals, booleans True/False.
+function M.cell(v)
+  if v == nil or v == json.null then return "" end
+  local s
+  if math.type(v) == "float" then s = ("%.2f"):format(v)
+  elseif v == true then s = "True" elseif v == false then s = "False"
+  else s = tostring(v) end
+  return (s:gsub("|", "\\|"):gsub("\r?\n", "<br>"))
+end
+
+local function first(...)
+  for i = 1, select("#", ...) do
+    local v = select(i, ...)
+    if v ~= nil and v ~= json.null then return v end
+  end
+end
+
+local function accept_len(row)
+  return first(get(row, "spec_decode", "mean_accept_length"), metric(row, "mean_accept_length"))
+end
+local function pre_sched(row)
+  return first(get(row, "phase_metrics", "pre_scheduler_ms"), metric(row, "pre_scheduler_ms"))
+end
+local function cache_hit(row)
+  return first(get(row, "cache", "prefix_cache_hit_rate"), metric(row, "prefix_cache_hit_rate"))
+end
+local function server_cmd(row) return first(row.server_command, row.launch_command) end
+
+local function artifacts(row)
+  local a = row.artifacts
+  if type(a) ~= "table" then return nil end
+  local parts = {}
+  for _, k in ipairs { "raw_result", "server_log", "benchmark_log", "summary" } do
+    local v = a[k]
+    if v ~= nil and v ~= json.null and v ~= "" then parts[#parts + 1] = k .. ": " .. tostring(v) end
+  end
+  if #parts == 0 then return nil end
+  return table.concat(parts, "<br>")
+end
+
+local function row_line(n, cells)
+  local t = {}
+  for i = 1, n do t[i] = M.cell(cells[i]) end
+  return "| " .. table.concat(t, " | ") .. " |"
+end
+
+function M.summary(rows)
+  local L = { "# Benchmark Summary", "" }
+  if #rows == 0 then
+    L[#L + 1] = "No rows found."
+    return table.concat(L, "\n") .. "\n"
+  end
+  local win = M.winners(rows)
+  L[#L + 1] = "## Best Commands By Framework"
+  L[#L + 1] = ""
+  local by_fw, fws = {}, {}
+  for _, r in ipairs(win) do
+    local fw = M.framework(r)
+    if not by_fw[fw] then by_fw[fw] = {}; fws[#fws + 1] = fw end
+    table.insert(by_fw[fw], r)
+  end
+  table.sort(fws)
+  for _, fw in ipairs(fws) do
+    L[#L + 1] = "### `" .. fw .. "`"
+    L[#L + 1] = ""
+    L[#L + 1] = "| Scenario | Candidate | Status | SLA | Req/s | Output tok/s | Total tok/s | P50 TTFT ms "
+      .. "| P50 TPOT ms | Success rate | Accept len | Pre-scheduler ms | Cache hit | GPUs | Server command "
+      .. "| Artifacts |"
+    L[#L + 1] = "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+      .. "| --- | --- |"
+    local list = by_fw[fw]
+    local idx = {}
+    for i, r in ipairs(list) do idx[r] = i end
+    table.sort(list, function(a, b)
+      local sa, sb = M.scenario(a), M.scenario(b)
+      if sa ~= sb then return sa < sb end
+      return idx[a] < idx[b]
+    end)
+    for _, r in ipairs(list) do
+      local line = row_line(16, {
+        M.scenario(r), r.candidate_id, r.status, M.passed(r), metric(r, "request_throughput"),
+        metric(r, "output_token_throughput"), metric(r, "total_token_throughput"), latency(r, "ttft"),
+        latency(r, "tpot"), metric(r, "success_rate"), accept_len(r), pre_sched(r), cache_hit(r),
+        get(r, "hardware", "gpu_count"), server_cmd(r), artifacts(r),
+      })
+      L[#L + 1] = line
+    end
+    L[#L + 1] = ""
+  end
+  L[#L + 1] = "## Cross-Framework Best Comparison"
+  L[#L + 1] = ""
+  L[#L + 1] = "| Scenario | Rank | Framework | Candidate | SLA | Req/s | Output tok/s | P50 TTFT ms | P50 TPOT ms "
+    .. "| Accept len | Pre-scheduler ms | Cache hit | GPUs | Server command |"
+  L[#L + 1] = "| --- | ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+  local by_sc, scs = {}, {}
+  for _, r in ipairs(win) do
+    local sc = M.scenario(r)
+    if not by_sc[sc] then by_sc[sc] = {}; scs[#scs + 1] = sc end
+    table.insert(by_sc[sc], r)
+  end
+  table.sort(scs)
+  for _, sc in ipairs(scs) do
+    local list = M.sort_by_rank(by_sc[sc])
+    for rank, r in ipairs(list) do
+      L[#L + 1] = row_line(14, {
+        sc, rank, M.framework(r), r.candidate_id, M.passed(r), metric(r, "request_throughput"),
+        metric(r, "output_token_throughput"), latency(r, "ttft"), latency(r, "tpot"), accept_len(r), pre_sched(r),
+        cache_hit(r), get(r, "hardware", "gpu_count"), server_cmd(r),
+      })
+    end
+  end
+  L[#L + 1] = ""
+  local failed = {}
+  for _, r in ipairs(rows) do
+    if not (r.status == "ok" and M.passed(r)) then failed[#failed + 1] = r end
+  end
+  if #failed > 0 then
+    L[#L + 1] = ""
+    L[#L + 1] = "## Failed Or SLA-Failing Candidates"
+    L[#L + 1] = ""
+    L[#L + 1] = "This table records tried configs that were not selected. They either failed, were skipped by "
+      .. "policy, or completed without passing the SLA."
+    L[#L + 1] = ""
+    L[#L + 1] = "| Framework | Candidate | Status | SLA | Reason |"
+    L[#L + 1] = "| --- | --- | --- | --- | --- |"
+    for _, r in ipairs(failed) do
+      L[#L + 1] = row_line(5, { M.framework(r), r.candidate_id, r.status, M.passed(r), r.failure_reason })
+    end
+  end
+  return table.concat(L, "\n") .. "\n"
+end
+
+-- Stable sort by rank key, best first.
+function M.sort_by_rank(list)
+  local dec = {}
+  for i, r in ipairs(list) do dec[i] = { r = r, k = M.rank_key(r), i = i } end
+  table.sort(dec, function(a, b)
+    if greater(a.k, b.k) then return true end
+    if greater(b.k, a.k) then return false end
+    return a.i < b.i
+  end)
+  local out = {}
+  for i, d in ipairs(dec) do out[i] = d.r end
+  return out
+end
+
+M.CSV_COLUMNS = { "framework", "scenario", "candidate_id", "status", "sla_passed", "request_throughput",
+  "output_token_throughput", "p50_ttft_ms", "p50_tpot_ms", "mean_ttft_ms", "mean_tpot_ms", "p99_ttft_ms",
+  "p99_tpot_ms", "mean_accept_length", "pre_scheduler_ms", "prefix_cache_hit_rate", "gpu_count", "server_command",
+  "failure_reason" }
+
+function M.csv(rows)
+  local function field(v)
+    if v == nil or v == json.null then return "" end
+    local s = M.pystr(v)
+    if s:find('[,"\r\n]') then s = '"' .. s:gsub('"', '""') .. '"' end
+    return s
+  end
+  local lines = { table.concat(M.CSV_COLUMNS, ",") }
+  for _, r in ipairs(M.sort_by_rank(rows)) do
+    local vals = {
+      M.framework(r), M.scenario(r), r.candidate_id, r.status, M.passed(r), metric(r, "request_throughput"),
+      metric(r, "output_token_throughput"), metric(r, "p50_ttft_ms"), metric(r, "p50_tpot_ms"),
+      metric(r, "mean_ttft_ms"), metric(r, "mean_tpot_ms"), metric(r, "p99_ttft_ms"), metric(r, "p99_tpot_ms"),
+      accept_len(r), pre_sched(r), cache_hit(r), get(r, "hardware", "gpu_count"), server_cmd(r), r.failure_reason,
+    }
+    local t = {}
+    for i = 1, #M.CSV_COLUMNS do t[i] = field(vals[i]) end
+    lines[#lines + 1] = table.concat(t, ",")
+  end
+  return table.concat(lines, "\r\n") .. "\r\n"
+end
+
+-- Plans --------------------------------------------------------------------------------------
+
+M.DISPOSITIONS = { selected = true, ["user-excluded"] = true, unsupported = true, ["environment-gap"] = true }
+
+-- Is the framework's server CLI there? nil, or why not.
+function M.environment_gap(cmd)
+  local proc = require "llmd.proc"
+  local tokens = M.split(cmd)
+  local exe = tokens[1]
+  if not exe then return "no server command" end
+  local path = exe:find("/") and exe or proc.which(exe)
+  if not path then return ("'%s' is not installed here (not found in PATH)"):format(exe) end
+  if (exe:match("^python") or exe:match("/python[%d.]*$")) and tokens[2] == "-m" and tokens[3] then
+    local mod = tokens[3]:match("^[%w_]+")
+    local probe = ("import importlib.util,sys; sys.exit(importlib.util.find_spec(%q) is None)"):format(mod)
+    local r = proc.run({ path, "-c", probe }, { stderr = "null" })
+    if not r.ok then return ("the Python module '%s' is not installed for %s"):format(mod, exe) end
+  end
+  return nil
+end
+
+-- The bounded candidate list of every framework with its disposition. opts.frameworks: a
+-- comma list (the others are user-excluded); opts.gap: function(cmd) -> reason (tests).
+function M.plan(path, opts)
+  opts = opts or {}
+  local cfg, err = M.load(path)
+  if not cfg then error(path .. ": " .. err, 0) end
+  local errs = M.validate(cfg)
+  local fatal = {}
+  for _, e in ipairs(errs) do
+    -- the TensorRT-LLM backend rule makes candidates unsupported, not the plan impossible
+    if not e:match("^tensorrt_llm: .*backend") then fatal[#fatal + 1] = path .. ": " .. e end
+  end
+  if #fatal > 0 then error(table.concat(fatal, "\n"), 0) end
+  local wanted
+  if opts.frameworks then
+    wanted = {}
+    for f in opts.frameworks:gmatch("[^,%s]+") do
+      local known = false
+      for _, fw in ipairs(M.FRAMEWORKS) do if fw == f then known = true end end
+      if not known then
+        error(("--frameworks: unknown framework '%s' (known: %s)"):format(f, table.concat(M.FRAMEWORKS, ", ")), 0)
+      end
+      wanted[f] = true
+    end
+  end
+  local gap_of = opts.gap or M.environment_gap
+  local limit = M.limit(cfg)
+  local entries, per = {}, {}
+  for _, fw in ipairs(M.FRAMEWORKS) do
+    local sec = cfg.frameworks[fw]
+    local info = { framework = fw, limit = limit, candidates = {} }
+    per[#per + 1] = info
+    if sec.enabled == false or (wanted and not wanted[fw]) then
+      info.disposition = "user-excluded"
+      info.reason = sec.enabled == false and "disabled in the config" or "not in --frameworks"
+      entries[#entries + 1] = { framework = fw, disposition = info.disposition, reason = info.reason }
+    else
+      local gap = gap_of(sec.server_command)
+      for i, c in ipairs(M.candidates(cfg, fw, limit)) do
+        local cmdline = M.render(cfg, fw, c)
+        local flags = json.object {}
+        for _, k in ipairs(c.keys) do flags[k] = c.map[k] end
+        local e = {
+          framework = fw, candidate_id = ("%s-%d"):format(fw, i - 1), index = i - 1, baseline = i == 1,
+          disposition = "selected", reason = "", server_command = cmdline, flags = flags,
+          model = cfg.model.name, gpu_count = is_map(cfg.hardware) and cfg.hardware.gpu_count or nil,
+        }
+        if fw == "tensorrt_llm" and c.map.backend ~= "pytorch" then
+          e.disposition = "unsupported"
+          e.reason = ("TensorRT-LLM is run only with the PyTorch backend (this candidate asks for backend %s); "
+            .. "it is not translated to another backend"):format(M.pyrepr(c.map.backend))
+        elseif gap then
+          e.disposition, e.reason = "environment-gap", gap
+        end
+        info.candidates[#info.candidates + 1] = e
+        entries[#entries + 1] = e
+      end
+    end
+  end
+  return { config = cfg, path = path, entries = entries, frameworks = per }
+end
+
+function M.plan_text(plan)
+  local out = {}
+  for _, info in ipairs(plan.frameworks) do
+    if info.disposition then
+      out[#out + 1] = ("# %s: %s (%s)"):format(info.framework, info.disposition, info.reason)
+    else
+      out[#out + 1] = ("# %s (%d candidates, limit %d)"):format(info.framework, #info.candidates, info.limit)
+      for _, e in ipairs(info.candidates) do
+        local note = e.disposition ~= "selected" and ("   # " .. e.disposition .. ": " .. e.reason) or ""
+        out[#out + 1] = e.server_command .. note
+      end
+    end
+  end
+  return table.concat(out, "\n") .. "\n"
+end
+
+-- "--sla max_p50_ttft_ms=1500,min_success_rate=0.99", or a config file's benchmark.sla.
+function M.parse_sla(s)
+  if lfs.attributes(s, "mode") == "file" then
+    local cfg, err = M.load(s)
+    if not cfg then error(s .. ": " .. err, 0) end
+    local sla = is_map(cfg.benchmark) and cfg.benchmark.sla or cfg.sla
+    if not is_map(sla) then error(s .. ": no benchmark.sla", 0) end
+    return sla
+  end
+  local out = {}
+  for part in s:gmatch("[^,]+") do
+    local k, v = part:match("^%s*([%w_]+)%s*=%s*([%d.eE+-]+)%s*$")
+    if not k or not tonumber(v) then error(("--sla: '%s' is not KEY=NUMBER"):format(part), 0) end
+    local ok = false
+    for _, a in ipairs(M.SLA_KEYS) do if a == k then ok = true end end
+    if not ok then
+      error(("--sla: unknown key '%s' (allowed: %s)%s"):format(k, table.concat(M.SLA_KEYS, ", "),
+        M.SLA_DEPRECATED[k] and ("; use " .. M.SLA_DEPRECATED[k]) or ""), 0)
+    end
+    out[k] = tonumber(v)
+  end
+  return out
+end
+
+return M

@@ -1,0 +1,287 @@
+-- llmd.autobench_run: `autobench.lua run` - launch each candidate's server, benchmark every
+-- scenario against it, stop it, and append one normalised row per (candidate, scenario).
+--
+-- The cookbook config may carry a `run:` block (llmdlua's, ignored by the validator):
+--   run:
+--     port: 30000                 # default: a free port per candidate
+--     ready_timeout: 600          # seconds for the server to answer
+--     ready_paths: [/health, /v1/models]
+--     benchmark_timeout: 3600
+--     max_concurrency: 16         # default: the first of benchmark.max_concurrency
+--     client_command: "vllm bench serve ... --result-dir {result_dir} --result-filename {result_file}"
+--     env: {VAR: value}           # for the server
+-- Placeholders in client_command: {base_url} {endpoint} {model} {tokenizer} {input_len}
+-- {output_len} {num_prompts} {max_concurrency} {max_concurrency_flag} {result_dir}
+-- {result_file} {scenario} {framework} {candidate_id}.
+local ab = require "llmd.autobench"
+local harness = require "llmd.harness"
+local http = require "llmd.http"
+local json = require "llmd.json"
+local lfs = require "lfs"
+local proc = require "llmd.proc"
+
+local M = {}
+
+M.DEFAULT_CLIENT = "vllm bench serve --backend openai --base-url {base_url} --endpoint {endpoint} --model {model} "
+  .. "--tokenizer {tokenizer} --dataset-name random --random-input-len {input_len} --random-output-len {output_len} "
+  .. "--num-prompts {num_prompts} {max_concurrency_flag} --percentile-metrics ttft,tpot,itl,e2el "
+  .. "--metric-percentiles 50,99 --save-result --result-dir {result_dir} --result-filename {result_file}"
+
+-- lines of a server log that mean it ran out of memory
+M.OOM_PATTERNS = { "out of memory", "OutOfMemoryError", "CUDA error: out of memory", "OOM" }
+
+local function now() return os.time() end
+
+local function mkdir_p(p) proc.run { "mkdir", "-p", "--", p } end
+
+local function read(path)
+  local f = io.open(path, "rb")
+  if not f then return "" end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+local function is_oom(text)
+  for _, p in ipairs(M.OOM_PATTERNS) do
+    if text:find(p, 1, true) then return true end
+  end
+  return false
+end
+
+local function tail(text, n)
+  local lines = {}
+  for l in text:gmatch("[^\n]+") do lines[#lines + 1] = l end
+  return table.concat(lines, " / ", math.max(1, #lines - (n or 2) + 1))
+end
+
+-- Rows already in the output, by framework, candidate and scenario (resume).
+local function done_rows(path)
+  local done = {}
+  if lfs.attributes(path, "mode") ~= "file" then return done end
+  for _, r in ipairs(ab.read_rows(path)) do
+    done[("%s\0%s\0%s"):format(ab.framework(r), tostring(r.candidate_id), ab.scenario(r))] = true
+  end
+  return done
+end
+
+local function append(path, row)
+  row._line, row._file = nil, nil
+  local f = assert(io.open(path, "ab"))
+  f:write(json.encode(row), "\n")
+  f:close()
+end
+
+local function fill(template, vars)
+  return (template:gsub("{([%w_]+)}", function(k)
+    local v = vars[k]
+    if v == nil then error(("client_command: unknown placeholder {%s}"):format(k), 0) end
+    if k:match("_flag$") then return v end -- already command-line words
+    return ab.quote(v)
+  end))
+end
+
+-- Waits until the server answers one of the ready paths; nil, or why not.
+local function wait_ready(p, base, paths, timeout, log)
+  local t0 = now()
+  while true do
+    for _, path in ipairs(paths) do
+      local ok, r = pcall(http.get, base .. path, { timeout = 5, connect_timeout = 1 })
+      if ok and r.status >= 200 and r.status < 300 then return nil end
+    end
+    local st = p:poll()
+    if st then
+      local text = read(log)
+      return is_oom(text) and "oom" or "failed",
+        ("the server exited (%s) before answering: %s"):format(st.code and ("code " .. st.code) or
+          ("signal " .. tostring(st.signal)), tail(text, 2))
+    end
+    if now() - t0 >= timeout then
+      return "timeout", ("the server did not answer %s within %d s"):format(table.concat(paths, " or "), timeout)
+    end
+    proc.run { "sleep", "0.2" }
+  end
+end
+
+local function row_from_run(run)
+  local v = run.overall.values
+  local m = json.object {}
+  local function put(k, x) if x ~= nil then m[k] = x end end
+  put("request_throughput", v.throughput_req_s)
+  put("output_token_throughput", v.throughput_tok_s)
+  put("total_token_throughput", v.throughput_total_tok_s)
+  put("p50_ttft_ms", v.ttft_p50_ms)
+  put("mean_ttft_ms", v.ttft_mean_ms)
+  put("p99_ttft_ms", v.ttft_p99_ms)
+  put("p50_tpot_ms", v.tpot_p50_ms)
+  put("mean_tpot_ms", v.tpot_mean_ms)
+  put("p50_e2e_ms", v.latency_p50_ms)
+  put("p99_e2e_ms", v.latency_p99_ms)
+  local ok, failed = v.requests_ok, v.requests_failed
+  if ok and failed and ok + failed > 0 then m.success_rate = ok / (ok + failed) end
+  return m
+end
+
+function M.run(config_path, opts)
+  local out = opts.out
+  local plan = ab.plan(config_path, { frameworks = opts.frameworks })
+  local cfg = plan.config
+  local r = type(cfg.run) == "table" and cfg.run or {}
+  local ds, bm = cfg.dataset, cfg.benchmark or {}
+  local sla = type(bm.sla) == "table" and bm.sla or (type(cfg.sla) == "table" and cfg.sla or {})
+  local scenarios = {}
+  for i, name in ipairs(ds.scenario_names or {}) do
+    scenarios[i] = { name = name, input_len = ds.input_len[i], output_len = ds.output_len[i] }
+  end
+  if #scenarios == 0 then
+    for i = 1, #ds.input_len do scenarios[i] = { name = "scenario-" .. i, input_len = ds.input_len[i],
+      output_len = ds.output_len[i] } end
+  end
+  local conc = r.max_concurrency
+  if conc == nil and type(bm.max_concurrency) == "table" then conc = bm.max_concurrency[1] end
+  if conc == json.null then conc = nil end
+  local dir = (out:match("^(.*)/[^/]*$") or ".") .. "/autobench-artifacts"
+  if not opts.dry_run then mkdir_p(dir) end
+  local done = opts.dry_run and {} or done_rows(out)
+  local todo = {}
+  for _, e in ipairs(plan.entries) do
+    for _, sc in ipairs(scenarios) do todo[#todo + 1] = { e = e, sc = sc } end
+  end
+  local t0 = now()
+  local all_ok = true
+  local i = 0
+  -- one server per candidate, every scenario against it
+  local by_cand, order = {}, {}
+  for _, t in ipairs(todo) do
+    local key = t.e.framework .. "\0" .. tostring(t.e.candidate_id)
+    if not by_cand[key] then by_cand[key] = {}; order[#order + 1] = key end
+    table.insert(by_cand[key], t)
+  end
+  local total = #order
+  for _, key in ipairs(order) do
+    i = i + 1
+    local group = by_cand[key]
+    local e = group[1].e
+    local function base_row(sc)
+      return {
+        framework = e.framework, candidate_id = e.candidate_id or (e.framework .. "-excluded"), model = cfg.model.name,
+        disposition = e.disposition, status = "ok", failure_reason = "",
+        hardware = { gpu_count = cfg.hardware and cfg.hardware.gpu_count or json.null },
+        workload = { kind = ds.kind, scenario = sc.name, input_len = sc.input_len, output_len = sc.output_len,
+          num_prompts = ds.num_prompts, max_concurrency = conc or json.null, endpoint = bm.endpoint },
+        sla = { max_p50_ttft_ms = sla.max_p50_ttft_ms, max_p50_tpot_ms = sla.max_p50_tpot_ms,
+          min_success_rate = sla.min_success_rate, max_p50_e2e_ms = sla.max_p50_e2e_ms, passed = json.null },
+        metrics = json.object {}, server_command = e.server_command, artifacts = json.object {},
+      }
+    end
+    local pending = {}
+    for _, t in ipairs(group) do
+      if not done[("%s\0%s\0%s"):format(e.framework, tostring(e.candidate_id or (e.framework .. "-excluded")),
+        t.sc.name)] then pending[#pending + 1] = t end
+    end
+    io.write(("[%d/%d +%ds] %s %s: "):format(i, total, now() - t0, e.framework, e.candidate_id or "-"))
+    if #pending == 0 then
+      io.write("already in ", out, ", skipped\n")
+    elseif e.disposition ~= "selected" then
+      io.write(e.disposition, " (", e.reason, ")\n")
+      if not opts.dry_run then
+        for _, t in ipairs(pending) do
+          local row = base_row(t.sc)
+          row.status, row.failure_reason = "skipped", e.disposition .. ": " .. e.reason
+          append(out, row)
+        end
+      end
+    else
+      local port = r.port or math.random(20000, 29999)
+      local argv = ab.split(e.server_command)
+      argv[#argv + 1] = "--port"
+      argv[#argv + 1] = tostring(port)
+      local base = ("http://127.0.0.1:%d"):format(port)
+      local cdir = ("%s/%s"):format(dir, e.candidate_id)
+      local log = cdir .. "/server.log"
+      if opts.dry_run then
+        io.write("\n  server: ", table.concat((function()
+          local q = {}
+          for k, a in ipairs(argv) do q[k] = ab.quote(a) end
+          return q
+        end)(), " "), "\n")
+      else
+        mkdir_p(cdir)
+        io.write("starting the server\n")
+      end
+      local p = not opts.dry_run and proc.spawn(argv, { stdout = { file = log }, stderr = "stdout", env = r.env })
+      local status, reason
+      if p then
+        status, reason = wait_ready(p, base, r.ready_paths or { "/health", "/v1/models" },
+          opts.timeout or r.ready_timeout or 600, log)
+      end
+      for _, t in ipairs(pending) do
+        local sc = t.sc
+        local row = base_row(sc)
+        row.artifacts.server_log = log
+        if status then
+          row.status, row.failure_reason = status, reason
+        else
+          local rfile = ("%s-%s.json"):format(e.candidate_id, sc.name)
+          local vars = {
+            base_url = base, endpoint = bm.endpoint or "/v1/completions", model = cfg.model.name,
+            tokenizer = bm.tokenizer or cfg.model.tokenizer or cfg.model.name, input_len = tostring(sc.input_len),
+            output_len = tostring(sc.output_len), num_prompts = tostring(ds.num_prompts or 80),
+            max_concurrency = conc and tostring(conc) or "",
+            max_concurrency_flag = conc and ("--max-concurrency " .. math.tointeger(conc)) or "",
+            result_dir = cdir, result_file = rfile, scenario = sc.name, framework = e.framework,
+            candidate_id = e.candidate_id,
+          }
+          local text = fill(r.client_command or M.DEFAULT_CLIENT, vars)
+          local cargv = ab.split(text)
+          row.benchmark_command = table.concat((function()
+            local q = {}
+            for k, a in ipairs(cargv) do q[k] = ab.quote(a) end
+            return q
+          end)(), " ")
+          if opts.dry_run then
+            io.write("  client (", sc.name, "): ", row.benchmark_command, "\n")
+          else
+            io.write(("  %s: benchmarking\n"):format(sc.name))
+            local blog = ("%s/benchmark-%s.log"):format(cdir, sc.name)
+            row.artifacts.benchmark_log = blog
+            local res = proc.run(cargv, { stdout = { file = blog }, stderr = "stdout",
+              timeout = r.benchmark_timeout or 3600 })
+            local rpath = cdir .. "/" .. rfile
+            if lfs.attributes(rpath, "mode") == "file" then row.artifacts.raw_result = rpath end
+            if not res.ok then
+              row.status = res.timed_out and "timeout" or (is_oom(read(log)) and "oom" or "failed")
+              row.failure_reason = ("the benchmark client %s: %s"):format(res.timed_out and "timed out" or
+                ("exited with " .. tostring(res.code or res.signal)), tail(read(blog), 2))
+            elseif not row.artifacts.raw_result then
+              row.status, row.failure_reason = "failed", "the benchmark client wrote no result file " .. rpath
+            else
+              -- the client's result, read with the harness mapping, into the row's metrics
+              local rdir = cdir .. "/result-" .. sc.name
+              mkdir_p(rdir)
+              proc.run { "cp", "--", rpath, rdir .. "/" .. rfile }
+              local run = harness.extract(rdir, { harness = "vllm-benchmark" })
+              row.metrics = row_from_run(run)
+              if run.status ~= "ok" then
+                row.status, row.failure_reason = "failed", table.concat(run.reasons, "; ")
+              end
+            end
+          end
+        end
+        if not opts.dry_run then
+          ab.recompute_sla({ row }, nil)
+          if row.status ~= "ok" or row.sla.passed == json.null then row.sla.passed = false end
+          append(out, row)
+          if row.status ~= "ok" then all_ok = false end
+          local how = row.failure_reason ~= "" and (" - " .. row.failure_reason)
+            or (row.sla.passed and " (SLA passed)" or " (SLA not passed)")
+          io.write(("  %s: %s%s\n"):format(sc.name, row.status, how))
+        end
+      end
+      if p then p:kill(10) end
+    end
+  end
+  return all_ok
+end
+
+return M

@@ -1,0 +1,197 @@
+-- autobench.lua: validate, plan, compare against the golden outputs in
+-- ../shared/fixtures/autobench/expected (written by the upstream toolchain on the same
+-- inputs), and run mode against a mock server (tests/autobench/mockserver.py).
+local t = require "testlib"
+local ab = require "llmd.autobench"
+local json = require "llmd.json"
+local proc = require "llmd.proc"
+local lfs = require "lfs"
+local yaml = require "llmd.yaml"
+
+local F = t.fixtures() .. "/autobench"
+local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
+local LLMDLUA = ROOT .. "/llmdlua"
+
+-- runs autobench.lua in the fixtures folder (paths in messages are as given)
+local function ab_cli(args, cwd)
+  local argv = { LLMDLUA, "autobench.lua" }
+  for _, a in ipairs(args) do argv[#argv + 1] = a end
+  return proc.run(argv, { cwd = cwd or F })
+end
+
+local function expected(name) return t.read(F .. "/expected/" .. name) end
+
+t.test("validate: all 39 cookbook configs are clean; --print-commands equals the golden file", function()
+  local n = 0
+  for name in lfs.dir(F .. "/cookbook-llm") do if name:match("%.yaml$") then n = n + 1 end end
+  t.eq(n, 39)
+  local r = ab_cli { "validate", "cookbook-llm" }
+  t.eq(r.code, 0, r.stdout)
+  t.eq(r.stdout, "")
+  r = ab_cli { "validate", "cookbook-llm", "--print-commands" }
+  t.eq(r.stdout, expected "validate-cookbook-print-commands.stdout.txt")
+end)
+
+t.test("validate: every negative config and help-dir case gives exactly the golden messages and exit code", function()
+  for _, c in ipairs {
+    { { "negative/derived-llama-3.1-70b-instruct.trt-backend-in-search-space.yaml" },
+      "validate-derived-llama-3.1-70b-instruct.trt-backend-in-search-space.stdout.txt" },
+    { { "negative/derived-llama-3.1-70b-instruct.trt-base-backend-trt.yaml" },
+      "validate-derived-llama-3.1-70b-instruct.trt-base-backend-trt.stdout.txt" },
+    { { "negative/derived-llama-3.1-70b-instruct.sglang-vllm-only.yaml", "--print-commands" },
+      "validate-derived-llama-3.1-70b-instruct.sglang-vllm-only.stdout.txt" },
+    { { "reference/example-plan.yaml" }, "validate-example-plan.stdout.txt" },
+    { { "negative/sglang-older-llama-3.1-70b-instruct.p99-sla-3-frameworks.yaml" }, "validate-negative-sglang-older.stdout.txt" },
+    { { "cookbook-llm/llama-3.1-70b-instruct.yaml", "--help-dir", "help-synthetic/full" },
+      "validate-llama-3.1-70b-helpdir-full.stdout.txt" },
+    { { "cookbook-llm/llama-3.1-70b-instruct.yaml", "--help-dir", "help-synthetic/mismatch" },
+      "validate-llama-3.1-70b-helpdir-mismatch.stdout.txt" },
+    { { "cookbook-llm/llama-3.1-70b-instruct.yaml", "--help-dir", "help-synthetic/missing-trtllm" },
+      "validate-llama-3.1-70b-helpdir-missing-trtllm.stdout.txt" },
+  } do
+    local args = { "validate" }
+    for _, a in ipairs(c[1]) do args[#args + 1] = a end
+    local r = ab_cli(args)
+    t.eq(r.stdout .. "exit=" .. r.code .. "\n", expected(c[2]), c[2])
+  end
+  -- a help capture with no flags ("command not found") does not register its framework
+  local help = ab.read_help_dir(F .. "/help-synthetic/missing-trtllm")
+  t.eq(help.tensorrt_llm, nil)
+  t.ok(ab.read_help_dir(F .. "/help-synthetic/full").tokenspeed["tensor-parallel-size"])
+end)
+
+t.test("validate: a broken config reports several problems without stopping", function()
+  local d = t.tmpdir()
+  t.write(d .. "/bad.yaml", yaml.dump {
+    schema_version = 1, source = { kind = "llm_serving_cookbook" }, model = { name = "m" },
+    dataset = { input_len = json.array {}, output_len = json.array {} }, search = 3,
+    frameworks = { sglang = { base_server_flags = {}, search_space = {} }, vllm = { enabled = false },
+      tensorrt_llm = { enabled = false }, tokenspeed = { enabled = false } },
+  })
+  local r = ab_cli({ "validate", "bad.yaml" }, d)
+  t.eq(r.code, 1)
+  t.eq(r.stdout, "bad.yaml: dataset.input_len and dataset.output_len must not be empty\n"
+    .. "bad.yaml: search must be a mapping\nbad.yaml: sglang: server_command must be a string\n")
+end)
+
+t.test("plan: candidate lists equal the golden lists; dispositions recorded", function()
+  for _, n in ipairs { "llama-3.1-70b-instruct", "mimo-v2-flash", "qwen3-235b-a22b" } do
+    local plan = ab.plan(F .. "/cookbook-llm/" .. n .. ".yaml", { gap = function() return nil end })
+    t.eq(ab.plan_text(plan), expected(n .. ".all-candidates.txt"), n)
+  end
+  -- frameworks left out are user-excluded; a missing CLI is an environment gap
+  local plan = ab.plan(F .. "/cookbook-llm/llama-3.1-70b-instruct.yaml", {
+    frameworks = "sglang,vllm",
+    gap = function(cmd) if cmd:match("^vllm") then return "'vllm' is not installed here" end end,
+  })
+  local disp = {}
+  for _, e in ipairs(plan.entries) do disp[e.framework] = disp[e.framework] or e.disposition end
+  t.eq(disp, { sglang = "selected", vllm = "environment-gap", tensorrt_llm = "user-excluded",
+    tokenspeed = "user-excluded" })
+  t.raises("--frameworks: unknown framework 'trt'", ab.plan, F .. "/cookbook-llm/llama-3.1-70b-instruct.yaml",
+    { frameworks = "trt" })
+end)
+
+t.test("TensorRT-LLM: a non-PyTorch backend is unsupported with the reason, never translated", function()
+  local plan = ab.plan(F .. "/negative/derived-llama-3.1-70b-instruct.trt-base-backend-trt.yaml",
+    { gap = function() return nil end })
+  local trt = {}
+  for _, e in ipairs(plan.entries) do if e.framework == "tensorrt_llm" then trt[#trt + 1] = e end end
+  t.ok(#trt > 0)
+  for _, e in ipairs(trt) do
+    t.eq(e.disposition, "unsupported")
+    t.ok(e.reason:find("only with the PyTorch backend", 1, true), e.reason)
+    t.ok(e.server_command:find("--backend trt", 1, true), "the command says what was asked: " .. e.server_command)
+  end
+end)
+
+t.test("compare: markdown and CSV byte-identical to the golden files for every upstream case", function()
+  local d = t.tmpdir()
+  for name in lfs.dir(F .. "/results") do
+    local base = name:match("^(.+)%.jsonl$")
+    if base then
+      local r = ab_cli { "compare", "results/" .. name, "--md", d .. "/" .. base .. ".md", "--csv", d .. "/" .. base .. ".csv" }
+      t.eq(r.code, 0, r.stderr)
+      t.eq(t.read(d .. "/" .. base .. ".md"), expected(base .. ".summary.md"), base .. " md")
+      t.eq(t.read(d .. "/" .. base .. ".csv"), expected(base .. ".summary.csv"), base .. " csv")
+    end
+  end
+end)
+
+t.test("compare: sla.passed recomputed from the metrics, a disagreement reported; bad rows name file:line", function()
+  local d = t.tmpdir()
+  -- p50 TTFT 410 ms against a 300 ms limit: the stored true is stale
+  local row = json.read(F .. "/results/result-schema-example-row.json")
+  t.write(d .. "/r.jsonl", json.encode(row) .. "\n")
+  local r = ab_cli({ "compare", "r.jsonl", "--sla", "max_p50_ttft_ms=300" }, d)
+  t.eq(r.code, 0)
+  t.ok(r.stderr:find("r.jsonl:1: sglang sglang-tp8-flashinfer: the stored sla.passed (True) disagrees", 1, true), r.stderr)
+  t.ok(r.stdout:find("| sglang | sglang-tp8-flashinfer | ok | False |", 1, true), r.stdout)
+  t.write(d .. "/bad.jsonl", json.encode(row) .. "\n\n{\"framework\": \n")
+  r = ab_cli({ "compare", "bad.jsonl" }, d)
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("bad.jsonl:3: invalid JSON", 1, true), r.stderr)
+  t.write(d .. "/arr.jsonl", "[1, 2, 3]\n")
+  r = ab_cli({ "compare", "arr.jsonl" }, d)
+  t.ok(r.stderr:find("arr.jsonl:1: expected a JSON object", 1, true), r.stderr)
+  r = ab_cli({ "compare", "r.jsonl", "--sla", "max_p99_ttft_ms=3" }, d)
+  t.ok(r.stderr:find("unknown key 'max_p99_ttft_ms'", 1, true) and r.stderr:find("use max_p50_ttft_ms", 1, true), r.stderr)
+end)
+
+t.test("run: against a mock server - a good candidate, one that never comes up, one that OOMs, one that errors", function()
+  local d = t.tmpdir()
+  local py = proc.which("python3") or "/usr/bin/python3"
+  local cfg = {
+    schema_version = 1, source = { kind = "llm_serving_cookbook" }, model = { name = "mock/model" },
+    hardware = { gpu_count = 1 },
+    dataset = { kind = "random", num_prompts = 3, scenario_names = { "chat", "summarization" },
+      input_len = { 10, 20 }, output_len = { 4, 8 } },
+    benchmark = { endpoint = "/v1/completions", max_concurrency = { 2 },
+      sla = { max_p50_ttft_ms = 5000, max_p50_tpot_ms = 30, min_success_rate = 0.99 } },
+    search = { max_candidates_per_framework = 4 },
+    frameworks = {
+      sglang = { enabled = false }, tensorrt_llm = { enabled = false },
+      vllm = { enabled = true, server_command = py .. " " .. ROOT .. "/tests/autobench/mockserver.py",
+        base_server_flags = { max_model_len = 100, max_num_seqs = 1 }, search_space = { max_num_seqs = { 2, 3, 4 } } },
+      tokenspeed = { enabled = true, server_command = "tokenspeed-not-installed serve",
+        base_server_flags = { max_model_len = 100 }, search_space = {} },
+    },
+    run = { ready_timeout = 3,
+      client_command = py .. " " .. ROOT .. "/tests/autobench/mockclient.py {base_url} {num_prompts} {output_len} "
+        .. "{result_dir}/{result_file}" },
+  }
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  local r = ab_cli({ "run", "cfg.yaml", "--out", "out/results.jsonl" }, d)
+  t.eq(r.code, 1, r.stdout .. r.stderr) -- some candidates failed
+  t.ok(r.stdout:find("[1/", 1, true), "progress shown")
+  local rows = ab.read_rows(d .. "/out/results.jsonl")
+  local got = {}
+  for _, row in ipairs(rows) do got[row.candidate_id .. "/" .. ab.scenario(row)] = row end
+  t.eq(got["vllm-0/chat"].status, "ok")
+  t.eq(got["vllm-0/chat"].sla.passed, true)
+  t.ok(got["vllm-0/summarization"].metrics.request_throughput > 0)
+  t.eq(got["vllm-0/chat"].metrics.success_rate, 1.0)
+  t.eq(got["vllm-1/chat"].status, "timeout")
+  t.ok(got["vllm-1/chat"].failure_reason:find("did not answer", 1, true))
+  t.eq(got["vllm-2/chat"].status, "oom")
+  t.ok(got["vllm-2/chat"].failure_reason:find("CUDA out of memory", 1, true))
+  t.eq(got["vllm-3/chat"].status, "failed")
+  t.ok(got["vllm-3/chat"].failure_reason:find("every request failed", 1, true), got["vllm-3/chat"].failure_reason)
+  t.eq(got["tokenspeed-0/chat"].status, "skipped")
+  t.eq(got["tokenspeed-0/chat"].disposition, "environment-gap")
+  t.eq(got["sglang-excluded/chat"].disposition, "user-excluded")
+  t.eq(#rows, 14) -- 4 vllm + 1 tokenspeed + 2 excluded frameworks, x 2 scenarios
+  -- the servers are gone: nothing answers on their ports any more
+  -- resumable: a second run skips every row already there
+  r = ab_cli({ "run", "cfg.yaml", "--out", "out/results.jsonl" }, d)
+  t.eq(#ab.read_rows(d .. "/out/results.jsonl"), 14)
+  t.ok(r.stdout:find("already in", 1, true))
+  -- and the results compare: the good candidate wins chat and summarization
+  r = ab_cli({ "compare", "out/results.jsonl" }, d)
+  t.ok(r.stdout:find("| chat | 1 | vllm | vllm-0 | True |", 1, true), r.stdout)
+  t.ok(r.stdout:find("| vllm | vllm-2 | oom | False |", 1, true))
+  -- dry run: commands printed, nothing started
+  r = ab_cli({ "run", "cfg.yaml", "--out", "dry/results.jsonl", "--dry-run" }, d)
+  t.eq(lfs.attributes(d .. "/dry/results.jsonl"), nil)
+  t.ok(r.stdout:find("mockserver.py mock/model --max-model-len 100 --max-num-seqs 1 --port", 1, true), r.stdout)
+end)

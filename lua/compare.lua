@@ -55,6 +55,18 @@ if o.plan or o.resume then
     plan = cluster.load_plan(o.plan)
   end
   if o.parent then plan.parent = o.parent end
+  -- the simple case of a fresh run against one that exists: --a DIR (or --b DIR) with a plan
+  for _, x in ipairs { "a", "b" } do
+    if o[x] and o.plan then
+      plan.runs = plan.runs or {}
+      plan.runs[x] = {
+        label = o[x .. "_label"] or o[x]:gsub("/+$", ""):match("[^/]+$"),
+        existing = { results = o[x], link = o.link or nil },
+        info = o[x .. "_info"] and ws.read_info(o[x .. "_info"]) or nil,
+      }
+    end
+  end
+  if o.plan then cluster.validate(plan, o.plan) end
   local ok, result, ctx = pcall(cluster.run, plan, {
     namespace = o.namespace, yes = o.yes, dry_run = o.dry_run, resume = o.resume,
     only = o.step and cluster.parse_steps(o.step) or nil,

@@ -192,8 +192,8 @@ function Client:call(tool, args, opts)
   while true do
     attempt = attempt + 1
     local t0 = os.time()
-    r = proc.run(argv, { stdin = opts.stdin, cwd = opts.cwd, timeout = opts.timeout, env = self.env,
-      stdout = opts.stdout, stderr = "capture" })
+    r = require("llmd.steps").exec(argv, { stdin = opts.stdin, cwd = opts.cwd, timeout = opts.timeout,
+      env = self.env, stdout = opts.stdout, stderr = "capture" })
     self:log(argv, r, r.elapsed or (os.time() - t0), attempt > 1 and ("attempt " .. attempt) or nil)
     local said = (r.stderr or "") .. (type(r.stdout) == "string" and r.stdout or "")
     if r.ok or attempt >= self.retries or not is_transient(said) then

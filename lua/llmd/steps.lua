@@ -10,8 +10,9 @@
 --                                                    record = path_of_steps_json, done = {...} })
 --
 -- Order: global steps numbered up to the first per-stack step run first, then every
--- per-stack step for each stack in turn (stacks one after another; within a stack in
--- number order), then the remaining global steps. A failed global step before the stacks
+-- per-stack step for each stack in turn (stacks one after another, or up to
+-- opts.parallel at once; within a stack in number order), then the remaining global
+-- steps. A failed global step before the stacks
 -- stops the phase; a failed per-stack step stops only its stack (and, with
 -- stop_after_failed_stack, the stacks after it); the global steps after the stacks
 -- always run. A step raises to fail; what it returns is its message.
@@ -60,6 +61,100 @@ function M.done_before(record, phase, name, stack)
     end
   end
   return false
+end
+
+-- Parallel stacks -------------------------------------------------------------------------
+--
+-- With opts.parallel = N, up to N stacks run at once, each in a coroutine. A step waits
+-- for its commands with M.exec (the cluster layer uses it), which yields to the other
+-- stacks while the command runs; a step that blocks otherwise simply holds the others
+-- until it returns. Outside a parallel run M.exec is proc.run.
+
+local running = setmetatable({}, { __mode = "k" }) -- coroutines of parallel stacks
+
+local function read_file(path)
+  local f = io.open(path, "rb")
+  if not f then return "" end
+  local s = f:read("a")
+  f:close()
+  os.remove(path)
+  return s
+end
+
+-- proc.run, cooperative inside a parallel stack. opts as proc.run; a stdout function is
+-- called with each line once the command has finished.
+function M.exec(argv, opts)
+  local proc = require "llmd.proc"
+  opts = opts or {}
+  local co = coroutine.running()
+  if not running[co] then return proc.run(argv, opts) end
+  if type(opts.stdin) == "string" then
+    -- a pipe needs a reader and a writer at once: keep it simple and blocking
+    return proc.run(argv, opts)
+  end
+  local base = os.tmpname()
+  local out_path, err_path = base .. ".out", base .. ".err"
+  os.remove(base)
+  local line_fn = type(opts.stdout) == "function" and opts.stdout or nil
+  local sopts = { env = opts.env, cwd = opts.cwd, clear_env = opts.clear_env,
+    stdin = type(opts.stdin) == "table" and opts.stdin or nil,
+    stdout = (opts.stdout == nil or opts.stdout == "capture" or line_fn) and { file = out_path } or opts.stdout,
+    stderr = opts.stderr == "stdout" and { file = out_path, append = true }
+      or ((opts.stderr == nil or opts.stderr == "capture") and { file = err_path } or opts.stderr) }
+  local t0 = os.time()
+  local p = proc.spawn(argv, sopts)
+  local st
+  while true do
+    st = p:poll()
+    if st then break end
+    if opts.timeout and opts.timeout > 0 and os.time() - t0 >= opts.timeout then
+      st = p:kill(opts.kill_grace or 5)
+      st.timed_out, st.ok = true, false
+      break
+    end
+    coroutine.yield()
+  end
+  local r = { code = st.code, signal = st.signal, ok = st.ok, timed_out = st.timed_out or false,
+    elapsed = os.time() - t0, pid = p:pid() }
+  local out = read_file(out_path)
+  if line_fn then
+    for line in out:gmatch("([^\n]*)\n?") do if line ~= "" then line_fn(line) end end
+  else
+    r.stdout = out
+  end
+  r.stderr = read_file(err_path)
+  return r
+end
+
+-- Runs fn(stack) for every stack, up to n at once.
+function M.run_parallel(stacks, fn, n)
+  local proc = require "llmd.proc"
+  local queue, active = {}, {}
+  for _, s in ipairs(stacks) do queue[#queue + 1] = s end
+  local function start()
+    while #active < n and #queue > 0 do
+      local stack = table.remove(queue, 1)
+      local co = coroutine.create(function() return fn(stack) end)
+      running[co] = true
+      active[#active + 1] = co
+    end
+  end
+  start()
+  while #active > 0 do
+    local i = 1
+    while i <= #active do
+      local co = active[i]
+      local ok, err = coroutine.resume(co)
+      if not ok then error(err, 0) end
+      if coroutine.status(co) == "dead" then
+        table.remove(active, i)
+        start()
+      else
+        i = i + 1
+      end
+    end
+    if #active > 0 then proc.run { "sleep", "0.02" } end
+  end
 end
 
 function M.run(phase, list, ctx, opts)
@@ -149,18 +244,25 @@ function M.run(phase, list, ctx, opts)
       return result
     end
   end
-  for _, stack in ipairs(opts.stacks or {}) do
-    local stack_ok = true
+  local function run_stack(stack)
     for _, s in ipairs(per) do
       if not one(s, stack) then
-        result.ok, stack_ok = false, false
-        break
+        result.ok = false
+        return false
       end
     end
-    -- stacks that share one resource (a namespace) must not start after one failed
-    if not stack_ok and opts.stop_after_failed_stack then
-      result.stopped = stack
-      break
+    return true
+  end
+  local stacks = opts.stacks or {}
+  if (opts.parallel or 1) > 1 and #stacks > 1 then
+    M.run_parallel(stacks, run_stack, opts.parallel)
+  else
+    for _, stack in ipairs(stacks) do
+      -- stacks that share one resource (a namespace) must not start after one failed
+      if not run_stack(stack) and opts.stop_after_failed_stack then
+        result.stopped = stack
+        break
+      end
     end
   end
   for _, s in ipairs(post) do

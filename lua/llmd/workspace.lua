@@ -140,9 +140,10 @@ function M.import(w, x, opts)
     if not ok then error(("%s: cannot link to %s: %s"):format(dest, src, tostring(err)), 0) end
   else
     mkdir_p(dest)
-    local r = proc.run { "cp", "-a", "--", src .. "/.", dest }
+    -- timestamps kept, modes not: a copy of read-only results is still the user's to delete
+    local r = proc.run { "cp", "-R", "--preserve=timestamps", "--", src .. "/.", dest }
     if not r.ok then
-      error(("cp -a %s/. %s: %s"):format(src, dest, r.stderr:gsub("%s+$", "")), 0)
+      error(("cp -R %s/. %s: %s"):format(src, dest, r.stderr:gsub("%s+$", "")), 0)
     end
   end
   local state = M.new_state(opts.label, opts.info)

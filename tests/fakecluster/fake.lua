@@ -132,6 +132,11 @@ local function match_labels(labels, sel)
 end
 
 local function pod_json(name, p)
+  -- readiness follows the failures injected now (a fixed cluster is ready on resume)
+  if p.owner ~= "run_only" then
+    p.ready = not (fails.notready or fails.imagepull)
+    p.waiting = fails.imagepull and "ImagePullBackOff" or nil
+  end
   local statuses = {}
   for _, c in ipairs(p.containers) do
     statuses[#statuses + 1] = { name = c.name, ready = p.ready, restartCount = c.restarts,

@@ -285,6 +285,8 @@ end)
 
 t.test("resume after a failure at each phase: the rest runs, nothing is deployed twice", function()
   for _, case in ipairs {
+    { fail = "deploy", step = "deploy", deploys = 2 }, -- the failed attempt, then the real one
+    { fail = "notready", step = "wait_ready" },
     { fail = "smoke", step = "smoke_test" },
     { fail = "bench_nojson", step = "benchmark", attempts = 1 },
     { fail = "nologs", step = "collect_logs" },
@@ -308,7 +310,7 @@ t.test("resume after a failure at each phase: the rest runs, nothing is deployed
     for _, c in ipairs(call_lines(s, w)) do
       if c:find("^helm upgrade %-%-install sim") then n = n + 1 end
     end
-    t.eq(n, 1, case.fail .. ": run A deployed once")
+    t.eq(n, case.deploys or 1, case.fail .. ": run A deployed once")
     t.ok(lfs.attributes(w .. "/comparison_report.md"), case.fail .. ": the report")
   end
 end)
@@ -469,4 +471,36 @@ t.test("steps: order, partition, a failed global step stops, a failed stack stop
   ran = {}
   steps.run("x", { s(1, "one", true), s(2, "two", true) }, {}, { stacks = { "a" }, record = rec, resume = true, out = out })
   t.eq(ran, { "two/a" })
+end)
+
+t.test("steps: stacks in parallel when asked - their commands overlap", function()
+  local d = t.tmpdir()
+  -- stack a's command waits for stack b's marker: run one after the other, it would time out
+  local list = { { number = 1, name = "work", per_stack = true, execute = function(_, st)
+    local cmd = st == "a" and ("for i in $(seq 40); do [ -f %s/b ] && exit 0; sleep 0.05; done; exit 1"):format(d)
+      or ("touch %s/b"):format(d)
+    local r = steps.exec({ "sh", "-c", cmd }, { timeout = 10 })
+    if not r.ok then error("stack " .. st .. ": exit " .. tostring(r.code)) end
+    return "ok"
+  end } }
+  local r = steps.run("x", list, {}, { stacks = { "a", "b" }, parallel = 2, out = { write = function() end } })
+  t.eq(r.ok, true, r.failed[1] and r.failed[1].message)
+  -- the same steps one stack at a time: a waits for a marker nobody writes
+  proc.run { "rm", "-f", d .. "/b" }
+  r = steps.run("x", list, {}, { stacks = { "a", "b" }, out = { write = function() end } })
+  t.eq(r.ok, false)
+  -- exec outside a parallel run is proc.run; captured output and exit codes either way
+  t.eq(steps.exec({ "sh", "-c", "echo out; echo err >&2; exit 3" }).stdout, "out\n")
+end)
+
+t.test("flags for the simple case: --a DIR with a plan for B", function()
+  local s = setup()
+  s.env.FAKE_RESULTS = TREAT
+  local r = compare(s, { "--plan", s.plan, "--a", BASE, "--a-label", "old" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = workspace(s)
+  local st = json.read(w .. "/run-a/run_state.json")
+  t.eq(st.label, "old")
+  t.eq(st.imported, true)
+  for _, c in ipairs(call_lines(s, w)) do t.ok(not c:find("sim oci", 1, true), "A was not deployed: " .. c) end
 end)

@@ -306,3 +306,12 @@ t.test("templates: loops, conditions, filters; errors name the file and line; no
   t.raises("t.md:1: in 'a.b.c':", template.render, "{{ a.b.c }}", { a = {} }, "t.md")
   t.eq(template.helpers.sh("it's"), "'it'\\''s'")
 end)
+
+t.test("compare.lua --link: large results are linked, not copied, and the sources stay untouched", function()
+  local w, r = compare { "--a", BASE, "--a-label", "A", "--b", TREAT, "--b-label", "B", "--link" }
+  t.eq(r.code, 0, r.stderr)
+  t.eq(lfs.symlinkattributes(w .. "/run-a/results", "mode"), "link")
+  t.eq(lfs.symlinkattributes(w .. "/run-a/results", "target"), REAL_ROOT .. "/tests/fixtures/kubecon-na-2025_vllm")
+  t.eq(json.read(w .. "/run-a/run_state.json").results_linked, true)
+  t.ok(lfs.attributes(w .. "/comparison_report.md"))
+end)

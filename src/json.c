@@ -299,9 +299,91 @@ static uint64_t special8(uint64_t v)
 ** quote, a control or non-ASCII byte, a backslash starting \u or an invalid escape, or
 ** one whose escape is past the window (n if none). Sets *escaped when it skipped one.
 */
+#if defined(__SSE2__)
+/* The quotes, backslashes, control bytes and non-ASCII bytes of 64 bytes as bit masks. */
+typedef struct Masks64 {
+    uint64_t quote, bslash, ctrl, high;
+} Masks64;
+
+static Masks64 masks64(const unsigned char *p)
+{
+    Masks64 m = {0, 0, 0, 0};
+    for (int k = 0; k < 4; k++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
+        uint64_t q = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+        uint64_t bs = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+        uint64_t hi = (unsigned)_mm_movemask_epi8(v);
+        uint64_t lo = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+        m.quote |= q << (16 * k);
+        m.bslash |= bs << (16 * k);
+        m.high |= hi << (16 * k);
+        m.ctrl |= (lo & ~hi) << (16 * k); /* signed compare: bytes >= 0x80 are negative */
+    }
+    return m;
+}
+
+/*
+** The escaped bytes of a block: a run of backslashes escapes every second byte after its
+** start, and the byte after the run when the run is odd. Adding a run's start bit to the
+** backslash mask carries through the run, so (bs + starts) ^ bs is each run with the
+** byte after it; runs starting on even bits escape the odd bits of that span and the
+** other way round. *carry: in, byte 0 is escaped (by the previous block); out, the same
+** for the next block (an odd-started run that reaches bit 63 escapes bit 64).
+*/
+static uint64_t escaped64(uint64_t bs, int *carry)
+{
+    const uint64_t even = 0x5555555555555555ULL, odd = ~even;
+    uint64_t in = (uint64_t)(*carry != 0);
+    bs &= ~in; /* an escaped backslash starts nothing */
+    uint64_t starts = bs & ~(bs << 1);
+    uint64_t sum_even = bs + (starts & even), sum_odd;
+    *carry = __builtin_add_overflow(bs, starts & odd, &sum_odd);
+    return (((sum_even ^ bs) & odd) | ((sum_odd ^ bs) & even)) | in;
+}
+#endif
+
 static size_t next_special(const unsigned char *b, size_t i, size_t n, int *escaped)
 {
 #if defined(__SSE2__)
+    /* 64 bytes at a time, escapes resolved with bit arithmetic: strings written by
+       harnesses hold JSON inside JSON, with a backslash every few bytes */
+    int carry = 0;
+    while (i + 64 <= n) {
+        Masks64 m = masks64(b + i);
+        int carry_in = carry;
+        uint64_t esc = escaped64(m.bslash, &carry);
+        uint64_t plain = (m.quote | m.ctrl | m.high) & ~esc;
+        unsigned first = plain ? (unsigned)__builtin_ctzll(plain) : 64;
+        /* escaped bytes other than a quote or backslash: each must be a simple escape */
+        uint64_t rest = esc & ~m.quote & ~m.bslash;
+        long bad = 64;
+        while (rest != 0) {
+            unsigned k = (unsigned)__builtin_ctzll(rest);
+            if (k > first)
+                break;
+            if (!simple_escape[b[i + k]]) {
+                bad = (long)k - 1; /* report the backslash (i - 1 for byte 0) */
+                break;
+            }
+            rest &= rest - 1;
+        }
+        long at = bad < (long)first ? bad : (long)first;
+        if (at >= 64) {
+            if (m.bslash != 0 || carry_in)
+                *escaped = 1;
+            i += 64;
+            continue;
+        }
+        if (carry_in || (at > 0 && (m.bslash & ((1ULL << at) - 1)) != 0))
+            *escaped = 1;
+        return (size_t)((long)i + at);
+    }
+    if (carry) { /* the byte at i is escaped by the backslash before it */
+        if (i >= n || !simple_escape[b[i]])
+            return i - 1;
+        *escaped = 1;
+        i++;
+    }
     while (i + 16 <= n) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
         unsigned bs = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));

@@ -274,18 +274,20 @@ int main(void)
             "a",        "bc",       "\\\"",          "\\\\", "\\n", "\\t",  "\\/", "\\u00e9",
             "\xc3\xa9", "\\\\\\\"", "xyz0123456789", " ",    "\\x", "\x01", "\"",  "\\"};
         uint64_t st = 12345;
-        char lit[400], want[400];
+        char lit[2048], want[2048];
         int bad = 0;
         for (int k = 0; k < 200000; k++) {
             size_t n = 0;
             st ^= st << 13, st ^= st >> 7, st ^= st << 17;
-            size_t pad = st % 19; /* shift the literal across 16-byte block edges */
+            /* shift the literal across 16- and 64-byte block edges */
+            size_t pad = k % 2 ? st % 19 : st % 71;
             lit[n++] = '[';
             for (size_t q = 0; q < pad; q++)
                 lit[n++] = ' ';
             lit[n++] = '"';
             size_t body = n;
-            int count = 1 + (int)((st >> 8) % 24);
+            /* long ones too: backslash runs that cross the scanner's 64-byte blocks */
+            int count = 1 + (int)((st >> 8) % (k % 3 ? 24 : 90));
             for (int j = 0; j < count; j++) {
                 st ^= st << 13, st ^= st >> 7, st ^= st << 17;
                 /* mostly valid pieces; the last four (invalid) only now and then */

@@ -308,8 +308,8 @@ typedef struct Masks64 {
 static Masks64 masks64(const unsigned char *p)
 {
     Masks64 m = {0, 0, 0, 0};
-    for (int k = 0; k < 4; k++) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
+    for (unsigned k = 0; k < 4; k++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + (size_t)16 * k));
         uint64_t q = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
         uint64_t bs = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
         uint64_t hi = (unsigned)_mm_movemask_epi8(v);

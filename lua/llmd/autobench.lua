@@ -617,6 +617,18 @@ local function row_line(n, cells)
   return "| " .. table.concat(t, " | ") .. " |"
 end
 
+-- rows grouped by key(row), in input order within a group; the keys sorted
+local function group_by(rows, key)
+  local groups, keys = {}, {}
+  for _, r in ipairs(rows) do
+    local k = key(r)
+    if not groups[k] then groups[k] = {}; keys[#keys + 1] = k end
+    table.insert(groups[k], r)
+  end
+  table.sort(keys)
+  return groups, keys
+end
+
 function M.summary(rows)
   local L = { "# Benchmark Summary", "" }
   if #rows == 0 then
@@ -626,13 +638,7 @@ function M.summary(rows)
   local win = M.winners(rows)
   L[#L + 1] = "## Best Commands By Framework"
   L[#L + 1] = ""
-  local by_fw, fws = {}, {}
-  for _, r in ipairs(win) do
-    local fw = M.framework(r)
-    if not by_fw[fw] then by_fw[fw] = {}; fws[#fws + 1] = fw end
-    table.insert(by_fw[fw], r)
-  end
-  table.sort(fws)
+  local by_fw, fws = group_by(win, M.framework)
   for _, fw in ipairs(fws) do
     L[#L + 1] = "### `" .. fw .. "`"
     L[#L + 1] = ""
@@ -665,13 +671,7 @@ function M.summary(rows)
   L[#L + 1] = "| Scenario | Rank | Framework | Candidate | SLA | Req/s | Output tok/s | P50 TTFT ms | P50 TPOT ms "
     .. "| Accept len | Pre-scheduler ms | Cache hit | GPUs | Server command |"
   L[#L + 1] = "| --- | ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
-  local by_sc, scs = {}, {}
-  for _, r in ipairs(win) do
-    local sc = M.scenario(r)
-    if not by_sc[sc] then by_sc[sc] = {}; scs[#scs + 1] = sc end
-    table.insert(by_sc[sc], r)
-  end
-  table.sort(scs)
+  local by_sc, scs = group_by(win, M.scenario)
   for _, sc in ipairs(scs) do
     local list = M.sort_by_rank(by_sc[sc])
     for rank, r in ipairs(list) do

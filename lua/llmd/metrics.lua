@@ -82,7 +82,7 @@ end
 function M.has(key) return by_key[key] ~= nil end
 
 -- The value as printed, with its unit: "231.5 ms", "1,204 tokens"; nil -> "N/A (reason)".
-local function group_thousands(s)
+function M.group_thousands(s)
   local sign, int, rest = s:match("^([%-]?)(%d+)(.*)$")
   if not int then return s end
   int = int:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", "")
@@ -103,9 +103,9 @@ function M.format(key, value, na_reason, opts)
     -- a percentile that lands on a failed request (latency_all_*): say so, not "inf ms"
     return value > 0 and "+inf (failed requests)" or "-inf"
   elseif m.format == "%d" then
-    text = group_thousands(("%.0f"):format(value))
+    text = M.group_thousands(("%.0f"):format(value))
   else
-    text = group_thousands(m.format:format(value))
+    text = M.group_thousands(m.format:format(value))
   end
   if opts and opts.bare then return text end
   if m.unit == "%" then return text .. " %" end

@@ -501,6 +501,63 @@ function M.files(dir, depth)
   return out
 end
 
+-- Candidates of a harness under dir: the files for which pick(file) is true, grouped by
+-- the folder they are in ({dir =, files = {...}} in path order). pick may also return a
+-- kind and a value, collected in the candidate as c[kind] (or c.stages for "stage").
+function M.group_files(dir, pick)
+  local by_dir, order = {}, {}
+  for _, f in ipairs(M.files(dir)) do
+    local kind, v = pick(f)
+    if kind then
+      local c = by_dir[f.dir]
+      if not c then
+        c = { dir = f.dir, files = {}, stages = {} }
+        by_dir[f.dir] = c
+        order[#order + 1] = c
+      end
+      c.files[#c.files + 1] = f.path
+      if kind == "stage" then
+        c.stages[#c.stages + 1] = { index = v, path = f.path }
+      elseif type(kind) == "string" then
+        c[kind] = f.path
+      end
+    end
+  end
+  return order
+end
+
+-- The end of every mapping: overall from the measured stages when no per-request data
+-- gave it (one stage: its own metrics; several: combined by formula), errors, requests.
+function M.close(run, measured, groups, token_source, overall_done)
+  if not overall_done then
+    if #measured == 0 then
+      M.fail(run, "every stage is marked warm-up: nothing is measured")
+    elseif #measured == 1 then
+      for k, v in pairs(measured[1].metrics) do run.overall[k] = v end
+    else
+      M.combine(run, measured)
+    end
+  end
+  run.errors = groups.list()
+  run.token_source = token_source
+  local v = run.overall.values
+  run.requests = { ok = v.requests_ok, failed = v.requests_failed, incomplete = v.requests_incomplete }
+  return run
+end
+
+-- Failure-inclusive latency percentiles from summaries: known only without failures,
+-- where they equal the plain ones.
+function M.latency_all_from_summary(set, failed, incomplete, src, method)
+  for _, p in ipairs { "p50", "p90", "p99" } do
+    local v = set.values["latency_" .. p .. "_ms"]
+    if failed == 0 and (incomplete or 0) == 0 and v then
+      M.put(set, "latency_all_" .. p .. "_ms", v, src, method)
+    else
+      M.unknown(set, "latency_all_" .. p .. "_ms", "needs every request's latency (each failure counted as +inf)")
+    end
+  end
+end
+
 -- The first n bytes of a file (detection never reads a multi-GB file whole).
 function M.peek(path, n)
   local f = io.open(path, "rb")

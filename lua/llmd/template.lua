@@ -27,12 +27,7 @@ local M = {}
 local H = {}
 M.helpers = H
 
-local function group(s)
-  local sign, int, rest = s:match("^([%-+]?)(%d+)(.*)$")
-  if not int then return s end
-  int = int:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", "")
-  return sign .. int .. rest
-end
+local group = metrics.group_thousands
 
 -- a number with `d` decimals (default 0) and thousands separators; nil -> "N/A"
 function H.num(v, d)

@@ -25,18 +25,7 @@ local function looks_like_br(name, head)
 end
 
 function M.detect(dir)
-  local by_dir, order = {}, {}
-  for _, f in ipairs(rm.files(dir)) do
-    if looks_like_br(f.name, rm.peek(f.path, 65536)) then
-      local c = by_dir[f.dir]
-      if not c then
-        c = { dir = f.dir, files = {} }
-        by_dir[f.dir] = c
-        order[#order + 1] = c
-      end
-      c.files[#c.files + 1] = f.path
-    end
-  end
+  local order = rm.group_files(dir, function(f) return looks_like_br(f.name, rm.peek(f.path, 65536)) end)
   -- a v0.2 report and the v0.1 one of the same native file: the v0.2 one
   for _, c in ipairs(order) do
     local v02 = {}
@@ -135,14 +124,7 @@ local function map(set, br, path, stage_fallback)
       rm.unknown(set, k, "guidellm records no per-token times (its inter_token_latency is the catalogue's TPOT)")
     end
   end
-  for _, p in ipairs { "p50", "p90", "p99" } do
-    local v = set.values["latency_" .. p .. "_ms"]
-    if failures == 0 and (inc or 0) == 0 and v then
-      rm.put(set, "latency_all_" .. p .. "_ms", v, src, method)
-    else
-      rm.unknown(set, "latency_all_" .. p .. "_ms", "needs every request's latency (each failure counted as +inf)")
-    end
-  end
+  rm.latency_all_from_summary(set, failures, inc, src, method)
   local tp = type(agg.throughput) == "table" and agg.throughput or {}
   local function rate(new, old)
     local v = tp[new]
@@ -218,19 +200,7 @@ function M.extract(c, opts)
   run.version = table.concat(vl, ", ")
   if #tl == 1 and tools[tl[1]] then run.tool_version = tools[tl[1]] end
   rm.finish_stages(run, opts)
-  local measured = rm.measured(run)
-  if #measured == 0 then
-    rm.fail(run, "every stage is marked warm-up: nothing is measured")
-  elseif #measured == 1 then
-    for k, v in pairs(measured[1].metrics) do run.overall[k] = v end
-  else
-    rm.combine(run, measured)
-  end
-  run.errors = groups.list()
-  run.token_source = "the source harness's count, as the report's mean lengths"
-  local v = run.overall.values
-  run.requests = { ok = v.requests_ok, failed = v.requests_failed, incomplete = v.requests_incomplete }
-  return run
+  return rm.close(run, rm.measured(run), groups, "the source harness's count, as the report's mean lengths")
 end
 
 return M

@@ -22,29 +22,16 @@ M.NO_ITL = "guidellm records no per-token times, so token gaps cannot be pooled"
 local function num(v) return type(v) == "number" and v or nil end
 
 function M.detect(dir)
-  local by_dir, order = {}, {}
-  for _, f in ipairs(rm.files(dir)) do
-    local hit = false
+  return rm.group_files(dir, function(f)
     if f.name:match("%.json$") or f.name:match("%.ya?ml$") then
-      local head = rm.peek(f.path, 65536)
       -- guidellm writes metadata first; a re-serialised report (keys sorted) has its
       -- benchmarks first, whose metrics come before their requests
-      hit = head ~= nil and (head:find("guidellm_version", 1, true) or head:find("generative_benchmark", 1, true)
+      local head = rm.peek(f.path, 65536)
+      return head ~= nil and (head:find("guidellm_version", 1, true) or head:find("generative_benchmark", 1, true)
         or (head:find('"benchmarks"', 1, true) and head:find('"request_totals"', 1, true))) ~= nil
-    elseif f.name:match("^benchmarks%.json%.gz$") or f.name:match("^results%.json%.gz$") then
-      hit = true
     end
-    if hit then
-      local c = by_dir[f.dir]
-      if not c then
-        c = { dir = f.dir, files = {} }
-        by_dir[f.dir] = c
-        order[#order + 1] = c
-      end
-      c.files[#c.files + 1] = f.path
-    end
-  end
-  return order
+    return f.name:match("^benchmarks%.json%.gz$") ~= nil or f.name:match("^results%.json%.gz$") ~= nil
+  end)
 end
 
 -- A DistributionSummary's statistic, or nil when it has no samples (guidellm writes 0.0).
@@ -99,14 +86,7 @@ local function map_summary(set, b, where)
   for _, k in ipairs { "itl_mean_ms", "itl_p90_ms" } do
     rm.unknown(set, k, M.NO_ITL)
   end
-  for _, p in ipairs { "p50", "p90", "p99" } do
-    local v = set.values["latency_" .. p .. "_ms"]
-    if failed == 0 and (inc or 0) == 0 and v then
-      rm.put(set, "latency_all_" .. p .. "_ms", v, src, M.percentile_method)
-    else
-      rm.unknown(set, "latency_all_" .. p .. "_ms", "needs every request's latency (each failure counted as +inf)")
-    end
-  end
+  rm.latency_all_from_summary(set, failed, inc, src, M.percentile_method)
   local dur = num(b.duration)
   if dur and dur > 0 then
     rm.put(set, "duration_s", dur, src)
@@ -258,24 +238,15 @@ function M.extract(c, opts)
   if type(meta) == "table" then run.version = meta.guidellm_version end
   rm.finish_stages(run, opts)
   local measured = rm.measured(run)
-  if #measured == 0 then
-    rm.fail(run, "every benchmark is marked warm-up: nothing is measured")
-  elseif all_complete then
+  if #measured > 0 and all_complete then
     rm.fill(run.overall, overall, method, { itl = M.NO_ITL })
     if itl_gaps > 0 then
       rm.put(run.overall, "itl_mean_ms", itl_sum / itl_gaps * 1000,
         rm.PER_REQUEST .. " (sum of first-to-last token times / sum of gaps)")
     end
-  elseif #measured == 1 then
-    for k, v in pairs(measured[1].metrics) do run.overall[k] = v end
-  else
-    rm.combine(run, measured)
   end
-  run.errors = groups.list()
-  run.token_source = "guidellm's count (server usage when the backend returned it, else its tokenizer)"
-  local v = run.overall.values
-  run.requests = { ok = v.requests_ok, failed = v.requests_failed, incomplete = v.requests_incomplete }
-  return run
+  return rm.close(run, measured, groups,
+    "guidellm's count (server usage when the backend returned it, else its tokenizer)", #measured > 0 and all_complete)
 end
 
 return M

@@ -27,25 +27,7 @@ local function classify(name)
 end
 
 function M.detect(dir)
-  local by_dir, order = {}, {}
-  for _, f in ipairs(rm.files(dir)) do
-    local kind, n = classify(f.name)
-    if kind then
-      local c = by_dir[f.dir]
-      if not c then
-        c = { dir = f.dir, files = {}, stages = {} }
-        by_dir[f.dir] = c
-        order[#order + 1] = c
-      end
-      c.files[#c.files + 1] = f.path
-      if kind == "stage" then
-        c.stages[#c.stages + 1] = { index = n, path = f.path }
-      else
-        c[kind] = f.path
-      end
-    end
-  end
-  return order
+  return rm.group_files(dir, function(f) return classify(f.name) end)
 end
 
 -- Summary dicts -> metric keys. Percentile keys are f"p{p:g}"; p50 is "median".
@@ -103,15 +85,7 @@ local function map_report(set, d, path)
       end
     end
   end
-  -- failures as +inf: only known without failures, where it equals the plain latency
-  for _, p in ipairs { "p50", "p90", "p99" } do
-    local v = set.values["latency_" .. p .. "_ms"]
-    if failed == 0 and v then
-      rm.put(set, "latency_all_" .. p .. "_ms", v, src, M.percentile_method)
-    else
-      rm.unknown(set, "latency_all_" .. p .. "_ms", "needs per-request data (each failure counted as +inf)")
-    end
-  end
+  rm.latency_all_from_summary(set, failed, 0, src, M.percentile_method)
 
   local tp = type(succ.throughput) == "table" and succ.throughput or {}
   local t = num(d.benchmark_time_seconds)
@@ -334,11 +308,7 @@ function M.extract(c, opts)
     rm.fail(run, "every stage is marked warm-up: nothing is measured")
   end
   for _, st in ipairs(run.stages) do st.doc = nil end
-  run.errors = groups.list()
-  run.token_source = token_source
-  local v = run.overall.values
-  run.requests = { ok = v.requests_ok, failed = v.requests_failed, incomplete = v.requests_incomplete }
-  return run
+  return rm.close(run, measured, groups, token_source, true)
 end
 
 return M

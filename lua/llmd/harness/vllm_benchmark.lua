@@ -31,19 +31,9 @@ local function new(variant)
   end
 
   function M.detect(dir)
-    local by_dir, order = {}, {}
-    for _, f in ipairs(rm.files(dir)) do
-      if f.name:match("%.json$") and not f.name:match("%.pytorch%.json$") and is_ours(rm.peek(f.path, 65536)) then
-        local c = by_dir[f.dir]
-        if not c then
-          c = { dir = f.dir, files = {} }
-          by_dir[f.dir] = c
-          order[#order + 1] = c
-        end
-        c.files[#c.files + 1] = f.path
-      end
-    end
-    return order
+    return rm.group_files(dir, function(f)
+      return f.name:match("%.json$") ~= nil and not f.name:match("%.pytorch%.json$") and is_ours(rm.peek(f.path, 65536))
+    end)
   end
 
   local SCALARS = {
@@ -96,14 +86,7 @@ local function new(variant)
       end
     end
     rm.unknown(set, "ntpot_mean_ms", "vLLM writes no per-request e2e / output-tokens statistic")
-    for _, p in ipairs { "p50", "p90", "p99" } do
-      local v = set.values["latency_" .. p .. "_ms"]
-      if failed == 0 and v then
-        rm.put(set, "latency_all_" .. p .. "_ms", v, src, M.percentile_method)
-      else
-        rm.unknown(set, "latency_all_" .. p .. "_ms", "needs every request's latency (each failure counted as +inf)")
-      end
-    end
+    rm.latency_all_from_summary(set, failed, 0, src, M.percentile_method)
     local dur = num(f(d, "duration"))
     if dur then rm.put(set, "duration_s", dur, src) end
     if num(f(d, "request_throughput")) then rm.put(set, "throughput_req_s", d.request_throughput, src) end
@@ -269,11 +252,7 @@ local function new(variant)
       run.model = loaded[1].d.model_id
       run.backend = loaded[1].d.backend
     end
-    run.errors = groups.list()
-    run.token_source = variant.token_source
-    local v = run.overall.values
-    run.requests = { ok = v.requests_ok, failed = v.requests_failed, incomplete = v.requests_incomplete }
-    return run
+    return rm.close(run, measured, groups, variant.token_source, true)
   end
 
   return M

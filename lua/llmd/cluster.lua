@@ -241,7 +241,9 @@ local function wait_ready(ctx, x)
     local total, ready, waiting = 0, 0, {}
     for _, p in ipairs(ps) do
       local name = p.metadata.name
-      if name ~= "llmdbench-harness-launcher" then
+      -- finished job pods and the harness launcher are not part of the stack
+      local phase = (p.status or {}).phase
+      if name ~= "llmdbench-harness-launcher" and phase ~= "Succeeded" then
         total = total + 1
         local problem = pod_problem(p)
         if problem then

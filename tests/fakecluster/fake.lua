@@ -11,6 +11,7 @@
 --                  with a transient API error), nologs, smoke
 --   FAKE_FAIL_ONCE the same, but each failure only on its first occasion
 --   FAKE_SLOW_BENCH seconds the first run_only.sh call sleeps (to interrupt it)
+--   FAKE_OLD_JOB   the namespace starts with a finished (Succeeded) job pod
 local json = require "llmd.json"
 local yaml = require "llmd.yaml"
 local lfs = require "lfs"
@@ -84,6 +85,11 @@ local function space(ns)
     s = { pods = {}, services = {}, pvcs = {}, releases = {}, httproutes = {}, gateways = {}, inferencepools = {},
       configmaps = {}, kustomize = {}, other = {} }
     state.ns[ns] = s
+    if os.getenv("FAKE_OLD_JOB") then
+      -- a finished job from earlier work in the namespace: Succeeded, never Ready
+      s.pods["data-access-job-x1"] = { labels = { job = "data-access" }, owner = "job", ready = false,
+        phase = "Succeeded", containers = { { name = "main", image = "busybox", restarts = 0 } } }
+    end
   end
   return s
 end
@@ -133,7 +139,7 @@ end
 
 local function pod_json(name, p)
   -- readiness follows the failures injected now (a fixed cluster is ready on resume)
-  if p.owner ~= "run_only" then
+  if p.owner ~= "run_only" and p.owner ~= "job" then
     p.ready = not (fails.notready or fails.imagepull)
     p.waiting = fails.imagepull and "ImagePullBackOff" or nil
   end
@@ -147,7 +153,7 @@ local function pod_json(name, p)
   return {
     kind = "Pod", metadata = { name = name, labels = p.labels or json.object {} },
     spec = { containers = specs, nodeName = "gpu-node-1" },
-    status = { phase = p.waiting and "Pending" or "Running", containerStatuses = statuses,
+    status = { phase = p.phase or (p.waiting and "Pending" or "Running"), containerStatuses = statuses,
       conditions = { { type = "Ready", status = p.ready and "True" or "False" } } },
   }
 end

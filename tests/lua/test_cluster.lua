@@ -266,6 +266,10 @@ t.test("failures: image pull, never ready, deploy error, no logs (no teardown), 
   for _, c in ipairs(call_lines(s, workspace(s))) do t.ok(not c:find("uninstall", 1, true), "no teardown: " .. c) end
 
   s = setup()
+  r = compare(s, nil, { FAKE_OLD_JOB = "1" })
+  t.eq(r.code, 0, "a finished job pod does not hold up readiness: " .. r.stdout)
+
+  s = setup()
   r = compare(s, nil, { FAKE_FAIL = "transient" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.ok(t.read(workspace(s) .. "/commands.log"):find("| attempt 2", 1, true))

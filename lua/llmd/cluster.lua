@@ -408,6 +408,8 @@ local function benchmark(ctx, x)
   ws.mkdir_p(d .. "/benchmark")
   local pvc = find_pvc(ctx, x)
   local svc, port = endpoint(ctx, x)
+  ctx.pvc = pvc
+  if not r.baseline then ctx.gateway_svc = svc end
   local host = ("%s.%s.svc.cluster.local:%d"):format(svc, ctx.ns, port)
   local vars = { NAMESPACE = ctx.ns, BENCHMARK_PVC = pvc, MODEL = r.deploy.model, IP = host, GATEWAY_SVC = svc,
     ENDPOINT = "http://" .. host, STACK_NAME = r.label }
@@ -730,7 +732,7 @@ function M.steps_list()
         cmp.save_run(ctx.ws, sides[x])
       end
       local model = cmp.report(ctx.ws, sides.a, sides.b, { commands = ctx.commands, config_text = ctx.config_text,
-        namespace = ctx.ns, pvc = ctx.plan.benchmark_pvc })
+        namespace = ctx.ns, pvc = ctx.pvc or ctx.plan.benchmark_pvc, gateway_svc = ctx.gateway_svc })
       ctx.model = model
       return model.path
     end },

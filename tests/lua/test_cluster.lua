@@ -192,6 +192,8 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
   local sh = t.read(w .. "/run_comparison.sh")
   t.ok(sh:find("# (cd " .. s.dir .. "/guide && helmfile -n bench apply -e cuda -e istio)", 1, true), sh)
   t.ok(sh:find("export NAMESPACE=bench", 1, true))
+  t.ok(sh:find("export BENCHMARK_PVC=llmd-benchmark-results", 1, true), sh)
+  t.ok(sh:find("export GATEWAY_SVC=infra-sim-inference-gateway", 1, true), sh)
 end)
 
 t.test("every call is namespaced and nothing cluster-scoped is changed", function()

@@ -334,6 +334,14 @@ end
 -- percentiles cannot be combined from summaries.
 function M.combine(run, measured)
   local set, src = run.overall, M.SUMMARY .. " (measured stages combined)"
+  -- a metric no stage knows, for one reason: that reason, not the combining one
+  for _, m in ipairs(metrics.list) do
+    local why = measured[1].metrics.na[m.key]
+    for _, st in ipairs(measured) do
+      if st.metrics.na[m.key] ~= why or st.metrics.values[m.key] ~= nil then why = nil; break end
+    end
+    if why then M.unknown(set, m.key, why) end
+  end
   local sum = {}
   local function add(k, v) if v then sum[k] = (sum[k] or 0) + v else sum[k .. "?"] = true end end
   for _, st in ipairs(measured) do

@@ -190,6 +190,8 @@ t.test("guidellm report v2: one stage per benchmark, nearest-rank summaries, com
   end
   check(run.overall, E.guidellm_report.overall, "overall")
   t.ok(run.overall.na.ttft_p90_ms:find("cannot be combined", 1, true))
+  -- what no stage could know keeps its own reason when the stages are combined
+  t.ok(run.overall.na.itl_p90_ms:find("per-token", 1, true), run.overall.na.itl_p90_ms)
 end)
 
 -- The report with its first benchmark's requests replaced by the synthetic v0.7.3

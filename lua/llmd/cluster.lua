@@ -410,6 +410,7 @@ local function benchmark(ctx, x)
   local svc, port = endpoint(ctx, x)
   ctx.pvc = pvc
   if not r.baseline then ctx.gateway_svc = svc end
+  M.save_deployed(ctx, x)
   local host = ("%s.%s.svc.cluster.local:%d"):format(svc, ctx.ns, port)
   local vars = { NAMESPACE = ctx.ns, BENCHMARK_PVC = pvc, MODEL = r.deploy.model, IP = host, GATEWAY_SVC = svc,
     ENDPOINT = "http://" .. host, STACK_NAME = r.label }
@@ -598,7 +599,7 @@ end
 function M.save_deployed(ctx, x)
   json.write(rdir(ctx, x) .. "/deployed.json", {
     kustomize = json.array(ctx.kustomize[x] or {}), baseline_service = ctx.created_baseline or false,
-    commands = json.array(ctx.commands[x] or {}),
+    commands = json.array(ctx.commands[x] or {}), pvc = ctx.pvc, gateway_svc = ctx.gateway_svc,
   })
 end
 
@@ -780,6 +781,8 @@ function M.run(plan, opts)
         ctx.kustomize[x] = s.kustomize or {}
         ctx.created_baseline = ctx.created_baseline or s.baseline_service
         ctx.commands[x] = s.commands or {}
+        ctx.pvc = s.pvc or ctx.pvc
+        ctx.gateway_svc = s.gateway_svc or ctx.gateway_svc
       end
     end
   end

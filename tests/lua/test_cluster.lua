@@ -317,6 +317,8 @@ t.test("resume after a failure at each phase: the rest runs, nothing is deployed
       if c:find("^helm upgrade %-%-install sim") then n = n + 1 end
     end
     t.eq(n, case.deploys or 1, case.fail .. ": run A deployed once")
+    -- what the benchmark used survives the resume
+    t.ok(t.read(w .. "/run_comparison.sh"):find("export BENCHMARK_PVC=llmd-benchmark-results", 1, true), case.fail)
     t.ok(lfs.attributes(w .. "/comparison_report.md"), case.fail .. ": the report")
   end
 end)

@@ -7,7 +7,6 @@
 --   local cluster = require "llmd.cluster"
 --   local plan = cluster.load_plan("plan.yaml")          -- validated; errors name the key
 --   local ok = cluster.run(plan, { namespace =, dry_run =, yes =, only =, resume = dir })
-local args_mod = require "llmd.args"
 local cmp = require "llmd.comparison"
 local harness = require "llmd.harness"
 local http = require "llmd.http"
@@ -819,6 +818,5 @@ function M.salvage(ctx, result)
 end
 
 M.parse_steps = steps.parse
-M.args = args_mod
 
 return M

@@ -63,16 +63,24 @@ function M.comparable(key, ra, rb)
     pa or "?", rb.label or "B", hb, pb or "?")
 end
 
--- A significance test for key when both runs kept per-request samples, or nil.
-function M.significance(key, ra, rb)
+-- A significance test for key when both runs kept per-request samples, or nil. The
+-- metrics of one sample kind (TTFT mean/p50/p90) share one test: memo, by kind.
+function M.significance(key, ra, rb, memo)
   local kind = SAMPLES[key]
   if not kind then return nil end
   local xa, xb = ra.overall.samples, rb.overall.samples
   if not (xa and xb and xa[kind] and xb[kind]) then return nil end
-  local ok, r = pcall(stats.mann_whitney, xa[kind], xb[kind])
-  if not ok or not r then return nil end
-  r.significant = r.p < M.ALPHA
-  return r
+  local r = memo and memo[kind]
+  if r == nil then
+    local ok, res = pcall(stats.mann_whitney, xa[kind], xb[kind])
+    r = ok and res or false
+    if r then r.significant = r.p < M.ALPHA end
+    if memo then memo[kind] = r end
+  end
+  if not r then return nil end
+  local copy = {}
+  for k, v in pairs(r) do copy[k] = v end
+  return copy
 end
 
 local function fmt_delta(key, d)
@@ -83,7 +91,7 @@ local function fmt_delta(key, d)
   return s .. " " .. m.unit
 end
 
-local function perf_row(key, A, B, sig_cache)
+local function perf_row(key, A, B, sig_cache, memo)
   local m = metrics.get(key)
   local ra, rb = A.run, B.run
   local va, wa = ra.overall.values[key], ra.overall.na[key]
@@ -108,7 +116,7 @@ local function perf_row(key, A, B, sig_cache)
   row.pct = d.pct
   row.delta_text = fmt_delta(key, d.diff)
   row.pct_text = d.pct and T.helpers.pct(d.pct) or "N/A"
-  local sig = M.significance(key, ra, rb) or (sig_cache and sig_cache[key])
+  local sig = M.significance(key, ra, rb, memo) or (sig_cache and sig_cache[key])
   row.sig = sig
   if d.better == nil then
     row.verdict = d.diff == 0 and "same" or ""
@@ -389,8 +397,9 @@ function M.build(opts)
   }
   local rows, notes = {}, {}
   local any_sig = false
+  local memo = {}
   for _, key in ipairs(M.PERF_KEYS) do
-    local r = perf_row(key, A, B, opts.significance)
+    local r = perf_row(key, A, B, opts.significance, memo)
     rows[#rows + 1] = r
     if r.sig then any_sig = true end
     if r.note and r.verdict == "not comparable" then notes[#notes + 1] = r.label .. ": " .. r.note end

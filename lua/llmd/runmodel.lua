@@ -275,6 +275,22 @@ function M.accumulator(opts)
   return a
 end
 
+-- Request and token rates of an accumulator's completed requests over dur seconds; an
+-- unknown token count leaves its rates out.
+function M.put_rates(set, dur, a, src)
+  M.put(set, "throughput_req_s", a.ok / dur, src)
+  if a.out_known then M.put(set, "throughput_tok_s", a.out_tok / dur, src) end
+  if a.out_known and a.in_known then M.put(set, "throughput_total_tok_s", (a.in_tok + a.out_tok) / dur, src) end
+end
+
+-- A run model for a harness module's candidate (see llmd.harness).
+function M.start(h, c)
+  local run = M.new(h.name, c.dir)
+  run.files = c.files
+  run.percentile_method = h.percentile_method
+  return run
+end
+
 -- Adds src's requests to dst (both from M.accumulator).
 function M.merge_accumulator(dst, src)
   for _, k in ipairs { "e2e", "e2e_all", "ttft", "tpot", "ntpot", "itl" } do dst[k]:merge(src[k]) end
@@ -301,11 +317,7 @@ function M.fill(set, a, method, why)
   local dur = a.first and a.last and a.last - a.first
   if dur and dur > 0 then
     M.put(set, "duration_s", dur, src)
-    M.put(set, "throughput_req_s", a.ok / dur, src)
-    if a.out_known then M.put(set, "throughput_tok_s", a.out_tok / dur, src) end
-    if a.out_known and a.in_known then
-      M.put(set, "throughput_total_tok_s", (a.in_tok + a.out_tok) / dur, src)
-    end
+    M.put_rates(set, dur, a, src)
   else
     for _, k in ipairs { "duration_s", "throughput_req_s", "throughput_tok_s", "throughput_total_tok_s" } do
       M.unknown(set, k, "no request has both a start and an end time")
@@ -365,11 +377,8 @@ function M.combine(run, measured)
   local ok, failed, dur = sum.requests_ok, sum.requests_failed, set.values.duration_s
   if ok + failed > 0 then M.put(set, "error_rate_pct", failed / (ok + failed) * 100, src) end
   if dur and dur > 0 then
-    M.put(set, "throughput_req_s", ok / dur, src)
-    if set.values.output_tokens_total then M.put(set, "throughput_tok_s", set.values.output_tokens_total / dur, src) end
-    if set.values.output_tokens_total and set.values.input_tokens_total then
-      M.put(set, "throughput_total_tok_s", (set.values.output_tokens_total + set.values.input_tokens_total) / dur, src)
-    end
+    local out, inp = set.values.output_tokens_total, set.values.input_tokens_total
+    M.put_rates(set, dur, { ok = ok, out_tok = out, in_tok = inp, out_known = out ~= nil, in_known = inp ~= nil }, src)
   end
   for _, p in ipairs { "ttft", "tpot", "itl", "ntpot" } do
     local key = p .. "_mean_ms"

@@ -163,8 +163,7 @@ end
 
 function M.extract(c, opts)
   opts = opts or {}
-  local run = rm.new(M.name, c.dir)
-  run.files = c.files
+  local run = rm.start(M, c)
   local groups = rm.error_groups()
   local tools, versions = {}, {}
   for i, path in ipairs(c.files) do

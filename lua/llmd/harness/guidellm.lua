@@ -135,9 +135,7 @@ function M.extract(c, opts)
       :format(c.dir, #c.files, table.concat(c.files, ", ")), 0)
   end
   local path = c.files[1]
-  local run = rm.new(M.name, c.dir)
-  run.files = c.files
-  run.percentile_method = M.percentile_method
+  local run = rm.start(M, c)
   local wu = {}
   for _, i in ipairs(opts.warmup or {}) do wu[tonumber(i)] = true end
   local groups = rm.error_groups()

@@ -254,9 +254,7 @@ end
 
 function M.extract(c, opts)
   opts = opts or {}
-  local run = rm.new(M.name, c.dir)
-  run.files = c.files
-  run.percentile_method = M.percentile_method
+  local run = rm.start(M, c)
   table.sort(c.stages, function(a, b) return a.index < b.index end)
   local token_source
   for _, s in ipairs(c.stages) do

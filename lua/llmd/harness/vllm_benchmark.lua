@@ -162,9 +162,7 @@ local function new(variant)
 
   function M.extract(c, opts)
     opts = opts or {}
-    local run = rm.new(M.name, c.dir)
-    run.files = c.files
-    run.percentile_method = M.percentile_method
+    local run = rm.start(M, c)
     local groups = rm.error_groups()
     local method = opts.percentile_method or "linear"
     local loaded = {}
@@ -199,13 +197,8 @@ local function new(variant)
           -- no start times (old format): the harness's duration is the window
           local dur = summary.values.duration_s
           if dur and dur > 0 then
-            local src = rm.PER_REQUEST .. " / the harness's duration"
             rm.put(st.metrics, "duration_s", dur, rm.SUMMARY)
-            rm.put(st.metrics, "throughput_req_s", acc.ok / dur, src)
-            if acc.out_known then rm.put(st.metrics, "throughput_tok_s", acc.out_tok / dur, src) end
-            if acc.out_known and acc.in_known then
-              rm.put(st.metrics, "throughput_total_tok_s", (acc.in_tok + acc.out_tok) / dur, src)
-            end
+            rm.put_rates(st.metrics, dur, acc, rm.PER_REQUEST .. " / the harness's duration")
           end
         end
         rm.crosscheck(run, st.metrics, summary, { "requests_ok", "requests_failed", "ttft_mean_ms", "tpot_mean_ms",
@@ -229,30 +222,22 @@ local function new(variant)
       if l.acc then rm.merge_accumulator(overall, l.acc) else all_detailed = false end
       sum_dur = sum_dur + (st.metrics.values.duration_s or 0)
     end
-    if #measured == 0 then
-      rm.fail(run, "every load point is marked warm-up: nothing is measured")
-    elseif #measured == 1 then
-      for k, v in pairs(measured[1].metrics) do run.overall[k] = v end
-    elseif all_detailed then
+    -- several load points all with per-request data: pooled; else what rm.close does
+    local pooled = #measured > 1 and all_detailed
+    if pooled then
       rm.fill(run.overall, overall, method)
       -- each invocation has its own clock: the window is the sum of the load points' durations
       local src = rm.PER_REQUEST .. " / the sum of the load points' durations"
       if sum_dur > 0 then
         rm.put(run.overall, "duration_s", sum_dur, src)
-        rm.put(run.overall, "throughput_req_s", overall.ok / sum_dur, src)
-        if overall.out_known then rm.put(run.overall, "throughput_tok_s", overall.out_tok / sum_dur, src) end
-        if overall.out_known and overall.in_known then
-          rm.put(run.overall, "throughput_total_tok_s", (overall.in_tok + overall.out_tok) / sum_dur, src)
-        end
+        rm.put_rates(run.overall, sum_dur, overall, src)
       end
-    else
-      rm.combine(run, measured)
     end
     if loaded[1] then
       run.model = loaded[1].d.model_id
       run.backend = loaded[1].d.backend
     end
-    return rm.close(run, measured, groups, variant.token_source, true)
+    return rm.close(run, measured, groups, variant.token_source, pooled)
   end
 
   return M

@@ -20,13 +20,13 @@ local USAGE = [[usage: llmdlua autobench.lua COMMAND ...
   compare RESULTS.jsonl... [--sla K=V,...|CONFIG] [--md FILE] [--csv FILE]
 ]]
 
+local ws = require "llmd.workspace"
+
+-- the output's folder made when missing, the file written atomically
 local function write_file(path, text)
   local dir = path:match("^(.*)/[^/]*$")
-  if dir and dir ~= "" then require("llmd.proc").run { "mkdir", "-p", dir } end
-  local f, err = io.open(path, "wb")
-  if not f then error(("%s: cannot write: %s"):format(path, err), 0) end
-  f:write(text)
-  f:close()
+  if dir and dir ~= "" then ws.mkdir_p(dir) end
+  ws.write_text(path, text)
 end
 
 if cmd == "validate" then

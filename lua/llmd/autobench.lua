@@ -80,12 +80,19 @@ function M.pyrepr(v)
   return M.pystr(v)
 end
 
--- shlex.quote / shlex.join
+-- shlex.quote
 function M.quote(s)
   s = tostring(s)
   if s == "" then return "''" end
   if s:match("^[%w@%%+=:,./_%-]+$") then return s end
   return "'" .. s:gsub("'", "'\"'\"'") .. "'"
+end
+
+-- shlex.join
+function M.join(tokens)
+  local q = {}
+  for i, tk in ipairs(tokens) do q[i] = M.quote(tk) end
+  return table.concat(q, " ")
 end
 
 -- shlex.split, POSIX mode: quotes and backslashes.
@@ -207,9 +214,7 @@ function M.render(cfg, fw, cand)
       if v ~= true then tokens[#tokens + 1] = M.pystr(v) end
     end
   end
-  local q = {}
-  for i, tk in ipairs(tokens) do q[i] = M.quote(tk) end
-  return table.concat(q, " "), tokens
+  return M.join(tokens), tokens
 end
 
 -- Help snapshots --------------------------------------------------------------------------

@@ -32,7 +32,7 @@ M.OOM_PATTERNS = { "out of memory", "OutOfMemoryError", "CUDA error: out of memo
 
 local function now() return os.time() end
 
-local function mkdir_p(p) proc.run { "mkdir", "-p", "--", p } end
+local mkdir_p = require("llmd.workspace").mkdir_p -- raises, naming the folder
 
 local function read(path)
   local f = io.open(path, "rb")
@@ -200,11 +200,7 @@ function M.run(config_path, opts)
       local cdir = ("%s/%s"):format(dir, e.candidate_id)
       local log = cdir .. "/server.log"
       if opts.dry_run then
-        io.write("\n  server: ", table.concat((function()
-          local q = {}
-          for k, a in ipairs(argv) do q[k] = ab.quote(a) end
-          return q
-        end)(), " "), "\n")
+        io.write("\n  server: ", ab.join(argv), "\n")
       else
         mkdir_p(cdir)
         io.write("starting the server\n")
@@ -234,11 +230,7 @@ function M.run(config_path, opts)
           }
           local text = fill(r.client_command or M.DEFAULT_CLIENT, vars)
           local cargv = ab.split(text)
-          row.benchmark_command = table.concat((function()
-            local q = {}
-            for k, a in ipairs(cargv) do q[k] = ab.quote(a) end
-            return q
-          end)(), " ")
+          row.benchmark_command = ab.join(cargv)
           if opts.dry_run then
             io.write("  client (", sc.name, "): ", row.benchmark_command, "\n")
           else

@@ -51,13 +51,9 @@ M.TRANSIENT = {
   "net/http: request canceled", "unable to connect to the server",
 }
 
-local function quote(a)
-  a = tostring(a)
-  if a:match("^[%w%./_%-=:,@%%+]+$") then return a end
-  return "'" .. a:gsub("'", "'\\''") .. "'"
-end
-
+-- The command as a POSIX shell would take it (for logs and scripts).
 function M.cmdline(argv)
+  local quote = require("llmd.template").helpers.sh
   local t = {}
   for i, a in ipairs(argv) do t[i] = quote(a) end
   return table.concat(t, " ")
@@ -233,8 +229,7 @@ end
 -- A background process (kubectl port-forward), logged like the others.
 function Client:spawn(tool, args, opts)
   M.check(tool, args, self.ns)
-  local argv = { self.bins[tool] or tool, "-n", self.ns }
-  for _, a in ipairs(args) do argv[#argv + 1] = a end
+  local argv = self:argv(tool, args)
   self:log(argv, { code = 0 }, 0, "started in the background")
   if self.dry_run then
     self.out:write("[dry-run] " .. M.cmdline(argv) .. " &\n")

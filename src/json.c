@@ -663,6 +663,51 @@ int json_num(JsonParser *p, int64_t *iv, double *dv)
     return 0;
 }
 
+/* Skips JSON whitespace from i, counting lines; returns the first other offset. */
+static size_t skip_ws(JsonParser *p, size_t i)
+{
+    const char *b = p->buf;
+    size_t n = p->len;
+    while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r')) {
+        if (b[i] == '\n') {
+            p->line++;
+            p->line_start = p->base + i + 1;
+        }
+        i++;
+    }
+    return i;
+}
+
+size_t json_next_numbers(JsonParser *p, double *out, size_t max)
+{
+    if (p->state != ST_NEXT || p->lazy || p->stack[p->depth - 1] != '[')
+        return 0;
+    const char *b = p->buf;
+    size_t n = p->len, k = 0;
+    while (k < max) {
+        size_t i = skip_ws(p, p->pos);
+        if (i >= n || b[i] != ',') {
+            p->pos = i;
+            break;
+        }
+        i = skip_ws(p, i + 1);
+        p->pos = i;
+        p->state = ST_VALUE;
+        if (i >= n || (b[i] != '-' && !is_digit(b[i])))
+            break;
+        p->tok_off = p->base + i;
+        if (parse_number(p) != JSON_NUMBER) {
+            p->pos = i; /* json_next reads it again and says what is wrong */
+            break;
+        }
+        p->state = ST_NEXT;
+        int64_t iv;
+        double dv;
+        out[k++] = json_num(p, &iv, &dv) ? (double)iv : dv;
+    }
+    return k;
+}
+
 /* Are the 8 bytes of v all ASCII digits? */
 static int eight_digits(uint64_t v)
 {
@@ -975,14 +1020,7 @@ JsonTok json_next(JsonParser *p)
     for (;;) {
         /* whitespace, counting lines */
         const char *b = p->buf;
-        size_t i = p->pos, n = p->len;
-        while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r')) {
-            if (b[i] == '\n') {
-                p->line++;
-                p->line_start = p->base + i + 1;
-            }
-            i++;
-        }
+        size_t i = skip_ws(p, p->pos), n = p->len;
         p->pos = i;
         if (i >= n) {
             if (!p->final)

@@ -106,6 +106,15 @@ const char *json_str(JsonParser *p, size_t *len);
 int json_num(JsonParser *p, int64_t *i, double *d);
 
 /*
+** The fast lane for arrays of numbers: right after a NUMBER element of an array, reads
+** the elements that follow while they are numbers, into out[0..max) (each as json_num
+** gives it, as a double), and returns how many. It stops before anything else (the
+** array's end, another kind of value, a bad or cut number, the window's end) and leaves
+** the parser where json_next goes on from, so errors are reported as json_next reports
+** them. Returns 0 when the parser is not after an array element, or lazy.
+*/
+size_t json_next_numbers(JsonParser *p, double *out, size_t max);
+/*
 ** Converts valid JSON number text s[0..n) to the double strtod gives, fast in the
 ** common cases (see json.c for why the fast path is exact).
 */

@@ -486,15 +486,17 @@ static void array_plan(Scanner *s, ScanFrame *f, int d)
                 f->has_last = 1;
         }
     }
-    f->child_active = f->child_num = 0;
+    f->child_active = f->child_end = f->child_num = 0;
     if (!f->fixed)
         return;
     f->child_active = f->active ? advance(s, f->active, d + 1, NULL, 0, 0) : 0;
-    for (uint64_t b = f->child_active & s->rule_bits; b; b &= b - 1) {
+    for (uint64_t b = f->child_active; b; b &= b - 1) {
         int m = __builtin_ctzll(b);
-        const ScanRule *r = &s->rules[m];
-        if (r->path.n == d + 1 && r->sink == SINK_STATS && r->reduce == RED_NONE &&
-            r->path.last_at < 0)
+        if (d + 1 - anchor_of(s, m) != path_of(s, m)->n)
+            continue; /* goes deeper: nothing to do with a number element */
+        f->child_end |= 1ULL << m;
+        const ScanRule *r = m < s->nrules ? &s->rules[m] : NULL;
+        if (r != NULL && r->sink == SINK_STATS && r->reduce == RED_NONE && r->path.last_at < 0)
             f->child_num |= 1ULL << m;
     }
 }
@@ -582,6 +584,40 @@ static int value_begin(Scanner *s, int d, uint64_t active, JsonTok t)
 }
 
 /* An element of an array that rules in mask reduce. */
+/* One number into rule r's reduction. */
+static int reduce_number(Scanner *s, ScanRule *r, double x)
+{
+    switch (r->reduce) {
+    case RED_DIFFS:
+        if (r->red_n > 0 && emit(s, r, x - r->red_prev) != 0)
+            return -1;
+        r->red_prev = x;
+        break;
+    case RED_FIRST:
+        if (r->red_n == 0)
+            r->red_acc = x;
+        break;
+    case RED_LAST:
+        r->red_acc = x;
+        break;
+    case RED_SUM:
+        r->red_acc += x;
+        break;
+    case RED_MIN:
+        if (r->red_n == 0 || x < r->red_acc)
+            r->red_acc = x;
+        break;
+    case RED_MAX:
+        if (r->red_n == 0 || x > r->red_acc)
+            r->red_acc = x;
+        break;
+    default:
+        break;
+    }
+    r->red_n++;
+    return 0;
+}
+
 static int reduce_element(Scanner *s, int d, uint64_t mask, JsonTok t)
 {
     for (; mask; mask &= mask - 1) {
@@ -598,36 +634,49 @@ static int reduce_element(Scanner *s, int d, uint64_t mask, JsonTok t)
                            type_name(t), m + 1);
             return value_error(s, d, what);
         }
-        double x = token_number(s);
-        switch (r->reduce) {
-        case RED_DIFFS:
-            if (r->red_n > 0 && emit(s, r, x - r->red_prev) != 0)
-                return -1;
-            r->red_prev = x;
-            break;
-        case RED_FIRST:
-            if (r->red_n == 0)
-                r->red_acc = x;
-            break;
-        case RED_LAST:
-            r->red_acc = x;
-            break;
-        case RED_SUM:
-            r->red_acc += x;
-            break;
-        case RED_MIN:
-            if (r->red_n == 0 || x < r->red_acc)
-                r->red_acc = x;
-            break;
-        case RED_MAX:
-            if (r->red_n == 0 || x > r->red_acc)
-                r->red_acc = x;
-            break;
-        default:
-            break;
-        }
-        r->red_n++;
+        if (reduce_number(s, r, token_number(s)) != 0)
+            return -1;
     }
+    return 0;
+}
+
+/*
+** The rest of an array of numbers at once (json_next_numbers), after its element
+** `par` just took: into the reductions of the array and the accumulators every element
+** feeds. Only for arrays whose elements carry nothing else (see scan_json).
+*/
+static int number_lane(Scanner *s, ScanFrame *par)
+{
+    enum { BATCH = 256 };
+    double xs[BATCH], diffs[BATCH];
+    size_t k;
+    do {
+        k = json_next_numbers(&s->p, xs, BATCH);
+        par->index += (int64_t)k;
+        for (uint64_t b = par->reduce; b && k > 0; b &= b - 1) {
+            ScanRule *r = &s->rules[__builtin_ctzll(b)];
+            if (r->reduce == RED_DIFFS && r->path.last_at < 0 && r->red_n > 0) {
+                /* the common reduction, straight into the accumulator */
+                for (size_t i = 0; i < k; i++) {
+                    diffs[i] = xs[i] - r->red_prev;
+                    r->red_prev = xs[i];
+                }
+                r->red_n += k;
+                if (stats_add_many(r->stats, diffs, k) != 0)
+                    return fail(s, "%s: out of memory adding samples", s->name);
+                continue;
+            }
+            for (size_t i = 0; i < k; i++)
+                if (reduce_number(s, r, xs[i]) != 0)
+                    return -1;
+        }
+        for (uint64_t b = par->child_num; b && k > 0; b &= b - 1) {
+            ScanRule *r = &s->rules[__builtin_ctzll(b)];
+            r->matched += k;
+            if (stats_add_many(r->stats, xs, k) != 0)
+                return fail(s, "%s: out of memory adding samples", s->name);
+        }
+    } while (k == BATCH);
     return 0;
 }
 
@@ -853,15 +902,22 @@ static int scan_json(Scanner *s)
                     last_reset(s, d - 1, par->active);
                 if (par->fixed) {
                     active = par->child_active;
-                    if (t == JSON_NUMBER && active != 0 && active == par->child_num) {
-                        /* the common case: numbers straight into accumulators */
-                        double x = token_number(s);
-                        for (uint64_t b = active; b; b &= b - 1) {
-                            ScanRule *r = &s->rules[__builtin_ctzll(b)];
-                            r->matched++;
-                            if (add_stat(s, r, x) != 0)
-                                return -1;
+                    /* a number element: only the matchers ending here act on it */
+                    if (t == JSON_NUMBER && par->child_end == par->child_num && !par->has_last &&
+                        (par->child_num | par->reduce) != 0 && !s->no_lane) {
+                        /* the common case: numbers straight into accumulators, and the
+                           numbers after this one in the fast lane */
+                        if (par->child_num != 0) {
+                            double x = token_number(s);
+                            for (uint64_t b = par->child_num; b; b &= b - 1) {
+                                ScanRule *r = &s->rules[__builtin_ctzll(b)];
+                                r->matched++;
+                                if (add_stat(s, r, x) != 0)
+                                    return -1;
+                            }
                         }
+                        if (number_lane(s, par) != 0)
+                            return -1;
                         continue;
                     }
                 } else {

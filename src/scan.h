@@ -100,7 +100,8 @@ typedef struct ScanFrame {
     int fixed;             /* child_active is valid */
     int has_last;          /* a matcher's [-1] is at this array */
     uint64_t child_active; /* the matchers every element carries */
-    uint64_t child_num;    /* those that just add a number to an accumulator */
+    uint64_t child_end;    /* those whose path ends at an element */
+    uint64_t child_num;    /* those of them that just add a number to an accumulator */
     char key[40];          /* the member name or index that led here, for messages */
 } ScanFrame;
 
@@ -117,6 +118,7 @@ typedef struct Scanner {
     size_t memlen;
     int eof;
     size_t read_max; /* bytes per read at most (0: 1 MiB); tests set it tiny */
+    int no_lane;     /* tests: no fast lane for arrays of numbers (json_next_numbers) */
 
     /* the window */
     char *buf;

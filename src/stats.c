@@ -381,6 +381,7 @@ int stats_add(Stats *s, double x)
         if (s->sorted && s->n > 0 && x < s->v[s->n - 1])
             s->sorted = 0;
         s->queries = 0;
+        s->m2_known = 0;
     } else if (isfinite(x)) {
         int rc = sketch_add(s, x, 1);
         if (rc != STATS_OK)
@@ -399,6 +400,63 @@ int stats_add(Stats *s, double x)
         return STATS_OK;
     }
     moments_add(s, x);
+    return STATS_OK;
+}
+
+int stats_add_many(Stats *s, const double *xs, size_t k)
+{
+    for (size_t i = 0; i < k; i++)
+        if (isnan(xs[i]))
+            return STATS_ENAN; /* nothing added */
+    if (s->sketch || k == 0) {
+        for (size_t i = 0; i < k; i++) {
+            int rc = stats_add(s, xs[i]);
+            if (rc != STATS_OK)
+                return rc;
+        }
+        return STATS_OK;
+    }
+    if (s->cap - s->n < k) {
+        size_t cap = s->cap ? s->cap : 256;
+        while (cap - s->n < k)
+            cap *= 2;
+        double *v = (double *)realloc(s->v, cap * sizeof *v);
+        if (v == NULL)
+            return STATS_ENOMEM;
+        s->v = v;
+        s->cap = cap;
+    }
+    memcpy(s->v + s->n, xs, k * sizeof *xs);
+    if (s->sorted) {
+        double prev = s->n > 0 ? s->v[s->n - 1] : -HUGE_VAL;
+        for (size_t i = 0; i < k && s->sorted; i++) {
+            s->sorted = xs[i] >= prev;
+            prev = xs[i];
+        }
+    }
+    s->queries = 0;
+    s->m2_known = 0;
+    double lo = s->min, hi = s->max, sum = s->sum, comp = s->comp;
+    for (size_t i = 0; i < k; i++) {
+        double x = xs[i];
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+        if (isinf(x)) {
+            if (x > 0)
+                s->n_pinf++;
+            else
+                s->n_ninf++;
+            continue;
+        }
+        double t = sum + x; /* Neumaier, as moments_add */
+        comp += fabs(sum) >= fabs(x) ? (sum - t) + x : (x - t) + sum;
+        sum = t;
+    }
+    s->min = lo;
+    s->max = hi;
+    s->sum = sum;
+    s->comp = comp;
+    s->n += k;
     return STATS_OK;
 }
 
@@ -486,23 +544,26 @@ double stats_mean(const Stats *s)
     return (s->sum + s->comp) / (double)s->n;
 }
 
-double stats_variance(const Stats *s, int ddof)
+double stats_variance(Stats *s, int ddof)
 {
     if (s->n_pinf || s->n_ninf || s->n <= (uint64_t)ddof)
         return NAN;
     double m2 = s->m2;
-    if (!s->sketch) {
+    if (!s->sketch && !s->m2_known) {
         /* every sample is here: two passes (as numpy does) with a compensated sum, which
            keeps the digits a running update loses on large values with a small spread
-           (epoch timestamps) */
+           (epoch timestamps); kept until the samples change */
         double mean = stats_mean(s), sum = 0, comp = 0;
         for (size_t i = 0; i < s->n; i++) {
             double d = s->v[i] - mean, x = d * d, t = sum + x;
             comp += sum >= x ? (sum - t) + x : (x - t) + sum;
             sum = t;
         }
-        m2 = sum + comp;
+        s->m2_exact = sum + comp;
+        s->m2_known = 1;
     }
+    if (!s->sketch)
+        m2 = s->m2_exact;
     double v = m2 / (double)(s->n - (uint64_t)ddof);
     return v < 0 ? 0 : v;
 }
@@ -824,6 +885,7 @@ void stats_restore(Stats *s, StatsSaved *sv)
         s->cap = cap;
         s->sorted = s->n <= 1;
         s->queries = 0;
+        s->m2_known = 0;
     }
 }
 

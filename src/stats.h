@@ -54,8 +54,10 @@ typedef struct Stats {
     /* exact */
     double *v;
     size_t cap;
-    int sorted;  /* v is sorted */
-    int queries; /* percentile queries since the last change */
+    int sorted;   /* v is sorted */
+    int queries;  /* percentile queries since the last change */
+    int m2_known; /* m2_exact holds the samples' sum of squared deviations */
+    double m2_exact;
 
     /* sketch */
     double alpha, lg; /* relative error, log(gamma) */
@@ -70,6 +72,8 @@ void stats_free(Stats *s);
 void stats_clear(Stats *s);
 
 int stats_add(Stats *s, double x);
+/* Adds xs[0..k) as k stats_add calls would; with a NaN among them, adds none. */
+int stats_add_many(Stats *s, const double *xs, size_t k);
 /* Adds src's samples to dst: exact + exact, sketch + sketch (same alpha) or
    sketch + exact. An exact dst cannot take a sketch (STATS_EMERGE). */
 int stats_merge(Stats *dst, const Stats *src);
@@ -77,7 +81,7 @@ int stats_merge(Stats *dst, const Stats *src);
 double stats_sum(const Stats *s);
 double stats_mean(const Stats *s);
 /* Variance with ddof 0 (population) or 1 (sample); NaN when unknown. */
-double stats_variance(const Stats *s, int ddof);
+double stats_variance(Stats *s, int ddof);
 double stats_min(const Stats *s);
 double stats_max(const Stats *s);
 

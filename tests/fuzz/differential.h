@@ -16,11 +16,17 @@
 #include "scan.h"
 #include "stats.h"
 
+/* the accumulator rules: 4 over paths shared by many documents, and $.b[*] whose
+   elements carry nothing else (the fast lane for arrays of numbers) */
+#define NSTAT 5
+
 typedef struct Outcome {
     int rc;
     char err[512];
-    uint64_t n[4];
-    double sum[4];
+    char full[512]; /* the whole message */
+    uint64_t n[NSTAT];
+    double sum[NSTAT];
+    uint64_t samples; /* a hash of the exact accumulators' samples, in order */
     uint64_t records, hash;
 } Outcome;
 
@@ -53,29 +59,32 @@ static void on_rec(Scanner *s, int rule, const ScanValue *whole)
     }
 }
 
-/* Runs the fixed rule set over data, whole (read_max 0, memory) or read_max at a time. */
-static void run_once(const uint8_t *data, size_t size, int format, size_t read_max, Outcome *o)
+/* Runs the fixed rule set over data, whole (read_max 0, memory) or read_max at a time;
+   no_lane: without the fast lane for arrays of numbers. */
+static void run_once(const uint8_t *data, size_t size, int format, size_t read_max,
+                     int no_lane, Outcome *o)
 {
     memset(o, 0, sizeof *o);
-    o->hash = 1469598103934665603ULL;
-    Stats st[4];
-    for (int i = 0; i < 4; i++)
+    o->hash = o->samples = 1469598103934665603ULL;
+    Stats st[NSTAT];
+    for (int i = 0; i < NSTAT; i++)
         stats_init(&st[i], i == 3 ? 0.01 : 0);
-    ScanRule rules[5];
+    ScanRule rules[NSTAT + 1];
     ScanField fields[4];
     memset(rules, 0, sizeof rules);
     memset(fields, 0, sizeof fields);
     char err[256];
-    const char *pat[4], *fpat[4];
+    const char *pat[NSTAT], *fpat[4];
     if (format == SCAN_CSV) {
-        pat[0] = "a", pat[1] = "b", pat[2] = "c", pat[3] = "a";
+        pat[0] = "a", pat[1] = "b", pat[2] = "c", pat[3] = "a", pat[4] = "c";
         fpat[0] = "a", fpat[1] = "b", fpat[2] = "c", fpat[3] = "a";
     } else {
         pat[0] = "$[*]", pat[1] = "$.a[*]", pat[2] = "$[-1].b", pat[3] = "$.*[*].c";
+        pat[4] = "$.b[*]";
         fpat[0] = "a", fpat[1] = "#b", fpat[2] = "c[0]", fpat[3] = "c[-1]";
     }
     int nr = 0, nf = 0;
-    for (int i = 0; i < 4; i++, nr++) {
+    for (int i = 0; i < NSTAT; i++, nr++) {
         ScanRule *r = &rules[nr];
         if (format == SCAN_CSV) {
             r->path.steps = calloc(1, sizeof *r->path.steps);
@@ -130,6 +139,7 @@ static void run_once(const uint8_t *data, size_t size, int format, size_t read_m
             scan_open_file(&s, fp);
         s.read_max = read_max;
     }
+    s.no_lane = no_lane;
     s.rules = rules;
     s.nrules = nr;
     s.fields = fields;
@@ -141,10 +151,13 @@ static void run_once(const uint8_t *data, size_t size, int format, size_t read_m
         /* JSON errors carry "(byte N)": compare that; CSV messages carry the line */
         const char *b = strstr(s.err, "(byte ");
         snprintf(o->err, sizeof o->err, "%s", b ? b : s.err);
+        snprintf(o->full, sizeof o->full, "%s", s.err);
     }
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < NSTAT; i++) {
         o->n[i] = st[i].n;
         o->sum[i] = stats_sum(&st[i]);
+        if (!st[i].sketch)
+            hash_bytes(&o->samples, st[i].v, st[i].n * sizeof *st[i].v);
         stats_free(&st[i]);
     }
     scan_free(&s);
@@ -158,30 +171,53 @@ static void run_once(const uint8_t *data, size_t size, int format, size_t read_m
         scan_path_free(&fields[i].path);
 }
 
-/* 0 when whole and windowed runs agree; else 1 with why filled in. */
+/* Do a and b end alike? full: compare whole error messages, not only the offsets. */
+static int outcomes_agree(const Outcome *a, const Outcome *b, int full, char *why,
+                          size_t whylen)
+{
+    const char *ea = full ? a->full : a->err, *eb = full ? b->full : b->err;
+    if (a->rc != b->rc || strcmp(ea, eb) != 0) {
+        snprintf(why, whylen, "status %d '%.200s' vs %d '%.200s'", a->rc, ea, b->rc, eb);
+        return 0;
+    }
+    if (a->rc == 0) {
+        for (int i = 0; i < NSTAT; i++)
+            if (a->n[i] != b->n[i] || memcmp(&a->sum[i], &b->sum[i], sizeof a->sum[i]) != 0) {
+                snprintf(why, whylen, "rule %d: %llu/%.17g vs %llu/%.17g", i + 1,
+                         (unsigned long long)a->n[i], a->sum[i], (unsigned long long)b->n[i],
+                         b->sum[i]);
+                return 0;
+            }
+        if (a->samples != b->samples) {
+            snprintf(why, whylen, "the samples kept differ");
+            return 0;
+        }
+        if (a->records != b->records || a->hash != b->hash) {
+            snprintf(why, whylen, "records %llu vs %llu (or their values differ)",
+                     (unsigned long long)a->records, (unsigned long long)b->records);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/*
+** 0 when the whole run, the windowed run and the whole run without the fast lane for
+** arrays of numbers (the general path, token by token) all agree; else 1 with why.
+*/
 static int scan_differential(const uint8_t *data, size_t size, int format, size_t read_max,
                              char *why, size_t whylen)
 {
-    Outcome a, b;
-    run_once(data, size, format, 0, &a);
-    run_once(data, size, format, read_max, &b);
-    if (a.rc != b.rc || strcmp(a.err, b.err) != 0) {
-        snprintf(why, whylen, "status %d '%.200s' vs %d '%.200s'", a.rc, a.err, b.rc, b.err);
+    Outcome a, b, c;
+    run_once(data, size, format, 0, 0, &a);
+    run_once(data, size, format, read_max, 0, &b);
+    if (!outcomes_agree(&a, &b, 0, why, whylen))
         return 1;
-    }
-    if (a.rc == 0) {
-        for (int i = 0; i < 4; i++)
-            if (a.n[i] != b.n[i] || memcmp(&a.sum[i], &b.sum[i], sizeof a.sum[i]) != 0) {
-                snprintf(why, whylen, "rule %d: %llu/%.17g vs %llu/%.17g", i + 1,
-                         (unsigned long long)a.n[i], a.sum[i], (unsigned long long)b.n[i],
-                         b.sum[i]);
-                return 1;
-            }
-        if (a.records != b.records || a.hash != b.hash) {
-            snprintf(why, whylen, "records %llu vs %llu (or their values differ)",
-                     (unsigned long long)a.records, (unsigned long long)b.records);
-            return 1;
-        }
+    run_once(data, size, format, 0, 1, &c);
+    if (!outcomes_agree(&a, &c, 1, why, whylen)) {
+        size_t used = strlen(why);
+        snprintf(why + used, whylen - used, " (fast lane vs token by token)");
+        return 1;
     }
     return 0;
 }

@@ -192,6 +192,79 @@ int main(void)
         }
     }
 
+    TEST("add_many equals adding one at a time; with a NaN among them it adds none")
+    {
+        for (int sketch = 0; sketch <= 1; sketch++) {
+            Stats one, many;
+            stats_init(&one, sketch ? 0.01 : 0);
+            stats_init(&many, sketch ? 0.01 : 0);
+            double batch[300];
+            int bad = 0;
+            for (int round = 0; round < 200; round++) {
+                size_t k = (size_t)(next_u64() % 300);
+                for (size_t i = 0; i < k; i++) {
+                    uint64_t r = next_u64() % 100;
+                    /* ascending runs (the sorted flag), infinities, zeros and negatives */
+                    batch[i] = r == 0   ? HUGE_VAL
+                               : r == 1 ? -HUGE_VAL
+                               : r < 50 ? (double)round + (double)i
+                                        : uniform() * 200 - 100;
+                    if (stats_add(&one, batch[i]) != STATS_OK)
+                        bad = 1;
+                }
+                if (stats_add_many(&many, batch, k) != STATS_OK)
+                    bad = 1;
+            }
+            CHECK(bad == 0);
+            CHECK(one.n == many.n && one.n_pinf == many.n_pinf && one.n_ninf == many.n_ninf);
+            CHECK(same(one.min, many.min) && same(one.max, many.max));
+            CHECK(memcmp(&one.sum, &many.sum, sizeof one.sum) == 0);
+            CHECK(memcmp(&one.comp, &many.comp, sizeof one.comp) == 0);
+            if (!sketch) {
+                CHECK(one.sorted == many.sorted);
+                CHECK(memcmp(one.v, many.v, one.n * sizeof *one.v) == 0);
+            }
+            for (size_t pi = 0; pi < sizeof ps / sizeof ps[0]; pi++)
+                CHECK(same(stats_percentile(&one, ps[pi], 0), stats_percentile(&many, ps[pi], 0)));
+            uint64_t n = many.n;
+            double nan_batch[3] = {1, NAN, 2};
+            CHECK(stats_add_many(&many, nan_batch, 3) == STATS_ENAN && many.n == n);
+            stats_free(&one);
+            stats_free(&many);
+        }
+        Stats s; /* ascending batches stay sorted; one step down unsorts */
+        stats_init(&s, 0);
+        double up[3] = {1, 2, 3}, more[2] = {3, 4}, down[2] = {5, 4.5};
+        CHECK(stats_add_many(&s, up, 3) == STATS_OK && stats_add_many(&s, more, 2) == STATS_OK);
+        CHECK(s.sorted == 1);
+        CHECK(stats_add_many(&s, down, 2) == STATS_OK && s.sorted == 0);
+        stats_free(&s);
+    }
+
+    TEST("the exact variance follows the samples (kept between changes, not after)")
+    {
+        Stats s;
+        stats_init(&s, 0);
+        double a[4] = {1, 2, 3, 4}; /* population variance 1.25 (by hand) */
+        stats_add_many(&s, a, 4);
+        CHECK(stats_variance(&s, 0) == 1.25 && stats_variance(&s, 1) == 5.0 / 3);
+        StatsSaved sv;
+        CHECK(stats_save(&s, &sv) == STATS_OK);
+        stats_add(&s, 10); /* {1,2,3,4,10}: mean 4, squares 9+4+1+0+36 = 50 */
+        CHECK(stats_variance(&s, 0) == 10.0);
+        stats_restore(&s, &sv);
+        CHECK(stats_variance(&s, 0) == 1.25);
+        double b[1] = {-6}; /* {1,2,3,4,-6}: mean 0.8, squares 0.04+1.44+4.84+10.24+46.24 */
+        stats_add_many(&s, b, 1);
+        CHECK(fabs(stats_variance(&s, 0) - 62.8 / 5) < 1e-12);
+        Stats t;
+        stats_init(&t, 0);
+        stats_add(&t, 0.8); /* merging the mean: the sum of squares stays 62.8, n is 6 */
+        CHECK(stats_merge(&s, &t) == STATS_OK && fabs(stats_variance(&s, 0) - 62.8 / 6) < 1e-12);
+        stats_free(&t);
+        stats_free(&s);
+    }
+
     TEST("empty: unknown, never 0; NaN rejected; infinities placed")
     {
         Stats s;

@@ -3,7 +3,6 @@
 */
 #include <ctype.h>
 #include <errno.h>
-#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -596,9 +595,10 @@ static JsonTok parse_number(JsonParser *p)
         if (exact && m == 0) /* 0.000ddd: these zeros are not significant */
             while (i < n && b[i] == '0')
                 i++;
-        if (exact && take_digits(b, n, &i, &m, &sig) != 0)
+        if (!exact || take_digits(b, n, &i, &m, &sig) != 0) {
             exact = 0;
-        i = skip_digits(b, n, i);
+            i = skip_digits(b, n, i);
+        }
         e -= (long)(i - f);
     }
     if (i < n && (b[i] == 'e' || b[i] == 'E')) {
@@ -715,10 +715,22 @@ static int eight_digits(uint64_t v)
             (((v + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) == 0x3333333333333333ULL;
 }
 
-/* The value of 8 ASCII digits (little-endian load: the first digit is the low byte). */
-static uint64_t eight_digits_value(uint64_t v)
+/* How many of the 8 bytes of v (little-endian: the first is the low byte) are digits
+   before the first other byte. */
+static unsigned leading_digits(uint64_t v)
 {
-    v -= 0x3030303030303030ULL;
+    uint64_t t = v ^ 0x3030303030303030ULL; /* a digit's byte is now 0..9 */
+    /* high bit set in each byte that is not: >= 10 once 0x76 is added (no carry: the
+       byte's own high bit is taken out first and put back with the or) */
+    uint64_t other =
+        (((t & 0x7F7F7F7F7F7F7F7FULL) + 0x7676767676767676ULL) | t) & 0x8080808080808080ULL;
+    return other ? (unsigned)__builtin_ctzll(other) >> 3 : 8;
+}
+
+/* The value of 8 digit values (0..9 in each byte; the first, most significant, in the
+   low byte). */
+static uint64_t digits8_value(uint64_t v)
+{
     v = v * 10 + (v >> 8); /* pairs of digits in every other byte */
     v = ((v & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32)) +
          ((v >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32))) >>
@@ -727,26 +739,33 @@ static uint64_t eight_digits_value(uint64_t v)
 }
 
 /*
-** Adds the digits at s[*i..] to the mantissa *m, 8 at a time where it can. Returns -1
-** when there are more than 19 significant digits (the caller falls back to strtod).
+** Adds the digits at s[*i..] to the mantissa *m, 8 at a time where the window allows.
+** Returns -1 when there are more than 19 significant digits (the caller falls back to
+** strtod). The caller skips leading zeros: every digit here counts as significant.
 */
 static int take_digits(const char *s, size_t n, size_t *i, uint64_t *m, int *sig)
 {
+    static const uint64_t p10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
     size_t k = *i;
     while (k + 8 <= n) {
         uint64_t v;
         memcpy(&v, s + k, 8);
-        if (!eight_digits(v))
+        unsigned c = leading_digits(v);
+        if (c == 0)
             break;
-        if (*sig + 8 > 19)
+        if (*sig + (int)c > 19)
             return -1;
-        *m = *m * 100000000ULL + eight_digits_value(v);
-        *sig += 8;
-        k += 8;
+        /* the c digits as the last c of 8 (the bytes shifted in are zeros) */
+        uint64_t d = (v - 0x3030303030303030ULL) << (8 * (8 - c));
+        *m = (c == 8 ? 100000000ULL : p10[c]) * *m + digits8_value(d);
+        *sig += (int)c;
+        k += c;
+        if (c < 8) {
+            *i = k;
+            return 0;
+        }
     }
     for (; k < n && is_digit(s[k]); k++) {
-        if (*m == 0 && s[k] == '0' && *sig == 0)
-            continue; /* still a leading zero */
         if (++*sig > 19)
             return -1;
         *m = *m * 10 + (uint64_t)(s[k] - '0');
@@ -820,26 +839,19 @@ static double slow_strtod(const char *s, size_t n)
 
 /*
 ** Exactly strtod's result, faster. The number is m * 10^e with m the (at most 19)
-** significant digits. Two fast paths, each exact:
+** significant digits. Two fast paths, each exact, in compose():
 **
 ** 1. m <= 2^53 and |e| <= 22: m and 10^|e| are exact doubles, and one IEEE
 **    multiplication or division rounds correctly (Clinger's fast path).
 **
-** 2. With x87 extended precision (64-bit significand), m < 2^64 and |e| <= 27:
-**    m and 10^|e| = 5^|e| 2^|e| (5^27 < 2^64) are exact long doubles, so y = m * 10^e
-**    computed in long double is x = the exact value rounded once to 64 bits. Rounding
-**    y to double then gives RN53(x) unless y is itself a midpoint between two doubles
-**    (its 11 lowest significand bits are 10000000000): if y is not, no midpoint lies
-**    between x and y (a midpoint is a 64-bit number, and it would be nearer to x
-**    than y), so both round alike. A midpoint y goes to strtod. The result is far
-**    from the subnormal and overflow ranges (10^-27 .. 2^64 * 10^27).
-**    For e < 0, y = m * RN64(10^e) instead of a (slower) division: two roundings of
-**    relative error 2^-64 each put y within 2 units of its last 64-bit place of the
-**    exact value, so y is accepted only when its 11 low bits are more than 3 units
-**    from 10000000000: then no midpoint lies between y and the exact value either.
+** 2. Otherwise m * 5^e * 2^e from a 128-bit truncation of 5^e (Eisel and Lemire's
+**    method, see pow5_scale): the product's top 64 bits give the 53-bit significand and
+**    the rounding bit; the truncations' error is bounded, and when it could change the
+**    rounding (the bits that decide it are within the error of a boundary) or the
+**    result is subnormal or overflows, the number goes to strtod.
 **
-** Everything else (more digits, larger exponents) goes to strtod. The unit tests
-** compare this with strtod on millions of random and constructed midpoint cases.
+** Everything else (more digits) goes to strtod. The unit tests compare this with
+** strtod on millions of random, near-halfway and exactly halfway cases.
 */
 double json_strtod(const char *s, size_t n)
 {
@@ -885,23 +897,121 @@ double json_strtod(const char *s, size_t n)
     return compose(m, e, neg, s, n);
 }
 
-#if defined(__x86_64__) && LDBL_MANT_DIG == 64
 /*
-** Does long double arithmetic really carry 64 significand bits? It does on x86-64
-** hardware; emulators may compute it in double precision (valgrind does), and then
-** the extended-precision path must not be used. Checked once.
+** 5^q for q in [POW5_MIN, POW5_MAX] as 128-bit significands (top bit set) truncated:
+** 5^q = (hi 2^64 + lo + d) 2^exp2 with 0 <= d < 1. Built once at start-up from exact
+** big-integer arithmetic: 5^q by repeated multiplication, 5^-k as floor(2^N / 5^k) by
+** repeated division (floor(floor(x / a) / b) = floor(x / ab), so it is exact too).
+** Below 1e-343 even 19 digits make a subnormal, above 1e308 an overflow: strtod's.
 */
-static int x87_extended(void)
+#define POW5_MIN (-342)
+#define POW5_MAX 308
+#define BIG_LIMBS 48 /* 1536 bits: 2^POW5_DIV and 5^308 (716 bits) fit */
+#define POW5_DIV 1400
+
+typedef struct Pow5 {
+    uint64_t hi, lo;
+    int exp2;
+} Pow5;
+static Pow5 pow5_table[POW5_MAX - POW5_MIN + 1];
+
+/* The top 128 bits of the big number x (little-endian 32-bit limbs) into t; t->exp2 is
+   the weight of t's last bit, less scale. */
+static void big_top128(const uint32_t *x, int scale, Pow5 *t)
 {
-    static int known = -1;
-    if (known < 0) {
-        volatile long double big = 9223372036854775808.0L; /* 2^63 */
-        volatile long double one = 1.0L;
-        known = (big + one) - big == one;
+    int top = BIG_LIMBS - 1;
+    while (top > 0 && x[top] == 0)
+        top--;
+    int bits = 32 * top + (32 - __builtin_clz(x[top])); /* x's bit length */
+    uint64_t w[2] = {0, 0};
+    for (int k = 0; k < 128; k++) { /* bit k from the top: bit bits-1-k of x */
+        int b = bits - 1 - k;
+        uint64_t bit = b >= 0 ? (x[b / 32] >> (b % 32)) & 1 : 0;
+        w[k / 64] |= bit << (63 - k % 64);
     }
-    return known;
+    t->hi = w[0];
+    t->lo = w[1];
+    t->exp2 = bits - 128 - scale;
 }
-#endif
+
+__attribute__((constructor)) static void pow5_init(void)
+{
+    uint32_t x[BIG_LIMBS];
+    memset(x, 0, sizeof x);
+    x[0] = 1;
+    for (int q = 0; q <= POW5_MAX; q++) { /* x = 5^q */
+        big_top128(x, 0, &pow5_table[q - POW5_MIN]);
+        uint64_t carry = 0;
+        for (int i = 0; i < BIG_LIMBS; i++) {
+            uint64_t v = (uint64_t)x[i] * 5 + carry;
+            x[i] = (uint32_t)v;
+            carry = v >> 32;
+        }
+    }
+    memset(x, 0, sizeof x);
+    x[POW5_DIV / 32] = 1u << (POW5_DIV % 32);
+    for (int k = 1; k <= -POW5_MIN; k++) { /* x = floor(2^POW5_DIV / 5^k) */
+        uint64_t rem = 0;
+        for (int i = BIG_LIMBS - 1; i >= 0; i--) {
+            uint64_t v = (rem << 32) | x[i];
+            x[i] = (uint32_t)(v / 5);
+            rem = v % 5;
+        }
+        big_top128(x, POW5_DIV, &pow5_table[-k - POW5_MIN]);
+    }
+}
+
+/*
+** m * 10^q (m > 0) correctly rounded into *out, or 0 when this cannot be sure (then
+** strtod decides). With m shifted left until its top bit is set (w) and T the
+** truncated 5^q, the 192-bit product w T sits in [2^190, 2^192); hi, its top 64 bits,
+** holds the 53-bit significand and the rounding bit in its top 54 bits, and what is
+** below them decides between rounding down and up. The exact product exceeds the
+** computed one by less than one unit of hi using T's top half only, by less than two
+** units of lo using all of T: the result is taken only when that cannot carry into
+** the significand, and an exactly halfway computed value (tie, or just above one?)
+** with an even significand is left to strtod.
+*/
+static int pow5_scale(uint64_t m, long q, int neg, double *out)
+{
+    if (q < POW5_MIN || q > POW5_MAX)
+        return 0;
+    const Pow5 *t = &pow5_table[q - POW5_MIN];
+    int l = __builtin_clzll(m);
+    uint64_t w = m << l;
+    unsigned __int128 p = (unsigned __int128)w * t->hi;
+    uint64_t hi = (uint64_t)(p >> 64), lo = (uint64_t)p;
+    if ((hi & 0x1FF) == 0x1FF) { /* one more unit of hi could carry: use T's low half */
+        unsigned __int128 p2 = (unsigned __int128)w * t->lo;
+        uint64_t add = (uint64_t)(p2 >> 64);
+        lo += add;
+        if (lo < add) {
+            if (hi == UINT64_MAX)
+                return 0;
+            hi++;
+        }
+        if ((hi & 0x1FF) == 0x1FF && lo >= UINT64_MAX - 1)
+            return 0;
+    }
+    int shift = (int)(hi >> 63) + 9;
+    uint64_t sig = hi >> shift; /* 54 bits: the significand and the rounding bit */
+    if (lo == 0 && (hi & ((UINT64_C(1) << shift) - 1)) == 0 && (sig & 3) == 1)
+        return 0; /* halfway as computed: a tie goes to even, anything above goes up */
+    sig = (sig + (sig & 1)) >> 1;
+    /* the value is sig 2^e2 (sig may have reached 2^53) */
+    long e2 = (long)shift + 1 + 128 - l + t->exp2 + q;
+    if (sig >> 53) {
+        sig >>= 1;
+        e2++;
+    }
+    long biased = e2 + 52 + 1023;
+    if (biased < 1 || biased > 2046)
+        return 0;
+    uint64_t bits =
+        ((uint64_t)biased << 52) | (sig & ((UINT64_C(1) << 52) - 1)) | ((uint64_t)(neg != 0) << 63);
+    memcpy(out, &bits, sizeof bits);
+    return 1;
+}
 
 /* m * 10^e (negated if neg), exactly as strtod reads s[0..n), which it came from. */
 static double compose(uint64_t m, long e, int neg, const char *s, size_t n)
@@ -916,32 +1026,9 @@ static double compose(uint64_t m, long e, int neg, const char *s, size_t n)
         d = e >= 0 ? d * p10[e] : d / p10[-e];
         return neg ? -d : d;
     }
-#if defined(__x86_64__) && LDBL_MANT_DIG == 64
-    if (e >= -27 && e <= 27 && x87_extended()) {
-        static const long double lp10[] = {1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,
-                                           1e7L,  1e8L,  1e9L,  1e10L, 1e11L, 1e12L, 1e13L,
-                                           1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L, 1e20L,
-                                           1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L};
-        static const long double ln10[] = {1e-0L,  1e-1L,  1e-2L,  1e-3L,  1e-4L,  1e-5L,  1e-6L,
-                                           1e-7L,  1e-8L,  1e-9L,  1e-10L, 1e-11L, 1e-12L, 1e-13L,
-                                           1e-14L, 1e-15L, 1e-16L, 1e-17L, 1e-18L, 1e-19L, 1e-20L,
-                                           1e-21L, 1e-22L, 1e-23L, 1e-24L, 1e-25L, 1e-26L, 1e-27L};
-        long double y = (long double)m;
-        /* 10^e (e >= 0) is exact: y is the exact value rounded once. 10^-k is the
-           literal correctly rounded to 64 bits: y then lies within 2 units of the last
-           64-bit place of the exact value, so it must keep 3 units from a midpoint. */
-        uint64_t slack = e >= 0 ? 0 : 3;
-        y = e >= 0 ? y * lp10[e] : y * ln10[-e];
-        /* the x87 format keeps the 64-bit significand in its first 8 bytes */
-        uint64_t sig64;
-        memcpy(&sig64, &y, sizeof sig64);
-        uint64_t low = sig64 & 0x7FF;
-        if (low + slack < 0x400 || low > 0x400 + slack) {
-            double d = (double)y;
-            return neg ? -d : d;
-        }
-    }
-#endif
+    double d;
+    if (pow5_scale(m, e, neg, &d))
+        return d;
     return slow_strtod(s, n);
 }
 

@@ -202,7 +202,8 @@ int main(void)
     TEST("json_strtod equals strtod bit for bit (random and midpoint cases)")
     {
         /* The reference is glibc's strtod itself; the cases cover both fast paths,
-           their boundaries (2^53, 19 digits, exponents 22 and 27) and the fallback. */
+           their boundaries (2^53, 19 digits, exponent 22, subnormals, overflow), exact
+           ties and near-halfway cases, and the fallback. */
         uint64_t state = 0x9E3779B97F4A7C15ULL;
         char buf[96];
         long bad = 0, cases = 0;
@@ -264,8 +265,43 @@ int main(void)
                     fprintf(stderr, "  json_strtod(%s) = %a, strtod = %a\n", buf, got, want);
             }
         }
+        /* exact ties: (2^53 + odd) 5^k 10^-k = (2^53 + odd) / 2^k lies halfway between two
+           doubles; and the same scaled up by 10^j */
+        for (uint64_t odd = 1; odd < 4000; odd += 2) {
+            uint64_t m = (1ULL << 53) + odd;
+            for (int k = 0; k <= 3; k++, m *= 5) {
+                int len = snprintf(buf, sizeof buf, "%llue-%d", (unsigned long long)m, k);
+                double want = strtod(buf, NULL), got = json_strtod(buf, (size_t)len);
+                cases++;
+                if (memcmp(&want, &got, sizeof want) != 0 && bad++ < 5)
+                    fprintf(stderr, "  json_strtod(%s) = %a, strtod = %a\n", buf, got, want);
+            }
+        }
+        /* the whole exponent range: random doubles written with 15 to 19 digits (the
+           round trip and its neighbours), and the midpoints between neighbouring doubles
+           (exact in long double) with 17 to 19 digits, the hardest to round */
+        for (int k = 0; k < 1000000; k++) {
+            state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+            uint64_t bitsv = state & 0x7FFFFFFFFFFFFFFFULL;
+            double d;
+            memcpy(&d, &bitsv, sizeof d);
+            if (!isfinite(d) || d == 0)
+                continue;
+            int digits = 15 + (int)((state >> 60) % 5);
+            int len;
+            if (k % 2) {
+                len = snprintf(buf, sizeof buf, "%.*e", digits - 1, d);
+            } else {
+                long double mid = ((long double)d + (long double)nextafter(d, HUGE_VAL)) / 2;
+                len = snprintf(buf, sizeof buf, "%.*Le", digits - 1, mid);
+            }
+            double want = strtod(buf, NULL), got = json_strtod(buf, (size_t)len);
+            cases++;
+            if (memcmp(&want, &got, sizeof want) != 0 && bad++ < 5)
+                fprintf(stderr, "  json_strtod(%s) = %a, strtod = %a\n", buf, got, want);
+        }
         CHECK(bad == 0);
-        CHECK(cases > 3000000);
+        CHECK(cases > 3900000);
     }
 
     TEST("escape-dense strings: the block scanner agrees with a naive decoder")

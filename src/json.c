@@ -304,7 +304,7 @@ typedef struct Masks64 {
     uint64_t quote, bslash, ctrl, high;
 } Masks64;
 
-static Masks64 masks64(const unsigned char *p)
+static inline Masks64 masks64_sse2(const unsigned char *p)
 {
     Masks64 m = {0, 0, 0, 0};
     for (unsigned k = 0; k < 4; k++) {
@@ -321,6 +321,41 @@ static Masks64 masks64(const unsigned char *p)
     return m;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#define JSON_WIDE_SIMD 1
+#include <immintrin.h>
+
+__attribute__((target("avx2"))) static inline Masks64 masks64_avx2(const unsigned char *p)
+{
+    Masks64 m;
+    uint32_t q[2], bs[2], hi[2], lo[2];
+    for (unsigned k = 0; k < 2; k++) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(p + (size_t)32 * k));
+        q[k] = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('"')));
+        bs[k] = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\')));
+        hi[k] = (uint32_t)_mm256_movemask_epi8(v);
+        lo[k] = (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(_mm256_set1_epi8(0x20), v));
+    }
+    m.quote = q[0] | (uint64_t)q[1] << 32;
+    m.bslash = bs[0] | (uint64_t)bs[1] << 32;
+    m.high = hi[0] | (uint64_t)hi[1] << 32;
+    m.ctrl = (lo[0] | (uint64_t)lo[1] << 32) & ~m.high; /* signed: >= 0x80 is negative */
+    return m;
+}
+
+__attribute__((target("avx512f,avx512bw"))) static inline Masks64
+masks64_avx512(const unsigned char *p)
+{
+    __m512i v = _mm512_loadu_si512((const void *)p);
+    Masks64 m;
+    m.quote = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"'));
+    m.bslash = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\'));
+    m.high = _mm512_movepi8_mask(v);
+    m.ctrl = _mm512_cmplt_epu8_mask(v, _mm512_set1_epi8(0x20));
+    return m;
+}
+#endif
+
 /*
 ** The escaped bytes of a block: a run of backslashes escapes every second byte after its
 ** start, and the byte after the run when the run is odd. Adding a run's start bit to the
@@ -329,7 +364,7 @@ static Masks64 masks64(const unsigned char *p)
 ** other way round. *carry: in, byte 0 is escaped (by the previous block); out, the same
 ** for the next block (an odd-started run that reaches bit 63 escapes bit 64).
 */
-static uint64_t escaped64(uint64_t bs, int *carry)
+static inline uint64_t escaped64(uint64_t bs, int *carry)
 {
     const uint64_t even = 0x5555555555555555ULL, odd = ~even;
     uint64_t in = (uint64_t)(*carry != 0);
@@ -339,44 +374,96 @@ static uint64_t escaped64(uint64_t bs, int *carry)
     *carry = __builtin_add_overflow(bs, starts & odd, &sum_odd);
     return (((sum_even ^ bs) & odd) | ((sum_odd ^ bs) & even)) | in;
 }
+
+/* One block loop per instruction set (json_blocks.h), the best the CPU has chosen at
+   start-up: strings written by harnesses are long, and hold JSON inside JSON. */
+#define BLOCKS_NAME blocks64_sse2
+#define BLOCKS_TARGET
+#define BLOCKS_MASKS masks64_sse2
+#include "json_blocks.h"
+#undef BLOCKS_NAME
+#undef BLOCKS_TARGET
+#undef BLOCKS_MASKS
+
+#ifdef JSON_WIDE_SIMD
+#define BLOCKS_NAME blocks64_avx2
+#define BLOCKS_TARGET __attribute__((target("avx2")))
+#define BLOCKS_MASKS masks64_avx2
+#include "json_blocks.h"
+#undef BLOCKS_NAME
+#undef BLOCKS_TARGET
+#undef BLOCKS_MASKS
+#define BLOCKS_NAME blocks64_avx512
+#define BLOCKS_TARGET __attribute__((target("avx512f,avx512bw")))
+#define BLOCKS_MASKS masks64_avx512
+#include "json_blocks.h"
+#undef BLOCKS_NAME
+#undef BLOCKS_TARGET
+#undef BLOCKS_MASKS
+#endif
+
+typedef size_t (*Blocks64Fn)(const unsigned char *, size_t, size_t, int *, int *);
+static const struct {
+    const char *name, *cpu; /* cpu: for __builtin_cpu_supports */
+    Blocks64Fn fn;
+} block_scanners[] = {
+#ifdef JSON_WIDE_SIMD
+    {"avx512", "avx512bw", blocks64_avx512},
+    {"avx2",   "avx2",     blocks64_avx2  },
+#endif
+    {"sse2",   NULL,       blocks64_sse2  },
+};
+enum { N_SCANNERS = sizeof block_scanners / sizeof block_scanners[0] };
+static int block_scanner = N_SCANNERS - 1;
+
+static int cpu_has(const char *feature)
+{
+    if (feature == NULL)
+        return 1; /* the baseline */
+#ifdef JSON_WIDE_SIMD
+    __builtin_cpu_init();
+    if (strcmp(feature, "avx512bw") == 0)
+        return __builtin_cpu_supports("avx512bw");
+    if (strcmp(feature, "avx2") == 0)
+        return __builtin_cpu_supports("avx2");
+#endif
+    return 0;
+}
+
+__attribute__((constructor)) static void block_scanner_init(void)
+{
+    for (int k = 0; k < N_SCANNERS; k++)
+        if (cpu_has(block_scanners[k].cpu)) {
+            block_scanner = k;
+            return;
+        }
+}
+
+const char *json_simd(const char *want)
+{
+    if (want == NULL)
+        return block_scanners[block_scanner].name;
+    for (int k = 0; k < N_SCANNERS; k++)
+        if (strcmp(want, block_scanners[k].name) == 0 && cpu_has(block_scanners[k].cpu)) {
+            block_scanner = k;
+            return block_scanners[k].name;
+        }
+    return NULL;
+}
+#else
+const char *json_simd(const char *want)
+{
+    return want == NULL || strcmp(want, "portable") == 0 ? "portable" : NULL;
+}
 #endif
 
 static size_t next_special(const unsigned char *b, size_t i, size_t n, int *escaped)
 {
 #if defined(__SSE2__)
-    /* 64 bytes at a time, escapes resolved with bit arithmetic: strings written by
-       harnesses hold JSON inside JSON, with a backslash every few bytes */
-    int carry = 0;
-    while (i + 64 <= n) {
-        Masks64 m = masks64(b + i);
-        int carry_in = carry;
-        uint64_t esc = escaped64(m.bslash, &carry);
-        uint64_t plain = (m.quote | m.ctrl | m.high) & ~esc;
-        unsigned first = plain ? (unsigned)__builtin_ctzll(plain) : 64;
-        /* escaped bytes other than a quote or backslash: each must be a simple escape */
-        uint64_t rest = esc & ~m.quote & ~m.bslash;
-        long bad = 64;
-        while (rest != 0) {
-            unsigned k = (unsigned)__builtin_ctzll(rest);
-            if (k > first)
-                break;
-            if (!simple_escape[b[i + k]]) {
-                bad = (long)k - 1; /* report the backslash (i - 1 for byte 0) */
-                break;
-            }
-            rest &= rest - 1;
-        }
-        long at = bad < (long)first ? bad : (long)first;
-        if (at >= 64) {
-            if (m.bslash != 0 || carry_in)
-                *escaped = 1;
-            i += 64;
-            continue;
-        }
-        if (carry_in || (at > 0 && (m.bslash & ((1ULL << at) - 1)) != 0))
-            *escaped = 1;
-        return (size_t)((long)i + at);
-    }
+    int carry;
+    i = block_scanners[block_scanner].fn(b, i, n, escaped, &carry);
+    if (carry < 0)
+        return i;
     if (carry) { /* the byte at i is escaped by the backslash before it */
         if (i >= n || !simple_escape[b[i]])
             return i - 1;

@@ -115,6 +115,13 @@ int json_num(JsonParser *p, int64_t *i, double *d);
 */
 size_t json_next_numbers(JsonParser *p, double *out, size_t max);
 /*
+** The instruction set strings are scanned with: "avx512", "avx2" or "sse2" on x86-64
+** (the best this CPU has, chosen at start-up), "portable" elsewhere. With want, switches
+** to that one if the CPU has it (the tests compare them) and returns its name, else
+** returns NULL and changes nothing.
+*/
+const char *json_simd(const char *want);
+/*
 ** Converts valid JSON number text s[0..n) to the double strtod gives, fast in the
 ** common cases (see json.c for why the fast path is exact).
 */

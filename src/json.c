@@ -522,6 +522,26 @@ static JsonTok parse_string(JsonParser *p)
     size_t start = p->pos, i = start + 1, n = p->len;
     int escaped = 0;
 
+#if defined(__SSE2__)
+    /* most strings are short (keys, names): a quote within 32 bytes with nothing before
+       it to look at ends them without the block scanner */
+    for (int k = 0; k < 2 && i + 16 <= n; k++) {
+        unsigned m = special16(b + i);
+        if (m == 0) {
+            i += 16;
+            continue;
+        }
+        i += (size_t)__builtin_ctz(m);
+        if (b[i] == '"') {
+            p->raw = p->buf + start + 1;
+            p->rawlen = i - start - 1;
+            p->escaped = 0;
+            p->pos = i + 1;
+            return JSON_STRING;
+        }
+        break; /* the loop below goes on from this byte */
+    }
+#endif
     for (;;) {
         i = next_special(b, i, n, &escaped);
         if (i >= n)

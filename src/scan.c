@@ -9,9 +9,13 @@
 */
 #include <errno.h>
 #include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <zlib.h>
@@ -20,6 +24,7 @@
 
 #define WINDOW (4u << 20) /* the initial window; it grows for longer tokens */
 #define READ_CHUNK (128u << 10)
+#define RELEASE_STEP (8u << 20) /* a mapped file's pages go back this many at a time */
 
 /* ---- paths ------------------------------------------------------------------- */
 
@@ -239,8 +244,55 @@ int scan_open_path(Scanner *s, const char *path)
         }
         gzbuffer(gz, 1u << 18);
         s->gz = gz;
+        return 0;
+    }
+    /* a regular file: mapped, when the system lets us (else read as any other) */
+    struct stat st;
+    if (strcmp(path, "-") != 0 && fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (uint64_t)st.st_size <= SIZE_MAX) {
+        void *mapped = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, s->fd, 0);
+        if (mapped != MAP_FAILED) {
+            (void)madvise(mapped, (size_t)st.st_size, MADV_SEQUENTIAL);
+            s->map = (char *)mapped;
+            s->map_len = (size_t)st.st_size;
+        }
     }
     return 0;
+}
+
+/* Hands back the mapped pages before pos (re-reading them would map them again). */
+static void release_behind(Scanner *s, size_t pos)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t upto = pos / page * page;
+    if (upto > s->released) {
+        (void)madvise(s->map + s->released, upto - s->released, MADV_DONTNEED);
+        s->released = upto;
+    }
+}
+
+/*
+** The mapped scan running (innermost: a record callback may scan another file), for
+** the SIGBUS handler: touching a page past the end of a file that shrank after it
+** was mapped raises SIGBUS, and the scan jumps back out of it with an error.
+*/
+static struct {
+    Scanner *s;
+    sigjmp_buf *jump;
+    size_t at; /* the offset that faulted */
+} bus_watch;
+
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+    (void)uc;
+    Scanner *s = bus_watch.s;
+    if (s != NULL && bus_watch.jump != NULL && (char *)si->si_addr >= s->map &&
+        (char *)si->si_addr < s->map + s->map_len) {
+        bus_watch.at = (size_t)((char *)si->si_addr - s->map);
+        siglongjmp(*bus_watch.jump, 1);
+    }
+    (void)signal(sig, SIG_DFL); /* not ours: the default action */
+    (void)raise(sig);
 }
 
 void scan_open_file(Scanner *s, FILE *fp)
@@ -848,6 +900,8 @@ static int scan_json(Scanner *s)
 {
     uint64_t member_active = 0;
     for (;;) {
+        if (s->map != NULL && s->p.pos - s->released >= RELEASE_STEP)
+            release_behind(s, s->p.pos);
         JsonTok t = next_token(s);
         if (t == JSON_ERROR)
             return -1;
@@ -947,18 +1001,9 @@ static int scan_json(Scanner *s)
 
 static int scan_csv(Scanner *s);
 
-int scan_run(Scanner *s)
+/* The pass itself, over input made ready by scan_run. */
+static int scan_pass(Scanner *s)
 {
-    for (int i = 0; i < s->nrules; i++)
-        s->rule_bits |= 1ULL << i;
-    if (s->mem != NULL) {
-        s->buf = (char *)(uintptr_t)s->mem;
-        s->len = s->memlen;
-        s->eof = 1;
-    } else {
-        if (alloc_window(s, WINDOW) != 0 || refill(s, 0) != 0)
-            return -1;
-    }
     if (s->format == SCAN_CSV)
         return scan_csv(s);
     s->frames = (ScanFrame *)calloc(JSON_MAX_DEPTH + 1, sizeof *s->frames);
@@ -968,8 +1013,54 @@ int scan_run(Scanner *s)
     return scan_json(s);
 }
 
+int scan_run(Scanner *s)
+{
+    for (int i = 0; i < s->nrules; i++)
+        s->rule_bits |= 1ULL << i;
+    if (s->mem != NULL || s->map != NULL) { /* whole in memory */
+        s->buf = s->mem != NULL ? (char *)(uintptr_t)s->mem : s->map;
+        s->len = s->mem != NULL ? s->memlen : s->map_len;
+        s->eof = 1;
+    } else {
+        if (alloc_window(s, WINDOW) != 0 || refill(s, 0) != 0)
+            return -1;
+    }
+    if (s->map == NULL)
+        return scan_pass(s);
+
+    /* a mapped file: a SIGBUS in it (the file shrank) comes back here */
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_sigbus;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGBUS, &sa, &old) != 0)
+        return fail(s, "%s: cannot watch for SIGBUS: %s", s->name, strerror(errno));
+    Scanner *outer = bus_watch.s;
+    sigjmp_buf *outer_jump = bus_watch.jump;
+    sigjmp_buf jump;
+    volatile int rc;
+    if (sigsetjmp(jump, 1) == 0) {
+        bus_watch.s = s;
+        bus_watch.jump = &jump;
+        rc = scan_pass(s);
+    } else {
+        rc = fail(s, "%s: the file shrank while it was being read (byte %llu is gone): no result",
+                  s->name, (unsigned long long)bus_watch.at);
+    }
+    bus_watch.s = outer;
+    bus_watch.jump = outer_jump;
+    (void)sigaction(SIGBUS, &old, NULL);
+    return rc;
+}
+
 void scan_free(Scanner *s)
 {
+    if (bus_watch.s == s) /* left by a scan that did not return */
+        bus_watch.s = NULL, bus_watch.jump = NULL;
+    if (s->map != NULL)
+        munmap(s->map, s->map_len);
+    s->map = NULL;
     if (s->gz != NULL)
         gzclose((gzFile)s->gz);
     s->gz = NULL;
@@ -1168,6 +1259,8 @@ static int scan_csv(Scanner *s)
         return fail(s, "%s: out of memory", s->name);
     for (;;) {
         row_line = line;
+        if (s->map != NULL && pos - s->released >= RELEASE_STEP)
+            release_behind(s, pos);
         int r = csv_record(s, &pos, &fields, &nf, &capf, &line);
         if (r == -2) { /* the row is cut: keep it, read more (refill grows the window) */
             if (refill(s, pos) != 0) {

@@ -110,12 +110,15 @@ typedef struct Scanner {
     const char *name; /* for messages */
     int format;
 
-    /* input: one of fd (with gz), fp, or mem */
+    /* input: one of fd (with gz, or mapped), fp, or mem */
     int fd;
     void *gz; /* gzFile */
     FILE *fp;
     const char *mem;
     size_t memlen;
+    char *map; /* a regular file, mapped whole (read as memory) */
+    size_t map_len;
+    size_t released; /* map pages before this were handed back (MADV_DONTNEED) */
     int eof;
     size_t read_max; /* bytes per read at most (0: 1 MiB); tests set it tiny */
     int no_lane;     /* tests: no fast lane for arrays of numbers (json_next_numbers) */
@@ -156,7 +159,12 @@ typedef struct Scanner {
 
 /* Prepares s for rules and fields (owned by the caller until scan_free). */
 void scan_init(Scanner *s, const char *name, int format);
-/* Input: a path (gzip detected by its magic bytes), "-" for stdin, a FILE*, or memory. */
+/*
+** Input: a path (gzip detected by its magic bytes), "-" for stdin, a FILE*, or memory.
+** A plain regular file is mapped rather than read (no copy); the pages behind the scan
+** are handed back as it goes, so memory stays bounded, and a file that shrinks while
+** it is read gives an error (SIGBUS is caught during the scan) rather than a crash.
+*/
 int scan_open_path(Scanner *s, const char *path);
 void scan_open_file(Scanner *s, FILE *fp);
 void scan_open_mem(Scanner *s, const char *text, size_t len);

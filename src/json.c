@@ -771,7 +771,7 @@ int json_num(JsonParser *p, int64_t *iv, double *dv)
 }
 
 /* Skips JSON whitespace from i, counting lines; returns the first other offset. */
-static size_t skip_ws(JsonParser *p, size_t i)
+static size_t skip_ws_run(JsonParser *p, size_t i)
 {
     const char *b = p->buf;
     size_t n = p->len;
@@ -783,6 +783,17 @@ static size_t skip_ws(JsonParser *p, size_t i)
         i++;
     }
     return i;
+}
+
+/* The same, inline for the common cases: no whitespace, or one space (", " and ": "). */
+static inline size_t skip_ws(JsonParser *p, size_t i)
+{
+    const unsigned char *b = (const unsigned char *)p->buf;
+    if (i < p->len && b[i] > ' ')
+        return i;
+    if (i + 1 < p->len && b[i] == ' ' && b[i + 1] > ' ')
+        return i + 1;
+    return skip_ws_run(p, i);
 }
 
 size_t json_next_numbers(JsonParser *p, double *out, size_t max)
@@ -1235,9 +1246,18 @@ JsonTok json_next(JsonParser *p)
             continue;
         case ST_NEXT:
             if (c == ',') {
-                p->pos++;
-                p->state = p->stack[p->depth - 1] == '{' ? ST_KEY : ST_VALUE;
-                continue;
+                int in_object = p->stack[p->depth - 1] == '{';
+                p->state = in_object ? ST_KEY : ST_VALUE;
+                /* what follows the comma, without going round the loop again */
+                i = skip_ws(p, i + 1);
+                p->pos = i;
+                if (i >= n)
+                    continue;
+                c = b[i];
+                p->tok_off = p->base + i;
+                if (in_object)
+                    goto key;
+                return parse_value(p, c);
             }
             if (c == (p->stack[p->depth - 1] == '{' ? '}' : ']'))
                 return close_container(p);
@@ -1252,13 +1272,21 @@ JsonTok json_next(JsonParser *p)
             if (c == '}')
                 return close_container(p);
             /* fall through */
-        case ST_KEY: {
+        case ST_KEY:
+        key : {
             if (c != '"')
                 return unexpected(p, i);
             JsonTok t = parse_string(p);
             if (t != JSON_STRING)
                 return t;
-            p->state = ST_COLON;
+            /* the colon, when it comes right after the key (a missing one is reported
+               by the next call, as usual) */
+            if (p->pos < n && b[p->pos] == ':') {
+                p->pos++;
+                p->state = ST_VALUE;
+            } else {
+                p->state = ST_COLON;
+            }
             return JSON_KEY;
         }
         case ST_FIRST_VALUE:

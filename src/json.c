@@ -655,6 +655,7 @@ static int is_digit(char c)
 static int take_digits(const char *s, size_t n, size_t *i, uint64_t *m, int *sig);
 static size_t skip_digits(const char *s, size_t n, size_t i);
 static double compose(uint64_t m, long e, int neg, const char *s, size_t n);
+static double slow_strtod(const char *s, size_t n);
 
 /*
 ** A number starting at p->pos: validates the grammar, and reads its value on the way
@@ -892,34 +893,58 @@ static int take_digits(const char *s, size_t n, size_t *i, uint64_t *m, int *sig
     return 0;
 }
 
-int json_is_number(const char *p, size_t n)
+int json_number_value(const char *s, size_t n, double *out)
 {
     size_t i = 0;
-    if (i < n && p[i] == '-')
+    int neg = 0, sig = 0, exact = 1;
+    uint64_t m = 0;
+    long e = 0;
+    if (i < n && s[i] == '-') {
+        neg = 1;
         i++;
-    size_t d = i;
-    while (i < n && p[i] >= '0' && p[i] <= '9')
-        i++;
-    if (i == d || (p[d] == '0' && i - d > 1))
+    }
+    if (i >= n || !is_digit(s[i]))
         return 0;
-    if (i < n && p[i] == '.') {
+    if (s[i] == '0') {
+        if (++i < n && is_digit(s[i]))
+            return 0; /* a leading zero */
+    } else if (take_digits(s, n, &i, &m, &sig) != 0) {
+        exact = 0;
+        i = skip_digits(s, n, i);
+    }
+    if (i < n && s[i] == '.') {
         size_t f = ++i;
-        while (i < n && p[i] >= '0' && p[i] <= '9')
-            i++;
+        if (exact && m == 0) /* 0.000ddd: these zeros are not significant */
+            while (i < n && s[i] == '0')
+                i++;
+        if (!exact || take_digits(s, n, &i, &m, &sig) != 0) {
+            exact = 0;
+            i = skip_digits(s, n, i);
+        }
         if (i == f)
-            return 0;
+            return 0; /* no digit after the point */
+        e -= (long)(i - f);
     }
-    if (i < n && (p[i] == 'e' || p[i] == 'E')) {
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
         i++;
-        if (i < n && (p[i] == '+' || p[i] == '-'))
-            i++;
-        size_t e = i;
-        while (i < n && p[i] >= '0' && p[i] <= '9')
-            i++;
-        if (i == e)
+        int eneg = 0;
+        if (i < n && (s[i] == '+' || s[i] == '-'))
+            eneg = s[i++] == '-';
+        size_t d = i;
+        long x = 0;
+        for (; i < n && is_digit(s[i]); i++)
+            if (x < 100000)
+                x = x * 10 + (s[i] - '0');
+        if (i == d)
             return 0;
+        if (x >= 100000)
+            exact = 0;
+        e += eneg ? -x : x;
     }
-    return i == n;
+    if (i != n)
+        return 0;
+    *out = exact ? compose(m, e, neg, s, n) : slow_strtod(s, n);
+    return 1;
 }
 
 /* The offset of the first non-digit at or after i. */
@@ -973,46 +998,8 @@ static double slow_strtod(const char *s, size_t n)
 */
 double json_strtod(const char *s, size_t n)
 {
-    size_t i = 0;
-    int neg = 0;
-    if (i < n && s[i] == '-') {
-        neg = 1;
-        i++;
-    }
-    uint64_t m = 0;
-    int sig = 0;
-    long e = 0;
-    /* integer part: leading zeros are not significant */
-    while (i < n && s[i] == '0')
-        i++;
-    if (take_digits(s, n, &i, &m, &sig) != 0)
-        return slow_strtod(s, n);
-    if (i < n && s[i] == '.') {
-        size_t f = ++i;
-        if (m == 0) { /* 0.000ddd: zeros after the point are not significant either */
-            while (i < n && s[i] == '0')
-                i++;
-        }
-        if (take_digits(s, n, &i, &m, &sig) != 0)
-            return slow_strtod(s, n);
-        e -= (long)(i - f);
-    }
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        i++;
-        int eneg = 0;
-        if (i < n && (s[i] == '+' || s[i] == '-'))
-            eneg = s[i++] == '-';
-        long x = 0;
-        for (; i < n && is_digit(s[i]); i++) {
-            if (x > 100000)
-                return slow_strtod(s, n);
-            x = x * 10 + (s[i] - '0');
-        }
-        e += eneg ? -x : x;
-    }
-    if (i != n)
-        return slow_strtod(s, n); /* not JSON's grammar: let strtod decide */
-    return compose(m, e, neg, s, n);
+    double d;
+    return json_number_value(s, n, &d) ? d : slow_strtod(s, n);
 }
 
 /*

@@ -127,8 +127,9 @@ const char *json_simd(const char *want);
 */
 double json_strtod(const char *s, size_t n);
 
-/* Is s[0..n) exactly JSON's number grammar (then json_strtod reads it fast)? */
-int json_is_number(const char *s, size_t n);
+/* 1 with *out = the value strtod gives when s[0..n) is exactly JSON's number grammar,
+   else 0 (*out untouched): validation and conversion in one pass. */
+int json_number_value(const char *s, size_t n, double *out);
 
 /* The 1-based line and column (in characters when the line is in the window) of the
    absolute offset off, which must lie on the parser's current line. */

@@ -93,10 +93,8 @@ static int parse_value(const char *s, size_t n, double *out)
 {
     if (n == 0)
         return -1;
-    if (json_is_number(s, n)) {
-        *out = json_strtod(s, n);
+    if (json_number_value(s, n, out))
         return 0;
-    }
     char buf[64];
     if (n >= sizeof buf)
         return -1;
@@ -315,11 +313,10 @@ static int sample(PromParser *p, const char *l, size_t n, uint64_t line, PromSam
         size_t ts = i;
         while (i < n && l[i] != ' ' && l[i] != '\t')
             i++;
-        if (!json_is_number(l + ts, i - ts))
+        if (!json_number_value(l + ts, i - ts, &s->ts))
             return line_error(p, line, "invalid timestamp '%.*s'", (int)(i - ts > 40 ? 40 : i - ts),
                               l + ts);
         s->has_ts = 1;
-        s->ts = json_strtod(l + ts, i - ts);
         i = skip_blanks(l, i, n);
     }
     /* an OpenMetrics exemplar ("# {...} value") is allowed and ignored */

@@ -1224,10 +1224,8 @@ static int csv_number(const char *p, size_t n, double *out)
         n--;
     if (n == 0)
         return 0;
-    if (json_is_number(p, n)) {
-        *out = json_strtod(p, n);
+    if (json_number_value(p, n, out))
         return 1;
-    }
     char buf[128]; /* other spellings strtod takes: +1, .5, 1., inf */
     if (n >= sizeof buf)
         return 0;

@@ -261,6 +261,35 @@ int main(void)
         CHECK(first(&p, "1e400") == JSON_NUMBER && float_is(&p, HUGE_VAL));
     }
 
+    TEST("json_number_value takes JSON's number grammar exactly, and nothing else")
+    {
+        /* RFC 8259 section 6: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)? */
+        static const char *const good[] = {"0",
+                                           "-0",
+                                           "7",
+                                           "-12",
+                                           "0.5",
+                                           "10.25",
+                                           "1e5",
+                                           "1E+5",
+                                           "2e-3",
+                                           "-0.0e0",
+                                           "0.000000000000000000000000001",
+                                           "123456789012345678901234567890"};
+        static const char *const bad[] = {"",   "-",  "01",  "-01",  "1.",   ".5",
+                                          "+1", "1e", "1e+", "1.e3", "0x1",  "1.5x",
+                                          " 1", "1 ", "inf", "NaN",  "1..2", "--1"};
+        for (size_t k = 0; k < sizeof good / sizeof good[0]; k++) {
+            double d = -1, want = strtod(good[k], NULL);
+            CHECK(json_number_value(good[k], strlen(good[k]), &d) == 1);
+            CHECK(memcmp(&d, &want, sizeof d) == 0);
+        }
+        for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+            double d = 42;
+            CHECK(json_number_value(bad[k], strlen(bad[k]), &d) == 0 && d == 42);
+        }
+    }
+
     TEST("json_strtod equals strtod bit for bit (random and midpoint cases)")
     {
         /* The reference is glibc's strtod itself; the cases cover both fast paths,
@@ -291,10 +320,14 @@ int main(void)
             if (with_exp)
                 n += (size_t)snprintf(buf + n, sizeof buf - n, "e%d", exp);
             buf[n] = '\0';
-            double want = strtod(buf, NULL), got = json_strtod(buf, n);
+            double want = strtod(buf, NULL), got = json_strtod(buf, n), one = 0;
             cases++;
             if (memcmp(&want, &got, sizeof want) != 0 && bad++ < 5)
                 fprintf(stderr, "  json_strtod(%s) = %a, strtod = %a\n", buf, got, want);
+            /* the one-pass reader (CSV and Prometheus values) too */
+            if ((!json_number_value(buf, n, &one) || memcmp(&want, &one, sizeof want) != 0) &&
+                bad++ < 5)
+                fprintf(stderr, "  json_number_value(%s) = %a, strtod = %a\n", buf, one, want);
             /* the parser's own path (value read while validating) must agree too */
             JsonParser q;
             json_parser_init(&q);

@@ -652,7 +652,7 @@ static int is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
-static int take_digits(const char *s, size_t n, size_t *i, uint64_t *m, int *sig);
+static inline int take_digits(const char *s, size_t n, size_t *i, uint64_t *m, int *sig);
 static size_t skip_digits(const char *s, size_t n, size_t i);
 static double compose(uint64_t m, long e, int neg, const char *s, size_t n);
 static double slow_strtod(const char *s, size_t n);
@@ -797,6 +797,63 @@ static inline size_t skip_ws(JsonParser *p, size_t i)
     return skip_ws_run(p, i);
 }
 
+/*
+** A number at s[i..n) for the fast lane, validated and converted in one pass, to the
+** value json_num gives (an integer as int64, so "-0" is +0). Returns the offset just
+** past it, or 0 to leave it to parse_number: not a number, more than 19 significant
+** digits, a long exponent, or the window ending inside it.
+*/
+static inline size_t lane_number(const char *s, size_t i, size_t n, int final, double *out)
+{
+    size_t start = i;
+    int neg = 0, sig = 0, integral = 1;
+    uint64_t m = 0;
+    long e = 0;
+    if (s[i] == '-') {
+        neg = 1;
+        i++;
+    }
+    if (i >= n || !is_digit(s[i]))
+        return 0;
+    if (s[i] == '0') {
+        if (++i < n && is_digit(s[i]))
+            return 0;
+    } else if (take_digits(s, n, &i, &m, &sig) != 0) {
+        return 0;
+    }
+    if (i < n && s[i] == '.') {
+        integral = 0;
+        size_t f = ++i;
+        if (m == 0) /* 0.000ddd: these zeros are not significant */
+            while (i < n && s[i] == '0')
+                i++;
+        if (take_digits(s, n, &i, &m, &sig) != 0 || i == f)
+            return 0;
+        e -= (long)(i - f);
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        integral = 0;
+        i++;
+        int eneg = 0;
+        if (i < n && (s[i] == '+' || s[i] == '-'))
+            eneg = s[i++] == '-';
+        size_t d = i;
+        long x = 0;
+        for (; i < n && is_digit(s[i]) && x < 100000; i++)
+            x = x * 10 + (s[i] - '0');
+        if (i == d || (i < n && is_digit(s[i])))
+            return 0;
+        e += eneg ? -x : x;
+    }
+    if (i >= n && !final)
+        return 0; /* it may go on in the next window */
+    if (integral) /* (double) of the uint64 rounds as strtod does */
+        *out = neg && m != 0 ? -(double)m : (double)m;
+    else
+        *out = compose(m, e, neg, s + start, i - start);
+    return i;
+}
+
 size_t json_next_numbers(JsonParser *p, double *out, size_t max)
 {
     if (p->state != ST_NEXT || p->lazy || p->stack[p->depth - 1] != '[')
@@ -812,17 +869,15 @@ size_t json_next_numbers(JsonParser *p, double *out, size_t max)
         i = skip_ws(p, i + 1);
         p->pos = i;
         p->state = ST_VALUE;
-        if (i >= n || (b[i] != '-' && !is_digit(b[i])))
+        if (i >= n)
             break;
         p->tok_off = p->base + i;
-        if (parse_number(p) != JSON_NUMBER) {
-            p->pos = i; /* json_next reads it again and says what is wrong */
-            break;
-        }
+        size_t end = lane_number(b, i, n, p->final, &out[k]);
+        if (end == 0)
+            break; /* json_next reads it (and says what is wrong with it) */
+        p->pos = end;
         p->state = ST_NEXT;
-        int64_t iv;
-        double dv;
-        out[k++] = json_num(p, &iv, &dv) ? (double)iv : dv;
+        k++;
     }
     return k;
 }
@@ -862,7 +917,7 @@ static uint64_t digits8_value(uint64_t v)
 ** Returns -1 when there are more than 19 significant digits (the caller falls back to
 ** strtod). The caller skips leading zeros: every digit here counts as significant.
 */
-static int take_digits(const char *s, size_t n, size_t *i, uint64_t *m, int *sig)
+static inline int take_digits(const char *s, size_t n, size_t *i, uint64_t *m, int *sig)
 {
     static const uint64_t p10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
     size_t k = *i;

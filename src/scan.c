@@ -525,23 +525,23 @@ static uint64_t advance(Scanner *s, uint64_t parent, int d, const char *key, siz
 /* For the array at depth d: what its elements carry, when the index does not matter. */
 static void array_plan(Scanner *s, ScanFrame *f, int d)
 {
-    f->fixed = 1;
+    f->max_index = -1;
     f->has_last = 0;
     for (uint64_t b = f->active; b; b &= b - 1) {
         int m = __builtin_ctzll(b);
         const ScanPath *path = path_of(s, m);
         int k = d - anchor_of(s, m);
         if (k >= 0 && k < path->n) {
-            if (path->steps[k].kind == STEP_INDEX)
-                f->fixed = 0;
+            if (path->steps[k].kind == STEP_INDEX && path->steps[k].index > f->max_index)
+                f->max_index = path->steps[k].index;
             if (path->steps[k].kind == STEP_LAST)
                 f->has_last = 1;
         }
     }
-    f->child_active = f->child_end = f->child_num = 0;
-    if (!f->fixed)
-        return;
-    f->child_active = f->active ? advance(s, f->active, d + 1, NULL, 0, 0) : 0;
+    f->fixed = f->max_index < 0;
+    /* the elements no [N] names (all of them when the array is fixed) */
+    f->child_active = f->active ? advance(s, f->active, d + 1, NULL, 0, INT64_MIN) : 0;
+    f->child_end = f->child_num = 0;
     for (uint64_t b = f->child_active; b; b &= b - 1) {
         int m = __builtin_ctzll(b);
         if (d + 1 - anchor_of(s, m) != path_of(s, m)->n)
@@ -954,7 +954,7 @@ static int scan_json(Scanner *s)
                     return -1;
                 if (par->has_last && idx > 0)
                     last_reset(s, d - 1, par->active);
-                if (par->fixed) {
+                if (par->fixed || idx > par->max_index) { /* past every [N] */
                     active = par->child_active;
                     /* a number element: only the matchers ending here act on it */
                     if (t == JSON_NUMBER && par->child_end == par->child_num && !par->has_last &&

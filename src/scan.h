@@ -97,7 +97,9 @@ typedef struct ScanFrame {
     int64_t index;    /* arrays: the next element's index */
     int is_array;
     /* arrays whose elements' matchers do not depend on the index ([*], [-1]): */
-    int fixed;             /* child_active is valid */
+    int fixed;             /* no [N] names an element: child_active is every element's */
+    int64_t max_index;     /* the largest N of an [N] here, or -1 (child_active: the
+                              elements after it) */
     int has_last;          /* a matcher's [-1] is at this array */
     uint64_t child_active; /* the matchers every element carries */
     uint64_t child_end;    /* those whose path ends at an element */

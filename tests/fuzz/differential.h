@@ -16,9 +16,11 @@
 #include "scan.h"
 #include "stats.h"
 
-/* the accumulator rules: 4 over paths shared by many documents, and $.b[*] whose
-   elements carry nothing else (the fast lane for arrays of numbers) */
-#define NSTAT 5
+/* the accumulator rules: 4 over paths shared by many documents, $.b[*] whose elements
+   carry nothing else (the fast lane for arrays of numbers), and $[*].d[*] whose second
+   element is also a record's field (the lane after an [N]) */
+#define NSTAT 6
+#define NFIELD 5
 
 typedef struct Outcome {
     int rc;
@@ -61,8 +63,8 @@ static void on_rec(Scanner *s, int rule, const ScanValue *whole)
 
 /* Runs the fixed rule set over data, whole (read_max 0, memory) or read_max at a time;
    no_lane: without the fast lane for arrays of numbers. */
-static void run_once(const uint8_t *data, size_t size, int format, size_t read_max,
-                     int no_lane, Outcome *o)
+static void run_once(const uint8_t *data, size_t size, int format, size_t read_max, int no_lane,
+                     Outcome *o)
 {
     memset(o, 0, sizeof *o);
     o->hash = o->samples = 1469598103934665603ULL;
@@ -70,18 +72,18 @@ static void run_once(const uint8_t *data, size_t size, int format, size_t read_m
     for (int i = 0; i < NSTAT; i++)
         stats_init(&st[i], i == 3 ? 0.01 : 0);
     ScanRule rules[NSTAT + 1];
-    ScanField fields[4];
+    ScanField fields[NFIELD];
     memset(rules, 0, sizeof rules);
     memset(fields, 0, sizeof fields);
     char err[256];
-    const char *pat[NSTAT], *fpat[4];
+    const char *pat[NSTAT], *fpat[NFIELD];
     if (format == SCAN_CSV) {
-        pat[0] = "a", pat[1] = "b", pat[2] = "c", pat[3] = "a", pat[4] = "c";
-        fpat[0] = "a", fpat[1] = "b", fpat[2] = "c", fpat[3] = "a";
+        pat[0] = "a", pat[1] = "b", pat[2] = "c", pat[3] = "a", pat[4] = "c", pat[5] = "b";
+        fpat[0] = "a", fpat[1] = "b", fpat[2] = "c", fpat[3] = "a", fpat[4] = "c";
     } else {
         pat[0] = "$[*]", pat[1] = "$.a[*]", pat[2] = "$[-1].b", pat[3] = "$.*[*].c";
-        pat[4] = "$.b[*]";
-        fpat[0] = "a", fpat[1] = "#b", fpat[2] = "c[0]", fpat[3] = "c[-1]";
+        pat[4] = "$.b[*]", pat[5] = "$[*].d[*]";
+        fpat[0] = "a", fpat[1] = "#b", fpat[2] = "c[0]", fpat[3] = "c[-1]", fpat[4] = "d[1]";
     }
     int nr = 0, nf = 0;
     for (int i = 0; i < NSTAT; i++, nr++) {
@@ -103,7 +105,7 @@ static void run_once(const uint8_t *data, size_t size, int format, size_t read_m
     ScanRule *rec = &rules[nr++];
     rec->sink = SINK_RECORD;
     rec->first_field = 0;
-    rec->nfields = 4;
+    rec->nfields = NFIELD;
     if (format == SCAN_CSV) {
         rec->path.steps = calloc(1, sizeof *rec->path.steps);
         rec->path.steps[0].key = strdup("a");
@@ -113,7 +115,7 @@ static void run_once(const uint8_t *data, size_t size, int format, size_t read_m
     } else if (scan_path_parse("$[*]", 0, &rec->path, err, sizeof err) != 0) {
         abort();
     }
-    for (int i = 0; i < 4; i++, nf++) {
+    for (int i = 0; i < NFIELD; i++, nf++) {
         fields[nf].rule = nr - 1;
         if (format == SCAN_CSV) {
             fields[nf].path.steps = calloc(1, sizeof *fields[nf].path.steps);
@@ -172,8 +174,7 @@ static void run_once(const uint8_t *data, size_t size, int format, size_t read_m
 }
 
 /* Do a and b end alike? full: compare whole error messages, not only the offsets. */
-static int outcomes_agree(const Outcome *a, const Outcome *b, int full, char *why,
-                          size_t whylen)
+static int outcomes_agree(const Outcome *a, const Outcome *b, int full, char *why, size_t whylen)
 {
     const char *ea = full ? a->full : a->err, *eb = full ? b->full : b->err;
     if (a->rc != b->rc || strcmp(ea, eb) != 0) {

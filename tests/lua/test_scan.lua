@@ -182,6 +182,23 @@ t.test("[N], [-1], .* and reducers on a small document", function()
   t.eq(run("$.a[1][0]"), { 3.0 })
 end)
 
+t.test("an [N] field and rules over the same array's elements: every element goes to each", function()
+  -- the elements after the one an [N] names take the fast lane; the named one must still
+  -- reach both its field and the rules (values by hand)
+  local text = '[{"d": [1, 2, 3, 4, 5]}, {"d": [7]}, {"d": []}, {"d": [10, 20, 40, 80]}]'
+  local all, gaps, second = stats.new(), stats.new(), {}
+  scan.json({ text = text }, {
+    { "$[*].d[*]", all },
+    { "$[*].d", gaps, reduce = "diffs" },
+    { "$[*]", function(rec) second[#second + 1] = rec["d[1]"] or "none" end, fields = { "d[1]" } },
+  })
+  t.eq(all:count(), 10)
+  t.eq(all:sum(), 1 + 2 + 3 + 4 + 5 + 7 + 10 + 20 + 40 + 80 + 0.0)
+  t.eq(gaps:count(), 4 + 3) -- 1,1,1,1 and 10,20,40
+  t.eq(gaps:sum(), 4 + 70 + 0.0)
+  t.eq(second, { 2.0, "none", "none", 20.0 })
+end)
+
 t.test("sources: a Lua string, an open file, standard input, gzip", function()
   local dir = t.tmpdir()
   local doc = '{"v": [1, 2, 3, 4]}'

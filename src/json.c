@@ -511,21 +511,21 @@ static size_t next_special(const unsigned char *b, size_t i, size_t n, int *esca
     return i;
 }
 
+static JsonTok parse_string_from(JsonParser *p, size_t i);
+
 /*
 ** A string starting at the quote at p->pos: validates escapes, control bytes and
 ** UTF-8, and sets raw/rawlen to the bytes between the quotes (escaped says whether
-** json_str must decode them). Advances pos past the closing quote.
+** json_str must decode them). Advances pos past the closing quote. Inline for the
+** common short string (keys, names): a quote within 32 bytes with nothing before it
+** to look at; the rest in parse_string_from.
 */
-static JsonTok parse_string(JsonParser *p)
+static inline JsonTok parse_string(JsonParser *p)
 {
-    const unsigned char *b = (const unsigned char *)p->buf;
-    size_t start = p->pos, i = start + 1, n = p->len;
-    int escaped = 0;
-
+    size_t start = p->pos, i = start + 1;
 #if defined(__SSE2__)
-    /* most strings are short (keys, names): a quote within 32 bytes with nothing before
-       it to look at ends them without the block scanner */
-    for (int k = 0; k < 2 && i + 16 <= n; k++) {
+    const unsigned char *b = (const unsigned char *)p->buf;
+    for (int k = 0; k < 2 && i + 16 <= p->len; k++) {
         unsigned m = special16(b + i);
         if (m == 0) {
             i += 16;
@@ -539,9 +539,19 @@ static JsonTok parse_string(JsonParser *p)
             p->pos = i + 1;
             return JSON_STRING;
         }
-        break; /* the loop below goes on from this byte */
+        break; /* nothing before i needs a look: go on from there */
     }
 #endif
+    return parse_string_from(p, i);
+}
+
+/* The rest of parse_string: the string's bytes before i are plain. */
+static JsonTok parse_string_from(JsonParser *p, size_t i)
+{
+    const unsigned char *b = (const unsigned char *)p->buf;
+    size_t start = p->pos, n = p->len;
+    int escaped = 0;
+
     for (;;) {
         i = next_special(b, i, n, &escaped);
         if (i >= n)
@@ -1262,7 +1272,8 @@ static JsonTok parse_value(JsonParser *p, char c)
     return t > JSON_END ? value_done(p, t) : t;
 }
 
-JsonTok json_next(JsonParser *p)
+/* json_next's body, inline in json_next and json_skip. */
+static inline __attribute__((always_inline)) JsonTok next_core(JsonParser *p)
 {
     for (;;) {
         /* whitespace, counting lines */
@@ -1338,5 +1349,19 @@ JsonTok json_next(JsonParser *p)
         default:
             return parse_value(p, c);
         }
+    }
+}
+
+JsonTok json_next(JsonParser *p)
+{
+    return next_core(p);
+}
+
+JsonTok json_skip(JsonParser *p, int depth)
+{
+    for (;;) {
+        JsonTok t = next_core(p);
+        if (t <= JSON_END || ((t == JSON_OBJ_END || t == JSON_ARR_END) && p->depth < depth))
+            return t;
     }
 }

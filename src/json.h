@@ -92,6 +92,13 @@ void json_parser_free(JsonParser *p);
 void json_feed(JsonParser *p, const char *buf, size_t len, int final);
 
 JsonTok json_next(JsonParser *p);
+/*
+** Reads on through the container whose contents are at depth (p->depth just after its
+** OBJ_BEGIN or ARR_BEGIN) to its end, validating everything as json_next does but
+** returning no token in between: returns its OBJ_END or ARR_END, or JSON_MORE (feed
+** more input and call again), JSON_ERROR or JSON_END as json_next would.
+*/
+JsonTok json_skip(JsonParser *p, int depth);
 
 /*
 ** The decoded bytes of the current KEY or STRING token (the raw span itself when it

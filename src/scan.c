@@ -842,6 +842,24 @@ static int parse_error(Scanner *s)
                 (unsigned long long)s->p.err_col, s->p.err, (unsigned long long)s->p.err_off);
 }
 
+/* After JSON_MORE: keeps the unconsumed token (and any container being captured), reads
+   more and feeds the parser. 0, or -1 with the error set. */
+static int feed_more(Scanner *s)
+{
+    size_t keep = s->p.pos;
+    if (s->open_captures > 0)
+        for (int d = 0; d < s->depth; d++)
+            if (s->frames[d].capture && s->frames[d].start - s->base < keep)
+                keep = (size_t)(s->frames[d].start - s->base);
+    size_t unconsumed = s->p.pos - keep;
+    if (refill(s, keep) != 0)
+        return -1;
+    s->p.base = s->base;
+    json_feed(&s->p, s->buf, s->len, s->eof);
+    s->p.pos = unconsumed;
+    return 0;
+}
+
 /* The next token, reading more input as needed. */
 static JsonTok next_token(Scanner *s)
 {
@@ -849,18 +867,27 @@ static JsonTok next_token(Scanner *s)
         JsonTok t = json_next(&s->p);
         if (t != JSON_MORE)
             return t == JSON_ERROR ? (parse_error(s), JSON_ERROR) : t;
-        /* keep the unconsumed token, and any container being captured */
-        size_t keep = s->p.pos;
-        if (s->open_captures > 0)
-            for (int d = 0; d < s->depth; d++)
-                if (s->frames[d].capture && s->frames[d].start - s->base < keep)
-                    keep = (size_t)(s->frames[d].start - s->base);
-        size_t unconsumed = s->p.pos - keep;
-        if (refill(s, keep) != 0)
+        if (feed_more(s) != 0)
             return JSON_ERROR;
-        s->p.base = s->base;
-        json_feed(&s->p, s->buf, s->len, s->eof);
-        s->p.pos = unconsumed;
+    }
+}
+
+/* Through the container just opened, which no rule looks into, to its end (read and
+   validated by the parser alone, without a token coming back here). 0, or -1. */
+static int skip_container(Scanner *s)
+{
+    int depth = s->p.depth;
+    s->p.lazy = 1;
+    for (;;) {
+        JsonTok t = json_skip(&s->p, depth);
+        if (t == JSON_OBJ_END || t == JSON_ARR_END)
+            return 0;
+        if (t == JSON_ERROR)
+            return parse_error(s);
+        if (t != JSON_MORE)
+            return fail(s, "%s: internal error: the document ended inside a container", s->name);
+        if (feed_more(s) != 0)
+            return -1;
     }
 }
 
@@ -958,7 +985,7 @@ static int scan_json(Scanner *s)
                     active = par->child_active;
                     /* a number element: only the matchers ending here act on it */
                     if (t == JSON_NUMBER && par->child_end == par->child_num && !par->has_last &&
-                        (par->child_num | par->reduce) != 0 && !s->no_lane) {
+                        (par->child_num | par->reduce) != 0 && !s->one_by_one) {
                         /* the common case: numbers straight into accumulators, and the
                            numbers after this one in the fast lane */
                         if (par->child_num != 0) {
@@ -982,6 +1009,14 @@ static int scan_json(Scanner *s)
             }
         }
         if (t == JSON_OBJ_BEGIN || t == JSON_ARR_BEGIN) {
+            if (active == 0 && d > 0 && !s->one_by_one) { /* nothing in it concerns a rule */
+                if (skip_container(s) != 0)
+                    return -1;
+                ScanFrame *par = &s->frames[d - 1]; /* as at its end, below */
+                s->p.lazy =
+                    par->is_array && par->fixed && par->child_active == 0 && par->reduce == 0;
+                continue;
+            }
             if (value_begin(s, d, active, t) != 0)
                 return -1;
             s->depth++;

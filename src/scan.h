@@ -123,7 +123,8 @@ typedef struct Scanner {
     size_t released; /* map pages before this were handed back (MADV_DONTNEED) */
     int eof;
     size_t read_max; /* bytes per read at most (0: 1 MiB); tests set it tiny */
-    int no_lane;     /* tests: no fast lane for arrays of numbers (json_next_numbers) */
+    int one_by_one;  /* tests: every token through the scanner (no fast lane for arrays of
+                        numbers, no skipping of containers no rule looks into) */
 
     /* the window */
     char *buf;

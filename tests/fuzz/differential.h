@@ -62,8 +62,8 @@ static void on_rec(Scanner *s, int rule, const ScanValue *whole)
 }
 
 /* Runs the fixed rule set over data, whole (read_max 0, memory) or read_max at a time;
-   no_lane: without the fast lane for arrays of numbers. */
-static void run_once(const uint8_t *data, size_t size, int format, size_t read_max, int no_lane,
+   one_by_one: every token through the scanner (no fast lane, no skipping). */
+static void run_once(const uint8_t *data, size_t size, int format, size_t read_max, int one_by_one,
                      Outcome *o)
 {
     memset(o, 0, sizeof *o);
@@ -141,7 +141,7 @@ static void run_once(const uint8_t *data, size_t size, int format, size_t read_m
             scan_open_file(&s, fp);
         s.read_max = read_max;
     }
-    s.no_lane = no_lane;
+    s.one_by_one = one_by_one;
     s.rules = rules;
     s.nrules = nr;
     s.fields = fields;
@@ -203,8 +203,9 @@ static int outcomes_agree(const Outcome *a, const Outcome *b, int full, char *wh
 }
 
 /*
-** 0 when the whole run, the windowed run and the whole run without the fast lane for
-** arrays of numbers (the general path, token by token) all agree; else 1 with why.
+** 0 when the whole run, the windowed run and the whole run token by token (without the
+** fast lane for arrays of numbers nor the skipping of unwatched containers) all agree;
+** else 1 with why.
 */
 static int scan_differential(const uint8_t *data, size_t size, int format, size_t read_max,
                              char *why, size_t whylen)
@@ -217,7 +218,7 @@ static int scan_differential(const uint8_t *data, size_t size, int format, size_
     run_once(data, size, format, 0, 1, &c);
     if (!outcomes_agree(&a, &c, 1, why, whylen)) {
         size_t used = strlen(why);
-        snprintf(why + used, whylen - used, " (fast lane vs token by token)");
+        snprintf(why + used, whylen - used, " (fast paths vs token by token)");
         return 1;
     }
     return 0;

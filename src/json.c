@@ -808,15 +808,15 @@ static inline size_t skip_ws(JsonParser *p, size_t i)
 }
 
 /*
-** A number at s[i..n) for the fast lane, validated and converted in one pass, to the
-** value json_num gives (an integer as int64, so "-0" is +0). Returns the offset just
-** past it, or 0 to leave it to parse_number: not a number, more than 19 significant
-** digits, a long exponent, or the window ending inside it.
+** The JSON number at s[i..n) (i < n), validated and converted in one pass: returns the
+** offset just past it and sets *out to the value strtod gives (with as_json_num, an
+** integer as json_num gives it, so "-0" is +0), or returns 0 when the text there does
+** not start with a number. Used by the fast lane and json_number_value.
 */
-static inline size_t lane_number(const char *s, size_t i, size_t n, int final, double *out)
+static inline size_t read_number(const char *s, size_t i, size_t n, int as_json_num, double *out)
 {
     size_t start = i;
-    int neg = 0, sig = 0, integral = 1;
+    int neg = 0, sig = 0, exact = 1, integral = 1;
     uint64_t m = 0;
     long e = 0;
     if (s[i] == '-') {
@@ -827,18 +827,23 @@ static inline size_t lane_number(const char *s, size_t i, size_t n, int final, d
         return 0;
     if (s[i] == '0') {
         if (++i < n && is_digit(s[i]))
-            return 0;
+            return 0; /* a leading zero */
     } else if (take_digits(s, n, &i, &m, &sig) != 0) {
-        return 0;
+        exact = 0;
+        i = skip_digits(s, n, i);
     }
     if (i < n && s[i] == '.') {
         integral = 0;
         size_t f = ++i;
-        if (m == 0) /* 0.000ddd: these zeros are not significant */
+        if (exact && m == 0) /* 0.000ddd: these zeros are not significant */
             while (i < n && s[i] == '0')
                 i++;
-        if (take_digits(s, n, &i, &m, &sig) != 0 || i == f)
-            return 0;
+        if (!exact || take_digits(s, n, &i, &m, &sig) != 0) {
+            exact = 0;
+            i = skip_digits(s, n, i);
+        }
+        if (i == f)
+            return 0; /* no digit after the point */
         e -= (long)(i - f);
     }
     if (i < n && (s[i] == 'e' || s[i] == 'E')) {
@@ -849,15 +854,18 @@ static inline size_t lane_number(const char *s, size_t i, size_t n, int final, d
             eneg = s[i++] == '-';
         size_t d = i;
         long x = 0;
-        for (; i < n && is_digit(s[i]) && x < 100000; i++)
-            x = x * 10 + (s[i] - '0');
-        if (i == d || (i < n && is_digit(s[i])))
+        for (; i < n && is_digit(s[i]); i++)
+            if (x < 100000)
+                x = x * 10 + (s[i] - '0');
+        if (i == d)
             return 0;
+        if (x >= 100000)
+            exact = 0;
         e += eneg ? -x : x;
     }
-    if (i >= n && !final)
-        return 0; /* it may go on in the next window */
-    if (integral) /* (double) of the uint64 rounds as strtod does */
+    if (!exact) /* more than 19 significant digits, or a huge exponent */
+        *out = slow_strtod(s + start, i - start);
+    else if (integral && as_json_num) /* (double) of the uint64 rounds as strtod does */
         *out = neg && m != 0 ? -(double)m : (double)m;
     else
         *out = compose(m, e, neg, s + start, i - start);
@@ -882,9 +890,9 @@ size_t json_next_numbers(JsonParser *p, double *out, size_t max)
         if (i >= n)
             break;
         p->tok_off = p->base + i;
-        size_t end = lane_number(b, i, n, p->final, &out[k]);
-        if (end == 0)
-            break; /* json_next reads it (and says what is wrong with it) */
+        size_t end = read_number(b, i, n, 1, &out[k]);
+        if (end == 0 || (end >= n && !p->final))
+            break; /* json_next reads it (says what is wrong, or waits for the rest) */
         p->pos = end;
         p->state = ST_NEXT;
         k++;
@@ -960,55 +968,10 @@ static inline int take_digits(const char *s, size_t n, size_t *i, uint64_t *m, i
 
 int json_number_value(const char *s, size_t n, double *out)
 {
-    size_t i = 0;
-    int neg = 0, sig = 0, exact = 1;
-    uint64_t m = 0;
-    long e = 0;
-    if (i < n && s[i] == '-') {
-        neg = 1;
-        i++;
-    }
-    if (i >= n || !is_digit(s[i]))
+    double d;
+    if (n == 0 || read_number(s, 0, n, 0, &d) != n)
         return 0;
-    if (s[i] == '0') {
-        if (++i < n && is_digit(s[i]))
-            return 0; /* a leading zero */
-    } else if (take_digits(s, n, &i, &m, &sig) != 0) {
-        exact = 0;
-        i = skip_digits(s, n, i);
-    }
-    if (i < n && s[i] == '.') {
-        size_t f = ++i;
-        if (exact && m == 0) /* 0.000ddd: these zeros are not significant */
-            while (i < n && s[i] == '0')
-                i++;
-        if (!exact || take_digits(s, n, &i, &m, &sig) != 0) {
-            exact = 0;
-            i = skip_digits(s, n, i);
-        }
-        if (i == f)
-            return 0; /* no digit after the point */
-        e -= (long)(i - f);
-    }
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        i++;
-        int eneg = 0;
-        if (i < n && (s[i] == '+' || s[i] == '-'))
-            eneg = s[i++] == '-';
-        size_t d = i;
-        long x = 0;
-        for (; i < n && is_digit(s[i]); i++)
-            if (x < 100000)
-                x = x * 10 + (s[i] - '0');
-        if (i == d)
-            return 0;
-        if (x >= 100000)
-            exact = 0;
-        e += eneg ? -x : x;
-    }
-    if (i != n)
-        return 0;
-    *out = exact ? compose(m, e, neg, s, n) : slow_strtod(s, n);
+    *out = d;
     return 1;
 }
 

@@ -1320,11 +1320,12 @@ JsonTok json_next(JsonParser *p)
     return next_core(p);
 }
 
-JsonTok json_skip(JsonParser *p, int depth)
+JsonTok json_skip(JsonParser *p, int depth, size_t until)
 {
     for (;;) {
         JsonTok t = next_core(p);
-        if (t <= JSON_END || ((t == JSON_OBJ_END || t == JSON_ARR_END) && p->depth < depth))
+        if (t <= JSON_END || ((t == JSON_OBJ_END || t == JSON_ARR_END) && p->depth < depth) ||
+            p->pos >= until)
             return t;
     }
 }

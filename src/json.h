@@ -96,9 +96,11 @@ JsonTok json_next(JsonParser *p);
 ** Reads on through the container whose contents are at depth (p->depth just after its
 ** OBJ_BEGIN or ARR_BEGIN) to its end, validating everything as json_next does but
 ** returning no token in between: returns its OBJ_END or ARR_END, or JSON_MORE (feed
-** more input and call again), JSON_ERROR or JSON_END as json_next would.
+** more input and call again), JSON_ERROR or JSON_END as json_next would. It also stops
+** once pos reaches until, returning the token it just read (not the end: call again),
+** so that the caller can hand back what it has passed.
 */
-JsonTok json_skip(JsonParser *p, int depth);
+JsonTok json_skip(JsonParser *p, int depth, size_t until);
 
 /*
 ** The decoded bytes of the current KEY or STRING token (the raw span itself when it

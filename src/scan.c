@@ -24,7 +24,7 @@
 
 #define WINDOW (4u << 20) /* the initial window; it grows for longer tokens */
 #define READ_CHUNK (128u << 10)
-#define RELEASE_STEP (8u << 20) /* a mapped file's pages go back this many at a time */
+#define RELEASE_STEP (4u << 20) /* a mapped file's pages go back this many at a time */
 
 /* ---- paths ------------------------------------------------------------------- */
 
@@ -703,6 +703,8 @@ static int number_lane(Scanner *s, ScanFrame *par)
     double xs[BATCH], diffs[BATCH];
     size_t k;
     do {
+        if (s->map != NULL && s->p.pos - s->released >= RELEASE_STEP)
+            release_behind(s, s->p.pos); /* a long array: hand back what it has passed */
         k = json_next_numbers(&s->p, xs, BATCH);
         par->index += (int64_t)k;
         for (uint64_t b = par->reduce; b && k > 0; b &= b - 1) {
@@ -879,15 +881,19 @@ static int skip_container(Scanner *s)
     int depth = s->p.depth;
     s->p.lazy = 1;
     for (;;) {
-        JsonTok t = json_skip(&s->p, depth);
-        if (t == JSON_OBJ_END || t == JSON_ARR_END)
+        /* a mapped file: back every RELEASE_STEP bytes to hand the pages back */
+        size_t until = s->map != NULL ? s->released + RELEASE_STEP : SIZE_MAX;
+        JsonTok t = json_skip(&s->p, depth, until);
+        if ((t == JSON_OBJ_END || t == JSON_ARR_END) && s->p.depth < depth)
             return 0;
         if (t == JSON_ERROR)
             return parse_error(s);
-        if (t != JSON_MORE)
+        if (t == JSON_END)
             return fail(s, "%s: internal error: the document ended inside a container", s->name);
-        if (feed_more(s) != 0)
+        if (t == JSON_MORE && feed_more(s) != 0)
             return -1;
+        if (s->map != NULL && s->p.pos - s->released >= RELEASE_STEP)
+            release_behind(s, s->p.pos);
     }
 }
 

@@ -811,9 +811,12 @@ static inline size_t skip_ws(JsonParser *p, size_t i)
 ** The JSON number at s[i..n) (i < n), validated and converted in one pass: returns the
 ** offset just past it and sets *out to the value strtod gives (with as_json_num, an
 ** integer as json_num gives it, so "-0" is +0), or returns 0 when the text there does
-** not start with a number. Used by the fast lane and json_number_value.
+** not start with a number. Digits are read 8 at a time up to avail >= n; bytes from n
+** on may be read but never taken (s[n] is no digit when avail > n). Used by the fast
+** lane and json_number_in.
 */
-static inline size_t read_number(const char *s, size_t i, size_t n, int as_json_num, double *out)
+static inline size_t read_number(const char *s, size_t i, size_t n, size_t avail, int as_json_num,
+                                 double *out)
 {
     size_t start = i;
     int neg = 0, sig = 0, exact = 1, integral = 1;
@@ -828,9 +831,9 @@ static inline size_t read_number(const char *s, size_t i, size_t n, int as_json_
     if (s[i] == '0') {
         if (++i < n && is_digit(s[i]))
             return 0; /* a leading zero */
-    } else if (take_digits(s, n, &i, &m, &sig) != 0) {
+    } else if (take_digits(s, avail, &i, &m, &sig) != 0) {
         exact = 0;
-        i = skip_digits(s, n, i);
+        i = skip_digits(s, avail, i);
     }
     if (i < n && s[i] == '.') {
         integral = 0;
@@ -838,9 +841,9 @@ static inline size_t read_number(const char *s, size_t i, size_t n, int as_json_
         if (exact && m == 0) /* 0.000ddd: these zeros are not significant */
             while (i < n && s[i] == '0')
                 i++;
-        if (!exact || take_digits(s, n, &i, &m, &sig) != 0) {
+        if (!exact || take_digits(s, avail, &i, &m, &sig) != 0) {
             exact = 0;
-            i = skip_digits(s, n, i);
+            i = skip_digits(s, avail, i);
         }
         if (i == f)
             return 0; /* no digit after the point */
@@ -890,7 +893,7 @@ size_t json_next_numbers(JsonParser *p, double *out, size_t max)
         if (i >= n)
             break;
         p->tok_off = p->base + i;
-        size_t end = read_number(b, i, n, 1, &out[k]);
+        size_t end = read_number(b, i, n, n, 1, &out[k]);
         if (end == 0 || (end >= n && !p->final))
             break; /* json_next reads it (says what is wrong, or waits for the rest) */
         p->pos = end;
@@ -966,13 +969,20 @@ static inline int take_digits(const char *s, size_t n, size_t *i, uint64_t *m, i
     return 0;
 }
 
-int json_number_value(const char *s, size_t n, double *out)
+int json_number_in(const char *s, size_t n, size_t avail, double *out)
 {
     double d;
-    if (n == 0 || read_number(s, 0, n, 0, &d) != n)
+    if (avail > n && is_digit(s[n]))
+        avail = n; /* a digit right after: read no further than n */
+    if (n == 0 || read_number(s, 0, n, avail, 0, &d) != n)
         return 0;
     *out = d;
     return 1;
+}
+
+int json_number_value(const char *s, size_t n, double *out)
+{
+    return json_number_in(s, n, n, out);
 }
 
 /* The offset of the first non-digit at or after i. */

@@ -1257,15 +1257,15 @@ static int csv_text(Scanner *s, const CsvField *f, size_t *off)
 }
 
 /* A whole field as a number (blanks around it allowed, NaN refused). */
-static int csv_number(const char *p, size_t n, double *out)
+static int csv_number(const char *p, size_t n, size_t avail, double *out)
 {
     while (n > 0 && (*p == ' ' || *p == '\t'))
-        p++, n--;
+        p++, n--, avail--;
     while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
         n--;
     if (n == 0)
         return 0;
-    if (json_number_value(p, n, out))
+    if (json_number_in(p, n, avail, out)) /* the window goes on after the field */
         return 1;
     char buf[128]; /* other spellings strtod takes: +1, .5, 1., inf */
     if (n >= sizeof buf)
@@ -1357,7 +1357,8 @@ static int scan_csv(Scanner *s)
             ru->matched++;
             if (ru->sink == SINK_STATS) {
                 double x;
-                if (!cell->quoted && csv_number(cell->p, cell->len, &x)) {
+                if (!cell->quoted &&
+                    csv_number(cell->p, cell->len, (size_t)(s->buf + s->len - cell->p), &x)) {
                     if (add_stat(s, ru, x) != 0) {
                         rc = -1;
                         goto done;
@@ -1380,7 +1381,8 @@ static int scan_csv(Scanner *s)
                 memset(v, 0, sizeof *v);
                 if (fc->len == 0 && !fc->quoted) {
                     v->type = VAL_NONE;
-                } else if (!fc->quoted && csv_number(fc->p, fc->len, &v->d)) {
+                } else if (!fc->quoted &&
+                           csv_number(fc->p, fc->len, (size_t)(s->buf + s->len - fc->p), &v->d)) {
                     v->type = VAL_FLOAT;
                 } else {
                     v->type = VAL_STRING;

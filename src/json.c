@@ -292,12 +292,6 @@ static uint64_t special8(uint64_t v)
     return has_q | has_b | has_ctl | (v & high);
 }
 
-/*
-** From i, skips plain bytes and the simple escapes (\" \\ \/ \b \f \n \r \t) of a
-** string; returns the offset of the first byte the caller must handle: the closing
-** quote, a control or non-ASCII byte, a backslash starting \u or an invalid escape, or
-** one whose escape is past the window (n if none). Sets *escaped when it skipped one.
-*/
 #if defined(__SSE2__)
 /* The quotes, backslashes, control bytes and non-ASCII bytes of 64 bytes as bit masks. */
 typedef struct Masks64 {
@@ -457,6 +451,12 @@ const char *json_simd(const char *want)
 }
 #endif
 
+/*
+** From i, skips plain bytes and the simple escapes (\" \\ \/ \b \f \n \r \t) of a
+** string; returns the offset of the first byte the caller must handle: the closing
+** quote, a control or non-ASCII byte, a backslash starting \u or an invalid escape, or
+** one whose escape is past the window (n if none). Sets *escaped when it skipped one.
+*/
 static size_t next_special(const unsigned char *b, size_t i, size_t n, int *escaped)
 {
 #if defined(__SSE2__)
@@ -877,7 +877,7 @@ static inline size_t read_number(const char *s, size_t i, size_t n, size_t avail
 
 size_t json_next_numbers(JsonParser *p, double *out, size_t max)
 {
-    if (p->state != ST_NEXT || p->lazy || p->stack[p->depth - 1] != '[')
+    if (p->state != ST_NEXT || p->lazy || p->depth == 0 || p->stack[p->depth - 1] != '[')
         return 0;
     const char *b = p->buf;
     size_t n = p->len, k = 0;

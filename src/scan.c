@@ -635,7 +635,6 @@ static int value_begin(Scanner *s, int d, uint64_t active, JsonTok t)
     return 0;
 }
 
-/* An element of an array that rules in mask reduce. */
 /* One number into rule r's reduction. */
 static int reduce_number(Scanner *s, ScanRule *r, double x)
 {
@@ -670,6 +669,7 @@ static int reduce_number(Scanner *s, ScanRule *r, double x)
     return 0;
 }
 
+/* An element of an array that rules in mask reduce. */
 static int reduce_element(Scanner *s, int d, uint64_t mask, JsonTok t)
 {
     for (; mask; mask &= mask - 1) {

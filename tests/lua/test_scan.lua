@@ -322,6 +322,25 @@ t.test("CSV: quotes, separators and newlines inside fields, CRLF, other separato
     { { "x", semi } })
 end)
 
+t.test("CSV with many rows: every value in, in order; a bad last row undoes the pass", function()
+  -- rows i = 1..1000: a = i / 2, b = 1000 - i (closed forms below)
+  local rows = { "a,b,name" }
+  for i = 1, 1000 do rows[#rows + 1] = ("%g,%d,r%d"):format(i / 2, 1000 - i, i) end
+  local text = table.concat(rows, "\n") .. "\n"
+  local a, b = stats.new(), stats.new()
+  scan.csv({ text = text }, { { "a", a }, { "b", b } })
+  t.eq(a:count(), 1000)
+  t.eq(a:sum(), 1000 * 1001 / 4)       -- sum of i/2
+  t.eq(b:sum(), 1000 * 999 / 2 + 0.0)  -- sum of 0..999
+  t.eq(a:min(), 0.5)
+  t.eq(a:max(), 500.0)
+  t.eq(b:percentile(50), 499.5)        -- median of 0..999
+  local ok, err = pcall(scan.csv, { text = text .. "7,x\n", name = "bad.csv" }, { { "a", a }, { "b", b } })
+  t.ok(not ok and tostring(err):find("bad.csv:1002:"), tostring(err))
+  t.eq(a:count(), 1000) -- the second pass was undone
+  t.eq(b:count(), 1000)
+end)
+
 t.test("big input streams through windows: long strings, many numbers, captures", function()
   local dir = t.tmpdir()
   local path = dir .. "/big.json"

@@ -353,7 +353,8 @@ int main(void)
             json_parser_free(&q);
         }
         /* midpoints: odd integers above 2^53 are halfway between two doubles, and
-           scaled by powers of ten they stay near-halfway in long double */
+           scaled by powers of ten they stay near halfway, where the 128-bit product's
+           error bound decides whether strtod must be asked */
         for (uint64_t m = (1ULL << 53) - 50; m < (1ULL << 53) + 5000; m++) {
             for (int e = -27; e <= 27; e += 9) {
                 int len = snprintf(buf, sizeof buf, "%llue%d", (unsigned long long)m, e);
@@ -377,7 +378,8 @@ int main(void)
         }
         /* the whole exponent range: random doubles written with 15 to 19 digits (the
            round trip and its neighbours), and the midpoints between neighbouring doubles
-           (exact in long double) with 17 to 19 digits, the hardest to round */
+           (exact in x87 long double; under valgrind, which has none, merely other cases)
+           with 17 to 19 digits, the hardest to round */
         for (int k = 0; k < 1000000; k++) {
             state ^= state << 13, state ^= state >> 7, state ^= state << 17;
             uint64_t bitsv = state & 0x7FFFFFFFFFFFFFFFULL;

@@ -260,15 +260,16 @@ int scan_open_path(Scanner *s, const char *path)
     return 0;
 }
 
-/* Hands back the mapped pages before pos (re-reading them would map them again). */
+/* A mapped file, once RELEASE_STEP bytes have passed since the last time: hands back
+   the pages before pos (re-reading them would map them again). */
 static void release_behind(Scanner *s, size_t pos)
 {
+    if (s->map == NULL || pos - s->released < RELEASE_STEP)
+        return;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t upto = pos / page * page;
-    if (upto > s->released) {
-        (void)madvise(s->map + s->released, upto - s->released, MADV_DONTNEED);
-        s->released = upto;
-    }
+    (void)madvise(s->map + s->released, upto - s->released, MADV_DONTNEED);
+    s->released = upto;
 }
 
 /*
@@ -703,8 +704,7 @@ static int number_lane(Scanner *s, ScanFrame *par)
     double xs[BATCH], diffs[BATCH];
     size_t k;
     do {
-        if (s->map != NULL && s->p.pos - s->released >= RELEASE_STEP)
-            release_behind(s, s->p.pos); /* a long array: hand back what it has passed */
+        release_behind(s, s->p.pos); /* a long array: hand back what it has passed */
         k = json_next_numbers(&s->p, xs, BATCH);
         par->index += (int64_t)k;
         for (uint64_t b = par->reduce; b && k > 0; b &= b - 1) {
@@ -892,8 +892,7 @@ static int skip_container(Scanner *s)
             return fail(s, "%s: internal error: the document ended inside a container", s->name);
         if (t == JSON_MORE && feed_more(s) != 0)
             return -1;
-        if (s->map != NULL && s->p.pos - s->released >= RELEASE_STEP)
-            release_behind(s, s->p.pos);
+        release_behind(s, s->p.pos);
     }
 }
 
@@ -929,12 +928,18 @@ static uint64_t advance(Scanner *s, uint64_t parent, int d, const char *key, siz
     return child;
 }
 
+/* An array whose elements nobody watches: the parser need not read its numbers' values
+   (lazy). */
+static int elements_unwatched(const ScanFrame *f)
+{
+    return f->is_array && f->fixed && f->child_active == 0 && f->reduce == 0;
+}
+
 static int scan_json(Scanner *s)
 {
     uint64_t member_active = 0;
     for (;;) {
-        if (s->map != NULL && s->p.pos - s->released >= RELEASE_STEP)
-            release_behind(s, s->p.pos);
+        release_behind(s, s->p.pos);
         JsonTok t = next_token(s);
         if (t == JSON_ERROR)
             return -1;
@@ -961,9 +966,7 @@ static int scan_json(Scanner *s)
             d = --s->depth;
             ScanFrame *f = &s->frames[d];
             if (d > 0) { /* back in the parent: are its next values watched? */
-                ScanFrame *par = &s->frames[d - 1];
-                s->p.lazy =
-                    par->is_array && par->fixed && par->child_active == 0 && par->reduce == 0;
+                s->p.lazy = elements_unwatched(&s->frames[d - 1]);
             } else {
                 s->p.lazy = 0;
             }
@@ -1018,17 +1021,14 @@ static int scan_json(Scanner *s)
             if (active == 0 && d > 0 && !s->one_by_one) { /* nothing in it concerns a rule */
                 if (skip_container(s) != 0)
                     return -1;
-                ScanFrame *par = &s->frames[d - 1]; /* as at its end, below */
-                s->p.lazy =
-                    par->is_array && par->fixed && par->child_active == 0 && par->reduce == 0;
+                s->p.lazy = elements_unwatched(&s->frames[d - 1]); /* as at its end */
                 continue;
             }
             if (value_begin(s, d, active, t) != 0)
                 return -1;
             s->depth++;
             ScanFrame *f = &s->frames[d];
-            /* an array whose elements nobody watches: its numbers need no value */
-            s->p.lazy = f->is_array && f->fixed && f->child_active == 0 && f->reduce == 0;
+            s->p.lazy = elements_unwatched(f);
         } else {
             if (active && value_begin(s, d, active, t) != 0)
                 return -1;
@@ -1293,13 +1293,12 @@ static int scan_csv(Scanner *s)
     uint64_t line = 1, row_line;
     int rc = 0, header_done = 0;
     int nm = s->nrules + s->nfields;
-    int *col_of = (int *)malloc((size_t)(nm > 0 ? nm : 1) * sizeof *col_of);
+    int *col_of = (int *)calloc((size_t)(nm > 0 ? nm : 1), sizeof *col_of);
     if (col_of == NULL)
         return fail(s, "%s: out of memory", s->name);
     for (;;) {
         row_line = line;
-        if (s->map != NULL && pos - s->released >= RELEASE_STEP)
-            release_behind(s, pos);
+        release_behind(s, pos);
         int r = csv_record(s, &pos, &fields, &nf, &capf, &line);
         if (r == -2) { /* the row is cut: keep it, read more (refill grows the window) */
             if (refill(s, pos) != 0) {

@@ -364,19 +364,29 @@ static int sketch_add(Stats *s, double x, uint64_t c)
     return store_add(&s->neg, bucket_of(s, -x), c);
 }
 
+/* Room for k more samples (exact mode), the capacity doubling. */
+static int reserve(Stats *s, size_t k)
+{
+    if (s->cap - s->n >= k)
+        return STATS_OK;
+    size_t cap = s->cap ? s->cap : 256;
+    while (cap - s->n < k)
+        cap *= 2;
+    double *v = (double *)realloc(s->v, cap * sizeof *v);
+    if (v == NULL)
+        return STATS_ENOMEM;
+    s->v = v;
+    s->cap = cap;
+    return STATS_OK;
+}
+
 int stats_add(Stats *s, double x)
 {
     if (isnan(x))
         return STATS_ENAN;
     if (!s->sketch) {
-        if (s->n == s->cap) {
-            size_t cap = s->cap ? s->cap * 2 : 256;
-            double *v = (double *)realloc(s->v, cap * sizeof *v);
-            if (v == NULL)
-                return STATS_ENOMEM;
-            s->v = v;
-            s->cap = cap;
-        }
+        if (reserve(s, 1) != STATS_OK)
+            return STATS_ENOMEM;
         s->v[s->n] = x;
         if (s->sorted && s->n > 0 && x < s->v[s->n - 1])
             s->sorted = 0;
@@ -416,16 +426,8 @@ int stats_add_many(Stats *s, const double *xs, size_t k)
         }
         return STATS_OK;
     }
-    if (s->cap - s->n < k) {
-        size_t cap = s->cap ? s->cap : 256;
-        while (cap - s->n < k)
-            cap *= 2;
-        double *v = (double *)realloc(s->v, cap * sizeof *v);
-        if (v == NULL)
-            return STATS_ENOMEM;
-        s->v = v;
-        s->cap = cap;
-    }
+    if (reserve(s, k) != STATS_OK)
+        return STATS_ENOMEM;
     memcpy(s->v + s->n, xs, k * sizeof *xs);
     if (s->sorted) {
         double prev = s->n > 0 ? s->v[s->n - 1] : -HUGE_VAL;

@@ -381,13 +381,14 @@ t.test("big input streams through windows: long strings, many numbers, captures"
   fh:close()
 end)
 
--- VmRSS of this process, in kB
-local function rss_kb()
+-- a field of /proc/self/status in kB: VmRSS (now) or VmHWM (the peak since reset_peak)
+local function status_kb(field)
   local f = assert(io.open("/proc/self/status"))
-  local kb = tonumber(f:read("a"):match("VmRSS:%s*(%d+)"))
+  local kb = tonumber(f:read("a"):match(field .. ":%s*(%d+)"))
   f:close()
   return kb
 end
+local function rss_kb() return status_kb("VmRSS") end
 
 t.test("a mapped file's pages go back as the scan passes them: memory stays bounded", function()
   local dir = t.tmpdir()
@@ -409,13 +410,7 @@ t.test("a mapped file's pages go back as the scan passes them: memory stays boun
   t.ok(peak - start < 24 * 1024, ("RSS grew by %d kB"):format(peak - start))
 end)
 
--- the peak of VmRSS since the last reset_peak(), in kB
-local function peak_kb()
-  local f = assert(io.open("/proc/self/status"))
-  local kb = tonumber(f:read("a"):match("VmHWM:%s*(%d+)"))
-  f:close()
-  return kb
-end
+local function peak_kb() return status_kb("VmHWM") end
 local function reset_peak() -- writing 5 to clear_refs resets VmHWM (Linux >= 4.0)
   local f = assert(io.open("/proc/self/clear_refs", "w"))
   f:write("5")

@@ -903,13 +903,6 @@ size_t json_next_numbers(JsonParser *p, double *out, size_t max)
     return k;
 }
 
-/* Are the 8 bytes of v all ASCII digits? */
-static int eight_digits(uint64_t v)
-{
-    return ((v & 0xF0F0F0F0F0F0F0F0ULL) |
-            (((v + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) == 0x3333333333333333ULL;
-}
-
 /* How many of the 8 bytes of v (little-endian: the first is the low byte) are digits
    before the first other byte. */
 static unsigned leading_digits(uint64_t v)
@@ -988,11 +981,13 @@ int json_number_value(const char *s, size_t n, double *out)
 /* The offset of the first non-digit at or after i. */
 static size_t skip_digits(const char *s, size_t n, size_t i)
 {
-    for (; i + 8 <= n; i += 8) {
+    while (i + 8 <= n) {
         uint64_t v;
         memcpy(&v, s + i, 8);
-        if (!eight_digits(v))
-            break;
+        unsigned c = leading_digits(v);
+        i += c;
+        if (c < 8)
+            return i;
     }
     while (i < n && is_digit(s[i]))
         i++;

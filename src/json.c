@@ -295,22 +295,21 @@ static uint64_t special8(uint64_t v)
 #if defined(__SSE2__)
 /* The quotes, backslashes, control bytes and non-ASCII bytes of 64 bytes as bit masks. */
 typedef struct Masks64 {
-    uint64_t quote, bslash, ctrl, high;
+    uint64_t quote, bslash, other; /* other: a control or non-ASCII byte */
 } Masks64;
 
 static inline Masks64 masks64_sse2(const unsigned char *p)
 {
-    Masks64 m = {0, 0, 0, 0};
+    Masks64 m = {0, 0, 0};
     for (unsigned k = 0; k < 4; k++) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + (size_t)16 * k));
         uint64_t q = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
         uint64_t bs = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
-        uint64_t hi = (unsigned)_mm_movemask_epi8(v);
-        uint64_t lo = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+        /* signed: bytes >= 0x80 are negative, below 0x20 too */
+        uint64_t o = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
         m.quote |= q << (16 * k);
         m.bslash |= bs << (16 * k);
-        m.high |= hi << (16 * k);
-        m.ctrl |= (lo & ~hi) << (16 * k); /* signed compare: bytes >= 0x80 are negative */
+        m.other |= o << (16 * k);
     }
     return m;
 }
@@ -319,33 +318,36 @@ static inline Masks64 masks64_sse2(const unsigned char *p)
 #define JSON_WIDE_SIMD 1
 #include <immintrin.h>
 
-__attribute__((target("avx2"))) static inline Masks64 masks64_avx2(const unsigned char *p)
+__attribute__((target("avx2,bmi,bmi2"))) static inline Masks64 masks64_avx2(const unsigned char *p)
 {
+    __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
+    const __m256i quote = _mm256_set1_epi8('"'), bslash = _mm256_set1_epi8('\\'),
+                  space = _mm256_set1_epi8(0x20);
     Masks64 m;
-    uint32_t q[2], bs[2], hi[2], lo[2];
-    for (unsigned k = 0; k < 2; k++) {
-        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(p + (size_t)32 * k));
-        q[k] = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('"')));
-        bs[k] = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\')));
-        hi[k] = (uint32_t)_mm256_movemask_epi8(v);
-        lo[k] = (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(_mm256_set1_epi8(0x20), v));
-    }
-    m.quote = q[0] | (uint64_t)q[1] << 32;
-    m.bslash = bs[0] | (uint64_t)bs[1] << 32;
-    m.high = hi[0] | (uint64_t)hi[1] << 32;
-    m.ctrl = (lo[0] | (uint64_t)lo[1] << 32) & ~m.high; /* signed: >= 0x80 is negative */
+    m.quote = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, quote)) |
+              (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, quote)) << 32;
+    m.bslash = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, bslash)) |
+               (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, bslash)) << 32;
+    /* signed: bytes >= 0x80 are negative, below 0x20 too */
+    m.other = (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(space, lo)) |
+              (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(space, hi)) << 32;
     return m;
 }
 
-__attribute__((target("avx512f,avx512bw"))) static inline Masks64
+__attribute__((target("avx512f,avx512bw,bmi,bmi2"))) static inline Masks64
 masks64_avx512(const unsigned char *p)
 {
     __m512i v = _mm512_loadu_si512((const void *)p);
     Masks64 m;
     m.quote = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"'));
     m.bslash = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\'));
-    m.high = _mm512_movepi8_mask(v);
-    m.ctrl = _mm512_cmplt_epu8_mask(v, _mm512_set1_epi8(0x20));
+    m.other = _mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(0x20)); /* signed, as above */
+    /* The bit arithmetic on these belongs in general registers: left to itself GCC
+       does it in mask registers, with a round trip each time (twice as slow on strings
+       full of escapes). So: the masks go to general registers here, and the wide loops
+       are built for BMI too, or GCC uses the mask registers for its and-not. */
+    __asm__("" : "+r"(m.quote), "+r"(m.bslash), "+r"(m.other));
     return m;
 }
 #endif
@@ -381,14 +383,14 @@ static inline uint64_t escaped64(uint64_t bs, int *carry)
 
 #ifdef JSON_WIDE_SIMD
 #define BLOCKS_NAME blocks64_avx2
-#define BLOCKS_TARGET __attribute__((target("avx2")))
+#define BLOCKS_TARGET __attribute__((target("avx2,bmi,bmi2")))
 #define BLOCKS_MASKS masks64_avx2
 #include "json_blocks.h"
 #undef BLOCKS_NAME
 #undef BLOCKS_TARGET
 #undef BLOCKS_MASKS
 #define BLOCKS_NAME blocks64_avx512
-#define BLOCKS_TARGET __attribute__((target("avx512f,avx512bw")))
+#define BLOCKS_TARGET __attribute__((target("avx512f,avx512bw,bmi,bmi2")))
 #define BLOCKS_MASKS masks64_avx512
 #include "json_blocks.h"
 #undef BLOCKS_NAME
@@ -416,10 +418,12 @@ static int cpu_has(const char *feature)
         return 1; /* the baseline */
 #ifdef JSON_WIDE_SIMD
     __builtin_cpu_init();
+    /* both wide loops are also compiled for BMI1/2 (see masks64_avx512) */
+    int bmi = __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
     if (strcmp(feature, "avx512bw") == 0)
-        return __builtin_cpu_supports("avx512bw");
+        return bmi && __builtin_cpu_supports("avx512bw");
     if (strcmp(feature, "avx2") == 0)
-        return __builtin_cpu_supports("avx2");
+        return bmi && __builtin_cpu_supports("avx2");
 #endif
     return 0;
 }

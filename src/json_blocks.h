@@ -18,7 +18,7 @@ BLOCKS_TARGET static size_t BLOCKS_NAME(const unsigned char *b, size_t i, size_t
     while (i + 64 <= n) {
         Masks64 m = BLOCKS_MASKS(b + i);
         if ((m.bslash | (uint64_t)carry) == 0) { /* most blocks: no escape to resolve */
-            uint64_t stop = m.quote | m.ctrl | m.high;
+            uint64_t stop = m.quote | m.other;
             if (stop == 0) {
                 i += 64;
                 continue;
@@ -28,7 +28,7 @@ BLOCKS_TARGET static size_t BLOCKS_NAME(const unsigned char *b, size_t i, size_t
         }
         int carry_in = carry;
         uint64_t esc = escaped64(m.bslash, &carry);
-        uint64_t plain = (m.quote | m.ctrl | m.high) & ~esc;
+        uint64_t plain = (m.quote | m.other) & ~esc;
         unsigned first = plain ? (unsigned)__builtin_ctzll(plain) : 64;
         /* escaped bytes other than a quote or backslash: each must be a simple escape */
         uint64_t rest = esc & ~m.quote & ~m.bslash;

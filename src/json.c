@@ -1338,3 +1338,22 @@ JsonTok json_skip(JsonParser *p, int depth, size_t until)
             return t;
     }
 }
+
+JsonTok json_skip_members(JsonParser *p, int depth, const JsonKeys *keys, size_t until)
+{
+    p->lazy = 1;
+    for (;;) {
+        JsonTok t = next_core(p);
+        if (t <= JSON_END || p->depth < depth)
+            return t;
+        if (t == JSON_KEY && p->depth == depth) {
+            if (p->escaped)
+                return t;
+            for (int k = 0; k < keys->n; k++)
+                if (keys->len[k] == p->rawlen && memcmp(keys->key[k], p->raw, p->rawlen) == 0)
+                    return t;
+        } else if (p->pos >= until) {
+            return t;
+        }
+    }
+}

@@ -102,6 +102,25 @@ JsonTok json_next(JsonParser *p);
 */
 JsonTok json_skip(JsonParser *p, int depth, size_t until);
 
+/* The member names a consumer watches in an object, for json_skip_members. */
+#define JSON_KEYS_MAX 8
+typedef struct JsonKeys {
+    int n;
+    const char *key[JSON_KEYS_MAX];
+    size_t len[JSON_KEYS_MAX];
+} JsonKeys;
+
+/*
+** In the object whose members are at depth (p->depth inside it), between two members:
+** reads on past the members whose names are not in keys (their values validated as
+** json_skip does, none returned), and returns the first KEY whose name is in keys or
+** holds an escape (the caller decodes it and decides), the object's OBJ_END, or
+** JSON_MORE, JSON_ERROR, JSON_END as json_next would. Once pos reaches until it may
+** also return a token of a member it skipped, never a KEY and never with p->depth below
+** depth, so that the caller can hand back what it has passed: call again.
+*/
+JsonTok json_skip_members(JsonParser *p, int depth, const JsonKeys *keys, size_t until);
+
 /*
 ** The decoded bytes of the current KEY or STRING token (the raw span itself when it
 ** holds no escape, else a decoding in scratch). NULL only when out of memory.

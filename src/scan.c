@@ -554,6 +554,28 @@ static void array_plan(Scanner *s, ScanFrame *f, int d)
     }
 }
 
+/* For the object at depth d: the member names its matchers go on with. */
+static void object_plan(Scanner *s, ScanFrame *f, int d)
+{
+    f->keys.n = 0;
+    for (uint64_t b = f->active; b; b &= b - 1) {
+        int m = __builtin_ctzll(b);
+        const ScanPath *path = path_of(s, m);
+        int k = d - anchor_of(s, m);
+        if (k < 0 || k >= path->n)
+            continue;
+        const ScanStep *st = &path->steps[k];
+        if (st->kind == STEP_ANY_KEY || (st->kind == STEP_KEY && f->keys.n == JSON_KEYS_MAX)) {
+            f->keys.n = -1; /* every member is looked at */
+            return;
+        }
+        if (st->kind == STEP_KEY) { /* ([N], [*] and [-1] name no member) */
+            f->keys.key[f->keys.n] = st->key;
+            f->keys.len[f->keys.n++] = st->klen;
+        }
+    }
+}
+
 /* A scalar or a container begins at depth d; active is its matcher mask. */
 static int value_begin(Scanner *s, int d, uint64_t active, JsonTok t)
 {
@@ -633,6 +655,8 @@ static int value_begin(Scanner *s, int d, uint64_t active, JsonTok t)
     }
     if (f != NULL && f->is_array)
         array_plan(s, f, d);
+    else if (f != NULL)
+        object_plan(s, f, d);
     return 0;
 }
 
@@ -896,6 +920,29 @@ static int skip_container(Scanner *s)
     }
 }
 
+/*
+** Between two members of the object at depth d: the next member whose name a matcher
+** goes on with (other members are passed over by the parser), or the object's end.
+*/
+static JsonTok next_member(Scanner *s, int d)
+{
+    const JsonKeys *keys = &s->frames[d - 1].keys;
+    for (;;) {
+        size_t until = s->map != NULL ? s->released + RELEASE_STEP : SIZE_MAX;
+        JsonTok t = json_skip_members(&s->p, d, keys, until);
+        if (t == JSON_ERROR)
+            return parse_error(s), JSON_ERROR;
+        if (t == JSON_MORE) {
+            if (feed_more(s) != 0)
+                return JSON_ERROR;
+            continue;
+        }
+        if (t == JSON_END || t == JSON_KEY || s->p.depth < d)
+            return t;
+        release_behind(s, s->p.pos); /* it paused inside a member it passes over */
+    }
+}
+
 /* Matchers of parent mask that a child with this member name (or index) advances. */
 static uint64_t advance(Scanner *s, uint64_t parent, int d, const char *key, size_t klen,
                         int64_t index)
@@ -938,14 +985,20 @@ static int elements_unwatched(const ScanFrame *f)
 static int scan_json(Scanner *s)
 {
     uint64_t member_active = 0;
+    int after_key = 0; /* the token just read was a key: its value comes next */
     for (;;) {
         release_behind(s, s->p.pos);
-        JsonTok t = next_token(s);
+        int d = s->depth;
+        /* between the members of an object whose member names are known */
+        JsonTok t = d > 0 && !after_key && s->frames[d - 1].keys.n >= 0 &&
+                            !s->frames[d - 1].is_array && !s->one_by_one
+                        ? next_member(s, d)
+                        : next_token(s);
+        after_key = t == JSON_KEY;
         if (t == JSON_ERROR)
             return -1;
         if (t == JSON_END)
             return 0;
-        int d = s->depth;
         if (t == JSON_KEY) {
             ScanFrame *par = &s->frames[d - 1];
             ScanFrame *f = &s->frames[d];

@@ -104,7 +104,10 @@ typedef struct ScanFrame {
     uint64_t child_active; /* the matchers every element carries */
     uint64_t child_end;    /* those whose path ends at an element */
     uint64_t child_num;    /* those of them that just add a number to an accumulator */
-    char key[40];          /* the member name or index that led here, for messages */
+    /* objects: the member names any matcher here goes on with (keys.n < 0: any name
+       may matter), so that the parser passes over the other members itself */
+    JsonKeys keys;
+    char key[40]; /* the member name or index that led here, for messages */
 } ScanFrame;
 
 typedef struct Scanner {

@@ -443,6 +443,27 @@ t.test("memory stays bounded through a long skipped container and a long array o
   t.ok(grew < 24 * 1024, ("peak RSS grew by %d kB over an 80 MB file"):format(grew))
 end)
 
+t.test("memory stays bounded through a long run of members nobody watches", function()
+  local dir = t.tmpdir()
+  local path = dir .. "/members.json"
+  local f = assert(io.open(path, "w"))
+  -- ~40 MB of members the parser passes over between the two the rules name
+  f:write('{"x": 3')
+  local pad = ("w"):rep(990)
+  for i = 1, 40000 do f:write((', "m%d": "%s"'):format(i, pad)) end
+  f:write(', "y": [1, 2, 4]}')
+  f:close()
+  local x, y = stats.new(), stats.new()
+  collectgarbage()
+  local start = rss_kb()
+  reset_peak()
+  scan.json(path, { { "$.x", x }, { "$.y[*]", y } })
+  t.eq(x:mean(), 3.0)
+  t.eq(y:sum(), 7.0)
+  local grew = peak_kb() - start
+  t.ok(grew < 24 * 1024, ("peak RSS grew by %d kB over a 40 MB file"):format(grew))
+end)
+
 t.test("a file that shrinks while it is mapped and read is an error naming it, not a crash", function()
   local dir = t.tmpdir()
   local path = dir .. "/shrinks.json"

@@ -54,6 +54,18 @@ static const char *const JSON_DOCS[] = {
     "{\"b\": [1, 2, 3, 4,",
     "{\"b\": [1, 2, 3, 4",
     "{\"b\": [\n  0.01340012300463521,\n  0.022420150674464068,\n  1e5\n],\n\"c\": 1}",
+    /* members nobody watches in objects whose watched names are known (the records
+       here: a, b, c, d), passed over by the parser; names with escapes come back */
+    "[{\"\\u0061\": 5, \"x\": {\"a\": 1}, \"\\u0063\": [6, 7], \"b\\u0000\": 1, \"ab\": 2}]",
+    "[ { \"x\" : 1 , \"\" : [ ] , \"a\" : 2 , \"a\" : 3 , \"y\" : \"\\\"a\\\"\" } , { } ]",
+    "[{\"x\": 01, \"a\": 1}]",
+    "[{\"x\": \"\\q\", \"a\": 1}]",
+    "[{\"x\" 1, \"a\": 2}]",
+    "[{\"x\": 1 \"a\": 2}]",
+    "[{\"x\": 1,}]",
+    "[{\"x\": [1, 2], \"y\": tru, \"a\": 1}]",
+    "[{\"x\": \"abc",
+    "[{\"x\": {\"a\": [1, 2]}, \"y\": null, \"d\": [1, 2], \"z\": [], \"c\": [0.5]}, {\"q\": 1}]",
 };
 
 static const char *const JSONL_DOCS[] = {

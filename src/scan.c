@@ -1179,23 +1179,92 @@ void scan_free(Scanner *s)
 #include <emmintrin.h>
 #endif
 
+#if defined(__SSE2__)
+/* The bytes of the 16 at p that are sep, '"', '\n' or '\r', as bits. */
+static inline unsigned csv_hits16(const char *p, char sep)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i hit = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(sep)), _mm_cmpeq_epi8(v, _mm_set1_epi8('"'))),
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')),
+                     _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
+    return (unsigned)_mm_movemask_epi8(hit);
+}
+#endif
+
 /* The offset of the first byte at or after i that is sep, '"', '\n' or '\r' (n if none). */
 static size_t csv_stop(const char *b, size_t i, size_t n, char sep)
 {
 #if defined(__SSE2__)
-    const __m128i vs = _mm_set1_epi8(sep), vq = _mm_set1_epi8('"');
-    const __m128i vn = _mm_set1_epi8('\n'), vr = _mm_set1_epi8('\r');
     for (; i + 16 <= n; i += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
-        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, vs), _mm_cmpeq_epi8(v, vq)),
-                                   _mm_or_si128(_mm_cmpeq_epi8(v, vn), _mm_cmpeq_epi8(v, vr)));
-        unsigned m = (unsigned)_mm_movemask_epi8(hit);
+        unsigned m = csv_hits16(b + i, sep);
         if (m != 0)
             return i + (size_t)__builtin_ctz(m);
     }
 #endif
     while (i < n && b[i] != sep && b[i] != '"' && b[i] != '\n' && b[i] != '\r')
         i++;
+    return i;
+}
+
+/*
+** The separators, quotes and line ends of a window as bits, 64 bytes at a time: rows
+** of short fields then cost a bit scan per field instead of a vector loop each. bits
+** covers the 64 bytes from at (valid only while the window holds the same bytes).
+*/
+typedef struct CsvBits {
+    size_t at;
+    uint64_t bits;
+    int valid;
+} CsvBits;
+
+/* The offset of the first separator, quote, \r or \n at or after i (n if none). */
+static size_t csv_stop_bits(CsvBits *cb, const char *b, size_t i, size_t n, char sep)
+{
+#if defined(__SSE2__)
+    for (;;) {
+        if (!cb->valid || i < cb->at || i - cb->at >= 64) {
+            if (i + 64 > n)
+                return csv_stop(b, i, n, sep);
+            uint64_t bits = 0;
+            for (unsigned k = 0; k < 4; k++)
+                bits |= (uint64_t)csv_hits16(b + i + 16 * k, sep) << (16 * k);
+            cb->at = i;
+            cb->bits = bits;
+            cb->valid = 1;
+        }
+        uint64_t m = cb->bits >> (i - cb->at);
+        if (m != 0)
+            return i + (size_t)__builtin_ctzll(m);
+        i = cb->at + 64;
+    }
+#else
+    (void)cb;
+    return csv_stop(b, i, n, sep);
+#endif
+}
+
+/* In a quoted field, from i: the offset of the next quote (n if none before n), with
+   the line feeds passed on the way added to *lines. */
+static size_t csv_next_quote(const char *b, size_t i, size_t n, uint64_t *lines)
+{
+#if defined(__SSE2__)
+    const __m128i vq = _mm_set1_epi8('"'), vn = _mm_set1_epi8('\n');
+    for (; i + 16 <= n; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
+        unsigned q = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, vq));
+        unsigned nl = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, vn));
+        if (q != 0)
+            nl &= (1u << __builtin_ctz(q)) - 1;
+        if (nl != 0) /* rare: a field over several lines */
+            *lines += (uint64_t)__builtin_popcount(nl);
+        if (q != 0)
+            return i + (size_t)__builtin_ctz(q);
+    }
+#endif
+    for (; i < n && b[i] != '"'; i++)
+        if (b[i] == '\n')
+            ++*lines;
     return i;
 }
 
@@ -1212,7 +1281,7 @@ typedef struct CsvField {
 ** record, 0 at the end of input, -2 when the record is cut by the end of the window
 ** (read more and call again from the same *pos), -1 on a syntax error.
 */
-static int csv_record(Scanner *s, size_t *pos, CsvField **fields, int *nf, int *capf,
+static int csv_record(Scanner *s, CsvBits *cb, size_t *pos, CsvField **fields, int *nf, int *capf,
                       uint64_t *line)
 {
     const char *b = s->buf;
@@ -1236,14 +1305,13 @@ static int csv_record(Scanner *s, size_t *pos, CsvField **fields, int *nf, int *
             f->quoted = 1;
             f->p = b + ++i;
             for (;;) {
-                const char *q = (const char *)memchr(b + i, '"', n - i);
-                if (q == NULL)
+                uint64_t before = lines;
+                size_t q = csv_next_quote(b, i, n, &lines);
+                if (q >= n)
                     return s->eof ? fail(s, "%s:%llu: unterminated quoted field", s->name,
-                                         (unsigned long long)*line + (unsigned long long)lines)
+                                         (unsigned long long)*line + (unsigned long long)before)
                                   : -2;
-                for (const char *c = b + i; (c = memchr(c, '\n', (size_t)(q - c))) != NULL; c++)
-                    lines++;
-                i = (size_t)(q - b) + 1;
+                i = q + 1;
                 if (i < n && b[i] == '"') { /* "" is a quote */
                     f->doubled = 1;
                     i++;
@@ -1261,7 +1329,7 @@ static int csv_record(Scanner *s, size_t *pos, CsvField **fields, int *nf, int *
                             s->name, (unsigned long long)*line + (unsigned long long)lines, b[i],
                             s->sep);
         } else {
-            size_t j = csv_stop(b, i, n, s->sep);
+            size_t j = csv_stop_bits(cb, b, i, n, s->sep);
             if (j < n && b[j] == '"')
                 return fail(s, "%s:%llu: a quote inside an unquoted field", s->name,
                             (unsigned long long)*line + (unsigned long long)lines);
@@ -1346,14 +1414,16 @@ static int scan_csv(Scanner *s)
     uint64_t line = 1, row_line;
     int rc = 0, header_done = 0;
     int nm = s->nrules + s->nfields;
+    CsvBits bits = {0, 0, 0};
     int *col_of = (int *)calloc((size_t)(nm > 0 ? nm : 1), sizeof *col_of);
     if (col_of == NULL)
         return fail(s, "%s: out of memory", s->name);
     for (;;) {
         row_line = line;
         release_behind(s, pos);
-        int r = csv_record(s, &pos, &fields, &nf, &capf, &line);
-        if (r == -2) { /* the row is cut: keep it, read more (refill grows the window) */
+        int r = csv_record(s, &bits, &pos, &fields, &nf, &capf, &line);
+        if (r == -2) {      /* the row is cut: keep it, read more (refill grows the window) */
+            bits.valid = 0; /* the window's bytes move */
             if (refill(s, pos) != 0) {
                 rc = -1;
                 break;

@@ -79,6 +79,18 @@ static const char *const CSV_DOCS[] = {
     "a,b,c\n1,2\n",     /* short row */
     "a,b,c\n1,\"2,3\n", /* unterminated quote */
     "c,b,a\n,,\n-1e3,+2,.5\n",
+    /* longer than the 64-byte blocks the separators are found in: fields and quoted
+       fields (with separators, line ends and "" inside) across block boundaries */
+    "a,b,c,text\n1.25,2,3,\"one, \"\"two\"\"\nthree\"\n4,5,6,plain words here and there\r\n"
+    "7,8.5,9,\"a much longer quoted field, with commas, that crosses a block, \"\"ok\"\"\"\n\n"
+    "10,11,12,\"\"\n13,14,15,x\n16,17,18,\"multi\nline\nfield\"\n19,20,21,end\n",
+    "a,b,c,text\n1,2,3,some words to get past the first block of sixty four bytes\n"
+    "4,5,6,more words\n7,8,9,and then a quote\"inside\n",
+    "a,b,c,text\n1,2,3,some words to get past the first block of sixty four bytes\n"
+    "4,5,6,\"quoted\"x,\n",
+    "a,b,c,text\n1,2,3,some words to get past the first block of sixty four bytes\n"
+    "4,5,6,\"never\nclosed, \"\"at all\n7,8,9\n",
+    "a,b,c,text\n1,2,3,some words to get past the first block of sixty four bytes\n4,5\n",
 };
 
 /* Every document of docs, through reads of 1 to 7 bytes: 0 when all agree with whole. */

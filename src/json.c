@@ -1343,6 +1343,12 @@ JsonTok json_skip_members(JsonParser *p, int depth, const JsonKeys *keys, size_t
 {
     p->lazy = 1;
     for (;;) {
+        if (p->depth > depth) { /* in a member's value: through it, as json_skip goes */
+            JsonTok t = json_skip(p, depth + 1, until);
+            if (t <= JSON_END || p->depth > depth)
+                return t; /* more input, an error, or a pause inside */
+            continue;
+        }
         JsonTok t = next_core(p);
         if (t <= JSON_END || p->depth < depth)
             return t;

@@ -1177,6 +1177,13 @@ static double compose(uint64_t m, long e, int neg, const char *s, size_t n)
 static JsonTok parse_literal(JsonParser *p, const char *word, size_t wlen, JsonTok tok)
 {
     size_t start = p->pos, avail = p->len - start;
+    uint32_t have, want;
+    memcpy(&want, word + wlen - 4, 4);
+    if (avail >= wlen && (memcpy(&have, p->buf + start + wlen - 4, 4), have == want) &&
+        p->buf[start] == word[0]) { /* the common case: the whole word (4 or 5 bytes) */
+        p->pos = start + wlen;
+        return tok;
+    }
     size_t k = avail < wlen ? avail : wlen;
     if (memcmp(p->buf + start, word, k) != 0 || (k < wlen && p->final)) {
         size_t j = 0;

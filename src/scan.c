@@ -1228,7 +1228,7 @@ static size_t csv_stop_bits(CsvBits *cb, const char *b, size_t i, size_t n, char
                 return csv_stop(b, i, n, sep);
             uint64_t bits = 0;
             for (unsigned k = 0; k < 4; k++)
-                bits |= (uint64_t)csv_hits16(b + i + 16 * k, sep) << (16 * k);
+                bits |= (uint64_t)csv_hits16(b + i + (size_t)16 * k, sep) << (16 * k);
             cb->at = i;
             cb->bits = bits;
             cb->valid = 1;

@@ -1059,20 +1059,24 @@ static Pow5 pow5_table[POW5_MAX - POW5_MIN + 1];
 
 /* The top 128 bits of the big number x (little-endian 32-bit limbs) into t; t->exp2 is
    the weight of t's last bit, less scale. */
+/* Bits pos .. pos + 31 of x (zeros outside it; pos may be negative). */
+static uint32_t big_bits32(const uint32_t *x, int pos)
+{
+    int i = pos >= 0 ? pos / 32 : -((31 - pos) / 32); /* floor(pos / 32) */
+    uint64_t lo = i >= 0 && i < BIG_LIMBS ? x[i] : 0;
+    uint64_t hi = i + 1 >= 0 && i + 1 < BIG_LIMBS ? x[i + 1] : 0;
+    return (uint32_t)(((hi << 32) | lo) >> (pos - 32 * i));
+}
+
 static void big_top128(const uint32_t *x, int scale, Pow5 *t)
 {
     int top = BIG_LIMBS - 1;
     while (top > 0 && x[top] == 0)
         top--;
     int bits = 32 * top + (32 - __builtin_clz(x[top])); /* x's bit length */
-    uint64_t w[2] = {0, 0};
-    for (int k = 0; k < 128; k++) { /* bit k from the top: bit bits-1-k of x */
-        int b = bits - 1 - k;
-        uint64_t bit = b >= 0 ? (x[b / 32] >> (b % 32)) & 1 : 0;
-        w[k / 64] |= bit << (63 - k % 64);
-    }
-    t->hi = w[0];
-    t->lo = w[1];
+    int low = bits - 128;                               /* the lowest of the 128 bits */
+    t->hi = (uint64_t)big_bits32(x, low + 96) << 32 | big_bits32(x, low + 64);
+    t->lo = (uint64_t)big_bits32(x, low + 32) << 32 | big_bits32(x, low);
     t->exp2 = bits - 128 - scale;
 }
 

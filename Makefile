@@ -19,7 +19,8 @@ endif
 
 PKGS      := lua5.4 yaml-0.1 libcurl zlib
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS  := $(shell $(PKG_CONFIG) --libs yaml-0.1 libcurl zlib 2>/dev/null)
+# libcurl: headers only; lhttp.c loads the library on first use (dlopen)
+PKG_LIBS  := $(shell $(PKG_CONFIG) --libs yaml-0.1 zlib 2>/dev/null)
 LUA_LIBDIR := $(shell $(PKG_CONFIG) --variable=libdir lua5.4 2>/dev/null)
 # Lua and LuaFileSystem are linked statically: the binary does not depend on the
 # Lua shared library, and lfs is registered like any other built-in module.

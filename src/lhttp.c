@@ -7,14 +7,113 @@
 ** after curl_easy_perform has returned.
 */
 #include <ctype.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#define CURL_DISABLE_TYPECHECK /* the calls below go through pointers */
 #include <curl/curl.h>
 
 #include "lauxlib.h"
 #include "lua.h"
 
 #include "modules.h"
+
+/*
+** libcurl is loaded when llmd.http is first required, not linked: linked, it and the
+** thirty libraries it pulls in (TLS, Kerberos, LDAP, SSH...) cost about 6 ms at every
+** start of llmdlua, HTTP or not, a twentieth of a whole 500 MB scan.
+*/
+#define LIBCURL "libcurl.so.4"
+static struct {
+    void *lib;
+    CURLcode (*global_init)(long);
+    void (*global_cleanup)(void);
+    CURL *(*easy_init)(void);
+    void (*easy_cleanup)(CURL *);
+    CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+    CURLcode (*easy_perform)(CURL *);
+    const char *(*easy_strerror)(CURLcode);
+    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+    void (*slist_free_all)(struct curl_slist *);
+    curl_version_info_data *(*version_info)(CURLversion);
+} curl_api;
+
+/* The function name in lib, into *slot (a function pointer); 0 when lib has none. */
+static int curl_sym(void *lib, const char *name, void *slot, const char **missing)
+{
+    void *f = dlsym(lib, name);
+    if (f == NULL) {
+        *missing = name;
+        return 0;
+    }
+    memcpy(slot, &f, sizeof f); /* POSIX: a function's address from dlsym */
+    return 1;
+}
+
+/* Loads libcurl once. NULL, or why it cannot be used. */
+static const char *curl_load(void)
+{
+    static char why[300];
+    if (curl_api.lib != NULL)
+        return NULL;
+    if (why[0] != '\0')
+        return why;
+    const char *name = getenv("LLMDLUA_LIBCURL"); /* another build of libcurl */
+    if (name == NULL || name[0] == '\0')
+        name = LIBCURL;
+    void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (lib == NULL) {
+        (void)snprintf(why, sizeof why, "cannot load %s (%s)", name, dlerror());
+        return why;
+    }
+    const char *missing = NULL;
+    if (!curl_sym(lib, "curl_global_init", &curl_api.global_init, &missing) ||
+        !curl_sym(lib, "curl_global_cleanup", &curl_api.global_cleanup, &missing) ||
+        !curl_sym(lib, "curl_easy_init", &curl_api.easy_init, &missing) ||
+        !curl_sym(lib, "curl_easy_cleanup", &curl_api.easy_cleanup, &missing) ||
+        !curl_sym(lib, "curl_easy_setopt", &curl_api.easy_setopt, &missing) ||
+        !curl_sym(lib, "curl_easy_getinfo", &curl_api.easy_getinfo, &missing) ||
+        !curl_sym(lib, "curl_easy_perform", &curl_api.easy_perform, &missing) ||
+        !curl_sym(lib, "curl_easy_strerror", &curl_api.easy_strerror, &missing) ||
+        !curl_sym(lib, "curl_slist_append", &curl_api.slist_append, &missing) ||
+        !curl_sym(lib, "curl_slist_free_all", &curl_api.slist_free_all, &missing) ||
+        !curl_sym(lib, "curl_version_info", &curl_api.version_info, &missing)) {
+        (void)snprintf(why, sizeof why, "%s has no %s", name, missing);
+        dlclose(lib);
+        return why;
+    }
+    curl_api.lib = lib;
+    return NULL;
+}
+
+#undef curl_easy_setopt /* curl.h's own macros: three arguments, checked */
+#undef curl_easy_getinfo
+#define curl_global_init curl_api.global_init
+#define curl_global_cleanup curl_api.global_cleanup
+#define curl_easy_init curl_api.easy_init
+#define curl_easy_cleanup curl_api.easy_cleanup
+#define curl_easy_setopt curl_api.easy_setopt
+#define curl_easy_getinfo curl_api.easy_getinfo
+#define curl_easy_perform curl_api.easy_perform
+#define curl_easy_strerror curl_api.easy_strerror
+#define curl_slist_append curl_api.slist_append
+#define curl_slist_free_all curl_api.slist_free_all
+
+const char *llmd_curl_version(char *out, size_t size)
+{
+    const char *why = curl_load();
+    if (why != NULL) {
+        (void)snprintf(out, size, "not available: %s", why);
+    } else {
+        const curl_version_info_data *cv = curl_api.version_info(CURLVERSION_NOW);
+        (void)snprintf(out, size, "%s (%s)", cv->version,
+                       cv->ssl_version ? cv->ssl_version : "no TLS");
+    }
+    return out;
+}
 
 #define STATE_MT "llmd.http.state"
 #define REQUEST_MT "llmd.http.request"
@@ -444,6 +543,12 @@ static const luaL_Reg http_funcs[] = {
 
 int luaopen_llmd_http(lua_State *L)
 {
+    const char *why = curl_load();
+    if (why != NULL)
+        return luaL_error(L,
+                          "llmd.http: %s: install Debian's libcurl4 (scripts/install-deps.sh), "
+                          "or name another libcurl in LLMDLUA_LIBCURL",
+                          why);
     if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
         return luaL_error(L, "llmd.http: cannot initialise libcurl");
     /* curl's global state lives as long as the module: cleaned up by this userdata */

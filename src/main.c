@@ -15,7 +15,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <curl/curl.h>
 #include <yaml.h>
 
 #include "lauxlib.h"
@@ -322,11 +321,11 @@ static void find_script(lua_State *L, const char *name, int root)
 
 static void print_version(void)
 {
-    const curl_version_info_data *cv = curl_version_info(CURLVERSION_NOW);
+    char curl[400];
     printf("llmdlua %s\n", LLMDLUA_VERSION);
     printf("%s\n", LUA_RELEASE);
     printf("libyaml %s\n", yaml_get_version_string());
-    printf("libcurl %s (%s)\n", cv->version, cv->ssl_version ? cv->ssl_version : "no TLS");
+    printf("libcurl %s\n", llmd_curl_version(curl, sizeof curl));
 }
 
 /* Runs inside lua_pcall; upvalue-free, the Options come as a light userdata. */

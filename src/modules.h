@@ -13,6 +13,9 @@ int luaopen_llmd_json(lua_State *L);
 int luaopen_llmd_yaml(lua_State *L);
 int luaopen_llmd_proc(lua_State *L);
 int luaopen_llmd_http(lua_State *L);
+/* libcurl's version and TLS library, or why it cannot be loaded (lhttp.c loads it on
+   first use): written to out. */
+const char *llmd_curl_version(char *out, size_t size);
 int luaopen_llmd_stats(lua_State *L);
 int luaopen_llmd_scan(lua_State *L);
 int luaopen_llmd_prom(lua_State *L);

@@ -59,6 +59,25 @@ Lua 5.4."*"
 libyaml "*"
 libcurl "*) ok ;; *) fail "$out" ;; esac
 
+# libcurl is loaded on first use (lhttp.c): a script without HTTP runs without it, and
+# llmd.http says which library it could not load
+name="no libcurl: scripts without HTTP run, llmd.http names what it could not load"
+printf 'print(require("llmd.json").encode({1}))\n' >"$TMP/nohttp.lua"
+LLMDLUA_LIBCURL=/nonexistent/libcurl.so.4 run "$BIN" "$TMP/nohttp.lua"
+expect_rc 0
+expect_out "[1]"
+printf 'require("llmd.http")\n' >"$TMP/http.lua"
+LLMDLUA_LIBCURL=/nonexistent/libcurl.so.4 run "$BIN" "$TMP/http.lua"
+expect_rc 1
+expect_err_has "llmd.http: cannot load /nonexistent/libcurl.so.4"
+expect_err_has "LLMDLUA_LIBCURL"
+LLMDLUA_LIBCURL=libz.so.1 run "$BIN" "$TMP/http.lua"
+expect_rc 1
+expect_err_has "llmd.http: libz.so.1 has no curl_global_init"
+LLMDLUA_LIBCURL=/nonexistent/libcurl.so.4 run "$BIN" -v
+expect_rc 0
+case "$out" in *"libcurl not available: cannot load /nonexistent/libcurl.so.4"*) ok ;; *) fail "$out" ;; esac
+
 name="unknown option, -e without code: exit 2"
 run "$BIN" --bogus
 expect_rc 2

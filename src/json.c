@@ -1057,8 +1057,6 @@ typedef struct Pow5 {
 } Pow5;
 static Pow5 pow5_table[POW5_MAX - POW5_MIN + 1];
 
-/* The top 128 bits of the big number x (little-endian 32-bit limbs) into t; t->exp2 is
-   the weight of t's last bit, less scale. */
 /* Bits pos .. pos + 31 of x (zeros outside it; pos may be negative). */
 static uint32_t big_bits32(const uint32_t *x, int pos)
 {
@@ -1068,6 +1066,8 @@ static uint32_t big_bits32(const uint32_t *x, int pos)
     return (uint32_t)(((hi << 32) | lo) >> (pos - 32 * i));
 }
 
+/* The top 128 bits of the big number x (little-endian 32-bit limbs) into t; t->exp2 is
+   the weight of t's last bit, less scale. */
 static void big_top128(const uint32_t *x, int scale, Pow5 *t)
 {
     int top = BIG_LIMBS - 1;

@@ -116,8 +116,9 @@ typedef struct JsonKeys {
 ** json_skip does, none returned), and returns the first KEY whose name is in keys or
 ** holds an escape (the caller decodes it and decides), the object's OBJ_END, or
 ** JSON_MORE, JSON_ERROR, JSON_END as json_next would. Once pos reaches until it may
-** also return a token of a member it skipped, never a KEY and never with p->depth below
-** depth, so that the caller can hand back what it has passed: call again.
+** also return a token of a member it skipped, so that the caller can hand back what it
+** has passed, and call again: never with p->depth below depth, and a KEY only from
+** deeper (a key at depth itself is always one of the above).
 */
 JsonTok json_skip_members(JsonParser *p, int depth, const JsonKeys *keys, size_t until);
 

@@ -937,9 +937,10 @@ static JsonTok next_member(Scanner *s, int d)
                 return JSON_ERROR;
             continue;
         }
-        if (t == JSON_END || t == JSON_KEY || s->p.depth < d)
+        if (t == JSON_END || s->p.depth < d || (t == JSON_KEY && s->p.depth == d))
             return t;
-        release_behind(s, s->p.pos); /* it paused inside a member it passes over */
+        release_behind(s, s->p.pos); /* it paused in a member it passes over (maybe
+                                        just after a key of an object inside it) */
     }
 }
 

@@ -464,6 +464,25 @@ t.test("memory stays bounded through a long run of members nobody watches", func
   t.ok(grew < 24 * 1024, ("peak RSS grew by %d kB over a 40 MB file"):format(grew))
 end)
 
+t.test("a pause inside a member passed over is not taken for one of the object's members", function()
+  -- a mapped file: the parser stops every 4 MB to hand pages back, here (often) just
+  -- after a key "x" inside the member it passes over; only the last "x" is the rule's
+  local dir = t.tmpdir()
+  local path = dir .. "/pauses.json"
+  local f = assert(io.open(path, "w"))
+  f:write('{"big": [')
+  local chunk = {}
+  for i = 1, 1000 do chunk[i] = '{"x": 1}' end
+  local line = table.concat(chunk, ", ")
+  for i = 1, 4000 do f:write(i > 1 and ", " or "", line) end -- 40 MB
+  f:write('], "x": 7}')
+  f:close()
+  local x = stats.new()
+  scan.json(path, { { "$.x", x } })
+  t.eq(x:count(), 1)
+  t.eq(x:mean(), 7.0)
+end)
+
 t.test("a file that shrinks while it is mapped and read is an error naming it, not a crash", function()
   local dir = t.tmpdir()
   local path = dir .. "/shrinks.json"

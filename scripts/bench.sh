@@ -34,7 +34,8 @@ since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.6f", b - a }'; }
 # the smaller of two durations (an empty first one: the second)
 least() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }'; }
 runs=${BENCH_RUNS:-3}
-trap 'rm -f "$dir"/written-*' EXIT # the "as written" copies, even when a run fails
+copy=''
+trap 'rm -f "$copy"' EXIT # the "as written" copy, even when a run fails
 results="$dir/results.jsonl"
 : >"$results"
 for shape in inference_perf vllm_bench guidellm csv prom; do

@@ -66,7 +66,8 @@ static const char *curl_load(void)
         name = LIBCURL;
     void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
     if (lib == NULL) {
-        (void)snprintf(why, sizeof why, "cannot load %s (%s)", name, dlerror());
+        const char *err = dlerror();
+        (void)snprintf(why, sizeof why, "cannot load %s (%s)", name, err ? err : "no reason given");
         return why;
     }
     const char *missing = NULL;

@@ -132,36 +132,32 @@ static JsonTok cut(JsonParser *p, size_t start, const char *what)
     return fail(p, p->len, "unexpected end of input %s", what);
 }
 
-/* Length of the UTF-8 sequence at s (1..4) if valid, 0 if invalid, -1 if cut short. */
-static int utf8_seq(const unsigned char *s, size_t avail)
+/*
+** Length of the UTF-8 sequence at s (1..4) if valid, 0 if invalid, -1 if cut short: the
+** continuation bytes are checked in order (a cut one first says -1), then the value's
+** range (no overlong form, no surrogate, nothing past U+10FFFF), which the lead byte
+** and the first continuation byte decide.
+*/
+static inline int utf8_seq(const unsigned char *s, size_t avail)
 {
     unsigned c = s[0];
-    int n;
-    unsigned min;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF) {
-        n = 2;
-        min = 0x80;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        n = 3;
-        min = 0x800;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        n = 4;
-        min = 0x10000;
-    } else {
-        return 0;
-    }
-    unsigned cp = c & (0x3F >> (n - 1));
-    for (int i = 1; i < n; i++) {
-        if ((size_t)i >= avail)
+    int n = c < 0x80                 ? 1
+            : c >= 0xC2 && c <= 0xDF ? 2
+            : c >= 0xE0 && c <= 0xEF ? 3
+            : c >= 0xF0 && c <= 0xF4 ? 4
+                                     : 0;
+    if (n <= 1)
+        return n;
+    for (int k = 1; k < n; k++) {
+        if ((size_t)k >= avail)
             return -1;
-        if ((s[i] & 0xC0) != 0x80)
+        if ((s[k] & 0xC0) != 0x80)
             return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
     }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
+    unsigned s1 = s[1];
+    if ((c == 0xE0 && s1 < 0xA0) || (c == 0xED && s1 > 0x9F) || (c == 0xF0 && s1 < 0x90) ||
+        (c == 0xF4 && s1 > 0x8F))
+        return 0; /* overlong, a surrogate, past U+10FFFF */
     return n;
 }
 
@@ -573,13 +569,16 @@ static JsonTok parse_string_from(JsonParser *p, size_t i)
             return fail(p, i, "unescaped control character %s in a string",
                         describe(what, sizeof what, (unsigned char)c));
         }
-        if (c >= 0x80) {
-            int k = utf8_seq(b + i, n - i);
-            if (k < 0)
-                return cut(p, start, "in a string");
-            if (k == 0)
-                return fail(p, i, "invalid UTF-8 byte 0x%02X in a string", c);
-            i += (size_t)k;
+        if (c >= 0x80) { /* one sequence after another while they follow each other
+                            (text in another script), without a trip through next_special */
+            do {
+                int k = utf8_seq(b + i, n - i);
+                if (k < 0)
+                    return cut(p, start, "in a string");
+                if (k == 0)
+                    return fail(p, i, "invalid UTF-8 byte 0x%02X in a string", b[i]);
+                i += (size_t)k;
+            } while (i < n && b[i] >= 0x80);
             continue;
         }
         /* c == '\\' */

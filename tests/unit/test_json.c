@@ -495,6 +495,22 @@ int main(void)
         CHECK(error_is("\"\xed\xa0\x80\"", "invalid UTF-8 byte 0xED in a string", 1, 2));
         CHECK(error_is("\"\xf4\x90\x80\x80\"", "invalid UTF-8 byte 0xF4 in a string", 1, 2));
         CHECK(error_is("\"\xe2\x82\"", "invalid UTF-8 byte 0xE2 in a string", 1, 2));
+        /* the same after valid sequences read one after another (columns by hand: the
+           quote is 1, each character one more) */
+        CHECK(error_is("\"\xe2\x82\xac\xe2\x82\xac\xed\xa0\x80\"",
+                       "invalid UTF-8 byte 0xED in a string", 1, 4));
+        CHECK(error_is("\"\xc3\xa9\x80\"", "invalid UTF-8 byte 0x80 in a string", 1, 3));
+        CHECK(error_is("\"\xe6\x97\xa5\xe6\x9c\xac\xff\"", "invalid UTF-8 byte 0xFF in a string", 1,
+                       4));
+        CHECK(error_is("\"\xc3\xa9 a\xc0\xaf\"", "invalid UTF-8 byte 0xC0 in a string", 1, 5));
+        {
+            /* 30 three-byte characters (past the 64-byte blocks), then a cut one */
+            char doc[128] = "\"";
+            for (int k = 0; k < 30; k++)
+                strcat(doc, "\xe6\x97\xa5");
+            strcat(doc, "\xe6\x97\"");
+            CHECK(error_is(doc, "invalid UTF-8 byte 0xE6 in a string", 1, 32));
+        }
         /* "é" is two bytes but one column: the ']' expected-error lands on column 6 */
         CHECK(error_is("[\"\xc3\xa9\" 1]", "unexpected '1', expected ',' or ']'", 1, 6));
         CHECK(error_is("\xef\xbb\xbf{}", "unexpected byte 0xEF, expected a value", 1, 1));

@@ -66,6 +66,10 @@ static const char *const JSON_DOCS[] = {
     "[{\"x\": [1, 2], \"y\": tru, \"a\": 1}]",
     "[{\"x\": \"abc",
     "[{\"x\": {\"a\": [1, 2]}, \"y\": null, \"d\": [1, 2], \"z\": [], \"c\": [0.5]}, {\"q\": 1}]",
+    /* text in other scripts: sequences one after another, cut anywhere by the reads */
+    "[{\"x\": \"\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e \xc3\xa9\xc3\xa8 "
+    "\xf0\x9f\x98\x80\xf0\x9f\x98\x80\", \"a\": 1}]",
+    "[{\"x\": \"\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\xe8\xaa\x9e\", \"a\": 1}]",
 };
 
 static const char *const JSONL_DOCS[] = {

@@ -416,6 +416,18 @@ local function reset_peak() -- writing 5 to clear_refs resets VmHWM (Linux >= 4.
   f:write("5")
   f:close()
 end
+-- how far the peak RSS rose above the RSS before while fn ran (kB)
+local function peak_growth_kb(fn)
+  collectgarbage()
+  local start = rss_kb()
+  reset_peak()
+  fn()
+  return peak_kb() - start
+end
+-- writes n copies of piece joined by sep to f
+local function repeat_into(f, piece, n, sep)
+  for i = 1, n do f:write(i > 1 and sep or "", piece) end
+end
 
 t.test("memory stays bounded through a long skipped container and a long array of numbers", function()
   local dir = t.tmpdir()
@@ -423,23 +435,15 @@ t.test("memory stays bounded through a long skipped container and a long array o
   local f = assert(io.open(path, "w"))
   -- ~40 MB that no rule looks into, then ~40 MB of one array of numbers, then the value
   f:write('{"texts": [')
-  local s = ('"%s"'):format(("w"):rep(998))
-  for i = 1, 40000 do f:write(i > 1 and "," or "", s) end
+  repeat_into(f, ('"%s"'):format(("w"):rep(998)), 40000, ",")
   f:write('], "xs": [')
-  local chunk = {}
-  for i = 1, 1000 do chunk[i] = "1.5" end
-  local line = table.concat(chunk, ",") -- 1000 numbers in 3999 bytes
-  for i = 1, 10000 do f:write(i > 1 and "," or "", line) end
+  repeat_into(f, ("1.5,"):rep(999) .. "1.5", 10000, ",") -- 1000 numbers in 3999 bytes each
   f:write('], "x": 7}')
   f:close()
   local xs, x = stats.new { sketch = 0.01 }, stats.new()
-  collectgarbage()
-  local start = rss_kb()
-  reset_peak()
-  scan.json(path, { { "$.xs[*]", xs }, { "$.x", x } })
+  local grew = peak_growth_kb(function() scan.json(path, { { "$.xs[*]", xs }, { "$.x", x } }) end)
   t.eq(xs:count(), 10000 * 1000)
   t.eq(x:mean(), 7.0)
-  local grew = peak_kb() - start
   t.ok(grew < 24 * 1024, ("peak RSS grew by %d kB over an 80 MB file"):format(grew))
 end)
 
@@ -454,13 +458,9 @@ t.test("memory stays bounded through a long run of members nobody watches", func
   f:write(', "y": [1, 2, 4]}')
   f:close()
   local x, y = stats.new(), stats.new()
-  collectgarbage()
-  local start = rss_kb()
-  reset_peak()
-  scan.json(path, { { "$.x", x }, { "$.y[*]", y } })
+  local grew = peak_growth_kb(function() scan.json(path, { { "$.x", x }, { "$.y[*]", y } }) end)
   t.eq(x:mean(), 3.0)
   t.eq(y:sum(), 7.0)
-  local grew = peak_kb() - start
   t.ok(grew < 24 * 1024, ("peak RSS grew by %d kB over a 40 MB file"):format(grew))
 end)
 
@@ -471,10 +471,7 @@ t.test("a pause inside a member passed over is not taken for one of the object's
   local path = dir .. "/pauses.json"
   local f = assert(io.open(path, "w"))
   f:write('{"big": [')
-  local chunk = {}
-  for i = 1, 1000 do chunk[i] = '{"x": 1}' end
-  local line = table.concat(chunk, ", ")
-  for i = 1, 4000 do f:write(i > 1 and ", " or "", line) end -- 40 MB
+  repeat_into(f, '{"x": 1}', 4000000, ", ") -- 40 MB
   f:write('], "x": 7}')
   f:close()
   local x = stats.new()

@@ -294,16 +294,19 @@ void stats_clear(Stats *s)
     stats_init(s, alpha);
 }
 
+/* x into the compensated sum *sum + *comp (Neumaier: the compensation keeps the low
+   bits a plain sum would lose). */
+static inline void neumaier_add(double *sum, double *comp, double x)
+{
+    double t = *sum + x;
+    *comp += fabs(*sum) >= fabs(x) ? (*sum - t) + x : (x - t) + *sum;
+    *sum = t;
+}
+
 /* The finite part of the running moments. */
 static void moments_add(Stats *s, double x)
 {
-    /* Neumaier: the compensation keeps the low bits a plain sum would lose */
-    double t = s->sum + x;
-    if (fabs(s->sum) >= fabs(x))
-        s->comp += (s->sum - t) + x;
-    else
-        s->comp += (x - t) + s->sum;
-    s->sum = t;
+    neumaier_add(&s->sum, &s->comp, x);
     if (!s->sketch)
         return; /* the variance of kept samples is computed from them, two-pass */
     /* Welford over the finite samples */
@@ -450,9 +453,7 @@ int stats_add_many(Stats *s, const double *xs, size_t k)
                 s->n_ninf++;
             continue;
         }
-        double t = sum + x; /* Neumaier, as moments_add */
-        comp += fabs(sum) >= fabs(x) ? (sum - t) + x : (x - t) + sum;
-        sum = t;
+        neumaier_add(&sum, &comp, x);
     }
     s->min = lo;
     s->max = hi;
@@ -487,12 +488,7 @@ int stats_merge(Stats *dst, const Stats *src)
             dst->v = v;
             dst->cap = cap;
         }
-        for (size_t i = 0; i < src->n; i++) {
-            int rc = stats_add(dst, src->v[i]);
-            if (rc != STATS_OK)
-                return rc;
-        }
-        return STATS_OK;
+        return stats_add_many(dst, src->v, src->n);
     }
     for (int32_t i = 0; i < src->pos.len; i++)
         if (src->pos.count[i] && store_add(&dst->pos, src->pos.off + i, src->pos.count[i]) != 0)
@@ -507,12 +503,7 @@ int stats_merge(Stats *dst, const Stats *src)
         double d = src->mean - dst->mean, nt = (double)(na + nb);
         dst->mean += d * (double)nb / nt;
         dst->m2 += src->m2 + d * d * (double)na * (double)nb / nt;
-        double t = dst->sum + src->sum;
-        if (fabs(dst->sum) >= fabs(src->sum))
-            dst->comp += (dst->sum - t) + src->sum;
-        else
-            dst->comp += (src->sum - t) + dst->sum;
-        dst->sum = t;
+        neumaier_add(&dst->sum, &dst->comp, src->sum);
         dst->comp += src->comp;
     }
     dst->n += src->n;
@@ -557,9 +548,8 @@ double stats_variance(Stats *s, int ddof)
            (epoch timestamps); kept until the samples change */
         double mean = stats_mean(s), sum = 0, comp = 0;
         for (size_t i = 0; i < s->n; i++) {
-            double d = s->v[i] - mean, x = d * d, t = sum + x;
-            comp += sum >= x ? (sum - t) + x : (x - t) + sum;
-            sum = t;
+            double d = s->v[i] - mean;
+            neumaier_add(&sum, &comp, d * d);
         }
         s->m2_exact = sum + comp;
         s->m2_known = 1;

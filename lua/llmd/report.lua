@@ -18,8 +18,18 @@ local T = require "llmd.template"
 local M = {}
 
 M.PERF_KEYS = {
-  "throughput_req_s", "throughput_tok_s", "latency_p50_ms", "latency_p90_ms", "latency_p99_ms",
-  "ttft_mean_ms", "ttft_p50_ms", "ttft_p90_ms", "itl_mean_ms", "tpot_mean_ms", "error_rate_pct",
+  "throughput_req_s", "throughput_tok_s", "latency_p50_ms", "latency_p90_ms", "latency_p95_ms",
+  "latency_p99_ms", "latency_p999_ms", "ttft_mean_ms", "ttft_p50_ms", "ttft_p90_ms", "ttft_p95_ms", "ttft_p99_ms",
+  "ttft_p999_ms", "tpot_mean_ms", "tpot_p50_ms", "tpot_p90_ms", "tpot_p95_ms", "tpot_p99_ms", "tpot_p999_ms",
+  "itl_mean_ms", "itl_p50_ms", "itl_p90_ms", "itl_p95_ms", "itl_p99_ms", "itl_p999_ms", "itl_tw_p50_ms",
+  "itl_tw_p90_ms", "itl_tw_p95_ms", "itl_tw_p99_ms", "error_rate_pct",
+}
+
+-- Rows shown only where a run has the figure (p99.9 and guidellm's token-weighted ITL
+-- are in few files); every other row is shown, N/A with its reason included.
+M.OPTIONAL_KEYS = {
+  latency_p999_ms = true, ttft_p999_ms = true, tpot_p999_ms = true, itl_p999_ms = true,
+  itl_tw_p50_ms = true, itl_tw_p90_ms = true, itl_tw_p95_ms = true, itl_tw_p99_ms = true,
 }
 
 -- Metrics whose formula is the same whichever harness measured them.
@@ -30,11 +40,12 @@ local UNIVERSAL = {
 }
 
 -- The per-request samples behind a latency metric (run model set.samples).
-local SAMPLES = {
-  latency_p50_ms = "latency", latency_p90_ms = "latency", latency_p99_ms = "latency",
-  ttft_mean_ms = "ttft", ttft_p50_ms = "ttft", ttft_p90_ms = "ttft", ttft_p99_ms = "ttft",
-  tpot_mean_ms = "tpot", tpot_p50_ms = "tpot", tpot_p90_ms = "tpot",
-}
+local SAMPLES = {}
+for _, p in ipairs { "mean", "p50", "p90", "p95", "p99", "p999" } do
+  for _, k in ipairs { "latency", "ttft", "tpot" } do
+    if metrics.has(k .. "_" .. p .. "_ms") then SAMPLES[k .. "_" .. p .. "_ms"] = k end
+  end
+end
 
 M.ALPHA = 0.05
 M.TEST = "Mann-Whitney U (two-sided, normal approximation with tie correction) on the per-request samples, "
@@ -400,7 +411,7 @@ function M.build(opts)
   local memo = {}
   for _, key in ipairs(M.PERF_KEYS) do
     local r = perf_row(key, A, B, opts.significance, memo)
-    rows[#rows + 1] = r
+    if not (M.OPTIONAL_KEYS[key] and r.a == nil and r.b == nil) then rows[#rows + 1] = r end
     if r.sig then any_sig = true end
     if r.note and r.verdict == "not comparable" then notes[#notes + 1] = r.label .. ": " .. r.note end
   end

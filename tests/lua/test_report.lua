@@ -78,8 +78,9 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   -- the golden numbers: A and B from the Python expectations, Delta = B - A
   local rows = table_rows(golden, "Performance Results")
   local ea, eb = E.kubecon_na_2025_vllm.overall, E.kubecon_na_2025_vllm_chunking_and_prefix_caching.overall
-  for _, key in ipairs { "throughput_req_s", "throughput_tok_s", "latency_p50_ms", "latency_p90_ms", "latency_p99_ms",
-    "ttft_mean_ms", "ttft_p50_ms", "ttft_p90_ms", "itl_mean_ms", "tpot_mean_ms" } do
+  for _, key in ipairs { "throughput_req_s", "throughput_tok_s", "latency_p50_ms", "latency_p90_ms", "latency_p95_ms",
+    "latency_p99_ms", "latency_p999_ms", "ttft_mean_ms", "ttft_p50_ms", "ttft_p90_ms", "ttft_p95_ms", "ttft_p99_ms",
+    "ttft_p999_ms", "itl_mean_ms", "itl_p99_ms", "tpot_mean_ms", "tpot_p95_ms", "tpot_p99_ms" } do
     local m = metrics.get(key)
     local row = rows[m.label]
     t.ok(row, "a row for " .. m.label)
@@ -113,7 +114,12 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   t.ok(csv:find("\nttft_p90_ms,ms," .. json.encode(ea.ttft_p90_ms) .. "," .. json.encode(eb.ttft_p90_ms), 1, true))
   local cj = json.read(w .. "/comparison.json")
   t.eq(cj.a.label, "vllm")
-  t.eq(#cj.perf, 11)
+  -- every percentile the files hold: 2 throughputs, E2E p50/p90/p95/p99/p99.9, TTFT, TPOT
+  -- and ITL mean + the same five, the error rate; no token-weighted ITL (guidellm only)
+  t.eq(#cj.perf, 2 + 5 + 3 * 6 + 1)
+  t.ok(csv:find("\nttft_p99_ms,ms," .. json.encode(ea.ttft_p99_ms) .. "," .. json.encode(eb.ttft_p99_ms), 1, true))
+  t.ok(csv:find("\nlatency_p999_ms,ms," .. json.encode(ea.latency_p999_ms) .. ",", 1, true))
+  t.ok(not csv:find("itl_tw_", 1, true))
   local script = w .. "/run_comparison.sh"
   t.ok(lfs.attributes(script, "permissions"):match("^rwx"), "run_comparison.sh is executable")
   local s = t.read(script)

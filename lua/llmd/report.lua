@@ -294,7 +294,19 @@ local function kv_section(A, B)
     end
   end
   sec.sum_of_max = #som > 0 and som or nil
-  sec.sum_of_max_why = require("llmd.kvcache").SUM_OF_MAX_WHY
+  -- why it differs, in the direction it differs (a restart can make it the smaller)
+  local kvm = require "llmd.kvcache"
+  local over, under = false, false
+  for _, kv in ipairs { ka, kb } do
+    if kv.sum_of_max and not kv.sum_of_max_same and kv.hits and kv.sum_of_max.hits then
+      if kv.sum_of_max.hits > kv.hits or (kv.sum_of_max.queries or 0) > (kv.queries or 0) then over = true end
+      if kv.sum_of_max.hits < kv.hits or (kv.sum_of_max.queries or math.huge) < (kv.queries or 0) then under = true end
+    end
+  end
+  local why = {}
+  if over or not under then why[#why + 1] = kvm.SUM_OF_MAX_WHY end
+  if under then why[#why + 1] = kvm.SUM_OF_MAX_UNDER end
+  sec.sum_of_max_why = table.concat(why, " ")
   local ta, tb = ka.time_avg, kb.time_avg
   if ta or tb then
     local function p1(v) return v and T.helpers.num(v, 1) .. " %" or "N/A" end

@@ -281,6 +281,46 @@ t.test("KV cache: actual totals from raw scrapes, sum of max beside them, one ru
   t.ok(text:find("cached " .. template.helpers.num(P.hits + 2000) .. " hits", 1, true), "the sum of max")
   t.ok(text:find("includes everything the counters had counted before", 1, true))
   t.ok(text:find("Time-averaged hit rate", 1, true))
+  -- run_state.json holds what the KV section found (P: tests/data/prom_expectations.py),
+  -- and, for the run without scrapes, why not
+  local sa = json.read(w .. "/run-a/run_state.json")
+  t.eq(sa.metrics.prefix_cache_hits, P.hits)
+  t.eq(sa.metrics.prefix_cache_queries, P.queries)
+  t.near(sa.metrics.prefix_cache_hit_rate_pct, P.hits / P.queries * 100, 1e-12)
+  local sb = json.read(w .. "/run-b/run_state.json")
+  t.eq(sb.metrics.prefix_cache_hits, "N/A")
+  t.ok(sb.metrics_reasons.prefix_cache_hits:find("no vLLM metrics in the results", 1, true), sb.metrics_reasons.prefix_cache_hits)
+end)
+
+-- One pod restarts during the run; only _created shows it (see test_prom.lua). Hits
+-- 1000 -> 1200 | restart | 5000 -> 5600: 200 + 5000 + 600 = 5800; queries 2000 -> 2400 |
+-- 9000 -> 10000: 400 + 9000 + 1000 = 10400 (by hand). Each largest value (5600, 10000)
+-- misses the old process's counts, so the sum of max is below the actual increase.
+t.test("KV cache: a restart seen only by _created; the sum of max then understates", function()
+  local a = ip_run(function() end)
+  mkdir(a .. "/metrics/raw")
+  local hits, queries, created = { 1000, 1200, 5000, 5600 }, { 2000, 2400, 9000, 10000 }, { 100, 100, 500, 500 }
+  for i = 1, 4 do
+    local ts = 1771233600 + 15 * i
+    t.write(("%s/metrics/raw/decode-0_%d_metrics.log"):format(a, ts), table.concat({
+      "# Pod: decode-0", "",
+      "# TYPE vllm:prefix_cache_queries_total counter", 'vllm:prefix_cache_queries_total{engine="0"} ' .. queries[i],
+      "# TYPE vllm:prefix_cache_queries_created gauge", 'vllm:prefix_cache_queries_created{engine="0"} ' .. created[i],
+      "# TYPE vllm:prefix_cache_hits_total counter", 'vllm:prefix_cache_hits_total{engine="0"} ' .. hits[i],
+      "# TYPE vllm:prefix_cache_hits_created gauge", 'vllm:prefix_cache_hits_created{engine="0"} ' .. created[i],
+    }, "\n") .. "\n")
+  end
+  local b = ip_run(function() end)
+  local w, r = compare { "--a", a, "--a-label", "restarted", "--b", b, "--b-label", "other" }
+  t.eq(r.code, 0, r.stderr)
+  local text = t.read(w .. "/comparison_report.md")
+  local rows = table_rows(text, "KV%-Cache Performance Analysis")
+  t.eq(rows["Prefix cache hits (tokens)"][2], "5,800")
+  t.eq(rows["Prefix cache queries (tokens)"][2], "10,400")
+  t.ok(text:find("restarted 5,600 hits / 10,000 queries (actual hits 5,800)", 1, true), text:match("## KV.*"))
+  t.ok(text:find("understates this run's traffic", 1, true))
+  t.ok(not text:find("overstates", 1, true), "no false claim that the sum of max overstates")
+  t.eq(json.read(w .. "/run-a/run_state.json").metrics.prefix_cache_hits, 5800.0)
 end)
 
 t.test("a failed run: the report warns and the summary refuses to call a winner", function()

@@ -4,7 +4,8 @@
 -- Reads a benchmark's results folder with the harness mapping that recognises it and
 -- prints the run model: overall metrics (each with its source), the load stages, error
 -- causes and warnings; or, with --json, the same as JSON. Exit 1 when the run failed its
--- health checks (no results, no successful request, the harness stopped early).
+-- health checks (no results, no successful request, the harness stopped early); a run
+-- whose files disagree with themselves has status "warnings" and exits 0.
 local args = require "llmd.args"
 local harness = require "llmd.harness"
 local json = require "llmd.json"
@@ -45,7 +46,7 @@ local run = harness.extract(o[1], opts)
 
 if o.json then
   io.write(json.encode(rm.to_plain(run), { indent = 2 }), "\n")
-  os.exit(run.status == "ok" and 0 or 1)
+  os.exit(run.status == "failed" and 1 or 0)
 end
 
 local function w(...) io.write(string.format(...), "\n") end
@@ -108,4 +109,4 @@ if #run.warnings > 0 then
   w("Warnings")
   for _, x in ipairs(run.warnings) do w("  - %s", x) end
 end
-os.exit(run.status == "ok" and 0 or 1)
+os.exit(run.status == "failed" and 1 or 0)

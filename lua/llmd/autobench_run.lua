@@ -254,7 +254,7 @@ function M.run(config_path, opts)
               proc.run { "cp", "--", rpath, rdir .. "/" .. rfile }
               local run = harness.extract(rdir, { harness = "vllm-benchmark" })
               row.metrics = row_from_run(run)
-              if run.status ~= "ok" then
+              if run.status == "failed" then
                 row.status, row.failure_reason = "failed", table.concat(run.reasons, "; ")
               end
             end

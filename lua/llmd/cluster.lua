@@ -453,7 +453,7 @@ local function benchmark(ctx, x)
     local why
     if not res.ok then why = ("%s exited with %s"):format(cmd[1], tostring(res.code or res.signal)) end
     if #new == 0 then why = (why and why .. "; " or "") .. "no results on the PVC" end
-    if run.status ~= "ok" then why = (why and why .. "; " or "") .. table.concat(run.reasons, "; ") end
+    if run.status == "failed" then why = (why and why .. "; " or "") .. table.concat(run.reasons, "; ") end
     if not why then return ("results in %s (%s)"):format(dest, run.harness) end
     say(ctx, "  the benchmark failed: %s", why)
     if attempt == attempts then

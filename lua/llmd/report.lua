@@ -332,7 +332,7 @@ local function summary(A, B, rows, ladder_rows)
   for _, r in ipairs(rows) do by[r.key] = r end
   local failed = {}
   for _, s in ipairs { A, B } do
-    if s.run.status ~= "ok" then
+    if s.run.status == "failed" then
       failed[#failed + 1] = ("%s failed (%s)"):format(s.label, table.concat(s.run.reasons, "; "))
     end
   end
@@ -412,9 +412,9 @@ function M.build(opts)
     generated = T.helpers.date(opts.generated or os.time()),
     workspace = opts.workspace,
     a = { label = A.label, status = A.run.status, reasons = A.run.reasons, harness = harness_name(A.run),
-      warnings = A.run.warnings },
+      warnings = A.run.warnings, checks = A.run.checks or {} },
     b = { label = B.label, status = B.run.status, reasons = B.run.reasons, harness = harness_name(B.run),
-      warnings = B.run.warnings },
+      warnings = B.run.warnings, checks = B.run.checks or {} },
     config = config_rows(A, B),
     test = M.TEST,
   }

@@ -92,6 +92,9 @@ function M.warn(run, fmt, ...)
   run.warnings[#run.warnings + 1] = select("#", ...) > 0 and fmt:format(...) or fmt
 end
 
+-- Did the run fail its health checks ("warnings" is a usable run)?
+function M.failed(run) return run.status == "failed" end
+
 function M.fail(run, reason)
   run.status = "failed"
   run.reasons[#run.reasons + 1] = reason
@@ -224,15 +227,21 @@ end
 -- Cross-checks ----------------------------------------------------------------------------
 
 -- Warn where two sets both know a key and differ by more than tol (relative, 0.01 = 1 %).
+-- Each disagreement is also a data check (run.checks: {key, computed, reported, source,
+-- apart_pct, text}), which the report shows and which makes the run's status "warnings".
 function M.crosscheck(run, computed, reported, keys, what, tol)
   tol = tol or 0.01
+  run.checks = run.checks or {}
   for _, key in ipairs(keys) do
     local a, b = computed.values[key], reported.values[key]
     if a and b then
       local scale = math.max(math.abs(a), math.abs(b))
       if scale > 0 and math.abs(a - b) / scale > tol then
+        local apart = math.abs(a - b) / scale * 100
         M.warn(run, "%s: computed from per-request data %s, %s says %s (%.1f %% apart)", key,
-          metrics.format(key, a), what, metrics.format(key, b), math.abs(a - b) / scale * 100)
+          metrics.format(key, a), what, metrics.format(key, b), apart)
+        run.checks[#run.checks + 1] = { key = key, computed = a, reported = b, source = what, apart_pct = apart,
+          text = run.warnings[#run.warnings] }
       end
     end
   end
@@ -459,6 +468,7 @@ function M.to_plain(run)
     token_source = run.token_source, percentile_method = run.percentile_method,
     requests = run.requests, overall = plain_set(run.overall), stages = stages, errors = errors,
     warnings = json.array(run.warnings), warmup_stages = json.array(run.warmup_stages or {}),
+    checks = json.array(run.checks or {}),
   }
 end
 
@@ -490,6 +500,7 @@ function M.from_plain(doc, path)
   run.files, run.status, run.reasons = doc.files or {}, doc.status or "ok", doc.reasons or {}
   run.token_source, run.percentile_method = opt(doc.token_source), opt(doc.percentile_method)
   run.requests, run.warnings, run.warmup_stages = doc.requests or {}, doc.warnings or {}, doc.warmup_stages or {}
+  run.checks = doc.checks or {}
   run.overall = unplain(doc.overall)
   for _, st in ipairs(doc.stages or {}) do
     local s = M.stage(st.index)
@@ -649,6 +660,9 @@ function M.finish(run, opts)
   end
   local ok = run.overall.values.requests_ok
   if ok == 0 then M.fail(run, "no request succeeded") end
+  -- usable, but the files disagree with themselves (or say something the reader must
+  -- know): "warnings", never plain "ok"
+  if run.status == "ok" and #run.warnings > 0 then run.status = "warnings" end
   local bad = run.root and M.find_stderr(run.root, opts)
   if not bad and run.dir and run.dir ~= run.root then bad = M.find_stderr(run.dir, opts) end
   if bad then

@@ -323,6 +323,33 @@ t.test("KV cache: a restart seen only by _created; the sum of max then understat
   t.eq(json.read(w .. "/run-a/run_state.json").metrics.prefix_cache_hits, 5800.0)
 end)
 
+-- A run whose per-request file and summary disagree: the per-request file is the
+-- synthetic 6-request one, the summary the KubeCon run's (38,717 successes). The
+-- requests_ok check alone is 5 against 38,717: |5 - 38717| / 38717 = 99.987... % apart.
+t.test("data checks: a run whose files disagree is 'warnings', and the report says why", function()
+  local a = ip_run(function() end)
+  copy(BASE .. "/summary_lifecycle_metrics.json", a .. "/summary_lifecycle_metrics.json")
+  local b = ip_run(function() end)
+  local w, r = compare { "--a", a, "--a-label", "mixed", "--b", b, "--b-label", "clean" }
+  t.eq(r.code, 0, r.stderr)
+  local cj = json.read(w .. "/comparison.json")
+  t.eq(cj.a.status, "warnings")
+  t.eq(cj.b.status, "ok")
+  local chk
+  for _, c in ipairs(cj.a.checks) do if c.key == "requests_ok" then chk = c end end
+  t.ok(chk, "a requests_ok check")
+  t.eq(chk.computed, 5)
+  t.eq(chk.reported, 38717)
+  t.near(chk.apart_pct, (38717 - 5) / 38717 * 100, 1e-9)
+  local text = t.read(w .. "/comparison_report.md")
+  local sec = text:match("## Data checks\n(.-)\n## ")
+  t.ok(sec:find("- mixed: requests_ok: computed from per-request data 5, summary_lifecycle_metrics.json says 38,717 "
+    .. "(100.0 % apart)", 1, true), sec)
+  t.ok(not sec:find("- clean:", 1, true))
+  t.ok(not text:find("> **Warning:**", 1, true), "a run with warnings is not a failed run")
+  t.eq(json.read(w .. "/run-a/run_state.json").status, "warnings")
+end)
+
 t.test("a failed run: the report warns and the summary refuses to call a winner", function()
   local d = t.tmpdir()
   proc.run { "cp", "-a", TREAT .. "/.", d }

@@ -232,6 +232,18 @@ end
 
 local NO_SIZE = "unknown (no 'GPU KV cache size' line in the vLLM logs)"
 
+-- "123,456 tokens (decode-0)", or with several pods the total and each pod's:
+-- "246,912 tokens in total on 2 pods (decode-0 123,456; decode-1 123,456)"
+local function size_text(size)
+  if not size then return nil end
+  local per = {}
+  for _, p in ipairs(size.pods or {}) do per[#per + 1] = p.pod .. " " .. T.helpers.num(p.tokens) end
+  if #per <= 1 then
+    return T.helpers.num(size.total) .. " tokens" .. (per[1] and (" (" .. per[1]:gsub(" [%d,]+$", "") .. ")") or "")
+  end
+  return ("%s tokens in total on %d pods (%s)"):format(T.helpers.num(size.total), #per, table.concat(per, "; "))
+end
+
 local function kv_section(A, B)
   local ka, kb = A.kv or {}, B.kv or {}
   local sec = { available = ka.available or kb.available or false }
@@ -242,8 +254,8 @@ local function kv_section(A, B)
     if kb.reason and kb.reason == ka.reason then reasons[1] = "both runs: " .. ka.reason end
     sec.reason = table.concat(reasons, "; ")
     sec.size = (ka.size or kb.size) and {
-      a = ka.size and T.helpers.num(ka.size.total) .. " tokens" or "unknown",
-      b = kb.size and T.helpers.num(kb.size.total) .. " tokens" or "unknown",
+      a = size_text(ka.size) or "unknown",
+      b = size_text(kb.size) or "unknown",
     } or nil
     return sec
   end
@@ -257,7 +269,8 @@ local function kv_section(A, B)
     local r = { label = label, a = cell(ka, f, d, unit), b = cell(kb, f, d, unit),
       delta = "N/A", pct = "N/A", verdict = "" }
     if va and vb then
-      r.delta = T.helpers.signed(vb - va, d or 0) .. (unit or "")
+      -- a difference of percentages is in percentage points
+      r.delta = T.helpers.signed(vb - va, d or 0) .. (unit == " %" and " pp" or (unit or ""))
       r.pct = va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100) or "N/A"
       if better and vb ~= va then
         local b_wins = (better == "higher") == (vb > va)
@@ -267,8 +280,8 @@ local function kv_section(A, B)
     return r
   end
   sec.size = {
-    a = ka.size and T.helpers.num(ka.size.total) .. " tokens" or NO_SIZE,
-    b = kb.size and T.helpers.num(kb.size.total) .. " tokens" or NO_SIZE,
+    a = size_text(ka.size) or NO_SIZE,
+    b = size_text(kb.size) or NO_SIZE,
   }
   sec.rows = {
     row("Prefix cache hits (tokens)", "hits", 0, "higher"),

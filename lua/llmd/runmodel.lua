@@ -112,6 +112,26 @@ end
 function M.normalise_message(msg)
   local s = tostring(msg or "")
   s = s:gsub("%s+", " "):gsub("^ ", ""):gsub(" $", "")
+  -- Kubernetes pod names (<owner>-<replicaset hash>-<5 chars>, <owner>-<5 chars>: the
+  -- generator's alphabet has no vowels), so one cause on several pods is one cause
+  s = s:gsub("%f[%w]([%w][%w%-]*%w)%f[^%w%-]", function(word)
+    local parts = {}
+    for p in word:gmatch("[^%-]+") do parts[#parts + 1] = p end
+    local function gen(x, lo, hi)
+      return #x >= lo and #x <= hi and not x:find("[^bcdfghjklmnpqrstvwxz2456789]")
+    end
+    local n = #parts
+    if n >= 3 and gen(parts[n], 5, 5) and gen(parts[n - 1], 6, 10) and (parts[n] .. parts[n - 1]):find("%d") then
+      return table.concat(parts, "-", 1, n - 2) .. "-<pod>"
+    elseif n >= 2 and gen(parts[n], 5, 5) and parts[n]:find("%d") then
+      return table.concat(parts, "-", 1, n - 1) .. "-<pod>"
+    end
+  end)
+  -- IP addresses (a pod's), then long ids of letters and digits (ULIDs, base62 ids)
+  s = s:gsub("%f[%w%.]%d+%.%d+%.%d+%.%d+%f[^%w%.]", "<ip>")
+  s = s:gsub("%f[%w]%w+%f[^%w]", function(tok)
+    if #tok >= 16 and tok:find("%d") and tok:find("%a") then return "<id>" end
+  end)
   -- uuids and long hex ids first, then ids with a known prefix, then numbers
   s = s:gsub("%x%x%x%x%x%x%x%x%-%x%x%x%x%-%x%x%x%x%-%x%x%x%x%-%x%x%x%x%x%x%x%x%x%x%x%x", "<id>")
   s = s:gsub("(%f[%w_][%w]+%-)(%x+)%f[^%w]", function(p, hex)
@@ -121,6 +141,8 @@ function M.normalise_message(msg)
     if #hex >= 12 then return "<id>" end
   end)
   s = s:gsub("%f[%w%.]%d+%.?%d*%f[^%w%.]", "<n>")
+  -- an id with its kind's prefix (chatcmpl-, cmpl-, req_) is just an id
+  s = s:gsub("%f[%w][%a]+[%-_]<id>", "<id>")
   if #s > 160 then s = s:sub(1, 157) .. "..." end
   return s
 end

@@ -390,6 +390,22 @@ t.test("health: no results, a missing folder, a harness that died (stderr.log)",
   t.eq(harness.extract(e).status, "ok")
 end)
 
+-- One 503 cause seen from three pods of two ReplicaSets, with request ids of two kinds
+-- and pod IPs: one cause counted 3 (issue 14 item 11), not 2 + 1.
+t.test("error causes: pod names, pod IPs and request ids of any kind are normalised", function()
+  local g = rm.error_groups()
+  g.add(503, "no healthy upstream: pod llm-d-decode-7d9f8b6c5-x2k4p at 10.244.1.17:8000 (request chatcmpl-4b1d9e2f7a8c4e0b9d3f1a2b3c4d5e6f)")
+  g.add(503, "no healthy upstream: pod llm-d-decode-7d9f8b6c5-q8m2z at 10.244.2.5:8000 (request chatcmpl-a91c3e5f7b2d4f6a8c0e1b3d5f7a9c1e)")
+  g.add(503, "no healthy upstream: pod llm-d-decode-6c8d4f9b7-t7wzn at 10.244.3.9:8000 (request req_01HZX3K9Q8V7B6N5M4L3K2J1H0)")
+  g.add(500, "engine dead")
+  local l = g.list()
+  t.eq(#l, 2)
+  t.eq(l[1].count, 3)
+  t.eq(l[1].cause, "503 no healthy upstream: pod llm-d-decode-<pod> at <ip>:<n> (request <id>)")
+  -- words that only look like ids stay: a 5-letter word, a StatefulSet ordinal is a number
+  t.eq(rm.normalise_message("cache-flush failed on ms-prefill-0"), "cache-flush failed on ms-prefill-<n>")
+end)
+
 t.test("error causes: ids and numbers normalised, status kept, grouped and counted", function()
   -- two messages that differ only in a request id and a token count are one cause
   local g = rm.error_groups()
@@ -399,7 +415,7 @@ t.test("error causes: ids and numbers normalised, status kept, grouped and count
   local l = g.list()
   t.eq(#l, 2)
   t.eq(l[1].count, 2)
-  t.eq(l[1].cause, "400 This model's maximum context length is <n> tokens. However, you requested <n> tokens (id cmpl-<id>)")
+  t.eq(l[1].cause, "400 This model's maximum context length is <n> tokens. However, you requested <n> tokens (id <id>)")
   t.ok(l[1].example:find("5012", 1, true))
   t.eq(rm.normalise_message("req 123e4567-e89b-12d3-a456-426614174000 failed"), "req <id> failed")
   t.eq(rm.http_status("Server error '503 Service Unavailable' for url 'http://x/v1'"), 503)

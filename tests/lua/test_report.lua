@@ -310,13 +310,32 @@ t.test("KV cache: a restart seen only by _created; the sum of max then understat
       "# TYPE vllm:prefix_cache_hits_created gauge", 'vllm:prefix_cache_hits_created{engine="0"} ' .. created[i],
     }, "\n") .. "\n")
   end
+  -- two pods' logs: the cache size per pod and in total (123,456 + 100,000 = 223,456)
+  mkdir(a .. "/logs")
+  t.write(a .. "/logs/decode-0.log", "INFO GPU KV cache size: 123,456 tokens\n")
+  t.write(a .. "/logs/decode-1.log", "INFO GPU KV cache size: 100,000 tokens\n")
+  -- the other run: one pod, hits 0 -> 300, queries 0 -> 1000: a 30.0 % hit rate
   local b = ip_run(function() end)
+  mkdir(b .. "/metrics/raw")
+  for i, v in ipairs { { 0, 0 }, { 300, 1000 } } do
+    t.write(("%s/metrics/raw/decode-0_%d_metrics.log"):format(b, 1771233600 + 15 * i), table.concat({
+      "# TYPE vllm:prefix_cache_queries_total counter", 'vllm:prefix_cache_queries_total{engine="0"} ' .. v[2],
+      "# TYPE vllm:prefix_cache_hits_total counter", 'vllm:prefix_cache_hits_total{engine="0"} ' .. v[1],
+    }, "\n") .. "\n")
+  end
   local w, r = compare { "--a", a, "--a-label", "restarted", "--b", b, "--b-label", "other" }
   t.eq(r.code, 0, r.stderr)
   local text = t.read(w .. "/comparison_report.md")
   local rows = table_rows(text, "KV%-Cache Performance Analysis")
   t.eq(rows["Prefix cache hits (tokens)"][2], "5,800")
   t.eq(rows["Prefix cache queries (tokens)"][2], "10,400")
+  -- hit rates 5,800 / 10,400 = 55.769... % and 30.0 %: the difference in points,
+  -- 30.0 - 55.769 = -25.769 -> "-25.8 pp"
+  t.eq(rows["Hit rate"][2], "55.8 %")
+  t.eq(rows["Hit rate"][3], "30.0 %")
+  t.eq(rows["Hit rate"][4], "-25.8 pp")
+  t.ok(text:find("restarted 223,456 tokens in total on 2 pods (decode-0 123,456; decode-1 100,000)", 1, true),
+    text:match("GPU KV cache size[^\n]*"))
   t.ok(text:find("restarted 5,600 hits / 10,000 queries (actual hits 5,800)", 1, true), text:match("## KV.*"))
   t.ok(text:find("understates this run's traffic", 1, true))
   t.ok(not text:find("overstates", 1, true), "no false claim that the sum of max overstates")

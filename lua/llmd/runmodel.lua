@@ -85,11 +85,24 @@ function M.new(harness, dir)
     harness = harness, dir = dir, version = nil, files = {}, status = "ok", reasons = {},
     overall = M.set(), stages = {}, errors = {}, requests = {}, warnings = {},
     token_source = nil, percentile_method = nil,
+    -- what the result files say of the configuration: {model =, hardware =, image =,
+    -- server =, target =, profile =, replicas =, parallelism =}, each a string, and
+    -- config_source (which file)
+    config = {}, config_source = nil,
   }
 end
 
 function M.warn(run, fmt, ...)
   run.warnings[#run.warnings + 1] = select("#", ...) > 0 and fmt:format(...) or fmt
+end
+
+-- Sets run.config[k] = v (as text) when v is a non-empty string or a number.
+function M.config(run, k, v, source)
+  if type(v) == "number" then v = ("%g"):format(v) end
+  if type(v) == "string" and v ~= "" then
+    run.config[k] = v
+    run.config_source = run.config_source or source
+  end
 end
 
 -- Did the run fail its health checks ("warnings" is a usable run)?
@@ -490,7 +503,7 @@ function M.to_plain(run)
     token_source = run.token_source, percentile_method = run.percentile_method,
     requests = run.requests, overall = plain_set(run.overall), stages = stages, errors = errors,
     warnings = json.array(run.warnings), warmup_stages = json.array(run.warmup_stages or {}),
-    checks = json.array(run.checks or {}),
+    checks = json.array(run.checks or {}), config = json.object(run.config or {}), config_source = run.config_source,
   }
 end
 
@@ -523,6 +536,7 @@ function M.from_plain(doc, path)
   run.token_source, run.percentile_method = opt(doc.token_source), opt(doc.percentile_method)
   run.requests, run.warnings, run.warmup_stages = doc.requests or {}, doc.warnings or {}, doc.warmup_stages or {}
   run.checks = doc.checks or {}
+  run.config, run.config_source = type(doc.config) == "table" and doc.config or {}, opt(doc.config_source)
   run.overall = unplain(doc.overall)
   for _, st in ipairs(doc.stages or {}) do
     local s = M.stage(st.index)

@@ -369,6 +369,43 @@ t.test("data checks: a run whose files disagree is 'warnings', and the report sa
   t.eq(json.read(w .. "/run-a/run_state.json").status, "warnings")
 end)
 
+-- The configuration from the results where the user gave nothing (issue 14 item 9): a
+-- v0.2 benchmark report's scenario.stack (Qwen/Qwen3-0.6B, 8 NVIDIA-H100-80GB-HBM3 per
+-- replica, tp=8 dp=1 pp=1 ep=1, 2 decode replicas, ghcr.io/llm-d/llm-d-cuda:0.3.1, all read
+-- off the file by eye) against guidellm's config.spec (model e2e-mock-model, target
+-- http://127.0.0.1:8765, profile constant); free-form stack keys from the info files.
+t.test("configuration: read from the results where not given, free-form stack keys, differing rows marked", function()
+  local a, b = t.tmpdir(), t.tmpdir()
+  copy(F .. "/benchmark-report/br_v0_2_example.yaml", a .. "/benchmark_report_v0.2,_stage_0.yaml")
+  copy(F .. "/guidellm/guidellm_report_v2.json", b .. "/results.json")
+  local ia, ib = t.tmpdir() .. "/a.yaml", t.tmpdir() .. "/b.yaml"
+  t.write(ia, "stack:\n  replicas: 2\n  max-num-seqs: 256\n  model: my/model\n")
+  t.write(ib, "stack:\n  replicas: 4\n")
+  local w, r = compare { "--a", a, "--a-label", "br", "--a-info", ia, "--b", b, "--b-label", "gl", "--b-info", ib }
+  t.eq(r.code, 0, r.stderr)
+  local text = t.read(w .. "/comparison_report.md")
+  local rows = table_rows(text, "Configuration Summary")
+  -- stated wins over read; read is marked so
+  t.eq(rows["**Model** ≠"][2], "my/model")
+  t.eq(rows["**Model** ≠"][3], "e2e-mock-model (read from the results)")
+  t.eq(rows["Hardware"][2], "8× NVIDIA H100 80GB HBM3 per replica (decode) (read from the results)")
+  t.eq(rows["Hardware"][3], "unknown")
+  t.eq(rows["Parallelism"][2], "tp=8 dp=1 pp=1 ep=1 (decode) (read from the results)")
+  t.eq(rows["Decode image"][2], "ghcr.io/llm-d/llm-d-cuda:0.3.1 (decode) (read from the results)")
+  t.eq(rows["Target"][3], "http://127.0.0.1:8765 (read from the results)")
+  t.eq(rows["Load profile"][3], "constant (read from the results)")
+  -- free-form keys: kept, shown, and marked where they differ
+  t.eq(rows["**replicas** ≠"][2], "2")
+  t.eq(rows["**replicas** ≠"][3], "4")
+  t.eq(rows["max-num-seqs"][2], "256")
+  t.eq(rows["max-num-seqs"][3], "unknown")
+  t.eq(json.read(w .. "/run-a/run_state.json").stack.replicas, "2")
+  local cj = json.read(w .. "/comparison.json")
+  local differs = {}
+  for _, row in ipairs(cj.config) do if row.differs then differs[#differs + 1] = row.label end end
+  t.eq(differs, { "Model", "replicas", "Harness", "Load stages" })
+end)
+
 t.test("a failed run: the report warns and the summary refuses to call a winner", function()
   local d = t.tmpdir()
   proc.run { "cp", "-a", TREAT .. "/.", d }

@@ -598,3 +598,33 @@ t.test("the measured window: the same on every path, unknown where the files do 
   t.near(g.overall.values.duration_s, 1786678166.087296 - 1786678148.2526348, 1e-6)
   t.near(g.overall.values.throughput_req_s, 4 / (1786678166.087296 - 1786678148.2526348), 1e-9)
 end)
+
+-- The same run, whichever of its files are present: a vLLM --save-detailed result read
+-- from its per-request arrays, and the same file with the arrays taken out (what vLLM
+-- writes without --save-detailed) read from its aggregates, agree on every key both give
+-- (vLLM computes them with numpy's linear percentiles, as the per-request path does).
+for _, case in ipairs {
+  { "vllm-benchmark", "vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json", "openai-x.json" },
+  { "inferencemax", "inferencemax/synthetic-result.json", "result.json" },
+} do
+  t.test(case[1] .. ": per-request arrays and the file's own aggregates give the same figures", function()
+    local full, bare = t.tmpdir(), t.tmpdir()
+    local doc = json.read(F .. "/" .. case[2])
+    json.write(full .. "/" .. case[3], doc)
+    for _, k in ipairs { "input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times", "errors",
+      "generated_texts", "queue_times" } do doc[k] = nil end
+    json.write(bare .. "/" .. case[3], doc)
+    local a, b = harness.extract(full), harness.extract(bare)
+    t.eq(#a.warnings, 0, table.concat(a.warnings, "\n"))
+    local n = 0
+    for _, m in ipairs(metrics.list) do
+      local x, y = a.overall.values[m.key], b.overall.values[m.key]
+      if x and y and x ~= math.huge then
+        t.near(x, y, 1e-9 * math.max(1, math.abs(y)), m.key)
+        n = n + 1
+      end
+    end
+    -- throughputs, window, counts, TTFT/TPOT/ITL means and five percentiles each ...
+    t.ok(n >= 25, ("%d keys compared"):format(n))
+  end)
+end

@@ -742,8 +742,9 @@ static void created_moved(PromAgg *a, const PromSeries *c, double t)
     size_t bl = c->name_len - 8; /* less "_created" */
     for (size_t i = 0; i < a->n; i++) {
         PromSeries *s = &a->series[i];
-        if (!s->counter_like || s->pod_len != c->pod_len || memcmp(s->pod, c->pod, c->pod_len) != 0 ||
-            s->name_len <= bl || memcmp(s->name, c->name, bl) != 0)
+        if (!s->counter_like || s->pod_len != c->pod_len ||
+            memcmp(s->pod, c->pod, c->pod_len) != 0 || s->name_len <= bl ||
+            memcmp(s->name, c->name, bl) != 0)
             continue;
         int part = 0;
         for (int k = 0; PARTS[k] && !part; k++)

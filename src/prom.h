@@ -9,8 +9,9 @@
 ** restarted from 0) — Prometheus' increase() without extrapolation. A counter whose
 ** _created time lies inside the window counts its first value too: it started at 0
 ** within the window (a pod that appears late). A _created companion that moves between
-** scrapes also marks a reset (the process restarted), even when the value did not drop. Gauges keep their samples (or a
-** sketch) for percentiles, and a time-weighted mean (each value held until the next).
+** scrapes also marks a reset (the process restarted), even when the value did not drop.
+** Gauges keep their samples (or a sketch) for percentiles, and a time-weighted mean (each
+** value held until the next).
 */
 #ifndef LLMD_PROM_H
 #define LLMD_PROM_H

@@ -444,9 +444,12 @@ function M.combine(run, measured)
     local w, total, missing = 0, 0, nil
     for _, st in ipairs(measured) do
       local m, n = st.metrics.values[key], st.metrics.counts and st.metrics.counts[p]
-      if n == 0 then -- no samples in this stage: nothing to weigh
-      elseif m and n then w, total = w + n, total + m * n
-      else missing = st.index end
+      -- a stage without samples (n == 0) has nothing to weigh
+      if m and n and n > 0 then
+        w, total = w + n, total + m * n
+      elseif n ~= 0 then
+        missing = st.index
+      end
     end
     if missing then
       M.unknown(set, key, ("stage %d's summary does not record how many samples its %s is over, so the "

@@ -75,7 +75,8 @@ local function map_summary(set, b, where)
   if inc then rm.put(set, "requests_incomplete", inc, src) end
   if ok + failed > 0 then rm.put(set, "error_rate_pct", failed / (ok + failed) * 100, src) end
   local function empty(name)
-    return ok == 0 and "no successful requests" or ("guidellm's %s is empty (it writes 0.0: not a measurement)"):format(name)
+    if ok == 0 then return "no successful requests" end
+    return ("guidellm's %s is empty (it writes 0.0: not a measurement)"):format(name)
   end
   for _, e in ipairs(MAP) do
     local d = dist(m[e[2]])
@@ -118,7 +119,8 @@ local function map_summary(set, b, where)
   else
     rm.unknown(set, "itl_mean_ms", empty("inter_token_latency_ms"))
     for _, w in ipairs(PCT) do
-      if metrics.has("itl_tw_" .. w[1] .. "_ms") then rm.unknown(set, "itl_tw_" .. w[1] .. "_ms", empty("inter_token_latency_ms")) end
+      local key = "itl_tw_" .. w[1] .. "_ms"
+      if metrics.has(key) then rm.unknown(set, key, empty("inter_token_latency_ms")) end
     end
   end
   for _, p in ipairs { { "mean" }, table.unpack(PCT) } do

@@ -21,7 +21,8 @@ local o = args.parse(arg, {
   --a-info F, --b-info F    YAML or JSON with what you know of the run: guide, namespace,
                             hardware, gateway, model, llmd_version, decode_image, harness,
                             workload, load_stages, timestamp (the rest is "unknown")
-  --parent DIR              where the llm-d-comparison-YYYYmmdd-HHMMSS folder goes (default .)
+  --parent DIR              where the llm-d-comparison-YYYYmmdd-HHMMSS folder goes (default .;
+                            made if missing; a name taken gets a suffix -2, -3, ...)
   --link                    link the results instead of copying them (large results)
   --harness NAME            read both runs as this harness's results (--a-harness, --b-harness
                             for one run)

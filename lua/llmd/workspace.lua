@@ -47,24 +47,40 @@ function M.write_text(path, text, mode)
   end
 end
 
--- A new workspace folder under parent (default "."), announced on stdout.
+-- Makes the folder path and nothing else: nil, "exists" when something is there already
+-- (mkdir(2) is the test, so two processes can never both get the same folder).
+local function mkdir_new(path)
+  local ok, err, code = lfs.mkdir(path)
+  if ok then return true end
+  if code == 17 or lfs.symlinkattributes(path) then return nil, "exists" end -- EEXIST
+  return nil, tostring(err)
+end
+
+-- A new workspace folder under parent (default "."; made if missing), announced on
+-- stdout. Never an existing folder: a name taken (by another comparison started in the
+-- same second, say) gets a suffix -2, -3, ...; with opts.name, taken is an error.
 function M.create(opts)
   opts = opts or {}
   local parent = opts.parent or "."
-  if lfs.attributes(parent, "mode") ~= "directory" then
-    error(("%s: no such folder (the workspace's parent)"):format(parent), 0)
+  local pmode = lfs.attributes(parent, "mode")
+  if pmode == nil then
+    mkdir_p(parent)
+  elseif pmode ~= "directory" then
+    error(("%s: not a folder (the workspace's parent)"):format(parent), 0)
   end
   local name = opts.name or os.date("llm-d-comparison-%Y%m%d-%H%M%S")
-  local path = parent:gsub("/+$", "") .. "/" .. name
-  if lfs.attributes(path) and opts.name then error(("%s already exists; not reusing it"):format(path), 0) end
-  -- two comparisons started in the same second: the second gets a suffix
-  local base, n = path, 1
-  while lfs.attributes(path) do
+  local base = parent:gsub("/+$", "") .. "/" .. name
+  local path, n = base, 1
+  while true do
+    local ok, why = mkdir_new(path)
+    if ok then break end
+    if why ~= "exists" then error(("%s: cannot create the folder: %s"):format(path, why), 0) end
+    if opts.name then error(("%s already exists; not reusing it"):format(path), 0) end
     n = n + 1
+    if n > 1000 then error(("%s: 1000 workspaces of this name already; not making more"):format(base), 0) end
     path = ("%s-%d"):format(base, n)
   end
   name = path:match("[^/]+$")
-  mkdir_p(path)
   local abs = proc.run { "realpath", "--", path }
   path = abs.ok and abs.stdout:gsub("%s+$", "") or path
   if not opts.quiet then io.write(("Workspace: %s\n"):format(path)) end

@@ -16,6 +16,15 @@ local proc = require "llmd.proc"
 
 local M = {}
 
+-- This process's id (for temporary names two processes cannot share).
+local PID
+do
+  local f = io.open("/proc/self/stat", "rb")
+  local s = f and f:read("l")
+  if f then f:close() end
+  PID = tonumber(s and s:match("^(%d+)")) or 0
+end
+
 -- run_state.json: the documented schema. Unknown configuration is "unknown".
 M.STATE_KEYS = {
   stack = { "guide", "namespace", "hardware", "gateway", "model", "llmd_version", "decode_image" },
@@ -29,22 +38,27 @@ end
 M.mkdir_p = mkdir_p
 
 -- Writes text atomically (a temporary file beside it, then rename); mode "755" for scripts.
+-- Every step is checked (write, flush, close, chmod, rename): a full disk or any other
+-- failure raises naming the file, and leaves neither a partial file nor the temporary one.
 function M.write_text(path, text, mode)
-  local tmp = ("%s.tmp.%d"):format(path, math.random(1, 1 << 30))
+  local tmp = ("%s.tmp.%d.%d"):format(path, PID, math.random(1, 1 << 30))
+  local function fail(what, err)
+    os.remove(tmp)
+    error(("%s: cannot write%s: %s"):format(path, what, tostring(err or "unknown error")), 0)
+  end
   local f, err = io.open(tmp, "wb")
-  if not f then error(("%s: cannot write: %s"):format(path, err), 0) end
+  if not f then fail("", err) end
   local ok, werr = f:write(text)
-  f:close()
-  if not ok then
-    os.remove(tmp)
-    error(("%s: cannot write: %s"):format(path, werr), 0)
+  if ok then ok, werr = f:flush() end
+  local cok, cerr = f:close()
+  if not ok then fail("", werr) end
+  if not cok then fail("", cerr) end
+  if mode then
+    local r = proc.run { "chmod", mode, "--", tmp }
+    if not r.ok then fail(" (chmod " .. mode .. ")", r.stderr:gsub("%s+$", "")) end
   end
-  if mode then proc.run { "chmod", mode, "--", tmp } end
   local rok, rerr = os.rename(tmp, path)
-  if not rok then
-    os.remove(tmp)
-    error(("%s: cannot write: %s"):format(path, rerr), 0)
-  end
+  if not rok then fail("", rerr) end
 end
 
 -- Makes the folder path and nothing else: nil, "exists" when something is there already

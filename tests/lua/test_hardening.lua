@@ -85,3 +85,101 @@ t.test("1: a workspace name given and taken is an error, never reused", function
   t.write(parent .. "/afile", "x")
   t.raises("afile: not a folder", ws.create, { parent = parent .. "/afile", quiet = true })
 end)
+
+-- Every regular file under dir: { [relative path] = size }
+local function files_of(dir)
+  local out = {}
+  local function walk(d, rel)
+    for n in lfs.dir(d) do
+      if n ~= "." and n ~= ".." then
+        local p, r = d .. "/" .. n, rel == "" and n or rel .. "/" .. n
+        local mode = lfs.symlinkattributes(p, "mode")
+        if mode == "directory" then walk(p, r) elseif mode == "file" then out[r] = lfs.attributes(p, "size") end
+      end
+    end
+  end
+  walk(dir, "")
+  return out
+end
+
+t.test("4: a failed close (disk full) is an error naming the file; no file, no temporary left", function()
+  local ws = require "llmd.workspace"
+  local dir = t.tmpdir()
+  -- a file whose writes are buffered and whose close then fails, as fclose does on ENOSPC
+  local real_open = io.open
+  local function failing(path, mode)
+    local f = real_open(path, mode)
+    return setmetatable({}, { __index = {
+      write = function(self) return self end,
+      flush = function() return true end,
+      close = function() f:close(); return nil, "No space left on device", 28 end,
+    } })
+  end
+  io.open = failing -- luacheck: ignore 122
+  local ok, err = pcall(ws.write_text, dir .. "/report.md", "text")
+  io.open = real_open -- luacheck: ignore 122
+  t.ok(not ok, "write_text raised")
+  t.eq(err, dir .. "/report.md: cannot write: No space left on device")
+  t.eq(files_of(dir), {}, "neither the file nor its temporary")
+  -- a failing flush too
+  io.open = function(path, mode) -- luacheck: ignore 122
+    local f = real_open(path, mode)
+    return setmetatable({}, { __index = {
+      write = function(self) return self end,
+      flush = function() return nil, "Input/output error", 5 end,
+      close = function() return f:close() end,
+    } })
+  end
+  ok, err = pcall(ws.write_text, dir .. "/run.sh", "text", "755")
+  io.open = real_open -- luacheck: ignore 122
+  t.eq(err, dir .. "/run.sh: cannot write: Input/output error")
+  t.eq(files_of(dir), {})
+end)
+
+-- A tmpfs of `kib` KiB at a fresh folder, or nil and why (needs root).
+local function small_disk(kib)
+  local dir = t.tmpdir()
+  local r = run { "mount", "-t", "tmpfs", "-o", ("size=%dk"):format(kib), "tmpfs", dir }
+  if not r.ok then return nil, r.stderr end
+  return dir
+end
+
+t.test("4: compare on a disk that fills at every point: success, or an error and no 0-byte file", function()
+  local disk, why = small_disk(256)
+  if not disk then
+    io.stderr:write("  (tmpfs part skipped: " .. tostring(why):gsub("%s+$", "") .. ")\n")
+    return
+  end
+  local outcomes = { ok = 0, failed = 0 }
+  local okrun, err = pcall(function()
+    -- free space from 4 KiB up to what a whole linked compare needs, one page at a time
+    for free_pages = 1, 40 do
+      run { "sh", "-c", "rm -rf " .. q(disk) .. "/* " .. q(disk) .. "/.??*" }
+      local st = run { "stat", "-f", "-c", "%a %S", disk }
+      local avail, bsize = st.stdout:match("(%d+) (%d+)")
+      local fill = tonumber(avail) * tonumber(bsize) - free_pages * 4096
+      if fill > 0 then
+        run { "dd", "if=/dev/zero", "of=" .. disk .. "/filler", "bs=4096", "count=" .. (fill // 4096) }
+      end
+      local r = run { LLMDLUA, "compare.lua", "--a", BASE, "--b", TREAT, "--link", "--parent", disk .. "/p", "--quiet" }
+      if r.ok then
+        outcomes.ok = outcomes.ok + 1
+        t.ok(r.stdout:find("Comparison report written", 1, true))
+      else
+        outcomes.failed = outcomes.failed + 1
+        t.ok(not r.stdout:find("written to", 1, true), "no success message on failure: " .. r.stdout)
+        t.ok(r.stderr:find("No space left on device", 1, true), "the cause named: " .. r.stderr)
+        t.ok(r.stderr:find(disk, 1, true), "the file named: " .. r.stderr)
+      end
+      for _, w in ipairs(workspaces(disk .. "/p")) do
+        for rel, size in pairs(files_of(w)) do
+          t.ok(size > 0, ("%d free pages: %s is empty (compare %s)"):format(free_pages, rel, r.ok and "ok" or "failed"))
+          t.ok(not rel:match("%.tmp%."), "temporary left: " .. rel)
+        end
+      end
+    end
+  end)
+  run { "umount", disk }
+  if not okrun then error(err, 0) end
+  t.ok(outcomes.ok > 0 and outcomes.failed > 0, ("both outcomes seen: %d ok, %d failed"):format(outcomes.ok, outcomes.failed))
+end)

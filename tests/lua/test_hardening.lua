@@ -183,3 +183,121 @@ t.test("4: compare on a disk that fills at every point: success, or an error and
   if not okrun then error(err, 0) end
   t.ok(outcomes.ok > 0 and outcomes.failed > 0, ("both outcomes seen: %d ok, %d failed"):format(outcomes.ok, outcomes.failed))
 end)
+
+-- Every entry under dir that is a link: { rel... }
+local function links_under(dir)
+  local out = {}
+  local function walk(d, rel)
+    for n in lfs.dir(d) do
+      if n ~= "." and n ~= ".." then
+        local p, r = d .. "/" .. n, rel == "" and n or rel .. "/" .. n
+        local mode = lfs.symlinkattributes(p, "mode")
+        if mode == "link" then out[#out + 1] = r elseif mode == "directory" then walk(p, r) end
+      end
+    end
+  end
+  walk(dir, "")
+  return out
+end
+
+t.test("8: links out of a results folder are reported, never kept or followed; regular files copied", function()
+  local tmp = t.tmpdir()
+  local src = tmp .. "/run1"
+  copy_tree(BASE, src)
+  lfs.link("/etc", src .. "/etc_link", true)
+  lfs.link("/etc/passwd", src .. "/stage_9_lifecycle_metrics.json", true)
+  lfs.link("stage_0_lifecycle_metrics.json", src .. "/copy_of_stage0.json", true) -- inside: copied as a file
+  lfs.link("nowhere", src .. "/dangling", true)
+  run { "mkfifo", src .. "/a_fifo" }
+  local r = run { LLMDLUA, "compare.lua", "--a", src, "--b", TREAT, "--parent", tmp .. "/p", "--quiet" }
+  t.ok(r.ok, r.stderr)
+  local w = workspaces(tmp .. "/p")[1]
+  local res = w .. "/run-a/results"
+  t.eq(lfs.symlinkattributes(res, "mode"), "directory", "a copy, not a link")
+  t.eq(links_under(w), {}, "no link anywhere in the workspace")
+  t.eq(lfs.attributes(res .. "/etc_link"), nil)
+  t.eq(lfs.attributes(res .. "/stage_9_lifecycle_metrics.json"), nil)
+  t.eq(lfs.attributes(res .. "/a_fifo"), nil)
+  t.eq(t.read(res .. "/copy_of_stage0.json"), t.read(BASE .. "/stage_0_lifecycle_metrics.json"))
+  -- every regular file of the source, byte for byte
+  for rel, size in pairs(files_of(BASE)) do
+    t.eq(lfs.attributes(res .. "/" .. rel, "size"), size, rel)
+  end
+  for _, what in ipairs { "etc_link -> /etc: a link out of the results folder",
+    "stage_9_lifecycle_metrics.json -> /etc/passwd: a link out", "dangling -> nowhere: a dangling link",
+    "a_fifo: a named pipe, not a regular file" } do
+    t.ok(r.stderr:find(what, 1, true), "warned: " .. what .. " in " .. r.stderr)
+  end
+  local report = t.read(w .. "/comparison_report.md")
+  t.ok(report:find("run1: not imported: etc_link -> /etc", 1, true), "the report's data checks say so")
+  -- the same folder linked (--link): extraction reads the folder but follows no link out
+  r = run { LLMDLUA, "compare.lua", "--a", src, "--b", TREAT, "--link", "--parent", tmp .. "/q", "--quiet" }
+  t.ok(r.ok, r.stderr)
+  w = workspaces(tmp .. "/q")[1]
+  local model = json.read(w .. "/run-a/run_model.json")
+  local said = table.concat(model.warnings, "\n")
+  t.ok(said:find("stage_9_lifecycle_metrics.json -> /etc/passwd: a link out", 1, true), said)
+  for _, f in ipairs(model.files or {}) do t.ok(not tostring(f):find("stage_9", 1, true), "read " .. tostring(f)) end
+  t.ok(not t.read(w .. "/comparison.json"):find("root:x:0:0", 1, true))
+end)
+
+t.test("9: a run rejected after the checks leaves no workspace, and names the user's own file", function()
+  local tmp = t.tmpdir()
+  local src = tmp .. "/run1"
+  copy_tree(BASE, src)
+  local f = src .. "/stage_3_lifecycle_metrics.json"
+  local text = t.read(f)
+  t.write(f, text:sub(1, #text // 2)) -- truncated half way
+  local r = run { LLMDLUA, "compare.lua", "--a", src, "--b", TREAT, "--parent", tmp .. "/p", "--quiet" }
+  t.ok(not r.ok)
+  t.ok(r.stderr:find(f, 1, true), "names " .. f .. ": " .. r.stderr)
+  t.ok(not r.stderr:find("/run-a/results", 1, true), "not the workspace's copy: " .. r.stderr)
+  t.eq(workspaces(tmp .. "/p"), {}, "nothing left")
+  -- rejected before anything is made: the parent is not even created
+  r = run { LLMDLUA, "compare.lua", "--a", tmp .. "/nope", "--b", TREAT, "--parent", tmp .. "/never", "--quiet" }
+  t.eq(r.code, 1)
+  t.eq(lfs.attributes(tmp .. "/never"), nil)
+  t.write(tmp .. "/info.yaml", "model: [unclosed\n")
+  r = run { LLMDLUA, "compare.lua", "--a", BASE, "--b", TREAT, "--a-info", tmp .. "/info.yaml", "--parent",
+    tmp .. "/never", "--quiet" }
+  t.eq(r.code, 1)
+  t.eq(lfs.attributes(tmp .. "/never"), nil)
+end)
+
+t.test("9: Ctrl-C at any moment: a complete workspace, or none (or one analyze.lua calls incomplete)", function()
+  local tmp = t.tmpdir()
+  local src = tmp .. "/run1"
+  copy_tree(BASE, src)
+  -- a large per-request file, so that the copy takes a while
+  run { "truncate", "-s", "64M", src .. "/zz_big_per_request_lifecycle_metrics.bin" }
+  local seen = { complete = 0, removed = 0, incomplete = 0 }
+  for i = 0, 11 do
+    local parent = ("%s/p%d"):format(tmp, i)
+    local delay = ("%.3f"):format(0.02 + i * 0.03)
+    local r = run { "sh", "-c", ('%s compare.lua --a %s --b %s --parent %s --quiet >/dev/null 2>%s & pid=$!; '
+      .. 'sleep %s; kill -INT $pid 2>/dev/null; wait $pid; echo $?')
+      :format(q(LLMDLUA), q(src), q(TREAT), q(parent), q(tmp .. "/err" .. i), delay) }
+    local rc = tonumber(r.stdout:match("(%d+)"))
+    local ws = workspaces(parent)
+    t.ok(#ws <= 1)
+    if rc == 0 then
+      seen.complete = seen.complete + 1
+      t.eq(#ws, 1)
+      t.eq(lfs.attributes(ws[1] .. "/INCOMPLETE"), nil)
+      t.eq(lfs.attributes(ws[1] .. "/run-a/results/zz_big_per_request_lifecycle_metrics.bin", "size"), 64 << 20)
+    else
+      t.eq(rc, 130, "interrupted: " .. t.read(tmp .. "/err" .. i))
+      if #ws == 0 then
+        seen.removed = seen.removed + 1
+      else
+        seen.incomplete = seen.incomplete + 1
+        local a = run { LLMDLUA, "analyze.lua", ws[1] }
+        t.ok(not a.ok and a.stderr:find("an incomplete workspace", 1, true), a.stderr)
+      end
+      for _, w in ipairs(ws) do
+        for rel in pairs(files_of(w)) do t.ok(not rel:match("%.tmp%."), "temporary left: " .. rel) end
+      end
+    end
+  end
+  t.ok(seen.removed + seen.incomplete > 0, "some runs were interrupted")
+end)

@@ -301,3 +301,42 @@ t.test("9: Ctrl-C at any moment: a complete workspace, or none (or one analyze.l
   end
   t.ok(seen.removed + seen.incomplete > 0, "some runs were interrupted")
 end)
+
+t.test("10: a CSV with a byte-order mark is read; the mark is not part of the first column's name", function()
+  local scan = require "llmd.scan"
+  local stats = require "llmd.stats"
+  local dir = t.tmpdir()
+  -- by hand: ttft_ms is 1.5 and 3.5, sum 5, count 2
+  for _, text in ipairs { "\239\187\191ttft_ms,x\n1.5,2\n3.5,4\n", "\239\187\191\"ttft_ms\",x\r\n1.5,2\r\n3.5,4\r\n" } do
+    local p = dir .. "/bom.csv"
+    t.write(p, text)
+    local s = stats.new()
+    local r = scan.csv(p, { { "ttft_ms", s } }, { sep = "," })
+    t.eq(s:count(), 2)
+    t.eq(s:summary({ 50 }).sum, 5.0)
+    t.eq(r.records, 2)
+    -- through a pipe too (the mark may arrive before the rest of the header)
+    local s2 = stats.new()
+    local f = assert(io.popen("cat " .. q(p), "r"))
+    scan.csv(f, { { "ttft_ms", s2 } }, { sep = "," })
+    f:close()
+    t.eq(s2:count(), 2)
+  end
+  -- a mark anywhere else is text, as before
+  t.write(dir .. "/mid.csv", "x,\239\187\191ttft_ms\n1,2\n")
+  t.raises("no column 'ttft_ms' in the header", scan.csv, dir .. "/mid.csv", { { "ttft_ms", stats.new() } }, { sep = "," })
+end)
+
+t.test("10: .nan in a benchmark report names the file and the key", function()
+  local dir = t.tmpdir()
+  local src = t.fixtures() .. "/benchmark-report/br_v0_2_example.yaml"
+  local text = t.read(src)
+  -- the first 'mean: <number>' under request_performance's ttft
+  local i = text:find("time_to_first_token:", text:find("request_performance:", 1, true), true)
+  local a, b = text:find("mean: [%d%.]+", i)
+  t.write(dir .. "/benchmark_report.yaml", text:sub(1, a - 1) .. "mean: .nan" .. text:sub(b + 1))
+  local r = run { LLMDLUA, "extract.lua", dir }
+  t.eq(r.code, 1)
+  t.eq(r.stderr, ("llmdlua: %s/benchmark_report.yaml: results.request_performance.aggregate.latency."
+    .. "time_to_first_token.mean is .nan (expected a number, or the key left out when unknown)\n"):format(dir))
+end)

@@ -37,15 +37,7 @@ local function mkdir_p(path)
 end
 M.mkdir_p = mkdir_p
 
--- Writes text atomically (a temporary file beside it, then rename); mode "755" for scripts.
--- Every step is checked (write, flush, close, chmod, rename): a full disk or any other
--- failure raises naming the file, and leaves neither a partial file nor the temporary one.
-function M.write_text(path, text, mode)
-  local tmp = ("%s.tmp.%d.%d"):format(path, PID, math.random(1, 1 << 30))
-  local function fail(what, err)
-    os.remove(tmp)
-    error(("%s: cannot write%s: %s"):format(path, what, tostring(err or "unknown error")), 0)
-  end
+local function write_tmp(path, tmp, text, mode, fail)
   local f, err = io.open(tmp, "wb")
   if not f then fail("", err) end
   local ok, werr = f:write(text)
@@ -59,6 +51,22 @@ function M.write_text(path, text, mode)
   end
   local rok, rerr = os.rename(tmp, path)
   if not rok then fail("", rerr) end
+end
+
+-- Writes text atomically (a temporary file beside it, then rename); mode "755" for scripts.
+-- Every step is checked (write, flush, close, chmod, rename): a full disk or any other
+-- failure raises naming the file, and leaves neither a partial file nor the temporary one.
+function M.write_text(path, text, mode)
+  local tmp = ("%s.tmp.%d.%d"):format(path, PID, math.random(1, 1 << 30))
+  local function fail(what, err)
+    error(("%s: cannot write%s: %s"):format(path, what, tostring(err or "unknown error")), 0)
+  end
+  -- whatever stops it (a failure, Ctrl-C), the temporary file goes
+  local ok, err = pcall(write_tmp, path, tmp, text, mode, fail)
+  if not ok then
+    os.remove(tmp)
+    error(err, 0)
+  end
 end
 
 -- Makes the folder path and nothing else: nil, "exists" when something is there already
@@ -326,7 +334,9 @@ end
 -- removal still leaves the workspace marked incomplete. Returns true, or nil and why.
 function M.remove(w)
   local function rm_tree(p, keep)
-    for n in lfs.dir(p) do
+    local names = {} -- listed first: removing while reading a folder may skip entries
+    for n in lfs.dir(p) do names[#names + 1] = n end
+    for _, n in ipairs(names) do
       if n ~= "." and n ~= ".." and n ~= keep then
         local q = p .. "/" .. n
         if lfs.symlinkattributes(q, "mode") == "directory" then

@@ -21,7 +21,8 @@ local o = args.parse(arg, {
   --a-info F, --b-info F    YAML or JSON with what you know of the run: guide, namespace,
                             hardware, gateway, model, llmd_version, decode_image, harness,
                             workload, load_stages, timestamp (the rest is "unknown")
-  --parent DIR              where the llm-d-comparison-YYYYmmdd-HHMMSS folder goes (default .)
+  --parent DIR              where the llm-d-comparison-YYYYmmdd-HHMMSS folder goes (default .;
+                            made if missing; a name taken gets a suffix -2, -3, ...)
   --link                    link the results instead of copying them (large results)
   --harness NAME            read both runs as this harness's results (--a-harness, --b-harness
                             for one run)
@@ -121,24 +122,47 @@ if runs.a.label == runs.b.label then
   error(("both runs are labelled '%s'; give them different labels with --a-label and --b-label")
     :format(runs.a.label), 0)
 end
--- check both before creating anything
+-- check everything before creating anything: each folder's harness, what will be copied
 local harness = require "llmd.harness"
 for _, x in ipairs { "a", "b" } do
   local c, why = harness.resolve(runs[x].dir, runs[x].opts)
   if not c then error(("--%s %s: %s"):format(x, runs[x].dir, why), 0) end
+  runs[x].plan = ws.plan_import(runs[x].dir)
+  for _, s in ipairs(runs[x].plan.skipped) do
+    io.stderr:write(("compare.lua: warning: run %s (%s): %s\n"):format(x, runs[x].label, s))
+  end
 end
 
-local w = ws.create { parent = o.parent }
-local sides = {}
-for _, x in ipairs { "a", "b" } do
-  local r = runs[x]
-  local state = ws.import(w, x, { label = r.label, results = r.dir, info = r.info, link = o.link })
-  -- how the results were read, so analyze.lua reads them the same way
-  state.extract_options = { harness = r.opts.harness, warmup = r.opts.warmup,
-    percentile_method = r.opts.percentile_method }
-  sides[x] = cmp.extract_side(w, x, state, r.opts)
-  cmp.save_run(w, sides[x])
+-- From here on the workspace is ours: marked incomplete until everything is written, and
+-- removed again on any failure or Ctrl-C.
+local w = ws.create { parent = o.parent, incomplete = "compare.lua started making this workspace and has "
+  .. "not finished (it failed, was interrupted, or is still running)" }
+local ok, model = pcall(function()
+  local sides = {}
+  for _, x in ipairs { "a", "b" } do
+    local r = runs[x]
+    local state = ws.import(w, x, { label = r.label, plan = r.plan, info = r.info, link = o.link })
+    -- how the results were read, so analyze.lua reads them the same way
+    state.extract_options = { harness = r.opts.harness, warmup = r.opts.warmup,
+      percentile_method = r.opts.percentile_method }
+    sides[x] = cmp.extract_side(w, x, state, r.opts)
+    cmp.save_run(w, sides[x])
+  end
+  local m = cmp.report(w, sides.a, sides.b)
+  ws.mark_complete(w)
+  return m
+end)
+if not ok then
+  -- the user's own files are named, not the workspace's copies (which are going away)
+  model = tostring(model)
+  for _, x in ipairs { "a", "b" } do
+    model = model:gsub((w.path .. "/run-" .. x .. "/results"):gsub("%p", "%%%0"), (runs[x].plan.root:gsub("%%", "%%%%")))
+  end
+  local removed, why = ws.remove(w)
+  local where = removed and ("the workspace %s was removed"):format(w.path)
+    or ("the workspace %s is marked incomplete (could not remove it: %s)"):format(w.path, tostring(why))
+  if model:match("interrupted$") then error(("interrupted; %s"):format(where), 0) end
+  error(("%s\n(%s)"):format(model, where), 0)
 end
-local model = cmp.report(w, sides.a, sides.b)
 if not o.quiet then io.write("\n", model.text, "\n") end
 io.write(("Comparison report written to: %s\n\n%s\n"):format(model.path, cmp.tree(w)))

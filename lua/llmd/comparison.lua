@@ -28,6 +28,10 @@ function M.extract_side(w, x, state, opts)
   if run.no_results and opts.require_results then
     error(("run %s (%s): %s"):format(x, state.label, run.reasons[1]), 0)
   end
+  -- what the import left out (links out of the results folder, special files) is said
+  for _, s in ipairs(type(state.import_skipped) == "table" and state.import_skipped or {}) do
+    rm.warn(run, "not imported: %s", s)
+  end
   return { x = x, label = state.label, state = state, run = run, kv = kvcache.analyze(dir, run) }
 end
 

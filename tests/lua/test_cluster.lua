@@ -145,7 +145,7 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get pods -o json",
     "kubectl -n bench get inferencepool,gateway,httproute -o json",
     "kubectl -n bench get svc -o json",
-    "kubectl -n bench port-forward svc/infra-sim-inference-gateway <port>:80",
+    "kubectl -n bench port-forward svc/infra-sim-inference-gateway-istio <port>:80",
     "kubectl -n bench get pvc -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench exec llmdbench-harness-launcher -- ls /requests",
@@ -193,7 +193,7 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
   t.ok(sh:find("# (cd " .. s.dir .. "/guide && helmfile -n bench apply -e cuda -e istio)", 1, true), sh)
   t.ok(sh:find("export NAMESPACE=bench", 1, true))
   t.ok(sh:find("export BENCHMARK_PVC=llmd-benchmark-results", 1, true), sh)
-  t.ok(sh:find("export GATEWAY_SVC=infra-sim-inference-gateway", 1, true), sh)
+  t.ok(sh:find("export GATEWAY_SVC=infra-sim-inference-gateway-istio", 1, true), sh)
 end)
 
 t.test("every call is namespaced and nothing cluster-scoped is changed", function()
@@ -398,6 +398,42 @@ t.test("namespace: --namespace, then $NAMESPACE, then oc project -q; none is an 
   r = compare(s, { "--plan", s.plan, "--dry-run" })
   t.eq(r.code, 1)
   t.ok(r.stderr:find("no namespace: give --namespace", 1, true), r.stderr)
+end)
+
+t.test("endpoint: the port that serves HTTP, not the first one (Istio lists its status port first)", function()
+  -- expected ports chosen by hand from the rule: name http/http2, else appProtocol, else 80/8000/8080
+  local istio = { ports = { { name = "status-port", port = 15021, appProtocol = "tcp" },
+    { name = "default", port = 80, appProtocol = "http" } } }
+  t.eq(cluster.http_port(istio), 80)
+  t.eq(select(2, cluster.http_port(istio)), "port 80 (appProtocol http)")
+  t.eq(cluster.http_port { ports = { { name = "status-port", port = 15021 }, { name = "http2", port = 8081 } } }, 8081)
+  t.eq(cluster.http_port { ports = { { name = "grpc", port = 9002 }, { name = "metrics", port = 8080 } } }, 8080)
+  local none, listed = cluster.http_port { ports = { { name = "grpc", port = 9002 } } }
+  t.eq(none, nil)
+  t.eq(listed, "9002 (grpc)")
+  -- on the fake cluster (the gateway Service as Istio makes it): the run answers through port 80,
+  -- where the first port (15021) would have given HTTP 404
+  local s = setup()
+  local r = compare(s)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("endpoint: service infra-sim-inference-gateway-istio, port 80 (appProtocol http)", 1, true), r.stdout)
+  -- deploy.service NAME without a port: its HTTP port is looked up the same way
+  s = setup(function(plan) plan.runs.b.deploy.service = "infra-sim-inference-gateway-istio" end)
+  r = compare(s, nil, { FAKE_FAIL = false })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(table.concat(call_lines(s, workspace(s)), "\n"):find(
+    "port-forward svc/infra-sim-inference-gateway-istio <port>:80", 1, true))
+  -- an explicit port always wins: the status port, asked for, is used (and answers 404)
+  s = setup(function(plan) plan.runs.b.deploy.service = "infra-sim-inference-gateway-istio:15021" end)
+  r = compare(s)
+  t.eq(r.code, 1)
+  t.ok(r.stdout:find("GET infra-sim-inference-gateway-istio/v1/models: HTTP 404", 1, true), r.stdout)
+  -- baseline + service is a contradiction, refused at validation
+  s = setup(function(plan) plan.runs.a.deploy.service = "mine:8000" end)
+  r = compare(s)
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("runs.a.deploy.service: a baseline run benchmarks the llm-d-baseline-model-server Service", 1,
+    true), r.stderr)
 end)
 
 -- the cluster layer on its own ----------------------------------------------------------

@@ -807,14 +807,29 @@ function M.run(plan, opts)
     if env and env ~= "" and not bins[t] then bins[t] = env end
   end
   local interactive = not opts.yes and proc.run({ "test", "-t", "0" }, { stdin = { inherit = true } }).ok
-  local ns = M.resolve_namespace({ namespace = opts.namespace, interactive = interactive }, plan, bins)
-  if not ns then
-    error("no namespace: give --namespace or namespace: in the plan, set $NAMESPACE, or select an OpenShift project", 0)
-  end
-  local w
+  local w, ns, saved
   if opts.resume then
     w = ws.open(opts.resume, { resume = true })
+    -- the namespace (and kube context) the comparison was made in: a resume never guesses
+    local where = w.path .. "/cluster.json"
+    if lfs.attributes(where, "mode") == "file" then
+      saved = json.read(where)
+      ns = saved.namespace
+      if opts.namespace and opts.namespace ~= ns then
+        error(("--namespace %s: %s was made in namespace %s (recorded in %s); a resume always uses it")
+          :format(opts.namespace, w.path, ns, where), 0)
+      end
+    elseif opts.namespace then
+      ns = opts.namespace
+    else
+      error(("%s: the workspace does not record its namespace; give --namespace (the one it was made in)")
+        :format(where), 0)
+    end
   else
+    ns = M.resolve_namespace({ namespace = opts.namespace, interactive = interactive }, plan, bins)
+    if not ns then
+      error("no namespace: give --namespace or namespace: in the plan, set $NAMESPACE, or select an OpenShift project", 0)
+    end
     w = ws.create { parent = plan.parent or opts.parent }
     ws.write_text(w.path .. "/plan.yaml", yaml.dump(plan))
     for _, x in ipairs { "a", "b" } do ws.mkdir_p(ws.run_dir(w, x)) end
@@ -827,6 +842,21 @@ function M.run(plan, opts)
     k = k8s.new { namespace = ns, log = w.path .. "/commands.log", dry_run = opts.dry_run, bins = bins, out = out,
       backoff = t.backoff or 1.0 },
   }
+  -- the kube context: recorded with the namespace; a resume in another context is refused
+  local context
+  if not opts.dry_run then
+    local r = ctx.k:kubectl({ "config", "current-context" }, { read = true, check = false })
+    context = r.ok and r.stdout:match("^%s*(%S+)") or nil
+  end
+  if saved then
+    if type(saved.context) == "string" and context ~= saved.context then
+      error(("%s was made in kube context %s, the current context is %s: switch back first "
+        .. "(kubectl config use-context %s)"):format(w.path, saved.context, tostring(context or "unset"),
+        saved.context), 0)
+    end
+  else
+    json.write(w.path .. "/cluster.json", { namespace = ns, context = context or json.null })
+  end
   if opts.resume then
     -- what the interrupted run had deployed, from its saved state
     for _, x in ipairs { "a", "b" } do
@@ -841,7 +871,8 @@ function M.run(plan, opts)
       end
     end
   end
-  out:write(("Namespace: %s%s\n"):format(ns, opts.dry_run and " (dry run: nothing is changed)" or ""))
+  out:write(("Namespace: %s%s%s\n"):format(ns, saved and " (recorded in the workspace)" or "",
+    opts.dry_run and " (dry run: nothing is changed)" or ""))
   local result = steps.run("compare", M.steps_list(), ctx, {
     stacks = { "a", "b" }, only = opts.only, record = w.path .. "/steps.json", resume = opts.resume ~= nil, out = out,
     -- both runs share the namespace: B never starts while A's stack may still be there

@@ -4,6 +4,7 @@
 -- Environment:
 --   FAKE_CLUSTER   the state folder (state.json, calls.log, pvc/)  [required]
 --   FAKE_PROJECT   what `oc project -q` prints (default: none, exit 1)
+--   FAKE_CONTEXT   what `kubectl config current-context` prints (default: none, exit 1)
 --   FAKE_RESULTS   results folders the benchmark writes, one per run_only.sh call,
 --                  separated by ':' (the n-th call copies the n-th folder)
 --   FAKE_FAIL      comma list of injected failures: deploy, notready, imagepull,
@@ -182,6 +183,11 @@ local function kubectl()
     end
   end
   local verb = a[1]
+  if verb == "config" and a[2] == "current-context" then
+    local c = os.getenv("FAKE_CONTEXT")
+    if not c or c == "" then die("error: current-context is not set") end
+    return print(c)
+  end
   if verb == "get" then
     local what = a[2]
     local name = a[3] and a[3]:sub(1, 1) ~= "-" and a[3] or nil

@@ -110,6 +110,7 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
   t.eq(rows.ttft_p90_ms.b, E.kubecon_na_2025_vllm_chunking_and_prefix_caching.overall.ttft_p90_ms)
   -- the procedure, call by call (llmd-benchmark.md: compare, deploy, run_only, teardown)
   local want = {
+    "kubectl -n bench config current-context",
     -- run A: baseline, helm router + kustomize model server
     "helm upgrade --install sim oci://ghcr.io/llm-d/charts/llm-d-router-standalone -f router.values.yaml -n bench",
     "kubectl -n bench apply -k ms",
@@ -434,6 +435,37 @@ t.test("endpoint: the port that serves HTTP, not the first one (Istio lists its 
   t.eq(r.code, 1)
   t.ok(r.stderr:find("runs.a.deploy.service: a baseline run benchmarks the llm-d-baseline-model-server Service", 1,
     true), r.stderr)
+end)
+
+t.test("resume uses the namespace and kube context the workspace was made in", function()
+  -- made in bench-ns (from --namespace), context prod; the shell's project is now "default"
+  local s = setup(function(plan) plan.namespace = nil end)
+  local r = compare(s, { "--plan", s.plan, "--namespace", "bench-ns" }, { FAKE_FAIL = "nologs", FAKE_CONTEXT = "prod" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local w = workspace(s)
+  t.eq(json.read(w .. "/cluster.json"), { namespace = "bench-ns", context = "prod" })
+  t.ok(state(s).ns["bench-ns"].releases.sim, "run A is deployed in bench-ns")
+  -- the teardown hint as printed: it tears down bench-ns, never the current project
+  r = compare(s, { "--resume", w, "--step", "90" }, { FAKE_PROJECT = "default", FAKE_CONTEXT = "prod" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("Namespace: bench-ns (recorded in the workspace)", 1, true), r.stdout)
+  t.eq(next(state(s).ns["bench-ns"].releases), nil, "run A torn down in bench-ns")
+  for _, c in ipairs(calls(s)) do
+    local line = table.concat(c.args, " ")
+    t.ok(not line:find("default", 1, true), "nothing ran in the current project: " .. c.tool .. " " .. line)
+  end
+  -- another namespace or another context on resume is an error, before any change
+  local before = #calls(s)
+  r = compare(s, { "--resume", w, "--namespace", "other" }, { FAKE_CONTEXT = "prod" })
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("--namespace other: " .. w .. " was made in namespace bench-ns", 1, true), r.stderr)
+  r = compare(s, { "--resume", w }, { FAKE_CONTEXT = "staging" })
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("was made in kube context prod, the current context is staging", 1, true), r.stderr)
+  local after = calls(s)
+  for i = before + 1, #after do
+    t.eq(after[i].args[3] .. " " .. after[i].args[4], "config current-context", "only the context was read")
+  end
 end)
 
 -- the cluster layer on its own ----------------------------------------------------------

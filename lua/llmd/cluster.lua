@@ -361,13 +361,60 @@ local function endpoint(ctx, x)
     #names > 0 and table.concat(names, ", ") or "none"), 0)
 end
 
+local function file_from(path, offset)
+  local f = io.open(path, "rb")
+  if not f then return "" end
+  f:seek("set", offset)
+  local t = f:read("a") or ""
+  f:close()
+  return t
+end
+
+-- kubectl port-forward RESOURCE LPORT:PORT in the background, its output appended to logf;
+-- returns the process and the local port once the forward accepts connections ("Forwarding
+-- from 127.0.0.1:LPORT"). Refused by the API server (a transient error) or the local port
+-- taken, it is started again with backoff, like every other call; nil in a dry run.
+function M.port_forward(ctx, resource, port, logf, timeout)
+  timeout = timeout or ctx.timeouts.smoke
+  local tries = ctx.k.retries
+  for attempt = 1, tries do
+    local lport = 18000 + math.random(0, 1999)
+    local offset = lfs.attributes(logf, "size") or 0
+    local pf = ctx.k:spawn("kubectl", { "port-forward", resource, lport .. ":" .. port },
+      { stdout = { file = logf, append = true }, stderr = { file = logf, append = true } })
+    if not pf then return nil end
+    local t0 = os.time()
+    while true do
+      local said = file_from(logf, offset)
+      if said:find("Forwarding from 127.0.0.1:" .. lport, 1, true) then return pf, lport end
+      local st = pf:poll()
+      if st then
+        said = file_from(logf, offset):gsub("%s+$", "")
+        local again = k8s.is_transient(said) or said:find("address already in use", 1, true)
+        ctx.k:log(ctx.k:argv("kubectl", { "port-forward", resource, lport .. ":" .. port }), st, os.time() - t0,
+          "exited: " .. said:gsub("\n", " / "))
+        if not again or attempt == tries then
+          error(("kubectl port-forward %s exited (%s) after %d attempt(s): %s"):format(resource,
+            tostring(st.code or st.signal), attempt, said ~= "" and said or "no output"), 0)
+        end
+        say(ctx, "  kubectl port-forward %s: %s - trying again", resource, said:match("[^\n]*"))
+        sleep(ctx.k.backoff * 2 ^ (attempt - 1))
+        break
+      end
+      if timeout > 0 and os.time() - t0 >= timeout then
+        pf:kill(2)
+        error(("kubectl port-forward %s: not forwarding within %d s (see %s)"):format(resource, timeout, logf), 0)
+      end
+      sleep(0.05)
+    end
+  end
+end
+
 local function smoke(ctx, x)
   local svc, port, why = endpoint(ctx, x)
   say(ctx, "  endpoint: service %s, %s", svc, why)
-  local lport = 18000 + math.random(0, 1999)
   local logf = rdir(ctx, x) .. "/port-forward.log"
-  local pf = ctx.k:spawn("kubectl", { "port-forward", "svc/" .. svc, lport .. ":" .. port },
-    { stdout = { file = logf }, stderr = { file = logf, append = true } })
+  local pf, lport = M.port_forward(ctx, "svc/" .. svc, port, logf)
   if not pf then return "dry run: not tested" end
   local base = "http://127.0.0.1:" .. lport
   local ok, msg = pcall(function()

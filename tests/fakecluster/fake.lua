@@ -9,7 +9,8 @@
 --                  separated by ':' (the n-th call copies the n-th folder)
 --   FAKE_FAIL      comma list of injected failures: deploy, notready, imagepull,
 --                  bench_stderr, bench_nojson, transient (the first 2 kubectl calls fail
---                  with a transient API error), nologs, smoke
+--                  with a transient API error), nologs, smoke, portforward (the API server
+--                  refuses the connection)
 --   FAKE_FAIL_ONCE the same, but each failure only on its first occasion
 --   FAKE_SLOW_BENCH seconds the first run_only.sh call sleeps (to interrupt it)
 --   FAKE_OLD_JOB   the namespace starts with a finished (Succeeded) job pod
@@ -176,6 +177,12 @@ local function kubectl()
   local stdin
   if has(a, "-f") and opt(a, "-f") == "-" then stdin = io.read("a") end
   log_call(stdin)
+  if a[1] == "config" and a[2] == "current-context" then
+    -- read from the kubeconfig: no API server involved
+    local c = os.getenv("FAKE_CONTEXT")
+    if not c or c == "" then die("error: current-context is not set") end
+    return print(c)
+  end
   if fails.transient then
     state.counters.transient = (state.counters.transient or 0) + 1
     if state.counters.transient <= 2 then
@@ -183,11 +190,6 @@ local function kubectl()
     end
   end
   local verb = a[1]
-  if verb == "config" and a[2] == "current-context" then
-    local c = os.getenv("FAKE_CONTEXT")
-    if not c or c == "" then die("error: current-context is not set") end
-    return print(c)
-  end
   if verb == "get" then
     local what = a[2]
     local name = a[3] and a[3]:sub(1, 1) ~= "-" and a[3] or nil
@@ -364,6 +366,9 @@ local function kubectl()
     return
   elseif verb == "port-forward" then
     -- serves a small OpenAI-compatible API on the local port
+    if failing("portforward") then
+      die("The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?")
+    end
     local s = space(ns)
     local res, ports = a[2], a[3]
     local lport, rport = ports:match("^(%d+):(%d+)$")

@@ -468,6 +468,25 @@ t.test("resume uses the namespace and kube context the workspace was made in", f
   end
 end)
 
+t.test("a port-forward refused by the API server is retried, and used once it forwards", function()
+  local s = setup()
+  local r = compare(s, nil, { FAKE_FAIL_ONCE = "portforward" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("kubectl port-forward svc/llm-d-baseline-model-server: The connection to the server "
+    .. "127.0.0.1:6443 was refused - did you specify the right host or port? - trying again", 1, true), r.stdout)
+  local n = 0
+  for _, c in ipairs(call_lines(s, workspace(s))) do
+    if c:find("port-forward svc/llm-d-baseline-model-server", 1, true) then n = n + 1 end
+  end
+  t.eq(n, 2, "refused once, then forwarded")
+  -- refused every time: the step fails after the retries, naming the command and what it said
+  s = setup()
+  r = compare(s, nil, { FAKE_FAIL = "portforward" })
+  t.eq(r.code, 1)
+  t.ok(r.stdout:find("kubectl port-forward svc/llm-d-baseline-model-server exited (1) after 4 attempt(s): "
+    .. "The connection to the server", 1, true), r.stdout)
+end)
+
 -- the cluster layer on its own ----------------------------------------------------------
 
 t.test("k8s: namespace added, cluster-scoped changes refused before running, transient retried, logged", function()

@@ -278,4 +278,60 @@ function M.rendered_name(profile, treatment)
   return stem .. "-" .. treatment .. suffix
 end
 
+-- experiment-summary.yaml -----------------------------------------------------------------
+--
+-- As upstream writes it: keys in this order, durations rounded to 0.1 s, run treatments
+-- as "completed/total", workspace_dir and error only when set. A result is
+-- {setup_treatment, status, run_completed, run_total, duration, workspace_dir, error}.
+
+M.STATUSES = { pending = true, success = true, failed_render = true, failed_standup = true,
+  failed_smoketest = true, failed_run = true, failed_teardown = true }
+
+local function round1(x) return tonumber(("%.1f"):format(x)) + 0.0 end
+M.round1 = round1
+
+function M.summary_doc(name, total_setup, total_run, results, total_seconds)
+  local yo = require "llmd.yamlout"
+  local ok, failed = 0, 0
+  local list = {}
+  for _, r in ipairs(results) do
+    if not M.STATUSES[r.status] then error(("experiment summary: unknown status %s"):format(tostring(r.status)), 2) end
+    if r.status == "success" then ok = ok + 1 end
+    if r.status:match("^failed") then failed = failed + 1 end
+    list[#list + 1] = yo.map("setup_treatment", r.setup_treatment, "status", r.status,
+      "run_treatments", ("%d/%d"):format(r.run_completed or 0, r.run_total or total_run),
+      "duration_seconds", round1(r.duration or 0),
+      "workspace_dir", r.workspace_dir ~= "" and r.workspace_dir or nil,
+      "error", r.error ~= "" and r.error or nil)
+  end
+  return yo.map("experiment", name, "total_setup_treatments", total_setup, "total_run_treatments", total_run,
+    "total_matrix", math.max(total_setup, 1) * math.max(total_run, 1), "succeeded", ok, "failed", failed,
+    "total_duration_seconds", round1(total_seconds or 0), "treatments", list), ok, failed
+end
+
+function M.summary_yaml(...)
+  return require("llmd.yamlout").dump((M.summary_doc(...)))
+end
+
+-- The printed summary: 62-character rules, one line per setup treatment.
+function M.summary_table(name, total_setup, total_run, results, total_seconds)
+  local _, ok, failed = M.summary_doc(name, total_setup, total_run, results, total_seconds)
+  local rule = ("="):rep(62)
+  local out = { rule, "DoE EXPERIMENT SUMMARY", rule,
+    ("Experiment: %s"):format(name),
+    ("Matrix: %d setup x %d run = %d"):format(total_setup, total_run,
+      math.max(total_setup, 1) * math.max(total_run, 1)),
+    ("Duration: %.1f s"):format(total_seconds or 0), "" }
+  for _, r in ipairs(results) do
+    local icon = r.status == "success" and "OK  " or r.status == "pending" and "..  " or "FAIL"
+    out[#out + 1] = ("  %s %-30s %-18s runs: %d/%d"):format(icon, r.setup_treatment, r.status,
+      r.run_completed or 0, r.run_total or total_run)
+    if r.error and r.error ~= "" then out[#out + 1] = ("       %s"):format(r.error) end
+  end
+  out[#out + 1] = ""
+  out[#out + 1] = ("Result: %d/%d succeeded, %d failed"):format(ok, #results, failed)
+  out[#out + 1] = rule
+  return table.concat(out, "\n") .. "\n"
+end
+
 return M

@@ -113,3 +113,25 @@ treatments:
   t.eq(ex.rendered_name("random_concurrent.yaml", "conc8"), "random_concurrent-conc8.yaml")
   t.eq(ex.rendered_name("sanity_random.yaml.in", "r5"), "sanity_random-r5.yaml.in")
 end)
+
+t.test("experiment-summary.yaml is upstream's, byte for byte", function()
+  -- the inputs of expected/experiment-summary.example.yaml (generated with upstream's
+  -- class): three setup treatments of pd-disaggregation, 6 run treatments each; the
+  -- durations are unrounded values that round (to 0.1, by hand) to the file's
+  local results = {
+    { setup_treatment = "ms-d1xTP8-p8xTP1", status = "success", run_completed = 6, run_total = 6,
+      duration = 1800.31, workspace_dir = "/ws/setup-treatment-ms-d1xTP8-p8xTP1" },
+    { setup_treatment = "ms-d1xTP8-p4xTP2", status = "failed_standup", run_completed = 0, run_total = 6,
+      duration = 600.02, workspace_dir = "/ws/setup-treatment-ms-d1xTP8-p4xTP2",
+      error = "Global step 09 (deploy_modelservice) failed" },
+    { setup_treatment = "sa-d1xTP2", status = "failed_teardown", run_completed = 6, run_total = 6,
+      duration = 1323.08, workspace_dir = "/ws/setup-treatment-sa-d1xTP2", error = "helm uninstall timed out" },
+  }
+  local text = ex.summary_yaml("pd-disaggregation", 3, 6, results, 3723.41)
+  t.eq(text, t.read(F .. "/expected/experiment-summary.example.yaml"))
+  local tab = ex.summary_table("pd-disaggregation", 3, 6, results, 3723.41)
+  t.ok(tab:find(("="):rep(62) .. "\nDoE EXPERIMENT SUMMARY\n", 1, true), tab)
+  t.ok(tab:find("  FAIL ms-d1xTP8-p4xTP2               failed_standup     runs: 0/6\n", 1, true), tab)
+  t.ok(tab:find("\nResult: 1/3 succeeded, 2 failed\n", 1, true), tab)
+  t.raises("unknown status failed_badly", ex.summary_yaml, "x", 1, 1, { { setup_treatment = "a", status = "failed_badly" } }, 0)
+end)

@@ -150,7 +150,7 @@ function M.report(w, A, B, opts)
     generated = model.generated, workspace = w.path, a = { label = A.label }, b = { label = B.label },
     namespace = opts.namespace or known(A.state.stack and A.state.stack.namespace) or "",
     pvc = opts.pvc or "", gateway_svc = opts.gateway_svc or "", sides = sides,
-    analyze = ("llmdlua analyze.lua %s"):format(template.helpers.sh(w.path)),
+    analyze = template.safe(("llmdlua analyze.lua %s"):format(template.helpers.sh(w.path))),
   })
   ws.write_text(w.path .. "/run_comparison.sh", script, "755")
   copy_templates(w, tdir)

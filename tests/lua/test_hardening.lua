@@ -340,3 +340,111 @@ t.test("10: .nan in a benchmark report names the file and the key", function()
   t.eq(r.stderr, ("llmdlua: %s/benchmark_report.yaml: results.request_performance.aggregate.latency."
     .. "time_to_first_token.mean is .nan (expected a number, or the key left out when unknown)\n"):format(dir))
 end)
+
+-- Runs a generated script with sh in a fresh folder; returns the names of the files it made.
+local function run_script(path)
+  local cwd = t.tmpdir()
+  local r = run { "sh", "-c", "cd " .. q(cwd) .. " && sh " .. q(path) .. " >/dev/null 2>&1; ls -A" }
+  local made = {}
+  for n in r.stdout:gmatch("[^\n]+") do made[#made + 1] = n end
+  return made
+end
+
+t.test("3: a newline in a label or a results folder's name cannot make run_comparison.sh run anything", function()
+  local tmp = t.tmpdir()
+  local src = tmp .. "/results\ntouch PWNED_dir\n"
+  copy_tree(BASE, src)
+  local label = "base\ntouch PWNED_label\n$(touch PWNED_subst) `touch PWNED_tick` 'q\" | x"
+  local r = run { LLMDLUA, "compare.lua", "--a", src, "--b", TREAT, "--a-label", label, "--parent", tmp .. "/p", "--quiet" }
+  t.ok(r.ok, r.stderr)
+  local w = workspaces(tmp .. "/p")[1]
+  local script = w .. "/run_comparison.sh"
+  t.eq(run_script(script), {}, "the script made no file")
+  -- it still says what it should: the label, exported as the exact value
+  local bin = tmp .. "/bin"
+  lfs.mkdir(bin)
+  t.write(bin .. "/llmdlua", "#!/bin/sh\nexit 0\n") -- the script's last line runs analyze.lua
+  run { "chmod", "755", bin .. "/llmdlua" }
+  local check = run { "sh", "-c", "PATH=" .. q(bin) .. ":$PATH; . " .. q(script) .. " >/dev/null 2>&1; printf %s \"$RUN_A_LABEL\"" }
+  t.eq(check.stdout, label)
+  -- and sh reads it as a script without a syntax error
+  t.ok(run({ "sh", "-n", script }).ok)
+end)
+
+t.test("3: commands and plan values with newlines stay comments, in the shipped and in old templates", function()
+  local template = require "llmd.template"
+  local dir = t.tmpdir()
+  local side = {
+    x = "a", label = "a\ntouch PWNED_1", imported = false, source = "/x\ntouch PWNED_2",
+    state_text = "label: a\ntouch PWNED_3", config_text = "set:\n  image: \"v1\ntouch PWNED_4\"\r\ntouch PWNED_5",
+    commands = { "helm upgrade -n ns x --set image=v1\ntouch PWNED_6", "kubectl -n ns get pods\r\ntouch PWNED_7\0x" },
+  }
+  local model = { generated = "now\ntouch PWNED_8", workspace = "/w\ntouch PWNED_9", a = { label = side.label },
+    b = { label = "b" }, namespace = "ns\ntouch PWNED_10", pvc = "", gateway_svc = "", sides = { side },
+    analyze = template.safe("true") }
+  local shipped = template.render_file(ROOT .. "/templates/run_comparison.sh", model)
+  t.write(dir .. "/shipped.sh", shipped)
+  t.eq(run_script(dir .. "/shipped.sh"), {})
+  -- a workspace keeps a copy of its templates: one from before this fix wrote "# {{ c }}"
+  -- and "{{ side.label }}" into comments; the engine's escaping for .sh covers them too
+  local old = "#!/bin/sh\n# Run {{ side.label }}\n{% for side in sides %}\n# {{ side.source }}\n"
+    .. "{% for c in side.commands %}\n# {{ c }}\n{% end %}\n{% end %}\n{{ analyze }}\n"
+  t.write(dir .. "/old_run_comparison.sh", old)
+  local text = template.render_file(dir .. "/old_run_comparison.sh", { side = side, sides = { side }, analyze = model.analyze })
+  t.write(dir .. "/old.sh", text)
+  t.eq(run_script(dir .. "/old.sh"), {})
+  t.ok(text:find("# 'helm upgrade -n ns x --set image=v1\\ntouch PWNED_6'", 1, true), text)
+end)
+
+t.test("3: labels with | < [ ` or newlines keep the report's tables whole and inject nothing", function()
+  local tmp = t.tmpdir()
+  local la, lb = "A|x\n## injected <script>alert(1)</script>", "[click](http://e) `b` \\|"
+  local r = run { LLMDLUA, "compare.lua", "--a", BASE, "--b", TREAT, "--a-label", la, "--b-label", lb,
+    "--parent", tmp .. "/p", "--quiet" }
+  t.ok(r.ok, r.stderr)
+  local text = t.read(workspaces(tmp .. "/p")[1] .. "/comparison_report.md")
+  t.ok(not text:find("<script>", 1, true), "no raw HTML")
+  t.ok(not text:find("\n## injected", 1, true), "no heading made from a label")
+  t.ok(not text:find("[click](", 1, true), "no link made from a label")
+  -- every table row has as many cells as its header row (| not escaped by a backslash)
+  local function cells(line)
+    local n = 0
+    local i = 1
+    while i <= #line do
+      local c = line:sub(i, i)
+      if c == "\\" then i = i + 1 elseif c == "|" then n = n + 1 end
+      i = i + 1
+    end
+    return n
+  end
+  local want
+  for line in text:gmatch("[^\n]*") do
+    if line:match("^|") then
+      if not want then want = cells(line) end
+      t.eq(cells(line), want, "cells in: " .. line)
+    else
+      want = nil
+    end
+  end
+  -- the labels are still there, escaped (by hand: \| for |, &lt; for <, \[ \] \` \\)
+  t.ok(text:find("A\\|x ## injected &lt;script>alert(1)&lt;/script>", 1, true), "label A, escaped")
+  t.ok(text:find("\\[click\\](http://e) \\`b\\` \\\\\\|", 1, true), "label B, escaped")
+end)
+
+t.test("3: escaping is the template format's: markdown, html, shell, none; raw and safe opt out", function()
+  local template = require "llmd.template"
+  local m = { v = "<a>|[x]\n#`\\", s = template.safe("<b>ok</b>") }
+  t.eq(template.render("{{ v }}", m, "t.md", { format = "markdown" }), "&lt;a>\\|\\[x\\] #\\`\\\\")
+  t.eq(template.render("{{ v }}", m, "t.html", { format = "html" }), "&lt;a&gt;|[x]\n#`\\")
+  t.eq(template.render("{{ v }}", m, "t.sh", { format = "shell" }), "'<a>|[x]\\n#`\\'")
+  t.eq(template.render("{{ v }}", m, "t.txt"), m.v)
+  t.eq(template.render("{{ v | raw }}", m, "t.md", { format = "markdown" }), m.v)
+  t.eq(template.render("{{ s }}", m, "t.html", { format = "html" }), "<b>ok</b>")
+  t.eq(template.render("{{ v | sh }}", m, "t.sh", { format = "shell" }), "'<a>|[x]\n#`\\'")
+  t.eq(template.render("{{ v | comment }}", m, "t.sh", { format = "shell" }), "# <a>|[x]\n# #`\\")
+  -- a heading or quote at the start of a value is escaped; a terminal escape is not printed
+  t.eq(template.render("{{ v }}", { v = "> q\27[31m" }, "t.md", { format = "markdown" }), "\\> q?\\[31m")
+  t.eq(template.format_of("x/report.HTML"), "html")
+  t.eq(template.format_of("run.sh"), "shell")
+  t.eq(template.format_of("r.md"), "markdown")
+end)

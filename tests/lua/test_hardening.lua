@@ -448,3 +448,77 @@ t.test("3: escaping is the template format's: markdown, html, shell, none; raw a
   t.eq(template.format_of("run.sh"), "shell")
   t.eq(template.format_of("r.md"), "markdown")
 end)
+
+t.test("5: an empty, garbage or missing result file claimed by its name is an error; --tolerant warns", function()
+  local F = t.fixtures()
+  local tmp = t.tmpdir()
+  -- vllm-benchmark: three load points, one of them replaced by an empty, then a garbage file
+  local src = tmp .. "/vb"
+  copy_tree(F .. "/vllm-benchmark/exp-7_H100/llm-d-1p1d", src)
+  local victim = src .. "/benchmark_2025-05-13_04-43-11.json"
+  for _, bad in ipairs { { "", "empty" }, { "{\"date\": \"2025", "not a vLLM benchmark result" } } do
+    t.write(victim, bad[1])
+    local r = run { LLMDLUA, "extract.lua", src }
+    t.eq(r.code, 1)
+    t.ok(r.stderr:find(victim .. ": " .. bad[2], 1, true), r.stderr)
+    r = run { LLMDLUA, "extract.lua", src, "--tolerant", "--json" }
+    t.ok(r.ok, r.stderr)
+    local m = json.decode(r.stdout)
+    t.eq(#m.stages, 2, "the two readable load points")
+    t.ok(table.concat(m.warnings, "\n"):find("left out (--tolerant): " .. victim .. ": " .. bad[2], 1, true))
+  end
+  -- inference-perf: a stage file gone from the sequence 0..6
+  local ip = tmp .. "/ip"
+  copy_tree(BASE, ip)
+  os.remove(ip .. "/stage_3_lifecycle_metrics.json")
+  local r = run { LLMDLUA, "compare.lua", "--a", ip, "--b", TREAT, "--parent", tmp .. "/p", "--quiet" }
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find(ip .. "/stage_3_lifecycle_metrics.json: missing", 1, true), r.stderr)
+  t.eq(workspaces(tmp .. "/p"), {}, "checked before anything was made")
+  r = run { LLMDLUA, "compare.lua", "--a", ip, "--b", TREAT, "--a-label", "ip", "--parent", tmp .. "/p", "--quiet",
+    "--tolerant" }
+  t.ok(r.ok, r.stderr)
+  local w = workspaces(tmp .. "/p")[1]
+  local report = t.read(w .. "/comparison_report.md")
+  t.ok(report:find("- ip: left out (--tolerant): " .. ip .. "/stage_3_lifecycle_metrics.json: missing", 1, true),
+    "in the data checks")
+  -- analyze.lua re-extracts the same way (tolerant), and says the same
+  r = run { LLMDLUA, "analyze.lua", w, "--reextract", "--quiet" }
+  t.ok(r.ok, r.stderr)
+  -- a benchmark report cut short
+  local br = tmp .. "/br"
+  lfs.mkdir(br)
+  local text = t.read(F .. "/benchmark-report/br_v0_2_example.yaml")
+  for _, cut in ipairs { 8000, 12000, #text - 1 } do
+    t.write(br .. "/benchmark_report.yaml", text:sub(1, cut))
+    r = run { LLMDLUA, "extract.lua", br }
+    t.eq(r.code, 1, "cut at " .. cut)
+    t.ok(r.stderr:find(br .. "/benchmark_report.yaml: does not end with a newline", 1, true), r.stderr)
+  end
+  -- cut at a line's end inside the aggregate: the section that is gone is named
+  local at = text:find("\n", text:find("throughput:", text:find("aggregate:", 1, true), true) - 40, true)
+  t.write(br .. "/benchmark_report.yaml", text:sub(1, at))
+  r = run { LLMDLUA, "extract.lua", br }
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("successful requests but no %a+ section: truncated or incomplete"), r.stderr)
+  t.write(br .. "/benchmark_report.yaml", text)
+  t.ok(run({ LLMDLUA, "extract.lua", br }).ok, "the whole report reads")
+end)
+
+t.test("12: extract.lua FILE reads one result file (the others beside it ignored)", function()
+  local F = t.fixtures()
+  local one = F .. "/vllm-benchmark/exp-7_H100/llm-d-1p1d/benchmark_2025-05-13_04-43-11.json"
+  local r = run { LLMDLUA, "extract.lua", one, "--json" }
+  t.ok(r.ok, r.stderr)
+  local m = json.decode(r.stdout)
+  t.eq(#m.stages, 1)
+  t.eq(#m.files, 1)
+  -- its throughput is the file's own request_throughput (read with python3's json)
+  local py = run { "python3", "-c", "import json,sys; print(repr(json.load(open(sys.argv[1]))['request_throughput']))", one }
+  t.eq(m.overall.throughput_req_s.value, tonumber(py.stdout))
+  r = run { LLMDLUA, "extract.lua", BASE .. "/stage_3_lifecycle_metrics.json", "--json" }
+  t.ok(r.ok, r.stderr)
+  m = json.decode(r.stdout)
+  t.eq(#m.stages, 1)
+  t.eq(m.stages[1].index, 3)
+end)

@@ -6,7 +6,7 @@ local json = require "llmd.json"
 local proc = require "llmd.proc"
 local lfs = require "lfs"
 
-local ROOT = t.here() .. "/../.."
+local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
 local LLMDLUA = ROOT .. "/llmdlua"
 local BASE = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
 local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
@@ -521,4 +521,61 @@ t.test("12: extract.lua FILE reads one result file (the others beside it ignored
   m = json.decode(r.stdout)
   t.eq(#m.stages, 1)
   t.eq(m.stages[1].index, 3)
+end)
+
+t.test("12: autobench.lua validate on a folder without configs is an error; --help works", function()
+  local empty = t.tmpdir()
+  local r = run { LLMDLUA, "autobench.lua", "validate", empty }
+  t.eq(r.code, 1)
+  t.eq(r.stdout, empty .. ": no autobench configs here (looked for *.yaml and *.yml in the folder and below)\n")
+  for _, h in ipairs { "--help", "-h", "help" } do
+    r = run { LLMDLUA, "autobench.lua", h }
+    t.eq(r.code, 0, h)
+    t.ok(r.stdout:find("usage: llmdlua autobench.lua COMMAND", 1, true), r.stdout)
+  end
+  -- a folder with configs still validates (the bundled cookbook configs are valid)
+  r = run { LLMDLUA, "autobench.lua", "validate", t.fixtures() .. "/autobench/cookbook-llm" }
+  t.ok(r.ok, r.stdout .. r.stderr)
+end)
+
+t.test("12: doctor.lua needs no cluster tool for analysis; --cluster requires them", function()
+  local bin = t.tmpdir() -- a PATH with python3 only
+  lfs.link(proc.which("python3"), bin .. "/python3", true)
+  local r = run { "env", "PATH=" .. bin, LLMDLUA, "doctor.lua" }
+  t.eq(r.code, 0, r.stdout)
+  t.ok(r.stdout:find("helm      not found (needed only for compare.lua --plan", 1, true), r.stdout)
+  t.ok(not r.stdout:find("required", 1, true), r.stdout)
+  r = run { "env", "PATH=" .. bin, LLMDLUA, "doctor.lua", "--cluster" }
+  t.eq(r.code, 1)
+  t.ok(r.stdout:find("helm      MISSING (required by compare.lua --plan)", 1, true), r.stdout)
+end)
+
+t.test("12: the README's llmd.scan example runs on a file with a failed request", function()
+  local readme = t.read(ROOT .. "/README.md")
+  local sec = readme:match("### `llmd.scan`.-```lua\n(.-)```")
+  t.ok(sec and sec:find("scan.json", 1, true), "the example found")
+  local dir = t.tmpdir()
+  -- the synthetic per-request file has 6 requests, one failed without output_token_times
+  -- (counted with python3's json, by hand from the fixture)
+  local per_req = t.fixtures() .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json"
+  t.write(dir .. "/per_request_lifecycle_metrics.json", t.read(per_req))
+  t.write(dir .. "/rows.jsonl", '{"metrics":{"mean_ttft_ms":1.5}}\n{"metrics":{"mean_ttft_ms":null}}\n')
+  t.write(dir .. "/requests.csv", "ttft_ms,x\n2.5,1\n")
+  t.write(dir .. "/example.lua", 'local stats = require "llmd.stats"\nlocal s = stats.new()\n' .. sec)
+  local r = run { "sh", "-c", "cd " .. q(dir) .. " && " .. q(LLMDLUA) .. " example.lua" }
+  t.ok(r.ok, r.stderr)
+  t.eq(r.stdout, "6 requests, 5 with a first token\n")
+end)
+
+t.test("12: a Prometheus counter asked for without _total: nil and 'did you mean ..._total'", function()
+  local pf = require "llmd.prom_files"
+  local agg = pf.read_raw_dir(t.fixtures() .. "/prometheus/synthetic-raw")
+  local v, why = agg:counter_total("vllm:prefix_cache_hits")
+  t.eq(v, nil)
+  t.eq(why, "vllm:prefix_cache_hits: never scraped; did you mean vllm:prefix_cache_hits_total? "
+    .. "(a counter's samples are named with _total)")
+  t.ok(agg:counter_total("vllm:prefix_cache_hits_total") ~= nil)
+  v, why = agg:gauge_summary("vllm:no_such_gauge")
+  t.eq(v, nil)
+  t.eq(why, "vllm:no_such_gauge: never scraped")
 end)

@@ -496,11 +496,40 @@ local function find_pvc(ctx, x)
   return name
 end
 
-local function list_requests(ctx)
+-- The folders on the results PVC, through the launcher pod run_only.sh has just (re)started.
+local function list_requests(ctx, x)
   local r = ctx.k:kubectl({ "exec", "llmdbench-harness-launcher", "--", "ls", "/requests" }, { check = false })
-  local set = {}
-  if r.ok then for l in (r.stdout or ""):gmatch("[^\n]+") do set[l] = true end end
-  return set
+  if not r.ok then
+    error(("run %s: cannot list the results on the PVC: %s: %s"):format(x,
+      k8s.cmdline(ctx.k:argv("kubectl", { "exec", "llmdbench-harness-launcher", "--", "ls", "/requests" })),
+      (r.stderr or ""):gsub("%s+$", "")), 0)
+  end
+  local list = {}
+  for l in (r.stdout or ""):gmatch("[^\n]+") do list[#list + 1] = l end
+  return list
+end
+
+-- run_only.sh's experiment id: the uid (`date +%s` when it started) it names in its output
+-- (LLMDBENCH_RUN_EXPERIMENT_ID=<uid>_<workload>, the verify-model-<uid> pod, "experiment id").
+function M.experiment_uid(line)
+  return line:match("LLMDBENCH_RUN_EXPERIMENT_ID=\"?(%d+)_") or line:match("verify%-model%-(%d+)")
+    or line:match("[Ee]xperiment[ _]?[Ii][Dd]%s*[:=]?%s*\"?(%d+)")
+end
+
+-- This run's folders among names (<harness>_<uid>_<workload>_<stack>): those with the uid
+-- run_only.sh printed, else those whose uid is a time within [t0, t1] (run_only.sh takes it
+-- from the clock when it starts). Never "whatever is new": an older run's folder on a
+-- reused PVC has an older uid.
+function M.this_runs_folders(names, uid, t0, t1)
+  local out = {}
+  for _, n in ipairs(names) do
+    local id = n:match("^[^_]+_(%d+)_") or n:match("^(%d+)_")
+    if id and ((uid and id == uid) or (not uid and tonumber(id) >= t0 and tonumber(id) <= t1)) then
+      out[#out + 1] = n
+    end
+  end
+  table.sort(out)
+  return out
 end
 
 local function benchmark(ctx, x)
@@ -532,16 +561,20 @@ local function benchmark(ctx, x)
   end
   local attempts = b.attempts or 2
   for attempt = 1, attempts do
-    local before = list_requests(ctx)
     say(ctx, "  running %s (attempt %d/%d)", k8s.cmdline(cmd), attempt, attempts)
+    local uid
+    local t0 = os.time()
     local res = proc.run(cmd, { cwd = d .. "/benchmark", timeout = ctx.timeouts.benchmark,
       env = { NAMESPACE = ctx.ns, BENCHMARK_PVC = pvc, MODEL = r.deploy.model },
-      stdout = function(line) ctx.out:write("    | ", line, "\n") end, stderr = "stdout" })
-    -- copy what this run wrote to the PVC into the workspace
-    local after = list_requests(ctx)
-    local new = {}
-    for name in pairs(after) do if not before[name] then new[#new + 1] = name end end
-    table.sort(new)
+      stdout = function(line)
+        uid = uid or M.experiment_uid(line)
+        ctx.out:write("    | ", line, "\n")
+      end, stderr = "stdout" })
+    -- copy what this run wrote to the PVC into the workspace: its experiment's folders only
+    local listed = list_requests(ctx, x)
+    local new = M.this_runs_folders(listed, uid, t0, os.time())
+    say(ctx, "  this run's results on the PVC (experiment %s): %s", uid or ("started " .. t0),
+      #new > 0 and table.concat(new, ", ") or "none")
     local dest = d .. "/results"
     if lfs.attributes(dest) then
       -- an earlier attempt's results are kept, not overwritten
@@ -555,7 +588,10 @@ local function benchmark(ctx, x)
     local run = harness.extract(dest, { harness = b.harness })
     local why
     if not res.ok then why = ("%s exited with %s"):format(cmd[1], tostring(res.code or res.signal)) end
-    if #new == 0 then why = (why and why .. "; " or "") .. "no results on the PVC" end
+    if #new == 0 then
+      why = (why and why .. "; " or "") .. ("no results of this run on the PVC (there: %s)")
+        :format(#listed > 0 and table.concat(listed, ", ") or "nothing")
+    end
     if run.status ~= "ok" then why = (why and why .. "; " or "") .. table.concat(run.reasons, "; ") end
     if not why then return ("results in %s (%s)"):format(dest, run.harness) end
     say(ctx, "  the benchmark failed: %s", why)

@@ -122,7 +122,6 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench port-forward svc/llm-d-baseline-model-server <port>:8000",
     "kubectl -n bench get pvc -o json",
     "kubectl -n bench apply -f -",
-    "kubectl -n bench exec llmdbench-harness-launcher -- ls /requests",
     "run_only.sh -c <ws>/run-a/benchmark/config.yaml",
     "kubectl -n bench exec llmdbench-harness-launcher -- ls /requests",
     "kubectl -n bench cp llmdbench-harness-launcher:/requests/inference-perf_<id>_sanity_random_optimized-baseline-Qwen3-32B "
@@ -149,7 +148,6 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench port-forward svc/infra-sim-inference-gateway-istio <port>:80",
     "kubectl -n bench get pvc -o json",
     "kubectl -n bench get svc -o json",
-    "kubectl -n bench exec llmdbench-harness-launcher -- ls /requests",
     "run_only.sh -c <ws>/run-b/benchmark/config.yaml",
     "kubectl -n bench exec llmdbench-harness-launcher -- ls /requests",
     "kubectl -n bench cp llmdbench-harness-launcher:/requests/inference-perf_<id>_sanity_random_optimized-baseline-Qwen3-32B "
@@ -485,6 +483,35 @@ t.test("a port-forward refused by the API server is retried, and used once it fo
   t.eq(r.code, 1)
   t.ok(r.stdout:find("kubectl port-forward svc/llm-d-baseline-model-server exited (1) after 4 attempt(s): "
     .. "The connection to the server", 1, true), r.stdout)
+end)
+
+t.test("results: this run's experiment folder only, whatever the old launcher pod's state", function()
+  -- by hand: folder names as run_only.sh makes them, <harness>_<uid>_<workload>_<stack>
+  local names = { "inference-perf_1761000000_sanity_random_old-stack", "inference-perf_1761000500_sanity_random_s",
+    "guidellm_1761000500_chat_s", "notes.txt" }
+  t.eq(cluster.this_runs_folders(names, "1761000500"), { "guidellm_1761000500_chat_s",
+    "inference-perf_1761000500_sanity_random_s" })
+  t.eq(cluster.this_runs_folders(names, nil, 1761000400, 1761000600), { "guidellm_1761000500_chat_s",
+    "inference-perf_1761000500_sanity_random_s" })
+  t.eq(cluster.this_runs_folders(names, nil, 1761000600, 1761000700), {})
+  t.eq(cluster.experiment_uid("export LLMDBENCH_RUN_EXPERIMENT_ID=\"1761000500_sanity_random\""), "1761000500")
+  t.eq(cluster.experiment_uid("Verifying model m using pod llmdbench-verify-model-1761000500"), "1761000500")
+  t.eq(cluster.experiment_uid("==> Running harness"), nil)
+  -- the fake: a reused PVC with an older run's folder, and that run's launcher pod Completed
+  -- (exec into it fails as kubectl does); only this run's folder is taken
+  local s = setup(function(plan) plan.runs.b = { label = "before", existing = { results = TREAT } } end)
+  local r = compare(s, nil, { FAKE_OLD_RESULTS = TREAT })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = workspace(s)
+  local got = {}
+  for n in lfs.dir(w .. "/run-a/results") do if n:match("^inference") then got[#got + 1] = n end end
+  t.eq(#got, 1, table.concat(got, ", "))
+  t.ok(not got[1]:find("old-stack", 1, true), got[1])
+  -- and the numbers are this run's (BASE), not the old folder's (TREAT)
+  local E = require "harness_expected"
+  local rows = {}
+  for _, row in ipairs(json.read(w .. "/comparison.json").perf) do rows[row.key] = row end
+  t.eq(rows.ttft_p90_ms.a, E.kubecon_na_2025_vllm.overall.ttft_p90_ms)
 end)
 
 -- the cluster layer on its own ----------------------------------------------------------

@@ -99,7 +99,8 @@ function M.validate(plan, name)
           local d, b = r.deploy, r.benchmark
           if not is_map(d) then bad(key .. ".deploy", "missing (or give 'existing')")
           else
-            known(d, key .. ".deploy", { method = true, guide_dir = true, environments = true, release = true,
+            known(d, key .. ".deploy", { method = true, guide_dir = true, environment = true, environments = true,
+              release = true,
               chart = true, chart_version = true, values = true, set = true, kustomize = true, commands = true,
               values_override = true, model = true, gateway = true, hardware = true, guide = true, llmd_version = true,
               service = true })
@@ -111,6 +112,19 @@ function M.validate(plan, name)
               bad(key .. ".deploy.guide_dir", "expected the guide's folder (commands run there)")
             elseif type(d.guide_dir) == "string" and lfs.attributes(d.guide_dir, "mode") ~= "directory" then
               bad(key .. ".deploy.guide_dir", d.guide_dir .. ": no such folder")
+            end
+            -- helmfile's -e/--environment takes one value: a second -e silently replaces the first
+            local envs = d.environments
+            if envs ~= nil and d.environment ~= nil then
+              bad(key .. ".deploy", "give environment (one helmfile environment), not both environment and environments")
+            elseif type(envs) == "table" and #envs > 1 then
+              bad(key .. ".deploy.environments", ("helmfile's --environment takes one value, got %d (%s): helmfile "
+                .. "would use only the last; give the one environment your helmfile.yaml defines for this "
+                .. "combination as environment: NAME"):format(#envs, table.concat(envs, ", ")))
+            elseif envs ~= nil and not (type(envs) == "string" or (type(envs) == "table" and type(envs[1]) == "string")) then
+              bad(key .. ".deploy.environments", "expected one environment name")
+            elseif d.environment ~= nil and type(d.environment) ~= "string" then
+              bad(key .. ".deploy.environment", "expected one environment name")
             end
             if m == "helm" and (type(d.release) ~= "string" or type(d.chart) ~= "string") then
               bad(key .. ".deploy", "helm needs 'release' and 'chart'")
@@ -759,7 +773,8 @@ local function deploy(ctx, x)
   end
   if d.method == "helmfile" then
     local a = { "apply" }
-    for _, e in ipairs(d.environments or {}) do a[#a + 1] = "-e"; a[#a + 1] = e end
+    local env = d.environment or (type(d.environments) == "table" and d.environments[1]) or d.environments
+    if env then a[#a + 1] = "-e"; a[#a + 1] = env end
     if override then a[#a + 1] = "--state-values-file"; a[#a + 1] = override end
     record("helmfile", a)
     ctx.k:helmfile(a, { cwd = d.guide_dir })

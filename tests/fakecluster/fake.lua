@@ -498,7 +498,18 @@ local function helmfile()
   local ns = ns_of(args)
   local a = strip_ns(args)
   local s = space(ns)
-  if a[1] ~= "apply" then die("fake helmfile: unsupported call: " .. table.concat(args, " "), 2) end
+  -- -e/--environment is one string flag (cobra): given twice, the last one wins
+  local env, verb = "default", nil
+  local i = 1
+  while i <= #a do
+    local x = a[i]
+    if x == "-e" or x == "--environment" then env = a[i + 1]; i = i + 1
+    elseif x:match("^%-%-environment=") then env = x:match("=(.*)$")
+    elseif x:match("^%-e.") then env = x:sub(3):gsub("^=", "")
+    elseif not verb and x:sub(1, 1) ~= "-" then verb = x end
+    i = i + 1
+  end
+  if verb ~= "apply" then die("fake helmfile: unsupported call: " .. table.concat(args, " "), 2) end
   local f = io.open("helmfile.yaml") or io.open("helmfile.yaml.gotmpl")
   if not f then die("err: no state file found. It must be named helmfile.yaml", 1) end
   local text = f:read("a")
@@ -506,6 +517,7 @@ local function helmfile()
   if failing("deploy") then die("in ./helmfile.yaml: command \"helm\" exited with non-zero status: Error: UPGRADE FAILED") end
   for name in text:gmatch("\n%s*%-%s*name:%s*([%w%-_]+)") do
     make_release(s, name, "helmfile/" .. name, false)
+    s.releases[name].environment = env
     print("Upgrading release=" .. name)
   end
   save()

@@ -38,7 +38,7 @@ local function setup(edit)
           kustomize = "ms", model = "Qwen/Qwen3-0.6B" },
         benchmark = { template = d .. "/template.yaml", harness = "inference-perf", workload = "sanity_random" } },
       b = { label = "llm-d-scheduler",
-        deploy = { method = "helmfile", guide_dir = d .. "/guide", environments = { "cuda", "istio" },
+        deploy = { method = "helmfile", guide_dir = d .. "/guide", environment = "istio",
           model = "Qwen/Qwen3-0.6B", gateway = "istio" },
         benchmark = { template = d .. "/template.yaml", harness = "inference-perf", workload = "sanity_random" } },
     },
@@ -141,7 +141,7 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "kubectl -n bench get httproute,gateway -o json",
     -- run B: helmfile with environments, through the gateway
-    "helmfile -n bench apply -e cuda -e istio",
+    "helmfile -n bench apply -e istio",
     "kubectl -n bench get pods -o json",
     "kubectl -n bench get inferencepool,gateway,httproute -o json",
     "kubectl -n bench get svc -o json",
@@ -189,7 +189,7 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
   t.ok(order.asave_state < order.ateardown and order.bsave_state < order.bteardown)
   -- the reproduction script holds the commands that ran
   local sh = t.read(w .. "/run_comparison.sh")
-  t.ok(sh:find("# (cd " .. s.dir .. "/guide && helmfile -n bench apply -e cuda -e istio)", 1, true), sh)
+  t.ok(sh:find("# (cd " .. s.dir .. "/guide && helmfile -n bench apply -e istio)", 1, true), sh)
   t.ok(sh:find("export NAMESPACE=bench", 1, true))
   t.ok(sh:find("export BENCHMARK_PVC=llmd-benchmark-results", 1, true), sh)
   t.ok(sh:find("export GATEWAY_SVC=infra-sim-inference-gateway-istio", 1, true), sh)
@@ -234,7 +234,7 @@ t.test("dry run: every command printed, the cluster untouched", function()
   local r = compare(s, { "--plan", s.plan, "--dry-run" })
   t.eq(r.code, 0, r.stderr)
   t.ok(r.stdout:find("[dry-run] helm upgrade --install sim", 1, true))
-  t.ok(r.stdout:find("[dry-run] helmfile -n bench apply -e cuda -e istio", 1, true))
+  t.ok(r.stdout:find("[dry-run] helmfile -n bench apply -e istio", 1, true))
   t.ok(r.stdout:find("[dry-run] kubectl -n bench delete gateway --all", 1, true))
   t.eq(lfs.attributes(s.cluster .. "/calls.log"), nil, "no call reached the cluster")
   t.eq(lfs.attributes(s.cluster .. "/state.json"), nil)
@@ -512,6 +512,27 @@ t.test("results: this run's experiment folder only, whatever the old launcher po
   local rows = {}
   for _, row in ipairs(json.read(w .. "/comparison.json").perf) do rows[row.key] = row end
   t.eq(rows.ttft_p90_ms.a, E.kubecon_na_2025_vllm.overall.ttft_p90_ms)
+end)
+
+t.test("helmfile: one environment; a list of more is an error (helmfile would keep only the last)", function()
+  local s = setup(function(plan) plan.runs.b.deploy.environment = nil; plan.runs.b.deploy.environments = { "cuda" } end)
+  local r = compare(s, nil, { FAKE_FAIL = false })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(table.concat(call_lines(s, workspace(s)), "\n"):find("helmfile -n bench apply -e cuda\n", 1, true))
+  s = setup(function(plan) plan.runs.b.deploy.environment = nil; plan.runs.b.deploy.environments = { "cuda", "istio" } end)
+  r = compare(s)
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("runs.b.deploy.environments: helmfile's --environment takes one value, got 2 (cuda, istio)", 1,
+    true), r.stderr)
+  t.eq(lfs.attributes(s.cluster .. "/calls.log"), nil, "refused before any call")
+  -- the fake's helmfile takes the flag as helmfile does: the last -e wins, the first is dropped
+  local d = t.tmpdir()
+  proc.run { "mkdir", "-p", d .. "/g", d .. "/c" }
+  t.write(d .. "/g/helmfile.yaml", "releases:\n  - name: infra-x\n")
+  local pr = proc.run({ FAKEBIN .. "/helmfile", "-n", "ns", "apply", "-e", "cuda", "-e", "istio" },
+    { cwd = d .. "/g", env = { FAKE_CLUSTER = d .. "/c", FAKE_LLMDLUA = LLMDLUA } })
+  t.eq(pr.code, 0, pr.stderr)
+  t.eq(json.read(d .. "/c/state.json").ns.ns.releases["infra-x"].environment, "istio")
 end)
 
 -- the cluster layer on its own ----------------------------------------------------------

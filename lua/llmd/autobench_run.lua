@@ -81,6 +81,17 @@ local function fill(template, vars)
   end))
 end
 
+local function exit_text(st)
+  return st.code and ("code " .. st.code) or ("signal " .. tostring(st.signal))
+end
+
+-- Why the server exited, from its log: "oom" or "failed", and the reason.
+local function server_death(st, log, when)
+  local text = read(log)
+  return is_oom(text) and "oom" or "failed",
+    ("the server exited (%s) %s: %s"):format(exit_text(st), when, tail(text, 2))
+end
+
 -- Waits until the server answers one of the ready paths; nil, or why not.
 local function wait_ready(p, base, paths, timeout, log)
   local t0 = now()
@@ -90,16 +101,33 @@ local function wait_ready(p, base, paths, timeout, log)
       if ok and r.status >= 200 and r.status < 300 then return nil end
     end
     local st = p:poll()
-    if st then
-      local text = read(log)
-      return is_oom(text) and "oom" or "failed",
-        ("the server exited (%s) before answering: %s"):format(st.code and ("code " .. st.code) or
-          ("signal " .. tostring(st.signal)), tail(text, 2))
-    end
+    if st then return server_death(st, log, "before answering") end
     if now() - t0 >= timeout then
       return "timeout", ("the server did not answer %s within %d s"):format(table.concat(paths, " or "), timeout)
     end
     proc.run { "sleep", "0.2" }
+  end
+end
+
+-- Runs the benchmark client in the background while watching the server: { st = the
+-- client's exit } or { timed_out = true } or { server = the server's exit } (the client is
+-- stopped at once: a client talking to a dead server would wait for it for minutes).
+local function run_client(cargv, blog, server, timeout)
+  local ok, c = pcall(proc.spawn, cargv, { stdout = { file = blog }, stderr = "stdout" })
+  if not ok then return { spawn_error = tostring(c) } end
+  local t0 = now()
+  while true do
+    local st = c:wait(0.2)
+    local sst = server:poll()
+    if sst then
+      c:kill(2)
+      return { server = sst }
+    end
+    if st then return { st = st } end
+    if now() - t0 >= timeout then
+      c:kill(5)
+      return { timed_out = true }
+    end
   end
 end
 
@@ -211,12 +239,15 @@ function M.run(config_path, opts)
         status, reason = wait_ready(p, base, r.ready_paths or { "/health", "/v1/models" },
           opts.timeout or r.ready_timeout or 600, log)
       end
+      local dead -- why the remaining scenarios are not run, once the server has exited
       for _, t in ipairs(pending) do
         local sc = t.sc
         local row = base_row(sc)
         row.artifacts.server_log = log
         if status then
           row.status, row.failure_reason = status, reason
+        elseif dead then
+          row.status, row.failure_reason = "skipped", dead
         else
           local rfile = ("%s-%s.json"):format(e.candidate_id, sc.name)
           local vars = {
@@ -237,14 +268,20 @@ function M.run(config_path, opts)
             io.write(("  %s: benchmarking\n"):format(sc.name))
             local blog = ("%s/benchmark-%s.log"):format(cdir, sc.name)
             row.artifacts.benchmark_log = blog
-            local res = proc.run(cargv, { stdout = { file = blog }, stderr = "stdout",
-              timeout = r.benchmark_timeout or 3600 })
+            local res = run_client(cargv, blog, p, r.benchmark_timeout or 3600)
             local rpath = cdir .. "/" .. rfile
             if lfs.attributes(rpath, "mode") == "file" then row.artifacts.raw_result = rpath end
-            if not res.ok then
+            if res.server then
+              row.status, row.failure_reason = server_death(res.server, log, "during the benchmark of " .. sc.name)
+              row.server_exit = res.server.code and { code = res.server.code } or { signal = res.server.signal }
+              dead = ("not run: the server exited (%s, %s) during the benchmark of %s"):format(
+                exit_text(res.server), row.status, sc.name)
+            elseif res.spawn_error then
+              row.status, row.failure_reason = "failed", "the benchmark client did not start: " .. res.spawn_error
+            elseif res.timed_out or not res.st.ok then
               row.status = res.timed_out and "timeout" or (is_oom(read(log)) and "oom" or "failed")
               row.failure_reason = ("the benchmark client %s: %s"):format(res.timed_out and "timed out" or
-                ("exited with " .. tostring(res.code or res.signal)), tail(read(blog), 2))
+                ("exited with " .. exit_text(res.st)), tail(read(blog), 2))
             elseif not row.artifacts.raw_result then
               row.status, row.failure_reason = "failed", "the benchmark client wrote no result file " .. rpath
             else

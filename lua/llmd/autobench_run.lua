@@ -14,7 +14,6 @@
 -- {output_len} {num_prompts} {max_concurrency} {max_concurrency_flag} {result_dir}
 -- {result_file} {scenario} {framework} {candidate_id}.
 local ab = require "llmd.autobench"
-local harness = require "llmd.harness"
 local http = require "llmd.http"
 local json = require "llmd.json"
 local lfs = require "lfs"
@@ -131,23 +130,63 @@ local function run_client(cargv, blog, server, timeout)
   end
 end
 
-local function row_from_run(run)
-  local v = run.overall.values
+-- The row's metrics (the normalised schema's names) <- the client result's keys, first
+-- found: `vllm bench serve` / benchmark_serving.py (also kimbochen's bench_serving).
+M.RESULT_KEYS = {
+  { "request_throughput", { "request_throughput" } },
+  { "output_token_throughput", { "output_throughput" } },
+  { "total_token_throughput", { "total_token_throughput" } },
+  { "p50_ttft_ms", { "median_ttft_ms", "p50_ttft_ms" } },
+  { "mean_ttft_ms", { "mean_ttft_ms" } },
+  { "p99_ttft_ms", { "p99_ttft_ms" } },
+  { "p50_tpot_ms", { "median_tpot_ms", "p50_tpot_ms" } },
+  { "mean_tpot_ms", { "mean_tpot_ms" } },
+  { "p50_e2e_ms", { "median_e2el_ms", "p50_e2el_ms" } },
+  { "p99_e2e_ms", { "p99_e2el_ms" } },
+}
+
+-- A client's result file: one JSON object, or JSONL (sglang appends a line per run: the last).
+local function read_result(path)
+  local text = read(path)
+  local ok, v = pcall(json.decode, text, path)
+  if not ok then
+    local last, n = nil, 0
+    for line in text:gmatch("[^\n]+") do
+      n = n + 1
+      if line:match("%S") then last = { line = line, n = n } end
+    end
+    if not last then error(path .. ": empty (expected the benchmark client's JSON result)", 0) end
+    v = json.decode(last.line, path .. ":" .. last.n)
+  end
+  if type(v) ~= "table" or json.is_array(v) then error(path .. ": expected a JSON object (a benchmark result)", 0) end
+  return v
+end
+
+-- Metrics of a client's result file, named as the normalised schema names them, and nil
+-- or why the run failed. A metric the file does not have stays absent; with no completed
+-- request there are no latencies or throughputs at all (vLLM writes 0 for them: numpy of
+-- an empty list "or 0"), and a latency of 0 ms means not measured (vLLM's TTFT unstreamed).
+-- num_prompts: the config's, when the file has neither `failed` nor `num_prompts`.
+function M.result_metrics(path, num_prompts)
+  local d = read_result(path)
+  local function num(k) local v = d[k]; return type(v) == "number" and v or nil end
+  local completed = num("completed")
+  if not completed then error(path .. ": no numeric 'completed' (expected a vllm bench serve or sglang.bench_serving result)", 0) end
+  local failed = num("failed")
+  local n = num("num_prompts") or num_prompts
+  if not failed and n then failed = math.max(0, n - completed) end
   local m = json.object {}
-  local function put(k, x) if x ~= nil then m[k] = x end end
-  put("request_throughput", v.throughput_req_s)
-  put("output_token_throughput", v.throughput_tok_s)
-  put("total_token_throughput", v.throughput_total_tok_s)
-  put("p50_ttft_ms", v.ttft_p50_ms)
-  put("mean_ttft_ms", v.ttft_mean_ms)
-  put("p99_ttft_ms", v.ttft_p99_ms)
-  put("p50_tpot_ms", v.tpot_p50_ms)
-  put("mean_tpot_ms", v.tpot_mean_ms)
-  put("p50_e2e_ms", v.latency_p50_ms)
-  put("p99_e2e_ms", v.latency_p99_ms)
-  local ok, failed = v.requests_ok, v.requests_failed
-  if ok and failed and ok + failed > 0 then m.success_rate = ok / (ok + failed) end
-  return m
+  if failed and completed + failed > 0 then m.success_rate = completed / (completed + failed) end
+  if completed == 0 then
+    return m, ("no request succeeded (%s failed)"):format(failed and math.tointeger(failed) or "all")
+  end
+  for _, e in ipairs(M.RESULT_KEYS) do
+    for _, k in ipairs(e[2]) do
+      local v = num(k)
+      if v and not (e[1]:match("_ms$") and v <= 0) then m[e[1]] = v; break end
+    end
+  end
+  return m, nil
 end
 
 function M.run(config_path, opts)
@@ -285,14 +324,12 @@ function M.run(config_path, opts)
             elseif not row.artifacts.raw_result then
               row.status, row.failure_reason = "failed", "the benchmark client wrote no result file " .. rpath
             else
-              -- the client's result, read with the harness mapping, into the row's metrics
-              local rdir = cdir .. "/result-" .. sc.name
-              mkdir_p(rdir)
-              proc.run { "cp", "--", rpath, rdir .. "/" .. rfile }
-              local run = harness.extract(rdir, { harness = "vllm-benchmark" })
-              row.metrics = row_from_run(run)
-              if run.status ~= "ok" then
-                row.status, row.failure_reason = "failed", table.concat(run.reasons, "; ")
+              local ok, m, why = pcall(M.result_metrics, rpath, ds.num_prompts)
+              if not ok then
+                row.status, row.failure_reason = "failed", tostring(m)
+              else
+                row.metrics = m
+                if why then row.status, row.failure_reason = "failed", why end
               end
             end
           end

@@ -207,7 +207,17 @@ t.test("run: against a mock server - a good candidate, one that never comes up, 
   t.ok(got["vllm-1/chat"].failure_reason:find("did not answer", 1, true))
   t.eq(got["vllm-2/chat"].status, "oom")
   t.ok(got["vllm-2/chat"].failure_reason:find("CUDA out of memory", 1, true))
-  t.eq(got["vllm-3/chat"].status, "failed")
+  -- every request an HTTP 500: vLLM's file says 0.0 for every statistic; the row has no
+  -- latency or throughput at all (absent, never 0), only the success rate
+  local v3 = got["vllm-3/chat"]
+  t.eq(v3.status, "failed")
+  t.ok(v3.failure_reason:find("no request succeeded (3 failed)", 1, true), v3.failure_reason)
+  local raw3 = json.read(d .. "/" .. v3.artifacts.raw_result)
+  t.eq({ raw3.completed, raw3.median_tpot_ms, raw3.request_throughput }, { 0, 0.0, 0.0 }) -- what the client wrote
+  t.eq(v3.metrics, json.object { success_rate = 0.0 })
+  local v0 = got["vllm-0/chat"]
+  local raw = json.read(d .. "/" .. v0.artifacts.raw_result)
+  t.eq(v0.metrics.p50_tpot_ms, raw.median_tpot_ms)
   t.eq(got["tokenspeed-0/chat"].status, "skipped")
   t.eq(got["tokenspeed-0/chat"].disposition, "environment-gap")
   t.eq(got["sglang-excluded/chat"].disposition, "user-excluded")
@@ -220,6 +230,15 @@ t.test("run: against a mock server - a good candidate, one that never comes up, 
   r = ab_cli({ "compare", "out/results.jsonl" }, d)
   t.ok(r.stdout:find("| chat | 1 | vllm | vllm-0 | True |", 1, true), r.stdout)
   t.ok(r.stdout:find("| vllm | vllm-2 | oom | False |", 1, true))
+  r = ab_cli({ "compare", "out/results.jsonl", "--csv", "out.csv" }, d)
+  local csv = {}
+  for line in t.read(d .. "/out.csv"):gmatch("[^\r\n]+") do
+    local cells = {}
+    for c in (line .. ","):gmatch("([^,]*),") do cells[#cells + 1] = c end
+    csv[cells[3] .. "/" .. cells[2]] = cells
+  end
+  -- columns 9 and 13: p50_tpot_ms and p99_tpot_ms (ab.CSV_COLUMNS)
+  t.eq({ csv["vllm-3/chat"][9], csv["vllm-3/chat"][13] }, { "", "" })
   -- dry run: commands printed, nothing started
   r = ab_cli({ "run", "cfg.yaml", "--out", "dry/results.jsonl", "--dry-run" }, d, env)
   t.eq(lfs.attributes(d .. "/dry/results.jsonl"), nil)

@@ -131,18 +131,21 @@ local function run_client(cargv, blog, server, timeout)
 end
 
 -- The row's metrics (the normalised schema's names) <- the client result's keys, first
--- found: `vllm bench serve` / benchmark_serving.py (also kimbochen's bench_serving).
+-- found: `vllm bench serve` / benchmark_serving.py (also kimbochen's bench_serving), then
+-- `python -m sglang.bench_serving`. All latencies are in ms in both.
 M.RESULT_KEYS = {
   { "request_throughput", { "request_throughput" } },
   { "output_token_throughput", { "output_throughput" } },
-  { "total_token_throughput", { "total_token_throughput" } },
+  { "total_token_throughput", { "total_token_throughput", "total_throughput" } },
   { "p50_ttft_ms", { "median_ttft_ms", "p50_ttft_ms" } },
   { "mean_ttft_ms", { "mean_ttft_ms" } },
   { "p99_ttft_ms", { "p99_ttft_ms" } },
   { "p50_tpot_ms", { "median_tpot_ms", "p50_tpot_ms" } },
   { "mean_tpot_ms", { "mean_tpot_ms" } },
-  { "p50_e2e_ms", { "median_e2el_ms", "p50_e2el_ms" } },
-  { "p99_e2e_ms", { "p99_e2el_ms" } },
+  { "p99_tpot_ms", { "p99_tpot_ms" } },
+  { "p50_e2e_ms", { "median_e2el_ms", "p50_e2el_ms", "median_e2e_latency_ms", "p50_e2e_latency_ms" } },
+  { "mean_e2e_ms", { "mean_e2el_ms", "mean_e2e_latency_ms" } },
+  { "p99_e2e_ms", { "p99_e2el_ms", "p99_e2e_latency_ms" } },
 }
 
 -- A client's result file: one JSON object, or JSONL (sglang appends a line per run: the last).

@@ -215,9 +215,17 @@ t.test("run: against a mock server - a good candidate, one that never comes up, 
   local raw3 = json.read(d .. "/" .. v3.artifacts.raw_result)
   t.eq({ raw3.completed, raw3.median_tpot_ms, raw3.request_throughput }, { 0, 0.0, 0.0 }) -- what the client wrote
   t.eq(v3.metrics, json.object { success_rate = 0.0 })
+  -- every metric the schema names, from the client's file (p99 TPOT and mean E2E included)
   local v0 = got["vllm-0/chat"]
   local raw = json.read(d .. "/" .. v0.artifacts.raw_result)
-  t.eq(v0.metrics.p50_tpot_ms, raw.median_tpot_ms)
+  t.eq(v0.metrics, json.object {
+    request_throughput = raw.request_throughput, output_token_throughput = raw.output_throughput,
+    total_token_throughput = raw.total_token_throughput,
+    p50_ttft_ms = raw.median_ttft_ms, mean_ttft_ms = raw.mean_ttft_ms, p99_ttft_ms = raw.p99_ttft_ms,
+    p50_tpot_ms = raw.median_tpot_ms, mean_tpot_ms = raw.mean_tpot_ms, p99_tpot_ms = raw.p99_tpot_ms,
+    p50_e2e_ms = raw.median_e2el_ms, mean_e2e_ms = raw.mean_e2el_ms, p99_e2e_ms = raw.p99_e2el_ms,
+    success_rate = 1.0,
+  })
   t.eq(got["tokenspeed-0/chat"].status, "skipped")
   t.eq(got["tokenspeed-0/chat"].disposition, "environment-gap")
   t.eq(got["sglang-excluded/chat"].disposition, "user-excluded")
@@ -238,11 +246,39 @@ t.test("run: against a mock server - a good candidate, one that never comes up, 
     csv[cells[3] .. "/" .. cells[2]] = cells
   end
   -- columns 9 and 13: p50_tpot_ms and p99_tpot_ms (ab.CSV_COLUMNS)
+  t.eq(tonumber(csv["vllm-0/chat"][13]), raw.p99_tpot_ms)
   t.eq({ csv["vllm-3/chat"][9], csv["vllm-3/chat"][13] }, { "", "" })
   -- dry run: commands printed, nothing started
   r = ab_cli({ "run", "cfg.yaml", "--out", "dry/results.jsonl", "--dry-run" }, d, env)
   t.eq(lfs.attributes(d .. "/dry/results.jsonl"), nil)
   t.ok(r.stdout:find("mockserver.py mock/model --max-model-len 100 --max-num-seqs 1 --port", 1, true), r.stdout)
+end)
+
+t.test("result_metrics: sglang.bench_serving's JSONL maps to the same schema names; no completed means no metrics", function()
+  local d = t.tmpdir()
+  -- the keys sglang.bench_serving writes (its result dict), values made up by hand; two runs
+  -- appended, the last one counts
+  local line = '{"backend": "sglang-oai", "completed": 76, "request_throughput": 1.5, "input_throughput": 900.0, '
+    .. '"output_throughput": 300.5, "total_throughput": 1200.5, "mean_e2e_latency_ms": 2100.0, '
+    .. '"median_e2e_latency_ms": 2000.0, "p99_e2e_latency_ms": 3900.0, "mean_ttft_ms": 410.0, '
+    .. '"median_ttft_ms": 400.0, "p99_ttft_ms": 800.0, "mean_tpot_ms": 21.0, "median_tpot_ms": 20.0, '
+    .. '"p99_tpot_ms": 35.0, "mean_itl_ms": 20.5, "median_itl_ms": 19.0, "p99_itl_ms": 60.0}'
+  t.write(d .. "/sg.jsonl", '{"completed": 1}\n' .. line .. "\n")
+  local m, why = require("llmd.autobench_run").result_metrics(d .. "/sg.jsonl", 80)
+  t.eq(why, nil)
+  t.eq(m, json.object {
+    request_throughput = 1.5, output_token_throughput = 300.5, total_token_throughput = 1200.5,
+    p50_ttft_ms = 400.0, mean_ttft_ms = 410.0, p99_ttft_ms = 800.0, p50_tpot_ms = 20.0, mean_tpot_ms = 21.0,
+    p99_tpot_ms = 35.0, p50_e2e_ms = 2000.0, mean_e2e_ms = 2100.0, p99_e2e_ms = 3900.0,
+    success_rate = 0.95, -- 76 of the config's 80 (the file has no `failed`)
+  })
+  -- unstreamed vLLM: TTFT 0 means not measured, so absent
+  t.write(d .. "/v.json", '{"completed": 2, "failed": 0, "num_prompts": 2, "mean_ttft_ms": 0.0, "median_ttft_ms": 0.0, '
+    .. '"p99_ttft_ms": 0.0, "mean_e2el_ms": 5.0, "request_throughput": 2.0}')
+  m = require("llmd.autobench_run").result_metrics(d .. "/v.json")
+  t.eq(m, json.object { success_rate = 1.0, mean_e2e_ms = 5.0, request_throughput = 2.0 })
+  t.write(d .. "/bad.json", '{"done": 1}')
+  t.raises("bad.json: no numeric 'completed'", require("llmd.autobench_run").result_metrics, d .. "/bad.json")
 end)
 
 t.test("run: a server that dies mid-benchmark is an oom row at once, its other scenarios not run", function()

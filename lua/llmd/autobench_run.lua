@@ -21,10 +21,7 @@ local proc = require "llmd.proc"
 
 local M = {}
 
-M.DEFAULT_CLIENT = "vllm bench serve --backend openai --base-url {base_url} --endpoint {endpoint} --model {model} "
-  .. "--tokenizer {tokenizer} --dataset-name random --random-input-len {input_len} --random-output-len {output_len} "
-  .. "--num-prompts {num_prompts} {max_concurrency_flag} --percentile-metrics ttft,tpot,itl,e2el "
-  .. "--metric-percentiles 50,99 --save-result --result-dir {result_dir} --result-filename {result_file}"
+M.DEFAULT_CLIENT = ab.DEFAULT_CLIENT
 
 -- lines of a server log that mean it ran out of memory
 M.OOM_PATTERNS = { "out of memory", "OutOfMemoryError", "CUDA error: out of memory", "OOM" }
@@ -104,7 +101,7 @@ local function wait_ready(p, base, paths, timeout, log)
     if now() - t0 >= timeout then
       return "timeout", ("the server did not answer %s within %d s"):format(table.concat(paths, " or "), timeout)
     end
-    proc.run { "sleep", "0.2" }
+    p:wait(0.2) -- a pause that also notices the server's exit
   end
 end
 
@@ -301,7 +298,7 @@ function M.run(config_path, opts)
             result_dir = cdir, result_file = rfile, scenario = sc.name, framework = e.framework,
             candidate_id = e.candidate_id,
           }
-          local text = fill(r.client_command or M.DEFAULT_CLIENT, vars)
+          local text = fill(ab.client_command(cfg), vars)
           local cargv = ab.split(text)
           row.benchmark_command = ab.join(cargv)
           if opts.dry_run then

@@ -127,8 +127,18 @@ t.test("plan: candidate lists equal the golden lists; dispositions recorded", fu
   })
   local disp = {}
   for _, e in ipairs(plan.entries) do disp[e.framework] = disp[e.framework] or e.disposition end
-  t.eq(disp, { sglang = "selected", vllm = "environment-gap", tensorrt_llm = "user-excluded",
+  -- vllm missing is also the default benchmark client (vllm bench serve) missing: sglang
+  -- cannot be measured either
+  t.eq(disp, { sglang = "environment-gap", vllm = "environment-gap", tensorrt_llm = "user-excluded",
     tokenspeed = "user-excluded" })
+  for _, e in ipairs(plan.entries) do
+    if e.framework == "sglang" then t.eq(e.reason, "the benchmark client: 'vllm' is not installed here") end
+  end
+  plan = ab.plan(F .. "/cookbook-llm/llama-3.1-70b-instruct.yaml", {
+    frameworks = "sglang,vllm", gap = function(cmd) if cmd:match("^python") then return "no sglang" end end })
+  disp = {}
+  for _, e in ipairs(plan.entries) do disp[e.framework] = disp[e.framework] or e.disposition end
+  t.eq({ disp.sglang, disp.vllm }, { "environment-gap", "selected" })
   t.raises("--frameworks: unknown framework 'trt'", ab.plan, F .. "/cookbook-llm/llama-3.1-70b-instruct.yaml",
     { frameworks = "trt" })
 end)
@@ -279,6 +289,29 @@ t.test("result_metrics: sglang.bench_serving's JSONL maps to the same schema nam
   t.eq(m, json.object { success_rate = 1.0, mean_e2e_ms = 5.0, request_throughput = 2.0 })
   t.write(d .. "/bad.json", '{"done": 1}')
   t.raises("bad.json: no numeric 'completed'", require("llmd.autobench_run").result_metrics, d .. "/bad.json")
+end)
+
+t.test("run: a missing benchmark client is an environment gap: skipped rows, no traceback", function()
+  local d = t.tmpdir()
+  local path = "/usr/bin:/bin" -- python3 is called by its absolute path; vllm is nowhere
+  t.eq(proc.run({ "sh", "-c", "command -v vllm" }, { env = { PATH = path } }).ok, false, "vllm must be absent")
+  local cfg = mock_config()
+  cfg.frameworks.vllm = { enabled = false }
+  cfg.frameworks.sglang = { enabled = true, server_command = MOCKSERVER,
+    base_server_flags = { model_path = "mock/model", context_length = 100 }, search_space = {} }
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  local r = ab_cli({ "plan", "cfg.yaml", "--text" }, d, { PATH = path })
+  t.ok(r.stdout:find("# environment-gap: the benchmark client: 'vllm' is not installed here (not found in PATH)", 1, true),
+    r.stdout)
+  r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d, { PATH = path })
+  t.eq(r.stderr, "")
+  local got = rows_by(d .. "/results.jsonl")
+  for _, sc in ipairs { "chat", "summarization" } do
+    local row = got["sglang-0/" .. sc]
+    t.eq({ row.status, row.disposition }, { "skipped", "environment-gap" })
+    t.eq(row.failure_reason, "environment-gap: the benchmark client: 'vllm' is not installed here (not found in PATH)")
+  end
+  t.eq(lfs.attributes(d .. "/autobench-artifacts/sglang-0"), nil, "no server was started")
 end)
 
 t.test("run: a server that dies mid-benchmark is an oom row at once, its other scenarios not run", function()

@@ -250,7 +250,8 @@ local function pod_problem(p)
   end
 end
 
-local function sleep(s) if s > 0 then proc.run { "sleep", ("%.3f"):format(s) } end end
+-- through llmd.steps.exec, so stacks running in parallel go on while one waits
+local function sleep(s) if s > 0 then steps.exec { "sleep", ("%.3f"):format(s) } end end
 
 -- Waits until every pod of the stack is Ready (and routes/gateways are accepted).
 local function wait_ready(ctx, x)
@@ -567,6 +568,8 @@ local function benchmark(ctx, x)
   local f = assert(io.open(b.template, "rb"))
   local cfg_text = M.substitute(f:read("a"), vars, b.template)
   f:close()
+  -- a caller's last word on the rendered config (experiment.lua applies run treatments)
+  if ctx.render_config then cfg_text = ctx.render_config(cfg_text, x) end
   local cfg = d .. "/benchmark/config.yaml"
   ws.write_text(cfg, cfg_text)
   ctx.config_text[x] = cfg_text
@@ -582,7 +585,7 @@ local function benchmark(ctx, x)
     say(ctx, "  running %s (attempt %d/%d)", k8s.cmdline(cmd), attempt, attempts)
     local uid
     local t0 = os.time()
-    local res = proc.run(cmd, { cwd = d .. "/benchmark", timeout = ctx.timeouts.benchmark,
+    local res = steps.exec(cmd, { cwd = d .. "/benchmark", timeout = ctx.timeouts.benchmark,
       env = { NAMESPACE = ctx.ns, BENCHMARK_PVC = pvc, MODEL = r.deploy.model },
       stdout = function(line)
         uid = uid or M.experiment_uid(line)
@@ -1011,5 +1014,10 @@ function M.salvage(ctx, result)
 end
 
 M.parse_steps = steps.parse
+
+-- The per-run step functions, for flows built from them (experiment.lua): each takes
+-- (ctx, x) with ctx shaped as M.run makes it (plan.runs[x], ws, ns, k, ...).
+M.fn = { deploy = deploy, wait_ready = wait_ready, baseline_service = baseline_service, smoke = smoke,
+  benchmark = benchmark, save_state = save_state, collect_logs = collect_logs, teardown = teardown }
 
 return M

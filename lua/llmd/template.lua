@@ -128,6 +128,22 @@ function H.indent(text, n)
   return (tostring(text):gsub("\n", "\n" .. pad))
 end
 
+-- Text that an escaping template (an .html one) writes as it is: markup the model built,
+-- such as a chart's sanitised inline SVG. Only as the last filter.
+local RAW = {}
+function H.raw(v)
+  return setmetatable({ text = v == nil and "" or tostring(v) }, RAW)
+end
+
+-- HTML-escaped text (& < > " '), written as it is (not escaped twice); the last filter
+local HTML_ESC = { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;", ["'"] = "&#39;" }
+function M.escape_html(v)
+  return (tostring(v):gsub("[&<>\"']", HTML_ESC))
+end
+function H.html(v)
+  return H.raw(M.escape_html(v == nil and "N/A" or v))
+end
+
 function H.json(v)
   return require("llmd.json").encode(v)
 end
@@ -266,8 +282,11 @@ local function strip_tag_lines(text)
 end
 
 -- Compiles source into a function(model) -> text. Errors: "name:line: message".
-function M.compile(source, name)
+-- opts.escape: a function applied to every {{ }} output (M.escape_html for HTML) except
+-- what raw(...) or html(...) return.
+function M.compile(source, name, opts)
   name = name or "template"
+  local escape = opts and opts.escape
   local src = strip_tag_lines(source)
   -- each piece of the stripped text maps back to its line in the source
   local line_of
@@ -372,7 +391,12 @@ function M.compile(source, name)
         if v == nil then
           error(("%s:%d: '%s' is nil (use | default(...) for optional values)"):format(name, n.line, n.src), 0)
         end
-        out[#out + 1] = type(v) == "number" and H.num(v, math.type(v) == "float" and 2 or 0) or tostring(v)
+        if getmetatable(v) == RAW then
+          out[#out + 1] = v.text
+        else
+          local text = type(v) == "number" and H.num(v, math.type(v) == "float" and 2 or 0) or tostring(v)
+          out[#out + 1] = escape and escape(text) or text
+        end
       elseif n.kind == "if" then
         for _, br in ipairs(n.branches) do
           if not br.fn or eval(br.fn, scope, br.src, n.line) then
@@ -413,16 +437,20 @@ function M.compile(source, name)
   end
 end
 
-function M.render(source, model, name)
-  return M.compile(source, name)(model)
+function M.render(source, model, name, opts)
+  return M.compile(source, name, opts)(model)
 end
 
-function M.render_file(path, model)
+-- An .html / .htm / .svg template escapes every output for HTML unless opts.escape says
+-- otherwise (false: no escaping).
+function M.render_file(path, model, opts)
+  opts = opts or {}
+  if opts.escape == nil and (path:match("%.html?$") or path:match("%.svg$")) then opts.escape = M.escape_html end
   local f, err = io.open(path, "rb")
   if not f then error(path .. ": cannot read the template: " .. tostring(err), 0) end
   local src = f:read("a")
   f:close()
-  return M.compile(src, path)(model)
+  return M.compile(src, path, { escape = opts.escape or nil })(model)
 end
 
 return M

@@ -122,6 +122,8 @@ function M.extract(dir, opts)
     run.no_results = true
   else
     run = c.harness.extract(c, opts)
+    -- the CDF charts' quantile grid, from the accumulators just filled
+    run.cdf, run.cdf_count = rm.cdf(run.overall.samples)
   end
   run.root = dir
   run.warmup_stages = {}

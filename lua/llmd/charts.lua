@@ -471,10 +471,32 @@ local function tail(text, n)
   return table.concat(lines, " | ", math.max(1, #lines - (n or 3) + 1))
 end
 
+local function slurp(path)
+  local f = io.open(path, "rb")
+  if not f then return "" end
+  local s = f:read("a") or ""
+  f:close()
+  return s
+end
+
+-- Removes out_dir/NAME.svg and NAME.dat of the charts not drawn this time, so that the
+-- folder never shows a picture the report no longer has.
+function M.remove_stale(list, out_dir)
+  for _, c in ipairs(list) do
+    if not c.svg then
+      os.remove(out_dir .. "/" .. c.name .. ".svg")
+      os.remove(out_dir .. "/" .. c.name .. ".dat")
+    end
+  end
+end
+
+M.TIMEOUT = 60
+
 -- Draws the available charts with gnuplot (path gp) into out_dir: NAME.dat (the data) and
--- NAME.svg. templates: a folder holding charts/NAME.gp and charts/style.gp, or a function
--- ("charts/NAME.gp") -> path. Sets chart.svg (the SVG text) and chart.file
--- ("charts/NAME.svg"). A template that gnuplot rejects is an error naming it.
+-- NAME.svg, one gnuplot per chart, all at once. templates: a folder holding
+-- charts/NAME.gp and charts/style.gp, or a function ("charts/NAME.gp") -> path. Sets
+-- chart.svg (the SVG text) and chart.file ("charts/NAME.svg"). A template that gnuplot
+-- rejects is an error naming it.
 function M.render(list, templates, out_dir, gp)
   ws.mkdir_p(out_dir)
   local find = templates
@@ -485,6 +507,7 @@ function M.render(list, templates, out_dir, gp)
     return p
   end
   local style = abs(find("charts/style.gp"))
+  local jobs = {}
   for _, c in ipairs(list) do
     if c.available then
       local tpl = abs(find("charts/" .. c.name .. ".gp"))
@@ -494,21 +517,38 @@ function M.render(list, templates, out_dir, gp)
       ws.write_text(out_dir .. "/" .. c.name .. ".dat", c.data)
       local vars = { { "datafile", c.name .. ".dat" }, { "style_file", style } }
       for _, v in ipairs(c.vars) do vars[#vars + 1] = v end
-      local r = proc.run({ gp, "-e", M.preamble(vars), tpl },
-        { cwd = out_dir, stdout = "capture", stderr = "capture", timeout = 60 })
-      if not r.ok then
-        error(("%s: gnuplot failed (%s): %s"):format(tpl, r.timed_out and "timed out after 60 s"
-          or r.signal and ("signal " .. r.signal) or ("exit code " .. tostring(r.code)), tail(r.stderr)), 0)
-      end
-      if not r.stdout:find("<svg", 1, true) or not r.stdout:find("</svg>", 1, true) then
-        error(("%s: gnuplot wrote no SVG on its standard output (the template must `set terminal svg` "
-          .. "and leave `set output` alone)%s"):format(tpl, r.stderr ~= "" and (": " .. tail(r.stderr)) or ""), 0)
-      end
-      ws.write_text(out_dir .. "/" .. c.name .. ".svg", r.stdout)
-      c.svg = r.stdout
-      c.file = "charts/" .. c.name .. ".svg"
+      local tmp = ("%s/.%s.%d"):format(out_dir, c.name, math.random(1, 1 << 30))
+      jobs[#jobs + 1] = { c = c, tpl = tpl, out = tmp .. ".svg", err = tmp .. ".log",
+        p = proc.spawn({ gp, "-e", M.preamble(vars), tpl },
+          { cwd = out_dir, stdout = { file = tmp .. ".svg" }, stderr = { file = tmp .. ".log" } }) }
     end
   end
+  local failure
+  for _, j in ipairs(jobs) do
+    local st = j.p:wait(M.TIMEOUT) -- they run side by side: each gets the whole time
+    if not st then
+      j.p:kill(1)
+      st = { timed_out = true }
+    end
+    local svg, err = slurp(j.out), slurp(j.err)
+    os.remove(j.out)
+    os.remove(j.err)
+    if failure then
+      -- the first failure is the one reported
+    elseif not st.ok then
+      failure = ("%s: gnuplot failed (%s): %s"):format(j.tpl, st.timed_out and ("timed out after %d s"):format(M.TIMEOUT)
+        or st.signal and ("signal " .. st.signal) or ("exit code " .. tostring(st.code)), tail(err))
+    elseif not svg:find("<svg", 1, true) or not svg:find("</svg>", 1, true) then
+      failure = ("%s: gnuplot wrote no SVG on its standard output (the template must `set terminal svg` "
+        .. "and leave `set output` alone)%s"):format(j.tpl, err ~= "" and (": " .. tail(err)) or "")
+    else
+      ws.write_text(out_dir .. "/" .. j.c.name .. ".svg", svg)
+      j.c.svg = svg
+      j.c.file = "charts/" .. j.c.name .. ".svg"
+    end
+  end
+  if failure then error(failure, 0) end
+  M.remove_stale(list, out_dir)
   return list
 end
 

@@ -127,6 +127,8 @@ function M.charts(w, model, A, B, tdir)
   local out = w.path .. "/charts"
   if gp then
     charts.render(list, function(name) return M.template_path(tdir, name) end, out, gp)
+  elseif lfs.attributes(out, "mode") == "directory" then
+    charts.remove_stale(list, out)
   end
   return charts.section(list, not gp and charts.NO_GNUPLOT or nil)
 end

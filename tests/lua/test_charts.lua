@@ -220,6 +220,32 @@ t.test("latency against throughput for the KubeCon pair: stage values, log TTFT 
   t.ok(vars.cap_b ~= vars.cap_b, "unknown capacity: NaN")
 end)
 
+t.test("left out or annotated: one run per rate and one per concurrency, a metric only one run has", function()
+  local function st(i, rate, conc, v) return { index = i, rate = rate, concurrency = conc, metrics = { values = v } } end
+  local A = { x = "a", label = "A", run = { stages = {
+    st(0, 1, nil, { throughput_req_s = 1, throughput_tok_s = 10, ttft_p90_ms = 5, itl_p90_ms = 1 }),
+    st(1, 2, nil, { throughput_req_s = 2, throughput_tok_s = 20, ttft_p90_ms = 6, itl_p90_ms = 2 }) } } }
+  local B = { x = "b", label = "B", run = { stages = {
+    st(0, nil, 4, { throughput_req_s = 3, throughput_tok_s = 30, ttft_p90_ms = 7 }) } } }
+  local c = charts.achieved_offered({}, A, B)
+  t.eq(c.available, false)
+  t.eq(c.reason, "One run was driven by request rate and the other by concurrency, so their offered loads share no axis.")
+  c = charts.latency_throughput({}, A, B)
+  t.ok(c.available)
+  local vars = {}
+  for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
+  -- TTFT from both, ITL (no TPOT anywhere) from A only, no E2E at all
+  t.eq(vars.panel_label, { "TTFT p90 (ms)", "ITL p90 (ms)" })
+  t.eq(vars.panel_col, { 3, 4 })
+  t.eq(vars.panel_has_b, { true, false })
+  t.eq(c.notes, { "ITL p90 (ms): only A has values." })
+  -- one load point each: no curve
+  A.run.stages[2] = nil
+  c = charts.latency_throughput({}, A, B)
+  t.eq(c.available, false)
+  t.ok(c.reason:find("single load point", 1, true))
+end)
+
 t.test("load points: the decision layer's when the model has them, else the stages", function()
   local A = side("a", BASE, "vllm")
   local lp = charts.load_points({}, A)
@@ -306,13 +332,16 @@ t.test("the KubeCon pair: two charts drawn, the others left out with the reason,
   t.eq(cj.charts.list[1].name, "latency_throughput")
   t.eq(cj.charts.list[1].drawn, true)
   t.eq(cj.charts.list[2].drawn, false)
-  -- the template in the workspace is the one analyze.lua draws with
+  -- the template in the workspace is the one analyze.lua draws with; a picture of a chart
+  -- that is not drawn any more goes
+  t.write(w .. "/charts/errors.svg", "<svg>old</svg>")
   local tpl = w .. "/templates/charts/achieved_offered.gp"
   t.write(tpl, t.read(tpl):gsub("achieved request throughput %(req/s%)", "served per second (edited)"))
   r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
   t.eq(r.code, 0, r.stderr)
   t.ok(t.read(w .. "/charts/achieved_offered.svg"):find("served per second (edited)", 1, true))
   t.ok(t.read(w .. "/comparison_report.html"):find("served per second (edited)", 1, true))
+  t.eq(lfs.attributes(w .. "/charts/errors.svg", "mode"), nil, "the stale picture is gone")
   -- a broken one: the error names it, the exit code is not 0
   t.write(tpl, "set terminal svg\nplot [0:1] nosuchvar\n")
   r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
@@ -396,6 +425,13 @@ t.test("in a real browser: every chart's title, axis labels and run labels are r
   local w, r = compare { "--a", a, "--a-label", NASTY_A, "--b", b, "--b-label", NASTY_B }
   t.eq(r.code, 0, r.stderr)
   local page = w .. "/comparison_report.html"
+  -- analyze.lua draws the same pictures from what the workspace saved (run_model.json
+  -- keeps the quantile grid and the KV timeline)
+  local before = {}
+  for _, n in ipairs(charts.NAMES) do before[n] = t.read(w .. "/charts/" .. n .. ".svg") end
+  r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  for _, n in ipairs(charts.NAMES) do t.eq(t.read(w .. "/charts/" .. n .. ".svg"), before[n], n) end
   local expect = {
     { title = "Latency against achieved throughput",
       texts = { "TTFT p90 (ms)", "TPOT p90 (ms)", "E2E latency p90 (ms)", "achieved output throughput (tok/s)", la, lb } },

@@ -198,22 +198,19 @@ function M.latency_throughput(model, A, B)
       .. "table compares the two)."
     return c
   end
-  -- x: output tok/s when every point that has a latency has it, else req/s
-  local use_tok = true
-  for _, x in ipairs { "a", "b" } do
-    for _, p in ipairs(pts[x]) do
-      if not p.output_tps then use_tok = false end
-    end
-  end
+  -- x: achieved output tok/s and achieved req/s, each where the load points have it
+  local X = { { col = 1, field = "output_tps", label = "achieved output throughput (tok/s)", cap = "output_tps" },
+    { col = 2, field = "achieved_rps", label = "achieved request throughput (req/s)", cap = "rps" } }
+  local function has_x(p) return p.output_tps or p.achieved_rps end
   local cols, labels, logs, slos, has_a, has_b = {}, {}, {}, {}, {}, {}
-  local chosen = {}
+  local chosen, chosen_keys = {}, {}
   for i, panel in ipairs(LATENCY_PANELS) do
     for k, key in ipairs(panel.keys) do
       local ha, hb, vals = false, false, {}
       for _, x in ipairs { "a", "b" } do
         for _, p in ipairs(pts[x]) do
           local v = p.values[key]
-          if finite(v) and (use_tok and p.output_tps or p.achieved_rps) then
+          if finite(v) and has_x(p) then
             vals[#vals + 1] = v
             if x == "a" then ha = true else hb = true end
           end
@@ -221,6 +218,7 @@ function M.latency_throughput(model, A, B)
       end
       if ha or hb then
         chosen[i] = key
+        chosen_keys[#chosen_keys + 1] = key
         cols[#cols + 1] = 2 + i
         labels[#labels + 1] = type(panel.label) == "table" and panel.label[k] or panel.label
         logs[#logs + 1] = wide(vals)
@@ -237,6 +235,27 @@ function M.latency_throughput(model, A, B)
     c.reason = "Neither run has TTFT, TPOT/ITL or end-to-end latency percentiles per load point."
     return c
   end
+  -- an x axis is drawn when every panel has a point on it (gnuplot refuses an empty plot)
+  local xs = {}
+  for _, xd in ipairs(X) do
+    local all = true
+    for _, key in ipairs(chosen_keys) do
+      local any = false
+      for _, x in ipairs { "a", "b" } do
+        for _, p in ipairs(pts[x]) do
+          if finite(p.values[key]) and p[xd.field] then any = true end
+        end
+      end
+      all = all and any
+    end
+    if all then xs[#xs + 1] = xd else
+      c.notes[#c.notes + 1] = ("Not drawn against %s: the load points lack it."):format(xd.label:match("^achieved (.*)$"))
+    end
+  end
+  if #xs == 0 then
+    c.reason = "No latency is known at a load point whose achieved throughput is known."
+    return c
+  end
   local blocks = {}
   for _, x in ipairs { "a", "b" } do
     local rows = { name = "run " .. x }
@@ -248,23 +267,23 @@ function M.latency_throughput(model, A, B)
     blocks[#blocks + 1] = rows
   end
   c.data = data_text("output_tok_s achieved_req_s latency1_ms latency2_ms latency3_ms offered", blocks)
-  add(c, "xcol", use_tok and 1 or 2)
-  add(c, "xlabel", use_tok and "achieved output throughput (tok/s)" or "achieved request throughput (req/s)")
+  local cap = type(model.capacity) == "table" and model.capacity or {}
+  local xcol, xlabel, cap_a, cap_b = {}, {}, {}, {}
+  for j, xd in ipairs(xs) do
+    xcol[j], xlabel[j] = xd.col, xd.label
+    local ka, kb = type(cap.a) == "table" and cap.a[xd.cap], type(cap.b) == "table" and cap.b[xd.cap]
+    cap_a[j], cap_b[j] = finite(ka) and ka or 0 / 0, finite(kb) and kb or 0 / 0
+  end
+  add(c, "x_col", xcol)
+  add(c, "x_label", xlabel)
+  add(c, "cap_a", cap_a)
+  add(c, "cap_b", cap_b)
   add(c, "panel_col", cols)
   add(c, "panel_label", labels)
   add(c, "panel_log", logs)
   add(c, "panel_slo", slos)
   add(c, "panel_has_a", has_a)
   add(c, "panel_has_b", has_b)
-  local cap = type(model.capacity) == "table" and model.capacity or {}
-  for _, x in ipairs { "a", "b" } do
-    local k = cap[x]
-    local v = type(k) == "table" and (use_tok and k.output_tps or not use_tok and k.rps) or nil
-    add(c, "cap_" .. x, finite(v) and v or 0 / 0)
-  end
-  if not use_tok then
-    c.notes[#c.notes + 1] = "Against request throughput: some load points have no output token count."
-  end
   c.available = true
   return c
 end
@@ -559,7 +578,7 @@ function M.section(list, note)
   local any = false
   for i, c in ipairs(list) do
     if c.svg then
-      c.svg_inline = html.inline_svg(c.svg, ("c%d-"):format(i))
+      c.svg_inline = html.inline_svg(c.svg, ("c%d-"):format(i), c.title)
       any = true
     end
     c.drawn = c.svg ~= nil

@@ -9,12 +9,21 @@
 -- inline_svg keeps the drawing and drops the rest.
 local M = {}
 
+local ESC = { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;", ["'"] = "&#39;" }
+
+-- Text for HTML text or an attribute value.
+function M.escape(s)
+  return (tostring(s):gsub("[&<>\"']", ESC))
+end
+
 -- The SVG element of svg text, without what an inline SVG must not have or need:
 -- the XML declaration, the DOCTYPE, comments, <script> elements, on* event attributes,
 -- and links to anything but the drawing's own elements (href not starting with '#').
 -- Element ids (and the '#id' / url(#id) references to them) get prefix, so that several
--- charts in one page never share an id. Raises when there is no <svg ...> ... </svg>.
-function M.inline_svg(text, prefix)
+-- charts in one page never share an id. title, when given, replaces the drawing's first
+-- <title> (gnuplot's "Gnuplot") and becomes its accessible name. Raises when there is no
+-- <svg ...> ... </svg>.
+function M.inline_svg(text, prefix, title)
   local s = text:find("<svg[%s>]")
   local e = select(2, text:find(".*</svg>"))
   if not s or not e then error("inline_svg: not an SVG document (no <svg ...> ... </svg>)", 2) end
@@ -38,6 +47,11 @@ function M.inline_svg(text, prefix)
     tag = tag:gsub("url%(#", "url(#" .. prefix:gsub("%%", "%%%%"))
     return tag
   end)
+  if title then
+    local t = M.escape(title)
+    svg = svg:gsub("^<svg", '<svg role="img" aria-label="' .. t:gsub("%%", "%%%%") .. '"', 1)
+    svg = svg:gsub("<title>.-</title>", "<title>" .. t:gsub("%%", "%%%%") .. "</title>", 1)
+  end
   return svg
 end
 

@@ -131,6 +131,9 @@ t.test("inline SVG: no declaration, script, handler or outside link; ids prefixe
 <g clip-path="url(#c2-clip1)" style="fill:none"><image/></g>
 </svg>]])
   t.raises("not an SVG document", html.inline_svg, "<html></html>", "x")
+  -- a title: the accessible name and the first <title>, escaped
+  t.eq(html.inline_svg("<svg x='1'><title>Gnuplot</title><title>p</title></svg>", "p-", "A & <B>"),
+    "<svg role=\"img\" aria-label=\"A &amp; &lt;B&gt;\" x='1'><title>A &amp; &lt;B&gt;</title><title>p</title></svg>")
 end)
 
 t.test("an .html template escapes every value; raw and html write markup once", function()
@@ -138,9 +141,6 @@ t.test("an .html template escapes every value; raw and html write markup once", 
   t.write(dir .. "/r.html", "<p>{{ x }}</p>{{ s | raw }}{{ x | html }}")
   local out = template.render_file(dir .. "/r.html", { x = "<b>&'\"", s = "<svg></svg>" })
   t.eq(out, "<p>&lt;b&gt;&amp;&#39;&quot;</p><svg></svg>&lt;b&gt;&amp;&#39;&quot;")
-  -- a Markdown template is not escaped
-  t.write(dir .. "/r.md", "{{ x }}")
-  t.eq(template.render_file(dir .. "/r.md", { x = "<b>" }), "<b>")
 end)
 
 -- Data ----------------------------------------------------------------------------------------
@@ -186,7 +186,8 @@ t.test("latency against throughput for the KubeCon pair: stage values, log TTFT 
   t.ok(c.available, c.reason)
   local vars = {}
   for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
-  t.eq(vars.xcol, 1)
+  t.eq(vars.x_col, { 1, 2 })
+  t.eq(vars.x_label, { "achieved output throughput (tok/s)", "achieved request throughput (req/s)" })
   t.eq(vars.panel_label, { "TTFT p90 (ms)", "TPOT p90 (ms)", "E2E latency p90 (ms)" })
   -- TTFT p90 spans 35 ms to 3,314 ms (x 94): log; TPOT 3.5 to 9.6 ms and E2E 486 to 4,518 ms
   -- (x 9.3) stay linear
@@ -216,8 +217,8 @@ t.test("latency against throughput for the KubeCon pair: stage values, log TTFT 
     capacity = { a = { output_tps = 5700, rps = 92 }, b = { kind = "unknown" } } }, A, B)
   for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
   t.eq(vars.panel_slo[1], 200)
-  t.eq(vars.cap_a, 5700)
-  t.ok(vars.cap_b ~= vars.cap_b, "unknown capacity: NaN")
+  t.eq(vars.cap_a, { 5700, 92 })
+  t.ok(vars.cap_b[1] ~= vars.cap_b[1] and vars.cap_b[2] ~= vars.cap_b[2], "unknown capacity: NaN")
 end)
 
 t.test("left out or annotated: one run per rate and one per concurrency, a metric only one run has", function()
@@ -239,6 +240,13 @@ t.test("left out or annotated: one run per rate and one per concurrency, a metri
   t.eq(vars.panel_col, { 3, 4 })
   t.eq(vars.panel_has_b, { true, false })
   t.eq(c.notes, { "ITL p90 (ms): only A has values." })
+  t.eq(vars.x_col, { 1, 2 })
+  -- no output token counts anywhere: against req/s only, and the note says so
+  for _, s in ipairs { A.run.stages[1], A.run.stages[2], B.run.stages[1] } do s.metrics.values.throughput_tok_s = nil end
+  c = charts.latency_throughput({}, A, B)
+  for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
+  t.eq(vars.x_col, { 2 })
+  t.eq(c.notes[2], "Not drawn against output throughput (tok/s): the load points lack it.")
   -- one load point each: no curve
   A.run.stages[2] = nil
   c = charts.latency_throughput({}, A, B)
@@ -434,7 +442,8 @@ t.test("in a real browser: every chart's title, axis labels and run labels are r
   for _, n in ipairs(charts.NAMES) do t.eq(t.read(w .. "/charts/" .. n .. ".svg"), before[n], n) end
   local expect = {
     { title = "Latency against achieved throughput",
-      texts = { "TTFT p90 (ms)", "TPOT p90 (ms)", "E2E latency p90 (ms)", "achieved output throughput (tok/s)", la, lb } },
+      texts = { "TTFT p90 (ms)", "TPOT p90 (ms)", "E2E latency p90 (ms)", "achieved output throughput (tok/s)",
+        "achieved request throughput (req/s)", la, lb } },
     { title = "Achieved against offered load",
       texts = { "offered load (req/s)", "achieved request throughput (req/s)", "achieved = offered", la, lb } },
     { title = "Latency distributions (per-request CDF)",

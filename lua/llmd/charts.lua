@@ -248,8 +248,11 @@ function M.latency_throughput(model, A, B)
       end
       all = all and any
     end
-    if all then xs[#xs + 1] = xd else
-      c.notes[#c.notes + 1] = ("Not drawn against %s: the load points lack it."):format(xd.label:match("^achieved (.*)$"))
+    if all then
+      xs[#xs + 1] = xd
+    else
+      c.notes[#c.notes + 1] = ("Not drawn against %s: the load points lack it.")
+        :format(xd.label:match("^achieved (.*)$"))
     end
   end
   if #xs == 0 then
@@ -552,15 +555,15 @@ function M.render(list, templates, out_dir, gp)
     local svg, err = slurp(j.out), slurp(j.err)
     os.remove(j.out)
     os.remove(j.err)
-    if failure then
-      -- the first failure is the one reported
-    elseif not st.ok then
-      failure = ("%s: gnuplot failed (%s): %s"):format(j.tpl, st.timed_out and ("timed out after %d s"):format(M.TIMEOUT)
-        or st.signal and ("signal " .. st.signal) or ("exit code " .. tostring(st.code)), tail(err))
-    elseif not svg:find("<svg", 1, true) or not svg:find("</svg>", 1, true) then
+    -- the first failure is the one reported
+    if failure == nil and not st.ok then
+      local how = st.timed_out and ("timed out after %d s"):format(M.TIMEOUT)
+        or st.signal and ("signal " .. st.signal) or ("exit code " .. tostring(st.code))
+      failure = ("%s: gnuplot failed (%s): %s"):format(j.tpl, how, tail(err))
+    elseif failure == nil and not svg:find("<svg", 1, true) or not svg:find("</svg>", 1, true) then
       failure = ("%s: gnuplot wrote no SVG on its standard output (the template must `set terminal svg` "
         .. "and leave `set output` alone)%s"):format(j.tpl, err ~= "" and (": " .. tail(err)) or "")
-    else
+    elseif failure == nil then
       ws.write_text(out_dir .. "/" .. j.c.name .. ".svg", svg)
       j.c.svg = svg
       j.c.file = "charts/" .. j.c.name .. ".svg"

@@ -1378,28 +1378,60 @@ static int csv_text(Scanner *s, const CsvField *f, size_t *off)
     return 0;
 }
 
-/* A whole field as a number (blanks around it allowed, NaN refused). */
-static int csv_number(const char *p, size_t n, size_t avail, double *out)
+/*
+** A whole field as a number (blanks around it allowed, NaN refused): 1, or 0 with *bad
+** the offset in p[0..n) of the first byte that cannot belong to a number (a NUL, a
+** letter...), or n when every byte could but the whole is no number ("1e", "--1").
+*/
+static int csv_number(const char *p, size_t n, size_t avail, double *out, size_t *bad)
 {
-    while (n > 0 && (*p == ' ' || *p == '\t'))
-        p++, n--, avail--;
-    while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+    size_t lead = 0;
+    *bad = n;
+    while (lead < n && (p[lead] == ' ' || p[lead] == '\t'))
+        lead++;
+    while (n > lead && (p[n - 1] == ' ' || p[n - 1] == '\t'))
         n--;
-    if (n == 0)
+    if (n == lead)
         return 0;
-    if (json_number_in(p, n, avail, out)) /* the window goes on after the field */
+    if (json_number_in(p + lead, n - lead, avail - lead, out)) /* the window goes on */
         return 1;
-    char buf[128]; /* other spellings strtod takes: +1, .5, 1., inf */
-    if (n >= sizeof buf)
+    /* other spellings strtod takes: +1, .5, 1., inf, infinity; not hex, not nan. strtod
+       stops at a NUL and reads what comes before it: every byte is checked first */
+    for (size_t i = lead; i < n; i++)
+        if (memchr("0123456789+-.eEiInNfFtTyY", p[i], 25) == NULL) {
+            *bad = i;
+            return 0;
+        }
+    char buf[128];
+    if (n - lead >= sizeof buf)
         return 0;
-    memcpy(buf, p, n);
-    buf[n] = '\0';
+    memcpy(buf, p + lead, n - lead);
+    buf[n - lead] = '\0';
     char *end;
     double d = strtod(buf, &end);
-    if (*end != '\0' || d != d)
+    if (end != buf + (n - lead) || d != d)
         return 0;
     *out = d;
     return 1;
+}
+
+/* s[0..n) for a message: at most 40 bytes, those outside printable ASCII as \xNN. */
+static const char *shown(char *out, size_t size, const char *s, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n && i < 40 && o + 5 < size; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c < 0x7F && c != '\\')
+            out[o++] = (char)c;
+        else
+            o += (size_t)snprintf(out + o, size - o, "\\x%02X", c);
+    }
+    if (n > 40 && o + 4 < size) {
+        memcpy(out + o, "...", 3);
+        o += 3;
+    }
+    out[o] = '\0';
+    return out;
 }
 
 static int same_text(const CsvField *f, const char *key, size_t klen)
@@ -1411,7 +1443,7 @@ static int scan_csv(Scanner *s)
 {
     CsvField *fields = NULL;
     int nf = 0, capf = 0, ncols = 0;
-    size_t pos = 0;
+    size_t pos = 0, row_start = 0, bad = 0;
     uint64_t line = 1, row_line;
     int rc = 0, header_done = 0;
     int nm = s->nrules + s->nfields;
@@ -1419,9 +1451,17 @@ static int scan_csv(Scanner *s)
     int *col_of = (int *)calloc((size_t)(nm > 0 ? nm : 1), sizeof *col_of);
     if (col_of == NULL)
         return fail(s, "%s: out of memory", s->name);
+    int bom_done = 0;
     for (;;) {
         row_line = line;
+        row_start = pos;
         release_behind(s, pos);
+        /* a UTF-8 byte-order mark before the header (spreadsheets write one) is not text */
+        if (!bom_done && (s->len - pos >= 3 || s->eof)) {
+            if (s->len - pos >= 3 && memcmp(s->buf + pos, "\xEF\xBB\xBF", 3) == 0)
+                pos += 3;
+            bom_done = 1;
+        }
         int r = csv_record(s, &bits, &pos, &fields, &nf, &capf, &line);
         if (r == -2) {      /* the row is cut: keep it, read more (refill grows the window) */
             bits.valid = 0; /* the window's bytes move */
@@ -1480,8 +1520,8 @@ static int scan_csv(Scanner *s)
             ru->matched++;
             if (ru->sink == SINK_STATS) {
                 double x;
-                if (!cell->quoted &&
-                    csv_number(cell->p, cell->len, (size_t)(s->buf + s->len - cell->p), &x)) {
+                if (!cell->quoted && csv_number(cell->p, cell->len,
+                                                (size_t)(s->buf + s->len - cell->p), &x, &bad)) {
                     if (add_stat(s, ru, x) != 0) {
                         rc = -1;
                         goto done;
@@ -1489,9 +1529,20 @@ static int scan_csv(Scanner *s)
                 } else if (ru->skip_bad) {
                     ru->skipped++;
                 } else {
-                    rc = fail(s, "%s:%llu: column '%s': expected a number, found '%.*s'", s->name,
-                              (unsigned long long)row_line, ru->path.steps[0].key,
-                              (int)(cell->len < 40 ? cell->len : 40), cell->p);
+                    char text[200], what[8];
+                    (void)shown(text, sizeof text, cell->p, cell->len);
+                    if (!cell->quoted && bad < cell->len)
+                        rc = fail(s,
+                                  "%s:%llu:%zu: column '%s': expected a number, found '%s' "
+                                  "(byte '%s' cannot be part of a number)",
+                                  s->name, (unsigned long long)row_line,
+                                  (size_t)(cell->p + bad - (s->buf + row_start)) + 1,
+                                  ru->path.steps[0].key, text,
+                                  shown(what, sizeof what, cell->p + bad, 1));
+                    else
+                        rc = fail(s, "%s:%llu: column '%s': expected a number, found '%s'",
+                                  s->name, (unsigned long long)row_line, ru->path.steps[0].key,
+                                  text);
                     goto done;
                 }
                 continue;
@@ -1504,8 +1555,9 @@ static int scan_csv(Scanner *s)
                 memset(v, 0, sizeof *v);
                 if (fc->len == 0 && !fc->quoted) {
                     v->type = VAL_NONE;
-                } else if (!fc->quoted &&
-                           csv_number(fc->p, fc->len, (size_t)(s->buf + s->len - fc->p), &v->d)) {
+                } else if (!fc->quoted && csv_number(fc->p, fc->len,
+                                                     (size_t)(s->buf + s->len - fc->p), &v->d,
+                                                     &bad)) {
                     v->type = VAL_FLOAT;
                 } else {
                     v->type = VAL_STRING;

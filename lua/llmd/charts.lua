@@ -270,12 +270,34 @@ function M.latency_throughput(model, A, B)
     blocks[#blocks + 1] = rows
   end
   c.data = data_text("output_tok_s achieved_req_s latency1_ms latency2_ms latency3_ms offered", blocks)
+  -- capacity markers: only where the SLOs are crossed between two load points (a run that
+  -- never violated them has a lower bound, said in a note, not drawn as a capacity)
   local cap = type(model.capacity) == "table" and model.capacity or {}
+  local function capacity(x, field)
+    local k = cap[x]
+    if type(k) ~= "table" or (k.kind ~= nil and k.kind ~= "interpolated") then return 0 / 0 end
+    return finite(k[field]) and k[field] or 0 / 0
+  end
+  for _, s in ipairs { A, B } do
+    local k = cap[s.x]
+    if type(k) == "table" and k.kind == "never_violated" then
+      c.notes[#c.notes + 1] = ("%s met every SLO at every load point, so its capacity is not marked (%s).")
+        :format(s.label, tostring(k.text or "at least its highest load"))
+    end
+  end
+  local drawn = {}
+  for _, key in ipairs(chosen_keys) do drawn[key] = true end
+  drawn.e2e_p90_ms = drawn.latency_p90_ms
+  for _, sl in ipairs(type(model.slo) == "table" and model.slo or {}) do
+    if type(sl.key) == "string" and sl.key:match("_ms$") and not drawn[sl.key] then
+      c.notes[#c.notes + 1] = ("The SLO %s is not drawn: the panels show %s.")
+        :format(tostring(sl.text or sl.key), table.concat(labels, ", "))
+    end
+  end
   local xcol, xlabel, cap_a, cap_b = {}, {}, {}, {}
   for j, xd in ipairs(xs) do
     xcol[j], xlabel[j] = xd.col, xd.label
-    local ka, kb = type(cap.a) == "table" and cap.a[xd.cap], type(cap.b) == "table" and cap.b[xd.cap]
-    cap_a[j], cap_b[j] = finite(ka) and ka or 0 / 0, finite(kb) and kb or 0 / 0
+    cap_a[j], cap_b[j] = capacity("a", xd.cap), capacity("b", xd.cap)
   end
   add(c, "x_col", xcol)
   add(c, "x_label", xlabel)
@@ -493,14 +515,6 @@ local function tail(text, n)
   return table.concat(lines, " | ", math.max(1, #lines - (n or 3) + 1))
 end
 
-local function slurp(path)
-  local f = io.open(path, "rb")
-  if not f then return "" end
-  local s = f:read("a") or ""
-  f:close()
-  return s
-end
-
 -- Removes out_dir/NAME.svg and NAME.dat of the charts not drawn this time, so that the
 -- folder never shows a picture the report no longer has.
 function M.remove_stale(list, out_dir)
@@ -515,7 +529,7 @@ end
 M.TIMEOUT = 60
 
 -- Draws the available charts with gnuplot (path gp) into out_dir: NAME.dat (the data) and
--- NAME.svg, one gnuplot per chart, all at once. templates: a folder holding
+-- NAME.svg, one gnuplot per chart. templates: a folder holding
 -- charts/NAME.gp and charts/style.gp, or a function ("charts/NAME.gp") -> path. Sets
 -- chart.svg (the SVG text) and chart.file ("charts/NAME.svg"). A template that gnuplot
 -- rejects is an error naming it.
@@ -529,7 +543,6 @@ function M.render(list, templates, out_dir, gp)
     return p
   end
   local style = abs(find("charts/style.gp"))
-  local jobs = {}
   for _, c in ipairs(list) do
     if c.available then
       local tpl = abs(find("charts/" .. c.name .. ".gp"))
@@ -539,37 +552,25 @@ function M.render(list, templates, out_dir, gp)
       ws.write_text(out_dir .. "/" .. c.name .. ".dat", c.data)
       local vars = { { "datafile", c.name .. ".dat" }, { "style_file", style } }
       for _, v in ipairs(c.vars) do vars[#vars + 1] = v end
-      local tmp = ("%s/.%s.%d"):format(out_dir, c.name, math.random(1, 1 << 30))
-      jobs[#jobs + 1] = { c = c, tpl = tpl, out = tmp .. ".svg", err = tmp .. ".log",
-        p = proc.spawn({ gp, "-e", M.preamble(vars), tpl },
-          { cwd = out_dir, stdout = { file = tmp .. ".svg" }, stderr = { file = tmp .. ".log" } }) }
+      -- the SVG comes back through a pipe: only ws.write_text writes it, so a full disk
+      -- is reported as such, never as a short picture
+      local r = proc.run({ gp, "-e", M.preamble(vars), tpl },
+        { cwd = out_dir, stdout = "capture", stderr = "capture", timeout = M.TIMEOUT })
+      local svg, err = r.stdout or "", r.stderr or ""
+      if not r.ok then
+        local how = r.timed_out and ("timed out after %d s"):format(M.TIMEOUT)
+          or r.signal and ("signal " .. r.signal) or ("exit code " .. tostring(r.code))
+        error(("%s: gnuplot failed (%s): %s"):format(tpl, how, tail(err)), 0)
+      elseif not svg:find("<svg", 1, true) or not svg:find("</svg>", 1, true) then
+        error(("%s: gnuplot wrote no SVG on its standard output (the template must `set terminal svg` "
+          .. "and leave `set output` alone)%s"):format(tpl, err ~= "" and (": " .. tail(err)) or ""), 0)
+      else
+        ws.write_text(out_dir .. "/" .. c.name .. ".svg", svg)
+        c.svg = svg
+        c.file = "charts/" .. c.name .. ".svg"
+      end
     end
   end
-  local failure
-  for _, j in ipairs(jobs) do
-    local st = j.p:wait(M.TIMEOUT) -- they run side by side: each gets the whole time
-    if not st then
-      j.p:kill(1)
-      st = { timed_out = true }
-    end
-    local svg, err = slurp(j.out), slurp(j.err)
-    os.remove(j.out)
-    os.remove(j.err)
-    -- the first failure is the one reported
-    if failure == nil and not st.ok then
-      local how = st.timed_out and ("timed out after %d s"):format(M.TIMEOUT)
-        or st.signal and ("signal " .. st.signal) or ("exit code " .. tostring(st.code))
-      failure = ("%s: gnuplot failed (%s): %s"):format(j.tpl, how, tail(err))
-    elseif failure == nil and not svg:find("<svg", 1, true) or not svg:find("</svg>", 1, true) then
-      failure = ("%s: gnuplot wrote no SVG on its standard output (the template must `set terminal svg` "
-        .. "and leave `set output` alone)%s"):format(j.tpl, err ~= "" and (": " .. tail(err)) or "")
-    elseif failure == nil then
-      ws.write_text(out_dir .. "/" .. j.c.name .. ".svg", svg)
-      j.c.svg = svg
-      j.c.file = "charts/" .. j.c.name .. ".svg"
-    end
-  end
-  if failure then error(failure, 0) end
   M.remove_stale(list, out_dir)
   return list
 end

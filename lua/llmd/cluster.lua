@@ -48,7 +48,11 @@ function M.validate(plan, name)
   end
   if not is_map(plan) then error(name .. ": expected a mapping with 'runs'", 0) end
   known(plan, "(top)", { namespace = true, parent = true, bins = true, timeouts = true, benchmark_pvc = true,
-    runs = true, teardown_without_logs = true })
+    runs = true, teardown_without_logs = true, slo = true })
+  if plan.slo ~= nil then
+    local ok, err = pcall(require("llmd.decision").parse_slo, plan.slo, "slo")
+    if not ok then errs[#errs + 1] = ("%s: %s"):format(name, err) end
+  end
   if plan.namespace ~= nil and type(plan.namespace) ~= "string" then bad("namespace", "expected a string") end
   if plan.bins ~= nil then
     if not is_map(plan.bins) then bad("bins", "expected a mapping of tool = path")
@@ -77,6 +81,10 @@ function M.validate(plan, name)
         bad(key, "missing (each of runs.a and runs.b is a run)")
       else
         known(r, key, { label = true, baseline = true, existing = true, deploy = true, benchmark = true, info = true })
+        if r.baseline and is_map(r.deploy) and r.deploy.service ~= nil then
+          bad(key .. ".deploy.service", "a baseline run benchmarks the " .. M.BASELINE_SVC
+            .. " Service (port 8000); give either baseline: true or deploy.service, not both")
+        end
         if type(r.label) ~= "string" or r.label == "" then bad(key .. ".label", "expected a non-empty string")
         elseif labels[r.label] then
           bad(key .. ".label", ("'%s' is also the label of run %s"):format(r.label, labels[r.label]))
@@ -124,6 +132,9 @@ function M.validate(plan, name)
               end
             end
             if type(d.model) ~= "string" then bad(key .. ".deploy.model", "expected the served model name") end
+            if d.service ~= nil and (type(d.service) ~= "string" or not d.service:match("^[%w][%w%.%-]*:?%d*$")) then
+              bad(key .. ".deploy.service", "expected NAME or NAME:PORT (a Service in the namespace)")
+            end
           end
           if not is_map(b) then bad(key .. ".benchmark", "missing (or give 'existing')")
           else
@@ -281,37 +292,133 @@ local function wait_ready(ctx, x)
   end
 end
 
+-- The port of a Service that serves HTTP: a port named http or http2 (or http-*, http2-*),
+-- else one whose appProtocol is http, http2 or kubernetes.io/h2c, else port 80, 8000 or
+-- 8080. Istio's gateway Service lists its status port 15021 first, so "the first port"
+-- is never the answer. Returns port, why; or nil, the ports listed.
+function M.http_port(spec)
+  local ports = (spec or {}).ports or {}
+  for _, p in ipairs(ports) do
+    local n = tostring(p.name or "")
+    if n == "http" or n == "http2" or n:match("^http%-") or n:match("^http2%-") then
+      return p.port, ("port %d (named %s)"):format(p.port, n)
+    end
+  end
+  for _, p in ipairs(ports) do
+    local ap = tostring(p.appProtocol or ""):lower()
+    if ap == "http" or ap == "http2" or ap == "kubernetes.io/h2c" then
+      return p.port, ("port %d (appProtocol %s)"):format(p.port, ap)
+    end
+  end
+  for _, want in ipairs { 80, 8000, 8080 } do
+    for _, p in ipairs(ports) do
+      if p.port == want then return want, ("port %d (the usual HTTP port)"):format(want) end
+    end
+  end
+  local l = {}
+  for _, p in ipairs(ports) do l[#l + 1] = ("%s %s"):format(tostring(p.port), p.name and ("(" .. p.name .. ")") or "") end
+  return nil, #l > 0 and table.concat(l, ", ") or "no ports"
+end
+
+-- What the smoke test and the benchmark talk to: service, port, and why that port.
 local function endpoint(ctx, x)
   local r = run_of(ctx, x)
-  if r.baseline then return M.BASELINE_SVC, 8000 end
+  if r.baseline then return M.BASELINE_SVC, 8000, "port 8000 (the baseline Service)" end
+  local want_svc
   if r.deploy.service then
     local svc, port = tostring(r.deploy.service):match("^([^:]+):?(%d*)$")
-    return svc, tonumber(port) or 80
+    if tonumber(port) then return svc, tonumber(port), ("port %s (deploy.service)"):format(port) end
+    want_svc = svc
   end
-  if ctx.dry_run then return "<the gateway service>", 80 end
+  if ctx.dry_run then return want_svc or "<the gateway service>", 80, "dry run: port not looked up" end
+  local function pick(s)
+    local port, why = M.http_port(s.spec)
+    if not port then
+      error(("run %s: service %s in %s has no port that serves HTTP (ports: %s; none named http/http2, "
+        .. "none with appProtocol http, none of 80/8000/8080); set deploy.service: NAME:PORT")
+        :format(x, s.metadata.name, ctx.ns, why), 0)
+    end
+    return s.metadata.name, port, why
+  end
+  if want_svc then
+    local s = ctx.k:json({ "get", "svc", want_svc }, { check = false })
+    if not s then error(("run %s: deploy.service: no service %s in %s"):format(x, want_svc, ctx.ns), 0) end
+    return pick(s)
+  end
   local v = ctx.k:json { "get", "svc" }
-  local names = {}
+  local names, gw, epp = {}, {}, {}
   for _, s in ipairs(v and v.items or {}) do
     local n = s.metadata.name
     names[#names + 1] = n
-    if n:match("gateway") then
-      local port = ((s.spec or {}).ports or {})[1]
-      return n, port and port.port or 80
+    if n:match("gateway") then gw[#gw + 1] = s elseif n:match("epp") then epp[#epp + 1] = s end
+  end
+  local mine = ctx.new_services and ctx.new_services[x]
+  local function first(list)
+    if mine then
+      for _, s in ipairs(list) do if mine[s.metadata.name] then return s end end
     end
+    return list[1]
   end
-  for _, n in ipairs(names) do
-    if n:match("epp") then return n, 80 end
-  end
+  local s = first(gw) or first(epp)
+  if s then return pick(s) end
   error(("run %s: no gateway service to benchmark in %s (services: %s); set deploy.service"):format(x, ctx.ns,
     #names > 0 and table.concat(names, ", ") or "none"), 0)
 end
 
+local function file_from(path, offset)
+  local f = io.open(path, "rb")
+  if not f then return "" end
+  f:seek("set", offset)
+  local t = f:read("a") or ""
+  f:close()
+  return t
+end
+
+-- kubectl port-forward RESOURCE LPORT:PORT in the background, its output appended to logf;
+-- returns the process and the local port once the forward accepts connections ("Forwarding
+-- from 127.0.0.1:LPORT"). Refused by the API server (a transient error) or the local port
+-- taken, it is started again with backoff, like every other call; nil in a dry run.
+function M.port_forward(ctx, resource, port, logf, timeout)
+  timeout = timeout or ctx.timeouts.smoke
+  local tries = ctx.k.retries
+  for attempt = 1, tries do
+    local lport = 18000 + math.random(0, 1999)
+    local offset = lfs.attributes(logf, "size") or 0
+    local pf = ctx.k:spawn("kubectl", { "port-forward", resource, lport .. ":" .. port },
+      { stdout = { file = logf, append = true }, stderr = { file = logf, append = true } })
+    if not pf then return nil end
+    local t0 = os.time()
+    while true do
+      local said = file_from(logf, offset)
+      if said:find("Forwarding from 127.0.0.1:" .. lport, 1, true) then return pf, lport end
+      local st = pf:poll()
+      if st then
+        said = file_from(logf, offset):gsub("%s+$", "")
+        local again = k8s.is_transient(said) or said:find("address already in use", 1, true)
+        ctx.k:log(ctx.k:argv("kubectl", { "port-forward", resource, lport .. ":" .. port }), st, os.time() - t0,
+          "exited: " .. said:gsub("\n", " / "))
+        if not again or attempt == tries then
+          error(("kubectl port-forward %s exited (%s) after %d attempt(s): %s"):format(resource,
+            tostring(st.code or st.signal), attempt, said ~= "" and said or "no output"), 0)
+        end
+        say(ctx, "  kubectl port-forward %s: %s - trying again", resource, said:match("[^\n]*"))
+        sleep(ctx.k.backoff * 2 ^ (attempt - 1))
+        break
+      end
+      if timeout > 0 and os.time() - t0 >= timeout then
+        pf:kill(2)
+        error(("kubectl port-forward %s: not forwarding within %d s (see %s)"):format(resource, timeout, logf), 0)
+      end
+      sleep(0.05)
+    end
+  end
+end
+
 local function smoke(ctx, x)
-  local svc, port = endpoint(ctx, x)
-  local lport = 18000 + math.random(0, 1999)
+  local svc, port, why = endpoint(ctx, x)
+  say(ctx, "  endpoint: service %s, %s", svc, why)
   local logf = rdir(ctx, x) .. "/port-forward.log"
-  local pf = ctx.k:spawn("kubectl", { "port-forward", "svc/" .. svc, lport .. ":" .. port },
-    { stdout = { file = logf }, stderr = { file = logf, append = true } })
+  local pf, lport = M.port_forward(ctx, "svc/" .. svc, port, logf)
   if not pf then return "dry run: not tested" end
   local base = "http://127.0.0.1:" .. lport
   local ok, msg = pcall(function()
@@ -335,7 +442,7 @@ local function smoke(ctx, x)
     if r.status ~= 200 then
       error(("POST %s/v1/completions: HTTP %d %s"):format(svc, r.status, r.body:sub(1, 200)), 0)
     end
-    return ("%s answers: /v1/models lists %s, a one-token completion worked"):format(svc, model)
+    return ("%s %s answers: /v1/models lists %s, a one-token completion worked"):format(svc, why, model)
   end)
   pf:kill(2)
   if not ok then error(("run %s: smoke test failed: %s"):format(x, msg), 0) end
@@ -727,12 +834,15 @@ function M.steps_list()
           error(("run %s (%s) did not complete, so there is nothing to compare yet"):format(x, run_of(ctx, x).label), 0)
         end
         local state = ws.read_state(ctx.ws.path, x)
+        -- the SLOs: --slo, else the plan's, else the info files' (llmd.comparison.resolve_slo)
+        ctx.slo = ctx.slo or ctx.opts_slo or (ctx.plan.slo and require("llmd.decision").parse_slo(ctx.plan.slo, "plan: slo"))
         sides[x] = cmp.extract_side(ctx.ws, x, state, { require_results = true,
-          harness = (state.extract_options or {}).harness })
+          harness = (state.extract_options or {}).harness, slo = ctx.slo })
         cmp.save_run(ctx.ws, sides[x])
       end
       local model = cmp.report(ctx.ws, sides.a, sides.b, { commands = ctx.commands, config_text = ctx.config_text,
-        namespace = ctx.ns, pvc = ctx.pvc or ctx.plan.benchmark_pvc, gateway_svc = ctx.gateway_svc })
+        namespace = ctx.ns, pvc = ctx.pvc or ctx.plan.benchmark_pvc, gateway_svc = ctx.gateway_svc, slo = ctx.slo,
+        min_effect = ctx.opts_min_effect })
       ctx.model = model
       return model.path
     end },
@@ -751,14 +861,29 @@ function M.run(plan, opts)
     if env and env ~= "" and not bins[t] then bins[t] = env end
   end
   local interactive = not opts.yes and proc.run({ "test", "-t", "0" }, { stdin = { inherit = true } }).ok
-  local ns = M.resolve_namespace({ namespace = opts.namespace, interactive = interactive }, plan, bins)
-  if not ns then
-    error("no namespace: give --namespace or namespace: in the plan, set $NAMESPACE, or select an OpenShift project", 0)
-  end
-  local w
+  local w, ns, saved
   if opts.resume then
     w = ws.open(opts.resume, { resume = true })
+    -- the namespace (and kube context) the comparison was made in: a resume never guesses
+    local where = w.path .. "/cluster.json"
+    if lfs.attributes(where, "mode") == "file" then
+      saved = json.read(where)
+      ns = saved.namespace
+      if opts.namespace and opts.namespace ~= ns then
+        error(("--namespace %s: %s was made in namespace %s (recorded in %s); a resume always uses it")
+          :format(opts.namespace, w.path, ns, where), 0)
+      end
+    elseif opts.namespace then
+      ns = opts.namespace
+    else
+      error(("%s: the workspace does not record its namespace; give --namespace (the one it was made in)")
+        :format(where), 0)
+    end
   else
+    ns = M.resolve_namespace({ namespace = opts.namespace, interactive = interactive }, plan, bins)
+    if not ns then
+      error("no namespace: give --namespace or namespace: in the plan, set $NAMESPACE, or select an OpenShift project", 0)
+    end
     w = ws.create { parent = plan.parent or opts.parent }
     ws.write_text(w.path .. "/plan.yaml", yaml.dump(plan))
     for _, x in ipairs { "a", "b" } do ws.mkdir_p(ws.run_dir(w, x)) end
@@ -768,9 +893,25 @@ function M.run(plan, opts)
     plan = plan, ws = w, ns = ns, out = out, t0 = os.time(), dry_run = opts.dry_run, bins = bins,
     timeouts = { ready = t.ready or 900, benchmark = t.benchmark or 0, smoke = t.smoke or 120, poll = t.poll or 5 },
     commands = { a = {}, b = {} }, config_text = {}, kustomize = { a = {}, b = {} }, failed = {},
+    opts_slo = opts.slo, opts_min_effect = opts.min_effect,
     k = k8s.new { namespace = ns, log = w.path .. "/commands.log", dry_run = opts.dry_run, bins = bins, out = out,
       backoff = t.backoff or 1.0 },
   }
+  -- the kube context: recorded with the namespace; a resume in another context is refused
+  local context
+  if not opts.dry_run then
+    local r = ctx.k:kubectl({ "config", "current-context" }, { read = true, check = false })
+    context = r.ok and r.stdout:match("^%s*(%S+)") or nil
+  end
+  if saved then
+    if type(saved.context) == "string" and context ~= saved.context then
+      error(("%s was made in kube context %s, the current context is %s: switch back first "
+        .. "(kubectl config use-context %s)"):format(w.path, saved.context, tostring(context or "unset"),
+        saved.context), 0)
+    end
+  else
+    json.write(w.path .. "/cluster.json", { namespace = ns, context = context or json.null })
+  end
   if opts.resume then
     -- what the interrupted run had deployed, from its saved state
     for _, x in ipairs { "a", "b" } do
@@ -785,7 +926,8 @@ function M.run(plan, opts)
       end
     end
   end
-  out:write(("Namespace: %s%s\n"):format(ns, opts.dry_run and " (dry run: nothing is changed)" or ""))
+  out:write(("Namespace: %s%s%s\n"):format(ns, saved and " (recorded in the workspace)" or "",
+    opts.dry_run and " (dry run: nothing is changed)" or ""))
   local result = steps.run("compare", M.steps_list(), ctx, {
     stacks = { "a", "b" }, only = opts.only, record = w.path .. "/steps.json", resume = opts.resume ~= nil, out = out,
     -- both runs share the namespace: B never starts while A's stack may still be there

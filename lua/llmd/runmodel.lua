@@ -550,9 +550,12 @@ local SKIP = { metrics = true, logs = true, analysis = true, [".git"] = true }
 
 -- Every regular file under dir, up to `depth` folders down (4): {path=, name=, dir=}, sorted
 -- by path so that every listing and every error is in the same order on every machine.
+-- A link is followed only to a regular file inside dir: a link out of the results folder
+-- (to /etc, say), or to a folder, is never followed (M.links_out lists them).
 function M.files(dir, depth)
   local lfs = require "lfs"
   local out = {}
+  local root
   local function walk(d, left)
     local names = {}
     for name in lfs.dir(d) do
@@ -561,7 +564,12 @@ function M.files(dir, depth)
     table.sort(names)
     for _, name in ipairs(names) do
       local p = d .. "/" .. name
-      local mode = lfs.attributes(p, "mode")
+      local mode = lfs.symlinkattributes(p, "mode")
+      if mode == "link" then
+        root = root or M.realpath(dir)
+        local real = M.realpath(p)
+        mode = real and root and M.inside(root, real) and lfs.attributes(real, "mode") == "file" and "file" or nil
+      end
       if mode == "file" then
         out[#out + 1] = { path = p, name = name, dir = d }
       elseif mode == "directory" and left > 0 and not SKIP[name] and name:sub(1, 1) ~= "." then
@@ -570,6 +578,43 @@ function M.files(dir, depth)
     end
   end
   walk(dir, depth or 4)
+  return out
+end
+
+-- The real path of p (links resolved), or nil when it does not exist.
+function M.realpath(p)
+  local r = require("llmd.proc").run { "realpath", "-e", "--", p }
+  if not r.ok then return nil end
+  return (r.stdout:gsub("\n$", ""))
+end
+
+function M.inside(root, p) return p == root or p:sub(1, #root + 1) == root .. "/" end
+
+-- "name -> target" of every link under dir (depth 4) that M.files does not follow.
+function M.links_out(dir, depth)
+  local lfs = require "lfs"
+  local out, root = {}, nil
+  local function walk(d, rel, left)
+    local names = {}
+    for name in lfs.dir(d) do
+      if name ~= "." and name ~= ".." then names[#names + 1] = name end
+    end
+    table.sort(names)
+    for _, name in ipairs(names) do
+      local p, r = d .. "/" .. name, rel == "" and name or rel .. "/" .. name
+      local mode = lfs.symlinkattributes(p, "mode")
+      if mode == "link" then
+        root = root or M.realpath(dir)
+        local real = M.realpath(p)
+        if not (real and root and M.inside(root, real) and lfs.attributes(real, "mode") == "file") then
+          out[#out + 1] = ("%s -> %s"):format(r, tostring(lfs.symlinkattributes(p, "target")))
+        end
+      elseif mode == "directory" and left > 0 and not SKIP[name] and name:sub(1, 1) ~= "." then
+        walk(p, r, left - 1)
+      end
+    end
+  end
+  walk(dir, "", depth or 4)
   return out
 end
 

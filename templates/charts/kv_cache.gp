@@ -12,6 +12,7 @@ set multiplot layout n, 1 title title font 'sans,15'
 set lmargin 12
 set xlabel 'time since the first scrape (s)'
 set yrange [0:*]
+set key outside top center horizontal nobox
 do for [i = 1:n] {
   set ylabel panel_label[i]
   plot datafile index 0 using 1:(column(panel_col[i])) with linespoints linestyle 1 \

@@ -8,7 +8,7 @@
 set encoding utf8
 set style line 1 linecolor rgb '#0072B2' linewidth 2 dashtype 1 pointtype 7 pointsize 0.9
 set style line 2 linecolor rgb '#D55E00' linewidth 2 dashtype 2 pointtype 5 pointsize 0.9
-set style line 3 linecolor rgb '#444444' linewidth 1 dashtype 3
+set style line 3 linecolor rgb '#444444' linewidth 1.5 dashtype 4
 set style line 4 linecolor rgb '#999999' linewidth 1 dashtype 1
 set grid linestyle 4 linewidth 0.5 linecolor rgb '#e0e0e0'
 set border linecolor rgb '#444444'

@@ -4,11 +4,13 @@
 -- Environment:
 --   FAKE_CLUSTER   the state folder (state.json, calls.log, pvc/)  [required]
 --   FAKE_PROJECT   what `oc project -q` prints (default: none, exit 1)
+--   FAKE_CONTEXT   what `kubectl config current-context` prints (default: none, exit 1)
 --   FAKE_RESULTS   results folders the benchmark writes, one per run_only.sh call,
 --                  separated by ':' (the n-th call copies the n-th folder)
 --   FAKE_FAIL      comma list of injected failures: deploy, notready, imagepull,
 --                  bench_stderr, bench_nojson, transient (the first 2 kubectl calls fail
---                  with a transient API error), nologs, smoke
+--                  with a transient API error), nologs, smoke, portforward (the API server
+--                  refuses the connection)
 --   FAKE_FAIL_ONCE the same, but each failure only on its first occasion
 --   FAKE_SLOW_BENCH seconds the first run_only.sh call sleeps (to interrupt it)
 --   FAKE_OLD_JOB   the namespace starts with a finished (Succeeded) job pod
@@ -175,6 +177,12 @@ local function kubectl()
   local stdin
   if has(a, "-f") and opt(a, "-f") == "-" then stdin = io.read("a") end
   log_call(stdin)
+  if a[1] == "config" and a[2] == "current-context" then
+    -- read from the kubeconfig: no API server involved
+    local c = os.getenv("FAKE_CONTEXT")
+    if not c or c == "" then die("error: current-context is not set") end
+    return print(c)
+  end
   if fails.transient then
     state.counters.transient = (state.counters.transient or 0) + 1
     if state.counters.transient <= 2 then
@@ -358,13 +366,27 @@ local function kubectl()
     return
   elseif verb == "port-forward" then
     -- serves a small OpenAI-compatible API on the local port
-    local ports = a[3]
-    local lport = ports:match("^(%d+):")
+    if failing("portforward") then
+      die("The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?")
+    end
+    local s = space(ns)
+    local res, ports = a[2], a[3]
+    local lport, rport = ports:match("^(%d+):(%d+)$")
     local mode = failing("smoke") and "fail" or "ok"
+    local sname = res:match("^svc/(.*)$") or res:match("^service/(.*)$")
+    if sname then
+      local svc = s.services[sname]
+      if not svc then die(('Error from server (NotFound): services "%s" not found'):format(sname)) end
+      local found
+      for _, p in ipairs(svc.ports or {}) do if tostring(p.port) == rport then found = p end end
+      if not found then die(("error: Service %s does not have a service port %s"):format(sname, rport)) end
+      -- Istio's status port answers /healthz/ready only: everything else is a 404
+      if found.name == "status-port" then mode = "status" end
+    end
     save()
     local here = arg[0]:match("^(.*)/[^/]*$")
     local py = proc.which("python3") and "python3" or "/usr/bin/python3"
-    local r = proc.run({ py, here .. "/mockvllm.py", lport, mode },
+    local r = proc.run({ py, here .. "/mockvllm.py", lport, mode, rport },
       { stdout = "inherit", stderr = "inherit" })
     os.exit(r.code or 1)
   end
@@ -386,8 +408,12 @@ local function make_release(s, name, chart, gateway)
     s.services[name .. "-epp"] = { selector = { app = name .. "-epp" }, ports = { { port = 9002 } }, owner = "helm:" .. name }
   end
   if gateway or name:match("infra") then
-    s.services[name .. "-inference-gateway"] = { selector = { app = name .. "-gateway" }, ports = { { port = 80 } },
-      owner = "helm:" .. name }
+    -- Istio's automated deployment: Service <gateway>-istio, the status port first, then
+    -- one port per listener named after it (llm-d's infra chart: listener "default", HTTP)
+    s.services[name .. "-inference-gateway-istio"] = { selector = { ["gateway.networking.k8s.io/gateway-name"] =
+      name .. "-inference-gateway" }, ports = { { name = "status-port", port = 15021, protocol = "TCP",
+      appProtocol = "tcp", targetPort = 15021 }, { name = "default", port = 80, protocol = "TCP", appProtocol = "http",
+      targetPort = 80 } }, owner = "helm:" .. name }
     s.gateways[name] = { kind = "Gateway", metadata = { name = name },
       status = { conditions = { { type = "Programmed", status = "True" } } } }
     s.httproutes[name] = { kind = "HTTPRoute", metadata = { name = name },

@@ -213,12 +213,22 @@ t.test("latency against throughput for the KubeCon pair: stage values, log TTFT 
     t.eq(i, 7)
   end
   -- with SLOs and capacity from the decision layer: the threshold and the markers
-  c = charts.latency_throughput({ slo = { { key = "ttft_p90_ms", max = 200 } },
-    capacity = { a = { output_tps = 5700, rps = 92 }, b = { kind = "unknown" } } }, A, B)
+  c = charts.latency_throughput({ slo = { { key = "ttft_p90_ms", max = 200 }, { key = "ttft_p99_ms", max = 500,
+    text = "TTFT p99 <= 500.0 ms" } }, capacity = { a = { kind = "interpolated", output_tps = 5700, rps = 92 },
+    b = { kind = "unknown" } } }, A, B)
   for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
   t.eq(vars.panel_slo[1], 200)
+  t.eq(c.notes, { "The SLO TTFT p99 <= 500.0 ms is not drawn: the panels show TTFT p90 (ms), TPOT p90 (ms), "
+    .. "E2E latency p90 (ms)." })
   t.eq(vars.cap_a, { 5700, 92 })
   t.ok(vars.cap_b[1] ~= vars.cap_b[1] and vars.cap_b[2] ~= vars.cap_b[2], "unknown capacity: NaN")
+  -- a lower bound is no capacity marker, only a note
+  c = charts.latency_throughput({ capacity = { a = { kind = "never_violated", rps = 103, output_tps = 6431,
+    text = ">= 103.08 req/s (never violated)" } } }, A, B)
+  for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
+  t.ok(vars.cap_a[1] ~= vars.cap_a[1], "no marker")
+  t.eq(c.notes[1], "vllm met every SLO at every load point, so its capacity is not marked (>= 103.08 req/s "
+    .. "(never violated)).")
 end)
 
 t.test("left out or annotated: one run per rate and one per concurrency, a metric only one run has", function()

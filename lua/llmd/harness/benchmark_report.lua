@@ -120,7 +120,7 @@ local function map(set, br, path, stage_fallback)
     end
   end
   if tool == "guidellm" then
-    for _, k in ipairs { "itl_mean_ms", "itl_p90_ms" } do
+    for _, k in ipairs { "itl_mean_ms", "itl_p90_ms", "itl_p99_ms" } do
       rm.unknown(set, k, "guidellm records no per-token times (its inter_token_latency is the catalogue's TPOT)")
     end
   end
@@ -161,6 +161,22 @@ local function map(set, br, path, stage_fallback)
   }
 end
 
+-- The first NaN in the document (YAML .nan, JSON NaN) as "a.b[2].c", or nil: a report
+-- holding one is malformed, and the user is told where, not "metric x: NaN".
+local function find_nan(v, where)
+  if type(v) == "number" and v ~= v then return where end
+  if type(v) ~= "table" then return nil end
+  local keys = {}
+  for k in pairs(v) do keys[#keys + 1] = k end
+  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+  for _, k in ipairs(keys) do
+    local sub = math.type(k) == "integer" and ("%s[%d]"):format(where, k - 1)
+      or (where == "" and tostring(k) or where .. "." .. tostring(k))
+    local found = find_nan(v[k], sub)
+    if found then return found end
+  end
+end
+
 function M.extract(c, opts)
   opts = opts or {}
   local run = rm.start(M, c)
@@ -169,6 +185,8 @@ function M.extract(c, opts)
   for i, path in ipairs(c.files) do
     local br = rm.load(path)
     if type(br) ~= "table" then error(path .. ": expected a mapping (a benchmark report)", 0) end
+    local nan = find_nan(br, "")
+    if nan then error(("%s: %s is .nan (expected a number, or the key left out when unknown)"):format(path, nan), 0) end
     local st = rm.stage(i - 1)
     st.file = path
     local info = map(st.metrics, br, path, i - 1)

@@ -126,6 +126,9 @@ function M.extract(dir, opts)
     run.cdf, run.cdf_count = rm.cdf(run.overall.samples)
   end
   run.root = dir
+  for _, l in ipairs(rm.links_out(dir)) do
+    rm.warn(run, "%s: a link out of the results folder (or to a folder), not followed", l)
+  end
   run.warmup_stages = {}
   for _, st in ipairs(run.stages) do
     if st.warmup then run.warmup_stages[#run.warmup_stages + 1] = st.index end

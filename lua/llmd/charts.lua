@@ -13,7 +13,8 @@
 -- style_file (templates_dir/charts/style.gp), title, label_a, label_b, plus the chart's own
 -- (named at the top of each template). Text given to gnuplot is one line of valid UTF-8
 -- in single quotes, where gnuplot interprets nothing but a doubled quote; gnuplot's SVG
--- terminal writes '<' and '&' as entities (checked by tests/lua/test_charts.lua).
+-- terminal writes '<' and '&' as entities, render the '>' of "]]>" (checked by
+-- tests/lua/test_charts.lua).
 local lfs = require "lfs"
 local proc = require "llmd.proc"
 local ws = require "llmd.workspace"
@@ -565,6 +566,9 @@ function M.render(list, templates, out_dir, gp)
         error(("%s: gnuplot wrote no SVG on its standard output (the template must `set terminal svg` "
           .. "and leave `set output` alone)%s"):format(tpl, err ~= "" and (": " .. tail(err)) or ""), 0)
       else
+        -- gnuplot escapes < and & but not the > of "]]>", which XML forbids in text (a
+        -- label may hold it); gnuplot's own markup never holds that sequence
+        svg = svg:gsub("%]%]>", "]]&gt;")
         ws.write_text(out_dir .. "/" .. c.name .. ".svg", svg)
         c.svg = svg
         c.file = "charts/" .. c.name .. ".svg"

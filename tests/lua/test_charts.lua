@@ -20,7 +20,7 @@ local LLMDLUA = ROOT .. "/llmdlua"
 local BASE = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
 local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
 local NASTY_A = 'a<b & "c"\nd'
-local NASTY_B = "x'y </svg> <script>alert(1)</script> &amp;"
+local NASTY_B = "x'y </svg> <script>alert(1)</script> &amp; ]]> \\ ✓"
 
 local function compare(extra, env)
   local parent = t.tmpdir()
@@ -91,7 +91,8 @@ t.test("gnuplot's SVG writes a label with < & quotes and a newline as text, and 
   t.ok(xml_ok(out .. "/achieved_offered.svg"))
   -- by hand: & -> &amp;, < -> &lt;, the newline a space; quotes and > may stay in text
   t.ok(svg:find("<text>a&lt;b &amp; \"c\" d</text>", 1, true), "label A as text")
-  t.ok(svg:find("<text>x'y &lt;/svg> &lt;script>alert(1)&lt;/script> &amp;amp;</text>", 1, true), "label B as text")
+  t.ok(svg:find("<text>x'y &lt;/svg> &lt;script>alert(1)&lt;/script> &amp;amp; ]]&gt; \\ ✓</text>", 1, true),
+    "label B as text")
   t.ok(not svg:find("<script", 1, true), "no script element")
 end)
 
@@ -446,7 +447,10 @@ t.test("in a real browser: every chart's title, axis labels and run labels are r
   -- analyze.lua draws the same pictures from what the workspace saved (run_model.json
   -- keeps the quantile grid and the KV timeline)
   local before = {}
-  for _, n in ipairs(charts.NAMES) do before[n] = t.read(w .. "/charts/" .. n .. ".svg") end
+  for _, n in ipairs(charts.NAMES) do
+    before[n] = t.read(w .. "/charts/" .. n .. ".svg")
+    t.ok(xml_ok(w .. "/charts/" .. n .. ".svg"), n .. ".svg is XML, whatever the labels hold")
+  end
   r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
   t.eq(r.code, 0, r.stderr)
   for _, n in ipairs(charts.NAMES) do t.eq(t.read(w .. "/charts/" .. n .. ".svg"), before[n], n) end

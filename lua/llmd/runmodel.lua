@@ -428,6 +428,45 @@ function M.combine(run, measured)
 end
 
 
+-- Quantile grids ------------------------------------------------------------------------------
+
+-- The percentiles of a CDF grid: p0 to p100 in steps of 1, with p99.5 and p99.9 for the tail.
+M.CDF_GRID = {}
+for q = 0, 99 do M.CDF_GRID[#M.CDF_GRID + 1] = q end
+M.CDF_GRID[#M.CDF_GRID + 1] = 99.5
+M.CDF_GRID[#M.CDF_GRID + 1] = 99.9
+M.CDF_GRID[#M.CDF_GRID + 1] = 100
+
+-- The kinds of per-request samples (set.samples, filled by M.fill) and their grid names.
+M.CDF_KINDS = { { "ttft", "ttft_ms" }, { "tpot", "tpot_ms" }, { "itl", "itl_ms" }, { "latency", "e2e_ms" } }
+
+-- From the accumulators the harness reader already filled (no second pass over the data):
+-- { ttft_ms = { {q, ms}, ... }, tpot_ms =, itl_ms =, e2e_ms = } (linear interpolation,
+-- seconds to ms) and { ttft_ms = sample count, ... }; a kind without samples is absent.
+-- nil when there are no samples at all.
+function M.cdf(samples)
+  if type(samples) ~= "table" then return nil end
+  local cdf, count, any = {}, {}, false
+  for _, k in ipairs(M.CDF_KINDS) do
+    local acc = samples[k[1]]
+    if acc and acc:count() > 0 then
+      local grid = {}
+      -- summary takes at most 64 percentiles a call; each call is one multi-selection
+      for from = 1, #M.CDF_GRID, 64 do
+        local qs = table.move(M.CDF_GRID, from, math.min(from + 63, #M.CDF_GRID), 1, {})
+        local s = acc:summary(qs, "linear")
+        for _, q in ipairs(qs) do
+          local v = s[q == math.floor(q) and ("p%d"):format(q) or ("p%g"):format(q)]
+          if v ~= nil and v == v and v ~= math.huge then grid[#grid + 1] = { q, v * 1000 } end
+        end
+      end
+      cdf[k[2]], count[k[2]], any = grid, acc:count(), true
+    end
+  end
+  if not any then return nil end
+  return cdf, count
+end
+
 -- Plain data ---------------------------------------------------------------------------------
 
 local function plain_set(set)
@@ -469,6 +508,7 @@ function M.to_plain(run)
     requests = run.requests, overall = plain_set(run.overall), stages = stages, errors = errors,
     warnings = json.array(run.warnings), warmup_stages = json.array(run.warmup_stages or {}),
     checks = json.array(run.checks or {}),
+    cdf = run.cdf, cdf_count = run.cdf_count,
   }
 end
 
@@ -502,6 +542,21 @@ function M.from_plain(doc, path)
   run.requests, run.warnings, run.warmup_stages = doc.requests or {}, doc.warnings or {}, doc.warmup_stages or {}
   run.checks = doc.checks or {}
   run.overall = unplain(doc.overall)
+  if type(doc.cdf) == "table" then
+    run.cdf = {}
+    for _, k in ipairs(M.CDF_KINDS) do
+      local g = doc.cdf[k[2]]
+      if type(g) == "table" then
+        for i, p in ipairs(g) do
+          if type(p) ~= "table" or type(p[1]) ~= "number" or type(p[2]) ~= "number" then
+            error(("%s: cdf.%s[%d]: expected [percentile, value]"):format(path or "run model", k[2], i), 0)
+          end
+        end
+        run.cdf[k[2]] = g
+      end
+    end
+    run.cdf_count = type(doc.cdf_count) == "table" and doc.cdf_count or {}
+  end
   for _, st in ipairs(doc.stages or {}) do
     local s = M.stage(st.index)
     s.rate, s.concurrency, s.achieved_rate = opt(st.rate), opt(st.concurrency), opt(st.achieved_rate)

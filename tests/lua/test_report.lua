@@ -179,7 +179,8 @@ t.test("analyze.lua round trip: without metrics it re-extracts, and the report i
   -- complete metrics: used as they are
   local r = sh { LLMDLUA, "analyze.lua", w, "--quiet" }
   t.eq(r.code, 0, r.stderr)
-  t.eq(r.stdout, "Comparison report written to: " .. w .. "/comparison_report.md\n")
+  t.eq(r.stdout, "Comparison report written to: " .. w .. "/comparison_report.md\n"
+    .. "HTML report with charts: " .. w .. "/comparison_report.html\n")
   t.eq(normalise(t.read(w .. "/comparison_report.md"), w), before)
   -- metrics deleted: re-extracted from run-a/results
   local st = json.read(w .. "/run-a/run_state.json")

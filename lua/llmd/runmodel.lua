@@ -466,6 +466,45 @@ function M.combine(run, measured)
 end
 
 
+-- Quantile grids ------------------------------------------------------------------------------
+
+-- The percentiles of a CDF grid: p0 to p100 in steps of 1, with p99.5 and p99.9 for the tail.
+M.CDF_GRID = {}
+for q = 0, 99 do M.CDF_GRID[#M.CDF_GRID + 1] = q end
+M.CDF_GRID[#M.CDF_GRID + 1] = 99.5
+M.CDF_GRID[#M.CDF_GRID + 1] = 99.9
+M.CDF_GRID[#M.CDF_GRID + 1] = 100
+
+-- The kinds of per-request samples (set.samples, filled by M.fill) and their grid names.
+M.CDF_KINDS = { { "ttft", "ttft_ms" }, { "tpot", "tpot_ms" }, { "itl", "itl_ms" }, { "latency", "e2e_ms" } }
+
+-- From the accumulators the harness reader already filled (no second pass over the data):
+-- { ttft_ms = { {q, ms}, ... }, tpot_ms =, itl_ms =, e2e_ms = } (linear interpolation,
+-- seconds to ms) and { ttft_ms = sample count, ... }; a kind without samples is absent.
+-- nil when there are no samples at all.
+function M.cdf(samples)
+  if type(samples) ~= "table" then return nil end
+  local cdf, count, any = {}, {}, false
+  for _, k in ipairs(M.CDF_KINDS) do
+    local acc = samples[k[1]]
+    if acc and acc:count() > 0 then
+      local grid = {}
+      -- summary takes at most 64 percentiles a call; each call is one multi-selection
+      for from = 1, #M.CDF_GRID, 64 do
+        local qs = table.move(M.CDF_GRID, from, math.min(from + 63, #M.CDF_GRID), 1, {})
+        local s = acc:summary(qs, "linear")
+        for _, q in ipairs(qs) do
+          local v = s[q == math.floor(q) and ("p%d"):format(q) or ("p%g"):format(q)]
+          if v ~= nil and v == v and v ~= math.huge then grid[#grid + 1] = { q, v * 1000 } end
+        end
+      end
+      cdf[k[2]], count[k[2]], any = grid, acc:count(), true
+    end
+  end
+  if not any then return nil end
+  return cdf, count
+end
+
 -- Plain data ---------------------------------------------------------------------------------
 
 local function plain_set(set)
@@ -507,6 +546,7 @@ function M.to_plain(run)
     requests = run.requests, overall = plain_set(run.overall), stages = stages, errors = errors,
     warnings = json.array(run.warnings), warmup_stages = json.array(run.warmup_stages or {}),
     checks = json.array(run.checks or {}), config = json.object(run.config or {}), config_source = run.config_source,
+    cdf = run.cdf, cdf_count = run.cdf_count,
   }
 end
 
@@ -541,6 +581,21 @@ function M.from_plain(doc, path)
   run.checks = doc.checks or {}
   run.config, run.config_source = type(doc.config) == "table" and doc.config or {}, opt(doc.config_source)
   run.overall = unplain(doc.overall)
+  if type(doc.cdf) == "table" then
+    run.cdf = {}
+    for _, k in ipairs(M.CDF_KINDS) do
+      local g = doc.cdf[k[2]]
+      if type(g) == "table" then
+        for i, p in ipairs(g) do
+          if type(p) ~= "table" or type(p[1]) ~= "number" or type(p[2]) ~= "number" then
+            error(("%s: cdf.%s[%d]: expected [percentile, value]"):format(path or "run model", k[2], i), 0)
+          end
+        end
+        run.cdf[k[2]] = g
+      end
+    end
+    run.cdf_count = type(doc.cdf_count) == "table" and doc.cdf_count or {}
+  end
   for _, st in ipairs(doc.stages or {}) do
     local s = M.stage(st.index)
     s.rate, s.concurrency, s.achieved_rate = opt(st.rate), opt(st.concurrency), opt(st.achieved_rate)
@@ -563,9 +618,12 @@ local SKIP = { metrics = true, logs = true, analysis = true, [".git"] = true }
 
 -- Every regular file under dir, up to `depth` folders down (4): {path=, name=, dir=}, sorted
 -- by path so that every listing and every error is in the same order on every machine.
+-- A link is followed only to a regular file inside dir: a link out of the results folder
+-- (to /etc, say), or to a folder, is never followed (M.links_out lists them).
 function M.files(dir, depth)
   local lfs = require "lfs"
   local out = {}
+  local root
   local function walk(d, left)
     local names = {}
     for name in lfs.dir(d) do
@@ -574,7 +632,15 @@ function M.files(dir, depth)
     table.sort(names)
     for _, name in ipairs(names) do
       local p = d .. "/" .. name
-      local mode = lfs.attributes(p, "mode")
+      local mode = lfs.symlinkattributes(p, "mode")
+      if mode == "link" then
+        root = root or M.realpath(dir)
+        local real = M.realpath(p)
+        mode = real and root and M.inside(root, real) and lfs.attributes(real, "mode") == "file" and "file" or nil
+      end
+      if mode == "file" and M.only_file and M.realpath(p) ~= M.only_file then
+        mode = nil -- extract.lua FILE: only that file
+      end
       if mode == "file" then
         out[#out + 1] = { path = p, name = name, dir = d }
       elseif mode == "directory" and left > 0 and not SKIP[name] and name:sub(1, 1) ~= "." then
@@ -584,6 +650,64 @@ function M.files(dir, depth)
   end
   walk(dir, depth or 4)
   return out
+end
+
+-- The real path of p (links resolved), or nil when it does not exist.
+function M.realpath(p)
+  local r = require("llmd.proc").run { "realpath", "-e", "--", p }
+  if not r.ok then return nil end
+  return (r.stdout:gsub("\n$", ""))
+end
+
+function M.inside(root, p) return p == root or p:sub(1, #root + 1) == root .. "/" end
+
+-- "name -> target" of every link under dir (depth 4) that M.files does not follow.
+function M.links_out(dir, depth)
+  local lfs = require "lfs"
+  local out, root = {}, nil
+  local function walk(d, rel, left)
+    local names = {}
+    for name in lfs.dir(d) do
+      if name ~= "." and name ~= ".." then names[#names + 1] = name end
+    end
+    table.sort(names)
+    for _, name in ipairs(names) do
+      local p, r = d .. "/" .. name, rel == "" and name or rel .. "/" .. name
+      local mode = lfs.symlinkattributes(p, "mode")
+      if mode == "link" then
+        root = root or M.realpath(dir)
+        local real = M.realpath(p)
+        if not (real and root and M.inside(root, real) and lfs.attributes(real, "mode") == "file") then
+          out[#out + 1] = ("%s -> %s"):format(r, tostring(lfs.symlinkattributes(p, "target")))
+        end
+      elseif mode == "directory" and left > 0 and not SKIP[name] and name:sub(1, 1) ~= "." then
+        walk(p, r, left - 1)
+      end
+    end
+  end
+  walk(dir, "", depth or 4)
+  return out
+end
+
+-- Why a file claimed by its name cannot be read ("empty", "cannot read: ..."), or nil.
+function M.unreadable(path)
+  local f, err = io.open(path, "rb")
+  if not f then return "cannot read: " .. tostring(err) end
+  local head, rerr = f:read(1)
+  f:close()
+  if head == nil then return rerr and ("cannot read: " .. tostring(rerr)) or "empty" end
+  return nil
+end
+
+-- A file's name with every run of digits as "#": files of one series share it
+-- (benchmark_2025-05-13_04-37-51.json -> benchmark_#-#-#_#-#-#.json).
+function M.name_shape(name) return (name:gsub("%d+", "#")) end
+
+-- Records that candidate c claims path by its name but cannot read it: an error when
+-- the candidate is resolved, or with opts.tolerant a warning in the run's data checks.
+function M.claim_failed(c, path, why)
+  c.unreadable = c.unreadable or {}
+  c.unreadable[#c.unreadable + 1] = ("%s: %s"):format(path, why)
 end
 
 -- Candidates of a harness under dir: the files for which pick(file) is true, grouped by

@@ -71,6 +71,11 @@ if (o.out or o.info) and not o.br then
 end
 
 local run = harness.extract(where, opts)
+-- the prefix-cache figures from the run's vLLM scrapes, as the report has them
+if not run.no_results and not opts.file then
+  local kvcache = require "llmd.kvcache"
+  kvcache.put(run, kvcache.analyze(where, run))
+end
 
 if o.br then
   local br = require "llmd.br"

@@ -65,32 +65,10 @@ function M.extract_side(w, x, state, opts)
     rm.warn(run, "not imported: %s", s)
   end
   local kv = kvcache.analyze(dir, run)
-  M.put_kv(run, kv)
+  kvcache.put(run, kv)
   return { x = x, label = state.label, state = state, run = run, kv = kv, slo = opts.slo }
 end
 
--- The prefix-cache figures the KV analysis found, into the run's overall metrics (so
--- run_state.json and run_model.json say what the report's KV section says); without
--- data, the analysis's reason.
-function M.put_kv(run, kv)
-  local set = run.overall
-  local keys = { "prefix_cache_hits", "prefix_cache_queries", "prefix_cache_hit_rate_pct" }
-  if kv.available then
-    local src = "vLLM's Prometheus counters (" .. tostring(kv.source) .. ")"
-    rm.put(set, "prefix_cache_hits", kv.hits, src)
-    rm.put(set, "prefix_cache_queries", kv.queries, src)
-    if kv.hit_rate_pct then
-      rm.put(set, "prefix_cache_hit_rate_pct", kv.hit_rate_pct, src)
-    else
-      set.values.prefix_cache_hit_rate_pct = nil
-      set.na.prefix_cache_hit_rate_pct = "no prefix-cache queries during the run"
-    end
-  else
-    for _, k in ipairs(keys) do
-      if set.values[k] == nil then set.na[k] = "from vLLM's Prometheus counters: " .. tostring(kv.reason) end
-    end
-  end
-end
 
 -- Does state carry every catalogue metric (a value or "N/A")?
 function M.metrics_complete(state)

@@ -221,4 +221,28 @@ function M.analyze(root, run)
   return kv
 end
 
+-- The prefix-cache figures the KV analysis found, into the run's overall metrics (so
+-- run_state.json and run_model.json say what the report's KV section says); without
+-- data, the analysis's reason.
+function M.put(run, kv)
+  local rm = require "llmd.runmodel"
+  local set = run.overall
+  local keys = { "prefix_cache_hits", "prefix_cache_queries", "prefix_cache_hit_rate_pct" }
+  if kv.available then
+    local src = "vLLM's Prometheus counters (" .. tostring(kv.source) .. ")"
+    rm.put(set, "prefix_cache_hits", kv.hits, src)
+    rm.put(set, "prefix_cache_queries", kv.queries, src)
+    if kv.hit_rate_pct then
+      rm.put(set, "prefix_cache_hit_rate_pct", kv.hit_rate_pct, src)
+    else
+      set.values.prefix_cache_hit_rate_pct = nil
+      set.na.prefix_cache_hit_rate_pct = "no prefix-cache queries during the run"
+    end
+  else
+    for _, k in ipairs(keys) do
+      if set.values[k] == nil then set.na[k] = "from vLLM's Prometheus counters: " .. tostring(kv.reason) end
+    end
+  end
+end
+
 return M

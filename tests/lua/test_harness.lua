@@ -628,3 +628,23 @@ for _, case in ipairs {
     t.ok(n >= 25, ("%d keys compared"):format(n))
   end)
 end
+
+-- extract.lua gives the prefix-cache figures the report gives: one pod, hits 0 -> 300,
+-- queries 0 -> 1000 between two scrapes (by hand: 300, 1000, 30 %).
+t.test("extract.lua: prefix-cache figures from the run's vLLM scrapes", function()
+  local d = t.tmpdir()
+  copy(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json", d .. "/per_request_lifecycle_metrics.json")
+  proc.run { "mkdir", "-p", d .. "/metrics/raw" }
+  for i, v in ipairs { { 0, 0 }, { 300, 1000 } } do
+    t.write(("%s/metrics/raw/decode-0_%d_metrics.log"):format(d, 1771233600 + 15 * i), table.concat({
+      "# TYPE vllm:prefix_cache_queries_total counter", "vllm:prefix_cache_queries_total " .. v[2],
+      "# TYPE vllm:prefix_cache_hits_total counter", "vllm:prefix_cache_hits_total " .. v[1],
+    }, "\n") .. "\n")
+  end
+  local r = proc.run { t.here() .. "/../../llmdlua", "extract.lua", d, "--json" }
+  t.eq(r.code, 0, r.stderr)
+  local doc = json.decode(r.stdout)
+  t.eq(doc.overall.prefix_cache_hits.value, 300.0)
+  t.eq(doc.overall.prefix_cache_queries.value, 1000.0)
+  t.near(doc.overall.prefix_cache_hit_rate_pct.value, 30, 1e-12)
+end)

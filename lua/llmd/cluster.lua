@@ -732,7 +732,8 @@ function M.steps_list()
         end
         local state = ws.read_state(ctx.ws.path, x)
         -- the SLOs: --slo, else the plan's, else the info files' (llmd.comparison.resolve_slo)
-        ctx.slo = ctx.slo or ctx.opts_slo or (ctx.plan.slo and require("llmd.decision").parse_slo(ctx.plan.slo, "plan: slo"))
+        ctx.slo = ctx.slo or ctx.opts_slo
+          or (ctx.plan.slo and require("llmd.decision").parse_slo(ctx.plan.slo, "plan: slo"))
         sides[x] = cmp.extract_side(ctx.ws, x, state, { require_results = true,
           harness = (state.extract_options or {}).harness, slo = ctx.slo })
         cmp.save_run(ctx.ws, sides[x])

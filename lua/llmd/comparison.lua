@@ -28,7 +28,8 @@ function M.resolve_slo(A, B, opts)
   for _, s in ipairs { A, B } do
     local st = s.state or s
     if type(st.slo) == "table" and next(st.slo) ~= nil then
-      lists[#lists + 1] = { label = st.label, slo = decision.parse_slo(st.slo, ("run %s's info: slo"):format(st.label)) }
+      local where = ("run %s's info: slo"):format(st.label)
+      lists[#lists + 1] = { label = st.label, slo = decision.parse_slo(st.slo, where) }
     end
   end
   if #lists == 2 and decision.slo_phrase(lists[1].slo) ~= decision.slo_phrase(lists[2].slo) then

@@ -163,6 +163,7 @@ local function ladder_section(A, B, pa, pb)
   local rows = lp.ladder(pa, pb)
   local function cell(c, key, d)
     if c.outside then return "" end
+    c.values = c.values or {}
     local v = c.values[key]
     if v == nil then return "N/A" end
     return (c.interpolated and "~" or "") .. T.helpers.num(v, d)
@@ -355,7 +356,7 @@ local function delta_cells(va, vb, d)
   return T.helpers.signed(vb - va, d or 2), va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100) or "N/A"
 end
 
-local function headline(model, A, B)
+local function headline(model)
   local rows = {}
   local cap, sat, g = model.capacity, model.saturation, model.per_gpu
   local function add(label, va, vb, ta, tb, d)
@@ -420,7 +421,8 @@ local function matched_point(model, A, B)
   if not key then return nil end
   local best
   for _, r in ipairs(model.ladder.rows) do
-    if r.a.point and r.b.point and r.a.values[key] and r.b.values[key] then best = r end
+    local va, vb = r.a.values or {}, r.b.values or {}
+    if r.a.point and r.b.point and va[key] and vb[key] then best = r end
   end
   if not best then return nil end
   local va, vb = best.a.values[key], best.b.values[key]
@@ -433,7 +435,12 @@ local function matched_point(model, A, B)
         if st.index == p.stages[1] then return st.metrics.samples and st.metrics.samples[kind] end
       end
     end
-    res.test = decision.mann_whitney(samples(A.run, pa), samples(B.run, pb))
+    local xa, xb = samples(A.run, pa), samples(B.run, pb)
+    res.test = decision.mann_whitney(xa, xb)
+    if res.test and kind == "itl" then
+      local na, nb = pa.values.requests_ok, pb.values.requests_ok
+      res.test = decision.declustered(res.test, xa:count() + xb:count(), na and nb and na + nb)
+    end
   elseif pa.ci and pb.ci and pa.ci[key] and pb.ci[key] then
     res.test = decision.welch(pa.ci[key].samples, pb.ci[key].samples)
   end
@@ -462,7 +469,8 @@ local function summary(model, A, B)
       local eff = decision.effect_pct(ca.rps, cb.rps)
       if ca.kind == "never_violated" and cb.kind == "never_violated" then
         out[#out + 1] = ("Neither run violates %s at any load measured (up to %s for %s, %s for %s): measure "
-          .. "higher loads to find the capacities."):format(phrase, rate_text(ca.rps), A.label, rate_text(cb.rps), B.label)
+          .. "higher loads to find the capacities."):format(phrase, rate_text(ca.rps), A.label, rate_text(cb.rps),
+          B.label)
       elseif eff and math.abs(eff) < model.min_effect then
         out[#out + 1] = ("Both sustain about the same load within %s (%s for %s, %s for %s)."):format(phrase,
           capacity_text(ca), A.label, capacity_text(cb), B.label)
@@ -474,7 +482,9 @@ local function summary(model, A, B)
           chi.kind == "never_violated" and "at least " or "",
           T.helpers.num((chi.rps / clo.rps - 1) * 100, 1) .. " %", lo.label, phrase, capacity_text(chi),
           capacity_text(clo))
-        if lower_bound then out[#out] = out[#out]:gsub("%.$", "; " .. lo.label .. "'s figure is only a lower bound.") end
+        if lower_bound then
+          out[#out] = out[#out]:gsub("%.$", "; " .. lo.label .. "'s figure is only a lower bound.")
+        end
       end
     elseif ca.kind == "below_lowest" and cb.kind == "below_lowest" then
       out[#out + 1] = ("Neither run meets %s even at its lowest load."):format(phrase)
@@ -490,7 +500,9 @@ local function summary(model, A, B)
     if mp and #out > 0 then
       local m = metrics.get(mp.key)
       local d = mp.a ~= 0 and (mp.b - mp.a) / math.abs(mp.a) * 100 or nil
-      if d and mp.test and mp.test.p < decision.ALPHA and math.abs(decision.effect_pct(mp.a, mp.b)) >= model.min_effect then
+      local big = mp.test and mp.test.p < decision.ALPHA
+        and math.abs(decision.effect_pct(mp.a, mp.b)) >= model.min_effect
+      if d and big then
         out[#out + 1] = ("At %s, %s's %s is %s %% %s than %s's (%s against %s, %s p = %s)."):format(
           rate_text(mp.rps), B.label, m.label, T.helpers.num(math.abs(d), 0), d < 0 and "lower" or "higher", A.label,
           metrics.format(mp.key, mp.b), metrics.format(mp.key, mp.a),
@@ -631,7 +643,7 @@ function M.build(opts)
       metrics.format("error_rate_pct", eb)) or nil
   model.errors = { a = A.run.errors, b = B.run.errors }
   model.ladder = ladder_section(A, B, pa, pb)
-  model.headline = headline(model, A, B)
+  model.headline = headline(model)
   model.kv = kv_section(A, B)
   model.summary = summary(model, A, B)
   return model

@@ -189,7 +189,8 @@ local function new(variant)
       st.date = d.date
       local summary = rm.set()
       map_summary(summary, d, l.path)
-      local acc, why, has_start = per_request(l.arr, l.itl, { groups = groups, sketch = opts.sketch })
+      local acc, why, has_start = per_request(l.arr, l.itl, { groups = groups, sketch = opts.sketch,
+        goodput = opts.goodput })
       l.acc = acc
       if acc then
         rm.fill(st.metrics, acc, method, why)

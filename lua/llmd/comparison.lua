@@ -48,7 +48,13 @@ function M.extract_side(w, x, state, opts)
   local dir = ws.run_dir(w, x) .. "/results"
   local eo = {}
   for k, v in pairs(opts) do eo[k] = v end
-  eo.goodput = opts.slo and decision.request_thresholds(opts.slo) or nil
+  -- the SLOs goodput is counted against: the comparison's, else the run's own info file's
+  local slo = opts.slo
+  if not slo and type(state.slo) == "table" and next(state.slo) ~= nil then
+    slo = decision.parse_slo(state.slo, ("run %s's info: slo"):format(state.label))
+  end
+  eo.slo, opts = slo, eo
+  eo.goodput = slo and decision.request_thresholds(slo) or nil
   local run = harness.extract(dir, eo)
   if run.no_results and opts.require_results then
     error(("run %s (%s): %s"):format(x, state.label, run.reasons[1]), 0)

@@ -456,6 +456,24 @@ t.test("a plan's slo: is checked with the plan, naming the file", function()
   local ok, err = pcall(cluster.validate, { slo = { ttft_p90 = 200 }, runs = {} }, "plan.yaml")
   t.eq(ok, false)
   t.ok(tostring(err):find("plan.yaml: slo: 'ttft_p90' is not a latency or error-rate metric", 1, true), err)
-  ok, err = pcall(cluster.validate, { slo = { ttft_p90_ms = 200 }, runs = {} }, "plan.yaml")
+  err = select(2, pcall(cluster.validate, { slo = { ttft_p90_ms = 200 }, runs = {} }, "plan.yaml"))
   t.ok(not tostring(err):find("slo", 1, true), err)
+end)
+
+t.test("per GPU: the serving pods' accelerator limits (kubectl get pods -o json)", function()
+  local cluster = require "llmd.cluster"
+  -- two decode pods with limits of 2 GPUs (requests 2), one prefill pod with a request of
+  -- 1 and no limit, a sidecar without GPUs: 2 + 2 + 1 = 5
+  local pods = json.decode [[
+  [{"kind": "Pod", "spec": {"containers": [
+      {"name": "vllm", "resources": {"limits": {"nvidia.com/gpu": "2", "memory": "64Gi"},
+                                     "requests": {"nvidia.com/gpu": "2", "cpu": "8"}}},
+      {"name": "routing-proxy", "resources": {}}]}},
+   {"kind": "Pod", "spec": {"containers": [
+      {"name": "vllm", "resources": {"limits": {"nvidia.com/gpu": "2"}}}]}},
+   {"kind": "Pod", "spec": {"containers": [
+      {"name": "vllm", "resources": {"requests": {"nvidia.com/gpu": "1"}}}]}}]
+  ]]
+  t.eq(cluster.pod_gpus(pods), 5)
+  t.eq(cluster.pod_gpus({ { spec = { containers = { { name = "x" } } } } }), nil)
 end)

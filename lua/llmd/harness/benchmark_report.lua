@@ -62,11 +62,12 @@ local LAT = {
   ttft = "time_to_first_token", tpot = "time_per_output_token", itl = "inter_token_latency",
   ntpot = "normalized_time_per_output_token", latency = "request_latency",
 }
--- a BR converted from guidellm: by meaning
-local LAT_GUIDELLM = {
-  ttft = "time_to_first_token", tpot = "inter_token_latency", ntpot = "time_per_output_token",
-  latency = "request_latency",
-}
+-- a BR converted from guidellm: by meaning. Its inter_token_latency is guidellm's
+-- token-weighted distribution: the mean is the pooled gap mean (itl_mean_ms), the
+-- percentiles are token-weighted (itl_tw_*); its time_per_output_token has no catalogue key
+local LAT_GUIDELLM = { ttft = "time_to_first_token", latency = "request_latency" }
+local BR_PCTS = { { "mean", "mean" }, { "p50", "p50" }, { "p90", "p90" }, { "p95", "p95" }, { "p99", "p99" },
+  { "p999", "p99p9" } }
 
 local function map(set, br, path, stage_fallback)
   local v01 = br.version == "0.1" or br.version == 0.1
@@ -99,7 +100,8 @@ local function map(set, br, path, stage_fallback)
   local lat = type(agg.latency) == "table" and agg.latency or {}
   for prefix, brkey in pairs(tool == "guidellm" and LAT_GUIDELLM or LAT) do
     local s = lat[brkey]
-    for _, w in ipairs { "mean", "p50", "p90", "p99" } do
+    for _, ww in ipairs(BR_PCTS) do
+      local w, bw = ww[1], ww[2]
       local key = prefix .. "_" .. w .. "_ms"
       if require("llmd.metrics").has(key) then
         if type(s) ~= "table" then
@@ -110,19 +112,36 @@ local function map(set, br, path, stage_fallback)
             error(("%s: latency.%s.units is %s; expected s, s/token, ms or ms/token")
               :format(path, brkey, tostring(s.units)), 0)
           end
-          if num(s[w]) then
-            rm.put(set, key, s[w] * scale, src .. ": latency." .. brkey, w ~= "mean" and method or nil)
+          if num(s[bw]) then
+            rm.put(set, key, s[bw] * scale, src .. ": latency." .. brkey, w ~= "mean" and method or nil)
           else
-            rm.unknown(set, key, ("latency.%s has no %s"):format(brkey, w))
+            rm.unknown(set, key, ("latency.%s has no %s"):format(brkey, bw))
           end
         end
       end
     end
   end
   if tool == "guidellm" then
-    for _, k in ipairs { "itl_mean_ms", "itl_p90_ms" } do
-      rm.unknown(set, k, "guidellm records no per-token times (its inter_token_latency is the catalogue's TPOT)")
+    local gl = require "llmd.harness.guidellm"
+    local s = lat.inter_token_latency
+    local scale = type(s) == "table" and TO_MS[s.units]
+    if type(s) == "table" and scale then
+      if num(s.mean) then
+        rm.put(set, "itl_mean_ms", s.mean * scale, src .. ": latency.inter_token_latency mean (guidellm's, "
+          .. "weighted by output tokens - 1: the pooled gap mean)")
+      end
+      for _, ww in ipairs(BR_PCTS) do
+        local key = "itl_tw_" .. ww[1] .. "_ms"
+        if require("llmd.metrics").has(key) and num(s[ww[2]]) then
+          rm.put(set, key, s[ww[2]] * scale, src .. ": latency.inter_token_latency (token-weighted)", method)
+        end
+      end
     end
+    for _, m in ipairs(require("llmd.metrics").list) do
+      if m.key:match("^tpot_") then rm.unknown(set, m.key, gl.NO_TPOT) end
+      if m.key:match("^itl_p") then rm.unknown(set, m.key, gl.NO_ITL) end
+    end
+    rm.unknown(set, "ntpot_mean_ms", gl.NO_NTPOT)
   end
   rm.latency_all_from_summary(set, failures, inc, src, method)
   local tp = type(agg.throughput) == "table" and agg.throughput or {}
@@ -181,6 +200,63 @@ local function accelerators(br)
   return any and total > 0 and total or nil
 end
 
+-- The first NaN in the document (YAML .nan, JSON NaN) as "a.b[2].c", or nil: a report
+-- holding one is malformed, and the user is told where, not "metric x: NaN".
+local function find_nan(v, where)
+  if type(v) == "number" and v ~= v then return where end
+  if type(v) ~= "table" then return nil end
+  local keys = {}
+  for k in pairs(v) do keys[#keys + 1] = k end
+  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+  for _, k in ipairs(keys) do
+    local sub = math.type(k) == "integer" and ("%s[%d]"):format(where, k - 1)
+      or (where == "" and tostring(k) or where .. "." .. tostring(k))
+    local found = find_nan(v[k], sub)
+    if found then return found end
+  end
+end
+
+-- Why a report that parsed is still not whole (a truncated file reads as valid YAML when
+-- cut at a line's end, and one cut inside a number gives a wrong number), or nil.
+local function incomplete(path, br)
+  if path:match("%.ya?ml$") then
+    local f = io.open(path, "rb")
+    if f then
+      local size = f:seek("end")
+      f:seek("set", math.max(0, size - 1))
+      local last = f:read(1)
+      f:close()
+      if size > 0 and last ~= "\n" then
+        return "does not end with a newline, as every YAML writer ends a file: truncated?"
+      end
+    end
+  end
+  local v01 = br.version == "0.1" or br.version == 0.1
+  local agg
+  if v01 then
+    agg = br.metrics
+  else
+    agg = type(br.results) == "table" and type(br.results.request_performance) == "table"
+      and br.results.request_performance.aggregate
+  end
+  if type(agg) ~= "table" then return nil end -- map() says what is missing
+  local req = type(agg.requests) == "table" and agg.requests or {}
+  local ok = (num(req.total) or 0) - (num(req.failures) or 0) - (num(req.incomplete) or 0)
+  if ok > 0 then
+    for _, k in ipairs { "latency", "throughput" } do
+      if type(agg[k]) ~= "table" then
+        return ("has %d successful requests but no %s section: truncated or incomplete"):format(ok, k)
+      end
+    end
+  end
+  for k, st in pairs(type(agg.latency) == "table" and agg.latency or {}) do
+    if type(st) == "table" and (st.units == nil or st.mean == nil) then
+      return ("latency.%s has no %s (every statistic has units and mean): truncated or incomplete")
+        :format(k, st.units == nil and "units" or "mean")
+    end
+  end
+end
+
 function M.extract(c, opts)
   opts = opts or {}
   local run = rm.start(M, c)
@@ -189,6 +265,15 @@ function M.extract(c, opts)
   for i, path in ipairs(c.files) do
     local br = rm.load(path)
     if type(br) ~= "table" then error(path .. ": expected a mapping (a benchmark report)", 0) end
+    local nan = find_nan(br, "")
+    if nan then error(("%s: %s is .nan (expected a number, or the key left out when unknown)"):format(path, nan), 0) end
+    local why = incomplete(path, br)
+    if why and not opts.tolerant then
+      error(("%s: %s (--tolerant leaves the file out with a warning)"):format(path, why), 0)
+    elseif why then
+      rm.warn(run, "left out (--tolerant): %s: %s", path, why)
+      goto next_file
+    end
     local st = rm.stage(i - 1)
     st.file = path
     if i == 1 and accelerators(br) then
@@ -212,6 +297,7 @@ function M.extract(c, opts)
       end
     end
     run.stages[#run.stages + 1] = st
+    ::next_file::
   end
   local tl, vl = {}, {}
   for t in pairs(tools) do tl[#tl + 1] = t end

@@ -14,13 +14,15 @@ local ws = require "llmd.workspace"
 local o = args.parse(arg, {
   usage = "llmdlua compare.lua (--a DIR --b DIR | --plan FILE | --resume WORKSPACE) [--a-label L] [--b-label L] "
     .. "[--a-info FILE] [--b-info FILE] [--parent DIR] [--link] [--harness NAME] [--warmup LIST] "
-    .. "[--percentile-method M] [--slo LIST] [--min-effect PCT] [--tolerant] [--namespace NS] [--yes] [--dry-run] [--step LIST] [--quiet]",
+    .. "[--percentile-method M] [--slo LIST] [--min-effect PCT] [--tolerant] [--namespace NS] [--yes] [--dry-run] "
+    .. "[--step LIST] [--quiet]",
   help = [[
   --a DIR, --b DIR          the two runs' results folders (A is the baseline: deltas are B - A)
   --a-label L, --b-label L  names in the report (default: each folder's name)
   --a-info F, --b-info F    YAML or JSON with what you know of the run: guide, namespace,
                             hardware, gateway, model, llmd_version, decode_image, harness,
-                            workload, load_stages, timestamp (the rest is "unknown")
+                            workload, load_stages, timestamp, gpus (accelerators used),
+                            slo (a mapping like --slo's) (the rest is "unknown")
   --parent DIR              where the llm-d-comparison-YYYYmmdd-HHMMSS folder goes (default .;
                             made if missing; a name taken gets a suffix -2, -3, ...)
   --link                    link the results instead of copying them (large results)
@@ -49,7 +51,8 @@ local o = args.parse(arg, {
   options = {
     a = "DIR", b = "DIR", a_label = "L", b_label = "L", a_info = "FILE", b_info = "FILE", parent = "DIR",
     link = true, harness = "NAME", a_harness = "NAME", b_harness = "NAME", warmup = "LIST", a_warmup = "LIST",
-    b_warmup = "LIST", percentile_method = "M", slo = "LIST", min_effect = "PCT", quiet = true, plan = "FILE", namespace = "NS", yes = true,
+    b_warmup = "LIST", percentile_method = "M", slo = "LIST", min_effect = "PCT", quiet = true, plan = "FILE",
+    namespace = "NS", yes = true,
     dry_run = true, step = "LIST", resume = "WORKSPACE", tolerant = true,
   },
   positional = { min = 0, max = 0 },

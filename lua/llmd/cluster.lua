@@ -658,9 +658,27 @@ function M.hardware_summary(label_sets)
   return table.concat(out, "; ")
 end
 
+-- The accelerators the pods ask for: the sum over their containers of the nvidia.com/gpu
+-- or amd.com/gpu limit (else request); nil when no container asks for one.
+function M.pod_gpus(list)
+  local total = 0
+  for _, p in ipairs(list or {}) do
+    for _, c in ipairs((p.spec or {}).containers or {}) do
+      local r = c.resources or {}
+      for _, res in ipairs { "nvidia.com/gpu", "amd.com/gpu" } do
+        local n = tonumber((r.limits or {})[res] or (r.requests or {})[res])
+        if n and n > 0 then total = total + n end
+      end
+    end
+  end
+  return total > 0 and math.tointeger(total) or nil
+end
+
 local function images_and_hardware(ctx)
   local images, nodes = {}, {}
-  for _, p in ipairs(pods(ctx, M.SERVING_LABEL .. "=true")) do
+  local serving = pods(ctx, M.SERVING_LABEL .. "=true")
+  ctx.gpus = M.pod_gpus(serving)
+  for _, p in ipairs(serving) do
     for _, c in ipairs((p.spec or {}).containers or {}) do images[c.image] = true end
     if p.spec and p.spec.nodeName then nodes[p.spec.nodeName] = true end
   end
@@ -689,6 +707,7 @@ local function save_state(ctx, x)
     hardware = d.hardware or hw, gateway = d.gateway or (r.baseline and "none (baseline Service)") or nil,
     model = d.model, llmd_version = d.llmd_version, decode_image = image,
     harness = r.benchmark.harness, workload = r.benchmark.workload, load_stages = r.benchmark.load_stages,
+    gpus = not ctx.dry_run and ctx.gpus or nil, -- what the serving pods ask for (per-GPU figures)
   }
   for k, v in pairs(r.info or {}) do info[k] = v end
   local state = ws.new_state(r.label, info)
@@ -914,7 +933,8 @@ function M.steps_list()
         end
         local state = ws.read_state(ctx.ws.path, x)
         -- the SLOs: --slo, else the plan's, else the info files' (llmd.comparison.resolve_slo)
-        ctx.slo = ctx.slo or ctx.opts_slo or (ctx.plan.slo and require("llmd.decision").parse_slo(ctx.plan.slo, "plan: slo"))
+        ctx.slo = ctx.slo or ctx.opts_slo
+          or (ctx.plan.slo and require("llmd.decision").parse_slo(ctx.plan.slo, "plan: slo"))
         sides[x] = cmp.extract_side(ctx.ws, x, state, { require_results = true,
           harness = (state.extract_options or {}).harness, slo = ctx.slo })
         cmp.save_run(ctx.ws, sides[x])

@@ -68,6 +68,15 @@ static const char *const JSON_DOCS[] = {
     "[{\"x\": [1, 2], \"y\": tru, \"a\": 1}]",
     "[{\"x\": \"abc",
     "[{\"x\": {\"a\": [1, 2]}, \"y\": null, \"d\": [1, 2], \"z\": [], \"c\": [0.5]}, {\"q\": 1}]",
+    /* duplicate keys: an error wherever they are (a watched member, one passed over, a
+       container skipped whole, an object with many members), never two values routed */
+    "{\"b\": [1, 2], \"b\": [3]}",
+    "[{\"a\": 1, \"x\": 2, \"x\": 3}]",
+    "[{\"q\": {\"r\": [1, {\"s\": 1, \"s\": 2}]}, \"a\": 1}]",
+    "[{\"a\": 1}, {\"a\": 2, \"\\u0061\": 3}]",
+    "[{\"k0\":0,\"k1\":1,\"k2\":2,\"k3\":3,\"k4\":4,\"k5\":5,\"k6\":6,\"k7\":7,\"k8\":8,\"k9\":9,"
+    "\"k10\":0,\"k11\":1,\"k12\":2,\"k13\":3,\"k14\":4,\"k15\":5,\"k16\":6,\"k17\":7,\"k18\":8,"
+    "\"k19\":9,\"k20\":0,\"k21\":1,\"k22\":2,\"k23\":3,\"k24\":4,\"k25\":5,\"a\":1,\"k3\":0}]",
     /* text in other scripts: sequences one after another, cut anywhere by the reads */
     "[{\"x\": \"\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e \xc3\xa9\xc3\xa8 "
     "\xf0\x9f\x98\x80\xf0\x9f\x98\x80\", \"a\": 1}]",

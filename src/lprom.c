@@ -95,8 +95,10 @@ static void finish_parse(lua_State *L, PromParser *p, const ParseCtx *c, int rc,
 {
     if (c->failed)
         lua_error(L); /* the callback's error, as it is */
-    if (rc == -1)
+    if (rc == -1) {
+        (void)llmd_interrupt_pending(L); /* if the error says "interrupted": taken */
         llmd_error(L, "%s: %s", name, p->err);
+    }
     lua_createtable(L, 0, 2); /* info */
     lua_pushinteger(L, (lua_Integer)p->skipped);
     lua_setfield(L, -2, "skipped");
@@ -115,6 +117,8 @@ static int run_parse(lua_State *L, int opts, int out, int fn)
     const char *name = "prometheus text";
     PromParser *p = (PromParser *)lua_newuserdatauv(L, sizeof *p, 0);
     prom_parser_init(p);
+    p->interrupted = &llmd_signals; /* Ctrl-C stops a long text too */
+    p->interrupt_base = llmd_signals_taken;
     luaL_setmetatable(L, PARSER_MT);
     int pidx = lua_gettop(L);
     if (opts != 0 && lua_istable(L, opts)) {
@@ -163,6 +167,8 @@ static int l_each_file(lua_State *L)
     lua_settop(L, 3);
     PromParser *p = (PromParser *)lua_newuserdatauv(L, sizeof *p, 0);
     prom_parser_init(p);
+    p->interrupted = &llmd_signals; /* Ctrl-C stops a long text too */
+    p->interrupt_base = llmd_signals_taken;
     luaL_setmetatable(L, PARSER_MT);
     if (lua_istable(L, 3)) {
         lua_getfield(L, 3, "tolerant");
@@ -198,6 +204,7 @@ static int l_aggregator(lua_State *L)
     lua_settop(L, 1);
     PromAgg *a = (PromAgg *)lua_newuserdatauv(L, sizeof *a, 0);
     prom_agg_init(a);
+    a->parser.interrupted = &llmd_signals;
     luaL_setmetatable(L, AGG_MT);
     if (lua_istable(L, 1)) {
         if (lua_getfield(L, 1, "match") == LUA_TTABLE) {
@@ -237,8 +244,11 @@ static void add_text(lua_State *L, PromAgg *a, const char *pod, const char *text
 {
     if (!(t == t) || isinf(t))
         llmd_error(L, "%s: the scrape time must be a finite number of seconds", name);
-    if (prom_agg_add(a, pod, text, len, t, name) != 0)
+    a->parser.interrupt_base = llmd_signals_taken;
+    if (prom_agg_add(a, pod, text, len, t, name) != 0) {
+        (void)llmd_interrupt_pending(L); /* the error says "interrupted": taken */
         llmd_error(L, "%s", a->err);
+    }
 }
 
 /* agg:add(pod, text, t [, name]) -> skipped lines */

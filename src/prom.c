@@ -375,6 +375,11 @@ static int parse_lines(PromParser *p, const char *text, size_t len, PromSampleFn
     PromSample s;
     const char *t = text, *end = text + len;
     while (t < end) {
+        if (p->interrupted != NULL && *p->interrupted != p->interrupt_base) {
+            (void)snprintf(p->err, sizeof p->err, "line %llu: interrupted",
+                           (unsigned long long)*line + 1);
+            return -1;
+        }
         const char *nl = (const char *)memchr(t, '\n', (size_t)(end - t));
         const char *le = nl ? nl : end;
         size_t n = (size_t)(le - t);

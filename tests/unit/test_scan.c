@@ -5,6 +5,8 @@
 ** against numpy by tests/lua/test_scan.lua.
 */
 #include <math.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include "../fuzz/differential.h"
 #include "testhelp.h"
@@ -278,6 +280,55 @@ int main(void)
         CHECK(scan_one(SCAN_CSV, "y", doc, n, 4096, &sum, &refills, err, sizeof err) == 0);
         CHECK(sum == 6 && refills < 64);
         free(doc);
+    }
+
+    TEST("a scan stops when the interrupt flag is set: at a read, and every 4 MB of a map")
+    {
+        static volatile sig_atomic_t stop = 1;
+        static const char doc[] = "{\"v\": [1, 2, 3]}";
+        Scanner s;
+        scan_init(&s, "t.json", SCAN_JSON);
+        FILE *fp = fmemopen((void *)(uintptr_t)doc, sizeof doc - 1, "r");
+        scan_open_file(&s, fp);
+        s.interrupted = &stop;
+        CHECK(scan_run(&s) == -1);
+        CHECK_STR(s.err, "t.json: interrupted");
+        scan_free(&s);
+        fclose(fp);
+        /* a mapped file of 12 MB: the flag is seen at the first 4 MB step */
+        char path[] = "/tmp/llmdlua-test-scan-XXXXXX";
+        int fd = mkstemp(path);
+        CHECK(fd >= 0);
+        FILE *out = fdopen(fd, "w");
+        fputs("[", out);
+        for (int i = 0; i < 3000000; i++)
+            fputs(i ? ",1.5" : "1.5", out);
+        fputs("]", out);
+        fclose(out);
+        char err[512];
+        Stats st;
+        stats_init(&st, 0);
+        ScanRule rule;
+        memset(&rule, 0, sizeof rule);
+        CHECK(scan_path_parse("$[*]", 0, &rule.path, err, sizeof err) == 0);
+        rule.sink = SINK_STATS;
+        rule.stats = &st;
+        for (int flag = 0; flag < 2; flag++) {
+            stop = (sig_atomic_t)flag;
+            scan_init(&s, "big.json", SCAN_JSON);
+            CHECK(scan_open_path(&s, path) == 0 && s.map != NULL);
+            s.rules = &rule;
+            s.nrules = 1;
+            s.interrupted = &stop;
+            int rc = scan_run(&s);
+            /* without the flag all 3,000,000 values; with it, an error before the end */
+            CHECK(flag ? rc == -1 && strcmp(s.err, "big.json: interrupted") == 0
+                       : rc == 0 && st.n == 3000000);
+            scan_free(&s);
+        }
+        stats_free(&st);
+        scan_path_free(&rule.path);
+        unlink(path);
     }
 
     return test_report();

@@ -1313,9 +1313,8 @@ static int key_reserve(JsonParser *p, size_t namelen)
     return 0;
 }
 
-static __attribute__((noinline, cold)) JsonTok key_duplicate(JsonParser *p, size_t at,
-                                                              const char *name, size_t n,
-                                                              const JsonKeyEntry *e)
+static __attribute__((noinline, cold)) JsonTok
+key_duplicate(JsonParser *p, size_t at, const char *name, size_t n, const JsonKeyEntry *e)
 {
     char shown[64]; /* at most 40 bytes of the name, then "..." */
     size_t o = 0, k = 0;
@@ -1353,8 +1352,7 @@ static JsonTok key_check(JsonParser *p, size_t at)
         for (size_t i = key_home(p, h, obj); p->kslot[i] != 0; i = (i + 1) & mask) {
             size_t k = p->kslot[i] - 1;
             const JsonKeyEntry *e = &p->kent[k];
-            if (k >= obj && e->hash == h && e->len == n &&
-                memcmp(p->kbytes + e->off, name, n) == 0)
+            if (k >= obj && e->hash == h && e->len == n && memcmp(p->kbytes + e->off, name, n) == 0)
                 return key_duplicate(p, at, name, n, e);
         }
     } else {

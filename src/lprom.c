@@ -579,7 +579,8 @@ static int l_histogram_quantile(lua_State *L)
     if (n == 0 && nl > 7 && strcmp(name + nl - 7, "_bucket") == 0 &&
         prom_agg_find(a, name, NULL, 0) > 0) {
         lua_pushlstring(L, name, nl - 7); /* lua_pushfstring has no %.*s */
-        llmd_error(L, "prom: no histogram named '%s' (did you mean '%s'? its series are NAME_bucket)",
+        llmd_error(L,
+                   "prom: no histogram named '%s' (did you mean '%s'? its series are NAME_bucket)",
                    name, lua_tostring(L, -1));
     }
     if (n == 0) {

@@ -443,8 +443,9 @@ static uint64_t load_mapping(lua_State *L, Loader *ld, int anchors)
             lua_rawseti(L, order, (lua_Integer)lua_rawlen(L, order) + 1);
         }
         next_event(L, ld);
-        expanded = add_sat(expanded, load_node(L, ld, anchors)); /* map, order, merged, key, value */
-        lua_rawset(L, map); /* map, order, merged */
+        expanded =
+            add_sat(expanded, load_node(L, ld, anchors)); /* map, order, merged, key, value */
+        lua_rawset(L, map);                               /* map, order, merged */
     }
     check_aliasing(L, ld, expanded, &start);
     if (anchored)

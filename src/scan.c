@@ -962,7 +962,7 @@ static JsonTok next_member(Scanner *s, int d)
         if (t == JSON_END || s->p.depth < d || (t == JSON_KEY && s->p.depth == d))
             return t;
         if (release_behind(s, s->p.pos) != 0) /* it paused in a member it passes over */
-            return JSON_ERROR; /* (maybe just after a key of an object inside it) */
+            return JSON_ERROR;                /* (maybe just after a key of an object inside it) */
     }
 }
 
@@ -1421,7 +1421,7 @@ static int csv_number(const char *p, size_t n, size_t avail, double *out, size_t
     /* other spellings strtod takes: +1, .5, 1., inf, infinity; not hex, not nan. strtod
        stops at a NUL and reads what comes before it: every byte is checked first */
     for (size_t i = lead; i < n; i++)
-        if (memchr("0123456789+-.eEiInNfFtTyY", p[i], 25) == NULL) {
+        if (p[i] == '\0' || strchr("0123456789+-.eEiInNfFtTyY", p[i]) == NULL) {
             *bad = i;
             return 0;
         }
@@ -1539,8 +1539,8 @@ static int scan_csv(Scanner *s)
             ru->matched++;
             if (ru->sink == SINK_STATS) {
                 double x;
-                if (!cell->quoted && csv_number(cell->p, cell->len,
-                                                (size_t)(s->buf + s->len - cell->p), &x, &bad)) {
+                if (!cell->quoted &&
+                    csv_number(cell->p, cell->len, (size_t)(s->buf + s->len - cell->p), &x, &bad)) {
                     if (add_stat(s, ru, x) != 0) {
                         rc = -1;
                         goto done;
@@ -1559,9 +1559,8 @@ static int scan_csv(Scanner *s)
                                   ru->path.steps[0].key, text,
                                   shown(what, sizeof what, cell->p + bad, 1));
                     else
-                        rc = fail(s, "%s:%llu: column '%s': expected a number, found '%s'",
-                                  s->name, (unsigned long long)row_line, ru->path.steps[0].key,
-                                  text);
+                        rc = fail(s, "%s:%llu: column '%s': expected a number, found '%s'", s->name,
+                                  (unsigned long long)row_line, ru->path.steps[0].key, text);
                     goto done;
                 }
                 continue;
@@ -1574,9 +1573,9 @@ static int scan_csv(Scanner *s)
                 memset(v, 0, sizeof *v);
                 if (fc->len == 0 && !fc->quoted) {
                     v->type = VAL_NONE;
-                } else if (!fc->quoted && csv_number(fc->p, fc->len,
-                                                     (size_t)(s->buf + s->len - fc->p), &v->d,
-                                                     &bad)) {
+                } else if (!fc->quoted &&
+                           csv_number(fc->p, fc->len, (size_t)(s->buf + s->len - fc->p), &v->d,
+                                      &bad)) {
                     v->type = VAL_FLOAT;
                 } else {
                     v->type = VAL_STRING;

@@ -641,7 +641,8 @@ int main(void)
         /* escapes decoded: \u0061b is ab; the same name at other depths or in sibling
            objects is no duplicate */
         CHECK(error_is("{\"ab\": 1,\n \"\\u0061b\": 2}", "duplicate key \"ab\"", 2, 2));
-        CHECK(run_all(&p, "{\"a\": {\"a\": {\"a\": 1}}, \"b\": [{\"a\": 1}, {\"a\": 2}]}") == JSON_END);
+        CHECK(run_all(&p, "{\"a\": {\"a\": {\"a\": 1}}, \"b\": [{\"a\": 1}, {\"a\": 2}]}") ==
+              JSON_END);
         json_parser_free(&p);
         CHECK(error_is("[{\"a\": [{\"b\": 1}], \"a\": 2}]", "duplicate key \"a\"", 1, 20));
         /* random documents: the parser, whole, through json_skip and fed in windows of

@@ -128,8 +128,8 @@ static int all_agree(const char *const *docs, size_t n, int format)
 /* Scans text for one strict accumulator rule (a CSV column name or a JSON path), whole
    (read_max 0) or through reads of read_max bytes: 0 with *sum, or -1 with the error
    in err; *refills is how many times the window was refilled. */
-static int scan_one(int format, const char *pattern, const char *text, size_t len,
-                    size_t read_max, double *sum, uint64_t *refills, char *err, size_t errlen)
+static int scan_one(int format, const char *pattern, const char *text, size_t len, size_t read_max,
+                    double *sum, uint64_t *refills, char *err, size_t errlen)
 {
     Stats st;
     stats_init(&st, 0);
@@ -222,7 +222,8 @@ int main(void)
         /* the case: strtod stopped at the NUL and read 2 */
         double sum;
         char err[512];
-        static const char nul[] = "x,y\n1,2\0" "999\n";
+        static const char nul[] = "x,y\n1,2\0"
+                                  "999\n";
         CHECK(csv_column(nul, sizeof nul - 1, &sum, err, sizeof err) == -1);
         CHECK_STR(err, "t.csv:2:4: column 'y': expected a number, found '2\\x00999' (byte "
                        "'\\x00' cannot be part of a number)");

@@ -132,6 +132,7 @@ t.test("4: a failed close (disk full) is an error naming the file; no file, no t
   end
   ok, err = pcall(ws.write_text, dir .. "/run.sh", "text", "755")
   io.open = real_open -- luacheck: ignore 122
+  t.ok(not ok)
   t.eq(err, dir .. "/run.sh: cannot write: Input/output error")
   t.eq(files_of(dir), {})
 end)
@@ -152,8 +153,9 @@ t.test("4: compare on a disk that fills at every point: success, or an error and
   end
   local outcomes = { ok = 0, failed = 0 }
   local okrun, err = pcall(function()
-    -- free space from 4 KiB up to what a whole linked compare needs, one page at a time
-    for free_pages = 1, 40 do
+    -- free space from 4 KiB up to what a whole linked compare needs (about 36 pages), in
+    -- steps of three pages so that the run fails at a different file each time
+    for free_pages = 1, 43, 3 do
       run { "sh", "-c", "rm -rf " .. q(disk) .. "/* " .. q(disk) .. "/.??*" }
       local st = run { "stat", "-f", "-c", "%a %S", disk }
       local avail, bsize = st.stdout:match("(%d+) (%d+)")

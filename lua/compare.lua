@@ -14,7 +14,7 @@ local ws = require "llmd.workspace"
 local o = args.parse(arg, {
   usage = "llmdlua compare.lua (--a DIR --b DIR | --plan FILE | --resume WORKSPACE) [--a-label L] [--b-label L] "
     .. "[--a-info FILE] [--b-info FILE] [--parent DIR] [--link] [--harness NAME] [--warmup LIST] "
-    .. "[--percentile-method M] [--tolerant] [--namespace NS] [--yes] [--dry-run] [--step LIST] [--quiet]",
+    .. "[--percentile-method M] [--slo LIST] [--min-effect PCT] [--tolerant] [--namespace NS] [--yes] [--dry-run] [--step LIST] [--quiet]",
   help = [[
   --a DIR, --b DIR          the two runs' results folders (A is the baseline: deltas are B - A)
   --a-label L, --b-label L  names in the report (default: each folder's name)
@@ -29,6 +29,11 @@ local o = args.parse(arg, {
   --warmup LIST             stage indexes to leave out of totals and ladder, e.g. 0 (also
                             --a-warmup, --b-warmup)
   --percentile-method M     linear (default) or nearest, for per-request data
+  --slo LIST                latency and error-rate limits, e.g. ttft_p90_ms=200,tpot_p90_ms=50,
+                            error_rate_pct=1 (any latency metric of the catalogue): capacity at
+                            SLO and goodput (else slo: in the info files or the plan)
+  --min-effect PCT          a significant difference smaller than this is "negligible"
+                            (default 2)
   --quiet                   do not print the report (it is still written)
   --tolerant                a result file that cannot be read (empty, truncated, a stage
                             missing) is left out, with a warning in the report's data
@@ -44,11 +49,21 @@ local o = args.parse(arg, {
   options = {
     a = "DIR", b = "DIR", a_label = "L", b_label = "L", a_info = "FILE", b_info = "FILE", parent = "DIR",
     link = true, harness = "NAME", a_harness = "NAME", b_harness = "NAME", warmup = "LIST", a_warmup = "LIST",
-    b_warmup = "LIST", percentile_method = "M", quiet = true, plan = "FILE", namespace = "NS", yes = true,
+    b_warmup = "LIST", percentile_method = "M", slo = "LIST", min_effect = "PCT", quiet = true, plan = "FILE", namespace = "NS", yes = true,
     dry_run = true, step = "LIST", resume = "WORKSPACE", tolerant = true,
   },
   positional = { min = 0, max = 0 },
 })
+
+local decision = require "llmd.decision"
+local slo = o.slo and decision.parse_slo(o.slo, "--slo") or nil
+local min_effect
+if o.min_effect then
+  min_effect = tonumber(o.min_effect)
+  if not min_effect or min_effect < 0 or min_effect ~= min_effect or min_effect == math.huge then
+    error(("--min-effect: expected a percentage >= 0, got '%s'"):format(o.min_effect), 0)
+  end
+end
 
 if o.plan or o.resume then
   local cluster = require "llmd.cluster"
@@ -73,7 +88,7 @@ if o.plan or o.resume then
   if o.plan then cluster.validate(plan, o.plan) end
   local ok, result, ctx = pcall(cluster.run, plan, {
     namespace = o.namespace, yes = o.yes, dry_run = o.dry_run, resume = o.resume,
-    only = o.step and cluster.parse_steps(o.step) or nil,
+    only = o.step and cluster.parse_steps(o.step) or nil, slo = slo, min_effect = min_effect,
   })
   if not ok then
     if tostring(result):match("interrupted") then
@@ -136,6 +151,10 @@ for _, x in ipairs { "a", "b" } do
   end
 end
 
+-- the SLOs, before anything is created: --slo, else the info files' (which must agree)
+slo = cmp.resolve_slo({ state = { label = runs.a.label, slo = runs.a.info.slo } },
+  { state = { label = runs.b.label, slo = runs.b.info.slo } }, { slo = slo })
+
 -- From here on the workspace is ours: marked incomplete until everything is written, and
 -- removed again on any failure or Ctrl-C.
 local w = ws.create { parent = o.parent, incomplete = "compare.lua started making this workspace and has "
@@ -144,6 +163,7 @@ local ok, model = pcall(function()
   local sides = {}
   for _, x in ipairs { "a", "b" } do
     local r = runs[x]
+    r.opts.slo = slo
     local state = ws.import(w, x, { label = r.label, plan = r.plan, info = r.info, link = o.link })
     -- how the results were read, so analyze.lua reads them the same way
     state.extract_options = { harness = r.opts.harness, warmup = r.opts.warmup,
@@ -151,7 +171,7 @@ local ok, model = pcall(function()
     sides[x] = cmp.extract_side(w, x, state, r.opts)
     cmp.save_run(w, sides[x])
   end
-  local m = cmp.report(w, sides.a, sides.b)
+  local m = cmp.report(w, sides.a, sides.b, { slo = slo, min_effect = min_effect })
   ws.mark_complete(w)
   return m
 end)

@@ -507,8 +507,9 @@ static double group_quantile(lua_State *L, PromAgg *a, const size_t *idx, size_t
     size_t nb = 0;
     for (size_t i = 0; i < n; i++) {
         const PromSeries *s = &a->series[idx[i]];
-        char le[64];
-        if (prom_label(s, "le", le, sizeof le) == 0)
+        char le[128];
+        size_t ll = prom_label(s, "le", le, sizeof le);
+        if (ll == 0)
             continue;
         double bound;
         if (strcmp(le, "+Inf") == 0 || strcmp(le, "Inf") == 0 || strcmp(le, "inf") == 0)
@@ -516,7 +517,8 @@ static double group_quantile(lua_State *L, PromAgg *a, const size_t *idx, size_t
         else {
             char *end;
             bound = strtod(le, &end);
-            if (*end != '\0')
+            /* the whole value (a NUL in it would stop strtod early), not cut to fit */
+            if (end != le + ll || ll + 1 >= sizeof le)
                 llmd_error(L, "prom: %s has a bucket bound le=\"%s\" that is not a number", s->name,
                            le);
         }

@@ -27,7 +27,7 @@ end
 
 -- run_state.json: the documented schema. Unknown configuration is "unknown".
 M.STATE_KEYS = {
-  stack = { "guide", "namespace", "hardware", "gateway", "model", "llmd_version", "decode_image" },
+  stack = { "guide", "namespace", "hardware", "gateway", "model", "llmd_version", "decode_image", "gpus" },
   benchmark = { "harness", "workload", "load_stages" },
 }
 
@@ -151,6 +151,8 @@ function M.run_dir(w, x) return w.path .. "/run-" .. x end
 function M.new_state(label, info)
   info = info or {}
   local state = { label = label, timestamp = info.timestamp or "unknown", stack = {}, benchmark = {} }
+  -- the SLOs the run is held to ({key = limit}; llmd.decision.parse_slo checks them)
+  if type(info.slo) == "table" then state.slo = info.slo end
   for part, keys in pairs(M.STATE_KEYS) do
     for _, k in ipairs(keys) do
       local v = info[k]
@@ -386,7 +388,7 @@ function M.read_info(path)
   if type(v) ~= "table" or json.is_array(v) then
     error(("%s: expected a mapping of run information (guide, model, hardware, ...)"):format(path), 0)
   end
-  local known = { label = true, timestamp = true, stack = true, benchmark = true }
+  local known = { label = true, timestamp = true, stack = true, benchmark = true, slo = true }
   for _, keys in pairs(M.STATE_KEYS) do for _, k in ipairs(keys) do known[k] = true end end
   for k in pairs(v) do
     if not known[k] then
@@ -395,6 +397,16 @@ function M.read_info(path)
       table.sort(names)
       error(("%s: unknown key '%s' (known: %s)"):format(path, tostring(k), table.concat(names, ", ")), 0)
     end
+  end
+  if v.slo ~= nil then
+    -- checked here, so that a typo names this file
+    require("llmd.decision").parse_slo(v.slo, path .. ": slo")
+  end
+  local g = v.gpus
+  if g == nil and type(v.stack) == "table" then g = v.stack.gpus end
+  if g ~= nil and not (math.type(tonumber(g)) == "integer" and tonumber(g) > 0) then
+    error(("%s: gpus: expected the number of accelerators the run used (a positive integer), got '%s'")
+      :format(path, tostring(g)), 0)
   end
   return v
 end

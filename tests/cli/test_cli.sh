@@ -255,5 +255,27 @@ expect_err_first "llmdlua: interrupted"
 child=$(cat "$TMP/child.pid")
 if kill -0 -- "-$child" 2>/dev/null; then fail "process group $child survived"; else ok; fi
 
+FIX=${LLMDLUA_FIXTURES:-$REPO/../shared/fixtures}
+
+name="extract.lua --br 0.3: a usage error naming the option"
+run "$BIN" "$REPO/lua/extract.lua" "$FIX/inferencemax" --br 0.3
+expect_rc 2
+expect_err_first "extract.lua: --br: expected 0.2 or 0.1, got 0.3"
+
+name="extract.lua --br 0.2: one report per load point, paths on stdout"
+run "$BIN" "$REPO/lua/extract.lua" "$FIX/vllm-benchmark/exp-7_H100/llm-d-1p1d" --br 0.2 --out "$TMP/br"
+expect_rc 0
+if [ "$(printf '%s\n' "$out" | wc -l)" -eq 3 ] && [ -s "$TMP/br/benchmark_report_v0.2,_benchmark_2025-05-13_04-37-51.json.yaml" ]; then
+    ok
+else
+    fail "$out"
+fi
+
+name="experiment.lua: a missing experiment file is one line naming it, exit 1"
+run "$BIN" "$REPO/lua/experiment.lua" "$TMP/nope.yaml" --show
+expect_rc 1
+expect_err_first "experiment.lua: $TMP/nope.yaml: cannot open: No such file or directory"
+if [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]; then ok; else fail "more than one line: $err"; fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

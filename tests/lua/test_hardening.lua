@@ -146,16 +146,21 @@ local function small_disk(kib)
 end
 
 t.test("4: compare on a disk that fills at every point: success, or an error and no 0-byte file", function()
-  local disk, why = small_disk(256)
+  local disk, why = small_disk(2048)
   if not disk then
     io.stderr:write("  (tmpfs part skipped: " .. tostring(why):gsub("%s+$", "") .. ")\n")
     return
   end
   local outcomes = { ok = 0, failed = 0 }
   local okrun, err = pcall(function()
-    -- free space from 4 KiB up to what a whole linked compare needs (about 36 pages), in
-    -- steps of three pages so that the run fails at a different file each time
-    for free_pages = 1, 43, 3 do
+    -- free space from 4 KiB up, in steps of three pages for the first 40 (each run fails
+    -- at a different file), then growing, until a whole linked compare fits (the report's
+    -- size grows as it gains sections)
+    local points = {}
+    for p = 1, 40, 3 do points[#points + 1] = p end
+    for p = 48, 480, 24 do points[#points + 1] = p end
+    for _, free_pages in ipairs(points) do
+      if outcomes.ok > 0 then break end
       run { "sh", "-c", "rm -rf " .. q(disk) .. "/* " .. q(disk) .. "/.??*" }
       local st = run { "stat", "-f", "-c", "%a %S", disk }
       local avail, bsize = st.stdout:match("(%d+) (%d+)")

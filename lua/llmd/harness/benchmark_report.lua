@@ -120,7 +120,7 @@ local function map(set, br, path, stage_fallback)
     end
   end
   if tool == "guidellm" then
-    for _, k in ipairs { "itl_mean_ms", "itl_p90_ms" } do
+    for _, k in ipairs { "itl_mean_ms", "itl_p90_ms", "itl_p99_ms" } do
       rm.unknown(set, k, "guidellm records no per-token times (its inter_token_latency is the catalogue's TPOT)")
     end
   end

@@ -451,6 +451,9 @@ t.test("3: escaping is the template format's: markdown, html, shell, none; raw a
   t.eq(template.render("{{ v | comment }}", m, "t.sh", { format = "shell" }), "# <a>|[x]\n# #`\\")
   -- a heading or quote at the start of a value is escaped; a terminal escape is not printed
   t.eq(template.render("{{ v }}", { v = "> q\27[31m" }, "t.md", { format = "markdown" }), "\\> q?\\[31m")
+  -- < only where it could open a tag or an autolink: "<= 200 ms" reads as it is
+  t.eq(template.render("{{ v }}", { v = "TTFT p90 <= 200 ms <b <" }, "t.md", { format = "markdown" }),
+    "TTFT p90 <= 200 ms &lt;b &lt;")
   t.eq(template.format_of("x/report.HTML"), "html")
   t.eq(template.format_of("run.sh"), "shell")
   t.eq(template.format_of("r.md"), "markdown")

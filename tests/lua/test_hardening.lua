@@ -334,6 +334,45 @@ t.test("10: a CSV with a byte-order mark is read; the mark is not part of the fi
   t.raises("no column 'ttft_ms' in the header", scan.csv, dir .. "/mid.csv", { { "ttft_ms", stats.new() } }, { sep = "," })
 end)
 
+t.test("10: property: a byte-order mark changes nothing in what a CSV scan reads", function()
+  local scan = require "llmd.scan"
+  local stats = require "llmd.stats"
+  local dir = t.tmpdir()
+  math.randomseed(17)
+  for case = 1, 60 do
+    -- a random table: 1-4 columns, 0-30 rows, quoted or not, LF or CRLF, blank lines
+    local ncol = math.random(1, 4)
+    local head = {}
+    for c = 1, ncol do
+      head[c] = math.random() < 0.3 and ('"c' .. c .. '"') or ("c" .. c)
+    end
+    local nl = math.random() < 0.5 and "\n" or "\r\n"
+    local lines = { table.concat(head, ",") }
+    for _ = 1, math.random(0, 30) do
+      local row = {}
+      for c = 1, ncol do row[c] = tostring(math.random(-500, 500) / 8) end
+      lines[#lines + 1] = table.concat(row, ",")
+      if math.random() < 0.1 then lines[#lines + 1] = "" end
+    end
+    local text = table.concat(lines, nl) .. (math.random() < 0.5 and nl or "")
+    local function read(src)
+      local sinks, rules = {}, {}
+      for c = 1, ncol do
+        sinks[c] = stats.new()
+        rules[c] = { "c" .. c, sinks[c] }
+      end
+      local r = scan.csv(src, rules, { sep = "," })
+      local out = { records = r.records }
+      for c = 1, ncol do out[c] = { sinks[c]:count(), sinks[c]:summary({ 50 }).sum } end
+      return out
+    end
+    local plain = read { text = text, name = "plain" }
+    t.eq(read { text = "\239\187\191" .. text, name = "bom" }, plain, "case " .. case)
+    t.write(dir .. "/f.csv", "\239\187\191" .. text)
+    t.eq(read(dir .. "/f.csv"), plain, "case " .. case .. " from a file")
+  end
+end)
+
 t.test("10: .nan in a benchmark report names the file and the key", function()
   local dir = t.tmpdir()
   local src = t.fixtures() .. "/benchmark-report/br_v0_2_example.yaml"

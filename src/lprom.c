@@ -471,8 +471,7 @@ static void push_gauge(lua_State *L, PromAgg *a, const size_t *idx, size_t n)
 /*
 ** agg:gauge_summary(name [, {by =}]) -> {count=, series=, mean=, min=, max=, p50=, p90=,
 ** p95=, p99=, time_weighted_mean=}, pooled over every series (nil and why when never
-** scraped);
-** with by, a table group -> summary.
+** scraped); with by, a table group -> summary.
 */
 static int l_gauge_summary(lua_State *L)
 {

@@ -668,7 +668,8 @@ function M.files(dir, depth)
         local real = M.realpath(p)
         mode = real and root and M.inside(root, real) and lfs.attributes(real, "mode") == "file" and "file" or nil
       end
-      if mode == "file" and M.only_file and M.realpath(p) ~= M.only_file then
+      if mode == "file" and M.only_file
+        and (name ~= M.only_file.name or M.realpath(p) ~= M.only_file.real) then
         mode = nil -- extract.lua FILE: only that file
       end
       if mode == "file" then

@@ -88,13 +88,45 @@ local function server_death(st, log, when)
     ("the server exited (%s) %s: %s"):format(exit_text(st), when, tail(text, 2))
 end
 
--- Waits until the server answers one of the ready paths; nil, or why not.
-local function wait_ready(p, base, paths, timeout, log)
+-- The model names /v1/models lists (ids and roots), or nil when it gives none.
+local function served_models(base)
+  local ok, r = pcall(http.get, base .. "/v1/models", { timeout = 5, connect_timeout = 1 })
+  if not ok or r.status < 200 or r.status >= 300 then return nil end
+  local okj, doc = pcall(json.decode, r.body or "")
+  if not okj or type(doc) ~= "table" or type(doc.data) ~= "table" then return nil end
+  local names, seen = {}, {}
+  for _, m in ipairs(doc.data) do
+    if type(m) == "table" then
+      for _, k in ipairs { "id", "root" } do
+        local v = m[k]
+        if type(v) == "string" and not seen[v] then seen[v] = true; names[#names + 1] = v end
+      end
+    end
+  end
+  return names
+end
+
+-- Waits until the server launched answers one of the ready paths; nil, or why not. The
+-- answer counts only while the process launched is alive and /v1/models lists one of
+-- `models` (the candidate's model names): else another server is on the port.
+local function wait_ready(p, base, paths, timeout, log, models)
   local t0 = now()
   while true do
     for _, path in ipairs(paths) do
       local ok, r = pcall(http.get, base .. path, { timeout = 5, connect_timeout = 1 })
-      if ok and r.status >= 200 and r.status < 300 then return nil end
+      if ok and r.status >= 200 and r.status < 300 then
+        local st = p:poll()
+        if st then return server_death(st, log, "before answering (something else answers on its port)") end
+        local names = served_models(base)
+        if names then
+          for _, n in ipairs(names) do
+            for _, want in ipairs(models) do if n == want then return nil end end
+          end
+          return "failed", ("the server answering at %s serves %s, not %s: not the server launched")
+            :format(base, #names > 0 and table.concat(names, ", ") or "no model", table.concat(models, " or "))
+        end
+        break -- /v1/models does not answer yet
+      end
     end
     local st = p:poll()
     if st then return server_death(st, log, "before answering") end
@@ -259,30 +291,44 @@ function M.run(config_path, opts)
         end
       end
     else
-      local port = r.port or math.random(20000, 29999)
+      local port = r.port or (not opts.dry_run and proc.free_port()) or 8000
       local argv = ab.split(e.server_command)
       argv[#argv + 1] = "--port"
       argv[#argv + 1] = tostring(port)
       local base = ("http://127.0.0.1:%d"):format(port)
       local cdir = ("%s/%s"):format(dir, e.candidate_id)
       local log = cdir .. "/server.log"
+      local p, status, reason
       if opts.dry_run then
         io.write("\n  server: ", ab.join(argv), "\n")
       else
-        mkdir_p(cdir)
-        io.write("starting the server\n")
+        -- a server already on the port would answer for this one: refuse before launching
+        local free, why = proc.port_free(port)
+        if not free then
+          status, reason = "failed", ("port %d is already in use (%s): another server is listening there; stop it "
+            .. "or set another run.port"):format(port, why)
+          io.write(reason, "\n")
+        else
+          mkdir_p(cdir)
+          io.write("starting the server on port ", port, "\n")
+          local ok, pr = pcall(proc.spawn, argv, { stdout = { file = log }, stderr = "stdout", env = r.env })
+          if ok then p = pr else status, reason = "failed", "the server did not start: " .. tostring(pr) end
+        end
       end
-      local p = not opts.dry_run and proc.spawn(argv, { stdout = { file = log }, stderr = "stdout", env = r.env })
-      local status, reason
       if p then
+        local models = { cfg.model.name }
+        local flags = e.flags or {}
+        for _, k in ipairs { "served_model_name", "model_path", "model" } do
+          if type(flags[k]) == "string" then models[#models + 1] = flags[k] end
+        end
         status, reason = wait_ready(p, base, r.ready_paths or { "/health", "/v1/models" },
-          opts.timeout or r.ready_timeout or 600, log)
+          opts.timeout or r.ready_timeout or 600, log, models)
       end
       local dead -- why the remaining scenarios are not run, once the server has exited
       for _, t in ipairs(pending) do
         local sc = t.sc
         local row = base_row(sc)
-        row.artifacts.server_log = log
+        if p then row.artifacts.server_log = log end
         if status then
           row.status, row.failure_reason = status, reason
         elseif dead then

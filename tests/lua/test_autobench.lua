@@ -314,6 +314,49 @@ t.test("run: a missing benchmark client is an environment gap: skipped rows, no 
   t.eq(lfs.attributes(d .. "/autobench-artifacts/sglang-0"), nil, "no server was started")
 end)
 
+t.test("run: a port already in use is refused before launching; a server serving another model is not the candidate", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  env.MOCK_READY_CHECK_S = "2"
+  -- someone else's fast server on the configured port
+  local port = proc.free_port()
+  t.eq(proc.port_free(port), true)
+  local squatter = proc.spawn({ PY, ROOT .. "/tests/autobench/mockserver.py", "other/model", "--port", tostring(port) },
+    { env = { MOCK_TTFT_MS = "1", MOCK_REQUEST_LOG = d .. "/squatter.jsonl" } })
+  local up = false
+  for _ = 1, 100 do
+    if not proc.port_free(port) then up = true; break end
+    squatter:wait(0.05)
+  end
+  t.ok(up, "the squatter listens")
+  local free, why = proc.port_free(port)
+  t.eq({ free, why }, { false, "Address already in use" })
+  local cfg = mock_config()
+  cfg.run.port = port
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  local r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d, env)
+  squatter:kill(1)
+  t.eq(r.code, 1)
+  local got = rows_by(d .. "/results.jsonl")
+  for _, sc in ipairs { "chat", "summarization" } do
+    local row = got["vllm-0/" .. sc]
+    t.eq({ row.status, row.sla.passed, row.metrics }, { "failed", false, json.object {} })
+    t.eq(row.failure_reason, ("port %d is already in use (Address already in use): another server is listening there; "
+      .. "stop it or set another run.port"):format(port))
+  end
+  t.eq(lfs.attributes(d .. "/squatter.jsonl"), nil, "the squatter was never benchmarked")
+  t.eq(lfs.attributes(d .. "/autobench-artifacts/vllm-0/server.log"), nil, "nothing was launched")
+  -- a server whose /v1/models lists another model (mode 6) is not taken for the candidate
+  cfg = mock_config()
+  cfg.frameworks.vllm.base_server_flags.max_num_seqs = 6
+  t.write(d .. "/cfg6.yaml", yaml.dump(cfg))
+  r = ab_cli({ "run", "cfg6.yaml", "--out", "results6.jsonl" }, d, env)
+  got = rows_by(d .. "/results6.jsonl")
+  t.eq(got["vllm-0/chat"].status, "failed")
+  t.ok(got["vllm-0/chat"].failure_reason:find("serves someone-else/other-model, not mock/model: not the server launched",
+    1, true), got["vllm-0/chat"].failure_reason)
+end)
+
 t.test("run: a server that dies mid-benchmark is an oom row at once, its other scenarios not run", function()
   local d = t.tmpdir()
   local env = vllm_shim(d)

@@ -88,13 +88,25 @@ static int line_error(PromParser *p, uint64_t line, const char *fmt, ...)
     return -1;
 }
 
-/* A value as Prometheus writes it: a Go float, NaN, +Inf, -Inf. 0, or -1. */
-static int parse_value(const char *s, size_t n, double *out)
+/*
+** A value as Prometheus writes it: a Go float, NaN, +Inf, -Inf. 0, or -1 with *bad the
+** offset of the first byte that cannot belong to a number (a NUL, a letter...), or n
+** when every byte could but the whole is no number ("1e", "--1").
+*/
+static int parse_value(const char *s, size_t n, double *out, size_t *bad)
 {
+    *bad = n;
     if (n == 0)
         return -1;
     if (json_number_value(s, n, out))
         return 0;
+    /* NaN, Inf and other decimal spellings Go accepts: +1, 1., .5, 1E3 (strtod reads
+       them, but stops at a NUL: every byte is checked first) */
+    for (size_t i = 0; i < n; i++)
+        if (memchr("0123456789+-.eEIinfNa", s[i], 21) == NULL) {
+            *bad = i;
+            return -1;
+        }
     char buf[64];
     if (n >= sizeof buf)
         return -1;
@@ -112,16 +124,34 @@ static int parse_value(const char *s, size_t n, double *out)
         *out = -HUGE_VAL;
         return 0;
     }
-    /* other decimal spellings Go accepts: +1, 1., .5, 1E3 */
     for (size_t i = 0; i < n; i++)
-        if (!strchr("0123456789+-.eE", buf[i]))
+        if (memchr("0123456789+-.eE", buf[i], 15) == NULL)
             return -1;
     char *end;
     double d = strtod(buf, &end);
-    if (*end != '\0')
+    if (end != buf + n)
         return -1;
     *out = d;
     return 0;
+}
+
+/* s[0..n) for a message: at most 40 bytes, those outside printable ASCII as \xNN. */
+static const char *shown(char *out, size_t size, const char *s, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n && i < 40 && o + 5 < size; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c < 0x7F && c != '\\')
+            out[o++] = (char)c;
+        else
+            o += (size_t)snprintf(out + o, size - o, "\\x%02X", c);
+    }
+    if (n > 40 && o + 4 < size) {
+        memcpy(out + o, "...", 3);
+        o += 3;
+    }
+    out[o] = '\0';
+    return out;
 }
 
 static const char *const SUFFIXES[] = {"_total", "_created", "_bucket", "_sum", "_count",
@@ -304,18 +334,29 @@ static int sample(PromParser *p, const char *l, size_t n, uint64_t line, PromSam
     size_t vs = i;
     while (i < n && l[i] != ' ' && l[i] != '\t')
         i++;
-    if (parse_value(l + vs, i - vs, &s->value) != 0)
-        return line_error(p, line, "invalid value '%.*s' (expected a number, NaN, +Inf or -Inf)",
-                          (int)(i - vs > 40 ? 40 : i - vs), l + vs);
+    size_t bad;
+    if (parse_value(l + vs, i - vs, &s->value, &bad) != 0) {
+        char text[200];
+        (void)shown(text, sizeof text, l + vs, i - vs);
+        if (bad < i - vs) {
+            char what[8];
+            return line_error(p, line, "invalid value '%s': byte '%s' at column %zu cannot be part of a number",
+                              text, shown(what, sizeof what, l + vs + bad, 1), vs + bad + 1);
+        }
+        return line_error(p, line, "invalid value '%s' (expected a number, NaN, +Inf or -Inf)",
+                          text);
+    }
     i = skip_blanks(l, i, n);
     s->has_ts = 0;
     if (i < n && l[i] != '#') {
         size_t ts = i;
         while (i < n && l[i] != ' ' && l[i] != '\t')
             i++;
-        if (!json_number_value(l + ts, i - ts, &s->ts))
-            return line_error(p, line, "invalid timestamp '%.*s'", (int)(i - ts > 40 ? 40 : i - ts),
-                              l + ts);
+        if (!json_number_value(l + ts, i - ts, &s->ts)) {
+            char text[200];
+            return line_error(p, line, "invalid timestamp '%s' at column %zu",
+                              shown(text, sizeof text, l + ts, i - ts), ts + 1);
+        }
         s->has_ts = 1;
         i = skip_blanks(l, i, n);
     }
@@ -418,8 +459,10 @@ int prom_parse_fd(PromParser *p, int fd, PromSampleFn fn, void *ud)
         /* parse up to the last complete line; at the end, whatever is left */
         size_t upto = len;
         if (!done) {
+            /* in what was just read: the bytes before it hold no newline (they are what
+               is left of a line), so a long line is not searched again at every read */
             const char *last = NULL;
-            for (size_t i = len; i-- > 0;)
+            for (size_t i = len; i-- > len - (size_t)r;)
                 if (buf[i] == '\n') {
                     last = buf + i;
                     break;

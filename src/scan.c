@@ -342,9 +342,13 @@ static ssize_t read_more(Scanner *s, char *into, size_t room)
 /*
 ** Makes room and reads: the bytes from keep on are moved to the start of the window
 ** (the unconsumed token, or a container being captured), then more input follows.
-** Returns 0, or -1 on error.
+** rescan is how many bytes at the end of the window the caller will read again from
+** their start (a token, or a CSV row, that the window cut): once that passes
+** READ_CHUNK, at least as many new bytes are read, so that a long token is read again
+** a logarithmic number of times, not once per chunk (a 1 GiB string on a pipe took
+** minutes). Returns 0, or -1 on error.
 */
-static int refill(Scanner *s, size_t keep)
+static int refill(Scanner *s, size_t keep, size_t rescan)
 {
     if (s->mem != NULL) /* memory input is whole: the parser saw final = 1 */
         return fail(s, "%s: internal error: refill of memory input", s->name);
@@ -353,10 +357,13 @@ static int refill(Scanner *s, size_t keep)
         s->len -= keep;
         s->base += keep;
     }
-    if (s->cap - s->len < READ_CHUNK / 4 &&
+    size_t chunk = s->read_max ? s->read_max : READ_CHUNK;
+    /* the window's length to reach (or the end of input, or a full window) */
+    size_t target = rescan >= READ_CHUNK ? s->len + rescan : chunk;
+    if ((s->cap - s->len < READ_CHUNK / 4 || s->cap < target) &&
         alloc_window(s, s->cap < WINDOW ? WINDOW : s->cap * 2) != 0)
         return -1;
-    size_t chunk = s->read_max ? s->read_max : READ_CHUNK;
+    s->refills++;
     while (s->len < s->cap && !s->eof) {
         size_t room = s->cap - s->len;
         ssize_t r = read_more(s, s->buf + s->len, room < chunk ? room : chunk);
@@ -365,7 +372,7 @@ static int refill(Scanner *s, size_t keep)
         if (r == 0)
             s->eof = 1;
         s->len += (size_t)r;
-        if (s->len >= chunk)
+        if (s->len >= target)
             break;
     }
     return 0;
@@ -878,7 +885,7 @@ static int feed_more(Scanner *s)
             if (s->frames[d].capture && s->frames[d].start - s->base < keep)
                 keep = (size_t)(s->frames[d].start - s->base);
     size_t unconsumed = s->p.pos - keep;
-    if (refill(s, keep) != 0)
+    if (refill(s, keep, s->len - s->p.pos) != 0)
         return -1;
     s->p.base = s->base;
     json_feed(&s->p, s->buf, s->len, s->eof);
@@ -1117,7 +1124,7 @@ int scan_run(Scanner *s)
         s->len = s->mem != NULL ? s->memlen : s->map_len;
         s->eof = 1;
     } else {
-        if (alloc_window(s, WINDOW) != 0 || refill(s, 0) != 0)
+        if (alloc_window(s, WINDOW) != 0 || refill(s, 0, 0) != 0)
             return -1;
     }
     if (s->map == NULL)
@@ -1378,28 +1385,60 @@ static int csv_text(Scanner *s, const CsvField *f, size_t *off)
     return 0;
 }
 
-/* A whole field as a number (blanks around it allowed, NaN refused). */
-static int csv_number(const char *p, size_t n, size_t avail, double *out)
+/*
+** A whole field as a number (blanks around it allowed, NaN refused): 1, or 0 with *bad
+** the offset in p[0..n) of the first byte that cannot belong to a number (a NUL, a
+** letter...), or n when every byte could but the whole is no number ("1e", "--1").
+*/
+static int csv_number(const char *p, size_t n, size_t avail, double *out, size_t *bad)
 {
-    while (n > 0 && (*p == ' ' || *p == '\t'))
-        p++, n--, avail--;
-    while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+    size_t lead = 0;
+    *bad = n;
+    while (lead < n && (p[lead] == ' ' || p[lead] == '\t'))
+        lead++;
+    while (n > lead && (p[n - 1] == ' ' || p[n - 1] == '\t'))
         n--;
-    if (n == 0)
+    if (n == lead)
         return 0;
-    if (json_number_in(p, n, avail, out)) /* the window goes on after the field */
+    if (json_number_in(p + lead, n - lead, avail - lead, out)) /* the window goes on */
         return 1;
-    char buf[128]; /* other spellings strtod takes: +1, .5, 1., inf */
-    if (n >= sizeof buf)
+    /* other spellings strtod takes: +1, .5, 1., inf, infinity; not hex, not nan. strtod
+       stops at a NUL and reads what comes before it: every byte is checked first */
+    for (size_t i = lead; i < n; i++)
+        if (memchr("0123456789+-.eEiInNfFtTyY", p[i], 25) == NULL) {
+            *bad = i;
+            return 0;
+        }
+    char buf[128];
+    if (n - lead >= sizeof buf)
         return 0;
-    memcpy(buf, p, n);
-    buf[n] = '\0';
+    memcpy(buf, p + lead, n - lead);
+    buf[n - lead] = '\0';
     char *end;
     double d = strtod(buf, &end);
-    if (*end != '\0' || d != d)
+    if (end != buf + (n - lead) || d != d)
         return 0;
     *out = d;
     return 1;
+}
+
+/* s[0..n) for a message: at most 40 bytes, those outside printable ASCII as \xNN. */
+static const char *shown(char *out, size_t size, const char *s, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n && i < 40 && o + 5 < size; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c < 0x7F && c != '\\')
+            out[o++] = (char)c;
+        else
+            o += (size_t)snprintf(out + o, size - o, "\\x%02X", c);
+    }
+    if (n > 40 && o + 4 < size) {
+        memcpy(out + o, "...", 3);
+        o += 3;
+    }
+    out[o] = '\0';
+    return out;
 }
 
 static int same_text(const CsvField *f, const char *key, size_t klen)
@@ -1411,7 +1450,7 @@ static int scan_csv(Scanner *s)
 {
     CsvField *fields = NULL;
     int nf = 0, capf = 0, ncols = 0;
-    size_t pos = 0;
+    size_t pos = 0, row_start = 0, bad = 0;
     uint64_t line = 1, row_line;
     int rc = 0, header_done = 0;
     int nm = s->nrules + s->nfields;
@@ -1419,13 +1458,21 @@ static int scan_csv(Scanner *s)
     int *col_of = (int *)calloc((size_t)(nm > 0 ? nm : 1), sizeof *col_of);
     if (col_of == NULL)
         return fail(s, "%s: out of memory", s->name);
+    int bom_done = 0;
     for (;;) {
         row_line = line;
+        row_start = pos;
         release_behind(s, pos);
+        /* a UTF-8 byte-order mark before the header (spreadsheets write one) is not text */
+        if (!bom_done && (s->len - pos >= 3 || s->eof)) {
+            if (s->len - pos >= 3 && memcmp(s->buf + pos, "\xEF\xBB\xBF", 3) == 0)
+                pos += 3;
+            bom_done = 1;
+        }
         int r = csv_record(s, &bits, &pos, &fields, &nf, &capf, &line);
         if (r == -2) {      /* the row is cut: keep it, read more (refill grows the window) */
             bits.valid = 0; /* the window's bytes move */
-            if (refill(s, pos) != 0) {
+            if (refill(s, pos, s->len - pos) != 0) {
                 rc = -1;
                 break;
             }
@@ -1480,8 +1527,8 @@ static int scan_csv(Scanner *s)
             ru->matched++;
             if (ru->sink == SINK_STATS) {
                 double x;
-                if (!cell->quoted &&
-                    csv_number(cell->p, cell->len, (size_t)(s->buf + s->len - cell->p), &x)) {
+                if (!cell->quoted && csv_number(cell->p, cell->len,
+                                                (size_t)(s->buf + s->len - cell->p), &x, &bad)) {
                     if (add_stat(s, ru, x) != 0) {
                         rc = -1;
                         goto done;
@@ -1489,9 +1536,20 @@ static int scan_csv(Scanner *s)
                 } else if (ru->skip_bad) {
                     ru->skipped++;
                 } else {
-                    rc = fail(s, "%s:%llu: column '%s': expected a number, found '%.*s'", s->name,
-                              (unsigned long long)row_line, ru->path.steps[0].key,
-                              (int)(cell->len < 40 ? cell->len : 40), cell->p);
+                    char text[200], what[8];
+                    (void)shown(text, sizeof text, cell->p, cell->len);
+                    if (!cell->quoted && bad < cell->len)
+                        rc = fail(s,
+                                  "%s:%llu:%zu: column '%s': expected a number, found '%s' "
+                                  "(byte '%s' cannot be part of a number)",
+                                  s->name, (unsigned long long)row_line,
+                                  (size_t)(cell->p + bad - (s->buf + row_start)) + 1,
+                                  ru->path.steps[0].key, text,
+                                  shown(what, sizeof what, cell->p + bad, 1));
+                    else
+                        rc = fail(s, "%s:%llu: column '%s': expected a number, found '%s'",
+                                  s->name, (unsigned long long)row_line, ru->path.steps[0].key,
+                                  text);
                     goto done;
                 }
                 continue;
@@ -1504,8 +1562,9 @@ static int scan_csv(Scanner *s)
                 memset(v, 0, sizeof *v);
                 if (fc->len == 0 && !fc->quoted) {
                     v->type = VAL_NONE;
-                } else if (!fc->quoted &&
-                           csv_number(fc->p, fc->len, (size_t)(s->buf + s->len - fc->p), &v->d)) {
+                } else if (!fc->quoted && csv_number(fc->p, fc->len,
+                                                     (size_t)(s->buf + s->len - fc->p), &v->d,
+                                                     &bad)) {
                     v->type = VAL_FLOAT;
                 } else {
                     v->type = VAL_STRING;

@@ -48,7 +48,11 @@ function M.validate(plan, name)
   end
   if not is_map(plan) then error(name .. ": expected a mapping with 'runs'", 0) end
   known(plan, "(top)", { namespace = true, parent = true, bins = true, timeouts = true, benchmark_pvc = true,
-    runs = true, teardown_without_logs = true })
+    runs = true, teardown_without_logs = true, slo = true })
+  if plan.slo ~= nil then
+    local ok, err = pcall(require("llmd.decision").parse_slo, plan.slo, "slo")
+    if not ok then errs[#errs + 1] = ("%s: %s"):format(name, err) end
+  end
   if plan.namespace ~= nil and type(plan.namespace) ~= "string" then bad("namespace", "expected a string") end
   if plan.bins ~= nil then
     if not is_map(plan.bins) then bad("bins", "expected a mapping of tool = path")
@@ -77,6 +81,10 @@ function M.validate(plan, name)
         bad(key, "missing (each of runs.a and runs.b is a run)")
       else
         known(r, key, { label = true, baseline = true, existing = true, deploy = true, benchmark = true, info = true })
+        if r.baseline and is_map(r.deploy) and r.deploy.service ~= nil then
+          bad(key .. ".deploy.service", "a baseline run benchmarks the " .. M.BASELINE_SVC
+            .. " Service (port 8000); give either baseline: true or deploy.service, not both")
+        end
         if type(r.label) ~= "string" or r.label == "" then bad(key .. ".label", "expected a non-empty string")
         elseif labels[r.label] then
           bad(key .. ".label", ("'%s' is also the label of run %s"):format(r.label, labels[r.label]))
@@ -95,7 +103,8 @@ function M.validate(plan, name)
           local d, b = r.deploy, r.benchmark
           if not is_map(d) then bad(key .. ".deploy", "missing (or give 'existing')")
           else
-            known(d, key .. ".deploy", { method = true, guide_dir = true, environments = true, release = true,
+            known(d, key .. ".deploy", { method = true, guide_dir = true, environment = true, environments = true,
+              release = true,
               chart = true, chart_version = true, values = true, set = true, kustomize = true, commands = true,
               values_override = true, model = true, gateway = true, hardware = true, guide = true, llmd_version = true,
               service = true })
@@ -107,6 +116,19 @@ function M.validate(plan, name)
               bad(key .. ".deploy.guide_dir", "expected the guide's folder (commands run there)")
             elseif type(d.guide_dir) == "string" and lfs.attributes(d.guide_dir, "mode") ~= "directory" then
               bad(key .. ".deploy.guide_dir", d.guide_dir .. ": no such folder")
+            end
+            -- helmfile's -e/--environment takes one value: a second -e silently replaces the first
+            local envs = d.environments
+            if envs ~= nil and d.environment ~= nil then
+              bad(key .. ".deploy", "give environment (one helmfile environment), not both environment and environments")
+            elseif type(envs) == "table" and #envs > 1 then
+              bad(key .. ".deploy.environments", ("helmfile's --environment takes one value, got %d (%s): helmfile "
+                .. "would use only the last; give the one environment your helmfile.yaml defines for this "
+                .. "combination as environment: NAME"):format(#envs, table.concat(envs, ", ")))
+            elseif envs ~= nil and not (type(envs) == "string" or (type(envs) == "table" and type(envs[1]) == "string")) then
+              bad(key .. ".deploy.environments", "expected one environment name")
+            elseif d.environment ~= nil and type(d.environment) ~= "string" then
+              bad(key .. ".deploy.environment", "expected one environment name")
             end
             if m == "helm" and (type(d.release) ~= "string" or type(d.chart) ~= "string") then
               bad(key .. ".deploy", "helm needs 'release' and 'chart'")
@@ -124,6 +146,9 @@ function M.validate(plan, name)
               end
             end
             if type(d.model) ~= "string" then bad(key .. ".deploy.model", "expected the served model name") end
+            if d.service ~= nil and (type(d.service) ~= "string" or not d.service:match("^[%w][%w%.%-]*:?%d*$")) then
+              bad(key .. ".deploy.service", "expected NAME or NAME:PORT (a Service in the namespace)")
+            end
           end
           if not is_map(b) then bad(key .. ".benchmark", "missing (or give 'existing')")
           else
@@ -225,7 +250,8 @@ local function pod_problem(p)
   end
 end
 
-local function sleep(s) if s > 0 then proc.run { "sleep", ("%.3f"):format(s) } end end
+-- through llmd.steps.exec, so stacks running in parallel go on while one waits
+local function sleep(s) if s > 0 then steps.exec { "sleep", ("%.3f"):format(s) } end end
 
 -- Waits until every pod of the stack is Ready (and routes/gateways are accepted).
 local function wait_ready(ctx, x)
@@ -281,37 +307,133 @@ local function wait_ready(ctx, x)
   end
 end
 
+-- The port of a Service that serves HTTP: a port named http or http2 (or http-*, http2-*),
+-- else one whose appProtocol is http, http2 or kubernetes.io/h2c, else port 80, 8000 or
+-- 8080. Istio's gateway Service lists its status port 15021 first, so "the first port"
+-- is never the answer. Returns port, why; or nil, the ports listed.
+function M.http_port(spec)
+  local ports = (spec or {}).ports or {}
+  for _, p in ipairs(ports) do
+    local n = tostring(p.name or "")
+    if n == "http" or n == "http2" or n:match("^http%-") or n:match("^http2%-") then
+      return p.port, ("port %d (named %s)"):format(p.port, n)
+    end
+  end
+  for _, p in ipairs(ports) do
+    local ap = tostring(p.appProtocol or ""):lower()
+    if ap == "http" or ap == "http2" or ap == "kubernetes.io/h2c" then
+      return p.port, ("port %d (appProtocol %s)"):format(p.port, ap)
+    end
+  end
+  for _, want in ipairs { 80, 8000, 8080 } do
+    for _, p in ipairs(ports) do
+      if p.port == want then return want, ("port %d (the usual HTTP port)"):format(want) end
+    end
+  end
+  local l = {}
+  for _, p in ipairs(ports) do l[#l + 1] = ("%s %s"):format(tostring(p.port), p.name and ("(" .. p.name .. ")") or "") end
+  return nil, #l > 0 and table.concat(l, ", ") or "no ports"
+end
+
+-- What the smoke test and the benchmark talk to: service, port, and why that port.
 local function endpoint(ctx, x)
   local r = run_of(ctx, x)
-  if r.baseline then return M.BASELINE_SVC, 8000 end
+  if r.baseline then return M.BASELINE_SVC, 8000, "port 8000 (the baseline Service)" end
+  local want_svc
   if r.deploy.service then
     local svc, port = tostring(r.deploy.service):match("^([^:]+):?(%d*)$")
-    return svc, tonumber(port) or 80
+    if tonumber(port) then return svc, tonumber(port), ("port %s (deploy.service)"):format(port) end
+    want_svc = svc
   end
-  if ctx.dry_run then return "<the gateway service>", 80 end
+  if ctx.dry_run then return want_svc or "<the gateway service>", 80, "dry run: port not looked up" end
+  local function pick(s)
+    local port, why = M.http_port(s.spec)
+    if not port then
+      error(("run %s: service %s in %s has no port that serves HTTP (ports: %s; none named http/http2, "
+        .. "none with appProtocol http, none of 80/8000/8080); set deploy.service: NAME:PORT")
+        :format(x, s.metadata.name, ctx.ns, why), 0)
+    end
+    return s.metadata.name, port, why
+  end
+  if want_svc then
+    local s = ctx.k:json({ "get", "svc", want_svc }, { check = false })
+    if not s then error(("run %s: deploy.service: no service %s in %s"):format(x, want_svc, ctx.ns), 0) end
+    return pick(s)
+  end
   local v = ctx.k:json { "get", "svc" }
-  local names = {}
+  local names, gw, epp = {}, {}, {}
   for _, s in ipairs(v and v.items or {}) do
     local n = s.metadata.name
     names[#names + 1] = n
-    if n:match("gateway") then
-      local port = ((s.spec or {}).ports or {})[1]
-      return n, port and port.port or 80
+    if n:match("gateway") then gw[#gw + 1] = s elseif n:match("epp") then epp[#epp + 1] = s end
+  end
+  local mine = ctx.new_services and ctx.new_services[x]
+  local function first(list)
+    if mine then
+      for _, s in ipairs(list) do if mine[s.metadata.name] then return s end end
     end
+    return list[1]
   end
-  for _, n in ipairs(names) do
-    if n:match("epp") then return n, 80 end
-  end
+  local s = first(gw) or first(epp)
+  if s then return pick(s) end
   error(("run %s: no gateway service to benchmark in %s (services: %s); set deploy.service"):format(x, ctx.ns,
     #names > 0 and table.concat(names, ", ") or "none"), 0)
 end
 
+local function file_from(path, offset)
+  local f = io.open(path, "rb")
+  if not f then return "" end
+  f:seek("set", offset)
+  local t = f:read("a") or ""
+  f:close()
+  return t
+end
+
+-- kubectl port-forward RESOURCE LPORT:PORT in the background, its output appended to logf;
+-- returns the process and the local port once the forward accepts connections ("Forwarding
+-- from 127.0.0.1:LPORT"). Refused by the API server (a transient error) or the local port
+-- taken, it is started again with backoff, like every other call; nil in a dry run.
+function M.port_forward(ctx, resource, port, logf, timeout)
+  timeout = timeout or ctx.timeouts.smoke
+  local tries = ctx.k.retries
+  for attempt = 1, tries do
+    local lport = 18000 + math.random(0, 1999)
+    local offset = lfs.attributes(logf, "size") or 0
+    local pf = ctx.k:spawn("kubectl", { "port-forward", resource, lport .. ":" .. port },
+      { stdout = { file = logf, append = true }, stderr = { file = logf, append = true } })
+    if not pf then return nil end
+    local t0 = os.time()
+    while true do
+      local said = file_from(logf, offset)
+      if said:find("Forwarding from 127.0.0.1:" .. lport, 1, true) then return pf, lport end
+      local st = pf:poll()
+      if st then
+        said = file_from(logf, offset):gsub("%s+$", "")
+        local again = k8s.is_transient(said) or said:find("address already in use", 1, true)
+        ctx.k:log(ctx.k:argv("kubectl", { "port-forward", resource, lport .. ":" .. port }), st, os.time() - t0,
+          "exited: " .. said:gsub("\n", " / "))
+        if not again or attempt == tries then
+          error(("kubectl port-forward %s exited (%s) after %d attempt(s): %s"):format(resource,
+            tostring(st.code or st.signal), attempt, said ~= "" and said or "no output"), 0)
+        end
+        say(ctx, "  kubectl port-forward %s: %s - trying again", resource, said:match("[^\n]*"))
+        sleep(ctx.k.backoff * 2 ^ (attempt - 1))
+        break
+      end
+      if timeout > 0 and os.time() - t0 >= timeout then
+        pf:kill(2)
+        error(("kubectl port-forward %s: not forwarding within %d s (see %s)"):format(resource, timeout, logf), 0)
+      end
+      sleep(0.05)
+    end
+  end
+end
+
 local function smoke(ctx, x)
-  local svc, port = endpoint(ctx, x)
-  local lport = 18000 + math.random(0, 1999)
+  local svc, port, why = endpoint(ctx, x)
+  say(ctx, "  endpoint: service %s, %s", svc, why)
   local logf = rdir(ctx, x) .. "/port-forward.log"
-  local pf = ctx.k:spawn("kubectl", { "port-forward", "svc/" .. svc, lport .. ":" .. port },
-    { stdout = { file = logf }, stderr = { file = logf, append = true } })
+  local pf, lport = M.port_forward(ctx, "svc/" .. svc, port, logf)
   if not pf then return "dry run: not tested" end
   local base = "http://127.0.0.1:" .. lport
   local ok, msg = pcall(function()
@@ -335,7 +457,7 @@ local function smoke(ctx, x)
     if r.status ~= 200 then
       error(("POST %s/v1/completions: HTTP %d %s"):format(svc, r.status, r.body:sub(1, 200)), 0)
     end
-    return ("%s answers: /v1/models lists %s, a one-token completion worked"):format(svc, model)
+    return ("%s %s answers: /v1/models lists %s, a one-token completion worked"):format(svc, why, model)
   end)
   pf:kill(2)
   if not ok then error(("run %s: smoke test failed: %s"):format(x, msg), 0) end
@@ -393,11 +515,40 @@ local function find_pvc(ctx, x)
   return name
 end
 
-local function list_requests(ctx)
+-- The folders on the results PVC, through the launcher pod run_only.sh has just (re)started.
+local function list_requests(ctx, x)
   local r = ctx.k:kubectl({ "exec", "llmdbench-harness-launcher", "--", "ls", "/requests" }, { check = false })
-  local set = {}
-  if r.ok then for l in (r.stdout or ""):gmatch("[^\n]+") do set[l] = true end end
-  return set
+  if not r.ok then
+    error(("run %s: cannot list the results on the PVC: %s: %s"):format(x,
+      k8s.cmdline(ctx.k:argv("kubectl", { "exec", "llmdbench-harness-launcher", "--", "ls", "/requests" })),
+      (r.stderr or ""):gsub("%s+$", "")), 0)
+  end
+  local list = {}
+  for l in (r.stdout or ""):gmatch("[^\n]+") do list[#list + 1] = l end
+  return list
+end
+
+-- run_only.sh's experiment id: the uid (`date +%s` when it started) it names in its output
+-- (LLMDBENCH_RUN_EXPERIMENT_ID=<uid>_<workload>, the verify-model-<uid> pod, "experiment id").
+function M.experiment_uid(line)
+  return line:match("LLMDBENCH_RUN_EXPERIMENT_ID=\"?(%d+)_") or line:match("verify%-model%-(%d+)")
+    or line:match("[Ee]xperiment[ _]?[Ii][Dd]%s*[:=]?%s*\"?(%d+)")
+end
+
+-- This run's folders among names (<harness>_<uid>_<workload>_<stack>): those with the uid
+-- run_only.sh printed, else those whose uid is a time within [t0, t1] (run_only.sh takes it
+-- from the clock when it starts). Never "whatever is new": an older run's folder on a
+-- reused PVC has an older uid.
+function M.this_runs_folders(names, uid, t0, t1)
+  local out = {}
+  for _, n in ipairs(names) do
+    local id = n:match("^[^_]+_(%d+)_") or n:match("^(%d+)_")
+    if id and ((uid and id == uid) or (not uid and tonumber(id) >= t0 and tonumber(id) <= t1)) then
+      out[#out + 1] = n
+    end
+  end
+  table.sort(out)
+  return out
 end
 
 local function benchmark(ctx, x)
@@ -417,6 +568,8 @@ local function benchmark(ctx, x)
   local f = assert(io.open(b.template, "rb"))
   local cfg_text = M.substitute(f:read("a"), vars, b.template)
   f:close()
+  -- a caller's last word on the rendered config (experiment.lua applies run treatments)
+  if ctx.render_config then cfg_text = ctx.render_config(cfg_text, x) end
   local cfg = d .. "/benchmark/config.yaml"
   ws.write_text(cfg, cfg_text)
   ctx.config_text[x] = cfg_text
@@ -429,16 +582,20 @@ local function benchmark(ctx, x)
   end
   local attempts = b.attempts or 2
   for attempt = 1, attempts do
-    local before = list_requests(ctx)
     say(ctx, "  running %s (attempt %d/%d)", k8s.cmdline(cmd), attempt, attempts)
-    local res = proc.run(cmd, { cwd = d .. "/benchmark", timeout = ctx.timeouts.benchmark,
+    local uid
+    local t0 = os.time()
+    local res = steps.exec(cmd, { cwd = d .. "/benchmark", timeout = ctx.timeouts.benchmark,
       env = { NAMESPACE = ctx.ns, BENCHMARK_PVC = pvc, MODEL = r.deploy.model },
-      stdout = function(line) ctx.out:write("    | ", line, "\n") end, stderr = "stdout" })
-    -- copy what this run wrote to the PVC into the workspace
-    local after = list_requests(ctx)
-    local new = {}
-    for name in pairs(after) do if not before[name] then new[#new + 1] = name end end
-    table.sort(new)
+      stdout = function(line)
+        uid = uid or M.experiment_uid(line)
+        ctx.out:write("    | ", line, "\n")
+      end, stderr = "stdout" })
+    -- copy what this run wrote to the PVC into the workspace: its experiment's folders only
+    local listed = list_requests(ctx, x)
+    local new = M.this_runs_folders(listed, uid, t0, os.time())
+    say(ctx, "  this run's results on the PVC (experiment %s): %s", uid or ("started " .. t0),
+      #new > 0 and table.concat(new, ", ") or "none")
     local dest = d .. "/results"
     if lfs.attributes(dest) then
       -- an earlier attempt's results are kept, not overwritten
@@ -452,7 +609,10 @@ local function benchmark(ctx, x)
     local run = harness.extract(dest, { harness = b.harness })
     local why
     if not res.ok then why = ("%s exited with %s"):format(cmd[1], tostring(res.code or res.signal)) end
-    if #new == 0 then why = (why and why .. "; " or "") .. "no results on the PVC" end
+    if #new == 0 then
+      why = (why and why .. "; " or "") .. ("no results of this run on the PVC (there: %s)")
+        :format(#listed > 0 and table.concat(listed, ", ") or "nothing")
+    end
     if run.status ~= "ok" then why = (why and why .. "; " or "") .. table.concat(run.reasons, "; ") end
     if not why then return ("results in %s (%s)"):format(dest, run.harness) end
     say(ctx, "  the benchmark failed: %s", why)
@@ -620,7 +780,8 @@ local function deploy(ctx, x)
   end
   if d.method == "helmfile" then
     local a = { "apply" }
-    for _, e in ipairs(d.environments or {}) do a[#a + 1] = "-e"; a[#a + 1] = e end
+    local env = d.environment or (type(d.environments) == "table" and d.environments[1]) or d.environments
+    if env then a[#a + 1] = "-e"; a[#a + 1] = env end
     if override then a[#a + 1] = "--state-values-file"; a[#a + 1] = override end
     record("helmfile", a)
     ctx.k:helmfile(a, { cwd = d.guide_dir })
@@ -727,12 +888,15 @@ function M.steps_list()
           error(("run %s (%s) did not complete, so there is nothing to compare yet"):format(x, run_of(ctx, x).label), 0)
         end
         local state = ws.read_state(ctx.ws.path, x)
+        -- the SLOs: --slo, else the plan's, else the info files' (llmd.comparison.resolve_slo)
+        ctx.slo = ctx.slo or ctx.opts_slo or (ctx.plan.slo and require("llmd.decision").parse_slo(ctx.plan.slo, "plan: slo"))
         sides[x] = cmp.extract_side(ctx.ws, x, state, { require_results = true,
-          harness = (state.extract_options or {}).harness })
+          harness = (state.extract_options or {}).harness, slo = ctx.slo })
         cmp.save_run(ctx.ws, sides[x])
       end
       local model = cmp.report(ctx.ws, sides.a, sides.b, { commands = ctx.commands, config_text = ctx.config_text,
-        namespace = ctx.ns, pvc = ctx.pvc or ctx.plan.benchmark_pvc, gateway_svc = ctx.gateway_svc })
+        namespace = ctx.ns, pvc = ctx.pvc or ctx.plan.benchmark_pvc, gateway_svc = ctx.gateway_svc, slo = ctx.slo,
+        min_effect = ctx.opts_min_effect })
       ctx.model = model
       return model.path
     end },
@@ -751,14 +915,29 @@ function M.run(plan, opts)
     if env and env ~= "" and not bins[t] then bins[t] = env end
   end
   local interactive = not opts.yes and proc.run({ "test", "-t", "0" }, { stdin = { inherit = true } }).ok
-  local ns = M.resolve_namespace({ namespace = opts.namespace, interactive = interactive }, plan, bins)
-  if not ns then
-    error("no namespace: give --namespace or namespace: in the plan, set $NAMESPACE, or select an OpenShift project", 0)
-  end
-  local w
+  local w, ns, saved
   if opts.resume then
     w = ws.open(opts.resume, { resume = true })
+    -- the namespace (and kube context) the comparison was made in: a resume never guesses
+    local where = w.path .. "/cluster.json"
+    if lfs.attributes(where, "mode") == "file" then
+      saved = json.read(where)
+      ns = saved.namespace
+      if opts.namespace and opts.namespace ~= ns then
+        error(("--namespace %s: %s was made in namespace %s (recorded in %s); a resume always uses it")
+          :format(opts.namespace, w.path, ns, where), 0)
+      end
+    elseif opts.namespace then
+      ns = opts.namespace
+    else
+      error(("%s: the workspace does not record its namespace; give --namespace (the one it was made in)")
+        :format(where), 0)
+    end
   else
+    ns = M.resolve_namespace({ namespace = opts.namespace, interactive = interactive }, plan, bins)
+    if not ns then
+      error("no namespace: give --namespace or namespace: in the plan, set $NAMESPACE, or select an OpenShift project", 0)
+    end
     w = ws.create { parent = plan.parent or opts.parent }
     ws.write_text(w.path .. "/plan.yaml", yaml.dump(plan))
     for _, x in ipairs { "a", "b" } do ws.mkdir_p(ws.run_dir(w, x)) end
@@ -768,9 +947,25 @@ function M.run(plan, opts)
     plan = plan, ws = w, ns = ns, out = out, t0 = os.time(), dry_run = opts.dry_run, bins = bins,
     timeouts = { ready = t.ready or 900, benchmark = t.benchmark or 0, smoke = t.smoke or 120, poll = t.poll or 5 },
     commands = { a = {}, b = {} }, config_text = {}, kustomize = { a = {}, b = {} }, failed = {},
+    opts_slo = opts.slo, opts_min_effect = opts.min_effect,
     k = k8s.new { namespace = ns, log = w.path .. "/commands.log", dry_run = opts.dry_run, bins = bins, out = out,
       backoff = t.backoff or 1.0 },
   }
+  -- the kube context: recorded with the namespace; a resume in another context is refused
+  local context
+  if not opts.dry_run then
+    local r = ctx.k:kubectl({ "config", "current-context" }, { read = true, check = false })
+    context = r.ok and r.stdout:match("^%s*(%S+)") or nil
+  end
+  if saved then
+    if type(saved.context) == "string" and context ~= saved.context then
+      error(("%s was made in kube context %s, the current context is %s: switch back first "
+        .. "(kubectl config use-context %s)"):format(w.path, saved.context, tostring(context or "unset"),
+        saved.context), 0)
+    end
+  else
+    json.write(w.path .. "/cluster.json", { namespace = ns, context = context or json.null })
+  end
   if opts.resume then
     -- what the interrupted run had deployed, from its saved state
     for _, x in ipairs { "a", "b" } do
@@ -785,7 +980,8 @@ function M.run(plan, opts)
       end
     end
   end
-  out:write(("Namespace: %s%s\n"):format(ns, opts.dry_run and " (dry run: nothing is changed)" or ""))
+  out:write(("Namespace: %s%s%s\n"):format(ns, saved and " (recorded in the workspace)" or "",
+    opts.dry_run and " (dry run: nothing is changed)" or ""))
   local result = steps.run("compare", M.steps_list(), ctx, {
     stacks = { "a", "b" }, only = opts.only, record = w.path .. "/steps.json", resume = opts.resume ~= nil, out = out,
     -- both runs share the namespace: B never starts while A's stack may still be there
@@ -818,5 +1014,10 @@ function M.salvage(ctx, result)
 end
 
 M.parse_steps = steps.parse
+
+-- The per-run step functions, for flows built from them (experiment.lua): each takes
+-- (ctx, x) with ctx shaped as M.run makes it (plan.runs[x], ws, ns, k, ...).
+M.fn = { deploy = deploy, wait_ready = wait_ready, baseline_service = baseline_service, smoke = smoke,
+  benchmark = benchmark, save_state = save_state, collect_logs = collect_logs, teardown = teardown }
 
 return M

@@ -4,6 +4,7 @@
 --   local cmp = require "llmd.comparison"
 --   local side = cmp.extract_side(w, "a", state, opts)  -- {x, label, state, run, kv}
 --   local model = cmp.report(w, side_a, side_b, opts)    -- writes report, json, csv, script
+local decision = require "llmd.decision"
 local harness = require "llmd.harness"
 local host = require "llmd.host"
 local json = require "llmd.json"
@@ -19,16 +20,48 @@ local M = {}
 
 M.TEMPLATES = { "comparison_report.md", "run_comparison.sh" }
 
+-- The SLOs of a comparison: opts.slo (a parsed list: --slo, or the plan's), else the
+-- run states' slo (from the info files; both must agree when both give one), else {}.
+function M.resolve_slo(A, B, opts)
+  if opts and opts.slo then return opts.slo end
+  local lists = {}
+  for _, s in ipairs { A, B } do
+    local st = s.state or s
+    if type(st.slo) == "table" and next(st.slo) ~= nil then
+      lists[#lists + 1] = { label = st.label, slo = decision.parse_slo(st.slo, ("run %s's info: slo"):format(st.label)) }
+    end
+  end
+  if #lists == 2 and decision.slo_phrase(lists[1].slo) ~= decision.slo_phrase(lists[2].slo) then
+    error(("the runs' info files give different SLOs (%s: %s; %s: %s); one SLO applies to both: give it with --slo")
+      :format(lists[1].label, decision.slo_phrase(lists[1].slo), lists[2].label, decision.slo_phrase(lists[2].slo)), 0)
+  end
+  return lists[1] and lists[1].slo or {}
+end
+
 -- Reads run x's results into a side. opts: harness, warmup, percentile_method, sketch,
--- require_results (a folder without recognisable results is an error, not a failed run).
+-- require_results (a folder without recognisable results is an error, not a failed run),
+-- slo (a parsed SLO list: requests are counted against its per-request thresholds for
+-- goodput).
 function M.extract_side(w, x, state, opts)
   opts = opts or {}
   local dir = ws.run_dir(w, x) .. "/results"
-  local run = harness.extract(dir, opts)
+  local eo = {}
+  for k, v in pairs(opts) do eo[k] = v end
+  eo.goodput = opts.slo and decision.request_thresholds(opts.slo) or nil
+  local run = harness.extract(dir, eo)
   if run.no_results and opts.require_results then
     error(("run %s (%s): %s"):format(x, state.label, run.reasons[1]), 0)
   end
-  return { x = x, label = state.label, state = state, run = run, kv = kvcache.analyze(dir, run) }
+  -- warnings name the user's files, not the workspace's copies
+  if type(state.source_path) == "string" then
+    local from, to = dir:gsub("%p", "%%%0"), state.source_path:gsub("%%", "%%%%")
+    for i, wline in ipairs(run.warnings) do run.warnings[i] = wline:gsub(from, to) end
+  end
+  -- what the import left out (links out of the results folder, special files) is said
+  for _, s in ipairs(type(state.import_skipped) == "table" and state.import_skipped or {}) do
+    rm.warn(run, "not imported: %s", s)
+  end
+  return { x = x, label = state.label, state = state, run = run, kv = kvcache.analyze(dir, run), slo = opts.slo }
 end
 
 -- Does state carry every catalogue metric (a value or "N/A")?
@@ -52,6 +85,8 @@ function M.save_run(w, side)
   end
   st.metrics, st.metrics_reasons = mt, why
   st.status = run.status
+  -- the SLOs goodput was counted against (analyze.lua re-reads the results for others)
+  st.goodput_slo = decision.slo_phrase(side.slo or {})
   st.status_reasons = json.array(run.reasons)
   st.benchmark = st.benchmark or {}
   if st.benchmark.harness == nil or st.benchmark.harness == "unknown" then st.benchmark.harness = run.harness end
@@ -116,7 +151,8 @@ end
 
 -- Renders and writes the report, comparison.json, comparison.csv and run_comparison.sh.
 -- opts: generated (epoch), significance (saved tests by metric key), commands ({a=, b=}),
--- config_text ({a=, b=}), namespace, pvc, gateway_svc, quiet.
+-- config_text ({a=, b=}), namespace, pvc, gateway_svc, quiet, slo (parsed list; default:
+-- the info files'), min_effect (%).
 function M.report(w, A, B, opts)
   opts = opts or {}
   if A.label == B.label then
@@ -124,7 +160,7 @@ function M.report(w, A, B, opts)
   end
   local tdir = M.templates_dir(w)
   local model = report.build { workspace = w.path, a = A, b = B, generated = opts.generated,
-    significance = opts.significance }
+    significance = opts.significance, slo = M.resolve_slo(A, B, opts), min_effect = opts.min_effect }
   local text = template.render_file(tdir .. "/comparison_report.md", model)
   local out = w.path .. "/comparison_report.md"
   ws.write_text(out, text)
@@ -146,7 +182,7 @@ function M.report(w, A, B, opts)
     generated = model.generated, workspace = w.path, a = { label = A.label }, b = { label = B.label },
     namespace = opts.namespace or known(A.state.stack and A.state.stack.namespace) or "",
     pvc = opts.pvc or "", gateway_svc = opts.gateway_svc or "", sides = sides,
-    analyze = ("llmdlua analyze.lua %s"):format(template.helpers.sh(w.path)),
+    analyze = template.safe(("llmdlua analyze.lua %s"):format(template.helpers.sh(w.path))),
   })
   ws.write_text(w.path .. "/run_comparison.sh", script, "755")
   copy_templates(w, tdir)

@@ -48,7 +48,8 @@ M.TRANSIENT = {
   "the server is currently unable to handle the request", "etcdserver: request timed out",
   "TLS handshake timeout", "i/o timeout", "connection reset by peer", "Too Many Requests",
   "context deadline exceeded", "the object has been modified; please apply your changes",
-  "net/http: request canceled", "unable to connect to the server",
+  "net/http: request canceled", "unable to connect to the server", "was refused - did you specify the right host or port",
+  "error dialing backend", "http2: client connection lost",
 }
 
 -- The command as a POSIX shell would take it (for logs and scripts).
@@ -147,12 +148,16 @@ local function sleep(s)
   if s > 0 then proc.run { "sleep", ("%.3f"):format(s) } end
 end
 
+-- kubectl writes "Unable to connect to the server", client-go "unable to connect ...": the
+-- patterns match whatever the case
 local function is_transient(text)
+  text = text:lower()
   for _, p in ipairs(M.TRANSIENT) do
-    if text:find(p, 1, true) then return true end
+    if text:find(p:lower(), 1, true) then return true end
   end
   return false
 end
+M.is_transient = is_transient
 
 -- Runs tool with args (namespace inserted). opts: stdin, cwd, check (default true),
 -- timeout, read (the call changes nothing: it runs even in a dry run when

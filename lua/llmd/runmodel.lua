@@ -495,9 +495,12 @@ local SKIP = { metrics = true, logs = true, analysis = true, [".git"] = true }
 
 -- Every regular file under dir, up to `depth` folders down (4): {path=, name=, dir=}, sorted
 -- by path so that every listing and every error is in the same order on every machine.
+-- A link is followed only to a regular file inside dir: a link out of the results folder
+-- (to /etc, say), or to a folder, is never followed (M.links_out lists them).
 function M.files(dir, depth)
   local lfs = require "lfs"
   local out = {}
+  local root
   local function walk(d, left)
     local names = {}
     for name in lfs.dir(d) do
@@ -506,7 +509,15 @@ function M.files(dir, depth)
     table.sort(names)
     for _, name in ipairs(names) do
       local p = d .. "/" .. name
-      local mode = lfs.attributes(p, "mode")
+      local mode = lfs.symlinkattributes(p, "mode")
+      if mode == "link" then
+        root = root or M.realpath(dir)
+        local real = M.realpath(p)
+        mode = real and root and M.inside(root, real) and lfs.attributes(real, "mode") == "file" and "file" or nil
+      end
+      if mode == "file" and M.only_file and M.realpath(p) ~= M.only_file then
+        mode = nil -- extract.lua FILE: only that file
+      end
       if mode == "file" then
         out[#out + 1] = { path = p, name = name, dir = d }
       elseif mode == "directory" and left > 0 and not SKIP[name] and name:sub(1, 1) ~= "." then
@@ -516,6 +527,64 @@ function M.files(dir, depth)
   end
   walk(dir, depth or 4)
   return out
+end
+
+-- The real path of p (links resolved), or nil when it does not exist.
+function M.realpath(p)
+  local r = require("llmd.proc").run { "realpath", "-e", "--", p }
+  if not r.ok then return nil end
+  return (r.stdout:gsub("\n$", ""))
+end
+
+function M.inside(root, p) return p == root or p:sub(1, #root + 1) == root .. "/" end
+
+-- "name -> target" of every link under dir (depth 4) that M.files does not follow.
+function M.links_out(dir, depth)
+  local lfs = require "lfs"
+  local out, root = {}, nil
+  local function walk(d, rel, left)
+    local names = {}
+    for name in lfs.dir(d) do
+      if name ~= "." and name ~= ".." then names[#names + 1] = name end
+    end
+    table.sort(names)
+    for _, name in ipairs(names) do
+      local p, r = d .. "/" .. name, rel == "" and name or rel .. "/" .. name
+      local mode = lfs.symlinkattributes(p, "mode")
+      if mode == "link" then
+        root = root or M.realpath(dir)
+        local real = M.realpath(p)
+        if not (real and root and M.inside(root, real) and lfs.attributes(real, "mode") == "file") then
+          out[#out + 1] = ("%s -> %s"):format(r, tostring(lfs.symlinkattributes(p, "target")))
+        end
+      elseif mode == "directory" and left > 0 and not SKIP[name] and name:sub(1, 1) ~= "." then
+        walk(p, r, left - 1)
+      end
+    end
+  end
+  walk(dir, "", depth or 4)
+  return out
+end
+
+-- Why a file claimed by its name cannot be read ("empty", "cannot read: ..."), or nil.
+function M.unreadable(path)
+  local f, err = io.open(path, "rb")
+  if not f then return "cannot read: " .. tostring(err) end
+  local head, rerr = f:read(1)
+  f:close()
+  if head == nil then return rerr and ("cannot read: " .. tostring(rerr)) or "empty" end
+  return nil
+end
+
+-- A file's name with every run of digits as "#": files of one series share it
+-- (benchmark_2025-05-13_04-37-51.json -> benchmark_#-#-#_#-#-#.json).
+function M.name_shape(name) return (name:gsub("%d+", "#")) end
+
+-- Records that candidate c claims path by its name but cannot read it: an error when
+-- the candidate is resolved, or with opts.tolerant a warning in the run's data checks.
+function M.claim_failed(c, path, why)
+  c.unreadable = c.unreadable or {}
+  c.unreadable[#c.unreadable + 1] = ("%s: %s"):format(path, why)
 end
 
 -- Candidates of a harness under dir: the files for which pick(file) is true, grouped by

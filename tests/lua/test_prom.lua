@@ -152,6 +152,19 @@ t.test("a counter reset in the middle of the window", function()
   t.eq({ s.resets, s.first, s.last, s.min, s.max, s.samples }, { 1, 10.0, 25.0, 5.0, 50.0, 4 })
 end)
 
+t.test("a NUL inside a value is refused with its column, never read as the digits before it", function()
+  -- issue 17: 1000000\0\0\0\0\0\0\01000100 was read as 1000000, an increase of 1,000,100
+  -- instead of 100 (and a hit rate of 500,050 %)
+  local agg = prom.aggregator()
+  agg:add("p", scrape { "# TYPE c_total counter", "c_total 1000000" }, 0, "s1")
+  t.raises("s2:line 2: invalid value '1000000\\x00\\x00\\x00\\x00\\x00\\x00\\x001000100': byte '\\x00' "
+    .. "at column 16 cannot be part of a number", agg.add, agg, "p",
+    scrape { "# TYPE c_total counter", "c_total 1000000\0\0\0\0\0\0\0" .. "1000100" }, 15, "s2")
+  agg:add("p", scrape { "# TYPE c_total counter", "c_total 1000100" }, 30, "s3")
+  t.eq(agg:counter_total("c_total"), 100.0) -- 1000100 - 1000000, by hand
+  t.raises("line 1: invalid value '1x': byte 'x' at column 4", prom.parse, "x 1x\n")
+end)
+
 t.test("a pod that appears late, one that disappears, a label set that appears mid-run", function()
   local agg = prom.aggregator()
   local function sc(v, created, reason_len)

@@ -67,7 +67,8 @@ end
 
 t.test("compare.lua on the bundled real pair: the golden report, its numbers from Python", function()
   local w, r = compare { "--a", BASE, "--a-label", "vllm", "--a-info", ROOT .. "/tests/fixtures/kubecon-vllm.info.yaml",
-    "--b", TREAT, "--b-label", "vllm+chunked-prefix", "--b-info", ROOT .. "/tests/fixtures/kubecon-chunked.info.yaml" }
+    "--b", TREAT, "--b-label", "vllm+chunked-prefix", "--b-info", ROOT .. "/tests/fixtures/kubecon-chunked.info.yaml",
+    "--slo", "ttft_p90_ms=200" }
   t.eq(r.code, 0, r.stderr)
   t.ok(r.stdout:find("Workspace: " .. w, 1, true))
   t.ok(r.stdout:find("Comparison report written to: " .. w .. "/comparison_report.md", 1, true))
@@ -90,14 +91,54 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
     local want = (d >= 0 and "+" or "") .. template.helpers.num(d, dec) .. " " .. m.unit
     t.eq(row[4], want, key .. " delta")
     t.eq(row[5], template.helpers.pct(d / math.abs(ea[key]) * 100), key .. " change")
-    -- B is better here on every one of these (higher throughput, lower latency)
-    t.eq(row[6], "vllm+chunked-prefix better", key .. " verdict")
+    -- the ladders differ (A 1 -> 183 req/s, B 1 -> 254 req/s): the pooled rows mostly say
+    -- that B was driven harder, so none of them names a winner
+    t.eq(row[6], "not comparable", key .. " verdict")
+    t.eq(row[7], "not like for like", key .. " evidence")
   end
-  -- the ladder's stage-4 TTFT p90 in seconds: 3.18 s against 0.23 s (FORMATS.md)
-  local lad = table_rows(golden, "Per%-Stage Load Ladder")
-  local r4 = lad["122.59 req/s / 169.99 req/s"]
-  t.eq(r4[6], ("%.3f"):format(E.kubecon_na_2025_vllm.stages[5].ttft_p90_ms / 1000))
-  t.eq(r4[7], ("%.3f"):format(E.kubecon_na_2025_vllm_chunking_and_prefix_caching.stages[5].ttft_p90_ms / 1000))
+  t.ok(golden:find("> **Not the same workload.**", 1, true), "the banner")
+  t.ok(golden:find("offered load: 1/s, 31.4/s, 61.79/s, 92.19/s, 122.59/s, 152.98/s, 183.38/s vs 1/s, 43.25/s, 85.5/s, "
+    .. "127.75/s, 169.99/s, 212.24/s, 254.49/s", 1, true), "the offered loads in the banner")
+  -- capacity at TTFT p90 <= 200 ms, from the Python expectations: A passes at point 4
+  -- (64.4 ms at 91.36 req/s) and fails at point 5 (3175.7 ms at 101.23 req/s), so the
+  -- limit is crossed t = (200 - 64.36) / (3175.66 - 64.36) = 0.0436 of the way:
+  -- 91.357 + 0.0436 x 9.875 = 91.79 req/s. B: points 4 (37.2 ms, 126.53) and 5 (226.5 ms,
+  -- 167.78): t = 0.860, 126.53 + 0.860 x 41.25 = 162.01 req/s.
+  local sa, sb = E.kubecon_na_2025_vllm.stages, E.kubecon_na_2025_vllm_chunking_and_prefix_caching.stages
+  local function cap(st)
+    local t4 = (200 - st[4].ttft_p90_ms) / (st[5].ttft_p90_ms - st[4].ttft_p90_ms)
+    return st[4].throughput_req_s + t4 * (st[5].throughput_req_s - st[4].throughput_req_s)
+  end
+  t.near(cap(sa), 91.79, 0.005)
+  t.near(cap(sb), 162.01, 0.005)
+  local head = table_rows(golden, "Headline")
+  local crow = head["Capacity at SLO (TTFT p90 <= 200.0 ms)"]
+  t.eq(crow[2], template.helpers.num(cap(sa), 2) .. " req/s")
+  t.eq(crow[3], template.helpers.num(cap(sb), 2) .. " req/s")
+  -- max sustained: the highest achieved rate before the first point below 95 % of its
+  -- offered rate (A: point 5, 101.2 of 122.59; B: point 6, 170.2 of 212.24)
+  t.eq(head["Max sustained throughput"][2], template.helpers.num(sa[4].throughput_req_s, 2) .. " req/s")
+  t.eq(head["Max sustained throughput"][3], template.helpers.num(sb[5].throughput_req_s, 2) .. " req/s")
+  t.ok(golden:find("## Summary\n\nvllm+chunked-prefix sustains " .. template.helpers.num((cap(sb) / cap(sa) - 1) * 100, 1)
+    .. " % more load than vllm within TTFT p90 <= 200.0 ms", 1, true), "the summary leads with capacity")
+  t.ok(not golden:find("better overall", 1, true), "no winner from pooled rows")
+  -- the ladder pairs by achieved load: A's point 5 (101.23 req/s) beside B interpolated
+  -- between its points 3 (84.77 req/s, 33.19 ms) and 4 (126.53 req/s, 37.25 ms):
+  -- 33.186 + (101.232 - 84.773) / (126.535 - 84.773) x (37.245 - 33.186) = 34.79 ms
+  local lad = table_rows(golden, "Load Ladder")
+  local r5 = lad[template.helpers.num(sa[5].throughput_req_s, 2)]
+  t.ok(r5, "a row at A's point 5")
+  t.eq(r5[2], "122.59/s")
+  t.eq(r5[3], "")
+  t.eq(r5[8], template.helpers.num(sa[5].ttft_p90_ms, 1))
+  local frac = (sa[5].throughput_req_s - sb[3].throughput_req_s) / (sb[4].throughput_req_s - sb[3].throughput_req_s)
+  local want = sb[3].ttft_p90_ms + frac * (sb[4].ttft_p90_ms - sb[3].ttft_p90_ms)
+  t.near(want, 34.79, 0.005)
+  t.eq(r5[9], "~" .. template.helpers.num(want, 1))
+  -- B's point 5 (167.78 req/s) is beyond anything A achieved (103.08): A's cells are blank
+  local b5 = lad[template.helpers.num(sb[5].throughput_req_s, 2)]
+  t.eq(b5[8], "")
+  t.eq(b5[9], template.helpers.num(sb[5].ttft_p90_ms, 1))
   t.ok(golden:find("## KV-Cache Performance Analysis\n\nSkipped: both runs: no vLLM metrics", 1, true))
   -- the other outputs
   local state = json.read(w .. "/run-a/run_state.json")
@@ -109,7 +150,7 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   t.ok(state.metrics_reasons.prefix_cache_hits:find("Prometheus", 1, true))
   t.eq(state.results_path, w .. "/run-a/results")
   local csv = t.read(w .. "/comparison.csv")
-  t.ok(csv:find("^metric,unit,a,b,delta,change_pct,verdict,p_value,note\n"))
+  t.ok(csv:find("^metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note\n"))
   t.ok(csv:find("\nttft_p90_ms,ms," .. json.encode(ea.ttft_p90_ms) .. "," .. json.encode(eb.ttft_p90_ms), 1, true))
   local cj = json.read(w .. "/comparison.json")
   t.eq(cj.a.label, "vllm")
@@ -184,7 +225,9 @@ t.test("a mixed-harness pair: latency rows not compared, the reason noted; throu
   local rows = table_rows(text, "Performance Results")
   t.eq(rows["TTFT mean"][6], "not comparable")
   t.eq(rows["TTFT mean"][4], "N/A")
-  t.eq(rows["Request throughput"][6], "ip better")
+  -- 7 load points against 2: the whole-run rows pool different loads, so no winner
+  t.eq(rows["Request throughput"][6], "not comparable")
+  t.eq(rows["Request throughput"][7], "not like for like")
   t.ok(text:find("Not compared — TTFT mean: formula may differ: ip from inference-perf's harness summary", 1, true),
     "the note")
   -- guidellm's overall percentiles are unknown (two load points, summaries only), with the reason
@@ -221,6 +264,9 @@ t.test("significance: doubled latencies are significant, a 1 us shift is within 
   t.near(by.latency_p90_ms.sig.z, z, 1e-9)
   t.near(by.latency_p90_ms.sig.p, 0.009023, 1e-5)
   t.eq(by.latency_p90_ms.verdict, "A better")
+  t.eq(by.latency_p90_ms.test, "mann_whitney")
+  -- effect: (2x - x) / mean(x, 2x) = 66.7 % of the mean, whatever x is
+  t.near(by.latency_p90_ms.effect_pct, 200 / 3, 1e-9)
   local text = t.read(w .. "/comparison_report.md")
   t.ok(text:find("Mann-Whitney U", 1, true), "the report names the test")
   -- B = A with every end time 1 us later: U = the pairs a_i > a_j + 1us = C(5,2) = 10
@@ -231,7 +277,9 @@ t.test("significance: doubled latencies are significant, a 1 us shift is within 
   cj = json.read(w .. "/comparison.json")
   for _, row in ipairs(cj.perf) do by[row.key] = row end
   t.near(by.latency_p50_ms.sig.z, -2.5 / math.sqrt(25 / 12 * 11), 1e-9)
-  t.eq(by.latency_p50_ms.verdict, "within noise")
+  t.eq(by.latency_p50_ms.verdict, "no clear difference")
+  t.eq(by.latency_p50_ms.test, "mann_whitney")
+  t.near(by.latency_p50_ms.p_value, 0.6015, 1e-4)
   t.ok(not t.read(w .. "/comparison_report.md"):find("C did better overall", 1, true), "no win from noise")
 end)
 

@@ -318,8 +318,13 @@ t.test("CSV: quotes, separators and newlines inside fields, CRLF, other separato
     { text = "x,y,x\n1,2,3\n" }, { { "x", semi } })
   t.raises("(text):3: 3 fields, the header has 2", scan.csv, { text = "x,y\n1,2\n1,2,3\n" }, { { "x", semi } })
   t.raises("(text):2: unterminated quoted field", scan.csv, { text = 'x,y\n"1,2\n' }, { { "x", semi } })
-  t.raises("(text):2: column 'x': expected a number, found 'abc'", scan.csv, { text = "x\nabc\n" },
-    { { "x", semi } })
+  t.raises("(text):2:1: column 'x': expected a number, found 'abc' (byte 'a' cannot be part of a number)",
+    scan.csv, { text = "x\nabc\n" }, { { "x", semi } })
+  -- issue 17: strtod stopped at the NUL and "2\0999" read as 2
+  t.raises("(text):2:4: column 'y': expected a number, found '2\\x00999' (byte '\\x00' cannot be part",
+    scan.csv, { text = "x,y\n1,2\0" .. "999\n" }, { { "y", semi } })
+  t.raises("(text):2:4: column 'y': expected a number, found '0x10' (byte 'x'",
+    scan.csv, { text = "x,y\n1,0x10\n" }, { { "y", semi } }) -- not hex: a hash, an id
 end)
 
 t.test("CSV with many rows: every value in, in order; a bad last row undoes the pass", function()

@@ -83,7 +83,7 @@ local function map_summary(set, b, where)
       end
     end
   end
-  for _, k in ipairs { "itl_mean_ms", "itl_p90_ms" } do
+  for _, k in ipairs { "itl_mean_ms", "itl_p90_ms", "itl_p99_ms" } do
     rm.unknown(set, k, M.NO_ITL)
   end
   rm.latency_all_from_summary(set, failed, inc, src, M.percentile_method)

@@ -3,7 +3,7 @@
 --
 --   validate PATH... [--help-dir DIR] [--print-commands]
 --   plan CONFIG [--frameworks sglang,vllm] [--out plan.jsonl] [--text]
---   run CONFIG --out results.jsonl [--frameworks ...] [--dry-run]
+--   run CONFIG --out results.jsonl [--frameworks ...] [--dry-run] [--force] [--timeout S]
 --   compare RESULTS.jsonl... [--sla K=V,... | --sla CONFIG] [--md OUT.md] [--csv OUT.csv]
 local ab = require "llmd.autobench"
 local args = require "llmd.args"
@@ -16,7 +16,7 @@ for i = 2, #arg do rest[#rest + 1] = arg[i] end
 local USAGE = [[usage: llmdlua autobench.lua COMMAND ...
   validate PATH... [--help-dir DIR] [--print-commands]
   plan CONFIG [--frameworks LIST] [--out FILE] [--text]
-  run CONFIG --out FILE [--frameworks LIST] [--dry-run] [--timeout S]
+  run CONFIG --out FILE [--frameworks LIST] [--dry-run] [--force] [--timeout S]
   compare RESULTS.jsonl... [--sla K=V,...|CONFIG] [--md FILE] [--csv FILE]
 ]]
 
@@ -93,11 +93,12 @@ elseif cmd == "compare" then
   if o.csv then write_file(o.csv, ab.csv(rows)) end
   os.exit(0)
 elseif cmd == "run" then
-  local o = args.parse(rest, { usage = "llmdlua autobench.lua run CONFIG --out FILE [--frameworks LIST] [--dry-run]",
-    options = { out = "FILE", frameworks = "LIST", dry_run = true, timeout = "S" }, positional = { min = 1, max = 1 } })
+  local o = args.parse(rest, { usage = "llmdlua autobench.lua run CONFIG --out FILE [--frameworks LIST] [--dry-run] [--force]",
+    options = { out = "FILE", frameworks = "LIST", dry_run = true, timeout = "S", force = true },
+    positional = { min = 1, max = 1 } })
   if not o.out then io.stderr:write("autobench.lua run: --out FILE is required\n"); os.exit(2) end
   local ok = require("llmd.autobench_run").run(o[1], { out = o.out, frameworks = o.frameworks, dry_run = o.dry_run,
-    timeout = o.timeout and tonumber(o.timeout) })
+    timeout = o.timeout and tonumber(o.timeout), force = o.force })
   os.exit(ok and 0 or 1)
 else
   io.stderr:write(cmd and ("autobench.lua: unknown command '" .. cmd .. "'\n") or "", USAGE)

@@ -51,21 +51,169 @@ local function tail(text, n)
   return table.concat(lines, " / ", math.max(1, #lines - (n or 2) + 1))
 end
 
--- Rows already in the output, by framework, candidate and scenario (resume).
-local function done_rows(path)
-  local done = {}
-  if lfs.attributes(path, "mode") ~= "file" then return done end
-  for _, r in ipairs(ab.read_rows(path)) do
-    done[("%s\0%s\0%s"):format(ab.framework(r), tostring(r.candidate_id), ab.scenario(r))] = true
+-- FNV-1a, 64 bits, as 16 hex digits (Lua integers wrap like uint64 arithmetic).
+function M.fnv1a64(text)
+  local h = 0xcbf29ce484222325
+  for i = 1, #text do
+    h = (h ~ text:byte(i)) * 0x100000001b3
   end
-  return done
+  return ("%016x"):format(h)
+end
+
+-- One text per value, the same for equal values: maps with sorted keys.
+local function canon(v)
+  if v == nil or v == json.null then return "null" end
+  if type(v) ~= "table" then return json.encode(v) end
+  if json.is_array(v) or (#v > 0) then
+    local t = {}
+    for i, x in ipairs(v) do t[i] = canon(x) end
+    return "[" .. table.concat(t, ",") .. "]"
+  end
+  local keys = {}
+  for k in pairs(v) do keys[#keys + 1] = tostring(k) end
+  table.sort(keys)
+  local t = {}
+  for i, k in ipairs(keys) do t[i] = json.encode(k) .. ":" .. canon(v[k]) end
+  return "{" .. table.concat(t, ",") .. "}"
+end
+
+-- The run key of one (candidate, scenario): a hash of all that decides what its row
+-- measures (the rendered server command and its environment, the scenario, the workload,
+-- the client), so that a finished row is reused only for exactly the same run.
+function M.run_key(cfg, framework, server_command, sc)
+  local ds, bm = cfg.dataset or {}, type(cfg.benchmark) == "table" and cfg.benchmark or {}
+  local r = type(cfg.run) == "table" and cfg.run or {}
+  local parts = {
+    "framework=" .. framework, "server_command=" .. server_command, "scenario=" .. sc.name,
+    "input_len=" .. canon(sc.input_len), "output_len=" .. canon(sc.output_len),
+    "max_concurrency=" .. canon(sc.conc), "num_prompts=" .. canon(ds.num_prompts), "dataset_kind=" .. canon(ds.kind),
+    "endpoint=" .. canon(bm.endpoint), "extra_request_body=" .. canon(bm.extra_request_body),
+    "client_command=" .. ab.client_command(cfg), "server_env=" .. canon(r.env),
+  }
+  return "fnv1a64:" .. M.fnv1a64(table.concat(parts, "\n"))
+end
+
+local function row_text(row)
+  row._line, row._file = nil, nil
+  return json.encode(row) .. "\n"
 end
 
 local function append(path, row)
-  row._line, row._file = nil, nil
-  local f = assert(io.open(path, "ab"))
-  f:write(json.encode(row), "\n")
-  f:close()
+  local text = row_text(row)
+  local f, err = io.open(path, "ab")
+  if not f then error(("%s: cannot append a row: %s"):format(path, err), 0) end
+  local ok, werr = f:write(text)
+  local cok, cerr = f:close()
+  if not ok or not cok then error(("%s: cannot append a row: %s"):format(path, tostring(werr or cerr)), 0) end
+end
+
+-- Where --force moves the rows that no longer match the config.
+function M.stale_path(out) return (out:gsub("%.jsonl$", "")) .. ".stale.jsonl" end
+
+local function is_measured(row)
+  return row.disposition == "selected" or (row.disposition == nil and row.status ~= "skipped")
+end
+
+local function note_id(row)
+  return table.concat({ ab.framework(row), tostring(row.candidate_id), ab.scenario(row),
+    canon(type(row.workload) == "table" and row.workload.max_concurrency or nil), tostring(row.disposition),
+    tostring(row.failure_reason) }, "\0")
+end
+
+-- Rows of the output minus the notes (skipped rows of a disposition) that measured rows
+-- have overtaken: an exclusion note of a framework with measured rows, a candidate's note
+-- whose run key was measured. Returns the rows kept, and whether any was dropped.
+local function prune(rows)
+  local fw_measured, key_measured = {}, {}
+  for _, row in ipairs(rows) do
+    if is_measured(row) then
+      fw_measured[ab.framework(row)] = true
+      if type(row.run_key) == "string" then key_measured[row.run_key] = true end
+    end
+  end
+  local keep = {}
+  for _, row in ipairs(rows) do
+    local overtaken = not is_measured(row) and (
+      (row.disposition == "user-excluded" and fw_measured[ab.framework(row)]) or
+      (type(row.run_key) == "string" and key_measured[row.run_key]))
+    if not overtaken then keep[#keep + 1] = row end
+  end
+  return keep, #keep < #rows
+end
+
+local function rewrite(out, rows)
+  local t = {}
+  for i, row in ipairs(rows) do t[i] = row_text(row) end
+  require("llmd.workspace").write_text(out, table.concat(t))
+end
+
+-- Notes overtaken by measured rows leave the output (atomically rewritten).
+function M.prune_file(out)
+  if lfs.attributes(out, "mode") ~= "file" then return end
+  local keep, dropped = prune(ab.read_rows(out))
+  if dropped then rewrite(out, keep) end
+end
+
+-- What the output already holds (resume): done[run_key] for rows measured with exactly
+-- this config, measured[framework] = how many, notes[note_id] for skipped rows. A measured
+-- row whose key matches no candidate of the config any more is stale: an error naming
+-- them, or with opts.force moved to stale_path(out).
+local function resume(out, cfg, scenarios, opts)
+  local st = { done = {}, measured = {}, notes = {} }
+  if lfs.attributes(out, "mode") ~= "file" then return st end
+  local known = {}
+  for _, fw in ipairs(ab.FRAMEWORKS) do
+    local sec = type(cfg.frameworks) == "table" and cfg.frameworks[fw]
+    if type(sec) == "table" and type(sec.server_command) == "string" then
+      for _, c in ipairs(ab.candidates(cfg, fw)) do
+        local cmd = ab.render(cfg, fw, c)
+        for _, sc in ipairs(scenarios) do known[M.run_key(cfg, fw, cmd, sc)] = true end
+      end
+    end
+  end
+  local rows, keep, stale = ab.read_rows(out), {}, {}
+  for _, row in ipairs(rows) do
+    if is_measured(row) and not (type(row.run_key) == "string" and known[row.run_key]) then
+      stale[#stale + 1] = row
+    else
+      keep[#keep + 1] = row
+    end
+  end
+  local spath = M.stale_path(out)
+  if #stale > 0 then
+    local list = {}
+    for i, row in ipairs(stale) do
+      if i > 4 then list[#list + 1] = ("and %d more"):format(#stale - 4); break end
+      list[#list + 1] = ("line %d (%s %s)"):format(row._line, tostring(row.candidate_id), ab.scenario(row))
+    end
+    local what = ("%s: %d row(s) no longer match the config (another server command, workload or client, "
+      .. "or no run key): %s"):format(out, #stale, table.concat(list, ", "))
+    if not opts.force then
+      error(what .. ("; run again with --force to move them to %s and measure those candidates again, or "
+        .. "choose another --out"):format(spath), 0)
+    end
+    local t = {}
+    for i, row in ipairs(stale) do t[i] = row_text(row) end
+    local f, err = io.open(spath, "ab")
+    if not f then error(("%s: cannot write: %s"):format(spath, err), 0) end
+    local ok, werr = f:write(table.concat(t))
+    local cok, cerr = f:close()
+    if not ok or not cok then error(("%s: cannot write: %s"):format(spath, tostring(werr or cerr)), 0) end
+    io.write(what, "; moved to ", spath, "\n")
+  end
+  local dropped
+  keep, dropped = prune(keep)
+  if #stale > 0 or dropped then rewrite(out, keep) end
+  for _, row in ipairs(keep) do
+    if is_measured(row) then
+      st.done[row.run_key] = true
+      local fw = ab.framework(row)
+      st.measured[fw] = (st.measured[fw] or 0) + 1
+    else
+      st.notes[note_id(row)] = true
+    end
+  end
+  return st
 end
 
 local function fill(template, vars)
@@ -239,9 +387,13 @@ function M.run(config_path, opts)
   local conc = r.max_concurrency
   if conc == nil and type(bm.max_concurrency) == "table" then conc = bm.max_concurrency[1] end
   if conc == json.null then conc = nil end
+  for _, sc in ipairs(scenarios) do sc.conc = conc end
   local dir = (out:match("^(.*)/[^/]*$") or ".") .. "/autobench-artifacts"
-  if not opts.dry_run then mkdir_p(dir) end
-  local done = opts.dry_run and {} or done_rows(out)
+  local prior = { done = {}, measured = {} }
+  if not opts.dry_run then
+    mkdir_p(dir)
+    prior = resume(out, cfg, scenarios, opts)
+  end
   local todo = {}
   for _, e in ipairs(plan.entries) do
     for _, sc in ipairs(scenarios) do todo[#todo + 1] = { e = e, sc = sc } end
@@ -275,19 +427,24 @@ function M.run(config_path, opts)
     end
     local pending = {}
     for _, t in ipairs(group) do
-      if not done[("%s\0%s\0%s"):format(e.framework, tostring(e.candidate_id or (e.framework .. "-excluded")),
-        t.sc.name)] then pending[#pending + 1] = t end
+      t.key = e.server_command and M.run_key(cfg, e.framework, e.server_command, t.sc) or nil
+      if not (t.key and prior.done[t.key]) then pending[#pending + 1] = t end
     end
     io.write(("[%d/%d +%ds] %s %s: "):format(i, total, now() - t0, e.framework, e.candidate_id or "-"))
     if #pending == 0 then
-      io.write("already in ", out, ", skipped\n")
+      io.write("already in ", out, " (same command and scenario), skipped\n")
+    elseif not e.candidate_id and prior.measured[e.framework] then
+      -- an exclusion note never stands beside (or for) rows this framework has measured
+      io.write(e.disposition, " (", e.reason, "); its ", prior.measured[e.framework],
+        " measured rows from an earlier run stay in ", out, "\n")
     elseif e.disposition ~= "selected" then
       io.write(e.disposition, " (", e.reason, ")\n")
       if not opts.dry_run then
         for _, t in ipairs(pending) do
           local row = base_row(t.sc)
+          row.run_key = t.key
           row.status, row.failure_reason = "skipped", e.disposition .. ": " .. e.reason
-          append(out, row)
+          if not prior.notes[note_id(row)] then append(out, row) end -- the same note once
         end
       end
     else
@@ -328,6 +485,7 @@ function M.run(config_path, opts)
       for _, t in ipairs(pending) do
         local sc = t.sc
         local row = base_row(sc)
+        row.run_key = t.key
         if p then row.artifacts.server_log = log end
         if status then
           row.status, row.failure_reason = status, reason
@@ -393,6 +551,7 @@ function M.run(config_path, opts)
       if p then p:kill(10) end
     end
   end
+  if not opts.dry_run then M.prune_file(out) end
   return all_ok
 end
 

@@ -357,6 +357,71 @@ t.test("run: a port already in use is refused before launching; a server serving
     1, true), got["vllm-0/chat"].failure_reason)
 end)
 
+t.test("fnv1a64: the published FNV-1a 64-bit test vectors", function()
+  local run = require "llmd.autobench_run"
+  -- python3: h = 0xcbf29ce484222325; for c in data: h = ((h ^ c) * 0x100000001b3) % 2**64
+  t.eq({ run.fnv1a64(""), run.fnv1a64("a"), run.fnv1a64("foobar") },
+    { "cbf29ce484222325", "af63dc4c8601ec8c", "85944171f73967e8" })
+end)
+
+t.test("run: resume reuses rows only for the same command and scenario; stale rows refused or moved with --force", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  local cfg = mock_config()
+  cfg.frameworks.vllm.base_server_flags.gpu_memory_utilization = 0.9
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  local r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local first = t.read(d .. "/results.jsonl")
+  local rows = ab.read_rows(d .. "/results.jsonl")
+  t.eq(rows[3].candidate_id .. rows[4].candidate_id, "vllm-0vllm-0") -- lines 3 and 4 below (after sglang's notes)
+  t.eq(#rows, 8) -- vllm-0 x 2 scenarios, and 3 excluded frameworks x 2 scenarios
+  local key = rows_by(d .. "/results.jsonl")["vllm-0/chat"].run_key
+  t.ok(key:match("^fnv1a64:%x+$"), key)
+  -- the same config again: nothing to do, no row added
+  r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d, env)
+  t.ok(r.stdout:find("vllm vllm-0: already in results.jsonl (same command and scenario), skipped", 1, true), r.stdout)
+  t.eq(t.read(d .. "/results.jsonl"), first, "nothing added, nothing moved")
+  -- another gpu_memory_utilization and num_prompts: the rows no longer match
+  cfg.frameworks.vllm.base_server_flags.gpu_memory_utilization = 0.8
+  cfg.dataset.num_prompts = 4
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d, env)
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("results.jsonl: 2 row(s) no longer match the config (another server command, workload or client, "
+    .. "or no run key): line 3 (vllm-0 chat), line 4 (vllm-0 summarization); run again with --force to move them to "
+    .. "results.stale.jsonl", 1, true), r.stderr)
+  t.eq(t.read(d .. "/results.jsonl"), first, "untouched when refused")
+  r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl", "--force" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("moved to results.stale.jsonl", 1, true), r.stdout)
+  local got = rows_by(d .. "/results.jsonl")
+  t.eq(#ab.read_rows(d .. "/results.jsonl"), 8)
+  t.ok(got["vllm-0/chat"].server_command:find("--gpu-memory-utilization 0.8", 1, true))
+  t.eq(got["vllm-0/chat"].workload.num_prompts, 4)
+  t.ok(got["vllm-0/chat"].run_key ~= key)
+  local old = ab.read_rows(d .. "/results.stale.jsonl")
+  t.eq(#old, 2)
+  t.eq({ old[1].run_key, old[1].workload.num_prompts }, { key, 3 })
+  -- --frameworks leaving vllm out: its measured rows stay and no user-excluded row joins them
+  r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl", "--frameworks", "sglang" }, d, env)
+  t.ok(r.stdout:find("vllm -: user-excluded (not in --frameworks); its 2 measured rows from an earlier run stay", 1, true),
+    r.stdout)
+  local vllm_rows = {}
+  for _, row in ipairs(ab.read_rows(d .. "/results.jsonl")) do
+    if row.framework == "vllm" then vllm_rows[#vllm_rows + 1] = row.candidate_id .. "/" .. row.status end
+  end
+  t.eq(vllm_rows, { "vllm-0/ok", "vllm-0/ok" })
+  -- the other way round: exclusion notes written first leave once the framework is measured
+  ab_cli({ "run", "cfg.yaml", "--out", "other.jsonl", "--frameworks", "sglang" }, d, env)
+  t.ok(rows_by(d .. "/other.jsonl")["vllm-excluded/chat"], "vllm noted as excluded")
+  r = ab_cli({ "run", "cfg.yaml", "--out", "other.jsonl" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  got = rows_by(d .. "/other.jsonl")
+  t.eq({ got["vllm-excluded/chat"], got["vllm-0/chat"].status }, { nil, "ok" })
+  t.eq(#ab.read_rows(d .. "/other.jsonl"), 8)
+end)
+
 t.test("run: a server that dies mid-benchmark is an oom row at once, its other scenarios not run", function()
   local d = t.tmpdir()
   local env = vllm_shim(d)

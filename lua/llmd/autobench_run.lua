@@ -1,18 +1,10 @@
 -- llmd.autobench_run: `autobench.lua run` - launch each candidate's server, benchmark every
--- scenario against it, stop it, and append one normalised row per (candidate, scenario).
---
--- The cookbook config may carry a `run:` block (llmdlua's, ignored by the validator):
---   run:
---     port: 30000                 # default: a free port per candidate
---     ready_timeout: 600          # seconds for the server to answer
---     ready_paths: [/health, /v1/models]
---     benchmark_timeout: 3600
---     max_concurrency: 16         # default: the first of benchmark.max_concurrency
---     client_command: "vllm bench serve ... --result-dir {result_dir} --result-filename {result_file}"
---     env: {VAR: value}           # for the server
--- Placeholders in client_command: {base_url} {endpoint} {model} {tokenizer} {input_len}
--- {output_len} {num_prompts} {max_concurrency} {max_concurrency_flag} {result_dir}
--- {result_file} {scenario} {framework} {candidate_id}.
+-- scenario against it, stop it, and append one normalised row per (candidate, scenario,
+-- concurrency). The config's `run:` block (checked by llmd.autobench.validate_run) is
+-- documented in the README ("Serving-config search"). Placeholders in run.client_command:
+-- {base_url} {endpoint} {model} {tokenizer} {input_len} {output_len} {num_prompts}
+-- {max_concurrency} {max_concurrency_flag} {extra_request_body} {extra_body_flag}
+-- {result_dir} {result_file} {scenario} {framework} {candidate_id}.
 local ab = require "llmd.autobench"
 local http = require "llmd.http"
 local json = require "llmd.json"
@@ -351,7 +343,9 @@ function M.result_metrics(path, num_prompts)
   local d = read_result(path)
   local function num(k) local v = d[k]; return type(v) == "number" and v or nil end
   local completed = num("completed")
-  if not completed then error(path .. ": no numeric 'completed' (expected a vllm bench serve or sglang.bench_serving result)", 0) end
+  if not completed then
+    error(path .. ": no numeric 'completed' (expected a vllm bench serve or sglang.bench_serving result)", 0)
+  end
   local failed = num("failed")
   local n = num("num_prompts") or num_prompts
   if not failed and n then failed = math.max(0, n - completed) end
@@ -384,10 +378,24 @@ function M.run(config_path, opts)
     for i = 1, #ds.input_len do scenarios[i] = { name = "scenario-" .. i, input_len = ds.input_len[i],
       output_len = ds.output_len[i] } end
   end
-  local conc = r.max_concurrency
-  if conc == nil and type(bm.max_concurrency) == "table" then conc = bm.max_concurrency[1] end
-  if conc == json.null then conc = nil end
-  for _, sc in ipairs(scenarios) do sc.conc = conc end
+  -- every concurrency is run, one row each (run.max_concurrency overrides the config's)
+  local concs = r.max_concurrency
+  if concs == nil then concs = bm.max_concurrency end
+  if type(concs) ~= "table" then concs = { concs == nil and json.null or concs } end
+  if #concs == 0 then concs = { json.null } end
+  local expanded = {}
+  for _, sc in ipairs(scenarios) do
+    for _, c in ipairs(concs) do
+      local conc = c ~= json.null and c or nil
+      -- several concurrencies: each is its own scenario, so that rows compare like with like
+      local label = #concs > 1 and ("%s@%s"):format(sc.name, conc and ("c" .. math.tointeger(conc)) or "unbounded")
+        or sc.name
+      expanded[#expanded + 1] = { name = label, input_len = sc.input_len, output_len = sc.output_len, conc = conc }
+    end
+  end
+  scenarios = expanded
+  local extra = type(bm.extra_request_body) == "table" and next(bm.extra_request_body) ~= nil
+    and json.encode(bm.extra_request_body) or nil
   local dir = (out:match("^(.*)/[^/]*$") or ".") .. "/autobench-artifacts"
   local prior = { done = {}, measured = {} }
   if not opts.dry_run then
@@ -400,6 +408,7 @@ function M.run(config_path, opts)
   end
   local t0 = now()
   local all_ok = true
+  local ran = next(prior.done) ~= nil -- some candidate measured, now or before
   local i = 0
   -- one server per candidate, every scenario against it
   local by_cand, order = {}, {}
@@ -419,7 +428,7 @@ function M.run(config_path, opts)
         disposition = e.disposition, status = "ok", failure_reason = "",
         hardware = { gpu_count = cfg.hardware and cfg.hardware.gpu_count or json.null },
         workload = { kind = ds.kind, scenario = sc.name, input_len = sc.input_len, output_len = sc.output_len,
-          num_prompts = ds.num_prompts, max_concurrency = conc or json.null, endpoint = bm.endpoint },
+          num_prompts = ds.num_prompts, max_concurrency = sc.conc or json.null, endpoint = bm.endpoint },
         sla = { max_p50_ttft_ms = sla.max_p50_ttft_ms, max_p50_tpot_ms = sla.max_p50_tpot_ms,
           min_success_rate = sla.min_success_rate, max_p50_e2e_ms = sla.max_p50_e2e_ms, passed = json.null },
         metrics = json.object {}, server_command = e.server_command, artifacts = json.object {},
@@ -448,6 +457,7 @@ function M.run(config_path, opts)
         end
       end
     else
+      ran = true
       local port = r.port or (not opts.dry_run and proc.free_port()) or 8000
       local argv = ab.split(e.server_command)
       argv[#argv + 1] = "--port"
@@ -497,8 +507,10 @@ function M.run(config_path, opts)
             base_url = base, endpoint = bm.endpoint or "/v1/completions", model = cfg.model.name,
             tokenizer = bm.tokenizer or cfg.model.tokenizer or cfg.model.name, input_len = tostring(sc.input_len),
             output_len = tostring(sc.output_len), num_prompts = tostring(ds.num_prompts or 80),
-            max_concurrency = conc and tostring(conc) or "",
-            max_concurrency_flag = conc and ("--max-concurrency " .. math.tointeger(conc)) or "",
+            max_concurrency = sc.conc and tostring(math.tointeger(sc.conc)) or "",
+            max_concurrency_flag = sc.conc and ("--max-concurrency " .. math.tointeger(sc.conc)) or "",
+            extra_request_body = extra or "{}",
+            extra_body_flag = extra and ("--extra-body " .. ab.quote(extra)) or "",
             result_dir = cdir, result_file = rfile, scenario = sc.name, framework = e.framework,
             candidate_id = e.candidate_id,
           }
@@ -552,6 +564,10 @@ function M.run(config_path, opts)
     end
   end
   if not opts.dry_run then M.prune_file(out) end
+  if not ran and not opts.dry_run then
+    io.write("no candidate could be run here (every framework excluded, unsupported or an environment gap)\n")
+    all_ok = false
+  end
   return all_ok
 end
 

@@ -14,6 +14,8 @@
 --   FAKE_FAIL_ONCE the same, but each failure only on its first occasion
 --   FAKE_SLOW_BENCH seconds the first run_only.sh call sleeps (to interrupt it)
 --   FAKE_OLD_JOB   the namespace starts with a finished (Succeeded) job pod
+--   FAKE_OTHER_RELEASE  the namespace starts with someone else's release a-team-infra (its
+--                  Gateway, HTTPRoute and gateway Service)
 --   FAKE_OLD_RESULTS  a results folder: the namespace starts with the PVC
 --                  llmd-benchmark-results holding it as an earlier run's
 --                  (inference-perf_1761000000_sanity_random_old-stack) and that run's
@@ -100,6 +102,18 @@ local function space(ns)
       s.pods["llmdbench-harness-launcher"] = { labels = { app = "llmdbench-harness-launcher" }, owner = "run_only",
         ready = false, phase = "Succeeded", pvc = "llmd-benchmark-results",
         containers = { { name = "harness", image = "llm-d-benchmark", restarts = 0 } } }
+    end
+    if os.getenv("FAKE_OTHER_RELEASE") then
+      -- someone else's stack in the shared namespace: a release with its gateway, route and
+      -- gateway Service (named to sort before ours)
+      local n = "a-team-infra"
+      s.releases[n] = { chart = "llm-d-infra", status = "deployed" }
+      s.gateways[n] = { kind = "Gateway", metadata = { name = n },
+        status = { conditions = { { type = "Programmed", status = "True" } } } }
+      s.httproutes[n] = { kind = "HTTPRoute", metadata = { name = n },
+        status = { parents = { { conditions = { { type = "Accepted", status = "True" } } } } } }
+      s.services[n .. "-inference-gateway-istio"] = { selector = { app = n }, owner = "helm:" .. n,
+        ports = { { name = "status-port", port = 15021 }, { name = "default", port = 80, appProtocol = "http" } } }
     end
     if os.getenv("FAKE_OLD_JOB") then
       -- a finished job from earlier work in the namespace: Succeeded, never Ready

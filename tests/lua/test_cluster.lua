@@ -111,9 +111,19 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
   -- the procedure, call by call (llmd-benchmark.md: compare, deploy, run_only, teardown)
   local want = {
     "kubectl -n bench config current-context",
-    -- run A: baseline, helm router + kustomize model server
+    -- run A: baseline, helm router + kustomize model server; what is there before and after
+    -- the deploy (releases, routes, gateways, services, serving pods), so teardown removes
+    -- the difference and nothing else
+    "helm list -o json -n bench",
+    "kubectl -n bench get httproute,gateway -o json",
+    "kubectl -n bench get svc -o json",
+    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "helm upgrade --install sim oci://ghcr.io/llm-d/charts/llm-d-router-standalone -f router.values.yaml -n bench",
     "kubectl -n bench apply -k ms",
+    "helm list -o json -n bench",
+    "kubectl -n bench get httproute,gateway -o json",
+    "kubectl -n bench get svc -o json",
+    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "kubectl -n bench get pods -o json",
     "kubectl -n bench get inferencepool,gateway,httproute -o json",
     "kubectl -n bench get svc llm-d-baseline-model-server -o json",
@@ -131,17 +141,24 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get pods -l app.kubernetes.io/component=vllm -o json",
     "kubectl -n bench logs ms-decode-1 -c vllm --timestamps",
     "kubectl -n bench logs ms-decode-2 -c vllm --timestamps",
-    "helm list -o json -n bench",
+    -- teardown: the release, the kustomize objects and the Service this run made; then verified
     "helm uninstall sim --ignore-not-found -n bench",
-    "kubectl -n bench delete httproute --all",
-    "kubectl -n bench delete gateway --all",
     "kubectl -n bench delete -k ms --ignore-not-found",
     "kubectl -n bench delete service llm-d-baseline-model-server --ignore-not-found",
     "helm list -o json -n bench",
-    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "kubectl -n bench get httproute,gateway -o json",
-    -- run B: helmfile with environments, through the gateway
+    "kubectl -n bench get svc -o json",
+    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
+    -- run B: helmfile with one environment, through the gateway
+    "helm list -o json -n bench",
+    "kubectl -n bench get httproute,gateway -o json",
+    "kubectl -n bench get svc -o json",
+    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "helmfile -n bench apply -e istio",
+    "helm list -o json -n bench",
+    "kubectl -n bench get httproute,gateway -o json",
+    "kubectl -n bench get svc -o json",
+    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "kubectl -n bench get pods -o json",
     "kubectl -n bench get inferencepool,gateway,httproute -o json",
     "kubectl -n bench get svc -o json",
@@ -157,13 +174,13 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get pods -l app.kubernetes.io/component=vllm -o json",
     "kubectl -n bench logs ms-sim-decode-1 -c vllm --timestamps",
     "kubectl -n bench logs ms-sim-decode-2 -c vllm --timestamps",
-    "helm list -o json -n bench",
+    -- its three releases; the route and gateway infra-sim made went with it (checked, not swept)
     "helm uninstall gaie-sim infra-sim ms-sim --ignore-not-found -n bench",
-    "kubectl -n bench delete httproute --all",
-    "kubectl -n bench delete gateway --all",
-    "helm list -o json -n bench",
-    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "kubectl -n bench get httproute,gateway -o json",
+    "helm list -o json -n bench",
+    "kubectl -n bench get httproute,gateway -o json",
+    "kubectl -n bench get svc -o json",
+    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
   }
   t.eq(call_lines(s, w), want)
   -- commands.log has every one of them, with exit codes
@@ -235,7 +252,8 @@ t.test("dry run: every command printed, the cluster untouched", function()
   t.eq(r.code, 0, r.stderr)
   t.ok(r.stdout:find("[dry-run] helm upgrade --install sim", 1, true))
   t.ok(r.stdout:find("[dry-run] helmfile -n bench apply -e istio", 1, true))
-  t.ok(r.stdout:find("[dry-run] kubectl -n bench delete gateway --all", 1, true))
+  t.ok(r.stdout:find("[dry-run] helm uninstall '<the releases this run deployed>' --ignore-not-found -n bench", 1, true),
+    r.stdout)
   t.eq(lfs.attributes(s.cluster .. "/calls.log"), nil, "no call reached the cluster")
   t.eq(lfs.attributes(s.cluster .. "/state.json"), nil)
 end)
@@ -533,6 +551,59 @@ t.test("helmfile: one environment; a list of more is an error (helmfile would ke
     { cwd = d .. "/g", env = { FAKE_CLUSTER = d .. "/c", FAKE_LLMDLUA = LLMDLUA } })
   t.eq(pr.code, 0, pr.stderr)
   t.eq(json.read(d .. "/c/state.json").ns.ns.releases["infra-x"].environment, "istio")
+end)
+
+t.test("teardown removes what this run deployed; another release in the namespace is left alone", function()
+  local s = setup()
+  local r = compare(s, nil, { FAKE_OTHER_RELEASE = "1" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local ns = state(s).ns.bench
+  t.ok(ns.releases["a-team-infra"], "the other release is kept")
+  t.ok(ns.gateways["a-team-infra"] and ns.httproutes["a-team-infra"], "its gateway and route are kept")
+  t.ok(ns.services["a-team-infra-inference-gateway-istio"], "its gateway Service is kept")
+  t.eq(ns.releases.sim, nil)
+  t.eq(ns.releases["infra-sim"], nil)
+  t.eq(ns.gateways["infra-sim"], nil)
+  local lines = table.concat(call_lines(s, workspace(s)), "\n")
+  t.ok(not lines:find("--all", 1, true), "no sweep: " .. lines)
+  t.ok(not lines:find("a-team", 1, true), "nothing was done to a-team-infra")
+  -- B benchmarked its own gateway, not the other one that sorts first
+  t.ok(lines:find("port-forward svc/infra-sim-inference-gateway-istio", 1, true), lines)
+  local msg
+  for _, o in ipairs(json.read(workspace(s) .. "/steps.json")) do
+    if o.name == "teardown" and o.stack == "b" then msg = o.message end
+  end
+  t.ok(msg:find("removed what this run deployed (releases: gaie-sim, infra-sim, ms-sim; routes: infra-sim; "
+    .. "gateways: infra-sim; kustomize: none); verified gone; 1 other release(s)", 1, true), msg)
+  -- what each run deployed is in the workspace
+  local dep = json.read(workspace(s) .. "/run-a/deployed.json")
+  t.eq(dep.releases, { "sim" })
+  t.eq(dep.kustomize, { "ms" })
+  t.eq(dep.before.releases, { "a-team-infra" })
+  -- a release of the same name that is not ours is never upgraded
+  s = setup(function(plan) plan.runs.a.deploy.release = "a-team-infra" end)
+  r = compare(s, nil, { FAKE_OTHER_RELEASE = "1" })
+  t.eq(r.code, 1)
+  t.ok(r.stdout:find("release a-team-infra already exists in bench and was not deployed by this comparison", 1, true),
+    r.stdout)
+  -- the reference procedure's namespace-wide sweep, only when the plan says so (confirmed by --yes)
+  s = setup(function(plan) plan.teardown = "namespace-wide" end)
+  r = compare(s, nil, { FAKE_OTHER_RELEASE = "1" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("teardown: namespace-wide (the plan says so) - everything in bench: releases: a-team-infra, sim; "
+    .. "HTTPRoutes: a-team-infra; Gateways: a-team-infra", 1, true), r.stdout)
+  t.eq(next(state(s).ns.bench.releases), nil)
+  t.ok(table.concat(call_lines(s, workspace(s)), "\n"):find("helm uninstall a-team-infra sim --ignore-not-found", 1,
+    true))
+  -- not confirmed (no --yes, no terminal): nothing removed
+  s = setup(function(plan) plan.teardown = "namespace-wide" end)
+  local env = {}
+  for k, v in pairs(s.env) do env[k] = v end
+  env.FAKE_OTHER_RELEASE = "1"
+  r = proc.run({ LLMDLUA, "compare.lua", "--quiet", "--plan", s.plan }, { env = env, timeout = 120, stdin = "" })
+  t.eq(r.code, 1)
+  t.ok(r.stdout:find("the namespace-wide teardown was not confirmed", 1, true), r.stdout)
+  t.ok(state(s).ns.bench.releases["a-team-infra"] and state(s).ns.bench.releases.sim, "nothing removed")
 end)
 
 -- the cluster layer on its own ----------------------------------------------------------

@@ -769,6 +769,7 @@ function M.deployed(ctx, x)
 end
 
 function M.save_deployed(ctx, x)
+  if ctx.dry_run then return end -- a dry run deploys nothing
   local d = M.deployed(ctx, x)
   local function arr(t) return json.array(t or {}) end
   local before = d.before and { releases = arr(d.before.releases), httproutes = arr(d.before.httproutes),
@@ -1148,6 +1149,7 @@ function M.run(plan, opts)
     opts.dry_run and " (dry run: nothing is changed)" or ""))
   local result = steps.run("compare", M.steps_list(), ctx, {
     stacks = { "a", "b" }, only = opts.only, record = w.path .. "/steps.json", resume = opts.resume ~= nil, out = out,
+    dry_run = opts.dry_run,
     -- both runs share the namespace: B never starts while A's stack may still be there
     stop_after_failed_stack = true,
     on_failure = function(o) if o.stack then ctx.failed[o.stack] = o end end,

@@ -16,7 +16,7 @@
 -- stops the phase; a failed per-stack step stops only its stack (and, with
 -- stop_after_failed_stack, the stacks after it); the global steps after the stacks
 -- always run. A step raises to fail; what it returns is its message.
--- Each outcome {phase, number, name, stack, status = ok|failed|skipped|done-before,
+-- Each outcome {phase, number, name, stack, status = ok|failed|skipped|done-before|dry-run,
 -- message, seconds, at} is appended to the record file (JSON) as soon as it is known, so
 -- an interrupted run can be resumed: steps recorded "ok" are not run again.
 local json = require "llmd.json"
@@ -222,7 +222,8 @@ function M.run(phase, list, ctx, opts)
     end, ctx, stack)
     o.seconds = now() - t0
     if ok then
-      o.status, o.message = "ok", type(msg) == "string" and msg or "done"
+      -- a dry run did nothing: recorded, never as done (a resume runs it for real)
+      o.status, o.message = opts.dry_run and "dry-run" or "ok", type(msg) == "string" and msg or "done"
     else
       o.status, o.message = "failed", tostring(msg)
     end

@@ -256,6 +256,17 @@ t.test("dry run: every command printed, the cluster untouched", function()
     r.stdout)
   t.eq(lfs.attributes(s.cluster .. "/calls.log"), nil, "no call reached the cluster")
   t.eq(lfs.attributes(s.cluster .. "/state.json"), nil)
+  -- nothing is recorded as done: a resume of the dry run's workspace does it all for real
+  local w = workspace(s)
+  for _, o in ipairs(json.read(w .. "/steps.json")) do
+    t.ok(o.status == "dry-run" or o.status == "skipped", o.name .. ": " .. o.status)
+  end
+  r = compare(s, { "--resume", w })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(lfs.attributes(w .. "/comparison_report.md"), "the report")
+  local n = 0
+  for _, c in ipairs(call_lines(s, w)) do if c:find("^helm upgrade %-%-install sim") then n = n + 1 end end
+  t.eq(n, 1, "run A deployed by the resume")
 end)
 
 t.test("failures: image pull, never ready, deploy error, no logs (no teardown), transient retried", function()

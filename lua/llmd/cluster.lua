@@ -172,6 +172,29 @@ function M.validate(plan, name)
   return plan
 end
 
+-- The plan's own paths made absolute (relative to the current folder, where they were
+-- checked), so a resume from another folder finds them; values and kustomize stay relative
+-- to guide_dir, as documented.
+function M.absolute_paths(plan)
+  local here = lfs.currentdir()
+  local function abs(p)
+    if type(p) ~= "string" or p:sub(1, 1) == "/" then return p end
+    return (here .. "/" .. p):gsub("/%./", "/"):gsub("/+$", "")
+  end
+  for k, v in pairs(plan.bins or {}) do
+    if type(v) == "string" and v:find("/") then plan.bins[k] = abs(v) end
+  end
+  if plan.parent then plan.parent = abs(plan.parent) end
+  for _, r in pairs(plan.runs or {}) do
+    if type(r) == "table" then
+      if r.deploy and r.deploy.guide_dir then r.deploy.guide_dir = abs(r.deploy.guide_dir) end
+      if r.benchmark and r.benchmark.template then r.benchmark.template = abs(r.benchmark.template) end
+      if r.existing and r.existing.results then r.existing.results = abs(r.existing.results) end
+    end
+  end
+  return plan
+end
+
 function M.load_plan(path)
   local plan = yaml.load_file(path)
   return M.validate(plan, path)
@@ -1108,13 +1131,23 @@ function M.run(plan, opts)
       error(("%s: the workspace does not record its namespace; give --namespace (the one it was made in)")
         :format(where), 0)
     end
+    if opts.replace_plan then
+      -- --plan FILE on resume: it replaces the workspace's copy (validated by the caller);
+      -- the earlier one is kept beside it
+      local keep = w.path .. os.date("/plan.replaced-%Y%m%d-%H%M%S.yaml")
+      local ok, err = os.rename(w.path .. "/plan.yaml", keep)
+      if not ok then error(("%s/plan.yaml: cannot keep it as %s: %s"):format(w.path, keep, err), 0) end
+      ws.write_text(w.path .. "/plan.yaml", yaml.dump(M.absolute_paths(plan)))
+      out:write(("Plan: %s replaces the workspace's plan (the earlier one kept as %s)\n"):format(opts.replace_plan,
+        keep))
+    end
   else
     ns = M.resolve_namespace({ namespace = opts.namespace, interactive = interactive }, plan, bins)
     if not ns then
       error("no namespace: give --namespace or namespace: in the plan, set $NAMESPACE, or select an OpenShift project", 0)
     end
     w = ws.create { parent = plan.parent or opts.parent }
-    ws.write_text(w.path .. "/plan.yaml", yaml.dump(plan))
+    ws.write_text(w.path .. "/plan.yaml", yaml.dump(M.absolute_paths(plan)))
     for _, x in ipairs { "a", "b" } do ws.mkdir_p(ws.run_dir(w, x)) end
   end
   local t = plan.timeouts or {}
@@ -1174,8 +1207,9 @@ function M.salvage(ctx, result)
   end
   if #result.failed > 0 then
     ctx.out:write(("To continue after fixing the cause: llmdlua compare.lua --resume %s\n"
+      .. "  (it uses %s/plan.yaml, the plan as this comparison started; add --plan FILE to replace it)\n"
       .. "To tear down without continuing:   llmdlua compare.lua --resume %s --step 90\n"):format(ctx.ws.path,
-      ctx.ws.path))
+      ctx.ws.path, ctx.ws.path))
   end
 end
 

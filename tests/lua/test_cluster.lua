@@ -52,13 +52,13 @@ local function setup(edit)
   return { dir = d, plan = d .. "/plan.yaml", cluster = d .. "/cluster", env = env }
 end
 
-local function compare(s, extra, envx)
+local function compare(s, extra, envx, cwd)
   local argv = { LLMDLUA, "compare.lua", "--yes", "--quiet" }
   for _, a in ipairs(extra or { "--plan", s.plan }) do argv[#argv + 1] = a end
   local env = {}
   for k, v in pairs(s.env) do env[k] = v end
   for k, v in pairs(envx or {}) do env[k] = v end
-  return proc.run(argv, { env = env, timeout = 120 })
+  return proc.run(argv, { env = env, timeout = 120, cwd = cwd })
 end
 
 local function workspace(s)
@@ -615,6 +615,50 @@ t.test("teardown removes what this run deployed; another release in the namespac
   t.eq(r.code, 1)
   t.ok(r.stdout:find("the namespace-wide teardown was not confirmed", 1, true), r.stdout)
   t.ok(state(s).ns.bench.releases["a-team-infra"] and state(s).ns.bench.releases.sim, "nothing removed")
+end)
+
+t.test("resume with a relative workspace path, from another folder; --plan on resume replaces the plan", function()
+  -- the plan's paths relative to where it is started
+  local s = setup(function(plan)
+    plan.parent = "."
+    for _, x in ipairs { "a", "b" } do
+      plan.runs[x].deploy.guide_dir = "guide"
+      plan.runs[x].benchmark.template = "template.yaml"
+    end
+    plan.runs.a.benchmark.attempts = 1
+  end)
+  local r = compare(s, { "--plan", "plan.yaml" }, { FAKE_FAIL = "bench_nojson" }, s.dir)
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local w = workspace(s)
+  local name = w:match("[^/]+$")
+  t.ok(r.stdout:find("(it uses " .. w .. "/plan.yaml, the plan as this comparison started; add --plan FILE to "
+    .. "replace it)", 1, true), r.stdout)
+  -- resumed from the guide folder with ../<workspace>: the benchmark gets an absolute config path
+  r = compare(s, { "--resume", "../" .. name }, nil, s.dir .. "/guide")
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(lfs.attributes(w .. "/comparison_report.md"), "the report")
+  local runs = {}
+  for _, c in ipairs(calls(s)) do if c.tool == "run_only.sh" then runs[#runs + 1] = c.args[2] end end
+  t.eq(runs[#runs], w .. "/run-b/benchmark/config.yaml")
+  -- --plan on resume: validated, then it replaces the workspace's copy (the old one kept)
+  local s2 = setup(function(plan) plan.runs.a.benchmark.attempts = 1 end)
+  r = compare(s2, nil, { FAKE_FAIL = "bench_nojson" })
+  t.eq(r.code, 1)
+  local w2 = workspace(s2)
+  local bad = yaml.load(t.read(s2.plan))
+  bad.runs.b.deploy.method = "kustomize"
+  t.write(s2.dir .. "/bad.yaml", yaml.dump(bad))
+  r = compare(s2, { "--resume", w2, "--plan", s2.dir .. "/bad.yaml" })
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("bad.yaml: runs.b.deploy.method: expected helmfile, helm or custom", 1, true), r.stderr)
+  local new = yaml.load(t.read(s2.plan))
+  new.runs.b.label = "renamed-b"
+  t.write(s2.dir .. "/new.yaml", yaml.dump(new))
+  r = compare(s2, { "--resume", w2, "--plan", s2.dir .. "/new.yaml" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("Plan: " .. s2.dir .. "/new.yaml replaces the workspace's plan", 1, true), r.stdout)
+  t.eq(yaml.load(t.read(w2 .. "/plan.yaml")).runs.b.label, "renamed-b")
+  t.eq(json.read(w2 .. "/comparison.json").b.label, "renamed-b")
 end)
 
 -- the cluster layer on its own ----------------------------------------------------------

@@ -618,9 +618,13 @@ local function benchmark(ctx, x)
       #new > 0 and table.concat(new, ", ") or "none")
     local dest = d .. "/results"
     if lfs.attributes(dest) then
-      -- an earlier attempt's results are kept, not overwritten
-      local keep = ("%s/results-attempt-%d"):format(d, attempt - 1)
-      os.rename(dest, keep)
+      -- an earlier attempt's results (this call's or an earlier resume's) are kept, not
+      -- overwritten: the next free results-attempt-N
+      local n = 1
+      while lfs.attributes(("%s/results-attempt-%d"):format(d, n)) do n = n + 1 end
+      local keep = ("%s/results-attempt-%d"):format(d, n)
+      local ok, err = os.rename(dest, keep)
+      if not ok then error(("run %s: cannot keep the earlier results %s as %s: %s"):format(x, dest, keep, err), 0) end
     end
     ws.mkdir_p(dest)
     for _, name in ipairs(new) do
@@ -1177,6 +1181,7 @@ function M.run(plan, opts)
   if opts.resume then
     -- what the interrupted run had deployed, from its saved state
     for _, x in ipairs { "a", "b" } do M.load_deployed(ctx, x) end
+    if not opts.dry_run then M.redeploy_torn_down(ctx, opts.only) end
   end
   out:write(("Namespace: %s%s%s\n"):format(ns, saved and " (recorded in the workspace)" or "",
     opts.dry_run and " (dry run: nothing is changed)" or ""))
@@ -1190,6 +1195,35 @@ function M.run(plan, opts)
   ctx.result = result
   M.salvage(ctx, result)
   return result.ok, ctx
+end
+
+-- On resume: a run torn down (--resume WS --step 90) before it completed has no stack to
+-- benchmark; its steps are reset so it is deployed again first - or, when --step leaves
+-- out the deploy but asks for a step that needs the stack, that is refused.
+function M.redeploy_torn_down(ctx, only)
+  local path = ctx.ws.path .. "/steps.json"
+  local record = steps.load_record(path)
+  for _, x in ipairs { "a", "b" } do
+    local d = ctx.deployed and ctx.deployed[x]
+    if d and d.torn_down and not existing(ctx, x) then
+      local complete = true
+      for _, name in ipairs { "benchmark", "save_state", "collect_logs" } do
+        if not steps.done_before(record, "compare", name, x) then complete = false end
+      end
+      if not complete then
+        local needs = false
+        for n = 30, 80 do if only and only[n] then needs = true end end
+        if only and not only[20] and needs then
+          error(("run %s (%s) was torn down before it completed: there is no stack for steps 30-80; resume without "
+            .. "--step (it is deployed again first) or include step 20"):format(x, run_of(ctx, x).label), 0)
+        end
+        if not only or only[20] then
+          steps.reset(path, "compare", x, "torn down before it completed: deployed again")
+          say(ctx, "Run %s was torn down before it completed: it is deployed again first.", x:upper())
+        end
+      end
+    end
+  end
 end
 
 -- After a failed per-stack step: the run's state and logs are saved (best effort), the

@@ -564,6 +564,15 @@ local function run_only()
   state.counters.last_uid = uid
   print(("🔍 Verifying model %s on endpoint %s/v1/completions using pod llmdbench-verify-model-%d"):format(
     tostring((cfg.endpoint or {}).model), tostring((cfg.endpoint or {}).base_url), uid))
+  -- run_only.sh first checks the model answers at base_url (a curl from a pod in the namespace)
+  local host = tostring((cfg.endpoint or {}).base_url):match("^https?://([^/:]+)")
+  local svcname = host and host:match("^([^%.]+)")
+  if not (svcname and s.services[svcname]) then
+    print(("curl: (6) Could not resolve host: %s"):format(tostring(host)))
+    print("❌ Error while verifying model")
+    save()
+    os.exit(1)
+  end
   -- the old launcher pod is deleted and a new one started
   add_pod(s, "llmdbench-harness-launcher", { app = "llmdbench-harness-launcher" }, h.image or "llm-d-benchmark", "run_only")
   s.pods["llmdbench-harness-launcher"].ready = true

@@ -661,6 +661,50 @@ t.test("resume with a relative workspace path, from another folder; --plan on re
   t.eq(json.read(w2 .. "/comparison.json").b.label, "renamed-b")
 end)
 
+t.test("resume after failed benchmark attempts keeps each attempt and finishes", function()
+  local s = setup()
+  local r = compare(s, nil, { FAKE_FAIL = "bench_nojson" }) -- 2 attempts, both fail
+  t.eq(r.code, 1)
+  local w = workspace(s)
+  r = compare(s, { "--resume", w }, { FAKE_FAIL = "bench_nojson" }) -- 2 more
+  t.eq(r.code, 1)
+  r = compare(s, { "--resume", w }) -- fixed
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  -- attempts 1-4 kept (5 calls of run_only.sh for A, the last one good), none mixed into results
+  for n = 1, 4 do
+    t.eq(lfs.attributes(("%s/run-a/results-attempt-%d"):format(w, n), "mode"), "directory", "attempt " .. n)
+  end
+  t.eq(lfs.attributes(w .. "/run-a/results-attempt-5"), nil)
+  local got = {}
+  for n in lfs.dir(w .. "/run-a/results") do if n:match("^inference") then got[#got + 1] = n end end
+  t.eq(#got, 1, table.concat(got, ", "))
+  t.ok(lfs.attributes(w .. "/comparison_report.md"))
+end)
+
+t.test("resume after --step 90: the torn-down run is deployed again first, or refused", function()
+  local s = setup(function(plan) plan.runs.a.benchmark.attempts = 1 end)
+  local r = compare(s, nil, { FAKE_FAIL = "bench_nojson" })
+  t.eq(r.code, 1)
+  local w = workspace(s)
+  r = compare(s, { "--resume", w, "--step", "90" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.eq(next(state(s).ns.bench.releases), nil, "torn down")
+  -- only the benchmark: there is no stack to benchmark
+  r = compare(s, { "--resume", w, "--step", "60" })
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("run a (vllm-baseline) was torn down before it completed: there is no stack for steps 30-80", 1,
+    true), r.stderr)
+  -- a plain resume deploys it again, then goes on
+  r = compare(s, { "--resume", w })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("Run A was torn down before it completed: it is deployed again first.", 1, true), r.stdout)
+  local n = 0
+  for _, c in ipairs(call_lines(s, w)) do if c:find("^helm upgrade %-%-install sim") then n = n + 1 end end
+  t.eq(n, 2, "deployed again")
+  t.ok(lfs.attributes(w .. "/comparison_report.md"))
+  t.eq(next(state(s).ns.bench.releases), nil, "and torn down again at the end")
+end)
+
 -- the cluster layer on its own ----------------------------------------------------------
 
 t.test("k8s: namespace added, cluster-scoped changes refused before running, transient retried, logged", function()
@@ -740,6 +784,13 @@ t.test("steps: order, partition, a failed global step stops, a failed stack stop
   ran = {}
   steps.run("x", { s(1, "one", true), s(2, "two", true) }, {}, { stacks = { "a" }, record = rec, resume = true, out = out })
   t.eq(ran, { "two/a" })
+  -- a reset stack's steps count as not done; the history is kept
+  local n = #json.read(rec)
+  steps.reset(rec, "x", "a", "torn down")
+  ran = {}
+  steps.run("x", { s(1, "one", true), s(2, "two", true) }, {}, { stacks = { "a" }, record = rec, resume = true, out = out })
+  t.eq(ran, { "one/a", "two/a" })
+  t.eq(#json.read(rec), n + 3)
 end)
 
 t.test("steps: stacks in parallel when asked - their commands overlap", function()

@@ -76,8 +76,11 @@ if o.plan or o.resume then
   })
   if not ok then
     if tostring(result):match("interrupted") then
-      io.stderr:write("compare.lua: interrupted; state and logs saved where the run got to. "
-        .. "Continue with: llmdlua compare.lua --resume <workspace>\n")
+      -- llmd.cluster says where and what was saved; interrupted before the workspace existed,
+      -- nothing was
+      local msg = tostring(result)
+      if not msg:match("^compare%.lua: interrupted") then msg = "compare.lua: interrupted before anything was saved" end
+      io.stderr:write(msg, "\n")
       os.exit(130)
     end
     error(result, 0)

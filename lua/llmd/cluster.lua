@@ -1185,16 +1185,63 @@ function M.run(plan, opts)
   end
   out:write(("Namespace: %s%s%s\n"):format(ns, saved and " (recorded in the workspace)" or "",
     opts.dry_run and " (dry run: nothing is changed)" or ""))
-  local result = steps.run("compare", M.steps_list(), ctx, {
+  local okr, result = pcall(steps.run, "compare", M.steps_list(), ctx, {
     stacks = { "a", "b" }, only = opts.only, record = w.path .. "/steps.json", resume = opts.resume ~= nil, out = out,
     dry_run = opts.dry_run,
     -- both runs share the namespace: B never starts while A's stack may still be there
     stop_after_failed_stack = true,
     on_failure = function(o) if o.stack then ctx.failed[o.stack] = o end end,
   })
+  if not okr then
+    if tostring(result):match("interrupted") then error(M.interrupted_message(ctx), 0) end
+    error(result, 0)
+  end
   ctx.result = result
   M.salvage(ctx, result)
   return result.ok, ctx
+end
+
+-- What Ctrl-C leaves: the real workspace path, what was saved and what was not (nothing
+-- is collected after an interrupt: the cluster commands are interrupted too).
+function M.interrupted_message(ctx)
+  local w = ctx.ws.path
+  local rec = steps.load_record(w .. "/steps.json")
+  local last = rec[#rec]
+  local x = last and last.stack
+  local lines = {}
+  if last and last.status == "failed" then
+    lines[#lines + 1] = ("compare.lua: interrupted during step %d (%s)%s."):format(last.number, last.name,
+      x and (" of run " .. x:upper()) or "")
+  else
+    lines[#lines + 1] = "compare.lua: interrupted."
+  end
+  local saved = { "steps.json (the steps completed" .. (last and last.status == "failed" and
+    ("; step %d recorded as interrupted)"):format(last.number) or ")"), "commands.log", "cluster.json" }
+  local missing = {}
+  for _, y in ipairs { "a", "b" } do
+    local dir = ws.run_dir(ctx.ws, y)
+    if lfs.attributes(dir .. "/deployed.json", "mode") == "file" then
+      saved[#saved + 1] = ("run-%s/deployed.json (what run %s deployed)"):format(y, y:upper())
+    end
+    if lfs.attributes(dir .. "/run_state.json", "mode") == "file" then
+      saved[#saved + 1] = ("run-%s/run_state.json"):format(y)
+    elseif y == x then
+      missing[#missing + 1] = ("run %s's state"):format(y:upper())
+    end
+    if lfs.attributes(dir .. "/results/vllm-logs", "mode") == "directory" then
+      saved[#saved + 1] = ("run-%s/results/vllm-logs"):format(y)
+    elseif y == x then
+      missing[#missing + 1] = ("run %s's vLLM logs"):format(y:upper())
+    end
+  end
+  lines[#lines + 1] = ("Saved in %s: %s."):format(w, table.concat(saved, ", "))
+  if #missing > 0 then
+    lines[#lines + 1] = ("Not saved: %s (nothing is collected after Ctrl-C); whatever was deployed is left as it is.")
+      :format(table.concat(missing, " and "))
+  end
+  lines[#lines + 1] = ("Continue with:               llmdlua compare.lua --resume %s"):format(w)
+  lines[#lines + 1] = ("Tear down without going on:  llmdlua compare.lua --resume %s --step 90"):format(w)
+  return table.concat(lines, "\n")
 end
 
 -- On resume: a run torn down (--resume WS --step 90) before it completed has no stack to

@@ -358,7 +358,7 @@ t.test("interrupted during the benchmark: exit 130, then --resume goes on withou
   env.FAKE_SLOW_BENCH = "30"
   local out = s.dir .. "/out.txt"
   local p = proc.spawn({ LLMDLUA, "compare.lua", "--yes", "--quiet", "--plan", s.plan },
-    { env = env, stdout = { file = out }, stderr = { file = out, append = true } })
+    { env = env, stdout = { file = out }, stderr = { file = out .. ".err" } })
   local started = false
   for _ = 1, 400 do
     local f = io.open(s.cluster .. "/calls.log")
@@ -375,6 +375,14 @@ t.test("interrupted during the benchmark: exit 130, then --resume goes on withou
   local rec = json.read(w .. "/steps.json")
   t.eq(rec[#rec].name, "benchmark")
   t.ok(rec[#rec].message:find("interrupted", 1, true), rec[#rec].message)
+  -- what it says is where and what was saved, and what was not
+  local said = t.read(out .. ".err")
+  t.ok(said:find("compare.lua: interrupted during step 60 (benchmark) of run A.", 1, true), said)
+  t.ok(said:find("Saved in " .. w .. ": steps.json (the steps completed; step 60 recorded as interrupted), "
+    .. "commands.log, cluster.json, run-a/deployed.json (what run A deployed).", 1, true), said)
+  t.ok(said:find("Not saved: run A's state and run A's vLLM logs (nothing is collected after Ctrl-C)", 1, true), said)
+  t.ok(said:find("Continue with:               llmdlua compare.lua --resume " .. w .. "\n", 1, true), said)
+  t.ok(not said:find("<workspace>", 1, true), said)
   r = compare(s, { "--resume", w })
   t.eq(r.code, 0, r.stdout .. r.stderr)
   local n = 0

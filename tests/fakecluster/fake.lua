@@ -211,6 +211,20 @@ local function kubectl()
     if not c or c == "" then die("error: current-context is not set") end
     return print(c)
   end
+  if a[1] == "kustomize" then
+    -- client side: the kustomization's resources, one YAML stream
+    local dir = a[2] or "."
+    local k = yaml.load_file(dir .. "/kustomization.yaml")
+    local parts = {}
+    for _, r in ipairs((k or {}).resources or {}) do
+      local f = io.open(dir .. "/" .. r, "rb")
+      if not f then die(("error: accumulating resources: accumulation err='accumulating resources from '%s': "
+        .. "open %s: no such file or directory'"):format(r, r)) end
+      parts[#parts + 1] = f:read("a")
+      f:close()
+    end
+    return io.write(table.concat(parts, "\n---\n"))
+  end
   if fails.transient then
     state.counters.transient = (state.counters.transient or 0) + 1
     if state.counters.transient <= 2 then

@@ -119,6 +119,7 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "helm upgrade --install sim oci://ghcr.io/llm-d/charts/llm-d-router-standalone -f router.values.yaml -n bench",
+    "kubectl -n bench kustomize ms", -- rendered first, to check what it applies
     "kubectl -n bench apply -k ms",
     "helm list -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",
@@ -731,7 +732,7 @@ t.test("k8s: namespace added, cluster-scoped changes refused before running, tra
     { { "delete", "crd/foo.example.com" }, "cluster-scoped kind 'crd'" },
     { { "delete", "pv", "x" }, "cluster-scoped kind 'pv'" },
     { { "get", "pods", "-A" }, "all namespaces" },
-    { { "get", "pods", "-n", "other" }, "a different namespace (other)" },
+    { { "get", "pods", "-n", "other" }, "a namespace flag (-n other)" },
   } do
     t.raises(bad[2], k.kubectl, k, bad[1])
   end
@@ -754,6 +755,96 @@ t.test("k8s: namespace added, cluster-scoped changes refused before running, tra
   local log = t.read(d .. "/commands.log")
   t.ok(log:find("| exit 1 | ", 1, true) and log:find("etcdserver: request timed out", 1, true), log)
   t.ok(log:find("| attempt 3", 1, true), log)
+end)
+
+t.test("k8s guard: every bypass found is refused before anything runs", function()
+  local d = t.tmpdir()
+  local ran = d .. "/ran"
+  local show = d .. "/tool.sh"
+  t.write(show, "#!/bin/sh\nprintf '%s\\n' \"$*\" >> " .. ran .. "\n")
+  proc.run { "chmod", "+x", show }
+  local k = k8s.new { namespace = "bench", bins = { kubectl = show, helm = show, helmfile = show, oc = show },
+    backoff = 0 }
+  -- each: tool, argv of a plan's deploy.commands entry, what the refusal names
+  for _, c in ipairs {
+    { "kubectl", { "get", "pods", "-nkube-system" }, "a namespace flag (-nkube-system)" },
+    { "kubectl", { "delete", "pod", "x", "-n=kube-system" }, "a namespace flag (-n=kube-system)" },
+    { "kubectl", { "delete", "pod", "x", "--namespace=kube-system" }, "a namespace flag (--namespace=kube-system)" },
+    { "kubectl", { "delete", "pod", "x", "--namespace", "kube-system" }, "a namespace flag (--namespace kube-system)" },
+    { "kubectl", { "--context", "prod", "delete", "namespace", "bench" }, "--context prod would act elsewhere" },
+    { "kubectl", { "-v", "9", "delete", "namespace", "kube-system" }, "cluster-scoped kind 'namespace'" },
+    { "kubectl", { "--request-timeout", "5s", "delete", "clusterrolebinding", "cluster-admin" },
+      "cluster-scoped kind 'clusterrolebinding'" },
+    { "kubectl", { "get", "pods", "--all-namespaces=true" }, "all namespaces (--all-namespaces=true)" },
+    { "kubectl", { "get", "pods", "-Aw" }, "all namespaces (-Aw)" },
+    { "kubectl", { "drain", "node-1" }, "the verb 'drain' is not one llmdlua runs from a plan" },
+    { "kubectl", { "cordon", "node-1" }, "the verb 'cordon'" },
+    { "kubectl", { "debug", "node/node-1", "-it", "--image=busybox" }, "the verb 'debug'" },
+    { "kubectl", { "certificate", "approve", "csr-1" }, "the verb 'certificate'" },
+    { "kubectl", { "--kubeconfig", "/other", "get", "pods" }, "--kubeconfig /other would act elsewhere" },
+    { "kubectl", { "get", "pods", "--kubeconfig=/other" }, "--kubeconfig=/other would act elsewhere" },
+    { "kubectl", { "get", "pods", "--frobnicate", "x" }, "unknown flag --frobnicate" },
+    { "oc", { "delete", "project", "bench" }, "cluster-scoped kind 'project'" },
+    { "oc", { "new-project", "mine" }, "the verb 'new-project'" },
+    { "oc", { "adm", "policy", "add-cluster-role-to-user", "cluster-admin", "me" }, "the verb 'adm'" },
+    { "helmfile", { "-nkube-system", "destroy" }, "a namespace flag (-nkube-system)" },
+    { "helmfile", { "destroy" }, "the verb 'destroy'" },
+    { "helm", { "install", "x", "chart", "--kube-context", "prod" }, "--kube-context prod would act elsewhere" },
+    { "helm", { "install", "x", "chart", "--create-namespace" }, "--create-namespace would act elsewhere" },
+  } do
+    t.raises(c[3], k.call, k, c[1], c[2], { user = true })
+  end
+  -- manifests on stdin, parsed: YAML and JSON spellings of a cluster-scoped kind, every document
+  for _, m in ipairs {
+    { '{"apiVersion": "v1", "kind": Namespace, "metadata": {"name": "x"}}', "kind Namespace" },
+    { "apiVersion: rbac.authorization.k8s.io/v1\n'kind': ClusterRole\nmetadata: {name: x}\n", "kind ClusterRole" },
+    { "kind: !!str ClusterRoleBinding\nmetadata:\n  name: x\n", "kind ClusterRoleBinding" },
+    { '{"kind": "Names\\u0070ace", "metadata": {"name": "x"}}', "kind Namespace" },
+    { "kind: ConfigMap\nmetadata: {name: a}\n---\nkind: Namespace\nmetadata: {name: b}\n", "kind Namespace" },
+    { '{"kind": "ConfigMap", "metadata": {"name": "a"}}\n{"kind": "ClusterRole", "metadata": {"name": "b"}}',
+      "kind ClusterRole" },
+    { "kind: List\nitems:\n- kind: ClusterRole\n  metadata: {name: x}\n", "kind ClusterRole" },
+    { "kind: ConfigMap\nmetadata:\n  name: x\n  'namespace': kube-system\n", "a manifest for namespace kube-system" },
+    { "kind: [unclosed\n", "cannot be read as YAML or JSON" },
+  } do
+    t.raises(m[2], k.kubectl, k, { "apply", "-f", "-" }, { stdin = m[1] })
+  end
+  -- -f files and folders of a plan's command are parsed the same way
+  proc.run { "mkdir", "-p", d .. "/m" }
+  t.write(d .. "/m/ok.yaml", "kind: ConfigMap\nmetadata: {name: a}\n")
+  t.write(d .. "/m/bad.json", '{"kind": "ClusterRoleBinding", "metadata": {"name": "b"}}')
+  t.raises("kind ClusterRoleBinding (m/bad.json)", k.call, k, "kubectl", { "apply", "-f", "m" }, { user = true, cwd = d })
+  t.raises("kind ClusterRoleBinding (m/bad.json)", k.call, k, "kubectl", { "apply", "--filename=m/bad.json" },
+    { user = true, cwd = d })
+  t.raises("a manifest from a URL", k.call, k, "kubectl", { "apply", "-f", "https://example.com/x.yaml" }, { user = true })
+  -- nothing above ran
+  t.eq(lfs.attributes(ran), nil, "no refused command ran")
+  -- what a plan may do still runs, namespaced
+  k:call("kubectl", { "apply", "-f", "m/ok.yaml" }, { user = true, cwd = d })
+  k:call("kubectl", { "rollout", "status", "deployment/x", "--timeout=60s" }, { user = true })
+  k:call("kubectl", { "logs", "-p", "pod-1", "-c", "vllm" }, { user = true })
+  k:call("helmfile", { "apply", "-e", "istio", "--skip-diff-on-install" }, { user = true })
+  k:call("kubectl", { "apply", "-f", "-" }, { stdin = "kind: Service\nmetadata: {name: s, namespace: bench}\n" })
+  t.eq(t.read(ran), "-n bench apply -f m/ok.yaml\n-n bench rollout status deployment/x --timeout=60s\n"
+    .. "-n bench logs -p pod-1 -c vllm\n-n bench apply -e istio --skip-diff-on-install\n-n bench apply -f -\n")
+  -- a kustomization is rendered (kubectl kustomize) and checked before it is applied
+  local s = setup()
+  t.write(s.dir .. "/guide/ms/kustomization.yaml", "resources:\n- rbac.yaml\n")
+  t.write(s.dir .. "/guide/ms/rbac.yaml", "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\n"
+    .. "metadata:\n  name: reader\n")
+  local r = compare(s)
+  t.eq(r.code, 1)
+  t.ok(r.stdout:find("refused: kubectl apply -k ms: a manifest of the cluster-scoped kind ClusterRole (kustomize ms)",
+    1, true), r.stdout)
+  for _, c in ipairs(call_lines(s, workspace(s))) do t.ok(not c:find("apply -k", 1, true), "not applied: " .. c) end
+  -- the flag parser on its own: kubectl's spellings
+  local p = k8s.parse("kubectl", { "-v", "9", "--request-timeout", "5s", "get", "pods", "-lapp=x", "-ojson", "--",
+    "ls" })
+  t.eq(p.words, { "get", "pods" })
+  t.eq(p.after, { "ls" })
+  t.eq(p.flags[3].name, "selector")
+  t.eq(p.flags[3].value, "app=x")
+  t.eq(p.flags[4].value, "json")
 end)
 
 -- the executor on its own ----------------------------------------------------------------

@@ -699,56 +699,6 @@ local function save_state(ctx, x)
   return "run_state.json written"
 end
 
-local function collect_logs(ctx, x)
-  local dest = rdir(ctx, x) .. "/results/vllm-logs"
-  local found
-  for _, sel in ipairs(M.LOG_SELECTORS) do
-    local ps = pods(ctx, sel)
-    if #ps > 0 then found = ps; break end
-  end
-  if not found then
-    found = {}
-    for _, p in ipairs(pods(ctx)) do
-      local n = p.metadata.name
-      if n:match("vllm") or n:match("decode") or n:match("prefill") then found[#found + 1] = p end
-    end
-  end
-  if ctx.dry_run then return "dry run" end
-  if #found == 0 then error(("run %s: no vLLM pods found to collect logs from"):format(x), 0) end
-  ws.mkdir_p(dest)
-  local n, failed = 0, {}
-  for _, p in ipairs(found) do
-    local name = p.metadata.name
-    local restarts = {}
-    for _, cs in ipairs((p.status or {}).containerStatuses or {}) do restarts[cs.name] = cs.restartCount or 0 end
-    for _, c in ipairs((p.spec or {}).containers or {}) do
-      local r = ctx.k:kubectl({ "logs", name, "-c", c.name, "--timestamps" }, { check = false })
-      if r.ok and r.stdout ~= "" then
-        ws.write_text(("%s/%s_%s.log"):format(dest, name, c.name), r.stdout)
-        n = n + 1
-      else
-        failed[#failed + 1] = ("%s/%s: %s"):format(name, c.name, (r.stderr or ""):gsub("%s+$", ""))
-      end
-      if (restarts[c.name] or 0) > 0 then
-        local prev = ctx.k:kubectl({ "logs", name, "-c", c.name, "--timestamps", "--previous" }, { check = false })
-        if prev.ok then ws.write_text(("%s/%s_%s.previous.log"):format(dest, name, c.name), prev.stdout) end
-      end
-    end
-  end
-  if n == 0 then
-    error(("run %s: no vLLM logs could be collected (%s); teardown will not start without them "
-      .. "(set teardown_without_logs: true in the plan to allow it)"):format(x, table.concat(failed, "; ")), 0)
-  end
-  return ("%d log file(s) in %s"):format(n, dest)
-end
-
--- What a run deployed ------------------------------------------------------------------------
---
--- run-x/deployed.json: what was in the namespace before the run's first deploy (releases,
--- HTTPRoutes, Gateways, Services, serving pods), and what the deploy added (the difference,
--- also after a deploy that failed half-way), the kustomize folders applied and whether the
--- baseline Service was created. Teardown removes exactly that.
-
 local function set_of(list)
   local t = {}
   for _, n in ipairs(list or {}) do t[n] = true end
@@ -768,6 +718,79 @@ local function names_of(items)
   table.sort(out)
   return out
 end
+
+local function collect_logs(ctx, x)
+  local dest = rdir(ctx, x) .. "/results/vllm-logs"
+  -- pods that were in the namespace before this run deployed are someone else's
+  local d = ctx.deployed and ctx.deployed[x]
+  local theirs = set_of(d and d.before and d.before.pods)
+  local function ours(list)
+    local out = {}
+    for _, p in ipairs(list) do if not theirs[p.metadata.name] then out[#out + 1] = p end end
+    return out
+  end
+  local found
+  for _, sel in ipairs(M.LOG_SELECTORS) do
+    local ps = ours(pods(ctx, sel))
+    if #ps > 0 then found = ps; break end
+  end
+  if not found then
+    found = {}
+    for _, p in ipairs(ours(pods(ctx))) do
+      local n = p.metadata.name
+      if n:match("vllm") or n:match("decode") or n:match("prefill") then found[#found + 1] = p end
+    end
+  end
+  if ctx.dry_run then return "dry run" end
+  if #found == 0 then error(("run %s: no vLLM pods found to collect logs from"):format(x), 0) end
+  ws.mkdir_p(dest)
+  local n, failed, prev_n = 0, {}, 0
+  for _, p in ipairs(found) do
+    local name = p.metadata.name
+    local restarts = {}
+    local st = p.status or {}
+    for _, list in ipairs { st.initContainerStatuses or {}, st.containerStatuses or {} } do
+      for _, cs in ipairs(list) do restarts[cs.name] = cs.restartCount or 0 end
+    end
+    -- every container: init containers and sidecars (init containers with restartPolicy
+    -- Always, e.g. llm-d's routing proxy), then the main ones
+    local containers = {}
+    for _, c in ipairs((p.spec or {}).initContainers or {}) do containers[#containers + 1] = c end
+    for _, c in ipairs((p.spec or {}).containers or {}) do containers[#containers + 1] = c end
+    for _, c in ipairs(containers) do
+      local r = ctx.k:kubectl({ "logs", name, "-c", c.name, "--timestamps" }, { check = false })
+      if r.ok and r.stdout ~= "" then
+        ws.write_text(("%s/%s_%s.log"):format(dest, name, c.name), r.stdout)
+        n = n + 1
+      else
+        failed[#failed + 1] = ("%s/%s: %s"):format(name, c.name, (r.stderr or ""):gsub("%s+$", ""))
+      end
+      if (restarts[c.name] or 0) > 0 then
+        -- the container before its last restart: often why it restarted
+        local prev = ctx.k:kubectl({ "logs", name, "-c", c.name, "--timestamps", "--previous" }, { check = false })
+        if prev.ok then
+          ws.write_text(("%s/%s_%s.previous.log"):format(dest, name, c.name), prev.stdout)
+          prev_n = prev_n + 1
+        else
+          failed[#failed + 1] = ("%s/%s (previous): %s"):format(name, c.name, (prev.stderr or ""):gsub("%s+$", ""))
+        end
+      end
+    end
+  end
+  if n == 0 then
+    error(("run %s: no vLLM logs could be collected (%s); teardown will not start without them "
+      .. "(set teardown_without_logs: true in the plan to allow it)"):format(x, table.concat(failed, "; ")), 0)
+  end
+  return ("%d log file(s) and %d of previous containers in %s%s"):format(n, prev_n, dest,
+    #failed > 0 and (" (not collected: " .. table.concat(failed, "; ") .. ")") or "")
+end
+
+-- What a run deployed ------------------------------------------------------------------------
+--
+-- run-x/deployed.json: what was in the namespace before the run's first deploy (releases,
+-- HTTPRoutes, Gateways, Services, serving pods), and what the deploy added (the difference,
+-- also after a deploy that failed half-way), the kustomize folders applied and whether the
+-- baseline Service was created. Teardown removes exactly that.
 
 -- The objects teardown cares about, by name: releases, httproutes, gateways, services, pods.
 function M.snapshot(ctx)

@@ -14,6 +14,7 @@
 --   FAKE_FAIL_ONCE the same, but each failure only on its first occasion
 --   FAKE_SLOW_BENCH seconds the first run_only.sh call sleeps (to interrupt it)
 --   FAKE_OLD_JOB   the namespace starts with a finished (Succeeded) job pod
+--   FAKE_RESTARTED the vLLM containers have restarted once (their previous logs exist)
 --   FAKE_OTHER_RELEASE  the namespace starts with someone else's release a-team-infra (its
 --                  Gateway, HTTPRoute and gateway Service)
 --   FAKE_OLD_RESULTS  a results folder: the namespace starts with the PVC
@@ -148,9 +149,18 @@ end
 
 local function vllm_pods(s, base, owner, n)
   for i = 1, n or 2 do
-    add_pod(s, ("%s-decode-%d"):format(base, i), {
+    local name = ("%s-decode-%d"):format(base, i)
+    add_pod(s, name, {
       ["llm-d.ai/inference-serving"] = "true", ["app.kubernetes.io/component"] = "vllm", ["llm-d.ai/role"] = "decode",
     }, nil, owner)
+    -- llm-d's decode pods: the routing proxy as a native sidecar (an init container that
+    -- keeps running, restartPolicy Always)
+    s.pods[name].init = { { name = "routing-proxy", image = "ghcr.io/llm-d/llm-d-routing-sidecar:v0.4.0",
+      restartPolicy = "Always", restarts = 0 } }
+    if os.getenv("FAKE_RESTARTED") then
+      -- the vLLM container restarted once: its previous container's log is there
+      s.pods[name].containers[1].restarts = 1
+    end
   end
 end
 
@@ -180,10 +190,17 @@ local function pod_json(name, p)
   end
   local specs = {}
   for _, c in ipairs(p.containers) do specs[#specs + 1] = { name = c.name, image = c.image } end
+  local ispecs, istatuses = {}, {}
+  for _, c in ipairs(p.init or {}) do
+    ispecs[#ispecs + 1] = { name = c.name, image = c.image, restartPolicy = c.restartPolicy }
+    istatuses[#istatuses + 1] = { name = c.name, ready = true, restartCount = c.restarts, started = true,
+      state = { running = { startedAt = "2026-01-01T00:00:00Z" } } }
+  end
   return {
     kind = "Pod", metadata = { name = name, labels = p.labels or json.object {} },
-    spec = { containers = specs, nodeName = "gpu-node-1" },
+    spec = { containers = specs, initContainers = #ispecs > 0 and ispecs or nil, nodeName = "gpu-node-1" },
     status = { phase = p.phase or (p.waiting and "Pending" or "Running"), containerStatuses = statuses,
+      initContainerStatuses = #istatuses > 0 and istatuses or nil,
       conditions = { { type = "Ready", status = p.ready and "True" or "False" } } },
   }
 end
@@ -365,9 +382,25 @@ local function kubectl()
     local pod = a[2]
     if failing("nologs") then die(('Error from server (BadRequest): container "vllm" in pod "%s" is waiting to start'):format(pod)) end
     if not s.pods[pod] then die(('Error from server (NotFound): pods "%s" not found'):format(pod)) end
+    local cname = opt(a, "-c") or opt(a, "--container")
+    local c
+    for _, list in ipairs { s.pods[pod].containers, s.pods[pod].init or {} } do
+      for _, x in ipairs(list) do if x.name == cname then c = x end end
+    end
+    if not c then
+      -- kubectl's words for a container the pod does not have
+      die(("error: container %s is not valid for pod %s"):format(tostring(cname), pod))
+    end
     local prev = has(a, "--previous") or has(a, "-p")
-    if prev and s.pods[pod].containers[1].restarts == 0 then
-      die(('Error from server (BadRequest): previous terminated container "vllm" in pod "%s" not found'):format(pod))
+    if prev and c.restarts == 0 then
+      die(('Error from server (BadRequest): previous terminated container "%s" in pod "%s" not found'):format(c.name,
+        pod))
+    end
+    if c.name == "routing-proxy" then
+      return print(("2026-02-16T09:19:00.000000000Z I0216 routing proxy for %s listening on :8000"):format(pod))
+    end
+    if prev then
+      return print(("2026-02-16T09:10:00.000000000Z INFO %s starting vLLM\n2026-02-16T09:11:00.000000000Z ERROR CUDA out of memory"):format(pod))
     end
     return print(("2026-02-16T09:19:00.000000000Z INFO %s starting vLLM\n2026-02-16T09:19:30.000000000Z INFO GPU KV cache size: 1,234,567 tokens\n2026-02-16T09:19:31.000000000Z INFO Application startup complete."):format(pod))
   elseif verb == "exec" then

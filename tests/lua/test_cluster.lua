@@ -140,7 +140,9 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "kubectl -n bench get nodes -o json",
     "kubectl -n bench get pods -l app.kubernetes.io/component=vllm -o json",
+    "kubectl -n bench logs ms-decode-1 -c routing-proxy --timestamps",
     "kubectl -n bench logs ms-decode-1 -c vllm --timestamps",
+    "kubectl -n bench logs ms-decode-2 -c routing-proxy --timestamps",
     "kubectl -n bench logs ms-decode-2 -c vllm --timestamps",
     -- teardown: the release, the kustomize objects and the Service this run made; then verified
     "helm uninstall sim --ignore-not-found -n bench",
@@ -173,7 +175,9 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "kubectl -n bench get nodes -o json",
     "kubectl -n bench get pods -l app.kubernetes.io/component=vllm -o json",
+    "kubectl -n bench logs ms-sim-decode-1 -c routing-proxy --timestamps",
     "kubectl -n bench logs ms-sim-decode-1 -c vllm --timestamps",
+    "kubectl -n bench logs ms-sim-decode-2 -c routing-proxy --timestamps",
     "kubectl -n bench logs ms-sim-decode-2 -c vllm --timestamps",
     -- its three releases; the route and gateway infra-sim made went with it (checked, not swept)
     "helm uninstall gaie-sim infra-sim ms-sim --ignore-not-found -n bench",
@@ -712,6 +716,25 @@ t.test("resume after --step 90: the torn-down run is deployed again first, or re
   t.eq(n, 2, "deployed again")
   t.ok(lfs.attributes(w .. "/comparison_report.md"))
   t.eq(next(state(s).ns.bench.releases), nil, "and torn down again at the end")
+end)
+
+t.test("logs: every container of the vLLM pods, the sidecar too, and the previous container after a restart",
+  function()
+  local s = setup(function(plan) plan.runs.b = { label = "before", existing = { results = TREAT } } end)
+  local r = compare(s, nil, { FAKE_RESTARTED = "1" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local dir = workspace(s) .. "/run-a/results/vllm-logs"
+  local got = {}
+  for n in lfs.dir(dir) do if n:match("%.log$") then got[#got + 1] = n end end
+  table.sort(got)
+  -- by hand: 2 pods x (routing-proxy, vllm, vllm's previous container)
+  t.eq(got, { "ms-decode-1_routing-proxy.log", "ms-decode-1_vllm.log", "ms-decode-1_vllm.previous.log",
+    "ms-decode-2_routing-proxy.log", "ms-decode-2_vllm.log", "ms-decode-2_vllm.previous.log" })
+  t.ok(t.read(dir .. "/ms-decode-1_vllm.previous.log"):find("CUDA out of memory", 1, true))
+  t.ok(t.read(dir .. "/ms-decode-1_routing-proxy.log"):find("routing proxy", 1, true))
+  local lines = table.concat(call_lines(s, workspace(s)), "\n")
+  t.ok(lines:find("kubectl -n bench logs ms-decode-1 -c vllm --timestamps --previous", 1, true), lines)
+  t.ok(not lines:find("routing-proxy --timestamps --previous", 1, true), "no previous of a container never restarted")
 end)
 
 -- the cluster layer on its own ----------------------------------------------------------

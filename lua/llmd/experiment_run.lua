@@ -41,7 +41,8 @@ function M.validate(plan, name)
   local errs = {}
   local function bad(key, msg) errs[#errs + 1] = ("%s: %s: %s"):format(name, key, msg) end
   local KNOWN = { namespaces = true, namespace = true, parallel = true, parent = true, bins = true, timeouts = true,
-    benchmark_pvc = true, teardown_without_logs = true, deploy = true, benchmark = true, baseline = true, info = true }
+    benchmark_pvc = true, teardown_without_logs = true, deploy = true, benchmark = true, baseline = true, info = true,
+    slo = true }
   for k in pairs(plan) do
     if not KNOWN[k] then
       local l = {}
@@ -65,6 +66,10 @@ function M.validate(plan, name)
   end
   if plan.parallel ~= nil and (math.type(plan.parallel) ~= "integer" or plan.parallel < 1) then
     bad("parallel", "expected an integer >= 1")
+  end
+  if plan.slo ~= nil then
+    local ok, err = pcall(require("llmd.decision").parse_slo, plan.slo, name .. ": slo")
+    if not ok then errs[#errs + 1] = tostring(err) end
   end
   if #errs > 0 then error(table.concat(errs, "\n"), 0) end
   -- deploy and benchmark: checked as a compare.lua run is
@@ -412,6 +417,24 @@ function M.steps_list()
         ex.summary_yaml(ctx.exp.name, nset, #ctx.exp.run_treatments, list, total))
       ctx.summary_text = ex.summary_table(ctx.exp.name, nset, #ctx.exp.run_treatments, list, total)
       ctx.out:write("\n", ctx.summary_text)
+      if ctx.dry_run then
+        ctx.out:write("(dry run: nothing was deployed or measured; the statuses say only that no step failed)\n")
+        return "dry run: no comparison"
+      end
+      -- the comparison across treatments, from whatever has results
+      local tr = require "llmd.treatments"
+      local cok, cerr = pcall(function()
+        local list = tr.experiment_list(ctx.ws.path, { harness = ctx.plan.benchmark.harness })
+        tr.load(list, { harness = ctx.plan.benchmark.harness })
+        local dir = ctx.ws.path .. "/cross-treatment-comparison"
+        ws.mkdir_p(dir)
+        ws.write_text(dir .. "/treatment_comparison.csv", tr.csv_text(list))
+        local slo = ctx.plan.slo and require("llmd.decision").parse_slo(ctx.plan.slo, "slo") or {}
+        local paths = tr.write_report(dir, list, { slo = slo, experiment = ctx.exp.name, unit = list.unit })
+        ctx.comparison = paths
+        ctx.out:write(("\nComparison across treatments: %s\n  %s\n"):format(paths.md, paths.model.verdict))
+      end)
+      if not cok then ctx.out:write(("\nNo comparison across treatments: %s\n"):format(tostring(cerr))) end
       return ctx.ws.path .. "/experiment-summary.yaml"
     end },
   }

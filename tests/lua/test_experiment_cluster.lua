@@ -160,6 +160,17 @@ t.test("3 x 2 in three namespaces at once; one setup treatment fails at standup,
     end
   end
   t.eq(lfs.attributes(w .. "/setup-treatment-plugins-prefix/run-rate1/run_state.json"), nil)
+  -- the comparison across treatments: rate1 and rate5 wrote the same stage loads (the fake
+  -- copies the kubecon runs), so they are not one load sweep: each pair is a treatment
+  local cdir = w .. "/cross-treatment-comparison"
+  t.ok(r.stdout:find("Comparison across treatments: " .. cdir .. "/treatment_report.md", 1, true), r.stdout)
+  local cj = json.read(cdir .. "/treatments.json")
+  local labels = {}
+  for _, x in ipairs(cj.treatments) do labels[#labels + 1] = x.label end
+  t.eq(labels, { "plugins-default/rate1", "plugins-default/rate5", "plugins-kv/rate1", "plugins-kv/rate5" })
+  local lines = 0
+  for _ in t.read(cdir .. "/treatment_comparison.csv"):gmatch("\r\n") do lines = lines + 1 end
+  t.eq(lines, 1 + 4 * 7)
   -- every stack is gone, the failed one included; PVCs kept
   local st = json.read(s.cluster .. "/state.json")
   for _, ns in ipairs { "exp-a", "exp-b", "exp-c" } do

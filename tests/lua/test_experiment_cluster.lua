@@ -259,3 +259,26 @@ t.test("--resume after a failed standup: only the failed treatment runs again; -
   t.ok(next(st.ns["exp-b"].releases) ~= nil, "the resumed stack is kept")
   t.eq(next(st.ns["exp-a"].releases), nil, "the first run's stacks were torn down")
 end)
+
+t.test("a failed smoke test and a failed run treatment: recorded, torn down, the third unaffected", function()
+  local s = setup()
+  -- exp-a: every benchmark's stderr.log shows the harness killed; exp-b: the model does not answer
+  local r = experiment(s, nil, { FAKE_FAIL_IN = "exp-a:bench_stderr,exp-b:smoke" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local w = workspace(s)
+  local sum = yaml.load_file(w .. "/experiment-summary.yaml")
+  local by = {}
+  for _, x in ipairs(sum.treatments) do by[x.setup_treatment] = x end
+  t.eq(by["plugins-default"].status, "failed_run")
+  t.eq(by["plugins-default"].run_treatments, "0/2")
+  t.ok(by["plugins-default"].error:find("rate1: ", 1, true) and by["plugins-default"].error:find("rate5: ", 1, true),
+    by["plugins-default"].error)
+  t.eq(by["plugins-prefix"].status, "failed_smoketest")
+  t.eq(by["plugins-prefix"].run_treatments, "0/2")
+  t.eq(by["plugins-kv"].status, "success")
+  t.eq(sum.failed, 2)
+  -- the failed run's logs were collected before its teardown; nothing is left anywhere
+  t.ok(lfs.attributes(w .. "/setup-treatment-plugins-default/run-stack/results/vllm-logs"), "logs collected")
+  local st = json.read(s.cluster .. "/state.json")
+  for _, ns in ipairs { "exp-a", "exp-b", "exp-c" } do t.eq(next(st.ns[ns].releases), nil, ns) end
+end)

@@ -20,6 +20,11 @@ local USAGE = [[usage: llmdlua autobench.lua COMMAND ...
   compare RESULTS.jsonl... [--sla K=V,...|CONFIG] [--md FILE] [--csv FILE]
 ]]
 
+if cmd == "-h" or cmd == "--help" or cmd == "help" then
+  io.write(USAGE, "  (llmdlua autobench.lua COMMAND --help for a command's options)\n")
+  os.exit(0)
+end
+
 local ws = require "llmd.workspace"
 
 -- the output's folder made when missing, the file written atomically
@@ -34,8 +39,15 @@ if cmd == "validate" then
     options = { help_dir = "DIR", print_commands = true }, positional = { min = 1 } })
   local help = o.help_dir and ab.read_help_dir(o.help_dir) or nil
   local paths = {}
-  for i = 1, #o do paths[i] = o[i] end
   local failed = false
+  for i = 1, #o do
+    -- a folder without a config is a mistake (a wrong path), not "all valid"
+    if require("lfs").attributes(o[i], "mode") == "directory" and #ab.config_paths { o[i] } == 0 then
+      io.write(o[i], ": no autobench configs here (looked for *.yaml and *.yml in the folder and below)\n")
+      failed = true
+    end
+    paths[i] = o[i]
+  end
   for _, p in ipairs(ab.config_paths(paths)) do
     local cfg, err = ab.load(p)
     local errs = cfg and ab.validate(cfg, { help = help }) or { err }

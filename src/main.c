@@ -143,7 +143,8 @@ static size_t lua_position(const char *msg)
         if (digits == 0 || p[1 + digits] != ':')
             continue;
         size_t len = (size_t)(p - msg);
-        int lua = (len > 4 && strncmp(p - 4, ".lua", 4) == 0) || strncmp(msg, "(command line)", len) == 0 ||
+        int lua = (len > 4 && strncmp(p - 4, ".lua", 4) == 0) ||
+                  (len == 14 && strncmp(msg, "(command line)", 14) == 0) ||
                   strncmp(msg, "[string ", 8) == 0 || (len == 5 && strncmp(msg, "stdin", 5) == 0);
         if (!lua)
             return 0;
@@ -161,7 +162,8 @@ static size_t lua_position(const char *msg)
 static int names_a_file(const char *text)
 {
     size_t len = strcspn(text, ": \n");
-    if (len == 0 || text[len] != ':' || (text[len + 1] != ' ' && !(text[len + 1] >= '0' && text[len + 1] <= '9')))
+    if (len == 0 || text[len] != ':' ||
+        (text[len + 1] != ' ' && !(text[len + 1] >= '0' && text[len + 1] <= '9')))
         return 0;
     if (len > 4 && strncmp(text + len - 4, ".lua", 4) == 0)
         return 0;

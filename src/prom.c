@@ -459,8 +459,10 @@ int prom_parse_fd(PromParser *p, int fd, PromSampleFn fn, void *ud)
         /* parse up to the last complete line; at the end, whatever is left */
         size_t upto = len;
         if (!done) {
+            /* in what was just read: the bytes before it hold no newline (they are what
+               is left of a line), so a long line is not searched again at every read */
             const char *last = NULL;
-            for (size_t i = len; i-- > 0;)
+            for (size_t i = len; i-- > len - (size_t)r;)
                 if (buf[i] == '\n') {
                     last = buf + i;
                     break;

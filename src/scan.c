@@ -342,9 +342,13 @@ static ssize_t read_more(Scanner *s, char *into, size_t room)
 /*
 ** Makes room and reads: the bytes from keep on are moved to the start of the window
 ** (the unconsumed token, or a container being captured), then more input follows.
-** Returns 0, or -1 on error.
+** rescan is how many bytes at the end of the window the caller will read again from
+** their start (a token, or a CSV row, that the window cut): once that passes
+** READ_CHUNK, at least as many new bytes are read, so that a long token is read again
+** a logarithmic number of times, not once per chunk (a 1 GiB string on a pipe took
+** minutes). Returns 0, or -1 on error.
 */
-static int refill(Scanner *s, size_t keep)
+static int refill(Scanner *s, size_t keep, size_t rescan)
 {
     if (s->mem != NULL) /* memory input is whole: the parser saw final = 1 */
         return fail(s, "%s: internal error: refill of memory input", s->name);
@@ -353,10 +357,13 @@ static int refill(Scanner *s, size_t keep)
         s->len -= keep;
         s->base += keep;
     }
-    if (s->cap - s->len < READ_CHUNK / 4 &&
+    size_t chunk = s->read_max ? s->read_max : READ_CHUNK;
+    /* the window's length to reach (or the end of input, or a full window) */
+    size_t target = rescan >= READ_CHUNK ? s->len + rescan : chunk;
+    if ((s->cap - s->len < READ_CHUNK / 4 || s->cap < target) &&
         alloc_window(s, s->cap < WINDOW ? WINDOW : s->cap * 2) != 0)
         return -1;
-    size_t chunk = s->read_max ? s->read_max : READ_CHUNK;
+    s->refills++;
     while (s->len < s->cap && !s->eof) {
         size_t room = s->cap - s->len;
         ssize_t r = read_more(s, s->buf + s->len, room < chunk ? room : chunk);
@@ -365,7 +372,7 @@ static int refill(Scanner *s, size_t keep)
         if (r == 0)
             s->eof = 1;
         s->len += (size_t)r;
-        if (s->len >= chunk)
+        if (s->len >= target)
             break;
     }
     return 0;
@@ -878,7 +885,7 @@ static int feed_more(Scanner *s)
             if (s->frames[d].capture && s->frames[d].start - s->base < keep)
                 keep = (size_t)(s->frames[d].start - s->base);
     size_t unconsumed = s->p.pos - keep;
-    if (refill(s, keep) != 0)
+    if (refill(s, keep, s->len - s->p.pos) != 0)
         return -1;
     s->p.base = s->base;
     json_feed(&s->p, s->buf, s->len, s->eof);
@@ -1117,7 +1124,7 @@ int scan_run(Scanner *s)
         s->len = s->mem != NULL ? s->memlen : s->map_len;
         s->eof = 1;
     } else {
-        if (alloc_window(s, WINDOW) != 0 || refill(s, 0) != 0)
+        if (alloc_window(s, WINDOW) != 0 || refill(s, 0, 0) != 0)
             return -1;
     }
     if (s->map == NULL)
@@ -1465,7 +1472,7 @@ static int scan_csv(Scanner *s)
         int r = csv_record(s, &bits, &pos, &fields, &nf, &capf, &line);
         if (r == -2) {      /* the row is cut: keep it, read more (refill grows the window) */
             bits.valid = 0; /* the window's bytes move */
-            if (refill(s, pos) != 0) {
+            if (refill(s, pos, s->len - pos) != 0) {
                 rc = -1;
                 break;
             }

@@ -128,6 +128,7 @@ typedef struct Scanner {
     size_t read_max; /* bytes per read at most (0: 1 MiB); tests set it tiny */
     int one_by_one;  /* tests: every token through the scanner (no fast lane for arrays of
                         numbers, no skipping of containers no rule looks into) */
+    uint64_t refills; /* how many times the window was refilled (tests: linear reading) */
 
     /* the window */
     char *buf;

@@ -770,8 +770,22 @@ function M.environment_gap(cmd)
   return nil
 end
 
+-- The benchmark client `run` uses unless the config's run.client_command says otherwise
+-- (placeholders: see llmd.autobench_run).
+M.DEFAULT_CLIENT = "vllm bench serve --backend openai --base-url {base_url} --endpoint {endpoint} --model {model} "
+  .. "--tokenizer {tokenizer} --dataset-name random --random-input-len {input_len} --random-output-len {output_len} "
+  .. "--num-prompts {num_prompts} {max_concurrency_flag} --percentile-metrics ttft,tpot,itl,e2el "
+  .. "--metric-percentiles 50,99 --save-result --result-dir {result_dir} --result-filename {result_file}"
+
+function M.client_command(cfg)
+  local r = is_map(cfg.run) and cfg.run or {}
+  return type(r.client_command) == "string" and r.client_command or M.DEFAULT_CLIENT
+end
+
 -- The bounded candidate list of every framework with its disposition. opts.frameworks: a
 -- comma list (the others are user-excluded); opts.gap: function(cmd) -> reason (tests).
+-- A framework whose server CLI, or the benchmark client, is not installed is an
+-- environment gap: nothing of it can be measured here.
 function M.plan(path, opts)
   opts = opts or {}
   local cfg, err = M.load(path)
@@ -796,6 +810,8 @@ function M.plan(path, opts)
     end
   end
   local gap_of = opts.gap or M.environment_gap
+  local client_gap = gap_of(M.client_command(cfg))
+  if client_gap then client_gap = "the benchmark client: " .. client_gap end
   local limit = M.limit(cfg)
   local entries, per = {}, {}
   for _, fw in ipairs(M.FRAMEWORKS) do
@@ -807,7 +823,7 @@ function M.plan(path, opts)
       info.reason = sec.enabled == false and "disabled in the config" or "not in --frameworks"
       entries[#entries + 1] = { framework = fw, disposition = info.disposition, reason = info.reason }
     else
-      local gap = gap_of(sec.server_command)
+      local gap = gap_of(sec.server_command) or client_gap
       for i, c in ipairs(M.candidates(cfg, fw, limit)) do
         local cmdline = M.render(cfg, fw, c)
         local flags = json.object {}

@@ -14,7 +14,6 @@
 -- {output_len} {num_prompts} {max_concurrency} {max_concurrency_flag} {result_dir}
 -- {result_file} {scenario} {framework} {candidate_id}.
 local ab = require "llmd.autobench"
-local harness = require "llmd.harness"
 local http = require "llmd.http"
 local json = require "llmd.json"
 local lfs = require "lfs"
@@ -22,10 +21,7 @@ local proc = require "llmd.proc"
 
 local M = {}
 
-M.DEFAULT_CLIENT = "vllm bench serve --backend openai --base-url {base_url} --endpoint {endpoint} --model {model} "
-  .. "--tokenizer {tokenizer} --dataset-name random --random-input-len {input_len} --random-output-len {output_len} "
-  .. "--num-prompts {num_prompts} {max_concurrency_flag} --percentile-metrics ttft,tpot,itl,e2el "
-  .. "--metric-percentiles 50,99 --save-result --result-dir {result_dir} --result-filename {result_file}"
+M.DEFAULT_CLIENT = ab.DEFAULT_CLIENT
 
 -- lines of a server log that mean it ran out of memory
 M.OOM_PATTERNS = { "out of memory", "OutOfMemoryError", "CUDA error: out of memory", "OOM" }
@@ -81,6 +77,17 @@ local function fill(template, vars)
   end))
 end
 
+local function exit_text(st)
+  return st.code and ("code " .. st.code) or ("signal " .. tostring(st.signal))
+end
+
+-- Why the server exited, from its log: "oom" or "failed", and the reason.
+local function server_death(st, log, when)
+  local text = read(log)
+  return is_oom(text) and "oom" or "failed",
+    ("the server exited (%s) %s: %s"):format(exit_text(st), when, tail(text, 2))
+end
+
 -- Waits until the server answers one of the ready paths; nil, or why not.
 local function wait_ready(p, base, paths, timeout, log)
   local t0 = now()
@@ -90,36 +97,96 @@ local function wait_ready(p, base, paths, timeout, log)
       if ok and r.status >= 200 and r.status < 300 then return nil end
     end
     local st = p:poll()
-    if st then
-      local text = read(log)
-      return is_oom(text) and "oom" or "failed",
-        ("the server exited (%s) before answering: %s"):format(st.code and ("code " .. st.code) or
-          ("signal " .. tostring(st.signal)), tail(text, 2))
-    end
+    if st then return server_death(st, log, "before answering") end
     if now() - t0 >= timeout then
       return "timeout", ("the server did not answer %s within %d s"):format(table.concat(paths, " or "), timeout)
     end
-    proc.run { "sleep", "0.2" }
+    p:wait(0.2) -- a pause that also notices the server's exit
   end
 end
 
-local function row_from_run(run)
-  local v = run.overall.values
+-- Runs the benchmark client in the background while watching the server: { st = the
+-- client's exit } or { timed_out = true } or { server = the server's exit } (the client is
+-- stopped at once: a client talking to a dead server would wait for it for minutes).
+local function run_client(cargv, blog, server, timeout)
+  local ok, c = pcall(proc.spawn, cargv, { stdout = { file = blog }, stderr = "stdout" })
+  if not ok then return { spawn_error = tostring(c) } end
+  local t0 = now()
+  while true do
+    local st = c:wait(0.2)
+    local sst = server:poll()
+    if sst then
+      c:kill(2)
+      return { server = sst }
+    end
+    if st then return { st = st } end
+    if now() - t0 >= timeout then
+      c:kill(5)
+      return { timed_out = true }
+    end
+  end
+end
+
+-- The row's metrics (the normalised schema's names) <- the client result's keys, first
+-- found: `vllm bench serve` / benchmark_serving.py (also kimbochen's bench_serving), then
+-- `python -m sglang.bench_serving`. All latencies are in ms in both.
+M.RESULT_KEYS = {
+  { "request_throughput", { "request_throughput" } },
+  { "output_token_throughput", { "output_throughput" } },
+  { "total_token_throughput", { "total_token_throughput", "total_throughput" } },
+  { "p50_ttft_ms", { "median_ttft_ms", "p50_ttft_ms" } },
+  { "mean_ttft_ms", { "mean_ttft_ms" } },
+  { "p99_ttft_ms", { "p99_ttft_ms" } },
+  { "p50_tpot_ms", { "median_tpot_ms", "p50_tpot_ms" } },
+  { "mean_tpot_ms", { "mean_tpot_ms" } },
+  { "p99_tpot_ms", { "p99_tpot_ms" } },
+  { "p50_e2e_ms", { "median_e2el_ms", "p50_e2el_ms", "median_e2e_latency_ms", "p50_e2e_latency_ms" } },
+  { "mean_e2e_ms", { "mean_e2el_ms", "mean_e2e_latency_ms" } },
+  { "p99_e2e_ms", { "p99_e2el_ms", "p99_e2e_latency_ms" } },
+}
+
+-- A client's result file: one JSON object, or JSONL (sglang appends a line per run: the last).
+local function read_result(path)
+  local text = read(path)
+  local ok, v = pcall(json.decode, text, path)
+  if not ok then
+    local last, n = nil, 0
+    for line in text:gmatch("[^\n]+") do
+      n = n + 1
+      if line:match("%S") then last = { line = line, n = n } end
+    end
+    if not last then error(path .. ": empty (expected the benchmark client's JSON result)", 0) end
+    v = json.decode(last.line, path .. ":" .. last.n)
+  end
+  if type(v) ~= "table" or json.is_array(v) then error(path .. ": expected a JSON object (a benchmark result)", 0) end
+  return v
+end
+
+-- Metrics of a client's result file, named as the normalised schema names them, and nil
+-- or why the run failed. A metric the file does not have stays absent; with no completed
+-- request there are no latencies or throughputs at all (vLLM writes 0 for them: numpy of
+-- an empty list "or 0"), and a latency of 0 ms means not measured (vLLM's TTFT unstreamed).
+-- num_prompts: the config's, when the file has neither `failed` nor `num_prompts`.
+function M.result_metrics(path, num_prompts)
+  local d = read_result(path)
+  local function num(k) local v = d[k]; return type(v) == "number" and v or nil end
+  local completed = num("completed")
+  if not completed then error(path .. ": no numeric 'completed' (expected a vllm bench serve or sglang.bench_serving result)", 0) end
+  local failed = num("failed")
+  local n = num("num_prompts") or num_prompts
+  if not failed and n then failed = math.max(0, n - completed) end
   local m = json.object {}
-  local function put(k, x) if x ~= nil then m[k] = x end end
-  put("request_throughput", v.throughput_req_s)
-  put("output_token_throughput", v.throughput_tok_s)
-  put("total_token_throughput", v.throughput_total_tok_s)
-  put("p50_ttft_ms", v.ttft_p50_ms)
-  put("mean_ttft_ms", v.ttft_mean_ms)
-  put("p99_ttft_ms", v.ttft_p99_ms)
-  put("p50_tpot_ms", v.tpot_p50_ms)
-  put("mean_tpot_ms", v.tpot_mean_ms)
-  put("p50_e2e_ms", v.latency_p50_ms)
-  put("p99_e2e_ms", v.latency_p99_ms)
-  local ok, failed = v.requests_ok, v.requests_failed
-  if ok and failed and ok + failed > 0 then m.success_rate = ok / (ok + failed) end
-  return m
+  if failed and completed + failed > 0 then m.success_rate = completed / (completed + failed) end
+  if completed == 0 then
+    return m, ("no request succeeded (%s failed)"):format(failed and math.tointeger(failed) or "all")
+  end
+  for _, e in ipairs(M.RESULT_KEYS) do
+    for _, k in ipairs(e[2]) do
+      local v = num(k)
+      if v and not (e[1]:match("_ms$") and v <= 0) then m[e[1]] = v; break end
+    end
+  end
+  return m, nil
 end
 
 function M.run(config_path, opts)
@@ -211,12 +278,15 @@ function M.run(config_path, opts)
         status, reason = wait_ready(p, base, r.ready_paths or { "/health", "/v1/models" },
           opts.timeout or r.ready_timeout or 600, log)
       end
+      local dead -- why the remaining scenarios are not run, once the server has exited
       for _, t in ipairs(pending) do
         local sc = t.sc
         local row = base_row(sc)
         row.artifacts.server_log = log
         if status then
           row.status, row.failure_reason = status, reason
+        elseif dead then
+          row.status, row.failure_reason = "skipped", dead
         else
           local rfile = ("%s-%s.json"):format(e.candidate_id, sc.name)
           local vars = {
@@ -228,7 +298,7 @@ function M.run(config_path, opts)
             result_dir = cdir, result_file = rfile, scenario = sc.name, framework = e.framework,
             candidate_id = e.candidate_id,
           }
-          local text = fill(r.client_command or M.DEFAULT_CLIENT, vars)
+          local text = fill(ab.client_command(cfg), vars)
           local cargv = ab.split(text)
           row.benchmark_command = ab.join(cargv)
           if opts.dry_run then
@@ -237,25 +307,29 @@ function M.run(config_path, opts)
             io.write(("  %s: benchmarking\n"):format(sc.name))
             local blog = ("%s/benchmark-%s.log"):format(cdir, sc.name)
             row.artifacts.benchmark_log = blog
-            local res = proc.run(cargv, { stdout = { file = blog }, stderr = "stdout",
-              timeout = r.benchmark_timeout or 3600 })
+            local res = run_client(cargv, blog, p, r.benchmark_timeout or 3600)
             local rpath = cdir .. "/" .. rfile
             if lfs.attributes(rpath, "mode") == "file" then row.artifacts.raw_result = rpath end
-            if not res.ok then
+            if res.server then
+              row.status, row.failure_reason = server_death(res.server, log, "during the benchmark of " .. sc.name)
+              row.server_exit = res.server.code and { code = res.server.code } or { signal = res.server.signal }
+              dead = ("not run: the server exited (%s, %s) during the benchmark of %s"):format(
+                exit_text(res.server), row.status, sc.name)
+            elseif res.spawn_error then
+              row.status, row.failure_reason = "failed", "the benchmark client did not start: " .. res.spawn_error
+            elseif res.timed_out or not res.st.ok then
               row.status = res.timed_out and "timeout" or (is_oom(read(log)) and "oom" or "failed")
               row.failure_reason = ("the benchmark client %s: %s"):format(res.timed_out and "timed out" or
-                ("exited with " .. tostring(res.code or res.signal)), tail(read(blog), 2))
+                ("exited with " .. exit_text(res.st)), tail(read(blog), 2))
             elseif not row.artifacts.raw_result then
               row.status, row.failure_reason = "failed", "the benchmark client wrote no result file " .. rpath
             else
-              -- the client's result, read with the harness mapping, into the row's metrics
-              local rdir = cdir .. "/result-" .. sc.name
-              mkdir_p(rdir)
-              proc.run { "cp", "--", rpath, rdir .. "/" .. rfile }
-              local run = harness.extract(rdir, { harness = "vllm-benchmark" })
-              row.metrics = row_from_run(run)
-              if run.status ~= "ok" then
-                row.status, row.failure_reason = "failed", table.concat(run.reasons, "; ")
+              local ok, m, why = pcall(M.result_metrics, rpath, ds.num_prompts)
+              if not ok then
+                row.status, row.failure_reason = "failed", tostring(m)
+              else
+                row.metrics = m
+                if why then row.status, row.failure_reason = "failed", why end
               end
             end
           end

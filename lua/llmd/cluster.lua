@@ -103,7 +103,8 @@ function M.validate(plan, name)
           local d, b = r.deploy, r.benchmark
           if not is_map(d) then bad(key .. ".deploy", "missing (or give 'existing')")
           else
-            known(d, key .. ".deploy", { method = true, guide_dir = true, environments = true, release = true,
+            known(d, key .. ".deploy", { method = true, guide_dir = true, environment = true, environments = true,
+              release = true,
               chart = true, chart_version = true, values = true, set = true, kustomize = true, commands = true,
               values_override = true, model = true, gateway = true, hardware = true, guide = true, llmd_version = true,
               service = true })
@@ -115,6 +116,19 @@ function M.validate(plan, name)
               bad(key .. ".deploy.guide_dir", "expected the guide's folder (commands run there)")
             elseif type(d.guide_dir) == "string" and lfs.attributes(d.guide_dir, "mode") ~= "directory" then
               bad(key .. ".deploy.guide_dir", d.guide_dir .. ": no such folder")
+            end
+            -- helmfile's -e/--environment takes one value: a second -e silently replaces the first
+            local envs = d.environments
+            if envs ~= nil and d.environment ~= nil then
+              bad(key .. ".deploy", "give environment (one helmfile environment), not both environment and environments")
+            elseif type(envs) == "table" and #envs > 1 then
+              bad(key .. ".deploy.environments", ("helmfile's --environment takes one value, got %d (%s): helmfile "
+                .. "would use only the last; give the one environment your helmfile.yaml defines for this "
+                .. "combination as environment: NAME"):format(#envs, table.concat(envs, ", ")))
+            elseif envs ~= nil and not (type(envs) == "string" or (type(envs) == "table" and type(envs[1]) == "string")) then
+              bad(key .. ".deploy.environments", "expected one environment name")
+            elseif d.environment ~= nil and type(d.environment) ~= "string" then
+              bad(key .. ".deploy.environment", "expected one environment name")
             end
             if m == "helm" and (type(d.release) ~= "string" or type(d.chart) ~= "string") then
               bad(key .. ".deploy", "helm needs 'release' and 'chart'")
@@ -501,11 +515,40 @@ local function find_pvc(ctx, x)
   return name
 end
 
-local function list_requests(ctx)
+-- The folders on the results PVC, through the launcher pod run_only.sh has just (re)started.
+local function list_requests(ctx, x)
   local r = ctx.k:kubectl({ "exec", "llmdbench-harness-launcher", "--", "ls", "/requests" }, { check = false })
-  local set = {}
-  if r.ok then for l in (r.stdout or ""):gmatch("[^\n]+") do set[l] = true end end
-  return set
+  if not r.ok then
+    error(("run %s: cannot list the results on the PVC: %s: %s"):format(x,
+      k8s.cmdline(ctx.k:argv("kubectl", { "exec", "llmdbench-harness-launcher", "--", "ls", "/requests" })),
+      (r.stderr or ""):gsub("%s+$", "")), 0)
+  end
+  local list = {}
+  for l in (r.stdout or ""):gmatch("[^\n]+") do list[#list + 1] = l end
+  return list
+end
+
+-- run_only.sh's experiment id: the uid (`date +%s` when it started) it names in its output
+-- (LLMDBENCH_RUN_EXPERIMENT_ID=<uid>_<workload>, the verify-model-<uid> pod, "experiment id").
+function M.experiment_uid(line)
+  return line:match("LLMDBENCH_RUN_EXPERIMENT_ID=\"?(%d+)_") or line:match("verify%-model%-(%d+)")
+    or line:match("[Ee]xperiment[ _]?[Ii][Dd]%s*[:=]?%s*\"?(%d+)")
+end
+
+-- This run's folders among names (<harness>_<uid>_<workload>_<stack>): those with the uid
+-- run_only.sh printed, else those whose uid is a time within [t0, t1] (run_only.sh takes it
+-- from the clock when it starts). Never "whatever is new": an older run's folder on a
+-- reused PVC has an older uid.
+function M.this_runs_folders(names, uid, t0, t1)
+  local out = {}
+  for _, n in ipairs(names) do
+    local id = n:match("^[^_]+_(%d+)_") or n:match("^(%d+)_")
+    if id and ((uid and id == uid) or (not uid and tonumber(id) >= t0 and tonumber(id) <= t1)) then
+      out[#out + 1] = n
+    end
+  end
+  table.sort(out)
+  return out
 end
 
 local function benchmark(ctx, x)
@@ -539,16 +582,20 @@ local function benchmark(ctx, x)
   end
   local attempts = b.attempts or 2
   for attempt = 1, attempts do
-    local before = list_requests(ctx)
     say(ctx, "  running %s (attempt %d/%d)", k8s.cmdline(cmd), attempt, attempts)
+    local uid
+    local t0 = os.time()
     local res = steps.exec(cmd, { cwd = d .. "/benchmark", timeout = ctx.timeouts.benchmark,
       env = { NAMESPACE = ctx.ns, BENCHMARK_PVC = pvc, MODEL = r.deploy.model },
-      stdout = function(line) ctx.out:write("    | ", line, "\n") end, stderr = "stdout" })
-    -- copy what this run wrote to the PVC into the workspace
-    local after = list_requests(ctx)
-    local new = {}
-    for name in pairs(after) do if not before[name] then new[#new + 1] = name end end
-    table.sort(new)
+      stdout = function(line)
+        uid = uid or M.experiment_uid(line)
+        ctx.out:write("    | ", line, "\n")
+      end, stderr = "stdout" })
+    -- copy what this run wrote to the PVC into the workspace: its experiment's folders only
+    local listed = list_requests(ctx, x)
+    local new = M.this_runs_folders(listed, uid, t0, os.time())
+    say(ctx, "  this run's results on the PVC (experiment %s): %s", uid or ("started " .. t0),
+      #new > 0 and table.concat(new, ", ") or "none")
     local dest = d .. "/results"
     if lfs.attributes(dest) then
       -- an earlier attempt's results are kept, not overwritten
@@ -562,7 +609,10 @@ local function benchmark(ctx, x)
     local run = harness.extract(dest, { harness = b.harness })
     local why
     if not res.ok then why = ("%s exited with %s"):format(cmd[1], tostring(res.code or res.signal)) end
-    if #new == 0 then why = (why and why .. "; " or "") .. "no results on the PVC" end
+    if #new == 0 then
+      why = (why and why .. "; " or "") .. ("no results of this run on the PVC (there: %s)")
+        :format(#listed > 0 and table.concat(listed, ", ") or "nothing")
+    end
     if run.status ~= "ok" then why = (why and why .. "; " or "") .. table.concat(run.reasons, "; ") end
     if not why then return ("results in %s (%s)"):format(dest, run.harness) end
     say(ctx, "  the benchmark failed: %s", why)
@@ -730,7 +780,8 @@ local function deploy(ctx, x)
   end
   if d.method == "helmfile" then
     local a = { "apply" }
-    for _, e in ipairs(d.environments or {}) do a[#a + 1] = "-e"; a[#a + 1] = e end
+    local env = d.environment or (type(d.environments) == "table" and d.environments[1]) or d.environments
+    if env then a[#a + 1] = "-e"; a[#a + 1] = env end
     if override then a[#a + 1] = "--state-values-file"; a[#a + 1] = override end
     record("helmfile", a)
     ctx.k:helmfile(a, { cwd = d.guide_dir })

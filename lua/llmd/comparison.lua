@@ -52,6 +52,11 @@ function M.extract_side(w, x, state, opts)
   if run.no_results and opts.require_results then
     error(("run %s (%s): %s"):format(x, state.label, run.reasons[1]), 0)
   end
+  -- warnings name the user's files, not the workspace's copies
+  if type(state.source_path) == "string" then
+    local from, to = dir:gsub("%p", "%%%0"), state.source_path:gsub("%%", "%%%%")
+    for i, wline in ipairs(run.warnings) do run.warnings[i] = wline:gsub(from, to) end
+  end
   -- what the import left out (links out of the results folder, special files) is said
   for _, s in ipairs(type(state.import_skipped) == "table" and state.import_skipped or {}) do
     rm.warn(run, "not imported: %s", s)
@@ -177,7 +182,7 @@ function M.report(w, A, B, opts)
     generated = model.generated, workspace = w.path, a = { label = A.label }, b = { label = B.label },
     namespace = opts.namespace or known(A.state.stack and A.state.stack.namespace) or "",
     pvc = opts.pvc or "", gateway_svc = opts.gateway_svc or "", sides = sides,
-    analyze = ("llmdlua analyze.lua %s"):format(template.helpers.sh(w.path)),
+    analyze = template.safe(("llmdlua analyze.lua %s"):format(template.helpers.sh(w.path))),
   })
   ws.write_text(w.path .. "/run_comparison.sh", script, "755")
   copy_templates(w, tdir)

@@ -515,6 +515,9 @@ function M.files(dir, depth)
         local real = M.realpath(p)
         mode = real and root and M.inside(root, real) and lfs.attributes(real, "mode") == "file" and "file" or nil
       end
+      if mode == "file" and M.only_file and M.realpath(p) ~= M.only_file then
+        mode = nil -- extract.lua FILE: only that file
+      end
       if mode == "file" then
         out[#out + 1] = { path = p, name = name, dir = d }
       elseif mode == "directory" and left > 0 and not SKIP[name] and name:sub(1, 1) ~= "." then
@@ -561,6 +564,27 @@ function M.links_out(dir, depth)
   end
   walk(dir, "", depth or 4)
   return out
+end
+
+-- Why a file claimed by its name cannot be read ("empty", "cannot read: ..."), or nil.
+function M.unreadable(path)
+  local f, err = io.open(path, "rb")
+  if not f then return "cannot read: " .. tostring(err) end
+  local head, rerr = f:read(1)
+  f:close()
+  if head == nil then return rerr and ("cannot read: " .. tostring(rerr)) or "empty" end
+  return nil
+end
+
+-- A file's name with every run of digits as "#": files of one series share it
+-- (benchmark_2025-05-13_04-37-51.json -> benchmark_#-#-#_#-#-#.json).
+function M.name_shape(name) return (name:gsub("%d+", "#")) end
+
+-- Records that candidate c claims path by its name but cannot read it: an error when
+-- the candidate is resolved, or with opts.tolerant a warning in the run's data checks.
+function M.claim_failed(c, path, why)
+  c.unreadable = c.unreadable or {}
+  c.unreadable[#c.unreadable + 1] = ("%s: %s"):format(path, why)
 end
 
 -- Candidates of a harness under dir: the files for which pick(file) is true, grouped by

@@ -14,6 +14,10 @@
 --   FAKE_FAIL_ONCE the same, but each failure only on its first occasion
 --   FAKE_SLOW_BENCH seconds the first run_only.sh call sleeps (to interrupt it)
 --   FAKE_OLD_JOB   the namespace starts with a finished (Succeeded) job pod
+--   FAKE_OLD_RESULTS  a results folder: the namespace starts with the PVC
+--                  llmd-benchmark-results holding it as an earlier run's
+--                  (inference-perf_1761000000_sanity_random_old-stack) and that run's
+--                  launcher pod Completed (exec and cp into it fail, as they do)
 --   FAKE_FAIL_NAMESPACE  the injected failures happen only in this namespace (the
 --                  other namespaces of a parallel run are healthy)
 --   FAKE_FAIL_IN   ns:failure,ns:failure - failures that happen only in those namespaces
@@ -132,6 +136,16 @@ local function space(ns)
     s = { pods = {}, services = {}, pvcs = {}, releases = {}, httproutes = {}, gateways = {}, inferencepools = {},
       configmaps = {}, kustomize = {}, other = {} }
     state.ns[ns] = s
+    if os.getenv("FAKE_OLD_RESULTS") then
+      -- a reused results PVC: an earlier run's folder on it, its launcher pod Completed
+      s.pvcs["llmd-benchmark-results"] = { access = "ReadWriteMany", size = "200Gi" }
+      local old = DIR .. "/pvc/" .. ns .. "/llmd-benchmark-results/inference-perf_1761000000_sanity_random_old-stack"
+      proc.run { "mkdir", "-p", old }
+      proc.run { "cp", "-a", os.getenv("FAKE_OLD_RESULTS") .. "/.", old }
+      s.pods["llmdbench-harness-launcher"] = { labels = { app = "llmdbench-harness-launcher" }, owner = "run_only",
+        ready = false, phase = "Succeeded", pvc = "llmd-benchmark-results",
+        containers = { { name = "harness", image = "llm-d-benchmark", restarts = 0 } } }
+    end
     if os.getenv("FAKE_OLD_JOB") then
       -- a finished job from earlier work in the namespace: Succeeded, never Ready
       s.pods["data-access-job-x1"] = { labels = { job = "data-access" }, owner = "job", ready = false,
@@ -377,6 +391,9 @@ local function kubectl()
     local s = space(ns)
     local pod = a[2]
     if not s.pods[pod] then die(('Error from server (NotFound): pods "%s" not found'):format(pod)) end
+    if s.pods[pod].phase == "Succeeded" or s.pods[pod].phase == "Failed" then
+      die("error: cannot exec into a container in a completed pod; current phase is " .. s.pods[pod].phase)
+    end
     local rest = {}
     local after = false
     for _, x in ipairs(a) do
@@ -402,6 +419,10 @@ local function kubectl()
     local src, dst = a[2], a[3]
     local pod, path = src:match("^([^:]+):(.*)$")
     if not pod or not s.pods[pod] then die("error: cannot copy from " .. tostring(src)) end
+    if s.pods[pod].phase == "Succeeded" or s.pods[pod].phase == "Failed" then
+      -- kubectl cp runs tar through exec
+      die("error: cannot exec into a container in a completed pod; current phase is " .. s.pods[pod].phase)
+    end
     local rel = path:match("^/requests/(.*)$")
     local from = DIR .. "/pvc/" .. ns .. "/" .. tostring(s.pods[pod].pvc) .. "/" .. tostring(rel)
     if lfs.attributes(from, "mode") ~= "directory" then die("error: " .. path .. ": No such file or directory") end
@@ -522,7 +543,18 @@ local function helmfile()
   local ns = ns_of(args)
   local a = strip_ns(args)
   local s = space(ns)
-  if a[1] ~= "apply" then die("fake helmfile: unsupported call: " .. table.concat(args, " "), 2) end
+  -- -e/--environment is one string flag (cobra): given twice, the last one wins
+  local env, verb = "default", nil
+  local i = 1
+  while i <= #a do
+    local x = a[i]
+    if x == "-e" or x == "--environment" then env = a[i + 1]; i = i + 1
+    elseif x:match("^%-%-environment=") then env = x:match("=(.*)$")
+    elseif x:match("^%-e.") then env = x:sub(3):gsub("^=", "")
+    elseif not verb and x:sub(1, 1) ~= "-" then verb = x end
+    i = i + 1
+  end
+  if verb ~= "apply" then die("fake helmfile: unsupported call: " .. table.concat(args, " "), 2) end
   local f = io.open("helmfile.yaml") or io.open("helmfile.yaml.gotmpl")
   if not f then die("err: no state file found. It must be named helmfile.yaml", 1) end
   local text = f:read("a")
@@ -530,6 +562,7 @@ local function helmfile()
   if failing("deploy") then die("in ./helmfile.yaml: command \"helm\" exited with non-zero status: Error: UPGRADE FAILED") end
   for name in text:gmatch("\n%s*%-%s*name:%s*([%w%-_]+)") do
     make_release(s, name, "helmfile/" .. name, false)
+    s.releases[name].environment = env
     print("Upgrading release=" .. name)
   end
   save()
@@ -557,6 +590,13 @@ local function run_only()
   local s = space(ns)
   local pvc = h.results_pvc
   if not s.pvcs[pvc] then die(("Error from server (NotFound): persistentvolumeclaims \"%s\" not found"):format(tostring(pvc))) end
+  -- the experiment id: `date +%s` as run_only.sh starts (one second later for a second call
+  -- in the same second, which a real run never is)
+  local uid = math.max(os.time(), (state.counters.last_uid or 0) + 1)
+  state.counters.last_uid = uid
+  print(("🔍 Verifying model %s on endpoint %s/v1/completions using pod llmdbench-verify-model-%d"):format(
+    tostring((cfg.endpoint or {}).model), tostring((cfg.endpoint or {}).base_url), uid))
+  -- the old launcher pod is deleted and a new one started
   add_pod(s, "llmdbench-harness-launcher", { app = "llmdbench-harness-launcher" }, h.image or "llm-d-benchmark", "run_only")
   s.pods["llmdbench-harness-launcher"].ready = true
   s.pods["llmdbench-harness-launcher"].waiting = nil
@@ -569,7 +609,7 @@ local function run_only()
   for d in (os.getenv("FAKE_RESULTS") or ""):gmatch("[^:]+") do list[#list + 1] = d end
   local src = list[n] or list[#list]
   local workload = next(cfg.workload or {}) or "workload"
-  local exp = ("%s_%d_%s_%s"):format(h.name or "inference-perf", 1700000000 + n, workload,
+  local exp = ("%s_%d_%s_%s"):format(h.name or "inference-perf", uid, workload,
     (cfg.endpoint or {}).stack_name or "stack")
   local dest = DIR .. "/pvc/" .. ns .. "/" .. pvc .. "/" .. exp
   proc.run { "mkdir", "-p", dest }

@@ -13,10 +13,51 @@ local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", 
 local LLMDLUA = ROOT .. "/llmdlua"
 
 -- runs autobench.lua in the fixtures folder (paths in messages are as given)
-local function ab_cli(args, cwd)
+local function ab_cli(args, cwd, env)
   local argv = { LLMDLUA, "autobench.lua" }
   for _, a in ipairs(args) do argv[#argv + 1] = a end
-  return proc.run(argv, { cwd = cwd or F })
+  return proc.run(argv, { cwd = cwd or F, env = env })
+end
+
+local PY = proc.which("python3") or "/usr/bin/python3"
+local MOCKSERVER = PY .. " " .. ROOT .. "/tests/autobench/mockserver.py"
+
+-- A folder d/bin holding `vllm`: the mock client standing in for `vllm bench serve`, so the
+-- default client command runs as written. Returns the environment putting it first on PATH.
+local function vllm_shim(d)
+  proc.run { "mkdir", "-p", d .. "/bin" }
+  t.write(d .. "/bin/vllm", ("#!/bin/sh\nexec %s %s/tests/autobench/mockclient.py \"$@\"\n"):format(PY, ROOT))
+  proc.run { "chmod", "+x", d .. "/bin/vllm" }
+  return { PATH = d .. "/bin:" .. os.getenv("PATH") }
+end
+
+-- A cookbook config for the mock server: vllm candidates whose --max-num-seqs picks the
+-- mock's mode (see mockserver.py), the other frameworks as `extra` says.
+local function mock_config(extra)
+  local cfg = {
+    schema_version = 1, source = { kind = "llm_serving_cookbook" }, model = { name = "mock/model" },
+    hardware = { gpu_count = 1 },
+    dataset = { kind = "random", num_prompts = 3, scenario_names = { "chat", "summarization" },
+      input_len = { 10, 20 }, output_len = { 4, 8 } },
+    benchmark = { endpoint = "/v1/completions", max_concurrency = { 2 },
+      sla = { max_p50_ttft_ms = 5000, max_p50_tpot_ms = 30, min_success_rate = 0.99 } },
+    search = { max_candidates_per_framework = 1 },
+    frameworks = {
+      sglang = { enabled = false }, tensorrt_llm = { enabled = false }, tokenspeed = { enabled = false },
+      vllm = { enabled = true, server_command = MOCKSERVER, base_server_flags = { max_model_len = 100, max_num_seqs = 1 },
+        search_space = {} },
+    },
+    run = { ready_timeout = 3 },
+  }
+  for k, v in pairs(extra or {}) do cfg[k] = v end
+  return cfg
+end
+
+-- rows of a results file by "candidate/scenario"
+local function rows_by(path)
+  local got = {}
+  for _, row in ipairs(ab.read_rows(path)) do got[row.candidate_id .. "/" .. ab.scenario(row)] = row end
+  return got
 end
 
 local function expected(name) return t.read(F .. "/expected/" .. name) end
@@ -86,8 +127,18 @@ t.test("plan: candidate lists equal the golden lists; dispositions recorded", fu
   })
   local disp = {}
   for _, e in ipairs(plan.entries) do disp[e.framework] = disp[e.framework] or e.disposition end
-  t.eq(disp, { sglang = "selected", vllm = "environment-gap", tensorrt_llm = "user-excluded",
+  -- vllm missing is also the default benchmark client (vllm bench serve) missing: sglang
+  -- cannot be measured either
+  t.eq(disp, { sglang = "environment-gap", vllm = "environment-gap", tensorrt_llm = "user-excluded",
     tokenspeed = "user-excluded" })
+  for _, e in ipairs(plan.entries) do
+    if e.framework == "sglang" then t.eq(e.reason, "the benchmark client: 'vllm' is not installed here") end
+  end
+  plan = ab.plan(F .. "/cookbook-llm/llama-3.1-70b-instruct.yaml", {
+    frameworks = "sglang,vllm", gap = function(cmd) if cmd:match("^python") then return "no sglang" end end })
+  disp = {}
+  for _, e in ipairs(plan.entries) do disp[e.framework] = disp[e.framework] or e.disposition end
+  t.eq({ disp.sglang, disp.vllm }, { "environment-gap", "selected" })
   t.raises("--frameworks: unknown framework 'trt'", ab.plan, F .. "/cookbook-llm/llama-3.1-70b-instruct.yaml",
     { frameworks = "trt" })
 end)
@@ -140,34 +191,25 @@ end)
 
 t.test("run: against a mock server - a good candidate, one that never comes up, one that OOMs, one that errors", function()
   local d = t.tmpdir()
-  local py = proc.which("python3") or "/usr/bin/python3"
-  local cfg = {
-    schema_version = 1, source = { kind = "llm_serving_cookbook" }, model = { name = "mock/model" },
-    hardware = { gpu_count = 1 },
-    dataset = { kind = "random", num_prompts = 3, scenario_names = { "chat", "summarization" },
-      input_len = { 10, 20 }, output_len = { 4, 8 } },
-    benchmark = { endpoint = "/v1/completions", max_concurrency = { 2 },
-      sla = { max_p50_ttft_ms = 5000, max_p50_tpot_ms = 30, min_success_rate = 0.99 } },
+  local env = vllm_shim(d)
+  env.MOCK_READY_CHECK_S = "2" -- vllm-3 fails every request: its client gives up after 2 s, not 600
+  local cfg = mock_config {
     search = { max_candidates_per_framework = 4 },
     frameworks = {
       sglang = { enabled = false }, tensorrt_llm = { enabled = false },
-      vllm = { enabled = true, server_command = py .. " " .. ROOT .. "/tests/autobench/mockserver.py",
+      vllm = { enabled = true, server_command = MOCKSERVER,
         base_server_flags = { max_model_len = 100, max_num_seqs = 1 }, search_space = { max_num_seqs = { 2, 3, 4 } } },
       tokenspeed = { enabled = true, server_command = "tokenspeed-not-installed serve",
         base_server_flags = { max_model_len = 100 }, search_space = {} },
     },
-    run = { ready_timeout = 3,
-      client_command = py .. " " .. ROOT .. "/tests/autobench/mockclient.py {base_url} {num_prompts} {output_len} "
-        .. "{result_dir}/{result_file}" },
   }
   t.write(d .. "/cfg.yaml", yaml.dump(cfg))
-  local r = ab_cli({ "run", "cfg.yaml", "--out", "out/results.jsonl" }, d)
+  local r = ab_cli({ "run", "cfg.yaml", "--out", "out/results.jsonl" }, d, env)
   t.eq(r.code, 1, r.stdout .. r.stderr) -- some candidates failed
   t.ok(r.stdout:find("[1/", 1, true), "progress shown")
   local rows = ab.read_rows(d .. "/out/results.jsonl")
-  local got = {}
-  for _, row in ipairs(rows) do got[row.candidate_id .. "/" .. ab.scenario(row)] = row end
-  t.eq(got["vllm-0/chat"].status, "ok")
+  local got = rows_by(d .. "/out/results.jsonl")
+  t.eq(got["vllm-0/chat"].status, "ok", got["vllm-0/chat"].failure_reason)
   t.eq(got["vllm-0/chat"].sla.passed, true)
   t.ok(got["vllm-0/summarization"].metrics.request_throughput > 0)
   t.eq(got["vllm-0/chat"].metrics.success_rate, 1.0)
@@ -175,23 +217,129 @@ t.test("run: against a mock server - a good candidate, one that never comes up, 
   t.ok(got["vllm-1/chat"].failure_reason:find("did not answer", 1, true))
   t.eq(got["vllm-2/chat"].status, "oom")
   t.ok(got["vllm-2/chat"].failure_reason:find("CUDA out of memory", 1, true))
-  t.eq(got["vllm-3/chat"].status, "failed")
-  t.ok(got["vllm-3/chat"].failure_reason:find("every request failed", 1, true), got["vllm-3/chat"].failure_reason)
+  -- every request an HTTP 500: vLLM's file says 0.0 for every statistic; the row has no
+  -- latency or throughput at all (absent, never 0), only the success rate
+  local v3 = got["vllm-3/chat"]
+  t.eq(v3.status, "failed")
+  t.ok(v3.failure_reason:find("no request succeeded (3 failed)", 1, true), v3.failure_reason)
+  local raw3 = json.read(d .. "/" .. v3.artifacts.raw_result)
+  t.eq({ raw3.completed, raw3.median_tpot_ms, raw3.request_throughput }, { 0, 0.0, 0.0 }) -- what the client wrote
+  t.eq(v3.metrics, json.object { success_rate = 0.0 })
+  -- every metric the schema names, from the client's file (p99 TPOT and mean E2E included)
+  local v0 = got["vllm-0/chat"]
+  local raw = json.read(d .. "/" .. v0.artifacts.raw_result)
+  t.eq(v0.metrics, json.object {
+    request_throughput = raw.request_throughput, output_token_throughput = raw.output_throughput,
+    total_token_throughput = raw.total_token_throughput,
+    p50_ttft_ms = raw.median_ttft_ms, mean_ttft_ms = raw.mean_ttft_ms, p99_ttft_ms = raw.p99_ttft_ms,
+    p50_tpot_ms = raw.median_tpot_ms, mean_tpot_ms = raw.mean_tpot_ms, p99_tpot_ms = raw.p99_tpot_ms,
+    p50_e2e_ms = raw.median_e2el_ms, mean_e2e_ms = raw.mean_e2el_ms, p99_e2e_ms = raw.p99_e2el_ms,
+    success_rate = 1.0,
+  })
   t.eq(got["tokenspeed-0/chat"].status, "skipped")
   t.eq(got["tokenspeed-0/chat"].disposition, "environment-gap")
   t.eq(got["sglang-excluded/chat"].disposition, "user-excluded")
   t.eq(#rows, 14) -- 4 vllm + 1 tokenspeed + 2 excluded frameworks, x 2 scenarios
-  -- the servers are gone: nothing answers on their ports any more
   -- resumable: a second run skips every row already there
-  r = ab_cli({ "run", "cfg.yaml", "--out", "out/results.jsonl" }, d)
+  r = ab_cli({ "run", "cfg.yaml", "--out", "out/results.jsonl" }, d, env)
   t.eq(#ab.read_rows(d .. "/out/results.jsonl"), 14)
   t.ok(r.stdout:find("already in", 1, true))
   -- and the results compare: the good candidate wins chat and summarization
   r = ab_cli({ "compare", "out/results.jsonl" }, d)
   t.ok(r.stdout:find("| chat | 1 | vllm | vllm-0 | True |", 1, true), r.stdout)
   t.ok(r.stdout:find("| vllm | vllm-2 | oom | False |", 1, true))
+  r = ab_cli({ "compare", "out/results.jsonl", "--csv", "out.csv" }, d)
+  local csv = {}
+  for line in t.read(d .. "/out.csv"):gmatch("[^\r\n]+") do
+    local cells = {}
+    for c in (line .. ","):gmatch("([^,]*),") do cells[#cells + 1] = c end
+    csv[cells[3] .. "/" .. cells[2]] = cells
+  end
+  -- columns 9 and 13: p50_tpot_ms and p99_tpot_ms (ab.CSV_COLUMNS)
+  t.eq(tonumber(csv["vllm-0/chat"][13]), raw.p99_tpot_ms)
+  t.eq({ csv["vllm-3/chat"][9], csv["vllm-3/chat"][13] }, { "", "" })
   -- dry run: commands printed, nothing started
-  r = ab_cli({ "run", "cfg.yaml", "--out", "dry/results.jsonl", "--dry-run" }, d)
+  r = ab_cli({ "run", "cfg.yaml", "--out", "dry/results.jsonl", "--dry-run" }, d, env)
   t.eq(lfs.attributes(d .. "/dry/results.jsonl"), nil)
   t.ok(r.stdout:find("mockserver.py mock/model --max-model-len 100 --max-num-seqs 1 --port", 1, true), r.stdout)
+end)
+
+t.test("result_metrics: sglang.bench_serving's JSONL maps to the same schema names; no completed means no metrics", function()
+  local d = t.tmpdir()
+  -- the keys sglang.bench_serving writes (its result dict), values made up by hand; two runs
+  -- appended, the last one counts
+  local line = '{"backend": "sglang-oai", "completed": 76, "request_throughput": 1.5, "input_throughput": 900.0, '
+    .. '"output_throughput": 300.5, "total_throughput": 1200.5, "mean_e2e_latency_ms": 2100.0, '
+    .. '"median_e2e_latency_ms": 2000.0, "p99_e2e_latency_ms": 3900.0, "mean_ttft_ms": 410.0, '
+    .. '"median_ttft_ms": 400.0, "p99_ttft_ms": 800.0, "mean_tpot_ms": 21.0, "median_tpot_ms": 20.0, '
+    .. '"p99_tpot_ms": 35.0, "mean_itl_ms": 20.5, "median_itl_ms": 19.0, "p99_itl_ms": 60.0}'
+  t.write(d .. "/sg.jsonl", '{"completed": 1}\n' .. line .. "\n")
+  local m, why = require("llmd.autobench_run").result_metrics(d .. "/sg.jsonl", 80)
+  t.eq(why, nil)
+  t.eq(m, json.object {
+    request_throughput = 1.5, output_token_throughput = 300.5, total_token_throughput = 1200.5,
+    p50_ttft_ms = 400.0, mean_ttft_ms = 410.0, p99_ttft_ms = 800.0, p50_tpot_ms = 20.0, mean_tpot_ms = 21.0,
+    p99_tpot_ms = 35.0, p50_e2e_ms = 2000.0, mean_e2e_ms = 2100.0, p99_e2e_ms = 3900.0,
+    success_rate = 0.95, -- 76 of the config's 80 (the file has no `failed`)
+  })
+  -- unstreamed vLLM: TTFT 0 means not measured, so absent
+  t.write(d .. "/v.json", '{"completed": 2, "failed": 0, "num_prompts": 2, "mean_ttft_ms": 0.0, "median_ttft_ms": 0.0, '
+    .. '"p99_ttft_ms": 0.0, "mean_e2el_ms": 5.0, "request_throughput": 2.0}')
+  m = require("llmd.autobench_run").result_metrics(d .. "/v.json")
+  t.eq(m, json.object { success_rate = 1.0, mean_e2e_ms = 5.0, request_throughput = 2.0 })
+  t.write(d .. "/bad.json", '{"done": 1}')
+  t.raises("bad.json: no numeric 'completed'", require("llmd.autobench_run").result_metrics, d .. "/bad.json")
+end)
+
+t.test("run: a missing benchmark client is an environment gap: skipped rows, no traceback", function()
+  local d = t.tmpdir()
+  local path = "/usr/bin:/bin" -- python3 is called by its absolute path; vllm is nowhere
+  t.eq(proc.run({ "sh", "-c", "command -v vllm" }, { env = { PATH = path } }).ok, false, "vllm must be absent")
+  local cfg = mock_config()
+  cfg.frameworks.vllm = { enabled = false }
+  cfg.frameworks.sglang = { enabled = true, server_command = MOCKSERVER,
+    base_server_flags = { model_path = "mock/model", context_length = 100 }, search_space = {} }
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  local r = ab_cli({ "plan", "cfg.yaml", "--text" }, d, { PATH = path })
+  t.ok(r.stdout:find("# environment-gap: the benchmark client: 'vllm' is not installed here (not found in PATH)", 1, true),
+    r.stdout)
+  r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d, { PATH = path })
+  t.eq(r.stderr, "")
+  local got = rows_by(d .. "/results.jsonl")
+  for _, sc in ipairs { "chat", "summarization" } do
+    local row = got["sglang-0/" .. sc]
+    t.eq({ row.status, row.disposition }, { "skipped", "environment-gap" })
+    t.eq(row.failure_reason, "environment-gap: the benchmark client: 'vllm' is not installed here (not found in PATH)")
+  end
+  t.eq(lfs.attributes(d .. "/autobench-artifacts/sglang-0"), nil, "no server was started")
+end)
+
+t.test("run: a server that dies mid-benchmark is an oom row at once, its other scenarios not run", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  -- mode 5 answers 5 completions then dies with a CUDA OOM: the client's test prompt and
+  -- 4 of chat's 8 requests succeed, then the server is gone
+  local cfg = mock_config {
+    dataset = { kind = "random", num_prompts = 8, scenario_names = { "chat", "summarization" },
+      input_len = { 10, 20 }, output_len = { 4, 8 } },
+  }
+  cfg.frameworks.vllm.base_server_flags.max_num_seqs = 5
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  local t0 = os.time()
+  local r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d, env)
+  -- the mock client, like vLLM's, would wait 600 s for a dead server; the run does not
+  t.ok(os.time() - t0 < 30, "the candidate was stopped at once")
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local got = rows_by(d .. "/results.jsonl")
+  local chat = got["vllm-0/chat"]
+  t.eq(chat.status, "oom", chat.failure_reason)
+  t.ok(chat.failure_reason:find("the server exited (code 1) during the benchmark of chat", 1, true), chat.failure_reason)
+  t.ok(chat.failure_reason:find("CUDA out of memory", 1, true), chat.failure_reason)
+  t.eq(chat.server_exit.code, 1)
+  t.eq(chat.sla.passed, false)
+  local summ = got["vllm-0/summarization"]
+  t.eq(summ.status, "skipped")
+  t.ok(summ.failure_reason:find("not run: the server exited (code 1, oom) during the benchmark of chat", 1, true),
+    summ.failure_reason)
+  t.eq(lfs.attributes(d .. "/autobench-artifacts/vllm-0/benchmark-summarization.log"), nil, "never started")
 end)

@@ -150,7 +150,7 @@ static int scan_one(int format, const char *pattern, const char *text, size_t le
     int rc = scan_run(&s);
     snprintf(err, errlen, "%s", rc != 0 ? s.err : "");
     *sum = stats_sum(&st);
-    *refills = 0;
+    *refills = s.refills;
     scan_free(&s);
     if (fp != NULL)
         fclose(fp);
@@ -241,6 +241,34 @@ int main(void)
                               letter ? 19 : 21) == 0);
             }
         }
+    }
+
+    TEST("a long token through small reads is read again a logarithmic number of times")
+    {
+        /* a 4 MiB string, then [1, 2, 3]; and a CSV row with a 4 MiB quoted field. Read
+           4 KiB at a time, the window used to be refilled, and the token parsed again
+           from its start, once per read: 1024 times (quadratic). Now 32 reads of 4 KiB
+           reach READ_CHUNK (128 KiB), then every refill at least doubles what is read:
+           about 32 + log2(4 MiB / 128 KiB) = 37 refills. */
+        size_t big = 4u << 20;
+        char *doc = malloc(big + 64);
+        CHECK(doc != NULL);
+        size_t n = (size_t)sprintf(doc, "{\"a\": \"");
+        memset(doc + n, 'x', big);
+        n += big;
+        n += (size_t)sprintf(doc + n, "\", \"v\": [1, 2, 3]}");
+        double sum;
+        uint64_t refills;
+        char err[512];
+        CHECK(scan_one(SCAN_JSON, "$.v[*]", doc, n, 4096, &sum, &refills, err, sizeof err) == 0);
+        CHECK(sum == 6 && refills < 64);
+        n = (size_t)sprintf(doc, "x,y\n\"");
+        memset(doc + n, 'x', big);
+        n += big;
+        n += (size_t)sprintf(doc + n, "\",2\n3,4\n");
+        CHECK(scan_one(SCAN_CSV, "y", doc, n, 4096, &sum, &refills, err, sizeof err) == 0);
+        CHECK(sum == 6 && refills < 64);
+        free(doc);
     }
 
     return test_report();

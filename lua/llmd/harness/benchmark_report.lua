@@ -177,6 +177,47 @@ local function find_nan(v, where)
   end
 end
 
+-- Why a report that parsed is still not whole (a truncated file reads as valid YAML when
+-- cut at a line's end, and one cut inside a number gives a wrong number), or nil.
+local function incomplete(path, br)
+  if path:match("%.ya?ml$") then
+    local f = io.open(path, "rb")
+    if f then
+      local size = f:seek("end")
+      f:seek("set", math.max(0, size - 1))
+      local last = f:read(1)
+      f:close()
+      if size > 0 and last ~= "\n" then
+        return "does not end with a newline, as every YAML writer ends a file: truncated?"
+      end
+    end
+  end
+  local v01 = br.version == "0.1" or br.version == 0.1
+  local agg
+  if v01 then
+    agg = br.metrics
+  else
+    agg = type(br.results) == "table" and type(br.results.request_performance) == "table"
+      and br.results.request_performance.aggregate
+  end
+  if type(agg) ~= "table" then return nil end -- map() says what is missing
+  local req = type(agg.requests) == "table" and agg.requests or {}
+  local ok = (num(req.total) or 0) - (num(req.failures) or 0) - (num(req.incomplete) or 0)
+  if ok > 0 then
+    for _, k in ipairs { "latency", "throughput" } do
+      if type(agg[k]) ~= "table" then
+        return ("has %d successful requests but no %s section: truncated or incomplete"):format(ok, k)
+      end
+    end
+  end
+  for k, st in pairs(type(agg.latency) == "table" and agg.latency or {}) do
+    if type(st) == "table" and (st.units == nil or st.mean == nil) then
+      return ("latency.%s has no %s (every statistic has units and mean): truncated or incomplete")
+        :format(k, st.units == nil and "units" or "mean")
+    end
+  end
+end
+
 function M.extract(c, opts)
   opts = opts or {}
   local run = rm.start(M, c)
@@ -187,6 +228,13 @@ function M.extract(c, opts)
     if type(br) ~= "table" then error(path .. ": expected a mapping (a benchmark report)", 0) end
     local nan = find_nan(br, "")
     if nan then error(("%s: %s is .nan (expected a number, or the key left out when unknown)"):format(path, nan), 0) end
+    local why = incomplete(path, br)
+    if why and not opts.tolerant then
+      error(("%s: %s (--tolerant leaves the file out with a warning)"):format(path, why), 0)
+    elseif why then
+      rm.warn(run, "left out (--tolerant): %s: %s", path, why)
+      goto next_file
+    end
     local st = rm.stage(i - 1)
     st.file = path
     local info = map(st.metrics, br, path, i - 1)
@@ -207,6 +255,7 @@ function M.extract(c, opts)
       end
     end
     run.stages[#run.stages + 1] = st
+    ::next_file::
   end
   local tl, vl = {}, {}
   for t in pairs(tools) do tl[#tl + 1] = t end

@@ -27,7 +27,36 @@ local function classify(name)
 end
 
 function M.detect(dir)
-  return rm.group_files(dir, function(f) return classify(f.name) end)
+  local cs = rm.group_files(dir, function(f) return classify(f.name) end)
+  -- stages are numbered 0, 1, 2, ...: a gap is a stage file lost; an empty or unreadable
+  -- file claimed by its name is one that cannot be read
+  for _, c in ipairs(cs) do
+    local have, max = {}, -1
+    for _, s in ipairs(c.stages) do
+      have[s.index] = true
+      if s.index > max then max = s.index end
+    end
+    for i = 0, rm.only_file and -1 or max do -- (one file asked for: no sequence to check)
+      if not have[i] then
+        rm.claim_failed(c, ("%s/stage_%d_lifecycle_metrics.json"):format(c.dir, i),
+          ("missing (stage files 0 to %d are expected, a ladder row would be lost)"):format(max))
+      end
+    end
+    for _, p in ipairs(c.files) do
+      local why = rm.unreadable(p)
+      if why then rm.claim_failed(c, p, why) end
+    end
+    if #(c.unreadable or {}) > 0 then
+      local bad = {}
+      for _, u in ipairs(c.unreadable) do bad[u:match("^(.-): ")] = true end
+      local kept = {}
+      for _, s in ipairs(c.stages) do if not bad[s.path] then kept[#kept + 1] = s end end
+      c.stages = kept
+      if c.summary and bad[c.summary] then c.summary = nil end
+      if c.per_request and bad[c.per_request] then c.per_request = nil end
+    end
+  end
+  return cs
 end
 
 -- Summary dicts -> metric keys. Percentile keys are f"p{p:g}"; p50 is "median".

@@ -31,9 +31,28 @@ local function new(variant)
   end
 
   function M.detect(dir)
-    return rm.group_files(dir, function(f)
-      return f.name:match("%.json$") ~= nil and not f.name:match("%.pytorch%.json$") and is_ours(rm.peek(f.path, 65536))
+    local others = {} -- .json files not recognised, by folder
+    local cs = rm.group_files(dir, function(f)
+      if f.name:match("%.json$") == nil or f.name:match("%.pytorch%.json$") then return nil end
+      if is_ours(rm.peek(f.path, 65536)) then return true end
+      others[#others + 1] = f
     end)
+    -- a file named like this run's result files (benchmark_<date>.json beside
+    -- benchmark_<date>.json) that cannot be read as one is a load point lost: said
+    for _, c in ipairs(cs) do
+      local shapes = {}
+      for _, p in ipairs(c.files) do shapes[rm.name_shape(p:match("[^/]+$"))] = true end
+      for _, f in ipairs(others) do
+        if f.dir == c.dir and shapes[rm.name_shape(f.name)] then
+          local head = rm.peek(f.path, 65536)
+          rm.claim_failed(c, f.path, rm.unreadable(f.path)
+            or (head and head:match("^%s*$") and "empty")
+            or "not a vLLM benchmark result (no request_throughput and num_prompts at its start: truncated or "
+              .. "corrupt?)")
+        end
+      end
+    end
+    return cs
   end
 
   local SCALARS = {

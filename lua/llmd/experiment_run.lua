@@ -349,6 +349,12 @@ function M.steps_list()
         else
           say(c, "Run treatment %s (%d/%d): benchmarking.", rt.name, i, #ctx.exp.run_treatments)
           local ok, msg = pcall(function()
+            if ctx.exp.reset_caches and i > 1 then
+              -- reset_caches: every run treatment after the first starts with empty caches
+              say(c, "  reset_caches: restarting the vLLM pods so %s starts with empty KV and prefix caches", rt.name)
+              c.k:kubectl { "delete", "pod", "-l", cluster.SERVING_LABEL .. "=true" }
+              cluster.fn.wait_ready(c, "stack")
+            end
             cluster.fn.benchmark(c, rt.name)
             cluster.fn.save_state(c, rt.name)
             if not ctx.dry_run then
@@ -530,6 +536,10 @@ function M.run(exp, plan, opts)
     #setup_list, #exp.run_treatments, #setup_list * #exp.run_treatments, table.concat(names, ", "), parallel,
     opts.dry_run and "; dry run: nothing is changed" or ""))
   for _, wmsg in ipairs(exp.warnings) do out:write("warning: ", wmsg, "\n") end
+  if exp.run_controls.validate_failures then
+    out:write("warning: validate_failures: not used by llmdlua (every run treatment's results are health-checked "
+      .. "anyway: no results, no successful request or a harness that stopped early fail it)\n")
+  end
   -- the summary is written again on every run, whatever an earlier one recorded
   local previous = {}
   for _, o in ipairs(steps.load_record(w.path .. "/steps.json")) do

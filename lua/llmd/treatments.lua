@@ -412,22 +412,6 @@ end
 
 -- Rendering --------------------------------------------------------------------------------
 
-local function html_escape(v)
-  return (tostring(v):gsub("&", "&amp;"):gsub("<", "&lt;"):gsub(">", "&gt;"):gsub('"', "&quot;"))
-end
-
--- A copy of v with every string HTML-escaped (the HTML template prints fields as they are).
-local function escaped(v, seen)
-  if type(v) == "string" then return html_escape(v) end
-  if type(v) ~= "table" then return v end
-  seen = seen or {}
-  if seen[v] then return seen[v] end
-  local c = {}
-  seen[v] = c
-  for k, x in pairs(v) do c[k] = escaped(x, seen) end
-  return c
-end
-
 local function num(key, v) return v and metrics.format(key, v, nil, { bare = true }) or "N/A" end
 
 -- What the templates print: the model plus its figures as text.
@@ -476,7 +460,7 @@ function M.write_report(out, list, opts)
   local v = M.present(m, opts)
   local tdir = opts.templates or (host.root .. "/templates")
   local md = template.render_file(tdir .. "/treatments_report.md", v)
-  local html = template.render_file(tdir .. "/treatments_report.html", escaped(v))
+  local html = template.render_file(tdir .. "/treatments_report.html", v)  -- the engine escapes for HTML
   local paths = { md = out .. "/treatment_report.md", html = out .. "/treatment_report.html", text = md, model = m }
   ws.write_text(paths.md, md)
   ws.write_text(paths.html, html)

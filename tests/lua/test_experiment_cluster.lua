@@ -16,6 +16,7 @@ local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_
 local F = t.fixtures()
 
 local EXPERIMENT = [[
+reset_caches: true
 experiment:
   name: routing-sweep
   harness: inference-perf
@@ -47,7 +48,7 @@ local function setup(edit)
   local plan = {
     namespaces = { "exp-a", "exp-b", "exp-c" }, parallel = 3, parent = d,
     timeouts = { ready = 3, poll = 0.05, smoke = 10, backoff = 0.01 },
-    deploy = { method = "helmfile", guide_dir = d .. "/guide", environments = { "cuda", "istio" },
+    deploy = { method = "helmfile", guide_dir = d .. "/guide", environment = "istio",
       model = "Qwen/Qwen3-0.6B", gateway = "istio", values_override = { decode = { replicas = 1 }, keep = true } },
     benchmark = { template = d .. "/template.yaml", harness = "inference-perf", attempts = 1 },
   }
@@ -133,6 +134,16 @@ t.test("3 x 2 in three namespaces at once; one setup treatment fails at standup,
   -- in parallel: the third namespace started before the first one was done
   t.ok(first["exp-c"] < last["exp-a"], ("exp-c first call %d, exp-a last call %d"):format(first["exp-c"],
     last["exp-a"]))
+  -- reset_caches: the vLLM pods restarted once per namespace, between rate1 and rate5
+  local resets = {}
+  for _, c in ipairs(cs) do
+    if c.tool == "kubectl" and c.args[3] == "delete" and c.args[4] == "pod" then
+      local ns = ns_of(c)
+      resets[ns] = (resets[ns] or 0) + 1
+      t.eq(c.args[6], "llm-d.ai/inference-serving=true")
+    end
+  end
+  t.eq(resets, { ["exp-a"] = 1, ["exp-c"] = 1 })
   -- the treatments' values overrides: constants, then the treatment, over the plan's
   local ov = yaml.load_file(w .. "/setup-treatment-plugins-kv/plan/values-override.yaml")
   t.eq(ov, { decode = { replicas = 4 }, keep = true, router = { epp = { pluginsConfigFile = "kv-cache.yaml" } } })
@@ -215,7 +226,7 @@ t.test("--dry-run prints the commands and changes nothing; plan mistakes name th
   local s = setup()
   local r = experiment(s, { "--plan", s.plan, "--dry-run" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
-  t.ok(r.stdout:find("[dry-run] helmfile -n exp-a apply -e cuda -e istio --state-values-file", 1, true), r.stdout)
+  t.ok(r.stdout:find("[dry-run] helmfile -n exp-a apply -e istio --state-values-file", 1, true), r.stdout)
   for _, c in ipairs(calls(s)) do
     t.ok(c.args[1] == "get" or c.args[1] == "list" or c.args[2] == "list", "only reads: " .. table.concat(c.args, " "))
   end

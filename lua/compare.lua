@@ -100,7 +100,8 @@ if o.plan or o.resume then
   end
   if ctx.model then
     if not o.quiet then io.write("\n", ctx.model.text, "\n") end
-    io.write(("Comparison report written to: %s\n\n%s\n"):format(ctx.model.path, cmp.tree(ctx.ws)))
+    io.write(("Comparison report written to: %s\n%s\n%s\n"):format(ctx.model.path, cmp.html_line(ctx.model),
+      cmp.tree(ctx.ws)))
   end
   os.exit(ctx.result.ok and 0 or 1)
 end
@@ -188,4 +189,4 @@ if not ok then
   error(("%s\n(%s)"):format(model, where), 0)
 end
 if not o.quiet then io.write("\n", model.text, "\n") end
-io.write(("Comparison report written to: %s\n\n%s\n"):format(model.path, cmp.tree(w)))
+io.write(("Comparison report written to: %s\n%s\n%s\n"):format(model.path, cmp.html_line(model), cmp.tree(w)))

@@ -613,7 +613,7 @@ local function benchmark(ctx, x)
       why = (why and why .. "; " or "") .. ("no results of this run on the PVC (there: %s)")
         :format(#listed > 0 and table.concat(listed, ", ") or "nothing")
     end
-    if run.status ~= "ok" then why = (why and why .. "; " or "") .. table.concat(run.reasons, "; ") end
+    if run.status == "failed" then why = (why and why .. "; " or "") .. table.concat(run.reasons, "; ") end
     if not why then return ("results in %s (%s)"):format(dest, run.harness) end
     say(ctx, "  the benchmark failed: %s", why)
     if attempt == attempts then

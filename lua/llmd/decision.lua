@@ -52,7 +52,7 @@ end
 
 local function slo_text(key, max)
   local m = metrics.get(key)
-  return ("%s <= %s"):format(m.label, metrics.format(key, max))
+  return ("%s ≤ %s"):format(m.label, metrics.format(key, max))
 end
 
 -- The SLO list from "key=max,key=max" or a mapping {key = max} (an info file's or a
@@ -92,7 +92,7 @@ function M.parse_slo(spec, where)
   return out
 end
 
--- The SLOs as one phrase: "TTFT p90 <= 200.0 ms and Error rate <= 1.00 %".
+-- The SLOs as one phrase: "TTFT p90 ≤ 200.0 ms and Error rate ≤ 1.00 %".
 function M.slo_phrase(slo)
   local parts = {}
   for _, s in ipairs(slo) do parts[#parts + 1] = s.text end

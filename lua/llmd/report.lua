@@ -19,8 +19,18 @@ local lp = require "llmd.loadpoints"
 local M = {}
 
 M.PERF_KEYS = {
-  "throughput_req_s", "throughput_tok_s", "latency_p50_ms", "latency_p90_ms", "latency_p99_ms",
-  "ttft_mean_ms", "ttft_p50_ms", "ttft_p90_ms", "itl_mean_ms", "tpot_mean_ms", "error_rate_pct",
+  "throughput_req_s", "throughput_tok_s", "latency_p50_ms", "latency_p90_ms", "latency_p95_ms",
+  "latency_p99_ms", "latency_p999_ms", "ttft_mean_ms", "ttft_p50_ms", "ttft_p90_ms", "ttft_p95_ms", "ttft_p99_ms",
+  "ttft_p999_ms", "tpot_mean_ms", "tpot_p50_ms", "tpot_p90_ms", "tpot_p95_ms", "tpot_p99_ms", "tpot_p999_ms",
+  "itl_mean_ms", "itl_p50_ms", "itl_p90_ms", "itl_p95_ms", "itl_p99_ms", "itl_p999_ms", "itl_tw_p50_ms",
+  "itl_tw_p90_ms", "itl_tw_p95_ms", "itl_tw_p99_ms", "error_rate_pct",
+}
+
+-- Rows shown only where a run has the figure (p99.9 and guidellm's token-weighted ITL
+-- are in few files); every other row is shown, N/A with its reason included.
+M.OPTIONAL_KEYS = {
+  latency_p999_ms = true, ttft_p999_ms = true, tpot_p999_ms = true, itl_p999_ms = true,
+  itl_tw_p50_ms = true, itl_tw_p90_ms = true, itl_tw_p95_ms = true, itl_tw_p99_ms = true,
 }
 
 -- Metrics whose formula is the same whichever harness measured them.
@@ -293,7 +303,19 @@ local function kv_section(A, B)
     end
   end
   sec.sum_of_max = #som > 0 and som or nil
-  sec.sum_of_max_why = require("llmd.kvcache").SUM_OF_MAX_WHY
+  -- why it differs, in the direction it differs (a restart can make it the smaller)
+  local kvm = require "llmd.kvcache"
+  local over, under = false, false
+  for _, kv in ipairs { ka, kb } do
+    if kv.sum_of_max and not kv.sum_of_max_same and kv.hits and kv.sum_of_max.hits then
+      if kv.sum_of_max.hits > kv.hits or (kv.sum_of_max.queries or 0) > (kv.queries or 0) then over = true end
+      if kv.sum_of_max.hits < kv.hits or (kv.sum_of_max.queries or math.huge) < (kv.queries or 0) then under = true end
+    end
+  end
+  local why = {}
+  if over or not under then why[#why + 1] = kvm.SUM_OF_MAX_WHY end
+  if under then why[#why + 1] = kvm.SUM_OF_MAX_UNDER end
+  sec.sum_of_max_why = table.concat(why, " ")
   local ta, tb = ka.time_avg, kb.time_avg
   if ta or tb then
     local function p1(v) return v and T.helpers.num(v, 1) .. " %" or "N/A" end
@@ -445,7 +467,7 @@ end
 local function summary(model, A, B)
   local failed = {}
   for _, s in ipairs { A, B } do
-    if s.run.status ~= "ok" then
+    if s.run.status == "failed" then
       failed[#failed + 1] = ("%s failed (%s)"):format(s.label, table.concat(s.run.reasons, "; "))
     end
   end
@@ -574,9 +596,9 @@ function M.build(opts)
     generated = T.helpers.date(opts.generated or os.time()),
     workspace = opts.workspace,
     a = { label = A.label, status = A.run.status, reasons = A.run.reasons, harness = harness_name(A.run),
-      warnings = A.run.warnings },
+      warnings = A.run.warnings, checks = A.run.checks or {} },
     b = { label = B.label, status = B.run.status, reasons = B.run.reasons, harness = harness_name(B.run),
-      warnings = B.run.warnings },
+      warnings = B.run.warnings, checks = B.run.checks or {} },
     config = config_rows(A, B),
     test = M.TEST,
     slo = opts.slo or {},
@@ -616,7 +638,7 @@ function M.build(opts)
   local any_sig = false
   for _, key in ipairs(M.PERF_KEYS) do
     local r = perf_row(key, ctx)
-    rows[#rows + 1] = r
+    if not (M.OPTIONAL_KEYS[key] and r.a == nil and r.b == nil) then rows[#rows + 1] = r end
     if r.test then any_sig = true end
     if r.note and r.verdict == "not comparable" and r.evidence ~= "not like for like" and r.a ~= nil and r.b ~= nil then
       notes[#notes + 1] = r.label .. ": " .. r.note

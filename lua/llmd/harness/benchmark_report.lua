@@ -62,11 +62,12 @@ local LAT = {
   ttft = "time_to_first_token", tpot = "time_per_output_token", itl = "inter_token_latency",
   ntpot = "normalized_time_per_output_token", latency = "request_latency",
 }
--- a BR converted from guidellm: by meaning
-local LAT_GUIDELLM = {
-  ttft = "time_to_first_token", tpot = "inter_token_latency", ntpot = "time_per_output_token",
-  latency = "request_latency",
-}
+-- a BR converted from guidellm: by meaning. Its inter_token_latency is guidellm's
+-- token-weighted distribution: the mean is the pooled gap mean (itl_mean_ms), the
+-- percentiles are token-weighted (itl_tw_*); its time_per_output_token has no catalogue key
+local LAT_GUIDELLM = { ttft = "time_to_first_token", latency = "request_latency" }
+local BR_PCTS = { { "mean", "mean" }, { "p50", "p50" }, { "p90", "p90" }, { "p95", "p95" }, { "p99", "p99" },
+  { "p999", "p99p9" } }
 
 local function map(set, br, path, stage_fallback)
   local v01 = br.version == "0.1" or br.version == 0.1
@@ -99,7 +100,8 @@ local function map(set, br, path, stage_fallback)
   local lat = type(agg.latency) == "table" and agg.latency or {}
   for prefix, brkey in pairs(tool == "guidellm" and LAT_GUIDELLM or LAT) do
     local s = lat[brkey]
-    for _, w in ipairs { "mean", "p50", "p90", "p99" } do
+    for _, ww in ipairs(BR_PCTS) do
+      local w, bw = ww[1], ww[2]
       local key = prefix .. "_" .. w .. "_ms"
       if require("llmd.metrics").has(key) then
         if type(s) ~= "table" then
@@ -110,19 +112,36 @@ local function map(set, br, path, stage_fallback)
             error(("%s: latency.%s.units is %s; expected s, s/token, ms or ms/token")
               :format(path, brkey, tostring(s.units)), 0)
           end
-          if num(s[w]) then
-            rm.put(set, key, s[w] * scale, src .. ": latency." .. brkey, w ~= "mean" and method or nil)
+          if num(s[bw]) then
+            rm.put(set, key, s[bw] * scale, src .. ": latency." .. brkey, w ~= "mean" and method or nil)
           else
-            rm.unknown(set, key, ("latency.%s has no %s"):format(brkey, w))
+            rm.unknown(set, key, ("latency.%s has no %s"):format(brkey, bw))
           end
         end
       end
     end
   end
   if tool == "guidellm" then
-    for _, k in ipairs { "itl_mean_ms", "itl_p90_ms", "itl_p99_ms" } do
-      rm.unknown(set, k, "guidellm records no per-token times (its inter_token_latency is the catalogue's TPOT)")
+    local gl = require "llmd.harness.guidellm"
+    local s = lat.inter_token_latency
+    local scale = type(s) == "table" and TO_MS[s.units]
+    if type(s) == "table" and scale then
+      if num(s.mean) then
+        rm.put(set, "itl_mean_ms", s.mean * scale, src .. ": latency.inter_token_latency mean (guidellm's, "
+          .. "weighted by output tokens - 1: the pooled gap mean)")
+      end
+      for _, ww in ipairs(BR_PCTS) do
+        local key = "itl_tw_" .. ww[1] .. "_ms"
+        if require("llmd.metrics").has(key) and num(s[ww[2]]) then
+          rm.put(set, key, s[ww[2]] * scale, src .. ": latency.inter_token_latency (token-weighted)", method)
+        end
+      end
     end
+    for _, m in ipairs(require("llmd.metrics").list) do
+      if m.key:match("^tpot_") then rm.unknown(set, m.key, gl.NO_TPOT) end
+      if m.key:match("^itl_p") then rm.unknown(set, m.key, gl.NO_ITL) end
+    end
+    rm.unknown(set, "ntpot_mean_ms", gl.NO_NTPOT)
   end
   rm.latency_all_from_summary(set, failures, inc, src, method)
   local tp = type(agg.throughput) == "table" and agg.throughput or {}

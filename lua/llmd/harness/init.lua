@@ -144,6 +144,8 @@ function M.extract(dir, opts)
   else
     run = c.harness.extract(c, opts)
     for _, u in ipairs(c.unreadable or {}) do rm.warn(run, "left out (--tolerant): %s", u) end
+    -- the CDF charts' quantile grid, from the accumulators just filled
+    run.cdf, run.cdf_count = rm.cdf(run.overall.samples)
   end
   run.root = dir
   for _, l in ipairs(rm.links_out(dir)) do

@@ -459,6 +459,14 @@ function M.write_report(out, list, opts)
   local m = M.model(list, opts)
   local v = M.present(m, opts)
   local tdir = opts.templates or (host.root .. "/templates")
+  -- charts: drawn where gnuplot is, else the note says why not
+  local charts = require "llmd.charts"
+  local clist = M.charts(m, list)
+  local gp = charts.gnuplot()
+  if gp then
+    charts.render(clist, tdir, out .. "/charts", gp)
+  end
+  v.charts = charts.section(clist, not gp and charts.NO_GNUPLOT or nil)
   local md = template.render_file(tdir .. "/treatments_report.md", v)
   local html = template.render_file(tdir .. "/treatments_report.html", v)  -- the engine escapes for HTML
   local paths = { md = out .. "/treatment_report.md", html = out .. "/treatment_report.html", text = md, model = m }
@@ -474,6 +482,192 @@ function M.write_report(out, list, opts)
   end
   json.write(out .. "/treatments.json", plain)
   return paths
+end
+
+-- Charts -------------------------------------------------------------------------------------
+--
+-- Prepared here (data and gnuplot variables), drawn by llmd.charts.render from the editable
+-- templates templates/charts/treatments_*.gp, as the two-run report's charts are.
+
+local function gpn(v)
+  return require("llmd.charts").gp_number(v)
+end
+
+local function block_text(header, blocks)
+  local out = { "# " .. header }
+  for b, rows in ipairs(blocks) do
+    if b > 1 then out[#out + 1] = "\n" end
+    out[#out + 1] = "# " .. rows.name:gsub("[%c]", " ")
+    local list = #rows > 0 and rows or { { n = 1 } }
+    for _, r in ipairs(list) do
+      local cells = {}
+      for i = 1, r.n do cells[i] = gpn(r[i]) end
+      out[#out + 1] = table.concat(cells, " ")
+    end
+  end
+  return table.concat(out, "\n") .. "\n"
+end
+
+local function wide(values)
+  local lo, hi
+  for _, v in ipairs(values) do
+    if finite(v) and v > 0 then lo, hi = math.min(lo or v, v), math.max(hi or v, v) end
+  end
+  return lo ~= nil and hi / lo > 20
+end
+
+local LT_PANELS = { { "ttft_p90_ms", "TTFT p90 (ms)" }, { "tpot_p90_ms", "TPOT p90 (ms)" },
+  { "latency_p90_ms", "E2E latency p90 (ms)" } }
+local BAR_PANELS = { { "ttft_p90_ms", "TTFT p90 (ms)" }, { "latency_p90_ms", "E2E latency p90 (ms)" },
+  { "output_tps", "output tokens/s" } }
+local CDF_PANELS = { { "ttft_ms", "TTFT (ms)" }, { "tpot_ms", "TPOT (ms)" }, { "itl_ms", "inter-token latency (ms)" },
+  { "e2e_ms", "end-to-end latency (ms)" } }
+
+-- The N-way charts of model m (from M.model) and the treatments' runs.
+function M.charts(m, list)
+  local labels = {}
+  for i, x in ipairs(m.treatments) do labels[i] = x.label end
+  local function chart(name, title)
+    return { name = name, title = title, available = false, notes = {},
+      vars = { { "title", title }, { "labels", labels } } }
+  end
+  local out = {}
+
+  -- 1. latency against achieved load
+  local c = chart("treatments_latency_throughput", "Latency against achieved load, every treatment")
+  local blocks, cols, plabels, logs, slos = {}, {}, {}, {}, {}
+  for i, pnl in ipairs(LT_PANELS) do
+    local vals = {}
+    for _, x in ipairs(m.treatments) do
+      for _, p in ipairs(x.points) do vals[#vals + 1] = p.values[pnl[1]] end
+    end
+    if #vals > 0 then
+      cols[#cols + 1], plabels[#plabels + 1], logs[#logs + 1] = i + 1, pnl[2], wide(vals)
+      local lim = 0 / 0
+      for _, sl in ipairs(m.slo) do if sl.key == pnl[1] then lim = sl.max end end
+      slos[#slos + 1] = lim
+    end
+  end
+  for _, x in ipairs(m.treatments) do
+    local rows = { name = x.label }
+    local pts = {}
+    for _, p in ipairs(x.points) do if p.achieved_rps then pts[#pts + 1] = p end end
+    table.sort(pts, function(a, b) return a.achieved_rps < b.achieved_rps end)
+    for _, p in ipairs(pts) do
+      rows[#rows + 1] = { n = 4, p.achieved_rps, p.values.ttft_p90_ms, p.values.tpot_p90_ms, p.values.latency_p90_ms }
+    end
+    blocks[#blocks + 1] = rows
+  end
+  if #cols == 0 then
+    c.reason = "No treatment has latency percentiles at its load points."
+  else
+    c.data = block_text("achieved_req_s ttft_p90_ms tpot_p90_ms latency_p90_ms", blocks)
+    c.vars[#c.vars + 1] = { "panel_col", cols }
+    c.vars[#c.vars + 1] = { "panel_label", plabels }
+    c.vars[#c.vars + 1] = { "panel_log", logs }
+    c.vars[#c.vars + 1] = { "slo", slos }
+    c.available = true
+  end
+  out[#out + 1] = c
+
+  -- 2. bars: mean over the load points, whiskers from the lowest to the highest
+  c = chart("treatments_bars", "Across each treatment's load points: mean, lowest and highest")
+  local rows, any, has_panel = { name = "treatments" }, false, {}
+  for i, x in ipairs(m.treatments) do
+    local r = { n = 1 + 3 * #BAR_PANELS, i - 1 }
+    for j, pnl in ipairs(BAR_PANELS) do
+      local sum, n, lo, hi = 0, 0, nil, nil
+      for _, p in ipairs(x.points) do
+        local v = pnl[1] == "output_tps" and p.output_tps or p.values[pnl[1]]
+        if finite(v) then
+          sum, n = sum + v, n + 1
+          lo, hi = math.min(lo or v, v), math.max(hi or v, v)
+        end
+      end
+      if n > 0 then
+        r[3 * j - 1], r[3 * j], r[3 * j + 1] = sum / n, lo, hi
+        any, has_panel[j] = true, true
+      end
+    end
+    rows[#rows + 1] = r
+  end
+  if any then
+    c.data = block_text("treatment ttft_p90_mean ttft_p90_min ttft_p90_max e2e_p90_mean e2e_p90_min e2e_p90_max "
+      .. "output_tps_mean output_tps_min output_tps_max", { rows })
+    local pl, pc = {}, {}
+    for j, pnl in ipairs(BAR_PANELS) do
+      if has_panel[j] then pl[#pl + 1], pc[#pc + 1] = pnl[2], 3 * j - 1 end
+    end
+    c.vars[#c.vars + 1] = { "panel_col", pc }
+    c.vars[#c.vars + 1] = { "panel_label", pl }
+    c.available = true
+  else
+    c.reason = "No treatment has TTFT, E2E latency or throughput at its load points."
+  end
+  out[#out + 1] = c
+
+  -- 3. CDF overlays from the per-request quantile grids (run.cdf)
+  c = chart("treatments_cdf", "Per-request latency distributions (CDF), every treatment")
+  blocks = {}
+  local has, qset, qs = {}, {}, {}
+  local present = {}
+  for i, t in ipairs(list) do
+    local cdf = t.runs and t.runs[1] and t.runs[1].cdf
+    has[i] = cdf ~= nil
+    if cdf and #t.runs > 1 then
+      c.notes[#c.notes + 1] = ("%s: the distribution of its first folder (%s) of %d."):format(t.label,
+        t.runs[1].dir, #t.runs)
+    elseif not cdf then
+      c.notes[#c.notes + 1] = ("%s: no per-request data, so no distribution."):format(t.label)
+    end
+    for _, pnl in ipairs(CDF_PANELS) do
+      for _, qv in ipairs(cdf and cdf[pnl[1]] or {}) do
+        present[pnl[1]] = true
+        if not qset[qv[1]] then qset[qv[1]] = true; qs[#qs + 1] = qv[1] end
+      end
+    end
+  end
+  table.sort(qs)
+  cols, plabels, logs = {}, {}, {}
+  for i, pnl in ipairs(CDF_PANELS) do
+    if present[pnl[1]] then
+      local vals = {}
+      for _, t in ipairs(list) do
+        local cdf = t.runs and t.runs[1] and t.runs[1].cdf
+        for _, qv in ipairs(cdf and cdf[pnl[1]] or {}) do
+          if qv[1] >= 1 and qv[1] <= 99 then vals[#vals + 1] = qv[2] end
+        end
+      end
+      cols[#cols + 1], plabels[#plabels + 1], logs[#logs + 1] = i + 1, pnl[2], wide(vals)
+    end
+  end
+  for _, t in ipairs(list) do
+    local cdf = t.runs and t.runs[1] and t.runs[1].cdf
+    local r = { name = t.label }
+    if cdf then
+      local by = {}
+      for _, pnl in ipairs(CDF_PANELS) do
+        by[pnl[1]] = {}
+        for _, qv in ipairs(cdf[pnl[1]] or {}) do by[pnl[1]][qv[1]] = qv[2] end
+      end
+      for _, q in ipairs(qs) do
+        r[#r + 1] = { n = 5, q, by.ttft_ms[q], by.tpot_ms[q], by.itl_ms[q], by.e2e_ms[q] }
+      end
+    end
+    blocks[#blocks + 1] = r
+  end
+  if #cols == 0 then
+    c.reason = "No treatment kept per-request data, so there are no latency distributions to draw."
+  else
+    c.data = block_text("percentile ttft_ms tpot_ms itl_ms e2e_ms", blocks)
+    c.vars[#c.vars + 1] = { "has", has }
+    c.vars[#c.vars + 1] = { "panel_col", cols }
+    c.vars[#c.vars + 1] = { "panel_label", plabels }
+    c.vars[#c.vars + 1] = { "panel_log", logs }
+    c.available = true
+  end
+  out[#out + 1] = c
+  return out
 end
 
 -- Experiment workspaces ----------------------------------------------------------------------

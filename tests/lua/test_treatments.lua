@@ -166,3 +166,44 @@ t.test("an experiment workspace: setup treatments compared, their run treatments
   t.ok(t.read(w .. "/cross-treatment-comparison/treatment_report.md"):find("# llm-d Comparison Across 1 Treatments: x",
     1, true))
 end)
+
+t.test("charts across treatments: drawn by gnuplot from the templates, labels as text, none drawn empty", function()
+  if not require("llmd.charts").gnuplot() then
+    error("gnuplot is not installed (scripts/install-deps.sh installs gnuplot-nox)")
+  end
+  local out = t.tmpdir()
+  local a, b = t.tmpdir(), t.tmpdir()
+  copy(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json", a .. "/per_request_lifecycle_metrics.json")
+  copy(F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json", b .. "/openai-infqps-concurrency4.json")
+  local list = tr.load { { label = "ip <a&b>", dirs = { a } }, { label = "vllm", dirs = { b } },
+    { label = "kubecon", dirs = { VLLM } } }
+  local paths = tr.write_report(out, list, {})
+  for _, name in ipairs { "treatments_latency_throughput", "treatments_bars", "treatments_cdf" } do
+    local svg = t.read(out .. "/charts/" .. name .. ".svg")
+    t.ok(svg:find("</svg>", 1, true), name)
+    -- every treatment named in the key (the bars name them under the axis), escaped
+    t.ok(svg:find("ip &lt;a&amp;b", 1, true), name .. ": label") -- gnuplot leaves ">" as it is (valid XML)
+    t.ok(svg:find("vllm", 1, true), name)
+  end
+  -- the CDF data: one block per treatment; the kubecon run kept no per-request data: said
+  local md = paths.text
+  t.ok(md:find("![Per-request latency distributions (CDF), every treatment](charts/treatments_cdf.svg)", 1, true), md)
+  t.ok(md:find("kubecon: no per-request data, so no distribution.", 1, true), md)
+  local html = t.read(out .. "/treatment_report.html")
+  t.ok(html:find('data-chart="treatments_bars"', 1, true))
+  -- the bars' data: mean, lowest and highest TTFT p90 over the kubecon run's 7 load points
+  -- (harness_expected's per-stage values)
+  local S = E.kubecon_na_2025_vllm.stages
+  local sum, lo, hi = 0, math.huge, -math.huge
+  for _, st in ipairs(S) do
+    sum, lo, hi = sum + st.ttft_p90_ms, math.min(lo, st.ttft_p90_ms), math.max(hi, st.ttft_p90_ms)
+  end
+  local last
+  for line in t.read(out .. "/charts/treatments_bars.dat"):gmatch("[^\n]+") do last = line end
+  local cells = {}
+  for x in last:gmatch("%S+") do cells[#cells + 1] = tonumber(x) end
+  t.eq(cells[1], 2)
+  t.near(cells[2], sum / #S, 1e-9)
+  t.near(cells[3], lo, 1e-12)
+  t.near(cells[4], hi, 1e-12)
+end)

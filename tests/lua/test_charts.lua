@@ -176,6 +176,13 @@ t.test("the quantile grid comes from the harness reader's own accumulators", fun
   t.ok(list[2].available, list[2].reason)
   charts.render(list, ROOT .. "/templates", t.tmpdir(), charts.gnuplot())
   t.ok(list[2].svg:find("TTFT (ms)", 1, true))
+  -- a run model saved before the charts existed: the reason says how to get them
+  local old = rm.to_plain(sd.run)
+  old.cdf, old.cdf_count = nil, nil
+  local sold = { x = "a", label = "A", run = rm.from_plain(json.decode(json.encode(old)), "x") }
+  local c = charts.latency_cdf({}, sold, sold)
+  t.eq(c.available, false)
+  t.ok(c.reason:find("--reextract", 1, true), c.reason)
   -- and it survives run_model.json
   local back = rm.from_plain(json.decode(json.encode(rm.to_plain(sd.run))), "x")
   t.eq(back.cdf.ttft_ms, sd.run.cdf.ttft_ms)

@@ -474,6 +474,10 @@ t.test("in a real browser: every chart's title, axis labels and run labels are r
       texts = { "KV-cache usage (%)", "prefix-cache hit rate (%)", "time since the first scrape (s)", la } },
     { title = "Failed requests by cause", texts = { "failed requests", "503 server busy", "503 queue full <b>", la, lb } },
   }
+  -- the labels are text in the page too: no element of theirs
+  local doc0 = t.read(page)
+  t.ok(not doc0:find("<script", 1, true), "no script element from a label")
+  t.ok(doc0:find("x&#39;y &lt;/svg&gt; &lt;script&gt;alert(1)&lt;/script&gt; &amp;amp; ]]&gt;", 1, true), "label B escaped")
   local text = browser_text(page)
   t.eq(check_charts(text, expect), nil)
   t.ok(not text:find("<script>alert", 1, true) or text:find(lb, 1, true), "the label is text")

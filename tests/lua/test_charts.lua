@@ -310,6 +310,28 @@ t.test("KV cache over time from the raw scrapes: pod means and interval hit rate
   t.eq(c.reason, "Neither run has raw vLLM scrapes with KV-cache usage or prefix-cache counters over time.")
 end)
 
+t.test("KV timeline: a pod that joins late lands at its own time, not in the first round", function()
+  local d = ip_run(false)
+  local raw = F .. "/prometheus/synthetic-raw"
+  mkdir(d .. "/metrics/raw")
+  for n in lfs.dir(raw) do
+    -- pod wq7tz's first scrape (09:20:02) is missing: it appears in the second round
+    if n:match("%.log$") and n ~= "qwen-qwen3-0-6b-decode-6f9c7d5b8-wq7tz_1771233602_metrics.log" then
+      t.write(d .. "/metrics/raw/" .. n, t.read(raw .. "/" .. n))
+    end
+  end
+  local tl = side("a", d, "A").kv.timeline
+  t.eq(#tl, 3)
+  -- by hand: round 1 is k2x9p alone; round 2 both pods (wq7tz's first scrape: no increase
+  -- yet); round 3 both increases
+  t.eq(tl[1].t, 0.0)
+  t.eq(tl[2].t, 15.0)
+  t.near(tl[1].usage_pct, 0.028273508513311507 * 100, 1e-9)
+  t.near(tl[2].usage_pct, (0.31879267753598217 + 0.32867856065403017) / 2 * 100, 1e-9)
+  t.near(tl[2].hit_rate_pct, 23152 / 29201 * 100, 1e-9)
+  t.near(tl[3].hit_rate_pct, ((46480 - 23152) + (27728 - 16496)) / ((58628 - 29201) + (51225 - 30468)) * 100, 1e-9)
+end)
+
 t.test("errors chart: causes of both runs by total, the tail folded into one bar", function()
   local function s(x, errs) return { x = x, label = x, run = { errors = errs } } end
   local A = s("a", { { cause = "503 busy", count = 5 }, { cause = "timeout", count = 1 } })

@@ -54,7 +54,8 @@ for _, x in ipairs { "a", "b" } do
   if not side then
     local eo = type(state.extract_options) == "table" and state.extract_options or {}
     side = cmp.extract_side(w, x, state, { require_results = true, harness = eo.harness,
-      warmup = eo.warmup, percentile_method = eo.percentile_method, slo = slo })
+      warmup = eo.warmup, percentile_method = eo.percentile_method, slo = slo,
+      tolerant = eo.tolerant })
     cmp.save_run(w, side)
     reextracted = true
   end

@@ -14,13 +14,15 @@ local ws = require "llmd.workspace"
 local o = args.parse(arg, {
   usage = "llmdlua compare.lua (--a DIR --b DIR | --plan FILE | --resume WORKSPACE) [--a-label L] [--b-label L] "
     .. "[--a-info FILE] [--b-info FILE] [--parent DIR] [--link] [--harness NAME] [--warmup LIST] "
-    .. "[--percentile-method M] [--slo LIST] [--min-effect PCT] [--namespace NS] [--yes] [--dry-run] [--step LIST] [--quiet]",
+    .. "[--percentile-method M] [--slo LIST] [--min-effect PCT] [--tolerant] [--namespace NS] [--yes] [--dry-run] "
+    .. "[--step LIST] [--quiet]",
   help = [[
   --a DIR, --b DIR          the two runs' results folders (A is the baseline: deltas are B - A)
   --a-label L, --b-label L  names in the report (default: each folder's name)
   --a-info F, --b-info F    YAML or JSON with what you know of the run: guide, namespace,
                             hardware, gateway, model, llmd_version, decode_image, harness,
-                            workload, load_stages, timestamp (the rest is "unknown")
+                            workload, load_stages, timestamp, gpus (accelerators used),
+                            slo (a mapping like --slo's) (the rest is "unknown")
   --parent DIR              where the llm-d-comparison-YYYYmmdd-HHMMSS folder goes (default .;
                             made if missing; a name taken gets a suffix -2, -3, ...)
   --link                    link the results instead of copying them (large results)
@@ -35,6 +37,9 @@ local o = args.parse(arg, {
   --min-effect PCT          a significant difference smaller than this is "negligible"
                             (default 2)
   --quiet                   do not print the report (it is still written)
+  --tolerant                a result file that cannot be read (empty, truncated, a stage
+                            missing) is left out, with a warning in the report's data
+                            checks, instead of stopping the comparison
   --plan FILE               deploy and benchmark the runs the plan describes (README: the plan)
   --namespace NS            the namespace (else the plan's, $NAMESPACE, `oc project -q`, asked)
   --yes                     never ask; missing information is an error
@@ -46,8 +51,9 @@ local o = args.parse(arg, {
   options = {
     a = "DIR", b = "DIR", a_label = "L", b_label = "L", a_info = "FILE", b_info = "FILE", parent = "DIR",
     link = true, harness = "NAME", a_harness = "NAME", b_harness = "NAME", warmup = "LIST", a_warmup = "LIST",
-    b_warmup = "LIST", percentile_method = "M", slo = "LIST", min_effect = "PCT", quiet = true, plan = "FILE", namespace = "NS", yes = true,
-    dry_run = true, step = "LIST", resume = "WORKSPACE",
+    b_warmup = "LIST", percentile_method = "M", slo = "LIST", min_effect = "PCT", quiet = true, plan = "FILE",
+    namespace = "NS", yes = true,
+    dry_run = true, step = "LIST", resume = "WORKSPACE", tolerant = true,
   },
   positional = { min = 0, max = 0 },
 })
@@ -130,7 +136,7 @@ for _, x in ipairs { "a", "b" } do
     opts = {
       harness = o[x .. "_harness"] or o.harness, percentile_method = o.percentile_method,
       warmup = warmup and args.list_of_ints(warmup, "--" .. x .. "-warmup") or nil,
-      require_results = true,
+      require_results = true, tolerant = o.tolerant,
     },
   }
 end
@@ -165,7 +171,7 @@ local ok, model = pcall(function()
     local state = ws.import(w, x, { label = r.label, plan = r.plan, info = r.info, link = o.link })
     -- how the results were read, so analyze.lua reads them the same way
     state.extract_options = { harness = r.opts.harness, warmup = r.opts.warmup,
-      percentile_method = r.opts.percentile_method }
+      percentile_method = r.opts.percentile_method, tolerant = r.opts.tolerant }
     sides[x] = cmp.extract_side(w, x, state, r.opts)
     cmp.save_run(w, sides[x])
   end
@@ -177,7 +183,8 @@ if not ok then
   -- the user's own files are named, not the workspace's copies (which are going away)
   model = tostring(model)
   for _, x in ipairs { "a", "b" } do
-    model = model:gsub((w.path .. "/run-" .. x .. "/results"):gsub("%p", "%%%0"), (runs[x].plan.root:gsub("%%", "%%%%")))
+    local copy = (w.path .. "/run-" .. x .. "/results"):gsub("%p", "%%%0")
+    model = model:gsub(copy, (runs[x].plan.root:gsub("%%", "%%%%")))
   end
   local removed, why = ws.remove(w)
   local where = removed and ("the workspace %s was removed"):format(w.path)

@@ -119,6 +119,7 @@ static lua_State *signal_L = NULL;
 static void interrupt_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
+    llmd_signals_taken = llmd_signals;
     lua_sethook(L, NULL, 0, 0);
     luaL_error(L, "interrupted");
 }
@@ -127,6 +128,7 @@ static void on_signal(int sig)
 {
     (void)sig;
     llmd_interrupted = 1;
+    llmd_signals = llmd_signals + 1;
     if (signal_L != NULL) /* lua_sethook is safe in a signal handler */
         lua_sethook(signal_L, interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
@@ -143,7 +145,8 @@ static size_t lua_position(const char *msg)
         if (digits == 0 || p[1 + digits] != ':')
             continue;
         size_t len = (size_t)(p - msg);
-        int lua = (len > 4 && strncmp(p - 4, ".lua", 4) == 0) || strncmp(msg, "(command line)", len) == 0 ||
+        int lua = (len > 4 && strncmp(p - 4, ".lua", 4) == 0) ||
+                  (len == 14 && strncmp(msg, "(command line)", 14) == 0) ||
                   strncmp(msg, "[string ", 8) == 0 || (len == 5 && strncmp(msg, "stdin", 5) == 0);
         if (!lua)
             return 0;
@@ -161,7 +164,8 @@ static size_t lua_position(const char *msg)
 static int names_a_file(const char *text)
 {
     size_t len = strcspn(text, ": \n");
-    if (len == 0 || text[len] != ':' || (text[len + 1] != ' ' && !(text[len + 1] >= '0' && text[len + 1] <= '9')))
+    if (len == 0 || text[len] != ':' ||
+        (text[len + 1] != ' ' && !(text[len + 1] >= '0' && text[len + 1] <= '9')))
         return 0;
     if (len > 4 && strncmp(text + len - 4, ".lua", 4) == 0)
         return 0;

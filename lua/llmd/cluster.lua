@@ -103,7 +103,8 @@ function M.validate(plan, name)
           local d, b = r.deploy, r.benchmark
           if not is_map(d) then bad(key .. ".deploy", "missing (or give 'existing')")
           else
-            known(d, key .. ".deploy", { method = true, guide_dir = true, environments = true, release = true,
+            known(d, key .. ".deploy", { method = true, guide_dir = true, environment = true, environments = true,
+              release = true,
               chart = true, chart_version = true, values = true, set = true, kustomize = true, commands = true,
               values_override = true, model = true, gateway = true, hardware = true, guide = true, llmd_version = true,
               service = true })
@@ -115,6 +116,19 @@ function M.validate(plan, name)
               bad(key .. ".deploy.guide_dir", "expected the guide's folder (commands run there)")
             elseif type(d.guide_dir) == "string" and lfs.attributes(d.guide_dir, "mode") ~= "directory" then
               bad(key .. ".deploy.guide_dir", d.guide_dir .. ": no such folder")
+            end
+            -- helmfile's -e/--environment takes one value: a second -e silently replaces the first
+            local envs = d.environments
+            if envs ~= nil and d.environment ~= nil then
+              bad(key .. ".deploy", "give environment (one helmfile environment), not both environment and environments")
+            elseif type(envs) == "table" and #envs > 1 then
+              bad(key .. ".deploy.environments", ("helmfile's --environment takes one value, got %d (%s): helmfile "
+                .. "would use only the last; give the one environment your helmfile.yaml defines for this "
+                .. "combination as environment: NAME"):format(#envs, table.concat(envs, ", ")))
+            elseif envs ~= nil and not (type(envs) == "string" or (type(envs) == "table" and type(envs[1]) == "string")) then
+              bad(key .. ".deploy.environments", "expected one environment name")
+            elseif d.environment ~= nil and type(d.environment) ~= "string" then
+              bad(key .. ".deploy.environment", "expected one environment name")
             end
             if m == "helm" and (type(d.release) ~= "string" or type(d.chart) ~= "string") then
               bad(key .. ".deploy", "helm needs 'release' and 'chart'")
@@ -236,7 +250,8 @@ local function pod_problem(p)
   end
 end
 
-local function sleep(s) if s > 0 then proc.run { "sleep", ("%.3f"):format(s) } end end
+-- through llmd.steps.exec, so stacks running in parallel go on while one waits
+local function sleep(s) if s > 0 then steps.exec { "sleep", ("%.3f"):format(s) } end end
 
 -- Waits until every pod of the stack is Ready (and routes/gateways are accepted).
 local function wait_ready(ctx, x)
@@ -500,11 +515,40 @@ local function find_pvc(ctx, x)
   return name
 end
 
-local function list_requests(ctx)
+-- The folders on the results PVC, through the launcher pod run_only.sh has just (re)started.
+local function list_requests(ctx, x)
   local r = ctx.k:kubectl({ "exec", "llmdbench-harness-launcher", "--", "ls", "/requests" }, { check = false })
-  local set = {}
-  if r.ok then for l in (r.stdout or ""):gmatch("[^\n]+") do set[l] = true end end
-  return set
+  if not r.ok then
+    error(("run %s: cannot list the results on the PVC: %s: %s"):format(x,
+      k8s.cmdline(ctx.k:argv("kubectl", { "exec", "llmdbench-harness-launcher", "--", "ls", "/requests" })),
+      (r.stderr or ""):gsub("%s+$", "")), 0)
+  end
+  local list = {}
+  for l in (r.stdout or ""):gmatch("[^\n]+") do list[#list + 1] = l end
+  return list
+end
+
+-- run_only.sh's experiment id: the uid (`date +%s` when it started) it names in its output
+-- (LLMDBENCH_RUN_EXPERIMENT_ID=<uid>_<workload>, the verify-model-<uid> pod, "experiment id").
+function M.experiment_uid(line)
+  return line:match("LLMDBENCH_RUN_EXPERIMENT_ID=\"?(%d+)_") or line:match("verify%-model%-(%d+)")
+    or line:match("[Ee]xperiment[ _]?[Ii][Dd]%s*[:=]?%s*\"?(%d+)")
+end
+
+-- This run's folders among names (<harness>_<uid>_<workload>_<stack>): those with the uid
+-- run_only.sh printed, else those whose uid is a time within [t0, t1] (run_only.sh takes it
+-- from the clock when it starts). Never "whatever is new": an older run's folder on a
+-- reused PVC has an older uid.
+function M.this_runs_folders(names, uid, t0, t1)
+  local out = {}
+  for _, n in ipairs(names) do
+    local id = n:match("^[^_]+_(%d+)_") or n:match("^(%d+)_")
+    if id and ((uid and id == uid) or (not uid and tonumber(id) >= t0 and tonumber(id) <= t1)) then
+      out[#out + 1] = n
+    end
+  end
+  table.sort(out)
+  return out
 end
 
 local function benchmark(ctx, x)
@@ -524,6 +568,8 @@ local function benchmark(ctx, x)
   local f = assert(io.open(b.template, "rb"))
   local cfg_text = M.substitute(f:read("a"), vars, b.template)
   f:close()
+  -- a caller's last word on the rendered config (experiment.lua applies run treatments)
+  if ctx.render_config then cfg_text = ctx.render_config(cfg_text, x) end
   local cfg = d .. "/benchmark/config.yaml"
   ws.write_text(cfg, cfg_text)
   ctx.config_text[x] = cfg_text
@@ -536,16 +582,20 @@ local function benchmark(ctx, x)
   end
   local attempts = b.attempts or 2
   for attempt = 1, attempts do
-    local before = list_requests(ctx)
     say(ctx, "  running %s (attempt %d/%d)", k8s.cmdline(cmd), attempt, attempts)
-    local res = proc.run(cmd, { cwd = d .. "/benchmark", timeout = ctx.timeouts.benchmark,
+    local uid
+    local t0 = os.time()
+    local res = steps.exec(cmd, { cwd = d .. "/benchmark", timeout = ctx.timeouts.benchmark,
       env = { NAMESPACE = ctx.ns, BENCHMARK_PVC = pvc, MODEL = r.deploy.model },
-      stdout = function(line) ctx.out:write("    | ", line, "\n") end, stderr = "stdout" })
-    -- copy what this run wrote to the PVC into the workspace
-    local after = list_requests(ctx)
-    local new = {}
-    for name in pairs(after) do if not before[name] then new[#new + 1] = name end end
-    table.sort(new)
+      stdout = function(line)
+        uid = uid or M.experiment_uid(line)
+        ctx.out:write("    | ", line, "\n")
+      end, stderr = "stdout" })
+    -- copy what this run wrote to the PVC into the workspace: its experiment's folders only
+    local listed = list_requests(ctx, x)
+    local new = M.this_runs_folders(listed, uid, t0, os.time())
+    say(ctx, "  this run's results on the PVC (experiment %s): %s", uid or ("started " .. t0),
+      #new > 0 and table.concat(new, ", ") or "none")
     local dest = d .. "/results"
     if lfs.attributes(dest) then
       -- an earlier attempt's results are kept, not overwritten
@@ -559,8 +609,11 @@ local function benchmark(ctx, x)
     local run = harness.extract(dest, { harness = b.harness })
     local why
     if not res.ok then why = ("%s exited with %s"):format(cmd[1], tostring(res.code or res.signal)) end
-    if #new == 0 then why = (why and why .. "; " or "") .. "no results on the PVC" end
-    if run.status ~= "ok" then why = (why and why .. "; " or "") .. table.concat(run.reasons, "; ") end
+    if #new == 0 then
+      why = (why and why .. "; " or "") .. ("no results of this run on the PVC (there: %s)")
+        :format(#listed > 0 and table.concat(listed, ", ") or "nothing")
+    end
+    if run.status == "failed" then why = (why and why .. "; " or "") .. table.concat(run.reasons, "; ") end
     if not why then return ("results in %s (%s)"):format(dest, run.harness) end
     say(ctx, "  the benchmark failed: %s", why)
     if attempt == attempts then
@@ -575,26 +628,69 @@ local function benchmark(ctx, x)
   end
 end
 
+-- The hardware of the nodes the serving pods ran on, once per GPU model with its count:
+-- node label sets in, "8× NVIDIA H100 80GB HBM3 on 2 nodes" out (the count is the nodes'
+-- nvidia.com/gpu.count summed; GPU feature discovery writes the product with dashes for
+-- spaces). Several models are listed in name order, joined with "; ".
+function M.hardware_summary(label_sets)
+  local by, order = {}, {}
+  for _, l in ipairs(label_sets) do
+    local g = l["nvidia.com/gpu.product"] or l["cloud.google.com/gke-accelerator"] or l["amd.com/gpu.product"]
+    if g then
+      local name = tostring(g):gsub("%-", " ")
+      local e = by[name]
+      if not e then
+        e = { name = name, nodes = 0, gpus = 0, counted = true }
+        by[name] = e
+        order[#order + 1] = e
+      end
+      e.nodes = e.nodes + 1
+      local c = tonumber(l["nvidia.com/gpu.count"] or l["amd.com/gpu.count"])
+      if c then e.gpus = e.gpus + c else e.counted = false end
+    end
+  end
+  table.sort(order, function(a, b) return a.name < b.name end)
+  local out = {}
+  for _, e in ipairs(order) do
+    out[#out + 1] = ("%s%s on %d node%s"):format(e.counted and (("%d× "):format(e.gpus)) or "", e.name, e.nodes,
+      e.nodes == 1 and "" or "s")
+  end
+  return table.concat(out, "; ")
+end
+
+-- The accelerators the pods ask for: the sum over their containers of the nvidia.com/gpu
+-- or amd.com/gpu limit (else request); nil when no container asks for one.
+function M.pod_gpus(list)
+  local total = 0
+  for _, p in ipairs(list or {}) do
+    for _, c in ipairs((p.spec or {}).containers or {}) do
+      local r = c.resources or {}
+      for _, res in ipairs { "nvidia.com/gpu", "amd.com/gpu" } do
+        local n = tonumber((r.limits or {})[res] or (r.requests or {})[res])
+        if n and n > 0 then total = total + n end
+      end
+    end
+  end
+  return total > 0 and math.tointeger(total) or nil
+end
+
 local function images_and_hardware(ctx)
   local images, nodes = {}, {}
-  for _, p in ipairs(pods(ctx, M.SERVING_LABEL .. "=true")) do
+  local serving = pods(ctx, M.SERVING_LABEL .. "=true")
+  ctx.gpus = M.pod_gpus(serving)
+  for _, p in ipairs(serving) do
     for _, c in ipairs((p.spec or {}).containers or {}) do images[c.image] = true end
     if p.spec and p.spec.nodeName then nodes[p.spec.nodeName] = true end
   end
   local il = {}
   for i in pairs(images) do il[#il + 1] = i end
   table.sort(il)
-  local hw = {}
+  local labels = {}
   local v = ctx.k:json({ "get", "nodes" }, { check = false })
   for _, n in ipairs(v and v.items or {}) do
-    if nodes[n.metadata.name] then
-      local l = n.metadata.labels or {}
-      local g = l["nvidia.com/gpu.product"] or l["cloud.google.com/gke-accelerator"] or l["amd.com/gpu.product"]
-      if g then hw[#hw + 1] = g .. (l["nvidia.com/gpu.count"] and (" x" .. l["nvidia.com/gpu.count"]) or "") end
-    end
+    if nodes[n.metadata.name] then labels[#labels + 1] = n.metadata.labels or {} end
   end
-  table.sort(hw)
-  return table.concat(il, ", "), table.concat(hw, ", ")
+  return table.concat(il, ", "), M.hardware_summary(labels)
 end
 
 local function save_state(ctx, x)
@@ -611,6 +707,7 @@ local function save_state(ctx, x)
     hardware = d.hardware or hw, gateway = d.gateway or (r.baseline and "none (baseline Service)") or nil,
     model = d.model, llmd_version = d.llmd_version, decode_image = image,
     harness = r.benchmark.harness, workload = r.benchmark.workload, load_stages = r.benchmark.load_stages,
+    gpus = not ctx.dry_run and ctx.gpus or nil, -- what the serving pods ask for (per-GPU figures)
   }
   for k, v in pairs(r.info or {}) do info[k] = v end
   local state = ws.new_state(r.label, info)
@@ -727,7 +824,8 @@ local function deploy(ctx, x)
   end
   if d.method == "helmfile" then
     local a = { "apply" }
-    for _, e in ipairs(d.environments or {}) do a[#a + 1] = "-e"; a[#a + 1] = e end
+    local env = d.environment or (type(d.environments) == "table" and d.environments[1]) or d.environments
+    if env then a[#a + 1] = "-e"; a[#a + 1] = env end
     if override then a[#a + 1] = "--state-values-file"; a[#a + 1] = override end
     record("helmfile", a)
     ctx.k:helmfile(a, { cwd = d.guide_dir })
@@ -835,7 +933,8 @@ function M.steps_list()
         end
         local state = ws.read_state(ctx.ws.path, x)
         -- the SLOs: --slo, else the plan's, else the info files' (llmd.comparison.resolve_slo)
-        ctx.slo = ctx.slo or ctx.opts_slo or (ctx.plan.slo and require("llmd.decision").parse_slo(ctx.plan.slo, "plan: slo"))
+        ctx.slo = ctx.slo or ctx.opts_slo
+          or (ctx.plan.slo and require("llmd.decision").parse_slo(ctx.plan.slo, "plan: slo"))
         sides[x] = cmp.extract_side(ctx.ws, x, state, { require_results = true,
           harness = (state.extract_options or {}).harness, slo = ctx.slo })
         cmp.save_run(ctx.ws, sides[x])
@@ -960,5 +1059,10 @@ function M.salvage(ctx, result)
 end
 
 M.parse_steps = steps.parse
+
+-- The per-run step functions, for flows built from them (experiment.lua): each takes
+-- (ctx, x) with ctx shaped as M.run makes it (plan.runs[x], ws, ns, k, ...).
+M.fn = { deploy = deploy, wait_ready = wait_ready, baseline_service = baseline_service, smoke = smoke,
+  benchmark = benchmark, save_state = save_state, collect_logs = collect_logs, teardown = teardown }
 
 return M

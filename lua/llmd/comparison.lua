@@ -31,7 +31,8 @@ function M.resolve_slo(A, B, opts)
   for _, s in ipairs { A, B } do
     local st = s.state or s
     if type(st.slo) == "table" and next(st.slo) ~= nil then
-      lists[#lists + 1] = { label = st.label, slo = decision.parse_slo(st.slo, ("run %s's info: slo"):format(st.label)) }
+      local where = ("run %s's info: slo"):format(st.label)
+      lists[#lists + 1] = { label = st.label, slo = decision.parse_slo(st.slo, where) }
     end
   end
   if #lists == 2 and decision.slo_phrase(lists[1].slo) ~= decision.slo_phrase(lists[2].slo) then
@@ -50,16 +51,52 @@ function M.extract_side(w, x, state, opts)
   local dir = ws.run_dir(w, x) .. "/results"
   local eo = {}
   for k, v in pairs(opts) do eo[k] = v end
-  eo.goodput = opts.slo and decision.request_thresholds(opts.slo) or nil
+  -- the SLOs goodput is counted against: the comparison's, else the run's own info file's
+  local slo = opts.slo
+  if not slo and type(state.slo) == "table" and next(state.slo) ~= nil then
+    slo = decision.parse_slo(state.slo, ("run %s's info: slo"):format(state.label))
+  end
+  eo.slo, opts = slo, eo
+  eo.goodput = slo and decision.request_thresholds(slo) or nil
   local run = harness.extract(dir, eo)
   if run.no_results and opts.require_results then
     error(("run %s (%s): %s"):format(x, state.label, run.reasons[1]), 0)
+  end
+  -- warnings name the user's files, not the workspace's copies
+  if type(state.source_path) == "string" then
+    local from, to = dir:gsub("%p", "%%%0"), state.source_path:gsub("%%", "%%%%")
+    for i, wline in ipairs(run.warnings) do run.warnings[i] = wline:gsub(from, to) end
   end
   -- what the import left out (links out of the results folder, special files) is said
   for _, s in ipairs(type(state.import_skipped) == "table" and state.import_skipped or {}) do
     rm.warn(run, "not imported: %s", s)
   end
-  return { x = x, label = state.label, state = state, run = run, kv = kvcache.analyze(dir, run), slo = opts.slo }
+  local kv = kvcache.analyze(dir, run)
+  M.put_kv(run, kv)
+  return { x = x, label = state.label, state = state, run = run, kv = kv, slo = opts.slo }
+end
+
+-- The prefix-cache figures the KV analysis found, into the run's overall metrics (so
+-- run_state.json and run_model.json say what the report's KV section says); without
+-- data, the analysis's reason.
+function M.put_kv(run, kv)
+  local set = run.overall
+  local keys = { "prefix_cache_hits", "prefix_cache_queries", "prefix_cache_hit_rate_pct" }
+  if kv.available then
+    local src = "vLLM's Prometheus counters (" .. tostring(kv.source) .. ")"
+    rm.put(set, "prefix_cache_hits", kv.hits, src)
+    rm.put(set, "prefix_cache_queries", kv.queries, src)
+    if kv.hit_rate_pct then
+      rm.put(set, "prefix_cache_hit_rate_pct", kv.hit_rate_pct, src)
+    else
+      set.values.prefix_cache_hit_rate_pct = nil
+      set.na.prefix_cache_hit_rate_pct = "no prefix-cache queries during the run"
+    end
+  else
+    for _, k in ipairs(keys) do
+      if set.values[k] == nil then set.na[k] = "from vLLM's Prometheus counters: " .. tostring(kv.reason) end
+    end
+  end
 end
 
 -- Does state carry every catalogue metric (a value or "N/A")?
@@ -218,7 +255,7 @@ function M.report(w, A, B, opts)
     generated = model.generated, workspace = w.path, a = { label = A.label }, b = { label = B.label },
     namespace = opts.namespace or known(A.state.stack and A.state.stack.namespace) or "",
     pvc = opts.pvc or "", gateway_svc = opts.gateway_svc or "", sides = sides,
-    analyze = ("llmdlua analyze.lua %s"):format(template.helpers.sh(w.path)),
+    analyze = template.safe(("llmdlua analyze.lua %s"):format(template.helpers.sh(w.path))),
   })
   ws.write_text(w.path .. "/run_comparison.sh", script, "755")
   copy_templates(w, tdir)

@@ -16,6 +16,10 @@ local HITS, QUERIES = "vllm:prefix_cache_hits_total", "vllm:prefix_cache_queries
 
 M.SUM_OF_MAX_WHY = "The sum of each pod's largest counter value includes everything the counters had "
   .. "counted before the benchmark window (model warm-up, earlier runs), so it overstates this run's traffic."
+-- when a counter restarted during the run, its largest value misses what the old process
+-- had counted: the sum of max can then fall below the actual increase
+M.SUM_OF_MAX_UNDER = "A counter restarted during the run (its value dropped or its _created time moved), so "
+  .. "its largest value misses what was counted before the restart: the sum of max understates this run's traffic."
 
 -- The first folder under root (up to 4 levels) that satisfies pred(path).
 local function find(root, pred, depth)

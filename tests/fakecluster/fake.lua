@@ -6,7 +6,7 @@
 --   FAKE_PROJECT   what `oc project -q` prints (default: none, exit 1)
 --   FAKE_CONTEXT   what `kubectl config current-context` prints (default: none, exit 1)
 --   FAKE_RESULTS   results folders the benchmark writes, one per run_only.sh call,
---                  separated by ':' (the n-th call copies the n-th folder)
+--                  separated by ':' (the n-th call in a namespace copies the n-th folder)
 --   FAKE_FAIL      comma list of injected failures: deploy, notready, imagepull,
 --                  bench_stderr, bench_nojson, transient (the first 2 kubectl calls fail
 --                  with a transient API error), nologs, smoke, portforward (the API server
@@ -14,6 +14,15 @@
 --   FAKE_FAIL_ONCE the same, but each failure only on its first occasion
 --   FAKE_SLOW_BENCH seconds the first run_only.sh call sleeps (to interrupt it)
 --   FAKE_OLD_JOB   the namespace starts with a finished (Succeeded) job pod
+--   FAKE_OLD_RESULTS  a results folder: the namespace starts with the PVC
+--                  llmd-benchmark-results holding it as an earlier run's
+--                  (inference-perf_1761000000_sanity_random_old-stack) and that run's
+--                  launcher pod Completed (exec and cp into it fail, as they do)
+--   FAKE_FAIL_NAMESPACE  the injected failures happen only in this namespace (the
+--                  other namespaces of a parallel run are healthy)
+-- Several calls may run at once (stacks in parallel namespaces): each call reads the
+-- state, and writes back, under a lock, only the namespaces and counters it changed, as
+-- a real API server keeps one namespace's objects apart from another's.
 local json = require "llmd.json"
 local yaml = require "llmd.yaml"
 local lfs = require "lfs"
@@ -45,11 +54,45 @@ do
     }
   end
 end
-local function save() json.write(STATE, state) end
+local touched = {}    -- namespaces this call looked at or changed
+local counters0 = {}  -- the counters as read
+for k, v in pairs(state.counters) do counters0[k] = v end
+
+local function lock()
+  for _ = 1, 3000 do
+    if lfs.mkdir(DIR .. "/.lock") then return end
+    proc.run { "sleep", "0.01" }
+  end
+  io.stderr:write("fake cluster: " .. DIR .. "/.lock held for 30 s\n")
+  os.exit(3)
+end
+
+local function save()
+  lock()
+  local f = io.open(STATE)
+  local disk = f and json.decode(f:read("a")) or { ns = {}, counters = {}, nodes = state.nodes }
+  if f then f:close() end
+  for ns in pairs(touched) do disk.ns[ns] = state.ns[ns] end
+  for k, v in pairs(state.counters) do
+    if counters0[k] ~= v then disk.counters[k] = v end
+  end
+  json.write(STATE, disk)
+  lfs.rmdir(DIR .. "/.lock")
+  state = disk
+  counters0 = {}
+  for k, v in pairs(state.counters) do counters0[k] = v end
+end
 
 local fails = {}
 for f in (os.getenv("FAKE_FAIL") or ""):gmatch("[^,]+") do fails[f] = "always" end
 for f in (os.getenv("FAKE_FAIL_ONCE") or ""):gmatch("[^,]+") do fails[f] = "once" end
+-- failures confined to one namespace: a call in another one sees a healthy cluster
+local function confine_failures(ns)
+  local only = os.getenv("FAKE_FAIL_NAMESPACE")
+  if only and only ~= "" and ns ~= only then
+    for k in pairs(fails) do fails[k] = nil end
+  end
+end
 local function failing(what)
   if not fails[what] then return false end
   if fails[what] == "always" then return true end
@@ -82,11 +125,22 @@ end
 
 local function space(ns)
   if not ns then die("error: no namespace given (the fake cluster wants -n on every namespaced call)") end
+  touched[ns] = true
   local s = state.ns[ns]
   if not s then
     s = { pods = {}, services = {}, pvcs = {}, releases = {}, httproutes = {}, gateways = {}, inferencepools = {},
       configmaps = {}, kustomize = {}, other = {} }
     state.ns[ns] = s
+    if os.getenv("FAKE_OLD_RESULTS") then
+      -- a reused results PVC: an earlier run's folder on it, its launcher pod Completed
+      s.pvcs["llmd-benchmark-results"] = { access = "ReadWriteMany", size = "200Gi" }
+      local old = DIR .. "/pvc/" .. ns .. "/llmd-benchmark-results/inference-perf_1761000000_sanity_random_old-stack"
+      proc.run { "mkdir", "-p", old }
+      proc.run { "cp", "-a", os.getenv("FAKE_OLD_RESULTS") .. "/.", old }
+      s.pods["llmdbench-harness-launcher"] = { labels = { app = "llmdbench-harness-launcher" }, owner = "run_only",
+        ready = false, phase = "Succeeded", pvc = "llmd-benchmark-results",
+        containers = { { name = "harness", image = "llm-d-benchmark", restarts = 0 } } }
+    end
     if os.getenv("FAKE_OLD_JOB") then
       -- a finished job from earlier work in the namespace: Succeeded, never Ready
       s.pods["data-access-job-x1"] = { labels = { job = "data-access" }, owner = "job", ready = false,
@@ -332,6 +386,9 @@ local function kubectl()
     local s = space(ns)
     local pod = a[2]
     if not s.pods[pod] then die(('Error from server (NotFound): pods "%s" not found'):format(pod)) end
+    if s.pods[pod].phase == "Succeeded" or s.pods[pod].phase == "Failed" then
+      die("error: cannot exec into a container in a completed pod; current phase is " .. s.pods[pod].phase)
+    end
     local rest = {}
     local after = false
     for _, x in ipairs(a) do
@@ -357,6 +414,10 @@ local function kubectl()
     local src, dst = a[2], a[3]
     local pod, path = src:match("^([^:]+):(.*)$")
     if not pod or not s.pods[pod] then die("error: cannot copy from " .. tostring(src)) end
+    if s.pods[pod].phase == "Succeeded" or s.pods[pod].phase == "Failed" then
+      -- kubectl cp runs tar through exec
+      die("error: cannot exec into a container in a completed pod; current phase is " .. s.pods[pod].phase)
+    end
     local rel = path:match("^/requests/(.*)$")
     local from = DIR .. "/pvc/" .. ns .. "/" .. tostring(s.pods[pod].pvc) .. "/" .. tostring(rel)
     if lfs.attributes(from, "mode") ~= "directory" then die("error: " .. path .. ": No such file or directory") end
@@ -477,7 +538,18 @@ local function helmfile()
   local ns = ns_of(args)
   local a = strip_ns(args)
   local s = space(ns)
-  if a[1] ~= "apply" then die("fake helmfile: unsupported call: " .. table.concat(args, " "), 2) end
+  -- -e/--environment is one string flag (cobra): given twice, the last one wins
+  local env, verb = "default", nil
+  local i = 1
+  while i <= #a do
+    local x = a[i]
+    if x == "-e" or x == "--environment" then env = a[i + 1]; i = i + 1
+    elseif x:match("^%-%-environment=") then env = x:match("=(.*)$")
+    elseif x:match("^%-e.") then env = x:sub(3):gsub("^=", "")
+    elseif not verb and x:sub(1, 1) ~= "-" then verb = x end
+    i = i + 1
+  end
+  if verb ~= "apply" then die("fake helmfile: unsupported call: " .. table.concat(args, " "), 2) end
   local f = io.open("helmfile.yaml") or io.open("helmfile.yaml.gotmpl")
   if not f then die("err: no state file found. It must be named helmfile.yaml", 1) end
   local text = f:read("a")
@@ -485,6 +557,7 @@ local function helmfile()
   if failing("deploy") then die("in ./helmfile.yaml: command \"helm\" exited with non-zero status: Error: UPGRADE FAILED") end
   for name in text:gmatch("\n%s*%-%s*name:%s*([%w%-_]+)") do
     make_release(s, name, "helmfile/" .. name, false)
+    s.releases[name].environment = env
     print("Upgrading release=" .. name)
   end
   save()
@@ -508,20 +581,30 @@ local function run_only()
   local cfg = yaml.load_file(cfg_path)
   local h = cfg.harness or {}
   local ns = h.namespace or (cfg.endpoint or {}).namespace
+  confine_failures(ns)
   local s = space(ns)
   local pvc = h.results_pvc
   if not s.pvcs[pvc] then die(("Error from server (NotFound): persistentvolumeclaims \"%s\" not found"):format(tostring(pvc))) end
+  -- the experiment id: `date +%s` as run_only.sh starts (one second later for a second call
+  -- in the same second, which a real run never is)
+  local uid = math.max(os.time(), (state.counters.last_uid or 0) + 1)
+  state.counters.last_uid = uid
+  print(("🔍 Verifying model %s on endpoint %s/v1/completions using pod llmdbench-verify-model-%d"):format(
+    tostring((cfg.endpoint or {}).model), tostring((cfg.endpoint or {}).base_url), uid))
+  -- the old launcher pod is deleted and a new one started
   add_pod(s, "llmdbench-harness-launcher", { app = "llmdbench-harness-launcher" }, h.image or "llm-d-benchmark", "run_only")
   s.pods["llmdbench-harness-launcher"].ready = true
   s.pods["llmdbench-harness-launcher"].waiting = nil
   s.pods["llmdbench-harness-launcher"].pvc = pvc
-  state.counters.bench = (state.counters.bench or 0) + 1
-  local n = state.counters.bench
+  -- the n-th benchmark in this namespace copies the n-th folder
+  local key = "bench@" .. tostring(ns)
+  state.counters[key] = (state.counters[key] or 0) + 1
+  local n = state.counters[key]
   local list = {}
   for d in (os.getenv("FAKE_RESULTS") or ""):gmatch("[^:]+") do list[#list + 1] = d end
   local src = list[n] or list[#list]
   local workload = next(cfg.workload or {}) or "workload"
-  local exp = ("%s_%d_%s_%s"):format(h.name or "inference-perf", 1700000000 + n, workload,
+  local exp = ("%s_%d_%s_%s"):format(h.name or "inference-perf", uid, workload,
     (cfg.endpoint or {}).stack_name or "stack")
   local dest = DIR .. "/pvc/" .. ns .. "/" .. pvc .. "/" .. exp
   proc.run { "mkdir", "-p", dest }
@@ -546,6 +629,7 @@ local function run_only()
   save()
 end
 
+if tool ~= "run_only.sh" then confine_failures(ns_of(args)) end
 if tool == "kubectl" then kubectl()
 elseif tool == "helm" then helm()
 elseif tool == "helmfile" then helmfile()

@@ -38,7 +38,7 @@ local function setup(edit)
           kustomize = "ms", model = "Qwen/Qwen3-0.6B" },
         benchmark = { template = d .. "/template.yaml", harness = "inference-perf", workload = "sanity_random" } },
       b = { label = "llm-d-scheduler",
-        deploy = { method = "helmfile", guide_dir = d .. "/guide", environments = { "cuda", "istio" },
+        deploy = { method = "helmfile", guide_dir = d .. "/guide", environment = "istio",
           model = "Qwen/Qwen3-0.6B", gateway = "istio" },
         benchmark = { template = d .. "/template.yaml", harness = "inference-perf", workload = "sanity_random" } },
     },
@@ -122,7 +122,6 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench port-forward svc/llm-d-baseline-model-server <port>:8000",
     "kubectl -n bench get pvc -o json",
     "kubectl -n bench apply -f -",
-    "kubectl -n bench exec llmdbench-harness-launcher -- ls /requests",
     "run_only.sh -c <ws>/run-a/benchmark/config.yaml",
     "kubectl -n bench exec llmdbench-harness-launcher -- ls /requests",
     "kubectl -n bench cp llmdbench-harness-launcher:/requests/inference-perf_<id>_sanity_random_optimized-baseline-Qwen3-32B "
@@ -142,14 +141,13 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "kubectl -n bench get httproute,gateway -o json",
     -- run B: helmfile with environments, through the gateway
-    "helmfile -n bench apply -e cuda -e istio",
+    "helmfile -n bench apply -e istio",
     "kubectl -n bench get pods -o json",
     "kubectl -n bench get inferencepool,gateway,httproute -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench port-forward svc/infra-sim-inference-gateway-istio <port>:80",
     "kubectl -n bench get pvc -o json",
     "kubectl -n bench get svc -o json",
-    "kubectl -n bench exec llmdbench-harness-launcher -- ls /requests",
     "run_only.sh -c <ws>/run-b/benchmark/config.yaml",
     "kubectl -n bench exec llmdbench-harness-launcher -- ls /requests",
     "kubectl -n bench cp llmdbench-harness-launcher:/requests/inference-perf_<id>_sanity_random_optimized-baseline-Qwen3-32B "
@@ -177,7 +175,7 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
   -- state, logs
   local st = json.read(w .. "/run-a/run_state.json")
   t.eq(st.stack.namespace, "bench")
-  t.eq(st.stack.hardware, "NVIDIA-H100-80GB-HBM3 x8")
+  t.eq(st.stack.hardware, "8× NVIDIA H100 80GB HBM3 on 1 node") -- the fake's one node, 8 GPUs
   t.eq(st.stack.decode_image, "ghcr.io/llm-d/llm-d-cuda:v0.4.0")
   t.eq(st.baseline, true)
   t.ok(t.read(w .. "/run-a/results/vllm-logs/ms-decode-1_vllm.log"):find("GPU KV cache size", 1, true))
@@ -191,7 +189,7 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
   t.ok(order.asave_state < order.ateardown and order.bsave_state < order.bteardown)
   -- the reproduction script holds the commands that ran
   local sh = t.read(w .. "/run_comparison.sh")
-  t.ok(sh:find("# (cd " .. s.dir .. "/guide && helmfile -n bench apply -e cuda -e istio)", 1, true), sh)
+  t.ok(sh:find("# (cd " .. s.dir .. "/guide && helmfile -n bench apply -e istio)", 1, true), sh)
   t.ok(sh:find("export NAMESPACE=bench", 1, true))
   t.ok(sh:find("export BENCHMARK_PVC=llmd-benchmark-results", 1, true), sh)
   t.ok(sh:find("export GATEWAY_SVC=infra-sim-inference-gateway-istio", 1, true), sh)
@@ -236,7 +234,7 @@ t.test("dry run: every command printed, the cluster untouched", function()
   local r = compare(s, { "--plan", s.plan, "--dry-run" })
   t.eq(r.code, 0, r.stderr)
   t.ok(r.stdout:find("[dry-run] helm upgrade --install sim", 1, true))
-  t.ok(r.stdout:find("[dry-run] helmfile -n bench apply -e cuda -e istio", 1, true))
+  t.ok(r.stdout:find("[dry-run] helmfile -n bench apply -e istio", 1, true))
   t.ok(r.stdout:find("[dry-run] kubectl -n bench delete gateway --all", 1, true))
   t.eq(lfs.attributes(s.cluster .. "/calls.log"), nil, "no call reached the cluster")
   t.eq(lfs.attributes(s.cluster .. "/state.json"), nil)
@@ -487,6 +485,56 @@ t.test("a port-forward refused by the API server is retried, and used once it fo
     .. "The connection to the server", 1, true), r.stdout)
 end)
 
+t.test("results: this run's experiment folder only, whatever the old launcher pod's state", function()
+  -- by hand: folder names as run_only.sh makes them, <harness>_<uid>_<workload>_<stack>
+  local names = { "inference-perf_1761000000_sanity_random_old-stack", "inference-perf_1761000500_sanity_random_s",
+    "guidellm_1761000500_chat_s", "notes.txt" }
+  t.eq(cluster.this_runs_folders(names, "1761000500"), { "guidellm_1761000500_chat_s",
+    "inference-perf_1761000500_sanity_random_s" })
+  t.eq(cluster.this_runs_folders(names, nil, 1761000400, 1761000600), { "guidellm_1761000500_chat_s",
+    "inference-perf_1761000500_sanity_random_s" })
+  t.eq(cluster.this_runs_folders(names, nil, 1761000600, 1761000700), {})
+  t.eq(cluster.experiment_uid("export LLMDBENCH_RUN_EXPERIMENT_ID=\"1761000500_sanity_random\""), "1761000500")
+  t.eq(cluster.experiment_uid("Verifying model m using pod llmdbench-verify-model-1761000500"), "1761000500")
+  t.eq(cluster.experiment_uid("==> Running harness"), nil)
+  -- the fake: a reused PVC with an older run's folder, and that run's launcher pod Completed
+  -- (exec into it fails as kubectl does); only this run's folder is taken
+  local s = setup(function(plan) plan.runs.b = { label = "before", existing = { results = TREAT } } end)
+  local r = compare(s, nil, { FAKE_OLD_RESULTS = TREAT })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = workspace(s)
+  local got = {}
+  for n in lfs.dir(w .. "/run-a/results") do if n:match("^inference") then got[#got + 1] = n end end
+  t.eq(#got, 1, table.concat(got, ", "))
+  t.ok(not got[1]:find("old-stack", 1, true), got[1])
+  -- and the numbers are this run's (BASE), not the old folder's (TREAT)
+  local E = require "harness_expected"
+  local rows = {}
+  for _, row in ipairs(json.read(w .. "/comparison.json").perf) do rows[row.key] = row end
+  t.eq(rows.ttft_p90_ms.a, E.kubecon_na_2025_vllm.overall.ttft_p90_ms)
+end)
+
+t.test("helmfile: one environment; a list of more is an error (helmfile would keep only the last)", function()
+  local s = setup(function(plan) plan.runs.b.deploy.environment = nil; plan.runs.b.deploy.environments = { "cuda" } end)
+  local r = compare(s, nil, { FAKE_FAIL = false })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(table.concat(call_lines(s, workspace(s)), "\n"):find("helmfile -n bench apply -e cuda\n", 1, true))
+  s = setup(function(plan) plan.runs.b.deploy.environment = nil; plan.runs.b.deploy.environments = { "cuda", "istio" } end)
+  r = compare(s)
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("runs.b.deploy.environments: helmfile's --environment takes one value, got 2 (cuda, istio)", 1,
+    true), r.stderr)
+  t.eq(lfs.attributes(s.cluster .. "/calls.log"), nil, "refused before any call")
+  -- the fake's helmfile takes the flag as helmfile does: the last -e wins, the first is dropped
+  local d = t.tmpdir()
+  proc.run { "mkdir", "-p", d .. "/g", d .. "/c" }
+  t.write(d .. "/g/helmfile.yaml", "releases:\n  - name: infra-x\n")
+  local pr = proc.run({ FAKEBIN .. "/helmfile", "-n", "ns", "apply", "-e", "cuda", "-e", "istio" },
+    { cwd = d .. "/g", env = { FAKE_CLUSTER = d .. "/c", FAKE_LLMDLUA = LLMDLUA } })
+  t.eq(pr.code, 0, pr.stderr)
+  t.eq(json.read(d .. "/c/state.json").ns.ns.releases["infra-x"].environment, "istio")
+end)
+
 -- the cluster layer on its own ----------------------------------------------------------
 
 t.test("k8s: namespace added, cluster-scoped changes refused before running, transient retried, logged", function()
@@ -598,4 +646,15 @@ t.test("flags for the simple case: --a DIR with a plan for B", function()
   t.eq(st.label, "old")
   t.eq(st.imported, true)
   for _, c in ipairs(call_lines(s, w)) do t.ok(not c:find("sim oci", 1, true), "A was not deployed: " .. c) end
+end)
+
+-- Hardware once with its count (issue 14 item 11): two nodes of 4 H100s are 8 on 2 nodes,
+-- not the product twice; a node without a count gives the model without a number.
+t.test("hardware: one line per GPU model, with the count and the nodes", function()
+  local c = require "llmd.cluster"
+  local h100 = { ["nvidia.com/gpu.product"] = "NVIDIA-H100-80GB-HBM3", ["nvidia.com/gpu.count"] = "4" }
+  t.eq(c.hardware_summary { h100, h100 }, "8× NVIDIA H100 80GB HBM3 on 2 nodes")
+  t.eq(c.hardware_summary { h100, { ["nvidia.com/gpu.product"] = "NVIDIA-A100-SXM4-80GB" }, { kind = "cpu" } },
+    "NVIDIA A100 SXM4 80GB on 1 node; 4× NVIDIA H100 80GB HBM3 on 1 node")
+  t.eq(c.hardware_summary {}, "")
 end)

@@ -16,6 +16,7 @@
 #ifndef LLMD_PROM_H
 #define LLMD_PROM_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -73,6 +74,10 @@ typedef struct PromParser {
     char *scratch; /* unescaped label values */
     size_t scap;
     char err[256];
+    /* a signal handler's counter: when it differs from interrupt_base (checked at every
+       line) the parse fails with "interrupted", tolerant or not */
+    const volatile sig_atomic_t *interrupted;
+    sig_atomic_t interrupt_base;
 } PromParser;
 
 void prom_parser_init(PromParser *p);

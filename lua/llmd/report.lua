@@ -89,9 +89,21 @@ local function perf_row(key, ctx)
   local ra, rb = A.run, B.run
   local va, wa = ra.overall.values[key], ra.overall.na[key]
   local vb, wb = rb.overall.values[key], rb.overall.na[key]
+  local ta, tb = metrics.format(key, va, wa), metrics.format(key, vb, wb)
+  -- both runs repeats of one load point: the row compares the means over the repeats
+  -- (what Welch's test is about), whatever a pooled whole-run figure would be
+  local pa, pb = ctx.pa, ctx.pb
+  local repeats = #pa == 1 and #pb == 1 and pa[1].repeats >= 2 and pb[1].repeats >= 2
+  if repeats then
+    va, vb = pa[1].values[key], pb[1].values[key]
+    ta = va ~= nil and (metrics.format(key, va) .. (" (mean of %d)"):format(pa[1].repeats))
+      or metrics.format(key, nil, pa[1].na[key])
+    tb = vb ~= nil and (metrics.format(key, vb) .. (" (mean of %d)"):format(pb[1].repeats))
+      or metrics.format(key, nil, pb[1].na[key])
+  end
   local row = {
     key = key, label = m.label, unit = m.unit, better_is = m.better,
-    a = va, b = vb, a_text = metrics.format(key, va, wa), b_text = metrics.format(key, vb, wb),
+    a = va, b = vb, a_text = ta, b_text = tb, repeat_means = repeats or nil,
     delta_text = "N/A", pct_text = "N/A", evidence = "",
   }
   local ok, why = true, nil
@@ -203,6 +215,7 @@ local function ladder_section(A, B, pa, pb)
   local rows = lp.ladder(pa, pb)
   local function cell(c, key, d)
     if c.outside then return "" end
+    c.values = c.values or {}
     local v = c.values[key]
     if v == nil then return "N/A" end
     return (c.interpolated and "~" or "") .. T.helpers.num(v, d)
@@ -420,7 +433,7 @@ local function delta_cells(va, vb, d)
   return T.helpers.signed(vb - va, d or 2), va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100) or "N/A"
 end
 
-local function headline(model, A, B)
+local function headline(model)
   local rows = {}
   local cap, sat, g = model.capacity, model.saturation, model.per_gpu
   local function add(label, va, vb, ta, tb, d)
@@ -485,7 +498,8 @@ local function matched_point(model, A, B)
   if not key then return nil end
   local best
   for _, r in ipairs(model.ladder.rows) do
-    if r.a.point and r.b.point and r.a.values[key] and r.b.values[key] then best = r end
+    local va, vb = r.a.values or {}, r.b.values or {}
+    if r.a.point and r.b.point and va[key] and vb[key] then best = r end
   end
   if not best then return nil end
   local va, vb = best.a.values[key], best.b.values[key]
@@ -498,7 +512,12 @@ local function matched_point(model, A, B)
         if st.index == p.stages[1] then return st.metrics.samples and st.metrics.samples[kind] end
       end
     end
-    res.test = decision.mann_whitney(samples(A.run, pa), samples(B.run, pb))
+    local xa, xb = samples(A.run, pa), samples(B.run, pb)
+    res.test = decision.mann_whitney(xa, xb)
+    if res.test and kind == "itl" then
+      local na, nb = pa.values.requests_ok, pb.values.requests_ok
+      res.test = decision.declustered(res.test, xa:count() + xb:count(), na and nb and na + nb)
+    end
   elseif pa.ci and pb.ci and pa.ci[key] and pb.ci[key] then
     res.test = decision.welch(pa.ci[key].samples, pb.ci[key].samples)
   end
@@ -527,7 +546,8 @@ local function summary(model, A, B)
       local eff = decision.effect_pct(ca.rps, cb.rps)
       if ca.kind == "never_violated" and cb.kind == "never_violated" then
         out[#out + 1] = ("Neither run violates %s at any load measured (up to %s for %s, %s for %s): measure "
-          .. "higher loads to find the capacities."):format(phrase, rate_text(ca.rps), A.label, rate_text(cb.rps), B.label)
+          .. "higher loads to find the capacities."):format(phrase, rate_text(ca.rps), A.label, rate_text(cb.rps),
+          B.label)
       elseif eff and math.abs(eff) < model.min_effect then
         out[#out + 1] = ("Both sustain about the same load within %s (%s for %s, %s for %s)."):format(phrase,
           capacity_text(ca), A.label, capacity_text(cb), B.label)
@@ -539,7 +559,9 @@ local function summary(model, A, B)
           chi.kind == "never_violated" and "at least " or "",
           T.helpers.num((chi.rps / clo.rps - 1) * 100, 1) .. " %", lo.label, phrase, capacity_text(chi),
           capacity_text(clo))
-        if lower_bound then out[#out] = out[#out]:gsub("%.$", "; " .. lo.label .. "'s figure is only a lower bound.") end
+        if lower_bound then
+          out[#out] = out[#out]:gsub("%.$", "; " .. lo.label .. "'s figure is only a lower bound.")
+        end
       end
     elseif ca.kind == "below_lowest" and cb.kind == "below_lowest" then
       out[#out + 1] = ("Neither run meets %s even at its lowest load."):format(phrase)
@@ -555,7 +577,9 @@ local function summary(model, A, B)
     if mp and #out > 0 then
       local m = metrics.get(mp.key)
       local d = mp.a ~= 0 and (mp.b - mp.a) / math.abs(mp.a) * 100 or nil
-      if d and mp.test and mp.test.p < decision.ALPHA and math.abs(decision.effect_pct(mp.a, mp.b)) >= model.min_effect then
+      local big = mp.test and mp.test.p < decision.ALPHA
+        and math.abs(decision.effect_pct(mp.a, mp.b)) >= model.min_effect
+      if d and big then
         out[#out + 1] = ("At %s, %s's %s is %s %% %s than %s's (%s against %s, %s p = %s)."):format(
           rate_text(mp.rps), B.label, m.label, T.helpers.num(math.abs(d), 0), d < 0 and "lower" or "higher", A.label,
           metrics.format(mp.key, mp.b), metrics.format(mp.key, mp.a),
@@ -696,7 +720,7 @@ function M.build(opts)
       metrics.format("error_rate_pct", eb)) or nil
   model.errors = { a = A.run.errors, b = B.run.errors }
   model.ladder = ladder_section(A, B, pa, pb)
-  model.headline = headline(model, A, B)
+  model.headline = headline(model)
   model.kv = kv_section(A, B)
   model.summary = summary(model, A, B)
   return model

@@ -217,6 +217,26 @@ local function stack_config(run, br, path)
   rm.config(run, "replicas", table.concat(reps, "; "), src)
 end
 
+-- The accelerators the stack used: v0.2, the sum of scenario.stack[*].standardized
+-- .accelerator.count over the inference engines (the schema: "total utilized accelerator
+-- count"); v0.1, the sum of scenario.host.accelerator[*].count. nil when not stated.
+local function accelerators(br)
+  local sc = type(br.scenario) == "table" and br.scenario or {}
+  local total, any = 0, false
+  if type(sc.stack) == "table" then
+    for _, comp in ipairs(sc.stack) do
+      local std = type(comp) == "table" and comp.standardized
+      local acc = type(std) == "table" and std.kind == "inference_engine" and std.accelerator
+      if type(acc) == "table" and num(acc.count) then total, any = total + acc.count, true end
+    end
+  elseif type(sc.host) == "table" and type(sc.host.accelerator) == "table" then
+    for _, acc in ipairs(sc.host.accelerator) do
+      if type(acc) == "table" and num(acc.count) then total, any = total + acc.count, true end
+    end
+  end
+  return any and total > 0 and total or nil
+end
+
 -- The first NaN in the document (YAML .nan, JSON NaN) as "a.b[2].c", or nil: a report
 -- holding one is malformed, and the user is told where, not "metric x: NaN".
 local function find_nan(v, where)
@@ -293,6 +313,9 @@ function M.extract(c, opts)
     end
     local st = rm.stage(i - 1)
     st.file = path
+    if i == 1 and accelerators(br) then
+      run.gpus, run.gpus_source = accelerators(br), "the benchmark report's stack"
+    end
     local info = map(st.metrics, br, path, i - 1)
     if i == 1 then stack_config(run, br, path) end
     st.index, st.rate, st.concurrency = info.stage, info.rate, info.concurrency

@@ -228,7 +228,8 @@ local function new(variant)
       st.date = d.date
       local summary = rm.set()
       map_summary(summary, d, l.path)
-      local acc, why, _, has_lat = per_request(l.arr, l.itl, { groups = groups, sketch = opts.sketch })
+      local acc, why, _, has_lat = per_request(l.arr, l.itl, { groups = groups, sketch = opts.sketch,
+        goodput = opts.goodput })
       l.acc, l.has_lat = acc, has_lat
       if acc then
         -- the window is the file's duration (vLLM's own measure of first request to last

@@ -69,6 +69,12 @@ function M.comparable(key, ra, rb)
   if UNIVERSAL[key] then return true end
   local ha, hb = harness_name(ra), harness_name(rb)
   if ha == hb then return true end
+  -- token gaps are not the same quantity everywhere: inference-perf gives every token of a
+  -- chunk the chunk's time (gaps of 0 inside it), vLLM's benchmarks pool chunk gaps
+  if key:match("^itl_") then
+    return false, ("token gaps are counted differently by %s and %s (per token, a chunk's tokens sharing its "
+      .. "time, in inference-perf and guidellm; per chunk in vLLM's benchmarks)"):format(ha, hb)
+  end
   local pa, pb = sa.source[key], sb.source[key]
   if pa == "per-request data" and pb == "per-request data" then return true end
   return false, ("formula may differ: %s from %s's %s, %s from %s's %s"):format(ra.label or "A", ha,

@@ -493,3 +493,19 @@ t.test("compare.lua --link: large results are linked, not copied, and the source
   t.eq(json.read(w .. "/run-a/run_state.json").results_linked, true)
   t.ok(lfs.attributes(w .. "/comparison_report.md"))
 end)
+
+-- inference-perf's token gaps against vLLM's chunk gaps: the ITL rows are not compared,
+-- even though both runs have per-request data; TTFT (same definition) is not held back
+-- for that reason (the decision layer may hold it back for others: different loads).
+t.test("ITL across harnesses: not comparable, with the reason", function()
+  local a = ip_run(function() end)
+  local b = t.tmpdir()
+  copy(F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json", b .. "/openai-x.json")
+  local w, r = compare { "--a", a, "--a-label", "ip", "--b", b, "--b-label", "vb" }
+  t.eq(r.code, 0, r.stderr)
+  local by = {}
+  for _, row in ipairs(json.read(w .. "/comparison.json").perf) do by[row.key] = row end
+  t.eq(by.itl_mean_ms.verdict, "not comparable")
+  t.ok(by.itl_p90_ms.note:find("token gaps are counted differently", 1, true), by.itl_p90_ms.note)
+  t.ok(not tostring(by.ttft_mean_ms.note):find("token gaps", 1, true), tostring(by.ttft_mean_ms.note))
+end)

@@ -129,12 +129,14 @@ local function perf_row(key, ctx)
   row.verdict_text = decision.verdict_text(v.verdict, A.label, B.label)
   row.note = v.note
   row.sig = test
-  if test and test.p then
+  row.like_for_like = like ~= false
+  if v.verdict == "not comparable" and like == false and ok and va ~= nil and vb ~= nil then
+    -- a test of pooled figures over different loads says nothing: not shown as evidence
+    row.evidence = "not like for like"
+  elseif test and test.p then
     row.evidence = ("%s, p = %s"):format(test.test == "welch" and "Welch t" or "Mann-Whitney", fmt_p(test.p))
   elseif v.verdict == "untested" then
     row.evidence = untested_why or "no test possible"
-  elseif v.verdict == "not comparable" and like == false and ok then
-    row.evidence = "not like for like"
   end
   return row
 end
@@ -231,7 +233,8 @@ local function curve_rows(points, gpus)
     local function ci(key, d)
       local c = p.ci and p.ci[key]
       if not c then return "" end
-      return ("%s–%s"):format(T.helpers.num(c.lo, d), T.helpers.num(c.hi, d))
+      return ("%s (CI %s–%s, range %s–%s)"):format(T.helpers.num(c.mean, d), T.helpers.num(c.lo, d),
+        T.helpers.num(c.hi, d), T.helpers.num(c.min, d), T.helpers.num(c.max, d))
     end
     out[#out + 1] = {
       index = p.index, load = not p.offered and "?" or p.load_type == "concurrency" and ("c=%g"):format(p.offered)
@@ -664,7 +667,8 @@ function M.build(opts)
     local r = perf_row(key, ctx)
     if not (M.OPTIONAL_KEYS[key] and r.a == nil and r.b == nil) then rows[#rows + 1] = r end
     if r.test then any_sig = true end
-    if r.note and r.verdict == "not comparable" and r.evidence ~= "not like for like" and r.a ~= nil and r.b ~= nil then
+    if r.note and r.verdict == "not comparable" and r.evidence ~= "not like for like" and r.a ~= nil
+      and r.b ~= nil then
       notes[#notes + 1] = r.label .. ": " .. r.note
     end
   end

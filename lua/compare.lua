@@ -183,7 +183,8 @@ if not ok then
   -- the user's own files are named, not the workspace's copies (which are going away)
   model = tostring(model)
   for _, x in ipairs { "a", "b" } do
-    model = model:gsub((w.path .. "/run-" .. x .. "/results"):gsub("%p", "%%%0"), (runs[x].plan.root:gsub("%%", "%%%%")))
+    local copy = (w.path .. "/run-" .. x .. "/results"):gsub("%p", "%%%0")
+    model = model:gsub(copy, (runs[x].plan.root:gsub("%%", "%%%%")))
   end
   local removed, why = ws.remove(w)
   local where = removed and ("the workspace %s was removed"):format(w.path)

@@ -628,6 +628,36 @@ local function benchmark(ctx, x)
   end
 end
 
+-- The hardware of the nodes the serving pods ran on, once per GPU model with its count:
+-- node label sets in, "8× NVIDIA H100 80GB HBM3 on 2 nodes" out (the count is the nodes'
+-- nvidia.com/gpu.count summed; GPU feature discovery writes the product with dashes for
+-- spaces). Several models are listed in name order, joined with "; ".
+function M.hardware_summary(label_sets)
+  local by, order = {}, {}
+  for _, l in ipairs(label_sets) do
+    local g = l["nvidia.com/gpu.product"] or l["cloud.google.com/gke-accelerator"] or l["amd.com/gpu.product"]
+    if g then
+      local name = tostring(g):gsub("%-", " ")
+      local e = by[name]
+      if not e then
+        e = { name = name, nodes = 0, gpus = 0, counted = true }
+        by[name] = e
+        order[#order + 1] = e
+      end
+      e.nodes = e.nodes + 1
+      local c = tonumber(l["nvidia.com/gpu.count"] or l["amd.com/gpu.count"])
+      if c then e.gpus = e.gpus + c else e.counted = false end
+    end
+  end
+  table.sort(order, function(a, b) return a.name < b.name end)
+  local out = {}
+  for _, e in ipairs(order) do
+    out[#out + 1] = ("%s%s on %d node%s"):format(e.counted and (("%d× "):format(e.gpus)) or "", e.name, e.nodes,
+      e.nodes == 1 and "" or "s")
+  end
+  return table.concat(out, "; ")
+end
+
 -- The accelerators the pods ask for: the sum over their containers of the nvidia.com/gpu
 -- or amd.com/gpu limit (else request); nil when no container asks for one.
 function M.pod_gpus(list)
@@ -655,17 +685,12 @@ local function images_and_hardware(ctx)
   local il = {}
   for i in pairs(images) do il[#il + 1] = i end
   table.sort(il)
-  local hw = {}
+  local labels = {}
   local v = ctx.k:json({ "get", "nodes" }, { check = false })
   for _, n in ipairs(v and v.items or {}) do
-    if nodes[n.metadata.name] then
-      local l = n.metadata.labels or {}
-      local g = l["nvidia.com/gpu.product"] or l["cloud.google.com/gke-accelerator"] or l["amd.com/gpu.product"]
-      if g then hw[#hw + 1] = g .. (l["nvidia.com/gpu.count"] and (" x" .. l["nvidia.com/gpu.count"]) or "") end
-    end
+    if nodes[n.metadata.name] then labels[#labels + 1] = n.metadata.labels or {} end
   end
-  table.sort(hw)
-  return table.concat(il, ", "), table.concat(hw, ", ")
+  return table.concat(il, ", "), M.hardware_summary(labels)
 end
 
 local function save_state(ctx, x)

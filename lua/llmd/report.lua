@@ -165,20 +165,50 @@ local function config_rows(A, B)
     end
     return #parts > 0 and (#parts .. " stages: " .. table.concat(parts, ", ")) or "unknown"
   end
+  -- what the user stated, else what the result files say (marked so)
+  local function stated_or_read(side, k, ck)
+    local v = get(side, "stack", k)
+    if v ~= "unknown" then return v end
+    local c = side.run.config and side.run.config[ck or k]
+    return c and (c .. " (read from the results)") or "unknown"
+  end
+  local function read(side, ck)
+    local c = side.run.config and side.run.config[ck]
+    return c and (c .. " (read from the results)") or "unknown"
+  end
   local rows = {}
-  local function add(label, fa, fb) rows[#rows + 1] = { label = label, a = fa, b = fb } end
+  -- differs: both known and not the same: what the comparison is about
+  local function add(label, fa, fb, not_config)
+    local function bare(v) return (tostring(v):gsub(" %(read from the results%)$", "")) end
+    rows[#rows + 1] = { label = label, a = fa, b = fb,
+      differs = not not_config and fa ~= "unknown" and fb ~= "unknown" and bare(fa) ~= bare(fb) or false }
+  end
   add("Guide", get(A, "stack", "guide"), get(B, "stack", "guide"))
   add("llm-d version", get(A, "stack", "llmd_version"), get(B, "stack", "llmd_version"))
-  add("Decode image", get(A, "stack", "decode_image"), get(B, "stack", "decode_image"))
-  add("Model", get(A, "stack", "model"), get(B, "stack", "model"))
-  add("Hardware", get(A, "stack", "hardware"), get(B, "stack", "hardware"))
+  add("Decode image", stated_or_read(A, "decode_image", "image"), stated_or_read(B, "decode_image", "image"))
+  add("Model", stated_or_read(A, "model"), stated_or_read(B, "model"))
+  add("Hardware", stated_or_read(A, "hardware"), stated_or_read(B, "hardware"))
+  for _, e in ipairs { { "Replicas", "replicas" }, { "Parallelism", "parallelism" }, { "Server", "server" },
+    { "Target", "target" }, { "Load profile", "profile" } } do
+    local fa, fb = read(A, e[2]), read(B, e[2])
+    if fa ~= "unknown" or fb ~= "unknown" then add(e[1], fa, fb) end
+  end
+  -- the info files' own stack keys, in name order
+  local extra, seen = {}, {}
+  for _, side in ipairs { A, B } do
+    for _, k in ipairs(side.state and side.state.stack_extra or {}) do
+      if not seen[k] then seen[k] = true; extra[#extra + 1] = k end
+    end
+  end
+  table.sort(extra)
+  for _, k in ipairs(extra) do add(k, get(A, "stack", k), get(B, "stack", k)) end
   add("Gateway", get(A, "stack", "gateway"), get(B, "stack", "gateway"))
-  add("Namespace", get(A, "stack", "namespace"), get(B, "stack", "namespace"))
+  add("Namespace", get(A, "stack", "namespace"), get(B, "stack", "namespace"), true)
   add("Harness", harness_text(A), harness_text(B))
   add("Workload", get(A, "benchmark", "workload"), get(B, "benchmark", "workload"))
   add("Load stages", stages_text(A), stages_text(B))
   add("Results", A.state and A.state.source_path or A.run.root or "unknown",
-    B.state and B.state.source_path or B.run.root or "unknown")
+    B.state and B.state.source_path or B.run.root or "unknown", true)
   return rows
 end
 
@@ -257,6 +287,18 @@ end
 
 local NO_SIZE = "unknown (no 'GPU KV cache size' line in the vLLM logs)"
 
+-- "123,456 tokens (decode-0)", or with several pods the total and each pod's:
+-- "246,912 tokens in total on 2 pods (decode-0 123,456; decode-1 123,456)"
+local function size_text(size)
+  if not size then return nil end
+  local per = {}
+  for _, p in ipairs(size.pods or {}) do per[#per + 1] = p.pod .. " " .. T.helpers.num(p.tokens) end
+  if #per <= 1 then
+    return T.helpers.num(size.total) .. " tokens" .. (per[1] and (" (" .. per[1]:gsub(" [%d,]+$", "") .. ")") or "")
+  end
+  return ("%s tokens in total on %d pods (%s)"):format(T.helpers.num(size.total), #per, table.concat(per, "; "))
+end
+
 local function kv_section(A, B)
   local ka, kb = A.kv or {}, B.kv or {}
   local sec = { available = ka.available or kb.available or false }
@@ -267,8 +309,8 @@ local function kv_section(A, B)
     if kb.reason and kb.reason == ka.reason then reasons[1] = "both runs: " .. ka.reason end
     sec.reason = table.concat(reasons, "; ")
     sec.size = (ka.size or kb.size) and {
-      a = ka.size and T.helpers.num(ka.size.total) .. " tokens" or "unknown",
-      b = kb.size and T.helpers.num(kb.size.total) .. " tokens" or "unknown",
+      a = size_text(ka.size) or "unknown",
+      b = size_text(kb.size) or "unknown",
     } or nil
     return sec
   end
@@ -282,7 +324,8 @@ local function kv_section(A, B)
     local r = { label = label, a = cell(ka, f, d, unit), b = cell(kb, f, d, unit),
       delta = "N/A", pct = "N/A", verdict = "" }
     if va and vb then
-      r.delta = T.helpers.signed(vb - va, d or 0) .. (unit or "")
+      -- a difference of percentages is in percentage points
+      r.delta = T.helpers.signed(vb - va, d or 0) .. (unit == " %" and " pp" or (unit or ""))
       r.pct = va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100) or "N/A"
       if better and vb ~= va then
         local b_wins = (better == "higher") == (vb > va)
@@ -292,8 +335,8 @@ local function kv_section(A, B)
     return r
   end
   sec.size = {
-    a = ka.size and T.helpers.num(ka.size.total) .. " tokens" or NO_SIZE,
-    b = kb.size and T.helpers.num(kb.size.total) .. " tokens" or NO_SIZE,
+    a = size_text(ka.size) or NO_SIZE,
+    b = size_text(kb.size) or NO_SIZE,
   }
   sec.rows = {
     row("Prefix cache hits (tokens)", "hits", 0, "higher"),

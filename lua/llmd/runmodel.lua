@@ -85,11 +85,24 @@ function M.new(harness, dir)
     harness = harness, dir = dir, version = nil, files = {}, status = "ok", reasons = {},
     overall = M.set(), stages = {}, errors = {}, requests = {}, warnings = {},
     token_source = nil, percentile_method = nil,
+    -- what the result files say of the configuration: {model =, hardware =, image =,
+    -- server =, target =, profile =, replicas =, parallelism =}, each a string, and
+    -- config_source (which file)
+    config = {}, config_source = nil,
   }
 end
 
 function M.warn(run, fmt, ...)
   run.warnings[#run.warnings + 1] = select("#", ...) > 0 and fmt:format(...) or fmt
+end
+
+-- Sets run.config[k] = v (as text) when v is a non-empty string or a number.
+function M.config(run, k, v, source)
+  if type(v) == "number" then v = ("%g"):format(v) end
+  if type(v) == "string" and v ~= "" then
+    run.config[k] = v
+    run.config_source = run.config_source or source
+  end
 end
 
 -- Did the run fail its health checks ("warnings" is a usable run)?
@@ -112,6 +125,26 @@ end
 function M.normalise_message(msg)
   local s = tostring(msg or "")
   s = s:gsub("%s+", " "):gsub("^ ", ""):gsub(" $", "")
+  -- Kubernetes pod names (<owner>-<replicaset hash>-<5 chars>, <owner>-<5 chars>: the
+  -- generator's alphabet has no vowels), so one cause on several pods is one cause
+  s = s:gsub("%f[%w]([%w][%w%-]*%w)%f[^%w%-]", function(word)
+    local parts = {}
+    for p in word:gmatch("[^%-]+") do parts[#parts + 1] = p end
+    local function gen(x, lo, hi)
+      return #x >= lo and #x <= hi and not x:find("[^bcdfghjklmnpqrstvwxz2456789]")
+    end
+    local n = #parts
+    if n >= 3 and gen(parts[n], 5, 5) and gen(parts[n - 1], 6, 10) and (parts[n] .. parts[n - 1]):find("%d") then
+      return table.concat(parts, "-", 1, n - 2) .. "-<pod>"
+    elseif n >= 2 and gen(parts[n], 5, 5) and parts[n]:find("%d") then
+      return table.concat(parts, "-", 1, n - 1) .. "-<pod>"
+    end
+  end)
+  -- IP addresses (a pod's), then long ids of letters and digits (ULIDs, base62 ids)
+  s = s:gsub("%f[%w%.]%d+%.%d+%.%d+%.%d+%f[^%w%.]", "<ip>")
+  s = s:gsub("%f[%w]%w+%f[^%w]", function(tok)
+    if #tok >= 16 and tok:find("%d") and tok:find("%a") then return "<id>" end
+  end)
   -- uuids and long hex ids first, then ids with a known prefix, then numbers
   s = s:gsub("%x%x%x%x%x%x%x%x%-%x%x%x%x%-%x%x%x%x%-%x%x%x%x%-%x%x%x%x%x%x%x%x%x%x%x%x", "<id>")
   s = s:gsub("(%f[%w_][%w]+%-)(%x+)%f[^%w]", function(p, hex)
@@ -121,6 +154,8 @@ function M.normalise_message(msg)
     if #hex >= 12 then return "<id>" end
   end)
   s = s:gsub("%f[%w%.]%d+%.?%d*%f[^%w%.]", "<n>")
+  -- an id with its kind's prefix (chatcmpl-, cmpl-, req_) is just an id
+  s = s:gsub("%f[%w][%a]+[%-_]<id>", "<id>")
   if #s > 160 then s = s:sub(1, 157) .. "..." end
   return s
 end
@@ -435,9 +470,12 @@ function M.combine(run, measured)
     local w, total, missing = 0, 0, nil
     for _, st in ipairs(measured) do
       local m, n = st.metrics.values[key], st.metrics.counts and st.metrics.counts[p]
-      if n == 0 then -- no samples in this stage: nothing to weigh
-      elseif m and n then w, total = w + n, total + m * n
-      else missing = st.index end
+      -- a stage without samples (n == 0) has nothing to weigh
+      if m and n and n > 0 then
+        w, total = w + n, total + m * n
+      elseif n ~= 0 then
+        missing = st.index
+      end
     end
     if missing then
       M.unknown(set, key, ("stage %d's summary does not record how many samples its %s is over, so the "
@@ -536,7 +574,7 @@ function M.to_plain(run)
     goodput = run.overall.goodput, token_lengths = run.overall.token_lengths, gpus = run.gpus,
     gpus_source = run.gpus_source, model = run.model,
     warnings = json.array(run.warnings), warmup_stages = json.array(run.warmup_stages or {}),
-    checks = json.array(run.checks or {}),
+    checks = json.array(run.checks or {}), config = json.object(run.config or {}), config_source = run.config_source,
     cdf = run.cdf, cdf_count = run.cdf_count,
   }
 end
@@ -570,6 +608,7 @@ function M.from_plain(doc, path)
   run.token_source, run.percentile_method = opt(doc.token_source), opt(doc.percentile_method)
   run.requests, run.warnings, run.warmup_stages = doc.requests or {}, doc.warnings or {}, doc.warmup_stages or {}
   run.checks = doc.checks or {}
+  run.config, run.config_source = type(doc.config) == "table" and doc.config or {}, opt(doc.config_source)
   run.overall = unplain(doc.overall)
   local function tab(v) return type(v) == "table" and v or nil end
   run.overall.goodput, run.overall.token_lengths = tab(doc.goodput), tab(doc.token_lengths)
@@ -632,7 +671,8 @@ function M.files(dir, depth)
         local real = M.realpath(p)
         mode = real and root and M.inside(root, real) and lfs.attributes(real, "mode") == "file" and "file" or nil
       end
-      if mode == "file" and M.only_file and M.realpath(p) ~= M.only_file then
+      if mode == "file" and M.only_file
+        and (name ~= M.only_file.name or M.realpath(p) ~= M.only_file.real) then
         mode = nil -- extract.lua FILE: only that file
       end
       if mode == "file" then

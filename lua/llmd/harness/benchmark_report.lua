@@ -180,6 +180,43 @@ local function map(set, br, path, stage_fallback)
   }
 end
 
+-- What a v0.2 report's scenario.stack says of the inference engines: model, accelerator
+-- and count, parallelism, image, replicas (per role when there are several).
+local function stack_config(run, br, path)
+  local stack = type(br.scenario) == "table" and br.scenario.stack
+  if type(stack) ~= "table" then return end
+  local models, hw, par, img, reps = {}, {}, {}, {}, {}
+  local function add(t, v) for _, x in ipairs(t) do if x == v then return end end t[#t + 1] = v end
+  for _, comp in ipairs(stack) do
+    local s = type(comp) == "table" and comp.standardized
+    if type(s) == "table" and (s.kind == "inference_engine" or s.kind == nil) then
+      local role = s.role and (" (" .. tostring(s.role) .. ")") or ""
+      if type(s.model) == "table" and s.model.name then add(models, tostring(s.model.name)) end
+      local acc = type(s.accelerator) == "table" and s.accelerator or nil
+      if acc and acc.model then
+        local name = tostring(acc.model):gsub("%-", " ")
+        add(hw, (num(acc.count) and ("%d× "):format(acc.count) or "") .. name
+          .. (num(s.replicas) and num(s.replicas) > 1 and " per replica" or "") .. role)
+        if type(acc.parallelism) == "table" then
+          local p = {}
+          for _, k in ipairs { "tp", "dp", "pp", "ep" } do
+            if acc.parallelism[k] ~= nil then p[#p + 1] = k .. "=" .. tostring(acc.parallelism[k]) end
+          end
+          if #p > 0 then add(par, table.concat(p, " ") .. role) end
+        end
+      end
+      if s.tool_version then add(img, tostring(s.tool_version) .. role) end
+      if num(s.replicas) then add(reps, ("%d"):format(s.replicas) .. role) end
+    end
+  end
+  local src = path .. ": scenario.stack"
+  rm.config(run, "model", table.concat(models, ", "), src)
+  rm.config(run, "hardware", table.concat(hw, "; "), src)
+  rm.config(run, "parallelism", table.concat(par, "; "), src)
+  rm.config(run, "image", table.concat(img, "; "), src)
+  rm.config(run, "replicas", table.concat(reps, "; "), src)
+end
+
 -- The accelerators the stack used: v0.2, the sum of scenario.stack[*].standardized
 -- .accelerator.count over the inference engines (the schema: "total utilized accelerator
 -- count"); v0.1, the sum of scenario.host.accelerator[*].count. nil when not stated.
@@ -280,6 +317,7 @@ function M.extract(c, opts)
       run.gpus, run.gpus_source = accelerators(br), "the benchmark report's stack"
     end
     local info = map(st.metrics, br, path, i - 1)
+    if i == 1 then stack_config(run, br, path) end
     st.index, st.rate, st.concurrency = info.stage, info.rate, info.concurrency
     st.duration = st.metrics.values.duration_s
     st.achieved_rate = st.metrics.values.throughput_req_s

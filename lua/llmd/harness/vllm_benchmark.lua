@@ -283,6 +283,9 @@ local function new(variant)
     if loaded[1] then
       run.model = loaded[1].d.model_id
       run.backend = loaded[1].d.backend
+      local src = loaded[1].path:match("[^/]+$")
+      rm.config(run, "model", loaded[1].d.model_id, src)
+      rm.config(run, "server", loaded[1].d.backend, src)
     end
     return rm.close(run, measured, groups, variant.token_source, pooled)
   end

@@ -496,7 +496,7 @@ end
 
 -- The limiting metric compared at the highest load both runs measured (a point of each
 -- within 1 %), with Mann-Whitney when both points kept per-request samples.
-local function matched_point(model, A, B)
+local function matched_point(model, A, B, saved)
   local key = model.capacity.a.limiting or model.capacity.b.limiting
   if not key then return nil end
   local best
@@ -524,6 +524,12 @@ local function matched_point(model, A, B)
   elseif pa.ci and pb.ci and pa.ci[key] and pb.ci[key] then
     res.test = decision.welch(pa.ci[key].samples, pb.ci[key].samples)
   end
+  -- analyze.lua from saved state (no samples): the test the last report made at this point
+  if not res.test and type(saved) == "table" and saved.key == key and type(saved.test) == "table"
+    and type(saved.rps) == "number" and lp.close(saved.rps, res.rps) and type(saved.test.p) == "number" then
+    res.test = saved.test
+  end
+  model.matched_point = res
   return res
 end
 
@@ -576,7 +582,7 @@ local function summary(model, A, B)
     else
       out[#out + 1] = ("Capacity at %s is unknown: %s."):format(phrase, ca.kind == "unknown" and ca.reason or cb.reason)
     end
-    local mp = matched_point(model, A, B)
+    local mp = matched_point(model, A, B, model.saved_matched_point)
     if mp and #out > 0 then
       local m = metrics.get(mp.key)
       local d = mp.a ~= 0 and (mp.b - mp.a) / math.abs(mp.a) * 100 or nil
@@ -726,7 +732,9 @@ function M.build(opts)
   model.ladder = ladder_section(A, B, pa, pb)
   model.headline = headline(model)
   model.kv = kv_section(A, B)
+  model.saved_matched_point = opts.significance and opts.significance._matched_point or nil
   model.summary = summary(model, A, B)
+  model.saved_matched_point = nil
   return model
 end
 

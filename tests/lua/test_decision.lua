@@ -506,3 +506,23 @@ t.test("goodput per load point of an inference-perf ladder: requests placed in s
   t.near(pts[2].slo_attainment_pct, 0, 0)
   t.near(pts[2].goodput_rps, 0, 0)
 end)
+
+t.test("analyze.lua from saved state says what compare.lua said: goodput, the point test, the summary", function()
+  local a, b = t.tmpdir(), t.tmpdir()
+  proc.run { "cp", DETAILED, a .. "/result.json" }
+  proc.run { "cp", DETAILED, b .. "/result.json" }
+  local w, r = compare { "--a", a, "--a-label", "A", "--b", b, "--b-label", "B", "--slo", "ttft_p90_ms=40" }
+  t.eq(r.code, 0, r.stderr)
+  local function strip(s) return (s:gsub("Generated [^\n]*", "")) end
+  local before = strip(t.read(w .. "/comparison_report.md"))
+  local cj = json.read(w .. "/comparison.json")
+  -- the per-request test at the one load point both measured (identical samples: p = 1)
+  t.eq(cj.matched_point.test.test, "mann_whitney")
+  t.near(cj.matched_point.test.p, 1, 1e-12)
+  -- TTFT <= 40 ms: 4 of 8 requests (see the goodput test)
+  t.near(cj.load_points.a[1].slo_attainment_pct, 50, 1e-12)
+  r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  t.eq(strip(t.read(w .. "/comparison_report.md")), before)
+  t.ok(before:find("no clear difference, p = 1)", 1, true), before:match("## Summary.-\n\n[^\n]*"))
+end)

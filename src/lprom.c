@@ -357,14 +357,39 @@ static size_t find_series(lua_State *L, PromAgg *a, const char *name, size_t **o
     return n;
 }
 
+/*
+** Pushes nil and why the metric has no value: never scraped, and "did you mean X_total?"
+** when X_total was (a counter's samples carry the suffix, its family name does not).
+** Returns 2.
+*/
+static int push_never_scraped(lua_State *L, const PromAgg *a, const char *name)
+{
+    size_t len = strlen(name);
+    lua_pushnil(L);
+    if (len < 6 || strcmp(name + len - 6, "_total") != 0) {
+        const char *alt = lua_pushfstring(L, "%s_total", name); /* nil, alt */
+        if (prom_agg_find(a, alt, NULL, 0) > 0) {
+            lua_pushfstring(
+                L,
+                "%s: never scraped; did you mean %s? (a counter's samples are named with _total)",
+                name, alt);
+            lua_remove(L, -2); /* nil, why */
+            return 2;
+        }
+        lua_pop(L, 1);
+    }
+    lua_pushfstring(L, "%s: never scraped", name);
+    return 2;
+}
+
 static double series_value(const PromAgg *a, const PromSeries *s, int mode)
 {
     return mode == 0 ? prom_increase(a, s) : mode == 1 ? s->max : s->last_v;
 }
 
 /*
-** agg:counter_total(name [, {mode =, by =}]) -> the sum over pods and label sets (nil when
-** the metric was never scraped); with by, a table group -> sum.
+** agg:counter_total(name [, {mode =, by =}]) -> the sum over pods and label sets (nil and
+** why when the metric was never scraped); with by, a table group -> sum.
 */
 static int l_counter_total(lua_State *L)
 {
@@ -380,10 +405,8 @@ static int l_counter_total(lua_State *L)
     int nby = read_by(L, opts, by);
     size_t *idx;
     size_t n = find_series(L, a, name, &idx);
-    if (n == 0) {
-        lua_pushnil(L);
-        return 1;
-    }
+    if (n == 0)
+        return push_never_scraped(L, a, name);
     if (nby == 0) {
         double total = 0;
         for (size_t i = 0; i < n; i++)
@@ -447,8 +470,8 @@ static void push_gauge(lua_State *L, PromAgg *a, const size_t *idx, size_t n)
 
 /*
 ** agg:gauge_summary(name [, {by =}]) -> {count=, series=, mean=, min=, max=, p50=, p90=,
-** p95=, p99=, time_weighted_mean=}, pooled over every series (nil when never scraped);
-** with by, a table group -> summary.
+** p95=, p99=, time_weighted_mean=}, pooled over every series (nil and why when never
+** scraped); with by, a table group -> summary.
 */
 static int l_gauge_summary(lua_State *L)
 {
@@ -459,10 +482,8 @@ static int l_gauge_summary(lua_State *L)
     int nby = read_by(L, opts, by);
     size_t *idx;
     size_t n = find_series(L, a, name, &idx);
-    if (n == 0) {
-        lua_pushnil(L);
-        return 1;
-    }
+    if (n == 0)
+        return push_never_scraped(L, a, name);
     if (nby == 0) {
         push_gauge(L, a, idx, n);
         return 1;

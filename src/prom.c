@@ -765,6 +765,60 @@ static void raw_insert(PromAgg *a, const char *pod, const PromSample *sm, uint64
     a->nraw++;
 }
 
+static int next_label(const char **p, const char **name, size_t *nl, const char **raw, size_t *rl);
+
+/* Do canonical label texts a (a counter part, perhaps with le) and b (its _created) name
+   the same labels, le aside? */
+static int same_labels_but_le(const char *a, const char *b)
+{
+    const char *pa = a, *pb = b, *na, *nb, *ra, *rb;
+    size_t la, lb, rla, rlb;
+    for (;;) {
+        int ha;
+        while ((ha = next_label(&pa, &na, &la, &ra, &rla)) && la == 2 && memcmp(na, "le", 2) == 0)
+            ;
+        int hb = next_label(&pb, &nb, &lb, &rb, &rlb);
+        if (!ha || !hb)
+            return ha == hb;
+        if (la != lb || rla != rlb || memcmp(na, nb, la) != 0 || memcmp(ra, rb, rla) != 0)
+            return 0;
+    }
+}
+
+/*
+** Series c (a _created companion) moved at time t: its counters restarted. Each counter
+** part of the same pod and labels (_total, _sum, _count, every _bucket) that took this
+** scrape's sample as a rise gets it counted as a reset (from 0) instead; one whose sample
+** comes later in the scrape is told to (pending_reset). A restart is rare, so a walk.
+*/
+static void created_moved(PromAgg *a, const PromSeries *c, double t)
+{
+    static const char *const PARTS[] = {"_total", "_sum", "_count", "_bucket", NULL};
+    size_t bl = c->name_len - 8; /* less "_created" */
+    for (size_t i = 0; i < a->n; i++) {
+        PromSeries *s = &a->series[i];
+        if (!s->counter_like || s->pod_len != c->pod_len ||
+            memcmp(s->pod, c->pod, c->pod_len) != 0 || s->name_len <= bl ||
+            memcmp(s->name, c->name, bl) != 0)
+            continue;
+        int part = 0;
+        for (int k = 0; PARTS[k] && !part; k++)
+            part = strcmp(s->name + bl, PARTS[k]) == 0;
+        if (!part || !same_labels_but_le(s->labels, c->labels))
+            continue;
+        if (s->samples > 0 && s->last_t == t) {
+            if (s->samples > 1 && !s->last_reset) {
+                s->increase += s->prev_v; /* it rose by v - prev: it counted v from 0 */
+                s->resets++;
+                s->last_reset = 1;
+            }
+        } else {
+            s->pending_reset = 1;
+            s->pending_t = t;
+        }
+    }
+}
+
 static int on_sample(void *ud, const PromSample *sm)
 {
     PromAgg *a = (PromAgg *)ud;
@@ -846,12 +900,19 @@ update:;
         a->nan_samples++; /* NaN says nothing about the window: not recorded */
         return 0;
     }
+    int moved = 0; /* a _created companion of a counter that changed: a restart */
     if (s->samples == 0) {
         s->first_t = t;
         s->first_v = v;
         s->min = s->max = v;
     } else {
-        if (v < s->last_v) {
+        /* text format 0.0.4 types _created as a gauge of its own: matched by name */
+        moved = !s->counter_like && v != s->last_v && s->name_len > 8 &&
+                ends_with(s->name, s->name_len, "_created");
+        s->prev_v = s->last_v;
+        s->last_reset = v < s->last_v || (s->pending_reset && s->pending_t == t);
+        s->pending_reset = 0;
+        if (s->last_reset) {
             s->resets++;
             s->increase += v; /* restarted from 0 */
         } else {
@@ -879,6 +940,8 @@ update:;
     s->last_t = t;
     s->last_v = v;
     s->samples++;
+    if (moved)
+        created_moved(a, s, t);
     return 0;
 oom:
     (void)snprintf(a->err, sizeof a->err, "out of memory");

@@ -1474,12 +1474,19 @@ static int scan_csv(Scanner *s)
     int *col_of = (int *)calloc((size_t)(nm > 0 ? nm : 1), sizeof *col_of);
     if (col_of == NULL)
         return fail(s, "%s: out of memory", s->name);
+    int bom_done = 0;
     for (;;) {
         row_line = line;
         row_start = pos;
         if (release_behind(s, pos) != 0) {
             rc = -1;
             break;
+        }
+        /* a UTF-8 byte-order mark before the header (spreadsheets write one) is not text */
+        if (!bom_done && (s->len - pos >= 3 || s->eof)) {
+            if (s->len - pos >= 3 && memcmp(s->buf + pos, "\xEF\xBB\xBF", 3) == 0)
+                pos += 3;
+            bom_done = 1;
         }
         int r = csv_record(s, &bits, &pos, &fields, &nf, &capf, &line);
         if (r == -2) {      /* the row is cut: keep it, read more (refill grows the window) */

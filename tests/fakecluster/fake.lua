@@ -4,14 +4,29 @@
 -- Environment:
 --   FAKE_CLUSTER   the state folder (state.json, calls.log, pvc/)  [required]
 --   FAKE_PROJECT   what `oc project -q` prints (default: none, exit 1)
+--   FAKE_CONTEXT   what `kubectl config current-context` prints (default: none, exit 1)
 --   FAKE_RESULTS   results folders the benchmark writes, one per run_only.sh call,
---                  separated by ':' (the n-th call copies the n-th folder)
+--                  separated by ':' (the n-th call in a namespace copies the n-th folder)
 --   FAKE_FAIL      comma list of injected failures: deploy, notready, imagepull,
 --                  bench_stderr, bench_nojson, transient (the first 2 kubectl calls fail
---                  with a transient API error), nologs, smoke
+--                  with a transient API error), nologs, smoke, portforward (the API server
+--                  refuses the connection)
 --   FAKE_FAIL_ONCE the same, but each failure only on its first occasion
 --   FAKE_SLOW_BENCH seconds the first run_only.sh call sleeps (to interrupt it)
 --   FAKE_OLD_JOB   the namespace starts with a finished (Succeeded) job pod
+--   FAKE_RESTARTED the vLLM containers have restarted once (their previous logs exist)
+--   FAKE_OTHER_RELEASE  the namespace starts with someone else's release a-team-infra (its
+--                  Gateway, HTTPRoute and gateway Service)
+--   FAKE_OLD_RESULTS  a results folder: the namespace starts with the PVC
+--                  llmd-benchmark-results holding it as an earlier run's
+--                  (inference-perf_1761000000_sanity_random_old-stack) and that run's
+--                  launcher pod Completed (exec and cp into it fail, as they do)
+--   FAKE_FAIL_NAMESPACE  the injected failures happen only in this namespace (the
+--                  other namespaces of a parallel run are healthy)
+--   FAKE_FAIL_IN   ns:failure,ns:failure - failures that happen only in those namespaces
+-- Several calls may run at once (stacks in parallel namespaces): each call reads the
+-- state, and writes back, under a lock, only the namespaces and counters it changed, as
+-- a real API server keeps one namespace's objects apart from another's.
 local json = require "llmd.json"
 local yaml = require "llmd.yaml"
 local lfs = require "lfs"
@@ -43,11 +58,49 @@ do
     }
   end
 end
-local function save() json.write(STATE, state) end
+local touched = {}    -- namespaces this call looked at or changed
+local counters0 = {}  -- the counters as read
+for k, v in pairs(state.counters) do counters0[k] = v end
+
+local function lock()
+  for _ = 1, 3000 do
+    if lfs.mkdir(DIR .. "/.lock") then return end
+    proc.run { "sleep", "0.01" }
+  end
+  io.stderr:write("fake cluster: " .. DIR .. "/.lock held for 30 s\n")
+  os.exit(3)
+end
+
+local function save()
+  lock()
+  local f = io.open(STATE)
+  local disk = f and json.decode(f:read("a")) or { ns = {}, counters = {}, nodes = state.nodes }
+  if f then f:close() end
+  for ns in pairs(touched) do disk.ns[ns] = state.ns[ns] end
+  for k, v in pairs(state.counters) do
+    if counters0[k] ~= v then disk.counters[k] = v end
+  end
+  json.write(STATE, disk)
+  lfs.rmdir(DIR .. "/.lock")
+  state = disk
+  counters0 = {}
+  for k, v in pairs(state.counters) do counters0[k] = v end
+end
 
 local fails = {}
 for f in (os.getenv("FAKE_FAIL") or ""):gmatch("[^,]+") do fails[f] = "always" end
 for f in (os.getenv("FAKE_FAIL_ONCE") or ""):gmatch("[^,]+") do fails[f] = "once" end
+-- failures confined to one namespace: a call in another one sees a healthy cluster
+local function confine_failures(ns)
+  local only = os.getenv("FAKE_FAIL_NAMESPACE")
+  if only and only ~= "" and ns ~= only then
+    for k in pairs(fails) do fails[k] = nil end
+  end
+  -- FAKE_FAIL_IN=ns:failure,ns:failure - failures of their own for some namespaces
+  for n, f in (os.getenv("FAKE_FAIL_IN") or ""):gmatch("([^,:]+):([^,]+)") do
+    if n == ns then fails[f] = "always" end
+  end
+end
 local function failing(what)
   if not fails[what] then return false end
   if fails[what] == "always" then return true end
@@ -80,11 +133,34 @@ end
 
 local function space(ns)
   if not ns then die("error: no namespace given (the fake cluster wants -n on every namespaced call)") end
+  touched[ns] = true
   local s = state.ns[ns]
   if not s then
     s = { pods = {}, services = {}, pvcs = {}, releases = {}, httproutes = {}, gateways = {}, inferencepools = {},
       configmaps = {}, kustomize = {}, other = {} }
     state.ns[ns] = s
+    if os.getenv("FAKE_OLD_RESULTS") then
+      -- a reused results PVC: an earlier run's folder on it, its launcher pod Completed
+      s.pvcs["llmd-benchmark-results"] = { access = "ReadWriteMany", size = "200Gi" }
+      local old = DIR .. "/pvc/" .. ns .. "/llmd-benchmark-results/inference-perf_1761000000_sanity_random_old-stack"
+      proc.run { "mkdir", "-p", old }
+      proc.run { "cp", "-a", os.getenv("FAKE_OLD_RESULTS") .. "/.", old }
+      s.pods["llmdbench-harness-launcher"] = { labels = { app = "llmdbench-harness-launcher" }, owner = "run_only",
+        ready = false, phase = "Succeeded", pvc = "llmd-benchmark-results",
+        containers = { { name = "harness", image = "llm-d-benchmark", restarts = 0 } } }
+    end
+    if os.getenv("FAKE_OTHER_RELEASE") then
+      -- someone else's stack in the shared namespace: a release with its gateway, route and
+      -- gateway Service (named to sort before ours)
+      local n = "a-team-infra"
+      s.releases[n] = { chart = "llm-d-infra", status = "deployed" }
+      s.gateways[n] = { kind = "Gateway", metadata = { name = n },
+        status = { conditions = { { type = "Programmed", status = "True" } } } }
+      s.httproutes[n] = { kind = "HTTPRoute", metadata = { name = n },
+        status = { parents = { { conditions = { { type = "Accepted", status = "True" } } } } } }
+      s.services[n .. "-inference-gateway-istio"] = { selector = { app = n }, owner = "helm:" .. n,
+        ports = { { name = "status-port", port = 15021 }, { name = "default", port = 80, appProtocol = "http" } } }
+    end
     if os.getenv("FAKE_OLD_JOB") then
       -- a finished job from earlier work in the namespace: Succeeded, never Ready
       s.pods["data-access-job-x1"] = { labels = { job = "data-access" }, owner = "job", ready = false,
@@ -118,9 +194,18 @@ end
 
 local function vllm_pods(s, base, owner, n)
   for i = 1, n or 2 do
-    add_pod(s, ("%s-decode-%d"):format(base, i), {
+    local name = ("%s-decode-%d"):format(base, i)
+    add_pod(s, name, {
       ["llm-d.ai/inference-serving"] = "true", ["app.kubernetes.io/component"] = "vllm", ["llm-d.ai/role"] = "decode",
     }, nil, owner)
+    -- llm-d's decode pods: the routing proxy as a native sidecar (an init container that
+    -- keeps running, restartPolicy Always)
+    s.pods[name].init = { { name = "routing-proxy", image = "ghcr.io/llm-d/llm-d-routing-sidecar:v0.4.0",
+      restartPolicy = "Always", restarts = 0 } }
+    if os.getenv("FAKE_RESTARTED") then
+      -- the vLLM container restarted once: its previous container's log is there
+      s.pods[name].containers[1].restarts = 1
+    end
   end
 end
 
@@ -150,10 +235,17 @@ local function pod_json(name, p)
   end
   local specs = {}
   for _, c in ipairs(p.containers) do specs[#specs + 1] = { name = c.name, image = c.image } end
+  local ispecs, istatuses = {}, {}
+  for _, c in ipairs(p.init or {}) do
+    ispecs[#ispecs + 1] = { name = c.name, image = c.image, restartPolicy = c.restartPolicy }
+    istatuses[#istatuses + 1] = { name = c.name, ready = true, restartCount = c.restarts, started = true,
+      state = { running = { startedAt = "2026-01-01T00:00:00Z" } } }
+  end
   return {
     kind = "Pod", metadata = { name = name, labels = p.labels or json.object {} },
-    spec = { containers = specs, nodeName = "gpu-node-1" },
+    spec = { containers = specs, initContainers = #ispecs > 0 and ispecs or nil, nodeName = "gpu-node-1" },
     status = { phase = p.phase or (p.waiting and "Pending" or "Running"), containerStatuses = statuses,
+      initContainerStatuses = #istatuses > 0 and istatuses or nil,
       conditions = { { type = "Ready", status = p.ready and "True" or "False" } } },
   }
 end
@@ -175,6 +267,26 @@ local function kubectl()
   local stdin
   if has(a, "-f") and opt(a, "-f") == "-" then stdin = io.read("a") end
   log_call(stdin)
+  if a[1] == "config" and a[2] == "current-context" then
+    -- read from the kubeconfig: no API server involved
+    local c = os.getenv("FAKE_CONTEXT")
+    if not c or c == "" then die("error: current-context is not set") end
+    return print(c)
+  end
+  if a[1] == "kustomize" then
+    -- client side: the kustomization's resources, one YAML stream
+    local dir = a[2] or "."
+    local k = yaml.load_file(dir .. "/kustomization.yaml")
+    local parts = {}
+    for _, r in ipairs((k or {}).resources or {}) do
+      local f = io.open(dir .. "/" .. r, "rb")
+      if not f then die(("error: accumulating resources: accumulation err='accumulating resources from '%s': "
+        .. "open %s: no such file or directory'"):format(r, r)) end
+      parts[#parts + 1] = f:read("a")
+      f:close()
+    end
+    return io.write(table.concat(parts, "\n---\n"))
+  end
   if fails.transient then
     state.counters.transient = (state.counters.transient or 0) + 1
     if state.counters.transient <= 2 then
@@ -315,15 +427,34 @@ local function kubectl()
     local pod = a[2]
     if failing("nologs") then die(('Error from server (BadRequest): container "vllm" in pod "%s" is waiting to start'):format(pod)) end
     if not s.pods[pod] then die(('Error from server (NotFound): pods "%s" not found'):format(pod)) end
+    local cname = opt(a, "-c") or opt(a, "--container")
+    local c
+    for _, list in ipairs { s.pods[pod].containers, s.pods[pod].init or {} } do
+      for _, x in ipairs(list) do if x.name == cname then c = x end end
+    end
+    if not c then
+      -- kubectl's words for a container the pod does not have
+      die(("error: container %s is not valid for pod %s"):format(tostring(cname), pod))
+    end
     local prev = has(a, "--previous") or has(a, "-p")
-    if prev and s.pods[pod].containers[1].restarts == 0 then
-      die(('Error from server (BadRequest): previous terminated container "vllm" in pod "%s" not found'):format(pod))
+    if prev and c.restarts == 0 then
+      die(('Error from server (BadRequest): previous terminated container "%s" in pod "%s" not found'):format(c.name,
+        pod))
+    end
+    if c.name == "routing-proxy" then
+      return print(("2026-02-16T09:19:00.000000000Z I0216 routing proxy for %s listening on :8000"):format(pod))
+    end
+    if prev then
+      return print(("2026-02-16T09:10:00.000000000Z INFO %s starting vLLM\n2026-02-16T09:11:00.000000000Z ERROR CUDA out of memory"):format(pod))
     end
     return print(("2026-02-16T09:19:00.000000000Z INFO %s starting vLLM\n2026-02-16T09:19:30.000000000Z INFO GPU KV cache size: 1,234,567 tokens\n2026-02-16T09:19:31.000000000Z INFO Application startup complete."):format(pod))
   elseif verb == "exec" then
     local s = space(ns)
     local pod = a[2]
     if not s.pods[pod] then die(('Error from server (NotFound): pods "%s" not found'):format(pod)) end
+    if s.pods[pod].phase == "Succeeded" or s.pods[pod].phase == "Failed" then
+      die("error: cannot exec into a container in a completed pod; current phase is " .. s.pods[pod].phase)
+    end
     local rest = {}
     local after = false
     for _, x in ipairs(a) do
@@ -349,6 +480,10 @@ local function kubectl()
     local src, dst = a[2], a[3]
     local pod, path = src:match("^([^:]+):(.*)$")
     if not pod or not s.pods[pod] then die("error: cannot copy from " .. tostring(src)) end
+    if s.pods[pod].phase == "Succeeded" or s.pods[pod].phase == "Failed" then
+      -- kubectl cp runs tar through exec
+      die("error: cannot exec into a container in a completed pod; current phase is " .. s.pods[pod].phase)
+    end
     local rel = path:match("^/requests/(.*)$")
     local from = DIR .. "/pvc/" .. ns .. "/" .. tostring(s.pods[pod].pvc) .. "/" .. tostring(rel)
     if lfs.attributes(from, "mode") ~= "directory" then die("error: " .. path .. ": No such file or directory") end
@@ -358,13 +493,27 @@ local function kubectl()
     return
   elseif verb == "port-forward" then
     -- serves a small OpenAI-compatible API on the local port
-    local ports = a[3]
-    local lport = ports:match("^(%d+):")
+    if failing("portforward") then
+      die("The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?")
+    end
+    local s = space(ns)
+    local res, ports = a[2], a[3]
+    local lport, rport = ports:match("^(%d+):(%d+)$")
     local mode = failing("smoke") and "fail" or "ok"
+    local sname = res:match("^svc/(.*)$") or res:match("^service/(.*)$")
+    if sname then
+      local svc = s.services[sname]
+      if not svc then die(('Error from server (NotFound): services "%s" not found'):format(sname)) end
+      local found
+      for _, p in ipairs(svc.ports or {}) do if tostring(p.port) == rport then found = p end end
+      if not found then die(("error: Service %s does not have a service port %s"):format(sname, rport)) end
+      -- Istio's status port answers /healthz/ready only: everything else is a 404
+      if found.name == "status-port" then mode = "status" end
+    end
     save()
     local here = arg[0]:match("^(.*)/[^/]*$")
     local py = proc.which("python3") and "python3" or "/usr/bin/python3"
-    local r = proc.run({ py, here .. "/mockvllm.py", lport, mode },
+    local r = proc.run({ py, here .. "/mockvllm.py", lport, mode, rport },
       { stdout = "inherit", stderr = "inherit" })
     os.exit(r.code or 1)
   end
@@ -386,8 +535,12 @@ local function make_release(s, name, chart, gateway)
     s.services[name .. "-epp"] = { selector = { app = name .. "-epp" }, ports = { { port = 9002 } }, owner = "helm:" .. name }
   end
   if gateway or name:match("infra") then
-    s.services[name .. "-inference-gateway"] = { selector = { app = name .. "-gateway" }, ports = { { port = 80 } },
-      owner = "helm:" .. name }
+    -- Istio's automated deployment: Service <gateway>-istio, the status port first, then
+    -- one port per listener named after it (llm-d's infra chart: listener "default", HTTP)
+    s.services[name .. "-inference-gateway-istio"] = { selector = { ["gateway.networking.k8s.io/gateway-name"] =
+      name .. "-inference-gateway" }, ports = { { name = "status-port", port = 15021, protocol = "TCP",
+      appProtocol = "tcp", targetPort = 15021 }, { name = "default", port = 80, protocol = "TCP", appProtocol = "http",
+      targetPort = 80 } }, owner = "helm:" .. name }
     s.gateways[name] = { kind = "Gateway", metadata = { name = name },
       status = { conditions = { { type = "Programmed", status = "True" } } } }
     s.httproutes[name] = { kind = "HTTPRoute", metadata = { name = name },
@@ -451,7 +604,18 @@ local function helmfile()
   local ns = ns_of(args)
   local a = strip_ns(args)
   local s = space(ns)
-  if a[1] ~= "apply" then die("fake helmfile: unsupported call: " .. table.concat(args, " "), 2) end
+  -- -e/--environment is one string flag (cobra): given twice, the last one wins
+  local env, verb = "default", nil
+  local i = 1
+  while i <= #a do
+    local x = a[i]
+    if x == "-e" or x == "--environment" then env = a[i + 1]; i = i + 1
+    elseif x:match("^%-%-environment=") then env = x:match("=(.*)$")
+    elseif x:match("^%-e.") then env = x:sub(3):gsub("^=", "")
+    elseif not verb and x:sub(1, 1) ~= "-" then verb = x end
+    i = i + 1
+  end
+  if verb ~= "apply" then die("fake helmfile: unsupported call: " .. table.concat(args, " "), 2) end
   local f = io.open("helmfile.yaml") or io.open("helmfile.yaml.gotmpl")
   if not f then die("err: no state file found. It must be named helmfile.yaml", 1) end
   local text = f:read("a")
@@ -459,6 +623,7 @@ local function helmfile()
   if failing("deploy") then die("in ./helmfile.yaml: command \"helm\" exited with non-zero status: Error: UPGRADE FAILED") end
   for name in text:gmatch("\n%s*%-%s*name:%s*([%w%-_]+)") do
     make_release(s, name, "helmfile/" .. name, false)
+    s.releases[name].environment = env
     print("Upgrading release=" .. name)
   end
   save()
@@ -482,20 +647,39 @@ local function run_only()
   local cfg = yaml.load_file(cfg_path)
   local h = cfg.harness or {}
   local ns = h.namespace or (cfg.endpoint or {}).namespace
+  confine_failures(ns)
   local s = space(ns)
   local pvc = h.results_pvc
   if not s.pvcs[pvc] then die(("Error from server (NotFound): persistentvolumeclaims \"%s\" not found"):format(tostring(pvc))) end
+  -- the experiment id: `date +%s` as run_only.sh starts (one second later for a second call
+  -- in the same second, which a real run never is)
+  local uid = math.max(os.time(), (state.counters.last_uid or 0) + 1)
+  state.counters.last_uid = uid
+  print(("🔍 Verifying model %s on endpoint %s/v1/completions using pod llmdbench-verify-model-%d"):format(
+    tostring((cfg.endpoint or {}).model), tostring((cfg.endpoint or {}).base_url), uid))
+  -- run_only.sh first checks the model answers at base_url (a curl from a pod in the namespace)
+  local host = tostring((cfg.endpoint or {}).base_url):match("^https?://([^/:]+)")
+  local svcname = host and host:match("^([^%.]+)")
+  if not (svcname and s.services[svcname]) then
+    print(("curl: (6) Could not resolve host: %s"):format(tostring(host)))
+    print("❌ Error while verifying model")
+    save()
+    os.exit(1)
+  end
+  -- the old launcher pod is deleted and a new one started
   add_pod(s, "llmdbench-harness-launcher", { app = "llmdbench-harness-launcher" }, h.image or "llm-d-benchmark", "run_only")
   s.pods["llmdbench-harness-launcher"].ready = true
   s.pods["llmdbench-harness-launcher"].waiting = nil
   s.pods["llmdbench-harness-launcher"].pvc = pvc
-  state.counters.bench = (state.counters.bench or 0) + 1
-  local n = state.counters.bench
+  -- the n-th benchmark in this namespace copies the n-th folder
+  local key = "bench@" .. tostring(ns)
+  state.counters[key] = (state.counters[key] or 0) + 1
+  local n = state.counters[key]
   local list = {}
   for d in (os.getenv("FAKE_RESULTS") or ""):gmatch("[^:]+") do list[#list + 1] = d end
   local src = list[n] or list[#list]
   local workload = next(cfg.workload or {}) or "workload"
-  local exp = ("%s_%d_%s_%s"):format(h.name or "inference-perf", 1700000000 + n, workload,
+  local exp = ("%s_%d_%s_%s"):format(h.name or "inference-perf", uid, workload,
     (cfg.endpoint or {}).stack_name or "stack")
   local dest = DIR .. "/pvc/" .. ns .. "/" .. pvc .. "/" .. exp
   proc.run { "mkdir", "-p", dest }
@@ -520,6 +704,7 @@ local function run_only()
   save()
 end
 
+if tool ~= "run_only.sh" then confine_failures(ns_of(args)) end
 if tool == "kubectl" then kubectl()
 elseif tool == "helm" then helm()
 elseif tool == "helmfile" then helmfile()

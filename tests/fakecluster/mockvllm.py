@@ -1,8 +1,9 @@
 """A tiny OpenAI-compatible server for the fake cluster's `kubectl port-forward`.
 
-usage: python3 mockvllm.py PORT ok|fail
+usage: python3 mockvllm.py PORT ok|fail|status [REMOTE_PORT]
 Serves GET /v1/models and POST /v1/completions on 127.0.0.1:PORT until killed
-(or 300 s, so a failed test cannot leave it behind for long). "fail": 503 on both.
+(or 300 s, so a failed test cannot leave it behind for long). "fail": 503 on both;
+"status": Istio's status port, which answers /healthz/ready and 404 for the rest.
 """
 import json
 import sys
@@ -10,6 +11,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 PORT, MODE = int(sys.argv[1]), sys.argv[2]
+REMOTE = sys.argv[3] if len(sys.argv) > 3 else "8000"
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -27,6 +29,10 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def do_GET(self):
+        if MODE == "status":
+            if self.path == "/healthz/ready":
+                return self.send(200, {})
+            return self.send(404, {})
         if MODE == "fail":
             return self.send(503, {"error": {"message": "no ready endpoints"}})
         if self.path == "/v1/models":
@@ -36,8 +42,8 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         n = int(self.headers.get("Content-Length") or 0)
         body = json.loads(self.rfile.read(n) or b"{}")
-        if MODE == "fail":
-            return self.send(503, {"error": {"message": "no ready endpoints"}})
+        if MODE in ("fail", "status"):
+            return self.send(503 if MODE == "fail" else 404, {"error": {"message": "no ready endpoints"}})
         if self.path == "/v1/completions":
             return self.send(200, {"id": "cmpl-1", "model": body.get("model"),
                                    "choices": [{"index": 0, "text": " Hello", "finish_reason": "length"}],
@@ -47,5 +53,5 @@ class Handler(BaseHTTPRequestHandler):
 
 server = ThreadingHTTPServer(("127.0.0.1", PORT), Handler)
 threading.Timer(300, server.shutdown).start()
-print("Forwarding from 127.0.0.1:%d -> 8000" % PORT, flush=True)
+print("Forwarding from 127.0.0.1:%d -> %s" % (PORT, REMOTE), flush=True)
 server.serve_forever()

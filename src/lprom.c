@@ -323,10 +323,34 @@ static void push_group(lua_State *L, const PromSeries *s, const char **by, int n
     luaL_pushresult(&b);
 }
 
+/*
+** A name that has no series but whose counterpart with (or without) the _total suffix
+** has: a mistake with a known fix, raised rather than answered with nil ("never
+** scraped"). Counters are exposed as NAME_total (client_golang, OpenMetrics).
+*/
+static void suggest_total(lua_State *L, const PromAgg *a, const char *name)
+{
+    size_t nl = strlen(name);
+    char alt[512];
+    if (nl + 7 > sizeof alt)
+        return;
+    if (nl > 6 && strcmp(name + nl - 6, "_total") == 0) {
+        memcpy(alt, name, nl - 6);
+        alt[nl - 6] = '\0';
+    } else {
+        memcpy(alt, name, nl);
+        memcpy(alt + nl, "_total", 7);
+    }
+    if (prom_agg_find(a, alt, NULL, 0) > 0)
+        llmd_error(L, "prom: no series named '%s' (did you mean '%s'?)", name, alt);
+}
+
 /* The series of name as a Lua array of indices + 1 (pushed); returns the count. */
 static size_t find_series(lua_State *L, PromAgg *a, const char *name, size_t **out)
 {
     size_t n = prom_agg_find(a, name, NULL, 0);
+    if (n == 0)
+        suggest_total(L, a, name);
     size_t *idx = (size_t *)lua_newuserdatauv(L, (n ? n : 1) * sizeof *idx, 0);
     prom_agg_find(a, name, idx, n);
     *out = idx;
@@ -558,14 +582,10 @@ static int l_histogram_quantile(lua_State *L)
     size_t nl = strlen(name);
     if (n == 0 && nl > 7 && strcmp(name + nl - 7, "_bucket") == 0 &&
         prom_agg_find(a, name, NULL, 0) > 0) {
-        lua_pushnil(L);
         lua_pushlstring(L, name, nl - 7); /* lua_pushfstring has no %.*s */
-        lua_pushfstring(L,
-                        "%s: no histogram of that name; did you mean %s? (a histogram's "
-                        "series are NAME_bucket, NAME_sum and NAME_count)",
-                        name, lua_tostring(L, -1));
-        lua_remove(L, -2); /* nil, why */
-        return 2;
+        llmd_error(L,
+                   "prom: no histogram named '%s' (did you mean '%s'? its series are NAME_bucket)",
+                   name, lua_tostring(L, -1));
     }
     if (n == 0) {
         lua_pushnil(L);

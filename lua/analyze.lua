@@ -1,9 +1,10 @@
--- llmdlua analyze.lua WORKSPACE [--quiet] [--reextract]
+-- llmdlua analyze.lua WORKSPACE [--quiet] [--reextract] [--slo LIST] [--min-effect PCT]
 --
 -- Re-generates the comparison report of a workspace made by compare.lua: each run's
 -- metrics come from its run_state.json when they are complete (with run_model.json), and
 -- are re-extracted from run-x/results/ when missing or incomplete (or with --reextract).
 -- Templates are taken from WORKSPACE/templates/ when there, so edits there show up.
+-- --slo and --min-effect as in compare.lua; without them, the last report's are kept.
 local args = require "llmd.args"
 local cmp = require "llmd.comparison"
 local json = require "llmd.json"
@@ -11,20 +12,50 @@ local lfs = require "lfs"
 local ws = require "llmd.workspace"
 
 local o = args.parse(arg, {
-  usage = "llmdlua analyze.lua WORKSPACE [--quiet] [--reextract]",
-  options = { quiet = true, reextract = true },
+  usage = "llmdlua analyze.lua WORKSPACE [--quiet] [--reextract] [--slo LIST] [--min-effect PCT]",
+  options = { quiet = true, reextract = true, slo = "LIST", min_effect = "PCT" },
   positional = { min = 1, max = 1 },
 })
 
+local decision = require "llmd.decision"
+local min_effect
+if o.min_effect then
+  min_effect = tonumber(o.min_effect)
+  if not min_effect or min_effect < 0 or min_effect ~= min_effect or min_effect == math.huge then
+    error(("--min-effect: expected a percentage >= 0, got '%s'"):format(o.min_effect), 0)
+  end
+end
 local w = ws.open(o[1])
+local prev = w.path .. "/comparison.json"
+local doc = lfs.attributes(prev, "mode") == "file" and json.read(prev) or nil
+-- the SLOs: --slo, else the last report's, else the info files'
+local slo
+if o.slo then
+  slo = decision.parse_slo(o.slo, "--slo")
+elseif doc and type(doc.slo) == "table" then
+  local m = {}
+  for _, s in ipairs(doc.slo) do
+    if type(s) == "table" and s.key then m[s.key] = s.max end
+  end
+  slo = decision.parse_slo(m, prev .. ": slo")
+end
+if not min_effect and doc and type(doc.min_effect) == "number" then min_effect = doc.min_effect end
+local states = { a = ws.read_state(w.path, "a"), b = ws.read_state(w.path, "b") }
+slo = cmp.resolve_slo({ state = states.a }, { state = states.b }, { slo = slo })
+-- goodput is counted while reading the results: other SLOs than the saved ones re-read them
+local function same_slo(state)
+  local saved = state.goodput_slo or ""
+  return saved == decision.slo_phrase(slo)
+end
 local sides, reextracted = {}, false
 for _, x in ipairs { "a", "b" } do
-  local state = ws.read_state(w.path, x)
-  local side = not o.reextract and cmp.saved_side(w, x, state) or nil
+  local state = states[x]
+  local side = not o.reextract and same_slo(state) and cmp.saved_side(w, x, state) or nil
   if not side then
     local eo = type(state.extract_options) == "table" and state.extract_options or {}
     side = cmp.extract_side(w, x, state, { require_results = true, harness = eo.harness,
-      warmup = eo.warmup, percentile_method = eo.percentile_method })
+      warmup = eo.warmup, percentile_method = eo.percentile_method, slo = slo,
+      tolerant = eo.tolerant })
     cmp.save_run(w, side)
     reextracted = true
   end
@@ -33,15 +64,14 @@ end
 -- significance tests need the samples; when a side came from saved state, reuse the
 -- tests the last report made
 local sig
-local prev = w.path .. "/comparison.json"
-if lfs.attributes(prev, "mode") == "file" then
-  local doc = json.read(prev)
+if doc then
   sig = {}
   for _, r in ipairs(doc.perf or {}) do
     if type(r.sig) == "table" then sig[r.key] = r.sig end
   end
 end
-local model = cmp.report(w, sides.a, sides.b, { significance = sig })
+local model = cmp.report(w, sides.a, sides.b, { significance = sig, slo = slo, min_effect = min_effect })
 if not o.quiet then io.write(model.text, "\n") end
 io.write(("Comparison report written to: %s%s\n"):format(model.path,
   reextracted and " (metrics re-extracted from the results)" or ""))
+io.write(cmp.html_line(model))

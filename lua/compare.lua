@@ -14,21 +14,32 @@ local ws = require "llmd.workspace"
 local o = args.parse(arg, {
   usage = "llmdlua compare.lua (--a DIR --b DIR | --plan FILE | --resume WORKSPACE) [--a-label L] [--b-label L] "
     .. "[--a-info FILE] [--b-info FILE] [--parent DIR] [--link] [--harness NAME] [--warmup LIST] "
-    .. "[--percentile-method M] [--namespace NS] [--yes] [--dry-run] [--step LIST] [--quiet]",
+    .. "[--percentile-method M] [--slo LIST] [--min-effect PCT] [--tolerant] [--namespace NS] [--yes] [--dry-run] "
+    .. "[--step LIST] [--quiet]",
   help = [[
   --a DIR, --b DIR          the two runs' results folders (A is the baseline: deltas are B - A)
   --a-label L, --b-label L  names in the report (default: each folder's name)
   --a-info F, --b-info F    YAML or JSON with what you know of the run: guide, namespace,
                             hardware, gateway, model, llmd_version, decode_image, harness,
-                            workload, load_stages, timestamp (the rest is "unknown")
-  --parent DIR              where the llm-d-comparison-YYYYmmdd-HHMMSS folder goes (default .)
+                            workload, load_stages, timestamp, gpus (accelerators used),
+                            slo (a mapping like --slo's) (the rest is "unknown")
+  --parent DIR              where the llm-d-comparison-YYYYmmdd-HHMMSS folder goes (default .;
+                            made if missing; a name taken gets a suffix -2, -3, ...)
   --link                    link the results instead of copying them (large results)
   --harness NAME            read both runs as this harness's results (--a-harness, --b-harness
                             for one run)
   --warmup LIST             stage indexes to leave out of totals and ladder, e.g. 0 (also
                             --a-warmup, --b-warmup)
   --percentile-method M     linear (default) or nearest, for per-request data
+  --slo LIST                latency and error-rate limits, e.g. ttft_p90_ms=200,tpot_p90_ms=50,
+                            error_rate_pct=1 (any latency metric of the catalogue): capacity at
+                            SLO and goodput (else slo: in the info files or the plan)
+  --min-effect PCT          a significant difference smaller than this is "negligible"
+                            (default 2)
   --quiet                   do not print the report (it is still written)
+  --tolerant                a result file that cannot be read (empty, truncated, a stage
+                            missing) is left out, with a warning in the report's data
+                            checks, instead of stopping the comparison
   --plan FILE               deploy and benchmark the runs the plan describes (README: the plan)
   --namespace NS            the namespace (else the plan's, $NAMESPACE, `oc project -q`, asked)
   --yes                     never ask; missing information is an error
@@ -41,11 +52,22 @@ local o = args.parse(arg, {
   options = {
     a = "DIR", b = "DIR", a_label = "L", b_label = "L", a_info = "FILE", b_info = "FILE", parent = "DIR",
     link = true, harness = "NAME", a_harness = "NAME", b_harness = "NAME", warmup = "LIST", a_warmup = "LIST",
-    b_warmup = "LIST", percentile_method = "M", quiet = true, plan = "FILE", namespace = "NS", yes = true,
-    dry_run = true, step = "LIST", resume = "WORKSPACE",
+    b_warmup = "LIST", percentile_method = "M", slo = "LIST", min_effect = "PCT", quiet = true, plan = "FILE",
+    namespace = "NS", yes = true,
+    dry_run = true, step = "LIST", resume = "WORKSPACE", tolerant = true,
   },
   positional = { min = 0, max = 0 },
 })
+
+local decision = require "llmd.decision"
+local slo = o.slo and decision.parse_slo(o.slo, "--slo") or nil
+local min_effect
+if o.min_effect then
+  min_effect = tonumber(o.min_effect)
+  if not min_effect or min_effect < 0 or min_effect ~= min_effect or min_effect == math.huge then
+    error(("--min-effect: expected a percentage >= 0, got '%s'"):format(o.min_effect), 0)
+  end
+end
 
 if o.plan or o.resume then
   local cluster = require "llmd.cluster"
@@ -72,7 +94,7 @@ if o.plan or o.resume then
   local ok, result, ctx = pcall(cluster.run, plan, {
     namespace = o.namespace, yes = o.yes, dry_run = o.dry_run, resume = o.resume,
     replace_plan = o.resume and o.plan or nil,
-    only = o.step and cluster.parse_steps(o.step) or nil,
+    only = o.step and cluster.parse_steps(o.step) or nil, slo = slo, min_effect = min_effect,
   })
   if not ok then
     if tostring(result):match("interrupted") then
@@ -87,7 +109,8 @@ if o.plan or o.resume then
   end
   if ctx.model then
     if not o.quiet then io.write("\n", ctx.model.text, "\n") end
-    io.write(("Comparison report written to: %s\n\n%s\n"):format(ctx.model.path, cmp.tree(ctx.ws)))
+    io.write(("Comparison report written to: %s\n%s\n%s\n"):format(ctx.model.path, cmp.html_line(ctx.model),
+      cmp.tree(ctx.ws)))
   end
   os.exit(ctx.result.ok and 0 or 1)
 end
@@ -119,7 +142,7 @@ for _, x in ipairs { "a", "b" } do
     opts = {
       harness = o[x .. "_harness"] or o.harness, percentile_method = o.percentile_method,
       warmup = warmup and args.list_of_ints(warmup, "--" .. x .. "-warmup") or nil,
-      require_results = true,
+      require_results = true, tolerant = o.tolerant,
     },
   }
 end
@@ -127,24 +150,53 @@ if runs.a.label == runs.b.label then
   error(("both runs are labelled '%s'; give them different labels with --a-label and --b-label")
     :format(runs.a.label), 0)
 end
--- check both before creating anything
+-- check everything before creating anything: each folder's harness, what will be copied
 local harness = require "llmd.harness"
 for _, x in ipairs { "a", "b" } do
   local c, why = harness.resolve(runs[x].dir, runs[x].opts)
   if not c then error(("--%s %s: %s"):format(x, runs[x].dir, why), 0) end
+  runs[x].plan = ws.plan_import(runs[x].dir)
+  for _, s in ipairs(runs[x].plan.skipped) do
+    io.stderr:write(("compare.lua: warning: run %s (%s): %s\n"):format(x, runs[x].label, s))
+  end
 end
 
-local w = ws.create { parent = o.parent }
-local sides = {}
-for _, x in ipairs { "a", "b" } do
-  local r = runs[x]
-  local state = ws.import(w, x, { label = r.label, results = r.dir, info = r.info, link = o.link })
-  -- how the results were read, so analyze.lua reads them the same way
-  state.extract_options = { harness = r.opts.harness, warmup = r.opts.warmup,
-    percentile_method = r.opts.percentile_method }
-  sides[x] = cmp.extract_side(w, x, state, r.opts)
-  cmp.save_run(w, sides[x])
+-- the SLOs, before anything is created: --slo, else the info files' (which must agree)
+slo = cmp.resolve_slo({ state = { label = runs.a.label, slo = runs.a.info.slo } },
+  { state = { label = runs.b.label, slo = runs.b.info.slo } }, { slo = slo })
+
+-- From here on the workspace is ours: marked incomplete until everything is written, and
+-- removed again on any failure or Ctrl-C.
+local w = ws.create { parent = o.parent, incomplete = "compare.lua started making this workspace and has "
+  .. "not finished (it failed, was interrupted, or is still running)" }
+local ok, model = pcall(function()
+  local sides = {}
+  for _, x in ipairs { "a", "b" } do
+    local r = runs[x]
+    r.opts.slo = slo
+    local state = ws.import(w, x, { label = r.label, plan = r.plan, info = r.info, link = o.link })
+    -- how the results were read, so analyze.lua reads them the same way
+    state.extract_options = { harness = r.opts.harness, warmup = r.opts.warmup,
+      percentile_method = r.opts.percentile_method, tolerant = r.opts.tolerant }
+    sides[x] = cmp.extract_side(w, x, state, r.opts)
+    cmp.save_run(w, sides[x])
+  end
+  local m = cmp.report(w, sides.a, sides.b, { slo = slo, min_effect = min_effect })
+  ws.mark_complete(w)
+  return m
+end)
+if not ok then
+  -- the user's own files are named, not the workspace's copies (which are going away)
+  model = tostring(model)
+  for _, x in ipairs { "a", "b" } do
+    local copy = (w.path .. "/run-" .. x .. "/results"):gsub("%p", "%%%0")
+    model = model:gsub(copy, (runs[x].plan.root:gsub("%%", "%%%%")))
+  end
+  local removed, why = ws.remove(w)
+  local where = removed and ("the workspace %s was removed"):format(w.path)
+    or ("the workspace %s is marked incomplete (could not remove it: %s)"):format(w.path, tostring(why))
+  if model:match("interrupted$") then error(("interrupted; %s"):format(where), 0) end
+  error(("%s\n(%s)"):format(model, where), 0)
 end
-local model = cmp.report(w, sides.a, sides.b)
 if not o.quiet then io.write("\n", model.text, "\n") end
-io.write(("Comparison report written to: %s\n\n%s\n"):format(model.path, cmp.tree(w)))
+io.write(("Comparison report written to: %s\n%s\n%s\n"):format(model.path, cmp.html_line(model), cmp.tree(w)))

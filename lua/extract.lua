@@ -1,10 +1,14 @@
--- llmdlua extract.lua RESULTS_DIR [--harness NAME] [--json] [--warmup 0,1]
---                      [--percentile-method linear|nearest] [--sketch REL_ERR]
+-- llmdlua extract.lua RESULTS_DIR|FILE [--harness NAME] [--json] [--warmup 0,1]
+--                      [--percentile-method linear|nearest] [--sketch REL_ERR] [--tolerant]
+--                      [--br 0.2|0.1 [--out DIR] [--info FILE]]
 --
--- Reads a benchmark's results folder with the harness mapping that recognises it and
+-- Reads a benchmark's results folder (or one result file) with the harness mapping that recognises it and
 -- prints the run model: overall metrics (each with its source), the load stages, error
 -- causes and warnings; or, with --json, the same as JSON. Exit 1 when the run failed its
--- health checks (no results, no successful request, the harness stopped early).
+-- health checks (no results, no successful request, the harness stopped early); a run
+-- whose files disagree with themselves has status "warnings" and exits 0.
+-- With --br, writes llm-d-benchmark benchmark reports instead, one per load point, into
+-- --out (default .), with what --info says of the stack.
 local args = require "llmd.args"
 local harness = require "llmd.harness"
 local json = require "llmd.json"
@@ -12,8 +16,8 @@ local metrics = require "llmd.metrics"
 local rm = require "llmd.runmodel"
 
 local o = args.parse(arg, {
-  usage = "llmdlua extract.lua RESULTS_DIR [--harness NAME] [--json] [--warmup LIST] "
-    .. "[--percentile-method linear|nearest] [--sketch REL_ERR]",
+  usage = "llmdlua extract.lua RESULTS_DIR|FILE [--harness NAME] [--json] [--warmup LIST] "
+    .. "[--percentile-method linear|nearest] [--sketch REL_ERR] [--tolerant] [--br 0.2|0.1 [--out DIR] [--info FILE]]",
   help = [[
   --harness NAME            read the results as this harness's (when a folder holds several)
   --json                    print the run model as JSON
@@ -21,12 +25,28 @@ local o = args.parse(arg, {
   --percentile-method M     for metrics computed from per-request data: linear (numpy's
                             default, vLLM's) or nearest (nearest rank, guidellm's)
   --sketch REL_ERR          bounded memory for huge per-request files (e.g. 0.01)
+  --tolerant                a result file that cannot be read (empty, truncated, a stage
+                            missing) is left out with a warning instead of stopping
+  --br VERSION              write llm-d-benchmark benchmark reports (0.2 or 0.1), one per
+                            load point, named benchmark_report_v0.2,_<native file>.yaml
+  --out DIR                 where --br writes them (default: the current folder)
+  --info FILE               YAML or JSON with what you know of the stack (guide, model,
+                            hardware, gateway, llmd_version, decode_image), for --br
+  FILE                      one result file: read as the only file of its folder
 ]],
-  options = { harness = "NAME", json = true, warmup = "LIST", percentile_method = "METHOD", sketch = "REL_ERR" },
+  options = { harness = "NAME", json = true, warmup = "LIST", percentile_method = "METHOD", sketch = "REL_ERR",
+    br = "VERSION", out = "DIR", info = "FILE", tolerant = true },
   positional = { min = 1, max = 1 },
 })
 
-local opts = { harness = o.harness }
+local opts = { harness = o.harness, tolerant = o.tolerant }
+local where = o[1]
+if require("lfs").attributes(where, "mode") == "file" then
+  -- one result file: its folder, with every other file ignored
+  opts.file = where
+  where = where:match("^(.*)/[^/]*$") or "."
+  if where == "" then where = "/" end
+end
 if o.warmup then opts.warmup = args.list_of_ints(o.warmup, "--warmup") end
 if o.percentile_method then
   if o.percentile_method ~= "linear" and o.percentile_method ~= "nearest" then
@@ -41,11 +61,35 @@ if o.sketch then
   end
 end
 
-local run = harness.extract(o[1], opts)
+if o.br and o.br ~= "0.2" and o.br ~= "0.1" then
+  io.stderr:write(("extract.lua: --br: expected 0.2 or 0.1, got %s\n"):format(o.br))
+  os.exit(2)
+end
+if (o.out or o.info) and not o.br then
+  io.stderr:write("extract.lua: --out and --info go with --br\n")
+  os.exit(2)
+end
+
+local run = harness.extract(where, opts)
+
+if o.br then
+  local br = require "llmd.br"
+  local info = o.info and require("llmd.workspace").read_info(o.info) or nil
+  if run.no_results then
+    io.stderr:write(("extract.lua: %s: no results to convert (%s)\n"):format(o[1], table.concat(run.reasons, "; ")))
+    os.exit(1)
+  end
+  local list = br.write(o.out or ".", run, { version = o.br, stack = info })
+  for _, r in ipairs(list) do
+    io.write(r.path, "\n")
+    for _, d in ipairs(r.dropped) do io.stderr:write(("warning: %s: %s\n"):format(r.name, d)) end
+  end
+  os.exit(run.status == "ok" and 0 or 1)
+end
 
 if o.json then
   io.write(json.encode(rm.to_plain(run), { indent = 2 }), "\n")
-  os.exit(run.status == "ok" and 0 or 1)
+  os.exit(run.status == "failed" and 1 or 0)
 end
 
 local function w(...) io.write(string.format(...), "\n") end
@@ -108,4 +152,4 @@ if #run.warnings > 0 then
   w("Warnings")
   for _, x in ipairs(run.warnings) do w("  - %s", x) end
 end
-os.exit(run.status == "ok" and 0 or 1)
+os.exit(run.status == "failed" and 1 or 0)

@@ -95,8 +95,10 @@ static void finish_parse(lua_State *L, PromParser *p, const ParseCtx *c, int rc,
 {
     if (c->failed)
         lua_error(L); /* the callback's error, as it is */
-    if (rc == -1)
+    if (rc == -1) {
+        (void)llmd_interrupt_pending(L); /* if the error says "interrupted": taken */
         llmd_error(L, "%s: %s", name, p->err);
+    }
     lua_createtable(L, 0, 2); /* info */
     lua_pushinteger(L, (lua_Integer)p->skipped);
     lua_setfield(L, -2, "skipped");
@@ -115,6 +117,8 @@ static int run_parse(lua_State *L, int opts, int out, int fn)
     const char *name = "prometheus text";
     PromParser *p = (PromParser *)lua_newuserdatauv(L, sizeof *p, 0);
     prom_parser_init(p);
+    p->interrupted = &llmd_signals; /* Ctrl-C stops a long text too */
+    p->interrupt_base = llmd_signals_taken;
     luaL_setmetatable(L, PARSER_MT);
     int pidx = lua_gettop(L);
     if (opts != 0 && lua_istable(L, opts)) {
@@ -163,6 +167,8 @@ static int l_each_file(lua_State *L)
     lua_settop(L, 3);
     PromParser *p = (PromParser *)lua_newuserdatauv(L, sizeof *p, 0);
     prom_parser_init(p);
+    p->interrupted = &llmd_signals; /* Ctrl-C stops a long text too */
+    p->interrupt_base = llmd_signals_taken;
     luaL_setmetatable(L, PARSER_MT);
     if (lua_istable(L, 3)) {
         lua_getfield(L, 3, "tolerant");
@@ -198,6 +204,7 @@ static int l_aggregator(lua_State *L)
     lua_settop(L, 1);
     PromAgg *a = (PromAgg *)lua_newuserdatauv(L, sizeof *a, 0);
     prom_agg_init(a);
+    a->parser.interrupted = &llmd_signals;
     luaL_setmetatable(L, AGG_MT);
     if (lua_istable(L, 1)) {
         if (lua_getfield(L, 1, "match") == LUA_TTABLE) {
@@ -237,8 +244,11 @@ static void add_text(lua_State *L, PromAgg *a, const char *pod, const char *text
 {
     if (!(t == t) || isinf(t))
         llmd_error(L, "%s: the scrape time must be a finite number of seconds", name);
-    if (prom_agg_add(a, pod, text, len, t, name) != 0)
+    a->parser.interrupt_base = llmd_signals_taken;
+    if (prom_agg_add(a, pod, text, len, t, name) != 0) {
+        (void)llmd_interrupt_pending(L); /* the error says "interrupted": taken */
         llmd_error(L, "%s", a->err);
+    }
 }
 
 /* agg:add(pod, text, t [, name]) -> skipped lines */
@@ -313,14 +323,63 @@ static void push_group(lua_State *L, const PromSeries *s, const char **by, int n
     luaL_pushresult(&b);
 }
 
+/*
+** A name that has no series but whose counterpart with (or without) the _total suffix
+** has: a mistake with a known fix, raised rather than answered with nil ("never
+** scraped"). Counters are exposed as NAME_total (client_golang, OpenMetrics).
+*/
+static void suggest_total(lua_State *L, const PromAgg *a, const char *name)
+{
+    size_t nl = strlen(name);
+    char alt[512];
+    if (nl + 7 > sizeof alt)
+        return;
+    if (nl > 6 && strcmp(name + nl - 6, "_total") == 0) {
+        memcpy(alt, name, nl - 6);
+        alt[nl - 6] = '\0';
+    } else {
+        memcpy(alt, name, nl);
+        memcpy(alt + nl, "_total", 7);
+    }
+    if (prom_agg_find(a, alt, NULL, 0) > 0)
+        llmd_error(L, "prom: no series named '%s' (did you mean '%s'?)", name, alt);
+}
+
 /* The series of name as a Lua array of indices + 1 (pushed); returns the count. */
 static size_t find_series(lua_State *L, PromAgg *a, const char *name, size_t **out)
 {
     size_t n = prom_agg_find(a, name, NULL, 0);
+    if (n == 0)
+        suggest_total(L, a, name);
     size_t *idx = (size_t *)lua_newuserdatauv(L, (n ? n : 1) * sizeof *idx, 0);
     prom_agg_find(a, name, idx, n);
     *out = idx;
     return n;
+}
+
+/*
+** Pushes nil and why the metric has no value: never scraped, and "did you mean X_total?"
+** when X_total was (a counter's samples carry the suffix, its family name does not).
+** Returns 2.
+*/
+static int push_never_scraped(lua_State *L, const PromAgg *a, const char *name)
+{
+    size_t len = strlen(name);
+    lua_pushnil(L);
+    if (len < 6 || strcmp(name + len - 6, "_total") != 0) {
+        const char *alt = lua_pushfstring(L, "%s_total", name); /* nil, alt */
+        if (prom_agg_find(a, alt, NULL, 0) > 0) {
+            lua_pushfstring(
+                L,
+                "%s: never scraped; did you mean %s? (a counter's samples are named with _total)",
+                name, alt);
+            lua_remove(L, -2); /* nil, why */
+            return 2;
+        }
+        lua_pop(L, 1);
+    }
+    lua_pushfstring(L, "%s: never scraped", name);
+    return 2;
 }
 
 static double series_value(const PromAgg *a, const PromSeries *s, int mode)
@@ -329,8 +388,8 @@ static double series_value(const PromAgg *a, const PromSeries *s, int mode)
 }
 
 /*
-** agg:counter_total(name [, {mode =, by =}]) -> the sum over pods and label sets (nil when
-** the metric was never scraped); with by, a table group -> sum.
+** agg:counter_total(name [, {mode =, by =}]) -> the sum over pods and label sets (nil and
+** why when the metric was never scraped); with by, a table group -> sum.
 */
 static int l_counter_total(lua_State *L)
 {
@@ -346,10 +405,8 @@ static int l_counter_total(lua_State *L)
     int nby = read_by(L, opts, by);
     size_t *idx;
     size_t n = find_series(L, a, name, &idx);
-    if (n == 0) {
-        lua_pushnil(L);
-        return 1;
-    }
+    if (n == 0)
+        return push_never_scraped(L, a, name);
     if (nby == 0) {
         double total = 0;
         for (size_t i = 0; i < n; i++)
@@ -413,8 +470,8 @@ static void push_gauge(lua_State *L, PromAgg *a, const size_t *idx, size_t n)
 
 /*
 ** agg:gauge_summary(name [, {by =}]) -> {count=, series=, mean=, min=, max=, p50=, p90=,
-** p95=, p99=, time_weighted_mean=}, pooled over every series (nil when never scraped);
-** with by, a table group -> summary.
+** p95=, p99=, time_weighted_mean=}, pooled over every series (nil and why when never
+** scraped); with by, a table group -> summary.
 */
 static int l_gauge_summary(lua_State *L)
 {
@@ -425,10 +482,8 @@ static int l_gauge_summary(lua_State *L)
     int nby = read_by(L, opts, by);
     size_t *idx;
     size_t n = find_series(L, a, name, &idx);
-    if (n == 0) {
-        lua_pushnil(L);
-        return 1;
-    }
+    if (n == 0)
+        return push_never_scraped(L, a, name);
     if (nby == 0) {
         push_gauge(L, a, idx, n);
         return 1;
@@ -486,8 +541,9 @@ static double group_quantile(lua_State *L, PromAgg *a, const size_t *idx, size_t
     size_t nb = 0;
     for (size_t i = 0; i < n; i++) {
         const PromSeries *s = &a->series[idx[i]];
-        char le[64];
-        if (prom_label(s, "le", le, sizeof le) == 0)
+        char le[128];
+        size_t ll = prom_label(s, "le", le, sizeof le);
+        if (ll == 0)
             continue;
         double bound;
         if (strcmp(le, "+Inf") == 0 || strcmp(le, "Inf") == 0 || strcmp(le, "inf") == 0)
@@ -495,7 +551,8 @@ static double group_quantile(lua_State *L, PromAgg *a, const size_t *idx, size_t
         else {
             char *end;
             bound = strtod(le, &end);
-            if (*end != '\0')
+            /* the whole value (a NUL in it would stop strtod early), not cut to fit */
+            if (end != le + ll || ll + 1 >= sizeof le)
                 llmd_error(L, "prom: %s has a bucket bound le=\"%s\" that is not a number", s->name,
                            le);
         }
@@ -539,6 +596,14 @@ static int l_histogram_quantile(lua_State *L)
     lua_pushfstring(L, "%s_bucket", name);
     size_t *idx;
     size_t n = find_series(L, a, lua_tostring(L, -1), &idx);
+    size_t nl = strlen(name);
+    if (n == 0 && nl > 7 && strcmp(name + nl - 7, "_bucket") == 0 &&
+        prom_agg_find(a, name, NULL, 0) > 0) {
+        lua_pushlstring(L, name, nl - 7); /* lua_pushfstring has no %.*s */
+        llmd_error(L,
+                   "prom: no histogram named '%s' (did you mean '%s'? its series are NAME_bucket)",
+                   name, lua_tostring(L, -1));
+    }
     if (n == 0) {
         lua_pushnil(L);
         return 1;

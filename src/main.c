@@ -50,6 +50,7 @@ static const char USAGE[] =
     "\n"
     "environment:\n"
     "  LLMDLUA_PATH  extra Lua module paths (';;' stands for the defaults)\n"
+    "  LLMDLUA_TRACE=1  a Lua traceback with every error (else only with internal ones)\n"
     "\n"
     "exit status: 0 ok, 1 script error, 2 usage error, 130 interrupted\n";
 
@@ -118,6 +119,7 @@ static lua_State *signal_L = NULL;
 static void interrupt_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
+    llmd_signals_taken = llmd_signals;
     lua_sethook(L, NULL, 0, 0);
     luaL_error(L, "interrupted");
 }
@@ -126,17 +128,84 @@ static void on_signal(int sig)
 {
     (void)sig;
     llmd_interrupted = 1;
+    llmd_signals = llmd_signals + 1;
     if (signal_L != NULL) /* lua_sethook is safe in a signal handler */
         lua_sethook(signal_L, interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
 
+/*
+** Does msg start with the position of a Lua chunk ("x.lua:12: ", "(command line):1: ",
+** "[string \"...\"]:3: ", "stdin:2: ")? Then the error came from Lua code that failed
+** (an internal error, or a script's own), not from a check that names the user's file.
+*/
+static size_t lua_position(const char *msg)
+{
+    for (const char *p = strchr(msg, ':'); p != NULL; p = strchr(p + 1, ':')) {
+        size_t digits = strspn(p + 1, "0123456789");
+        if (digits == 0 || p[1 + digits] != ':')
+            continue;
+        size_t len = (size_t)(p - msg);
+        int lua = (len > 4 && strncmp(p - 4, ".lua", 4) == 0) ||
+                  (len == 14 && strncmp(msg, "(command line)", 14) == 0) ||
+                  strncmp(msg, "[string ", 8) == 0 || (len == 5 && strncmp(msg, "stdin", 5) == 0);
+        if (!lua)
+            return 0;
+        size_t end = len + 2 + digits;
+        return msg[end] == ' ' ? end + 1 : end;
+    }
+    return 0;
+}
+
+/*
+** Does text start with the user's file ("plan.yaml:2:1: ...", "/data/x.json: ...",
+** "(stdin):1: ...")? A native module's failure carries its Lua caller's position in
+** front of that (json.read, yaml.load_file); the file is what the user needs.
+*/
+static int names_a_file(const char *text)
+{
+    size_t len = strcspn(text, ": \n");
+    if (len == 0 || text[len] != ':' ||
+        (text[len + 1] != ' ' && !(text[len + 1] >= '0' && text[len + 1] <= '9')))
+        return 0;
+    if (len > 4 && strncmp(text + len - 4, ".lua", 4) == 0)
+        return 0;
+    if (text[0] == '(' && text[len - 1] == ')')
+        return 1;
+    return memchr(text, '/', len) != NULL || memchr(text, '.', len) != NULL;
+}
+
+/*
+** The message main prints. A user's mistake (a check that raised a message naming the
+** user's file or option: no Lua position in front) is one message, no traceback; an
+** internal error (a Lua position, "bad argument", a non-string error) gets the traceback,
+** as does every error with LLMDLUA_TRACE=1. Ctrl-C is "interrupted", without where.
+*/
 static int msghandler(lua_State *L)
 {
     const char *msg = lua_tostring(L, 1);
+    const char *trace_env = getenv("LLMDLUA_TRACE");
+    int trace = trace_env != NULL && *trace_env != '\0' && strcmp(trace_env, "0") != 0;
     if (msg == NULL) {
         if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
             return 1;
         msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    } else if (!trace && llmd_interrupted) {
+        size_t n = strlen(msg);
+        if (n >= 11 && strcmp(msg + n - 11, "interrupted") == 0)
+            lua_pushliteral(L, "interrupted");
+        else
+            lua_pushvalue(L, 1);
+        return 1;
+    } else if (!trace) {
+        size_t pos = lua_position(msg);
+        if (pos == 0 && strncmp(msg, "bad argument", 12) != 0) {
+            lua_pushvalue(L, 1);
+            return 1;
+        }
+        if (pos > 0 && names_a_file(msg + pos)) {
+            lua_pushstring(L, msg + pos);
+            return 1;
+        }
     }
     luaL_traceback(L, L, msg, 1);
     return 1;

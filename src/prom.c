@@ -88,13 +88,31 @@ static int line_error(PromParser *p, uint64_t line, const char *fmt, ...)
     return -1;
 }
 
-/* A value as Prometheus writes it: a Go float, NaN, +Inf, -Inf. 0, or -1. */
-static int parse_value(const char *s, size_t n, double *out)
+/* Is c one of the characters of set? (Never the NUL that ends set, which strchr finds.) */
+static int in_set(char c, const char *set)
 {
+    return c != '\0' && strchr(set, c) != NULL;
+}
+
+/*
+** A value as Prometheus writes it: a Go float, NaN, +Inf, -Inf. 0, or -1 with *bad the
+** offset of the first byte that cannot belong to a number (a NUL, a letter...), or n
+** when every byte could but the whole is no number ("1e", "--1").
+*/
+static int parse_value(const char *s, size_t n, double *out, size_t *bad)
+{
+    *bad = n;
     if (n == 0)
         return -1;
     if (json_number_value(s, n, out))
         return 0;
+    /* NaN, Inf and other decimal spellings Go accepts: +1, 1., .5, 1E3 (strtod reads
+       them, but stops at a NUL: every byte is checked first) */
+    for (size_t i = 0; i < n; i++)
+        if (!in_set(s[i], "0123456789+-.eEIinfNa")) {
+            *bad = i;
+            return -1;
+        }
     char buf[64];
     if (n >= sizeof buf)
         return -1;
@@ -112,16 +130,34 @@ static int parse_value(const char *s, size_t n, double *out)
         *out = -HUGE_VAL;
         return 0;
     }
-    /* other decimal spellings Go accepts: +1, 1., .5, 1E3 */
     for (size_t i = 0; i < n; i++)
-        if (!strchr("0123456789+-.eE", buf[i]))
+        if (!in_set(buf[i], "0123456789+-.eE"))
             return -1;
     char *end;
     double d = strtod(buf, &end);
-    if (*end != '\0')
+    if (end != buf + n)
         return -1;
     *out = d;
     return 0;
+}
+
+/* s[0..n) for a message: at most 40 bytes, those outside printable ASCII as \xNN. */
+static const char *shown(char *out, size_t size, const char *s, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n && i < 40 && o + 5 < size; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c < 0x7F && c != '\\')
+            out[o++] = (char)c;
+        else
+            o += (size_t)snprintf(out + o, size - o, "\\x%02X", c);
+    }
+    if (n > 40 && o + 4 < size) {
+        memcpy(out + o, "...", 3);
+        o += 3;
+    }
+    out[o] = '\0';
+    return out;
 }
 
 static const char *const SUFFIXES[] = {"_total", "_created", "_bucket", "_sum", "_count",
@@ -304,18 +340,30 @@ static int sample(PromParser *p, const char *l, size_t n, uint64_t line, PromSam
     size_t vs = i;
     while (i < n && l[i] != ' ' && l[i] != '\t')
         i++;
-    if (parse_value(l + vs, i - vs, &s->value) != 0)
-        return line_error(p, line, "invalid value '%.*s' (expected a number, NaN, +Inf or -Inf)",
-                          (int)(i - vs > 40 ? 40 : i - vs), l + vs);
+    size_t bad;
+    if (parse_value(l + vs, i - vs, &s->value, &bad) != 0) {
+        char text[200];
+        (void)shown(text, sizeof text, l + vs, i - vs);
+        if (bad < i - vs) {
+            char what[8];
+            return line_error(
+                p, line, "invalid value '%s': byte '%s' at column %zu cannot be part of a number",
+                text, shown(what, sizeof what, l + vs + bad, 1), vs + bad + 1);
+        }
+        return line_error(p, line, "invalid value '%s' (expected a number, NaN, +Inf or -Inf)",
+                          text);
+    }
     i = skip_blanks(l, i, n);
     s->has_ts = 0;
     if (i < n && l[i] != '#') {
         size_t ts = i;
         while (i < n && l[i] != ' ' && l[i] != '\t')
             i++;
-        if (!json_number_value(l + ts, i - ts, &s->ts))
-            return line_error(p, line, "invalid timestamp '%.*s'", (int)(i - ts > 40 ? 40 : i - ts),
-                              l + ts);
+        if (!json_number_value(l + ts, i - ts, &s->ts)) {
+            char text[200];
+            return line_error(p, line, "invalid timestamp '%s' at column %zu",
+                              shown(text, sizeof text, l + ts, i - ts), ts + 1);
+        }
         s->has_ts = 1;
         i = skip_blanks(l, i, n);
     }
@@ -334,6 +382,11 @@ static int parse_lines(PromParser *p, const char *text, size_t len, PromSampleFn
     PromSample s;
     const char *t = text, *end = text + len;
     while (t < end) {
+        if (p->interrupted != NULL && *p->interrupted != p->interrupt_base) {
+            (void)snprintf(p->err, sizeof p->err, "line %llu: interrupted",
+                           (unsigned long long)*line + 1);
+            return -1;
+        }
         const char *nl = (const char *)memchr(t, '\n', (size_t)(end - t));
         const char *le = nl ? nl : end;
         size_t n = (size_t)(le - t);
@@ -418,8 +471,10 @@ int prom_parse_fd(PromParser *p, int fd, PromSampleFn fn, void *ud)
         /* parse up to the last complete line; at the end, whatever is left */
         size_t upto = len;
         if (!done) {
+            /* in what was just read: the bytes before it hold no newline (they are what
+               is left of a line), so a long line is not searched again at every read */
             const char *last = NULL;
-            for (size_t i = len; i-- > 0;)
+            for (size_t i = len; i-- > len - (size_t)r;)
                 if (buf[i] == '\n') {
                     last = buf + i;
                     break;
@@ -710,6 +765,60 @@ static void raw_insert(PromAgg *a, const char *pod, const PromSample *sm, uint64
     a->nraw++;
 }
 
+static int next_label(const char **p, const char **name, size_t *nl, const char **raw, size_t *rl);
+
+/* Do canonical label texts a (a counter part, perhaps with le) and b (its _created) name
+   the same labels, le aside? */
+static int same_labels_but_le(const char *a, const char *b)
+{
+    const char *pa = a, *pb = b, *na, *nb, *ra, *rb;
+    size_t la, lb, rla, rlb;
+    for (;;) {
+        int ha;
+        while ((ha = next_label(&pa, &na, &la, &ra, &rla)) && la == 2 && memcmp(na, "le", 2) == 0)
+            ;
+        int hb = next_label(&pb, &nb, &lb, &rb, &rlb);
+        if (!ha || !hb)
+            return ha == hb;
+        if (la != lb || rla != rlb || memcmp(na, nb, la) != 0 || memcmp(ra, rb, rla) != 0)
+            return 0;
+    }
+}
+
+/*
+** Series c (a _created companion) moved at time t: its counters restarted. Each counter
+** part of the same pod and labels (_total, _sum, _count, every _bucket) that took this
+** scrape's sample as a rise gets it counted as a reset (from 0) instead; one whose sample
+** comes later in the scrape is told to (pending_reset). A restart is rare, so a walk.
+*/
+static void created_moved(PromAgg *a, const PromSeries *c, double t)
+{
+    static const char *const PARTS[] = {"_total", "_sum", "_count", "_bucket", NULL};
+    size_t bl = c->name_len - 8; /* less "_created" */
+    for (size_t i = 0; i < a->n; i++) {
+        PromSeries *s = &a->series[i];
+        if (!s->counter_like || s->pod_len != c->pod_len ||
+            memcmp(s->pod, c->pod, c->pod_len) != 0 || s->name_len <= bl ||
+            memcmp(s->name, c->name, bl) != 0)
+            continue;
+        int part = 0;
+        for (int k = 0; PARTS[k] && !part; k++)
+            part = strcmp(s->name + bl, PARTS[k]) == 0;
+        if (!part || !same_labels_but_le(s->labels, c->labels))
+            continue;
+        if (s->samples > 0 && s->last_t == t) {
+            if (s->samples > 1 && !s->last_reset) {
+                s->increase += s->prev_v; /* it rose by v - prev: it counted v from 0 */
+                s->resets++;
+                s->last_reset = 1;
+            }
+        } else {
+            s->pending_reset = 1;
+            s->pending_t = t;
+        }
+    }
+}
+
 static int on_sample(void *ud, const PromSample *sm)
 {
     PromAgg *a = (PromAgg *)ud;
@@ -791,12 +900,19 @@ update:;
         a->nan_samples++; /* NaN says nothing about the window: not recorded */
         return 0;
     }
+    int moved = 0; /* a _created companion of a counter that changed: a restart */
     if (s->samples == 0) {
         s->first_t = t;
         s->first_v = v;
         s->min = s->max = v;
     } else {
-        if (v < s->last_v) {
+        /* text format 0.0.4 types _created as a gauge of its own: matched by name */
+        moved = !s->counter_like && v != s->last_v && s->name_len > 8 &&
+                ends_with(s->name, s->name_len, "_created");
+        s->prev_v = s->last_v;
+        s->last_reset = v < s->last_v || (s->pending_reset && s->pending_t == t);
+        s->pending_reset = 0;
+        if (s->last_reset) {
             s->resets++;
             s->increase += v; /* restarted from 0 */
         } else {
@@ -824,6 +940,8 @@ update:;
     s->last_t = t;
     s->last_v = v;
     s->samples++;
+    if (moved)
+        created_moved(a, s, t);
     return 0;
 oom:
     (void)snprintf(a->err, sizeof a->err, "out of memory");

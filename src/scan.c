@@ -260,16 +260,27 @@ int scan_open_path(Scanner *s, const char *path)
     return 0;
 }
 
+static int check_interrupt(Scanner *s)
+{
+    if (s->interrupted != NULL && *s->interrupted != s->interrupt_base)
+        return fail(s, "%s: interrupted", s->name);
+    return 0;
+}
+
 /* A mapped file, once RELEASE_STEP bytes have passed since the last time: hands back
-   the pages before pos (re-reading them would map them again). */
-static void release_behind(Scanner *s, size_t pos)
+   the pages before pos (re-reading them would map them again), and stops if the scan
+   was interrupted. 0, or -1. */
+static int release_behind(Scanner *s, size_t pos)
 {
     if (s->map == NULL || pos - s->released < RELEASE_STEP)
-        return;
+        return 0;
+    if (check_interrupt(s) != 0)
+        return -1;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t upto = pos / page * page;
     (void)madvise(s->map + s->released, upto - s->released, MADV_DONTNEED);
     s->released = upto;
+    return 0;
 }
 
 /*
@@ -342,21 +353,30 @@ static ssize_t read_more(Scanner *s, char *into, size_t room)
 /*
 ** Makes room and reads: the bytes from keep on are moved to the start of the window
 ** (the unconsumed token, or a container being captured), then more input follows.
-** Returns 0, or -1 on error.
+** rescan is how many bytes at the end of the window the caller will read again from
+** their start (a token, or a CSV row, that the window cut): once that passes
+** READ_CHUNK, at least as many new bytes are read, so that a long token is read again
+** a logarithmic number of times, not once per chunk (a 1 GiB string on a pipe took
+** minutes). Returns 0, or -1 on error.
 */
-static int refill(Scanner *s, size_t keep)
+static int refill(Scanner *s, size_t keep, size_t rescan)
 {
     if (s->mem != NULL) /* memory input is whole: the parser saw final = 1 */
         return fail(s, "%s: internal error: refill of memory input", s->name);
+    if (check_interrupt(s) != 0)
+        return -1;
     if (keep > 0) {
         memmove(s->buf, s->buf + keep, s->len - keep);
         s->len -= keep;
         s->base += keep;
     }
-    if (s->cap - s->len < READ_CHUNK / 4 &&
+    size_t chunk = s->read_max ? s->read_max : READ_CHUNK;
+    /* the window's length to reach (or the end of input, or a full window) */
+    size_t target = rescan >= READ_CHUNK ? s->len + rescan : chunk;
+    if ((s->cap - s->len < READ_CHUNK / 4 || s->cap < target) &&
         alloc_window(s, s->cap < WINDOW ? WINDOW : s->cap * 2) != 0)
         return -1;
-    size_t chunk = s->read_max ? s->read_max : READ_CHUNK;
+    s->refills++;
     while (s->len < s->cap && !s->eof) {
         size_t room = s->cap - s->len;
         ssize_t r = read_more(s, s->buf + s->len, room < chunk ? room : chunk);
@@ -365,7 +385,7 @@ static int refill(Scanner *s, size_t keep)
         if (r == 0)
             s->eof = 1;
         s->len += (size_t)r;
-        if (s->len >= chunk)
+        if (s->len >= target)
             break;
     }
     return 0;
@@ -728,7 +748,8 @@ static int number_lane(Scanner *s, ScanFrame *par)
     double xs[BATCH], diffs[BATCH];
     size_t k;
     do {
-        release_behind(s, s->p.pos); /* a long array: hand back what it has passed */
+        if (release_behind(s, s->p.pos) != 0) /* a long array: hand back what it passed */
+            return -1;
         k = json_next_numbers(&s->p, xs, BATCH);
         par->index += (int64_t)k;
         for (uint64_t b = par->reduce; b && k > 0; b &= b - 1) {
@@ -878,7 +899,7 @@ static int feed_more(Scanner *s)
             if (s->frames[d].capture && s->frames[d].start - s->base < keep)
                 keep = (size_t)(s->frames[d].start - s->base);
     size_t unconsumed = s->p.pos - keep;
-    if (refill(s, keep) != 0)
+    if (refill(s, keep, s->len - s->p.pos) != 0)
         return -1;
     s->p.base = s->base;
     json_feed(&s->p, s->buf, s->len, s->eof);
@@ -916,7 +937,8 @@ static int skip_container(Scanner *s)
             return fail(s, "%s: internal error: the document ended inside a container", s->name);
         if (t == JSON_MORE && feed_more(s) != 0)
             return -1;
-        release_behind(s, s->p.pos);
+        if (release_behind(s, s->p.pos) != 0)
+            return -1;
     }
 }
 
@@ -939,8 +961,8 @@ static JsonTok next_member(Scanner *s, int d)
         }
         if (t == JSON_END || s->p.depth < d || (t == JSON_KEY && s->p.depth == d))
             return t;
-        release_behind(s, s->p.pos); /* it paused in a member it passes over (maybe
-                                        just after a key of an object inside it) */
+        if (release_behind(s, s->p.pos) != 0) /* it paused in a member it passes over */
+            return JSON_ERROR;                /* (maybe just after a key of an object inside it) */
     }
 }
 
@@ -988,7 +1010,8 @@ static int scan_json(Scanner *s)
     uint64_t member_active = 0;
     int after_key = 0; /* the token just read was a key: its value comes next */
     for (;;) {
-        release_behind(s, s->p.pos);
+        if (release_behind(s, s->p.pos) != 0)
+            return -1;
         int d = s->depth;
         /* between the members of an object whose member names are known */
         JsonTok t = d > 0 && !after_key && s->frames[d - 1].keys.n >= 0 &&
@@ -1117,7 +1140,7 @@ int scan_run(Scanner *s)
         s->len = s->mem != NULL ? s->memlen : s->map_len;
         s->eof = 1;
     } else {
-        if (alloc_window(s, WINDOW) != 0 || refill(s, 0) != 0)
+        if (alloc_window(s, WINDOW) != 0 || refill(s, 0, 0) != 0)
             return -1;
     }
     if (s->map == NULL)
@@ -1378,28 +1401,60 @@ static int csv_text(Scanner *s, const CsvField *f, size_t *off)
     return 0;
 }
 
-/* A whole field as a number (blanks around it allowed, NaN refused). */
-static int csv_number(const char *p, size_t n, size_t avail, double *out)
+/*
+** A whole field as a number (blanks around it allowed, NaN refused): 1, or 0 with *bad
+** the offset in p[0..n) of the first byte that cannot belong to a number (a NUL, a
+** letter...), or n when every byte could but the whole is no number ("1e", "--1").
+*/
+static int csv_number(const char *p, size_t n, size_t avail, double *out, size_t *bad)
 {
-    while (n > 0 && (*p == ' ' || *p == '\t'))
-        p++, n--, avail--;
-    while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+    size_t lead = 0;
+    *bad = n;
+    while (lead < n && (p[lead] == ' ' || p[lead] == '\t'))
+        lead++;
+    while (n > lead && (p[n - 1] == ' ' || p[n - 1] == '\t'))
         n--;
-    if (n == 0)
+    if (n == lead)
         return 0;
-    if (json_number_in(p, n, avail, out)) /* the window goes on after the field */
+    if (json_number_in(p + lead, n - lead, avail - lead, out)) /* the window goes on */
         return 1;
-    char buf[128]; /* other spellings strtod takes: +1, .5, 1., inf */
-    if (n >= sizeof buf)
+    /* other spellings strtod takes: +1, .5, 1., inf, infinity; not hex, not nan. strtod
+       stops at a NUL and reads what comes before it: every byte is checked first */
+    for (size_t i = lead; i < n; i++)
+        if (p[i] == '\0' || strchr("0123456789+-.eEiInNfFtTyY", p[i]) == NULL) {
+            *bad = i;
+            return 0;
+        }
+    char buf[128];
+    if (n - lead >= sizeof buf)
         return 0;
-    memcpy(buf, p, n);
-    buf[n] = '\0';
+    memcpy(buf, p + lead, n - lead);
+    buf[n - lead] = '\0';
     char *end;
     double d = strtod(buf, &end);
-    if (*end != '\0' || d != d)
+    if (end != buf + (n - lead) || d != d)
         return 0;
     *out = d;
     return 1;
+}
+
+/* s[0..n) for a message: at most 40 bytes, those outside printable ASCII as \xNN. */
+static const char *shown(char *out, size_t size, const char *s, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n && i < 40 && o + 5 < size; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c < 0x7F && c != '\\')
+            out[o++] = (char)c;
+        else
+            o += (size_t)snprintf(out + o, size - o, "\\x%02X", c);
+    }
+    if (n > 40 && o + 4 < size) {
+        memcpy(out + o, "...", 3);
+        o += 3;
+    }
+    out[o] = '\0';
+    return out;
 }
 
 static int same_text(const CsvField *f, const char *key, size_t klen)
@@ -1411,7 +1466,7 @@ static int scan_csv(Scanner *s)
 {
     CsvField *fields = NULL;
     int nf = 0, capf = 0, ncols = 0;
-    size_t pos = 0;
+    size_t pos = 0, row_start = 0, bad = 0;
     uint64_t line = 1, row_line;
     int rc = 0, header_done = 0;
     int nm = s->nrules + s->nfields;
@@ -1419,13 +1474,24 @@ static int scan_csv(Scanner *s)
     int *col_of = (int *)calloc((size_t)(nm > 0 ? nm : 1), sizeof *col_of);
     if (col_of == NULL)
         return fail(s, "%s: out of memory", s->name);
+    int bom_done = 0;
     for (;;) {
         row_line = line;
-        release_behind(s, pos);
+        row_start = pos;
+        if (release_behind(s, pos) != 0) {
+            rc = -1;
+            break;
+        }
+        /* a UTF-8 byte-order mark before the header (spreadsheets write one) is not text */
+        if (!bom_done && (s->len - pos >= 3 || s->eof)) {
+            if (s->len - pos >= 3 && memcmp(s->buf + pos, "\xEF\xBB\xBF", 3) == 0)
+                pos += 3;
+            bom_done = 1;
+        }
         int r = csv_record(s, &bits, &pos, &fields, &nf, &capf, &line);
         if (r == -2) {      /* the row is cut: keep it, read more (refill grows the window) */
             bits.valid = 0; /* the window's bytes move */
-            if (refill(s, pos) != 0) {
+            if (refill(s, pos, s->len - pos) != 0) {
                 rc = -1;
                 break;
             }
@@ -1481,7 +1547,7 @@ static int scan_csv(Scanner *s)
             if (ru->sink == SINK_STATS) {
                 double x;
                 if (!cell->quoted &&
-                    csv_number(cell->p, cell->len, (size_t)(s->buf + s->len - cell->p), &x)) {
+                    csv_number(cell->p, cell->len, (size_t)(s->buf + s->len - cell->p), &x, &bad)) {
                     if (add_stat(s, ru, x) != 0) {
                         rc = -1;
                         goto done;
@@ -1489,9 +1555,19 @@ static int scan_csv(Scanner *s)
                 } else if (ru->skip_bad) {
                     ru->skipped++;
                 } else {
-                    rc = fail(s, "%s:%llu: column '%s': expected a number, found '%.*s'", s->name,
-                              (unsigned long long)row_line, ru->path.steps[0].key,
-                              (int)(cell->len < 40 ? cell->len : 40), cell->p);
+                    char text[200], what[8];
+                    (void)shown(text, sizeof text, cell->p, cell->len);
+                    if (!cell->quoted && bad < cell->len)
+                        rc = fail(s,
+                                  "%s:%llu:%zu: column '%s': expected a number, found '%s' "
+                                  "(byte '%s' cannot be part of a number)",
+                                  s->name, (unsigned long long)row_line,
+                                  (size_t)(cell->p + bad - (s->buf + row_start)) + 1,
+                                  ru->path.steps[0].key, text,
+                                  shown(what, sizeof what, cell->p + bad, 1));
+                    else
+                        rc = fail(s, "%s:%llu: column '%s': expected a number, found '%s'", s->name,
+                                  (unsigned long long)row_line, ru->path.steps[0].key, text);
                     goto done;
                 }
                 continue;
@@ -1505,7 +1581,8 @@ static int scan_csv(Scanner *s)
                 if (fc->len == 0 && !fc->quoted) {
                     v->type = VAL_NONE;
                 } else if (!fc->quoted &&
-                           csv_number(fc->p, fc->len, (size_t)(s->buf + s->len - fc->p), &v->d)) {
+                           csv_number(fc->p, fc->len, (size_t)(s->buf + s->len - fc->p), &v->d,
+                                      &bad)) {
                     v->type = VAL_FLOAT;
                 } else {
                     v->type = VAL_STRING;

@@ -4,6 +4,7 @@
 # Written by llmdlua compare.lua on {{ generated }}
 # Workspace: {{ workspace }}
 #
+# Text from the runs (labels, paths, commands) is quoted or commented line by line.
 # REVIEW BEFORE RUNNING. The commands of each run are shown commented out, exactly as
 # they ran (or, for an imported run, what is known of it). Uncomment what you want to
 # repeat; every cluster command is scoped to the namespace below.
@@ -31,7 +32,7 @@ export COMPARISON_DIR={{ workspace | sh }}
 {% if len(side.commands) > 0 %}
 # Commands:
 {% for c in side.commands %}
-# {{ c }}
+{{ c | comment }}
 {% end %}
 {% else %}
 # No commands recorded for this run.

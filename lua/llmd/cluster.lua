@@ -48,10 +48,14 @@ function M.validate(plan, name)
   end
   if not is_map(plan) then error(name .. ": expected a mapping with 'runs'", 0) end
   known(plan, "(top)", { namespace = true, parent = true, bins = true, timeouts = true, benchmark_pvc = true,
-    runs = true, teardown_without_logs = true, teardown = true })
+    runs = true, teardown_without_logs = true, teardown = true, slo = true })
   if plan.teardown ~= nil and plan.teardown ~= "own" and plan.teardown ~= "namespace-wide" then
     bad("teardown", ("expected own (the default: what this comparison deployed) or namespace-wide (every release, "
       .. "HTTPRoute and Gateway in the namespace, confirmed first), got %s"):format(tostring(plan.teardown)))
+  end
+  if plan.slo ~= nil then
+    local ok, err = pcall(require("llmd.decision").parse_slo, plan.slo, "slo")
+    if not ok then errs[#errs + 1] = ("%s: %s"):format(name, err) end
   end
   if plan.namespace ~= nil and type(plan.namespace) ~= "string" then bad("namespace", "expected a string") end
   if plan.bins ~= nil then
@@ -282,7 +286,8 @@ local function pod_problem(p)
   end
 end
 
-local function sleep(s) if s > 0 then proc.run { "sleep", ("%.3f"):format(s) } end end
+-- through llmd.steps.exec, so stacks running in parallel go on while one waits
+local function sleep(s) if s > 0 then steps.exec { "sleep", ("%.3f"):format(s) } end end
 
 -- Waits until every pod of the stack is Ready (and routes/gateways are accepted).
 local function wait_ready(ctx, x)
@@ -599,6 +604,8 @@ local function benchmark(ctx, x)
   local f = assert(io.open(b.template, "rb"))
   local cfg_text = M.substitute(f:read("a"), vars, b.template)
   f:close()
+  -- a caller's last word on the rendered config (experiment.lua applies run treatments)
+  if ctx.render_config then cfg_text = ctx.render_config(cfg_text, x) end
   local cfg = d .. "/benchmark/config.yaml"
   ws.write_text(cfg, cfg_text)
   ctx.config_text[x] = cfg_text
@@ -615,7 +622,7 @@ local function benchmark(ctx, x)
     say(ctx, "  running %s (attempt %d/%d)", k8s.cmdline(cmd), attempt, attempts)
     local uid
     local t0 = os.time()
-    local res = proc.run(cmd, { cwd = d .. "/benchmark", timeout = ctx.timeouts.benchmark,
+    local res = steps.exec(cmd, { cwd = d .. "/benchmark", timeout = ctx.timeouts.benchmark,
       env = { NAMESPACE = ctx.ns, BENCHMARK_PVC = pvc, MODEL = r.deploy.model },
       stdout = function(line)
         uid = uid or M.experiment_uid(line)
@@ -647,7 +654,7 @@ local function benchmark(ctx, x)
       why = (why and why .. "; " or "") .. ("no results of this run on the PVC (there: %s)")
         :format(#listed > 0 and table.concat(listed, ", ") or "nothing")
     end
-    if run.status ~= "ok" then why = (why and why .. "; " or "") .. table.concat(run.reasons, "; ") end
+    if run.status == "failed" then why = (why and why .. "; " or "") .. table.concat(run.reasons, "; ") end
     if not why then return ("results in %s (%s)"):format(dest, run.harness) end
     say(ctx, "  the benchmark failed: %s", why)
     if attempt == attempts then
@@ -662,26 +669,69 @@ local function benchmark(ctx, x)
   end
 end
 
+-- The hardware of the nodes the serving pods ran on, once per GPU model with its count:
+-- node label sets in, "8× NVIDIA H100 80GB HBM3 on 2 nodes" out (the count is the nodes'
+-- nvidia.com/gpu.count summed; GPU feature discovery writes the product with dashes for
+-- spaces). Several models are listed in name order, joined with "; ".
+function M.hardware_summary(label_sets)
+  local by, order = {}, {}
+  for _, l in ipairs(label_sets) do
+    local g = l["nvidia.com/gpu.product"] or l["cloud.google.com/gke-accelerator"] or l["amd.com/gpu.product"]
+    if g then
+      local name = tostring(g):gsub("%-", " ")
+      local e = by[name]
+      if not e then
+        e = { name = name, nodes = 0, gpus = 0, counted = true }
+        by[name] = e
+        order[#order + 1] = e
+      end
+      e.nodes = e.nodes + 1
+      local c = tonumber(l["nvidia.com/gpu.count"] or l["amd.com/gpu.count"])
+      if c then e.gpus = e.gpus + c else e.counted = false end
+    end
+  end
+  table.sort(order, function(a, b) return a.name < b.name end)
+  local out = {}
+  for _, e in ipairs(order) do
+    out[#out + 1] = ("%s%s on %d node%s"):format(e.counted and (("%d× "):format(e.gpus)) or "", e.name, e.nodes,
+      e.nodes == 1 and "" or "s")
+  end
+  return table.concat(out, "; ")
+end
+
+-- The accelerators the pods ask for: the sum over their containers of the nvidia.com/gpu
+-- or amd.com/gpu limit (else request); nil when no container asks for one.
+function M.pod_gpus(list)
+  local total = 0
+  for _, p in ipairs(list or {}) do
+    for _, c in ipairs((p.spec or {}).containers or {}) do
+      local r = c.resources or {}
+      for _, res in ipairs { "nvidia.com/gpu", "amd.com/gpu" } do
+        local n = tonumber((r.limits or {})[res] or (r.requests or {})[res])
+        if n and n > 0 then total = total + n end
+      end
+    end
+  end
+  return total > 0 and math.tointeger(total) or nil
+end
+
 local function images_and_hardware(ctx)
   local images, nodes = {}, {}
-  for _, p in ipairs(pods(ctx, M.SERVING_LABEL .. "=true")) do
+  local serving = pods(ctx, M.SERVING_LABEL .. "=true")
+  ctx.gpus = M.pod_gpus(serving)
+  for _, p in ipairs(serving) do
     for _, c in ipairs((p.spec or {}).containers or {}) do images[c.image] = true end
     if p.spec and p.spec.nodeName then nodes[p.spec.nodeName] = true end
   end
   local il = {}
   for i in pairs(images) do il[#il + 1] = i end
   table.sort(il)
-  local hw = {}
+  local labels = {}
   local v = ctx.k:json({ "get", "nodes" }, { check = false })
   for _, n in ipairs(v and v.items or {}) do
-    if nodes[n.metadata.name] then
-      local l = n.metadata.labels or {}
-      local g = l["nvidia.com/gpu.product"] or l["cloud.google.com/gke-accelerator"] or l["amd.com/gpu.product"]
-      if g then hw[#hw + 1] = g .. (l["nvidia.com/gpu.count"] and (" x" .. l["nvidia.com/gpu.count"]) or "") end
-    end
+    if nodes[n.metadata.name] then labels[#labels + 1] = n.metadata.labels or {} end
   end
-  table.sort(hw)
-  return table.concat(il, ", "), table.concat(hw, ", ")
+  return table.concat(il, ", "), M.hardware_summary(labels)
 end
 
 local function save_state(ctx, x)
@@ -698,6 +748,7 @@ local function save_state(ctx, x)
     hardware = d.hardware or hw, gateway = d.gateway or (r.baseline and "none (baseline Service)") or nil,
     model = d.model, llmd_version = d.llmd_version, decode_image = image,
     harness = r.benchmark.harness, workload = r.benchmark.workload, load_stages = r.benchmark.load_stages,
+    gpus = not ctx.dry_run and ctx.gpus or nil, -- what the serving pods ask for (per-GPU figures)
   }
   for k, v in pairs(r.info or {}) do info[k] = v end
   local state = ws.new_state(r.label, info)
@@ -1055,21 +1106,6 @@ local function deploy(ctx, x)
     #rec.services > 0 and table.concat(rec.services, ", ") or "none")
 end
 
--- The per-stack steps on their own, each function(ctx, x) -> message (raises on failure).
--- ctx: ns, k (llmd.k8s client), out, t0, dry_run, bins, timeouts {ready, benchmark, smoke,
--- poll}, commands = {}, config_text = {}, deployed = {}, plan (for benchmark_pvc, teardown,
--- teardown_without_logs; runs unless ctx.runs), ws or ctx.run_dirs, yes, interactive.
-M.stack_steps = {
-  deploy = function(ctx, x) return deploy(ctx, x) end,
-  wait_ready = function(ctx, x) return wait_ready(ctx, x) end,
-  baseline_service = function(ctx, x) return baseline_service(ctx, x) end,
-  smoke_test = function(ctx, x) return smoke(ctx, x) end,
-  benchmark = function(ctx, x) return benchmark(ctx, x) end,
-  save_state = function(ctx, x) return save_state(ctx, x) end,
-  collect_logs = function(ctx, x) return collect_logs(ctx, x) end,
-  teardown = function(ctx, x) return teardown(ctx, x) end,
-}
-
 function M.steps_list()
   local function fresh_only(ctx, x) return existing(ctx, x) end
   return {
@@ -1143,12 +1179,16 @@ function M.steps_list()
           error(("run %s (%s) did not complete, so there is nothing to compare yet"):format(x, run_of(ctx, x).label), 0)
         end
         local state = ws.read_state(ctx.ws.path, x)
+        -- the SLOs: --slo, else the plan's, else the info files' (llmd.comparison.resolve_slo)
+        ctx.slo = ctx.slo or ctx.opts_slo
+          or (ctx.plan.slo and require("llmd.decision").parse_slo(ctx.plan.slo, "plan: slo"))
         sides[x] = cmp.extract_side(ctx.ws, x, state, { require_results = true,
-          harness = (state.extract_options or {}).harness })
+          harness = (state.extract_options or {}).harness, slo = ctx.slo })
         cmp.save_run(ctx.ws, sides[x])
       end
       local model = cmp.report(ctx.ws, sides.a, sides.b, { commands = ctx.commands, config_text = ctx.config_text,
-        namespace = ctx.ns, pvc = ctx.pvc or ctx.plan.benchmark_pvc, gateway_svc = ctx.gateway_svc })
+        namespace = ctx.ns, pvc = ctx.pvc or ctx.plan.benchmark_pvc, gateway_svc = ctx.gateway_svc, slo = ctx.slo,
+        min_effect = ctx.opts_min_effect })
       ctx.model = model
       return model.path
     end },
@@ -1210,7 +1250,7 @@ function M.run(plan, opts)
     plan = plan, ws = w, ns = ns, out = out, t0 = os.time(), dry_run = opts.dry_run, bins = bins,
     timeouts = { ready = t.ready or 900, benchmark = t.benchmark or 0, smoke = t.smoke or 120, poll = t.poll or 5 },
     commands = { a = {}, b = {} }, config_text = {}, deployed = {}, failed = {}, yes = opts.yes,
-    interactive = interactive,
+    interactive = interactive, opts_slo = opts.slo, opts_min_effect = opts.min_effect,
     k = k8s.new { namespace = ns, log = w.path .. "/commands.log", dry_run = opts.dry_run, bins = bins, out = out,
       backoff = t.backoff or 1.0 },
   }
@@ -1346,5 +1386,14 @@ function M.salvage(ctx, result)
 end
 
 M.parse_steps = steps.parse
+
+-- The per-run step functions, for flows built from them (experiment.lua): each takes
+-- (ctx, x) and returns its message (raises on failure). ctx: ns, k (an llmd.k8s client),
+-- out, t0, dry_run, bins, timeouts {ready, benchmark, smoke, poll}, commands = {},
+-- config_text = {}, deployed = {} (M.load_deployed(ctx, x) after an interruption), plan
+-- (benchmark_pvc, teardown, teardown_without_logs; runs[x] unless ctx.runs), ws or
+-- ctx.run_dirs, yes, interactive.
+M.fn = { deploy = deploy, wait_ready = wait_ready, baseline_service = baseline_service, smoke = smoke,
+  benchmark = benchmark, save_state = save_state, collect_logs = collect_logs, teardown = teardown }
 
 return M

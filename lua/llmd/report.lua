@@ -1,25 +1,36 @@
 -- llmd.report: the comparison model of two runs, and its outputs.
 --
 --   local report = require "llmd.report"
---   local model = report.build{ workspace = path, a = side_a, b = side_b }
+--   local model = report.build{ workspace = path, a = side_a, b = side_b, slo = list, min_effect = 2 }
 --     -- side = { label =, state = run_state, run = run model (llmd.harness), kv = llmd.kvcache }
 --   report.write(model, path, { templates = dir })   -- comparison_report.md, .json, .csv
 --
--- Everything a report says is decided here, from the numbers: deltas and which side is
--- better (by each metric's direction), whether a pair can be compared at all (same
--- formula, same percentile method), whether a latency difference is more than noise
--- (Mann-Whitney U on the per-request samples), the ladder, the KV-cache figures and the
--- summary sentences. The template only lays them out.
+-- Everything a report says is decided here, from the numbers, with the decision layer
+-- (llmd.decision: workload match, tests, verdicts; llmd.loadpoints: load points, repeats,
+-- saturation, capacity at an SLO, the ladder paired by achieved load). The shape of the
+-- decision fields is documented in README ("comparison.json") and is shared with the
+-- visual report and N-way comparisons. The template only lays them out.
 local metrics = require "llmd.metrics"
-local stats = require "llmd.stats"
 local json = require "llmd.json"
 local T = require "llmd.template"
+local decision = require "llmd.decision"
+local lp = require "llmd.loadpoints"
 
 local M = {}
 
 M.PERF_KEYS = {
-  "throughput_req_s", "throughput_tok_s", "latency_p50_ms", "latency_p90_ms", "latency_p99_ms",
-  "ttft_mean_ms", "ttft_p50_ms", "ttft_p90_ms", "itl_mean_ms", "tpot_mean_ms", "error_rate_pct",
+  "throughput_req_s", "throughput_tok_s", "latency_p50_ms", "latency_p90_ms", "latency_p95_ms",
+  "latency_p99_ms", "latency_p999_ms", "ttft_mean_ms", "ttft_p50_ms", "ttft_p90_ms", "ttft_p95_ms", "ttft_p99_ms",
+  "ttft_p999_ms", "tpot_mean_ms", "tpot_p50_ms", "tpot_p90_ms", "tpot_p95_ms", "tpot_p99_ms", "tpot_p999_ms",
+  "itl_mean_ms", "itl_p50_ms", "itl_p90_ms", "itl_p95_ms", "itl_p99_ms", "itl_p999_ms", "itl_tw_p50_ms",
+  "itl_tw_p90_ms", "itl_tw_p95_ms", "itl_tw_p99_ms", "error_rate_pct",
+}
+
+-- Rows shown only where a run has the figure (p99.9 and guidellm's token-weighted ITL
+-- are in few files); every other row is shown, N/A with its reason included.
+M.OPTIONAL_KEYS = {
+  latency_p999_ms = true, ttft_p999_ms = true, tpot_p999_ms = true, itl_p999_ms = true,
+  itl_tw_p50_ms = true, itl_tw_p90_ms = true, itl_tw_p95_ms = true, itl_tw_p99_ms = true,
 }
 
 -- Metrics whose formula is the same whichever harness measured them.
@@ -29,16 +40,17 @@ local UNIVERSAL = {
   output_tokens_total = true, duration_s = true,
 }
 
--- The per-request samples behind a latency metric (run model set.samples).
-local SAMPLES = {
-  latency_p50_ms = "latency", latency_p90_ms = "latency", latency_p99_ms = "latency",
-  ttft_mean_ms = "ttft", ttft_p50_ms = "ttft", ttft_p90_ms = "ttft", ttft_p99_ms = "ttft",
-  tpot_mean_ms = "tpot", tpot_p50_ms = "tpot", tpot_p90_ms = "tpot",
-}
-
-M.ALPHA = 0.05
 M.TEST = "Mann-Whitney U (two-sided, normal approximation with tie correction) on the per-request samples, "
-  .. "alpha = 0.05"
+  .. "or Welch's t-test on the repeats of one load point; alpha = 0.05"
+
+-- A p-value as printed: "0.0123", "< 1e-9".
+local function fmt_p(p)
+  if p == nil then return "N/A" end
+  if p < 1e-9 then return "< 1e-9" end
+  if p < 0.001 then return ("%.1e"):format(p) end
+  return ("%.3g"):format(p)
+end
+M.fmt_p = fmt_p
 
 local function harness_name(run)
   if run.tool and run.tool ~= "" then return run.harness .. " (" .. run.tool .. ")" end
@@ -63,26 +75,6 @@ function M.comparable(key, ra, rb)
     pa or "?", rb.label or "B", hb, pb or "?")
 end
 
--- A significance test for key when both runs kept per-request samples, or nil. The
--- metrics of one sample kind (TTFT mean/p50/p90) share one test: memo, by kind.
-function M.significance(key, ra, rb, memo)
-  local kind = SAMPLES[key]
-  if not kind then return nil end
-  local xa, xb = ra.overall.samples, rb.overall.samples
-  if not (xa and xb and xa[kind] and xb[kind]) then return nil end
-  local r = memo and memo[kind]
-  if r == nil then
-    local ok, res = pcall(stats.mann_whitney, xa[kind], xb[kind])
-    r = ok and res or false
-    if r then r.significant = r.p < M.ALPHA end
-    if memo then memo[kind] = r end
-  end
-  if not r then return nil end
-  local copy = {}
-  for k, v in pairs(r) do copy[k] = v end
-  return copy
-end
-
 local function fmt_delta(key, d)
   local m = metrics.get(key)
   local s = T.helpers.signed(d, (m.format:match("%.(%d)f") or 0) + 0)
@@ -91,42 +83,58 @@ local function fmt_delta(key, d)
   return s .. " " .. m.unit
 end
 
-local function perf_row(key, A, B, sig_cache, memo)
+local function perf_row(key, ctx)
   local m = metrics.get(key)
+  local A, B = ctx.A, ctx.B
   local ra, rb = A.run, B.run
   local va, wa = ra.overall.values[key], ra.overall.na[key]
   local vb, wb = rb.overall.values[key], rb.overall.na[key]
+  local ta, tb = metrics.format(key, va, wa), metrics.format(key, vb, wb)
+  -- both runs repeats of one load point: the row compares the means over the repeats
+  -- (what Welch's test is about), whatever a pooled whole-run figure would be
+  local pa, pb = ctx.pa, ctx.pb
+  local repeats = #pa == 1 and #pb == 1 and pa[1].repeats >= 2 and pb[1].repeats >= 2
+  if repeats then
+    va, vb = pa[1].values[key], pb[1].values[key]
+    ta = va ~= nil and (metrics.format(key, va) .. (" (mean of %d)"):format(pa[1].repeats))
+      or metrics.format(key, nil, pa[1].na[key])
+    tb = vb ~= nil and (metrics.format(key, vb) .. (" (mean of %d)"):format(pb[1].repeats))
+      or metrics.format(key, nil, pb[1].na[key])
+  end
   local row = {
     key = key, label = m.label, unit = m.unit, better_is = m.better,
-    a = va, b = vb, a_text = metrics.format(key, va, wa), b_text = metrics.format(key, vb, wb),
-    delta_text = "N/A", pct_text = "N/A", verdict = "", note = nil,
+    a = va, b = vb, a_text = ta, b_text = tb, repeat_means = repeats or nil,
+    delta_text = "N/A", pct_text = "N/A", evidence = "",
   }
-  if va == nil or vb == nil then
-    row.verdict = "unknown"
-    return row
+  local ok, why = true, nil
+  if va ~= nil and vb ~= nil then ok, why = M.comparable(key, ra, rb) end
+  local test, untested_why
+  if va ~= nil and vb ~= nil and ok then
+    local d = metrics.delta(key, va, vb)
+    row.delta = d.diff
+    row.pct = d.pct
+    row.delta_text = fmt_delta(key, d.diff)
+    row.pct_text = d.pct and T.helpers.pct(d.pct) or "N/A"
+    test, untested_why = decision.row_test(key, ra, rb, ctx.pa, ctx.pb, ctx.memo)
+    if not test and ctx.saved and ctx.saved[key] and ctx.saved[key].p then
+      -- analyze.lua from saved state: the test the last report made on the samples
+      test = ctx.saved[key]
+      test.test = test.test or "mann_whitney"
+    end
   end
-  local ok, why = M.comparable(key, ra, rb)
-  if not ok then
-    row.verdict = "not comparable"
-    row.note = why
-    return row
-  end
-  local d = metrics.delta(key, va, vb)
-  row.delta = d.diff
-  row.pct = d.pct
-  row.delta_text = fmt_delta(key, d.diff)
-  row.pct_text = d.pct and T.helpers.pct(d.pct) or "N/A"
-  local sig = M.significance(key, ra, rb, memo) or (sig_cache and sig_cache[key])
-  row.sig = sig
-  if d.better == nil then
-    row.verdict = d.diff == 0 and "same" or ""
-  elseif sig and not sig.significant then
-    row.verdict = "within noise"
-    row.note = ("%s: p = %.3g, not a significant difference"):format(m.label, sig.p)
-  else
-    row.verdict = d.better and (B.label .. " better") or (A.label .. " better")
-    row.winner = d.better and "b" or "a"
-    if sig then row.note = ("%s: p = %.3g"):format(m.label, sig.p) end
+  local like = ctx.match.like_for_like
+  local v = decision.verdict { key = key, a = va, b = vb, test = test, min_effect = ctx.min_effect,
+    like_for_like = like, comparable = ok, why = why, untested_why = untested_why }
+  row.verdict, row.effect_pct, row.test, row.p_value, row.winner = v.verdict, v.effect_pct, v.test, v.p_value, v.winner
+  row.verdict_text = decision.verdict_text(v.verdict, A.label, B.label)
+  row.note = v.note
+  row.sig = test
+  if test and test.p then
+    row.evidence = ("%s, p = %s"):format(test.test == "welch" and "Welch t" or "Mann-Whitney", fmt_p(test.p))
+  elseif v.verdict == "untested" then
+    row.evidence = untested_why or "no test possible"
+  elseif v.verdict == "not comparable" and like == false and ok then
+    row.evidence = "not like for like"
   end
   return row
 end
@@ -155,54 +163,78 @@ local function config_rows(A, B)
     end
     return #parts > 0 and (#parts .. " stages: " .. table.concat(parts, ", ")) or "unknown"
   end
+  -- what the user stated, else what the result files say (marked so)
+  local function stated_or_read(side, k, ck)
+    local v = get(side, "stack", k)
+    if v ~= "unknown" then return v end
+    local c = side.run.config and side.run.config[ck or k]
+    return c and (c .. " (read from the results)") or "unknown"
+  end
+  local function read(side, ck)
+    local c = side.run.config and side.run.config[ck]
+    return c and (c .. " (read from the results)") or "unknown"
+  end
   local rows = {}
-  local function add(label, fa, fb) rows[#rows + 1] = { label = label, a = fa, b = fb } end
+  -- differs: both known and not the same: what the comparison is about
+  local function add(label, fa, fb, not_config)
+    local function bare(v) return (tostring(v):gsub(" %(read from the results%)$", "")) end
+    rows[#rows + 1] = { label = label, a = fa, b = fb,
+      differs = not not_config and fa ~= "unknown" and fb ~= "unknown" and bare(fa) ~= bare(fb) or false }
+  end
   add("Guide", get(A, "stack", "guide"), get(B, "stack", "guide"))
   add("llm-d version", get(A, "stack", "llmd_version"), get(B, "stack", "llmd_version"))
-  add("Decode image", get(A, "stack", "decode_image"), get(B, "stack", "decode_image"))
-  add("Model", get(A, "stack", "model"), get(B, "stack", "model"))
-  add("Hardware", get(A, "stack", "hardware"), get(B, "stack", "hardware"))
+  add("Decode image", stated_or_read(A, "decode_image", "image"), stated_or_read(B, "decode_image", "image"))
+  add("Model", stated_or_read(A, "model"), stated_or_read(B, "model"))
+  add("Hardware", stated_or_read(A, "hardware"), stated_or_read(B, "hardware"))
+  for _, e in ipairs { { "Replicas", "replicas" }, { "Parallelism", "parallelism" }, { "Server", "server" },
+    { "Target", "target" }, { "Load profile", "profile" } } do
+    local fa, fb = read(A, e[2]), read(B, e[2])
+    if fa ~= "unknown" or fb ~= "unknown" then add(e[1], fa, fb) end
+  end
+  -- the info files' own stack keys, in name order
+  local extra, seen = {}, {}
+  for _, side in ipairs { A, B } do
+    for _, k in ipairs(side.state and side.state.stack_extra or {}) do
+      if not seen[k] then seen[k] = true; extra[#extra + 1] = k end
+    end
+  end
+  table.sort(extra)
+  for _, k in ipairs(extra) do add(k, get(A, "stack", k), get(B, "stack", k)) end
   add("Gateway", get(A, "stack", "gateway"), get(B, "stack", "gateway"))
-  add("Namespace", get(A, "stack", "namespace"), get(B, "stack", "namespace"))
+  add("Namespace", get(A, "stack", "namespace"), get(B, "stack", "namespace"), true)
   add("Harness", harness_text(A), harness_text(B))
   add("Workload", get(A, "benchmark", "workload"), get(B, "benchmark", "workload"))
   add("Load stages", stages_text(A), stages_text(B))
   add("Results", A.state and A.state.source_path or A.run.root or "unknown",
-    B.state and B.state.source_path or B.run.root or "unknown")
+    B.state and B.state.source_path or B.run.root or "unknown", true)
   return rows
 end
 
-local function ladder(A, B)
-  local function measured(run)
-    local out = {}
-    for _, st in ipairs(run.stages) do if not st.warmup then out[#out + 1] = st end end
-    return out
+-- The ladder table: both runs' load points paired by achieved load (llmd.loadpoints).
+local function ladder_section(A, B, pa, pb)
+  local rows = lp.ladder(pa, pb)
+  local function cell(c, key, d)
+    if c.outside then return "" end
+    c.values = c.values or {}
+    local v = c.values[key]
+    if v == nil then return "N/A" end
+    return (c.interpolated and "~" or "") .. T.helpers.num(v, d)
   end
-  local ma, mb = measured(A.run), measured(B.run)
-  local n = math.max(#ma, #mb)
-  local rows = {}
-  local function load_of(st)
-    if not st then return nil end
-    if st.rate then return ("%g req/s"):format(st.rate) end
-    if st.concurrency then return ("concurrency %g"):format(st.concurrency) end
-    return "stage " .. st.index
+  local function load(c)
+    if c.outside or c.interpolated then return "" end
+    if not c.offered then return "?" end
+    return c.load_type == "concurrency" and ("c=%g"):format(c.offered) or ("%g/s"):format(c.offered)
   end
-  for i = 1, n do
-    local sa, sb = ma[i], mb[i]
-    local la, lb = load_of(sa), load_of(sb)
-    local function v(st, key, scale)
-      if not st then return "-" end
-      local x = st.metrics.values[key]
-      if x == nil then return "N/A" end
-      return T.helpers.num(x * (scale or 1), scale and 3 or 1)
-    end
-    rows[#rows + 1] = {
-      load = (la == lb or not lb) and la or (not la and lb) or (la .. " / " .. lb),
-      tok_a = v(sa, "throughput_tok_s"), tok_b = v(sb, "throughput_tok_s"),
-      ttft_mean_a = v(sa, "ttft_mean_ms", 0.001), ttft_mean_b = v(sb, "ttft_mean_ms", 0.001),
-      ttft_p90_a = v(sa, "ttft_p90_ms", 0.001), ttft_p90_b = v(sb, "ttft_p90_ms", 0.001),
-      ttft_p90_a_v = sa and sa.metrics.values.ttft_p90_ms, ttft_p90_b_v = sb and sb.metrics.values.ttft_p90_ms,
-    }
+  for _, r in ipairs(rows) do
+    r.rps_text = T.helpers.num(r.rps, 2)
+    r.load_a, r.load_b = load(r.a), load(r.b)
+    r.rps_a, r.rps_b = cell(r.a, "achieved_rps", 2), cell(r.b, "achieved_rps", 2)
+    r.tok_a, r.tok_b = cell(r.a, "output_tps", 1), cell(r.b, "output_tps", 1)
+    r.ttft_p50_a, r.ttft_p50_b = cell(r.a, "ttft_p50_ms", 1), cell(r.b, "ttft_p50_ms", 1)
+    r.ttft_p90_a, r.ttft_p90_b = cell(r.a, "ttft_p90_ms", 1), cell(r.b, "ttft_p90_ms", 1)
+    r.tpot_p90_a, r.tpot_p90_b = cell(r.a, "tpot_p90_ms", 2), cell(r.b, "tpot_p90_ms", 2)
+    r.e2e_p90_a, r.e2e_p90_b = cell(r.a, "latency_p90_ms", 1), cell(r.b, "latency_p90_ms", 1)
+    r.err_a, r.err_b = cell(r.a, "error_rate_pct", 2), cell(r.b, "error_rate_pct", 2)
   end
   local excluded = {}
   for _, side in ipairs { A, B } do
@@ -210,16 +242,59 @@ local function ladder(A, B)
       if st.warmup then excluded[#excluded + 1] = ("%s stage %d"):format(side.label, st.index) end
     end
   end
+  local any_interp = false
+  for _, r in ipairs(rows) do if r.a.interpolated or r.b.interpolated then any_interp = true end end
   return {
-    available = n > 1 or (n == 1 and (#A.run.stages > 1 or #B.run.stages > 1)),
+    available = #pa > 1 or #pb > 1,
     rows = rows,
     excluded = table.concat(excluded, ", "),
-    unequal = #ma ~= #mb,
-    count_a = #ma, count_b = #mb,
+    interpolated = any_interp,
+    count_a = #pa, count_b = #pb,
   }
 end
 
+-- One run's load curve for the report: its load points with printed values.
+local function curve_rows(points, gpus)
+  local out = {}
+  for _, p in ipairs(points) do
+    local function v(key, d) return T.helpers.num(lp.field(p, key), d) end
+    local function ci(key, d)
+      local c = p.ci and p.ci[key]
+      if not c then return "" end
+      return ("%s–%s"):format(T.helpers.num(c.lo, d), T.helpers.num(c.hi, d))
+    end
+    out[#out + 1] = {
+      index = p.index, load = not p.offered and "?" or p.load_type == "concurrency" and ("c=%g"):format(p.offered)
+        or ("%g/s"):format(p.offered),
+      repeats = p.repeats, rps = v("achieved_rps", 2), tps = v("output_tps", 1),
+      tps_gpu = gpus and p.output_tps and T.helpers.num(p.output_tps / gpus, 1) or "N/A",
+      ttft_p50 = v("ttft_p50_ms", 1), ttft_p90 = v("ttft_p90_ms", 1), ttft_p99 = v("ttft_p99_ms", 1),
+      tpot_p50 = v("tpot_p50_ms", 2), tpot_p90 = v("tpot_p90_ms", 2), tpot_p99 = v("tpot_p99_ms", 2),
+      itl_p90 = v("itl_p90_ms", 2), e2e_p50 = v("latency_p50_ms", 1), e2e_p90 = v("latency_p90_ms", 1),
+      e2e_p99 = v("latency_p99_ms", 1), err = v("error_rate_pct", 2),
+      interactivity = T.helpers.num(p.interactivity_tps_per_user, 1),
+      goodput = p.goodput_rps and T.helpers.num(p.goodput_rps, 2) or "N/A",
+      attainment = p.slo_attainment_pct and (T.helpers.num(p.slo_attainment_pct, 1) .. " %") or "N/A",
+      rps_ci = ci("throughput_req_s", 2), ttft_p90_ci = ci("ttft_p90_ms", 1),
+      ttft_mean_ci = ci("ttft_mean_ms", 1), tpot_mean_ci = ci("tpot_mean_ms", 2),
+    }
+  end
+  return out
+end
+
 local NO_SIZE = "unknown (no 'GPU KV cache size' line in the vLLM logs)"
+
+-- "123,456 tokens (decode-0)", or with several pods the total and each pod's:
+-- "246,912 tokens in total on 2 pods (decode-0 123,456; decode-1 123,456)"
+local function size_text(size)
+  if not size then return nil end
+  local per = {}
+  for _, p in ipairs(size.pods or {}) do per[#per + 1] = p.pod .. " " .. T.helpers.num(p.tokens) end
+  if #per <= 1 then
+    return T.helpers.num(size.total) .. " tokens" .. (per[1] and (" (" .. per[1]:gsub(" [%d,]+$", "") .. ")") or "")
+  end
+  return ("%s tokens in total on %d pods (%s)"):format(T.helpers.num(size.total), #per, table.concat(per, "; "))
+end
 
 local function kv_section(A, B)
   local ka, kb = A.kv or {}, B.kv or {}
@@ -231,8 +306,8 @@ local function kv_section(A, B)
     if kb.reason and kb.reason == ka.reason then reasons[1] = "both runs: " .. ka.reason end
     sec.reason = table.concat(reasons, "; ")
     sec.size = (ka.size or kb.size) and {
-      a = ka.size and T.helpers.num(ka.size.total) .. " tokens" or "unknown",
-      b = kb.size and T.helpers.num(kb.size.total) .. " tokens" or "unknown",
+      a = size_text(ka.size) or "unknown",
+      b = size_text(kb.size) or "unknown",
     } or nil
     return sec
   end
@@ -246,7 +321,8 @@ local function kv_section(A, B)
     local r = { label = label, a = cell(ka, f, d, unit), b = cell(kb, f, d, unit),
       delta = "N/A", pct = "N/A", verdict = "" }
     if va and vb then
-      r.delta = T.helpers.signed(vb - va, d or 0) .. (unit or "")
+      -- a difference of percentages is in percentage points
+      r.delta = T.helpers.signed(vb - va, d or 0) .. (unit == " %" and " pp" or (unit or ""))
       r.pct = va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100) or "N/A"
       if better and vb ~= va then
         local b_wins = (better == "higher") == (vb > va)
@@ -256,8 +332,8 @@ local function kv_section(A, B)
     return r
   end
   sec.size = {
-    a = ka.size and T.helpers.num(ka.size.total) .. " tokens" or NO_SIZE,
-    b = kb.size and T.helpers.num(kb.size.total) .. " tokens" or NO_SIZE,
+    a = size_text(ka.size) or NO_SIZE,
+    b = size_text(kb.size) or NO_SIZE,
   }
   sec.rows = {
     row("Prefix cache hits (tokens)", "hits", 0, "higher"),
@@ -283,7 +359,19 @@ local function kv_section(A, B)
     end
   end
   sec.sum_of_max = #som > 0 and som or nil
-  sec.sum_of_max_why = require("llmd.kvcache").SUM_OF_MAX_WHY
+  -- why it differs, in the direction it differs (a restart can make it the smaller)
+  local kvm = require "llmd.kvcache"
+  local over, under = false, false
+  for _, kv in ipairs { ka, kb } do
+    if kv.sum_of_max and not kv.sum_of_max_same and kv.hits and kv.sum_of_max.hits then
+      if kv.sum_of_max.hits > kv.hits or (kv.sum_of_max.queries or 0) > (kv.queries or 0) then over = true end
+      if kv.sum_of_max.hits < kv.hits or (kv.sum_of_max.queries or math.huge) < (kv.queries or 0) then under = true end
+    end
+  end
+  local why = {}
+  if over or not under then why[#why + 1] = kvm.SUM_OF_MAX_WHY end
+  if under then why[#why + 1] = kvm.SUM_OF_MAX_UNDER end
+  sec.sum_of_max_why = table.concat(why, " ")
   local ta, tb = ka.time_avg, kb.time_avg
   if ta or tb then
     local function p1(v) return v and T.helpers.num(v, 1) .. " %" or "N/A" end
@@ -303,13 +391,145 @@ local function kv_section(A, B)
   return sec
 end
 
--- Two or three sentences from the numbers.
-local function summary(A, B, rows, ladder_rows)
-  local by = {}
-  for _, r in ipairs(rows) do by[r.key] = r end
+local function rate_text(v) return v and (T.helpers.num(v, 2) .. " req/s") or "N/A" end
+
+local function capacity_text(c)
+  if c.kind == "never_violated" then return ("≥ %s (never violated)"):format(rate_text(c.rps)) end
+  if c.kind == "below_lowest" then return "below the lowest load" end
+  if c.kind == "interpolated" then return rate_text(c.rps) end
+  return "N/A (" .. (c.reason or "unknown") .. ")"
+end
+
+-- The accelerator count of a side: the info file's (stack.gpus), else the run model's
+-- (a benchmark report's stack), else unknown and why.
+local function gpus_of(side)
+  local s = side.state and side.state.stack or {}
+  local g = tonumber(s.gpus)
+  if g and g > 0 then return g, "info file" end
+  if side.run.gpus and side.run.gpus > 0 then return side.run.gpus, side.run.gpus_source or "results" end
+  return nil, "accelerator count unknown (give gpus: N in the run's info file)"
+end
+
+local function per_gpu(side, cap, sat)
+  local g, src = gpus_of(side)
+  local out = { gpus = g }
+  if not g then
+    out.reason = src
+    return out
+  end
+  out.source = src
+  local v = side.run.overall.values
+  local function per(x) return x and x / g or nil end
+  out.throughput_rps = per(v.throughput_req_s)
+  out.output_tps = per(v.throughput_tok_s)
+  out.max_sustained_rps = per(sat.max_sustained_rps)
+  out.capacity_rps = per(cap.rps)
+  out.capacity_output_tps = per(cap.output_tps)
+  return out
+end
+
+local function delta_cells(va, vb, d)
+  if va == nil or vb == nil then return "N/A", "N/A" end
+  return T.helpers.signed(vb - va, d or 2), va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100) or "N/A"
+end
+
+local function headline(model)
+  local rows = {}
+  local cap, sat, g = model.capacity, model.saturation, model.per_gpu
+  local function add(label, va, vb, ta, tb, d)
+    local dt, pt = delta_cells(va, vb, d)
+    -- "≥ X" against a number is a lower bound: no delta
+    if (cap.a.kind == "never_violated" or cap.b.kind == "never_violated") and label:match("^Capacity") then
+      dt, pt = "N/A (a lower bound)", "N/A"
+      if cap.a.kind == cap.b.kind then dt = "N/A (both lower bounds)" end
+    end
+    rows[#rows + 1] = { label = label, a = va, b = vb, a_text = ta, b_text = tb, delta_text = dt, pct_text = pt }
+  end
+  if #model.slo > 0 then
+    local phrase = decision.slo_phrase(model.slo)
+    add("Capacity at SLO (" .. phrase .. ")", cap.a.rps, cap.b.rps, capacity_text(cap.a), capacity_text(cap.b))
+    local function tps(c)
+      if c.kind == "interpolated" or c.kind == "never_violated" then
+        return (c.kind == "never_violated" and "≥ " or "") .. T.helpers.num(c.output_tps, 1) .. " tok/s"
+      end
+      return capacity_text(c)
+    end
+    add("Capacity at SLO, output tok/s", cap.a.output_tps, cap.b.output_tps, tps(cap.a), tps(cap.b), 1)
+  else
+    local why = "N/A (no SLO given: --slo or slo: in the info files)"
+    rows[#rows + 1] = { label = "Capacity at SLO", a_text = why, b_text = why, delta_text = "N/A", pct_text = "N/A" }
+  end
+  local function sus(s)
+    if s.max_sustained_rps then return rate_text(s.max_sustained_rps) end
+    if s.point == 1 then return "N/A (saturated at the lowest load)" end
+    return "N/A (" .. (s.reason or "unknown") .. ")"
+  end
+  add("Max sustained throughput", sat.a.max_sustained_rps, sat.b.max_sustained_rps, sus(sat.a), sus(sat.b))
+  local function gtext(x, gp, unit)
+    if not gp.gpus then return "N/A (" .. gp.reason .. ")" end
+    return x and (T.helpers.num(x, 2) .. " " .. unit) or "N/A"
+  end
+  if not g.a.gpus and not g.b.gpus then
+    local why = "N/A (accelerator counts unknown: gpus: N in the info files)"
+    rows[#rows + 1] = { label = "Per GPU", a_text = why, b_text = why, delta_text = "N/A", pct_text = "N/A" }
+    return rows
+  end
+  if #model.slo > 0 then
+    add("Capacity at SLO per GPU", g.a.capacity_rps, g.b.capacity_rps, gtext(g.a.capacity_rps, g.a, "req/s"),
+      gtext(g.b.capacity_rps, g.b, "req/s"))
+  end
+  add("Max sustained throughput per GPU", g.a.max_sustained_rps, g.b.max_sustained_rps,
+    gtext(g.a.max_sustained_rps, g.a, "req/s"), gtext(g.b.max_sustained_rps, g.b, "req/s"))
+  add("Output tok/s per GPU (whole run)", g.a.output_tps, g.b.output_tps, gtext(g.a.output_tps, g.a, "tok/s"),
+    gtext(g.b.output_tps, g.b, "tok/s"), 1)
+  rows[#rows + 1] = { label = "GPUs", a_text = g.a.gpus and tostring(g.a.gpus) or "unknown",
+    b_text = g.b.gpus and tostring(g.b.gpus) or "unknown", delta_text = "", pct_text = "" }
+  return rows
+end
+
+local function lower_label(label)
+  return (label:lower():gsub("^ttft", "TTFT"):gsub("tpot", "TPOT"):gsub("itl", "ITL"):gsub("ntpot", "NTPOT"))
+end
+
+-- The limiting metric compared at the highest load both runs measured (a point of each
+-- within 1 %), with Mann-Whitney when both points kept per-request samples.
+local function matched_point(model, A, B)
+  local key = model.capacity.a.limiting or model.capacity.b.limiting
+  if not key then return nil end
+  local best
+  for _, r in ipairs(model.ladder.rows) do
+    local va, vb = r.a.values or {}, r.b.values or {}
+    if r.a.point and r.b.point and va[key] and vb[key] then best = r end
+  end
+  if not best then return nil end
+  local va, vb = best.a.values[key], best.b.values[key]
+  local res = { key = key, rps = best.rps, a = va, b = vb }
+  local pa, pb = model.load_points.a[best.a.point], model.load_points.b[best.b.point]
+  local kind = decision.sample_kind(key)
+  if kind and pa.repeats == 1 and pb.repeats == 1 then
+    local function samples(run, p)
+      for _, st in ipairs(run.stages) do
+        if st.index == p.stages[1] then return st.metrics.samples and st.metrics.samples[kind] end
+      end
+    end
+    local xa, xb = samples(A.run, pa), samples(B.run, pb)
+    res.test = decision.mann_whitney(xa, xb)
+    if res.test and kind == "itl" then
+      local na, nb = pa.values.requests_ok, pb.values.requests_ok
+      res.test = decision.declustered(res.test, xa:count() + xb:count(), na and nb and na + nb)
+    end
+  elseif pa.ci and pb.ci and pa.ci[key] and pb.ci[key] then
+    res.test = decision.welch(pa.ci[key].samples, pb.ci[key].samples)
+  end
+  return res
+end
+
+-- Sentences from the decision layer: capacity first when SLOs were given, then the
+-- tested rows' winners, or "no clear difference".
+local function summary(model, A, B)
   local failed = {}
   for _, s in ipairs { A, B } do
-    if s.run.status ~= "ok" then
+    if s.run.status == "failed" then
       failed[#failed + 1] = ("%s failed (%s)"):format(s.label, table.concat(s.run.reasons, "; "))
     end
   end
@@ -317,71 +537,125 @@ local function summary(A, B, rows, ladder_rows)
     return table.concat(failed, " ") .. ". Its numbers describe a broken run and say nothing about the "
       .. "configuration; fix it and compare again before drawing conclusions."
   end
-  local primary = { "throughput_tok_s", "throughput_req_s", "ttft_p90_ms", "latency_p90_ms", "tpot_mean_ms",
-    "itl_mean_ms", "error_rate_pct" }
-  local wins = { a = {}, b = {} }
-  local noise, incomparable = {}, {}
-  for _, key in ipairs(primary) do
-    local r = by[key]
-    if r then
+  local out = {}
+  local ca, cb = model.capacity.a, model.capacity.b
+  if #model.slo > 0 then
+    local phrase = decision.slo_phrase(model.slo)
+    local known = { interpolated = true, never_violated = true }
+    if known[ca.kind] and known[cb.kind] then
+      local eff = decision.effect_pct(ca.rps, cb.rps)
+      if ca.kind == "never_violated" and cb.kind == "never_violated" then
+        out[#out + 1] = ("Neither run violates %s at any load measured (up to %s for %s, %s for %s): measure "
+          .. "higher loads to find the capacities."):format(phrase, rate_text(ca.rps), A.label, rate_text(cb.rps),
+          B.label)
+      elseif eff and math.abs(eff) < model.min_effect then
+        out[#out + 1] = ("Both sustain about the same load within %s (%s for %s, %s for %s)."):format(phrase,
+          capacity_text(ca), A.label, capacity_text(cb), B.label)
+      else
+        local hi, lo, chi, clo = B, A, cb, ca
+        if ca.rps > cb.rps then hi, lo, chi, clo = A, B, ca, cb end
+        local lower_bound = clo.kind == "never_violated"
+        out[#out + 1] = ("%s sustains %s%s more load than %s within %s (%s against %s)."):format(hi.label,
+          chi.kind == "never_violated" and "at least " or "",
+          T.helpers.num((chi.rps / clo.rps - 1) * 100, 1) .. " %", lo.label, phrase, capacity_text(chi),
+          capacity_text(clo))
+        if lower_bound then
+          out[#out] = out[#out]:gsub("%.$", "; " .. lo.label .. "'s figure is only a lower bound.")
+        end
+      end
+    elseif ca.kind == "below_lowest" and cb.kind == "below_lowest" then
+      out[#out + 1] = ("Neither run meets %s even at its lowest load."):format(phrase)
+    elseif ca.kind == "below_lowest" or cb.kind == "below_lowest" then
+      local bad, good, cg = A, B, cb
+      if cb.kind == "below_lowest" then bad, good, cg = B, A, ca end
+      out[#out + 1] = ("%s meets %s at none of its load points; %s sustains %s."):format(bad.label, phrase,
+        good.label, capacity_text(cg))
+    else
+      out[#out + 1] = ("Capacity at %s is unknown: %s."):format(phrase, ca.kind == "unknown" and ca.reason or cb.reason)
+    end
+    local mp = matched_point(model, A, B)
+    if mp and #out > 0 then
+      local m = metrics.get(mp.key)
+      local d = mp.a ~= 0 and (mp.b - mp.a) / math.abs(mp.a) * 100 or nil
+      local big = mp.test and mp.test.p < decision.ALPHA
+        and math.abs(decision.effect_pct(mp.a, mp.b)) >= model.min_effect
+      if d and big then
+        out[#out + 1] = ("At %s, %s's %s is %s %% %s than %s's (%s against %s, %s p = %s)."):format(
+          rate_text(mp.rps), B.label, m.label, T.helpers.num(math.abs(d), 0), d < 0 and "lower" or "higher", A.label,
+          metrics.format(mp.key, mp.b), metrics.format(mp.key, mp.a),
+          mp.test.test == "welch" and "Welch t," or "Mann-Whitney,", fmt_p(mp.test.p))
+      elseif d and mp.test then
+        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (%s)."):format(rate_text(mp.rps), m.label,
+          metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label,
+          mp.test and ("no clear difference, p = " .. fmt_p(mp.test.p)) or "untested: no samples at that point")
+      end
+    end
+  else
+    local sa, sb = model.saturation.a, model.saturation.b
+    if sa.max_sustained_rps and sb.max_sustained_rps and (sa.point or sb.point) then
+      out[#out + 1] = ("Max sustained throughput (before the achieved rate falls behind the offered load): %s "
+        .. "for %s, %s for %s."):format(rate_text(sa.max_sustained_rps), A.label, rate_text(sb.max_sustained_rps),
+        B.label)
+    end
+  end
+  if not model.workload_match.like_for_like then
+    local f = {}
+    for _, d in ipairs(model.workload_match.differences) do
+      if d.breaks_pooled then f[#f + 1] = d.field:gsub("_", " ") end
+    end
+    out[#out + 1] = ("The runs were driven differently (%s): the whole-run rows pool different loads and name no "
+      .. "winner; compare them by load point (the ladder)."):format(table.concat(f, ", "))
+  else
+    local wins = { a = {}, b = {} }
+    local untested = 0
+    for _, r in ipairs(model.perf) do
       if r.winner then
         local w = wins[r.winner]
-        w[#w + 1] = ("%s (%s)"):format(r.label:lower():gsub("^ttft", "TTFT"):gsub("tpot", "TPOT"):gsub("itl", "ITL"),
-          r.pct and T.helpers.pct(r.pct) or r.delta_text)
-      elseif r.verdict == "within noise" then
-        noise[#noise + 1] = r.label
-      elseif r.verdict == "not comparable" then
-        incomparable[#incomparable + 1] = r.label
+        w[#w + 1] = ("%s (%s, p = %s)"):format(lower_label(r.label), r.pct and T.helpers.pct(r.pct) or r.delta_text,
+          fmt_p(r.p_value))
+      elseif r.verdict == "untested" then
+        untested = untested + 1
       end
     end
-  end
-  local out = {}
-  local na, nb = #wins.a, #wins.b
-  if na == 0 and nb == 0 then
-    out[1] = ("Neither configuration is measurably better: no headline metric differs beyond noise "
-      .. "or both sides lack comparable numbers.")
-  else
-    local lead, other = nb >= na and B or A, nb >= na and A or B
-    local lw, ow = nb >= na and wins.b or wins.a, nb >= na and wins.a or wins.b
-    if na == nb then
-      out[1] = ("Neither configuration wins outright: %s is better in %s, %s in %s."):format(B.label,
-        table.concat(wins.b, ", "), A.label, table.concat(wins.a, ", "))
+    if #wins.a == 0 and #wins.b == 0 then
+      out[#out + 1] = "No clear difference: no tested metric differs beyond noise and the practical threshold of "
+        .. T.helpers.num(model.min_effect, 1) .. " %."
     else
-      out[1] = ("%s did better overall than %s: %s."):format(lead.label, other.label, table.concat(lw, ", "))
-      if #ow > 0 then
-        out[2] = ("The trade-off: %s is better in %s."):format(other.label, table.concat(ow, ", "))
-      end
+      local parts = {}
+      if #wins.b > 0 then parts[#parts + 1] = ("%s is better in %s"):format(B.label, table.concat(wins.b, ", ")) end
+      if #wins.a > 0 then parts[#parts + 1] = ("%s is better in %s"):format(A.label, table.concat(wins.a, ", ")) end
+      out[#out + 1] = table.concat(parts, "; ") .. "."
     end
-  end
-  -- where the load mattered most: the measured stage pair whose TTFT p90 differs most
-  if #out < 2 and ladder_rows then
-    local best, best_ratio
-    for _, r in ipairs(ladder_rows) do
-      if r.ttft_p90_a_v and r.ttft_p90_b_v and r.ttft_p90_a_v > 0 and r.ttft_p90_b_v > 0 then
-        local ratio = math.max(r.ttft_p90_a_v / r.ttft_p90_b_v, r.ttft_p90_b_v / r.ttft_p90_a_v)
-        if not best_ratio or ratio > best_ratio then best, best_ratio = r, ratio end
-      end
-    end
-    if best and best_ratio >= 1.5 then
-      out[#out + 1] = ("The gap is widest at %s, where TTFT p90 is %s s for %s and %s s for %s.")
-        :format(best.load, best.ttft_p90_a, A.label, best.ttft_p90_b, B.label)
+    if untested > 0 then
+      out[#out + 1] = ("%d metric%s could not be tested (no per-request samples or repeats from both runs) and name no "
+        .. "winner."):format(untested, untested == 1 and "" or "s")
     end
   end
   local ea, eb = A.run.overall.values.error_rate_pct, B.run.overall.values.error_rate_pct
   if (ea and ea > 0) or (eb and eb > 0) then
     out[#out + 1] = ("Error rates: %s %s, %s %s; latency percentiles cover successful requests only.")
       :format(A.label, metrics.format("error_rate_pct", ea), B.label, metrics.format("error_rate_pct", eb))
-  elseif #noise > 0 then
-    out[#out + 1] = ("Differences in %s are within noise."):format(table.concat(noise, ", "))
-  elseif #incomparable > 0 then
-    out[#out + 1] = ("%s are not compared: the runs measured them differently.")
-      :format(table.concat(incomparable, ", "))
   end
-  while #out > 3 do out[#out] = nil end
   return table.concat(out, " ")
 end
 
--- The comparison model. opts.generated: epoch (default now).
+local function curve_of(points)
+  local out = {}
+  for _, p in ipairs(points) do
+    out[#out + 1] = {
+      index = p.index, offered = p.offered, load_type = p.load_type, repeats = p.repeats, stages = p.stages,
+      duration_s = p.duration_s, requests = p.requests, achieved_rps = p.achieved_rps, output_tps = p.output_tps,
+      error_rate_pct = p.error_rate_pct, interactivity_tps_per_user = p.interactivity_tps_per_user,
+      output_tps_per_gpu = p.output_tps_per_gpu, goodput_rps = p.goodput_rps,
+      slo_attainment_pct = p.slo_attainment_pct, values = p.values, na = p.na, ci = p.ci, meets_slo = p.meets_slo,
+    }
+  end
+  return out
+end
+
+-- The comparison model. opts: a, b (sides), workspace, generated (epoch, default now),
+-- slo (llmd.decision.parse_slo's list), min_effect (%, default 2), significance (saved
+-- tests by metric key, for analyze.lua).
 function M.build(opts)
   local A, B = opts.a, opts.b
   A.run.label, B.run.label = A.label, B.label
@@ -389,20 +663,53 @@ function M.build(opts)
     generated = T.helpers.date(opts.generated or os.time()),
     workspace = opts.workspace,
     a = { label = A.label, status = A.run.status, reasons = A.run.reasons, harness = harness_name(A.run),
-      warnings = A.run.warnings },
+      warnings = A.run.warnings, checks = A.run.checks or {} },
     b = { label = B.label, status = B.run.status, reasons = B.run.reasons, harness = harness_name(B.run),
-      warnings = B.run.warnings },
+      warnings = B.run.warnings, checks = B.run.checks or {} },
     config = config_rows(A, B),
     test = M.TEST,
+    slo = opts.slo or {},
+    min_effect = opts.min_effect or decision.MIN_EFFECT,
+    alpha = decision.ALPHA,
   }
+  model.slo_text = decision.slo_phrase(model.slo)
+  local pa, pb = lp.points(A.run), lp.points(B.run)
+  local ga, gb = gpus_of(A), gpus_of(B)
+  for _, s in ipairs { { pa, ga }, { pb, gb } } do
+    for _, p in ipairs(s[1]) do
+      if s[2] and p.output_tps then p.output_tps_per_gpu = p.output_tps / s[2] end
+      if #model.slo > 0 then p.meets_slo = lp.meets(p, model.slo) end
+    end
+  end
+  model.workload_match = decision.workload_match(A, B, pa, pb)
+  model.saturation = { a = lp.saturation(pa), b = lp.saturation(pb) }
+  model.capacity = { a = lp.capacity(pa, model.slo), b = lp.capacity(pb, model.slo) }
+  for _, c in ipairs { model.capacity.a, model.capacity.b } do c.text = capacity_text(c) end
+  local ca, cb = model.capacity.a, model.capacity.b
+  if ca.kind == "interpolated" and cb.kind == "interpolated" and ca.rps and cb.rps and ca.rps ~= 0 then
+    model.capacity.delta_pct = (cb.rps - ca.rps) / math.abs(ca.rps) * 100
+  end
+  model.per_gpu = { a = per_gpu(A, ca, model.saturation.a), b = per_gpu(B, cb, model.saturation.b) }
+  local any_goodput = false
+  for _, p in ipairs(pa) do if p.goodput_rps then any_goodput = true end end
+  for _, p in ipairs(pb) do if p.goodput_rps then any_goodput = true end end
+  model.load_points = { a = curve_of(pa), b = curve_of(pb) }
+  model.goodput = { available = any_goodput, thresholds = decision.request_thresholds(model.slo),
+    reason = not any_goodput and (#model.slo == 0 and "no SLO given"
+      or not decision.request_thresholds(model.slo) and "the SLOs name no per-request latency (TTFT, TPOT, E2E)"
+      or "no per-request data counted against the SLOs in either run") or nil }
+  model.curves = { { label = A.label, rows = curve_rows(pa, ga) }, { label = B.label, rows = curve_rows(pb, gb) } }
+  local ctx = { A = A, B = B, pa = pa, pb = pb, memo = {}, saved = opts.significance, match = model.workload_match,
+    min_effect = model.min_effect }
   local rows, notes = {}, {}
   local any_sig = false
-  local memo = {}
   for _, key in ipairs(M.PERF_KEYS) do
-    local r = perf_row(key, A, B, opts.significance, memo)
-    rows[#rows + 1] = r
-    if r.sig then any_sig = true end
-    if r.note and r.verdict == "not comparable" then notes[#notes + 1] = r.label .. ": " .. r.note end
+    local r = perf_row(key, ctx)
+    if not (M.OPTIONAL_KEYS[key] and r.a == nil and r.b == nil) then rows[#rows + 1] = r end
+    if r.test then any_sig = true end
+    if r.note and r.verdict == "not comparable" and r.evidence ~= "not like for like" and r.a ~= nil and r.b ~= nil then
+      notes[#notes + 1] = r.label .. ": " .. r.note
+    end
   end
   model.perf = rows
   model.perf_notes = notes
@@ -412,9 +719,10 @@ function M.build(opts)
     .. "error rate %s: %s, %s: %s."):format(A.label, metrics.format("error_rate_pct", ea), B.label,
       metrics.format("error_rate_pct", eb)) or nil
   model.errors = { a = A.run.errors, b = B.run.errors }
-  model.ladder = ladder(A, B)
+  model.ladder = ladder_section(A, B, pa, pb)
+  model.headline = headline(model)
   model.kv = kv_section(A, B)
-  model.summary = summary(A, B, rows, model.ladder.rows)
+  model.summary = summary(model, A, B)
   return model
 end
 
@@ -447,10 +755,10 @@ function M.csv(model)
     if v:find('[,"\r\n]') then v = '"' .. v:gsub('"', '""') .. '"' end
     return v
   end
-  local lines = { "metric,unit,a,b,delta,change_pct,verdict,p_value,note" }
+  local lines = { "metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note" }
   for _, r in ipairs(model.perf) do
     lines[#lines + 1] = table.concat({ q(r.key), q(r.unit), q(r.a), q(r.b), q(r.delta),
-      q(r.pct), q(r.verdict), q(r.sig and r.sig.p), q(r.note) }, ",")
+      q(r.pct), q(r.verdict), q(r.test), q(r.p_value), q(r.effect_pct), q(r.note) }, ",")
   end
   return table.concat(lines, "\n") .. "\n"
 end

@@ -14,6 +14,12 @@
 -- A line holding nothing but one {% %} or {# #} tag disappears with its newline, so
 -- control lines leave no blank lines behind.
 --
+-- Escaping is a property of the output format (M.FORMATS; render_file takes it from the
+-- file name): in .md every {{ }} is Markdown-escaped (H.md), in .html HTML-escaped, in
+-- .sh made one quoted shell word with no control character (safe in a comment and in
+-- code), unless the last filter already makes the value safe there (md/cell, html,
+-- sh/comment) or is `raw`, or the value is template.safe(text) (markup the model built).
+--
 -- Expressions are Lua expressions over the model: literals, names, a.b, a[i], arithmetic,
 -- comparison (~= or !=), and/or/not, # and .., and calls of the helper functions below by
 -- name. Nothing else can be called, so a template cannot run commands, read files or
@@ -88,11 +94,38 @@ function H.upper(v) return tostring(v):upper() end
 function H.lower(v) return tostring(v):lower() end
 function H.trim(v) return (tostring(v):gsub("^%s+", ""):gsub("%s+$", "")) end
 
--- safe in a Markdown table cell
-function H.cell(v)
+-- Escaping, one function per output format -------------------------------------------------
+-- A value printed by {{ }} is escaped for the template's format (see M.FORMATS) unless the
+-- last filter already makes it safe there, or it is a M.safe value.
+
+-- control characters but tab and newline, shown as "?" (no terminal escape sequences)
+local CONTROL = "[%z\1-\8\11-\31\127]"
+
+-- Markdown text: one line (newlines become spaces), no table break (|), no HTML or
+-- autolink (< before a letter, / ! ?), no link or code span ([ ] `), no heading or quote
+-- at its start; backslashes kept literal.
+-- Emphasis characters (* _ ~) are left alone: they cannot break the document.
+function H.md(v)
   if v == nil then return "N/A" end
-  return (tostring(v):gsub("\r?\n", " "):gsub("|", "\\|"))
+  local t = tostring(v):gsub("\r\n", " "):gsub("[\r\n]", " "):gsub(CONTROL, "?")
+  t = t:gsub("[\\`|%[%]]", "\\%0")
+  -- < starts raw HTML or an autolink only before a letter, / ! or ? ("<= 200 ms" stays)
+  t = t:gsub("<([%a/!?])", "&lt;%1"):gsub("<$", "&lt;")
+  return (t:gsub("^([#>])", "\\%1"))
 end
+
+-- safe in a Markdown table cell (the same as md)
+H.cell = H.md
+
+-- HTML text or attribute value
+function H.html(v)
+  if v == nil then return "N/A" end
+  local map = { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;", ["'"] = "&#39;" }
+  return (tostring(v):gsub(CONTROL, "?"):gsub("[&<>\"']", map))
+end
+
+-- the value as it is: for text the model built as markup of this format already
+function H.raw(v) return v end
 
 function H.len(v)
   if type(v) == "table" or type(v) == "string" then return #v end
@@ -112,11 +145,23 @@ function H.sh(v)
   return "'" .. v:gsub("'", "'\\''") .. "'"
 end
 
--- every line prefixed (for text shown commented in a script)
+-- one shell word, for text whose place in a script is not known (a comment or code):
+-- control characters written as \n, \t, \xNN, then quoted when needed, so no newline
+-- can end a comment and nothing can run
+local function shell_text(v)
+  local t = tostring(v == nil and "" or v):gsub("[%z\1-\31\127]", function(c)
+    if c == "\n" then return "\\n" elseif c == "\t" then return "\\t" end
+    return ("\\x%02x"):format(c:byte())
+  end)
+  return H.sh(t)
+end
+
+-- every line prefixed (for text shown commented in a script); safe for any text: each
+-- line of it, \r and NUL included, stays inside a comment
 function H.comment(text, prefix)
   prefix = prefix or "# "
   local out = {}
-  for line in (tostring(text or "") .. "\n"):gmatch("(.-)\n") do
+  for line in (tostring(text or ""):gsub("%z", "?") .. "\n"):gmatch("(.-)\n") do
     out[#out + 1] = (prefix .. line):gsub("%s+$", "")
   end
   if out[#out] == prefix:gsub("%s+$", "") then out[#out] = nil end
@@ -137,6 +182,30 @@ function H.date(t, spec)
   if t == nil then return "unknown" end
   return os.date(spec or "!%Y-%m-%d %H:%M:%S UTC", math.floor(t))
 end
+
+-- Output formats: how {{ }} escapes, and which last filters make a value safe there.
+M.FORMATS = {
+  markdown = { escape = H.md, safe = { md = true, cell = true, raw = true } },
+  html = { escape = H.html, safe = { html = true, raw = true } },
+  shell = { escape = shell_text, safe = { sh = true, comment = true, raw = true } },
+  text = { safe = {} },
+}
+
+-- The format of a template file, by its name: .md (markdown), .html/.htm, .sh; else text.
+function M.format_of(path)
+  path = tostring(path):lower()
+  if path:match("%.md$") or path:match("%.markdown$") then return "markdown" end
+  if path:match("%.html?$") then return "html" end
+  if path:match("%.sh$") then return "shell" end
+  return "text"
+end
+
+-- A value the model built as markup of the template's format: printed as it is.
+local SAFE = {}
+SAFE.__index = SAFE
+SAFE.__tostring = function(v) return v.text end
+SAFE.__concat = function(a, b) return tostring(a) .. tostring(b) end
+function M.safe(text) return setmetatable({ text = tostring(text) }, SAFE) end
 
 -- Expressions ------------------------------------------------------------------------------
 
@@ -226,6 +295,7 @@ end
 local function compile_expr(src, err)
   local parts = split_filters(src)
   local code = "(" .. expr_source(parts[1], err) .. ")"
+  local last
   for k = 2, #parts do
     local f = parts[k]:match("^%s*(.-)%s*$")
     local name, args = f:match("^([%a_][%w_]*)%s*(%b())$")
@@ -234,10 +304,11 @@ local function compile_expr(src, err)
     if not H[name] then err(("unknown filter '%s'"):format(name)) end
     local inner = args and args:sub(2, -2):match("^%s*(.-)%s*$") or ""
     code = ("H.%s(%s%s)"):format(name, code, inner ~= "" and (", " .. expr_source(inner, err)) or "")
+    last = name
   end
   local fn, lerr = load("local _ENV, H = ...; return " .. code, "=expression", "t", {})
   if not fn then err("cannot read the expression: " .. tostring(lerr):gsub("^%[.-%]:%d+: ", "")) end
-  return fn
+  return fn, last
 end
 
 -- Parsing ----------------------------------------------------------------------------------
@@ -266,8 +337,11 @@ local function strip_tag_lines(text)
 end
 
 -- Compiles source into a function(model) -> text. Errors: "name:line: message".
-function M.compile(source, name)
+-- opts.format: "markdown", "html", "shell" or "text" (no escaping; the default).
+function M.compile(source, name, opts)
   name = name or "template"
+  local fmt = M.FORMATS[opts and opts.format or "text"]
+  if not fmt then error(("unknown template format '%s'"):format(tostring(opts.format)), 2) end
   local src = strip_tag_lines(source)
   -- each piece of the stripped text maps back to its line in the source
   local line_of
@@ -312,7 +386,8 @@ function M.compile(source, name)
     -- a comment that starts a line takes its closing line's newline with it
     if open == "{#" and (s == 1 or src:sub(s - 1, s - 1) == "\n") and src:sub(i, i) == "\n" then i = i + 1 end
     if open == "{{" then
-      push_node { kind = "out", fn = compile_expr(body, err), src = body, line = line }
+      local fn, last = compile_expr(body, err)
+      push_node { kind = "out", fn = fn, src = body, line = line, escape = not fmt.safe[last] and fmt.escape or nil }
     elseif open == "{%" then
       local kw, rest = body:match("^(%a+)%s*(.*)$")
       if kw == "if" then
@@ -372,7 +447,12 @@ function M.compile(source, name)
         if v == nil then
           error(("%s:%d: '%s' is nil (use | default(...) for optional values)"):format(name, n.line, n.src), 0)
         end
-        out[#out + 1] = type(v) == "number" and H.num(v, math.type(v) == "float" and 2 or 0) or tostring(v)
+        if getmetatable(v) == SAFE then
+          out[#out + 1] = v.text
+        else
+          local text = type(v) == "number" and H.num(v, math.type(v) == "float" and 2 or 0) or tostring(v)
+          out[#out + 1] = n.escape and n.escape(text) or text
+        end
       elseif n.kind == "if" then
         for _, br in ipairs(n.branches) do
           if not br.fn or eval(br.fn, scope, br.src, n.line) then
@@ -413,16 +493,17 @@ function M.compile(source, name)
   end
 end
 
-function M.render(source, model, name)
-  return M.compile(source, name)(model)
+function M.render(source, model, name, opts)
+  return M.compile(source, name, opts)(model)
 end
 
-function M.render_file(path, model)
+-- Renders a template file, escaping for its format (M.format_of its name, or opts.format).
+function M.render_file(path, model, opts)
   local f, err = io.open(path, "rb")
   if not f then error(path .. ": cannot read the template: " .. tostring(err), 0) end
   local src = f:read("a")
   f:close()
-  return M.compile(src, path)(model)
+  return M.compile(src, path, { format = opts and opts.format or M.format_of(path) })(model)
 end
 
 return M

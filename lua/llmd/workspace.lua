@@ -16,9 +16,18 @@ local proc = require "llmd.proc"
 
 local M = {}
 
+-- This process's id (for temporary names two processes cannot share).
+local PID
+do
+  local f = io.open("/proc/self/stat", "rb")
+  local s = f and f:read("l")
+  if f then f:close() end
+  PID = tonumber(s and s:match("^(%d+)")) or 0
+end
+
 -- run_state.json: the documented schema. Unknown configuration is "unknown".
 M.STATE_KEYS = {
-  stack = { "guide", "namespace", "hardware", "gateway", "model", "llmd_version", "decode_image" },
+  stack = { "guide", "namespace", "hardware", "gateway", "model", "llmd_version", "decode_image", "gpus" },
   benchmark = { "harness", "workload", "load_stages" },
 }
 
@@ -28,47 +37,85 @@ local function mkdir_p(path)
 end
 M.mkdir_p = mkdir_p
 
--- Writes text atomically (a temporary file beside it, then rename); mode "755" for scripts.
-function M.write_text(path, text, mode)
-  local tmp = ("%s.tmp.%d"):format(path, math.random(1, 1 << 30))
+local function write_tmp(path, tmp, text, mode, fail)
   local f, err = io.open(tmp, "wb")
-  if not f then error(("%s: cannot write: %s"):format(path, err), 0) end
+  if not f then fail("", err) end
   local ok, werr = f:write(text)
-  f:close()
+  if ok then ok, werr = f:flush() end
+  local cok, cerr = f:close()
+  if not ok then fail("", werr) end
+  if not cok then fail("", cerr) end
+  if mode then
+    local r = proc.run { "chmod", mode, "--", tmp }
+    if not r.ok then fail(" (chmod " .. mode .. ")", r.stderr:gsub("%s+$", "")) end
+  end
+  local rok, rerr = os.rename(tmp, path)
+  if not rok then fail("", rerr) end
+end
+
+-- Writes text atomically (a temporary file beside it, then rename); mode "755" for scripts.
+-- Every step is checked (write, flush, close, chmod, rename): a full disk or any other
+-- failure raises naming the file, and leaves neither a partial file nor the temporary one.
+function M.write_text(path, text, mode)
+  local tmp = ("%s.tmp.%d.%d"):format(path, PID, math.random(1, 1 << 30))
+  local function fail(what, err)
+    error(("%s: cannot write%s: %s"):format(path, what, tostring(err or "unknown error")), 0)
+  end
+  -- whatever stops it (a failure, Ctrl-C), the temporary file goes
+  local ok, err = pcall(write_tmp, path, tmp, text, mode, fail)
   if not ok then
     os.remove(tmp)
-    error(("%s: cannot write: %s"):format(path, werr), 0)
-  end
-  if mode then proc.run { "chmod", mode, "--", tmp } end
-  local rok, rerr = os.rename(tmp, path)
-  if not rok then
-    os.remove(tmp)
-    error(("%s: cannot write: %s"):format(path, rerr), 0)
+    error(err, 0)
   end
 end
 
--- A new workspace folder under parent (default "."), announced on stdout.
+-- Makes the folder path and nothing else: nil, "exists" when something is there already
+-- (mkdir(2) is the test, so two processes can never both get the same folder).
+local function mkdir_new(path)
+  local ok, err, code = lfs.mkdir(path)
+  if ok then return true end
+  if code == 17 or lfs.symlinkattributes(path) then return nil, "exists" end -- EEXIST
+  return nil, tostring(err)
+end
+
+-- A new workspace folder under parent (default "."; made if missing), announced on
+-- stdout. Never an existing folder: a name taken (by another comparison started in the
+-- same second, say) gets a suffix -2, -3, ...; with opts.name, taken is an error.
 function M.create(opts)
   opts = opts or {}
   local parent = opts.parent or "."
-  if lfs.attributes(parent, "mode") ~= "directory" then
-    error(("%s: no such folder (the workspace's parent)"):format(parent), 0)
+  local pmode = lfs.attributes(parent, "mode")
+  if pmode == nil then
+    mkdir_p(parent)
+  elseif pmode ~= "directory" then
+    error(("%s: not a folder (the workspace's parent)"):format(parent), 0)
   end
   local name = opts.name or os.date("llm-d-comparison-%Y%m%d-%H%M%S")
-  local path = parent:gsub("/+$", "") .. "/" .. name
-  if lfs.attributes(path) and opts.name then error(("%s already exists; not reusing it"):format(path), 0) end
-  -- two comparisons started in the same second: the second gets a suffix
-  local base, n = path, 1
-  while lfs.attributes(path) do
+  local base = parent:gsub("/+$", "") .. "/" .. name
+  local path, n = base, 1
+  while true do
+    local ok, why = mkdir_new(path)
+    if ok then break end
+    if why ~= "exists" then error(("%s: cannot create the folder: %s"):format(path, why), 0) end
+    if opts.name then error(("%s already exists; not reusing it"):format(path), 0) end
     n = n + 1
+    if n > 1000 then error(("%s: 1000 workspaces of this name already; not making more"):format(base), 0) end
     path = ("%s-%d"):format(base, n)
   end
   name = path:match("[^/]+$")
-  mkdir_p(path)
-  local abs = proc.run { "realpath", "--", path }
-  path = abs.ok and abs.stdout:gsub("%s+$", "") or path
-  if not opts.quiet then io.write(("Workspace: %s\n"):format(path)) end
-  return { path = path, name = name, created = os.time() }
+  local w = { path = path, name = name, created = os.time() }
+  -- opts.incomplete: the marker goes in at once; a failure (or Ctrl-C) here removes the folder
+  local ok, err = pcall(function()
+    if opts.incomplete then M.mark_incomplete(w, opts.incomplete) end
+    local abs = proc.run { "realpath", "--", path }
+    w.path = abs.ok and abs.stdout:gsub("%s+$", "") or path
+  end)
+  if not ok then
+    M.remove(w)
+    error(err, 0)
+  end
+  if not opts.quiet then io.write(("Workspace: %s\n"):format(w.path)) end
+  return w
 end
 
 -- Opens an existing workspace: for analyze.lua (both run states), or with
@@ -87,9 +134,15 @@ function M.open(path, opts)
     if abs.ok then path = abs.stdout:gsub("%s+$", "") end
     return { path = path, name = path:match("[^/]+$") }
   end
+  local why = M.incomplete(path)
+  if why then
+    error(("%s: an incomplete workspace (%s: %s); make the comparison again with compare.lua")
+      :format(path, M.INCOMPLETE, why), 0)
+  end
   for _, x in ipairs { "a", "b" } do
     if lfs.attributes(path .. "/run-" .. x .. "/run_state.json", "mode") ~= "file" then
-      error(("%s: no run-%s/run_state.json (expected a workspace made by compare.lua)"):format(path, x), 0)
+      error(("%s: no run-%s/run_state.json (an incomplete workspace, or not one made by compare.lua)")
+        :format(path, x), 0)
     end
   end
   return { path = path, name = path:match("[^/]+$") }
@@ -101,6 +154,8 @@ function M.run_dir(w, x) return w.path .. "/run-" .. x end
 function M.new_state(label, info)
   info = info or {}
   local state = { label = label, timestamp = info.timestamp or "unknown", stack = {}, benchmark = {} }
+  -- the SLOs the run is held to ({key = limit}; llmd.decision.parse_slo checks them)
+  if type(info.slo) == "table" then state.slo = info.slo end
   for part, keys in pairs(M.STATE_KEYS) do
     for _, k in ipairs(keys) do
       local v = info[k]
@@ -123,18 +178,124 @@ function M.new_state(label, info)
       state[part][k] = v ~= nil and tostring(v) or "unknown"
     end
   end
+  -- free-form keys under stack: (replicas, tensor parallelism, max-num-seqs, ...) are
+  -- kept as given and shown as extra rows of the Configuration Summary
+  local known = {}
+  for _, k in ipairs(M.STATE_KEYS.stack) do known[k] = true end
+  if type(info.stack) == "table" and not json.is_array(info.stack) then
+    local extra = {}
+    for k, v in pairs(info.stack) do
+      if not known[k] then
+        extra[#extra + 1] = tostring(k)
+        state.stack[tostring(k)] = type(v) == "table" and json.encode(v) or tostring(v)
+      end
+    end
+    table.sort(extra)
+    state.stack_extra = json.array(extra)
+  end
   return state
 end
 
--- Imports a pre-existing run's results into run-x/results (copied, or a symlink when
--- opts.link) and writes run-x/run_state.json. Returns the state.
-function M.import(w, x, opts)
-  local src = opts.results:gsub("/+$", "")
+-- The real path of p (links resolved), or nil when it does not exist.
+local function realpath(p)
+  local r = proc.run { "realpath", "-e", "--", p }
+  if not r.ok then return nil end
+  return (r.stdout:gsub("\n$", ""))
+end
+M.realpath = realpath
+
+local function inside(root, p) return p == root or p:sub(1, #root + 1) == root .. "/" end
+
+-- What importing the results folder src would copy, found before anything is created:
+-- { root = real path, dirs = {rel...}, files = {{rel=, from=}...}, skipped = {text...} }.
+-- Regular files are copied; a link to a regular file inside the folder is copied as a
+-- file; any other link (out of the folder, to a folder, dangling) and any special file is
+-- left out and reported, never followed.
+function M.plan_import(src)
+  src = src:gsub("/+$", "")
+  if src == "" then src = "/" end
   if lfs.attributes(src, "mode") ~= "directory" then
-    error(("run %s: %s: no such folder (expected the run's results folder)"):format(x, src), 0)
+    error(("%s: no such folder (expected the run's results folder)"):format(src), 0)
   end
-  local abs = proc.run { "realpath", "--", src }
-  src = abs.ok and abs.stdout:gsub("%s+$", "") or src
+  local root = realpath(src) or src
+  local plan = { root = root, dirs = {}, files = {}, skipped = {} }
+  local function walk(dir, rel)
+    local names = {}
+    local ok, iter, state = pcall(lfs.dir, dir)
+    if not ok then error(("%s: cannot list the folder: %s"):format(dir, tostring(iter)), 0) end
+    for n in iter, state do
+      if n ~= "." and n ~= ".." then names[#names + 1] = n end
+    end
+    table.sort(names)
+    for _, n in ipairs(names) do
+      local p, r = dir .. "/" .. n, rel == "" and n or rel .. "/" .. n
+      local mode = lfs.symlinkattributes(p, "mode")
+      if mode == "directory" then
+        plan.dirs[#plan.dirs + 1] = r
+        walk(p, r)
+      elseif mode == "file" then
+        plan.files[#plan.files + 1] = { rel = r, from = p }
+      elseif mode == "link" then
+        local target = tostring(lfs.symlinkattributes(p, "target"))
+        local real = realpath(p)
+        if not real then
+          plan.skipped[#plan.skipped + 1] = ("%s -> %s: a dangling link (left out)"):format(r, target)
+        elseif not inside(root, real) then
+          plan.skipped[#plan.skipped + 1] = ("%s -> %s: a link out of the results folder (left out, not followed)")
+            :format(r, target)
+        elseif lfs.attributes(real, "mode") ~= "file" then
+          plan.skipped[#plan.skipped + 1] = ("%s -> %s: a link to a folder (left out; its files are copied where "
+            .. "they are)"):format(r, target)
+        else
+          plan.files[#plan.files + 1] = { rel = r, from = real }
+        end
+      else
+        plan.skipped[#plan.skipped + 1] = ("%s: a %s, not a regular file (left out)"):format(r, tostring(mode))
+      end
+    end
+  end
+  walk(src, "")
+  return plan
+end
+
+-- Copies one regular file, checking every read, write and close; keeps the timestamps.
+local function copy_file(from, to)
+  local inf, ierr = io.open(from, "rb")
+  if not inf then error(("%s: cannot read: %s"):format(from, tostring(ierr)), 0) end
+  local out, oerr = io.open(to, "wb")
+  if not out then
+    inf:close()
+    error(("%s: cannot write: %s"):format(to, tostring(oerr)), 0)
+  end
+  while true do
+    local chunk, rerr = inf:read(1 << 20)
+    if not chunk then
+      if rerr then
+        inf:close(); out:close()
+        error(("%s: cannot read: %s"):format(from, tostring(rerr)), 0)
+      end
+      break
+    end
+    local ok, werr = out:write(chunk)
+    if not ok then
+      inf:close(); out:close()
+      error(("%s: cannot write: %s"):format(to, tostring(werr)), 0)
+    end
+  end
+  inf:close()
+  local ok, cerr = out:close()
+  if not ok then error(("%s: cannot write: %s"):format(to, tostring(cerr)), 0) end
+  local mtime = lfs.attributes(from, "modification")
+  if mtime then lfs.touch(to, lfs.attributes(from, "access") or mtime, mtime) end
+end
+
+-- Imports a pre-existing run's results into run-x/results (copied, or a symlink when
+-- opts.link) and writes run-x/run_state.json. Returns the state. opts.plan: what
+-- M.plan_import found (made here when not given). The copy is made under
+-- run-x/results.partial and renamed when complete, so run-x/results is never half there.
+function M.import(w, x, opts)
+  local plan = opts.plan or M.plan_import(opts.results)
+  local src = plan.root
   local dir = M.run_dir(w, x)
   mkdir_p(dir)
   local dest = dir .. "/results"
@@ -142,20 +303,84 @@ function M.import(w, x, opts)
     local ok, err = lfs.link(src, dest, true)
     if not ok then error(("%s: cannot link to %s: %s"):format(dest, src, tostring(err)), 0) end
   else
-    mkdir_p(dest)
-    -- timestamps kept, modes not: a copy of read-only results is still the user's to delete
-    local r = proc.run { "cp", "-R", "--preserve=timestamps", "--", src .. "/.", dest }
-    if not r.ok then
-      error(("cp -R %s/. %s: %s"):format(src, dest, r.stderr:gsub("%s+$", "")), 0)
+    local part = dir .. "/results.partial"
+    local function md(p)
+      local ok, err = lfs.mkdir(p)
+      if not ok then error(("%s: cannot create the folder: %s"):format(p, tostring(err)), 0) end
     end
+    md(part)
+    for _, d in ipairs(plan.dirs) do md(part .. "/" .. d) end
+    -- modes are not kept: a copy of read-only results is still the user's to delete
+    for _, f in ipairs(plan.files) do copy_file(f.from, part .. "/" .. f.rel) end
+    local ok, err = os.rename(part, dest)
+    if not ok then error(("%s: cannot rename to %s: %s"):format(part, dest, tostring(err)), 0) end
   end
   local state = M.new_state(opts.label, opts.info)
   state.results_path = dest
   state.source_path = src
   state.imported = true
   state.results_linked = opts.link and true or false
+  if not opts.link and #plan.skipped > 0 then state.import_skipped = json.array(plan.skipped) end
   M.write_state(w.path, x, state)
   return state
+end
+
+-- Incomplete workspaces ---------------------------------------------------------------------
+
+M.INCOMPLETE = "INCOMPLETE"
+
+-- Marks w as being made: analyze.lua refuses it until M.mark_complete(w).
+function M.mark_incomplete(w, why)
+  M.write_text(w.path .. "/" .. M.INCOMPLETE, (why or "compare.lua has not finished making this workspace") .. "\n")
+end
+
+function M.mark_complete(w)
+  local p = w.path .. "/" .. M.INCOMPLETE
+  local ok, err = os.remove(p)
+  if not ok and lfs.symlinkattributes(p) then error(("%s: cannot remove: %s"):format(p, tostring(err)), 0) end
+end
+
+-- Why w is incomplete (the marker's text), or nil.
+function M.incomplete(path)
+  local f = io.open(path .. "/" .. M.INCOMPLETE, "rb")
+  if not f then return nil end
+  local s = f:read("a") or ""
+  f:close()
+  return (s:gsub("%s+$", ""))
+end
+
+-- Removes the workspace w made by this process, without following any link and without
+-- starting a process (it runs after Ctrl-C too). The marker goes last, so an interrupted
+-- removal still leaves the workspace marked incomplete. Returns true, or nil and why.
+function M.remove(w)
+  local function rm_tree(p, keep)
+    local names = {} -- listed first: removing while reading a folder may skip entries
+    for n in lfs.dir(p) do names[#names + 1] = n end
+    for _, n in ipairs(names) do
+      if n ~= "." and n ~= ".." and n ~= keep then
+        local q = p .. "/" .. n
+        if lfs.symlinkattributes(q, "mode") == "directory" then
+          local ok, err = rm_tree(q)
+          if not ok then return nil, err end
+        else
+          local ok, err = os.remove(q)
+          if not ok then return nil, err end
+        end
+      end
+    end
+    if not keep then
+      local ok, err = lfs.rmdir(p)
+      if not ok then return nil, p .. ": " .. tostring(err) end
+    end
+    return true
+  end
+  local ok, done, why = pcall(rm_tree, w.path, M.INCOMPLETE)
+  if not ok then return nil, done end
+  if not done then return nil, why end
+  os.remove(w.path .. "/" .. M.INCOMPLETE)
+  local rok, rerr = lfs.rmdir(w.path)
+  if not rok then return nil, rerr end
+  return true
 end
 
 function M.write_state(path, x, state)
@@ -181,7 +406,7 @@ function M.read_info(path)
   if type(v) ~= "table" or json.is_array(v) then
     error(("%s: expected a mapping of run information (guide, model, hardware, ...)"):format(path), 0)
   end
-  local known = { label = true, timestamp = true, stack = true, benchmark = true }
+  local known = { label = true, timestamp = true, stack = true, benchmark = true, slo = true }
   for _, keys in pairs(M.STATE_KEYS) do for _, k in ipairs(keys) do known[k] = true end end
   for k in pairs(v) do
     if not known[k] then
@@ -190,6 +415,16 @@ function M.read_info(path)
       table.sort(names)
       error(("%s: unknown key '%s' (known: %s)"):format(path, tostring(k), table.concat(names, ", ")), 0)
     end
+  end
+  if v.slo ~= nil then
+    -- checked here, so that a typo names this file
+    require("llmd.decision").parse_slo(v.slo, path .. ": slo")
+  end
+  local g = v.gpus
+  if g == nil and type(v.stack) == "table" then g = v.stack.gpus end
+  if g ~= nil and not (math.type(tonumber(g)) == "integer" and tonumber(g) > 0) then
+    error(("%s: gpus: expected the number of accelerators the run used (a positive integer), got '%s'")
+      :format(path, tostring(g)), 0)
   end
   return v
 end

@@ -1,14 +1,23 @@
 """A mock OpenAI-compatible serving framework for `autobench.lua run` tests.
 
 usage: python3 mockserver.py [MODEL] [--flag value | --flag]... --port PORT
+It serves MODEL (the positional argument, else --model-path; --served-model-name wins), as
+vLLM and SGLang name it in /v1/models. Streamed completions ("stream": true) are sent as
+server-sent events like vLLM's: the first token after MOCK_TTFT_MS (default 20), each next
+one after MOCK_TPOT_MS (default 2), then "data: [DONE]"; unstreamed ones after the same time.
 Its behaviour follows --max-num-seqs (any other flag is accepted and ignored):
   1 or absent  answers /health, /v1/models and /v1/completions
   2            never starts listening (a server that does not come up)
-  3            writes a CUDA out-of-memory error to stderr and exits 1
-  4            answers, but every completion is an HTTP 500
+  3            writes a CUDA out-of-memory error to stderr and exits 1 while loading
+  4            answers the first completion (a client's test prompt), then every one is HTTP 500
+  5            answers 5 completions, then writes a CUDA out-of-memory error and exits 1
+               (a crash in the middle of a benchmark)
+  6            answers, but /v1/models lists another model (someone else's server)
+MOCK_REQUEST_LOG: a file to which the body of every completion request is appended (JSONL).
 Stops after 120 s without a request, so a failed test cannot leave it behind for long.
 """
 import json
+import os
 import sys
 import threading
 import time
@@ -16,6 +25,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 args = sys.argv[1:]
 opts = {}
+positional = []
 i = 0
 while i < len(args):
     a = args[i]
@@ -25,10 +35,16 @@ while i < len(args):
             i += 1
         else:
             opts[a[2:]] = True
+    else:
+        positional.append(a)
     i += 1
 port = int(opts["port"])
 mode = str(opts.get("max-num-seqs", opts.get("max_num_seqs", "1")))
-print("mock server starting, mode %s" % mode, flush=True)
+model = opts.get("served-model-name") or (positional[0] if positional else opts.get("model-path", "mock"))
+ttft = float(os.environ.get("MOCK_TTFT_MS", "20")) / 1000
+tpot = float(os.environ.get("MOCK_TPOT_MS", "2")) / 1000
+request_log = os.environ.get("MOCK_REQUEST_LOG")
+print("mock server starting, pid %d, mode %s, model %s, port %d" % (os.getpid(), mode, model, port), flush=True)
 if mode == "2":
     time.sleep(120)
     sys.exit(0)
@@ -36,6 +52,8 @@ if mode == "3":
     sys.stderr.write("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n")
     sys.exit(1)
 last = time.monotonic()
+lock = threading.Lock()
+completions = 0
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -55,18 +73,49 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def do_GET(self):
-        if self.path in ("/health", "/v1/models"):
-            return self.send(200, {"data": [{"id": "mock"}]})
+        if self.path == "/health":
+            return self.send(200, {})
+        if self.path == "/v1/models":
+            served = "someone-else/other-model" if mode == "6" else model
+            return self.send(200, {"object": "list", "data": [{"id": served, "object": "model", "root": served}]})
         self.send(404, {})
 
     def do_POST(self):
+        global completions, last
         n = int(self.headers.get("Content-Length") or 0)
-        body = json.loads(self.rfile.read(n) or b"{}")
-        if mode == "4":
+        raw = self.rfile.read(n) or b"{}"
+        body = json.loads(raw)
+        with lock:
+            completions += 1
+            count = completions
+            if request_log:
+                with open(request_log, "a") as f:
+                    f.write(json.dumps(body) + "\n")
+        if mode == "5" and count > 5:
+            sys.stderr.write("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB\n")
+            sys.stderr.flush()
+            os._exit(1)
+        if mode == "4" and count > 1:
             return self.send(500, {"error": {"message": "internal error"}})
-        time.sleep(0.01)
         k = int(body.get("max_tokens", 4))
-        self.send(200, {"choices": [{"text": " x" * k}], "usage": {"prompt_tokens": 8, "completion_tokens": k}})
+        if not body.get("stream"):
+            time.sleep(ttft + tpot * max(0, k - 1))
+            return self.send(200, {"choices": [{"text": " x" * k}],
+                                   "usage": {"prompt_tokens": 8, "completion_tokens": k}})
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        for j in range(k):
+            time.sleep(ttft if j == 0 else tpot)
+            chunk = {"choices": [{"index": 0, "text": " x", "finish_reason": "length" if j == k - 1 else None}]}
+            self.wfile.write(("data: %s\n\n" % json.dumps(chunk)).encode())
+            self.wfile.flush()
+        usage = {"choices": [], "usage": {"prompt_tokens": 8, "completion_tokens": k}}
+        self.wfile.write(("data: %s\n\ndata: [DONE]\n\n" % json.dumps(usage)).encode())
+        self.wfile.flush()
+        last = time.monotonic()
 
 
 server = ThreadingHTTPServer(("127.0.0.1", port), Handler)

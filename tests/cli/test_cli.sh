@@ -116,6 +116,40 @@ run "$BIN" syntax.lua
 expect_rc 1
 expect_err_first "llmdlua: syntax.lua:2: unexpected symbol near <eof>"
 
+# issue 17 item 10: a user's mistake is one message naming their file; a traceback only
+# for internal errors (a Lua position in front, "bad argument") or with LLMDLUA_TRACE=1
+name="a user's mistake: the message, no traceback; LLMDLUA_TRACE=1 adds it"
+printf 'error("plan.yaml:3: runs.a: missing", 0)\n' >user.lua
+run "$BIN" user.lua
+expect_rc 1
+expect_err_first "llmdlua: plan.yaml:3: runs.a: missing"
+case "$err" in *"stack traceback"*) fail "traceback for a user's mistake: $err" ;; *) ok ;; esac
+LLMDLUA_TRACE=1 run "$BIN" user.lua
+expect_err_has "stack traceback:"
+name="a native module's failure names the user's file, not the Lua line that called it"
+printf '{"a":\n' >bad.json
+printf 'local json = require "llmd.json"\nlocal v = json.read(arg[1])\n' >reader.lua
+run "$BIN" reader.lua bad.json
+expect_rc 1
+expect_err_first "llmdlua: bad.json:2:1: unexpected end of input, expected a value"
+case "$err" in *"stack traceback"*|*"reader.lua"*) fail "internal detail shown: $err" ;; *) ok ;; esac
+name="an internal error keeps its position and traceback"
+printf 'local t\nreturn t.x\n' >bug.lua
+run "$BIN" bug.lua
+expect_err_first "llmdlua: bug.lua:2: attempt to index a nil value (local 't')"
+expect_err_has "stack traceback:"
+run "$BIN" -e 'io.open(nil)'
+expect_err_has "stack traceback:"
+name="compare.lua: a missing folder, a malformed plan: one line each"
+printf 'runs: [\n' >plan.yaml
+run "$BIN" compare.lua --plan plan.yaml
+expect_rc 1
+expect_err_first "llmdlua: plan.yaml:2:1: did not find expected node content while parsing a flow node (started at line 2, column 1)"
+if [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]; then ok; else fail "more than one line: $err"; fi
+run "$BIN" compare.lua --a nope --b nope2
+expect_err_first "llmdlua: --a nope: no such folder (expected the run's results folder)"
+if [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]; then ok; else fail "more than one line: $err"; fi
+
 name="os.exit propagates its code"
 run "$BIN" -e 'os.exit(7)'
 expect_rc 7
@@ -220,6 +254,72 @@ expect_rc 130
 expect_err_first "llmdlua: interrupted"
 child=$(cat "$TMP/child.pid")
 if kill -0 -- "-$child" 2>/dev/null; then fail "process group $child survived"; else ok; fi
+
+FIX=${LLMDLUA_FIXTURES:-$REPO/../shared/fixtures}
+
+name="extract.lua --br 0.3: a usage error naming the option"
+run "$BIN" "$REPO/lua/extract.lua" "$FIX/inferencemax" --br 0.3
+expect_rc 2
+expect_err_first "extract.lua: --br: expected 0.2 or 0.1, got 0.3"
+
+name="extract.lua --br 0.2: one report per load point, paths on stdout"
+run "$BIN" "$REPO/lua/extract.lua" "$FIX/vllm-benchmark/exp-7_H100/llm-d-1p1d" --br 0.2 --out "$TMP/br"
+expect_rc 0
+if [ "$(printf '%s\n' "$out" | wc -l)" -eq 3 ] && [ -s "$TMP/br/benchmark_report_v0.2,_benchmark_2025-05-13_04-37-51.json.yaml" ]; then
+    ok
+else
+    fail "$out"
+fi
+
+name="experiment.lua: a missing experiment file is one line naming it, exit 1"
+run "$BIN" "$REPO/lua/experiment.lua" "$TMP/nope.yaml" --show
+expect_rc 1
+expect_err_first "experiment.lua: $TMP/nope.yaml: cannot open: No such file or directory"
+if [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]; then ok; else fail "more than one line: $err"; fi
+
+# Long loops in C, where no Lua instruction runs for the interrupt hook to fire, check
+# the flag the handler sets: loading 15 MB of YAML (about 13 s before), dumping or
+# encoding a value of 10^10 nodes built from shared tables (what a "billion laughs"
+# YAML used to load into). Each must end within 5 s of SIGTERM, with exit 130.
+cat >big.lua <<'LUA'
+local rows = {}
+for i = 1, 400000 do rows[i] = ("- {a: %d, b: x%d, c: [1, 2, 3]}\n"):format(i, i) end
+local text = table.concat(rows)
+io.open(arg[1], "w"):close()
+print(#require("llmd.yaml").load(text, "big.yaml"))
+LUA
+for what in "yaml.load" "yaml.dump" "json.encode"; do
+    name="SIGTERM during $what of a huge value stops it within 5 s, exit 130"
+    script=big.lua
+    if [ "$what" != "yaml.load" ]; then
+        script=laughs.lua
+        cat >laughs.lua <<LUA
+local t = { "lol" }
+for _ = 1, 10 do
+  local n = {}
+  for i = 1, 10 do n[i] = t end
+  t = n
+end
+io.open(arg[1], "w"):close()
+print(#require("llmd.${what%%.*}").${what#*.}(t))
+LUA
+    fi
+    rm -f "$TMP/started"
+    "$BIN" "$script" "$TMP/started" >/dev/null 2>"$TMP/err" &
+    host=$!
+    i=0
+    while [ ! -e "$TMP/started" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+    sleep 0.3
+    kill -TERM $host
+    (sleep 5 && kill -KILL $host 2>/dev/null) & # the watchdog: exit 137 fails the test
+    dog=$!
+    wait $host
+    rc=$?
+    kill $dog 2>/dev/null
+    err=$(cat "$TMP/err")
+    expect_rc 130
+    expect_err_has "interrupted"
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -6,7 +6,7 @@
 --   FAKE_PROJECT   what `oc project -q` prints (default: none, exit 1)
 --   FAKE_CONTEXT   what `kubectl config current-context` prints (default: none, exit 1)
 --   FAKE_RESULTS   results folders the benchmark writes, one per run_only.sh call,
---                  separated by ':' (the n-th call copies the n-th folder)
+--                  separated by ':' (the n-th call in a namespace copies the n-th folder)
 --   FAKE_FAIL      comma list of injected failures: deploy, notready, imagepull,
 --                  bench_stderr, bench_nojson, transient (the first 2 kubectl calls fail
 --                  with a transient API error), nologs, smoke, portforward (the API server
@@ -21,6 +21,11 @@
 --                  llmd-benchmark-results holding it as an earlier run's
 --                  (inference-perf_1761000000_sanity_random_old-stack) and that run's
 --                  launcher pod Completed (exec and cp into it fail, as they do)
+--   FAKE_FAIL_NAMESPACE  the injected failures happen only in this namespace (the
+--                  other namespaces of a parallel run are healthy)
+-- Several calls may run at once (stacks in parallel namespaces): each call reads the
+-- state, and writes back, under a lock, only the namespaces and counters it changed, as
+-- a real API server keeps one namespace's objects apart from another's.
 local json = require "llmd.json"
 local yaml = require "llmd.yaml"
 local lfs = require "lfs"
@@ -52,11 +57,45 @@ do
     }
   end
 end
-local function save() json.write(STATE, state) end
+local touched = {}    -- namespaces this call looked at or changed
+local counters0 = {}  -- the counters as read
+for k, v in pairs(state.counters) do counters0[k] = v end
+
+local function lock()
+  for _ = 1, 3000 do
+    if lfs.mkdir(DIR .. "/.lock") then return end
+    proc.run { "sleep", "0.01" }
+  end
+  io.stderr:write("fake cluster: " .. DIR .. "/.lock held for 30 s\n")
+  os.exit(3)
+end
+
+local function save()
+  lock()
+  local f = io.open(STATE)
+  local disk = f and json.decode(f:read("a")) or { ns = {}, counters = {}, nodes = state.nodes }
+  if f then f:close() end
+  for ns in pairs(touched) do disk.ns[ns] = state.ns[ns] end
+  for k, v in pairs(state.counters) do
+    if counters0[k] ~= v then disk.counters[k] = v end
+  end
+  json.write(STATE, disk)
+  lfs.rmdir(DIR .. "/.lock")
+  state = disk
+  counters0 = {}
+  for k, v in pairs(state.counters) do counters0[k] = v end
+end
 
 local fails = {}
 for f in (os.getenv("FAKE_FAIL") or ""):gmatch("[^,]+") do fails[f] = "always" end
 for f in (os.getenv("FAKE_FAIL_ONCE") or ""):gmatch("[^,]+") do fails[f] = "once" end
+-- failures confined to one namespace: a call in another one sees a healthy cluster
+local function confine_failures(ns)
+  local only = os.getenv("FAKE_FAIL_NAMESPACE")
+  if only and only ~= "" and ns ~= only then
+    for k in pairs(fails) do fails[k] = nil end
+  end
+end
 local function failing(what)
   if not fails[what] then return false end
   if fails[what] == "always" then return true end
@@ -89,6 +128,7 @@ end
 
 local function space(ns)
   if not ns then die("error: no namespace given (the fake cluster wants -n on every namespaced call)") end
+  touched[ns] = true
   local s = state.ns[ns]
   if not s then
     s = { pods = {}, services = {}, pvcs = {}, releases = {}, httproutes = {}, gateways = {}, inferencepools = {},
@@ -602,6 +642,7 @@ local function run_only()
   local cfg = yaml.load_file(cfg_path)
   local h = cfg.harness or {}
   local ns = h.namespace or (cfg.endpoint or {}).namespace
+  confine_failures(ns)
   local s = space(ns)
   local pvc = h.results_pvc
   if not s.pvcs[pvc] then die(("Error from server (NotFound): persistentvolumeclaims \"%s\" not found"):format(tostring(pvc))) end
@@ -625,8 +666,10 @@ local function run_only()
   s.pods["llmdbench-harness-launcher"].ready = true
   s.pods["llmdbench-harness-launcher"].waiting = nil
   s.pods["llmdbench-harness-launcher"].pvc = pvc
-  state.counters.bench = (state.counters.bench or 0) + 1
-  local n = state.counters.bench
+  -- the n-th benchmark in this namespace copies the n-th folder
+  local key = "bench@" .. tostring(ns)
+  state.counters[key] = (state.counters[key] or 0) + 1
+  local n = state.counters[key]
   local list = {}
   for d in (os.getenv("FAKE_RESULTS") or ""):gmatch("[^:]+") do list[#list + 1] = d end
   local src = list[n] or list[#list]
@@ -656,6 +699,7 @@ local function run_only()
   save()
 end
 
+if tool ~= "run_only.sh" then confine_failures(ns_of(args)) end
 if tool == "kubectl" then kubectl()
 elseif tool == "helm" then helm()
 elseif tool == "helmfile" then helmfile()

@@ -13,10 +13,51 @@ local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", 
 local LLMDLUA = ROOT .. "/llmdlua"
 
 -- runs autobench.lua in the fixtures folder (paths in messages are as given)
-local function ab_cli(args, cwd)
+local function ab_cli(args, cwd, env)
   local argv = { LLMDLUA, "autobench.lua" }
   for _, a in ipairs(args) do argv[#argv + 1] = a end
-  return proc.run(argv, { cwd = cwd or F })
+  return proc.run(argv, { cwd = cwd or F, env = env })
+end
+
+local PY = proc.which("python3") or "/usr/bin/python3"
+local MOCKSERVER = PY .. " " .. ROOT .. "/tests/autobench/mockserver.py"
+
+-- A folder d/bin holding `vllm`: the mock client standing in for `vllm bench serve`, so the
+-- default client command runs as written. Returns the environment putting it first on PATH.
+local function vllm_shim(d)
+  proc.run { "mkdir", "-p", d .. "/bin" }
+  t.write(d .. "/bin/vllm", ("#!/bin/sh\nexec %s %s/tests/autobench/mockclient.py \"$@\"\n"):format(PY, ROOT))
+  proc.run { "chmod", "+x", d .. "/bin/vllm" }
+  return { PATH = d .. "/bin:" .. os.getenv("PATH") }
+end
+
+-- A cookbook config for the mock server: vllm candidates whose --max-num-seqs picks the
+-- mock's mode (see mockserver.py), the other frameworks as `extra` says.
+local function mock_config(extra)
+  local cfg = {
+    schema_version = 1, source = { kind = "llm_serving_cookbook" }, model = { name = "mock/model" },
+    hardware = { gpu_count = 1 },
+    dataset = { kind = "random", num_prompts = 3, scenario_names = { "chat", "summarization" },
+      input_len = { 10, 20 }, output_len = { 4, 8 } },
+    benchmark = { endpoint = "/v1/completions", max_concurrency = { 2 },
+      sla = { max_p50_ttft_ms = 5000, max_p50_tpot_ms = 30, min_success_rate = 0.99 } },
+    search = { max_candidates_per_framework = 1 },
+    frameworks = {
+      sglang = { enabled = false }, tensorrt_llm = { enabled = false }, tokenspeed = { enabled = false },
+      vllm = { enabled = true, server_command = MOCKSERVER, base_server_flags = { max_model_len = 100, max_num_seqs = 1 },
+        search_space = {} },
+    },
+    run = { ready_timeout = 3 },
+  }
+  for k, v in pairs(extra or {}) do cfg[k] = v end
+  return cfg
+end
+
+-- rows of a results file by "candidate/scenario"
+local function rows_by(path)
+  local got = {}
+  for _, row in ipairs(ab.read_rows(path)) do got[row.candidate_id .. "/" .. ab.scenario(row)] = row end
+  return got
 end
 
 local function expected(name) return t.read(F .. "/expected/" .. name) end
@@ -86,8 +127,18 @@ t.test("plan: candidate lists equal the golden lists; dispositions recorded", fu
   })
   local disp = {}
   for _, e in ipairs(plan.entries) do disp[e.framework] = disp[e.framework] or e.disposition end
-  t.eq(disp, { sglang = "selected", vllm = "environment-gap", tensorrt_llm = "user-excluded",
+  -- vllm missing is also the default benchmark client (vllm bench serve) missing: sglang
+  -- cannot be measured either
+  t.eq(disp, { sglang = "environment-gap", vllm = "environment-gap", tensorrt_llm = "user-excluded",
     tokenspeed = "user-excluded" })
+  for _, e in ipairs(plan.entries) do
+    if e.framework == "sglang" then t.eq(e.reason, "the benchmark client: 'vllm' is not installed here") end
+  end
+  plan = ab.plan(F .. "/cookbook-llm/llama-3.1-70b-instruct.yaml", {
+    frameworks = "sglang,vllm", gap = function(cmd) if cmd:match("^python") then return "no sglang" end end })
+  disp = {}
+  for _, e in ipairs(plan.entries) do disp[e.framework] = disp[e.framework] or e.disposition end
+  t.eq({ disp.sglang, disp.vllm }, { "environment-gap", "selected" })
   t.raises("--frameworks: unknown framework 'trt'", ab.plan, F .. "/cookbook-llm/llama-3.1-70b-instruct.yaml",
     { frameworks = "trt" })
 end)
@@ -130,7 +181,8 @@ t.test("compare: sla.passed recomputed from the metrics, a disagreement reported
   t.write(d .. "/bad.jsonl", json.encode(row) .. "\n\n{\"framework\": \n")
   r = ab_cli({ "compare", "bad.jsonl" }, d)
   t.eq(r.code, 1)
-  t.ok(r.stderr:find("bad.jsonl:3: invalid JSON", 1, true), r.stderr)
+  -- one line, no traceback: the row's line and column (after `{"framework": `, column 15)
+  t.eq(r.stderr, "autobench.lua: bad.jsonl:3: invalid JSON: unexpected end of input, expected a value (column 15)\n")
   t.write(d .. "/arr.jsonl", "[1, 2, 3]\n")
   r = ab_cli({ "compare", "arr.jsonl" }, d)
   t.ok(r.stderr:find("arr.jsonl:1: expected a JSON object", 1, true), r.stderr)
@@ -140,34 +192,25 @@ end)
 
 t.test("run: against a mock server - a good candidate, one that never comes up, one that OOMs, one that errors", function()
   local d = t.tmpdir()
-  local py = proc.which("python3") or "/usr/bin/python3"
-  local cfg = {
-    schema_version = 1, source = { kind = "llm_serving_cookbook" }, model = { name = "mock/model" },
-    hardware = { gpu_count = 1 },
-    dataset = { kind = "random", num_prompts = 3, scenario_names = { "chat", "summarization" },
-      input_len = { 10, 20 }, output_len = { 4, 8 } },
-    benchmark = { endpoint = "/v1/completions", max_concurrency = { 2 },
-      sla = { max_p50_ttft_ms = 5000, max_p50_tpot_ms = 30, min_success_rate = 0.99 } },
+  local env = vllm_shim(d)
+  env.MOCK_READY_CHECK_S = "2" -- vllm-3 fails every request: its client gives up after 2 s, not 600
+  local cfg = mock_config {
     search = { max_candidates_per_framework = 4 },
     frameworks = {
       sglang = { enabled = false }, tensorrt_llm = { enabled = false },
-      vllm = { enabled = true, server_command = py .. " " .. ROOT .. "/tests/autobench/mockserver.py",
+      vllm = { enabled = true, server_command = MOCKSERVER,
         base_server_flags = { max_model_len = 100, max_num_seqs = 1 }, search_space = { max_num_seqs = { 2, 3, 4 } } },
       tokenspeed = { enabled = true, server_command = "tokenspeed-not-installed serve",
         base_server_flags = { max_model_len = 100 }, search_space = {} },
     },
-    run = { ready_timeout = 3,
-      client_command = py .. " " .. ROOT .. "/tests/autobench/mockclient.py {base_url} {num_prompts} {output_len} "
-        .. "{result_dir}/{result_file}" },
   }
   t.write(d .. "/cfg.yaml", yaml.dump(cfg))
-  local r = ab_cli({ "run", "cfg.yaml", "--out", "out/results.jsonl" }, d)
+  local r = ab_cli({ "run", "cfg.yaml", "--out", "out/results.jsonl" }, d, env)
   t.eq(r.code, 1, r.stdout .. r.stderr) -- some candidates failed
   t.ok(r.stdout:find("[1/", 1, true), "progress shown")
   local rows = ab.read_rows(d .. "/out/results.jsonl")
-  local got = {}
-  for _, row in ipairs(rows) do got[row.candidate_id .. "/" .. ab.scenario(row)] = row end
-  t.eq(got["vllm-0/chat"].status, "ok")
+  local got = rows_by(d .. "/out/results.jsonl")
+  t.eq(got["vllm-0/chat"].status, "ok", got["vllm-0/chat"].failure_reason)
   t.eq(got["vllm-0/chat"].sla.passed, true)
   t.ok(got["vllm-0/summarization"].metrics.request_throughput > 0)
   t.eq(got["vllm-0/chat"].metrics.success_rate, 1.0)
@@ -175,23 +218,327 @@ t.test("run: against a mock server - a good candidate, one that never comes up, 
   t.ok(got["vllm-1/chat"].failure_reason:find("did not answer", 1, true))
   t.eq(got["vllm-2/chat"].status, "oom")
   t.ok(got["vllm-2/chat"].failure_reason:find("CUDA out of memory", 1, true))
-  t.eq(got["vllm-3/chat"].status, "failed")
-  t.ok(got["vllm-3/chat"].failure_reason:find("every request failed", 1, true), got["vllm-3/chat"].failure_reason)
+  -- every request an HTTP 500: vLLM's file says 0.0 for every statistic; the row has no
+  -- latency or throughput at all (absent, never 0), only the success rate
+  local v3 = got["vllm-3/chat"]
+  t.eq(v3.status, "failed")
+  t.ok(v3.failure_reason:find("no request succeeded (3 failed)", 1, true), v3.failure_reason)
+  local raw3 = json.read(d .. "/" .. v3.artifacts.raw_result)
+  t.eq({ raw3.completed, raw3.median_tpot_ms, raw3.request_throughput }, { 0, 0.0, 0.0 }) -- what the client wrote
+  t.eq(v3.metrics, json.object { success_rate = 0.0 })
+  -- every metric the schema names, from the client's file (p99 TPOT and mean E2E included)
+  local v0 = got["vllm-0/chat"]
+  local raw = json.read(d .. "/" .. v0.artifacts.raw_result)
+  t.eq(v0.metrics, json.object {
+    request_throughput = raw.request_throughput, output_token_throughput = raw.output_throughput,
+    total_token_throughput = raw.total_token_throughput,
+    p50_ttft_ms = raw.median_ttft_ms, mean_ttft_ms = raw.mean_ttft_ms, p99_ttft_ms = raw.p99_ttft_ms,
+    p50_tpot_ms = raw.median_tpot_ms, mean_tpot_ms = raw.mean_tpot_ms, p99_tpot_ms = raw.p99_tpot_ms,
+    p50_e2e_ms = raw.median_e2el_ms, mean_e2e_ms = raw.mean_e2el_ms, p99_e2e_ms = raw.p99_e2el_ms,
+    success_rate = 1.0,
+  })
   t.eq(got["tokenspeed-0/chat"].status, "skipped")
   t.eq(got["tokenspeed-0/chat"].disposition, "environment-gap")
   t.eq(got["sglang-excluded/chat"].disposition, "user-excluded")
   t.eq(#rows, 14) -- 4 vllm + 1 tokenspeed + 2 excluded frameworks, x 2 scenarios
-  -- the servers are gone: nothing answers on their ports any more
   -- resumable: a second run skips every row already there
-  r = ab_cli({ "run", "cfg.yaml", "--out", "out/results.jsonl" }, d)
+  r = ab_cli({ "run", "cfg.yaml", "--out", "out/results.jsonl" }, d, env)
   t.eq(#ab.read_rows(d .. "/out/results.jsonl"), 14)
   t.ok(r.stdout:find("already in", 1, true))
   -- and the results compare: the good candidate wins chat and summarization
   r = ab_cli({ "compare", "out/results.jsonl" }, d)
   t.ok(r.stdout:find("| chat | 1 | vllm | vllm-0 | True |", 1, true), r.stdout)
   t.ok(r.stdout:find("| vllm | vllm-2 | oom | False |", 1, true))
+  r = ab_cli({ "compare", "out/results.jsonl", "--csv", "out.csv" }, d)
+  t.eq(r.code, 0, r.stderr)
+  local csv = {}
+  for line in t.read(d .. "/out.csv"):gmatch("[^\r\n]+") do
+    local cells = {}
+    for c in (line .. ","):gmatch("([^,]*),") do cells[#cells + 1] = c end
+    csv[cells[3] .. "/" .. cells[2]] = cells
+  end
+  -- columns 9 and 13: p50_tpot_ms and p99_tpot_ms (ab.CSV_COLUMNS)
+  t.eq(tonumber(csv["vllm-0/chat"][13]), raw.p99_tpot_ms)
+  t.eq({ csv["vllm-3/chat"][9], csv["vllm-3/chat"][13] }, { "", "" })
   -- dry run: commands printed, nothing started
-  r = ab_cli({ "run", "cfg.yaml", "--out", "dry/results.jsonl", "--dry-run" }, d)
+  r = ab_cli({ "run", "cfg.yaml", "--out", "dry/results.jsonl", "--dry-run" }, d, env)
   t.eq(lfs.attributes(d .. "/dry/results.jsonl"), nil)
   t.ok(r.stdout:find("mockserver.py mock/model --max-model-len 100 --max-num-seqs 1 --port", 1, true), r.stdout)
+end)
+
+t.test("result_metrics: sglang.bench_serving's JSONL maps to the same schema names; no completed means no metrics", function()
+  local d = t.tmpdir()
+  -- the keys sglang.bench_serving writes (its result dict), values made up by hand; two runs
+  -- appended, the last one counts
+  local line = '{"backend": "sglang-oai", "completed": 76, "request_throughput": 1.5, "input_throughput": 900.0, '
+    .. '"output_throughput": 300.5, "total_throughput": 1200.5, "mean_e2e_latency_ms": 2100.0, '
+    .. '"median_e2e_latency_ms": 2000.0, "p99_e2e_latency_ms": 3900.0, "mean_ttft_ms": 410.0, '
+    .. '"median_ttft_ms": 400.0, "p99_ttft_ms": 800.0, "mean_tpot_ms": 21.0, "median_tpot_ms": 20.0, '
+    .. '"p99_tpot_ms": 35.0, "mean_itl_ms": 20.5, "median_itl_ms": 19.0, "p99_itl_ms": 60.0}'
+  t.write(d .. "/sg.jsonl", '{"completed": 1}\n' .. line .. "\n")
+  local m, why = require("llmd.autobench_run").result_metrics(d .. "/sg.jsonl", 80)
+  t.eq(why, nil)
+  t.eq(m, json.object {
+    request_throughput = 1.5, output_token_throughput = 300.5, total_token_throughput = 1200.5,
+    p50_ttft_ms = 400.0, mean_ttft_ms = 410.0, p99_ttft_ms = 800.0, p50_tpot_ms = 20.0, mean_tpot_ms = 21.0,
+    p99_tpot_ms = 35.0, p50_e2e_ms = 2000.0, mean_e2e_ms = 2100.0, p99_e2e_ms = 3900.0,
+    success_rate = 0.95, -- 76 of the config's 80 (the file has no `failed`)
+  })
+  -- unstreamed vLLM: TTFT 0 means not measured, so absent
+  t.write(d .. "/v.json", '{"completed": 2, "failed": 0, "num_prompts": 2, "mean_ttft_ms": 0.0, "median_ttft_ms": 0.0, '
+    .. '"p99_ttft_ms": 0.0, "mean_e2el_ms": 5.0, "request_throughput": 2.0}')
+  m = require("llmd.autobench_run").result_metrics(d .. "/v.json")
+  t.eq(m, json.object { success_rate = 1.0, mean_e2e_ms = 5.0, request_throughput = 2.0 })
+  t.write(d .. "/bad.json", '{"done": 1}')
+  t.raises("bad.json: no numeric 'completed'", require("llmd.autobench_run").result_metrics, d .. "/bad.json")
+end)
+
+t.test("run: a missing benchmark client is an environment gap: skipped rows, no traceback", function()
+  local d = t.tmpdir()
+  local path = "/usr/bin:/bin" -- python3 is called by its absolute path; vllm is nowhere
+  t.eq(proc.run({ "sh", "-c", "command -v vllm" }, { env = { PATH = path } }).ok, false, "vllm must be absent")
+  local cfg = mock_config()
+  cfg.frameworks.vllm = { enabled = false }
+  cfg.frameworks.sglang = { enabled = true, server_command = MOCKSERVER,
+    base_server_flags = { model_path = "mock/model", context_length = 100 }, search_space = {} }
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  local r = ab_cli({ "plan", "cfg.yaml", "--text" }, d, { PATH = path })
+  t.ok(r.stdout:find("# environment-gap: the benchmark client: 'vllm' is not installed here (not found in PATH)", 1, true),
+    r.stdout)
+  r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d, { PATH = path })
+  t.eq(r.stderr, "")
+  t.eq(r.code, 1) -- nothing could be measured
+  t.ok(r.stdout:find("no candidate could be run here", 1, true), r.stdout)
+  local got = rows_by(d .. "/results.jsonl")
+  for _, sc in ipairs { "chat", "summarization" } do
+    local row = got["sglang-0/" .. sc]
+    t.eq({ row.status, row.disposition }, { "skipped", "environment-gap" })
+    t.eq(row.failure_reason, "environment-gap: the benchmark client: 'vllm' is not installed here (not found in PATH)")
+  end
+  t.eq(lfs.attributes(d .. "/autobench-artifacts/sglang-0"), nil, "no server was started")
+end)
+
+t.test("run: a port already in use is refused before launching; a server serving another model is not the candidate", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  env.MOCK_READY_CHECK_S = "2"
+  -- someone else's fast server on the configured port
+  local port = proc.free_port()
+  t.eq(proc.port_free(port), true)
+  local squatter = proc.spawn({ PY, ROOT .. "/tests/autobench/mockserver.py", "other/model", "--port", tostring(port) },
+    { env = { MOCK_TTFT_MS = "1", MOCK_REQUEST_LOG = d .. "/squatter.jsonl" } })
+  local up = false
+  for _ = 1, 100 do
+    if not proc.port_free(port) then up = true; break end
+    squatter:wait(0.05)
+  end
+  t.ok(up, "the squatter listens")
+  local free, why = proc.port_free(port)
+  t.eq({ free, why }, { false, "Address already in use" })
+  local cfg = mock_config()
+  cfg.run.port = port
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  local r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d, env)
+  squatter:kill(1)
+  t.eq(r.code, 1)
+  local got = rows_by(d .. "/results.jsonl")
+  for _, sc in ipairs { "chat", "summarization" } do
+    local row = got["vllm-0/" .. sc]
+    t.eq({ row.status, row.sla.passed, row.metrics }, { "failed", false, json.object {} })
+    t.eq(row.failure_reason, ("port %d is already in use (Address already in use): another server is listening there; "
+      .. "stop it or set another run.port"):format(port))
+  end
+  t.eq(lfs.attributes(d .. "/squatter.jsonl"), nil, "the squatter was never benchmarked")
+  t.eq(lfs.attributes(d .. "/autobench-artifacts/vllm-0/server.log"), nil, "nothing was launched")
+  -- a server whose /v1/models lists another model (mode 6) is not taken for the candidate
+  cfg = mock_config()
+  cfg.frameworks.vllm.base_server_flags.max_num_seqs = 6
+  t.write(d .. "/cfg6.yaml", yaml.dump(cfg))
+  r = ab_cli({ "run", "cfg6.yaml", "--out", "results6.jsonl" }, d, env)
+  t.eq(r.code, 1)
+  got = rows_by(d .. "/results6.jsonl")
+  t.eq(got["vllm-0/chat"].status, "failed")
+  t.ok(got["vllm-0/chat"].failure_reason:find("serves someone-else/other-model, not mock/model: not the server launched",
+    1, true), got["vllm-0/chat"].failure_reason)
+end)
+
+t.test("fnv1a64: the published FNV-1a 64-bit test vectors", function()
+  local run = require "llmd.autobench_run"
+  -- python3: h = 0xcbf29ce484222325; for c in data: h = ((h ^ c) * 0x100000001b3) % 2**64
+  t.eq({ run.fnv1a64(""), run.fnv1a64("a"), run.fnv1a64("foobar") },
+    { "cbf29ce484222325", "af63dc4c8601ec8c", "85944171f73967e8" })
+end)
+
+t.test("run: resume reuses rows only for the same command and scenario; stale rows refused or moved with --force", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  local cfg = mock_config()
+  cfg.frameworks.vllm.base_server_flags.gpu_memory_utilization = 0.9
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  local r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local first = t.read(d .. "/results.jsonl")
+  local rows = ab.read_rows(d .. "/results.jsonl")
+  t.eq(rows[3].candidate_id .. rows[4].candidate_id, "vllm-0vllm-0") -- lines 3 and 4 below (after sglang's notes)
+  t.eq(#rows, 8) -- vllm-0 x 2 scenarios, and 3 excluded frameworks x 2 scenarios
+  local key = rows_by(d .. "/results.jsonl")["vllm-0/chat"].run_key
+  t.ok(key:match("^fnv1a64:%x+$"), key)
+  -- the same config again: nothing to do, no row added
+  r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d, env)
+  t.ok(r.stdout:find("vllm vllm-0: already in results.jsonl (same command and scenario), skipped", 1, true), r.stdout)
+  t.eq(t.read(d .. "/results.jsonl"), first, "nothing added, nothing moved")
+  -- another gpu_memory_utilization and num_prompts: the rows no longer match
+  cfg.frameworks.vllm.base_server_flags.gpu_memory_utilization = 0.8
+  cfg.dataset.num_prompts = 4
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d, env)
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("results.jsonl: 2 row(s) no longer match the config (another server command, workload or client, "
+    .. "or no run key): line 3 (vllm-0 chat), line 4 (vllm-0 summarization); run again with --force to move them to "
+    .. "results.stale.jsonl", 1, true), r.stderr)
+  t.eq(t.read(d .. "/results.jsonl"), first, "untouched when refused")
+  r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl", "--force" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("moved to results.stale.jsonl", 1, true), r.stdout)
+  local got = rows_by(d .. "/results.jsonl")
+  t.eq(#ab.read_rows(d .. "/results.jsonl"), 8)
+  t.ok(got["vllm-0/chat"].server_command:find("--gpu-memory-utilization 0.8", 1, true))
+  t.eq(got["vllm-0/chat"].workload.num_prompts, 4)
+  t.ok(got["vllm-0/chat"].run_key ~= key)
+  local old = ab.read_rows(d .. "/results.stale.jsonl")
+  t.eq(#old, 2)
+  t.eq({ old[1].run_key, old[1].workload.num_prompts }, { key, 3 })
+  -- --frameworks leaving vllm out: its measured rows stay and no user-excluded row joins them
+  r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl", "--frameworks", "sglang" }, d, env)
+  t.ok(r.stdout:find("vllm -: user-excluded (not in --frameworks); its 2 measured rows from an earlier run stay", 1, true),
+    r.stdout)
+  local vllm_rows = {}
+  for _, row in ipairs(ab.read_rows(d .. "/results.jsonl")) do
+    if row.framework == "vllm" then vllm_rows[#vllm_rows + 1] = row.candidate_id .. "/" .. row.status end
+  end
+  t.eq(vllm_rows, { "vllm-0/ok", "vllm-0/ok" })
+  -- the other way round: exclusion notes written first leave once the framework is measured
+  ab_cli({ "run", "cfg.yaml", "--out", "other.jsonl", "--frameworks", "sglang" }, d, env)
+  t.ok(rows_by(d .. "/other.jsonl")["vllm-excluded/chat"], "vllm noted as excluded")
+  r = ab_cli({ "run", "cfg.yaml", "--out", "other.jsonl" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  got = rows_by(d .. "/other.jsonl")
+  t.eq({ got["vllm-excluded/chat"], got["vllm-0/chat"].status }, { nil, "ok" })
+  t.eq(#ab.read_rows(d .. "/other.jsonl"), 8)
+end)
+
+t.test("run: the run block's keys are checked; --help lists --timeout", function()
+  local d = t.tmpdir()
+  local cfg = mock_config()
+  cfg.run = { prot = 8000, ready_timeout = "soon" }
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  local r = ab_cli({ "validate", "cfg.yaml" }, d)
+  t.eq(r.code, 1)
+  t.eq(r.stdout, "cfg.yaml: run: unknown key 'prot'; allowed keys are [port, ready_timeout, ready_paths, "
+    .. "benchmark_timeout, max_concurrency, client_command, env]\n"
+    .. "cfg.yaml: run.ready_timeout must be a number of seconds > 0 (got 'soon')\n")
+  r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d)
+  t.eq(r.code, 1)
+  t.eq(r.stderr, "autobench.lua: cfg.yaml: run: unknown key 'prot'; allowed keys are [port, ready_timeout, ready_paths, "
+    .. "benchmark_timeout, max_concurrency, client_command, env]\n"
+    .. "cfg.yaml: run.ready_timeout must be a number of seconds > 0 (got 'soon')\n")
+  t.eq(lfs.attributes(d .. "/results.jsonl"), nil)
+  r = ab_cli({ "run", "--help" }, d)
+  t.eq(r.code, 0)
+  t.ok(r.stdout:find("[--timeout S]", 1, true) and r.stdout:find("--timeout S        seconds a server may take", 1, true)
+    and r.stdout:find("Exit status: 0", 1, true), r.stdout)
+end)
+
+t.test("run: progress reaches a file as it happens; Ctrl-C is one line and stops the server", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  local cfg = mock_config()
+  cfg.frameworks.vllm.base_server_flags.max_num_seqs = 2 -- never answers
+  cfg.run.ready_timeout = 30
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  local p = proc.spawn({ LLMDLUA, "autobench.lua", "run", "cfg.yaml", "--out", "results.jsonl" },
+    { cwd = d, env = env, stdout = { file = d .. "/out.txt" }, stderr = { file = d .. "/err.txt" } })
+  local seen = false
+  for _ = 1, 200 do
+    local log = io.open(d .. "/autobench-artifacts/vllm-0/server.log")
+    local started = log and log:read("a"):find("mock server starting", 1, true)
+    if log then log:close() end
+    if started and t.read(d .. "/out.txt"):find("vllm vllm-0: starting the server on port", 1, true) then
+      seen = true
+      break
+    end
+    t.eq(p:wait(0.05), nil, "still running")
+  end
+  t.ok(seen, "the progress line is in the file while the run goes on: " .. t.read(d .. "/out.txt"))
+  local pid = t.read(d .. "/autobench-artifacts/vllm-0/server.log"):match("pid (%d+)")
+  t.eq(proc.run({ "kill", "-0", pid }).ok, true, "the server runs")
+  proc.run { "kill", "-INT", tostring(p:pid()) }
+  local st = p:wait(20)
+  t.eq(st and st.code, 130)
+  t.eq(t.read(d .. "/err.txt"), "autobench.lua: interrupted; the rows finished so far are in results.jsonl; "
+    .. "run the same command again to resume\n")
+  t.eq(proc.run({ "kill", "-0", pid }, { stderr = "null" }).ok, false, "the server was stopped")
+end)
+
+t.test("run: every max_concurrency value is a row; extra_request_body is in every request", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  local cfg = mock_config()
+  cfg.benchmark.max_concurrency = { json.null, 2 }
+  cfg.benchmark.extra_request_body = { temperature = 0.0 }
+  cfg.run.env = { MOCK_REQUEST_LOG = d .. "/requests.jsonl" }
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  local r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local got = rows_by(d .. "/results.jsonl")
+  for _, sc in ipairs { "chat", "summarization" } do
+    local un, c2 = got["vllm-0/" .. sc .. "@unbounded"], got["vllm-0/" .. sc .. "@c2"]
+    t.eq({ un.status, c2.status }, { "ok", "ok" })
+    t.eq({ un.workload.max_concurrency, c2.workload.max_concurrency }, { json.null, 2 })
+    t.eq(un.benchmark_command:find("--max-concurrency", 1, true), nil)
+    t.ok(c2.benchmark_command:find("--max-concurrency 2 --extra-body '{\"temperature\":0.0}'", 1, true),
+      c2.benchmark_command)
+    -- what the client itself says it ran with
+    t.eq(json.read(d .. "/" .. un.artifacts.raw_result).max_concurrency, json.null)
+    t.eq(json.read(d .. "/" .. c2.artifacts.raw_result).max_concurrency, 2)
+  end
+  -- 2 scenarios x 2 concurrencies x (the client's test prompt + 3 prompts), each with the body's temperature
+  local n = 0
+  for line in t.read(d .. "/requests.jsonl"):gmatch("[^\n]+") do
+    n = n + 1
+    local body = json.decode(line)
+    t.eq(body.temperature, 0.0, line)
+    t.eq(math.type(body.temperature), "float")
+  end
+  t.eq(n, 16)
+end)
+
+t.test("run: a server that dies mid-benchmark is an oom row at once, its other scenarios not run", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  -- mode 5 answers 5 completions then dies with a CUDA OOM: the client's test prompt and
+  -- 4 of chat's 8 requests succeed, then the server is gone
+  local cfg = mock_config {
+    dataset = { kind = "random", num_prompts = 8, scenario_names = { "chat", "summarization" },
+      input_len = { 10, 20 }, output_len = { 4, 8 } },
+  }
+  cfg.frameworks.vllm.base_server_flags.max_num_seqs = 5
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  local t0 = os.time()
+  local r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d, env)
+  -- the mock client, like vLLM's, would wait 600 s for a dead server; the run does not
+  t.ok(os.time() - t0 < 30, "the candidate was stopped at once")
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local got = rows_by(d .. "/results.jsonl")
+  local chat = got["vllm-0/chat"]
+  t.eq(chat.status, "oom", chat.failure_reason)
+  t.ok(chat.failure_reason:find("the server exited (code 1) during the benchmark of chat", 1, true), chat.failure_reason)
+  t.ok(chat.failure_reason:find("CUDA out of memory", 1, true), chat.failure_reason)
+  t.eq(chat.server_exit.code, 1)
+  t.eq(chat.sla.passed, false)
+  local summ = got["vllm-0/summarization"]
+  t.eq(summ.status, "skipped")
+  t.ok(summ.failure_reason:find("not run: the server exited (code 1, oom) during the benchmark of chat", 1, true),
+    summ.failure_reason)
+  t.eq(lfs.attributes(d .. "/autobench-artifacts/vllm-0/benchmark-summarization.log"), nil, "never started")
 end)

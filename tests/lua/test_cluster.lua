@@ -197,7 +197,7 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
   -- state, logs
   local st = json.read(w .. "/run-a/run_state.json")
   t.eq(st.stack.namespace, "bench")
-  t.eq(st.stack.hardware, "NVIDIA-H100-80GB-HBM3 x8")
+  t.eq(st.stack.hardware, "8× NVIDIA H100 80GB HBM3 on 1 node") -- the fake's one node, 8 GPUs
   t.eq(st.stack.decode_image, "ghcr.io/llm-d/llm-d-cuda:v0.4.0")
   t.eq(st.baseline, true)
   t.ok(t.read(w .. "/run-a/results/vllm-logs/ms-decode-1_vllm.log"):find("GPU KV cache size", 1, true))
@@ -750,9 +750,9 @@ t.test("the per-stack steps work for any stack: a run config, a folder and a nam
     timeouts = { ready = 3, poll = 0.05, smoke = 10, benchmark = 0 },
     k = k8s.new { namespace = "exp-ns", out = out, backoff = 0.01, bins = bins,
       env = { FAKE_CLUSTER = s.cluster, FAKE_LLMDLUA = LLMDLUA } } }
-  cluster.stack_steps.deploy(ctx, "exp-1")
-  cluster.stack_steps.wait_ready(ctx, "exp-1")
-  cluster.stack_steps.teardown(ctx, "exp-1")
+  cluster.fn.deploy(ctx, "exp-1")
+  cluster.fn.wait_ready(ctx, "exp-1")
+  cluster.fn.teardown(ctx, "exp-1")
   t.eq(json.read(dir .. "/deployed.json").releases, { "gaie-sim", "infra-sim", "ms-sim" })
   t.eq(json.read(dir .. "/deployed.json").torn_down, true)
   t.eq(next(state(s).ns["exp-ns"].releases), nil)
@@ -966,4 +966,15 @@ t.test("flags for the simple case: --a DIR with a plan for B", function()
   t.eq(st.label, "old")
   t.eq(st.imported, true)
   for _, c in ipairs(call_lines(s, w)) do t.ok(not c:find("sim oci", 1, true), "A was not deployed: " .. c) end
+end)
+
+-- Hardware once with its count (issue 14 item 11): two nodes of 4 H100s are 8 on 2 nodes,
+-- not the product twice; a node without a count gives the model without a number.
+t.test("hardware: one line per GPU model, with the count and the nodes", function()
+  local c = require "llmd.cluster"
+  local h100 = { ["nvidia.com/gpu.product"] = "NVIDIA-H100-80GB-HBM3", ["nvidia.com/gpu.count"] = "4" }
+  t.eq(c.hardware_summary { h100, h100 }, "8× NVIDIA H100 80GB HBM3 on 2 nodes")
+  t.eq(c.hardware_summary { h100, { ["nvidia.com/gpu.product"] = "NVIDIA-A100-SXM4-80GB" }, { kind = "cpu" } },
+    "NVIDIA A100 SXM4 80GB on 1 node; 4× NVIDIA H100 80GB HBM3 on 1 node")
+  t.eq(c.hardware_summary {}, "")
 end)

@@ -318,8 +318,13 @@ t.test("CSV: quotes, separators and newlines inside fields, CRLF, other separato
     { text = "x,y,x\n1,2,3\n" }, { { "x", semi } })
   t.raises("(text):3: 3 fields, the header has 2", scan.csv, { text = "x,y\n1,2\n1,2,3\n" }, { { "x", semi } })
   t.raises("(text):2: unterminated quoted field", scan.csv, { text = 'x,y\n"1,2\n' }, { { "x", semi } })
-  t.raises("(text):2: column 'x': expected a number, found 'abc'", scan.csv, { text = "x\nabc\n" },
-    { { "x", semi } })
+  t.raises("(text):2:1: column 'x': expected a number, found 'abc' (byte 'a' cannot be part of a number)",
+    scan.csv, { text = "x\nabc\n" }, { { "x", semi } })
+  -- issue 17: strtod stopped at the NUL and "2\0999" read as 2
+  t.raises("(text):2:4: column 'y': expected a number, found '2\\x00999' (byte '\\x00' cannot be part",
+    scan.csv, { text = "x,y\n1,2\0" .. "999\n" }, { { "y", semi } })
+  t.raises("(text):2:4: column 'y': expected a number, found '0x10' (byte 'x'",
+    scan.csv, { text = "x,y\n1,0x10\n" }, { { "y", semi } }) -- not hex: a hash, an id
 end)
 
 t.test("CSV with many rows: every value in, in order; a bad last row undoes the pass", function()
@@ -505,4 +510,21 @@ t.test("a file that shrinks while it is mapped and read is an error naming it, n
   scan.json(path, { { "$[*].a", s } })
   t.eq(s:count(), 3)
   t.eq(s:mean(), (7 + 2 + 4) / 3)
+end)
+
+t.test("duplicate keys: an error naming the key, not both values routed (issue 17)", function()
+  -- a stale duplicate output_token_times turned an ITL mean of 6.89 ms into 172.40 ms:
+  -- the record below has its times twice; nothing may be added from it
+  local doc = '[{"start_time": 0, "info": {"output_token_times": [1.0, 1.5, 2.0],\n'
+    .. '  "output_token_times": [1.0, 30.0]}}]'
+  local itl = stats.new()
+  itl:add(7)
+  -- byte offsets by python3: d.index('"output_token_times"'), d.rindex(...)
+  t.raises('(text):2:3: duplicate key "output_token_times" in an object (first at line 1, byte 28) (byte 69)',
+    scan.json, { text = doc }, { { "$[*].info.output_token_times", itl, reduce = "diffs" } })
+  t.eq(itl:count(), 1) -- as it was before the call
+  -- the same through projections, and in a member no rule names
+  t.raises('duplicate key "output_token_times"', scan.json, { text = doc },
+    { { "$[*]", function() end, fields = { "info.output_token_times[0]" } } })
+  t.raises('duplicate key "x"', scan.json, { text = '[{"x": 1, "x": 2, "a": 3}]' }, { { "$[*].a", itl } })
 end)

@@ -4,6 +4,10 @@
 ** scanned whole; plus path parsing. The whole-input results themselves are checked
 ** against numpy by tests/lua/test_scan.lua.
 */
+#include <math.h>
+#include <signal.h>
+#include <unistd.h>
+
 #include "../fuzz/differential.h"
 #include "testhelp.h"
 
@@ -66,6 +70,15 @@ static const char *const JSON_DOCS[] = {
     "[{\"x\": [1, 2], \"y\": tru, \"a\": 1}]",
     "[{\"x\": \"abc",
     "[{\"x\": {\"a\": [1, 2]}, \"y\": null, \"d\": [1, 2], \"z\": [], \"c\": [0.5]}, {\"q\": 1}]",
+    /* duplicate keys: an error wherever they are (a watched member, one passed over, a
+       container skipped whole, an object with many members), never two values routed */
+    "{\"b\": [1, 2], \"b\": [3]}",
+    "[{\"a\": 1, \"x\": 2, \"x\": 3}]",
+    "[{\"q\": {\"r\": [1, {\"s\": 1, \"s\": 2}]}, \"a\": 1}]",
+    "[{\"a\": 1}, {\"a\": 2, \"\\u0061\": 3}]",
+    "[{\"k0\":0,\"k1\":1,\"k2\":2,\"k3\":3,\"k4\":4,\"k5\":5,\"k6\":6,\"k7\":7,\"k8\":8,\"k9\":9,"
+    "\"k10\":0,\"k11\":1,\"k12\":2,\"k13\":3,\"k14\":4,\"k15\":5,\"k16\":6,\"k17\":7,\"k18\":8,"
+    "\"k19\":9,\"k20\":0,\"k21\":1,\"k22\":2,\"k23\":3,\"k24\":4,\"k25\":5,\"a\":1,\"k3\":0}]",
     /* text in other scripts: sequences one after another, cut anywhere by the reads */
     "[{\"x\": \"\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e \xc3\xa9\xc3\xa8 "
     "\xf0\x9f\x98\x80\xf0\x9f\x98\x80\", \"a\": 1}]",
@@ -112,6 +125,58 @@ static int all_agree(const char *const *docs, size_t n, int format)
     return bad;
 }
 
+/* Scans text for one strict accumulator rule (a CSV column name or a JSON path), whole
+   (read_max 0) or through reads of read_max bytes: 0 with *sum, or -1 with the error
+   in err; *refills is how many times the window was refilled. */
+static int scan_one(int format, const char *pattern, const char *text, size_t len, size_t read_max,
+                    double *sum, uint64_t *refills, char *err, size_t errlen)
+{
+    Stats st;
+    stats_init(&st, 0);
+    ScanRule rule;
+    memset(&rule, 0, sizeof rule);
+    if (format == SCAN_CSV) {
+        rule.path.steps = calloc(1, sizeof *rule.path.steps);
+        rule.path.steps[0].key = strdup(pattern);
+        rule.path.steps[0].klen = strlen(pattern);
+        rule.path.n = 1;
+        rule.path.last_at = -1;
+    } else if (scan_path_parse(pattern, 0, &rule.path, err, errlen) != 0) {
+        return -1;
+    }
+    rule.sink = SINK_STATS;
+    rule.stats = &st;
+    Scanner s;
+    scan_init(&s, format == SCAN_CSV ? "t.csv" : "t.json", format);
+    FILE *fp = NULL;
+    if (read_max == 0) {
+        scan_open_mem(&s, text, len);
+    } else {
+        fp = fmemopen((void *)(uintptr_t)text, len, "r");
+        scan_open_file(&s, fp);
+        s.read_max = read_max;
+    }
+    s.rules = &rule;
+    s.nrules = 1;
+    int rc = scan_run(&s);
+    snprintf(err, errlen, "%s", rc != 0 ? s.err : "");
+    *sum = stats_sum(&st);
+    *refills = s.refills;
+    scan_free(&s);
+    if (fp != NULL)
+        fclose(fp);
+    scan_path_free(&rule.path);
+    stats_free(&st);
+    return rc;
+}
+
+/* One CSV column y of text through a strict accumulator rule, as scan_one. */
+static int csv_column(const char *text, size_t len, double *sum, char *err, size_t errlen)
+{
+    uint64_t refills;
+    return scan_one(SCAN_CSV, "y", text, len, 0, sum, &refills, err, errlen);
+}
+
 int main(void)
 {
     TEST("JSON: whole and windowed scans agree at every cut")
@@ -150,6 +215,121 @@ int main(void)
               strstr(err, "must start with '$'") != NULL);
         CHECK(scan_path_parse("$[-1][-1]", 0, &p, err, sizeof err) != 0 &&
               strstr(err, "at most one [-1]") != NULL);
+    }
+
+    TEST("CSV numbers: a NUL or any byte outside the number grammar is refused, with its place")
+    {
+        /* the issue's case: strtod stopped at the NUL and read 2 */
+        double sum;
+        char err[512];
+        static const char nul[] = "x,y\n1,2\0"
+                                  "999\n";
+        CHECK(csv_column(nul, sizeof nul - 1, &sum, err, sizeof err) == -1);
+        CHECK_STR(err, "t.csv:2:4: column 'y': expected a number, found '2\\x00999' (byte "
+                       "'\\x00' cannot be part of a number)");
+        /* every byte c in "2c999": a number only for a digit (2c999), '.' (2.999) and
+           e/E (2e999, +inf); the values by hand */
+        for (int c = 0; c < 256; c++) {
+            char text[16] = "y\n2";
+            text[3] = (char)c;
+            memcpy(text + 4, "999\n", 5);
+            int rc = csv_column(text, 8, &sum, err, sizeof err);
+            if (c >= '0' && c <= '9') {
+                CHECK(rc == 0 && sum == 20999 + 1000 * (c - '0'));
+            } else if (c == '.') {
+                CHECK(rc == 0 && sum == 2.999);
+            } else if (c == 'e' || c == 'E') {
+                CHECK(rc == 0 && sum == HUGE_VAL);
+            } else if (c == '\n' || c == '\r') {
+                CHECK(rc == 0 && sum == 2 + 999); /* two rows */
+            } else if (c == ',' || c == '"') {
+                CHECK(rc == -1); /* a second field, or a stray quote */
+            } else {
+                int letter = memchr("+-iInNfFtTyY", c, 12) != NULL;
+                CHECK(rc == -1);
+                /* the place: line 2, column 2 of "2c999", unless c could belong to some
+                   number (then the text is named, without a column) */
+                CHECK(strncmp(err, letter ? "t.csv:2: column 'y'" : "t.csv:2:2: column 'y'",
+                              letter ? 19 : 21) == 0);
+            }
+        }
+    }
+
+    TEST("a long token through small reads is read again a logarithmic number of times")
+    {
+        /* a 4 MiB string, then [1, 2, 3]; and a CSV row with a 4 MiB quoted field. Read
+           4 KiB at a time, the window used to be refilled, and the token parsed again
+           from its start, once per read: 1024 times (quadratic). Now 32 reads of 4 KiB
+           reach READ_CHUNK (128 KiB), then every refill at least doubles what is read:
+           about 32 + log2(4 MiB / 128 KiB) = 37 refills. */
+        size_t big = 4u << 20;
+        char *doc = malloc(big + 64);
+        CHECK(doc != NULL);
+        size_t n = (size_t)sprintf(doc, "{\"a\": \"");
+        memset(doc + n, 'x', big);
+        n += big;
+        n += (size_t)sprintf(doc + n, "\", \"v\": [1, 2, 3]}");
+        double sum;
+        uint64_t refills;
+        char err[512];
+        CHECK(scan_one(SCAN_JSON, "$.v[*]", doc, n, 4096, &sum, &refills, err, sizeof err) == 0);
+        CHECK(sum == 6 && refills < 64);
+        n = (size_t)sprintf(doc, "x,y\n\"");
+        memset(doc + n, 'x', big);
+        n += big;
+        n += (size_t)sprintf(doc + n, "\",2\n3,4\n");
+        CHECK(scan_one(SCAN_CSV, "y", doc, n, 4096, &sum, &refills, err, sizeof err) == 0);
+        CHECK(sum == 6 && refills < 64);
+        free(doc);
+    }
+
+    TEST("a scan stops when the interrupt flag is set: at a read, and every 4 MB of a map")
+    {
+        static volatile sig_atomic_t stop = 1;
+        static const char doc[] = "{\"v\": [1, 2, 3]}";
+        Scanner s;
+        scan_init(&s, "t.json", SCAN_JSON);
+        FILE *fp = fmemopen((void *)(uintptr_t)doc, sizeof doc - 1, "r");
+        scan_open_file(&s, fp);
+        s.interrupted = &stop;
+        CHECK(scan_run(&s) == -1);
+        CHECK_STR(s.err, "t.json: interrupted");
+        scan_free(&s);
+        fclose(fp);
+        /* a mapped file of 12 MB: the flag is seen at the first 4 MB step */
+        char path[] = "/tmp/llmdlua-test-scan-XXXXXX";
+        int fd = mkstemp(path);
+        CHECK(fd >= 0);
+        FILE *out = fdopen(fd, "w");
+        fputs("[", out);
+        for (int i = 0; i < 3000000; i++)
+            fputs(i ? ",1.5" : "1.5", out);
+        fputs("]", out);
+        fclose(out);
+        char err[512];
+        Stats st;
+        stats_init(&st, 0);
+        ScanRule rule;
+        memset(&rule, 0, sizeof rule);
+        CHECK(scan_path_parse("$[*]", 0, &rule.path, err, sizeof err) == 0);
+        rule.sink = SINK_STATS;
+        rule.stats = &st;
+        for (int flag = 0; flag < 2; flag++) {
+            stop = (sig_atomic_t)flag;
+            scan_init(&s, "big.json", SCAN_JSON);
+            CHECK(scan_open_path(&s, path) == 0 && s.map != NULL);
+            s.rules = &rule;
+            s.nrules = 1;
+            s.interrupted = &stop;
+            int rc = scan_run(&s);
+            /* without the flag all 3,000,000 values; with it, an error before the end */
+            CHECK(flag ? rc == -1 && strcmp(s.err, "big.json: interrupted") == 0
+                       : rc == 0 && st.n == 3000000);
+            scan_free(&s);
+        }
+        stats_free(&st);
+        scan_path_free(&rule.path);
+        unlink(path);
     }
 
     return test_report();

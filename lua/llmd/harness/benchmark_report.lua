@@ -62,11 +62,12 @@ local LAT = {
   ttft = "time_to_first_token", tpot = "time_per_output_token", itl = "inter_token_latency",
   ntpot = "normalized_time_per_output_token", latency = "request_latency",
 }
--- a BR converted from guidellm: by meaning
-local LAT_GUIDELLM = {
-  ttft = "time_to_first_token", tpot = "inter_token_latency", ntpot = "time_per_output_token",
-  latency = "request_latency",
-}
+-- a BR converted from guidellm: by meaning. Its inter_token_latency is guidellm's
+-- token-weighted distribution: the mean is the pooled gap mean (itl_mean_ms), the
+-- percentiles are token-weighted (itl_tw_*); its time_per_output_token has no catalogue key
+local LAT_GUIDELLM = { ttft = "time_to_first_token", latency = "request_latency" }
+local BR_PCTS = { { "mean", "mean" }, { "p50", "p50" }, { "p90", "p90" }, { "p95", "p95" }, { "p99", "p99" },
+  { "p999", "p99p9" } }
 
 local function map(set, br, path, stage_fallback)
   local v01 = br.version == "0.1" or br.version == 0.1
@@ -99,7 +100,8 @@ local function map(set, br, path, stage_fallback)
   local lat = type(agg.latency) == "table" and agg.latency or {}
   for prefix, brkey in pairs(tool == "guidellm" and LAT_GUIDELLM or LAT) do
     local s = lat[brkey]
-    for _, w in ipairs { "mean", "p50", "p90", "p99" } do
+    for _, ww in ipairs(BR_PCTS) do
+      local w, bw = ww[1], ww[2]
       local key = prefix .. "_" .. w .. "_ms"
       if require("llmd.metrics").has(key) then
         if type(s) ~= "table" then
@@ -110,19 +112,36 @@ local function map(set, br, path, stage_fallback)
             error(("%s: latency.%s.units is %s; expected s, s/token, ms or ms/token")
               :format(path, brkey, tostring(s.units)), 0)
           end
-          if num(s[w]) then
-            rm.put(set, key, s[w] * scale, src .. ": latency." .. brkey, w ~= "mean" and method or nil)
+          if num(s[bw]) then
+            rm.put(set, key, s[bw] * scale, src .. ": latency." .. brkey, w ~= "mean" and method or nil)
           else
-            rm.unknown(set, key, ("latency.%s has no %s"):format(brkey, w))
+            rm.unknown(set, key, ("latency.%s has no %s"):format(brkey, bw))
           end
         end
       end
     end
   end
   if tool == "guidellm" then
-    for _, k in ipairs { "itl_mean_ms", "itl_p90_ms" } do
-      rm.unknown(set, k, "guidellm records no per-token times (its inter_token_latency is the catalogue's TPOT)")
+    local gl = require "llmd.harness.guidellm"
+    local s = lat.inter_token_latency
+    local scale = type(s) == "table" and TO_MS[s.units]
+    if type(s) == "table" and scale then
+      if num(s.mean) then
+        rm.put(set, "itl_mean_ms", s.mean * scale, src .. ": latency.inter_token_latency mean (guidellm's, "
+          .. "weighted by output tokens - 1: the pooled gap mean)")
+      end
+      for _, ww in ipairs(BR_PCTS) do
+        local key = "itl_tw_" .. ww[1] .. "_ms"
+        if require("llmd.metrics").has(key) and num(s[ww[2]]) then
+          rm.put(set, key, s[ww[2]] * scale, src .. ": latency.inter_token_latency (token-weighted)", method)
+        end
+      end
     end
+    for _, m in ipairs(require("llmd.metrics").list) do
+      if m.key:match("^tpot_") then rm.unknown(set, m.key, gl.NO_TPOT) end
+      if m.key:match("^itl_p") then rm.unknown(set, m.key, gl.NO_ITL) end
+    end
+    rm.unknown(set, "ntpot_mean_ms", gl.NO_NTPOT)
   end
   rm.latency_all_from_summary(set, failures, inc, src, method)
   local tp = type(agg.throughput) == "table" and agg.throughput or {}
@@ -161,6 +180,120 @@ local function map(set, br, path, stage_fallback)
   }
 end
 
+-- What a v0.2 report's scenario.stack says of the inference engines: model, accelerator
+-- and count, parallelism, image, replicas (per role when there are several).
+local function stack_config(run, br, path)
+  local stack = type(br.scenario) == "table" and br.scenario.stack
+  if type(stack) ~= "table" then return end
+  local models, hw, par, img, reps = {}, {}, {}, {}, {}
+  local function add(t, v) for _, x in ipairs(t) do if x == v then return end end t[#t + 1] = v end
+  for _, comp in ipairs(stack) do
+    local s = type(comp) == "table" and comp.standardized
+    if type(s) == "table" and (s.kind == "inference_engine" or s.kind == nil) then
+      local role = s.role and (" (" .. tostring(s.role) .. ")") or ""
+      if type(s.model) == "table" and s.model.name then add(models, tostring(s.model.name)) end
+      local acc = type(s.accelerator) == "table" and s.accelerator or nil
+      if acc and acc.model then
+        local name = tostring(acc.model):gsub("%-", " ")
+        add(hw, (num(acc.count) and ("%d× "):format(acc.count) or "") .. name
+          .. (num(s.replicas) and num(s.replicas) > 1 and " per replica" or "") .. role)
+        if type(acc.parallelism) == "table" then
+          local p = {}
+          for _, k in ipairs { "tp", "dp", "pp", "ep" } do
+            if acc.parallelism[k] ~= nil then p[#p + 1] = k .. "=" .. tostring(acc.parallelism[k]) end
+          end
+          if #p > 0 then add(par, table.concat(p, " ") .. role) end
+        end
+      end
+      if s.tool_version then add(img, tostring(s.tool_version) .. role) end
+      if num(s.replicas) then add(reps, ("%d"):format(s.replicas) .. role) end
+    end
+  end
+  local src = path .. ": scenario.stack"
+  rm.config(run, "model", table.concat(models, ", "), src)
+  rm.config(run, "hardware", table.concat(hw, "; "), src)
+  rm.config(run, "parallelism", table.concat(par, "; "), src)
+  rm.config(run, "image", table.concat(img, "; "), src)
+  rm.config(run, "replicas", table.concat(reps, "; "), src)
+end
+
+-- The accelerators the stack used: v0.2, the sum of scenario.stack[*].standardized
+-- .accelerator.count over the inference engines (the schema: "total utilized accelerator
+-- count"); v0.1, the sum of scenario.host.accelerator[*].count. nil when not stated.
+local function accelerators(br)
+  local sc = type(br.scenario) == "table" and br.scenario or {}
+  local total, any = 0, false
+  if type(sc.stack) == "table" then
+    for _, comp in ipairs(sc.stack) do
+      local std = type(comp) == "table" and comp.standardized
+      local acc = type(std) == "table" and std.kind == "inference_engine" and std.accelerator
+      if type(acc) == "table" and num(acc.count) then total, any = total + acc.count, true end
+    end
+  elseif type(sc.host) == "table" and type(sc.host.accelerator) == "table" then
+    for _, acc in ipairs(sc.host.accelerator) do
+      if type(acc) == "table" and num(acc.count) then total, any = total + acc.count, true end
+    end
+  end
+  return any and total > 0 and total or nil
+end
+
+-- The first NaN in the document (YAML .nan, JSON NaN) as "a.b[2].c", or nil: a report
+-- holding one is malformed, and the user is told where, not "metric x: NaN".
+local function find_nan(v, where)
+  if type(v) == "number" and v ~= v then return where end
+  if type(v) ~= "table" then return nil end
+  local keys = {}
+  for k in pairs(v) do keys[#keys + 1] = k end
+  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+  for _, k in ipairs(keys) do
+    local sub = math.type(k) == "integer" and ("%s[%d]"):format(where, k - 1)
+      or (where == "" and tostring(k) or where .. "." .. tostring(k))
+    local found = find_nan(v[k], sub)
+    if found then return found end
+  end
+end
+
+-- Why a report that parsed is still not whole (a truncated file reads as valid YAML when
+-- cut at a line's end, and one cut inside a number gives a wrong number), or nil.
+local function incomplete(path, br)
+  if path:match("%.ya?ml$") then
+    local f = io.open(path, "rb")
+    if f then
+      local size = f:seek("end")
+      f:seek("set", math.max(0, size - 1))
+      local last = f:read(1)
+      f:close()
+      if size > 0 and last ~= "\n" then
+        return "does not end with a newline, as every YAML writer ends a file: truncated?"
+      end
+    end
+  end
+  local v01 = br.version == "0.1" or br.version == 0.1
+  local agg
+  if v01 then
+    agg = br.metrics
+  else
+    agg = type(br.results) == "table" and type(br.results.request_performance) == "table"
+      and br.results.request_performance.aggregate
+  end
+  if type(agg) ~= "table" then return nil end -- map() says what is missing
+  local req = type(agg.requests) == "table" and agg.requests or {}
+  local ok = (num(req.total) or 0) - (num(req.failures) or 0) - (num(req.incomplete) or 0)
+  if ok > 0 then
+    for _, k in ipairs { "latency", "throughput" } do
+      if type(agg[k]) ~= "table" then
+        return ("has %d successful requests but no %s section: truncated or incomplete"):format(ok, k)
+      end
+    end
+  end
+  for k, st in pairs(type(agg.latency) == "table" and agg.latency or {}) do
+    if type(st) == "table" and (st.units == nil or st.mean == nil) then
+      return ("latency.%s has no %s (every statistic has units and mean): truncated or incomplete")
+        :format(k, st.units == nil and "units" or "mean")
+    end
+  end
+end
+
 function M.extract(c, opts)
   opts = opts or {}
   local run = rm.start(M, c)
@@ -169,9 +302,22 @@ function M.extract(c, opts)
   for i, path in ipairs(c.files) do
     local br = rm.load(path)
     if type(br) ~= "table" then error(path .. ": expected a mapping (a benchmark report)", 0) end
+    local nan = find_nan(br, "")
+    if nan then error(("%s: %s is .nan (expected a number, or the key left out when unknown)"):format(path, nan), 0) end
+    local why = incomplete(path, br)
+    if why and not opts.tolerant then
+      error(("%s: %s (--tolerant leaves the file out with a warning)"):format(path, why), 0)
+    elseif why then
+      rm.warn(run, "left out (--tolerant): %s: %s", path, why)
+      goto next_file
+    end
     local st = rm.stage(i - 1)
     st.file = path
+    if i == 1 and accelerators(br) then
+      run.gpus, run.gpus_source = accelerators(br), "the benchmark report's stack"
+    end
     local info = map(st.metrics, br, path, i - 1)
+    if i == 1 then stack_config(run, br, path) end
     st.index, st.rate, st.concurrency = info.stage, info.rate, info.concurrency
     st.duration = st.metrics.values.duration_s
     st.achieved_rate = st.metrics.values.throughput_req_s
@@ -189,6 +335,7 @@ function M.extract(c, opts)
       end
     end
     run.stages[#run.stages + 1] = st
+    ::next_file::
   end
   local tl, vl = {}, {}
   for t in pairs(tools) do tl[#tl + 1] = t end

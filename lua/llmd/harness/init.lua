@@ -9,7 +9,9 @@
 -- on LLMDLUA_PATH) returning { name =, describe =, detect = function(dir) -> candidates,
 -- extract = function(candidate, opts) -> run model } (see llmd.runmodel).
 --
--- opts for extract: harness (name, to choose), warmup (stage indexes to leave out of the
+-- opts for extract: harness (name, to choose), file (one result file: the only one of its
+-- folder that detection sees), tolerant (claimed files that cannot be read are left out
+-- with a warning instead of an error), warmup (stage indexes to leave out of the
 -- totals), percentile_method ("linear", the default, or "nearest") for what is computed
 -- from per-request data, sketch (relative error: bounded memory for huge files).
 local lfs = require "lfs"
@@ -84,7 +86,19 @@ function M.resolve(dir, opts)
   if lfs.attributes(dir, "mode") ~= "directory" then
     error(("%s: no such folder (expected a benchmark results folder)"):format(dir), 0)
   end
-  local cs = M.detect(dir, opts.harness)
+  local cs
+  if opts.file then
+    -- one file: detection sees that file alone in its folder
+    local real = rm.realpath(opts.file)
+    if not real then error(("%s: no such file"):format(opts.file), 0) end
+    rm.only_file = { name = opts.file:match("[^/]+$"), real = real }
+    local ok, r = pcall(M.detect, dir, opts.harness)
+    rm.only_file = nil
+    if not ok then error(r, 0) end
+    cs = r
+  else
+    cs = M.detect(dir, opts.harness)
+  end
   if #cs == 0 then
     local looked = {}
     for _, h in ipairs(opts.harness and { M.get(opts.harness) } or M.list()) do
@@ -106,7 +120,14 @@ function M.resolve(dir, opts)
     error(("%s holds results of %d harness runs:\n%s\nchoose one: pass --harness NAME (harness = NAME "
       .. "in scripts) for a harness, or the folder of one run"):format(dir, #cs, table.concat(lines, "\n")), 0)
   end
-  return cs[1]
+  local c = cs[1]
+  if c.unreadable and #c.unreadable > 0 and not opts.tolerant then
+    error(("%s: %d %s result file%s named like the others cannot be read (a load point or stage would "
+      .. "be missing; --tolerant goes on without %s, with a warning in the report):\n  %s")
+      :format(c.dir, #c.unreadable, c.harness.name, #c.unreadable > 1 and "s" or "",
+        #c.unreadable > 1 and "them" or "it", table.concat(c.unreadable, "\n  ")), 0)
+  end
+  return c
 end
 
 -- The run model of the results under dir (see llmd.runmodel). A folder without results
@@ -122,8 +143,14 @@ function M.extract(dir, opts)
     run.no_results = true
   else
     run = c.harness.extract(c, opts)
+    for _, u in ipairs(c.unreadable or {}) do rm.warn(run, "left out (--tolerant): %s", u) end
+    -- the CDF charts' quantile grid, from the accumulators just filled
+    run.cdf, run.cdf_count = rm.cdf(run.overall.samples)
   end
   run.root = dir
+  for _, l in ipairs(rm.links_out(dir)) do
+    rm.warn(run, "%s: a link out of the results folder (or to a folder), not followed", l)
+  end
   run.warmup_stages = {}
   for _, st in ipairs(run.stages) do
     if st.warmup then run.warmup_stages[#run.warmup_stages + 1] = st.index end

@@ -1,0 +1,74 @@
+-- llmdlua experiment.lua EXPERIMENT.yaml --plan plan.yaml [--stop-on-error] [--skip-teardown]
+--                        [--dry-run] [--step LIST] [--namespace NS]
+-- llmdlua experiment.lua EXPERIMENT.yaml --resume WORKSPACE
+-- llmdlua experiment.lua EXPERIMENT.yaml --show
+--
+-- Runs an llm-d-benchmark experiment (setup treatments x run treatments) on the cluster:
+-- each setup treatment deployed in its own namespace (several at once with the plan's
+-- `namespaces:` and `parallel:`), smoke-tested, benchmarked with every run treatment,
+-- its logs saved and torn down; then experiment-summary.yaml, the summary table and the
+-- comparison across treatments. --show prints the parsed experiment and its warnings.
+local args = require "llmd.args"
+local ex = require "llmd.experiment"
+local json = require "llmd.json"
+
+local o = args.parse(arg, {
+  usage = "llmdlua experiment.lua EXPERIMENT.yaml (--plan FILE | --resume WORKSPACE | --show) [--stop-on-error] "
+    .. "[--skip-teardown] [--dry-run] [--step LIST] [--namespace NS]",
+  help = [[
+  --show                    print the parsed experiment (JSON) and its warnings
+  --plan FILE               the cluster plan: namespaces, parallel, deploy, benchmark (README)
+  --resume WORKSPACE        go on with an interrupted experiment from its last completed step
+                            (run treatments with results are not run again)
+  --stop-on-error           start no further setup treatment after one fails
+  --skip-teardown           keep every stack (needs a namespace per setup treatment)
+  --dry-run                 print every cluster command instead of running it
+  --step LIST               only these steps, e.g. 0,10-30 (0 preflight, 10 render, 20 standup,
+                            30 smoketest, 40 run, 50 logs, 60 teardown, 100 summary)
+  --namespace NS            the namespace when the plan names none
+]],
+  options = { show = true, plan = "FILE", resume = "WORKSPACE", stop_on_error = true, skip_teardown = true,
+    dry_run = true, step = "LIST", namespace = "NS" },
+  positional = { min = 1, max = 1 },
+})
+
+-- a user's mistake (a bad file, a bad key) is one line naming it, not a traceback
+local function fail(msg, code)
+  io.stderr:write("experiment.lua: ", tostring(msg), "\n")
+  os.exit(code or 1)
+end
+
+local ok, e = pcall(ex.load, o[1])
+if not ok then fail(e) end
+if o.show then
+  for _, w in ipairs(e.warnings) do io.stderr:write("warning: ", w, "\n") end
+  io.write(json.encode(ex.summary(e), { indent = 2 }), "\n")
+  os.exit(0)
+end
+if not o.plan and not o.resume then fail("give --plan FILE (or --resume WORKSPACE, or --show)", 2) end
+
+local xr = require "llmd.experiment_run"
+local plan_path = o.plan or (o.resume:gsub("/+$", "") .. "/plan.yaml")
+local pok, plan = pcall(xr.load_plan, plan_path)
+if not pok then fail(plan) end
+local only
+if o.step then
+  local sok, set = pcall(require("llmd.steps").parse, o.step)
+  if not sok then fail(set, 2) end
+  only = set
+end
+local rok, all_ok, ctx = pcall(xr.run, e, plan, {
+  dry_run = o.dry_run, resume = o.resume, stop_on_error = o.stop_on_error, skip_teardown = o.skip_teardown,
+  only = only, namespace = o.namespace, experiment_path = o[1],
+})
+if not rok then
+  if tostring(all_ok):match("interrupted") then
+    fail("interrupted; state saved. Continue with: llmdlua experiment.lua " .. o[1] .. " --resume <workspace>", 130)
+  end
+  fail(all_ok)
+end
+io.write(("\nExperiment workspace: %s\n"):format(ctx.ws.path))
+if not all_ok then
+  io.write(("To continue after fixing the cause: llmdlua experiment.lua %s --resume %s\n"):format(o[1], ctx.ws.path))
+end
+os.exit(all_ok and 0 or 1)

@@ -1,0 +1,215 @@
+-- llmd.br: llm-d-benchmark's Benchmark Report (v0.2, v0.1) written from a run model,
+-- so a run of any harness llmdlua reads can go to tools that read only reports.
+--
+--   local br = require "llmd.br"
+--   local run = require("llmd.harness").extract("results/")
+--   local docs = br.build(run, { version = "0.2", stack = {...}, eid = "...", description = "..." })
+--   -- { {name = "benchmark_report_v0.2,_stage_0_lifecycle_metrics.json.yaml", doc = <ordered>,
+--   --    stage = 0, dropped = {"request_latency: ..."}} , ... }
+--   br.write(dir, run, opts)   -- the files, one per load point; returns their paths
+--
+-- One report per load stage (as upstream converts one native file per load point), from
+-- the stage's metric set: the catalogue's ms are written with units ms / ms/token, rates in
+-- queries/s and tokens/s. A statistic whose mean is unknown cannot be a Statistics (the
+-- mean is required) and is left out, named in `dropped`. Names follow upstream's
+-- converter per tool: a guidellm report carries guidellm's inter-token latency under
+-- inter_token_latency, as llm-d-benchmark's own converter writes it: its mean is the pooled
+-- gap mean (the catalogue's itl_mean_ms) and its percentiles are token-weighted
+-- (itl_tw_pN_ms), so every reader maps them back to the same keys. guidellm's
+-- time_per_output_token is token-weighted and has no catalogue key: it is not written.
+local yo = require "llmd.yamlout"
+local ws = require "llmd.workspace"
+
+local M = {}
+
+-- BR latency key <- catalogue prefix, per convention (see llmd.harness.benchmark_report)
+local LAT = {
+  { "time_to_first_token", "ttft", "ms" },
+  { "normalized_time_per_output_token", "ntpot", "ms/token" },
+  { "time_per_output_token", "tpot", "ms/token" },
+  { "inter_token_latency", "itl", "ms/token" },
+  { "request_latency", "latency", "ms" },
+}
+local LAT_GUIDELLM = {
+  { "time_to_first_token", "ttft", "ms" },
+  { "inter_token_latency", "itl", "ms/token", "itl_tw" },
+  { "request_latency", "latency", "ms" },
+}
+
+-- 64-bit FNV-1a of s, as 16 hex digits: a stable id for the same input.
+function M.hash(s)
+  local h = 0xcbf29ce484222325
+  for i = 1, #s do
+    h = h ~ s:byte(i)
+    h = h * 0x100000001b3
+  end
+  return ("%016x"):format(h)
+end
+
+local function int(v)
+  if v == nil then return nil end
+  return math.tointeger(v) or math.floor(v + 0.5)
+end
+
+-- pct: the prefix of the percentile keys when it is not the mean's (guidellm's token-weighted ITL)
+local function stats(values, prefix, units, pct)
+  local mean = values[prefix .. "_mean_ms"]
+  if mean == nil then return nil end
+  pct = pct or prefix
+  return yo.map("units", units, "mean", mean, "p50", values[pct .. "_p50_ms"],
+    "p90", values[pct .. "_p90_ms"], "p99", values[pct .. "_p99_ms"])
+end
+
+local function rate(v, units)
+  if v == nil then return nil end
+  return yo.map("units", units, "mean", v)
+end
+
+-- The stages to write: every stage, or the overall set as stage 0 when there are none.
+local function points(run)
+  if #run.stages > 0 then return run.stages end
+  return { { index = 0, metrics = run.overall, file = run.files and run.files[1], requests = run.requests } }
+end
+
+local function base(path) return tostring(path or "results"):match("([^/]+)$") end
+
+-- The stack as components (Generic: llmdlua seldom knows replicas and parallelism).
+local function stack(info)
+  if type(info) ~= "table" then return nil end
+  local known = {}
+  for _, k in ipairs { "guide", "model", "hardware", "gateway", "llmd_version", "decode_image", "namespace" } do
+    local v = info[k]
+    if type(v) == "string" and v ~= "" and v ~= "unknown" then known[k] = v end
+  end
+  if next(known) == nil then return nil end
+  local label = info.label or known.guide or "stack"
+  local std = yo.map("kind", "generic", "tool", known.guide and ("llm-d " .. known.guide) or "llm-d",
+    "tool_version", known.decode_image or known.llmd_version or "unknown",
+    "model", known.model, "hardware", known.hardware, "gateway", known.gateway, "namespace", known.namespace)
+  local cfg = {}
+  for _, k in ipairs { "guide", "model", "hardware", "gateway", "llmd_version", "decode_image" } do
+    cfg[#cfg + 1] = k .. "=" .. tostring(known[k])
+  end
+  return { yo.map(
+    "metadata", yo.map("schema_version", "0.0.1", "label", tostring(label), "cfg_id", M.hash(table.concat(cfg, ";"))),
+    "standardized", std,
+    "native", yo.map()) }
+end
+
+-- One report for stage st of run (version "0.2" or "0.1").
+function M.stage_doc(run, st, opts)
+  local version = opts.version or "0.2"
+  local v = st.metrics.values
+  -- a benchmark report read back keeps the tool it came from
+  local tool = run.harness
+  if tool == "benchmark-report" then tool = st.tool or run.tool end
+  local dropped = {}
+  local ok, failed, inc = int(v.requests_ok), int(v.requests_failed), int(v.requests_incomplete)
+  if ok == nil or failed == nil then
+    error(("%s: stage %d has no request counts; a benchmark report needs requests.total"):format(run.dir,
+      st.index), 0)
+  end
+  local total = ok + failed + (inc or 0)
+  -- token counts as mean lengths, over the population each tool's converter averages over
+  local in_n = (tool == "vllm-benchmark" or tool == "inferencemax") and total or ok
+  local out_n = tool == "inferencemax" and total or ok
+  local function len(tokens, n)
+    if tokens == nil or n == 0 then return nil end
+    return yo.map("units", "count", "mean", tokens / n)
+  end
+  local input_mean = v.input_tokens_total and in_n > 0 and v.input_tokens_total / in_n or nil
+  local requests = yo.map("total", total, "failures", failed, "incomplete", inc,
+    "input_length", len(v.input_tokens_total, in_n), "output_length", len(v.output_tokens_total, out_n))
+  local conv = tool == "guidellm" and LAT_GUIDELLM or LAT
+  local latency = yo.map()
+  for _, e in ipairs(conv) do
+    local s = stats(v, e[2], e[3], e[4])
+    if s then
+      yo.set(latency, e[1], s)
+    elseif v[e[2] .. "_p50_ms"] or v[e[2] .. "_p90_ms"] then
+      dropped[#dropped + 1] = ("%s: its mean is unknown (%s), so its percentiles cannot be written")
+        :format(e[1], st.metrics.na[e[2] .. "_mean_ms"] or "no reason given")
+    end
+  end
+  if #latency.k == 0 then latency = nil end
+  local dur = v.duration_s
+  local label = base(st.file)
+  if version == "0.1" then
+    local tp = yo.map("output_tokens_per_sec", v.throughput_tok_s, "total_tokens_per_sec", v.throughput_total_tok_s,
+      "requests_per_sec", v.throughput_req_s)
+    return yo.map(
+      "version", "0.1",
+      "scenario", yo.map("description", opts.description, "load", yo.map("name", tool,
+        "args", yo.map("stage", st.index, "rate_qps", st.rate, "concurrency", st.concurrency))),
+      "metrics", yo.map("time", yo.map("duration", dur), "requests", requests, "latency", latency,
+        "throughput", #tp.k > 0 and tp or nil)), dropped
+  end
+  local throughput = yo.map("output_token_rate", rate(v.throughput_tok_s, "tokens/s"),
+    "total_token_rate", rate(v.throughput_total_tok_s, "tokens/s"),
+    "request_rate", rate(v.throughput_req_s, "queries/s"))
+  if #throughput.k == 0 then throughput = nil end
+  local load
+  if input_mean then
+    load = yo.map(
+      "metadata", yo.map("schema_version", "0.0.1", "cfg_id", opts.cfg_id),
+      "standardized", yo.map("tool", tool, "tool_version", run.tool_version or run.version or "unknown",
+        "source", "unknown", "stage", int(st.index),
+        "input_seq_len", yo.map("distribution", "other", "value", input_mean),
+        "output_seq_len", v.output_tokens_total and out_n > 0 and
+          yo.map("distribution", "other", "value", v.output_tokens_total / out_n) or nil,
+        "rate_qps", st.rate and st.rate > 0 and st.rate or nil,
+        "concurrency", st.concurrency and st.concurrency >= 1 and st.concurrency or nil),
+      "native", yo.map())
+  else
+    dropped[#dropped + 1] = "scenario.load: the mean input length is unknown (it is required there); "
+      .. "the load point's stage, rate and tool are not recorded"
+  end
+  local id = table.concat({ tostring(run.dir), tool, tostring(st.index), label, opts.eid or "" }, "|")
+  local doc = yo.map(
+    "version", "0.2",
+    "run", yo.map("uid", M.hash(id), "eid", opts.eid,
+      "time", dur and yo.map("duration", ("PT%sS"):format(yo.float(dur + 0.0))) or nil,
+      "description", opts.description, "keywords", opts.keywords),
+    "scenario", yo.map("stack", stack(opts.stack), "load", load),
+    "results", yo.map("request_performance", yo.map("aggregate",
+      yo.map("requests", requests, "latency", latency, "throughput", throughput))))
+  return doc, dropped
+end
+
+-- The reports of run: { {name =, doc =, stage =, dropped =}, ... }
+function M.build(run, opts)
+  opts = opts or {}
+  local version = opts.version or "0.2"
+  if version ~= "0.2" and version ~= "0.1" then
+    error(("--br: expected 0.2 or 0.1, got %s"):format(tostring(version)), 0)
+  end
+  local prefix = version == "0.2" and "benchmark_report_v0.2,_" or "benchmark_report,_"
+  local pts = points(run)
+  local uses = {}
+  for _, st in ipairs(pts) do
+    local b = base(st.file)
+    uses[b] = (uses[b] or 0) + 1
+  end
+  local out = {}
+  for _, st in ipairs(pts) do
+    local doc, dropped = M.stage_doc(run, st, opts)
+    local b = base(st.file)
+    -- one native file with several load points (guidellm): one report per point
+    if uses[b] > 1 then b = ("%s_stage_%d"):format(b, st.index) end
+    out[#out + 1] = { name = prefix .. b .. ".yaml", doc = doc, stage = st.index, dropped = dropped }
+  end
+  return out
+end
+
+-- Writes the reports into dir (created); returns the list build() made, with .path.
+function M.write(dir, run, opts)
+  ws.mkdir_p(dir)
+  local list = M.build(run, opts)
+  for _, r in ipairs(list) do
+    r.path = dir:gsub("/+$", "") .. "/" .. r.name
+    ws.write_text(r.path, yo.dump(r.doc))
+  end
+  return list
+end
+
+return M

@@ -1,0 +1,353 @@
+-- llmd.decision: what a comparison may conclude, and with what evidence. Shared by the
+-- two-run report (llmd.report) and any N-way comparison; nothing here renders text
+-- beyond short sentences.
+--
+--   local d = require "llmd.decision"
+--   local slo = d.parse_slo("ttft_p90_ms=200,error_rate_pct=1", "--slo")
+--   local wm = d.workload_match(A, B, points_a, points_b)   -- {same, like_for_like, differences}
+--   local v = d.verdict{ key =, a =, b =, test =, p =, min_effect =, like_for_like = }
+--
+-- Rules (README: "How a comparison decides"):
+-- - a row is tested with Mann-Whitney U when both runs kept per-request samples of it,
+--   with Welch's t-test on the repeat values when both runs are repeats of one load point,
+--   and is otherwise "untested": an untested row never names a winner;
+-- - a tested difference with p >= ALPHA is "no clear difference"; a significant one whose
+--   size (effect_pct, the difference relative to the mean of both values, so that swapping
+--   the runs only flips its sign) is below min_effect is "negligible";
+-- - rows pooled over load ladders that differ are "not comparable" (not like for like).
+local metrics = require "llmd.metrics"
+local stats = require "llmd.stats"
+local stattest = require "llmd.stattest"
+local lp = require "llmd.loadpoints"
+
+local M = {}
+
+M.ALPHA = 0.05
+M.MIN_EFFECT = 2 -- percent
+M.VERDICTS = { "B better", "A better", "no clear difference", "negligible", "untested", "not comparable" }
+
+-- The per-request samples behind a metric (run model set.samples).
+M.SAMPLES = {
+  latency_p50_ms = "latency", latency_p90_ms = "latency", latency_p99_ms = "latency",
+  ttft_mean_ms = "ttft", ttft_p50_ms = "ttft", ttft_p90_ms = "ttft", ttft_p99_ms = "ttft",
+  tpot_mean_ms = "tpot", tpot_p50_ms = "tpot", tpot_p90_ms = "tpot", tpot_p99_ms = "tpot",
+  itl_mean_ms = "itl", itl_p50_ms = "itl", itl_p90_ms = "itl", itl_p99_ms = "itl",
+}
+-- Catalogue keys added later (p95 rows, ...) with these prefixes find their samples too.
+local SAMPLE_PREFIX = { latency = "latency", ttft = "ttft", tpot = "tpot", itl = "itl" }
+function M.sample_kind(key)
+  if M.SAMPLES[key] then return M.SAMPLES[key] end
+  local prefix = key:match("^(%a+)_p%d+_ms$") or key:match("^(%a+)_mean_ms$")
+  return prefix and SAMPLE_PREFIX[prefix] or nil
+end
+
+-- SLOs -------------------------------------------------------------------------------------
+
+local function slo_key_ok(key)
+  if key == "error_rate_pct" then return true end
+  if not metrics.has(key) then return false end
+  local m = metrics.get(key)
+  return m.unit == "ms" and m.better == "lower"
+end
+
+local function slo_text(key, max)
+  local m = metrics.get(key)
+  return ("%s ≤ %s"):format(m.label, metrics.format(key, max))
+end
+
+-- The SLO list from "key=max,key=max" or a mapping {key = max} (an info file's or a
+-- plan's `slo:`), sorted by key. where names the source in errors ("--slo",
+-- "a.info.yaml: slo").
+function M.parse_slo(spec, where)
+  where = where or "slo"
+  local pairs_ = {}
+  if type(spec) == "string" then
+    for item in spec:gmatch("[^,]+") do
+      local k, v = item:match("^%s*([%w_]+)%s*=%s*(%S+)%s*$")
+      if not k then
+        error(("%s: '%s': expected key=value, e.g. ttft_p90_ms=200"):format(where, item), 0)
+      end
+      pairs_[#pairs_ + 1] = { k, v }
+    end
+  elseif type(spec) == "table" then
+    for k, v in pairs(spec) do pairs_[#pairs_ + 1] = { tostring(k), v } end
+  else
+    error(("%s: expected key=value pairs, e.g. ttft_p90_ms=200,error_rate_pct=1"):format(where), 0)
+  end
+  local out, seen = {}, {}
+  for _, kv in ipairs(pairs_) do
+    local k, v = kv[1], tonumber(kv[2])
+    if not slo_key_ok(k) then
+      error(("%s: '%s' is not a latency or error-rate metric (e.g. ttft_p90_ms, tpot_p90_ms, latency_p99_ms, "
+        .. "itl_p90_ms, error_rate_pct; see the metric catalogue)"):format(where, k), 0)
+    end
+    if not v or v ~= v or v < 0 or v == math.huge then
+      error(("%s: %s: expected a limit >= 0, got '%s'"):format(where, k, tostring(kv[2])), 0)
+    end
+    if seen[k] then error(("%s: %s given twice"):format(where, k), 0) end
+    seen[k] = true
+    out[#out + 1] = { key = k, max = v, text = slo_text(k, v) }
+  end
+  table.sort(out, function(x, y) return x.key < y.key end)
+  return out
+end
+
+-- The SLOs as one phrase: "TTFT p90 ≤ 200.0 ms and Error rate ≤ 1.00 %".
+function M.slo_phrase(slo)
+  local parts = {}
+  for _, s in ipairs(slo) do parts[#parts + 1] = s.text end
+  return table.concat(parts, " and ")
+end
+
+-- The per-request thresholds of an SLO list, for goodput (in seconds): the tightest limit
+-- of each of TTFT, TPOT and end-to-end latency, as DistServe and vLLM apply them to each
+-- request. nil when the SLOs name none of them.
+function M.request_thresholds(slo)
+  local th, any = {}, false
+  for _, s in ipairs(slo or {}) do
+    local kind = s.key:match("^(%a+)_")
+    local f = (kind == "ttft" and "ttft") or (kind == "tpot" and "tpot") or (kind == "latency" and "e2e") or nil
+    if f then
+      local v = s.max / 1000
+      if not th[f] or v < th[f] then th[f] = v end
+      any = true
+    end
+  end
+  return any and th or nil
+end
+
+-- Workload match ------------------------------------------------------------------------------
+
+local function fmt_load(p)
+  if not p.offered then return "unknown" end
+  return p.load_type == "concurrency" and ("c=%g"):format(p.offered) or ("%g/s"):format(p.offered)
+end
+
+local function list_of(points, f)
+  local parts = {}
+  for _, p in ipairs(points) do parts[#parts + 1] = f(p) end
+  return table.concat(parts, ", ")
+end
+
+local function mean_len(set, total_key)
+  local n, t = set.values.requests_ok, set.values[total_key]
+  if n and t and n > 0 then return t / n end
+end
+
+-- What differs between the workloads two runs measured: {same =, like_for_like =,
+-- differences = {{field, a, b, text, like_for_like = false when it breaks pooled rows}}}.
+-- A and B: sides ({label, state, run}); pa, pb: their load points.
+function M.workload_match(A, B, pa, pb)
+  local diffs = {}
+  local function add(field, a, b, text, breaks)
+    diffs[#diffs + 1] = { field = field, a = a, b = b, text = text, breaks_pooled = breaks or false }
+  end
+  local ra, rb = A.run, B.run
+  local ha = ra.harness .. (ra.tool and ra.tool ~= "" and (" (" .. ra.tool .. ")") or "")
+  local hb = rb.harness .. (rb.tool and rb.tool ~= "" and (" (" .. rb.tool .. ")") or "")
+  if ha ~= hb then add("harness", ha, hb, ("harness: %s vs %s"):format(ha, hb), false) end
+  local ta, tb = list_of(pa, function(p) return p.load_type end), list_of(pb, function(p) return p.load_type end)
+  local function uniq(s)
+    local seen, out = {}, {}
+    for w in s:gmatch("[^, ]+") do if not seen[w] then seen[w] = true; out[#out + 1] = w end end
+    return table.concat(out, "+")
+  end
+  if uniq(ta) ~= uniq(tb) then
+    add("load_type", uniq(ta), uniq(tb), ("load type: %s vs %s"):format(uniq(ta), uniq(tb)), true)
+  end
+  local la, lb = list_of(pa, fmt_load), list_of(pb, fmt_load)
+  if #pa ~= #pb then
+    add("load_points", #pa, #pb, ("load points: %d (%s) vs %d (%s)"):format(#pa, la, #pb, lb), true)
+  else
+    local same = true
+    for i = 1, #pa do
+      local x, y = pa[i].offered, pb[i].offered
+      if (x == nil) ~= (y == nil) or (x and not lp.close(x, y)) then same = false end
+    end
+    if not same then add("offered_load", la, lb, ("offered load: %s vs %s"):format(la, lb), true) end
+    -- per point: requests sent and duration, where both know them
+    local rq, du = {}, {}
+    for i = 1, #pa do
+      local x, y = pa[i].requests, pb[i].requests
+      if x and y and not lp.close(x, y, 0.02) then rq[#rq + 1] = ("point %d: %g vs %g"):format(i, x, y) end
+      x, y = pa[i].duration_s, pb[i].duration_s
+      if x and y and not lp.close(x, y, 0.10) then du[#du + 1] = ("point %d: %.1f s vs %.1f s"):format(i, x, y) end
+    end
+    if same and #rq > 0 then
+      add("requests", nil, nil, "requests per load point: " .. table.concat(rq, "; "), true)
+    end
+    if #du > 0 then add("duration", nil, nil, "duration per load point: " .. table.concat(du, "; "), false) end
+  end
+  -- token lengths per request (mean; p50 and p90 where the run model has them)
+  for _, t in ipairs { { "input", "input_tokens_total" }, { "output", "output_tokens_total" } } do
+    local ma, mb = mean_len(ra.overall, t[2]), mean_len(rb.overall, t[2])
+    local parts = {}
+    if ma and mb and not lp.close(ma, mb, 0.05) then parts[#parts + 1] = ("mean %.1f vs %.1f"):format(ma, mb) end
+    local la_, lb_ = (ra.overall.token_lengths or {})[t[1]], (rb.overall.token_lengths or {})[t[1]]
+    if la_ and lb_ then
+      for _, q in ipairs { "p50", "p90" } do
+        local x, y = la_[q], lb_[q]
+        if x and y and not lp.close(x, y, 0.05) then parts[#parts + 1] = ("%s %g vs %g"):format(q, x, y) end
+      end
+    end
+    if #parts > 0 then
+      add(t[1] .. "_tokens", ma, mb, ("%s tokens per request: %s"):format(t[1], table.concat(parts, ", ")), true)
+    end
+  end
+  local function stated(side, part, k)
+    local s = side.state or {}
+    local v = type(s[part]) == "table" and s[part][k] or nil
+    if v == nil or v == "unknown" then return nil end
+    return tostring(v)
+  end
+  local wa, wb = stated(A, "benchmark", "workload"), stated(B, "benchmark", "workload")
+  if wa and wb and wa ~= wb then add("workload", wa, wb, ("workload/profile: '%s' vs '%s'"):format(wa, wb), false) end
+  local ma = ra.model or stated(A, "stack", "model")
+  local mb = rb.model or stated(B, "stack", "model")
+  if ma and mb and ma ~= mb then add("model", ma, mb, ("model: %s vs %s"):format(ma, mb), false) end
+  local like = true
+  for _, d in ipairs(diffs) do if d.breaks_pooled then like = false end end
+  return { same = #diffs == 0, like_for_like = like, differences = diffs }
+end
+
+-- Tests ---------------------------------------------------------------------------------------
+
+-- Mann-Whitney U of two sample accumulators: {test = "mann_whitney", p, z, u, effect} or nil.
+function M.mann_whitney(xa, xb)
+  if not (xa and xb) or xa:count() == 0 or xb:count() == 0 then return nil end
+  local ok, r = pcall(stats.mann_whitney, xa, xb)
+  if not ok or not r then return nil end
+  local out = {}
+  for k, v in pairs(r) do out[k] = v end
+  out.name = r.test
+  out.test = "mann_whitney"
+  return out
+end
+
+-- Token gaps (ITL) are pooled over requests, and the gaps of one request are not
+-- independent: Mann-Whitney on the pooled gaps would count every request dozens of times
+-- and call noise significant. The test is kept but its z is divided by the square root of
+-- the gaps per request (the design effect of fully correlated clusters), so it counts no
+-- more evidence than the requests give.
+function M.declustered(r, gaps, requests)
+  if not (r and r.z and gaps and requests and requests > 0) then return r end
+  local m = gaps / requests
+  if m <= 1 then return r end
+  r.z_pooled, r.p_pooled = r.z, r.p
+  r.z = r.z / math.sqrt(m)
+  r.p = stattest.normal_two_sided(r.z)
+  r.gaps_per_request = m
+  return r
+end
+
+-- Welch's t-test on repeat values: {test = "welch", p, t, df} or nil (fewer than 2 each).
+function M.welch(xs, ys)
+  if not (xs and ys) or #xs < 2 or #ys < 2 then return nil end
+  local r = stattest.welch(xs, ys)
+  return { test = "welch", p = r.p, t = r.t ~= math.huge and r.t ~= -math.huge and r.t or nil, df = r.df,
+    mean_a = r.mean_a, mean_b = r.mean_b }
+end
+
+-- The test for an overall row: Mann-Whitney on per-request samples of both runs, else
+-- Welch on the repeats when each run is repeats of one load point, else nil and why.
+function M.row_test(key, ra, rb, pa, pb, memo)
+  local kind = M.sample_kind(key)
+  local sa, sb = ra.overall.samples, rb.overall.samples
+  if kind and sa and sb and sa[kind] and sb[kind] then
+    local r = memo and memo[kind]
+    if r == nil then
+      r = M.mann_whitney(sa[kind], sb[kind]) or false
+      if r and kind == "itl" then
+        local na, nb = ra.overall.values.requests_ok, rb.overall.values.requests_ok
+        r = M.declustered(r, sa[kind]:count() + sb[kind]:count(), na and nb and na + nb)
+      end
+      if memo then memo[kind] = r end
+    end
+    if r then
+      local copy = {}
+      for k, v in pairs(r) do copy[k] = v end
+      return copy
+    end
+  end
+  if #pa == 1 and #pb == 1 and pa[1].ci and pb[1].ci and pa[1].ci[key] and pb[1].ci[key] then
+    return M.welch(pa[1].ci[key].samples, pb[1].ci[key].samples)
+  end
+  local why
+  if #pa > 1 or #pb > 1 then
+    why = kind and "no per-request samples from both runs" or "pooled over several load points, no repeats to test"
+  else
+    why = kind and "no per-request samples or repeats from both runs" or "no repeats from both runs"
+  end
+  return nil, why
+end
+
+-- Verdicts -------------------------------------------------------------------------------------
+
+-- The size of a difference, symmetric in the two runs: (b - a) / mean(|a|, |b|) x 100.
+function M.effect_pct(a, b)
+  if a == nil or b == nil then return nil end
+  if a == b then return 0 end
+  local den = (math.abs(a) + math.abs(b)) / 2
+  if den == 0 or den == math.huge or den ~= den then return nil end
+  return (b - a) / den * 100
+end
+
+-- One row's verdict. o: key, a, b (values), test ({test, p} or nil), min_effect (%),
+-- like_for_like (false: pooled over differing ladders), comparable (false, why).
+-- Returns {verdict, effect_pct, p_value, test, winner = "a" | "b" | nil, note}.
+function M.verdict(o)
+  local m = metrics.get(o.key)
+  local r = { effect_pct = M.effect_pct(o.a, o.b), test = o.test and o.test.test or nil,
+    p_value = o.test and o.test.p or nil }
+  if o.a == nil or o.b == nil then
+    r.verdict = "not comparable"
+    r.note = "unknown on at least one side"
+    return r
+  end
+  if o.comparable == false then
+    r.verdict = "not comparable"
+    r.note = o.why
+    return r
+  end
+  if o.like_for_like == false then
+    r.verdict = "not comparable"
+    r.note = "not like for like: pooled over load points that differ between the runs"
+    return r
+  end
+  if m.better == "none" then
+    r.verdict = "not comparable"
+    r.note = "describes the run; neither value is better"
+    return r
+  end
+  if o.a == o.b then
+    r.verdict = "no clear difference"
+    return r
+  end
+  if not o.test or o.test.p == nil then
+    r.verdict = "untested"
+    r.note = o.untested_why
+    return r
+  end
+  if o.test.p >= (o.alpha or M.ALPHA) then
+    r.verdict = "no clear difference"
+    return r
+  end
+  local eff = r.effect_pct
+  if eff and math.abs(eff) < (o.min_effect or M.MIN_EFFECT) then
+    r.verdict = "negligible"
+    return r
+  end
+  local b_better = (m.better == "higher") == (o.b > o.a)
+  r.verdict = b_better and "B better" or "A better"
+  r.winner = b_better and "b" or "a"
+  return r
+end
+
+-- The verdict as the report prints it: "vllm better" for a win, the verdict otherwise.
+function M.verdict_text(v, la, lb)
+  if v == "B better" then return lb .. " better" end
+  if v == "A better" then return la .. " better" end
+  return v
+end
+
+return M

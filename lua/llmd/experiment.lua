@@ -1,0 +1,337 @@
+-- llmd.experiment: llm-d-benchmark's experiment (design of experiments) files.
+--
+--   local ex = require "llmd.experiment"
+--   local e = ex.load("pd-disaggregation.yaml")
+--   e.name, e.harness, e.profile, e.dataset_url
+--   e.setup_treatments   -- { {name =, overrides = nested values override}, ... } (document order)
+--   e.run_treatments     -- { {name =, profile =, overrides = {{path =, value =}, ...}}, ... }
+--   e.total_matrix, e.reset_caches, e.run_controls, e.warnings
+--   local p, unmatched = ex.apply_overrides(profile, run_treatment.overrides)  -- a changed copy
+--
+-- Keys read, as llm-d-benchmark's parser reads them: experiment.{name, harness, profile,
+-- datasetUrl}; setup.constants and setup.treatments (each a mapping: name + dotted keys,
+-- constants first, the treatment's keys win; "a.b.c: v" becomes {a = {b = {c = v}}} and
+-- _PROTECTDOT_ in a key stands for a literal dot); the run treatments, from the top-level
+-- `treatments` list, else the `run` list (a `run:` mapping - the legacy factor format - has
+-- none); a top-level `constants` mapping merged into every run treatment first;
+-- reset_caches, treatment_max_attempts, treatment_stop_on_error, validate_failures. The
+-- design: block is informational. Items that are not mappings are skipped with a warning
+-- (the legacy "1,1,2,1" strings); values of the wrong type are an error naming the key.
+local yaml = require "llmd.yaml"
+
+local M = {}
+
+M.PROTECTDOT = "_PROTECTDOT_"
+
+local function is_map(v)
+  if type(v) ~= "table" then return false end
+  if getmetatable(v) and require("llmd.json").is_array(v) then return false end
+  return #v == 0
+end
+
+local function is_list(v)
+  if type(v) ~= "table" then return false end
+  if next(v) == nil then return require("llmd.json").is_array(v) or getmetatable(v) == nil end
+  return #v > 0 and not is_map(v)
+end
+
+-- A mapping's keys in document order (sorted for tables not made by llmd.yaml).
+local function keys(t)
+  local ok, ks = pcall(yaml.keys, t)
+  if ok and type(ks) == "table" and #ks > 0 then return ks end
+  ks = {}
+  for k in pairs(t) do ks[#ks + 1] = k end
+  table.sort(ks, function(a, b) return tostring(a) < tostring(b) end)
+  return ks
+end
+M.keys = keys
+
+-- "a.b_PROTECTDOT_c.d" -> {"a", "b.c", "d"}
+function M.split_path(key)
+  local parts = {}
+  for seg in (tostring(key) .. "."):gmatch("(.-)%.") do
+    parts[#parts + 1] = (seg:gsub(M.PROTECTDOT, "."))
+  end
+  return parts
+end
+
+local function deep_copy(v, seen)
+  if type(v) ~= "table" then return v end
+  seen = seen or {}
+  if seen[v] then return seen[v] end
+  local c = {}
+  seen[v] = c
+  for k, x in pairs(v) do c[k] = deep_copy(x, seen) end
+  return setmetatable(c, getmetatable(v))
+end
+M.deep_copy = deep_copy
+
+-- {{key, value}, ...} of dotted keys -> nested mapping. A key that needs a mapping where
+-- another key put a value (or the reverse) is an error naming both: `where` says whose.
+function M.dotted_to_nested(pairs_list, where)
+  local out, kind, who = {}, {}, {}
+  for _, kv in ipairs(pairs_list) do
+    local key, value = kv[1], kv[2]
+    local parts = M.split_path(key)
+    local node, path = out, nil
+    for i = 1, #parts - 1 do
+      path = path and (path .. "." .. parts[i]) or parts[i]
+      if kind[path] == "value" then
+        error(("%s: '%s' needs %s to be a mapping, but '%s' sets it to a value"):format(where, key, path,
+          who[path]), 0)
+      end
+      if not kind[path] then
+        kind[path], who[path] = "map", key
+        node[parts[i]] = {}
+      end
+      node = node[parts[i]]
+    end
+    local full = table.concat(parts, ".")
+    if kind[full] == "map" then
+      error(("%s: '%s' sets %s to a value, but '%s' needs it to be a mapping"):format(where, key, full,
+        who[full]), 0)
+    end
+    kind[full], who[full] = "value", key
+    node[parts[#parts]] = deep_copy(value)
+  end
+  return out
+end
+
+-- Applies dotted overrides ({{path =, value =}}) to a copy of profile. Integer segments
+-- index lists (from 0, as upstream); a path whose parent does not exist is unmatched:
+-- returned, not applied. Returns the new profile and the unmatched paths.
+function M.apply_overrides(profile, overrides)
+  local p = deep_copy(profile)
+  local unmatched = {}
+  for _, o in ipairs(overrides) do
+    local parts = M.split_path(o.path)
+    local node, ok = p, true
+    for i = 1, #parts - 1 do
+      local seg = parts[i]
+      local nxt
+      if type(node) == "table" and is_list(node) and seg:match("^%d+$") then
+        nxt = node[tonumber(seg) + 1]
+      elseif type(node) == "table" then
+        nxt = node[seg]
+      end
+      if type(nxt) ~= "table" then ok = false; break end
+      node = nxt
+    end
+    local leaf = parts[#parts]
+    if ok then
+      if is_list(node) and next(node) ~= nil then
+        local i = leaf:match("^%d+$") and tonumber(leaf) + 1
+        if i and i <= #node + 1 then node[i] = deep_copy(o.value) else ok = false end
+      else
+        node[leaf] = deep_copy(o.value)
+      end
+    end
+    if not ok then unmatched[#unmatched + 1] = o.path end
+  end
+  return p, unmatched
+end
+
+local function check_bool(v, key, path)
+  if v == nil then return false end
+  if type(v) ~= "boolean" then
+    error(("%s: %s: expected true or false, got %s"):format(path, key, tostring(v)), 0)
+  end
+  return v
+end
+
+-- The experiment in doc (a table from llmd.yaml); path names the file in errors.
+function M.parse(doc, path)
+  path = path or "experiment"
+  if doc == nil then doc = {} end
+  if not is_map(doc) then error(path .. ": expected a mapping (an experiment)", 0) end
+  local e = { warnings = {}, setup_treatments = {}, run_treatments = {} }
+  local function warn(fmt, ...) e.warnings[#e.warnings + 1] = path .. ": " .. fmt:format(...) end
+  local meta = doc.experiment
+  if meta ~= nil and not is_map(meta) then error(path .. ": experiment: expected a mapping", 0) end
+  meta = meta or {}
+  local function str(v, key)
+    if v == nil or v == yaml.null then return nil end
+    if type(v) ~= "string" then error(("%s: %s: expected a string, got %s"):format(path, key, tostring(v)), 0) end
+    return v
+  end
+  e.name = str(meta.name, "experiment.name") or (path:match("([^/]+)$"):gsub("%.[^.]*$", ""))
+  e.harness = str(meta.harness, "experiment.harness")
+  e.profile = str(meta.profile, "experiment.profile")
+  e.dataset_url = str(meta.datasetUrl, "experiment.datasetUrl")
+
+  -- setup treatments
+  local setup = doc.setup
+  if setup ~= nil and setup ~= yaml.null then
+    if not is_map(setup) then error(path .. ": setup: expected a mapping (constants, treatments)", 0) end
+    local consts = setup.constants
+    if consts ~= nil and consts ~= yaml.null and not is_map(consts) then
+      error(path .. ": setup.constants: expected a mapping of dotted keys", 0)
+    end
+    local list = setup.treatments
+    if list ~= nil and list ~= yaml.null and not is_list(list) then
+      error(path .. ": setup.treatments: expected a list", 0)
+    end
+    for i, t in ipairs(list or {}) do
+      if not is_map(t) then
+        warn("setup.treatments[%d]: not a mapping (%s); skipped", i - 1, tostring(t))
+      else
+        local name = t.name ~= nil and tostring(t.name) or ("setup-" .. i)
+        local flat, at = {}, {}
+        local function add(k, v)
+          if at[k] then flat[at[k]][2] = v else flat[#flat + 1] = { k, v }; at[k] = #flat end
+        end
+        for _, k in ipairs(consts and keys(consts) or {}) do add(tostring(k), consts[k]) end
+        for _, k in ipairs(keys(t)) do if k ~= "name" then add(tostring(k), t[k]) end end
+        e.setup_treatments[#e.setup_treatments + 1] = {
+          name = name, overrides = M.dotted_to_nested(flat, ("%s: setup treatment %s"):format(path, name)),
+        }
+      end
+    end
+  end
+  local seen = {}
+  for _, t in ipairs(e.setup_treatments) do
+    if seen[t.name] then error(("%s: two setup treatments are named %s"):format(path, t.name), 0) end
+    seen[t.name] = true
+  end
+  e.has_setup_phase = #e.setup_treatments > 0
+
+  -- run treatments
+  local rlist = doc.treatments
+  local rkey = "treatments"
+  if rlist == nil or rlist == yaml.null then rlist, rkey = doc.run, "run" end
+  if rlist ~= nil and rlist ~= yaml.null and not is_list(rlist) then
+    if rkey == "run" and is_map(rlist) then
+      warn("run: a mapping (the legacy factors format) - no run treatments read from it")
+      rlist = nil
+    else
+      error(("%s: %s: expected a list of run treatments"):format(path, rkey), 0)
+    end
+  end
+  local rconsts = doc.constants
+  if rconsts ~= nil and rconsts ~= yaml.null and not is_map(rconsts) then
+    error(path .. ": constants: expected a mapping of dotted keys", 0)
+  end
+  seen = {}
+  for i, t in ipairs(rlist or {}) do
+    if not is_map(t) then
+      warn("%s[%d]: not a mapping (%s); skipped", rkey, i - 1, tostring(t))
+    else
+      local name = t.name ~= nil and tostring(t.name) or ("t" .. i)
+      if seen[name] then error(("%s: two run treatments are named %s"):format(path, name), 0) end
+      seen[name] = true
+      local ov, at = {}, {}
+      local function add(k, v)
+        if at[k] then ov[at[k]].value = v else ov[#ov + 1] = { path = k, value = v }; at[k] = #ov end
+      end
+      for _, k in ipairs(rconsts and keys(rconsts) or {}) do add(tostring(k), rconsts[k]) end
+      for _, k in ipairs(keys(t)) do
+        if k ~= "name" and k ~= "profile" then add(tostring(k), t[k]) end
+      end
+      e.run_treatments[#e.run_treatments + 1] = {
+        name = name, profile = str(t.profile, ("%s[%d].profile"):format(rkey, i - 1)), overrides = ov,
+      }
+    end
+  end
+  e.run_treatments_count = #e.run_treatments
+  e.total_matrix = math.max(#e.setup_treatments, 1) * math.max(#e.run_treatments, 1)
+
+  e.reset_caches = check_bool(doc.reset_caches, "reset_caches", path)
+  local att = doc.treatment_max_attempts
+  if att == nil then att = 1 end
+  if math.type(att) ~= "integer" then
+    error(("%s: treatment_max_attempts: expected an integer >= 1, got %s"):format(path, tostring(att)), 0)
+  end
+  e.run_controls = {
+    treatment_max_attempts = math.max(att, 1),
+    treatment_stop_on_error = check_bool(doc.treatment_stop_on_error, "treatment_stop_on_error", path),
+    validate_failures = check_bool(doc.validate_failures, "validate_failures", path),
+  }
+  return e
+end
+
+function M.load(path)
+  local ok, doc = pcall(yaml.load_file, path)
+  if not ok then error(tostring(doc), 0) end
+  return M.parse(doc, path)
+end
+
+-- The parsed form llm-d-benchmark's own parser reports (expected/parsed-experiments.json).
+function M.summary(e)
+  local json = require "llmd.json"
+  local st = {}
+  for i, t in ipairs(e.setup_treatments) do st[i] = { name = t.name, overrides = t.overrides } end
+  local function n(v) if v == nil then return json.null end return v end
+  return {
+    name = e.name, harness = n(e.harness), profile = n(e.profile), dataset_url = n(e.dataset_url),
+    has_setup_phase = e.has_setup_phase, setup_treatments = json.array(st),
+    run_treatments_count = e.run_treatments_count, total_matrix = e.total_matrix, reset_caches = e.reset_caches,
+    run_controls = e.run_controls,
+  }
+end
+
+-- The file name of a rendered profile: <stem>-<treatment><suffix> ("random_concurrent.yaml",
+-- "conc8" -> "random_concurrent-conc8.yaml").
+function M.rendered_name(profile, treatment)
+  local stem, suffix = profile:match("^(.-)(%.[^./]*%.in)$")
+  if not stem then stem, suffix = profile:match("^(.-)(%.[^./]*)$") end
+  if not stem then stem, suffix = profile, "" end
+  return stem .. "-" .. treatment .. suffix
+end
+
+-- experiment-summary.yaml -----------------------------------------------------------------
+--
+-- As upstream writes it: keys in this order, durations rounded to 0.1 s, run treatments
+-- as "completed/total", workspace_dir and error only when set. A result is
+-- {setup_treatment, status, run_completed, run_total, duration, workspace_dir, error}.
+
+M.STATUSES = { pending = true, success = true, failed_render = true, failed_standup = true,
+  failed_smoketest = true, failed_run = true, failed_teardown = true }
+
+local function round1(x) return tonumber(("%.1f"):format(x)) + 0.0 end
+M.round1 = round1
+
+function M.summary_doc(name, total_setup, total_run, results, total_seconds)
+  local yo = require "llmd.yamlout"
+  local ok, failed = 0, 0
+  local list = {}
+  for _, r in ipairs(results) do
+    if not M.STATUSES[r.status] then error(("experiment summary: unknown status %s"):format(tostring(r.status)), 2) end
+    if r.status == "success" then ok = ok + 1 end
+    if r.status:match("^failed") then failed = failed + 1 end
+    list[#list + 1] = yo.map("setup_treatment", r.setup_treatment, "status", r.status,
+      "run_treatments", ("%d/%d"):format(r.run_completed or 0, r.run_total or total_run),
+      "duration_seconds", round1(r.duration or 0),
+      "workspace_dir", r.workspace_dir ~= "" and r.workspace_dir or nil,
+      "error", r.error ~= "" and r.error or nil)
+  end
+  return yo.map("experiment", name, "total_setup_treatments", total_setup, "total_run_treatments", total_run,
+    "total_matrix", math.max(total_setup, 1) * math.max(total_run, 1), "succeeded", ok, "failed", failed,
+    "total_duration_seconds", round1(total_seconds or 0), "treatments", list), ok, failed
+end
+
+function M.summary_yaml(...)
+  return require("llmd.yamlout").dump((M.summary_doc(...)))
+end
+
+-- The printed summary: 62-character rules, one line per setup treatment.
+function M.summary_table(name, total_setup, total_run, results, total_seconds)
+  local _, ok, failed = M.summary_doc(name, total_setup, total_run, results, total_seconds)
+  local rule = ("="):rep(62)
+  local out = { rule, "DoE EXPERIMENT SUMMARY", rule,
+    ("Experiment: %s"):format(name),
+    ("Matrix: %d setup x %d run = %d"):format(total_setup, total_run,
+      math.max(total_setup, 1) * math.max(total_run, 1)),
+    ("Duration: %.1f s"):format(total_seconds or 0), "" }
+  for _, r in ipairs(results) do
+    local icon = r.status == "success" and "OK  " or r.status == "pending" and "..  " or "FAIL"
+    out[#out + 1] = ("  %s %-30s %-18s runs: %d/%d"):format(icon, r.setup_treatment, r.status,
+      r.run_completed or 0, r.run_total or total_run)
+    if r.error and r.error ~= "" then out[#out + 1] = ("       %s"):format(r.error) end
+  end
+  out[#out + 1] = ""
+  out[#out + 1] = ("Result: %d/%d succeeded, %d failed"):format(ok, #results, failed)
+  out[#out + 1] = rule
+  return table.concat(out, "\n") .. "\n"
+end
+
+return M

@@ -1,0 +1,521 @@
+-- llmd.experiment_run: an experiment (setup treatments x run treatments) on a cluster.
+--
+--   local xr = require "llmd.experiment_run"
+--   local plan = xr.load_plan("plan.yaml")
+--   local ok, ctx = xr.run(experiment, plan, { dry_run =, resume = ws, stop_on_error =,
+--                                               skip_teardown =, yes =, out = })
+--
+-- Per setup treatment, in its own namespace and workspace folder
+-- (<ws>/setup-treatment-<name>/): render (the treatment's values override, every run
+-- treatment's config) -> standup (deploy, wait until ready) -> smoke test -> every run
+-- treatment benchmarked (results, run_state.json, a benchmark report per load point) ->
+-- vLLM logs -> teardown (unless --skip-teardown). Setup treatments run in parallel when
+-- the plan lists several namespaces and `parallel: N`; each one's commands go through
+-- llmd.k8s scoped to its namespace and use llmd.cluster's step functions, so the
+-- namespace guard and teardown rules are those of compare.lua. A failure is recorded as
+-- upstream records it (failed_render, failed_standup, failed_smoketest, failed_run,
+-- failed_teardown) and the other treatments carry on; a failed standup or smoke test is
+-- torn down (best effort) at once. At the end: experiment-summary.yaml, the printed table,
+-- and the comparison across treatments.
+local br = require "llmd.br"
+local cluster = require "llmd.cluster"
+local ex = require "llmd.experiment"
+local harness = require "llmd.harness"
+local json = require "llmd.json"
+local k8s = require "llmd.k8s"
+local lfs = require "lfs"
+local steps = require "llmd.steps"
+local ws = require "llmd.workspace"
+local yaml = require "llmd.yaml"
+
+local M = {}
+
+local function is_map(v) return type(v) == "table" and not json.is_array(v) and #v == 0 end
+
+-- The plan: namespaces (or namespace), parallel, parent, bins, timeouts, benchmark_pvc,
+-- teardown_without_logs, and one deploy + benchmark as a compare.lua run has them
+-- (the setup treatments' overrides go over deploy.values_override).
+function M.validate(plan, name)
+  name = name or "plan"
+  if not is_map(plan) then error(name .. ": expected a mapping (deploy, benchmark, namespaces, ...)", 0) end
+  local errs = {}
+  local function bad(key, msg) errs[#errs + 1] = ("%s: %s: %s"):format(name, key, msg) end
+  local KNOWN = { namespaces = true, namespace = true, parallel = true, parent = true, bins = true, timeouts = true,
+    benchmark_pvc = true, teardown_without_logs = true, deploy = true, benchmark = true, baseline = true, info = true }
+  for k in pairs(plan) do
+    if not KNOWN[k] then
+      local l = {}
+      for x in pairs(KNOWN) do l[#l + 1] = x end
+      table.sort(l)
+      bad(tostring(k), "unknown key (known: " .. table.concat(l, ", ") .. ")")
+    end
+  end
+  if plan.namespaces ~= nil then
+    if type(plan.namespaces) ~= "table" or #plan.namespaces == 0 then
+      bad("namespaces", "expected a list of namespace names")
+    else
+      local seen = {}
+      for i, n in ipairs(plan.namespaces) do
+        if type(n) ~= "string" or n == "" then bad(("namespaces[%d]"):format(i - 1), "expected a name")
+        elseif seen[n] then bad(("namespaces[%d]"):format(i - 1), n .. " is listed twice")
+        else seen[n] = true end
+      end
+    end
+    if plan.namespace ~= nil then bad("namespace", "give either namespace or namespaces, not both") end
+  end
+  if plan.parallel ~= nil and (math.type(plan.parallel) ~= "integer" or plan.parallel < 1) then
+    bad("parallel", "expected an integer >= 1")
+  end
+  if #errs > 0 then error(table.concat(errs, "\n"), 0) end
+  -- deploy and benchmark: checked as a compare.lua run is
+  local as_compare = {
+    namespace = plan.namespace or (plan.namespaces and plan.namespaces[1]), parent = plan.parent, bins = plan.bins,
+    timeouts = plan.timeouts, benchmark_pvc = plan.benchmark_pvc, teardown_without_logs = plan.teardown_without_logs,
+    runs = { a = { label = "a", baseline = plan.baseline, deploy = plan.deploy, benchmark = plan.benchmark,
+      info = plan.info }, b = { label = "b", existing = { results = "." } } },
+  }
+  local ok, err = pcall(cluster.validate, as_compare, name)
+  if not ok then error((tostring(err):gsub("runs%.a%.", "")), 0) end
+  return plan
+end
+
+function M.load_plan(path)
+  local ok, plan = pcall(yaml.load_file, path)
+  if not ok then error(tostring(plan), 0) end
+  return M.validate(plan, path)
+end
+
+-- Deep merge: b over a (copies).
+local function merge(a, b)
+  if not is_map(a) or not is_map(b) then return ex.deep_copy(b) end
+  local out = ex.deep_copy(a)
+  for _, k in ipairs(ex.keys(b)) do out[k] = merge(out[k], b[k]) end
+  return out
+end
+
+-- A writer that prefixes every line (stacks in parallel interleave their lines).
+local function prefixed(out, prefix)
+  local buf = ""
+  return {
+    write = function(self, ...)
+      buf = buf .. table.concat({ ... })
+      while true do
+        local line, rest = buf:match("^([^\n]*\n)(.*)$")
+        if not line then break end
+        out:write(prefix, line)
+        buf = rest
+      end
+      return self
+    end,
+    flush = function() out:flush() end,
+  }
+end
+
+local function say(ctx, fmt, ...)
+  ctx.out:write(("[+%ds] "):format(os.time() - ctx.t0), fmt:format(...), "\n")
+  ctx.out:flush()
+end
+
+-- The experiment's state: every setup treatment's result, saved after each change.
+local function save(ctx)
+  local list = {}
+  for _, s in ipairs(ctx.exp.setup_treatments) do list[#list + 1] = ctx.results[s.name] end
+  json.write(ctx.ws.path .. "/experiment-state.json", { experiment = ctx.exp.name, results = json.array(list) })
+end
+
+local function result(ctx, s) return ctx.results[s] end
+
+local function finish(ctx, s, status, err)
+  local r = result(ctx, s)
+  r.status = status
+  if err then r.error = tostring(err) end
+  r.duration = (r.duration or 0) + (os.time() - (r.started or os.time()))
+  r.started = nil
+  if status:match("^failed") and ctx.stop_on_error and not ctx.halt then
+    ctx.halt = ("setup treatment %s %s"):format(s, status)
+  end
+  save(ctx)
+end
+
+-- Namespaces ------------------------------------------------------------------------------
+
+local function acquire(ctx, s)
+  local r = result(ctx, s)
+  if r.namespace then return r.namespace end
+  for _, slot in ipairs(ctx.pool) do
+    if not slot.busy and not slot.dirty then
+      slot.busy = s
+      r.namespace = slot.ns
+      save(ctx)
+      return slot.ns
+    end
+  end
+  local used = {}
+  for _, slot in ipairs(ctx.pool) do
+    used[#used + 1] = ("%s (%s)"):format(slot.ns, slot.dirty and ("left with " .. slot.dirty .. "'s stack")
+      or ("in use by " .. tostring(slot.busy)))
+  end
+  error(("no free namespace for setup treatment %s: %s"):format(s, table.concat(used, ", ")), 0)
+end
+
+-- clean: the stack is gone, the namespace can take the next treatment
+local function release(ctx, s, clean)
+  for _, slot in ipairs(ctx.pool) do
+    if slot.busy == s then
+      slot.busy = false
+      if not clean then slot.dirty = s end
+    end
+  end
+end
+
+-- The per-treatment cluster context, shaped as llmd.cluster's steps expect.
+local function stack_ctx(ctx, s)
+  if ctx.stacks[s] then return ctx.stacks[s] end
+  local st = ctx.setup[s]
+  local ns = acquire(ctx, s)
+  local dir = ctx.ws.path .. "/setup-treatment-" .. s
+  ws.mkdir_p(dir)
+  local plan = ctx.plan
+  local deploy = ex.deep_copy(plan.deploy)
+  if next(st.overrides) ~= nil then
+    deploy.values_override = merge(deploy.values_override or {}, st.overrides)
+  end
+  local runs = { stack = { label = s, baseline = plan.baseline, deploy = deploy, benchmark = plan.benchmark,
+    info = plan.info } }
+  local commands = { stack = {} }
+  for _, rt in ipairs(ctx.exp.run_treatments) do
+    local b = ex.deep_copy(plan.benchmark)
+    b.attempts = b.attempts or ctx.exp.run_controls.treatment_max_attempts
+    b.workload = rt.name
+    runs[rt.name] = { label = s .. "/" .. rt.name, baseline = plan.baseline, deploy = deploy, benchmark = b,
+      info = plan.info }
+    commands[rt.name] = {}
+  end
+  local out = ctx.parallel > 1 and prefixed(ctx.out, "[" .. s .. "] ") or ctx.out
+  local t = plan.timeouts or {}
+  local c = {
+    plan = { runs = runs, teardown_without_logs = plan.teardown_without_logs, benchmark_pvc = plan.benchmark_pvc },
+    ws = { path = dir }, ns = ns, out = out, t0 = ctx.t0, dry_run = ctx.dry_run, bins = ctx.bins,
+    timeouts = ctx.timeouts, commands = commands, config_text = {}, deployed = {}, failed = {}, yes = ctx.yes,
+    k = k8s.new { namespace = ns, log = dir .. "/commands.log", dry_run = ctx.dry_run, bins = ctx.bins, out = out,
+      backoff = t.backoff or 1.0 },
+  }
+  -- what an interrupted run had deployed here
+  cluster.load_deployed(c, "stack")
+  -- the run treatment's keys over every workload of the rendered run_only config
+  c.render_config = function(text, x)
+    local rt = ctx.run_by_name[x]
+    if not rt then return text end
+    local cfg = yaml.load(text, dir .. "/run-" .. x .. "/benchmark/config.yaml")
+    if not is_map(cfg) or not is_map(cfg.workload) then
+      error(("%s: the benchmark template has no workload: mapping to apply run treatment %s to")
+        :format(plan.benchmark.template, x), 0)
+    end
+    local wl = {}
+    for _, w in ipairs(ex.keys(cfg.workload)) do
+      local p2, unmatched = ex.apply_overrides(cfg.workload[w], rt.overrides)
+      for _, u in ipairs(unmatched) do
+        local msg = ("run treatment %s: %s matches nothing in workload %s (not applied)"):format(x, u, w)
+        say(c, "  warning: %s", msg)
+        local r = result(ctx, s)
+        r.warnings = r.warnings or {}
+        r.warnings[#r.warnings + 1] = msg
+      end
+      wl[#wl + 1] = { ex.rendered_name(w, x), p2 }
+    end
+    local new = {}
+    for _, kv in ipairs(wl) do new[kv[1]] = kv[2] end
+    cfg.workload = new
+    return yaml.dump(cfg)
+  end
+  ctx.stacks[s] = c
+  return c
+end
+
+-- Steps -----------------------------------------------------------------------------------
+
+local function not_started(ctx, s) return result(ctx, s).not_started end
+
+local function skip_if_halted(ctx, s)
+  local r = result(ctx, s)
+  if r.not_started then return true end
+  if r.status == "pending" and not r.began and ctx.halt then
+    r.not_started = true
+    r.error = "not started: --stop-on-error after " .. ctx.halt
+    save(ctx)
+    return true
+  end
+  return false
+end
+
+local function teardown_now(ctx, s, c)
+  if ctx.skip_teardown then return true, "kept (--skip-teardown)" end
+  local ok, msg = pcall(cluster.fn.teardown, c, "stack")
+  release(ctx, s, ok)
+  return ok, msg
+end
+
+function M.steps_list()
+  return {
+    { number = 0, name = "preflight", description = "tools, namespaces, workspace", execute = function(ctx)
+      for _, tname in ipairs { "kubectl", "helm" } do
+        local b = ctx.bins[tname] or tname
+        if not ctx.dry_run and not (b:find("/") and lfs.attributes(b)) and not require("llmd.proc").which(b) then
+          error(("%s: not found (set bins.%s in the plan)"):format(b, tname), 0)
+        end
+      end
+      local ns = {}
+      for _, slot in ipairs(ctx.pool) do ns[#ns + 1] = slot.ns end
+      return ("%d setup x %d run treatment(s); namespaces %s, %d at a time"):format(#ctx.exp.setup_treatments,
+        #ctx.exp.run_treatments, table.concat(ns, ", "), ctx.parallel)
+    end },
+    { number = 10, name = "render", per_stack = true, should_skip = skip_if_halted, execute = function(ctx, s)
+      local r = result(ctx, s)
+      r.began = true
+      r.started = os.time()
+      save(ctx)
+      local ok, c = pcall(stack_ctx, ctx, s)
+      if ok then
+        ok, c = pcall(function()
+          local d = c.ws.path .. "/plan"
+          ws.mkdir_p(d)
+          ws.write_text(d .. "/setup-treatment.yaml", yaml.dump { name = s, namespace = c.ns,
+            overrides = ctx.setup[s].overrides })
+          if c.plan.runs.stack.deploy.values_override then
+            ws.write_text(d .. "/values-override.yaml", yaml.dump(c.plan.runs.stack.deploy.values_override))
+          end
+          return c
+        end)
+      end
+      if not ok then
+        finish(ctx, s, r.namespace and "failed_render" or "failed_standup", c)
+        release(ctx, s, true)
+        error(c, 0)
+      end
+      say(c, "Setup treatment %s: namespace %s, workspace %s", s, c.ns, c.ws.path)
+      return "namespace " .. c.ns
+    end },
+    { number = 20, name = "standup", per_stack = true, should_skip = not_started, execute = function(ctx, s)
+      local c = stack_ctx(ctx, s)
+      result(ctx, s).started = result(ctx, s).started or os.time()
+      say(c, "Setup treatment %s: deploying into %s.", s, c.ns)
+      local ok, msg = pcall(function()
+        cluster.fn.deploy(c, "stack")
+        say(c, "Setup treatment %s: waiting for the stack to be ready (up to %d s).", s, c.timeouts.ready)
+        local m = cluster.fn.wait_ready(c, "stack")
+        if c.plan.runs.stack.baseline then cluster.fn.baseline_service(c, "stack") end
+        return m
+      end)
+      if not ok then
+        say(c, "Setup treatment %s: standup failed: %s; tearing down what was deployed.", s, tostring(msg))
+        local tok, tmsg = teardown_now(ctx, s, c)
+        finish(ctx, s, "failed_standup", tostring(msg) .. (tok and "" or ("; teardown failed too: " .. tostring(tmsg))))
+        error(msg, 0)
+      end
+      return msg
+    end },
+    { number = 30, name = "smoketest", per_stack = true, should_skip = not_started, execute = function(ctx, s)
+      local c = stack_ctx(ctx, s)
+      say(c, "Setup treatment %s: smoke test through a port-forward.", s)
+      local ok, msg = pcall(cluster.fn.smoke, c, "stack")
+      if not ok then
+        local tok, tmsg = teardown_now(ctx, s, c)
+        finish(ctx, s, "failed_smoketest", tostring(msg) .. (tok and "" or ("; teardown failed too: " .. tostring(tmsg))))
+        error(msg, 0)
+      end
+      return msg
+    end },
+    { number = 40, name = "run", per_stack = true, should_skip = not_started, execute = function(ctx, s)
+      local c = stack_ctx(ctx, s)
+      local r = result(ctx, s)
+      r.run_failures = {}
+      local done = 0
+      for i, rt in ipairs(ctx.exp.run_treatments) do
+        local dir = c.ws.path .. "/run-" .. rt.name
+        if ctx.resume and lfs.attributes(dir .. "/run_state.json", "mode") == "file" then
+          done = done + 1
+          say(c, "Run treatment %s (%d/%d): done in an earlier run.", rt.name, i, #ctx.exp.run_treatments)
+        else
+          say(c, "Run treatment %s (%d/%d): benchmarking.", rt.name, i, #ctx.exp.run_treatments)
+          local ok, msg = pcall(function()
+            cluster.fn.benchmark(c, rt.name)
+            cluster.fn.save_state(c, rt.name)
+            if not ctx.dry_run then
+              local run = harness.extract(dir .. "/results", { harness = ctx.plan.benchmark.harness })
+              br.write(dir .. "/benchmark_report", run, { version = "0.2", eid = ctx.exp.name,
+                description = ("%s: setup treatment %s, run treatment %s"):format(ctx.exp.name, s, rt.name),
+                stack = { label = s, model = c.plan.runs.stack.deploy.model, guide = c.plan.runs.stack.deploy.guide,
+                  hardware = c.plan.runs.stack.deploy.hardware, gateway = c.plan.runs.stack.deploy.gateway,
+                  llmd_version = c.plan.runs.stack.deploy.llmd_version, namespace = c.ns } })
+            end
+          end)
+          if ok then
+            done = done + 1
+          else
+            r.run_failures[#r.run_failures + 1] = ("%s: %s"):format(rt.name, tostring(msg))
+            say(c, "Run treatment %s failed: %s", rt.name, tostring(msg))
+            if ctx.exp.run_controls.treatment_stop_on_error then
+              say(c, "treatment_stop_on_error: the remaining run treatments of %s are not run.", s)
+              break
+            end
+          end
+        end
+      end
+      r.run_completed = done
+      save(ctx)
+      return ("%d/%d run treatment(s) completed"):format(done, #ctx.exp.run_treatments)
+    end },
+    { number = 50, name = "collect_logs", per_stack = true, should_skip = not_started, execute = function(ctx, s)
+      local c = stack_ctx(ctx, s)
+      say(c, "Setup treatment %s: collecting the vLLM logs.", s)
+      local ok, msg = pcall(cluster.fn.collect_logs, c, "stack")
+      if not ok then
+        if ctx.plan.teardown_without_logs then return "no logs (teardown allowed by the plan): " .. tostring(msg) end
+        finish(ctx, s, "failed_teardown", "not torn down: " .. tostring(msg))
+        release(ctx, s, false)
+        error(msg, 0)
+      end
+      return msg
+    end },
+    { number = 60, name = "teardown", per_stack = true, should_skip = not_started, execute = function(ctx, s)
+      local c = stack_ctx(ctx, s)
+      local r = result(ctx, s)
+      local failures = r.run_failures or {}
+      local status = #failures > 0 and "failed_run" or "success"
+      local err = #failures > 0 and table.concat(failures, "; ") or nil
+      if ctx.skip_teardown then
+        finish(ctx, s, status, err)
+        return "kept in " .. c.ns .. " (--skip-teardown)"
+      end
+      say(c, "Setup treatment %s: tearing down (releases, routes, gateways; PVCs and namespace kept).", s)
+      local ok, msg = teardown_now(ctx, s, c)
+      if not ok then
+        finish(ctx, s, status == "success" and "failed_teardown" or status,
+          (err and (err .. "; ") or "") .. "teardown: " .. tostring(msg))
+        error(msg, 0)
+      end
+      finish(ctx, s, status, err)
+      return msg
+    end },
+    { number = 100, name = "summary", description = "experiment-summary.yaml and the table", execute = function(ctx)
+      local list = {}
+      for _, st in ipairs(ctx.exp.setup_treatments) do list[#list + 1] = ctx.results[st.name] end
+      local nset = ctx.exp.has_setup_phase and #ctx.exp.setup_treatments or 0
+      local total = os.time() - ctx.t0 + (ctx.earlier_seconds or 0)
+      ws.write_text(ctx.ws.path .. "/experiment-summary.yaml",
+        ex.summary_yaml(ctx.exp.name, nset, #ctx.exp.run_treatments, list, total))
+      ctx.summary_text = ex.summary_table(ctx.exp.name, nset, #ctx.exp.run_treatments, list, total)
+      ctx.out:write("\n", ctx.summary_text)
+      return ctx.ws.path .. "/experiment-summary.yaml"
+    end },
+  }
+end
+
+-- Runs exp (llmd.experiment) with plan. opts: dry_run, resume (workspace), stop_on_error,
+-- skip_teardown, only (step set), out. Returns ok (every treatment succeeded), ctx.
+function M.run(exp, plan, opts)
+  opts = opts or {}
+  local out = opts.out or io.stdout
+  local bins = {}
+  for k, v in pairs(plan.bins or {}) do bins[k] = v end
+  for _, tname in ipairs { "kubectl", "helm", "helmfile", "oc" } do
+    local env = os.getenv("LLMDLUA_" .. tname:upper())
+    if env and env ~= "" and not bins[tname] then bins[tname] = env end
+  end
+  -- no setup phase: one treatment, named default, with no overrides
+  local setup_list = exp.setup_treatments
+  if #setup_list == 0 then setup_list = { { name = "default", overrides = {} } } end
+  exp.setup_treatments = setup_list
+  for _, rt in ipairs(exp.run_treatments) do
+    if rt.name == "stack" then
+      error("run treatment 'stack': the name is taken by the stack's own folder (run-stack); rename it", 0)
+    end
+  end
+  if #exp.run_treatments == 0 then
+    error(("%s: no run treatments (a top-level treatments: list of mappings); nothing to benchmark"):format(exp.name), 0)
+  end
+  local names = plan.namespaces
+  if not names then
+    local ns = opts.namespace or plan.namespace
+    if not ns then
+      local env = os.getenv("NAMESPACE")
+      if env and env ~= "" then ns = env end
+    end
+    if not ns then error("no namespace: give namespaces: [...] (or namespace:) in the plan, or set $NAMESPACE", 0) end
+    names = { ns }
+  end
+  local parallel = math.min(plan.parallel or 1, #setup_list)
+  if parallel > #names then
+    error(("parallel: %d needs at least %d namespaces (the plan lists %d); each stack runs in its own")
+      :format(parallel, parallel, #names), 0)
+  end
+  if opts.skip_teardown and #names < #setup_list then
+    error(("--skip-teardown keeps every stack: %d setup treatments need %d namespaces (the plan lists %d)")
+      :format(#setup_list, #setup_list, #names), 0)
+  end
+  local w
+  if opts.resume then
+    w = { path = opts.resume:gsub("/+$", ""), name = opts.resume:gsub("/+$", ""):match("[^/]+$") }
+  else
+    local parent = plan.parent or "."
+    w = ws.create { parent = parent, name = os.date("llm-d-experiment-" .. exp.name:gsub("[^%w%-_.]", "_")
+      .. "-%Y%m%d-%H%M%S") }
+    ws.write_text(w.path .. "/plan.yaml", yaml.dump(plan))
+    if opts.experiment_path then ws.write_text(w.path .. "/experiment.yaml", assert(io.open(opts.experiment_path)):read("a")) end
+  end
+  local pool = {}
+  for _, n in ipairs(names) do pool[#pool + 1] = { ns = n, busy = false, dirty = false } end
+  local t = plan.timeouts or {}
+  local ctx = {
+    exp = exp, plan = plan, ws = w, out = out, t0 = os.time(), dry_run = opts.dry_run, bins = bins, pool = pool,
+    parallel = parallel, stop_on_error = opts.stop_on_error, skip_teardown = opts.skip_teardown,
+    resume = opts.resume ~= nil, stacks = {}, results = {}, setup = {}, run_by_name = {},
+    timeouts = { ready = t.ready or 900, benchmark = t.benchmark or 0, smoke = t.smoke or 120, poll = t.poll or 5 },
+  }
+  for _, rt in ipairs(exp.run_treatments) do ctx.run_by_name[rt.name] = rt end
+  local stacks = {}
+  for _, s in ipairs(setup_list) do
+    ctx.setup[s.name] = s
+    stacks[#stacks + 1] = s.name
+    ctx.results[s.name] = { setup_treatment = s.name, status = "pending", run_completed = 0,
+      run_total = #exp.run_treatments, duration = 0, workspace_dir = w.path .. "/setup-treatment-" .. s.name }
+  end
+  if opts.resume and lfs.attributes(w.path .. "/experiment-state.json", "mode") == "file" then
+    local st = json.read(w.path .. "/experiment-state.json")
+    for _, r in ipairs(st.results or {}) do
+      if ctx.results[r.setup_treatment] then
+        r.started, r.not_started = nil, nil
+        ctx.results[r.setup_treatment] = r
+        -- a namespace a kept or failed stack still occupies stays its own
+        for _, slot in ipairs(pool) do
+          if slot.ns == r.namespace and r.status ~= "success" and r.status ~= "pending" then slot.busy = r.setup_treatment end
+          if slot.ns == r.namespace and r.status == "pending" and r.began then slot.busy = r.setup_treatment end
+        end
+        -- treatments that did not finish start their clock again
+        if r.status ~= "success" then r.status = "pending"; r.error = nil end
+      end
+    end
+  end
+  save(ctx)
+  out:write(("Experiment %s: %d setup x %d run treatment(s) = %d; namespaces %s (%d at a time)%s\n"):format(exp.name,
+    #setup_list, #exp.run_treatments, #setup_list * #exp.run_treatments, table.concat(names, ", "), parallel,
+    opts.dry_run and "; dry run: nothing is changed" or ""))
+  for _, wmsg in ipairs(exp.warnings) do out:write("warning: ", wmsg, "\n") end
+  -- the summary is written again on every run, whatever an earlier one recorded
+  local previous = {}
+  for _, o in ipairs(steps.load_record(w.path .. "/steps.json")) do
+    if o.name ~= "summary" then previous[#previous + 1] = o end
+  end
+  local result = steps.run("experiment", M.steps_list(), ctx, {
+    stacks = stacks, parallel = parallel, only = opts.only, record = w.path .. "/steps.json", previous = previous,
+    resume = opts.resume ~= nil, out = out,
+  })
+  ctx.result = result
+  local all_ok = result.ok
+  for _, s in ipairs(stacks) do
+    if ctx.results[s].status ~= "success" then all_ok = false end
+  end
+  return all_ok, ctx
+end
+
+return M

@@ -1,0 +1,370 @@
+-- llmd.loadpoints: a run's measured stages as load points, and what a load curve says:
+-- repeats and their confidence intervals, saturation, the value at an achieved load
+-- (interpolated), the ladder of two runs paired by achieved load, capacity at an SLO.
+--
+--   local lp = require "llmd.loadpoints"
+--   local pts = lp.points(run)                 -- ordered by offered load
+--   local sat = lp.saturation(pts)
+--   local v, interpolated = lp.at(pts, 50.0, "ttft_p90_ms")
+--   local rows = lp.ladder(pts_a, pts_b)
+--   local cap = lp.capacity(pts, slo)          -- slo: llmd.decision.parse_slo's list
+--
+-- Used by the two-run report (llmd.report) and by any N-way comparison: nothing here
+-- knows about "A" and "B" beyond the ladder's two columns.
+local metrics = require "llmd.metrics"
+local stattest = require "llmd.stattest"
+
+local M = {}
+
+-- Measurements of one run whose offered loads differ by at most this (relative) are
+-- repeats of one load point.
+M.REPEAT_TOLERANCE = 0.01
+-- Rate-based loads: saturated when the achieved rate falls below this share of the offered.
+M.SATURATION_SHARE = 0.95
+-- Concurrency-based loads: saturated when throughput grows by less than this while
+-- latency keeps growing.
+M.PLATEAU_GROWTH = 0.05
+
+local function finite(x) return type(x) == "number" and x == x and math.abs(x) ~= math.huge end
+
+-- The load a stage was driven at: "rate", offered rate; "concurrency", offered users; or
+-- "unknown", nil.
+function M.offered(st)
+  if finite(st.rate) and st.rate > 0 then return "rate", st.rate end
+  if finite(st.concurrency) and st.concurrency > 0 then return "concurrency", st.concurrency end
+  return "unknown", nil
+end
+
+local function close(x, y, tol)
+  return math.abs(x - y) <= (tol or M.REPEAT_TOLERANCE) * math.max(math.abs(x), math.abs(y))
+end
+M.close = close
+
+-- The achieved request rate of a stage: the catalogue's request throughput, else the
+-- harness's own achieved rate.
+local function achieved(st)
+  local v = st.metrics.values.throughput_req_s
+  if finite(v) then return v end
+  if finite(st.achieved_rate) then return st.achieved_rate end
+  return nil
+end
+
+-- The load points of a run's measured stages. Stages of one load type whose offered
+-- loads are within REPEAT_TOLERANCE are repeats of one point: its values are the means
+-- over the repeats (a metric unknown in one repeat is unknown for the point), with
+-- ci[key] = llmd.stattest.mean_ci over the repeats when there are 2 or more.
+function M.points(run)
+  local groups, measured = {}, {}
+  for _, st in ipairs(run.stages) do if not st.warmup then measured[#measured + 1] = st end end
+  for _, st in ipairs(run.stages) do
+    if not st.warmup then
+      local kind, load = M.offered(st)
+      local g
+      if load then
+        for _, x in ipairs(groups) do
+          if x.load_type == kind and close(x.offered, load) then g = x; break end
+        end
+      end
+      if not g then
+        g = { load_type = kind, offered = load, stages = {} }
+        groups[#groups + 1] = g
+      end
+      g.stages[#g.stages + 1] = st
+    end
+  end
+  local points = {}
+  for _, g in ipairs(groups) do
+    local p = { load_type = g.load_type, offered = g.offered, repeats = #g.stages, values = {}, na = {},
+      ci = nil, stages = {} }
+    for i, st in ipairs(g.stages) do p.stages[i] = st.index end
+    for _, m in ipairs(metrics.list) do
+      local xs, why = {}, nil
+      for _, st in ipairs(g.stages) do
+        local v = st.metrics.values[m.key]
+        if v == nil then why = st.metrics.na[m.key] or "unknown"; break end
+        xs[#xs + 1] = v
+      end
+      if why then
+        p.na[m.key] = why
+      else
+        local s = 0
+        for _, x in ipairs(xs) do s = s + x end
+        p.values[m.key] = s / #xs
+        local all_finite = true
+        for _, x in ipairs(xs) do if not finite(x) then all_finite = false end end
+        if #xs >= 2 and all_finite then
+          p.ci = p.ci or {}
+          p.ci[m.key] = stattest.mean_ci(xs)
+          p.ci[m.key].samples = xs
+        end
+      end
+    end
+    -- the achieved rate: the catalogue's, else the harness's (mean over repeats)
+    local ach, n = 0, 0
+    for _, st in ipairs(g.stages) do
+      local a = achieved(st)
+      if a then ach, n = ach + a, n + 1 end
+    end
+    p.achieved_rps = n == #g.stages and n > 0 and ach / n or nil
+    p.output_tps = p.values.throughput_tok_s
+    p.error_rate_pct = p.values.error_rate_pct
+    p.duration_s = p.values.duration_s
+    local ok, failed = p.values.requests_ok, p.values.requests_failed
+    p.requests = ok and (ok + (failed or 0) + (p.values.requests_incomplete or 0)) or nil
+    local tpot = p.values.tpot_p50_ms or p.values.tpot_mean_ms
+    p.interactivity_tps_per_user = finite(tpot) and tpot > 0 and 1000 / tpot or nil
+    -- goodput, where the harness counted it against the SLOs (llmd.runmodel)
+    local good, total, dur = 0, 0, 0
+    for _, st in ipairs(g.stages) do
+      local gp = st.metrics.goodput
+      -- a one-stage run whose per-request data was read as a whole (inference-perf)
+      if not gp and #measured == 1 then gp = run.overall.goodput end
+      local d = gp and (gp.duration_s or st.metrics.values.duration_s)
+      if not (gp and gp.total and d) then good = nil; break end
+      good, total, dur = good + gp.good, total + gp.total, dur + d
+    end
+    if good and dur > 0 and total > 0 then
+      p.goodput_rps = good / dur
+      p.slo_attainment_pct = good / total * 100
+    end
+    points[#points + 1] = p
+  end
+  local one_kind = #points > 0
+  for _, p in ipairs(points) do
+    if not p.offered or p.load_type ~= points[1].load_type then one_kind = false end
+  end
+  table.sort(points, function(x, y)
+    if one_kind then return x.offered < y.offered end
+    local ax, ay = x.achieved_rps or -1, y.achieved_rps or -1
+    if ax ~= ay then return ax < ay end
+    return x.stages[1] < y.stages[1]
+  end)
+  for i, p in ipairs(points) do p.index = i end
+  return points
+end
+
+-- Where the load curve saturates: {point =, offered =, achieved_rps =, max_sustained_rps =,
+-- reason =} or {none = true, max_sustained_rps =, reason =}. Rate-based loads: the first
+-- point whose achieved rate falls below SATURATION_SHARE of its offered rate; concurrency:
+-- the first point whose throughput grows by less than PLATEAU_GROWTH over the previous
+-- one while end-to-end latency (p50, else TTFT p50) keeps growing. Max sustained
+-- throughput: the highest achieved rate before the saturation point.
+function M.saturation(points)
+  if #points == 0 then return { none = true, reason = "no measured load point" } end
+  local kind = points[1].load_type
+  for _, p in ipairs(points) do
+    if p.load_type ~= kind then kind = "mixed" end
+  end
+  local function max_before(i)
+    local best
+    for j = 1, i - 1 do
+      local r = points[j].achieved_rps
+      if r and (not best or r > best) then best = r end
+    end
+    return best
+  end
+  if kind == "rate" then
+    for i, p in ipairs(points) do
+      if not p.achieved_rps then
+        return { none = true, unknown = true, reason = ("point %d: achieved rate unknown"):format(i) }
+      end
+      if p.achieved_rps < M.SATURATION_SHARE * p.offered then
+        return { point = i, offered = p.offered, achieved_rps = p.achieved_rps, max_sustained_rps = max_before(i),
+          reason = ("at %g req/s offered only %.4g req/s were achieved (%.1f %%, below %d %%)"):format(p.offered,
+            p.achieved_rps, p.achieved_rps / p.offered * 100, M.SATURATION_SHARE * 100) }
+      end
+    end
+    return { none = true, max_sustained_rps = max_before(#points + 1),
+      reason = ("every load point achieved at least %d %% of its offered rate"):format(M.SATURATION_SHARE * 100) }
+  elseif kind == "concurrency" then
+    if #points < 2 then
+      return { none = true, unknown = true, reason = "one concurrency level: saturation needs at least two" }
+    end
+    local function lat(p) return p.values.latency_p50_ms or p.values.ttft_p50_ms end
+    for i = 2, #points do
+      local p, q = points[i - 1], points[i]
+      if not (p.achieved_rps and q.achieved_rps and lat(p) and lat(q)) then
+        return { none = true, unknown = true,
+          reason = ("point %d or %d: throughput or latency unknown"):format(i - 1, i) }
+      end
+      if q.achieved_rps < p.achieved_rps * (1 + M.PLATEAU_GROWTH) and lat(q) > lat(p) then
+        return { point = i, offered = q.offered, achieved_rps = q.achieved_rps, max_sustained_rps = max_before(i),
+          reason = ("from concurrency %g to %g throughput grew %+.1f %% while latency grew %+.1f %%"):format(
+            p.offered, q.offered, (q.achieved_rps / p.achieved_rps - 1) * 100, (lat(q) / lat(p) - 1) * 100) }
+      end
+    end
+    return { none = true, max_sustained_rps = max_before(#points + 1),
+      reason = ("throughput grew by at least %d %% at every step of concurrency"):format(M.PLATEAU_GROWTH * 100) }
+  end
+  return { none = true, unknown = true,
+    reason = kind == "mixed" and "the load points mix rate- and concurrency-based loads"
+      or "the offered load is unknown (the results do not say what rate or concurrency was asked for)" }
+end
+
+-- Points with a known achieved rate, ordered by it (ties: by offered load).
+local function by_achieved(points)
+  local out = {}
+  for _, p in ipairs(points) do if p.achieved_rps then out[#out + 1] = p end end
+  table.sort(out, function(x, y)
+    if x.achieved_rps ~= y.achieved_rps then return x.achieved_rps < y.achieved_rps end
+    return x.index < y.index
+  end)
+  return out
+end
+
+-- A load point's field or value: "achieved_rps", "output_tps", ... or a catalogue key.
+local function field(p, key)
+  if p[key] ~= nil and type(p[key]) == "number" then return p[key] end
+  return p.values[key]
+end
+M.field = field
+
+-- The value of key at achieved rate rps: a measured point's own value when one is there
+-- (within REPEAT_TOLERANCE), else interpolated linearly in achieved rate between the
+-- neighbouring points; nil outside the measured range or when a neighbour lacks it.
+-- Returns value, interpolated (bool).
+function M.at(points, rps, key)
+  local s = by_achieved(points)
+  if #s == 0 then return nil end
+  for _, p in ipairs(s) do
+    if close(p.achieved_rps, rps) and field(p, key) ~= nil then return field(p, key), false end
+  end
+  for i = 2, #s do
+    local lo, hi = s[i - 1], s[i]
+    if rps >= lo.achieved_rps and rps <= hi.achieved_rps then
+      local vl, vh = field(lo, key), field(hi, key)
+      if not (finite(vl) and finite(vh)) then return nil end
+      if hi.achieved_rps == lo.achieved_rps then return (vl + vh) / 2, true end
+      local t = (rps - lo.achieved_rps) / (hi.achieved_rps - lo.achieved_rps)
+      return vl + t * (vh - vl), true
+    end
+  end
+  return nil
+end
+
+M.LADDER_KEYS = { "achieved_rps", "output_tps", "ttft_p50_ms", "ttft_p90_ms", "ttft_p99_ms", "tpot_p90_ms",
+  "itl_p90_ms", "latency_p90_ms", "error_rate_pct" }
+
+-- Two runs' load curves paired by achieved load: one row per load point of either run
+-- (points of both within REPEAT_TOLERANCE share a row), ordered by achieved rate. Each
+-- side is {point =, offered =, values = {key = v}, interpolated = bool} with the run's own
+-- point, or its values interpolated at the row's rate within its measured range, or
+-- {outside = true} beyond it.
+function M.ladder(pa, pb, keys)
+  keys = keys or M.LADDER_KEYS
+  local rows = {}
+  local function add(p, side)
+    for _, r in ipairs(rows) do
+      if not r[side] and close(r.rps, p.achieved_rps) then
+        r[side] = p
+        -- a row both runs measured: its rate is the mean of the two, the same either way round
+        r.rps = (r.rps + p.achieved_rps) / 2
+        return
+      end
+    end
+    rows[#rows + 1] = { rps = p.achieved_rps, [side] = p }
+  end
+  for _, p in ipairs(by_achieved(pa)) do add(p, "a") end
+  for _, p in ipairs(by_achieved(pb)) do add(p, "b") end
+  table.sort(rows, function(x, y) return x.rps < y.rps end)
+  local out = {}
+  for _, r in ipairs(rows) do
+    local row = { rps = r.rps }
+    for side, pts in pairs { a = pa, b = pb } do
+      local own = r[side]
+      local cell = { values = {} }
+      if own then
+        cell.point, cell.offered, cell.load_type, cell.interpolated = own.index, own.offered, own.load_type, false
+        for _, k in ipairs(keys) do cell.values[k] = field(own, k) end
+      else
+        local any = false
+        for _, k in ipairs(keys) do
+          local v = M.at(pts, r.rps, k)
+          if k == "achieved_rps" then v = nil end
+          cell.values[k] = v
+          if v ~= nil then any = true end
+        end
+        -- the rate itself: the row's, when the other values could be placed there
+        local s = by_achieved(pts)
+        local inside = #s > 0 and r.rps >= s[1].achieved_rps and r.rps <= s[#s].achieved_rps
+        if inside and any then
+          cell.interpolated = true
+          cell.values.achieved_rps = r.rps
+        else
+          cell.outside = true
+          cell.values = nil
+        end
+      end
+      row[side] = cell
+    end
+    out[#out + 1] = row
+  end
+  return out
+end
+
+-- Does point p meet every SLO? true, false and the keys that fail, or nil and the
+-- unknown key.
+local function meets(p, slo)
+  local failing = {}
+  for _, s in ipairs(slo) do
+    local v = field(p, s.key)
+    if v == nil then return nil, s.key end
+    if v > s.max then failing[#failing + 1] = s.key end
+  end
+  return #failing == 0, failing
+end
+M.meets = meets
+
+-- Capacity at the SLOs: the highest achieved request rate (and output tok/s) at which
+-- every SLO holds, interpolated linearly between the last passing and the first failing
+-- load point (in the order of offered load). {rps =, output_tps =, kind = "interpolated"
+-- | "never_violated" | "below_lowest" | "unknown", limiting = key, reason =}.
+function M.capacity(points, slo)
+  if not slo or #slo == 0 then return { kind = "unknown", reason = "no SLO given" } end
+  if #points == 0 then return { kind = "unknown", reason = "no measured load point" } end
+  local last
+  for i, p in ipairs(points) do
+    local ok, detail = meets(p, slo)
+    if ok == nil then
+      return { kind = "unknown", reason = ("load point %d: %s unknown (%s)"):format(i, detail,
+        p.na[detail] or "not measured") }
+    end
+    if not p.achieved_rps then
+      return { kind = "unknown", reason = ("load point %d: achieved rate unknown"):format(i) }
+    end
+    if not ok then
+      if not last then
+        return { kind = "below_lowest", limiting = detail[1], lowest_rps = p.achieved_rps,
+          reason = ("the lowest load point (%.4g req/s achieved) already violates %s"):format(p.achieved_rps,
+            table.concat(detail, ", ")) }
+      end
+      -- the fraction of the way from last to p where the first SLO is crossed
+      local t, limiting = 1, detail[1]
+      for _, s in ipairs(slo) do
+        local vl, vf = field(last, s.key), field(p, s.key)
+        if vf > s.max then
+          local ts = vf ~= math.huge and vf ~= vl and (s.max - vl) / (vf - vl) or 0
+          if ts < t then t, limiting = ts, s.key end
+        end
+      end
+      local function lerp(k)
+        local a, b = field(last, k), field(p, k)
+        if not (finite(a) and finite(b)) then return finite(a) and a or nil end
+        return math.max(a, a + t * (b - a))
+      end
+      return { kind = "interpolated", rps = lerp("achieved_rps"), output_tps = lerp("output_tps"),
+        limiting = limiting, between = { last.index, p.index },
+        reason = ("%s crosses its limit between load points %d and %d"):format(limiting, last.index, p.index) }
+    end
+    last = p
+  end
+  local best, best_tps
+  for _, p in ipairs(points) do
+    if not best or p.achieved_rps > best then best = p.achieved_rps end
+    if p.output_tps and (not best_tps or p.output_tps > best_tps) then best_tps = p.output_tps end
+  end
+  return { kind = "never_violated", rps = best, output_tps = best_tps,
+    reason = "every load point meets every SLO: the capacity is at least the highest load measured" }
+end
+
+return M

@@ -1,0 +1,221 @@
+-- Benchmark reports out: every harness fixture converted to llm-d-benchmark's benchmark
+-- report, checked against the report's JSON schema (../shared/fixtures/benchmark-report/
+-- br_v0_2_json_schema.json, upstream's, pydantic-generated) and read back through the
+-- benchmark-report harness to the same metrics. The expected metrics are the source run's
+-- own (whose values test_harness.lua checks against Python/numpy); the schema validator's
+-- own cases are constructed by hand.
+local t = require "testlib"
+local br = require "llmd.br"
+local harness = require "llmd.harness"
+local js = require "llmd.jsonschema"
+local json = require "llmd.json"
+local proc = require "llmd.proc"
+local yaml = require "llmd.yaml"
+local yo = require "llmd.yamlout"
+
+local F = t.fixtures()
+local SCHEMA = json.read(F .. "/benchmark-report/br_v0_2_json_schema.json")
+
+local function copy(src, dst)
+  proc.run { "mkdir", "-p", dst:match("^(.*)/[^/]*$") }
+  t.write(dst, t.read(src))
+end
+
+-- name -> a folder holding one run of that fixture
+local CASES = {
+  { "inference-perf kubecon vllm", function() return F .. "/inference-perf/kubecon-na-2025_vllm" end },
+  { "inference-perf kubecon chunking", function()
+    return F .. "/inference-perf/kubecon-na-2025_vllm_chunking_and_prefix_caching" end },
+  { "inference-perf lifecycle yaml", function()
+    local d = t.tmpdir()
+    copy(F .. "/inference-perf/llm-d-benchmark_inference_perf_lifecycle.yaml", d .. "/stage_0_lifecycle_metrics.yaml")
+    return d
+  end },
+  { "inference-perf per-request", function()
+    local d = t.tmpdir()
+    copy(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json", d .. "/per_request_lifecycle_metrics.json")
+    return d
+  end },
+  { "guidellm report", function()
+    local d = t.tmpdir()
+    copy(F .. "/guidellm/guidellm_report_v2.json", d .. "/results.json")
+    return d
+  end },
+  { "guidellm requests", function()
+    -- as test_harness.lua builds it: the first benchmark with the synthetic v0.7.3 requests
+    local rep = json.read(F .. "/guidellm/guidellm_report_v2.json")
+    local b = rep.benchmarks[1]
+    rep.benchmarks = json.array { b }
+    b.requests = json.read(F .. "/guidellm/synthetic-guidellm_v0.7.3_benchmark_requests.json")
+    b.metrics.request_totals = { successful = 3, errored = 1, incomplete = 1, total = 5 }
+    local d = t.tmpdir()
+    json.write(d .. "/results.json", rep)
+    return d
+  end },
+  { "vllm exp-7 llm-d-1p1d", function() return F .. "/vllm-benchmark/exp-7_H100/llm-d-1p1d" end },
+  { "vllm exp-7 llm-d-2p1d", function() return F .. "/vllm-benchmark/exp-7_H100/llm-d-2p1d" end },
+  { "vllm exp-7 vllm-2replicas", function() return F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas" end },
+  { "vllm exp-7 vllm-3replicas", function() return F .. "/vllm-benchmark/exp-7_H100/vllm-3replicas" end },
+  { "vllm detailed", function()
+    local d = t.tmpdir()
+    copy(F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json", d .. "/openai-infqps-concurrency4.json")
+    return d
+  end },
+  { "inferencemax", function() return F .. "/inferencemax" end },
+  { "benchmark report v0.2", function()
+    local d = t.tmpdir()
+    copy(F .. "/benchmark-report/br_v0_2_example.yaml", d .. "/benchmark_report_v0.2,_stage.yaml")
+    return d
+  end },
+  { "benchmark report v0.1", function()
+    local d = t.tmpdir()
+    copy(F .. "/benchmark-report/br_v0_1_example.yaml", d .. "/benchmark_report,_stage.yaml")
+    return d
+  end },
+}
+
+-- What a report carries: counts, the latency statistics it has a mean for, rates,
+-- tokens, duration. (latency_all_* are derived by the reader from these; prefix cache
+-- counters are not part of a report.)
+local CARRIED = {
+  "requests_ok", "requests_failed", "requests_incomplete", "error_rate_pct", "throughput_req_s",
+  "throughput_tok_s", "throughput_total_tok_s", "duration_s", "input_tokens_total", "output_tokens_total",
+}
+for _, p in ipairs { "ttft", "tpot", "itl", "ntpot", "latency" } do
+  for _, w in ipairs { "mean", "p50", "p90", "p99" } do CARRIED[#CARRIED + 1] = p .. "_" .. w .. "_ms" end
+end
+-- guidellm's token-weighted inter-token percentiles
+for _, w in ipairs { "p50", "p90", "p99" } do CARRIED[#CARRIED + 1] = "itl_tw_" .. w .. "_ms" end
+
+local function same(got, want, what)
+  if want == nil then
+    t.eq(got, nil, what)
+  elseif math.type(want) == "integer" or (want == math.floor(want) and what:match("tokens_total")) then
+    t.eq(got and math.floor(got + 0.5), math.floor(want + 0.5), what)
+  else
+    t.ok(got ~= nil, what .. ": lost in the report")
+    t.near(got, want, math.abs(want) * 1e-12, what)
+  end
+end
+
+for _, c in ipairs(CASES) do
+  for _, version in ipairs { "0.2", "0.1" } do
+    t.test(("%s -> benchmark report v%s: schema-valid, reads back the same"):format(c[1], version), function()
+      local src = harness.extract(c[2]())
+      t.ok(src.status == "ok" or #src.stages > 0, c[1] .. " reads")
+      local out = t.tmpdir()
+      local list = br.write(out, src, { version = version, stack = { model = "Qwen/Qwen3-0.6B", guide = "g",
+        hardware = "H100", decode_image = "ghcr.io/llm-d/llm-d:v0.3" }, eid = "exp-1" })
+      t.eq(#list, math.max(#src.stages, 1), "one report per load point")
+      for _, r in ipairs(list) do
+        local doc = yaml.load_file(r.path)
+        if version == "0.2" then
+          local errs = js.validate(SCHEMA, doc)
+          t.eq(errs, {}, r.name .. " is valid")
+          t.eq(doc.version, "0.2")
+        else
+          t.eq(doc.version, "0.1")
+          t.ok(doc.metrics.requests.total ~= nil)
+        end
+      end
+      local back = harness.extract(out)
+      t.eq(back.harness, "benchmark-report")
+      t.eq(#back.stages, #list)
+      local pts = #src.stages > 0 and src.stages or { { index = 0, metrics = src.overall } }
+      for i, st in ipairs(pts) do
+        local bs = back.stages[i]
+        if version == "0.2" then
+          t.eq(bs.index, st.index, "stage index")
+          t.eq(bs.rate, st.rate and st.rate > 0 and st.rate or nil, "rate")
+          t.eq(bs.concurrency, st.concurrency, "concurrency")
+        end
+        for _, k in ipairs(CARRIED) do
+          local want = st.metrics.values[k]
+          -- a statistic whose mean is unknown cannot be written (the mean is required)
+          local prefix = k:match("^(%a+)_%w+_ms$")
+          if prefix and prefix ~= "latency" or k:match("^latency_") then
+            local mkey = k:gsub("_%w+_ms$", "_mean_ms")
+            if prefix and st.metrics.values[mkey] == nil then want = nil end
+          end
+          if k == "requests_incomplete" and want == nil then goto continue end
+          -- upstream's guidellm convention: inter_token_latency is guidellm's (pooled mean,
+          -- token-weighted percentiles); the per-request TPOT and NTPOT have no slot there
+          if src.harness == "guidellm" and (k:match("^tpot_") or k:match("^ntpot_")) then want = nil end
+          same(bs.metrics.values[k], want, ("%s stage %d %s"):format(c[1], st.index, k))
+          ::continue::
+        end
+      end
+    end)
+  end
+end
+
+t.test("a statistic with percentiles but no mean is dropped and named", function()
+  local src = harness.extract(F .. "/vllm-benchmark/exp-7_H100/llm-d-1p1d")
+  local st = src.stages[1]
+  st.metrics.values.ttft_mean_ms, st.metrics.na.ttft_mean_ms = nil, "made unknown by the test"
+  local list = br.build(src, {})
+  t.eq(list[1].doc.v[4].v[1].v[1].v[2].k[1] ~= "time_to_first_token", true)
+  t.ok(list[1].dropped[1]:find("time_to_first_token: its mean is unknown (made unknown by the test)", 1, true),
+    list[1].dropped[1])
+end)
+
+t.test("guidellm's report keeps upstream's names: its inter-token latency under inter_token_latency", function()
+  local d = t.tmpdir()
+  copy(F .. "/guidellm/guidellm_report_v2.json", d .. "/results.json")
+  local src = harness.extract(d)
+  local doc = yo.plain(br.build(src, {})[1].doc)
+  local lat = doc.results.request_performance.aggregate.latency
+  -- guidellm's inter_token_latency_ms mean is the pooled gap mean; its percentiles are token-weighted
+  t.ok(lat.inter_token_latency.mean ~= nil)
+  t.eq(lat.inter_token_latency.mean, src.stages[1].metrics.values.itl_mean_ms)
+  t.eq(lat.inter_token_latency.p90, src.stages[1].metrics.values.itl_tw_p90_ms)
+  -- its time_per_output_token is token-weighted, a quantity the catalogue does not name: not written
+  t.eq(lat.time_per_output_token, nil)
+  t.eq(doc.scenario.load.standardized.tool, "guidellm")
+end)
+
+-- the validator on its own: cases by hand
+t.test("schema validator: types, required, additionalProperties, anyOf, $ref, enum, bounds, date-time", function()
+  local s = {
+    ["$defs"] = { S = { type = "object", properties = { units = { enum = { "ms", "s" } }, mean = { type = "number" } },
+      required = { "units", "mean" } } },
+    type = "object", additionalProperties = false, required = { "n" },
+    properties = {
+      n = { type = "integer", minimum = 0 },
+      r = { anyOf = { { type = "number", exclusiveMinimum = 0 }, { type = "null" } } },
+      s = { anyOf = { { ["$ref"] = "#/$defs/S" }, { type = "null" } } },
+      l = { type = "array", items = { type = "string" } },
+      t = { type = "string", format = "date-time" },
+      k = { const = "generic" },
+    },
+  }
+  t.eq(js.validate(s, { n = 3, r = 0.5, s = { units = "ms", mean = 1.5 }, l = json.array { "a" },
+    t = "2025-11-05T18:00:42Z", k = "generic" }), {})
+  t.eq(js.validate(s, { n = 2.0 }), {}, "2.0 is an integer in JSON Schema")
+  t.eq(js.validate(s, { n = 2.5 }), { "$.n: expected integer, got number 2.5" })
+  t.eq(js.validate(s, { n = -1 }), { "$.n: -1 is below the minimum 0" })
+  t.eq(js.validate(s, {}), { "$: missing required 'n'" })
+  t.eq(js.validate(s, { n = 1, x = 1 }), { "$: unexpected key 'x'" })
+  t.eq(js.validate(s, { n = 1, r = 0 }), { "$.r: 0 must be > 0" })
+  t.eq(js.validate(s, { n = 1, r = json.null }), {})
+  t.eq(js.validate(s, { n = 1, s = { units = "h", mean = 1 } }), { '$.s.units: "h" is not one of "ms", "s"' })
+  t.eq(js.validate(s, { n = 1, s = { units = "ms" } }), { "$.s: missing required 'mean'" })
+  t.eq(js.validate(s, { n = 1, l = json.array { "a", 3 } }), { "$.l[1]: expected string, got integer 3" })
+  t.eq(js.validate(s, { n = 1, t = "yesterday" }), { '$.t: "yesterday" is not an RFC 3339 date-time' })
+  t.eq(js.validate(s, { n = 1, k = "other" }), { '$.k: expected "generic", got "other"' })
+  t.raises("unsupported keyword 'patternProperties'", js.validate, { patternProperties = {} }, {})
+end)
+
+t.test("the upstream examples against upstream's schema: what they carry beyond it is reported", function()
+  -- by reading the files: br_v0_2_example.yaml has results.session_performance, which
+  -- this schema version does not define
+  local errs = js.validate(SCHEMA, yaml.load_file(F .. "/benchmark-report/br_v0_2_example.yaml"))
+  t.eq(errs, { "$.results: unexpected key 'session_performance'" })
+end)
+
+t.test("floats are written with a dot, so YAML 1.1 readers read floats", function()
+  t.eq(yo.float(1e-7), "1.0e-07")
+  t.eq(yo.float(2.0), "2.0")
+  t.eq(yo.float(0.1 + 0.2), "0.30000000000000004")
+  t.eq(yo.dump(yo.map("a", 1, "b", yo.map("c", "0.2", "d", { 1, 2 }))), 'a: 1\nb:\n  c: "0.2"\n  d:\n  - 1\n  - 2\n')
+end)

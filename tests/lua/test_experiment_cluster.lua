@@ -1,0 +1,250 @@
+-- experiment.lua on the fake cluster (tests/fakecluster/): 3 setup treatments x 2 run
+-- treatments in three namespaces at once, one setup treatment failing at standup, and the
+-- --stop-on-error variant. Expected statuses, counts and files follow the orchestration in
+-- ../shared/reference/llmd-benchmark.md (section 3) and experiment-summary.yaml (section 4).
+local t = require "testlib"
+local json = require "llmd.json"
+local yaml = require "llmd.yaml"
+local proc = require "llmd.proc"
+local lfs = require "lfs"
+
+local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
+local LLMDLUA = ROOT .. "/llmdlua"
+local FAKEBIN = ROOT .. "/tests/fakecluster/bin"
+local BASE = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
+local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
+local F = t.fixtures()
+
+local EXPERIMENT = [[
+experiment:
+  name: routing-sweep
+  harness: inference-perf
+setup:
+  constants:
+    decode.replicas: 2
+  treatments:
+    - name: plugins-default
+      router.epp.pluginsConfigFile: default-plugins.yaml
+    - name: plugins-prefix
+      router.epp.pluginsConfigFile: prefix-cache.yaml
+    - name: plugins-kv
+      router.epp.pluginsConfigFile: kv-cache.yaml
+      decode.replicas: 4
+treatments:
+  - name: rate1
+    load.stages.0.rate: 1
+  - name: rate5
+    load.stages.0.rate: 5
+    load.stages.3.rate: 9
+]]
+
+local function setup(edit)
+  local d = t.tmpdir()
+  proc.run { "mkdir", "-p", d .. "/guide", d .. "/cluster" }
+  t.write(d .. "/guide/helmfile.yaml", "releases:\n  - name: infra-sim\n  - name: gaie-sim\n  - name: ms-sim\n")
+  t.write(d .. "/template.yaml", t.read(F .. "/llm-d-benchmark/benchmark-templates/optimized-baseline-sanity.yaml"))
+  t.write(d .. "/experiment.yaml", EXPERIMENT)
+  local plan = {
+    namespaces = { "exp-a", "exp-b", "exp-c" }, parallel = 3, parent = d,
+    timeouts = { ready = 3, poll = 0.05, smoke = 10, backoff = 0.01 },
+    deploy = { method = "helmfile", guide_dir = d .. "/guide", environment = "istio",
+      model = "Qwen/Qwen3-0.6B", gateway = "istio", values_override = { decode = { replicas = 1 }, keep = true } },
+    benchmark = { template = d .. "/template.yaml", harness = "inference-perf", attempts = 1 },
+  }
+  if edit then edit(plan, d) end
+  t.write(d .. "/plan.yaml", yaml.dump(plan))
+  local env = {
+    FAKE_CLUSTER = d .. "/cluster", FAKE_LLMDLUA = LLMDLUA, FAKE_RESULTS = BASE .. ":" .. TREAT,
+    PATH = FAKEBIN .. ":" .. os.getenv("PATH"), NAMESPACE = false, FAKE_FAIL = false, FAKE_FAIL_ONCE = false,
+    FAKE_FAIL_NAMESPACE = false,
+  }
+  return { dir = d, plan = d .. "/plan.yaml", cluster = d .. "/cluster", env = env, exp = d .. "/experiment.yaml" }
+end
+
+local function experiment(s, extra, envx)
+  local argv = { LLMDLUA, "experiment.lua", s.exp }
+  for _, a in ipairs(extra or { "--plan", s.plan }) do argv[#argv + 1] = a end
+  local env = {}
+  for k, v in pairs(s.env) do env[k] = v end
+  for k, v in pairs(envx or {}) do env[k] = v end
+  return proc.run(argv, { env = env, timeout = 300 })
+end
+
+local function workspace(s)
+  for n in lfs.dir(s.dir) do
+    if n:match("^llm%-d%-experiment%-routing%-sweep%-") then return s.dir .. "/" .. n end
+  end
+end
+
+local function calls(s)
+  local out = {}
+  local f = io.open(s.cluster .. "/calls.log")
+  if not f then return out end
+  for line in f:lines() do out[#out + 1] = json.decode(line) end
+  f:close()
+  return out
+end
+
+local function ns_of(c)
+  for i, a in ipairs(c.args) do
+    if a == "-n" or a == "--namespace" then return c.args[i + 1] end
+  end
+end
+
+t.test("3 x 2 in three namespaces at once; one setup treatment fails at standup, the others complete", function()
+  local s = setup()
+  local r = experiment(s, nil, { FAKE_FAIL = "deploy", FAKE_FAIL_NAMESPACE = "exp-b" })
+  t.eq(r.code, 1, r.stdout .. r.stderr) -- not every treatment succeeded
+  local w = workspace(s)
+  t.ok(w, "workspace made")
+  -- experiment-summary.yaml, in upstream's shape
+  local sum = yaml.load_file(w .. "/experiment-summary.yaml")
+  t.eq(yaml.keys(sum), { "experiment", "total_setup_treatments", "total_run_treatments", "total_matrix", "succeeded",
+    "failed", "total_duration_seconds", "treatments" })
+  t.eq(sum.experiment, "routing-sweep")
+  t.eq(sum.total_setup_treatments, 3)
+  t.eq(sum.total_run_treatments, 2)
+  t.eq(sum.total_matrix, 6)
+  t.eq(sum.succeeded, 2)
+  t.eq(sum.failed, 1)
+  local by = {}
+  for _, x in ipairs(sum.treatments) do by[x.setup_treatment] = x end
+  t.eq(by["plugins-default"].status, "success")
+  t.eq(by["plugins-default"].run_treatments, "2/2")
+  t.eq(by["plugins-kv"].status, "success")
+  t.eq(by["plugins-kv"].run_treatments, "2/2")
+  t.eq(by["plugins-prefix"].status, "failed_standup")
+  t.eq(by["plugins-prefix"].run_treatments, "0/2")
+  t.ok(by["plugins-prefix"].error:find("UPGRADE FAILED", 1, true), by["plugins-prefix"].error)
+  t.eq(by["plugins-prefix"].workspace_dir, w .. "/setup-treatment-plugins-prefix")
+  t.ok(r.stdout:find("DoE EXPERIMENT SUMMARY", 1, true), r.stdout)
+  t.ok(r.stdout:find("Result: 2/3 succeeded, 1 failed", 1, true), r.stdout)
+  -- every call names one of the three namespaces; each treatment stayed in its own
+  local cs = calls(s)
+  local first, last = {}, {}
+  for i, c in ipairs(cs) do
+    local ns = ns_of(c)
+    if c.tool ~= "run_only.sh" then
+      t.ok(ns == "exp-a" or ns == "exp-b" or ns == "exp-c", c.tool .. " " .. table.concat(c.args, " "))
+      first[ns] = first[ns] or i
+      last[ns] = i
+    end
+  end
+  -- in parallel: the third namespace started before the first one was done
+  t.ok(first["exp-c"] < last["exp-a"], ("exp-c first call %d, exp-a last call %d"):format(first["exp-c"],
+    last["exp-a"]))
+  -- the treatments' values overrides: constants, then the treatment, over the plan's
+  local ov = yaml.load_file(w .. "/setup-treatment-plugins-kv/plan/values-override.yaml")
+  t.eq(ov, { decode = { replicas = 4 }, keep = true, router = { epp = { pluginsConfigFile = "kv-cache.yaml" } } })
+  local applied = {}
+  for _, c in ipairs(cs) do
+    if c.tool == "helmfile" then applied[ns_of(c)] = c.args end
+  end
+  t.eq(applied["exp-c"][#applied["exp-c"]], w .. "/setup-treatment-plugins-kv/run-stack/deploy/values-override.yaml")
+  -- run treatments applied to the rendered workload: rate 5 in rate5's config; stage 3 unmatched, warned
+  local cfg = yaml.load_file(w .. "/setup-treatment-plugins-default/run-rate5/benchmark/config.yaml")
+  t.eq(cfg.workload["sanity_random-rate5"].load.stages[1].rate, 5)
+  t.eq(cfg.workload.sanity_random, nil)
+  t.eq(cfg.harness.namespace, "exp-a")
+  t.ok(r.stdout:find("run treatment rate5: load.stages.3.rate matches nothing in workload sanity_random", 1, true))
+  -- results, run states and a benchmark report per load point for each run treatment
+  for _, st in ipairs { "plugins-default", "plugins-kv" } do
+    for _, rt in ipairs { "rate1", "rate5" } do
+      local d = w .. "/setup-treatment-" .. st .. "/run-" .. rt
+      t.ok(lfs.attributes(d .. "/run_state.json"), d .. "/run_state.json")
+      local n = 0
+      for f in lfs.dir(d .. "/benchmark_report") do
+        if f:match("^benchmark_report_v0%.2,_stage_%d_lifecycle_metrics%.json%.yaml$") then n = n + 1 end
+      end
+      t.eq(n, 7, d .. ": one report per stage of the kubecon run (7 stages)")
+    end
+  end
+  t.eq(lfs.attributes(w .. "/setup-treatment-plugins-prefix/run-rate1/run_state.json"), nil)
+  -- every stack is gone, the failed one included; PVCs kept
+  local st = json.read(s.cluster .. "/state.json")
+  for _, ns in ipairs { "exp-a", "exp-b", "exp-c" } do
+    t.eq(next(st.ns[ns].releases), nil, ns .. " releases")
+  end
+  t.ok(next(st.ns["exp-a"].pvcs) ~= nil, "PVC kept")
+end)
+
+t.test("--stop-on-error: after a failed standup no further setup treatment starts", function()
+  local s = setup(function(plan) plan.parallel = 1 end)
+  -- the first deploy fails (in the first treatment's namespace), every later one would work
+  local r = experiment(s, { "--plan", s.plan, "--stop-on-error" }, { FAKE_FAIL_ONCE = "deploy" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local w = workspace(s)
+  local sum = yaml.load_file(w .. "/experiment-summary.yaml")
+  local by = {}
+  for _, x in ipairs(sum.treatments) do by[x.setup_treatment] = x end
+  t.eq(by["plugins-default"].status, "failed_standup")
+  for _, name in ipairs { "plugins-prefix", "plugins-kv" } do
+    t.eq(by[name].status, "pending")
+    t.eq(by[name].run_treatments, "0/2")
+    t.ok(by[name].error:find("not started: --stop-on-error after setup treatment plugins-default failed_standup",
+      1, true), by[name].error)
+  end
+  t.eq(sum.succeeded, 0)
+  t.eq(sum.failed, 1)
+  -- nothing ran after the failure and its teardown: every call is in the first namespace
+  local deploys = 0
+  for _, c in ipairs(calls(s)) do
+    t.eq(ns_of(c), "exp-a", c.tool .. " " .. table.concat(c.args, " "))
+    if c.tool == "helmfile" then deploys = deploys + 1 end
+  end
+  t.eq(deploys, 1)
+  -- without --stop-on-error the same failure leaves the others to run
+  local s2 = setup(function(plan) plan.parallel = 1 end)
+  r = experiment(s2, nil, { FAKE_FAIL_ONCE = "deploy" })
+  t.eq(r.code, 1)
+  t.ok(r.stdout:find("Result: 2/3 succeeded, 1 failed", 1, true), r.stdout)
+end)
+
+t.test("--dry-run prints the commands and changes nothing; plan mistakes name the key", function()
+  local s = setup()
+  local r = experiment(s, { "--plan", s.plan, "--dry-run" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("[dry-run] helmfile -n exp-a apply -e istio --state-values-file", 1, true), r.stdout)
+  for _, c in ipairs(calls(s)) do
+    t.ok(c.args[1] == "get" or c.args[1] == "list" or c.args[2] == "list", "only reads: " .. table.concat(c.args, " "))
+  end
+  local s2 = setup(function(plan) plan.namespaces = { "exp-a", "exp-b" } end)
+  r = experiment(s2)
+  t.eq(r.code, 1)
+  t.eq(r.stderr, "experiment.lua: parallel: 3 needs at least 3 namespaces (the plan lists 2); each stack runs in its own\n")
+  local s4 = setup(function(plan) plan.namespaces = { "exp-a", "exp-b" }; plan.parallel = 1 end)
+  r = experiment(s4, { "--plan", s4.plan, "--skip-teardown" })
+  t.eq(r.stderr, "experiment.lua: --skip-teardown keeps every stack: 3 setup treatments need 3 namespaces (the plan "
+    .. "lists 2)\n")
+  local s3 = setup(function(plan) plan.deploy.methd = "helm" end)
+  r = experiment(s3)
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("plan.yaml: deploy.methd: unknown key", 1, true), r.stderr)
+end)
+
+t.test("--resume after a failed standup: only the failed treatment runs again; --skip-teardown keeps stacks", function()
+  local s = setup()
+  local r = experiment(s, nil, { FAKE_FAIL = "deploy", FAKE_FAIL_NAMESPACE = "exp-b" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local w = workspace(s)
+  local before = #calls(s)
+  r = experiment(s, { "--resume", w, "--skip-teardown" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local sum = yaml.load_file(w .. "/experiment-summary.yaml")
+  t.eq(sum.succeeded, 3)
+  t.eq(sum.failed, 0)
+  -- the second run touched only exp-b: deployed, benchmarked twice, and kept (no uninstall)
+  local deploys, benches, uninstalls = 0, 0, 0
+  for i, c in ipairs(calls(s)) do
+    if i > before then
+      if c.tool ~= "run_only.sh" then t.eq(ns_of(c), "exp-b", c.tool .. " " .. table.concat(c.args, " ")) end
+      if c.tool == "helmfile" then deploys = deploys + 1 end
+      if c.tool == "run_only.sh" then benches = benches + 1 end
+      if c.tool == "helm" and c.args[1] == "uninstall" then uninstalls = uninstalls + 1 end
+    end
+  end
+  t.eq({ deploys, benches, uninstalls }, { 1, 2, 0 })
+  local st = json.read(s.cluster .. "/state.json")
+  t.ok(next(st.ns["exp-b"].releases) ~= nil, "the resumed stack is kept")
+  t.eq(next(st.ns["exp-a"].releases), nil, "the first run's stacks were torn down")
+end)

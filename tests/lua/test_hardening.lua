@@ -1,0 +1,630 @@
+-- The local path under stress (issue 17): concurrent compares, hostile labels and folder
+-- names, a full disk, unreadable or linked result files, interrupted and rejected runs,
+-- errors a person can act on. Each test is the reproduction of one reported defect.
+local t = require "testlib"
+local json = require "llmd.json"
+local proc = require "llmd.proc"
+local lfs = require "lfs"
+
+local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
+local LLMDLUA = ROOT .. "/llmdlua"
+local BASE = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
+local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
+
+local function run(argv, opts) return proc.run(argv, opts) end
+
+-- POSIX single quotes, written here independently of llmd.template's sh filter
+local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+
+local function workspaces(parent)
+  local out = {}
+  if lfs.attributes(parent, "mode") ~= "directory" then return out end
+  for n in lfs.dir(parent) do
+    if n:match("^llm%-d%-comparison%-") then out[#out + 1] = parent .. "/" .. n end
+  end
+  table.sort(out)
+  return out
+end
+
+local function copy_tree(src, dst)
+  local r = run { "cp", "-R", "--", src, dst }
+  assert(r.ok, r.stderr)
+end
+
+t.test("1: six compares at once with one --parent get six workspaces, nothing mixed", function()
+  local tmp = t.tmpdir()
+  local parent = tmp .. "/p"
+  lfs.mkdir(parent)
+  -- odd i compares BASE vs TREAT, even i the other way round, so a mix shows in the sources
+  local cmds = {}
+  for i = 1, 6 do
+    local a, b = BASE, TREAT
+    if i % 2 == 0 then a, b = TREAT, BASE end
+    cmds[#cmds + 1] = ("%s compare.lua --a %s --b %s --a-label X%d --b-label Y%d --parent %s --quiet >%s 2>&1 &")
+      :format(q(LLMDLUA), q(a), q(b), i, i, q(parent), q(tmp .. "/out" .. i))
+  end
+  local r = run { "sh", "-c", table.concat(cmds, "\n") .. "\nwait" }
+  t.ok(r.ok, r.stderr)
+  local ws = workspaces(parent)
+  t.eq(#ws, 6, "one workspace per compare")
+  local seen = {}
+  for _, w in ipairs(ws) do
+    local sa = json.read(w .. "/run-a/run_state.json")
+    local sb = json.read(w .. "/run-b/run_state.json")
+    local i = tonumber(sa.label:match("^X(%d)$"))
+    t.ok(i and not seen[i], "each label once: " .. sa.label)
+    seen[i] = true
+    t.eq(sb.label, "Y" .. i)
+    local want_a = i % 2 == 0 and TREAT or BASE
+    t.eq(sa.source_path:match("[^/]+$"), want_a:match("[^/]+$"), w .. " run A's source")
+    local report = t.read(w .. "/comparison_report.md")
+    t.ok(report:find("Comparison: X" .. i .. " vs Y" .. i, 1, true), w .. ": report title")
+    -- the run model saved is the one of this compare's A
+    local model = json.read(w .. "/run-a/run_model.json")
+    t.ok(model ~= nil)
+    -- and compare i told its user about this very workspace
+    local out = t.read(tmp .. "/out" .. i)
+    t.eq(out:match("Workspace: ([^\n]+)"):match("[^/]+$"), w:match("[^/]+$"), "compare " .. i .. "'s message")
+  end
+end)
+
+t.test("1: a workspace name given and taken is an error, never reused", function()
+  local ws = require "llmd.workspace"
+  local parent = t.tmpdir()
+  local w = ws.create { parent = parent, name = "mine", quiet = true }
+  t.eq(w.name, "mine")
+  t.raises("already exists; not reusing it", ws.create, { parent = parent, name = "mine", quiet = true })
+  -- without a name, a taken one gets a suffix
+  lfs.mkdir(parent .. "/llm-d-comparison-x")
+  local w2 = ws.create { parent = parent, name = nil, quiet = true }
+  t.ok(w2.name:match("^llm%-d%-comparison%-"))
+  -- 12: a missing parent is made
+  local w3 = ws.create { parent = parent .. "/not/yet/there", quiet = true }
+  t.eq(lfs.attributes(w3.path, "mode"), "directory")
+  -- a parent that is a file
+  t.write(parent .. "/afile", "x")
+  t.raises("afile: not a folder", ws.create, { parent = parent .. "/afile", quiet = true })
+end)
+
+-- Every regular file under dir: { [relative path] = size }
+local function files_of(dir)
+  local out = {}
+  local function walk(d, rel)
+    for n in lfs.dir(d) do
+      if n ~= "." and n ~= ".." then
+        local p, r = d .. "/" .. n, rel == "" and n or rel .. "/" .. n
+        local mode = lfs.symlinkattributes(p, "mode")
+        if mode == "directory" then walk(p, r) elseif mode == "file" then out[r] = lfs.attributes(p, "size") end
+      end
+    end
+  end
+  walk(dir, "")
+  return out
+end
+
+t.test("4: a failed close (disk full) is an error naming the file; no file, no temporary left", function()
+  local ws = require "llmd.workspace"
+  local dir = t.tmpdir()
+  -- a file whose writes are buffered and whose close then fails, as fclose does on ENOSPC
+  local real_open = io.open
+  local function failing(path, mode)
+    local f = real_open(path, mode)
+    return setmetatable({}, { __index = {
+      write = function(self) return self end,
+      flush = function() return true end,
+      close = function() f:close(); return nil, "No space left on device", 28 end,
+    } })
+  end
+  io.open = failing -- luacheck: ignore 122
+  local ok, err = pcall(ws.write_text, dir .. "/report.md", "text")
+  io.open = real_open -- luacheck: ignore 122
+  t.ok(not ok, "write_text raised")
+  t.eq(err, dir .. "/report.md: cannot write: No space left on device")
+  t.eq(files_of(dir), {}, "neither the file nor its temporary")
+  -- a failing flush too
+  io.open = function(path, mode) -- luacheck: ignore 122
+    local f = real_open(path, mode)
+    return setmetatable({}, { __index = {
+      write = function(self) return self end,
+      flush = function() return nil, "Input/output error", 5 end,
+      close = function() return f:close() end,
+    } })
+  end
+  ok, err = pcall(ws.write_text, dir .. "/run.sh", "text", "755")
+  io.open = real_open -- luacheck: ignore 122
+  t.ok(not ok)
+  t.eq(err, dir .. "/run.sh: cannot write: Input/output error")
+  t.eq(files_of(dir), {})
+end)
+
+-- A tmpfs of `kib` KiB at a fresh folder, or nil and why (needs root).
+local function small_disk(kib)
+  local dir = t.tmpdir()
+  local r = run { "mount", "-t", "tmpfs", "-o", ("size=%dk"):format(kib), "tmpfs", dir }
+  if not r.ok then return nil, r.stderr end
+  return dir
+end
+
+t.test("4: compare on a disk that fills at every point: success, or an error and no 0-byte file", function()
+  local disk, why = small_disk(2048)
+  if not disk then
+    io.stderr:write("  (tmpfs part skipped: " .. tostring(why):gsub("%s+$", "") .. ")\n")
+    return
+  end
+  local outcomes = { ok = 0, failed = 0 }
+  local okrun, err = pcall(function()
+    -- free space from 4 KiB up, in steps of three pages for the first 40 (each run fails
+    -- at a different file), then growing, until a whole linked compare fits (the report's
+    -- size grows as it gains sections)
+    local points = {}
+    for p = 1, 40, 3 do points[#points + 1] = p end
+    for p = 48, 480, 24 do points[#points + 1] = p end
+    for _, free_pages in ipairs(points) do
+      if outcomes.ok > 0 then break end
+      run { "sh", "-c", "rm -rf " .. q(disk) .. "/* " .. q(disk) .. "/.??*" }
+      local st = run { "stat", "-f", "-c", "%a %S", disk }
+      local avail, bsize = st.stdout:match("(%d+) (%d+)")
+      local fill = tonumber(avail) * tonumber(bsize) - free_pages * 4096
+      if fill > 0 then
+        run { "dd", "if=/dev/zero", "of=" .. disk .. "/filler", "bs=4096", "count=" .. (fill // 4096) }
+      end
+      local r = run { LLMDLUA, "compare.lua", "--a", BASE, "--b", TREAT, "--link", "--parent", disk .. "/p", "--quiet" }
+      if r.ok then
+        outcomes.ok = outcomes.ok + 1
+        t.ok(r.stdout:find("Comparison report written", 1, true))
+      else
+        outcomes.failed = outcomes.failed + 1
+        t.ok(not r.stdout:find("written to", 1, true), "no success message on failure: " .. r.stdout)
+        t.ok(r.stderr:find("No space left on device", 1, true), "the cause named: " .. r.stderr)
+        t.ok(r.stderr:find(disk, 1, true), "the file named: " .. r.stderr)
+      end
+      for _, w in ipairs(workspaces(disk .. "/p")) do
+        for rel, size in pairs(files_of(w)) do
+          t.ok(size > 0, ("%d free pages: %s is empty (compare %s)"):format(free_pages, rel, r.ok and "ok" or "failed"))
+          t.ok(not rel:match("%.tmp%."), "temporary left: " .. rel)
+        end
+      end
+    end
+  end)
+  run { "umount", disk }
+  if not okrun then error(err, 0) end
+  t.ok(outcomes.ok > 0 and outcomes.failed > 0, ("both outcomes seen: %d ok, %d failed"):format(outcomes.ok, outcomes.failed))
+end)
+
+-- Every entry under dir that is a link: { rel... }
+local function links_under(dir)
+  local out = {}
+  local function walk(d, rel)
+    for n in lfs.dir(d) do
+      if n ~= "." and n ~= ".." then
+        local p, r = d .. "/" .. n, rel == "" and n or rel .. "/" .. n
+        local mode = lfs.symlinkattributes(p, "mode")
+        if mode == "link" then out[#out + 1] = r elseif mode == "directory" then walk(p, r) end
+      end
+    end
+  end
+  walk(dir, "")
+  return out
+end
+
+t.test("8: links out of a results folder are reported, never kept or followed; regular files copied", function()
+  local tmp = t.tmpdir()
+  local src = tmp .. "/run1"
+  copy_tree(BASE, src)
+  lfs.link("/etc", src .. "/etc_link", true)
+  lfs.link("/etc/passwd", src .. "/stage_9_lifecycle_metrics.json", true)
+  lfs.link("stage_0_lifecycle_metrics.json", src .. "/copy_of_stage0.json", true) -- inside: copied as a file
+  lfs.link("nowhere", src .. "/dangling", true)
+  run { "mkfifo", src .. "/a_fifo" }
+  local r = run { LLMDLUA, "compare.lua", "--a", src, "--b", TREAT, "--parent", tmp .. "/p", "--quiet" }
+  t.ok(r.ok, r.stderr)
+  local w = workspaces(tmp .. "/p")[1]
+  local res = w .. "/run-a/results"
+  t.eq(lfs.symlinkattributes(res, "mode"), "directory", "a copy, not a link")
+  t.eq(links_under(w), {}, "no link anywhere in the workspace")
+  t.eq(lfs.attributes(res .. "/etc_link"), nil)
+  t.eq(lfs.attributes(res .. "/stage_9_lifecycle_metrics.json"), nil)
+  t.eq(lfs.attributes(res .. "/a_fifo"), nil)
+  t.eq(t.read(res .. "/copy_of_stage0.json"), t.read(BASE .. "/stage_0_lifecycle_metrics.json"))
+  -- every regular file of the source, byte for byte
+  for rel, size in pairs(files_of(BASE)) do
+    t.eq(lfs.attributes(res .. "/" .. rel, "size"), size, rel)
+  end
+  for _, what in ipairs { "etc_link -> /etc: a link out of the results folder",
+    "stage_9_lifecycle_metrics.json -> /etc/passwd: a link out", "dangling -> nowhere: a dangling link",
+    "a_fifo: a named pipe, not a regular file" } do
+    t.ok(r.stderr:find(what, 1, true), "warned: " .. what .. " in " .. r.stderr)
+  end
+  local report = t.read(w .. "/comparison_report.md")
+  t.ok(report:find("run1: not imported: etc_link -> /etc", 1, true), "the report's data checks say so")
+  -- the same folder linked (--link): extraction reads the folder but follows no link out
+  r = run { LLMDLUA, "compare.lua", "--a", src, "--b", TREAT, "--link", "--parent", tmp .. "/q", "--quiet" }
+  t.ok(r.ok, r.stderr)
+  w = workspaces(tmp .. "/q")[1]
+  local model = json.read(w .. "/run-a/run_model.json")
+  local said = table.concat(model.warnings, "\n")
+  t.ok(said:find("stage_9_lifecycle_metrics.json -> /etc/passwd: a link out", 1, true), said)
+  for _, f in ipairs(model.files or {}) do t.ok(not tostring(f):find("stage_9", 1, true), "read " .. tostring(f)) end
+  t.ok(not t.read(w .. "/comparison.json"):find("root:x:0:0", 1, true))
+end)
+
+t.test("9: a run rejected after the checks leaves no workspace, and names the user's own file", function()
+  local tmp = t.tmpdir()
+  local src = tmp .. "/run1"
+  copy_tree(BASE, src)
+  local f = src .. "/stage_3_lifecycle_metrics.json"
+  local text = t.read(f)
+  t.write(f, text:sub(1, #text // 2)) -- truncated half way
+  local r = run { LLMDLUA, "compare.lua", "--a", src, "--b", TREAT, "--parent", tmp .. "/p", "--quiet" }
+  t.ok(not r.ok)
+  t.ok(r.stderr:find(f, 1, true), "names " .. f .. ": " .. r.stderr)
+  t.ok(not r.stderr:find("/run-a/results", 1, true), "not the workspace's copy: " .. r.stderr)
+  t.eq(workspaces(tmp .. "/p"), {}, "nothing left")
+  -- rejected before anything is made: the parent is not even created
+  r = run { LLMDLUA, "compare.lua", "--a", tmp .. "/nope", "--b", TREAT, "--parent", tmp .. "/never", "--quiet" }
+  t.eq(r.code, 1)
+  t.eq(lfs.attributes(tmp .. "/never"), nil)
+  t.write(tmp .. "/info.yaml", "model: [unclosed\n")
+  r = run { LLMDLUA, "compare.lua", "--a", BASE, "--b", TREAT, "--a-info", tmp .. "/info.yaml", "--parent",
+    tmp .. "/never", "--quiet" }
+  t.eq(r.code, 1)
+  t.eq(lfs.attributes(tmp .. "/never"), nil)
+end)
+
+t.test("9: Ctrl-C at any moment: a complete workspace, or none (or one analyze.lua calls incomplete)", function()
+  local tmp = t.tmpdir()
+  local src = tmp .. "/run1"
+  copy_tree(BASE, src)
+  -- a large per-request file, so that the copy takes a while
+  run { "truncate", "-s", "64M", src .. "/zz_big_per_request_lifecycle_metrics.bin" }
+  local seen = { complete = 0, removed = 0, incomplete = 0 }
+  for i = 0, 11 do
+    local parent = ("%s/p%d"):format(tmp, i)
+    local delay = ("%.3f"):format(0.02 + i * 0.03)
+    local r = run { "sh", "-c", ('%s compare.lua --a %s --b %s --parent %s --quiet >/dev/null 2>%s & pid=$!; '
+      .. 'sleep %s; kill -INT $pid 2>/dev/null; wait $pid; echo $?')
+      :format(q(LLMDLUA), q(src), q(TREAT), q(parent), q(tmp .. "/err" .. i), delay) }
+    local rc = tonumber(r.stdout:match("(%d+)"))
+    local ws = workspaces(parent)
+    t.ok(#ws <= 1)
+    if rc == 0 then
+      seen.complete = seen.complete + 1
+      t.eq(#ws, 1)
+      t.eq(lfs.attributes(ws[1] .. "/INCOMPLETE"), nil)
+      t.eq(lfs.attributes(ws[1] .. "/run-a/results/zz_big_per_request_lifecycle_metrics.bin", "size"), 64 << 20)
+    else
+      t.eq(rc, 130, "interrupted: " .. t.read(tmp .. "/err" .. i))
+      if #ws == 0 then
+        seen.removed = seen.removed + 1
+      else
+        seen.incomplete = seen.incomplete + 1
+        local a = run { LLMDLUA, "analyze.lua", ws[1] }
+        t.ok(not a.ok and a.stderr:find("an incomplete workspace", 1, true), a.stderr)
+      end
+      for _, w in ipairs(ws) do
+        for rel in pairs(files_of(w)) do t.ok(not rel:match("%.tmp%."), "temporary left: " .. rel) end
+      end
+    end
+  end
+  t.ok(seen.removed + seen.incomplete > 0, "some runs were interrupted")
+end)
+
+t.test("10: a CSV with a byte-order mark is read; the mark is not part of the first column's name", function()
+  local scan = require "llmd.scan"
+  local stats = require "llmd.stats"
+  local dir = t.tmpdir()
+  -- by hand: ttft_ms is 1.5 and 3.5, sum 5, count 2
+  for _, text in ipairs { "\239\187\191ttft_ms,x\n1.5,2\n3.5,4\n", "\239\187\191\"ttft_ms\",x\r\n1.5,2\r\n3.5,4\r\n" } do
+    local p = dir .. "/bom.csv"
+    t.write(p, text)
+    local s = stats.new()
+    local r = scan.csv(p, { { "ttft_ms", s } }, { sep = "," })
+    t.eq(s:count(), 2)
+    t.eq(s:summary({ 50 }).sum, 5.0)
+    t.eq(r.records, 2)
+    -- through a pipe too (the mark may arrive before the rest of the header)
+    local s2 = stats.new()
+    local f = assert(io.popen("cat " .. q(p), "r"))
+    scan.csv(f, { { "ttft_ms", s2 } }, { sep = "," })
+    f:close()
+    t.eq(s2:count(), 2)
+  end
+  -- a mark anywhere else is text, as before
+  t.write(dir .. "/mid.csv", "x,\239\187\191ttft_ms\n1,2\n")
+  t.raises("no column 'ttft_ms' in the header", scan.csv, dir .. "/mid.csv", { { "ttft_ms", stats.new() } }, { sep = "," })
+end)
+
+t.test("10: property: a byte-order mark changes nothing in what a CSV scan reads", function()
+  local scan = require "llmd.scan"
+  local stats = require "llmd.stats"
+  local dir = t.tmpdir()
+  math.randomseed(17)
+  for case = 1, 60 do
+    -- a random table: 1-4 columns, 0-30 rows, quoted or not, LF or CRLF, blank lines
+    local ncol = math.random(1, 4)
+    local head = {}
+    for c = 1, ncol do
+      head[c] = math.random() < 0.3 and ('"c' .. c .. '"') or ("c" .. c)
+    end
+    local nl = math.random() < 0.5 and "\n" or "\r\n"
+    local lines = { table.concat(head, ",") }
+    for _ = 1, math.random(0, 30) do
+      local row = {}
+      for c = 1, ncol do row[c] = tostring(math.random(-500, 500) / 8) end
+      lines[#lines + 1] = table.concat(row, ",")
+      if math.random() < 0.1 then lines[#lines + 1] = "" end
+    end
+    local text = table.concat(lines, nl) .. (math.random() < 0.5 and nl or "")
+    local function read(src)
+      local sinks, rules = {}, {}
+      for c = 1, ncol do
+        sinks[c] = stats.new()
+        rules[c] = { "c" .. c, sinks[c] }
+      end
+      local r = scan.csv(src, rules, { sep = "," })
+      local out = { records = r.records }
+      for c = 1, ncol do out[c] = { sinks[c]:count(), sinks[c]:summary({ 50 }).sum } end
+      return out
+    end
+    local plain = read { text = text, name = "plain" }
+    t.eq(read { text = "\239\187\191" .. text, name = "bom" }, plain, "case " .. case)
+    t.write(dir .. "/f.csv", "\239\187\191" .. text)
+    t.eq(read(dir .. "/f.csv"), plain, "case " .. case .. " from a file")
+  end
+end)
+
+t.test("10: .nan in a benchmark report names the file and the key", function()
+  local dir = t.tmpdir()
+  local src = t.fixtures() .. "/benchmark-report/br_v0_2_example.yaml"
+  local text = t.read(src)
+  -- the first 'mean: <number>' under request_performance's ttft
+  local i = text:find("time_to_first_token:", text:find("request_performance:", 1, true), true)
+  local a, b = text:find("mean: [%d%.]+", i)
+  t.write(dir .. "/benchmark_report.yaml", text:sub(1, a - 1) .. "mean: .nan" .. text:sub(b + 1))
+  local r = run { LLMDLUA, "extract.lua", dir }
+  t.eq(r.code, 1)
+  t.eq(r.stderr, ("llmdlua: %s/benchmark_report.yaml: results.request_performance.aggregate.latency."
+    .. "time_to_first_token.mean is .nan (expected a number, or the key left out when unknown)\n"):format(dir))
+end)
+
+-- Runs a generated script with sh in a fresh folder; returns the names of the files it made.
+local function run_script(path)
+  local cwd = t.tmpdir()
+  local r = run { "sh", "-c", "cd " .. q(cwd) .. " && sh " .. q(path) .. " >/dev/null 2>&1; ls -A" }
+  local made = {}
+  for n in r.stdout:gmatch("[^\n]+") do made[#made + 1] = n end
+  return made
+end
+
+t.test("3: a newline in a label or a results folder's name cannot make run_comparison.sh run anything", function()
+  local tmp = t.tmpdir()
+  local src = tmp .. "/results\ntouch PWNED_dir\n"
+  copy_tree(BASE, src)
+  local label = "base\ntouch PWNED_label\n$(touch PWNED_subst) `touch PWNED_tick` 'q\" | x"
+  local r = run { LLMDLUA, "compare.lua", "--a", src, "--b", TREAT, "--a-label", label, "--parent", tmp .. "/p", "--quiet" }
+  t.ok(r.ok, r.stderr)
+  local w = workspaces(tmp .. "/p")[1]
+  local script = w .. "/run_comparison.sh"
+  t.eq(run_script(script), {}, "the script made no file")
+  -- it still says what it should: the label, exported as the exact value
+  local bin = tmp .. "/bin"
+  lfs.mkdir(bin)
+  t.write(bin .. "/llmdlua", "#!/bin/sh\nexit 0\n") -- the script's last line runs analyze.lua
+  run { "chmod", "755", bin .. "/llmdlua" }
+  local check = run { "sh", "-c", "PATH=" .. q(bin) .. ":$PATH; . " .. q(script) .. " >/dev/null 2>&1; printf %s \"$RUN_A_LABEL\"" }
+  t.eq(check.stdout, label)
+  -- and sh reads it as a script without a syntax error
+  t.ok(run({ "sh", "-n", script }).ok)
+end)
+
+t.test("3: commands and plan values with newlines stay comments, in the shipped and in old templates", function()
+  local template = require "llmd.template"
+  local dir = t.tmpdir()
+  local side = {
+    x = "a", label = "a\ntouch PWNED_1", imported = false, source = "/x\ntouch PWNED_2",
+    state_text = "label: a\ntouch PWNED_3", config_text = "set:\n  image: \"v1\ntouch PWNED_4\"\r\ntouch PWNED_5",
+    commands = { "helm upgrade -n ns x --set image=v1\ntouch PWNED_6", "kubectl -n ns get pods\r\ntouch PWNED_7\0x" },
+  }
+  local model = { generated = "now\ntouch PWNED_8", workspace = "/w\ntouch PWNED_9", a = { label = side.label },
+    b = { label = "b" }, namespace = "ns\ntouch PWNED_10", pvc = "", gateway_svc = "", sides = { side },
+    analyze = template.safe("true") }
+  local shipped = template.render_file(ROOT .. "/templates/run_comparison.sh", model)
+  t.write(dir .. "/shipped.sh", shipped)
+  t.eq(run_script(dir .. "/shipped.sh"), {})
+  -- a workspace keeps a copy of its templates: one from before this fix wrote "# {{ c }}"
+  -- and "{{ side.label }}" into comments; the engine's escaping for .sh covers them too
+  local old = "#!/bin/sh\n# Run {{ side.label }}\n{% for side in sides %}\n# {{ side.source }}\n"
+    .. "{% for c in side.commands %}\n# {{ c }}\n{% end %}\n{% end %}\n{{ analyze }}\n"
+  t.write(dir .. "/old_run_comparison.sh", old)
+  local text = template.render_file(dir .. "/old_run_comparison.sh", { side = side, sides = { side }, analyze = model.analyze })
+  t.write(dir .. "/old.sh", text)
+  t.eq(run_script(dir .. "/old.sh"), {})
+  t.ok(text:find("# 'helm upgrade -n ns x --set image=v1\\ntouch PWNED_6'", 1, true), text)
+end)
+
+t.test("3: labels with | < [ ` or newlines keep the report's tables whole and inject nothing", function()
+  local tmp = t.tmpdir()
+  local la, lb = "A|x\n## injected <script>alert(1)</script>", "[click](http://e) `b` \\|"
+  local r = run { LLMDLUA, "compare.lua", "--a", BASE, "--b", TREAT, "--a-label", la, "--b-label", lb,
+    "--parent", tmp .. "/p", "--quiet" }
+  t.ok(r.ok, r.stderr)
+  local text = t.read(workspaces(tmp .. "/p")[1] .. "/comparison_report.md")
+  t.ok(not text:find("<script>", 1, true), "no raw HTML")
+  t.ok(not text:find("\n## injected", 1, true), "no heading made from a label")
+  t.ok(not text:find("[click](", 1, true), "no link made from a label")
+  -- every table row has as many cells as its header row (| not escaped by a backslash)
+  local function cells(line)
+    local n = 0
+    local i = 1
+    while i <= #line do
+      local c = line:sub(i, i)
+      if c == "\\" then i = i + 1 elseif c == "|" then n = n + 1 end
+      i = i + 1
+    end
+    return n
+  end
+  local want
+  for line in text:gmatch("[^\n]*") do
+    if line:match("^|") then
+      if not want then want = cells(line) end
+      t.eq(cells(line), want, "cells in: " .. line)
+    else
+      want = nil
+    end
+  end
+  -- the labels are still there, escaped (by hand: \| for |, &lt; for <, \[ \] \` \\)
+  t.ok(text:find("A\\|x ## injected &lt;script>alert(1)&lt;/script>", 1, true), "label A, escaped")
+  t.ok(text:find("\\[click\\](http://e) \\`b\\` \\\\\\|", 1, true), "label B, escaped")
+end)
+
+t.test("3: escaping is the template format's: markdown, html, shell, none; raw and safe opt out", function()
+  local template = require "llmd.template"
+  local m = { v = "<a>|[x]\n#`\\", s = template.safe("<b>ok</b>") }
+  t.eq(template.render("{{ v }}", m, "t.md", { format = "markdown" }), "&lt;a>\\|\\[x\\] #\\`\\\\")
+  t.eq(template.render("{{ v }}", m, "t.html", { format = "html" }), "&lt;a&gt;|[x]\n#`\\")
+  t.eq(template.render("{{ v }}", m, "t.sh", { format = "shell" }), "'<a>|[x]\\n#`\\'")
+  t.eq(template.render("{{ v }}", m, "t.txt"), m.v)
+  t.eq(template.render("{{ v | raw }}", m, "t.md", { format = "markdown" }), m.v)
+  t.eq(template.render("{{ s }}", m, "t.html", { format = "html" }), "<b>ok</b>")
+  t.eq(template.render("{{ v | sh }}", m, "t.sh", { format = "shell" }), "'<a>|[x]\n#`\\'")
+  t.eq(template.render("{{ v | comment }}", m, "t.sh", { format = "shell" }), "# <a>|[x]\n# #`\\")
+  -- a heading or quote at the start of a value is escaped; a terminal escape is not printed
+  t.eq(template.render("{{ v }}", { v = "> q\27[31m" }, "t.md", { format = "markdown" }), "\\> q?\\[31m")
+  -- < only where it could open a tag or an autolink: "<= 200 ms" reads as it is
+  t.eq(template.render("{{ v }}", { v = "TTFT p90 <= 200 ms <b <" }, "t.md", { format = "markdown" }),
+    "TTFT p90 <= 200 ms &lt;b &lt;")
+  t.eq(template.format_of("x/report.HTML"), "html")
+  t.eq(template.format_of("run.sh"), "shell")
+  t.eq(template.format_of("r.md"), "markdown")
+end)
+
+t.test("5: an empty, garbage or missing result file claimed by its name is an error; --tolerant warns", function()
+  local F = t.fixtures()
+  local tmp = t.tmpdir()
+  -- vllm-benchmark: three load points, one of them replaced by an empty, then a garbage file
+  local src = tmp .. "/vb"
+  copy_tree(F .. "/vllm-benchmark/exp-7_H100/llm-d-1p1d", src)
+  local victim = src .. "/benchmark_2025-05-13_04-43-11.json"
+  for _, bad in ipairs { { "", "empty" }, { "{\"date\": \"2025", "not a vLLM benchmark result" } } do
+    t.write(victim, bad[1])
+    local r = run { LLMDLUA, "extract.lua", src }
+    t.eq(r.code, 1)
+    t.ok(r.stderr:find(victim .. ": " .. bad[2], 1, true), r.stderr)
+    r = run { LLMDLUA, "extract.lua", src, "--tolerant", "--json" }
+    t.ok(r.ok, r.stderr)
+    local m = json.decode(r.stdout)
+    t.eq(#m.stages, 2, "the two readable load points")
+    t.ok(table.concat(m.warnings, "\n"):find("left out (--tolerant): " .. victim .. ": " .. bad[2], 1, true))
+  end
+  -- inference-perf: a stage file gone from the sequence 0..6
+  local ip = tmp .. "/ip"
+  copy_tree(BASE, ip)
+  os.remove(ip .. "/stage_3_lifecycle_metrics.json")
+  local r = run { LLMDLUA, "compare.lua", "--a", ip, "--b", TREAT, "--parent", tmp .. "/p", "--quiet" }
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find(ip .. "/stage_3_lifecycle_metrics.json: missing", 1, true), r.stderr)
+  t.eq(workspaces(tmp .. "/p"), {}, "checked before anything was made")
+  r = run { LLMDLUA, "compare.lua", "--a", ip, "--b", TREAT, "--a-label", "ip", "--parent", tmp .. "/p", "--quiet",
+    "--tolerant" }
+  t.ok(r.ok, r.stderr)
+  local w = workspaces(tmp .. "/p")[1]
+  local report = t.read(w .. "/comparison_report.md")
+  t.ok(report:find("- ip: left out (--tolerant): " .. ip .. "/stage_3_lifecycle_metrics.json: missing", 1, true),
+    "in the data checks")
+  -- analyze.lua re-extracts the same way (tolerant), and says the same
+  r = run { LLMDLUA, "analyze.lua", w, "--reextract", "--quiet" }
+  t.ok(r.ok, r.stderr)
+  -- a benchmark report cut short
+  local br = tmp .. "/br"
+  lfs.mkdir(br)
+  local text = t.read(F .. "/benchmark-report/br_v0_2_example.yaml")
+  for _, cut in ipairs { 8000, 12000, #text - 1 } do
+    t.write(br .. "/benchmark_report.yaml", text:sub(1, cut))
+    r = run { LLMDLUA, "extract.lua", br }
+    t.eq(r.code, 1, "cut at " .. cut)
+    t.ok(r.stderr:find(br .. "/benchmark_report.yaml: does not end with a newline", 1, true), r.stderr)
+  end
+  -- cut at a line's end inside the aggregate: the section that is gone is named
+  local at = text:find("\n", text:find("throughput:", text:find("aggregate:", 1, true), true) - 40, true)
+  t.write(br .. "/benchmark_report.yaml", text:sub(1, at))
+  r = run { LLMDLUA, "extract.lua", br }
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("successful requests but no %a+ section: truncated or incomplete"), r.stderr)
+  t.write(br .. "/benchmark_report.yaml", text)
+  t.ok(run({ LLMDLUA, "extract.lua", br }).ok, "the whole report reads")
+end)
+
+t.test("12: extract.lua FILE reads one result file (the others beside it ignored)", function()
+  local F = t.fixtures()
+  local one = F .. "/vllm-benchmark/exp-7_H100/llm-d-1p1d/benchmark_2025-05-13_04-43-11.json"
+  local r = run { LLMDLUA, "extract.lua", one, "--json" }
+  t.ok(r.ok, r.stderr)
+  local m = json.decode(r.stdout)
+  t.eq(#m.stages, 1)
+  t.eq(#m.files, 1)
+  -- its throughput is the file's own request_throughput (read with python3's json)
+  local py = run { "python3", "-c", "import json,sys; print(repr(json.load(open(sys.argv[1]))['request_throughput']))", one }
+  t.eq(m.overall.throughput_req_s.value, tonumber(py.stdout))
+  r = run { LLMDLUA, "extract.lua", BASE .. "/stage_3_lifecycle_metrics.json", "--json" }
+  t.ok(r.ok, r.stderr)
+  m = json.decode(r.stdout)
+  t.eq(#m.stages, 1)
+  t.eq(m.stages[1].index, 3)
+end)
+
+t.test("12: autobench.lua validate on a folder without configs is an error; --help works", function()
+  local empty = t.tmpdir()
+  local r = run { LLMDLUA, "autobench.lua", "validate", empty }
+  t.eq(r.code, 1)
+  t.eq(r.stdout, empty .. ": no autobench configs here (looked for *.yaml and *.yml in the folder and below)\n")
+  for _, h in ipairs { "--help", "-h", "help" } do
+    r = run { LLMDLUA, "autobench.lua", h }
+    t.eq(r.code, 0, h)
+    t.ok(r.stdout:find("usage: llmdlua autobench.lua COMMAND", 1, true), r.stdout)
+  end
+  -- a folder with configs still validates (the bundled cookbook configs are valid)
+  r = run { LLMDLUA, "autobench.lua", "validate", t.fixtures() .. "/autobench/cookbook-llm" }
+  t.ok(r.ok, r.stdout .. r.stderr)
+end)
+
+t.test("12: doctor.lua needs no cluster tool for analysis; --cluster requires them", function()
+  local bin = t.tmpdir() -- a PATH with python3 only
+  lfs.link(proc.which("python3"), bin .. "/python3", true)
+  local r = run { "env", "PATH=" .. bin, LLMDLUA, "doctor.lua" }
+  t.eq(r.code, 0, r.stdout)
+  t.ok(r.stdout:find("helm      not found (needed only for compare.lua --plan", 1, true), r.stdout)
+  t.ok(not r.stdout:find("required", 1, true), r.stdout)
+  r = run { "env", "PATH=" .. bin, LLMDLUA, "doctor.lua", "--cluster" }
+  t.eq(r.code, 1)
+  t.ok(r.stdout:find("helm      MISSING (required by compare.lua --plan)", 1, true), r.stdout)
+end)
+
+t.test("12: the README's llmd.scan example runs on a file with a failed request", function()
+  local readme = t.read(ROOT .. "/README.md")
+  local sec = readme:match("### `llmd.scan`.-```lua\n(.-)```")
+  t.ok(sec and sec:find("scan.json", 1, true), "the example found")
+  local dir = t.tmpdir()
+  -- the synthetic per-request file has 6 requests, one failed without output_token_times
+  -- (counted with python3's json, by hand from the fixture)
+  local per_req = t.fixtures() .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json"
+  t.write(dir .. "/per_request_lifecycle_metrics.json", t.read(per_req))
+  t.write(dir .. "/rows.jsonl", '{"metrics":{"mean_ttft_ms":1.5}}\n{"metrics":{"mean_ttft_ms":null}}\n')
+  t.write(dir .. "/requests.csv", "ttft_ms,x\n2.5,1\n")
+  t.write(dir .. "/example.lua", 'local stats = require "llmd.stats"\nlocal s = stats.new()\n' .. sec)
+  local r = run { "sh", "-c", "cd " .. q(dir) .. " && " .. q(LLMDLUA) .. " example.lua" }
+  t.ok(r.ok, r.stderr)
+  t.eq(r.stdout, "6 requests, 5 with a first token\n")
+end)
+
+t.test("12: a Prometheus counter asked for without _total: nil and 'did you mean ..._total'", function()
+  local pf = require "llmd.prom_files"
+  local agg = pf.read_raw_dir(t.fixtures() .. "/prometheus/synthetic-raw")
+  local v, why = agg:counter_total("vllm:prefix_cache_hits")
+  t.eq(v, nil)
+  t.eq(why, "vllm:prefix_cache_hits: never scraped; did you mean vllm:prefix_cache_hits_total? "
+    .. "(a counter's samples are named with _total)")
+  t.ok(agg:counter_total("vllm:prefix_cache_hits_total") ~= nil)
+  v, why = agg:gauge_summary("vllm:no_such_gauge")
+  t.eq(v, nil)
+  t.eq(why, "vllm:no_such_gauge: never scraped")
+end)

@@ -48,14 +48,14 @@ function M.validate(plan, name)
   end
   if not is_map(plan) then error(name .. ": expected a mapping with 'runs'", 0) end
   known(plan, "(top)", { namespace = true, parent = true, bins = true, timeouts = true, benchmark_pvc = true,
-    runs = true, teardown_without_logs = true, teardown = true, slo = true })
-  if plan.teardown ~= nil and plan.teardown ~= "own" and plan.teardown ~= "namespace-wide" then
-    bad("teardown", ("expected own (the default: what this comparison deployed) or namespace-wide (every release, "
-      .. "HTTPRoute and Gateway in the namespace, confirmed first), got %s"):format(tostring(plan.teardown)))
-  end
+    runs = true, teardown_without_logs = true, slo = true, teardown = true })
   if plan.slo ~= nil then
     local ok, err = pcall(require("llmd.decision").parse_slo, plan.slo, "slo")
     if not ok then errs[#errs + 1] = ("%s: %s"):format(name, err) end
+  end
+  if plan.teardown ~= nil and plan.teardown ~= "own" and plan.teardown ~= "namespace-wide" then
+    bad("teardown", ("expected own (the default: what this comparison deployed) or namespace-wide (every release, "
+      .. "HTTPRoute and Gateway in the namespace, confirmed first), got %s"):format(tostring(plan.teardown)))
   end
   if plan.namespace ~= nil and type(plan.namespace) ~= "string" then bad("namespace", "expected a string") end
   if plan.bins ~= nil then

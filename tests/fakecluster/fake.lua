@@ -23,6 +23,7 @@
 --                  launcher pod Completed (exec and cp into it fail, as they do)
 --   FAKE_FAIL_NAMESPACE  the injected failures happen only in this namespace (the
 --                  other namespaces of a parallel run are healthy)
+--   FAKE_FAIL_IN   ns:failure,ns:failure - failures that happen only in those namespaces
 -- Several calls may run at once (stacks in parallel namespaces): each call reads the
 -- state, and writes back, under a lock, only the namespaces and counters it changed, as
 -- a real API server keeps one namespace's objects apart from another's.
@@ -94,6 +95,10 @@ local function confine_failures(ns)
   local only = os.getenv("FAKE_FAIL_NAMESPACE")
   if only and only ~= "" and ns ~= only then
     for k in pairs(fails) do fails[k] = nil end
+  end
+  -- FAKE_FAIL_IN=ns:failure,ns:failure - failures of their own for some namespaces
+  for n, f in (os.getenv("FAKE_FAIL_IN") or ""):gmatch("([^,:]+):([^,]+)") do
+    if n == ns then fails[f] = "always" end
   end
 end
 local function failing(what)

@@ -37,6 +37,11 @@ t.test("treatment_comparison.csv from the two report examples is upstream's, byt
   t.ok(r.stderr:find("treatment_comparison.csv is written", 1, true), r.stderr)
   t.eq(t.read(d .. "/cross-treatment-comparison/treatment_comparison.csv"),
     t.read(F .. "/llm-d-benchmark/expected/treatment_comparison.from-br-examples.csv"))
+  -- again: the output folder of the first run is not taken for a treatment
+  r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--results", d, "--quiet" }
+  t.ok(not r.stderr:find("treatment cross-treatment-comparison", 1, true), r.stderr)
+  t.eq(t.read(d .. "/cross-treatment-comparison/treatment_comparison.csv"),
+    t.read(F .. "/llm-d-benchmark/expected/treatment_comparison.from-br-examples.csv"))
 end)
 
 t.test("the CSV from a native harness: one row per load point, latencies in seconds", function()

@@ -3,7 +3,7 @@
 --
 --   validate PATH... [--help-dir DIR] [--print-commands]
 --   plan CONFIG [--frameworks sglang,vllm] [--out plan.jsonl] [--text]
---   run CONFIG --out results.jsonl [--frameworks ...] [--dry-run]
+--   run CONFIG --out results.jsonl [--frameworks ...] [--dry-run] [--force] [--timeout S]
 --   compare RESULTS.jsonl... [--sla K=V,... | --sla CONFIG] [--md OUT.md] [--csv OUT.csv]
 local ab = require "llmd.autobench"
 local args = require "llmd.args"
@@ -16,7 +16,7 @@ for i = 2, #arg do rest[#rest + 1] = arg[i] end
 local USAGE = [[usage: llmdlua autobench.lua COMMAND ...
   validate PATH... [--help-dir DIR] [--print-commands]
   plan CONFIG [--frameworks LIST] [--out FILE] [--text]
-  run CONFIG --out FILE [--frameworks LIST] [--dry-run] [--timeout S]
+  run CONFIG --out FILE [--frameworks LIST] [--dry-run] [--force] [--timeout S]
   compare RESULTS.jsonl... [--sla K=V,...|CONFIG] [--md FILE] [--csv FILE]
 ]]
 
@@ -34,72 +34,117 @@ local function write_file(path, text)
   ws.write_text(path, text)
 end
 
-if cmd == "validate" then
-  local o = args.parse(rest, { usage = "llmdlua autobench.lua validate PATH... [--help-dir DIR] [--print-commands]",
-    options = { help_dir = "DIR", print_commands = true }, positional = { min = 1 } })
-  local help = o.help_dir and ab.read_help_dir(o.help_dir) or nil
-  local paths = {}
-  local failed = false
-  for i = 1, #o do
-    -- a folder without a config is a mistake (a wrong path), not "all valid"
-    if require("lfs").attributes(o[i], "mode") == "directory" and #ab.config_paths { o[i] } == 0 then
-      io.write(o[i], ": no autobench configs here (looked for *.yaml and *.yml in the folder and below)\n")
-      failed = true
+local interrupt_note -- what Ctrl-C leaves behind, said in its one line
+
+local function main()
+  if cmd == "validate" then
+    local o = args.parse(rest, { usage = "llmdlua autobench.lua validate PATH... [--help-dir DIR] [--print-commands]",
+      options = { help_dir = "DIR", print_commands = true }, positional = { min = 1 } })
+    local help = o.help_dir and ab.read_help_dir(o.help_dir) or nil
+    local paths = {}
+    local failed = false
+    for i = 1, #o do
+      -- a folder without a config is a mistake (a wrong path), not "all valid"
+      if require("lfs").attributes(o[i], "mode") == "directory" and #ab.config_paths { o[i] } == 0 then
+        io.write(o[i], ": no autobench configs here (looked for *.yaml and *.yml in the folder and below)\n")
+        failed = true
+      end
+      paths[i] = o[i]
     end
-    paths[i] = o[i]
-  end
-  for _, p in ipairs(ab.config_paths(paths)) do
-    local cfg, err = ab.load(p)
-    local errs = cfg and ab.validate(cfg, { help = help }) or { err }
-    for _, e in ipairs(errs) do io.write(p, ": ", e, "\n") end
-    if #errs > 0 then
-      failed = true
-    elseif o.print_commands then
-      for _, fw in ipairs(ab.FRAMEWORKS) do
-        local sec = cfg.frameworks[fw]
-        if sec.enabled ~= false then
-          io.write("# ", p:match("[^/]+$"), " ", fw, "\n")
-          io.write((ab.render(cfg, fw, ab.candidates(cfg, fw)[1])), "\n")
+    for _, p in ipairs(ab.config_paths(paths)) do
+      local cfg, err = ab.load(p)
+      local errs = cfg and ab.validate(cfg, { help = help }) or { err }
+      if cfg then
+        for _, e in ipairs(ab.validate_run(cfg)) do errs[#errs + 1] = e end
+      end
+      for _, e in ipairs(errs) do io.write(p, ": ", e, "\n") end
+      if #errs > 0 then
+        failed = true
+      elseif o.print_commands then
+        for _, fw in ipairs(ab.FRAMEWORKS) do
+          local sec = cfg.frameworks[fw]
+          if sec.enabled ~= false then
+            io.write("# ", p:match("[^/]+$"), " ", fw, "\n")
+            io.write((ab.render(cfg, fw, ab.candidates(cfg, fw)[1])), "\n")
+          end
         end
       end
     end
-  end
-  os.exit(failed and 1 or 0)
-elseif cmd == "plan" then
-  local o = args.parse(rest, { usage = "llmdlua autobench.lua plan CONFIG [--frameworks LIST] [--out FILE] [--text]",
-    options = { frameworks = "LIST", out = "FILE", text = true }, positional = { min = 1, max = 1 } })
-  local plan = ab.plan(o[1], { frameworks = o.frameworks })
-  if o.text then
-    io.write(ab.plan_text(plan))
+    os.exit(failed and 1 or 0)
+  elseif cmd == "plan" then
+    local o = args.parse(rest, { usage = "llmdlua autobench.lua plan CONFIG [--frameworks LIST] [--out FILE] [--text]",
+      options = { frameworks = "LIST", out = "FILE", text = true }, positional = { min = 1, max = 1 } })
+    local plan = ab.plan(o[1], { frameworks = o.frameworks })
+    if o.text then
+      io.write(ab.plan_text(plan))
+    else
+      local lines = {}
+      for _, e in ipairs(plan.entries) do lines[#lines + 1] = json.encode(e) end
+      local text = table.concat(lines, "\n") .. "\n"
+      if o.out then write_file(o.out, text) else io.write(text) end
+    end
+    os.exit(0)
+  elseif cmd == "compare" then
+    local o = args.parse(rest, {
+      usage = "llmdlua autobench.lua compare RESULTS.jsonl... [--sla ...] [--md FILE] [--csv FILE]",
+      options = { sla = "K=V,...|CONFIG", md = "FILE", csv = "FILE" }, positional = { min = 1 } })
+    local rows = {}
+    for i = 1, #o do
+      for _, r in ipairs(ab.read_rows(o[i])) do rows[#rows + 1] = r end
+    end
+    local sla = o.sla and ab.parse_sla(o.sla) or nil
+    for _, note in ipairs(ab.recompute_sla(rows, sla)) do io.stderr:write("note: ", note, "\n") end
+    local md = ab.summary(rows)
+    if o.md then write_file(o.md, md) else io.write(md) end
+    if o.csv then write_file(o.csv, ab.csv(rows)) end
+    os.exit(0)
+  elseif cmd == "run" then
+    local o = args.parse(rest, {
+      usage = "llmdlua autobench.lua run CONFIG --out FILE [--frameworks LIST] [--dry-run] [--force] [--timeout S]",
+      help = [[
+  --out FILE         the results, one JSON row per candidate and scenario; rows already there
+                     for the same command and scenario are kept and not run again (resume)
+  --frameworks LIST  only these frameworks (comma list); the others are noted user-excluded
+  --dry-run          print each server and client command; start nothing, write nothing
+  --force            move rows that no longer match the config to FILE.stale.jsonl and
+                     measure those candidates again (without it the run stops, naming them)
+  --timeout S        seconds a server may take to answer (overrides run.ready_timeout, 600)
+Exit status: 0 every candidate run has ok rows (an SLA miss is a result, not a failure);
+1 a row failed, ran out of memory or timed out, a server exited, no candidate could be run,
+or an error (a bad config, stale rows); 2 a usage error; 130 interrupted (rerun to resume).
+]],
+      options = { out = "FILE", frameworks = "LIST", dry_run = true, timeout = "S", force = true },
+      positional = { min = 1, max = 1 } })
+    if not o.out then io.stderr:write("autobench.lua run: --out FILE is required\n"); os.exit(2) end
+    local timeout = o.timeout and tonumber(o.timeout)
+    if o.timeout and not (timeout and timeout > 0) then
+      io.stderr:write("autobench.lua run: --timeout must be a number of seconds > 0, not '", o.timeout, "'\n")
+      os.exit(2)
+    end
+    io.stdout:setvbuf("line") -- progress shows as it happens, also in a file or a pipe
+    interrupt_note = ("the rows finished so far are in %s; run the same command again to resume"):format(o.out)
+    local ok = require("llmd.autobench_run").run(o[1], { out = o.out, frameworks = o.frameworks, dry_run = o.dry_run,
+      timeout = timeout, force = o.force })
+    os.exit(ok and 0 or 1)
   else
-    local lines = {}
-    for _, e in ipairs(plan.entries) do lines[#lines + 1] = json.encode(e) end
-    local text = table.concat(lines, "\n") .. "\n"
-    if o.out then write_file(o.out, text) else io.write(text) end
+    io.stderr:write(cmd and ("autobench.lua: unknown command '" .. cmd .. "'\n") or "", USAGE)
+    os.exit(2)
   end
-  os.exit(0)
-elseif cmd == "compare" then
-  local o = args.parse(rest, {
-    usage = "llmdlua autobench.lua compare RESULTS.jsonl... [--sla ...] [--md FILE] [--csv FILE]",
-    options = { sla = "K=V,...|CONFIG", md = "FILE", csv = "FILE" }, positional = { min = 1 } })
-  local rows = {}
-  for i = 1, #o do
-    for _, r in ipairs(ab.read_rows(o[i])) do rows[#rows + 1] = r end
-  end
-  local sla = o.sla and ab.parse_sla(o.sla) or nil
-  for _, note in ipairs(ab.recompute_sla(rows, sla)) do io.stderr:write("note: ", note, "\n") end
-  local md = ab.summary(rows)
-  if o.md then write_file(o.md, md) else io.write(md) end
-  if o.csv then write_file(o.csv, ab.csv(rows)) end
-  os.exit(0)
-elseif cmd == "run" then
-  local o = args.parse(rest, { usage = "llmdlua autobench.lua run CONFIG --out FILE [--frameworks LIST] [--dry-run]",
-    options = { out = "FILE", frameworks = "LIST", dry_run = true, timeout = "S" }, positional = { min = 1, max = 1 } })
-  if not o.out then io.stderr:write("autobench.lua run: --out FILE is required\n"); os.exit(2) end
-  local ok = require("llmd.autobench_run").run(o[1], { out = o.out, frameworks = o.frameworks, dry_run = o.dry_run,
-    timeout = o.timeout and tonumber(o.timeout) })
-  os.exit(ok and 0 or 1)
-else
-  io.stderr:write(cmd and ("autobench.lua: unknown command '" .. cmd .. "'\n") or "", USAGE)
-  os.exit(2)
+end
+
+-- A user's mistake (a bad row, a config that says no) is one line naming the file, Ctrl-C
+-- one line saying where the rows are; only a fault in llmdlua itself keeps its traceback.
+-- Closing the state stops every server and client still running (their __gc).
+local ok, err = xpcall(main, function(e)
+  local msg = tostring(e)
+  if msg:match("interrupted$") then return { code = 130, msg = "interrupted" } end
+  if type(e) == "string" and not msg:match("^[^%s]+%.lua:%d+: ") then return { code = 1, msg = msg } end
+  return { code = 1, msg = debug.traceback(msg, 2) }
+end)
+if not ok then
+  local msg = err.msg
+  if err.code == 130 and interrupt_note then msg = msg .. "; " .. interrupt_note end
+  io.stdout:flush()
+  io.stderr:write("autobench.lua: ", msg, "\n")
+  os.exit(err.code, true)
 end

@@ -1,6 +1,6 @@
 -- llmdlua compare.lua --a DIR --b DIR [options]          two runs that exist already
 -- llmdlua compare.lua --plan plan.yaml [options]           deploy, benchmark, tear down
--- llmdlua compare.lua --resume WORKSPACE [--step LIST]     go on after a failure
+-- llmdlua compare.lua --resume WORKSPACE [--plan FILE] [--step LIST]   go on after a failure
 --
 -- With existing runs: makes a workspace, imports both runs' results (copied, or linked
 -- with --link), reads them with the harness mappings, writes comparison_report.md (also
@@ -14,13 +14,15 @@ local ws = require "llmd.workspace"
 local o = args.parse(arg, {
   usage = "llmdlua compare.lua (--a DIR --b DIR | --plan FILE | --resume WORKSPACE) [--a-label L] [--b-label L] "
     .. "[--a-info FILE] [--b-info FILE] [--parent DIR] [--link] [--harness NAME] [--warmup LIST] "
-    .. "[--percentile-method M] [--slo LIST] [--min-effect PCT] [--tolerant] [--namespace NS] [--yes] [--dry-run] [--step LIST] [--quiet]",
+    .. "[--percentile-method M] [--slo LIST] [--min-effect PCT] [--tolerant] [--namespace NS] [--yes] [--dry-run] "
+    .. "[--step LIST] [--quiet]",
   help = [[
   --a DIR, --b DIR          the two runs' results folders (A is the baseline: deltas are B - A)
   --a-label L, --b-label L  names in the report (default: each folder's name)
   --a-info F, --b-info F    YAML or JSON with what you know of the run: guide, namespace,
                             hardware, gateway, model, llmd_version, decode_image, harness,
-                            workload, load_stages, timestamp (the rest is "unknown")
+                            workload, load_stages, timestamp, gpus (accelerators used),
+                            slo (a mapping like --slo's) (the rest is "unknown")
   --parent DIR              where the llm-d-comparison-YYYYmmdd-HHMMSS folder goes (default .;
                             made if missing; a name taken gets a suffix -2, -3, ...)
   --link                    link the results instead of copying them (large results)
@@ -44,12 +46,14 @@ local o = args.parse(arg, {
   --dry-run                 print every cluster command instead of running it
   --step LIST               only these steps, e.g. 0,20-60 (see the README's step list)
   --resume WORKSPACE        continue an interrupted or failed comparison from its last
-                            completed step (nothing is deployed twice)
+                            completed step (nothing is deployed twice), with the
+                            workspace's copy of the plan (--plan FILE replaces it)
 ]],
   options = {
     a = "DIR", b = "DIR", a_label = "L", b_label = "L", a_info = "FILE", b_info = "FILE", parent = "DIR",
     link = true, harness = "NAME", a_harness = "NAME", b_harness = "NAME", warmup = "LIST", a_warmup = "LIST",
-    b_warmup = "LIST", percentile_method = "M", slo = "LIST", min_effect = "PCT", quiet = true, plan = "FILE", namespace = "NS", yes = true,
+    b_warmup = "LIST", percentile_method = "M", slo = "LIST", min_effect = "PCT", quiet = true, plan = "FILE",
+    namespace = "NS", yes = true,
     dry_run = true, step = "LIST", resume = "WORKSPACE", tolerant = true,
   },
   positional = { min = 0, max = 0 },
@@ -68,7 +72,8 @@ end
 if o.plan or o.resume then
   local cluster = require "llmd.cluster"
   local plan
-  if o.resume then
+  if o.resume and not o.plan then
+    -- the workspace's copy of the plan, as the comparison started (--plan FILE replaces it)
     plan = cluster.load_plan(o.resume:gsub("/+$", "") .. "/plan.yaml")
   else
     plan = cluster.load_plan(o.plan)
@@ -88,12 +93,16 @@ if o.plan or o.resume then
   if o.plan then cluster.validate(plan, o.plan) end
   local ok, result, ctx = pcall(cluster.run, plan, {
     namespace = o.namespace, yes = o.yes, dry_run = o.dry_run, resume = o.resume,
+    replace_plan = o.resume and o.plan or nil,
     only = o.step and cluster.parse_steps(o.step) or nil, slo = slo, min_effect = min_effect,
   })
   if not ok then
     if tostring(result):match("interrupted") then
-      io.stderr:write("compare.lua: interrupted; state and logs saved where the run got to. "
-        .. "Continue with: llmdlua compare.lua --resume <workspace>\n")
+      -- llmd.cluster says where and what was saved; interrupted before the workspace existed,
+      -- nothing was
+      local msg = tostring(result)
+      if not msg:match("^compare%.lua: interrupted") then msg = "compare.lua: interrupted before anything was saved" end
+      io.stderr:write(msg, "\n")
       os.exit(130)
     end
     error(result, 0)
@@ -180,7 +189,8 @@ if not ok then
   -- the user's own files are named, not the workspace's copies (which are going away)
   model = tostring(model)
   for _, x in ipairs { "a", "b" } do
-    model = model:gsub((w.path .. "/run-" .. x .. "/results"):gsub("%p", "%%%0"), (runs[x].plan.root:gsub("%%", "%%%%")))
+    local copy = (w.path .. "/run-" .. x .. "/results"):gsub("%p", "%%%0")
+    model = model:gsub(copy, (runs[x].plan.root:gsub("%%", "%%%%")))
   end
   local removed, why = ws.remove(w)
   local where = removed and ("the workspace %s was removed"):format(w.path)

@@ -550,11 +550,39 @@ static int l_which(lua_State *L)
     return 1;
 }
 
+/*
+** proc.port_free(port) -> true, or false and the reason ("Address already in use") when
+** a server could not listen on that TCP port now (see proc_port_check).
+*/
+static int l_port_free(lua_State *L)
+{
+    lua_Integer port = luaL_checkinteger(L, 1);
+    luaL_argcheck(L, port >= 1 && port <= 65535, 1, "port must be in [1, 65535]");
+    int rc = proc_port_check((int)port);
+    lua_pushboolean(L, rc == 0);
+    if (rc == 0)
+        return 1;
+    lua_pushstring(L, strerror(rc));
+    return 2;
+}
+
+/* proc.free_port() -> a TCP port nothing listens on now, chosen by the system. */
+static int l_free_port(lua_State *L)
+{
+    int port = proc_free_port();
+    if (port <= 0)
+        return luaL_error(L, "proc.free_port: %s", strerror(-port));
+    lua_pushinteger(L, port);
+    return 1;
+}
+
 static const luaL_Reg proc_funcs[] = {
-    {"run",   l_run  },
-    {"spawn", l_spawn},
-    {"which", l_which},
-    {NULL,    NULL   }
+    {"run",       l_run      },
+    {"spawn",     l_spawn    },
+    {"which",     l_which    },
+    {"port_free", l_port_free},
+    {"free_port", l_free_port},
+    {NULL,        NULL       }
 };
 
 int luaopen_llmd_proc(lua_State *L)

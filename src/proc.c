@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <spawn.h>
 #include <stdint.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -367,4 +369,63 @@ void proc_release(Proc *p)
     close_fd(&p->in);
     close_fd(&p->out);
     close_fd(&p->err);
+}
+
+/* 0 when a socket of family could bind port on the wildcard address, else errno. */
+static int bind_test(int family, int port, int *bound_port)
+{
+    int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return errno;
+    int one = 1;
+    (void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    struct sockaddr_storage ss;
+    memset(&ss, 0, sizeof ss);
+    socklen_t len;
+    if (family == AF_INET6) {
+        struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
+        a->sin6_family = AF_INET6;
+        a->sin6_addr = in6addr_any;
+        a->sin6_port = htons((uint16_t)port);
+        (void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+        len = sizeof *a;
+    } else {
+        struct sockaddr_in *a = (struct sockaddr_in *)&ss;
+        a->sin_family = AF_INET;
+        a->sin_addr.s_addr = htonl(INADDR_ANY);
+        a->sin_port = htons((uint16_t)port);
+        len = sizeof *a;
+    }
+    int rc = 0;
+    if (bind(fd, (struct sockaddr *)&ss, len) != 0)
+        rc = errno;
+    else if (bound_port != NULL) {
+        socklen_t n = sizeof ss;
+        if (getsockname(fd, (struct sockaddr *)&ss, &n) != 0)
+            rc = errno;
+        else
+            *bound_port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
+    }
+    close(fd);
+    return rc;
+}
+
+int proc_port_check(int port)
+{
+    if (port < 1 || port > 65535)
+        return EINVAL;
+    int rc = bind_test(AF_INET, port, NULL);
+    if (rc != 0)
+        return rc;
+    rc = bind_test(AF_INET6, port, NULL);
+    if (rc == EAFNOSUPPORT || rc == EADDRNOTAVAIL)
+        rc = 0; /* no IPv6 here: nothing can listen there either */
+    return rc;
+}
+
+int proc_free_port(void)
+{
+    int port = 0;
+    int rc = bind_test(AF_INET, 0, &port);
+    return rc != 0 ? -rc : port;
 }

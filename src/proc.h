@@ -73,4 +73,15 @@ void proc_release(Proc *p);
 
 double proc_now(void);
 
+/*
+** Whether a server could listen on TCP port (1..65535) now: bind tests on the IPv4 and
+** IPv6 wildcard addresses with SO_REUSEADDR, as servers bind. Returns 0 when the port is
+** free, EADDRINUSE when something listens on it (on any address), another errno value when
+** the test itself failed (EACCES for a privileged port).
+*/
+int proc_port_check(int port);
+
+/* A TCP port free now, chosen by the system (a bind to port 0); -errno on failure. */
+int proc_free_port(void);
+
 #endif

@@ -88,6 +88,12 @@ static int line_error(PromParser *p, uint64_t line, const char *fmt, ...)
     return -1;
 }
 
+/* Is c one of the characters of set? (Never the NUL that ends set, which strchr finds.) */
+static int in_set(char c, const char *set)
+{
+    return c != '\0' && strchr(set, c) != NULL;
+}
+
 /*
 ** A value as Prometheus writes it: a Go float, NaN, +Inf, -Inf. 0, or -1 with *bad the
 ** offset of the first byte that cannot belong to a number (a NUL, a letter...), or n
@@ -103,7 +109,7 @@ static int parse_value(const char *s, size_t n, double *out, size_t *bad)
     /* NaN, Inf and other decimal spellings Go accepts: +1, 1., .5, 1E3 (strtod reads
        them, but stops at a NUL: every byte is checked first) */
     for (size_t i = 0; i < n; i++)
-        if (memchr("0123456789+-.eEIinfNa", s[i], 21) == NULL) {
+        if (!in_set(s[i], "0123456789+-.eEIinfNa")) {
             *bad = i;
             return -1;
         }
@@ -125,7 +131,7 @@ static int parse_value(const char *s, size_t n, double *out, size_t *bad)
         return 0;
     }
     for (size_t i = 0; i < n; i++)
-        if (memchr("0123456789+-.eE", buf[i], 15) == NULL)
+        if (!in_set(buf[i], "0123456789+-.eE"))
             return -1;
     char *end;
     double d = strtod(buf, &end);
@@ -340,8 +346,9 @@ static int sample(PromParser *p, const char *l, size_t n, uint64_t line, PromSam
         (void)shown(text, sizeof text, l + vs, i - vs);
         if (bad < i - vs) {
             char what[8];
-            return line_error(p, line, "invalid value '%s': byte '%s' at column %zu cannot be part of a number",
-                              text, shown(what, sizeof what, l + vs + bad, 1), vs + bad + 1);
+            return line_error(
+                p, line, "invalid value '%s': byte '%s' at column %zu cannot be part of a number",
+                text, shown(what, sizeof what, l + vs + bad, 1), vs + bad + 1);
         }
         return line_error(p, line, "invalid value '%s' (expected a number, NaN, +Inf or -Inf)",
                           text);
@@ -375,6 +382,11 @@ static int parse_lines(PromParser *p, const char *text, size_t len, PromSampleFn
     PromSample s;
     const char *t = text, *end = text + len;
     while (t < end) {
+        if (p->interrupted != NULL && *p->interrupted != p->interrupt_base) {
+            (void)snprintf(p->err, sizeof p->err, "line %llu: interrupted",
+                           (unsigned long long)*line + 1);
+            return -1;
+        }
         const char *nl = (const char *)memchr(t, '\n', (size_t)(end - t));
         const char *le = nl ? nl : end;
         size_t n = (size_t)(le - t);
@@ -785,8 +797,9 @@ static void created_moved(PromAgg *a, const PromSeries *c, double t)
     size_t bl = c->name_len - 8; /* less "_created" */
     for (size_t i = 0; i < a->n; i++) {
         PromSeries *s = &a->series[i];
-        if (!s->counter_like || s->pod_len != c->pod_len || memcmp(s->pod, c->pod, c->pod_len) != 0 ||
-            s->name_len <= bl || memcmp(s->name, c->name, bl) != 0)
+        if (!s->counter_like || s->pod_len != c->pod_len ||
+            memcmp(s->pod, c->pod, c->pod_len) != 0 || s->name_len <= bl ||
+            memcmp(s->name, c->name, bl) != 0)
             continue;
         int part = 0;
         for (int k = 0; PARTS[k] && !part; k++)

@@ -9,12 +9,14 @@
 ** restarted from 0) — Prometheus' increase() without extrapolation. A counter whose
 ** _created time lies inside the window counts its first value too: it started at 0
 ** within the window (a pod that appears late). A _created companion that moves between
-** scrapes also marks a reset (the process restarted), even when the value did not drop. Gauges keep their samples (or a
-** sketch) for percentiles, and a time-weighted mean (each value held until the next).
+** scrapes also marks a reset (the process restarted), even when the value did not drop.
+** Gauges keep their samples (or a sketch) for percentiles, and a time-weighted mean (each
+** value held until the next).
 */
 #ifndef LLMD_PROM_H
 #define LLMD_PROM_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -72,6 +74,10 @@ typedef struct PromParser {
     char *scratch; /* unescaped label values */
     size_t scap;
     char err[256];
+    /* a signal handler's counter: when it differs from interrupt_base (checked at every
+       line) the parse fails with "interrupted", tolerant or not */
+    const volatile sig_atomic_t *interrupted;
+    sig_atomic_t interrupt_base;
 } PromParser;
 
 void prom_parser_init(PromParser *p);

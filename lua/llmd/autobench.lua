@@ -394,6 +394,55 @@ function M.validate(cfg, opts)
   return errs
 end
 
+-- The keys of the config's `run:` block (llmdlua's own; see README "Serving-config search").
+M.RUN_KEYS = { "port", "ready_timeout", "ready_paths", "benchmark_timeout", "max_concurrency", "client_command",
+  "env" }
+
+-- Errors of the config's `run:` block: unknown keys and values of the wrong kind.
+function M.validate_run(cfg)
+  local errs = {}
+  local r = cfg.run
+  if r == nil then return errs end
+  if not is_map(r) then return { "run must be a mapping" } end
+  local allowed = {}
+  for _, k in ipairs(M.RUN_KEYS) do allowed[k] = true end
+  local function pos_int(v) return is_int(v) and v >= 1 end
+  local function conc(v) return v == json.null or pos_int(v) end
+  for _, k in ipairs(yaml.keys(r)) do
+    local v = r[k]
+    local bad
+    if not allowed[k] then
+      errs[#errs + 1] = ("run: unknown key '%s'; allowed keys are [%s]"):format(k, table.concat(M.RUN_KEYS, ", "))
+    elseif k == "port" then
+      if not (pos_int(v) and v <= 65535) then bad = "an integer port in [1, 65535]" end
+    elseif k == "ready_timeout" or k == "benchmark_timeout" then
+      if not (type(v) == "number" and v > 0) then bad = "a number of seconds > 0" end
+    elseif k == "ready_paths" then
+      local ok = is_list(v)
+      for _, x in ipairs(ok and v or {}) do if type(x) ~= "string" or x:sub(1, 1) ~= "/" then ok = false end end
+      if not ok then bad = "a list of paths like /health" end
+    elseif k == "max_concurrency" then
+      local ok = conc(v)
+      if is_list(v) then
+        ok = true
+        for _, x in ipairs(v) do if not conc(x) then ok = false end end
+      end
+      if not ok then bad = "an integer >= 1, null (unbounded), or a list of them" end
+    elseif k == "client_command" then
+      if type(v) ~= "string" or v:match("^%s*$") then bad = "a command line (a string)" end
+    elseif k == "env" then
+      local ok = is_map(v)
+      for _, x in pairs(ok and v or {}) do if type(x) ~= "string" and type(x) ~= "number" then ok = false end end
+      if not ok then bad = "a mapping of variable names to strings" end
+    end
+    if bad then
+      local got = type(v) == "table" and (is_list(v) and "a list" or "a mapping") or M.pyrepr(v)
+      errs[#errs + 1] = ("run.%s must be %s (got %s)"):format(k, bad, got)
+    end
+  end
+  return errs
+end
+
 -- Loads a config: the table, or nil and the single load error.
 function M.load(path)
   local ok, v = pcall(yaml.load_file, path)
@@ -439,10 +488,17 @@ function M.read_rows(path)
   for line in f:lines() do
     n = n + 1
     if line:match("%S") then
-      local ok, v = pcall(json.decode, line, path .. ":" .. n)
+      local name = path .. ":" .. n
+      local ok, v = pcall(json.decode, line, name)
       if not ok then
         f:close()
-        error(("%s:%d: invalid JSON: %s"):format(path, n, tostring(v):gsub("^[^:]*:%d+:%d+: ", "")), 0)
+        -- the decoder says "<name>:1:<column>: what"; one position is enough
+        local msg = tostring(v)
+        if msg:sub(1, #name + 1) == name .. ":" then
+          local col, rest = msg:sub(#name + 2):match("^%d+:(%d+): (.*)$")
+          if col then msg = rest .. " (column " .. col .. ")" end
+        end
+        error(("%s:%d: invalid JSON: %s"):format(path, n, msg), 0)
       end
       if type(v) ~= "table" or json.is_array(v) then
         f:close()
@@ -774,7 +830,7 @@ end
 -- (placeholders: see llmd.autobench_run).
 M.DEFAULT_CLIENT = "vllm bench serve --backend openai --base-url {base_url} --endpoint {endpoint} --model {model} "
   .. "--tokenizer {tokenizer} --dataset-name random --random-input-len {input_len} --random-output-len {output_len} "
-  .. "--num-prompts {num_prompts} {max_concurrency_flag} --percentile-metrics ttft,tpot,itl,e2el "
+  .. "--num-prompts {num_prompts} {max_concurrency_flag} {extra_body_flag} --percentile-metrics ttft,tpot,itl,e2el "
   .. "--metric-percentiles 50,99 --save-result --result-dir {result_dir} --result-filename {result_file}"
 
 function M.client_command(cfg)
@@ -792,6 +848,7 @@ function M.plan(path, opts)
   if not cfg then error(path .. ": " .. err, 0) end
   local errs = M.validate(cfg)
   local fatal = {}
+  for _, e in ipairs(M.validate_run(cfg)) do fatal[#fatal + 1] = path .. ": " .. e end
   for _, e in ipairs(errs) do
     -- the TensorRT-LLM backend rule makes candidates unsupported, not the plan impossible
     if not e:match("^tensorrt_llm: .*backend") then fatal[#fatal + 1] = path .. ": " .. e end

@@ -1,18 +1,10 @@
 -- llmd.autobench_run: `autobench.lua run` - launch each candidate's server, benchmark every
--- scenario against it, stop it, and append one normalised row per (candidate, scenario).
---
--- The cookbook config may carry a `run:` block (llmdlua's, ignored by the validator):
---   run:
---     port: 30000                 # default: a free port per candidate
---     ready_timeout: 600          # seconds for the server to answer
---     ready_paths: [/health, /v1/models]
---     benchmark_timeout: 3600
---     max_concurrency: 16         # default: the first of benchmark.max_concurrency
---     client_command: "vllm bench serve ... --result-dir {result_dir} --result-filename {result_file}"
---     env: {VAR: value}           # for the server
--- Placeholders in client_command: {base_url} {endpoint} {model} {tokenizer} {input_len}
--- {output_len} {num_prompts} {max_concurrency} {max_concurrency_flag} {result_dir}
--- {result_file} {scenario} {framework} {candidate_id}.
+-- scenario against it, stop it, and append one normalised row per (candidate, scenario,
+-- concurrency). The config's `run:` block (checked by llmd.autobench.validate_run) is
+-- documented in the README ("Serving-config search"). Placeholders in run.client_command:
+-- {base_url} {endpoint} {model} {tokenizer} {input_len} {output_len} {num_prompts}
+-- {max_concurrency} {max_concurrency_flag} {extra_request_body} {extra_body_flag}
+-- {result_dir} {result_file} {scenario} {framework} {candidate_id}.
 local ab = require "llmd.autobench"
 local http = require "llmd.http"
 local json = require "llmd.json"
@@ -51,21 +43,169 @@ local function tail(text, n)
   return table.concat(lines, " / ", math.max(1, #lines - (n or 2) + 1))
 end
 
--- Rows already in the output, by framework, candidate and scenario (resume).
-local function done_rows(path)
-  local done = {}
-  if lfs.attributes(path, "mode") ~= "file" then return done end
-  for _, r in ipairs(ab.read_rows(path)) do
-    done[("%s\0%s\0%s"):format(ab.framework(r), tostring(r.candidate_id), ab.scenario(r))] = true
+-- FNV-1a, 64 bits, as 16 hex digits (Lua integers wrap like uint64 arithmetic).
+function M.fnv1a64(text)
+  local h = 0xcbf29ce484222325
+  for i = 1, #text do
+    h = (h ~ text:byte(i)) * 0x100000001b3
   end
-  return done
+  return ("%016x"):format(h)
+end
+
+-- One text per value, the same for equal values: maps with sorted keys.
+local function canon(v)
+  if v == nil or v == json.null then return "null" end
+  if type(v) ~= "table" then return json.encode(v) end
+  if json.is_array(v) or (#v > 0) then
+    local t = {}
+    for i, x in ipairs(v) do t[i] = canon(x) end
+    return "[" .. table.concat(t, ",") .. "]"
+  end
+  local keys = {}
+  for k in pairs(v) do keys[#keys + 1] = tostring(k) end
+  table.sort(keys)
+  local t = {}
+  for i, k in ipairs(keys) do t[i] = json.encode(k) .. ":" .. canon(v[k]) end
+  return "{" .. table.concat(t, ",") .. "}"
+end
+
+-- The run key of one (candidate, scenario): a hash of all that decides what its row
+-- measures (the rendered server command and its environment, the scenario, the workload,
+-- the client), so that a finished row is reused only for exactly the same run.
+function M.run_key(cfg, framework, server_command, sc)
+  local ds, bm = cfg.dataset or {}, type(cfg.benchmark) == "table" and cfg.benchmark or {}
+  local r = type(cfg.run) == "table" and cfg.run or {}
+  local parts = {
+    "framework=" .. framework, "server_command=" .. server_command, "scenario=" .. sc.name,
+    "input_len=" .. canon(sc.input_len), "output_len=" .. canon(sc.output_len),
+    "max_concurrency=" .. canon(sc.conc), "num_prompts=" .. canon(ds.num_prompts), "dataset_kind=" .. canon(ds.kind),
+    "endpoint=" .. canon(bm.endpoint), "extra_request_body=" .. canon(bm.extra_request_body),
+    "client_command=" .. ab.client_command(cfg), "server_env=" .. canon(r.env),
+  }
+  return "fnv1a64:" .. M.fnv1a64(table.concat(parts, "\n"))
+end
+
+local function row_text(row)
+  row._line, row._file = nil, nil
+  return json.encode(row) .. "\n"
 end
 
 local function append(path, row)
-  row._line, row._file = nil, nil
-  local f = assert(io.open(path, "ab"))
-  f:write(json.encode(row), "\n")
-  f:close()
+  local text = row_text(row)
+  local f, err = io.open(path, "ab")
+  if not f then error(("%s: cannot append a row: %s"):format(path, err), 0) end
+  local ok, werr = f:write(text)
+  local cok, cerr = f:close()
+  if not ok or not cok then error(("%s: cannot append a row: %s"):format(path, tostring(werr or cerr)), 0) end
+end
+
+-- Where --force moves the rows that no longer match the config.
+function M.stale_path(out) return (out:gsub("%.jsonl$", "")) .. ".stale.jsonl" end
+
+local function is_measured(row)
+  return row.disposition == "selected" or (row.disposition == nil and row.status ~= "skipped")
+end
+
+local function note_id(row)
+  return table.concat({ ab.framework(row), tostring(row.candidate_id), ab.scenario(row),
+    canon(type(row.workload) == "table" and row.workload.max_concurrency or nil), tostring(row.disposition),
+    tostring(row.failure_reason) }, "\0")
+end
+
+-- Rows of the output minus the notes (skipped rows of a disposition) that measured rows
+-- have overtaken: an exclusion note of a framework with measured rows, a candidate's note
+-- whose run key was measured. Returns the rows kept, and whether any was dropped.
+local function prune(rows)
+  local fw_measured, key_measured = {}, {}
+  for _, row in ipairs(rows) do
+    if is_measured(row) then
+      fw_measured[ab.framework(row)] = true
+      if type(row.run_key) == "string" then key_measured[row.run_key] = true end
+    end
+  end
+  local keep = {}
+  for _, row in ipairs(rows) do
+    local overtaken = not is_measured(row) and (
+      (row.disposition == "user-excluded" and fw_measured[ab.framework(row)]) or
+      (type(row.run_key) == "string" and key_measured[row.run_key]))
+    if not overtaken then keep[#keep + 1] = row end
+  end
+  return keep, #keep < #rows
+end
+
+local function rewrite(out, rows)
+  local t = {}
+  for i, row in ipairs(rows) do t[i] = row_text(row) end
+  require("llmd.workspace").write_text(out, table.concat(t))
+end
+
+-- Notes overtaken by measured rows leave the output (atomically rewritten).
+function M.prune_file(out)
+  if lfs.attributes(out, "mode") ~= "file" then return end
+  local keep, dropped = prune(ab.read_rows(out))
+  if dropped then rewrite(out, keep) end
+end
+
+-- What the output already holds (resume): done[run_key] for rows measured with exactly
+-- this config, measured[framework] = how many, notes[note_id] for skipped rows. A measured
+-- row whose key matches no candidate of the config any more is stale: an error naming
+-- them, or with opts.force moved to stale_path(out).
+local function resume(out, cfg, scenarios, opts)
+  local st = { done = {}, measured = {}, notes = {} }
+  if lfs.attributes(out, "mode") ~= "file" then return st end
+  local known = {}
+  for _, fw in ipairs(ab.FRAMEWORKS) do
+    local sec = type(cfg.frameworks) == "table" and cfg.frameworks[fw]
+    if type(sec) == "table" and type(sec.server_command) == "string" then
+      for _, c in ipairs(ab.candidates(cfg, fw)) do
+        local cmd = ab.render(cfg, fw, c)
+        for _, sc in ipairs(scenarios) do known[M.run_key(cfg, fw, cmd, sc)] = true end
+      end
+    end
+  end
+  local rows, keep, stale = ab.read_rows(out), {}, {}
+  for _, row in ipairs(rows) do
+    if is_measured(row) and not (type(row.run_key) == "string" and known[row.run_key]) then
+      stale[#stale + 1] = row
+    else
+      keep[#keep + 1] = row
+    end
+  end
+  local spath = M.stale_path(out)
+  if #stale > 0 then
+    local list = {}
+    for i, row in ipairs(stale) do
+      if i > 4 then list[#list + 1] = ("and %d more"):format(#stale - 4); break end
+      list[#list + 1] = ("line %d (%s %s)"):format(row._line, tostring(row.candidate_id), ab.scenario(row))
+    end
+    local what = ("%s: %d row(s) no longer match the config (another server command, workload or client, "
+      .. "or no run key): %s"):format(out, #stale, table.concat(list, ", "))
+    if not opts.force then
+      error(what .. ("; run again with --force to move them to %s and measure those candidates again, or "
+        .. "choose another --out"):format(spath), 0)
+    end
+    local t = {}
+    for i, row in ipairs(stale) do t[i] = row_text(row) end
+    local f, err = io.open(spath, "ab")
+    if not f then error(("%s: cannot write: %s"):format(spath, err), 0) end
+    local ok, werr = f:write(table.concat(t))
+    local cok, cerr = f:close()
+    if not ok or not cok then error(("%s: cannot write: %s"):format(spath, tostring(werr or cerr)), 0) end
+    io.write(what, "; moved to ", spath, "\n")
+  end
+  local dropped
+  keep, dropped = prune(keep)
+  if #stale > 0 or dropped then rewrite(out, keep) end
+  for _, row in ipairs(keep) do
+    if is_measured(row) then
+      st.done[row.run_key] = true
+      local fw = ab.framework(row)
+      st.measured[fw] = (st.measured[fw] or 0) + 1
+    else
+      st.notes[note_id(row)] = true
+    end
+  end
+  return st
 end
 
 local function fill(template, vars)
@@ -88,13 +228,45 @@ local function server_death(st, log, when)
     ("the server exited (%s) %s: %s"):format(exit_text(st), when, tail(text, 2))
 end
 
--- Waits until the server answers one of the ready paths; nil, or why not.
-local function wait_ready(p, base, paths, timeout, log)
+-- The model names /v1/models lists (ids and roots), or nil when it gives none.
+local function served_models(base)
+  local ok, r = pcall(http.get, base .. "/v1/models", { timeout = 5, connect_timeout = 1 })
+  if not ok or r.status < 200 or r.status >= 300 then return nil end
+  local okj, doc = pcall(json.decode, r.body or "")
+  if not okj or type(doc) ~= "table" or type(doc.data) ~= "table" then return nil end
+  local names, seen = {}, {}
+  for _, m in ipairs(doc.data) do
+    if type(m) == "table" then
+      for _, k in ipairs { "id", "root" } do
+        local v = m[k]
+        if type(v) == "string" and not seen[v] then seen[v] = true; names[#names + 1] = v end
+      end
+    end
+  end
+  return names
+end
+
+-- Waits until the server launched answers one of the ready paths; nil, or why not. The
+-- answer counts only while the process launched is alive and /v1/models lists one of
+-- `models` (the candidate's model names): else another server is on the port.
+local function wait_ready(p, base, paths, timeout, log, models)
   local t0 = now()
   while true do
     for _, path in ipairs(paths) do
       local ok, r = pcall(http.get, base .. path, { timeout = 5, connect_timeout = 1 })
-      if ok and r.status >= 200 and r.status < 300 then return nil end
+      if ok and r.status >= 200 and r.status < 300 then
+        local st = p:poll()
+        if st then return server_death(st, log, "before answering (something else answers on its port)") end
+        local names = served_models(base)
+        if names then
+          for _, n in ipairs(names) do
+            for _, want in ipairs(models) do if n == want then return nil end end
+          end
+          return "failed", ("the server answering at %s serves %s, not %s: not the server launched")
+            :format(base, #names > 0 and table.concat(names, ", ") or "no model", table.concat(models, " or "))
+        end
+        break -- /v1/models does not answer yet
+      end
     end
     local st = p:poll()
     if st then return server_death(st, log, "before answering") end
@@ -171,7 +343,9 @@ function M.result_metrics(path, num_prompts)
   local d = read_result(path)
   local function num(k) local v = d[k]; return type(v) == "number" and v or nil end
   local completed = num("completed")
-  if not completed then error(path .. ": no numeric 'completed' (expected a vllm bench serve or sglang.bench_serving result)", 0) end
+  if not completed then
+    error(path .. ": no numeric 'completed' (expected a vllm bench serve or sglang.bench_serving result)", 0)
+  end
   local failed = num("failed")
   local n = num("num_prompts") or num_prompts
   if not failed and n then failed = math.max(0, n - completed) end
@@ -204,18 +378,37 @@ function M.run(config_path, opts)
     for i = 1, #ds.input_len do scenarios[i] = { name = "scenario-" .. i, input_len = ds.input_len[i],
       output_len = ds.output_len[i] } end
   end
-  local conc = r.max_concurrency
-  if conc == nil and type(bm.max_concurrency) == "table" then conc = bm.max_concurrency[1] end
-  if conc == json.null then conc = nil end
+  -- every concurrency is run, one row each (run.max_concurrency overrides the config's)
+  local concs = r.max_concurrency
+  if concs == nil then concs = bm.max_concurrency end
+  if type(concs) ~= "table" then concs = { concs == nil and json.null or concs } end
+  if #concs == 0 then concs = { json.null } end
+  local expanded = {}
+  for _, sc in ipairs(scenarios) do
+    for _, c in ipairs(concs) do
+      local conc = c ~= json.null and c or nil
+      -- several concurrencies: each is its own scenario, so that rows compare like with like
+      local label = #concs > 1 and ("%s@%s"):format(sc.name, conc and ("c" .. math.tointeger(conc)) or "unbounded")
+        or sc.name
+      expanded[#expanded + 1] = { name = label, input_len = sc.input_len, output_len = sc.output_len, conc = conc }
+    end
+  end
+  scenarios = expanded
+  local extra = type(bm.extra_request_body) == "table" and next(bm.extra_request_body) ~= nil
+    and json.encode(bm.extra_request_body) or nil
   local dir = (out:match("^(.*)/[^/]*$") or ".") .. "/autobench-artifacts"
-  if not opts.dry_run then mkdir_p(dir) end
-  local done = opts.dry_run and {} or done_rows(out)
+  local prior = { done = {}, measured = {} }
+  if not opts.dry_run then
+    mkdir_p(dir)
+    prior = resume(out, cfg, scenarios, opts)
+  end
   local todo = {}
   for _, e in ipairs(plan.entries) do
     for _, sc in ipairs(scenarios) do todo[#todo + 1] = { e = e, sc = sc } end
   end
   local t0 = now()
   local all_ok = true
+  local ran = next(prior.done) ~= nil -- some candidate measured, now or before
   local i = 0
   -- one server per candidate, every scenario against it
   local by_cand, order = {}, {}
@@ -235,7 +428,7 @@ function M.run(config_path, opts)
         disposition = e.disposition, status = "ok", failure_reason = "",
         hardware = { gpu_count = cfg.hardware and cfg.hardware.gpu_count or json.null },
         workload = { kind = ds.kind, scenario = sc.name, input_len = sc.input_len, output_len = sc.output_len,
-          num_prompts = ds.num_prompts, max_concurrency = conc or json.null, endpoint = bm.endpoint },
+          num_prompts = ds.num_prompts, max_concurrency = sc.conc or json.null, endpoint = bm.endpoint },
         sla = { max_p50_ttft_ms = sla.max_p50_ttft_ms, max_p50_tpot_ms = sla.max_p50_tpot_ms,
           min_success_rate = sla.min_success_rate, max_p50_e2e_ms = sla.max_p50_e2e_ms, passed = json.null },
         metrics = json.object {}, server_command = e.server_command, artifacts = json.object {},
@@ -243,46 +436,67 @@ function M.run(config_path, opts)
     end
     local pending = {}
     for _, t in ipairs(group) do
-      if not done[("%s\0%s\0%s"):format(e.framework, tostring(e.candidate_id or (e.framework .. "-excluded")),
-        t.sc.name)] then pending[#pending + 1] = t end
+      t.key = e.server_command and M.run_key(cfg, e.framework, e.server_command, t.sc) or nil
+      if not (t.key and prior.done[t.key]) then pending[#pending + 1] = t end
     end
     io.write(("[%d/%d +%ds] %s %s: "):format(i, total, now() - t0, e.framework, e.candidate_id or "-"))
     if #pending == 0 then
-      io.write("already in ", out, ", skipped\n")
+      io.write("already in ", out, " (same command and scenario), skipped\n")
+    elseif not e.candidate_id and prior.measured[e.framework] then
+      -- an exclusion note never stands beside (or for) rows this framework has measured
+      io.write(e.disposition, " (", e.reason, "); its ", prior.measured[e.framework],
+        " measured rows from an earlier run stay in ", out, "\n")
     elseif e.disposition ~= "selected" then
       io.write(e.disposition, " (", e.reason, ")\n")
       if not opts.dry_run then
         for _, t in ipairs(pending) do
           local row = base_row(t.sc)
+          row.run_key = t.key
           row.status, row.failure_reason = "skipped", e.disposition .. ": " .. e.reason
-          append(out, row)
+          if not prior.notes[note_id(row)] then append(out, row) end -- the same note once
         end
       end
     else
-      local port = r.port or math.random(20000, 29999)
+      ran = true
+      local port = r.port or (not opts.dry_run and proc.free_port()) or 8000
       local argv = ab.split(e.server_command)
       argv[#argv + 1] = "--port"
       argv[#argv + 1] = tostring(port)
       local base = ("http://127.0.0.1:%d"):format(port)
       local cdir = ("%s/%s"):format(dir, e.candidate_id)
       local log = cdir .. "/server.log"
+      local p, status, reason
       if opts.dry_run then
         io.write("\n  server: ", ab.join(argv), "\n")
       else
-        mkdir_p(cdir)
-        io.write("starting the server\n")
+        -- a server already on the port would answer for this one: refuse before launching
+        local free, why = proc.port_free(port)
+        if not free then
+          status, reason = "failed", ("port %d is already in use (%s): another server is listening there; stop it "
+            .. "or set another run.port"):format(port, why)
+          io.write(reason, "\n")
+        else
+          mkdir_p(cdir)
+          io.write("starting the server on port ", port, "\n")
+          local ok, pr = pcall(proc.spawn, argv, { stdout = { file = log }, stderr = "stdout", env = r.env })
+          if ok then p = pr else status, reason = "failed", "the server did not start: " .. tostring(pr) end
+        end
       end
-      local p = not opts.dry_run and proc.spawn(argv, { stdout = { file = log }, stderr = "stdout", env = r.env })
-      local status, reason
       if p then
+        local models = { cfg.model.name }
+        local flags = e.flags or {}
+        for _, k in ipairs { "served_model_name", "model_path", "model" } do
+          if type(flags[k]) == "string" then models[#models + 1] = flags[k] end
+        end
         status, reason = wait_ready(p, base, r.ready_paths or { "/health", "/v1/models" },
-          opts.timeout or r.ready_timeout or 600, log)
+          opts.timeout or r.ready_timeout or 600, log, models)
       end
       local dead -- why the remaining scenarios are not run, once the server has exited
       for _, t in ipairs(pending) do
         local sc = t.sc
         local row = base_row(sc)
-        row.artifacts.server_log = log
+        row.run_key = t.key
+        if p then row.artifacts.server_log = log end
         if status then
           row.status, row.failure_reason = status, reason
         elseif dead then
@@ -293,8 +507,10 @@ function M.run(config_path, opts)
             base_url = base, endpoint = bm.endpoint or "/v1/completions", model = cfg.model.name,
             tokenizer = bm.tokenizer or cfg.model.tokenizer or cfg.model.name, input_len = tostring(sc.input_len),
             output_len = tostring(sc.output_len), num_prompts = tostring(ds.num_prompts or 80),
-            max_concurrency = conc and tostring(conc) or "",
-            max_concurrency_flag = conc and ("--max-concurrency " .. math.tointeger(conc)) or "",
+            max_concurrency = sc.conc and tostring(math.tointeger(sc.conc)) or "",
+            max_concurrency_flag = sc.conc and ("--max-concurrency " .. math.tointeger(sc.conc)) or "",
+            extra_request_body = extra or "{}",
+            extra_body_flag = extra and ("--extra-body " .. ab.quote(extra)) or "",
             result_dir = cdir, result_file = rfile, scenario = sc.name, framework = e.framework,
             candidate_id = e.candidate_id,
           }
@@ -346,6 +562,11 @@ function M.run(config_path, opts)
       end
       if p then p:kill(10) end
     end
+  end
+  if not opts.dry_run then M.prune_file(out) end
+  if not ran and not opts.dry_run then
+    io.write("no candidate could be run here (every framework excluded, unsupported or an environment gap)\n")
+    all_ok = false
   end
   return all_ok
 end

@@ -31,7 +31,8 @@ function M.resolve_slo(A, B, opts)
   for _, s in ipairs { A, B } do
     local st = s.state or s
     if type(st.slo) == "table" and next(st.slo) ~= nil then
-      lists[#lists + 1] = { label = st.label, slo = decision.parse_slo(st.slo, ("run %s's info: slo"):format(st.label)) }
+      local where = ("run %s's info: slo"):format(st.label)
+      lists[#lists + 1] = { label = st.label, slo = decision.parse_slo(st.slo, where) }
     end
   end
   if #lists == 2 and decision.slo_phrase(lists[1].slo) ~= decision.slo_phrase(lists[2].slo) then
@@ -50,7 +51,13 @@ function M.extract_side(w, x, state, opts)
   local dir = ws.run_dir(w, x) .. "/results"
   local eo = {}
   for k, v in pairs(opts) do eo[k] = v end
-  eo.goodput = opts.slo and decision.request_thresholds(opts.slo) or nil
+  -- the SLOs goodput is counted against: the comparison's, else the run's own info file's
+  local slo = opts.slo
+  if not slo and type(state.slo) == "table" and next(state.slo) ~= nil then
+    slo = decision.parse_slo(state.slo, ("run %s's info: slo"):format(state.label))
+  end
+  eo.slo, opts = slo, eo
+  eo.goodput = slo and decision.request_thresholds(slo) or nil
   local run = harness.extract(dir, eo)
   if run.no_results and opts.require_results then
     error(("run %s (%s): %s"):format(x, state.label, run.reasons[1]), 0)

@@ -85,11 +85,24 @@ function M.new(harness, dir)
     harness = harness, dir = dir, version = nil, files = {}, status = "ok", reasons = {},
     overall = M.set(), stages = {}, errors = {}, requests = {}, warnings = {},
     token_source = nil, percentile_method = nil,
+    -- what the result files say of the configuration: {model =, hardware =, image =,
+    -- server =, target =, profile =, replicas =, parallelism =}, each a string, and
+    -- config_source (which file)
+    config = {}, config_source = nil,
   }
 end
 
 function M.warn(run, fmt, ...)
   run.warnings[#run.warnings + 1] = select("#", ...) > 0 and fmt:format(...) or fmt
+end
+
+-- Sets run.config[k] = v (as text) when v is a non-empty string or a number.
+function M.config(run, k, v, source)
+  if type(v) == "number" then v = ("%g"):format(v) end
+  if type(v) == "string" and v ~= "" then
+    run.config[k] = v
+    run.config_source = run.config_source or source
+  end
 end
 
 -- Did the run fail its health checks ("warnings" is a usable run)?
@@ -112,6 +125,26 @@ end
 function M.normalise_message(msg)
   local s = tostring(msg or "")
   s = s:gsub("%s+", " "):gsub("^ ", ""):gsub(" $", "")
+  -- Kubernetes pod names (<owner>-<replicaset hash>-<5 chars>, <owner>-<5 chars>: the
+  -- generator's alphabet has no vowels), so one cause on several pods is one cause
+  s = s:gsub("%f[%w]([%w][%w%-]*%w)%f[^%w%-]", function(word)
+    local parts = {}
+    for p in word:gmatch("[^%-]+") do parts[#parts + 1] = p end
+    local function gen(x, lo, hi)
+      return #x >= lo and #x <= hi and not x:find("[^bcdfghjklmnpqrstvwxz2456789]")
+    end
+    local n = #parts
+    if n >= 3 and gen(parts[n], 5, 5) and gen(parts[n - 1], 6, 10) and (parts[n] .. parts[n - 1]):find("%d") then
+      return table.concat(parts, "-", 1, n - 2) .. "-<pod>"
+    elseif n >= 2 and gen(parts[n], 5, 5) and parts[n]:find("%d") then
+      return table.concat(parts, "-", 1, n - 1) .. "-<pod>"
+    end
+  end)
+  -- IP addresses (a pod's), then long ids of letters and digits (ULIDs, base62 ids)
+  s = s:gsub("%f[%w%.]%d+%.%d+%.%d+%.%d+%f[^%w%.]", "<ip>")
+  s = s:gsub("%f[%w]%w+%f[^%w]", function(tok)
+    if #tok >= 16 and tok:find("%d") and tok:find("%a") then return "<id>" end
+  end)
   -- uuids and long hex ids first, then ids with a known prefix, then numbers
   s = s:gsub("%x%x%x%x%x%x%x%x%-%x%x%x%x%-%x%x%x%x%-%x%x%x%x%-%x%x%x%x%x%x%x%x%x%x%x%x", "<id>")
   s = s:gsub("(%f[%w_][%w]+%-)(%x+)%f[^%w]", function(p, hex)
@@ -121,6 +154,8 @@ function M.normalise_message(msg)
     if #hex >= 12 then return "<id>" end
   end)
   s = s:gsub("%f[%w%.]%d+%.?%d*%f[^%w%.]", "<n>")
+  -- an id with its kind's prefix (chatcmpl-, cmpl-, req_) is just an id
+  s = s:gsub("%f[%w][%a]+[%-_]<id>", "<id>")
   if #s > 160 then s = s:sub(1, 157) .. "..." end
   return s
 end
@@ -259,6 +294,10 @@ function M.accumulator(opts)
     e2e = new(), e2e_all = new(), ttft = new(), tpot = new(), ntpot = new(), itl = new(),
     ok = 0, failed = 0, incomplete = 0, in_tok = 0, out_tok = 0, in_known = true, out_known = true,
     first = nil, last = nil,
+    -- token lengths per completed request (workload match: p50, p90)
+    in_len = new(), out_len = new(),
+    -- opts.goodput = {ttft =, tpot =, e2e =} (seconds): completed requests meeting every one
+    goodput = opts.goodput, good = 0,
   }
   function a.window(start, finish)
     if start and (a.first == nil or start < a.first) then a.first = start end
@@ -280,8 +319,14 @@ function M.accumulator(opts)
     if r.ttft then a.ttft:add(r.ttft) end
     if r.tpot then a.tpot:add(r.tpot) end
     if r.ntpot then a.ntpot:add(r.ntpot) end
-    if r.in_tok then a.in_tok = a.in_tok + r.in_tok else a.in_known = false end
-    if r.out_tok then a.out_tok = a.out_tok + r.out_tok else a.out_known = false end
+    if r.in_tok then a.in_tok = a.in_tok + r.in_tok; a.in_len:add(r.in_tok) else a.in_known = false end
+    if r.out_tok then a.out_tok = a.out_tok + r.out_tok; a.out_len:add(r.out_tok) else a.out_known = false end
+    local th = a.goodput
+    if th then
+      -- a threshold the request has no value for (not streamed, one token) is not met
+      local function within(v, limit) return limit == nil or (v ~= nil and v <= limit) end
+      if within(r.ttft, th.ttft) and within(r.tpot, th.tpot) and within(r.e2e, th.e2e) then a.good = a.good + 1 end
+    end
   end
   return a
 end
@@ -304,8 +349,10 @@ end
 
 -- Adds src's requests to dst (both from M.accumulator).
 function M.merge_accumulator(dst, src)
-  for _, k in ipairs { "e2e", "e2e_all", "ttft", "tpot", "ntpot", "itl" } do dst[k]:merge(src[k]) end
-  for _, k in ipairs { "ok", "failed", "incomplete", "in_tok", "out_tok" } do dst[k] = dst[k] + src[k] end
+  for _, k in ipairs { "e2e", "e2e_all", "ttft", "tpot", "ntpot", "itl", "in_len", "out_len" } do
+    dst[k]:merge(src[k])
+  end
+  for _, k in ipairs { "ok", "failed", "incomplete", "in_tok", "out_tok", "good" } do dst[k] = dst[k] + src[k] end
   dst.in_known = dst.in_known and src.in_known
   dst.out_known = dst.out_known and src.out_known
   dst.window(src.first, src.last)
@@ -337,6 +384,17 @@ function M.fill(set, a, method, why)
     for _, k in ipairs { "duration_s", "throughput_req_s", "throughput_tok_s", "throughput_total_tok_s" } do
       M.unknown(set, k, why.no_window or "no request has both a start and an end time")
     end
+  end
+  -- per-request token lengths, and goodput against the SLOs' per-request thresholds
+  local function lengths(acc)
+    if acc:count() == 0 then return nil end
+    return { mean = acc:mean(), p50 = acc:percentile(50, method), p90 = acc:percentile(90, method) }
+  end
+  set.token_lengths = { input = a.in_known and lengths(a.in_len) or nil,
+    output = a.out_known and lengths(a.out_len) or nil }
+  if a.goodput and a.ok + a.failed > 0 then
+    -- duration: the requests' window (nil without start times: the stage's duration then)
+    set.goodput = { good = a.good, total = a.ok + a.failed, duration_s = dur and dur > 0 and dur or nil }
   end
   if a.in_known then M.put(set, "input_tokens_total", a.in_tok, src) end
   if a.out_known then M.put(set, "output_tokens_total", a.out_tok, src) end
@@ -409,9 +467,12 @@ function M.combine(run, measured)
     local w, total, missing = 0, 0, nil
     for _, st in ipairs(measured) do
       local m, n = st.metrics.values[key], st.metrics.counts and st.metrics.counts[p]
-      if n == 0 then -- no samples in this stage: nothing to weigh
-      elseif m and n then w, total = w + n, total + m * n
-      else missing = st.index end
+      -- a stage without samples (n == 0) has nothing to weigh
+      if m and n and n > 0 then
+        w, total = w + n, total + m * n
+      elseif n ~= 0 then
+        missing = st.index
+      end
     end
     if missing then
       M.unknown(set, key, ("stage %d's summary does not record how many samples its %s is over, so the "
@@ -494,7 +555,8 @@ function M.to_plain(run)
     stages[#stages + 1] = {
       index = st.index, rate = st.rate, concurrency = st.concurrency, achieved_rate = st.achieved_rate,
       duration = st.duration, warmup = st.warmup, file = st.file, strategy = st.strategy,
-      requests = st.requests, metrics = plain_set(st.metrics),
+      requests = st.requests, metrics = plain_set(st.metrics), goodput = st.metrics.goodput,
+      token_lengths = st.metrics.token_lengths,
     }
   end
   local errors = json.array {}
@@ -506,8 +568,10 @@ function M.to_plain(run)
     files = json.array(run.files), status = run.status, reasons = json.array(run.reasons),
     token_source = run.token_source, percentile_method = run.percentile_method,
     requests = run.requests, overall = plain_set(run.overall), stages = stages, errors = errors,
+    goodput = run.overall.goodput, token_lengths = run.overall.token_lengths, gpus = run.gpus,
+    gpus_source = run.gpus_source, model = run.model,
     warnings = json.array(run.warnings), warmup_stages = json.array(run.warmup_stages or {}),
-    checks = json.array(run.checks or {}),
+    checks = json.array(run.checks or {}), config = json.object(run.config or {}), config_source = run.config_source,
     cdf = run.cdf, cdf_count = run.cdf_count,
   }
 end
@@ -541,7 +605,11 @@ function M.from_plain(doc, path)
   run.token_source, run.percentile_method = opt(doc.token_source), opt(doc.percentile_method)
   run.requests, run.warnings, run.warmup_stages = doc.requests or {}, doc.warnings or {}, doc.warmup_stages or {}
   run.checks = doc.checks or {}
+  run.config, run.config_source = type(doc.config) == "table" and doc.config or {}, opt(doc.config_source)
   run.overall = unplain(doc.overall)
+  local function tab(v) return type(v) == "table" and v or nil end
+  run.overall.goodput, run.overall.token_lengths = tab(doc.goodput), tab(doc.token_lengths)
+  run.gpus, run.gpus_source, run.model = opt(doc.gpus), opt(doc.gpus_source), opt(doc.model)
   if type(doc.cdf) == "table" then
     run.cdf = {}
     for _, k in ipairs(M.CDF_KINDS) do
@@ -563,6 +631,7 @@ function M.from_plain(doc, path)
     s.duration, s.warmup, s.file, s.strategy = opt(st.duration), st.warmup, opt(st.file), opt(st.strategy)
     s.requests = st.requests or {}
     s.metrics = unplain(st.metrics)
+    s.metrics.goodput, s.metrics.token_lengths = tab(st.goodput), tab(st.token_lengths)
     run.stages[#run.stages + 1] = s
   end
   for _, e in ipairs(doc.errors or {}) do
@@ -599,7 +668,8 @@ function M.files(dir, depth)
         local real = M.realpath(p)
         mode = real and root and M.inside(root, real) and lfs.attributes(real, "mode") == "file" and "file" or nil
       end
-      if mode == "file" and M.only_file and M.realpath(p) ~= M.only_file then
+      if mode == "file" and M.only_file
+        and (name ~= M.only_file.name or M.realpath(p) ~= M.only_file.real) then
         mode = nil -- extract.lua FILE: only that file
       end
       if mode == "file" then

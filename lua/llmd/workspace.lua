@@ -129,6 +129,9 @@ function M.open(path, opts)
     if lfs.attributes(path .. "/plan.yaml", "mode") ~= "file" then
       error(("%s: no plan.yaml (only a comparison started from a plan can be resumed)"):format(path), 0)
     end
+    -- absolute: the steps run commands in other folders (run_only.sh in run-x/benchmark)
+    local abs = proc.run { "realpath", "--", path }
+    if abs.ok then path = abs.stdout:gsub("%s+$", "") end
     return { path = path, name = path:match("[^/]+$") }
   end
   local why = M.incomplete(path)
@@ -174,6 +177,21 @@ function M.new_state(label, info)
       end
       state[part][k] = v ~= nil and tostring(v) or "unknown"
     end
+  end
+  -- free-form keys under stack: (replicas, tensor parallelism, max-num-seqs, ...) are
+  -- kept as given and shown as extra rows of the Configuration Summary
+  local known = {}
+  for _, k in ipairs(M.STATE_KEYS.stack) do known[k] = true end
+  if type(info.stack) == "table" and not json.is_array(info.stack) then
+    local extra = {}
+    for k, v in pairs(info.stack) do
+      if not known[k] then
+        extra[#extra + 1] = tostring(k)
+        state.stack[tostring(k)] = type(v) == "table" and json.encode(v) or tostring(v)
+      end
+    end
+    table.sort(extra)
+    state.stack_extra = json.array(extra)
   end
   return state
 end

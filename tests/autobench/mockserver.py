@@ -44,7 +44,7 @@ model = opts.get("served-model-name") or (positional[0] if positional else opts.
 ttft = float(os.environ.get("MOCK_TTFT_MS", "20")) / 1000
 tpot = float(os.environ.get("MOCK_TPOT_MS", "2")) / 1000
 request_log = os.environ.get("MOCK_REQUEST_LOG")
-print("mock server starting, mode %s, model %s, port %d" % (mode, model, port), flush=True)
+print("mock server starting, pid %d, mode %s, model %s, port %d" % (os.getpid(), mode, model, port), flush=True)
 if mode == "2":
     time.sleep(120)
     sys.exit(0)

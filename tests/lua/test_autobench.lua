@@ -181,7 +181,8 @@ t.test("compare: sla.passed recomputed from the metrics, a disagreement reported
   t.write(d .. "/bad.jsonl", json.encode(row) .. "\n\n{\"framework\": \n")
   r = ab_cli({ "compare", "bad.jsonl" }, d)
   t.eq(r.code, 1)
-  t.ok(r.stderr:find("bad.jsonl:3: invalid JSON", 1, true), r.stderr)
+  -- one line, no traceback: the row's line and column (after `{"framework": `, column 15)
+  t.eq(r.stderr, "autobench.lua: bad.jsonl:3: invalid JSON: unexpected end of input, expected a value (column 15)\n")
   t.write(d .. "/arr.jsonl", "[1, 2, 3]\n")
   r = ab_cli({ "compare", "arr.jsonl" }, d)
   t.ok(r.stderr:find("arr.jsonl:1: expected a JSON object", 1, true), r.stderr)
@@ -249,6 +250,7 @@ t.test("run: against a mock server - a good candidate, one that never comes up, 
   t.ok(r.stdout:find("| chat | 1 | vllm | vllm-0 | True |", 1, true), r.stdout)
   t.ok(r.stdout:find("| vllm | vllm-2 | oom | False |", 1, true))
   r = ab_cli({ "compare", "out/results.jsonl", "--csv", "out.csv" }, d)
+  t.eq(r.code, 0, r.stderr)
   local csv = {}
   for line in t.read(d .. "/out.csv"):gmatch("[^\r\n]+") do
     local cells = {}
@@ -305,6 +307,8 @@ t.test("run: a missing benchmark client is an environment gap: skipped rows, no 
     r.stdout)
   r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d, { PATH = path })
   t.eq(r.stderr, "")
+  t.eq(r.code, 1) -- nothing could be measured
+  t.ok(r.stdout:find("no candidate could be run here", 1, true), r.stdout)
   local got = rows_by(d .. "/results.jsonl")
   for _, sc in ipairs { "chat", "summarization" } do
     local row = got["sglang-0/" .. sc]
@@ -312,6 +316,201 @@ t.test("run: a missing benchmark client is an environment gap: skipped rows, no 
     t.eq(row.failure_reason, "environment-gap: the benchmark client: 'vllm' is not installed here (not found in PATH)")
   end
   t.eq(lfs.attributes(d .. "/autobench-artifacts/sglang-0"), nil, "no server was started")
+end)
+
+t.test("run: a port already in use is refused before launching; a server serving another model is not the candidate", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  env.MOCK_READY_CHECK_S = "2"
+  -- someone else's fast server on the configured port
+  local port = proc.free_port()
+  t.eq(proc.port_free(port), true)
+  local squatter = proc.spawn({ PY, ROOT .. "/tests/autobench/mockserver.py", "other/model", "--port", tostring(port) },
+    { env = { MOCK_TTFT_MS = "1", MOCK_REQUEST_LOG = d .. "/squatter.jsonl" } })
+  local up = false
+  for _ = 1, 100 do
+    if not proc.port_free(port) then up = true; break end
+    squatter:wait(0.05)
+  end
+  t.ok(up, "the squatter listens")
+  local free, why = proc.port_free(port)
+  t.eq({ free, why }, { false, "Address already in use" })
+  local cfg = mock_config()
+  cfg.run.port = port
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  local r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d, env)
+  squatter:kill(1)
+  t.eq(r.code, 1)
+  local got = rows_by(d .. "/results.jsonl")
+  for _, sc in ipairs { "chat", "summarization" } do
+    local row = got["vllm-0/" .. sc]
+    t.eq({ row.status, row.sla.passed, row.metrics }, { "failed", false, json.object {} })
+    t.eq(row.failure_reason, ("port %d is already in use (Address already in use): another server is listening there; "
+      .. "stop it or set another run.port"):format(port))
+  end
+  t.eq(lfs.attributes(d .. "/squatter.jsonl"), nil, "the squatter was never benchmarked")
+  t.eq(lfs.attributes(d .. "/autobench-artifacts/vllm-0/server.log"), nil, "nothing was launched")
+  -- a server whose /v1/models lists another model (mode 6) is not taken for the candidate
+  cfg = mock_config()
+  cfg.frameworks.vllm.base_server_flags.max_num_seqs = 6
+  t.write(d .. "/cfg6.yaml", yaml.dump(cfg))
+  r = ab_cli({ "run", "cfg6.yaml", "--out", "results6.jsonl" }, d, env)
+  t.eq(r.code, 1)
+  got = rows_by(d .. "/results6.jsonl")
+  t.eq(got["vllm-0/chat"].status, "failed")
+  t.ok(got["vllm-0/chat"].failure_reason:find("serves someone-else/other-model, not mock/model: not the server launched",
+    1, true), got["vllm-0/chat"].failure_reason)
+end)
+
+t.test("fnv1a64: the published FNV-1a 64-bit test vectors", function()
+  local run = require "llmd.autobench_run"
+  -- python3: h = 0xcbf29ce484222325; for c in data: h = ((h ^ c) * 0x100000001b3) % 2**64
+  t.eq({ run.fnv1a64(""), run.fnv1a64("a"), run.fnv1a64("foobar") },
+    { "cbf29ce484222325", "af63dc4c8601ec8c", "85944171f73967e8" })
+end)
+
+t.test("run: resume reuses rows only for the same command and scenario; stale rows refused or moved with --force", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  local cfg = mock_config()
+  cfg.frameworks.vllm.base_server_flags.gpu_memory_utilization = 0.9
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  local r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local first = t.read(d .. "/results.jsonl")
+  local rows = ab.read_rows(d .. "/results.jsonl")
+  t.eq(rows[3].candidate_id .. rows[4].candidate_id, "vllm-0vllm-0") -- lines 3 and 4 below (after sglang's notes)
+  t.eq(#rows, 8) -- vllm-0 x 2 scenarios, and 3 excluded frameworks x 2 scenarios
+  local key = rows_by(d .. "/results.jsonl")["vllm-0/chat"].run_key
+  t.ok(key:match("^fnv1a64:%x+$"), key)
+  -- the same config again: nothing to do, no row added
+  r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d, env)
+  t.ok(r.stdout:find("vllm vllm-0: already in results.jsonl (same command and scenario), skipped", 1, true), r.stdout)
+  t.eq(t.read(d .. "/results.jsonl"), first, "nothing added, nothing moved")
+  -- another gpu_memory_utilization and num_prompts: the rows no longer match
+  cfg.frameworks.vllm.base_server_flags.gpu_memory_utilization = 0.8
+  cfg.dataset.num_prompts = 4
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d, env)
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("results.jsonl: 2 row(s) no longer match the config (another server command, workload or client, "
+    .. "or no run key): line 3 (vllm-0 chat), line 4 (vllm-0 summarization); run again with --force to move them to "
+    .. "results.stale.jsonl", 1, true), r.stderr)
+  t.eq(t.read(d .. "/results.jsonl"), first, "untouched when refused")
+  r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl", "--force" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("moved to results.stale.jsonl", 1, true), r.stdout)
+  local got = rows_by(d .. "/results.jsonl")
+  t.eq(#ab.read_rows(d .. "/results.jsonl"), 8)
+  t.ok(got["vllm-0/chat"].server_command:find("--gpu-memory-utilization 0.8", 1, true))
+  t.eq(got["vllm-0/chat"].workload.num_prompts, 4)
+  t.ok(got["vllm-0/chat"].run_key ~= key)
+  local old = ab.read_rows(d .. "/results.stale.jsonl")
+  t.eq(#old, 2)
+  t.eq({ old[1].run_key, old[1].workload.num_prompts }, { key, 3 })
+  -- --frameworks leaving vllm out: its measured rows stay and no user-excluded row joins them
+  r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl", "--frameworks", "sglang" }, d, env)
+  t.ok(r.stdout:find("vllm -: user-excluded (not in --frameworks); its 2 measured rows from an earlier run stay", 1, true),
+    r.stdout)
+  local vllm_rows = {}
+  for _, row in ipairs(ab.read_rows(d .. "/results.jsonl")) do
+    if row.framework == "vllm" then vllm_rows[#vllm_rows + 1] = row.candidate_id .. "/" .. row.status end
+  end
+  t.eq(vllm_rows, { "vllm-0/ok", "vllm-0/ok" })
+  -- the other way round: exclusion notes written first leave once the framework is measured
+  ab_cli({ "run", "cfg.yaml", "--out", "other.jsonl", "--frameworks", "sglang" }, d, env)
+  t.ok(rows_by(d .. "/other.jsonl")["vllm-excluded/chat"], "vllm noted as excluded")
+  r = ab_cli({ "run", "cfg.yaml", "--out", "other.jsonl" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  got = rows_by(d .. "/other.jsonl")
+  t.eq({ got["vllm-excluded/chat"], got["vllm-0/chat"].status }, { nil, "ok" })
+  t.eq(#ab.read_rows(d .. "/other.jsonl"), 8)
+end)
+
+t.test("run: the run block's keys are checked; --help lists --timeout", function()
+  local d = t.tmpdir()
+  local cfg = mock_config()
+  cfg.run = { prot = 8000, ready_timeout = "soon" }
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  local r = ab_cli({ "validate", "cfg.yaml" }, d)
+  t.eq(r.code, 1)
+  t.eq(r.stdout, "cfg.yaml: run: unknown key 'prot'; allowed keys are [port, ready_timeout, ready_paths, "
+    .. "benchmark_timeout, max_concurrency, client_command, env]\n"
+    .. "cfg.yaml: run.ready_timeout must be a number of seconds > 0 (got 'soon')\n")
+  r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d)
+  t.eq(r.code, 1)
+  t.eq(r.stderr, "autobench.lua: cfg.yaml: run: unknown key 'prot'; allowed keys are [port, ready_timeout, ready_paths, "
+    .. "benchmark_timeout, max_concurrency, client_command, env]\n"
+    .. "cfg.yaml: run.ready_timeout must be a number of seconds > 0 (got 'soon')\n")
+  t.eq(lfs.attributes(d .. "/results.jsonl"), nil)
+  r = ab_cli({ "run", "--help" }, d)
+  t.eq(r.code, 0)
+  t.ok(r.stdout:find("[--timeout S]", 1, true) and r.stdout:find("--timeout S        seconds a server may take", 1, true)
+    and r.stdout:find("Exit status: 0", 1, true), r.stdout)
+end)
+
+t.test("run: progress reaches a file as it happens; Ctrl-C is one line and stops the server", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  local cfg = mock_config()
+  cfg.frameworks.vllm.base_server_flags.max_num_seqs = 2 -- never answers
+  cfg.run.ready_timeout = 30
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  local p = proc.spawn({ LLMDLUA, "autobench.lua", "run", "cfg.yaml", "--out", "results.jsonl" },
+    { cwd = d, env = env, stdout = { file = d .. "/out.txt" }, stderr = { file = d .. "/err.txt" } })
+  local seen = false
+  for _ = 1, 200 do
+    local log = io.open(d .. "/autobench-artifacts/vllm-0/server.log")
+    local started = log and log:read("a"):find("mock server starting", 1, true)
+    if log then log:close() end
+    if started and t.read(d .. "/out.txt"):find("vllm vllm-0: starting the server on port", 1, true) then
+      seen = true
+      break
+    end
+    t.eq(p:wait(0.05), nil, "still running")
+  end
+  t.ok(seen, "the progress line is in the file while the run goes on: " .. t.read(d .. "/out.txt"))
+  local pid = t.read(d .. "/autobench-artifacts/vllm-0/server.log"):match("pid (%d+)")
+  t.eq(proc.run({ "kill", "-0", pid }).ok, true, "the server runs")
+  proc.run { "kill", "-INT", tostring(p:pid()) }
+  local st = p:wait(20)
+  t.eq(st and st.code, 130)
+  t.eq(t.read(d .. "/err.txt"), "autobench.lua: interrupted; the rows finished so far are in results.jsonl; "
+    .. "run the same command again to resume\n")
+  t.eq(proc.run({ "kill", "-0", pid }, { stderr = "null" }).ok, false, "the server was stopped")
+end)
+
+t.test("run: every max_concurrency value is a row; extra_request_body is in every request", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  local cfg = mock_config()
+  cfg.benchmark.max_concurrency = { json.null, 2 }
+  cfg.benchmark.extra_request_body = { temperature = 0.0 }
+  cfg.run.env = { MOCK_REQUEST_LOG = d .. "/requests.jsonl" }
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  local r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local got = rows_by(d .. "/results.jsonl")
+  for _, sc in ipairs { "chat", "summarization" } do
+    local un, c2 = got["vllm-0/" .. sc .. "@unbounded"], got["vllm-0/" .. sc .. "@c2"]
+    t.eq({ un.status, c2.status }, { "ok", "ok" })
+    t.eq({ un.workload.max_concurrency, c2.workload.max_concurrency }, { json.null, 2 })
+    t.eq(un.benchmark_command:find("--max-concurrency", 1, true), nil)
+    t.ok(c2.benchmark_command:find("--max-concurrency 2 --extra-body '{\"temperature\":0.0}'", 1, true),
+      c2.benchmark_command)
+    -- what the client itself says it ran with
+    t.eq(json.read(d .. "/" .. un.artifacts.raw_result).max_concurrency, json.null)
+    t.eq(json.read(d .. "/" .. c2.artifacts.raw_result).max_concurrency, 2)
+  end
+  -- 2 scenarios x 2 concurrencies x (the client's test prompt + 3 prompts), each with the body's temperature
+  local n = 0
+  for line in t.read(d .. "/requests.jsonl"):gmatch("[^\n]+") do
+    n = n + 1
+    local body = json.decode(line)
+    t.eq(body.temperature, 0.0, line)
+    t.eq(math.type(body.temperature), "float")
+  end
+  t.eq(n, 16)
 end)
 
 t.test("run: a server that dies mid-benchmark is an oom row at once, its other scenarios not run", function()

@@ -390,6 +390,22 @@ t.test("health: no results, a missing folder, a harness that died (stderr.log)",
   t.eq(harness.extract(e).status, "ok")
 end)
 
+-- One 503 cause seen from three pods of two ReplicaSets, with request ids of two kinds
+-- and pod IPs: one cause counted 3 (issue 14 item 11), not 2 + 1.
+t.test("error causes: pod names, pod IPs and request ids of any kind are normalised", function()
+  local g = rm.error_groups()
+  g.add(503, "no healthy upstream: pod llm-d-decode-7d9f8b6c5-x2k4p at 10.244.1.17:8000 (request chatcmpl-4b1d9e2f7a8c4e0b9d3f1a2b3c4d5e6f)")
+  g.add(503, "no healthy upstream: pod llm-d-decode-7d9f8b6c5-q8m2z at 10.244.2.5:8000 (request chatcmpl-a91c3e5f7b2d4f6a8c0e1b3d5f7a9c1e)")
+  g.add(503, "no healthy upstream: pod llm-d-decode-6c8d4f9b7-t7wzn at 10.244.3.9:8000 (request req_01HZX3K9Q8V7B6N5M4L3K2J1H0)")
+  g.add(500, "engine dead")
+  local l = g.list()
+  t.eq(#l, 2)
+  t.eq(l[1].count, 3)
+  t.eq(l[1].cause, "503 no healthy upstream: pod llm-d-decode-<pod> at <ip>:<n> (request <id>)")
+  -- words that only look like ids stay: a 5-letter word, a StatefulSet ordinal is a number
+  t.eq(rm.normalise_message("cache-flush failed on ms-prefill-0"), "cache-flush failed on ms-prefill-<n>")
+end)
+
 t.test("error causes: ids and numbers normalised, status kept, grouped and counted", function()
   -- two messages that differ only in a request id and a token count are one cause
   local g = rm.error_groups()
@@ -399,7 +415,7 @@ t.test("error causes: ids and numbers normalised, status kept, grouped and count
   local l = g.list()
   t.eq(#l, 2)
   t.eq(l[1].count, 2)
-  t.eq(l[1].cause, "400 This model's maximum context length is <n> tokens. However, you requested <n> tokens (id cmpl-<id>)")
+  t.eq(l[1].cause, "400 This model's maximum context length is <n> tokens. However, you requested <n> tokens (id <id>)")
   t.ok(l[1].example:find("5012", 1, true))
   t.eq(rm.normalise_message("req 123e4567-e89b-12d3-a456-426614174000 failed"), "req <id> failed")
   t.eq(rm.http_status("Server error '503 Service Unavailable' for url 'http://x/v1'"), 503)
@@ -582,3 +598,33 @@ t.test("the measured window: the same on every path, unknown where the files do 
   t.near(g.overall.values.duration_s, 1786678166.087296 - 1786678148.2526348, 1e-6)
   t.near(g.overall.values.throughput_req_s, 4 / (1786678166.087296 - 1786678148.2526348), 1e-9)
 end)
+
+-- The same run, whichever of its files are present: a vLLM --save-detailed result read
+-- from its per-request arrays, and the same file with the arrays taken out (what vLLM
+-- writes without --save-detailed) read from its aggregates, agree on every key both give
+-- (vLLM computes them with numpy's linear percentiles, as the per-request path does).
+for _, case in ipairs {
+  { "vllm-benchmark", "vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json", "openai-x.json" },
+  { "inferencemax", "inferencemax/synthetic-result.json", "result.json" },
+} do
+  t.test(case[1] .. ": per-request arrays and the file's own aggregates give the same figures", function()
+    local full, bare = t.tmpdir(), t.tmpdir()
+    local doc = json.read(F .. "/" .. case[2])
+    json.write(full .. "/" .. case[3], doc)
+    for _, k in ipairs { "input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times", "errors",
+      "generated_texts", "queue_times" } do doc[k] = nil end
+    json.write(bare .. "/" .. case[3], doc)
+    local a, b = harness.extract(full), harness.extract(bare)
+    t.eq(#a.warnings, 0, table.concat(a.warnings, "\n"))
+    local n = 0
+    for _, m in ipairs(metrics.list) do
+      local x, y = a.overall.values[m.key], b.overall.values[m.key]
+      if x and y and x ~= math.huge then
+        t.near(x, y, 1e-9 * math.max(1, math.abs(y)), m.key)
+        n = n + 1
+      end
+    end
+    -- throughputs, window, counts, TTFT/TPOT/ITL means and five percentiles each ...
+    t.ok(n >= 25, ("%d keys compared"):format(n))
+  end)
+end

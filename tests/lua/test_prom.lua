@@ -152,6 +152,21 @@ t.test("a counter reset in the middle of the window", function()
   t.eq({ s.resets, s.first, s.last, s.min, s.max, s.samples }, { 1, 10.0, 25.0, 5.0, 50.0, 4 })
 end)
 
+t.test("a counter asked for without its _total suffix: did you mean ..._total", function()
+  local agg = prom.aggregator()
+  agg:add("p", scrape { "# TYPE vllm:prefix_cache_hits counter", "vllm:prefix_cache_hits_total 5",
+    "# TYPE h histogram", 'h_bucket{le="1"} 1', 'h_bucket{le="+Inf"} 2', "h_sum 1.5", "h_count 2" }, 0)
+  agg:add("p", scrape { "# TYPE vllm:prefix_cache_hits counter", "vllm:prefix_cache_hits_total 9",
+    "# TYPE h histogram", 'h_bucket{le="1"} 3', 'h_bucket{le="+Inf"} 4', "h_sum 3.5", "h_count 4" }, 15)
+  t.eq(agg:counter_total("vllm:prefix_cache_hits_total"), 4.0) -- 9 - 5, by hand
+  t.raises("prom: no series named 'vllm:prefix_cache_hits' (did you mean 'vllm:prefix_cache_hits_total'?)",
+    agg.counter_total, agg, "vllm:prefix_cache_hits")
+  t.raises("did you mean 'vllm:prefix_cache_hits_total'?", agg.ratio, agg, "vllm:prefix_cache_hits",
+    "vllm:prefix_cache_hits_total")
+  t.raises("prom: no histogram named 'h_bucket' (did you mean 'h'?", agg.histogram_quantile, agg, "h_bucket", 0.5)
+  t.eq(agg:counter_total("never_scraped"), nil) -- unknown stays nil
+end)
+
 t.test("a NUL inside a value is refused with its column, never read as the digits before it", function()
   -- issue 17: 1000000\0\0\0\0\0\0\01000100 was read as 1000000, an increase of 1,000,100
   -- instead of 100 (and a hit rate of 500,050 %)

@@ -359,13 +359,32 @@ t.test("KV cache: a restart seen only by _created; the sum of max then understat
       "# TYPE vllm:prefix_cache_hits_created gauge", 'vllm:prefix_cache_hits_created{engine="0"} ' .. created[i],
     }, "\n") .. "\n")
   end
+  -- two pods' logs: the cache size per pod and in total (123,456 + 100,000 = 223,456)
+  mkdir(a .. "/logs")
+  t.write(a .. "/logs/decode-0.log", "INFO GPU KV cache size: 123,456 tokens\n")
+  t.write(a .. "/logs/decode-1.log", "INFO GPU KV cache size: 100,000 tokens\n")
+  -- the other run: one pod, hits 0 -> 300, queries 0 -> 1000: a 30.0 % hit rate
   local b = ip_run(function() end)
+  mkdir(b .. "/metrics/raw")
+  for i, v in ipairs { { 0, 0 }, { 300, 1000 } } do
+    t.write(("%s/metrics/raw/decode-0_%d_metrics.log"):format(b, 1771233600 + 15 * i), table.concat({
+      "# TYPE vllm:prefix_cache_queries_total counter", 'vllm:prefix_cache_queries_total{engine="0"} ' .. v[2],
+      "# TYPE vllm:prefix_cache_hits_total counter", 'vllm:prefix_cache_hits_total{engine="0"} ' .. v[1],
+    }, "\n") .. "\n")
+  end
   local w, r = compare { "--a", a, "--a-label", "restarted", "--b", b, "--b-label", "other" }
   t.eq(r.code, 0, r.stderr)
   local text = t.read(w .. "/comparison_report.md")
   local rows = table_rows(text, "KV%-Cache Performance Analysis")
   t.eq(rows["Prefix cache hits (tokens)"][2], "5,800")
   t.eq(rows["Prefix cache queries (tokens)"][2], "10,400")
+  -- hit rates 5,800 / 10,400 = 55.769... % and 30.0 %: the difference in points,
+  -- 30.0 - 55.769 = -25.769 -> "-25.8 pp"
+  t.eq(rows["Hit rate"][2], "55.8 %")
+  t.eq(rows["Hit rate"][3], "30.0 %")
+  t.eq(rows["Hit rate"][4], "-25.8 pp")
+  t.ok(text:find("restarted 223,456 tokens in total on 2 pods (decode-0 123,456; decode-1 100,000)", 1, true),
+    text:match("GPU KV cache size[^\n]*"))
   t.ok(text:find("restarted 5,600 hits / 10,000 queries (actual hits 5,800)", 1, true), text:match("## KV.*"))
   t.ok(text:find("understates this run's traffic", 1, true))
   t.ok(not text:find("overstates", 1, true), "no false claim that the sum of max overstates")
@@ -397,6 +416,43 @@ t.test("data checks: a run whose files disagree is 'warnings', and the report sa
   t.ok(not sec:find("- clean:", 1, true))
   t.ok(not text:find("> **Warning:**", 1, true), "a run with warnings is not a failed run")
   t.eq(json.read(w .. "/run-a/run_state.json").status, "warnings")
+end)
+
+-- The configuration from the results where the user gave nothing (issue 14 item 9): a
+-- v0.2 benchmark report's scenario.stack (Qwen/Qwen3-0.6B, 8 NVIDIA-H100-80GB-HBM3 per
+-- replica, tp=8 dp=1 pp=1 ep=1, 2 decode replicas, ghcr.io/llm-d/llm-d-cuda:0.3.1, all read
+-- off the file by eye) against guidellm's config.spec (model e2e-mock-model, target
+-- http://127.0.0.1:8765, profile constant); free-form stack keys from the info files.
+t.test("configuration: read from the results where not given, free-form stack keys, differing rows marked", function()
+  local a, b = t.tmpdir(), t.tmpdir()
+  copy(F .. "/benchmark-report/br_v0_2_example.yaml", a .. "/benchmark_report_v0.2,_stage_0.yaml")
+  copy(F .. "/guidellm/guidellm_report_v2.json", b .. "/results.json")
+  local ia, ib = t.tmpdir() .. "/a.yaml", t.tmpdir() .. "/b.yaml"
+  t.write(ia, "stack:\n  replicas: 2\n  max-num-seqs: 256\n  model: my/model\n")
+  t.write(ib, "stack:\n  replicas: 4\n")
+  local w, r = compare { "--a", a, "--a-label", "br", "--a-info", ia, "--b", b, "--b-label", "gl", "--b-info", ib }
+  t.eq(r.code, 0, r.stderr)
+  local text = t.read(w .. "/comparison_report.md")
+  local rows = table_rows(text, "Configuration Summary")
+  -- stated wins over read; read is marked so
+  t.eq(rows["**Model** ≠"][2], "my/model")
+  t.eq(rows["**Model** ≠"][3], "e2e-mock-model (read from the results)")
+  t.eq(rows["Hardware"][2], "8× NVIDIA H100 80GB HBM3 per replica (decode) (read from the results)")
+  t.eq(rows["Hardware"][3], "unknown")
+  t.eq(rows["Parallelism"][2], "tp=8 dp=1 pp=1 ep=1 (decode) (read from the results)")
+  t.eq(rows["Decode image"][2], "ghcr.io/llm-d/llm-d-cuda:0.3.1 (decode) (read from the results)")
+  t.eq(rows["Target"][3], "http://127.0.0.1:8765 (read from the results)")
+  t.eq(rows["Load profile"][3], "constant (read from the results)")
+  -- free-form keys: kept, shown, and marked where they differ
+  t.eq(rows["**replicas** ≠"][2], "2")
+  t.eq(rows["**replicas** ≠"][3], "4")
+  t.eq(rows["max-num-seqs"][2], "256")
+  t.eq(rows["max-num-seqs"][3], "unknown")
+  t.eq(json.read(w .. "/run-a/run_state.json").stack.replicas, "2")
+  local cj = json.read(w .. "/comparison.json")
+  local differs = {}
+  for _, row in ipairs(cj.config) do if row.differs then differs[#differs + 1] = row.label end end
+  t.eq(differs, { "Model", "replicas", "Harness", "Load stages" })
 end)
 
 t.test("a failed run: the report warns and the summary refuses to call a winner", function()

@@ -1,12 +1,16 @@
 /*
 ** test_proc.c — spawning, concurrent draining, stdin, timeouts that take the whole
-** process group down, commands that cannot start. Expected values are the known
-** behaviour of the POSIX tools run (sh, cat, head, sleep).
+** process group down, commands that cannot start, port checks. Expected values are the
+** known behaviour of the POSIX tools run (sh, cat, head, sleep) and of the socket API
+** (a listening socket makes bind on its port fail with EADDRINUSE).
 */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -44,6 +48,26 @@ static int run(Proc *p, const char *const *argv, Out *o, double timeout)
     if (rc != 0)
         return rc;
     return proc_wait(p, collect, o, NULL);
+}
+
+/* A socket listening on addr:port (host order), or -1. */
+static int listen_on(uint32_t addr, int port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return -1;
+    int one = 1;
+    (void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    struct sockaddr_in a;
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(addr);
+    a.sin_port = htons((uint16_t)port);
+    if (bind(fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(fd, 1) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
 }
 
 int main(void)
@@ -151,6 +175,22 @@ int main(void)
         proc_release(&p);
         CHECK(p.reaped && WIFSIGNALED(p.status) && WTERMSIG(p.status) == SIGKILL);
         CHECK(kill(pid, 0) != 0);
+    }
+
+    TEST("a port with a listener on 127.0.0.1 or on the wildcard address is in use")
+    {
+        int port = proc_free_port();
+        CHECK(port > 0 && port <= 65535);
+        CHECK(proc_port_check(port) == 0);
+        for (int any = 0; any <= 1; any++) {
+            int fd = listen_on(any ? INADDR_ANY : INADDR_LOOPBACK, port);
+            CHECK(fd >= 0);
+            CHECK(proc_port_check(port) == EADDRINUSE);
+            close(fd);
+            CHECK(proc_port_check(port) == 0); /* closed: free again */
+        }
+        CHECK(proc_port_check(0) == EINVAL);
+        CHECK(proc_port_check(65536) == EINVAL);
     }
 
     return test_report();

@@ -180,6 +180,63 @@ local function map(set, br, path, stage_fallback)
   }
 end
 
+-- What a v0.2 report's scenario.stack says of the inference engines: model, accelerator
+-- and count, parallelism, image, replicas (per role when there are several).
+local function stack_config(run, br, path)
+  local stack = type(br.scenario) == "table" and br.scenario.stack
+  if type(stack) ~= "table" then return end
+  local models, hw, par, img, reps = {}, {}, {}, {}, {}
+  local function add(t, v) for _, x in ipairs(t) do if x == v then return end end t[#t + 1] = v end
+  for _, comp in ipairs(stack) do
+    local s = type(comp) == "table" and comp.standardized
+    if type(s) == "table" and (s.kind == "inference_engine" or s.kind == nil) then
+      local role = s.role and (" (" .. tostring(s.role) .. ")") or ""
+      if type(s.model) == "table" and s.model.name then add(models, tostring(s.model.name)) end
+      local acc = type(s.accelerator) == "table" and s.accelerator or nil
+      if acc and acc.model then
+        local name = tostring(acc.model):gsub("%-", " ")
+        add(hw, (num(acc.count) and ("%d× "):format(acc.count) or "") .. name
+          .. (num(s.replicas) and num(s.replicas) > 1 and " per replica" or "") .. role)
+        if type(acc.parallelism) == "table" then
+          local p = {}
+          for _, k in ipairs { "tp", "dp", "pp", "ep" } do
+            if acc.parallelism[k] ~= nil then p[#p + 1] = k .. "=" .. tostring(acc.parallelism[k]) end
+          end
+          if #p > 0 then add(par, table.concat(p, " ") .. role) end
+        end
+      end
+      if s.tool_version then add(img, tostring(s.tool_version) .. role) end
+      if num(s.replicas) then add(reps, ("%d"):format(s.replicas) .. role) end
+    end
+  end
+  local src = path .. ": scenario.stack"
+  rm.config(run, "model", table.concat(models, ", "), src)
+  rm.config(run, "hardware", table.concat(hw, "; "), src)
+  rm.config(run, "parallelism", table.concat(par, "; "), src)
+  rm.config(run, "image", table.concat(img, "; "), src)
+  rm.config(run, "replicas", table.concat(reps, "; "), src)
+end
+
+-- The accelerators the stack used: v0.2, the sum of scenario.stack[*].standardized
+-- .accelerator.count over the inference engines (the schema: "total utilized accelerator
+-- count"); v0.1, the sum of scenario.host.accelerator[*].count. nil when not stated.
+local function accelerators(br)
+  local sc = type(br.scenario) == "table" and br.scenario or {}
+  local total, any = 0, false
+  if type(sc.stack) == "table" then
+    for _, comp in ipairs(sc.stack) do
+      local std = type(comp) == "table" and comp.standardized
+      local acc = type(std) == "table" and std.kind == "inference_engine" and std.accelerator
+      if type(acc) == "table" and num(acc.count) then total, any = total + acc.count, true end
+    end
+  elseif type(sc.host) == "table" and type(sc.host.accelerator) == "table" then
+    for _, acc in ipairs(sc.host.accelerator) do
+      if type(acc) == "table" and num(acc.count) then total, any = total + acc.count, true end
+    end
+  end
+  return any and total > 0 and total or nil
+end
+
 -- The first NaN in the document (YAML .nan, JSON NaN) as "a.b[2].c", or nil: a report
 -- holding one is malformed, and the user is told where, not "metric x: NaN".
 local function find_nan(v, where)
@@ -256,7 +313,11 @@ function M.extract(c, opts)
     end
     local st = rm.stage(i - 1)
     st.file = path
+    if i == 1 and accelerators(br) then
+      run.gpus, run.gpus_source = accelerators(br), "the benchmark report's stack"
+    end
     local info = map(st.metrics, br, path, i - 1)
+    if i == 1 then stack_config(run, br, path) end
     st.index, st.rate, st.concurrency = info.stage, info.rate, info.concurrency
     st.duration = st.metrics.values.duration_s
     st.achieved_rate = st.metrics.values.throughput_req_s

@@ -75,7 +75,8 @@ local function map_summary(set, b, where)
   if inc then rm.put(set, "requests_incomplete", inc, src) end
   if ok + failed > 0 then rm.put(set, "error_rate_pct", failed / (ok + failed) * 100, src) end
   local function empty(name)
-    return ok == 0 and "no successful requests" or ("guidellm's %s is empty (it writes 0.0: not a measurement)"):format(name)
+    if ok == 0 then return "no successful requests" end
+    return ("guidellm's %s is empty (it writes 0.0: not a measurement)"):format(name)
   end
   for _, e in ipairs(MAP) do
     local d = dist(m[e[2]])
@@ -118,7 +119,8 @@ local function map_summary(set, b, where)
   else
     rm.unknown(set, "itl_mean_ms", empty("inter_token_latency_ms"))
     for _, w in ipairs(PCT) do
-      if metrics.has("itl_tw_" .. w[1] .. "_ms") then rm.unknown(set, "itl_tw_" .. w[1] .. "_ms", empty("inter_token_latency_ms")) end
+      local key = "itl_tw_" .. w[1] .. "_ms"
+      if metrics.has(key) then rm.unknown(set, key, empty("inter_token_latency_ms")) end
     end
   end
   for _, p in ipairs { { "mean" }, table.unpack(PCT) } do
@@ -279,9 +281,11 @@ function M.extract(c, opts)
     cur = { acc = rm.accumulator(opts), ok = 0, err = 0, inc = 0, itl_sum = 0, itl_gaps = 0, errs = {} }
   end
 
-  local meta
+  local meta, scenario, args
   scan.json(path, {
     { "$.metadata", function(v) meta = v end },
+    { "$.config.spec", function(v) scenario = v end, fields = { "backend.model", "backend.target", "profile.kind" } },
+    { "$.args", function(v) args = v end, fields = { "model", "target", "profile" } },
     { "$.benchmarks[*]", bench, fields = { "config.strategy", "metrics", "duration", "start_time", "end_time" } },
     { "$.benchmarks[*].requests.successful[*]", function(r) add(r, "ok") end, fields = REQ_FIELDS },
     { "$.benchmarks[*].requests.errored[*]", function(r) add(r, "err") end, fields = REQ_FIELDS },
@@ -291,6 +295,18 @@ function M.extract(c, opts)
     error(path .. ": no benchmarks (expected a guidellm report with a 'benchmarks' array)", 0)
   end
   if type(meta) == "table" then run.version = meta.guidellm_version end
+  -- the configuration it was run with: config.spec (0.7+), or args (older reports)
+  local src = path:match("[^/]+$")
+  if type(scenario) == "table" then
+    rm.config(run, "model", scenario["backend.model"], src .. ": config.spec.backend.model")
+    rm.config(run, "target", scenario["backend.target"], src)
+    rm.config(run, "profile", scenario["profile.kind"], src)
+  end
+  if type(args) == "table" then
+    rm.config(run, "model", args.model, src .. ": args")
+    rm.config(run, "target", args.target, src)
+    rm.config(run, "profile", args.profile, src)
+  end
   rm.finish_stages(run, opts)
   local measured = rm.measured(run)
   if #measured > 0 and all_complete then

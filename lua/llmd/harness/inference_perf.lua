@@ -366,6 +366,17 @@ function M.extract(c, opts)
     rm.fail(run, "every stage is marked warm-up: nothing is measured")
   end
   for _, st in ipairs(run.stages) do st.doc = nil end
+  -- the configuration inference-perf wrote beside its reports
+  local cfg_path = c.dir .. "/config.yaml"
+  if require("lfs").attributes(cfg_path, "mode") == "file" then
+    local cfg = rm.load(cfg_path)
+    local server = type(cfg) == "table" and type(cfg.server) == "table" and cfg.server or {}
+    rm.config(run, "model", server.model_name, cfg_path)
+    rm.config(run, "server", server.type, cfg_path)
+    rm.config(run, "target", server.base_url, cfg_path)
+    local load = type(cfg) == "table" and type(cfg.load) == "table" and cfg.load or {}
+    rm.config(run, "profile", load.type, cfg_path)
+  end
   return rm.close(run, measured, groups, token_source, true)
 end
 

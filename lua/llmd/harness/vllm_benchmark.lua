@@ -228,7 +228,8 @@ local function new(variant)
       st.date = d.date
       local summary = rm.set()
       map_summary(summary, d, l.path)
-      local acc, why, _, has_lat = per_request(l.arr, l.itl, { groups = groups, sketch = opts.sketch })
+      local acc, why, _, has_lat = per_request(l.arr, l.itl, { groups = groups, sketch = opts.sketch,
+        goodput = opts.goodput })
       l.acc, l.has_lat = acc, has_lat
       if acc then
         -- the window is the file's duration (vLLM's own measure of first request to last
@@ -282,6 +283,9 @@ local function new(variant)
     if loaded[1] then
       run.model = loaded[1].d.model_id
       run.backend = loaded[1].d.backend
+      local src = loaded[1].path:match("[^/]+$")
+      rm.config(run, "model", loaded[1].d.model_id, src)
+      rm.config(run, "server", loaded[1].d.backend, src)
     end
     return rm.close(run, measured, groups, variant.token_source, pooled)
   end

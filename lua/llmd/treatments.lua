@@ -57,7 +57,9 @@ function M.load(list, opts)
         stages[#stages + 1] = { index = 0, metrics = run.overall, warmup = false }
       end
     end
-    t.run = { stages = stages, harness = t.runs[1].harness }
+    -- one folder: its whole-run figures too (loadpoints reads them for a one-stage run)
+    t.run = { stages = stages, harness = t.runs[1].harness,
+      overall = #t.runs == 1 and t.runs[1].overall or require("llmd.runmodel").set() }
     t.status = "ok"
     t.reasons = {}
     for _, run in ipairs(t.runs) do

@@ -425,7 +425,7 @@ function M.steps_list()
       local tr = require "llmd.treatments"
       local cok, cerr = pcall(function()
         local list = tr.experiment_list(ctx.ws.path, { harness = ctx.plan.benchmark.harness })
-        tr.load(list, { harness = ctx.plan.benchmark.harness })
+        tr.load(list, { harness = ctx.plan.benchmark.harness, cache = list.cache })
         local dir = ctx.ws.path .. "/cross-treatment-comparison"
         ws.mkdir_p(dir)
         ws.write_text(dir .. "/treatment_comparison.csv", tr.csv_text(list))

@@ -74,3 +74,4 @@ local model = cmp.report(w, sides.a, sides.b, { significance = sig, slo = slo, m
 if not o.quiet then io.write(model.text, "\n") end
 io.write(("Comparison report written to: %s%s\n"):format(model.path,
   reextracted and " (metrics re-extracted from the results)" or ""))
+io.write(cmp.html_line(model))

@@ -14,13 +14,15 @@ local ws = require "llmd.workspace"
 local o = args.parse(arg, {
   usage = "llmdlua compare.lua (--a DIR --b DIR | --plan FILE | --resume WORKSPACE) [--a-label L] [--b-label L] "
     .. "[--a-info FILE] [--b-info FILE] [--parent DIR] [--link] [--harness NAME] [--warmup LIST] "
-    .. "[--percentile-method M] [--slo LIST] [--min-effect PCT] [--tolerant] [--namespace NS] [--yes] [--dry-run] [--step LIST] [--quiet]",
+    .. "[--percentile-method M] [--slo LIST] [--min-effect PCT] [--tolerant] [--namespace NS] [--yes] [--dry-run] "
+    .. "[--step LIST] [--quiet]",
   help = [[
   --a DIR, --b DIR          the two runs' results folders (A is the baseline: deltas are B - A)
   --a-label L, --b-label L  names in the report (default: each folder's name)
   --a-info F, --b-info F    YAML or JSON with what you know of the run: guide, namespace,
                             hardware, gateway, model, llmd_version, decode_image, harness,
-                            workload, load_stages, timestamp (the rest is "unknown")
+                            workload, load_stages, timestamp, gpus (accelerators used),
+                            slo (a mapping like --slo's) (the rest is "unknown")
   --parent DIR              where the llm-d-comparison-YYYYmmdd-HHMMSS folder goes (default .;
                             made if missing; a name taken gets a suffix -2, -3, ...)
   --link                    link the results instead of copying them (large results)
@@ -49,7 +51,8 @@ local o = args.parse(arg, {
   options = {
     a = "DIR", b = "DIR", a_label = "L", b_label = "L", a_info = "FILE", b_info = "FILE", parent = "DIR",
     link = true, harness = "NAME", a_harness = "NAME", b_harness = "NAME", warmup = "LIST", a_warmup = "LIST",
-    b_warmup = "LIST", percentile_method = "M", slo = "LIST", min_effect = "PCT", quiet = true, plan = "FILE", namespace = "NS", yes = true,
+    b_warmup = "LIST", percentile_method = "M", slo = "LIST", min_effect = "PCT", quiet = true, plan = "FILE",
+    namespace = "NS", yes = true,
     dry_run = true, step = "LIST", resume = "WORKSPACE", tolerant = true,
   },
   positional = { min = 0, max = 0 },
@@ -100,7 +103,8 @@ if o.plan or o.resume then
   end
   if ctx.model then
     if not o.quiet then io.write("\n", ctx.model.text, "\n") end
-    io.write(("Comparison report written to: %s\n\n%s\n"):format(ctx.model.path, cmp.tree(ctx.ws)))
+    io.write(("Comparison report written to: %s\n%s\n%s\n"):format(ctx.model.path, cmp.html_line(ctx.model),
+      cmp.tree(ctx.ws)))
   end
   os.exit(ctx.result.ok and 0 or 1)
 end
@@ -179,7 +183,8 @@ if not ok then
   -- the user's own files are named, not the workspace's copies (which are going away)
   model = tostring(model)
   for _, x in ipairs { "a", "b" } do
-    model = model:gsub((w.path .. "/run-" .. x .. "/results"):gsub("%p", "%%%0"), (runs[x].plan.root:gsub("%%", "%%%%")))
+    local copy = (w.path .. "/run-" .. x .. "/results"):gsub("%p", "%%%0")
+    model = model:gsub(copy, (runs[x].plan.root:gsub("%%", "%%%%")))
   end
   local removed, why = ws.remove(w)
   local where = removed and ("the workspace %s was removed"):format(w.path)
@@ -188,4 +193,4 @@ if not ok then
   error(("%s\n(%s)"):format(model, where), 0)
 end
 if not o.quiet then io.write("\n", model.text, "\n") end
-io.write(("Comparison report written to: %s\n\n%s\n"):format(model.path, cmp.tree(w)))
+io.write(("Comparison report written to: %s\n%s\n%s\n"):format(model.path, cmp.html_line(model), cmp.tree(w)))

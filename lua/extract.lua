@@ -5,7 +5,8 @@
 -- Reads a benchmark's results folder (or one result file) with the harness mapping that recognises it and
 -- prints the run model: overall metrics (each with its source), the load stages, error
 -- causes and warnings; or, with --json, the same as JSON. Exit 1 when the run failed its
--- health checks (no results, no successful request, the harness stopped early).
+-- health checks (no results, no successful request, the harness stopped early); a run
+-- whose files disagree with themselves has status "warnings" and exits 0.
 -- With --br, writes llm-d-benchmark benchmark reports instead, one per load point, into
 -- --out (default .), with what --info says of the stack.
 local args = require "llmd.args"
@@ -88,7 +89,7 @@ end
 
 if o.json then
   io.write(json.encode(rm.to_plain(run), { indent = 2 }), "\n")
-  os.exit(run.status == "ok" and 0 or 1)
+  os.exit(run.status == "failed" and 1 or 0)
 end
 
 local function w(...) io.write(string.format(...), "\n") end
@@ -151,4 +152,4 @@ if #run.warnings > 0 then
   w("Warnings")
   for _, x in ipairs(run.warnings) do w("  - %s", x) end
 end
-os.exit(run.status == "ok" and 0 or 1)
+os.exit(run.status == "failed" and 1 or 0)

@@ -37,6 +37,13 @@ void json_parser_free(JsonParser *p)
     free(p->scratch);
     p->scratch = NULL;
     p->scap = 0;
+    free(p->kbytes);
+    free(p->kent);
+    free(p->kslot);
+    p->kbytes = NULL;
+    p->kent = NULL;
+    p->kslot = NULL;
+    p->kblen = p->kbcap = p->nkent = p->kentcap = p->nkslot = p->nintable = 0;
 }
 
 void json_feed(JsonParser *p, const char *buf, size_t len, int final)
@@ -1177,6 +1184,222 @@ static double compose(uint64_t m, long e, int neg, const char *s, size_t n)
     return slow_strtod(s, n);
 }
 
+/* ---- duplicate keys ---------------------------------------------------------- */
+
+typedef struct JsonKeyEntry {
+    uint64_t hash;     /* of the name */
+    size_t off, len;   /* the name in kbytes */
+    uint64_t at, line; /* the absolute offset of its opening quote, and its line */
+} JsonKeyEntry;
+
+/* An object with more keys than this goes into the hash table; below, its own entries
+   are looked through when the filter says a name may be there already. */
+#define KEYS_SMALL 24
+
+/* Names of up to 16 bytes (most) take two loads that may overlap and two independent
+   multiplications; longer ones a chain over their words. */
+static inline uint64_t key_hash(const char *s, size_t n)
+{
+    uint64_t a = 0, b = n;
+    if (n > 16) {
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            uint64_t v;
+            memcpy(&v, s + i, 8);
+            a = (a ^ v) * 0xBF58476D1CE4E5B9ULL;
+            a ^= a >> 31;
+        }
+        uint64_t v;
+        memcpy(&v, s + n - 8, 8);
+        b ^= v;
+    } else if (n >= 8) {
+        memcpy(&a, s, 8);
+        uint64_t v;
+        memcpy(&v, s + n - 8, 8);
+        b ^= v;
+    } else if (n >= 4) {
+        uint32_t x, y;
+        memcpy(&x, s, 4);
+        memcpy(&y, s + n - 4, 4);
+        a = (uint64_t)x | (uint64_t)y << 32;
+    } else if (n > 0) {
+        const unsigned char *u = (const unsigned char *)s;
+        a = (uint64_t)u[0] | (uint64_t)u[n / 2] << 8 | (uint64_t)u[n - 1] << 16;
+    }
+    uint64_t h = (a ^ 0x9E3779B97F4A7C15ULL) * 0xBF58476D1CE4E5B9ULL ^
+                 (b ^ 0xC2B2AE3D27D4EB4FULL) * 0x94D049BB133111EBULL;
+    return h ^ (h >> 32);
+}
+
+/* The table's home slot of a name in the object whose entries start at obj. */
+static size_t key_home(const JsonParser *p, uint64_t hash, size_t obj)
+{
+    return (size_t)(hash ^ (obj * 0x9E3779B97F4A7C15ULL)) & (p->nkslot - 1);
+}
+
+/* Puts entry e of the object whose entries start at obj into the table. */
+static void key_place(JsonParser *p, size_t e, size_t obj)
+{
+    size_t mask = p->nkslot - 1, i = key_home(p, p->kent[e].hash, obj);
+    while (p->kslot[i] != 0)
+        i = (i + 1) & mask;
+    p->kslot[i] = e + 1;
+}
+
+/* Room in the table for more entries (at most half full). 0, or -1 out of memory. */
+static int key_table_reserve(JsonParser *p, size_t more)
+{
+    if ((p->nintable + more) * 2 <= p->nkslot)
+        return 0;
+    size_t n = p->nkslot ? p->nkslot : 256;
+    while ((p->nintable + more) * 2 > n)
+        n *= 2;
+    size_t *t = (size_t *)calloc(n, sizeof *t);
+    if (t == NULL)
+        return -1;
+    free(p->kslot);
+    p->kslot = t;
+    p->nkslot = n;
+    /* in order, so that removal (last in, first out) stays exact */
+    for (int d = 0; d < p->depth; d++) {
+        if (p->stack[d] != '{' || !p->kobj[d].big)
+            continue;
+        size_t end = p->nkent;
+        for (int k = d + 1; k < p->depth; k++)
+            if (p->stack[k] == '{') {
+                end = p->kobj[k].base;
+                break;
+            }
+        for (size_t e = p->kobj[d].base; e < end; e++)
+            key_place(p, e, p->kobj[d].base);
+    }
+    return 0;
+}
+
+/* Takes the entries of the object (from obj on) out of the table, last first: each is
+   where its probe sequence first finds it. */
+static void key_unplace(JsonParser *p, size_t obj)
+{
+    size_t mask = p->nkslot - 1;
+    for (size_t e = p->nkent; e-- > obj;) {
+        size_t i = key_home(p, p->kent[e].hash, obj);
+        while (p->kslot[i] != e + 1)
+            i = (i + 1) & mask;
+        p->kslot[i] = 0;
+    }
+    p->nintable -= p->nkent - obj;
+}
+
+/* Room for one more entry and its name. 0, or -1 out of memory. */
+static int key_reserve(JsonParser *p, size_t namelen)
+{
+    if (p->nkent == p->kentcap) {
+        size_t cap = p->kentcap ? p->kentcap * 2 : 64;
+        JsonKeyEntry *k = (JsonKeyEntry *)realloc(p->kent, cap * sizeof *k);
+        if (k == NULL)
+            return -1;
+        p->kent = k;
+        p->kentcap = cap;
+    }
+    if (p->kbytes == NULL || p->kbcap - p->kblen < namelen) {
+        size_t cap = p->kbcap ? p->kbcap : 1024;
+        while (cap - p->kblen < namelen)
+            cap *= 2;
+        char *b = (char *)realloc(p->kbytes, cap);
+        if (b == NULL)
+            return -1;
+        p->kbytes = b;
+        p->kbcap = cap;
+    }
+    return 0;
+}
+
+static __attribute__((noinline, cold)) JsonTok
+key_duplicate(JsonParser *p, size_t at, const char *name, size_t n, const JsonKeyEntry *e)
+{
+    char shown[64]; /* at most 40 bytes of the name, then "..." */
+    size_t o = 0, k = 0;
+    for (; k < n && o < 40; k++) {
+        unsigned char c = (unsigned char)name[k];
+        if ((c >= 0x20 && c < 0x7F && c != '"' && c != '\\') || c >= 0x80)
+            shown[o++] = (char)c;
+        else
+            o += (size_t)snprintf(shown + o, sizeof shown - o, "\\u%04X", c);
+    }
+    if (k < n) {
+        memcpy(shown + o, "...", 3);
+        o += 3;
+    }
+    shown[o] = '\0';
+    return fail(p, at, "duplicate key \"%s\" in an object (first at line %llu, byte %llu)", shown,
+                (unsigned long long)e->line, (unsigned long long)e->at);
+}
+
+/*
+** The key just read (raw/rawlen, escaped; its quote at offset at) in the object at the
+** top of the stack: remembered, or an error when the object already has it.
+*/
+static JsonTok key_check(JsonParser *p, size_t at)
+{
+    size_t n = p->rawlen;
+    const char *name = p->escaped ? json_str(p, &n) : p->raw;
+    if (name == NULL || key_reserve(p, n) != 0)
+        return fail(p, at, "out of memory for the keys of an object");
+    int d = p->depth - 1;
+    size_t obj = p->kobj[d].base;
+    uint64_t h = key_hash(name, n);
+    if (p->kobj[d].big) {
+        size_t mask = p->nkslot - 1;
+        for (size_t i = key_home(p, h, obj); p->kslot[i] != 0; i = (i + 1) & mask) {
+            size_t k = p->kslot[i] - 1;
+            const JsonKeyEntry *e = &p->kent[k];
+            if (k >= obj && e->hash == h && e->len == n && memcmp(p->kbytes + e->off, name, n) == 0)
+                return key_duplicate(p, at, name, n, e);
+        }
+    } else {
+        uint64_t bit = 1ULL << (h >> 58);
+        if (p->kobj[d].filter & bit) /* maybe: look */
+            for (size_t k = obj; k < p->nkent; k++) {
+                const JsonKeyEntry *e = &p->kent[k];
+                if (e->hash == h && e->len == n && memcmp(p->kbytes + e->off, name, n) == 0)
+                    return key_duplicate(p, at, name, n, e);
+            }
+        p->kobj[d].filter |= bit;
+    }
+    /* into the table too when the object is big (all its entries, the first time) */
+    size_t add = p->kobj[d].big ? 1 : p->nkent + 1 - obj > KEYS_SMALL ? p->nkent + 1 - obj : 0;
+    if (add > 0 && key_table_reserve(p, add) != 0)
+        return fail(p, at, "out of memory for the keys of an object");
+    JsonKeyEntry *e = &p->kent[p->nkent];
+    e->hash = h;
+    e->off = p->kblen;
+    e->len = n;
+    e->at = p->base + at;
+    e->line = p->line;
+    memcpy(p->kbytes + p->kblen, name, n);
+    p->kblen += n;
+    p->nkent++;
+    if (add > 0) {
+        for (size_t k = p->nkent - add; k < p->nkent; k++)
+            key_place(p, k, obj);
+        p->nintable += add;
+        p->kobj[d].big = 1;
+    }
+    return JSON_KEY;
+}
+
+/* The object at depth p->depth (just closed) forgets its keys. */
+static inline void key_pop(JsonParser *p)
+{
+    int d = p->depth;
+    size_t base = p->kobj[d].base;
+    if (p->kobj[d].big)
+        key_unplace(p, base);
+    if (p->nkent > base) {
+        p->kblen = p->kent[base].off;
+        p->nkent = base;
+    }
+}
+
 static JsonTok parse_literal(JsonParser *p, const char *word, size_t wlen, JsonTok tok)
 {
     size_t start = p->pos, avail = p->len - start;
@@ -1213,6 +1436,11 @@ static JsonTok open_container(JsonParser *p, char kind)
 {
     if (p->depth >= JSON_MAX_DEPTH)
         return fail(p, p->pos, "nesting deeper than %d levels", JSON_MAX_DEPTH);
+    if (kind == '{') {
+        p->kobj[p->depth].base = p->nkent;
+        p->kobj[p->depth].filter = 0;
+        p->kobj[p->depth].big = 0;
+    }
     p->stack[p->depth++] = (unsigned char)kind;
     p->pos++;
     p->state = kind == '{' ? ST_FIRST_KEY : ST_FIRST_VALUE;
@@ -1222,6 +1450,8 @@ static JsonTok open_container(JsonParser *p, char kind)
 static JsonTok close_container(JsonParser *p)
 {
     char kind = (char)p->stack[--p->depth];
+    if (kind == '{')
+        key_pop(p);
     p->pos++;
     return value_done(p, kind == '{' ? JSON_OBJ_END : JSON_ARR_END);
 }
@@ -1314,6 +1544,8 @@ static inline __attribute__((always_inline)) JsonTok next_core(JsonParser *p)
             JsonTok t = parse_string(p);
             if (t != JSON_STRING)
                 return t;
+            if (key_check(p, i) != JSON_KEY)
+                return JSON_ERROR;
             /* the colon, when it comes right after the key (a missing one is reported
                by the next call, as usual) */
             if (p->pos < n && b[p->pos] == ':') {

@@ -77,6 +77,22 @@ typedef struct JsonParser {
     char *scratch;
     size_t scap;
 
+    /* duplicate keys: the names read so far in every open object (their bytes, one
+       entry each, in order); per open object, where its entries start, a 64-bit filter
+       of their hashes, and whether they are also in the hash table (objects with many
+       keys: entry index + 1 per slot, 0 is free) */
+    char *kbytes;
+    size_t kblen, kbcap;
+    struct JsonKeyEntry *kent;
+    size_t nkent, kentcap;
+    size_t *kslot;
+    size_t nkslot, nintable;
+    struct {
+        size_t base;
+        uint64_t filter;
+        int big;
+    } kobj[JSON_MAX_DEPTH];
+
     /* the error, when json_next returned JSON_ERROR */
     char err[160];
     uint64_t err_off, err_line, err_col;
@@ -92,6 +108,12 @@ void json_parser_free(JsonParser *p);
 void json_feed(JsonParser *p, const char *buf, size_t len, int final);
 
 JsonTok json_next(JsonParser *p);
+/*
+** Keys: an object holding the same name twice (after decoding escapes) is an error at
+** the second, naming the key and where the first was, whichever way it is read
+** (json_next, json_skip, json_skip_members): one rule for every consumer.
+*/
+
 /*
 ** Reads on through the container whose contents are at depth (p->depth just after its
 ** OBJ_BEGIN or ARR_BEGIN) to its end, validating everything as json_next does but

@@ -43,6 +43,8 @@ static int decode_error(lua_State *L, Decoder *d)
 
 static JsonTok next_token(lua_State *L, Decoder *d)
 {
+    if (llmd_signals != llmd_signals_taken && llmd_interrupt_pending(L))
+        luaL_error(L, "%s: interrupted", d->name); /* a huge document: no Lua runs here */
     JsonTok t = json_next(&d->p);
     if (t == JSON_ERROR)
         decode_error(L, d);
@@ -294,6 +296,8 @@ static void encode_table(lua_State *L, Encoder *e, int idx)
 {
     if (e->depth >= ENCODE_MAX_DEPTH)
         encode_error(L, e, "nesting deeper than 1000 levels (a cycle?)");
+    if (llmd_signals != llmd_signals_taken && llmd_interrupt_pending(L))
+        encode_error(L, e, "interrupted"); /* a huge value: no Lua runs here */
     luaL_checkstack(L, 6, "JSON nesting too deep");
     lua_Integer len = 0;
     if (table_kind(L, e, idx, &len)) {

@@ -95,8 +95,10 @@ static void finish_parse(lua_State *L, PromParser *p, const ParseCtx *c, int rc,
 {
     if (c->failed)
         lua_error(L); /* the callback's error, as it is */
-    if (rc == -1)
+    if (rc == -1) {
+        (void)llmd_interrupt_pending(L); /* if the error says "interrupted": taken */
         llmd_error(L, "%s: %s", name, p->err);
+    }
     lua_createtable(L, 0, 2); /* info */
     lua_pushinteger(L, (lua_Integer)p->skipped);
     lua_setfield(L, -2, "skipped");
@@ -115,6 +117,8 @@ static int run_parse(lua_State *L, int opts, int out, int fn)
     const char *name = "prometheus text";
     PromParser *p = (PromParser *)lua_newuserdatauv(L, sizeof *p, 0);
     prom_parser_init(p);
+    p->interrupted = &llmd_signals; /* Ctrl-C stops a long text too */
+    p->interrupt_base = llmd_signals_taken;
     luaL_setmetatable(L, PARSER_MT);
     int pidx = lua_gettop(L);
     if (opts != 0 && lua_istable(L, opts)) {
@@ -163,6 +167,8 @@ static int l_each_file(lua_State *L)
     lua_settop(L, 3);
     PromParser *p = (PromParser *)lua_newuserdatauv(L, sizeof *p, 0);
     prom_parser_init(p);
+    p->interrupted = &llmd_signals; /* Ctrl-C stops a long text too */
+    p->interrupt_base = llmd_signals_taken;
     luaL_setmetatable(L, PARSER_MT);
     if (lua_istable(L, 3)) {
         lua_getfield(L, 3, "tolerant");
@@ -198,6 +204,7 @@ static int l_aggregator(lua_State *L)
     lua_settop(L, 1);
     PromAgg *a = (PromAgg *)lua_newuserdatauv(L, sizeof *a, 0);
     prom_agg_init(a);
+    a->parser.interrupted = &llmd_signals;
     luaL_setmetatable(L, AGG_MT);
     if (lua_istable(L, 1)) {
         if (lua_getfield(L, 1, "match") == LUA_TTABLE) {
@@ -237,8 +244,11 @@ static void add_text(lua_State *L, PromAgg *a, const char *pod, const char *text
 {
     if (!(t == t) || isinf(t))
         llmd_error(L, "%s: the scrape time must be a finite number of seconds", name);
-    if (prom_agg_add(a, pod, text, len, t, name) != 0)
+    a->parser.interrupt_base = llmd_signals_taken;
+    if (prom_agg_add(a, pod, text, len, t, name) != 0) {
+        (void)llmd_interrupt_pending(L); /* the error says "interrupted": taken */
         llmd_error(L, "%s", a->err);
+    }
 }
 
 /* agg:add(pod, text, t [, name]) -> skipped lines */
@@ -313,10 +323,34 @@ static void push_group(lua_State *L, const PromSeries *s, const char **by, int n
     luaL_pushresult(&b);
 }
 
+/*
+** A name that has no series but whose counterpart with (or without) the _total suffix
+** has: a mistake with a known fix, raised rather than answered with nil ("never
+** scraped"). Counters are exposed as NAME_total (client_golang, OpenMetrics).
+*/
+static void suggest_total(lua_State *L, const PromAgg *a, const char *name)
+{
+    size_t nl = strlen(name);
+    char alt[512];
+    if (nl + 7 > sizeof alt)
+        return;
+    if (nl > 6 && strcmp(name + nl - 6, "_total") == 0) {
+        memcpy(alt, name, nl - 6);
+        alt[nl - 6] = '\0';
+    } else {
+        memcpy(alt, name, nl);
+        memcpy(alt + nl, "_total", 7);
+    }
+    if (prom_agg_find(a, alt, NULL, 0) > 0)
+        llmd_error(L, "prom: no series named '%s' (did you mean '%s'?)", name, alt);
+}
+
 /* The series of name as a Lua array of indices + 1 (pushed); returns the count. */
 static size_t find_series(lua_State *L, PromAgg *a, const char *name, size_t **out)
 {
     size_t n = prom_agg_find(a, name, NULL, 0);
+    if (n == 0)
+        suggest_total(L, a, name);
     size_t *idx = (size_t *)lua_newuserdatauv(L, (n ? n : 1) * sizeof *idx, 0);
     prom_agg_find(a, name, idx, n);
     *out = idx;
@@ -437,8 +471,7 @@ static void push_gauge(lua_State *L, PromAgg *a, const size_t *idx, size_t n)
 /*
 ** agg:gauge_summary(name [, {by =}]) -> {count=, series=, mean=, min=, max=, p50=, p90=,
 ** p95=, p99=, time_weighted_mean=}, pooled over every series (nil and why when never
-** scraped);
-** with by, a table group -> summary.
+** scraped); with by, a table group -> summary.
 */
 static int l_gauge_summary(lua_State *L)
 {
@@ -563,6 +596,14 @@ static int l_histogram_quantile(lua_State *L)
     lua_pushfstring(L, "%s_bucket", name);
     size_t *idx;
     size_t n = find_series(L, a, lua_tostring(L, -1), &idx);
+    size_t nl = strlen(name);
+    if (n == 0 && nl > 7 && strcmp(name + nl - 7, "_bucket") == 0 &&
+        prom_agg_find(a, name, NULL, 0) > 0) {
+        lua_pushlstring(L, name, nl - 7); /* lua_pushfstring has no %.*s */
+        llmd_error(L,
+                   "prom: no histogram named '%s' (did you mean '%s'? its series are NAME_bucket)",
+                   name, lua_tostring(L, -1));
+    }
     if (n == 0) {
         lua_pushnil(L);
         return 1;

@@ -340,9 +340,12 @@ static int run(lua_State *L, int format)
     s->ud = ls;
     save_stats(L, ls);
 
+    s->interrupted = &llmd_signals; /* Ctrl-C stops a long scan in C too */
+    s->interrupt_base = llmd_signals_taken;
     int rc = scan_run(s);
     if (rc != 0) {
         restore_stats(ls);
+        (void)llmd_interrupt_pending(L); /* the error says "interrupted": taken */
         if (ls->err_pending)
             return lua_error(L); /* the callback's own error */
         return luaL_error(L, "%s", s->err);

@@ -21,6 +21,17 @@
 #define STRBUF_MT "llmd.strbuf"
 
 volatile sig_atomic_t llmd_interrupted = 0;
+volatile sig_atomic_t llmd_signals = 0, llmd_signals_taken = 0;
+
+int llmd_interrupt_pending(lua_State *L)
+{
+    sig_atomic_t n = llmd_signals;
+    if (n == llmd_signals_taken)
+        return 0;
+    llmd_signals_taken = n;
+    lua_sethook(L, NULL, 0, 0);
+    return 1;
+}
 
 static const char KEYORDER_KEY = 'k';
 

@@ -12,6 +12,7 @@
 */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,7 @@ typedef struct Loader {
     const char *text; /* the input, for positions of encoding errors */
     size_t len;
     int depth;
+    uint64_t nodes; /* nodes read, each alias once */
 } Loader;
 
 static int loader_gc(lua_State *L)
@@ -60,6 +62,8 @@ static int error_at(lua_State *L, Loader *ld, const yaml_mark_t *m, const char *
 
 static void next_event(lua_State *L, Loader *ld)
 {
+    if (llmd_signals != llmd_signals_taken && llmd_interrupt_pending(L))
+        luaL_error(L, "%s: interrupted", ld->name); /* no Lua runs here to see the hook */
     if (ld->has_event) {
         yaml_event_delete(&ld->event);
         ld->has_event = 0;
@@ -291,8 +295,49 @@ static void check_collection_tag(lua_State *L, Loader *ld, const yaml_char_t *ta
     error_at(L, ld, &ld->event.start_mark, lua_tostring(L, -1));
 }
 
-static void load_node(lua_State *L, Loader *ld, int anchors);
+static uint64_t load_node(lua_State *L, Loader *ld, int anchors);
 static void push_keys(lua_State *L, int idx);
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/*
+** Aliases share one Lua value, so loading is cheap whatever they expand to; but whoever
+** walks the result (yaml.dump, a plan's validation) visits every expansion: 13 lines of
+** "billion laughs" expand to 10^9 nodes. As go-yaml (yaml.v3) and so Kubernetes and
+** Helm do, a node that expands to many nodes through aliases is refused: up to 400,000
+** nodes 99% may come from aliases, above 4,000,000 only 10%, linearly in between.
+** expanded: the node's size with every alias expanded; the document's own nodes so far
+** are ld->nodes.
+*/
+static void check_aliasing(lua_State *L, Loader *ld, uint64_t expanded, const yaml_mark_t *m)
+{
+    if (expanded <= 1000 || expanded <= ld->nodes || expanded - ld->nodes <= 100)
+        return;
+    double aliased = (double)(expanded - ld->nodes) / (double)expanded;
+    double e = (double)expanded;
+    double allowed = e <= 4e5 ? 0.99 : e >= 4e6 ? 0.10 : 0.99 - 0.89 * (e - 4e5) / 3.6e6;
+    if (aliased <= allowed)
+        return;
+    char msg[200];
+    (void)snprintf(msg, sizeof msg,
+                   "excessive aliasing: this node expands to %s%llu nodes through aliases, "
+                   "from %llu nodes written in the document (a \"billion laughs\"?)",
+                   expanded == UINT64_MAX ? "more than " : "", (unsigned long long)expanded,
+                   (unsigned long long)ld->nodes);
+    error_at(L, ld, m, msg);
+}
+
+/* The anchored collection at idx expands to this many nodes (counts: the table beside
+   anchors, keyed by the collection itself). */
+static void note_anchored(lua_State *L, int anchors, int idx, uint64_t expanded)
+{
+    lua_pushvalue(L, idx);
+    lua_pushnumber(L, (lua_Number)expanded);
+    lua_rawset(L, anchors + 1);
+}
 
 /*
 ** Merges the mapping(s) at src into map: keys map does not have yet are copied and
@@ -338,13 +383,17 @@ static void merge_into(lua_State *L, Loader *ld, int map, int order, int merged,
     lua_pop(L, 1);
 }
 
-static void load_mapping(lua_State *L, Loader *ld, int anchors)
+/* Pushes the mapping that starts with the current event; returns its expanded size. */
+static uint64_t load_mapping(lua_State *L, Loader *ld, int anchors)
 {
+    yaml_mark_t start = ld->event.start_mark;
+    uint64_t expanded = 1;
     lua_newtable(L); /* map */
     int map = lua_gettop(L);
     llmd_push_marker(L, 0);
     lua_setmetatable(L, map);
-    if (push_anchor(L, ld)) { /* map, anchor */
+    int anchored = push_anchor(L, ld);
+    if (anchored) { /* map, anchor */
         lua_pushvalue(L, map);
         lua_rawset(L, anchors); /* map */
     }
@@ -363,12 +412,12 @@ static void load_mapping(lua_State *L, Loader *ld, int anchors)
                        ev->data.scalar.length == 2 && memcmp(ev->data.scalar.value, "<<", 2) == 0;
         if (is_merge) {
             next_event(L, ld);
-            load_node(L, ld, anchors); /* map, order, merged, src */
+            expanded = add_sat(expanded, load_node(L, ld, anchors)); /* map, order, merged, src */
             merge_into(L, ld, map, order, merged, lua_gettop(L), &key_mark);
             lua_pop(L, 1);
             continue;
         }
-        load_node(L, ld, anchors); /* map, order, merged, key */
+        expanded = add_sat(expanded, load_node(L, ld, anchors)); /* map, order, merged, key */
         int kt = lua_type(L, -1);
         if (kt == LUA_TTABLE)
             error_at(L, ld, &key_mark, "unsupported mapping key: only scalar keys are supported");
@@ -394,45 +443,63 @@ static void load_mapping(lua_State *L, Loader *ld, int anchors)
             lua_rawseti(L, order, (lua_Integer)lua_rawlen(L, order) + 1);
         }
         next_event(L, ld);
-        load_node(L, ld, anchors); /* map, order, merged, key, value */
-        lua_rawset(L, map);        /* map, order, merged */
+        expanded =
+            add_sat(expanded, load_node(L, ld, anchors)); /* map, order, merged, key, value */
+        lua_rawset(L, map);                               /* map, order, merged */
     }
+    check_aliasing(L, ld, expanded, &start);
+    if (anchored)
+        note_anchored(L, anchors, map, expanded);
     lua_pop(L, 1);         /* map, order */
     llmd_push_keyorder(L); /* map, order, keyorder */
     lua_pushvalue(L, map);
     lua_pushvalue(L, order);
     lua_rawset(L, -3); /* map, order, keyorder */
     lua_pop(L, 2);     /* map */
+    return expanded;
 }
 
-/* Pushes the node that starts with the current event. */
-static void load_node(lua_State *L, Loader *ld, int anchors)
+/* Pushes the node that starts with the current event; returns how many nodes it is with
+   every alias in it expanded. */
+static uint64_t load_node(lua_State *L, Loader *ld, int anchors)
 {
     yaml_event_t *ev = &ld->event;
     luaL_checkstack(L, 8, "YAML nesting too deep");
+    ld->nodes++;
     switch (ev->type) {
-    case YAML_ALIAS_EVENT:
+    case YAML_ALIAS_EVENT: {
         lua_pushstring(L, (const char *)ev->data.alias.anchor);
         if (lua_rawget(L, anchors) == LUA_TNIL) {
             lua_pushfstring(L, "unknown anchor '%s'", (const char *)ev->data.alias.anchor);
             error_at(L, ld, &ev->start_mark, lua_tostring(L, -1));
         }
-        return;
+        if (!lua_istable(L, -1))
+            return 1;
+        lua_pushvalue(L, -1);
+        int known = lua_rawget(L, anchors + 1) == LUA_TNUMBER; /* value, count */
+        lua_Number n = lua_tonumber(L, -1);
+        lua_pop(L, 1);
+        /* an alias inside its own anchor's node (a cycle) counts once */
+        return !known ? 1 : n >= 1.8e19 ? UINT64_MAX : (uint64_t)n;
+    }
     case YAML_SCALAR_EVENT:
         push_scalar(L, ld);       /* value */
         if (push_anchor(L, ld)) { /* value, anchor */
             lua_pushvalue(L, -2);
             lua_rawset(L, anchors); /* value */
         }
-        return;
+        return 1;
     case YAML_SEQUENCE_START_EVENT: {
         check_collection_tag(L, ld, ev->data.sequence_start.tag, "seq");
         if (++ld->depth > MAX_DEPTH)
             error_at(L, ld, &ev->start_mark, "nesting deeper than 1000 levels");
+        yaml_mark_t start = ev->start_mark;
+        uint64_t expanded = 1;
         lua_newtable(L); /* seq */
         llmd_push_marker(L, 1);
         lua_setmetatable(L, -2);
-        if (push_anchor(L, ld)) { /* seq, anchor */
+        int anchored = push_anchor(L, ld);
+        if (anchored) { /* seq, anchor */
             lua_pushvalue(L, -2);
             lua_rawset(L, anchors); /* seq */
         }
@@ -441,22 +508,27 @@ static void load_node(lua_State *L, Loader *ld, int anchors)
             next_event(L, ld);
             if (ld->event.type == YAML_SEQUENCE_END_EVENT)
                 break;
-            load_node(L, ld, anchors); /* seq, v */
-            lua_rawseti(L, -2, ++i);   /* seq */
+            expanded = add_sat(expanded, load_node(L, ld, anchors)); /* seq, v */
+            lua_rawseti(L, -2, ++i);                                 /* seq */
         }
+        check_aliasing(L, ld, expanded, &start);
+        if (anchored)
+            note_anchored(L, anchors, lua_gettop(L), expanded);
         ld->depth--;
-        return;
+        return expanded;
     }
-    case YAML_MAPPING_START_EVENT:
+    case YAML_MAPPING_START_EVENT: {
         check_collection_tag(L, ld, ev->data.mapping_start.tag, "map");
         if (++ld->depth > MAX_DEPTH)
             error_at(L, ld, &ev->start_mark, "nesting deeper than 1000 levels");
-        load_mapping(L, ld, anchors);
+        uint64_t expanded = load_mapping(L, ld, anchors);
         ld->depth--;
-        return;
+        return expanded;
+    }
     default:
         error_at(L, ld, &ev->start_mark, "unexpected YAML event");
     }
+    return 0; /* not reached */
 }
 
 /* Loads every document of text into a new array (pushed). */
@@ -484,10 +556,11 @@ static void load_documents(lua_State *L, const char *text, size_t len, const cha
             break;
         /* DOCUMENT_START: every document has its own anchors */
         lua_newtable(L); /* loader, docs, anchors */
+        lua_newtable(L); /* loader, docs, anchors, counts (expanded sizes of anchored nodes) */
         next_event(L, ld);
-        load_node(L, ld, lua_gettop(L)); /* loader, docs, anchors, value */
-        lua_rawseti(L, docs, ++n);       /* loader, docs, anchors */
-        lua_pop(L, 1);
+        load_node(L, ld, lua_gettop(L) - 1); /* loader, docs, anchors, counts, value */
+        lua_rawseti(L, docs, ++n);           /* loader, docs, anchors, counts */
+        lua_pop(L, 2);
         next_event(L, ld); /* DOCUMENT_END */
     }
     lua_remove(L, -2); /* docs */
@@ -808,6 +881,8 @@ static void dump_table(lua_State *L, Dumper *d, int idx)
 static void dump_node(lua_State *L, Dumper *d, int idx)
 {
     char num[48];
+    if (llmd_signals != llmd_signals_taken && llmd_interrupt_pending(L))
+        luaL_error(L, "yaml.dump: interrupted"); /* a huge value: no Lua runs here */
     switch (lua_type(L, idx)) {
     case LUA_TNIL:
         emit_scalar(L, d, "null", 4, 0);

@@ -119,6 +119,7 @@ static lua_State *signal_L = NULL;
 static void interrupt_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
+    llmd_signals_taken = llmd_signals;
     lua_sethook(L, NULL, 0, 0);
     luaL_error(L, "interrupted");
 }
@@ -127,6 +128,7 @@ static void on_signal(int sig)
 {
     (void)sig;
     llmd_interrupted = 1;
+    llmd_signals = llmd_signals + 1;
     if (signal_L != NULL) /* lua_sethook is safe in a signal handler */
         lua_sethook(signal_L, interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }

@@ -27,6 +27,15 @@ int luaopen_lfs_noglobal(lua_State *L);
 ** global of the program: a signal handler can reach nothing else.
 */
 extern volatile sig_atomic_t llmd_interrupted;
+/*
+** How many SIGINT/SIGTERM arrived, and how many of them have stopped something: a long
+** loop in C (scan, prom, YAML and JSON) stops while they differ, once per signal, so
+** that the clean-up after an interruption (recording state) can still encode and write.
+*/
+extern volatile sig_atomic_t llmd_signals, llmd_signals_taken;
+/* 1 when a signal has stopped nothing yet: takes it and removes the host's interrupt
+   hook (the caller raises its own "interrupted" error). Else 0. */
+int llmd_interrupt_pending(lua_State *L);
 
 /* llmd.stats accumulators; llmd.scan feeds them directly. */
 #define STATS_MT "llmd.stats"

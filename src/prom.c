@@ -88,6 +88,12 @@ static int line_error(PromParser *p, uint64_t line, const char *fmt, ...)
     return -1;
 }
 
+/* Is c one of the characters of set? (Never the NUL that ends set, which strchr finds.) */
+static int in_set(char c, const char *set)
+{
+    return c != '\0' && strchr(set, c) != NULL;
+}
+
 /*
 ** A value as Prometheus writes it: a Go float, NaN, +Inf, -Inf. 0, or -1 with *bad the
 ** offset of the first byte that cannot belong to a number (a NUL, a letter...), or n
@@ -103,7 +109,7 @@ static int parse_value(const char *s, size_t n, double *out, size_t *bad)
     /* NaN, Inf and other decimal spellings Go accepts: +1, 1., .5, 1E3 (strtod reads
        them, but stops at a NUL: every byte is checked first) */
     for (size_t i = 0; i < n; i++)
-        if (memchr("0123456789+-.eEIinfNa", s[i], 21) == NULL) {
+        if (!in_set(s[i], "0123456789+-.eEIinfNa")) {
             *bad = i;
             return -1;
         }
@@ -125,7 +131,7 @@ static int parse_value(const char *s, size_t n, double *out, size_t *bad)
         return 0;
     }
     for (size_t i = 0; i < n; i++)
-        if (memchr("0123456789+-.eE", buf[i], 15) == NULL)
+        if (!in_set(buf[i], "0123456789+-.eE"))
             return -1;
     char *end;
     double d = strtod(buf, &end);
@@ -340,8 +346,9 @@ static int sample(PromParser *p, const char *l, size_t n, uint64_t line, PromSam
         (void)shown(text, sizeof text, l + vs, i - vs);
         if (bad < i - vs) {
             char what[8];
-            return line_error(p, line, "invalid value '%s': byte '%s' at column %zu cannot be part of a number",
-                              text, shown(what, sizeof what, l + vs + bad, 1), vs + bad + 1);
+            return line_error(
+                p, line, "invalid value '%s': byte '%s' at column %zu cannot be part of a number",
+                text, shown(what, sizeof what, l + vs + bad, 1), vs + bad + 1);
         }
         return line_error(p, line, "invalid value '%s' (expected a number, NaN, +Inf or -Inf)",
                           text);
@@ -375,6 +382,11 @@ static int parse_lines(PromParser *p, const char *text, size_t len, PromSampleFn
     PromSample s;
     const char *t = text, *end = text + len;
     while (t < end) {
+        if (p->interrupted != NULL && *p->interrupted != p->interrupt_base) {
+            (void)snprintf(p->err, sizeof p->err, "line %llu: interrupted",
+                           (unsigned long long)*line + 1);
+            return -1;
+        }
         const char *nl = (const char *)memchr(t, '\n', (size_t)(end - t));
         const char *le = nl ? nl : end;
         size_t n = (size_t)(le - t);
@@ -753,6 +765,60 @@ static void raw_insert(PromAgg *a, const char *pod, const PromSample *sm, uint64
     a->nraw++;
 }
 
+static int next_label(const char **p, const char **name, size_t *nl, const char **raw, size_t *rl);
+
+/* Do canonical label texts a (a counter part, perhaps with le) and b (its _created) name
+   the same labels, le aside? */
+static int same_labels_but_le(const char *a, const char *b)
+{
+    const char *pa = a, *pb = b, *na, *nb, *ra, *rb;
+    size_t la, lb, rla, rlb;
+    for (;;) {
+        int ha;
+        while ((ha = next_label(&pa, &na, &la, &ra, &rla)) && la == 2 && memcmp(na, "le", 2) == 0)
+            ;
+        int hb = next_label(&pb, &nb, &lb, &rb, &rlb);
+        if (!ha || !hb)
+            return ha == hb;
+        if (la != lb || rla != rlb || memcmp(na, nb, la) != 0 || memcmp(ra, rb, rla) != 0)
+            return 0;
+    }
+}
+
+/*
+** Series c (a _created companion) moved at time t: its counters restarted. Each counter
+** part of the same pod and labels (_total, _sum, _count, every _bucket) that took this
+** scrape's sample as a rise gets it counted as a reset (from 0) instead; one whose sample
+** comes later in the scrape is told to (pending_reset). A restart is rare, so a walk.
+*/
+static void created_moved(PromAgg *a, const PromSeries *c, double t)
+{
+    static const char *const PARTS[] = {"_total", "_sum", "_count", "_bucket", NULL};
+    size_t bl = c->name_len - 8; /* less "_created" */
+    for (size_t i = 0; i < a->n; i++) {
+        PromSeries *s = &a->series[i];
+        if (!s->counter_like || s->pod_len != c->pod_len ||
+            memcmp(s->pod, c->pod, c->pod_len) != 0 || s->name_len <= bl ||
+            memcmp(s->name, c->name, bl) != 0)
+            continue;
+        int part = 0;
+        for (int k = 0; PARTS[k] && !part; k++)
+            part = strcmp(s->name + bl, PARTS[k]) == 0;
+        if (!part || !same_labels_but_le(s->labels, c->labels))
+            continue;
+        if (s->samples > 0 && s->last_t == t) {
+            if (s->samples > 1 && !s->last_reset) {
+                s->increase += s->prev_v; /* it rose by v - prev: it counted v from 0 */
+                s->resets++;
+                s->last_reset = 1;
+            }
+        } else {
+            s->pending_reset = 1;
+            s->pending_t = t;
+        }
+    }
+}
+
 static int on_sample(void *ud, const PromSample *sm)
 {
     PromAgg *a = (PromAgg *)ud;
@@ -834,12 +900,19 @@ update:;
         a->nan_samples++; /* NaN says nothing about the window: not recorded */
         return 0;
     }
+    int moved = 0; /* a _created companion of a counter that changed: a restart */
     if (s->samples == 0) {
         s->first_t = t;
         s->first_v = v;
         s->min = s->max = v;
     } else {
-        if (v < s->last_v) {
+        /* text format 0.0.4 types _created as a gauge of its own: matched by name */
+        moved = !s->counter_like && v != s->last_v && s->name_len > 8 &&
+                ends_with(s->name, s->name_len, "_created");
+        s->prev_v = s->last_v;
+        s->last_reset = v < s->last_v || (s->pending_reset && s->pending_t == t);
+        s->pending_reset = 0;
+        if (s->last_reset) {
             s->resets++;
             s->increase += v; /* restarted from 0 */
         } else {
@@ -867,6 +940,8 @@ update:;
     s->last_t = t;
     s->last_v = v;
     s->samples++;
+    if (moved)
+        created_moved(a, s, t);
     return 0;
 oom:
     (void)snprintf(a->err, sizeof a->err, "out of memory");

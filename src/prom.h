@@ -8,12 +8,15 @@
 ** with reset handling: the sum of rises, and after a drop the new value (the counter
 ** restarted from 0) — Prometheus' increase() without extrapolation. A counter whose
 ** _created time lies inside the window counts its first value too: it started at 0
-** within the window (a pod that appears late). Gauges keep their samples (or a
-** sketch) for percentiles, and a time-weighted mean (each value held until the next).
+** within the window (a pod that appears late). A _created companion that moves between
+** scrapes also marks a reset (the process restarted), even when the value did not drop.
+** Gauges keep their samples (or a sketch) for percentiles, and a time-weighted mean (each
+** value held until the next).
 */
 #ifndef LLMD_PROM_H
 #define LLMD_PROM_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -71,6 +74,10 @@ typedef struct PromParser {
     char *scratch; /* unescaped label values */
     size_t scap;
     char err[256];
+    /* a signal handler's counter: when it differs from interrupt_base (checked at every
+       line) the parse fails with "interrupted", tolerant or not */
+    const volatile sig_atomic_t *interrupted;
+    sig_atomic_t interrupt_base;
 } PromParser;
 
 void prom_parser_init(PromParser *p);
@@ -91,6 +98,10 @@ typedef struct PromSeries {
     int counter_like;
     uint64_t samples, resets;
     double first_t, first_v, last_t, last_v, min, max, increase;
+    /* counters: the value before the last sample, whether that sample was a reset, and a
+       reset announced by the _created companion before this series' sample came */
+    double prev_v, pending_t;
+    int last_reset, pending_reset;
     double tw_sum, tw_dur; /* gauges: sum of value x time held, and the time */
     Stats *values;         /* gauges: every sample (or a sketch) */
 } PromSeries;

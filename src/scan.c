@@ -260,16 +260,27 @@ int scan_open_path(Scanner *s, const char *path)
     return 0;
 }
 
+static int check_interrupt(Scanner *s)
+{
+    if (s->interrupted != NULL && *s->interrupted != s->interrupt_base)
+        return fail(s, "%s: interrupted", s->name);
+    return 0;
+}
+
 /* A mapped file, once RELEASE_STEP bytes have passed since the last time: hands back
-   the pages before pos (re-reading them would map them again). */
-static void release_behind(Scanner *s, size_t pos)
+   the pages before pos (re-reading them would map them again), and stops if the scan
+   was interrupted. 0, or -1. */
+static int release_behind(Scanner *s, size_t pos)
 {
     if (s->map == NULL || pos - s->released < RELEASE_STEP)
-        return;
+        return 0;
+    if (check_interrupt(s) != 0)
+        return -1;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t upto = pos / page * page;
     (void)madvise(s->map + s->released, upto - s->released, MADV_DONTNEED);
     s->released = upto;
+    return 0;
 }
 
 /*
@@ -352,6 +363,8 @@ static int refill(Scanner *s, size_t keep, size_t rescan)
 {
     if (s->mem != NULL) /* memory input is whole: the parser saw final = 1 */
         return fail(s, "%s: internal error: refill of memory input", s->name);
+    if (check_interrupt(s) != 0)
+        return -1;
     if (keep > 0) {
         memmove(s->buf, s->buf + keep, s->len - keep);
         s->len -= keep;
@@ -735,7 +748,8 @@ static int number_lane(Scanner *s, ScanFrame *par)
     double xs[BATCH], diffs[BATCH];
     size_t k;
     do {
-        release_behind(s, s->p.pos); /* a long array: hand back what it has passed */
+        if (release_behind(s, s->p.pos) != 0) /* a long array: hand back what it passed */
+            return -1;
         k = json_next_numbers(&s->p, xs, BATCH);
         par->index += (int64_t)k;
         for (uint64_t b = par->reduce; b && k > 0; b &= b - 1) {
@@ -923,7 +937,8 @@ static int skip_container(Scanner *s)
             return fail(s, "%s: internal error: the document ended inside a container", s->name);
         if (t == JSON_MORE && feed_more(s) != 0)
             return -1;
-        release_behind(s, s->p.pos);
+        if (release_behind(s, s->p.pos) != 0)
+            return -1;
     }
 }
 
@@ -946,8 +961,8 @@ static JsonTok next_member(Scanner *s, int d)
         }
         if (t == JSON_END || s->p.depth < d || (t == JSON_KEY && s->p.depth == d))
             return t;
-        release_behind(s, s->p.pos); /* it paused in a member it passes over (maybe
-                                        just after a key of an object inside it) */
+        if (release_behind(s, s->p.pos) != 0) /* it paused in a member it passes over */
+            return JSON_ERROR;                /* (maybe just after a key of an object inside it) */
     }
 }
 
@@ -995,7 +1010,8 @@ static int scan_json(Scanner *s)
     uint64_t member_active = 0;
     int after_key = 0; /* the token just read was a key: its value comes next */
     for (;;) {
-        release_behind(s, s->p.pos);
+        if (release_behind(s, s->p.pos) != 0)
+            return -1;
         int d = s->depth;
         /* between the members of an object whose member names are known */
         JsonTok t = d > 0 && !after_key && s->frames[d - 1].keys.n >= 0 &&
@@ -1405,7 +1421,7 @@ static int csv_number(const char *p, size_t n, size_t avail, double *out, size_t
     /* other spellings strtod takes: +1, .5, 1., inf, infinity; not hex, not nan. strtod
        stops at a NUL and reads what comes before it: every byte is checked first */
     for (size_t i = lead; i < n; i++)
-        if (memchr("0123456789+-.eEiInNfFtTyY", p[i], 25) == NULL) {
+        if (p[i] == '\0' || strchr("0123456789+-.eEiInNfFtTyY", p[i]) == NULL) {
             *bad = i;
             return 0;
         }
@@ -1462,7 +1478,10 @@ static int scan_csv(Scanner *s)
     for (;;) {
         row_line = line;
         row_start = pos;
-        release_behind(s, pos);
+        if (release_behind(s, pos) != 0) {
+            rc = -1;
+            break;
+        }
         /* a UTF-8 byte-order mark before the header (spreadsheets write one) is not text */
         if (!bom_done && (s->len - pos >= 3 || s->eof)) {
             if (s->len - pos >= 3 && memcmp(s->buf + pos, "\xEF\xBB\xBF", 3) == 0)
@@ -1527,8 +1546,8 @@ static int scan_csv(Scanner *s)
             ru->matched++;
             if (ru->sink == SINK_STATS) {
                 double x;
-                if (!cell->quoted && csv_number(cell->p, cell->len,
-                                                (size_t)(s->buf + s->len - cell->p), &x, &bad)) {
+                if (!cell->quoted &&
+                    csv_number(cell->p, cell->len, (size_t)(s->buf + s->len - cell->p), &x, &bad)) {
                     if (add_stat(s, ru, x) != 0) {
                         rc = -1;
                         goto done;
@@ -1547,9 +1566,8 @@ static int scan_csv(Scanner *s)
                                   ru->path.steps[0].key, text,
                                   shown(what, sizeof what, cell->p + bad, 1));
                     else
-                        rc = fail(s, "%s:%llu: column '%s': expected a number, found '%s'",
-                                  s->name, (unsigned long long)row_line, ru->path.steps[0].key,
-                                  text);
+                        rc = fail(s, "%s:%llu: column '%s': expected a number, found '%s'", s->name,
+                                  (unsigned long long)row_line, ru->path.steps[0].key, text);
                     goto done;
                 }
                 continue;
@@ -1562,9 +1580,9 @@ static int scan_csv(Scanner *s)
                 memset(v, 0, sizeof *v);
                 if (fc->len == 0 && !fc->quoted) {
                     v->type = VAL_NONE;
-                } else if (!fc->quoted && csv_number(fc->p, fc->len,
-                                                     (size_t)(s->buf + s->len - fc->p), &v->d,
-                                                     &bad)) {
+                } else if (!fc->quoted &&
+                           csv_number(fc->p, fc->len, (size_t)(s->buf + s->len - fc->p), &v->d,
+                                      &bad)) {
                     v->type = VAL_FLOAT;
                 } else {
                     v->type = VAL_STRING;

@@ -16,6 +16,7 @@
 #ifndef LLMD_SCAN_H
 #define LLMD_SCAN_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -125,10 +126,14 @@ typedef struct Scanner {
     size_t map_len;
     size_t released; /* map pages before this were handed back (MADV_DONTNEED) */
     int eof;
-    size_t read_max; /* bytes per read at most (0: 1 MiB); tests set it tiny */
-    int one_by_one;  /* tests: every token through the scanner (no fast lane for arrays of
-                        numbers, no skipping of containers no rule looks into) */
+    size_t read_max;  /* bytes per read at most (0: 1 MiB); tests set it tiny */
+    int one_by_one;   /* tests: every token through the scanner (no fast lane for arrays of
+                         numbers, no skipping of containers no rule looks into) */
     uint64_t refills; /* how many times the window was refilled (tests: linear reading) */
+    /* a signal handler's counter: when it differs from interrupt_base (checked at every
+       read and, in a mapped file, every 4 MB) the scan fails with "interrupted" */
+    const volatile sig_atomic_t *interrupted;
+    sig_atomic_t interrupt_base;
 
     /* the window */
     char *buf;

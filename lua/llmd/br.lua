@@ -12,9 +12,11 @@
 -- the stage's metric set: the catalogue's ms are written with units ms / ms/token, rates in
 -- queries/s and tokens/s. A statistic whose mean is unknown cannot be a Statistics (the
 -- mean is required) and is left out, named in `dropped`. Names follow upstream's
--- converter per tool: a guidellm report carries guidellm's ITL (the catalogue's TPOT) under
--- inter_token_latency and its TPOT (the catalogue's NTPOT) under time_per_output_token,
--- exactly as llm-d-benchmark's own converter writes it, so every reader maps it the same.
+-- converter per tool: a guidellm report carries guidellm's inter-token latency under
+-- inter_token_latency, as llm-d-benchmark's own converter writes it: its mean is the pooled
+-- gap mean (the catalogue's itl_mean_ms) and its percentiles are token-weighted
+-- (itl_tw_pN_ms), so every reader maps them back to the same keys. guidellm's
+-- time_per_output_token is token-weighted and has no catalogue key: it is not written.
 local yo = require "llmd.yamlout"
 local ws = require "llmd.workspace"
 
@@ -30,8 +32,7 @@ local LAT = {
 }
 local LAT_GUIDELLM = {
   { "time_to_first_token", "ttft", "ms" },
-  { "time_per_output_token", "ntpot", "ms/token" },
-  { "inter_token_latency", "tpot", "ms/token" },
+  { "inter_token_latency", "itl", "ms/token", "itl_tw" },
   { "request_latency", "latency", "ms" },
 }
 
@@ -50,11 +51,13 @@ local function int(v)
   return math.tointeger(v) or math.floor(v + 0.5)
 end
 
-local function stats(values, prefix, units)
+-- pct: the prefix of the percentile keys when it is not the mean's (guidellm's token-weighted ITL)
+local function stats(values, prefix, units, pct)
   local mean = values[prefix .. "_mean_ms"]
   if mean == nil then return nil end
-  return yo.map("units", units, "mean", mean, "p50", values[prefix .. "_p50_ms"],
-    "p90", values[prefix .. "_p90_ms"], "p99", values[prefix .. "_p99_ms"])
+  pct = pct or prefix
+  return yo.map("units", units, "mean", mean, "p50", values[pct .. "_p50_ms"],
+    "p90", values[pct .. "_p90_ms"], "p99", values[pct .. "_p99_ms"])
 end
 
 local function rate(v, units)
@@ -120,17 +123,13 @@ function M.stage_doc(run, st, opts)
   local conv = tool == "guidellm" and LAT_GUIDELLM or LAT
   local latency = yo.map()
   for _, e in ipairs(conv) do
-    local s = stats(v, e[2], e[3])
+    local s = stats(v, e[2], e[3], e[4])
     if s then
       yo.set(latency, e[1], s)
     elseif v[e[2] .. "_p50_ms"] or v[e[2] .. "_p90_ms"] then
       dropped[#dropped + 1] = ("%s: its mean is unknown (%s), so its percentiles cannot be written")
         :format(e[1], st.metrics.na[e[2] .. "_mean_ms"] or "no reason given")
     end
-  end
-  if tool == "guidellm" and v.itl_mean_ms then
-    dropped[#dropped + 1] = "itl: upstream's guidellm report has no place for the pooled inter-token latency "
-      .. "(its inter_token_latency is guidellm's ITL, the catalogue's TPOT)"
   end
   if #latency.k == 0 then latency = nil end
   local dur = v.duration_s

@@ -613,7 +613,7 @@ local function benchmark(ctx, x)
       why = (why and why .. "; " or "") .. ("no results of this run on the PVC (there: %s)")
         :format(#listed > 0 and table.concat(listed, ", ") or "nothing")
     end
-    if run.status ~= "ok" then why = (why and why .. "; " or "") .. table.concat(run.reasons, "; ") end
+    if run.status == "failed" then why = (why and why .. "; " or "") .. table.concat(run.reasons, "; ") end
     if not why then return ("results in %s (%s)"):format(dest, run.harness) end
     say(ctx, "  the benchmark failed: %s", why)
     if attempt == attempts then
@@ -628,26 +628,69 @@ local function benchmark(ctx, x)
   end
 end
 
+-- The hardware of the nodes the serving pods ran on, once per GPU model with its count:
+-- node label sets in, "8× NVIDIA H100 80GB HBM3 on 2 nodes" out (the count is the nodes'
+-- nvidia.com/gpu.count summed; GPU feature discovery writes the product with dashes for
+-- spaces). Several models are listed in name order, joined with "; ".
+function M.hardware_summary(label_sets)
+  local by, order = {}, {}
+  for _, l in ipairs(label_sets) do
+    local g = l["nvidia.com/gpu.product"] or l["cloud.google.com/gke-accelerator"] or l["amd.com/gpu.product"]
+    if g then
+      local name = tostring(g):gsub("%-", " ")
+      local e = by[name]
+      if not e then
+        e = { name = name, nodes = 0, gpus = 0, counted = true }
+        by[name] = e
+        order[#order + 1] = e
+      end
+      e.nodes = e.nodes + 1
+      local c = tonumber(l["nvidia.com/gpu.count"] or l["amd.com/gpu.count"])
+      if c then e.gpus = e.gpus + c else e.counted = false end
+    end
+  end
+  table.sort(order, function(a, b) return a.name < b.name end)
+  local out = {}
+  for _, e in ipairs(order) do
+    out[#out + 1] = ("%s%s on %d node%s"):format(e.counted and (("%d× "):format(e.gpus)) or "", e.name, e.nodes,
+      e.nodes == 1 and "" or "s")
+  end
+  return table.concat(out, "; ")
+end
+
+-- The accelerators the pods ask for: the sum over their containers of the nvidia.com/gpu
+-- or amd.com/gpu limit (else request); nil when no container asks for one.
+function M.pod_gpus(list)
+  local total = 0
+  for _, p in ipairs(list or {}) do
+    for _, c in ipairs((p.spec or {}).containers or {}) do
+      local r = c.resources or {}
+      for _, res in ipairs { "nvidia.com/gpu", "amd.com/gpu" } do
+        local n = tonumber((r.limits or {})[res] or (r.requests or {})[res])
+        if n and n > 0 then total = total + n end
+      end
+    end
+  end
+  return total > 0 and math.tointeger(total) or nil
+end
+
 local function images_and_hardware(ctx)
   local images, nodes = {}, {}
-  for _, p in ipairs(pods(ctx, M.SERVING_LABEL .. "=true")) do
+  local serving = pods(ctx, M.SERVING_LABEL .. "=true")
+  ctx.gpus = M.pod_gpus(serving)
+  for _, p in ipairs(serving) do
     for _, c in ipairs((p.spec or {}).containers or {}) do images[c.image] = true end
     if p.spec and p.spec.nodeName then nodes[p.spec.nodeName] = true end
   end
   local il = {}
   for i in pairs(images) do il[#il + 1] = i end
   table.sort(il)
-  local hw = {}
+  local labels = {}
   local v = ctx.k:json({ "get", "nodes" }, { check = false })
   for _, n in ipairs(v and v.items or {}) do
-    if nodes[n.metadata.name] then
-      local l = n.metadata.labels or {}
-      local g = l["nvidia.com/gpu.product"] or l["cloud.google.com/gke-accelerator"] or l["amd.com/gpu.product"]
-      if g then hw[#hw + 1] = g .. (l["nvidia.com/gpu.count"] and (" x" .. l["nvidia.com/gpu.count"]) or "") end
-    end
+    if nodes[n.metadata.name] then labels[#labels + 1] = n.metadata.labels or {} end
   end
-  table.sort(hw)
-  return table.concat(il, ", "), table.concat(hw, ", ")
+  return table.concat(il, ", "), M.hardware_summary(labels)
 end
 
 local function save_state(ctx, x)
@@ -664,6 +707,7 @@ local function save_state(ctx, x)
     hardware = d.hardware or hw, gateway = d.gateway or (r.baseline and "none (baseline Service)") or nil,
     model = d.model, llmd_version = d.llmd_version, decode_image = image,
     harness = r.benchmark.harness, workload = r.benchmark.workload, load_stages = r.benchmark.load_stages,
+    gpus = not ctx.dry_run and ctx.gpus or nil, -- what the serving pods ask for (per-GPU figures)
   }
   for k, v in pairs(r.info or {}) do info[k] = v end
   local state = ws.new_state(r.label, info)
@@ -889,7 +933,8 @@ function M.steps_list()
         end
         local state = ws.read_state(ctx.ws.path, x)
         -- the SLOs: --slo, else the plan's, else the info files' (llmd.comparison.resolve_slo)
-        ctx.slo = ctx.slo or ctx.opts_slo or (ctx.plan.slo and require("llmd.decision").parse_slo(ctx.plan.slo, "plan: slo"))
+        ctx.slo = ctx.slo or ctx.opts_slo
+          or (ctx.plan.slo and require("llmd.decision").parse_slo(ctx.plan.slo, "plan: slo"))
         sides[x] = cmp.extract_side(ctx.ws, x, state, { require_results = true,
           harness = (state.extract_options or {}).harness, slo = ctx.slo })
         cmp.save_run(ctx.ws, sides[x])

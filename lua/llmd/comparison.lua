@@ -4,6 +4,7 @@
 --   local cmp = require "llmd.comparison"
 --   local side = cmp.extract_side(w, "a", state, opts)  -- {x, label, state, run, kv}
 --   local model = cmp.report(w, side_a, side_b, opts)    -- writes report, json, csv, script
+local charts = require "llmd.charts"
 local decision = require "llmd.decision"
 local harness = require "llmd.harness"
 local host = require "llmd.host"
@@ -18,7 +19,9 @@ local ws = require "llmd.workspace"
 
 local M = {}
 
-M.TEMPLATES = { "comparison_report.md", "run_comparison.sh" }
+M.TEMPLATES = { "comparison_report.md", "run_comparison.sh", "comparison_report.html" }
+M.CHART_TEMPLATES = { "charts/style.gp" }
+for _, n in ipairs(charts.NAMES) do M.CHART_TEMPLATES[#M.CHART_TEMPLATES + 1] = "charts/" .. n .. ".gp" end
 
 -- The SLOs of a comparison: opts.slo (a parsed list: --slo, or the plan's), else the
 -- run states' slo (from the info files; both must agree when both give one), else {}.
@@ -28,7 +31,8 @@ function M.resolve_slo(A, B, opts)
   for _, s in ipairs { A, B } do
     local st = s.state or s
     if type(st.slo) == "table" and next(st.slo) ~= nil then
-      lists[#lists + 1] = { label = st.label, slo = decision.parse_slo(st.slo, ("run %s's info: slo"):format(st.label)) }
+      local where = ("run %s's info: slo"):format(st.label)
+      lists[#lists + 1] = { label = st.label, slo = decision.parse_slo(st.slo, where) }
     end
   end
   if #lists == 2 and decision.slo_phrase(lists[1].slo) ~= decision.slo_phrase(lists[2].slo) then
@@ -47,7 +51,13 @@ function M.extract_side(w, x, state, opts)
   local dir = ws.run_dir(w, x) .. "/results"
   local eo = {}
   for k, v in pairs(opts) do eo[k] = v end
-  eo.goodput = opts.slo and decision.request_thresholds(opts.slo) or nil
+  -- the SLOs goodput is counted against: the comparison's, else the run's own info file's
+  local slo = opts.slo
+  if not slo and type(state.slo) == "table" and next(state.slo) ~= nil then
+    slo = decision.parse_slo(state.slo, ("run %s's info: slo"):format(state.label))
+  end
+  eo.slo, opts = slo, eo
+  eo.goodput = slo and decision.request_thresholds(slo) or nil
   local run = harness.extract(dir, eo)
   if run.no_results and opts.require_results then
     error(("run %s (%s): %s"):format(x, state.label, run.reasons[1]), 0)
@@ -61,7 +71,32 @@ function M.extract_side(w, x, state, opts)
   for _, s in ipairs(type(state.import_skipped) == "table" and state.import_skipped or {}) do
     rm.warn(run, "not imported: %s", s)
   end
-  return { x = x, label = state.label, state = state, run = run, kv = kvcache.analyze(dir, run), slo = opts.slo }
+  local kv = kvcache.analyze(dir, run)
+  M.put_kv(run, kv)
+  return { x = x, label = state.label, state = state, run = run, kv = kv, slo = opts.slo }
+end
+
+-- The prefix-cache figures the KV analysis found, into the run's overall metrics (so
+-- run_state.json and run_model.json say what the report's KV section says); without
+-- data, the analysis's reason.
+function M.put_kv(run, kv)
+  local set = run.overall
+  local keys = { "prefix_cache_hits", "prefix_cache_queries", "prefix_cache_hit_rate_pct" }
+  if kv.available then
+    local src = "vLLM's Prometheus counters (" .. tostring(kv.source) .. ")"
+    rm.put(set, "prefix_cache_hits", kv.hits, src)
+    rm.put(set, "prefix_cache_queries", kv.queries, src)
+    if kv.hit_rate_pct then
+      rm.put(set, "prefix_cache_hit_rate_pct", kv.hit_rate_pct, src)
+    else
+      set.values.prefix_cache_hit_rate_pct = nil
+      set.na.prefix_cache_hit_rate_pct = "no prefix-cache queries during the run"
+    end
+  else
+    for _, k in ipairs(keys) do
+      if set.values[k] == nil then set.na[k] = "from vLLM's Prometheus counters: " .. tostring(kv.reason) end
+    end
+  end
 end
 
 -- Does state carry every catalogue metric (a value or "N/A")?
@@ -124,18 +159,45 @@ function M.templates_dir(w)
   return host.root .. "/templates"
 end
 
+-- The template called name (e.g. "charts/errors.gp"): from tdir, else the installed one
+-- (a workspace made before that template existed).
+function M.template_path(tdir, name)
+  local p = tdir .. "/" .. name
+  if lfs.attributes(p, "mode") == "file" then return p end
+  return host.root .. "/templates/" .. name
+end
+
 local function copy_templates(w, from)
   local to = w.path .. "/templates"
-  if from == to then return end
-  ws.mkdir_p(to)
-  for _, name in ipairs(M.TEMPLATES) do
-    local f = io.open(from .. "/" .. name, "rb")
-    if f then
-      local text = f:read("a")
-      f:close()
-      ws.write_text(to .. "/" .. name, text)
+  local names = {}
+  for _, n in ipairs(M.TEMPLATES) do names[#names + 1] = n end
+  for _, n in ipairs(M.CHART_TEMPLATES) do names[#names + 1] = n end
+  for _, name in ipairs(names) do
+    local src, dst = M.template_path(from, name), to .. "/" .. name
+    if src ~= dst and (from ~= to or lfs.attributes(dst, "mode") ~= "file") then
+      local f = io.open(src, "rb")
+      if f then
+        local text = f:read("a")
+        f:close()
+        ws.mkdir_p(dst:match("^(.*)/[^/]*$"))
+        ws.write_text(dst, text)
+      end
     end
   end
+end
+
+-- The charts of the comparison (llmd.charts), drawn into WORKSPACE/charts/ when gnuplot
+-- is there; model.charts for the templates either way.
+function M.charts(w, model, A, B, tdir)
+  local list = charts.prepare(model, A, B)
+  local gp = charts.gnuplot()
+  local out = w.path .. "/charts"
+  if gp then
+    charts.render(list, function(name) return M.template_path(tdir, name) end, out, gp)
+  elseif lfs.attributes(out, "mode") == "directory" then
+    charts.remove_stale(list, out)
+  end
+  return charts.section(list, not gp and charts.NO_GNUPLOT or nil)
 end
 
 local function state_text(state)
@@ -161,10 +223,21 @@ function M.report(w, A, B, opts)
   local tdir = M.templates_dir(w)
   local model = report.build { workspace = w.path, a = A, b = B, generated = opts.generated,
     significance = opts.significance, slo = M.resolve_slo(A, B, opts), min_effect = opts.min_effect }
+  model.charts = M.charts(w, model, A, B, tdir)
   local text = template.render_file(tdir .. "/comparison_report.md", model)
   local out = w.path .. "/comparison_report.md"
   ws.write_text(out, text)
+  local html_out = w.path .. "/comparison_report.html"
+  ws.write_text(html_out, template.render_file(M.template_path(tdir, "comparison_report.html"), model))
+  -- comparison.json: which charts were drawn and why not, without their SVG
+  local chart_list = model.charts
+  model.charts = { note = chart_list.note, list = {} }
+  for _, c in ipairs(chart_list.list) do
+    model.charts.list[#model.charts.list + 1] = { name = c.name, title = c.title, drawn = c.drawn,
+      reason = c.reason, file = c.file, notes = c.notes }
+  end
   local plain = report.plain(model)
+  model.charts = chart_list
   json.write(w.path .. "/comparison.json", plain)
   ws.write_text(w.path .. "/comparison.csv", report.csv(model))
 
@@ -188,7 +261,15 @@ function M.report(w, A, B, opts)
   copy_templates(w, tdir)
   model.text = text
   model.path = out
+  model.html_path = html_out
   return model
+end
+
+-- "HTML report with charts: PATH" (or why without charts), and a blank line.
+function M.html_line(model)
+  local c = model.charts or {}
+  return ("HTML report%s: %s\n"):format(c.available and " with charts" or c.note and " (no charts: gnuplot not found)"
+    or " (no chart had data)", model.html_path)
 end
 
 -- The closing message: where everything is, as a tree.
@@ -204,6 +285,8 @@ function M.tree(w)
   end
   local NOTE = {
     ["comparison_report.md"] = "the report",
+    ["comparison_report.html"] = "the report with its charts, one file (open in a browser)",
+    ["charts"] = "the charts as SVG, and the data gnuplot drew them from",
     ["comparison.json"] = "the whole comparison model",
     ["comparison.csv"] = "the performance table",
     ["run_comparison.sh"] = "reproduce the runs (review first)",

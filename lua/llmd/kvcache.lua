@@ -16,6 +16,10 @@ local HITS, QUERIES = "vllm:prefix_cache_hits_total", "vllm:prefix_cache_queries
 
 M.SUM_OF_MAX_WHY = "The sum of each pod's largest counter value includes everything the counters had "
   .. "counted before the benchmark window (model warm-up, earlier runs), so it overstates this run's traffic."
+-- when a counter restarted during the run, its largest value misses what the old process
+-- had counted: the sum of max can then fall below the actual increase
+M.SUM_OF_MAX_UNDER = "A counter restarted during the run (its value dropped or its _created time moved), so "
+  .. "its largest value misses what was counted before the restart: the sum of max understates this run's traffic."
 
 -- The first folder under root (up to 4 levels) that satisfies pred(path).
 local function find(root, pred, depth)
@@ -72,6 +76,79 @@ function M.cache_sizes(root)
   return { pods = sizes, total = total, dir = logs }
 end
 
+-- The lines of a scrape that hold the named metrics (name followed by '{' or ' '), found by
+-- plain search: the timeline reads three metrics out of hundreds.
+local TIMELINE = { "vllm:kv_cache_usage_perc", HITS, QUERIES }
+local function timeline_lines(text)
+  local out = {}
+  for _, name in ipairs(TIMELINE) do
+    local pat = "\n" .. name
+    local pos = 1
+    while true do
+      local s = text:find(pat, pos, true)
+      if not s then break end
+      local e = text:find("\n", s + 1, true) or #text + 1
+      local c = text:sub(s + 1 + #name, s + 1 + #name)
+      if c == "{" or c == " " then out[#out + 1] = text:sub(s + 1, e - 1) end
+      pos = e
+    end
+  end
+  return table.concat(out, "\n") .. "\n"
+end
+
+-- A collector of per-scrape values: on_scrape for prom_files.read_raw_dir, then finish() ->
+-- { {t = seconds since the first round, usage_pct = mean over pods (nil when none said),
+-- hit_rate_pct = prefix-cache hits / queries over the interval ending there, summed over
+-- pods (nil without queries)}, ... }. A round is every pod's k-th scrape, at their mean time.
+function M.timeline_collector()
+  local prom = require "llmd.prom"
+  local rounds, count, last = {}, {}, {}
+  local c = {}
+  function c.on_scrape(pod, t, text, path)
+    count[pod] = (count[pod] or 0) + 1
+    local r = rounds[count[pod]]
+    if not r then
+      r = { tsum = 0, n = 0, usage = 0, nusage = 0, dh = 0, dq = 0, nq = 0 }
+      rounds[count[pod]] = r
+    end
+    r.tsum, r.n = r.tsum + t, r.n + 1
+    local samples = prom.parse(timeline_lines(text), { tolerant = true, name = path })
+    for _, smp in ipairs(samples) do
+      local v = smp.value
+      if v == v and v ~= math.huge and v ~= -math.huge then
+        if smp.name == "vllm:kv_cache_usage_perc" then
+          r.usage, r.nusage = r.usage + v * 100, r.nusage + 1
+        else
+          local keys = {}
+          for k, x in pairs(smp.labels) do keys[#keys + 1] = k .. "=" .. x end
+          table.sort(keys)
+          local id = pod .. "\0" .. smp.name .. "\0" .. table.concat(keys, ",")
+          local prev = last[id]
+          last[id] = v
+          if prev then
+            local d = v >= prev and v - prev or v -- a reset: the counter started again from 0
+            if smp.name == HITS then r.dh = r.dh + d else r.dq, r.nq = r.dq + d, r.nq + 1 end
+          end
+        end
+      end
+    end
+  end
+  function c.finish()
+    local out, t0 = {}, nil
+    for _, r in ipairs(rounds) do
+      local t = r.tsum / r.n
+      t0 = t0 or t
+      out[#out + 1] = {
+        t = t - t0,
+        usage_pct = r.nusage > 0 and r.usage / r.nusage or nil,
+        hit_rate_pct = r.nq > 0 and r.dq > 0 and r.dh / r.dq * 100 or nil,
+      }
+    end
+    return out
+  end
+  return c
+end
+
 function M.analyze(root, run)
   local kv = { available = false }
   kv.size = M.cache_sizes(root)
@@ -88,7 +165,9 @@ function M.analyze(root, run)
     if summary.status ~= "ok" then summary = nil end
   end
   if raw then
-    local agg, info = pf.read_raw_dir(raw, { match = { "vllm:*" } })
+    local tl = M.timeline_collector()
+    local agg, info = pf.read_raw_dir(raw, { match = { "vllm:*" }, on_scrape = tl.on_scrape })
+    kv.timeline = tl.finish()
     kv.source = ("%d scrapes of %d pods in %s"):format(info.scrapes, #info.pods, raw)
     kv.window = { start = info.start, finish = info.finish }
     kv.failed_scrapes = #info.failed

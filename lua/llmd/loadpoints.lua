@@ -54,7 +54,8 @@ end
 -- over the repeats (a metric unknown in one repeat is unknown for the point), with
 -- ci[key] = llmd.stattest.mean_ci over the repeats when there are 2 or more.
 function M.points(run)
-  local groups = {}
+  local groups, measured = {}, {}
+  for _, st in ipairs(run.stages) do if not st.warmup then measured[#measured + 1] = st end end
   for _, st in ipairs(run.stages) do
     if not st.warmup then
       local kind, load = M.offered(st)
@@ -115,9 +116,12 @@ function M.points(run)
     -- goodput, where the harness counted it against the SLOs (llmd.runmodel)
     local good, total, dur = 0, 0, 0
     for _, st in ipairs(g.stages) do
-      local gp = st.goodput
-      if not (gp and gp.total and gp.duration_s) then good = nil; break end
-      good, total, dur = good + gp.good, total + gp.total, dur + gp.duration_s
+      local gp = st.metrics.goodput
+      -- a one-stage run whose per-request data was read as a whole (inference-perf)
+      if not gp and #measured == 1 then gp = run.overall.goodput end
+      local d = gp and (gp.duration_s or st.metrics.values.duration_s)
+      if not (gp and gp.total and d) then good = nil; break end
+      good, total, dur = good + gp.good, total + gp.total, dur + d
     end
     if good and dur > 0 and total > 0 then
       p.goodput_rps = good / dur
@@ -173,11 +177,15 @@ function M.saturation(points)
     return { none = true, max_sustained_rps = max_before(#points + 1),
       reason = ("every load point achieved at least %d %% of its offered rate"):format(M.SATURATION_SHARE * 100) }
   elseif kind == "concurrency" then
+    if #points < 2 then
+      return { none = true, unknown = true, reason = "one concurrency level: saturation needs at least two" }
+    end
     local function lat(p) return p.values.latency_p50_ms or p.values.ttft_p50_ms end
     for i = 2, #points do
       local p, q = points[i - 1], points[i]
       if not (p.achieved_rps and q.achieved_rps and lat(p) and lat(q)) then
-        return { none = true, unknown = true, reason = ("point %d or %d: throughput or latency unknown"):format(i - 1, i) }
+        return { none = true, unknown = true,
+          reason = ("point %d or %d: throughput or latency unknown"):format(i - 1, i) }
       end
       if q.achieved_rps < p.achieved_rps * (1 + M.PLATEAU_GROWTH) and lat(q) > lat(p) then
         return { point = i, offered = q.offered, achieved_rps = q.achieved_rps, max_sustained_rps = max_before(i),
@@ -249,6 +257,8 @@ function M.ladder(pa, pb, keys)
     for _, r in ipairs(rows) do
       if not r[side] and close(r.rps, p.achieved_rps) then
         r[side] = p
+        -- a row both runs measured: its rate is the mean of the two, the same either way round
+        r.rps = (r.rps + p.achieved_rps) / 2
         return
       end
     end
@@ -282,7 +292,7 @@ function M.ladder(pa, pb, keys)
           cell.values.achieved_rps = r.rps
         else
           cell.outside = true
-          cell.values = {}
+          cell.values = nil
         end
       end
       row[side] = cell

@@ -11,49 +11,58 @@
 -- neighbouring metric under this name.
 local M = {}
 
+-- The measured window, the one duration every rate is over (see README "Metric catalogue").
+M.WINDOW = "the measured window: first request start to last request end over the measured stages, "
+  .. "idle time between stages included"
+
 -- better: "higher" or "lower" is better, or "none" (a count that only describes).
 local LIST = {
-  { "throughput_req_s", "Request throughput", "req/s", "higher",
-    "completed requests / (last end - first start) over the measured stages", "%.3f" },
+  { "throughput_req_s", "Request throughput", "req/s", "higher", "completed requests / duration_s", "%.3f" },
   { "throughput_tok_s", "Output token throughput", "tok/s", "higher",
-    "output tokens of completed requests / (last end - first start)", "%.1f" },
+    "output_tokens_total / duration_s", "%.1f" },
   { "throughput_total_tok_s", "Total token throughput", "tok/s", "higher",
-    "(input + output tokens of completed requests) / (last end - first start)", "%.1f" },
-  { "latency_mean_ms", "End-to-end latency mean", "ms", "lower",
-    "mean over completed requests of (end - start)", "%.1f" },
-  { "latency_p50_ms", "End-to-end latency p50", "ms", "lower",
-    "median over completed requests of (end - start)", "%.1f" },
-  { "latency_p90_ms", "End-to-end latency p90", "ms", "lower",
-    "90th percentile over completed requests of (end - start)", "%.1f" },
-  { "latency_p99_ms", "End-to-end latency p99", "ms", "lower",
-    "99th percentile over completed requests of (end - start)", "%.1f" },
-  { "latency_all_p50_ms", "E2E latency p50, failures as +inf", "ms", "lower",
-    "median over completed and failed requests of (end - start), each failure counted as +inf", "%.1f" },
-  { "latency_all_p90_ms", "E2E latency p90, failures as +inf", "ms", "lower",
-    "90th percentile over completed and failed requests, each failure counted as +inf", "%.1f" },
-  { "latency_all_p99_ms", "E2E latency p99, failures as +inf", "ms", "lower",
-    "99th percentile over completed and failed requests, each failure counted as +inf", "%.1f" },
-  { "ttft_mean_ms", "TTFT mean", "ms", "lower",
-    "mean over completed streamed requests of (first token - start)", "%.1f" },
-  { "ttft_p50_ms", "TTFT p50", "ms", "lower", "median of (first token - start)", "%.1f" },
-  { "ttft_p90_ms", "TTFT p90", "ms", "lower", "90th percentile of (first token - start)", "%.1f" },
-  { "ttft_p99_ms", "TTFT p99", "ms", "lower", "99th percentile of (first token - start)", "%.1f" },
-  { "tpot_mean_ms", "TPOT mean", "ms", "lower",
-    "mean per request of (e2e - ttft) / (output tokens - 1): vLLM's TPOT, guidellm's ITL", "%.2f" },
-  { "tpot_p50_ms", "TPOT p50", "ms", "lower", "median per request of (e2e - ttft) / (output tokens - 1)",
-    "%.2f" },
-  { "tpot_p90_ms", "TPOT p90", "ms", "lower",
-    "90th percentile per request of (e2e - ttft) / (output tokens - 1)", "%.2f" },
-  { "tpot_p99_ms", "TPOT p99", "ms", "lower",
-    "99th percentile per request of (e2e - ttft) / (output tokens - 1)", "%.2f" },
-  { "itl_mean_ms", "ITL mean", "ms", "lower",
-    "mean of every gap between successive tokens (or chunks), pooled over requests", "%.2f" },
-  { "itl_p90_ms", "ITL p90", "ms", "lower", "90th percentile of every gap between successive tokens, pooled",
-    "%.2f" },
-  { "itl_p99_ms", "ITL p99", "ms", "lower", "99th percentile of every gap between successive tokens, pooled",
-    "%.2f" },
+    "(input_tokens_total + output_tokens_total) / duration_s", "%.1f" },
+}
+
+-- percentile keys: p50, p90, p95, p99 and p999 (the 99.9th), where the data holds them
+M.PCTS = { { "p50", 50 }, { "p90", 90 }, { "p95", 95 }, { "p99", 99 }, { "p999", 99.9 } }
+local PNAME = { p50 = "median", p90 = "90th percentile", p95 = "95th percentile", p99 = "99th percentile",
+  p999 = "99.9th percentile" }
+local PLABEL = { p50 = "p50", p90 = "p90", p95 = "p95", p99 = "p99", p999 = "p99.9" }
+
+local function dist(prefix, label, what, fmt, with_mean)
+  if with_mean then
+    LIST[#LIST + 1] = { prefix .. "_mean_ms", label .. " mean", "ms", "lower", "mean " .. what, fmt }
+  end
+  for _, p in ipairs(M.PCTS) do
+    LIST[#LIST + 1] = { prefix .. "_" .. p[1] .. "_ms", label .. " " .. PLABEL[p[1]], "ms", "lower",
+      PNAME[p[1]] .. " " .. what, fmt }
+  end
+end
+
+dist("latency", "End-to-end latency", "over completed requests of (end - start)", "%.1f", false)
+for _, p in ipairs { "p50", "p90", "p99" } do
+  LIST[#LIST + 1] = { "latency_all_" .. p .. "_ms", "E2E latency " .. p .. ", failures as +inf", "ms", "lower",
+    PNAME[p] .. " over completed and failed requests of (end - start), each failure counted as +inf", "%.1f" }
+end
+dist("ttft", "TTFT", "over completed streamed requests of (first token - start)", "%.1f", true)
+dist("tpot", "TPOT", "per request of (last token - first token) / (output tokens - 1), over requests "
+  .. "with more than one output token: vLLM's and inference-perf's TPOT", "%.2f", true)
+LIST[#LIST + 1] = { "itl_mean_ms", "ITL mean", "ms", "lower",
+  "every gap between successive tokens (or chunks), pooled over requests: sum(last - first token) / "
+  .. "sum(output tokens - 1); guidellm's inter-token latency mean", "%.2f" }
+for _, p in ipairs(M.PCTS) do
+  LIST[#LIST + 1] = { "itl_" .. p[1] .. "_ms", "ITL " .. PLABEL[p[1]], "ms", "lower",
+    PNAME[p[1]] .. " of every gap between successive tokens (or chunks), pooled over requests", "%.2f" }
+end
+for _, p in ipairs { "p50", "p90", "p95", "p99" } do
+  LIST[#LIST + 1] = { "itl_tw_" .. p .. "_ms", "ITL " .. PLABEL[p] .. ", token-weighted", "ms", "lower",
+    PNAME[p] .. " of each request's mean token gap, each request counted once per gap (output tokens - 1): "
+    .. "guidellm's inter-token latency percentiles (not the pooled gaps)", "%.2f" }
+end
+for _, e in ipairs {
   { "ntpot_mean_ms", "NTPOT mean", "ms", "lower",
-    "mean per request of e2e / output tokens: guidellm's TPOT, inference-perf's NTPOT", "%.2f" },
+    "mean per completed request of (end - start) / output tokens: inference-perf's NTPOT", "%.2f" },
   { "error_rate_pct", "Error rate", "%", "lower", "failed / (succeeded + failed) x 100", "%.2f" },
   { "requests_ok", "Requests completed", "count", "none", "requests that succeeded", "%d" },
   { "requests_failed", "Requests failed", "count", "lower", "requests that ended in an error", "%d" },
@@ -61,14 +70,15 @@ local LIST = {
     "requests cut off (cancelled, or still running at the end of a stage)", "%d" },
   { "input_tokens_total", "Input tokens", "tokens", "none", "input tokens of completed requests", "%d" },
   { "output_tokens_total", "Output tokens", "tokens", "none", "output tokens of completed requests", "%d" },
-  { "duration_s", "Duration", "s", "none", "last end - first start over the measured stages", "%.1f" },
+  { "duration_s", "Duration", "s", "none", M.WINDOW, "%.1f" },
   { "prefix_cache_hits", "Prefix cache hits", "tokens", "none",
-    "increase over the run of vllm:prefix_cache_hits_total, summed over pods", "%d" },
+    "increase over the run of vllm:prefix_cache_hits_total, summed over pods (a reset, seen as a drop or a "
+    .. "new _created, starts a new series)", "%d" },
   { "prefix_cache_queries", "Prefix cache queries", "tokens", "none",
     "increase over the run of vllm:prefix_cache_queries_total, summed over pods", "%d" },
   { "prefix_cache_hit_rate_pct", "Prefix cache hit rate", "%", "higher",
     "prefix_cache_hits / prefix_cache_queries x 100 (unknown when there were no queries)", "%.1f" },
-}
+} do LIST[#LIST + 1] = e end
 
 local by_key = {}
 M.list = {}

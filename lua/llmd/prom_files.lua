@@ -64,6 +64,8 @@ local function read_all(path)
   return s
 end
 
+-- opts: match (metric name patterns for the aggregator), tolerant, aggregator (one to add
+-- to), on_scrape (function(pod, t, text, path) for every scrape fed, in time order).
 -- Returns the aggregator and {files=, scrapes=, failed = { {file=, pod=, t=, reason=} },
 -- pods = {sorted names}, start=, finish=}.
 function M.read_raw_dir(dir, opts)
@@ -114,6 +116,7 @@ function M.read_raw_dir(dir, opts)
         info.failed[#info.failed + 1] = { file = f.name, pod = f.pod, t = f.t, reason = warning }
       else
         agg:add(f.pod, text, f.t, path)
+        if opts.on_scrape then opts.on_scrape(f.pod, f.t, text, path) end
         info.scrapes = info.scrapes + 1
         pods[f.pod] = true
       end

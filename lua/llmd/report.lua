@@ -19,8 +19,18 @@ local lp = require "llmd.loadpoints"
 local M = {}
 
 M.PERF_KEYS = {
-  "throughput_req_s", "throughput_tok_s", "latency_p50_ms", "latency_p90_ms", "latency_p99_ms",
-  "ttft_mean_ms", "ttft_p50_ms", "ttft_p90_ms", "itl_mean_ms", "tpot_mean_ms", "error_rate_pct",
+  "throughput_req_s", "throughput_tok_s", "latency_p50_ms", "latency_p90_ms", "latency_p95_ms",
+  "latency_p99_ms", "latency_p999_ms", "ttft_mean_ms", "ttft_p50_ms", "ttft_p90_ms", "ttft_p95_ms", "ttft_p99_ms",
+  "ttft_p999_ms", "tpot_mean_ms", "tpot_p50_ms", "tpot_p90_ms", "tpot_p95_ms", "tpot_p99_ms", "tpot_p999_ms",
+  "itl_mean_ms", "itl_p50_ms", "itl_p90_ms", "itl_p95_ms", "itl_p99_ms", "itl_p999_ms", "itl_tw_p50_ms",
+  "itl_tw_p90_ms", "itl_tw_p95_ms", "itl_tw_p99_ms", "error_rate_pct",
+}
+
+-- Rows shown only where a run has the figure (p99.9 and guidellm's token-weighted ITL
+-- are in few files); every other row is shown, N/A with its reason included.
+M.OPTIONAL_KEYS = {
+  latency_p999_ms = true, ttft_p999_ms = true, tpot_p999_ms = true, itl_p999_ms = true,
+  itl_tw_p50_ms = true, itl_tw_p90_ms = true, itl_tw_p95_ms = true, itl_tw_p99_ms = true,
 }
 
 -- Metrics whose formula is the same whichever harness measured them.
@@ -79,9 +89,21 @@ local function perf_row(key, ctx)
   local ra, rb = A.run, B.run
   local va, wa = ra.overall.values[key], ra.overall.na[key]
   local vb, wb = rb.overall.values[key], rb.overall.na[key]
+  local ta, tb = metrics.format(key, va, wa), metrics.format(key, vb, wb)
+  -- both runs repeats of one load point: the row compares the means over the repeats
+  -- (what Welch's test is about), whatever a pooled whole-run figure would be
+  local pa, pb = ctx.pa, ctx.pb
+  local repeats = #pa == 1 and #pb == 1 and pa[1].repeats >= 2 and pb[1].repeats >= 2
+  if repeats then
+    va, vb = pa[1].values[key], pb[1].values[key]
+    ta = va ~= nil and (metrics.format(key, va) .. (" (mean of %d)"):format(pa[1].repeats))
+      or metrics.format(key, nil, pa[1].na[key])
+    tb = vb ~= nil and (metrics.format(key, vb) .. (" (mean of %d)"):format(pb[1].repeats))
+      or metrics.format(key, nil, pb[1].na[key])
+  end
   local row = {
     key = key, label = m.label, unit = m.unit, better_is = m.better,
-    a = va, b = vb, a_text = metrics.format(key, va, wa), b_text = metrics.format(key, vb, wb),
+    a = va, b = vb, a_text = ta, b_text = tb, repeat_means = repeats or nil,
     delta_text = "N/A", pct_text = "N/A", evidence = "",
   }
   local ok, why = true, nil
@@ -141,20 +163,50 @@ local function config_rows(A, B)
     end
     return #parts > 0 and (#parts .. " stages: " .. table.concat(parts, ", ")) or "unknown"
   end
+  -- what the user stated, else what the result files say (marked so)
+  local function stated_or_read(side, k, ck)
+    local v = get(side, "stack", k)
+    if v ~= "unknown" then return v end
+    local c = side.run.config and side.run.config[ck or k]
+    return c and (c .. " (read from the results)") or "unknown"
+  end
+  local function read(side, ck)
+    local c = side.run.config and side.run.config[ck]
+    return c and (c .. " (read from the results)") or "unknown"
+  end
   local rows = {}
-  local function add(label, fa, fb) rows[#rows + 1] = { label = label, a = fa, b = fb } end
+  -- differs: both known and not the same: what the comparison is about
+  local function add(label, fa, fb, not_config)
+    local function bare(v) return (tostring(v):gsub(" %(read from the results%)$", "")) end
+    rows[#rows + 1] = { label = label, a = fa, b = fb,
+      differs = not not_config and fa ~= "unknown" and fb ~= "unknown" and bare(fa) ~= bare(fb) or false }
+  end
   add("Guide", get(A, "stack", "guide"), get(B, "stack", "guide"))
   add("llm-d version", get(A, "stack", "llmd_version"), get(B, "stack", "llmd_version"))
-  add("Decode image", get(A, "stack", "decode_image"), get(B, "stack", "decode_image"))
-  add("Model", get(A, "stack", "model"), get(B, "stack", "model"))
-  add("Hardware", get(A, "stack", "hardware"), get(B, "stack", "hardware"))
+  add("Decode image", stated_or_read(A, "decode_image", "image"), stated_or_read(B, "decode_image", "image"))
+  add("Model", stated_or_read(A, "model"), stated_or_read(B, "model"))
+  add("Hardware", stated_or_read(A, "hardware"), stated_or_read(B, "hardware"))
+  for _, e in ipairs { { "Replicas", "replicas" }, { "Parallelism", "parallelism" }, { "Server", "server" },
+    { "Target", "target" }, { "Load profile", "profile" } } do
+    local fa, fb = read(A, e[2]), read(B, e[2])
+    if fa ~= "unknown" or fb ~= "unknown" then add(e[1], fa, fb) end
+  end
+  -- the info files' own stack keys, in name order
+  local extra, seen = {}, {}
+  for _, side in ipairs { A, B } do
+    for _, k in ipairs(side.state and side.state.stack_extra or {}) do
+      if not seen[k] then seen[k] = true; extra[#extra + 1] = k end
+    end
+  end
+  table.sort(extra)
+  for _, k in ipairs(extra) do add(k, get(A, "stack", k), get(B, "stack", k)) end
   add("Gateway", get(A, "stack", "gateway"), get(B, "stack", "gateway"))
-  add("Namespace", get(A, "stack", "namespace"), get(B, "stack", "namespace"))
+  add("Namespace", get(A, "stack", "namespace"), get(B, "stack", "namespace"), true)
   add("Harness", harness_text(A), harness_text(B))
   add("Workload", get(A, "benchmark", "workload"), get(B, "benchmark", "workload"))
   add("Load stages", stages_text(A), stages_text(B))
   add("Results", A.state and A.state.source_path or A.run.root or "unknown",
-    B.state and B.state.source_path or B.run.root or "unknown")
+    B.state and B.state.source_path or B.run.root or "unknown", true)
   return rows
 end
 
@@ -163,6 +215,7 @@ local function ladder_section(A, B, pa, pb)
   local rows = lp.ladder(pa, pb)
   local function cell(c, key, d)
     if c.outside then return "" end
+    c.values = c.values or {}
     local v = c.values[key]
     if v == nil then return "N/A" end
     return (c.interpolated and "~" or "") .. T.helpers.num(v, d)
@@ -231,6 +284,18 @@ end
 
 local NO_SIZE = "unknown (no 'GPU KV cache size' line in the vLLM logs)"
 
+-- "123,456 tokens (decode-0)", or with several pods the total and each pod's:
+-- "246,912 tokens in total on 2 pods (decode-0 123,456; decode-1 123,456)"
+local function size_text(size)
+  if not size then return nil end
+  local per = {}
+  for _, p in ipairs(size.pods or {}) do per[#per + 1] = p.pod .. " " .. T.helpers.num(p.tokens) end
+  if #per <= 1 then
+    return T.helpers.num(size.total) .. " tokens" .. (per[1] and (" (" .. per[1]:gsub(" [%d,]+$", "") .. ")") or "")
+  end
+  return ("%s tokens in total on %d pods (%s)"):format(T.helpers.num(size.total), #per, table.concat(per, "; "))
+end
+
 local function kv_section(A, B)
   local ka, kb = A.kv or {}, B.kv or {}
   local sec = { available = ka.available or kb.available or false }
@@ -241,8 +306,8 @@ local function kv_section(A, B)
     if kb.reason and kb.reason == ka.reason then reasons[1] = "both runs: " .. ka.reason end
     sec.reason = table.concat(reasons, "; ")
     sec.size = (ka.size or kb.size) and {
-      a = ka.size and T.helpers.num(ka.size.total) .. " tokens" or "unknown",
-      b = kb.size and T.helpers.num(kb.size.total) .. " tokens" or "unknown",
+      a = size_text(ka.size) or "unknown",
+      b = size_text(kb.size) or "unknown",
     } or nil
     return sec
   end
@@ -256,7 +321,8 @@ local function kv_section(A, B)
     local r = { label = label, a = cell(ka, f, d, unit), b = cell(kb, f, d, unit),
       delta = "N/A", pct = "N/A", verdict = "" }
     if va and vb then
-      r.delta = T.helpers.signed(vb - va, d or 0) .. (unit or "")
+      -- a difference of percentages is in percentage points
+      r.delta = T.helpers.signed(vb - va, d or 0) .. (unit == " %" and " pp" or (unit or ""))
       r.pct = va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100) or "N/A"
       if better and vb ~= va then
         local b_wins = (better == "higher") == (vb > va)
@@ -266,8 +332,8 @@ local function kv_section(A, B)
     return r
   end
   sec.size = {
-    a = ka.size and T.helpers.num(ka.size.total) .. " tokens" or NO_SIZE,
-    b = kb.size and T.helpers.num(kb.size.total) .. " tokens" or NO_SIZE,
+    a = size_text(ka.size) or NO_SIZE,
+    b = size_text(kb.size) or NO_SIZE,
   }
   sec.rows = {
     row("Prefix cache hits (tokens)", "hits", 0, "higher"),
@@ -293,7 +359,19 @@ local function kv_section(A, B)
     end
   end
   sec.sum_of_max = #som > 0 and som or nil
-  sec.sum_of_max_why = require("llmd.kvcache").SUM_OF_MAX_WHY
+  -- why it differs, in the direction it differs (a restart can make it the smaller)
+  local kvm = require "llmd.kvcache"
+  local over, under = false, false
+  for _, kv in ipairs { ka, kb } do
+    if kv.sum_of_max and not kv.sum_of_max_same and kv.hits and kv.sum_of_max.hits then
+      if kv.sum_of_max.hits > kv.hits or (kv.sum_of_max.queries or 0) > (kv.queries or 0) then over = true end
+      if kv.sum_of_max.hits < kv.hits or (kv.sum_of_max.queries or math.huge) < (kv.queries or 0) then under = true end
+    end
+  end
+  local why = {}
+  if over or not under then why[#why + 1] = kvm.SUM_OF_MAX_WHY end
+  if under then why[#why + 1] = kvm.SUM_OF_MAX_UNDER end
+  sec.sum_of_max_why = table.concat(why, " ")
   local ta, tb = ka.time_avg, kb.time_avg
   if ta or tb then
     local function p1(v) return v and T.helpers.num(v, 1) .. " %" or "N/A" end
@@ -355,7 +433,7 @@ local function delta_cells(va, vb, d)
   return T.helpers.signed(vb - va, d or 2), va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100) or "N/A"
 end
 
-local function headline(model, A, B)
+local function headline(model)
   local rows = {}
   local cap, sat, g = model.capacity, model.saturation, model.per_gpu
   local function add(label, va, vb, ta, tb, d)
@@ -420,7 +498,8 @@ local function matched_point(model, A, B)
   if not key then return nil end
   local best
   for _, r in ipairs(model.ladder.rows) do
-    if r.a.point and r.b.point and r.a.values[key] and r.b.values[key] then best = r end
+    local va, vb = r.a.values or {}, r.b.values or {}
+    if r.a.point and r.b.point and va[key] and vb[key] then best = r end
   end
   if not best then return nil end
   local va, vb = best.a.values[key], best.b.values[key]
@@ -433,7 +512,12 @@ local function matched_point(model, A, B)
         if st.index == p.stages[1] then return st.metrics.samples and st.metrics.samples[kind] end
       end
     end
-    res.test = decision.mann_whitney(samples(A.run, pa), samples(B.run, pb))
+    local xa, xb = samples(A.run, pa), samples(B.run, pb)
+    res.test = decision.mann_whitney(xa, xb)
+    if res.test and kind == "itl" then
+      local na, nb = pa.values.requests_ok, pb.values.requests_ok
+      res.test = decision.declustered(res.test, xa:count() + xb:count(), na and nb and na + nb)
+    end
   elseif pa.ci and pb.ci and pa.ci[key] and pb.ci[key] then
     res.test = decision.welch(pa.ci[key].samples, pb.ci[key].samples)
   end
@@ -445,7 +529,7 @@ end
 local function summary(model, A, B)
   local failed = {}
   for _, s in ipairs { A, B } do
-    if s.run.status ~= "ok" then
+    if s.run.status == "failed" then
       failed[#failed + 1] = ("%s failed (%s)"):format(s.label, table.concat(s.run.reasons, "; "))
     end
   end
@@ -462,7 +546,8 @@ local function summary(model, A, B)
       local eff = decision.effect_pct(ca.rps, cb.rps)
       if ca.kind == "never_violated" and cb.kind == "never_violated" then
         out[#out + 1] = ("Neither run violates %s at any load measured (up to %s for %s, %s for %s): measure "
-          .. "higher loads to find the capacities."):format(phrase, rate_text(ca.rps), A.label, rate_text(cb.rps), B.label)
+          .. "higher loads to find the capacities."):format(phrase, rate_text(ca.rps), A.label, rate_text(cb.rps),
+          B.label)
       elseif eff and math.abs(eff) < model.min_effect then
         out[#out + 1] = ("Both sustain about the same load within %s (%s for %s, %s for %s)."):format(phrase,
           capacity_text(ca), A.label, capacity_text(cb), B.label)
@@ -474,7 +559,9 @@ local function summary(model, A, B)
           chi.kind == "never_violated" and "at least " or "",
           T.helpers.num((chi.rps / clo.rps - 1) * 100, 1) .. " %", lo.label, phrase, capacity_text(chi),
           capacity_text(clo))
-        if lower_bound then out[#out] = out[#out]:gsub("%.$", "; " .. lo.label .. "'s figure is only a lower bound.") end
+        if lower_bound then
+          out[#out] = out[#out]:gsub("%.$", "; " .. lo.label .. "'s figure is only a lower bound.")
+        end
       end
     elseif ca.kind == "below_lowest" and cb.kind == "below_lowest" then
       out[#out + 1] = ("Neither run meets %s even at its lowest load."):format(phrase)
@@ -490,7 +577,9 @@ local function summary(model, A, B)
     if mp and #out > 0 then
       local m = metrics.get(mp.key)
       local d = mp.a ~= 0 and (mp.b - mp.a) / math.abs(mp.a) * 100 or nil
-      if d and mp.test and mp.test.p < decision.ALPHA and math.abs(decision.effect_pct(mp.a, mp.b)) >= model.min_effect then
+      local big = mp.test and mp.test.p < decision.ALPHA
+        and math.abs(decision.effect_pct(mp.a, mp.b)) >= model.min_effect
+      if d and big then
         out[#out + 1] = ("At %s, %s's %s is %s %% %s than %s's (%s against %s, %s p = %s)."):format(
           rate_text(mp.rps), B.label, m.label, T.helpers.num(math.abs(d), 0), d < 0 and "lower" or "higher", A.label,
           metrics.format(mp.key, mp.b), metrics.format(mp.key, mp.a),
@@ -574,9 +663,9 @@ function M.build(opts)
     generated = T.helpers.date(opts.generated or os.time()),
     workspace = opts.workspace,
     a = { label = A.label, status = A.run.status, reasons = A.run.reasons, harness = harness_name(A.run),
-      warnings = A.run.warnings },
+      warnings = A.run.warnings, checks = A.run.checks or {} },
     b = { label = B.label, status = B.run.status, reasons = B.run.reasons, harness = harness_name(B.run),
-      warnings = B.run.warnings },
+      warnings = B.run.warnings, checks = B.run.checks or {} },
     config = config_rows(A, B),
     test = M.TEST,
     slo = opts.slo or {},
@@ -616,7 +705,7 @@ function M.build(opts)
   local any_sig = false
   for _, key in ipairs(M.PERF_KEYS) do
     local r = perf_row(key, ctx)
-    rows[#rows + 1] = r
+    if not (M.OPTIONAL_KEYS[key] and r.a == nil and r.b == nil) then rows[#rows + 1] = r end
     if r.test then any_sig = true end
     if r.note and r.verdict == "not comparable" and r.evidence ~= "not like for like" and r.a ~= nil and r.b ~= nil then
       notes[#notes + 1] = r.label .. ": " .. r.note
@@ -631,7 +720,7 @@ function M.build(opts)
       metrics.format("error_rate_pct", eb)) or nil
   model.errors = { a = A.run.errors, b = B.run.errors }
   model.ladder = ladder_section(A, B, pa, pb)
-  model.headline = headline(model, A, B)
+  model.headline = headline(model)
   model.kv = kv_section(A, B)
   model.summary = summary(model, A, B)
   return model

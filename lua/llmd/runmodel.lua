@@ -20,7 +20,7 @@ M.PER_REQUEST = "per-request data"
 M.SUMMARY = "harness summary"
 
 function M.set()
-  return { values = {}, na = {}, source = {}, method = {} }
+  return { values = {}, na = {}, source = {}, method = {}, counts = {} }
 end
 
 function M.put(set, key, value, source, method)
@@ -52,29 +52,31 @@ function M.finish_set(set, reason)
   return set
 end
 
--- The prefix's mean and percentiles from an llmd.stats accumulator, scaled (1000: s -> ms).
--- An empty accumulator makes them unknown with `empty_reason`.
-local PCTS = { p50 = 50, p90 = 90, p99 = 99 }
+-- The prefix's mean and percentiles (p50 ... p99.9, those the catalogue has) from an
+-- llmd.stats accumulator, scaled (1000: s -> ms); set.counts[prefix] is the sample count
+-- (what combining stages weights means by). An empty accumulator makes them unknown with
+-- `empty_reason`.
 function M.from_stats(set, prefix, acc, scale, source, method, empty_reason)
   scale = scale or 1
-  local function each(f)
-    for _, key in ipairs { prefix .. "_mean_ms", prefix .. "_p50_ms", prefix .. "_p90_ms", prefix .. "_p99_ms" } do
-      if metrics.has(key) then f(key, key:match("_(%w+)_ms$")) end
+  local keys = { { prefix .. "_mean_ms" } }
+  for _, p in ipairs(metrics.PCTS) do keys[#keys + 1] = { prefix .. "_" .. p[1] .. "_ms", p[2] } end
+  set.counts[prefix] = acc:count()
+  for _, k in ipairs(keys) do
+    local key, pct = k[1], k[2]
+    if metrics.has(key) then
+      if acc:count() == 0 then
+        M.unknown(set, key, empty_reason or "no samples")
+      else
+        local v
+        if pct then v = acc:percentile(pct, method) else v = acc:mean() end
+        if v == nil then
+          M.unknown(set, key, "not defined for these samples")
+        else
+          M.put(set, key, v * scale, source, pct and method or nil)
+        end
+      end
     end
   end
-  if acc:count() == 0 then
-    each(function(key) M.unknown(set, key, empty_reason or "no samples") end)
-    return
-  end
-  each(function(key, which)
-    local v
-    if which == "mean" then v = acc:mean() else v = acc:percentile(PCTS[which], method) end
-    if v == nil then
-      M.unknown(set, key, "not defined for these samples")
-    else
-      M.put(set, key, v * scale, source, which ~= "mean" and method or nil)
-    end
-  end)
 end
 
 -- A new run model. status is "ok" until a health check says otherwise.
@@ -83,12 +85,28 @@ function M.new(harness, dir)
     harness = harness, dir = dir, version = nil, files = {}, status = "ok", reasons = {},
     overall = M.set(), stages = {}, errors = {}, requests = {}, warnings = {},
     token_source = nil, percentile_method = nil,
+    -- what the result files say of the configuration: {model =, hardware =, image =,
+    -- server =, target =, profile =, replicas =, parallelism =}, each a string, and
+    -- config_source (which file)
+    config = {}, config_source = nil,
   }
 end
 
 function M.warn(run, fmt, ...)
   run.warnings[#run.warnings + 1] = select("#", ...) > 0 and fmt:format(...) or fmt
 end
+
+-- Sets run.config[k] = v (as text) when v is a non-empty string or a number.
+function M.config(run, k, v, source)
+  if type(v) == "number" then v = ("%g"):format(v) end
+  if type(v) == "string" and v ~= "" then
+    run.config[k] = v
+    run.config_source = run.config_source or source
+  end
+end
+
+-- Did the run fail its health checks ("warnings" is a usable run)?
+function M.failed(run) return run.status == "failed" end
 
 function M.fail(run, reason)
   run.status = "failed"
@@ -107,6 +125,26 @@ end
 function M.normalise_message(msg)
   local s = tostring(msg or "")
   s = s:gsub("%s+", " "):gsub("^ ", ""):gsub(" $", "")
+  -- Kubernetes pod names (<owner>-<replicaset hash>-<5 chars>, <owner>-<5 chars>: the
+  -- generator's alphabet has no vowels), so one cause on several pods is one cause
+  s = s:gsub("%f[%w]([%w][%w%-]*%w)%f[^%w%-]", function(word)
+    local parts = {}
+    for p in word:gmatch("[^%-]+") do parts[#parts + 1] = p end
+    local function gen(x, lo, hi)
+      return #x >= lo and #x <= hi and not x:find("[^bcdfghjklmnpqrstvwxz2456789]")
+    end
+    local n = #parts
+    if n >= 3 and gen(parts[n], 5, 5) and gen(parts[n - 1], 6, 10) and (parts[n] .. parts[n - 1]):find("%d") then
+      return table.concat(parts, "-", 1, n - 2) .. "-<pod>"
+    elseif n >= 2 and gen(parts[n], 5, 5) and parts[n]:find("%d") then
+      return table.concat(parts, "-", 1, n - 1) .. "-<pod>"
+    end
+  end)
+  -- IP addresses (a pod's), then long ids of letters and digits (ULIDs, base62 ids)
+  s = s:gsub("%f[%w%.]%d+%.%d+%.%d+%.%d+%f[^%w%.]", "<ip>")
+  s = s:gsub("%f[%w]%w+%f[^%w]", function(tok)
+    if #tok >= 16 and tok:find("%d") and tok:find("%a") then return "<id>" end
+  end)
   -- uuids and long hex ids first, then ids with a known prefix, then numbers
   s = s:gsub("%x%x%x%x%x%x%x%x%-%x%x%x%x%-%x%x%x%x%-%x%x%x%x%-%x%x%x%x%x%x%x%x%x%x%x%x", "<id>")
   s = s:gsub("(%f[%w_][%w]+%-)(%x+)%f[^%w]", function(p, hex)
@@ -116,6 +154,8 @@ function M.normalise_message(msg)
     if #hex >= 12 then return "<id>" end
   end)
   s = s:gsub("%f[%w%.]%d+%.?%d*%f[^%w%.]", "<n>")
+  -- an id with its kind's prefix (chatcmpl-, cmpl-, req_) is just an id
+  s = s:gsub("%f[%w][%a]+[%-_]<id>", "<id>")
   if #s > 160 then s = s:sub(1, 157) .. "..." end
   return s
 end
@@ -222,15 +262,21 @@ end
 -- Cross-checks ----------------------------------------------------------------------------
 
 -- Warn where two sets both know a key and differ by more than tol (relative, 0.01 = 1 %).
+-- Each disagreement is also a data check (run.checks: {key, computed, reported, source,
+-- apart_pct, text}), which the report shows and which makes the run's status "warnings".
 function M.crosscheck(run, computed, reported, keys, what, tol)
   tol = tol or 0.01
+  run.checks = run.checks or {}
   for _, key in ipairs(keys) do
     local a, b = computed.values[key], reported.values[key]
     if a and b then
       local scale = math.max(math.abs(a), math.abs(b))
       if scale > 0 and math.abs(a - b) / scale > tol then
+        local apart = math.abs(a - b) / scale * 100
         M.warn(run, "%s: computed from per-request data %s, %s says %s (%.1f %% apart)", key,
-          metrics.format(key, a), what, metrics.format(key, b), math.abs(a - b) / scale * 100)
+          metrics.format(key, a), what, metrics.format(key, b), apart)
+        run.checks[#run.checks + 1] = { key = key, computed = a, reported = b, source = what, apart_pct = apart,
+          text = run.warnings[#run.warnings] }
       end
     end
   end
@@ -248,6 +294,10 @@ function M.accumulator(opts)
     e2e = new(), e2e_all = new(), ttft = new(), tpot = new(), ntpot = new(), itl = new(),
     ok = 0, failed = 0, incomplete = 0, in_tok = 0, out_tok = 0, in_known = true, out_known = true,
     first = nil, last = nil,
+    -- token lengths per completed request (workload match: p50, p90)
+    in_len = new(), out_len = new(),
+    -- opts.goodput = {ttft =, tpot =, e2e =} (seconds): completed requests meeting every one
+    goodput = opts.goodput, good = 0,
   }
   function a.window(start, finish)
     if start and (a.first == nil or start < a.first) then a.first = start end
@@ -269,8 +319,14 @@ function M.accumulator(opts)
     if r.ttft then a.ttft:add(r.ttft) end
     if r.tpot then a.tpot:add(r.tpot) end
     if r.ntpot then a.ntpot:add(r.ntpot) end
-    if r.in_tok then a.in_tok = a.in_tok + r.in_tok else a.in_known = false end
-    if r.out_tok then a.out_tok = a.out_tok + r.out_tok else a.out_known = false end
+    if r.in_tok then a.in_tok = a.in_tok + r.in_tok; a.in_len:add(r.in_tok) else a.in_known = false end
+    if r.out_tok then a.out_tok = a.out_tok + r.out_tok; a.out_len:add(r.out_tok) else a.out_known = false end
+    local th = a.goodput
+    if th then
+      -- a threshold the request has no value for (not streamed, one token) is not met
+      local function within(v, limit) return limit == nil or (v ~= nil and v <= limit) end
+      if within(r.ttft, th.ttft) and within(r.tpot, th.tpot) and within(r.e2e, th.e2e) then a.good = a.good + 1 end
+    end
   end
   return a
 end
@@ -293,8 +349,10 @@ end
 
 -- Adds src's requests to dst (both from M.accumulator).
 function M.merge_accumulator(dst, src)
-  for _, k in ipairs { "e2e", "e2e_all", "ttft", "tpot", "ntpot", "itl" } do dst[k]:merge(src[k]) end
-  for _, k in ipairs { "ok", "failed", "incomplete", "in_tok", "out_tok" } do dst[k] = dst[k] + src[k] end
+  for _, k in ipairs { "e2e", "e2e_all", "ttft", "tpot", "ntpot", "itl", "in_len", "out_len" } do
+    dst[k]:merge(src[k])
+  end
+  for _, k in ipairs { "ok", "failed", "incomplete", "in_tok", "out_tok", "good" } do dst[k] = dst[k] + src[k] end
   dst.in_known = dst.in_known and src.in_known
   dst.out_known = dst.out_known and src.out_known
   dst.window(src.first, src.last)
@@ -314,14 +372,29 @@ function M.fill(set, a, method, why)
   else
     M.unknown(set, "error_rate_pct", "no finished requests")
   end
-  local dur = a.first and a.last and a.last - a.first
+  -- the measured window: the requests' first start to last end, or the harness's own
+  -- record of the same interval (why.window = {seconds, source}), or unknown (why.no_window)
+  local dur, dsrc = a.first and a.last and a.last - a.first, src
+  if why.window then dur, dsrc = why.window[1], why.window[2] end
+  if why.no_window then dur = nil end
   if dur and dur > 0 then
-    M.put(set, "duration_s", dur, src)
-    M.put_rates(set, dur, a, src)
+    M.put(set, "duration_s", dur, dsrc)
+    M.put_rates(set, dur, a, dsrc == src and src or (src .. " / " .. dsrc))
   else
     for _, k in ipairs { "duration_s", "throughput_req_s", "throughput_tok_s", "throughput_total_tok_s" } do
-      M.unknown(set, k, "no request has both a start and an end time")
+      M.unknown(set, k, why.no_window or "no request has both a start and an end time")
     end
+  end
+  -- per-request token lengths, and goodput against the SLOs' per-request thresholds
+  local function lengths(acc)
+    if acc:count() == 0 then return nil end
+    return { mean = acc:mean(), p50 = acc:percentile(50, method), p90 = acc:percentile(90, method) }
+  end
+  set.token_lengths = { input = a.in_known and lengths(a.in_len) or nil,
+    output = a.out_known and lengths(a.out_len) or nil }
+  if a.goodput and a.ok + a.failed > 0 then
+    -- duration: the requests' window (nil without start times: the stage's duration then)
+    set.goodput = { good = a.good, total = a.ok + a.failed, duration_s = dur and dur > 0 and dur or nil }
   end
   if a.in_known then M.put(set, "input_tokens_total", a.in_tok, src) end
   if a.out_known then M.put(set, "output_tokens_total", a.out_tok, src) end
@@ -336,13 +409,21 @@ function M.fill(set, a, method, why)
     none or why.ttft or "no first-token times (not streamed?)")
   M.from_stats(set, "tpot", a.tpot, 1000, src, method,
     none or why.tpot or "no streamed request with more than one output token")
-  M.from_stats(set, "ntpot", a.ntpot, 1000, src, method, none or "no output tokens")
+  M.from_stats(set, "ntpot", a.ntpot, 1000, src, method, none or why.ntpot or "no output tokens")
   M.from_stats(set, "itl", a.itl, 1000, src, method,
     none or why.itl or "no token gaps (not streamed, or one token per request)")
 end
 
--- Overall from measured stage summaries, by formula: counts and totals add up, means are
--- weighted by their request counts, rates are totals over the summed stage durations;
+-- Why an overall duration cannot come from stage summaries that do not say when each
+-- stage ran (the window is not the sum of the stage durations: idle time counts).
+M.NO_WINDOW = "the stage summaries give each stage's own duration, not when it ran; the measured window "
+  .. "(first request start to last request end, idle time between stages included) needs per-request data "
+  .. "or stage start and end times"
+
+-- Overall from measured stage summaries, by formula: counts and totals add up; the window
+-- runs from the first stage's start to the last stage's end when every stage says when it
+-- ran (else the window and the rates are unknown); a mean is weighted by its own sample
+-- count (set.counts[prefix]), and unknown when a stage does not record that count;
 -- percentiles cannot be combined from summaries.
 function M.combine(run, measured)
   local set, src = run.overall, M.SUMMARY .. " (measured stages combined)"
@@ -354,15 +435,13 @@ function M.combine(run, measured)
     end
     if why then M.unknown(set, m.key, why) end
   end
+  local SUMS = { "requests_ok", "requests_failed", "requests_incomplete", "input_tokens_total", "output_tokens_total" }
   local sum = {}
   local function add(k, v) if v then sum[k] = (sum[k] or 0) + v else sum[k .. "?"] = true end end
   for _, st in ipairs(measured) do
-    local v = st.metrics.values
-    for _, k in ipairs { "requests_ok", "requests_failed", "requests_incomplete", "duration_s",
-      "input_tokens_total", "output_tokens_total" } do add(k, v[k]) end
+    for _, k in ipairs(SUMS) do add(k, st.metrics.values[k]) end
   end
-  for _, k in ipairs { "requests_ok", "requests_failed", "requests_incomplete", "duration_s",
-    "input_tokens_total", "output_tokens_total" } do
+  for _, k in ipairs(SUMS) do
     if not sum[k .. "?"] then M.put(set, k, sum[k], src) end
   end
   -- stages that say when they ran: the window from the first start to the last end
@@ -374,32 +453,80 @@ function M.combine(run, measured)
   if first and last > first then
     M.put(set, "duration_s", last - first, M.SUMMARY .. " (first stage start to last stage end)")
   end
+  for _, k in ipairs { "duration_s", "throughput_req_s", "throughput_tok_s", "throughput_total_tok_s" } do
+    M.unknown(set, k, M.NO_WINDOW)
+  end
   local ok, failed, dur = sum.requests_ok, sum.requests_failed, set.values.duration_s
-  if ok + failed > 0 then M.put(set, "error_rate_pct", failed / (ok + failed) * 100, src) end
-  if dur and dur > 0 then
+  if ok and failed and ok + failed > 0 then M.put(set, "error_rate_pct", failed / (ok + failed) * 100, src) end
+  if dur and dur > 0 and ok then
     local out, inp = set.values.output_tokens_total, set.values.input_tokens_total
     M.put_rates(set, dur, { ok = ok, out_tok = out, in_tok = inp, out_known = out ~= nil, in_known = inp ~= nil }, src)
   end
   for _, p in ipairs { "ttft", "tpot", "itl", "ntpot" } do
     local key = p .. "_mean_ms"
-    local w, total, known = 0, 0, true
+    local w, total, missing = 0, 0, nil
     for _, st in ipairs(measured) do
-      local m, n = st.metrics.values[key], st.metrics.values.requests_ok
-      if m and n then w, total = w + n, total + m * n elseif (n or 0) > 0 then known = false end
+      local m, n = st.metrics.values[key], st.metrics.counts and st.metrics.counts[p]
+      -- a stage without samples (n == 0) has nothing to weigh
+      if m and n and n > 0 then
+        w, total = w + n, total + m * n
+      elseif n ~= 0 then
+        missing = st.index
+      end
     end
-    if p == "itl" then
-      M.unknown(set, key, "pooled token gaps cannot be re-weighted from stage summaries (no gap counts)")
-    elseif known and w > 0 then
-      M.put(set, key, total / w, src .. ", weighted by successes")
+    if missing then
+      M.unknown(set, key, ("stage %d's summary does not record how many samples its %s is over, so the "
+        .. "stage means cannot be weighted (weighting by requests would be another quantity)"):format(missing, key))
+    elseif w > 0 then
+      M.put(set, key, total / w, src .. ", each stage weighted by its own sample count")
     end
   end
-  for _, m in ipairs(require("llmd.metrics").list) do
+  for _, m in ipairs(metrics.list) do
     if m.key:match("_p%d+_ms$") then
       M.unknown(set, m.key, "percentiles cannot be combined across stages from summaries (no per-request file)")
     end
   end
 end
 
+
+-- Quantile grids ------------------------------------------------------------------------------
+
+-- The percentiles of a CDF grid: p0 to p100 in steps of 1, with p99.5 and p99.9 for the tail.
+M.CDF_GRID = {}
+for q = 0, 99 do M.CDF_GRID[#M.CDF_GRID + 1] = q end
+M.CDF_GRID[#M.CDF_GRID + 1] = 99.5
+M.CDF_GRID[#M.CDF_GRID + 1] = 99.9
+M.CDF_GRID[#M.CDF_GRID + 1] = 100
+
+-- The kinds of per-request samples (set.samples, filled by M.fill) and their grid names.
+M.CDF_KINDS = { { "ttft", "ttft_ms" }, { "tpot", "tpot_ms" }, { "itl", "itl_ms" }, { "latency", "e2e_ms" } }
+
+-- From the accumulators the harness reader already filled (no second pass over the data):
+-- { ttft_ms = { {q, ms}, ... }, tpot_ms =, itl_ms =, e2e_ms = } (linear interpolation,
+-- seconds to ms) and { ttft_ms = sample count, ... }; a kind without samples is absent.
+-- nil when there are no samples at all.
+function M.cdf(samples)
+  if type(samples) ~= "table" then return nil end
+  local cdf, count, any = {}, {}, false
+  for _, k in ipairs(M.CDF_KINDS) do
+    local acc = samples[k[1]]
+    if acc and acc:count() > 0 then
+      local grid = {}
+      -- summary takes at most 64 percentiles a call; each call is one multi-selection
+      for from = 1, #M.CDF_GRID, 64 do
+        local qs = table.move(M.CDF_GRID, from, math.min(from + 63, #M.CDF_GRID), 1, {})
+        local s = acc:summary(qs, "linear")
+        for _, q in ipairs(qs) do
+          local v = s[q == math.floor(q) and ("p%d"):format(q) or ("p%g"):format(q)]
+          if v ~= nil and v == v and v ~= math.huge then grid[#grid + 1] = { q, v * 1000 } end
+        end
+      end
+      cdf[k[2]], count[k[2]], any = grid, acc:count(), true
+    end
+  end
+  if not any then return nil end
+  return cdf, count
+end
 
 -- Plain data ---------------------------------------------------------------------------------
 
@@ -428,7 +555,8 @@ function M.to_plain(run)
     stages[#stages + 1] = {
       index = st.index, rate = st.rate, concurrency = st.concurrency, achieved_rate = st.achieved_rate,
       duration = st.duration, warmup = st.warmup, file = st.file, strategy = st.strategy,
-      requests = st.requests, metrics = plain_set(st.metrics),
+      requests = st.requests, metrics = plain_set(st.metrics), goodput = st.metrics.goodput,
+      token_lengths = st.metrics.token_lengths,
     }
   end
   local errors = json.array {}
@@ -440,7 +568,11 @@ function M.to_plain(run)
     files = json.array(run.files), status = run.status, reasons = json.array(run.reasons),
     token_source = run.token_source, percentile_method = run.percentile_method,
     requests = run.requests, overall = plain_set(run.overall), stages = stages, errors = errors,
+    goodput = run.overall.goodput, token_lengths = run.overall.token_lengths, gpus = run.gpus,
+    gpus_source = run.gpus_source, model = run.model,
     warnings = json.array(run.warnings), warmup_stages = json.array(run.warmup_stages or {}),
+    checks = json.array(run.checks or {}), config = json.object(run.config or {}), config_source = run.config_source,
+    cdf = run.cdf, cdf_count = run.cdf_count,
   }
 end
 
@@ -472,13 +604,34 @@ function M.from_plain(doc, path)
   run.files, run.status, run.reasons = doc.files or {}, doc.status or "ok", doc.reasons or {}
   run.token_source, run.percentile_method = opt(doc.token_source), opt(doc.percentile_method)
   run.requests, run.warnings, run.warmup_stages = doc.requests or {}, doc.warnings or {}, doc.warmup_stages or {}
+  run.checks = doc.checks or {}
+  run.config, run.config_source = type(doc.config) == "table" and doc.config or {}, opt(doc.config_source)
   run.overall = unplain(doc.overall)
+  local function tab(v) return type(v) == "table" and v or nil end
+  run.overall.goodput, run.overall.token_lengths = tab(doc.goodput), tab(doc.token_lengths)
+  run.gpus, run.gpus_source, run.model = opt(doc.gpus), opt(doc.gpus_source), opt(doc.model)
+  if type(doc.cdf) == "table" then
+    run.cdf = {}
+    for _, k in ipairs(M.CDF_KINDS) do
+      local g = doc.cdf[k[2]]
+      if type(g) == "table" then
+        for i, p in ipairs(g) do
+          if type(p) ~= "table" or type(p[1]) ~= "number" or type(p[2]) ~= "number" then
+            error(("%s: cdf.%s[%d]: expected [percentile, value]"):format(path or "run model", k[2], i), 0)
+          end
+        end
+        run.cdf[k[2]] = g
+      end
+    end
+    run.cdf_count = type(doc.cdf_count) == "table" and doc.cdf_count or {}
+  end
   for _, st in ipairs(doc.stages or {}) do
     local s = M.stage(st.index)
     s.rate, s.concurrency, s.achieved_rate = opt(st.rate), opt(st.concurrency), opt(st.achieved_rate)
     s.duration, s.warmup, s.file, s.strategy = opt(st.duration), st.warmup, opt(st.file), opt(st.strategy)
     s.requests = st.requests or {}
     s.metrics = unplain(st.metrics)
+    s.metrics.goodput, s.metrics.token_lengths = tab(st.goodput), tab(st.token_lengths)
     run.stages[#run.stages + 1] = s
   end
   for _, e in ipairs(doc.errors or {}) do
@@ -515,7 +668,8 @@ function M.files(dir, depth)
         local real = M.realpath(p)
         mode = real and root and M.inside(root, real) and lfs.attributes(real, "mode") == "file" and "file" or nil
       end
-      if mode == "file" and M.only_file and M.realpath(p) ~= M.only_file then
+      if mode == "file" and M.only_file
+        and (name ~= M.only_file.name or M.realpath(p) ~= M.only_file.real) then
         mode = nil -- extract.lua FILE: only that file
       end
       if mode == "file" then
@@ -700,6 +854,9 @@ function M.finish(run, opts)
   end
   local ok = run.overall.values.requests_ok
   if ok == 0 then M.fail(run, "no request succeeded") end
+  -- usable, but the files disagree with themselves (or say something the reader must
+  -- know): "warnings", never plain "ok"
+  if run.status == "ok" and #run.warnings > 0 then run.status = "warnings" end
   local bad = run.root and M.find_stderr(run.root, opts)
   if not bad and run.dir and run.dir ~= run.root then bad = M.find_stderr(run.dir, opts) end
   if bad then

@@ -73,7 +73,7 @@ function M.ibeta(x, a, b)
 end
 
 local function check_df(df, fname)
-  if type(df) ~= "number" or not (df > 0) then
+  if type(df) ~= "number" or df ~= df or df <= 0 then
     error(("%s: degrees of freedom must be a positive number, got %s"):format(fname, tostring(df)), 3)
   end
 end
@@ -113,6 +113,30 @@ function M.t_quantile(p, df)
     if hi - lo <= 1e-12 * hi then break end
   end
   return (lo + hi) / 2
+end
+
+-- erfc(x) for x >= 0: the Maclaurin series of erf below 3, the continued fraction above.
+local function erfc(x)
+  if x < 3 then
+    local sum, term, n = x, x, 0
+    repeat
+      n = n + 1
+      term = -term * x * x / n
+      local add = term / (2 * n + 1)
+      sum = sum + add
+    until math.abs(add) <= 1e-17 * math.abs(sum) or n >= 200
+    return 1 - 2 / math.sqrt(math.pi) * sum
+  end
+  -- erfc(x) = exp(-x^2)/sqrt(pi) / (x + (1/2)/(x + 1/(x + (3/2)/(x + 2/(x + ...))))), from the tail
+  local f = x
+  for k = 60, 1, -1 do f = x + (k / 2) / f end
+  return math.exp(-x * x) / math.sqrt(math.pi) / f
+end
+
+-- P(|Z| >= |z|) for a standard normal Z: the two-sided p-value.
+function M.normal_two_sided(z)
+  if z ~= z then return nil end
+  return erfc(math.abs(z) / math.sqrt(2))
 end
 
 local function mean_var(xs)

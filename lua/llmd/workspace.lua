@@ -175,6 +175,21 @@ function M.new_state(label, info)
       state[part][k] = v ~= nil and tostring(v) or "unknown"
     end
   end
+  -- free-form keys under stack: (replicas, tensor parallelism, max-num-seqs, ...) are
+  -- kept as given and shown as extra rows of the Configuration Summary
+  local known = {}
+  for _, k in ipairs(M.STATE_KEYS.stack) do known[k] = true end
+  if type(info.stack) == "table" and not json.is_array(info.stack) then
+    local extra = {}
+    for k, v in pairs(info.stack) do
+      if not known[k] then
+        extra[#extra + 1] = tostring(k)
+        state.stack[tostring(k)] = type(v) == "table" and json.encode(v) or tostring(v)
+      end
+    end
+    table.sort(extra)
+    state.stack_extra = json.array(extra)
+  end
   return state
 end
 

@@ -1,18 +1,19 @@
 #!/usr/bin/python3
 """Expected run-model metrics of every harness fixture in ../shared/fixtures, computed
 independently of llmdlua from the formulas in the issue and FORMATS.md: Python's json and
-PyYAML read the files, numpy computes statistics (np.percentile, method "linear").
+PyYAML read the files, statistics by the definitions (numpy's linear percentile written out
+in `pct`, means with math.fsum), stdlib only.
 Writes tests/lua/harness_expected.lua; a metric that must be unknown is the string "NA".
 
 usage: /usr/bin/python3 tests/data/harness_expectations.py ../shared/fixtures > tests/lua/harness_expected.lua
-(Debian's python3 with python3-numpy and python3-yaml.)
+(Debian's python3 with python3-yaml.)
 """
 import copy
 import json
 import os
 import sys
 
-import numpy as np
+import math
 import yaml
 
 F = sys.argv[1]
@@ -32,25 +33,37 @@ def pct(xs, p):
         return NA
     s = sorted(xs)
     h = (len(s) - 1) * p / 100.0
-    lo = int(np.floor(h))
+    lo = int(math.floor(h))
     frac = h - lo
     if s[lo] == float("inf") or (frac > 0 and s[lo + 1] == float("inf")):
         return float("inf")
-    finite = [x if x != float("inf") else 1e300 for x in s]
-    return float(np.percentile(np.array(finite, dtype=float), p))
+    if frac == 0:
+        return float(s[lo])
+    # numpy's lerp: a + (b - a) * t, from the upper end when t >= 0.5
+    a, b = float(s[lo]), float(s[lo + 1])
+    d = b - a
+    return b - d * (1 - frac) if frac >= 0.5 else a + d * frac
 
 
 def mean(xs):
-    return float(np.mean(np.array(xs, dtype=float))) if len(xs) else NA
+    return math.fsum(xs) / len(xs) if len(xs) else NA
 
 
-def stat_block(prefix, xs_s, out, ps=(50, 90, 99), with_mean=True):
+PS = (50, 90, 95, 99, 99.9)
+
+
+def pkey(p):
+    """catalogue name of a percentile: p50 ... p99, p999 for the 99.9th"""
+    return "p999" if p == 99.9 else "p%d" % p
+
+
+def stat_block(prefix, xs_s, out, ps=PS, with_mean=True):
     """mean and percentiles in ms of samples in seconds"""
     xs = [x * 1000 for x in xs_s]
     if with_mean:
         out[prefix + "_mean_ms"] = mean(xs)
     for p in ps:
-        out["%s_p%d_ms" % (prefix, p)] = pct(xs, p)
+        out["%s_%s_ms" % (prefix, pkey(p))] = pct(xs, p)
 
 
 cases = {}
@@ -67,23 +80,31 @@ def ip_report(d):
         out["requests_incomplete"] = d["load_summary"]["count"] - ok - failed
     names = {"request_latency": "latency", "time_to_first_token": "ttft", "time_per_output_token": "tpot",
              "inter_token_latency": "itl", "normalized_time_per_output_token": "ntpot"}
+    # every percentile the file holds, under the name inference-perf gives it (f"p{p:g}")
     for k, pre in names.items():
         b = s["latency"].get(k)
         out[pre + "_mean_ms"] = b["mean"] * 1000
-        out[pre + "_p50_ms"] = b["median"] * 1000
-        out[pre + "_p90_ms"] = b["p90"] * 1000
-        out[pre + "_p99_ms"] = b["p99"] * 1000
+        for p in PS:
+            src = "median" if p == 50 else "p%g" % p
+            if pre in ("ttft", "tpot", "itl", "latency"):
+                out["%s_%s_ms" % (pre, pkey(p))] = b[src] * 1000 if src in b else NA
     tp = s["throughput"]
-    out["throughput_req_s"] = tp["requests_per_sec"]
-    out["throughput_tok_s"] = tp["output_tokens_per_sec"]
-    out["throughput_total_tok_s"] = tp["total_tokens_per_sec"]
     # no benchmark_time_seconds in these builds: requests_per_sec = successes / time
     out["duration_s"] = d.get("benchmark_time_seconds") or ok / tp["requests_per_sec"]
+    out["throughput_req_s"] = tp["requests_per_sec"]
     if "prompt_tokens" in s:
         out["input_tokens_total"] = s["prompt_tokens"]["total"]
     else:
         out["input_tokens_total"] = round(s["prompt_len"]["mean"] * ok)
-    out["output_tokens_total"] = round(s["output_len"]["mean"] * ok)
+    if "output_tokens" in s:
+        # v0.5+: the catalogue's rates are the totals (server counts) over the window
+        out["output_tokens_total"] = s["output_tokens"]["total"]
+        out["throughput_tok_s"] = out["output_tokens_total"] / out["duration_s"]
+        out["throughput_total_tok_s"] = (out["input_tokens_total"] + out["output_tokens_total"]) / out["duration_s"]
+    else:
+        out["output_tokens_total"] = round(s["output_len"]["mean"] * ok)
+        out["throughput_tok_s"] = tp["output_tokens_per_sec"]
+        out["throughput_total_tok_s"] = tp["total_tokens_per_sec"]
     for p in (50, 90, 99):
         out["latency_all_p%d_ms" % p] = out["latency_p%d_ms" % p] if failed == 0 else NA
     return out
@@ -101,18 +122,20 @@ for name in ("kubecon-na-2025_vllm", "kubecon-na-2025_vllm_chunking_and_prefix_c
         stages.append(m)
     cases[name.replace("-", "_").replace(".", "_")] = {"overall": overall, "stages": stages}
 
-    # warm-up stage 0 left out: the other stages combined by formula
+    # warm-up stage 0 left out: the other stages combined by formula. The stage files do
+    # not say when each stage ran, so the window (idle time included) and the rates are
+    # unknown; NTPOT has one value per success, so its stage means weigh by successes;
+    # TTFT/TPOT/ITL counts are not recorded, so their means are unknown
     ms = stages[1:]
     ok = sum(m["requests_ok"] for m in ms)
-    dur = sum(m["duration_s"] for m in ms)
     comb = {
-        "requests_ok": ok, "requests_failed": sum(m["requests_failed"] for m in ms), "duration_s": dur,
-        "throughput_req_s": ok / dur,
+        "requests_ok": ok, "requests_failed": sum(m["requests_failed"] for m in ms), "duration_s": NA,
+        "throughput_req_s": NA, "throughput_tok_s": NA,
         "output_tokens_total": sum(m["output_tokens_total"] for m in ms),
-        "ttft_mean_ms": sum(m["ttft_mean_ms"] * m["requests_ok"] for m in ms) / ok,
+        "ntpot_mean_ms": sum(m["ntpot_mean_ms"] * m["requests_ok"] for m in ms) / ok,
+        "ttft_mean_ms": NA, "tpot_mean_ms": NA,
         "ttft_p90_ms": NA, "latency_p50_ms": NA, "itl_mean_ms": NA,
     }
-    comb["throughput_tok_s"] = comb["output_tokens_total"] / dur
     cases[name.replace("-", "_").replace(".", "_") + "_warmup0"] = {"overall": comb}
 
 # --- inference-perf lifecycle YAML (v0.5+ keys) as the only stage --------------------------
@@ -124,25 +147,30 @@ cases["ip_lifecycle_yaml"] = {"overall": m}
 
 
 def ip_per_request(recs):
+    """inference-perf's summarize_requests, written out: totals count the server's
+    completion tokens (else the client's); TPOT and NTPOT divide by the client's
+    output_tokens; TTFT, TPOT and ITL need more than one token time; NTPOT is 0 for a
+    success without output tokens; input tokens are request_metrics.text.input_tokens"""
     ok = [r for r in recs if r["error"] is None]
     bad = [r for r in recs if r["error"] is not None]
     e2e = [r["end_time"] - r["start_time"] for r in ok]
     ttft, tpot, ntpot, itl = [], [], [], []
     intok = outtok = 0
     for r in ok:
-        rm = r["info"]["response_metrics"]
+        rm = r["info"]["response_metrics"] or {}
         usage = rm.get("server_usage") or {}
-        out = usage.get("completion_tokens", rm.get("output_tokens"))
-        inp = usage.get("prompt_tokens", r["info"]["request_metrics"]["text"]["input_tokens"])
+        client = rm.get("output_tokens") or 0
+        out = usage.get("completion_tokens", client)
+        inp = r["info"]["request_metrics"]["text"]["input_tokens"]
         intok += inp
         outtok += out
         t = rm.get("output_token_times") or []
-        if t:
+        if len(t) > 1:
             ttft.append(t[0] - r["start_time"])
-        if len(t) >= 2 and out > 1:
-            tpot.append((t[-1] - t[0]) / (out - 1))
-        ntpot.append((r["end_time"] - r["start_time"]) / out)
-        itl += list(np.diff(t))
+            if client > 1:
+                tpot.append((t[-1] - t[0]) / (client - 1))
+            itl += [t[i] - t[i - 1] for i in range(1, len(t))]
+        ntpot.append((r["end_time"] - r["start_time"]) / client if client > 0 else 0.0)
     window = max(r["end_time"] for r in recs) - min(r["start_time"] for r in recs)
     out = {"requests_ok": len(ok), "requests_failed": len(bad), "requests_incomplete": 0,
            "error_rate_pct": len(bad) / len(recs) * 100, "duration_s": window,
@@ -150,11 +178,11 @@ def ip_per_request(recs):
            "throughput_total_tok_s": (intok + outtok) / window,
            "input_tokens_total": intok, "output_tokens_total": outtok}
     stat_block("latency", e2e, out, with_mean=False)
-    stat_block("latency_all", e2e + [float("inf")] * len(bad), out, with_mean=False)
+    stat_block("latency_all", e2e + [float("inf")] * len(bad), out, ps=(50, 90, 99), with_mean=False)
     stat_block("ttft", ttft, out)
-    stat_block("tpot", tpot, out, ps=(50, 90))
+    stat_block("tpot", tpot, out)
     stat_block("ntpot", ntpot, out, ps=())
-    stat_block("itl", itl, out, ps=(90,))
+    stat_block("itl", itl, out)
     return out
 
 
@@ -175,13 +203,23 @@ def gl_summary(b):
            "requests_incomplete": rt["incomplete"], "duration_s": b["duration"],
            "throughput_req_s": rt["successful"] / b["duration"],
            "error_rate_pct": rt["errored"] / (rt["successful"] + rt["errored"]) * 100}
-    for pre, key, scale in (("ttft", "time_to_first_token_ms", 1), ("tpot", "inter_token_latency_ms", 1),
-                            ("ntpot", "time_per_output_token_ms", 1), ("latency", "request_latency", 1000)):
+    # percentile keys p50 ... p99, p999; request latency in s
+    for pre, key, scale in (("ttft", "time_to_first_token_ms", 1), ("latency", "request_latency", 1000)):
         s = m[key]["successful"]
-        out[pre + "_mean_ms"] = s["mean"] * scale
-        for p in (50, 90, 99):
-            out["%s_p%d_ms" % (pre, p)] = s["percentiles"]["p%d" % p] * scale
-    out["itl_mean_ms"] = NA
+        if pre != "latency":
+            out[pre + "_mean_ms"] = s["mean"] * scale
+            out["_" + pre + "_count"] = s["count"]
+        for p in PS:
+            out["%s_%s_ms" % (pre, pkey(p))] = s["percentiles"][pkey(p)] * scale
+    # inter_token_latency_ms is weighted by output tokens - 1: its mean is the pooled ITL
+    # mean; its percentiles are token-weighted (own keys); no per-request TPOT, and
+    # time_per_output_token_ms (token-weighted, to the last token) is no NTPOT
+    itl = m["inter_token_latency_ms"]["successful"]
+    out["itl_mean_ms"] = itl["mean"]
+    out["_itl_count"] = itl["count"]
+    for p in (50, 90, 95, 99):
+        out["itl_tw_p%d_ms" % p] = itl["percentiles"]["p%d" % p]
+    out["tpot_mean_ms"] = out["tpot_p90_ms"] = out["ntpot_mean_ms"] = out["itl_p90_ms"] = NA
     out["output_tokens_total"] = m["output_token_count"]["successful"]["total_sum"]
     out["input_tokens_total"] = m["prompt_token_count"]["successful"]["total_sum"]
     out["throughput_tok_s"] = out["output_tokens_total"] / b["duration"]
@@ -192,19 +230,23 @@ def gl_summary(b):
 gst = [gl_summary(b) for b in g["benchmarks"]]
 ok = sum(s["requests_ok"] for s in gst)
 window = max(b["end_time"] for b in g["benchmarks"]) - min(b["start_time"] for b in g["benchmarks"])
+# overall: the window from the first benchmark's start to the last one's end (idle time
+# included); each mean weighted by its own sample count
 cases["guidellm_report"] = {
     "stages": gst,
     "overall": {"requests_ok": ok, "duration_s": window, "throughput_req_s": ok / window,
-                "ttft_mean_ms": sum(s["ttft_mean_ms"] * s["requests_ok"] for s in gst) / ok,
-                "ttft_p90_ms": NA, "itl_mean_ms": NA,
+                "ttft_mean_ms": sum(s["ttft_mean_ms"] * s["_ttft_count"] for s in gst)
+                / sum(s["_ttft_count"] for s in gst),
+                "itl_mean_ms": sum(s["itl_mean_ms"] * s["_itl_count"] for s in gst) / sum(s["_itl_count"] for s in gst),
+                "ttft_p90_ms": NA, "tpot_mean_ms": NA, "ntpot_mean_ms": NA,
                 "output_tokens_total": sum(s["output_tokens_total"] for s in gst)},
 }
 
 # --- guidellm with every request kept: the synthetic requests in the first benchmark -------
 reqs = load("guidellm/synthetic-guidellm_v0.7.3_benchmark_requests.json")
 succ, err, inc = reqs["successful"], reqs["errored"], reqs["incomplete"]
-allr = succ + err + inc
-window = max(r["request_end_time"] for r in allr) - min(r["request_start_time"] for r in allr)
+# the window is the benchmark's own (start_time..end_time), as on the summary path
+window = g["benchmarks"][0]["duration"]
 out = {"requests_ok": len(succ), "requests_failed": len(err), "requests_incomplete": len(inc),
        "error_rate_pct": len(err) / (len(succ) + len(err)) * 100, "duration_s": window,
        "throughput_req_s": len(succ) / window,
@@ -213,7 +255,10 @@ out = {"requests_ok": len(succ), "requests_failed": len(err), "requests_incomple
 out["throughput_tok_s"] = out["output_tokens_total"] / window
 stat_block("latency", [r["request_latency"] for r in succ], out, with_mean=False)
 stat_block("ttft", [r["time_to_first_token_ms"] / 1000 for r in succ], out)
-stat_block("tpot", [r["inter_token_latency_ms"] / 1000 for r in succ], out, ps=(50, 90))
+stat_block("tpot", [r["inter_token_latency_ms"] / 1000 for r in succ], out)
+# token-weighted ITL percentiles exist only in the summary: kept from it
+for p in (50, 90, 95, 99):
+    out["itl_tw_p%d_ms" % p] = gst[0]["itl_tw_p%d_ms" % p]
 stat_block("ntpot", [r["request_latency"] / r["output_tokens"] for r in succ], out, ps=())
 t = succ
 out["itl_mean_ms"] = (sum(r["info"]["timings"]["last_token_iteration"] - r["info"]["timings"]["first_token_iteration"]
@@ -231,17 +276,20 @@ for fn in files:
          "duration_s": d["duration"], "throughput_req_s": d["request_throughput"],
          "throughput_tok_s": d["output_throughput"], "ttft_mean_ms": d["mean_ttft_ms"],
          "ttft_p50_ms": d["median_ttft_ms"], "ttft_p99_ms": d["p99_ttft_ms"], "ttft_p90_ms": NA,
+         "ttft_p95_ms": d["p95_ttft_ms"], "tpot_p95_ms": d["p95_tpot_ms"], "itl_p99_ms": d["p99_itl_ms"],
+         "ttft_p999_ms": NA,
          "tpot_mean_ms": d["mean_tpot_ms"], "itl_mean_ms": d["mean_itl_ms"], "latency_p50_ms": NA,
          "ntpot_mean_ms": NA, "requests_incomplete": NA, "output_tokens_total": d["total_output_tokens"],
          "_date": d["date"], "_rate": d["request_rate"]}
     vst.append(s)
 vst.sort(key=lambda s: s["_date"])
 ok = sum(s["requests_ok"] for s in vst)
-dur = sum(s["duration_s"] for s in vst)
+# each invocation has its own clock: the window (idle time included) is unknown; vLLM's
+# TTFT has one value per completed request, its TPOT/ITL counts are not written
 cases["vllm_exp7"] = {"stages": vst, "overall": {
-    "requests_ok": ok, "duration_s": dur, "throughput_req_s": ok / dur,
+    "requests_ok": ok, "duration_s": NA, "throughput_req_s": NA,
     "ttft_mean_ms": sum(s["ttft_mean_ms"] * s["requests_ok"] for s in vst) / ok,
-    "tpot_mean_ms": sum(s["tpot_mean_ms"] * s["requests_ok"] for s in vst) / ok,
+    "tpot_mean_ms": NA,
     "ttft_p99_ms": NA, "itl_mean_ms": NA,
     "output_tokens_total": sum(s["output_tokens_total"] for s in vst)}}
 
@@ -252,29 +300,38 @@ def vllm_detailed(d, has_lat):
     n = d["num_prompts"]
     okx = [i for i in range(n) if d["errors"][i] == ""]
     badx = [i for i in range(n) if d["errors"][i] != ""]
-    if has_lat:
-        e2e = {i: d["latencies"][i] for i in range(n)}
-    else:
-        e2e = {i: d["ttfts"][i] + sum(d["itls"][i]) for i in range(n)}
+    e2e = {i: d["latencies"][i] for i in range(n)} if has_lat else None
     out = {"requests_ok": len(okx), "requests_failed": len(badx),
            "error_rate_pct": len(badx) / n * 100,
            "input_tokens_total": sum(d["input_lens"][i] for i in okx),
            "output_tokens_total": sum(d["output_lens"][i] for i in okx)}
-    if has_lat:
-        st = d["start_times"]
-        window = max(st[i] + e2e[i] for i in range(n)) - min(st)
-    else:
-        window = d["duration"]
+    # the window is the file's duration on every path
+    window = d["duration"]
     out["duration_s"] = window
     out["throughput_req_s"] = len(okx) / window
     out["throughput_tok_s"] = out["output_tokens_total"] / window
-    stat_block("latency", [e2e[i] for i in okx], out, with_mean=False)
-    stat_block("latency_all", [e2e[i] for i in okx] + [float("inf")] * len(badx), out, with_mean=False)
+    out["throughput_total_tok_s"] = (out["input_tokens_total"] + out["output_tokens_total"]) / window
     stat_block("ttft", [d["ttfts"][i] for i in okx], out)
-    stat_block("tpot", [(e2e[i] - d["ttfts"][i]) / (d["output_lens"][i] - 1) for i in okx
-                        if d["output_lens"][i] > 1], out, ps=(50, 90))
-    stat_block("ntpot", [e2e[i] / d["output_lens"][i] for i in okx], out, ps=())
-    stat_block("itl", [g for i in okx for g in d["itls"][i]], out, ps=(90,))
+    stat_block("itl", [g for i in okx for g in d["itls"][i]], out)
+    if has_lat:
+        stat_block("latency", [e2e[i] for i in okx], out, with_mean=False)
+        stat_block("latency_all", [e2e[i] for i in okx] + [float("inf")] * len(badx), out, ps=(50, 90, 99),
+                   with_mean=False)
+        stat_block("tpot", [(e2e[i] - d["ttfts"][i]) / (d["output_lens"][i] - 1) for i in okx
+                            if d["output_lens"][i] > 1], out)
+        stat_block("ntpot", [e2e[i] / d["output_lens"][i] for i in okx], out, ps=())
+    else:
+        # no latencies: e2e and TPOT are the file's own aggregates (ms), NTPOT unknown, and
+        # with failures the failure-inclusive percentiles too
+        for pre, m in (("latency", "e2el"), ("tpot", "tpot")):
+            if pre == "tpot":
+                out["tpot_mean_ms"] = d["mean_tpot_ms"]
+            for p in PS:
+                k = "median_%s_ms" % m if p == 50 else "p%g_%s_ms" % (p, m)
+                out["%s_%s_ms" % (pre, pkey(p))] = d[k]
+        out["ntpot_mean_ms"] = NA
+        for p in (50, 90, 99):
+            out["latency_all_p%d_ms" % p] = NA if badx else out["latency_p%d_ms" % p]
     return out
 
 
@@ -296,10 +353,11 @@ def br(rel):
                      ("itl", "inter_token_latency"), ("latency", "request_latency")):
         s = agg["latency"][key]
         out[pre + "_mean_ms"] = s["mean"] * scale[s["units"]]
-        for p in (50, 90, 99):
-            k = "%s_p%d_ms" % (pre, p)
-            if ("p%d" % p) in s:
-                out[k] = s["p%d" % p] * scale[s["units"]]
+        for p in PS:
+            k = "%s_%s_ms" % (pre, pkey(p))
+            bk = "p99p9" if p == 99.9 else "p%d" % p
+            if bk in s:
+                out[k] = s[bk] * scale[s["units"]]
             elif pre != "latency" or p != 50:
                 out[k] = NA
     tp = agg["throughput"]

@@ -175,7 +175,7 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
   -- state, logs
   local st = json.read(w .. "/run-a/run_state.json")
   t.eq(st.stack.namespace, "bench")
-  t.eq(st.stack.hardware, "NVIDIA-H100-80GB-HBM3 x8")
+  t.eq(st.stack.hardware, "8× NVIDIA H100 80GB HBM3 on 1 node") -- the fake's one node, 8 GPUs
   t.eq(st.stack.decode_image, "ghcr.io/llm-d/llm-d-cuda:v0.4.0")
   t.eq(st.baseline, true)
   t.ok(t.read(w .. "/run-a/results/vllm-logs/ms-decode-1_vllm.log"):find("GPU KV cache size", 1, true))
@@ -646,4 +646,15 @@ t.test("flags for the simple case: --a DIR with a plan for B", function()
   t.eq(st.label, "old")
   t.eq(st.imported, true)
   for _, c in ipairs(call_lines(s, w)) do t.ok(not c:find("sim oci", 1, true), "A was not deployed: " .. c) end
+end)
+
+-- Hardware once with its count (issue 14 item 11): two nodes of 4 H100s are 8 on 2 nodes,
+-- not the product twice; a node without a count gives the model without a number.
+t.test("hardware: one line per GPU model, with the count and the nodes", function()
+  local c = require "llmd.cluster"
+  local h100 = { ["nvidia.com/gpu.product"] = "NVIDIA-H100-80GB-HBM3", ["nvidia.com/gpu.count"] = "4" }
+  t.eq(c.hardware_summary { h100, h100 }, "8× NVIDIA H100 80GB HBM3 on 2 nodes")
+  t.eq(c.hardware_summary { h100, { ["nvidia.com/gpu.product"] = "NVIDIA-A100-SXM4-80GB" }, { kind = "cpu" } },
+    "NVIDIA A100 SXM4 80GB on 1 node; 4× NVIDIA H100 80GB HBM3 on 1 node")
+  t.eq(c.hardware_summary {}, "")
 end)

@@ -47,7 +47,7 @@ local function setup(edit)
   local plan = {
     namespaces = { "exp-a", "exp-b", "exp-c" }, parallel = 3, parent = d,
     timeouts = { ready = 3, poll = 0.05, smoke = 10, backoff = 0.01 },
-    deploy = { method = "helmfile", guide_dir = d .. "/guide", environments = { "cuda", "istio" },
+    deploy = { method = "helmfile", guide_dir = d .. "/guide", environment = "istio",
       model = "Qwen/Qwen3-0.6B", gateway = "istio", values_override = { decode = { replicas = 1 }, keep = true } },
     benchmark = { template = d .. "/template.yaml", harness = "inference-perf", attempts = 1 },
   }
@@ -204,7 +204,7 @@ t.test("--dry-run prints the commands and changes nothing; plan mistakes name th
   local s = setup()
   local r = experiment(s, { "--plan", s.plan, "--dry-run" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
-  t.ok(r.stdout:find("[dry-run] helmfile -n exp-a apply -e cuda -e istio --state-values-file", 1, true), r.stdout)
+  t.ok(r.stdout:find("[dry-run] helmfile -n exp-a apply -e istio --state-values-file", 1, true), r.stdout)
   for _, c in ipairs(calls(s)) do
     t.ok(c.args[1] == "get" or c.args[1] == "list" or c.args[2] == "list", "only reads: " .. table.concat(c.args, " "))
   end

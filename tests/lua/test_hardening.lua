@@ -132,6 +132,7 @@ t.test("4: a failed close (disk full) is an error naming the file; no file, no t
   end
   ok, err = pcall(ws.write_text, dir .. "/run.sh", "text", "755")
   io.open = real_open -- luacheck: ignore 122
+  t.ok(not ok)
   t.eq(err, dir .. "/run.sh: cannot write: Input/output error")
   t.eq(files_of(dir), {})
 end)
@@ -152,10 +153,11 @@ t.test("4: compare on a disk that fills at every point: success, or an error and
   end
   local outcomes = { ok = 0, failed = 0 }
   local okrun, err = pcall(function()
-    -- free space from 4 KiB up, one page at a time for the first 40, then growing, until a
-    -- whole linked compare fits (the report's size grows as it gains sections)
+    -- free space from 4 KiB up, in steps of three pages for the first 40 (each run fails
+    -- at a different file), then growing, until a whole linked compare fits (the report's
+    -- size grows as it gains sections)
     local points = {}
-    for p = 1, 40 do points[#points + 1] = p end
+    for p = 1, 40, 3 do points[#points + 1] = p end
     for p = 48, 480, 24 do points[#points + 1] = p end
     for _, free_pages in ipairs(points) do
       if outcomes.ok > 0 then break end
@@ -332,6 +334,45 @@ t.test("10: a CSV with a byte-order mark is read; the mark is not part of the fi
   t.raises("no column 'ttft_ms' in the header", scan.csv, dir .. "/mid.csv", { { "ttft_ms", stats.new() } }, { sep = "," })
 end)
 
+t.test("10: property: a byte-order mark changes nothing in what a CSV scan reads", function()
+  local scan = require "llmd.scan"
+  local stats = require "llmd.stats"
+  local dir = t.tmpdir()
+  math.randomseed(17)
+  for case = 1, 60 do
+    -- a random table: 1-4 columns, 0-30 rows, quoted or not, LF or CRLF, blank lines
+    local ncol = math.random(1, 4)
+    local head = {}
+    for c = 1, ncol do
+      head[c] = math.random() < 0.3 and ('"c' .. c .. '"') or ("c" .. c)
+    end
+    local nl = math.random() < 0.5 and "\n" or "\r\n"
+    local lines = { table.concat(head, ",") }
+    for _ = 1, math.random(0, 30) do
+      local row = {}
+      for c = 1, ncol do row[c] = tostring(math.random(-500, 500) / 8) end
+      lines[#lines + 1] = table.concat(row, ",")
+      if math.random() < 0.1 then lines[#lines + 1] = "" end
+    end
+    local text = table.concat(lines, nl) .. (math.random() < 0.5 and nl or "")
+    local function read(src)
+      local sinks, rules = {}, {}
+      for c = 1, ncol do
+        sinks[c] = stats.new()
+        rules[c] = { "c" .. c, sinks[c] }
+      end
+      local r = scan.csv(src, rules, { sep = "," })
+      local out = { records = r.records }
+      for c = 1, ncol do out[c] = { sinks[c]:count(), sinks[c]:summary({ 50 }).sum } end
+      return out
+    end
+    local plain = read { text = text, name = "plain" }
+    t.eq(read { text = "\239\187\191" .. text, name = "bom" }, plain, "case " .. case)
+    t.write(dir .. "/f.csv", "\239\187\191" .. text)
+    t.eq(read(dir .. "/f.csv"), plain, "case " .. case .. " from a file")
+  end
+end)
+
 t.test("10: .nan in a benchmark report names the file and the key", function()
   local dir = t.tmpdir()
   local src = t.fixtures() .. "/benchmark-report/br_v0_2_example.yaml"
@@ -449,6 +490,9 @@ t.test("3: escaping is the template format's: markdown, html, shell, none; raw a
   t.eq(template.render("{{ v | comment }}", m, "t.sh", { format = "shell" }), "# <a>|[x]\n# #`\\")
   -- a heading or quote at the start of a value is escaped; a terminal escape is not printed
   t.eq(template.render("{{ v }}", { v = "> q\27[31m" }, "t.md", { format = "markdown" }), "\\> q?\\[31m")
+  -- < only where it could open a tag or an autolink: "<= 200 ms" reads as it is
+  t.eq(template.render("{{ v }}", { v = "TTFT p90 <= 200 ms <b <" }, "t.md", { format = "markdown" }),
+    "TTFT p90 <= 200 ms &lt;b &lt;")
   t.eq(template.format_of("x/report.HTML"), "html")
   t.eq(template.format_of("run.sh"), "shell")
   t.eq(template.format_of("r.md"), "markdown")

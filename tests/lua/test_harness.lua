@@ -184,9 +184,13 @@ t.test("guidellm report v2: one stage per benchmark, nearest-rank summaries, com
     check(st.metrics, E.guidellm_report.stages[i], "stage " .. (i - 1))
     t.eq(st.rate, E.guidellm_report.stages[i]._rate)
     t.eq(st.metrics.method.ttft_p90_ms, "nearest")
-    -- guidellm's ITL is the catalogue's TPOT: never shown as ITL
-    t.ok(st.metrics.source.tpot_mean_ms:find("inter_token_latency_ms", 1, true))
-    t.ok(st.metrics.na.itl_mean_ms:find("per-token", 1, true))
+    -- guidellm's inter_token_latency_ms is token-weighted: its mean is the pooled ITL
+    -- mean, its percentiles have their own keys, and TPOT (per request) is unknown
+    t.ok(st.metrics.source.itl_mean_ms:find("inter_token_latency_ms", 1, true))
+    t.ok(st.metrics.source.itl_tw_p90_ms:find("token-weighted", 1, true))
+    t.ok(st.metrics.na.tpot_mean_ms:find("weight inter-token latency by tokens", 1, true))
+    t.ok(st.metrics.na.itl_p90_ms:find("per-token", 1, true))
+    t.ok(st.metrics.na.ntpot_mean_ms:find("weighted by output tokens", 1, true))
   end
   check(run.overall, E.guidellm_report.overall, "overall")
   t.ok(run.overall.na.ttft_p90_ms:find("cannot be combined", 1, true))
@@ -307,7 +311,7 @@ for _, v in ipairs { "br_v0_1", "br_v0_2", "br_v0_2_1" } do
   end)
 end
 
-t.test("benchmark report from guidellm: its ITL is mapped to TPOT, its TPOT to NTPOT", function()
+t.test("benchmark report from guidellm: its token-weighted ITL mean is the ITL mean, its TPOT left out", function()
   local d = t.tmpdir()
   local yaml = require "llmd.yaml"
   local br = yaml.load_file(F .. "/benchmark-report/br_v0_2_example.yaml")
@@ -317,9 +321,10 @@ t.test("benchmark report from guidellm: its ITL is mapped to TPOT, its TPOT to N
   lat.time_per_output_token = { units = "ms/token", mean = 9.0 }
   t.write(d .. "/benchmark_report_v0.2,_results.json.yaml", yaml.dump(br))
   local run = harness.extract(d)
-  t.eq(run.overall.values.tpot_mean_ms, 7.5)
-  t.eq(run.overall.values.ntpot_mean_ms, 9.0)
-  t.eq(run.overall.values.itl_mean_ms, nil)
+  t.eq(run.overall.values.itl_mean_ms, 7.5)
+  t.eq(run.overall.values.tpot_mean_ms, nil)
+  t.eq(run.overall.values.ntpot_mean_ms, nil)
+  t.eq(run.overall.values.itl_p90_ms, nil)
   t.eq(run.overall.method.ttft_p90_ms, "nearest")
 end)
 
@@ -385,6 +390,22 @@ t.test("health: no results, a missing folder, a harness that died (stderr.log)",
   t.eq(harness.extract(e).status, "ok")
 end)
 
+-- One 503 cause seen from three pods of two ReplicaSets, with request ids of two kinds
+-- and pod IPs: one cause counted 3 (issue 14 item 11), not 2 + 1.
+t.test("error causes: pod names, pod IPs and request ids of any kind are normalised", function()
+  local g = rm.error_groups()
+  g.add(503, "no healthy upstream: pod llm-d-decode-7d9f8b6c5-x2k4p at 10.244.1.17:8000 (request chatcmpl-4b1d9e2f7a8c4e0b9d3f1a2b3c4d5e6f)")
+  g.add(503, "no healthy upstream: pod llm-d-decode-7d9f8b6c5-q8m2z at 10.244.2.5:8000 (request chatcmpl-a91c3e5f7b2d4f6a8c0e1b3d5f7a9c1e)")
+  g.add(503, "no healthy upstream: pod llm-d-decode-6c8d4f9b7-t7wzn at 10.244.3.9:8000 (request req_01HZX3K9Q8V7B6N5M4L3K2J1H0)")
+  g.add(500, "engine dead")
+  local l = g.list()
+  t.eq(#l, 2)
+  t.eq(l[1].count, 3)
+  t.eq(l[1].cause, "503 no healthy upstream: pod llm-d-decode-<pod> at <ip>:<n> (request <id>)")
+  -- words that only look like ids stay: a 5-letter word, a StatefulSet ordinal is a number
+  t.eq(rm.normalise_message("cache-flush failed on ms-prefill-0"), "cache-flush failed on ms-prefill-<n>")
+end)
+
 t.test("error causes: ids and numbers normalised, status kept, grouped and counted", function()
   -- two messages that differ only in a request id and a token count are one cause
   local g = rm.error_groups()
@@ -394,7 +415,7 @@ t.test("error causes: ids and numbers normalised, status kept, grouped and count
   local l = g.list()
   t.eq(#l, 2)
   t.eq(l[1].count, 2)
-  t.eq(l[1].cause, "400 This model's maximum context length is <n> tokens. However, you requested <n> tokens (id cmpl-<id>)")
+  t.eq(l[1].cause, "400 This model's maximum context length is <n> tokens. However, you requested <n> tokens (id <id>)")
   t.ok(l[1].example:find("5012", 1, true))
   t.eq(rm.normalise_message("req 123e4567-e89b-12d3-a456-426614174000 failed"), "req <id> failed")
   t.eq(rm.http_status("Server error '503 Service Unavailable' for url 'http://x/v1'"), 503)
@@ -423,7 +444,9 @@ t.test("extract.lua: the table, --json, exit 1 for a failed run, exit 2 for usag
   t.eq(r.code, 0, r.stderr)
   local doc = json.decode(r.stdout)
   t.eq(doc.harness, "inferencemax")
-  t.eq(doc.overall.latency_all_p99_ms.value, "+inf")
+  t.eq(doc.overall.latency_all_p99_ms.value, json.null) -- no per-request latencies, and a failure
+  t.ok(doc.overall.latency_all_p99_ms.unknown:find("each failure counted as +inf", 1, true))
+
   t.eq(doc.overall.prefix_cache_hits.value, json.null)
   t.ok(doc.overall.prefix_cache_hits.unknown:find("Prometheus", 1, true))
   local d = t.tmpdir()
@@ -437,3 +460,171 @@ t.test("extract.lua: the table, --json, exit 1 for a failed run, exit 2 for usag
   t.eq(r.code, 1)
   t.ok(r.stderr:find("--warmup: 'x' is not a number", 1, true), r.stderr)
 end)
+
+-- One meaning per number (issue 14) -------------------------------------------------------
+
+-- Four inference-perf requests with the edge cases where formulas part: r2 has one token
+-- time (no TTFT/TPOT/ITL in inference-perf), r1's server count (5) differs from the
+-- client's (4), r3 is a success without output tokens (NTPOT 0 in inference-perf), r4
+-- failed. The summary below is inference-perf's summarize_requests worked by hand:
+--   window = max end - min start = 102.5 - 100.0 = 2.5 s; requests_per_sec = 3 / 2.5 = 1.2
+--   request_latency: 1.0, 1.0, 1.0          TTFT: r1 only, 100.2 - 100.0 = 0.2
+--   TPOT: r1, (100.8 - 100.2) / (4 - 1) = 0.2 (client count)   ITL: r1's gaps 0.2, 0.2, 0.2
+--   NTPOT: 1.0 / 4, 1.0 / 1, 0 (r3) -> mean 1.25 / 3 = 0.41666...
+--   prompt_tokens.total = 10 + 20 + 30 = 60; output_tokens.total (server) = 5 + 1 + 0 = 6
+-- so the catalogue's rates are 6 / 2.5 = 2.4 tok/s and (60 + 6) / 2.5 = 26.4 tok/s.
+local function ip_edge_requests()
+  local function rq(start, finish, inp, client, server, times, err)
+    return {
+      start_time = start, end_time = finish,
+      info = { request_metrics = { text = { input_tokens = inp } },
+        response_metrics = not err and { output_tokens = client, output_token_times = json.array(times),
+          server_usage = { completion_tokens = server, prompt_tokens = inp } } or json.null },
+      error = err or json.null,
+    }
+  end
+  return json.array {
+    rq(100.0, 101.0, 10, 4, 5, { 100.2, 100.4, 100.6, 100.8 }),
+    rq(100.5, 101.5, 20, 1, 1, { 101.0 }),
+    rq(101.0, 102.0, 30, 0, 0, {}),
+    rq(101.5, 102.5, 40, nil, nil, {}, { error_type = "HTTP Error 503", error_msg = "no ready endpoints" }),
+  }
+end
+
+local function flat(v)
+  return { mean = v, min = v, max = v, median = v, p90 = v, p95 = v, p99 = v, ["p99.9"] = v }
+end
+
+local IP_EDGE_SUMMARY = {
+  benchmark_time_seconds = 2.5,
+  load_summary = { count = 4 },
+  successes = {
+    count = 3,
+    latency = {
+      request_latency = flat(1.0), time_to_first_token = flat(0.2), time_per_output_token = flat(0.2),
+      inter_token_latency = flat(0.2),
+      normalized_time_per_output_token = { mean = 1.25 / 3, min = 0.0, max = 1.0, median = 0.25 },
+    },
+    throughput = { requests_per_sec = 1.2, output_tokens_per_sec = 5 / 2.5, total_tokens_per_sec = 65 / 2.5,
+      input_tokens_per_sec = 60 / 2.5 },
+    prompt_tokens = { total = 60 }, output_tokens = { total = 6 },
+    output_len = { mean = 5 / 3 },
+  },
+  failures = { count = 1, by_label = { ["503 - Service Unavailable"] = { count = 1,
+    messages = json.array { { message = "no ready endpoints" } } } } },
+}
+
+t.test("inference-perf: the per-request path gives the harness's own summary figures (edge cases)", function()
+  local both, only = t.tmpdir(), t.tmpdir()
+  json.write(both .. "/per_request_lifecycle_metrics.json", ip_edge_requests())
+  json.write(both .. "/summary_lifecycle_metrics.json", IP_EDGE_SUMMARY)
+  json.write(only .. "/summary_lifecycle_metrics.json", IP_EDGE_SUMMARY)
+  local a = harness.extract(both)
+  local b = harness.extract(only)
+  t.eq(a.overall.source.ttft_mean_ms, rm.PER_REQUEST)
+  t.eq(b.overall.source.ttft_mean_ms, rm.SUMMARY)
+  local want = {
+    requests_ok = 3, requests_failed = 1, duration_s = 2.5, throughput_req_s = 1.2, throughput_tok_s = 2.4,
+    throughput_total_tok_s = 26.4, input_tokens_total = 60, output_tokens_total = 6,
+    ttft_mean_ms = 200, ttft_p90_ms = 200, ttft_p99_ms = 200, tpot_mean_ms = 200, tpot_p95_ms = 200,
+    itl_mean_ms = 200, itl_p999_ms = 200, ntpot_mean_ms = 1250 / 3, latency_p50_ms = 1000,
+    latency_p999_ms = 1000, error_rate_pct = 25,
+  }
+  for k, v in pairs(want) do
+    t.near(a.overall.values[k], v, 1e-9 * math.max(1, v), "per-request " .. k)
+    t.near(b.overall.values[k], v, 1e-9 * math.max(1, v), "summary " .. k)
+  end
+  -- and on every key both paths know, the same figure
+  for _, m in ipairs(metrics.list) do
+    local x, y = a.overall.values[m.key], b.overall.values[m.key]
+    if x and y and x ~= math.huge then t.near(x, y, 1e-9 * math.max(1, math.abs(y)), "same " .. m.key) end
+  end
+  -- nothing for the cross-check to flag; the zero-token success is said once
+  local joined = table.concat(a.warnings, "\n")
+  t.ok(not joined:find("apart", 1, true), joined)
+  t.ok(joined:find("1 successful requests have no output token count", 1, true), joined)
+end)
+
+-- guidellm benchmarks whose TTFT counts differ from their request counts (non-streamed
+-- requests have none): stage means are weighted by their own counts.
+--   benchmark 0: 10 successes, TTFT count 10, mean 50 ms; ITL count 90, mean 2 ms
+--   benchmark 1: 10 successes, TTFT count 2, mean 200 ms; ITL count 10, mean 12 ms
+--   TTFT mean = (10 x 50 + 2 x 200) / 12 = 900 / 12 = 75 ms (by successes: 125 ms)
+--   ITL mean = (90 x 2 + 10 x 12) / 100 = 300 / 100 = 3 ms
+t.test("combining stages: each mean weighted by its own sample count, not by requests", function()
+  local rep = json.read(F .. "/guidellm/guidellm_report_v2.json")
+  local spec = { { 10, 10, 50, 90, 2 }, { 10, 2, 200, 10, 12 } }
+  for i, b in ipairs(rep.benchmarks) do
+    local s = spec[i]
+    b.metrics.request_totals = { successful = s[1], errored = 0, incomplete = 0, total = s[1] }
+    b.metrics.time_to_first_token_ms.successful.count = s[2]
+    b.metrics.time_to_first_token_ms.successful.mean = s[3]
+    b.metrics.inter_token_latency_ms.successful.count = s[4]
+    b.metrics.inter_token_latency_ms.successful.mean = s[5]
+  end
+  local d = t.tmpdir()
+  json.write(d .. "/results.json", rep)
+  local run = harness.extract(d)
+  t.near(run.overall.values.ttft_mean_ms, 75, 1e-9)
+  t.near(run.overall.values.itl_mean_ms, 3, 1e-9)
+  t.ok(run.overall.source.ttft_mean_ms:find("own sample count", 1, true))
+  -- inference-perf's stage files do not record TTFT counts: unknown, with the reason
+  local ip = harness.extract(F .. "/inference-perf/kubecon-na-2025_vllm", { warmup = { 0 } })
+  t.eq(ip.overall.values.ttft_mean_ms, nil)
+  t.ok(ip.overall.na.ttft_mean_ms:find("does not record how many samples", 1, true), ip.overall.na.ttft_mean_ms)
+end)
+
+-- The measured window is one quantity: first request start to last request end over the
+-- measured stages, idle time included (issue 14, item 1).
+t.test("the measured window: the same on every path, unknown where the files do not record it", function()
+  -- inference-perf, no warm-up: the summary's window is the whole run, 610 s
+  -- (38,717 successes / 63.461 req/s, both from the file), idle time included
+  local whole = harness.extract(F .. "/inference-perf/kubecon-na-2025_vllm")
+  local s = json.read(F .. "/inference-perf/kubecon-na-2025_vllm/summary_lifecycle_metrics.json")
+  t.near(whole.overall.values.duration_s, s.successes.count / s.successes.throughput.requests_per_sec, 1e-9)
+  -- stage files only say how long each stage ran, not when: no window, no rates
+  local wu = harness.extract(F .. "/inference-perf/kubecon-na-2025_vllm", { warmup = { 0 } })
+  for _, k in ipairs { "duration_s", "throughput_req_s", "throughput_tok_s" } do
+    t.eq(wu.overall.values[k], nil)
+    t.ok(wu.overall.na[k]:find("idle time between stages included", 1, true), wu.overall.na[k])
+  end
+  -- vllm invocation files each have their own clock: unknown too
+  local v = harness.extract(F .. "/vllm-benchmark/exp-7_H100/llm-d-1p1d")
+  t.eq(v.overall.values.throughput_req_s, nil)
+  t.ok(v.overall.na.throughput_req_s:find("own clock", 1, true) or v.overall.na.throughput_req_s:find("when it ran", 1, true))
+  -- guidellm records each benchmark's start and end: first start to last end, 4 successes
+  -- over (1786678166.087296 - 1786678148.2526348) s (the file's end_time / start_time)
+  local g = harness.extract(F .. "/guidellm")
+  t.near(g.overall.values.duration_s, 1786678166.087296 - 1786678148.2526348, 1e-6)
+  t.near(g.overall.values.throughput_req_s, 4 / (1786678166.087296 - 1786678148.2526348), 1e-9)
+end)
+
+-- The same run, whichever of its files are present: a vLLM --save-detailed result read
+-- from its per-request arrays, and the same file with the arrays taken out (what vLLM
+-- writes without --save-detailed) read from its aggregates, agree on every key both give
+-- (vLLM computes them with numpy's linear percentiles, as the per-request path does).
+for _, case in ipairs {
+  { "vllm-benchmark", "vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json", "openai-x.json" },
+  { "inferencemax", "inferencemax/synthetic-result.json", "result.json" },
+} do
+  t.test(case[1] .. ": per-request arrays and the file's own aggregates give the same figures", function()
+    local full, bare = t.tmpdir(), t.tmpdir()
+    local doc = json.read(F .. "/" .. case[2])
+    json.write(full .. "/" .. case[3], doc)
+    for _, k in ipairs { "input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times", "errors",
+      "generated_texts", "queue_times" } do doc[k] = nil end
+    json.write(bare .. "/" .. case[3], doc)
+    local a, b = harness.extract(full), harness.extract(bare)
+    t.eq(#a.warnings, 0, table.concat(a.warnings, "\n"))
+    local n = 0
+    for _, m in ipairs(metrics.list) do
+      local x, y = a.overall.values[m.key], b.overall.values[m.key]
+      if x and y and x ~= math.huge then
+        t.near(x, y, 1e-9 * math.max(1, math.abs(y)), m.key)
+        n = n + 1
+      end
+    end
+    -- throughputs, window, counts, TTFT/TPOT/ITL means and five percentiles each ...
+    t.ok(n >= 25, ("%d keys compared"):format(n))
+  end)
+end

@@ -158,3 +158,11 @@ t.test("a large document decodes with every element", function()
   t.eq(v[123456].ttft, 123.456)
   t.eq(#v[123456].text, 123456 % 50)
 end)
+
+t.test("duplicate keys are an error naming the key and both places (one rule with llmd.scan)", function()
+  t.raises('json:1:10: duplicate key "v" in an object (first at line 1, byte 1)', json.decode, '{"v": 1, "v": 2}')
+  t.raises('doc:2:3: duplicate key "ab" in an object (first at line 1, byte 2)', json.decode,
+    '[{"ab": 1,\n  "a\\u0062": 2}]', "doc")
+  -- the same name in sibling objects and at other depths is no duplicate
+  t.eq(json.decode('[{"a": {"a": 1}}, {"a": 2}]')[2].a, 2)
+end)

@@ -152,6 +152,21 @@ t.test("a counter reset in the middle of the window", function()
   t.eq({ s.resets, s.first, s.last, s.min, s.max, s.samples }, { 1, 10.0, 25.0, 5.0, 50.0, 4 })
 end)
 
+t.test("a counter asked for without its _total suffix: did you mean ..._total", function()
+  local agg = prom.aggregator()
+  agg:add("p", scrape { "# TYPE vllm:prefix_cache_hits counter", "vllm:prefix_cache_hits_total 5",
+    "# TYPE h histogram", 'h_bucket{le="1"} 1', 'h_bucket{le="+Inf"} 2', "h_sum 1.5", "h_count 2" }, 0)
+  agg:add("p", scrape { "# TYPE vllm:prefix_cache_hits counter", "vllm:prefix_cache_hits_total 9",
+    "# TYPE h histogram", 'h_bucket{le="1"} 3', 'h_bucket{le="+Inf"} 4', "h_sum 3.5", "h_count 4" }, 15)
+  t.eq(agg:counter_total("vllm:prefix_cache_hits_total"), 4.0) -- 9 - 5, by hand
+  t.raises("prom: no series named 'vllm:prefix_cache_hits' (did you mean 'vllm:prefix_cache_hits_total'?)",
+    agg.counter_total, agg, "vllm:prefix_cache_hits")
+  t.raises("did you mean 'vllm:prefix_cache_hits_total'?", agg.ratio, agg, "vllm:prefix_cache_hits",
+    "vllm:prefix_cache_hits_total")
+  t.raises("prom: no histogram named 'h_bucket' (did you mean 'h'?", agg.histogram_quantile, agg, "h_bucket", 0.5)
+  t.eq(agg:counter_total("never_scraped"), nil) -- unknown stays nil
+end)
+
 t.test("a NUL inside a value is refused with its column, never read as the digits before it", function()
   -- issue 17: 1000000\0\0\0\0\0\0\01000100 was read as 1000000, an increase of 1,000,100
   -- instead of 100 (and a hit rate of 500,050 %)
@@ -322,4 +337,40 @@ t.test("each_file streams a file in pieces with the same samples as parse", func
   t.write(dir .. "/bad.txt", text .. "oops{\n")
   t.raises("bad.txt: line 60002: expected a label name or '}'", prom.each_file, dir .. "/bad.txt", function() end)
   t.raises("none.txt: cannot open", prom.each_file, dir .. "/none.txt", function() end)
+end)
+
+-- A pod restarts between scrapes and the new process has counted past the old value
+-- before the next scrape: 1000 -> 1200 | restart | 5000 -> 5600. Only _created says so
+-- (100 -> 500). By hand: 200 before the restart, 5000 counted from 0 after it, then 600:
+-- 200 + 5000 + 600 = 5800 (without _created: 200 + 3800 + 600 = 4600). prometheus_client
+-- writes _created as a gauge family after the counter; the other order must agree, and so
+-- must a histogram's _count and _bucket (labels le aside).
+t.test("a counter restart shown only by _created moving is a reset", function()
+  local vals, created = { 1000, 1200, 5000, 5600 }, { 100, 100, 500, 500 }
+  for _, order in ipairs { "after", "before" } do
+    local agg = prom.aggregator()
+    for i = 1, 4 do
+      local c = { "# TYPE hits_created gauge", 'hits_created{e="0"} ' .. created[i] }
+      local v = { "# TYPE hits_total counter", 'hits_total{e="0"} ' .. vals[i] }
+      local h = { "# TYPE lat histogram", 'lat_bucket{e="0",le="+Inf"} ' .. vals[i], 'lat_count{e="0"} ' .. vals[i],
+        'lat_created{e="0"} ' .. created[i] }
+      local lines = order == "after" and { v[1], v[2], c[1], c[2] } or { c[1], c[2], v[1], v[2] }
+      for _, l in ipairs(h) do lines[#lines + 1] = l end
+      agg:add("pod", scrape(lines), 1000 + 15 * i)
+    end
+    t.eq(agg:counter_total("hits_total"), 5800.0, order)
+    t.eq(agg:series("hits_total")[1].resets, 1, order)
+    t.eq(agg:counter_total("lat_count"), 5800.0, order)
+    t.eq(agg:counter_total("lat_bucket"), 5800.0, order)
+    -- a drop and a moved _created in the same scrape are one reset, not two
+    local agg2 = prom.aggregator()
+    local v2, c2 = { 1000, 1200, 50, 600 }, { 100, 100, 500, 500 }
+    for i = 1, 4 do
+      agg2:add("pod", scrape { "# TYPE hits_total counter", 'hits_total{e="0"} ' .. v2[i],
+        "# TYPE hits_created gauge", 'hits_created{e="0"} ' .. c2[i] }, 1000 + 15 * i)
+    end
+    -- 200 + 50 + 550 = 800
+    t.eq(agg2:counter_total("hits_total"), 800.0)
+    t.eq(agg2:series("hits_total")[1].resets, 1)
+  end
 end)

@@ -79,8 +79,9 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   -- the golden numbers: A and B from the Python expectations, Delta = B - A
   local rows = table_rows(golden, "Performance Results")
   local ea, eb = E.kubecon_na_2025_vllm.overall, E.kubecon_na_2025_vllm_chunking_and_prefix_caching.overall
-  for _, key in ipairs { "throughput_req_s", "throughput_tok_s", "latency_p50_ms", "latency_p90_ms", "latency_p99_ms",
-    "ttft_mean_ms", "ttft_p50_ms", "ttft_p90_ms", "itl_mean_ms", "tpot_mean_ms" } do
+  for _, key in ipairs { "throughput_req_s", "throughput_tok_s", "latency_p50_ms", "latency_p90_ms", "latency_p95_ms",
+    "latency_p99_ms", "latency_p999_ms", "ttft_mean_ms", "ttft_p50_ms", "ttft_p90_ms", "ttft_p95_ms", "ttft_p99_ms",
+    "ttft_p999_ms", "itl_mean_ms", "itl_p99_ms", "tpot_mean_ms", "tpot_p95_ms", "tpot_p99_ms" } do
     local m = metrics.get(key)
     local row = rows[m.label]
     t.ok(row, "a row for " .. m.label)
@@ -112,7 +113,7 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   t.near(cap(sa), 91.79, 0.005)
   t.near(cap(sb), 162.01, 0.005)
   local head = table_rows(golden, "Headline")
-  local crow = head["Capacity at SLO (TTFT p90 <= 200.0 ms)"]
+  local crow = head["Capacity at SLO (TTFT p90 ≤ 200.0 ms)"]
   t.eq(crow[2], template.helpers.num(cap(sa), 2) .. " req/s")
   t.eq(crow[3], template.helpers.num(cap(sb), 2) .. " req/s")
   -- max sustained: the highest achieved rate before the first point below 95 % of its
@@ -120,7 +121,7 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   t.eq(head["Max sustained throughput"][2], template.helpers.num(sa[4].throughput_req_s, 2) .. " req/s")
   t.eq(head["Max sustained throughput"][3], template.helpers.num(sb[5].throughput_req_s, 2) .. " req/s")
   t.ok(golden:find("## Summary\n\nvllm+chunked-prefix sustains " .. template.helpers.num((cap(sb) / cap(sa) - 1) * 100, 1)
-    .. " % more load than vllm within TTFT p90 <= 200.0 ms", 1, true), "the summary leads with capacity")
+    .. " % more load than vllm within TTFT p90 ≤ 200.0 ms", 1, true), "the summary leads with capacity")
   t.ok(not golden:find("better overall", 1, true), "no winner from pooled rows")
   -- the ladder pairs by achieved load: A's point 5 (101.23 req/s) beside B interpolated
   -- between its points 3 (84.77 req/s, 33.19 ms) and 4 (126.53 req/s, 37.25 ms):
@@ -154,7 +155,12 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   t.ok(csv:find("\nttft_p90_ms,ms," .. json.encode(ea.ttft_p90_ms) .. "," .. json.encode(eb.ttft_p90_ms), 1, true))
   local cj = json.read(w .. "/comparison.json")
   t.eq(cj.a.label, "vllm")
-  t.eq(#cj.perf, 11)
+  -- every percentile the files hold: 2 throughputs, E2E p50/p90/p95/p99/p99.9, TTFT, TPOT
+  -- and ITL mean + the same five, the error rate; no token-weighted ITL (guidellm only)
+  t.eq(#cj.perf, 2 + 5 + 3 * 6 + 1)
+  t.ok(csv:find("\nttft_p99_ms,ms," .. json.encode(ea.ttft_p99_ms) .. "," .. json.encode(eb.ttft_p99_ms), 1, true))
+  t.ok(csv:find("\nlatency_p999_ms,ms," .. json.encode(ea.latency_p999_ms) .. ",", 1, true))
+  t.ok(not csv:find("itl_tw_", 1, true))
   local script = w .. "/run_comparison.sh"
   t.ok(lfs.attributes(script, "permissions"):match("^rwx"), "run_comparison.sh is executable")
   local s = t.read(script)
@@ -173,7 +179,8 @@ t.test("analyze.lua round trip: without metrics it re-extracts, and the report i
   -- complete metrics: used as they are
   local r = sh { LLMDLUA, "analyze.lua", w, "--quiet" }
   t.eq(r.code, 0, r.stderr)
-  t.eq(r.stdout, "Comparison report written to: " .. w .. "/comparison_report.md\n")
+  t.eq(r.stdout, "Comparison report written to: " .. w .. "/comparison_report.md\n"
+    .. "HTML report with charts: " .. w .. "/comparison_report.html\n")
   t.eq(normalise(t.read(w .. "/comparison_report.md"), w), before)
   -- metrics deleted: re-extracted from run-a/results
   local st = json.read(w .. "/run-a/run_state.json")
@@ -323,6 +330,129 @@ t.test("KV cache: actual totals from raw scrapes, sum of max beside them, one ru
   t.ok(text:find("cached " .. template.helpers.num(P.hits + 2000) .. " hits", 1, true), "the sum of max")
   t.ok(text:find("includes everything the counters had counted before", 1, true))
   t.ok(text:find("Time-averaged hit rate", 1, true))
+  -- run_state.json holds what the KV section found (P: tests/data/prom_expectations.py),
+  -- and, for the run without scrapes, why not
+  local sa = json.read(w .. "/run-a/run_state.json")
+  t.eq(sa.metrics.prefix_cache_hits, P.hits)
+  t.eq(sa.metrics.prefix_cache_queries, P.queries)
+  t.near(sa.metrics.prefix_cache_hit_rate_pct, P.hits / P.queries * 100, 1e-12)
+  local sb = json.read(w .. "/run-b/run_state.json")
+  t.eq(sb.metrics.prefix_cache_hits, "N/A")
+  t.ok(sb.metrics_reasons.prefix_cache_hits:find("no vLLM metrics in the results", 1, true), sb.metrics_reasons.prefix_cache_hits)
+end)
+
+-- One pod restarts during the run; only _created shows it (see test_prom.lua). Hits
+-- 1000 -> 1200 | restart | 5000 -> 5600: 200 + 5000 + 600 = 5800; queries 2000 -> 2400 |
+-- 9000 -> 10000: 400 + 9000 + 1000 = 10400 (by hand). Each largest value (5600, 10000)
+-- misses the old process's counts, so the sum of max is below the actual increase.
+t.test("KV cache: a restart seen only by _created; the sum of max then understates", function()
+  local a = ip_run(function() end)
+  mkdir(a .. "/metrics/raw")
+  local hits, queries, created = { 1000, 1200, 5000, 5600 }, { 2000, 2400, 9000, 10000 }, { 100, 100, 500, 500 }
+  for i = 1, 4 do
+    local ts = 1771233600 + 15 * i
+    t.write(("%s/metrics/raw/decode-0_%d_metrics.log"):format(a, ts), table.concat({
+      "# Pod: decode-0", "",
+      "# TYPE vllm:prefix_cache_queries_total counter", 'vllm:prefix_cache_queries_total{engine="0"} ' .. queries[i],
+      "# TYPE vllm:prefix_cache_queries_created gauge", 'vllm:prefix_cache_queries_created{engine="0"} ' .. created[i],
+      "# TYPE vllm:prefix_cache_hits_total counter", 'vllm:prefix_cache_hits_total{engine="0"} ' .. hits[i],
+      "# TYPE vllm:prefix_cache_hits_created gauge", 'vllm:prefix_cache_hits_created{engine="0"} ' .. created[i],
+    }, "\n") .. "\n")
+  end
+  -- two pods' logs: the cache size per pod and in total (123,456 + 100,000 = 223,456)
+  mkdir(a .. "/logs")
+  t.write(a .. "/logs/decode-0.log", "INFO GPU KV cache size: 123,456 tokens\n")
+  t.write(a .. "/logs/decode-1.log", "INFO GPU KV cache size: 100,000 tokens\n")
+  -- the other run: one pod, hits 0 -> 300, queries 0 -> 1000: a 30.0 % hit rate
+  local b = ip_run(function() end)
+  mkdir(b .. "/metrics/raw")
+  for i, v in ipairs { { 0, 0 }, { 300, 1000 } } do
+    t.write(("%s/metrics/raw/decode-0_%d_metrics.log"):format(b, 1771233600 + 15 * i), table.concat({
+      "# TYPE vllm:prefix_cache_queries_total counter", 'vllm:prefix_cache_queries_total{engine="0"} ' .. v[2],
+      "# TYPE vllm:prefix_cache_hits_total counter", 'vllm:prefix_cache_hits_total{engine="0"} ' .. v[1],
+    }, "\n") .. "\n")
+  end
+  local w, r = compare { "--a", a, "--a-label", "restarted", "--b", b, "--b-label", "other" }
+  t.eq(r.code, 0, r.stderr)
+  local text = t.read(w .. "/comparison_report.md")
+  local rows = table_rows(text, "KV%-Cache Performance Analysis")
+  t.eq(rows["Prefix cache hits (tokens)"][2], "5,800")
+  t.eq(rows["Prefix cache queries (tokens)"][2], "10,400")
+  -- hit rates 5,800 / 10,400 = 55.769... % and 30.0 %: the difference in points,
+  -- 30.0 - 55.769 = -25.769 -> "-25.8 pp"
+  t.eq(rows["Hit rate"][2], "55.8 %")
+  t.eq(rows["Hit rate"][3], "30.0 %")
+  t.eq(rows["Hit rate"][4], "-25.8 pp")
+  t.ok(text:find("restarted 223,456 tokens in total on 2 pods (decode-0 123,456; decode-1 100,000)", 1, true),
+    text:match("GPU KV cache size[^\n]*"))
+  t.ok(text:find("restarted 5,600 hits / 10,000 queries (actual hits 5,800)", 1, true), text:match("## KV.*"))
+  t.ok(text:find("understates this run's traffic", 1, true))
+  t.ok(not text:find("overstates", 1, true), "no false claim that the sum of max overstates")
+  t.eq(json.read(w .. "/run-a/run_state.json").metrics.prefix_cache_hits, 5800.0)
+end)
+
+-- A run whose per-request file and summary disagree: the per-request file is the
+-- synthetic 6-request one, the summary the KubeCon run's (38,717 successes). The
+-- requests_ok check alone is 5 against 38,717: |5 - 38717| / 38717 = 99.987... % apart.
+t.test("data checks: a run whose files disagree is 'warnings', and the report says why", function()
+  local a = ip_run(function() end)
+  copy(BASE .. "/summary_lifecycle_metrics.json", a .. "/summary_lifecycle_metrics.json")
+  local b = ip_run(function() end)
+  local w, r = compare { "--a", a, "--a-label", "mixed", "--b", b, "--b-label", "clean" }
+  t.eq(r.code, 0, r.stderr)
+  local cj = json.read(w .. "/comparison.json")
+  t.eq(cj.a.status, "warnings")
+  t.eq(cj.b.status, "ok")
+  local chk
+  for _, c in ipairs(cj.a.checks) do if c.key == "requests_ok" then chk = c end end
+  t.ok(chk, "a requests_ok check")
+  t.eq(chk.computed, 5)
+  t.eq(chk.reported, 38717)
+  t.near(chk.apart_pct, (38717 - 5) / 38717 * 100, 1e-9)
+  local text = t.read(w .. "/comparison_report.md")
+  local sec = text:match("## Data checks\n(.-)\n## ")
+  t.ok(sec:find("- mixed: requests_ok: computed from per-request data 5, summary_lifecycle_metrics.json says 38,717 "
+    .. "(100.0 % apart)", 1, true), sec)
+  t.ok(not sec:find("- clean:", 1, true))
+  t.ok(not text:find("> **Warning:**", 1, true), "a run with warnings is not a failed run")
+  t.eq(json.read(w .. "/run-a/run_state.json").status, "warnings")
+end)
+
+-- The configuration from the results where the user gave nothing (issue 14 item 9): a
+-- v0.2 benchmark report's scenario.stack (Qwen/Qwen3-0.6B, 8 NVIDIA-H100-80GB-HBM3 per
+-- replica, tp=8 dp=1 pp=1 ep=1, 2 decode replicas, ghcr.io/llm-d/llm-d-cuda:0.3.1, all read
+-- off the file by eye) against guidellm's config.spec (model e2e-mock-model, target
+-- http://127.0.0.1:8765, profile constant); free-form stack keys from the info files.
+t.test("configuration: read from the results where not given, free-form stack keys, differing rows marked", function()
+  local a, b = t.tmpdir(), t.tmpdir()
+  copy(F .. "/benchmark-report/br_v0_2_example.yaml", a .. "/benchmark_report_v0.2,_stage_0.yaml")
+  copy(F .. "/guidellm/guidellm_report_v2.json", b .. "/results.json")
+  local ia, ib = t.tmpdir() .. "/a.yaml", t.tmpdir() .. "/b.yaml"
+  t.write(ia, "stack:\n  replicas: 2\n  max-num-seqs: 256\n  model: my/model\n")
+  t.write(ib, "stack:\n  replicas: 4\n")
+  local w, r = compare { "--a", a, "--a-label", "br", "--a-info", ia, "--b", b, "--b-label", "gl", "--b-info", ib }
+  t.eq(r.code, 0, r.stderr)
+  local text = t.read(w .. "/comparison_report.md")
+  local rows = table_rows(text, "Configuration Summary")
+  -- stated wins over read; read is marked so
+  t.eq(rows["**Model** ≠"][2], "my/model")
+  t.eq(rows["**Model** ≠"][3], "e2e-mock-model (read from the results)")
+  t.eq(rows["Hardware"][2], "8× NVIDIA H100 80GB HBM3 per replica (decode) (read from the results)")
+  t.eq(rows["Hardware"][3], "unknown")
+  t.eq(rows["Parallelism"][2], "tp=8 dp=1 pp=1 ep=1 (decode) (read from the results)")
+  t.eq(rows["Decode image"][2], "ghcr.io/llm-d/llm-d-cuda:0.3.1 (decode) (read from the results)")
+  t.eq(rows["Target"][3], "http://127.0.0.1:8765 (read from the results)")
+  t.eq(rows["Load profile"][3], "constant (read from the results)")
+  -- free-form keys: kept, shown, and marked where they differ
+  t.eq(rows["**replicas** ≠"][2], "2")
+  t.eq(rows["**replicas** ≠"][3], "4")
+  t.eq(rows["max-num-seqs"][2], "256")
+  t.eq(rows["max-num-seqs"][3], "unknown")
+  t.eq(json.read(w .. "/run-a/run_state.json").stack.replicas, "2")
+  local cj = json.read(w .. "/comparison.json")
+  local differs = {}
+  for _, row in ipairs(cj.config) do if row.differs then differs[#differs + 1] = row.label end end
+  t.eq(differs, { "Model", "replicas", "Harness", "Load stages" })
 end)
 
 t.test("a failed run: the report warns and the summary refuses to call a winner", function()

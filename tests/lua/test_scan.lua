@@ -511,3 +511,20 @@ t.test("a file that shrinks while it is mapped and read is an error naming it, n
   t.eq(s:count(), 3)
   t.eq(s:mean(), (7 + 2 + 4) / 3)
 end)
+
+t.test("duplicate keys: an error naming the key, not both values routed (issue 17)", function()
+  -- a stale duplicate output_token_times turned an ITL mean of 6.89 ms into 172.40 ms:
+  -- the record below has its times twice; nothing may be added from it
+  local doc = '[{"start_time": 0, "info": {"output_token_times": [1.0, 1.5, 2.0],\n'
+    .. '  "output_token_times": [1.0, 30.0]}}]'
+  local itl = stats.new()
+  itl:add(7)
+  -- byte offsets by python3: d.index('"output_token_times"'), d.rindex(...)
+  t.raises('(text):2:3: duplicate key "output_token_times" in an object (first at line 1, byte 28) (byte 69)',
+    scan.json, { text = doc }, { { "$[*].info.output_token_times", itl, reduce = "diffs" } })
+  t.eq(itl:count(), 1) -- as it was before the call
+  -- the same through projections, and in a member no rule names
+  t.raises('duplicate key "output_token_times"', scan.json, { text = doc },
+    { { "$[*]", function() end, fields = { "info.output_token_times[0]" } } })
+  t.raises('duplicate key "x"', scan.json, { text = '[{"x": 1, "x": 2, "a": 3}]' }, { { "$[*].a", itl } })
+end)

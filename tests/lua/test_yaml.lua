@@ -163,3 +163,29 @@ t.test("deep nesting is an error, not a crash", function()
   local ok = yaml.load(string.rep("[", 500) .. string.rep("]", 500))
   t.eq(type(ok), "table")
 end)
+
+t.test("alias expansion is bounded: a billion laughs is refused, naming the file and node", function()
+  -- by hand: a = ["lol"] is 2 nodes, each level 1 + 10 * the level below (21, 211,
+  -- 2111, 21111, ...): a 13-line plan of 9 levels is 2 * 10^8 nodes to whoever walks it
+  -- (yaml.dump grew past 20 GB)
+  local lines = { 'a: &a ["lol"]' }
+  local names = { "a", "b", "c", "d", "e", "f", "g", "h", "i" }
+  for k = 2, 9 do
+    local refs = {}
+    for r = 1, 10 do refs[r] = "*" .. names[k - 1] end
+    lines[k] = ("%s: &%s [%s]"):format(names[k], names[k], table.concat(refs, ", "))
+  end
+  local text = table.concat(lines, "\n") .. "\n"
+  -- d (line 4) is 2111 nodes from 40 written (the root, 4 keys, 4 sequences, "lol", 30
+  -- aliases): 98.1% aliased, allowed (at most 99% below 400,000 nodes); e (line 5) is
+  -- 21111 nodes from 52: 99.75% aliased, refused
+  t.raises("plan.yaml:5:4: excessive aliasing: this node expands to 21111 nodes through aliases, "
+    .. "from 52 nodes written in the document",
+    yaml.load, text, "plan.yaml")
+  local ok = yaml.load(table.concat(lines, "\n", 1, 4) .. "\n", "small.yaml")
+  t.eq(#ok.d, 10)
+  t.ok(ok.d[1] == ok.c and ok.c[10] == ok.b) -- aliases still share one value
+  -- merge keys and ordinary anchors are far below the bound
+  local m = yaml.load("base: &b {x: 1, y: 2}\nr1: {<<: *b, y: 3}\nr2: {<<: *b}\n")
+  t.eq({ m.r1.x, m.r1.y, m.r2.y }, { 1, 3, 2 })
+end)

@@ -193,6 +193,69 @@ static int escape_dense_agree(void)
     return bad;
 }
 
+/* ---- duplicate keys: random documents against a naive check ---- */
+
+typedef struct DupGen {
+    char buf[1 << 16];
+    size_t n;
+    uint64_t rnd;
+    long first_dup; /* offset of the first key repeating one of its object's, or -1 */
+} DupGen;
+
+static unsigned dup_rand(DupGen *g, unsigned m)
+{
+    g->rnd = g->rnd * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (unsigned)(g->rnd >> 33) % m;
+}
+
+static void dup_put(DupGen *g, const char *s)
+{
+    size_t k = strlen(s);
+    if (g->n + k < sizeof g->buf)
+        memcpy(g->buf + g->n, s, k), g->n += k;
+}
+
+/* A value at depth d: objects draw names from a small set (plain or with \u escapes:
+   "a" and "\u0061" are one name), some with many members (the hash table's path). */
+static void dup_value(DupGen *g, int d)
+{
+    unsigned kind = d > 4 ? 0 : dup_rand(g, 4);
+    if (kind == 0) {
+        dup_put(g, dup_rand(g, 2) ? "1" : "\"s\"");
+    } else if (kind == 1) {
+        dup_put(g, "[");
+        unsigned n = dup_rand(g, 4);
+        for (unsigned i = 0; i < n; i++) {
+            if (i)
+                dup_put(g, ",");
+            dup_value(g, d + 1);
+        }
+        dup_put(g, "]");
+    } else {
+        int big = dup_rand(g, 8) == 0;
+        unsigned names = big ? 200 : 6, n = big ? 20 + dup_rand(g, 60) : dup_rand(g, 5);
+        unsigned seen[80];
+        dup_put(g, "{");
+        for (unsigned i = 0; i < n; i++) {
+            if (i)
+                dup_put(g, ", ");
+            unsigned name = dup_rand(g, names);
+            for (unsigned j = 0; j < i; j++)
+                if (seen[j] == name && g->first_dup < 0)
+                    g->first_dup = (long)g->n;
+            seen[i] = name;
+            char key[32];
+            if (dup_rand(g, 3) == 0) /* the first letter escaped */
+                snprintf(key, sizeof key, "\"\\u%04x%u\":", 'k', name);
+            else
+                snprintf(key, sizeof key, "\"k%u\":", name);
+            dup_put(g, key);
+            dup_value(g, d + 1);
+        }
+        dup_put(g, "}");
+    }
+}
+
 int main(void)
 {
     JsonParser p;
@@ -569,6 +632,67 @@ int main(void)
         }
         CHECK(!mismatch && k == n);
         json_parser_free(&p);
+    }
+
+    TEST("duplicate keys: an error at the second, naming it and the first, however read")
+    {
+        CHECK(error_is("{\"v\": 1, \"v\": 2}",
+                       "duplicate key \"v\" in an object (first at line 1, byte 1)", 1, 10));
+        /* escapes decoded: \u0061b is ab; the same name at other depths or in sibling
+           objects is no duplicate */
+        CHECK(error_is("{\"ab\": 1,\n \"\\u0061b\": 2}", "duplicate key \"ab\"", 2, 2));
+        CHECK(run_all(&p, "{\"a\": {\"a\": {\"a\": 1}}, \"b\": [{\"a\": 1}, {\"a\": 2}]}") ==
+              JSON_END);
+        json_parser_free(&p);
+        CHECK(error_is("[{\"a\": [{\"b\": 1}], \"a\": 2}]", "duplicate key \"a\"", 1, 20));
+        /* random documents: the parser, whole, through json_skip and fed in windows of
+           7 bytes, fails exactly where a naive O(n^2) check over each object's names
+           finds the first repeat, and nowhere else */
+        int bad = 0, dups = 0;
+        for (int r = 0; r < 3000 && bad < 5; r++) {
+            static DupGen g;
+            g.n = 0;
+            g.rnd = (uint64_t)r * 2654435761u + 1;
+            g.first_dup = -1;
+            dup_put(&g, "[");
+            dup_value(&g, 0);
+            dup_put(&g, "]");
+            dups += g.first_dup >= 0;
+            for (int way = 0; way < 3; way++) {
+                json_parser_init(&p);
+                JsonTok t;
+                if (way == 2) { /* windows of 7 bytes, the unconsumed tail fed again */
+                    size_t consumed = 0, end = 0;
+                    for (;;) {
+                        end = end + 7 < g.n ? end + 7 : g.n;
+                        p.base = consumed;
+                        json_feed(&p, g.buf + consumed, end - consumed, end == g.n);
+                        while ((t = json_next(&p)) > JSON_END)
+                            ;
+                        if (t != JSON_MORE)
+                            break;
+                        consumed += p.pos;
+                    }
+                } else {
+                    json_feed(&p, g.buf, g.n, 1);
+                    t = json_next(&p); /* [ */
+                    if (way == 1)
+                        t = json_skip(&p, 1, SIZE_MAX);
+                    while (t > JSON_END)
+                        t = json_next(&p);
+                }
+                int ok = g.first_dup < 0 ? t == JSON_END
+                                         : t == JSON_ERROR && p.err_off == (uint64_t)g.first_dup &&
+                                               strncmp(p.err, "duplicate key", 13) == 0;
+                if (!ok) {
+                    fprintf(stderr, "  doc %d way %d: want %ld, got %d at %llu: %s\n", r, way,
+                            g.first_dup, (int)t, (unsigned long long)p.err_off, p.err);
+                    bad++;
+                }
+                json_parser_free(&p);
+            }
+        }
+        CHECK(bad == 0 && dups > 500 && dups < 2500); /* both outcomes well exercised */
     }
 
     TEST("JSON Lines mode accepts several top-level values")

@@ -4,6 +4,7 @@
 ** identity independent of label order.
 */
 #include <math.h>
+#include <signal.h>
 #include <string.h>
 
 #include "prom.h"
@@ -118,6 +119,22 @@ int main(void)
             else
                 CHECK(rc == -1 && strstr(p.err, "at column 4 cannot be part of a number") != NULL);
         }
+        prom_parser_free(&p);
+    }
+
+    TEST("parsing stops when the interrupt flag is set, tolerant or not")
+    {
+        static volatile sig_atomic_t stop = 1;
+        PromParser p;
+        prom_parser_init(&p);
+        p.interrupted = &stop;
+        p.tolerant = 1;
+        int n = 0;
+        const char *text = "a 1\nb 2\n";
+        CHECK(prom_parse(&p, text, strlen(text), count_fn, &n) == -1 && n == 0);
+        CHECK_STR(p.err, "line 1: interrupted");
+        stop = 0;
+        CHECK(prom_parse(&p, text, strlen(text), count_fn, &n) == 0 && n == 2);
         prom_parser_free(&p);
     }
 

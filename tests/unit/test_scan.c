@@ -5,6 +5,8 @@
 ** against numpy by tests/lua/test_scan.lua.
 */
 #include <math.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include "../fuzz/differential.h"
 #include "testhelp.h"
@@ -68,6 +70,15 @@ static const char *const JSON_DOCS[] = {
     "[{\"x\": [1, 2], \"y\": tru, \"a\": 1}]",
     "[{\"x\": \"abc",
     "[{\"x\": {\"a\": [1, 2]}, \"y\": null, \"d\": [1, 2], \"z\": [], \"c\": [0.5]}, {\"q\": 1}]",
+    /* duplicate keys: an error wherever they are (a watched member, one passed over, a
+       container skipped whole, an object with many members), never two values routed */
+    "{\"b\": [1, 2], \"b\": [3]}",
+    "[{\"a\": 1, \"x\": 2, \"x\": 3}]",
+    "[{\"q\": {\"r\": [1, {\"s\": 1, \"s\": 2}]}, \"a\": 1}]",
+    "[{\"a\": 1}, {\"a\": 2, \"\\u0061\": 3}]",
+    "[{\"k0\":0,\"k1\":1,\"k2\":2,\"k3\":3,\"k4\":4,\"k5\":5,\"k6\":6,\"k7\":7,\"k8\":8,\"k9\":9,"
+    "\"k10\":0,\"k11\":1,\"k12\":2,\"k13\":3,\"k14\":4,\"k15\":5,\"k16\":6,\"k17\":7,\"k18\":8,"
+    "\"k19\":9,\"k20\":0,\"k21\":1,\"k22\":2,\"k23\":3,\"k24\":4,\"k25\":5,\"a\":1,\"k3\":0}]",
     /* text in other scripts: sequences one after another, cut anywhere by the reads */
     "[{\"x\": \"\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e \xc3\xa9\xc3\xa8 "
     "\xf0\x9f\x98\x80\xf0\x9f\x98\x80\", \"a\": 1}]",
@@ -117,8 +128,8 @@ static int all_agree(const char *const *docs, size_t n, int format)
 /* Scans text for one strict accumulator rule (a CSV column name or a JSON path), whole
    (read_max 0) or through reads of read_max bytes: 0 with *sum, or -1 with the error
    in err; *refills is how many times the window was refilled. */
-static int scan_one(int format, const char *pattern, const char *text, size_t len,
-                    size_t read_max, double *sum, uint64_t *refills, char *err, size_t errlen)
+static int scan_one(int format, const char *pattern, const char *text, size_t len, size_t read_max,
+                    double *sum, uint64_t *refills, char *err, size_t errlen)
 {
     Stats st;
     stats_init(&st, 0);
@@ -211,7 +222,8 @@ int main(void)
         /* the issue's case: strtod stopped at the NUL and read 2 */
         double sum;
         char err[512];
-        static const char nul[] = "x,y\n1,2\0" "999\n";
+        static const char nul[] = "x,y\n1,2\0"
+                                  "999\n";
         CHECK(csv_column(nul, sizeof nul - 1, &sum, err, sizeof err) == -1);
         CHECK_STR(err, "t.csv:2:4: column 'y': expected a number, found '2\\x00999' (byte "
                        "'\\x00' cannot be part of a number)");
@@ -269,6 +281,55 @@ int main(void)
         CHECK(scan_one(SCAN_CSV, "y", doc, n, 4096, &sum, &refills, err, sizeof err) == 0);
         CHECK(sum == 6 && refills < 64);
         free(doc);
+    }
+
+    TEST("a scan stops when the interrupt flag is set: at a read, and every 4 MB of a map")
+    {
+        static volatile sig_atomic_t stop = 1;
+        static const char doc[] = "{\"v\": [1, 2, 3]}";
+        Scanner s;
+        scan_init(&s, "t.json", SCAN_JSON);
+        FILE *fp = fmemopen((void *)(uintptr_t)doc, sizeof doc - 1, "r");
+        scan_open_file(&s, fp);
+        s.interrupted = &stop;
+        CHECK(scan_run(&s) == -1);
+        CHECK_STR(s.err, "t.json: interrupted");
+        scan_free(&s);
+        fclose(fp);
+        /* a mapped file of 12 MB: the flag is seen at the first 4 MB step */
+        char path[] = "/tmp/llmdlua-test-scan-XXXXXX";
+        int fd = mkstemp(path);
+        CHECK(fd >= 0);
+        FILE *out = fdopen(fd, "w");
+        fputs("[", out);
+        for (int i = 0; i < 3000000; i++)
+            fputs(i ? ",1.5" : "1.5", out);
+        fputs("]", out);
+        fclose(out);
+        char err[512];
+        Stats st;
+        stats_init(&st, 0);
+        ScanRule rule;
+        memset(&rule, 0, sizeof rule);
+        CHECK(scan_path_parse("$[*]", 0, &rule.path, err, sizeof err) == 0);
+        rule.sink = SINK_STATS;
+        rule.stats = &st;
+        for (int flag = 0; flag < 2; flag++) {
+            stop = (sig_atomic_t)flag;
+            scan_init(&s, "big.json", SCAN_JSON);
+            CHECK(scan_open_path(&s, path) == 0 && s.map != NULL);
+            s.rules = &rule;
+            s.nrules = 1;
+            s.interrupted = &stop;
+            int rc = scan_run(&s);
+            /* without the flag all 3,000,000 values; with it, an error before the end */
+            CHECK(flag ? rc == -1 && strcmp(s.err, "big.json: interrupted") == 0
+                       : rc == 0 && st.n == 3000000);
+            scan_free(&s);
+        }
+        stats_free(&st);
+        scan_path_free(&rule.path);
+        unlink(path);
     }
 
     return test_report();

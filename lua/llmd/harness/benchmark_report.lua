@@ -62,11 +62,12 @@ local LAT = {
   ttft = "time_to_first_token", tpot = "time_per_output_token", itl = "inter_token_latency",
   ntpot = "normalized_time_per_output_token", latency = "request_latency",
 }
--- a BR converted from guidellm: by meaning
-local LAT_GUIDELLM = {
-  ttft = "time_to_first_token", tpot = "inter_token_latency", ntpot = "time_per_output_token",
-  latency = "request_latency",
-}
+-- a BR converted from guidellm: by meaning. Its inter_token_latency is guidellm's
+-- token-weighted distribution: the mean is the pooled gap mean (itl_mean_ms), the
+-- percentiles are token-weighted (itl_tw_*); its time_per_output_token has no catalogue key
+local LAT_GUIDELLM = { ttft = "time_to_first_token", latency = "request_latency" }
+local BR_PCTS = { { "mean", "mean" }, { "p50", "p50" }, { "p90", "p90" }, { "p95", "p95" }, { "p99", "p99" },
+  { "p999", "p99p9" } }
 
 local function map(set, br, path, stage_fallback)
   local v01 = br.version == "0.1" or br.version == 0.1
@@ -99,7 +100,8 @@ local function map(set, br, path, stage_fallback)
   local lat = type(agg.latency) == "table" and agg.latency or {}
   for prefix, brkey in pairs(tool == "guidellm" and LAT_GUIDELLM or LAT) do
     local s = lat[brkey]
-    for _, w in ipairs { "mean", "p50", "p90", "p99" } do
+    for _, ww in ipairs(BR_PCTS) do
+      local w, bw = ww[1], ww[2]
       local key = prefix .. "_" .. w .. "_ms"
       if require("llmd.metrics").has(key) then
         if type(s) ~= "table" then
@@ -110,19 +112,36 @@ local function map(set, br, path, stage_fallback)
             error(("%s: latency.%s.units is %s; expected s, s/token, ms or ms/token")
               :format(path, brkey, tostring(s.units)), 0)
           end
-          if num(s[w]) then
-            rm.put(set, key, s[w] * scale, src .. ": latency." .. brkey, w ~= "mean" and method or nil)
+          if num(s[bw]) then
+            rm.put(set, key, s[bw] * scale, src .. ": latency." .. brkey, w ~= "mean" and method or nil)
           else
-            rm.unknown(set, key, ("latency.%s has no %s"):format(brkey, w))
+            rm.unknown(set, key, ("latency.%s has no %s"):format(brkey, bw))
           end
         end
       end
     end
   end
   if tool == "guidellm" then
-    for _, k in ipairs { "itl_mean_ms", "itl_p90_ms", "itl_p99_ms" } do
-      rm.unknown(set, k, "guidellm records no per-token times (its inter_token_latency is the catalogue's TPOT)")
+    local gl = require "llmd.harness.guidellm"
+    local s = lat.inter_token_latency
+    local scale = type(s) == "table" and TO_MS[s.units]
+    if type(s) == "table" and scale then
+      if num(s.mean) then
+        rm.put(set, "itl_mean_ms", s.mean * scale, src .. ": latency.inter_token_latency mean (guidellm's, "
+          .. "weighted by output tokens - 1: the pooled gap mean)")
+      end
+      for _, ww in ipairs(BR_PCTS) do
+        local key = "itl_tw_" .. ww[1] .. "_ms"
+        if require("llmd.metrics").has(key) and num(s[ww[2]]) then
+          rm.put(set, key, s[ww[2]] * scale, src .. ": latency.inter_token_latency (token-weighted)", method)
+        end
+      end
     end
+    for _, m in ipairs(require("llmd.metrics").list) do
+      if m.key:match("^tpot_") then rm.unknown(set, m.key, gl.NO_TPOT) end
+      if m.key:match("^itl_p") then rm.unknown(set, m.key, gl.NO_ITL) end
+    end
+    rm.unknown(set, "ntpot_mean_ms", gl.NO_NTPOT)
   end
   rm.latency_all_from_summary(set, failures, inc, src, method)
   local tp = type(agg.throughput) == "table" and agg.throughput or {}
@@ -159,6 +178,63 @@ local function map(set, br, path, stage_fallback)
     rate = num(std.rate_qps), concurrency = num(std.concurrency), method = method,
     requests = { total = total, ok = ok, failed = failures, incomplete = inc },
   }
+end
+
+-- What a v0.2 report's scenario.stack says of the inference engines: model, accelerator
+-- and count, parallelism, image, replicas (per role when there are several).
+local function stack_config(run, br, path)
+  local stack = type(br.scenario) == "table" and br.scenario.stack
+  if type(stack) ~= "table" then return end
+  local models, hw, par, img, reps = {}, {}, {}, {}, {}
+  local function add(t, v) for _, x in ipairs(t) do if x == v then return end end t[#t + 1] = v end
+  for _, comp in ipairs(stack) do
+    local s = type(comp) == "table" and comp.standardized
+    if type(s) == "table" and (s.kind == "inference_engine" or s.kind == nil) then
+      local role = s.role and (" (" .. tostring(s.role) .. ")") or ""
+      if type(s.model) == "table" and s.model.name then add(models, tostring(s.model.name)) end
+      local acc = type(s.accelerator) == "table" and s.accelerator or nil
+      if acc and acc.model then
+        local name = tostring(acc.model):gsub("%-", " ")
+        add(hw, (num(acc.count) and ("%d× "):format(acc.count) or "") .. name
+          .. (num(s.replicas) and num(s.replicas) > 1 and " per replica" or "") .. role)
+        if type(acc.parallelism) == "table" then
+          local p = {}
+          for _, k in ipairs { "tp", "dp", "pp", "ep" } do
+            if acc.parallelism[k] ~= nil then p[#p + 1] = k .. "=" .. tostring(acc.parallelism[k]) end
+          end
+          if #p > 0 then add(par, table.concat(p, " ") .. role) end
+        end
+      end
+      if s.tool_version then add(img, tostring(s.tool_version) .. role) end
+      if num(s.replicas) then add(reps, ("%d"):format(s.replicas) .. role) end
+    end
+  end
+  local src = path .. ": scenario.stack"
+  rm.config(run, "model", table.concat(models, ", "), src)
+  rm.config(run, "hardware", table.concat(hw, "; "), src)
+  rm.config(run, "parallelism", table.concat(par, "; "), src)
+  rm.config(run, "image", table.concat(img, "; "), src)
+  rm.config(run, "replicas", table.concat(reps, "; "), src)
+end
+
+-- The accelerators the stack used: v0.2, the sum of scenario.stack[*].standardized
+-- .accelerator.count over the inference engines (the schema: "total utilized accelerator
+-- count"); v0.1, the sum of scenario.host.accelerator[*].count. nil when not stated.
+local function accelerators(br)
+  local sc = type(br.scenario) == "table" and br.scenario or {}
+  local total, any = 0, false
+  if type(sc.stack) == "table" then
+    for _, comp in ipairs(sc.stack) do
+      local std = type(comp) == "table" and comp.standardized
+      local acc = type(std) == "table" and std.kind == "inference_engine" and std.accelerator
+      if type(acc) == "table" and num(acc.count) then total, any = total + acc.count, true end
+    end
+  elseif type(sc.host) == "table" and type(sc.host.accelerator) == "table" then
+    for _, acc in ipairs(sc.host.accelerator) do
+      if type(acc) == "table" and num(acc.count) then total, any = total + acc.count, true end
+    end
+  end
+  return any and total > 0 and total or nil
 end
 
 -- The first NaN in the document (YAML .nan, JSON NaN) as "a.b[2].c", or nil: a report
@@ -237,7 +313,11 @@ function M.extract(c, opts)
     end
     local st = rm.stage(i - 1)
     st.file = path
+    if i == 1 and accelerators(br) then
+      run.gpus, run.gpus_source = accelerators(br), "the benchmark report's stack"
+    end
     local info = map(st.metrics, br, path, i - 1)
+    if i == 1 then stack_config(run, br, path) end
     st.index, st.rate, st.concurrency = info.stage, info.rate, info.concurrency
     st.duration = st.metrics.values.duration_s
     st.achieved_rate = st.metrics.values.throughput_req_s

@@ -1,13 +1,19 @@
 -- guidellm (vllm-project/guidellm): one report, results.json (llm-d-benchmark) or
 -- benchmarks.json (guidellm's default), with one entry of `benchmarks` per load point.
 --
--- Names differ from the catalogue: guidellm's inter_token_latency_ms is our TPOT
--- ((last token - first token) / (output tokens - 1), per request), its
--- time_per_output_token_ms is our NTPOT (it divides by every output token, first
--- included), and it records no per-token times, so pooled ITL percentiles are unknown.
--- Its summaries use nearest-rank percentiles and write 0.0 for an empty distribution
--- (read here as unknown). When a benchmark kept every request (no sample_size), the
--- metrics are computed from the requests instead, and compared with the summaries.
+-- Names differ from the catalogue, and so do weights. In guidellm 0.7+ the
+-- inter_token_latency_ms distribution is weighted by each request's output tokens - 1:
+-- its mean is the pooled gap mean sum(last - first token) / sum(output tokens - 1), the
+-- catalogue's itl_mean_ms; its percentiles are token-weighted percentiles of the
+-- per-request means (itl_tw_*), neither TPOT nor pooled-gap percentiles.
+-- time_per_output_token_ms is weighted by output tokens and ends at the last token, not at
+-- the request's end: no catalogue key has that meaning, so it is left out. The per-request
+-- TPOT and NTPOT need the kept requests. guidellm records no per-token times, so pooled
+-- ITL percentiles are unknown. Its summaries use nearest-rank percentiles and write 0.0 for
+-- an empty distribution (read here as unknown). When a benchmark kept every request (no
+-- sample_size), the metrics are computed from the requests instead, and compared with the
+-- summaries. The window of a benchmark is its own start_time..end_time (the scheduler's
+-- measured window) on both paths.
 local rm = require "llmd.runmodel"
 local scan = require "llmd.scan"
 
@@ -42,12 +48,16 @@ local function dist(block, status)
 end
 
 local MAP = {
-  -- catalogue prefix, guidellm metric, scale to ms, what it is called there
+  -- catalogue prefix, guidellm metric, scale to ms, what it is called there, sample count per
   { "ttft", "time_to_first_token_ms", 1, "time_to_first_token_ms" },
-  { "tpot", "inter_token_latency_ms", 1, "inter_token_latency_ms (guidellm's ITL is the catalogue's TPOT)" },
-  { "ntpot", "time_per_output_token_ms", 1, "time_per_output_token_ms (guidellm's TPOT: / every output token)" },
   { "latency", "request_latency", 1000, "request_latency (s)" },
 }
+local PCT = { { "p50", "p50" }, { "p90", "p90" }, { "p95", "p95" }, { "p99", "p99" }, { "p999", "p999" } }
+
+M.NO_TPOT = "guidellm's summaries weight inter-token latency by tokens; the per-request TPOT needs its kept "
+  .. "requests (no sample_size)"
+M.NO_NTPOT = "guidellm's time_per_output_token is weighted by output tokens and ends at the last token, not at "
+  .. "the request's end: not the per-request NTPOT"
 
 -- Metrics of one benchmark entry from guidellm's own summaries.
 local function map_summary(set, b, where)
@@ -59,33 +69,65 @@ local function map_summary(set, b, where)
   local ok, failed, inc = num(rt.successful), num(rt.errored), num(rt.incomplete)
   if not ok or not failed then error(where .. ": metrics.request_totals.successful/errored must be numbers", 0) end
   local src = rm.SUMMARY
+  local metrics = require "llmd.metrics"
   rm.put(set, "requests_ok", ok, src)
   rm.put(set, "requests_failed", failed, src)
   if inc then rm.put(set, "requests_incomplete", inc, src) end
   if ok + failed > 0 then rm.put(set, "error_rate_pct", failed / (ok + failed) * 100, src) end
+  local function empty(name)
+    if ok == 0 then return "no successful requests" end
+    return ("guidellm's %s is empty (it writes 0.0: not a measurement)"):format(name)
+  end
   for _, e in ipairs(MAP) do
     local d = dist(m[e[2]])
     local src_e = src .. ": " .. e[4]
-    for _, w in ipairs { "mean", "p50", "p90", "p99" } do
-      local key = e[1] .. "_" .. w .. "_ms"
-      if require("llmd.metrics").has(key) then
+    if d then set.counts[e[1]] = d.count end
+    for _, w in ipairs { { "mean" }, table.unpack(PCT) } do
+      local key = e[1] .. "_" .. w[1] .. "_ms"
+      if metrics.has(key) then
         if not d then
-          rm.unknown(set, key, ok == 0 and "no successful requests"
-            or ("guidellm's %s is empty (it writes 0.0: not a measurement)"):format(e[2]))
+          rm.unknown(set, key, empty(e[2]))
         else
-          local v = w == "mean" and d.mean or (type(d.percentiles) == "table" and d.percentiles[w])
+          local v = w[1] == "mean" and d.mean or (type(d.percentiles) == "table" and d.percentiles[w[2]])
           if num(v) then
-            rm.put(set, key, v * e[3], src_e, w ~= "mean" and M.percentile_method or nil)
+            rm.put(set, key, v * e[3], src_e, w[1] ~= "mean" and M.percentile_method or nil)
           else
-            rm.unknown(set, key, e[2] .. " has no " .. w)
+            rm.unknown(set, key, e[2] .. " has no " .. (w[2] or w[1]))
           end
         end
       end
     end
   end
-  for _, k in ipairs { "itl_mean_ms", "itl_p90_ms", "itl_p99_ms" } do
-    rm.unknown(set, k, M.NO_ITL)
+  -- inter_token_latency_ms, weighted by output tokens - 1: the pooled mean, and
+  -- token-weighted percentiles under their own keys
+  local itl = dist(m.inter_token_latency_ms)
+  if itl then
+    set.counts.itl = itl.count
+    rm.put(set, "itl_mean_ms", itl.mean, src .. ": inter_token_latency_ms mean (weighted by output tokens - 1: "
+      .. "the pooled gap mean)")
+    for _, w in ipairs(PCT) do
+      local key = "itl_tw_" .. w[1] .. "_ms"
+      local v = type(itl.percentiles) == "table" and itl.percentiles[w[2]]
+      if metrics.has(key) then
+        if num(v) then
+          rm.put(set, key, v, src .. ": inter_token_latency_ms (token-weighted)", M.percentile_method)
+        else
+          rm.unknown(set, key, "inter_token_latency_ms has no " .. w[2])
+        end
+      end
+    end
+  else
+    rm.unknown(set, "itl_mean_ms", empty("inter_token_latency_ms"))
+    for _, w in ipairs(PCT) do
+      local key = "itl_tw_" .. w[1] .. "_ms"
+      if metrics.has(key) then rm.unknown(set, key, empty("inter_token_latency_ms")) end
+    end
   end
+  for _, p in ipairs { { "mean" }, table.unpack(PCT) } do
+    if metrics.has("tpot_" .. p[1] .. "_ms") then rm.unknown(set, "tpot_" .. p[1] .. "_ms", M.NO_TPOT) end
+    if metrics.has("itl_" .. p[1] .. "_ms") then rm.unknown(set, "itl_" .. p[1] .. "_ms", M.NO_ITL) end
+  end
+  rm.unknown(set, "ntpot_mean_ms", M.NO_NTPOT)
   rm.latency_all_from_summary(set, failed, inc, src, M.percentile_method)
   local dur = num(b.duration)
   if dur and dur > 0 then
@@ -118,6 +160,20 @@ local function strategy_load(st, strategy)
     st.concurrency = num(strategy.max_concurrency) or num(strategy.worker_count)
   elseif t == "synchronous" then
     st.concurrency = 1
+  end
+end
+
+local WINDOW_SRC = "guidellm's measured window (benchmark start_time to end_time)"
+
+-- The token-weighted ITL percentiles exist only in guidellm's summary: kept beside what
+-- the requests give.
+local function copy_tw(dst, summary)
+  for _, p in ipairs(PCT) do
+    local key = "itl_tw_" .. p[1] .. "_ms"
+    if require("llmd.metrics").has(key) then
+      local v, why = rm.get(summary, key)
+      if v then rm.put(dst, key, v, summary.source[key], summary.method[key]) else rm.unknown(dst, key, why) end
+    end
   end
 end
 
@@ -191,15 +247,18 @@ function M.extract(c, opts)
     if complete then
       local summary = st.metrics
       st.metrics = rm.set()
-      rm.fill(st.metrics, cur.acc, method, { itl = M.NO_ITL })
+      -- the window is the benchmark's own (its scheduler's measured window), as on the
+      -- summary path
+      local window = st.duration and st.duration > 0 and { st.duration, WINDOW_SRC } or nil
+      rm.fill(st.metrics, cur.acc, method, { itl = M.NO_ITL, window = window,
+        no_window = not window and "the benchmark has no duration" or nil })
       if cur.itl_gaps > 0 then
         rm.put(st.metrics, "itl_mean_ms", cur.itl_sum / cur.itl_gaps * 1000,
           rm.PER_REQUEST .. " (sum of first-to-last token times / sum of gaps)")
       end
-      -- guidellm's duration is its measurement window, which the requests' own
-      -- first start / last end need not match: keep the harness's rate beside ours
+      copy_tw(st.metrics, summary)
       rm.crosscheck(run, st.metrics, summary, { "requests_ok", "requests_failed", "ttft_mean_ms",
-        "tpot_mean_ms", "latency_p50_ms" }, ("guidellm's summary of benchmarks[%d]"):format(index))
+        "itl_mean_ms", "latency_p50_ms" }, ("guidellm's summary of benchmarks[%d]"):format(index))
     end
     for _, e in ipairs(cur.errs) do
       local code = tostring(e or ""):match("'(%d%d%d) ") or tostring(e or ""):match("status[ _]code[=: ]+(%d%d%d)")
@@ -222,9 +281,11 @@ function M.extract(c, opts)
     cur = { acc = rm.accumulator(opts), ok = 0, err = 0, inc = 0, itl_sum = 0, itl_gaps = 0, errs = {} }
   end
 
-  local meta
+  local meta, scenario, args
   scan.json(path, {
     { "$.metadata", function(v) meta = v end },
+    { "$.config.spec", function(v) scenario = v end, fields = { "backend.model", "backend.target", "profile.kind" } },
+    { "$.args", function(v) args = v end, fields = { "model", "target", "profile" } },
     { "$.benchmarks[*]", bench, fields = { "config.strategy", "metrics", "duration", "start_time", "end_time" } },
     { "$.benchmarks[*].requests.successful[*]", function(r) add(r, "ok") end, fields = REQ_FIELDS },
     { "$.benchmarks[*].requests.errored[*]", function(r) add(r, "err") end, fields = REQ_FIELDS },
@@ -234,10 +295,31 @@ function M.extract(c, opts)
     error(path .. ": no benchmarks (expected a guidellm report with a 'benchmarks' array)", 0)
   end
   if type(meta) == "table" then run.version = meta.guidellm_version end
+  -- the configuration it was run with: config.spec (0.7+), or args (older reports)
+  local src = path:match("[^/]+$")
+  if type(scenario) == "table" then
+    rm.config(run, "model", scenario["backend.model"], src .. ": config.spec.backend.model")
+    rm.config(run, "target", scenario["backend.target"], src)
+    rm.config(run, "profile", scenario["profile.kind"], src)
+  end
+  if type(args) == "table" then
+    rm.config(run, "model", args.model, src .. ": args")
+    rm.config(run, "target", args.target, src)
+    rm.config(run, "profile", args.profile, src)
+  end
   rm.finish_stages(run, opts)
   local measured = rm.measured(run)
   if #measured > 0 and all_complete then
-    rm.fill(run.overall, overall, method, { itl = M.NO_ITL })
+    -- the window: first measured benchmark's start to the last one's end, as rm.combine
+    local first, last = math.huge, -math.huge
+    for _, st in ipairs(measured) do
+      if not (st.start and st.finish) then first = nil; break end
+      first, last = math.min(first, st.start), math.max(last, st.finish)
+    end
+    local window = first and last > first and { last - first, WINDOW_SRC } or nil
+    rm.fill(run.overall, overall, method, { itl = M.NO_ITL, window = window,
+      no_window = not window and rm.NO_WINDOW or nil })
+    if #measured == 1 then copy_tw(run.overall, measured[1].metrics) end
     if itl_gaps > 0 then
       rm.put(run.overall, "itl_mean_ms", itl_sum / itl_gaps * 1000,
         rm.PER_REQUEST .. " (sum of first-to-last token times / sum of gaps)")

@@ -67,7 +67,8 @@ local LATENCY = {
   { "inter_token_latency", "itl" },
   { "normalized_time_per_output_token", "ntpot" },
 }
-local WHICH = { { "mean", "mean" }, { "p50", "median" }, { "p90", "p90" }, { "p99", "p99" } }
+local WHICH = { { "mean", "mean" }, { "p50", "median" }, { "p90", "p90" }, { "p95", "p95" }, { "p99", "p99" },
+  { "p999", "p99.9" } }
 
 local function num(v) return type(v) == "number" and v or nil end
 
@@ -114,6 +115,10 @@ local function map_report(set, d, path)
       end
     end
   end
+  -- sample counts a stage mean is over, where the harness's definition fixes them: NTPOT
+  -- has one value per success (0 for a success without output tokens); TTFT, TPOT and
+  -- ITL only count streamed requests with more than one token time, which it does not say
+  if type(lat.normalized_time_per_output_token) == "table" then set.counts.ntpot = ok end
   rm.latency_all_from_summary(set, failed, 0, src, M.percentile_method)
 
   local tp = type(succ.throughput) == "table" and succ.throughput or {}
@@ -127,8 +132,14 @@ local function map_report(set, d, path)
     rm.unknown(set, "duration_s", "no benchmark_time_seconds and no request rate")
   end
   if num(tp.requests_per_sec) then rm.put(set, "throughput_req_s", tp.requests_per_sec, src) end
-  if num(tp.output_tokens_per_sec) then rm.put(set, "throughput_tok_s", tp.output_tokens_per_sec, src) end
-  if num(tp.total_tokens_per_sec) then rm.put(set, "throughput_total_tok_s", tp.total_tokens_per_sec, src) end
+  -- token rates are the catalogue's output_tokens_total / window: v0.5+ totals are the
+  -- server's counts (its *_tokens_per_sec divide the client's), older builds have only
+  -- the client's, and their rates
+  local has_totals = type(succ.output_tokens) == "table" and num(succ.output_tokens.total)
+  if not has_totals then
+    if num(tp.output_tokens_per_sec) then rm.put(set, "throughput_tok_s", tp.output_tokens_per_sec, src) end
+    if num(tp.total_tokens_per_sec) then rm.put(set, "throughput_total_tok_s", tp.total_tokens_per_sec, src) end
+  end
 
   local token_source = "client count (inference-perf's tokenizer)"
   if type(succ.prompt_tokens) == "table" and num(succ.prompt_tokens.total) then
@@ -143,6 +154,14 @@ local function map_report(set, d, path)
   elseif type(succ.output_len) == "table" and num(succ.output_len.mean) then
     rm.put(set, "output_tokens_total", math.floor(succ.output_len.mean * ok + 0.5),
       src .. " (mean output length x successes)")
+  end
+  local dur = set.values.duration_s
+  if has_totals and dur and dur > 0 then
+    local out, inp = set.values.output_tokens_total, set.values.input_tokens_total
+    rm.put(set, "throughput_tok_s", out / dur, src .. " (output_tokens.total / benchmark time)")
+    if inp then
+      rm.put(set, "throughput_total_tok_s", (inp + out) / dur, src .. " (token totals / benchmark time)")
+    end
   end
   return token_source
 end
@@ -201,22 +220,29 @@ local function per_request(path, acc, keep, opts)
       if (r["#info.response_metrics.output_token_times"] or 0) > 1 then inexact_itl = true end
       return
     end
+    -- inference-perf's own formulas (summarize_requests), so that this path gives its
+    -- summaries: totals count the server's completion tokens (the client's count when the
+    -- server sent none); TPOT and NTPOT divide by the client's count; TTFT, TPOT and ITL
+    -- need more than one token time; NTPOT is 0 for a success without output tokens
+    local client = r["info.response_metrics.output_tokens"]
     local out = r["info.response_metrics.server_usage.completion_tokens"]
     if out then src_counts.server = src_counts.server + 1
     else
-      out = r["info.response_metrics.output_tokens"]
+      out = client
       if out then src_counts.client = src_counts.client + 1 end
     end
-    local inp = r["info.response_metrics.server_usage.prompt_tokens"]
-      or r["info.request_metrics.text.input_tokens"] or r["info.input_tokens"]
+    local inp = r["info.request_metrics.text.input_tokens"] or r["info.input_tokens"]
+      or r["info.response_metrics.server_usage.prompt_tokens"]
     local ntimes = r["#info.response_metrics.output_token_times"] or 0
     local t0, tn = r["info.response_metrics.output_token_times[0]"], r["info.response_metrics.output_token_times[-1]"]
     local e2e = finish - start
+    local n = type(client) == "number" and client or 0
+    if n <= 0 then opts.zero_tokens = (opts.zero_tokens or 0) + 1 end
     acc.add {
       ok = true, start = start, finish = finish, e2e = e2e,
-      ttft = ntimes >= 1 and t0 - start or nil,
-      tpot = (ntimes >= 2 and out and out > 1) and (tn - t0) / (out - 1) or nil,
-      ntpot = (out and out > 0) and e2e / out or nil,
+      ttft = ntimes > 1 and t0 - start or nil,
+      tpot = (ntimes > 1 and n > 1) and (tn - t0) / (n - 1) or nil,
+      ntpot = n > 0 and e2e / n or 0,
       in_tok = inp, out_tok = out,
     }
   end
@@ -312,8 +338,13 @@ function M.extract(c, opts)
   if c.per_request then
     local acc = rm.accumulator(opts)
     local keep = excluded and stage_windows(c.per_request, run.stages, run) or nil
-    token_source = per_request(c.per_request, acc, keep, { groups = groups, sketch = opts.sketch })
+    local po = { groups = groups, sketch = opts.sketch }
+    token_source = per_request(c.per_request, acc, keep, po)
     rm.fill(run.overall, acc, opts.percentile_method or "linear")
+    if (po.zero_tokens or 0) > 0 then
+      rm.warn(run, "%s: %d successful requests have no output token count; their NTPOT counts as 0, as in "
+        .. "inference-perf's own summaries", c.per_request, po.zero_tokens)
+    end
     if summary and not excluded then
       local rep = rm.set()
       map_report(rep, summary, c.summary)
@@ -335,6 +366,17 @@ function M.extract(c, opts)
     rm.fail(run, "every stage is marked warm-up: nothing is measured")
   end
   for _, st in ipairs(run.stages) do st.doc = nil end
+  -- the configuration inference-perf wrote beside its reports
+  local cfg_path = c.dir .. "/config.yaml"
+  if require("lfs").attributes(cfg_path, "mode") == "file" then
+    local cfg = rm.load(cfg_path)
+    local server = type(cfg) == "table" and type(cfg.server) == "table" and cfg.server or {}
+    rm.config(run, "model", server.model_name, cfg_path)
+    rm.config(run, "server", server.type, cfg_path)
+    rm.config(run, "target", server.base_url, cfg_path)
+    local load = type(cfg) == "table" and type(cfg.load) == "table" and cfg.load or {}
+    rm.config(run, "profile", load.type, cfg_path)
+  end
   return rm.close(run, measured, groups, token_source, true)
 end
 

@@ -91,7 +91,7 @@ function M.resolve(dir, opts)
     -- one file: detection sees that file alone in its folder
     local real = rm.realpath(opts.file)
     if not real then error(("%s: no such file"):format(opts.file), 0) end
-    rm.only_file = real
+    rm.only_file = { name = opts.file:match("[^/]+$"), real = real }
     local ok, r = pcall(M.detect, dir, opts.harness)
     rm.only_file = nil
     if not ok then error(r, 0) end
@@ -144,6 +144,8 @@ function M.extract(dir, opts)
   else
     run = c.harness.extract(c, opts)
     for _, u in ipairs(c.unreadable or {}) do rm.warn(run, "left out (--tolerant): %s", u) end
+    -- the CDF charts' quantile grid, from the accumulators just filled
+    run.cdf, run.cdf_count = rm.cdf(run.overall.samples)
   end
   run.root = dir
   for _, l in ipairs(rm.links_out(dir)) do

@@ -63,10 +63,20 @@ local function new(variant)
   local STATS = { { "ttft", "ttft" }, { "tpot", "tpot" }, { "itl", "itl" }, { "latency", "e2el" } }
   local fields = {}
   for _, k in ipairs(SCALARS) do fields[#fields + 1] = k end
+  -- percentile keys as vLLM writes them (p99.9 has a dot: a bracketed field name)
+  local WHICH = { { "mean", "mean" }, { "p50", "median" }, { "p90", "p90" }, { "p95", "p95" }, { "p99", "p99" },
+    { "p999", "p99.9" } }
+  local function field(w, s) return w .. "_" .. s .. "_ms" end
   for _, s in ipairs(STATS) do
-    for _, w in ipairs { "mean", "median", "p90", "p99" } do fields[#fields + 1] = w .. "_" .. s[2] .. "_ms" end
+    for _, w in ipairs(WHICH) do
+      local k = field(w[2], s[2])
+      fields[#fields + 1] = k:find(".", 1, true) and ('["' .. k .. '"]') or k
+    end
   end
-  local function f(d, k) return d[k] end
+  local function f(d, k)
+    if d[k] ~= nil then return d[k] end
+    return d['["' .. k .. '"]']
+  end
 
   -- Metrics of one file from its own aggregates.
   local function map_summary(set, d, path)
@@ -85,10 +95,12 @@ local function new(variant)
     end
     if failed and ok + failed > 0 then rm.put(set, "error_rate_pct", failed / (ok + failed) * 100, src) end
     local ttft_zero = f(d, "mean_ttft_ms") == 0
+    -- vLLM's TTFT has one value per completed request; its TPOT and ITL counts are not written
+    if not ttft_zero and num(f(d, "mean_ttft_ms")) then set.counts.ttft = ok end
     for _, s in ipairs(STATS) do
-      for _, w in ipairs { { "mean", "mean" }, { "p50", "median" }, { "p90", "p90" }, { "p99", "p99" } } do
+      for _, w in ipairs(WHICH) do
         local key = s[1] .. "_" .. w[1] .. "_ms"
-        local v = num(f(d, w[2] .. "_" .. s[2] .. "_ms"))
+        local v = num(f(d, field(w[2], s[2])))
         if require("llmd.metrics").has(key) then
           if s[1] == "ttft" and ttft_zero then
             rm.unknown(set, key, "the file says 0: TTFT was not measured (not streamed)")
@@ -99,7 +111,7 @@ local function new(variant)
           elseif s[1] == "latency" then
             rm.unknown(set, key, "no e2el statistics (the run's --percentile-metrics left out e2el)")
           else
-            rm.unknown(set, key, ("no %s_%s_ms (the run's --metric-percentiles)"):format(w[2], s[2]))
+            rm.unknown(set, key, ("no %s (the run's --metric-percentiles)"):format(field(w[2], s[2])))
           end
         end
       end
@@ -141,6 +153,11 @@ local function new(variant)
     return d, arr, itl
   end
 
+  local NO_SWEEP_WINDOW = "each invocation file has its own clock and none says when the others ran: the "
+    .. "window from the first request to the last, idle time included, is not recorded"
+  local NO_LAT = "no per-request latencies in this file (TTFT + chunk gaps stops at the last chunk: not the "
+    .. "end-to-end time)"
+
   -- Per-request accumulation of one file; nil when the arrays are missing or short.
   local function per_request(arr, itl, opts)
     local n = #arr.ttfts
@@ -154,7 +171,10 @@ local function new(variant)
       local err = arr.errors[i]
       local ok = err == nil or err == "" or err == require("llmd.json").null
       local ttft = num(arr.ttfts[i])
-      local e2e = has_lat and num(arr.latencies[i]) or (ttft and ttft + (arr.itl_sums[i] or 0))
+      -- without latencies (bench_serving) there is no exact end-to-end time: TTFT + chunk
+      -- gaps stops at the last chunk, so e2e, TPOT and NTPOT come from the file's own
+      -- aggregates (M.extract) or stay unknown
+      local e2e = has_lat and num(arr.latencies[i]) or nil
       local start = has_start and num(arr.start_times[i]) or nil
       if not ok then
         acc.add { ok = false, start = start, finish = start and e2e and start + e2e }
@@ -174,7 +194,7 @@ local function new(variant)
     acc.itl:merge(itl)
     local why = {
       ttft = not streamed and "every TTFT is 0: not measured (not streamed)" or nil,
-      e2e = "no latencies",
+      e2e = NO_LAT, tpot = not has_lat and NO_LAT or nil, ntpot = not has_lat and NO_LAT or nil,
     }
     return acc, why, has_start, has_lat
   end
@@ -195,7 +215,7 @@ local function new(variant)
       if da ~= db then return da < db end
       return a.path < b.path
     end)
-    local overall, all_detailed, sum_dur = rm.accumulator(opts), true, 0
+    local overall, all_detailed = rm.accumulator(opts), true
     for i, l in ipairs(loaded) do
       local d = l.d
       local st = rm.stage(i - 1)
@@ -208,16 +228,29 @@ local function new(variant)
       st.date = d.date
       local summary = rm.set()
       map_summary(summary, d, l.path)
-      local acc, why, has_start = per_request(l.arr, l.itl, { groups = groups, sketch = opts.sketch })
-      l.acc = acc
+      local acc, why, _, has_lat = per_request(l.arr, l.itl, { groups = groups, sketch = opts.sketch,
+        goodput = opts.goodput })
+      l.acc, l.has_lat = acc, has_lat
       if acc then
+        -- the window is the file's duration (vLLM's own measure of first request to last
+        -- response), on this path as on the summary one
+        local dur = summary.values.duration_s
+        why.window = dur and dur > 0 and { dur, rm.SUMMARY .. ": duration" } or nil
         rm.fill(st.metrics, acc, method, why)
-        if not has_start then
-          -- no start times (old format): the harness's duration is the window
-          local dur = summary.values.duration_s
-          if dur and dur > 0 then
-            rm.put(st.metrics, "duration_s", dur, rm.SUMMARY)
-            rm.put_rates(st.metrics, dur, acc, rm.PER_REQUEST .. " / the harness's duration")
+        if not has_lat then
+          -- the file's exact aggregates, where the run asked for them
+          for _, prefix in ipairs { "latency_", "latency_all_", "tpot_" } do
+            for _, m in ipairs(require("llmd.metrics").list) do
+              if m.key:sub(1, #prefix) == prefix and (prefix ~= "latency_" or not m.key:find("^latency_all_")) then
+                local v = summary.values[m.key]
+                if v then
+                  rm.put(st.metrics, m.key, v, summary.source[m.key], summary.method[m.key])
+                else
+                  st.metrics.values[m.key], st.metrics.source[m.key], st.metrics.method[m.key] = nil, nil, nil
+                  st.metrics.na[m.key] = summary.na[m.key] or NO_LAT
+                end
+              end
+            end
           end
         end
         rm.crosscheck(run, st.metrics, summary, { "requests_ok", "requests_failed", "ttft_mean_ms", "tpot_mean_ms",
@@ -238,23 +271,21 @@ local function new(variant)
     for _, st in ipairs(measured) do
       local l
       for _, x in ipairs(loaded) do if x.path == st.file then l = x end end
-      if l.acc then rm.merge_accumulator(overall, l.acc) else all_detailed = false end
-      sum_dur = sum_dur + (st.metrics.values.duration_s or 0)
+      if l.acc and l.has_lat then rm.merge_accumulator(overall, l.acc) else all_detailed = false end
     end
-    -- several load points all with per-request data: pooled; else what rm.close does
+    -- several load points all with per-request data: pooled; else what rm.close does.
+    -- Each invocation has its own clock (perf_counter start times) and the files do not say
+    -- when one ended and the next began: the run's window is unknown
     local pooled = #measured > 1 and all_detailed
     if pooled then
-      rm.fill(run.overall, overall, method)
-      -- each invocation has its own clock: the window is the sum of the load points' durations
-      local src = rm.PER_REQUEST .. " / the sum of the load points' durations"
-      if sum_dur > 0 then
-        rm.put(run.overall, "duration_s", sum_dur, src)
-        rm.put_rates(run.overall, sum_dur, overall, src)
-      end
+      rm.fill(run.overall, overall, method, { no_window = NO_SWEEP_WINDOW })
     end
     if loaded[1] then
       run.model = loaded[1].d.model_id
       run.backend = loaded[1].d.backend
+      local src = loaded[1].path:match("[^/]+$")
+      rm.config(run, "model", loaded[1].d.model_id, src)
+      rm.config(run, "server", loaded[1].d.backend, src)
     end
     return rm.close(run, measured, groups, variant.token_source, pooled)
   end

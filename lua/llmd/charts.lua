@@ -1,0 +1,598 @@
+-- llmd.charts: the report's charts. Lua only prepares each chart's data, from the
+-- comparison model and the two runs: a data file and the gnuplot variables the chart's
+-- template reads. gnuplot draws it, from an editable template templates/charts/NAME.gp,
+-- as SVG on its standard output; nothing here draws.
+--
+--   local charts = require "llmd.charts"
+--   local list = charts.prepare(model, side_a, side_b)  -- { {name=, title=, available=, reason=,
+--                                                       --    notes=, data=, vars=}, ... }
+--   charts.render(list, templates_dir, out_dir)         -- writes out_dir/NAME.dat and NAME.svg
+--
+-- A chart without data is not drawn: available = false and reason, one sentence saying why.
+-- The variables every template gets: datafile ('NAME.dat', gnuplot runs in out_dir),
+-- style_file (templates_dir/charts/style.gp), title, label_a, label_b, plus the chart's own
+-- (named at the top of each template). Text given to gnuplot is one line of valid UTF-8
+-- in single quotes, where gnuplot interprets nothing but a doubled quote; gnuplot's SVG
+-- terminal writes '<' and '&' as entities, render the '>' of "]]>" (checked by
+-- tests/lua/test_charts.lua).
+local lfs = require "lfs"
+local proc = require "llmd.proc"
+local ws = require "llmd.workspace"
+
+local M = {}
+
+M.NAMES = { "latency_throughput", "latency_cdf", "achieved_offered", "kv_cache", "errors" }
+
+M.NO_GNUPLOT = "Charts need gnuplot (Debian package gnuplot-nox; scripts/install-deps.sh installs it), "
+  .. "and it is not on PATH: the report has its tables only."
+
+-- Text for gnuplot and the SVG it writes: one line, no control characters, valid UTF-8
+-- (an invalid byte becomes '?').
+function M.clean_text(s)
+  s = tostring(s):gsub("[%z\1-\31\127]+", " ")
+  local out, i = {}, 1
+  while i <= #s do
+    local n, bad = utf8.len(s, i)
+    if n then out[#out + 1] = s:sub(i); break end
+    out[#out + 1] = s:sub(i, bad - 1) .. "?"
+    i = bad + 1
+  end
+  return table.concat(out)
+end
+
+-- A gnuplot string literal: single quotes, where only '' means anything.
+function M.gp_string(s)
+  return "'" .. M.clean_text(s):gsub("'", "''") .. "'"
+end
+
+local function finite(v)
+  return type(v) == "number" and v == v and v ~= math.huge and v ~= -math.huge
+end
+
+-- A number for gnuplot or a data file; unknown is NaN (gnuplot skips the point).
+function M.gp_number(v)
+  if not finite(v) then return "NaN" end
+  if math.type(v) == "integer" then return tostring(v) end
+  -- the shortest text that reads back as the same number
+  for _, f in ipairs { "%.15g", "%.16g" } do
+    local s = f:format(v)
+    if tonumber(s) == v then return s end
+  end
+  return ("%.17g"):format(v)
+end
+
+local function gp_value(v)
+  if type(v) == "string" then return M.gp_string(v) end
+  if type(v) == "boolean" then return v and "1" or "0" end
+  return M.gp_number(v)
+end
+
+-- The gnuplot commands that set vars ({ {name, value}, ... }; a value that is a table is
+-- an array), joined by "; ".
+function M.preamble(vars)
+  local out = {}
+  for _, nv in ipairs(vars) do
+    local name, v = nv[1], nv[2]
+    assert(name:match("^[%a_][%w_]*$"), "bad gnuplot variable name")
+    if type(v) == "table" then
+      assert(#v > 0, "an empty gnuplot array: " .. name)
+      local items = {}
+      for i, x in ipairs(v) do items[i] = gp_value(x) end
+      out[#out + 1] = ("array %s[%d] = [%s]"):format(name, #v, table.concat(items, ", "))
+    else
+      out[#out + 1] = ("%s = %s"):format(name, gp_value(v))
+    end
+  end
+  return table.concat(out, "; ")
+end
+
+-- Data files: one row a line, blocks (gnuplot's `index`) separated by two blank lines.
+local function data_text(header, blocks)
+  local out = { "# " .. header }
+  for b, rows in ipairs(blocks) do
+    if b > 1 then out[#out + 1] = "\n" end
+    out[#out + 1] = "# " .. rows.name
+    local list = #rows > 0 and rows or { { n = 1 } } -- an empty block would end the file early
+    for _, r in ipairs(list) do
+      local cells = {}
+      for i = 1, r.n do cells[i] = M.gp_number(r[i]) end -- nil (unknown) is NaN
+      out[#out + 1] = table.concat(cells, " ")
+    end
+  end
+  return table.concat(out, "\n") .. "\n"
+end
+
+local function row(n, ...)
+  local r = { n = n }
+  for i = 1, n do r[i] = select(i, ...) end
+  return r
+end
+
+-- Load points -------------------------------------------------------------------------------
+
+-- The run's load points: model.load_points[x] when the comparison model has them (the
+-- decision layer), else the measured stages. Each: {offered=, load_type = "rate" |
+-- "concurrency" | "unknown", achieved_rps=, output_tps=, values = {metric key = number}}.
+function M.load_points(model, side)
+  local lp = type(model.load_points) == "table" and model.load_points[side.x] or nil
+  local out = {}
+  if type(lp) == "table" then
+    for _, p in ipairs(lp) do
+      local v = type(p.values) == "table" and p.values or {}
+      out[#out + 1] = {
+        offered = finite(p.offered) and p.offered or nil, load_type = p.load_type or "unknown",
+        achieved_rps = finite(p.achieved_rps) and p.achieved_rps or nil,
+        output_tps = finite(p.output_tps) and p.output_tps or nil,
+        values = setmetatable({ latency_p90_ms = v.latency_p90_ms or v.e2e_p90_ms }, { __index = v }),
+      }
+    end
+    return out
+  end
+  for _, st in ipairs(side.run.stages or {}) do
+    if not st.warmup then
+      local v = st.metrics and st.metrics.values or {}
+      out[#out + 1] = {
+        offered = st.rate or st.concurrency,
+        load_type = st.rate and "rate" or st.concurrency and "concurrency" or "unknown",
+        achieved_rps = finite(v.throughput_req_s) and v.throughput_req_s or nil,
+        output_tps = finite(v.throughput_tok_s) and v.throughput_tok_s or nil,
+        values = v,
+      }
+    end
+  end
+  -- a single run without stages is one load point: its overall figures
+  if #out == 0 and side.run.overall then
+    local v = side.run.overall.values
+    if finite(v.throughput_req_s) then
+      out[1] = { load_type = "unknown", achieved_rps = v.throughput_req_s,
+        output_tps = finite(v.throughput_tok_s) and v.throughput_tok_s or nil, values = v }
+    end
+  end
+  table.sort(out, function(p, q)
+    local a, b = p.offered or p.achieved_rps or 0, q.offered or q.achieved_rps or 0
+    return a < b
+  end)
+  return out
+end
+
+-- Charts ------------------------------------------------------------------------------------
+
+local function base(name, title, A, B)
+  return { name = name, title = title, available = false, notes = {},
+    vars = { { "title", title }, { "label_a", A.label }, { "label_b", B.label } } }
+end
+
+local function add(c, name, v) c.vars[#c.vars + 1] = { name, v } end
+
+-- The spread of positive values calls for a log scale (largest / smallest > 20).
+local function wide(values)
+  local lo, hi
+  for _, v in ipairs(values) do
+    if finite(v) and v > 0 then
+      lo, hi = math.min(lo or v, v), math.max(hi or v, v)
+    end
+  end
+  return lo ~= nil and hi / lo > 20
+end
+
+local LATENCY_PANELS = {
+  { keys = { "ttft_p90_ms" }, label = "TTFT p90 (ms)" },
+  { keys = { "tpot_p90_ms", "itl_p90_ms" }, label = { "TPOT p90 (ms)", "ITL p90 (ms)" } },
+  { keys = { "latency_p90_ms" }, label = "E2E latency p90 (ms)", slo = { "latency_p90_ms", "e2e_p90_ms" } },
+}
+
+local function slo_for(model, keys)
+  for _, s in ipairs(type(model.slo) == "table" and model.slo or {}) do
+    for _, k in ipairs(keys) do
+      if s.key == k and finite(s.max) then return s.max end
+    end
+  end
+  return nil
+end
+
+-- 1. Latency percentiles against achieved throughput, one line per run.
+function M.latency_throughput(model, A, B)
+  local c = base("latency_throughput", "Latency against achieved throughput", A, B)
+  local pts = { a = M.load_points(model, A), b = M.load_points(model, B) }
+  if #pts.a < 2 and #pts.b < 2 then
+    c.reason = "Each run measured a single load point, so there is no curve to draw (the Performance Results "
+      .. "table compares the two)."
+    return c
+  end
+  -- x: achieved output tok/s and achieved req/s, each where the load points have it
+  local X = { { col = 1, field = "output_tps", label = "achieved output throughput (tok/s)", cap = "output_tps" },
+    { col = 2, field = "achieved_rps", label = "achieved request throughput (req/s)", cap = "rps" } }
+  local function has_x(p) return p.output_tps or p.achieved_rps end
+  local cols, labels, logs, slos, has_a, has_b = {}, {}, {}, {}, {}, {}
+  local chosen, chosen_keys = {}, {}
+  for i, panel in ipairs(LATENCY_PANELS) do
+    for k, key in ipairs(panel.keys) do
+      local ha, hb, vals = false, false, {}
+      for _, x in ipairs { "a", "b" } do
+        for _, p in ipairs(pts[x]) do
+          local v = p.values[key]
+          if finite(v) and has_x(p) then
+            vals[#vals + 1] = v
+            if x == "a" then ha = true else hb = true end
+          end
+        end
+      end
+      if ha or hb then
+        chosen[i] = key
+        chosen_keys[#chosen_keys + 1] = key
+        cols[#cols + 1] = 2 + i
+        labels[#labels + 1] = type(panel.label) == "table" and panel.label[k] or panel.label
+        logs[#logs + 1] = wide(vals)
+        slos[#slos + 1] = slo_for(model, panel.slo or { key }) or 0 / 0
+        has_a[#has_a + 1], has_b[#has_b + 1] = ha, hb
+        if not (ha and hb) then
+          c.notes[#c.notes + 1] = ("%s: only %s has values."):format(labels[#labels], ha and A.label or B.label)
+        end
+        break
+      end
+    end
+  end
+  if #cols == 0 then
+    c.reason = "Neither run has TTFT, TPOT/ITL or end-to-end latency percentiles per load point."
+    return c
+  end
+  -- an x axis is drawn when every panel has a point on it (gnuplot refuses an empty plot)
+  local xs = {}
+  for _, xd in ipairs(X) do
+    local all = true
+    for _, key in ipairs(chosen_keys) do
+      local any = false
+      for _, x in ipairs { "a", "b" } do
+        for _, p in ipairs(pts[x]) do
+          if finite(p.values[key]) and p[xd.field] then any = true end
+        end
+      end
+      all = all and any
+    end
+    if all then
+      xs[#xs + 1] = xd
+    else
+      c.notes[#c.notes + 1] = ("Not drawn against %s: the load points lack it.")
+        :format(xd.label:match("^achieved (.*)$"))
+    end
+  end
+  if #xs == 0 then
+    c.reason = "No latency is known at a load point whose achieved throughput is known."
+    return c
+  end
+  local blocks = {}
+  for _, x in ipairs { "a", "b" } do
+    local rows = { name = "run " .. x }
+    for _, p in ipairs(pts[x]) do
+      local v = p.values
+      rows[#rows + 1] = row(6, p.output_tps, p.achieved_rps, chosen[1] and v[chosen[1]],
+        chosen[2] and v[chosen[2]], chosen[3] and v[chosen[3]], p.offered)
+    end
+    blocks[#blocks + 1] = rows
+  end
+  c.data = data_text("output_tok_s achieved_req_s latency1_ms latency2_ms latency3_ms offered", blocks)
+  -- capacity markers: only where the SLOs are crossed between two load points (a run that
+  -- never violated them has a lower bound, said in a note, not drawn as a capacity)
+  local cap = type(model.capacity) == "table" and model.capacity or {}
+  local function capacity(x, field)
+    local k = cap[x]
+    if type(k) ~= "table" or (k.kind ~= nil and k.kind ~= "interpolated") then return 0 / 0 end
+    return finite(k[field]) and k[field] or 0 / 0
+  end
+  for _, s in ipairs { A, B } do
+    local k = cap[s.x]
+    if type(k) == "table" and k.kind == "never_violated" then
+      c.notes[#c.notes + 1] = ("%s met every SLO at every load point, so its capacity is not marked (%s).")
+        :format(s.label, tostring(k.text or "at least its highest load"))
+    end
+  end
+  local drawn = {}
+  for _, key in ipairs(chosen_keys) do drawn[key] = true end
+  drawn.e2e_p90_ms = drawn.latency_p90_ms
+  for _, sl in ipairs(type(model.slo) == "table" and model.slo or {}) do
+    if type(sl.key) == "string" and sl.key:match("_ms$") and not drawn[sl.key] then
+      c.notes[#c.notes + 1] = ("The SLO %s is not drawn: the panels show %s.")
+        :format(tostring(sl.text or sl.key), table.concat(labels, ", "))
+    end
+  end
+  local xcol, xlabel, cap_a, cap_b = {}, {}, {}, {}
+  for j, xd in ipairs(xs) do
+    xcol[j], xlabel[j] = xd.col, xd.label
+    cap_a[j], cap_b[j] = capacity("a", xd.cap), capacity("b", xd.cap)
+  end
+  add(c, "x_col", xcol)
+  add(c, "x_label", xlabel)
+  add(c, "cap_a", cap_a)
+  add(c, "cap_b", cap_b)
+  add(c, "panel_col", cols)
+  add(c, "panel_label", labels)
+  add(c, "panel_log", logs)
+  add(c, "panel_slo", slos)
+  add(c, "panel_has_a", has_a)
+  add(c, "panel_has_b", has_b)
+  c.available = true
+  return c
+end
+
+local CDF_PANELS = {
+  { "ttft_ms", "TTFT (ms)", "requests" }, { "tpot_ms", "TPOT (ms)", "requests" },
+  { "itl_ms", "inter-token latency (ms)", "token gaps" }, { "e2e_ms", "end-to-end latency (ms)", "requests" },
+}
+
+-- 2. CDFs of the per-request latencies (run.cdf, the quantile grid of the same pass).
+function M.latency_cdf(_, A, B)
+  local c = base("latency_cdf", "Latency distributions (per-request CDF)", A, B)
+  local ca, cb = A.run.cdf, B.run.cdf
+  if not ca and not cb then
+    c.reason = "Neither run kept per-request data, so there are no latency distributions to draw."
+    return c
+  end
+  local cols, labels, ylabels, logs, has_a, has_b = {}, {}, {}, {}, {}, {}
+  local qset, qs = {}, {}
+  for i, p in ipairs(CDF_PANELS) do
+    local ga, gb = ca and ca[p[1]], cb and cb[p[1]]
+    if (ga and #ga > 0) or (gb and #gb > 0) then
+      local vals = {}
+      for _, g in ipairs { ga or {}, gb or {} } do
+        for _, qv in ipairs(g) do
+          if not qset[qv[1]] then qset[qv[1]] = true; qs[#qs + 1] = qv[1] end
+          if qv[1] >= 1 and qv[1] <= 99 then vals[#vals + 1] = qv[2] end
+        end
+      end
+      cols[#cols + 1], labels[#labels + 1] = i + 1, p[2]
+      ylabels[#ylabels + 1] = ("share of %s at or below (%%)"):format(p[3])
+      logs[#logs + 1] = wide(vals)
+      has_a[#has_a + 1], has_b[#has_b + 1] = ga ~= nil and #ga > 0, gb ~= nil and #gb > 0
+    end
+  end
+  if #cols == 0 then
+    c.reason = "The runs' per-request data holds no latency samples."
+    return c
+  end
+  table.sort(qs)
+  local blocks = {}
+  for _, s in ipairs { { "a", ca }, { "b", cb } } do
+    local rows = { name = "run " .. s[1] }
+    local by = {}
+    for _, p in ipairs(CDF_PANELS) do
+      by[p[1]] = {}
+      for _, qv in ipairs(s[2] and s[2][p[1]] or {}) do by[p[1]][qv[1]] = qv[2] end
+    end
+    if s[2] then
+      for _, q in ipairs(qs) do
+        rows[#rows + 1] = row(5, q, by.ttft_ms[q], by.tpot_ms[q], by.itl_ms[q], by.e2e_ms[q])
+      end
+    end
+    blocks[#blocks + 1] = rows
+  end
+  for _, s in ipairs { { A, ca }, { B, cb } } do
+    if not s[2] then
+      c.notes[#c.notes + 1] = ("%s: no per-request data, so no distribution."):format(s[1].label)
+    end
+  end
+  c.data = data_text("percentile ttft_ms tpot_ms itl_ms e2e_ms", blocks)
+  add(c, "panel_col", cols)
+  add(c, "panel_label", labels)
+  add(c, "panel_ylabel", ylabels)
+  add(c, "panel_log", logs)
+  add(c, "panel_has_a", has_a)
+  add(c, "panel_has_b", has_b)
+  c.available = true
+  return c
+end
+
+-- 3. Achieved against offered load, per load point.
+function M.achieved_offered(model, A, B)
+  local c = base("achieved_offered", "Achieved against offered load", A, B)
+  local types, blocks, n = {}, {}, 0
+  for _, s in ipairs { A, B } do
+    local rows = { name = "run " .. s.x }
+    for _, p in ipairs(M.load_points(model, s)) do
+      if p.offered and p.achieved_rps then
+        rows[#rows + 1] = row(2, p.offered, p.achieved_rps)
+        types[p.load_type] = true
+        n = n + 1
+      end
+    end
+    blocks[#blocks + 1] = rows
+    if #rows == 0 then c.notes[#c.notes + 1] = ("%s: no load point with both an offered and an achieved rate.")
+      :format(s.label) end
+  end
+  if n == 0 then
+    c.reason = "No load point of either run states its offered load (and achieved rate), so there is nothing to plot."
+    return c
+  end
+  if types.rate and types.concurrency then
+    c.reason = "One run was driven by request rate and the other by concurrency, so their offered loads share no axis."
+    return c
+  end
+  c.data = data_text("offered achieved_req_s", blocks)
+  add(c, "xlabel", types.concurrency and "offered concurrency (requests in flight)" or "offered load (req/s)")
+  add(c, "diagonal", types.concurrency == nil)
+  c.available = true
+  return c
+end
+
+-- 4. KV-cache usage and prefix-cache hit rate over time, from the raw scrapes.
+function M.kv_cache(_, A, B)
+  local c = base("kv_cache", "KV cache over time", A, B)
+  local blocks, ha, hb = {}, { false, false }, { false, false }
+  for _, s in ipairs { A, B } do
+    local tl = type(s.kv) == "table" and s.kv.timeline or nil
+    local rows = { name = "run " .. s.x }
+    for _, p in ipairs(type(tl) == "table" and tl or {}) do
+      rows[#rows + 1] = row(3, p.t, p.usage_pct, p.hit_rate_pct)
+      local h = s == A and ha or hb
+      if finite(p.usage_pct) then h[1] = true end
+      if finite(p.hit_rate_pct) then h[2] = true end
+    end
+    if #rows == 0 then
+      c.notes[#c.notes + 1] = ("%s: no raw vLLM scrapes (metrics/raw/*_metrics.log).") :format(s.label)
+    end
+    blocks[#blocks + 1] = rows
+  end
+  local cols, labels, has_a, has_b = {}, {}, {}, {}
+  for i, l in ipairs { "KV-cache usage (%)", "prefix-cache hit rate (%)" } do
+    if ha[i] or hb[i] then
+      cols[#cols + 1], labels[#labels + 1], has_a[#has_a + 1], has_b[#has_b + 1] = i + 1, l, ha[i], hb[i]
+    end
+  end
+  if #cols == 0 then
+    c.reason = "Neither run has raw vLLM scrapes with KV-cache usage or prefix-cache counters over time."
+    return c
+  end
+  c.data = data_text("seconds usage_pct hit_rate_pct", blocks)
+  add(c, "panel_col", cols)
+  add(c, "panel_label", labels)
+  add(c, "panel_has_a", has_a)
+  add(c, "panel_has_b", has_b)
+  c.notes[#c.notes + 1] = "Usage is the mean over pods at each scrape; the hit rate is hits / queries "
+    .. "over the interval since the previous scrape, summed over pods."
+  c.available = true
+  return c
+end
+
+M.MAX_CAUSES = 10
+
+-- 5. Failed requests by cause, both runs.
+function M.errors(_, A, B)
+  local c = base("errors", "Failed requests by cause", A, B)
+  local by, order = {}, {}
+  for _, s in ipairs { A, B } do
+    for _, e in ipairs(s.run.errors or {}) do
+      local k = e.cause
+      if not by[k] then by[k] = { cause = k, a = 0, b = 0 }; order[#order + 1] = by[k] end
+      by[k][s.x] = by[k][s.x] + (e.count or 0)
+    end
+  end
+  if #order == 0 then
+    c.reason = "No failed requests in either run, so there is no error chart."
+    return c
+  end
+  table.sort(order, function(p, q)
+    if p.a + p.b ~= q.a + q.b then return p.a + p.b > q.a + q.b end
+    return p.cause < q.cause
+  end)
+  if #order > M.MAX_CAUSES then
+    local other = { cause = ("%d other causes"):format(#order - M.MAX_CAUSES + 1), a = 0, b = 0 }
+    for i = M.MAX_CAUSES, #order do other.a, other.b = other.a + order[i].a, other.b + order[i].b end
+    for i = #order, M.MAX_CAUSES, -1 do order[i] = nil end
+    order[M.MAX_CAUSES] = other
+  end
+  local rows, causes, max_count = { name = "cause a_count b_count" }, {}, 0
+  for i, e in ipairs(order) do
+    max_count = math.max(max_count, e.a, e.b)
+    rows[#rows + 1] = row(3, i, e.a, e.b)
+    local text = M.clean_text(e.cause)
+    if utf8.len(text) > 60 then text = text:sub(1, utf8.offset(text, 58) - 1) .. "..." end
+    causes[i] = text
+  end
+  c.data = data_text("index a_count b_count", { rows })
+  add(c, "cause", causes)
+  add(c, "max_count", max_count)
+  c.available = true
+  return c
+end
+
+-- Every chart of the comparison, in order; available or with the reason it is left out.
+function M.prepare(model, A, B)
+  local out = {}
+  for _, name in ipairs(M.NAMES) do out[#out + 1] = M[name](model, A, B) end
+  return out
+end
+
+-- Rendering ------------------------------------------------------------------------------------
+
+-- gnuplot's path, or nil.
+function M.gnuplot()
+  return proc.which("gnuplot")
+end
+
+local function tail(text, n)
+  local lines = {}
+  for l in tostring(text or ""):gmatch("[^\n]+") do
+    if l:match("%S") then lines[#lines + 1] = l end
+  end
+  return table.concat(lines, " | ", math.max(1, #lines - (n or 3) + 1))
+end
+
+-- Removes out_dir/NAME.svg and NAME.dat of the charts not drawn this time, so that the
+-- folder never shows a picture the report no longer has.
+function M.remove_stale(list, out_dir)
+  for _, c in ipairs(list) do
+    if not c.svg then
+      os.remove(out_dir .. "/" .. c.name .. ".svg")
+      os.remove(out_dir .. "/" .. c.name .. ".dat")
+    end
+  end
+end
+
+M.TIMEOUT = 60
+
+-- Draws the available charts with gnuplot (path gp) into out_dir: NAME.dat (the data) and
+-- NAME.svg, one gnuplot per chart. templates: a folder holding
+-- charts/NAME.gp and charts/style.gp, or a function ("charts/NAME.gp") -> path. Sets
+-- chart.svg (the SVG text) and chart.file ("charts/NAME.svg"). A template that gnuplot
+-- rejects is an error naming it.
+function M.render(list, templates, out_dir, gp)
+  ws.mkdir_p(out_dir)
+  local find = templates
+  if type(templates) == "string" then find = function(name) return templates .. "/" .. name end end
+  -- gnuplot runs in out_dir: the templates by absolute path
+  local function abs(p)
+    if p:sub(1, 1) ~= "/" then return lfs.currentdir() .. "/" .. p end
+    return p
+  end
+  local style = abs(find("charts/style.gp"))
+  for _, c in ipairs(list) do
+    if c.available then
+      local tpl = abs(find("charts/" .. c.name .. ".gp"))
+      if lfs.attributes(tpl, "mode") ~= "file" then
+        error(("%s: no such chart template (expected gnuplot commands for the %s chart)"):format(tpl, c.name), 0)
+      end
+      ws.write_text(out_dir .. "/" .. c.name .. ".dat", c.data)
+      local vars = { { "datafile", c.name .. ".dat" }, { "style_file", style } }
+      for _, v in ipairs(c.vars) do vars[#vars + 1] = v end
+      -- the SVG comes back through a pipe: only ws.write_text writes it, so a full disk
+      -- is reported as such, never as a short picture
+      local r = proc.run({ gp, "-e", M.preamble(vars), tpl },
+        { cwd = out_dir, stdout = "capture", stderr = "capture", timeout = M.TIMEOUT })
+      local svg, err = r.stdout or "", r.stderr or ""
+      if not r.ok then
+        local how = r.timed_out and ("timed out after %d s"):format(M.TIMEOUT)
+          or r.signal and ("signal " .. r.signal) or ("exit code " .. tostring(r.code))
+        error(("%s: gnuplot failed (%s): %s"):format(tpl, how, tail(err)), 0)
+      elseif not svg:find("<svg", 1, true) or not svg:find("</svg>", 1, true) then
+        error(("%s: gnuplot wrote no SVG on its standard output (the template must `set terminal svg` "
+          .. "and leave `set output` alone)%s"):format(tpl, err ~= "" and (": " .. tail(err)) or ""), 0)
+      else
+        -- gnuplot escapes < and & but not the > of "]]>", which XML forbids in text (a
+        -- label may hold it); gnuplot's own markup never holds that sequence
+        svg = svg:gsub("%]%]>", "]]&gt;")
+        ws.write_text(out_dir .. "/" .. c.name .. ".svg", svg)
+        c.svg = svg
+        c.file = "charts/" .. c.name .. ".svg"
+      end
+    end
+  end
+  M.remove_stale(list, out_dir)
+  return list
+end
+
+-- For the report templates: { list = charts (each with name, title, available, reason,
+-- notes, file, svg_inline), available = any drawn, note = why there are none (or nil) }.
+function M.section(list, note)
+  local html = require "llmd.html"
+  local any = false
+  for i, c in ipairs(list) do
+    if c.svg then
+      c.svg_inline = html.inline_svg(c.svg, ("c%d-"):format(i), c.title)
+      any = true
+    end
+    c.drawn = c.svg ~= nil
+    c.notes_text = table.concat(c.notes, " ")
+  end
+  return { list = list, available = any, note = note }
+end
+
+return M

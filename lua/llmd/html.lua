@@ -1,0 +1,58 @@
+-- llmd.html: what the self-contained HTML report needs beyond the template engine.
+--
+--   local html = require "llmd.html"
+--   html.inline_svg(svg_text, "c1-")   -- an SVG file's text, fit to sit inside an HTML page
+--
+-- The report is one file that works offline and as an attachment: inline CSS and inline
+-- SVG, no script, nothing fetched. gnuplot's SVG is a standalone XML document and may,
+-- from an edited template, carry a script (its `mouse` option) or links to other files;
+-- inline_svg keeps the drawing and drops the rest.
+local M = {}
+
+local ESC = { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;", ["'"] = "&#39;" }
+
+-- Text for HTML text or an attribute value.
+function M.escape(s)
+  return (tostring(s):gsub("[&<>\"']", ESC))
+end
+
+-- The SVG element of svg text, without what an inline SVG must not have or need:
+-- the XML declaration, the DOCTYPE, comments, <script> elements, on* event attributes,
+-- and links to anything but the drawing's own elements (href not starting with '#').
+-- Element ids (and the '#id' / url(#id) references to them) get prefix, so that several
+-- charts in one page never share an id. title, when given, replaces the drawing's first
+-- <title> (gnuplot's "Gnuplot") and becomes its accessible name. Raises when there is no
+-- <svg ...> ... </svg>.
+function M.inline_svg(text, prefix, title)
+  local s = text:find("<svg[%s>]")
+  local e = select(2, text:find(".*</svg>"))
+  if not s or not e then error("inline_svg: not an SVG document (no <svg ...> ... </svg>)", 2) end
+  local svg = text:sub(s, e)
+  svg = svg:gsub("<!%-%-.-%-%->", "")
+  svg = svg:gsub("<!%[CDATA%[.-%]%]>", "")
+  -- script elements, whatever their case, with their content
+  svg = svg:gsub("<[Ss][Cc][Rr][Ii][Pp][Tt][^>]-/>", "")
+  svg = svg:gsub("<[Ss][Cc][Rr][Ii][Pp][Tt].-</[Ss][Cc][Rr][Ii][Pp][Tt]%s*>", "")
+  svg = svg:gsub("<[Ss][Cc][Rr][Ii][Pp][Tt][^>]*>.*$", "</svg>") -- an unclosed one: cut the rest
+  -- inside tags only: event handlers and outside links
+  svg = svg:gsub("<[%a][^<>]*>", function(tag)
+    tag = tag:gsub("%s[Oo][Nn][%w_%-]*%s*=%s*\"[^\"]*\"", "")
+    tag = tag:gsub("%s[Oo][Nn][%w_%-]*%s*=%s*'[^']*'", "")
+    tag = tag:gsub("%s([%w:]*[Hh][Rr][Ee][Ff])%s*=%s*([\"'])(.-)%2", function(name, q, v)
+      if v:sub(1, 1) == "#" then return (" %s=%s#%s%s%s"):format(name, q, prefix, v:sub(2), q) end
+      return ""
+    end)
+    tag = tag:gsub("(%sid%s*=%s*)([\"'])", "%1%2" .. prefix:gsub("%%", "%%%%"))
+    tag = tag:gsub("url%(%s*['\"]?[^#'\")%s][^)]*%)", "none") -- url(...) of another file
+    tag = tag:gsub("url%(#", "url(#" .. prefix:gsub("%%", "%%%%"))
+    return tag
+  end)
+  if title then
+    local t = M.escape(title)
+    svg = svg:gsub("^<svg", '<svg role="img" aria-label="' .. t:gsub("%%", "%%%%") .. '"', 1)
+    svg = svg:gsub("<title>.-</title>", "<title>" .. t:gsub("%%", "%%%%") .. "</title>", 1)
+  end
+  return svg
+end
+
+return M

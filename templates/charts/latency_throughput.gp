@@ -1,0 +1,74 @@
+# Latency against achieved throughput: one row of panels per latency percentile, one
+# column per throughput (output tok/s, req/s), one line per run, one key under them all.
+# gnuplot writes the SVG on its standard output (no `set output`).
+#
+# From llmdlua: datafile (columns: output tok/s, achieved req/s, then one latency column
+# per panel, offered load; block 0 is run A, block 1 run B), style_file, title, label_a,
+# label_b; per x axis j: x_col[j] (its column), x_label[j], cap_a[j] / cap_b[j] (each
+# run's capacity at the SLOs on that axis, NaN when unknown); per panel i: panel_col[i]
+# (its column), panel_label[i], panel_log[i] (1: log y), panel_slo[i] (the SLO
+# threshold in ms, NaN when none), panel_has_a[i] / panel_has_b[i] (does the run have
+# values).
+n = |panel_col|
+m = |x_col|
+w = 560 * m + 100
+h = 250 * n + 120
+set terminal svg noenhanced dynamic size w, h font 'sans,12'
+load style_file
+set multiplot title title font 'sans,15'
+top = 40.0 / h      # the title
+bottom = 70.0 / h   # the key
+ph = (1 - top - bottom) / n
+set lmargin 10
+set rmargin 3
+set tmargin 1
+set bmargin 3.5
+unset key
+slo_any = 0
+do for [i = 1:n] {
+  if (panel_slo[i] == panel_slo[i]) { slo_any = 1 }
+  do for [j = 1:m] {
+    set origin (j - 1.0) / m, bottom + (n - i) * ph
+    set size 1.0 / m, ph
+    set xlabel x_label[j]
+    set ylabel panel_label[i]
+    if (panel_log[i]) { set logscale y } else { unset logscale y }
+    unset arrow
+    if (panel_slo[i] == panel_slo[i]) {
+      set arrow from graph 0, first panel_slo[i] to graph 1, first panel_slo[i] nohead linestyle 3 front
+    }
+    if (cap_a[j] == cap_a[j]) {
+      set arrow from first cap_a[j], graph 0 to first cap_a[j], graph 1 nohead linestyle 1 linewidth 1 dashtype 3
+    }
+    if (cap_b[j] == cap_b[j]) {
+      set arrow from first cap_b[j], graph 0 to first cap_b[j], graph 1 nohead linestyle 2 linewidth 1 dashtype 3
+    }
+    plot datafile index 0 using x_col[j]:(column(panel_col[i])) with linespoints linestyle 1 notitle, \
+         datafile index 1 using x_col[j]:(column(panel_col[i])) with linespoints linestyle 2 notitle
+  }
+}
+# the key, alone in the strip under the panels: NaN draws nothing but a key entry
+set origin 0, 0
+set size 1, bottom
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset arrow
+unset grid
+unset logscale
+set xrange [0:1]
+set yrange [0:1]
+set key center center horizontal noopaque nobox
+has_a = 0
+has_b = 0
+do for [i = 1:n] {
+  if (panel_has_a[i]) { has_a = 1 }
+  if (panel_has_b[i]) { has_b = 1 }
+}
+plot NaN with linespoints linestyle 1 title (has_a ? label_a : ''), \
+     NaN with linespoints linestyle 2 title (has_b ? label_b : ''), \
+     NaN with lines linestyle 3 title (slo_any ? 'SLO threshold' : ''), \
+     NaN with lines linestyle 1 linewidth 1 dashtype 3 title (cap_a[1] == cap_a[1] ? 'capacity at SLO, '.label_a : ''), \
+     NaN with lines linestyle 2 linewidth 1 dashtype 3 title (cap_b[1] == cap_b[1] ? 'capacity at SLO, '.label_b : '')
+unset multiplot

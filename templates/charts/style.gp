@@ -1,0 +1,16 @@
+# The look shared by every chart: loaded by each NAME.gp after its `set terminal`.
+# Edit freely (the workspace keeps a copy in templates/charts/: edit that one and run
+# `llmdlua analyze.lua <workspace>`).
+#
+# Run A and run B differ in colour (Okabe-Ito blue and vermillion, told apart by
+# colour-blind readers), in dash pattern and in marker shape, so that they stay apart
+# printed in greyscale too.
+set encoding utf8
+set style line 1 linecolor rgb '#0072B2' linewidth 2 dashtype 1 pointtype 7 pointsize 0.9
+set style line 2 linecolor rgb '#D55E00' linewidth 2 dashtype 2 pointtype 5 pointsize 0.9
+set style line 3 linecolor rgb '#444444' linewidth 1.5 dashtype 4
+set style line 4 linecolor rgb '#999999' linewidth 1 dashtype 1
+set grid linestyle 4 linewidth 0.5 linecolor rgb '#e0e0e0'
+set border linecolor rgb '#444444'
+set key top left box opaque samplen 3
+set tics nomirror

@@ -1,0 +1,482 @@
+-- The charts and the HTML report: data preparation, what reaches gnuplot, the SVG it
+-- writes, the HTML around it, and the whole report opened in a real browser
+-- (chromium-headless-shell printing to PDF, pdftotext reading it back).
+-- Expected values are worked out by hand in the comments, or come from
+-- tests/lua/harness_expected.lua (Python + numpy).
+local t = require "testlib"
+local charts = require "llmd.charts"
+local html = require "llmd.html"
+local json = require "llmd.json"
+local lfs = require "lfs"
+local proc = require "llmd.proc"
+local rm = require "llmd.runmodel"
+local stats = require "llmd.stats"
+local template = require "llmd.template"
+local E = require "harness_expected"
+
+local F = t.fixtures()
+local ROOT = t.here() .. "/../.."
+local LLMDLUA = ROOT .. "/llmdlua"
+local BASE = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
+local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
+local NASTY_A = 'a<b & "c"\nd'
+local NASTY_B = "x'y </svg> <script>alert(1)</script> &amp; ]]> \\ ✓"
+
+local function compare(extra, env)
+  local parent = t.tmpdir()
+  local argv = { LLMDLUA, "compare.lua", "--parent", parent, "--quiet" }
+  for _, a in ipairs(extra) do argv[#argv + 1] = a end
+  local r = proc.run(argv, { env = env })
+  local w
+  for n in lfs.dir(parent) do
+    if n:match("^llm%-d%-comparison%-") then w = parent .. "/" .. n end
+  end
+  return w, r
+end
+
+local function mkdir(p) proc.run { "mkdir", "-p", p } end
+
+-- A per-request inference-perf run, with vLLM's raw scrapes when scrapes is true, and
+-- the n-th request failed with message msg for each {n, msg} of failures; beside the
+-- stage files of the folder stages when given.
+local function ip_run(scrapes, failures, stages)
+  local d = t.tmpdir()
+  if stages then proc.run { "cp", "-a", stages .. "/.", d } end
+  local recs = json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json")
+  for _, f in ipairs(failures or {}) do
+    recs[f[1]].error = { error_type = "HTTP Error 503", error_msg = f[2] }
+  end
+  json.write(d .. "/per_request_lifecycle_metrics.json", recs)
+  if scrapes then
+    local raw = F .. "/prometheus/synthetic-raw"
+    mkdir(d .. "/metrics/raw")
+    for n in lfs.dir(raw) do
+      if n:match("%.log$") then t.write(d .. "/metrics/raw/" .. n, t.read(raw .. "/" .. n)) end
+    end
+  end
+  return d
+end
+
+local function xml_ok(path)
+  local r = proc.run { "python3", "-c", "import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])", path }
+  return r.ok, r.stderr
+end
+
+-- Text for gnuplot ----------------------------------------------------------------------------
+
+t.test("text for gnuplot: one line, valid UTF-8, single-quoted with quotes doubled", function()
+  t.eq(charts.gp_string("it's"), "'it''s'")
+  t.eq(charts.gp_string('a\nb\r\tc "d" \\n'), "'a b c \"d\" \\n'") -- backslashes mean nothing in '...'
+  t.eq(charts.clean_text("ok\xff\xfe é"), "ok?? é")
+  t.eq(charts.gp_number(0 / 0), "NaN")
+  t.eq(charts.gp_number(nil), "NaN")
+  t.eq(charts.gp_number(math.huge), "NaN")
+  t.eq(charts.gp_number(3), "3")
+  t.eq(charts.gp_number(0.1), "0.1")
+  t.eq(charts.preamble { { "x", 1.5 }, { "s", "q'" }, { "arr", { 1, "two", true } } },
+    "x = 1.5; s = 'q'''; array arr[3] = [1, 'two', 1]")
+end)
+
+t.test("gnuplot's SVG writes a label with < & quotes and a newline as text, and stays XML", function()
+  local gp = charts.gnuplot()
+  t.ok(gp, "gnuplot is installed (scripts/install-deps.sh)")
+  local out = t.tmpdir()
+  local c = { name = "achieved_offered", title = "T", available = true, notes = {},
+    data = "1 1\n2 2\n\n\n1 0.5\n2 1\n",
+    vars = { { "title", "T <&> 'q'" }, { "label_a", NASTY_A }, { "label_b", NASTY_B },
+      { "xlabel", "offered load (req/s)" }, { "diagonal", true } } }
+  charts.render({ c }, ROOT .. "/templates", out, gp)
+  local svg = t.read(out .. "/achieved_offered.svg")
+  t.eq(svg, c.svg)
+  t.ok(xml_ok(out .. "/achieved_offered.svg"))
+  -- by hand: & -> &amp;, < -> &lt;, the newline a space; quotes and > may stay in text
+  t.ok(svg:find("<text>a&lt;b &amp; \"c\" d</text>", 1, true), "label A as text")
+  t.ok(svg:find("<text>x'y &lt;/svg> &lt;script>alert(1)&lt;/script> &amp;amp; ]]&gt; \\ ✓</text>", 1, true),
+    "label B as text")
+  t.ok(not svg:find("<script", 1, true), "no script element")
+end)
+
+t.test("a chart template gnuplot rejects is an error naming it; one that sets an output file too", function()
+  local gp = charts.gnuplot()
+  local dir = t.tmpdir()
+  mkdir(dir .. "/charts")
+  t.write(dir .. "/charts/style.gp", "")
+  t.write(dir .. "/charts/errors.gp", "set terminal svg\nplot nosuchthing\n")
+  local c = { name = "errors", available = true, notes = {}, data = "1 1 1\n", vars = {} }
+  local err = t.raises(dir .. "/charts/errors.gp: gnuplot failed (exit code 1)", charts.render, { c }, dir, t.tmpdir(), gp)
+  t.ok(err:find("undefined variable: nosuchthing", 1, true), err)
+  t.write(dir .. "/charts/errors.gp", "set terminal svg\nset output 'x.svg'\nplot x\n")
+  t.raises("wrote no SVG on its standard output", charts.render, { c }, dir, t.tmpdir(), gp)
+end)
+
+-- Inline SVG --------------------------------------------------------------------------------
+
+t.test("inline SVG: no declaration, script, handler or outside link; ids prefixed", function()
+  local svg = [==[<?xml version="1.0"?>
+<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">
+<svg onload="go()" viewBox="0 0 10 10" xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">
+<script type="text/ecmascript" xlink:href="http://example.com/gnuplot_svg.js"/>
+<script><![CDATA[ evil() ]]></script>
+<defs><path id='gpPt1' d='M0,0'/><clipPath id="clip1"><rect/></clipPath></defs>
+<use xlink:href='#gpPt1' onclick='x()'/><a href="https://example.com"><text>t</text></a>
+<g clip-path="url(#clip1)" style="fill:url(http://example.com/x)"><image href="file:///etc/passwd"/></g>
+</svg>
+]==]
+  local out = html.inline_svg(svg, "c2-")
+  -- by hand, each removal and each prefix
+  t.eq(out, [[<svg viewBox="0 0 10 10" xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">
+
+
+<defs><path id='c2-gpPt1' d='M0,0'/><clipPath id="c2-clip1"><rect/></clipPath></defs>
+<use xlink:href='#c2-gpPt1'/><a><text>t</text></a>
+<g clip-path="url(#c2-clip1)" style="fill:none"><image/></g>
+</svg>]])
+  t.raises("not an SVG document", html.inline_svg, "<html></html>", "x")
+  -- a title: the accessible name and the first <title>, escaped
+  t.eq(html.inline_svg("<svg x='1'><title>Gnuplot</title><title>p</title></svg>", "p-", "A & <B>"),
+    "<svg role=\"img\" aria-label=\"A &amp; &lt;B&gt;\" x='1'><title>A &amp; &lt;B&gt;</title><title>p</title></svg>")
+end)
+
+t.test("an .html template escapes every value; raw and html write markup once", function()
+  local dir = t.tmpdir()
+  t.write(dir .. "/r.html", "<p>{{ x }}</p>{{ s | raw }}{{ x | html }}")
+  local out = template.render_file(dir .. "/r.html", { x = "<b>&'\"", s = "<svg></svg>" })
+  t.eq(out, "<p>&lt;b&gt;&amp;&#39;&quot;</p><svg></svg>&lt;b&gt;&amp;&#39;&quot;")
+end)
+
+-- Data ----------------------------------------------------------------------------------------
+
+local function side(x, dir, label)
+  local run = require("llmd.harness").extract(dir)
+  return { x = x, label = label, run = run, kv = require("llmd.kvcache").analyze(dir, run) }
+end
+
+t.test("the quantile grid comes from the harness reader's own accumulators", function()
+  -- by hand: 1..11, linear interpolation: p = 1 + q / 10 (in seconds), so ms = 1000 + 100 q
+  local s = stats.new()
+  for i = 1, 11 do s:add(i) end
+  local cdf, count = rm.cdf { ttft = s }
+  t.eq(count.ttft_ms, 11)
+  t.eq(#cdf.ttft_ms, #rm.CDF_GRID)
+  t.eq(#rm.CDF_GRID, 103) -- p0..p99, p99.5, p99.9, p100
+  for _, qv in ipairs(cdf.ttft_ms) do t.near(qv[2], 1000 + 100 * qv[1], 1e-9, "p" .. qv[1]) end
+  t.eq(cdf.tpot_ms, nil)
+  t.eq(rm.cdf {}, nil)
+  -- a per-request run: its p90 is the overall TTFT p90 (checked against numpy elsewhere)
+  local d = ip_run(false)
+  local sd = side("a", d, "A")
+  local p90
+  for _, qv in ipairs(sd.run.cdf.ttft_ms) do if qv[1] == 90 then p90 = qv[2] end end
+  t.near(p90, sd.run.overall.values.ttft_p90_ms, 1e-9)
+  t.eq(sd.run.cdf_count.ttft_ms, sd.run.overall.values.requests_ok)
+  -- no second pass: the charts draw from the run model alone, the per-request file gone
+  os.remove(d .. "/per_request_lifecycle_metrics.json")
+  local list = charts.prepare({}, sd, side("b", BASE, "B"))
+  t.eq(list[2].name, "latency_cdf")
+  t.ok(list[2].available, list[2].reason)
+  charts.render(list, ROOT .. "/templates", t.tmpdir(), charts.gnuplot())
+  t.ok(list[2].svg:find("TTFT (ms)", 1, true))
+  -- and it survives run_model.json
+  local back = rm.from_plain(json.decode(json.encode(rm.to_plain(sd.run))), "x")
+  t.eq(back.cdf.ttft_ms, sd.run.cdf.ttft_ms)
+end)
+
+t.test("latency against throughput for the KubeCon pair: stage values, log TTFT axis", function()
+  local A, B = side("a", BASE, "vllm"), side("b", TREAT, "vllm+chunked-prefix")
+  local c = charts.latency_throughput({}, A, B)
+  t.ok(c.available, c.reason)
+  local vars = {}
+  for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
+  t.eq(vars.x_col, { 1, 2 })
+  t.eq(vars.x_label, { "achieved output throughput (tok/s)", "achieved request throughput (req/s)" })
+  t.eq(vars.panel_label, { "TTFT p90 (ms)", "TPOT p90 (ms)", "E2E latency p90 (ms)" })
+  -- TTFT p90 spans 35 ms to 3,314 ms (x 94): log; TPOT 3.5 to 9.6 ms and E2E 486 to 4,518 ms
+  -- (x 9.3) stay linear
+  t.eq(vars.panel_log, { true, false, false })
+  t.ok(vars.panel_slo[1] ~= vars.panel_slo[1], "no SLO: NaN")
+  -- the rows: stage by stage, from numpy's figures (harness_expected)
+  local blocks = {}
+  for block in (c.data .. "\n\n"):gmatch("(# run .-)\n\n\n") do blocks[#blocks + 1] = block end
+  t.eq(#blocks, 2)
+  for b, name in ipairs { "kubecon_na_2025_vllm", "kubecon_na_2025_vllm_chunking_and_prefix_caching" } do
+    local i = 0
+    for line in blocks[b]:gmatch("[^\n]+") do
+      if not line:match("^#") then
+        i = i + 1
+        local st = E[name].stages[i]
+        local cols = {}
+        for v in line:gmatch("%S+") do cols[#cols + 1] = tonumber(v) end
+        t.near(cols[1], st.throughput_tok_s, 1e-6, name .. " tok/s " .. i)
+        t.near(cols[3], st.ttft_p90_ms, 1e-6, name .. " ttft " .. i)
+        t.near(cols[5], st.latency_p90_ms, 1e-6, name .. " e2e " .. i)
+      end
+    end
+    t.eq(i, 7)
+  end
+  -- with SLOs and capacity from the decision layer: the threshold and the markers
+  c = charts.latency_throughput({ slo = { { key = "ttft_p90_ms", max = 200 }, { key = "ttft_p99_ms", max = 500,
+    text = "TTFT p99 <= 500.0 ms" } }, capacity = { a = { kind = "interpolated", output_tps = 5700, rps = 92 },
+    b = { kind = "unknown" } } }, A, B)
+  for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
+  t.eq(vars.panel_slo[1], 200)
+  t.eq(c.notes, { "The SLO TTFT p99 <= 500.0 ms is not drawn: the panels show TTFT p90 (ms), TPOT p90 (ms), "
+    .. "E2E latency p90 (ms)." })
+  t.eq(vars.cap_a, { 5700, 92 })
+  t.ok(vars.cap_b[1] ~= vars.cap_b[1] and vars.cap_b[2] ~= vars.cap_b[2], "unknown capacity: NaN")
+  -- a lower bound is no capacity marker, only a note
+  c = charts.latency_throughput({ capacity = { a = { kind = "never_violated", rps = 103, output_tps = 6431,
+    text = ">= 103.08 req/s (never violated)" } } }, A, B)
+  for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
+  t.ok(vars.cap_a[1] ~= vars.cap_a[1], "no marker")
+  t.eq(c.notes[1], "vllm met every SLO at every load point, so its capacity is not marked (>= 103.08 req/s "
+    .. "(never violated)).")
+end)
+
+t.test("left out or annotated: one run per rate and one per concurrency, a metric only one run has", function()
+  local function st(i, rate, conc, v) return { index = i, rate = rate, concurrency = conc, metrics = { values = v } } end
+  local A = { x = "a", label = "A", run = { stages = {
+    st(0, 1, nil, { throughput_req_s = 1, throughput_tok_s = 10, ttft_p90_ms = 5, itl_p90_ms = 1 }),
+    st(1, 2, nil, { throughput_req_s = 2, throughput_tok_s = 20, ttft_p90_ms = 6, itl_p90_ms = 2 }) } } }
+  local B = { x = "b", label = "B", run = { stages = {
+    st(0, nil, 4, { throughput_req_s = 3, throughput_tok_s = 30, ttft_p90_ms = 7 }) } } }
+  local c = charts.achieved_offered({}, A, B)
+  t.eq(c.available, false)
+  t.eq(c.reason, "One run was driven by request rate and the other by concurrency, so their offered loads share no axis.")
+  c = charts.latency_throughput({}, A, B)
+  t.ok(c.available)
+  local vars = {}
+  for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
+  -- TTFT from both, ITL (no TPOT anywhere) from A only, no E2E at all
+  t.eq(vars.panel_label, { "TTFT p90 (ms)", "ITL p90 (ms)" })
+  t.eq(vars.panel_col, { 3, 4 })
+  t.eq(vars.panel_has_b, { true, false })
+  t.eq(c.notes, { "ITL p90 (ms): only A has values." })
+  t.eq(vars.x_col, { 1, 2 })
+  -- no output token counts anywhere: against req/s only, and the note says so
+  for _, s in ipairs { A.run.stages[1], A.run.stages[2], B.run.stages[1] } do s.metrics.values.throughput_tok_s = nil end
+  c = charts.latency_throughput({}, A, B)
+  for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
+  t.eq(vars.x_col, { 2 })
+  t.eq(c.notes[2], "Not drawn against output throughput (tok/s): the load points lack it.")
+  -- one load point each: no curve
+  A.run.stages[2] = nil
+  c = charts.latency_throughput({}, A, B)
+  t.eq(c.available, false)
+  t.ok(c.reason:find("single load point", 1, true))
+end)
+
+t.test("load points: the decision layer's when the model has them, else the stages", function()
+  local A = side("a", BASE, "vllm")
+  local lp = charts.load_points({}, A)
+  t.eq(#lp, 7)
+  t.eq(lp[1].offered, 1.0)
+  t.eq(lp[1].load_type, "rate")
+  t.near(lp[7].achieved_rps, E.kubecon_na_2025_vllm.stages[7].throughput_req_s, 1e-9)
+  local model = { load_points = { a = { { offered = 10, load_type = "rate", achieved_rps = 9.5, output_tps = 950,
+    values = { ttft_p90_ms = 40, e2e_p90_ms = 900 } } } } }
+  lp = charts.load_points(model, A)
+  t.eq(#lp, 1)
+  t.eq(lp[1].values.latency_p90_ms, 900) -- the decision layer's e2e_p90_ms is the catalogue's latency_p90_ms
+  t.eq(lp[1].values.ttft_p90_ms, 40)
+end)
+
+t.test("KV cache over time from the raw scrapes: pod means and interval hit rates", function()
+  local A = side("a", ip_run(true), "A")
+  local tl = A.kv.timeline
+  t.eq(#tl, 3)
+  -- by hand from the six scrapes (two pods at 09:20:02, :17, :32): usage is the mean of the
+  -- two pods' vllm:kv_cache_usage_perc x 100; the hit rate the summed increases of hits
+  -- over those of queries since the previous scrape
+  t.eq(tl[1].t, 0.0)
+  t.eq(tl[2].t, 15.0)
+  t.near(tl[1].usage_pct, (0.028273508513311507 + 0.019560950902624052) / 2 * 100, 1e-9)
+  t.near(tl[3].usage_pct, (0.3484863835980447 + 0.3588852821765094) / 2 * 100, 1e-9)
+  t.eq(tl[1].hit_rate_pct, nil)
+  t.near(tl[2].hit_rate_pct, (23152 + 16496) / (29201 + 30468) * 100, 1e-9)
+  t.near(tl[3].hit_rate_pct, ((46480 - 23152) + (27728 - 16496)) / ((58628 - 29201) + (51225 - 30468)) * 100, 1e-9)
+  local B = side("b", ip_run(false), "B")
+  local c = charts.kv_cache({}, A, B)
+  t.ok(c.available)
+  t.ok(table.concat(c.notes, " "):find("B: no raw vLLM scrapes", 1, true))
+  c = charts.kv_cache({}, B, B)
+  t.eq(c.available, false)
+  t.eq(c.reason, "Neither run has raw vLLM scrapes with KV-cache usage or prefix-cache counters over time.")
+end)
+
+t.test("errors chart: causes of both runs by total, the tail folded into one bar", function()
+  local function s(x, errs) return { x = x, label = x, run = { errors = errs } } end
+  local A = s("a", { { cause = "503 busy", count = 5 }, { cause = "timeout", count = 1 } })
+  local B = s("b", { { cause = "timeout", count = 7 }, { cause = "503 busy", count = 1 } })
+  local c = charts.errors({}, A, B)
+  -- totals: timeout 8, 503 busy 6
+  t.eq(c.data, "# index a_count b_count\n# cause a_count b_count\n1 1 7\n2 5 1\n")
+  t.eq(c.vars[#c.vars - 1][2], { "timeout", "503 busy" })
+  t.eq(c.vars[#c.vars][2], 7)
+  local many = {}
+  for i = 1, 12 do many[i] = { cause = ("cause %02d"):format(i), count = 100 - i } end
+  c = charts.errors({}, s("a", many), s("b", {}))
+  local causes = c.vars[#c.vars - 1][2]
+  t.eq(#causes, charts.MAX_CAUSES)
+  t.eq(causes[10], "3 other causes")
+  -- by hand: the 10th to 12th causes, 90 + 89 + 88
+  t.ok(c.data:find("\n10 267 0\n", 1, true), c.data)
+  c = charts.errors({}, s("a", {}), s("b", {}))
+  t.eq(c.available, false)
+  t.eq(c.reason, "No failed requests in either run, so there is no error chart.")
+end)
+
+-- The report ------------------------------------------------------------------------------------
+
+t.test("the KubeCon pair: two charts drawn, the others left out with the reason, md refers to the SVGs", function()
+  local w, r = compare { "--a", BASE, "--a-label", "vllm", "--b", TREAT, "--b-label", "vllm+chunked-prefix" }
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:find("HTML report with charts: " .. w .. "/comparison_report.html\n", 1, true), r.stdout)
+  local md = t.read(w .. "/comparison_report.md")
+  t.ok(md:find("![Latency against achieved throughput](charts/latency_throughput.svg)", 1, true))
+  t.ok(md:find("![Achieved against offered load](charts/achieved_offered.svg)", 1, true))
+  t.ok(md:find("- Latency distributions (per-request CDF): not drawn. Neither run kept per-request data", 1, true))
+  for _, n in ipairs { "latency_throughput", "achieved_offered" } do
+    t.ok(xml_ok(w .. "/charts/" .. n .. ".svg"), n .. ".svg is XML")
+    t.ok(lfs.attributes(w .. "/charts/" .. n .. ".dat", "size") > 0)
+  end
+  t.eq(lfs.attributes(w .. "/charts/latency_cdf.svg", "mode"), nil, "no empty chart")
+  local page = t.read(w .. "/comparison_report.html")
+  t.eq(select(2, page:gsub("<figure ", "")), 2)
+  t.ok(page:find('data-chart-left-out="kv_cache"', 1, true))
+  -- (the xmlns="http://www.w3.org/2000/svg" namespace names are names, never fetched)
+  for _, s in ipairs { "<script", "src=", 'href="http', "href='http", "url(http", "@import", "<link", "<iframe" } do
+    t.ok(not page:find(s, 1, true), "nothing fetched, nothing run: " .. s)
+  end
+  local cj = json.read(w .. "/comparison.json")
+  t.eq(cj.charts.list[1].name, "latency_throughput")
+  t.eq(cj.charts.list[1].drawn, true)
+  t.eq(cj.charts.list[2].drawn, false)
+  -- the template in the workspace is the one analyze.lua draws with; a picture of a chart
+  -- that is not drawn any more goes
+  t.write(w .. "/charts/errors.svg", "<svg>old</svg>")
+  local tpl = w .. "/templates/charts/achieved_offered.gp"
+  t.write(tpl, t.read(tpl):gsub("achieved request throughput %(req/s%)", "served per second (edited)"))
+  r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  t.ok(t.read(w .. "/charts/achieved_offered.svg"):find("served per second (edited)", 1, true))
+  t.ok(t.read(w .. "/comparison_report.html"):find("served per second (edited)", 1, true))
+  t.eq(lfs.attributes(w .. "/charts/errors.svg", "mode"), nil, "the stale picture is gone")
+  -- a broken one: the error names it, the exit code is not 0
+  t.write(tpl, "set terminal svg\nplot [0:1] nosuchvar\n")
+  r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
+  t.eq(r.code, 1)
+  -- the first line names the template and gnuplot's complaint (the host adds its traceback
+  -- below, as for every error)
+  t.ok(r.stderr:find("^llmdlua: " .. tpl:gsub("%p", "%%%0") .. ": gnuplot failed %(exit code 1%): [^\n]*"
+    .. "line 2: undefined variable: nosuchvar"), r.stderr)
+end)
+
+t.test("without gnuplot: the markdown and the HTML are written, with the note", function()
+  -- a PATH with everything in /usr/bin and /bin but gnuplot
+  local bin = t.tmpdir()
+  for _, d in ipairs { "/usr/bin", "/bin" } do
+    for n in lfs.dir(d) do
+      if n ~= "." and n ~= ".." and not n:match("^gnuplot") and not lfs.attributes(bin .. "/" .. n, "mode") then
+        lfs.link(d .. "/" .. n, bin .. "/" .. n, true)
+      end
+    end
+  end
+  local w, r = compare({ "--a", BASE, "--a-label", "A", "--b", TREAT, "--b-label", "B" }, { PATH = bin })
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:find("HTML report (no charts: gnuplot not found): ", 1, true), r.stdout)
+  local md = t.read(w .. "/comparison_report.md")
+  t.ok(md:find("## Charts\n\n" .. charts.NO_GNUPLOT, 1, true), md:match("## Charts.*"))
+  t.ok(not md:find("](charts/", 1, true))
+  local page = t.read(w .. "/comparison_report.html")
+  t.ok(page:find(charts.NO_GNUPLOT, 1, true))
+  t.ok(page:find("Request throughput", 1, true), "the tables are there")
+  t.eq(lfs.attributes(w .. "/charts", "mode"), nil)
+end)
+
+-- The browser --------------------------------------------------------------------------------
+
+-- comparison_report.html printed to PDF by headless Chromium, as text (pages split at \f).
+local function browser_text(page)
+  local chrome = proc.which("chromium-headless-shell") or proc.which("chromium")
+  t.ok(chrome, "chromium-headless-shell is installed (scripts/install-deps.sh test)")
+  local tmp = t.tmpdir()
+  local pdf = tmp .. "/report.pdf"
+  local r = proc.run({ chrome, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--user-data-dir=" .. tmp .. "/profile", "--no-pdf-header-footer", "--print-to-pdf=" .. pdf,
+    "file://" .. page }, { timeout = 120 })
+  t.ok(r.ok and lfs.attributes(pdf, "size") and lfs.attributes(pdf, "size") > 0,
+    "chromium printed the page: " .. tostring(r.stderr))
+  local txt = proc.run({ "pdftotext", "-enc", "UTF-8", pdf, "-" }, { timeout = 60 })
+  t.ok(txt.ok, txt.stderr)
+  return txt.stdout
+end
+
+-- Every chart has a page of its own (print CSS): the page with its title must also show
+-- each of its other texts. Returns nil, or what is missing.
+local function check_charts(text, expect)
+  local pages = {}
+  for p in (text .. "\f"):gmatch("(.-)\f") do pages[#pages + 1] = p:gsub("%s+", " ") end
+  local missing = {}
+  for _, c in ipairs(expect) do
+    local page
+    for _, p in ipairs(pages) do
+      if p:find(c.title, 1, true) then page = p; break end
+    end
+    if not page then
+      missing[#missing + 1] = c.title .. ": not rendered"
+    else
+      for _, s in ipairs(c.texts) do
+        if not page:find(s, 1, true) then missing[#missing + 1] = c.title .. ": no '" .. s .. "'" end
+      end
+    end
+  end
+  return #missing > 0 and table.concat(missing, "; ") or nil
+end
+
+t.test("in a real browser: every chart's title, axis labels and run labels are rendered", function()
+  -- every chart: the KubeCon stages for the load curves, beside them a per-request file
+  -- (distributions, errors) and, for A, raw scrapes (KV cache over time)
+  local a = ip_run(true, { { 2, "server busy" } }, BASE)
+  local b = ip_run(false, { { 1, "queue full <b>" }, { 3, "server busy" } }, TREAT)
+  -- the labels as they print: the newline a space
+  local la, lb = 'a<b & "c" d', NASTY_B
+  local w, r = compare { "--a", a, "--a-label", NASTY_A, "--b", b, "--b-label", NASTY_B }
+  t.eq(r.code, 0, r.stderr)
+  local page = w .. "/comparison_report.html"
+  -- analyze.lua draws the same pictures from what the workspace saved (run_model.json
+  -- keeps the quantile grid and the KV timeline)
+  local before = {}
+  for _, n in ipairs(charts.NAMES) do
+    before[n] = t.read(w .. "/charts/" .. n .. ".svg")
+    t.ok(xml_ok(w .. "/charts/" .. n .. ".svg"), n .. ".svg is XML, whatever the labels hold")
+  end
+  r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  for _, n in ipairs(charts.NAMES) do t.eq(t.read(w .. "/charts/" .. n .. ".svg"), before[n], n) end
+  local expect = {
+    { title = "Latency against achieved throughput",
+      texts = { "TTFT p90 (ms)", "TPOT p90 (ms)", "E2E latency p90 (ms)", "achieved output throughput (tok/s)",
+        "achieved request throughput (req/s)", la, lb } },
+    { title = "Achieved against offered load",
+      texts = { "offered load (req/s)", "achieved request throughput (req/s)", "achieved = offered", la, lb } },
+    { title = "Latency distributions (per-request CDF)",
+      texts = { "TTFT (ms)", "TPOT (ms)", "inter-token latency (ms)", "end-to-end latency (ms)",
+        "share of requests at or below (%)", "share of token gaps at or below (%)", la, lb } },
+    { title = "KV cache over time",
+      texts = { "KV-cache usage (%)", "prefix-cache hit rate (%)", "time since the first scrape (s)", la } },
+    { title = "Failed requests by cause", texts = { "failed requests", "503 server busy", "503 queue full <b>", la, lb } },
+  }
+  local text = browser_text(page)
+  t.eq(check_charts(text, expect), nil)
+  t.ok(not text:find("<script>alert", 1, true) or text:find(lb, 1, true), "the label is text")
+  -- the check fails when a chart is missing or drawn empty
+  local doc = t.read(page)
+  local broken = w .. "/broken.html"
+  local gone = doc:gsub('<figure id="chart%-kv_cache".-</figure>', "", 1)
+  local empty = gone:gsub('(<figure id="chart%-errors".-<svg[^>]*>).-(</svg>)', "%1%2", 1)
+  t.write(broken, empty)
+  local why = check_charts(browser_text(broken), expect)
+  t.ok(why and why:find("KV cache over time: not rendered", 1, true), why)
+  t.ok(why and why:find("Failed requests by cause: not rendered", 1, true), why)
+end)

@@ -1,0 +1,479 @@
+-- The decision layer: the Student t distribution and Welch's test (llmd.stattest), load
+-- points, repeats, saturation, capacity at an SLO and the ladder (llmd.loadpoints),
+-- verdicts and the workload match (llmd.decision), and the symmetry of the whole report.
+-- Expected values are tabulated (t quantiles), worked by hand in the comments, or from a
+-- python3 stdlib script (Simpson integration of the t density) quoted beside them.
+local t = require "testlib"
+local json = require "llmd.json"
+local proc = require "llmd.proc"
+local lfs = require "lfs"
+local st = require "llmd.stattest"
+local lp = require "llmd.loadpoints"
+local decision = require "llmd.decision"
+local report = require "llmd.report"
+local harness = require "llmd.harness"
+local template = require "llmd.template"
+
+local F = t.fixtures()
+local ROOT = t.here() .. "/../.."
+local LLMDLUA = ROOT .. "/llmdlua"
+local KC_A = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
+local KC_B = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
+local EXP7 = F .. "/vllm-benchmark/exp-7_H100"
+local DETAILED = F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json"
+
+t.test("Student t: quantiles match the printed tables, p-values a numerical integration", function()
+  -- two-sided 95 % critical values from any t table
+  t.near(st.t_quantile(0.975, 1), 12.7062, 5e-5)
+  t.near(st.t_quantile(0.975, 2), 4.3027, 5e-5)
+  t.near(st.t_quantile(0.975, 4), 2.7764, 5e-5)
+  t.near(st.t_quantile(0.975, 10), 2.2281, 5e-5)
+  t.near(st.t_quantile(0.975, 29), 2.0452, 5e-5)
+  t.near(st.t_quantile(0.995, 4), 4.6041, 5e-5)
+  t.near(st.t_quantile(0.025, 10), -2.2281, 5e-5)
+  -- P(|T| >= 2) with 10 df: python3, Simpson on the t density: 0.0733880347707
+  t.near(st.t_two_sided(2.0, 10), 0.0733880347707, 1e-9)
+  t.near(st.t_cdf(0, 3.5), 0.5, 1e-15)
+  t.raises("degrees of freedom must be a positive number", st.t_cdf, 1, 0)
+  -- the normal two-sided p: python3 math.erfc(|z| / sqrt 2)
+  t.near(st.normal_two_sided(0), 1, 0)
+  t.near(st.normal_two_sided(1.96), 0.04999579029644087, 1e-15)
+  t.near(st.normal_two_sided(-2.6112), 0.009022511074773847, 1e-15)
+  t.near(st.normal_two_sided(5), 5.733031437583892e-07, 1e-19)
+  -- Welch: a = {1,2,3,4}, b = {2,4,6,9,12}: means 2.5 and 6.6, variances 5/3 and 15.8,
+  -- t = 4.1 / sqrt(5/12 + 3.16) = 2.16793, df (Welch-Satterthwaite) = 5.00830; python3
+  -- Simpson integration of the two tails: p = 0.0822677838
+  local w = st.welch({ 1, 2, 3, 4 }, { 2, 4, 6, 9, 12 })
+  t.near(w.t, 2.1679268445579702, 1e-12)
+  t.near(w.df, 5.008296926135317, 1e-9)
+  t.near(w.p, 0.0822677838266, 1e-8)
+  -- swapping the samples flips t, keeps p
+  local w2 = st.welch({ 2, 4, 6, 9, 12 }, { 1, 2, 3, 4 })
+  t.near(w2.t, -w.t, 1e-12)
+  t.near(w2.p, w.p, 1e-15)
+  t.raises("needs at least 2 values", st.welch, { 1 }, { 1, 2 })
+  -- CI by hand: {10, 12, 14}: mean 12, sd 2, se 2/sqrt 3, t(0.975, 2) = 4.302653:
+  -- 12 +- 4.968275
+  local ci = st.mean_ci { 10, 12, 14 }
+  t.near(ci.mean, 12, 1e-12)
+  t.near(ci.lo, 12 - 4.968275, 1e-6)
+  t.near(ci.hi, 12 + 4.968275, 1e-6)
+  t.eq(ci.min, 10)
+  t.eq(ci.max, 14)
+end)
+
+-- A hand-made run: stages {rate | concurrency, values}.
+local function run_of(stages)
+  local run = { harness = "synthetic", stages = {}, overall = { values = {}, na = {}, source = {}, method = {} } }
+  for i, s in ipairs(stages) do
+    run.stages[i] = { index = i - 1, rate = s.rate, concurrency = s.concurrency, warmup = false,
+      metrics = { values = s.values, na = {}, source = {}, method = {} } }
+  end
+  return run
+end
+
+local function ladder_run()
+  -- offered 10, 20, 30, 40 req/s; achieved 10, 20, 29, 31; TTFT p90 50, 80, 150, 400 ms
+  local rows = { { 10, 10, 50, 1000 }, { 20, 20, 80, 2000 }, { 30, 29, 150, 2900 }, { 40, 31, 400, 3100 } }
+  local stages = {}
+  for i, r in ipairs(rows) do
+    stages[i] = { rate = r[1], values = { throughput_req_s = r[2], ttft_p90_ms = r[3], throughput_tok_s = r[4],
+      error_rate_pct = 0, tpot_p50_ms = 20 } }
+  end
+  return run_of(stages)
+end
+
+t.test("load points: saturation, capacity at an SLO (interpolated, never violated, below the lowest load)", function()
+  local pts = lp.points(ladder_run())
+  t.eq(#pts, 4)
+  t.eq(pts[3].offered, 30)
+  t.near(pts[3].achieved_rps, 29, 0)
+  t.near(pts[1].interactivity_tps_per_user, 50, 0) -- 1000 / 20 ms
+  -- 29 >= 0.95 x 30 = 28.5, but 31 < 0.95 x 40 = 38: saturated at point 4, and the
+  -- highest achieved rate before it is 29
+  local sat = lp.saturation(pts)
+  t.eq(sat.point, 4)
+  t.near(sat.max_sustained_rps, 29, 0)
+  -- TTFT p90 <= 200 ms: 150 at point 3 passes, 400 at point 4 fails: t = (200 - 150) /
+  -- (400 - 150) = 0.2 of the way from 29 to 31 req/s = 29.4; tok/s 2900 + 0.2 x 200 = 2940
+  local slo = decision.parse_slo("ttft_p90_ms=200", "--slo")
+  local cap = lp.capacity(pts, slo)
+  t.eq(cap.kind, "interpolated")
+  t.near(cap.rps, 29.4, 1e-12)
+  t.near(cap.output_tps, 2940, 1e-9)
+  t.eq(cap.limiting, "ttft_p90_ms")
+  -- 500 ms: never violated, at least the highest achieved rate (31)
+  cap = lp.capacity(pts, decision.parse_slo("ttft_p90_ms=500"))
+  t.eq(cap.kind, "never_violated")
+  t.near(cap.rps, 31, 0)
+  -- 40 ms: the first point (50 ms) already fails
+  cap = lp.capacity(pts, decision.parse_slo("ttft_p90_ms=40"))
+  t.eq(cap.kind, "below_lowest")
+  t.eq(cap.rps, nil)
+  -- two SLOs: the one crossed first limits. error rate 0 everywhere; TTFT 100 ms is
+  -- crossed (100 - 80) / (150 - 80) = 2/7 of the way from 20 to 29: 20 + 18/7 = 22.571
+  cap = lp.capacity(pts, decision.parse_slo { ttft_p90_ms = 100, error_rate_pct = 1 })
+  t.near(cap.rps, 20 + 9 * 2 / 7, 1e-12)
+  -- an SLO metric nobody measured: unknown, with the reason, never a number
+  cap = lp.capacity(pts, decision.parse_slo("tpot_p90_ms=50"))
+  t.eq(cap.kind, "unknown")
+  t.ok(cap.reason:find("tpot_p90_ms unknown", 1, true), cap.reason)
+  -- concurrency: 1, 2, 4, 8 users; throughput 5, 9.5, 10, 10.2; latency 100, 105, 200, 400:
+  -- 10 >= 9.5 x 1.05 = 9.975 still grows; 10.2 < 10 x 1.05 while latency doubles: point 4
+  local c = {}
+  for i, r in ipairs { { 1, 5, 100 }, { 2, 9.5, 105 }, { 4, 10, 200 }, { 8, 10.2, 400 } } do
+    c[i] = { concurrency = r[1], values = { throughput_req_s = r[2], latency_p50_ms = r[3] } }
+  end
+  sat = lp.saturation(lp.points(run_of(c)))
+  t.eq(sat.point, 4)
+  t.near(sat.max_sustained_rps, 10, 0)
+  -- bad SLOs are one clear line
+  t.raises("--slo: 'throughput_req_s' is not a latency or error-rate metric", decision.parse_slo,
+    "throughput_req_s=5", "--slo")
+  t.raises("--slo: ttft_p90_ms: expected a limit >= 0, got 'fast'", decision.parse_slo, "ttft_p90_ms=fast", "--slo")
+  t.raises("--slo: 'ttft'", decision.parse_slo, "ttft", "--slo")
+end)
+
+t.test("ladder: rows at either run's achieved loads, the other interpolated inside its range, blank outside", function()
+  local pa = lp.points(ladder_run())
+  -- B: achieved 15 and 25 req/s, TTFT p90 40 and 60 ms
+  local pb = lp.points(run_of {
+    { rate = 15, values = { throughput_req_s = 15, ttft_p90_ms = 40 } },
+    { rate = 25, values = { throughput_req_s = 25, ttft_p90_ms = 60 } },
+  })
+  local rows = lp.ladder(pa, pb)
+  local rps = {}
+  for i, r in ipairs(rows) do rps[i] = ("%g"):format(r.rps) end
+  t.eq(table.concat(rps, " "), "10 15 20 25 29 31")
+  -- at 15 req/s (B's point): A between 10 (50 ms) and 20 (80 ms): 65 ms, interpolated
+  t.eq(rows[2].b.point, 1)
+  t.eq(rows[2].a.interpolated, true)
+  t.near(rows[2].a.values.ttft_p90_ms, 65, 1e-12)
+  -- at 25 req/s: A between 20 (80) and 29 (150): 80 + 5/9 x 70 = 118.89 ms
+  t.near(rows[4].a.values.ttft_p90_ms, 80 + 70 * 5 / 9, 1e-12)
+  -- at 20 req/s: B between 15 (40) and 25 (60): 50 ms
+  t.near(rows[3].b.values.ttft_p90_ms, 50, 1e-12)
+  -- at 10 and 29, 31 req/s B measured nothing near: blank
+  t.eq(rows[1].b.outside, true)
+  t.eq(rows[5].b.outside, true)
+  t.eq(rows[6].b.outside, true)
+  t.eq(lp.at(pb, 31, "ttft_p90_ms"), nil)
+end)
+
+t.test("repeats: three files at one rate are one load point with a Student-t CI", function()
+  local run = harness.extract(EXP7 .. "/vllm-2replicas", {})
+  local pts = lp.points(run)
+  t.eq(#pts, 1)
+  t.eq(pts[1].repeats, 3)
+  t.eq(pts[1].offered, 3.6)
+  -- request_throughput of the three files: 3.483002633829972, 3.500740393580513,
+  -- 3.47086732390847; python3 statistics: mean 3.48487011711, sd 0.0150268...,
+  -- CI = mean +- 4.302653 sd / sqrt 3 = [3.44754883579, 3.52219139842]
+  local ci = pts[1].ci.throughput_req_s
+  t.near(ci.mean, 3.4848701171063183, 1e-12)
+  t.near(ci.lo, 3.4475488357941493, 1e-9)
+  t.near(ci.hi, 3.5221913984184874, 1e-9)
+  t.eq(ci.n, 3)
+  t.eq(lp.saturation(pts).none, true) -- 3.48 >= 0.95 x 3.6
+end)
+
+-- A side for report.build from a results folder.
+local function side(dir, label, state, eo)
+  local run = harness.extract(dir, eo or {})
+  return { label = label, run = run, state = state or { label = label }, kv = { available = false, reason = "none" } }
+end
+
+local MIRROR = { ["A better"] = "B better", ["B better"] = "A better" }
+
+-- Builds both ways and checks that every verdict and delta mirrors.
+local function mirror(da, db, opts)
+  opts = opts or {}
+  local eo = { harness = opts.harness }
+  local m1 = report.build { a = side(da, "x", opts.state_a, eo), b = side(db, "y", opts.state_b, eo), slo = opts.slo,
+    generated = 0 }
+  local m2 = report.build { a = side(db, "y", opts.state_b, eo), b = side(da, "x", opts.state_a, eo), slo = opts.slo,
+    generated = 0 }
+  t.eq(#m1.perf, #m2.perf)
+  for i, r in ipairs(m1.perf) do
+    local q = m2.perf[i]
+    t.eq(q.verdict, MIRROR[r.verdict] or r.verdict, r.key .. " verdict mirrors")
+    t.eq(q.verdict_text, r.verdict_text, r.key .. " the same run named")
+    t.eq(q.test, r.test, r.key .. " test")
+    if r.p_value then t.near(q.p_value, r.p_value, 1e-12, r.key .. " p") end
+    if r.delta then t.eq(q.delta, -r.delta, r.key .. " delta") end
+    if r.effect_pct then t.near(q.effect_pct, -r.effect_pct, 1e-9, r.key .. " effect") end
+  end
+  t.eq(m1.workload_match.same, m2.workload_match.same)
+  t.eq(m1.workload_match.like_for_like, m2.workload_match.like_for_like)
+  t.eq(m1.capacity.a.rps, m2.capacity.b.rps)
+  t.eq(m1.capacity.b.kind, m2.capacity.a.kind)
+  t.eq(m1.saturation.a.max_sustained_rps, m2.saturation.b.max_sustained_rps)
+  t.eq(#m1.ladder.rows, #m2.ladder.rows)
+  for i, r in ipairs(m1.ladder.rows) do
+    local q = m2.ladder.rows[i]
+    t.eq(q.rps, r.rps)
+    t.eq(q.a.point, r.b.point)
+    t.eq(q.b.outside, r.a.outside)
+    t.eq((q.b.values or {}).ttft_p90_ms, (r.a.values or {}).ttft_p90_ms)
+  end
+  return m1, m2
+end
+
+-- A vllm detailed result with its per-request arrays replaced.
+local function vllm_dir(ttfts, lats, outs, rate)
+  local d = json.read(DETAILED)
+  local n = #ttfts
+  d.ttfts, d.latencies, d.output_lens, d.errors, d.start_times, d.input_lens, d.itls = ttfts, lats, outs, {}, {}, {}, {}
+  for i = 1, n do
+    d.errors[i], d.start_times[i], d.input_lens[i] = "", 100 + i * 0.05, 256
+    local gap = (lats[i] - ttfts[i]) / (outs[i] - 1)
+    local g = {}
+    for k = 1, outs[i] - 1 do g[k] = gap end
+    d.itls[i] = g
+  end
+  d.num_prompts, d.completed, d.failed = n, n, 0
+  d.request_rate, d.max_concurrency = rate or 20, json.null
+  -- written as vLLM does: the scalars first, then the per-request arrays (detection reads
+  -- the first 64 KiB)
+  local keys = {}
+  for k in pairs(d) do keys[#keys + 1] = k end
+  table.sort(keys, function(x, y)
+    local tx, ty = type(d[x]) == "table", type(d[y]) == "table"
+    if tx ~= ty then return ty end
+    return x < y
+  end)
+  local parts = {}
+  for _, k in ipairs(keys) do parts[#parts + 1] = json.encode(k) .. ":" .. json.encode(d[k]) end
+  local dir = t.tmpdir()
+  t.write(dir .. "/result.json", "{" .. table.concat(parts, ",") .. "}")
+  return dir
+end
+
+-- n draws from one lognormal distribution (a 31-bit LCG and Box-Muller): the same
+-- generator for both runs, A the odd draws and B the even ones.
+local function one_distribution(n)
+  local x = 12345
+  local function u()
+    x = (1103515245 * x + 12345) % 2147483648
+    return (x + 1) / 2147483649
+  end
+  local a, b = { ttft = {}, lat = {}, out = {} }, { ttft = {}, lat = {}, out = {} }
+  for i = 1, 2 * n do
+    local z = math.sqrt(-2 * math.log(u())) * math.cos(2 * math.pi * u())
+    local ttft = 0.05 * math.exp(0.4 * z)
+    local s = (i % 2 == 1) and a or b
+    s.ttft[#s.ttft + 1] = ttft
+    s.out[#s.out + 1] = 64
+    s.lat[#s.lat + 1] = ttft + 63 * 0.01 * math.exp(0.1 * z * u())
+  end
+  return a, b
+end
+
+t.test("two runs drawn from one distribution: no winner on any row, and the summary says so", function()
+  local a, b = one_distribution(300)
+  local da, db = vllm_dir(a.ttft, a.lat, a.out), vllm_dir(b.ttft, b.lat, b.out)
+  local V = {}
+  local m = mirror(da, db, V)
+  local tested = 0
+  for _, r in ipairs(m.perf) do
+    t.ok(not r.winner, r.key .. ": " .. r.verdict)
+    t.ok(r.verdict ~= "A better" and r.verdict ~= "B better", r.key)
+    if r.test == "mann_whitney" then
+      -- ITL included: its 63 gaps per request are not 63 independent samples (without
+      -- the design-effect correction the pooled gaps gave p = 3.5e-12 here)
+      tested = tested + 1
+      t.ok(r.p_value >= 0.05, r.key .. " p = " .. r.p_value)
+    end
+  end
+  t.ok(tested >= 8, "every latency row was tested (" .. tested .. ")")
+  t.ok(m.summary:find("No clear difference", 1, true), m.summary)
+  -- the same data with B's TTFTs 30 % longer: B is worse on TTFT, with p < 0.05
+  local slow = {}
+  for i, v in ipairs(b.ttft) do slow[i] = v * 1.3 end
+  local lat = {}
+  for i, v in ipairs(b.lat) do lat[i] = v + slow[i] - b.ttft[i] end
+  local m2 = mirror(da, vllm_dir(slow, lat, b.out), V)
+  local by = {}
+  for _, r in ipairs(m2.perf) do by[r.key] = r end
+  t.eq(by.ttft_p50_ms.verdict, "A better")
+  t.ok(by.ttft_p50_ms.p_value < 1e-6)
+  t.ok(m2.summary:find("x is better in ", 1, true), m2.summary)
+  t.ok(m2.summary:find("TTFT p50 (+", 1, true), m2.summary)
+  t.ok(not m2.summary:find("y is better", 1, true), m2.summary)
+end)
+
+t.test("verdicts: no winner on +0.0 %, negligible below --min-effect, untested without evidence", function()
+  local v = decision.verdict { key = "throughput_req_s", a = 3.485, b = 3.485 }
+  t.eq(v.verdict, "no clear difference")
+  -- 1 % apart, significant: below the default 2 % it is negligible; with 0.5 it counts
+  v = decision.verdict { key = "ttft_p90_ms", a = 100, b = 101, test = { test = "welch", p = 0.001 } }
+  t.eq(v.verdict, "negligible")
+  -- effect: (101 - 100) / 100.5 = 0.995 %
+  t.near(v.effect_pct, 100 / 100.5, 1e-12)
+  v = decision.verdict { key = "ttft_p90_ms", a = 100, b = 101, test = { test = "welch", p = 0.001 }, min_effect = 0.5 }
+  t.eq(v.verdict, "A better")
+  v = decision.verdict { key = "ttft_p90_ms", a = 100, b = 150 }
+  t.eq(v.verdict, "untested")
+  t.eq(v.winner, nil)
+  v = decision.verdict { key = "ttft_p90_ms", a = 100, b = 150, test = { test = "mann_whitney", p = 0.2 } }
+  t.eq(v.verdict, "no clear difference")
+  v = decision.verdict { key = "ttft_p90_ms", a = 100, b = 50, test = { test = "mann_whitney", p = 0.01 },
+    like_for_like = false }
+  t.eq(v.verdict, "not comparable")
+end)
+
+t.test("exp-7 repeats: Welch on the repeat means; 1P1D against 2P1D at another rate is not like for like", function()
+  local m = mirror(EXP7 .. "/vllm-2replicas", EXP7 .. "/llm-d-1p1d")
+  local by = {}
+  for _, r in ipairs(m.perf) do by[r.key] = r end
+  -- request throughput 3.485 vs 3.485 req/s: the +0.0 % that used to name a winner
+  t.eq(by.throughput_req_s.test, "welch")
+  t.eq(by.throughput_req_s.verdict, "no clear difference")
+  -- TPOT mean of the three files each: python3 Welch t = 3.48089, df = 3.5077,
+  -- Simpson integration p = 0.0312740
+  t.near(by.tpot_mean_ms.p_value, 0.0312740210179, 1e-6)
+  t.eq(by.tpot_mean_ms.verdict, "A better")
+  t.eq(m.workload_match.same, true)
+  -- 3.6 req/s against 5.5 req/s
+  local m2 = mirror(EXP7 .. "/llm-d-1p1d", EXP7 .. "/llm-d-2p1d")
+  t.eq(m2.workload_match.like_for_like, false)
+  for _, r in ipairs(m2.perf) do t.ok(not r.winner, r.key) end
+  local fields = {}
+  for _, d in ipairs(m2.workload_match.differences) do fields[#fields + 1] = d.field end
+  t.ok(table.concat(fields, ","):find("offered_load", 1, true), table.concat(fields, ","))
+end)
+
+t.test("mirror: swapping --a and --b mirrors every verdict and delta on every fixture pair", function()
+  mirror(KC_A, KC_B, { slo = decision.parse_slo("ttft_p90_ms=200") })
+  mirror(KC_A, F .. "/guidellm")
+  mirror(EXP7 .. "/vllm-3replicas", EXP7 .. "/llm-d-2p1d", { slo = decision.parse_slo("ttft_p99_ms=900") })
+  mirror(EXP7 .. "/vllm-2replicas", EXP7 .. "/vllm-3replicas")
+end)
+
+t.test("goodput: requests meeting every per-request threshold, per second, and the attainment", function()
+  local d = t.tmpdir()
+  proc.run { "cp", DETAILED, d .. "/result.json" }
+  -- the fixture's 8 requests (1 failed): TTFT ms 41.9, 33.5, 53.0, 31.6, 33.1, -, 30.9, 41.9;
+  -- TPOT = (e2e - ttft) / 31 ms: 10.933, 11.031, 10.976, 10.676, 11.103, -, 11.235, 11.012.
+  -- TTFT <= 40 ms: 4 requests; and TPOT <= 11 ms: only the 4th. The window is the one of
+  -- the throughput: the file's duration, 0.8502506519542641 s (vLLM's own measure).
+  local slo = decision.parse_slo("ttft_p90_ms=40,tpot_p90_ms=11")
+  local run = harness.extract(d, { goodput = decision.request_thresholds(slo) })
+  local p = lp.points(run)[1]
+  t.near(p.goodput_rps, 1 / 0.8502506519542641, 1e-9)
+  t.near(p.slo_attainment_pct, 12.5, 1e-12)
+  run = harness.extract(d, { goodput = decision.request_thresholds(decision.parse_slo("ttft_p90_ms=40")) })
+  p = lp.points(run)[1]
+  t.near(p.goodput_rps, 4 / 0.8502506519542641, 1e-9)
+  t.near(p.slo_attainment_pct, 50, 1e-12)
+  -- with the concurrency of 4 as the only load point, TTFT p90 46.4 ms > 40: below the lowest load
+  t.eq(lp.capacity(lp.points(run), slo).kind, "below_lowest")
+end)
+
+-- compare.lua into a fresh parent; returns the workspace and the process result.
+local function compare(extra)
+  local parent = t.tmpdir()
+  local argv = { LLMDLUA, "compare.lua", "--parent", parent, "--quiet" }
+  for _, a in ipairs(extra) do argv[#argv + 1] = a end
+  local r = proc.run(argv)
+  local w
+  for n in lfs.dir(parent) do
+    if n:match("^llm%-d%-comparison%-") then w = parent .. "/" .. n end
+  end
+  return w, r
+end
+
+t.test("per GPU, --slo from the info files, comparison.json keys, analyze.lua keeps the SLOs", function()
+  local ia, ib = t.tmpdir() .. "/a.yaml", t.tmpdir() .. "/b.yaml"
+  t.write(ia, "gpus: 2\nslo:\n  ttft_p90_ms: 200\n")
+  t.write(ib, "gpus: 4\nslo:\n  ttft_p90_ms: 200\n")
+  local w, r = compare { "--a", KC_A, "--a-label", "A", "--a-info", ia, "--b", KC_B, "--b-label", "B", "--b-info", ib }
+  t.eq(r.code, 0, r.stderr)
+  local cj = json.read(w .. "/comparison.json")
+  for _, k in ipairs { "workload_match", "load_points", "saturation", "capacity", "slo", "goodput", "per_gpu",
+    "headline", "ladder" } do
+    t.ok(cj[k] ~= nil, k)
+  end
+  t.eq(cj.slo[1].key, "ttft_p90_ms")
+  t.eq(cj.per_gpu.a.gpus, 2)
+  t.eq(cj.per_gpu.b.gpus, 4)
+  -- capacity per GPU: the totals (checked in test_report against Python) / 2 and / 4
+  t.near(cj.per_gpu.a.capacity_rps, cj.capacity.a.rps / 2, 1e-12)
+  t.near(cj.per_gpu.b.capacity_rps, cj.capacity.b.rps / 4, 1e-12)
+  t.near(cj.load_points.a[2].output_tps_per_gpu, cj.load_points.a[2].output_tps / 2, 1e-12)
+  for _, row in ipairs(cj.perf) do
+    t.ok(row.verdict, row.key)
+    t.ok(row.effect_pct == nil or type(row.effect_pct) == "number")
+  end
+  local text = t.read(w .. "/comparison_report.md")
+  t.ok(text:find("| Capacity at SLO per GPU | " .. template.helpers.num(cj.capacity.a.rps / 2, 2) .. " req/s", 1, true))
+  -- analyze.lua without --slo keeps the report's SLOs; with --slo it takes the new ones
+  r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  t.eq(json.read(w .. "/comparison.json").slo[1].max, 200)
+  r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet", "--slo", "ttft_p90_ms=50", "--min-effect", "5" }
+  t.eq(r.code, 0, r.stderr)
+  cj = json.read(w .. "/comparison.json")
+  t.eq(cj.slo[1].max, 50)
+  t.eq(cj.min_effect, 5)
+  -- 50 ms: A passes up to point 3 (44.5 ms at 61.24 req/s), fails at 4 (64.4 ms at 91.36):
+  -- 61.242 + (50 - 44.510) / (64.361 - 44.510) x 30.115 = 69.57 req/s
+  t.near(cj.capacity.a.rps, 69.57, 0.01)
+  -- info files that disagree on the SLO, a bad --slo, a bad gpus: one line each
+  t.write(ib, "slo:\n  ttft_p90_ms: 300\n")
+  w, r = compare { "--a", KC_A, "--a-info", ia, "--b", KC_B, "--b-info", ib }
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("different SLOs", 1, true), r.stderr)
+  t.eq(w, nil, "nothing created")
+  r = select(2, compare { "--a", KC_A, "--b", KC_B, "--slo", "ttft_p90=200" })
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("--slo: 'ttft_p90' is not a latency or error-rate metric", 1, true), r.stderr)
+  t.write(ib, "gpus: two\n")
+  r = select(2, compare { "--a", KC_A, "--b", KC_B, "--b-info", ib })
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("b.yaml: gpus: expected the number of accelerators", 1, true), r.stderr)
+end)
+
+t.test("per GPU: a benchmark report's stack gives the accelerator count", function()
+  -- br_v0_1_example.yaml: scenario.host.accelerator counts 1 (prefill) + 8 + 8 (decode) = 17;
+  -- br_v0_2_example.yaml: one inference engine, accelerator.count 8
+  for name, want in pairs { ["br_v0_1_example.yaml"] = 17, ["br_v0_2_example.yaml"] = 8 } do
+    local d = t.tmpdir()
+    t.write(d .. "/" .. name, t.read(F .. "/benchmark-report/" .. name))
+    local run = harness.extract(d, {})
+    t.eq(run.gpus, want, name)
+    local m = report.build { a = { label = "a", run = run, state = { label = "a" }, kv = {} },
+      b = { label = "b", run = harness.extract(KC_A, {}), state = { label = "b" }, kv = {} }, generated = 0 }
+    t.eq(m.per_gpu.a.gpus, want)
+    t.eq(m.per_gpu.b.gpus, nil)
+    t.ok(m.per_gpu.b.reason:find("accelerator count unknown", 1, true))
+    t.near(m.per_gpu.a.output_tps, run.overall.values.throughput_tok_s / want, 1e-12)
+  end
+end)
+
+t.test("a plan's slo: is checked with the plan, naming the file", function()
+  local cluster = require "llmd.cluster"
+  local ok, err = pcall(cluster.validate, { slo = { ttft_p90 = 200 }, runs = {} }, "plan.yaml")
+  t.eq(ok, false)
+  t.ok(tostring(err):find("plan.yaml: slo: 'ttft_p90' is not a latency or error-rate metric", 1, true), err)
+  err = select(2, pcall(cluster.validate, { slo = { ttft_p90_ms = 200 }, runs = {} }, "plan.yaml"))
+  t.ok(not tostring(err):find("slo", 1, true), err)
+end)
+
+t.test("per GPU: the serving pods' accelerator limits (kubectl get pods -o json)", function()
+  local cluster = require "llmd.cluster"
+  -- two decode pods with limits of 2 GPUs (requests 2), one prefill pod with a request of
+  -- 1 and no limit, a sidecar without GPUs: 2 + 2 + 1 = 5
+  local pods = json.decode [[
+  [{"kind": "Pod", "spec": {"containers": [
+      {"name": "vllm", "resources": {"limits": {"nvidia.com/gpu": "2", "memory": "64Gi"},
+                                     "requests": {"nvidia.com/gpu": "2", "cpu": "8"}}},
+      {"name": "routing-proxy", "resources": {}}]}},
+   {"kind": "Pod", "spec": {"containers": [
+      {"name": "vllm", "resources": {"limits": {"nvidia.com/gpu": "2"}}}]}},
+   {"kind": "Pod", "spec": {"containers": [
+      {"name": "vllm", "resources": {"requests": {"nvidia.com/gpu": "1"}}}]}}]
+  ]]
+  t.eq(cluster.pod_gpus(pods), 5)
+  t.eq(cluster.pod_gpus({ { spec = { containers = { { name = "x" } } } } }), nil)
+end)

@@ -389,6 +389,11 @@ function M.run(config_path, opts)
   if concs == nil then concs = bm.max_concurrency end
   if type(concs) ~= "table" then concs = { concs == nil and json.null or concs } end
   if #concs == 0 then concs = { json.null } end
+  for _, c in ipairs(concs) do
+    if c ~= json.null and not (math.type(c) == "integer" and c >= 1) then
+      error(("%s: max_concurrency %s is not an integer >= 1 or null (unbounded)"):format(config_path, ab.pyrepr(c)), 0)
+    end
+  end
   local expanded = {}
   for _, sc in ipairs(scenarios) do
     for _, c in ipairs(concs) do

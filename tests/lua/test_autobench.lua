@@ -451,6 +451,12 @@ t.test("run: the run block's keys are checked; --help lists --timeout", function
     .. "benchmark_timeout, max_concurrency, client_command, env]\n"
     .. "cfg.yaml: run.ready_timeout must be a number of seconds > 0 (got 'soon')\n")
   t.eq(lfs.attributes(d .. "/results.jsonl"), nil)
+  cfg = mock_config()
+  cfg.benchmark.max_concurrency = { 8, 2.5 }
+  t.write(d .. "/cfg2.yaml", yaml.dump(cfg))
+  r = ab_cli({ "run", "cfg2.yaml", "--out", "results.jsonl" }, d)
+  t.eq({ r.code, r.stderr }, { 1, "autobench.lua: cfg2.yaml: max_concurrency 2.5 is not an integer >= 1 or null "
+    .. "(unbounded)\n" })
   r = ab_cli({ "run", "--help" }, d)
   t.eq(r.code, 0)
   t.ok(r.stdout:find("[--timeout S]", 1, true) and r.stdout:find("--timeout S        seconds a server may take", 1, true)

@@ -1,6 +1,6 @@
 -- llmdlua compare.lua --a DIR --b DIR [options]          two runs that exist already
 -- llmdlua compare.lua --plan plan.yaml [options]           deploy, benchmark, tear down
--- llmdlua compare.lua --resume WORKSPACE [--step LIST]     go on after a failure
+-- llmdlua compare.lua --resume WORKSPACE [--plan FILE] [--step LIST]   go on after a failure
 --
 -- With existing runs: makes a workspace, imports both runs' results (copied, or linked
 -- with --link), reads them with the harness mappings, writes comparison_report.md (also
@@ -46,7 +46,8 @@ local o = args.parse(arg, {
   --dry-run                 print every cluster command instead of running it
   --step LIST               only these steps, e.g. 0,20-60 (see the README's step list)
   --resume WORKSPACE        continue an interrupted or failed comparison from its last
-                            completed step (nothing is deployed twice)
+                            completed step (nothing is deployed twice), with the
+                            workspace's copy of the plan (--plan FILE replaces it)
 ]],
   options = {
     a = "DIR", b = "DIR", a_label = "L", b_label = "L", a_info = "FILE", b_info = "FILE", parent = "DIR",
@@ -71,7 +72,8 @@ end
 if o.plan or o.resume then
   local cluster = require "llmd.cluster"
   local plan
-  if o.resume then
+  if o.resume and not o.plan then
+    -- the workspace's copy of the plan, as the comparison started (--plan FILE replaces it)
     plan = cluster.load_plan(o.resume:gsub("/+$", "") .. "/plan.yaml")
   else
     plan = cluster.load_plan(o.plan)
@@ -91,12 +93,16 @@ if o.plan or o.resume then
   if o.plan then cluster.validate(plan, o.plan) end
   local ok, result, ctx = pcall(cluster.run, plan, {
     namespace = o.namespace, yes = o.yes, dry_run = o.dry_run, resume = o.resume,
+    replace_plan = o.resume and o.plan or nil,
     only = o.step and cluster.parse_steps(o.step) or nil, slo = slo, min_effect = min_effect,
   })
   if not ok then
     if tostring(result):match("interrupted") then
-      io.stderr:write("compare.lua: interrupted; state and logs saved where the run got to. "
-        .. "Continue with: llmdlua compare.lua --resume <workspace>\n")
+      -- llmd.cluster says where and what was saved; interrupted before the workspace existed,
+      -- nothing was
+      local msg = tostring(result)
+      if not msg:match("^compare%.lua: interrupted") then msg = "compare.lua: interrupted before anything was saved" end
+      io.stderr:write(msg, "\n")
       os.exit(130)
     end
     error(result, 0)

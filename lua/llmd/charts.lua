@@ -17,6 +17,7 @@
 -- tests/lua/test_charts.lua).
 local lfs = require "lfs"
 local proc = require "llmd.proc"
+local rm = require "llmd.runmodel"
 local ws = require "llmd.workspace"
 
 local M = {}
@@ -324,7 +325,14 @@ function M.latency_cdf(_, A, B)
   local c = base("latency_cdf", "Latency distributions (per-request CDF)", A, B)
   local ca, cb = A.run.cdf, B.run.cdf
   if not ca and not cb then
-    c.reason = "Neither run kept per-request data, so there are no latency distributions to draw."
+    local saved = false
+    for _, s in ipairs { A, B } do
+      local src = s.run.overall and s.run.overall.source or {}
+      if src.ttft_p90_ms == rm.PER_REQUEST or src.latency_p90_ms == rm.PER_REQUEST then saved = true end
+    end
+    c.reason = saved and ("The saved run models have no latency quantile grid (they predate the charts): "
+      .. "`llmdlua analyze.lua WORKSPACE --reextract` reads the results again.")
+      or "Neither run kept per-request data, so there are no latency distributions to draw."
     return c
   end
   local cols, labels, ylabels, logs, has_a, has_b = {}, {}, {}, {}, {}, {}

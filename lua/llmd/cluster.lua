@@ -48,10 +48,14 @@ function M.validate(plan, name)
   end
   if not is_map(plan) then error(name .. ": expected a mapping with 'runs'", 0) end
   known(plan, "(top)", { namespace = true, parent = true, bins = true, timeouts = true, benchmark_pvc = true,
-    runs = true, teardown_without_logs = true, slo = true })
+    runs = true, teardown_without_logs = true, slo = true, teardown = true })
   if plan.slo ~= nil then
     local ok, err = pcall(require("llmd.decision").parse_slo, plan.slo, "slo")
     if not ok then errs[#errs + 1] = ("%s: %s"):format(name, err) end
+  end
+  if plan.teardown ~= nil and plan.teardown ~= "own" and plan.teardown ~= "namespace-wide" then
+    bad("teardown", ("expected own (the default: what this comparison deployed) or namespace-wide (every release, "
+      .. "HTTPRoute and Gateway in the namespace, confirmed first), got %s"):format(tostring(plan.teardown)))
   end
   if plan.namespace ~= nil and type(plan.namespace) ~= "string" then bad("namespace", "expected a string") end
   if plan.bins ~= nil then
@@ -169,6 +173,29 @@ function M.validate(plan, name)
     end
   end
   if #errs > 0 then error(table.concat(errs, "\n"), 0) end
+  return plan
+end
+
+-- The plan's own paths made absolute (relative to the current folder, where they were
+-- checked), so a resume from another folder finds them; values and kustomize stay relative
+-- to guide_dir, as documented.
+function M.absolute_paths(plan)
+  local here = lfs.currentdir()
+  local function abs(p)
+    if type(p) ~= "string" or p:sub(1, 1) == "/" then return p end
+    return (here .. "/" .. p):gsub("/%./", "/"):gsub("/+$", "")
+  end
+  for k, v in pairs(plan.bins or {}) do
+    if type(v) == "string" and v:find("/") then plan.bins[k] = abs(v) end
+  end
+  if plan.parent then plan.parent = abs(plan.parent) end
+  for _, r in pairs(plan.runs or {}) do
+    if type(r) == "table" then
+      if r.deploy and r.deploy.guide_dir then r.deploy.guide_dir = abs(r.deploy.guide_dir) end
+      if r.benchmark and r.benchmark.template then r.benchmark.template = abs(r.benchmark.template) end
+      if r.existing and r.existing.results then r.existing.results = abs(r.existing.results) end
+    end
+  end
   return plan
 end
 
@@ -367,11 +394,11 @@ local function endpoint(ctx, x)
     names[#names + 1] = n
     if n:match("gateway") then gw[#gw + 1] = s elseif n:match("epp") then epp[#epp + 1] = s end
   end
-  local mine = ctx.new_services and ctx.new_services[x]
+  local mine = {}
+  for _, n in ipairs(M.deployed(ctx, x).services or {}) do mine[n] = true end
   local function first(list)
-    if mine then
-      for _, s in ipairs(list) do if mine[s.metadata.name] then return s end end
-    end
+    -- the gateway of what this run deployed, before anyone else's in a shared namespace
+    for _, s in ipairs(list) do if mine[s.metadata.name] then return s end end
     return list[1]
   end
   local s = first(gw) or first(epp)
@@ -474,7 +501,7 @@ local function baseline_service(ctx, x)
         ports = { { name = "http", port = 8000, targetPort = 8000, protocol = "TCP" } } },
     }
     ctx.k:kubectl({ "apply", "-f", "-" }, { stdin = manifest })
-    ctx.created_baseline = true
+    M.deployed(ctx, x).baseline_service = true
     M.save_deployed(ctx, x)
   end
   if ctx.dry_run then return "dry run" end
@@ -598,9 +625,13 @@ local function benchmark(ctx, x)
       #new > 0 and table.concat(new, ", ") or "none")
     local dest = d .. "/results"
     if lfs.attributes(dest) then
-      -- an earlier attempt's results are kept, not overwritten
-      local keep = ("%s/results-attempt-%d"):format(d, attempt - 1)
-      os.rename(dest, keep)
+      -- an earlier attempt's results (this call's or an earlier resume's) are kept, not
+      -- overwritten: the next free results-attempt-N
+      local n = 1
+      while lfs.attributes(("%s/results-attempt-%d"):format(d, n)) do n = n + 1 end
+      local keep = ("%s/results-attempt-%d"):format(d, n)
+      local ok, err = os.rename(dest, keep)
+      if not ok then error(("run %s: cannot keep the earlier results %s as %s: %s"):format(x, dest, keep, err), 0) end
     end
     ws.mkdir_p(dest)
     for _, name in ipairs(new) do
@@ -719,16 +750,44 @@ local function save_state(ctx, x)
   return "run_state.json written"
 end
 
+local function set_of(list)
+  local t = {}
+  for _, n in ipairs(list or {}) do t[n] = true end
+  return t
+end
+
+local function minus(after, before)
+  local b, out = set_of(before), {}
+  for _, n in ipairs(after or {}) do if not b[n] then out[#out + 1] = n end end
+  table.sort(out)
+  return out
+end
+
+local function names_of(items)
+  local out = {}
+  for _, o in ipairs(items or {}) do out[#out + 1] = o.metadata and o.metadata.name or o.name end
+  table.sort(out)
+  return out
+end
+
 local function collect_logs(ctx, x)
   local dest = rdir(ctx, x) .. "/results/vllm-logs"
+  -- pods that were in the namespace before this run deployed are someone else's
+  local d = ctx.deployed and ctx.deployed[x]
+  local theirs = set_of(d and d.before and d.before.pods)
+  local function ours(list)
+    local out = {}
+    for _, p in ipairs(list) do if not theirs[p.metadata.name] then out[#out + 1] = p end end
+    return out
+  end
   local found
   for _, sel in ipairs(M.LOG_SELECTORS) do
-    local ps = pods(ctx, sel)
+    local ps = ours(pods(ctx, sel))
     if #ps > 0 then found = ps; break end
   end
   if not found then
     found = {}
-    for _, p in ipairs(pods(ctx)) do
+    for _, p in ipairs(ours(pods(ctx))) do
       local n = p.metadata.name
       if n:match("vllm") or n:match("decode") or n:match("prefill") then found[#found + 1] = p end
     end
@@ -736,12 +795,20 @@ local function collect_logs(ctx, x)
   if ctx.dry_run then return "dry run" end
   if #found == 0 then error(("run %s: no vLLM pods found to collect logs from"):format(x), 0) end
   ws.mkdir_p(dest)
-  local n, failed = 0, {}
+  local n, failed, prev_n = 0, {}, 0
   for _, p in ipairs(found) do
     local name = p.metadata.name
     local restarts = {}
-    for _, cs in ipairs((p.status or {}).containerStatuses or {}) do restarts[cs.name] = cs.restartCount or 0 end
-    for _, c in ipairs((p.spec or {}).containers or {}) do
+    local st = p.status or {}
+    for _, list in ipairs { st.initContainerStatuses or {}, st.containerStatuses or {} } do
+      for _, cs in ipairs(list) do restarts[cs.name] = cs.restartCount or 0 end
+    end
+    -- every container: init containers and sidecars (init containers with restartPolicy
+    -- Always, e.g. llm-d's routing proxy), then the main ones
+    local containers = {}
+    for _, c in ipairs((p.spec or {}).initContainers or {}) do containers[#containers + 1] = c end
+    for _, c in ipairs((p.spec or {}).containers or {}) do containers[#containers + 1] = c end
+    for _, c in ipairs(containers) do
       local r = ctx.k:kubectl({ "logs", name, "-c", c.name, "--timestamps" }, { check = false })
       if r.ok and r.stdout ~= "" then
         ws.write_text(("%s/%s_%s.log"):format(dest, name, c.name), r.stdout)
@@ -750,8 +817,14 @@ local function collect_logs(ctx, x)
         failed[#failed + 1] = ("%s/%s: %s"):format(name, c.name, (r.stderr or ""):gsub("%s+$", ""))
       end
       if (restarts[c.name] or 0) > 0 then
+        -- the container before its last restart: often why it restarted
         local prev = ctx.k:kubectl({ "logs", name, "-c", c.name, "--timestamps", "--previous" }, { check = false })
-        if prev.ok then ws.write_text(("%s/%s_%s.previous.log"):format(dest, name, c.name), prev.stdout) end
+        if prev.ok then
+          ws.write_text(("%s/%s_%s.previous.log"):format(dest, name, c.name), prev.stdout)
+          prev_n = prev_n + 1
+        else
+          failed[#failed + 1] = ("%s/%s (previous): %s"):format(name, c.name, (prev.stderr or ""):gsub("%s+$", ""))
+        end
       end
     end
   end
@@ -759,51 +832,193 @@ local function collect_logs(ctx, x)
     error(("run %s: no vLLM logs could be collected (%s); teardown will not start without them "
       .. "(set teardown_without_logs: true in the plan to allow it)"):format(x, table.concat(failed, "; ")), 0)
   end
-  return ("%d log file(s) in %s"):format(n, dest)
+  return ("%d log file(s) and %d of previous containers in %s%s"):format(n, prev_n, dest,
+    #failed > 0 and (" (not collected: " .. table.concat(failed, "; ") .. ")") or "")
 end
 
-local function teardown(ctx, x)
-  local r = ctx.k:helm({ "list", "-o", "json" }, { read = true })
-  local names = {}
-  if not r.dry_run then
-    for _, rel in ipairs(json.decode(r.stdout, "helm list")) do names[#names + 1] = rel.name end
+-- What a run deployed ------------------------------------------------------------------------
+--
+-- run-x/deployed.json: what was in the namespace before the run's first deploy (releases,
+-- HTTPRoutes, Gateways, Services, serving pods), and what the deploy added (the difference,
+-- also after a deploy that failed half-way), the kustomize folders applied and whether the
+-- baseline Service was created. Teardown removes exactly that.
+
+-- The objects teardown cares about, by name: releases, httproutes, gateways, services, pods.
+function M.snapshot(ctx)
+  local snap = { releases = {}, httproutes = {}, gateways = {}, services = {}, pods = {} }
+  if ctx.dry_run then return snap end
+  snap.releases = names_of(json.decode(ctx.k:helm({ "list", "-o", "json" }, { read = true }).stdout, "helm list"))
+  local o = ctx.k:json({ "get", "httproute,gateway" }, { check = false })
+  for _, it in ipairs(o and o.items or {}) do
+    local list = it.kind == "Gateway" and snap.gateways or snap.httproutes
+    list[#list + 1] = it.metadata.name
   end
-  if #names > 0 or ctx.dry_run then
+  snap.services = names_of((ctx.k:json { "get", "svc" } or {}).items)
+  snap.pods = names_of(pods(ctx, M.SERVING_LABEL .. "=true"))
+  return snap
+end
+
+-- The run's record (created empty).
+function M.deployed(ctx, x)
+  ctx.deployed = ctx.deployed or {}
+  local d = ctx.deployed[x]
+  if not d then
+    d = { kustomize = {}, releases = {}, httproutes = {}, gateways = {}, services = {}, baseline_service = false }
+    ctx.deployed[x] = d
+  end
+  return d
+end
+
+function M.save_deployed(ctx, x)
+  if ctx.dry_run then return end -- a dry run deploys nothing
+  local d = M.deployed(ctx, x)
+  local function arr(t) return json.array(t or {}) end
+  local before = d.before and { releases = arr(d.before.releases), httproutes = arr(d.before.httproutes),
+    gateways = arr(d.before.gateways), services = arr(d.before.services), pods = arr(d.before.pods) } or json.null
+  json.write(rdir(ctx, x) .. "/deployed.json", {
+    before = before, releases = arr(d.releases), httproutes = arr(d.httproutes), gateways = arr(d.gateways),
+    services = arr(d.services), kustomize = arr(d.kustomize), baseline_service = d.baseline_service or false,
+    torn_down = d.torn_down or false, commands = arr(ctx.commands[x]), pvc = ctx.pvc or json.null,
+    gateway_svc = ctx.gateway_svc or json.null,
+  })
+end
+
+function M.load_deployed(ctx, x)
+  local p = rdir(ctx, x) .. "/deployed.json"
+  if lfs.attributes(p, "mode") ~= "file" then return end
+  local s = json.read(p)
+  local d = M.deployed(ctx, x)
+  for _, k in ipairs { "releases", "httproutes", "gateways", "services", "kustomize" } do d[k] = s[k] or {} end
+  d.before = s.before ~= json.null and s.before or nil
+  d.baseline_service = s.baseline_service == true
+  d.torn_down = s.torn_down == true
+  ctx.commands[x] = s.commands or {}
+  if s.pvc ~= json.null then ctx.pvc = s.pvc or ctx.pvc end
+  if s.gateway_svc ~= json.null then ctx.gateway_svc = s.gateway_svc or ctx.gateway_svc end
+end
+
+-- What the deploy added: the difference to the snapshot before its first attempt.
+local function record_added(ctx, x)
+  local d = M.deployed(ctx, x)
+  if ctx.dry_run or not d.before then return end
+  local after = M.snapshot(ctx)
+  for _, k in ipairs { "releases", "httproutes", "gateways", "services" } do
+    local seen = set_of(d[k])
+    for _, n in ipairs(minus(after[k], d.before[k])) do
+      if not seen[n] then d[k][#d[k] + 1] = n end
+    end
+    table.sort(d[k])
+  end
+end
+
+local function ask_yes(ctx, question)
+  if ctx.yes then return true end
+  if not ctx.interactive then return false end
+  ctx.out:write(question, " [y/N] ")
+  ctx.out:flush()
+  local line = io.read("l")
+  return line ~= nil and line:match("^%s*[yY]") ~= nil
+end
+
+-- The namespace-wide sweep of the reference procedure (teardown-llm-d): every release,
+-- HTTPRoute and Gateway in the namespace, listed and confirmed first. Only with
+-- teardown: namespace-wide in the plan.
+local function teardown_namespace_wide(ctx, x)
+  local snap = M.snapshot(ctx)
+  local what = ("releases: %s; HTTPRoutes: %s; Gateways: %s"):format(
+    #snap.releases > 0 and table.concat(snap.releases, ", ") or "none",
+    #snap.httproutes > 0 and table.concat(snap.httproutes, ", ") or "none",
+    #snap.gateways > 0 and table.concat(snap.gateways, ", ") or "none")
+  say(ctx, "  teardown: namespace-wide (the plan says so) - everything in %s: %s", ctx.ns, what)
+  if not ctx.dry_run and not ask_yes(ctx, ("Remove all of this from namespace %s?"):format(ctx.ns)) then
+    error(("run %s: the namespace-wide teardown was not confirmed (%s); nothing removed (give --yes to confirm)")
+      :format(x, what), 0)
+  end
+  if #snap.releases > 0 or ctx.dry_run then
     local a = { "uninstall" }
-    for _, n in ipairs(names) do a[#a + 1] = n end
-    if ctx.dry_run and #names == 0 then a[#a + 1] = "<every release in the namespace>" end
+    for _, n in ipairs(snap.releases) do a[#a + 1] = n end
+    if ctx.dry_run then a[#a + 1] = "<every release in the namespace>" end
     a[#a + 1] = "--ignore-not-found"
     ctx.k:helm(a)
   end
   ctx.k:kubectl { "delete", "httproute", "--all" }
   ctx.k:kubectl { "delete", "gateway", "--all" }
-  for _, dir in ipairs(ctx.kustomize[x] or {}) do
+  return snap
+end
+
+local function teardown(ctx, x)
+  local d = M.deployed(ctx, x)
+  local wide = ctx.plan.teardown == "namespace-wide"
+  local swept
+  if wide then
+    swept = teardown_namespace_wide(ctx, x)
+  else
+    if #d.releases > 0 then
+      local a = { "uninstall" }
+      for _, n in ipairs(d.releases) do a[#a + 1] = n end
+      a[#a + 1] = "--ignore-not-found"
+      ctx.k:helm(a)
+    elseif ctx.dry_run then
+      ctx.k:helm { "uninstall", "<the releases this run deployed>", "--ignore-not-found" }
+    end
+    -- routes and gateways the run created outside its releases (helm removed its own):
+    -- those still there
+    if (#d.httproutes > 0 or #d.gateways > 0) and not ctx.dry_run then
+      local still = { HTTPRoute = {}, Gateway = {} }
+      local o = ctx.k:json({ "get", "httproute,gateway" }, { check = false })
+      for _, it in ipairs(o and o.items or {}) do
+        if still[it.kind] then still[it.kind][it.metadata.name] = true end
+      end
+      for _, kind in ipairs { "HTTPRoute", "Gateway" } do
+        local a = { "delete", kind:lower() }
+        for _, n in ipairs(d[kind == "HTTPRoute" and "httproutes" or "gateways"]) do
+          if still[kind][n] then a[#a + 1] = n end
+        end
+        if #a > 2 then
+          a[#a + 1] = "--ignore-not-found"
+          ctx.k:kubectl(a)
+        end
+      end
+    end
+  end
+  for _, dir in ipairs(d.kustomize or {}) do
     ctx.k:kubectl({ "delete", "-k", dir, "--ignore-not-found" }, { cwd = run_of(ctx, x).deploy.guide_dir })
   end
-  if ctx.created_baseline then
+  if d.baseline_service then
     ctx.k:kubectl { "delete", "service", M.BASELINE_SVC, "--ignore-not-found" }
-    ctx.created_baseline = false
   end
   if ctx.dry_run then return "dry run" end
-  -- verify: no release, no model server left
+  -- verify: nothing this run deployed is left (and, swept, nothing at all)
+  local now = M.snapshot(ctx)
   local left = {}
-  local again = json.decode(ctx.k:helm({ "list", "-o", "json" }).stdout, "helm list")
-  for _, rel in ipairs(again) do left[#left + 1] = "release " .. rel.name end
-  for _, p in ipairs(pods(ctx, M.SERVING_LABEL .. "=true")) do left[#left + 1] = "pod " .. p.metadata.name end
-  local routes = ctx.k:json({ "get", "httproute,gateway" }, { check = false })
-  for _, o in ipairs(routes and routes.items or {}) do left[#left + 1] = (o.kind or "?") .. " " .. o.metadata.name end
+  local gone = wide and { releases = now.releases, httproutes = now.httproutes, gateways = now.gateways }
+    or { releases = d.releases, httproutes = d.httproutes, gateways = d.gateways }
+  for _, k in ipairs { "releases", "httproutes", "gateways" } do
+    local still = set_of(now[k])
+    for _, n in ipairs(gone[k]) do if still[n] then left[#left + 1] = k:gsub("s$", "") .. " " .. n end end
+  end
+  local before_pods = set_of(d.before and d.before.pods)
+  for _, n in ipairs(now.pods) do
+    if not before_pods[n] then left[#left + 1] = "pod " .. n end
+  end
+  if d.baseline_service and set_of(now.services)[M.BASELINE_SVC] then left[#left + 1] = "service " .. M.BASELINE_SVC end
   if #left > 0 then
     error(("run %s: teardown left %s in %s"):format(x, table.concat(left, ", "), ctx.ns), 0)
   end
-  return ("uninstalled %d release(s); routes and gateways deleted; PVCs and namespace %s kept"):format(#names, ctx.ns)
-end
-
--- What a run deployed, for teardown after a resume: run-x/deployed.json.
-function M.save_deployed(ctx, x)
-  json.write(rdir(ctx, x) .. "/deployed.json", {
-    kustomize = json.array(ctx.kustomize[x] or {}), baseline_service = ctx.created_baseline or false,
-    commands = json.array(ctx.commands[x] or {}), pvc = ctx.pvc, gateway_svc = ctx.gateway_svc,
-  })
+  d.torn_down = true
+  d.baseline_service = false
+  M.save_deployed(ctx, x)
+  if wide then
+    return ("namespace-wide: uninstalled %d release(s), deleted every HTTPRoute and Gateway; PVCs and namespace %s kept")
+      :format(#swept.releases, ctx.ns)
+  end
+  local kept = #minus(now.releases, d.releases)
+  return ("removed what this run deployed (releases: %s; routes: %s; gateways: %s; kustomize: %s); verified gone; "
+    .. "%d other release(s), PVCs and namespace %s kept"):format(
+    #d.releases > 0 and table.concat(d.releases, ", ") or "none",
+    #d.httproutes > 0 and table.concat(d.httproutes, ", ") or "none",
+    #d.gateways > 0 and table.concat(d.gateways, ", ") or "none",
+    #d.kustomize > 0 and table.concat(d.kustomize, ", ") or "none", kept, ctx.ns)
 end
 
 local function deploy(ctx, x)
@@ -811,7 +1026,18 @@ local function deploy(ctx, x)
   local d = r.deploy
   local dir = rdir(ctx, x) .. "/deploy"
   ws.mkdir_p(dir)
-  ctx.kustomize[x] = {}
+  local rec = M.deployed(ctx, x)
+  -- what was there before the run's first deploy attempt (kept across attempts and resumes)
+  if not rec.before and not ctx.dry_run then
+    rec.before = M.snapshot(ctx)
+    M.save_deployed(ctx, x)
+  end
+  rec.torn_down = false
+  if d.method == "helm" and rec.before and set_of(rec.before.releases)[d.release] and not set_of(rec.releases)[d.release] then
+    error(("run %s: release %s already exists in %s and was not deployed by this comparison: upgrading it would "
+      .. "change someone else's stack and teardown could not remove it; pick another deploy.release"):format(x,
+      d.release, ctx.ns), 0)
+  end
   local override
   if d.values_override ~= nil then
     -- customisations go to a new file in the workspace, never into the guide's files
@@ -822,41 +1048,50 @@ local function deploy(ctx, x)
     ctx.commands[x][#ctx.commands[x] + 1] = ("(cd %s && %s)"):format(k8s.cmdline { d.guide_dir or "." },
       k8s.cmdline(ctx.k:argv(tool, a)))
   end
-  if d.method == "helmfile" then
-    local a = { "apply" }
-    local env = d.environment or (type(d.environments) == "table" and d.environments[1]) or d.environments
-    if env then a[#a + 1] = "-e"; a[#a + 1] = env end
-    if override then a[#a + 1] = "--state-values-file"; a[#a + 1] = override end
-    record("helmfile", a)
-    ctx.k:helmfile(a, { cwd = d.guide_dir })
-  elseif d.method == "helm" then
-    local a = { "upgrade", "--install", d.release, d.chart }
-    for _, v in ipairs(d.values or {}) do a[#a + 1] = "-f"; a[#a + 1] = v end
-    if override then a[#a + 1] = "-f"; a[#a + 1] = override end
-    if d.chart_version then a[#a + 1] = "--version"; a[#a + 1] = tostring(d.chart_version) end
-    local keys = {}
-    for k in pairs(d.set or {}) do keys[#keys + 1] = k end
-    table.sort(keys)
-    for _, k in ipairs(keys) do a[#a + 1] = "--set"; a[#a + 1] = k .. "=" .. tostring(d.set[k]) end
-    record("helm", a)
-    ctx.k:helm(a, { cwd = d.guide_dir })
-  else
-    for _, c in ipairs(d.commands) do
-      local a = {}
-      for i = 2, #c do a[#a + 1] = tostring(c[i]) end
-      record(c[1], a)
-      ctx.k:call(c[1], a, { cwd = d.guide_dir })
+  local ok, err = pcall(function()
+    if d.method == "helmfile" then
+      local a = { "apply" }
+      local env = d.environment or (type(d.environments) == "table" and d.environments[1]) or d.environments
+      if env then a[#a + 1] = "-e"; a[#a + 1] = env end
+      if override then a[#a + 1] = "--state-values-file"; a[#a + 1] = override end
+      record("helmfile", a)
+      ctx.k:helmfile(a, { cwd = d.guide_dir })
+    elseif d.method == "helm" then
+      local a = { "upgrade", "--install", d.release, d.chart }
+      for _, v in ipairs(d.values or {}) do a[#a + 1] = "-f"; a[#a + 1] = v end
+      if override then a[#a + 1] = "-f"; a[#a + 1] = override end
+      if d.chart_version then a[#a + 1] = "--version"; a[#a + 1] = tostring(d.chart_version) end
+      local keys = {}
+      for k in pairs(d.set or {}) do keys[#keys + 1] = k end
+      table.sort(keys)
+      for _, k in ipairs(keys) do a[#a + 1] = "--set"; a[#a + 1] = k .. "=" .. tostring(d.set[k]) end
+      record("helm", a)
+      ctx.k:helm(a, { cwd = d.guide_dir })
+    else
+      for _, c in ipairs(d.commands) do
+        local a = {}
+        for i = 2, #c do a[#a + 1] = tostring(c[i]) end
+        record(c[1], a)
+        ctx.k:call(c[1], a, { cwd = d.guide_dir, user = true })
+      end
     end
-  end
-  if d.kustomize then
-    for _, kd in ipairs(type(d.kustomize) == "table" and d.kustomize or { d.kustomize }) do
-      record("kubectl", { "apply", "-k", kd })
-      ctx.k:kubectl({ "apply", "-k", kd }, { cwd = d.guide_dir })
-      ctx.kustomize[x][#ctx.kustomize[x] + 1] = kd
+    if d.kustomize then
+      local seen = set_of(rec.kustomize)
+      for _, kd in ipairs(type(d.kustomize) == "table" and d.kustomize or { d.kustomize }) do
+        record("kubectl", { "apply", "-k", kd })
+        ctx.k:kubectl({ "apply", "-k", kd }, { cwd = d.guide_dir })
+        if not seen[kd] then rec.kustomize[#rec.kustomize + 1] = kd end
+      end
     end
-  end
+  end)
+  -- also after a deploy that failed half-way: what it did add is recorded for teardown
+  local rok, rerr = pcall(record_added, ctx, x)
   M.save_deployed(ctx, x)
-  return "deployed with " .. d.method
+  if not ok then error(err, 0) end
+  if not rok then error(rerr, 0) end
+  return ("deployed with %s (new: releases %s; services %s)"):format(d.method,
+    #rec.releases > 0 and table.concat(rec.releases, ", ") or "none",
+    #rec.services > 0 and table.concat(rec.services, ", ") or "none")
 end
 
 function M.steps_list()
@@ -915,7 +1150,7 @@ function M.steps_list()
       return msg
     end },
     { number = 90, name = "teardown", per_stack = true, should_skip = fresh_only, execute = function(ctx, x)
-      say(ctx, "Run %s: tearing down (releases, routes, gateways; PVCs and namespace kept).", x:upper())
+      say(ctx, "Run %s: tearing down what it deployed (PVCs and namespace kept).", x:upper())
       return teardown(ctx, x)
     end },
     { number = 100, name = "report", description = "the comparison report", execute = function(ctx)
@@ -978,21 +1213,31 @@ function M.run(plan, opts)
       error(("%s: the workspace does not record its namespace; give --namespace (the one it was made in)")
         :format(where), 0)
     end
+    if opts.replace_plan then
+      -- --plan FILE on resume: it replaces the workspace's copy (validated by the caller);
+      -- the earlier one is kept beside it
+      local keep = w.path .. os.date("/plan.replaced-%Y%m%d-%H%M%S.yaml")
+      local ok, err = os.rename(w.path .. "/plan.yaml", keep)
+      if not ok then error(("%s/plan.yaml: cannot keep it as %s: %s"):format(w.path, keep, err), 0) end
+      ws.write_text(w.path .. "/plan.yaml", yaml.dump(M.absolute_paths(plan)))
+      out:write(("Plan: %s replaces the workspace's plan (the earlier one kept as %s)\n"):format(opts.replace_plan,
+        keep))
+    end
   else
     ns = M.resolve_namespace({ namespace = opts.namespace, interactive = interactive }, plan, bins)
     if not ns then
       error("no namespace: give --namespace or namespace: in the plan, set $NAMESPACE, or select an OpenShift project", 0)
     end
     w = ws.create { parent = plan.parent or opts.parent }
-    ws.write_text(w.path .. "/plan.yaml", yaml.dump(plan))
+    ws.write_text(w.path .. "/plan.yaml", yaml.dump(M.absolute_paths(plan)))
     for _, x in ipairs { "a", "b" } do ws.mkdir_p(ws.run_dir(w, x)) end
   end
   local t = plan.timeouts or {}
   local ctx = {
     plan = plan, ws = w, ns = ns, out = out, t0 = os.time(), dry_run = opts.dry_run, bins = bins,
     timeouts = { ready = t.ready or 900, benchmark = t.benchmark or 0, smoke = t.smoke or 120, poll = t.poll or 5 },
-    commands = { a = {}, b = {} }, config_text = {}, kustomize = { a = {}, b = {} }, failed = {},
-    opts_slo = opts.slo, opts_min_effect = opts.min_effect,
+    commands = { a = {}, b = {} }, config_text = {}, deployed = {}, failed = {}, yes = opts.yes,
+    interactive = interactive, opts_slo = opts.slo, opts_min_effect = opts.min_effect,
     k = k8s.new { namespace = ns, log = w.path .. "/commands.log", dry_run = opts.dry_run, bins = bins, out = out,
       backoff = t.backoff or 1.0 },
   }
@@ -1013,29 +1258,97 @@ function M.run(plan, opts)
   end
   if opts.resume then
     -- what the interrupted run had deployed, from its saved state
-    for _, x in ipairs { "a", "b" } do
-      local p = ws.run_dir(w, x) .. "/deployed.json"
-      if lfs.attributes(p, "mode") == "file" then
-        local s = json.read(p)
-        ctx.kustomize[x] = s.kustomize or {}
-        ctx.created_baseline = ctx.created_baseline or s.baseline_service
-        ctx.commands[x] = s.commands or {}
-        ctx.pvc = s.pvc or ctx.pvc
-        ctx.gateway_svc = s.gateway_svc or ctx.gateway_svc
-      end
-    end
+    for _, x in ipairs { "a", "b" } do M.load_deployed(ctx, x) end
+    if not opts.dry_run then M.redeploy_torn_down(ctx, opts.only) end
   end
   out:write(("Namespace: %s%s%s\n"):format(ns, saved and " (recorded in the workspace)" or "",
     opts.dry_run and " (dry run: nothing is changed)" or ""))
-  local result = steps.run("compare", M.steps_list(), ctx, {
+  local okr, result = pcall(steps.run, "compare", M.steps_list(), ctx, {
     stacks = { "a", "b" }, only = opts.only, record = w.path .. "/steps.json", resume = opts.resume ~= nil, out = out,
+    dry_run = opts.dry_run,
     -- both runs share the namespace: B never starts while A's stack may still be there
     stop_after_failed_stack = true,
     on_failure = function(o) if o.stack then ctx.failed[o.stack] = o end end,
   })
+  if not okr then
+    if tostring(result):match("interrupted") then error(M.interrupted_message(ctx), 0) end
+    error(result, 0)
+  end
   ctx.result = result
   M.salvage(ctx, result)
   return result.ok, ctx
+end
+
+-- What Ctrl-C leaves: the real workspace path, what was saved and what was not (nothing
+-- is collected after an interrupt: the cluster commands are interrupted too).
+function M.interrupted_message(ctx)
+  local w = ctx.ws.path
+  local rec = steps.load_record(w .. "/steps.json")
+  local last = rec[#rec]
+  local x = last and last.stack
+  local lines = {}
+  if last and last.status == "failed" then
+    lines[#lines + 1] = ("compare.lua: interrupted during step %d (%s)%s."):format(last.number, last.name,
+      x and (" of run " .. x:upper()) or "")
+  else
+    lines[#lines + 1] = "compare.lua: interrupted."
+  end
+  local saved = { "steps.json (the steps completed" .. (last and last.status == "failed" and
+    ("; step %d recorded as interrupted)"):format(last.number) or ")"), "commands.log", "cluster.json" }
+  local missing = {}
+  for _, y in ipairs { "a", "b" } do
+    local dir = ws.run_dir(ctx.ws, y)
+    if lfs.attributes(dir .. "/deployed.json", "mode") == "file" then
+      saved[#saved + 1] = ("run-%s/deployed.json (what run %s deployed)"):format(y, y:upper())
+    end
+    if lfs.attributes(dir .. "/run_state.json", "mode") == "file" then
+      saved[#saved + 1] = ("run-%s/run_state.json"):format(y)
+    elseif y == x then
+      missing[#missing + 1] = ("run %s's state"):format(y:upper())
+    end
+    if lfs.attributes(dir .. "/results/vllm-logs", "mode") == "directory" then
+      saved[#saved + 1] = ("run-%s/results/vllm-logs"):format(y)
+    elseif y == x then
+      missing[#missing + 1] = ("run %s's vLLM logs"):format(y:upper())
+    end
+  end
+  lines[#lines + 1] = ("Saved in %s: %s."):format(w, table.concat(saved, ", "))
+  if #missing > 0 then
+    lines[#lines + 1] = ("Not saved: %s (nothing is collected after Ctrl-C); whatever was deployed is left as it is.")
+      :format(table.concat(missing, " and "))
+  end
+  lines[#lines + 1] = ("Continue with:               llmdlua compare.lua --resume %s"):format(w)
+  lines[#lines + 1] = ("Tear down without going on:  llmdlua compare.lua --resume %s --step 90"):format(w)
+  return table.concat(lines, "\n")
+end
+
+-- On resume: a run torn down (--resume WS --step 90) before it completed has no stack to
+-- benchmark; its steps are reset so it is deployed again first - or, when --step leaves
+-- out the deploy but asks for a step that needs the stack, that is refused.
+function M.redeploy_torn_down(ctx, only)
+  local path = ctx.ws.path .. "/steps.json"
+  local record = steps.load_record(path)
+  for _, x in ipairs { "a", "b" } do
+    local d = ctx.deployed and ctx.deployed[x]
+    if d and d.torn_down and not existing(ctx, x) then
+      local complete = true
+      for _, name in ipairs { "benchmark", "save_state", "collect_logs" } do
+        if not steps.done_before(record, "compare", name, x) then complete = false end
+      end
+      if not complete then
+        local needs = false
+        for n = 30, 80 do if only and only[n] then needs = true end end
+        if only and not only[20] and needs then
+          error(("run %s (%s) was torn down before it completed: there is no stack for steps 30-80; resume without "
+            .. "--step (it is deployed again first) or include step 20"):format(x, run_of(ctx, x).label), 0)
+        end
+        if not only or only[20] then
+          steps.reset(path, "compare", x, "torn down before it completed: deployed again")
+          say(ctx, "Run %s was torn down before it completed: it is deployed again first.", x:upper())
+        end
+      end
+    end
+  end
 end
 
 -- After a failed per-stack step: the run's state and logs are saved (best effort), the
@@ -1053,8 +1366,9 @@ function M.salvage(ctx, result)
   end
   if #result.failed > 0 then
     ctx.out:write(("To continue after fixing the cause: llmdlua compare.lua --resume %s\n"
+      .. "  (it uses %s/plan.yaml, the plan as this comparison started; add --plan FILE to replace it)\n"
       .. "To tear down without continuing:   llmdlua compare.lua --resume %s --step 90\n"):format(ctx.ws.path,
-      ctx.ws.path))
+      ctx.ws.path, ctx.ws.path))
   end
 end
 

@@ -41,7 +41,8 @@ function M.validate(plan, name)
   local errs = {}
   local function bad(key, msg) errs[#errs + 1] = ("%s: %s: %s"):format(name, key, msg) end
   local KNOWN = { namespaces = true, namespace = true, parallel = true, parent = true, bins = true, timeouts = true,
-    benchmark_pvc = true, teardown_without_logs = true, deploy = true, benchmark = true, baseline = true, info = true }
+    benchmark_pvc = true, teardown_without_logs = true, deploy = true, benchmark = true, baseline = true, info = true,
+    slo = true }
   for k in pairs(plan) do
     if not KNOWN[k] then
       local l = {}
@@ -65,6 +66,10 @@ function M.validate(plan, name)
   end
   if plan.parallel ~= nil and (math.type(plan.parallel) ~= "integer" or plan.parallel < 1) then
     bad("parallel", "expected an integer >= 1")
+  end
+  if plan.slo ~= nil then
+    local ok, err = pcall(require("llmd.decision").parse_slo, plan.slo, name .. ": slo")
+    if not ok then errs[#errs + 1] = tostring(err) end
   end
   if #errs > 0 then error(table.concat(errs, "\n"), 0) end
   -- deploy and benchmark: checked as a compare.lua run is
@@ -344,6 +349,12 @@ function M.steps_list()
         else
           say(c, "Run treatment %s (%d/%d): benchmarking.", rt.name, i, #ctx.exp.run_treatments)
           local ok, msg = pcall(function()
+            if ctx.exp.reset_caches and i > 1 then
+              -- reset_caches: every run treatment after the first starts with empty caches
+              say(c, "  reset_caches: restarting the vLLM pods so %s starts with empty KV and prefix caches", rt.name)
+              c.k:kubectl { "delete", "pod", "-l", cluster.SERVING_LABEL .. "=true" }
+              cluster.fn.wait_ready(c, "stack")
+            end
             cluster.fn.benchmark(c, rt.name)
             cluster.fn.save_state(c, rt.name)
             if not ctx.dry_run then
@@ -412,6 +423,24 @@ function M.steps_list()
         ex.summary_yaml(ctx.exp.name, nset, #ctx.exp.run_treatments, list, total))
       ctx.summary_text = ex.summary_table(ctx.exp.name, nset, #ctx.exp.run_treatments, list, total)
       ctx.out:write("\n", ctx.summary_text)
+      if ctx.dry_run then
+        ctx.out:write("(dry run: nothing was deployed or measured; the statuses say only that no step failed)\n")
+        return "dry run: no comparison"
+      end
+      -- the comparison across treatments, from whatever has results
+      local tr = require "llmd.treatments"
+      local cok, cerr = pcall(function()
+        local list = tr.experiment_list(ctx.ws.path, { harness = ctx.plan.benchmark.harness })
+        tr.load(list, { harness = ctx.plan.benchmark.harness })
+        local dir = ctx.ws.path .. "/cross-treatment-comparison"
+        ws.mkdir_p(dir)
+        ws.write_text(dir .. "/treatment_comparison.csv", tr.csv_text(list))
+        local slo = ctx.plan.slo and require("llmd.decision").parse_slo(ctx.plan.slo, "slo") or {}
+        local paths = tr.write_report(dir, list, { slo = slo, experiment = ctx.exp.name, unit = list.unit })
+        ctx.comparison = paths
+        ctx.out:write(("\nComparison across treatments: %s\n  %s\n"):format(paths.md, paths.model.verdict))
+      end)
+      if not cok then ctx.out:write(("\nNo comparison across treatments: %s\n"):format(tostring(cerr))) end
       return ctx.ws.path .. "/experiment-summary.yaml"
     end },
   }
@@ -507,6 +536,10 @@ function M.run(exp, plan, opts)
     #setup_list, #exp.run_treatments, #setup_list * #exp.run_treatments, table.concat(names, ", "), parallel,
     opts.dry_run and "; dry run: nothing is changed" or ""))
   for _, wmsg in ipairs(exp.warnings) do out:write("warning: ", wmsg, "\n") end
+  if exp.run_controls.validate_failures then
+    out:write("warning: validate_failures: not used by llmdlua (every run treatment's results are health-checked "
+      .. "anyway: no results, no successful request or a harness that stopped early fail it)\n")
+  end
   -- the summary is written again on every run, whatever an earlier one recorded
   local previous = {}
   for _, o in ipairs(steps.load_record(w.path .. "/steps.json")) do

@@ -8,12 +8,18 @@
 --   k:helm({ "uninstall", "r1", "--ignore-not-found" })          -- helm uninstall ... -n bench
 --   k:helmfile({ "apply", "-e", "cuda" }, { cwd = guide })       -- helmfile -n bench apply -e cuda
 --
--- Rules, checked before anything runs:
--- - the namespace is added to every call; an explicit other namespace, --all-namespaces
---   or -A is refused;
+-- Rules, checked before anything runs (flags parsed as the tools parse them: every
+-- spelling, combined short flags, flags with values):
+-- - the namespace is added to every call; any namespace flag, --all-namespaces/-A, and
+--   the flags that point elsewhere (--context, --kubeconfig, --server, --as, --token, ...)
+--   are refused; so is a flag the layer does not know (it could take the next word);
+-- - only known verbs run (a user's deploy.commands: fewer - no drain, cordon, debug,
+--   certificate, adm, new-project, exec, ...);
 -- - creating, changing or deleting a cluster-scoped kind (Namespace, Node, ClusterRole,
---   ClusterRoleBinding, StorageClass, CRD, PersistentVolume, ...) is refused, also inside
---   manifests given on stdin; reading them (kubectl get nodes) is allowed.
+--   ClusterRoleBinding, StorageClass, CRD, PersistentVolume, Project, ...) is refused, also
+--   inside manifests (stdin, -f files and folders, kustomizations rendered first), which
+--   are parsed - YAML and JSON, every document - and must not name another namespace;
+--   reading them (kubectl get nodes) is allowed.
 -- Every call is appended to the log (time, argv, exit code, duration, stderr tail);
 -- transient API errors are retried with backoff; a call that fails for good raises with
 -- the command and its stderr (unless check = false). With dry_run, commands that change
@@ -22,7 +28,7 @@ local proc = require "llmd.proc"
 
 local M = {}
 
--- kinds that live outside any namespace (plural, singular and short names)
+-- kinds that live outside any namespace (plural, singular and short names; OpenShift's too)
 local CLUSTER_KINDS = {}
 for _, k in ipairs {
   "namespace", "namespaces", "ns", "node", "nodes", "no", "clusterrole", "clusterroles",
@@ -30,18 +36,22 @@ for _, k in ipairs {
   "customresourcedefinition", "customresourcedefinitions", "crd", "crds", "persistentvolume",
   "persistentvolumes", "pv", "priorityclass", "priorityclasses", "pc",
   "mutatingwebhookconfiguration", "mutatingwebhookconfigurations", "validatingwebhookconfiguration",
-  "validatingwebhookconfigurations", "apiservice", "apiservices", "certificatesigningrequest",
-  "certificatesigningrequests", "csr", "ingressclass", "ingressclasses", "runtimeclass", "runtimeclasses",
-  "gatewayclass", "gatewayclasses", "volumeattachment", "volumeattachments", "csidriver", "csidrivers",
-  "csinode", "csinodes", "podsecuritypolicy", "clusterissuer", "clusterissuers",
+  "validatingwebhookconfigurations", "validatingadmissionpolicy", "validatingadmissionpolicies",
+  "validatingadmissionpolicybinding", "validatingadmissionpolicybindings", "apiservice", "apiservices",
+  "certificatesigningrequest", "certificatesigningrequests", "csr", "ingressclass", "ingressclasses",
+  "runtimeclass", "runtimeclasses", "gatewayclass", "gatewayclasses", "volumeattachment", "volumeattachments",
+  "csidriver", "csidrivers", "csinode", "csinodes", "podsecuritypolicy", "podsecuritypolicies", "psp",
+  "clusterissuer", "clusterissuers", "flowschema", "flowschemas", "prioritylevelconfiguration",
+  "prioritylevelconfigurations", "componentstatus", "componentstatuses", "cs", "tokenreview", "tokenreviews",
+  "selfsubjectaccessreview", "subjectaccessreview", "subjectaccessreviews",
+  -- OpenShift
+  "project", "projects", "projectrequest", "projectrequests", "clusterresourcequota", "clusterresourcequotas",
+  "securitycontextconstraints", "scc", "user", "users", "group", "groups", "identity", "identities",
+  "oauthclient", "oauthclients", "clusteroperator", "clusteroperators", "clusterversion", "clusterversions",
+  "machineconfig", "machineconfigs", "machineconfigpool", "machineconfigpools", "imagecontentsourcepolicy",
+  "clusterrolebindingrestriction",
 } do CLUSTER_KINDS[k] = true end
 M.CLUSTER_KINDS = CLUSTER_KINDS
-
-local MUTATING = {
-  create = true, apply = true, delete = true, patch = true, edit = true, replace = true, label = true,
-  annotate = true, taint = true, cordon = true, uncordon = true, drain = true, set = true, scale = true,
-  autoscale = true, expose = true, rollout = true, run = true,
-}
 
 -- transient API-server answers worth another try
 M.TRANSIENT = {
@@ -60,8 +70,175 @@ function M.cmdline(argv)
   return table.concat(t, " ")
 end
 
+-- Flags --------------------------------------------------------------------------------------
+--
+-- The tools parse flags with pflag: --name=value, --name value, -x value, -xvalue, -x=value,
+-- combined short booleans (-Aw) with a value-taking one last (-Anfoo), "--" ends the flags,
+-- flags anywhere among the arguments. To know which word is the verb and which a flag's
+-- value, every flag the layer lets through must be known here, with whether it takes a
+-- value; an unknown one is refused (write it --name=value to pass it).
+
+local function set(list)
+  local t = {}
+  for w in list:gmatch("%S+") do t[w] = true end
+  return t
+end
+
+local KUBECTL_VALUE = set [[
+  as as-group as-uid cache-dir certificate-authority client-certificate client-key cluster context kubeconfig
+  namespace password profile profile-output request-timeout server tls-server-name token user username v vmodule
+  log-dir log-file log-file-max-size log-flush-frequency stderrthreshold log-backtrace-at chunk-size
+  field-selector selector filename kustomize output template sort-by label-columns timeout grace-period for type
+  from-literal from-file from-env-file image port target-port replicas current-replicas resource-version patch
+  field-manager prune-allowlist since since-time tail limit-bytes max-log-requests pod-running-timeout address
+  raw subresource overrides env labels serviceaccount restart schedule container protocol name external-ip
+  load-balancer-ip session-affinity cluster-ip generator min max cpu-percent revision to-revision selector
+  clusterrole role serviceaccount user group verb resource resource-name rule secret docker-server docker-username
+  docker-password docker-email cert key data-key from annotations cidr replicas local-ssd
+]]
+local KUBECTL_BOOL = set [[
+  all-namespaces all watch watch-only ignore-not-found timestamps previous follow stdin tty recursive overwrite
+  server-side force force-conflicts wait show-labels no-headers quiet record insecure-skip-tls-verify
+  match-server-version disable-compression warnings-as-errors all-containers prefix ignore-errors now local
+  show-kind export help cascade dry-run prune validate allow-missing-template-keys show-managed-fields
+  windows-line-endings save-config rm attach leave-stdin-open privileged skip-headers logtostderr alsologtostderr
+  add-dir-header one-output openapi-patch ignore-daemonsets delete-emptydir-data keep-annotations append-hash
+  list exit-code
+]]
+-- shorthands: what each stands for; per verb where kubectl's differ
+local KUBECTL_SHORT = { n = "namespace", A = "all-namespaces", l = "selector", f = "filename", k = "kustomize",
+  o = "output", c = "container", w = "watch", i = "stdin", t = "tty", R = "recursive", L = "label-columns",
+  v = "v", s = "server", p = "patch", q = "quiet", h = "help", e = "env" }
+local KUBECTL_SHORT_BY_VERB = { logs = { f = "follow", p = "previous" }, exec = { p = "pod" }, attach = { p = "pod" } }
+
+local HELM_VALUE = set [[
+  kube-context kubeconfig namespace kube-apiserver kube-as-user kube-as-group kube-ca-file kube-token
+  kube-tls-server-name burst-limit qps registry-config repository-cache repository-config values set set-string
+  set-file set-json set-literal version output timeout description repo username password ca-file cert-file
+  key-file selector post-renderer post-renderer-args max revision filter name-template history-max labels
+  keyring offset time-format
+]]
+local HELM_BOOL = set [[
+  install wait wait-for-jobs atomic force reuse-values reset-values reset-then-reuse-values create-namespace
+  dry-run debug devel skip-crds no-hooks ignore-not-found keep-history cleanup-on-fail dependency-update
+  render-subchart-notes disable-openapi-validation insecure-skip-tls-verify plain-http all all-namespaces
+  deployed failed pending superseded uninstalled uninstalling short date reverse help generate-name replace
+  verify pass-credentials take-ownership enable-dns hide-notes hide-secret skip-schema-validation no-headers
+  include-crds skip-tests validate is-upgrade
+]]
+local HELM_SHORT = { n = "namespace", f = "values", o = "output", l = "selector", a = "all", A = "all-namespaces",
+  q = "short", d = "date", r = "reverse", m = "max", g = "generate-name", i = "install", h = "help" }
+
+local HELMFILE_VALUE = set [[
+  file environment namespace kube-context selector state-values-set state-values-set-string state-values-file
+  helm-binary chart log-level kustomize-binary args concurrency set values post-renderer post-renderer-args
+  cascade context output-dir output-dir-template timeout kubeconfig
+]]
+local HELMFILE_BOOL = set [[
+  color no-color quiet debug interactive allow-no-matching-release skip-deps enable-live-output skip-refresh
+  disable-force-update sequential-helm suppress-diff skip-diff-on-install suppress-secrets wait wait-for-jobs
+  skip-needs include-needs include-transitive-needs skip-cleanup skip-crds reset-values reuse-values
+  detailed-exitcode retain-values-files include-crds skip-tests help
+]]
+local HELMFILE_SHORT = { f = "file", e = "environment", n = "namespace", l = "selector", b = "helm-binary",
+  c = "chart", k = "kustomize-binary", q = "quiet", i = "interactive", h = "help" }
+
+local TABLES = {
+  kubectl = { value = KUBECTL_VALUE, bool = KUBECTL_BOOL, short = KUBECTL_SHORT, by_verb = KUBECTL_SHORT_BY_VERB },
+  oc = { value = KUBECTL_VALUE, bool = KUBECTL_BOOL, short = KUBECTL_SHORT, by_verb = KUBECTL_SHORT_BY_VERB },
+  helm = { value = HELM_VALUE, bool = HELM_BOOL, short = HELM_SHORT, by_verb = {} },
+  helmfile = { value = HELMFILE_VALUE, bool = HELMFILE_BOOL, short = HELMFILE_SHORT, by_verb = {} },
+}
+-- "exec -p POD" and "patch -p PATCH" take values; "logs -p" does not
+KUBECTL_VALUE.pod = true
+
+-- Parses args as tool does: { flags = { {name =, value =, spelling =} }, words = {...},
+-- after = {...} (after "--") }; raises on a flag it does not know.
+function M.parse(tool, args)
+  local t = TABLES[tool] or TABLES.kubectl
+  local out = { flags = {}, words = {}, after = {} }
+  local i = 1
+  local function add(name, value, spelling) out.flags[#out.flags + 1] = { name = name, value = value, spelling = spelling } end
+  while i <= #args do
+    local a = tostring(args[i])
+    if a == "--" then
+      for j = i + 1, #args do out.after[#out.after + 1] = args[j] end
+      break
+    elseif a:sub(1, 2) == "--" then
+      local name, value = a:match("^%-%-([^=]+)=(.*)$")
+      if name then
+        if not (t.value[name] or t.bool[name]) then error({ unknown = a }) end
+        add(name, value, a)
+      else
+        name = a:sub(3)
+        if t.value[name] then
+          if i == #args then error({ missing = a }) end
+          add(name, args[i + 1], a .. " " .. tostring(args[i + 1]))
+          i = i + 1
+        elseif t.bool[name] then
+          add(name, true, a)
+        else
+          error({ unknown = a })
+        end
+      end
+    elseif a:sub(1, 1) == "-" and #a > 1 then
+      local j = 2
+      while j <= #a do
+        local c = a:sub(j, j)
+        local verb_map = t.by_verb[out.words[1] or ""] or {}
+        local name = verb_map[c] or t.short[c]
+        if not name then error({ unknown = "-" .. c .. " (in " .. a .. ")" }) end
+        if t.value[name] and not t.bool[name] then
+          local rest = a:sub(j + 1)
+          if rest ~= "" then
+            add(name, (rest:gsub("^=", "")), a)
+          else
+            if i == #args then error({ missing = a }) end
+            add(name, args[i + 1], a .. " " .. tostring(args[i + 1]))
+            i = i + 1
+          end
+          break
+        else
+          local rest = a:sub(j + 1)
+          if rest:sub(1, 1) == "=" then add(name, rest:sub(2), a); break end
+          add(name, true, a)
+        end
+        j = j + 1
+      end
+    else
+      out.words[#out.words + 1] = a
+    end
+    i = i + 1
+  end
+  return out
+end
+
+-- flags that point a command elsewhere than our namespace in our cluster as ourselves
+local REDIRECT = set [[
+  namespace all-namespaces context kube-context kubeconfig cluster user server as as-group as-uid token
+  kube-apiserver kube-as-user kube-as-group kube-token kube-ca-file create-namespace raw prune prune-allowlist
+]]
+
+-- Verbs each tool may run: ours (the layer's own calls) and, stricter, those of a user's
+-- deploy.commands.
+local VERBS = {
+  kubectl = set "get describe apply create delete patch label annotate rollout wait scale set replace expose logs exec cp port-forward version api-resources explain diff kustomize config top autoscale",
+  helm = set "list upgrade install uninstall status get history template dependency dep repo pull show version lint search",
+  helmfile = set "apply sync diff template lint deps repos build list status write-values fetch",
+}
+VERBS.oc = VERBS.kubectl
+local USER_VERBS = {
+  kubectl = set "get describe apply create patch label annotate rollout wait scale set replace expose logs version api-resources explain diff kustomize top autoscale delete",
+  helm = set "upgrade install list status get template dependency dep repo pull show version lint history search",
+  helmfile = set "apply sync diff template lint deps repos build list status write-values fetch",
+}
+USER_VERBS.oc = USER_VERBS.kubectl
+local READS = set "get describe logs version api-resources explain diff kustomize top wait config list status history template show lint search"
+-- verbs whose first word after them is a subcommand, the resources following it
+local SUBCOMMAND = set "rollout set create"
+
 local function kind_base(word)
-  -- "clusterrole/x", "crd.apiextensions.k8s.io", "nodes,pods"
+  -- "clusterrole/x", "crd.apiextensions.k8s.io", "nodes,pods", "ClusterRoles.rbac.authorization.k8s.io/x"
   local out = {}
   for part in tostring(word):gmatch("[^,]+") do
     local k = part:match("^([^/%.]+)") or part
@@ -70,44 +247,167 @@ local function kind_base(word)
   return out
 end
 
--- Refuses what this layer must never do; returns nothing or raises.
-function M.check(tool, args, ns, stdin)
+-- Every object of a manifest stream (YAML or JSON, every document, List items), parsed;
+-- raises with why it cannot be read.
+function M.manifest_objects(text, name)
+  local yaml = require "llmd.yaml"
+  local ok, docs = pcall(yaml.load_all, text)
+  if not ok then
+    -- a stream of JSON objects one after the other is also what kubectl takes
+    local json = require "llmd.json"
+    local objs, pos = {}, 1
+    local okj = pcall(function()
+      while pos <= #text do
+        local s = text:find("%S", pos)
+        if not s then break end
+        local depth, instr, esc, e = 0, false, false, nil
+        for k = s, #text do
+          local c = text:sub(k, k)
+          if instr then
+            if esc then esc = false elseif c == "\\" then esc = true elseif c == '"' then instr = false end
+          elseif c == '"' then instr = true
+          elseif c == "{" or c == "[" then depth = depth + 1
+          elseif c == "}" or c == "]" then
+            depth = depth - 1
+            if depth == 0 then e = k; break end
+          end
+        end
+        if not e then error("unterminated") end
+        objs[#objs + 1] = json.decode(text:sub(s, e), name)
+        pos = e + 1
+      end
+    end)
+    if not okj then error(("%s: cannot be read as YAML or JSON (%s)"):format(name, tostring(docs)), 0) end
+    docs = objs
+  end
+  local out = {}
+  local function add(d)
+    if type(d) ~= "table" then return end
+    if type(d.kind) == "string" and d.kind:match("List$") and type(d.items) == "table" then
+      for _, it in ipairs(d.items) do add(it) end
+    else
+      out[#out + 1] = d
+    end
+  end
+  for _, d in ipairs(docs or {}) do add(d) end
+  return out
+end
+
+-- Refuses a manifest with a cluster-scoped kind or another namespace.
+function M.check_manifest(text, ns, name, refuse)
+  local ok, objs = pcall(M.manifest_objects, text, name)
+  if not ok then refuse(tostring(objs) .. ": not checked, so not run") end
+  for _, o in ipairs(objs) do
+    local kind = type(o.kind) == "string" and o.kind or nil
+    if kind and CLUSTER_KINDS[kind:lower()] then
+      refuse(("a manifest of the cluster-scoped kind %s (%s)"):format(kind, name))
+    end
+    local md = type(o.metadata) == "table" and o.metadata or {}
+    if md.namespace ~= nil and md.namespace ~= ns then
+      refuse(("a manifest for namespace %s (%s)"):format(tostring(md.namespace), name))
+    end
+  end
+end
+
+local function read_all(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local t = f:read("a")
+  f:close()
+  return t
+end
+
+-- Refuses what this layer must never do; returns nothing or raises. opts: user (a
+-- command from the user's plan: stricter verbs), cwd (where -f paths are), render
+-- (function(dir) -> the manifests `kubectl kustomize dir` gives).
+function M.check(tool, args, ns, stdin, opts)
+  opts = opts or {}
   local function refuse(why)
     error(("refused: %s %s: %s (llmdlua only acts inside namespace %s)"):format(tool, M.cmdline(args), why, ns), 0)
   end
-  for i, a in ipairs(args) do
-    if a == "--all-namespaces" or a == "-A" then refuse("all namespaces") end
-    local other = (a == "-n" or a == "--namespace") and args[i + 1] or a:match("^%-%-namespace=(.*)$")
-      or a:match("^%-n=(.*)$")
-    if other and other ~= ns then refuse("a different namespace (" .. other .. ")") end
+  if not TABLES[tool] then refuse("not kubectl, helm, helmfile or oc") end
+  local ok, p = pcall(M.parse, tool, args)
+  if not ok then
+    if type(p) == "table" and p.unknown then
+      refuse(("unknown flag %s: llmdlua cannot tell whether it takes a value (write --name=value)"):format(p.unknown))
+    elseif type(p) == "table" and p.missing then
+      refuse(("flag %s without its value"):format(p.missing))
+    end
+    error(p, 0)
   end
-  if tool ~= "kubectl" and tool ~= "oc" then return end
-  local verb
-  for _, a in ipairs(args) do
-    if a:sub(1, 1) ~= "-" then verb = a; break end
-  end
-  if not MUTATING[verb] then return end
-  local seen_verb = false
-  for i, a in ipairs(args) do
-    if seen_verb and a:sub(1, 1) ~= "-" and args[i - 1] ~= "-f" and args[i - 1] ~= "-k" and args[i - 1] ~= "-l" then
-      for _, k in ipairs(kind_base(a)) do
-        if CLUSTER_KINDS[k] then refuse(("%s of the cluster-scoped kind '%s'"):format(verb, k)) end
+  for _, f in ipairs(p.flags) do
+    if REDIRECT[f.name] then
+      if f.name == "namespace" then
+        refuse(("a namespace flag (%s): llmdlua adds -n %s itself"):format(f.spelling, ns))
+      elseif f.name == "all-namespaces" then
+        refuse(("all namespaces (%s)"):format(f.spelling))
+      else
+        refuse(("%s would act elsewhere than namespace %s of the current cluster and user"):format(f.spelling, ns))
       end
-      if verb == "create" and i == 2 then break end
     end
-    if a == verb then seen_verb = true end
   end
-  -- manifests on stdin: every kind must be namespaced, every namespace ours
-  if stdin then
-    for kind in stdin:gmatch("\n?%s*kind:%s*[\"']?([%w]+)") do
-      if CLUSTER_KINDS[kind:lower()] then refuse(("a manifest of the cluster-scoped kind %s"):format(kind)) end
+  local verb = p.words[1]
+  if tool == "oc" and verb == "project" and #args == 2 and args[2] == "-q" and not opts.user then return end
+  local allowed = (opts.user and USER_VERBS or VERBS)[tool]
+  if not verb or not allowed[verb] then
+    refuse(("the verb '%s' is not one llmdlua runs%s"):format(tostring(verb), opts.user and " from a plan" or ""))
+  end
+  if verb == "config" and not (p.words[2] == "current-context" and #p.words == 2) then
+    refuse("kubectl config changes the kubeconfig")
+  end
+  if tool == "helm" or tool == "helmfile" then return end
+  -- kubectl / oc: the resources a changing verb names
+  if not READS[verb] then
+    local first = SUBCOMMAND[verb] and 3 or 2
+    for i = first, #p.words do
+      local w = p.words[i]
+      -- the type word (first), or TYPE/NAME anywhere
+      if i == first or w:find("/", 1, true) then
+        for _, k in ipairs(kind_base(w)) do
+          if CLUSTER_KINDS[k] then refuse(("%s of the cluster-scoped kind '%s'"):format(verb, k)) end
+        end
+      end
+      if verb == "create" and i == first then break end
     end
-    for kind in stdin:gmatch('"kind"%s*:%s*"([%w]+)"') do
-      if CLUSTER_KINDS[kind:lower()] then refuse(("a manifest of the cluster-scoped kind %s"):format(kind)) end
+    if verb == "create" and p.words[2] and CLUSTER_KINDS[p.words[2]:lower()] then
+      refuse(("create of the cluster-scoped kind '%s'"):format(p.words[2]:lower()))
     end
-    for other in stdin:gmatch("\n%s*namespace:%s*[\"']?([%w%-%.]+)") do
-      if other ~= ns then refuse(("a manifest for namespace %s"):format(other)) end
+  end
+  -- the manifests it applies: from stdin, files and folders, kustomizations
+  for _, f in ipairs(p.flags) do
+    if f.name == "filename" and not READS[verb] then
+      local v = tostring(f.value)
+      if v == "-" then
+        if stdin then M.check_manifest(stdin, ns, "stdin", refuse) end
+      elseif v:match("^%a[%w+.-]*://") then
+        refuse(("a manifest from a URL (%s) cannot be checked"):format(v))
+      else
+        local path = (v:sub(1, 1) == "/" or not opts.cwd) and v or (opts.cwd .. "/" .. v)
+        local lfs = require "lfs"
+        local mode = lfs.attributes(path, "mode")
+        if mode == "directory" then
+          for n in lfs.dir(path) do
+            if n:match("%.ya?ml$") or n:match("%.json$") then
+              local text = read_all(path .. "/" .. n)
+              if text then M.check_manifest(text, ns, v .. "/" .. n, refuse) end
+            end
+          end
+        elseif mode == "file" then
+          M.check_manifest(read_all(path) or "", ns, v, refuse)
+        elseif verb ~= "delete" then
+          refuse(("%s: no such manifest file"):format(v))
+        end
+      end
+    elseif f.name == "kustomize" and (verb == "apply" or verb == "create" or verb == "replace") then
+      if opts.render then
+        M.check_manifest(opts.render(tostring(f.value)), ns, "kustomize " .. tostring(f.value), refuse)
+      end
     end
+  end
+  if stdin and not READS[verb] then
+    local from_stdin = false
+    for _, f in ipairs(p.flags) do if f.name == "filename" and f.value == "-" then from_stdin = true end end
+    if not from_stdin then M.check_manifest(stdin, ns, "stdin", refuse) end
   end
 end
 
@@ -180,9 +480,21 @@ function Client:argv(tool, args)
   return argv
 end
 
+-- What `kubectl kustomize DIR` renders (client side: nothing reaches the cluster).
+function Client:render(dir, cwd)
+  local argv = self:argv("kubectl", { "kustomize", dir })
+  local r = require("llmd.steps").exec(argv, { cwd = cwd, env = self.env, stderr = "capture" })
+  self:log(argv, r, r.elapsed or 0, "rendered to check it")
+  if not r.ok then
+    error(("%s: exit %s: %s"):format(M.cmdline(argv), tostring(r.code), (r.stderr or ""):gsub("%s+$", "")), 0)
+  end
+  return r.stdout
+end
+
 function Client:call(tool, args, opts)
   opts = opts or {}
-  M.check(tool, args, self.ns, opts.stdin)
+  M.check(tool, args, self.ns, opts.stdin, { user = opts.user, cwd = opts.cwd,
+    render = not self.dry_run and function(dir) return self:render(dir, opts.cwd) end or nil })
   local argv = self:argv(tool, args)
   if self.dry_run and not (opts.read and opts.read_in_dry_run) then
     self.out:write("[dry-run] " .. M.cmdline(argv) .. (opts.cwd and ("   (in " .. opts.cwd .. ")") or "") .. "\n")

@@ -96,28 +96,29 @@ local function timeline_lines(text)
   return table.concat(out, "\n") .. "\n"
 end
 
--- A collector of per-scrape values: on_scrape for prom_files.read_raw_dir, then finish() ->
--- { {t = seconds since the first round, usage_pct = mean over pods (nil when none said),
--- hit_rate_pct = prefix-cache hits / queries over the interval ending there, summed over
--- pods (nil without queries)}, ... }. A round is every pod's k-th scrape, at their mean time.
+-- A collector of per-scrape values: on_scrape for prom_files.read_raw_dir (scrapes in time
+-- order), then finish() -> { {t = seconds since the first round, usage_pct = mean over the
+-- round's scrapes (nil when none said), hit_rate_pct = prefix-cache hits / queries over
+-- the interval ending there, summed over pods (nil without queries)}, ... }.
+-- A round is the scrapes of one pass over the pods: a new one starts when a scrape comes
+-- half the usual interval (the median gap between a pod's scrapes) after the round's
+-- first, so a pod that joins late lands at its own time. A counter's increase is from the
+-- same series' previous scrape (a drop is a restart: the new value is the increase).
 function M.timeline_collector()
   local prom = require "llmd.prom"
-  local rounds, count, last = {}, {}, {}
+  local scrapes, last_t, last = {}, {}, {}
+  local gaps = {}
   local c = {}
   function c.on_scrape(pod, t, text, path)
-    count[pod] = (count[pod] or 0) + 1
-    local r = rounds[count[pod]]
-    if not r then
-      r = { tsum = 0, n = 0, usage = 0, nusage = 0, dh = 0, dq = 0, nq = 0 }
-      rounds[count[pod]] = r
-    end
-    r.tsum, r.n = r.tsum + t, r.n + 1
+    local s = { t = t, usage = 0, nusage = 0, dh = 0, dq = 0, nq = 0 }
+    if last_t[pod] and t > last_t[pod] then gaps[#gaps + 1] = t - last_t[pod] end
+    last_t[pod] = t
     local samples = prom.parse(timeline_lines(text), { tolerant = true, name = path })
     for _, smp in ipairs(samples) do
       local v = smp.value
       if v == v and v ~= math.huge and v ~= -math.huge then
         if smp.name == "vllm:kv_cache_usage_perc" then
-          r.usage, r.nusage = r.usage + v * 100, r.nusage + 1
+          s.usage, s.nusage = s.usage + v * 100, s.nusage + 1
         else
           local keys = {}
           for k, x in pairs(smp.labels) do keys[#keys + 1] = k .. "=" .. x end
@@ -127,21 +128,34 @@ function M.timeline_collector()
           last[id] = v
           if prev then
             local d = v >= prev and v - prev or v -- a reset: the counter started again from 0
-            if smp.name == HITS then r.dh = r.dh + d else r.dq, r.nq = r.dq + d, r.nq + 1 end
+            if smp.name == HITS then s.dh = s.dh + d else s.dq, s.nq = s.dq + d, s.nq + 1 end
           end
         end
       end
     end
+    scrapes[#scrapes + 1] = s
   end
   function c.finish()
+    table.sort(gaps)
+    local half = #gaps > 0 and gaps[(#gaps + 1) // 2] / 2 or math.huge
+    local rounds, r = {}, nil
+    for _, s in ipairs(scrapes) do
+      if not r or s.t - r.first >= half then
+        r = { first = s.t, tsum = 0, n = 0, usage = 0, nusage = 0, dh = 0, dq = 0, nq = 0 }
+        rounds[#rounds + 1] = r
+      end
+      r.tsum, r.n = r.tsum + s.t, r.n + 1
+      r.usage, r.nusage = r.usage + s.usage, r.nusage + s.nusage
+      r.dh, r.dq, r.nq = r.dh + s.dh, r.dq + s.dq, r.nq + s.nq
+    end
     local out, t0 = {}, nil
-    for _, r in ipairs(rounds) do
-      local t = r.tsum / r.n
+    for _, x in ipairs(rounds) do
+      local t = x.tsum / x.n
       t0 = t0 or t
       out[#out + 1] = {
         t = t - t0,
-        usage_pct = r.nusage > 0 and r.usage / r.nusage or nil,
-        hit_rate_pct = r.nq > 0 and r.dq > 0 and r.dh / r.dq * 100 or nil,
+        usage_pct = x.nusage > 0 and x.usage / x.nusage or nil,
+        hit_rate_pct = x.nq > 0 and x.dq > 0 and x.dh / x.dq * 100 or nil,
       }
     end
     return out

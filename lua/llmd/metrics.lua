@@ -40,7 +40,7 @@ local function dist(prefix, label, what, fmt, with_mean)
   end
 end
 
-dist("latency", "End-to-end latency", "over completed requests of (end - start)", "%.1f", false)
+dist("latency", "End-to-end latency", "over completed requests of (end - start)", "%.1f", true)
 for _, p in ipairs { "p50", "p90", "p99" } do
   LIST[#LIST + 1] = { "latency_all_" .. p .. "_ms", "E2E latency " .. p .. ", failures as +inf", "ms", "lower",
     PNAME[p] .. " over completed and failed requests of (end - start), each failure counted as +inf", "%.1f" }

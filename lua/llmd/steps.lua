@@ -16,7 +16,7 @@
 -- stops the phase; a failed per-stack step stops only its stack (and, with
 -- stop_after_failed_stack, the stacks after it); the global steps after the stacks
 -- always run. A step raises to fail; what it returns is its message.
--- Each outcome {phase, number, name, stack, status = ok|failed|skipped|done-before,
+-- Each outcome {phase, number, name, stack, status = ok|failed|skipped|done-before|dry-run|reset,
 -- message, seconds, at} is appended to the record file (JSON) as soon as it is known, so
 -- an interrupted run can be resumed: steps recorded "ok" are not run again.
 local json = require "llmd.json"
@@ -53,14 +53,25 @@ function M.load_record(path)
   return v
 end
 
--- Was (phase, name, stack) completed in a previous run?
+-- Was (phase, name, stack) completed in a previous run (and not reset since)?
 function M.done_before(record, phase, name, stack)
+  local done = false
   for _, o in ipairs(record) do
-    if o.phase == phase and o.name == name and (o.stack or false) == (stack or false) and o.status == "ok" then
-      return true
+    if o.phase == phase and (o.stack or false) == (stack or false) then
+      if o.status == "reset" then done = false
+      elseif o.name == name and o.status == "ok" then done = true end
     end
   end
-  return false
+  return done
+end
+
+-- Appends to the record at path a "reset" of stack in phase: what it completed before
+-- counts as not done (its steps run again on resume); the history stays.
+function M.reset(path, phase, stack, why)
+  local record = M.load_record(path)
+  record[#record + 1] = { phase = phase, number = -1, name = "*", stack = stack, status = "reset", message = why,
+    seconds = 0, at = os.date("!%Y-%m-%dT%H:%M:%SZ") }
+  json.write(path, json.array(record))
 end
 
 -- Parallel stacks -------------------------------------------------------------------------
@@ -222,7 +233,8 @@ function M.run(phase, list, ctx, opts)
     end, ctx, stack)
     o.seconds = now() - t0
     if ok then
-      o.status, o.message = "ok", type(msg) == "string" and msg or "done"
+      -- a dry run did nothing: recorded, never as done (a resume runs it for real)
+      o.status, o.message = opts.dry_run and "dry-run" or "ok", type(msg) == "string" and msg or "done"
     else
       o.status, o.message = "failed", tostring(msg)
     end

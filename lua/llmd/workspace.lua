@@ -129,6 +129,9 @@ function M.open(path, opts)
     if lfs.attributes(path .. "/plan.yaml", "mode") ~= "file" then
       error(("%s: no plan.yaml (only a comparison started from a plan can be resumed)"):format(path), 0)
     end
+    -- absolute: the steps run commands in other folders (run_only.sh in run-x/benchmark)
+    local abs = proc.run { "realpath", "--", path }
+    if abs.ok then path = abs.stdout:gsub("%s+$", "") end
     return { path = path, name = path:match("[^/]+$") }
   end
   local why = M.incomplete(path)

@@ -14,12 +14,16 @@
 --   FAKE_FAIL_ONCE the same, but each failure only on its first occasion
 --   FAKE_SLOW_BENCH seconds the first run_only.sh call sleeps (to interrupt it)
 --   FAKE_OLD_JOB   the namespace starts with a finished (Succeeded) job pod
+--   FAKE_RESTARTED the vLLM containers have restarted once (their previous logs exist)
+--   FAKE_OTHER_RELEASE  the namespace starts with someone else's release a-team-infra (its
+--                  Gateway, HTTPRoute and gateway Service)
 --   FAKE_OLD_RESULTS  a results folder: the namespace starts with the PVC
 --                  llmd-benchmark-results holding it as an earlier run's
 --                  (inference-perf_1761000000_sanity_random_old-stack) and that run's
 --                  launcher pod Completed (exec and cp into it fail, as they do)
 --   FAKE_FAIL_NAMESPACE  the injected failures happen only in this namespace (the
 --                  other namespaces of a parallel run are healthy)
+--   FAKE_FAIL_IN   ns:failure,ns:failure - failures that happen only in those namespaces
 -- Several calls may run at once (stacks in parallel namespaces): each call reads the
 -- state, and writes back, under a lock, only the namespaces and counters it changed, as
 -- a real API server keeps one namespace's objects apart from another's.
@@ -92,6 +96,10 @@ local function confine_failures(ns)
   if only and only ~= "" and ns ~= only then
     for k in pairs(fails) do fails[k] = nil end
   end
+  -- FAKE_FAIL_IN=ns:failure,ns:failure - failures of their own for some namespaces
+  for n, f in (os.getenv("FAKE_FAIL_IN") or ""):gmatch("([^,:]+):([^,]+)") do
+    if n == ns then fails[f] = "always" end
+  end
 end
 local function failing(what)
   if not fails[what] then return false end
@@ -141,6 +149,18 @@ local function space(ns)
         ready = false, phase = "Succeeded", pvc = "llmd-benchmark-results",
         containers = { { name = "harness", image = "llm-d-benchmark", restarts = 0 } } }
     end
+    if os.getenv("FAKE_OTHER_RELEASE") then
+      -- someone else's stack in the shared namespace: a release with its gateway, route and
+      -- gateway Service (named to sort before ours)
+      local n = "a-team-infra"
+      s.releases[n] = { chart = "llm-d-infra", status = "deployed" }
+      s.gateways[n] = { kind = "Gateway", metadata = { name = n },
+        status = { conditions = { { type = "Programmed", status = "True" } } } }
+      s.httproutes[n] = { kind = "HTTPRoute", metadata = { name = n },
+        status = { parents = { { conditions = { { type = "Accepted", status = "True" } } } } } }
+      s.services[n .. "-inference-gateway-istio"] = { selector = { app = n }, owner = "helm:" .. n,
+        ports = { { name = "status-port", port = 15021 }, { name = "default", port = 80, appProtocol = "http" } } }
+    end
     if os.getenv("FAKE_OLD_JOB") then
       -- a finished job from earlier work in the namespace: Succeeded, never Ready
       s.pods["data-access-job-x1"] = { labels = { job = "data-access" }, owner = "job", ready = false,
@@ -174,9 +194,18 @@ end
 
 local function vllm_pods(s, base, owner, n)
   for i = 1, n or 2 do
-    add_pod(s, ("%s-decode-%d"):format(base, i), {
+    local name = ("%s-decode-%d"):format(base, i)
+    add_pod(s, name, {
       ["llm-d.ai/inference-serving"] = "true", ["app.kubernetes.io/component"] = "vllm", ["llm-d.ai/role"] = "decode",
     }, nil, owner)
+    -- llm-d's decode pods: the routing proxy as a native sidecar (an init container that
+    -- keeps running, restartPolicy Always)
+    s.pods[name].init = { { name = "routing-proxy", image = "ghcr.io/llm-d/llm-d-routing-sidecar:v0.4.0",
+      restartPolicy = "Always", restarts = 0 } }
+    if os.getenv("FAKE_RESTARTED") then
+      -- the vLLM container restarted once: its previous container's log is there
+      s.pods[name].containers[1].restarts = 1
+    end
   end
 end
 
@@ -206,10 +235,17 @@ local function pod_json(name, p)
   end
   local specs = {}
   for _, c in ipairs(p.containers) do specs[#specs + 1] = { name = c.name, image = c.image } end
+  local ispecs, istatuses = {}, {}
+  for _, c in ipairs(p.init or {}) do
+    ispecs[#ispecs + 1] = { name = c.name, image = c.image, restartPolicy = c.restartPolicy }
+    istatuses[#istatuses + 1] = { name = c.name, ready = true, restartCount = c.restarts, started = true,
+      state = { running = { startedAt = "2026-01-01T00:00:00Z" } } }
+  end
   return {
     kind = "Pod", metadata = { name = name, labels = p.labels or json.object {} },
-    spec = { containers = specs, nodeName = "gpu-node-1" },
+    spec = { containers = specs, initContainers = #ispecs > 0 and ispecs or nil, nodeName = "gpu-node-1" },
     status = { phase = p.phase or (p.waiting and "Pending" or "Running"), containerStatuses = statuses,
+      initContainerStatuses = #istatuses > 0 and istatuses or nil,
       conditions = { { type = "Ready", status = p.ready and "True" or "False" } } },
   }
 end
@@ -236,6 +272,20 @@ local function kubectl()
     local c = os.getenv("FAKE_CONTEXT")
     if not c or c == "" then die("error: current-context is not set") end
     return print(c)
+  end
+  if a[1] == "kustomize" then
+    -- client side: the kustomization's resources, one YAML stream
+    local dir = a[2] or "."
+    local k = yaml.load_file(dir .. "/kustomization.yaml")
+    local parts = {}
+    for _, r in ipairs((k or {}).resources or {}) do
+      local f = io.open(dir .. "/" .. r, "rb")
+      if not f then die(("error: accumulating resources: accumulation err='accumulating resources from '%s': "
+        .. "open %s: no such file or directory'"):format(r, r)) end
+      parts[#parts + 1] = f:read("a")
+      f:close()
+    end
+    return io.write(table.concat(parts, "\n---\n"))
   end
   if fails.transient then
     state.counters.transient = (state.counters.transient or 0) + 1
@@ -377,9 +427,25 @@ local function kubectl()
     local pod = a[2]
     if failing("nologs") then die(('Error from server (BadRequest): container "vllm" in pod "%s" is waiting to start'):format(pod)) end
     if not s.pods[pod] then die(('Error from server (NotFound): pods "%s" not found'):format(pod)) end
+    local cname = opt(a, "-c") or opt(a, "--container")
+    local c
+    for _, list in ipairs { s.pods[pod].containers, s.pods[pod].init or {} } do
+      for _, x in ipairs(list) do if x.name == cname then c = x end end
+    end
+    if not c then
+      -- kubectl's words for a container the pod does not have
+      die(("error: container %s is not valid for pod %s"):format(tostring(cname), pod))
+    end
     local prev = has(a, "--previous") or has(a, "-p")
-    if prev and s.pods[pod].containers[1].restarts == 0 then
-      die(('Error from server (BadRequest): previous terminated container "vllm" in pod "%s" not found'):format(pod))
+    if prev and c.restarts == 0 then
+      die(('Error from server (BadRequest): previous terminated container "%s" in pod "%s" not found'):format(c.name,
+        pod))
+    end
+    if c.name == "routing-proxy" then
+      return print(("2026-02-16T09:19:00.000000000Z I0216 routing proxy for %s listening on :8000"):format(pod))
+    end
+    if prev then
+      return print(("2026-02-16T09:10:00.000000000Z INFO %s starting vLLM\n2026-02-16T09:11:00.000000000Z ERROR CUDA out of memory"):format(pod))
     end
     return print(("2026-02-16T09:19:00.000000000Z INFO %s starting vLLM\n2026-02-16T09:19:30.000000000Z INFO GPU KV cache size: 1,234,567 tokens\n2026-02-16T09:19:31.000000000Z INFO Application startup complete."):format(pod))
   elseif verb == "exec" then
@@ -591,6 +657,15 @@ local function run_only()
   state.counters.last_uid = uid
   print(("🔍 Verifying model %s on endpoint %s/v1/completions using pod llmdbench-verify-model-%d"):format(
     tostring((cfg.endpoint or {}).model), tostring((cfg.endpoint or {}).base_url), uid))
+  -- run_only.sh first checks the model answers at base_url (a curl from a pod in the namespace)
+  local host = tostring((cfg.endpoint or {}).base_url):match("^https?://([^/:]+)")
+  local svcname = host and host:match("^([^%.]+)")
+  if not (svcname and s.services[svcname]) then
+    print(("curl: (6) Could not resolve host: %s"):format(tostring(host)))
+    print("❌ Error while verifying model")
+    save()
+    os.exit(1)
+  end
   -- the old launcher pod is deleted and a new one started
   add_pod(s, "llmdbench-harness-launcher", { app = "llmdbench-harness-launcher" }, h.image or "llm-d-benchmark", "run_only")
   s.pods["llmdbench-harness-launcher"].ready = true

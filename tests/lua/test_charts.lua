@@ -176,6 +176,13 @@ t.test("the quantile grid comes from the harness reader's own accumulators", fun
   t.ok(list[2].available, list[2].reason)
   charts.render(list, ROOT .. "/templates", t.tmpdir(), charts.gnuplot())
   t.ok(list[2].svg:find("TTFT (ms)", 1, true))
+  -- a run model saved before the charts existed: the reason says how to get them
+  local old = rm.to_plain(sd.run)
+  old.cdf, old.cdf_count = nil, nil
+  local sold = { x = "a", label = "A", run = rm.from_plain(json.decode(json.encode(old)), "x") }
+  local c = charts.latency_cdf({}, sold, sold)
+  t.eq(c.available, false)
+  t.ok(c.reason:find("--reextract", 1, true), c.reason)
   -- and it survives run_model.json
   local back = rm.from_plain(json.decode(json.encode(rm.to_plain(sd.run))), "x")
   t.eq(back.cdf.ttft_ms, sd.run.cdf.ttft_ms)
@@ -301,6 +308,28 @@ t.test("KV cache over time from the raw scrapes: pod means and interval hit rate
   c = charts.kv_cache({}, B, B)
   t.eq(c.available, false)
   t.eq(c.reason, "Neither run has raw vLLM scrapes with KV-cache usage or prefix-cache counters over time.")
+end)
+
+t.test("KV timeline: a pod that joins late lands at its own time, not in the first round", function()
+  local d = ip_run(false)
+  local raw = F .. "/prometheus/synthetic-raw"
+  mkdir(d .. "/metrics/raw")
+  for n in lfs.dir(raw) do
+    -- pod wq7tz's first scrape (09:20:02) is missing: it appears in the second round
+    if n:match("%.log$") and n ~= "qwen-qwen3-0-6b-decode-6f9c7d5b8-wq7tz_1771233602_metrics.log" then
+      t.write(d .. "/metrics/raw/" .. n, t.read(raw .. "/" .. n))
+    end
+  end
+  local tl = side("a", d, "A").kv.timeline
+  t.eq(#tl, 3)
+  -- by hand: round 1 is k2x9p alone; round 2 both pods (wq7tz's first scrape: no increase
+  -- yet); round 3 both increases
+  t.eq(tl[1].t, 0.0)
+  t.eq(tl[2].t, 15.0)
+  t.near(tl[1].usage_pct, 0.028273508513311507 * 100, 1e-9)
+  t.near(tl[2].usage_pct, (0.31879267753598217 + 0.32867856065403017) / 2 * 100, 1e-9)
+  t.near(tl[2].hit_rate_pct, 23152 / 29201 * 100, 1e-9)
+  t.near(tl[3].hit_rate_pct, ((46480 - 23152) + (27728 - 16496)) / ((58628 - 29201) + (51225 - 30468)) * 100, 1e-9)
 end)
 
 t.test("errors chart: causes of both runs by total, the tail folded into one bar", function()
@@ -467,6 +496,10 @@ t.test("in a real browser: every chart's title, axis labels and run labels are r
       texts = { "KV-cache usage (%)", "prefix-cache hit rate (%)", "time since the first scrape (s)", la } },
     { title = "Failed requests by cause", texts = { "failed requests", "503 server busy", "503 queue full <b>", la, lb } },
   }
+  -- the labels are text in the page too: no element of theirs
+  local doc0 = t.read(page)
+  t.ok(not doc0:find("<script", 1, true), "no script element from a label")
+  t.ok(doc0:find("x&#39;y &lt;/svg&gt; &lt;script&gt;alert(1)&lt;/script&gt; &amp;amp; ]]&gt;", 1, true), "label B escaped")
   local text = browser_text(page)
   t.eq(check_charts(text, expect), nil)
   t.ok(not text:find("<script>alert", 1, true) or text:find(lb, 1, true), "the label is text")

@@ -52,13 +52,13 @@ local function setup(edit)
   return { dir = d, plan = d .. "/plan.yaml", cluster = d .. "/cluster", env = env }
 end
 
-local function compare(s, extra, envx)
+local function compare(s, extra, envx, cwd)
   local argv = { LLMDLUA, "compare.lua", "--yes", "--quiet" }
   for _, a in ipairs(extra or { "--plan", s.plan }) do argv[#argv + 1] = a end
   local env = {}
   for k, v in pairs(s.env) do env[k] = v end
   for k, v in pairs(envx or {}) do env[k] = v end
-  return proc.run(argv, { env = env, timeout = 120 })
+  return proc.run(argv, { env = env, timeout = 120, cwd = cwd })
 end
 
 local function workspace(s)
@@ -111,9 +111,20 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
   -- the procedure, call by call (llmd-benchmark.md: compare, deploy, run_only, teardown)
   local want = {
     "kubectl -n bench config current-context",
-    -- run A: baseline, helm router + kustomize model server
+    -- run A: baseline, helm router + kustomize model server; what is there before and after
+    -- the deploy (releases, routes, gateways, services, serving pods), so teardown removes
+    -- the difference and nothing else
+    "helm list -o json -n bench",
+    "kubectl -n bench get httproute,gateway -o json",
+    "kubectl -n bench get svc -o json",
+    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "helm upgrade --install sim oci://ghcr.io/llm-d/charts/llm-d-router-standalone -f router.values.yaml -n bench",
+    "kubectl -n bench kustomize ms", -- rendered first, to check what it applies
     "kubectl -n bench apply -k ms",
+    "helm list -o json -n bench",
+    "kubectl -n bench get httproute,gateway -o json",
+    "kubectl -n bench get svc -o json",
+    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "kubectl -n bench get pods -o json",
     "kubectl -n bench get inferencepool,gateway,httproute -o json",
     "kubectl -n bench get svc llm-d-baseline-model-server -o json",
@@ -129,19 +140,28 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "kubectl -n bench get nodes -o json",
     "kubectl -n bench get pods -l app.kubernetes.io/component=vllm -o json",
+    "kubectl -n bench logs ms-decode-1 -c routing-proxy --timestamps",
     "kubectl -n bench logs ms-decode-1 -c vllm --timestamps",
+    "kubectl -n bench logs ms-decode-2 -c routing-proxy --timestamps",
     "kubectl -n bench logs ms-decode-2 -c vllm --timestamps",
-    "helm list -o json -n bench",
+    -- teardown: the release, the kustomize objects and the Service this run made; then verified
     "helm uninstall sim --ignore-not-found -n bench",
-    "kubectl -n bench delete httproute --all",
-    "kubectl -n bench delete gateway --all",
     "kubectl -n bench delete -k ms --ignore-not-found",
     "kubectl -n bench delete service llm-d-baseline-model-server --ignore-not-found",
     "helm list -o json -n bench",
-    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "kubectl -n bench get httproute,gateway -o json",
-    -- run B: helmfile with environments, through the gateway
+    "kubectl -n bench get svc -o json",
+    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
+    -- run B: helmfile with one environment, through the gateway
+    "helm list -o json -n bench",
+    "kubectl -n bench get httproute,gateway -o json",
+    "kubectl -n bench get svc -o json",
+    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "helmfile -n bench apply -e istio",
+    "helm list -o json -n bench",
+    "kubectl -n bench get httproute,gateway -o json",
+    "kubectl -n bench get svc -o json",
+    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "kubectl -n bench get pods -o json",
     "kubectl -n bench get inferencepool,gateway,httproute -o json",
     "kubectl -n bench get svc -o json",
@@ -155,15 +175,17 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "kubectl -n bench get nodes -o json",
     "kubectl -n bench get pods -l app.kubernetes.io/component=vllm -o json",
+    "kubectl -n bench logs ms-sim-decode-1 -c routing-proxy --timestamps",
     "kubectl -n bench logs ms-sim-decode-1 -c vllm --timestamps",
+    "kubectl -n bench logs ms-sim-decode-2 -c routing-proxy --timestamps",
     "kubectl -n bench logs ms-sim-decode-2 -c vllm --timestamps",
-    "helm list -o json -n bench",
+    -- its three releases; the route and gateway infra-sim made went with it (checked, not swept)
     "helm uninstall gaie-sim infra-sim ms-sim --ignore-not-found -n bench",
-    "kubectl -n bench delete httproute --all",
-    "kubectl -n bench delete gateway --all",
-    "helm list -o json -n bench",
-    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "kubectl -n bench get httproute,gateway -o json",
+    "helm list -o json -n bench",
+    "kubectl -n bench get httproute,gateway -o json",
+    "kubectl -n bench get svc -o json",
+    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
   }
   t.eq(call_lines(s, w), want)
   -- commands.log has every one of them, with exit codes
@@ -235,9 +257,21 @@ t.test("dry run: every command printed, the cluster untouched", function()
   t.eq(r.code, 0, r.stderr)
   t.ok(r.stdout:find("[dry-run] helm upgrade --install sim", 1, true))
   t.ok(r.stdout:find("[dry-run] helmfile -n bench apply -e istio", 1, true))
-  t.ok(r.stdout:find("[dry-run] kubectl -n bench delete gateway --all", 1, true))
+  t.ok(r.stdout:find("[dry-run] helm uninstall '<the releases this run deployed>' --ignore-not-found -n bench", 1, true),
+    r.stdout)
   t.eq(lfs.attributes(s.cluster .. "/calls.log"), nil, "no call reached the cluster")
   t.eq(lfs.attributes(s.cluster .. "/state.json"), nil)
+  -- nothing is recorded as done: a resume of the dry run's workspace does it all for real
+  local w = workspace(s)
+  for _, o in ipairs(json.read(w .. "/steps.json")) do
+    t.ok(o.status == "dry-run" or o.status == "skipped", o.name .. ": " .. o.status)
+  end
+  r = compare(s, { "--resume", w })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(lfs.attributes(w .. "/comparison_report.md"), "the report")
+  local n = 0
+  for _, c in ipairs(call_lines(s, w)) do if c:find("^helm upgrade %-%-install sim") then n = n + 1 end end
+  t.eq(n, 1, "run A deployed by the resume")
 end)
 
 t.test("failures: image pull, never ready, deploy error, no logs (no teardown), transient retried", function()
@@ -329,7 +363,7 @@ t.test("interrupted during the benchmark: exit 130, then --resume goes on withou
   env.FAKE_SLOW_BENCH = "30"
   local out = s.dir .. "/out.txt"
   local p = proc.spawn({ LLMDLUA, "compare.lua", "--yes", "--quiet", "--plan", s.plan },
-    { env = env, stdout = { file = out }, stderr = { file = out, append = true } })
+    { env = env, stdout = { file = out }, stderr = { file = out .. ".err" } })
   local started = false
   for _ = 1, 400 do
     local f = io.open(s.cluster .. "/calls.log")
@@ -346,6 +380,14 @@ t.test("interrupted during the benchmark: exit 130, then --resume goes on withou
   local rec = json.read(w .. "/steps.json")
   t.eq(rec[#rec].name, "benchmark")
   t.ok(rec[#rec].message:find("interrupted", 1, true), rec[#rec].message)
+  -- what it says is where and what was saved, and what was not
+  local said = t.read(out .. ".err")
+  t.ok(said:find("compare.lua: interrupted during step 60 (benchmark) of run A.", 1, true), said)
+  t.ok(said:find("Saved in " .. w .. ": steps.json (the steps completed; step 60 recorded as interrupted), "
+    .. "commands.log, cluster.json, run-a/deployed.json (what run A deployed).", 1, true), said)
+  t.ok(said:find("Not saved: run A's state and run A's vLLM logs (nothing is collected after Ctrl-C)", 1, true), said)
+  t.ok(said:find("Continue with:               llmdlua compare.lua --resume " .. w .. "\n", 1, true), said)
+  t.ok(not said:find("<workspace>", 1, true), said)
   r = compare(s, { "--resume", w })
   t.eq(r.code, 0, r.stdout .. r.stderr)
   local n = 0
@@ -535,6 +577,166 @@ t.test("helmfile: one environment; a list of more is an error (helmfile would ke
   t.eq(json.read(d .. "/c/state.json").ns.ns.releases["infra-x"].environment, "istio")
 end)
 
+t.test("teardown removes what this run deployed; another release in the namespace is left alone", function()
+  local s = setup()
+  local r = compare(s, nil, { FAKE_OTHER_RELEASE = "1" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local ns = state(s).ns.bench
+  t.ok(ns.releases["a-team-infra"], "the other release is kept")
+  t.ok(ns.gateways["a-team-infra"] and ns.httproutes["a-team-infra"], "its gateway and route are kept")
+  t.ok(ns.services["a-team-infra-inference-gateway-istio"], "its gateway Service is kept")
+  t.eq(ns.releases.sim, nil)
+  t.eq(ns.releases["infra-sim"], nil)
+  t.eq(ns.gateways["infra-sim"], nil)
+  local lines = table.concat(call_lines(s, workspace(s)), "\n")
+  t.ok(not lines:find("--all", 1, true), "no sweep: " .. lines)
+  t.ok(not lines:find("a-team", 1, true), "nothing was done to a-team-infra")
+  -- B benchmarked its own gateway, not the other one that sorts first
+  t.ok(lines:find("port-forward svc/infra-sim-inference-gateway-istio", 1, true), lines)
+  local msg
+  for _, o in ipairs(json.read(workspace(s) .. "/steps.json")) do
+    if o.name == "teardown" and o.stack == "b" then msg = o.message end
+  end
+  t.ok(msg:find("removed what this run deployed (releases: gaie-sim, infra-sim, ms-sim; routes: infra-sim; "
+    .. "gateways: infra-sim; kustomize: none); verified gone; 1 other release(s)", 1, true), msg)
+  -- what each run deployed is in the workspace
+  local dep = json.read(workspace(s) .. "/run-a/deployed.json")
+  t.eq(dep.releases, { "sim" })
+  t.eq(dep.kustomize, { "ms" })
+  t.eq(dep.before.releases, { "a-team-infra" })
+  -- a release of the same name that is not ours is never upgraded
+  s = setup(function(plan) plan.runs.a.deploy.release = "a-team-infra" end)
+  r = compare(s, nil, { FAKE_OTHER_RELEASE = "1" })
+  t.eq(r.code, 1)
+  t.ok(r.stdout:find("release a-team-infra already exists in bench and was not deployed by this comparison", 1, true),
+    r.stdout)
+  -- the reference procedure's namespace-wide sweep, only when the plan says so (confirmed by --yes)
+  s = setup(function(plan) plan.teardown = "namespace-wide" end)
+  r = compare(s, nil, { FAKE_OTHER_RELEASE = "1" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("teardown: namespace-wide (the plan says so) - everything in bench: releases: a-team-infra, sim; "
+    .. "HTTPRoutes: a-team-infra; Gateways: a-team-infra", 1, true), r.stdout)
+  t.eq(next(state(s).ns.bench.releases), nil)
+  t.ok(table.concat(call_lines(s, workspace(s)), "\n"):find("helm uninstall a-team-infra sim --ignore-not-found", 1,
+    true))
+  -- not confirmed (no --yes, no terminal): nothing removed
+  s = setup(function(plan) plan.teardown = "namespace-wide" end)
+  local env = {}
+  for k, v in pairs(s.env) do env[k] = v end
+  env.FAKE_OTHER_RELEASE = "1"
+  r = proc.run({ LLMDLUA, "compare.lua", "--quiet", "--plan", s.plan }, { env = env, timeout = 120, stdin = "" })
+  t.eq(r.code, 1)
+  t.ok(r.stdout:find("the namespace-wide teardown was not confirmed", 1, true), r.stdout)
+  t.ok(state(s).ns.bench.releases["a-team-infra"] and state(s).ns.bench.releases.sim, "nothing removed")
+end)
+
+t.test("resume with a relative workspace path, from another folder; --plan on resume replaces the plan", function()
+  -- the plan's paths relative to where it is started
+  local s = setup(function(plan)
+    plan.parent = "."
+    for _, x in ipairs { "a", "b" } do
+      plan.runs[x].deploy.guide_dir = "guide"
+      plan.runs[x].benchmark.template = "template.yaml"
+    end
+    plan.runs.a.benchmark.attempts = 1
+  end)
+  local r = compare(s, { "--plan", "plan.yaml" }, { FAKE_FAIL = "bench_nojson" }, s.dir)
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local w = workspace(s)
+  local name = w:match("[^/]+$")
+  t.ok(r.stdout:find("(it uses " .. w .. "/plan.yaml, the plan as this comparison started; add --plan FILE to "
+    .. "replace it)", 1, true), r.stdout)
+  -- resumed from the guide folder with ../<workspace>: the benchmark gets an absolute config path
+  r = compare(s, { "--resume", "../" .. name }, nil, s.dir .. "/guide")
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(lfs.attributes(w .. "/comparison_report.md"), "the report")
+  local runs = {}
+  for _, c in ipairs(calls(s)) do if c.tool == "run_only.sh" then runs[#runs + 1] = c.args[2] end end
+  t.eq(runs[#runs], w .. "/run-b/benchmark/config.yaml")
+  -- --plan on resume: validated, then it replaces the workspace's copy (the old one kept)
+  local s2 = setup(function(plan) plan.runs.a.benchmark.attempts = 1 end)
+  r = compare(s2, nil, { FAKE_FAIL = "bench_nojson" })
+  t.eq(r.code, 1)
+  local w2 = workspace(s2)
+  local bad = yaml.load(t.read(s2.plan))
+  bad.runs.b.deploy.method = "kustomize"
+  t.write(s2.dir .. "/bad.yaml", yaml.dump(bad))
+  r = compare(s2, { "--resume", w2, "--plan", s2.dir .. "/bad.yaml" })
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("bad.yaml: runs.b.deploy.method: expected helmfile, helm or custom", 1, true), r.stderr)
+  local new = yaml.load(t.read(s2.plan))
+  new.runs.b.label = "renamed-b"
+  t.write(s2.dir .. "/new.yaml", yaml.dump(new))
+  r = compare(s2, { "--resume", w2, "--plan", s2.dir .. "/new.yaml" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("Plan: " .. s2.dir .. "/new.yaml replaces the workspace's plan", 1, true), r.stdout)
+  t.eq(yaml.load(t.read(w2 .. "/plan.yaml")).runs.b.label, "renamed-b")
+  t.eq(json.read(w2 .. "/comparison.json").b.label, "renamed-b")
+end)
+
+t.test("resume after failed benchmark attempts keeps each attempt and finishes", function()
+  local s = setup()
+  local r = compare(s, nil, { FAKE_FAIL = "bench_nojson" }) -- 2 attempts, both fail
+  t.eq(r.code, 1)
+  local w = workspace(s)
+  r = compare(s, { "--resume", w }, { FAKE_FAIL = "bench_nojson" }) -- 2 more
+  t.eq(r.code, 1)
+  r = compare(s, { "--resume", w }) -- fixed
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  -- attempts 1-4 kept (5 calls of run_only.sh for A, the last one good), none mixed into results
+  for n = 1, 4 do
+    t.eq(lfs.attributes(("%s/run-a/results-attempt-%d"):format(w, n), "mode"), "directory", "attempt " .. n)
+  end
+  t.eq(lfs.attributes(w .. "/run-a/results-attempt-5"), nil)
+  local got = {}
+  for n in lfs.dir(w .. "/run-a/results") do if n:match("^inference") then got[#got + 1] = n end end
+  t.eq(#got, 1, table.concat(got, ", "))
+  t.ok(lfs.attributes(w .. "/comparison_report.md"))
+end)
+
+t.test("resume after --step 90: the torn-down run is deployed again first, or refused", function()
+  local s = setup(function(plan) plan.runs.a.benchmark.attempts = 1 end)
+  local r = compare(s, nil, { FAKE_FAIL = "bench_nojson" })
+  t.eq(r.code, 1)
+  local w = workspace(s)
+  r = compare(s, { "--resume", w, "--step", "90" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.eq(next(state(s).ns.bench.releases), nil, "torn down")
+  -- only the benchmark: there is no stack to benchmark
+  r = compare(s, { "--resume", w, "--step", "60" })
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("run a (vllm-baseline) was torn down before it completed: there is no stack for steps 30-80", 1,
+    true), r.stderr)
+  -- a plain resume deploys it again, then goes on
+  r = compare(s, { "--resume", w })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("Run A was torn down before it completed: it is deployed again first.", 1, true), r.stdout)
+  local n = 0
+  for _, c in ipairs(call_lines(s, w)) do if c:find("^helm upgrade %-%-install sim") then n = n + 1 end end
+  t.eq(n, 2, "deployed again")
+  t.ok(lfs.attributes(w .. "/comparison_report.md"))
+  t.eq(next(state(s).ns.bench.releases), nil, "and torn down again at the end")
+end)
+
+t.test("logs: every container of the vLLM pods, the sidecar too, and the previous container after a restart",
+  function()
+  local s = setup(function(plan) plan.runs.b = { label = "before", existing = { results = TREAT } } end)
+  local r = compare(s, nil, { FAKE_RESTARTED = "1" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local dir = workspace(s) .. "/run-a/results/vllm-logs"
+  local got = {}
+  for n in lfs.dir(dir) do if n:match("%.log$") then got[#got + 1] = n end end
+  table.sort(got)
+  -- by hand: 2 pods x (routing-proxy, vllm, vllm's previous container)
+  t.eq(got, { "ms-decode-1_routing-proxy.log", "ms-decode-1_vllm.log", "ms-decode-1_vllm.previous.log",
+    "ms-decode-2_routing-proxy.log", "ms-decode-2_vllm.log", "ms-decode-2_vllm.previous.log" })
+  t.ok(t.read(dir .. "/ms-decode-1_vllm.previous.log"):find("CUDA out of memory", 1, true))
+  t.ok(t.read(dir .. "/ms-decode-1_routing-proxy.log"):find("routing proxy", 1, true))
+  local lines = table.concat(call_lines(s, workspace(s)), "\n")
+  t.ok(lines:find("kubectl -n bench logs ms-decode-1 -c vllm --timestamps --previous", 1, true), lines)
+  t.ok(not lines:find("routing-proxy --timestamps --previous", 1, true), "no previous of a container never restarted")
+end)
+
 -- the cluster layer on its own ----------------------------------------------------------
 
 t.test("k8s: namespace added, cluster-scoped changes refused before running, transient retried, logged", function()
@@ -553,7 +755,7 @@ t.test("k8s: namespace added, cluster-scoped changes refused before running, tra
     { { "delete", "crd/foo.example.com" }, "cluster-scoped kind 'crd'" },
     { { "delete", "pv", "x" }, "cluster-scoped kind 'pv'" },
     { { "get", "pods", "-A" }, "all namespaces" },
-    { { "get", "pods", "-n", "other" }, "a different namespace (other)" },
+    { { "get", "pods", "-n", "other" }, "a namespace flag (-n other)" },
   } do
     t.raises(bad[2], k.kubectl, k, bad[1])
   end
@@ -576,6 +778,96 @@ t.test("k8s: namespace added, cluster-scoped changes refused before running, tra
   local log = t.read(d .. "/commands.log")
   t.ok(log:find("| exit 1 | ", 1, true) and log:find("etcdserver: request timed out", 1, true), log)
   t.ok(log:find("| attempt 3", 1, true), log)
+end)
+
+t.test("k8s guard: every bypass found is refused before anything runs", function()
+  local d = t.tmpdir()
+  local ran = d .. "/ran"
+  local show = d .. "/tool.sh"
+  t.write(show, "#!/bin/sh\nprintf '%s\\n' \"$*\" >> " .. ran .. "\n")
+  proc.run { "chmod", "+x", show }
+  local k = k8s.new { namespace = "bench", bins = { kubectl = show, helm = show, helmfile = show, oc = show },
+    backoff = 0 }
+  -- each: tool, argv of a plan's deploy.commands entry, what the refusal names
+  for _, c in ipairs {
+    { "kubectl", { "get", "pods", "-nkube-system" }, "a namespace flag (-nkube-system)" },
+    { "kubectl", { "delete", "pod", "x", "-n=kube-system" }, "a namespace flag (-n=kube-system)" },
+    { "kubectl", { "delete", "pod", "x", "--namespace=kube-system" }, "a namespace flag (--namespace=kube-system)" },
+    { "kubectl", { "delete", "pod", "x", "--namespace", "kube-system" }, "a namespace flag (--namespace kube-system)" },
+    { "kubectl", { "--context", "prod", "delete", "namespace", "bench" }, "--context prod would act elsewhere" },
+    { "kubectl", { "-v", "9", "delete", "namespace", "kube-system" }, "cluster-scoped kind 'namespace'" },
+    { "kubectl", { "--request-timeout", "5s", "delete", "clusterrolebinding", "cluster-admin" },
+      "cluster-scoped kind 'clusterrolebinding'" },
+    { "kubectl", { "get", "pods", "--all-namespaces=true" }, "all namespaces (--all-namespaces=true)" },
+    { "kubectl", { "get", "pods", "-Aw" }, "all namespaces (-Aw)" },
+    { "kubectl", { "drain", "node-1" }, "the verb 'drain' is not one llmdlua runs from a plan" },
+    { "kubectl", { "cordon", "node-1" }, "the verb 'cordon'" },
+    { "kubectl", { "debug", "node/node-1", "-it", "--image=busybox" }, "the verb 'debug'" },
+    { "kubectl", { "certificate", "approve", "csr-1" }, "the verb 'certificate'" },
+    { "kubectl", { "--kubeconfig", "/other", "get", "pods" }, "--kubeconfig /other would act elsewhere" },
+    { "kubectl", { "get", "pods", "--kubeconfig=/other" }, "--kubeconfig=/other would act elsewhere" },
+    { "kubectl", { "get", "pods", "--frobnicate", "x" }, "unknown flag --frobnicate" },
+    { "oc", { "delete", "project", "bench" }, "cluster-scoped kind 'project'" },
+    { "oc", { "new-project", "mine" }, "the verb 'new-project'" },
+    { "oc", { "adm", "policy", "add-cluster-role-to-user", "cluster-admin", "me" }, "the verb 'adm'" },
+    { "helmfile", { "-nkube-system", "destroy" }, "a namespace flag (-nkube-system)" },
+    { "helmfile", { "destroy" }, "the verb 'destroy'" },
+    { "helm", { "install", "x", "chart", "--kube-context", "prod" }, "--kube-context prod would act elsewhere" },
+    { "helm", { "install", "x", "chart", "--create-namespace" }, "--create-namespace would act elsewhere" },
+  } do
+    t.raises(c[3], k.call, k, c[1], c[2], { user = true })
+  end
+  -- manifests on stdin, parsed: YAML and JSON spellings of a cluster-scoped kind, every document
+  for _, m in ipairs {
+    { '{"apiVersion": "v1", "kind": Namespace, "metadata": {"name": "x"}}', "kind Namespace" },
+    { "apiVersion: rbac.authorization.k8s.io/v1\n'kind': ClusterRole\nmetadata: {name: x}\n", "kind ClusterRole" },
+    { "kind: !!str ClusterRoleBinding\nmetadata:\n  name: x\n", "kind ClusterRoleBinding" },
+    { '{"kind": "Names\\u0070ace", "metadata": {"name": "x"}}', "kind Namespace" },
+    { "kind: ConfigMap\nmetadata: {name: a}\n---\nkind: Namespace\nmetadata: {name: b}\n", "kind Namespace" },
+    { '{"kind": "ConfigMap", "metadata": {"name": "a"}}\n{"kind": "ClusterRole", "metadata": {"name": "b"}}',
+      "kind ClusterRole" },
+    { "kind: List\nitems:\n- kind: ClusterRole\n  metadata: {name: x}\n", "kind ClusterRole" },
+    { "kind: ConfigMap\nmetadata:\n  name: x\n  'namespace': kube-system\n", "a manifest for namespace kube-system" },
+    { "kind: [unclosed\n", "cannot be read as YAML or JSON" },
+  } do
+    t.raises(m[2], k.kubectl, k, { "apply", "-f", "-" }, { stdin = m[1] })
+  end
+  -- -f files and folders of a plan's command are parsed the same way
+  proc.run { "mkdir", "-p", d .. "/m" }
+  t.write(d .. "/m/ok.yaml", "kind: ConfigMap\nmetadata: {name: a}\n")
+  t.write(d .. "/m/bad.json", '{"kind": "ClusterRoleBinding", "metadata": {"name": "b"}}')
+  t.raises("kind ClusterRoleBinding (m/bad.json)", k.call, k, "kubectl", { "apply", "-f", "m" }, { user = true, cwd = d })
+  t.raises("kind ClusterRoleBinding (m/bad.json)", k.call, k, "kubectl", { "apply", "--filename=m/bad.json" },
+    { user = true, cwd = d })
+  t.raises("a manifest from a URL", k.call, k, "kubectl", { "apply", "-f", "https://example.com/x.yaml" }, { user = true })
+  -- nothing above ran
+  t.eq(lfs.attributes(ran), nil, "no refused command ran")
+  -- what a plan may do still runs, namespaced
+  k:call("kubectl", { "apply", "-f", "m/ok.yaml" }, { user = true, cwd = d })
+  k:call("kubectl", { "rollout", "status", "deployment/x", "--timeout=60s" }, { user = true })
+  k:call("kubectl", { "logs", "-p", "pod-1", "-c", "vllm" }, { user = true })
+  k:call("helmfile", { "apply", "-e", "istio", "--skip-diff-on-install" }, { user = true })
+  k:call("kubectl", { "apply", "-f", "-" }, { stdin = "kind: Service\nmetadata: {name: s, namespace: bench}\n" })
+  t.eq(t.read(ran), "-n bench apply -f m/ok.yaml\n-n bench rollout status deployment/x --timeout=60s\n"
+    .. "-n bench logs -p pod-1 -c vllm\n-n bench apply -e istio --skip-diff-on-install\n-n bench apply -f -\n")
+  -- a kustomization is rendered (kubectl kustomize) and checked before it is applied
+  local s = setup()
+  t.write(s.dir .. "/guide/ms/kustomization.yaml", "resources:\n- rbac.yaml\n")
+  t.write(s.dir .. "/guide/ms/rbac.yaml", "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\n"
+    .. "metadata:\n  name: reader\n")
+  local r = compare(s)
+  t.eq(r.code, 1)
+  t.ok(r.stdout:find("refused: kubectl apply -k ms: a manifest of the cluster-scoped kind ClusterRole (kustomize ms)",
+    1, true), r.stdout)
+  for _, c in ipairs(call_lines(s, workspace(s))) do t.ok(not c:find("apply -k", 1, true), "not applied: " .. c) end
+  -- the flag parser on its own: kubectl's spellings
+  local p = k8s.parse("kubectl", { "-v", "9", "--request-timeout", "5s", "get", "pods", "-lapp=x", "-ojson", "--",
+    "ls" })
+  t.eq(p.words, { "get", "pods" })
+  t.eq(p.after, { "ls" })
+  t.eq(p.flags[3].name, "selector")
+  t.eq(p.flags[3].value, "app=x")
+  t.eq(p.flags[4].value, "json")
 end)
 
 -- the executor on its own ----------------------------------------------------------------
@@ -614,6 +906,13 @@ t.test("steps: order, partition, a failed global step stops, a failed stack stop
   ran = {}
   steps.run("x", { s(1, "one", true), s(2, "two", true) }, {}, { stacks = { "a" }, record = rec, resume = true, out = out })
   t.eq(ran, { "two/a" })
+  -- a reset stack's steps count as not done; the history is kept
+  local n = #json.read(rec)
+  steps.reset(rec, "x", "a", "torn down")
+  ran = {}
+  steps.run("x", { s(1, "one", true), s(2, "two", true) }, {}, { stacks = { "a" }, record = rec, resume = true, out = out })
+  t.eq(ran, { "one/a", "two/a" })
+  t.eq(#json.read(rec), n + 3)
 end)
 
 t.test("steps: stacks in parallel when asked - their commands overlap", function()

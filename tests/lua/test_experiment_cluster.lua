@@ -16,6 +16,7 @@ local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_
 local F = t.fixtures()
 
 local EXPERIMENT = [[
+reset_caches: true
 experiment:
   name: routing-sweep
   harness: inference-perf
@@ -133,6 +134,16 @@ t.test("3 x 2 in three namespaces at once; one setup treatment fails at standup,
   -- in parallel: the third namespace started before the first one was done
   t.ok(first["exp-c"] < last["exp-a"], ("exp-c first call %d, exp-a last call %d"):format(first["exp-c"],
     last["exp-a"]))
+  -- reset_caches: the vLLM pods restarted once per namespace, between rate1 and rate5
+  local resets = {}
+  for _, c in ipairs(cs) do
+    if c.tool == "kubectl" and c.args[3] == "delete" and c.args[4] == "pod" then
+      local ns = ns_of(c)
+      resets[ns] = (resets[ns] or 0) + 1
+      t.eq(c.args[6], "llm-d.ai/inference-serving=true")
+    end
+  end
+  t.eq(resets, { ["exp-a"] = 1, ["exp-c"] = 1 })
   -- the treatments' values overrides: constants, then the treatment, over the plan's
   local ov = yaml.load_file(w .. "/setup-treatment-plugins-kv/plan/values-override.yaml")
   t.eq(ov, { decode = { replicas = 4 }, keep = true, router = { epp = { pluginsConfigFile = "kv-cache.yaml" } } })
@@ -160,6 +171,17 @@ t.test("3 x 2 in three namespaces at once; one setup treatment fails at standup,
     end
   end
   t.eq(lfs.attributes(w .. "/setup-treatment-plugins-prefix/run-rate1/run_state.json"), nil)
+  -- the comparison across treatments: rate1 and rate5 wrote the same stage loads (the fake
+  -- copies the kubecon runs), so they are not one load sweep: each pair is a treatment
+  local cdir = w .. "/cross-treatment-comparison"
+  t.ok(r.stdout:find("Comparison across treatments: " .. cdir .. "/treatment_report.md", 1, true), r.stdout)
+  local cj = json.read(cdir .. "/treatments.json")
+  local labels = {}
+  for _, x in ipairs(cj.treatments) do labels[#labels + 1] = x.label end
+  t.eq(labels, { "plugins-default/rate1", "plugins-default/rate5", "plugins-kv/rate1", "plugins-kv/rate5" })
+  local lines = 0
+  for _ in t.read(cdir .. "/treatment_comparison.csv"):gmatch("\r\n") do lines = lines + 1 end
+  t.eq(lines, 1 + 4 * 7)
   -- every stack is gone, the failed one included; PVCs kept
   local st = json.read(s.cluster .. "/state.json")
   for _, ns in ipairs { "exp-a", "exp-b", "exp-c" } do
@@ -247,4 +269,27 @@ t.test("--resume after a failed standup: only the failed treatment runs again; -
   local st = json.read(s.cluster .. "/state.json")
   t.ok(next(st.ns["exp-b"].releases) ~= nil, "the resumed stack is kept")
   t.eq(next(st.ns["exp-a"].releases), nil, "the first run's stacks were torn down")
+end)
+
+t.test("a failed smoke test and a failed run treatment: recorded, torn down, the third unaffected", function()
+  local s = setup()
+  -- exp-a: every benchmark's stderr.log shows the harness killed; exp-b: the model does not answer
+  local r = experiment(s, nil, { FAKE_FAIL_IN = "exp-a:bench_stderr,exp-b:smoke" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local w = workspace(s)
+  local sum = yaml.load_file(w .. "/experiment-summary.yaml")
+  local by = {}
+  for _, x in ipairs(sum.treatments) do by[x.setup_treatment] = x end
+  t.eq(by["plugins-default"].status, "failed_run")
+  t.eq(by["plugins-default"].run_treatments, "0/2")
+  t.ok(by["plugins-default"].error:find("rate1: ", 1, true) and by["plugins-default"].error:find("rate5: ", 1, true),
+    by["plugins-default"].error)
+  t.eq(by["plugins-prefix"].status, "failed_smoketest")
+  t.eq(by["plugins-prefix"].run_treatments, "0/2")
+  t.eq(by["plugins-kv"].status, "success")
+  t.eq(sum.failed, 2)
+  -- the failed run's logs were collected before its teardown; nothing is left anywhere
+  t.ok(lfs.attributes(w .. "/setup-treatment-plugins-default/run-stack/results/vllm-logs"), "logs collected")
+  local st = json.read(s.cluster .. "/state.json")
+  for _, ns in ipairs { "exp-a", "exp-b", "exp-c" } do t.eq(next(st.ns[ns].releases), nil, ns) end
 end)

@@ -1,0 +1,745 @@
+-- llmd.treatments: the comparison across N treatments - llm-d-benchmark's
+-- treatment_comparison.csv, and the decision-grade figures per treatment.
+--
+--   local tr = require "llmd.treatments"
+--   local list = tr.load({ { label = "conc8", dirs = { "results/conc8" } }, ... }, opts)
+--   tr.csv_text(list)          -- treatment_comparison.csv (upstream's columns, CRLF)
+--   local m = tr.model(list, { slo = decision.parse_slo(...) })   -- figures, ranking, Pareto front
+--
+-- A treatment is one or more result folders of any harness llmdlua reads; several
+-- folders of one treatment are repeats of it (their stages are combined, so a load point
+-- measured in each gets a confidence interval from llmd.loadpoints), never separate
+-- treatments.
+local br = require "llmd.br"
+local decision = require "llmd.decision"
+local harness = require "llmd.harness"
+local lp = require "llmd.loadpoints"
+local stattest = require "llmd.stattest"
+local yaml = require "llmd.yaml"
+local yo = require "llmd.yamlout"
+
+local M = {}
+
+-- Reads every treatment's folders. Returns the list with .runs (one run model per
+-- folder) and .run (their stages combined, for the load points).
+function M.load(list, opts)
+  opts = opts or {}
+  local seen = {}
+  for i, t in ipairs(list) do
+    if type(t.label) ~= "string" or t.label == "" then error(("treatment %d: no label"):format(i), 0) end
+    if seen[t.label] then error(("two treatments are labelled %s"):format(t.label), 0) end
+    seen[t.label] = true
+    t.runs, t.by_dir = {}, {}
+    for _, d in ipairs(t.dirs) do
+      local ok, run = pcall(harness.extract, d, { harness = opts.harness, warmup = opts.warmup })
+      if ok and run.no_results then
+        ok, run = false, ("%s: no results (%s)"):format(d, table.concat(run.reasons, "; "))
+      end
+      if not ok then
+        -- the CSV may still be made from the folder's benchmark reports, as upstream does
+        if not M.br_files(d)[1] then error(("treatment %s: %s"):format(t.label, tostring(run)), 0) end
+        t.load_error = ("treatment %s: %s"):format(t.label, tostring(run))
+      else
+        t.runs[#t.runs + 1] = run
+        t.by_dir[d] = run
+      end
+    end
+    if t.load_error then goto next_treatment end
+    -- repeats: every folder's stages, as measurements of the same load points
+    local stages = {}
+    for _, run in ipairs(t.runs) do
+      for _, st in ipairs(run.stages) do stages[#stages + 1] = st end
+      if #run.stages == 0 then
+        stages[#stages + 1] = { index = 0, metrics = run.overall, warmup = false }
+      end
+    end
+    t.run = { stages = stages, harness = t.runs[1].harness }
+    t.status = "ok"
+    t.reasons = {}
+    for _, run in ipairs(t.runs) do
+      if run.status ~= "ok" then
+        t.status = "failed"
+        for _, r in ipairs(run.reasons) do t.reasons[#t.reasons + 1] = run.dir .. ": " .. r end
+      end
+    end
+    ::next_treatment::
+  end
+  return list
+end
+
+-- treatment_comparison.csv --------------------------------------------------------------
+
+local AGG = "results.request_performance.aggregate."
+M.CSV_COLUMNS = {
+  { "ttft_mean_s", AGG .. "latency.time_to_first_token.mean" },
+  { "ttft_p50_s", AGG .. "latency.time_to_first_token.p50" },
+  { "ttft_p99_s", AGG .. "latency.time_to_first_token.p99" },
+  { "tpot_mean_s", AGG .. "latency.time_per_output_token.mean" },
+  { "tpot_p99_s", AGG .. "latency.time_per_output_token.p99" },
+  { "itl_mean_s", AGG .. "latency.inter_token_latency.mean" },
+  { "itl_p99_s", AGG .. "latency.inter_token_latency.p99" },
+  { "e2e_mean_s", AGG .. "latency.request_latency.mean" },
+  { "e2e_p99_s", AGG .. "latency.request_latency.p99" },
+  { "output_tps", AGG .. "throughput.output_token_rate.mean" },
+  { "request_qps", AGG .. "throughput.request_rate.mean" },
+  { "total_tps", AGG .. "throughput.total_token_rate.mean" },
+  { "total_requests", AGG .. "requests.total" },
+  { "failures", AGG .. "requests.failures" },
+  { "session_rate_qps", "results.session_performance.sessions.session_rate.mean" },
+  { "session_duration_mean_s", "results.session_performance.sessions.session_duration.mean" },
+  { "session_duration_p50_s", "results.session_performance.sessions.session_duration.p50" },
+  { "session_duration_p99_s", "results.session_performance.sessions.session_duration.p99" },
+  { "events_per_session_mean", "results.session_performance.sessions.events_per_session.mean" },
+  { "events_cancelled_per_session_mean", "results.session_performance.sessions.events_cancelled_per_session.mean" },
+  { "input_tokens_per_session_mean", "results.session_performance.sessions.input_tokens_per_session.mean" },
+  { "output_tokens_per_session_mean", "results.session_performance.sessions.output_tokens_per_session.mean" },
+  { "total_sessions", "results.session_performance.sessions.total" },
+  { "failed_sessions", "results.session_performance.sessions.failed" },
+  { "input_len_mean", AGG .. "requests.input_length.mean" },
+  { "output_len_mean", AGG .. "requests.output_length.mean" },
+  { "tool", "scenario.load.standardized.tool" },
+  { "rate_qps", "scenario.load.standardized.rate_qps" },
+}
+
+-- latency columns are seconds: a report in ms (upstream writes ms for guidellm,
+-- vllm-benchmark and inferencemax) is converted by its units field, never copied as is
+local TO_S = { s = 1, ["s/token"] = 1, ms = 0.001, ["ms/token"] = 0.001 }
+
+local function get(doc, path)
+  local v = doc
+  for part in path:gmatch("[^.]+") do
+    if type(v) ~= "table" or v == yaml.null then return nil end
+    v = v[part]
+  end
+  if v == yaml.null then return nil end
+  return v
+end
+
+-- Python's repr of a number (what upstream's csv writer prints): 10, 10.0, 0.1, 1e-05.
+function M.pyrepr(v)
+  if math.type(v) == "integer" then return tostring(v) end
+  if v ~= v then return "nan" end
+  if v == math.huge then return "inf" end
+  if v == -math.huge then return "-inf" end
+  local s
+  for p = 0, 16 do
+    s = ("%." .. p .. "e"):format(v)
+    if tonumber(s) == v then break end
+  end
+  local sign, d1, frac, e = s:match("^(%-?)(%d)%.?(%d*)e([-+]%d+)$")
+  local exp = tonumber(e)
+  local digits = (d1 .. frac):gsub("0+$", "")
+  if digits == "" then digits = "0" end
+  if exp >= -4 and exp < 16 then
+    local out
+    if exp >= 0 then
+      if #digits <= exp + 1 then
+        out = digits .. ("0"):rep(exp + 1 - #digits) .. ".0"
+      else
+        out = digits:sub(1, exp + 1) .. "." .. digits:sub(exp + 2)
+      end
+    else
+      out = "0." .. ("0"):rep(-exp - 1) .. digits
+    end
+    return sign .. out
+  end
+  local m = digits:sub(1, 1) .. (#digits > 1 and ("." .. digits:sub(2)) or "")
+  return ("%s%se%s%02d"):format(sign, m, exp < 0 and "-" or "+", math.abs(exp))
+end
+
+local function csv_field(v)
+  if v == nil then return "" end
+  local s
+  if type(v) == "number" then s = M.pyrepr(v)
+  elseif type(v) == "boolean" then s = v and "True" or "False"
+  else s = tostring(v) end
+  if s:find('[,"\r\n]') then s = '"' .. s:gsub('"', '""') .. '"' end
+  return s
+end
+
+-- The v0.2 benchmark reports directly in dir, sorted (upstream's glob
+-- benchmark_report_v0.2*yaml).
+function M.br_files(dir)
+  local lfs = require "lfs"
+  local out = {}
+  if lfs.attributes(dir, "mode") ~= "directory" then return out end
+  for name in lfs.dir(dir) do
+    if name:match("^benchmark_report_v0%.2.*yaml$") and lfs.attributes(dir .. "/" .. name, "mode") == "file" then
+      out[#out + 1] = name
+    end
+  end
+  table.sort(out)
+  return out
+end
+
+-- One row per benchmark report (load point) of each treatment, as upstream's
+-- cross-treatment summary makes them: from the reports themselves when the treatment's
+-- results are reports, else from the reports llmd.br makes of them.
+function M.csv_rows(list)
+  local rows = {}
+  for _, t in ipairs(list) do
+    local docs = {}
+    local by_dir = t.by_dir or {}
+    for _, d in ipairs(t.dirs) do
+      local files = M.br_files(d)
+      if #files > 0 then
+        for _, name in ipairs(files) do
+          docs[#docs + 1] = { name = name, doc = yaml.load_file(d .. "/" .. name) }
+        end
+      else
+        local run = by_dir[d]
+        if not run then error(t.load_error or ("treatment %s: %s was not read"):format(t.label, d), 0) end
+        for _, r in ipairs(br.build(run, { version = "0.2" })) do
+          docs[#docs + 1] = { name = r.name, doc = yo.plain(r.doc) }
+        end
+      end
+    end
+    table.sort(docs, function(a, b) return a.name < b.name end)
+    for _, d in ipairs(docs) do
+      local row = { t.label, d.name }
+      for ci, c in ipairs(M.CSV_COLUMNS) do
+        local v = get(d.doc, c[2])
+        local unit_path = c[2]:match("^(.*latency%.[%w_]+)%.%w+$")
+        if type(v) == "number" and unit_path and c[1]:match("_s$") then
+          local units = get(d.doc, unit_path .. ".units")
+          local scale = TO_S[units]
+          if not scale then
+            error(("%s (treatment %s): %s.units is %s; expected s, s/token, ms or ms/token"):format(d.name, t.label,
+              unit_path, tostring(units)), 0)
+          end
+          if scale ~= 1 then v = v * scale end
+        end
+        if type(v) == "table" then v = nil end
+        row[2 + ci] = v
+      end
+      rows[#rows + 1] = row
+    end
+  end
+  return rows
+end
+
+function M.csv_text(list)
+  local head = { "treatment", "source_file" }
+  for _, c in ipairs(M.CSV_COLUMNS) do head[#head + 1] = c[1] end
+  local lines = { table.concat(head, ",") }
+  for _, row in ipairs(M.csv_rows(list)) do
+    local cells = {}
+    for i = 1, #head do cells[i] = csv_field(row[i]) end
+    lines[#lines + 1] = table.concat(cells, ",")
+  end
+  return table.concat(lines, "\r\n") .. "\r\n"
+end
+
+-- The N-way model ------------------------------------------------------------------------
+
+local metrics = require "llmd.metrics"
+
+local function finite(x) return type(x) == "number" and x == x and math.abs(x) ~= math.huge end
+
+-- latency rows compared at the common load
+M.LATENCY_KEYS = { "ttft_p50_ms", "ttft_p90_ms", "ttft_p99_ms", "tpot_p90_ms", "itl_p90_ms", "latency_p90_ms",
+  "latency_p99_ms" }
+
+local function fmt(key, v) return metrics.format(key, v) end
+
+-- The point of pts measured at achieved rate rps (within the repeat tolerance), or nil.
+local function point_at(pts, rps)
+  for _, p in ipairs(pts) do
+    if p.achieved_rps and lp.close(p.achieved_rps, rps) then return p end
+  end
+end
+
+-- Repeat samples of the throughput at a treatment's max sustained point (nil without repeats).
+local function throughput_samples(t)
+  local p = t.max_point
+  if not p or not p.ci or not p.ci.throughput_req_s then return nil end
+  return p.ci.throughput_req_s.samples
+end
+
+-- opts.slo: llmd.decision.parse_slo's list. Returns the model the templates render.
+function M.model(list, opts)
+  opts = opts or {}
+  local slo = opts.slo or {}
+  local m = { slo = slo, slo_text = #slo > 0 and decision.slo_phrase(slo) or nil, treatments = {}, notes = {} }
+  for _, t in ipairs(list) do
+    if t.load_error then error(t.load_error .. " (the comparison needs every treatment's results)", 0) end
+    local pts = lp.points(t.run)
+    local sat = lp.saturation(pts)
+    local x = { label = t.label, status = t.status, reasons = t.reasons, harness = t.run.harness,
+      folders = #t.dirs, points = pts, n_points = #pts, saturation = sat }
+    local reps = 0
+    for _, p in ipairs(pts) do reps = math.max(reps, p.repeats) end
+    x.repeats = reps
+    x.max_rps = finite(sat.max_sustained_rps) and sat.max_sustained_rps or nil
+    if not x.max_rps and not sat.unknown and sat.point == 1 then
+      x.max_rps_why = "saturated already at the lowest load point"
+    elseif not x.max_rps then
+      x.max_rps_why = sat.reason
+    end
+    if x.max_rps then
+      x.max_point = point_at(pts, x.max_rps)
+      x.max_output_tps = x.max_point and x.max_point.output_tps
+    end
+    x.capacity = lp.capacity(pts, slo)
+    local lo, hi
+    for _, p in ipairs(pts) do
+      if p.achieved_rps then
+        lo = math.min(lo or p.achieved_rps, p.achieved_rps)
+        hi = math.max(hi or p.achieved_rps, p.achieved_rps)
+      end
+    end
+    x.min_achieved, x.max_achieved = lo, hi
+    m.treatments[#m.treatments + 1] = x
+  end
+  local T = m.treatments
+
+  -- the common load: the highest achieved rate inside every treatment's measured range
+  local common, floor = math.huge, 0
+  for _, x in ipairs(T) do
+    if not x.max_achieved then common = nil; break end
+    common = math.min(common, x.max_achieved)
+    floor = math.max(floor, x.min_achieved)
+  end
+  if common and common >= floor and common ~= math.huge then
+    m.common_rps = common
+  else
+    m.common_why = common and "the treatments' measured loads do not overlap" or "an achieved rate is unknown"
+  end
+  for _, x in ipairs(T) do
+    x.at_common = {}
+    for _, key in ipairs(M.LATENCY_KEYS) do
+      local e = { key = key, label = metrics.get(key).label }
+      if m.common_rps then
+        local v, interp = lp.at(x.points, m.common_rps, key)
+        e.value, e.interpolated = v, interp
+        local p = point_at(x.points, m.common_rps)
+        if p and p.ci and p.ci[key] and not interp then e.ci = p.ci[key] end
+        e.text = v and fmt(key, v) or "N/A"
+        if e.ci then e.text = e.text .. (" (95 %% CI %s - %s, n=%d)"):format(fmt(key, e.ci.lo), fmt(key, e.ci.hi),
+          e.ci.n) end
+        if v and interp then e.text = e.text .. " (interpolated)" end
+      else
+        e.text = "N/A (" .. m.common_why .. ")"
+      end
+      x.at_common[#x.at_common + 1] = e
+      x.at_common[key] = e
+    end
+  end
+
+  -- ranking: by capacity at the SLOs when given, else by max sustained throughput
+  local by_cap = #slo > 0
+  m.rank_by = by_cap and "capacity at SLO" or "max sustained throughput"
+  local ranked, unranked = {}, {}
+  for _, x in ipairs(T) do
+    local v = by_cap and x.capacity.rps or x.max_rps
+    if by_cap and x.capacity.kind == "below_lowest" then v = 0 end
+    x.rank_value = v
+    if v then ranked[#ranked + 1] = x else unranked[#unranked + 1] = x end
+  end
+  table.sort(ranked, function(a, b)
+    if a.rank_value ~= b.rank_value then return a.rank_value > b.rank_value end
+    return a.label < b.label
+  end)
+  m.ranking = {}
+  for i, x in ipairs(ranked) do
+    local r = { rank = i, label = x.label, value = x.rank_value,
+      text = metrics.format("throughput_req_s", x.rank_value) }
+    if by_cap then r.text = r.text .. " (" .. x.capacity.kind .. ")" end
+    local nxt = ranked[i + 1]
+    if nxt then
+      -- evidence that this one is above the next: repeats of both, tested
+      local test
+      if not by_cap then
+        local xa, xb = throughput_samples(nxt), throughput_samples(x)
+        if xa and xb then
+          local w = stattest.welch(xa, xb)
+          test = { test = "welch", p = w.p }
+        end
+      end
+      local v = decision.verdict { key = "throughput_req_s", a = nxt.rank_value, b = x.rank_value, test = test,
+        untested_why = by_cap and "capacity is interpolated from single load points: no test"
+          or "no repeats of the max sustained load point on both sides" }
+      r.vs_next = v.verdict
+      r.vs_next_text = v.verdict == "B better" and ("above %s (Welch p = %.3g, %+.1f %%)"):format(nxt.label,
+        v.p_value, v.effect_pct)
+        or v.verdict == "untested" and ("untested against %s: %s"):format(nxt.label, v.note or "")
+        or ("%s vs %s%s"):format(v.verdict, nxt.label, v.p_value and (" (Welch p = %.3g)"):format(v.p_value) or "")
+      r.proven = v.verdict == "B better"
+    end
+    m.ranking[#m.ranking + 1] = r
+  end
+  for _, x in ipairs(unranked) do
+    m.ranking[#m.ranking + 1] = { label = x.label, text = "N/A (" .. tostring(by_cap and x.capacity.reason
+      or x.max_rps_why) .. ")" }
+  end
+  if #ranked == 0 then
+    m.verdict = "No treatment can be ranked: " .. m.rank_by .. " is unknown for every one."
+  elseif #ranked == 1 then
+    m.verdict = ("Only %s has a known %s; nothing to rank it against."):format(ranked[1].label, m.rank_by)
+  elseif m.ranking[1].proven then
+    m.verdict = ("%s has the highest %s (%s), shown above %s by repeats."):format(ranked[1].label, m.rank_by,
+      m.ranking[1].text, ranked[2].label)
+  else
+    m.verdict = ("No treatment is shown to be best: %s is highest in %s (%s), but %s."):format(ranked[1].label,
+      m.rank_by, m.ranking[1].text, m.ranking[1].vs_next_text)
+  end
+
+  -- the Pareto front: no other treatment has both higher max sustained throughput and
+  -- lower E2E latency p90 at the common load
+  local lat_key = "latency_p90_ms"
+  m.pareto_latency = metrics.get(lat_key).label
+  m.front, m.dominated, m.pareto_excluded = {}, {}, {}
+  local cand = {}
+  for _, x in ipairs(T) do
+    local l = x.at_common[lat_key].value
+    if x.max_rps and l then cand[#cand + 1] = { x = x, tp = x.max_rps, lat = l }
+    else
+      m.pareto_excluded[#m.pareto_excluded + 1] = { label = x.label,
+        why = not x.max_rps and ("max sustained throughput unknown: " .. tostring(x.max_rps_why))
+          or ("%s at the common load unknown"):format(m.pareto_latency) }
+    end
+  end
+  for _, c in ipairs(cand) do
+    local by
+    for _, o in ipairs(cand) do
+      if o ~= c and o.tp >= c.tp and o.lat <= c.lat and (o.tp > c.tp or o.lat < c.lat) then by = o.x.label; break end
+    end
+    if by then m.dominated[#m.dominated + 1] = { label = c.x.label, by = by }
+    else m.front[#m.front + 1] = c.x.label end
+  end
+  return m
+end
+
+-- Rendering --------------------------------------------------------------------------------
+
+local function num(key, v) return v and metrics.format(key, v, nil, { bare = true }) or "N/A" end
+
+-- What the templates print: the model plus its figures as text.
+function M.present(m, opts)
+  opts = opts or {}
+  local v = { experiment = opts.experiment or false, unit = opts.unit or false, generated = os.date("!%Y-%m-%d %H:%M:%S UTC",
+    opts.generated or os.time()), verdict = m.verdict, slo_text = m.slo_text or false, rank_by = m.rank_by,
+    ranking = m.ranking, front = m.front, dominated = m.dominated, pareto_excluded = m.pareto_excluded,
+    pareto_latency = m.pareto_latency, common_rps = m.common_rps, common_why = m.common_why,
+    common_text = m.common_rps and metrics.format("throughput_req_s", m.common_rps) or nil,
+    latency_labels = {}, treatments = {} }
+  for _, key in ipairs(M.LATENCY_KEYS) do v.latency_labels[#v.latency_labels + 1] = metrics.get(key).label end
+  for _, x in ipairs(m.treatments) do
+    local t = { label = x.label, harness = x.harness or "?", n_points = x.n_points, repeats = x.repeats,
+      max_text = x.max_rps and metrics.format("throughput_req_s", x.max_rps) or ("N/A (" .. tostring(x.max_rps_why) .. ")"),
+      tps_text = x.max_output_tps and metrics.format("throughput_tok_s", x.max_output_tps) or "N/A",
+      status_text = x.status == "ok" and "ok" or ("failed: " .. table.concat(x.reasons, "; ")),
+      latency_cells = {}, point_rows = {} }
+    local c = x.capacity
+    t.capacity_text = c.rps and (metrics.format("throughput_req_s", c.rps) .. " (" .. c.kind .. ")")
+      or ("N/A (" .. tostring(c.reason) .. ")")
+    for _, e in ipairs(x.at_common) do t.latency_cells[#t.latency_cells + 1] = e.text end
+    for _, p in ipairs(x.points) do
+      t.point_rows[#t.point_rows + 1] = {
+        offered = p.offered and (("%g"):format(p.offered) .. (p.load_type == "concurrency" and " users" or " req/s"))
+          or "unknown",
+        achieved = num("throughput_req_s", p.achieved_rps), tps = num("throughput_tok_s", p.output_tps),
+        ttft = num("ttft_p90_ms", p.values.ttft_p90_ms), tpot = num("tpot_p90_ms", p.values.tpot_p90_ms),
+        e2e = num("latency_p90_ms", p.values.latency_p90_ms), err = num("error_rate_pct", p.values.error_rate_pct),
+        repeats = p.repeats,
+      }
+    end
+    v.treatments[#v.treatments + 1] = t
+  end
+  return v
+end
+
+-- Writes treatment_report.md, treatment_report.html and treatments.json into out.
+-- Returns {md =, html =, text = the markdown, model = m}.
+function M.write_report(out, list, opts)
+  local template = require "llmd.template"
+  local ws = require "llmd.workspace"
+  local json = require "llmd.json"
+  local host = require "llmd.host"
+  local m = M.model(list, opts)
+  local v = M.present(m, opts)
+  local tdir = opts.templates or (host.root .. "/templates")
+  -- charts: drawn where gnuplot is, else the note says why not
+  local charts = require "llmd.charts"
+  local clist = M.charts(m, list)
+  local gp = charts.gnuplot()
+  if gp then
+    charts.render(clist, tdir, out .. "/charts", gp)
+  end
+  v.charts = charts.section(clist, not gp and charts.NO_GNUPLOT or nil)
+  local md = template.render_file(tdir .. "/treatments_report.md", v)
+  local html = template.render_file(tdir .. "/treatments_report.html", v)  -- the engine escapes for HTML
+  local paths = { md = out .. "/treatment_report.md", html = out .. "/treatment_report.html", text = md, model = m }
+  ws.write_text(paths.md, md)
+  ws.write_text(paths.html, html)
+  -- the figures, for scripts (load points without their stage lists)
+  local plain = { verdict = m.verdict, rank_by = m.rank_by, common_rps = m.common_rps, front = json.array(m.front),
+    ranking = json.array(m.ranking), treatments = json.array {} }
+  for _, x in ipairs(m.treatments) do
+    plain.treatments[#plain.treatments + 1] = { label = x.label, max_sustained_rps = x.max_rps,
+      max_sustained_output_tps = x.max_output_tps, capacity = x.capacity, repeats = x.repeats,
+      load_points = x.n_points, saturation = { reason = x.saturation.reason, point = x.saturation.point } }
+  end
+  json.write(out .. "/treatments.json", plain)
+  return paths
+end
+
+-- Charts -------------------------------------------------------------------------------------
+--
+-- Prepared here (data and gnuplot variables), drawn by llmd.charts.render from the editable
+-- templates templates/charts/treatments_*.gp, as the two-run report's charts are.
+
+local function gpn(v)
+  return require("llmd.charts").gp_number(v)
+end
+
+local function block_text(header, blocks)
+  local out = { "# " .. header }
+  for b, rows in ipairs(blocks) do
+    if b > 1 then out[#out + 1] = "\n" end
+    out[#out + 1] = "# " .. rows.name:gsub("[%c]", " ")
+    local list = #rows > 0 and rows or { { n = 1 } }
+    for _, r in ipairs(list) do
+      local cells = {}
+      for i = 1, r.n do cells[i] = gpn(r[i]) end
+      out[#out + 1] = table.concat(cells, " ")
+    end
+  end
+  return table.concat(out, "\n") .. "\n"
+end
+
+local function wide(values)
+  local lo, hi
+  for _, v in ipairs(values) do
+    if finite(v) and v > 0 then lo, hi = math.min(lo or v, v), math.max(hi or v, v) end
+  end
+  return lo ~= nil and hi / lo > 20
+end
+
+local LT_PANELS = { { "ttft_p90_ms", "TTFT p90 (ms)" }, { "tpot_p90_ms", "TPOT p90 (ms)" },
+  { "latency_p90_ms", "E2E latency p90 (ms)" } }
+local BAR_PANELS = { { "ttft_p90_ms", "TTFT p90 (ms)" }, { "latency_p90_ms", "E2E latency p90 (ms)" },
+  { "output_tps", "output tokens/s" } }
+local CDF_PANELS = { { "ttft_ms", "TTFT (ms)" }, { "tpot_ms", "TPOT (ms)" }, { "itl_ms", "inter-token latency (ms)" },
+  { "e2e_ms", "end-to-end latency (ms)" } }
+
+-- The N-way charts of model m (from M.model) and the treatments' runs.
+function M.charts(m, list)
+  local labels = {}
+  for i, x in ipairs(m.treatments) do labels[i] = x.label end
+  local function chart(name, title)
+    return { name = name, title = title, available = false, notes = {},
+      vars = { { "title", title }, { "labels", labels } } }
+  end
+  local out = {}
+
+  -- 1. latency against achieved load
+  local c = chart("treatments_latency_throughput", "Latency against achieved load, every treatment")
+  local blocks, cols, plabels, logs, slos = {}, {}, {}, {}, {}
+  for i, pnl in ipairs(LT_PANELS) do
+    local vals = {}
+    for _, x in ipairs(m.treatments) do
+      for _, p in ipairs(x.points) do vals[#vals + 1] = p.values[pnl[1]] end
+    end
+    if #vals > 0 then
+      cols[#cols + 1], plabels[#plabels + 1], logs[#logs + 1] = i + 1, pnl[2], wide(vals)
+      local lim = 0 / 0
+      for _, sl in ipairs(m.slo) do if sl.key == pnl[1] then lim = sl.max end end
+      slos[#slos + 1] = lim
+    end
+  end
+  for _, x in ipairs(m.treatments) do
+    local rows = { name = x.label }
+    local pts = {}
+    for _, p in ipairs(x.points) do if p.achieved_rps then pts[#pts + 1] = p end end
+    table.sort(pts, function(a, b) return a.achieved_rps < b.achieved_rps end)
+    for _, p in ipairs(pts) do
+      rows[#rows + 1] = { n = 4, p.achieved_rps, p.values.ttft_p90_ms, p.values.tpot_p90_ms, p.values.latency_p90_ms }
+    end
+    blocks[#blocks + 1] = rows
+  end
+  if #cols == 0 then
+    c.reason = "No treatment has latency percentiles at its load points."
+  else
+    c.data = block_text("achieved_req_s ttft_p90_ms tpot_p90_ms latency_p90_ms", blocks)
+    c.vars[#c.vars + 1] = { "panel_col", cols }
+    c.vars[#c.vars + 1] = { "panel_label", plabels }
+    c.vars[#c.vars + 1] = { "panel_log", logs }
+    c.vars[#c.vars + 1] = { "slo", slos }
+    c.available = true
+  end
+  out[#out + 1] = c
+
+  -- 2. bars: mean over the load points, whiskers from the lowest to the highest
+  c = chart("treatments_bars", "Across each treatment's load points: mean, lowest and highest")
+  local rows, any, has_panel = { name = "treatments" }, false, {}
+  for i, x in ipairs(m.treatments) do
+    local r = { n = 1 + 3 * #BAR_PANELS, i - 1 }
+    for j, pnl in ipairs(BAR_PANELS) do
+      local sum, n, lo, hi = 0, 0, nil, nil
+      for _, p in ipairs(x.points) do
+        local v = pnl[1] == "output_tps" and p.output_tps or p.values[pnl[1]]
+        if finite(v) then
+          sum, n = sum + v, n + 1
+          lo, hi = math.min(lo or v, v), math.max(hi or v, v)
+        end
+      end
+      if n > 0 then
+        r[3 * j - 1], r[3 * j], r[3 * j + 1] = sum / n, lo, hi
+        any, has_panel[j] = true, true
+      end
+    end
+    rows[#rows + 1] = r
+  end
+  if any then
+    c.data = block_text("treatment ttft_p90_mean ttft_p90_min ttft_p90_max e2e_p90_mean e2e_p90_min e2e_p90_max "
+      .. "output_tps_mean output_tps_min output_tps_max", { rows })
+    local pl, pc = {}, {}
+    for j, pnl in ipairs(BAR_PANELS) do
+      if has_panel[j] then pl[#pl + 1], pc[#pc + 1] = pnl[2], 3 * j - 1 end
+    end
+    c.vars[#c.vars + 1] = { "panel_col", pc }
+    c.vars[#c.vars + 1] = { "panel_label", pl }
+    c.available = true
+  else
+    c.reason = "No treatment has TTFT, E2E latency or throughput at its load points."
+  end
+  out[#out + 1] = c
+
+  -- 3. CDF overlays from the per-request quantile grids (run.cdf)
+  c = chart("treatments_cdf", "Per-request latency distributions (CDF), every treatment")
+  blocks = {}
+  local has, qset, qs = {}, {}, {}
+  local present = {}
+  for i, t in ipairs(list) do
+    local cdf = t.runs and t.runs[1] and t.runs[1].cdf
+    has[i] = cdf ~= nil
+    if cdf and #t.runs > 1 then
+      c.notes[#c.notes + 1] = ("%s: the distribution of its first folder (%s) of %d."):format(t.label,
+        t.runs[1].dir, #t.runs)
+    elseif not cdf then
+      c.notes[#c.notes + 1] = ("%s: no per-request data, so no distribution."):format(t.label)
+    end
+    for _, pnl in ipairs(CDF_PANELS) do
+      for _, qv in ipairs(cdf and cdf[pnl[1]] or {}) do
+        present[pnl[1]] = true
+        if not qset[qv[1]] then qset[qv[1]] = true; qs[#qs + 1] = qv[1] end
+      end
+    end
+  end
+  table.sort(qs)
+  cols, plabels, logs = {}, {}, {}
+  for i, pnl in ipairs(CDF_PANELS) do
+    if present[pnl[1]] then
+      local vals = {}
+      for _, t in ipairs(list) do
+        local cdf = t.runs and t.runs[1] and t.runs[1].cdf
+        for _, qv in ipairs(cdf and cdf[pnl[1]] or {}) do
+          if qv[1] >= 1 and qv[1] <= 99 then vals[#vals + 1] = qv[2] end
+        end
+      end
+      cols[#cols + 1], plabels[#plabels + 1], logs[#logs + 1] = i + 1, pnl[2], wide(vals)
+    end
+  end
+  for _, t in ipairs(list) do
+    local cdf = t.runs and t.runs[1] and t.runs[1].cdf
+    local r = { name = t.label }
+    if cdf then
+      local by = {}
+      for _, pnl in ipairs(CDF_PANELS) do
+        by[pnl[1]] = {}
+        for _, qv in ipairs(cdf[pnl[1]] or {}) do by[pnl[1]][qv[1]] = qv[2] end
+      end
+      for _, q in ipairs(qs) do
+        r[#r + 1] = { n = 5, q, by.ttft_ms[q], by.tpot_ms[q], by.itl_ms[q], by.e2e_ms[q] }
+      end
+    end
+    blocks[#blocks + 1] = r
+  end
+  if #cols == 0 then
+    c.reason = "No treatment kept per-request data, so there are no latency distributions to draw."
+  else
+    c.data = block_text("percentile ttft_ms tpot_ms itl_ms e2e_ms", blocks)
+    c.vars[#c.vars + 1] = { "has", has }
+    c.vars[#c.vars + 1] = { "panel_col", cols }
+    c.vars[#c.vars + 1] = { "panel_label", plabels }
+    c.vars[#c.vars + 1] = { "panel_log", logs }
+    c.available = true
+  end
+  out[#out + 1] = c
+  return out
+end
+
+-- Experiment workspaces ----------------------------------------------------------------------
+
+function M.subdirs(dir)
+  local lfs = require "lfs"
+  local out = {}
+  for name in lfs.dir(dir) do
+    if name ~= "." and name ~= ".." and lfs.attributes(dir .. "/" .. name, "mode") == "directory" then
+      out[#out + 1] = name
+    end
+  end
+  table.sort(out)
+  return out
+end
+
+-- The treatments of an experiment.lua workspace: each setup treatment with results, its
+-- run treatments the load points of one curve when they are a load sweep (no two of them
+-- at the same offered load), else each setup x run pair on its own. Returns the list
+-- (with .experiment and .unit, the unit said in words).
+function M.experiment_list(w, opts)
+  local lfs = require "lfs"
+  local json = require "llmd.json"
+  opts = opts or {}
+  local ok, st = pcall(json.read, w .. "/experiment-state.json")
+  if not ok then error(("%s: not an experiment workspace (no experiment-state.json)"):format(w), 0) end
+  local names = {}
+  for _, r in ipairs(st.results or {}) do
+    local d = w .. "/setup-treatment-" .. r.setup_treatment
+    if lfs.attributes(d, "mode") == "directory" then
+      local rts = {}
+      for _, sub in ipairs(M.subdirs(d)) do
+        if sub:match("^run%-") and sub ~= "run-stack" and lfs.attributes(d .. "/" .. sub .. "/results", "mode") then
+          rts[#rts + 1] = sub:sub(5)
+        end
+      end
+      if #rts > 0 then names[#names + 1] = { setup = r.setup_treatment, dir = d, rts = rts } end
+    end
+  end
+  if #names == 0 then error(w .. ": no setup treatment has results yet", 0) end
+  local sweep = true
+  for _, n in ipairs(names) do
+    local seen = {}
+    for _, rt in ipairs(n.rts) do
+      local probe = M.load({ { label = rt, dirs = { n.dir .. "/run-" .. rt .. "/results" } } }, opts)
+      for _, s in ipairs(probe[1].run and probe[1].run.stages or {}) do
+        local kind, load = lp.offered(s)
+        if not load then sweep = false end
+        for _, x in ipairs(seen) do
+          if x.kind == kind and x.rt ~= rt and lp.close(x.load, load or -1) then sweep = false end
+        end
+        seen[#seen + 1] = { kind = kind, load = load, rt = rt }
+      end
+    end
+  end
+  local list = {}
+  for _, n in ipairs(names) do
+    for _, rt in ipairs(n.rts) do
+      local label = sweep and n.setup or (n.setup .. "/" .. rt)
+      local found
+      for _, x in ipairs(list) do if x.label == label then found = x end end
+      if not found then
+        found = { label = label, dirs = {} }
+        list[#list + 1] = found
+      end
+      found.dirs[#found.dirs + 1] = n.dir .. "/run-" .. rt .. "/results"
+    end
+  end
+  list.experiment = st.experiment
+  list.unit = sweep and "setup treatments (their run treatments are the load points of one curve)"
+    or "setup x run treatment pairs (the run treatments are not one load sweep)"
+  return list
+end
+
+return M

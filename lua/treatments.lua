@@ -1,0 +1,117 @@
+-- llmdlua treatments.lua --run LABEL=DIR --run LABEL=DIR ... [--slo SPEC] [--out DIR]
+-- llmdlua treatments.lua --results DIR [--slo SPEC] [--out DIR]   every subfolder a treatment
+-- llmdlua treatments.lua EXPERIMENT_WORKSPACE [--slo SPEC]          an experiment.lua workspace
+--
+-- The comparison across N treatments: treatment_comparison.csv (llm-d-benchmark's
+-- columns, one row per load point), and a report (markdown and HTML) with each
+-- treatment's decision-grade figures, a ranking that says what is evidence, the Pareto
+-- front and the load points. The same LABEL given twice, or a folder of run_only.sh -R
+-- repeats (`..._run1`, `..._run2`), is one treatment measured several times.
+local args = require "llmd.args"
+local lfs = require "lfs"
+
+-- --run may repeat: taken out before the other options are parsed
+local runs, rest = {}, {}
+do
+  local i = 1
+  while i <= #arg do
+    local a = arg[i]
+    local v = a:match("^%-%-run=(.*)$")
+    if a == "--run" then v = arg[i + 1]; i = i + 1 end
+    if v then
+      local label, dir = v:match("^([^=]+)=(.+)$")
+      if not label then
+        io.stderr:write(("treatments.lua: --run %s: expected LABEL=DIR\n"):format(tostring(v)))
+        os.exit(2)
+      end
+      runs[#runs + 1] = { label = label, dir = dir }
+    else
+      rest[#rest + 1] = a
+    end
+    i = i + 1
+  end
+  rest[0] = arg[0]
+end
+
+local o = args.parse(rest, {
+  usage = "llmdlua treatments.lua (--run LABEL=DIR ... | --results DIR | EXPERIMENT_WORKSPACE) [--slo SPEC] "
+    .. "[--out DIR] [--harness NAME] [--quiet]",
+  help = [[
+  --run LABEL=DIR           a treatment's results folder (repeat the option; the same LABEL
+                            twice makes the folders repeats of one treatment)
+  --results DIR             every subfolder of DIR is a treatment (llm-d-benchmark's layout)
+  --slo SPEC                ttft_p90_ms=200,error_rate_pct=1: capacity at SLO, the ranking by it
+  --out DIR                 where the CSV and the report go (default: cross-treatment-comparison
+                            in the workspace, or in the current folder)
+  --harness NAME            read every folder as this harness's results
+  --quiet                   do not print the report
+]],
+  options = { results = "DIR", slo = "SPEC", out = "DIR", harness = "NAME", quiet = true },
+  positional = { min = 0, max = 1 },
+})
+
+local function fail(msg, code)
+  io.stderr:write("treatments.lua: ", tostring(msg), "\n")
+  os.exit(code or 1)
+end
+
+local subdirs = require("llmd.treatments").subdirs
+
+-- a folder of run_only.sh -R repeats: its <uid>_<workload>_run<N> subfolders
+local function repeats_of(dir)
+  local out = {}
+  for _, name in ipairs(subdirs(dir)) do
+    if name:match("_run%d+$") then out[#out + 1] = dir .. "/" .. name end
+  end
+  return #out >= 2 and out or { dir }
+end
+
+local list, experiment, default_out = {}, nil, "cross-treatment-comparison"
+local function add(label, dir)
+  if lfs.attributes(dir, "mode") ~= "directory" then fail(("%s: no such folder (treatment %s)"):format(dir, label)) end
+  for _, t in ipairs(list) do
+    if t.label == label then
+      for _, d in ipairs(repeats_of(dir)) do t.dirs[#t.dirs + 1] = d end
+      return
+    end
+  end
+  list[#list + 1] = { label = label, dirs = repeats_of(dir) }
+end
+
+local modes = (#runs > 0 and 1 or 0) + (o.results and 1 or 0) + (o[1] and 1 or 0)
+if modes ~= 1 then fail("give --run LABEL=DIR (several), or --results DIR, or an experiment workspace", 2) end
+for _, r in ipairs(runs) do add(r.label, r.dir) end
+if o.results then
+  if lfs.attributes(o.results, "mode") ~= "directory" then fail(o.results .. ": no such folder") end
+  for _, name in ipairs(subdirs(o.results)) do add(name, o.results .. "/" .. name) end
+  default_out = o.results:gsub("/+$", "") .. "/cross-treatment-comparison"
+end
+if o[1] then
+  local w = o[1]:gsub("/+$", "")
+  local eok, exl = pcall(require("llmd.treatments").experiment_list, w, { harness = o.harness })
+  if not eok then fail(exl) end
+  list, experiment = exl, exl.experiment
+  default_out = w .. "/cross-treatment-comparison"
+end
+
+local tr = require "llmd.treatments"
+local decision = require "llmd.decision"
+local ok, err = pcall(function()
+  local slo = o.slo and decision.parse_slo(o.slo, "--slo") or {}
+  -- in an experiment, a setup treatment's folders are its load points, not repeats
+  tr.load(list, { harness = o.harness })
+  local out = o.out or default_out
+  require("llmd.workspace").mkdir_p(out)
+  local csv = out .. "/treatment_comparison.csv"
+  require("llmd.workspace").write_text(csv, tr.csv_text(list))
+  for _, t in ipairs(list) do
+    if t.load_error then
+      error(("%s (the comparison's figures need every treatment's load points; %s is written)"):format(t.load_error,
+        csv), 0)
+    end
+  end
+  local paths = tr.write_report(out, list, { slo = slo, experiment = experiment, unit = list.unit })
+  if not o.quiet then io.write(paths.text, "\n") end
+  io.write(("Written: %s\n         %s\n         %s\n"):format(csv, paths.md, paths.html))
+end)
+if not ok then fail(err) end

@@ -1,0 +1,39 @@
+# N treatments: one bar per treatment and panel, the mean over its load points, with a
+# whisker from the lowest to the highest load point's value (how much the figure moves
+# with the load).
+#
+# From llmdlua: datafile (columns: treatment number (0-based), then mean, min, max of each
+# figure in turn), style_file, title, labels[i]; per panel i: panel_col[i] (the column of
+# its mean; min and max follow), panel_label[i].
+n = |panel_label|
+k = |labels|
+w = 140 + 70 * k
+if (w < 600) { w = 600 }
+h = 300 * n + 80
+set terminal svg noenhanced dynamic size w, h font 'sans,12'
+load style_file
+set multiplot title title font 'sans,15'
+top = 40.0 / h
+ph = (1 - top) / n
+set lmargin 10
+set rmargin 3
+set bmargin 3
+unset key
+set style fill solid 0.5 border lc rgb '#444444'
+set boxwidth 0.6
+set xrange [-0.6:k - 0.4]
+set yrange [0:*]
+set xtics norotate
+set xtics ()
+do for [t = 1:k] { set xtics add (labels[t] t - 1) }
+do for [i = 1:n] {
+  set origin 0, (n - i) * ph
+  set size 1, ph
+  set ylabel panel_label[i]
+  c = panel_col[i]
+  plot datafile using 1:(column(c)) with boxes linestyle 1 notitle, \
+       datafile using 1:(column(c + 1)):(0):(column(c + 2) - column(c + 1)) with vectors nohead lc rgb '#222222' lw 1.5 notitle, \
+       datafile using ($1 - 0.12):(column(c + 1)):(0.24):(0) with vectors nohead lc rgb '#222222' lw 1.5 notitle, \
+       datafile using ($1 - 0.12):(column(c + 2)):(0.24):(0) with vectors nohead lc rgb '#222222' lw 1.5 notitle
+}
+unset multiplot

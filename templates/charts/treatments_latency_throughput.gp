@@ -1,0 +1,56 @@
+# N treatments: latency against achieved request rate, one panel per latency metric, one
+# line per treatment (its load points in order of achieved rate).
+# gnuplot writes the SVG on its standard output (no `set output`).
+#
+# From llmdlua: datafile (columns: achieved req/s, then one column per panel; block i-1 is
+# treatment i), style_file, title, labels[i] (treatment names), panel_col[i],
+# panel_label[i], panel_log[i] (1: log y), slo[i] (the panel's SLO threshold in ms, NaN
+# when none).
+n = |panel_col|
+k = |labels|
+w = 900
+h = 260 * n + 60 + 22 * ((k + 2) / 3)
+set terminal svg noenhanced dynamic size w, h font 'sans,12'
+load style_file
+# one colour, dash and marker per treatment (Okabe-Ito), repeated past eight
+array colours[8] = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442']
+do for [t = 1:k] {
+  dt = (t - 1) % 5 + 1
+  pt = (t - 1) % 12 + 4
+  ls = 10 + t
+  set style line ls linecolor rgb colours[(t - 1) % 8 + 1] linewidth 2 dashtype dt pointtype pt pointsize 0.9
+}
+set multiplot title title font 'sans,15'
+top = 40.0 / h
+bottom = (22.0 * ((k + 2) / 3) + 20) / h
+ph = (1 - top - bottom) / n
+set lmargin 10
+set rmargin 3
+set bmargin 3.5
+unset key
+do for [i = 1:n] {
+  set origin 0, bottom + (n - i) * ph
+  set size 1, ph
+  set xlabel 'achieved request rate (req/s)'
+  set ylabel panel_label[i]
+  if (panel_log[i]) { set logscale y } else { unset logscale y }
+  unset arrow
+  if (slo[i] == slo[i]) {
+    set arrow from graph 0, first slo[i] to graph 1, first slo[i] nohead linestyle 3 front
+  }
+  plot for [t = 1:k] datafile index (t - 1) using 1:(column(panel_col[i])) with linespoints linestyle 10 + t notitle
+}
+set origin 0, 0
+set size 1, bottom
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset arrow
+unset grid
+unset logscale
+set xrange [0:1]
+set yrange [0:1]
+set key center center horizontal maxrows (k + 2) / 3 noopaque nobox
+plot for [t = 1:k] NaN with linespoints linestyle 10 + t title labels[t]
+unset multiplot

@@ -1,0 +1,209 @@
+-- The comparison across N treatments: treatment_comparison.csv against upstream's
+-- output (expected/treatment_comparison.from-br-examples.csv, made by llm-d-benchmark's
+-- cross_treatment.py from two treatment folders holding the report examples), and the
+-- N-way figures on the real result fixtures. Expected figures: per-stage metrics from
+-- tests/lua/harness_expected.lua (Python + numpy) and the exp-7 numbers from a python3
+-- stdlib computation written out beside each value; the rules applied by hand say so.
+local t = require "testlib"
+local tr = require "llmd.treatments"
+local proc = require "llmd.proc"
+local E = require "harness_expected"
+
+local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
+local LLMDLUA = ROOT .. "/llmdlua"
+local F = t.fixtures()
+local VLLM = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
+local CHUNK = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
+
+local function copy(src, dst)
+  proc.run { "mkdir", "-p", dst:match("^(.*)/[^/]*$") }
+  t.write(dst, t.read(src))
+end
+
+t.test("treatment_comparison.csv from the two report examples is upstream's, byte for byte", function()
+  -- the layout upstream's generator was run on (PROVENANCE-seeds.md): two treatment folders
+  local d = t.tmpdir()
+  local B = F .. "/llm-d-benchmark/benchmark-report"
+  local a = d .. "/inference-perf-conc1-1773947901-abc123_1"
+  local b = d .. "/inference-perf-conc8-1773947999-def456_1"
+  copy(B .. "/br_v0_2_example.yaml", a .. "/benchmark_report_v0.2,_stage_0_lifecycle_metrics.json.yaml")
+  copy(B .. "/br_v0_2_example.yaml", b .. "/benchmark_report_v0.2,_stage_0_lifecycle_metrics.json.yaml")
+  copy(B .. "/br_v0_2_1_example.yaml", b .. "/benchmark_report_v0.2,_stage_1_lifecycle_metrics.json.yaml")
+  local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--results", d, "--quiet" }
+  -- the second folder's two reports both say stage 3: the CSV is written, the figures
+  -- (which need its load points) are not, and the exit status says so
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stderr:find("both are stage 3", 1, true), r.stderr)
+  t.ok(r.stderr:find("treatment_comparison.csv is written", 1, true), r.stderr)
+  t.eq(t.read(d .. "/cross-treatment-comparison/treatment_comparison.csv"),
+    t.read(F .. "/llm-d-benchmark/expected/treatment_comparison.from-br-examples.csv"))
+end)
+
+t.test("the CSV from a native harness: one row per load point, latencies in seconds", function()
+  local list = tr.load { { label = "vllm", dirs = { VLLM } } }
+  local rows = tr.csv_rows(list)
+  t.eq(#rows, 7)
+  t.eq(rows[1][2], "benchmark_report_v0.2,_stage_0_lifecycle_metrics.json.yaml")
+  local S = E.kubecon_na_2025_vllm.stages[1]
+  -- columns 3.. follow tr.CSV_COLUMNS: ttft_mean_s, ttft_p50_s, ttft_p99_s, ...
+  t.near(rows[1][3], S.ttft_mean_ms / 1000, 1e-15)
+  t.near(rows[1][5], S.ttft_p99_ms / 1000, 1e-15)
+  t.near(rows[1][10], S.latency_mean_ms / 1000, 1e-15)
+  t.near(rows[1][13], S.throughput_req_s, 1e-12)
+  t.eq(rows[1][15], math.tointeger(S.requests_ok + S.requests_failed))
+  t.eq(rows[1][29], "inference-perf")
+  t.eq(rows[1][30], 1.0)
+  t.eq(rows[1][17], nil, "no sessions: empty")
+  t.eq(tr.pyrepr(1e-05), "1e-05")
+  t.eq(tr.pyrepr(10.0), "10.0")
+end)
+
+t.test("N-way on the kubecon pair: max sustained throughput, common load, Pareto front, untested ranking", function()
+  local list = tr.load { { label = "vllm", dirs = { VLLM } }, { label = "chunked", dirs = { CHUNK } } }
+  local m = tr.model(list)
+  local A, B = E.kubecon_na_2025_vllm.stages, E.kubecon_na_2025_vllm_chunking_and_prefix_caching.stages
+  -- by hand from the stage table: vllm's stage 4 (offered 122.59) achieves 101.2 req/s,
+  -- below 95 % of its offer, so it saturates there and the max is stage 3's rate;
+  -- chunked's stage 5 (offered 212.24) achieves 170.2 < 201.6: max is stage 4's
+  local va, vb = m.treatments[1], m.treatments[2]
+  t.near(va.max_rps, A[4].throughput_req_s, 1e-12)
+  t.near(vb.max_rps, B[5].throughput_req_s, 1e-12)
+  -- the common load: vllm's highest achieved rate (stage 6), inside chunked's range
+  t.near(m.common_rps, A[7].throughput_req_s, 1e-12)
+  t.eq(va.at_common.ttft_p90_ms.value, A[7].ttft_p90_ms)
+  -- chunked interpolated between its stages 2 and 3 (achieved 84.8 and 126.5 req/s)
+  local lo, hi = B[3], B[4]
+  local f = (m.common_rps - lo.throughput_req_s) / (hi.throughput_req_s - lo.throughput_req_s)
+  t.near(vb.at_common.ttft_p90_ms.value, lo.ttft_p90_ms + f * (hi.ttft_p90_ms - lo.ttft_p90_ms), 1e-9)
+  t.eq(vb.at_common.ttft_p90_ms.interpolated, true)
+  -- chunked: more throughput and less latency: the front is chunked alone
+  t.eq(m.front, { "chunked" })
+  t.eq(m.dominated, { { label = "vllm", by = "chunked" } })
+  -- no repeats: ordered, but no winner named
+  t.eq(m.ranking[1].label, "chunked")
+  t.eq(m.ranking[1].vs_next, "untested")
+  t.ok(m.verdict:find("^No treatment is shown to be best"), m.verdict)
+end)
+
+t.test("repeats are combined into one treatment with confidence intervals; no clear difference is said", function()
+  -- exp-7: each folder is three runs at 3.6 req/s (one load point measured three times)
+  local X = F .. "/vllm-benchmark/exp-7_H100/"
+  local list = tr.load { { label = "llm-d-1p1d", dirs = { X .. "llm-d-1p1d" } },
+    { label = "vllm-2replicas", dirs = { X .. "vllm-2replicas" } } }
+  local m = tr.model(list)
+  local a = m.treatments[1]
+  t.eq(a.n_points, 1)
+  t.eq(a.repeats, 3)
+  -- python3 statistics: mean of request_throughput [3.4924899488507317, 3.494164832191759,
+  -- 3.469028978398864] = 3.4852279198137848, 95 % CI (t 4.302652729911275, df 2)
+  -- 3.4503166730108865 .. 3.520139166616683
+  local ci = a.points[1].ci.throughput_req_s
+  t.near(ci.mean, 3.4852279198137848, 1e-12)
+  t.near(ci.lo, 3.4503166730108865, 1e-9)
+  t.near(ci.hi, 3.520139166616683, 1e-9)
+  -- not saturated (3.485 >= 0.95 x 3.6): the max sustained is the point's mean
+  t.near(a.max_rps, 3.4852279198137848, 1e-12)
+  -- Welch on the two triples: t = -0.0301, df 3.98, p = 0.9774 (python3, Simpson's rule on
+  -- the t density): no clear difference, and the verdict says so
+  local r1 = m.ranking[1]
+  t.eq(r1.vs_next, "no clear difference")
+  t.ok(r1.vs_next_text:find("p = 0.977", 1, true), r1.vs_next_text)
+  t.ok(m.verdict:find("No treatment is shown to be best", 1, true), m.verdict)
+  -- e2el was not recorded: no E2E latency, so neither is on the Pareto front, with the reason
+  t.eq(#m.front, 0)
+  t.eq(#m.pareto_excluded, 2)
+  t.ok(m.pareto_excluded[1].why:find("at the common load unknown", 1, true), m.pareto_excluded[1].why)
+end)
+
+t.test("treatments.lua: the same label twice is repeats; the report written in markdown and HTML", function()
+  local out = t.tmpdir()
+  local X = F .. "/vllm-benchmark/exp-7_H100/"
+  local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "a=" .. X .. "llm-d-1p1d",
+    "--run", "a=" .. X .. "llm-d-2p1d", "--run", "b<&>=" .. X .. "vllm-2replicas", "--out", out, "--quiet",
+    "--slo", "ttft_p90_ms=1000" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local md = t.read(out .. "/treatment_report.md")
+  t.ok(md:find("# llm-d Comparison Across 2 Treatments", 1, true), md)
+  t.ok(md:find("Ranking by capacity at SLO", 1, true), md)
+  local html = t.read(out .. "/treatment_report.html")
+  t.ok(html:find("<h2>Pareto front</h2>", 1, true))
+  -- a label is text in both formats, never markup
+  t.ok(html:find("<td>b&lt;&amp;&gt;</td>", 1, true), html)
+  t.ok(not html:find("b<&>", 1, true))
+  t.ok(not md:find("b<&>", 1, true))
+  -- a: 3.6 and 5.5 req/s load points from its two folders
+  local j = require("llmd.json").read(out .. "/treatments.json")
+  t.eq(j.treatments[1].load_points, 2)
+  local rows = 0
+  for _ in t.read(out .. "/treatment_comparison.csv"):gmatch("\r\n") do rows = rows + 1 end
+  t.eq(rows, 1 + 9) -- header + 3 + 3 + 3 load points
+  r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "a" }
+  t.eq(r.code, 2)
+  t.eq(r.stderr, "treatments.lua: --run a: expected LABEL=DIR\n")
+  r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "a=/nonexistent" }
+  t.eq(r.code, 1)
+  t.eq(r.stderr, "treatments.lua: /nonexistent: no such folder (treatment a)\n")
+end)
+
+t.test("an experiment workspace: setup treatments compared, their run treatments as load points", function()
+  -- a workspace as experiment.lua leaves it (the cluster run is test_experiment_cluster's)
+  local w = t.tmpdir()
+  require("llmd.json").write(w .. "/experiment-state.json", { experiment = "x", results = {
+    { setup_treatment = "s1", status = "success" }, { setup_treatment = "s2", status = "failed_standup" } } })
+  local X = F .. "/vllm-benchmark/exp-7_H100/"
+  for _, p in ipairs { { "s1", "r36", "llm-d-1p1d" }, { "s1", "r55", "llm-d-2p1d" } } do
+    local dst = w .. "/setup-treatment-" .. p[1] .. "/run-" .. p[2] .. "/results"
+    proc.run { "mkdir", "-p", dst }
+    proc.run { "cp", "-a", X .. p[3] .. "/.", dst }
+  end
+  proc.run { "mkdir", "-p", w .. "/setup-treatment-s2" }
+  local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", w, "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local j = require("llmd.json").read(w .. "/cross-treatment-comparison/treatments.json")
+  t.eq(#j.treatments, 1, "s2 has no results")
+  t.eq(j.treatments[1].label, "s1")
+  t.eq(j.treatments[1].load_points, 2)
+  t.ok(t.read(w .. "/cross-treatment-comparison/treatment_report.md"):find("# llm-d Comparison Across 1 Treatments: x",
+    1, true))
+end)
+
+t.test("charts across treatments: drawn by gnuplot from the templates, labels as text, none drawn empty", function()
+  if not require("llmd.charts").gnuplot() then
+    error("gnuplot is not installed (scripts/install-deps.sh installs gnuplot-nox)")
+  end
+  local out = t.tmpdir()
+  local a, b = t.tmpdir(), t.tmpdir()
+  copy(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json", a .. "/per_request_lifecycle_metrics.json")
+  copy(F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json", b .. "/openai-infqps-concurrency4.json")
+  local list = tr.load { { label = "ip <a&b>", dirs = { a } }, { label = "vllm", dirs = { b } },
+    { label = "kubecon", dirs = { VLLM } } }
+  local paths = tr.write_report(out, list, {})
+  for _, name in ipairs { "treatments_latency_throughput", "treatments_bars", "treatments_cdf" } do
+    local svg = t.read(out .. "/charts/" .. name .. ".svg")
+    t.ok(svg:find("</svg>", 1, true), name)
+    -- every treatment named in the key (the bars name them under the axis), escaped
+    t.ok(svg:find("ip &lt;a&amp;b", 1, true), name .. ": label") -- gnuplot leaves ">" as it is (valid XML)
+    t.ok(svg:find("vllm", 1, true), name)
+  end
+  -- the CDF data: one block per treatment; the kubecon run kept no per-request data: said
+  local md = paths.text
+  t.ok(md:find("![Per-request latency distributions (CDF), every treatment](charts/treatments_cdf.svg)", 1, true), md)
+  t.ok(md:find("kubecon: no per-request data, so no distribution.", 1, true), md)
+  local html = t.read(out .. "/treatment_report.html")
+  t.ok(html:find('data-chart="treatments_bars"', 1, true))
+  -- the bars' data: mean, lowest and highest TTFT p90 over the kubecon run's 7 load points
+  -- (harness_expected's per-stage values)
+  local S = E.kubecon_na_2025_vllm.stages
+  local sum, lo, hi = 0, math.huge, -math.huge
+  for _, st in ipairs(S) do
+    sum, lo, hi = sum + st.ttft_p90_ms, math.min(lo, st.ttft_p90_ms), math.max(hi, st.ttft_p90_ms)
+  end
+  local last
+  for line in t.read(out .. "/charts/treatments_bars.dat"):gmatch("[^\n]+") do last = line end
+  local cells = {}
+  for x in last:gmatch("%S+") do cells[#cells + 1] = tonumber(x) end
+  t.eq(cells[1], 2)
+  t.near(cells[2], sum / #S, 1e-9)
+  t.near(cells[3], lo, 1e-12)
+  t.near(cells[4], hi, 1e-12)
+end)

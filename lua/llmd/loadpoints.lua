@@ -118,7 +118,7 @@ function M.points(run)
     for _, st in ipairs(g.stages) do
       local gp = st.metrics.goodput
       -- a one-stage run whose per-request data was read as a whole (inference-perf)
-      if not gp and #measured == 1 then gp = run.overall.goodput end
+      if not gp and #measured == 1 and run.overall then gp = run.overall.goodput end
       local d = gp and (gp.duration_s or st.metrics.values.duration_s)
       if not (gp and gp.total and d) then good = nil; break end
       good, total, dur = good + gp.good, total + gp.total, dur + d

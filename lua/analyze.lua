@@ -69,6 +69,8 @@ if doc then
   for _, r in ipairs(doc.perf or {}) do
     if type(r.sig) == "table" then sig[r.key] = r.sig end
   end
+  -- the summary's test at the highest load both runs measured
+  if type(doc.matched_point) == "table" then sig._matched_point = doc.matched_point end
 end
 local model = cmp.report(w, sides.a, sides.b, { significance = sig, slo = slo, min_effect = min_effect })
 if not o.quiet then io.write(model.text, "\n") end

@@ -138,7 +138,9 @@ end
 local ok, err = xpcall(main, function(e)
   local msg = tostring(e)
   if msg:match("interrupted$") then return { code = 130, msg = "interrupted" } end
-  if type(e) == "string" and not msg:match("^[^%s]+%.lua:%d+: ") then return { code = 1, msg = msg } end
+  if type(e) == "string" and not msg:match("^[^%s]+%.lua:%d+: ") and not msg:match("^bad argument") then
+    return { code = 1, msg = msg }
+  end
   return { code = 1, msg = debug.traceback(msg, 2) }
 end)
 if not ok then

@@ -83,7 +83,10 @@ if modes ~= 1 then fail("give --run LABEL=DIR (several), or --results DIR, or an
 for _, r in ipairs(runs) do add(r.label, r.dir) end
 if o.results then
   if lfs.attributes(o.results, "mode") ~= "directory" then fail(o.results .. ": no such folder") end
-  for _, name in ipairs(subdirs(o.results)) do add(name, o.results .. "/" .. name) end
+  -- every subfolder but the comparison's own output from an earlier run
+  for _, name in ipairs(subdirs(o.results)) do
+    if name ~= "cross-treatment-comparison" then add(name, o.results .. "/" .. name) end
+  end
   default_out = o.results:gsub("/+$", "") .. "/cross-treatment-comparison"
 end
 if o[1] then
@@ -99,7 +102,7 @@ local decision = require "llmd.decision"
 local ok, err = pcall(function()
   local slo = o.slo and decision.parse_slo(o.slo, "--slo") or {}
   -- in an experiment, a setup treatment's folders are its load points, not repeats
-  tr.load(list, { harness = o.harness })
+  tr.load(list, { harness = o.harness, cache = list.cache })
   local out = o.out or default_out
   require("llmd.workspace").mkdir_p(out)
   local csv = out .. "/treatment_comparison.csv"

@@ -40,6 +40,9 @@ void json_parser_free(JsonParser *p)
     free(p->kbytes);
     free(p->kent);
     free(p->kslot);
+    free(p->kobj);
+    p->kobj = NULL;
+    p->kobjcap = 0;
     p->kbytes = NULL;
     p->kent = NULL;
     p->kslot = NULL;
@@ -1192,6 +1195,14 @@ typedef struct JsonKeyEntry {
     uint64_t at, line; /* the absolute offset of its opening quote, and its line */
 } JsonKeyEntry;
 
+/* An open object's keys: its first entry, a filter of its names' hashes (a bit each),
+   and whether its entries are in the hash table too. */
+typedef struct JsonKeyObject {
+    size_t base;
+    uint64_t filter;
+    int big;
+} JsonKeyObject;
+
 /* An object with more keys than this goes into the hash table; below, its own entries
    are looked through when the filter says a name may be there already. */
 #define KEYS_SMALL 24
@@ -1432,10 +1443,26 @@ static JsonTok value_done(JsonParser *p, JsonTok t)
     return t;
 }
 
+/* Room for the keys of an object at p->depth. 0, or -1 out of memory. */
+static __attribute__((noinline)) int key_objects_grow(JsonParser *p)
+{
+    int cap = p->kobjcap ? p->kobjcap * 2 : 16;
+    if (cap > JSON_MAX_DEPTH)
+        cap = JSON_MAX_DEPTH;
+    JsonKeyObject *o = (JsonKeyObject *)realloc(p->kobj, (size_t)cap * sizeof *o);
+    if (o == NULL)
+        return -1;
+    p->kobj = o;
+    p->kobjcap = cap;
+    return 0;
+}
+
 static JsonTok open_container(JsonParser *p, char kind)
 {
     if (p->depth >= JSON_MAX_DEPTH)
         return fail(p, p->pos, "nesting deeper than %d levels", JSON_MAX_DEPTH);
+    if (kind == '{' && p->depth >= p->kobjcap && key_objects_grow(p) != 0)
+        return fail(p, p->pos, "out of memory for the keys of an object");
     if (kind == '{') {
         p->kobj[p->depth].base = p->nkent;
         p->kobj[p->depth].filter = 0;

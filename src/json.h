@@ -87,11 +87,8 @@ typedef struct JsonParser {
     size_t nkent, kentcap;
     size_t *kslot;
     size_t nkslot, nintable;
-    struct {
-        size_t base;
-        uint64_t filter;
-        int big;
-    } kobj[JSON_MAX_DEPTH];
+    struct JsonKeyObject *kobj; /* by depth, grown as objects open deeper */
+    int kobjcap;
 
     /* the error, when json_next returned JSON_ERROR */
     char err[160];

@@ -357,27 +357,10 @@ static size_t find_series(lua_State *L, PromAgg *a, const char *name, size_t **o
     return n;
 }
 
-/*
-** Pushes nil and why the metric has no value: never scraped, and "did you mean X_total?"
-** when X_total was (a counter's samples carry the suffix, its family name does not).
-** Returns 2.
-*/
-static int push_never_scraped(lua_State *L, const PromAgg *a, const char *name)
+/* Pushes nil and why the metric has no value (a wrong suffix raised in find_series). */
+static int push_never_scraped(lua_State *L, const char *name)
 {
-    size_t len = strlen(name);
     lua_pushnil(L);
-    if (len < 6 || strcmp(name + len - 6, "_total") != 0) {
-        const char *alt = lua_pushfstring(L, "%s_total", name); /* nil, alt */
-        if (prom_agg_find(a, alt, NULL, 0) > 0) {
-            lua_pushfstring(
-                L,
-                "%s: never scraped; did you mean %s? (a counter's samples are named with _total)",
-                name, alt);
-            lua_remove(L, -2); /* nil, why */
-            return 2;
-        }
-        lua_pop(L, 1);
-    }
     lua_pushfstring(L, "%s: never scraped", name);
     return 2;
 }
@@ -406,7 +389,7 @@ static int l_counter_total(lua_State *L)
     size_t *idx;
     size_t n = find_series(L, a, name, &idx);
     if (n == 0)
-        return push_never_scraped(L, a, name);
+        return push_never_scraped(L, name);
     if (nby == 0) {
         double total = 0;
         for (size_t i = 0; i < n; i++)
@@ -483,7 +466,7 @@ static int l_gauge_summary(lua_State *L)
     size_t *idx;
     size_t n = find_series(L, a, name, &idx);
     if (n == 0)
-        return push_never_scraped(L, a, name);
+        return push_never_scraped(L, name);
     if (nby == 0) {
         push_gauge(L, a, idx, n);
         return 1;

@@ -251,10 +251,12 @@ end
 -- `models` (the candidate's model names): else another server is on the port.
 local function wait_ready(p, base, paths, timeout, log, models)
   local t0 = now()
+  local answered -- the path that answered while /v1/models did not (yet)
   while true do
     for _, path in ipairs(paths) do
       local ok, r = pcall(http.get, base .. path, { timeout = 5, connect_timeout = 1 })
       if ok and r.status >= 200 and r.status < 300 then
+        answered = path
         local st = p:poll()
         if st then return server_death(st, log, "before answering (something else answers on its port)") end
         local names = served_models(base)
@@ -271,6 +273,10 @@ local function wait_ready(p, base, paths, timeout, log, models)
     local st = p:poll()
     if st then return server_death(st, log, "before answering") end
     if now() - t0 >= timeout then
+      if answered then
+        return "timeout", ("the server answered %s but /v1/models did not list its models within %d s")
+          :format(answered, timeout)
+      end
       return "timeout", ("the server did not answer %s within %d s"):format(table.concat(paths, " or "), timeout)
     end
     p:wait(0.2) -- a pause that also notices the server's exit
@@ -383,6 +389,11 @@ function M.run(config_path, opts)
   if concs == nil then concs = bm.max_concurrency end
   if type(concs) ~= "table" then concs = { concs == nil and json.null or concs } end
   if #concs == 0 then concs = { json.null } end
+  for _, c in ipairs(concs) do
+    if c ~= json.null and not (math.type(c) == "integer" and c >= 1) then
+      error(("%s: max_concurrency %s is not an integer >= 1 or null (unbounded)"):format(config_path, ab.pyrepr(c)), 0)
+    end
+  end
   local expanded = {}
   for _, sc in ipairs(scenarios) do
     for _, c in ipairs(concs) do

@@ -124,12 +124,14 @@ function M.validate(plan, name)
             -- helmfile's -e/--environment takes one value: a second -e silently replaces the first
             local envs = d.environments
             if envs ~= nil and d.environment ~= nil then
-              bad(key .. ".deploy", "give environment (one helmfile environment), not both environment and environments")
+              bad(key .. ".deploy",
+                "give environment (one helmfile environment), not both environment and environments")
             elseif type(envs) == "table" and #envs > 1 then
               bad(key .. ".deploy.environments", ("helmfile's --environment takes one value, got %d (%s): helmfile "
                 .. "would use only the last; give the one environment your helmfile.yaml defines for this "
                 .. "combination as environment: NAME"):format(#envs, table.concat(envs, ", ")))
-            elseif envs ~= nil and not (type(envs) == "string" or (type(envs) == "table" and type(envs[1]) == "string")) then
+            elseif envs ~= nil and not (type(envs) == "string"
+                or (type(envs) == "table" and type(envs[1]) == "string")) then
               bad(key .. ".deploy.environments", "expected one environment name")
             elseif d.environment ~= nil and type(d.environment) ~= "string" then
               bad(key .. ".deploy.environment", "expected one environment name")
@@ -250,9 +252,16 @@ local function say(ctx, fmt, ...)
   ctx.out:flush()
 end
 
-local function run_of(ctx, x) return ctx.plan.runs[x] end
+-- A stack x is a run config and a folder: ctx.runs[x] and ctx.run_dirs[x] when given (a
+-- caller with its own stacks, e.g. an experiment runner), else the plan's runs.a/b and the
+-- workspace's run-a/run-b. The step functions below take (ctx, x) and nothing else of "a"/"b".
+local function run_of(ctx, x) return (ctx.runs and ctx.runs[x]) or ctx.plan.runs[x] end
 local function existing(ctx, x) return run_of(ctx, x).existing ~= nil end
-local function rdir(ctx, x) return ws.run_dir(ctx.ws, x) end
+local function rdir(ctx, x) return (ctx.run_dirs and ctx.run_dirs[x]) or ws.run_dir(ctx.ws, x) end
+local function cmds(ctx, x)
+  ctx.commands[x] = ctx.commands[x] or {}
+  return ctx.commands[x]
+end
 
 local function pods(ctx, selector)
   local a = { "get", "pods" }
@@ -358,7 +367,7 @@ function M.http_port(spec)
     end
   end
   local l = {}
-  for _, p in ipairs(ports) do l[#l + 1] = ("%s %s"):format(tostring(p.port), p.name and ("(" .. p.name .. ")") or "") end
+  for _, p in ipairs(ports) do l[#l + 1] = tostring(p.port) .. (p.name and (" (" .. p.name .. ")") or "") end
   return nil, #l > 0 and table.concat(l, ", ") or "no ports"
 end
 
@@ -602,7 +611,8 @@ local function benchmark(ctx, x)
   ctx.config_text[x] = cfg_text
   local cmd = b.command and { table.unpack(b.command) } or { ctx.bins.run_only or "run_only.sh", "-c", cfg }
   for i, a in ipairs(cmd) do cmd[i] = M.substitute(tostring(a), { CONFIG = cfg }, "benchmark.command") end
-  ctx.commands[x][#ctx.commands[x] + 1] = k8s.cmdline(cmd)
+  local c = cmds(ctx, x)
+  c[#c + 1] = k8s.cmdline(cmd)
   if ctx.dry_run then
     ctx.out:write("[dry-run] " .. k8s.cmdline(cmd) .. "\n")
     return "dry run: not benchmarked"
@@ -744,7 +754,7 @@ local function save_state(ctx, x)
   local state = ws.new_state(r.label, info)
   state.results_path = rdir(ctx, x) .. "/results"
   state.baseline = r.baseline and true or false
-  state.commands = json.array(ctx.commands[x])
+  state.commands = json.array(cmds(ctx, x))
   state.extract_options = { harness = r.benchmark.harness }
   ws.write_state(ctx.ws.path, x, state)
   return "run_state.json written"
@@ -1009,8 +1019,8 @@ local function teardown(ctx, x)
   d.baseline_service = false
   M.save_deployed(ctx, x)
   if wide then
-    return ("namespace-wide: uninstalled %d release(s), deleted every HTTPRoute and Gateway; PVCs and namespace %s kept")
-      :format(#swept.releases, ctx.ns)
+    return ("namespace-wide: uninstalled %d release(s), deleted every HTTPRoute and Gateway; "
+      .. "PVCs and namespace %s kept"):format(#swept.releases, ctx.ns)
   end
   local kept = #minus(now.releases, d.releases)
   return ("removed what this run deployed (releases: %s; routes: %s; gateways: %s; kustomize: %s); verified gone; "
@@ -1033,7 +1043,8 @@ local function deploy(ctx, x)
     M.save_deployed(ctx, x)
   end
   rec.torn_down = false
-  if d.method == "helm" and rec.before and set_of(rec.before.releases)[d.release] and not set_of(rec.releases)[d.release] then
+  if d.method == "helm" and rec.before and set_of(rec.before.releases)[d.release]
+    and not set_of(rec.releases)[d.release] then
     error(("run %s: release %s already exists in %s and was not deployed by this comparison: upgrading it would "
       .. "change someone else's stack and teardown could not remove it; pick another deploy.release"):format(x,
       d.release, ctx.ns), 0)
@@ -1045,7 +1056,8 @@ local function deploy(ctx, x)
     ws.write_text(override, yaml.dump(d.values_override))
   end
   local function record(tool, a)
-    ctx.commands[x][#ctx.commands[x] + 1] = ("(cd %s && %s)"):format(k8s.cmdline { d.guide_dir or "." },
+    local c = cmds(ctx, x)
+    c[#c + 1] = ("(cd %s && %s)"):format(k8s.cmdline { d.guide_dir or "." },
       k8s.cmdline(ctx.k:argv(tool, a)))
   end
   local ok, err = pcall(function()
@@ -1226,7 +1238,8 @@ function M.run(plan, opts)
   else
     ns = M.resolve_namespace({ namespace = opts.namespace, interactive = interactive }, plan, bins)
     if not ns then
-      error("no namespace: give --namespace or namespace: in the plan, set $NAMESPACE, or select an OpenShift project", 0)
+      error("no namespace: give --namespace or namespace: in the plan, set $NAMESPACE, or select an OpenShift "
+        .. "project", 0)
     end
     w = ws.create { parent = plan.parent or opts.parent }
     ws.write_text(w.path .. "/plan.yaml", yaml.dump(M.absolute_paths(plan)))
@@ -1375,7 +1388,11 @@ end
 M.parse_steps = steps.parse
 
 -- The per-run step functions, for flows built from them (experiment.lua): each takes
--- (ctx, x) with ctx shaped as M.run makes it (plan.runs[x], ws, ns, k, ...).
+-- (ctx, x) and returns its message (raises on failure). ctx: ns, k (an llmd.k8s client),
+-- out, t0, dry_run, bins, timeouts {ready, benchmark, smoke, poll}, commands = {},
+-- config_text = {}, deployed = {} (M.load_deployed(ctx, x) after an interruption), plan
+-- (benchmark_pvc, teardown, teardown_without_logs; runs[x] unless ctx.runs), ws or
+-- ctx.run_dirs, yes, interactive.
 M.fn = { deploy = deploy, wait_ready = wait_ready, baseline_service = baseline_service, smoke = smoke,
   benchmark = benchmark, save_state = save_state, collect_logs = collect_logs, teardown = teardown }
 

@@ -310,7 +310,8 @@ function M.verdict(o)
     return r
   end
   if o.like_for_like == false then
-    r.verdict = "not comparable"
+    -- a test of figures pooled over different loads is no evidence: none is reported
+    r.verdict, r.test, r.p_value = "not comparable", nil, nil
     r.note = "not like for like: pooled over load points that differ between the runs"
     return r
   end

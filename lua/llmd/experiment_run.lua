@@ -187,7 +187,7 @@ local function stack_ctx(ctx, s)
   end
   local runs = { stack = { label = s, baseline = plan.baseline, deploy = deploy, benchmark = plan.benchmark,
     info = plan.info } }
-  local commands, kustomize = { stack = {} }, { stack = {} }
+  local commands = { stack = {} }
   for _, rt in ipairs(ctx.exp.run_treatments) do
     local b = ex.deep_copy(plan.benchmark)
     b.attempts = b.attempts or ctx.exp.run_controls.treatment_max_attempts
@@ -201,18 +201,12 @@ local function stack_ctx(ctx, s)
   local c = {
     plan = { runs = runs, teardown_without_logs = plan.teardown_without_logs, benchmark_pvc = plan.benchmark_pvc },
     ws = { path = dir }, ns = ns, out = out, t0 = ctx.t0, dry_run = ctx.dry_run, bins = ctx.bins,
-    timeouts = ctx.timeouts, commands = commands, config_text = {}, kustomize = kustomize, failed = {},
+    timeouts = ctx.timeouts, commands = commands, config_text = {}, deployed = {}, failed = {}, yes = ctx.yes,
     k = k8s.new { namespace = ns, log = dir .. "/commands.log", dry_run = ctx.dry_run, bins = ctx.bins, out = out,
       backoff = t.backoff or 1.0 },
   }
   -- what an interrupted run had deployed here
-  local p = dir .. "/run-stack/deployed.json"
-  if lfs.attributes(p, "mode") == "file" then
-    local d = json.read(p)
-    c.kustomize.stack = d.kustomize or {}
-    c.created_baseline = d.baseline_service
-    c.pvc, c.gateway_svc = d.pvc, d.gateway_svc
-  end
+  cluster.load_deployed(c, "stack")
   -- the run treatment's keys over every workload of the rendered run_only config
   c.render_config = function(text, x)
     local rt = ctx.run_by_name[x]
@@ -431,7 +425,7 @@ function M.steps_list()
       local tr = require "llmd.treatments"
       local cok, cerr = pcall(function()
         local list = tr.experiment_list(ctx.ws.path, { harness = ctx.plan.benchmark.harness })
-        tr.load(list, { harness = ctx.plan.benchmark.harness })
+        tr.load(list, { harness = ctx.plan.benchmark.harness, cache = list.cache })
         local dir = ctx.ws.path .. "/cross-treatment-comparison"
         ws.mkdir_p(dir)
         ws.write_text(dir .. "/treatment_comparison.csv", tr.csv_text(list))

@@ -58,7 +58,8 @@ M.TRANSIENT = {
   "the server is currently unable to handle the request", "etcdserver: request timed out",
   "TLS handshake timeout", "i/o timeout", "connection reset by peer", "Too Many Requests",
   "context deadline exceeded", "the object has been modified; please apply your changes",
-  "net/http: request canceled", "unable to connect to the server", "was refused - did you specify the right host or port",
+  "net/http: request canceled", "unable to connect to the server",
+  "was refused - did you specify the right host or port",
   "error dialing backend", "http2: client connection lost",
 }
 
@@ -158,7 +159,9 @@ function M.parse(tool, args)
   local t = TABLES[tool] or TABLES.kubectl
   local out = { flags = {}, words = {}, after = {} }
   local i = 1
-  local function add(name, value, spelling) out.flags[#out.flags + 1] = { name = name, value = value, spelling = spelling } end
+  local function add(name, value, spelling)
+    out.flags[#out.flags + 1] = { name = name, value = value, spelling = spelling }
+  end
   while i <= #args do
     local a = tostring(args[i])
     if a == "--" then
@@ -222,18 +225,21 @@ local REDIRECT = set [[
 -- Verbs each tool may run: ours (the layer's own calls) and, stricter, those of a user's
 -- deploy.commands.
 local VERBS = {
-  kubectl = set "get describe apply create delete patch label annotate rollout wait scale set replace expose logs exec cp port-forward version api-resources explain diff kustomize config top autoscale",
-  helm = set "list upgrade install uninstall status get history template dependency dep repo pull show version lint search",
+  kubectl = set [[get describe apply create delete patch label annotate rollout wait scale set replace expose logs
+    exec cp port-forward version api-resources explain diff kustomize config top autoscale]],
+  helm = set "list upgrade install uninstall status get history template dependency dep repo pull show version lint",
   helmfile = set "apply sync diff template lint deps repos build list status write-values fetch",
 }
 VERBS.oc = VERBS.kubectl
 local USER_VERBS = {
-  kubectl = set "get describe apply create patch label annotate rollout wait scale set replace expose logs version api-resources explain diff kustomize top autoscale delete",
+  kubectl = set [[get describe apply create patch label annotate rollout wait scale set replace expose logs version
+    api-resources explain diff kustomize top autoscale delete]],
   helm = set "upgrade install list status get template dependency dep repo pull show version lint history search",
   helmfile = set "apply sync diff template lint deps repos build list status write-values fetch",
 }
 USER_VERBS.oc = USER_VERBS.kubectl
-local READS = set "get describe logs version api-resources explain diff kustomize top wait config list status history template show lint search"
+local READS = set [[get describe logs version api-resources explain diff kustomize top wait config list status history
+  template show lint search]]
 -- verbs whose first word after them is a subcommand, the resources following it
 local SUBCOMMAND = set "rollout set create"
 

@@ -135,12 +135,14 @@ local function perf_row(key, ctx)
   row.verdict_text = decision.verdict_text(v.verdict, A.label, B.label)
   row.note = v.note
   row.sig = test
-  if test and test.p then
+  row.like_for_like = like ~= false
+  if v.verdict == "not comparable" and like == false and ok and va ~= nil and vb ~= nil then
+    -- a test of pooled figures over different loads says nothing: not shown as evidence
+    row.evidence = "not like for like"
+  elseif test and test.p then
     row.evidence = ("%s, p = %s"):format(test.test == "welch" and "Welch t" or "Mann-Whitney", fmt_p(test.p))
   elseif v.verdict == "untested" then
     row.evidence = untested_why or "no test possible"
-  elseif v.verdict == "not comparable" and like == false and ok then
-    row.evidence = "not like for like"
   end
   return row
 end
@@ -267,7 +269,8 @@ local function curve_rows(points, gpus)
     local function ci(key, d)
       local c = p.ci and p.ci[key]
       if not c then return "" end
-      return ("%s–%s"):format(T.helpers.num(c.lo, d), T.helpers.num(c.hi, d))
+      return ("%s (CI %s–%s, range %s–%s)"):format(T.helpers.num(c.mean, d), T.helpers.num(c.lo, d),
+        T.helpers.num(c.hi, d), T.helpers.num(c.min, d), T.helpers.num(c.max, d))
     end
     out[#out + 1] = {
       index = p.index, load = not p.offered and "?" or p.load_type == "concurrency" and ("c=%g"):format(p.offered)
@@ -499,7 +502,7 @@ end
 
 -- The limiting metric compared at the highest load both runs measured (a point of each
 -- within 1 %), with Mann-Whitney when both points kept per-request samples.
-local function matched_point(model, A, B)
+local function matched_point(model, A, B, saved)
   local key = model.capacity.a.limiting or model.capacity.b.limiting
   if not key then return nil end
   local best
@@ -527,6 +530,12 @@ local function matched_point(model, A, B)
   elseif pa.ci and pb.ci and pa.ci[key] and pb.ci[key] then
     res.test = decision.welch(pa.ci[key].samples, pb.ci[key].samples)
   end
+  -- analyze.lua from saved state (no samples): the test the last report made at this point
+  if not res.test and type(saved) == "table" and saved.key == key and type(saved.test) == "table"
+    and type(saved.rps) == "number" and lp.close(saved.rps, res.rps) and type(saved.test.p) == "number" then
+    res.test = saved.test
+  end
+  model.matched_point = res
   return res
 end
 
@@ -579,7 +588,7 @@ local function summary(model, A, B)
     else
       out[#out + 1] = ("Capacity at %s is unknown: %s."):format(phrase, ca.kind == "unknown" and ca.reason or cb.reason)
     end
-    local mp = matched_point(model, A, B)
+    local mp = matched_point(model, A, B, model.saved_matched_point)
     if mp and #out > 0 then
       local m = metrics.get(mp.key)
       local d = mp.a ~= 0 and (mp.b - mp.a) / math.abs(mp.a) * 100 or nil
@@ -713,7 +722,8 @@ function M.build(opts)
     local r = perf_row(key, ctx)
     if not (M.OPTIONAL_KEYS[key] and r.a == nil and r.b == nil) then rows[#rows + 1] = r end
     if r.test then any_sig = true end
-    if r.note and r.verdict == "not comparable" and r.evidence ~= "not like for like" and r.a ~= nil and r.b ~= nil then
+    if r.note and r.verdict == "not comparable" and r.evidence ~= "not like for like" and r.a ~= nil
+      and r.b ~= nil then
       notes[#notes + 1] = r.label .. ": " .. r.note
     end
   end
@@ -728,7 +738,9 @@ function M.build(opts)
   model.ladder = ladder_section(A, B, pa, pb)
   model.headline = headline(model)
   model.kv = kv_section(A, B)
+  model.saved_matched_point = opts.significance and opts.significance._matched_point or nil
   model.summary = summary(model, A, B)
+  model.saved_matched_point = nil
   return model
 end
 

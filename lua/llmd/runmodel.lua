@@ -284,6 +284,14 @@ end
 
 -- Per-request accumulation ------------------------------------------------------------------
 
+-- Does a completed request {ttft =, tpot =, e2e =} (seconds) meet every threshold of th
+-- ({ttft =, tpot =, e2e =}, llmd.decision.request_thresholds)? A threshold the request has
+-- no value for (not streamed, one token) is not met.
+function M.request_good(th, r)
+  local function within(v, limit) return limit == nil or (v ~= nil and v <= limit) end
+  return within(r.ttft, th.ttft) and within(r.tpot, th.tpot) and within(r.e2e, th.e2e)
+end
+
 -- One accumulator for the per-request metrics of a group of requests (overall or a stage).
 -- add{ok=, start=, finish=, ttft=, tpot=, ntpot=, e2e=, in_tok=, out_tok=} in seconds;
 -- failed requests only widen the time window and count as +inf in the all-requests latency.
@@ -321,12 +329,7 @@ function M.accumulator(opts)
     if r.ntpot then a.ntpot:add(r.ntpot) end
     if r.in_tok then a.in_tok = a.in_tok + r.in_tok; a.in_len:add(r.in_tok) else a.in_known = false end
     if r.out_tok then a.out_tok = a.out_tok + r.out_tok; a.out_len:add(r.out_tok) else a.out_known = false end
-    local th = a.goodput
-    if th then
-      -- a threshold the request has no value for (not streamed, one token) is not met
-      local function within(v, limit) return limit == nil or (v ~= nil and v <= limit) end
-      if within(r.ttft, th.ttft) and within(r.tpot, th.tpot) and within(r.e2e, th.e2e) then a.good = a.good + 1 end
-    end
+    if a.goodput and M.request_good(a.goodput, r) then a.good = a.good + 1 end
   end
   return a
 end

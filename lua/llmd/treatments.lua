@@ -20,8 +20,9 @@ local yo = require "llmd.yamlout"
 
 local M = {}
 
--- Reads every treatment's folders. Returns the list with .runs (one run model per
--- folder) and .run (their stages combined, for the load points).
+-- Reads every treatment's folders (opts: harness, warmup, cache = {dir = run model read
+-- before}). Returns the list with .runs (one run model per folder) and .run (their stages
+-- combined, for the load points).
 function M.load(list, opts)
   opts = opts or {}
   local seen = {}
@@ -31,7 +32,10 @@ function M.load(list, opts)
     seen[t.label] = true
     t.runs, t.by_dir = {}, {}
     for _, d in ipairs(t.dirs) do
-      local ok, run = pcall(harness.extract, d, { harness = opts.harness, warmup = opts.warmup })
+      local cached = opts.cache and opts.cache[d]
+      local ok, run
+      if cached then ok, run = true, cached
+      else ok, run = pcall(harness.extract, d, { harness = opts.harness, warmup = opts.warmup }) end
       if ok and run.no_results then
         ok, run = false, ("%s: no results (%s)"):format(d, table.concat(run.reasons, "; "))
       end
@@ -53,7 +57,9 @@ function M.load(list, opts)
         stages[#stages + 1] = { index = 0, metrics = run.overall, warmup = false }
       end
     end
-    t.run = { stages = stages, harness = t.runs[1].harness }
+    -- one folder: its whole-run figures too (loadpoints reads them for a one-stage run)
+    t.run = { stages = stages, harness = t.runs[1].harness,
+      overall = #t.runs == 1 and t.runs[1].overall or require("llmd.runmodel").set() }
     t.status = "ok"
     t.reasons = {}
     for _, run in ipairs(t.runs) do
@@ -708,11 +714,14 @@ function M.experiment_list(w, opts)
     end
   end
   if #names == 0 then error(w .. ": no setup treatment has results yet", 0) end
-  local sweep = true
+  local sweep, cache = true, {}
   for _, n in ipairs(names) do
     local seen = {}
     for _, rt in ipairs(n.rts) do
-      local probe = M.load({ { label = rt, dirs = { n.dir .. "/run-" .. rt .. "/results" } } }, opts)
+      local dir = n.dir .. "/run-" .. rt .. "/results"
+      local probe = M.load({ { label = rt, dirs = { dir } } }, opts)
+      -- read once: M.load takes the run from list.cache
+      if probe[1].runs[1] then cache[dir] = probe[1].runs[1] end
       for _, s in ipairs(probe[1].run and probe[1].run.stages or {}) do
         local kind, load = lp.offered(s)
         if not load then sweep = false end
@@ -737,6 +746,7 @@ function M.experiment_list(w, opts)
     end
   end
   list.experiment = st.experiment
+  list.cache = cache
   list.unit = sweep and "setup treatments (their run treatments are the load points of one curve)"
     or "setup x run treatment pairs (the run treatments are not one load sweep)"
   return list

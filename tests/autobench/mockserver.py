@@ -13,6 +13,7 @@ Its behaviour follows --max-num-seqs (any other flag is accepted and ignored):
   5            answers 5 completions, then writes a CUDA out-of-memory error and exits 1
                (a crash in the middle of a benchmark)
   6            answers, but /v1/models lists another model (someone else's server)
+  7            answers /health, but /v1/models is HTTP 401 (as behind --api-key)
 MOCK_REQUEST_LOG: a file to which the body of every completion request is appended (JSONL).
 Stops after 120 s without a request, so a failed test cannot leave it behind for long.
 """
@@ -75,6 +76,8 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         if self.path == "/health":
             return self.send(200, {})
+        if self.path == "/v1/models" and mode == "7":
+            return self.send(401, {"error": "Unauthorized"})
         if self.path == "/v1/models":
             served = "someone-else/other-model" if mode == "6" else model
             return self.send(200, {"object": "list", "data": [{"id": served, "object": "model", "root": served}]})

@@ -47,7 +47,7 @@ local function mock_config(extra)
       vllm = { enabled = true, server_command = MOCKSERVER, base_server_flags = { max_model_len = 100, max_num_seqs = 1 },
         search_space = {} },
     },
-    run = { ready_timeout = 3 },
+    run = { ready_timeout = 10 }, -- seconds: python starting on a busy machine; mode 2 waits it all
   }
   for k, v in pairs(extra or {}) do cfg[k] = v end
   return cfg
@@ -360,6 +360,14 @@ t.test("run: a port already in use is refused before launching; a server serving
   t.eq(got["vllm-0/chat"].status, "failed")
   t.ok(got["vllm-0/chat"].failure_reason:find("serves someone-else/other-model, not mock/model: not the server launched",
     1, true), got["vllm-0/chat"].failure_reason)
+  -- /health answers but /v1/models never lists a model (401, mode 7): not ready, and the row says so
+  cfg.frameworks.vllm.base_server_flags.max_num_seqs = 7
+  cfg.run.ready_timeout = 6 -- long enough for python to start on a busy machine
+  t.write(d .. "/cfg7.yaml", yaml.dump(cfg))
+  ab_cli({ "run", "cfg7.yaml", "--out", "results7.jsonl" }, d, env)
+  got = rows_by(d .. "/results7.jsonl")
+  t.eq(got["vllm-0/chat"].status, "timeout")
+  t.eq(got["vllm-0/chat"].failure_reason, "the server answered /health but /v1/models did not list its models within 6 s")
 end)
 
 t.test("fnv1a64: the published FNV-1a 64-bit test vectors", function()
@@ -443,6 +451,12 @@ t.test("run: the run block's keys are checked; --help lists --timeout", function
     .. "benchmark_timeout, max_concurrency, client_command, env]\n"
     .. "cfg.yaml: run.ready_timeout must be a number of seconds > 0 (got 'soon')\n")
   t.eq(lfs.attributes(d .. "/results.jsonl"), nil)
+  cfg = mock_config()
+  cfg.benchmark.max_concurrency = { 8, 2.5 }
+  t.write(d .. "/cfg2.yaml", yaml.dump(cfg))
+  r = ab_cli({ "run", "cfg2.yaml", "--out", "results.jsonl" }, d)
+  t.eq({ r.code, r.stderr }, { 1, "autobench.lua: cfg2.yaml: max_concurrency 2.5 is not an integer >= 1 or null "
+    .. "(unbounded)\n" })
   r = ab_cli({ "run", "--help" }, d)
   t.eq(r.code, 0)
   t.ok(r.stdout:find("[--timeout S]", 1, true) and r.stdout:find("--timeout S        seconds a server may take", 1, true)

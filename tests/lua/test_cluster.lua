@@ -737,6 +737,27 @@ t.test("logs: every container of the vLLM pods, the sidecar too, and the previou
   t.ok(not lines:find("routing-proxy --timestamps --previous", 1, true), "no previous of a container never restarted")
 end)
 
+t.test("the per-stack steps work for any stack: a run config, a folder and a namespace", function()
+  local s = setup()
+  local plan = yaml.load(t.read(s.plan))
+  local dir = s.dir .. "/exp-1"
+  proc.run { "mkdir", "-p", dir }
+  local out = { write = function() end, flush = function() end }
+  local bins = {}
+  for _, b in ipairs { "kubectl", "helm", "helmfile", "oc" } do bins[b] = FAKEBIN .. "/" .. b end
+  local ctx = { plan = { runs = {} }, runs = { ["exp-1"] = plan.runs.b }, run_dirs = { ["exp-1"] = dir },
+    ns = "exp-ns", out = out, t0 = os.time(), bins = bins, commands = {}, config_text = {}, deployed = {},
+    timeouts = { ready = 3, poll = 0.05, smoke = 10, benchmark = 0 },
+    k = k8s.new { namespace = "exp-ns", out = out, backoff = 0.01, bins = bins,
+      env = { FAKE_CLUSTER = s.cluster, FAKE_LLMDLUA = LLMDLUA } } }
+  cluster.fn.deploy(ctx, "exp-1")
+  cluster.fn.wait_ready(ctx, "exp-1")
+  cluster.fn.teardown(ctx, "exp-1")
+  t.eq(json.read(dir .. "/deployed.json").releases, { "gaie-sim", "infra-sim", "ms-sim" })
+  t.eq(json.read(dir .. "/deployed.json").torn_down, true)
+  t.eq(next(state(s).ns["exp-ns"].releases), nil)
+end)
+
 -- the cluster layer on its own ----------------------------------------------------------
 
 t.test("k8s: namespace added, cluster-scoped changes refused before running, transient retried, logged", function()

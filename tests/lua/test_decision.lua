@@ -175,6 +175,12 @@ t.test("repeats: three files at one rate are one load point with a Student-t CI"
   t.near(ci.hi, 3.5221913984184874, 1e-9)
   t.eq(ci.n, 3)
   t.eq(lp.saturation(pts).none, true) -- 3.48 >= 0.95 x 3.6
+  -- as the report prints it: min 3.47087, max 3.50074
+  local m = report.build { a = { label = "a", run = run, state = { label = "a" }, kv = {} },
+    b = { label = "b", run = harness.extract(EXP7 .. "/llm-d-1p1d", {}), state = { label = "b" }, kv = {} },
+    generated = 0 }
+  t.eq(m.curves[1].rows[1].rps_ci, "3.48 (CI 3.45–3.52, range 3.47–3.50)")
+  t.eq(m.curves[1].rows[1].repeats, 3)
 end)
 
 -- A side for report.build from a results folder.
@@ -476,4 +482,47 @@ t.test("per GPU: the serving pods' accelerator limits (kubectl get pods -o json)
   ]]
   t.eq(cluster.pod_gpus(pods), 5)
   t.eq(cluster.pod_gpus({ { spec = { containers = { { name = "x" } } } } }), nil)
+end)
+
+t.test("goodput per load point of an inference-perf ladder: requests placed in stages by start time", function()
+  local d = t.tmpdir()
+  -- two stages of 3 requests each (the stage files' load_summary.count), and the synthetic
+  -- per-request file's 6 requests in start order: the first 3 are stage 0, the rest stage 1
+  for i = 0, 1 do
+    local s = json.read(KC_A .. ("/stage_%d_lifecycle_metrics.json"):format(i))
+    s.load_summary.count = 3
+    json.write(d .. ("/stage_%d_lifecycle_metrics.json"):format(i), s)
+  end
+  t.write(d .. "/per_request_lifecycle_metrics.json", t.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json"))
+  -- by hand from the file (python3): TTFT ms 32.9, 32.3, 26.7 | 33.5, failed, 44.0;
+  -- TPOT ms 6.548, 6.558, 6.918 | 7.327, -, 7.077. TTFT <= 33 and TPOT <= 6.9: stage 0 has
+  -- 2 of 3 good, stage 1 none of 3
+  local slo = decision.parse_slo("ttft_p90_ms=33,tpot_p90_ms=6.9")
+  local run = harness.extract(d, { goodput = decision.request_thresholds(slo) })
+  local pts = lp.points(run)
+  t.eq(#pts, 2)
+  t.near(pts[1].slo_attainment_pct, 200 / 3, 1e-9)
+  t.near(pts[1].goodput_rps, 2 / pts[1].duration_s, 1e-12)
+  t.near(pts[2].slo_attainment_pct, 0, 0)
+  t.near(pts[2].goodput_rps, 0, 0)
+end)
+
+t.test("analyze.lua from saved state says what compare.lua said: goodput, the point test, the summary", function()
+  local a, b = t.tmpdir(), t.tmpdir()
+  proc.run { "cp", DETAILED, a .. "/result.json" }
+  proc.run { "cp", DETAILED, b .. "/result.json" }
+  local w, r = compare { "--a", a, "--a-label", "A", "--b", b, "--b-label", "B", "--slo", "ttft_p90_ms=40" }
+  t.eq(r.code, 0, r.stderr)
+  local function strip(s) return (s:gsub("Generated [^\n]*", "")) end
+  local before = strip(t.read(w .. "/comparison_report.md"))
+  local cj = json.read(w .. "/comparison.json")
+  -- the per-request test at the one load point both measured (identical samples: p = 1)
+  t.eq(cj.matched_point.test.test, "mann_whitney")
+  t.near(cj.matched_point.test.p, 1, 1e-12)
+  -- TTFT <= 40 ms: 4 of 8 requests (see the goodput test)
+  t.near(cj.load_points.a[1].slo_attainment_pct, 50, 1e-12)
+  r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  t.eq(strip(t.read(w .. "/comparison_report.md")), before)
+  t.ok(before:find("no clear difference, p = 1)", 1, true), before:match("## Summary.-\n\n[^\n]*"))
 end)

@@ -616,16 +616,17 @@ t.test("12: the README's llmd.scan example runs on a file with a failed request"
   t.eq(r.stdout, "6 requests, 5 with a first token\n")
 end)
 
-t.test("12: a Prometheus counter asked for without _total: an error saying 'did you mean ..._total'", function()
+t.test("12: a Prometheus counter asked for without _total says 'did you mean ..._total'", function()
   local pf = require "llmd.prom_files"
   local agg = pf.read_raw_dir(t.fixtures() .. "/prometheus/synthetic-raw")
-  -- the name's _total form was scraped: asking for the family name is a mistake, named
-  local ok, err = pcall(agg.counter_total, agg, "vllm:prefix_cache_hits")
-  t.eq(ok, false)
-  t.eq(err, "prom: no series named 'vllm:prefix_cache_hits' (did you mean 'vllm:prefix_cache_hits_total'?)")
+  t.raises("prom: no series named 'vllm:prefix_cache_hits' (did you mean 'vllm:prefix_cache_hits_total'?)",
+    agg.counter_total, agg, "vllm:prefix_cache_hits")
   t.ok(agg:counter_total("vllm:prefix_cache_hits_total") ~= nil)
-  -- a name scraped in no form is unknown, with the reason
+  -- a name never scraped at all is unknown, with the reason beside it
   local v, why = agg:gauge_summary("vllm:no_such_gauge")
   t.eq(v, nil)
   t.eq(why, "vllm:no_such_gauge: never scraped")
+  v, why = agg:counter_total("vllm:no_such_counter_total")
+  t.eq(v, nil)
+  t.eq(why, "vllm:no_such_counter_total: never scraped")
 end)

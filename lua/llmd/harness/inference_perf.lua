@@ -217,6 +217,7 @@ local function per_request(path, acc, keep, opts)
       local code = tostring(etype):match("HTTP Error (%d%d%d)")
       groups.add(code and tonumber(code) or tostring(etype), rm.error_text(r["error.error_msg"]))
       acc.add { ok = false, start = start, finish = finish }
+      if opts.count_goodput then opts.count_goodput(start, false) end
       if (r["#info.response_metrics.output_token_times"] or 0) > 1 then inexact_itl = true end
       return
     end
@@ -238,13 +239,15 @@ local function per_request(path, acc, keep, opts)
     local e2e = finish - start
     local n = type(client) == "number" and client or 0
     if n <= 0 then opts.zero_tokens = (opts.zero_tokens or 0) + 1 end
-    acc.add {
+    local q = {
       ok = true, start = start, finish = finish, e2e = e2e,
       ttft = ntimes > 1 and t0 - start or nil,
       tpot = (ntimes > 1 and n > 1) and (tn - t0) / (n - 1) or nil,
       ntpot = n > 0 and e2e / n or 0,
       in_tok = inp, out_tok = out,
     }
+    acc.add(q)
+    if opts.count_goodput then opts.count_goodput(start, q) end
   end
   local rules = { { "$[*]", record, fields = F } }
   if fast then
@@ -298,13 +301,15 @@ local function stage_windows(path, stages, run)
     bounds[i] = { lo = starts[cum + 1], warmup = st.warmup }
     cum = cum + st.requests.total
   end
-  return function(start)
-    local w
+  local function which(start)
     for i = #bounds, 1, -1 do
-      if bounds[i].lo and start >= bounds[i].lo then w = bounds[i]; break end
+      if bounds[i].lo and start >= bounds[i].lo then return i end
     end
-    return w and not w.warmup
   end
+  return function(start)
+    local i = which(start)
+    return i ~= nil and not bounds[i].warmup
+  end, which
 end
 
 function M.extract(c, opts)
@@ -339,7 +344,32 @@ function M.extract(c, opts)
     local acc = rm.accumulator(opts)
     local keep = excluded and stage_windows(c.per_request, run.stages, run) or nil
     local po = { groups = groups, sketch = opts.sketch }
+    -- goodput per stage (llmd.decision.request_thresholds): requests placed in stages by
+    -- their start times; without a placement (counts that disagree) only the whole run's
+    local counts, which = {}, nil
+    if opts.goodput and #run.stages > 1 then
+      local okw, res, w = pcall(stage_windows, c.per_request, run.stages, run)
+      if okw then
+        which = w
+      else
+        rm.warn(run, "goodput per load point: %s", tostring(res))
+      end
+    end
+    if which then
+      po.count_goodput = function(start, q)
+        local i = which(start)
+        if not i then return end
+        local g = counts[i] or { good = 0, total = 0 }
+        counts[i] = g
+        g.total = g.total + 1
+        if q and rm.request_good(opts.goodput, q) then g.good = g.good + 1 end
+      end
+    end
     token_source = per_request(c.per_request, acc, keep, po)
+    for i, st in ipairs(run.stages) do
+      local g = counts[i]
+      if g then st.metrics.goodput = { good = g.good, total = g.total, duration_s = st.metrics.values.duration_s } end
+    end
     rm.fill(run.overall, acc, opts.percentile_method or "linear")
     if (po.zero_tokens or 0) > 0 then
       rm.warn(run, "%s: %d successful requests have no output token count; their NTPOT counts as 0, as in "

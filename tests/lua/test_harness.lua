@@ -648,3 +648,28 @@ t.test("extract.lua: prefix-cache figures from the run's vLLM scrapes", function
   t.eq(doc.overall.prefix_cache_queries.value, 1000.0)
   t.near(doc.overall.prefix_cache_hit_rate_pct.value, 30, 1e-12)
 end)
+
+t.test("vllm-benchmark: no request completed: every latency is unknown, never the file's 0.0", function()
+  -- vLLM's benchmark_serving writes 0.0 for every *_ms statistic when completed == 0 (its
+  -- numpy calls on empty lists are guarded with `or 0`); such a 0 ms would win comparisons
+  local d = t.tmpdir()
+  local doc = json.read(F .. "/vllm-benchmark/exp-7_H100/llm-d-1p1d/benchmark_2025-05-13_04-37-51.json")
+  local n = doc.num_prompts
+  doc.completed, doc.failed = 0, n
+  for k, v in pairs(doc) do
+    if type(v) == "number" and k:match("_ms$") then doc[k] = 0.0 end
+  end
+  doc.request_throughput, doc.output_throughput, doc.total_token_throughput = 0.0, 0.0, 0.0
+  json.write(d .. "/benchmark_2025-05-13_04-37-51.json", doc)
+  local run = harness.extract(d)
+  local set = run.overall
+  for _, m in ipairs(metrics.list) do
+    if m.unit == "ms" then
+      local got, why = rm.get(set, m.key)
+      t.eq(got, nil, m.key .. " is unknown")
+      t.ok(type(why) == "string" and #why > 0, m.key .. " has a reason")
+    end
+  end
+  -- every request failed: 100 % by failed / (succeeded + failed)
+  t.eq(rm.get(set, "error_rate_pct"), 100.0)
+end)

@@ -102,12 +102,13 @@ local function new(variant)
         local key = s[1] .. "_" .. w[1] .. "_ms"
         local v = num(f(d, field(w[2], s[2])))
         if require("llmd.metrics").has(key) then
-          if s[1] == "ttft" and ttft_zero then
+          if ok == 0 then
+            -- vLLM writes 0.0 for every statistic when no request completed: not a latency
+            rm.unknown(set, key, "no completed requests")
+          elseif s[1] == "ttft" and ttft_zero then
             rm.unknown(set, key, "the file says 0: TTFT was not measured (not streamed)")
           elseif v then
             rm.put(set, key, v, src, w[1] ~= "mean" and M.percentile_method or nil)
-          elseif ok == 0 then
-            rm.unknown(set, key, "no completed requests")
           elseif s[1] == "latency" then
             rm.unknown(set, key, "no e2el statistics (the run's --percentile-metrics left out e2el)")
           else

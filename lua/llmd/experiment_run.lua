@@ -325,7 +325,8 @@ function M.steps_list()
       local ok, msg = pcall(cluster.fn.smoke, c, "stack")
       if not ok then
         local tok, tmsg = teardown_now(ctx, s, c)
-        finish(ctx, s, "failed_smoketest", tostring(msg) .. (tok and "" or ("; teardown failed too: " .. tostring(tmsg))))
+        finish(ctx, s, "failed_smoketest",
+          tostring(msg) .. (tok and "" or ("; teardown failed too: " .. tostring(tmsg))))
         error(msg, 0)
       end
       return msg
@@ -424,13 +425,13 @@ function M.steps_list()
       -- the comparison across treatments, from whatever has results
       local tr = require "llmd.treatments"
       local cok, cerr = pcall(function()
-        local list = tr.experiment_list(ctx.ws.path, { harness = ctx.plan.benchmark.harness })
-        tr.load(list, { harness = ctx.plan.benchmark.harness, cache = list.cache })
+        local tlist = tr.experiment_list(ctx.ws.path, { harness = ctx.plan.benchmark.harness })
+        tr.load(tlist, { harness = ctx.plan.benchmark.harness, cache = tlist.cache })
         local dir = ctx.ws.path .. "/cross-treatment-comparison"
         ws.mkdir_p(dir)
-        ws.write_text(dir .. "/treatment_comparison.csv", tr.csv_text(list))
+        ws.write_text(dir .. "/treatment_comparison.csv", tr.csv_text(tlist))
         local slo = ctx.plan.slo and require("llmd.decision").parse_slo(ctx.plan.slo, "slo") or {}
-        local paths = tr.write_report(dir, list, { slo = slo, experiment = ctx.exp.name, unit = list.unit })
+        local paths = tr.write_report(dir, tlist, { slo = slo, experiment = ctx.exp.name, unit = tlist.unit })
         ctx.comparison = paths
         ctx.out:write(("\nComparison across treatments: %s\n  %s\n"):format(paths.md, paths.model.verdict))
       end)
@@ -461,7 +462,8 @@ function M.run(exp, plan, opts)
     end
   end
   if #exp.run_treatments == 0 then
-    error(("%s: no run treatments (a top-level treatments: list of mappings); nothing to benchmark"):format(exp.name), 0)
+    error(("%s: no run treatments (a top-level treatments: list of mappings); nothing to benchmark")
+      :format(exp.name), 0)
   end
   local names = plan.namespaces
   if not names then
@@ -490,7 +492,9 @@ function M.run(exp, plan, opts)
     w = ws.create { parent = parent, name = os.date("llm-d-experiment-" .. exp.name:gsub("[^%w%-_.]", "_")
       .. "-%Y%m%d-%H%M%S") }
     ws.write_text(w.path .. "/plan.yaml", yaml.dump(plan))
-    if opts.experiment_path then ws.write_text(w.path .. "/experiment.yaml", assert(io.open(opts.experiment_path)):read("a")) end
+    if opts.experiment_path then
+    ws.write_text(w.path .. "/experiment.yaml", assert(io.open(opts.experiment_path)):read("a"))
+  end
   end
   local pool = {}
   for _, n in ipairs(names) do pool[#pool + 1] = { ns = n, busy = false, dirty = false } end
@@ -517,7 +521,9 @@ function M.run(exp, plan, opts)
         ctx.results[r.setup_treatment] = r
         -- a namespace a kept or failed stack still occupies stays its own
         for _, slot in ipairs(pool) do
-          if slot.ns == r.namespace and r.status ~= "success" and r.status ~= "pending" then slot.busy = r.setup_treatment end
+          if slot.ns == r.namespace and r.status ~= "success" and r.status ~= "pending" then
+            slot.busy = r.setup_treatment
+          end
           if slot.ns == r.namespace and r.status == "pending" and r.began then slot.busy = r.setup_treatment end
         end
         -- treatments that did not finish start their clock again
@@ -539,12 +545,12 @@ function M.run(exp, plan, opts)
   for _, o in ipairs(steps.load_record(w.path .. "/steps.json")) do
     if o.name ~= "summary" then previous[#previous + 1] = o end
   end
-  local result = steps.run("experiment", M.steps_list(), ctx, {
+  local outcome = steps.run("experiment", M.steps_list(), ctx, {
     stacks = stacks, parallel = parallel, only = opts.only, record = w.path .. "/steps.json", previous = previous,
     resume = opts.resume ~= nil, out = out,
   })
-  ctx.result = result
-  local all_ok = result.ok
+  ctx.result = outcome
+  local all_ok = outcome.ok
   for _, s in ipairs(stacks) do
     if ctx.results[s].status ~= "success" then all_ok = false end
   end

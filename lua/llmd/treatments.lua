@@ -423,8 +423,9 @@ local function num(key, v) return v and metrics.format(key, v, nil, { bare = tru
 -- What the templates print: the model plus its figures as text.
 function M.present(m, opts)
   opts = opts or {}
-  local v = { experiment = opts.experiment or false, unit = opts.unit or false, generated = os.date("!%Y-%m-%d %H:%M:%S UTC",
-    opts.generated or os.time()), verdict = m.verdict, slo_text = m.slo_text or false, rank_by = m.rank_by,
+  local v = { experiment = opts.experiment or false, unit = opts.unit or false,
+    generated = os.date("!%Y-%m-%d %H:%M:%S UTC", opts.generated or os.time()),
+    verdict = m.verdict, slo_text = m.slo_text or false, rank_by = m.rank_by,
     ranking = m.ranking, front = m.front, dominated = m.dominated, pareto_excluded = m.pareto_excluded,
     pareto_latency = m.pareto_latency, common_rps = m.common_rps, common_why = m.common_why,
     common_text = m.common_rps and metrics.format("throughput_req_s", m.common_rps) or nil,
@@ -432,7 +433,8 @@ function M.present(m, opts)
   for _, key in ipairs(M.LATENCY_KEYS) do v.latency_labels[#v.latency_labels + 1] = metrics.get(key).label end
   for _, x in ipairs(m.treatments) do
     local t = { label = x.label, harness = x.harness or "?", n_points = x.n_points, repeats = x.repeats,
-      max_text = x.max_rps and metrics.format("throughput_req_s", x.max_rps) or ("N/A (" .. tostring(x.max_rps_why) .. ")"),
+      max_text = x.max_rps and metrics.format("throughput_req_s", x.max_rps)
+        or ("N/A (" .. tostring(x.max_rps_why) .. ")"),
       tps_text = x.max_output_tps and metrics.format("throughput_tok_s", x.max_output_tps) or "N/A",
       status_text = x.status == "ok" and "ok" or ("failed: " .. table.concat(x.reasons, "; ")),
       latency_cells = {}, point_rows = {} }

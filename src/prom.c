@@ -11,6 +11,7 @@
 
 #include "json.h"
 #include "prom.h"
+#include "shown.h"
 
 static const char *const TYPE_NAMES[] = {"untyped", "counter", "gauge",    "histogram",
                                          "summary", "info",    "stateset", "gaugehistogram"};
@@ -139,25 +140,6 @@ static int parse_value(const char *s, size_t n, double *out, size_t *bad)
         return -1;
     *out = d;
     return 0;
-}
-
-/* s[0..n) for a message: at most 40 bytes, those outside printable ASCII as \xNN. */
-static const char *shown(char *out, size_t size, const char *s, size_t n)
-{
-    size_t o = 0;
-    for (size_t i = 0; i < n && i < 40 && o + 5 < size; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c < 0x7F && c != '\\')
-            out[o++] = (char)c;
-        else
-            o += (size_t)snprintf(out + o, size - o, "\\x%02X", c);
-    }
-    if (n > 40 && o + 4 < size) {
-        memcpy(out + o, "...", 3);
-        o += 3;
-    }
-    out[o] = '\0';
-    return out;
 }
 
 static const char *const SUFFIXES[] = {"_total", "_created", "_bucket", "_sum", "_count",

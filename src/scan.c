@@ -21,6 +21,7 @@
 #include <zlib.h>
 
 #include "scan.h"
+#include "shown.h"
 
 #define WINDOW (4u << 20) /* the initial window; it grows for longer tokens */
 #define READ_CHUNK (128u << 10)
@@ -1436,25 +1437,6 @@ static int csv_number(const char *p, size_t n, size_t avail, double *out, size_t
         return 0;
     *out = d;
     return 1;
-}
-
-/* s[0..n) for a message: at most 40 bytes, those outside printable ASCII as \xNN. */
-static const char *shown(char *out, size_t size, const char *s, size_t n)
-{
-    size_t o = 0;
-    for (size_t i = 0; i < n && i < 40 && o + 5 < size; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c < 0x7F && c != '\\')
-            out[o++] = (char)c;
-        else
-            o += (size_t)snprintf(out + o, size - o, "\\x%02X", c);
-    }
-    if (n > 40 && o + 4 < size) {
-        memcpy(out + o, "...", 3);
-        o += 3;
-    }
-    out[o] = '\0';
-    return out;
 }
 
 static int same_text(const CsvField *f, const char *key, size_t klen)

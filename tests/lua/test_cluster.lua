@@ -67,14 +67,7 @@ local function workspace(s)
   end
 end
 
-local function calls(s)
-  local out = {}
-  local f = io.open(s.cluster .. "/calls.log")
-  if not f then return out end
-  for line in f:lines() do out[#out + 1] = json.decode(line) end
-  f:close()
-  return out
-end
+local function calls(s) return t.jsonl(s.cluster .. "/calls.log") end
 
 -- "tool arg arg" for each call, workspace paths masked
 local function call_lines(s, w)

@@ -77,14 +77,7 @@ local function workspace(s)
   end
 end
 
-local function calls(s)
-  local out = {}
-  local f = io.open(s.cluster .. "/calls.log")
-  if not f then return out end
-  for line in f:lines() do out[#out + 1] = json.decode(line) end
-  f:close()
-  return out
-end
+local function calls(s) return t.jsonl(s.cluster .. "/calls.log") end
 
 local function ns_of(c)
   for i, a in ipairs(c.args) do

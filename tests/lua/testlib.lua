@@ -113,6 +113,16 @@ function M.read(path)
   return s
 end
 
+-- The documents of a JSON-lines file (the fake cluster's calls.log), {} when it does not exist.
+function M.jsonl(path)
+  local out = {}
+  local f = io.open(path)
+  if not f then return out end
+  for line in f:lines() do out[#out + 1] = require("llmd.json").decode(line) end
+  f:close()
+  return out
+end
+
 -- ../shared/fixtures beside the repository (or $LLMDLUA_FIXTURES); fails loudly when
 -- it is missing rather than skipping what depends on it.
 function M.fixtures()

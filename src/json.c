@@ -1598,10 +1598,96 @@ JsonTok json_next(JsonParser *p)
     return next_core(p);
 }
 
+/*
+** The end of the JSON number at s[i..n) (validated, not converted), or 0 when the text
+** there is no number: the grammar parse_number enforces, digits 8 at a time.
+*/
+static inline size_t number_end(const char *s, size_t i, size_t n)
+{
+    if (s[i] == '-' && ++i >= n)
+        return 0;
+#if defined(__SSE2__)
+    /* the common form, digits with at most one point and no exponent, in one look at 32
+       bytes: the first digit, no leading zero, the point neither first nor last */
+    if (i + 32 <= n) {
+        uint32_t digit = 0, point = 0;
+        for (unsigned k = 0; k < 2; k++) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 16 * k));
+            __m128i d = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+            __m128i is_digit = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
+            digit |= (uint32_t)_mm_movemask_epi8(is_digit) << (16 * k);
+            point |= (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('.'))) << (16 * k);
+        }
+        uint32_t other = ~(digit | point);
+        if (other != 0) {
+            unsigned len = (unsigned)__builtin_ctz(other);
+            uint32_t pt = point & ((1u << len) - 1);
+            if ((digit & 1) && (s[i] != '0' || !(digit & 2)) && (pt & (pt - 1)) == 0 &&
+                pt != 1u << (len - 1) && (s[i + len] | 0x20) != 'e')
+                return i + len;
+        }
+    }
+#endif
+    if (s[i] == '0') {
+        if (++i < n && is_digit(s[i]))
+            return 0; /* a leading zero */
+    } else if (is_digit(s[i])) {
+        i = skip_digits(s, n, i + 1);
+    } else {
+        return 0;
+    }
+    if (i < n && s[i] == '.') {
+        size_t f = ++i;
+        i = skip_digits(s, n, i);
+        if (i == f)
+            return 0;
+    }
+    if (i < n && (s[i] | 0x20) == 'e') {
+        if (++i < n && (s[i] == '+' || s[i] == '-'))
+            i++;
+        size_t d = i;
+        i = skip_digits(s, n, i);
+        if (i == d)
+            return 0;
+    }
+    return i;
+}
+
+/*
+** json_skip's lane for arrays of numbers: right after a NUMBER element, passes over the
+** ", number" that follow (validated, not converted) without a trip through next_core
+** for each, until pos reaches until. It stops before anything else (the array's end,
+** another kind of value, a bad or cut number, the window's end) with the parser where
+** next_core goes on from, so errors are found and reported there, as without the lane.
+*/
+static void skip_numbers(JsonParser *p, size_t until)
+{
+    const char *b = p->buf;
+    size_t n = p->len;
+    while (p->pos < until) {
+        size_t i = skip_ws(p, p->pos);
+        if (i >= n || b[i] != ',') {
+            p->pos = i;
+            return;
+        }
+        i = skip_ws(p, i + 1);
+        size_t end = i < n ? number_end(b, i, n) : 0;
+        if (end == 0 || (end >= n && !p->final)) {
+            p->pos = i; /* after the comma: next_core reads what is there */
+            p->state = ST_VALUE;
+            return;
+        }
+        p->tok_off = p->base + i;
+        p->pos = end;
+    }
+}
+
 JsonTok json_skip(JsonParser *p, int depth, size_t until)
 {
     for (;;) {
         JsonTok t = next_core(p);
+        if (t == JSON_NUMBER && p->depth > 0 && p->stack[p->depth - 1] == '[')
+            skip_numbers(p, until);
         if (t <= JSON_END || ((t == JSON_OBJ_END || t == JSON_ARR_END) && p->depth < depth) ||
             p->pos >= until)
             return t;

@@ -256,6 +256,53 @@ static void dup_value(DupGen *g, int d)
     }
 }
 
+/* ---- arrays of numbers passed over by json_skip: random documents ---- */
+
+typedef struct SkipOutcome {
+    JsonTok t;
+    uint64_t off, line, col;
+    char err[160];
+} SkipOutcome;
+
+/* Reads doc[0..n) to its end: token by token (way 0), or with json_skip over the outer
+   array after its '[' (way 1), or json_skip fed windows of 5 bytes (way 2). */
+static void skip_run(const char *doc, size_t n, int way, SkipOutcome *o)
+{
+    JsonParser p;
+    json_parser_init(&p);
+    size_t consumed = 0, end = way == 2 ? 0 : n;
+    int skipping = 0;
+    JsonTok t;
+    for (;;) {
+        if (way == 2)
+            end = end + 5 < n ? end + 5 : n;
+        p.base = consumed;
+        json_feed(&p, doc + consumed, end - consumed, end == n);
+        for (;;) {
+            if (skipping == 1) {
+                t = json_skip(&p, 1, SIZE_MAX);
+                if (t == JSON_ARR_END && p.depth == 0)
+                    skipping = 2;
+            } else {
+                t = json_next(&p);
+                if (t == JSON_ARR_BEGIN && way > 0 && skipping == 0 && p.depth == 1)
+                    skipping = 1;
+            }
+            if (t <= JSON_END)
+                break;
+        }
+        if (t != JSON_MORE)
+            break;
+        consumed += p.pos;
+    }
+    o->t = t;
+    o->off = p.err_off;
+    o->line = p.err_line;
+    o->col = p.err_col;
+    snprintf(o->err, sizeof o->err, "%s", t == JSON_ERROR ? p.err : "");
+    json_parser_free(&p);
+}
+
 int main(void)
 {
     JsonParser p;
@@ -693,6 +740,56 @@ int main(void)
             }
         }
         CHECK(bad == 0 && dups > 500 && dups < 2500); /* both outcomes well exercised */
+    }
+
+    TEST("arrays of numbers passed over by json_skip end exactly as json_next reads them")
+    {
+        /* valid numbers (short, timestamp-long, past 32 bytes, exponents) and bad ones,
+           between separators good and bad, across lines; the outcome (end, or the error's
+           message, offset, line and column) must not depend on how the array is read */
+        static const char *const good[] = {
+            "0", "-0", "7", "-12", "0.5", "-0.25", "1771234500.4412345", "0.013400123004635213",
+            "1e5", "2.5E-3", "-1E+2", "123456789012345678901234567890123456.5",
+            "1234567890123456789012345678901234567890", "0.000000000000000000000000000001"};
+        static const char *const bad[] = {
+            "01", "1.", ".5", "-", "1.2.3", "1e", "1e+", "--1", "1..2", "0x10", "-01", "1.e5",
+            "1e5e5", "+1", "1.5-2", "tru", "00", "1.5e3.2", "-a", "12345678901234567890.1.2",
+            "0.5x", "\"s\"", "[1]", "{}", "null"};
+        static const char *const sep[] = {", ", ",", ",\n  ", " ,\n", ",\r\n\t", " , "};
+        static const char *const bad_sep[] = {",,", " ", "\n", ", ,", ":"};
+        int bad_runs = 0, errors = 0;
+        uint64_t rnd = 7;
+        for (int r = 0; r < 4000 && bad_runs < 5; r++) {
+            char doc[4096];
+            size_t n = 0;
+            doc[n++] = '[';
+            unsigned count = (unsigned)((rnd = rnd * 6364136223846793005ULL + 1) >> 33) % 60;
+            for (unsigned i = 0; i < count && n < sizeof doc - 200; i++) {
+                rnd = rnd * 6364136223846793005ULL + 1442695040888963407ULL;
+                unsigned x = (unsigned)(rnd >> 33);
+                const char *sp = i == 0 ? "" : x % 97 == 0 ? bad_sep[x / 97 % 5] : sep[x / 7 % 6];
+                const char *v = x % 89 == 0 ? bad[x / 89 % 25] : good[x / 3 % 14];
+                n += (size_t)snprintf(doc + n, sizeof doc - n, "%s%s", sp, v);
+            }
+            n += (size_t)snprintf(doc + n, sizeof doc - n, "]");
+            if (r % 5 == 0) /* cut short somewhere */
+                n = 1 + (size_t)(rnd >> 40) % n;
+            SkipOutcome o[3];
+            for (int way = 0; way < 3; way++)
+                skip_run(doc, n, way, &o[way]);
+            errors += o[0].t == JSON_ERROR;
+            for (int way = 1; way < 3; way++)
+                if (o[way].t != o[0].t || strcmp(o[way].err, o[0].err) != 0 ||
+                    (o[0].t == JSON_ERROR && (o[way].off != o[0].off || o[way].line != o[0].line ||
+                                              o[way].col != o[0].col))) {
+                    fprintf(stderr, "  doc %d way %d: %d %s at %llu:%llu vs %d %s at %llu:%llu\n",
+                            r, way, (int)o[way].t, o[way].err, (unsigned long long)o[way].line,
+                            (unsigned long long)o[way].col, (int)o[0].t, o[0].err,
+                            (unsigned long long)o[0].line, (unsigned long long)o[0].col);
+                    bad_runs++;
+                }
+        }
+        CHECK(bad_runs == 0 && errors > 800 && errors < 3200); /* both outcomes exercised */
     }
 
     TEST("JSON Lines mode accepts several top-level values")

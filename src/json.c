@@ -895,27 +895,43 @@ size_t json_next_numbers(JsonParser *p, double *out, size_t max)
 {
     if (p->state != ST_NEXT || p->lazy || p->depth == 0 || p->stack[p->depth - 1] != '[')
         return 0;
+    /* the position in a local, and the parser's fields written once at the end (stores
+       to them in the loop cost as much as the loop's own work) */
     const char *b = p->buf;
-    size_t n = p->len, k = 0;
+    size_t n = p->len, k = 0, pos = p->pos, last = SIZE_MAX;
+    int state = ST_NEXT;
     while (k < max) {
-        size_t i = skip_ws(p, p->pos);
-        if (i >= n || b[i] != ',') {
-            p->pos = i;
-            break;
+        size_t i = pos;
+        if (i < n && b[i] == ',') { /* most often: the comma right after the number */
+            i++;
+        } else {
+            i = skip_ws(p, i);
+            if (i >= n || b[i] != ',') {
+                pos = i;
+                break;
+            }
+            i++;
         }
-        i = skip_ws(p, i + 1);
-        p->pos = i;
-        p->state = ST_VALUE;
+        if (i < n && (unsigned char)b[i] <= ' ') /* ", " and the like */
+            i = skip_ws(p, i);
+        pos = i;
+        state = ST_VALUE;
         if (i >= n)
             break;
-        p->tok_off = p->base + i;
         size_t end = read_number(b, i, n, n, 1, &out[k]);
         if (end == 0 || (end >= n && !p->final))
             break; /* json_next reads it (says what is wrong, or waits for the rest) */
-        p->pos = end;
-        p->state = ST_NEXT;
+        last = i;
+        pos = end;
+        state = ST_NEXT;
         k++;
     }
+    p->pos = pos;
+    p->state = state;
+    if (state == ST_VALUE)
+        p->tok_off = p->base + pos;
+    else if (last != SIZE_MAX)
+        p->tok_off = p->base + last;
     return k;
 }
 

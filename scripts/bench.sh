@@ -24,7 +24,8 @@
 #
 # usage: scripts/bench.sh ./llmdlua
 # env: BENCH_DIR (default /tmp/llmdlua-bench), BENCH_MB, BENCH_RUNS (default 3: best of),
-#      BENCH_ONLY (items to run, default all: the shapes above and compare)
+#      BENCH_ONLY (items to run, default all: the shapes above and compare),
+#      BENCH_COMPARE (the runs compare.lua reads: ip_tokens, default, or inference_perf)
 set -eu
 BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
@@ -63,7 +64,7 @@ timed() {
 scan() { "$BIN" "$here/bench/scan.lua" "$@"; }
 ref() { $py "$here/bench/ref.py" "$@"; }
 
-copy='' cmp="$dir/compare"
+copy='' cmp="$dir/compare-none"
 trap 'rm -rf "$copy" "$cmp/ws"' EXIT # the "as written" copy and compare's output, even when a run fails
 for shape in $only; do
     [ "$shape" = compare ] && continue
@@ -125,16 +126,23 @@ for shape in $only; do
 done
 
 case " $only " in *" compare "*)
-    # compare.lua of two runs (inference-perf per-request files of the ip_tokens shape,
-    # $mb MB each; A is the bench's own file, linked) against cp -r of the same folders
-    echo "  compare: read() floor, cp -r, compare.lua, compare.lua --link; best of $runs..."
+    # compare.lua of two runs (inference-perf per-request files of $cshape, $mb MB each;
+    # A is the bench's own file, linked) against cp -r of the same folders
+    cshape=${BENCH_COMPARE:-ip_tokens}
+    case $cshape in ip_tokens | inference_perf) ;; *)
+        echo "bench: BENCH_COMPARE is '$cshape' (expected ip_tokens or inference_perf)" >&2
+        exit 2
+        ;;
+    esac
+    echo "  compare ($cshape): read() floor, cp -r, compare.lua, compare.lua --link; best of $runs..."
+    cmp="$dir/compare-$cshape"
     mkdir -p "$cmp/a" "$cmp/b"
-    # A: the ip_tokens file itself (a hard link costs no space), else a copy
-    ln -f "$dir/ip_tokens.json" "$cmp/a/per_request_lifecycle_metrics.json" 2>/dev/null ||
-        cp "$dir/ip_tokens.json" "$cmp/a/per_request_lifecycle_metrics.json"
-    $py "$here/bench/gen.py" "$dir" "$mb" --compare-b "$cmp/b/per_request_lifecycle_metrics.json"
+    # A: the bench's file itself (a hard link costs no space), else a copy
+    ln -f "$dir/$cshape.json" "$cmp/a/per_request_lifecycle_metrics.json" 2>/dev/null ||
+        cp "$dir/$cshape.json" "$cmp/a/per_request_lifecycle_metrics.json"
+    $py "$here/bench/gen.py" "$dir" "$mb" --compare-b "$cshape" "$cmp/b/per_request_lifecycle_metrics.json"
     size=$(find "$cmp/a" "$cmp/b" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
-    printf '{"item":"compare","bytes":%s,"runs":%s}\n' "$size" "$runs" >>"$results"
+    printf '{"item":"compare","shape":"%s","bytes":%s,"runs":%s}\n' "$cshape" "$size" "$runs" >>"$results"
     "$dir/readfloor" --drop "$cmp"/a/* "$cmp"/b/* >/dev/null
     # bytes under the workspace's results (what was copied), as JSON
     copied() { printf '{"bytes":%s}' "$(find "$cmp/ws" -path '*/results/*' -type f -printf '%s\n' |

@@ -10,7 +10,8 @@ per-token timestamp arrays, a --save-detailed file that is mostly ITLs, and a CS
 full-precision floats. Numbers are written as Python writes them (repr / json.dumps: the
 shortest repr that round-trips, up to 17 significant digits). Deterministic (seeded).
 
-usage: gen.py DIR MB --compare-b PATH   writes only the second run of the compare.lua item
+usage: gen.py DIR MB --compare-b SHAPE PATH   writes only the second run of the compare.lua
+       item: SHAPE (ip_tokens or inference_perf) with another seed
 """
 import json
 import os
@@ -19,7 +20,7 @@ import sys
 import time
 
 out, target_mb = sys.argv[1], float(sys.argv[2])
-compare_b = sys.argv[4] if len(sys.argv) == 5 and sys.argv[3] == "--compare-b" else None
+compare_b = sys.argv[4:6] if len(sys.argv) == 6 and sys.argv[3] == "--compare-b" else None
 target = int(target_mb * 1e6)
 os.makedirs(out, exist_ok=True)
 rnd = random.Random(20261129)
@@ -354,9 +355,17 @@ def csv_floats(path):
 
 
 if compare_b:
-    # the second run of the compare.lua item: the ip_tokens shape, another seed, 10 % slower
-    os.makedirs(os.path.dirname(compare_b), exist_ok=True)
-    ip_tokens(compare_b, seed=20261204, slow=1.1)
+    # the second run of the compare.lua item: the same shape, another seed (ip_tokens:
+    # 10 % slower too)
+    shape, path = compare_b
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if shape == "ip_tokens":
+        ip_tokens(path, seed=20261204, slow=1.1)
+    elif shape == "inference_perf":
+        rnd = random.Random(20261205)
+        inference_perf(path)
+    else:
+        sys.exit("gen.py: --compare-b: no shape %r (expected ip_tokens or inference_perf)" % shape)
     sys.exit(0)
 inference_perf(os.path.join(out, "inference_perf.json"))
 vllm_bench(os.path.join(out, "vllm_bench.json"))

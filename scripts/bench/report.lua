@@ -146,7 +146,10 @@ for _, item in ipairs(shapes) do
   local rate = function(s) return mb / s end
   local best = best_other(t)
   local others = {}
-  for _, tool in ipairs(names(t)) do others[#others + 1] = ("%s %.1f"):format(tool, rate(t.best[tool])) end
+  for _, tool in ipairs(names(t)) do
+    local n = #t.outs[tool]
+    others[#others + 1] = ("%s %.1f%s"):format(tool, rate(t.best[tool]), n < it.runs and (" (%d run)"):format(n) or "")
+  end
   print(("%-15s %8.1f | %10.0f | %10.0f %9.1f | %8.0f | %-28s %8.1f %8.1f | %s"):format(item, mb,
     rate(t.best.floor), rate(t.best.llmdlua), t.best.llmdlua / t.best.floor, rate(t.best.sketch),
     NAMES[best] or best, rate(t.best[best]), t.best[best] / t.best.llmdlua, table.concat(others, ", ")))
@@ -157,7 +160,8 @@ for _, item in ipairs(shapes) do
   end
   R[item] = { mb = mb, t = t, w = w, best = best }
 end
-print("(x floor: llmdlua's time over read()'s; x best: the best other tool's time over llmdlua's)")
+print("(x floor: llmdlua's time over read()'s; x best: the best other tool's time over llmdlua's; an other tool"
+  .. " that took\n more than twice the fastest one's time in the first round runs once)")
 
 print("\npeak RSS, MB (llmdlua's budget: 32 MB + 8 bytes per sample kept):")
 print(("%-15s | %10s %10s %12s | %8s | %s"):format("shape", "llmdlua", "budget", "samples kept", "sketch",

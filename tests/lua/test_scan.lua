@@ -512,6 +512,49 @@ t.test("a file that shrinks while it is mapped and read is an error naming it, n
   t.eq(s:mean(), (7 + 2 + 4) / 3)
 end)
 
+t.test("duplicate keys after records that repeat their keys (the parser's layout cache)", function()
+  -- three good records with one layout, then a bad one: the duplicate is found wherever it
+  -- is, whichever way the value is read (a watched array, a projection, a container no
+  -- rule looks into); the places in the message are found here with string.find
+  local inner = '{"output_tokens": 3, "output_token_times": [1.0, 1.5, 2.0]}'
+  local good = '{"start_time": 1.5, "end_time": 2.5, "info": ' .. inner .. ', "error": null}'
+  local bad = {
+    -- the first key again, as the last
+    { '{"start_time": 1.5, "end_time": 2.5, "info": ' .. inner .. ', "error": null, "start_time": 3}', "start_time" },
+    -- the first key again, second
+    { '{"start_time": 1.5, "start_time": 2.5, "info": ' .. inner .. ', "error": null}', "start_time" },
+    -- the layout left at "x", then a key from before it, escaped
+    { '{"start_time": 1.5, "end_time": 2.5, "x": 0, "info": ' .. inner .. ', "\\u0065nd_time": 3}', "end_time" },
+    -- longer than the layout, then a key from it
+    { '{"start_time": 1.5, "end_time": 2.5, "info": ' .. inner .. ', "error": null, "y": 1, "error": 2}', "error" },
+    -- nested: the inner object's layout
+    { '{"start_time": 1.5, "end_time": 2.5, "info": {"output_tokens": 3, "output_token_times": [1.0], '
+      .. '"output_tokens": 4}, "error": null}', "output_tokens" },
+  }
+  local rulesets = {
+    function() return { { "$[*].info.output_token_times", stats.new(), reduce = "diffs" } } end,
+    function() return { { "$[*]", function() end, fields = { "start_time", "info.output_token_times[0]" } } } end,
+    function() return { { "$[*].error", stats.new(), skip = true } } end,
+  }
+  for i, case in ipairs(bad) do
+    local head = "[" .. good .. ", " .. good .. ",\n" .. good .. ", "
+    local doc = head .. case[1] .. "]"
+    local name = case[2]
+    -- the second occurrence (0-based byte offsets, as the message gives them); the
+    -- escaped one is found by its escape
+    local first = assert(doc:find('"' .. name .. '"', #head + 1, true)) - 1
+    local shown = name == "end_time" and '"\\u0065nd_time"' or '"' .. name .. '"'
+    local second = assert(doc:find(shown, first + 2, true)) - 1
+    local line2 = assert(doc:find("\n", 1, true)) -- line 2 starts after it (0-based offset)
+    local want = string.format('(text):2:%d: duplicate key "%s" in an object (first at line 2, byte %d) (byte %d)',
+      second - line2 + 1, name, first, second)
+    for k, rules in ipairs(rulesets) do
+      local err = t.raises(want, scan.json, { text = doc }, rules())
+      t.ok(err, string.format("case %d rules %d", i, k))
+    end
+  end
+end)
+
 t.test("duplicate keys: an error naming the key, not both values routed (issue 17)", function()
   -- a stale duplicate output_token_times turned an ITL mean of 6.89 ms into 172.40 ms:
   -- the record below has its times twice; nothing may be added from it

@@ -1562,12 +1562,13 @@ static void csv_lane_index(CsvLane *ln, const char *b, size_t from, size_t n, ch
 }
 
 /*
-** One row of plain fields from *pos: 1 with every field's span in f[0..ncols) and *pos
-** after the row's line end; 0 when the row is not for this lane (csv_record reads it
-** again from *pos, which is unchanged). The row's ncols stops are taken as they come
-** and checked once: ncols - 1 separators, then a line end.
+** One row of plain fields from *pos: 1 with *stops its ncols stops (offsets from
+** ln->base: ncols - 1 separators, then the line end) and *pos after the row's line
+** end; 0 when the row is not for this lane (csv_record reads it again from *pos, which
+** is unchanged). The stops are taken as they come and checked once.
 */
-static int csv_lane_row(Scanner *s, CsvLane *ln, size_t *pos, CsvField *f, int ncols, int portable)
+static int csv_lane_row(Scanner *s, CsvLane *ln, size_t *pos, int ncols, int portable,
+                        const uint32_t **stops)
 {
     const char *b = s->buf;
     size_t n = s->len, i = *pos;
@@ -1578,24 +1579,14 @@ static int csv_lane_row(Scanner *s, CsvLane *ln, size_t *pos, CsvField *f, int n
             return 0;
     }
     const uint32_t *st = ln->at + ln->k;
-    const size_t base = ln->base;
-    const char *bb = b + base;
-    unsigned other = 0;     /* not a separator where one must be */
-    size_t from = i - base; /* the field's start, from base */
-    int c = 0;
-    for (; c < ncols - 1; c++) {
-        size_t j = st[c];
-        f[c].p = bb + from;
-        f[c].len = j - from;
-        other |= (unsigned char)(bb[j] ^ sep);
-        from = j + 1;
-    }
-    size_t j = base + st[c];
-    f[c].p = bb + from;
-    f[c].len = j - base - from;
+    const char *bb = b + ln->base;
+    unsigned other = 0; /* not a separator where one must be */
+    for (int c = 0; c < ncols - 1; c++)
+        other |= (unsigned char)(bb[st[c]] ^ sep);
+    size_t j = ln->base + st[ncols - 1];
     char ch = b[j];
-    if (other != 0 || (ch != '\n' && ch != '\r') || j == *pos) /* a quote, a line end too early
-                                                                   or too late, a blank line */
+    if (other != 0 || (ch != '\n' && ch != '\r') || j == i) /* a quote, a line end too early
+                                                                or too late, a blank line */
         return 0;
     ln->k += (size_t)ncols;
     if (ch == '\r') {
@@ -1609,8 +1600,19 @@ static int csv_lane_row(Scanner *s, CsvLane *ln, size_t *pos, CsvField *f, int n
                 ln->k = ln->n = 0; /* the chunk ended between the two */
         }
     }
+    *stops = st;
     *pos = j + 1;
     return 1;
+}
+
+/* The spans of a lane row's fields (from, its start, from base) into f[0..ncols). */
+static void csv_lane_fields(CsvField *f, const char *bb, size_t from, const uint32_t *st, int ncols)
+{
+    for (int c = 0; c < ncols; c++) {
+        f[c].p = bb + from;
+        f[c].len = st[c] - from;
+        from = st[c] + 1;
+    }
 }
 
 static int same_text(const CsvField *f, const char *key, size_t klen)
@@ -1748,18 +1750,24 @@ static int csv_row(Scanner *s, CsvBatch *bt, const CsvField *fields, const int *
     return 0;
 }
 
-/* csv_row for a row of the lane (no quoted cell) when every rule is a number rule. */
-static int csv_row_numbers(Scanner *s, CsvBatch *bt, const CsvField *fields, const int *col_of,
-                           uint64_t row_line, size_t row_start)
+/*
+** csv_row for a row of the lane when every rule is a number rule: each rule's cell is
+** found from the row's stops (st, offsets from bb; the row starts at from), only the
+** cells read are looked at. (matched is counted by the caller.)
+*/
+static int csv_row_numbers(Scanner *s, CsvBatch *bt, const char *bb, size_t from,
+                           const uint32_t *st, const int *col_of, uint64_t row_line,
+                           size_t row_start)
 {
-    const char *end = s->buf + s->len;
+    size_t avail = (size_t)(s->buf + s->len - bb);
     double *v = bt->v;
     for (int m = 0; m < s->nrules; m++, v += CSV_BATCH) {
-        const CsvField *cell = &fields[col_of[m]];
+        int c = col_of[m];
+        size_t at = c > 0 ? st[c - 1] + 1 : from;
         double x = 0;
-        s->rules[m].matched++;
-        if (!json_number_in(cell->p, cell->len, (size_t)(end - cell->p), &x)) {
-            int r = csv_cell_number(s, &s->rules[m], cell, row_line, row_start, &x);
+        if (!json_number_in(bb + at, st[c] - at, avail - at, &x)) {
+            CsvField cell = {bb + at, st[c] - at, 0, 0};
+            int r = csv_cell_number(s, &s->rules[m], &cell, row_line, row_start, &x);
             if (r <= 0) {
                 if (r < 0)
                     return -1;
@@ -1805,20 +1813,32 @@ static int scan_csv(Scanner *s)
             break;
         }
         if (header_done && !s->one_by_one) {
-            int taken = 0;
+            uint64_t taken = 0;
+            const uint32_t *st = NULL;
             /* rows while the lane takes them (and no mapped pages are due back) */
             while ((s->map == NULL || pos - s->released < RELEASE_STEP) &&
-                   csv_lane_row(s, &lane, &pos, fields, ncols, portable)) {
-                taken = 1;
+                   csv_lane_row(s, &lane, &pos, ncols, portable, &st)) {
+                taken++;
                 s->records++;
-                if ((numbers_only ? csv_row_numbers(s, &bt, fields, col_of, line, row_start)
-                                  : csv_row(s, &bt, fields, col_of, line, row_start)) != 0) {
+                const char *bb = s->buf + lane.base;
+                size_t from = row_start - lane.base;
+                int r;
+                if (numbers_only) {
+                    r = csv_row_numbers(s, &bt, bb, from, st, col_of, line, row_start);
+                } else {
+                    csv_lane_fields(fields, bb, from, st, ncols);
+                    r = csv_row(s, &bt, fields, col_of, line, row_start);
+                }
+                if (r != 0) {
                     rc = -1;
                     goto done_rows;
                 }
                 line++;
                 row_start = pos;
             }
+            if (numbers_only)
+                for (int m = 0; m < s->nrules; m++)
+                    s->rules[m].matched += taken;
             if (taken)
                 continue;
             lane.k = lane.n = 0; /* the row goes the long way; index on after it */

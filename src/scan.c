@@ -1843,7 +1843,10 @@ static int scan_csv(Scanner *s)
                 continue;
             lane.k = lane.n = 0; /* the row goes the long way; index on after it */
         }
-        /* a UTF-8 byte-order mark before the header (spreadsheets write one) is not text */
+        /* a UTF-8 byte-order mark before the header (spreadsheets write one) is not
+           text; only at the very start (not after a blank line, whatever the reads) */
+        if (!bom_done && s->base + pos > 0)
+            bom_done = 1;
         if (!bom_done && (s->len - pos >= 3 || s->eof)) {
             if (s->len - pos >= 3 && memcmp(s->buf + pos, "\xEF\xBB\xBF", 3) == 0)
                 pos += 3;

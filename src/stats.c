@@ -754,10 +754,8 @@ double stats_percentile(Stats *s, double p, int method)
 {
     if (s->n == 0)
         return NAN;
-    if (!s->sketch && !s->sorted && s->n > 1024 && s->queries < 8) {
-        /* a few queries: two streaming passes each beat a sort */
+    if (!s->sketch && !s->sorted && s->n > 1024) { /* histogram, then sort: see there */
         double out;
-        s->queries++;
         stats_percentiles(s, &p, &out, 1, method);
         return out;
     }
@@ -815,7 +813,14 @@ static double value_of_rank(const uint64_t *ranks, const double *vals, size_t nr
 
 void stats_percentiles(Stats *s, const double *ps, double *out, int k, int method)
 {
+    /* The first query of a large sample reads its ranks in two streaming passes (no
+       memory but a histogram); a second one sorts it (a scratch copy for the length of
+       the sort), after which every query is a lookup. */
+    if (!s->sketch && !s->sorted && s->n > 1024 && s->queries > 0 &&
+        bucket_sort(s->v, (size_t)s->n) == 0)
+        s->sorted = 1;
     if (!s->sketch && !s->sorted && s->n > 1024 && k >= 1) {
+        s->queries++;
         /* every rank any of the percentiles needs, found in two streaming passes */
         uint64_t *ranks = (uint64_t *)malloc((size_t)k * 2 * sizeof *ranks);
         double *vals = (double *)malloc((size_t)k * 2 * sizeof *vals);

@@ -1680,6 +1680,8 @@ static JsonTok value_done(JsonParser *p, JsonTok t)
 static __attribute__((noinline)) int key_objects_grow(JsonParser *p)
 {
     int cap = p->kobjcap ? p->kobjcap * 2 : 16;
+    while (cap <= p->depth) /* the first object may open deep in arrays */
+        cap *= 2;
     if (cap > JSON_MAX_DEPTH)
         cap = JSON_MAX_DEPTH;
     JsonKeyObject *o = (JsonKeyObject *)realloc(p->kobj, (size_t)cap * sizeof *o);

@@ -729,6 +729,24 @@ int main(void)
         CHECK(run_all(&q, deep) == JSON_END);
         json_parser_free(&q);
         free(deep);
+        /* the first object deep inside arrays (the keys' state grows to its depth at
+           once): its keys are checked there like anywhere */
+        static const size_t depths[] = {15, 16, 17, 40, 500, JSON_MAX_DEPTH - 1};
+        for (size_t k = 0; k < sizeof depths / sizeof depths[0]; k++) {
+            size_t d = depths[k];
+            char *doc = malloc(2 * d + 32);
+            memset(doc, '[', d);
+            strcpy(doc + d, "{\"a\": 1, \"a\": 2}");
+            memset(doc + d + 16, ']', d);
+            doc[2 * d + 16] = '\0';
+            CHECK(run_all(&q, doc) == JSON_ERROR && strstr(q.err, "duplicate key \"a\"") != NULL &&
+                  q.err_off == d + 9);
+            json_parser_free(&q);
+            doc[d + 10] = 'b'; /* {"a": 1, "b": 2} */
+            CHECK(run_all(&q, doc) == JSON_END);
+            json_parser_free(&q);
+            free(doc);
+        }
     }
 
     TEST("a document fed one byte at a time gives the same tokens")

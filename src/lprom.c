@@ -5,6 +5,7 @@
 **   prom.each(text, function(sample) ... end [, opts]); prom.each_file(path, fn [, opts])
 **   local agg = prom.aggregator{ match = {"vllm:*"}, gauge_sketch = 0.01 }
 **   agg:add(pod, text, t); agg:add_file(pod, path, t)
+**   local header, warning = agg:read_scrape(path); agg:add_read(pod, t, path)
 **   agg:counter_total(name, {mode = "increase" | "max" | "last", by = {"pod", ...}})
 **   agg:gauge_summary(name [, {by = ...}]); agg:histogram_quantile(name, q [, {by = ...}])
 **   agg:histogram_mean(name); agg:ratio(numerator, denominator); agg:series(name)
@@ -276,6 +277,72 @@ static int l_add_file(lua_State *L)
     Strbuf *b = llmd_read_file(L, path);
     add_text(L, a, pod, b->p, b->n, t, path);
     llmd_strbuf_free(b);
+    lua_pushinteger(L, (lua_Integer)a->parser.skipped);
+    return 1;
+}
+
+/*
+** agg:read_scrape(path [, with_text]) -> header, warning [, text]: reads the file of one
+** llm-d-benchmark raw scrape into the aggregator's buffer, for agg:add_read. header: its
+** leading "# Key: value" lines (each ending with a newline); warning: the text after
+** "# Warning: " when a line says the scrape failed, else nil; text: the whole file.
+*/
+static int l_read_scrape(lua_State *L)
+{
+    PromAgg *a = check_agg(L);
+    const char *path = luaL_checkstring(L, 2);
+    int with_text = lua_toboolean(L, 3);
+    if (prom_agg_load(a, path) != 0)
+        llmd_error(L, "%s", a->err);
+    const char *f = a->file, *end = f + a->flen, *h = f;
+    for (;;) { /* "# " [A-Za-z0-9]+ ":" ... "\n" */
+        const char *p = h + 2;
+        if (end - h < 3 || h[0] != '#' || h[1] != ' ')
+            break;
+        while (p < end && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                           (*p >= '0' && *p <= '9')))
+            p++;
+        if (p == h + 2 || p == end || *p != ':')
+            break;
+        const char *nl = (const char *)memchr(p, '\n', (size_t)(end - p));
+        if (nl == NULL)
+            break;
+        h = nl + 1;
+    }
+    lua_pushlstring(L, f, (size_t)(h - f));
+    /* "\n# Warning: ": by its W, a rare letter in scrapes */
+    const char *w = NULL;
+    for (const char *q = f + 3; a->flen >= 12 && q < end; q++) {
+        q = (const char *)memchr(q, 'W', (size_t)(end - q));
+        if (q == NULL)
+            break;
+        if (end - q >= 9 && memcmp(q - 3, "\n# Warning: ", 12) == 0) {
+            w = q + 9;
+            break;
+        }
+    }
+    if (w != NULL) {
+        const char *nl = (const char *)memchr(w, '\n', (size_t)(end - w));
+        lua_pushlstring(L, w, (size_t)((nl ? nl : end) - w));
+    } else {
+        lua_pushnil(L);
+    }
+    if (!with_text)
+        return 2;
+    lua_pushlstring(L, f, a->flen);
+    return 3;
+}
+
+/* agg:add_read(pod, t, name) -> skipped lines: adds the scrape agg:read_scrape read */
+static int l_add_read(lua_State *L)
+{
+    PromAgg *a = check_agg(L);
+    const char *pod = luaL_checkstring(L, 2);
+    double t = (double)luaL_checknumber(L, 3);
+    const char *name = luaL_checkstring(L, 4);
+    if (a->file == NULL)
+        llmd_error(L, "%s: agg:add_read before agg:read_scrape", name);
+    add_text(L, a, pod, a->file, a->flen, t, name);
     lua_pushinteger(L, (lua_Integer)a->parser.skipped);
     return 1;
 }
@@ -774,6 +841,8 @@ static const luaL_Reg prom_funcs[] = {
 static const luaL_Reg agg_methods[] = {
     {"add",                l_add               },
     {"add_file",           l_add_file          },
+    {"read_scrape",        l_read_scrape       },
+    {"add_read",           l_add_read          },
     {"counter_total",      l_counter_total     },
     {"gauge_summary",      l_gauge_summary     },
     {"histogram_quantile", l_histogram_quantile},

@@ -2,11 +2,13 @@
 ** prom.c — Prometheus text parsing and aggregation, as declared in prom.h.
 */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "json.h"
@@ -30,19 +32,20 @@ void prom_parser_init(PromParser *p)
 
 static void clear_families(PromParser *p)
 {
-    for (size_t i = 0; i < p->nfam; i++)
-        free(p->fam[i].name);
     p->nfam = 0;
+    p->nnames = 0;
 }
 
 void prom_parser_free(PromParser *p)
 {
     clear_families(p);
     free(p->fam);
+    free(p->names);
     free(p->scratch);
     p->fam = NULL;
+    p->names = NULL;
     p->scratch = NULL;
-    p->capfam = p->scap = 0;
+    p->capfam = p->capnames = p->scap = 0;
 }
 
 static int name_start(char c)
@@ -100,12 +103,12 @@ static int in_set(char c, const char *set)
 ** offset of the first byte that cannot belong to a number (a NUL, a letter...), or n
 ** when every byte could but the whole is no number ("1e", "--1").
 */
-static int parse_value(const char *s, size_t n, double *out, size_t *bad)
+static int parse_value(const char *s, size_t n, size_t avail, double *out, size_t *bad)
 {
     *bad = n;
     if (n == 0)
         return -1;
-    if (json_number_value(s, n, out))
+    if (json_number_in(s, n, avail, out))
         return 0;
     /* NaN, Inf and other decimal spellings Go accepts: +1, 1., .5, 1E3 (strtod reads
        them, but stops at a NUL: every byte is checked first) */
@@ -151,7 +154,7 @@ static PromType family_type(PromParser *p, const char *n, size_t nl)
     /* most often the family just declared */
     for (size_t k = p->nfam; k-- > 0;) {
         const PromFamily *f = &p->fam[k];
-        if (f->nlen > nl || memcmp(f->name, n, f->nlen) != 0)
+        if (f->nlen > nl || memcmp(p->names + f->name, n, f->nlen) != 0)
             continue;
         if (f->nlen == nl)
             return f->type;
@@ -214,20 +217,30 @@ static int comment(PromParser *p, const char *l, size_t n, uint64_t line)
         p->fam = f;
         p->capfam = cap;
     }
+    if (p->nnames + nl > p->capnames) {
+        size_t cap = p->capnames ? p->capnames * 2 : 1024;
+        while (cap < p->nnames + nl)
+            cap *= 2;
+        char *names = (char *)realloc(p->names, cap);
+        if (names == NULL)
+            return line_error(p, line, "out of memory");
+        p->names = names;
+        p->capnames = cap;
+    }
     PromFamily *f = &p->fam[p->nfam];
-    f->name = (char *)malloc(nl + 1);
-    if (f->name == NULL)
-        return line_error(p, line, "out of memory");
-    memcpy(f->name, l + ns, nl);
-    f->name[nl] = '\0';
+    memcpy(p->names + p->nnames, l + ns, nl);
+    f->name = p->nnames;
+    p->nnames += nl;
     f->nlen = nl;
     f->type = (PromType)type;
     p->nfam++;
     return 0;
 }
 
-/* A sample line into s (label values unescaped into p->scratch). 0, or -1. */
-static int sample(PromParser *p, const char *l, size_t n, uint64_t line, PromSample *s)
+/* A sample line into s (label values unescaped into p->scratch; avail bytes readable
+   from l). 0, or -1. */
+static int sample(PromParser *p, const char *l, size_t n, size_t avail, uint64_t line,
+                  PromSample *s)
 {
     size_t i = 0;
     if (!name_start(l[0]))
@@ -323,7 +336,7 @@ static int sample(PromParser *p, const char *l, size_t n, uint64_t line, PromSam
     while (i < n && l[i] != ' ' && l[i] != '\t')
         i++;
     size_t bad;
-    if (parse_value(l + vs, i - vs, &s->value, &bad) != 0) {
+    if (parse_value(l + vs, i - vs, avail - vs, &s->value, &bad) != 0) {
         char text[200];
         (void)shown(text, sizeof text, l + vs, i - vs);
         if (bad < i - vs) {
@@ -393,7 +406,7 @@ static int parse_lines(PromParser *p, const char *text, size_t len, PromSampleFn
                 return 0; /* # EOF */
             }
         } else {
-            rc = sample(p, l, n, *line, &s);
+            rc = sample(p, l, n, (size_t)(end - l), *line, &s);
             if (rc == 0 && fn(ud, &s) != 0)
                 return -2;
         }
@@ -500,6 +513,15 @@ void prom_agg_free(PromAgg *a)
     for (size_t i = 0; i < a->rawcap; i++)
         free(a->raw[i].key);
     free(a->raw);
+    for (size_t i = 0; i < a->npods; i++) {
+        PromPodCache *c = &a->pods[i];
+        for (size_t k = 0; k < c->npos; k++)
+            free(c->pos[k].text);
+        free(c->pos);
+        free(c->pod);
+    }
+    free(a->pods);
+    free(a->file);
     for (int i = 0; i < a->nmatch; i++)
         free(a->match[i]);
     free(a->match);
@@ -691,17 +713,18 @@ static char *dup_n(const char *s, size_t n)
     return d;
 }
 
-/* The raw-text hash of (pod, name{labels} as written). */
-static uint64_t raw_hash(const char *pod, const PromSample *sm)
+/* The raw-text hash of (the pod being added, name{labels} as written). */
+static uint64_t raw_hash(const PromAgg *a, const PromSample *sm)
 {
-    return hash_more(fnv(pod, strlen(pod)), sm->raw, sm->rawlen);
+    return hash_more(a->pod_hash, sm->raw, sm->rawlen);
 }
 
-static size_t raw_lookup(const PromAgg *a, const char *pod, const PromSample *sm, uint64_t h)
+static size_t raw_lookup(const PromAgg *a, const PromSample *sm, uint64_t h)
 {
     if (a->rawcap == 0)
         return (size_t)-1;
-    size_t pl = strlen(pod);
+    const char *pod = a->pod;
+    size_t pl = a->pod_len;
     for (size_t i = h & (a->rawcap - 1);; i = (i + 1) & (a->rawcap - 1)) {
         const PromRaw *r = &a->raw[i];
         if (r->series == 0)
@@ -713,8 +736,9 @@ static size_t raw_lookup(const PromAgg *a, const char *pod, const PromSample *sm
 }
 
 /* Remembers that this text of pod leads to series idx (a cache: failure is harmless). */
-static void raw_insert(PromAgg *a, const char *pod, const PromSample *sm, uint64_t h, size_t idx)
+static void raw_insert(PromAgg *a, const PromSample *sm, uint64_t h, size_t idx)
 {
+    const char *pod = a->pod;
     if ((a->nraw + 1) * 2 > a->rawcap) {
         size_t cap = a->rawcap ? a->rawcap * 2 : 1024;
         PromRaw *r = (PromRaw *)calloc(cap, sizeof *r);
@@ -732,7 +756,7 @@ static void raw_insert(PromAgg *a, const char *pod, const PromSample *sm, uint64
         a->raw = r;
         a->rawcap = cap;
     }
-    size_t pl = strlen(pod);
+    size_t pl = a->pod_len;
     char *key = (char *)malloc(pl + 2 + sm->rawlen); /* terminated, though compared by length */
     if (key == NULL)
         return;
@@ -801,15 +825,20 @@ static void created_moved(PromAgg *a, const PromSeries *c, double t)
     }
 }
 
+static int update(PromAgg *a, size_t idx, double v, uint64_t line);
+
 static int on_sample(void *ud, const PromSample *sm)
 {
     PromAgg *a = (PromAgg *)ud;
+    a->found = (size_t)-1;
     if (!matches(a, sm->name, sm->nlen))
         return 0;
-    uint64_t rh = raw_hash(a->pod, sm);
-    size_t idx = raw_lookup(a, a->pod, sm, rh);
-    if (idx != (size_t)-1)
-        goto update;
+    uint64_t rh = raw_hash(a, sm);
+    size_t idx = raw_lookup(a, sm, rh);
+    if (idx != (size_t)-1) {
+        a->found = idx;
+        return update(a, idx, sm->value, sm->line);
+    }
     size_t lab_off;
     size_t klen = make_key(a, a->pod, sm->name, sm->nlen, sm->labels, sm->nlabels, NULL, &lab_off);
     if (klen == 0) {
@@ -831,7 +860,7 @@ static int on_sample(void *ud, const PromSample *sm)
         }
         PromSeries *s = &a->series[a->n];
         memset(s, 0, sizeof *s);
-        s->pod = dup_n(a->pod, strlen(a->pod));
+        s->pod = dup_n(a->pod, a->pod_len);
         s->name = dup_n(sm->name, sm->nlen);
         s->labels = dup_n(a->key + lab_off, klen - lab_off);
         if (s->pod == NULL || s->name == NULL || s->labels == NULL) {
@@ -840,7 +869,7 @@ static int on_sample(void *ud, const PromSample *sm)
             free(s->labels);
             goto oom;
         }
-        s->pod_len = strlen(s->pod);
+        s->pod_len = a->pod_len;
         s->name_len = sm->nlen;
         s->labels_len = klen - lab_off;
         s->hash = h;
@@ -859,10 +888,20 @@ static int on_sample(void *ud, const PromSample *sm)
         a->slot[i] = (uint32_t)(a->n + 1);
         idx = a->n++;
     }
-    raw_insert(a, a->pod, sm, rh, idx);
-update:;
+    raw_insert(a, sm, rh, idx);
+    a->found = idx;
+    return update(a, idx, sm->value, sm->line);
+oom:
+    (void)snprintf(a->err, sizeof a->err, "out of memory");
+    return 1;
+}
+
+/* Sample value v of series idx, read at line of the scrape being added. 0, or 1 with
+   a->err. */
+static int update(PromAgg *a, size_t idx, double v, uint64_t line)
+{
     PromSeries *s = &a->series[idx];
-    double t = a->t, v = sm->value;
+    double t = a->t;
     if (s->samples > 0 && t <= s->last_t) {
         if (a->parser.tolerant) {
             a->dropped++;
@@ -871,7 +910,7 @@ update:;
         (void)snprintf(a->err, sizeof a->err,
                        "line %llu: %s: %s%s%s%s at t=%.17g %s (a series appears once per scrape, "
                        "and scrapes are added in time order)",
-                       (unsigned long long)sm->line, a->pod, s->name, *s->labels ? "{" : "",
+                       (unsigned long long)line, a->pod, s->name, *s->labels ? "{" : "",
                        s->labels, *s->labels ? "}" : "", t,
                        t == s->last_t ? "again in the same scrape"
                                       : "is older than its last sample");
@@ -930,13 +969,215 @@ oom:
     return 1;
 }
 
+/* The pod's position cache, made when new (NULL when out of memory). */
+static PromPodCache *pod_cache(PromAgg *a, const char *pod, size_t pl)
+{
+    for (size_t i = 0; i < a->npods; i++)
+        if (strncmp(a->pods[i].pod, pod, pl + 1) == 0)
+            return &a->pods[i];
+    if (a->npods == a->cappods) {
+        size_t cap = a->cappods ? a->cappods * 2 : 16;
+        PromPodCache *p = (PromPodCache *)realloc(a->pods, cap * sizeof *p);
+        if (p == NULL)
+            return NULL;
+        a->pods = p;
+        a->cappods = cap;
+    }
+    char *name = dup_n(pod, pl);
+    if (name == NULL)
+        return NULL;
+    a->pods[a->npods] = (PromPodCache){name, NULL, 0, 0};
+    return &a->pods[a->npods++];
+}
+
+/*
+** Remembers text[from, v) as what comes before the value of the pod's sample k: lines
+** of it before the sample line at l, whose series is idx (SIZE_MAX: none). A cache:
+** failure is harmless.
+*/
+static void remember(PromAgg *a, size_t k, const char *from, const char *l, const char *v,
+                     uint64_t lines, size_t idx)
+{
+    PromPodCache *c = a->cur;
+    if (c == NULL)
+        return;
+    if (k >= c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 256;
+        while (cap <= k)
+            cap *= 2;
+        PromPos *pos = (PromPos *)realloc(c->pos, cap * sizeof *pos);
+        if (pos == NULL)
+            return;
+        c->pos = pos;
+        c->cap = cap;
+    }
+    while (c->npos <= k)
+        c->pos[c->npos++] = (PromPos){NULL, 0, 0, 0, 0, 0};
+    PromPos *e = &c->pos[k];
+    size_t len = (size_t)(v - from);
+    if (len > e->cap) {
+        char *text = (char *)realloc(e->text, len);
+        if (text == NULL) {
+            free(e->text);
+            *e = (PromPos){NULL, 0, 0, 0, 0, 0};
+            return;
+        }
+        e->text = text;
+        e->cap = len;
+    }
+    memcpy(e->text, from, len);
+    e->len = len;
+    e->line_off = (size_t)(l - from);
+    e->lines = lines;
+    e->series = idx == (size_t)-1 ? 0 : (uint32_t)(idx + 1);
+}
+
+/*
+** Gives comment() the comment lines of [*from, upto) (whole lines, each with its
+** newline, numbered from *line + 1): their # TYPE lines type the series of a sample
+** parsed in full. 0, or -1 with p->err.
+*/
+static int replay(PromParser *p, const char **from, uint64_t *line, const char *upto)
+{
+    const char *t = *from;
+    while (t < upto) {
+        const char *nl = (const char *)memchr(t, '\n', (size_t)(upto - t));
+        const char *l = t;
+        size_t n = (size_t)((nl ? nl : upto) - t);
+        t = nl ? nl + 1 : upto;
+        ++*line;
+        if (n > 0 && l[n - 1] == '\r')
+            n--;
+        /* no # EOF here: the scrape that gave this text went on after it */
+        if (n > 0 && l[0] == '#' && comment(p, l, n, *line) < 0)
+            return -1;
+    }
+    *from = upto;
+    return 0;
+}
+
+/*
+** prom_parse with the pod's cache: the same samples to on_sample, the same errors.
+** 0, -1 with p->err, or -2 with a->err.
+*/
+static int agg_parse(PromAgg *a, const char *text, size_t len)
+{
+    PromParser *p = &a->parser;
+    PromPodCache *c = a->cur;
+    PromSample s;
+    const char *t = text, *end = text + len;
+    const char *from = text; /* where the text before the next sample began */
+    const char *typed = text; /* the comment lines before it went through comment() */
+    uint64_t line = 0, from_line = 0, typed_line = 0;
+    int clean = 1; /* every line since from parsed */
+    size_t k = 0;  /* the next sample's position */
+    parse_begin(p);
+    while (t < end) {
+        if (p->interrupted != NULL && *p->interrupted != p->interrupt_base) {
+            (void)snprintf(p->err, sizeof p->err, "line %llu: interrupted",
+                           (unsigned long long)line + 1);
+            return -1;
+        }
+        const PromPos *e = c != NULL && k < c->npos && c->pos[k].text != NULL ? &c->pos[k] : NULL;
+        if (e != NULL && t == from && (size_t)(end - t) > e->len &&
+            memcmp(t, e->text, e->len) == 0) {
+            /* the same lines as last time up to the value: a plain number, a newline */
+            const char *v = t + e->len;
+            const char *nl = (const char *)memchr(v, '\n', (size_t)(end - v));
+            double x;
+            if (nl != NULL && nl > v && json_number_in(v, (size_t)(nl - v), (size_t)(end - v), &x)) {
+                line += e->lines + 1;
+                a->cached++;
+                if (e->series != 0 && update(a, e->series - 1, x, line) != 0)
+                    return -2;
+                k++;
+                t = from = nl + 1;
+                from_line = line;
+                continue;
+            }
+        }
+        const char *nl = (const char *)memchr(t, '\n', (size_t)(end - t));
+        const char *l = t;
+        size_t n = (size_t)((nl ? nl : end) - t);
+        t = nl ? nl + 1 : end;
+        ++line;
+        if (n > 0 && l[n - 1] == '\r')
+            n--;
+        if (skip_blanks(l, 0, n) == n)
+            continue;
+        int rc = 0;
+        if (nl == NULL && l[0] != '#') {
+            rc = line_error(p, line,
+                            "no newline at the end of the last line: the scrape "
+                            "looks cut off");
+        } else if (l[0] == '#') {
+            rc = replay(p, &typed, &typed_line, l);
+            if (rc == 0)
+                rc = comment(p, l, n, line);
+            if (rc == 1)
+                return 0; /* # EOF */
+            typed = t;
+            typed_line = line;
+        } else {
+            /* the same name{labels} and blanks as this position had: its value alone */
+            size_t idx = (size_t)-1, vs = 0;
+            int done = 0;
+            if (e != NULL && e->len - e->line_off < n &&
+                memcmp(l, e->text + e->line_off, e->len - e->line_off) == 0) {
+                size_t i = vs = e->len - e->line_off;
+                while (i < n && l[i] != ' ' && l[i] != '\t')
+                    i++;
+                double x;
+                if (i > vs && skip_blanks(l, i, n) == n &&
+                    json_number_in(l + vs, i - vs, (size_t)(end - l) - vs, &x)) {
+                    done = 1;
+                    a->cached++;
+                    idx = e->series == 0 ? (size_t)-1 : e->series - 1;
+                    if (idx != (size_t)-1 && update(a, idx, x, line) != 0)
+                        return -2;
+                }
+            }
+            if (!done) {
+                rc = replay(p, &typed, &typed_line, l);
+                if (rc == 0)
+                    rc = sample(p, l, n, (size_t)(end - l), line, &s);
+                if (rc == 0) {
+                    if (on_sample(a, &s) != 0)
+                        return -2;
+                    idx = a->found;
+                    vs = skip_blanks(l, s.rawlen, n);
+                }
+            }
+            if (rc == 0) {
+                if (clean)
+                    remember(a, k, from, l, l + vs, line - 1 - from_line, idx);
+                k++;
+                from = t;
+                from_line = line;
+                clean = 1;
+            }
+        }
+        if (rc < 0) {
+            clean = 0;
+            if (!p->tolerant)
+                return -1;
+            if (p->skipped++ == 0)
+                (void)snprintf(p->first_bad, sizeof p->first_bad, "%s", p->err);
+        }
+    }
+    return 0;
+}
+
 int prom_agg_add(PromAgg *a, const char *pod, const char *text, size_t len, double t,
                  const char *name)
 {
     a->pod = pod;
+    a->pod_len = strlen(pod);
+    a->pod_hash = fnv(pod, a->pod_len);
+    a->cur = a->no_cache ? NULL : pod_cache(a, pod, a->pod_len);
     a->t = t;
     a->err[0] = '\0';
-    int rc = prom_parse(&a->parser, text, len, on_sample, a);
+    int rc = agg_parse(a, text, len);
     if (rc == -1) {
         (void)snprintf(a->err, sizeof a->err, "%.200s:%s", name, a->parser.err);
         return -1;
@@ -952,6 +1193,50 @@ int prom_agg_add(PromAgg *a, const char *pod, const char *text, size_t len, doub
         a->t_min = t;
     if (t > a->t_max)
         a->t_max = t;
+    return 0;
+}
+
+int prom_agg_load(PromAgg *a, const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        (void)snprintf(a->err, sizeof a->err, "%.400s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    size_t want = fstat(fd, &st) == 0 && st.st_size > 0 ? (size_t)st.st_size + 2 : 4096;
+    const char *why = NULL;
+    a->flen = 0;
+    for (;;) {
+        if (a->fcap < want) {
+            char *f = (char *)realloc(a->file, want);
+            if (f == NULL) {
+                why = "not enough memory";
+                break;
+            }
+            a->file = f;
+            a->fcap = want;
+        }
+        ssize_t r = read(fd, a->file + a->flen, a->fcap - a->flen - 1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            why = strerror(errno); /* EISDIR for a folder */
+            break;
+        }
+        if (r == 0)
+            break;
+        a->flen += (size_t)r;
+        if (a->fcap - a->flen < 2) /* it grew since fstat */
+            want = a->fcap * 2;
+    }
+    close(fd);
+    if (why != NULL) {
+        (void)snprintf(a->err, sizeof a->err, "%.400s: cannot read: %s", path, why);
+        a->flen = 0;
+        return -1;
+    }
+    a->file[a->flen] = '\0';
     return 0;
 }
 

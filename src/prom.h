@@ -60,7 +60,7 @@ typedef struct PromSample {
 typedef int (*PromSampleFn)(void *ud, const PromSample *s);
 
 typedef struct PromFamily {
-    char *name;
+    size_t name; /* offset of the name in the parser's names */
     size_t nlen;
     PromType type;
 } PromFamily;
@@ -71,6 +71,8 @@ typedef struct PromParser {
     char first_bad[256];
     PromFamily *fam; /* # TYPE lines of the current text */
     size_t nfam, capfam;
+    char *names; /* their names, one after another */
+    size_t nnames, capnames;
     char *scratch; /* unescaped label values */
     size_t scap;
     char err[256];
@@ -113,6 +115,32 @@ typedef struct PromRaw {
     uint32_t series; /* index + 1; 0: an empty slot */
 } PromRaw;
 
+/*
+** The k-th sample of a pod's last scrape: the text from the end of the sample line
+** before it up to its value (comment and blank lines, then name{labels} and the blanks
+** after them), and the series it led to.
+*/
+typedef struct PromPos {
+    char *text; /* NULL: nothing known */
+    size_t len, cap;
+    size_t line_off; /* where the sample line starts in text */
+    uint64_t lines;  /* the lines before it in text */
+    uint32_t series; /* index + 1; 0: a name that match leaves out */
+} PromPos;
+
+/*
+** A pod's scrapes repeat the same lines in the same order, values aside. Where the next
+** bytes of a scrape are the text its next sample position had last time, each line in
+** them reads as it did then (a line's parse depends on its bytes alone: the # TYPE
+** lines only type series not seen before), so only the value is read. Elsewhere a sample
+** line that begins with the same name{labels} and blanks still skips the label parse.
+*/
+typedef struct PromPodCache {
+    char *pod;
+    PromPos *pos;
+    size_t npos, cap;
+} PromPodCache;
+
 typedef struct PromAgg {
     PromSeries *series;
     size_t n, cap;
@@ -128,8 +156,18 @@ typedef struct PromAgg {
     double t_min, t_max;
     uint64_t scrapes, samples, nan_samples;
     uint64_t dropped; /* tolerant: duplicate or out-of-order samples left out */
+    PromPodCache *pods;
+    size_t npods, cappods;
+    int no_cache;    /* read every line in full (the tests' truth for the cache) */
+    uint64_t cached; /* samples whose labels the cache spared parsing */
+    char *file; /* prom_agg_load's text: one buffer, the size of the largest file */
+    size_t flen, fcap;
     /* during add */
     const char *pod;
+    size_t pod_len;
+    uint64_t pod_hash;
+    PromPodCache *cur; /* the pod's cache, or NULL (out of memory) */
+    size_t found; /* the series of the sample the callback took (SIZE_MAX: none) */
     double t;
     char *key;
     size_t kcap;
@@ -141,6 +179,9 @@ void prom_agg_free(PromAgg *a);
 /* Adds one scrape of one pod at time t (seconds). 0, or -1 with a->err. */
 int prom_agg_add(PromAgg *a, const char *pod, const char *text, size_t len, double t,
                  const char *name);
+/* Reads the file at path into a->file[0..a->flen) (NUL-terminated, reusing the buffer of
+   the last call). 0, or -1 with a->err naming the file. */
+int prom_agg_load(PromAgg *a, const char *path);
 /* The series of a metric name, in insertion order: indices into a->series. */
 size_t prom_agg_find(const PromAgg *a, const char *name, size_t *out, size_t max);
 /* A label's value in a series' canonical label text ("" when absent). */

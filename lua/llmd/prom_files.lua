@@ -56,14 +56,6 @@ function M.parse_header(text)
   return h
 end
 
-local function read_all(path)
-  local f, err = io.open(path, "rb")
-  if not f then error(path .. ": cannot open: " .. err, 0) end
-  local s = f:read("a")
-  f:close()
-  return s
-end
-
 -- opts: match (metric name patterns for the aggregator), tolerant, aggregator (one to add
 -- to), on_scrape (function(pod, t, text, path) for every scrape fed, in time order).
 -- Returns the aggregator and {files=, scrapes=, failed = { {file=, pod=, t=, reason=} },
@@ -87,16 +79,18 @@ function M.read_raw_dir(dir, opts)
     return a.pod < b.pod
   end)
   local agg = opts.aggregator or prom.aggregator { match = opts.match, tolerant = opts.tolerant }
-  -- thousands of short-lived file strings: the generational collector handles them
-  -- far more cheaply; the caller's mode is restored below
+  -- the files are read into one buffer of the aggregator, in C: only their headers (and
+  -- the text, for on_scrape) become Lua strings; the generational collector handles
+  -- those short-lived strings far more cheaply (the caller's mode is restored below)
   local mode = collectgarbage("generational")
+  local on_scrape = opts.on_scrape
   local info = { files = #files, scrapes = 0, failed = {}, pods = {} }
   local pods = {}
   local ok, err = pcall(function()
     for _, f in ipairs(files) do
       local path = dir .. "/" .. f.name
-      local text = read_all(path)
-      local h = M.parse_header(text)
+      local head, warning, text = agg:read_scrape(path, on_scrape ~= nil)
+      local h = M.parse_header(head)
       if h.Pod and h.Pod ~= f.pod then
         error(("%s: the header says pod %s, the file name %s"):format(path, h.Pod, f.pod), 0)
       end
@@ -109,14 +103,11 @@ function M.read_raw_dir(dir, opts)
         error(("%s: the header's Timestamp %s is %d s away from the file name's %d")
           :format(path, h.Timestamp, header_t - f.t, f.t), 0)
       end
-      -- a plain search: a pattern would walk every byte of every scrape
-      local w = text:find("\n# Warning: ", 1, true)
-      local warning = w and text:match("^([^\n]*)", w + 12)
-      if warning then
+      if warning then -- a line "# Warning: ..." (collect_metrics.sh's failed scrape)
         info.failed[#info.failed + 1] = { file = f.name, pod = f.pod, t = f.t, reason = warning }
       else
-        agg:add(f.pod, text, f.t, path)
-        if opts.on_scrape then opts.on_scrape(f.pod, f.t, text, path) end
+        agg:add_read(f.pod, f.t, path)
+        if on_scrape then on_scrape(f.pod, f.t, text, path) end
         info.scrapes = info.scrapes + 1
         pods[f.pod] = true
       end

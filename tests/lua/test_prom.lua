@@ -374,3 +374,86 @@ t.test("a counter restart shown only by _created moving is a reset", function()
     t.eq(agg2:series("hits_total")[1].resets, 1)
   end
 end)
+
+-- Scrapes that a cache keyed by line position must not misread: a label that changes, a
+-- reordered scrape, a series that disappears and comes back below its last value, a new
+-- family late in a scrape, NaN, CRLF, exponents. Expectations: tests/data/
+-- prom_cache_expectations.py (its own line parser, python3 stdlib).
+local EC = require "prom_cache_expected"
+
+local function cache_dir()
+  local dir = t.tmpdir()
+  for _, f in ipairs(EC.files) do t.write(dir .. "/" .. f.name, f.text) end
+  return dir
+end
+
+t.test("raw folder: changed, reordered, missing and new series read as the reference reads them", function()
+  local dir = cache_dir()
+  local agg, info = pf.read_raw_dir(dir)
+  t.eq(info.scrapes, #EC.files)
+  t.eq(agg:info().series, EC.series)
+  t.eq(agg:counter_total("vllm:prefix_cache_hits_total"), EC.hits)
+  t.eq(agg:counter_total("vllm:prefix_cache_queries_total"), EC.queries)
+  t.eq(agg:ratio("vllm:prefix_cache_hits_total", "vllm:prefix_cache_queries_total"), EC.ratio)
+  local resets = 0
+  for _, s in ipairs(agg:series("vllm:prefix_cache_hits_total")) do resets = resets + s.resets end
+  t.eq(resets, EC.hits_resets)
+  t.eq(agg:counter_total("vllm:num_preemptions_total"), EC.preemptions)
+  t.eq(agg:series("vllm:num_preemptions_total")[1].type, EC.preemptions_type)
+  for _, s in ipairs(agg:series("vllm:time_to_first_token_seconds_count")) do
+    t.eq(s.type, EC.new_count_type, s.pod .. " " .. s.labels)
+  end
+  t.ok(rel(agg:histogram_quantile("vllm:time_to_first_token_seconds", 0.5), EC.ttft_p50) < 1e-15)
+  t.eq(agg:histogram_quantile("vllm:time_to_first_token_seconds", 0.9), EC.ttft_p90)
+  t.ok(rel(agg:histogram_mean("vllm:time_to_first_token_seconds"), EC.ttft_mean) < 1e-15)
+  local g = agg:gauge_summary("vllm:num_requests_running")
+  t.eq({ g.count, g.series, g.min, g.max }, { EC.running_count, EC.running_series, EC.running_min, EC.running_max })
+  t.ok(rel(g.mean, EC.running_mean) < 1e-15)
+  t.ok(rel(g.time_weighted_mean, EC.running_twm) < 1e-15)
+  -- the same through agg:add, the bodies without their headers
+  local each = prom.aggregator()
+  for _, f in ipairs(EC.files) do
+    local pod, tt = f.name:match("^(.+)_(%d+)_metrics%.log$")
+    each:add(pod, f.text:gsub("^.-\n\n", "", 1), tonumber(tt), f.name)
+  end
+  t.eq(each:counter_total("vllm:prefix_cache_hits_total"), EC.hits)
+  t.eq(each:gauge_summary("vllm:num_requests_running").count, EC.running_count)
+end)
+
+t.test("raw folder: a malformed line in the middle of a scrape like the last one is named", function()
+  local dir = cache_dir()
+  t.write(dir .. "/" .. EC.bad.name, EC.bad.text)
+  t.raises(EC.bad.name .. ":line " .. EC.bad_line .. ": invalid value '4x6': byte 'x' at column",
+    pf.read_raw_dir, dir)
+  -- tolerant: the line is skipped, in this scrape and in one just like it
+  local tol = prom.aggregator { tolerant = true }
+  local text = EC.bad.text:gsub("^.-\n\n", "", 1)
+  t.eq(tol:add("vllm-a", text, 0), 1)
+  t.eq(tol:add("vllm-a", text, 15), 1)
+  t.eq(tol:add("vllm-a", text:gsub(" 4x6\n", " 4.8\n"), 30), 0)
+  t.eq(tol:counter_total("vllm:time_to_first_token_seconds_sum"), 0.0) -- one sample: no increase
+  t.eq(tol:counter_total("vllm:prefix_cache_queries_total", { mode = "last" }), 1000.0)
+end)
+
+t.test("read_scrape: header lines, the warning of a failed scrape, the text for on_scrape", function()
+  local dir = t.tmpdir()
+  local agg = prom.aggregator()
+  t.write(dir .. "/a", "# Timestamp: 2026-02-16T09:20:02+0000\n# Pod: p\n\n# HELP x y\nx 1\n")
+  local head, warning, text = agg:read_scrape(dir .. "/a", true)
+  t.eq({ head, warning }, { "# Timestamp: 2026-02-16T09:20:02+0000\n# Pod: p\n", nil })
+  t.eq(text, t.read(dir .. "/a"))
+  agg:add_read("p", 0, dir .. "/a")
+  t.eq(agg:series("x")[1].last, 1.0)
+  t.write(dir .. "/b", "# Pod: p\n\n# Warning: Failed to collect metrics from pod p\n")
+  head, warning = agg:read_scrape(dir .. "/b")
+  t.eq({ head, warning }, { "# Pod: p\n", "Failed to collect metrics from pod p" })
+  -- as before: a warning is a line of its own after another; a header stops at the first
+  -- line that is not "# Key: value"
+  t.write(dir .. "/c", "# Warning: first line\n# HELP x y\nx 2\n# Warning:no space\n")
+  head, warning = agg:read_scrape(dir .. "/c")
+  t.eq({ head, warning }, { "# Warning: first line\n", nil })
+  t.write(dir .. "/d", "")
+  t.eq({ agg:read_scrape(dir .. "/d") }, { "" })
+  t.raises("/none: cannot open: No such file or directory", agg.read_scrape, agg, dir .. "/none")
+  t.raises(": cannot read: Is a directory", agg.read_scrape, agg, dir)
+end)

@@ -23,6 +23,226 @@ static int value_fn(void *ud, const PromSample *s)
     return 0;
 }
 
+
+/* ---- the pod cache against the full parse ------------------------------------- */
+
+static uint64_t rng = 0x9E3779B97F4A7C15ULL;
+
+static unsigned rnd(unsigned n)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (unsigned)(rng % n);
+}
+
+/* A value as exporters write it: 12, 12.0, 12.000000000000002, 1.2e+01... */
+static void put_value(char *out, size_t cap, double v)
+{
+    switch (rnd(5)) {
+    case 0:
+        (void)snprintf(out, cap, "%.0f", v);
+        break;
+    case 1:
+        (void)snprintf(out, cap, "%.1f", v);
+        break;
+    case 2:
+        (void)snprintf(out, cap, "%.17g", v * 1.0000000000000002);
+        break;
+    case 3:
+        (void)snprintf(out, cap, "%.3e", v);
+        break;
+    default:
+        (void)snprintf(out, cap, "%g", v);
+    }
+}
+
+#define MAXL 64
+
+/*
+** Scrape step of a pod: vLLM-like families in a fixed order, values rising (now and then
+** a reset, a moving _created), and with odds in mutate percent the changes a cache must
+** notice: reordered, dropped, duplicated, relabelled and new lines, NaN and infinities,
+** timestamps, CRLF, extra blanks, tabs, another HELP text, # EOF, and malformed lines.
+** With sticky, the changes are drawn the same for every scrape of the pod (a bad line
+** that stays where it is, scrape after scrape).
+*/
+static size_t make_scrape(char *out, size_t cap, int pod, int step, int mutate, unsigned sticky)
+{
+    static const char *const base[] = {
+        "# HELP c_total Requests.",
+        "# TYPE c_total counter",
+        "c_total{e=\"0\",m=\"x\"} C",
+        "c_total{e=\"1\",m=\"x\"} C",
+        "# TYPE c_created gauge",
+        "c_created{e=\"0\",m=\"x\"} T",
+        "c_created{e=\"1\",m=\"x\"} T",
+        "# HELP g A gauge.",
+        "# TYPE g gauge",
+        "g{e=\"0\"} G",
+        "# TYPE h histogram",
+        "h_bucket{le=\"0.1\"} B",
+        "h_bucket{le=\"1\"} B",
+        "h_bucket{le=\"+Inf\"} B",
+        "h_sum C",
+        "h_count B",
+        "h_created T",
+        "# TYPE s summary",
+        "s{quantile=\"0.5\"} G",
+        "s_sum C",
+        "s_count C",
+        "u G",
+    };
+    char lines[MAXL][200];
+    int n = 0;
+    double scale = step < 6 || pod == 1 ? 1 : 0.25; /* pod 0 restarts at step 6 */
+    for (size_t i = 0; i < sizeof base / sizeof base[0]; i++) {
+        const char *b = base[i];
+        size_t bl = strlen(b);
+        if (b[0] == '#' || (b[bl - 1] != 'C' && b[bl - 1] != 'G' && b[bl - 1] != 'B' &&
+                            b[bl - 1] != 'T')) {
+            (void)snprintf(lines[n++], sizeof lines[0], "%s", b);
+            continue;
+        }
+        char v[64];
+        char kind = b[bl - 1];
+        double x = kind == 'C'   ? scale * (100.0 * step + 7 * (double)i)
+                   : kind == 'B' ? scale * (10.0 * step + (double)i)
+                   : kind == 'T' ? (pod == 0 && step >= 6 ? 1700000900.0 : 1700000000.0)
+                                 : (double)rnd(1000) / 8;
+        put_value(v, sizeof v, x);
+        (void)snprintf(lines[n++], sizeof lines[0], "%.*s%s", (int)(bl - 1), b, v);
+    }
+    uint64_t saved = rng;
+    if (sticky)
+        rng = 0x2545F4914F6CDD1DULL * (sticky + (unsigned)pod);
+    for (int m = 0; m < 14; m++) {
+        if ((int)rnd(100) >= mutate)
+            continue;
+        int k = (int)rnd((unsigned)n);
+        char *l = lines[k];
+        char tmp[200];
+        switch (m) {
+        case 0: /* two lines change places */
+            if (k + 1 < n) {
+                memcpy(tmp, l, sizeof tmp);
+                memcpy(l, lines[k + 1], sizeof tmp);
+                memcpy(lines[k + 1], tmp, sizeof tmp);
+            }
+            break;
+        case 1: /* a line disappears */
+            memmove(lines[k], lines[k + 1], (size_t)(n - k - 1) * sizeof lines[0]);
+            n--;
+            break;
+        case 2: /* a line appears twice */
+            if (n < MAXL) {
+                memmove(lines[k + 1], lines[k], (size_t)(n - k) * sizeof lines[0]);
+                n++;
+            }
+            break;
+        case 3: /* a label changes its value */
+        {
+            char *q = strstr(l, "m=\"x\"");
+            if (q != NULL)
+                q[3] = 'y';
+            break;
+        }
+        case 4: /* a new series, with or without its # TYPE */
+            if (n + 2 <= MAXL) {
+                memmove(lines[k + 2], lines[k], (size_t)(n - k) * sizeof lines[0]);
+                n += 2;
+                (void)snprintf(lines[k], sizeof lines[0], "# TYPE new%d_total %s", step % 3,
+                               rnd(2) ? "counter" : "gauge");
+                (void)snprintf(lines[k + 1], sizeof lines[0], "new%d_total{k=\"%u\"} %d",
+                               step % 3, rnd(3), 5 * step);
+            }
+            break;
+        case 5: /* NaN, +Inf, -Inf */
+        case 6: /* a timestamp */
+        case 7: /* CRLF, or a blank at the end */
+        case 8: /* two blanks or a tab before the value */
+        {
+            char *sp = l[0] == '#' ? NULL : strrchr(l, ' ');
+            if (sp == NULL)
+                break;
+            static const char *const odd[] = {"NaN", "+Inf", "-Inf"};
+            size_t room = sizeof lines[0] - (size_t)(sp - l);
+            if (m == 5)
+                (void)snprintf(sp + 1, room - 1, "%s", odd[rnd(3)]);
+            else if (m == 6)
+                (void)strcat(l, " 1700000000000");
+            else if (m == 7)
+                (void)strcat(l, rnd(2) ? "\r" : " ");
+            else {
+                (void)snprintf(tmp, 64, "%s", sp + 1);
+                (void)snprintf(sp, room, "%s%s", rnd(2) ? "  " : "\t", tmp);
+            }
+            break;
+        }
+        case 9: /* another HELP text */
+            (void)snprintf(l, sizeof lines[0], "# HELP g Step %d.", step);
+            break;
+        case 10: /* the end */
+            if (rnd(4) == 0)
+                (void)snprintf(l, sizeof lines[0], "# EOF");
+            break;
+        case 11: /* a value that is no number */
+        {
+            char *sp = l[0] == '#' ? NULL : strrchr(l, ' ');
+            if (sp != NULL)
+                (void)strcat(sp, "x");
+            break;
+        }
+        case 12: /* a label left open */
+        {
+            char *q = strchr(l, '}');
+            if (q != NULL && l[0] != '#')
+                *q = ' ';
+            break;
+        }
+        default: /* a type nobody knows */
+            if (l[0] == '#' && strncmp(l, "# TYPE", 6) == 0)
+                (void)strcat(l, "x");
+            break;
+        }
+    }
+    if (sticky)
+        rng = saved ^ rng;
+    size_t o = (size_t)snprintf(out, cap, "# Timestamp: %d\n# Pod: p%d\n\n", step, pod);
+    for (int i = 0; i < n && o < cap; i++)
+        o += (size_t)snprintf(out + o, cap - o, "%s\n", lines[i]);
+    return o < cap ? o : cap;
+}
+
+static int same_double(double x, double y)
+{
+    return memcmp(&x, &y, sizeof x) == 0;
+}
+
+/* Do two aggregators hold the same series with the same numbers, bit for bit? */
+static int same_agg(const PromAgg *a, const PromAgg *b)
+{
+    if (a->n != b->n || a->samples != b->samples || a->nan_samples != b->nan_samples ||
+        a->dropped != b->dropped || a->scrapes != b->scrapes)
+        return 0;
+    for (size_t i = 0; i < a->n; i++) {
+        const PromSeries *x = &a->series[i], *y = &b->series[i];
+        if (strcmp(x->pod, y->pod) || strcmp(x->name, y->name) || strcmp(x->labels, y->labels) ||
+            x->type != y->type || x->counter_like != y->counter_like || x->samples != y->samples ||
+            x->resets != y->resets || !same_double(x->first_t, y->first_t) ||
+            !same_double(x->first_v, y->first_v) || !same_double(x->last_t, y->last_t) ||
+            !same_double(x->last_v, y->last_v) || !same_double(x->min, y->min) ||
+            !same_double(x->max, y->max) || !same_double(x->increase, y->increase) ||
+            !same_double(x->tw_sum, y->tw_sum) || !same_double(x->tw_dur, y->tw_dur) ||
+            (x->values == NULL) != (y->values == NULL) ||
+            (x->values != NULL && (x->values->n != y->values->n ||
+                                   !same_double(x->values->sum, y->values->sum))) ||
+            !same_double(prom_increase(a, x), prom_increase(b, y)))
+            return 0;
+    }
+    return 1;
+}
+
 int main(void)
 {
     TEST("bucket quantiles: interpolation, the +Inf bucket, empty and mended buckets")
@@ -136,6 +356,61 @@ int main(void)
         stop = 0;
         CHECK(prom_parse(&p, text, strlen(text), count_fn, &n) == 0 && n == 2);
         prom_parser_free(&p);
+    }
+
+
+    TEST("the pod cache gives what the full parse gives: numbers, errors, skipped lines")
+    {
+        /* 3 settings x 200 runs of 3 pods x 12 scrapes; the truth is the same aggregator
+           reading every line in full (no_cache), as before the cache */
+        static char k1[] = "c", k2[] = "h_*";
+        char *keep[] = {k1, k2};
+        static char text[16384];
+        uint64_t hits = 0, lines = 0, failed = 0, skipped = 0;
+        for (int setting = 0; setting < 3; setting++)
+            for (int run = 0; run < 200; run++) {
+                PromAgg a, b;
+                prom_agg_init(&a);
+                prom_agg_init(&b);
+                b.no_cache = 1;
+                a.parser.tolerant = b.parser.tolerant = setting == 1;
+                if (setting == 2) {
+                    a.match = b.match = keep;
+                    a.nmatch = b.nmatch = 2;
+                }
+                int mutate = run < 20 ? 0 : run < 100 ? 3 : 12;
+                int ok = 1;
+                for (int step = 0; step < 12 && ok; step++)
+                    for (int pod = 0; pod < 3 && ok; pod++) {
+                        size_t len = make_scrape(text, sizeof text, pod, step, mutate,
+                                                 run % 2 ? 0 : (unsigned)run + 1);
+                        char pn[8];
+                        (void)snprintf(pn, sizeof pn, "p%d", pod);
+                        double t = 1000 + 15 * step;
+                        int ra = prom_agg_add(&a, pn, text, len, t, "f");
+                        int rb = prom_agg_add(&b, pn, text, len, t, "f");
+                        ok = ra == rb && (ra == 0 || strcmp(a.err, b.err) == 0) &&
+                             a.parser.skipped == b.parser.skipped &&
+                             (a.parser.skipped == 0 ||
+                              strcmp(a.parser.first_bad, b.parser.first_bad) == 0) &&
+                             same_agg(&a, &b);
+                        if (!ok)
+                            fprintf(stderr, "setting %d run %d pod %d step %d: %d %d\n%s\n%s\n%s",
+                                    setting, run, pod, step, ra, rb, a.err, b.err, text);
+                        failed += ra != 0;
+                        skipped += a.parser.skipped;
+                    }
+                CHECK(ok);
+                hits += a.cached;
+                lines += a.samples;
+                if (setting == 2)
+                    a.match = b.match = NULL, a.nmatch = b.nmatch = 0;
+                prom_agg_free(&a);
+                prom_agg_free(&b);
+            }
+        /* the fast paths ran, and so did the errors */
+        CHECK(hits > lines / 2);
+        CHECK(failed > 100 && skipped > 100);
     }
 
     return test_report();

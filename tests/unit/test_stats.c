@@ -266,8 +266,8 @@ int main(void)
                                    : r == 1 ? ldexp(uniform() - 0.5, (int)(next_u64() % 200) - 100)
                                    : r == 2 ? 4.9e-324 * (double)(next_u64() % 5)
                                    : r < 5  ? (next_u64() & 1 ? -1 : 1) *
-                                                  ldexp(1 + uniform(), (int)(next_u64() % 60))
-                                            : (uniform() - 0.5) * 1e6;
+                                                 ldexp(1 + uniform(), (int)(next_u64() % 60))
+                                           : (uniform() - 0.5) * 1e6;
                     else if (kind == 1) /* zeros of both signs and positives: min is a zero */
                         batch[i] = r < 4 ? zero : uniform() * 10;
                     else /* ascending, with a step down now and then */
@@ -296,8 +296,8 @@ int main(void)
                     memcmp(&s.min, &lo, sizeof lo) != 0 || memcmp(&s.max, &hi, sizeof hi) != 0 ||
                     s.sorted != sorted || s.n != n) {
                     if (bad++ == 0)
-                        fprintf(stderr, "  stream %d, batch %d: differs from the reference\n",
-                                kind, round);
+                        fprintf(stderr, "  stream %d, batch %d: differs from the reference\n", kind,
+                                round);
                 }
                 if (kind == 2 && round == 5) /* still sorted before the first step down */
                     CHECK(s.sorted == 1);

@@ -299,8 +299,8 @@ static int l_read_scrape(lua_State *L)
         const char *p = h + 2;
         if (end - h < 3 || h[0] != '#' || h[1] != ' ')
             break;
-        while (p < end && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-                           (*p >= '0' && *p <= '9')))
+        while (p < end &&
+               ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
             p++;
         if (p == h + 2 || p == end || *p != ':')
             break;

@@ -46,12 +46,12 @@ end
 
 -- The "# Key: value" header lines of a raw scrape file, until the first blank line.
 function M.parse_header(text)
-  local h = {}
-  for line in text:gmatch("([^\n]*)\n") do
-    if line == "" then break end
-    local k, v = line:match("^# ([%w]+): ?(.*)$")
+  local h, at = {}, 1
+  while true do
+    local k, v, nxt = text:match("^# (%w+): ?([^\n]*)\n()", at)
     if not k then break end
     h[k] = v
+    at = nxt
   end
   return h
 end

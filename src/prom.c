@@ -1070,7 +1070,7 @@ static int replay(PromParser *p, const char **from, uint64_t *line, const char *
 static int agg_parse(PromAgg *a, const char *text, size_t len)
 {
     PromParser *p = &a->parser;
-    PromPodCache *c = a->cur;
+    const PromPodCache *c = a->cur;
     PromSample s;
     const char *t = text, *end = text + len;
     const char *from = text;  /* where the text before the next sample began */

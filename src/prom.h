@@ -168,6 +168,7 @@ typedef struct PromAgg {
     size_t cache_bytes, cache_max; /* what the pod caches hold, and may (PROM_CACHE_MAX) */
     char *file; /* prom_agg_load's text: one buffer, the size of the largest file */
     size_t flen, fcap;
+    int loaded; /* Lua: a file read and not yet added */
     /* during add */
     const char *pod;
     size_t pod_len;

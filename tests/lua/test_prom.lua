@@ -444,6 +444,7 @@ t.test("read_scrape: header lines, the warning of a failed scrape, the text for 
   t.eq(text, t.read(dir .. "/a"))
   agg:add_read("p", 0, dir .. "/a")
   t.eq(agg:series("x")[1].last, 1.0)
+  t.raises("a: agg:add_read without a file read by agg:read_scrape", agg.add_read, agg, "p", 15, "a")
   t.write(dir .. "/b", "# Pod: p\n\n# Warning: Failed to collect metrics from pod p\n")
   head, warning = agg:read_scrape(dir .. "/b")
   t.eq({ head, warning }, { "# Pod: p\n", "Failed to collect metrics from pod p" })
@@ -455,5 +456,6 @@ t.test("read_scrape: header lines, the warning of a failed scrape, the text for 
   t.write(dir .. "/d", "")
   t.eq({ agg:read_scrape(dir .. "/d") }, { "" })
   t.raises("/none: cannot open: No such file or directory", agg.read_scrape, agg, dir .. "/none")
+  t.raises("agg:add_read without a file", agg.add_read, agg, "p", 15, "none") -- not the last file again
   t.raises(": cannot read: Is a directory", agg.read_scrape, agg, dir)
 end)

@@ -176,7 +176,7 @@ help:
 	@echo "make check      every test again under AddressSanitizer + UndefinedBehaviorSanitizer"
 	@echo "make valgrind   C unit tests and the quick Lua tests under valgrind"
 	@echo "make lint       clang-format, cppcheck, clang-tidy, luacheck, shellcheck"
-	@echo "make bench      speed and memory benchmarks against a reference"
+	@echo "make bench      speed and memory against the tools users run and the read() floor"
 	@echo "make install PREFIX=/usr/local   binary to bin/, lua/ and templates/ to share/llmdlua/"
 	@echo "make clean      remove build products"
 

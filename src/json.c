@@ -32,6 +32,8 @@ void json_parser_init(JsonParser *p)
     p->state = ST_VALUE;
 }
 
+static void key_layouts_free(JsonParser *p);
+
 void json_parser_free(JsonParser *p)
 {
     free(p->scratch);
@@ -40,9 +42,10 @@ void json_parser_free(JsonParser *p)
     free(p->kbytes);
     free(p->kent);
     free(p->kslot);
+    key_layouts_free(p);
     free(p->kobj);
     p->kobj = NULL;
-    p->kobjcap = 0;
+    p->kobjcap = p->klayouts = 0;
     p->kbytes = NULL;
     p->kent = NULL;
     p->kslot = NULL;
@@ -892,27 +895,43 @@ size_t json_next_numbers(JsonParser *p, double *out, size_t max)
 {
     if (p->state != ST_NEXT || p->lazy || p->depth == 0 || p->stack[p->depth - 1] != '[')
         return 0;
+    /* the position in a local, and the parser's fields written once at the end (stores
+       to them in the loop cost as much as the loop's own work) */
     const char *b = p->buf;
-    size_t n = p->len, k = 0;
+    size_t n = p->len, k = 0, pos = p->pos, last = SIZE_MAX;
+    int state = ST_NEXT;
     while (k < max) {
-        size_t i = skip_ws(p, p->pos);
-        if (i >= n || b[i] != ',') {
-            p->pos = i;
-            break;
+        size_t i = pos;
+        if (i < n && b[i] == ',') { /* most often: the comma right after the number */
+            i++;
+        } else {
+            i = skip_ws(p, i);
+            if (i >= n || b[i] != ',') {
+                pos = i;
+                break;
+            }
+            i++;
         }
-        i = skip_ws(p, i + 1);
-        p->pos = i;
-        p->state = ST_VALUE;
+        if (i < n && (unsigned char)b[i] <= ' ') /* ", " and the like */
+            i = skip_ws(p, i);
+        pos = i;
+        state = ST_VALUE;
         if (i >= n)
             break;
-        p->tok_off = p->base + i;
         size_t end = read_number(b, i, n, n, 1, &out[k]);
         if (end == 0 || (end >= n && !p->final))
             break; /* json_next reads it (says what is wrong, or waits for the rest) */
-        p->pos = end;
-        p->state = ST_NEXT;
+        last = i;
+        pos = end;
+        state = ST_NEXT;
         k++;
     }
+    p->pos = pos;
+    p->state = state;
+    if (state == ST_VALUE)
+        p->tok_off = p->base + pos;
+    else if (last != SIZE_MAX)
+        p->tok_off = p->base + last;
     return k;
 }
 
@@ -1195,12 +1214,48 @@ typedef struct JsonKeyEntry {
     uint64_t at, line; /* the absolute offset of its opening quote, and its line */
 } JsonKeyEntry;
 
+/* A key of a layout: its name in the layout's bytes, its hash, and where the open
+   object's key that matched it is (for the message about a later duplicate). */
+typedef struct JsonLayoutKey {
+    size_t off, len;
+    uint64_t hash;
+    uint64_t at, line;
+} JsonLayoutKey;
+
+/*
+** The keys, in order, of an object at a depth that had to be checked key by key: records
+** repeat their keys in the same order, and while an object's keys are those of a layout
+** so far, they are all different (the layout's are), with no hashing and nothing
+** remembered but where they are. At the first key that differs, the keys so far become
+** entries as key_check makes them, and the object is checked as usual. A depth keeps a
+** few layouts, told apart by their first key (records hold several kinds of objects at
+** one depth: guidellm's "info", "input_metrics", "output_metrics").
+*/
+typedef struct JsonKeyLayout {
+    char *bytes;
+    size_t blen, bcap;
+    JsonLayoutKey *keys;
+    size_t n, cap;
+} JsonKeyLayout;
+
+/* A layout is kept of objects with up to this many keys (records, not maps). */
+#define LAYOUT_MAX 256
+#define LAYOUTS 4 /* per depth */
+#define KEYS_DIVERGED SIZE_MAX
+
 /* An open object's keys: its first entry, a filter of its names' hashes (a bit each),
-   and whether its entries are in the hash table too. */
+   and whether its entries are in the hash table too; how many keys matched the layout it
+   follows (KEYS_DIVERGED once one did not: then its keys are entries). */
 typedef struct JsonKeyObject {
     size_t base;
     uint64_t filter;
     int big;
+    size_t matched;
+    int follows; /* its layout, when matched > 0 */
+    int victim;  /* the layout a new one replaces next */
+    int closed;  /* objects closed at this depth (the first makes no layout: a small
+                    document's objects are mostly one of a kind) */
+    JsonKeyLayout *layout; /* LAYOUTS of them, or NULL: kept from one object to the next */
 } JsonKeyObject;
 
 /* An object with more keys than this goes into the hash table; below, its own entries
@@ -1345,37 +1400,45 @@ key_duplicate(JsonParser *p, size_t at, const char *name, size_t n, const JsonKe
                 (unsigned long long)e->line, (unsigned long long)e->at);
 }
 
-/*
-** The key just read (raw/rawlen, escaped; its quote at offset at) in the object at the
-** top of the stack: remembered, or an error when the object already has it.
-*/
-static JsonTok key_check(JsonParser *p, size_t at)
+/* Whether a[0..n) and b[0..n) are the same bytes: names are short, and a call to
+   memcmp costs more than comparing them in words. */
+static inline int same_name(const char *a, const char *b, size_t n)
 {
-    size_t n = p->rawlen;
-    const char *name = p->escaped ? json_str(p, &n) : p->raw;
-    if (name == NULL || key_reserve(p, n) != 0)
-        return fail(p, at, "out of memory for the keys of an object");
-    int d = p->depth - 1;
-    size_t obj = p->kobj[d].base;
-    uint64_t h = key_hash(name, n);
-    if (p->kobj[d].big) {
-        size_t mask = p->nkslot - 1;
-        for (size_t i = key_home(p, h, obj); p->kslot[i] != 0; i = (i + 1) & mask) {
-            size_t k = p->kslot[i] - 1;
-            const JsonKeyEntry *e = &p->kent[k];
-            if (k >= obj && e->hash == h && e->len == n && memcmp(p->kbytes + e->off, name, n) == 0)
-                return key_duplicate(p, at, name, n, e);
+    uint64_t x, y;
+    if (n >= 8) { /* 8 bytes at a time, the last 8 overlapping */
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            memcpy(&x, a + i, 8);
+            memcpy(&y, b + i, 8);
+            if (x != y)
+                return 0;
         }
-    } else {
-        uint64_t bit = 1ULL << (h >> 58);
-        if (p->kobj[d].filter & bit) /* maybe: look */
-            for (size_t k = obj; k < p->nkent; k++) {
-                const JsonKeyEntry *e = &p->kent[k];
-                if (e->hash == h && e->len == n && memcmp(p->kbytes + e->off, name, n) == 0)
-                    return key_duplicate(p, at, name, n, e);
-            }
-        p->kobj[d].filter |= bit;
+        memcpy(&x, a + n - 8, 8);
+        memcpy(&y, b + n - 8, 8);
+        return x == y;
     }
+    if (n >= 4 && n < 8) {
+        uint32_t x4, y4, u4, v4;
+        memcpy(&x4, a, 4);
+        memcpy(&y4, b, 4);
+        memcpy(&u4, a + n - 4, 4);
+        memcpy(&v4, b + n - 4, 4);
+        return ((x4 ^ y4) | (u4 ^ v4)) == 0;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return 0;
+    return 1;
+}
+
+/* Adds the name (its hash h, its quote at the absolute offset abs_at on line) to the
+   entries of the object at depth d, known not to hold it yet. JSON_KEY, or an error at
+   offset at when out of memory. */
+static inline __attribute__((always_inline)) JsonTok
+key_insert(JsonParser *p, int d, size_t at, const char *name, size_t n, uint64_t h, uint64_t abs_at,
+           uint64_t line)
+{
+    size_t obj = p->kobj[d].base;
+    p->kobj[d].filter |= 1ULL << (h >> 58);
     /* into the table too when the object is big (all its entries, the first time) */
     size_t add = p->kobj[d].big ? 1 : p->nkent + 1 - obj > KEYS_SMALL ? p->nkent + 1 - obj : 0;
     if (add > 0 && key_table_reserve(p, add) != 0)
@@ -1384,8 +1447,8 @@ static JsonTok key_check(JsonParser *p, size_t at)
     e->hash = h;
     e->off = p->kblen;
     e->len = n;
-    e->at = p->base + at;
-    e->line = p->line;
+    e->at = abs_at;
+    e->line = line;
     memcpy(p->kbytes + p->kblen, name, n);
     p->kblen += n;
     p->nkent++;
@@ -1398,11 +1461,168 @@ static JsonTok key_check(JsonParser *p, size_t at)
     return JSON_KEY;
 }
 
+/* The object at depth d leaves its layout at its key-th key: the keys before become
+   entries. JSON_KEY, or an error at offset at when out of memory. */
+static __attribute__((noinline)) JsonTok key_diverge(JsonParser *p, int d, size_t at)
+{
+    JsonKeyObject *o = &p->kobj[d];
+    size_t matched = o->matched;
+    o->matched = KEYS_DIVERGED;
+    const JsonKeyLayout *l = &o->layout[o->follows];
+    for (size_t k = 0; k < matched; k++) {
+        const JsonLayoutKey *lk = &l->keys[k];
+        if (key_reserve(p, lk->len) != 0)
+            return fail(p, at, "out of memory for the keys of an object");
+        if (key_insert(p, d, at, l->bytes + lk->off, lk->len, lk->hash, lk->at, lk->line) !=
+            JSON_KEY)
+            return JSON_ERROR;
+    }
+    return JSON_KEY;
+}
+
+static void key_layouts_free(JsonParser *p)
+{
+    for (int d = 0; d < p->klayouts; d++) {
+        JsonKeyLayout *l = p->kobj[d].layout;
+        for (int k = 0; l != NULL && k < LAYOUTS; k++) {
+            free(l[k].bytes);
+            free(l[k].keys);
+        }
+        free(l);
+    }
+}
+
+/* The layout at depth d whose first key is name[0..n), or -1. */
+static inline int key_layout_of(const JsonKeyObject *o, const char *name, size_t n)
+{
+    for (int k = 0; o->layout != NULL && k < LAYOUTS; k++) {
+        const JsonKeyLayout *l = &o->layout[k];
+        if (l->n > 0 && l->keys[0].len == n && same_name(l->bytes + l->keys[0].off, name, n))
+            return k;
+    }
+    return -1;
+}
+
+/* The object at depth d, which left its layout, closes: its keys become a layout (in
+   place of the one with the same first key, else of the oldest). */
+static __attribute__((noinline)) void key_relayout(JsonParser *p, int d)
+{
+    JsonKeyObject *o = &p->kobj[d];
+    size_t base = o->base, n = p->nkent - base;
+    if (n == 0 || n > LAYOUT_MAX || o->closed++ == 0)
+        return;
+    if (o->layout == NULL) {
+        o->layout = (JsonKeyLayout *)calloc(LAYOUTS, sizeof *o->layout);
+        if (o->layout == NULL)
+            return;
+        if (p->klayouts < d + 1)
+            p->klayouts = d + 1;
+    }
+    int k = key_layout_of(o, p->kbytes + p->kent[base].off, p->kent[base].len);
+    if (k < 0) {
+        k = o->victim;
+        o->victim = (k + 1) % LAYOUTS;
+    }
+    JsonKeyLayout *l = &o->layout[k];
+    l->n = 0; /* (empty when memory is short: the next object checks every key) */
+    size_t bytes = p->kblen - p->kent[base].off;
+    if (l->bcap < bytes) {
+        char *b = (char *)realloc(l->bytes, bytes);
+        if (b == NULL)
+            return;
+        l->bytes = b;
+        l->bcap = bytes;
+    }
+    if (l->cap < n) {
+        JsonLayoutKey *keys = (JsonLayoutKey *)realloc(l->keys, n * sizeof *keys);
+        if (keys == NULL)
+            return;
+        l->keys = keys;
+        l->cap = n;
+    }
+    memcpy(l->bytes, p->kbytes + p->kent[base].off, bytes);
+    for (size_t i = 0; i < n; i++) {
+        const JsonKeyEntry *e = &p->kent[base + i];
+        l->keys[i].off = e->off - p->kent[base].off;
+        l->keys[i].len = e->len;
+        l->keys[i].hash = e->hash;
+    }
+    l->blen = bytes;
+    l->n = n;
+}
+
+/* key_check for a key that does not follow a layout: through the entries. */
+static __attribute__((noinline)) JsonTok key_check_entries(JsonParser *p, size_t at,
+                                                           const char *name, size_t n)
+{
+    int d = p->depth - 1;
+    JsonKeyObject *o = &p->kobj[d];
+    if (o->matched != KEYS_DIVERGED && key_diverge(p, d, at) != JSON_KEY)
+        return JSON_ERROR;
+    if (key_reserve(p, n) != 0)
+        return fail(p, at, "out of memory for the keys of an object");
+    size_t obj = o->base;
+    uint64_t h = key_hash(name, n);
+    if (o->big) {
+        size_t mask = p->nkslot - 1;
+        for (size_t i = key_home(p, h, obj); p->kslot[i] != 0; i = (i + 1) & mask) {
+            size_t k = p->kslot[i] - 1;
+            const JsonKeyEntry *e = &p->kent[k];
+            if (k >= obj && e->hash == h && e->len == n && same_name(p->kbytes + e->off, name, n))
+                return key_duplicate(p, at, name, n, e);
+        }
+    } else if (o->filter & (1ULL << (h >> 58))) { /* maybe there: look */
+        for (size_t k = obj; k < p->nkent; k++) {
+            const JsonKeyEntry *e = &p->kent[k];
+            if (e->hash == h && e->len == n && same_name(p->kbytes + e->off, name, n))
+                return key_duplicate(p, at, name, n, e);
+        }
+    }
+    return key_insert(p, d, at, name, n, h, p->base + at, p->line);
+}
+
+/*
+** The key just read (raw/rawlen, escaped; its quote at offset at) in the object at the
+** top of the stack: remembered, or an error when the object already has it. Inline for
+** the common case, a key following its object's layout.
+*/
+static inline __attribute__((always_inline)) JsonTok key_check(JsonParser *p, size_t at)
+{
+    size_t n = p->rawlen;
+    const char *name = p->escaped ? json_str(p, &n) : p->raw;
+    if (name == NULL)
+        return fail(p, at, "out of memory for the keys of an object");
+    JsonKeyObject *o = &p->kobj[p->depth - 1];
+    size_t k = o->matched;
+    JsonLayoutKey *lk = NULL;
+    if (k == 0) { /* the first key: the layout that starts with it, if any */
+        int l = key_layout_of(o, name, n);
+        if (l >= 0) {
+            o->follows = l;
+            lk = &o->layout[l].keys[0];
+        }
+    } else if (k != KEYS_DIVERGED && k < o->layout[o->follows].n) {
+        JsonKeyLayout *l = &o->layout[o->follows];
+        lk = &l->keys[k];
+        if (lk->len != n || !same_name(l->bytes + lk->off, name, n))
+            lk = NULL;
+    }
+    if (lk == NULL)
+        return key_check_entries(p, at, name, n);
+    /* the layout's next key: none before it is this one */
+    lk->at = p->base + at;
+    lk->line = p->line;
+    o->matched = k + 1;
+    return JSON_KEY;
+}
+
 /* The object at depth p->depth (just closed) forgets its keys. */
 static inline void key_pop(JsonParser *p)
 {
     int d = p->depth;
     size_t base = p->kobj[d].base;
+    if (p->kobj[d].matched == KEYS_DIVERGED)
+        key_relayout(p, d);
     if (p->kobj[d].big)
         key_unplace(p, base);
     if (p->nkent > base) {
@@ -1452,6 +1672,7 @@ static __attribute__((noinline)) int key_objects_grow(JsonParser *p)
     JsonKeyObject *o = (JsonKeyObject *)realloc(p->kobj, (size_t)cap * sizeof *o);
     if (o == NULL)
         return -1;
+    memset(o + p->kobjcap, 0, (size_t)(cap - p->kobjcap) * sizeof *o); /* empty layouts */
     p->kobj = o;
     p->kobjcap = cap;
     return 0;
@@ -1467,6 +1688,7 @@ static JsonTok open_container(JsonParser *p, char kind)
         p->kobj[p->depth].base = p->nkent;
         p->kobj[p->depth].filter = 0;
         p->kobj[p->depth].big = 0;
+        p->kobj[p->depth].matched = 0;
     }
     p->stack[p->depth++] = (unsigned char)kind;
     p->pos++;
@@ -1598,10 +1820,96 @@ JsonTok json_next(JsonParser *p)
     return next_core(p);
 }
 
+/*
+** The end of the JSON number at s[i..n) (validated, not converted), or 0 when the text
+** there is no number: the grammar parse_number enforces, digits 8 at a time.
+*/
+static inline size_t number_end(const char *s, size_t i, size_t n)
+{
+    if (s[i] == '-' && ++i >= n)
+        return 0;
+#if defined(__SSE2__)
+    /* the common form, digits with at most one point and no exponent, in one look at 32
+       bytes: the first digit, no leading zero, the point neither first nor last */
+    if (i + 32 <= n) {
+        uint32_t digit = 0, point = 0;
+        for (unsigned k = 0; k < 2; k++) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 16 * k));
+            __m128i d = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+            __m128i is_digit = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
+            digit |= (uint32_t)_mm_movemask_epi8(is_digit) << (16 * k);
+            point |= (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('.'))) << (16 * k);
+        }
+        uint32_t other = ~(digit | point);
+        if (other != 0) {
+            unsigned len = (unsigned)__builtin_ctz(other);
+            uint32_t pt = point & ((1u << len) - 1);
+            if ((digit & 1) && (s[i] != '0' || !(digit & 2)) && (pt & (pt - 1)) == 0 &&
+                pt != 1u << (len - 1) && (s[i + len] | 0x20) != 'e')
+                return i + len;
+        }
+    }
+#endif
+    if (s[i] == '0') {
+        if (++i < n && is_digit(s[i]))
+            return 0; /* a leading zero */
+    } else if (is_digit(s[i])) {
+        i = skip_digits(s, n, i + 1);
+    } else {
+        return 0;
+    }
+    if (i < n && s[i] == '.') {
+        size_t f = ++i;
+        i = skip_digits(s, n, i);
+        if (i == f)
+            return 0;
+    }
+    if (i < n && (s[i] | 0x20) == 'e') {
+        if (++i < n && (s[i] == '+' || s[i] == '-'))
+            i++;
+        size_t d = i;
+        i = skip_digits(s, n, i);
+        if (i == d)
+            return 0;
+    }
+    return i;
+}
+
+/*
+** json_skip's lane for arrays of numbers: right after a NUMBER element, passes over the
+** ", number" that follow (validated, not converted) without a trip through next_core
+** for each, until pos reaches until. It stops before anything else (the array's end,
+** another kind of value, a bad or cut number, the window's end) with the parser where
+** next_core goes on from, so errors are found and reported there, as without the lane.
+*/
+static void skip_numbers(JsonParser *p, size_t until)
+{
+    const char *b = p->buf;
+    size_t n = p->len;
+    while (p->pos < until) {
+        size_t i = skip_ws(p, p->pos);
+        if (i >= n || b[i] != ',') {
+            p->pos = i;
+            return;
+        }
+        i = skip_ws(p, i + 1);
+        size_t end = i < n ? number_end(b, i, n) : 0;
+        if (end == 0 || (end >= n && !p->final)) {
+            p->pos = i; /* after the comma: next_core reads what is there */
+            p->state = ST_VALUE;
+            return;
+        }
+        p->tok_off = p->base + i;
+        p->pos = end;
+    }
+}
+
 JsonTok json_skip(JsonParser *p, int depth, size_t until)
 {
     for (;;) {
         JsonTok t = next_core(p);
+        if (t == JSON_NUMBER && p->depth > 0 && p->stack[p->depth - 1] == '[')
+            skip_numbers(p, until);
         if (t <= JSON_END || ((t == JSON_OBJ_END || t == JSON_ARR_END) && p->depth < depth) ||
             p->pos >= until)
             return t;

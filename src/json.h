@@ -89,6 +89,7 @@ typedef struct JsonParser {
     size_t nkslot, nintable;
     struct JsonKeyObject *kobj; /* by depth, grown as objects open deeper */
     int kobjcap;
+    int klayouts; /* depths below this one may hold key layouts (see json.c) */
 
     /* the error, when json_next returned JSON_ERROR */
     char err[160];

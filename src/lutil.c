@@ -1,7 +1,8 @@
 /*
 ** lutil.c — helpers shared by the native modules: container markers, owned buffers,
-** whole-file reads and atomic writes.
+** whole-file reads, atomic writes and file copies.
 */
+#define _GNU_SOURCE /* copy_file_range */
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
@@ -12,6 +13,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <linux/fs.h> /* FICLONE */
+#include <sys/ioctl.h>
+#endif
 
 #include "lauxlib.h"
 #include "lua.h"
@@ -260,4 +265,143 @@ int llmd_write_atomic(const char *path, const char *data, size_t n)
         }
     }
     return e;
+}
+
+/* Errors after which copy_file_range is not for these files (old kernels, other
+   filesystems, special files): the plain copy goes on from where it stopped. */
+static int range_unsupported(int e)
+{
+    return e == EXDEV || e == ENOSYS || e == EINVAL || e == EOPNOTSUPP || e == ENOTSUP ||
+           e == EBADF || e == EPERM || e == ETXTBSY;
+}
+
+/* Copies in to out by read and write from their current offsets: 0 or errno; *n grows
+   by what was written. *side: 'r' when reading failed, else 'w'. */
+static int copy_plain(int in, int out, unsigned long long *n, char *side)
+{
+    size_t cap = 1u << 20;
+    char *buf = (char *)malloc(cap);
+    if (buf == NULL)
+        return ENOMEM;
+    int e = 0;
+    for (;;) {
+        ssize_t r = read(in, buf, cap);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            e = errno;
+            *side = 'r';
+            break;
+        }
+        if (r == 0)
+            break;
+        e = write_all(out, buf, (size_t)r);
+        if (e != 0) {
+            *side = 'w';
+            break;
+        }
+        *n += (unsigned long long)r;
+        if (llmd_signals != llmd_signals_taken) {
+            e = EINTR;
+            break;
+        }
+    }
+    free(buf);
+    return e;
+}
+
+int llmd_copy_file(const char *from, const char *to, int first, unsigned long long *copied,
+                   const char **how, char *err, size_t errlen)
+{
+    *copied = 0;
+    *how = "read";
+    int in = open(from, O_RDONLY | O_CLOEXEC);
+    if (in < 0) {
+        (void)snprintf(err, errlen, "%s: cannot read (copying to %s): %s", from, to,
+                       strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    int bad = fstat(in, &st) != 0 ? errno : 0;
+    if (bad != 0 || !S_ISREG(st.st_mode)) {
+        (void)snprintf(err, errlen, "%s: cannot copy to %s: %s", from, to,
+                       bad != 0                ? strerror(bad)
+                       : S_ISDIR(st.st_mode) ? "is a directory"
+                                               : "not a regular file");
+        close(in);
+        return -1;
+    }
+    /* exclusively: an existing file (or a link planted there) is never written through */
+    int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
+    if (out < 0) {
+        (void)snprintf(err, errlen, "%s: cannot create (copying %s): %s", to, from,
+                       strerror(errno));
+        close(in);
+        return -1;
+    }
+    int e = 0;
+    char side = 'w';
+    int done = 0;
+#if defined(__linux__) && defined(FICLONE)
+    if (first <= LLMD_COPY_REFLINK && st.st_size > 0 && ioctl(out, FICLONE, in) == 0) {
+        *copied = (unsigned long long)st.st_size;
+        *how = "reflink";
+        done = 1;
+    }
+#endif
+#if defined(__linux__)
+    if (!done && first <= LLMD_COPY_RANGE) {
+        *how = "copy_file_range";
+        for (;;) {
+            ssize_t r = copy_file_range(in, NULL, out, NULL, (size_t)1 << 26, 0);
+            if (r < 0 && errno == EINTR && llmd_signals == llmd_signals_taken)
+                continue;
+            if (r < 0 && range_unsupported(errno)) {
+                *how = *copied > 0 ? "copy_file_range" : "read";
+                break; /* the plain copy goes on from the offsets reached */
+            }
+            if (r < 0) {
+                e = errno;
+                break;
+            }
+            if (r == 0) { /* the end, or a file whose size the filesystem does not know
+                             (/proc): the plain copy reads on to make sure */
+                break;
+            }
+            *copied += (unsigned long long)r;
+            if (llmd_signals != llmd_signals_taken) {
+                e = EINTR;
+                break;
+            }
+        }
+    }
+#endif
+    if (!done && e == 0) {
+        unsigned long long before = *copied;
+        e = copy_plain(in, out, copied, &side);
+        if (*copied > before && strcmp(*how, "copy_file_range") != 0)
+            *how = "read";
+    }
+    if (!done && e == 0 && *copied < (unsigned long long)st.st_size) {
+        (void)snprintf(err, errlen,
+                       "%s: short copy to %s: %llu of %lld bytes (the file shrank while it was "
+                       "copied)",
+                       from, to, *copied, (long long)st.st_size);
+        e = -1;
+    }
+    if (close(out) != 0 && e == 0)
+        e = errno;
+    close(in);
+    if (e == 0)
+        return 0;
+    if (e > 0) {
+        if (side == 'r')
+            (void)snprintf(err, errlen, "%s: cannot read (copying to %s): %s", from, to,
+                           e == EINTR ? "interrupted" : strerror(e));
+        else
+            (void)snprintf(err, errlen, "%s: cannot write (copying %s): %s", to, from,
+                           e == EINTR ? "interrupted" : strerror(e));
+    }
+    unlink(to); /* created here: never a partial copy left under its name */
+    return -1;
 }

@@ -93,4 +93,17 @@ int llmd_format_double(char *out, size_t size, double d);
 /* Writes data to path atomically (temporary file beside it, fsync, rename). 0 or errno. */
 int llmd_write_atomic(const char *path, const char *data, size_t n);
 
+/* How llmd_copy_file copies: the first it may try (each falls back to the next). */
+enum { LLMD_COPY_REFLINK, LLMD_COPY_RANGE, LLMD_COPY_READ };
+/*
+** Copies the regular file from into a new file to (created, never overwritten: an
+** existing to is an error): a reflink (FICLONE) where the filesystem shares extents,
+** else copy_file_range in the kernel, else read and write; from `first` on. Nothing
+** but the bytes is copied (mode from the umask, fresh timestamps). On failure (a short
+** copy, ENOSPC, EIO, ...) to is removed and err names both paths: -1; else 0 with
+** *copied the bytes and *how the way used ("reflink", "copy_file_range", "read").
+*/
+int llmd_copy_file(const char *from, const char *to, int first, unsigned long long *copied,
+                   const char **how, char *err, size_t errlen);
+
 #endif

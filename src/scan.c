@@ -1383,9 +1383,11 @@ static int csv_record(Scanner *s, CsvBits *cb, size_t *pos, CsvField **fields, i
     return 1;
 }
 
-/* A field's text into the arena (undoubling ""); *off is where. */
-static int csv_text(Scanner *s, const CsvField *f, size_t *off)
+/* A field's text into the arena (undoubling ""); *off is where, *len its length (it
+   may hold NUL bytes). */
+static int csv_text(Scanner *s, const CsvField *f, size_t *off, size_t *len)
 {
+    *len = f->len;
     if (!f->doubled)
         return arena_add(s, f->p, f->len, off);
     if (arena_add(s, f->p, f->len, off) != 0)
@@ -1399,6 +1401,7 @@ static int csv_text(Scanner *s, const CsvField *f, size_t *off)
     }
     t[o] = '\0';
     s->alen = *off + o + 1;
+    *len = o;
     return 0;
 }
 
@@ -1439,30 +1442,375 @@ static int csv_number(const char *p, size_t n, size_t avail, double *out, size_t
     return 1;
 }
 
+/*
+** The fast lane for rows (after the header): the separators, quotes and line ends of
+** the window as bits, 64 bytes at a time, each byte looked at once; a row of plain
+** fields then costs a bit scan per field, whatever the fields hold, and the fields no
+** rule reads are passed over without another look. A row with a quote, a blank line,
+** a wrong field count or a row cut by the end of the window goes through csv_record
+** (the reference, which also makes the messages) instead.
+*/
+
+/* The bytes of the 8 at p that are sep, '"', '\n' or '\r', as the low 8 bits (SWAR). */
+static inline unsigned csv_hits8(const char *p, uint64_t vsep)
+{
+    const uint64_t ones = 0x0101010101010101ULL, low7 = 0x7F7F7F7F7F7F7F7FULL;
+    uint64_t v;
+    memcpy(&v, p, 8);
+    uint64_t m = 0;
+    const uint64_t pats[4] = {vsep, ones * '"', ones * '\n', ones * '\r'};
+    for (int k = 0; k < 4; k++) {
+        uint64_t x = v ^ pats[k]; /* a zero byte where v has the pattern's byte */
+        m |= ~(((x & low7) + low7) | x | low7); /* exact: 0x80 in each zero byte */
+    }
+    /* the 0x80 bits (one per byte) gathered into the top byte, byte k to bit k */
+    return (unsigned)(((m >> 7) * 0x0102040810204080ULL) >> 56);
+}
+
+/* The structural bytes of the 64 at p as bits (bit k: p[k]). */
+static inline uint64_t csv_block64(const char *p, char sep, int portable)
+{
+    uint64_t bits = 0;
+#if defined(__SSE2__)
+    if (!portable) {
+        for (unsigned k = 0; k < 4; k++)
+            bits |= (uint64_t)csv_hits16(p + (size_t)16 * k, sep) << (16 * k);
+        return bits;
+    }
+#else
+    (void)portable;
+#endif
+    uint64_t vsep = 0x0101010101010101ULL * (unsigned char)sep;
+    for (unsigned k = 0; k < 8; k++)
+        bits |= (uint64_t)csv_hits8(p + (size_t)8 * k, vsep) << (8 * k);
+    return bits;
+}
+
+/* The block of b[at..n) that starts at at: 64 bytes, or fewer at the window's end
+   (copied, never read past n). */
+static uint64_t csv_block(const char *b, size_t at, size_t n, char sep, int portable)
+{
+    if (at + 64 <= n)
+        return csv_block64(b + at, sep, portable);
+    if (at >= n)
+        return 0;
+    char tail[64];
+    memset(tail, sep == 'a' ? 'b' : 'a', sizeof tail);
+    memcpy(tail, b + at, n - at);
+    return csv_block64(tail, sep, portable) & ((1ULL << (n - at)) - 1);
+}
+
+/* The lane indexes this many bytes of the window at a time. */
+#define CSV_LANE_CHUNK 4096u
+
+typedef struct CsvLane {
+    size_t base; /* the window offset stops are counted from */
+    uint32_t *at; /* the stops (offsets from base) of the indexed bytes, in order */
+    size_t k, n;  /* the next stop not passed; how many are indexed */
+    size_t end;   /* the indexed bytes end here (a window offset) */
+} CsvLane;
+
+/* How many bits of x are set (no popcnt instruction without -m flags). */
+static inline unsigned csv_popcount(uint64_t x)
+{
+    x -= (x >> 1) & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (unsigned)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* The positions of bits' set bits, plus base, into out (which has room for 8 more than
+   there are bits set): 8 at a time, without a branch per bit. How many. */
+static inline size_t csv_flatten(uint32_t *out, uint32_t base, uint64_t bits)
+{
+    unsigned cnt = csv_popcount(bits);
+    /* past the last set bit, bit 63 stands in: those entries are never read */
+#define CSV_POP(k)                                                                                 \
+    out[k] = base + (uint32_t)__builtin_ctzll(bits | (1ULL << 63));                               \
+    bits &= bits - 1
+    for (unsigned done = 0; done < cnt; done += 8, out += 8) {
+        CSV_POP(0);
+        CSV_POP(1);
+        CSV_POP(2);
+        CSV_POP(3);
+        CSV_POP(4);
+        CSV_POP(5);
+        CSV_POP(6);
+        CSV_POP(7);
+    }
+#undef CSV_POP
+    return cnt;
+}
+
+/* Indexes the stops of b[from .. from + CSV_LANE_CHUNK) (or up to n). */
+static void csv_lane_index(CsvLane *ln, const char *b, size_t from, size_t n, char sep, int portable)
+{
+    size_t end = n - from > CSV_LANE_CHUNK ? from + CSV_LANE_CHUNK : n;
+    ln->base = from;
+    ln->k = ln->n = 0;
+    for (size_t at = from; at < end; at += 64) {
+        uint64_t bits = csv_block(b, at, end, sep, portable);
+        ln->n += csv_flatten(ln->at + ln->n, (uint32_t)(at - from), bits);
+    }
+    ln->end = end;
+}
+
+/*
+** One row of plain fields from *pos: 1 with every field's span in f[0..ncols) and *pos
+** after the row's line end; 0 when the row is not for this lane (csv_record reads it
+** again from *pos, which is unchanged). The row's ncols stops are taken as they come
+** and checked once: ncols - 1 separators, then a line end.
+*/
+static int csv_lane_row(Scanner *s, CsvLane *ln, size_t *pos, CsvField *f, int ncols, int portable)
+{
+    const char *b = s->buf;
+    size_t n = s->len, i = *pos;
+    char sep = s->sep;
+    if (ln->n - ln->k < (size_t)ncols) { /* index on from this row */
+        csv_lane_index(ln, b, i, n, sep, portable);
+        if (ln->n < (size_t)ncols) /* a row longer than the chunk, or the window's end */
+            return 0;
+    }
+    const uint32_t *st = ln->at + ln->k;
+    const size_t base = ln->base;
+    const char *bb = b + base;
+    unsigned other = 0; /* not a separator where one must be */
+    size_t from = i - base; /* the field's start, from base */
+    int c = 0;
+    for (; c < ncols - 1; c++) {
+        size_t j = st[c];
+        f[c].p = bb + from;
+        f[c].len = j - from;
+        other |= (unsigned char)(bb[j] ^ sep);
+        from = j + 1;
+    }
+    size_t j = base + st[c];
+    f[c].p = bb + from;
+    f[c].len = j - base - from;
+    char ch = b[j];
+    if (other != 0 || (ch != '\n' && ch != '\r') || j == *pos) /* a quote, a line end too early
+                                                                   or too late, a blank line */
+        return 0;
+    ln->k += (size_t)ncols;
+    if (ch == '\r') {
+        if (j + 1 >= n) /* a \n may follow in the next read */
+            return 0;
+        if (b[j + 1] == '\n') {
+            j++;
+            if (ln->k < ln->n && ln->base + ln->at[ln->k] == j)
+                ln->k++;
+            else
+                ln->k = ln->n = 0; /* the chunk ended between the two */
+        }
+    }
+    *pos = j + 1;
+    return 1;
+}
+
 static int same_text(const CsvField *f, const char *key, size_t klen)
 {
     return !f->doubled && f->len == klen && memcmp(f->p, key, klen) == 0;
+}
+
+/* Values for the accumulators wait here, CSV_BATCH per rule, and go in with one
+   stats_add_many: the same samples in the same order as one stats_add each. */
+#define CSV_BATCH 256
+
+typedef struct CsvBatch {
+    double *v; /* nrules * CSV_BATCH */
+    int *n;
+} CsvBatch;
+
+static int csv_flush(Scanner *s, CsvBatch *bt, int m)
+{
+    int k = bt->n[m];
+    bt->n[m] = 0;
+    if (k > 0 && stats_add_many(s->rules[m].stats, bt->v + (size_t)m * CSV_BATCH, (size_t)k) ==
+                     STATS_ENOMEM)
+        return fail(s, "%s: out of memory adding samples", s->name);
+    return 0;
+}
+
+static int csv_flush_all(Scanner *s, CsvBatch *bt)
+{
+    for (int m = 0; m < s->nrules; m++)
+        if (csv_flush(s, bt, m) != 0)
+            return -1;
+    return 0;
+}
+
+/* A cell of a number rule that is not a plain JSON-style number: blanks around it,
+   another spelling strtod takes, or no number (skipped, or the error). 1 with *x, 0
+   skipped, -1 on error. */
+static int csv_cell_number(Scanner *s, ScanRule *ru, const CsvField *cell, uint64_t row_line,
+                           size_t row_start, double *x)
+{
+    size_t bad = 0;
+    if (!cell->quoted &&
+        csv_number(cell->p, cell->len, (size_t)(s->buf + s->len - cell->p), x, &bad))
+        return 1;
+    if (ru->skip_bad) {
+        ru->skipped++;
+        return 0;
+    }
+    char text[200], what[8];
+    (void)shown(text, sizeof text, cell->p, cell->len);
+    if (!cell->quoted && bad < cell->len)
+        return fail(s,
+                    "%s:%llu:%zu: column '%s': expected a number, found '%s' "
+                    "(byte '%s' cannot be part of a number)",
+                    s->name, (unsigned long long)row_line,
+                    (size_t)(cell->p + bad - (s->buf + row_start)) + 1, ru->path.steps[0].key, text,
+                    shown(what, sizeof what, cell->p + bad, 1));
+    return fail(s, "%s:%llu: column '%s': expected a number, found '%s'", s->name,
+                (unsigned long long)row_line, ru->path.steps[0].key, text);
+}
+
+/* The header row: each rule's and field's column. 0, or -1 with the error. */
+static int csv_header(Scanner *s, const CsvField *fields, int nf, int *col_of, uint64_t row_line)
+{
+    for (int m = 0; m < s->nrules + s->nfields; m++) {
+        const ScanPath *p = path_of(s, m);
+        col_of[m] = -1;
+        for (int c = 0; c < nf; c++) {
+            if (!same_text(&fields[c], p->steps[0].key, p->steps[0].klen))
+                continue;
+            if (col_of[m] >= 0)
+                return fail(s,
+                            "%s:%llu: column '%s' appears twice in the header (columns %d and %d)",
+                            s->name, (unsigned long long)row_line, p->steps[0].key, col_of[m] + 1,
+                            c + 1);
+            col_of[m] = c;
+        }
+        if (col_of[m] < 0)
+            return fail(s, "%s:%llu: no column '%s' in the header", s->name,
+                        (unsigned long long)row_line, p->steps[0].key);
+    }
+    return 0;
+}
+
+/* A data row's fields to the rules: numbers into batches, records to their sink. */
+static int csv_row(Scanner *s, CsvBatch *bt, const CsvField *fields, const int *col_of,
+                   uint64_t row_line, size_t row_start)
+{
+    for (int m = 0; m < s->nrules; m++) {
+        ScanRule *ru = &s->rules[m];
+        const CsvField *cell = &fields[col_of[m]];
+        ru->matched++;
+        if (ru->sink == SINK_STATS) {
+            double x;
+            if (!cell->quoted &&
+                json_number_in(cell->p, cell->len, (size_t)(s->buf + s->len - cell->p), &x)) {
+                /* the common case: the whole cell is a number */
+            } else {
+                int r = csv_cell_number(s, ru, cell, row_line, row_start, &x);
+                if (r <= 0) {
+                    if (r < 0)
+                        return -1;
+                    continue;
+                }
+            }
+            int k = bt->n[m]++;
+            bt->v[(size_t)m * CSV_BATCH + (size_t)k] = x;
+            if (k + 1 == CSV_BATCH && csv_flush(s, bt, m) != 0)
+                return -1;
+            continue;
+        }
+        /* a record: its fields as numbers when they read as numbers, else strings; the
+           accumulators are up to date when the callback runs */
+        if (csv_flush_all(s, bt) != 0)
+            return -1;
+        s->alen = 0;
+        for (int k = ru->first_field; k < ru->first_field + ru->nfields; k++) {
+            ScanValue *v = &s->fields[k].val;
+            const CsvField *fc = &fields[col_of[s->nrules + k]];
+            size_t bad;
+            memset(v, 0, sizeof *v);
+            if (fc->len == 0 && !fc->quoted) {
+                v->type = VAL_NONE;
+            } else if (!fc->quoted && csv_number(fc->p, fc->len, (size_t)(s->buf + s->len - fc->p),
+                                                 &v->d, &bad)) {
+                v->type = VAL_FLOAT;
+            } else {
+                v->type = VAL_STRING;
+                if (csv_text(s, fc, &v->off, &v->len) != 0)
+                    return -1;
+            }
+        }
+        if (deliver(s, m, NULL) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* csv_row for a row of the lane (no quoted cell) when every rule is a number rule. */
+static int csv_row_numbers(Scanner *s, CsvBatch *bt, const CsvField *fields, const int *col_of,
+                           uint64_t row_line, size_t row_start)
+{
+    const char *end = s->buf + s->len;
+    double *v = bt->v;
+    for (int m = 0; m < s->nrules; m++, v += CSV_BATCH) {
+        const CsvField *cell = &fields[col_of[m]];
+        double x;
+        s->rules[m].matched++;
+        if (!json_number_in(cell->p, cell->len, (size_t)(end - cell->p), &x)) {
+            int r = csv_cell_number(s, &s->rules[m], cell, row_line, row_start, &x);
+            if (r <= 0) {
+                if (r < 0)
+                    return -1;
+                continue;
+            }
+        }
+        int k = bt->n[m]++;
+        v[k] = x;
+        if (k + 1 == CSV_BATCH && csv_flush(s, bt, m) != 0)
+            return -1;
+    }
+    return 0;
 }
 
 static int scan_csv(Scanner *s)
 {
     CsvField *fields = NULL;
     int nf = 0, capf = 0, ncols = 0;
-    size_t pos = 0, row_start = 0, bad = 0;
+    size_t pos = 0, row_start = 0;
     uint64_t line = 1, row_line;
-    int rc = 0, header_done = 0;
+    int rc = 0, header_done = 0, bom_done = 0;
     int nm = s->nrules + s->nfields;
     CsvBits bits = {0, 0, 0};
+    CsvLane lane = {0, NULL, 0, 0, 0};
+    int portable = s->portable;
+    int numbers_only = s->nfields == 0; /* every rule adds numbers to an accumulator */
+    for (int m = 0; m < s->nrules; m++)
+        numbers_only &= s->rules[m].sink == SINK_STATS;
+    CsvBatch bt;
+    bt.v = (double *)malloc((size_t)(s->nrules > 0 ? s->nrules : 1) * CSV_BATCH * sizeof *bt.v);
+    bt.n = (int *)calloc((size_t)(s->nrules > 0 ? s->nrules : 1), sizeof *bt.n);
     int *col_of = (int *)calloc((size_t)(nm > 0 ? nm : 1), sizeof *col_of);
-    if (col_of == NULL)
-        return fail(s, "%s: out of memory", s->name);
-    int bom_done = 0;
+    lane.at = (uint32_t *)malloc((CSV_LANE_CHUNK + 16) * sizeof *lane.at);
+    if (col_of == NULL || bt.v == NULL || bt.n == NULL || lane.at == NULL) {
+        rc = fail(s, "%s: out of memory", s->name);
+        goto done;
+    }
     for (;;) {
         row_line = line;
         row_start = pos;
         if (release_behind(s, pos) != 0) {
             rc = -1;
             break;
+        }
+        if (header_done && !s->one_by_one) {
+            if (csv_lane_row(s, &lane, &pos, fields, ncols, portable)) {
+                line++;
+                s->records++;
+                if ((numbers_only ? csv_row_numbers(s, &bt, fields, col_of, row_line, row_start)
+                                  : csv_row(s, &bt, fields, col_of, row_line, row_start)) != 0) {
+                    rc = -1;
+                    break;
+                }
+                continue;
+            }
+            lane.k = lane.n = 0; /* the row goes the long way; index on after it */
         }
         /* a UTF-8 byte-order mark before the header (spreadsheets write one) is not text */
         if (!bom_done && (s->len - pos >= 3 || s->eof)) {
@@ -1492,27 +1840,9 @@ static int scan_csv(Scanner *s)
         if (!header_done) {
             header_done = 1;
             ncols = nf;
-            for (int m = 0; m < nm; m++) {
-                const ScanPath *p = path_of(s, m);
-                col_of[m] = -1;
-                for (int c = 0; c < nf; c++) {
-                    if (!same_text(&fields[c], p->steps[0].key, p->steps[0].klen))
-                        continue;
-                    if (col_of[m] >= 0) {
-                        rc = fail(s,
-                                  "%s:%llu: column '%s' appears twice in the header (columns "
-                                  "%d and %d)",
-                                  s->name, (unsigned long long)row_line, p->steps[0].key,
-                                  col_of[m] + 1, c + 1);
-                        goto done;
-                    }
-                    col_of[m] = c;
-                }
-                if (col_of[m] < 0) {
-                    rc = fail(s, "%s:%llu: no column '%s' in the header", s->name,
-                              (unsigned long long)row_line, p->steps[0].key);
-                    goto done;
-                }
+            if (csv_header(s, fields, nf, col_of, row_line) != 0) {
+                rc = -1;
+                break;
             }
             continue;
         }
@@ -1522,67 +1852,28 @@ static int scan_csv(Scanner *s)
             break;
         }
         s->records++;
-        for (int m = 0; m < s->nrules; m++) {
-            ScanRule *ru = &s->rules[m];
-            const CsvField *cell = &fields[col_of[m]];
-            ru->matched++;
-            if (ru->sink == SINK_STATS) {
-                double x;
-                if (!cell->quoted &&
-                    csv_number(cell->p, cell->len, (size_t)(s->buf + s->len - cell->p), &x, &bad)) {
-                    if (add_stat(s, ru, x) != 0) {
-                        rc = -1;
-                        goto done;
-                    }
-                } else if (ru->skip_bad) {
-                    ru->skipped++;
-                } else {
-                    char text[200], what[8];
-                    (void)shown(text, sizeof text, cell->p, cell->len);
-                    if (!cell->quoted && bad < cell->len)
-                        rc = fail(s,
-                                  "%s:%llu:%zu: column '%s': expected a number, found '%s' "
-                                  "(byte '%s' cannot be part of a number)",
-                                  s->name, (unsigned long long)row_line,
-                                  (size_t)(cell->p + bad - (s->buf + row_start)) + 1,
-                                  ru->path.steps[0].key, text,
-                                  shown(what, sizeof what, cell->p + bad, 1));
-                    else
-                        rc = fail(s, "%s:%llu: column '%s': expected a number, found '%s'", s->name,
-                                  (unsigned long long)row_line, ru->path.steps[0].key, text);
-                    goto done;
-                }
-                continue;
-            }
-            /* a record: its fields as numbers when they read as numbers, else strings */
-            s->alen = 0;
-            for (int k = ru->first_field; k < ru->first_field + ru->nfields; k++) {
-                ScanValue *v = &s->fields[k].val;
-                const CsvField *fc = &fields[col_of[s->nrules + k]];
-                memset(v, 0, sizeof *v);
-                if (fc->len == 0 && !fc->quoted) {
-                    v->type = VAL_NONE;
-                } else if (!fc->quoted &&
-                           csv_number(fc->p, fc->len, (size_t)(s->buf + s->len - fc->p), &v->d,
-                                      &bad)) {
-                    v->type = VAL_FLOAT;
-                } else {
-                    v->type = VAL_STRING;
-                    if (csv_text(s, fc, &v->off) != 0) {
-                        rc = -1;
-                        goto done;
-                    }
-                    v->len = strlen(s->arena + v->off);
-                }
-            }
-            if (deliver(s, m, NULL) != 0) {
-                rc = -1;
-                goto done;
-            }
+        if (csv_row(s, &bt, fields, col_of, row_line, row_start) != 0) {
+            rc = -1;
+            break;
         }
+        for (int c = 0; c < nf; c++) /* the lane sets only the spans */
+            fields[c].quoted = fields[c].doubled = 0;
+    }
+    /* what the batches hold goes in whatever the outcome, as one stats_add each would
+       have (the caller undoes a failed pass) */
+    if (rc == 0) {
+        rc = csv_flush_all(s, &bt);
+    } else {
+        char keep[sizeof s->err];
+        memcpy(keep, s->err, sizeof keep);
+        (void)csv_flush_all(s, &bt);
+        memcpy(s->err, keep, sizeof keep);
     }
 done:
     free(fields);
     free(col_of);
+    free(lane.at);
+    free(bt.v);
+    free(bt.n);
     return rc;
 }

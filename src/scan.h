@@ -129,6 +129,7 @@ typedef struct Scanner {
     size_t read_max;  /* bytes per read at most (0: 1 MiB); tests set it tiny */
     int one_by_one;   /* tests: every token through the scanner (no fast lane for arrays of
                          numbers, no skipping of containers no rule looks into) */
+    int portable;     /* tests: CSV rows split by the plain-C code where SSE2 is there */
     uint64_t refills; /* how many times the window was refilled (tests: linear reading) */
     /* a signal handler's counter: when it differs from interrupt_base (checked at every
        read and, in a mapped file, every 4 MB) the scan fails with "interrupted" */

@@ -1,11 +1,16 @@
 /*
 ** stats.c — numeric accumulators, as declared in stats.h.
 */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stats.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* ---- sorting and selection of doubles (no NaN is ever stored) ---------------- */
 
@@ -298,8 +303,12 @@ void stats_clear(Stats *s)
    bits a plain sum would lose). */
 static inline void neumaier_add(double *sum, double *comp, double x)
 {
-    double t = *sum + x;
-    *comp += fabs(*sum) >= fabs(x) ? (*sum - t) + x : (x - t) + *sum;
+    double s = *sum, t = s + x;
+    /* the larger operand first: the same operations as the textbook's two branches,
+       chosen by selects (no branch to mispredict when the sum and x are close) */
+    int sum_larger = fabs(s) >= fabs(x);
+    double big = sum_larger ? s : x, small = sum_larger ? x : s;
+    *comp += (big - t) + small;
     *sum = t;
 }
 
@@ -416,11 +425,33 @@ int stats_add(Stats *s, double x)
     return STATS_OK;
 }
 
+/* Whether xs[0..k) holds a NaN or an infinity (the rare cases stats_add_many treats
+   apart), two at a time where SSE2 is. */
+static int any_nonfinite(const double *xs, size_t k)
+{
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128d abs_mask = _mm_castsi128_pd(_mm_set1_epi64x(0x7FFFFFFFFFFFFFFFLL));
+    const __m128d top = _mm_set1_pd(DBL_MAX);
+    __m128d bad = _mm_setzero_pd();
+    for (; i + 2 <= k; i += 2) /* !(|x| <= DBL_MAX): an infinity, or a NaN (unordered) */
+        bad = _mm_or_pd(bad, _mm_cmpnle_pd(_mm_and_pd(_mm_loadu_pd(xs + i), abs_mask), top));
+    if (_mm_movemask_pd(bad) != 0)
+        return 1;
+#endif
+    for (; i < k; i++)
+        if (!(fabs(xs[i]) <= DBL_MAX))
+            return 1;
+    return 0;
+}
+
 int stats_add_many(Stats *s, const double *xs, size_t k)
 {
-    for (size_t i = 0; i < k; i++)
-        if (isnan(xs[i]))
-            return STATS_ENAN; /* nothing added */
+    int nonfinite = any_nonfinite(xs, k);
+    if (nonfinite)
+        for (size_t i = 0; i < k; i++)
+            if (isnan(xs[i]))
+                return STATS_ENAN; /* nothing added */
     if (s->sketch || k == 0) {
         for (size_t i = 0; i < k; i++) {
             int rc = stats_add(s, xs[i]);
@@ -431,29 +462,46 @@ int stats_add_many(Stats *s, const double *xs, size_t k)
     }
     if (reserve(s, k) != STATS_OK)
         return STATS_ENOMEM;
-    memcpy(s->v + s->n, xs, k * sizeof *xs);
-    if (s->sorted) {
-        double prev = s->n > 0 ? s->v[s->n - 1] : -HUGE_VAL;
-        for (size_t i = 0; i < k && s->sorted; i++) {
-            s->sorted = xs[i] >= prev;
-            prev = xs[i];
-        }
-    }
     s->queries = 0;
     s->m2_known = 0;
     double lo = s->min, hi = s->max, sum = s->sum, comp = s->comp;
-    for (size_t i = 0; i < k; i++) {
-        double x = xs[i];
-        lo = x < lo ? x : lo;
-        hi = x > hi ? x : hi;
-        if (isinf(x)) {
-            if (x > 0)
-                s->n_pinf++;
-            else
-                s->n_ninf++;
-            continue;
+    if (!nonfinite) {
+        /* the common case in one pass: kept, order, extremes and the compensated sum,
+           each with the very operations of the general loop below (the same bits) */
+        double *v = s->v + s->n, prev = s->n > 0 ? v[-1] : -HUGE_VAL;
+        int sorted = s->sorted;
+        for (size_t i = 0; i < k; i++) {
+            double x = xs[i];
+            v[i] = x;
+            sorted &= x >= prev;
+            prev = x;
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+            neumaier_add(&sum, &comp, x);
         }
-        neumaier_add(&sum, &comp, x);
+        s->sorted = sorted;
+    } else {
+        memcpy(s->v + s->n, xs, k * sizeof *xs);
+        if (s->sorted) {
+            double prev = s->n > 0 ? s->v[s->n - 1] : -HUGE_VAL;
+            for (size_t i = 0; i < k && s->sorted; i++) {
+                s->sorted = xs[i] >= prev;
+                prev = xs[i];
+            }
+        }
+        for (size_t i = 0; i < k; i++) {
+            double x = xs[i];
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+            if (isinf(x)) {
+                if (x > 0)
+                    s->n_pinf++;
+                else
+                    s->n_ninf++;
+                continue;
+            }
+            neumaier_add(&sum, &comp, x);
+        }
     }
     s->min = lo;
     s->max = hi;

@@ -258,33 +258,11 @@ function M.plan_import(src)
   return plan
 end
 
--- Copies one regular file, checking every read, write and close; keeps the timestamps.
+-- Copies one regular file into a new file (a reflink or copy_file_range where the
+-- filesystem can, else read and write; never over an existing file; a failed copy
+-- leaves nothing, and the error names both files); keeps the timestamps.
 local function copy_file(from, to)
-  local inf, ierr = io.open(from, "rb")
-  if not inf then error(("%s: cannot read: %s"):format(from, tostring(ierr)), 0) end
-  local out, oerr = io.open(to, "wb")
-  if not out then
-    inf:close()
-    error(("%s: cannot write: %s"):format(to, tostring(oerr)), 0)
-  end
-  while true do
-    local chunk, rerr = inf:read(1 << 20)
-    if not chunk then
-      if rerr then
-        inf:close(); out:close()
-        error(("%s: cannot read: %s"):format(from, tostring(rerr)), 0)
-      end
-      break
-    end
-    local ok, werr = out:write(chunk)
-    if not ok then
-      inf:close(); out:close()
-      error(("%s: cannot write: %s"):format(to, tostring(werr)), 0)
-    end
-  end
-  inf:close()
-  local ok, cerr = out:close()
-  if not ok then error(("%s: cannot write: %s"):format(to, tostring(cerr)), 0) end
+  proc.copy_file(from, to)
   local mtime = lfs.attributes(from, "modification")
   if mtime then lfs.touch(to, lfs.attributes(from, "access") or mtime, mtime) end
 end

@@ -4,14 +4,23 @@ FORMATS.md), each at least MB megabytes, written as a stream.
 
 usage: gen.py DIR MB        (files are kept and reused while their size fits)
 Shapes: inference-perf per-request array, vllm bench serve --save-detailed, guidellm
-benchmarks with per-request stats, a per-request CSV. Deterministic (seeded).
+benchmarks with per-request stats, a per-request CSV (these four mostly text), raw vLLM
+scrapes, and three number-dense ones (issue 20): inference-perf records that are mostly
+per-token timestamp arrays, a --save-detailed file that is mostly ITLs, and a CSV of
+full-precision floats. Numbers are written as Python writes them (repr / json.dumps: the
+shortest repr that round-trips, up to 17 significant digits). Deterministic (seeded).
+
+usage: gen.py DIR MB --compare-b SHAPE PATH   writes only the second run of the compare.lua
+       item: SHAPE (ip_tokens or inference_perf) with another seed
 """
 import json
 import os
 import random
 import sys
+import time
 
 out, target_mb = sys.argv[1], float(sys.argv[2])
+compare_b = sys.argv[4:6] if len(sys.argv) == 6 and sys.argv[3] == "--compare-b" else None
 target = int(target_mb * 1e6)
 os.makedirs(out, exist_ok=True)
 rnd = random.Random(20261129)
@@ -147,10 +156,6 @@ def csv_rows(path):
     os.rename(path + ".tmp", path)
 
 
-inference_perf(os.path.join(out, "inference_perf.json"))
-vllm_bench(os.path.join(out, "vllm_bench.json"))
-guidellm(os.path.join(out, "guidellm.json"))
-csv_rows(os.path.join(out, "requests.csv"))
 
 
 def prom_raw(folder, target_bytes):
@@ -212,5 +217,161 @@ def prom_raw(folder, target_bytes):
     open(os.path.join(folder, ".done"), "w").close()
 
 
-import time  # noqa: E402 (used by prom_raw)
+
+# A long text to cut texts from (cheaper than drawing each word); its own generator, so
+# that the shapes above stay as they were
+PROSE = " ".join(random.Random(7).choice(WORDS) for _ in range(4000)) + " "
+
+
+def ip_tokens(path, seed=20261201, slow=1.0):
+    """inference-perf per-request records whose bytes are mostly per-token timestamps:
+    v0.6.1's record layout with `chunk_times` and `output_token_times` (one token per
+    chunk, so the two are equal), epoch seconds with 17 significant digits. The text
+    parts that make the `inference_perf` shape text-heavy (the SSE body in `response`,
+    the raw `response_chunks`) are left out; the request body (a 512-token prompt)
+    stays. About 50 bytes of file per output token time."""
+    if done(path):
+        return
+    r = random.Random(seed)
+    with open(path + ".tmp", "w") as f:
+        f.write("[")
+        i, size = 0, 1
+        while size < target:
+            start = 1771234500.0 + i * 0.05 + r.random() * 0.01
+            n = r.randint(192, 320)
+            times, t = [], start + (0.02 + r.random() * 0.3) * slow
+            for _ in range(n):
+                times.append(t)
+                t += (0.005 + r.random() * 0.01) * slow
+            at = r.randrange(len(PROSE) - 2001)
+            req = json.dumps({"model": "Qwen/Qwen3-0.6B", "prompt": PROSE[at:at + 2000],
+                              "max_tokens": n, "ignore_eos": True, "stream": True,
+                              "stream_options": {"include_usage": True}})
+            rec = {
+                "start_time": start, "end_time": times[-1] + 0.001, "request": req,
+                "response": None,
+                "info": {
+                    "request_metrics": {"text": {"input_tokens": 512}, "image": None,
+                                        "video": None, "audio": None},
+                    "response_metrics": {
+                        "output_tokens": n,
+                        "server_usage": {"prompt_tokens": 512, "completion_tokens": n,
+                                         "total_tokens": 512 + n,
+                                         "prompt_tokens_details": {"cached_tokens": 128}},
+                        "chunk_times": times, "output_token_times": times},
+                    "extra_info": {}, "lora_adapter": None, "labels": {}, "input_tokens": 512},
+                "error": None,
+            }
+            s = ("," if i else "") + json.dumps(rec)
+            f.write(s)
+            size += len(s)
+            i += 1
+        f.write("]")
+    os.rename(path + ".tmp", path)
+
+
+def vllm_itls(path):
+    """`vllm bench serve --save-detailed` (v0.26 key set and order) that is essentially
+    `itls`: 128 to 384 ITLs a request, 17 significant digits, beside ttfts, latencies and
+    the other per-request arrays; a generated text of about 4 characters a token. About
+    26 bytes of file per ITL. The aggregates after the arrays are computed from them."""
+    if done(path):
+        return
+    r = random.Random(20261202)
+    per_req = 256 * 24  # a little under the real size: the file comes out >= MB
+    n = target // per_req + 1
+    outs = [r.randint(128, 384) for _ in range(n)]
+    ttfts = [0.02 + r.random() * 0.4 for _ in range(n)]
+    itl_sum, itl_n, tpots = 0.0, 0, []
+    lat = []
+    with open(path + ".tmp", "w") as f:
+        head = {"date": "20261201-101500", "endpoint_type": "openai", "backend": "openai",
+                "label": None, "model_id": "Qwen/Qwen3-0.6B", "tokenizer_id": "Qwen/Qwen3-0.6B",
+                "num_prompts": n, "request_rate": 8.0, "burstiness": 1.0, "max_concurrency": None,
+                "duration": n / 8.0, "completed": n, "failed": 0,
+                "total_input_tokens": 512 * n, "total_output_tokens": sum(outs),
+                "request_throughput": 8.0, "request_goodput": None,
+                "output_throughput": sum(outs) / (n / 8.0),
+                "total_token_throughput": (512 * n + sum(outs)) / (n / 8.0)}
+        f.write(json.dumps(head)[:-1])
+        f.write(', "input_lens": [' + ", ".join("512" for _ in range(n)) + "]")
+        f.write(', "output_lens": [' + ", ".join(str(o) for o in outs) + "]")
+        f.write(', "ttfts": [' + ", ".join(repr(x) for x in ttfts) + "]")
+        f.write(', "itls": [')
+        for i in range(n):
+            gaps = [0.004 + r.random() * 0.02 for _ in range(outs[i] - 1)]
+            itl_sum += sum(gaps)
+            itl_n += len(gaps)
+            lat.append(ttfts[i] + sum(gaps))
+            tpots.append(sum(gaps) / len(gaps))
+            f.write(("," if i else "") + "[" + ", ".join(repr(g) for g in gaps) + "]")
+        f.write('], "latencies": [' + ", ".join(repr(x) for x in lat) + "]")
+        f.write(', "start_times": [' + ", ".join(repr(81234.5 + i / 8.0 + r.random() * 0.01)
+                                                 for i in range(n)) + "]")
+        f.write(', "queue_times": [' + ", ".join(repr(r.random() * 1e-4) for _ in range(n)) + "]")
+        f.write(', "generated_texts": [')
+        for i in range(n):
+            at = r.randrange(len(PROSE) - 4 * outs[i] - 1)
+            f.write(("," if i else "") + json.dumps(PROSE[at:at + 4 * outs[i]]))
+        f.write('], "errors": [' + ", ".join('""' for _ in range(n)) + "]")
+        tail = {"max_output_tokens_per_s": 512.0, "max_concurrent_requests": 32, "rtfx": 0.0}
+
+        def pct(xs, p):
+            xs = sorted(xs)
+            h = p / 100 * (len(xs) - 1)
+            lo = int(h)
+            return xs[lo] if lo + 1 >= len(xs) else xs[lo] + (xs[lo + 1] - xs[lo]) * (h - lo)
+        for m, xs in (("ttft", ttfts), ("tpot", tpots), ("e2el", lat)):
+            tail["mean_%s_ms" % m] = sum(xs) / n * 1000
+            tail["median_%s_ms" % m] = pct(xs, 50) * 1000
+            tail["p99_%s_ms" % m] = pct(xs, 99) * 1000
+        # the pooled ITL's mean only: its percentiles would need every gap kept here
+        tail["mean_itl_ms"] = itl_sum / itl_n * 1000
+        f.write(", " + json.dumps(tail)[1:])
+    os.rename(path + ".tmp", path)
+
+
+def csv_floats(path):
+    """A per-request CSV of full-precision floats: three %r floats and two integers a row,
+    no text column; about 64 bytes a row."""
+    if done(path):
+        return
+    r = random.Random(20261203)
+    with open(path + ".tmp", "w") as f:
+        f.write("ttft_ms,tpot_ms,e2e_ms,input_tokens,output_tokens\n")
+        size, rows = 0, []
+        while size < target:
+            ttft = 20 + r.random() * 300
+            tpot = 4 + r.random() * 20
+            out = r.randint(64, 512)
+            row = "%r,%r,%r,%d,%d\n" % (ttft, tpot, ttft + (out - 1) * tpot, r.randint(128, 1024), out)
+            rows.append(row)
+            size += len(row)
+            if len(rows) == 10000:
+                f.write("".join(rows))
+                rows = []
+        f.write("".join(rows))
+    os.rename(path + ".tmp", path)
+
+
+if compare_b:
+    # the second run of the compare.lua item: the same shape, another seed (ip_tokens:
+    # 10 % slower too)
+    shape, path = compare_b
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if shape == "ip_tokens":
+        ip_tokens(path, seed=20261204, slow=1.1)
+    elif shape == "inference_perf":
+        rnd = random.Random(20261205)
+        inference_perf(path)
+    else:
+        sys.exit("gen.py: --compare-b: no shape %r (expected ip_tokens or inference_perf)" % shape)
+    sys.exit(0)
+inference_perf(os.path.join(out, "inference_perf.json"))
+vllm_bench(os.path.join(out, "vllm_bench.json"))
+guidellm(os.path.join(out, "guidellm.json"))
+csv_rows(os.path.join(out, "requests.csv"))
 prom_raw(os.path.join(out, "raw"), max(int(target_mb * 0.4e6), 2_000_000))
+ip_tokens(os.path.join(out, "ip_tokens.json"))
+vllm_itls(os.path.join(out, "vllm_itls.json"))
+csv_floats(os.path.join(out, "requests_floats.csv"))

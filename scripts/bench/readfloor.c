@@ -1,7 +1,7 @@
 /*
 ** The floor for `make bench`: read() whole files into a page-aligned buffer.
 **
-**   readfloor FILE...            reads them, prints bytes and a checksum
+**   readfloor FILE...            reads them, prints bytes and a checksum (JSON)
 **   readfloor --drop FILE...     first drops each file's pages from the page cache
 **                                (posix_fadvise DONTNEED), so the read brings it back
 **                                as a file read from disk
@@ -84,7 +84,7 @@ int main(int argc, char **argv)
         if (r < 0)
             return 1;
     }
-    printf("%llu %llu\n", total, x);
+    printf("{\"bytes\":%llu,\"sum\":%llu}\n", total, x);
     free(buf);
     return 0;
 }

@@ -3,6 +3,8 @@
 -- usage: llmdlua scan.lua SHAPE FILE [sketch]
 local scan, stats, json = require "llmd.scan", require "llmd.stats", require "llmd.json"
 local shape, path, sketch = arg[1], arg[2], arg[3] == "sketch"
+-- the number-dense shapes are read like the text-heavy ones of the same writer
+shape = ({ ip_tokens = "inference_perf", vllm_itls = "vllm_bench", csv_floats = "csv" })[shape] or shape
 
 local function acc()
   return stats.new(sketch and { sketch = 0.01 } or nil)

@@ -191,6 +191,115 @@ t.test("4: compare on a disk that fills at every point: success, or an error and
   t.ok(outcomes.ok > 0 and outcomes.failed > 0, ("both outcomes seen: %d ok, %d failed"):format(outcomes.ok, outcomes.failed))
 end)
 
+-- issue 20: proc.copy_file, the copy behind importing results without --link
+t.test("copy_file: byte-equal copies by reflink, copy_file_range and read/write", function()
+  local dir = t.tmpdir()
+  -- sizes: empty, 1 byte, and 3 MiB + 1234 (not a multiple of the page size; more
+  -- than one read of the 1 MiB buffer); the bytes are a pseudo-random pattern
+  local big = {}
+  for i = 1, (3 * 1024 * 1024 + 1234) // 4 + 1 do big[i] = string.pack("<I4", (i * 2654435761) % 4294967296) end
+  local sizes = { empty = "", one = "\0", big = table.concat(big):sub(1, 3 * 1024 * 1024 + 1234) }
+  for name, bytes in pairs(sizes) do
+    t.write(dir .. "/" .. name, bytes)
+    for _, first in ipairs { "reflink", "copy_file_range", "read" } do
+      local to = dir .. "/" .. name .. "." .. first
+      local n, how = proc.copy_file(dir .. "/" .. name, to, first)
+      t.eq(n, #bytes, name .. " by " .. first)
+      t.ok(how == "reflink" or how == "copy_file_range" or how == "read", how)
+      if first == "read" then t.eq(how, "read") end
+      t.ok(t.read(to) == bytes, name .. " by " .. first .. ": the same bytes")
+    end
+  end
+end)
+
+t.test("copy_file: never over an existing file or through a link; a folder is no file", function()
+  local dir = t.tmpdir()
+  t.write(dir .. "/src", "new")
+  t.write(dir .. "/mine", "the user's")
+  t.raises(dir .. "/mine: cannot create (copying " .. dir .. "/src): File exists",
+    proc.copy_file, dir .. "/src", dir .. "/mine")
+  t.eq(t.read(dir .. "/mine"), "the user's")
+  lfs.link(dir .. "/mine", dir .. "/link", true)
+  t.raises(dir .. "/link: cannot create (copying " .. dir .. "/src): File exists",
+    proc.copy_file, dir .. "/src", dir .. "/link")
+  t.eq(t.read(dir .. "/mine"), "the user's")
+  lfs.mkdir(dir .. "/sub")
+  t.raises(dir .. "/sub: cannot copy to " .. dir .. "/out: is a directory",
+    proc.copy_file, dir .. "/sub", dir .. "/out")
+  t.raises(dir .. "/none: cannot read (copying to " .. dir .. "/out): No such file or directory",
+    proc.copy_file, dir .. "/none", dir .. "/out")
+  t.eq(lfs.attributes(dir .. "/out"), nil)
+end)
+
+t.test("copy_file on a disk that fills: an error naming both files, nothing left behind", function()
+  local disk, why = small_disk(512)
+  if not disk then
+    io.stderr:write("  (tmpfs part skipped: " .. tostring(why):gsub("%s+$", "") .. ")\n")
+    return
+  end
+  local okrun, err = pcall(function()
+    local src = t.tmpdir() .. "/results.json"
+    t.write(src, ("x"):rep(1024 * 1024 + 7)) -- 1 MiB + 7 bytes: never fits in 512 KiB
+    for _, first in ipairs { "reflink", "copy_file_range", "read" } do
+      local to = disk .. "/copy." .. first
+      local ok, e = pcall(proc.copy_file, src, to, first)
+      t.ok(not ok, first .. ": the copy fails")
+      t.eq(e, to .. ": cannot write (copying " .. src .. "): No space left on device")
+      t.eq(lfs.attributes(to), nil, first .. ": no partial file left")
+    end
+    -- with room, the same copy succeeds on the same disk
+    local small = t.tmpdir() .. "/small.json"
+    t.write(small, ("y"):rep(100 * 1024 + 3))
+    t.eq(proc.copy_file(small, disk .. "/fits"), 100 * 1024 + 3)
+    t.eq(t.read(disk .. "/fits"), t.read(small))
+  end)
+  run { "umount", disk }
+  if not okrun then error(err, 0) end
+end)
+
+t.test("4: compare copying results on a disk that fills: an error and no partial file", function()
+  local disk, why = small_disk(2048)
+  if not disk then
+    io.stderr:write("  (tmpfs part skipped: " .. tostring(why):gsub("%s+$", "") .. ")\n")
+    return
+  end
+  local failed, in_copy = 0, 0
+  local okrun, err = pcall(function()
+    -- the two runs' results (68 KB each) are copied, not linked: with 1 to 40 free
+    -- pages the disk fills in one copied file or another, or in what follows
+    for free_pages = 1, 40, 3 do
+      run { "sh", "-c", "rm -rf " .. q(disk) .. "/* " .. q(disk) .. "/.??*" }
+      local st = run { "stat", "-f", "-c", "%a %S", disk }
+      local avail, bsize = st.stdout:match("(%d+) (%d+)")
+      local fill = tonumber(avail) * tonumber(bsize) - free_pages * 4096
+      if fill > 0 then
+        run { "dd", "if=/dev/zero", "of=" .. disk .. "/filler", "bs=4096", "count=" .. (fill // 4096) }
+      end
+      local r = run { LLMDLUA, "compare.lua", "--a", BASE, "--b", TREAT, "--parent", disk .. "/p", "--quiet" }
+      if not r.ok then
+        failed = failed + 1
+        t.ok(r.stderr:find("No space left on device", 1, true), "the cause named: " .. r.stderr)
+        t.ok(r.stderr:find(disk, 1, true), "the file named: " .. r.stderr)
+        if r.stderr:find("(copying ", 1, true) then in_copy = in_copy + 1 end
+      end
+      for _, w in ipairs(workspaces(disk .. "/p")) do
+        for rel, size in pairs(files_of(w)) do
+          local src = rel:match("^run%-a/results[^/]*/(.*)$") and BASE .. "/" .. rel:match("^run%-a/results[^/]*/(.*)$")
+            or rel:match("^run%-b/results[^/]*/(.*)$") and TREAT .. "/" .. rel:match("^run%-b/results[^/]*/(.*)$")
+          if src then
+            t.eq(size, lfs.attributes(src, "size"), rel .. ": a whole copy or none")
+          else
+            t.ok(size > 0, ("%d free pages: %s is empty"):format(free_pages, rel))
+          end
+        end
+      end
+    end
+  end)
+  run { "umount", disk }
+  if not okrun then error(err, 0) end
+  t.ok(in_copy > 0, ("some compares ran out of room copying results (%d failed)"):format(failed))
+end)
+
 -- Every entry under dir that is a link: { rel... }
 local function links_under(dir)
   local out = {}

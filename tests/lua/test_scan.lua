@@ -512,6 +512,49 @@ t.test("a file that shrinks while it is mapped and read is an error naming it, n
   t.eq(s:mean(), (7 + 2 + 4) / 3)
 end)
 
+t.test("duplicate keys after records that repeat their keys (the parser's layout cache)", function()
+  -- three good records with one layout, then a bad one: the duplicate is found wherever it
+  -- is, whichever way the value is read (a watched array, a projection, a container no
+  -- rule looks into); the places in the message are found here with string.find
+  local inner = '{"output_tokens": 3, "output_token_times": [1.0, 1.5, 2.0]}'
+  local good = '{"start_time": 1.5, "end_time": 2.5, "info": ' .. inner .. ', "error": null}'
+  local bad = {
+    -- the first key again, as the last
+    { '{"start_time": 1.5, "end_time": 2.5, "info": ' .. inner .. ', "error": null, "start_time": 3}', "start_time" },
+    -- the first key again, second
+    { '{"start_time": 1.5, "start_time": 2.5, "info": ' .. inner .. ', "error": null}', "start_time" },
+    -- the layout left at "x", then a key from before it, escaped
+    { '{"start_time": 1.5, "end_time": 2.5, "x": 0, "info": ' .. inner .. ', "\\u0065nd_time": 3}', "end_time" },
+    -- longer than the layout, then a key from it
+    { '{"start_time": 1.5, "end_time": 2.5, "info": ' .. inner .. ', "error": null, "y": 1, "error": 2}', "error" },
+    -- nested: the inner object's layout
+    { '{"start_time": 1.5, "end_time": 2.5, "info": {"output_tokens": 3, "output_token_times": [1.0], '
+      .. '"output_tokens": 4}, "error": null}', "output_tokens" },
+  }
+  local rulesets = {
+    function() return { { "$[*].info.output_token_times", stats.new(), reduce = "diffs" } } end,
+    function() return { { "$[*]", function() end, fields = { "start_time", "info.output_token_times[0]" } } } end,
+    function() return { { "$[*].error", stats.new(), skip = true } } end,
+  }
+  for i, case in ipairs(bad) do
+    local head = "[" .. good .. ", " .. good .. ",\n" .. good .. ", "
+    local doc = head .. case[1] .. "]"
+    local name = case[2]
+    -- the second occurrence (0-based byte offsets, as the message gives them); the
+    -- escaped one is found by its escape
+    local first = assert(doc:find('"' .. name .. '"', #head + 1, true)) - 1
+    local shown = name == "end_time" and '"\\u0065nd_time"' or '"' .. name .. '"'
+    local second = assert(doc:find(shown, first + 2, true)) - 1
+    local line2 = assert(doc:find("\n", 1, true)) -- line 2 starts after it (0-based offset)
+    local want = string.format('(text):2:%d: duplicate key "%s" in an object (first at line 2, byte %d) (byte %d)',
+      second - line2 + 1, name, first, second)
+    for k, rules in ipairs(rulesets) do
+      local err = t.raises(want, scan.json, { text = doc }, rules())
+      t.ok(err, string.format("case %d rules %d", i, k))
+    end
+  end
+end)
+
 t.test("duplicate keys: an error naming the key, not both values routed (issue 17)", function()
   -- a stale duplicate output_token_times turned an ITL mean of 6.89 ms into 172.40 ms:
   -- the record below has its times twice; nothing may be added from it
@@ -527,4 +570,135 @@ t.test("duplicate keys: an error naming the key, not both values routed (issue 1
   t.raises('duplicate key "output_token_times"', scan.json, { text = doc },
     { { "$[*]", function() end, fields = { "info.output_token_times[0]" } } })
   t.raises('duplicate key "x"', scan.json, { text = '[{"x": 1, "x": 2, "a": 3}]' }, { { "$[*].a", itl } })
+end)
+
+-- issue 20: the CSV fast lane against Python's csv module over the same bytes.
+-- python3 (stdlib csv, float()) reads the file and writes each column's values (repr)
+-- and the text column (hex) one per line; Lua's tonumber (strtod) reads them back.
+local CSV_TRUTH = [==[
+import csv, sys
+with open(sys.argv[1], newline="", encoding="utf-8-sig") as f, open(sys.argv[2], "w") as out:
+    rows = list(csv.reader(f))
+    head, rows = rows[0], [r for r in rows[1:] if r != []]
+    for r in rows:
+        assert len(r) == len(head), r
+    for name in ("ttft_ms", "tpot_ms"):
+        c = head.index(name)
+        out.write("%d\n" % len(rows))
+        out.writelines(repr(float(r[c])) + "\n" for r in rows)
+    c = head.index("status")
+    out.writelines(r[c].encode().hex() + "\n" for r in rows)
+]==]
+
+local function csv_truth(dir, path)
+  t.write(dir .. "/truth.py", CSV_TRUTH)
+  local r = proc.run({ "python3", dir .. "/truth.py", path, dir .. "/truth.txt" })
+  assert(r.ok, r.stderr)
+  local lines = {}
+  for l in io.lines(dir .. "/truth.txt") do lines[#lines + 1] = l end
+  local out, at = {}, 1
+  for _, name in ipairs { "ttft_ms", "tpot_ms" } do
+    local n, xs = tonumber(lines[at]), {}
+    for i = 1, n do xs[i] = tonumber(lines[at + i]) end
+    out[name], at = xs, at + n + 1
+  end
+  out.status = {}
+  for i = at, #lines do
+    out.status[#out.status + 1] = lines[i]:gsub("%x%x", function(h) return string.char(tonumber(h, 16)) end)
+  end
+  return out
+end
+
+t.test("CSV fast lane: 5 MB of quoted text, CRLF, a BOM, NULs, no final line end = Python's csv", function()
+  -- rows of random length, so that rows (and quoted fields over several lines) straddle
+  -- every 128 KiB read of a file handle and the 4 MiB window; the values are 17-digit
+  -- floats as Python's repr writes them, and other spellings
+  local dir = t.tmpdir()
+  math.randomseed(20)
+  local texts = { "ok", '"error, timeout"', '"said ""hi"""', '"two\r\nlines, ""quoted"""',
+    '"nul\0inside"', '""', "", '"' .. ("long text, "):rep(30) .. '"' }
+  local parts, size, starts = { "\xEF\xBB\xBFid,status,ttft_ms,tpot_ms,note\r\n" }, 0, {}
+  size = #parts[1]
+  local i = 0
+  while size < 5 * 1024 * 1024 do
+    i = i + 1
+    local ttft = 20 + math.random() * 300
+    local tpot = ("%.17g"):format(4 + math.random() * 20)
+    if i % 97 == 0 then tpot = ("%d"):format(math.random(0, 99)) end
+    if i % 89 == 0 then tpot = (" %.15g "):format(math.random()) end
+    local row = ("%d,%s,%.17g,%s,%s\r\n"):format(i, texts[math.random(#texts)], ttft, tpot,
+      math.random(5) == 1 and "" or ("n"):rep(math.random(1, 40)))
+    starts[size] = true
+    parts[#parts + 1] = row
+    size = size + #row
+  end
+  parts[#parts] = parts[#parts]:gsub("\r\n$", "") -- the last line ends without a line end
+  local path = dir .. "/r.csv"
+  t.write(path, table.concat(parts))
+  -- the read boundaries fall inside rows, not between them
+  local inside = 0
+  for k = 1, 40 do if not starts[k * 131072] then inside = inside + 1 end end
+  t.ok(inside >= 35, "rows straddle the reads")
+  local want = csv_truth(dir, path)
+  t.eq(#want.ttft_ms, i)
+
+  for _, how in ipairs { "mapped", "read", "records" } do
+    local ttft, tpot, status, ttft_rec = stats.new(), stats.new(), {}, {}
+    local rules = { { "ttft_ms", ttft }, { "tpot_ms", tpot } }
+    if how == "records" then
+      rules[3] = { "id", function(rec)
+        status[#status + 1] = rec.status or ""
+        ttft_rec[#ttft_rec + 1] = rec.ttft_ms
+      end, fields = { "status", "ttft_ms" } }
+    end
+    local src = path
+    if how == "read" then src = assert(io.open(path, "rb")) end
+    local r = scan.csv(src, rules)
+    if how == "read" then src:close() end
+    t.eq(r.records, i, how)
+    for name, s in pairs { ttft_ms = ttft, tpot_ms = tpot } do
+      local truth = stats.new()
+      for _, x in ipairs(want[name]) do truth:add(x) end
+      t.eq(s:count(), truth:count(), how .. " " .. name)
+      t.eq(s:sum(), truth:sum(), how .. " " .. name .. " sum") -- same values, same order
+      t.eq(s:min(), truth:min(), how .. " " .. name .. " min")
+      t.eq(s:max(), truth:max(), how .. " " .. name .. " max")
+      for _, p in ipairs { 1, 50, 99 } do t.eq(s:percentile(p), truth:percentile(p), how .. " p" .. p) end
+    end
+    if how == "records" then
+      t.eq(status, want.status)
+      t.eq(ttft_rec, want.ttft_ms)
+    end
+  end
+end)
+
+t.test("CSV edge files against Python's csv: header only, one row without a line end, short row", function()
+  local dir = t.tmpdir()
+  local function both(name, text)
+    local path = dir .. "/" .. name
+    t.write(path, text)
+    local s = stats.new()
+    local r = scan.csv(path, { { "ttft_ms", s }, { "tpot_ms", stats.new() } })
+    local want = csv_truth(dir, path)
+    t.eq(r.records, #want.ttft_ms, name)
+    local truth = stats.new()
+    for _, x in ipairs(want.ttft_ms) do truth:add(x) end
+    t.eq(s:count(), truth:count(), name)
+    t.eq(s:sum(), truth:sum(), name)
+  end
+  both("head.csv", "id,status,ttft_ms,tpot_ms\n")
+  both("head-crlf.csv", "\xEF\xBB\xBFid,status,ttft_ms,tpot_ms\r\n")
+  both("one.csv", "id,status,ttft_ms,tpot_ms\n1,ok,266.35052309161983,16.381057690427514")
+  both("cr.csv", "id,status,ttft_ms,tpot_ms\r\n1,ok,1.5,2\r\n2,\"a\r\nb\",2.5,3\r")
+  -- a row with too few fields: the file, the row's first line (3: the quoted field of
+  -- row 1 spans lines 2 and 3... counted by hand: header 1, row "1" on 2-3, short row 4)
+  t.write(dir .. "/short.csv", 'id,status,ttft_ms,tpot_ms\n1,"x\ny",1.5,2\n2,ok,2.5\n3,ok,1,1\n')
+  t.raises(dir .. "/short.csv:4: 3 fields, the header has 4", scan.csv, dir .. "/short.csv",
+    { { "ttft_ms", stats.new() } })
+  local rows = { "id,status,ttft_ms,tpot_ms" }
+  for k = 1, 300 do rows[#rows + 1] = ("%d,ok,%d.25,1"):format(k, k) end
+  rows[201] = "200,ok,200.25" -- data row 200 is line 201
+  t.write(dir .. "/short2.csv", table.concat(rows, "\n") .. "\n")
+  t.raises(dir .. "/short2.csv:201: 3 fields, the header has 4", scan.csv, dir .. "/short2.csv",
+    { { "ttft_ms", stats.new() } })
 end)

@@ -200,6 +200,7 @@ typedef struct DupGen {
     size_t n;
     uint64_t rnd;
     long first_dup; /* offset of the first key repeating one of its object's, or -1 */
+    long first_at;  /* and of the key it repeats */
 } DupGen;
 
 static unsigned dup_rand(DupGen *g, unsigned m)
@@ -235,15 +236,19 @@ static void dup_value(DupGen *g, int d)
         int big = dup_rand(g, 8) == 0;
         unsigned names = big ? 200 : 6, n = big ? 20 + dup_rand(g, 60) : dup_rand(g, 5);
         unsigned seen[80];
+        long seen_at[80];
         dup_put(g, "{");
         for (unsigned i = 0; i < n; i++) {
             if (i)
                 dup_put(g, ", ");
             unsigned name = dup_rand(g, names);
             for (unsigned j = 0; j < i; j++)
-                if (seen[j] == name && g->first_dup < 0)
+                if (seen[j] == name && g->first_dup < 0) {
                     g->first_dup = (long)g->n;
+                    g->first_at = seen_at[j];
+                }
             seen[i] = name;
+            seen_at[i] = (long)g->n;
             char key[32];
             if (dup_rand(g, 3) == 0) /* the first letter escaped */
                 snprintf(key, sizeof key, "\"\\u%04x%u\":", 'k', name);
@@ -254,6 +259,136 @@ static void dup_value(DupGen *g, int d)
         }
         dup_put(g, "}");
     }
+}
+
+/* ---- arrays of numbers passed over by json_skip: random documents ---- */
+
+typedef struct SkipOutcome {
+    JsonTok t;
+    uint64_t off, line, col;
+    char err[160];
+} SkipOutcome;
+
+/* Reads doc[0..n) to its end: token by token (way 0), or with json_skip over the outer
+   array after its '[' (way 1), or json_skip fed windows of 5 bytes (way 2). */
+static void skip_run(const char *doc, size_t n, int way, SkipOutcome *o)
+{
+    JsonParser p;
+    json_parser_init(&p);
+    size_t consumed = 0, end = way == 2 ? 0 : n;
+    int skipping = 0;
+    JsonTok t;
+    for (;;) {
+        if (way == 2)
+            end = end + 5 < n ? end + 5 : n;
+        p.base = consumed;
+        json_feed(&p, doc + consumed, end - consumed, end == n);
+        for (;;) {
+            if (skipping == 1) {
+                t = json_skip(&p, 1, SIZE_MAX);
+                if (t == JSON_ARR_END && p.depth == 0)
+                    skipping = 2;
+            } else {
+                t = json_next(&p);
+                if (t == JSON_ARR_BEGIN && way > 0 && skipping == 0 && p.depth == 1)
+                    skipping = 1;
+            }
+            if (t <= JSON_END)
+                break;
+        }
+        if (t != JSON_MORE)
+            break;
+        consumed += p.pos;
+    }
+    o->t = t;
+    o->off = p.err_off;
+    o->line = p.err_line;
+    o->col = p.err_col;
+    snprintf(o->err, sizeof o->err, "%s", t == JSON_ERROR ? p.err : "");
+    json_parser_free(&p);
+}
+
+/*
+** Records: arrays of objects repeating one key layout per depth (as result files do), so
+** that the parser's layout cache is exercised: most records follow it, some stop early,
+** go on past it, swap a key for another name (one of the layout's or not), or repeat a
+** key (first, last, anywhere), with nested records in values. lay[d][0..nlay[d]) is the
+** layout at depth d.
+*/
+static void dup_record(DupGen *g, int d, const unsigned lay[4][12], const unsigned *nlay)
+{
+    unsigned names[40], n = nlay[d];
+    for (unsigned i = 0; i < n; i++)
+        names[i] = lay[d][i];
+    unsigned what = dup_rand(g, 120);
+    if (what == 0 && n > 0) /* a prefix */
+        n = dup_rand(g, n);
+    else if (what == 1) /* longer: more keys, names of the layout's or new ones */
+        for (unsigned extra = 1 + dup_rand(g, 4); extra > 0 && n < 30; extra--)
+            names[n++] = dup_rand(g, 3) ? 50 + dup_rand(g, 40) : lay[d][dup_rand(g, nlay[d])];
+    else if (what == 2 && n > 0) /* a key swapped for another name */
+        names[dup_rand(g, n)] = dup_rand(g, 2) ? 90 + dup_rand(g, 5) : lay[d][dup_rand(g, nlay[d])];
+    else if (what == 3 && n > 0 && n < 30) { /* a key repeated: first, last or anywhere */
+        unsigned at = dup_rand(g, 3) == 0 ? n : 1 + dup_rand(g, n);
+        unsigned from = dup_rand(g, 3) == 0 ? 0 : dup_rand(g, at);
+        for (unsigned i = n; i > at; i--)
+            names[i] = names[i - 1];
+        names[at] = names[from];
+        n++;
+    } else if (what == 4 && n > 1) { /* two keys swapped: the layout left, no repeat */
+        unsigned a = dup_rand(g, n), b = dup_rand(g, n), t = names[a];
+        names[a] = names[b];
+        names[b] = t;
+    }
+    long at[40];
+    dup_put(g, "{");
+    for (unsigned i = 0; i < n; i++) {
+        if (i)
+            dup_put(g, ", ");
+        at[i] = (long)g->n;
+        for (unsigned j = 0; j < i; j++)
+            if (names[j] == names[i] && g->first_dup < 0) {
+                g->first_dup = (long)g->n;
+                g->first_at = at[j];
+            }
+        /* names short and long, alike but at their start or their end (every way names
+           are compared) */
+        char name[40], key[64];
+        unsigned nm = names[i];
+        if (nm % 7 == 5)
+            snprintf(name, sizeof name, "key%u", nm);
+        else if (nm % 7 == 6)
+            snprintf(name, sizeof name, "%u_key", nm);
+        else if (nm % 4 == 0)
+            snprintf(name, sizeof name, "k%u", nm);
+        else if (nm % 4 == 1)
+            snprintf(name, sizeof name, "response_%u", nm);
+        else if (nm % 4 == 2)
+            snprintf(name, sizeof name, "%u_metric_name", nm);
+        else
+            snprintf(name, sizeof name, "a_much_longer_key_name_%u", nm);
+        if (dup_rand(g, 6) == 0) /* the first letter escaped: the same name */
+            snprintf(key, sizeof key, "\"\\u%04x%s\":", name[0], name + 1);
+        else
+            snprintf(key, sizeof key, "\"%s\":", name);
+        dup_put(g, key);
+        if (d < 3 && dup_rand(g, 8) == 0) { /* a nested record, or an array of them */
+            if (dup_rand(g, 2)) {
+                dup_record(g, d + 1, lay, nlay);
+            } else {
+                dup_put(g, "[");
+                for (unsigned k = dup_rand(g, 4); k > 0; k--) {
+                    dup_record(g, d + 1, lay, nlay);
+                    if (k > 1)
+                        dup_put(g, ",");
+                }
+                dup_put(g, "]");
+            }
+        } else {
+            dup_put(g, dup_rand(g, 2) ? "1.5" : "\"v\"");
+        }
+    }
+    dup_put(g, "}");
 }
 
 int main(void)
@@ -649,15 +784,31 @@ int main(void)
            7 bytes, fails exactly where a naive O(n^2) check over each object's names
            finds the first repeat, and nowhere else */
         int bad = 0, dups = 0;
+        int record_dups = 0;
         for (int r = 0; r < 3000 && bad < 5; r++) {
             static DupGen g;
             g.n = 0;
             g.rnd = (uint64_t)r * 2654435761u + 1;
-            g.first_dup = -1;
+            g.first_dup = g.first_at = -1;
             dup_put(&g, "[");
-            dup_value(&g, 0);
+            if (r % 2) {
+                dup_value(&g, 0);
+            } else { /* records repeating a layout per depth, from 1 to 12 keys */
+                unsigned lay[4][12], nlay[4];
+                for (int d = 0; d < 4; d++) {
+                    nlay[d] = 1 + dup_rand(&g, 12);
+                    for (unsigned i = 0; i < nlay[d]; i++)
+                        lay[d][i] = (unsigned)d * 12 + i;
+                }
+                for (unsigned k = 2 + dup_rand(&g, 12); k > 0; k--) {
+                    dup_record(&g, 0, lay, nlay);
+                    if (k > 1)
+                        dup_put(&g, ",");
+                }
+            }
             dup_put(&g, "]");
             dups += g.first_dup >= 0;
+            record_dups += g.first_dup >= 0 && r % 2 == 0;
             for (int way = 0; way < 3; way++) {
                 json_parser_init(&p);
                 JsonTok t;
@@ -681,9 +832,12 @@ int main(void)
                     while (t > JSON_END)
                         t = json_next(&p);
                 }
+                char first[64]; /* where the message says the first one is */
+                snprintf(first, sizeof first, "(first at line 1, byte %ld)", g.first_at);
                 int ok = g.first_dup < 0 ? t == JSON_END
                                          : t == JSON_ERROR && p.err_off == (uint64_t)g.first_dup &&
-                                               strncmp(p.err, "duplicate key", 13) == 0;
+                                               strncmp(p.err, "duplicate key", 13) == 0 &&
+                                               strstr(p.err, first) != NULL;
                 if (!ok) {
                     fprintf(stderr, "  doc %d way %d: want %ld, got %d at %llu: %s\n", r, way,
                             g.first_dup, (int)t, (unsigned long long)p.err_off, p.err);
@@ -693,6 +847,57 @@ int main(void)
             }
         }
         CHECK(bad == 0 && dups > 500 && dups < 2500); /* both outcomes well exercised */
+        CHECK(record_dups > 300 && record_dups < 1200); /* in records too */
+    }
+
+    TEST("arrays of numbers passed over by json_skip end exactly as json_next reads them")
+    {
+        /* valid numbers (short, timestamp-long, past 32 bytes, exponents) and bad ones,
+           between separators good and bad, across lines; the outcome (end, or the error's
+           message, offset, line and column) must not depend on how the array is read */
+        static const char *const good[] = {
+            "0", "-0", "7", "-12", "0.5", "-0.25", "1771234500.4412345", "0.013400123004635213",
+            "1e5", "2.5E-3", "-1E+2", "123456789012345678901234567890123456.5",
+            "1234567890123456789012345678901234567890", "0.000000000000000000000000000001"};
+        static const char *const bad[] = {
+            "01", "1.", ".5", "-", "1.2.3", "1e", "1e+", "--1", "1..2", "0x10", "-01", "1.e5",
+            "1e5e5", "+1", "1.5-2", "tru", "00", "1.5e3.2", "-a", "12345678901234567890.1.2",
+            "0.5x", "\"s\"", "[1]", "{}", "null"};
+        static const char *const sep[] = {", ", ",", ",\n  ", " ,\n", ",\r\n\t", " , "};
+        static const char *const bad_sep[] = {",,", " ", "\n", ", ,", ":"};
+        int bad_runs = 0, errors = 0;
+        uint64_t rnd = 7;
+        for (int r = 0; r < 4000 && bad_runs < 5; r++) {
+            char doc[4096];
+            size_t n = 0;
+            doc[n++] = '[';
+            unsigned count = (unsigned)((rnd = rnd * 6364136223846793005ULL + 1) >> 33) % 60;
+            for (unsigned i = 0; i < count && n < sizeof doc - 200; i++) {
+                rnd = rnd * 6364136223846793005ULL + 1442695040888963407ULL;
+                unsigned x = (unsigned)(rnd >> 33);
+                const char *sp = i == 0 ? "" : x % 97 == 0 ? bad_sep[x / 97 % 5] : sep[x / 7 % 6];
+                const char *v = x % 89 == 0 ? bad[x / 89 % 25] : good[x / 3 % 14];
+                n += (size_t)snprintf(doc + n, sizeof doc - n, "%s%s", sp, v);
+            }
+            n += (size_t)snprintf(doc + n, sizeof doc - n, "]");
+            if (r % 5 == 0) /* cut short somewhere */
+                n = 1 + (size_t)(rnd >> 40) % n;
+            SkipOutcome o[3];
+            for (int way = 0; way < 3; way++)
+                skip_run(doc, n, way, &o[way]);
+            errors += o[0].t == JSON_ERROR;
+            for (int way = 1; way < 3; way++)
+                if (o[way].t != o[0].t || strcmp(o[way].err, o[0].err) != 0 ||
+                    (o[0].t == JSON_ERROR && (o[way].off != o[0].off || o[way].line != o[0].line ||
+                                              o[way].col != o[0].col))) {
+                    fprintf(stderr, "  doc %d way %d: %d %s at %llu:%llu vs %d %s at %llu:%llu\n",
+                            r, way, (int)o[way].t, o[way].err, (unsigned long long)o[way].line,
+                            (unsigned long long)o[way].col, (int)o[0].t, o[0].err,
+                            (unsigned long long)o[0].line, (unsigned long long)o[0].col);
+                    bad_runs++;
+                }
+        }
+        CHECK(bad_runs == 0 && errors > 800 && errors < 3200); /* both outcomes exercised */
     }
 
     TEST("JSON Lines mode accepts several top-level values")

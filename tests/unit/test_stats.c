@@ -241,6 +241,74 @@ int main(void)
         stats_free(&s);
     }
 
+    TEST("add_many's one-pass lane (finite batches) is the textbook loop, bit for bit")
+    {
+        /* the reference: Neumaier's compensated sum with its two branches as published,
+           min and max by strict comparison (the first of equal extremes stays: -0 or +0),
+           sorted while no sample is below the one before; written here, not taken from
+           stats.c. Streams: magnitudes far apart and both signs (each branch taken),
+           signed zeros as the extremes, and ascending runs. */
+        int bad = 0;
+        for (int kind = 0; kind < 3; kind++) {
+            Stats s;
+            stats_init(&s, 0);
+            double sum = 0, comp = 0, lo = HUGE_VAL, hi = -HUGE_VAL, prev = -HUGE_VAL;
+            int sorted = 1;
+            size_t n = 0;
+            double batch[300];
+            for (int round = 0; round < 400; round++) {
+                size_t k = (size_t)(next_u64() % 300);
+                for (size_t i = 0; i < k; i++) {
+                    uint64_t r = next_u64() % 8;
+                    double zero = next_u64() & 1 ? 0.0 : -0.0;
+                    if (kind == 0) /* |x| above and below |sum|, subnormals */
+                        batch[i] = r == 0   ? zero
+                                   : r == 1 ? ldexp(uniform() - 0.5, (int)(next_u64() % 200) - 100)
+                                   : r == 2 ? 4.9e-324 * (double)(next_u64() % 5)
+                                   : r < 5  ? (next_u64() & 1 ? -1 : 1) *
+                                                  ldexp(1 + uniform(), (int)(next_u64() % 60))
+                                            : (uniform() - 0.5) * 1e6;
+                    else if (kind == 1) /* zeros of both signs and positives: min is a zero */
+                        batch[i] = r < 4 ? zero : uniform() * 10;
+                    else /* ascending, with a step down now and then */
+                        batch[i] = (double)n + (double)i * 0.25 - (r == 0 && round % 7 == 6);
+                }
+                for (size_t i = 0; i < k; i++) {
+                    double x = batch[i], t = sum + x;
+                    if (fabs(sum) >= fabs(x))
+                        comp += (sum - t) + x;
+                    else
+                        comp += (x - t) + sum;
+                    sum = t;
+                    if (x < lo)
+                        lo = x;
+                    if (x > hi)
+                        hi = x;
+                    if (sorted && x < prev)
+                        sorted = 0;
+                    prev = x;
+                }
+                if (stats_add_many(&s, batch, k) != STATS_OK)
+                    bad = 1;
+                n += k;
+                if (memcmp(&s.sum, &sum, sizeof sum) != 0 ||
+                    memcmp(&s.comp, &comp, sizeof comp) != 0 ||
+                    memcmp(&s.min, &lo, sizeof lo) != 0 || memcmp(&s.max, &hi, sizeof hi) != 0 ||
+                    s.sorted != sorted || s.n != n) {
+                    if (bad++ == 0)
+                        fprintf(stderr, "  stream %d, batch %d: differs from the reference\n",
+                                kind, round);
+                }
+                if (kind == 2 && round == 5) /* still sorted before the first step down */
+                    CHECK(s.sorted == 1);
+            }
+            if (kind == 1) /* the extremes here are signed zeros: both kinds were seen */
+                CHECK(lo == 0 && s.min == 0);
+            stats_free(&s);
+        }
+        CHECK(bad == 0);
+    }
+
     TEST("the exact variance follows the samples (kept between changes, not after)")
     {
         Stats s;

@@ -1,0 +1,188 @@
+-- make bench's own checks (scripts/bench/): report.lua must fail on numbers that
+-- disagree and say met / NOT met from the times it is given; ref.py's pure-Python
+-- references (the hand-written Prometheus parser, the sorted-list percentiles) must give
+-- the numbers worked out by hand here. No numpy, pandas or prometheus_client needed.
+local t = require "testlib"
+local json = require "llmd.json"
+local proc = require "llmd.proc"
+
+local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
+local LLMDLUA = ROOT .. "/llmdlua"
+
+-- results.jsonl from ITEMS ({item, bytes, runs}) and RUNS ({item, phase, tool, secs, out})
+local function report(lines)
+  local dir = t.tmpdir()
+  local buf = {}
+  for _, l in ipairs(lines) do buf[#buf + 1] = json.encode(l) end
+  t.write(dir .. "/results.jsonl", table.concat(buf, "\n") .. "\n")
+  return proc.run { LLMDLUA, ROOT .. "/scripts/bench/report.lua", dir .. "/results.jsonl" }
+end
+
+local function summary(p90, extra)
+  local s = { itl = { count = 3, mean = 0.5, p50 = 0.25, p90 = p90, p99 = 1.0 }, rss_kb = 8192 }
+  for k, v in pairs(extra or {}) do s[k] = v end
+  return s
+end
+
+-- one shape of 100 MB: floor 0.1 s, llmdlua 0.15 s, numpy 2 s, python 4 s; as written,
+-- floor 0.1 s and llmdlua 0.25 s. OVERRIDE replaces a tool's output.
+local function shape_lines(item, refs, override)
+  override = override or {}
+  local function out(tool, s) return override[tool] or s end
+  local L = { { item = item, bytes = 100000000, runs = 1 },
+    { item = item, phase = "read", tool = "floor", secs = 0.1, out = { bytes = 100000000, sum = 1 } },
+    { item = item, phase = "read", tool = "llmdlua", secs = 0.15,
+      out = out("llmdlua", summary(0.75, { kept = 1000, rss_kb = 20480 })) },
+    { item = item, phase = "read", tool = "sketch", secs = 0.2,
+      out = out("sketch", summary(0.7501, { kept = 0, rss_kb = 8192 })) },
+    { item = item, phase = "read", tool = refs[1], secs = 4.0, out = out(refs[1], summary(0.75, { rss_kb = 900000 })) },
+    { item = item, phase = "read", tool = refs[2], secs = 2.0, out = out(refs[2], summary(0.75, { rss_kb = 800000 })) },
+    { item = item, phase = "written", tool = "floor", secs = 0.1, out = override.wfloor or { bytes = 100000000, sum = 1 } },
+    { item = item, phase = "written", tool = "llmdlua", secs = 0.25,
+      out = out("wllmdlua", summary(0.75, { kept = 1000, rss_kb = 20480 })) },
+  }
+  return L
+end
+
+t.test("bench report: the goals from the times, by hand", function()
+  local r = report(shape_lines("ip_tokens", { "python", "numpy" }))
+  t.eq(r.code, 0, r.stderr)
+  -- 100 MB: llmdlua 100/0.15 = 666.7 MB/s, the floor 1000 MB/s (1.5x its time), numpy
+  -- 50 MB/s (2/0.15 = 13.3x); as written 400 MB/s, 2.5x the floor, 2/0.25 = 8.0x numpy;
+  -- RSS 20 MB of 32 + 8 * 1000 / 2^20 = 32.0 MB
+  local o = r.stdout
+  t.ok(o:find("ip_tokens%s+>= 10x the best other tool%s+met%s+13.3x numpy"), o)
+  t.ok(o:find("ip_tokens%s+within 2x of the read%(%) floor%s+met%s+1.5x"), o)
+  t.ok(o:find("ip_tokens%s+number%-dense: >= 1 GB/s%s+NOT met%s+667 MB/s"), o)
+  t.ok(o:find("ip_tokens %(as written%)%s+>= 10x the best other tool%s+NOT met%s+8.0x numpy"), o)
+  t.ok(o:find("ip_tokens %(as written%)%s+within 2x of the read%(%) floor%s+NOT met%s+2.5x"), o)
+  t.ok(o:find("ip_tokens%s+peak RSS <= 32 MB %+ 8 B a sample%s+met%s+20.0 of 32.0 MB"), o)
+  t.ok(o:find("3 of 7 met", 1, true), o) -- 10x, 2x of the floor, RSS
+end)
+
+t.test("bench report: a percentile one ulp apart between two exact tools fails the bench", function()
+  -- 0.7500000000000001 is 0.75 plus one ulp (2^-53), the shortest text that reads back so
+  local r = report(shape_lines("ip_tokens", { "python", "numpy" }, { numpy = summary(0.7500000000000001) }))
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("ip_tokens: the numbers disagree: itl p90", 1, true), r.stderr)
+  -- a sample lost in the run as written
+  local lost = summary(0.75, { kept = 999, rss_kb = 20480 })
+  lost.itl.count = 2
+  r = report(shape_lines("ip_tokens", { "python", "numpy" }, { wllmdlua = lost }))
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("itl count", 1, true), r.stderr)
+end)
+
+t.test("bench report: pandas' converter may be an ulp off, not more; the sketch 1 %", function()
+  local r = report(shape_lines("csv_floats", { "python", "pandas" }, { pandas = summary(0.7500000000000001) }))
+  t.eq(r.code, 0, r.stderr)
+  r = report(shape_lines("csv_floats", { "python", "pandas" }, { pandas = summary(0.75 * (1 + 1e-12)) }))
+  t.eq(r.code, 1)
+  r = report(shape_lines("csv_floats", { "python", "pandas" }, { sketch = summary(0.75 * 1.02) }))
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("sketch", 1, true), r.stderr)
+end)
+
+t.test("bench report: a floor that read fewer bytes than the file fails the bench", function()
+  local r = report(shape_lines("ip_tokens", { "python", "numpy" }, { wfloor = { bytes = 99999999, sum = 1 } }))
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("ip_tokens: the floor read 99999999 bytes of 100000000", 1, true), r.stderr)
+end)
+
+t.test("bench report: raw scrapes against the hand-written parser, memory with half the files", function()
+  local kv = function(rss) return { kv = { count = 1, mean = 0.5, p50 = 10, p90 = 20, p99 = 0.3 }, rss_kb = rss, kept = 0 } end
+  local function lines(all_rss)
+    return { { item = "prom", bytes = 200000000, runs = 1 },
+      { item = "prom", phase = "read", tool = "floor", secs = 0.1, out = { bytes = 200000000, sum = 1 } },
+      { item = "prom", phase = "read", tool = "llmdlua", secs = 0.25, out = kv(all_rss) },
+      { item = "prom", phase = "read", tool = "sketch", secs = 0.25, out = kv(all_rss) },
+      { item = "prom", phase = "read", tool = "prometheus_client", secs = 5, out = kv(30000) },
+      { item = "prom", phase = "read", tool = "handparser", secs = 1, out = kv(15000) },
+      { item = "prom", phase = "half", tool = "llmdlua", secs = 0.2, out = kv(12288) } }
+  end
+  -- 1 / 0.25 = 4.0x the hand parser; 12 MB for half the files, 12 or 30 MB for all
+  local r = report(lines(12288))
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:find("prom%s+>= 3x the hand%-written parser%s+met%s+4.0x"), r.stdout)
+  t.ok(r.stdout:find("prom%s+memory flat in the number of files%s+met"), r.stdout)
+  r = report(lines(30720))
+  t.ok(r.stdout:find("prom%s+memory flat in the number of files%s+NOT met%s+30.0 MB for all files, 12.0 MB for half"),
+    r.stdout)
+end)
+
+t.test("bench report: compare.lua against cp -r, and a copy that lost bytes", function()
+  local function lines(copied)
+    return { { item = "compare", shape = "ip_tokens", bytes = 1000000, runs = 1 },
+      { item = "compare", phase = "read", tool = "floor", secs = 0.2, out = { bytes = 1000000, sum = 1 } },
+      { item = "compare", phase = "read", tool = "cp", secs = 1.0, out = { bytes = 1000000 } },
+      { item = "compare", phase = "read", tool = "compare", secs = 1.5, out = { bytes = copied } },
+      { item = "compare", phase = "read", tool = "compare_link", secs = 1.2, out = { bytes = 0 } } }
+  end
+  local r = report(lines(1000000))
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:find("compare%s+compare.lua within 2x of cp %-r%s+met%s+1.50x"), r.stdout)
+  r = report(lines(999000))
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("compare: compare copied 999000 bytes of 1000000", 1, true), r.stderr)
+end)
+
+-- ref.py with Python's standard library only (python3 on PATH)
+local function ref(tool, shape, path)
+  local r = proc.run { "python3", ROOT .. "/scripts/bench/ref.py", tool, shape, path }
+  t.eq(r.code, 0, r.stderr)
+  return json.decode(r.stdout)
+end
+
+t.test("bench ref.py: sorted-list percentiles with numpy's linear rule, by hand", function()
+  local dir = t.tmpdir()
+  t.write(dir .. "/v.json", '{"ttfts": [4.0, 1.0, 3.0, 2.0], "itls": [[1.0, 2.0], [], [3.0, 4.0]],'
+    .. ' "latencies": [2.0, 2.0, 2.0, 2.0]}')
+  local o = ref("python", "vllm_itls", dir .. "/v.json")
+  -- 1, 2, 3, 4: p50 at rank 1.5 = 2.5; p90 at 2.7 = 3.7; p99 at 2.97 = 3.97; mean 2.5
+  for _, m in ipairs { "ttft", "itl" } do
+    t.eq(o[m].count, 4)
+    t.eq(o[m].mean, 2.5)
+    t.eq(o[m].p50, 2.5)
+    t.near(o[m].p90, 3.7, 1e-15)
+    t.near(o[m].p99, 3.97, 1e-15)
+  end
+  t.eq(o.e2e.p90, 2.0)
+end)
+
+t.test("bench ref.py: the hand-written Prometheus parser, increases with a reset, the quantile", function()
+  local dir = t.tmpdir()
+  -- pod p0: queries 100, 300, 50 (a reset: 200 + 50), hits 50, 150, 20 (100 + 20);
+  -- pod p1: queries 0, 100, 400, hits 0, 80, 280. Totals: queries 650, hits 400.
+  -- TTFT buckets, increases summed over pods: le 0.1: 6, le 0.5: 10 + 4 = 14, +Inf:
+  -- 11 + 4 = 15; rank 0.9 * 15 = 13.5 falls in (0.1, 0.5]: 0.1 + 0.4 * (13.5 - 6) / 8 = 0.475
+  local pods = {
+    p0 = { q = { 100, 300, 50 }, h = { 50, 150, 20 }, b1 = { 0, 4, 6 }, b5 = { 0, 8, 10 }, inf = { 0, 10, 11 } },
+    p1 = { q = { 0, 100, 400 }, h = { 0, 80, 280 }, b1 = { 0, 0, 0 }, b5 = { 0, 2, 4 }, inf = { 0, 2, 4 } },
+  }
+  for pod, v in pairs(pods) do
+    for i, ts in ipairs { 1771233602, 1771233617, 1771233632 } do
+      local lab = 'engine="0",model_name="Qwen/Qwen3-0.6B"'
+      t.write(("%s/%s_%d_metrics.log"):format(dir, pod, ts), table.concat({
+        "# Timestamp: 2026-02-16T09:20:32+0000", "# Pod: " .. pod, "# PodIP: 10.0.0.1",
+        "# Source: prometheus_metrics", "",
+        "# HELP vllm:prefix_cache_queries_total Prefix cache queries.",
+        "# TYPE vllm:prefix_cache_queries_total counter",
+        ("vllm:prefix_cache_queries_total{%s} %.1f"):format(lab, v.q[i]),
+        ("vllm:prefix_cache_hits_total{%s} %.1f"):format(lab, v.h[i]),
+        ("vllm:num_requests_running{%s} 3.0"):format(lab),
+        ('vllm:time_to_first_token_seconds_bucket{engine="0",le="0.1",model_name="Qwen/Qwen3-0.6B"} %.1f')
+          :format(v.b1[i]),
+        ('vllm:time_to_first_token_seconds_bucket{engine="0",le="0.5",model_name="Qwen/Qwen3-0.6B"} %.1f')
+          :format(v.b5[i]),
+        ('vllm:time_to_first_token_seconds_bucket{engine="0",le="+Inf",model_name="Qwen/Qwen3-0.6B"} %.1f')
+          :format(v.inf[i]),
+        "",
+      }, "\n"))
+    end
+  end
+  local o = ref("handparser", "prom", dir)
+  t.eq(o.kv.p50, 400.0)
+  t.eq(o.kv.p90, 650.0)
+  t.eq(o.kv.mean, 400 / 650)
+  t.near(o.kv.p99, 0.475, 1e-12)
+end)

@@ -413,13 +413,20 @@ static const struct {
     Blocks64Fn fn;
 } block_scanners[] = {
 #ifdef JSON_WIDE_SIMD
-    {"avx512", "avx512bw", blocks64_avx512},
-    {"avx2",   "avx2",     blocks64_avx2  },
+    {"avx512",   "avx512bw", blocks64_avx512},
+    {"avx2",     "avx2",     blocks64_avx2  },
 #endif
-    {"sse2",   NULL,       blocks64_sse2  },
+    {"sse2",     NULL,       blocks64_sse2  },
+    {"portable", NULL,       NULL           }, /* never chosen: the tests ask for it */
 };
 enum { N_SCANNERS = sizeof block_scanners / sizeof block_scanners[0] };
-static int block_scanner = N_SCANNERS - 1;
+static int block_scanner = N_SCANNERS - 2;
+
+/* The SIMD lanes are on (not "portable"). */
+static inline int simd_on(void)
+{
+    return block_scanners[block_scanner].fn != NULL;
+}
 
 static int cpu_has(const char *feature)
 {
@@ -474,6 +481,8 @@ static size_t next_special(const unsigned char *b, size_t i, size_t n, int *esca
 {
 #if defined(__SSE2__)
     int carry;
+    if (!simd_on())
+        goto portable;
     i = block_scanners[block_scanner].fn(b, i, n, escaped, &carry);
     if (carry < 0)
         return i;
@@ -511,6 +520,7 @@ static size_t next_special(const unsigned char *b, size_t i, size_t n, int *esca
             return i + (size_t)__builtin_ctz(stop);
         i += next;
     }
+portable:
 #endif
     for (; i + 8 <= n; i += 8) {
         uint64_t v;
@@ -538,7 +548,7 @@ static inline JsonTok parse_string(JsonParser *p)
     size_t start = p->pos, i = start + 1;
 #if defined(__SSE2__)
     const unsigned char *b = (const unsigned char *)p->buf;
-    for (int k = 0; k < 2 && i + 16 <= p->len; k++) {
+    for (int k = 0; k < 2 && i + 16 <= p->len && simd_on(); k++) {
         unsigned m = special16(b + i);
         if (m == 0) {
             i += 16;
@@ -831,8 +841,8 @@ static inline size_t skip_ws(JsonParser *p, size_t i)
 ** on may be read but never taken (s[n] is no digit when avail > n). Used by the fast
 ** lane and json_number_in.
 */
-static inline size_t read_number(const char *s, size_t i, size_t n, size_t avail, int as_json_num,
-                                 double *out)
+static inline __attribute__((always_inline)) size_t
+read_number(const char *s, size_t i, size_t n, size_t avail, int as_json_num, double *out)
 {
     size_t start = i;
     int neg = 0, sig = 0, exact = 1, integral = 1;
@@ -1146,7 +1156,8 @@ __attribute__((constructor)) static void pow5_init(void)
 ** the significand, and an exactly halfway computed value (tie, or just above one?)
 ** with an even significand is left to strtod.
 */
-static int pow5_scale(uint64_t m, long q, int neg, double *out)
+static inline __attribute__((always_inline)) int pow5_scale(uint64_t m, long q, int neg,
+                                                            double *out)
 {
     if (q < POW5_MIN || q > POW5_MAX)
         return 0;
@@ -1251,10 +1262,10 @@ typedef struct JsonKeyObject {
     uint64_t filter;
     int big;
     size_t matched;
-    int follows; /* its layout, when matched > 0 */
-    int victim;  /* the layout a new one replaces next */
-    int closed;  /* objects closed at this depth (the first makes no layout: a small
-                    document's objects are mostly one of a kind) */
+    int follows;           /* its layout, when matched > 0 */
+    int victim;            /* the layout a new one replaces next */
+    int closed;            /* objects closed at this depth (the first makes no layout: a small
+                              document's objects are mostly one of a kind) */
     JsonKeyLayout *layout; /* LAYOUTS of them, or NULL: kept from one object to the next */
 } JsonKeyObject;
 
@@ -1433,9 +1444,10 @@ static inline int same_name(const char *a, const char *b, size_t n)
 /* Adds the name (its hash h, its quote at the absolute offset abs_at on line) to the
    entries of the object at depth d, known not to hold it yet. JSON_KEY, or an error at
    offset at when out of memory. */
-static inline __attribute__((always_inline)) JsonTok
-key_insert(JsonParser *p, int d, size_t at, const char *name, size_t n, uint64_t h, uint64_t abs_at,
-           uint64_t line)
+static inline __attribute__((always_inline)) JsonTok key_insert(JsonParser *p, int d, size_t at,
+                                                                const char *name, size_t n,
+                                                                uint64_t h, uint64_t abs_at,
+                                                                uint64_t line)
 {
     size_t obj = p->kobj[d].base;
     p->kobj[d].filter |= 1ULL << (h >> 58);
@@ -1468,6 +1480,8 @@ static __attribute__((noinline)) JsonTok key_diverge(JsonParser *p, int d, size_
     JsonKeyObject *o = &p->kobj[d];
     size_t matched = o->matched;
     o->matched = KEYS_DIVERGED;
+    if (matched == 0)
+        return JSON_KEY; /* (no layout followed yet) */
     const JsonKeyLayout *l = &o->layout[o->follows];
     for (size_t k = 0; k < matched; k++) {
         const JsonLayoutKey *lk = &l->keys[k];
@@ -1667,6 +1681,8 @@ static JsonTok value_done(JsonParser *p, JsonTok t)
 static __attribute__((noinline)) int key_objects_grow(JsonParser *p)
 {
     int cap = p->kobjcap ? p->kobjcap * 2 : 16;
+    while (cap <= p->depth) /* the first object may open deep in arrays */
+        cap *= 2;
     if (cap > JSON_MAX_DEPTH)
         cap = JSON_MAX_DEPTH;
     JsonKeyObject *o = (JsonKeyObject *)realloc(p->kobj, (size_t)cap * sizeof *o);
@@ -1831,10 +1847,10 @@ static inline size_t number_end(const char *s, size_t i, size_t n)
 #if defined(__SSE2__)
     /* the common form, digits with at most one point and no exponent, in one look at 32
        bytes: the first digit, no leading zero, the point neither first nor last */
-    if (i + 32 <= n) {
+    if (i + 32 <= n && simd_on()) {
         uint32_t digit = 0, point = 0;
         for (unsigned k = 0; k < 2; k++) {
-            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 16 * k));
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i + (size_t)16 * k));
             __m128i d = _mm_sub_epi8(v, _mm_set1_epi8('0'));
             __m128i is_digit = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
             digit |= (uint32_t)_mm_movemask_epi8(is_digit) << (16 * k);

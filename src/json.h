@@ -164,10 +164,11 @@ int json_num(JsonParser *p, int64_t *i, double *d);
 */
 size_t json_next_numbers(JsonParser *p, double *out, size_t max);
 /*
-** The instruction set strings are scanned with: "avx512", "avx2" or "sse2" on x86-64
-** (the best this CPU has, chosen at start-up), "portable" elsewhere. With want, switches
-** to that one if the CPU has it (the tests compare them) and returns its name, else
-** returns NULL and changes nothing.
+** The instruction set strings (and numbers passed over) are scanned with: "avx512",
+** "avx2" or "sse2" on x86-64 (the best this CPU has, chosen at start-up), "portable"
+** (plain C) elsewhere, or on x86-64 when asked for. With want, switches to that one if
+** the CPU has it (the tests compare them) and returns its name, else returns NULL and
+** changes nothing.
 */
 const char *json_simd(const char *want);
 /*

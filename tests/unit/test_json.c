@@ -729,6 +729,24 @@ int main(void)
         CHECK(run_all(&q, deep) == JSON_END);
         json_parser_free(&q);
         free(deep);
+        /* the first object deep inside arrays (the keys' state grows to its depth at
+           once): its keys are checked there like anywhere */
+        static const size_t depths[] = {15, 16, 17, 40, 500, JSON_MAX_DEPTH - 1};
+        for (size_t k = 0; k < sizeof depths / sizeof depths[0]; k++) {
+            size_t d = depths[k];
+            char *doc = malloc(2 * d + 32);
+            memset(doc, '[', d);
+            strcpy(doc + d, "{\"a\": 1, \"a\": 2}");
+            memset(doc + d + 16, ']', d);
+            doc[2 * d + 16] = '\0';
+            CHECK(run_all(&q, doc) == JSON_ERROR && strstr(q.err, "duplicate key \"a\"") != NULL &&
+                  q.err_off == d + 9);
+            json_parser_free(&q);
+            doc[d + 10] = 'b'; /* {"a": 1, "b": 2} */
+            CHECK(run_all(&q, doc) == JSON_END);
+            json_parser_free(&q);
+            free(doc);
+        }
     }
 
     TEST("a document fed one byte at a time gives the same tokens")
@@ -846,7 +864,7 @@ int main(void)
                 json_parser_free(&p);
             }
         }
-        CHECK(bad == 0 && dups > 500 && dups < 2500); /* both outcomes well exercised */
+        CHECK(bad == 0 && dups > 500 && dups < 2500);   /* both outcomes well exercised */
         CHECK(record_dups > 300 && record_dups < 1200); /* in records too */
     }
 
@@ -855,19 +873,35 @@ int main(void)
         /* valid numbers (short, timestamp-long, past 32 bytes, exponents) and bad ones,
            between separators good and bad, across lines; the outcome (end, or the error's
            message, offset, line and column) must not depend on how the array is read */
-        static const char *const good[] = {
-            "0", "-0", "7", "-12", "0.5", "-0.25", "1771234500.4412345", "0.013400123004635213",
-            "1e5", "2.5E-3", "-1E+2", "123456789012345678901234567890123456.5",
-            "1234567890123456789012345678901234567890", "0.000000000000000000000000000001"};
+        static const char *const good[] = {"0",
+                                           "-0",
+                                           "7",
+                                           "-12",
+                                           "0.5",
+                                           "-0.25",
+                                           "1771234500.4412345",
+                                           "0.013400123004635213",
+                                           "1e5",
+                                           "2.5E-3",
+                                           "-1E+2",
+                                           "123456789012345678901234567890123456.5",
+                                           "1234567890123456789012345678901234567890",
+                                           "0.000000000000000000000000000001"};
         static const char *const bad[] = {
-            "01", "1.", ".5", "-", "1.2.3", "1e", "1e+", "--1", "1..2", "0x10", "-01", "1.e5",
-            "1e5e5", "+1", "1.5-2", "tru", "00", "1.5e3.2", "-a", "12345678901234567890.1.2",
-            "0.5x", "\"s\"", "[1]", "{}", "null"};
+            "01",   "1.",    ".5",      "-",    "1.2.3",
+            "1e",   "1e+",   "--1",     "1..2", "0x10",
+            "-01",  "1.e5",  "1e5e5",   "+1",   "1.5-2",
+            "tru",  "00",    "1.5e3.2", "-a",   "12345678901234567890.1.2",
+            "0.5x", "\"s\"", "[1]",     "{}",   "null"};
         static const char *const sep[] = {", ", ",", ",\n  ", " ,\n", ",\r\n\t", " , "};
         static const char *const bad_sep[] = {",,", " ", "\n", ", ,", ":"};
         int bad_runs = 0, errors = 0;
         uint64_t rnd = 7;
+        const char *best = json_simd(NULL);
+        /* with the SIMD lane and the plain C one ("portable"), 2000 documents each */
         for (int r = 0; r < 4000 && bad_runs < 5; r++) {
+            if (r % 2000 == 0)
+                CHECK(json_simd(r == 0 ? best : "portable") != NULL);
             char doc[4096];
             size_t n = 0;
             doc[n++] = '[';
@@ -898,6 +932,7 @@ int main(void)
                 }
         }
         CHECK(bad_runs == 0 && errors > 800 && errors < 3200); /* both outcomes exercised */
+        CHECK(json_simd(best) != NULL);
     }
 
     TEST("JSON Lines mode accepts several top-level values")

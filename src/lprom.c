@@ -292,15 +292,17 @@ static int l_read_scrape(lua_State *L)
     PromAgg *a = check_agg(L);
     const char *path = luaL_checkstring(L, 2);
     int with_text = lua_toboolean(L, 3);
+    a->loaded = 0;
     if (prom_agg_load(a, path) != 0)
         llmd_error(L, "%s", a->err);
+    a->loaded = 1;
     const char *f = a->file, *end = f + a->flen, *h = f;
     for (;;) { /* "# " [A-Za-z0-9]+ ":" ... "\n" */
         const char *p = h + 2;
         if (end - h < 3 || h[0] != '#' || h[1] != ' ')
             break;
-        while (p < end && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-                           (*p >= '0' && *p <= '9')))
+        while (p < end &&
+               ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
             p++;
         if (p == h + 2 || p == end || *p != ':')
             break;
@@ -333,15 +335,17 @@ static int l_read_scrape(lua_State *L)
     return 3;
 }
 
-/* agg:add_read(pod, t, name) -> skipped lines: adds the scrape agg:read_scrape read */
+/* agg:add_read(pod, t, name) -> skipped lines: adds the scrape agg:read_scrape read
+   (once) */
 static int l_add_read(lua_State *L)
 {
     PromAgg *a = check_agg(L);
     const char *pod = luaL_checkstring(L, 2);
     double t = (double)luaL_checknumber(L, 3);
     const char *name = luaL_checkstring(L, 4);
-    if (a->file == NULL)
-        llmd_error(L, "%s: agg:add_read before agg:read_scrape", name);
+    if (!a->loaded)
+        llmd_error(L, "%s: agg:add_read without a file read by agg:read_scrape", name);
+    a->loaded = 0; /* added once */
     add_text(L, a, pod, a->file, a->flen, t, name);
     lua_pushinteger(L, (lua_Integer)a->parser.skipped);
     return 1;

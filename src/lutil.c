@@ -325,9 +325,9 @@ int llmd_copy_file(const char *from, const char *to, int first, unsigned long lo
     int bad = fstat(in, &st) != 0 ? errno : 0;
     if (bad != 0 || !S_ISREG(st.st_mode)) {
         (void)snprintf(err, errlen, "%s: cannot copy to %s: %s", from, to,
-                       bad != 0                ? strerror(bad)
+                       bad != 0              ? strerror(bad)
                        : S_ISDIR(st.st_mode) ? "is a directory"
-                                               : "not a regular file");
+                                             : "not a regular file");
         close(in);
         return -1;
     }

@@ -494,6 +494,7 @@ void prom_agg_init(PromAgg *a)
     prom_parser_init(&a->parser);
     a->t_min = HUGE_VAL;
     a->t_max = -HUGE_VAL;
+    a->cache_max = PROM_CACHE_MAX;
 }
 
 void prom_agg_free(PromAgg *a)
@@ -882,6 +883,7 @@ static int on_sample(void *ud, const PromSample *sm)
                             ends_with(nm, nl, "_count"))) ||
                           (sm->type == PROM_SUMMARY &&
                            (ends_with(nm, nl, "_sum") || ends_with(nm, nl, "_count")));
+        s->created = !s->counter_like && nl > 8 && ends_with(nm, nl, "_created");
         size_t i = h & (a->nslot - 1);
         while (a->slot[i] != 0)
             i = (i + 1) & (a->nslot - 1);
@@ -910,8 +912,8 @@ static int update(PromAgg *a, size_t idx, double v, uint64_t line)
         (void)snprintf(a->err, sizeof a->err,
                        "line %llu: %s: %s%s%s%s at t=%.17g %s (a series appears once per scrape, "
                        "and scrapes are added in time order)",
-                       (unsigned long long)line, a->pod, s->name, *s->labels ? "{" : "",
-                       s->labels, *s->labels ? "}" : "", t,
+                       (unsigned long long)line, a->pod, s->name, *s->labels ? "{" : "", s->labels,
+                       *s->labels ? "}" : "", t,
                        t == s->last_t ? "again in the same scrape"
                                       : "is older than its last sample");
         return 1;
@@ -927,9 +929,7 @@ static int update(PromAgg *a, size_t idx, double v, uint64_t line)
         s->first_v = v;
         s->min = s->max = v;
     } else {
-        /* text format 0.0.4 types _created as a gauge of its own: matched by name */
-        moved = !s->counter_like && v != s->last_v && s->name_len > 8 &&
-                ends_with(s->name, s->name_len, "_created");
+        moved = s->created && v != s->last_v;
         s->prev_v = s->last_v;
         s->last_reset = v < s->last_v || (s->pending_reset && s->pending_t == t);
         s->pending_reset = 0;
@@ -1001,27 +1001,34 @@ static void remember(PromAgg *a, size_t k, const char *from, const char *l, cons
     PromPodCache *c = a->cur;
     if (c == NULL)
         return;
+    size_t len = (size_t)(v - from);
     if (k >= c->cap) {
         size_t cap = c->cap ? c->cap * 2 : 256;
         while (cap <= k)
             cap *= 2;
+        if (a->cache_bytes + (cap - c->cap) * sizeof(PromPos) > a->cache_max)
+            return;
         PromPos *pos = (PromPos *)realloc(c->pos, cap * sizeof *pos);
         if (pos == NULL)
             return;
+        a->cache_bytes += (cap - c->cap) * sizeof *pos;
         c->pos = pos;
         c->cap = cap;
     }
     while (c->npos <= k)
         c->pos[c->npos++] = (PromPos){NULL, 0, 0, 0, 0, 0};
     PromPos *e = &c->pos[k];
-    size_t len = (size_t)(v - from);
-    if (len > e->cap) {
-        char *text = (char *)realloc(e->text, len);
+    if (e->text == NULL || len > e->cap) {
+        /* beyond the budget, or out of memory: sample k has nothing cached */
+        char *text =
+            a->cache_bytes + (len - e->cap) > a->cache_max ? NULL : (char *)realloc(e->text, len);
         if (text == NULL) {
+            a->cache_bytes -= e->cap;
             free(e->text);
             *e = (PromPos){NULL, 0, 0, 0, 0, 0};
             return;
         }
+        a->cache_bytes += len - e->cap;
         e->text = text;
         e->cap = len;
     }
@@ -1063,10 +1070,10 @@ static int replay(PromParser *p, const char **from, uint64_t *line, const char *
 static int agg_parse(PromAgg *a, const char *text, size_t len)
 {
     PromParser *p = &a->parser;
-    PromPodCache *c = a->cur;
+    const PromPodCache *c = a->cur;
     PromSample s;
     const char *t = text, *end = text + len;
-    const char *from = text; /* where the text before the next sample began */
+    const char *from = text;  /* where the text before the next sample began */
     const char *typed = text; /* the comment lines before it went through comment() */
     uint64_t line = 0, from_line = 0, typed_line = 0;
     int clean = 1; /* every line since from parsed */
@@ -1085,7 +1092,8 @@ static int agg_parse(PromAgg *a, const char *text, size_t len)
             const char *v = t + e->len;
             const char *nl = (const char *)memchr(v, '\n', (size_t)(end - v));
             double x;
-            if (nl != NULL && nl > v && json_number_in(v, (size_t)(nl - v), (size_t)(end - v), &x)) {
+            if (nl != NULL && nl > v &&
+                json_number_in(v, (size_t)(nl - v), (size_t)(end - v), &x)) {
                 line += e->lines + 1;
                 a->cached++;
                 if (e->series != 0 && update(a, e->series - 1, x, line) != 0)

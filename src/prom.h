@@ -98,6 +98,7 @@ typedef struct PromSeries {
     uint64_t hash;
     int type;
     int counter_like;
+    int created; /* a _created companion (by name: 0.0.4 types it as a gauge of its own) */
     uint64_t samples, resets;
     double first_t, first_v, last_t, last_v, min, max, increase;
     /* counters: the value before the last sample, whether that sample was a reset, and a
@@ -141,6 +142,10 @@ typedef struct PromPodCache {
     size_t npos, cap;
 } PromPodCache;
 
+/* The bytes the pod caches may hold together: a few hundred pods of vLLM scrapes (a pod
+   per scrape would otherwise keep every scrape). */
+#define PROM_CACHE_MAX ((size_t)16 << 20)
+
 typedef struct PromAgg {
     PromSeries *series;
     size_t n, cap;
@@ -158,16 +163,18 @@ typedef struct PromAgg {
     uint64_t dropped; /* tolerant: duplicate or out-of-order samples left out */
     PromPodCache *pods;
     size_t npods, cappods;
-    int no_cache;    /* read every line in full (the tests' truth for the cache) */
-    uint64_t cached; /* samples whose labels the cache spared parsing */
+    int no_cache;                  /* read every line in full (the tests' truth for the cache) */
+    uint64_t cached;               /* samples whose labels the cache spared parsing */
+    size_t cache_bytes, cache_max; /* what the pod caches hold, and may (PROM_CACHE_MAX) */
     char *file; /* prom_agg_load's text: one buffer, the size of the largest file */
     size_t flen, fcap;
+    int loaded; /* Lua: a file read and not yet added */
     /* during add */
     const char *pod;
     size_t pod_len;
     uint64_t pod_hash;
     PromPodCache *cur; /* the pod's cache, or NULL (out of memory) */
-    size_t found; /* the series of the sample the callback took (SIZE_MAX: none) */
+    size_t found;      /* the series of the sample the callback took (SIZE_MAX: none) */
     double t;
     char *key;
     size_t kcap;

@@ -1457,10 +1457,13 @@ static inline unsigned csv_hits8(const char *p, uint64_t vsep)
     const uint64_t ones = 0x0101010101010101ULL, low7 = 0x7F7F7F7F7F7F7F7FULL;
     uint64_t v;
     memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v); /* p[k] in byte k from the low end, as below */
+#endif
     uint64_t m = 0;
     const uint64_t pats[4] = {vsep, ones * '"', ones * '\n', ones * '\r'};
     for (int k = 0; k < 4; k++) {
-        uint64_t x = v ^ pats[k]; /* a zero byte where v has the pattern's byte */
+        uint64_t x = v ^ pats[k];               /* a zero byte where v has the pattern's byte */
         m |= ~(((x & low7) + low7) | x | low7); /* exact: 0x80 in each zero byte */
     }
     /* the 0x80 bits (one per byte) gathered into the top byte, byte k to bit k */
@@ -1504,7 +1507,7 @@ static uint64_t csv_block(const char *b, size_t at, size_t n, char sep, int port
 #define CSV_LANE_CHUNK 4096u
 
 typedef struct CsvLane {
-    size_t base; /* the window offset stops are counted from */
+    size_t base;  /* the window offset stops are counted from */
     uint32_t *at; /* the stops (offsets from base) of the indexed bytes, in order */
     size_t k, n;  /* the next stop not passed; how many are indexed */
     size_t end;   /* the indexed bytes end here (a window offset) */
@@ -1526,7 +1529,7 @@ static inline size_t csv_flatten(uint32_t *out, uint32_t base, uint64_t bits)
     unsigned cnt = csv_popcount(bits);
     /* past the last set bit, bit 63 stands in: those entries are never read */
 #define CSV_POP(k)                                                                                 \
-    out[k] = base + (uint32_t)__builtin_ctzll(bits | (1ULL << 63));                               \
+    out[k] = base + (uint32_t)__builtin_ctzll(bits | (1ULL << 63));                                \
     bits &= bits - 1
     for (unsigned done = 0; done < cnt; done += 8, out += 8) {
         CSV_POP(0);
@@ -1543,15 +1546,18 @@ static inline size_t csv_flatten(uint32_t *out, uint32_t base, uint64_t bits)
 }
 
 /* Indexes the stops of b[from .. from + CSV_LANE_CHUNK) (or up to n). */
-static void csv_lane_index(CsvLane *ln, const char *b, size_t from, size_t n, char sep, int portable)
+static void csv_lane_index(CsvLane *ln, const char *b, size_t from, size_t n, char sep,
+                           int portable)
 {
     size_t end = n - from > CSV_LANE_CHUNK ? from + CSV_LANE_CHUNK : n;
+    size_t at = from, k = 0;
+    for (; at + 64 <= end; at += 64)
+        k += csv_flatten(ln->at + k, (uint32_t)(at - from), csv_block64(b + at, sep, portable));
+    if (at < end)
+        k += csv_flatten(ln->at + k, (uint32_t)(at - from), csv_block(b, at, end, sep, portable));
     ln->base = from;
-    ln->k = ln->n = 0;
-    for (size_t at = from; at < end; at += 64) {
-        uint64_t bits = csv_block(b, at, end, sep, portable);
-        ln->n += csv_flatten(ln->at + ln->n, (uint32_t)(at - from), bits);
-    }
+    ln->k = 0;
+    ln->n = k;
     ln->end = end;
 }
 
@@ -1574,7 +1580,7 @@ static int csv_lane_row(Scanner *s, CsvLane *ln, size_t *pos, CsvField *f, int n
     const uint32_t *st = ln->at + ln->k;
     const size_t base = ln->base;
     const char *bb = b + base;
-    unsigned other = 0; /* not a separator where one must be */
+    unsigned other = 0;     /* not a separator where one must be */
     size_t from = i - base; /* the field's start, from base */
     int c = 0;
     for (; c < ncols - 1; c++) {
@@ -1625,8 +1631,8 @@ static int csv_flush(Scanner *s, CsvBatch *bt, int m)
 {
     int k = bt->n[m];
     bt->n[m] = 0;
-    if (k > 0 && stats_add_many(s->rules[m].stats, bt->v + (size_t)m * CSV_BATCH, (size_t)k) ==
-                     STATS_ENOMEM)
+    if (k > 0 &&
+        stats_add_many(s->rules[m].stats, bt->v + (size_t)m * CSV_BATCH, (size_t)k) == STATS_ENOMEM)
         return fail(s, "%s: out of memory adding samples", s->name);
     return 0;
 }
@@ -1676,10 +1682,9 @@ static int csv_header(Scanner *s, const CsvField *fields, int nf, int *col_of, u
             if (!same_text(&fields[c], p->steps[0].key, p->steps[0].klen))
                 continue;
             if (col_of[m] >= 0)
-                return fail(s,
-                            "%s:%llu: column '%s' appears twice in the header (columns %d and %d)",
-                            s->name, (unsigned long long)row_line, p->steps[0].key, col_of[m] + 1,
-                            c + 1);
+                return fail(
+                    s, "%s:%llu: column '%s' appears twice in the header (columns %d and %d)",
+                    s->name, (unsigned long long)row_line, p->steps[0].key, col_of[m] + 1, c + 1);
             col_of[m] = c;
         }
         if (col_of[m] < 0)
@@ -1698,7 +1703,7 @@ static int csv_row(Scanner *s, CsvBatch *bt, const CsvField *fields, const int *
         const CsvField *cell = &fields[col_of[m]];
         ru->matched++;
         if (ru->sink == SINK_STATS) {
-            double x;
+            double x = 0;
             if (!cell->quoted &&
                 json_number_in(cell->p, cell->len, (size_t)(s->buf + s->len - cell->p), &x)) {
                 /* the common case: the whole cell is a number */
@@ -1728,8 +1733,8 @@ static int csv_row(Scanner *s, CsvBatch *bt, const CsvField *fields, const int *
             memset(v, 0, sizeof *v);
             if (fc->len == 0 && !fc->quoted) {
                 v->type = VAL_NONE;
-            } else if (!fc->quoted && csv_number(fc->p, fc->len, (size_t)(s->buf + s->len - fc->p),
-                                                 &v->d, &bad)) {
+            } else if (!fc->quoted &&
+                       csv_number(fc->p, fc->len, (size_t)(s->buf + s->len - fc->p), &v->d, &bad)) {
                 v->type = VAL_FLOAT;
             } else {
                 v->type = VAL_STRING;
@@ -1751,7 +1756,7 @@ static int csv_row_numbers(Scanner *s, CsvBatch *bt, const CsvField *fields, con
     double *v = bt->v;
     for (int m = 0; m < s->nrules; m++, v += CSV_BATCH) {
         const CsvField *cell = &fields[col_of[m]];
-        double x;
+        double x = 0;
         s->rules[m].matched++;
         if (!json_number_in(cell->p, cell->len, (size_t)(end - cell->p), &x)) {
             int r = csv_cell_number(s, &s->rules[m], cell, row_line, row_start, &x);
@@ -1800,16 +1805,22 @@ static int scan_csv(Scanner *s)
             break;
         }
         if (header_done && !s->one_by_one) {
-            if (csv_lane_row(s, &lane, &pos, fields, ncols, portable)) {
-                line++;
+            int taken = 0;
+            /* rows while the lane takes them (and no mapped pages are due back) */
+            while ((s->map == NULL || pos - s->released < RELEASE_STEP) &&
+                   csv_lane_row(s, &lane, &pos, fields, ncols, portable)) {
+                taken = 1;
                 s->records++;
-                if ((numbers_only ? csv_row_numbers(s, &bt, fields, col_of, row_line, row_start)
-                                  : csv_row(s, &bt, fields, col_of, row_line, row_start)) != 0) {
+                if ((numbers_only ? csv_row_numbers(s, &bt, fields, col_of, line, row_start)
+                                  : csv_row(s, &bt, fields, col_of, line, row_start)) != 0) {
                     rc = -1;
-                    break;
+                    goto done_rows;
                 }
-                continue;
+                line++;
+                row_start = pos;
             }
+            if (taken)
+                continue;
             lane.k = lane.n = 0; /* the row goes the long way; index on after it */
         }
         /* a UTF-8 byte-order mark before the header (spreadsheets write one) is not text */
@@ -1859,6 +1870,7 @@ static int scan_csv(Scanner *s)
         for (int c = 0; c < nf; c++) /* the lane sets only the spans */
             fields[c].quoted = fields[c].doubled = 0;
     }
+done_rows:
     /* what the batches hold goes in whatever the outcome, as one stats_add each would
        have (the caller undoes a failed pass) */
     if (rc == 0) {

@@ -46,14 +46,67 @@ end
 
 -- The "# Key: value" header lines of a raw scrape file, until the first blank line.
 function M.parse_header(text)
-  local h = {}
-  for line in text:gmatch("([^\n]*)\n") do
-    if line == "" then break end
-    local k, v = line:match("^# ([%w]+): ?(.*)$")
+  local h, at = {}, 1
+  while true do
+    local k, v, nxt = text:match("^# (%w+): ?([^\n]*)\n()", at)
     if not k then break end
     h[k] = v
+    at = nxt
   end
   return h
+end
+
+local FILE = "^(.+)_(%d+)_metrics%.log$"
+
+-- The <pod>_<epoch>_metrics.log files of dir in time order, then by pod: their number,
+-- and at(i) -> {name =, pod =, t =}. Counters need their scrapes in time order, so every
+-- file is listed before the first is read; a day of scrapes of many pods is hundreds of
+-- thousands of files, so the list holds one integer per file (epoch * 2^16 + the pod's
+-- rank) and names are rebuilt from pod and epoch. When one cannot be (an epoch written
+-- with a leading zero, more than 65536 pods), the list keeps every name instead.
+local function list_files(dir)
+  local times, pods = {}, {}
+  for name in lfs.dir(dir) do
+    local pod, ts = name:match(FILE)
+    if pod then
+      local t = math.tointeger(tonumber(ts))
+      if not t or t >= 1 << 46 or tostring(t) ~= ts or (#pods >= 1 << 16 and not times[pod]) then
+        times = nil
+        break
+      end
+      local l = times[pod]
+      if not l then
+        l = {}
+        times[pod] = l
+        pods[#pods + 1] = pod
+      end
+      l[#l + 1] = t
+    end
+  end
+  if times then
+    table.sort(pods)
+    local keys = {}
+    for rank, pod in ipairs(pods) do
+      for _, t in ipairs(times[pod]) do keys[#keys + 1] = t << 16 | (rank - 1) end
+      times[pod] = nil
+    end
+    table.sort(keys)
+    return #keys, function(i)
+      local k = keys[i]
+      local pod, t = pods[(k & 0xFFFF) + 1], k >> 16
+      return { name = pod .. "_" .. t .. "_metrics.log", pod = pod, t = t }
+    end
+  end
+  local files = {}
+  for name in lfs.dir(dir) do
+    local pod, t = name:match(FILE)
+    if pod then files[#files + 1] = { name = name, pod = pod, t = tonumber(t) } end
+  end
+  table.sort(files, function(a, b)
+    if a.t ~= b.t then return a.t < b.t end
+    return a.pod < b.pod
+  end)
+  return #files, function(i) return files[i] end
 end
 
 -- opts: match (metric name patterns for the aggregator), tolerant, aggregator (one to add
@@ -65,29 +118,21 @@ function M.read_raw_dir(dir, opts)
   if lfs.attributes(dir, "mode") ~= "directory" then
     error(dir .. ": not a folder (expected llm-d-benchmark's results/metrics/raw)", 2)
   end
-  local files = {}
-  for name in lfs.dir(dir) do
-    local pod, t = name:match("^(.+)_(%d+)_metrics%.log$")
-    if pod then files[#files + 1] = { name = name, pod = pod, t = tonumber(t) } end
-  end
-  if #files == 0 then
+  local nfiles, file_at = list_files(dir)
+  if nfiles == 0 then
     error(dir .. ": no <pod>_<epoch>_metrics.log files", 2)
   end
-  -- time order first: counters need their scrapes in order
-  table.sort(files, function(a, b)
-    if a.t ~= b.t then return a.t < b.t end
-    return a.pod < b.pod
-  end)
   local agg = opts.aggregator or prom.aggregator { match = opts.match, tolerant = opts.tolerant }
   -- the files are read into one buffer of the aggregator, in C: only their headers (and
   -- the text, for on_scrape) become Lua strings; the generational collector handles
   -- those short-lived strings far more cheaply (the caller's mode is restored below)
   local mode = collectgarbage("generational")
   local on_scrape = opts.on_scrape
-  local info = { files = #files, scrapes = 0, failed = {}, pods = {} }
+  local info = { files = nfiles, scrapes = 0, failed = {}, pods = {} }
   local pods = {}
   local ok, err = pcall(function()
-    for _, f in ipairs(files) do
+    for i = 1, nfiles do
+      local f = file_at(i)
       local path = dir .. "/" .. f.name
       local head, warning, text = agg:read_scrape(path, on_scrape ~= nil)
       local h = M.parse_header(head)
@@ -117,7 +162,7 @@ function M.read_raw_dir(dir, opts)
   if not ok then error(err, 0) end
   for p in pairs(pods) do info.pods[#info.pods + 1] = p end
   table.sort(info.pods)
-  info.start, info.finish = files[1].t, files[#files].t
+  info.start, info.finish = file_at(1).t, file_at(nfiles).t
   return agg, info
 end
 

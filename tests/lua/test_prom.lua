@@ -444,6 +444,7 @@ t.test("read_scrape: header lines, the warning of a failed scrape, the text for 
   t.eq(text, t.read(dir .. "/a"))
   agg:add_read("p", 0, dir .. "/a")
   t.eq(agg:series("x")[1].last, 1.0)
+  t.raises("a: agg:add_read without a file read by agg:read_scrape", agg.add_read, agg, "p", 15, "a")
   t.write(dir .. "/b", "# Pod: p\n\n# Warning: Failed to collect metrics from pod p\n")
   head, warning = agg:read_scrape(dir .. "/b")
   t.eq({ head, warning }, { "# Pod: p\n", "Failed to collect metrics from pod p" })
@@ -455,5 +456,32 @@ t.test("read_scrape: header lines, the warning of a failed scrape, the text for 
   t.write(dir .. "/d", "")
   t.eq({ agg:read_scrape(dir .. "/d") }, { "" })
   t.raises("/none: cannot open: No such file or directory", agg.read_scrape, agg, dir .. "/none")
+  t.raises("agg:add_read without a file", agg.add_read, agg, "p", 15, "none") -- not the last file again
   t.raises(": cannot read: Is a directory", agg.read_scrape, agg, dir)
+end)
+
+t.test("raw folder: files in time order, then by pod, whatever their names hold", function()
+  -- pods whose names sort one way and hold '_' and digits; the order below by hand:
+  -- time first, then the pod's name as Lua compares strings
+  local function run(names)
+    local dir = t.tmpdir()
+    for _, n in ipairs(names) do t.write(dir .. "/" .. n, "# TYPE c_total counter\nc_total 1\n") end
+    local seen = {}
+    local _, info = pf.read_raw_dir(dir, { on_scrape = function(_, _, _, path)
+      seen[#seen + 1] = path:match("[^/]*$")
+    end })
+    return seen, info
+  end
+  local names = { "b_1771233617_metrics.log", "a_1_1771233617_metrics.log", "a_1771233617_metrics.log",
+    "b_1771233602_metrics.log", "a_1_1771233602_metrics.log", "z_999_metrics.log" }
+  local want = { "z_999_metrics.log", "a_1_1771233602_metrics.log", "b_1771233602_metrics.log",
+    "a_1771233617_metrics.log", "a_1_1771233617_metrics.log", "b_1771233617_metrics.log" }
+  local seen, info = run(names)
+  t.eq(seen, want)
+  t.eq({ info.files, info.start, info.finish }, { 6, 999, 1771233617 })
+  t.eq(info.pods, { "a", "a_1", "b", "z" })
+  -- an epoch written with a leading zero: its name is kept as it is, its time read
+  names[#names + 1] = "a_01771233610_metrics.log"
+  table.insert(want, 4, "a_01771233610_metrics.log")
+  t.eq(run(names), want)
 end)

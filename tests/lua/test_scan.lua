@@ -617,8 +617,8 @@ t.test("CSV fast lane: 5 MB of quoted text, CRLF, a BOM, NULs, no final line end
   math.randomseed(20)
   local texts = { "ok", '"error, timeout"', '"said ""hi"""', '"two\r\nlines, ""quoted"""',
     '"nul\0inside"', '""', "", '"' .. ("long text, "):rep(30) .. '"' }
-  local parts, size, starts = { "\xEF\xBB\xBFid,status,ttft_ms,tpot_ms,note\r\n" }, 0, {}
-  size = #parts[1]
+  local parts, starts = { "\xEF\xBB\xBFid,status,ttft_ms,tpot_ms,note\r\n" }, {}
+  local size = #parts[1]
   local i = 0
   while size < 5 * 1024 * 1024 do
     i = i + 1

@@ -150,13 +150,25 @@ static unsigned rnd(unsigned n)
    empty cell, or text, quoted or not (quoted: separators, line ends, "" and NULs in it). */
 static size_t random_cell(char *out, int text_only)
 {
-    static const char *const nums[] = {
-        "266.35052309161983", "16.381057690427514", "4443.520234150636", "512", "-0",
-        "1e999", "  7.25 ", "+3", ".5", "inf", "0.1", "2.2250738585072014e-308", "-1.5E+3",
-        "9007199254740993", "1."};
+    static const char *const nums[] = {"266.35052309161983",
+                                       "16.381057690427514",
+                                       "4443.520234150636",
+                                       "512",
+                                       "-0",
+                                       "1e999",
+                                       "  7.25 ",
+                                       "+3",
+                                       ".5",
+                                       "inf",
+                                       "0.1",
+                                       "2.2250738585072014e-308",
+                                       "-1.5E+3",
+                                       "9007199254740993",
+                                       "1."};
     static const char *const texts[] = {
-        "ok", "plain words", "x", "a much longer piece of text that goes past a 64-byte block "
-                                  "of the input without any separator in it at all"};
+        "ok", "plain words", "x",
+        "a much longer piece of text that goes past a 64-byte block "
+        "of the input without any separator in it at all"};
     size_t n = 0;
     unsigned k = rnd(100);
     if (!text_only && k < 70)

@@ -841,8 +841,8 @@ static inline size_t skip_ws(JsonParser *p, size_t i)
 ** on may be read but never taken (s[n] is no digit when avail > n). Used by the fast
 ** lane and json_number_in.
 */
-static inline __attribute__((always_inline)) size_t read_number(const char *s, size_t i, size_t n, size_t avail, int as_json_num,
-                                 double *out)
+static inline __attribute__((always_inline)) size_t
+read_number(const char *s, size_t i, size_t n, size_t avail, int as_json_num, double *out)
 {
     size_t start = i;
     int neg = 0, sig = 0, exact = 1, integral = 1;
@@ -1156,7 +1156,8 @@ __attribute__((constructor)) static void pow5_init(void)
 ** the significand, and an exactly halfway computed value (tie, or just above one?)
 ** with an even significand is left to strtod.
 */
-static inline __attribute__((always_inline)) int pow5_scale(uint64_t m, long q, int neg, double *out)
+static inline __attribute__((always_inline)) int pow5_scale(uint64_t m, long q, int neg,
+                                                            double *out)
 {
     if (q < POW5_MIN || q > POW5_MAX)
         return 0;

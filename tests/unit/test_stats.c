@@ -479,16 +479,31 @@ int main(void)
                 st ^= st << 13, st ^= st >> 7, st ^= st << 17;
                 double u = (double)(st >> 11) / 9007199254740992.0;
                 switch (kind) {
-                case 0: x[i] = u * 1000; break;
-                case 1: x[i] = exp(u * 20 - 10); break;
-                case 2: x[i] = 0.25; break;
-                case 3: x[i] = u < 0.5 ? 1.0 : 2.0; break;
-                case 4:
-                    x[i] = i % 97 == 0 ? -0.0 : i % 89 == 0 ? 0.0 : i % 1000 == 3 ? -HUGE_VAL
-                         : i % 1000 == 4 ? HUGE_VAL : (u - 0.5) * 1e6;
+                case 0:
+                    x[i] = u * 1000;
                     break;
-                case 5: x[i] = pow(10, u * 600 - 300); break;
-                default: x[i] = i % 1000 == 0 ? 1e12 : 1.0 + u * 1e-9; break;
+                case 1:
+                    x[i] = exp(u * 20 - 10);
+                    break;
+                case 2:
+                    x[i] = 0.25;
+                    break;
+                case 3:
+                    x[i] = u < 0.5 ? 1.0 : 2.0;
+                    break;
+                case 4:
+                    x[i] = i % 97 == 0     ? -0.0
+                           : i % 89 == 0   ? 0.0
+                           : i % 1000 == 3 ? -HUGE_VAL
+                           : i % 1000 == 4 ? HUGE_VAL
+                                           : (u - 0.5) * 1e6;
+                    break;
+                case 5:
+                    x[i] = pow(10, u * 600 - 300);
+                    break;
+                default:
+                    x[i] = i % 1000 == 0 ? 1e12 : 1.0 + u * 1e-9;
+                    break;
                 }
             }
             memcpy(ref, x, n * sizeof *x);

@@ -1540,12 +1540,12 @@ static __attribute__((noinline)) void key_relayout(JsonParser *p, int d)
     JsonKeyLayout *l = &o->layout[k];
     l->n = 0; /* (empty when memory is short: the next object checks every key) */
     size_t bytes = p->kblen - p->kent[base].off;
-    if (l->bcap < bytes) {
-        char *b = (char *)realloc(l->bytes, bytes);
+    if (l->bcap < bytes || l->bytes == NULL) { /* (never NULL: names may all be "") */
+        char *b = (char *)realloc(l->bytes, bytes ? bytes : 1);
         if (b == NULL)
             return;
         l->bytes = b;
-        l->bcap = bytes;
+        l->bcap = bytes ? bytes : 1;
     }
     if (l->cap < n) {
         JsonLayoutKey *keys = (JsonLayoutKey *)realloc(l->keys, n * sizeof *keys);

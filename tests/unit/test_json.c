@@ -798,6 +798,9 @@ int main(void)
               JSON_END);
         json_parser_free(&p);
         CHECK(error_is("[{\"a\": [{\"b\": 1}], \"a\": 2}]", "duplicate key \"a\"", 1, 20));
+        /* the empty name, in records that repeat it (offsets by python3's str.index) */
+        CHECK(error_is("[{\"\": 1}, {\"\": 1}, {\"\": 1},\n {\"\": 1, \"\": 2}]",
+                       "duplicate key \"\" in an object (first at line 2, byte 30)", 2, 10));
         /* random documents: the parser, whole, through json_skip and fed in windows of
            7 bytes, fails exactly where a naive O(n^2) check over each object's names
            finds the first repeat, and nowhere else */

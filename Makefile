@@ -100,7 +100,7 @@ _test: llmdlua $(addprefix build/tests/,$(UNIT))
 check: deps-dev
 	$(Q)$(MAKE) --no-print-directory _check
 
-_check: build/asan/llmdlua $(addprefix build/asan/tests/,$(UNIT)) _fuzz_short
+_check: llmdlua build/asan/llmdlua $(addprefix build/asan/tests/,$(UNIT)) _fuzz_short
 	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	    tests/run.sh build/asan/llmdlua build/asan/tests
 

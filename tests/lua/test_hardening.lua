@@ -137,22 +137,25 @@ t.test("4: a failed close (disk full) is an error naming the file; no file, no t
   t.eq(files_of(dir), {})
 end)
 
--- A tmpfs of `kib` KiB at a fresh folder, or nil and why (needs root).
-local function small_disk(kib)
-  local dir = t.tmpdir()
-  local r = run { "mount", "-t", "tmpfs", "-o", ("size=%dk"):format(kib), "tmpfs", dir }
-  if not r.ok then return nil, r.stderr end
-  return dir
+-- Runs fn(disk) on a tmpfs of kib KiB mounted for it (needs root), unmounted after (also
+-- when fn fails, whose error is then raised): true; false, having said why, when no tmpfs
+-- can be mounted.
+local function on_small_disk(kib, fn)
+  local disk = t.tmpdir()
+  local r = run { "mount", "-t", "tmpfs", "-o", ("size=%dk"):format(kib), "tmpfs", disk }
+  if not r.ok then
+    io.stderr:write("  (tmpfs part skipped: " .. tostring(r.stderr):gsub("%s+$", "") .. ")\n")
+    return false
+  end
+  local okrun, err = pcall(fn, disk)
+  run { "umount", disk }
+  if not okrun then error(err, 0) end
+  return true
 end
 
 t.test("4: compare on a disk that fills at every point: success, or an error and no 0-byte file", function()
-  local disk, why = small_disk(2048)
-  if not disk then
-    io.stderr:write("  (tmpfs part skipped: " .. tostring(why):gsub("%s+$", "") .. ")\n")
-    return
-  end
   local outcomes = { ok = 0, failed = 0 }
-  local okrun, err = pcall(function()
+  if not on_small_disk(2048, function(disk)
     -- free space from 4 KiB up, in steps of three pages for the first 40 (each run fails
     -- at a different file), then growing, until a whole linked compare fits (the report's
     -- size grows as it gains sections)
@@ -185,9 +188,9 @@ t.test("4: compare on a disk that fills at every point: success, or an error and
         end
       end
     end
-  end)
-  run { "umount", disk }
-  if not okrun then error(err, 0) end
+  end) then
+    return -- no tmpfs here
+  end
   t.ok(outcomes.ok > 0 and outcomes.failed > 0, ("both outcomes seen: %d ok, %d failed"):format(outcomes.ok, outcomes.failed))
 end)
 
@@ -232,12 +235,7 @@ t.test("copy_file: never over an existing file or through a link; a folder is no
 end)
 
 t.test("copy_file on a disk that fills: an error naming both files, nothing left behind", function()
-  local disk, why = small_disk(512)
-  if not disk then
-    io.stderr:write("  (tmpfs part skipped: " .. tostring(why):gsub("%s+$", "") .. ")\n")
-    return
-  end
-  local okrun, err = pcall(function()
+  on_small_disk(512, function(disk)
     local src = t.tmpdir() .. "/results.json"
     t.write(src, ("x"):rep(1024 * 1024 + 7)) -- 1 MiB + 7 bytes: never fits in 512 KiB
     for _, first in ipairs { "reflink", "copy_file_range", "read" } do
@@ -253,18 +251,11 @@ t.test("copy_file on a disk that fills: an error naming both files, nothing left
     t.eq(proc.copy_file(small, disk .. "/fits"), 100 * 1024 + 3)
     t.eq(t.read(disk .. "/fits"), t.read(small))
   end)
-  run { "umount", disk }
-  if not okrun then error(err, 0) end
 end)
 
 t.test("4: compare copying results on a disk that fills: an error and no partial file", function()
-  local disk, why = small_disk(2048)
-  if not disk then
-    io.stderr:write("  (tmpfs part skipped: " .. tostring(why):gsub("%s+$", "") .. ")\n")
-    return
-  end
   local failed, in_copy = 0, 0
-  local okrun, err = pcall(function()
+  if not on_small_disk(2048, function(disk)
     -- the two runs' results (68 KB each) are copied, not linked: with 1 to 40 free
     -- pages the disk fills in one copied file or another, or in what follows
     for free_pages = 1, 40, 3 do
@@ -294,9 +285,9 @@ t.test("4: compare copying results on a disk that fills: an error and no partial
         end
       end
     end
-  end)
-  run { "umount", disk }
-  if not okrun then error(err, 0) end
+  end) then
+    return
+  end
   t.ok(in_copy > 0, ("some compares ran out of room copying results (%d failed)"):format(failed))
 end)
 

@@ -37,6 +37,30 @@ def done(path):
     return os.path.exists(path) and os.path.getsize(path) >= target
 
 
+def ip_record(start, times, req, response, chunks=None):
+    """One inference-perf v0.6.1 per-request record of a 512-token prompt whose output
+    tokens came at `times` (one a chunk); the raw `response_chunks` only when given."""
+    n = len(times)
+    metrics = {"output_tokens": n,
+               "server_usage": {"prompt_tokens": 512, "completion_tokens": n,
+                                "total_tokens": 512 + n,
+                                "prompt_tokens_details": {"cached_tokens": 128}}}
+    if chunks is not None:
+        metrics["response_chunks"] = chunks
+    metrics["chunk_times"] = times
+    metrics["output_token_times"] = times
+    return {
+        "start_time": start, "end_time": times[-1] + 0.001, "request": req,
+        "response": response,
+        "info": {
+            "request_metrics": {"text": {"input_tokens": 512}, "image": None,
+                                "video": None, "audio": None},
+            "response_metrics": metrics,
+            "extra_info": {}, "lora_adapter": None, "labels": {}, "input_tokens": 512},
+        "error": None,
+    }
+
+
 def inference_perf(path):
     if done(path):
         return
@@ -57,22 +81,8 @@ def inference_perf(path):
             req = json.dumps({"model": "Qwen/Qwen3-0.6B", "prompt": text(300), "max_tokens": 64,
                               "ignore_eos": True, "stream": True,
                               "stream_options": {"include_usage": True}})
-            rec = {
-                "start_time": start, "end_time": times[-1] + 0.001, "request": req,
-                "response": "".join("data: " + c + "\n\n" for c in chunks) + "data: [DONE]\n\n",
-                "info": {
-                    "request_metrics": {"text": {"input_tokens": 512}, "image": None,
-                                        "video": None, "audio": None},
-                    "response_metrics": {
-                        "output_tokens": 64,
-                        "server_usage": {"prompt_tokens": 512, "completion_tokens": 64,
-                                         "total_tokens": 576,
-                                         "prompt_tokens_details": {"cached_tokens": 128}},
-                        "response_chunks": chunks, "chunk_times": times,
-                        "output_token_times": times},
-                    "extra_info": {}, "lora_adapter": None, "labels": {}, "input_tokens": 512},
-                "error": None,
-            }
+            body = "".join("data: " + c + "\n\n" for c in chunks) + "data: [DONE]\n\n"
+            rec = ip_record(start, times, req, body, chunks)
             s = ("," if i else "") + json.dumps(rec)
             f.write(s)
             size += len(s)
@@ -247,21 +257,7 @@ def ip_tokens(path, seed=20261201, slow=1.0):
             req = json.dumps({"model": "Qwen/Qwen3-0.6B", "prompt": PROSE[at:at + 2000],
                               "max_tokens": n, "ignore_eos": True, "stream": True,
                               "stream_options": {"include_usage": True}})
-            rec = {
-                "start_time": start, "end_time": times[-1] + 0.001, "request": req,
-                "response": None,
-                "info": {
-                    "request_metrics": {"text": {"input_tokens": 512}, "image": None,
-                                        "video": None, "audio": None},
-                    "response_metrics": {
-                        "output_tokens": n,
-                        "server_usage": {"prompt_tokens": 512, "completion_tokens": n,
-                                         "total_tokens": 512 + n,
-                                         "prompt_tokens_details": {"cached_tokens": 128}},
-                        "chunk_times": times, "output_token_times": times},
-                    "extra_info": {}, "lora_adapter": None, "labels": {}, "input_tokens": 512},
-                "error": None,
-            }
+            rec = ip_record(start, times, req, None)
             s = ("," if i else "") + json.dumps(rec)
             f.write(s)
             size += len(s)

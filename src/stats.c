@@ -140,6 +140,8 @@ static uint64_t key_of(double x);
 */
 static int bucket_sort(double *a, size_t n)
 {
+    /* the keys' range from a itself, not from the accumulator's min and max: -0.0 sorts
+       below a minimum of +0.0, and a bucket below the first would be written outside */
     uint64_t kmin = UINT64_MAX, kmax = 0;
     for (size_t i = 0; i < n; i++) {
         uint64_t k = key_of(a[i]);

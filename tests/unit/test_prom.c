@@ -29,10 +29,7 @@ static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 
 static unsigned rnd(unsigned n)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (unsigned)(rng % n);
+    return test_rnd(&rng, n);
 }
 
 /* A value as exporters write it: 12, 12.0, 12.000000000000002, 1.2e+01... */

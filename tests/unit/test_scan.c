@@ -141,14 +141,11 @@ static int all_agree(const char *const *docs, size_t n, int format)
     return bad;
 }
 
-/* A small deterministic generator (xorshift), for the random documents below. */
+/* The random documents below come from this state (testhelp.h's test_rnd). */
 static uint64_t rng_state = 88172645463325252ULL;
 static unsigned rnd(unsigned n)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (unsigned)(rng_state % n);
+    return test_rnd(&rng_state, n);
 }
 
 /* Appends one random CSV cell to out: a number in one of the spellings writers use, an

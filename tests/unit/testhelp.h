@@ -7,10 +7,21 @@
 #ifndef LLMD_TESTHELP_H
 #define LLMD_TESTHELP_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 static int test_passed, test_failed, test_current_failed;
+
+/* A small deterministic generator (xorshift64) for random test documents: the next
+   number below n from *state (each test file keeps its own state and seed). */
+static inline unsigned test_rnd(uint64_t *state, unsigned n)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return (unsigned)(*state % n);
+}
 static const char *test_name;
 
 static void test_begin(const char *name)

@@ -581,7 +581,7 @@ static int l_free_port(lua_State *L)
 ** file (never over an existing one) by reflink, copy_file_range or read/write (how
 ** says which); first ("reflink", the default, "copy_file_range" or "read") is where
 ** to start, so that tests reach the fallbacks. Raises naming both paths; nothing is
-** left at to after a failure.
+** left at to after a failure. A FIFO or a device is refused at once (never waited on).
 */
 static int l_copy_file(lua_State *L)
 {

@@ -315,7 +315,10 @@ int llmd_copy_file(const char *from, const char *to, int first, unsigned long lo
 {
     *copied = 0;
     *how = "read";
-    int in = open(from, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: opening a FIFO for reading waits for a writer (forever, for a results
+       file nobody writes), a device may wait for its hardware; the open returns at once
+       and the fstat below refuses anything but a regular file before a byte is read */
+    int in = open(from, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (in < 0) {
         (void)snprintf(err, errlen, "%s: cannot read (copying to %s): %s", from, to,
                        strerror(errno));
@@ -325,9 +328,22 @@ int llmd_copy_file(const char *from, const char *to, int first, unsigned long lo
     int bad = fstat(in, &st) != 0 ? errno : 0;
     if (bad != 0 || !S_ISREG(st.st_mode)) {
         (void)snprintf(err, errlen, "%s: cannot copy to %s: %s", from, to,
-                       bad != 0              ? strerror(bad)
-                       : S_ISDIR(st.st_mode) ? "is a directory"
-                                             : "not a regular file");
+                       bad != 0               ? strerror(bad)
+                       : S_ISDIR(st.st_mode)  ? "is a directory"
+                       : S_ISFIFO(st.st_mode) ? "a FIFO (named pipe), not a regular file"
+                       : S_ISCHR(st.st_mode)  ? "a character device, not a regular file"
+                       : S_ISBLK(st.st_mode)  ? "a block device, not a regular file"
+                       : S_ISSOCK(st.st_mode) ? "a socket, not a regular file"
+                                              : "not a regular file");
+        close(in);
+        return -1;
+    }
+    /* a regular file: blocking reads again (O_NONBLOCK means nothing to it on Linux, but
+       the copy must not depend on that) */
+    int fl = fcntl(in, F_GETFL);
+    if (fl < 0 || fcntl(in, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+        (void)snprintf(err, errlen, "%s: cannot read (copying to %s): %s", from, to,
+                       strerror(errno));
         close(in);
         return -1;
     }

@@ -97,11 +97,13 @@ int llmd_write_atomic(const char *path, const char *data, size_t n);
 enum { LLMD_COPY_REFLINK, LLMD_COPY_RANGE, LLMD_COPY_READ };
 /*
 ** Copies the regular file from into a new file to (created, never overwritten: an
-** existing to is an error): a reflink (FICLONE) where the filesystem shares extents,
-** else copy_file_range in the kernel, else read and write; from `first` on. Nothing
-** but the bytes is copied (mode from the umask, fresh timestamps). On failure (a short
-** copy, ENOSPC, EIO, ...) to is removed and err names both paths: -1; else 0 with
-** *copied the bytes and *how the way used ("reflink", "copy_file_range", "read").
+** existing to is an error; anything but a regular file, a FIFO or a device included, is
+** refused without waiting on it or reading from it): a reflink (FICLONE) where the
+** filesystem shares extents, else copy_file_range in the kernel, else read and write;
+** from `first` on. Nothing but the bytes is copied (mode from the umask, fresh
+** timestamps). On failure (a short copy, ENOSPC, EIO, ...) to is removed and err names
+** both paths: -1; else 0 with *copied the bytes and *how the way used ("reflink",
+** "copy_file_range", "read").
 */
 int llmd_copy_file(const char *from, const char *to, int first, unsigned long long *copied,
                    const char **how, char *err, size_t errlen);

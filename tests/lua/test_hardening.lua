@@ -234,6 +234,28 @@ t.test("copy_file: never over an existing file or through a link; a folder is no
   t.eq(lfs.attributes(dir .. "/out"), nil)
 end)
 
+-- A FIFO (or a device) named as a file to copy: refused at once, naming it. Before, the
+-- open waited for a writer that never comes, so the copy runs in a child with a timeout:
+-- a hang is a failure here, not a hung test run.
+t.test("copy_file: a FIFO is refused at once with an error naming it, never waited on", function()
+  local dir = t.tmpdir()
+  assert(run({ "mkfifo", "--", dir .. "/results.json" }).ok)
+  t.write(dir .. "/copy.lua", ([[
+local proc = require "llmd.proc"
+local ok, e = pcall(proc.copy_file, %q, %q)
+io.write(tostring(ok), "\n", tostring(e), "\n")
+]]):format(dir .. "/results.json", dir .. "/out"))
+  local r = run({ LLMDLUA, dir .. "/copy.lua" }, { timeout = 20, kill_grace = 1 })
+  t.ok(not r.timed_out, "copy_file waited on the FIFO for 20 s")
+  t.eq(r.stdout, "false\n" .. dir .. "/results.json: cannot copy to " .. dir
+    .. "/out: a FIFO (named pipe), not a regular file\n")
+  t.eq(lfs.attributes(dir .. "/out"), nil, "nothing created")
+  -- a character device: the same refusal, and nothing read from it
+  t.raises("/dev/zero: cannot copy to " .. dir .. "/out: a character device, not a regular file",
+    proc.copy_file, "/dev/zero", dir .. "/out")
+  t.eq(lfs.attributes(dir .. "/out"), nil, "nothing created")
+end)
+
 t.test("copy_file on a disk that fills: an error naming both files, nothing left behind", function()
   on_small_disk(512, function(disk)
     local src = t.tmpdir() .. "/results.json"

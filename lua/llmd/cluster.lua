@@ -1190,6 +1190,7 @@ function M.steps_list()
         namespace = ctx.ns, pvc = ctx.pvc or ctx.plan.benchmark_pvc, gateway_svc = ctx.gateway_svc, slo = ctx.slo,
         min_effect = ctx.opts_min_effect })
       ctx.model = model
+      ws.mark_complete(ctx.ws)
       return model.path
     end },
   }
@@ -1241,11 +1242,53 @@ function M.run(plan, opts)
       error("no namespace: give --namespace or namespace: in the plan, set $NAMESPACE, or select an OpenShift "
         .. "project", 0)
     end
-    w = ws.create { parent = plan.parent or opts.parent }
-    ws.write_text(w.path .. "/plan.yaml", yaml.dump(M.absolute_paths(plan)))
-    for _, x in ipairs { "a", "b" } do ws.mkdir_p(ws.run_dir(w, x)) end
+    -- marked incomplete until the report step writes the report (analyze.lua refuses it
+    -- until then); kept after a failed step, for --resume
+    w = ws.create { parent = plan.parent or opts.parent, incomplete = M.INCOMPLETE_TEXT }
   end
   local t = plan.timeouts or {}
+  local ctx
+  -- Until the first step starts nothing is deployed and there is nothing to resume: a
+  -- failure (or Ctrl-C) here removes the workspace again, as compare.lua --a/--b does.
+  local okset, errset = pcall(function()
+    if not opts.resume then
+      ws.write_text(w.path .. "/plan.yaml", yaml.dump(M.absolute_paths(plan)))
+      for _, x in ipairs { "a", "b" } do ws.mkdir_p(ws.run_dir(w, x)) end
+    end
+    ctx = M.start(plan, opts, w, ns, saved, bins, interactive, out, t)
+  end)
+  if not okset then
+    if opts.resume then error(errset, 0) end
+    local removed, why = ws.remove(w)
+    local where = removed and ("the workspace %s was removed"):format(w.path)
+      or ("the workspace %s is marked incomplete (could not remove it: %s)"):format(w.path, tostring(why))
+    if tostring(errset):match("interrupted$") then error(("interrupted; %s"):format(where), 0) end
+    error(("%s\n(%s)"):format(tostring(errset), where), 0)
+  end
+  local okr, result = pcall(steps.run, "compare", M.steps_list(), ctx, {
+    stacks = { "a", "b" }, only = opts.only, record = w.path .. "/steps.json", resume = opts.resume ~= nil, out = out,
+    dry_run = opts.dry_run,
+    -- both runs share the namespace: B never starts while A's stack may still be there
+    stop_after_failed_stack = true,
+    on_failure = function(o) if o.stack then ctx.failed[o.stack] = o end end,
+  })
+  if not okr then
+    if tostring(result):match("interrupted") then error(M.interrupted_message(ctx), 0) end
+    error(result, 0)
+  end
+  ctx.result = result
+  M.salvage(ctx, result)
+  return result.ok, ctx
+end
+
+-- The INCOMPLETE marker's text in a workspace made from a plan (workspace.open adds how to
+-- go on).
+M.INCOMPLETE_TEXT = "compare.lua --plan has not finished this comparison: no report yet (a step failed, it was "
+  .. "interrupted, it is still running, or it was a dry run)"
+
+-- The context of a plan's run (ctx) before its first step: the kube context checked
+-- against a resumed workspace's, or recorded.
+function M.start(plan, opts, w, ns, saved, bins, interactive, out, t)
   local ctx = {
     plan = plan, ws = w, ns = ns, out = out, t0 = os.time(), dry_run = opts.dry_run, bins = bins,
     timeouts = { ready = t.ready or 900, benchmark = t.benchmark or 0, smoke = t.smoke or 120, poll = t.poll or 5 },
@@ -1276,20 +1319,7 @@ function M.run(plan, opts)
   end
   out:write(("Namespace: %s%s%s\n"):format(ns, saved and " (recorded in the workspace)" or "",
     opts.dry_run and " (dry run: nothing is changed)" or ""))
-  local okr, result = pcall(steps.run, "compare", M.steps_list(), ctx, {
-    stacks = { "a", "b" }, only = opts.only, record = w.path .. "/steps.json", resume = opts.resume ~= nil, out = out,
-    dry_run = opts.dry_run,
-    -- both runs share the namespace: B never starts while A's stack may still be there
-    stop_after_failed_stack = true,
-    on_failure = function(o) if o.stack then ctx.failed[o.stack] = o end end,
-  })
-  if not okr then
-    if tostring(result):match("interrupted") then error(M.interrupted_message(ctx), 0) end
-    error(result, 0)
-  end
-  ctx.result = result
-  M.salvage(ctx, result)
-  return result.ok, ctx
+  return ctx
 end
 
 -- What Ctrl-C leaves: the real workspace path, what was saved and what was not (nothing

@@ -136,8 +136,11 @@ function M.open(path, opts)
   end
   local why = M.incomplete(path)
   if why then
-    error(("%s: an incomplete workspace (%s: %s); make the comparison again with compare.lua")
-      :format(path, M.INCOMPLETE, why), 0)
+    -- one made from a plan is kept after a failure: it goes on where it stopped
+    local next_step = lfs.attributes(path .. "/plan.yaml", "mode") == "file"
+      and "continue it with llmdlua compare.lua --resume " .. path
+      or "make the comparison again with compare.lua"
+    error(("%s: an incomplete workspace (%s: %s); %s"):format(path, M.INCOMPLETE, why, next_step), 0)
   end
   for _, x in ipairs { "a", "b" } do
     if lfs.attributes(path .. "/run-" .. x .. "/run_state.json", "mode") ~= "file" then

@@ -971,3 +971,53 @@ t.test("hardware: one line per GPU model, with the count and the nodes", functio
     "NVIDIA A100 SXM4 80GB on 1 node; 4× NVIDIA H100 80GB HBM3 on 1 node")
   t.eq(c.hardware_summary {}, "")
 end)
+
+-- A plan that fails is marked INCOMPLETE as a failed compare --a/--b is: analyze.lua used
+-- to make a report of a workspace whose run B had failed (both run states were there).
+-- It is kept (for --resume), and the marker goes only when the report is written.
+t.test("a failed plan leaves its workspace marked INCOMPLETE; analyze.lua refuses it until --resume ends it",
+  function()
+  local s = setup(function(plan) plan.runs.a = { label = "before", existing = { results = BASE } } end)
+  s.env.FAKE_RESULTS = TREAT
+  local r = compare(s, nil, { FAKE_FAIL = "nologs" }) -- run B fails at step 80, after its state is saved
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local w = workspace(s)
+  t.ok(lfs.attributes(w .. "/run-a/run_state.json") and lfs.attributes(w .. "/run-b/run_state.json"),
+    "both run states saved")
+  t.ok(t.read(w .. "/INCOMPLETE"):find("compare.lua --plan has not finished this comparison", 1, true))
+  r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stderr:find(w .. ": an incomplete workspace (INCOMPLETE: compare.lua --plan has not finished", 1, true),
+    r.stderr)
+  t.ok(r.stderr:find("continue it with llmdlua compare.lua --resume " .. w .. "\n", 1, true), r.stderr)
+  t.eq(lfs.attributes(w .. "/comparison_report.md"), nil, "no report of the failed run")
+  -- the cause fixed, the resume writes the report and the workspace is complete
+  r = compare(s, { "--resume", w })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.eq(lfs.attributes(w .. "/INCOMPLETE"), nil, "the marker is gone")
+  r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+end)
+
+t.test("a plan that fails before its first step removes its workspace, as compare --a/--b does", function()
+  local disk = t.tmpdir()
+  -- one page: the INCOMPLETE marker fits, the copy of the plan (a second page) does not
+  local m = proc.run { "mount", "-t", "tmpfs", "-o", "size=4k", "tmpfs", disk }
+  if not m.ok then
+    io.stderr:write("  (tmpfs part skipped: " .. tostring(m.stderr):gsub("%s+$", "") .. ")\n")
+    return
+  end
+  local ok, err = pcall(function()
+    local s = setup(function(plan) plan.parent = disk .. "/p" end)
+    local r = compare(s)
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    local made = r.stdout:match("Workspace: (%S+)")
+    t.ok(made, r.stdout)
+    t.ok(r.stderr:find(made .. "/plan.yaml: cannot write: No space left on device\n(the workspace " .. made
+      .. " was removed)", 1, true), r.stderr)
+    t.eq(lfs.attributes(made), nil, "the workspace is gone")
+    t.eq(lfs.attributes(s.cluster .. "/calls.log"), nil, "nothing reached the cluster")
+  end)
+  proc.run { "umount", disk }
+  if not ok then error(err, 0) end
+end)

@@ -21,40 +21,89 @@ M.SUM_OF_MAX_WHY = "The sum of each pod's largest counter value includes everyth
 M.SUM_OF_MAX_UNDER = "A counter restarted during the run (its value dropped or its _created time moved), so "
   .. "its largest value misses what was counted before the restart: the sum of max understates this run's traffic."
 
--- The first folder under root (up to 4 levels) that satisfies pred(path).
-local function find(root, pred, depth)
+-- What the analysis may read under root (the run's results folder; with --link, the
+-- user's own folder): a real folder, a regular file, or a link to a regular file inside
+-- root. A link out of root (to /etc, to another run), to a folder, a dangling one and a
+-- special file (a FIFO would block the read) are never followed; each is noted once in
+-- g.left_out ("rel -> target: ..."), as llmd.runmodel words the links it does not follow.
+-- Nothing is ever written here.
+local function guard(root)
+  local rm = require "llmd.runmodel"
+  local g = { left_out = {} }
+  local real_root, seen = nil, {}
+  local function note(p, text)
+    if seen[p] then return end
+    seen[p] = true
+    local rel = p:sub(1, #root + 1) == root .. "/" and p:sub(#root + 2) or p
+    g.left_out[#g.left_out + 1] = rel .. text
+  end
+  function g.dir(p)
+    if p == root then return lfs.attributes(p, "mode") == "directory" end
+    local mode = lfs.symlinkattributes(p, "mode")
+    if mode == "link" and lfs.attributes(p, "mode") == "directory" then
+      note(p, (" -> %s: a link out of the results folder (or to a folder), not followed")
+        :format(tostring(lfs.symlinkattributes(p, "target"))))
+    end
+    return mode == "directory"
+  end
+  function g.file(p)
+    local mode = lfs.symlinkattributes(p, "mode")
+    if mode == "file" then return true end
+    if mode == "link" then
+      real_root = real_root or rm.realpath(root)
+      local real = rm.realpath(p)
+      if real and real_root and rm.inside(real_root, real) and lfs.attributes(real, "mode") == "file" then
+        return true
+      end
+      note(p, (" -> %s: a link out of the results folder (or to a folder), not followed")
+        :format(tostring(lfs.symlinkattributes(p, "target"))))
+    elseif mode then
+      note(p, (": a %s, not a regular file (not read)"):format(mode))
+    end
+    return false
+  end
+  return g
+end
+
+-- The first folder under root (up to 4 levels) that satisfies pred(path); only real
+-- folders are entered (g.dir).
+local function find(g, root, pred, depth)
   depth = depth or 4
   if pred(root) then return root end
-  if depth == 0 or lfs.attributes(root, "mode") ~= "directory" then return nil end
+  if depth == 0 or not g.dir(root) then return nil end
   local names = {}
   for n in lfs.dir(root) do
-    if n ~= "." and n ~= ".." and lfs.attributes(root .. "/" .. n, "mode") == "directory" then names[#names + 1] = n end
+    if n ~= "." and n ~= ".." and g.dir(root .. "/" .. n) then names[#names + 1] = n end
   end
   table.sort(names)
   for _, n in ipairs(names) do
-    local hit = find(root .. "/" .. n, pred, depth - 1)
+    local hit = find(g, root .. "/" .. n, pred, depth - 1)
     if hit then return hit end
   end
 end
 
-local function has_scrapes(d)
-  if not d:match("/raw$") or lfs.attributes(d, "mode") ~= "directory" then return false end
-  for n in lfs.dir(d) do
-    if n:match("_%d+_metrics%.log$") then return true end
+local function scrapes_in(g)
+  return function(d)
+    if not d:match("/raw$") or not g.dir(d) then return false end
+    for n in lfs.dir(d) do
+      if n:match("_%d+_metrics%.log$") and g.file(d .. "/" .. n) then return true end
+    end
+    return false
   end
-  return false
 end
 
--- "GPU KV cache size: 1,234,567 tokens" in the vLLM pod logs (logs/*.log).
-function M.cache_sizes(root)
-  local logs = find(root, function(d)
-    return (d:match("/logs$") or d:match("/vllm%-logs$")) and lfs.attributes(d, "mode") == "directory"
+-- "GPU KV cache size: 1,234,567 tokens" in the vLLM pod logs (logs/*.log). g: what may be
+-- read (made here when not given).
+function M.cache_sizes(root, g)
+  g = g or guard(root)
+  local logs = find(g, root, function(d)
+    return (d:match("/logs$") or d:match("/vllm%-logs$")) and g.dir(d)
   end)
   if not logs then return nil end
   local sizes, total = {}, 0
   local names = {}
   for n in lfs.dir(logs) do
-    if n:match("%.log$") then names[#names + 1] = n end
+    if n:match("%.log$") and g.file(logs .. "/" .. n) then names[#names + 1] = n end
   end
   table.sort(names)
   for _, n in ipairs(names) do
@@ -165,12 +214,14 @@ end
 
 function M.analyze(root, run)
   local kv = { available = false }
-  kv.size = M.cache_sizes(root)
+  root = root:gsub("(.)/+$", "%1")
+  local g = guard(root)
+  kv.size = M.cache_sizes(root, g)
   local ok_requests = run and run.overall and run.overall.values.requests_ok
   local input_tokens = run and run.overall and run.overall.values.input_tokens_total
-  local raw = find(root, has_scrapes)
-  local summary_path = find(root, function(d)
-    return lfs.attributes(d .. "/metrics_summary.json", "mode") == "file"
+  local raw = find(g, root, scrapes_in(g))
+  local summary_path = find(g, root, function(d)
+    return g.dir(d) and g.file(d .. "/metrics_summary.json")
   end)
   summary_path = summary_path and summary_path .. "/metrics_summary.json"
   local summary
@@ -180,7 +231,8 @@ function M.analyze(root, run)
   end
   if raw then
     local tl = M.timeline_collector()
-    local agg, info = pf.read_raw_dir(raw, { match = { "vllm:*" }, on_scrape = tl.on_scrape })
+    local agg, info = pf.read_raw_dir(raw, { match = { "vllm:*" }, on_scrape = tl.on_scrape,
+      readable = function(path) return g.file(path) end })
     kv.timeline = tl.finish()
     kv.source = ("%d scrapes of %d pods in %s"):format(info.scrapes, #info.pods, raw)
     kv.window = { start = info.start, finish = info.finish }
@@ -232,6 +284,8 @@ function M.analyze(root, run)
   if not kv.available and not kv.reason then
     kv.reason = "no vLLM metrics in the results (metrics/raw/*_metrics.log or metrics/processed/metrics_summary.json)"
   end
+  table.sort(g.left_out)
+  kv.left_out = g.left_out
   return kv
 end
 
@@ -240,6 +294,13 @@ end
 -- data, the analysis's reason.
 function M.put(run, kv)
   local rm = require "llmd.runmodel"
+  -- what the analysis did not read is said, once (llmd.harness names the links it saw)
+  local said = {}
+  for _, w in ipairs(run.warnings or {}) do said[w] = true end
+  for _, l in ipairs(kv.left_out or {}) do
+    local w = "KV cache analysis: " .. l
+    if not said[l] and not said[w] then rm.warn(run, "%s", w) end
+  end
   local set = run.overall
   local keys = { "prefix_cache_hits", "prefix_cache_queries", "prefix_cache_hit_rate_pct" }
   if kv.available then

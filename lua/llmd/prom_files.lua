@@ -64,10 +64,11 @@ local FILE = "^(.+)_(%d+)_metrics%.log$"
 -- thousands of files, so the list holds one integer per file (epoch * 2^16 + the pod's
 -- rank) and names are rebuilt from pod and epoch. When one cannot be (an epoch written
 -- with a leading zero, more than 65536 pods), the list keeps every name instead.
-local function list_files(dir)
+local function list_files(dir, readable)
   local times, pods = {}, {}
   for name in lfs.dir(dir) do
     local pod, ts = name:match(FILE)
+    if pod and readable and not readable(dir .. "/" .. name) then pod = nil end
     if pod then
       local t = math.tointeger(tonumber(ts))
       if not t or t >= 1 << 46 or tostring(t) ~= ts or (#pods >= 1 << 16 and not times[pod]) then
@@ -100,6 +101,7 @@ local function list_files(dir)
   local files = {}
   for name in lfs.dir(dir) do
     local pod, t = name:match(FILE)
+    if pod and readable and not readable(dir .. "/" .. name) then pod = nil end
     if pod then files[#files + 1] = { name = name, pod = pod, t = tonumber(t) } end
   end
   table.sort(files, function(a, b)
@@ -110,7 +112,8 @@ local function list_files(dir)
 end
 
 -- opts: match (metric name patterns for the aggregator), tolerant, aggregator (one to add
--- to), on_scrape (function(pod, t, text, path) for every scrape fed, in time order).
+-- to), on_scrape (function(pod, t, text, path) for every scrape fed, in time order),
+-- readable (function(path): false leaves that file out unread, e.g. a link out of the run).
 -- Returns the aggregator and {files=, scrapes=, failed = { {file=, pod=, t=, reason=} },
 -- pods = {sorted names}, start=, finish=}.
 function M.read_raw_dir(dir, opts)
@@ -118,7 +121,7 @@ function M.read_raw_dir(dir, opts)
   if lfs.attributes(dir, "mode") ~= "directory" then
     error(dir .. ": not a folder (expected llm-d-benchmark's results/metrics/raw)", 2)
   end
-  local nfiles, file_at = list_files(dir)
+  local nfiles, file_at = list_files(dir, opts.readable)
   if nfiles == 0 then
     error(dir .. ": no <pod>_<epoch>_metrics.log files", 2)
   end

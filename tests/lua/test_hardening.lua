@@ -752,3 +752,79 @@ t.test("12: a Prometheus counter asked for without _total says 'did you mean ...
   t.eq(v, nil)
   t.eq(why, "vllm:no_such_counter_total: never scraped")
 end)
+
+-- The KV cache analysis reads metrics/ and logs/, which the harness extraction skips: it
+-- followed every link there, so with --link (the user's own folder) a link to another
+-- pod's scrapes, a folder elsewhere or a FIFO was read as this run's. Now it reads a
+-- regular file or a link to one inside the run, nothing else, and says what it left out.
+-- Expected figures: P (tests/data/prom_expectations.py over the six synthetic scrapes).
+t.test("KV cache analysis: no link out of the run, no link to a folder, no FIFO is read (extract, --link)", function()
+  local P = require "prom_expected"
+  local F = t.fixtures()
+  local tmp = t.tmpdir()
+  local rd, out = tmp .. "/run", tmp .. "/outside"
+  copy_tree(BASE, rd)
+  for _, d in ipairs { rd .. "/metrics/raw", rd .. "/logs", rd .. "/saved", out .. "/processed" } do
+    assert(run({ "mkdir", "-p", d }).ok)
+  end
+  local raw = F .. "/prometheus/synthetic-raw"
+  for n in lfs.dir(raw) do
+    if n:match("%.log$") then t.write(rd .. "/metrics/raw/" .. n, t.read(raw .. "/" .. n)) end
+  end
+  -- another pod's scrapes outside the run, linked in: they would add its increase
+  for _, ts in ipairs { "1771233602", "1771233632" } do
+    local text = t.read(raw .. "/qwen-qwen3-0-6b-decode-6f9c7d5b8-k2x9p_" .. ts .. "_metrics.log")
+    text = text:gsub("# Pod: [^\n]+", "# Pod: intruder")
+    t.write(out .. "/intruder_" .. ts .. "_metrics.log", text)
+    lfs.link(out .. "/intruder_" .. ts .. "_metrics.log", rd .. "/metrics/raw/intruder_" .. ts .. "_metrics.log", true)
+  end
+  -- a log linked inside the run is read; one linked out of it is not
+  t.write(rd .. "/saved/decode-1.log", "INFO GPU KV cache size: 1,000 tokens\n")
+  lfs.link("../saved/decode-1.log", rd .. "/logs/decode-1.log", true)
+  t.write(out .. "/secret.log", "INFO GPU KV cache size: 999 tokens\n")
+  lfs.link(out .. "/secret.log", rd .. "/logs/decode-0.log", true)
+  -- a folder linked in (a processed summary elsewhere) is not entered
+  t.write(out .. "/processed/metrics_summary.json", t.read(F .. "/metrics-summary/synthetic-metrics_summary.json"))
+  lfs.link(out .. "/processed", rd .. "/metrics/processed", true)
+  -- a FIFO where a log is expected: opening it would wait for a writer forever
+  assert(run({ "mkfifo", "--", rd .. "/logs/decode-2.log" }).ok)
+  local left_out = {
+    "logs/decode-0.log -> " .. out .. "/secret.log: a link out of the results folder (or to a folder), not followed",
+    "logs/decode-2.log: a named pipe, not a regular file (not read)",
+    "metrics/processed -> " .. out .. "/processed: a link out of the results folder (or to a folder), not followed",
+    "metrics/raw/intruder_1771233602_metrics.log -> " .. out
+      .. "/intruder_1771233602_metrics.log: a link out of the results folder (or to a folder), not followed",
+    "metrics/raw/intruder_1771233632_metrics.log -> " .. out
+      .. "/intruder_1771233632_metrics.log: a link out of the results folder (or to a folder), not followed",
+  }
+  local r = run({ LLMDLUA, "extract.lua", rd, "--json" }, { timeout = 60, kill_grace = 1 })
+  t.ok(not r.timed_out, "extract.lua waited on the FIFO")
+  t.eq(r.code, 0, r.stderr)
+  local doc = json.decode(r.stdout)
+  t.eq(doc.overall.prefix_cache_hits.value, P.hits)
+  t.eq(doc.overall.prefix_cache_queries.value, P.queries)
+  for _, l in ipairs(left_out) do
+    local said = false
+    for _, w in ipairs(doc.warnings) do if w == "KV cache analysis: " .. l then said = true end end
+    t.ok(said, "warned: " .. l .. "\n" .. table.concat(doc.warnings, "\n"))
+  end
+  -- compare --link: the workspace's results are a link to rd; the same figures
+  local parent = tmp .. "/p"
+  r = run({ LLMDLUA, "compare.lua", "--a", rd, "--b", TREAT, "--link", "--parent", parent, "--quiet" },
+    { timeout = 120, kill_grace = 1 })
+  t.ok(not r.timed_out, "compare.lua waited on the FIFO")
+  t.eq(r.code, 0, r.stderr)
+  local st = json.read(workspaces(parent)[1] .. "/run-a/run_state.json")
+  t.eq(st.metrics.prefix_cache_hits, P.hits)
+  t.eq(st.metrics.prefix_cache_queries, P.queries)
+  -- in-process (the FIFO gone): the cache size from the log inside only, no summary
+  os.remove(rd .. "/logs/decode-2.log")
+  table.remove(left_out, 2)
+  local kv = require("llmd.kvcache").analyze(rd, nil)
+  t.eq(kv.size.total, 1000)
+  t.eq(kv.time_avg, nil, "the linked summary is not read")
+  t.eq(kv.hits, P.hits)
+  t.eq(kv.left_out, left_out)
+  -- nothing was written through a link
+  t.eq(t.read(out .. "/secret.log"), "INFO GPU KV cache size: 999 tokens\n")
+end)

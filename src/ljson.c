@@ -117,6 +117,8 @@ static void push_value(lua_State *L, Decoder *d, JsonTok t)
 /* Decodes text[0..len) named name; pushes the value. */
 static void decode(lua_State *L, const char *text, size_t len, const char *name)
 {
+    if (llmd_is_gzip(text, len)) /* read from a pipe or a Lua file, not decompressed */
+        luaL_error(L, "%s: gzip-compressed; decompress it first (gunzip)", name);
     Decoder *d = (Decoder *)lua_newuserdatauv(L, sizeof *d, 0); /* decoder */
     json_parser_init(&d->p);
     d->name = name;

@@ -7,12 +7,14 @@
 #include <stdarg.h>
 #include <fcntl.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 #if defined(__linux__)
 #include <linux/fs.h> /* FICLONE */
 #include <sys/ioctl.h>
@@ -141,6 +143,79 @@ void llmd_strbuf_add(lua_State *L, Strbuf *b, const void *s, size_t n)
         luaL_error(L, "not enough memory");
 }
 
+int llmd_is_gzip(const char *p, size_t n)
+{
+    return n >= 2 && (unsigned char)p[0] == 0x1f && (unsigned char)p[1] == 0x8b;
+}
+
+/*
+** Inflates the gzip data in b (one member or several, as `cat a.gz b.gz` makes) in
+** place of it. 0, or -1 with err set (corrupt, cut short, out of memory).
+*/
+static int gunzip_strbuf(Strbuf *b, const char *path, char *err, size_t errlen)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
+        (void)snprintf(err, errlen, "%s: gzip-compressed; cannot start zlib", path);
+        return -1;
+    }
+    size_t cap = b->n * 2 + 4096, n = 0;
+    char *out = (char *)malloc(cap);
+    z.next_in = (Bytef *)b->p;
+    int rc = Z_OK;
+    size_t left = b->n;
+    while (out != NULL) {
+        if (cap - n < 2) {
+            char *grown = cap > ((size_t)-1) / 2 ? NULL : (char *)realloc(out, cap * 2);
+            if (grown == NULL) {
+                free(out);
+                out = NULL;
+                break;
+            }
+            out = grown;
+            cap *= 2;
+        }
+        uInt in_now = left > UINT_MAX ? UINT_MAX : (uInt)left;
+        uInt out_now = cap - n - 1 > UINT_MAX ? UINT_MAX : (uInt)(cap - n - 1);
+        z.avail_in = in_now;
+        z.next_out = (Bytef *)out + n;
+        z.avail_out = out_now;
+        rc = inflate(&z, Z_NO_FLUSH);
+        left -= in_now - z.avail_in;
+        n += out_now - z.avail_out;
+        if (rc == Z_STREAM_END) {
+            if (left == 0)
+                break;
+            rc = inflateReset(&z); /* the next member */
+        }
+        if (rc == Z_BUF_ERROR && left == 0 && z.avail_out > 0)
+            break; /* input ran out inside a member: cut short */
+        if (rc != Z_OK && rc != Z_BUF_ERROR)
+            break;
+    }
+    inflateEnd(&z);
+    if (out == NULL) {
+        (void)snprintf(err, errlen, "%s: gzip-compressed; not enough memory to decompress it",
+                       path);
+        return -1;
+    }
+    if (rc != Z_STREAM_END) {
+        free(out);
+        (void)snprintf(err, errlen, "%s: gzip-compressed and %s (byte %zu of %zu)", path,
+                       rc == Z_BUF_ERROR || rc == Z_OK ? "cut short (truncated?)"
+                                                       : "corrupt: cannot decompress",
+                       b->n - left, b->n);
+        return -1;
+    }
+    out[n] = '\0';
+    free(b->p);
+    b->p = out;
+    b->n = n;
+    b->cap = cap;
+    return 0;
+}
+
 Strbuf *llmd_read_file(lua_State *L, const char *path)
 {
     Strbuf *b = llmd_strbuf_new(L);
@@ -188,6 +263,12 @@ Strbuf *llmd_read_file(lua_State *L, const char *path)
     }
     close(fd);
     b->p[b->n] = '\0';
+    /* gzip, by its magic bytes whatever the name says: decompressed, as llmd.scan does */
+    if (llmd_is_gzip(b->p, b->n)) {
+        char err[4096 + 128];
+        if (gunzip_strbuf(b, path, err, sizeof err) != 0)
+            luaL_error(L, "%s", err);
+    }
     return b;
 }
 

@@ -534,6 +534,8 @@ static uint64_t load_node(lua_State *L, Loader *ld, int anchors)
 /* Loads every document of text into a new array (pushed). */
 static void load_documents(lua_State *L, const char *text, size_t len, const char *name)
 {
+    if (llmd_is_gzip(text, len)) /* read from a pipe or a Lua file, not decompressed */
+        luaL_error(L, "%s: gzip-compressed; decompress it first (gunzip)", name);
     Loader *ld = (Loader *)lua_newuserdatauv(L, sizeof *ld, 0); /* loader */
     memset(ld, 0, sizeof *ld);
     luaL_setmetatable(L, LOADER_MT);

@@ -79,9 +79,13 @@ void llmd_strbuf_free(Strbuf *b);
 
 /*
 ** Reads a whole file into a malloc'd buffer owned by a new userdata (pushed), NUL
-** terminated. Raises "PATH: cannot open: <reason>" on failure.
+** terminated; gzip (by its magic bytes) is decompressed. Raises "PATH: cannot open:
+** <reason>" on failure, "PATH: gzip-compressed and cut short ..." on a bad gzip file.
 */
 Strbuf *llmd_read_file(lua_State *L, const char *path);
+
+/* Do the bytes start with gzip's magic (1f 8b)? */
+int llmd_is_gzip(const char *p, size_t n);
 
 /*
 ** The shortest decimal text that reads back (strtod) as exactly d, always with a '.'

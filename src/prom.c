@@ -1245,6 +1245,12 @@ int prom_agg_load(PromAgg *a, const char *path)
         return -1;
     }
     a->file[a->flen] = '\0';
+    if (a->flen >= 2 && (unsigned char)a->file[0] == 0x1f && (unsigned char)a->file[1] == 0x8b) {
+        (void)snprintf(a->err, sizeof a->err,
+                       "%.400s: gzip-compressed; decompress it first (gunzip)", path);
+        a->flen = 0;
+        return -1;
+    }
     return 0;
 }
 

@@ -232,10 +232,14 @@ int scan_open_path(Scanner *s, const char *path)
     }
     if (s->fd < 0)
         return fail(s, "%s: cannot open: %s", path, strerror(errno));
-    /* gzip, by its magic bytes, whatever the name says */
+    /* gzip, by its magic bytes, whatever the name says; standard input and pipes cannot
+       be peeked at, so zlib reads them: it decompresses gzip and passes anything else
+       through as it is (its "transparent" reading) */
     unsigned char magic[2];
-    ssize_t m = strcmp(path, "-") == 0 ? 0 : pread(s->fd, magic, 2, 0);
-    if (m == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+    int is_stdin = strcmp(path, "-") == 0;
+    ssize_t m = is_stdin ? -1 : pread(s->fd, magic, 2, 0);
+    int unseekable = is_stdin || (m < 0 && errno == ESPIPE);
+    if ((m == 2 && magic[0] == 0x1f && magic[1] == 0x8b) || unseekable) {
         int fd2 = dup(s->fd);
         gzFile gz = fd2 >= 0 ? gzdopen(fd2, "rb") : NULL;
         if (gz == NULL) {
@@ -1144,6 +1148,11 @@ int scan_run(Scanner *s)
         if (alloc_window(s, WINDOW) != 0 || refill(s, 0, 0) != 0)
             return -1;
     }
+    /* gzip not decompressed on the way in (an open io file, text in memory): said as
+       such, not as "unexpected byte 0x1F" */
+    if (s->gz == NULL && s->base == 0 && s->len >= 2 && (unsigned char)s->buf[0] == 0x1f &&
+        (unsigned char)s->buf[1] == 0x8b)
+        return fail(s, "%s: gzip-compressed; decompress it first (gunzip)", s->name);
     if (s->map == NULL)
         return scan_pass(s);
 

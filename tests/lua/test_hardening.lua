@@ -828,3 +828,57 @@ t.test("KV cache analysis: no link out of the run, no link to a folder, no FIFO 
   -- nothing was written through a link
   t.eq(t.read(out .. "/secret.log"), "INFO GPU KV cache size: 999 tokens\n")
 end)
+
+-- gzip on standard input was read as JSON ("unexpected byte 0x1F"): llmd.scan now
+-- decompresses it there too (files were already), json.read / yaml.load_file decompress
+-- a gzip file, and text that reaches a parser still compressed (a Lua file, a string) is
+-- named as gzip. The .gz files come from the gzip program; the sums are by hand.
+t.test("gzip: decompressed on stdin and in whole-file reads, named as gzip where it cannot be", function()
+  local dir = t.tmpdir()
+  local function gz(name, text)
+    t.write(dir .. "/" .. name, text)
+    assert(run({ "gzip", "-n", "--", dir .. "/" .. name }).ok)
+    return dir .. "/" .. name .. ".gz"
+  end
+  local jgz = gz("r.json", '{"ttft": [1.5, 2.5, 4]}')
+  local cgz = gz("r.csv", "ttft_ms,tpot_ms\n10,1\n30,3\n")
+  local ygz = gz("p.yaml", "namespace: bench\nruns: [a, b]\n")
+  t.write(dir .. "/scan.lua", [==[
+local scan, stats = require "llmd.scan", require "llmd.stats"
+local s = stats.new()
+local ok, e = pcall(scan[arg[1]], "-", { { arg[2], s } })
+io.write(ok and ("%d %g\n"):format(s:count(), s:sum()) or tostring(e) .. "\n")
+]==])
+  local function scan_stdin(kind, pattern, file)
+    local r = run({ LLMDLUA, dir .. "/scan.lua", kind, pattern }, { stdin = { file = file }, timeout = 60 })
+    t.eq(r.code, 0, r.stderr)
+    return r.stdout
+  end
+  t.eq(scan_stdin("json", "$.ttft[*]", jgz), "3 8\n")     -- 1.5 + 2.5 + 4
+  t.eq(scan_stdin("csv", "ttft_ms", cgz), "2 40\n")       -- 10 + 30
+  t.eq(scan_stdin("json", "$.ttft[*]", dir .. "/r.json.gz"), "3 8\n")
+  -- plain input on stdin is still read as it is, from a file and from a pipe
+  t.write(dir .. "/plain.json", '{"ttft": [7, 8]}')
+  t.eq(scan_stdin("json", "$.ttft[*]", dir .. "/plain.json"), "2 15\n")
+  local r = run({ "sh", "-c", "cat " .. q(dir .. "/plain.json") .. " | " .. q(LLMDLUA) .. " " .. q(dir .. "/scan.lua")
+    .. " json '$.ttft[*]'" })
+  t.eq(r.stdout, "2 15\n", r.stderr)
+  -- whole-file reads: the document inside
+  t.eq(json.read(jgz), { ttft = { 1.5, 2.5, 4 } })
+  t.eq(require("llmd.yaml").load_file(ygz), { namespace = "bench", runs = { "a", "b" } })
+  -- two gzip members one after the other (cat a.gz b.gz) are one stream, as gunzip reads it
+  local p1, p2 = gz("part1", '{"a": [1, '), gz("part2", '2]}')
+  assert(run({ "sh", "-c", "cat " .. q(p1) .. " " .. q(p2) .. " > " .. q(dir .. "/both.json.gz") }).ok)
+  t.eq(json.read(dir .. "/both.json.gz"), { a = { 1, 2 } })
+  -- a cut gzip file is an error naming it, never the part that was there
+  local bytes = t.read(jgz)
+  t.write(dir .. "/cut.json.gz", bytes:sub(1, #bytes - 10))
+  t.raises(dir .. "/cut.json.gz: gzip-compressed and cut short (truncated?)", json.read, dir .. "/cut.json.gz")
+  -- compressed text reaching a parser: said so, with the name given
+  t.raises("r.json: gzip-compressed; decompress it first (gunzip)", json.decode, bytes, "r.json")
+  t.raises("p.yaml: gzip-compressed; decompress it first (gunzip)", require("llmd.yaml").load, t.read(ygz), "p.yaml")
+  local f = assert(io.open(jgz, "rb"))
+  local ok, e = pcall(require("llmd.scan").json, f, { { "$.ttft[*]", require("llmd.stats").new() } })
+  f:close()
+  t.ok(not ok and tostring(e):find(": gzip-compressed; decompress it first (gunzip)", 1, true), tostring(e))
+end)

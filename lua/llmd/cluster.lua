@@ -256,6 +256,9 @@ end
 -- caller with its own stacks, e.g. an experiment runner), else the plan's runs.a/b and the
 -- workspace's run-a/run-b. The step functions below take (ctx, x) and nothing else of "a"/"b".
 local function run_of(ctx, x) return (ctx.runs and ctx.runs[x]) or ctx.plan.runs[x] end
+-- The stack whose deploy x benchmarks: x itself, or (experiment.lua's run treatments, which
+-- benchmark one deployed stack several times) ctx.stack_of[x].
+local function stack_of(ctx, x) return (ctx.stack_of and ctx.stack_of[x]) or x end
 local function existing(ctx, x) return run_of(ctx, x).existing ~= nil end
 local function rdir(ctx, x) return (ctx.run_dirs and ctx.run_dirs[x]) or ws.run_dir(ctx.ws, x) end
 local function cmds(ctx, x)
@@ -397,23 +400,28 @@ local function endpoint(ctx, x)
     return pick(s)
   end
   local v = ctx.k:json { "get", "svc" }
-  local names, gw, epp = {}, {}, {}
+  local gw, epp = {}, {}
   for _, s in ipairs(v and v.items or {}) do
     local n = s.metadata.name
-    names[#names + 1] = n
     if n:match("gateway") then gw[#gw + 1] = s elseif n:match("epp") then epp[#epp + 1] = s end
   end
+  -- only a Service this run's deploy added: in a shared namespace the first gateway by name
+  -- may be someone else's, and benchmarking it would report their stack as this one
+  local own = M.deployed(ctx, stack_of(ctx, x)).services or {}
   local mine = {}
-  for _, n in ipairs(M.deployed(ctx, x).services or {}) do mine[n] = true end
+  for _, n in ipairs(own) do mine[n] = true end
   local function first(list)
-    -- the gateway of what this run deployed, before anyone else's in a shared namespace
     for _, s in ipairs(list) do if mine[s.metadata.name] then return s end end
-    return list[1]
   end
   local s = first(gw) or first(epp)
   if s then return pick(s) end
-  error(("run %s: no gateway service to benchmark in %s (services: %s); set deploy.service"):format(x, ctx.ns,
-    #names > 0 and table.concat(names, ", ") or "none"), 0)
+  local others = {}
+  for _, o in ipairs(gw) do others[#others + 1] = o.metadata.name end
+  for _, o in ipairs(epp) do others[#others + 1] = o.metadata.name end
+  error(("run %s: no gateway service deployed by this run in %s (its services: %s; gateway services there that "
+    .. "it did not deploy: %s); set deploy.service: NAME[:PORT] to benchmark a Service it did not deploy")
+    :format(x, ctx.ns, #own > 0 and table.concat(own, ", ") or "none",
+      #others > 0 and table.concat(others, ", ") or "none"), 0)
 end
 
 local function file_from(path, offset)

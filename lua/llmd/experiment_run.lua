@@ -205,6 +205,9 @@ local function stack_ctx(ctx, s)
     k = k8s.new { namespace = ns, log = dir .. "/commands.log", dry_run = ctx.dry_run, bins = ctx.bins, out = out,
       backoff = t.backoff or 1.0 },
   }
+  -- every run treatment benchmarks what "stack" deployed (its gateway, its pods)
+  c.stack_of = {}
+  for _, rt in ipairs(ctx.exp.run_treatments) do c.stack_of[rt.name] = "stack" end
   -- what an interrupted run had deployed here
   cluster.load_deployed(c, "stack")
   -- the run treatment's keys over every workload of the rendered run_only config

@@ -1021,3 +1021,22 @@ t.test("a plan that fails before its first step removes its workspace, as compar
   proc.run { "umount", disk }
   if not ok then error(err, 0) end
 end)
+
+-- A run whose deploy adds no gateway (a model server only) beside someone else's gateway:
+-- benchmarking that one would report their stack as this run's. A clear error instead.
+t.test("a run that deployed no gateway of its own is refused, not pointed at another stack's", function()
+  local s = setup(function(plan)
+    plan.runs.a = { label = "before", existing = { results = BASE } }
+    plan.runs.b.deploy = { method = "helm", guide_dir = plan.runs.b.deploy.guide_dir, release = "ms-only",
+      chart = "oci://ghcr.io/llm-d/charts/llm-d-modelservice", model = "Qwen/Qwen3-0.6B" }
+  end)
+  s.env.FAKE_RESULTS = TREAT
+  local r = compare(s, nil, { FAKE_OTHER_RELEASE = "1" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("run b: no gateway service deployed by this run in bench (its services: none; gateway services "
+    .. "there that it did not deploy: a-team-infra-inference-gateway-istio); set deploy.service: NAME[:PORT]", 1, true),
+    r.stdout)
+  for _, c in ipairs(calls(s)) do
+    t.ok(not table.concat(c.args, " "):find("a-team", 1, true), "nothing done with a-team's: " .. table.concat(c.args, " "))
+  end
+end)

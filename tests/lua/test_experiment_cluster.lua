@@ -286,3 +286,22 @@ t.test("a failed smoke test and a failed run treatment: recorded, torn down, the
   local st = json.read(s.cluster .. "/state.json")
   for _, ns in ipairs { "exp-a", "exp-b", "exp-c" } do t.eq(next(st.ns[ns].releases), nil, ns) end
 end)
+
+-- A run treatment benchmarked the first gateway Service by name in the namespace (its
+-- name is not the stack's, so what the stack deployed was not found): in a shared
+-- namespace, someone else's (FAKE_OTHER_RELEASE: a-team-infra's, which sorts first).
+t.test("run treatments benchmark the gateway this setup treatment deployed, not another one in the namespace",
+  function()
+  local s = setup(function(plan) plan.namespaces = { "exp-a" }; plan.parallel = 1 end)
+  t.write(s.exp, "experiment:\n  name: routing-sweep\n  harness: inference-perf\nsetup:\n  treatments:\n"
+    .. "    - name: only\n      decode.replicas: 1\ntreatments:\n  - name: rate1\n    load.stages.0.rate: 1\n")
+  s.env.FAKE_RESULTS = BASE
+  local r = experiment(s, nil, { FAKE_OTHER_RELEASE = "1" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local cfg = t.read(workspace(s) .. "/setup-treatment-only/run-rate1/benchmark/config.yaml")
+  t.ok(cfg:find("infra-sim-inference-gateway-istio.exp-a.svc.cluster.local:80", 1, true), cfg)
+  t.ok(not cfg:find("a-team", 1, true), cfg)
+  for _, c in ipairs(calls(s)) do
+    t.ok(not table.concat(c.args, " "):find("a-team", 1, true), "nothing done with a-team's: " .. table.concat(c.args, " "))
+  end
+end)

@@ -300,6 +300,9 @@ local function wait_ready(ctx, x)
   end
   local timeout, poll = ctx.timeouts.ready, ctx.timeouts.poll
   local t0, last = os.time(), nil
+  -- only this run's pods: another stack's in a shared namespace is not waited for (nor
+  -- blamed when it is unwell)
+  local foreign = M.foreign(ctx, x)
   while true do
     local ps = pods(ctx)
     local total, ready, waiting = 0, 0, {}
@@ -307,7 +310,7 @@ local function wait_ready(ctx, x)
       local name = p.metadata.name
       -- finished job pods and the harness launcher are not part of the stack
       local phase = (p.status or {}).phase
-      if name ~= "llmdbench-harness-launcher" and phase ~= "Succeeded" then
+      if name ~= "llmdbench-harness-launcher" and phase ~= "Succeeded" and not foreign(p) then
         total = total + 1
         local problem = pod_problem(p)
         if problem then
@@ -339,7 +342,7 @@ local function wait_ready(ctx, x)
     if total > 0 and ready == total and routes_ok then return line end
     if os.time() - t0 >= timeout then
       local why = #waiting > 0 and ("not ready: " .. table.concat(waiting, ", ")) or table.concat(pending, ", ")
-      if total == 0 then why = "no pods in the namespace" end
+      if total == 0 then why = "no pods of this run in the namespace" end
       error(("run %s: the stack was not ready within %d s (%s)"):format(x, timeout, why), 0)
     end
     sleep(poll)
@@ -508,13 +511,67 @@ local function smoke(ctx, x)
   return msg
 end
 
+-- The labels that select this run's serving pods and none of another stack's in the
+-- namespace: {[SERVING_LABEL] = "true"} when no other serving pod is there, else that plus
+-- every label all of this run's serving pods share. Raises when no label set tells them
+-- apart. Returns the selector table and its "k=v,k=v" form.
+function M.serving_selector(ctx, x)
+  local sel = { [M.SERVING_LABEL] = "true" }
+  local foreign = M.foreign(ctx, x)
+  local mine, theirs = {}, {}
+  if not ctx.dry_run then
+    for _, p in ipairs(pods(ctx, M.SERVING_LABEL .. "=true")) do
+      if foreign(p) then theirs[#theirs + 1] = p else mine[#mine + 1] = p end
+    end
+  end
+  if #theirs > 0 then
+    local function labels_of(p) return (p.metadata or {}).labels or {} end
+    if #mine == 0 then
+      error(("run %s: no serving pod (%s=true) of this run in %s, only another stack's (%s)")
+        :format(x, M.SERVING_LABEL, ctx.ns, table.concat((function()
+          local l = {}
+          for _, p in ipairs(theirs) do l[#l + 1] = p.metadata.name end
+          table.sort(l)
+          return l
+        end)(), ", ")), 0)
+    end
+    for k, v in pairs(labels_of(mine[1])) do
+      local all = true
+      for i = 2, #mine do if labels_of(mine[i])[k] ~= v then all = false end end
+      if all then sel[k] = v end
+    end
+    local clash = {}
+    for _, p in ipairs(theirs) do
+      local l, match = labels_of(p), true
+      for k, v in pairs(sel) do if l[k] ~= v then match = false end end
+      if match then clash[#clash + 1] = p.metadata.name end
+    end
+    if #clash > 0 then
+      error(("run %s: another stack's serving pods in %s (%s) carry every label this run's share; no selector "
+        .. "picks this run's alone (use a namespace of its own)"):format(x, ctx.ns, table.concat(clash, ", ")), 0)
+    end
+  end
+  local keys = {}
+  for k in pairs(sel) do keys[#keys + 1] = k end
+  table.sort(keys)
+  local parts = {}
+  for _, k in ipairs(keys) do parts[#parts + 1] = k .. "=" .. sel[k] end
+  return sel, table.concat(parts, ",")
+end
+
 local function baseline_service(ctx, x)
   local have = not ctx.dry_run and ctx.k:json({ "get", "svc", M.BASELINE_SVC }, { check = false })
-  if not have then
+  local rec = M.deployed(ctx, x)
+  if have and not rec.baseline_service then
+    error(("run %s: service %s already exists in %s and was not created by this run; it may select another "
+      .. "stack's pods (delete it, or use a namespace of its own)"):format(x, M.BASELINE_SVC, ctx.ns), 0)
+  end
+  local selector, sel_text = M.serving_selector(ctx, x)
+  if not have or sel_text ~= M.SERVING_LABEL .. "=true" then
     local manifest = yaml.dump {
       apiVersion = "v1", kind = "Service",
       metadata = { name = M.BASELINE_SVC, labels = { ["app.kubernetes.io/managed-by"] = "llmdlua" } },
-      spec = { type = "ClusterIP", selector = { [M.SERVING_LABEL] = "true" },
+      spec = { type = "ClusterIP", selector = selector,
         ports = { { name = "http", port = 8000, targetPort = 8000, protocol = "TCP" } } },
     }
     ctx.k:kubectl({ "apply", "-f", "-" }, { stdin = manifest })
@@ -533,8 +590,8 @@ local function baseline_service(ctx, x)
       table.sort(l)
       labels[#labels + 1] = p.metadata.name .. " {" .. table.concat(l, ", ") .. "}"
     end
-    error(("run %s: service %s selects %s=true but has no endpoints; pods and their labels: %s"):format(x,
-      M.BASELINE_SVC, M.SERVING_LABEL, #labels > 0 and table.concat(labels, "; ") or "none"), 0)
+    error(("run %s: service %s selects %s but has no endpoints; pods and their labels: %s"):format(x,
+      M.BASELINE_SVC, sel_text, #labels > 0 and table.concat(labels, "; ") or "none"), 0)
   end
   return ("%s has %d endpoint(s)"):format(M.BASELINE_SVC, n)
 end
@@ -671,7 +728,8 @@ local function benchmark(ctx, x)
     if #new > 0 then
       -- requests were served: restart the model servers so the next attempt starts with an empty cache
       say(ctx, "  restarting the vLLM pods to empty their KV cache")
-      ctx.k:kubectl { "delete", "pod", "-l", M.SERVING_LABEL .. "=true" }
+      local _, sel = M.serving_selector(ctx, x)
+      ctx.k:kubectl { "delete", "pod", "-l", sel }
       wait_ready(ctx, x)
     end
   end
@@ -723,9 +781,13 @@ function M.pod_gpus(list)
   return total > 0 and math.tointeger(total) or nil
 end
 
-local function images_and_hardware(ctx)
+local function images_and_hardware(ctx, x)
   local images, nodes = {}, {}
-  local serving = pods(ctx, M.SERVING_LABEL .. "=true")
+  local serving = {}
+  local foreign = M.foreign(ctx, x)
+  for _, p in ipairs(pods(ctx, M.SERVING_LABEL .. "=true")) do
+    if not foreign(p) then serving[#serving + 1] = p end
+  end
   ctx.gpus = M.pod_gpus(serving)
   for _, p in ipairs(serving) do
     for _, c in ipairs((p.spec or {}).containers or {}) do images[c.image] = true end
@@ -747,7 +809,7 @@ local function save_state(ctx, x)
   local d = r.deploy or {}
   local image, hw = "unknown", "unknown"
   if not ctx.dry_run then
-    local i, h = images_and_hardware(ctx)
+    local i, h = images_and_hardware(ctx, x)
     if i ~= "" then image = i end
     if h ~= "" then hw = h end
   end
@@ -790,12 +852,12 @@ end
 
 local function collect_logs(ctx, x)
   local dest = rdir(ctx, x) .. "/results/vllm-logs"
-  -- pods that were in the namespace before this run deployed are someone else's
-  local d = ctx.deployed and ctx.deployed[x]
-  local theirs = set_of(d and d.before and d.before.pods)
+  -- pods that were in the namespace before this run deployed (or whose controller was)
+  -- are someone else's
+  local foreign = M.foreign(ctx, x)
   local function ours(list)
     local out = {}
-    for _, p in ipairs(list) do if not theirs[p.metadata.name] then out[#out + 1] = p end end
+    for _, p in ipairs(list) do if not foreign(p) then out[#out + 1] = p end end
     return out
   end
   local found
@@ -861,6 +923,29 @@ end
 -- also after a deploy that failed half-way), the kustomize folders applied and whether the
 -- baseline Service was created. Teardown removes exactly that.
 
+-- "Kind/name" of the controller that owns pod p (a ReplicaSet, a StatefulSet, a Job, a
+-- LeaderWorkerSet), or "Pod/<name>" for a bare pod.
+function M.owner_key(p)
+  local md = p.metadata or {}
+  for _, o in ipairs(md.ownerReferences or {}) do
+    if o.controller then return tostring(o.kind) .. "/" .. tostring(o.name) end
+  end
+  return "Pod/" .. tostring(md.name)
+end
+
+-- A predicate on pods: is p someone else's (there before the stack x benchmarks was first
+-- deployed, by name or by its controller)? Without a record (a dry run, an old workspace)
+-- nothing is known to be someone else's.
+function M.foreign(ctx, x)
+  local d = ctx.deployed and ctx.deployed[stack_of(ctx, x)]
+  local before = d and d.before or {}
+  local names, owners = set_of(before.pods), set_of(before.owners)
+  return function(p)
+    local md = p.metadata or {}
+    return names[md.name] == true or owners[M.owner_key(p)] == true
+  end
+end
+
 -- The objects teardown cares about, by name: releases, httproutes, gateways, services, pods.
 function M.snapshot(ctx)
   local snap = { releases = {}, httproutes = {}, gateways = {}, services = {}, pods = {} }
@@ -872,7 +957,21 @@ function M.snapshot(ctx)
     list[#list + 1] = it.metadata.name
   end
   snap.services = names_of((ctx.k:json { "get", "svc" } or {}).items)
-  snap.pods = names_of(pods(ctx, M.SERVING_LABEL .. "=true"))
+  -- every pod: the serving ones by name, and the controllers of all (whose pods, restarted
+  -- under new names, are still not this run's)
+  local serving, owners = {}, {}
+  snap.pod_owner = {}
+  for _, p in ipairs(pods(ctx)) do
+    if ((p.metadata or {}).labels or {})[M.SERVING_LABEL] == "true" then
+      serving[#serving + 1] = p
+      snap.pod_owner[p.metadata.name] = M.owner_key(p)
+    end
+    owners[M.owner_key(p)] = true
+  end
+  snap.pods = names_of(serving)
+  snap.owners = {}
+  for k in pairs(owners) do snap.owners[#snap.owners + 1] = k end
+  table.sort(snap.owners)
   return snap
 end
 
@@ -892,7 +991,8 @@ function M.save_deployed(ctx, x)
   local d = M.deployed(ctx, x)
   local function arr(t) return json.array(t or {}) end
   local before = d.before and { releases = arr(d.before.releases), httproutes = arr(d.before.httproutes),
-    gateways = arr(d.before.gateways), services = arr(d.before.services), pods = arr(d.before.pods) } or json.null
+    gateways = arr(d.before.gateways), services = arr(d.before.services), pods = arr(d.before.pods),
+    owners = arr(d.before.owners) } or json.null
   json.write(rdir(ctx, x) .. "/deployed.json", {
     before = before, releases = arr(d.releases), httproutes = arr(d.httproutes), gateways = arr(d.gateways),
     services = arr(d.services), kustomize = arr(d.kustomize), baseline_service = d.baseline_service or false,
@@ -1016,8 +1116,9 @@ local function teardown(ctx, x)
     for _, n in ipairs(gone[k]) do if still[n] then left[#left + 1] = k:gsub("s$", "") .. " " .. n end end
   end
   local before_pods = set_of(d.before and d.before.pods)
+  local before_owners = set_of(d.before and d.before.owners)
   for _, n in ipairs(now.pods) do
-    if not before_pods[n] then left[#left + 1] = "pod " .. n end
+    if not before_pods[n] and not before_owners[now.pod_owner[n]] then left[#left + 1] = "pod " .. n end
   end
   if d.baseline_service and set_of(now.services)[M.BASELINE_SVC] then left[#left + 1] = "service " .. M.BASELINE_SVC end
   if #left > 0 then

@@ -350,7 +350,8 @@ function M.steps_list()
             if ctx.exp.reset_caches and i > 1 then
               -- reset_caches: every run treatment after the first starts with empty caches
               say(c, "  reset_caches: restarting the vLLM pods so %s starts with empty KV and prefix caches", rt.name)
-              c.k:kubectl { "delete", "pod", "-l", cluster.SERVING_LABEL .. "=true" }
+              local _, sel = cluster.serving_selector(c, "stack") -- this stack's pods, no one else's
+              c.k:kubectl { "delete", "pod", "-l", sel }
               cluster.fn.wait_ready(c, "stack")
             end
             cluster.fn.benchmark(c, rt.name)

@@ -16,7 +16,9 @@
 --   FAKE_OLD_JOB   the namespace starts with a finished (Succeeded) job pod
 --   FAKE_RESTARTED the vLLM containers have restarted once (their previous logs exist)
 --   FAKE_OTHER_RELEASE  the namespace starts with someone else's release a-team-infra (its
---                  Gateway, HTTPRoute and gateway Service)
+--                  Gateway, HTTPRoute, gateway Service and two serving pods of another model)
+--   FAKE_OTHER_UNWELL  those two pods are in CrashLoopBackOff, never Ready
+--   FAKE_OTHER_SAME_MODEL  those two pods serve the same model as ours (the same labels)
 --   FAKE_OLD_RESULTS  a results folder: the namespace starts with the PVC
 --                  llmd-benchmark-results holding it as an earlier run's
 --                  (inference-perf_1761000000_sanity_random_old-stack) and that run's
@@ -150,9 +152,17 @@ local function space(ns)
         containers = { { name = "harness", image = "llm-d-benchmark", restarts = 0 } } }
     end
     if os.getenv("FAKE_OTHER_RELEASE") then
-      -- someone else's stack in the shared namespace: a release with its gateway, route and
-      -- gateway Service (named to sort before ours)
+      -- someone else's stack in the shared namespace: a release with its gateway, route,
+      -- gateway Service (named to sort before ours) and serving pods of another model
       local n = "a-team-infra"
+      for i = 1, 2 do
+        local sick = os.getenv("FAKE_OTHER_UNWELL") and "CrashLoopBackOff" or nil
+        s.pods[("a-team-ms-decode-%d"):format(i)] = { owner = "helm:" .. n, ready = not sick, waiting = sick, other = true,
+          labels = { ["llm-d.ai/inference-serving"] = "true", ["app.kubernetes.io/component"] = "vllm",
+            ["llm-d.ai/role"] = "decode",
+            ["llm-d.ai/model"] = os.getenv("FAKE_OTHER_SAME_MODEL") and "qwen-qwen3-0-6b" or "meta-llama-llama-3-1-8b" },
+          containers = { { name = "vllm", image = "ghcr.io/llm-d/llm-d-cuda:v0.3.0", restarts = 0 } } }
+      end
       s.releases[n] = { chart = "llm-d-infra", status = "deployed" }
       s.gateways[n] = { kind = "Gateway", metadata = { name = n },
         status = { conditions = { { type = "Programmed", status = "True" } } } }
@@ -197,6 +207,7 @@ local function vllm_pods(s, base, owner, n)
     local name = ("%s-decode-%d"):format(base, i)
     add_pod(s, name, {
       ["llm-d.ai/inference-serving"] = "true", ["app.kubernetes.io/component"] = "vllm", ["llm-d.ai/role"] = "decode",
+      ["llm-d.ai/model"] = "qwen-qwen3-0-6b",
     }, nil, owner)
     -- llm-d's decode pods: the routing proxy as a native sidecar (an init container that
     -- keeps running, restartPolicy Always)
@@ -222,9 +233,32 @@ local function match_labels(labels, sel)
   return true
 end
 
+-- The controller a pod belongs to, as the API server reports it: a Deployment's pod is
+-- owned by its ReplicaSet (<deployment>-<pod-template-hash>), a job's by the Job; the
+-- harness launcher is a bare pod.
+local function hash(str)
+  local h = 5381
+  for i = 1, #str do h = (h * 33 + str:byte(i)) % 0x1000000000000 end
+  return h
+end
+
+local function owner_refs(name, p)
+  local kind, owner
+  if p.owner == "job" then
+    kind, owner = "Job", (name:gsub("%-%w+$", ""))
+  elseif p.owner and p.owner ~= "run_only" then
+    kind, owner = "ReplicaSet", (name:gsub("%-%d+$", "")) .. "-7c9f5d8b4"
+  else
+    return nil
+  end
+  return { { apiVersion = kind == "Job" and "batch/v1" or "apps/v1", kind = kind, name = owner,
+    uid = "00000000-0000-4000-8000-" .. ("%012x"):format(hash(owner)), controller = true,
+    blockOwnerDeletion = true } }
+end
+
 local function pod_json(name, p)
   -- readiness follows the failures injected now (a fixed cluster is ready on resume)
-  if p.owner ~= "run_only" and p.owner ~= "job" then
+  if p.owner ~= "run_only" and p.owner ~= "job" and not p.other then
     p.ready = not (fails.notready or fails.imagepull)
     p.waiting = fails.imagepull and "ImagePullBackOff" or nil
   end
@@ -242,7 +276,7 @@ local function pod_json(name, p)
       state = { running = { startedAt = "2026-01-01T00:00:00Z" } } }
   end
   return {
-    kind = "Pod", metadata = { name = name, labels = p.labels or json.object {} },
+    kind = "Pod", metadata = { name = name, labels = p.labels or json.object {}, ownerReferences = owner_refs(name, p) },
     spec = { containers = specs, initContainers = #ispecs > 0 and ispecs or nil, nodeName = "gpu-node-1" },
     status = { phase = p.phase or (p.waiting and "Pending" or "Running"), containerStatuses = statuses,
       initContainerStatuses = #istatuses > 0 and istatuses or nil,

@@ -110,17 +110,19 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "helm list -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
-    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
+    "kubectl -n bench get pods -o json",
     "helm upgrade --install sim oci://ghcr.io/llm-d/charts/llm-d-router-standalone -f router.values.yaml -n bench",
     "kubectl -n bench kustomize ms", -- rendered first, to check what it applies
     "kubectl -n bench apply -k ms",
     "helm list -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
-    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
+    "kubectl -n bench get pods -o json",
     "kubectl -n bench get pods -o json",
     "kubectl -n bench get inferencepool,gateway,httproute -o json",
     "kubectl -n bench get svc llm-d-baseline-model-server -o json",
+    -- the serving pods: another stack's would narrow the Service's selector to this run's
+    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
     "kubectl -n bench apply -f -",
     "kubectl -n bench get endpoints llm-d-baseline-model-server -o json",
     "kubectl -n bench port-forward svc/llm-d-baseline-model-server <port>:8000",
@@ -144,17 +146,17 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "helm list -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
-    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
+    "kubectl -n bench get pods -o json",
     -- run B: helmfile with one environment, through the gateway
     "helm list -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
-    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
+    "kubectl -n bench get pods -o json",
     "helmfile -n bench apply -e istio",
     "helm list -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
-    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
+    "kubectl -n bench get pods -o json",
     "kubectl -n bench get pods -o json",
     "kubectl -n bench get inferencepool,gateway,httproute -o json",
     "kubectl -n bench get svc -o json",
@@ -178,7 +180,7 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "helm list -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
-    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
+    "kubectl -n bench get pods -o json",
   }
   t.eq(call_lines(s, w), want)
   -- commands.log has every one of them, with exit codes
@@ -1039,4 +1041,44 @@ t.test("a run that deployed no gateway of its own is refused, not pointed at ano
   for _, c in ipairs(calls(s)) do
     t.ok(not table.concat(c.args, " "):find("a-team", 1, true), "nothing done with a-team's: " .. table.concat(c.args, " "))
   end
+end)
+
+-- Another stack's serving pods in the namespace (FAKE_OTHER_RELEASE: a-team's, another
+-- model, here crash-looping): the baseline Service selected every llm-d.ai/inference-serving
+-- pod (their pods served this run's benchmark), wait_ready waited for (and failed on) them,
+-- and a failed benchmark restarted them. Now all of that is this run's pods only.
+t.test("baseline Service, readiness and restarts: this run's serving pods, never another stack's", function()
+  local s = setup(function(plan) plan.runs.b = { label = "after", existing = { results = TREAT } } end)
+  s.env.FAKE_RESULTS = BASE
+  local r = compare(s, nil, { FAKE_OTHER_RELEASE = "1", FAKE_OTHER_UNWELL = "1", FAKE_FAIL_ONCE = "bench_stderr" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local applied
+  for _, c in ipairs(calls(s)) do
+    if c.tool == "kubectl" and table.concat(c.args, " ") == "-n bench apply -f -" and c.stdin:find("kind: Service", 1, true) then
+      applied = yaml.load(c.stdin)
+    end
+  end
+  -- the labels both of run A's decode pods carry (tests/fakecluster/fake.lua: vllm_pods)
+  t.eq(applied.spec.selector, { ["llm-d.ai/inference-serving"] = "true", ["app.kubernetes.io/component"] = "vllm",
+    ["llm-d.ai/role"] = "decode", ["llm-d.ai/model"] = "qwen-qwen3-0-6b" })
+  local lines = table.concat(call_lines(s, workspace(s)), "\n")
+  t.ok(lines:find("kubectl -n bench delete pod -l app.kubernetes.io/component=vllm,llm-d.ai/inference-serving=true,"
+    .. "llm-d.ai/model=qwen-qwen3-0-6b,llm-d.ai/role=decode", 1, true), lines)
+  local ns = state(s).ns.bench
+  t.eq(ns.pods["a-team-ms-decode-1"].containers[1].restarts, 0, "a-team's pods were not restarted")
+  t.eq(ns.pods["ms-decode-1"], nil, "run A's pods went with its teardown")
+  t.ok(not lines:find("logs a-team", 1, true), "no log of theirs collected")
+  local st = json.read(workspace(s) .. "/run-a/run_state.json")
+  t.eq(st.stack.decode_image, "ghcr.io/llm-d/llm-d-cuda:v0.4.0", "their image (v0.3.0) is not this run's")
+  -- their pods carrying every label of this run's: no selector can tell them apart
+  s = setup(function(plan)
+    plan.runs.b = { label = "after", existing = { results = TREAT } }
+    plan.runs.a.deploy.kustomize = nil
+    plan.runs.a.deploy.chart = "oci://ghcr.io/llm-d/charts/llm-d-modelservice"
+    plan.runs.a.deploy.release = "a-ms"
+  end)
+  r = compare(s, nil, { FAKE_OTHER_RELEASE = "1", FAKE_OTHER_SAME_MODEL = "1" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("run a: another stack's serving pods in bench (a-team-ms-decode-1, a-team-ms-decode-2) carry "
+    .. "every label this run's share; no selector picks this run's alone", 1, true), r.stdout)
 end)

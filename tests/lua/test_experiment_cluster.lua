@@ -293,15 +293,27 @@ end)
 t.test("run treatments benchmark the gateway this setup treatment deployed, not another one in the namespace",
   function()
   local s = setup(function(plan) plan.namespaces = { "exp-a" }; plan.parallel = 1 end)
-  t.write(s.exp, "experiment:\n  name: routing-sweep\n  harness: inference-perf\nsetup:\n  treatments:\n"
-    .. "    - name: only\n      decode.replicas: 1\ntreatments:\n  - name: rate1\n    load.stages.0.rate: 1\n")
-  s.env.FAKE_RESULTS = BASE
-  local r = experiment(s, nil, { FAKE_OTHER_RELEASE = "1" })
+  t.write(s.exp, "reset_caches: true\nexperiment:\n  name: routing-sweep\n  harness: inference-perf\nsetup:\n"
+    .. "  treatments:\n    - name: only\n      decode.replicas: 1\ntreatments:\n  - name: rate1\n"
+    .. "    load.stages.0.rate: 1\n  - name: rate5\n    load.stages.0.rate: 5\n")
+  s.env.FAKE_RESULTS = BASE .. ":" .. TREAT
+  -- a-team's serving pods crash-loop: not this treatment's, so neither waited for nor restarted
+  local r = experiment(s, nil, { FAKE_OTHER_RELEASE = "1", FAKE_OTHER_UNWELL = "1" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
-  local cfg = t.read(workspace(s) .. "/setup-treatment-only/run-rate1/benchmark/config.yaml")
-  t.ok(cfg:find("infra-sim-inference-gateway-istio.exp-a.svc.cluster.local:80", 1, true), cfg)
-  t.ok(not cfg:find("a-team", 1, true), cfg)
-  for _, c in ipairs(calls(s)) do
-    t.ok(not table.concat(c.args, " "):find("a-team", 1, true), "nothing done with a-team's: " .. table.concat(c.args, " "))
+  for _, rt in ipairs { "rate1", "rate5" } do
+    local cfg = t.read(workspace(s) .. "/setup-treatment-only/run-" .. rt .. "/benchmark/config.yaml")
+    t.ok(cfg:find("infra-sim-inference-gateway-istio.exp-a.svc.cluster.local:80", 1, true), cfg)
+    t.ok(not cfg:find("a-team", 1, true), cfg)
   end
+  local restarted = false
+  for _, c in ipairs(calls(s)) do
+    local line = table.concat(c.args, " ")
+    t.ok(not line:find("a-team", 1, true), "nothing done with a-team's: " .. line)
+    -- reset_caches: this stack's pods (their labels), not every serving pod of the namespace
+    if line == "-n exp-a delete pod -l app.kubernetes.io/component=vllm,llm-d.ai/inference-serving=true,"
+      .. "llm-d.ai/model=qwen-qwen3-0-6b,llm-d.ai/role=decode" then restarted = true end
+  end
+  t.ok(restarted, "the treatment's own pods restarted between rate1 and rate5")
+  local st = json.decode(t.read(s.cluster .. "/state.json"))
+  t.eq(st.ns["exp-a"].pods["a-team-ms-decode-1"].containers[1].restarts, 0, "a-team's pods were not restarted")
 end)

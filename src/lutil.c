@@ -163,14 +163,13 @@ static int gunzip_strbuf(Strbuf *b, const char *path, char *err, size_t errlen)
     size_t cap = b->n * 2 + 4096, n = 0;
     char *out = (char *)malloc(cap);
     z.next_in = (Bytef *)b->p;
-    int rc = Z_OK;
+    int rc = Z_OK, nomem = out == NULL;
     size_t left = b->n;
-    while (out != NULL) {
+    while (!nomem) {
         if (cap - n < 2) {
             char *grown = cap > ((size_t)-1) / 2 ? NULL : (char *)realloc(out, cap * 2);
             if (grown == NULL) {
-                free(out);
-                out = NULL;
+                nomem = 1;
                 break;
             }
             out = grown;
@@ -195,7 +194,8 @@ static int gunzip_strbuf(Strbuf *b, const char *path, char *err, size_t errlen)
             break;
     }
     inflateEnd(&z);
-    if (out == NULL) {
+    if (nomem) {
+        free(out);
         (void)snprintf(err, errlen, "%s: gzip-compressed; not enough memory to decompress it",
                        path);
         return -1;

@@ -371,8 +371,8 @@ static int l_dump(lua_State *L)
     FILE *f = fopen(path, "wb");
     if (f == NULL)
         return luaL_error(L, "%s: cannot write: %s", path, strerror(errno));
-    int ok = write_block(f, DUMP_MAGIC, sizeof DUMP_MAGIC) && write_block(f, &layout, sizeof layout) &&
-             write_block(f, ls, sizeof *ls);
+    int ok = write_block(f, DUMP_MAGIC, sizeof DUMP_MAGIC) &&
+             write_block(f, &layout, sizeof layout) && write_block(f, ls, sizeof *ls);
     if (ok && !s->sketch)
         ok = write_block(f, s->v, (size_t)s->n * sizeof *s->v);
     if (ok && s->sketch)
@@ -418,11 +418,13 @@ static int l_load(lua_State *L)
     char magic[sizeof DUMP_MAGIC];
     uint64_t layout = 0;
     LStats head;
-    int ok = fread(magic, 1, sizeof magic, f) == sizeof magic && memcmp(magic, DUMP_MAGIC, sizeof magic) == 0 &&
+    int ok = fread(magic, 1, sizeof magic, f) == sizeof magic &&
+             memcmp(magic, DUMP_MAGIC, sizeof magic) == 0 &&
              fread(&layout, sizeof layout, 1, f) == 1 && layout == (uint64_t)sizeof head &&
              fread(&head, sizeof head, 1, f) == 1;
     Stats *s = &head.s;
-    ok = ok && (s->sketch ? s->pos.len >= 0 && s->neg.len >= 0 : s->n <= (uint64_t)SIZE_MAX / sizeof(double));
+    ok = ok && (s->sketch ? s->pos.len >= 0 && s->neg.len >= 0
+                          : s->n <= (uint64_t)SIZE_MAX / sizeof(double));
     if (ok) {
         void *v = NULL, *pos = NULL, *neg = NULL;
         if (!s->sketch) {
@@ -442,10 +444,10 @@ static int l_load(lua_State *L)
         ls->s = head.s;
         ls->method = head.method;
     }
-    fclose(f);
+    (void)fclose(f);
     if (!ok)
-        return luaL_error(L, "%s: not an accumulator dumped by this llmdlua (stats:dump), or cut short",
-                          path);
+        return luaL_error(
+            L, "%s: not an accumulator dumped by this llmdlua (stats:dump), or cut short", path);
     return 1;
 }
 

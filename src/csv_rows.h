@@ -1,0 +1,144 @@
+/*
+** csv_rows.h — the CSV lane's rows, compiled once per instruction set: scan.c defines
+** CSV_ROWS_TARGET (the target attribute), CSV_ROWS_HW (1 where the target has popcnt
+** and BMI), CSV_ROW_NAME and CSV_NUMBERS_NAME (the two functions), then includes this
+** file.
+*/
+
+/*
+** One row of plain fields at window offset i, from the lane's index: 1 with its stops
+** (offsets from ln->base: stops[0] the one before the row, stops[1 .. ncols - 1] its
+** separators, stops[ncols] its line end; field c lies between stops[c] and stops[c + 1];
+** of the separators only the first nwalk are certain to be there) and *next the offset
+** after its line end; 0 when the row is not for this lane (a quote, a field count not
+** the header's, a blank line, a line end the window may cut: csv_record reads it); -1
+** when the index does not reach the row's end.
+*/
+CSV_ROWS_TARGET static inline __attribute__((always_inline)) int
+CSV_ROW_NAME(const char *b, size_t n, const CsvLane *ln, size_t i, int ncols, int nwalk,
+             uint32_t *stops, size_t *next)
+{
+    size_t r = i - ln->base;
+    if (i < ln->base || r >= ln->len)
+        return -1;
+    /* the 64 bytes from the row's start: their separators, and line ends and quotes */
+    size_t blk = r / 64;
+    unsigned sh = (unsigned)(r % 64);
+    uint64_t ow = (ln->others[blk] >> sh) | ((ln->others[blk + 1] << 1) << (63 - sh));
+    size_t j;
+    stops[0] = (uint32_t)r - 1;
+    if (ow != 0 && ncols <= 64) { /* the row's end is among them: no branch per field */
+        uint64_t sw = (ln->seps[blk] >> sh) | ((ln->seps[blk + 1] << 1) << (63 - sh));
+        unsigned end = (unsigned)__builtin_ctzll(ow);
+        uint64_t w = sw & ((1ULL << end) - 1); /* the row's separators */
+        unsigned cnt = CSV_ROWS_HW ? (unsigned)__builtin_popcountll(w) : csv_popcount(w);
+        if (cnt != (unsigned)ncols - 1) /* a separator too many, or too few */
+            return 0;
+        for (int c = 1; c <= nwalk; c++) {
+            stops[c] = (uint32_t)r + (uint32_t)__builtin_ctzll(w);
+            w &= w - 1;
+        }
+        j = r + end;
+    } else {
+        long e = csv_lane_walk(ln, r, ncols, stops);
+        if (e < 0)
+            return e == -1 ? -1 : 0;
+        j = (size_t)e;
+    }
+    stops[ncols] = (uint32_t)j;
+    j += ln->base;
+    char ch = b[j];
+    if (ch == '"' || j == i) /* a quote; a blank line */
+        return 0;
+    if (ch == '\r') {
+        if (j + 1 >= n) /* a \n may follow in the next read */
+            return 0;
+        if (b[j + 1] == '\n')
+            j++;
+    }
+    *next = j + 1;
+    return 1;
+}
+
+/*
+** The lane's rows from *pos when every rule is a number rule, while it takes them and
+** they start before until: each rule's cell is cut from the row's stops, the cells no
+** rule reads are not looked at; every rule's value of a row goes in the same slot of
+** its batch (a NaN where a bad cell is skipped). The number of rows taken (*pos after
+** them, *line counted on), or -1 on error. (matched and records are counted by the
+** caller.)
+*/
+CSV_ROWS_TARGET __attribute__((noinline)) static long
+CSV_NUMBERS_NAME(Scanner *s, CsvLane *lane, CsvBatch *bt, const int *col_of, int ncols,
+                 CsvIndexFn index, uint32_t *stops, size_t until, size_t *pos, uint64_t *line)
+{
+    int nr = s->nrules, nwalk = 0;
+    for (int m = 0; m < nr; m++) /* the separators up to the last cell read */
+        if (col_of[m] + 1 > nwalk)
+            nwalk = col_of[m] + 1;
+    if (nwalk > ncols - 1)
+        nwalk = ncols - 1;
+    /* the rules' batches in step: as many values in each */
+    int kb = nr > 0 ? bt->n[0] : 0;
+    for (int m = 1; m < nr; m++)
+        if (bt->n[m] != kb) {
+            if (csv_flush_all(s, bt) != 0)
+                return -1;
+            kb = 0;
+            break;
+        }
+    const char *b = s->buf;
+    size_t n = s->len, p = *pos, row = p;
+    CsvLane ln = *lane; /* in registers */
+    long taken = 0, rc = 0;
+    int done = 0; /* rules with this row's value when an error stops the row */
+    char sep = s->sep;
+    while (p < until) {
+        int r = CSV_ROW_NAME(b, n, &ln, p, ncols, nwalk, stops, &p);
+        if (r < 0 && ln.base != p) { /* index from this row */
+            ln.len = index(ln.seps, ln.others, b, p, n, sep);
+            ln.base = p;
+            r = CSV_ROW_NAME(b, n, &ln, p, ncols, nwalk, stops, &p);
+        }
+        if (r <= 0)
+            break;
+        const char *bb = b + ln.base;
+        size_t avail = n - ln.base;
+        double *v = bt->v + kb;
+        for (int m = 0; m < nr; m++, v += CSV_BATCH) {
+            int c = col_of[m];
+            uint32_t at = stops[c] + 1, len = stops[c + 1] - at;
+            if (!json_number_in(bb + at, len, avail - at, v)) {
+                CsvField cell = {bb + at, len, 0, 0};
+                int r2 = csv_cell_number(s, &s->rules[m], &cell, *line + (uint64_t)taken, row, v);
+                if (r2 < 0) {
+                    rc = -1;
+                    done = m;
+                    goto out;
+                }
+                if (r2 == 0) {
+                    *v = NAN; /* skipped */
+                    bt->holes = 1;
+                }
+            }
+        }
+        taken++;
+        row = p;
+        if (++kb == CSV_BATCH) {
+            for (int m = 0; m < nr; m++)
+                bt->n[m] = kb;
+            kb = 0;
+            if (csv_flush_all(s, bt) != 0) {
+                rc = -1;
+                goto out;
+            }
+        }
+    }
+out:
+    for (int m = 0; m < nr; m++)
+        bt->n[m] = kb + (m < done); /* those go in too, as one stats_add each would */
+    *lane = ln;
+    *pos = p;
+    *line += (uint64_t)taken;
+    return rc < 0 ? rc : taken;
+}

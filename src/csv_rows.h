@@ -6,21 +6,21 @@
 */
 
 /*
-** One row of plain fields at window offset i, from the lane's index: 1 with its stops
+** One row of plain fields at window offset i, from the lane's index: its stops
 ** (offsets from ln->base: stops[0] the one before the row, stops[1 .. ncols - 1] its
 ** separators, stops[ncols] its line end; field c lies between stops[c] and stops[c + 1];
-** of the separators only the first nwalk are certain to be there) and *next the offset
-** after its line end; 0 when the row is not for this lane (a quote, a field count not
-** the header's, a blank line, a line end the window may cut: csv_record reads it); -1
-** when the index does not reach the row's end.
+** of the separators only the first nwalk are certain to be there); returns the offset
+** after its line end, or 0 when the row is not for this lane (a quote, a field count not
+** the header's, a blank line, a line end the window may cut: csv_record reads it), or
+** CSV_UNINDEXED when the index does not reach the row's end.
 */
-CSV_ROWS_TARGET static inline __attribute__((always_inline)) int
+CSV_ROWS_TARGET static inline __attribute__((always_inline)) size_t
 CSV_ROW_NAME(const char *b, size_t n, const CsvLane *ln, size_t i, int ncols, int nwalk,
-             uint32_t *stops, size_t *next)
+             uint32_t *stops)
 {
     size_t r = i - ln->base;
     if (i < ln->base || r >= ln->len)
-        return -1;
+        return CSV_UNINDEXED;
     /* the 64 bytes from the row's start: their separators, and line ends and quotes */
     size_t blk = r / 64;
     unsigned sh = (unsigned)(r % 64);
@@ -42,7 +42,7 @@ CSV_ROW_NAME(const char *b, size_t n, const CsvLane *ln, size_t i, int ncols, in
     } else {
         long e = csv_lane_walk(ln, r, ncols, stops);
         if (e < 0)
-            return e == -1 ? -1 : 0;
+            return e == -1 ? CSV_UNINDEXED : 0;
         j = (size_t)e;
     }
     stops[ncols] = (uint32_t)j;
@@ -56,8 +56,7 @@ CSV_ROW_NAME(const char *b, size_t n, const CsvLane *ln, size_t i, int ncols, in
         if (b[j + 1] == '\n')
             j++;
     }
-    *next = j + 1;
-    return 1;
+    return j + 1;
 }
 
 /*
@@ -88,29 +87,29 @@ CSV_NUMBERS_NAME(Scanner *s, CsvLane *lane, CsvBatch *bt, const int *col_of, int
             break;
         }
     const char *b = s->buf;
-    size_t n = s->len, p = *pos, row = p;
-    CsvLane ln = *lane; /* in registers */
+    size_t n = s->len, p = *pos; /* p: the row's start until its cells are read */
+    CsvLane ln = *lane;          /* in registers */
     long taken = 0, rc = 0;
     int done = 0; /* rules with this row's value when an error stops the row */
     char sep = s->sep;
     while (p < until) {
-        int r = CSV_ROW_NAME(b, n, &ln, p, ncols, nwalk, stops, &p);
-        if (r < 0 && ln.base != p) { /* index from this row */
+        size_t next = CSV_ROW_NAME(b, n, &ln, p, ncols, nwalk, stops);
+        if (next == CSV_UNINDEXED && ln.base != p) { /* index from this row */
             ln.len = index(ln.seps, ln.others, b, p, n, sep);
             ln.base = p;
-            r = CSV_ROW_NAME(b, n, &ln, p, ncols, nwalk, stops, &p);
+            next = CSV_ROW_NAME(b, n, &ln, p, ncols, nwalk, stops);
         }
-        if (r <= 0)
+        if (next == 0 || next == CSV_UNINDEXED)
             break;
         const char *bb = b + ln.base;
         size_t avail = n - ln.base;
         double *v = bt->v + kb;
-        for (int m = 0; m < nr; m++, v += CSV_BATCH) {
-            int c = col_of[m];
-            uint32_t at = stops[c] + 1, len = stops[c + 1] - at;
+        for (const int *cp = col_of, *ce = col_of + nr; cp < ce; cp++, v += CSV_BATCH) {
+            uint32_t at = stops[*cp] + 1, len = stops[*cp + 1] - at;
             if (!json_number_in(bb + at, len, avail - at, v)) {
+                int m = (int)(cp - col_of), r2;
                 CsvField cell = {bb + at, len, 0, 0};
-                int r2 = csv_cell_number(s, &s->rules[m], &cell, *line + (uint64_t)taken, row, v);
+                r2 = csv_cell_number(s, &s->rules[m], &cell, *line + (uint64_t)taken, p, v);
                 if (r2 < 0) {
                     rc = -1;
                     done = m;
@@ -123,7 +122,7 @@ CSV_NUMBERS_NAME(Scanner *s, CsvLane *lane, CsvBatch *bt, const int *col_of, int
             }
         }
         taken++;
-        row = p;
+        p = next;
         if (++kb == CSV_BATCH) {
             for (int m = 0; m < nr; m++)
                 bt->n[m] = kb;

@@ -1514,21 +1514,23 @@ static inline CsvMasks csv_masks_sse2(const char *p, char sep)
 #define CSV_WIDE_SIMD 1
 #include <immintrin.h>
 
-__attribute__((target("avx2"))) static inline CsvMasks
-csv_masks_avx2(const char *p, char sep)
+__attribute__((target("avx2"))) static inline CsvMasks csv_masks_avx2(const char *p, char sep)
 {
     const __m256i vs = _mm256_set1_epi8(sep), vq = _mm256_set1_epi8('"'),
                   vn = _mm256_set1_epi8('\n'), vr = _mm256_set1_epi8('\r');
     __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)p);
     __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
-    __m256i olo = _mm256_or_si256(_mm256_cmpeq_epi8(lo, vq),
-                                  _mm256_or_si256(_mm256_cmpeq_epi8(lo, vn), _mm256_cmpeq_epi8(lo, vr)));
-    __m256i ohi = _mm256_or_si256(_mm256_cmpeq_epi8(hi, vq),
-                                  _mm256_or_si256(_mm256_cmpeq_epi8(hi, vn), _mm256_cmpeq_epi8(hi, vr)));
+    __m256i olo =
+        _mm256_or_si256(_mm256_cmpeq_epi8(lo, vq),
+                        _mm256_or_si256(_mm256_cmpeq_epi8(lo, vn), _mm256_cmpeq_epi8(lo, vr)));
+    __m256i ohi =
+        _mm256_or_si256(_mm256_cmpeq_epi8(hi, vq),
+                        _mm256_or_si256(_mm256_cmpeq_epi8(hi, vn), _mm256_cmpeq_epi8(hi, vr)));
     CsvMasks m;
     m.sep = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, vs)) |
             (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, vs)) << 32;
-    m.other = (uint32_t)_mm256_movemask_epi8(olo) | (uint64_t)(uint32_t)_mm256_movemask_epi8(ohi) << 32;
+    m.other = (uint32_t)_mm256_movemask_epi8(olo) | (uint64_t)(uint32_t)_mm256_movemask_epi8(ohi)
+                                                        << 32;
     return m;
 }
 #endif
@@ -1769,7 +1771,8 @@ static int csv_row(Scanner *s, CsvBatch *bt, const CsvField *fields, const int *
     return 0;
 }
 
-/* The lane's rows (csv_rows.h), once per instruction set; csv_lane picks them. */
+/* The lane's rows (csv_rows.h), once per instruction set; csv_impl picks them. */
+#define CSV_UNINDEXED SIZE_MAX /* csv_lane_row: the index does not reach the row's end */
 typedef long (*CsvNumbersFn)(Scanner *, CsvLane *, CsvBatch *, const int *, int, CsvIndexFn,
                              uint32_t *, size_t, size_t *, uint64_t *);
 
@@ -1830,13 +1833,16 @@ static inline __attribute__((always_inline)) int csv_lane_take(const char *b, si
                                                                size_t *pos, int ncols,
                                                                uint32_t *stops)
 {
-    int r = csv_lane_row(b, n, ln, *pos, ncols, ncols - 1, stops, pos);
-    if (r < 0 && ln->base != *pos) {
+    size_t next = csv_lane_row(b, n, ln, *pos, ncols, ncols - 1, stops);
+    if (next == CSV_UNINDEXED && ln->base != *pos) {
         ln->len = index(ln->seps, ln->others, b, *pos, n, sep);
         ln->base = *pos;
-        r = csv_lane_row(b, n, ln, *pos, ncols, ncols - 1, stops, pos);
+        next = csv_lane_row(b, n, ln, *pos, ncols, ncols - 1, stops);
     }
-    return r > 0;
+    if (next == 0 || next == CSV_UNINDEXED)
+        return 0;
+    *pos = next;
+    return 1;
 }
 
 static int scan_csv(Scanner *s)
@@ -1849,8 +1855,8 @@ static int scan_csv(Scanner *s)
     int nm = s->nrules + s->nfields;
     CsvBits bits = {0, 0, 0};
     CsvLane lane = {SIZE_MAX, 0, NULL, NULL};
-    lane.seps = (uint64_t *)malloc(2 * (CSV_LANE_CHUNK / 64 + 1) * sizeof *lane.seps);
-    uint32_t *stops = NULL; /* a lane row's, ncols + 1 */
+    lane.seps = (uint64_t *)calloc((size_t)2 * (CSV_LANE_CHUNK / 64 + 1), sizeof *lane.seps);
+    uint32_t *stops = NULL;                   /* a lane row's, ncols + 1 */
     unsigned lane_backoff = 0, lane_skip = 0; /* rows to leave to the long way */
     CsvImpl impl = csv_impl(s);
     CsvIndexFn index = impl.index;
@@ -1880,8 +1886,8 @@ static int scan_csv(Scanner *s)
             long taken = 0;
             size_t until = s->map != NULL ? s->released + RELEASE_STEP : SIZE_MAX;
             if (numbers_only) {
-                taken = impl.numbers(s, &lane, &bt, col_of, ncols, index, stops, until, &pos,
-                                         &line);
+                taken =
+                    impl.numbers(s, &lane, &bt, col_of, ncols, index, stops, until, &pos, &line);
                 if (taken < 0) {
                     rc = -1;
                     goto done_rows;
@@ -1891,7 +1897,7 @@ static int scan_csv(Scanner *s)
                 s->records += (uint64_t)taken;
             }
             /* rows while the lane takes them (and no mapped pages are due back) */
-            while (!numbers_only && pos < until &&
+            while (!numbers_only && fields != NULL && pos < until &&
                    csv_lane_take(s->buf, s->len, s->sep, &lane, index, &pos, ncols, stops)) {
                 taken++;
                 s->records++;

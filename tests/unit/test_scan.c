@@ -209,7 +209,10 @@ static size_t random_csv(char *doc, size_t cap, int rows)
     if (h == 4) { /* a at column 1, b at 34, c at 70 */
         for (int c = 0; c < ncols; c++)
             n += (size_t)sprintf(doc + n, "%s%s", c ? "," : "",
-                                 c == 0 ? "a" : c == 33 ? "b" : c == 69 ? "c" : "w");
+                                 c == 0    ? "a"
+                                 : c == 33 ? "b"
+                                 : c == 69 ? "c"
+                                           : "w");
         n += (size_t)sprintf(doc + n, "%s", crlf ? "\r\n" : "\n");
     } else {
         n += (size_t)sprintf(doc + n, "%s%s", heads[h], crlf ? "\r\n" : "\n");
@@ -400,6 +403,76 @@ int main(void)
                               letter ? 19 : 21) == 0);
             }
         }
+    }
+
+    TEST("CSV lane: rows across 64-byte blocks and 4 KiB chunks, CRLF, 70 columns, by hand")
+    {
+        /* row k (1..600): k, k/2, a plain text of k % 150 bytes, then 66 more columns of
+           k % 3, then k, CRLF: rows from 80 to 370 bytes, so they start everywhere in a
+           block and cross every chunk's end; and the last without a line end. Sums by
+           hand: a and z are 1 + ... + 600 = 180300, b half that, m (k % 3) is 200 * 3 =
+           600 (200 of each 0, 1, 2). Whole, and through reads of 1, 63, 64, 65 and 4097
+           bytes; for each instruction set and in plain C. */
+        static char doc[1 << 19];
+        size_t n = (size_t)sprintf(doc, "a,b,text");
+        for (int c = 0; c < 66; c++)
+            n += (size_t)sprintf(doc + n, ",%s", c == 40 ? "m" : "w");
+        n += (size_t)sprintf(doc + n, ",z\r\n");
+        for (int k = 1; k <= 600; k++) {
+            n += (size_t)sprintf(doc + n, "%d,%.1f,", k, k / 2.0);
+            for (int i = 0; i < k % 150; i++)
+                doc[n++] = (char)('a' + i % 26);
+            for (int c = 0; c < 66; c++)
+                n += (size_t)sprintf(doc + n, ",%d", k % 3);
+            n += (size_t)sprintf(doc + n, ",%d%s", k, k < 600 ? "\r\n" : "");
+        }
+        static const char *const cols[] = {"a", "b", "m", "z"};
+        static const double want[] = {180300, 90150, 600, 180300};
+        static const size_t reads[] = {0, 1, 63, 64, 65, 4097};
+        static const char *const simd[] = {"avx512", "avx2", "sse2", "portable"};
+        const char *best = json_simd(NULL);
+        int runs = 0, bad = 0;
+        for (size_t l = 0; l < sizeof simd / sizeof simd[0]; l++) {
+            if (json_simd(simd[l]) == NULL)
+                continue;
+            for (size_t r = 0; r < sizeof reads / sizeof reads[0]; r++)
+                for (int c = 0; c < 4; c++) {
+                    double sum;
+                    uint64_t refills;
+                    char err[256];
+                    int rc = scan_one(SCAN_CSV, cols[c], doc, n, reads[r], &sum, &refills, err,
+                                      sizeof err);
+                    runs++;
+                    if (rc != 0 || sum != want[c]) {
+                        fprintf(stderr, "  %s, reads of %zu, column %s: rc %d, sum %.17g %s\n",
+                                simd[l], reads[r], cols[c], rc, sum, err);
+                        bad = 1;
+                    }
+                }
+        }
+        CHECK(json_simd(best) != NULL);
+        CHECK(!bad && runs >= 2 * 6 * 4);
+    }
+
+    TEST("CSV lane: an empty cell is no number (an error, never 0), a short row fails")
+    {
+        /* messages and places by hand: line 3 holds the empty b (column a around it
+           reads fine: 1 + 3 + 5), line 5 has 1 field; the skipped cells of rules with
+           skip are compared with the reference splitter by the random documents */
+        double sum;
+        char err[256];
+        uint64_t refills;
+        static const char empty[] = "a,b\n1,2\n3,\n5,6\n";
+        CHECK(scan_one(SCAN_CSV, "a", empty, sizeof empty - 1, 0, &sum, &refills, err,
+                       sizeof err) == 0 &&
+              sum == 9);
+        CHECK(scan_one(SCAN_CSV, "b", empty, sizeof empty - 1, 0, &sum, &refills, err,
+                       sizeof err) == -1);
+        CHECK_STR(err, "t.csv:3: column 'b': expected a number, found ''");
+        static const char shortrow[] = "a,b\r\n1,2\r\n3,4\r\n\r\n5\r\n7,8\r\n";
+        CHECK(scan_one(SCAN_CSV, "a", shortrow, sizeof shortrow - 1, 0, &sum, &refills, err,
+                       sizeof err) == -1);
+        CHECK_STR(err, "t.csv:5: 1 fields, the header has 2");
     }
 
     TEST("a long token through small reads is read again a logarithmic number of times")

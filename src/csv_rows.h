@@ -9,14 +9,15 @@
 ** One row of plain fields at window offset i, from the lane's index: its stops
 ** (offsets from ln->base: stops[0] the one before the row, stops[1 .. ncols - 1] its
 ** separators, stops[ncols] its line end; field c lies between stops[c] and stops[c + 1];
-** of the separators only the first nwalk are certain to be there); returns the offset
+** of the separators only the first nwalk are certain to be there; a row with quoted
+** fields sets *q, which must be clear before, see csv_lane_quoted); returns the offset
 ** after its line end, or 0 when the row is not for this lane (a quote, a field count not
 ** the header's, a blank line, a line end the window may cut: csv_record reads it), or
 ** CSV_UNINDEXED when the index does not reach the row's end.
 */
 CSV_ROWS_TARGET static inline __attribute__((always_inline)) size_t
-CSV_ROW_NAME(const char *b, size_t n, const CsvLane *ln, size_t i, int ncols, int nwalk,
-             uint32_t *stops)
+CSV_ROW_NAME(const char *b, size_t n, char sep, const CsvLane *ln, size_t i, int ncols, int nwalk,
+             uint32_t *stops, CsvQuoted *q)
 {
     size_t r = i - ln->base;
     if (i < ln->base || r >= ln->len)
@@ -26,11 +27,17 @@ CSV_ROW_NAME(const char *b, size_t n, const CsvLane *ln, size_t i, int ncols, in
     unsigned sh = (unsigned)(r % 64);
     uint64_t ow = (ln->others[blk] >> sh) | ((ln->others[blk + 1] << 1) << (63 - sh));
     size_t j;
+    int quoted = 0;
     stops[0] = (uint32_t)r - 1;
     if (ow != 0 && ncols <= 64) { /* the row's end is among them: no branch per field */
         uint64_t sw = (ln->seps[blk] >> sh) | ((ln->seps[blk + 1] << 1) << (63 - sh));
         unsigned end = (unsigned)__builtin_ctzll(ow);
         uint64_t w = sw & ((1ULL << end) - 1); /* the row's separators */
+        j = r + end;
+        if (b[ln->base + j] == '"') {
+            quoted = 1;
+            goto quoted_row;
+        }
         unsigned cnt = CSV_ROWS_HW ? (unsigned)__builtin_popcountll(w) : csv_popcount(w);
         if (cnt != (unsigned)ncols - 1) /* a separator too many, or too few */
             return 0;
@@ -38,9 +45,16 @@ CSV_ROW_NAME(const char *b, size_t n, const CsvLane *ln, size_t i, int ncols, in
             stops[c] = (uint32_t)r + (uint32_t)__builtin_ctzll(w);
             w &= w - 1;
         }
-        j = r + end;
     } else {
-        long e = csv_lane_walk(ln, r, ncols, stops);
+        long e = csv_lane_walk(ln, b + ln->base, r, ncols, stops);
+        if (e < 0)
+            return e == -1 ? CSV_UNINDEXED : 0;
+        j = (size_t)e;
+        quoted = b[ln->base + j] == '"';
+    }
+quoted_row:
+    if (quoted) { /* fields in quotes: one by one */
+        long e = csv_lane_quoted(ln, b + ln->base, sep, r, ncols, stops, q);
         if (e < 0)
             return e == -1 ? CSV_UNINDEXED : 0;
         j = (size_t)e;
@@ -89,15 +103,17 @@ CSV_NUMBERS_NAME(Scanner *s, CsvLane *lane, CsvBatch *bt, const int *col_of, int
     const char *b = s->buf;
     size_t n = s->len, p = *pos; /* p: the row's start until its cells are read */
     CsvLane ln = *lane;          /* in registers */
+    CsvQuoted q = {0, 0, 0};
+    uint64_t at_line = *line; /* the row's first line */
     long taken = 0, rc = 0;
     int done = 0; /* rules with this row's value when an error stops the row */
     char sep = s->sep;
     while (p < until) {
-        size_t next = CSV_ROW_NAME(b, n, &ln, p, ncols, nwalk, stops);
+        size_t next = CSV_ROW_NAME(b, n, sep, &ln, p, ncols, nwalk, stops, &q);
         if (next == CSV_UNINDEXED && ln.base != p) { /* index from this row */
             ln.len = index(ln.seps, ln.others, b, p, n, sep);
             ln.base = p;
-            next = CSV_ROW_NAME(b, n, &ln, p, ncols, nwalk, stops);
+            next = CSV_ROW_NAME(b, n, sep, &ln, p, ncols, nwalk, stops, &q);
         }
         if (next == 0 || next == CSV_UNINDEXED)
             break;
@@ -109,7 +125,13 @@ CSV_NUMBERS_NAME(Scanner *s, CsvLane *lane, CsvBatch *bt, const int *col_of, int
             if (!json_number_in(bb + at, len, avail - at, v)) {
                 int m = (int)(cp - col_of), r2;
                 CsvField cell = {bb + at, len, 0, 0};
-                r2 = csv_cell_number(s, &s->rules[m], &cell, *line + (uint64_t)taken, p, v);
+                if (*cp < 64 && (q.quoted >> *cp & 1)) { /* between the quotes */
+                    cell.p++;
+                    cell.len -= 2;
+                    cell.quoted = 1;
+                    cell.doubled = (int)(q.doubled >> *cp & 1);
+                }
+                r2 = csv_cell_number(s, &s->rules[m], &cell, at_line, p, v);
                 if (r2 < 0) {
                     rc = -1;
                     done = m;
@@ -122,7 +144,13 @@ CSV_NUMBERS_NAME(Scanner *s, CsvLane *lane, CsvBatch *bt, const int *col_of, int
             }
         }
         taken++;
+        at_line++;
         p = next;
+        if (q.quoted != 0) { /* and the line feeds inside its quotes */
+            at_line += q.lines;
+            q.quoted = q.doubled = 0;
+            q.lines = 0;
+        }
         if (++kb == CSV_BATCH) {
             for (int m = 0; m < nr; m++)
                 bt->n[m] = kb;
@@ -138,6 +166,6 @@ out:
         bt->n[m] = kb + (m < done); /* those go in too, as one stats_add each would */
     *lane = ln;
     *pos = p;
-    *line += (uint64_t)taken;
+    *line = at_line;
     return rc < 0 ? rc : taken;
 }

@@ -1587,11 +1587,12 @@ static inline unsigned csv_popcount(uint64_t x)
 }
 
 /*
-** csv_lane_row for a row the 64 bytes from its start (r, an offset in the chunk) do
-** not hold: its stops block by block. The row end's offset, -1 when the chunk ends
-** first (index again from the row), or -2 when the row has another number of fields.
+** csv_lane_row for a row the 64 bytes from its start (r, an offset in the chunk of bb)
+** do not hold: its stops block by block. The row end's offset (or its first quote's),
+** -1 when the chunk ends first (index again from the row), or -2 when the row has
+** another number of fields.
 */
-static long csv_lane_walk(const CsvLane *ln, size_t r, int ncols, uint32_t *stops)
+static long csv_lane_walk(const CsvLane *ln, const char *bb, size_t r, int ncols, uint32_t *stops)
 {
     size_t nblk = (ln->len + 63) / 64, blk = r / 64;
     uint64_t o = ln->others[blk] & (~0ULL << (r % 64));
@@ -1601,6 +1602,8 @@ static long csv_lane_walk(const CsvLane *ln, size_t r, int ncols, uint32_t *stop
         o = ln->others[blk];
     }
     size_t jb = blk, j = 64 * jb + (size_t)__builtin_ctzll(o);
+    if (bb[j] == '"') /* a quoted field: csv_lane_quoted */
+        return (long)j;
     int c = 1;
     blk = r / 64;
     for (uint64_t w = ln->seps[blk] & (~0ULL << (r % 64));; w = ln->seps[++blk]) {
@@ -1617,13 +1620,107 @@ static long csv_lane_walk(const CsvLane *ln, size_t r, int ncols, uint32_t *stop
     return c == ncols ? (long)j : -2;
 }
 
-/* The spans of a lane row's fields (stops as csv_lane_row gives them) into f[0..ncols). */
-static void csv_lane_fields(CsvField *f, const char *bb, const uint32_t *stops, int ncols)
+/* The quoted fields of a lane row (bit c for field c), those holding "", and the line
+   feeds inside them. */
+typedef struct CsvQuoted {
+    uint64_t quoted, doubled;
+    unsigned lines;
+} CsvQuoted;
+
+/* The first stop at or after at in the chunk: a bit of a or b (b may be NULL), or
+   SIZE_MAX when the chunk holds none. */
+static inline __attribute__((always_inline)) size_t
+csv_next_stop(const uint64_t *a, const uint64_t *b, size_t at, size_t len)
+{
+    size_t nblk = (len + 63) / 64, blk = at / 64;
+    if (blk >= nblk)
+        return SIZE_MAX;
+    uint64_t w = (a[blk] | (b ? b[blk] : 0)) & (~0ULL << (at % 64));
+    while (w == 0) {
+        if (++blk >= nblk)
+            return SIZE_MAX;
+        w = a[blk] | (b ? b[blk] : 0);
+    }
+    return 64 * blk + (size_t)__builtin_ctzll(w);
+}
+
+/*
+** csv_lane_row for a row with a quoted field, from r (an offset in the chunk of bb),
+** field by field as csv_record reads it, from the index: the stops (for a quoted
+** field, the one after its closing quote) and *q. The row end's offset, -1 when the
+** chunk ends first (index again from the row), or -2 when csv_record must read the row
+** (its field count is not the header's, a quote out of place, more than 64 fields).
+*/
+static long csv_lane_quoted(const CsvLane *ln, const char *bb, char sep, size_t r, int ncols,
+                            uint32_t *stops, CsvQuoted *q)
+{
+    size_t len = ln->len, pos = r;
+    uint64_t quoted = 0, doubled = 0;
+    unsigned lines = 0;
+    if (ncols > 64)
+        return -2;
+    for (int c = 0;; c++) {
+        size_t stop;
+        if (pos >= len)
+            return -1;
+        if (bb[pos] == '"') { /* to the closing quote: quotes and line ends are stops */
+            quoted |= 1ULL << c;
+            size_t at = pos + 1;
+            for (;;) {
+                at = csv_next_stop(ln->others, NULL, at, len);
+                if (at == SIZE_MAX || at + 1 >= len) /* the byte after it is not indexed */
+                    return -1;
+                if (bb[at] == '"') {
+                    if (bb[at + 1] != '"')
+                        break;
+                    doubled |= 1ULL << c; /* "" is a quote */
+                    at += 2;
+                    continue;
+                }
+                lines += bb[at] == '\n';
+                at++;
+            }
+            stop = at + 1;
+            if (bb[stop] != sep && bb[stop] != '\n' && bb[stop] != '\r')
+                return -2; /* something after the closing quote */
+        } else {
+            stop = csv_next_stop(ln->seps, ln->others, pos, len);
+            if (stop == SIZE_MAX)
+                return -1;
+            if (bb[stop] == '"') /* a quote inside an unquoted field */
+                return -2;
+        }
+        stops[c + 1] = (uint32_t)stop;
+        if (bb[stop] != sep) { /* the line end */
+            if (c != ncols - 1)
+                return -2;
+            q->quoted = quoted;
+            q->doubled = doubled;
+            q->lines = lines;
+            return (long)stop;
+        }
+        if (c == ncols - 1) /* a field too many */
+            return -2;
+        pos = stop + 1;
+    }
+}
+
+/* The spans of a lane row's fields (stops and q as csv_lane_row gives them) into
+   f[0..ncols). */
+static void csv_lane_fields(CsvField *f, const char *bb, const uint32_t *stops, const CsvQuoted *q,
+                            int ncols)
 {
     for (int c = 0; c < ncols; c++) {
         uint32_t at = stops[c] + 1; /* stops[0] + 1 wraps to 0 for a chunk's first row */
         f[c].p = bb + at;
         f[c].len = stops[c + 1] - at;
+        f[c].quoted = f[c].doubled = 0;
+        if (c < 64 && (q->quoted >> c & 1)) { /* between the quotes */
+            f[c].p++;
+            f[c].len -= 2;
+            f[c].quoted = 1;
+            f[c].doubled = (int)(q->doubled >> c & 1);
+        }
     }
 }
 
@@ -1813,6 +1910,7 @@ static CsvImpl csv_impl(const Scanner *s)
     if (s->portable || strcmp(simd, "portable") == 0)
         return im;
 #ifdef CSV_WIDE_SIMD
+    __builtin_cpu_init();
     if ((strcmp(simd, "avx2") == 0 || strcmp(simd, "avx512") == 0) &&
         __builtin_cpu_supports("popcnt")) {
         im.index = csv_index_avx2;
@@ -1831,13 +1929,13 @@ static CsvImpl csv_impl(const Scanner *s)
 static inline __attribute__((always_inline)) int csv_lane_take(const char *b, size_t n, char sep,
                                                                CsvLane *ln, CsvIndexFn index,
                                                                size_t *pos, int ncols,
-                                                               uint32_t *stops)
+                                                               uint32_t *stops, CsvQuoted *q)
 {
-    size_t next = csv_lane_row(b, n, ln, *pos, ncols, ncols - 1, stops);
+    size_t next = csv_lane_row(b, n, sep, ln, *pos, ncols, ncols - 1, stops, q);
     if (next == CSV_UNINDEXED && ln->base != *pos) {
         ln->len = index(ln->seps, ln->others, b, *pos, n, sep);
         ln->base = *pos;
-        next = csv_lane_row(b, n, ln, *pos, ncols, ncols - 1, stops);
+        next = csv_lane_row(b, n, sep, ln, *pos, ncols, ncols - 1, stops, q);
     }
     if (next == 0 || next == CSV_UNINDEXED)
         return 0;
@@ -1897,16 +1995,19 @@ static int scan_csv(Scanner *s)
                 s->records += (uint64_t)taken;
             }
             /* rows while the lane takes them (and no mapped pages are due back) */
+            CsvQuoted q = {0, 0, 0};
             while (!numbers_only && fields != NULL && pos < until &&
-                   csv_lane_take(s->buf, s->len, s->sep, &lane, index, &pos, ncols, stops)) {
+                   csv_lane_take(s->buf, s->len, s->sep, &lane, index, &pos, ncols, stops, &q)) {
                 taken++;
                 s->records++;
-                csv_lane_fields(fields, s->buf + lane.base, stops, ncols);
+                csv_lane_fields(fields, s->buf + lane.base, stops, &q, ncols);
                 if (csv_row(s, &bt, fields, col_of, line, row_start) != 0) {
                     rc = -1;
                     goto done_rows;
                 }
-                line++;
+                line += 1 + q.lines;
+                q.quoted = q.doubled = 0;
+                q.lines = 0;
                 row_start = pos;
             }
             if (taken) {

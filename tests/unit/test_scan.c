@@ -469,6 +469,18 @@ int main(void)
         CHECK(scan_one(SCAN_CSV, "b", empty, sizeof empty - 1, 0, &sum, &refills, err,
                        sizeof err) == -1);
         CHECK_STR(err, "t.csv:3: column 'b': expected a number, found ''");
+        /* rows with quoted fields go through the lane too: the line feeds inside quotes
+           count (row 2 is on lines 3-4, so the bad cell is on line 5, byte 8 of its
+           row), and a quoted number is text, not a number (by hand) */
+        static const char quoted[] = "a,y\n1,2\n\"multi\nline\",3\n\"q\"\"q\",x\n";
+        CHECK(scan_one(SCAN_CSV, "y", quoted, sizeof quoted - 1, 0, &sum, &refills, err,
+                       sizeof err) == -1);
+        CHECK_STR(err, "t.csv:5:8: column 'y': expected a number, found 'x' (byte 'x' cannot "
+                       "be part of a number)");
+        static const char qnum[] = "a,y\r\n1,2\r\n3,\"4\"\r\n";
+        CHECK(scan_one(SCAN_CSV, "y", qnum, sizeof qnum - 1, 0, &sum, &refills, err, sizeof err) ==
+              -1);
+        CHECK_STR(err, "t.csv:3: column 'y': expected a number, found '4'");
         static const char shortrow[] = "a,b\r\n1,2\r\n3,4\r\n\r\n5\r\n7,8\r\n";
         CHECK(scan_one(SCAN_CSV, "a", shortrow, sizeof shortrow - 1, 0, &sum, &refills, err,
                        sizeof err) == -1);

@@ -101,40 +101,85 @@ CSV_NUMBERS_NAME(Scanner *s, CsvLane *lane, CsvBatch *bt, const int *col_of, int
             break;
         }
     const char *b = s->buf;
-    size_t n = s->len, p = *pos; /* p: the row's start until its cells are read */
-    CsvLane ln = *lane;          /* in registers */
+    size_t n = s->len, p = *pos, stride = (size_t)ncols + 1;
+    CsvLane ln = *lane; /* in registers */
     CsvQuoted q = {0, 0, 0};
-    uint64_t at_line = *line; /* the row's first line */
+    uint64_t at_line = *line; /* the next row's first line */
     long taken = 0, rc = 0;
-    int done = 0; /* rules with this row's value when an error stops the row */
+    int done = 0, more = 1; /* done: rules with a row's value when an error stops it */
     char sep = s->sep;
-    while (p < until) {
-        size_t next = CSV_ROW_NAME(b, n, sep, &ln, p, ncols, nwalk, stops, &q);
-        if (next == CSV_UNINDEXED && ln.base != p) { /* index from this row */
-            ln.len = index(ln.seps, ln.others, b, p, n, sep);
-            ln.base = p;
-            next = CSV_ROW_NAME(b, n, sep, &ln, p, ncols, nwalk, stops, &q);
+    /* up to CSV_ROWS rows found first (their stops one after the other in stops), then
+       their cells read rule by rule: fewer values live across each call */
+    uint64_t row_line[CSV_ROWS], row_quoted[CSV_ROWS], row_doubled[CSV_ROWS];
+    while (more && p < until) { /* (mapped pages due back: checked every CSV_ROWS rows) */
+        int nrow = 0, most = CSV_BATCH - kb < CSV_ROWS ? CSV_BATCH - kb : CSV_ROWS;
+        while (nrow < most) {
+            uint32_t *st = stops + (size_t)nrow * stride;
+            size_t next = CSV_ROW_NAME(b, n, sep, &ln, p, ncols, nwalk, st, &q);
+            if (next == CSV_UNINDEXED && ln.base != p) {
+                if (nrow > 0) /* the rows found so far are counted from the index's base */
+                    break;
+                ln.len = index(ln.seps, ln.others, b, p, n, sep); /* index from this row */
+                ln.base = p;
+                next = CSV_ROW_NAME(b, n, sep, &ln, p, ncols, nwalk, st, &q);
+            }
+            if (next == 0 || next == CSV_UNINDEXED) {
+                more = 0;
+                break;
+            }
+            row_line[nrow] = at_line++;
+            row_quoted[nrow] = q.quoted;
+            if (q.quoted != 0) { /* and the line feeds inside its quotes */
+                row_doubled[nrow] = q.doubled;
+                at_line += q.lines;
+                q.quoted = q.doubled = 0;
+                q.lines = 0;
+            }
+            p = next;
+            nrow++;
         }
-        if (next == 0 || next == CSV_UNINDEXED)
+        if (nrow == 0)
             break;
         const char *bb = b + ln.base;
         size_t avail = n - ln.base;
-        double *v = bt->v + kb;
-        for (const int *cp = col_of, *ce = col_of + nr; cp < ce; cp++, v += CSV_BATCH) {
-            uint32_t at = stops[*cp] + 1, len = stops[*cp + 1] - at;
-            if (!json_number_in(bb + at, len, avail - at, v)) {
-                int m = (int)(cp - col_of), r2;
+        /* the cells that are plain numbers, rule by rule; from the first row with one
+           that is not (first), row by row again, as csv_row reads them */
+        int first = nrow;
+        for (int m = 0; m < nr; m++) {
+            const uint32_t *st = stops + col_of[m];
+            double *v = bt->v + (size_t)m * CSV_BATCH + kb;
+            for (int k = 0; k < first; k++, st += stride) {
+                uint32_t at = st[0] + 1, len = st[1] - at;
+                if (!json_number_in(bb + at, len, avail - at, v + k)) {
+                    first = k;
+                    break;
+                }
+            }
+        }
+        for (int k = first; k < nrow; k++) {
+            double *v = bt->v + kb + k;
+            for (int m = 0; m < nr; m++, v += CSV_BATCH) {
+                int c = col_of[m];
+                const uint32_t *st = stops + (size_t)k * stride + c;
+                uint32_t at = st[0] + 1, len = st[1] - at;
+                if (json_number_in(bb + at, len, avail - at, v))
+                    continue;
                 CsvField cell = {bb + at, len, 0, 0};
-                if (*cp < 64 && (q.quoted >> *cp & 1)) { /* between the quotes */
+                if (c < 64 && (row_quoted[k] >> c & 1)) { /* between the quotes */
                     cell.p++;
                     cell.len -= 2;
                     cell.quoted = 1;
-                    cell.doubled = (int)(q.doubled >> *cp & 1);
+                    cell.doubled = (int)(row_doubled[k] >> c & 1);
                 }
-                r2 = csv_cell_number(s, &s->rules[m], &cell, at_line, p, v);
+                size_t row = ln.base + (uint32_t)(stops[(size_t)k * stride] + 1); /* its start */
+                int r2 = csv_cell_number(s, &s->rules[m], &cell, row_line[k], row, v);
                 if (r2 < 0) {
                     rc = -1;
                     done = m;
+                    kb += k;
+                    taken += k;
+                    p = row;
+                    at_line = row_line[k];
                     goto out;
                 }
                 if (r2 == 0) {
@@ -143,15 +188,9 @@ CSV_NUMBERS_NAME(Scanner *s, CsvLane *lane, CsvBatch *bt, const int *col_of, int
                 }
             }
         }
-        taken++;
-        at_line++;
-        p = next;
-        if (q.quoted != 0) { /* and the line feeds inside its quotes */
-            at_line += q.lines;
-            q.quoted = q.doubled = 0;
-            q.lines = 0;
-        }
-        if (++kb == CSV_BATCH) {
+        taken += nrow;
+        kb += nrow;
+        if (kb == CSV_BATCH) {
             for (int m = 0; m < nr; m++)
                 bt->n[m] = kb;
             kb = 0;

@@ -1870,6 +1870,7 @@ static int csv_row(Scanner *s, CsvBatch *bt, const CsvField *fields, const int *
 
 /* The lane's rows (csv_rows.h), once per instruction set; csv_impl picks them. */
 #define CSV_UNINDEXED SIZE_MAX /* csv_lane_row: the index does not reach the row's end */
+#define CSV_ROWS 32            /* csv_lane_numbers finds this many rows, then reads their cells */
 typedef long (*CsvNumbersFn)(Scanner *, CsvLane *, CsvBatch *, const int *, int, CsvIndexFn,
                              uint32_t *, size_t, size_t *, uint64_t *);
 
@@ -2058,7 +2059,7 @@ static int scan_csv(Scanner *s)
                 rc = -1;
                 break;
             }
-            stops = (uint32_t *)malloc(((size_t)ncols + 1) * sizeof *stops);
+            stops = (uint32_t *)malloc(((size_t)ncols + 1) * CSV_ROWS * sizeof *stops);
             if (stops == NULL) {
                 rc = fail(s, "%s: out of memory", s->name);
                 break;

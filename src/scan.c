@@ -2018,7 +2018,7 @@ static int scan_csv(Scanner *s)
             }
             /* the row goes the long way (the index stays while the window does), and
                so do the next ones, more of them each time the lane takes too few rows
-               to pay for trying (rows with quoted fields) */
+               to pay for trying (rows over 4 KiB, quoted rows of more than 64 fields) */
             lane_backoff = lane_backoff == 0 ? 1 : lane_backoff < 4096 ? 2 * lane_backoff : 4096;
             lane_skip = lane_backoff;
         }

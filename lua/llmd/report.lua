@@ -445,9 +445,10 @@ end
 local function rate_text(v) return v and (T.helpers.num(v, 2) .. " req/s") or "N/A" end
 
 -- A capacity range (llmd.loadpoints.capacity_interval): "3.40–3.85 req/s", "≥ 3.40 req/s",
--- "below 3.48 req/s".
+-- "below 3.48 req/s", "any rate from 0 up".
 local function interval_text(iv)
   local num = T.helpers.num
+  if iv.hi == math.huge and iv.lo == 0 then return "any rate from 0 up" end
   if iv.hi == math.huge then return ("≥ %s req/s"):format(num(iv.lo, 2)) end
   if iv.lo == 0 then return ("below %s req/s"):format(num(iv.hi, 2)) end
   return ("%s–%s req/s"):format(num(iv.lo, 2), num(iv.hi, 2))
@@ -455,8 +456,10 @@ end
 
 -- A capacity as printed; with repeats at every load point, the range they allow beside it.
 local function capacity_text(c)
-  local range = c.interval and ("range " .. interval_text(c.interval) .. " from the repeats") or nil
+  local range = c.interval and ("the repeats allow " .. interval_text(c.interval)) or nil
   if c.kind == "never_violated" then
+    -- a range that says no more than the lower bound itself is left out
+    if c.interval and interval_text(c.interval) == "≥ " .. rate_text(c.rps) then range = nil end
     return ("≥ %s (never violated%s)"):format(rate_text(c.rps), range and (", " .. range) or "")
   end
   local v = c.kind == "below_lowest" and "below the lowest load" or c.kind == "interpolated" and rate_text(c.rps)
@@ -702,7 +705,7 @@ local function summary(model, A, B)
         out[#out + 1] = ("%s sustains %s%s more load than %s within %s (%s against %s; %s)."):format(hi.label,
           chi.kind == "never_violated" and "at least " or "",
           T.helpers.num((chi.rps / clo.rps - 1) * 100, 1) .. " %", lo.label, phrase, capacity_text(chi),
-          capacity_text(clo), ev.winner and "the ranges the repeats allow do not overlap" or no_test_text(A, B, ca, cb))
+          capacity_text(clo), ev.winner and "the ranges do not overlap" or no_test_text(A, B, ca, cb))
         if lower_bound then
           out[#out] = out[#out]:gsub("%.$", "; " .. lo.label .. "'s figure is only a lower bound.")
         end
@@ -716,7 +719,7 @@ local function summary(model, A, B)
         out[#out + 1] = overlap_text(phrase, A, B, ca, cb)
       else
         out[#out + 1] = ("%s meets %s at none of its load points; %s sustains %s (%s)."):format(bad.label, phrase,
-          good.label, capacity_text(cg), ev.winner and "the ranges the repeats allow do not overlap"
+          good.label, capacity_text(cg), ev.winner and "the ranges do not overlap"
           or no_test_text(A, B, ca, cb))
       end
     else

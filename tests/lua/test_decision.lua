@@ -840,8 +840,8 @@ t.test("capacity with repeats: overlapping ranges are no clear difference; range
   t.near(m.capacity.b.interval.hi, 25.34581276269968, 1e-6)
   t.eq(m.capacity.evidence.verdict, "no clear difference")
   t.eq(m.capacity.evidence.winner, nil)
-  t.ok(m.summary:find("No clear difference in capacity within TTFT p90 ≤ 200.0 ms: 22.86 req/s (range "
-    .. "21.08–24.63 req/s from the repeats) for x, 23.57 req/s (range 21.80–25.35 req/s from the repeats) for y", 1,
+  t.ok(m.summary:find("No clear difference in capacity within TTFT p90 ≤ 200.0 ms: 22.86 req/s (the repeats "
+    .. "allow 21.08–24.63 req/s) for x, 23.57 req/s (the repeats allow 21.80–25.35 req/s) for y", 1,
     true), m.summary)
   t.ok(not m.summary:find("more load", 1, true), m.summary)
   -- C against A: 26.43-26.77 lies above 21.08-24.63: C (y) sustains more, (26.6 / 22.857 - 1)
@@ -849,15 +849,15 @@ t.test("capacity with repeats: overlapping ranges are no clear difference; range
   m = cap_model(repeated_run(RA), repeated_run(RC))
   t.eq(m.capacity.evidence.verdict, "B higher")
   t.eq(m.capacity.evidence.winner, "b")
-  t.ok(m.summary:find("y sustains 16.4 % more load than x within TTFT p90 ≤ 200.0 ms (26.60 req/s (range "
-    .. "26.43–26.77 req/s from the repeats) against 22.86 req/s (range 21.08–24.63 req/s from the repeats); the ranges "
-    .. "the repeats allow do not overlap).", 1, true), m.summary)
+  t.ok(m.summary:find("y sustains 16.4 % more load than x within TTFT p90 ≤ 200.0 ms (26.60 req/s (the "
+    .. "repeats allow 26.43–26.77 req/s) against 22.86 req/s (the repeats allow 21.08–24.63 req/s); the ranges do "
+    .. "not overlap).", 1, true), m.summary)
   -- swapped: the same, mirrored
   m = cap_model(repeated_run(RC), repeated_run(RA))
   t.eq(m.capacity.evidence.verdict, "A higher")
   t.ok(m.summary:find("x sustains 16.4 % more load than y", 1, true), m.summary)
   -- the headline shows the range beside the capacity
-  t.eq(m.headline[1].a_text, "26.60 req/s (range 26.43–26.77 req/s from the repeats)")
+  t.eq(m.headline[1].a_text, "26.60 req/s (the repeats allow 26.43–26.77 req/s)")
 end)
 
 t.test("capacity without repeats: the figure stays, said to be one measurement per load", function()

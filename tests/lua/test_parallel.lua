@@ -143,10 +143,12 @@ t.test("llmd.parallel: a child's failure, or its death, is raised naming the run
   t.ok(not ok)
   t.ok(tostring(err):find(w.path .. "/missing.json: cannot read", 1, true), tostring(err))
   t.eq(lfs.attributes(w.path .. "/.side-b"), nil, "the hand-over folder is gone")
-  -- a child killed (it waits for a writer on a FIFO it copies): its death is the error
-  local fifo = w.path .. "/fifo"
-  t.eq(proc.run({ "mkfifo", fifo }).code, 0)
-  local hang = { root = w.path, dirs = {}, files = { { rel = "x.json", from = fifo } }, skipped = {} }
+  -- a child killed while it copies (50,000 files: a FIFO no longer blocks a copy, it is
+  -- refused at once): its death is the error
+  t.write(w.path .. "/one.json", "1")
+  local many = {}
+  for i = 1, 50000 do many[i] = { rel = ("x%d.json"):format(i), from = w.path .. "/one.json" } end
+  local hang = { root = w.path, dirs = {}, files = many, skipped = {} }
   h = assert(par.start(w, "a", { label = "a", plan = hang, info = {}, opts = {}, extract_options = {} }))
   t.eq(h.p:wait(0.3), nil, "still copying")
   h.p:kill(0)

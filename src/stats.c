@@ -357,20 +357,22 @@ void stats_free(Stats *s)
 void stats_clear(Stats *s)
 {
     double alpha = s->sketch ? s->alpha : 0;
+    int portable = s->portable;
     stats_free(s);
     stats_init(s, alpha);
+    s->portable = portable;
 }
 
 /* x into the compensated sum *sum + *comp (Neumaier: the compensation keeps the low
-   bits a plain sum would lose). */
+   bits a plain sum would lose). The textbook adds (big - t) + small, big the operand of
+   larger magnitude: that is the exact rounding error of s + x, a representable number,
+   and so is Knuth's TwoSum below, computed without comparing magnitudes. Both give the
+   same bits whenever s + x is finite (when it overflows the sum is inf and sum + comp NaN
+   either way). Six operations and no select: in SSE2 the select costs more than they. */
 static inline void neumaier_add(double *sum, double *comp, double x)
 {
-    double s = *sum, t = s + x;
-    /* the larger operand first: the same operations as the textbook's two branches,
-       chosen by selects (no branch to mispredict when the sum and x are close) */
-    int sum_larger = fabs(s) >= fabs(x);
-    double big = sum_larger ? s : x, small = sum_larger ? x : s;
-    *comp += (big - t) + small;
+    double s = *sum, t = s + x, xv = t - s;
+    *comp += (s - (t - xv)) + (x - xv);
     *sum = t;
 }
 
@@ -487,34 +489,113 @@ int stats_add(Stats *s, double x)
     return STATS_OK;
 }
 
-/* Whether xs[0..k) holds a NaN or an infinity (the rare cases stats_add_many treats
-   apart), two at a time where SSE2 is. */
-static int any_nonfinite(const double *xs, size_t k)
+static int has_nan(const double *xs, size_t k)
 {
-    size_t i = 0;
-#if defined(__SSE2__)
-    const __m128d abs_mask = _mm_castsi128_pd(_mm_set1_epi64x(0x7FFFFFFFFFFFFFFFLL));
-    const __m128d top = _mm_set1_pd(DBL_MAX);
-    __m128d bad = _mm_setzero_pd();
-    for (; i + 2 <= k; i += 2) /* !(|x| <= DBL_MAX): an infinity, or a NaN (unordered) */
-        bad = _mm_or_pd(bad, _mm_cmpnle_pd(_mm_and_pd(_mm_loadu_pd(xs + i), abs_mask), top));
-    if (_mm_movemask_pd(bad) != 0)
-        return 1;
-#endif
-    for (; i < k; i++)
-        if (!(fabs(xs[i]) <= DBL_MAX))
+    for (size_t i = 0; i < k; i++)
+        if (isnan(xs[i]))
             return 1;
     return 0;
 }
 
+/* The least of xs[0..k) (k > 0) by strict comparison, the first of equal ones kept. */
+static double first_min(const double *xs, size_t k)
+{
+    double m = xs[0];
+    for (size_t i = 1; i < k; i++)
+        m = xs[i] < m ? xs[i] : m;
+    return m;
+}
+
+static double first_max(const double *xs, size_t k)
+{
+    double m = xs[0];
+    for (size_t i = 1; i < k; i++)
+        m = xs[i] > m ? xs[i] : m;
+    return m;
+}
+
+/*
+** The common case of stats_add_many, exact mode: k > 0 samples, room reserved. In one
+** pass: kept, order, extremes and the compensated sum, each with the very operations of
+** the general loop (the same bits; test_stats holds it to the textbook). Returns 0, s
+** unchanged but the room past its samples, when a sample is a NaN or an infinity: the
+** batch's own extremes catch an infinity, the sum a NaN (it stays NaN from there on).
+*/
+static int add_finite_exact(Stats *s, const double *xs, size_t k)
+{
+    double *v = s->v + s->n, prev = s->n > 0 ? v[-1] : -HUGE_VAL;
+    double sum = s->sum, comp = s->comp, x = xs[0];
+    double lo = x, hi = x; /* the batch's own extremes, from its first sample */
+    int sorted = s->sorted & (x >= prev);
+    v[0] = x;
+    prev = x;
+    neumaier_add(&sum, &comp, x);
+    size_t i = 1;
+#if defined(__SSE2__)
+    if (!s->portable && k >= 3) {
+        /* two at a time: the copy, the order against the sample before each, and the
+           extremes lane by lane (MINPD keeps its second operand when equal: which of -0
+           and +0 is the least is settled below); the sum stays one sample at a time */
+        __m128d vlo = _mm_set1_pd(x), vhi = vlo;
+        __m128d ok = _mm_castsi128_pd(_mm_set1_epi32(-1));
+        for (; i + 2 <= k; i += 2) {
+            __m128d x2 = _mm_loadu_pd(xs + i), before = _mm_loadu_pd(xs + i - 1);
+            _mm_storeu_pd(v + i, x2);
+            ok = _mm_and_pd(ok, _mm_cmpge_pd(x2, before));
+            vlo = _mm_min_pd(vlo, x2);
+            vhi = _mm_max_pd(vhi, x2);
+            neumaier_add(&sum, &comp, _mm_cvtsd_f64(x2));
+            neumaier_add(&sum, &comp, _mm_cvtsd_f64(_mm_unpackhi_pd(x2, x2)));
+        }
+        sorted &= _mm_movemask_pd(ok) == 3;
+        double l2[2], h2[2];
+        _mm_storeu_pd(l2, vlo);
+        _mm_storeu_pd(h2, vhi);
+        lo = l2[1] < l2[0] ? l2[1] : l2[0];
+        hi = h2[1] > h2[0] ? h2[1] : h2[0];
+        prev = xs[i - 1];
+    }
+#endif
+    for (; i < k; i++) {
+        x = xs[i];
+        v[i] = x;
+        sorted &= x >= prev;
+        prev = x;
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+        neumaier_add(&sum, &comp, x);
+    }
+    if (isnan(sum) || isinf(lo) || isinf(hi))
+        return 0;
+    /* equal extremes are the same bits but for -0 and +0: the first of them counts */
+    if (lo == 0)
+        lo = first_min(xs, k);
+    if (hi == 0)
+        hi = first_max(xs, k);
+    s->min = lo < s->min ? lo : s->min;
+    s->max = hi > s->max ? hi : s->max;
+    s->sum = sum;
+    s->comp = comp;
+    s->sorted = sorted;
+    s->queries = 0;
+    s->m2_known = 0;
+    s->n += k;
+    return 1;
+}
+
 int stats_add_many(Stats *s, const double *xs, size_t k)
 {
-    int nonfinite = any_nonfinite(xs, k);
-    if (nonfinite)
-        for (size_t i = 0; i < k; i++)
-            if (isnan(xs[i]))
-                return STATS_ENAN; /* nothing added */
-    if (s->sketch || k == 0) {
+    if (k == 0)
+        return STATS_OK;
+    if (!s->sketch) {
+        if (reserve(s, k) != STATS_OK)
+            return has_nan(xs, k) ? STATS_ENAN : STATS_ENOMEM;
+        if (add_finite_exact(s, xs, k))
+            return STATS_OK;
+    }
+    if (has_nan(xs, k))
+        return STATS_ENAN; /* nothing added */
+    if (s->sketch) {
         for (size_t i = 0; i < k; i++) {
             int rc = stats_add(s, xs[i]);
             if (rc != STATS_OK)
@@ -522,48 +603,30 @@ int stats_add_many(Stats *s, const double *xs, size_t k)
         }
         return STATS_OK;
     }
-    if (reserve(s, k) != STATS_OK)
-        return STATS_ENOMEM;
+    /* exact, with infinities: the general loop */
     s->queries = 0;
     s->m2_known = 0;
     double lo = s->min, hi = s->max, sum = s->sum, comp = s->comp;
-    if (!nonfinite) {
-        /* the common case in one pass: kept, order, extremes and the compensated sum,
-           each with the very operations of the general loop below (the same bits) */
-        double *v = s->v + s->n, prev = s->n > 0 ? v[-1] : -HUGE_VAL;
-        int sorted = s->sorted;
-        for (size_t i = 0; i < k; i++) {
-            double x = xs[i];
-            v[i] = x;
-            sorted &= x >= prev;
-            prev = x;
-            lo = x < lo ? x : lo;
-            hi = x > hi ? x : hi;
-            neumaier_add(&sum, &comp, x);
+    memcpy(s->v + s->n, xs, k * sizeof *xs);
+    if (s->sorted) {
+        double prev = s->n > 0 ? s->v[s->n - 1] : -HUGE_VAL;
+        for (size_t i = 0; i < k && s->sorted; i++) {
+            s->sorted = xs[i] >= prev;
+            prev = xs[i];
         }
-        s->sorted = sorted;
-    } else {
-        memcpy(s->v + s->n, xs, k * sizeof *xs);
-        if (s->sorted) {
-            double prev = s->n > 0 ? s->v[s->n - 1] : -HUGE_VAL;
-            for (size_t i = 0; i < k && s->sorted; i++) {
-                s->sorted = xs[i] >= prev;
-                prev = xs[i];
-            }
+    }
+    for (size_t i = 0; i < k; i++) {
+        double x = xs[i];
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+        if (isinf(x)) {
+            if (x > 0)
+                s->n_pinf++;
+            else
+                s->n_ninf++;
+            continue;
         }
-        for (size_t i = 0; i < k; i++) {
-            double x = xs[i];
-            lo = x < lo ? x : lo;
-            hi = x > hi ? x : hi;
-            if (isinf(x)) {
-                if (x > 0)
-                    s->n_pinf++;
-                else
-                    s->n_ninf++;
-                continue;
-            }
-            neumaier_add(&sum, &comp, x);
-        }
+        neumaier_add(&sum, &comp, x);
     }
     s->min = lo;
     s->max = hi;

@@ -44,7 +44,8 @@ typedef struct StatsStore {
 } StatsStore;
 
 typedef struct Stats {
-    int sketch; /* 0: exact */
+    int sketch;   /* 0: exact */
+    int portable; /* tests: the plain-C loops where SSE2 is there */
     uint64_t n; /* every sample, infinities included */
     uint64_t n_pinf, n_ninf;
     double mean, m2;  /* Welford, over the finite samples */

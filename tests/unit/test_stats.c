@@ -194,10 +194,12 @@ int main(void)
 
     TEST("add_many equals adding one at a time; with a NaN among them it adds none")
     {
-        for (int sketch = 0; sketch <= 1; sketch++) {
+        for (int mode = 0; mode < 4; mode++) { /* exact, sketch; SSE2 or plain C */
+            int sketch = mode & 1;
             Stats one, many;
             stats_init(&one, sketch ? 0.01 : 0);
             stats_init(&many, sketch ? 0.01 : 0);
+            many.portable = mode >= 2;
             double batch[300];
             int bad = 0;
             for (int round = 0; round < 200; round++) {
@@ -249,9 +251,10 @@ int main(void)
            stats.c. Streams: magnitudes far apart and both signs (each branch taken),
            signed zeros as the extremes, and ascending runs. */
         int bad = 0;
-        for (int kind = 0; kind < 3; kind++) {
+        for (int kind = 0; kind < 6; kind++) {
             Stats s;
             stats_init(&s, 0);
+            s.portable = kind >= 3; /* each stream through the SSE2 lane and the plain C one */
             double sum = 0, comp = 0, lo = HUGE_VAL, hi = -HUGE_VAL, prev = -HUGE_VAL;
             int sorted = 1;
             size_t n = 0;
@@ -261,14 +264,14 @@ int main(void)
                 for (size_t i = 0; i < k; i++) {
                     uint64_t r = next_u64() % 8;
                     double zero = next_u64() & 1 ? 0.0 : -0.0;
-                    if (kind == 0) /* |x| above and below |sum|, subnormals */
+                    if (kind % 3 == 0) /* |x| above and below |sum|, subnormals */
                         batch[i] = r == 0   ? zero
                                    : r == 1 ? ldexp(uniform() - 0.5, (int)(next_u64() % 200) - 100)
                                    : r == 2 ? 4.9e-324 * (double)(next_u64() % 5)
                                    : r < 5  ? (next_u64() & 1 ? -1 : 1) *
                                                  ldexp(1 + uniform(), (int)(next_u64() % 60))
                                            : (uniform() - 0.5) * 1e6;
-                    else if (kind == 1) /* zeros of both signs and positives: min is a zero */
+                    else if (kind % 3 == 1) /* zeros of both signs and positives: min is a zero */
                         batch[i] = r < 4 ? zero : uniform() * 10;
                     else /* ascending, with a step down now and then */
                         batch[i] = (double)n + (double)i * 0.25 - (r == 0 && round % 7 == 6);
@@ -299,14 +302,31 @@ int main(void)
                         fprintf(stderr, "  stream %d, batch %d: differs from the reference\n", kind,
                                 round);
                 }
-                if (kind == 2 && round == 5) /* still sorted before the first step down */
+                if (kind % 3 == 2 && round == 5) /* still sorted before the first step down */
                     CHECK(s.sorted == 1);
             }
-            if (kind == 1) /* the extremes here are signed zeros: both kinds were seen */
+            if (kind % 3 == 1) /* the extremes here are signed zeros: both kinds were seen */
                 CHECK(lo == 0 && s.min == 0);
             stats_free(&s);
         }
         CHECK(bad == 0);
+        /* by hand: the first of equal extremes stays, whichever lane of two it is in */
+        for (int portable = 0; portable <= 1; portable++) {
+            static const double zs[][6] = {
+                {1, -0.0, 0.0, 0.0, 0.0, 0.0}, {1, 0.0, -0.0, -0.0, -0.0, -0.0},
+                {-1, 0.0, -0.0, -0.0, -0.0, -0.0}, {-1, -0.0, 0.0, 0.0, 0.0, 0.0}};
+            for (int z = 0; z < 4; z++) {
+                Stats s;
+                stats_init(&s, 0);
+                s.portable = portable;
+                CHECK(stats_add_many(&s, zs[z], 6) == STATS_OK);
+                if (z < 2) /* the least is a zero: -0 first, then +0 first */
+                    CHECK(s.min == 0 && !signbit(s.min) == (z == 1));
+                else /* the greatest is a zero: +0 first, then -0 first */
+                    CHECK(s.max == 0 && !signbit(s.max) == (z == 2));
+                stats_free(&s);
+            }
+        }
     }
 
     TEST("the exact variance follows the samples (kept between changes, not after)")

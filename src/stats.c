@@ -240,22 +240,98 @@ static uint64_t key_of(double x)
 {
     uint64_t u;
     memcpy(&u, &x, sizeof u);
-    return (u >> 63) ? ~u : u | (1ULL << 63);
+    /* negatives: every bit flipped; the others: the sign bit set. No branch. */
+    return u ^ ((uint64_t)((int64_t)u >> 63) | (1ULL << 63));
 }
 
 #define HIST_BITS 16
+
+static inline uint64_t bits_of(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+/*
+** count[(key - kmin) >> shift]++ for every sample. When every sample is > 0 (lo, the
+** least, is), a key is the bits plus 2^63, so the bin is (bits - bits(lo)) >> shift:
+** the sign needs no look.
+*/
+static void hist_count(const double *a, size_t n, double lo, uint64_t kmin, int shift,
+                       uint32_t *count)
+{
+    size_t i = 0;
+    if (lo > 0) {
+        uint64_t base = bits_of(lo);
+        for (; i + 4 <= n; i += 4) {
+            count[(bits_of(a[i]) - base) >> shift]++;
+            count[(bits_of(a[i + 1]) - base) >> shift]++;
+            count[(bits_of(a[i + 2]) - base) >> shift]++;
+            count[(bits_of(a[i + 3]) - base) >> shift]++;
+        }
+        for (; i < n; i++)
+            count[(bits_of(a[i]) - base) >> shift]++;
+        return;
+    }
+    for (; i < n; i++)
+        count[(key_of(a[i]) - kmin) >> shift]++;
+}
+
+/*
+** Gathers the samples whose bin has a mark (the wanted bin's number, 1..255; 0: not
+** wanted) at at[mark - 1]++ of g. The bins as hist_count finds them.
+*/
+static void hist_gather(const double *a, size_t n, double lo, uint64_t kmin, int shift,
+                        const uint8_t *mark, uint64_t *at, double *g)
+{
+    size_t i = 0;
+    if (lo > 0) {
+        uint64_t base = bits_of(lo);
+        for (; i + 4 <= n; i += 4) {
+            unsigned m0 = mark[(bits_of(a[i]) - base) >> shift];
+            unsigned m1 = mark[(bits_of(a[i + 1]) - base) >> shift];
+            unsigned m2 = mark[(bits_of(a[i + 2]) - base) >> shift];
+            unsigned m3 = mark[(bits_of(a[i + 3]) - base) >> shift];
+            if ((m0 | m1 | m2 | m3) == 0) /* mostly: the wanted bins are a few small ones */
+                continue;
+            if (m0)
+                g[at[m0 - 1]++] = a[i];
+            if (m1)
+                g[at[m1 - 1]++] = a[i + 1];
+            if (m2)
+                g[at[m2 - 1]++] = a[i + 2];
+            if (m3)
+                g[at[m3 - 1]++] = a[i + 3];
+        }
+        for (; i < n; i++) {
+            unsigned m = mark[(bits_of(a[i]) - base) >> shift];
+            if (m)
+                g[at[m - 1]++] = a[i];
+        }
+        return;
+    }
+    for (; i < n; i++) {
+        unsigned m = mark[(key_of(a[i]) - kmin) >> shift];
+        if (m)
+            g[at[m - 1]++] = a[i];
+    }
+}
 
 /*
 ** vals[i] = the ranks[i]-th smallest of a[0..n) (ranks sorted, unique), by histogram:
 ** one streaming pass counts the samples in 2^16 bins spanning [min, max] by their
 ** keys, a second gathers only the bins that hold a wanted rank, and those few are
 ** sorted. a is not changed. Returns 0, or -1 when a wanted bin is too crowded (most
-** samples equal, say) or memory is short: the caller selects instead.
+** samples equal, say), more than 255 bins are wanted, or memory is short: the caller
+** selects instead.
 */
 static int hist_ranks(const double *a, size_t n, double lo, double hi, const uint64_t *ranks,
                       size_t nr, double *vals)
 {
-    uint64_t kmin = key_of(lo), range = key_of(hi) - kmin;
+    /* the zeros' keys from -0 to +0 whichever of them the extremes are: the first zero
+       seen is the least (or greatest) sample, and the other sign lies on its other side */
+    uint64_t kmin = key_of(lo == 0 ? -0.0 : lo), range = key_of(hi == 0 ? 0.0 : hi) - kmin;
     int shift = 0;
     while ((range >> shift) >= (1ULL << HIST_BITS))
         shift++;
@@ -265,65 +341,67 @@ static int hist_ranks(const double *a, size_t n, double lo, double hi, const uin
         free(count);
         return -1;
     }
-    for (size_t i = 0; i < n; i++)
-        count[(key_of(a[i]) - kmin) >> shift]++;
+    hist_count(a, n, lo, kmin, shift, count);
     /* the bin of each rank, and how many samples lie in bins before it */
     size_t *bin = (size_t *)malloc(nr * sizeof *bin);
     uint64_t *before = (uint64_t *)malloc(nr * sizeof *before);
-    if (bin == NULL || before == NULL)
+    uint64_t *at = (uint64_t *)malloc(nr * sizeof *at);
+    uint8_t *mark = NULL;
+    double *g = NULL;
+    if (bin == NULL || before == NULL || at == NULL)
         goto fail;
     uint64_t cum = 0, gathered = 0;
-    size_t r = 0;
+    size_t r = 0, nwanted = 0;
     for (size_t b = 0; b < nb && r < nr; b++) {
         while (r < nr && ranks[r] < cum + count[b]) {
             bin[r] = b;
             before[r] = cum;
-            if (r == 0 || bin[r - 1] != b)
+            if (r == 0 || bin[r - 1] != b) {
                 gathered += count[b];
+                nwanted++;
+            }
             r++;
         }
         cum += count[b];
     }
-    if (gathered > (n / 32 > (1u << 20) ? n / 32 : (1u << 20)))
+    if (gathered > (n / 32 > (1u << 20) ? n / 32 : (1u << 20)) || nwanted > 255)
         goto fail; /* a crowded bin: selection does better */
     /* gather the wanted bins, each at its own offset */
-    double *g = (double *)malloc((size_t)(gathered ? gathered : 1) * sizeof *g);
-    if (g == NULL)
+    g = (double *)malloc((size_t)(gathered ? gathered : 1) * sizeof *g);
+    mark = (uint8_t *)calloc(nb, sizeof *mark);
+    if (g == NULL || mark == NULL)
         goto fail;
-    uint64_t *slot = (uint64_t *)calloc(nb, sizeof *slot); /* bin -> next place + 1 */
-    if (slot == NULL) {
-        free(g);
-        goto fail;
-    }
-    uint64_t at = 0;
+    uint64_t from = 0;
+    unsigned w = 0;
     for (size_t i = 0; i < nr; i++)
         if (i == 0 || bin[i - 1] != bin[i]) {
-            slot[bin[i]] = at + 1;
-            at += count[bin[i]];
+            at[w] = from;
+            mark[bin[i]] = (uint8_t)++w;
+            from += count[bin[i]];
         }
-    for (size_t i = 0; i < n; i++) {
-        uint64_t *sl = &slot[(key_of(a[i]) - kmin) >> shift];
-        if (*sl)
-            g[(*sl)++ - 1] = a[i];
-    }
-    at = 0;
+    hist_gather(a, n, lo, kmin, shift, mark, at, g);
+    from = 0;
     for (size_t i = 0; i < nr; i++) {
         if (i == 0 || bin[i - 1] != bin[i]) {
             if (i > 0)
-                at += count[bin[i - 1]];
-            sort_doubles(g + at, count[bin[i]]);
+                from += count[bin[i - 1]];
+            sort_doubles(g + from, count[bin[i]]);
         }
-        vals[i] = g[at + (ranks[i] - before[i])];
+        vals[i] = g[from + (ranks[i] - before[i])];
     }
-    free(slot);
+    free(mark);
     free(g);
     free(bin);
     free(before);
+    free(at);
     free(count);
     return 0;
 fail:
+    free(mark);
+    free(g);
     free(bin);
     free(before);
+    free(at);
     free(count);
     return -1;
 }
@@ -710,6 +788,54 @@ double stats_mean(const Stats *s)
     return (s->sum + s->comp) / (double)s->n;
 }
 
+/*
+** x >= +0 into the compensated sum *sum + *comp >= +0: neumaier_add's operations, with
+** the larger magnitude found by MAXSD and the smaller by MINSD, since both are >= +0
+** (equal ones are the same bits: no -0 is ever among them). The same bits as the
+** textbook, infinities and NaN included.
+*/
+static inline void nonneg_add(double *sum, double *comp, double x)
+{
+    double s = *sum, t = s + x;
+    double big = s > x ? s : x, small = x < s ? x : s;
+    *comp += (big - t) + small;
+    *sum = t;
+}
+
+/* The compensated sum of (v[i] - mean)^2 in order; differences and squares two at a
+   time where SSE2 is (each lane as the scalar operation rounds it). */
+static double sum_sq_dev(const double *v, size_t n, double mean, int portable)
+{
+    double sum = 0, comp = 0;
+    size_t i = 0;
+#if defined(__SSE2__)
+    if (!portable) {
+        /* nonneg_add in the low lanes: MAXSD and MINSD said outright (the compiler would
+           rather branch on the one comparison both selects share) */
+        __m128d m = _mm_set1_pd(mean), vs = _mm_setzero_pd(), vc = vs;
+        for (; i + 2 <= n; i += 2) {
+            __m128d d = _mm_sub_pd(_mm_loadu_pd(v + i), m), sq = _mm_mul_pd(d, d);
+            for (int lane = 0; lane < 2; lane++) {
+                __m128d t = _mm_add_sd(vs, sq);
+                __m128d err = _mm_add_sd(_mm_sub_sd(_mm_max_sd(vs, sq), t), _mm_min_sd(sq, vs));
+                vc = _mm_add_sd(vc, err);
+                vs = t;
+                sq = _mm_unpackhi_pd(sq, sq);
+            }
+        }
+        sum = _mm_cvtsd_f64(vs);
+        comp = _mm_cvtsd_f64(vc);
+    }
+#else
+    (void)portable;
+#endif
+    for (; i < n; i++) {
+        double d = v[i] - mean;
+        nonneg_add(&sum, &comp, d * d);
+    }
+    return sum + comp;
+}
+
 double stats_variance(Stats *s, int ddof)
 {
     if (s->n_pinf || s->n_ninf || s->n <= (uint64_t)ddof)
@@ -719,12 +845,7 @@ double stats_variance(Stats *s, int ddof)
         /* every sample is here: two passes (as numpy does) with a compensated sum, which
            keeps the digits a running update loses on large values with a small spread
            (epoch timestamps); kept until the samples change */
-        double mean = stats_mean(s), sum = 0, comp = 0;
-        for (size_t i = 0; i < s->n; i++) {
-            double d = s->v[i] - mean;
-            neumaier_add(&sum, &comp, d * d);
-        }
-        s->m2_exact = sum + comp;
+        s->m2_exact = sum_sq_dev(s->v, (size_t)s->n, stats_mean(s), s->portable);
         s->m2_known = 1;
     }
     if (!s->sketch)

@@ -162,6 +162,54 @@ int main(void)
         CHECK(bad == 0);
     }
 
+    TEST("the first query of a large sample (histogram) equals the reference, any sign")
+    {
+        /* The reference: qsort of a copy and numpy's rule written out above. Samples:
+           latencies (all > 0: the bins read from the bits alone), zeros of both signs where
+           the least or the greatest sample is a zero (the first zero seen is the extreme,
+           the other sign lies beyond it: it must land in a bin all the same), and up to
+           200 percentiles at once (more wanted bins than the histogram marks: selection). */
+        static double many_ps[200];
+        for (int i = 0; i < 200; i++)
+            many_ps[i] = i * 0.5;
+        int bad = 0;
+        for (int kind = 0; kind < 4; kind++) {
+            size_t n = 5000 + (size_t)kind * 7919;
+            double *x = malloc(n * sizeof *x), *ref = malloc(n * sizeof *ref);
+            for (size_t i = 0; i < n; i++) {
+                double u = uniform();
+                if (kind == 0 || kind == 3) /* latencies, log-spread */
+                    x[i] = 0.014 * exp(4 * u - 2);
+                else if (kind == 1) /* the least sample is +0 (first), -0 after it */
+                    x[i] = i == 1 ? 0.0 : i % 50 == 7 ? -0.0 : i % 50 == 9 ? 0.0 : 1 + u;
+                else /* the greatest sample is -0 (first), +0 after it */
+                    x[i] = i == 1 ? -0.0 : i % 50 == 7 ? 0.0 : i % 50 == 9 ? -0.0 : -1 - u;
+            }
+            memcpy(ref, x, n * sizeof *x);
+            qsort(ref, n, sizeof *ref, cmp_double);
+            int k = kind == 3 ? 200 : 15;
+            const double *qs = kind == 3 ? many_ps : ps;
+            for (int method = 0; method < 2; method++) {
+                Stats s;
+                stats_init(&s, 0);
+                CHECK(stats_add_many(&s, x, n) == STATS_OK && !s.sorted);
+                double out[200];
+                stats_percentiles(&s, qs, out, k, method);
+                for (int i = 0; i < k; i++) {
+                    double want = method == STATS_LINEAR ? ref_linear(ref, n, qs[i])
+                                                         : ref_nearest(ref, n, qs[i]);
+                    if (!(out[i] == want) && bad++ < 5)
+                        fprintf(stderr, "  kind %d method %d p=%g: %.17g want %.17g\n", kind,
+                                method, qs[i], out[i], want);
+                }
+                stats_free(&s);
+            }
+            free(x);
+            free(ref);
+        }
+        CHECK(bad == 0);
+    }
+
     TEST("count, sum, mean, variance, min, max against two-pass quad-precision sums")
     {
         for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
@@ -327,6 +375,41 @@ int main(void)
                 stats_free(&s);
             }
         }
+    }
+
+    TEST("the exact variance's pass is the textbook two-pass sum, bit for bit")
+    {
+        /* the reference: the squared deviations from the accumulator's mean, summed in
+           order with Neumaier's two branches as published (written here, not taken from
+           stats.c); through the SSE2 lane and the plain C one, odd and even counts */
+        int bad = 0;
+        for (int kind = 0; kind < 8; kind++) {
+            Stats s;
+            stats_init(&s, 0);
+            s.portable = kind >= 4;
+            size_t n = 1001 + (size_t)(kind & 1) * 3000;
+            for (size_t i = 0; i < n; i++) {
+                double u = uniform();
+                double x = kind % 4 < 2 ? 1.7e9 + u * 1e-3 /* epoch seconds */
+                           : kind % 4 == 2 ? (u - 0.5) * ldexp(1, (int)(next_u64() % 80) - 40)
+                                           : (i % 3 == 0 ? 0.0 : 0.014 * exp(6 * u - 3));
+                stats_add(&s, x);
+            }
+            double mean = stats_mean(&s), sum = 0, comp = 0;
+            for (size_t i = 0; i < n; i++) {
+                double d = s.v[i] - mean, x = d * d, t = sum + x;
+                if (fabs(sum) >= fabs(x))
+                    comp += (sum - t) + x;
+                else
+                    comp += (x - t) + sum;
+                sum = t;
+            }
+            double want = (sum + comp) / (double)n, got = stats_variance(&s, 0);
+            if (memcmp(&got, &want, sizeof got) != 0 && bad++ < 5)
+                fprintf(stderr, "  kind %d: %.17g want %.17g\n", kind, got, want);
+            stats_free(&s);
+        }
+        CHECK(bad == 0);
     }
 
     TEST("the exact variance follows the samples (kept between changes, not after)")

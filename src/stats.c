@@ -241,7 +241,7 @@ static uint64_t key_of(double x)
     uint64_t u;
     memcpy(&u, &x, sizeof u);
     /* negatives: every bit flipped; the others: the sign bit set. No branch. */
-    return u ^ ((uint64_t)((int64_t)u >> 63) | (1ULL << 63));
+    return u ^ ((0 - (u >> 63)) | (1ULL << 63));
 }
 
 #define HIST_BITS 16
@@ -364,6 +364,8 @@ static int hist_ranks(const double *a, size_t n, double lo, double hi, const uin
         }
         cum += count[b];
     }
+    if (r < nr) /* every rank is below n = the bins' total: cannot be, but say so */
+        goto fail;
     if (gathered > (n / 32 > (1u << 20) ? n / 32 : (1u << 20)) || nwanted > 255)
         goto fail; /* a crowded bin: selection does better */
     /* gather the wanted bins, each at its own offset */
@@ -417,7 +419,17 @@ void stats_init(Stats *s, double alpha)
     if (alpha > 0) {
         s->sketch = 1;
         s->alpha = alpha;
-        s->lg = log((1 + alpha) / (1 - alpha));
+        /* more buckets per power of two than log 2 / log gamma (by a margin that keeps
+           the rounding of what follows inside the bound), so that g = 2^(1/B) < gamma */
+        double y = log(2) / log((1 + alpha) / (1 - alpha));
+        s->per2 = (int32_t)floor(y * (1 + 1e-9)) + 1;
+        /* slices of mantissas narrower than the least gap between two boundaries
+           (2^(1/B) - 1, at 1), less the two ulps their rounding may take from it */
+        double gap = exp2(1.0 / s->per2) - 1;
+        int bits = 1;
+        while (ldexp(1, -bits) + ldexp(1, -50) >= gap)
+            bits++;
+        s->sub_shift = 52 - bits;
     }
 }
 
@@ -426,7 +438,9 @@ void stats_free(Stats *s)
     free(s->v);
     free(s->pos.count);
     free(s->neg.count);
+    free(s->sub);
     s->v = NULL;
+    s->sub = NULL;
     s->pos.count = s->neg.count = NULL;
     s->cap = 0;
     s->pos.len = s->neg.len = 0;
@@ -460,11 +474,13 @@ static void moments_add(Stats *s, double x)
     neumaier_add(&s->sum, &s->comp, x);
     if (!s->sketch)
         return; /* the variance of kept samples is computed from them, two-pass */
-    /* Welford over the finite samples */
+    /* Welford over the finite samples, less the first */
     uint64_t nf = s->n - s->n_pinf - s->n_ninf;
-    double d = x - s->mean;
+    if (nf == 1)
+        s->shift = x;
+    double y = x - s->shift, d = y - s->mean;
     s->mean += d / (double)nf;
-    s->m2 += d * (x - s->mean);
+    s->m2 += d * (y - s->mean);
 }
 
 static int store_add(StatsStore *st, int32_t k, uint64_t c)
@@ -495,20 +511,75 @@ static int store_add(StatsStore *st, int32_t k, uint64_t c)
     return STATS_OK;
 }
 
-/* The sketch bucket of |x| > 0, finite. */
-static int32_t bucket_of(const Stats *s, double ax)
+#define FRAC_BITS 52
+#define FRAC_MASK ((1ULL << FRAC_BITS) - 1)
+
+/*
+** The sketch's buckets from a double's bits. x = 2^e m, 1 <= m < 2, is in bucket
+** k = e B + j, j the number of boundaries b_i = 2^(i/B) (0 <= i < B) below m: bucket k
+** holds (g^(k-1), g^k], g = 2^(1/B) (j = B is the next power's bucket 0: the same k).
+** The boundaries' mantissas cut [1, 2) into B pieces; 2^M slices of it by the top M bits
+** of the mantissa, each narrower than any piece, hold one boundary at most. sub[slice] is
+** the number of boundaries below the slice's start << 52 | (2^52 - 1 - the fraction bits
+** of the one inside it; 0 if none), so that adding a fraction f of the slice carries into
+** bit 52 exactly when f is above that boundary: j = (sub[slice] + f) >> 52, one look-up,
+** one addition. The boundaries are exp2(i / B) rounded (an ulp from the true ones, inside
+** the margin B was chosen with). Built on the first sample; B <= 3466 fits the 12 bits
+** above 52.
+*/
+static int sketch_map(Stats *s)
 {
-    return (int32_t)ceil(log(ax) / s->lg);
+    size_t nsub = (size_t)1 << (FRAC_BITS - s->sub_shift);
+    uint64_t *sub = (uint64_t *)malloc(nsub * sizeof *sub);
+    if (sub == NULL)
+        return STATS_ENOMEM;
+    int32_t i = 0;  /* boundaries below the slice's start */
+    uint64_t b = 0; /* b_i's fraction bits (b_0 = 1: none) */
+    for (size_t k = 0; k < nsub; k++) {
+        uint64_t start = (uint64_t)k << s->sub_shift, end = start + (1ULL << s->sub_shift);
+        while (i < s->per2 && b < start) {
+            i++;
+            b = i < s->per2 ? bits_of(exp2((double)i / s->per2)) & FRAC_MASK : FRAC_MASK;
+        }
+        sub[k] = (uint64_t)i << FRAC_BITS | (FRAC_MASK - (i < s->per2 && b < end ? b : FRAC_MASK));
+    }
+    s->sub = sub;
+    return STATS_OK;
 }
 
+/* The bucket of a positive normal double's bits u (sub built). */
+static inline int32_t sketch_key(const Stats *s, uint64_t u)
+{
+    uint64_t frac = u & FRAC_MASK;
+    int32_t j = (int32_t)((s->sub[frac >> s->sub_shift] + frac) >> FRAC_BITS);
+    return ((int32_t)(u >> FRAC_BITS) - 1023) * s->per2 + j;
+}
+
+/* The sketch bucket of |x| > 0, finite (sub built): subnormals scaled up by 2^64, which
+   is exact and moves the bucket by 64 B. */
+static int32_t bucket_of(const Stats *s, double ax)
+{
+    if (ax >= DBL_MIN)
+        return sketch_key(s, bits_of(ax));
+    return sketch_key(s, bits_of(ax * 0x1p64)) - 64 * s->per2;
+}
+
+/* 2 g^k / (g + 1): 2^e times that of bucket j = k - e B, 0 <= j < B. */
 static double bucket_value(const Stats *s, int32_t k)
 {
-    double g = exp(s->lg);
-    return 2 * exp((double)k * s->lg) / (g + 1);
+    int32_t e = k / s->per2, j = k % s->per2;
+    if (j < 0) {
+        j += s->per2;
+        e--;
+    }
+    double g = exp2(1.0 / s->per2);
+    return ldexp(2 * exp2((double)j / s->per2) / (g + 1), e);
 }
 
 static int sketch_add(Stats *s, double x, uint64_t c)
 {
+    if (s->sub == NULL && sketch_map(s) != STATS_OK)
+        return STATS_ENOMEM;
     if (x == 0) {
         s->zeros += c;
         return STATS_OK;
@@ -661,6 +732,104 @@ static int add_finite_exact(Stats *s, const double *xs, size_t k)
     return 1;
 }
 
+/*
+** The common case of stats_add_many, sketch mode: k > 0 samples, all positive normal
+** doubles (latencies). Returns 0, s unchanged, for any other batch (the one at a time
+** loop takes it), or when memory is short. Three passes over the batch, which is in the
+** cache: its extremes and plain sum (two at a time where SSE2 is), which also tell
+** whether it qualifies and how far the buckets must reach, so that the store is grown
+** once before; the compensated sum and the buckets, one sample at a time; and the
+** squared deviations from the batch's mean, merged into the running moments.
+*/
+static int add_positive_sketch(Stats *s, const double *xs, size_t k)
+{
+    uint64_t na = s->n - s->n_pinf - s->n_ninf; /* finite samples before */
+    double c = na > 0 ? s->shift : xs[0];
+    double lo = xs[0], hi = xs[0], bsum = 0; /* bsum: of x - c */
+    size_t i = 0;
+#if defined(__SSE2__)
+    if (!s->portable && k >= 2) {
+        __m128d vlo = _mm_set1_pd(xs[0]), vhi = vlo, vs = _mm_setzero_pd(), vc = _mm_set1_pd(c);
+        for (; i + 2 <= k; i += 2) {
+            __m128d x2 = _mm_loadu_pd(xs + i);
+            vlo = _mm_min_pd(vlo, x2);
+            vhi = _mm_max_pd(vhi, x2);
+            vs = _mm_add_pd(vs, _mm_sub_pd(x2, vc));
+        }
+        double l2[2], h2[2], s2[2];
+        _mm_storeu_pd(l2, vlo);
+        _mm_storeu_pd(h2, vhi);
+        _mm_storeu_pd(s2, vs);
+        lo = l2[1] < l2[0] ? l2[1] : l2[0]; /* no zero here when it counts: the same bits */
+        hi = h2[1] > h2[0] ? h2[1] : h2[0];
+        bsum = s2[0] + s2[1];
+    }
+#endif
+    for (; i < k; i++) {
+        lo = xs[i] < lo ? xs[i] : lo;
+        hi = xs[i] > hi ? xs[i] : hi;
+        bsum += xs[i] - c;
+    }
+    /* a NaN makes the sum NaN; an infinity, a zero, a negative or a subnormal shows in
+       the extremes */
+    if (!(lo >= DBL_MIN && hi <= DBL_MAX && fabs(bsum) <= DBL_MAX))
+        return 0;
+    if (s->sub == NULL && sketch_map(s) != STATS_OK)
+        return 0;
+    int32_t klo = sketch_key(s, bits_of(lo)), khi = sketch_key(s, bits_of(hi));
+    if (store_add(&s->pos, klo, 0) != STATS_OK || store_add(&s->pos, khi, 0) != STATS_OK)
+        return 0;
+    uint64_t *count = s->pos.count;
+    const uint64_t *sub = s->sub;
+    int shift = s->sub_shift;
+    int32_t per2 = s->per2, base = 1023 * per2 + s->pos.off;
+    double sum = s->sum, comp = s->comp;
+    for (i = 0; i < k; i++) {
+        double x = xs[i];
+        neumaier_add(&sum, &comp, x);
+        uint64_t u = bits_of(x), frac = u & FRAC_MASK;
+        int32_t j = (int32_t)((sub[frac >> shift] + frac) >> FRAC_BITS);
+        count[(int32_t)(u >> FRAC_BITS) * per2 + j - base]++;
+    }
+    /* the batch's own mean and squared deviations, less c (corrected two-pass: the sum
+       of the deviations takes out what the plain sum's rounding left in the mean) */
+    double kd = (double)k, bmean = bsum / kd, dsum = 0, sq = 0;
+    i = 0;
+#if defined(__SSE2__)
+    if (!s->portable) {
+        __m128d m = _mm_set1_pd(bmean), vc = _mm_set1_pd(c), vd = _mm_setzero_pd(), vq = vd;
+        for (; i + 2 <= k; i += 2) {
+            __m128d d = _mm_sub_pd(_mm_sub_pd(_mm_loadu_pd(xs + i), vc), m);
+            vd = _mm_add_pd(vd, d);
+            vq = _mm_add_pd(vq, _mm_mul_pd(d, d));
+        }
+        double d2[2], q2[2];
+        _mm_storeu_pd(d2, vd);
+        _mm_storeu_pd(q2, vq);
+        dsum = d2[0] + d2[1];
+        sq = q2[0] + q2[1];
+    }
+#endif
+    for (; i < k; i++) {
+        double d = (xs[i] - c) - bmean;
+        dsum += d;
+        sq += d * d;
+    }
+    double bm2 = sq - dsum * dsum / kd;
+    bmean += dsum / kd;
+    /* into the running moments (Chan et al., as stats_merge) */
+    s->shift = c;
+    double d = bmean - s->mean, nt = (double)(na + k);
+    s->mean += d * kd / nt;
+    s->m2 += (bm2 > 0 ? bm2 : 0) + d * d * (double)na * kd / nt;
+    s->sum = sum;
+    s->comp = comp;
+    s->min = lo < s->min ? lo : s->min;
+    s->max = hi > s->max ? hi : s->max;
+    s->n += k;
+    return 1;
+}
+
 int stats_add_many(Stats *s, const double *xs, size_t k)
 {
     if (k == 0)
@@ -671,6 +840,8 @@ int stats_add_many(Stats *s, const double *xs, size_t k)
         if (add_finite_exact(s, xs, k))
             return STATS_OK;
     }
+    if (s->sketch && add_positive_sketch(s, xs, k))
+        return STATS_OK;
     if (has_nan(xs, k))
         return STATS_ENAN; /* nothing added */
     if (s->sketch) {
@@ -750,10 +921,16 @@ int stats_merge(Stats *dst, const Stats *src)
     dst->zeros += src->zeros;
     /* combine the moments (Chan et al.) */
     uint64_t na = dst->n - dst->n_pinf - dst->n_ninf, nb = src->n - src->n_pinf - src->n_ninf;
-    if (nb > 0) {
-        double d = src->mean - dst->mean, nt = (double)(na + nb);
+    if (nb > 0 && na == 0) {
+        dst->shift = src->shift;
+        dst->mean = src->mean;
+        dst->m2 = src->m2;
+    } else if (nb > 0) { /* the means less their own shifts: the shifts' difference first */
+        double d = (src->shift - dst->shift) + (src->mean - dst->mean), nt = (double)(na + nb);
         dst->mean += d * (double)nb / nt;
         dst->m2 += src->m2 + d * d * (double)na * (double)nb / nt;
+    }
+    if (nb > 0) {
         neumaier_add(&dst->sum, &dst->comp, src->sum);
         dst->comp += src->comp;
     }
@@ -1128,6 +1305,15 @@ double stats_rank(Stats *s, double x)
     return 100.0 * (double)le / (double)s->n;
 }
 
+double stats_sketch_estimate(Stats *s, double x)
+{
+    if (!s->sketch || !isfinite(x) || (s->sub == NULL && sketch_map(s) != STATS_OK))
+        return NAN;
+    if (x == 0)
+        return 0;
+    return x > 0 ? bucket_value(s, bucket_of(s, x)) : -bucket_value(s, bucket_of(s, -x));
+}
+
 size_t stats_memory(const Stats *s)
 {
     return s->cap * sizeof(double) + ((size_t)s->pos.len + (size_t)s->neg.len) * sizeof(uint64_t);
@@ -1162,11 +1348,13 @@ void stats_restore(Stats *s, StatsSaved *sv)
 {
     double *v = s->v;
     size_t cap = s->cap;
+    uint64_t *sub = s->sub; /* the same for the same alpha; maybe built since */
     if (s->sketch) {
         free(s->pos.count);
         free(s->neg.count);
     }
     *s = sv->s;
+    s->sub = sub;
     if (s->sketch) {
         s->pos.count = sv->pos;
         s->neg.count = sv->neg;

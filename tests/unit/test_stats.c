@@ -4,6 +4,7 @@
 ** in software quad precision). Random data of many sizes, with duplicates, infinities and single
 ** samples; the sketch's relative-error bound on skewed and heavy-tailed data.
 */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -361,8 +362,11 @@ int main(void)
         /* by hand: the first of equal extremes stays, whichever lane of two it is in */
         for (int portable = 0; portable <= 1; portable++) {
             static const double zs[][6] = {
-                {1, -0.0, 0.0, 0.0, 0.0, 0.0}, {1, 0.0, -0.0, -0.0, -0.0, -0.0},
-                {-1, 0.0, -0.0, -0.0, -0.0, -0.0}, {-1, -0.0, 0.0, 0.0, 0.0, 0.0}};
+                {1,  -0.0, 0.0,  0.0,  0.0,  0.0 },
+                {1,  0.0,  -0.0, -0.0, -0.0, -0.0},
+                {-1, 0.0,  -0.0, -0.0, -0.0, -0.0},
+                {-1, -0.0, 0.0,  0.0,  0.0,  0.0 }
+            };
             for (int z = 0; z < 4; z++) {
                 Stats s;
                 stats_init(&s, 0);
@@ -390,7 +394,7 @@ int main(void)
             size_t n = 1001 + (size_t)(kind & 1) * 3000;
             for (size_t i = 0; i < n; i++) {
                 double u = uniform();
-                double x = kind % 4 < 2 ? 1.7e9 + u * 1e-3 /* epoch seconds */
+                double x = kind % 4 < 2    ? 1.7e9 + u * 1e-3 /* epoch seconds */
                            : kind % 4 == 2 ? (u - 0.5) * ldexp(1, (int)(next_u64() % 80) - 40)
                                            : (i % 3 == 0 ? 0.0 : 0.014 * exp(6 * u - 3));
                 stats_add(&s, x);
@@ -519,12 +523,176 @@ int main(void)
                 }
                 CHECK(sk.n == ex.n && stats_min(&sk) == stats_min(&ex));
                 CHECK(near_rel(stats_mean(&sk), stats_mean(&ex)) < 1e-12);
-                /* at most ~1454 / log(gamma) buckets per sign, whatever the count */
-                double bound = 2 * (1454 / log((1 + alphas[ai]) / (1 - alphas[ai])) + 64) * 8;
+                /* at most 2098 B buckets per sign (the double range: 2^-1074 .. 2^1024),
+                   B = floor(log 2 / log gamma) + 1 a power of two, whatever the count */
+                double per2 = floor(log(2) / log((1 + alphas[ai]) / (1 - alphas[ai]))) + 1;
+                double bound = 2 * (2098 * per2 + 64) * 8;
                 CHECK((double)stats_memory(&sk) < bound);
                 stats_free(&sk);
                 stats_free(&ex);
             }
+        }
+        CHECK(bad == 0);
+    }
+
+    TEST("sketch: each sample's estimate within the relative error, anywhere in the range")
+    {
+        /* The bound is the sketch's contract (stats.h): |estimate - x| <= a |x| for a
+           normal x; a subnormal estimate is also rounded to a multiple of 2^-1074. Probed:
+           random doubles over every exponent, the boundaries 2^(i/B) themselves and one
+           ulp either side, powers of two and their neighbours, the range's ends. Also
+           estimates never decrease as x grows (buckets in order). */
+        static const double alphas[] = {1e-4, 0.001, 0.01, 0.0123, 0.05, 0.3, 0.5};
+        int bad = 0;
+        for (int ai = 0; ai < 7; ai++) {
+            double a = alphas[ai];
+            Stats s;
+            stats_init(&s, a);
+            double y = log(2) / log((1 + a) / (1 - a));
+            int per2 = (int)floor(y) + 1; /* at least this many buckets per power of 2 */
+            for (int t = 0; t < 60000; t++) {
+                double x;
+                uint64_t r = next_u64();
+                if (t < 20000) { /* any positive finite double */
+                    uint64_t u = r & 0x7FFFFFFFFFFFFFFFULL;
+                    memcpy(&x, &u, sizeof x);
+                    if (!isfinite(x) || x == 0)
+                        continue;
+                } else if (t < 40000) { /* near a boundary 2^(i/per2), times 2^e */
+                    x = ldexp(exp2((double)(r % (uint64_t)per2) / per2),
+                              (int)((r >> 20) % 2000) - 1000);
+                    x = (r >> 40) % 3 == 0   ? nextafter(x, 0)
+                        : (r >> 40) % 3 == 1 ? x
+                                             : nextafter(x, 3);
+                } else { /* powers of two, their neighbours, the ends */
+                    int e = (int)(r % 2100) - 1074;
+                    x = ldexp(1, e);
+                    x = (r >> 30) % 3 == 0   ? nextafter(x, 0)
+                        : (r >> 30) % 3 == 1 ? x
+                                             : nextafter(x, HUGE_VAL);
+                    if (t == 40000)
+                        x = DBL_MAX;
+                    if (t == 40001)
+                        x = DBL_MIN;
+                    if (t == 40002)
+                        x = 4.9406564584124654e-324;
+                    if (!isfinite(x) || x == 0)
+                        continue;
+                }
+                double est = stats_sketch_estimate(&s, x), neg = stats_sketch_estimate(&s, -x);
+                double slack = x < DBL_MIN ? ldexp(1, -1075) : 0;
+                if (!(fabs(est - x) <= a * x + slack) || neg != -est) {
+                    if (bad++ < 5)
+                        fprintf(stderr, "  a=%g x=%.17g: estimate %.17g\n", a, x, est);
+                }
+                double up = nextafter(x, HUGE_VAL);
+                if (isfinite(up) && stats_sketch_estimate(&s, up) < est && bad++ < 5)
+                    fprintf(stderr, "  a=%g x=%.17g: the next double's estimate is below\n", a, x);
+            }
+            CHECK(stats_sketch_estimate(&s, 0) == 0);
+            stats_free(&s);
+        }
+        CHECK(bad == 0);
+        Stats ex;
+        stats_init(&ex, 0);
+        CHECK(isnan(stats_sketch_estimate(&ex, 1))); /* an exact accumulator has none */
+        stats_free(&ex);
+    }
+
+    TEST("sketch from batches (the positive lane) and one at a time: percentiles within a")
+    {
+        /* against the exact percentiles of a sorted copy (qsort and numpy's rule written out
+           above, not the exact accumulator); latencies in batches of 1..300 with, now and
+           then, a batch the lane refuses (a zero, a negative, a subnormal, an infinity), and
+           the same samples added one at a time: the same buckets, so the same percentiles */
+        static const double alphas[] = {0.01, 0.001, 0.05};
+        int bad = 0;
+        for (int ai = 0; ai < 3; ai++) {
+            for (int portable = 0; portable <= 1; portable++) {
+                size_t n = 0, cap = 200000;
+                double *x = malloc(cap * sizeof *x), batch[300];
+                Stats sk, one;
+                stats_init(&sk, alphas[ai]);
+                stats_init(&one, alphas[ai]);
+                sk.portable = portable;
+                while (n + 300 < cap) {
+                    size_t k = 1 + (size_t)(next_u64() % 300);
+                    for (size_t i = 0; i < k; i++) {
+                        double u = uniform();
+                        batch[i] = 0.014 * exp(8 * u - 4);
+                    }
+                    uint64_t odd = next_u64() % 40;
+                    if (odd < 4)
+                        batch[next_u64() % k] = odd == 0   ? 0.0
+                                                : odd == 1 ? -0.5
+                                                : odd == 2 ? 1e-310
+                                                           : HUGE_VAL;
+                    CHECK(stats_add_many(&sk, batch, k) == STATS_OK);
+                    for (size_t i = 0; i < k; i++)
+                        stats_add(&one, batch[i]);
+                    memcpy(x + n, batch, k * sizeof *x);
+                    n += k;
+                }
+                qsort(x, n, sizeof *x, cmp_double);
+                for (double p = 0; p <= 100; p += 0.25) {
+                    for (int method = 0; method < 2; method++) {
+                        double want = method ? ref_nearest(x, n, p) : ref_linear(x, n, p);
+                        double got = stats_percentile(&sk, p, method);
+                        /* an infinity's neighbour ranks interpolate to it, exactly */
+                        int ok = isinf(want) ? got == want
+                                             : near_rel(got, want) <= alphas[ai] * (1 + 1e-9);
+                        if ((!ok || !same(got, stats_percentile(&one, p, method))) && bad++ < 5)
+                            fprintf(stderr, "  a=%g p=%g m=%d: %.17g want %.17g\n", alphas[ai], p,
+                                    method, got, want);
+                    }
+                }
+                CHECK(sk.n == n && one.n == n && same(sk.min, x[0]) && same(sk.max, x[n - 1]));
+                CHECK(memcmp(&sk.sum, &one.sum, sizeof sk.sum) == 0);
+                stats_free(&sk);
+                stats_free(&one);
+                free(x);
+            }
+        }
+        CHECK(bad == 0);
+    }
+
+    TEST("sketch variance: batches merged (Chan) within 1e-12 of quad precision, hard cases")
+    {
+        /* the reference: two passes in software quad precision over a copy; epoch seconds
+           with a millisecond spread (a large mean, a small spread), latencies, and both
+           with batches of random sizes, single adds between */
+        int bad = 0;
+        for (int kind = 0; kind < 2; kind++) {
+            size_t n = 0, cap = 100000;
+            double *x = malloc(cap * sizeof *x), batch[300];
+            Stats sk;
+            stats_init(&sk, 0.01);
+            while (n + 300 < cap) {
+                size_t k = 1 + (size_t)(next_u64() % 300);
+                for (size_t i = 0; i < k; i++)
+                    batch[i] =
+                        kind == 0 ? 1.7e9 + uniform() * 1e-3 : 0.014 * exp(8 * uniform() - 4);
+                if (next_u64() % 5 == 0) {
+                    for (size_t i = 0; i < k; i++)
+                        stats_add(&sk, batch[i]);
+                } else {
+                    CHECK(stats_add_many(&sk, batch, k) == STATS_OK);
+                }
+                memcpy(x + n, batch, k * sizeof *x);
+                n += k;
+            }
+            __float128 sum = 0, ss = 0;
+            for (size_t i = 0; i < n; i++)
+                sum += x[i];
+            __float128 mean = sum / (__float128)n;
+            for (size_t i = 0; i < n; i++)
+                ss += (x[i] - mean) * (x[i] - mean);
+            double want = (double)(ss / (__float128)n), got = stats_variance(&sk, 0);
+            if (!(near_rel(got, want) < 1e-12) && bad++ < 5)
+                fprintf(stderr, "  kind %d: %.17g want %.17g (%.3g)\n", kind, got, want,
+                        near_rel(got, want));
+            stats_free(&sk);
+            free(x);
         }
         CHECK(bad == 0);
     }

@@ -169,23 +169,39 @@ slo = cmp.resolve_slo({ state = { label = runs.a.label, slo = runs.a.info.slo } 
 -- removed again on any failure or Ctrl-C.
 local w = ws.create { parent = o.parent, incomplete = "compare.lua started making this workspace and has "
   .. "not finished (it failed, was interrupted, or is still running)" }
+local par = require "llmd.parallel"
+local child -- run b's reader, when it runs beside this process
 local ok, model = pcall(function()
-  local sides = {}
+  local sides, jobs = {}, {}
   for _, x in ipairs { "a", "b" } do
     local r = runs[x]
     r.opts.slo = slo
-    local state = ws.import(w, x, { label = r.label, plan = r.plan, info = r.info, link = o.link })
-    -- how the results were read, so analyze.lua reads them the same way
-    state.extract_options = { harness = r.opts.harness, warmup = r.opts.warmup,
-      percentile_method = r.opts.percentile_method, tolerant = r.opts.tolerant }
-    sides[x] = cmp.extract_side(w, x, state, r.opts)
-    cmp.save_run(w, sides[x])
+    jobs[x] = { label = r.label, plan = r.plan, info = r.info, link = o.link, opts = r.opts,
+      -- how the results were read, so analyze.lua reads them the same way
+      extract_options = { harness = r.opts.harness, warmup = r.opts.warmup,
+        percentile_method = r.opts.percentile_method, tolerant = r.opts.tolerant } }
+  end
+  -- the two runs at once where a second llmdlua can be started (else one after the
+  -- other, as before): run b imported and read by a child, run a here
+  child = par.start(w, "b", jobs.b)
+  sides.a = cmp.import_side(w, "a", jobs.a)
+  if child then
+    sides.b = par.finish(child) -- (its folder is gone whatever happens)
+    child = nil
+    if not sides.b then
+      -- read, but not handed over (no room on the disk for the samples): again, here
+      ws.remove_tree(ws.run_dir(w, "b"))
+      sides.b = cmp.import_side(w, "b", jobs.b)
+    end
+  else
+    sides.b = cmp.import_side(w, "b", jobs.b)
   end
   local m = cmp.report(w, sides.a, sides.b, { slo = slo, min_effect = min_effect })
   ws.mark_complete(w)
   return m
 end)
 if not ok then
+  par.abort(child) -- a child still reading run b stops before its workspace goes
   -- the user's own files are named, not the workspace's copies (which are going away)
   model = tostring(model)
   for _, x in ipairs { "a", "b" } do

@@ -153,12 +153,17 @@ case " $only " in *" compare "*)
     size=$(find "$cmp/a" "$cmp/b" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
     printf '{"item":"compare","shape":"%s","bytes":%s,"runs":%s}\n' "$cshape" "$size" "$runs" >>"$results"
     "$dir/readfloor" --drop "$cmp"/a/* "$cmp"/b/* >/dev/null
-    # bytes under the workspace's results (what was copied), as JSON
-    copied() { printf '{"bytes":%s}' "$(find "$cmp/ws" -path '*/results/*' -type f -printf '%s\n' |
-        awk '{ s += $1 } END { print s + 0 }')"; }
+    # bytes under the workspace's results (what was copied) and the CPU seconds (user +
+    # sys, children included) of the command timed, as JSON
+    copied() { printf '{"bytes":%s,"cpu":%s}' "$(find "$cmp/ws" -path '*/results/*' -type f -printf '%s\n' |
+        awk '{ s += $1 } END { print s + 0 }')" "$(awk '{ print $1 + $2 }' "$cmp/cpu")"; }
     fresh() { rm -rf "$cmp/ws" && sync && mkdir "$cmp/ws"; } # no writeback left from the last one
-    cpr() { cp -r "$cmp/a" "$cmp/ws/run-a/results" && cp -r "$cmp/b" "$cmp/ws/run-b/results" && copied; }
-    compare() { "$BIN" compare.lua --a "$cmp/a" --b "$cmp/b" --parent "$cmp/ws" --quiet "$@" >/dev/null && copied; }
+    cpu() { /usr/bin/time -f '%U %S' -o "$cmp/cpu" "$@"; }
+    cpr() {
+        # shellcheck disable=SC2016 # the inner shell expands them, from its arguments
+        cpu sh -c 'cp -r "$1/a" "$1/ws/run-a/results" && cp -r "$1/b" "$1/ws/run-b/results"' sh "$cmp" && copied
+    }
+    compare() { cpu "$BIN" compare.lua --a "$cmp/a" --b "$cmp/b" --parent "$cmp/ws" --quiet "$@" >/dev/null && copied; }
     i=0
     while [ $i -lt "$runs" ]; do
         timed compare read floor "$dir/readfloor" "$cmp"/a/* "$cmp"/b/*
@@ -170,7 +175,7 @@ case " $only " in *" compare "*)
         timed compare read compare_link compare --link
         i=$((i + 1))
     done
-    rm -rf "$cmp/ws"
+    rm -rf "$cmp/ws" "$cmp/cpu"
     ;;
 esac
 "$BIN" "$here/bench/report.lua" "$results"

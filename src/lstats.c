@@ -9,8 +9,11 @@
 ** Unknown values are nil, never 0: the mean, min, max and percentiles of an empty
 ** accumulator, a variance over infinite samples, a sample stddev of one sample.
 */
+#include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lauxlib.h"
@@ -343,6 +346,112 @@ static int l_memory(lua_State *L)
     return 1;
 }
 
+/*
+** s:dump(path) and stats.load(path): the accumulator's whole state in a file and back,
+** for a child process handing its accumulators to its parent (compare.lua reads the two
+** runs at once). Everything is kept as it was: the samples in their order, the sums
+** and moments, sorted or not, so a loaded accumulator answers every query with the
+** same bits as the one dumped. The format is this build's own memory layout (a check
+** of the magic and the layout's size refuses another build's file): a file for
+** the same binary to read back, never an exchange format.
+*/
+static const char DUMP_MAGIC[8] = {'l', 'l', 'm', 'd', 's', 't', 'a', 't'};
+
+static int write_block(FILE *f, const void *p, size_t n)
+{
+    return n == 0 || fwrite(p, 1, n, f) == n;
+}
+
+static int l_dump(lua_State *L)
+{
+    LStats *ls = check_lstats(L, 1);
+    const char *path = luaL_checkstring(L, 2);
+    const Stats *s = &ls->s;
+    uint64_t layout = (uint64_t)sizeof *ls;
+    FILE *f = fopen(path, "wb");
+    if (f == NULL)
+        return luaL_error(L, "%s: cannot write: %s", path, strerror(errno));
+    int ok = write_block(f, DUMP_MAGIC, sizeof DUMP_MAGIC) &&
+             write_block(f, &layout, sizeof layout) && write_block(f, ls, sizeof *ls);
+    if (ok && !s->sketch)
+        ok = write_block(f, s->v, (size_t)s->n * sizeof *s->v);
+    if (ok && s->sketch)
+        ok = write_block(f, s->pos.count, (size_t)s->pos.len * sizeof *s->pos.count) &&
+             write_block(f, s->neg.count, (size_t)s->neg.len * sizeof *s->neg.count);
+    int e = ok ? 0 : errno;
+    if (fclose(f) != 0 && e == 0)
+        e = errno;
+    if (!ok && e == 0)
+        e = EIO;
+    if (e != 0) {
+        (void)remove(path);
+        return luaL_error(L, "%s: cannot write: %s", path, strerror(e));
+    }
+    lua_settop(L, 1);
+    return 1;
+}
+
+/* n items of size each from f into a new block (*out; NULL for none): 0, or -1. */
+static int read_block(FILE *f, size_t n, size_t size, void **out)
+{
+    *out = NULL;
+    if (n == 0)
+        return 0;
+    if (n > (size_t)-1 / size)
+        return -1;
+    *out = malloc(n * size);
+    if (*out == NULL || fread(*out, size, n, f) != n)
+        return -1;
+    return 0;
+}
+
+static int l_load(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return luaL_error(L, "%s: cannot read: %s", path, strerror(errno));
+    LStats *ls = (LStats *)lua_newuserdatauv(L, sizeof *ls, 0);
+    stats_init(&ls->s, 0);
+    ls->method = STATS_LINEAR;
+    luaL_setmetatable(L, STATS_MT); /* collected (freed) with whatever it holds on an error */
+    char magic[sizeof DUMP_MAGIC];
+    uint64_t layout = 0;
+    LStats head;
+    int ok = fread(magic, 1, sizeof magic, f) == sizeof magic &&
+             memcmp(magic, DUMP_MAGIC, sizeof magic) == 0 &&
+             fread(&layout, sizeof layout, 1, f) == 1 && layout == (uint64_t)sizeof head &&
+             fread(&head, sizeof head, 1, f) == 1;
+    Stats *s = &head.s;
+    ok = ok && (s->sketch ? s->pos.len >= 0 && s->neg.len >= 0
+                          : s->n <= (uint64_t)SIZE_MAX / sizeof(double));
+    if (ok) {
+        void *v = NULL, *pos = NULL, *neg = NULL;
+        if (!s->sketch) {
+            ok = read_block(f, (size_t)s->n, sizeof *s->v, &v) == 0;
+        } else {
+            ok = read_block(f, (size_t)s->pos.len, sizeof *s->pos.count, &pos) == 0 &&
+                 read_block(f, (size_t)s->neg.len, sizeof *s->neg.count, &neg) == 0;
+        }
+        ok = ok && fgetc(f) == EOF;
+        /* the pointers are this process's: every block the userdata holds is its own */
+        s->v = (double *)v;
+        s->cap = s->sketch ? 0 : (size_t)s->n;
+        s->pos.count = (uint64_t *)pos;
+        s->neg.count = (uint64_t *)neg;
+        s->sub = NULL; /* the sketch's bucket table: built again on the next sample */
+        s->pos.len = pos ? s->pos.len : 0;
+        s->neg.len = neg ? s->neg.len : 0;
+        ls->s = head.s;
+        ls->method = head.method;
+    }
+    (void)fclose(f);
+    if (!ok)
+        return luaL_error(
+            L, "%s: not an accumulator dumped by this llmdlua (stats:dump), or cut short", path);
+    return 1;
+}
+
 static int l_tostring(lua_State *L)
 {
     LStats *ls = check_lstats(L, 1);
@@ -357,6 +466,7 @@ static int l_tostring(lua_State *L)
 static const luaL_Reg stats_funcs[] = {
     {"new",          l_new         },
     {"mann_whitney", l_mann_whitney},
+    {"load",         l_load        },
     {NULL,           NULL          }
 };
 
@@ -378,6 +488,7 @@ static const luaL_Reg stats_methods[] = {
     {"relative_error",  l_relative_error },
     {"clear",           l_clear          },
     {"memory",          l_memory         },
+    {"dump",            l_dump           },
     {NULL,              NULL             }
 };
 

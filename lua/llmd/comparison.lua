@@ -77,6 +77,19 @@ function M.extract_side(w, x, state, opts)
 end
 
 
+-- compare.lua's work on one existing run: imports it into run-x (copied, or linked with
+-- job.link), reads it, saves its state and model; returns the side. job: label, plan
+-- (ws.plan_import's), info, link, opts (extract_side's), extract_options (how the
+-- results were read, kept in the state so that analyze.lua reads them the same way).
+-- The same code whether the parent runs it or a child does (llmd.parallel).
+function M.import_side(w, x, job)
+  local state = ws.import(w, x, { label = job.label, plan = job.plan, info = job.info, link = job.link })
+  state.extract_options = job.extract_options
+  local side = M.extract_side(w, x, state, job.opts)
+  M.save_run(w, side)
+  return side
+end
+
 -- Does state carry every catalogue metric (a value or "N/A")?
 function M.metrics_complete(state)
   if type(state.metrics) ~= "table" then return false end

@@ -367,4 +367,55 @@ function M.capacity(points, slo)
     reason = "every load point meets every SLO: the capacity is at least the highest load measured" }
 end
 
+-- The range of the capacity that the repeats allow, when every load point has 2 or more:
+-- the capacity on the upper ends of the SLO metrics' 95 % confidence intervals (each point
+-- as bad as its repeats allow: the low end) and on their lower ends (as good: the high
+-- end), each widened to include the capacity of the means. A point-wise band, not a
+-- simultaneous one; the achieved rates are the points' means. Returns {lo =, hi =, low =
+-- capacity at the upper ends, high = capacity at the lower ends}, lo and hi in req/s: lo
+-- is 0 when the low end violates the SLOs at the lowest load, hi is math.huge when the
+-- high end never violates them. nil and why when a point has one run only (no spread to
+-- use) or a capacity is unknown.
+function M.capacity_interval(points, slo, cap)
+  if not slo or #slo == 0 or #points == 0 then return nil, "no SLO or no load point" end
+  local single = 0
+  for _, p in ipairs(points) do if (p.repeats or 1) < 2 then single = single + 1 end end
+  if single == #points then return nil, "one run per load" end
+  if single > 0 then
+    return nil, ("%d of %d load points with one run only"):format(single, #points)
+  end
+  cap = cap or M.capacity(points, slo)
+  if cap.kind == "unknown" then return nil, cap.reason end
+  -- the points with each SLO metric at one end of its interval (a metric without an
+  -- interval, e.g. infinite in a repeat, keeps its mean)
+  local function at_bound(bound)
+    local out = {}
+    for i, p in ipairs(points) do
+      local q = setmetatable({ values = setmetatable({}, { __index = p.values }) }, { __index = p })
+      for _, s in ipairs(slo) do
+        local c = p.ci and p.ci[s.key]
+        if c then
+          q.values[s.key] = c[bound]
+          if type(p[s.key]) == "number" then q[s.key] = c[bound] end
+        end
+      end
+      out[i] = q
+    end
+    return out
+  end
+  local low, high = M.capacity(at_bound("hi"), slo), M.capacity(at_bound("lo"), slo)
+  if low.kind == "unknown" or high.kind == "unknown" then return nil, low.reason or high.reason end
+  local function lower(c) return c.kind == "below_lowest" and 0 or c.rps end
+  local function upper(c)
+    if c.kind == "never_violated" then return math.huge end
+    return c.kind == "below_lowest" and c.lowest_rps or c.rps
+  end
+  return { lo = math.min(lower(low), lower(cap)), hi = math.max(upper(high), upper(cap)), low = low, high = high }
+end
+
+-- Do two capacity ranges (M.capacity_interval) leave room for the same capacity?
+function M.overlap(x, y)
+  return not (x.hi < y.lo or y.hi < x.lo)
+end
+
 return M

@@ -327,7 +327,7 @@ local function size_text(size)
   return ("%s tokens in total on %d pods (%s)"):format(T.helpers.num(size.total), #per, table.concat(per, "; "))
 end
 
-local function kv_section(A, B)
+local function kv_section(A, B, model_min_effect)
   local ka, kb = A.kv or {}, B.kv or {}
   local sec = { available = ka.available or kb.available or false }
   if not sec.available then
@@ -347,17 +347,34 @@ local function kv_section(A, B)
     if v == nil then return "N/A" end
     return T.helpers.num(v, d or 0) .. (unit or "")
   end
-  local function row(label, f, d, better, unit)
+  -- No KV row names a better run. The counters are read once per run (one increase over
+  -- all its scrapes, whatever its repeats), so there is nothing to test a difference
+  -- against: a rate (hit rate, per request, share) shows its difference and, beyond
+  -- --min-effect, which run is higher, marked untested; a total (hits, misses, queries)
+  -- grows with the requests a run served and is context, never a verdict.
+  local min_effect = model_min_effect or decision.MIN_EFFECT
+  local function row(label, f, d, kind, unit)
     local va, vb = ka.available and ka[f] or nil, kb.available and kb[f] or nil
-    local r = { label = label, a = cell(ka, f, d, unit), b = cell(kb, f, d, unit),
+    local r = { label = label, key = f, kind = kind, a = cell(ka, f, d, unit), b = cell(kb, f, d, unit),
       delta = "N/A", pct = "N/A", verdict = "" }
+    if kind == "total" then
+      r.verdict, r.evidence = "context", "a total: grows with the requests served"
+    end
     if va and vb then
       -- a difference of percentages is in percentage points
       r.delta = T.helpers.signed(vb - va, d or 0) .. (unit == " %" and " pp" or (unit or ""))
       r.pct = va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100) or "N/A"
-      if better and vb ~= va then
-        local b_wins = (better == "higher") == (vb > va)
-        r.verdict = (b_wins and B.label or A.label) .. " better"
+      if kind == "rate" then
+        r.effect_pct = decision.effect_pct(va, vb)
+        r.evidence = "untested: one counter increase per run"
+        if va == vb then
+          r.verdict = "no difference (untested)"
+        elseif r.effect_pct and math.abs(r.effect_pct) >= min_effect then
+          r.higher = vb > va and "b" or "a"
+          r.verdict = ("higher in %s (untested)"):format(vb > va and B.label or A.label)
+        else
+          r.verdict = ("within %s %% (untested)"):format(T.helpers.num(min_effect, 1))
+        end
       end
     end
     return r
@@ -367,17 +384,20 @@ local function kv_section(A, B)
     b = size_text(kb.size) or NO_SIZE,
   }
   sec.rows = {
-    row("Prefix cache hits (tokens)", "hits", 0, "higher"),
-    row("Prefix cache queries (tokens)", "queries", 0, nil),
-    row("Misses (tokens recomputed)", "misses", 0, "lower"),
-    row("Hit rate", "hit_rate_pct", 1, "higher", " %"),
-    row("Misses per completed request (tokens)", "misses_per_request", 1, "lower"),
+    row("Prefix cache hits (tokens)", "hits", 0, "total"),
+    row("Prefix cache queries (tokens)", "queries", 0, "total"),
+    row("Misses (tokens recomputed)", "misses", 0, "total"),
+    row("Hit rate", "hit_rate_pct", 1, "rate", " %"),
+    row("Misses per completed request (tokens)", "misses_per_request", 1, "rate"),
   }
   sec.efficiency = {
-    row("Tokens not reprocessed (served from cache)", "hits", 0, "higher"),
-    row("Cached tokens per completed request", "hits_per_request", 1, "higher"),
-    row("Share of input tokens served from cache", "cached_share_pct", 1, "higher", " %"),
+    row("Tokens not reprocessed (served from cache)", "hits", 0, "total"),
+    row("Cached tokens per completed request", "hits_per_request", 1, "rate"),
+    row("Share of input tokens served from cache", "cached_share_pct", 1, "rate", " %"),
   }
+  sec.tested = false
+  sec.test_note = "KV rows are not tested: vLLM's prefix-cache counters give one increase per run (not per "
+    .. "repeat), so no row names a winner; totals grow with the requests a run served and are context only."
   -- the processed summary's figure, where it says something else
   local som = {}
   for _, s in ipairs { { A, ka }, { B, kb } } do
@@ -424,11 +444,70 @@ end
 
 local function rate_text(v) return v and (T.helpers.num(v, 2) .. " req/s") or "N/A" end
 
+-- A capacity range (llmd.loadpoints.capacity_interval): "3.40–3.85 req/s", "≥ 3.40 req/s",
+-- "below 3.48 req/s", "any rate from 0 up".
+local function interval_text(iv)
+  local num = T.helpers.num
+  if iv.hi == math.huge and iv.lo == 0 then return "any rate from 0 up" end
+  if iv.hi == math.huge then return ("≥ %s req/s"):format(num(iv.lo, 2)) end
+  if iv.lo == 0 then return ("below %s req/s"):format(num(iv.hi, 2)) end
+  return ("%s–%s req/s"):format(num(iv.lo, 2), num(iv.hi, 2))
+end
+
+-- A capacity as printed; with repeats at every load point, the range they allow beside it.
 local function capacity_text(c)
-  if c.kind == "never_violated" then return ("≥ %s (never violated)"):format(rate_text(c.rps)) end
-  if c.kind == "below_lowest" then return "below the lowest load" end
-  if c.kind == "interpolated" then return rate_text(c.rps) end
-  return "N/A (" .. (c.reason or "unknown") .. ")"
+  local range = c.interval and ("the repeats allow " .. interval_text(c.interval)) or nil
+  if c.kind == "never_violated" then
+    -- a range that says no more than the lower bound itself is left out
+    if c.interval and interval_text(c.interval) == "≥ " .. rate_text(c.rps) then range = nil end
+    return ("≥ %s (never violated%s)"):format(rate_text(c.rps), range and (", " .. range) or "")
+  end
+  local v = c.kind == "below_lowest" and "below the lowest load" or c.kind == "interpolated" and rate_text(c.rps)
+  if not v then return "N/A (" .. (c.reason or "unknown") .. ")" end
+  return v .. (range and (" (" .. range .. ")") or "")
+end
+
+-- What the two capacities at the SLOs show, and on what evidence: {verdict = "A higher" |
+-- "B higher" | "about the same" | "no clear difference" | "untested" | "unknown", basis =
+-- "repeats" | "one run per load" | why there is no range, winner = "a" | "b" | nil}. With
+-- repeats at every load point of both runs, a winner needs the two ranges the repeats allow
+-- (95 % intervals) to be apart; overlapping ranges are "no clear difference". Without, the
+-- point estimates are one measurement per load: "untested", never a winner. Capacity is
+-- not a p-value, so it is not in the Holm family.
+local function capacity_evidence(ca, cb, min_effect)
+  local known = { interpolated = true, never_violated = true, below_lowest = true }
+  if not (known[ca.kind] and known[cb.kind]) then return { verdict = "unknown" } end
+  local ev = { basis = "repeats" }
+  if not (ca.interval and cb.interval) then
+    local wa, wb = ca.interval_why, cb.interval_why
+    ev.basis = (wa == nil or wa == "one run per load") and wb or wa
+    ev.basis = ev.basis or wa
+  end
+  if ca.kind == cb.kind and ca.kind ~= "interpolated" then
+    ev.verdict = "unknown" -- both lower bounds, or both below their lowest load: nothing to compare
+    return ev
+  end
+  local hi
+  if ca.kind == "below_lowest" or cb.kind == "below_lowest" then
+    hi = ca.kind == "below_lowest" and "b" or "a"
+  else
+    local eff = decision.effect_pct(ca.rps, cb.rps)
+    if eff and math.abs(eff) < min_effect then
+      ev.verdict = "about the same"
+      return ev
+    end
+    hi = cb.rps > ca.rps and "b" or "a"
+  end
+  if ca.interval and cb.interval then
+    if lp.overlap(ca.interval, cb.interval) then
+      ev.verdict = "no clear difference"
+    else
+      ev.verdict, ev.winner = hi == "b" and "B higher" or "A higher", hi
+    end
+  else
+    ev.verdict, ev.higher = "untested", hi
+  end
+  return ev
 end
 
 -- The accelerator count of a side: the info file's (stack.gpus), else the run model's
@@ -567,6 +646,28 @@ local function matched_point(model, A, B, saved)
   return res
 end
 
+-- Why two capacities name no higher one: one measurement per load (no spread to test), or
+-- a run without repeats at some load point.
+local function no_test_text(A, B, ca, cb)
+  local one = "one run per load"
+  local wa, wb = ca.interval_why, cb.interval_why
+  if (wa == nil or wa == one) and (wb == nil or wb == one) then
+    if wa and wb then return "one run per load: no test" end
+    return ("one run per load for %s: no test"):format(wa and A.label or B.label)
+  end
+  local parts = {}
+  if wa then parts[#parts + 1] = ("for %s, %s"):format(A.label, wa) end
+  if wb then parts[#parts + 1] = ("for %s, %s"):format(B.label, wb) end
+  return "no test: " .. table.concat(parts, "; ")
+end
+
+-- Two capacities whose ranges from the repeats overlap.
+local function overlap_text(phrase, A, B, ca, cb)
+  return ("No clear difference in capacity within %s: %s for %s, %s for %s, and the ranges the repeats allow "
+    .. "(each load point's 95 %% confidence interval) overlap."):format(phrase, capacity_text(ca), A.label,
+    capacity_text(cb), B.label)
+end
+
 -- Sentences from the decision layer: capacity first when SLOs were given, then the
 -- tested rows' winners, or "no clear difference".
 local function summary(model, A, B)
@@ -582,6 +683,7 @@ local function summary(model, A, B)
   end
   local out = {}
   local ca, cb = model.capacity.a, model.capacity.b
+  local ev = model.capacity.evidence or {}
   if #model.slo > 0 then
     local phrase = decision.slo_phrase(model.slo)
     local known = { interpolated = true, never_violated = true }
@@ -594,14 +696,16 @@ local function summary(model, A, B)
       elseif eff and math.abs(eff) < model.min_effect then
         out[#out + 1] = ("Both sustain about the same load within %s (%s for %s, %s for %s)."):format(phrase,
           capacity_text(ca), A.label, capacity_text(cb), B.label)
+      elseif ev.verdict == "no clear difference" then
+        out[#out + 1] = overlap_text(phrase, A, B, ca, cb)
       else
         local hi, lo, chi, clo = B, A, cb, ca
         if ca.rps > cb.rps then hi, lo, chi, clo = A, B, ca, cb end
         local lower_bound = clo.kind == "never_violated"
-        out[#out + 1] = ("%s sustains %s%s more load than %s within %s (%s against %s)."):format(hi.label,
+        out[#out + 1] = ("%s sustains %s%s more load than %s within %s (%s against %s; %s)."):format(hi.label,
           chi.kind == "never_violated" and "at least " or "",
           T.helpers.num((chi.rps / clo.rps - 1) * 100, 1) .. " %", lo.label, phrase, capacity_text(chi),
-          capacity_text(clo))
+          capacity_text(clo), ev.winner and "the ranges do not overlap" or no_test_text(A, B, ca, cb))
         if lower_bound then
           out[#out] = out[#out]:gsub("%.$", "; " .. lo.label .. "'s figure is only a lower bound.")
         end
@@ -611,8 +715,13 @@ local function summary(model, A, B)
     elseif ca.kind == "below_lowest" or cb.kind == "below_lowest" then
       local bad, good, cg = A, B, cb
       if cb.kind == "below_lowest" then bad, good, cg = B, A, ca end
-      out[#out + 1] = ("%s meets %s at none of its load points; %s sustains %s."):format(bad.label, phrase,
-        good.label, capacity_text(cg))
+      if ev.verdict == "no clear difference" then
+        out[#out + 1] = overlap_text(phrase, A, B, ca, cb)
+      else
+        out[#out + 1] = ("%s meets %s at none of its load points; %s sustains %s (%s)."):format(bad.label, phrase,
+          good.label, capacity_text(cg), ev.winner and "the ranges do not overlap"
+          or no_test_text(A, B, ca, cb))
+      end
     else
       out[#out + 1] = ("Capacity at %s is unknown: %s."):format(phrase, ca.kind == "unknown" and ca.reason or cb.reason)
     end
@@ -739,8 +848,20 @@ function M.build(opts)
   model.workload_match = decision.workload_match(A, B, pa, pb)
   model.saturation = { a = lp.saturation(pa), b = lp.saturation(pb) }
   model.capacity = { a = lp.capacity(pa, model.slo), b = lp.capacity(pb, model.slo) }
-  for _, c in ipairs { model.capacity.a, model.capacity.b } do c.text = capacity_text(c) end
   local ca, cb = model.capacity.a, model.capacity.b
+  -- the range the repeats allow each capacity (none without repeats at every load point)
+  for _, s in ipairs { { ca, pa }, { cb, pb } } do
+    if #model.slo > 0 then
+      local iv, why = lp.capacity_interval(s[2], model.slo, s[1])
+      if iv then
+        s[1].interval = { lo = iv.lo, hi = iv.hi, text = interval_text(iv) }
+      else
+        s[1].interval_why = why
+      end
+    end
+  end
+  model.capacity.evidence = capacity_evidence(ca, cb, model.min_effect)
+  for _, c in ipairs { ca, cb } do c.text = capacity_text(c) end
   if ca.kind == "interpolated" and cb.kind == "interpolated" and ca.rps and cb.rps and ca.rps ~= 0 then
     model.capacity.delta_pct = (cb.rps - ca.rps) / math.abs(ca.rps) * 100
   end
@@ -800,7 +921,7 @@ function M.build(opts)
       metrics.format("error_rate_pct", eb)) or nil
   model.errors = { a = A.run.errors, b = B.run.errors }
   model.headline = headline(model)
-  model.kv = kv_section(A, B)
+  model.kv = kv_section(A, B, model.min_effect)
   model.summary = summary(model, A, B)
   return model
 end

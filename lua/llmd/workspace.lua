@@ -32,6 +32,12 @@ M.STATE_KEYS = {
 }
 
 local function mkdir_p(path)
+  -- a folder that is there, or one level under a folder that is there, without a
+  -- process (a comparison makes a dozen: their start-up cost adds up); anything else
+  -- (parents missing, a file in the way, no permission) is mkdir -p's, which says why
+  if lfs.attributes(path, "mode") == "directory" then return end
+  local parent = path:match("^(.*[^/])/+[^/]+/*$")
+  if parent and lfs.attributes(parent, "mode") == "directory" and lfs.mkdir(path) then return end
   local r = proc.run { "mkdir", "-p", "--", path }
   if not r.ok then error(("%s: cannot create the folder: %s"):format(path, r.stderr:gsub("%s+$", "")), 0) end
 end
@@ -327,31 +333,40 @@ function M.incomplete(path)
   return (s:gsub("%s+$", ""))
 end
 
+-- Removes p and what is in it (but the entry keep), links not followed: true, or nil and why.
+local function rm_tree(p, keep)
+  local names = {} -- listed first: removing while reading a folder may skip entries
+  for n in lfs.dir(p) do names[#names + 1] = n end
+  for _, n in ipairs(names) do
+    if n ~= "." and n ~= ".." and n ~= keep then
+      local q = p .. "/" .. n
+      if lfs.symlinkattributes(q, "mode") == "directory" then
+        local ok, err = rm_tree(q)
+        if not ok then return nil, err end
+      else
+        local ok, err = os.remove(q)
+        if not ok then return nil, err end
+      end
+    end
+  end
+  if not keep then
+    local ok, err = lfs.rmdir(p)
+    if not ok then return nil, p .. ": " .. tostring(err) end
+  end
+  return true
+end
+
+-- Removes the folder path and everything in it, links not followed (a run's folder this
+-- process made); raises naming what could not go.
+function M.remove_tree(path)
+  local ok, done, why = pcall(rm_tree, path)
+  if not ok or not done then error(("%s: cannot remove: %s"):format(path, tostring(ok and why or done)), 0) end
+end
+
 -- Removes the workspace w made by this process, without following any link and without
 -- starting a process (it runs after Ctrl-C too). The marker goes last, so an interrupted
 -- removal still leaves the workspace marked incomplete. Returns true, or nil and why.
 function M.remove(w)
-  local function rm_tree(p, keep)
-    local names = {} -- listed first: removing while reading a folder may skip entries
-    for n in lfs.dir(p) do names[#names + 1] = n end
-    for _, n in ipairs(names) do
-      if n ~= "." and n ~= ".." and n ~= keep then
-        local q = p .. "/" .. n
-        if lfs.symlinkattributes(q, "mode") == "directory" then
-          local ok, err = rm_tree(q)
-          if not ok then return nil, err end
-        else
-          local ok, err = os.remove(q)
-          if not ok then return nil, err end
-        end
-      end
-    end
-    if not keep then
-      local ok, err = lfs.rmdir(p)
-      if not ok then return nil, p .. ": " .. tostring(err) end
-    end
-    return true
-  end
   local ok, done, why = pcall(rm_tree, w.path, M.INCOMPLETE)
   if not ok then return nil, done end
   if not done then return nil, why end

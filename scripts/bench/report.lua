@@ -256,11 +256,18 @@ if c then
   end
   print(("\ncompare.lua of two inference-perf runs (per-request files of the %s shape, %.1f MB together),"
     .. " best of %d:"):format(c.shape, mb, c.runs))
-  print(("%-42s %8s %8s %12s"):format("", "seconds", "MB/s", "x cp -r"))
+  print(("%-42s %8s %8s %12s %10s"):format("", "seconds", "MB/s", "x cp -r", "CPU s"))
   for _, row in ipairs { { "floor", "read() of both runs' files" }, { "cp", "cp -r of both folders (the floor)" },
     { "compare", "compare.lua (results copied)" }, { "compare_link", "compare.lua --link" } } do
     local s = t.best[row[1]]
-    print(("%-42s %8.2f %8.0f %12.2f"):format(row[2], s, mb / s, s / t.best.cp))
+    -- user + sys (children included: compare.lua reads run b in a second process), the
+    -- least of the runs; load on a shared machine changes it less than the wall time
+    local cpu
+    for _, o in ipairs(t.outs[row[1]] or {}) do
+      if type(o.cpu) == "number" and (cpu == nil or o.cpu < cpu) then cpu = o.cpu end
+    end
+    print(("%-42s %8.2f %8.0f %12.2f %10s"):format(row[2], s, mb / s, s / t.best.cp,
+      cpu and ("%.2f"):format(cpu) or "-"))
   end
   local own = t.best.compare - t.best.compare_link
   print(("%-42s %8.2f %8s %12.2f"):format("compare.lua's own copy (copied - --link)", own, "", own / t.best.cp))

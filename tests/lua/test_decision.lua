@@ -708,3 +708,181 @@ t.test("one metric truly different (TTFT 1.5x) keeps its verdict after Holm; the
     t.ok(text:find("The 22 tests of this comparison are one family", 1, true), f)
   end
 end)
+
+-- KV-cache rows ------------------------------------------------------------------------------
+
+-- Two one-stage runs with the given KV figures (llmd.kvcache's fields), as report.build sees them.
+local function kv_model(kva, kvb)
+  local function sd(label, kv)
+    kv.available = true
+    return { label = label, state = { label = label }, kv = kv,
+      run = run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = 100 } } } }
+  end
+  return report.build { a = sd("x", kva), b = sd("y", kvb), generated = 0, workspace = "/tmp/kv" }
+end
+
+-- The KV rows by label: {verdict =, higher =, ...}, both tables.
+local function kv_rows(m)
+  local by = {}
+  for _, part in ipairs { m.kv.rows, m.kv.efficiency } do
+    for _, r in ipairs(part) do by[r.label] = r end
+  end
+  return by
+end
+
+-- No KV row may read as a verdict, in any output: the model, comparison.json, the CSV,
+-- the Markdown and HTML reports.
+local function no_kv_winner(m)
+  for _, r in pairs(kv_rows(m)) do
+    t.ok(not r.verdict:find("better", 1, true), r.label .. ": " .. r.verdict)
+    t.eq(r.winner, nil, r.label)
+  end
+  local plain = json.encode(report.plain(m).kv)
+  t.ok(not plain:find("better", 1, true), plain)
+  t.ok(not report.csv(m):find("better", 1, true), "CSV")
+  m.charts = { list = {} }
+  for name, pat in pairs { ["comparison_report.md"] = "\n## KV%-Cache Performance Analysis\n(.-)\n## ",
+    ["comparison_report.html"] = "<h2>KV%-Cache Performance Analysis</h2>(.-)</body>" } do
+    local text = template.render_file(ROOT .. "/templates/" .. name, m)
+    local sec = text:match(pat)
+    t.ok(sec and sec:find("not tested", 1, true), name .. ": the KV section says its rows are not tested: " .. tostring(sec))
+    t.ok(sec and not sec:find("better", 1, true), name .. ": " .. tostring(sec))
+  end
+end
+
+t.test("KV: a pair differing by one token names no winner; totals are context, rates untested", function()
+  -- by hand: A 1,000 hits of 2,000 queries (50 %), B 1,001 of 2,000 (50.05 %); per request
+  -- (100 requests) 10 vs 10.01 hits; effect of the hit rate (50.05 - 50) / 50.025 = 0.0999 %
+  local m = kv_model(
+    { hits = 1000, queries = 2000, misses = 1000, hit_rate_pct = 50, misses_per_request = 10, hits_per_request = 10,
+      cached_share_pct = 25 },
+    { hits = 1001, queries = 2000, misses = 999, hit_rate_pct = 50.05, misses_per_request = 9.99,
+      hits_per_request = 10.01, cached_share_pct = 25.025 })
+  local by = kv_rows(m)
+  t.eq(by["Prefix cache hits (tokens)"].verdict, "context")
+  t.eq(by["Prefix cache hits (tokens)"].delta, "+1")
+  t.eq(by["Misses (tokens recomputed)"].verdict, "context")
+  t.eq(by["Tokens not reprocessed (served from cache)"].verdict, "context")
+  t.eq(by["Hit rate"].verdict, "within 2.0 % (untested)")
+  t.near(by["Hit rate"].effect_pct, 0.05 / 50.025 * 100, 1e-9)
+  t.eq(by["Hit rate"].higher, nil)
+  t.eq(by["Hit rate"].evidence, "untested: one counter increase per run")
+  no_kv_winner(m)
+end)
+
+t.test("KV: twice the requests at the same hit rate is not 'better' on hits; a real gap is 'higher', untested",
+  function()
+  -- by hand: B served 200 requests to A's 100, the same 50 % hit rate and 10 hits per
+  -- request: B's totals are twice A's, and that says nothing about the cache
+  local a = { hits = 1000, queries = 2000, misses = 1000, hit_rate_pct = 50, misses_per_request = 10,
+    hits_per_request = 10, cached_share_pct = 25 }
+  local m = kv_model(a, { hits = 2000, queries = 4000, misses = 2000, hit_rate_pct = 50, misses_per_request = 10,
+    hits_per_request = 10, cached_share_pct = 25 })
+  local by = kv_rows(m)
+  t.eq(by["Prefix cache hits (tokens)"].verdict, "context")
+  t.eq(by["Prefix cache hits (tokens)"].pct, "+100.0 %")
+  t.eq(by["Hit rate"].verdict, "no difference (untested)")
+  t.eq(by["Cached tokens per completed request"].verdict, "no difference (untested)")
+  no_kv_winner(m)
+  -- a hit rate of 60 % against 50 %: effect 10 / 55 = 18 %, beyond --min-effect, so the
+  -- higher side is named, as a fact about the numbers, not as a winner
+  m = kv_model(a, { hits = 1200, queries = 2000, misses = 800, hit_rate_pct = 60, misses_per_request = 8,
+    hits_per_request = 12, cached_share_pct = 30 })
+  by = kv_rows(m)
+  t.eq(by["Hit rate"].verdict, "higher in y (untested)")
+  t.eq(by["Hit rate"].higher, "b")
+  t.eq(by["Misses per completed request (tokens)"].verdict, "higher in x (untested)")
+  t.eq(by["Hit rate"].delta, "+10.0 pp")
+  no_kv_winner(m)
+end)
+
+-- Capacity with repeats ------------------------------------------------------------------------
+
+-- A run of three load points (10, 20, 30 req/s offered and achieved), each repeated with
+-- the given TTFT p90 values (ms).
+local function repeated_run(ttfts)
+  local stages = {}
+  for i, xs in ipairs(ttfts) do
+    for _, v in ipairs(xs) do
+      stages[#stages + 1] = { rate = 10 * i, values = { throughput_req_s = 10 * i, ttft_p90_ms = v,
+        throughput_tok_s = 100 * i, error_rate_pct = 0 } }
+    end
+  end
+  return run_of(stages)
+end
+
+local function cap_model(ra, rb)
+  local function sd(label, run) return { label = label, state = { label = label }, run = run, kv = {} } end
+  return report.build { a = sd("x", ra), b = sd("y", rb), slo = decision.parse_slo("ttft_p90_ms=200"),
+    generated = 0 }
+end
+
+-- Expected capacities from a python3 stdlib script (statistics.mean/stdev, t(0.975, 2) =
+-- 4.302653 tabulated, so within 1e-6: llmd.stattest computes the quantile to more digits): each point's CI = mean +- 4.302653 sd / sqrt 3; the capacity is
+-- interpolated where TTFT p90 crosses 200 ms on the upper ends (low capacity), the means,
+-- and the lower ends (high capacity):
+--   A {50,60,70} {150,160,170} {290,300,310}: 21.08275866587175 22.857142857142858 24.631527048413965
+--   B {50,60,70} {140,150,160} {280,290,300}: 21.797044380157462 23.571428571428573 25.34581276269968
+--   C {50,51,52} {100,101,102} {250,251,252}: 26.434390808814697 26.6 26.765609191185305
+local RA = { { 50, 60, 70 }, { 150, 160, 170 }, { 290, 300, 310 } }
+local RB = { { 50, 60, 70 }, { 140, 150, 160 }, { 280, 290, 300 } }
+local RC = { { 50, 51, 52 }, { 100, 101, 102 }, { 250, 251, 252 } }
+
+t.test("capacity with repeats: overlapping ranges are no clear difference; ranges apart name the higher", function()
+  local iv = lp.capacity_interval(lp.points(repeated_run(RA)), decision.parse_slo("ttft_p90_ms=200"))
+  t.near(iv.lo, 21.08275866587175, 1e-6)
+  t.near(iv.hi, 24.631527048413965, 1e-6)
+  -- A 22.86 against B 23.57: 3.1 % apart (beyond --min-effect), but the ranges
+  -- 21.08-24.63 and 21.80-25.35 overlap: no clear difference, and no "more load"
+  local m = cap_model(repeated_run(RA), repeated_run(RB))
+  t.near(m.capacity.a.rps, 22.857142857142858, 1e-9)
+  t.near(m.capacity.b.interval.lo, 21.797044380157462, 1e-6)
+  t.near(m.capacity.b.interval.hi, 25.34581276269968, 1e-6)
+  t.eq(m.capacity.evidence.verdict, "no clear difference")
+  t.eq(m.capacity.evidence.winner, nil)
+  t.ok(m.summary:find("No clear difference in capacity within TTFT p90 ≤ 200.0 ms: 22.86 req/s (the repeats "
+    .. "allow 21.08–24.63 req/s) for x, 23.57 req/s (the repeats allow 21.80–25.35 req/s) for y", 1,
+    true), m.summary)
+  t.ok(not m.summary:find("more load", 1, true), m.summary)
+  -- C against A: 26.43-26.77 lies above 21.08-24.63: C (y) sustains more, (26.6 / 22.857 - 1)
+  -- = 16.4 %
+  m = cap_model(repeated_run(RA), repeated_run(RC))
+  t.eq(m.capacity.evidence.verdict, "B higher")
+  t.eq(m.capacity.evidence.winner, "b")
+  t.ok(m.summary:find("y sustains 16.4 % more load than x within TTFT p90 ≤ 200.0 ms (26.60 req/s (the "
+    .. "repeats allow 26.43–26.77 req/s) against 22.86 req/s (the repeats allow 21.08–24.63 req/s); the ranges do "
+    .. "not overlap).", 1, true), m.summary)
+  -- swapped: the same, mirrored
+  m = cap_model(repeated_run(RC), repeated_run(RA))
+  t.eq(m.capacity.evidence.verdict, "A higher")
+  t.ok(m.summary:find("x sustains 16.4 % more load than y", 1, true), m.summary)
+  -- the headline shows the range beside the capacity
+  t.eq(m.headline[1].a_text, "26.60 req/s (the repeats allow 26.43–26.77 req/s)")
+end)
+
+t.test("capacity without repeats: the figure stays, said to be one measurement per load", function()
+  -- the means of RA and RC as single runs: 22.86 and 26.60 req/s, as above
+  local function single(rs)
+    local out = {}
+    for i, xs in ipairs(rs) do out[i] = { (xs[1] + xs[2] + xs[3]) / 3 } end
+    return repeated_run(out)
+  end
+  local m = cap_model(single(RA), single(RC))
+  t.eq(m.capacity.evidence.verdict, "untested")
+  t.eq(m.capacity.evidence.winner, nil)
+  t.eq(m.capacity.a.interval, nil)
+  t.ok(m.summary:find("y sustains 16.4 % more load than x within TTFT p90 ≤ 200.0 ms (26.60 req/s against "
+    .. "22.86 req/s; one run per load: no test).", 1, true), m.summary)
+  -- repeats on one side only: still no test, and which side lacks them is said
+  m = cap_model(single(RA), repeated_run(RC))
+  t.eq(m.capacity.evidence.verdict, "untested")
+  t.ok(m.summary:find("; one run per load for x: no test).", 1, true), m.summary)
+  -- repeats at some load points only: no range from a point without spread
+  local part = { RA[1], { 160 }, RA[3] }
+  m = cap_model(repeated_run(part), repeated_run(RC))
+  t.eq(m.capacity.evidence.verdict, "untested")
+  t.ok(m.summary:find("no test: for x, 1 of 3 load points with one run only).", 1, true), m.summary)
+  -- within --min-effect: "about the same" as before, whatever the evidence
+  m = cap_model(single(RA), single(RA))
+  t.ok(m.summary:find("Both sustain about the same load", 1, true), m.summary)
+end)

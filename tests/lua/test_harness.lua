@@ -545,6 +545,31 @@ t.test("inference-perf: the per-request path gives the harness's own summary fig
   t.ok(joined:find("1 successful requests have no output token count", 1, true), joined)
 end)
 
+-- TPOT takes each request's last token time, in file order (not the largest), and never
+-- the previous request's: r1's times go down at the end (last 100.5, largest 100.9), r2
+-- has none, r3's last (100.35) is below r1's. By hand:
+--   TPOT r1 = (100.5 - 100.2) / (3 - 1) = 0.15 s, r3 = (100.35 - 100.3) / (2 - 1) = 0.05 s
+--   -> mean 0.1 s = 100 ms (with r1's largest time: 0.35 s; with r1's last leaking into
+--   r3: 0.2 s); ITL gaps 0.7, -0.4, 0.05 -> mean 0.35 / 3 s
+t.test("inference-perf: TPOT from each request's own last token time", function()
+  local d = t.tmpdir()
+  local function rq(start, client, times)
+    return { start_time = start, end_time = start + 1, error = json.null,
+      info = { response_metrics = { output_tokens = client, output_token_times = times } } }
+  end
+  json.write(d .. "/per_request_lifecycle_metrics.json", json.array {
+    rq(100, 3, json.array { 100.2, 100.9, 100.5 }),
+    { start_time = 100, end_time = 101, error = json.null, info = { response_metrics = { output_tokens = 2 } } },
+    rq(100, 2, json.array { 100.3, 100.35 }),
+  })
+  local run = harness.extract(d)
+  t.eq(run.overall.values.requests_ok, 3)
+  t.near(run.overall.values.tpot_mean_ms, 100, 1e-9)
+  t.near(run.overall.values.tpot_p50_ms, 100, 1e-9)
+  t.near(run.overall.values.itl_mean_ms, 350 / 3, 1e-9)
+  t.near(run.overall.values.ttft_mean_ms, (0.2 + 0.3) / 2 * 1000, 1e-9)
+end)
+
 -- guidellm benchmarks whose TTFT counts differ from their request counts (non-streamed
 -- requests have none): stage means are weighted by their own counts.
 --   benchmark 0: 10 successes, TTFT count 10, mean 50 ms; ITL count 90, mean 2 ms

@@ -206,3 +206,67 @@ for key in ("lat", "epoch"):
   t.eq(checked, 2002)
   t.eq(sk.lat:count(), 40000)
 end)
+
+-- dump and load (a child process hands its accumulators to its parent): the loaded
+-- accumulator is the same state, so every answer has the same bits as the original's.
+-- The reference is the original accumulator itself, queried the same way; the samples
+-- are a fixed xorshift sequence, added one by one (unsorted) with an infinity and a
+-- negative, so order, sums and moments all matter.
+t.test("dump and load keep an accumulator's whole state", function()
+  local d = t.tmpdir()
+  local x = 88172645463325252
+  local function rnd()
+    x = x ~ (x << 13); x = x ~ (x >> 7); x = x ~ (x << 17)
+    return ((x >> 11) % 1000000) / 997.0 - 3.0
+  end
+  local function answers(s)
+    local out = { s:count(), s:sum(), s:mean(), s:min(), s:max(), s:variance(), s:sample_stddev() }
+    for _, p in ipairs { 0, 1, 50, 90, 99.9, 100 } do
+      out[#out + 1] = s:percentile(p)
+      out[#out + 1] = s:percentile(p, "nearest")
+    end
+    out[#out + 1] = s:percentile_rank(1.5)
+    return out
+  end
+  for _, opts in ipairs { {}, { method = "nearest" }, { sketch = 0.01 } } do
+    for _, sorted_first in ipairs { false, true } do
+      local a = stats.new(opts)
+      for _ = 1, 5000 do a:add(rnd()) end
+      a:add(math.huge)
+      a:add(-2.5)
+      if sorted_first then a:percentile(50) end -- sorted (exact) before the dump
+      local p = d .. "/a.bin"
+      a:dump(p)
+      local b = stats.load(p)
+      t.eq(tostring(b), tostring(a))
+      t.eq(b:relative_error(), a:relative_error())
+      local wa, wb = answers(a), answers(b)
+      for i = 1, #wa do
+        t.eq(("%a"):format(wb[i] or 0 / 0), ("%a"):format(wa[i] or 0 / 0), "answer " .. i)
+      end
+      -- still an accumulator of its own: more samples go in, and merge
+      b:add(1.0)
+      a:add(1.0)
+      t.eq(("%a"):format(b:mean()), ("%a"):format(a:mean()))
+      t.eq(("%a"):format(b:percentile(50)), ("%a"):format(a:percentile(50))) -- a sketch's table
+      if not opts.sketch then
+        -- the same samples on both sides: U is n1 n2 / 2 exactly, p = 1
+        local r = stats.mann_whitney(a, b)
+        t.eq(r.u, a:count() * b:count() / 2)
+        t.eq(r.p, 1.0)
+      end
+    end
+  end
+  -- an empty one, and files that are not dumps
+  local e = stats.new()
+  e:dump(d .. "/e.bin")
+  t.eq(stats.load(d .. "/e.bin"):count(), 0)
+  t.eq(stats.load(d .. "/e.bin"):mean(), nil)
+  t.write(d .. "/bad.bin", "not a dump at all, really not")
+  t.raises("bad.bin: not an accumulator dumped by this llmdlua", stats.load, d .. "/bad.bin")
+  local full = t.read(d .. "/a.bin")
+  t.write(d .. "/cut.bin", full:sub(1, #full - 8))
+  t.raises("cut.bin: not an accumulator dumped by this llmdlua", stats.load, d .. "/cut.bin")
+  t.raises("missing.bin: cannot read", stats.load, d .. "/missing.bin")
+  t.raises("cannot write", function() e:dump(d .. "/no/such/folder/x.bin") end)
+end)

@@ -1,0 +1,230 @@
+-- llmd.parallel: one run of a comparison imported and read by a child llmdlua while the
+-- parent reads the other (two cores: the two runs at once), and its side handed back.
+--
+--   local par = require "llmd.parallel"
+--   local h = par.start(w, "b", job)   -- nil, why when no child can be started
+--   ...                                -- the parent reads run a meanwhile
+--   local side = par.finish(h)         -- run b's side, as cmp.import_side made it
+--   par.abort(h)                       -- on any failure of the parent's: stopped, gone
+--
+-- The child runs cmp.import_side (import, read, save_run: the serial path's own code)
+-- and writes the side into WORKSPACE/.side-x/: side.lua (a Lua chunk: every table,
+-- shared ones once, numbers exactly) and one stats dump per accumulator (llmd.stats
+-- dump/load: the samples, sorted or not, sums and moments, bit for bit). The parent
+-- loads them and removes the folder. A child that fails leaves its message there; the
+-- parent raises it (so the comparison fails with the child's error, naming the file),
+-- and the workspace goes as after any failure.
+local json = require "llmd.json"
+local lfs = require "lfs"
+local proc = require "llmd.proc"
+local stats = require "llmd.stats"
+
+local M = {}
+
+-- The room error.txt takes before the child starts: its message is written into it
+-- in place, so that a full disk (a likely reason to fail) cannot lose it.
+local ERROR_ROOM = 16384
+-- The child's exit status when it read its run but could not hand it over (no room for
+-- the samples, say): the caller reads the run itself instead.
+local NOT_HANDED = 3
+
+local STATS_MT = getmetatable(stats.new())
+local ARRAY_MT, OBJECT_MT = getmetatable(json.array {}), getmetatable(json.object {})
+
+-- Serializing -------------------------------------------------------------------------------
+
+-- A Lua chunk that rebuilds v: tables (shared and cyclic ones once), strings, numbers
+-- (%q: integers as such, floats in hex, so exactly), booleans, json.null, the json
+-- array/object marks, and llmd.stats accumulators (dumped into dir). Anything else
+-- (a function, another userdata or metatable) is an error naming where it was.
+function M.serialize(v, dir)
+  local ids, n, nstats = {}, 0, 0
+  local make, fill = { "local R = {}" }, {}
+  local function lit(x, where)
+    local tx = type(x)
+    if tx == "string" or tx == "number" or tx == "boolean" then
+      return ("%q"):format(x)
+    elseif x == json.null then
+      return "N"
+    elseif tx == "table" or (tx == "userdata" and getmetatable(x) == STATS_MT) then
+      local id = ids[x]
+      if id then return ("R[%d]"):format(id) end
+      n = n + 1
+      id = n
+      ids[x] = id
+      if tx == "userdata" then
+        nstats = nstats + 1
+        local name = ("stats-%d.bin"):format(nstats)
+        x:dump(dir .. "/" .. name)
+        make[#make + 1] = ("R[%d] = S(%q)"):format(id, name)
+        return ("R[%d]"):format(id)
+      end
+      local mt = getmetatable(x)
+      local mark = mt == nil and "{}" or mt == ARRAY_MT and "A()" or mt == OBJECT_MT and "O()"
+      if not mark then error(("parallel: %s: a table with a metatable cannot be handed over"):format(where), 0) end
+      make[#make + 1] = ("R[%d] = %s"):format(id, mark)
+      for k, val in next, x do
+        local tk = type(k)
+        if tk ~= "string" and tk ~= "number" and tk ~= "boolean" then
+          error(("parallel: %s: a %s key cannot be handed over"):format(where, tk), 0)
+        end
+        local ks, vs = lit(k, where), lit(val, where .. "." .. tostring(k)) -- (may add lines first)
+        fill[#fill + 1] = ("R[%d][%s] = %s"):format(id, ks, vs)
+      end
+      return ("R[%d]"):format(id)
+    end
+    error(("parallel: %s: a %s cannot be handed over"):format(where, tx), 0)
+  end
+  local top = lit(v, "side")
+  make[#make + 1] = table.concat(fill, "\n")
+  make[#make + 1] = "return " .. top
+  return table.concat(make, "\n") .. "\n"
+end
+
+-- The value M.serialize wrote (its accumulators loaded from dir).
+function M.deserialize(text, dir, name)
+  local env = {
+    A = json.array, O = json.object, N = json.null,
+    S = function(f) return stats.load(dir .. "/" .. f) end,
+  }
+  local chunk, err = load(text, "=" .. (name or "side"), "t", env)
+  if not chunk then error(("%s: cannot read: %s"):format(name or "side", tostring(err)), 0) end
+  return chunk()
+end
+
+-- Files ---------------------------------------------------------------------------------------
+
+local function read(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+local function write(path, text)
+  local f, err = io.open(path, "wb")
+  if not f then error(("%s: cannot write: %s"):format(path, tostring(err)), 0) end
+  local ok, werr = f:write(text)
+  local cok, cerr = f:close()
+  if not ok or not cok then error(("%s: cannot write: %s"):format(path, tostring(werr or cerr)), 0) end
+end
+
+-- Removes the hand-over folder and what is in it (nothing else is ever there).
+local function remove_dir(dir)
+  if lfs.attributes(dir, "mode") ~= "directory" then return end
+  for name in lfs.dir(dir) do
+    if name ~= "." and name ~= ".." then os.remove(dir .. "/" .. name) end
+  end
+  lfs.rmdir(dir)
+end
+
+-- The running llmdlua binary (Linux: /proc/self/exe), or nil.
+function M.exe()
+  local p = lfs.symlinkattributes("/proc/self/exe", "target")
+  if type(p) == "string" and p:sub(1, 1) == "/" and lfs.attributes(p, "mode") == "file" then return p end
+  return nil
+end
+
+-- Parent --------------------------------------------------------------------------------------
+
+-- Starts the child for run x: job = {label, plan, info, link, opts, extract_options}
+-- (cmp.import_side's). nil and why when there is no child to start (no way to find
+-- this llmdlua, LLMDLUA_JOBS=1, or the start failed): the caller reads x itself then.
+function M.start(w, x, job)
+  if os.getenv("LLMDLUA_JOBS") == "1" then return nil, "LLMDLUA_JOBS=1" end
+  local exe = M.exe()
+  if not exe then return nil, "cannot find the llmdlua binary to start" end
+  local dir = ("%s/.side-%s"):format(w.path, x)
+  local ok, err = lfs.mkdir(dir)
+  if not ok then return nil, ("%s: %s"):format(dir, tostring(err)) end
+  local h = { dir = dir, x = x }
+  local started, p = pcall(function()
+    write(dir .. "/error.txt", (" "):rep(ERROR_ROOM))
+    write(dir .. "/job.lua", M.serialize({ w = w.path, x = x, job = job }, dir))
+    return proc.spawn({ exe, "-e", ("require('llmd.parallel').child(%q)"):format(dir) },
+      { stdout = "null", stderr = { file = dir .. "/stderr.txt" } })
+  end)
+  if not started then
+    remove_dir(dir)
+    return nil, tostring(p)
+  end
+  h.p = p
+  return h
+end
+
+-- Waits for the child and returns its side; raises the child's error when it failed.
+-- nil when it read the run but could not hand it over (the caller removes run-x and
+-- reads it itself). The hand-over folder is gone either way.
+function M.finish(h)
+  local waited, st = pcall(h.p.wait, h.p)
+  if not waited then -- interrupted (Ctrl-C): the child stops too
+    M.abort(h)
+    error(st, 0)
+  end
+  local side_text = st and st.ok and read(h.dir .. "/side.lua")
+  local errtext = (read(h.dir .. "/error.txt") or ""):gsub("%s+$", "")
+  local stderr = read(h.dir .. "/stderr.txt") or ""
+  local ok, side = false, nil
+  if side_text then
+    ok, side = pcall(M.deserialize, side_text, h.dir, h.dir .. "/side.lua")
+  end
+  remove_dir(h.dir)
+  if ok then
+    -- what the child said on its way (warnings), said here as the serial path would
+    if stderr ~= "" then io.stderr:write(stderr) end
+    return side
+  end
+  if st and st.code == NOT_HANDED then return nil end
+  if errtext ~= "" then error(errtext, 0) end
+  if side_text then error(side, 0) end
+  local how = st and (st.signal and ("killed by signal " .. tostring(st.signal)) or ("exit " .. tostring(st.code)))
+    or "did not finish"
+  error(("run %s: the llmdlua reading it stopped (%s)%s"):format(h.x, how,
+    stderr ~= "" and (": " .. stderr:gsub("%s+$", "")) or ""), 0)
+end
+
+-- Stops the child (if running) and removes its folder: the parent failed or was stopped.
+function M.abort(h)
+  if not h then return end
+  if h.p then pcall(h.p.kill, h.p, 2) end
+  pcall(remove_dir, h.dir)
+end
+
+-- Child ---------------------------------------------------------------------------------------
+
+-- The child's whole life: read the job, import and read the run, save it, hand the
+-- side over; on failure the message goes to error.txt and the exit status is 1.
+function M.child(dir)
+  local function fail(err, code)
+    -- in place, in the room made for it (no new block to allocate on a full disk)
+    local f = io.open(dir .. "/error.txt", "r+b")
+    if f then
+      f:write(tostring(err):sub(1, ERROR_ROOM))
+      f:close()
+    end
+    io.stderr:write(tostring(err), "\n")
+    os.exit(code)
+  end
+  local side
+  local ok, err = pcall(function()
+    local j = M.deserialize(assert(read(dir .. "/job.lua"), "no job"), dir, dir .. "/job.lua")
+    side = require("llmd.comparison").import_side({ path = j.w }, j.x, j.job)
+  end)
+  if not ok then fail(err, 1) end
+  ok, err = pcall(function()
+    write(dir .. "/side.tmp", M.serialize(side, dir))
+    local rok, rerr = os.rename(dir .. "/side.tmp", dir .. "/side.lua")
+    if not rok then error(("%s: cannot rename: %s"):format(dir .. "/side.tmp", tostring(rerr)), 0) end
+  end)
+  if not ok then
+    -- what was written of the hand-over goes (room for the parent's own reading)
+    for name in lfs.dir(dir) do
+      if name:match("^stats%-%d+%.bin$") or name == "side.tmp" then os.remove(dir .. "/" .. name) end
+    end
+    fail(err, NOT_HANDED)
+  end
+  os.exit(0)
+end
+
+return M

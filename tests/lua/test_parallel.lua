@@ -1,0 +1,205 @@
+-- compare.lua reads its two runs at once (llmd.parallel: run b in a child llmdlua):
+-- the same workspace, byte for byte, as reading them one after the other
+-- (LLMDLUA_JOBS=1), and a child that fails fails the comparison with its own error.
+-- The reference is always the serial path on the same inputs (the code that was there
+-- before, and whose reports the other tests check against Python).
+local t = require "testlib"
+local json = require "llmd.json"
+local lfs = require "lfs"
+local par = require "llmd.parallel"
+local proc = require "llmd.proc"
+local stats = require "llmd.stats"
+
+local F = t.fixtures()
+local ROOT = t.here() .. "/../.."
+local LLMDLUA = ROOT .. "/llmdlua"
+local BASE = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
+local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
+
+-- compare.lua into a fresh parent, serial or not: workspace path (or nil), result
+local function compare(args, serial)
+  local parent = t.tmpdir()
+  local argv = { LLMDLUA, "compare.lua", "--parent", parent }
+  for _, a in ipairs(args) do argv[#argv + 1] = a end
+  local r = proc.run(argv, { env = { LLMDLUA_JOBS = serial and "1" or false } })
+  local w
+  for n in lfs.dir(parent) do
+    if n ~= "." and n ~= ".." then w = parent .. "/" .. n end
+  end
+  return w, r, parent
+end
+
+-- every file under dir (results excluded: the inputs' copies), relative, sorted;
+-- folders end with "/" (so that a stray empty folder counts too)
+local function listing(dir)
+  local out = {}
+  local function walk(d, rel)
+    for n in lfs.dir(d) do
+      if n ~= "." and n ~= ".." then
+        local p, r = d .. "/" .. n, rel == "" and n or rel .. "/" .. n
+        local mode = lfs.symlinkattributes(p, "mode")
+        if mode == "directory" and n ~= "results" then
+          out[#out + 1] = r .. "/"
+          walk(p, r)
+        elseif n ~= "results" then
+          out[#out + 1] = r
+        end
+      end
+    end
+  end
+  walk(dir, "")
+  table.sort(out)
+  return out
+end
+
+-- the time and the workspace's path are all that may differ between two comparisons
+local function normalise(text, w)
+  text = text:gsub(w:gsub("%p", "%%%0"), "<workspace>")
+  text = text:gsub(w:match("[^/]+$"):gsub("%p", "%%%0"), "<name>")
+  return (text:gsub("%d%d%d%d%-%d%d%-%d%d %d%d:%d%d:%d%d UTC", "<time>"))
+end
+
+local function same_workspace(ws, wp, what)
+  local ls, lp = listing(ws), listing(wp)
+  t.eq(table.concat(lp, "\n"), table.concat(ls, "\n"), what .. ": the same files")
+  for _, f in ipairs(ls) do
+    if f:sub(-1) ~= "/" then
+      local a, b = normalise(t.read(ws .. "/" .. f), ws), normalise(t.read(wp .. "/" .. f), wp)
+      if a ~= b then error(("%s: %s differs between the serial and the parallel path"):format(what, f), 2) end
+    end
+  end
+end
+
+-- A per-request inference-perf run with its latencies scaled (failures included).
+local function ip_run(scale)
+  local d = t.tmpdir()
+  local recs = json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json")
+  for _, r in ipairs(recs) do
+    local s = r.start_time
+    r.end_time = s + scale * (r.end_time - s)
+    local rm = type(r.info) == "table" and r.info.response_metrics
+    if type(rm) == "table" and type(rm.output_token_times) == "table" then
+      for i, x in ipairs(rm.output_token_times) do rm.output_token_times[i] = s + scale * (x - s) end
+    end
+  end
+  json.write(d .. "/per_request_lifecycle_metrics.json", recs)
+  return d
+end
+
+t.test("parallel compare: the same workspace, byte for byte, as the serial path", function()
+  local ip_a, ip_b = ip_run(1), ip_run(1.5)
+  local cases = {
+    { name = "the bundled real pair", args = { "--a", BASE, "--a-label", "vllm", "--a-info",
+      ROOT .. "/tests/fixtures/kubecon-vllm.info.yaml", "--b", TREAT, "--b-label", "chunked", "--b-info",
+      ROOT .. "/tests/fixtures/kubecon-chunked.info.yaml" } },
+    { name = "per-request runs, SLO, warm-up", args = { "--a", ip_a, "--b", ip_b, "--slo", "ttft_p90_ms=200",
+      "--percentile-method", "nearest" } },
+    { name = "per-request runs, linked", args = { "--a", ip_a, "--b", ip_b, "--link" } },
+    { name = "mixed harnesses", args = { "--a", BASE, "--a-label", "ip", "--b", F .. "/guidellm", "--b-label", "gl" } },
+    { name = "vllm bench runs", args = { "--a", F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas", "--a-label", "x", "--b",
+      F .. "/vllm-benchmark/exp-7_H100/llm-d-1p1d", "--b-label", "y", "--warmup", "0" } },
+  }
+  for _, c in ipairs(cases) do
+    local ws, rs = compare(c.args, true)
+    local wp, rp = compare(c.args, false)
+    t.eq(rs.code, 0, c.name .. ": " .. rs.stderr)
+    t.eq(rp.code, 0, c.name .. ": " .. rp.stderr)
+    t.eq(normalise(rp.stdout, wp), normalise(rs.stdout, ws), c.name .. ": stdout")
+    t.eq(normalise(rp.stderr, wp), normalise(rs.stderr, ws), c.name .. ": stderr")
+    same_workspace(ws, wp, c.name)
+    -- the report and the model are there (not two empty workspaces that agree)
+    t.ok(t.read(wp .. "/comparison_report.md"):find("## Performance Results", 1, true), c.name)
+    t.ok(json.read(wp .. "/run-b/run_state.json").label ~= nil, c.name)
+  end
+end)
+
+t.test("parallel compare: a run that cannot be read fails it with that run's error, as the serial path", function()
+  local good = ip_run(1)
+  local bad = t.tmpdir()
+  local text = t.read(good .. "/per_request_lifecycle_metrics.json")
+  t.write(bad .. "/per_request_lifecycle_metrics.json", text:sub(1, #text // 2))
+  for _, order in ipairs { { good, bad, "b" }, { bad, good, "a" } } do
+    local args = { "--a", order[1], "--b", order[2], "--quiet" }
+    local ws, rs, ps = compare(args, true)
+    local wp, rp, pp = compare(args, false)
+    t.eq(ws, nil, "serial: no workspace left")
+    t.eq(wp, nil, "parallel: no workspace left (nor any of its hand-over files)")
+    t.eq(rp.code, 1)
+    t.eq(rs.code, 1)
+    -- the user's file is named, not the workspace's copy
+    t.ok(rp.stderr:find(bad .. "/per_request_lifecycle_metrics.json", 1, true), rp.stderr)
+    local function msg(r, p) return (r.stderr:gsub(p:gsub("%p", "%%%0") .. "/llm%-d%-comparison%-[%d%-]+", "<w>")) end
+    t.eq(msg(rp, pp), msg(rs, ps), "the same message, run " .. order[3] .. " bad")
+  end
+end)
+
+t.test("llmd.parallel: a child's failure, or its death, is raised naming the run; nothing is left", function()
+  local w = { path = t.tmpdir() }
+  -- a job whose import fails in the child: the plan names a file that is not there
+  local plan = { root = "/nonexistent", dirs = {}, files = { { rel = "x.json", from = w.path .. "/missing.json" } },
+    skipped = {} }
+  local h = assert(par.start(w, "b", { label = "b", plan = plan, info = {}, opts = {}, extract_options = {} }))
+  local ok, err = pcall(par.finish, h)
+  t.ok(not ok)
+  t.ok(tostring(err):find(w.path .. "/missing.json: cannot read", 1, true), tostring(err))
+  t.eq(lfs.attributes(w.path .. "/.side-b"), nil, "the hand-over folder is gone")
+  -- a child killed (it waits for a writer on a FIFO it copies): its death is the error
+  local fifo = w.path .. "/fifo"
+  t.eq(proc.run({ "mkfifo", fifo }).code, 0)
+  local hang = { root = w.path, dirs = {}, files = { { rel = "x.json", from = fifo } }, skipped = {} }
+  h = assert(par.start(w, "a", { label = "a", plan = hang, info = {}, opts = {}, extract_options = {} }))
+  t.eq(h.p:wait(0.3), nil, "still copying")
+  h.p:kill(0)
+  ok, err = pcall(par.finish, h)
+  t.ok(not ok)
+  t.ok(tostring(err):find("run a: the llmdlua reading it stopped (killed by signal", 1, true), tostring(err))
+  t.eq(lfs.attributes(w.path .. "/.side-a"), nil)
+  -- abort stops a child and removes its folder
+  h = assert(par.start(w, "a", { label = "a", plan = hang, info = {}, opts = {}, extract_options = {} }))
+  par.abort(h)
+  t.ok(h.p:poll() ~= nil, "stopped")
+  t.eq(lfs.attributes(w.path .. "/.side-a"), nil)
+  -- LLMDLUA_JOBS=1 is the serial path: no child
+  local r = proc.run({ LLMDLUA, "-e", "local p = require('llmd.parallel'); print(p.start({path = '/nonexistent'}, 'b', {}))" },
+    { env = { LLMDLUA_JOBS = "1" } })
+  t.eq(r.stdout, "nil\tLLMDLUA_JOBS=1\n")
+end)
+
+-- The hand-over format against values built by hand.
+t.test("llmd.parallel: serialize keeps values exactly, shared tables once, marks and accumulators", function()
+  local d = t.tmpdir()
+  local shared = { 1, 2 }
+  local acc = stats.new()
+  for _, x in ipairs { 3.5, 0.1, 2 } do acc:add(x) end
+  local v = {
+    i = 3, f = 3.0, third = 1 / 3, big = math.maxinteger, small = math.mininteger, inf = math.huge,
+    ninf = -math.huge, s = "a\n\"b\"\0c", yes = true, no = false, null = json.null,
+    arr = json.array {}, obj = json.object {}, one = shared, two = shared, acc = acc, [7] = "seven",
+    [0.5] = "half",
+  }
+  v.self = v
+  local back = par.deserialize(par.serialize(v, d), d)
+  t.eq(math.type(back.i), "integer")
+  t.eq(math.type(back.f), "float")
+  t.eq(back.third, 1 / 3)
+  t.eq(back.big, math.maxinteger)
+  t.eq(back.small, math.mininteger)
+  t.eq(back.inf, math.huge)
+  t.eq(back.ninf, -math.huge)
+  t.eq(back.s, "a\n\"b\"\0c")
+  t.eq(back.yes, true)
+  t.eq(back.no, false)
+  t.eq(back.null, json.null)
+  t.eq(json.encode(back.arr), "[]")
+  t.eq(json.encode(back.obj), "{}")
+  t.ok(back.one == back.two, "a shared table stays shared")
+  t.eq(back.one[2], 2)
+  t.ok(back.self == back, "a cycle stays a cycle")
+  t.eq(back[7], "seven")
+  t.eq(back[0.5], "half")
+  t.eq(back.acc:count(), 3)
+  t.eq(back.acc:mean(), acc:mean())
+  t.eq(back.acc:percentile(50), 2.0)
+  t.raises("side.fn: a function cannot be handed over", par.serialize, { fn = print }, d)
+  t.raises("a table with a metatable cannot be handed over", par.serialize, { x = setmetatable({}, {}) }, d)
+end)

@@ -897,17 +897,28 @@ static inline __attribute__((always_inline)) uint64_t run_value(uint64_t w0, uin
 }
 
 #if defined(__SSE2__) && defined(__x86_64__)
-/* 16-bit weights of bytes 16..23 for a run ending at byte len (17..20): loaded from
-   20 - len, 10^(len - 1 - k) for byte k < len, 0 from len on. */
-static const int16_t tail_weights[12] = {1000, 100, 10, 1, 0, 0, 0, 0, 0, 0, 0, 0};
+/* For a run ending at byte len (17..20), at [len - 17]: the 16-bit weights of bytes
+   16..23, 10^(len - 1 - k) for byte k < len, else 0; the weights of the first and the
+   second 8 digits, 10^(len - 8) and 10^(len - 16). One line, one address. */
+typedef struct RunTail {
+    int16_t w[8];
+    uint64_t first, second;
+} RunTail;
+static const RunTail run_tails[4] __attribute__((aligned(16))) = {
+    {{1, 0, 0, 0, 0, 0, 0, 0},       1000000000ULL,    10ULL   },
+    {{10, 1, 0, 0, 0, 0, 0, 0},      10000000000ULL,   100ULL  },
+    {{100, 10, 1, 0, 0, 0, 0, 0},    100000000000ULL,  1000ULL },
+    {{1000, 100, 10, 1, 0, 0, 0, 0}, 1000000000000ULL, 10000ULL}
+};
 /* 16 bytes from 16 - c: c bytes of 0xFF, then zeros (0 <= c <= 16). */
 static const unsigned char first_bytes[32] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
                                               0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
 
 /*
-** The same for 17 <= len <= 20 from t0 (bytes 0..15) and t1 (16..31), with SSE2: pairs,
-** fours and eights of digits by multiply-adding neighbouring 16-bit lanes (pmaddwd),
-** the last len - 16 digits weighted by where the run ends.
+** The run of len digits (17 <= len <= 20, less than 10^19) at bytes 0..len - 1 of t0
+** (bytes 0..15) and t1 (16..31), each digit 0..9, with SSE2: pairs, fours and eights of
+** digits by multiply-adding neighbouring 16-bit lanes (pmaddwd), the last len - 16
+** digits weighted by where the run ends.
 */
 static inline __attribute__((always_inline)) uint64_t run_value_sse2(__m128i t0, __m128i t1,
                                                                      unsigned len)
@@ -915,7 +926,8 @@ static inline __attribute__((always_inline)) uint64_t run_value_sse2(__m128i t0,
     const __m128i z = _mm_setzero_si128();
     const __m128i k10 = _mm_set1_epi32(10 | 1 << 16), k100 = _mm_set1_epi32(100 | 1 << 16);
     const __m128i k10000 = _mm_setr_epi16(10000, 1, 10000, 1, 1, 1, 1, 1);
-    __m128i w = _mm_loadu_si128((const __m128i *)(const void *)(tail_weights + 20 - len));
+    const RunTail *tail = &run_tails[len - 17];
+    __m128i w = _mm_load_si128((const __m128i *)(const void *)tail->w);
     __m128i p0 = _mm_madd_epi16(_mm_unpacklo_epi8(t0, z), k10); /* pairs of bytes 0..7 */
     __m128i p1 = _mm_madd_epi16(_mm_unpackhi_epi8(t0, z), k10); /* 8..15 */
     __m128i p2 = _mm_madd_epi16(_mm_unpacklo_epi8(t1, z), w);   /* 16..17, 18..19, 0, 0 */
@@ -924,73 +936,41 @@ static inline __attribute__((always_inline)) uint64_t run_value_sse2(__m128i t0,
     __m128i r = _mm_madd_epi16(_mm_packs_epi32(q, p2), k10000);
     uint64_t c01 = (uint64_t)_mm_cvtsi128_si64(r);
     uint64_t c2 = (uint32_t)_mm_cvtsi128_si32(_mm_unpackhi_epi64(r, r));
-    return (c01 & 0xFFFFFFFFULL) * pow10_u64[len - 8] + (c01 >> 32) * pow10_u64[len - 16] + c2;
+    return (c01 & 0xFFFFFFFFULL) * tail->first + (c01 >> 32) * tail->second + c2;
 }
 #endif
 
 /*
-** The plain decimal at s[i..n), DECIMAL_AHEAD bytes readable from s + i: returns the
-** offset just past it with *out set as read_number sets it, or 0 when read_number's
-** loop must read it (another shape, more than 19 digits, an exponent, a number going
-** past n, or not a number at all). bounded: n may be less than the bytes readable
-** (else the number's end, at most 21 bytes on, is before n).
+** The plain decimal at s[i..n), DECIMAL_AHEAD bytes readable from s + i, in plain C:
+** returns the offset just past it with *out set as read_number sets it, or 0 when
+** read_number's loop must read it (another shape, more than 19 digits, an exponent, a
+** number going past n, or not a number at all). bounded: n may be less than the bytes
+** readable (else the number's end, at most 21 bytes on, is before n).
 */
 static inline __attribute__((always_inline)) size_t
-read_decimal(const char *s, size_t i, size_t n, int bounded, int as_json_num, double *out)
+read_decimal_c(const char *s, size_t i, size_t n, int bounded, int as_json_num, double *out)
 {
     const unsigned char *p = (const unsigned char *)s + i;
-    int neg = 0;
-    if (*p == '-') {
-        neg = 1;
-        p++;
-    }
-    unsigned a, b, point;
-#if defined(__SSE2__) && defined(__x86_64__)
-    if (simd_on()) {
-        const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
-        __m128i t0 = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), zero);
-        __m128i t1 = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 16)), zero);
-        uint64_t d0 = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(t0, nine), t0));
-        uint64_t d1 = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(t1, nine), t1));
-        uint64_t other = ~(d0 | d1 << 16); /* bits 32 on are set: a, f <= 32 */
-        a = (unsigned)__builtin_ctzll(other);
-        unsigned f = (unsigned)__builtin_ctzll(other >> (a + 1)); /* digits after byte a */
-        unsigned end = a + 1 + f;
-        point = p[a] == '.';
-        /* the usual shape: 1..15 digits, a point, digits to 17..20 bytes in all (so
-           f >= 1), no exponent: the lanes below */
-        if (point && a - 1 < 15 && end - 17 < 4 && (p[0] != '0' || a == 1) &&
-            (p[end] | 0x20) != 'e' && (!bounded || i + (size_t)neg + end <= n)) {
-            /* bytes 0 .. a (the integer part and the point) take the byte before them */
-            __m128i sel = _mm_loadu_si128((const __m128i *)(const void *)(first_bytes + 15 - a));
-            t0 = _mm_xor_si128(t0, _mm_and_si128(_mm_xor_si128(t0, _mm_slli_si128(t0, 1)), sel));
-            *out = compose_decimal(run_value_sse2(t0, t1, end), f, neg, s + i, (size_t)neg + end);
-            return i + (size_t)neg + end;
-        }
-        b = point ? f : 0;
-    } else
-#endif
-    {
-        unsigned k = 0, c;
+    int neg = *p == '-';
+    p += neg;
+    unsigned k = 0, c;
+    do {
+        uint64_t v;
+        memcpy(&v, p + k, 8);
+        c = leading_digits(v);
+        k += c;
+    } while (c == 8 && k < 24);
+    unsigned a = k; /* 24 (too long) when all of the 24 bytes are digits */
+    unsigned point = k < 20 && p[k] == '.', b = 0;
+    if (point) {
+        unsigned j = k + 1;
         do {
             uint64_t v;
-            memcpy(&v, p + k, 8);
+            memcpy(&v, p + j, 8);
             c = leading_digits(v);
-            k += c;
-        } while (c == 8 && k < 24);
-        a = k; /* 24 (too long) when all of the 24 bytes are digits */
-        point = k < 20 && p[k] == '.';
-        b = 0;
-        if (point) {
-            unsigned j = k + 1;
-            do {
-                uint64_t v;
-                memcpy(&v, p + j, 8);
-                c = leading_digits(v);
-                j += c;
-            } while (c == 8 && j < 24);
-            b = j - k - 1;
-        }
+            j += c;
+        } while (c == 8 && j < 24);
+        b = j - k - 1;
     }
     unsigned end = a + point + b;
     if (a == 0 || a + b > 19 || (point && b == 0) || (p[0] == '0' && a > 1) ||
@@ -1027,19 +1007,70 @@ read_decimal(const char *s, size_t i, size_t n, int bounded, int as_json_num, do
     return i + (size_t)neg + end;
 }
 
+#if defined(__SSE2__) && defined(__x86_64__)
+/* read_decimal_c out of line: what the SSE2 lane leaves to it stays out of its loop. */
+static __attribute__((noinline)) size_t
+read_decimal_other(const char *s, size_t i, size_t n, int bounded, int as_json_num, double *out)
+{
+    return read_decimal_c(s, i, n, bounded, as_json_num, out);
+}
+#endif
+
+/*
+** read_decimal_c's number, with SSE2 (where compiled) when simd: the usual shape here,
+** anything else by read_decimal_c.
+*/
+static inline __attribute__((always_inline)) size_t
+read_decimal(const char *s, size_t i, size_t n, int bounded, int as_json_num, int simd, double *out)
+{
+#if defined(__SSE2__) && defined(__x86_64__)
+    if (simd) {
+        const unsigned char *p = (const unsigned char *)s + i;
+        int neg = 0;
+        if (*p == '-') {
+            neg = 1;
+            p++;
+        }
+        const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
+        __m128i t0 = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), zero);
+        __m128i t1 = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 16)), zero);
+        uint64_t d0 = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(t0, nine), t0));
+        uint64_t d1 = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(t1, nine), t1));
+        uint64_t other = ~(d0 | d1 << 16); /* bits 32 on are set: a, f <= 32 */
+        unsigned a = (unsigned)__builtin_ctzll(other);
+        unsigned f = (unsigned)__builtin_ctzll(other >> (a + 1)); /* digits after byte a */
+        unsigned end = a + 1 + f;
+        /* the usual shape: 1..15 digits, a point, digits to 17..20 bytes in all (so
+           f >= 1), no exponent */
+        if (p[a] == '.' && a - 1 < 15 && end - 17 < 4 && (p[0] != '0' || a == 1) &&
+            (p[end] | 0x20) != 'e' && (!bounded || i + (size_t)neg + end <= n)) {
+            /* bytes 0 .. a (the integer part and the point) take the byte before them */
+            __m128i sel = _mm_loadu_si128((const __m128i *)(const void *)(first_bytes + 15 - a));
+            t0 = _mm_xor_si128(t0, _mm_and_si128(_mm_xor_si128(t0, _mm_slli_si128(t0, 1)), sel));
+            *out = compose_decimal(run_value_sse2(t0, t1, end), f, neg, s + i, (size_t)neg + end);
+            return i + (size_t)neg + end;
+        }
+        return read_decimal_other(s, i, n, bounded, as_json_num, out);
+    }
+#else
+    (void)simd;
+#endif
+    return read_decimal_c(s, i, n, bounded, as_json_num, out);
+}
+
 /*
 ** The JSON number at s[i..n) (i < n), validated and converted in one pass: returns the
 ** offset just past it and sets *out to the value strtod gives (with as_json_num, an
 ** integer as json_num gives it, so "-0" is +0), or returns 0 when the text there does
 ** not start with a number. Digits are read 8 at a time up to avail >= n; bytes from n
 ** on may be read but never taken (s[n] is no digit when avail > n). Used by the fast
-** lane and json_number_in.
+** lane and json_number_in; simd as for read_decimal.
 */
 static inline __attribute__((always_inline)) size_t
-read_number(const char *s, size_t i, size_t n, size_t avail, int as_json_num, double *out)
+read_number(const char *s, size_t i, size_t n, size_t avail, int as_json_num, int simd, double *out)
 {
     if (avail - i >= DECIMAL_AHEAD) {
-        size_t end = read_decimal(s, i, n, avail > n, as_json_num, out);
+        size_t end = read_decimal(s, i, n, avail > n, as_json_num, simd, out);
         if (end != 0)
             return end;
     }
@@ -1101,67 +1132,71 @@ read_number(const char *s, size_t i, size_t n, size_t avail, int as_json_num, do
 }
 
 /*
-** One element of json_next_numbers the long way, from *pos (just after an element):
-** the separator with any whitespace, and the number. Returns 1 with the number in *out,
-** *at its start, *pos just past it; or 0 where the lane stops, with *pos and *state as
-** json_next_numbers leaves them. Out of line: the lane's loop keeps its registers.
+** One element of json_next_numbers the long way, from i (just after an element): the
+** separator with any whitespace, and the number. Returns the offset past the number,
+** with its value in *out and its start in *at; or 0 where the lane stops, with *at and
+** *state the position and state json_next_numbers leaves. Out of line: the lane's
+** loop keeps its registers.
 */
-static __attribute__((noinline)) int next_number_slow(JsonParser *p, size_t *pos, size_t *at,
-                                                      int *state, double *out)
+static __attribute__((noinline)) size_t next_number_slow(JsonParser *p, size_t i, double *out,
+                                                         size_t *at, int *state)
 {
     const char *b = p->buf;
-    size_t n = p->len, i = *pos;
+    size_t n = p->len;
+    *state = ST_NEXT;
     if (i < n && b[i] == ',') { /* the comma right after the number */
         i++;
     } else {
         i = skip_ws(p, i);
         if (i >= n || b[i] != ',') {
-            *pos = i;
+            *at = i;
             return 0;
         }
         i++;
     }
     if (i < n && (unsigned char)b[i] <= ' ') /* ", " and the like */
         i = skip_ws(p, i);
-    *pos = i;
+    *at = i;
     *state = ST_VALUE;
     if (i >= n)
         return 0;
-    size_t end = read_number(b, i, n, n, 1, out);
+    size_t end = read_number(b, i, n, n, 1, simd_on(), out);
     if (end == 0 || (end >= n && !p->final))
         return 0; /* json_next reads it (says what is wrong, or waits for the rest) */
-    *at = i;
-    *pos = end;
     *state = ST_NEXT;
-    return 1;
+    return end;
 }
 
-size_t json_next_numbers(JsonParser *p, double *out, size_t max)
+/* json_next_numbers' loop, compiled once with the SSE2 lane and once in plain C. */
+static inline __attribute__((always_inline)) size_t next_numbers(JsonParser *p, double *out,
+                                                                 size_t max, int simd)
 {
-    if (p->state != ST_NEXT || p->lazy || p->depth == 0 || p->stack[p->depth - 1] != '[')
-        return 0;
     /* the position in a local, and the parser's fields written once at the end (stores
        to them in the loop cost as much as the loop's own work) */
     const char *b = p->buf;
     size_t n = p->len, k = 0, pos = p->pos, last = SIZE_MAX;
+    size_t lane_end = n > 2 + DECIMAL_AHEAD ? n - (1 + DECIMAL_AHEAD) : 0;
     int state = ST_NEXT;
     while (k < max) {
-        size_t i = pos;
         /* most often: "," or ", " and a plain decimal, well inside the window */
-        if (n - i >= 2 + DECIMAL_AHEAD && b[i] == ',') {
-            size_t j = i + 1 + (b[i + 1] == ' ');
-            if ((unsigned char)b[j] > ' ') {
-                size_t end = read_decimal(b, j, n, 0, 1, &out[k]);
-                if (end != 0) {
-                    last = j;
-                    pos = end;
-                    k++;
-                    continue;
-                }
+        if (pos < lane_end && b[pos] == ',') { /* pos + 2 + DECIMAL_AHEAD <= n */
+            size_t j = pos + 1 + (b[pos + 1] == ' ');
+            size_t end = read_decimal(b, j, n, 0, 1, simd, &out[k]);
+            if (end != 0) {
+                last = j;
+                pos = end;
+                k++;
+                continue;
             }
         }
-        if (!next_number_slow(p, &pos, &last, &state, &out[k]))
+        size_t at;
+        size_t end = next_number_slow(p, pos, &out[k], &at, &state);
+        if (end == 0) {
+            pos = at;
             break;
+        }
+        last = at;
+        pos = end;
         k++;
     }
     p->pos = pos;
@@ -1171,6 +1206,17 @@ size_t json_next_numbers(JsonParser *p, double *out, size_t max)
     else if (last != SIZE_MAX)
         p->tok_off = p->base + last;
     return k;
+}
+
+size_t json_next_numbers(JsonParser *p, double *out, size_t max)
+{
+    if (p->state != ST_NEXT || p->lazy || p->depth == 0 || p->stack[p->depth - 1] != '[')
+        return 0;
+#if defined(__SSE2__) && defined(__x86_64__)
+    if (simd_on())
+        return next_numbers(p, out, max, 1);
+#endif
+    return next_numbers(p, out, max, 0);
 }
 
 /* How many of the 8 bytes of v (little-endian: the first is the low byte) are digits
@@ -1237,7 +1283,17 @@ int json_number_in(const char *s, size_t n, size_t avail, double *out)
     double d;
     if (avail > n && is_digit(s[n]))
         avail = n; /* a digit right after: read no further than n */
-    if (n == 0 || read_number(s, 0, n, avail, 0, &d) != n)
+    if (n == 0)
+        return 0;
+#if defined(__SSE2__) && defined(__x86_64__)
+    if (simd_on()) {
+        if (read_number(s, 0, n, avail, 0, 1, &d) != n)
+            return 0;
+        *out = d;
+        return 1;
+    }
+#endif
+    if (read_number(s, 0, n, avail, 0, 0, &d) != n)
         return 0;
     *out = d;
     return 1;
@@ -1323,6 +1379,12 @@ typedef struct Pow5 {
     int field; /* exp2 + q + 1213: see decimal_pow5 */
 } Pow5;
 static Pow5 pow5_table[POW5_MAX - POW5_MIN + 1];
+/* 5^-b for b = 0..19 (read_decimal's plain decimals): the top half of pow5_table's, and
+   its field less one moved to the exponent's place (see decimal_pow5). */
+typedef struct DecimalPow5 {
+    uint64_t hi, field;
+} DecimalPow5;
+static DecimalPow5 decimal_pow5_table[20];
 
 /* Bits pos .. pos + 31 of x (zeros outside it; pos may be negative). */
 static uint32_t big_bits32(const uint32_t *x, int pos)
@@ -1374,6 +1436,11 @@ __attribute__((constructor)) static void pow5_init(void)
     }
     for (int q = POW5_MIN; q <= POW5_MAX; q++)
         pow5_table[q - POW5_MIN].field = pow5_table[q - POW5_MIN].exp2 + q + 1213;
+    for (int b = 0; b < 20; b++) {
+        const Pow5 *t = &pow5_table[-b - POW5_MIN];
+        decimal_pow5_table[b].hi = t->hi;
+        decimal_pow5_table[b].field = (uint64_t)(t->field - 1) << 52;
+    }
 }
 
 /*
@@ -1442,7 +1509,7 @@ static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8
 static inline __attribute__((always_inline)) int decimal_pow5(uint64_t m, unsigned b, int neg,
                                                               double *out)
 {
-    const Pow5 *t = &pow5_table[-POW5_MIN - (int)b];
+    const DecimalPow5 *t = &decimal_pow5_table[b];
     int l = __builtin_clzll(m);
     unsigned __int128 p = (unsigned __int128)(m << l) * t->hi;
     uint64_t hi = (uint64_t)(p >> 64), lo = (uint64_t)p;
@@ -1450,7 +1517,8 @@ static inline __attribute__((always_inline)) int decimal_pow5(uint64_t m, unsign
         return 0;
     unsigned top = (unsigned)(hi >> 63);
     uint64_t sig = ((hi >> (top + 9)) + 1) >> 1; /* rounded to 53 bits (up to 2^53) */
-    uint64_t bits = ((uint64_t)((int)top - l + t->field - 1) << 52) + sig + ((uint64_t)neg << 63);
+    uint64_t bits =
+        t->field + ((uint64_t)((int64_t)top - l) << 52) + sig + ((uint64_t)(neg != 0) << 63);
     memcpy(out, &bits, sizeof bits);
     return 1;
 }

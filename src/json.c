@@ -1174,30 +1174,31 @@ static inline __attribute__((always_inline)) size_t next_numbers(JsonParser *p, 
     /* the position in a local, and the parser's fields written once at the end (stores
        to them in the loop cost as much as the loop's own work) */
     const char *b = p->buf;
-    size_t n = p->len, k = 0, pos = p->pos, last = SIZE_MAX;
+    size_t n = p->len, pos = p->pos, last = SIZE_MAX;
     size_t lane_end = n > 2 + DECIMAL_AHEAD ? n - (1 + DECIMAL_AHEAD) : 0;
     int state = ST_NEXT;
-    while (k < max) {
+    double *o = out, *o_end = out + max;
+    while (o < o_end) {
         /* most often: "," or ", " and a plain decimal, well inside the window */
         if (pos < lane_end && b[pos] == ',') { /* pos + 2 + DECIMAL_AHEAD <= n */
             size_t j = pos + 1 + (b[pos + 1] == ' ');
-            size_t end = read_decimal(b, j, n, 0, 1, simd, &out[k]);
+            size_t end = read_decimal(b, j, n, 0, 1, simd, o);
             if (end != 0) {
                 last = j;
                 pos = end;
-                k++;
+                o++;
                 continue;
             }
         }
         size_t at;
-        size_t end = next_number_slow(p, pos, &out[k], &at, &state);
+        size_t end = next_number_slow(p, pos, o, &at, &state);
         if (end == 0) {
             pos = at;
             break;
         }
         last = at;
         pos = end;
-        k++;
+        o++;
     }
     p->pos = pos;
     p->state = state;
@@ -1205,7 +1206,7 @@ static inline __attribute__((always_inline)) size_t next_numbers(JsonParser *p, 
         p->tok_off = p->base + pos;
     else if (last != SIZE_MAX)
         p->tok_off = p->base + last;
-    return k;
+    return (size_t)(o - out);
 }
 
 size_t json_next_numbers(JsonParser *p, double *out, size_t max)
@@ -1376,11 +1377,10 @@ double json_strtod(const char *s, size_t n)
 typedef struct Pow5 {
     uint64_t hi, lo;
     int exp2;
-    int field; /* exp2 + q + 1213: see decimal_pow5 */
 } Pow5;
 static Pow5 pow5_table[POW5_MAX - POW5_MIN + 1];
 /* 5^-b for b = 0..19 (read_decimal's plain decimals): the top half of pow5_table's, and
-   its field less one moved to the exponent's place (see decimal_pow5). */
+   129 + its exp2 - b in the place of a double's exponent (see decimal_pow5). */
 typedef struct DecimalPow5 {
     uint64_t hi, field;
 } DecimalPow5;
@@ -1434,12 +1434,10 @@ __attribute__((constructor)) static void pow5_init(void)
         }
         big_top128(x, POW5_DIV, &pow5_table[-k - POW5_MIN]);
     }
-    for (int q = POW5_MIN; q <= POW5_MAX; q++)
-        pow5_table[q - POW5_MIN].field = pow5_table[q - POW5_MIN].exp2 + q + 1213;
     for (int b = 0; b < 20; b++) {
         const Pow5 *t = &pow5_table[-b - POW5_MIN];
         decimal_pow5_table[b].hi = t->hi;
-        decimal_pow5_table[b].field = (uint64_t)(t->field - 1) << 52;
+        decimal_pow5_table[b].field = (uint64_t)(int64_t)(129 + t->exp2 - b) << 52;
     }
 }
 
@@ -1499,12 +1497,15 @@ static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8
                              1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
 /*
-** m 10^-b for 2^53 < m < 10^19 and b <= 19, as pow5_scale computes it, in fewer steps:
-** no range checks (10^-b is in the table, the result a normal double); the biased
-** exponent, less one, from the table, so that the rounded significand's top bit (2^52,
-** or 2^53 when rounding carried into it) adds the one. Returns 0 when the low half of
-** 5^-b or a tie might matter (hi's low bits all ones, or lo zero): then pow5_scale
-** decides.
+** m 10^-b (negated if neg) for 0 < m < 10^19 and b <= 19, as pow5_scale computes it, in
+** fewer steps: with w = m 2^l (top bit set) and 5^-b = (T 2^64 + lo) 2^e, m 10^-b is
+** about P 2^(128 - l + e - b), P the top 64 bits of w T. Rounding P to 53 bits is the
+** conversion of P / 2 to a double, with its last bit set as a sticky bit: the exact
+** value is above P 2^64 (lo, the low half of the product, is not 0 here), so no tie
+** can come out; the conversion also carries into the exponent. The power of two is
+** then added to the exponent field (table: 129 + e - b there). Returns 0 when the low
+** half of 5^-b could carry into the bits that decide (P's low 9 bits all ones) or the
+** product's low half is 0 (a tie may be exact): then pow5_scale decides.
 */
 static inline __attribute__((always_inline)) int decimal_pow5(uint64_t m, unsigned b, int neg,
                                                               double *out)
@@ -1515,10 +1516,10 @@ static inline __attribute__((always_inline)) int decimal_pow5(uint64_t m, unsign
     uint64_t hi = (uint64_t)(p >> 64), lo = (uint64_t)p;
     if (((hi + 1) & 0x1FF) == 0 || lo == 0)
         return 0;
-    unsigned top = (unsigned)(hi >> 63);
-    uint64_t sig = ((hi >> (top + 9)) + 1) >> 1; /* rounded to 53 bits (up to 2^53) */
-    uint64_t bits =
-        t->field + ((uint64_t)((int64_t)top - l) << 52) + sig + ((uint64_t)(neg != 0) << 63);
+    double d = (double)(int64_t)((hi >> 1) | 1);
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    bits += t->field - ((uint64_t)l << 52) + ((uint64_t)(neg != 0) << 63);
     memcpy(out, &bits, sizeof bits);
     return 1;
 }

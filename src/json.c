@@ -839,7 +839,7 @@ static inline size_t skip_ws(JsonParser *p, size_t i)
 /* ---- plain decimals without a digit loop --------------------------------------- */
 
 static unsigned leading_digits(uint64_t v);
-static uint64_t digits8_value(uint64_t v);
+static inline __attribute__((always_inline)) uint64_t digits8_value(uint64_t v);
 static inline __attribute__((always_inline)) double compose_decimal(uint64_t m, unsigned b, int neg,
                                                                     const char *s, size_t n);
 
@@ -945,7 +945,7 @@ static inline __attribute__((always_inline)) uint64_t run_value_sse2(__m128i t0,
 ** returns the offset just past it with *out set as read_number sets it, or 0 when
 ** read_number's loop must read it (another shape, more than 19 digits, an exponent, a
 ** number going past n, or not a number at all). bounded: n may be less than the bytes
-** readable (else the number's end, at most 21 bytes on, is before n).
+** readable (else the number's end, at most 24 bytes on, is before n).
 */
 static inline __attribute__((always_inline)) size_t
 read_decimal_c(const char *s, size_t i, size_t n, int bounded, int as_json_num, double *out)
@@ -973,9 +973,31 @@ read_decimal_c(const char *s, size_t i, size_t n, int bounded, int as_json_num, 
         b = j - k - 1;
     }
     unsigned end = a + point + b;
-    if (a == 0 || a + b > 19 || (point && b == 0) || (p[0] == '0' && a > 1) ||
-        (p[end] | 0x20) == 'e' || (bounded && i + (size_t)neg + end > n))
+    if (a == 0 || (point && b == 0) || (p[0] == '0' && a > 1) || (p[end] | 0x20) == 'e' ||
+        (bounded && i + (size_t)neg + end > n))
         return 0;
+    if (a + b > 19) {
+        /* "0.000ddd": the zeros after the point are not significant (20 or 21 digits in
+           all; 0.00123 written with 17 significant digits has 20) */
+        if (a != 1 || p[0] != '0' || b > 21)
+            return 0;
+        unsigned z = 0;
+        while (z < b && p[2 + z] == '0')
+            z++;
+        if (b - z > 19)
+            return 0;
+        uint64_t m = 0;
+        if (z < b) {
+            uint64_t w0, w1, w2; /* the significant digits: 24 bytes from p + 2 + z */
+            memcpy(&w0, p + 2 + z, 8);
+            memcpy(&w1, p + 10 + z, 8);
+            memcpy(&w2, p + 18 + z, 8);
+            m = run_value(w0 ^ 0x3030303030303030ULL, w1 ^ 0x3030303030303030ULL,
+                          w2 ^ 0x3030303030303030ULL, b - z);
+        }
+        *out = compose_decimal(m, b, neg, s + i, (size_t)neg + end);
+        return i + (size_t)neg + end;
+    }
     uint64_t w0, w1, w2;
     memcpy(&w0, p, 8);
     memcpy(&w1, p + 8, 8);
@@ -1234,7 +1256,7 @@ static unsigned leading_digits(uint64_t v)
 
 /* The value of 8 digit values (0..9 in each byte; the first, most significant, in the
    low byte). */
-static uint64_t digits8_value(uint64_t v)
+static inline __attribute__((always_inline)) uint64_t digits8_value(uint64_t v)
 {
     v = v * 10 + (v >> 8); /* pairs of digits in every other byte */
     v = ((v & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32)) +
@@ -1379,12 +1401,12 @@ typedef struct Pow5 {
     int exp2;
 } Pow5;
 static Pow5 pow5_table[POW5_MAX - POW5_MIN + 1];
-/* 5^-b for b = 0..19 (read_decimal's plain decimals): the top half of pow5_table's, and
+/* 5^-b for b = 0..21 (read_decimal's plain decimals): the top half of pow5_table's, and
    129 + its exp2 - b in the place of a double's exponent (see decimal_pow5). */
 typedef struct DecimalPow5 {
     uint64_t hi, field;
 } DecimalPow5;
-static DecimalPow5 decimal_pow5_table[20];
+static DecimalPow5 decimal_pow5_table[22];
 
 /* Bits pos .. pos + 31 of x (zeros outside it; pos may be negative). */
 static uint32_t big_bits32(const uint32_t *x, int pos)
@@ -1434,7 +1456,7 @@ __attribute__((constructor)) static void pow5_init(void)
         }
         big_top128(x, POW5_DIV, &pow5_table[-k - POW5_MIN]);
     }
-    for (int b = 0; b < 20; b++) {
+    for (int b = 0; b < 22; b++) {
         const Pow5 *t = &pow5_table[-b - POW5_MIN];
         decimal_pow5_table[b].hi = t->hi;
         decimal_pow5_table[b].field = (uint64_t)(int64_t)(129 + t->exp2 - b) << 52;
@@ -1497,7 +1519,7 @@ static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8
                              1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
 /*
-** m 10^-b (negated if neg) for 0 < m < 10^19 and b <= 19, as pow5_scale computes it, in
+** m 10^-b (negated if neg) for 0 < m < 10^19 and b <= 21, as pow5_scale computes it, in
 ** fewer steps: with w = m 2^l (top bit set) and 5^-b = (T 2^64 + lo) 2^e, m 10^-b is
 ** about P 2^(128 - l + e - b), P the top 64 bits of w T. Rounding P to 53 bits is the
 ** conversion of P / 2 to a double, with its last bit set as a sticky bit: the exact
@@ -1525,7 +1547,7 @@ static inline __attribute__((always_inline)) int decimal_pow5(uint64_t m, unsign
 }
 
 /*
-** m * 10^-b (negated if neg; b <= 19), as compose gives it, for read_decimal. No
+** m * 10^-b (negated if neg; b <= 21), as compose gives it, for read_decimal. No
 ** Clinger's path for m <= 2^53 here: fewer instructions, but which way a 16- or
 ** 17-digit number goes is a coin toss for the branch predictor (half the numbers of
 ** vllm_itls and requests_floats mispredicted; 27% more user CPU).

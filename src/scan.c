@@ -9,6 +9,7 @@
 */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -1451,67 +1452,130 @@ static int csv_number(const char *p, size_t n, size_t avail, double *out, size_t
 ** (the reference, which also makes the messages) instead.
 */
 
-/* The bytes of the 8 at p that are sep, '"', '\n' or '\r', as the low 8 bits (SWAR). */
-static inline unsigned csv_hits8(const char *p, uint64_t vsep)
+/* The separators (sep) and other stops ('"', '\n', '\r') of 64 bytes, bit k for byte k. */
+typedef struct CsvMasks {
+    uint64_t sep, other;
+} CsvMasks;
+
+/* The bytes of the 8 at p equal to one of the patterns' bytes, as 0x80 in each (SWAR). */
+static inline uint64_t csv_eq8(uint64_t v, const uint64_t *pats, int npats)
 {
-    const uint64_t ones = 0x0101010101010101ULL, low7 = 0x7F7F7F7F7F7F7F7FULL;
-    uint64_t v;
-    memcpy(&v, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v); /* p[k] in byte k from the low end, as below */
-#endif
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7FULL;
     uint64_t m = 0;
-    const uint64_t pats[4] = {vsep, ones * '"', ones * '\n', ones * '\r'};
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < npats; k++) {
         uint64_t x = v ^ pats[k];               /* a zero byte where v has the pattern's byte */
         m |= ~(((x & low7) + low7) | x | low7); /* exact: 0x80 in each zero byte */
     }
-    /* the 0x80 bits (one per byte) gathered into the top byte, byte k to bit k */
+    return m;
+}
+
+/* The 0x80 bits of m (one per byte) gathered into the low 8 bits, byte k to bit k. */
+static inline unsigned csv_gather8(uint64_t m)
+{
     return (unsigned)(((m >> 7) * 0x0102040810204080ULL) >> 56);
 }
 
-/* The structural bytes of the 64 at p as bits (bit k: p[k]). */
-static inline uint64_t csv_block64(const char *p, char sep, int portable)
+/* The stops of the 64 bytes at p in plain C, 8 at a time. */
+static inline CsvMasks csv_masks_portable(const char *p, char sep)
 {
-    uint64_t bits = 0;
-#if defined(__SSE2__)
-    if (!portable) {
-        for (unsigned k = 0; k < 4; k++)
-            bits |= (uint64_t)csv_hits16(p + (size_t)16 * k, sep) << (16 * k);
-        return bits;
-    }
-#else
-    (void)portable;
+    const uint64_t ones = 0x0101010101010101ULL;
+    const uint64_t vsep = ones * (unsigned char)sep;
+    const uint64_t pats[3] = {ones * '"', ones * '\n', ones * '\r'};
+    CsvMasks m = {0, 0};
+    for (unsigned k = 0; k < 8; k++) {
+        uint64_t v;
+        memcpy(&v, p + (size_t)8 * k, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        v = __builtin_bswap64(v); /* p[k] in byte k from the low end, as below */
 #endif
-    uint64_t vsep = 0x0101010101010101ULL * (unsigned char)sep;
-    for (unsigned k = 0; k < 8; k++)
-        bits |= (uint64_t)csv_hits8(p + (size_t)8 * k, vsep) << (8 * k);
-    return bits;
+        m.sep |= (uint64_t)csv_gather8(csv_eq8(v, &vsep, 1)) << (8 * k);
+        m.other |= (uint64_t)csv_gather8(csv_eq8(v, pats, 3)) << (8 * k);
+    }
+    return m;
 }
 
-/* The block of b[at..n) that starts at at: 64 bytes, or fewer at the window's end
-   (copied, never read past n). */
-static uint64_t csv_block(const char *b, size_t at, size_t n, char sep, int portable)
+#if defined(__SSE2__)
+static inline CsvMasks csv_masks_sse2(const char *p, char sep)
 {
-    if (at + 64 <= n)
-        return csv_block64(b + at, sep, portable);
-    if (at >= n)
-        return 0;
-    char tail[64];
-    memset(tail, sep == 'a' ? 'b' : 'a', sizeof tail);
-    memcpy(tail, b + at, n - at);
-    return csv_block64(tail, sep, portable) & ((1ULL << (n - at)) - 1);
+    const __m128i vs = _mm_set1_epi8(sep), vq = _mm_set1_epi8('"'), vn = _mm_set1_epi8('\n'),
+                  vr = _mm_set1_epi8('\r');
+    CsvMasks m = {0, 0};
+    for (unsigned k = 0; k < 4; k++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + (size_t)16 * k));
+        __m128i o = _mm_or_si128(_mm_cmpeq_epi8(v, vq),
+                                 _mm_or_si128(_mm_cmpeq_epi8(v, vn), _mm_cmpeq_epi8(v, vr)));
+        m.sep |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, vs)) << (16 * k);
+        m.other |= (uint64_t)(unsigned)_mm_movemask_epi8(o) << (16 * k);
+    }
+    return m;
 }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define CSV_WIDE_SIMD 1
+#include <immintrin.h>
+
+__attribute__((target("avx2"))) static inline CsvMasks csv_masks_avx2(const char *p, char sep)
+{
+    const __m256i vs = _mm256_set1_epi8(sep), vq = _mm256_set1_epi8('"'),
+                  vn = _mm256_set1_epi8('\n'), vr = _mm256_set1_epi8('\r');
+    __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
+    __m256i olo =
+        _mm256_or_si256(_mm256_cmpeq_epi8(lo, vq),
+                        _mm256_or_si256(_mm256_cmpeq_epi8(lo, vn), _mm256_cmpeq_epi8(lo, vr)));
+    __m256i ohi =
+        _mm256_or_si256(_mm256_cmpeq_epi8(hi, vq),
+                        _mm256_or_si256(_mm256_cmpeq_epi8(hi, vn), _mm256_cmpeq_epi8(hi, vr)));
+    CsvMasks m;
+    m.sep = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, vs)) |
+            (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, vs)) << 32;
+    m.other = (uint32_t)_mm256_movemask_epi8(olo) | (uint64_t)(uint32_t)_mm256_movemask_epi8(ohi)
+                                                        << 32;
+    return m;
+}
+#endif
+#endif
 
 /* The lane indexes this many bytes of the window at a time. */
 #define CSV_LANE_CHUNK 4096u
 
+/* The lane's index: the stops of the chunk b[base .. base + len) as bits (csv_index.h). */
 typedef struct CsvLane {
-    size_t base;  /* the window offset stops are counted from */
-    uint32_t *at; /* the stops (offsets from base) of the indexed bytes, in order */
-    size_t k, n;  /* the next stop not passed; how many are indexed */
-    size_t end;   /* the indexed bytes end here (a window offset) */
+    size_t base, len; /* len 0, base SIZE_MAX: nothing indexed */
+    uint64_t *seps;   /* CSV_LANE_CHUNK / 64 + 1 words each */
+    uint64_t *others;
 } CsvLane;
+
+/* One index function per instruction set (csv_index.h); csv_impl picks one. */
+typedef size_t (*CsvIndexFn)(uint64_t *, uint64_t *, const char *, size_t, size_t, char);
+
+#define CSV_INDEX_NAME csv_index_portable
+#define CSV_INDEX_TARGET
+#define CSV_INDEX_MASKS csv_masks_portable
+#include "csv_index.h"
+#undef CSV_INDEX_NAME
+#undef CSV_INDEX_TARGET
+#undef CSV_INDEX_MASKS
+
+#if defined(__SSE2__)
+#define CSV_INDEX_NAME csv_index_sse2
+#define CSV_INDEX_TARGET
+#define CSV_INDEX_MASKS csv_masks_sse2
+#include "csv_index.h"
+#undef CSV_INDEX_NAME
+#undef CSV_INDEX_TARGET
+#undef CSV_INDEX_MASKS
+#endif
+
+#ifdef CSV_WIDE_SIMD
+#define CSV_INDEX_NAME csv_index_avx2
+#define CSV_INDEX_TARGET __attribute__((target("avx2")))
+#define CSV_INDEX_MASKS csv_masks_avx2
+#include "csv_index.h"
+#undef CSV_INDEX_NAME
+#undef CSV_INDEX_TARGET
+#undef CSV_INDEX_MASKS
+#endif
 
 /* How many bits of x are set (no popcnt instruction without -m flags). */
 static inline unsigned csv_popcount(uint64_t x)
@@ -1522,96 +1586,141 @@ static inline unsigned csv_popcount(uint64_t x)
     return (unsigned)((x * 0x0101010101010101ULL) >> 56);
 }
 
-/* The positions of bits' set bits, plus base, into out (which has room for 8 more than
-   there are bits set): 8 at a time, without a branch per bit. How many. */
-static inline size_t csv_flatten(uint32_t *out, uint32_t base, uint64_t bits)
+/*
+** csv_lane_row for a row the 64 bytes from its start (r, an offset in the chunk of bb)
+** do not hold: its stops block by block. The row end's offset (or its first quote's),
+** -1 when the chunk ends first (index again from the row), or -2 when the row has
+** another number of fields.
+*/
+static long csv_lane_walk(const CsvLane *ln, const char *bb, size_t r, int ncols, uint32_t *stops)
 {
-    unsigned cnt = csv_popcount(bits);
-    /* past the last set bit, bit 63 stands in: those entries are never read */
-#define CSV_POP(k)                                                                                 \
-    out[k] = base + (uint32_t)__builtin_ctzll(bits | (1ULL << 63));                                \
-    bits &= bits - 1
-    for (unsigned done = 0; done < cnt; done += 8, out += 8) {
-        CSV_POP(0);
-        CSV_POP(1);
-        CSV_POP(2);
-        CSV_POP(3);
-        CSV_POP(4);
-        CSV_POP(5);
-        CSV_POP(6);
-        CSV_POP(7);
+    size_t nblk = (ln->len + 63) / 64, blk = r / 64;
+    uint64_t o = ln->others[blk] & (~0ULL << (r % 64));
+    while (o == 0) {
+        if (++blk >= nblk)
+            return -1;
+        o = ln->others[blk];
     }
-#undef CSV_POP
-    return cnt;
+    size_t jb = blk, j = 64 * jb + (size_t)__builtin_ctzll(o);
+    if (bb[j] == '"') /* a quoted field: csv_lane_quoted */
+        return (long)j;
+    int c = 1;
+    blk = r / 64;
+    for (uint64_t w = ln->seps[blk] & (~0ULL << (r % 64));; w = ln->seps[++blk]) {
+        if (blk == jb)
+            w &= (1ULL << (j % 64)) - 1;
+        for (; w != 0; w &= w - 1) {
+            if (c == ncols)
+                return -2; /* too many */
+            stops[c++] = (uint32_t)(64 * blk + (size_t)__builtin_ctzll(w));
+        }
+        if (blk == jb)
+            break;
+    }
+    return c == ncols ? (long)j : -2;
 }
 
-/* Indexes the stops of b[from .. from + CSV_LANE_CHUNK) (or up to n). */
-static void csv_lane_index(CsvLane *ln, const char *b, size_t from, size_t n, char sep,
-                           int portable)
+/* The quoted fields of a lane row (bit c for field c), those holding "", and the line
+   feeds inside them. */
+typedef struct CsvQuoted {
+    uint64_t quoted, doubled;
+    unsigned lines;
+} CsvQuoted;
+
+/* The first stop at or after at in the chunk: a bit of a or b (b may be NULL), or
+   SIZE_MAX when the chunk holds none. */
+static inline __attribute__((always_inline)) size_t
+csv_next_stop(const uint64_t *a, const uint64_t *b, size_t at, size_t len)
 {
-    size_t end = n - from > CSV_LANE_CHUNK ? from + CSV_LANE_CHUNK : n;
-    size_t at = from, k = 0;
-    for (; at + 64 <= end; at += 64)
-        k += csv_flatten(ln->at + k, (uint32_t)(at - from), csv_block64(b + at, sep, portable));
-    if (at < end)
-        k += csv_flatten(ln->at + k, (uint32_t)(at - from), csv_block(b, at, end, sep, portable));
-    ln->base = from;
-    ln->k = 0;
-    ln->n = k;
-    ln->end = end;
+    size_t nblk = (len + 63) / 64, blk = at / 64;
+    if (blk >= nblk)
+        return SIZE_MAX;
+    uint64_t w = (a[blk] | (b ? b[blk] : 0)) & (~0ULL << (at % 64));
+    while (w == 0) {
+        if (++blk >= nblk)
+            return SIZE_MAX;
+        w = a[blk] | (b ? b[blk] : 0);
+    }
+    return 64 * blk + (size_t)__builtin_ctzll(w);
 }
 
 /*
-** One row of plain fields from *pos: 1 with *stops its ncols stops (offsets from
-** ln->base: ncols - 1 separators, then the line end) and *pos after the row's line
-** end; 0 when the row is not for this lane (csv_record reads it again from *pos, which
-** is unchanged). The stops are taken as they come and checked once.
+** csv_lane_row for a row with a quoted field, from r (an offset in the chunk of bb),
+** field by field as csv_record reads it, from the index: the stops (for a quoted
+** field, the one after its closing quote) and *q. The row end's offset, -1 when the
+** chunk ends first (index again from the row), or -2 when csv_record must read the row
+** (its field count is not the header's, a quote out of place, more than 64 fields).
 */
-static int csv_lane_row(Scanner *s, CsvLane *ln, size_t *pos, int ncols, int portable,
-                        const uint32_t **stops)
+static long csv_lane_quoted(const CsvLane *ln, const char *bb, char sep, size_t r, int ncols,
+                            uint32_t *stops, CsvQuoted *q)
 {
-    const char *b = s->buf;
-    size_t n = s->len, i = *pos;
-    char sep = s->sep;
-    if (ln->n - ln->k < (size_t)ncols) { /* index on from this row */
-        csv_lane_index(ln, b, i, n, sep, portable);
-        if (ln->n < (size_t)ncols) /* a row longer than the chunk, or the window's end */
-            return 0;
-    }
-    const uint32_t *st = ln->at + ln->k;
-    const char *bb = b + ln->base;
-    unsigned other = 0; /* not a separator where one must be */
-    for (int c = 0; c < ncols - 1; c++)
-        other |= (unsigned char)(bb[st[c]] ^ sep);
-    size_t j = ln->base + st[ncols - 1];
-    char ch = b[j];
-    if (other != 0 || (ch != '\n' && ch != '\r') || j == i) /* a quote, a line end too early
-                                                                or too late, a blank line */
-        return 0;
-    ln->k += (size_t)ncols;
-    if (ch == '\r') {
-        if (j + 1 >= n) /* a \n may follow in the next read */
-            return 0;
-        if (b[j + 1] == '\n') {
-            j++;
-            if (ln->k < ln->n && ln->base + ln->at[ln->k] == j)
-                ln->k++;
-            else
-                ln->k = ln->n = 0; /* the chunk ended between the two */
+    size_t len = ln->len, pos = r;
+    uint64_t quoted = 0, doubled = 0;
+    unsigned lines = 0;
+    if (ncols > 64)
+        return -2;
+    for (int c = 0;; c++) {
+        size_t stop;
+        if (pos >= len)
+            return -1;
+        if (bb[pos] == '"') { /* to the closing quote: quotes and line ends are stops */
+            quoted |= 1ULL << c;
+            size_t at = pos + 1;
+            for (;;) {
+                at = csv_next_stop(ln->others, NULL, at, len);
+                if (at == SIZE_MAX || at + 1 >= len) /* the byte after it is not indexed */
+                    return -1;
+                if (bb[at] == '"') {
+                    if (bb[at + 1] != '"')
+                        break;
+                    doubled |= 1ULL << c; /* "" is a quote */
+                    at += 2;
+                    continue;
+                }
+                lines += bb[at] == '\n';
+                at++;
+            }
+            stop = at + 1;
+            if (bb[stop] != sep && bb[stop] != '\n' && bb[stop] != '\r')
+                return -2; /* something after the closing quote */
+        } else {
+            stop = csv_next_stop(ln->seps, ln->others, pos, len);
+            if (stop == SIZE_MAX)
+                return -1;
+            if (bb[stop] == '"') /* a quote inside an unquoted field */
+                return -2;
         }
+        stops[c + 1] = (uint32_t)stop;
+        if (bb[stop] != sep) { /* the line end */
+            if (c != ncols - 1)
+                return -2;
+            q->quoted = quoted;
+            q->doubled = doubled;
+            q->lines = lines;
+            return (long)stop;
+        }
+        if (c == ncols - 1) /* a field too many */
+            return -2;
+        pos = stop + 1;
     }
-    *stops = st;
-    *pos = j + 1;
-    return 1;
 }
 
-/* The spans of a lane row's fields (from, its start, from base) into f[0..ncols). */
-static void csv_lane_fields(CsvField *f, const char *bb, size_t from, const uint32_t *st, int ncols)
+/* The spans of a lane row's fields (stops and q as csv_lane_row gives them) into
+   f[0..ncols). */
+static void csv_lane_fields(CsvField *f, const char *bb, const uint32_t *stops, const CsvQuoted *q,
+                            int ncols)
 {
     for (int c = 0; c < ncols; c++) {
-        f[c].p = bb + from;
-        f[c].len = st[c] - from;
-        from = st[c] + 1;
+        uint32_t at = stops[c] + 1; /* stops[0] + 1 wraps to 0 for a chunk's first row */
+        f[c].p = bb + at;
+        f[c].len = stops[c + 1] - at;
+        f[c].quoted = f[c].doubled = 0;
+        if (c < 64 && (q->quoted >> c & 1)) { /* between the quotes */
+            f[c].p++;
+            f[c].len -= 2;
+            f[c].quoted = 1;
+            f[c].doubled = (int)(q->doubled >> c & 1);
+        }
     }
 }
 
@@ -1627,14 +1736,22 @@ static int same_text(const CsvField *f, const char *key, size_t klen)
 typedef struct CsvBatch {
     double *v; /* nrules * CSV_BATCH */
     int *n;
+    int holes; /* a cell skipped by the lane left a NaN (a value no cell gives) */
 } CsvBatch;
 
 static int csv_flush(Scanner *s, CsvBatch *bt, int m)
 {
     int k = bt->n[m];
+    double *v = bt->v + (size_t)m * CSV_BATCH;
     bt->n[m] = 0;
-    if (k > 0 &&
-        stats_add_many(s->rules[m].stats, bt->v + (size_t)m * CSV_BATCH, (size_t)k) == STATS_ENOMEM)
+    if (bt->holes) { /* the skipped cells' places go */
+        int o = 0;
+        for (int i = 0; i < k; i++)
+            if (v[i] == v[i])
+                v[o++] = v[i];
+        k = o;
+    }
+    if (k > 0 && stats_add_many(s->rules[m].stats, v, (size_t)k) == STATS_ENOMEM)
         return fail(s, "%s: out of memory adding samples", s->name);
     return 0;
 }
@@ -1644,6 +1761,7 @@ static int csv_flush_all(Scanner *s, CsvBatch *bt)
     for (int m = 0; m < s->nrules; m++)
         if (csv_flush(s, bt, m) != 0)
             return -1;
+    bt->holes = 0;
     return 0;
 }
 
@@ -1750,36 +1868,80 @@ static int csv_row(Scanner *s, CsvBatch *bt, const CsvField *fields, const int *
     return 0;
 }
 
-/*
-** csv_row for a row of the lane when every rule is a number rule: each rule's cell is
-** found from the row's stops (st, offsets from bb; the row starts at from), only the
-** cells read are looked at. (matched is counted by the caller.)
-*/
-static int csv_row_numbers(Scanner *s, CsvBatch *bt, const char *bb, size_t from,
-                           const uint32_t *st, const int *col_of, uint64_t row_line,
-                           size_t row_start)
+/* The lane's rows (csv_rows.h), once per instruction set; csv_impl picks them. */
+#define CSV_UNINDEXED SIZE_MAX /* csv_lane_row: the index does not reach the row's end */
+#define CSV_ROWS 32            /* csv_lane_numbers finds this many rows, then reads their cells */
+typedef long (*CsvNumbersFn)(Scanner *, CsvLane *, CsvBatch *, const int *, int, CsvIndexFn,
+                             uint32_t *, size_t, size_t *, uint64_t *);
+
+#define CSV_ROWS_TARGET
+#define CSV_ROWS_HW 0
+#define CSV_ROW_NAME csv_lane_row
+#define CSV_NUMBERS_NAME csv_lane_numbers
+#include "csv_rows.h"
+#undef CSV_ROWS_TARGET
+#undef CSV_ROWS_HW
+#undef CSV_ROW_NAME
+#undef CSV_NUMBERS_NAME
+
+#ifdef CSV_WIDE_SIMD
+#define CSV_ROWS_TARGET __attribute__((target("popcnt,bmi,bmi2")))
+#define CSV_ROWS_HW 1
+#define CSV_ROW_NAME csv_lane_row_bmi
+#define CSV_NUMBERS_NAME csv_lane_numbers_bmi
+#include "csv_rows.h"
+#undef CSV_ROWS_TARGET
+#undef CSV_ROWS_HW
+#undef CSV_ROW_NAME
+#undef CSV_NUMBERS_NAME
+#endif
+
+/* The index and row functions for this scan: plain C when the tests ask, else the
+   widest the JSON reader uses (json_simd: chosen at start-up from the CPU, or by the
+   tests). */
+typedef struct CsvImpl {
+    CsvIndexFn index;
+    CsvNumbersFn numbers;
+} CsvImpl;
+
+static CsvImpl csv_impl(const Scanner *s)
 {
-    size_t avail = (size_t)(s->buf + s->len - bb);
-    double *v = bt->v;
-    for (int m = 0; m < s->nrules; m++, v += CSV_BATCH) {
-        int c = col_of[m];
-        size_t at = c > 0 ? st[c - 1] + 1 : from;
-        double x = 0;
-        if (!json_number_in(bb + at, st[c] - at, avail - at, &x)) {
-            CsvField cell = {bb + at, st[c] - at, 0, 0};
-            int r = csv_cell_number(s, &s->rules[m], &cell, row_line, row_start, &x);
-            if (r <= 0) {
-                if (r < 0)
-                    return -1;
-                continue;
-            }
-        }
-        int k = bt->n[m]++;
-        v[k] = x;
-        if (k + 1 == CSV_BATCH && csv_flush(s, bt, m) != 0)
-            return -1;
+    const char *simd = json_simd(NULL);
+    CsvImpl im = {csv_index_portable, csv_lane_numbers};
+    if (s->portable || strcmp(simd, "portable") == 0)
+        return im;
+#ifdef CSV_WIDE_SIMD
+    __builtin_cpu_init();
+    if ((strcmp(simd, "avx2") == 0 || strcmp(simd, "avx512") == 0) &&
+        __builtin_cpu_supports("popcnt")) {
+        im.index = csv_index_avx2;
+        im.numbers = csv_lane_numbers_bmi;
+        return im;
     }
-    return 0;
+#endif
+#if defined(__SSE2__)
+    im.index = csv_index_sse2;
+#endif
+    return im;
+}
+
+/* The row at *pos through the lane (indexing from it when the index ends before the
+   row does): 1 with its stops and *pos after it, else 0 (see csv_lane_row). */
+static inline __attribute__((always_inline)) int csv_lane_take(const char *b, size_t n, char sep,
+                                                               CsvLane *ln, CsvIndexFn index,
+                                                               size_t *pos, int ncols,
+                                                               uint32_t *stops, CsvQuoted *q)
+{
+    size_t next = csv_lane_row(b, n, sep, ln, *pos, ncols, ncols - 1, stops, q);
+    if (next == CSV_UNINDEXED && ln->base != *pos) {
+        ln->len = index(ln->seps, ln->others, b, *pos, n, sep);
+        ln->base = *pos;
+        next = csv_lane_row(b, n, sep, ln, *pos, ncols, ncols - 1, stops, q);
+    }
+    if (next == 0 || next == CSV_UNINDEXED)
+        return 0;
+    *pos = next;
+    return 1;
 }
 
 static int scan_csv(Scanner *s)
@@ -1791,21 +1953,25 @@ static int scan_csv(Scanner *s)
     int rc = 0, header_done = 0, bom_done = 0;
     int nm = s->nrules + s->nfields;
     CsvBits bits = {0, 0, 0};
-    CsvLane lane = {0, NULL, 0, 0, 0};
+    CsvLane lane = {SIZE_MAX, 0, NULL, NULL};
+    lane.seps = (uint64_t *)calloc((size_t)2 * (CSV_LANE_CHUNK / 64 + 1), sizeof *lane.seps);
+    uint32_t *stops = NULL;                   /* a lane row's, ncols + 1 */
     unsigned lane_backoff = 0, lane_skip = 0; /* rows to leave to the long way */
-    int portable = s->portable;
+    CsvImpl impl = csv_impl(s);
+    CsvIndexFn index = impl.index;
     int numbers_only = s->nfields == 0; /* every rule adds numbers to an accumulator */
     for (int m = 0; m < s->nrules; m++)
         numbers_only &= s->rules[m].sink == SINK_STATS;
     CsvBatch bt;
+    bt.holes = 0;
     bt.v = (double *)malloc((size_t)(s->nrules > 0 ? s->nrules : 1) * CSV_BATCH * sizeof *bt.v);
     bt.n = (int *)calloc((size_t)(s->nrules > 0 ? s->nrules : 1), sizeof *bt.n);
     int *col_of = (int *)calloc((size_t)(nm > 0 ? nm : 1), sizeof *col_of);
-    lane.at = (uint32_t *)malloc((CSV_LANE_CHUNK + 16) * sizeof *lane.at);
-    if (col_of == NULL || bt.v == NULL || bt.n == NULL || lane.at == NULL) {
+    if (col_of == NULL || bt.v == NULL || bt.n == NULL || lane.seps == NULL) {
         rc = fail(s, "%s: out of memory", s->name);
         goto done;
     }
+    lane.others = lane.seps + CSV_LANE_CHUNK / 64 + 1;
     for (;;) {
         row_line = line;
         row_start = pos;
@@ -1816,41 +1982,43 @@ static int scan_csv(Scanner *s)
         if (header_done && !s->one_by_one && lane_skip > 0) {
             lane_skip--; /* this row goes the long way, as the last the lane refused */
         } else if (header_done && !s->one_by_one) {
-            uint64_t taken = 0;
-            const uint32_t *st = NULL;
-            /* rows while the lane takes them (and no mapped pages are due back) */
-            while ((s->map == NULL || pos - s->released < RELEASE_STEP) &&
-                   csv_lane_row(s, &lane, &pos, ncols, portable, &st)) {
-                taken++;
-                s->records++;
-                const char *bb = s->buf + lane.base;
-                size_t from = row_start - lane.base;
-                int r;
-                if (numbers_only) {
-                    r = csv_row_numbers(s, &bt, bb, from, st, col_of, line, row_start);
-                } else {
-                    csv_lane_fields(fields, bb, from, st, ncols);
-                    r = csv_row(s, &bt, fields, col_of, line, row_start);
-                }
-                if (r != 0) {
+            long taken = 0;
+            size_t until = s->map != NULL ? s->released + RELEASE_STEP : SIZE_MAX;
+            if (numbers_only) {
+                taken =
+                    impl.numbers(s, &lane, &bt, col_of, ncols, index, stops, until, &pos, &line);
+                if (taken < 0) {
                     rc = -1;
                     goto done_rows;
                 }
-                line++;
+                for (int m = 0; m < s->nrules; m++)
+                    s->rules[m].matched += (uint64_t)taken;
+                s->records += (uint64_t)taken;
+            }
+            /* rows while the lane takes them (and no mapped pages are due back) */
+            CsvQuoted q = {0, 0, 0};
+            while (!numbers_only && fields != NULL && pos < until &&
+                   csv_lane_take(s->buf, s->len, s->sep, &lane, index, &pos, ncols, stops, &q)) {
+                taken++;
+                s->records++;
+                csv_lane_fields(fields, s->buf + lane.base, stops, &q, ncols);
+                if (csv_row(s, &bt, fields, col_of, line, row_start) != 0) {
+                    rc = -1;
+                    goto done_rows;
+                }
+                line += 1 + q.lines;
+                q.quoted = q.doubled = 0;
+                q.lines = 0;
                 row_start = pos;
             }
-            if (numbers_only)
-                for (int m = 0; m < s->nrules; m++)
-                    s->rules[m].matched += taken;
             if (taken) {
                 if (taken >= 8)
                     lane_backoff = 0;
                 continue;
             }
-            lane.k = lane.n = 0; /* the row goes the long way; index on after it */
-            /* and so do the next ones, more of them each time the lane takes too few
-               rows to pay for indexing (rows with quoted fields: each refusal indexed
-               4 KiB for nothing, 6x slower than the long way alone) */
+            /* the row goes the long way (the index stays while the window does), and
+               so do the next ones, more of them each time the lane takes too few rows
+               to pay for trying (rows over 4 KiB, quoted rows of more than 64 fields) */
             lane_backoff = lane_backoff == 0 ? 1 : lane_backoff < 4096 ? 2 * lane_backoff : 4096;
             lane_skip = lane_backoff;
         }
@@ -1866,6 +2034,8 @@ static int scan_csv(Scanner *s)
         int r = csv_record(s, &bits, &pos, &fields, &nf, &capf, &line);
         if (r == -2) {      /* the row is cut: keep it, read more (refill grows the window) */
             bits.valid = 0; /* the window's bytes move */
+            lane.base = SIZE_MAX;
+            lane.len = 0;
             if (refill(s, pos, s->len - pos) != 0) {
                 rc = -1;
                 break;
@@ -1887,6 +2057,11 @@ static int scan_csv(Scanner *s)
             ncols = nf;
             if (csv_header(s, fields, nf, col_of, row_line) != 0) {
                 rc = -1;
+                break;
+            }
+            stops = (uint32_t *)malloc(((size_t)ncols + 1) * CSV_ROWS * sizeof *stops);
+            if (stops == NULL) {
+                rc = fail(s, "%s: out of memory", s->name);
                 break;
             }
             continue;
@@ -1918,7 +2093,8 @@ done_rows:
 done:
     free(fields);
     free(col_of);
-    free(lane.at);
+    free(lane.seps);
+    free(stops);
     free(bt.v);
     free(bt.n);
     return rc;

@@ -5,15 +5,21 @@
 --   local d = require "llmd.decision"
 --   local slo = d.parse_slo("ttft_p90_ms=200,error_rate_pct=1", "--slo")
 --   local wm = d.workload_match(A, B, points_a, points_b)   -- {same, like_for_like, differences}
---   local v = d.verdict{ key =, a =, b =, test =, p =, min_effect =, like_for_like = }
+--   local fam = d.family{ {id = "welch:ttft_p50_ms", p = 0.02}, ... }  -- Holm over one comparison
+--   local v = d.verdict{ key =, a =, b =, test =, min_effect =, like_for_like =,
+--                        p_adjusted = fam.adjusted[id], family_size = fam.size }
 --
 -- Rules (README: "How a comparison decides"):
 -- - a row is tested with Mann-Whitney U when both runs kept per-request samples of it,
 --   with Welch's t-test on the repeat values when both runs are repeats of one load point,
 --   and is otherwise "untested": an untested row never names a winner;
--- - a tested difference with p >= ALPHA is "no clear difference"; a significant one whose
---   size (effect_pct, the difference relative to the mean of both values, so that swapping
---   the runs only flips its sign) is below min_effect is "negligible";
+-- - the tests of one comparison are one family: their p-values are Holm-Bonferroni adjusted
+--   together (M.family), so that the chance of any false winner in the table stays below
+--   ALPHA whatever the dependence between the metrics;
+-- - a tested difference with adjusted p >= ALPHA is "no clear difference" (and says so when
+--   its p alone was below ALPHA); a significant one whose size (effect_pct, the difference
+--   relative to the mean of both values, so that swapping the runs only flips its sign) is
+--   below min_effect is "negligible";
 -- - rows pooled over load ladders that differ are "not comparable" (not like for like).
 local metrics = require "llmd.metrics"
 local stats = require "llmd.stats"
@@ -281,6 +287,79 @@ function M.row_test(key, ra, rb, pa, pb, memo)
   return nil, why
 end
 
+-- Multiple comparisons -----------------------------------------------------------------------
+
+-- A p-value as printed: "0.0123", "3.2e-04", "< 1e-9", "N/A".
+function M.fmt_p(p)
+  if p == nil then return "N/A" end
+  if p < 1e-9 then return "< 1e-9" end
+  if p < 0.001 then return ("%.1e"):format(p) end
+  return ("%.3g"):format(p)
+end
+
+-- Holm-Bonferroni step-down adjusted p-values of ps (a list of numbers in [0, 1]): sorted
+-- ascending, the j-th smallest of m becomes max over i <= j of (m - i + 1) p_(i), capped at
+-- 1; the adjusted values are in the input's order. Rejecting where the adjusted p < alpha
+-- keeps the family-wise error rate (any false rejection) at most alpha under any
+-- dependence between the tests (Holm 1979).
+function M.holm(ps)
+  local m = #ps
+  local order = {}
+  for i = 1, m do
+    local p = ps[i]
+    if type(p) ~= "number" or p ~= p or p < 0 or p > 1 then
+      error(("holm: p-value %d is not a number in [0, 1] (%s)"):format(i, tostring(p)), 2)
+    end
+    order[i] = i
+  end
+  table.sort(order, function(x, y)
+    if ps[x] ~= ps[y] then return ps[x] < ps[y] end
+    return x < y
+  end)
+  local adj, run = {}, 0
+  for rank, i in ipairs(order) do
+    run = math.max(run, math.min(1, (m - rank + 1) * ps[i]))
+    adj[i] = run
+  end
+  return adj
+end
+
+-- The family of one comparison: tests = {{id =, p =}, ...}, one entry per row tested; rows
+-- that read the same test (TTFT mean/p50/p90/p99 all read one Mann-Whitney on the TTFT
+-- samples) give the same id and count once. Returns {size = the number of distinct tests,
+-- adjusted = {[id] = Holm-adjusted p}, raw = {[id] = p}, ids = {ids in first-seen order}}.
+function M.family(tests)
+  local ids, raw = {}, {}
+  for _, x in ipairs(tests) do
+    if raw[x.id] == nil then
+      ids[#ids + 1] = x.id
+      raw[x.id] = x.p
+    elseif raw[x.id] ~= x.p then
+      error(("family: test %s given two p-values (%s and %s)"):format(x.id, tostring(raw[x.id]), tostring(x.p)), 2)
+    end
+  end
+  local ps = {}
+  for i, id in ipairs(ids) do ps[i] = raw[id] end
+  local adj = M.holm(ps)
+  local out = { size = #ids, adjusted = {}, raw = raw, ids = ids }
+  for i, id in ipairs(ids) do out.adjusted[id] = adj[i] end
+  return out
+end
+
+-- The test's identity in the family: one Mann-Whitney per sample kind, one Welch per key.
+function M.test_id(key, test)
+  if not test then return nil end
+  if test.id then return test.id end
+  if test.test == "mann_whitney" then return "mann_whitney:" .. (M.sample_kind(key) or key) end
+  return (test.test or "test") .. ":" .. key
+end
+
+-- "p = 0.03, Holm-adjusted 0.41 over 18 tests"
+function M.adjusted_text(p, p_adj, size)
+  return ("p = %s, Holm-adjusted %s over %d test%s"):format(M.fmt_p(p), M.fmt_p(p_adj), size,
+    size == 1 and "" or "s")
+end
+
 -- Verdicts -------------------------------------------------------------------------------------
 
 -- The size of a difference, symmetric in the two runs: (b - a) / mean(|a|, |b|) x 100.
@@ -293,12 +372,19 @@ function M.effect_pct(a, b)
 end
 
 -- One row's verdict. o: key, a, b (values), test ({test, p} or nil), min_effect (%),
--- like_for_like (false: pooled over differing ladders), comparable (false, why).
--- Returns {verdict, effect_pct, p_value, test, winner = "a" | "b" | nil, note}.
+-- like_for_like (false: pooled over differing ladders), comparable (false, why),
+-- p_adjusted and family_size (the test's Holm-adjusted p in its family, M.family; without
+-- them the raw p decides, as for a family of one).
+-- Returns {verdict, effect_pct, p_value (raw), p_adjusted, family_size, test,
+-- winner = "a" | "b" | nil, note, adjusted_away = true when p alone < alpha but not after
+-- the adjustment}.
 function M.verdict(o)
   local m = metrics.get(o.key)
   local r = { effect_pct = M.effect_pct(o.a, o.b), test = o.test and o.test.test or nil,
     p_value = o.test and o.test.p or nil }
+  if r.p_value ~= nil and o.p_adjusted ~= nil then
+    r.p_adjusted, r.family_size = o.p_adjusted, o.family_size
+  end
   if o.a == nil or o.b == nil then
     r.verdict = "not comparable"
     r.note = "unknown on at least one side"
@@ -311,7 +397,7 @@ function M.verdict(o)
   end
   if o.like_for_like == false then
     -- a test of figures pooled over different loads is no evidence: none is reported
-    r.verdict, r.test, r.p_value = "not comparable", nil, nil
+    r.verdict, r.test, r.p_value, r.p_adjusted, r.family_size = "not comparable", nil, nil, nil, nil
     r.note = "not like for like: pooled over load points that differ between the runs"
     return r
   end
@@ -329,8 +415,14 @@ function M.verdict(o)
     r.note = o.untested_why
     return r
   end
-  if o.test.p >= (o.alpha or M.ALPHA) then
+  local alpha = o.alpha or M.ALPHA
+  if (r.p_adjusted or o.test.p) >= alpha then
     r.verdict = "no clear difference"
+    if o.test.p < alpha then
+      r.adjusted_away = true
+      r.note = "significant alone (" .. M.adjusted_text(o.test.p, r.p_adjusted, r.family_size or 1)
+        .. "): not after the Holm adjustment"
+    end
     return r
   end
   local eff = r.effect_pct

@@ -44,12 +44,7 @@ M.TEST = "Mann-Whitney U (two-sided, normal approximation with tie correction) o
   .. "or Welch's t-test on the repeats of one load point; alpha = 0.05"
 
 -- A p-value as printed: "0.0123", "< 1e-9".
-local function fmt_p(p)
-  if p == nil then return "N/A" end
-  if p < 1e-9 then return "< 1e-9" end
-  if p < 0.001 then return ("%.1e"):format(p) end
-  return ("%.3g"):format(p)
-end
+local fmt_p = decision.fmt_p
 M.fmt_p = fmt_p
 
 local function harness_name(run)
@@ -128,23 +123,50 @@ local function perf_row(key, ctx)
       test.test = test.test or "mann_whitney"
     end
   end
-  local like = ctx.match.like_for_like
-  local v = decision.verdict { key = key, a = va, b = vb, test = test, min_effect = ctx.min_effect,
-    like_for_like = like, comparable = ok, why = why, untested_why = untested_why }
-  row.verdict, row.effect_pct, row.test, row.p_value, row.winner = v.verdict, v.effect_pct, v.test, v.p_value, v.winner
-  row.verdict_text = decision.verdict_text(v.verdict, A.label, B.label)
-  row.note = v.note
   row.sig = test
-  row.like_for_like = like ~= false
-  if v.verdict == "not comparable" and like == false and ok and va ~= nil and vb ~= nil then
+  row.like_for_like = ctx.match.like_for_like ~= false
+  -- what the verdict needs, decided once the family of the comparison is known (finish_row)
+  row.decide = { key = key, a = va, b = vb, test = test, min_effect = ctx.min_effect,
+    like_for_like = ctx.match.like_for_like, comparable = ok, why = why, untested_why = untested_why }
+  return row
+end
+
+-- Is a row in the family of the comparison? Only a row whose verdict a test decides: tested,
+-- and not "not comparable" (unknown, another formula, pooled over differing loads).
+local function in_family(row)
+  local v = decision.verdict(row.decide)
+  return v.p_value ~= nil and v.verdict ~= "not comparable"
+end
+
+-- The row's verdict with its test's Holm-adjusted p (fam: decision.family of the comparison).
+local function finish_row(row, fam, A, B)
+  local o = row.decide
+  row.decide = nil
+  local id = fam and o.test and in_family { decide = o } and decision.test_id(o.key, o.test)
+  if id then
+    o.p_adjusted, o.family_size = fam.adjusted[id], fam.size
+    row.test_id = id
+  end
+  local v = decision.verdict(o)
+  row.verdict, row.effect_pct, row.test, row.p_value, row.winner = v.verdict, v.effect_pct, v.test, v.p_value, v.winner
+  row.p_adjusted, row.family_size, row.adjusted_away = v.p_adjusted, v.family_size, v.adjusted_away
+  row.verdict_text = decision.verdict_text(v.verdict, A.label, B.label)
+  if v.adjusted_away then
+    -- significant alone, not among all the tests of the table: said, never silently dropped
+    row.verdict_text = ("%s (%s)"):format(row.verdict_text,
+      decision.adjusted_text(v.p_value, v.p_adjusted, v.family_size))
+  end
+  row.note = v.note
+  local test = o.test
+  if v.verdict == "not comparable" and o.like_for_like == false and o.comparable and o.a ~= nil and o.b ~= nil then
     -- a test of pooled figures over different loads says nothing: not shown as evidence
     row.evidence = "not like for like"
   elseif test and test.p then
     row.evidence = ("%s, p = %s"):format(test.test == "welch" and "Welch t" or "Mann-Whitney", fmt_p(test.p))
+    if v.p_adjusted then row.evidence = row.evidence .. (", Holm-adjusted %s"):format(fmt_p(v.p_adjusted)) end
   elseif v.verdict == "untested" then
-    row.evidence = untested_why or "no test possible"
+    row.evidence = o.untested_why or "no test possible"
   end
-  return row
 end
 
 local function config_rows(A, B)
@@ -496,6 +518,12 @@ local function headline(model)
   return rows
 end
 
+-- "p = 0.0123", or with a family of several tests "p = 0.0123, Holm-adjusted 0.0861".
+local function p_text(p, p_adj, size)
+  if p_adj == nil or not size or size <= 1 then return "p = " .. fmt_p(p) end
+  return ("p = %s, Holm-adjusted %s"):format(fmt_p(p), fmt_p(p_adj))
+end
+
 local function lower_label(label)
   return (label:lower():gsub("^ttft", "TTFT"):gsub("tpot", "TPOT"):gsub("itl", "ITL"):gsub("ntpot", "NTPOT"))
 end
@@ -588,21 +616,21 @@ local function summary(model, A, B)
     else
       out[#out + 1] = ("Capacity at %s is unknown: %s."):format(phrase, ca.kind == "unknown" and ca.reason or cb.reason)
     end
-    local mp = matched_point(model, A, B, model.saved_matched_point)
+    local mp = model.matched_point
     if mp and #out > 0 then
       local m = metrics.get(mp.key)
       local d = mp.a ~= 0 and (mp.b - mp.a) / math.abs(mp.a) * 100 or nil
-      local big = mp.test and mp.test.p < decision.ALPHA
+      local big = mp.test and (mp.p_adjusted or mp.test.p) < decision.ALPHA
         and math.abs(decision.effect_pct(mp.a, mp.b)) >= model.min_effect
       if d and big then
-        out[#out + 1] = ("At %s, %s's %s is %s %% %s than %s's (%s against %s, %s p = %s)."):format(
+        out[#out + 1] = ("At %s, %s's %s is %s %% %s than %s's (%s against %s, %s %s)."):format(
           rate_text(mp.rps), B.label, m.label, T.helpers.num(math.abs(d), 0), d < 0 and "lower" or "higher", A.label,
           metrics.format(mp.key, mp.b), metrics.format(mp.key, mp.a),
-          mp.test.test == "welch" and "Welch t," or "Mann-Whitney,", fmt_p(mp.test.p))
+          mp.test.test == "welch" and "Welch t," or "Mann-Whitney,", p_text(mp.test.p, mp.p_adjusted, mp.family_size))
       elseif d and mp.test then
         out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (%s)."):format(rate_text(mp.rps), m.label,
           metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label,
-          mp.test and ("no clear difference, p = " .. fmt_p(mp.test.p)) or "untested: no samples at that point")
+          "no clear difference, " .. p_text(mp.test.p, mp.p_adjusted, mp.family_size))
       end
     end
   else
@@ -623,23 +651,35 @@ local function summary(model, A, B)
   else
     local wins = { a = {}, b = {} }
     local untested = 0
+    local away = {}
     for _, r in ipairs(model.perf) do
       if r.winner then
         local w = wins[r.winner]
-        w[#w + 1] = ("%s (%s, p = %s)"):format(lower_label(r.label), r.pct and T.helpers.pct(r.pct) or r.delta_text,
-          fmt_p(r.p_value))
+        w[#w + 1] = ("%s (%s, %s)"):format(lower_label(r.label), r.pct and T.helpers.pct(r.pct) or r.delta_text,
+          p_text(r.p_value, r.p_adjusted, r.family_size))
       elseif r.verdict == "untested" then
         untested = untested + 1
+      elseif r.adjusted_away then
+        away[#away + 1] = lower_label(r.label)
       end
     end
+    local n = model.family.size
     if #wins.a == 0 and #wins.b == 0 then
-      out[#out + 1] = "No clear difference: no tested metric differs beyond noise and the practical threshold of "
-        .. T.helpers.num(model.min_effect, 1) .. " %."
+      out[#out + 1] = "No clear difference: no tested metric differs beyond noise"
+        .. (n > 1 and (" (Holm-Bonferroni over the %d tests of this comparison)"):format(n) or "")
+        .. " and the practical threshold of " .. T.helpers.num(model.min_effect, 1) .. " %."
     else
       local parts = {}
       if #wins.b > 0 then parts[#parts + 1] = ("%s is better in %s"):format(B.label, table.concat(wins.b, ", ")) end
       if #wins.a > 0 then parts[#parts + 1] = ("%s is better in %s"):format(A.label, table.concat(wins.a, ", ")) end
       out[#out + 1] = table.concat(parts, "; ") .. "."
+    end
+    if #away > 0 then
+      -- with many tests some p < 0.05 are expected by chance: said, not hidden
+      out[#out + 1] = ("%s %s p < %s alone but not after the Holm adjustment over %d tests (what chance gives among "
+        .. "that many): no winner there."):format(#away == 1 and "One row" or (#away .. " rows"),
+        #away == 1 and ("(" .. away[1] .. ") has") or ("(" .. table.concat(away, ", ") .. ") have"),
+        T.helpers.num(decision.ALPHA, 2), n)
     end
     if untested > 0 then
       out[#out + 1] = ("%d metric%s could not be tested (no per-request samples or repeats from both runs) and name no "
@@ -721,6 +761,30 @@ function M.build(opts)
   for _, key in ipairs(M.PERF_KEYS) do
     local r = perf_row(key, ctx)
     if not (M.OPTIONAL_KEYS[key] and r.a == nil and r.b == nil) then rows[#rows + 1] = r end
+  end
+  model.ladder = ladder_section(A, B, pa, pb)
+  -- the summary's test of the limiting metric at the highest load both runs measured
+  local mp = #model.slo > 0 and matched_point(model, A, B, opts.significance and opts.significance._matched_point)
+    or nil
+  -- One family per comparison: every test a verdict of this comparison rests on (the
+  -- Performance Results rows that were tested, one test each however many rows read it,
+  -- and the summary's test at the matched load) is Holm-adjusted with the others.
+  local tests = {}
+  for _, r in ipairs(rows) do
+    if in_family(r) then tests[#tests + 1] = { id = decision.test_id(r.key, r.decide.test), p = r.decide.test.p } end
+  end
+  if mp and mp.test and mp.test.p then
+    mp.test.id = mp.test.id or ("matched_point:" .. mp.key)
+    tests[#tests + 1] = { id = mp.test.id, p = mp.test.p }
+  end
+  local fam = decision.family(tests)
+  if mp and mp.test and mp.test.p then mp.p_adjusted, mp.family_size = fam.adjusted[mp.test.id], fam.size end
+  model.family = { method = "holm", alpha = decision.ALPHA, size = fam.size, tests = {} }
+  for _, id in ipairs(fam.ids) do
+    model.family.tests[#model.family.tests + 1] = { id = id, p_value = fam.raw[id], p_adjusted = fam.adjusted[id] }
+  end
+  for _, r in ipairs(rows) do
+    finish_row(r, fam, A, B)
     if r.test then any_sig = true end
     if r.note and r.verdict == "not comparable" and r.evidence ~= "not like for like" and r.a ~= nil
       and r.b ~= nil then
@@ -735,12 +799,9 @@ function M.build(opts)
     .. "error rate %s: %s, %s: %s."):format(A.label, metrics.format("error_rate_pct", ea), B.label,
       metrics.format("error_rate_pct", eb)) or nil
   model.errors = { a = A.run.errors, b = B.run.errors }
-  model.ladder = ladder_section(A, B, pa, pb)
   model.headline = headline(model)
   model.kv = kv_section(A, B)
-  model.saved_matched_point = opts.significance and opts.significance._matched_point or nil
   model.summary = summary(model, A, B)
-  model.saved_matched_point = nil
   return model
 end
 
@@ -773,10 +834,13 @@ function M.csv(model)
     if v:find('[,"\r\n]') then v = '"' .. v:gsub('"', '""') .. '"' end
     return v
   end
-  local lines = { "metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note" }
+  -- p_value is the test's own p; p_adjusted its Holm-adjusted p in the family of family_size
+  -- tests (columns added at the end, so that the earlier ones keep their places)
+  local lines = { "metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,family_size" }
   for _, r in ipairs(model.perf) do
     lines[#lines + 1] = table.concat({ q(r.key), q(r.unit), q(r.a), q(r.b), q(r.delta),
-      q(r.pct), q(r.verdict), q(r.test), q(r.p_value), q(r.effect_pct), q(r.note) }, ",")
+      q(r.pct), q(r.verdict), q(r.test), q(r.p_value), q(r.effect_pct), q(r.note), q(r.p_adjusted),
+      q(r.family_size) }, ",")
   end
   return table.concat(lines, "\n") .. "\n"
 end

@@ -347,29 +347,46 @@ function M.model(list, opts)
     return a.label < b.label
   end)
   m.ranking = {}
+  -- evidence that each place is above the next: Welch on the repeats of both, where both
+  -- were repeated. The tests of the ranking are one family (README: "How a comparison
+  -- decides"): Holm-adjusted together, so that no place is called shown by chance among many.
+  local tests, fam_in = {}, {}
+  for i, x in ipairs(ranked) do
+    local nxt = ranked[i + 1]
+    if nxt and not by_cap then
+      local xa, xb = throughput_samples(nxt), throughput_samples(x)
+      if xa and xb then
+        local w = stattest.welch(xa, xb)
+        tests[i] = { test = "welch", p = w.p }
+        local v = decision.verdict { key = "throughput_req_s", a = nxt.rank_value, b = x.rank_value, test = tests[i] }
+        if v.p_value ~= nil and v.verdict ~= "not comparable" then fam_in[#fam_in + 1] = { id = i, p = w.p } end
+      end
+    end
+  end
+  local fam = decision.family(fam_in)
+  m.family = { method = "holm", alpha = decision.ALPHA, size = fam.size }
   for i, x in ipairs(ranked) do
     local r = { rank = i, label = x.label, value = x.rank_value,
       text = metrics.format("throughput_req_s", x.rank_value) }
     if by_cap then r.text = r.text .. " (" .. x.capacity.kind .. ")" end
     local nxt = ranked[i + 1]
     if nxt then
-      -- evidence that this one is above the next: repeats of both, tested
-      local test
-      if not by_cap then
-        local xa, xb = throughput_samples(nxt), throughput_samples(x)
-        if xa and xb then
-          local w = stattest.welch(xa, xb)
-          test = { test = "welch", p = w.p }
-        end
-      end
+      local test = tests[i]
       local v = decision.verdict { key = "throughput_req_s", a = nxt.rank_value, b = x.rank_value, test = test,
+        p_adjusted = fam.adjusted[i], family_size = fam.adjusted[i] and fam.size or nil,
         untested_why = by_cap and "capacity is interpolated from single load points: no test"
           or "no repeats of the max sustained load point on both sides" }
       r.vs_next = v.verdict
-      r.vs_next_text = v.verdict == "B better" and ("above %s (Welch p = %.3g, %+.1f %%)"):format(nxt.label,
-        v.p_value, v.effect_pct)
+      r.p_value, r.p_adjusted, r.family_size, r.adjusted_away = v.p_value, v.p_adjusted, v.family_size,
+        v.adjusted_away
+      -- "Welch p = 0.0123" or, among several tests, "Welch p = 0.0123, Holm-adjusted 0.0369 over 3 tests"
+      local ptext = v.p_value and ("Welch p = %.3g"):format(v.p_value)
+      if ptext and v.p_adjusted and (v.family_size or 1) > 1 then
+        ptext = ptext .. (", Holm-adjusted %.3g over %d tests"):format(v.p_adjusted, v.family_size)
+      end
+      r.vs_next_text = v.verdict == "B better" and ("above %s (%s, %+.1f %%)"):format(nxt.label, ptext, v.effect_pct)
         or v.verdict == "untested" and ("untested against %s: %s"):format(nxt.label, v.note or "")
-        or ("%s vs %s%s"):format(v.verdict, nxt.label, v.p_value and (" (Welch p = %.3g)"):format(v.p_value) or "")
+        or ("%s vs %s%s"):format(v.verdict, nxt.label, ptext and (" (" .. ptext .. ")") or "")
       r.proven = v.verdict == "B better"
     end
     m.ranking[#m.ranking + 1] = r
@@ -425,7 +442,7 @@ function M.present(m, opts)
   opts = opts or {}
   local v = { experiment = opts.experiment or false, unit = opts.unit or false,
     generated = os.date("!%Y-%m-%d %H:%M:%S UTC", opts.generated or os.time()),
-    verdict = m.verdict, slo_text = m.slo_text or false, rank_by = m.rank_by,
+    verdict = m.verdict, slo_text = m.slo_text or false, rank_by = m.rank_by, family = m.family,
     ranking = m.ranking, front = m.front, dominated = m.dominated, pareto_excluded = m.pareto_excluded,
     pareto_latency = m.pareto_latency, common_rps = m.common_rps, common_why = m.common_why,
     common_text = m.common_rps and metrics.format("throughput_req_s", m.common_rps) or nil,
@@ -482,6 +499,7 @@ function M.write_report(out, list, opts)
   ws.write_text(paths.html, html)
   -- the figures, for scripts (load points without their stage lists)
   local plain = { verdict = m.verdict, rank_by = m.rank_by, common_rps = m.common_rps, front = json.array(m.front),
+    family = m.family,
     ranking = json.array(m.ranking), treatments = json.array {} }
   for _, x in ipairs(m.treatments) do
     plain.treatments[#plain.treatments + 1] = { label = x.label, max_sustained_rps = x.max_rps,

@@ -212,3 +212,59 @@ t.test("charts across treatments: drawn by gnuplot from the templates, labels as
   t.near(cells[3], lo, 1e-12)
   t.near(cells[4], hi, 1e-12)
 end)
+
+t.test("the ranking's tests are one family: a place with p < 0.05 alone is not shown after Holm", function()
+  -- four treatments, each three vLLM summaries at one offered load (2.4 req/s, not
+  -- saturated) with these request throughputs (duration = 200 requests / throughput)
+  local base = require("llmd.json").read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/"
+    .. "benchmark_2025-05-13_04-55-27.json")
+  local thr = { t1 = { 3.00, 3.05, 3.10 }, t2 = { 2.90, 2.93, 2.96 }, t3 = { 2.60, 2.62, 2.64 },
+    t4 = { 2.55, 2.60, 2.65 } }
+  local list = {}
+  for _, label in ipairs { "t1", "t2", "t3", "t4" } do
+    local dir = t.tmpdir()
+    for i, x in ipairs(thr[label]) do
+      local d = {}
+      for k, v in pairs(base) do d[k] = v end
+      d.request_rate, d.duration, d.request_throughput = 2.4, d.completed / x, x
+      d.output_throughput = d.total_output_tokens / d.duration
+      d.total_token_throughput = (d.total_output_tokens + d.total_input_tokens) / d.duration
+      t.write(("%s/benchmark_%d.json"):format(dir, i), require("llmd.json").encode(d))
+    end
+    list[#list + 1] = { label = label, dirs = { dir } }
+  end
+  local m = tr.model(tr.load(list))
+  local order = {}
+  for i, r in ipairs(m.ranking) do order[i] = r.label end
+  t.eq(table.concat(order, " "), "t1 t2 t3 t4")
+  t.eq(m.family.size, 3)
+  -- python3 stdlib: Welch t and df, p by Simpson's rule on the t density; Holm by hand
+  -- over the three: t1 vs t2 t = 3.5645, df 3.2748, p = 0.0327026 (rank 2: x 2 = 0.0654052);
+  -- t2 vs t3 t = 14.892, df 3.4845, p = 0.000280431 (rank 1: x 3 = 0.000841292);
+  -- t3 vs t4 t = 0.64327, df 2.6240, p = 0.571798 (rank 3: x 1)
+  local r1, r2, r3 = m.ranking[1], m.ranking[2], m.ranking[3]
+  t.near(r1.p_value, 0.03270257874673632, 1e-8)
+  t.near(r1.p_adjusted, 0.06540515749347264, 2e-8)
+  t.near(r2.p_value, 0.0002804307022460373, 1e-9)
+  t.near(r2.p_adjusted, 0.0008412921067381118, 3e-9)
+  t.near(r3.p_adjusted, 0.5717978342295962, 1e-8)
+  -- alone t1 would be "shown above t2"; in the family it is not, and says why
+  t.eq(r1.vs_next, "no clear difference")
+  t.eq(r1.adjusted_away, true)
+  t.ok(r1.vs_next_text:find("Welch p = 0.0327, Holm-adjusted 0.0654 over 3 tests", 1, true), r1.vs_next_text)
+  t.eq(r1.proven, false)
+  -- t2 is above t3 by far more than chance among three tests
+  t.eq(r2.vs_next, "B better")
+  t.eq(r2.proven, true)
+  t.ok(r2.vs_next_text:find("^above t3 %(Welch p = 0.00028, Holm%-adjusted 0.000841 over 3 tests"), r2.vs_next_text)
+  t.ok(m.verdict:find("^No treatment is shown to be best"), m.verdict)
+  local out = t.tmpdir()
+  tr.write_report(out, list, {})
+  for _, f in ipairs { "treatment_report.md", "treatment_report.html" } do
+    local text = t.read(out .. "/" .. f)
+    t.ok(text:find("The 3 tests of this ranking are one family", 1, true), f)
+  end
+  local j = require("llmd.json").read(out .. "/treatments.json")
+  t.eq(j.family.size, 3)
+  t.near(j.ranking[1].p_adjusted, 0.06540515749347264, 2e-8)
+end)

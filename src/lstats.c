@@ -439,6 +439,7 @@ static int l_load(lua_State *L)
         s->cap = s->sketch ? 0 : (size_t)s->n;
         s->pos.count = (uint64_t *)pos;
         s->neg.count = (uint64_t *)neg;
+        s->sub = NULL; /* the sketch's bucket table: built again on the next sample */
         s->pos.len = pos ? s->pos.len : 0;
         s->neg.len = neg ? s->neg.len : 0;
         ls->s = head.s;

@@ -294,6 +294,11 @@ int proc_wait(Proc *p, ProcSink sink, void *ud, const volatile sig_atomic_t *can
 
     for (;;) {
         double now = proc_now();
+        if (p->stop == 1) { /* SIGTERM now, SIGKILL after the grace, the whole group awaited */
+            p->stop = 2;
+            signal_group(p, SIGTERM);
+            kill_at = now + p->grace;
+        }
         if (cancel != NULL && *cancel && !p->interrupted) {
             p->interrupted = 1;
             signal_group(p, SIGTERM);
@@ -313,7 +318,7 @@ int proc_wait(Proc *p, ProcSink sink, void *ud, const volatile sig_atomic_t *can
         if (p->reaped && p->out < 0 && p->err < 0) {
             /* A stopped run ends only when its whole group is gone (or, after SIGKILL,
                nothing but zombies that init has yet to reap is left). */
-            if (!p->timed_out && !p->interrupted)
+            if (!p->timed_out && !p->interrupted && !p->stop)
                 break;
             if (kill(-p->pid, 0) != 0)
                 break;
@@ -332,7 +337,7 @@ int proc_wait(Proc *p, ProcSink sink, void *ud, const volatile sig_atomic_t *can
         int wait_ms = ms_until(now, deadline < kill_at ? deadline : kill_at);
         if (p->out < 0 && p->err < 0 && wait_ms > STATUS_POLL_MS)
             wait_ms = STATUS_POLL_MS; /* pipes closed: only the exit is awaited */
-        if (p->timed_out || p->interrupted)
+        if (p->timed_out || p->interrupted || p->stop)
             wait_ms = wait_ms > STATUS_POLL_MS ? STATUS_POLL_MS : wait_ms;
         int n = poll(fds, (nfds_t)nfds, wait_ms);
         if (n < 0) {

@@ -43,6 +43,7 @@ typedef struct Proc {
     int reaped; /* waitpid has collected the child */
     int status; /* its wait status, once reaped */
     int timed_out, interrupted;
+    int stop; /* set by the caller (a callback failed): the run ends like a timed-out one */
 } Proc;
 
 /* Called with each chunk read from stream 1 (stdout) or 2 (stderr). */

@@ -240,22 +240,98 @@ static uint64_t key_of(double x)
 {
     uint64_t u;
     memcpy(&u, &x, sizeof u);
-    return (u >> 63) ? ~u : u | (1ULL << 63);
+    /* negatives: every bit flipped; the others: the sign bit set. No branch. */
+    return u ^ ((0 - (u >> 63)) | (1ULL << 63));
 }
 
 #define HIST_BITS 16
+
+static inline uint64_t bits_of(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+/*
+** count[(key - kmin) >> shift]++ for every sample. When every sample is > 0 (lo, the
+** least, is), a key is the bits plus 2^63, so the bin is (bits - bits(lo)) >> shift:
+** the sign needs no look.
+*/
+static void hist_count(const double *a, size_t n, double lo, uint64_t kmin, int shift,
+                       uint32_t *count)
+{
+    size_t i = 0;
+    if (lo > 0) {
+        uint64_t base = bits_of(lo);
+        for (; i + 4 <= n; i += 4) {
+            count[(bits_of(a[i]) - base) >> shift]++;
+            count[(bits_of(a[i + 1]) - base) >> shift]++;
+            count[(bits_of(a[i + 2]) - base) >> shift]++;
+            count[(bits_of(a[i + 3]) - base) >> shift]++;
+        }
+        for (; i < n; i++)
+            count[(bits_of(a[i]) - base) >> shift]++;
+        return;
+    }
+    for (; i < n; i++)
+        count[(key_of(a[i]) - kmin) >> shift]++;
+}
+
+/*
+** Gathers the samples whose bin has a mark (the wanted bin's number, 1..255; 0: not
+** wanted) at at[mark - 1]++ of g. The bins as hist_count finds them.
+*/
+static void hist_gather(const double *a, size_t n, double lo, uint64_t kmin, int shift,
+                        const uint8_t *mark, uint64_t *at, double *g)
+{
+    size_t i = 0;
+    if (lo > 0) {
+        uint64_t base = bits_of(lo);
+        for (; i + 4 <= n; i += 4) {
+            unsigned m0 = mark[(bits_of(a[i]) - base) >> shift];
+            unsigned m1 = mark[(bits_of(a[i + 1]) - base) >> shift];
+            unsigned m2 = mark[(bits_of(a[i + 2]) - base) >> shift];
+            unsigned m3 = mark[(bits_of(a[i + 3]) - base) >> shift];
+            if ((m0 | m1 | m2 | m3) == 0) /* mostly: the wanted bins are a few small ones */
+                continue;
+            if (m0)
+                g[at[m0 - 1]++] = a[i];
+            if (m1)
+                g[at[m1 - 1]++] = a[i + 1];
+            if (m2)
+                g[at[m2 - 1]++] = a[i + 2];
+            if (m3)
+                g[at[m3 - 1]++] = a[i + 3];
+        }
+        for (; i < n; i++) {
+            unsigned m = mark[(bits_of(a[i]) - base) >> shift];
+            if (m)
+                g[at[m - 1]++] = a[i];
+        }
+        return;
+    }
+    for (; i < n; i++) {
+        unsigned m = mark[(key_of(a[i]) - kmin) >> shift];
+        if (m)
+            g[at[m - 1]++] = a[i];
+    }
+}
 
 /*
 ** vals[i] = the ranks[i]-th smallest of a[0..n) (ranks sorted, unique), by histogram:
 ** one streaming pass counts the samples in 2^16 bins spanning [min, max] by their
 ** keys, a second gathers only the bins that hold a wanted rank, and those few are
 ** sorted. a is not changed. Returns 0, or -1 when a wanted bin is too crowded (most
-** samples equal, say) or memory is short: the caller selects instead.
+** samples equal, say), more than 255 bins are wanted, or memory is short: the caller
+** selects instead.
 */
 static int hist_ranks(const double *a, size_t n, double lo, double hi, const uint64_t *ranks,
                       size_t nr, double *vals)
 {
-    uint64_t kmin = key_of(lo), range = key_of(hi) - kmin;
+    /* the zeros' keys from -0 to +0 whichever of them the extremes are: the first zero
+       seen is the least (or greatest) sample, and the other sign lies on its other side */
+    uint64_t kmin = key_of(lo == 0 ? -0.0 : lo), range = key_of(hi == 0 ? 0.0 : hi) - kmin;
     int shift = 0;
     while ((range >> shift) >= (1ULL << HIST_BITS))
         shift++;
@@ -265,65 +341,69 @@ static int hist_ranks(const double *a, size_t n, double lo, double hi, const uin
         free(count);
         return -1;
     }
-    for (size_t i = 0; i < n; i++)
-        count[(key_of(a[i]) - kmin) >> shift]++;
+    hist_count(a, n, lo, kmin, shift, count);
     /* the bin of each rank, and how many samples lie in bins before it */
     size_t *bin = (size_t *)malloc(nr * sizeof *bin);
     uint64_t *before = (uint64_t *)malloc(nr * sizeof *before);
-    if (bin == NULL || before == NULL)
+    uint64_t *at = (uint64_t *)malloc(nr * sizeof *at);
+    uint8_t *mark = NULL;
+    double *g = NULL;
+    if (bin == NULL || before == NULL || at == NULL)
         goto fail;
     uint64_t cum = 0, gathered = 0;
-    size_t r = 0;
+    size_t r = 0, nwanted = 0;
     for (size_t b = 0; b < nb && r < nr; b++) {
         while (r < nr && ranks[r] < cum + count[b]) {
             bin[r] = b;
             before[r] = cum;
-            if (r == 0 || bin[r - 1] != b)
+            if (r == 0 || bin[r - 1] != b) {
                 gathered += count[b];
+                nwanted++;
+            }
             r++;
         }
         cum += count[b];
     }
-    if (gathered > (n / 32 > (1u << 20) ? n / 32 : (1u << 20)))
+    if (r < nr) /* every rank is below n = the bins' total: cannot be, but say so */
+        goto fail;
+    if (gathered > (n / 32 > (1u << 20) ? n / 32 : (1u << 20)) || nwanted > 255)
         goto fail; /* a crowded bin: selection does better */
     /* gather the wanted bins, each at its own offset */
-    double *g = (double *)malloc((size_t)(gathered ? gathered : 1) * sizeof *g);
-    if (g == NULL)
+    g = (double *)malloc((size_t)(gathered ? gathered : 1) * sizeof *g);
+    mark = (uint8_t *)calloc(nb, sizeof *mark);
+    if (g == NULL || mark == NULL)
         goto fail;
-    uint64_t *slot = (uint64_t *)calloc(nb, sizeof *slot); /* bin -> next place + 1 */
-    if (slot == NULL) {
-        free(g);
-        goto fail;
-    }
-    uint64_t at = 0;
+    uint64_t from = 0;
+    unsigned w = 0;
     for (size_t i = 0; i < nr; i++)
         if (i == 0 || bin[i - 1] != bin[i]) {
-            slot[bin[i]] = at + 1;
-            at += count[bin[i]];
+            at[w] = from;
+            mark[bin[i]] = (uint8_t)++w;
+            from += count[bin[i]];
         }
-    for (size_t i = 0; i < n; i++) {
-        uint64_t *sl = &slot[(key_of(a[i]) - kmin) >> shift];
-        if (*sl)
-            g[(*sl)++ - 1] = a[i];
-    }
-    at = 0;
+    hist_gather(a, n, lo, kmin, shift, mark, at, g);
+    from = 0;
     for (size_t i = 0; i < nr; i++) {
         if (i == 0 || bin[i - 1] != bin[i]) {
             if (i > 0)
-                at += count[bin[i - 1]];
-            sort_doubles(g + at, count[bin[i]]);
+                from += count[bin[i - 1]];
+            sort_doubles(g + from, count[bin[i]]);
         }
-        vals[i] = g[at + (ranks[i] - before[i])];
+        vals[i] = g[from + (ranks[i] - before[i])];
     }
-    free(slot);
+    free(mark);
     free(g);
     free(bin);
     free(before);
+    free(at);
     free(count);
     return 0;
 fail:
+    free(mark);
+    free(g);
     free(bin);
     free(before);
+    free(at);
     free(count);
     return -1;
 }
@@ -339,7 +419,17 @@ void stats_init(Stats *s, double alpha)
     if (alpha > 0) {
         s->sketch = 1;
         s->alpha = alpha;
-        s->lg = log((1 + alpha) / (1 - alpha));
+        /* more buckets per power of two than log 2 / log gamma (by a margin that keeps
+           the rounding of what follows inside the bound), so that g = 2^(1/B) < gamma */
+        double y = log(2) / log((1 + alpha) / (1 - alpha));
+        s->per2 = (int32_t)floor(y * (1 + 1e-9)) + 1;
+        /* slices of mantissas narrower than the least gap between two boundaries
+           (2^(1/B) - 1, at 1), less the two ulps their rounding may take from it */
+        double gap = exp2(1.0 / s->per2) - 1;
+        int bits = 1;
+        while (ldexp(1, -bits) + ldexp(1, -50) >= gap)
+            bits++;
+        s->sub_shift = 52 - bits;
     }
 }
 
@@ -348,7 +438,9 @@ void stats_free(Stats *s)
     free(s->v);
     free(s->pos.count);
     free(s->neg.count);
+    free(s->sub);
     s->v = NULL;
+    s->sub = NULL;
     s->pos.count = s->neg.count = NULL;
     s->cap = 0;
     s->pos.len = s->neg.len = 0;
@@ -357,20 +449,22 @@ void stats_free(Stats *s)
 void stats_clear(Stats *s)
 {
     double alpha = s->sketch ? s->alpha : 0;
+    int portable = s->portable;
     stats_free(s);
     stats_init(s, alpha);
+    s->portable = portable;
 }
 
 /* x into the compensated sum *sum + *comp (Neumaier: the compensation keeps the low
-   bits a plain sum would lose). */
+   bits a plain sum would lose). The textbook adds (big - t) + small, big the operand of
+   larger magnitude: that is the exact rounding error of s + x, a representable number,
+   and so is Knuth's TwoSum below, computed without comparing magnitudes. Both give the
+   same bits whenever s + x is finite (when it overflows the sum is inf and sum + comp NaN
+   either way). Six operations and no select: in SSE2 the select costs more than they. */
 static inline void neumaier_add(double *sum, double *comp, double x)
 {
-    double s = *sum, t = s + x;
-    /* the larger operand first: the same operations as the textbook's two branches,
-       chosen by selects (no branch to mispredict when the sum and x are close) */
-    int sum_larger = fabs(s) >= fabs(x);
-    double big = sum_larger ? s : x, small = sum_larger ? x : s;
-    *comp += (big - t) + small;
+    double s = *sum, t = s + x, xv = t - s;
+    *comp += (s - (t - xv)) + (x - xv);
     *sum = t;
 }
 
@@ -380,11 +474,13 @@ static void moments_add(Stats *s, double x)
     neumaier_add(&s->sum, &s->comp, x);
     if (!s->sketch)
         return; /* the variance of kept samples is computed from them, two-pass */
-    /* Welford over the finite samples */
+    /* Welford over the finite samples, less the first */
     uint64_t nf = s->n - s->n_pinf - s->n_ninf;
-    double d = x - s->mean;
+    if (nf == 1)
+        s->shift = x;
+    double y = x - s->shift, d = y - s->mean;
     s->mean += d / (double)nf;
-    s->m2 += d * (x - s->mean);
+    s->m2 += d * (y - s->mean);
 }
 
 static int store_add(StatsStore *st, int32_t k, uint64_t c)
@@ -415,20 +511,75 @@ static int store_add(StatsStore *st, int32_t k, uint64_t c)
     return STATS_OK;
 }
 
-/* The sketch bucket of |x| > 0, finite. */
-static int32_t bucket_of(const Stats *s, double ax)
+#define FRAC_BITS 52
+#define FRAC_MASK ((1ULL << FRAC_BITS) - 1)
+
+/*
+** The sketch's buckets from a double's bits. x = 2^e m, 1 <= m < 2, is in bucket
+** k = e B + j, j the number of boundaries b_i = 2^(i/B) (0 <= i < B) below m: bucket k
+** holds (g^(k-1), g^k], g = 2^(1/B) (j = B is the next power's bucket 0: the same k).
+** The boundaries' mantissas cut [1, 2) into B pieces; 2^M slices of it by the top M bits
+** of the mantissa, each narrower than any piece, hold one boundary at most. sub[slice] is
+** the number of boundaries below the slice's start << 52 | (2^52 - 1 - the fraction bits
+** of the one inside it; 0 if none), so that adding a fraction f of the slice carries into
+** bit 52 exactly when f is above that boundary: j = (sub[slice] + f) >> 52, one look-up,
+** one addition. The boundaries are exp2(i / B) rounded (an ulp from the true ones, inside
+** the margin B was chosen with). Built on the first sample; B <= 3466 fits the 12 bits
+** above 52.
+*/
+static int sketch_map(Stats *s)
 {
-    return (int32_t)ceil(log(ax) / s->lg);
+    size_t nsub = (size_t)1 << (FRAC_BITS - s->sub_shift);
+    uint64_t *sub = (uint64_t *)malloc(nsub * sizeof *sub);
+    if (sub == NULL)
+        return STATS_ENOMEM;
+    int32_t i = 0;  /* boundaries below the slice's start */
+    uint64_t b = 0; /* b_i's fraction bits (b_0 = 1: none) */
+    for (size_t k = 0; k < nsub; k++) {
+        uint64_t start = (uint64_t)k << s->sub_shift, end = start + (1ULL << s->sub_shift);
+        while (i < s->per2 && b < start) {
+            i++;
+            b = i < s->per2 ? bits_of(exp2((double)i / s->per2)) & FRAC_MASK : FRAC_MASK;
+        }
+        sub[k] = (uint64_t)i << FRAC_BITS | (FRAC_MASK - (i < s->per2 && b < end ? b : FRAC_MASK));
+    }
+    s->sub = sub;
+    return STATS_OK;
 }
 
+/* The bucket of a positive normal double's bits u (sub built). */
+static inline int32_t sketch_key(const Stats *s, uint64_t u)
+{
+    uint64_t frac = u & FRAC_MASK;
+    int32_t j = (int32_t)((s->sub[frac >> s->sub_shift] + frac) >> FRAC_BITS);
+    return ((int32_t)(u >> FRAC_BITS) - 1023) * s->per2 + j;
+}
+
+/* The sketch bucket of |x| > 0, finite (sub built): subnormals scaled up by 2^64, which
+   is exact and moves the bucket by 64 B. */
+static int32_t bucket_of(const Stats *s, double ax)
+{
+    if (ax >= DBL_MIN)
+        return sketch_key(s, bits_of(ax));
+    return sketch_key(s, bits_of(ax * 0x1p64)) - 64 * s->per2;
+}
+
+/* 2 g^k / (g + 1): 2^e times that of bucket j = k - e B, 0 <= j < B. */
 static double bucket_value(const Stats *s, int32_t k)
 {
-    double g = exp(s->lg);
-    return 2 * exp((double)k * s->lg) / (g + 1);
+    int32_t e = k / s->per2, j = k % s->per2;
+    if (j < 0) {
+        j += s->per2;
+        e--;
+    }
+    double g = exp2(1.0 / s->per2);
+    return ldexp(2 * exp2((double)j / s->per2) / (g + 1), e);
 }
 
 static int sketch_add(Stats *s, double x, uint64_t c)
 {
+    if (s->sub == NULL && sketch_map(s) != STATS_OK)
+        return STATS_ENOMEM;
     if (x == 0) {
         s->zeros += c;
         return STATS_OK;
@@ -487,34 +638,213 @@ int stats_add(Stats *s, double x)
     return STATS_OK;
 }
 
-/* Whether xs[0..k) holds a NaN or an infinity (the rare cases stats_add_many treats
-   apart), two at a time where SSE2 is. */
-static int any_nonfinite(const double *xs, size_t k)
+static int has_nan(const double *xs, size_t k)
 {
-    size_t i = 0;
-#if defined(__SSE2__)
-    const __m128d abs_mask = _mm_castsi128_pd(_mm_set1_epi64x(0x7FFFFFFFFFFFFFFFLL));
-    const __m128d top = _mm_set1_pd(DBL_MAX);
-    __m128d bad = _mm_setzero_pd();
-    for (; i + 2 <= k; i += 2) /* !(|x| <= DBL_MAX): an infinity, or a NaN (unordered) */
-        bad = _mm_or_pd(bad, _mm_cmpnle_pd(_mm_and_pd(_mm_loadu_pd(xs + i), abs_mask), top));
-    if (_mm_movemask_pd(bad) != 0)
-        return 1;
-#endif
-    for (; i < k; i++)
-        if (!(fabs(xs[i]) <= DBL_MAX))
+    for (size_t i = 0; i < k; i++)
+        if (isnan(xs[i]))
             return 1;
     return 0;
 }
 
+/* The least of xs[0..k) (k > 0) by strict comparison, the first of equal ones kept. */
+static double first_min(const double *xs, size_t k)
+{
+    double m = xs[0];
+    for (size_t i = 1; i < k; i++)
+        m = xs[i] < m ? xs[i] : m;
+    return m;
+}
+
+static double first_max(const double *xs, size_t k)
+{
+    double m = xs[0];
+    for (size_t i = 1; i < k; i++)
+        m = xs[i] > m ? xs[i] : m;
+    return m;
+}
+
+/*
+** The common case of stats_add_many, exact mode: k > 0 samples, room reserved. In one
+** pass: kept, order, extremes and the compensated sum, each with the very operations of
+** the general loop (the same bits; test_stats holds it to the textbook). Returns 0, s
+** unchanged but the room past its samples, when a sample is a NaN or an infinity: the
+** batch's own extremes catch an infinity, the sum a NaN (it stays NaN from there on).
+*/
+static int add_finite_exact(Stats *s, const double *xs, size_t k)
+{
+    double *v = s->v + s->n, prev = s->n > 0 ? v[-1] : -HUGE_VAL;
+    double sum = s->sum, comp = s->comp, x = xs[0];
+    double lo = x, hi = x; /* the batch's own extremes, from its first sample */
+    int sorted = s->sorted & (x >= prev);
+    v[0] = x;
+    prev = x;
+    neumaier_add(&sum, &comp, x);
+    size_t i = 1;
+#if defined(__SSE2__)
+    if (!s->portable && k >= 3) {
+        /* two at a time: the copy, the order against the sample before each, and the
+           extremes lane by lane (MINPD keeps its second operand when equal: which of -0
+           and +0 is the least is settled below); the sum stays one sample at a time */
+        __m128d vlo = _mm_set1_pd(x), vhi = vlo;
+        __m128d ok = _mm_castsi128_pd(_mm_set1_epi32(-1));
+        for (; i + 2 <= k; i += 2) {
+            __m128d x2 = _mm_loadu_pd(xs + i), before = _mm_loadu_pd(xs + i - 1);
+            _mm_storeu_pd(v + i, x2);
+            ok = _mm_and_pd(ok, _mm_cmpge_pd(x2, before));
+            vlo = _mm_min_pd(vlo, x2);
+            vhi = _mm_max_pd(vhi, x2);
+            neumaier_add(&sum, &comp, _mm_cvtsd_f64(x2));
+            neumaier_add(&sum, &comp, _mm_cvtsd_f64(_mm_unpackhi_pd(x2, x2)));
+        }
+        sorted &= _mm_movemask_pd(ok) == 3;
+        double l2[2], h2[2];
+        _mm_storeu_pd(l2, vlo);
+        _mm_storeu_pd(h2, vhi);
+        lo = l2[1] < l2[0] ? l2[1] : l2[0];
+        hi = h2[1] > h2[0] ? h2[1] : h2[0];
+        prev = xs[i - 1];
+    }
+#endif
+    for (; i < k; i++) {
+        x = xs[i];
+        v[i] = x;
+        sorted &= x >= prev;
+        prev = x;
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+        neumaier_add(&sum, &comp, x);
+    }
+    if (isnan(sum) || isinf(lo) || isinf(hi))
+        return 0;
+    /* equal extremes are the same bits but for -0 and +0: the first of them counts */
+    if (lo == 0)
+        lo = first_min(xs, k);
+    if (hi == 0)
+        hi = first_max(xs, k);
+    s->min = lo < s->min ? lo : s->min;
+    s->max = hi > s->max ? hi : s->max;
+    s->sum = sum;
+    s->comp = comp;
+    s->sorted = sorted;
+    s->queries = 0;
+    s->m2_known = 0;
+    s->n += k;
+    return 1;
+}
+
+/*
+** The common case of stats_add_many, sketch mode: k > 0 samples, all positive normal
+** doubles (latencies). Returns 0, s unchanged, for any other batch (the one at a time
+** loop takes it), or when memory is short. Three passes over the batch, which is in the
+** cache: its extremes and plain sum (two at a time where SSE2 is), which also tell
+** whether it qualifies and how far the buckets must reach, so that the store is grown
+** once before; the compensated sum and the buckets, one sample at a time; and the
+** squared deviations from the batch's mean, merged into the running moments.
+*/
+static int add_positive_sketch(Stats *s, const double *xs, size_t k)
+{
+    uint64_t na = s->n - s->n_pinf - s->n_ninf; /* finite samples before */
+    double c = na > 0 ? s->shift : xs[0];
+    double lo = xs[0], hi = xs[0], bsum = 0; /* bsum: of x - c */
+    size_t i = 0;
+#if defined(__SSE2__)
+    if (!s->portable && k >= 2) {
+        __m128d vlo = _mm_set1_pd(xs[0]), vhi = vlo, vs = _mm_setzero_pd(), vc = _mm_set1_pd(c);
+        for (; i + 2 <= k; i += 2) {
+            __m128d x2 = _mm_loadu_pd(xs + i);
+            vlo = _mm_min_pd(vlo, x2);
+            vhi = _mm_max_pd(vhi, x2);
+            vs = _mm_add_pd(vs, _mm_sub_pd(x2, vc));
+        }
+        double l2[2], h2[2], s2[2];
+        _mm_storeu_pd(l2, vlo);
+        _mm_storeu_pd(h2, vhi);
+        _mm_storeu_pd(s2, vs);
+        lo = l2[1] < l2[0] ? l2[1] : l2[0]; /* no zero here when it counts: the same bits */
+        hi = h2[1] > h2[0] ? h2[1] : h2[0];
+        bsum = s2[0] + s2[1];
+    }
+#endif
+    for (; i < k; i++) {
+        lo = xs[i] < lo ? xs[i] : lo;
+        hi = xs[i] > hi ? xs[i] : hi;
+        bsum += xs[i] - c;
+    }
+    /* a NaN makes the sum NaN; an infinity, a zero, a negative or a subnormal shows in
+       the extremes */
+    if (!(lo >= DBL_MIN && hi <= DBL_MAX && fabs(bsum) <= DBL_MAX))
+        return 0;
+    if (s->sub == NULL && sketch_map(s) != STATS_OK)
+        return 0;
+    int32_t klo = sketch_key(s, bits_of(lo)), khi = sketch_key(s, bits_of(hi));
+    if (store_add(&s->pos, klo, 0) != STATS_OK || store_add(&s->pos, khi, 0) != STATS_OK)
+        return 0;
+    uint64_t *count = s->pos.count;
+    const uint64_t *sub = s->sub;
+    int shift = s->sub_shift;
+    int32_t per2 = s->per2, base = 1023 * per2 + s->pos.off;
+    double sum = s->sum, comp = s->comp;
+    for (i = 0; i < k; i++) {
+        double x = xs[i];
+        neumaier_add(&sum, &comp, x);
+        uint64_t u = bits_of(x), frac = u & FRAC_MASK;
+        int32_t j = (int32_t)((sub[frac >> shift] + frac) >> FRAC_BITS);
+        count[(int32_t)(u >> FRAC_BITS) * per2 + j - base]++;
+    }
+    /* the batch's own mean and squared deviations, less c (corrected two-pass: the sum
+       of the deviations takes out what the plain sum's rounding left in the mean) */
+    double kd = (double)k, bmean = bsum / kd, dsum = 0, sq = 0;
+    i = 0;
+#if defined(__SSE2__)
+    if (!s->portable) {
+        __m128d m = _mm_set1_pd(bmean), vc = _mm_set1_pd(c), vd = _mm_setzero_pd(), vq = vd;
+        for (; i + 2 <= k; i += 2) {
+            __m128d d = _mm_sub_pd(_mm_sub_pd(_mm_loadu_pd(xs + i), vc), m);
+            vd = _mm_add_pd(vd, d);
+            vq = _mm_add_pd(vq, _mm_mul_pd(d, d));
+        }
+        double d2[2], q2[2];
+        _mm_storeu_pd(d2, vd);
+        _mm_storeu_pd(q2, vq);
+        dsum = d2[0] + d2[1];
+        sq = q2[0] + q2[1];
+    }
+#endif
+    for (; i < k; i++) {
+        double d = (xs[i] - c) - bmean;
+        dsum += d;
+        sq += d * d;
+    }
+    double bm2 = sq - dsum * dsum / kd;
+    bmean += dsum / kd;
+    /* into the running moments (Chan et al., as stats_merge) */
+    s->shift = c;
+    double d = bmean - s->mean, nt = (double)(na + k);
+    s->mean += d * kd / nt;
+    s->m2 += (bm2 > 0 ? bm2 : 0) + d * d * (double)na * kd / nt;
+    s->sum = sum;
+    s->comp = comp;
+    s->min = lo < s->min ? lo : s->min;
+    s->max = hi > s->max ? hi : s->max;
+    s->n += k;
+    return 1;
+}
+
 int stats_add_many(Stats *s, const double *xs, size_t k)
 {
-    int nonfinite = any_nonfinite(xs, k);
-    if (nonfinite)
-        for (size_t i = 0; i < k; i++)
-            if (isnan(xs[i]))
-                return STATS_ENAN; /* nothing added */
-    if (s->sketch || k == 0) {
+    if (k == 0)
+        return STATS_OK;
+    if (!s->sketch) {
+        if (reserve(s, k) != STATS_OK)
+            return has_nan(xs, k) ? STATS_ENAN : STATS_ENOMEM;
+        if (add_finite_exact(s, xs, k))
+            return STATS_OK;
+    }
+    if (s->sketch && add_positive_sketch(s, xs, k))
+        return STATS_OK;
+    if (has_nan(xs, k))
+        return STATS_ENAN; /* nothing added */
+    if (s->sketch) {
         for (size_t i = 0; i < k; i++) {
             int rc = stats_add(s, xs[i]);
             if (rc != STATS_OK)
@@ -522,48 +852,30 @@ int stats_add_many(Stats *s, const double *xs, size_t k)
         }
         return STATS_OK;
     }
-    if (reserve(s, k) != STATS_OK)
-        return STATS_ENOMEM;
+    /* exact, with infinities: the general loop */
     s->queries = 0;
     s->m2_known = 0;
     double lo = s->min, hi = s->max, sum = s->sum, comp = s->comp;
-    if (!nonfinite) {
-        /* the common case in one pass: kept, order, extremes and the compensated sum,
-           each with the very operations of the general loop below (the same bits) */
-        double *v = s->v + s->n, prev = s->n > 0 ? v[-1] : -HUGE_VAL;
-        int sorted = s->sorted;
-        for (size_t i = 0; i < k; i++) {
-            double x = xs[i];
-            v[i] = x;
-            sorted &= x >= prev;
-            prev = x;
-            lo = x < lo ? x : lo;
-            hi = x > hi ? x : hi;
-            neumaier_add(&sum, &comp, x);
+    memcpy(s->v + s->n, xs, k * sizeof *xs);
+    if (s->sorted) {
+        double prev = s->n > 0 ? s->v[s->n - 1] : -HUGE_VAL;
+        for (size_t i = 0; i < k && s->sorted; i++) {
+            s->sorted = xs[i] >= prev;
+            prev = xs[i];
         }
-        s->sorted = sorted;
-    } else {
-        memcpy(s->v + s->n, xs, k * sizeof *xs);
-        if (s->sorted) {
-            double prev = s->n > 0 ? s->v[s->n - 1] : -HUGE_VAL;
-            for (size_t i = 0; i < k && s->sorted; i++) {
-                s->sorted = xs[i] >= prev;
-                prev = xs[i];
-            }
+    }
+    for (size_t i = 0; i < k; i++) {
+        double x = xs[i];
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+        if (isinf(x)) {
+            if (x > 0)
+                s->n_pinf++;
+            else
+                s->n_ninf++;
+            continue;
         }
-        for (size_t i = 0; i < k; i++) {
-            double x = xs[i];
-            lo = x < lo ? x : lo;
-            hi = x > hi ? x : hi;
-            if (isinf(x)) {
-                if (x > 0)
-                    s->n_pinf++;
-                else
-                    s->n_ninf++;
-                continue;
-            }
-            neumaier_add(&sum, &comp, x);
-        }
+        neumaier_add(&sum, &comp, x);
     }
     s->min = lo;
     s->max = hi;
@@ -609,10 +921,16 @@ int stats_merge(Stats *dst, const Stats *src)
     dst->zeros += src->zeros;
     /* combine the moments (Chan et al.) */
     uint64_t na = dst->n - dst->n_pinf - dst->n_ninf, nb = src->n - src->n_pinf - src->n_ninf;
-    if (nb > 0) {
-        double d = src->mean - dst->mean, nt = (double)(na + nb);
+    if (nb > 0 && na == 0) {
+        dst->shift = src->shift;
+        dst->mean = src->mean;
+        dst->m2 = src->m2;
+    } else if (nb > 0) { /* the means less their own shifts: the shifts' difference first */
+        double d = (src->shift - dst->shift) + (src->mean - dst->mean), nt = (double)(na + nb);
         dst->mean += d * (double)nb / nt;
         dst->m2 += src->m2 + d * d * (double)na * (double)nb / nt;
+    }
+    if (nb > 0) {
         neumaier_add(&dst->sum, &dst->comp, src->sum);
         dst->comp += src->comp;
     }
@@ -647,6 +965,54 @@ double stats_mean(const Stats *s)
     return (s->sum + s->comp) / (double)s->n;
 }
 
+/*
+** x >= +0 into the compensated sum *sum + *comp >= +0: neumaier_add's operations, with
+** the larger magnitude found by MAXSD and the smaller by MINSD, since both are >= +0
+** (equal ones are the same bits: no -0 is ever among them). The same bits as the
+** textbook, infinities and NaN included.
+*/
+static inline void nonneg_add(double *sum, double *comp, double x)
+{
+    double s = *sum, t = s + x;
+    double big = s > x ? s : x, small = x < s ? x : s;
+    *comp += (big - t) + small;
+    *sum = t;
+}
+
+/* The compensated sum of (v[i] - mean)^2 in order; differences and squares two at a
+   time where SSE2 is (each lane as the scalar operation rounds it). */
+static double sum_sq_dev(const double *v, size_t n, double mean, int portable)
+{
+    double sum = 0, comp = 0;
+    size_t i = 0;
+#if defined(__SSE2__)
+    if (!portable) {
+        /* nonneg_add in the low lanes: MAXSD and MINSD said outright (the compiler would
+           rather branch on the one comparison both selects share) */
+        __m128d m = _mm_set1_pd(mean), vs = _mm_setzero_pd(), vc = vs;
+        for (; i + 2 <= n; i += 2) {
+            __m128d d = _mm_sub_pd(_mm_loadu_pd(v + i), m), sq = _mm_mul_pd(d, d);
+            for (int lane = 0; lane < 2; lane++) {
+                __m128d t = _mm_add_sd(vs, sq);
+                __m128d err = _mm_add_sd(_mm_sub_sd(_mm_max_sd(vs, sq), t), _mm_min_sd(sq, vs));
+                vc = _mm_add_sd(vc, err);
+                vs = t;
+                sq = _mm_unpackhi_pd(sq, sq);
+            }
+        }
+        sum = _mm_cvtsd_f64(vs);
+        comp = _mm_cvtsd_f64(vc);
+    }
+#else
+    (void)portable;
+#endif
+    for (; i < n; i++) {
+        double d = v[i] - mean;
+        nonneg_add(&sum, &comp, d * d);
+    }
+    return sum + comp;
+}
+
 double stats_variance(Stats *s, int ddof)
 {
     if (s->n_pinf || s->n_ninf || s->n <= (uint64_t)ddof)
@@ -656,12 +1022,7 @@ double stats_variance(Stats *s, int ddof)
         /* every sample is here: two passes (as numpy does) with a compensated sum, which
            keeps the digits a running update loses on large values with a small spread
            (epoch timestamps); kept until the samples change */
-        double mean = stats_mean(s), sum = 0, comp = 0;
-        for (size_t i = 0; i < s->n; i++) {
-            double d = s->v[i] - mean;
-            neumaier_add(&sum, &comp, d * d);
-        }
-        s->m2_exact = sum + comp;
+        s->m2_exact = sum_sq_dev(s->v, (size_t)s->n, stats_mean(s), s->portable);
         s->m2_known = 1;
     }
     if (!s->sketch)
@@ -944,6 +1305,15 @@ double stats_rank(Stats *s, double x)
     return 100.0 * (double)le / (double)s->n;
 }
 
+double stats_sketch_estimate(Stats *s, double x)
+{
+    if (!s->sketch || !isfinite(x) || (s->sub == NULL && sketch_map(s) != STATS_OK))
+        return NAN;
+    if (x == 0)
+        return 0;
+    return x > 0 ? bucket_value(s, bucket_of(s, x)) : -bucket_value(s, bucket_of(s, -x));
+}
+
 size_t stats_memory(const Stats *s)
 {
     return s->cap * sizeof(double) + ((size_t)s->pos.len + (size_t)s->neg.len) * sizeof(uint64_t);
@@ -978,11 +1348,13 @@ void stats_restore(Stats *s, StatsSaved *sv)
 {
     double *v = s->v;
     size_t cap = s->cap;
+    uint64_t *sub = s->sub; /* the same for the same alpha; maybe built since */
     if (s->sketch) {
         free(s->pos.count);
         free(s->neg.count);
     }
     *s = sv->s;
+    s->sub = sub;
     if (s->sketch) {
         s->pos.count = sv->pos;
         s->neg.count = sv->neg;

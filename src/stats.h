@@ -15,13 +15,19 @@
 **   what guidellm's searchsorted over the cumulative distribution picks.
 **
 ** Sketch mode (DDSketch-style): a sample x > 0 is counted in bucket
-** k = ceil(log(x) / log(g)) with g = (1 + a)/(1 - a); the bucket's value
-** 2 g^k / (g + 1) is within relative error a of every x it holds. Negative samples
-** use a mirrored store, zeros and infinities are counted apart, and min, max, count,
-** sum, mean and variance stay exact. The buckets cover the whole double range, so
-** memory is bounded (about 1454 / log(g) buckets of 8 bytes at most per sign,
-** ~580 KB for a = 1%) whatever the number of samples. A percentile is the method's
-** interpolation between the estimates of its two neighbouring ranks, clamped to
+** k = ceil(log(x) / log(g)), g = 2^(1/B) with B = floor(log 2 / log((1 + a)/(1 - a))) + 1
+** buckets per power of two, so that g < (1 + a)/(1 - a); the bucket's value 2 g^k / (g + 1)
+** is within relative error (g - 1)/(g + 1) < a of every x it holds (normal doubles; a
+** subnormal estimate is rounded to a multiple of 2^-1074). The bucket is found from the
+** double's bits: the exponent gives B buckets, a table indexed by the top mantissa bits
+** the bucket at the slice's start and the one boundary a slice can hold; no log. Negative
+** samples use a mirrored store, zeros and infinities are counted apart, and min, max,
+** count, sum and mean stay exact, the variance as a running one does (Welford's update,
+** batches merged by Chan et al.'s formula, both on the samples less the first one, so
+** that a large mean costs no digits of a small spread). The buckets cover the whole
+** double range, so memory is bounded (2098 B buckets of 8 bytes at most per sign,
+** ~590 KB for a = 1%, B = 35) whatever the number of samples. A percentile is the
+** method's interpolation between the estimates of its two neighbouring ranks, clamped to
 ** [min, max]: for samples of one sign it is within relative error a of the exact
 ** percentile.
 */
@@ -44,10 +50,12 @@ typedef struct StatsStore {
 } StatsStore;
 
 typedef struct Stats {
-    int sketch; /* 0: exact */
-    uint64_t n; /* every sample, infinities included */
+    int sketch;   /* 0: exact */
+    int portable; /* tests: the plain-C loops where SSE2 is there */
+    uint64_t n;   /* every sample, infinities included */
     uint64_t n_pinf, n_ninf;
-    double mean, m2;  /* Welford, over the finite samples */
+    double shift;     /* sketch: the first finite sample */
+    double mean, m2;  /* sketch: of x - shift over the finite samples (Welford, Chan) */
     double sum, comp; /* Neumaier-compensated sum of the finite samples */
     double min, max;
 
@@ -60,7 +68,10 @@ typedef struct Stats {
     double m2_exact;
 
     /* sketch */
-    double alpha, lg; /* relative error, log(gamma) */
+    double alpha;  /* relative error */
+    int32_t per2;  /* buckets per power of two */
+    int sub_shift; /* sub[] is indexed by a mantissa's bits above this one */
+    uint64_t *sub; /* per slice of mantissas: its first bucket and boundary (stats.c) */
     StatsStore pos, neg;
     uint64_t zeros;
 } Stats;
@@ -109,6 +120,11 @@ int stats_mann_whitney(Stats *a, Stats *b, StatsMWU *out);
 
 /* The percentage of samples <= x (0..100); NaN when empty. */
 double stats_rank(Stats *s, double x);
+
+/* A sketch's estimate of a finite sample x: its bucket's value (0 for 0), as a percentile
+   landing in that bucket reports it before clamping. NaN for an exact accumulator or when
+   memory is short. */
+double stats_sketch_estimate(Stats *s, double x);
 
 /*
 ** A saved state, to undo the additions of a failed pass: stats_save, then either

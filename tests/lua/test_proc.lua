@@ -102,6 +102,22 @@ t.test("a raising callback stops the run and leaves no child behind", function()
   t.ok(not group_alive(pid), "process group " .. pid .. " is gone")
 end)
 
+t.test("a raising callback ends a child that ignores SIGTERM: SIGKILL after kill_grace", function()
+  -- The group's leader dies on SIGTERM; its child ignores it and holds stdout open, so
+  -- the run can end only when SIGKILL comes, kill_grace (0.5 s) after the callback
+  -- raised, not when the child's sleep ends (10 s).
+  local dir = t.tmpdir()
+  local pidfile = dir .. "/pid"
+  local t0 = os.time()
+  t.raises("stop here", proc.run,
+    { "sh", "-c", "echo $$ > " .. pidfile .. "; (trap '' TERM; echo go; exec sleep 10) & wait" },
+    { stdout = function() error("stop here") end, kill_grace = 0.5 })
+  local elapsed = os.time() - t0
+  local pid = t.read(pidfile):match("%d+")
+  t.ok(elapsed < 5, "ended after " .. elapsed .. " s, not when the child's sleep ended")
+  t.ok(not group_alive(pid), "process group " .. pid .. " is gone")
+end)
+
 t.test("timeout ends the whole process group", function()
   local r = proc.run({ "sh", "-c", "sleep 30 & sleep 30 & echo started; wait" },
     { timeout = 0.5, kill_grace = 1 })

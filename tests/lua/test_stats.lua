@@ -166,6 +166,47 @@ t.test("mann_whitney: U, z and p computed by hand; ties; unknown when a side is 
   t.raises("sketch keeps no samples", stats.mann_whitney, stats.new { sketch = 0.01 }, b)
 end)
 
+t.test("a sketch fed by scan's number lane: every percentile within 1% of python's sorted list", function()
+  -- Expected: python3's stdlib on the same file, statistics.quantiles(xs, n=1000,
+  -- method="inclusive"), which is numpy's linear rule on the sorted list; min and max for
+  -- p0 and p100. The samples: latencies over e^-4 .. e^4 times 14 ms and epoch seconds (a
+  -- large mean), written with 17 digits; scan hands them to the sketch in batches.
+  local proc, scan = require "llmd.proc", require "llmd.scan"
+  local py = proc.which("python3") or "/usr/bin/python3"
+  local path = t.tmpdir() .. "/xs.json"
+  local lat, epoch, x = {}, {}, 7
+  for i = 1, 40000 do
+    x = (x * 1103515245 + 12345) % 2147483648
+    lat[i] = ("%.17g"):format(0.014 * math.exp((x / 2147483648) * 8 - 4))
+    epoch[i] = ("%.17g"):format(1.7e9 + (x / 2147483648) * 3600)
+  end
+  t.write(path, ('{"lat": [%s], "epoch": [%s]}'):format(table.concat(lat, ","), table.concat(epoch, ",")))
+  local sk = { lat = stats.new { sketch = 0.01 }, epoch = stats.new { sketch = 0.01 } }
+  scan.json(path, { { "$.lat[*]", sk.lat }, { "$.epoch[*]", sk.epoch } })
+  local script = [[
+import json, statistics, sys
+doc = json.load(open(sys.argv[1]))
+for key in ("lat", "epoch"):
+    xs = doc[key]
+    print(key, " ".join(repr(v) for v in [min(xs)] + statistics.quantiles(xs, n=1000, method="inclusive") + [max(xs)]))
+]]
+  local r = proc.run { py, "-c", script, path }
+  t.eq(r.code, 0, r.stderr)
+  local checked = 0
+  for key, list in r.stdout:gmatch("(%a+) ([^\n]+)") do
+    local i = 0
+    for v in list:gmatch("%S+") do
+      local want, p = tonumber(v), i / 10 -- p0, p0.1, ..., p99.9, p100
+      local got = sk[key]:percentile(p)
+      t.ok(math.abs(got - want) <= 0.01 * want * (1 + 1e-9), ("%s p%g: %.17g vs %.17g"):format(key, p, got, want))
+      i, checked = i + 1, checked + 1
+    end
+    t.eq(i, 1001)
+  end
+  t.eq(checked, 2002)
+  t.eq(sk.lat:count(), 40000)
+end)
+
 -- dump and load (a child process hands its accumulators to its parent): the loaded
 -- accumulator is the same state, so every answer has the same bits as the original's.
 -- The reference is the original accumulator itself, queried the same way; the samples
@@ -207,6 +248,7 @@ t.test("dump and load keep an accumulator's whole state", function()
       b:add(1.0)
       a:add(1.0)
       t.eq(("%a"):format(b:mean()), ("%a"):format(a:mean()))
+      t.eq(("%a"):format(b:percentile(50)), ("%a"):format(a:percentile(50))) -- a sketch's table
       if not opts.sketch then
         -- the same samples on both sides: U is n1 n2 / 2 exactly, p = 1
         local r = stats.mann_whitney(a, b)

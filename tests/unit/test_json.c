@@ -391,6 +391,154 @@ static void dup_record(DupGen *g, int d, const unsigned lay[4][12], const unsign
     dup_put(g, "}");
 }
 
+/* "d.ddde[+-]X" (printf's %e) as a plain decimal into out ("ddd.ddd", "0.000ddd" or
+   "ddd000"), written by hand from its digits and exponent. */
+static void plain_from_e(const char *e, char *out)
+{
+    char digits[64];
+    size_t nd = 0, o = 0;
+    if (*e == '-')
+        out[o++] = *e++;
+    for (; *e != 'e' && *e != 'E'; e++)
+        if (*e != '.')
+            digits[nd++] = *e;
+    long x = strtol(e + 1, NULL, 10); /* the first digit's weight is 10^x */
+    if (x < 0) {
+        out[o++] = '0';
+        out[o++] = '.';
+        for (long z = 0; z < -x - 1; z++)
+            out[o++] = '0';
+        memcpy(out + o, digits, nd);
+        o += nd;
+    } else {
+        for (size_t d = 0; d < nd || d <= (size_t)x; d++) {
+            if (d == (size_t)x + 1)
+                out[o++] = '.';
+            out[o++] = d < nd ? digits[d] : '0';
+        }
+    }
+    out[o] = '\0';
+}
+
+/* m 10^-k as a plain decimal into out, by hand: m's digits with a point k from the end. */
+static void plain_from_int(uint64_t m, int k, char *out)
+{
+    char digits[32];
+    int nd = sprintf(digits, "%llu", (unsigned long long)m), o = 0;
+    if (k >= nd) {
+        out[o++] = '0';
+        out[o++] = '.';
+        for (int z = 0; z < k - nd; z++)
+            out[o++] = '0';
+        o += sprintf(out + o, "%s", digits);
+    } else {
+        memcpy(out, digits, (size_t)(nd - k));
+        o = nd - k;
+        if (k > 0)
+            o += sprintf(out + o, ".%s", digits + nd - k);
+    }
+    out[o] = '\0';
+}
+
+/* 1 when json_number_in reads t with 64 bytes readable (the lane's reach) as strtod does;
+   else prints it (the first few times: *bad counts). */
+static int lane_agrees(const char *t, long *bad)
+{
+    char buf[64];
+    size_t n = strlen(t);
+    memset(buf, ',', sizeof buf);
+    memcpy(buf, t, n);
+    double want = strtod(t, NULL), got = -1;
+    if (json_number_in(buf, n, sizeof buf, &got) == 1 && memcmp(&got, &want, sizeof got) == 0)
+        return 1;
+    if ((*bad)++ < 5)
+        fprintf(stderr, "  %s: json_number_in(%s) = %a, strtod %a\n", json_simd(NULL), t, got,
+                want);
+    return 0;
+}
+
+/*
+** A random JSON number into out (NUL-terminated), returning its length: ilen integer
+** digits (the first 1..9, or any digit when ilen is 1), a point and flen fraction digits
+** when flen > 0, the first z of them zeros; '-' first when neg; with ex, an exponent
+** ("e-7", "E+12", "e0"...) after.
+*/
+static size_t decimal_text(uint64_t *rs, char *out, unsigned ilen, unsigned flen, unsigned z,
+                           int neg, int ex)
+{
+    size_t n = 0;
+    if (neg)
+        out[n++] = '-';
+    for (unsigned d = 0; d < ilen; d++)
+        out[n++] = (char)('0' + (d == 0 && ilen > 1 ? 1 + test_rnd(rs, 9) : test_rnd(rs, 10)));
+    if (flen > 0) {
+        out[n++] = '.';
+        for (unsigned d = 0; d < flen; d++)
+            out[n++] = (char)('0' + (d < z ? 0 : test_rnd(rs, 10)));
+    }
+    if (ex) {
+        static const char *const form[] = {"e", "E", "e-", "E+", "e+", "E-"};
+        n += (size_t)sprintf(out + n, "%s%u", form[test_rnd(rs, 6)], test_rnd(rs, 40));
+    }
+    out[n] = '\0';
+    return n;
+}
+
+/* The double json_next_numbers and json_num give for number text t: strtod's, but +0 for
+   an integer zero (json_num reads "-0" as the integer 0). */
+static double lane_value(const char *t)
+{
+    double d = strtod(t, NULL);
+    return d == 0 && strpbrk(t, ".eE") == NULL ? 0.0 : d;
+}
+
+/*
+** Reads the array of numbers doc[0..len) with json_next and json_next_numbers (max at a
+** time), whole (step 0) or through windows that end 1..step bytes further each time,
+** each copied into a heap buffer of exactly its size (ASan sees any read past a
+** window). Stores the numbers into got (at most cap) and returns how many, or -1 when
+** the document does not end cleanly.
+*/
+static long numbers_through_windows(const char *doc, size_t len, size_t step, size_t max,
+                                    uint64_t *rs, double *got, size_t cap)
+{
+    JsonParser p;
+    json_parser_init(&p);
+    size_t consumed = 0, end = 0, k = 0;
+    char *win = NULL;
+    long result = -1;
+    for (;;) {
+        end = step == 0 ? len : end + 1 + test_rnd(rs, (unsigned)step);
+        if (end > len)
+            end = len;
+        free(win);
+        win = malloc(end - consumed + 1);
+        memcpy(win, doc + consumed, end - consumed);
+        p.base = consumed;
+        json_feed(&p, win, end - consumed, end == len);
+        JsonTok t;
+        while ((t = json_next(&p)) > JSON_END) {
+            if (t != JSON_NUMBER)
+                continue;
+            int64_t iv;
+            double dv;
+            if (k < cap)
+                got[k++] = json_num(&p, &iv, &dv) ? (double)iv : dv;
+            size_t m;
+            while (k + max <= cap && (m = json_next_numbers(&p, got + k, max)) > 0)
+                k += m;
+        }
+        if (t == JSON_END)
+            result = (long)k;
+        if (t == JSON_END || t == JSON_ERROR)
+            break;
+        consumed += p.pos;
+    }
+    free(win);
+    json_parser_free(&p);
+    return result;
+}
+
 int main(void)
 {
     JsonParser p;
@@ -600,6 +748,228 @@ int main(void)
         }
         CHECK(bad == 0);
         CHECK(cases > 3900000);
+    }
+
+    TEST("plain decimals of every length, anywhere in a buffer: json_number_in equals strtod "
+         "(SIMD lane and plain C)")
+    {
+        /* The reference is glibc's strtod on the same text. 1..21 integer digits, 0..21
+           fraction digits, signs, "0.000ddd" (leading zeros that count towards no
+           limit), exponents; each at every offset of a heap buffer of exactly CAP bytes
+           (ASan sees a read past it), so that both the lane (48 bytes readable from the
+           number) and the loop read it, followed by bytes that end it or would go on
+           with it (not part of s[0..n), which json_number_in must not take). */
+        enum { CAP = 72 };
+        static const char after[] = ",] \n}.eE-5+";
+        const char *best = json_simd(NULL);
+        uint64_t rs = 0x2545F4914F6CDD1DULL;
+        long bad = 0, cases = 0, lane = 0;
+        char text[96];
+        for (int mode = 0; mode < 2; mode++) {
+            CHECK(json_simd(mode == 0 ? best : "portable") != NULL);
+            for (unsigned ilen = 1; ilen <= 21; ilen++)
+                for (unsigned flen = 0; flen <= 21; flen++)
+                    for (unsigned variant = 0; variant < 4; variant++) {
+                        /* 0 plain, 1 negative, 2 zero integer part and leading zeros after the
+                           point (all zeros: "0.000", "-0.00"), 3 an exponent */
+                        unsigned il = variant == 2 ? 1 : ilen;
+                        if (variant == 2 && ilen > 1)
+                            continue;
+                        unsigned z = variant == 2 ? test_rnd(&rs, flen + 1) : 0;
+                        int neg = variant == 1 || (variant >= 2 && test_rnd(&rs, 2));
+                        for (size_t off = 0;; off++) {
+                            size_t len = decimal_text(&rs, text, il, flen, z, neg, variant == 3);
+                            if (variant == 2 && il == 1)
+                                text[neg] = '0';
+                            if (off + len > CAP)
+                                break;
+                            char *buf = malloc(CAP);
+                            for (size_t j = 0; j < CAP; j++)
+                                buf[j] = "0123456789.,- e"[test_rnd(&rs, 15)];
+                            memcpy(buf + off, text, len);
+                            if (off + len < CAP)
+                                buf[off + len] = after[test_rnd(&rs, sizeof after - 1)];
+                            double want = strtod(text, NULL), got = -1;
+                            int ok = json_number_in(buf + off, len, CAP - off, &got);
+                            cases++;
+                            lane += CAP - off >= 48;
+                            if ((!ok || memcmp(&got, &want, sizeof got) != 0) && bad++ < 5)
+                                fprintf(stderr,
+                                        "  %s: json_number_in(%s) at %zu = %d %a, strtod %a\n",
+                                        json_simd(NULL), text, off, ok, got, want);
+                            free(buf);
+                        }
+                    }
+        }
+        CHECK(bad == 0 && cases > 130000 && lane > 60000);
+        CHECK(json_simd(best) != NULL);
+    }
+
+    TEST("the decimal lane equals strtod on near-halfway and exactly halfway decimals")
+    {
+        /* As the json_strtod test above, written as plain decimals (which the lane
+           reads): odd integers above 2^53 (halfway between two doubles) scaled by 10^-k;
+           exact ties (2^53 + odd) 5^k 10^-k = (2^53 + odd) / 2^k; and random doubles and
+           the midpoints between neighbours (exact in x87 long double) with 15 to 19
+           digits, from 1e-4 to 1e19. With the SIMD lane and in plain C. */
+        const char *best = json_simd(NULL);
+        uint64_t state = 0xD1B54A32D192ED03ULL;
+        long bad = 0, cases = 0;
+        char e[64], t[64];
+        for (int mode = 0; mode < 2; mode++) {
+            CHECK(json_simd(mode == 0 ? best : "portable") != NULL);
+            for (uint64_t m = (1ULL << 53) - 50; m < (1ULL << 53) + 2000; m++)
+                for (int k = 0; k <= 19; k += 1 + (int)(m % 3)) {
+                    plain_from_int(m, k, t);
+                    cases += lane_agrees(t, &bad);
+                }
+            for (uint64_t odd = 1; odd < 4000; odd += 2) {
+                uint64_t m = (1ULL << 53) + odd;
+                for (int k = 0; k <= 4; k++, m *= 5) {
+                    plain_from_int(m, k, t);
+                    cases += lane_agrees(t, &bad);
+                }
+            }
+            for (int k = 0; k < 300000; k++) {
+                state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+                /* 2^-14 .. 2^63: the exponent field 1009 .. 1086 */
+                uint64_t bitsv = (state & 0x000FFFFFFFFFFFFFULL) | (1009 + state % 78) << 52;
+                double d;
+                memcpy(&d, &bitsv, sizeof d);
+                int digits = 15 + (int)((state >> 60) % 5);
+                if (k % 2) {
+                    snprintf(e, sizeof e, "%.*e", digits - 1, d);
+                } else {
+                    long double mid = ((long double)d + (long double)nextafter(d, HUGE_VAL)) / 2;
+                    snprintf(e, sizeof e, "%.*Le", digits - 1, mid);
+                }
+                plain_from_e(e, t);
+                cases += lane_agrees(t, &bad);
+            }
+        }
+        CHECK(bad == 0 && cases > 600000);
+        CHECK(json_simd(best) != NULL);
+    }
+
+    TEST("json_number_in: the lane refuses what the grammar refuses, and takes s[0..n) only")
+    {
+        /* in a buffer with 48 bytes readable, where the lane reads */
+        static const char *const bad_text[] = {"01.5",
+                                               "00.5",
+                                               "1.",
+                                               ".5",
+                                               "-.5",
+                                               "-",
+                                               "--1",
+                                               "1.e5",
+                                               "+1.5",
+                                               "0x1",
+                                               "-01",
+                                               "1.5e",
+                                               "1.5e+",
+                                               "0.5.5",
+                                               "1,5",
+                                               "- 1.5",
+                                               "01.234567890123456",
+                                               "-00.12345678901234567",
+                                               "012345678901234567",
+                                               "1234567890123456.",
+                                               ".1234567890123456789"};
+        /* text, n, and the value of text[0..n) by hand */
+        static const struct {
+            const char *text;
+            size_t n;
+            double want;
+        } prefix[] = {
+            {"12.5",                2,  12.0          },
+            {"1.25e3",              4,  1.25          },
+            {"0.10576083642505457", 5,  0.105         },
+            {"-3.75,1",             5,  -3.75         },
+            {"1771234500.0014184",  14, 1771234500.001}
+        };
+        const char *best = json_simd(NULL);
+        for (int mode = 0; mode < 2; mode++) {
+            CHECK(json_simd(mode == 0 ? best : "portable") != NULL);
+            char buf[64];
+            for (size_t k = 0; k < sizeof bad_text / sizeof bad_text[0]; k++) {
+                memset(buf, ',', sizeof buf);
+                memcpy(buf, bad_text[k], strlen(bad_text[k]));
+                double d = 42;
+                CHECK(json_number_in(buf, strlen(bad_text[k]), sizeof buf, &d) == 0 && d == 42);
+            }
+            for (size_t k = 0; k < sizeof prefix / sizeof prefix[0]; k++) {
+                memset(buf, ',', sizeof buf);
+                memcpy(buf, prefix[k].text, strlen(prefix[k].text));
+                double d = 42;
+                CHECK(json_number_in(buf, prefix[k].n, sizeof buf, &d) == 1 && d == prefix[k].want);
+            }
+        }
+        CHECK(json_simd(best) != NULL);
+    }
+
+    TEST("arrays of numbers through json_next_numbers, whole and in windows: each equals strtod")
+    {
+        /* Random numbers of every shape (as above) in an array, separated by ", ", ",",
+           ",\n    " or " , "; read whole and through windows of 1..9 and 1..300 bytes
+           (numbers cut by a window's end), in batches of 1, 7 and 256, with the SIMD
+           lane and in plain C. Each value must equal strtod on its text (json_num's
+           integer zero is +0). */
+        enum { COUNT = 4000 };
+        static const char *const sep[] = {", ", ",", ",\n    ", " , "};
+        char *doc = malloc(COUNT * 64 + 16);
+        double *want = malloc(COUNT * sizeof *want), *got = malloc(COUNT * sizeof *got);
+        uint64_t rs = 0x9E3779B97F4A7C15ULL;
+        size_t len = 0;
+        doc[len++] = '[';
+        for (unsigned k = 0; k < COUNT; k++) {
+            char text[96];
+            unsigned kind = test_rnd(&rs, 8), ilen = 1 + test_rnd(&rs, 21),
+                     flen = test_rnd(&rs, 22);
+            if (kind < 4) { /* the common shapes: "0.0ddd" and "ddd.ddd", 17 digits */
+                ilen = kind < 2 ? 1 : 1 + test_rnd(&rs, 10);
+                flen = kind < 2 ? 16 + test_rnd(&rs, 4) : 17 - ilen + test_rnd(&rs, 2);
+            }
+            if (kind == 4) /* "0.000ddd", "0.000" */
+                ilen = 1;
+            unsigned z = kind < 2 ? test_rnd(&rs, 4) : kind == 4 ? test_rnd(&rs, flen + 1) : 0;
+            size_t n = decimal_text(&rs, text, ilen, flen, z, test_rnd(&rs, 6) == 0, kind == 7);
+            if (kind < 2 || kind == 4)
+                text[text[0] == '-'] = '0';
+            want[k] = lane_value(text);
+            if (k > 0)
+                len += (size_t)sprintf(doc + len, "%s",
+                                       sep[test_rnd(&rs, 8) < 5 ? 0 : test_rnd(&rs, 4)]);
+            memcpy(doc + len, text, n);
+            len += n;
+        }
+        doc[len++] = ']';
+        const char *best = json_simd(NULL);
+        static const size_t steps[] = {0, 9, 300}, maxes[] = {1, 7, 256};
+        int bad_runs = 0;
+        for (int mode = 0; mode < 2; mode++) {
+            CHECK(json_simd(mode == 0 ? best : "portable") != NULL);
+            for (size_t s = 0; s < 3; s++)
+                for (size_t mx = 0; mx < 3; mx++) {
+                    memset(got, 0, COUNT * sizeof *got);
+                    long k =
+                        numbers_through_windows(doc, len, steps[s], maxes[mx], &rs, got, COUNT);
+                    size_t wrong = 0;
+                    for (size_t j = 0; j < COUNT && k == COUNT; j++)
+                        if (memcmp(&got[j], &want[j], sizeof got[j]) != 0 && wrong++ == 0)
+                            fprintf(stderr, "  %s step %zu max %zu: number %zu = %a, want %a\n",
+                                    json_simd(NULL), steps[s], maxes[mx], j, got[j], want[j]);
+                    if (k != COUNT || wrong != 0) {
+                        fprintf(stderr, "  %s step %zu max %zu: %ld numbers, %zu wrong\n",
+                                json_simd(NULL), steps[s], maxes[mx], k, wrong);
+                        bad_runs++;
+                    }
+                }
+        }
+        CHECK(bad_runs == 0);
+        CHECK(json_simd(best) != NULL);
+        free(doc);
+        free(want);
+        free(got);
     }
 
     TEST("escape-dense strings: each block scanner (SSE2, AVX2, AVX-512) agrees with a naive "

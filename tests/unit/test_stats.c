@@ -4,6 +4,7 @@
 ** in software quad precision). Random data of many sizes, with duplicates, infinities and single
 ** samples; the sketch's relative-error bound on skewed and heavy-tailed data.
 */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -162,6 +163,54 @@ int main(void)
         CHECK(bad == 0);
     }
 
+    TEST("the first query of a large sample (histogram) equals the reference, any sign")
+    {
+        /* The reference: qsort of a copy and numpy's rule written out above. Samples:
+           latencies (all > 0: the bins read from the bits alone), zeros of both signs where
+           the least or the greatest sample is a zero (the first zero seen is the extreme,
+           the other sign lies beyond it: it must land in a bin all the same), and up to
+           200 percentiles at once (more wanted bins than the histogram marks: selection). */
+        static double many_ps[200];
+        for (int i = 0; i < 200; i++)
+            many_ps[i] = i * 0.5;
+        int bad = 0;
+        for (int kind = 0; kind < 4; kind++) {
+            size_t n = 5000 + (size_t)kind * 7919;
+            double *x = malloc(n * sizeof *x), *ref = malloc(n * sizeof *ref);
+            for (size_t i = 0; i < n; i++) {
+                double u = uniform();
+                if (kind == 0 || kind == 3) /* latencies, log-spread */
+                    x[i] = 0.014 * exp(4 * u - 2);
+                else if (kind == 1) /* the least sample is +0 (first), -0 after it */
+                    x[i] = i == 1 ? 0.0 : i % 50 == 7 ? -0.0 : i % 50 == 9 ? 0.0 : 1 + u;
+                else /* the greatest sample is -0 (first), +0 after it */
+                    x[i] = i == 1 ? -0.0 : i % 50 == 7 ? 0.0 : i % 50 == 9 ? -0.0 : -1 - u;
+            }
+            memcpy(ref, x, n * sizeof *x);
+            qsort(ref, n, sizeof *ref, cmp_double);
+            int k = kind == 3 ? 200 : 15;
+            const double *qs = kind == 3 ? many_ps : ps;
+            for (int method = 0; method < 2; method++) {
+                Stats s;
+                stats_init(&s, 0);
+                CHECK(stats_add_many(&s, x, n) == STATS_OK && !s.sorted);
+                double out[200];
+                stats_percentiles(&s, qs, out, k, method);
+                for (int i = 0; i < k; i++) {
+                    double want = method == STATS_LINEAR ? ref_linear(ref, n, qs[i])
+                                                         : ref_nearest(ref, n, qs[i]);
+                    if (!(out[i] == want) && bad++ < 5)
+                        fprintf(stderr, "  kind %d method %d p=%g: %.17g want %.17g\n", kind,
+                                method, qs[i], out[i], want);
+                }
+                stats_free(&s);
+            }
+            free(x);
+            free(ref);
+        }
+        CHECK(bad == 0);
+    }
+
     TEST("count, sum, mean, variance, min, max against two-pass quad-precision sums")
     {
         for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
@@ -194,10 +243,12 @@ int main(void)
 
     TEST("add_many equals adding one at a time; with a NaN among them it adds none")
     {
-        for (int sketch = 0; sketch <= 1; sketch++) {
+        for (int mode = 0; mode < 4; mode++) { /* exact, sketch; SSE2 or plain C */
+            int sketch = mode & 1;
             Stats one, many;
             stats_init(&one, sketch ? 0.01 : 0);
             stats_init(&many, sketch ? 0.01 : 0);
+            many.portable = mode >= 2;
             double batch[300];
             int bad = 0;
             for (int round = 0; round < 200; round++) {
@@ -249,9 +300,10 @@ int main(void)
            stats.c. Streams: magnitudes far apart and both signs (each branch taken),
            signed zeros as the extremes, and ascending runs. */
         int bad = 0;
-        for (int kind = 0; kind < 3; kind++) {
+        for (int kind = 0; kind < 6; kind++) {
             Stats s;
             stats_init(&s, 0);
+            s.portable = kind >= 3; /* each stream through the SSE2 lane and the plain C one */
             double sum = 0, comp = 0, lo = HUGE_VAL, hi = -HUGE_VAL, prev = -HUGE_VAL;
             int sorted = 1;
             size_t n = 0;
@@ -261,14 +313,14 @@ int main(void)
                 for (size_t i = 0; i < k; i++) {
                     uint64_t r = next_u64() % 8;
                     double zero = next_u64() & 1 ? 0.0 : -0.0;
-                    if (kind == 0) /* |x| above and below |sum|, subnormals */
+                    if (kind % 3 == 0) /* |x| above and below |sum|, subnormals */
                         batch[i] = r == 0   ? zero
                                    : r == 1 ? ldexp(uniform() - 0.5, (int)(next_u64() % 200) - 100)
                                    : r == 2 ? 4.9e-324 * (double)(next_u64() % 5)
                                    : r < 5  ? (next_u64() & 1 ? -1 : 1) *
                                                  ldexp(1 + uniform(), (int)(next_u64() % 60))
                                            : (uniform() - 0.5) * 1e6;
-                    else if (kind == 1) /* zeros of both signs and positives: min is a zero */
+                    else if (kind % 3 == 1) /* zeros of both signs and positives: min is a zero */
                         batch[i] = r < 4 ? zero : uniform() * 10;
                     else /* ascending, with a step down now and then */
                         batch[i] = (double)n + (double)i * 0.25 - (r == 0 && round % 7 == 6);
@@ -299,11 +351,66 @@ int main(void)
                         fprintf(stderr, "  stream %d, batch %d: differs from the reference\n", kind,
                                 round);
                 }
-                if (kind == 2 && round == 5) /* still sorted before the first step down */
+                if (kind % 3 == 2 && round == 5) /* still sorted before the first step down */
                     CHECK(s.sorted == 1);
             }
-            if (kind == 1) /* the extremes here are signed zeros: both kinds were seen */
+            if (kind % 3 == 1) /* the extremes here are signed zeros: both kinds were seen */
                 CHECK(lo == 0 && s.min == 0);
+            stats_free(&s);
+        }
+        CHECK(bad == 0);
+        /* by hand: the first of equal extremes stays, whichever lane of two it is in */
+        for (int portable = 0; portable <= 1; portable++) {
+            static const double zs[][6] = {
+                {1,  -0.0, 0.0,  0.0,  0.0,  0.0 },
+                {1,  0.0,  -0.0, -0.0, -0.0, -0.0},
+                {-1, 0.0,  -0.0, -0.0, -0.0, -0.0},
+                {-1, -0.0, 0.0,  0.0,  0.0,  0.0 }
+            };
+            for (int z = 0; z < 4; z++) {
+                Stats s;
+                stats_init(&s, 0);
+                s.portable = portable;
+                CHECK(stats_add_many(&s, zs[z], 6) == STATS_OK);
+                if (z < 2) /* the least is a zero: -0 first, then +0 first */
+                    CHECK(s.min == 0 && !signbit(s.min) == (z == 1));
+                else /* the greatest is a zero: +0 first, then -0 first */
+                    CHECK(s.max == 0 && !signbit(s.max) == (z == 2));
+                stats_free(&s);
+            }
+        }
+    }
+
+    TEST("the exact variance's pass is the textbook two-pass sum, bit for bit")
+    {
+        /* the reference: the squared deviations from the accumulator's mean, summed in
+           order with Neumaier's two branches as published (written here, not taken from
+           stats.c); through the SSE2 lane and the plain C one, odd and even counts */
+        int bad = 0;
+        for (int kind = 0; kind < 8; kind++) {
+            Stats s;
+            stats_init(&s, 0);
+            s.portable = kind >= 4;
+            size_t n = 1001 + (size_t)(kind & 1) * 3000;
+            for (size_t i = 0; i < n; i++) {
+                double u = uniform();
+                double x = kind % 4 < 2    ? 1.7e9 + u * 1e-3 /* epoch seconds */
+                           : kind % 4 == 2 ? (u - 0.5) * ldexp(1, (int)(next_u64() % 80) - 40)
+                                           : (i % 3 == 0 ? 0.0 : 0.014 * exp(6 * u - 3));
+                stats_add(&s, x);
+            }
+            double mean = stats_mean(&s), sum = 0, comp = 0;
+            for (size_t i = 0; i < n; i++) {
+                double d = s.v[i] - mean, x = d * d, t = sum + x;
+                if (fabs(sum) >= fabs(x))
+                    comp += (sum - t) + x;
+                else
+                    comp += (x - t) + sum;
+                sum = t;
+            }
+            double want = (sum + comp) / (double)n, got = stats_variance(&s, 0);
+            if (memcmp(&got, &want, sizeof got) != 0 && bad++ < 5)
+                fprintf(stderr, "  kind %d: %.17g want %.17g\n", kind, got, want);
             stats_free(&s);
         }
         CHECK(bad == 0);
@@ -416,12 +523,176 @@ int main(void)
                 }
                 CHECK(sk.n == ex.n && stats_min(&sk) == stats_min(&ex));
                 CHECK(near_rel(stats_mean(&sk), stats_mean(&ex)) < 1e-12);
-                /* at most ~1454 / log(gamma) buckets per sign, whatever the count */
-                double bound = 2 * (1454 / log((1 + alphas[ai]) / (1 - alphas[ai])) + 64) * 8;
+                /* at most 2098 B buckets per sign (the double range: 2^-1074 .. 2^1024),
+                   B = floor(log 2 / log gamma) + 1 a power of two, whatever the count */
+                double per2 = floor(log(2) / log((1 + alphas[ai]) / (1 - alphas[ai]))) + 1;
+                double bound = 2 * (2098 * per2 + 64) * 8;
                 CHECK((double)stats_memory(&sk) < bound);
                 stats_free(&sk);
                 stats_free(&ex);
             }
+        }
+        CHECK(bad == 0);
+    }
+
+    TEST("sketch: each sample's estimate within the relative error, anywhere in the range")
+    {
+        /* The bound is the sketch's contract (stats.h): |estimate - x| <= a |x| for a
+           normal x; a subnormal estimate is also rounded to a multiple of 2^-1074. Probed:
+           random doubles over every exponent, the boundaries 2^(i/B) themselves and one
+           ulp either side, powers of two and their neighbours, the range's ends. Also
+           estimates never decrease as x grows (buckets in order). */
+        static const double alphas[] = {1e-4, 0.001, 0.01, 0.0123, 0.05, 0.3, 0.5};
+        int bad = 0;
+        for (int ai = 0; ai < 7; ai++) {
+            double a = alphas[ai];
+            Stats s;
+            stats_init(&s, a);
+            double y = log(2) / log((1 + a) / (1 - a));
+            int per2 = (int)floor(y) + 1; /* at least this many buckets per power of 2 */
+            for (int t = 0; t < 60000; t++) {
+                double x;
+                uint64_t r = next_u64();
+                if (t < 20000) { /* any positive finite double */
+                    uint64_t u = r & 0x7FFFFFFFFFFFFFFFULL;
+                    memcpy(&x, &u, sizeof x);
+                    if (!isfinite(x) || x == 0)
+                        continue;
+                } else if (t < 40000) { /* near a boundary 2^(i/per2), times 2^e */
+                    x = ldexp(exp2((double)(r % (uint64_t)per2) / per2),
+                              (int)((r >> 20) % 2000) - 1000);
+                    x = (r >> 40) % 3 == 0   ? nextafter(x, 0)
+                        : (r >> 40) % 3 == 1 ? x
+                                             : nextafter(x, 3);
+                } else { /* powers of two, their neighbours, the ends */
+                    int e = (int)(r % 2100) - 1074;
+                    x = ldexp(1, e);
+                    x = (r >> 30) % 3 == 0   ? nextafter(x, 0)
+                        : (r >> 30) % 3 == 1 ? x
+                                             : nextafter(x, HUGE_VAL);
+                    if (t == 40000)
+                        x = DBL_MAX;
+                    if (t == 40001)
+                        x = DBL_MIN;
+                    if (t == 40002)
+                        x = 4.9406564584124654e-324;
+                    if (!isfinite(x) || x == 0)
+                        continue;
+                }
+                double est = stats_sketch_estimate(&s, x), neg = stats_sketch_estimate(&s, -x);
+                double slack = x < DBL_MIN ? ldexp(1, -1075) : 0;
+                if (!(fabs(est - x) <= a * x + slack) || neg != -est) {
+                    if (bad++ < 5)
+                        fprintf(stderr, "  a=%g x=%.17g: estimate %.17g\n", a, x, est);
+                }
+                double up = nextafter(x, HUGE_VAL);
+                if (isfinite(up) && stats_sketch_estimate(&s, up) < est && bad++ < 5)
+                    fprintf(stderr, "  a=%g x=%.17g: the next double's estimate is below\n", a, x);
+            }
+            CHECK(stats_sketch_estimate(&s, 0) == 0);
+            stats_free(&s);
+        }
+        CHECK(bad == 0);
+        Stats ex;
+        stats_init(&ex, 0);
+        CHECK(isnan(stats_sketch_estimate(&ex, 1))); /* an exact accumulator has none */
+        stats_free(&ex);
+    }
+
+    TEST("sketch from batches (the positive lane) and one at a time: percentiles within a")
+    {
+        /* against the exact percentiles of a sorted copy (qsort and numpy's rule written out
+           above, not the exact accumulator); latencies in batches of 1..300 with, now and
+           then, a batch the lane refuses (a zero, a negative, a subnormal, an infinity), and
+           the same samples added one at a time: the same buckets, so the same percentiles */
+        static const double alphas[] = {0.01, 0.001, 0.05};
+        int bad = 0;
+        for (int ai = 0; ai < 3; ai++) {
+            for (int portable = 0; portable <= 1; portable++) {
+                size_t n = 0, cap = 200000;
+                double *x = malloc(cap * sizeof *x), batch[300];
+                Stats sk, one;
+                stats_init(&sk, alphas[ai]);
+                stats_init(&one, alphas[ai]);
+                sk.portable = portable;
+                while (n + 300 < cap) {
+                    size_t k = 1 + (size_t)(next_u64() % 300);
+                    for (size_t i = 0; i < k; i++) {
+                        double u = uniform();
+                        batch[i] = 0.014 * exp(8 * u - 4);
+                    }
+                    uint64_t odd = next_u64() % 40;
+                    if (odd < 4)
+                        batch[next_u64() % k] = odd == 0   ? 0.0
+                                                : odd == 1 ? -0.5
+                                                : odd == 2 ? 1e-310
+                                                           : HUGE_VAL;
+                    CHECK(stats_add_many(&sk, batch, k) == STATS_OK);
+                    for (size_t i = 0; i < k; i++)
+                        stats_add(&one, batch[i]);
+                    memcpy(x + n, batch, k * sizeof *x);
+                    n += k;
+                }
+                qsort(x, n, sizeof *x, cmp_double);
+                for (double p = 0; p <= 100; p += 0.25) {
+                    for (int method = 0; method < 2; method++) {
+                        double want = method ? ref_nearest(x, n, p) : ref_linear(x, n, p);
+                        double got = stats_percentile(&sk, p, method);
+                        /* an infinity's neighbour ranks interpolate to it, exactly */
+                        int ok = isinf(want) ? got == want
+                                             : near_rel(got, want) <= alphas[ai] * (1 + 1e-9);
+                        if ((!ok || !same(got, stats_percentile(&one, p, method))) && bad++ < 5)
+                            fprintf(stderr, "  a=%g p=%g m=%d: %.17g want %.17g\n", alphas[ai], p,
+                                    method, got, want);
+                    }
+                }
+                CHECK(sk.n == n && one.n == n && same(sk.min, x[0]) && same(sk.max, x[n - 1]));
+                CHECK(memcmp(&sk.sum, &one.sum, sizeof sk.sum) == 0);
+                stats_free(&sk);
+                stats_free(&one);
+                free(x);
+            }
+        }
+        CHECK(bad == 0);
+    }
+
+    TEST("sketch variance: batches merged (Chan) within 1e-12 of quad precision, hard cases")
+    {
+        /* the reference: two passes in software quad precision over a copy; epoch seconds
+           with a millisecond spread (a large mean, a small spread), latencies, and both
+           with batches of random sizes, single adds between */
+        int bad = 0;
+        for (int kind = 0; kind < 2; kind++) {
+            size_t n = 0, cap = 100000;
+            double *x = malloc(cap * sizeof *x), batch[300];
+            Stats sk;
+            stats_init(&sk, 0.01);
+            while (n + 300 < cap) {
+                size_t k = 1 + (size_t)(next_u64() % 300);
+                for (size_t i = 0; i < k; i++)
+                    batch[i] =
+                        kind == 0 ? 1.7e9 + uniform() * 1e-3 : 0.014 * exp(8 * uniform() - 4);
+                if (next_u64() % 5 == 0) {
+                    for (size_t i = 0; i < k; i++)
+                        stats_add(&sk, batch[i]);
+                } else {
+                    CHECK(stats_add_many(&sk, batch, k) == STATS_OK);
+                }
+                memcpy(x + n, batch, k * sizeof *x);
+                n += k;
+            }
+            __float128 sum = 0, ss = 0;
+            for (size_t i = 0; i < n; i++)
+                sum += x[i];
+            __float128 mean = sum / (__float128)n;
+            for (size_t i = 0; i < n; i++)
+                ss += (x[i] - mean) * (x[i] - mean);
+            double want = (double)(ss / (__float128)n), got = stats_variance(&sk, 0);
+            if (!(near_rel(got, want) < 1e-12) && bad++ < 5)
+                fprintf(stderr, "  kind %d: %.17g want %.17g (%.3g)\n", kind, got, want,
+                        near_rel(got, want));
+            stats_free(&sk);
+            free(x);
         }
         CHECK(bad == 0);
     }

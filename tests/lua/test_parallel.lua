@@ -150,6 +150,9 @@ t.test("llmd.parallel: a child's failure, or its death, is raised naming the run
   for i = 1, 50000 do many[i] = { rel = ("x%d.json"):format(i), from = w.path .. "/one.json" } end
   local hang = { root = w.path, dirs = {}, files = many, skipped = {} }
   h = assert(par.start(w, "a", { label = "a", plan = hang, info = {}, opts = {}, extract_options = {} }))
+  -- stopped at once (starting llmdlua alone takes longer than this), so that it cannot
+  -- finish its copies first on a fast machine
+  t.eq(proc.run({ "kill", "-STOP", tostring(h.p:pid()) }).code, 0)
   t.eq(h.p:wait(0.3), nil, "still copying")
   h.p:kill(0)
   ok, err = pcall(par.finish, h)

@@ -661,6 +661,13 @@ local function no_test_text(A, B, ca, cb)
   return "no test: " .. table.concat(parts, "; ")
 end
 
+-- The same reason for a capacity sentence that names no higher run: "one run per load",
+-- "one run per load for x", "for x, 1 of 3 load points with one run only".
+local function untested_text(A, B, ca, cb)
+  local t = no_test_text(A, B, ca, cb)
+  return (t:gsub(": no test$", ""):gsub("^no test: ", ""))
+end
+
 -- Two capacities whose ranges from the repeats overlap.
 local function overlap_text(phrase, A, B, ca, cb)
   return ("No clear difference in capacity within %s: %s for %s, %s for %s, and the ranges the repeats allow "
@@ -702,10 +709,17 @@ local function summary(model, A, B)
         local hi, lo, chi, clo = B, A, cb, ca
         if ca.rps > cb.rps then hi, lo, chi, clo = A, B, ca, cb end
         local lower_bound = clo.kind == "never_violated"
-        out[#out + 1] = ("%s sustains %s%s more load than %s within %s (%s against %s; %s)."):format(hi.label,
-          chi.kind == "never_violated" and "at least " or "",
-          T.helpers.num((chi.rps / clo.rps - 1) * 100, 1) .. " %", lo.label, phrase, capacity_text(chi),
-          capacity_text(clo), ev.winner and "the ranges do not overlap" or no_test_text(A, B, ca, cb))
+        local more = T.helpers.num((chi.rps / clo.rps - 1) * 100, 1) .. " %"
+        if ev.winner then
+          out[#out + 1] = ("%s sustains %s%s more load than %s within %s (%s against %s; the ranges do not overlap).")
+            :format(hi.label, chi.kind == "never_violated" and "at least " or "", more, lo.label, phrase,
+            capacity_text(chi), capacity_text(clo))
+        else
+          -- one measurement per load (on some side): the figures and the gap, no winner named
+          out[#out + 1] = ("Capacity within %s: %s for %s against %s for %s (%s+%s), untested: %s."):format(phrase,
+            capacity_text(chi), hi.label, capacity_text(clo), lo.label,
+            chi.kind == "never_violated" and "at least " or "", more, untested_text(A, B, ca, cb))
+        end
         if lower_bound then
           out[#out] = out[#out]:gsub("%.$", "; " .. lo.label .. "'s figure is only a lower bound.")
         end

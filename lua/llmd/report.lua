@@ -778,8 +778,9 @@ local function summary(model, A, B)
     for _, r in ipairs(model.perf) do
       if r.winner then
         local w = wins[r.winner]
-        w[#w + 1] = ("%s (%s, %s)"):format(lower_label(r.label), r.pct and T.helpers.pct(r.pct) or r.delta_text,
-          p_text(r.p_value, r.p_adjusted, r.family_size))
+        -- always B's change against A, said so, whichever run is better
+        w[#w + 1] = ("%s (%s %s vs %s, %s)"):format(lower_label(r.label), B.label,
+          r.pct and T.helpers.pct(r.pct) or r.delta_text, A.label, p_text(r.p_value, r.p_adjusted, r.family_size))
       elseif r.verdict == "untested" then
         untested = untested + 1
       elseif r.adjusted_away then

@@ -304,7 +304,14 @@ t.test("two runs drawn from one distribution: no winner on any row, and the summ
   t.eq(by.ttft_p50_ms.verdict, "A better")
   t.ok(by.ttft_p50_ms.p_value < 1e-6)
   t.ok(m2.summary:find("x is better in ", 1, true), m2.summary)
-  t.ok(m2.summary:find("TTFT p50 (+", 1, true), m2.summary)
+  -- A (x) better while B's value is higher: the change is said to be B's against A, so that
+  -- "+" does not read as A improving (hand-written form)
+  t.ok(m2.summary:find("TTFT p50 %(y %+%d+%.%d %% vs x, p = "), m2.summary)
+  t.ok(not m2.summary:find("TTFT p50 (+", 1, true), m2.summary)
+  -- the other direction (the runs swapped, B = x better): the same form, B's change against A
+  local m3 = report.build { a = side(vllm_dir(slow, lat, b.out), "y"), b = side(da, "x"), generated = 0 }
+  t.ok(m3.summary:find("x is better in ", 1, true), m3.summary)
+  t.ok(m3.summary:find("TTFT p50 %(x %-%d+%.%d %% vs y, p = "), m3.summary)
   t.ok(not m2.summary:find("y is better", 1, true), m2.summary)
 end)
 

@@ -788,7 +788,14 @@ local function summary(model, A, B)
       end
     end
     local n = model.family.size
-    if #wins.a == 0 and #wins.b == 0 then
+    if n == 0 then
+      -- no test at all: "no clear difference" would claim a comparison that was not made
+      out[#out + 1] = untested > 0 and ("Nothing could be tested: no metric has per-request samples or repeats "
+        .. "from both runs, so none names a winner (%d metric%s untested)."):format(untested,
+        untested == 1 and "" or "s")
+        or "Nothing could be tested: no metric was comparable with a test, so none names a winner."
+      untested = 0 -- said once
+    elseif #wins.a == 0 and #wins.b == 0 then
       out[#out + 1] = "No clear difference: no tested metric differs beyond noise"
         .. (n > 1 and (" (Holm-Bonferroni over the %d tests of this comparison)"):format(n) or "")
         .. " and the practical threshold of " .. T.helpers.num(model.min_effect, 1) .. " %."

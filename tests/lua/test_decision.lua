@@ -897,3 +897,19 @@ t.test("capacity without repeats: the figure stays, said to be one measurement p
   m = cap_model(single(RA), single(RA))
   t.ok(m.summary:find("Both sustain about the same load", 1, true), m.summary)
 end)
+
+t.test("nothing tested (one run each, no per-request samples): the summary says so, not 'no clear difference'", function()
+  local function sd(label, ttft, lat)
+    local v = { throughput_req_s = 10, ttft_p50_ms = ttft, latency_p50_ms = lat, error_rate_pct = 0 }
+    local run = run_of { { rate = 10, values = v } }
+    run.overall.values = v
+    return { label = label, state = { label = label }, run = run, kv = {} }
+  end
+  local m = report.build { a = sd("x", 100, 1000), b = sd("y", 150, 1500), generated = 0 }
+  t.eq(m.family.size, 0)
+  -- the two differing rows (TTFT p50, E2E p50) are untested; written by hand
+  t.ok(m.summary:find("^Nothing could be tested: no metric has per%-request samples or repeats from both runs, so "
+    .. "none names a winner %(2 metrics untested%)%."), m.summary)
+  t.ok(not m.summary:find("No clear difference", 1, true), m.summary)
+  t.ok(not m.summary:find("could not be tested", 1, true), m.summary)
+end)

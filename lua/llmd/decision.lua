@@ -406,13 +406,15 @@ function M.verdict(o)
     r.note = "describes the run; neither value is better"
     return r
   end
-  if o.a == o.b then
+  if o.a == o.b and o.test and o.test.p ~= nil then
     r.verdict = "no clear difference"
     return r
   end
   if not o.test or o.test.p == nil then
+    -- equal values with no test are untested too: equal figures from one run each say
+    -- nothing of the noise around them
     r.verdict = "untested"
-    r.note = o.untested_why
+    r.note = o.a == o.b and ("identical values; " .. (o.untested_why or "no test possible")) or o.untested_why
     return r
   end
   local alpha = o.alpha or M.ALPHA

@@ -165,7 +165,7 @@ local function finish_row(row, fam, A, B)
     row.evidence = ("%s, p = %s"):format(test.test == "welch" and "Welch t" or "Mann-Whitney", fmt_p(test.p))
     if v.p_adjusted then row.evidence = row.evidence .. (", Holm-adjusted %s"):format(fmt_p(v.p_adjusted)) end
   elseif v.verdict == "untested" then
-    row.evidence = o.untested_why or "no test possible"
+    row.evidence = v.note or "no test possible"
   end
 end
 

@@ -316,7 +316,13 @@ t.test("two runs drawn from one distribution: no winner on any row, and the summ
 end)
 
 t.test("verdicts: no winner on +0.0 %, negligible below --min-effect, untested without evidence", function()
+  -- equal values without a test are untested (README), said to be identical; with a test
+  -- the test decides
   local v = decision.verdict { key = "throughput_req_s", a = 3.485, b = 3.485 }
+  t.eq(v.verdict, "untested")
+  t.eq(v.note, "identical values; no test possible")
+  t.eq(v.winner, nil)
+  v = decision.verdict { key = "throughput_req_s", a = 3.485, b = 3.485, test = { test = "welch", p = 1 } }
   t.eq(v.verdict, "no clear difference")
   -- 1 % apart, significant: below the default 2 % it is negligible; with 0.5 it counts
   v = decision.verdict { key = "ttft_p90_ms", a = 100, b = 101, test = { test = "welch", p = 0.001 } }
@@ -905,11 +911,29 @@ t.test("nothing tested (one run each, no per-request samples): the summary says 
     run.overall.values = v
     return { label = label, state = { label = label }, run = run, kv = {} }
   end
-  local m = report.build { a = sd("x", 100, 1000), b = sd("y", 150, 1500), generated = 0 }
+  local m = report.build { a = sd("x", 100, 1000), b = sd("y", 150, 1500), generated = 0, workspace = "/tmp/nt" }
   t.eq(m.family.size, 0)
   -- the two differing rows (TTFT p50, E2E p50) are untested; written by hand
   t.ok(m.summary:find("^Nothing could be tested: no metric has per%-request samples or repeats from both runs, so "
-    .. "none names a winner %(2 metrics untested%)%."), m.summary)
+    .. "none names a winner %(4 metrics untested%)%."), m.summary)
   t.ok(not m.summary:find("No clear difference", 1, true), m.summary)
   t.ok(not m.summary:find("could not be tested", 1, true), m.summary)
+  -- the equal rows (throughput 10 = 10, error rate 0 = 0) are untested, the same in every
+  -- output: the model, comparison.json, the CSV, the Markdown and HTML reports
+  local by = {}
+  for _, r in ipairs(m.perf) do by[r.key] = r end
+  for _, key in ipairs { "throughput_req_s", "error_rate_pct" } do
+    t.eq(by[key].verdict, "untested", key)
+    t.ok(by[key].evidence:find("^identical values; "), key .. ": " .. by[key].evidence)
+  end
+  local plain = report.plain(m)
+  for _, r in ipairs(plain.perf) do t.ok(r.verdict ~= "no clear difference", r.key) end
+  local csv = report.csv(m)
+  t.ok(csv:find("\nthroughput_req_s,[^\n]*,untested,", 1), csv)
+  t.ok(not csv:find("no clear difference", 1, true), csv)
+  m.charts = { list = {} }
+  for _, name in ipairs { "comparison_report.md", "comparison_report.html" } do
+    local text = template.render_file(ROOT .. "/templates/" .. name, m)
+    t.ok(text:find("identical values; ", 1, true), name)
+  end
 end)

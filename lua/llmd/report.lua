@@ -553,6 +553,11 @@ local function headline(model)
       dt, pt = "N/A (a lower bound)", "N/A"
       if cap.a.kind == cap.b.kind then dt = "N/A (both lower bounds)" end
     end
+    local la, lb = sat.a.none and sat.a.max_sustained_rps, sat.b.none and sat.b.max_sustained_rps
+    if (la or lb) and va ~= nil and vb ~= nil and label:match("^Max sustained") then
+      dt, pt = "N/A (a lower bound)", "N/A"
+      if la and lb then dt = "N/A (both lower bounds)" end
+    end
     rows[#rows + 1] = { label = label, a = va, b = vb, a_text = ta, b_text = tb, delta_text = dt, pct_text = pt }
   end
   if #model.slo > 0 then
@@ -570,6 +575,8 @@ local function headline(model)
     rows[#rows + 1] = { label = "Capacity at SLO", a_text = why, b_text = why, delta_text = "N/A", pct_text = "N/A" }
   end
   local function sus(s)
+    -- every point kept up with its offered load: the highest one is only a lower bound
+    if s.max_sustained_rps and s.none then return "≥ " .. rate_text(s.max_sustained_rps) .. " (never saturated)" end
     if s.max_sustained_rps then return rate_text(s.max_sustained_rps) end
     if s.point == 1 then return "N/A (saturated at the lowest load)" end
     return "N/A (" .. (s.reason or "unknown") .. ")"
@@ -588,8 +595,12 @@ local function headline(model)
     add("Capacity at SLO per GPU", g.a.capacity_rps, g.b.capacity_rps, gtext(g.a.capacity_rps, g.a, "req/s"),
       gtext(g.b.capacity_rps, g.b, "req/s"))
   end
-  add("Max sustained throughput per GPU", g.a.max_sustained_rps, g.b.max_sustained_rps,
-    gtext(g.a.max_sustained_rps, g.a, "req/s"), gtext(g.b.max_sustained_rps, g.b, "req/s"))
+  local function gsus(gp, s)
+    local x = gtext(gp.max_sustained_rps, gp, "req/s")
+    return (gp.max_sustained_rps and s.none) and ("≥ " .. x .. " (never saturated)") or x
+  end
+  add("Max sustained throughput per GPU", g.a.max_sustained_rps, g.b.max_sustained_rps, gsus(g.a, sat.a),
+    gsus(g.b, sat.b))
   add("Output tok/s per GPU (whole run)", g.a.output_tps, g.b.output_tps, gtext(g.a.output_tps, g.a, "tok/s"),
     gtext(g.b.output_tps, g.b, "tok/s"), 1)
   rows[#rows + 1] = { label = "GPUs", a_text = g.a.gpus and tostring(g.a.gpus) or "unknown",
@@ -759,9 +770,10 @@ local function summary(model, A, B)
   else
     local sa, sb = model.saturation.a, model.saturation.b
     if sa.max_sustained_rps and sb.max_sustained_rps and (sa.point or sb.point) then
+      local function st(s) return (s.none and "≥ " or "") .. rate_text(s.max_sustained_rps) end
       out[#out + 1] = ("Max sustained throughput (before the achieved rate falls behind the offered load): %s "
-        .. "for %s, %s for %s."):format(rate_text(sa.max_sustained_rps), A.label, rate_text(sb.max_sustained_rps),
-        B.label)
+        .. "for %s, %s for %s%s."):format(st(sa), A.label, st(sb), B.label,
+        (sa.none or sb.none) and (" (≥: never saturated, a lower bound)") or "")
     end
   end
   if not model.workload_match.like_for_like then

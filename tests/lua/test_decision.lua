@@ -937,3 +937,23 @@ t.test("nothing tested (one run each, no per-request samples): the summary says 
     t.ok(text:find("identical values; ", 1, true), name)
   end
 end)
+
+t.test("max sustained throughput of a run that never saturated is a lower bound: '≥ X (never saturated)'", function()
+  -- x: 10, 20, 30 req/s offered, all achieved (never below 95 %): at least 30 req/s.
+  -- y: 25 of 30 offered is below 28.5 (95 %): saturated at point 3, max sustained 20 req/s.
+  local x = repeated_run { { 50 }, { 60 }, { 70 } }
+  local y = run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = 50 } },
+    { rate = 20, values = { throughput_req_s = 20, ttft_p90_ms = 60 } },
+    { rate = 30, values = { throughput_req_s = 25, ttft_p90_ms = 70 } } }
+  local function sd(label, run) return { label = label, state = { label = label }, run = run, kv = {} } end
+  local m = report.build { a = sd("x", x), b = sd("y", y), generated = 0 }
+  local by = {}
+  for _, r in ipairs(m.headline) do by[r.label] = r end
+  local r = by["Max sustained throughput"]
+  t.eq(r.a_text, "≥ 30.00 req/s (never saturated)")
+  t.eq(r.b_text, "20.00 req/s")
+  t.eq(r.delta_text, "N/A (a lower bound)")
+  t.eq(r.pct_text, "N/A")
+  t.ok(m.summary:find("Max sustained throughput (before the achieved rate falls behind the offered load): "
+    .. "≥ 30.00 req/s for x, 20.00 req/s for y (≥: never saturated, a lower bound).", 1, true), m.summary)
+end)

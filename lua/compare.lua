@@ -131,8 +131,10 @@ local lfs = require "lfs"
 local runs = {}
 for _, x in ipairs { "a", "b" } do
   local dir = o[x]
-  if lfs.attributes(dir, "mode") ~= "directory" then
-    error(("--%s %s: no such folder (expected the run's results folder)"):format(x, dir), 0)
+  local mode = lfs.attributes(dir, "mode")
+  if mode ~= "directory" then
+    error(("--%s %s: %s (expected the run's results folder)"):format(x, dir,
+      mode and "a " .. (mode == "file" and "file" or mode) .. ", not a folder" or "no such folder"), 0)
   end
   local label = o[x .. "_label"] or dir:gsub("/+$", ""):match("[^/]+$")
   local info = o[x .. "_info"] and ws.read_info(o[x .. "_info"]) or {}

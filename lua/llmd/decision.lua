@@ -75,6 +75,9 @@ function M.parse_slo(spec, where)
       end
       pairs_[#pairs_ + 1] = { k, v }
     end
+    if #pairs_ == 0 then -- `--slo ""` is a mistake, not "no SLO"
+      error(("%s: '%s': expected key=value pairs, e.g. ttft_p90_ms=200,error_rate_pct=1"):format(where, spec), 0)
+    end
   elseif type(spec) == "table" then
     for k, v in pairs(spec) do pairs_[#pairs_ + 1] = { tostring(k), v } end
   else

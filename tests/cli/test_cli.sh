@@ -149,6 +149,8 @@ if [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]; then ok; else fail "more than on
 run "$BIN" compare.lua --a nope --b nope2
 expect_err_first "llmdlua: --a nope: no such folder (expected the run's results folder)"
 if [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]; then ok; else fail "more than one line: $err"; fi
+run "$BIN" compare.lua --a plan.yaml --b nope2
+expect_err_first "llmdlua: --a plan.yaml: a file, not a folder (expected the run's results folder)"
 
 name="os.exit propagates its code"
 run "$BIN" -e 'os.exit(7)'

@@ -132,6 +132,9 @@ t.test("load points: saturation, capacity at an SLO (interpolated, never violate
     "throughput_req_s=5", "--slo")
   t.raises("--slo: ttft_p90_ms: expected a limit >= 0, got 'fast'", decision.parse_slo, "ttft_p90_ms=fast", "--slo")
   t.raises("--slo: 'ttft'", decision.parse_slo, "ttft", "--slo")
+  -- an empty list is a mistake (a shell variable that was not set), not "no SLO"
+  t.raises("--slo: '': expected key=value pairs", decision.parse_slo, "", "--slo")
+  t.raises("--slo: ',': expected key=value pairs", decision.parse_slo, ",", "--slo")
 end)
 
 t.test("ladder: rows at either run's achieved loads, the other interpolated inside its range, blank outside", function()

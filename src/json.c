@@ -940,6 +940,20 @@ static inline __attribute__((always_inline)) uint64_t run_value_sse2(__m128i t0,
 }
 #endif
 
+/* The offset of the first non-digit at or after p[k], read 8 bytes at a time and no
+   further than offset 24 (then 24 or a little past it: too long for read_decimal_c). */
+static inline __attribute__((always_inline)) unsigned digit_run(const unsigned char *p, unsigned k)
+{
+    unsigned c;
+    do {
+        uint64_t v;
+        memcpy(&v, p + k, 8);
+        c = leading_digits(v);
+        k += c;
+    } while (c == 8 && k < 24);
+    return k;
+}
+
 /*
 ** The plain decimal at s[i..n), DECIMAL_AHEAD bytes readable from s + i, in plain C:
 ** returns the offset just past it with *out set as read_number sets it, or 0 when
@@ -953,25 +967,11 @@ read_decimal_c(const char *s, size_t i, size_t n, int bounded, int as_json_num, 
     const unsigned char *p = (const unsigned char *)s + i;
     int neg = *p == '-';
     p += neg;
-    unsigned k = 0, c;
-    do {
-        uint64_t v;
-        memcpy(&v, p + k, 8);
-        c = leading_digits(v);
-        k += c;
-    } while (c == 8 && k < 24);
+    unsigned k = digit_run(p, 0);
     unsigned a = k; /* 24 (too long) when all of the 24 bytes are digits */
     unsigned point = k < 20 && p[k] == '.', b = 0;
-    if (point) {
-        unsigned j = k + 1;
-        do {
-            uint64_t v;
-            memcpy(&v, p + j, 8);
-            c = leading_digits(v);
-            j += c;
-        } while (c == 8 && j < 24);
-        b = j - k - 1;
-    }
+    if (point)
+        b = digit_run(p, k + 1) - k - 1;
     unsigned end = a + point + b;
     if (a == 0 || (point && b == 0) || (p[0] == '0' && a > 1) || (p[end] | 0x20) == 'e' ||
         (bounded && i + (size_t)neg + end > n))

@@ -1,8 +1,8 @@
 /*
 ** csv_rows.h — the CSV lane's rows, compiled once per instruction set: scan.c defines
 ** CSV_ROWS_TARGET (the target attribute), CSV_ROWS_HW (1 where the target has popcnt
-** and BMI), CSV_ROW_NAME and CSV_NUMBERS_NAME (the two functions), then includes this
-** file.
+** and BMI), CSV_ROW_NAME, CSV_FLAT_NAME and CSV_NUMBERS_NAME (the functions), then
+** includes this file.
 */
 
 /*
@@ -74,6 +74,92 @@ quoted_row:
 }
 
 /*
+** Plain rows from p (at most most of them), for number rules: the index's stops (its
+** separators and others bits together) taken in order into flat[1..] (flat[0]: the one
+** before p), all of a run of rows at once, with no branch per field. In a run of rows
+** of ncols fields with no quote, each ending in "\n" (or each in "\r\n", as the first
+** one does), row k's stops are flat[1 + k per .. (k + 1) per] (per = ncols + crlf) and
+** its field c lies between flat[k per + c] and flat[k per + c + 1]: each rule's column of
+** cells goes to json_number_cells in one call. The run ends before the first row whose
+** stop at ncols - 1 is not its line end (a field too many or too few, a blank line, a
+** line end of the other kind), and is refused when its others bits are more than its
+** line ends (a quote, a stray '\r'). Returns how many rows' cells were all numbers
+** (their values in the batches from kb, *pos after them), 0 when none (csv_lane_row
+** reads the next ones, as before), or -1 when the index does not hold a row from p.
+*/
+CSV_ROWS_TARGET static inline __attribute__((always_inline)) int
+CSV_FLAT_NAME(const Scanner *s, const CsvLane *ln, CsvBatch *bt, const int *col_of, int ncols,
+              uint32_t *flat, int most, int kb, size_t *pos)
+{
+    size_t p = *pos;
+    if (p < ln->base || p - ln->base >= ln->len)
+        return -1;
+    size_t r = p - ln->base, nblk = (ln->len + 63) / 64, blk = r / 64;
+    const char *bb = s->buf + ln->base;
+    uint32_t *stop = flat + 1;
+    flat[0] = (uint32_t)r - 1;
+    size_t need = (size_t)most * ((size_t)ncols + 1), got = 0;
+    uint64_t w = (ln->seps[blk] | ln->others[blk]) & (~0ULL << (r % 64));
+    for (;;) { /* (at most 63 more than need) */
+        uint32_t at = (uint32_t)(64 * blk);
+#if CSV_ROWS_HW
+        /* eight at a time, whatever w holds (tzcnt of 0 is 64: written, not counted) */
+        size_t cnt = (size_t)__builtin_popcountll(w);
+        uint32_t *o = stop + got;
+        do {
+#pragma GCC unroll 8
+            for (int k = 0; k < 8; k++) {
+                o[k] = at + (uint32_t)_tzcnt_u64(w);
+                w = _blsr_u64(w);
+            }
+            o += 8;
+        } while (w != 0);
+        got += cnt;
+#else
+        for (; w != 0; w &= w - 1)
+            stop[got++] = at + (uint32_t)__builtin_ctzll(w);
+#endif
+        if (got >= need || ++blk >= nblk)
+            break;
+        w = ln->seps[blk] | ln->others[blk];
+    }
+    if (got < (size_t)ncols)
+        return -1;
+    int crlf = bb[stop[ncols - 1]] == '\r';
+    size_t per = (size_t)ncols + (size_t)crlf, rows = got / per;
+    if (rows > (size_t)most)
+        rows = (size_t)most;
+    char end = crlf ? '\r' : '\n';
+    size_t k = 0;
+    for (const uint32_t *e = stop + ncols - 1; k < rows; k++, e += per) {
+        if (bb[*e] != end || (ncols == 1 && e[0] == e[-1] + 1)) /* (a blank line) */
+            break;
+        if (crlf && (e[1] != e[0] + 1 || bb[e[1]] != '\n'))
+            break;
+    }
+    if (k == 0)
+        return 0;
+    /* the others bits from p to the run's last stop: its line ends, and nothing else */
+    size_t last = stop[k * per - 1], b1 = last / 64;
+    blk = r / 64;
+    uint64_t o = ln->others[blk] & (~0ULL << (r % 64));
+    size_t cnt = 0;
+    for (; blk < b1; o = ln->others[++blk])
+        cnt += CSV_ROWS_HW ? (size_t)__builtin_popcountll(o) : csv_popcount(o);
+    o &= (2ULL << (last % 64)) - 1;
+    cnt += CSV_ROWS_HW ? (size_t)__builtin_popcountll(o) : csv_popcount(o);
+    if (cnt != k * (1 + (size_t)crlf))
+        return 0;
+    size_t first = k;
+    for (int m = 0; m < s->nrules && first > 0; m++)
+        first = json_number_cells(s->buf, s->len, ln->base, flat + col_of[m], per, first,
+                                  bt->v + (size_t)m * CSV_BATCH + kb);
+    if (first > 0)
+        *pos = ln->base + stop[first * per - 1] + 1;
+    return (int)first;
+}
+
+/*
 ** The lane's rows from *pos when every rule is a number rule, while it takes them and
 ** they start before until: each rule's cell is cut from the row's stops, the cells no
 ** rule reads are not looked at; every rule's value of a row goes in the same slot of
@@ -102,6 +188,8 @@ CSV_NUMBERS_NAME(Scanner *s, CsvLane *lane, CsvBatch *bt, const int *col_of, int
         }
     const char *b = s->buf;
     size_t n = s->len, p = *pos, stride = (size_t)ncols + 1;
+    uint32_t *flat = stops + (size_t)CSV_ROWS * stride; /* CSV_FLAT_NAME's */
+    unsigned flat_backoff = 0, flat_skip = 0;          /* batches of rows it leaves */
     CsvLane ln = *lane; /* in registers */
     CsvQuoted q = {0, 0, 0};
     uint64_t at_line = *line; /* the next row's first line */
@@ -113,6 +201,36 @@ CSV_NUMBERS_NAME(Scanner *s, CsvLane *lane, CsvBatch *bt, const int *col_of, int
     uint64_t row_line[CSV_ROWS], row_quoted[CSV_ROWS], row_doubled[CSV_ROWS];
     while (more && p < until) { /* (mapped pages due back: checked every CSV_ROWS rows) */
         int nrow = 0, most = CSV_BATCH - kb < CSV_ROWS ? CSV_BATCH - kb : CSV_ROWS;
+        /* plain rows, all of a run at once; when they are not (quoted fields, say), the
+           next rows row by row, more of them each time */
+        int got = 0;
+        if (flat_skip > 0) {
+            flat_skip--;
+        } else {
+            got = CSV_FLAT_NAME(s, &ln, bt, col_of, ncols, flat, most, kb, &p);
+            if (got < 0 && ln.base != p) { /* index from this row */
+                ln.len = index(ln.seps, ln.others, b, p, n, sep);
+                ln.base = p;
+                got = CSV_FLAT_NAME(s, &ln, bt, col_of, ncols, flat, most, kb, &p);
+            }
+            flat_backoff = got > 0 ? 0 : flat_backoff == 0 ? 1 : flat_backoff < 64 ? 2 * flat_backoff : 64;
+            flat_skip = flat_backoff;
+        }
+        if (got > 0) {
+            at_line += (uint64_t)got;
+            taken += got;
+            kb += got;
+            if (kb == CSV_BATCH) {
+                for (int m = 0; m < nr; m++)
+                    bt->n[m] = kb;
+                kb = 0;
+                if (csv_flush_all(s, bt) != 0) {
+                    rc = -1;
+                    goto out;
+                }
+            }
+            continue;
+        }
         while (nrow < most) {
             uint32_t *st = stops + (size_t)nrow * stride;
             size_t next = CSV_ROW_NAME(b, n, sep, &ln, p, ncols, nwalk, st, &q);
@@ -142,20 +260,13 @@ CSV_NUMBERS_NAME(Scanner *s, CsvLane *lane, CsvBatch *bt, const int *col_of, int
             break;
         const char *bb = b + ln.base;
         size_t avail = n - ln.base;
-        /* the cells that are plain numbers, rule by rule; from the first row with one
-           that is not (first), row by row again, as csv_row reads them */
+        /* the cells that are plain numbers, rule by rule, a column of rows in one call;
+           from the first row with one that is not (first), row by row again, as csv_row
+           reads them */
         int first = nrow;
-        for (int m = 0; m < nr; m++) {
-            const uint32_t *st = stops + col_of[m];
-            double *v = bt->v + (size_t)m * CSV_BATCH + kb;
-            for (int k = 0; k < first; k++, st += stride) {
-                uint32_t at = st[0] + 1, len = st[1] - at;
-                if (!json_number_in(bb + at, len, avail - at, v + k)) {
-                    first = k;
-                    break;
-                }
-            }
-        }
+        for (int m = 0; m < nr; m++)
+            first = (int)json_number_cells(b, n, ln.base, stops + col_of[m], stride,
+                                           (size_t)first, bt->v + (size_t)m * CSV_BATCH + kb);
         for (int k = first; k < nrow; k++) {
             double *v = bt->v + kb + k;
             for (int m = 0; m < nr; m++, v += CSV_BATCH) {

@@ -182,6 +182,15 @@ double json_strtod(const char *s, size_t n);
 int json_number_value(const char *s, size_t n, double *out);
 /* The same, where avail >= n bytes from s may be read (faster: digits 8 at a time). */
 int json_number_in(const char *s, size_t n, size_t avail, double *out);
+/*
+** Cells of numbers, many in one call (a CSV column): cell k is buf[base + stops[k stride]
+** + 1 .. base + stops[k stride + 1]) (the offsets wrap: stops[0] may be UINT32_MAX, for a
+** cell at base), buf[0..n) readable. Each goes into out[k] as json_number_in reads it;
+** returns how many were numbers before the first that is not (count when all were).
+** Plain decimals take a lane of their own, which reads the 32 bytes before a cell's end.
+*/
+size_t json_number_cells(const char *buf, size_t n, size_t base, const uint32_t *stops,
+                         size_t stride, size_t count, double *out);
 
 /* The 1-based line and column (in characters when the line is in the window) of the
    absolute offset off, which must lie on the parser's current line. */

@@ -1886,22 +1886,26 @@ typedef long (*CsvNumbersFn)(Scanner *, CsvLane *, CsvBatch *, const int *, int,
 #define CSV_ROWS_TARGET
 #define CSV_ROWS_HW 0
 #define CSV_ROW_NAME csv_lane_row
+#define CSV_FLAT_NAME csv_lane_flat
 #define CSV_NUMBERS_NAME csv_lane_numbers
 #include "csv_rows.h"
 #undef CSV_ROWS_TARGET
 #undef CSV_ROWS_HW
 #undef CSV_ROW_NAME
+#undef CSV_FLAT_NAME
 #undef CSV_NUMBERS_NAME
 
 #ifdef CSV_WIDE_SIMD
 #define CSV_ROWS_TARGET __attribute__((target("popcnt,bmi,bmi2")))
 #define CSV_ROWS_HW 1
 #define CSV_ROW_NAME csv_lane_row_bmi
+#define CSV_FLAT_NAME csv_lane_flat_bmi
 #define CSV_NUMBERS_NAME csv_lane_numbers_bmi
 #include "csv_rows.h"
 #undef CSV_ROWS_TARGET
 #undef CSV_ROWS_HW
 #undef CSV_ROW_NAME
+#undef CSV_FLAT_NAME
 #undef CSV_NUMBERS_NAME
 #endif
 
@@ -1964,7 +1968,7 @@ static int scan_csv(Scanner *s)
     CsvBits bits = {0, 0, 0};
     CsvLane lane = {SIZE_MAX, 0, NULL, NULL};
     lane.seps = (uint64_t *)calloc((size_t)2 * (CSV_LANE_CHUNK / 64 + 1), sizeof *lane.seps);
-    uint32_t *stops = NULL;                   /* a lane row's, ncols + 1 */
+    uint32_t *stops = NULL;                   /* lane rows' (ncols + 1 each), then flat */
     unsigned lane_backoff = 0, lane_skip = 0; /* rows to leave to the long way */
     CsvImpl impl = csv_impl(s);
     CsvIndexFn index = impl.index;
@@ -2068,7 +2072,8 @@ static int scan_csv(Scanner *s)
                 rc = -1;
                 break;
             }
-            stops = (uint32_t *)malloc(((size_t)ncols + 1) * CSV_ROWS * sizeof *stops);
+            /* a lane row's, then csv_lane_flat's (with room for 64 more) */
+            stops = (uint32_t *)malloc((((size_t)ncols + 1) * CSV_ROWS * 2 + 72) * sizeof *stops);
             if (stops == NULL) {
                 rc = fail(s, "%s: out of memory", s->name);
                 break;

@@ -851,6 +851,105 @@ int main(void)
         CHECK(json_simd(best) != NULL);
     }
 
+    TEST("json_number_cells: columns of CSV cells, each as strtod reads it, on every "
+         "instruction set, anywhere in a buffer; stops at the first cell that is no number")
+    {
+        /* Rows of ncols cells, ',' between them and '\n' after, with stops as the CSV
+           lane makes them (the one before the row, its separators, its line end; offsets
+           from base, the first row's first stop wrapping to UINT32_MAX), in a heap buffer
+           of exactly the text's size (ASan sees a read outside it). The cells are plain
+           decimals and integers of every length (1..21 integer digits, 0..21 fraction
+           digits, signs, "0.000ddd", exponents) made by decimal_text, whose values are
+           strtod's on the same text, and now and then one of the texts below, which are
+           no JSON number (by hand): the count returned must be the first of those in the
+           column read. Cells whose end is less than 32 bytes from the buffer's start
+           take the long way; the others the lane (counted, so that the test cannot pass
+           without it). */
+        static const char *const bad[] = {
+            "01",   "00",    "-01.5", "00.5", "1.",    ".5",          "-.5", "-",
+            "--1",  "+1.5",  "1.2.3", "1..2", "1-2",   "1.5-",        "0x1", " 1.5",
+            "1.5 ", "1,5",   "",      "-0.",  "1e",    "1.5e+",       "1.e5", "0123.4",
+            "9.9.", "12a.5", "1.5a",  "a1.5", "1.\"5", "-0012345.678"};
+        enum { ROWS = 40, MAXCOLS = 4 };
+        const char *best = json_simd(NULL);
+        static const char *const sets[] = {"avx512", "avx2", "sse2", "portable"};
+        uint64_t rs = 0x9E3779B97F4A7C15ULL;
+        long wrong = 0, cells = 0, laned = 0, stopped = 0;
+        char text[64];
+        for (size_t si = 0; si < sizeof sets / sizeof sets[0]; si++) {
+            if (json_simd(sets[si]) == NULL)
+                continue; /* not on this CPU */
+            for (int round = 0; round < 4000; round++) {
+                int ncols = 1 + (int)test_rnd(&rs, MAXCOLS), nrows = 1 + (int)test_rnd(&rs, ROWS);
+                size_t stride = (size_t)ncols + 1, base = test_rnd(&rs, 40), cap = 0;
+                static char doc[ROWS * MAXCOLS * 64 + 64];
+                static uint32_t stops[ROWS * (MAXCOLS + 1)];
+                static double want[ROWS * MAXCOLS];
+                static int isnum[ROWS * MAXCOLS];
+                for (size_t j = 0; j < base; j++)
+                    doc[cap++] = "0123456789.,-\n"[test_rnd(&rs, 14)];
+                for (int r = 0; r < nrows; r++) {
+                    stops[(size_t)r * stride] = (uint32_t)(cap - base) - 1;
+                    for (int c = 0; c < ncols; c++) {
+                        int k = r * ncols + c;
+                        size_t len;
+                        if (test_rnd(&rs, 60) == 0) {
+                            const char *t = bad[test_rnd(&rs, sizeof bad / sizeof bad[0])];
+                            len = strlen(t);
+                            memcpy(text, t, len + 1);
+                            isnum[k] = 0;
+                        } else {
+                            unsigned variant = test_rnd(&rs, 8); /* mostly plain */
+                            unsigned il = variant == 6 ? 1 : 1 + test_rnd(&rs, 21);
+                            unsigned fl = test_rnd(&rs, 22);
+                            unsigned z = variant == 6 ? test_rnd(&rs, fl + 1) : 0;
+                            len = decimal_text(&rs, text, il, fl, z, variant == 5 || test_rnd(&rs, 4) == 0,
+                                               variant == 7);
+                            if (variant == 6)
+                                text[text[0] == '-'] = '0';
+                            want[k] = strtod(text, NULL);
+                            isnum[k] = 1;
+                        }
+                        memcpy(doc + cap, text, len);
+                        cap += len;
+                        doc[cap] = c + 1 < ncols ? ',' : '\n';
+                        stops[(size_t)r * stride + (size_t)c + 1] = (uint32_t)(cap - base);
+                        cap++;
+                    }
+                }
+                char *buf = malloc(cap);
+                memcpy(buf, doc, cap);
+                int col = (int)test_rnd(&rs, (unsigned)ncols);
+                double got[ROWS];
+                size_t n = json_number_cells(buf, cap, base, stops + col, stride, (size_t)nrows, got);
+                size_t first_bad = (size_t)nrows;
+                for (int r = 0; r < nrows; r++)
+                    if (!isnum[r * ncols + col]) {
+                        first_bad = (size_t)r;
+                        break;
+                    }
+                stopped += first_bad < (size_t)nrows;
+                if (n != first_bad && wrong++ < 5)
+                    fprintf(stderr, "  %s: json_number_cells took %zu cells, want %zu\n",
+                            json_simd(NULL), n, first_bad);
+                for (size_t r = 0; r < n && r < first_bad; r++) {
+                    int k = (int)r * ncols + col;
+                    uint32_t from = stops[r * stride + (size_t)col] + 1;
+                    uint32_t to = stops[r * stride + (size_t)col + 1];
+                    cells++;
+                    laned += base + to >= 32 && to - from <= 21;
+                    if (memcmp(&got[r], &want[k], sizeof want[k]) != 0 && wrong++ < 5)
+                        fprintf(stderr, "  %s: json_number_cells(%.*s) = %a, strtod %a\n",
+                                json_simd(NULL), (int)(to - from), buf + base + from, got[r],
+                                want[k]);
+                }
+                free(buf);
+            }
+        }
+        CHECK(wrong == 0 && cells > 100000 && laned > 50000 && stopped > 1000);
+        CHECK(json_simd(best) != NULL);
+    }
+
     TEST("json_number_in: the lane refuses what the grammar refuses, and takes s[0..n) only")
     {
         /* in a buffer with 48 bytes readable, where the lane reads */

@@ -193,16 +193,36 @@ static size_t random_cell(char *out, int text_only)
     return n;
 }
 
+/* A number cell as result writers put them: '-'?, 1..21 integer digits, and a point
+   with 1..19 more now and then none (full-precision floats, integers, some too long for
+   the lanes). */
+static size_t random_number(char *out)
+{
+    size_t n = 0;
+    if (rnd(8) == 0)
+        out[n++] = '-';
+    unsigned il = rnd(4) == 0 ? 1 + rnd(21) : 1 + rnd(5), fl = rnd(6) == 0 ? 0 : 1 + rnd(19);
+    for (unsigned d = 0; d < il; d++)
+        out[n++] = (char)('0' + (d == 0 && il > 1 ? 1 + rnd(9) : rnd(10)));
+    if (fl > 0) {
+        out[n++] = '.';
+        for (unsigned d = 0; d < fl; d++)
+            out[n++] = (char)('0' + rnd(10));
+    }
+    return n;
+}
+
 /* A random CSV document with columns a, b, c among others (some docs with a BOM, CRLF,
    blank lines, no final line end; a few with a row of the wrong width or a stray
    quote, which must fail alike everywhere; some 70 columns wide, where a row is longer
    than the 64 bytes the lane looks at first and has more separators than a word has
-   bits). Returns its length. */
+   bits; a third number-dense, with other cells only now and then, so that runs of plain
+   rows cross blocks and chunks). Returns its length. */
 static size_t random_csv(char *doc, size_t cap, int rows)
 {
     static const char *const heads[] = {"a,b,c", "id,a,status,b,c,n", "c,text,b,a", "a,b,c,z"};
     int h = (int)rnd(5), ncols = h == 0 ? 3 : h == 1 ? 6 : h == 4 ? 70 : 4;
-    int crlf = rnd(3) == 0, bad = rnd(8) == 0;
+    int crlf = rnd(3) == 0, bad = rnd(8) == 0, dense = rnd(3) == 0;
     size_t n = 0;
     if (rnd(4) == 0)
         n += (size_t)sprintf(doc + n, "\xEF\xBB\xBF");
@@ -226,11 +246,14 @@ static size_t random_csv(char *doc, size_t cap, int rows)
                 doc[n++] = ',';
             int is_text = (h == 1 && (c == 0 || c == 2 || c == 5)) || (h == 2 && c == 1) ||
                           (h == 3 && c == 3) || (h == 4 && c % 7 == 5);
-            n += random_cell(doc + n, is_text);
+            if (dense && rnd(300) != 0)
+                n += random_number(doc + n);
+            else
+                n += random_cell(doc + n, is_text);
             if (bad && rnd(4000) == 0)
                 doc[n++] = '"';
         }
-        if (rnd(40) == 0)
+        if (rnd(dense ? 400 : 40) == 0)
             n += (size_t)sprintf(doc + n, crlf ? "\r\n" : "\n"); /* a blank line */
         if (r + 1 < rows || rnd(2))
             n += (size_t)sprintf(doc + n, crlf ? "\r\n" : "\n");
@@ -315,9 +338,9 @@ int main(void)
            1 byte to past the lane's 4 KiB chunks, so rows straddle each window's end */
         static char doc[1 << 17];
         static const size_t reads[] = {1, 3, 7, 64, 100, 1000, 4095, 4097, 9000};
-        /* the lane's index and rows for each instruction set the CPU has, the widest
-           first (the others: SSE2, and plain C through s.portable) */
-        static const char *const simd[] = {"avx512", "avx2", "sse2"};
+        /* the lane's index, rows and cells for each instruction set the CPU has, the
+           widest first (the others: SSE2, and plain C, also through s.portable) */
+        static const char *const simd[] = {"avx512", "avx2", "sse2", "portable"};
         const char *best = json_simd(NULL);
         char why[600];
         int bad = 0, failed = 0, levels = 0;
@@ -485,6 +508,47 @@ int main(void)
         CHECK(scan_one(SCAN_CSV, "a", shortrow, sizeof shortrow - 1, 0, &sum, &refills, err,
                        sizeof err) == -1);
         CHECK_STR(err, "t.csv:5: 1 fields, the header has 2");
+    }
+
+    TEST("CSV lane: in one column, blank lines are no records, with a rule or none")
+    {
+        /* runs of 40 rows of the numbers 1..40 (LF, then CRLF), a blank line between and
+           after them: 80 records whatever the rules, and the sum 2 * 820 = 1640 (by
+           hand) where the column is read */
+        static char doc[2048];
+        for (int crlf = 0; crlf < 2; crlf++) {
+            const char *nl = crlf ? "\r\n" : "\n";
+            size_t n = (size_t)sprintf(doc, "x%s", nl);
+            for (int run = 0; run < 2; run++) {
+                for (int v = 1; v <= 40; v++)
+                    n += (size_t)sprintf(doc + n, "%d%s", v, nl);
+                n += (size_t)sprintf(doc + n, "%s", nl);
+            }
+            for (int nrules = 0; nrules < 2; nrules++) {
+                Stats st;
+                stats_init(&st, 0);
+                ScanRule rule;
+                memset(&rule, 0, sizeof rule);
+                rule.path.steps = calloc(1, sizeof *rule.path.steps);
+                rule.path.steps[0].key = strdup("x");
+                rule.path.steps[0].klen = 1;
+                rule.path.n = 1;
+                rule.path.last_at = -1;
+                rule.sink = SINK_STATS;
+                rule.stats = &st;
+                Scanner s;
+                scan_init(&s, "t.csv", SCAN_CSV);
+                scan_open_mem(&s, doc, n);
+                s.rules = &rule;
+                s.nrules = nrules;
+                CHECK(scan_run(&s) == 0);
+                CHECK(s.records == 80);
+                CHECK(st.n == (nrules ? 80u : 0u) && stats_sum(&st) == (nrules ? 1640 : 0));
+                scan_free(&s);
+                scan_path_free(&rule.path);
+                stats_free(&st);
+            }
+        }
     }
 
     TEST("a long token through small reads is read again a logarithmic number of times")

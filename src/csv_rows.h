@@ -74,18 +74,22 @@ quoted_row:
 }
 
 /*
-** Plain rows from p (at most most of them), for number rules: the index's stops (its
-** separators and others bits together) taken in order into flat[1..] (flat[0]: the one
-** before p), all of a run of rows at once, with no branch per field. In a run of rows
-** of ncols fields with no quote, each ending in "\n" (or each in "\r\n", as the first
-** one does), row k's stops are flat[1 + k per .. (k + 1) per] (per = ncols + crlf) and
-** its field c lies between flat[k per + c] and flat[k per + c + 1]: each rule's column of
-** cells goes to json_number_cells in one call. The run ends before the first row whose
+** Rows from p (at most most of them), for number rules: the index's stops outside
+** quoted fields (its separators and line ends, not the quotes) taken in order into
+** flat[1..] (flat[0]: the one before p), all of a run of rows at once, with no branch
+** per field. In a run of rows of ncols fields, each ending in "\n" (or each in "\r\n",
+** as the first one does), row k's stops are flat[1 + k per .. (k + 1) per] (per = ncols
+** + crlf) and its field c lies between flat[k per + c] and flat[k per + c + 1]: each
+** rule's column of cells goes to json_number_cells in one call (a quoted cell is no
+** number there: csv_lane_row reads its row). The run ends before the first row whose
 ** stop at ncols - 1 is not its line end (a field too many or too few, a blank line, a
-** line end of the other kind), and is refused when its others bits are more than its
-** line ends (a quote, a stray '\r'). Returns how many rows' cells were all numbers
-** (their values in the batches from kb, *pos after them), 0 when none (csv_lane_row
-** reads the next ones, as before), or -1 when the index does not hold a row from p.
+** line end of the other kind), and is refused when its line ends outside quotes are
+** more than its rows, or a quote is out of place (not at a field's start, nor closing
+** it, nor doubled), or a line end is inside quotes (lines to count). The fields inside
+** quotes are those between an odd and an even quote, counted from p (a row's start is
+** outside them): the prefix XOR of the quotes' bits. Returns how many rows' cells were
+** all numbers (their values in the batches from kb, *pos after them), 0 when none
+** (csv_lane_row reads the next ones), or -1 when the index does not hold a row from p.
 */
 CSV_ROWS_TARGET static inline __attribute__((always_inline)) int
 CSV_FLAT_NAME(const Scanner *s, const CsvLane *ln, CsvBatch *bt, const int *col_of, int ncols,
@@ -94,37 +98,91 @@ CSV_FLAT_NAME(const Scanner *s, const CsvLane *ln, CsvBatch *bt, const int *col_
     size_t p = *pos;
     if (p < ln->base || p - ln->base >= ln->len)
         return -1;
-    size_t r = p - ln->base, nblk = (ln->len + 63) / 64, blk = r / 64;
+    size_t r = p - ln->base, nblk = (ln->len + 63) / 64, b0 = r / 64, blk = b0;
     const char *bb = s->buf + ln->base;
     uint32_t *stop = flat + 1;
     flat[0] = (uint32_t)r - 1;
     size_t need = (size_t)most * ((size_t)ncols + 1), got = 0;
-    uint64_t w = (ln->seps[blk] | ln->others[blk]) & (~0ULL << (r % 64));
-    for (;;) { /* (at most 63 more than need) */
-        uint32_t at = (uint32_t)(64 * blk);
-#if CSV_ROWS_HW
-        /* eight at a time, whatever w holds (tzcnt of 0 is 64: written, not counted) */
-        size_t cnt = (size_t)__builtin_popcountll(w);
-        uint32_t *o = stop + got;
-        do {
-#pragma GCC unroll 8
-            for (int k = 0; k < 8; k++) {
-                o[k] = at + (uint32_t)_tzcnt_u64(w);
-                w = _blsr_u64(w);
+    uint64_t so[CSV_LANE_CHUNK / 64 + 1]; /* the line ends outside quotes, from block b0 */
+    uint64_t bad = 0;
+    if (ln->quoted) {
+        uint64_t from = ~0ULL << (r % 64), start = 1ULL << (r % 64);
+        uint64_t inq = 0, wc = 0, cc = 0, pend = 0;
+        for (;;) { /* (at most 63 more than need) */
+            uint64_t q = ln->quotes[blk] & from, ot = ln->others[blk] & from;
+            uint64_t w = (ln->seps[blk] | ot) & from;
+            if (q == 0 && inq != 0) { /* all inside a quoted field (pend is 0: no quote
+                                         closed the last block) */
+                bad |= ot;
+                so[blk - b0] = wc = 0;
+                if (++blk >= nblk)
+                    break;
+                continue;
             }
-            o += 8;
-        } while (w != 0);
-        got += cnt;
+            if ((q | inq) != 0) { /* quoted fields */
+                uint64_t in = q;
+                in ^= in << 1;
+                in ^= in << 2;
+                in ^= in << 4;
+                in ^= in << 8;
+                in ^= in << 16;
+                in ^= in << 32;
+                in ^= inq;
+                inq = 0 - (in >> 63);
+                uint64_t open = q & in, close = q & ~in;
+                w &= ~(in | q);
+                bad |= ot & in & ~q; /* a line end inside quotes */
+                /* an opening quote after a stop, at p, or right after a closing one ("");
+                   a closing one before a stop or an opening one (the next block's first
+                   byte for the last: pend) */
+                bad |= open & ~((w << 1) | wc | start | (close << 1) | cc);
+                bad |= close & ~(((w | open) >> 1) | 1ULL << 63);
+                bad |= pend & ~(w | open);
+                pend = cc = close >> 63;
+            } else {
+                bad |= pend & ~w;
+                pend = cc = 0;
+            }
+            so[blk - b0] = ot & w;
+            wc = w >> 63;
+            start = 0;
+            from = ~0ULL;
+            /* one at a time (none in most blocks of a long quoted text) */
+            for (uint32_t at = (uint32_t)(64 * blk); w != 0; w &= w - 1)
+                stop[got++] = at + (uint32_t)__builtin_ctzll(w);
+            if (got >= need || ++blk >= nblk)
+                break;
+        }
+    } else {
+        uint64_t w = (ln->seps[blk] | ln->others[blk]) & (~0ULL << (r % 64));
+        for (;;) { /* (at most 63 more than need) */
+            uint32_t at = (uint32_t)(64 * blk);
+#if CSV_ROWS_HW
+            /* eight at a time, whatever w holds (tzcnt of 0 is 64: written, not counted) */
+            size_t cnt = (size_t)__builtin_popcountll(w);
+            uint32_t *o = stop + got;
+            do {
+#pragma GCC unroll 8
+                for (int k = 0; k < 8; k++) {
+                    o[k] = at + (uint32_t)_tzcnt_u64(w);
+                    w = _blsr_u64(w);
+                }
+                o += 8;
+            } while (w != 0);
+            got += cnt;
 #else
-        for (; w != 0; w &= w - 1)
-            stop[got++] = at + (uint32_t)__builtin_ctzll(w);
+            for (; w != 0; w &= w - 1)
+                stop[got++] = at + (uint32_t)__builtin_ctzll(w);
 #endif
-        if (got >= need || ++blk >= nblk)
-            break;
-        w = ln->seps[blk] | ln->others[blk];
+            if (got >= need || ++blk >= nblk)
+                break;
+            w = ln->seps[blk] | ln->others[blk];
+        }
     }
     if (got < (size_t)ncols)
         return -1;
+    if (bad != 0)
+        return 0;
     int crlf = bb[stop[ncols - 1]] == '\r';
     size_t per = (size_t)ncols + (size_t)crlf, rows = got / per;
     if (rows > (size_t)most)
@@ -139,12 +197,11 @@ CSV_FLAT_NAME(const Scanner *s, const CsvLane *ln, CsvBatch *bt, const int *col_
     }
     if (k == 0)
         return 0;
-    /* the others bits from p to the run's last stop: its line ends, and nothing else */
-    size_t last = stop[k * per - 1], b1 = last / 64;
-    blk = r / 64;
-    uint64_t o = ln->others[blk] & (~0ULL << (r % 64));
-    size_t cnt = 0;
-    for (; blk < b1; o = ln->others[++blk])
+    /* the line ends outside quotes from p to the run's last stop: one per row */
+    size_t last = stop[k * per - 1], b1 = last / 64, cnt = 0;
+    const uint64_t *ends = ln->quoted ? so - b0 : ln->others; /* by block */
+    uint64_t o = ends[b0] & (~0ULL << (r % 64));
+    for (blk = b0; blk < b1; o = ends[++blk])
         cnt += CSV_ROWS_HW ? (size_t)__builtin_popcountll(o) : csv_popcount(o);
     o &= (2ULL << (last % 64)) - 1;
     cnt += CSV_ROWS_HW ? (size_t)__builtin_popcountll(o) : csv_popcount(o);
@@ -209,7 +266,7 @@ CSV_NUMBERS_NAME(Scanner *s, CsvLane *lane, CsvBatch *bt, const int *col_of, int
         } else {
             got = CSV_FLAT_NAME(s, &ln, bt, col_of, ncols, flat, most, kb, &p);
             if (got < 0 && ln.base != p) { /* index from this row */
-                ln.len = index(ln.seps, ln.others, b, p, n, sep);
+                ln.len = index(&ln, b, p, n, sep);
                 ln.base = p;
                 got = CSV_FLAT_NAME(s, &ln, bt, col_of, ncols, flat, most, kb, &p);
             }
@@ -237,7 +294,7 @@ CSV_NUMBERS_NAME(Scanner *s, CsvLane *lane, CsvBatch *bt, const int *col_of, int
             if (next == CSV_UNINDEXED && ln.base != p) {
                 if (nrow > 0) /* the rows found so far are counted from the index's base */
                     break;
-                ln.len = index(ln.seps, ln.others, b, p, n, sep); /* index from this row */
+                ln.len = index(&ln, b, p, n, sep); /* index from this row */
                 ln.base = p;
                 next = CSV_ROW_NAME(b, n, sep, &ln, p, ncols, nwalk, st, &q);
             }

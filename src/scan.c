@@ -1461,9 +1461,10 @@ static int csv_number(const char *p, size_t n, size_t avail, double *out, size_t
 ** (the reference, which also makes the messages) instead.
 */
 
-/* The separators (sep) and other stops ('"', '\n', '\r') of 64 bytes, bit k for byte k. */
+/* The separators (sep) and other stops ('"', '\n', '\r') of 64 bytes, bit k for byte k;
+   the quotes among the others. */
 typedef struct CsvMasks {
-    uint64_t sep, other;
+    uint64_t sep, other, quote;
 } CsvMasks;
 
 /* The bytes of the 8 at p equal to one of the patterns' bytes, as 0x80 in each (SWAR). */
@@ -1490,7 +1491,7 @@ static inline CsvMasks csv_masks_portable(const char *p, char sep)
     const uint64_t ones = 0x0101010101010101ULL;
     const uint64_t vsep = ones * (unsigned char)sep;
     const uint64_t pats[3] = {ones * '"', ones * '\n', ones * '\r'};
-    CsvMasks m = {0, 0};
+    CsvMasks m = {0, 0, 0};
     for (unsigned k = 0; k < 8; k++) {
         uint64_t v;
         memcpy(&v, p + (size_t)8 * k, 8);
@@ -1499,6 +1500,7 @@ static inline CsvMasks csv_masks_portable(const char *p, char sep)
 #endif
         m.sep |= (uint64_t)csv_gather8(csv_eq8(v, &vsep, 1)) << (8 * k);
         m.other |= (uint64_t)csv_gather8(csv_eq8(v, pats, 3)) << (8 * k);
+        m.quote |= (uint64_t)csv_gather8(csv_eq8(v, pats, 1)) << (8 * k);
     }
     return m;
 }
@@ -1508,13 +1510,14 @@ static inline CsvMasks csv_masks_sse2(const char *p, char sep)
 {
     const __m128i vs = _mm_set1_epi8(sep), vq = _mm_set1_epi8('"'), vn = _mm_set1_epi8('\n'),
                   vr = _mm_set1_epi8('\r');
-    CsvMasks m = {0, 0};
+    CsvMasks m = {0, 0, 0};
     for (unsigned k = 0; k < 4; k++) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + (size_t)16 * k));
-        __m128i o = _mm_or_si128(_mm_cmpeq_epi8(v, vq),
-                                 _mm_or_si128(_mm_cmpeq_epi8(v, vn), _mm_cmpeq_epi8(v, vr)));
+        __m128i q = _mm_cmpeq_epi8(v, vq);
+        __m128i o = _mm_or_si128(q, _mm_or_si128(_mm_cmpeq_epi8(v, vn), _mm_cmpeq_epi8(v, vr)));
         m.sep |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, vs)) << (16 * k);
         m.other |= (uint64_t)(unsigned)_mm_movemask_epi8(o) << (16 * k);
+        m.quote |= (uint64_t)(unsigned)_mm_movemask_epi8(q) << (16 * k);
     }
     return m;
 }
@@ -1529,16 +1532,17 @@ __attribute__((target("avx2"))) static inline CsvMasks csv_masks_avx2(const char
                   vn = _mm256_set1_epi8('\n'), vr = _mm256_set1_epi8('\r');
     __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)p);
     __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
+    __m256i qlo = _mm256_cmpeq_epi8(lo, vq), qhi = _mm256_cmpeq_epi8(hi, vq);
     __m256i olo =
-        _mm256_or_si256(_mm256_cmpeq_epi8(lo, vq),
-                        _mm256_or_si256(_mm256_cmpeq_epi8(lo, vn), _mm256_cmpeq_epi8(lo, vr)));
+        _mm256_or_si256(qlo, _mm256_or_si256(_mm256_cmpeq_epi8(lo, vn), _mm256_cmpeq_epi8(lo, vr)));
     __m256i ohi =
-        _mm256_or_si256(_mm256_cmpeq_epi8(hi, vq),
-                        _mm256_or_si256(_mm256_cmpeq_epi8(hi, vn), _mm256_cmpeq_epi8(hi, vr)));
+        _mm256_or_si256(qhi, _mm256_or_si256(_mm256_cmpeq_epi8(hi, vn), _mm256_cmpeq_epi8(hi, vr)));
     CsvMasks m;
     m.sep = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, vs)) |
             (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, vs)) << 32;
     m.other = (uint32_t)_mm256_movemask_epi8(olo) | (uint64_t)(uint32_t)_mm256_movemask_epi8(ohi)
+                                                        << 32;
+    m.quote = (uint32_t)_mm256_movemask_epi8(qlo) | (uint64_t)(uint32_t)_mm256_movemask_epi8(qhi)
                                                         << 32;
     return m;
 }
@@ -1553,10 +1557,12 @@ typedef struct CsvLane {
     size_t base, len; /* len 0, base SIZE_MAX: nothing indexed */
     uint64_t *seps;   /* CSV_LANE_CHUNK / 64 + 1 words each */
     uint64_t *others;
+    uint64_t *quotes; /* the quotes among the others */
+    int quoted;       /* a quote somewhere in the chunk */
 } CsvLane;
 
 /* One index function per instruction set (csv_index.h); csv_impl picks one. */
-typedef size_t (*CsvIndexFn)(uint64_t *, uint64_t *, const char *, size_t, size_t, char);
+typedef size_t (*CsvIndexFn)(CsvLane *, const char *, size_t, size_t, char);
 
 #define CSV_INDEX_NAME csv_index_portable
 #define CSV_INDEX_TARGET
@@ -1947,7 +1953,7 @@ static inline __attribute__((always_inline)) int csv_lane_take(const char *b, si
 {
     size_t next = csv_lane_row(b, n, sep, ln, *pos, ncols, ncols - 1, stops, q);
     if (next == CSV_UNINDEXED && ln->base != *pos) {
-        ln->len = index(ln->seps, ln->others, b, *pos, n, sep);
+        ln->len = index(ln, b, *pos, n, sep);
         ln->base = *pos;
         next = csv_lane_row(b, n, sep, ln, *pos, ncols, ncols - 1, stops, q);
     }
@@ -1966,8 +1972,8 @@ static int scan_csv(Scanner *s)
     int rc = 0, header_done = 0, bom_done = 0;
     int nm = s->nrules + s->nfields;
     CsvBits bits = {0, 0, 0};
-    CsvLane lane = {SIZE_MAX, 0, NULL, NULL};
-    lane.seps = (uint64_t *)calloc((size_t)2 * (CSV_LANE_CHUNK / 64 + 1), sizeof *lane.seps);
+    CsvLane lane = {SIZE_MAX, 0, NULL, NULL, NULL, 0};
+    lane.seps = (uint64_t *)calloc((size_t)3 * (CSV_LANE_CHUNK / 64 + 1), sizeof *lane.seps);
     uint32_t *stops = NULL;                   /* lane rows' (ncols + 1 each), then flat */
     unsigned lane_backoff = 0, lane_skip = 0; /* rows to leave to the long way */
     CsvImpl impl = csv_impl(s);
@@ -1985,6 +1991,7 @@ static int scan_csv(Scanner *s)
         goto done;
     }
     lane.others = lane.seps + CSV_LANE_CHUNK / 64 + 1;
+    lane.quotes = lane.others + CSV_LANE_CHUNK / 64 + 1;
     for (;;) {
         row_line = line;
         row_start = pos;

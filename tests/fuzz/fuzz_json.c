@@ -2,7 +2,8 @@
 ** libFuzzer target for the JSON pull parser: any input must end in JSON_END or a
 ** positioned JSON_ERROR, never a crash or undefined behaviour; decoded strings are
 ** valid UTF-8; and the same input fed in small windows gives the same tokens and
-** the same error offset.
+** the same error offset. The input split at ',' and '\n' into cells also goes through
+** json_number_cells, with every instruction set: each cell as json_number_in reads it.
 */
 #include <stdint.h>
 #include <stdlib.h>
@@ -56,6 +57,39 @@ static uint64_t run(const uint8_t *data, size_t size, size_t window, uint64_t *e
     return h;
 }
 
+/* json_number_cells over the cells of data (between ',' and '\n'), in data itself (a
+   read outside it is ASan's), against json_number_in cell by cell. */
+static void cells(const uint8_t *data, size_t size)
+{
+    enum { MAXC = 256 };
+    static const char *const sets[] = {"avx512", "avx2", "sse2", "portable"};
+    uint32_t stops[MAXC + 1];
+    size_t nst = 0;
+    stops[nst++] = UINT32_MAX; /* the one before the first cell */
+    for (size_t i = 0; i < size && nst <= MAXC; i++)
+        if (data[i] == ',' || data[i] == '\n')
+            stops[nst++] = (uint32_t)i;
+    size_t count = nst - 1;
+    const char *best = json_simd(NULL), *b = (const char *)data;
+    for (size_t s = 0; s < sizeof sets / sizeof sets[0]; s++) {
+        if (json_simd(sets[s]) == NULL)
+            continue;
+        double got[MAXC];
+        size_t n = json_number_cells(b, size, 0, stops, 1, count, got);
+        if (n > count)
+            abort();
+        for (size_t k = 0; k <= n && k < count; k++) {
+            uint32_t from = stops[k] + 1;
+            double want;
+            int ok = json_number_in(b + from, stops[k + 1] - from, size - from, &want);
+            if (k < n ? !ok || memcmp(&want, &got[k], sizeof want) != 0 : ok)
+                abort();
+        }
+    }
+    if (json_simd(best) == NULL)
+        abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -66,5 +100,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t windowed = run(data, size, window, &e2);
     if (whole != windowed || e1 != e2)
         abort();
+    cells(data, size);
     return 0;
 }

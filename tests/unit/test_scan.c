@@ -510,6 +510,61 @@ int main(void)
         CHECK_STR(err, "t.csv:5: 1 fields, the header has 2");
     }
 
+    TEST("CSV lane: quotes out of place, at every offset in a 64-byte block, fail as the "
+         "reference splitter says")
+    {
+        /* 40 plain rows, then a row whose text field (not read by any rule) holds one of
+           the texts below, after a field of 0..70 bytes of padding (so that its quotes
+           fall at every place of a block and across blocks), then 10 more rows: the whole
+           scan, the
+           windowed one, the reference splitter (row by row) and plain C must end alike,
+           messages and all (scan_differential). Some texts are fine ("" inside quotes, a
+           field across blocks, a line feed inside quotes, which moves the line of the
+           bad number after it), the others malformed (by RFC 4180: a byte after a
+           closing quote, a quote inside an unquoted field). */
+        static const char *const text[] = {
+            "\"x\"y",   "x\"y",     "\"x\" ",   "\"x\"\"y\"", "\"\"",        "\"a\nb\"",
+            "\"x\"\"\"", "\"\"\"x\"", "\"x,y\"z", "ab\"\"",    "\"x\"\",\"y\"", "\"x\r\ny\"",
+            "x\"y,z\"w", "\"x\"y,\"z\"",
+            /* line feeds in a block of a long quoted field that holds no quote */
+            "\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n"
+            "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\"",
+            "\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n"
+            "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\""};
+        static char doc[8192];
+        char why[600];
+        int bad = 0, failed = 0, cases = 0;
+        for (size_t t = 0; t < sizeof text / sizeof text[0] && !bad; t++)
+            for (int pad = 0; pad <= 70 && !bad; pad++)
+                for (int v = 0; v < 4 && !bad; v++) {
+                    int crlf = v & 1, plain = v >> 1; /* plain: no quote in the rows after */
+                    const char *nl = crlf ? "\r\n" : "\n";
+                    size_t n = (size_t)sprintf(doc, "a,u,t,b,c%s", nl);
+                    for (int r = 0; r < 40; r++)
+                        n += (size_t)sprintf(doc + n, "%d.25,,\"w,%d\",1.5,-%d%s", r, r, r, nl);
+                    n += (size_t)sprintf(doc + n, "7,%.*s,%s,8,9%s", pad,
+                                         "pppppppppppppppppppppppppppppppppppppppppppppppppppppppp"
+                                         "pppppppppppppppp",
+                                         text[t], nl);
+                    for (int r = 0; r < 10; r++) /* the 8th malformed: its line */
+                        n += (size_t)sprintf(doc + n, "%d,,%s%s,2,3%s", r,
+                                             plain ? "zzzzzzzzzzzzzzzzzzzz" : "\"z\"",
+                                             r == 7 ? "\"q" : "", nl);
+                    cases++;
+                    if (scan_differential((const uint8_t *)doc, n, SCAN_CSV, 100, why,
+                                          sizeof why)) {
+                        fprintf(stderr, "  text %zu, pad %d, v %d: %s\n", t, pad, v, why);
+                        bad = 1;
+                    }
+                    Outcome o;
+                    run_once((const uint8_t *)doc, n, SCAN_CSV, 0, 0, 0, &o);
+                    failed += o.rc != 0;
+                }
+        CHECK(!bad && cases == 16 * 71 * 4);
+        /* every one fails: at its own row, or at the 8th after it */
+        CHECK(failed == cases);
+    }
+
     TEST("CSV lane: in one column, blank lines are no records, with a rule or none")
     {
         /* runs of 40 rows of the numbers 1..40 (LF, then CRLF), a blank line between and

@@ -1329,226 +1329,35 @@ int json_number_value(const char *s, size_t n, double *out)
 
 /* ---- CSV cells of numbers, many in one call ------------------------------------ */
 
-#if defined(__SSE2__) && defined(__x86_64__)
 /*
-** Plain decimals and integers ('-'?, at most 19 digits, no leading zero, at most one
-** point with digits on both sides) of cells whose ends are known, as read_decimal reads
-** them but right-aligned: the 32 bytes before a cell's end are read (the caller makes
-** sure they are in the buffer), nothing after it, so the digits' weights do not depend
-** on its length. The bytes before the cell are zeroed, those up to the point take the
-** byte before them (the point goes, the integer part's digits join the fraction's), and
-** the last 24 bytes, which hold all the digits, are one run converted 2, 4 and 8 digits
-** at a time by multiply-adds of neighbouring 16-bit lanes; compose_decimal makes the
-** double. A column's cells are read in a loop that calls nothing (what it needs stays
-** in registers) while they have that shape; json_number_in reads the others.
+** json_number_cells' loop, compiled with the SSE2 lane and in plain C: each cell as
+** json_number_in reads it (read_number inlined: no call, no registers saved a cell).
 */
-
-static inline __attribute__((always_inline)) int decimal_pow5(uint64_t m, unsigned b, int neg,
-                                                              double *out);
-
-/* 32 bytes from cell_tail + n: 0xFF in the last n; from cell_head + 31 - q (q < 32) or
-   + 32: 0xFF in bytes 0..q, or in none. */
-static const unsigned char cell_tail[64] = {
-    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
-    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
-    0,    0,    0,    0,    0,    0,    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
-    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
-    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
-static const unsigned char cell_head[64] = {
-    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
-    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
-    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
-
-/* A cell's place for the lanes: its end e, n bytes of digits and point before it, after
-   a '-' (neg); 0 when they cannot take it (too long, too short, or its end less than 32
-   bytes from buf). */
-static inline __attribute__((always_inline)) int cell_at(const char *buf, size_t base,
-                                                         const uint32_t *st, const char **e,
-                                                         unsigned *n, unsigned *neg)
+static inline __attribute__((always_inline)) size_t
+number_cells(const char *buf, size_t n, size_t base, const uint32_t *stops, size_t stride,
+             size_t count, double *out, int simd)
 {
-    uint32_t len = st[1] - st[0] - 1;
-    size_t end = base + st[1];
-    if (len - 1 >= 21 || end < 32)
-        return 0;
-    *e = buf + end;
-    *neg = (*e)[-(int)len] == '-';
-    *n = len - *neg;
-    return *n - 1 < 20;
-}
-
-/* With other the bits of the cell's bytes (of the 32 before e) that are no digit, dot
-   those that are '.' and q the lowest of other (32: none): 1 when it is the lanes'
-   shape. */
-static inline __attribute__((always_inline)) unsigned cell_shape(uint32_t other, uint32_t dot,
-                                                                 unsigned q, const char *e,
-                                                                 unsigned n)
-{
-    unsigned first = 32 - n;
-    /* no byte but one point, neither first nor last */
-    if (((other ^ dot) | (other & (other - 1)) | (other & (1u << first | 1u << 31))) != 0)
-        return 0;
-    if (other == 0 && n == 20) /* 20 digits */
-        return 0;
-    if (e[-(int)n] == '0') /* a leading zero only as "0" or "0.ddd" */
-        return n == 1 || q == first + 1;
-    return 1;
-}
-
-/* The value of the 8-digit groups of bytes 8..15, 16..23 and 24..31 (each below 10^8;
-   those of 8..15 below 10^3) in the low 32 bits of g0, g1 and g2. */
-static inline __attribute__((always_inline)) uint64_t cell_value(uint64_t g0, uint64_t g1,
-                                                                 uint64_t g2)
-{
-    return (g0 & 0xFFFFFFFFULL) * 10000000000000000ULL + (g1 & 0xFFFFFFFFULL) * 100000000ULL +
-           (g2 & 0xFFFFFFFFULL);
-}
-
-/* One cell's bytes with SSE2: its digits' value into *m; its shape (1 when the lanes
-   take it) returned, with *b the digits after its point. */
-static inline __attribute__((always_inline)) unsigned cell_sse2(const char *e, unsigned n,
-                                                                uint64_t *m, unsigned *b)
-{
-    const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
-    __m128i t0 = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)(e - 32)), zero);
-    __m128i t1 = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)(e - 16)), zero);
-    t0 = _mm_and_si128(t0, _mm_loadu_si128((const __m128i *)(const void *)(cell_tail + n)));
-    t1 = _mm_and_si128(t1, _mm_loadu_si128((const __m128i *)(const void *)(cell_tail + n + 16)));
-    uint32_t other =
-        ~((uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(t0, nine), t0)) |
-          (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(t1, nine), t1)) << 16);
-    const __m128i vdot = _mm_set1_epi8('.' - '0');
-    uint32_t dot = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(t0, vdot)) |
-                   (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(t1, vdot)) << 16;
-    unsigned q = other != 0 ? (unsigned)__builtin_ctz(other) : 32; /* the point's byte */
-    if (!cell_shape(other, dot, q, e, n))
-        return 0;
-    *b = q < 32 ? 31 - q : 0;
-    const unsigned char *h = cell_head + 31 - (q & 31) + (q >> 5);
-    __m128i sel0 = _mm_loadu_si128((const __m128i *)(const void *)h);
-    __m128i sel1 = _mm_loadu_si128((const __m128i *)(const void *)(h + 16));
-    __m128i u0 = _mm_slli_si128(t0, 1);
-    __m128i u1 = _mm_or_si128(_mm_slli_si128(t1, 1), _mm_srli_si128(t0, 15));
-    t0 = _mm_xor_si128(t0, _mm_and_si128(_mm_xor_si128(t0, u0), sel0));
-    t1 = _mm_xor_si128(t1, _mm_and_si128(_mm_xor_si128(t1, u1), sel1));
-    const __m128i z = _mm_setzero_si128();
-    const __m128i k10 = _mm_set1_epi32(10 | 1 << 16), k100 = _mm_set1_epi32(100 | 1 << 16),
-                  k10000 = _mm_set1_epi32(10000 | 1 << 16);
-    __m128i p0 = _mm_madd_epi16(_mm_unpackhi_epi8(t0, z), k10); /* pairs of bytes 8..15 */
-    __m128i p1 = _mm_madd_epi16(_mm_unpacklo_epi8(t1, z), k10); /* 16..23 */
-    __m128i p2 = _mm_madd_epi16(_mm_unpackhi_epi8(t1, z), k10); /* 24..31 */
-    __m128i f0 = _mm_madd_epi16(_mm_packs_epi32(p0, p1), k100); /* fours of 8..23 */
-    __m128i f1 = _mm_madd_epi16(_mm_packs_epi32(p2, p2), k100); /* of 24..31, twice */
-    __m128i r = _mm_madd_epi16(_mm_packs_epi32(f0, f1), k10000); /* eights */
-    uint64_t r01 = (uint64_t)_mm_cvtsi128_si64(r);
-    *m = cell_value(r01, r01 >> 32, (uint64_t)_mm_cvtsi128_si32(_mm_unpackhi_epi64(r, r)));
-    return 1;
-}
-
-#ifdef JSON_WIDE_SIMD
-/* cell_sse2 with the 32 bytes in one AVX2 register. */
-__attribute__((target("avx2,bmi"))) static inline __attribute__((always_inline)) unsigned
-cell_avx2(const char *e, unsigned n, uint64_t *m, unsigned *b)
-{
-    __m256i t = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(e - 32)),
-                                _mm256_set1_epi8('0'));
-    t = _mm256_and_si256(t, _mm256_loadu_si256((const __m256i *)(const void *)(cell_tail + n)));
-    uint32_t other = ~(uint32_t)_mm256_movemask_epi8(
-        _mm256_cmpeq_epi8(_mm256_min_epu8(t, _mm256_set1_epi8(9)), t));
-    uint32_t dot =
-        (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(t, _mm256_set1_epi8('.' - '0')));
-    unsigned q = _tzcnt_u32(other); /* 32 when there is none */
-    if (!cell_shape(other, dot, q, e, n))
-        return 0;
-    *b = q < 32 ? 31 - q : 0;
-    __m256i sel = _mm256_loadu_si256(
-        (const __m256i *)(const void *)(cell_head + 31 - (q & 31) + (q >> 5)));
-    __m256i u = _mm256_alignr_epi8(t, _mm256_permute2x128_si256(t, t, 0x08), 15); /* byte k - 1 */
-    t = _mm256_xor_si256(t, _mm256_and_si256(_mm256_xor_si256(t, u), sel));
-    const __m256i z = _mm256_setzero_si256();
-    const __m256i k10 = _mm256_set1_epi32(10 | 1 << 16), k100 = _mm256_set1_epi32(100 | 1 << 16);
-    /* pairs of 8..15 and 24..31 (h), 0..7 and 16..23 (l); fours [8..11, 12..15, 0, 0 |
-       24..27, 28..31, 16..19, 20..23]; eights [8..15, 0..7 | 24..31, 16..23] */
-    __m256i h = _mm256_madd_epi16(_mm256_unpackhi_epi8(t, z), k10);
-    __m256i l = _mm256_madd_epi16(_mm256_unpacklo_epi8(t, z), k10);
-    __m256i f = _mm256_madd_epi16(_mm256_packs_epi32(h, l), k100);
-    __m256i r = _mm256_madd_epi16(_mm256_packs_epi32(f, f), _mm256_set1_epi32(10000 | 1 << 16));
-    uint64_t lo = (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(r));
-    uint64_t hi = (uint64_t)_mm_cvtsi128_si64(_mm256_extracti128_si256(r, 1));
-    *m = cell_value(lo, hi >> 32, hi);
-    return 1;
-}
-#endif
-
-/*
-** NAME: cells one after the other, by KERNEL (cell_sse2 or cell_avx2) where they are
-** its shape, else by json_number_in; as json_number_cells. NAME_run takes cells while
-** KERNEL and decimal_pow5 do (no call in its loop: what it needs stays in registers),
-** NAME_one the cell it stops at.
-*/
-#define CELLS_WITH(NAME, TARGET, KERNEL)                                                           \
-    TARGET static size_t NAME##_run(const char *buf, size_t base, const uint32_t *stops,         \
-                                    size_t stride, size_t count, double *out)                     \
-    {                                                                                             \
-        const uint32_t *st = stops;                                                               \
-        for (size_t k = 0; k < count; k++, st += stride) {                                        \
-            const char *e;                                                                        \
-            unsigned len, neg, b;                                                                 \
-            uint64_t m;                                                                           \
-            if (!cell_at(buf, base, st, &e, &len, &neg) || !KERNEL(e, len, &m, &b) || m == 0 ||   \
-                !decimal_pow5(m, b, (int)neg, out + k))                                           \
-                return k;                                                                         \
-        }                                                                                         \
-        return count;                                                                             \
-    }                                                                                             \
-    TARGET static __attribute__((noinline)) int NAME##_one(const char *buf, size_t n, size_t base, \
-                                                           const uint32_t *st, double *out)       \
-    {                                                                                             \
-        const char *e;                                                                            \
-        unsigned len, neg, b;                                                                     \
-        uint64_t m;                                                                               \
-        uint32_t from = st[0] + 1;                                                                \
-        if (cell_at(buf, base, st, &e, &len, &neg) && KERNEL(e, len, &m, &b)) {                   \
-            *out = compose_decimal(m, b, (int)neg, e - len - neg, len + neg);                     \
-            return 1;                                                                             \
-        }                                                                                         \
-        return json_number_in(buf + base + from, st[1] - from, n - base - from, out);             \
-    }                                                                                             \
-    TARGET static size_t NAME(const char *buf, size_t n, size_t base, const uint32_t *stops,      \
-                              size_t stride, size_t count, double *out)                           \
-    {                                                                                             \
-        size_t k = 0;                                                                             \
-        for (;;) {                                                                                \
-            k += NAME##_run(buf, base, stops + k * stride, stride, count - k, out + k);           \
-            if (k == count || !NAME##_one(buf, n, base, stops + k * stride, out + k))             \
-                return k;                                                                         \
-            k++;                                                                                  \
-        }                                                                                         \
+    const uint32_t *st = stops;
+    for (size_t k = 0; k < count; k++, st += stride) {
+        uint32_t from = st[0] + 1, len = st[1] - from;
+        const char *s = buf + base + from;
+        size_t avail = n - base - from;
+        if (avail > len && is_digit(s[len]))
+            avail = len; /* a digit right after: read no further than the cell */
+        if (len == 0 || read_number(s, 0, len, avail, 0, simd, out + k) != len)
+            return k;
     }
-
-CELLS_WITH(cells_sse2, , cell_sse2)
-#ifdef JSON_WIDE_SIMD
-CELLS_WITH(cells_avx2, __attribute__((target("avx2,bmi"))), cell_avx2)
-#endif
-#endif
+    return count;
+}
 
 size_t json_number_cells(const char *buf, size_t n, size_t base, const uint32_t *stops,
                          size_t stride, size_t count, double *out)
 {
 #if defined(__SSE2__) && defined(__x86_64__)
-#ifdef JSON_WIDE_SIMD
-    if (block_scanners[block_scanner].cpu != NULL) /* avx2 or avx512: AVX2 */
-        return cells_avx2(buf, n, base, stops, stride, count, out);
-#endif
     if (simd_on())
-        return cells_sse2(buf, n, base, stops, stride, count, out);
+        return number_cells(buf, n, base, stops, stride, count, out, 1);
 #endif
-    const uint32_t *st = stops;
-    for (size_t k = 0; k < count; k++, st += stride) {
-        uint32_t from = st[0] + 1;
-        if (!json_number_in(buf + base + from, st[1] - from, n - base - from, out + k))
-            return k;
-    }
-    return count;
+    return number_cells(buf, n, base, stops, stride, count, out, 0);
 }
 
 /* The offset of the first non-digit at or after i. */

@@ -187,7 +187,6 @@ int json_number_in(const char *s, size_t n, size_t avail, double *out);
 ** + 1 .. base + stops[k stride + 1]) (the offsets wrap: stops[0] may be UINT32_MAX, for a
 ** cell at base), buf[0..n) readable. Each goes into out[k] as json_number_in reads it;
 ** returns how many were numbers before the first that is not (count when all were).
-** Plain decimals take a lane of their own, which reads the 32 bytes before a cell's end.
 */
 size_t json_number_cells(const char *buf, size_t n, size_t base, const uint32_t *stops,
                          size_t stride, size_t count, double *out);

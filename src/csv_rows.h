@@ -246,8 +246,8 @@ CSV_NUMBERS_NAME(Scanner *s, CsvLane *lane, CsvBatch *bt, const int *col_of, int
     const char *b = s->buf;
     size_t n = s->len, p = *pos, stride = (size_t)ncols + 1;
     uint32_t *flat = stops + (size_t)CSV_ROWS * stride; /* CSV_FLAT_NAME's */
-    unsigned flat_backoff = 0, flat_skip = 0;          /* batches of rows it leaves */
-    CsvLane ln = *lane; /* in registers */
+    unsigned flat_backoff = 0, flat_skip = 0;           /* batches of rows it leaves */
+    CsvLane ln = *lane;                                 /* in registers */
     CsvQuoted q = {0, 0, 0};
     uint64_t at_line = *line; /* the next row's first line */
     long taken = 0, rc = 0;
@@ -270,7 +270,10 @@ CSV_NUMBERS_NAME(Scanner *s, CsvLane *lane, CsvBatch *bt, const int *col_of, int
                 ln.base = p;
                 got = CSV_FLAT_NAME(s, &ln, bt, col_of, ncols, flat, most, kb, &p);
             }
-            flat_backoff = got > 0 ? 0 : flat_backoff == 0 ? 1 : flat_backoff < 64 ? 2 * flat_backoff : 64;
+            if (got > 0)
+                flat_backoff = 0;
+            else if (flat_backoff < 64)
+                flat_backoff = flat_backoff == 0 ? 1 : 2 * flat_backoff;
             flat_skip = flat_backoff;
         }
         if (got > 0) {
@@ -322,8 +325,8 @@ CSV_NUMBERS_NAME(Scanner *s, CsvLane *lane, CsvBatch *bt, const int *col_of, int
            reads them */
         int first = nrow;
         for (int m = 0; m < nr; m++)
-            first = (int)json_number_cells(b, n, ln.base, stops + col_of[m], stride,
-                                           (size_t)first, bt->v + (size_t)m * CSV_BATCH + kb);
+            first = (int)json_number_cells(b, n, ln.base, stops + col_of[m], stride, (size_t)first,
+                                           bt->v + (size_t)m * CSV_BATCH + kb);
         for (int k = first; k < nrow; k++) {
             double *v = bt->v + kb + k;
             for (int m = 0; m < nr; m++, v += CSV_BATCH) {

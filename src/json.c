@@ -1370,9 +1370,10 @@ int json_number_value(const char *s, size_t n, double *out)
 ** json_number_cells' loop, compiled with the SSE2 lane and in plain C: each cell as
 ** json_number_in reads it (read_number inlined: no call, no registers saved a cell).
 */
-static inline __attribute__((always_inline)) size_t
-number_cells(const char *buf, size_t n, size_t base, const uint32_t *stops, size_t stride,
-             size_t count, double *out, int simd)
+static inline __attribute__((always_inline)) size_t number_cells(const char *buf, size_t n,
+                                                                 size_t base, const uint32_t *stops,
+                                                                 size_t stride, size_t count,
+                                                                 double *out, int simd)
 {
     const uint32_t *st = stops;
     for (size_t k = 0; k < count; k++, st += stride) {

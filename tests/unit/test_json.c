@@ -866,8 +866,8 @@ int main(void)
            lane, those nearer the buffer's end the loop (both counted, so that the test
            cannot pass without either). */
         static const char *const bad[] = {
-            "01",   "00",    "-01.5", "00.5", "1.",    ".5",          "-.5", "-",
-            "--1",  "+1.5",  "1.2.3", "1..2", "1-2",   "1.5-",        "0x1", " 1.5",
+            "01",   "00",    "-01.5", "00.5", "1.",    ".5",          "-.5",  "-",
+            "--1",  "+1.5",  "1.2.3", "1..2", "1-2",   "1.5-",        "0x1",  " 1.5",
             "1.5 ", "1,5",   "",      "-0.",  "1e",    "1.5e+",       "1.e5", "0123.4",
             "9.9.", "12a.5", "1.5a",  "a1.5", "1.\"5", "-0012345.678"};
         enum { ROWS = 40, MAXCOLS = 4 };
@@ -903,8 +903,8 @@ int main(void)
                             unsigned il = variant == 6 ? 1 : 1 + test_rnd(&rs, 21);
                             unsigned fl = test_rnd(&rs, 22);
                             unsigned z = variant == 6 ? test_rnd(&rs, fl + 1) : 0;
-                            len = decimal_text(&rs, text, il, fl, z, variant == 5 || test_rnd(&rs, 4) == 0,
-                                               variant == 7);
+                            len = decimal_text(&rs, text, il, fl, z,
+                                               variant == 5 || test_rnd(&rs, 4) == 0, variant == 7);
                             if (variant == 6)
                                 text[text[0] == '-'] = '0';
                             want[k] = strtod(text, NULL);
@@ -921,7 +921,8 @@ int main(void)
                 memcpy(buf, doc, cap);
                 int col = (int)test_rnd(&rs, (unsigned)ncols);
                 double got[ROWS];
-                size_t n = json_number_cells(buf, cap, base, stops + col, stride, (size_t)nrows, got);
+                size_t n =
+                    json_number_cells(buf, cap, base, stops + col, stride, (size_t)nrows, got);
                 size_t first_bad = (size_t)nrows;
                 for (int r = 0; r < nrows; r++)
                     if (!isnum[r * ncols + col]) {

@@ -523,9 +523,8 @@ int main(void)
            bad number after it), the others malformed (by RFC 4180: a byte after a
            closing quote, a quote inside an unquoted field). */
         static const char *const text[] = {
-            "\"x\"y",   "x\"y",     "\"x\" ",   "\"x\"\"y\"", "\"\"",        "\"a\nb\"",
-            "\"x\"\"\"", "\"\"\"x\"", "\"x,y\"z", "ab\"\"",    "\"x\"\",\"y\"", "\"x\r\ny\"",
-            "x\"y,z\"w", "\"x\"y,\"z\"",
+            "\"x\"y", "x\"y", "\"x\" ", "\"x\"\"y\"", "\"\"", "\"a\nb\"", "\"x\"\"\"", "\"\"\"x\"",
+            "\"x,y\"z", "ab\"\"", "\"x\"\",\"y\"", "\"x\r\ny\"", "x\"y,z\"w", "\"x\"y,\"z\"",
             /* line feeds in a block of a long quoted field that holds no quote */
             "\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n"
             "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\"",

@@ -5,11 +5,13 @@
 **   local k = stats.new{ sketch = 0.01 }           -- bounded memory, 1% relative error
 **   local g = stats.new{ method = "nearest" }      -- guidellm's nearest-rank percentiles
 **   s:add(x); s:add_many{...}; s:percentile(90); s:summary{50, 90, 99}
+**   s:percentiles{50, 90, 99}; s:sort()
 **
 ** Unknown values are nil, never 0: the mean, min, max and percentiles of an empty
 ** accumulator, a variance over infinite samples, a sample stddev of one sample.
 */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -303,6 +305,55 @@ static int l_summary(lua_State *L)
     return 1;
 }
 
+/*
+** s:percentiles({p1, p2, ...} [, method]) -> {v1, v2, ...}: the percentiles asked
+** together (on unsorted samples, one multi-selection: see stats_percentiles), each at
+** its p's index; an empty table when there are no samples. Unlike summary, no other
+** statistic is computed.
+*/
+static int l_percentiles(lua_State *L)
+{
+    LStats *ls = check_lstats(L, 1);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    int method = lua_isnoneornil(L, 3) ? ls->method : luaL_checkoption(L, 3, NULL, METHODS);
+    lua_Integer n = luaL_len(L, 2);
+    if (n < 0 || n > INT_MAX / 2)
+        return luaL_error(L, "bad argument #1 to 'percentiles' (too many percentiles)");
+    double *ps = (double *)lua_newuserdatauv(L, (size_t)(n > 0 ? n : 1) * 2 * sizeof *ps, 0);
+    double *out = ps + n;
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_geti(L, 2, i);
+        int ok;
+        lua_Number p = lua_tonumberx(L, -1, &ok);
+        if (!ok || !(p >= 0 && p <= 100))
+            return luaL_error(L,
+                              "bad argument #1 to 'percentiles' (element %I must be a "
+                              "percentile in [0, 100])",
+                              i);
+        lua_pop(L, 1);
+        ps[i - 1] = (double)p;
+    }
+    if (n > 0)
+        stats_percentiles(&ls->s, ps, out, (int)n, method);
+    lua_createtable(L, (int)n, 0);
+    for (lua_Integer i = 0; i < n; i++) {
+        if (!isnan(out[i])) {
+            lua_pushnumber(L, (lua_Number)out[i]);
+            lua_rawseti(L, -2, i + 1);
+        }
+    }
+    return 1;
+}
+
+/* s:sort() -> s: sorts the kept samples now (a sketch keeps none: nothing to do), so that
+   every percentile query after it is a look-up (a caller about to ask many). */
+static int l_sort(lua_State *L)
+{
+    stats_sort(check_stats(L, 1));
+    lua_settop(L, 1);
+    return 1;
+}
+
 /* s:merge(other) -> s: adds other's samples. */
 static int l_merge(lua_State *L)
 {
@@ -484,6 +535,8 @@ static const luaL_Reg stats_methods[] = {
     {"percentile",      l_percentile     },
     {"percentile_rank", l_percentile_rank},
     {"summary",         l_summary        },
+    {"percentiles",     l_percentiles    },
+    {"sort",            l_sort           },
     {"merge",           l_merge          },
     {"relative_error",  l_relative_error },
     {"clear",           l_clear          },

@@ -103,6 +103,9 @@ double stats_percentile(Stats *s, double p, int method);
 ** multi-selection finds every rank needed (O(n log k)) instead of a sort.
 */
 void stats_percentiles(Stats *s, const double *ps, double *out, int k, int method);
+/* Sorts the kept samples now (exact mode; nothing for a sketch): every percentile query
+   after it is a look-up, for a caller about to ask many. */
+void stats_sort(Stats *s);
 
 /*
 ** Mann-Whitney U test of two exact accumulators (sorts both): u is the U statistic of a

@@ -207,6 +207,89 @@ for key in ("lat", "epoch"):
   t.eq(sk.lat:count(), 40000)
 end)
 
+t.test("percentiles{...} and sort(): python's sorted list and numpy's rules, bit for bit", function()
+  -- Expected: python3's stdlib on the same numbers (written with 17 digits, read back
+  -- exactly): sorted(), then numpy's linear rule (h = p/100 (n-1), its lerp taken from b's
+  -- side when t >= 0.5) and nearest rank (x[ceil(p n/100) - 1]), in float arithmetic as
+  -- numpy does it. 70003 samples (above both the multi-selection's and the radix sort's
+  -- thresholds): gaps between readings of an epoch clock (values repeated many times),
+  -- a few negatives and an infinity. The same answers on unsorted samples (one
+  -- multi-selection), after sort(), and from one percentile at a time.
+  local proc = require "llmd.proc"
+  local py = proc.which("python3") or "/usr/bin/python3"
+  local path = t.tmpdir() .. "/xs.txt"
+  local xs, clock, x = {}, 1771234500.25, 7
+  for i = 1, 70003 do
+    x = (x * 1103515245 + 12345) % 2147483648
+    local next_ = clock + 0.005 + (x / 2147483648) * 0.01
+    xs[i] = i % 5000 == 0 and -(next_ - clock) or next_ - clock
+    clock = next_
+  end
+  xs[#xs + 1] = math.huge
+  local lines = {}
+  for i, v in ipairs(xs) do lines[i] = v == math.huge and "inf" or ("%.17g"):format(v) end
+  t.write(path, table.concat(lines, "\n") .. "\n")
+  local ps = { 0, 0.1, 1, 25, 50, 90, 95, 99, 99.5, 99.9, 100 }
+  local script = [[
+import math, sys
+xs = sorted(float(l) for l in open(sys.argv[1]))
+n = len(xs)
+def linear(p):
+    h = (p / 100.0) * (n - 1)
+    lo = math.floor(h)
+    if lo >= n - 1:
+        return xs[n - 1]
+    a, b, t = xs[lo], xs[lo + 1], h - lo
+    if a == b or t == 0:
+        return a
+    if math.isinf(b):
+        return b
+    d = b - a
+    return b - d * (1 - t) if t >= 0.5 else a + d * t
+def nearest(p):
+    k = max(math.ceil(p * n / 100.0) - 1, 0)
+    return xs[min(k, n - 1)]
+for p in map(float, sys.argv[2:]):
+    print(repr(linear(p)), repr(nearest(p)))
+]]
+  local args = { py, "-c", script, path }
+  for _, p in ipairs(ps) do args[#args + 1] = ("%.17g"):format(p) end
+  local r = proc.run(args)
+  t.eq(r.code, 0, r.stderr)
+  local want = { linear = {}, nearest = {} }
+  for a, b in r.stdout:gmatch("(%S+) (%S+)\n") do
+    want.linear[#want.linear + 1] = tonumber(a) or math.huge
+    want.nearest[#want.nearest + 1] = tonumber(b) or math.huge
+  end
+  t.eq(#want.linear, #ps)
+  local function check(got, method, how)
+    for i, p in ipairs(ps) do
+      t.eq(("%a"):format(got[i]), ("%a"):format(want[method][i]), ("%s p%g (%s)"):format(method, p, how))
+    end
+  end
+  for _, method in ipairs { "linear", "nearest" } do
+    local s = stats.new()
+    s:add_many(xs)
+    check(s:percentiles(ps, method), method, "unsorted: one multi-selection")
+    local one = {}
+    for i, p in ipairs(ps) do one[i] = s:percentile(p, method) end
+    check(one, method, "one at a time")
+    local sorted = stats.new()
+    sorted:add_many(xs)
+    t.eq(sorted:sort(), sorted)
+    check(sorted:percentiles(ps, method), method, "after sort()")
+  end
+  -- the accumulator's own method by default; empty: an empty list; a sketch: sort() is a no-op
+  local near = stats.new { method = "nearest" }
+  near:add_many(xs)
+  check(near:percentiles(ps), "nearest", "the accumulator's method")
+  t.eq(stats.new():percentiles { 50, 90 }, {})
+  local k = stats.new { sketch = 0.01 }
+  k:add_many { 3, 1, 2 }
+  t.eq(k:sort():count(), 3)
+  t.raises("element 2 must be a percentile in [0, 100]", near.percentiles, near, { 50, 101 })
+end)
+
 -- dump and load (a child process hands its accumulators to its parent): the loaded
 -- accumulator is the same state, so every answer has the same bits as the original's.
 -- The reference is the original accumulator itself, queried the same way; the samples

@@ -138,7 +138,6 @@ static uint64_t key_of(double x)
     return u ^ ((0 - (u >> 63)) | (1ULL << 63));
 }
 
-
 /* Bits of the key range split at the first level of the radix sort, and at the second. */
 #define RADIX1_BITS 11
 #define RADIX2_BITS 11
@@ -192,8 +191,8 @@ static void radix_count(const double *a, size_t n, uint64_t base, int shift, int
 }
 
 /* Each sample of a[0..n) to out[at[digit]++], in order (a stable pass). */
-static void radix_move(const double *a, size_t n, uint64_t base, int shift, int nonneg,
-                       size_t *at, double *out)
+static void radix_move(const double *a, size_t n, uint64_t base, int shift, int nonneg, size_t *at,
+                       double *out)
 {
     if (nonneg) {
         for (size_t i = 0; i < n; i++)

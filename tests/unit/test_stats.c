@@ -733,7 +733,8 @@ int main(void)
         stats_free(&all);
     }
 
-    TEST("sorting a large sample (radix sort, two levels, then each bucket) equals qsort, any spread")
+    TEST("sorting a large sample (radix sort, two levels, then each bucket) equals qsort, any "
+         "spread")
     {
         /* The reference is libc's qsort on a copy. Mann-Whitney sorts both samples in
            place (s.v), so s.v is compared with the reference value by value (-0 and +0

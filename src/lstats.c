@@ -106,22 +106,54 @@ static int l_add(lua_State *L)
     return 1;
 }
 
-/* s:add_many{x1, x2, ...} -> s */
+/*
+** s:add_many{x1, x2, ...} -> s: the numbers copied out of the table first, then added
+** in one stats_add_many call (its batch lanes: the same bits as adding them one by one
+** in exact mode; in a sketch, the same as C callers such as scan get). Nothing is added
+** when an element is not a number or is NaN.
+*/
 static int l_add_many(lua_State *L)
 {
     Stats *s = check_stats(L, 1);
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_Integer n = luaL_len(L, 2);
+    if (n <= 0) {
+        lua_settop(L, 1);
+        return 1;
+    }
+    if ((lua_Unsigned)n > (size_t)-1 / sizeof(double))
+        return luaL_error(L, "stats: not enough memory for %I samples", n);
+    /* a userdata: collected with the rest on an error */
+    double *xs = (double *)lua_newuserdatauv(L, (size_t)n * sizeof *xs, 0);
+    int top = lua_gettop(L), raw = !lua_getmetatable(L, 2); /* no metatable: no __index */
+    if (!raw)
+        lua_pop(L, 1);
+    /* the elements pushed 32 at a time, popped together */
+    luaL_checkstack(L, 32, "add_many");
     for (lua_Integer i = 1; i <= n; i++) {
-        lua_geti(L, 2, i);
         int ok;
+        if (raw)
+            lua_rawgeti(L, 2, i);
+        else
+            lua_geti(L, 2, i);
         lua_Number x = lua_tonumberx(L, -1, &ok);
         if (!ok)
             return luaL_error(L, "bad argument #1 to 'add_many' (element %I is a %s, not a number)",
                               i, luaL_typename(L, -1));
-        add_one(L, s, x, 2);
-        lua_pop(L, 1);
+        if (isnan(x))
+            return luaL_argerror(
+                L, 2, "NaN cannot be summarised (filter it out, or it is a bug upstream)");
+        xs[i - 1] = (double)x;
+        if ((i & 31) == 0)
+            lua_settop(L, top);
     }
+    lua_settop(L, top);
+    int rc = stats_add_many(s, xs, (size_t)n);
+    if (rc == STATS_ENOMEM)
+        return luaL_error(L, "stats: not enough memory for %I samples", (lua_Integer)s->n + n);
+    if (rc != STATS_OK) /* a NaN: cannot be, it was looked for */
+        return luaL_argerror(L, 2,
+                             "NaN cannot be summarised (filter it out, or it is a bug upstream)");
     lua_settop(L, 1);
     return 1;
 }

@@ -440,6 +440,21 @@ static int l_memory(lua_State *L)
 */
 static const char DUMP_MAGIC[8] = {'l', 'l', 'm', 'd', 's', 't', 'a', 't'};
 
+/*
+** The fields of Stats that hold addresses. A dump carries the dumping process's
+** addresses in them: l_load sets every one of them again (to blocks of its own, or
+** NULL), from this list. The assertion ties the list to the struct: a field added to
+** Stats (or to StatsStore) changes sizeof(Stats) on a 64-bit build (an 8-byte pointer
+** cannot hide in its one 4-byte hole), and the build stops here until the field is
+** looked at: listed below if it holds an address (and given its block in dump and
+** load), and the size updated.
+*/
+#define STATS_POINTER_FIELDS(X) X(v) X(sub) X(pos.count) X(neg.count)
+#define STATS_SIZE_64 192
+_Static_assert(sizeof(void *) != 8 || sizeof(Stats) == STATS_SIZE_64,
+               "Stats changed: list its pointer fields in STATS_POINTER_FIELDS (lstats.c), "
+               "then update STATS_SIZE_64");
+
 static int write_block(FILE *f, const void *p, size_t n)
 {
     return n == 0 || fwrite(p, 1, n, f) == n;
@@ -518,6 +533,9 @@ static int l_load(lua_State *L)
         }
         ok = ok && fgetc(f) == EOF;
         /* the pointers are this process's: every block the userdata holds is its own */
+#define STATS_RESET_POINTER(field) s->field = NULL;
+        STATS_POINTER_FIELDS(STATS_RESET_POINTER)
+#undef STATS_RESET_POINTER
         s->v = (double *)v;
         s->cap = s->sketch ? 0 : (size_t)s->n;
         s->pos.count = (uint64_t *)pos;

@@ -49,6 +49,8 @@ typedef struct StatsStore {
     int32_t len;
 } StatsStore;
 
+/* Dumped raw between processes (lstats.c): a new field that holds an address goes into
+   STATS_POINTER_FIELDS there (a static assertion on the size says so). */
 typedef struct Stats {
     int sketch;   /* 0: exact */
     int portable; /* tests: the plain-C loops where SSE2 is there */

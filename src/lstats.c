@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "lauxlib.h"
 #include "lua.h"
@@ -436,7 +438,10 @@ static int l_memory(lua_State *L)
 ** and moments, sorted or not, so a loaded accumulator answers every query with the
 ** same bits as the one dumped. The format is this build's own memory layout (a check
 ** of the magic and the layout's size refuses another build's file): a file for
-** the same binary to read back, never an exchange format.
+** the same binary to read back, never an exchange format. Many samples are mapped
+** (MAP_PRIVATE) rather than read: the page cache's pages, no copy, no fresh memory to
+** fault in; written to (a sort) they become the process's own, and the accumulator
+** copies them out before it grows.
 */
 static const char DUMP_MAGIC[8] = {'l', 'l', 'm', 'd', 's', 't', 'a', 't'};
 
@@ -450,7 +455,15 @@ static const char DUMP_MAGIC[8] = {'l', 'l', 'm', 'd', 's', 't', 'a', 't'};
 ** load), and the size updated.
 */
 #define STATS_POINTER_FIELDS(X) X(v) X(sub) X(pos.count) X(neg.count)
-#define STATS_SIZE_64 192
+#define STATS_SIZE_64 208
+
+/* Samples of at least this many bytes are mapped by stats.load rather than read. */
+#define MAP_AT_LEAST ((size_t)1 << 20)
+#if defined(MAP_POPULATE)
+#define MAP_POPULATE_IF_ANY MAP_POPULATE /* the pages mapped at once, not fault by fault */
+#else
+#define MAP_POPULATE_IF_ANY 0
+#endif
 _Static_assert(sizeof(void *) != 8 || sizeof(Stats) == STATS_SIZE_64,
                "Stats changed: list its pointer fields in STATS_POINTER_FIELDS (lstats.c), "
                "then update STATS_SIZE_64");
@@ -525,17 +538,37 @@ static int l_load(lua_State *L)
                           : s->n <= (uint64_t)SIZE_MAX / sizeof(double));
     if (ok) {
         void *v = NULL, *pos = NULL, *neg = NULL;
+        size_t map_len = 0, map_off = 0;
         if (!s->sketch) {
-            ok = read_block(f, (size_t)s->n, sizeof *s->v, &v) == 0;
+            /* many samples: mapped from the file (a private mapping of the page cache's own
+               pages, no copy), when it is exactly the header and the samples; else read */
+            size_t bytes = (size_t)s->n * sizeof *s->v;
+            long at = ftell(f);
+            struct stat st;
+            if (bytes >= MAP_AT_LEAST && at > 0 && (size_t)at % sizeof *s->v == 0 &&
+                fstat(fileno(f), &st) == 0 && (uint64_t)st.st_size == (uint64_t)at + bytes) {
+                void *base = mmap(NULL, (size_t)at + bytes, PROT_READ | PROT_WRITE,
+                                  MAP_PRIVATE | MAP_POPULATE_IF_ANY, fileno(f), 0);
+                if (base != MAP_FAILED) {
+                    v = (char *)base + at;
+                    map_len = (size_t)at + bytes;
+                    map_off = (size_t)at;
+                }
+            }
+            if (v == NULL)
+                ok = read_block(f, (size_t)s->n, sizeof *s->v, &v) == 0 && fgetc(f) == EOF;
         } else {
             ok = read_block(f, (size_t)s->pos.len, sizeof *s->pos.count, &pos) == 0 &&
-                 read_block(f, (size_t)s->neg.len, sizeof *s->neg.count, &neg) == 0;
+                 read_block(f, (size_t)s->neg.len, sizeof *s->neg.count, &neg) == 0 &&
+                 fgetc(f) == EOF;
         }
-        ok = ok && fgetc(f) == EOF;
-        /* the pointers are this process's: every block the userdata holds is its own */
+        /* the pointers are this process's: every block the userdata holds is its own
+           (and the mapping's extent goes with v) */
 #define STATS_RESET_POINTER(field) s->field = NULL;
         STATS_POINTER_FIELDS(STATS_RESET_POINTER)
 #undef STATS_RESET_POINTER
+        s->map_len = map_len;
+        s->map_off = map_off;
         s->v = (double *)v;
         s->cap = s->sketch ? 0 : (size_t)s->n;
         s->pos.count = (uint64_t *)pos;

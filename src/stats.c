@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/mman.h>
+
 #include "stats.h"
 
 #if defined(__SSE2__)
@@ -542,9 +544,40 @@ void stats_init(Stats *s, double alpha)
     }
 }
 
+/* Gives back v's block: unmapped when it is a file mapping, else freed. */
+static void release_v(Stats *s)
+{
+    if (s->map_len)
+        (void)munmap((char *)s->v - s->map_off, s->map_len);
+    else
+        free(s->v);
+    s->v = NULL;
+    s->map_len = s->map_off = 0;
+}
+
+/* v to room for cap doubles (cap >= n): realloc'd, or copied out of its file mapping. */
+static int resize_v(Stats *s, size_t cap)
+{
+    double *v;
+    if (s->map_len) {
+        v = (double *)malloc(cap * sizeof *v);
+        if (v == NULL)
+            return STATS_ENOMEM;
+        memcpy(v, s->v, (size_t)s->n * sizeof *v);
+        release_v(s);
+    } else {
+        v = (double *)realloc(s->v, cap * sizeof *v);
+        if (v == NULL)
+            return STATS_ENOMEM;
+    }
+    s->v = v;
+    s->cap = cap;
+    return STATS_OK;
+}
+
 void stats_free(Stats *s)
 {
-    free(s->v);
+    release_v(s);
     free(s->pos.count);
     free(s->neg.count);
     free(s->sub);
@@ -706,12 +739,7 @@ static int reserve(Stats *s, size_t k)
     size_t cap = s->cap ? s->cap : 256;
     while (cap - s->n < k)
         cap *= 2;
-    double *v = (double *)realloc(s->v, cap * sizeof *v);
-    if (v == NULL)
-        return STATS_ENOMEM;
-    s->v = v;
-    s->cap = cap;
-    return STATS_OK;
+    return resize_v(s, cap);
 }
 
 int stats_add(Stats *s, double x)
@@ -1011,14 +1039,9 @@ int stats_merge(Stats *dst, const Stats *src)
         return rc;
     }
     if (!src->sketch) {
-        if (!dst->sketch && dst->cap - dst->n < src->n) {
-            size_t cap = dst->n + src->n;
-            double *v = (double *)realloc(dst->v, cap * sizeof *v);
-            if (v == NULL)
-                return STATS_ENOMEM;
-            dst->v = v;
-            dst->cap = cap;
-        }
+        if (!dst->sketch && dst->cap - dst->n < src->n &&
+            resize_v(dst, dst->n + src->n) != STATS_OK)
+            return STATS_ENOMEM;
         return stats_add_many(dst, src->v, src->n);
     }
     for (int32_t i = 0; i < src->pos.len; i++)
@@ -1462,7 +1485,7 @@ int stats_save(const Stats *s, StatsSaved *sv)
 void stats_restore(Stats *s, StatsSaved *sv)
 {
     double *v = s->v;
-    size_t cap = s->cap;
+    size_t cap = s->cap, map_len = s->map_len, map_off = s->map_off;
     uint64_t *sub = s->sub; /* the same for the same alpha; maybe built since */
     if (s->sketch) {
         free(s->pos.count);
@@ -1477,6 +1500,8 @@ void stats_restore(Stats *s, StatsSaved *sv)
     } else {
         s->v = v;
         s->cap = cap;
+        s->map_len = map_len;
+        s->map_off = map_off;
         s->sorted = s->n <= 1;
         s->queries = 0;
         s->m2_known = 0;

@@ -64,6 +64,10 @@ typedef struct Stats {
     /* exact */
     double *v;
     size_t cap;
+    /* v lies in a private file mapping of map_len bytes, map_off of them before v
+       (stats.load maps a dump): released by munmap, copied out before it grows;
+       0 when v is malloc'd */
+    size_t map_len, map_off;
     int sorted;   /* v is sorted */
     int queries;  /* percentile queries since the last change */
     int m2_known; /* m2_exact holds the samples' sum of squared deviations */

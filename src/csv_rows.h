@@ -199,9 +199,9 @@ CSV_FLAT_NAME(const Scanner *s, const CsvLane *ln, CsvBatch *bt, const int *col_
         return 0;
     /* the line ends outside quotes from p to the run's last stop: one per row */
     size_t last = stop[k * per - 1], b1 = last / 64, cnt = 0;
-    const uint64_t *ends = ln->quoted ? so - b0 : ln->others; /* by block */
-    uint64_t o = ends[b0] & (~0ULL << (r % 64));
-    for (blk = b0; blk < b1; o = ends[++blk])
+    const uint64_t *ends = ln->quoted ? so : ln->others + b0; /* from block b0 on */
+    uint64_t o = ends[0] & (~0ULL << (r % 64));
+    for (size_t i = 0; i < b1 - b0; o = ends[++i])
         cnt += CSV_ROWS_HW ? (size_t)__builtin_popcountll(o) : csv_popcount(o);
     o &= (2ULL << (last % 64)) - 1;
     cnt += CSV_ROWS_HW ? (size_t)__builtin_popcountll(o) : csv_popcount(o);

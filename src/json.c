@@ -1226,24 +1226,26 @@ usual_numbers_avx2(const char *s, size_t pos, size_t lane_end, double **op, doub
     while (o < o_end && pos < lane_end) { /* s[pos] is a comma */
         size_t j = pos + 1 + (s[pos + 1] == ' ');
         const unsigned char *p = (const unsigned char *)s + j;
-        __m256i t = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)p), zero);
-        uint64_t other = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(
-            _mm256_cmpeq_epi8(_mm256_min_epu8(t, nine), t));
         uint32_t head;
         memcpy(&head, p, 4);
         unsigned text_end, b;
+        __m256i t;
         if ((head & 0xFFFFFF) == ('0' | '.' << 8 | '0' << 16)) {
             /* "0.0ddd": the f <= 20 digits after the point alone, from byte 2 (a zero
                first): m 10^-f = V 10^-20 */
-            unsigned f = (unsigned)__builtin_ctzll(other >> 2);
+            t = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(p + 2)), zero);
+            unsigned f = (unsigned)__builtin_ctzll(~(uint64_t)(uint32_t)_mm256_movemask_epi8(
+                _mm256_cmpeq_epi8(_mm256_min_epu8(t, nine), t)));
             text_end = 2 + f;
             if (f > 20 || p[text_end] != ',')
                 break;
             t = _mm256_and_si256(
-                _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(p + 2)), zero),
-                _mm256_loadu_si256((const __m256i *)(const void *)(keep_bytes + 32 - f)));
+                t, _mm256_loadu_si256((const __m256i *)(const void *)(keep_bytes + 32 - f)));
             b = 20;
         } else {
+            t = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)p), zero);
+            uint64_t other = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(
+                _mm256_cmpeq_epi8(_mm256_min_epu8(t, nine), t));
             unsigned a = (unsigned)__builtin_ctzll(other); /* other's bits 32.. are set */
             unsigned point = p[a] == '.';
             unsigned f = point ? (unsigned)__builtin_ctzll(other >> (a + 1)) : 0;

@@ -1214,6 +1214,28 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline uint64_t run20_avx2(__m12
     return (c01 & 0xFFFFFFFFULL) * 1000000000000ULL + (c01 >> 32) * 10000ULL + c2;
 }
 
+/*
+** The end of the number at p (the offset of the first byte that is no digit and no
+** point, at most 32) from its 32 bytes less '0' (t); 0 when it is no number JSON allows
+** followed by a comma (no digit first, a leading zero, more than one point, no digit
+** after one). The end comes from one mask, so that the next number's start waits for
+** nothing more: the checks are branches, foreseen.
+*/
+__attribute__((target("avx2,bmi,bmi2"))) static inline unsigned
+lane_number_end(const unsigned char *p, __m256i t, __m256i nine)
+{
+    const __m256i dot = _mm256_set1_epi8('.' - '0');
+    uint64_t digit = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(t, nine), t));
+    uint64_t point = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(t, dot));
+    unsigned end = (unsigned)__builtin_ctzll(~(digit | point)); /* bits 32.. are set */
+    uint64_t in = point & ((1ULL << end) - 1);                  /* its points */
+    unsigned a = (unsigned)__builtin_ctzll(~digit);             /* digits before the first point */
+    if (p[end] != ',' || a == 0 || (in != 0 && (in != 1ULL << a || a + 1 == end)) ||
+        (p[0] == '0' && a > 1))
+        return 0;
+    return end;
+}
+
 __attribute__((target("avx2,bmi,bmi2"))) static size_t
 usual_numbers_avx2(const char *s, size_t pos, size_t lane_end, double **op, double *o_end,
                    size_t *last)
@@ -1223,8 +1245,12 @@ usual_numbers_avx2(const char *s, size_t pos, size_t lane_end, double **op, doub
     __asm__("" : "+x"(zero), "+x"(nine));
     double *o = *op;
     size_t at = *last;
+    const size_t sep = 1 + (size_t)(s[pos + 1] == ' ');
     while (o < o_end && pos < lane_end) { /* s[pos] is a comma */
-        size_t j = pos + 1 + (s[pos + 1] == ' ');
+        /* the separator as the first, foreseen: the start waits only for pos */
+        if ((size_t)(s[pos + 1] == ' ') + 1 != sep)
+            break;
+        size_t j = pos + sep;
         const unsigned char *p = (const unsigned char *)s + j;
         uint32_t head;
         memcpy(&head, p, 4);
@@ -1275,27 +1301,26 @@ usual_numbers_avx2(const char *s, size_t pos, size_t lane_end, double **op, doub
 
 /*
 ** json_skip's lane with AVX2, as usual_numbers_avx2 but validating only: from a comma at
-** pos, while the elements are ", number" or ",number" with a comma right after, the
-** number a run of digits (no leading zero), with or without a point and digits, 32
-** bytes at most; returns the offset of the comma after the last (pos when none), with
-** *last the start of the last. 48 bytes from pos + 2 must be readable.
+** pos, while the elements are ", number" or ",number" (as the first) with a comma right
+** after, the number a run of digits (no leading zero), with or without a point and
+** digits, 32 bytes at most; returns the offset of the comma after the last (pos when
+** none), with *last the start of the last. 48 bytes from pos + 2 must be readable.
 */
 __attribute__((target("avx2,bmi,bmi2"))) static size_t
 skip_usual_avx2(const char *s, size_t pos, size_t lane_end, size_t *last)
 {
     __m256i zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9);
     __asm__("" : "+x"(zero), "+x"(nine));
+    const size_t sep = 1 + (size_t)(s[pos + 1] == ' ');
     while (pos < lane_end) { /* s[pos] is a comma */
-        size_t j = pos + 1 + (s[pos + 1] == ' ');
+        /* the separator as the first, foreseen: the start waits only for pos */
+        if ((size_t)(s[pos + 1] == ' ') + 1 != sep)
+            break;
+        size_t j = pos + sep;
         const unsigned char *p = (const unsigned char *)s + j;
         __m256i t = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)p), zero);
-        uint64_t other = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(
-            _mm256_cmpeq_epi8(_mm256_min_epu8(t, nine), t));
-        unsigned a = (unsigned)__builtin_ctzll(other); /* at most 32: bits 32.. are set */
-        unsigned point = p[a] == '.';
-        unsigned f = point ? (unsigned)__builtin_ctzll(other >> (a + 1)) : 0;
-        unsigned text_end = a + point + f; /* at most 32 */
-        if (a == 0 || point > f || p[text_end] != ',' || (p[0] == '0' && a > 1))
+        unsigned text_end = lane_number_end(p, t, nine);
+        if (text_end == 0)
             break;
         *last = j;
         pos = j + text_end;

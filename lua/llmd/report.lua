@@ -445,26 +445,46 @@ end
 local function rate_text(v) return v and (T.helpers.num(v, 2) .. " req/s") or "N/A" end
 
 -- A capacity range (llmd.loadpoints.capacity_interval): "3.40–3.85 req/s", "≥ 3.40 req/s",
--- "below 3.48 req/s", "any rate from 0 up".
+-- "up to 3.48 req/s", "anywhere from 0 to beyond 30.00 req/s".
 local function interval_text(iv)
   local num = T.helpers.num
-  if iv.hi == math.huge and iv.lo == 0 then return "any rate from 0 up" end
+  if iv.hi == math.huge and iv.lo == 0 then
+    return iv.top and ("anywhere from 0 to beyond %s req/s"):format(num(iv.top, 2)) or "anywhere from 0 up"
+  end
   if iv.hi == math.huge then return ("≥ %s req/s"):format(num(iv.lo, 2)) end
-  if iv.lo == 0 then return ("below %s req/s"):format(num(iv.hi, 2)) end
+  if iv.lo == 0 then return ("up to %s req/s"):format(num(iv.hi, 2)) end
   return ("%s–%s req/s"):format(num(iv.lo, 2), num(iv.hi, 2))
 end
 
+-- What the repeats say of a capacity, as a clause: "the repeats allow 3.40–3.85 req/s";
+-- when the 95 % intervals are too wide to place it at all, that, in those words.
+local function range_clause(iv)
+  if iv.hi == math.huge and iv.lo == 0 then
+    return "the repeats cannot narrow it down: " .. interval_text(iv)
+      .. (iv.top and ", the highest load measured" or "")
+  end
+  return "the repeats allow " .. interval_text(iv)
+end
+
+-- Capacity kinds that are lower bounds ("≥ X"), and what each says in a few words.
+local BOUND_NOTE = { never_violated = "never violated", saturated = "the last load before saturation" }
+local function is_bound(c) return c and BOUND_NOTE[c.kind] ~= nil end
+
 -- A capacity as printed; with repeats at every load point, the range they allow beside it.
+-- One level of parentheses at most: it is also quoted inside sentences.
 local function capacity_text(c)
-  local range = c.interval and ("the repeats allow " .. interval_text(c.interval)) or nil
-  if c.kind == "never_violated" then
+  local range = c.interval and range_clause(c.interval) or nil
+  if is_bound(c) then
     -- a range that says no more than the lower bound itself is left out
     if c.interval and interval_text(c.interval) == "≥ " .. rate_text(c.rps) then range = nil end
-    return ("≥ %s (never violated%s)"):format(rate_text(c.rps), range and (", " .. range) or "")
+    return ("≥ %s (%s%s)"):format(rate_text(c.rps), BOUND_NOTE[c.kind], range and ("; " .. range) or "")
   end
-  local v = c.kind == "below_lowest" and "below the lowest load" or c.kind == "interpolated" and rate_text(c.rps)
-  if not v then return "N/A (" .. (c.reason or "unknown") .. ")" end
-  return v .. (range and (" (" .. range .. ")") or "")
+  if c.kind == "below_lowest" then
+    return ("below %s (fails at the lowest load measured%s)"):format(rate_text(c.lowest_rps),
+      range and ("; " .. range) or "")
+  end
+  if c.kind == "interpolated" then return rate_text(c.rps) .. (range and (" (" .. range .. ")") or "") end
+  return "N/A (" .. (c.reason or "unknown") .. ")"
 end
 
 -- What the two capacities at the SLOs show, and on what evidence: {verdict = "A higher" |
@@ -475,7 +495,7 @@ end
 -- point estimates are one measurement per load: "untested", never a winner. Capacity is
 -- not a p-value, so it is not in the Holm family.
 local function capacity_evidence(ca, cb, min_effect)
-  local known = { interpolated = true, never_violated = true, below_lowest = true }
+  local known = { interpolated = true, never_violated = true, saturated = true, below_lowest = true }
   if not (known[ca.kind] and known[cb.kind]) then return { verdict = "unknown" } end
   local ev = { basis = "repeats" }
   if not (ca.interval and cb.interval) then
@@ -483,7 +503,7 @@ local function capacity_evidence(ca, cb, min_effect)
     ev.basis = (wa == nil or wa == "one run per load") and wb or wa
     ev.basis = ev.basis or wa
   end
-  if ca.kind == cb.kind and ca.kind ~= "interpolated" then
+  if (is_bound(ca) and is_bound(cb)) or (ca.kind == "below_lowest" and cb.kind == "below_lowest") then
     ev.verdict = "unknown" -- both lower bounds, or both below their lowest load: nothing to compare
     return ev
   end
@@ -549,9 +569,9 @@ local function headline(model)
   local function add(label, va, vb, ta, tb, d)
     local dt, pt = delta_cells(va, vb, d)
     -- "≥ X" against a number is a lower bound: no delta
-    if (cap.a.kind == "never_violated" or cap.b.kind == "never_violated") and label:match("^Capacity") then
+    if (is_bound(cap.a) or is_bound(cap.b)) and label:match("^Capacity") and va ~= nil and vb ~= nil then
       dt, pt = "N/A (a lower bound)", "N/A"
-      if cap.a.kind == cap.b.kind then dt = "N/A (both lower bounds)" end
+      if is_bound(cap.a) and is_bound(cap.b) then dt = "N/A (both lower bounds)" end
     end
     local la, lb = sat.a.none and sat.a.max_sustained_rps, sat.b.none and sat.b.max_sustained_rps
     if (la or lb) and va ~= nil and vb ~= nil and label:match("^Max sustained") then
@@ -564,8 +584,13 @@ local function headline(model)
     local phrase = decision.slo_phrase(model.slo)
     add("Capacity at SLO (" .. phrase .. ")", cap.a.rps, cap.b.rps, capacity_text(cap.a), capacity_text(cap.b))
     local function tps(c)
-      if c.kind == "interpolated" or c.kind == "never_violated" then
-        return (c.kind == "never_violated" and "≥ " or "") .. T.helpers.num(c.output_tps, 1) .. " tok/s"
+      if c.kind == "interpolated" or is_bound(c) then
+        if not c.output_tps then return "N/A (output tok/s unknown at the load points it is read from)" end
+        return (is_bound(c) and "≥ " or "") .. T.helpers.num(c.output_tps, 1) .. " tok/s"
+      end
+      if c.kind == "below_lowest" then
+        return c.lowest_tps and ("below %s tok/s (fails at the lowest load measured)"):format(
+          T.helpers.num(c.lowest_tps, 1)) or "N/A (fails at the lowest load measured; its output tok/s is unknown)"
       end
       return capacity_text(c)
     end
@@ -686,6 +711,104 @@ local function overlap_text(phrase, A, B, ca, cb)
     capacity_text(cb), B.label)
 end
 
+-- "TTFT p90" for an SLO key, "the SLOs" without one.
+local function slo_metric(key)
+  return key and metrics.has(key) and metrics.get(key).label or "an SLO metric"
+end
+
+-- The statement that neither run violates the SLOs at any load measured, as certain as the
+-- data make it: from the means, checked against the upper ends of each point's 95 %
+-- confidence interval where a run has repeats (its capacity interval's upper_ends: where
+-- the SLOs fail with every metric at its upper end), and said to rest on one run per load
+-- where it does.
+local function never_violated_text(phrase, A, B, ca, cb)
+  local base = ("%s at any load measured (up to %s for %s, %s for %s)"):format(phrase, rate_text(ca.rps), A.label,
+    rate_text(cb.rps), B.label)
+  local crossing, held, single = {}, {}, {}
+  for _, s in ipairs { { A, ca }, { B, cb } } do
+    local side, c = s[1], s[2]
+    local up = c.interval and c.interval.upper_ends
+    if not up then
+      single[#single + 1] = side.label
+    elseif up.kind == "never_violated" then
+      held[#held + 1] = side.label
+    else
+      crossing[#crossing + 1] = ("for %s the upper end of %s's 95 %% confidence interval crosses its limit at "
+        .. "load point %s, %s"):format(side.label, slo_metric(up.limiting), tostring(up.first_failing or 1),
+        rate_text(up.first_failing_rps))
+    end
+  end
+  if #crossing > 0 then
+    local rest = {}
+    for _, l in ipairs(held) do rest[#rest + 1] = ("for %s the upper ends stay within it"):format(l) end
+    for _, l in ipairs(single) do rest[#rest + 1] = ("for %s one run per load gives no interval"):format(l) end
+    return ("Neither run's mean violates %s, but the repeats cannot rule a violation out: %s. Cannot tell "
+      .. "whether the SLOs hold there; more repeats would narrow the intervals."):format(base,
+      table.concat(crossing, "; ") .. (#rest > 0 and ("; " .. table.concat(rest, "; ")) or ""))
+  end
+  local how
+  if #single == 0 then
+    how = "even at the upper ends of the 95 % confidence intervals of the repeats"
+  elseif #held == 0 then
+    how = "from one run per load, with no confidence interval"
+  else
+    how = ("for %s even at the upper ends of its 95 %% confidence intervals, for %s from one run per load with "
+      .. "no interval"):format(held[1], single[1])
+  end
+  return ("Neither run violates %s, %s: measure higher loads to find the capacities."):format(base, how)
+end
+
+-- The statement that neither run meets the SLOs even at its lowest load, as certain as
+-- the data make it: checked against the lower ends of the 95 % confidence intervals (the
+-- capacity interval's lower_ends) where a run has repeats.
+local function below_lowest_text(phrase, A, B, ca, cb)
+  local base = ("%s even at its lowest load (%s for %s, %s for %s)"):format(phrase, rate_text(ca.lowest_rps),
+    A.label, rate_text(cb.lowest_rps), B.label)
+  local reach, held, single = {}, {}, {}
+  for _, s in ipairs { { A, ca }, { B, cb } } do
+    local side, c = s[1], s[2]
+    local lo = c.interval and c.interval.lower_ends
+    if not lo then
+      single[#single + 1] = side.label
+    elseif lo.kind == "below_lowest" then
+      held[#held + 1] = side.label
+    else
+      reach[#reach + 1] = ("for %s the lower ends of the 95 %% confidence intervals at its lowest load meet "
+        .. "every SLO"):format(side.label)
+    end
+  end
+  if #reach > 0 then
+    local rest = {}
+    for _, l in ipairs(held) do rest[#rest + 1] = ("for %s even the lower ends fail"):format(l) end
+    for _, l in ipairs(single) do rest[#rest + 1] = ("for %s one run per load gives no interval"):format(l) end
+    return ("Neither run's mean meets %s, but the repeats cannot rule out that it does: %s. Cannot tell; "
+      .. "more repeats would narrow the intervals, and lower loads would show where the SLOs hold."):format(base,
+      table.concat(reach, "; ") .. (#rest > 0 and ("; " .. table.concat(rest, "; ")) or ""))
+  end
+  local how
+  if #single == 0 then
+    how = "even at the lower ends of the 95 % confidence intervals of the repeats"
+  elseif #held == 0 then
+    how = "from one run per load, with no confidence interval"
+  else
+    how = ("for %s even at the lower ends of its 95 %% confidence intervals, for %s from one run per load with "
+      .. "no interval"):format(held[1], single[1])
+  end
+  return ("Neither run meets %s, %s: measure lower loads to find where they hold."):format(base, how)
+end
+
+-- "x meets ... at none of its load points", as certain as the data make it.
+local function fails_all_text(side, c, phrase)
+  local lo = c.interval and c.interval.lower_ends
+  if not lo then return ("%s meets %s at none of its load points"):format(side.label, phrase) end
+  if lo.kind == "below_lowest" then
+    return ("%s meets %s at none of its load points, even at the lower ends of its 95 %% confidence intervals")
+      :format(side.label, phrase)
+  end
+  return ("%s's means meet %s at none of its load points, but the lower ends of its 95 %% confidence intervals "
+    .. "allow a capacity %s"):format(side.label, phrase, interval_text(c.interval))
+end
+
 -- Sentences from the decision layer: capacity first when SLOs were given, then the
 -- tested rows' winners, or "no clear difference".
 local function summary(model, A, B)
@@ -704,46 +827,54 @@ local function summary(model, A, B)
   local ev = model.capacity.evidence or {}
   if #model.slo > 0 then
     local phrase = decision.slo_phrase(model.slo)
-    local known = { interpolated = true, never_violated = true }
+    local known = { interpolated = true, never_violated = true, saturated = true }
     if known[ca.kind] and known[cb.kind] then
       local eff = decision.effect_pct(ca.rps, cb.rps)
       if ca.kind == "never_violated" and cb.kind == "never_violated" then
-        out[#out + 1] = ("Neither run violates %s at any load measured (up to %s for %s, %s for %s): measure "
-          .. "higher loads to find the capacities."):format(phrase, rate_text(ca.rps), A.label, rate_text(cb.rps),
-          B.label)
-      elseif eff and math.abs(eff) < model.min_effect then
-        out[#out + 1] = ("Both sustain about the same load within %s (%s for %s, %s for %s)."):format(phrase,
+        out[#out + 1] = never_violated_text(phrase, A, B, ca, cb)
+      elseif is_bound(ca) and is_bound(cb) then
+        out[#out + 1] = ("Both capacities within %s are only lower bounds, %s for %s and %s for %s: neither is "
+          .. "known, so neither run is named higher. Measure loads between the last one before saturation and the "
+          .. "saturated one to find them."):format(phrase, capacity_text(ca), A.label, capacity_text(cb), B.label)
+      elseif eff and math.abs(eff) < model.min_effect and not is_bound(ca) and not is_bound(cb) then
+        out[#out + 1] = ("Both sustain about the same load within %s: %s for %s, %s for %s."):format(phrase,
           capacity_text(ca), A.label, capacity_text(cb), B.label)
       elseif ev.verdict == "no clear difference" then
         out[#out + 1] = overlap_text(phrase, A, B, ca, cb)
       else
         local hi, lo, chi, clo = B, A, cb, ca
         if ca.rps > cb.rps then hi, lo, chi, clo = A, B, ca, cb end
-        local lower_bound = clo.kind == "never_violated"
         local more = T.helpers.num((chi.rps / clo.rps - 1) * 100, 1) .. " %"
+        -- a lower bound below the other figure: the gap is at most this; and when that run
+        -- never delivered the other figure at any load (its ceiling), it is said
+        local above_ceiling = is_bound(clo) and clo.ceiling_rps and chi.rps > clo.ceiling_rps
+        local gap_word = is_bound(chi) and "at least " or is_bound(clo) and "at most " or ""
         if ev.winner then
-          out[#out + 1] = ("%s sustains %s%s more load than %s within %s (%s against %s; the ranges do not overlap).")
-            :format(hi.label, chi.kind == "never_violated" and "at least " or "", more, lo.label, phrase,
+          out[#out + 1] = ("%s sustains %s%s more load than %s within %s: %s against %s; the ranges do not overlap.")
+            :format(hi.label, is_bound(chi) and "at least " or "", more, lo.label, phrase,
             capacity_text(chi), capacity_text(clo))
         else
           -- one measurement per load (on some side): the figures and the gap, no winner named
           out[#out + 1] = ("Capacity within %s: %s for %s against %s for %s (%s+%s), untested: %s."):format(phrase,
-            capacity_text(chi), hi.label, capacity_text(clo), lo.label,
-            chi.kind == "never_violated" and "at least " or "", more, untested_text(A, B, ca, cb))
+            capacity_text(chi), hi.label, capacity_text(clo), lo.label, gap_word, more, untested_text(A, B, ca, cb))
         end
-        if lower_bound then
-          out[#out] = out[#out]:gsub("%.$", "; " .. lo.label .. "'s figure is only a lower bound.")
+        if above_ceiling then
+          out[#out] = out[#out]:gsub("%.$", ("; %s's figure is a lower bound, but %s achieved at most %s at any "
+            .. "load measured."):format(lo.label, lo.label, rate_text(clo.ceiling_rps)))
+        elseif is_bound(clo) then
+          out[#out] = out[#out]:gsub("%.$", "; " .. lo.label .. "'s figure is only a lower bound, so either "
+            .. "may be higher.")
         end
       end
     elseif ca.kind == "below_lowest" and cb.kind == "below_lowest" then
-      out[#out + 1] = ("Neither run meets %s even at its lowest load."):format(phrase)
+      out[#out + 1] = below_lowest_text(phrase, A, B, ca, cb)
     elseif ca.kind == "below_lowest" or cb.kind == "below_lowest" then
-      local bad, good, cg = A, B, cb
-      if cb.kind == "below_lowest" then bad, good, cg = B, A, ca end
+      local bad, good, cbad, cg = A, B, ca, cb
+      if cb.kind == "below_lowest" then bad, good, cbad, cg = B, A, cb, ca end
       if ev.verdict == "no clear difference" then
         out[#out + 1] = overlap_text(phrase, A, B, ca, cb)
       else
-        out[#out + 1] = ("%s meets %s at none of its load points; %s sustains %s (%s)."):format(bad.label, phrase,
+        out[#out + 1] = ("%s; %s sustains %s (%s)."):format(fails_all_text(bad, cbad, phrase),
           good.label, capacity_text(cg), ev.winner and "the ranges do not overlap"
           or no_test_text(A, B, ca, cb))
       end
@@ -888,7 +1019,14 @@ function M.build(opts)
     if #model.slo > 0 then
       local iv, why = lp.capacity_interval(s[2], model.slo, s[1])
       if iv then
-        s[1].interval = { lo = iv.lo, hi = iv.hi, text = interval_text(iv) }
+        -- where the capacity on each end of the intervals first fails (what the summary's
+        -- "at any load" and "even at its lowest load" rest on)
+        local function ends(c)
+          return { kind = c.kind, limiting = c.limiting, first_failing = c.first_failing,
+            first_failing_rps = c.first_failing_rps }
+        end
+        s[1].interval = { lo = iv.lo, hi = iv.hi, top = iv.top, text = interval_text(iv),
+          upper_ends = ends(iv.low), lower_ends = ends(iv.high) }
       else
         s[1].interval_why = why
       end
@@ -978,6 +1116,38 @@ function M.plain(model)
   return clean(model)
 end
 
+-- The headline's capacity and max sustained throughput as rows for comparison.csv:
+-- {key, a, b, delta, pct, verdict, note}. A figure that is a lower bound ("≥") or unknown
+-- gets no delta; the note quotes the report's text for both runs.
+function M.curve_rows(model)
+  local out = {}
+  local function row(key, a, b, ta, tb, exact, verdict)
+    local r = { key = key, a = a, b = b, verdict = verdict,
+      note = ("%s: %s; %s: %s"):format(model.a.label, ta, model.b.label, tb) }
+    if exact and a ~= nil and b ~= nil then
+      r.delta = b - a
+      r.pct = a ~= 0 and (b - a) / math.abs(a) * 100 or nil
+    end
+    out[#out + 1] = r
+  end
+  local cap = model.capacity
+  if #model.slo > 0 and cap then
+    local ca, cb = cap.a, cap.b
+    local function fig(c) return (c.kind == "interpolated" or is_bound(c)) and c.rps or nil end
+    row("capacity_at_slo_rps", fig(ca), fig(cb), capacity_text(ca), capacity_text(cb),
+      ca.kind == "interpolated" and cb.kind == "interpolated", cap.evidence and cap.evidence.verdict or "unknown")
+  end
+  local sa, sb = model.saturation.a, model.saturation.b
+  local function sus(s)
+    if s.max_sustained_rps and s.none then return "≥ " .. rate_text(s.max_sustained_rps) .. " (never saturated)" end
+    if s.max_sustained_rps then return rate_text(s.max_sustained_rps) end
+    return "N/A (" .. (s.point == 1 and "saturated at the lowest load" or s.reason or "unknown") .. ")"
+  end
+  row("max_sustained_rps", sa.max_sustained_rps, sb.max_sustained_rps, sus(sa), sus(sb),
+    not sa.none and not sb.none, "untested")
+  return out
+end
+
 -- The performance table as CSV (RFC 4180 quoting).
 function M.csv(model)
   local function q(v)
@@ -996,6 +1166,14 @@ function M.csv(model)
     lines[#lines + 1] = table.concat({ q(r.key), q(r.unit), q(r.a), q(r.b), q(r.delta),
       q(r.pct), q(r.verdict), q(r.test), q(r.p_value), q(r.effect_pct), q(r.note), q(r.p_adjusted),
       q(r.family_size) }, ",")
+  end
+  -- the headline's figures read off the load curves, after the table: a and b as the
+  -- report's numbers (a lower bound's bound; empty when unknown or below the lowest load),
+  -- no delta where either is a bound or unknown, the verdict from the capacity evidence
+  -- (never a test), and the note with both figures as the report prints them
+  for _, h in ipairs(M.curve_rows(model)) do
+    lines[#lines + 1] = table.concat({ q(h.key), q("req/s"), q(h.a), q(h.b), q(h.delta), q(h.pct), q(h.verdict),
+      "", "", "", q(h.note), "", "" }, ",")
   end
   return table.concat(lines, "\n") .. "\n"
 end

@@ -262,6 +262,19 @@ local function throughput_samples(t)
   return p.ci.throughput_req_s.samples
 end
 
+-- A capacity at SLO (llmd.loadpoints.capacity) as the tables print it: the figure, "≥"
+-- where it is a lower bound, and in words why.
+local function capacity_brief(c)
+  local f = c.rps and metrics.format("throughput_req_s", c.rps)
+  if c.kind == "interpolated" and f then return f end
+  if c.kind == "never_violated" and f then return "≥ " .. f .. " (never violated)" end
+  if c.kind == "saturated" and f then return "≥ " .. f .. " (the last load before saturation)" end
+  if c.kind == "below_lowest" and c.lowest_rps then
+    return "below " .. metrics.format("throughput_req_s", c.lowest_rps) .. " (fails at the lowest load measured)"
+  end
+  return "N/A (" .. tostring(c.reason or "unknown") .. ")"
+end
+
 -- opts.slo: llmd.decision.parse_slo's list. Returns the model the templates render.
 function M.model(list, opts)
   opts = opts or {}
@@ -368,7 +381,7 @@ function M.model(list, opts)
   for i, x in ipairs(ranked) do
     local r = { rank = i, label = x.label, value = x.rank_value,
       text = metrics.format("throughput_req_s", x.rank_value) }
-    if by_cap then r.text = r.text .. " (" .. x.capacity.kind .. ")" end
+    if by_cap then r.text = capacity_brief(x.capacity) end
     local nxt = ranked[i + 1]
     if nxt then
       local test = tests[i]
@@ -455,9 +468,7 @@ function M.present(m, opts)
       tps_text = x.max_output_tps and metrics.format("throughput_tok_s", x.max_output_tps) or "N/A",
       status_text = x.status == "ok" and "ok" or ("failed: " .. table.concat(x.reasons, "; ")),
       latency_cells = {}, point_rows = {} }
-    local c = x.capacity
-    t.capacity_text = c.rps and (metrics.format("throughput_req_s", c.rps) .. " (" .. c.kind .. ")")
-      or ("N/A (" .. tostring(c.reason) .. ")")
+    t.capacity_text = capacity_brief(x.capacity)
     for _, e in ipairs(x.at_common) do t.latency_cells[#t.latency_cells + 1] = e.text end
     for _, p in ipairs(x.points) do
       t.point_rows[#t.point_rows + 1] = {

@@ -94,18 +94,40 @@ t.test("load points: saturation, capacity at an SLO (interpolated, never violate
   local sat = lp.saturation(pts)
   t.eq(sat.point, 4)
   t.near(sat.max_sustained_rps, 29, 0)
-  -- TTFT p90 <= 200 ms: 150 at point 3 passes, 400 at point 4 fails: t = (200 - 150) /
-  -- (400 - 150) = 0.2 of the way from 29 to 31 req/s = 29.4; tok/s 2900 + 0.2 x 200 = 2940
+  -- TTFT p90 <= 200 ms: 150 at point 3 passes, 400 at point 4 fails, but point 4 had
+  -- saturated (31 of 40 offered). Interpolating there would give (200 - 150) / (400 - 150)
+  -- = 0.2 of the way from 29 to 31 req/s = 29.4, above the 29 req/s the run sustained: the
+  -- capacity is instead the last point before saturation, 29 req/s (tok/s 2900), as a
+  -- lower bound, never more than the max sustained throughput
   local slo = decision.parse_slo("ttft_p90_ms=200", "--slo")
   local cap = lp.capacity(pts, slo)
-  t.eq(cap.kind, "interpolated")
-  t.near(cap.rps, 29.4, 1e-12)
-  t.near(cap.output_tps, 2940, 1e-9)
+  t.eq(cap.kind, "saturated")
+  t.eq(cap.bound, "lower")
+  t.near(cap.rps, 29, 0)
+  t.near(cap.output_tps, 2900, 0)
+  t.ok(cap.rps <= sat.max_sustained_rps, "capacity within what the run sustained")
   t.eq(cap.limiting, "ttft_p90_ms")
-  -- 500 ms: never violated, at least the highest achieved rate (31)
+  t.eq(cap.first_failing, 4)
+  t.ok(cap.reason:find("load point 4 had saturated (only 31 of 40 req/s offered were achieved); it violates "
+    .. "ttft_p90_ms there", 1, true), cap.reason)
+  -- 500 ms: met everywhere, but the highest achieved rate (31) was at the saturated point:
+  -- at least 29 req/s, again the last point before saturation
   cap = lp.capacity(pts, decision.parse_slo("ttft_p90_ms=500"))
+  t.eq(cap.kind, "saturated")
+  t.near(cap.rps, 29, 0)
+  t.eq(cap.first_failing, nil)
+  -- 100 ms: crossed between points 2 (80 ms, 20 req/s) and 3 (150 ms, 29 req/s), both
+  -- before saturation: (100 - 80) / (150 - 80) = 2/7 of the way, 20 + 9 x 2/7 = 22.571
+  cap = lp.capacity(pts, decision.parse_slo("ttft_p90_ms=100"))
+  t.eq(cap.kind, "interpolated")
+  t.near(cap.rps, 20 + 9 * 2 / 7, 1e-12)
+  t.near(cap.output_tps, 2000 + 900 * 2 / 7, 1e-9)
+  -- never saturated (the first three points only): 500 ms is never violated, at least 29
+  local three = ladder_run()
+  three.stages[4] = nil
+  cap = lp.capacity(lp.points(three), decision.parse_slo("ttft_p90_ms=500"))
   t.eq(cap.kind, "never_violated")
-  t.near(cap.rps, 31, 0)
+  t.near(cap.rps, 29, 0)
   -- 40 ms: the first point (50 ms) already fails
   cap = lp.capacity(pts, decision.parse_slo("ttft_p90_ms=40"))
   t.eq(cap.kind, "below_lowest")
@@ -127,6 +149,18 @@ t.test("load points: saturation, capacity at an SLO (interpolated, never violate
   sat = lp.saturation(lp.points(run_of(c)))
   t.eq(sat.point, 4)
   t.near(sat.max_sustained_rps, 10, 0)
+  -- E2E p50 <= 300 ms fails only at the plateau (400 ms): interpolating from point 3 would
+  -- give (300 - 200) / (400 - 200) = 0.5 of the way from 10 to 10.2 = 10.1 req/s, above the
+  -- 10 sustained; the capacity is at least 10 req/s instead
+  cap = lp.capacity(lp.points(run_of(c)), decision.parse_slo("latency_p50_ms=300"))
+  t.eq(cap.kind, "saturated")
+  t.near(cap.rps, 10, 0)
+  t.ok(cap.reason:find("load point 4 had saturated (its throughput had stopped growing)", 1, true), cap.reason)
+  -- 150 ms: crossed between points 2 (105 ms, 9.5) and 3 (200 ms, 10), before the plateau:
+  -- (150 - 105) / (200 - 105) = 45/95 of the way, 9.5 + 0.5 x 45/95 = 9.7368
+  cap = lp.capacity(lp.points(run_of(c)), decision.parse_slo("latency_p50_ms=150"))
+  t.eq(cap.kind, "interpolated")
+  t.near(cap.rps, 9.5 + 0.5 * 45 / 95, 1e-12)
   -- bad SLOs are one clear line
   t.raises("--slo: 'throughput_req_s' is not a latency or error-rate metric", decision.parse_slo,
     "throughput_req_s=5", "--slo")
@@ -865,9 +899,10 @@ t.test("capacity with repeats: overlapping ranges are no clear difference; range
   m = cap_model(repeated_run(RA), repeated_run(RC))
   t.eq(m.capacity.evidence.verdict, "B higher")
   t.eq(m.capacity.evidence.winner, "b")
-  t.ok(m.summary:find("y sustains 16.4 % more load than x within TTFT p90 ≤ 200.0 ms (26.60 req/s (the "
+  -- (one level of parentheses: the capacities' ranges are not nested inside another)
+  t.ok(m.summary:find("y sustains 16.4 % more load than x within TTFT p90 ≤ 200.0 ms: 26.60 req/s (the "
     .. "repeats allow 26.43–26.77 req/s) against 22.86 req/s (the repeats allow 21.08–24.63 req/s); the ranges do "
-    .. "not overlap).", 1, true), m.summary)
+    .. "not overlap.", 1, true), m.summary)
   -- swapped: the same, mirrored
   m = cap_model(repeated_run(RC), repeated_run(RA))
   t.eq(m.capacity.evidence.verdict, "A higher")

@@ -874,8 +874,9 @@ local function summary(model, A, B)
       if ev.verdict == "no clear difference" then
         out[#out + 1] = overlap_text(phrase, A, B, ca, cb)
       else
-        out[#out + 1] = ("%s; %s sustains %s (%s)."):format(fails_all_text(bad, cbad, phrase),
-          good.label, capacity_text(cg), ev.winner and "the ranges do not overlap"
+        -- the capacity's own parentheses are not nested in the evidence's
+        out[#out + 1] = ("%s; %s sustains %s, %s."):format(fails_all_text(bad, cbad, phrase),
+          good.label, capacity_text(cg), ev.winner and "and the ranges do not overlap"
           or no_test_text(A, B, ca, cb))
       end
     else
@@ -931,12 +932,16 @@ local function summary(model, A, B)
       end
     end
     local n = model.family.size
-    if n == 0 then
+    -- the table's own tests (the family also holds the summary's test at the matched load)
+    local n_rows = 0
+    for _, r in ipairs(model.perf) do if r.test_id then n_rows = n_rows + 1 end end
+    if n_rows == 0 then
       -- no test at all: "no clear difference" would claim a comparison that was not made
-      out[#out + 1] = untested > 0 and ("Nothing could be tested: no metric has per-request samples or repeats "
-        .. "from both runs, so none names a winner (%d metric%s untested)."):format(untested,
+      local what = n == 0 and "Nothing could be tested" or "No whole-run metric could be tested"
+      out[#out + 1] = untested > 0 and ("%s: no metric has per-request samples or repeats "
+        .. "from both runs, so none names a winner (%d metric%s untested)."):format(what, untested,
         untested == 1 and "" or "s")
-        or "Nothing could be tested: no metric was comparable with a test, so none names a winner."
+        or ("%s: no metric was comparable with a test, so none names a winner."):format(what)
       untested = 0 -- said once
     elseif #wins.a == 0 and #wins.b == 0 then
       out[#out + 1] = "No clear difference: no tested metric differs beyond noise"

@@ -903,12 +903,111 @@ t.test("capacity with repeats: overlapping ranges are no clear difference; range
   t.ok(m.summary:find("y sustains 16.4 % more load than x within TTFT p90 ≤ 200.0 ms: 26.60 req/s (the "
     .. "repeats allow 26.43–26.77 req/s) against 22.86 req/s (the repeats allow 21.08–24.63 req/s); the ranges do "
     .. "not overlap.", 1, true), m.summary)
+  -- the only test made is the summary's at the matched load (30 req/s), which differs: the
+  -- whole-run rows (no whole-run figures here) were not tested, and "No clear difference:
+  -- no tested metric differs" would contradict it
+  t.eq(m.family.size, 1)
+  t.ok(m.summary:find("No whole-run metric could be tested: no metric was comparable with a test", 1, true),
+    m.summary)
+  t.ok(not m.summary:find("No clear difference: no tested metric differs", 1, true), m.summary)
   -- swapped: the same, mirrored
   m = cap_model(repeated_run(RC), repeated_run(RA))
   t.eq(m.capacity.evidence.verdict, "A higher")
   t.ok(m.summary:find("x sustains 16.4 % more load than y", 1, true), m.summary)
   -- the headline shows the range beside the capacity
   t.eq(m.headline[1].a_text, "26.60 req/s (the repeats allow 26.43–26.77 req/s)")
+end)
+
+-- The summary's "at any load measured" and "even at its lowest load" with repeats: each
+-- point's 95 % CI from a python3 stdlib script (statistics.mean/stdev, t(0.975, 2) =
+-- 4.302652729911275): mean +- t sd / sqrt 3.
+--   {150,190,190}: 176.667, CI 119.298 .. 234.035 (the upper end crosses 200)
+--   {100,110,120}: 110, CI 85.159 .. 134.841;  {150,151,152}: 151, CI 148.516 .. 153.484
+--   {150,250,260}: 220, CI 68.896 .. 371.104 (the lower end meets 200)
+--   {300,310,320}: 310, CI 285.159 .. 334.841;  {300,301,302}: 301, CI 298.516 .. 303.484
+--   {100,150,290}: 180, CI -64.659 .. 424.659
+local NV_CROSS = { { 50, 60, 70 }, { 100, 110, 120 }, { 150, 190, 190 } } -- means pass, point 3's CI crosses
+local NV_HELD = { { 50, 51, 52 }, { 100, 101, 102 }, { 150, 151, 152 } }   -- means and upper ends pass
+local BL_REACH = { { 150, 250, 260 }, { 300, 310, 320 }, { 400, 410, 420 } } -- means fail, point 1's lower end passes
+local BL_HELD = { { 300, 301, 302 }, { 400, 401, 402 }, { 500, 501, 502 } }  -- lower ends fail too
+
+t.test("'neither run violates at any load': with repeats, only where the upper confidence bounds stay within", function()
+  local m = cap_model(repeated_run(NV_CROSS), repeated_run(NV_HELD))
+  t.eq(m.capacity.a.kind, "never_violated")
+  t.eq(m.capacity.b.kind, "never_violated")
+  -- x's point 3 CI reaches 234.0 ms > 200: the mean alone does not say the SLO holds
+  t.eq(m.capacity.a.interval.upper_ends.first_failing, 3)
+  t.ok(m.summary:find("Neither run's mean violates TTFT p90 ≤ 200.0 ms at any load measured (up to 30.00 req/s for "
+    .. "x, 30.00 req/s for y), but the repeats cannot rule a violation out: for x the upper end of TTFT p90's 95 % "
+    .. "confidence interval crosses its limit at load point 3, 30.00 req/s; for y the upper ends stay within it. "
+    .. "Cannot tell whether the SLOs hold there", 1, true), m.summary)
+  t.ok(not m.summary:find("Neither run violates", 1, true), m.summary)
+  -- both held (upper ends 134.8 and 153.5 ms at most): said with the intervals behind it
+  m = cap_model(repeated_run(NV_HELD), repeated_run(NV_HELD))
+  t.ok(m.summary:find("Neither run violates TTFT p90 ≤ 200.0 ms at any load measured (up to 30.00 req/s for x, "
+    .. "30.00 req/s for y), even at the upper ends of the 95 % confidence intervals of the repeats: measure higher "
+    .. "loads to find the capacities.", 1, true), m.summary)
+  -- one run per load: said to rest on single measurements
+  local function single(rs)
+    local out = {}
+    for i, xs in ipairs(rs) do out[i] = { xs[2] } end
+    return repeated_run(out)
+  end
+  m = cap_model(single(NV_CROSS), single(NV_HELD))
+  t.ok(m.summary:find("Neither run violates TTFT p90 ≤ 200.0 ms at any load measured (up to 30.00 req/s for x, "
+    .. "30.00 req/s for y), from one run per load, with no confidence interval: measure higher loads", 1, true),
+    m.summary)
+end)
+
+t.test("'neither run meets even at its lowest load': with repeats, only where the lower confidence bounds fail", function()
+  local m = cap_model(repeated_run(BL_REACH), repeated_run(BL_HELD))
+  t.eq(m.capacity.a.kind, "below_lowest")
+  t.eq(m.capacity.b.kind, "below_lowest")
+  -- x's point 1 CI reaches down to 68.9 ms, within 200: the mean alone does not say it fails
+  t.ok(m.summary:find("Neither run's mean meets TTFT p90 ≤ 200.0 ms even at its lowest load (10.00 req/s for x, "
+    .. "10.00 req/s for y), but the repeats cannot rule out that it does: for x the lower ends of the 95 % "
+    .. "confidence intervals at its lowest load meet every SLO; for y even the lower ends fail. Cannot tell", 1,
+    true), m.summary)
+  t.ok(not m.summary:find("Neither run meets", 1, true), m.summary)
+  m = cap_model(repeated_run(BL_HELD), repeated_run(BL_HELD))
+  t.ok(m.summary:find("Neither run meets TTFT p90 ≤ 200.0 ms even at its lowest load (10.00 req/s for x, 10.00 "
+    .. "req/s for y), even at the lower ends of the 95 % confidence intervals of the repeats", 1, true), m.summary)
+end)
+
+t.test("capacity below the lowest load with repeats reads as a plain range, never 'any rate from 0 up'", function()
+  -- x: the means fail at point 1 (220 ms); the lower ends pass there (68.9 ms) and fail at
+  -- point 2 (285.2 ms): on the lower ends the capacity is crossed (200 - 68.896) /
+  -- (285.159 - 68.896) of the way from 10 to 20 req/s = 16.062 req/s (python3, same script)
+  local m = cap_model(repeated_run(BL_REACH), repeated_run(NV_HELD))
+  t.near(m.capacity.a.interval.hi, 16.062262456430627, 1e-6)
+  t.eq(m.capacity.a.interval.lo, 0)
+  t.eq(m.headline[1].a_text, "below 10.00 req/s (fails at the lowest load measured; the repeats allow up to 16.06 req/s)")
+  -- the means fail at point 1 (220 ms) but pass at points 2 and 3 (180 ms), whose lower
+  -- ends (-64.7 ms) pass everywhere: the intervals cannot place the capacity at all
+  local wide = { { 150, 250, 260 }, { 100, 150, 290 }, { 100, 150, 290 } }
+  m = cap_model(repeated_run(wide), repeated_run(NV_HELD))
+  t.eq(m.capacity.a.interval.hi, math.huge)
+  t.eq(m.headline[1].a_text, "below 10.00 req/s (fails at the lowest load measured; the repeats cannot narrow it "
+    .. "down: anywhere from 0 to beyond 30.00 req/s, the highest load measured)")
+  t.ok(not m.summary:find("any rate from 0 up", 1, true), m.summary)
+  t.ok(not m.summary:find("below the lowest load (", 1, true), m.summary)
+end)
+
+t.test("one run fails at its lowest load: said from the means only with the intervals behind it", function()
+  -- x's range 0-16.06 req/s (above) lies below y's ≥ 30 req/s: y sustains more, but x's
+  -- lower ends pass at its lowest load, so "meets at none of its load points" is the means'
+  local m = cap_model(repeated_run(BL_REACH), repeated_run(NV_HELD))
+  t.eq(m.capacity.evidence.verdict, "B higher")
+  t.ok(m.summary:find("x's means meet TTFT p90 ≤ 200.0 ms at none of its load points, but the lower ends of its "
+    .. "95 % confidence intervals allow a capacity up to 16.06 req/s; y sustains ≥ 30.00 req/s (never violated), "
+    .. "and the ranges do not overlap.", 1, true), m.summary)
+  m = cap_model(repeated_run(BL_HELD), repeated_run(NV_HELD))
+  t.ok(m.summary:find("x meets TTFT p90 ≤ 200.0 ms at none of its load points, even at the lower ends of its 95 % "
+    .. "confidence intervals; y sustains", 1, true), m.summary)
+  -- one run per load: the plain statement, and why nothing is tested
+  m = cap_model(repeated_run { { 250 }, { 310 }, { 410 } }, repeated_run { { 51 }, { 101 }, { 151 } })
+  t.ok(m.summary:find("x meets TTFT p90 ≤ 200.0 ms at none of its load points; y sustains ≥ 30.00 req/s (never "
+    .. "violated), one run per load: no test.", 1, true), m.summary)
 end)
 
 t.test("capacity without repeats: the figure stays, said to be one measurement per load", function()

@@ -109,13 +109,20 @@ local function perf_row(key, ctx)
   }
   local ok, why = true, nil
   if va ~= nil and vb ~= nil then ok, why = M.comparable(key, ra, rb) end
+  -- a Delta that cannot be given says why in a word (the cells or the notes say more)
+  if va == nil or vb == nil then
+    row.delta_text = va == nil and vb == nil and "N/A (unknown on both sides)"
+      or ("N/A (unknown for %s)"):format(va == nil and "A" or "B")
+  elseif not ok then
+    row.delta_text = "N/A (not comparable)"
+  end
   local test, untested_why
   if va ~= nil and vb ~= nil and ok then
     local d = metrics.delta(key, va, vb)
     row.delta = d.diff
     row.pct = d.pct
     row.delta_text = fmt_delta(key, d.diff)
-    row.pct_text = d.pct and T.helpers.pct(d.pct) or "N/A"
+    row.pct_text = d.pct and T.helpers.pct(d.pct) or (va == 0 and "N/A (A is 0)" or "N/A")
     test, untested_why = decision.row_test(key, ra, rb, ctx.pa, ctx.pb, ctx.memo)
     if not test and ctx.saved and ctx.saved[key] and ctx.saved[key].p then
       -- analyze.lua from saved state: the test the last report made on the samples
@@ -243,11 +250,15 @@ end
 -- The ladder table: both runs' load points paired by achieved load (llmd.loadpoints).
 local function ladder_section(A, B, pa, pb)
   local rows = lp.ladder(pa, pb)
+  local any_na = false
   local function cell(c, key, d)
     if c.outside then return "" end
     c.values = c.values or {}
     local v = c.values[key]
-    if v == nil then return "N/A" end
+    if v == nil then
+      any_na = true
+      return "N/A"
+    end
     return (c.interpolated and "~" or "") .. T.helpers.num(v, d)
   end
   local function load(c)
@@ -279,8 +290,66 @@ local function ladder_section(A, B, pa, pb)
     rows = rows,
     excluded = table.concat(excluded, ", "),
     interpolated = any_interp,
+    na_note = any_na and ("N/A: the run has no such value at its own load point (the Load Curves say why), or one "
+      .. "of the two points it would be interpolated between lacks it.") or "",
     count_a = #pa, count_b = #pb,
   }
+end
+
+-- The curve table's columns that can be N/A, with the reason each N/A has.
+local CURVE_NA = {
+  { "achieved_rps", "Achieved req/s" }, { "output_tps", "Output tok/s" }, { "output_tps_per_gpu", "Output tok/s/GPU" },
+  { "ttft_p50_ms", "TTFT p50" }, { "ttft_p90_ms", "TTFT p90" }, { "ttft_p99_ms", "TTFT p99" },
+  { "tpot_p90_ms", "TPOT p90" }, { "itl_p90_ms", "ITL p90" }, { "latency_p90_ms", "E2E p90" },
+  { "error_rate_pct", "Errors %" }, { "interactivity_tps_per_user", "tok/s per user" },
+}
+
+-- Why a load point's curve cell is N/A (gpu_why: why the accelerator count is unknown).
+local function curve_na_reason(p, key, gpus, gpu_why)
+  if key == "achieved_rps" then return "achieved rate unknown: neither the results' request throughput nor the "
+    .. "harness's achieved rate" end
+  if key == "output_tps" then return p.na.throughput_tok_s or "output tok/s not in the results" end
+  if key == "output_tps_per_gpu" then
+    if not gpus then return gpu_why end
+    return "output tok/s unknown: " .. tostring(p.na.throughput_tok_s or "not in the results")
+  end
+  if key == "interactivity_tps_per_user" then
+    return "1000 / TPOT p50 needs TPOT p50 or mean: " .. tostring(p.na.tpot_p50_ms or p.na.tpot_mean_ms
+      or "not measured")
+  end
+  return p.na[key] or "not measured"
+end
+
+-- "at every point", "at point 3", "at points 2, 5".
+local function at_points(list, n)
+  if #list == n and n > 1 then return "at every point" end
+  return (#list == 1 and "at point " or "at points ") .. table.concat(list, ", ")
+end
+
+-- The N/A cells of one run's curve table, grouped by column and reason: "Output tok/s/GPU
+-- at every point: accelerator count unknown: ...; TTFT p99 at point 3: ...", or "".
+local function curve_na_note(points, gpus, gpu_why)
+  local groups, order = {}, {}
+  for _, c in ipairs(CURVE_NA) do
+    for _, p in ipairs(points) do
+      if lp.field(p, c[1]) == nil then
+        local why = curve_na_reason(p, c[1], gpus, gpu_why)
+        local id = c[2] .. "\0" .. why
+        if not groups[id] then
+          groups[id] = { label = c[2], why = why, points = {} }
+          order[#order + 1] = id
+        end
+        local g = groups[id]
+        g.points[#g.points + 1] = p.index
+      end
+    end
+  end
+  local parts = {}
+  for _, id in ipairs(order) do
+    local g = groups[id]
+    parts[#parts + 1] = ("%s %s: %s"):format(g.label, at_points(g.points, #points), g.why)
+  end
+  return table.concat(parts, "; ")
 end
 
 -- One run's load curve for the report: its load points with printed values.
@@ -363,7 +432,7 @@ local function kv_section(A, B, model_min_effect)
     if va and vb then
       -- a difference of percentages is in percentage points
       r.delta = T.helpers.signed(vb - va, d or 0) .. (unit == " %" and " pp" or (unit or ""))
-      r.pct = va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100) or "N/A"
+      r.pct = va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100) or "N/A (A is 0)"
       if kind == "rate" then
         r.effect_pct = decision.effect_pct(va, vb)
         r.evidence = "untested: one counter increase per run"
@@ -484,7 +553,7 @@ local function capacity_text(c)
       range and ("; " .. range) or "")
   end
   if c.kind == "interpolated" then return rate_text(c.rps) .. (range and (" (" .. range .. ")") or "") end
-  return "N/A (" .. (c.reason or "unknown") .. ")"
+  return metrics.na(c.reason or "unknown")
 end
 
 -- What the two capacities at the SLOs show, and on what evidence: {verdict = "A higher" |
@@ -537,7 +606,7 @@ local function gpus_of(side)
   local g = tonumber(s.gpus)
   if g and g > 0 then return g, "info file" end
   if side.run.gpus and side.run.gpus > 0 then return side.run.gpus, side.run.gpus_source or "results" end
-  return nil, "accelerator count unknown (give gpus: N in the run's info file)"
+  return nil, "accelerator count unknown: give gpus: N in the run's info file"
 end
 
 local function per_gpu(side, cap, sat)
@@ -552,15 +621,19 @@ local function per_gpu(side, cap, sat)
   local function per(x) return x and x / g or nil end
   out.throughput_rps = per(v.throughput_req_s)
   out.output_tps = per(v.throughput_tok_s)
+  out.output_tps_why = not v.throughput_tok_s and (side.run.overall.na.throughput_tok_s or "not in the results") or nil
   out.max_sustained_rps = per(sat.max_sustained_rps)
   out.capacity_rps = per(cap.rps)
   out.capacity_output_tps = per(cap.output_tps)
   return out
 end
 
+-- The Delta and Change cells; an N/A says why (the figures beside it say more).
 local function delta_cells(va, vb, d)
-  if va == nil or vb == nil then return "N/A", "N/A" end
-  return T.helpers.signed(vb - va, d or 2), va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100) or "N/A"
+  if va == nil and vb == nil then return "N/A (unknown on both sides)", "N/A" end
+  if va == nil or vb == nil then return ("N/A (unknown for %s)"):format(va == nil and "A" or "B"), "N/A" end
+  return T.helpers.signed(vb - va, d or 2), va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100)
+    or "N/A (A is 0)"
 end
 
 local function headline(model)
@@ -597,37 +670,49 @@ local function headline(model)
     add("Capacity at SLO, output tok/s", cap.a.output_tps, cap.b.output_tps, tps(cap.a), tps(cap.b), 1)
   else
     local why = "N/A (no SLO given: --slo or slo: in the info files)"
-    rows[#rows + 1] = { label = "Capacity at SLO", a_text = why, b_text = why, delta_text = "N/A", pct_text = "N/A" }
+    rows[#rows + 1] = { label = "Capacity at SLO", a_text = why, b_text = why, delta_text = "", pct_text = "" }
   end
   local function sus(s)
     -- every point kept up with its offered load: the highest one is only a lower bound
     if s.max_sustained_rps and s.none then return "≥ " .. rate_text(s.max_sustained_rps) .. " (never saturated)" end
     if s.max_sustained_rps then return rate_text(s.max_sustained_rps) end
     if s.point == 1 then return "N/A (saturated at the lowest load)" end
-    return "N/A (" .. (s.reason or "unknown") .. ")"
+    return metrics.na(s.reason or "unknown")
   end
   add("Max sustained throughput", sat.a.max_sustained_rps, sat.b.max_sustained_rps, sus(sat.a), sus(sat.b))
-  local function gtext(x, gp, unit)
-    if not gp.gpus then return "N/A (" .. gp.reason .. ")" end
-    return x and (T.helpers.num(x, 2) .. " " .. unit) or "N/A"
-  end
   if not g.a.gpus and not g.b.gpus then
     local why = "N/A (accelerator counts unknown: gpus: N in the info files)"
-    rows[#rows + 1] = { label = "Per GPU", a_text = why, b_text = why, delta_text = "N/A", pct_text = "N/A" }
+    rows[#rows + 1] = { label = "Per GPU", a_text = why, b_text = why, delta_text = "", pct_text = "" }
     return rows
   end
+  -- per GPU, each figure as its total says it (a lower bound stays one), and every N/A why
+  local function per(x, gp) return T.helpers.num(x / gp.gpus, 2) end
+  local function gcap(c, gp)
+    if not gp.gpus then return metrics.na(gp.reason) end
+    if c.kind == "interpolated" then return per(c.rps, gp) .. " req/s" end
+    if is_bound(c) then return ("≥ %s req/s (%s)"):format(per(c.rps, gp), BOUND_NOTE[c.kind]) end
+    if c.kind == "below_lowest" then
+      return ("below %s req/s (fails at the lowest load measured)"):format(per(c.lowest_rps, gp))
+    end
+    return metrics.na("capacity unknown: " .. tostring(c.reason or "no reason given"))
+  end
   if #model.slo > 0 then
-    add("Capacity at SLO per GPU", g.a.capacity_rps, g.b.capacity_rps, gtext(g.a.capacity_rps, g.a, "req/s"),
-      gtext(g.b.capacity_rps, g.b, "req/s"))
+    add("Capacity at SLO per GPU", g.a.capacity_rps, g.b.capacity_rps, gcap(cap.a, g.a), gcap(cap.b, g.b))
   end
   local function gsus(gp, s)
-    local x = gtext(gp.max_sustained_rps, gp, "req/s")
-    return (gp.max_sustained_rps and s.none) and ("≥ " .. x .. " (never saturated)") or x
+    if not gp.gpus then return metrics.na(gp.reason) end
+    if not gp.max_sustained_rps then return sus(s) end
+    local x = T.helpers.num(gp.max_sustained_rps, 2) .. " req/s"
+    return s.none and ("≥ " .. x .. " (never saturated)") or x
   end
   add("Max sustained throughput per GPU", g.a.max_sustained_rps, g.b.max_sustained_rps, gsus(g.a, sat.a),
     gsus(g.b, sat.b))
-  add("Output tok/s per GPU (whole run)", g.a.output_tps, g.b.output_tps, gtext(g.a.output_tps, g.a, "tok/s"),
-    gtext(g.b.output_tps, g.b, "tok/s"), 1)
+  local function gtps(gp)
+    if not gp.gpus then return metrics.na(gp.reason) end
+    if not gp.output_tps then return metrics.na("output tok/s unknown: " .. tostring(gp.output_tps_why)) end
+    return T.helpers.num(gp.output_tps, 2) .. " tok/s"
+  end
+  add("Output tok/s per GPU (whole run)", g.a.output_tps, g.b.output_tps, gtps(g.a), gtps(g.b), 1)
   rows[#rows + 1] = { label = "GPUs", a_text = g.a.gpus and tostring(g.a.gpus) or "unknown",
     b_text = g.b.gpus and tostring(g.b.gpus) or "unknown", delta_text = "", pct_text = "" }
   return rows
@@ -1051,7 +1136,10 @@ function M.build(opts)
     reason = not any_goodput and (#model.slo == 0 and "no SLO given"
       or not decision.request_thresholds(model.slo) and "the SLOs name no per-request latency (TTFT, TPOT, E2E)"
       or "no per-request data counted against the SLOs in either run") or nil }
-  model.curves = { { label = A.label, rows = curve_rows(pa, ga) }, { label = B.label, rows = curve_rows(pb, gb) } }
+  local _, wa = gpus_of(A)
+  local _, wb = gpus_of(B)
+  model.curves = { { label = A.label, rows = curve_rows(pa, ga), na_note = curve_na_note(pa, ga, wa) },
+    { label = B.label, rows = curve_rows(pb, gb), na_note = curve_na_note(pb, gb, wb) } }
   local ctx = { A = A, B = B, pa = pa, pb = pb, memo = {}, saved = opts.significance, match = model.workload_match,
     min_effect = model.min_effect }
   local rows, notes = {}, {}
@@ -1146,7 +1234,7 @@ function M.curve_rows(model)
   local function sus(s)
     if s.max_sustained_rps and s.none then return "≥ " .. rate_text(s.max_sustained_rps) .. " (never saturated)" end
     if s.max_sustained_rps then return rate_text(s.max_sustained_rps) end
-    return "N/A (" .. (s.point == 1 and "saturated at the lowest load" or s.reason or "unknown") .. ")"
+    return metrics.na(s.point == 1 and "saturated at the lowest load" or s.reason or "unknown")
   end
   row("max_sustained_rps", sa.max_sustained_rps, sb.max_sustained_rps, sus(sa), sus(sb),
     not sa.none and not sb.none, "untested")

@@ -69,7 +69,7 @@ end
 
 -- value or "N/A (reason)"
 function H.na(v, reason)
-  if v == nil then return reason and ("N/A (" .. reason .. ")") or "N/A" end
+  if v == nil then return metrics.na(reason) end
   return v
 end
 

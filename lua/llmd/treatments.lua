@@ -272,7 +272,7 @@ local function capacity_brief(c)
   if c.kind == "below_lowest" and c.lowest_rps then
     return "below " .. metrics.format("throughput_req_s", c.lowest_rps) .. " (fails at the lowest load measured)"
   end
-  return "N/A (" .. tostring(c.reason or "unknown") .. ")"
+  return metrics.na(c.reason or "unknown")
 end
 
 -- opts.slo: llmd.decision.parse_slo's list. Returns the model the templates render.
@@ -333,12 +333,13 @@ function M.model(list, opts)
         e.value, e.interpolated = v, interp
         local p = point_at(x.points, m.common_rps)
         if p and p.ci and p.ci[key] and not interp then e.ci = p.ci[key] end
-        e.text = v and fmt(key, v) or "N/A"
+        e.text = v and fmt(key, v) or metrics.na(p and not interp and p.na[key]
+          or "not measured at this load, nor on both sides of it")
         if e.ci then e.text = e.text .. (" (95 %% CI %s - %s, n=%d)"):format(fmt(key, e.ci.lo), fmt(key, e.ci.hi),
           e.ci.n) end
         if v and interp then e.text = e.text .. " (interpolated)" end
       else
-        e.text = "N/A (" .. m.common_why .. ")"
+        e.text = metrics.na(m.common_why)
       end
       x.at_common[#x.at_common + 1] = e
       x.at_common[key] = e
@@ -350,8 +351,9 @@ function M.model(list, opts)
   m.rank_by = by_cap and "capacity at SLO" or "max sustained throughput"
   local ranked, unranked = {}, {}
   for _, x in ipairs(T) do
-    local v = by_cap and x.capacity.rps or x.max_rps
-    if by_cap and x.capacity.kind == "below_lowest" then v = 0 end
+    -- an unknown capacity is unranked: never ranked by max sustained throughput instead
+    local v = x.max_rps
+    if by_cap then v = x.capacity.kind == "below_lowest" and 0 or x.capacity.rps end
     x.rank_value = v
     if v then ranked[#ranked + 1] = x else unranked[#unranked + 1] = x end
   end
@@ -387,7 +389,7 @@ function M.model(list, opts)
       local test = tests[i]
       local v = decision.verdict { key = "throughput_req_s", a = nxt.rank_value, b = x.rank_value, test = test,
         p_adjusted = fam.adjusted[i], family_size = fam.adjusted[i] and fam.size or nil,
-        untested_why = by_cap and "capacity is interpolated from single load points: no test"
+        untested_why = by_cap and "capacity at SLO is read off the load curves, not tested"
           or "no repeats of the max sustained load point on both sides" }
       r.vs_next = v.verdict
       r.p_value, r.p_adjusted, r.family_size, r.adjusted_away = v.p_value, v.p_adjusted, v.family_size,
@@ -405,18 +407,18 @@ function M.model(list, opts)
     m.ranking[#m.ranking + 1] = r
   end
   for _, x in ipairs(unranked) do
-    m.ranking[#m.ranking + 1] = { label = x.label, text = "N/A (" .. tostring(by_cap and x.capacity.reason
-      or x.max_rps_why) .. ")" }
+    m.ranking[#m.ranking + 1] = { label = x.label, text = metrics.na(tostring(by_cap and x.capacity.reason
+      or x.max_rps_why)) }
   end
   if #ranked == 0 then
     m.verdict = "No treatment can be ranked: " .. m.rank_by .. " is unknown for every one."
   elseif #ranked == 1 then
     m.verdict = ("Only %s has a known %s; nothing to rank it against."):format(ranked[1].label, m.rank_by)
   elseif m.ranking[1].proven then
-    m.verdict = ("%s has the highest %s (%s), shown above %s by repeats."):format(ranked[1].label, m.rank_by,
+    m.verdict = ("%s has the highest %s, %s, shown above %s by repeats."):format(ranked[1].label, m.rank_by,
       m.ranking[1].text, ranked[2].label)
   else
-    m.verdict = ("No treatment is shown to be best: %s is highest in %s (%s), but %s."):format(ranked[1].label,
+    m.verdict = ("No treatment is shown to be best: %s is highest in %s with %s, but %s."):format(ranked[1].label,
       m.rank_by, m.ranking[1].text, m.ranking[1].vs_next_text)
   end
 
@@ -448,7 +450,9 @@ end
 
 -- Rendering --------------------------------------------------------------------------------
 
-local function num(key, v) return v and metrics.format(key, v, nil, { bare = true }) or "N/A" end
+local function num(key, v, why)
+  return v and metrics.format(key, v, nil, { bare = true }) or metrics.na(why or "not in the results")
+end
 
 -- What the templates print: the model plus its figures as text.
 function M.present(m, opts)
@@ -464,8 +468,10 @@ function M.present(m, opts)
   for _, x in ipairs(m.treatments) do
     local t = { label = x.label, harness = x.harness or "?", n_points = x.n_points, repeats = x.repeats,
       max_text = x.max_rps and metrics.format("throughput_req_s", x.max_rps)
-        or ("N/A (" .. tostring(x.max_rps_why) .. ")"),
-      tps_text = x.max_output_tps and metrics.format("throughput_tok_s", x.max_output_tps) or "N/A",
+        or metrics.na(x.max_rps_why),
+      tps_text = x.max_output_tps and metrics.format("throughput_tok_s", x.max_output_tps)
+        or metrics.na(not x.max_rps and "no max sustained load point"
+          or x.max_point and x.max_point.na.throughput_tok_s or "output tok/s unknown at that point"),
       status_text = x.status == "ok" and "ok" or ("failed: " .. table.concat(x.reasons, "; ")),
       latency_cells = {}, point_rows = {} }
     t.capacity_text = capacity_brief(x.capacity)
@@ -474,9 +480,12 @@ function M.present(m, opts)
       t.point_rows[#t.point_rows + 1] = {
         offered = p.offered and (("%g"):format(p.offered) .. (p.load_type == "concurrency" and " users" or " req/s"))
           or "unknown",
-        achieved = num("throughput_req_s", p.achieved_rps), tps = num("throughput_tok_s", p.output_tps),
-        ttft = num("ttft_p90_ms", p.values.ttft_p90_ms), tpot = num("tpot_p90_ms", p.values.tpot_p90_ms),
-        e2e = num("latency_p90_ms", p.values.latency_p90_ms), err = num("error_rate_pct", p.values.error_rate_pct),
+        achieved = num("throughput_req_s", p.achieved_rps, "achieved rate unknown"),
+        tps = num("throughput_tok_s", p.output_tps, p.na.throughput_tok_s),
+        ttft = num("ttft_p90_ms", p.values.ttft_p90_ms, p.na.ttft_p90_ms),
+        tpot = num("tpot_p90_ms", p.values.tpot_p90_ms, p.na.tpot_p90_ms),
+        e2e = num("latency_p90_ms", p.values.latency_p90_ms, p.na.latency_p90_ms),
+        err = num("error_rate_pct", p.values.error_rate_pct, p.na.error_rate_pct),
         repeats = p.repeats,
       }
     end

@@ -479,7 +479,12 @@ t.test("per GPU, --slo from the info files, comparison.json keys, analyze.lua ke
     t.ok(row.effect_pct == nil or type(row.effect_pct) == "number")
   end
   local text = t.read(w .. "/comparison_report.md")
-  t.ok(text:find("| Capacity at SLO per GPU | " .. template.helpers.num(cj.capacity.a.rps / 2, 2) .. " req/s", 1, true))
+  -- A's capacity is a lower bound (its TTFT crosses 200 ms only at its saturated point 5,
+  -- see test_report): per GPU it stays one, with no delta; B's is interpolated
+  t.eq(cj.capacity.a.kind, "saturated")
+  t.ok(text:find("| Capacity at SLO per GPU | ≥ " .. template.helpers.num(cj.capacity.a.rps / 2, 2)
+    .. " req/s (the last load before saturation) | " .. template.helpers.num(cj.capacity.b.rps / 4, 2)
+    .. " req/s | N/A (a lower bound) | N/A |", 1, true), text)
   -- analyze.lua without --slo keeps the report's SLOs; with --slo it takes the new ones
   r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
   t.eq(r.code, 0, r.stderr)
@@ -1093,4 +1098,92 @@ t.test("max sustained throughput of a run that never saturated is a lower bound:
   t.eq(r.pct_text, "N/A")
   t.ok(m.summary:find("Max sustained throughput (before the achieved rate falls behind the offered load): "
     .. "≥ 30.00 req/s for x, 20.00 req/s for y (≥: never saturated, a lower bound).", 1, true), m.summary)
+end)
+
+-- Every "N/A (" in a text: its reason, and whether a "(" opens inside it before it closes.
+local function na_reasons(text)
+  local out = {}
+  local i = 1
+  while true do
+    local s = text:find("N/A (", i, true)
+    if not s then break end
+    local depth, j, nested = 0, s + 4, false
+    while j <= #text do
+      local ch = text:sub(j, j)
+      if ch == "(" then
+        depth = depth + 1
+        if depth > 1 then nested = true end
+      elseif ch == ")" then
+        depth = depth - 1
+        if depth == 0 then break end
+      end
+      j = j + 1
+    end
+    out[#out + 1] = { reason = text:sub(s + 5, j - 1), nested = nested }
+    i = j + 1
+  end
+  return out
+end
+
+t.test("per GPU: every N/A says why, with one level of parentheses; a lower bound stays one", function()
+  -- x: 2 GPUs; TTFT p90 not streamed at point 1 (so no capacity), no output tok/s at all;
+  -- 10, 20 req/s achieved of 10, 20, then 25 of 30 (below 28.5 = 95 %): max sustained 20
+  local x = run_of { { rate = 10, values = { throughput_req_s = 10 } },
+    { rate = 20, values = { throughput_req_s = 20, ttft_p90_ms = 50 } },
+    { rate = 30, values = { throughput_req_s = 25, ttft_p90_ms = 60 } } }
+  x.stages[1].metrics.na.ttft_p90_ms = "not streamed (no first-token times)"
+  x.overall.na.throughput_tok_s = "no token counts (the harness wrote none)"
+  -- y: accelerator count unknown; meets the SLO everywhere and never saturates
+  local y = repeated_run { { 50 }, { 60 }, { 70 } }
+  local function sd(label, run, gpus)
+    return { label = label, state = { label = label, stack = { gpus = gpus } }, run = run, kv = {} }
+  end
+  local m = report.build { a = sd("x", x, 2), b = sd("y", y, nil), slo = decision.parse_slo("ttft_p90_ms=200"),
+    generated = 0 }
+  local by = {}
+  for _, r in ipairs(m.headline) do by[r.label] = r end
+  -- the reasons as written in the code under test's inputs above, their own parentheses
+  -- turned into commas
+  t.eq(by["Capacity at SLO per GPU"].a_text,
+    "N/A (capacity unknown: load point 1: ttft_p90_ms unknown, not streamed, no first-token times)")
+  t.eq(by["Capacity at SLO per GPU"].b_text, "N/A (accelerator count unknown: give gpus: N in the run's info file)")
+  t.eq(by["Output tok/s per GPU (whole run)"].a_text,
+    "N/A (output tok/s unknown: no token counts, the harness wrote none)")
+  t.eq(by["Max sustained throughput per GPU"].a_text, "10.00 req/s") -- 20 / 2
+  t.eq(by["Capacity at SLO per GPU"].delta_text, "N/A (unknown on both sides)")
+  -- y's capacity is a lower bound (≥ 30 req/s, never violated); with 3 GPUs it stays one
+  -- per GPU: ≥ 10.00
+  m = report.build { a = sd("x", x, 2), b = sd("y", y, 3), slo = decision.parse_slo("ttft_p90_ms=200"),
+    generated = 0 }
+  by = {}
+  for _, r in ipairs(m.headline) do by[r.label] = r end
+  t.eq(by["Capacity at SLO per GPU"].b_text, "≥ 10.00 req/s (never violated)")
+  -- x saturated at its lowest load: no max sustained, and said why
+  local z = run_of { { rate = 10, values = { throughput_req_s = 5, ttft_p90_ms = 50 } },
+    { rate = 20, values = { throughput_req_s = 6, ttft_p90_ms = 60 } } }
+  m = report.build { a = sd("x", z, 2), b = sd("y", y, 3), slo = decision.parse_slo("ttft_p90_ms=200"),
+    generated = 0 }
+  by = {}
+  for _, r in ipairs(m.headline) do by[r.label] = r end
+  t.eq(by["Max sustained throughput per GPU"].a_text, "N/A (saturated at the lowest load)")
+  -- whatever the case, no bare N/A in the headline's figures and deltas, and no N/A
+  -- reason with parentheses inside its own, in the rendered reports either
+  for _, sc in ipairs {
+    { a = sd("x", x, 2), b = sd("y", y, nil) }, { a = sd("x", z, 2), b = sd("y", y, 3) },
+    { a = sd("x", x, nil), b = sd("y", z, nil) } } do
+    m = report.build { a = sc.a, b = sc.b, slo = decision.parse_slo("ttft_p90_ms=200"), generated = 0,
+      workspace = "/tmp/na" }
+    for _, r in ipairs(m.headline) do
+      for _, f in ipairs { "a_text", "b_text", "delta_text" } do
+        t.ok(r[f] ~= "N/A", r.label .. " " .. f .. ": a bare N/A")
+      end
+    end
+    m.charts = { list = {} }
+    for _, name in ipairs { "comparison_report.md", "comparison_report.html" } do
+      local text = template.render_file(ROOT .. "/templates/" .. name, m)
+      for _, na in ipairs(na_reasons(text)) do
+        t.ok(not na.nested, name .. ": nested parentheses in N/A (" .. na.reason .. ")")
+      end
+    end
+  end
 end)

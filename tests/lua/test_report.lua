@@ -270,7 +270,7 @@ t.test("a mixed-harness pair: latency rows not compared, the reason noted; throu
   local text = t.read(w .. "/comparison_report.md")
   local rows = table_rows(text, "Performance Results")
   t.eq(rows["TTFT mean"][6], "not comparable")
-  t.eq(rows["TTFT mean"][4], "N/A")
+  t.eq(rows["TTFT mean"][4], "N/A (not comparable)") -- the Delta says why it is missing
   -- 7 load points against 2: the whole-run rows pool different loads, so no winner
   t.eq(rows["Request throughput"][6], "not comparable")
   t.eq(rows["Request throughput"][7], "not like for like")

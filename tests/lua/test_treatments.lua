@@ -130,6 +130,16 @@ t.test("treatments.lua: the same label twice is repeats; the report written in m
   local md = t.read(out .. "/treatment_report.md")
   t.ok(md:find("# llm-d Comparison Across 2 Treatments", 1, true), md)
   t.ok(md:find("Ranking by capacity at SLO", 1, true), md)
+  -- these vLLM files have no TTFT p90 (run without it in --metric-percentiles), so no
+  -- capacity is known: nothing is ranked by it, and nothing by max sustained throughput
+  -- under its name either
+  t.ok(md:find("No treatment can be ranked: capacity at SLO is unknown for every one.", 1, true), md)
+  t.ok(not md:find("highest in capacity", 1, true), md)
+  t.ok(md:find("| - | a | N/A (load point 1: ttft_p90_ms unknown, no p90_ttft_ms, the run's --metric-percentiles) |",
+    1, true), md)
+  -- every N/A says why, in one level of parentheses
+  t.ok(not md:find("| N/A |", 1, true) and not md:find("N/A (N/A", 1, true), md)
+  t.ok(md:find("| N/A (no e2el statistics, the run's --percentile-metrics left out e2el) |", 1, true), md)
   local html = t.read(out .. "/treatment_report.html")
   t.ok(html:find("<h2>Pareto front</h2>", 1, true))
   -- a label is text in both formats, never markup

@@ -234,7 +234,8 @@ function M.analyze(root, run)
     local agg, info = pf.read_raw_dir(raw, { match = { "vllm:*" }, on_scrape = tl.on_scrape,
       readable = function(path) return g.file(path) end })
     kv.timeline = tl.finish()
-    kv.source = ("%d scrapes of %d pods in %s"):format(info.scrapes, #info.pods, raw)
+    local count = require("llmd.template").helpers.count
+    kv.source = ("%s of %s in %s"):format(count(info.scrapes, "scrape"), count(#info.pods, "pod"), raw)
     kv.window = { start = info.start, finish = info.finish }
     kv.failed_scrapes = #info.failed
     kv.hits = agg:counter_total(HITS)

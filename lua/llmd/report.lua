@@ -198,7 +198,7 @@ local function config_rows(A, B)
       local s = st.rate and ("%g/s"):format(st.rate) or st.concurrency and ("c=%g"):format(st.concurrency) or "?"
       parts[#parts + 1] = s .. (st.warmup and " (warm-up)" or "")
     end
-    return #parts > 0 and (#parts .. " stages: " .. table.concat(parts, ", ")) or "unknown"
+    return #parts > 0 and (T.helpers.count(#parts, "stage") .. ": " .. table.concat(parts, ", ")) or "unknown"
   end
   -- what the user stated, else what the result files say (marked so)
   local function stated_or_read(side, k, ck)
@@ -1040,10 +1040,10 @@ local function summary(model, A, B)
     end
     if #away > 0 then
       -- with many tests some p < 0.05 are expected by chance: said, not hidden
-      out[#out + 1] = ("%s %s p < %s alone but not after the Holm adjustment over %d tests (what chance gives among "
+      out[#out + 1] = ("%s %s p < %s alone but not after the Holm adjustment over %s (what chance gives among "
         .. "that many): no winner there."):format(#away == 1 and "One row" or (#away .. " rows"),
         #away == 1 and ("(" .. away[1] .. ") has") or ("(" .. table.concat(away, ", ") .. ") have"),
-        T.helpers.num(decision.ALPHA, 2), n)
+        T.helpers.num(decision.ALPHA, 2), T.helpers.count(n, "test"))
     end
     if untested > 0 then
       out[#out + 1] = ("%d metric%s could not be tested (no per-request samples or repeats from both runs) and name no "

@@ -1080,6 +1080,25 @@ t.test("nothing tested (one run each, no per-request samples): the summary says 
   end
 end)
 
+t.test("plurals: '1 stage', '2 stages', never '1 stages'", function()
+  -- by hand
+  local count = template.helpers.count
+  t.eq(count(1, "stage"), "1 stage")
+  t.eq(count(0, "stage"), "0 stages")
+  t.eq(count(2, "pod"), "2 pods")
+  t.eq(count(1, "query", "queries"), "1 query")
+  t.eq(count(1200, "query", "queries"), "1,200 queries")
+  local function sd(label, run) return { label = label, state = { label = label }, run = run, kv = {} } end
+  local one = run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = 50 } } }
+  local two = run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = 50 } },
+    { rate = 20, values = { throughput_req_s = 20, ttft_p90_ms = 60 } } }
+  local m = report.build { a = sd("x", one), b = sd("y", two), generated = 0 }
+  local by = {}
+  for _, r in ipairs(m.config) do by[r.label] = r end
+  t.eq(by["Load stages"].a, "1 stage: 10/s")
+  t.eq(by["Load stages"].b, "2 stages: 10/s, 20/s")
+end)
+
 t.test("max sustained throughput of a run that never saturated is a lower bound: '≥ X (never saturated)'", function()
   -- x: 10, 20, 30 req/s offered, all achieved (never below 95 %): at least 30 req/s.
   -- y: 25 of 30 offered is below 28.5 (95 %): saturated at point 3, max sustained 20 req/s.

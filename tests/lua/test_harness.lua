@@ -542,7 +542,8 @@ t.test("inference-perf: the per-request path gives the harness's own summary fig
   -- nothing for the cross-check to flag; the zero-token success is said once
   local joined = table.concat(a.warnings, "\n")
   t.ok(not joined:find("apart", 1, true), joined)
-  t.ok(joined:find("1 successful requests have no output token count", 1, true), joined)
+  -- one request: singular, "1 successful request has", "its NTPOT"
+  t.ok(joined:find("1 successful request has no output token count; its NTPOT counts as 0", 1, true), joined)
 end)
 
 -- TPOT takes each request's last token time, in file order (not the largest), and never

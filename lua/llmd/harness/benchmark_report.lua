@@ -282,7 +282,8 @@ local function incomplete(path, br)
   if ok > 0 then
     for _, k in ipairs { "latency", "throughput" } do
       if type(agg[k]) ~= "table" then
-        return ("has %d successful requests but no %s section: truncated or incomplete"):format(ok, k)
+        return ("has %d successful request%s but no %s section: truncated or incomplete"):format(ok,
+          ok == 1 and "" or "s", k)
       end
     end
   end

@@ -291,7 +291,8 @@ local function per_request(path, acc, keep, opts)
   elseif src_counts.server == 0 and src_counts.client > 0 then
     return "client count (inference-perf's tokenizer)"
   elseif src_counts.server > 0 then
-    return ("server usage (client count for %d requests without usage)"):format(src_counts.client)
+    return ("server usage (client count for %d request%s without usage)"):format(src_counts.client,
+      src_counts.client == 1 and "" or "s")
   end
   return "unknown (no completed request)"
 end
@@ -390,8 +391,10 @@ function M.extract(c, opts)
     end
     rm.fill(run.overall, acc, opts.percentile_method or "linear")
     if (po.zero_tokens or 0) > 0 then
-      rm.warn(run, "%s: %d successful requests have no output token count; their NTPOT counts as 0, as in "
-        .. "inference-perf's own summaries", c.per_request, po.zero_tokens)
+      local one = po.zero_tokens == 1
+      rm.warn(run, "%s: %d successful request%s no output token count; %s NTPOT counts as 0, as in "
+        .. "inference-perf's own summaries", c.per_request, po.zero_tokens, one and " has" or "s have",
+        one and "its" or "their")
     end
     if summary and not excluded then
       local rep = rm.set()

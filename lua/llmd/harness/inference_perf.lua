@@ -12,7 +12,9 @@ local stats = require "llmd.stats"
 local M = {
   name = "inference-perf",
   percentile_method = "linear",
-  describe = "summary_lifecycle_metrics.json, stage_<N>_lifecycle_metrics.json, per_request_lifecycle_metrics.json",
+  -- what classify accepts, as the "looked for" error lists it
+  describe = "summary_lifecycle_metrics.json, stage_<N>_lifecycle_metrics.json, either also .yaml or .yml; "
+    .. "per_request_lifecycle_metrics.json or .json.gz",
 }
 
 local function classify(name)

@@ -313,6 +313,9 @@ local function curve_na_reason(p, key, gpus, gpu_why)
     if not gpus then return gpu_why end
     return "output tok/s unknown: " .. tostring(p.na.throughput_tok_s or "not in the results")
   end
+  if key == "goodput_rps" or key == "slo_attainment_pct" then
+    return "no per-request data counted against the SLOs at this point"
+  end
   if key == "interactivity_tps_per_user" then
     return "1000 / TPOT p50 needs TPOT p50 or mean: " .. tostring(p.na.tpot_p50_ms or p.na.tpot_mean_ms
       or "not measured")
@@ -328,9 +331,16 @@ end
 
 -- The N/A cells of one run's curve table, grouped by column and reason: "Output tok/s/GPU
 -- at every point: accelerator count unknown: ...; TTFT p99 at point 3: ...", or "".
-local function curve_na_note(points, gpus, gpu_why)
+local function curve_na_note(points, gpus, gpu_why, goodput)
   local groups, order = {}, {}
-  for _, c in ipairs(CURVE_NA) do
+  local cols = CURVE_NA
+  if goodput then
+    -- some point has goodput: the others say why not (else the footnote under the tables does)
+    cols = { table.unpack(CURVE_NA) }
+    cols[#cols + 1] = { "goodput_rps", "Goodput req/s" }
+    cols[#cols + 1] = { "slo_attainment_pct", "SLO attainment" }
+  end
+  for _, c in ipairs(cols) do
     for _, p in ipairs(points) do
       if lp.field(p, c[1]) == nil then
         local why = curve_na_reason(p, c[1], gpus, gpu_why)
@@ -922,8 +932,10 @@ local function summary(model, A, B)
           .. "known, so neither run is named higher. Measure loads between the last one before saturation and the "
           .. "saturated one to find them."):format(phrase, capacity_text(ca), A.label, capacity_text(cb), B.label)
       elseif eff and math.abs(eff) < model.min_effect and not is_bound(ca) and not is_bound(cb) then
-        out[#out + 1] = ("Both sustain about the same load within %s: %s for %s, %s for %s."):format(phrase,
-          capacity_text(ca), A.label, capacity_text(cb), B.label)
+        -- by the means: with repeats their ranges are beside them, and may be wide
+        out[#out + 1] = ("Both sustain about the same load within %s%s: %s for %s, %s for %s."):format(phrase,
+          (ca.interval or cb.interval) and " by their means" or "", capacity_text(ca), A.label, capacity_text(cb),
+          B.label)
       elseif ev.verdict == "no clear difference" then
         out[#out + 1] = overlap_text(phrase, A, B, ca, cb)
       else
@@ -1138,8 +1150,8 @@ function M.build(opts)
       or "no per-request data counted against the SLOs in either run") or nil }
   local _, wa = gpus_of(A)
   local _, wb = gpus_of(B)
-  model.curves = { { label = A.label, rows = curve_rows(pa, ga), na_note = curve_na_note(pa, ga, wa) },
-    { label = B.label, rows = curve_rows(pb, gb), na_note = curve_na_note(pb, gb, wb) } }
+  model.curves = { { label = A.label, rows = curve_rows(pa, ga), na_note = curve_na_note(pa, ga, wa, any_goodput) },
+    { label = B.label, rows = curve_rows(pb, gb), na_note = curve_na_note(pb, gb, wb, any_goodput) } }
   local ctx = { A = A, B = B, pa = pa, pb = pb, memo = {}, saved = opts.significance, match = model.workload_match,
     min_effect = model.min_effect }
   local rows, notes = {}, {}

@@ -921,6 +921,12 @@ t.test("capacity with repeats: overlapping ranges are no clear difference; range
   t.ok(m.summary:find("x sustains 16.4 % more load than y", 1, true), m.summary)
   -- the headline shows the range beside the capacity
   t.eq(m.headline[1].a_text, "26.60 req/s (the repeats allow 26.43–26.77 req/s)")
+  -- equal means (A against itself) are "about the same" by the means only: the ranges
+  -- the repeats allow (21.08–24.63 req/s, above) are said with them
+  m = cap_model(repeated_run(RA), repeated_run(RA))
+  t.ok(m.summary:find("Both sustain about the same load within TTFT p90 ≤ 200.0 ms by their means: 22.86 req/s "
+    .. "(the repeats allow 21.08–24.63 req/s) for x, 22.86 req/s (the repeats allow 21.08–24.63 req/s) for y.", 1,
+    true), m.summary)
 end)
 
 -- The summary's "at any load measured" and "even at its lowest load" with repeats: each
@@ -1205,4 +1211,31 @@ t.test("per GPU: every N/A says why, with one level of parentheses; a lower boun
       end
     end
   end
+end)
+
+t.test("load-curve tables: each N/A cell's reason in a line under the table", function()
+  -- x: goodput counted at point 1 only (8 of 10 requests in 1 s); 1 GPU; y: no goodput,
+  -- accelerator count unknown
+  local x = run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = 50, throughput_tok_s = 100 } },
+    { rate = 20, values = { throughput_req_s = 20, ttft_p90_ms = 60, throughput_tok_s = 200 } } }
+  x.stages[1].metrics.goodput = { good = 8, total = 10, duration_s = 1 }
+  local y = run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = 50 } },
+    { rate = 20, values = { throughput_req_s = 20, ttft_p90_ms = 60 } } }
+  local function sd(label, run, gpus)
+    return { label = label, state = { label = label, stack = { gpus = gpus } }, run = run, kv = {} }
+  end
+  local m = report.build { a = sd("x", x, 1), b = sd("y", y, nil), slo = decision.parse_slo("ttft_p90_ms=200"),
+    generated = 0, workspace = "/tmp/na" }
+  t.near(m.load_points.a[1].goodput_rps, 8, 1e-12)
+  local na_a, na_b = m.curves[1].na_note, m.curves[2].na_note
+  t.ok(na_a:find("Goodput req/s at point 2: no per-request data counted against the SLOs at this point", 1, true),
+    na_a)
+  t.ok(not na_a:find("Output tok/s", 1, true), na_a)
+  t.ok(na_b:find("Output tok/s/GPU at every point: accelerator count unknown: give gpus: N in the run's info file",
+    1, true), na_b)
+  t.ok(na_b:find("Goodput req/s at every point", 1, true), na_b)
+  -- rendered under each table
+  m.charts = { list = {} }
+  local md = template.render_file(ROOT .. "/templates/comparison_report.md", m)
+  t.ok(md:find("\n\nN/A in this table: " .. na_b:gsub("%p", "%%%0") .. "%.\n"), md)
 end)

@@ -946,14 +946,19 @@ local function summary(model, A, B)
         -- never delivered the other figure at any load (its ceiling), it is said
         local above_ceiling = is_bound(clo) and clo.ceiling_rps and chi.rps > clo.ceiling_rps
         local gap_word = is_bound(chi) and "at least " or is_bound(clo) and "at most " or ""
+        local gap = gap_word .. "+" .. more
+        if above_ceiling then
+          -- between the gap to the ceiling and the gap to the bound
+          gap = ("+%s %% to +%s"):format(T.helpers.num((chi.rps / clo.ceiling_rps - 1) * 100, 1), more)
+        end
         if ev.winner then
           out[#out + 1] = ("%s sustains %s%s more load than %s within %s: %s against %s; the ranges do not overlap.")
             :format(hi.label, is_bound(chi) and "at least " or "", more, lo.label, phrase,
             capacity_text(chi), capacity_text(clo))
         else
           -- one measurement per load (on some side): the figures and the gap, no winner named
-          out[#out + 1] = ("Capacity within %s: %s for %s against %s for %s (%s+%s), untested: %s."):format(phrase,
-            capacity_text(chi), hi.label, capacity_text(clo), lo.label, gap_word, more, untested_text(A, B, ca, cb))
+          out[#out + 1] = ("Capacity within %s: %s for %s against %s for %s (%s), untested: %s."):format(phrase,
+            capacity_text(chi), hi.label, capacity_text(clo), lo.label, gap, untested_text(A, B, ca, cb))
         end
         if above_ceiling then
           out[#out] = out[#out]:gsub("%.$", ("; %s's figure is a lower bound, but %s achieved at most %s at any "

@@ -193,7 +193,7 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   local csv = t.read(w .. "/comparison.csv")
   t.ok(csv:find("^metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,family_size\n"))
   t.ok(csv:find("\nttft_p90_ms,ms," .. json.encode(ea.ttft_p90_ms) .. "," .. json.encode(eb.ttft_p90_ms), 1, true))
-  local cj = json.read(w .. "/comparison.json")
+  cj = json.read(w .. "/comparison.json")
   t.eq(cj.a.label, "vllm")
   -- every percentile the files hold: 2 throughputs, E2E p50/p90/p95/p99/p99.9, TTFT, TPOT
   -- and ITL mean + the same five, the error rate; no token-weighted ITL (guidellm only)

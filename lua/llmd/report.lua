@@ -423,7 +423,9 @@ local function kv_section(A, B, model_min_effect)
   end
   local function cell(kv, f, d, unit)
     local v = kv.available and kv[f] or nil
-    if v == nil then return "N/A" end
+    -- a side without data says why in a line under the table (sec.missing); a figure
+    -- missing from a side with data says why here
+    if v == nil then return kv.available and kv.na and kv.na[f] and metrics.na(kv.na[f]) or "N/A" end
     return T.helpers.num(v, d or 0) .. (unit or "")
   end
   -- No KV row names a better run. The counters are read once per run (one increase over
@@ -655,6 +657,9 @@ local function headline(model)
     if (is_bound(cap.a) or is_bound(cap.b)) and label:match("^Capacity") and va ~= nil and vb ~= nil then
       dt, pt = "N/A (a lower bound)", "N/A"
       if is_bound(cap.a) and is_bound(cap.b) then dt = "N/A (both lower bounds)" end
+    end
+    if label:match("^Capacity") and (cap.a.kind == "below_lowest" or cap.b.kind == "below_lowest") then
+      dt, pt = "N/A (below the lowest load measured)", "N/A"
     end
     local la, lb = sat.a.none and sat.a.max_sustained_rps, sat.b.none and sat.b.max_sustained_rps
     if (la or lb) and va ~= nil and vb ~= nil and label:match("^Max sustained") then

@@ -993,6 +993,7 @@ t.test("capacity below the lowest load with repeats reads as a plain range, neve
   t.near(m.capacity.a.interval.hi, 16.062262456430627, 1e-6)
   t.eq(m.capacity.a.interval.lo, 0)
   t.eq(m.headline[1].a_text, "below 10.00 req/s (fails at the lowest load measured; the repeats allow up to 16.06 req/s)")
+  t.eq(m.headline[1].delta_text, "N/A (below the lowest load measured)")
   -- the means fail at point 1 (220 ms) but pass at points 2 and 3 (180 ms), whose lower
   -- ends (-64.7 ms) pass everywhere: the intervals cannot place the capacity at all
   local wide = { { 150, 250, 260 }, { 100, 150, 290 }, { 100, 150, 290 } }

@@ -357,7 +357,7 @@ t.test("KV cache: actual totals from raw scrapes, sum of max beside them, one ru
   t.eq(rows["Hit rate"][2], template.helpers.num(P.hits / P.queries * 100, 1) .. " %")
   -- the synthetic scrapes count more cache hits than these 5 requests sent input tokens
   -- (1,893): they cannot be this run's own traffic, so no per-request figure is shown
-  t.eq(rows["Misses per completed request (tokens)"][2], "N/A")
+  t.eq(rows["Misses per completed request (tokens)"][2], "N/A (other traffic in the scrapes, see below)")
   t.ok(text:find("- cached: the scrapes count " .. math.tointeger(P.hits) .. " cache hits but the run sent", 1, true))
   -- with a run that did send that much: misses per completed request = (queries - hits) / 5
   local kv = require("llmd.kvcache").analyze(a, { overall = { values = { requests_ok = 5, input_tokens_total = 1e6 } } })

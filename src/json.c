@@ -880,6 +880,11 @@ static const uint64_t pow10_u64[20] = {1ULL,
                                        1000000000000000000ULL,
                                        10000000000000000000ULL};
 
+/* 10^k as doubles, exact for k <= 22 (Clinger's fast path). */
+static const double pow10_f64[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
 /*
 ** The value of the run of digits at bytes 0 .. len - 1 (1 <= len <= 20, less than 10^19)
 ** of the words w0, w1, w2 (bytes 0..23, each digit's byte 0..9; bytes from len on are
@@ -1022,10 +1027,18 @@ read_decimal_c(const char *s, size_t i, size_t n, int bounded, int as_json_num, 
         }
     }
     uint64_t m = run_value(w0, w1, w2, end);
-    if (!point && as_json_num) /* (double) of the uint64 rounds as strtod does; -0 is 0 */
+    if (!point && as_json_num) { /* (double) of the uint64 rounds as strtod does; -0 is 0 */
         *out = neg && m != 0 ? -(double)m : (double)m;
-    else
+    } else if (a + b <= 15) {
+        /* m < 10^15 < 2^53 and 10^b exact: one correctly rounded division (Clinger's
+           path). Which way this goes depends only on the number's length, so the branch
+           predictor learns a file's shape ("123.0" in scrapes; compose_decimal's
+           truncated 5^-b cannot decide such exact values and leaves them to compose). */
+        double d = (double)m / pow10_f64[b];
+        *out = neg ? -d : d;
+    } else {
         *out = compose_decimal(m, b, neg, s + i, (size_t)neg + end);
+    }
     return i + (size_t)neg + end;
 }
 
@@ -1070,6 +1083,30 @@ read_decimal(const char *s, size_t i, size_t n, int bounded, int as_json_num, in
             __m128i sel = _mm_loadu_si128((const __m128i *)(const void *)(first_bytes + 15 - a));
             t0 = _mm_xor_si128(t0, _mm_and_si128(_mm_xor_si128(t0, _mm_slli_si128(t0, 1)), sel));
             *out = compose_decimal(run_value_sse2(t0, t1, end), f, neg, s + i, (size_t)neg + end);
+            return i + (size_t)neg + end;
+        }
+        /* short numbers, as in scrapes ("1234.0", "0.25", "17"): at most 15 digits, so
+           m < 2^53, in t0's 16 bytes; one correctly rounded division by an exact 10^b
+           (Clinger's path) */
+        unsigned point = p[a] == '.';
+        unsigned b = point ? f : 0;
+        end = point ? end : a;
+        if (a - 1 < 15 && a + b <= 15 && (b != 0 || !point) && (p[0] != '0' || a == 1) &&
+            (p[end] | 0x20) != 'e' && (!bounded || i + (size_t)neg + end <= n)) {
+            if (point) {
+                __m128i sel =
+                    _mm_loadu_si128((const __m128i *)(const void *)(first_bytes + 15 - a));
+                t0 =
+                    _mm_xor_si128(t0, _mm_and_si128(_mm_xor_si128(t0, _mm_slli_si128(t0, 1)), sel));
+            }
+            uint64_t m = run_value((uint64_t)_mm_cvtsi128_si64(t0),
+                                   (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(t0, t0)), 0, end);
+            if (!point && as_json_num) { /* as read_decimal_c: -0 is 0 */
+                *out = neg && m != 0 ? -(double)m : (double)m;
+            } else {
+                double d = (double)m / pow10_f64[b];
+                *out = neg ? -d : d;
+            }
             return i + (size_t)neg + end;
         }
         return read_decimal_other(s, i, n, bounded, as_json_num, out);
@@ -1515,9 +1552,6 @@ static inline __attribute__((always_inline)) int pow5_scale(uint64_t m, long q, 
     return 1;
 }
 
-static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                             1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-
 /*
 ** m 10^-b (negated if neg) for 0 < m < 10^19 and b <= 21, as pow5_scale computes it, in
 ** fewer steps: with w = m 2^l (top bit set) and 5^-b = (T 2^64 + lo) 2^e, m 10^-b is
@@ -1570,7 +1604,7 @@ static double compose(uint64_t m, long e, int neg, const char *s, size_t n)
         return neg ? -0.0 : 0.0;
     if (m <= (UINT64_C(1) << 53) && e >= -22 && e <= 22) {
         double d = (double)m;
-        d = e >= 0 ? d * p10[e] : d / p10[-e];
+        d = e >= 0 ? d * pow10_f64[e] : d / pow10_f64[-e];
         return neg ? -d : d;
     }
     double d;

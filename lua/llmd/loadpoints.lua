@@ -144,7 +144,8 @@ function M.points(run)
 end
 
 -- Where the load curve saturates: {point =, offered =, achieved_rps =, max_sustained_rps =,
--- reason =} or {none = true, max_sustained_rps =, reason =}. Rate-based loads: the first
+-- reason =} or {none = true, max_sustained_rps =, near = {indices}, reason =} (near: rate
+-- loads, points whose repeats' 95 % interval of the achieved rate reaches below the share). Rate-based loads: the first
 -- point whose achieved rate falls below SATURATION_SHARE of its offered rate; concurrency:
 -- the first point whose throughput grows by less than PLATEAU_GROWTH over the previous
 -- one while end-to-end latency (p50, else TTFT p50) keeps growing. Max sustained
@@ -174,8 +175,17 @@ function M.saturation(points)
             p.achieved_rps, p.achieved_rps / p.offered * 100, M.SATURATION_SHARE * 100) }
       end
     end
-    return { none = true, max_sustained_rps = max_before(#points + 1),
-      reason = ("every load point achieved at least %d %% of its offered rate"):format(M.SATURATION_SHARE * 100) }
+    -- by the means; where repeats give an interval whose lower end is below the share,
+    -- that point may have saturated: listed, so that "never saturated" is not said alone
+    local near = {}
+    for _, p in ipairs(points) do
+      local c = p.ci and p.ci.throughput_req_s
+      if c and c.lo < M.SATURATION_SHARE * p.offered then near[#near + 1] = p.index end
+    end
+    return { none = true, max_sustained_rps = max_before(#points + 1), near = #near > 0 and near or nil,
+      reason = ("every load point achieved at least %d %% of its offered rate"):format(M.SATURATION_SHARE * 100)
+        .. (#near > 0 and (" by its mean; the 95 %% confidence interval of the repeats reaches below that at "
+          .. "load point%s %s"):format(#near == 1 and "" or "s", table.concat(near, ", ")) or "") }
   elseif kind == "concurrency" then
     if #points < 2 then
       return { none = true, unknown = true, reason = "one concurrency level: saturation needs at least two" }

@@ -525,6 +525,24 @@ end
 
 local function rate_text(v) return v and (T.helpers.num(v, 2) .. " req/s") or "N/A" end
 
+-- Max sustained throughput as printed (s: llmd.loadpoints.saturation; per: divide by this,
+-- for per GPU). A run that never saturated has a lower bound; where repeats leave a point's
+-- achieved rate possibly below the saturation share, that is said with it.
+local function sustained_text(s, per)
+  local v = s.max_sustained_rps
+  if v then
+    local x = rate_text(v / (per or 1))
+    if not s.none then return x end
+    if s.near then
+      return ("≥ %s (never saturated by the means; the repeats' 95 %% interval at load point%s %s reaches below %d %% "
+        .. "of the offered rate)"):format(x, #s.near == 1 and "" or "s", table.concat(s.near, ", "),
+        lp.SATURATION_SHARE * 100)
+    end
+    return "≥ " .. x .. " (never saturated)"
+  end
+  return metrics.na(s.point == 1 and "saturated at the lowest load" or s.reason or "unknown")
+end
+
 -- A capacity range (llmd.loadpoints.capacity_interval): "3.40–3.85 req/s", "≥ 3.40 req/s",
 -- "up to 3.48 req/s", "anywhere from 0 to beyond 30.00 req/s".
 local function interval_text(iv)
@@ -687,14 +705,8 @@ local function headline(model)
     local why = "N/A (no SLO given: --slo or slo: in the info files)"
     rows[#rows + 1] = { label = "Capacity at SLO", a_text = why, b_text = why, delta_text = "", pct_text = "" }
   end
-  local function sus(s)
-    -- every point kept up with its offered load: the highest one is only a lower bound
-    if s.max_sustained_rps and s.none then return "≥ " .. rate_text(s.max_sustained_rps) .. " (never saturated)" end
-    if s.max_sustained_rps then return rate_text(s.max_sustained_rps) end
-    if s.point == 1 then return "N/A (saturated at the lowest load)" end
-    return metrics.na(s.reason or "unknown")
-  end
-  add("Max sustained throughput", sat.a.max_sustained_rps, sat.b.max_sustained_rps, sus(sat.a), sus(sat.b))
+  add("Max sustained throughput", sat.a.max_sustained_rps, sat.b.max_sustained_rps, sustained_text(sat.a),
+    sustained_text(sat.b))
   if not g.a.gpus and not g.b.gpus then
     local why = "N/A (accelerator counts unknown: gpus: N in the info files)"
     rows[#rows + 1] = { label = "Per GPU", a_text = why, b_text = why, delta_text = "", pct_text = "" }
@@ -716,9 +728,7 @@ local function headline(model)
   end
   local function gsus(gp, s)
     if not gp.gpus then return metrics.na(gp.reason) end
-    if not gp.max_sustained_rps then return sus(s) end
-    local x = T.helpers.num(gp.max_sustained_rps, 2) .. " req/s"
-    return s.none and ("≥ " .. x .. " (never saturated)") or x
+    return sustained_text(s, gp.gpus)
   end
   add("Max sustained throughput per GPU", g.a.max_sustained_rps, g.b.max_sustained_rps, gsus(g.a, sat.a),
     gsus(g.b, sat.b))
@@ -1013,6 +1023,15 @@ local function summary(model, A, B)
       out[#out + 1] = ("Max sustained throughput (before the achieved rate falls behind the offered load): %s "
         .. "for %s, %s for %s%s."):format(st(sa), A.label, st(sb), B.label,
         (sa.none or sb.none) and (" (≥: never saturated, a lower bound)") or "")
+      -- "never saturated" from the means alone, where the repeats leave it open
+      for _, x in ipairs { { A, sa }, { B, sb } } do
+        local near = x[2].near
+        if x[2].none and near then
+          out[#out + 1] = ("%s never saturated by the means only: at load point%s %s the repeats' 95 %% interval of "
+            .. "the achieved rate reaches below %d %% of the offered rate."):format(x[1].label, #near == 1 and "" or "s",
+            table.concat(near, ", "), lp.SATURATION_SHARE * 100)
+        end
+      end
     end
   end
   if not model.workload_match.like_for_like then
@@ -1253,12 +1272,7 @@ function M.curve_rows(model)
       ca.kind == "interpolated" and cb.kind == "interpolated", cap.evidence and cap.evidence.verdict or "unknown")
   end
   local sa, sb = model.saturation.a, model.saturation.b
-  local function sus(s)
-    if s.max_sustained_rps and s.none then return "≥ " .. rate_text(s.max_sustained_rps) .. " (never saturated)" end
-    if s.max_sustained_rps then return rate_text(s.max_sustained_rps) end
-    return metrics.na(s.point == 1 and "saturated at the lowest load" or s.reason or "unknown")
-  end
-  row("max_sustained_rps", sa.max_sustained_rps, sb.max_sustained_rps, sus(sa), sus(sb),
+  row("max_sustained_rps", sa.max_sustained_rps, sb.max_sustained_rps, sustained_text(sa), sustained_text(sb),
     not sa.none and not sb.none, "untested")
   return out
 end

@@ -262,6 +262,18 @@ local function throughput_samples(t)
   return p.ci.throughput_req_s.samples
 end
 
+-- Max sustained throughput as the tables print it: a run that never saturated has a lower
+-- bound, and where repeats leave a point possibly saturated, that is said.
+local function sustained_brief(rps, sat)
+  local f = metrics.format("throughput_req_s", rps)
+  if not sat.none then return f end
+  if sat.near then
+    return ("≥ %s (never saturated by the means; not certain at load point%s %s)"):format(f,
+      #sat.near == 1 and "" or "s", table.concat(sat.near, ", "))
+  end
+  return "≥ " .. f .. " (never saturated)"
+end
+
 -- A capacity at SLO (llmd.loadpoints.capacity) as the tables print it: the figure, "≥"
 -- where it is a lower bound, and in words why.
 local function capacity_brief(c)
@@ -365,10 +377,22 @@ function M.model(list, opts)
   -- evidence that each place is above the next: Welch on the repeats of both, where both
   -- were repeated. The tests of the ranking are one family (README: "How a comparison
   -- decides"): Holm-adjusted together, so that no place is called shown by chance among many.
+  -- a figure that is only a lower bound (never saturated; a capacity never violated or met
+  -- at the last load before saturation) can be below the other's in truth: nothing is
+  -- shown against it, and it is not tested (the achieved rates of two unsaturated runs
+  -- differ by the load they were offered, not by what they can sustain)
+  local function lower_bound(x)
+    if by_cap then return x.capacity.bound == "lower" end
+    return x.saturation.none == true
+  end
+  local function figure(x)
+    if by_cap then return capacity_brief(x.capacity) end
+    return sustained_brief(x.max_rps, x.saturation)
+  end
   local tests, fam_in = {}, {}
   for i, x in ipairs(ranked) do
     local nxt = ranked[i + 1]
-    if nxt and not by_cap then
+    if nxt and not by_cap and not lower_bound(nxt) then
       local xa, xb = throughput_samples(nxt), throughput_samples(x)
       if xa and xb then
         local w = stattest.welch(xa, xb)
@@ -381,11 +405,13 @@ function M.model(list, opts)
   local fam = decision.family(fam_in)
   m.family = { method = "holm", alpha = decision.ALPHA, size = fam.size }
   for i, x in ipairs(ranked) do
-    local r = { rank = i, label = x.label, value = x.rank_value,
-      text = metrics.format("throughput_req_s", x.rank_value) }
-    if by_cap then r.text = capacity_brief(x.capacity) end
+    local r = { rank = i, label = x.label, value = x.rank_value, text = figure(x) }
     local nxt = ranked[i + 1]
-    if nxt then
+    if nxt and lower_bound(nxt) then
+      r.vs_next, r.proven = "not comparable", false
+      r.vs_next_text = ("not comparable with %s: its %s, %s, is only a lower bound, so either may be higher")
+        :format(nxt.label, m.rank_by, figure(nxt))
+    elseif nxt then
       local test = tests[i]
       local v = decision.verdict { key = "throughput_req_s", a = nxt.rank_value, b = x.rank_value, test = test,
         p_adjusted = fam.adjusted[i], family_size = fam.adjusted[i] and fam.size or nil,
@@ -440,7 +466,12 @@ function M.model(list, opts)
   for _, c in ipairs(cand) do
     local by
     for _, o in ipairs(cand) do
-      if o ~= c and o.tp >= c.tp and o.lat <= c.lat and (o.tp > c.tp or o.lat < c.lat) then by = o.x.label; break end
+      -- a max that is only a lower bound (never saturated) may be higher in truth: not dominated
+      if o ~= c and not c.x.saturation.none and o.tp >= c.tp and o.lat <= c.lat and (o.tp > c.tp or o.lat < c.lat)
+      then
+        by = o.x.label
+        break
+      end
     end
     if by then m.dominated[#m.dominated + 1] = { label = c.x.label, by = by }
     else m.front[#m.front + 1] = c.x.label end
@@ -467,8 +498,7 @@ function M.present(m, opts)
   for _, key in ipairs(M.LATENCY_KEYS) do v.latency_labels[#v.latency_labels + 1] = metrics.get(key).label end
   for _, x in ipairs(m.treatments) do
     local t = { label = x.label, harness = x.harness or "?", n_points = x.n_points, repeats = x.repeats,
-      max_text = x.max_rps and metrics.format("throughput_req_s", x.max_rps)
-        or metrics.na(x.max_rps_why),
+      max_text = x.max_rps and sustained_brief(x.max_rps, x.saturation) or metrics.na(x.max_rps_why),
       tps_text = x.max_output_tps and metrics.format("throughput_tok_s", x.max_output_tps)
         or metrics.na(not x.max_rps and "no max sustained load point"
           or x.max_point and x.max_point.na.throughput_tok_s or "output tok/s unknown at that point"),

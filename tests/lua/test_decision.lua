@@ -1087,6 +1087,32 @@ t.test("nothing tested (one run each, no per-request samples): the summary says 
   end
 end)
 
+t.test("'never saturated' with repeats: said to be by the means where an interval reaches below 95 %", function()
+  -- x: 10 req/s offered, achieved {10, 10.1, 9.9}; 20 offered, achieved {20, 20, 18}: mean
+  -- 19.333 >= 19 (95 %), but its 95 % CI (python3 statistics: 19.333 - 4.302653 x 1.154701
+  -- / sqrt 3 = 16.465) reaches below 19. y: saturated at 30 offered (25 achieved).
+  local stages = {}
+  for _, r in ipairs { { 10, 10 }, { 10, 10.1 }, { 10, 9.9 }, { 20, 20 }, { 20, 20 }, { 20, 18 } } do
+    stages[#stages + 1] = { rate = r[1], values = { throughput_req_s = r[2], ttft_p90_ms = 50 } }
+  end
+  local x = run_of(stages)
+  local y = run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = 50 } },
+    { rate = 20, values = { throughput_req_s = 20, ttft_p90_ms = 60 } },
+    { rate = 30, values = { throughput_req_s = 25, ttft_p90_ms = 70 } } }
+  local sat = lp.saturation(lp.points(x))
+  t.ok(sat.none)
+  t.eq(sat.near, { 2 })
+  t.near(lp.points(x)[2].ci.throughput_req_s.lo, 16.465, 0.001)
+  local function sd(label, run) return { label = label, state = { label = label }, run = run, kv = {} } end
+  local m = report.build { a = sd("x", x), b = sd("y", y), generated = 0 }
+  local by = {}
+  for _, r in ipairs(m.headline) do by[r.label] = r end
+  t.eq(by["Max sustained throughput"].a_text, "≥ 19.33 req/s (never saturated by the means; the repeats' 95 % "
+    .. "interval at load point 2 reaches below 95 % of the offered rate)")
+  t.ok(m.summary:find("x never saturated by the means only: at load point 2 the repeats' 95 % interval of the "
+    .. "achieved rate reaches below 95 % of the offered rate.", 1, true), m.summary)
+end)
+
 t.test("plurals: '1 stage', '2 stages', never '1 stages'", function()
   -- by hand
   local count = template.helpers.count

@@ -5,16 +5,20 @@
 **   local k = stats.new{ sketch = 0.01 }           -- bounded memory, 1% relative error
 **   local g = stats.new{ method = "nearest" }      -- guidellm's nearest-rank percentiles
 **   s:add(x); s:add_many{...}; s:percentile(90); s:summary{50, 90, 99}
+**   s:percentiles{50, 90, 99}; s:sort()
 **
 ** Unknown values are nil, never 0: the mean, min, max and percentiles of an empty
 ** accumulator, a variance over infinite samples, a sample stddev of one sample.
 */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "lauxlib.h"
 #include "lua.h"
@@ -104,22 +108,54 @@ static int l_add(lua_State *L)
     return 1;
 }
 
-/* s:add_many{x1, x2, ...} -> s */
+/*
+** s:add_many{x1, x2, ...} -> s: the numbers copied out of the table first, then added
+** in one stats_add_many call (its batch lanes: the same bits as adding them one by one
+** in exact mode; in a sketch, the same as C callers such as scan get). Nothing is added
+** when an element is not a number or is NaN.
+*/
 static int l_add_many(lua_State *L)
 {
     Stats *s = check_stats(L, 1);
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_Integer n = luaL_len(L, 2);
+    if (n <= 0) {
+        lua_settop(L, 1);
+        return 1;
+    }
+    if ((lua_Unsigned)n > (size_t)-1 / sizeof(double))
+        return luaL_error(L, "stats: not enough memory for %I samples", n);
+    /* a userdata: collected with the rest on an error */
+    double *xs = (double *)lua_newuserdatauv(L, (size_t)n * sizeof *xs, 0);
+    int top = lua_gettop(L), raw = !lua_getmetatable(L, 2); /* no metatable: no __index */
+    if (!raw)
+        lua_pop(L, 1);
+    /* the elements pushed 32 at a time, popped together */
+    luaL_checkstack(L, 32, "add_many");
     for (lua_Integer i = 1; i <= n; i++) {
-        lua_geti(L, 2, i);
         int ok;
+        if (raw)
+            lua_rawgeti(L, 2, i);
+        else
+            lua_geti(L, 2, i);
         lua_Number x = lua_tonumberx(L, -1, &ok);
         if (!ok)
             return luaL_error(L, "bad argument #1 to 'add_many' (element %I is a %s, not a number)",
                               i, luaL_typename(L, -1));
-        add_one(L, s, x, 2);
-        lua_pop(L, 1);
+        if (isnan(x))
+            return luaL_argerror(
+                L, 2, "NaN cannot be summarised (filter it out, or it is a bug upstream)");
+        xs[i - 1] = (double)x;
+        if ((i & 31) == 0)
+            lua_settop(L, top);
     }
+    lua_settop(L, top);
+    int rc = stats_add_many(s, xs, (size_t)n);
+    if (rc == STATS_ENOMEM)
+        return luaL_error(L, "stats: not enough memory for %I samples", (lua_Integer)s->n + n);
+    if (rc != STATS_OK) /* a NaN: cannot be, it was looked for */
+        return luaL_argerror(L, 2,
+                             "NaN cannot be summarised (filter it out, or it is a bug upstream)");
     lua_settop(L, 1);
     return 1;
 }
@@ -303,6 +339,55 @@ static int l_summary(lua_State *L)
     return 1;
 }
 
+/*
+** s:percentiles({p1, p2, ...} [, method]) -> {v1, v2, ...}: the percentiles asked
+** together (on unsorted samples, one multi-selection: see stats_percentiles), each at
+** its p's index; an empty table when there are no samples. Unlike summary, no other
+** statistic is computed.
+*/
+static int l_percentiles(lua_State *L)
+{
+    LStats *ls = check_lstats(L, 1);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    int method = lua_isnoneornil(L, 3) ? ls->method : luaL_checkoption(L, 3, NULL, METHODS);
+    lua_Integer n = luaL_len(L, 2);
+    if (n < 0 || n > INT_MAX / 2)
+        return luaL_error(L, "bad argument #1 to 'percentiles' (too many percentiles)");
+    double *ps = (double *)lua_newuserdatauv(L, (size_t)(n > 0 ? n : 1) * 2 * sizeof *ps, 0);
+    double *out = ps + n;
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_geti(L, 2, i);
+        int ok;
+        lua_Number p = lua_tonumberx(L, -1, &ok);
+        if (!ok || !(p >= 0 && p <= 100))
+            return luaL_error(L,
+                              "bad argument #1 to 'percentiles' (element %I must be a "
+                              "percentile in [0, 100])",
+                              i);
+        lua_pop(L, 1);
+        ps[i - 1] = (double)p;
+    }
+    if (n > 0)
+        stats_percentiles(&ls->s, ps, out, (int)n, method);
+    lua_createtable(L, (int)n, 0);
+    for (lua_Integer i = 0; i < n; i++) {
+        if (!isnan(out[i])) {
+            lua_pushnumber(L, (lua_Number)out[i]);
+            lua_rawseti(L, -2, i + 1);
+        }
+    }
+    return 1;
+}
+
+/* s:sort() -> s: sorts the kept samples now (a sketch keeps none: nothing to do), so that
+   every percentile query after it is a look-up (a caller about to ask many). */
+static int l_sort(lua_State *L)
+{
+    stats_sort(check_stats(L, 1));
+    lua_settop(L, 1);
+    return 1;
+}
+
 /* s:merge(other) -> s: adds other's samples. */
 static int l_merge(lua_State *L)
 {
@@ -353,9 +438,35 @@ static int l_memory(lua_State *L)
 ** and moments, sorted or not, so a loaded accumulator answers every query with the
 ** same bits as the one dumped. The format is this build's own memory layout (a check
 ** of the magic and the layout's size refuses another build's file): a file for
-** the same binary to read back, never an exchange format.
+** the same binary to read back, never an exchange format. Many samples are mapped
+** (MAP_PRIVATE) rather than read: the page cache's pages, no copy, no fresh memory to
+** fault in; written to (a sort) they become the process's own, and the accumulator
+** copies them out before it grows.
 */
 static const char DUMP_MAGIC[8] = {'l', 'l', 'm', 'd', 's', 't', 'a', 't'};
+
+/*
+** The fields of Stats that hold addresses. A dump carries the dumping process's
+** addresses in them: l_load sets every one of them again (to blocks of its own, or
+** NULL), from this list. The assertion ties the list to the struct: a field added to
+** Stats (or to StatsStore) changes sizeof(Stats) on a 64-bit build (an 8-byte pointer
+** cannot hide in its one 4-byte hole), and the build stops here until the field is
+** looked at: listed below if it holds an address (and given its block in dump and
+** load), and the size updated.
+*/
+#define STATS_POINTER_FIELDS(X) X(v) X(sub) X(pos.count) X(neg.count)
+#define STATS_SIZE_64 208
+
+/* Samples of at least this many bytes are mapped by stats.load rather than read. */
+#define MAP_AT_LEAST ((size_t)1 << 20)
+#if defined(MAP_POPULATE)
+#define MAP_POPULATE_IF_ANY MAP_POPULATE /* the pages mapped at once, not fault by fault */
+#else
+#define MAP_POPULATE_IF_ANY 0
+#endif
+_Static_assert(sizeof(void *) != 8 || sizeof(Stats) == STATS_SIZE_64,
+               "Stats changed: list its pointer fields in STATS_POINTER_FIELDS (lstats.c), "
+               "then update STATS_SIZE_64");
 
 static int write_block(FILE *f, const void *p, size_t n)
 {
@@ -427,14 +538,37 @@ static int l_load(lua_State *L)
                           : s->n <= (uint64_t)SIZE_MAX / sizeof(double));
     if (ok) {
         void *v = NULL, *pos = NULL, *neg = NULL;
+        size_t map_len = 0, map_off = 0;
         if (!s->sketch) {
-            ok = read_block(f, (size_t)s->n, sizeof *s->v, &v) == 0;
+            /* many samples: mapped from the file (a private mapping of the page cache's own
+               pages, no copy), when it is exactly the header and the samples; else read */
+            size_t bytes = (size_t)s->n * sizeof *s->v;
+            long at = ftell(f);
+            struct stat st;
+            if (bytes >= MAP_AT_LEAST && at > 0 && (size_t)at % sizeof *s->v == 0 &&
+                fstat(fileno(f), &st) == 0 && (uint64_t)st.st_size == (uint64_t)at + bytes) {
+                void *base = mmap(NULL, (size_t)at + bytes, PROT_READ | PROT_WRITE,
+                                  MAP_PRIVATE | MAP_POPULATE_IF_ANY, fileno(f), 0);
+                if (base != MAP_FAILED) {
+                    v = (char *)base + at;
+                    map_len = (size_t)at + bytes;
+                    map_off = (size_t)at;
+                }
+            }
+            if (v == NULL)
+                ok = read_block(f, (size_t)s->n, sizeof *s->v, &v) == 0 && fgetc(f) == EOF;
         } else {
             ok = read_block(f, (size_t)s->pos.len, sizeof *s->pos.count, &pos) == 0 &&
-                 read_block(f, (size_t)s->neg.len, sizeof *s->neg.count, &neg) == 0;
+                 read_block(f, (size_t)s->neg.len, sizeof *s->neg.count, &neg) == 0 &&
+                 fgetc(f) == EOF;
         }
-        ok = ok && fgetc(f) == EOF;
-        /* the pointers are this process's: every block the userdata holds is its own */
+        /* the pointers are this process's: every block the userdata holds is its own
+           (and the mapping's extent goes with v) */
+#define STATS_RESET_POINTER(field) s->field = NULL;
+        STATS_POINTER_FIELDS(STATS_RESET_POINTER)
+#undef STATS_RESET_POINTER
+        s->map_len = map_len;
+        s->map_off = map_off;
         s->v = (double *)v;
         s->cap = s->sketch ? 0 : (size_t)s->n;
         s->pos.count = (uint64_t *)pos;
@@ -484,6 +618,8 @@ static const luaL_Reg stats_methods[] = {
     {"percentile",      l_percentile     },
     {"percentile_rank", l_percentile_rank},
     {"summary",         l_summary        },
+    {"percentiles",     l_percentiles    },
+    {"sort",            l_sort           },
     {"merge",           l_merge          },
     {"relative_error",  l_relative_error },
     {"clear",           l_clear          },

@@ -771,6 +771,13 @@ static int number_lane(Scanner *s, ScanFrame *par)
                     return fail(s, "%s: out of memory adding samples", s->name);
                 continue;
             }
+            if (r->reduce == RED_LAST || r->reduce == RED_FIRST || r->reduce == RED_COUNT) {
+                /* reduce_number's effect of k numbers, without a look at each */
+                if (r->reduce == RED_LAST || (r->reduce == RED_FIRST && r->red_n == 0))
+                    r->red_acc = xs[r->reduce == RED_LAST ? k - 1 : 0];
+                r->red_n += k;
+                continue;
+            }
             for (size_t i = 0; i < k; i++)
                 if (reduce_number(s, r, xs[i]) != 0)
                     return -1;

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/mman.h>
+
 #include "stats.h"
 
 #if defined(__SSE2__)
@@ -122,23 +124,102 @@ static void intro_sort_all(double *a, size_t n)
     intro_sort(a, n, budget);
 }
 
-static uint64_t key_of(double x);
+static inline uint64_t bits_of(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
 
-#define BUCKET_BITS 16
+/* An order-preserving integer key of a double (no NaN): negatives reversed. */
+static uint64_t key_of(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    /* negatives: every bit flipped; the others: the sign bit set. No branch. */
+    return u ^ ((0 - (u >> 63)) | (1ULL << 63));
+}
+
+/* Bits of the key range split at the first level of the radix sort, and at the second. */
+#define RADIX1_BITS 11
+#define RADIX2_BITS 11
+/* A second-level bucket of at most this many samples is sorted by insertion. */
+#define RADIX_SMALL 32
+/* A first-level bucket of more samples than this (a crowded one) is sorted by a radix
+   sort of its own, over its own narrower range of keys. */
+#define RADIX_HOT ((size_t)1 << 16)
+
+/* Sorts the second-level buckets of b that may hold different keys (ends[k] is where
+   bucket k ends): by insertion when small, else unless every sample is equal. */
+static void sort_runs(double *b, const size_t *ends, size_t nb)
+{
+    size_t from = 0;
+    for (size_t k = 0; k < nb; k++) {
+        size_t to = ends[k], m = to - from;
+        if (m > RADIX_SMALL) {
+            size_t q = from + 1;
+            while (q < to && b[q] == b[from])
+                q++;
+            if (q < to)
+                intro_sort_all(b + from, m);
+        } else if (m > 1) {
+            insertion_sort(b + from, m);
+        }
+        from = to;
+    }
+}
 
 /*
-** Sorts a (no NaN) by distributing it into 2^16 buckets over its range of keys (a
-** double's bits as an ordered integer: a larger value's bucket is never before a
-** smaller one's) in a scratch copy, then sorting each bucket alone: a pass to count,
-** one to distribute, many small sorts and a copy back, instead of ~log2(n) passes of
-** quicksort's partitions with their mispredicted comparisons (3-4x faster on millions
-** of latencies). Latency samples spread over many buckets (keys grow with the
-** logarithm of the value); a bucket holding most of them is no worse than quicksort.
-** The scratch copy is as large as a, for the length of the sort (an in-place American
-** flag sort needs none, but its chains of dependent moves made it slower than
-** quicksort here). Returns -1, changing nothing, when there is no memory for it.
+** A radix pass's digit of x: (key - least key) >> shift. When every sample is >= +0 the
+** key is the bits plus 2^63, so the digit is (bits - base) >> shift, base the least key
+** less 2^63: no look at the sign (nonneg).
 */
-static int bucket_sort(double *a, size_t n)
+static inline size_t digit_of(double x, uint64_t base, int shift, int nonneg)
+{
+    return (size_t)(((nonneg ? bits_of(x) : key_of(x)) - base) >> shift);
+}
+
+/* count[digit + 1]++ for every sample of a[0..n) (the loop chosen once, for nonneg). */
+static void radix_count(const double *a, size_t n, uint64_t base, int shift, int nonneg,
+                        size_t *count)
+{
+    if (nonneg) {
+        for (size_t i = 0; i < n; i++)
+            count[digit_of(a[i], base, shift, 1) + 1]++;
+    } else {
+        for (size_t i = 0; i < n; i++)
+            count[digit_of(a[i], base, shift, 0) + 1]++;
+    }
+}
+
+/* Each sample of a[0..n) to out[at[digit]++], in order (a stable pass). */
+static void radix_move(const double *a, size_t n, uint64_t base, int shift, int nonneg, size_t *at,
+                       double *out)
+{
+    if (nonneg) {
+        for (size_t i = 0; i < n; i++)
+            out[at[digit_of(a[i], base, shift, 1)]++] = a[i];
+    } else {
+        for (size_t i = 0; i < n; i++)
+            out[at[digit_of(a[i], base, shift, 0)]++] = a[i];
+    }
+}
+
+/*
+** Sorts a (no NaN) by two levels of radix on the keys (a double's bits as an ordered
+** integer), less the least key: the top RADIX1_BITS bits of the range spread the samples
+** into a scratch copy (a pass to count and one to move them), then each of those
+** buckets, which is in the cache, is spread by the next bits (about as many second-level
+** buckets as it has samples) into a small buffer and written back to a in its place,
+** where the few samples of each second-level bucket are sorted alone (nothing to do when
+** such a bucket is one key; one insertion sort over the buffer when none holds more
+** than a few; latencies read off a clock repeat values, which cost nothing more). Two
+** streaming passes and one scattered one over the samples instead of ~log2(n) passes of
+** quicksort's partitions with their mispredicted comparisons; a crowded bucket gets a
+** radix sort of its own range. Returns -1, changing nothing, when there is no memory
+** for the scratch copy (n doubles, for the length of the sort).
+*/
+static int radix_sort(double *a, size_t n)
 {
     /* the keys' range from a itself, not from the accumulator's min and max: -0.0 sorts
        below a minimum of +0.0, and a bucket below the first would be written outside */
@@ -148,38 +229,84 @@ static int bucket_sort(double *a, size_t n)
         kmin = k < kmin ? k : kmin;
         kmax = k > kmax ? k : kmax;
     }
-    int shift = 0;
-    while (((kmax - kmin) >> shift) >= (1ULL << BUCKET_BITS))
-        shift++;
-    size_t nb = (size_t)((kmax - kmin) >> shift) + 1;
+    if (n < 2 || kmin == kmax)
+        return 0; /* one key: sorted */
+    uint64_t range = kmax - kmin, sign = 1ULL << 63;
+    int nonneg = kmin >= sign; /* every sample >= +0 */
+    uint64_t base = nonneg ? kmin - sign : kmin;
+    int bits = 0;
+    while (bits < 64 && (range >> bits) != 0)
+        bits++;
+    int s1 = bits > RADIX1_BITS ? bits - RADIX1_BITS : 0;
+    size_t nb = (size_t)(range >> s1) + 1;
     size_t *start = (size_t *)calloc(nb + 1, sizeof *start);
+    size_t *ends = (size_t *)malloc((((size_t)1 << RADIX2_BITS) + 1) * sizeof *ends);
     double *tmp = (double *)malloc(n * sizeof *tmp);
-    if (start == NULL || tmp == NULL) {
-        free(start);
-        free(tmp);
-        return -1;
-    }
-    for (size_t i = 0; i < n; i++)
-        start[((key_of(a[i]) - kmin) >> shift) + 1]++;
-    for (size_t b = 0; b < nb; b++)
+    double *buf = NULL;
+    if (start == NULL || ends == NULL || tmp == NULL)
+        goto fail;
+    radix_count(a, n, base, s1, nonneg, start);
+    size_t most = 0;
+    for (size_t b = 0; b < nb; b++) {
+        most = start[b + 1] > most ? start[b + 1] : most;
         start[b + 1] += start[b]; /* start[b]: where bucket b begins */
-    for (size_t i = 0; i < n; i++)
-        tmp[start[(key_of(a[i]) - kmin) >> shift]++] = a[i]; /* start[b]: its end now */
+    }
+    buf = (double *)malloc((most < RADIX_HOT ? most : RADIX_HOT) * sizeof *buf);
+    if (buf == NULL)
+        goto fail;
+    radix_move(a, n, base, s1, nonneg, start, tmp); /* start[b]: its end now */
     size_t from = 0;
     for (size_t b = 0; b < nb; b++) {
-        if (start[b] - from > 1)
-            intro_sort_all(tmp + from, start[b] - from);
-        from = start[b];
+        size_t to = start[b], m = to - from;
+        double *src = tmp + from, *dst = a + from;
+        from = to;
+        if (m == 0)
+            continue;
+        if (s1 == 0 || m == 1) { /* one key a bucket */
+        } else if (m <= RADIX_SMALL) {
+            insertion_sort(src, m);
+        } else if (m > RADIX_HOT) {
+            if (radix_sort(src, m) != 0)
+                intro_sort_all(src, m);
+        } else {
+            /* the second level: into buf by the next bits (about as many buckets as
+               samples, RADIX2_BITS at most), the buckets' ends counted */
+            int bits2 = 0;
+            while (bits2 < RADIX2_BITS && bits2 < s1 && ((size_t)2 << bits2) <= m)
+                bits2++;
+            int s2 = s1 - bits2;
+            size_t nb2 = (size_t)1 << bits2, fullest = 0;
+            memset(ends, 0, (nb2 + 1) * sizeof *ends);
+            radix_count(src, m, base + ((uint64_t)b << s1), s2, nonneg, ends);
+            for (size_t k = 0; k < nb2; k++) {
+                fullest = ends[k + 1] > fullest ? ends[k + 1] : fullest;
+                ends[k + 1] += ends[k];
+            }
+            radix_move(src, m, base + ((uint64_t)b << s1), s2, nonneg, ends, buf);
+            if (s2 > 0 && fullest > RADIX_SMALL)
+                sort_runs(buf, ends, nb2); /* ends[k]: where bucket k ends */
+            else if (s2 > 0)
+                insertion_sort(buf, m); /* only the few of a bucket are out of order */
+            src = buf;
+        }
+        memcpy(dst, src, m * sizeof *dst);
     }
-    memcpy(a, tmp, n * sizeof *a);
+    free(buf);
     free(tmp);
+    free(ends);
     free(start);
     return 0;
+fail:
+    free(buf);
+    free(tmp);
+    free(ends);
+    free(start);
+    return -1;
 }
 
 static void sort_doubles(double *a, size_t n)
 {
-    if (n >= ((size_t)1 << 16) && bucket_sort(a, n) == 0)
+    if (n >= ((size_t)1 << 16) && radix_sort(a, n) == 0)
         return;
     intro_sort_all(a, n);
 }
@@ -235,23 +362,7 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* An order-preserving integer key of a double (no NaN): negatives reversed. */
-static uint64_t key_of(double x)
-{
-    uint64_t u;
-    memcpy(&u, &x, sizeof u);
-    /* negatives: every bit flipped; the others: the sign bit set. No branch. */
-    return u ^ ((0 - (u >> 63)) | (1ULL << 63));
-}
-
 #define HIST_BITS 16
-
-static inline uint64_t bits_of(double x)
-{
-    uint64_t u;
-    memcpy(&u, &x, sizeof u);
-    return u;
-}
 
 /*
 ** count[(key - kmin) >> shift]++ for every sample. When every sample is > 0 (lo, the
@@ -433,9 +544,40 @@ void stats_init(Stats *s, double alpha)
     }
 }
 
+/* Gives back v's block: unmapped when it is a file mapping, else freed. */
+static void release_v(Stats *s)
+{
+    if (s->map_len)
+        (void)munmap((char *)s->v - s->map_off, s->map_len);
+    else
+        free(s->v);
+    s->v = NULL;
+    s->map_len = s->map_off = 0;
+}
+
+/* v to room for cap doubles (cap >= n): realloc'd, or copied out of its file mapping. */
+static int resize_v(Stats *s, size_t cap)
+{
+    double *v;
+    if (s->map_len) {
+        v = (double *)malloc(cap * sizeof *v);
+        if (v == NULL)
+            return STATS_ENOMEM;
+        memcpy(v, s->v, (size_t)s->n * sizeof *v);
+        release_v(s);
+    } else {
+        v = (double *)realloc(s->v, cap * sizeof *v);
+        if (v == NULL)
+            return STATS_ENOMEM;
+    }
+    s->v = v;
+    s->cap = cap;
+    return STATS_OK;
+}
+
 void stats_free(Stats *s)
 {
-    free(s->v);
+    release_v(s);
     free(s->pos.count);
     free(s->neg.count);
     free(s->sub);
@@ -597,12 +739,7 @@ static int reserve(Stats *s, size_t k)
     size_t cap = s->cap ? s->cap : 256;
     while (cap - s->n < k)
         cap *= 2;
-    double *v = (double *)realloc(s->v, cap * sizeof *v);
-    if (v == NULL)
-        return STATS_ENOMEM;
-    s->v = v;
-    s->cap = cap;
-    return STATS_OK;
+    return resize_v(s, cap);
 }
 
 int stats_add(Stats *s, double x)
@@ -902,14 +1039,9 @@ int stats_merge(Stats *dst, const Stats *src)
         return rc;
     }
     if (!src->sketch) {
-        if (!dst->sketch && dst->cap - dst->n < src->n) {
-            size_t cap = dst->n + src->n;
-            double *v = (double *)realloc(dst->v, cap * sizeof *v);
-            if (v == NULL)
-                return STATS_ENOMEM;
-            dst->v = v;
-            dst->cap = cap;
-        }
+        if (!dst->sketch && dst->cap - dst->n < src->n &&
+            resize_v(dst, dst->n + src->n) != STATS_OK)
+            return STATS_ENOMEM;
         return stats_add_many(dst, src->v, src->n);
     }
     for (int32_t i = 0; i < src->pos.len; i++)
@@ -1180,7 +1312,7 @@ void stats_percentiles(Stats *s, const double *ps, double *out, int k, int metho
        memory but a histogram); a second one sorts it (a scratch copy for the length of
        the sort), after which every query is a lookup. */
     if (!s->sketch && !s->sorted && s->n > 1024 && s->queries > 0 &&
-        bucket_sort(s->v, (size_t)s->n) == 0)
+        radix_sort(s->v, (size_t)s->n) == 0)
         s->sorted = 1;
     if (!s->sketch && !s->sorted && s->n > 1024 && k >= 1) {
         s->queries++;
@@ -1236,6 +1368,12 @@ static void ensure_sorted(Stats *s)
         sort_doubles(s->v, (size_t)s->n);
         s->sorted = 1;
     }
+}
+
+void stats_sort(Stats *s)
+{
+    if (!s->sketch)
+        ensure_sorted(s);
 }
 
 int stats_mann_whitney(Stats *a, Stats *b, StatsMWU *out)
@@ -1347,7 +1485,7 @@ int stats_save(const Stats *s, StatsSaved *sv)
 void stats_restore(Stats *s, StatsSaved *sv)
 {
     double *v = s->v;
-    size_t cap = s->cap;
+    size_t cap = s->cap, map_len = s->map_len, map_off = s->map_off;
     uint64_t *sub = s->sub; /* the same for the same alpha; maybe built since */
     if (s->sketch) {
         free(s->pos.count);
@@ -1362,6 +1500,8 @@ void stats_restore(Stats *s, StatsSaved *sv)
     } else {
         s->v = v;
         s->cap = cap;
+        s->map_len = map_len;
+        s->map_off = map_off;
         s->sorted = s->n <= 1;
         s->queries = 0;
         s->m2_known = 0;

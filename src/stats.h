@@ -49,6 +49,8 @@ typedef struct StatsStore {
     int32_t len;
 } StatsStore;
 
+/* Dumped raw between processes (lstats.c): a new field that holds an address goes into
+   STATS_POINTER_FIELDS there (a static assertion on the size says so). */
 typedef struct Stats {
     int sketch;   /* 0: exact */
     int portable; /* tests: the plain-C loops where SSE2 is there */
@@ -62,6 +64,10 @@ typedef struct Stats {
     /* exact */
     double *v;
     size_t cap;
+    /* v lies in a private file mapping of map_len bytes, map_off of them before v
+       (stats.load maps a dump): released by munmap, copied out before it grows;
+       0 when v is malloc'd */
+    size_t map_len, map_off;
     int sorted;   /* v is sorted */
     int queries;  /* percentile queries since the last change */
     int m2_known; /* m2_exact holds the samples' sum of squared deviations */
@@ -103,6 +109,9 @@ double stats_percentile(Stats *s, double p, int method);
 ** multi-selection finds every rank needed (O(n log k)) instead of a sort.
 */
 void stats_percentiles(Stats *s, const double *ps, double *out, int k, int method);
+/* Sorts the kept samples now (exact mode; nothing for a sketch): every percentile query
+   after it is a look-up, for a caller about to ask many. */
+void stats_sort(Stats *s);
 
 /*
 ** Mann-Whitney U test of two exact accumulators (sorts both): u is the U statistic of a

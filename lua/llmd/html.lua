@@ -28,23 +28,34 @@ function M.inline_svg(text, prefix, title)
   local e = select(2, text:find(".*</svg>"))
   if not s or not e then error("inline_svg: not an SVG document (no <svg ...> ... </svg>)", 2) end
   local svg = text:sub(s, e)
-  svg = svg:gsub("<!%-%-.-%-%->", "")
-  svg = svg:gsub("<!%[CDATA%[.-%]%]>", "")
+  -- (each pattern only where a plain search finds its start: gnuplot writes none of them)
+  if svg:find("<!--", 1, true) then svg = svg:gsub("<!%-%-.-%-%->", "") end
+  if svg:find("<![CDATA[", 1, true) then svg = svg:gsub("<!%[CDATA%[.-%]%]>", "") end
   -- script elements, whatever their case, with their content
-  svg = svg:gsub("<[Ss][Cc][Rr][Ii][Pp][Tt][^>]-/>", "")
-  svg = svg:gsub("<[Ss][Cc][Rr][Ii][Pp][Tt].-</[Ss][Cc][Rr][Ii][Pp][Tt]%s*>", "")
-  svg = svg:gsub("<[Ss][Cc][Rr][Ii][Pp][Tt][^>]*>.*$", "</svg>") -- an unclosed one: cut the rest
+  if svg:lower():find("<script", 1, true) then
+    svg = svg:gsub("<[Ss][Cc][Rr][Ii][Pp][Tt][^>]-/>", "")
+    svg = svg:gsub("<[Ss][Cc][Rr][Ii][Pp][Tt].-</[Ss][Cc][Rr][Ii][Pp][Tt]%s*>", "")
+    svg = svg:gsub("<[Ss][Cc][Rr][Ii][Pp][Tt][^>]*>.*$", "</svg>") -- an unclosed one: cut the rest
+  end
   -- inside tags only: event handlers and outside links
   svg = svg:gsub("<[%a][^<>]*>", function(tag)
-    tag = tag:gsub("%s[Oo][Nn][%w_%-]*%s*=%s*\"[^\"]*\"", "")
-    tag = tag:gsub("%s[Oo][Nn][%w_%-]*%s*=%s*'[^']*'", "")
-    tag = tag:gsub("%s([%w:]*[Hh][Rr][Ee][Ff])%s*=%s*([\"'])(.-)%2", function(name, q, v)
-      if v:sub(1, 1) == "#" then return (" %s=%s#%s%s%s"):format(name, q, prefix, v:sub(2), q) end
-      return ""
-    end)
-    tag = tag:gsub("(%sid%s*=%s*)([\"'])", "%1%2" .. prefix:gsub("%%", "%%%%"))
-    tag = tag:gsub("url%(%s*['\"]?[^#'\")%s][^)]*%)", "none") -- url(...) of another file
-    tag = tag:gsub("url%(#", "url(#" .. prefix:gsub("%%", "%%%%"))
+    -- each rewrite only where its word is (a plain search first: most tags have none)
+    local low = tag:lower()
+    if low:find("on", 1, true) then
+      tag = tag:gsub("%s[Oo][Nn][%w_%-]*%s*=%s*\"[^\"]*\"", "")
+      tag = tag:gsub("%s[Oo][Nn][%w_%-]*%s*=%s*'[^']*'", "")
+    end
+    if low:find("href", 1, true) then
+      tag = tag:gsub("%s([%w:]*[Hh][Rr][Ee][Ff])%s*=%s*([\"'])(.-)%2", function(name, q, v)
+        if v:sub(1, 1) == "#" then return (" %s=%s#%s%s%s"):format(name, q, prefix, v:sub(2), q) end
+        return ""
+      end)
+    end
+    if tag:find("id", 1, true) then tag = tag:gsub("(%sid%s*=%s*)([\"'])", "%1%2" .. prefix:gsub("%%", "%%%%")) end
+    if tag:find("url(", 1, true) then
+      tag = tag:gsub("url%(%s*['\"]?[^#'\")%s][^)]*%)", "none") -- url(...) of another file
+      tag = tag:gsub("url%(#", "url(#" .. prefix:gsub("%%", "%%%%"))
+    end
     return tag
   end)
   if title then

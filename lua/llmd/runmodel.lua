@@ -61,6 +61,14 @@ function M.from_stats(set, prefix, acc, scale, source, method, empty_reason)
   local keys = { { prefix .. "_mean_ms" } }
   for _, p in ipairs(metrics.PCTS) do keys[#keys + 1] = { prefix .. "_" .. p[1] .. "_ms", p[2] } end
   set.counts[prefix] = acc:count()
+  -- several percentiles of one accumulator: its samples sorted once, each percentile a
+  -- look-up then (the second query would sort them anyway, after a first one that reads
+  -- its ranks in two passes over them)
+  local asked = 0
+  for _, k in ipairs(keys) do
+    if k[2] and metrics.has(k[1]) then asked = asked + 1 end
+  end
+  if asked > 1 then acc:sort() end
   for _, k in ipairs(keys) do
     local key, pct = k[1], k[2]
     if metrics.has(key) then
@@ -515,14 +523,11 @@ function M.cdf(samples)
     local acc = samples[k[1]]
     if acc and acc:count() > 0 then
       local grid = {}
-      -- summary takes at most 64 percentiles a call; each call is one multi-selection
-      for from = 1, #M.CDF_GRID, 64 do
-        local qs = table.move(M.CDF_GRID, from, math.min(from + 63, #M.CDF_GRID), 1, {})
-        local s = acc:summary(qs, "linear")
-        for _, q in ipairs(qs) do
-          local v = s[q == math.floor(q) and ("p%d"):format(q) or ("p%g"):format(q)]
-          if v ~= nil and v == v and v ~= math.huge then grid[#grid + 1] = { q, v * 1000 } end
-        end
+      -- the whole grid in one call (percentiles only: no other statistic computed)
+      local vs = acc:percentiles(M.CDF_GRID, "linear")
+      for i, q in ipairs(M.CDF_GRID) do
+        local v = vs[i]
+        if v ~= nil and v == v and v ~= math.huge then grid[#grid + 1] = { q, v * 1000 } end
       end
       cdf[k[2]], count[k[2]], any = grid, acc:count(), true
     end

@@ -152,6 +152,20 @@ if [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]; then ok; else fail "more than on
 run "$BIN" compare.lua --a plan.yaml --b nope2
 expect_err_first "llmdlua: --a plan.yaml: a file, not a folder (expected the run's results folder)"
 
+name="compare.lua: the same folder twice, a bad --a-info: one line naming the option"
+mkdir -p runA
+run "$BIN" compare.lua --a runA --b "$TMP/runA/"
+expect_rc 1
+expect_err_first "llmdlua: --a runA and --b $TMP/runA/ are the same folder: a run compared with itself shows nothing; give the other configuration's results folder"
+mkdir -p runB
+run "$BIN" compare.lua --a runA --b runB --a-info nope.yaml
+expect_err_first "llmdlua: --a-info nope.yaml: cannot open: No such file or directory"
+if [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]; then ok; else fail "more than one line: $err"; fi
+
+name="an error comes after what the script printed before it, on one pipe too"
+"$BIN" -e 'io.write("Workspace: here\n"); error("boom", 0)' >"$TMP/both" 2>&1
+if [ "$(cat "$TMP/both")" = "$(printf 'Workspace: here\nllmdlua: boom')" ]; then ok; else fail "order: $(cat "$TMP/both")"; fi
+
 name="os.exit propagates its code"
 run "$BIN" -e 'os.exit(7)'
 expect_rc 7

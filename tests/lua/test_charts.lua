@@ -131,6 +131,10 @@ t.test("inline SVG: no declaration, script, handler or outside link; ids prefixe
 <use xlink:href='#c2-gpPt1'/><a><text>t</text></a>
 <g clip-path="url(#c2-clip1)" style="fill:none"><image/></g>
 </svg>]])
+  -- upper and mixed case, comments, a handler in capitals, an unclosed script (by hand)
+  t.eq(html.inline_svg([[<svg><!-- a <script>x()</script> comment --><SCRIPT>y()</SCRIPT><g ONCLICK="z()" Id="k"/>]]
+    .. [[<ScRiPt SRC="u.js"/><text>t</text><Script>never closed <g/></svg>]], "p-"),
+    [[<svg><g Id="k"/><text>t</text></svg>]])
   t.raises("not an SVG document", html.inline_svg, "<html></html>", "x")
   -- a title: the accessible name and the first <title>, escaped
   t.eq(html.inline_svg("<svg x='1'><title>Gnuplot</title><title>p</title></svg>", "p-", "A & <B>"),

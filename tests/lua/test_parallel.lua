@@ -86,8 +86,38 @@ local function ip_run(scale)
   return d
 end
 
+-- A larger per-request run: 600 requests of 200 to 320 token times (about 156,000
+-- gaps: more than the 1 MB from which stats.load maps a hand-over file), seeded.
+local function ip_big_run(slow, seed)
+  local d = t.tmpdir()
+  local tpl = json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json")[1]
+  local x = seed
+  local function rnd()
+    x = (x * 1103515245 + 12345) % 2147483648
+    return x / 2147483648
+  end
+  local recs = json.array {}
+  for i = 1, 600 do
+    local r = json.decode(json.encode(tpl))
+    local start = 1771234500 + i * 0.05 + rnd() * 0.01
+    local n, at, times = 200 + math.floor(rnd() * 121), start + (0.02 + rnd() * 0.3) * slow, json.array {}
+    for j = 1, n do
+      times[j] = at
+      at = at + (0.005 + rnd() * 0.01) * slow
+    end
+    r.start_time, r.end_time = start, times[n] + 0.001
+    local m = r.info.response_metrics
+    m.output_token_times, m.chunk_times, m.output_tokens = times, times, n
+    if type(m.server_usage) == "table" then m.server_usage.completion_tokens = n end
+    recs[i] = r
+  end
+  json.write(d .. "/per_request_lifecycle_metrics.json", recs)
+  return d
+end
+
 t.test("parallel compare: the same workspace, byte for byte, as the serial path", function()
   local ip_a, ip_b = ip_run(1), ip_run(1.5)
+  local big_a, big_b = ip_big_run(1, 7), ip_big_run(1.1, 11)
   local cases = {
     { name = "the bundled real pair", args = { "--a", BASE, "--a-label", "vllm", "--a-info",
       ROOT .. "/tests/fixtures/kubecon-vllm.info.yaml", "--b", TREAT, "--b-label", "chunked", "--b-info",
@@ -95,6 +125,7 @@ t.test("parallel compare: the same workspace, byte for byte, as the serial path"
     { name = "per-request runs, SLO, warm-up", args = { "--a", ip_a, "--b", ip_b, "--slo", "ttft_p90_ms=200",
       "--percentile-method", "nearest" } },
     { name = "per-request runs, linked", args = { "--a", ip_a, "--b", ip_b, "--link" } },
+    { name = "large per-request runs (run b's gaps mapped on hand-over)", args = { "--a", big_a, "--b", big_b } },
     { name = "mixed harnesses", args = { "--a", BASE, "--a-label", "ip", "--b", F .. "/guidellm", "--b-label", "gl" } },
     { name = "vllm bench runs", args = { "--a", F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas", "--a-label", "x", "--b",
       F .. "/vllm-benchmark/exp-7_H100/llm-d-1p1d", "--b-label", "y", "--warmup", "0" } },

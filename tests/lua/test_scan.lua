@@ -182,6 +182,47 @@ t.test("[N], [-1], .* and reducers on a small document", function()
   t.eq(run("$.a[1][0]"), { 3.0 })
 end)
 
+t.test("first, last and count of long arrays (the number lane, across its batches), beside diffs", function()
+  -- Arrays of 0 to 1000 numbers (the lane reads 256 at a time); expected: each array's
+  -- own first and last element and length, taken from the list the text is written from,
+  -- one record at a time through a callback (the rules' samples in document order)
+  local lens, parts, want = { 0, 1, 2, 255, 256, 257, 511, 512, 513, 1000, 3 }, {}, { first = {}, last = {}, count = {} }
+  local x = 0
+  for i, n in ipairs(lens) do
+    local xs = {}
+    for j = 1, n do
+      x = x + 0.5 + (j % 7) * 0.125
+      xs[j] = ("%.17g"):format(1771234500 + x)
+    end
+    parts[i] = "{\"t\": [" .. table.concat(xs, ",") .. "]}"
+    if n > 0 then
+      want.first[#want.first + 1] = tonumber(xs[1])
+      want.last[#want.last + 1] = tonumber(xs[n])
+    end
+    want.count[#want.count + 1] = n + 0.0
+  end
+  local text = "[" .. table.concat(parts, ",") .. "]"
+  local got = { first = {}, last = {}, count = {} }
+  local acc = { first = stats.new(), last = stats.new(), count = stats.new() }
+  local gaps = stats.new()
+  scan.json({ text = text }, {
+    { "$[*].t", gaps, reduce = "diffs" },
+    { "$[*].t", acc.first, reduce = "first" },
+    { "$[*].t", acc.last, reduce = "last" },
+    { "$[*].t", acc.count, reduce = "count" },
+    { "$[*]", function()
+      for k, s in pairs(acc) do
+        if s:count() > 0 then got[k][#got[k] + 1] = s:max() end
+        s:clear()
+      end
+    end },
+  })
+  t.eq(got, want)
+  local ngaps = 0
+  for _, n in ipairs(lens) do ngaps = ngaps + math.max(n - 1, 0) end
+  t.eq(gaps:count(), ngaps)
+end)
+
 t.test("an [N] field and rules over the same array's elements: every element goes to each", function()
   -- the elements after the one an [N] names take the fast lane; the named one must still
   -- reach both its field and the rules (values by hand)

@@ -207,6 +207,178 @@ for key in ("lat", "epoch"):
   t.eq(sk.lat:count(), 40000)
 end)
 
+t.test("percentiles{...} and sort(): python's sorted list and numpy's rules, bit for bit", function()
+  -- Expected: python3's stdlib on the same numbers (written with 17 digits, read back
+  -- exactly): sorted(), then numpy's linear rule (h = p/100 (n-1), its lerp taken from b's
+  -- side when t >= 0.5) and nearest rank (x[ceil(p n/100) - 1]), in float arithmetic as
+  -- numpy does it. 70003 samples (above both the multi-selection's and the radix sort's
+  -- thresholds): gaps between readings of an epoch clock (values repeated many times),
+  -- a few negatives and an infinity. The same answers on unsorted samples (one
+  -- multi-selection), after sort(), and from one percentile at a time.
+  local proc = require "llmd.proc"
+  local py = proc.which("python3") or "/usr/bin/python3"
+  local path = t.tmpdir() .. "/xs.txt"
+  local xs, clock, x = {}, 1771234500.25, 7
+  for i = 1, 70003 do
+    x = (x * 1103515245 + 12345) % 2147483648
+    local next_ = clock + 0.005 + (x / 2147483648) * 0.01
+    xs[i] = i % 5000 == 0 and -(next_ - clock) or next_ - clock
+    clock = next_
+  end
+  xs[#xs + 1] = math.huge
+  local lines = {}
+  for i, v in ipairs(xs) do lines[i] = v == math.huge and "inf" or ("%.17g"):format(v) end
+  t.write(path, table.concat(lines, "\n") .. "\n")
+  local ps = { 0, 0.1, 1, 25, 50, 90, 95, 99, 99.5, 99.9, 100 }
+  local script = [[
+import math, sys
+xs = sorted(float(l) for l in open(sys.argv[1]))
+n = len(xs)
+def linear(p):
+    h = (p / 100.0) * (n - 1)
+    lo = math.floor(h)
+    if lo >= n - 1:
+        return xs[n - 1]
+    a, b, t = xs[lo], xs[lo + 1], h - lo
+    if a == b or t == 0:
+        return a
+    if math.isinf(b):
+        return b
+    d = b - a
+    return b - d * (1 - t) if t >= 0.5 else a + d * t
+def nearest(p):
+    k = max(math.ceil(p * n / 100.0) - 1, 0)
+    return xs[min(k, n - 1)]
+for p in map(float, sys.argv[2:]):
+    print(repr(linear(p)), repr(nearest(p)))
+]]
+  local args = { py, "-c", script, path }
+  for _, p in ipairs(ps) do args[#args + 1] = ("%.17g"):format(p) end
+  local r = proc.run(args)
+  t.eq(r.code, 0, r.stderr)
+  local want = { linear = {}, nearest = {} }
+  for a, b in r.stdout:gmatch("(%S+) (%S+)\n") do
+    want.linear[#want.linear + 1] = tonumber(a) or math.huge
+    want.nearest[#want.nearest + 1] = tonumber(b) or math.huge
+  end
+  t.eq(#want.linear, #ps)
+  local function check(got, method, how)
+    for i, p in ipairs(ps) do
+      t.eq(("%a"):format(got[i]), ("%a"):format(want[method][i]), ("%s p%g (%s)"):format(method, p, how))
+    end
+  end
+  for _, method in ipairs { "linear", "nearest" } do
+    local s = stats.new()
+    s:add_many(xs)
+    check(s:percentiles(ps, method), method, "unsorted: one multi-selection")
+    local one = {}
+    for i, p in ipairs(ps) do one[i] = s:percentile(p, method) end
+    check(one, method, "one at a time")
+    local sorted = stats.new()
+    sorted:add_many(xs)
+    t.eq(sorted:sort(), sorted)
+    check(sorted:percentiles(ps, method), method, "after sort()")
+  end
+  -- the accumulator's own method by default; empty: an empty list; a sketch: sort() is a no-op
+  local near = stats.new { method = "nearest" }
+  near:add_many(xs)
+  check(near:percentiles(ps), "nearest", "the accumulator's method")
+  t.eq(stats.new():percentiles { 50, 90 }, {})
+  local k = stats.new { sketch = 0.01 }
+  k:add_many { 3, 1, 2 }
+  t.eq(k:sort():count(), 3)
+  t.raises("element 2 must be a percentile in [0, 100]", near.percentiles, near, { 50, 101 })
+end)
+
+t.test("add_many{...} takes the batch lanes: python's exact sums and moments; one by one's bits", function()
+  -- Expected: python3's stdlib over the same numbers (17 digits, read back exactly):
+  -- fractions.Fraction for the exact sum, mean and variances (ddof 0 and 1), rounded once
+  -- to a double; sorted() for min, max and the median. The compensated sum and the
+  -- two-pass variance land within an ulp or two of them; exact mode also gives the very
+  -- bits of adding the numbers one by one, and a sketch those of count, sum, mean, min,
+  -- max and percentiles (its running variance merges the batch by Chan's formula, so it
+  -- is held to python's value instead). Samples: epoch seconds (a large mean, a small
+  -- spread) and latencies over e^-4 .. e^4, 30001 each, with repeats.
+  local proc = require "llmd.proc"
+  local py = proc.which("python3") or "/usr/bin/python3"
+  local d = t.tmpdir()
+  local sets, x = { epoch = {}, lat = {} }, 11
+  for i = 1, 30001 do
+    x = (x * 1103515245 + 12345) % 2147483648
+    sets.epoch[i] = 1771234500 + (x / 2147483648) * 3600
+    sets.lat[i] = i % 7 == 0 and sets.lat[i - 1] or 0.014 * math.exp((x / 2147483648) * 8 - 4)
+  end
+  local script = [[
+import sys
+from fractions import Fraction
+xs = [float(l) for l in open(sys.argv[1])]
+fs = [Fraction(v) for v in xs]
+n = len(fs)
+s = sum(fs)
+m = s / n
+ss = sum((f - m) ** 2 for f in fs)
+srt = sorted(xs)
+print(repr(float(s)), repr(float(m)), repr(float(ss / n)), repr(float(ss / (n - 1))), repr(srt[0]), repr(srt[-1]),
+      repr(srt[n // 2]))
+]]
+  local function ulps(a, b)
+    local e = math.max(math.abs(a), math.abs(b))
+    return math.abs(a - b) / (e * 2 ^ -52)
+  end
+  for name, xs in pairs(sets) do
+    local lines = {}
+    for i, v in ipairs(xs) do lines[i] = ("%.17g"):format(v) end
+    t.write(d .. "/" .. name .. ".txt", table.concat(lines, "\n") .. "\n")
+    local r = proc.run { py, "-c", script, d .. "/" .. name .. ".txt" }
+    t.eq(r.code, 0, r.stderr)
+    local w = {}
+    for v in r.stdout:gmatch("%S+") do w[#w + 1] = tonumber(v) end
+    local many, one = stats.new(), stats.new()
+    t.eq(many:add_many(xs), many)
+    for _, v in ipairs(xs) do one:add(v) end
+    t.ok(ulps(many:sum(), w[1]) <= 1, name .. " sum " .. ulps(many:sum(), w[1]))
+    t.ok(ulps(many:mean(), w[2]) <= 1, name .. " mean " .. ulps(many:mean(), w[2]))
+    t.ok(ulps(many:variance(), w[3]) <= 2, name .. " variance " .. ulps(many:variance(), w[3]))
+    t.ok(ulps(many:variance(1), w[4]) <= 2, name .. " variance ddof 1 " .. ulps(many:variance(1), w[4]))
+    t.eq(many:min(), w[5])
+    t.eq(many:max(), w[6])
+    t.eq(many:percentile(50), w[7]) -- 30001 samples: the middle one
+    local function bits(s)
+      local out = { s:count(), s:sum(), s:mean(), s:min(), s:max(), s:variance(), s:variance(1) }
+      for _, p in ipairs { 0, 1, 50, 90, 99.9, 100 } do out[#out + 1] = s:percentile(p) end
+      for i, v in ipairs(out) do out[i] = ("%a"):format(v) end
+      return table.concat(out, " ")
+    end
+    t.eq(bits(many), bits(one), name .. ": add_many against one by one")
+    local kmany, kone = stats.new { sketch = 0.01 }, stats.new { sketch = 0.01 }
+    kmany:add_many(xs)
+    for _, v in ipairs(xs) do kone:add(v) end
+    local function sketch_bits(s)
+      local out = { s:count(), s:sum(), s:mean(), s:min(), s:max() }
+      for _, p in ipairs { 0, 1, 50, 90, 99.9, 100 } do out[#out + 1] = s:percentile(p) end
+      for i, v in ipairs(out) do out[i] = ("%a"):format(v) end
+      return table.concat(out, " ")
+    end
+    t.eq(sketch_bits(kmany), sketch_bits(kone), name .. ": sketch add_many against one by one")
+    t.ok(math.abs(kmany:variance() - w[3]) <= 1e-12 * w[3], name .. " sketch variance")
+  end
+  -- nothing is added when an element is not a number, or is NaN
+  local s = stats.new()
+  s:add(5)
+  t.raises("element 3 is a string, not a number", s.add_many, s, { 1, 2, "x", 4 })
+  t.raises("NaN cannot be summarised", s.add_many, s, { 1, 0 / 0, 3 })
+  t.eq(s:count(), 1)
+  t.eq(s:sum(), 5.0)
+  t.eq(s:add_many {}, s)
+  t.eq(s:count(), 1)
+  -- a table with metamethods is read through them (__len, __index): 1, 2, 3
+  s:add_many(setmetatable({}, { __len = function() return 3 end, __index = function(_, i) return i end }))
+  t.eq(s:count(), 4)
+  t.eq(s:sum(), 11.0)
+  s:add_many(require("llmd.json").array { 10, 20 })
+  t.eq(s:sum(), 41.0)
+end)
+
 -- dump and load (a child process hands its accumulators to its parent): the loaded
 -- accumulator is the same state, so every answer has the same bits as the original's.
 -- The reference is the original accumulator itself, queried the same way; the samples
@@ -269,4 +441,64 @@ t.test("dump and load keep an accumulator's whole state", function()
   t.raises("cut.bin: not an accumulator dumped by this llmdlua", stats.load, d .. "/cut.bin")
   t.raises("missing.bin: cannot read", stats.load, d .. "/missing.bin")
   t.raises("cannot write", function() e:dump(d .. "/no/such/folder/x.bin") end)
+end)
+
+t.test("a large dump is mapped by load, not read: the same answers; it grows, sorts and merges as its own", function()
+  -- 300001 samples (2.4 MB: above the 1 MB from which load maps the file). The reference
+  -- is the dumped accumulator itself, queried the same way; then the loaded one takes
+  -- more samples (copied out of the mapping), a sort (written into its private pages,
+  -- never the file) and a merge; the file is removed before anything is asked.
+  local d = t.tmpdir()
+  local x = 2463534242
+  local function rnd()
+    x = x ~ (x << 13); x = x ~ (x >> 17); x = x ~ (x << 5); x = x & 0xffffffff
+    return 0.005 + (x % 1000003) / 1000003 * 0.01
+  end
+  local function answers(s)
+    local out = { s:count(), s:sum(), s:mean(), s:min(), s:max(), s:variance() }
+    for _, v in ipairs(s:percentiles { 0, 1, 50, 90, 99.9, 100 }) do out[#out + 1] = v end
+    for i, v in ipairs(out) do out[i] = ("%a"):format(v) end
+    return table.concat(out, " ")
+  end
+  for _, sorted_first in ipairs { false, true } do
+    local a = stats.new()
+    for _ = 1, 300001 do a:add(rnd()) end
+    if sorted_first then a:sort() end
+    local p = d .. "/big.bin"
+    a:dump(p)
+    local bytes = #t.read(p)
+    local b = stats.load(p)
+    os.remove(p) -- the mapping stays valid
+    t.eq(answers(b), answers(a))
+    if not sorted_first then
+      local c = stats.load((function() a:dump(p); return p end)())
+      t.eq(c:sort(), c) -- into its own pages
+      t.eq(answers(c), answers(a))
+      t.eq(#t.read(p), bytes)
+      t.eq(answers(stats.load(p)), answers(a)) -- the file as it was
+      os.remove(p)
+    end
+    for _ = 1, 1000 do
+      local v = rnd()
+      a:add(v)
+      b:add(v)
+    end
+    t.eq(answers(b), answers(a))
+    local m = stats.load((function() a:dump(p); return p end)())
+    m:merge(b)
+    a:merge(b)
+    t.eq(answers(m), answers(a))
+    t.eq(stats.mann_whitney(m, a).p, 1.0)
+    m:clear()
+    t.eq(m:count(), 0)
+  end
+  -- cut short, or longer than it says: refused as before
+  local a = stats.new()
+  for _ = 1, 200000 do a:add(rnd()) end
+  a:dump(d .. "/big.bin")
+  local full = t.read(d .. "/big.bin")
+  t.write(d .. "/cut.bin", full:sub(1, #full - 8))
+  t.raises("cut.bin: not an accumulator dumped by this llmdlua", stats.load, d .. "/cut.bin")
+  t.write(d .. "/long.bin", full .. "12345678")
+  t.raises("long.bin: not an accumulator dumped by this llmdlua", stats.load, d .. "/long.bin")
 end)

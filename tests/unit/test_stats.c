@@ -733,18 +733,25 @@ int main(void)
         stats_free(&all);
     }
 
-    TEST("sorting a large sample (bucket sort, then each bucket) equals qsort, any spread")
+    TEST("sorting a large sample (radix sort, two levels, then each bucket) equals qsort, any "
+         "spread")
     {
         /* The reference is libc's qsort on a copy. Mann-Whitney sorts both samples in
            place (s.v), so s.v is compared with the reference value by value (-0 and +0
-           are equal, so their order may differ). Sizes above the bucket sort's 65536
+           are equal, so their order may differ). Sizes above the radix sort's 65536
            threshold; distributions: uniform, heavy-tailed (exp of a uniform: latencies),
            one value repeated, two values, negatives with zeros of both signs and
-           infinities, a huge range (1e-300 .. 1e300), and one bucket holding almost all. */
+           infinities, a huge range (1e-300 .. 1e300), one bucket holding almost all (a
+           crowded bucket, sorted by a radix sort of its own), gaps between clock readings
+           of an epoch timestamp (a few thousand values, each repeated: second-level
+           buckets of one value), the same with a few large gaps (most first-level buckets
+           empty), and a crowded bucket inside a crowded bucket; the last four at a million
+           samples, so that first-level buckets take the second level. */
         uint64_t st = 0x853C49E6748FEA9BULL;
         int bad = 0;
-        for (int kind = 0; kind < 7; kind++) {
-            size_t n = 65536 + (size_t)kind * 40000 + 7;
+        for (int kind = 0; kind < 11; kind++) {
+            size_t n = kind < 7 ? 65536 + (size_t)kind * 40000 + 7 : 1000003 + (size_t)kind;
+            double clock = 1771234500.25;
             double *x = malloc(n * sizeof *x), *ref = malloc(n * sizeof *ref);
             for (size_t i = 0; i < n; i++) {
                 st ^= st << 13, st ^= st >> 7, st ^= st << 17;
@@ -772,8 +779,22 @@ int main(void)
                 case 5:
                     x[i] = pow(10, u * 600 - 300);
                     break;
-                default:
+                case 6:
                     x[i] = i % 1000 == 0 ? 1e12 : 1.0 + u * 1e-9;
+                    break;
+                case 7:
+                case 8: {
+                    /* a difference of two doubles near 1.77e9: a multiple of 2^-22 */
+                    double next = clock + 0.005 + u * 0.01 + (kind == 8 && i % 300 == 0 ? 30 : 0);
+                    x[i] = next - clock;
+                    clock = next;
+                    break;
+                }
+                case 9:
+                    x[i] = (u - 0.5) * 1e-3;
+                    break;
+                default:
+                    x[i] = i % 997 == 0 ? 1e15 : i % 3 == 0 ? 2.0 + u * 1e-12 : 2.0 + u * 1e-6;
                     break;
                 }
             }

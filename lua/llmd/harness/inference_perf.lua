@@ -275,7 +275,10 @@ local function per_request(path, acc, keep, opts)
   end
   scan.json(path, rules)
   if fast and not inexact_itl then
-    acc.itl:merge(itl_all)
+    -- the pass's own accumulator is the run's when the run has none yet (one per-request
+    -- file: the same samples, sums and extremes as a merge would give, without a copy
+    -- of every gap)
+    if acc.itl:count() == 0 then acc.itl = itl_all else acc.itl:merge(itl_all) end
   else
     -- a failed request streamed tokens, or stages are excluded: pool the gaps of the
     -- requests that count only (a second pass, token times decoded in Lua)

@@ -1028,8 +1028,8 @@ local function summary(model, A, B)
         local near = x[2].near
         if x[2].none and near then
           out[#out + 1] = ("%s never saturated by the means only: at load point%s %s the repeats' 95 %% interval of "
-            .. "the achieved rate reaches below %d %% of the offered rate."):format(x[1].label, #near == 1 and "" or "s",
-            table.concat(near, ", "), lp.SATURATION_SHARE * 100)
+            .. "the achieved rate reaches below %d %% of the offered rate."):format(x[1].label,
+            #near == 1 and "" or "s", table.concat(near, ", "), lp.SATURATION_SHARE * 100)
         end
       end
     end

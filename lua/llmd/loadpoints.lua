@@ -339,6 +339,15 @@ M.meets = meets
 -- ceiling_rps (saturated) = the highest achieved rate at any load, which the capacity
 -- cannot exceed, limiting = key, first_failing = the first failing point's index and
 -- first_failing_rps its achieved rate, reason =}.
+-- SLO metrics as the report's tables name them ("TTFT p90", not ttft_p90_ms), for reasons
+local function labels(keys)
+  local t = {}
+  for i, k in ipairs(type(keys) == "table" and keys or { keys }) do
+    t[i] = metrics.has(k) and metrics.get(k).label or tostring(k)
+  end
+  return table.concat(t, ", ")
+end
+
 function M.capacity(points, slo, sat)
   if not slo or #slo == 0 then return { kind = "unknown", reason = "no SLO given" } end
   if #points == 0 then return { kind = "unknown", reason = "no measured load point" } end
@@ -350,7 +359,7 @@ function M.capacity(points, slo, sat)
     if i >= limit then break end
     local ok, detail = meets(p, slo)
     if ok == nil then
-      return { kind = "unknown", reason = ("load point %d: %s unknown, %s"):format(i, detail,
+      return { kind = "unknown", reason = ("load point %d: %s unknown, %s"):format(i, labels(detail),
         p.na[detail] or "not measured") }
     end
     if not p.achieved_rps then
@@ -361,7 +370,7 @@ function M.capacity(points, slo, sat)
         return { kind = "below_lowest", limiting = detail[1], lowest_rps = p.achieved_rps, lowest_tps = p.output_tps,
           first_failing = p.index, first_failing_rps = p.achieved_rps,
           reason = ("the lowest load point (%.4g req/s achieved) already violates %s"):format(p.achieved_rps,
-            table.concat(detail, ", ")) }
+            labels(detail)) }
       end
       -- the fraction of the way from last to p where the first SLO is crossed
       local t, limiting = 1, detail[1]
@@ -380,14 +389,14 @@ function M.capacity(points, slo, sat)
       return { kind = "interpolated", rps = lerp("achieved_rps"), output_tps = lerp("output_tps"),
         limiting = limiting, between = { last.index, p.index }, first_failing = p.index,
         first_failing_rps = p.achieved_rps,
-        reason = ("%s crosses its limit between load points %d and %d"):format(limiting, last.index, p.index) }
+        reason = ("%s crosses its limit between load points %d and %d"):format(labels(limiting), last.index, p.index) }
     end
     last = p
   end
   if limit <= #points then
     local q = points[limit]
     local ok, detail = meets(q, slo)
-    local fails = ok == false and ("; it violates %s there"):format(table.concat(detail, ", ")) or ""
+    local fails = ok == false and ("; it violates %s there"):format(labels(detail)) or ""
     local sat_text = q.achieved_rps and q.offered and q.load_type == "rate"
       and ("only %.4g of %g req/s offered were achieved"):format(q.achieved_rps, q.offered)
       or "its throughput had stopped growing"
@@ -396,7 +405,7 @@ function M.capacity(points, slo, sat)
         return { kind = "below_lowest", limiting = detail[1], lowest_rps = q.achieved_rps, lowest_tps = q.output_tps,
           first_failing = q.index, first_failing_rps = q.achieved_rps,
           reason = ("the lowest load point (%.4g req/s achieved) already violates %s"):format(q.achieved_rps or 0,
-            table.concat(detail, ", ")) }
+            labels(detail)) }
       end
       return { kind = "unknown", reason = ("the lowest load point had already saturated: %s, so no load was "
         .. "sustained to read a capacity from"):format(sat_text) }

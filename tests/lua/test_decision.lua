@@ -109,7 +109,7 @@ t.test("load points: saturation, capacity at an SLO (interpolated, never violate
   t.eq(cap.limiting, "ttft_p90_ms")
   t.eq(cap.first_failing, 4)
   t.ok(cap.reason:find("load point 4 had saturated (only 31 of 40 req/s offered were achieved); it violates "
-    .. "ttft_p90_ms there", 1, true), cap.reason)
+    .. "TTFT p90 there", 1, true), cap.reason)
   -- 500 ms: met everywhere, but the highest achieved rate (31) was at the saturated point:
   -- at least 29 req/s, again the last point before saturation
   cap = lp.capacity(pts, decision.parse_slo("ttft_p90_ms=500"))
@@ -139,7 +139,7 @@ t.test("load points: saturation, capacity at an SLO (interpolated, never violate
   -- an SLO metric nobody measured: unknown, with the reason, never a number
   cap = lp.capacity(pts, decision.parse_slo("tpot_p90_ms=50"))
   t.eq(cap.kind, "unknown")
-  t.ok(cap.reason:find("tpot_p90_ms unknown", 1, true), cap.reason)
+  t.ok(cap.reason:find("TPOT p90 unknown", 1, true), cap.reason)
   -- concurrency: 1, 2, 4, 8 users; throughput 5, 9.5, 10, 10.2; latency 100, 105, 200, 400:
   -- 10 >= 9.5 x 1.05 = 9.975 still grows; 10.2 < 10 x 1.05 while latency doubles: point 4
   local c = {}
@@ -1197,7 +1197,7 @@ t.test("per GPU: every N/A says why, with one level of parentheses; a lower boun
   -- the reasons as written in the code under test's inputs above, their own parentheses
   -- turned into commas
   t.eq(by["Capacity at SLO per GPU"].a_text,
-    "N/A (capacity unknown: load point 1: ttft_p90_ms unknown, not streamed, no first-token times)")
+    "N/A (capacity unknown: load point 1: TTFT p90 unknown, not streamed, no first-token times)")
   t.eq(by["Capacity at SLO per GPU"].b_text, "N/A (accelerator count unknown: give gpus: N in the run's info file)")
   t.eq(by["Output tok/s per GPU (whole run)"].a_text,
     "N/A (output tok/s unknown: no token counts, the harness wrote none)")

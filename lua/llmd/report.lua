@@ -671,6 +671,8 @@ local function headline(model)
   local cap, sat, g = model.capacity, model.saturation, model.per_gpu
   local function add(label, va, vb, ta, tb, d)
     local dt, pt = delta_cells(va, vb, d)
+    -- the delta in the row's unit ("+76.43 req/s"), as its figures are
+    if va ~= nil and vb ~= nil then dt = dt .. (label:find("tok/s", 1, true) and " tok/s" or " req/s") end
     -- "≥ X" against a number is a lower bound: no delta
     if (is_bound(cap.a) or is_bound(cap.b)) and label:match("^Capacity") and va ~= nil and vb ~= nil then
       dt, pt = "N/A (a lower bound)", "N/A"

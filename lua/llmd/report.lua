@@ -576,11 +576,14 @@ local function capacity_text(c)
   if is_bound(c) then
     -- a range that says no more than the lower bound itself is left out
     if c.interval and interval_text(c.interval) == "≥ " .. rate_text(c.rps) then range = nil end
-    return ("≥ %s (%s%s)"):format(rate_text(c.rps), BOUND_NOTE[c.kind], range and ("; " .. range) or "")
+    -- beside a range of the repeats, the figure is the means' reading: said so, or "≥ X"
+    -- next to "from 0" reads as a contradiction
+    return ("≥ %s%s (%s%s)"):format(rate_text(c.rps), range and " by the means" or "", BOUND_NOTE[c.kind],
+      range and ("; " .. range) or "")
   end
   if c.kind == "below_lowest" then
-    return ("below %s (fails at the lowest load measured%s)"):format(rate_text(c.lowest_rps),
-      range and ("; " .. range) or "")
+    return ("below %s%s (fails at the lowest load measured%s)"):format(rate_text(c.lowest_rps),
+      range and " by the means" or "", range and ("; " .. range) or "")
   end
   if c.kind == "interpolated" then return rate_text(c.rps) .. (range and (" (" .. range .. ")") or "") end
   return metrics.na(c.reason or "unknown")

@@ -992,17 +992,24 @@ t.test("capacity below the lowest load with repeats reads as a plain range, neve
   local m = cap_model(repeated_run(BL_REACH), repeated_run(NV_HELD))
   t.near(m.capacity.a.interval.hi, 16.062262456430627, 1e-6)
   t.eq(m.capacity.a.interval.lo, 0)
-  t.eq(m.headline[1].a_text, "below 10.00 req/s (fails at the lowest load measured; the repeats allow up to 16.06 req/s)")
+  t.eq(m.headline[1].a_text,
+    "below 10.00 req/s by the means (fails at the lowest load measured; the repeats allow up to 16.06 req/s)")
   t.eq(m.headline[1].delta_text, "N/A (below the lowest load measured)")
   -- the means fail at point 1 (220 ms) but pass at points 2 and 3 (180 ms), whose lower
   -- ends (-64.7 ms) pass everywhere: the intervals cannot place the capacity at all
   local wide = { { 150, 250, 260 }, { 100, 150, 290 }, { 100, 150, 290 } }
   m = cap_model(repeated_run(wide), repeated_run(NV_HELD))
   t.eq(m.capacity.a.interval.hi, math.huge)
-  t.eq(m.headline[1].a_text, "below 10.00 req/s (fails at the lowest load measured; the repeats cannot narrow it "
+  t.eq(m.headline[1].a_text, "below 10.00 req/s by the means (fails at the lowest load measured; the repeats cannot narrow it "
     .. "down: anywhere from 0 to beyond 30.00 req/s, the highest load measured)")
   t.ok(not m.summary:find("any rate from 0 up", 1, true), m.summary)
   t.ok(not m.summary:find("below the lowest load (", 1, true), m.summary)
+  -- a lower bound beside its repeats' range is the means' reading, said so: x's upper ends
+  -- cross 200 ms between points 2 and 3 (134.841 and 234.035 ms, python3 statistics as
+  -- above): 20 + 10 (200 - 134.841) / (234.035 - 134.841) = 26.57 req/s
+  m = cap_model(repeated_run(NV_CROSS), repeated_run(NV_HELD))
+  t.eq(m.headline[1].a_text, "≥ 30.00 req/s by the means (never violated; the repeats allow ≥ 26.57 req/s)")
+  t.eq(m.headline[1].b_text, "≥ 30.00 req/s (never violated)") -- no range beyond the bound itself
 end)
 
 t.test("one run fails at its lowest load: said from the means only with the intervals behind it", function()

@@ -154,7 +154,7 @@ demo: deps
 	$(Q)$(MAKE) --no-print-directory _demo
 
 _demo: llmdlua
-	$(Q)scripts/demo.sh ./llmdlua
+	$(Q)DEMO_DIR="$(DEMO_DIR)" scripts/demo.sh ./llmdlua
 
 bench: deps-dev
 	$(Q)$(MAKE) --no-print-directory _all

@@ -59,6 +59,16 @@ local o = args.parse(arg, {
   positional = { min = 0, max = 0 },
 })
 
+-- run x's --x-info file read (nil without one); its errors name the option
+local function info_of(x)
+  local path = o[x .. "_info"]
+  if not path then return nil end
+  local ok, v = pcall(ws.read_info, path)
+  -- (a reader's "file.lua:N: " position is no use to the user)
+  if not ok then error(("--%s-info %s"):format(x, (tostring(v):gsub("^[^\n]-%.lua:%d+: ", ""))), 0) end
+  return v
+end
+
 local decision = require "llmd.decision"
 local slo = o.slo and decision.parse_slo(o.slo, "--slo") or nil
 local min_effect
@@ -86,7 +96,7 @@ if o.plan or o.resume then
       plan.runs[x] = {
         label = o[x .. "_label"] or o[x]:gsub("/+$", ""):match("[^/]+$"),
         existing = { results = o[x], link = o.link or nil },
-        info = o[x .. "_info"] and ws.read_info(o[x .. "_info"]) or nil,
+        info = info_of(x),
       }
     end
   end
@@ -137,7 +147,7 @@ for _, x in ipairs { "a", "b" } do
       mode and "a " .. (mode == "file" and "file" or mode) .. ", not a folder" or "no such folder"), 0)
   end
   local label = o[x .. "_label"] or dir:gsub("/+$", ""):match("[^/]+$")
-  local info = o[x .. "_info"] and ws.read_info(o[x .. "_info"]) or {}
+  local info = info_of(x) or {}
   local warmup = o[x .. "_warmup"] or o.warmup
   runs[x] = {
     dir = dir, label = label, info = info,
@@ -147,6 +157,13 @@ for _, x in ipairs { "a", "b" } do
       require_results = true, tolerant = o.tolerant,
     },
   }
+end
+do -- the same folder twice (also through another path or a link) compares a run with itself
+  local ia, ib = lfs.attributes(runs.a.dir), lfs.attributes(runs.b.dir)
+  if ia and ib and ia.dev == ib.dev and ia.ino == ib.ino then
+    error(("--a %s and --b %s are the same folder: a run compared with itself shows nothing; give the "
+      .. "other configuration's results folder"):format(runs.a.dir, runs.b.dir), 0)
+  end
 end
 if runs.a.label == runs.b.label then
   error(("both runs are labelled '%s'; give them different labels with --a-label and --b-label")

@@ -422,6 +422,19 @@ static const struct {
 enum { N_SCANNERS = sizeof block_scanners / sizeof block_scanners[0] };
 static int block_scanner = N_SCANNERS - 2;
 static int simd_lanes = 1; /* block_scanners[block_scanner].fn != NULL, in one load */
+#ifdef JSON_WIDE_SIMD
+static int wide_numbers = 0; /* json_next_numbers' AVX2 lane: with "avx2" or "avx512" */
+#endif
+
+/* Makes scanner k the one in use. */
+static void use_scanner(int k)
+{
+    block_scanner = k;
+    simd_lanes = block_scanners[k].fn != NULL;
+#ifdef JSON_WIDE_SIMD
+    wide_numbers = block_scanners[k].cpu != NULL;
+#endif
+}
 
 /* The SIMD lanes are on (not "portable"). */
 static inline int simd_on(void)
@@ -449,8 +462,7 @@ __attribute__((constructor)) static void block_scanner_init(void)
 {
     for (int k = 0; k < N_SCANNERS; k++)
         if (cpu_has(block_scanners[k].cpu)) {
-            block_scanner = k;
-            simd_lanes = block_scanners[k].fn != NULL;
+            use_scanner(k);
             return;
         }
 }
@@ -461,8 +473,7 @@ const char *json_simd(const char *want)
         return block_scanners[block_scanner].name;
     for (int k = 0; k < N_SCANNERS; k++)
         if (strcmp(want, block_scanners[k].name) == 0 && cpu_has(block_scanners[k].cpu)) {
-            block_scanner = k;
-            simd_lanes = block_scanners[k].fn != NULL;
+            use_scanner(k);
             return block_scanners[k].name;
         }
     return NULL;
@@ -943,6 +954,19 @@ static inline __attribute__((always_inline)) uint64_t run_value_sse2(__m128i t0,
     uint64_t c2 = (uint32_t)_mm_cvtsi128_si32(_mm_unpackhi_epi64(r, r));
     return (c01 & 0xFFFFFFFFULL) * tail->first + (c01 >> 32) * tail->second + c2;
 }
+/*
+** The value of the usual decimal (read_decimal's SSE2 shape: a = 1..15 integer digits, a
+** point, end = 17..20 bytes in all) whose bytes less '0' are t0 (0..15) and t1 (16..31);
+** neg: a '-' before them, at text[0] (text[0 .. neg + end) is the number, for strtod).
+*/
+static inline __attribute__((always_inline)) double
+usual_value_sse2(__m128i t0, __m128i t1, unsigned a, unsigned end, int neg, const char *text)
+{
+    /* bytes 0 .. a (the integer part and the point) take the byte before them */
+    __m128i sel = _mm_loadu_si128((const __m128i *)(const void *)(first_bytes + 15 - a));
+    t0 = _mm_xor_si128(t0, _mm_and_si128(_mm_xor_si128(t0, _mm_slli_si128(t0, 1)), sel));
+    return compose_decimal(run_value_sse2(t0, t1, end), end - a - 1, neg, text, (size_t)neg + end);
+}
 #endif
 
 /* The offset of the first non-digit at or after p[k], read 8 bytes at a time and no
@@ -1079,10 +1103,7 @@ read_decimal(const char *s, size_t i, size_t n, int bounded, int as_json_num, in
            f >= 1), no exponent */
         if (p[a] == '.' && a - 1 < 15 && end - 17 < 4 && (p[0] != '0' || a == 1) &&
             (p[end] | 0x20) != 'e' && (!bounded || i + (size_t)neg + end <= n)) {
-            /* bytes 0 .. a (the integer part and the point) take the byte before them */
-            __m128i sel = _mm_loadu_si128((const __m128i *)(const void *)(first_bytes + 15 - a));
-            t0 = _mm_xor_si128(t0, _mm_and_si128(_mm_xor_si128(t0, _mm_slli_si128(t0, 1)), sel));
-            *out = compose_decimal(run_value_sse2(t0, t1, end), f, neg, s + i, (size_t)neg + end);
+            *out = usual_value_sse2(t0, t1, a, end, neg, s + i);
             return i + (size_t)neg + end;
         }
         /* short numbers, as in scrapes ("1234.0", "0.25", "17"): at most 15 digits, so
@@ -1190,6 +1211,161 @@ read_number(const char *s, size_t i, size_t n, size_t avail, int as_json_num, in
     return i;
 }
 
+#ifdef JSON_WIDE_SIMD
+/*
+** json_next_numbers' lane with AVX2 (and SSSE3's pmaddubsw), chosen at run time: from a
+** comma at pos, while the elements are ", number" or ",number" with the number in the
+** shape below and a comma right after it, converts them into *op (up to o_end) and
+** returns the offset of the comma after the last one (pos when it took none), with
+** *last the start of the last. The shape: 1..15 integer digits (no leading zero), then
+** either nothing or a point and 1 or more digits, 20 bytes at most. One look at the 32
+** bytes from the number's start gives its runs; the integer part is moved one byte up
+** over the point (or the comma after an integer), so that with the bytes from the end
+** on cleared, bytes 0..19 are one run of digits (byte 0 a zero) worth
+** V = sum of d_k 10^(19 - k) = m 10^(20 - end) < 10^19, m the number's digits read as an
+** integer; the number is m 10^-f = V 10^-(19 - a), one fixed sum of products for every
+** length ("0.0ddd" with up to 20 digits after the point is read from the point on:
+** V 10^-20). Anything else is left to the caller's loop. Each pos < lane_end must
+** have DECIMAL_AHEAD bytes readable from pos + 2 (the loads reach 34 bytes past the
+** number's start). The values are checked against strtod in test_json.
+*/
+/* 64 bytes: 32 of 0xFF, then 32 zeros; 32 bytes from 32 - k keep bytes 0..k - 1 */
+static const unsigned char keep_bytes[64] = {
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+
+/* The run of digits at bytes 0..19 of t0 (0..15) and t1 (16..31), each 0..9, as one
+   integer less than 10^19 (so byte 0 must be 0 when all are digits): pairs, fours and
+   eights of digits by pmaddubsw and pmaddwd of neighbours; bytes 20.. are ignored. */
+__attribute__((target("avx2,bmi,bmi2"))) static inline uint64_t run20_avx2(__m128i t0, __m128i t1)
+{
+    const __m128i k10 = _mm_set1_epi16(10 | 1 << 8);
+    const __m128i k10_tail = _mm_setr_epi16(10 | 1 << 8, 10 | 1 << 8, 0, 0, 0, 0, 0, 0);
+    const __m128i k100 = _mm_set1_epi32(100 | 1 << 16);
+    const __m128i k10000 = _mm_setr_epi16(10000, 1, 10000, 1, 1, 0, 0, 0);
+    __m128i q0 = _mm_madd_epi16(_mm_maddubs_epi16(t0, k10), k100);      /* fours: 0..15 */
+    __m128i q1 = _mm_madd_epi16(_mm_maddubs_epi16(t1, k10_tail), k100); /* 16..19 */
+    __m128i r = _mm_madd_epi16(_mm_packs_epi32(q0, q1), k10000);        /* eights, four */
+    uint64_t c01 = (uint64_t)_mm_cvtsi128_si64(r);
+    uint64_t c2 = (uint32_t)_mm_extract_epi32(r, 2);
+    return (c01 & 0xFFFFFFFFULL) * 1000000000000ULL + (c01 >> 32) * 10000ULL + c2;
+}
+
+/*
+** The end of the number at p (the offset of the first byte that is no digit and no
+** point, at most 32) from its 32 bytes less '0' (t); 0 when it is no number JSON allows
+** followed by a comma (no digit first, a leading zero, more than one point, no digit
+** after one). The end comes from one mask, so that the next number's start waits for
+** nothing more: the checks are branches, foreseen.
+*/
+__attribute__((target("avx2,bmi,bmi2"))) static inline unsigned
+lane_number_end(const unsigned char *p, __m256i t, __m256i nine)
+{
+    const __m256i dot = _mm256_set1_epi8('.' - '0');
+    uint64_t digit = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(t, nine), t));
+    uint64_t point = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(t, dot));
+    unsigned end = (unsigned)__builtin_ctzll(~(digit | point)); /* bits 32.. are set */
+    uint64_t in = point & ((1ULL << end) - 1);                  /* its points */
+    unsigned a = (unsigned)__builtin_ctzll(~digit);             /* digits before the first point */
+    if (p[end] != ',' || a == 0 || (in != 0 && (in != 1ULL << a || a + 1 == end)) ||
+        (p[0] == '0' && a > 1))
+        return 0;
+    return end;
+}
+
+__attribute__((target("avx2,bmi,bmi2"))) static size_t
+usual_numbers_avx2(const char *s, size_t pos, size_t lane_end, double **op, double *o_end,
+                   size_t *last)
+{
+    __m256i zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9);
+    /* kept in registers (GCC would build them again for every number) */
+    __asm__("" : "+x"(zero), "+x"(nine));
+    double *o = *op;
+    size_t at = *last;
+    const size_t sep = 1 + (size_t)(s[pos + 1] == ' ');
+    while (o < o_end && pos < lane_end) { /* s[pos] is a comma */
+        /* the separator as the first, foreseen: the start waits only for pos */
+        if ((size_t)(s[pos + 1] == ' ') + 1 != sep)
+            break;
+        size_t j = pos + sep;
+        const unsigned char *p = (const unsigned char *)s + j;
+        uint32_t head;
+        memcpy(&head, p, 4);
+        unsigned text_end, b;
+        __m256i t;
+        if ((head & 0xFFFFFF) == ('0' | '.' << 8 | '0' << 16)) {
+            /* "0.0ddd": the f <= 20 digits after the point alone, from byte 2 (a zero
+               first): m 10^-f = V 10^-20 */
+            t = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(p + 2)), zero);
+            unsigned f = (unsigned)__builtin_ctzll(~(uint64_t)(uint32_t)_mm256_movemask_epi8(
+                _mm256_cmpeq_epi8(_mm256_min_epu8(t, nine), t)));
+            text_end = 2 + f;
+            if (f > 20 || p[text_end] != ',')
+                break;
+            t = _mm256_and_si256(
+                t, _mm256_loadu_si256((const __m256i *)(const void *)(keep_bytes + 32 - f)));
+            b = 20;
+        } else {
+            t = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)p), zero);
+            uint64_t other = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(
+                _mm256_cmpeq_epi8(_mm256_min_epu8(t, nine), t));
+            unsigned a = (unsigned)__builtin_ctzll(other); /* other's bits 32.. are set */
+            unsigned point = p[a] == '.';
+            unsigned f = point ? (unsigned)__builtin_ctzll(other >> (a + 1)) : 0;
+            unsigned end = a + 1 + f;
+            text_end = end - 1 + point;
+            if (a - 1 >= 15 || end > 20 || point > f || p[text_end] != ',' ||
+                (p[0] == '0' && a > 1))
+                break;
+            t = _mm256_and_si256(
+                t, _mm256_loadu_si256((const __m256i *)(const void *)(keep_bytes + 32 - end)));
+            /* bytes 0 .. a (the integer part and the point) take the byte before them */
+            __m128i t0 = _mm256_castsi256_si128(t);
+            __m128i sel = _mm_loadu_si128((const __m128i *)(const void *)(first_bytes + 15 - a));
+            t0 = _mm_xor_si128(t0, _mm_and_si128(_mm_xor_si128(t0, _mm_slli_si128(t0, 1)), sel));
+            t = _mm256_inserti128_si256(t, t0, 0);
+            b = 19 - a;
+        }
+        uint64_t v = run20_avx2(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1));
+        *o++ = compose_decimal(v, b, 0, (const char *)p, text_end);
+        at = j;
+        pos = j + text_end;
+    }
+    *op = o;
+    *last = at;
+    return pos;
+}
+
+/*
+** json_skip's lane with AVX2, as usual_numbers_avx2 but validating only: from a comma at
+** pos, while the elements are ", number" or ",number" (as the first) with a comma right
+** after, the number a run of digits (no leading zero), with or without a point and
+** digits, 32 bytes at most; returns the offset of the comma after the last (pos when
+** none), with *last the start of the last. 48 bytes from pos + 2 must be readable.
+*/
+__attribute__((target("avx2,bmi,bmi2"))) static size_t
+skip_usual_avx2(const char *s, size_t pos, size_t lane_end, size_t *last)
+{
+    __m256i zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9);
+    __asm__("" : "+x"(zero), "+x"(nine));
+    const size_t sep = 1 + (size_t)(s[pos + 1] == ' ');
+    while (pos < lane_end) { /* s[pos] is a comma */
+        /* the separator as the first, foreseen: the start waits only for pos */
+        if ((size_t)(s[pos + 1] == ' ') + 1 != sep)
+            break;
+        size_t j = pos + sep;
+        const unsigned char *p = (const unsigned char *)s + j;
+        __m256i t = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)p), zero);
+        unsigned text_end = lane_number_end(p, t, nine);
+        if (text_end == 0)
+            break;
+        *last = j;
+        pos = j + text_end;
+    }
+    return pos;
+}
+#endif
+
 /*
 ** One element of json_next_numbers the long way, from i (just after an element): the
 ** separator with any whitespace, and the number. Returns the offset past the number,
@@ -1238,6 +1414,13 @@ static inline __attribute__((always_inline)) size_t next_numbers(JsonParser *p, 
     int state = ST_NEXT;
     double *o = out, *o_end = out + max;
     while (o < o_end) {
+#ifdef JSON_WIDE_SIMD
+        if (simd && wide_numbers && pos < lane_end && b[pos] == ',') {
+            pos = usual_numbers_avx2(b, pos, lane_end, &o, o_end, &last);
+            if (o == o_end)
+                break;
+        }
+#endif
         /* most often: "," or ", " and a plain decimal, well inside the window */
         if (pos < lane_end && b[pos] == ',') { /* pos + 2 + DECIMAL_AHEAD <= n */
             size_t j = pos + 1 + (b[pos + 1] == ' ');
@@ -2328,11 +2511,27 @@ static inline size_t number_end(const char *s, size_t i, size_t n)
 ** another kind of value, a bad or cut number, the window's end) with the parser where
 ** next_core goes on from, so errors are found and reported there, as without the lane.
 */
-static void skip_numbers(JsonParser *p, size_t until)
+static __attribute__((noinline)) void skip_numbers(JsonParser *p, size_t until)
 {
     const char *b = p->buf;
     size_t n = p->len;
+#ifdef JSON_WIDE_SIMD
+    size_t lane_end = n > 2 + DECIMAL_AHEAD ? n - (1 + DECIMAL_AHEAD) : 0;
+    if (lane_end > until)
+        lane_end = until;
+#endif
     while (p->pos < until) {
+#ifdef JSON_WIDE_SIMD
+        if (wide_numbers && p->pos < lane_end && b[p->pos] == ',') {
+            size_t last = SIZE_MAX, pos = skip_usual_avx2(b, p->pos, lane_end, &last);
+            if (last != SIZE_MAX) {
+                p->tok_off = p->base + last;
+                p->pos = pos;
+                if (pos >= until)
+                    return;
+            }
+        }
+#endif
         size_t i = skip_ws(p, p->pos);
         if (i >= n || b[i] != ',') {
             p->pos = i;

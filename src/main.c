@@ -530,6 +530,9 @@ int main(int argc, char **argv)
             msg = "(error object is not a string)";
         /* A usage error is the user's, not the program's: no traceback. */
         int len = rc == EXIT_USAGE ? (int)strcspn(msg, "\n") : (int)strlen(msg);
+        /* what the script printed first ("Workspace: ..."), then the error, also when
+           both streams go to one pipe (stdout is buffered there, stderr is not) */
+        (void)fflush(stdout);
         (void)fprintf(stderr, "llmdlua: %.*s\n", len, msg);
         (void)fflush(stderr);
         if (llmd_interrupted)

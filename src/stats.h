@@ -53,7 +53,7 @@ typedef struct StatsStore {
    STATS_POINTER_FIELDS there (a static assertion on the size says so). */
 typedef struct Stats {
     int sketch;   /* 0: exact */
-    int portable; /* tests: the plain-C loops where SSE2 is there */
+    int portable; /* tests: 1 the plain-C loops where SSE2 is there, 2 SSE2 without AVX */
     uint64_t n;   /* every sample, infinities included */
     uint64_t n_pinf, n_ninf;
     double shift;     /* sketch: the first finite sample */

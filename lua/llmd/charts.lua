@@ -273,7 +273,8 @@ function M.latency_throughput(model, A, B)
   end
   c.data = data_text("output_tok_s achieved_req_s latency1_ms latency2_ms latency3_ms offered", blocks)
   -- capacity markers: only where the SLOs are crossed between two load points (a run that
-  -- never violated them has a lower bound, said in a note, not drawn as a capacity)
+  -- never violated them, or still met them at its last load before saturation, has a lower
+  -- bound, said in a note, not drawn as a capacity)
   local cap = type(model.capacity) == "table" and model.capacity or {}
   local function capacity(x, field)
     local k = cap[x]
@@ -282,9 +283,11 @@ function M.latency_throughput(model, A, B)
   end
   for _, s in ipairs { A, B } do
     local k = cap[s.x]
-    if type(k) == "table" and k.kind == "never_violated" then
-      c.notes[#c.notes + 1] = ("%s met every SLO at every load point, so its capacity is not marked (%s).")
-        :format(s.label, tostring(k.text or "at least its highest load"))
+    if type(k) == "table" and (k.kind == "never_violated" or k.kind == "saturated") then
+      -- k.text carries its own parentheses: quoted after a comma, never nested in more
+      c.notes[#c.notes + 1] = ("%s's capacity is not marked: it is only a lower bound, %s.")
+        :format(s.label, tostring(k.text or (k.kind == "never_violated" and "at least its highest load"
+          or "at least its last load before saturation")))
     end
   end
   local drawn = {}

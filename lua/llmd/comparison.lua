@@ -279,7 +279,7 @@ function M.tree(w)
     ["comparison_report.html"] = "the report with its charts, one file (open in a browser)",
     ["charts"] = "the charts as SVG, and the data gnuplot drew them from",
     ["comparison.json"] = "the whole comparison model",
-    ["comparison.csv"] = "the performance table",
+    ["comparison.csv"] = "the performance table, capacity, max sustained",
     ["run_comparison.sh"] = "reproduce the runs (review first)",
     ["templates"] = "edit these, then: llmdlua analyze.lua " .. w.path,
     ["run_state.json"] = "configuration and metrics",

@@ -234,7 +234,8 @@ function M.analyze(root, run)
     local agg, info = pf.read_raw_dir(raw, { match = { "vllm:*" }, on_scrape = tl.on_scrape,
       readable = function(path) return g.file(path) end })
     kv.timeline = tl.finish()
-    kv.source = ("%d scrapes of %d pods in %s"):format(info.scrapes, #info.pods, raw)
+    local count = require("llmd.template").helpers.count
+    kv.source = ("%s of %s in %s"):format(count(info.scrapes, "scrape"), count(#info.pods, "pod"), raw)
     kv.window = { start = info.start, finish = info.finish }
     kv.failed_scrapes = #info.failed
     kv.hits = agg:counter_total(HITS)
@@ -246,12 +247,22 @@ function M.analyze(root, run)
       kv.misses_per_request = ok_requests and ok_requests > 0 and kv.misses / ok_requests or nil
       kv.hits_per_request = ok_requests and ok_requests > 0 and kv.hits / ok_requests or nil
       kv.cached_share_pct = input_tokens and input_tokens > 0 and kv.hits / input_tokens * 100 or nil
+      -- why a figure is missing, for the report's N/A cells
+      kv.na = {}
+      if not kv.hit_rate_pct then kv.na.hit_rate_pct = "no prefix-cache queries in the scrapes" end
+      if not (ok_requests and ok_requests > 0) then
+        local why = "no completed request counted in the results"
+        kv.na.misses_per_request, kv.na.hits_per_request = why, why
+      end
+      if not kv.cached_share_pct then kv.na.cached_share_pct = "the run's input token count is unknown" end
       kv.warnings = {}
       if kv.cached_share_pct and kv.cached_share_pct > 100 then
         -- more cached tokens than the run sent: the scrapes saw traffic that was not this run's
         kv.warnings[#kv.warnings + 1] = ("the scrapes count %d cache hits but the run sent %d input tokens: "
           .. "they include other traffic, so per-request figures are not shown"):format(kv.hits, input_tokens)
         kv.cached_share_pct, kv.hits_per_request, kv.misses_per_request = nil, nil, nil
+        local why = "other traffic in the scrapes, see below"
+        kv.na.cached_share_pct, kv.na.hits_per_request, kv.na.misses_per_request = why, why, why
       end
       kv.sum_of_max = {
         hits = agg:counter_total(HITS, { mode = "max" }),

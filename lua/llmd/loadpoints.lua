@@ -144,7 +144,8 @@ function M.points(run)
 end
 
 -- Where the load curve saturates: {point =, offered =, achieved_rps =, max_sustained_rps =,
--- reason =} or {none = true, max_sustained_rps =, reason =}. Rate-based loads: the first
+-- reason =} or {none = true, max_sustained_rps =, near = {indices}, reason =} (near: rate
+-- loads, points whose repeats' 95 % interval of the achieved rate reaches below the share). Rate-based loads: the first
 -- point whose achieved rate falls below SATURATION_SHARE of its offered rate; concurrency:
 -- the first point whose throughput grows by less than PLATEAU_GROWTH over the previous
 -- one while end-to-end latency (p50, else TTFT p50) keeps growing. Max sustained
@@ -174,8 +175,17 @@ function M.saturation(points)
             p.achieved_rps, p.achieved_rps / p.offered * 100, M.SATURATION_SHARE * 100) }
       end
     end
-    return { none = true, max_sustained_rps = max_before(#points + 1),
-      reason = ("every load point achieved at least %d %% of its offered rate"):format(M.SATURATION_SHARE * 100) }
+    -- by the means; where repeats give an interval whose lower end is below the share,
+    -- that point may have saturated: listed, so that "never saturated" is not said alone
+    local near = {}
+    for _, p in ipairs(points) do
+      local c = p.ci and p.ci.throughput_req_s
+      if c and c.lo < M.SATURATION_SHARE * p.offered then near[#near + 1] = p.index end
+    end
+    return { none = true, max_sustained_rps = max_before(#points + 1), near = #near > 0 and near or nil,
+      reason = ("every load point achieved at least %d %% of its offered rate"):format(M.SATURATION_SHARE * 100)
+        .. (#near > 0 and (" by its mean; the 95 %% confidence interval of the repeats reaches below that at "
+          .. "load point%s %s"):format(#near == 1 and "" or "s", table.concat(near, ", ")) or "") }
   elseif kind == "concurrency" then
     if #points < 2 then
       return { none = true, unknown = true, reason = "one concurrency level: saturation needs at least two" }
@@ -316,17 +326,40 @@ end
 M.meets = meets
 
 -- Capacity at the SLOs: the highest achieved request rate (and output tok/s) at which
--- every SLO holds, interpolated linearly between the last passing and the first failing
--- load point (in the order of offered load). {rps =, output_tps =, kind = "interpolated"
--- | "never_violated" | "below_lowest" | "unknown", limiting = key, reason =}.
-function M.capacity(points, slo)
+-- every SLO holds, and never more than the run sustained. Interpolated linearly between
+-- the last passing and the first failing load point (in the order of offered load) only
+-- when both are before saturation (sat: M.saturation(points), computed when not given),
+-- where the achieved rate still tracks the offered load: past it, the achieved rate is
+-- what the server could push through an overload, not a load it sustained. When the SLOs
+-- hold up to the last point before saturation, the capacity is that point's achieved
+-- rate (the max sustained throughput) as a lower bound: the crossing lies somewhere
+-- between it and the saturated point, unmeasured.
+-- {rps =, output_tps =, kind = "interpolated" | "never_violated" | "saturated" |
+-- "below_lowest" | "unknown", bound = "lower" for never_violated and saturated,
+-- ceiling_rps (saturated) = the highest achieved rate at any load, which the capacity
+-- cannot exceed, limiting = key, first_failing = the first failing point's index and
+-- first_failing_rps its achieved rate, reason =}.
+-- SLO metrics as the report's tables name them ("TTFT p90", not ttft_p90_ms), for reasons
+local function labels(keys)
+  local t = {}
+  for i, k in ipairs(type(keys) == "table" and keys or { keys }) do
+    t[i] = metrics.has(k) and metrics.get(k).label or tostring(k)
+  end
+  return table.concat(t, ", ")
+end
+
+function M.capacity(points, slo, sat)
   if not slo or #slo == 0 then return { kind = "unknown", reason = "no SLO given" } end
   if #points == 0 then return { kind = "unknown", reason = "no measured load point" } end
+  sat = sat or M.saturation(points)
+  -- the first point past saturation (#points + 1 when none is, or when it is unknown)
+  local limit = sat.point or #points + 1
   local last
   for i, p in ipairs(points) do
+    if i >= limit then break end
     local ok, detail = meets(p, slo)
     if ok == nil then
-      return { kind = "unknown", reason = ("load point %d: %s unknown (%s)"):format(i, detail,
+      return { kind = "unknown", reason = ("load point %d: %s unknown, %s"):format(i, labels(detail),
         p.na[detail] or "not measured") }
     end
     if not p.achieved_rps then
@@ -334,9 +367,10 @@ function M.capacity(points, slo)
     end
     if not ok then
       if not last then
-        return { kind = "below_lowest", limiting = detail[1], lowest_rps = p.achieved_rps,
+        return { kind = "below_lowest", limiting = detail[1], lowest_rps = p.achieved_rps, lowest_tps = p.output_tps,
+          first_failing = p.index, first_failing_rps = p.achieved_rps,
           reason = ("the lowest load point (%.4g req/s achieved) already violates %s"):format(p.achieved_rps,
-            table.concat(detail, ", ")) }
+            labels(detail)) }
       end
       -- the fraction of the way from last to p where the first SLO is crossed
       local t, limiting = 1, detail[1]
@@ -353,17 +387,53 @@ function M.capacity(points, slo)
         return math.max(a, a + t * (b - a))
       end
       return { kind = "interpolated", rps = lerp("achieved_rps"), output_tps = lerp("output_tps"),
-        limiting = limiting, between = { last.index, p.index },
-        reason = ("%s crosses its limit between load points %d and %d"):format(limiting, last.index, p.index) }
+        limiting = limiting, between = { last.index, p.index }, first_failing = p.index,
+        first_failing_rps = p.achieved_rps,
+        reason = ("%s crosses its limit between load points %d and %d"):format(labels(limiting), last.index, p.index) }
     end
     last = p
+  end
+  if limit <= #points then
+    local q = points[limit]
+    local ok, detail = meets(q, slo)
+    local fails = ok == false and ("; it violates %s there"):format(labels(detail)) or ""
+    local sat_text = q.achieved_rps and q.offered and q.load_type == "rate"
+      and ("only %.4g of %g req/s offered were achieved"):format(q.achieved_rps, q.offered)
+      or "its throughput had stopped growing"
+    if not last then
+      if ok == false then
+        return { kind = "below_lowest", limiting = detail[1], lowest_rps = q.achieved_rps, lowest_tps = q.output_tps,
+          first_failing = q.index, first_failing_rps = q.achieved_rps,
+          reason = ("the lowest load point (%.4g req/s achieved) already violates %s"):format(q.achieved_rps or 0,
+            labels(detail)) }
+      end
+      return { kind = "unknown", reason = ("the lowest load point had already saturated: %s, so no load was "
+        .. "sustained to read a capacity from"):format(sat_text) }
+    end
+    -- the highest achieved rate before saturation (the max sustained throughput), its tok/s
+    local best, best_tps
+    for j = 1, limit - 1 do
+      local p = points[j]
+      if not best or p.achieved_rps > best then best, best_tps = p.achieved_rps, p.output_tps end
+    end
+    -- what the run delivered at most, at any load: the capacity cannot be above it
+    local ceiling
+    for _, p in ipairs(points) do
+      if p.achieved_rps and (not ceiling or p.achieved_rps > ceiling) then ceiling = p.achieved_rps end
+    end
+    return { kind = "saturated", bound = "lower", rps = best, output_tps = best_tps, ceiling_rps = ceiling,
+      first_failing = ok == false and q.index or nil, first_failing_rps = ok == false and q.achieved_rps or nil,
+      limiting = ok == false and detail[1] or nil,
+      reason = ("every SLO holds up to load point %d (%.4g req/s achieved); load point %d had saturated (%s)%s. "
+        .. "The capacity is at least %.4g req/s, the max sustained throughput; measure loads between these two "
+        .. "points to find it"):format(limit - 1, points[limit - 1].achieved_rps, limit, sat_text, fails, best) }
   end
   local best, best_tps
   for _, p in ipairs(points) do
     if not best or p.achieved_rps > best then best = p.achieved_rps end
     if p.output_tps and (not best_tps or p.output_tps > best_tps) then best_tps = p.output_tps end
   end
-  return { kind = "never_violated", rps = best, output_tps = best_tps,
+  return { kind = "never_violated", bound = "lower", rps = best, output_tps = best_tps,
     reason = "every load point meets every SLO: the capacity is at least the highest load measured" }
 end
 
@@ -374,7 +444,8 @@ end
 -- simultaneous one; the achieved rates are the points' means. Returns {lo =, hi =, low =
 -- capacity at the upper ends, high = capacity at the lower ends}, lo and hi in req/s: lo
 -- is 0 when the low end violates the SLOs at the lowest load, hi is math.huge when the
--- high end never violates them. nil and why when a point has one run only (no spread to
+-- high end is only a lower bound (never violated, or still met at the last point before
+-- saturation); top = the highest achieved rate measured. nil and why when a point has one run only (no spread to
 -- use) or a capacity is unknown.
 function M.capacity_interval(points, slo, cap)
   if not slo or #slo == 0 or #points == 0 then return nil, "no SLO or no load point" end
@@ -384,7 +455,9 @@ function M.capacity_interval(points, slo, cap)
   if single > 0 then
     return nil, ("%d of %d load points with one run only"):format(single, #points)
   end
-  cap = cap or M.capacity(points, slo)
+  -- saturation is read off the achieved rates (the means), the same for both ends
+  local sat = M.saturation(points)
+  cap = cap or M.capacity(points, slo, sat)
   if cap.kind == "unknown" then return nil, cap.reason end
   -- the points with each SLO metric at one end of its interval (a metric without an
   -- interval, e.g. infinite in a repeat, keeps its mean)
@@ -403,14 +476,19 @@ function M.capacity_interval(points, slo, cap)
     end
     return out
   end
-  local low, high = M.capacity(at_bound("hi"), slo), M.capacity(at_bound("lo"), slo)
+  local low, high = M.capacity(at_bound("hi"), slo, sat), M.capacity(at_bound("lo"), slo, sat)
   if low.kind == "unknown" or high.kind == "unknown" then return nil, low.reason or high.reason end
   local function lower(c) return c.kind == "below_lowest" and 0 or c.rps end
   local function upper(c)
-    if c.kind == "never_violated" then return math.huge end
+    if c.bound == "lower" then return math.huge end
     return c.kind == "below_lowest" and c.lowest_rps or c.rps
   end
-  return { lo = math.min(lower(low), lower(cap)), hi = math.max(upper(high), upper(cap)), low = low, high = high }
+  local top
+  for _, p in ipairs(points) do
+    if p.achieved_rps and (not top or p.achieved_rps > top) then top = p.achieved_rps end
+  end
+  return { lo = math.min(lower(low), lower(cap)), hi = math.max(upper(high), upper(cap)), low = low, high = high,
+    top = top }
 end
 
 -- Do two capacity ranges (M.capacity_interval) leave room for the same capacity?

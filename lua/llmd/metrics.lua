@@ -105,10 +105,26 @@ function M.group_thousands(s)
   return sign .. int .. rest
 end
 
+-- "N/A (reason)" with one level of parentheses: a reason's own "(...)" (most come from the
+-- harness mappings, written to stand alone) become ", ...", innermost first, so that
+-- "no e2el statistics (the run's --percentile-metrics left out e2el)" reads
+-- "N/A (no e2el statistics, the run's --percentile-metrics left out e2el)". nil -> "N/A".
+function M.na(reason)
+  if reason == nil then return "N/A" end
+  local r = tostring(reason)
+  for _ = 1, 8 do
+    local n
+    r, n = r:gsub("%s*%(([^()]*)%)", function(inner) return ", " .. inner end)
+    if n == 0 then break end
+  end
+  r = r:gsub("^, ", ""):gsub(", ,", ",")
+  return "N/A (" .. r .. ")"
+end
+
 function M.format(key, value, na_reason, opts)
   local m = M.get(key)
   if value == nil then
-    return na_reason and ("N/A (" .. na_reason .. ")") or "N/A"
+    return M.na(na_reason)
   end
   if type(value) ~= "number" then
     error(("metric '%s': a %s is not a value (use nil with a reason for unknown)"):format(key, type(value)), 2)

@@ -109,13 +109,20 @@ local function perf_row(key, ctx)
   }
   local ok, why = true, nil
   if va ~= nil and vb ~= nil then ok, why = M.comparable(key, ra, rb) end
+  -- a Delta that cannot be given says why in a word (the cells or the notes say more)
+  if va == nil or vb == nil then
+    row.delta_text = va == nil and vb == nil and "N/A (unknown on both sides)"
+      or ("N/A (unknown for %s)"):format(va == nil and "A" or "B")
+  elseif not ok then
+    row.delta_text = "N/A (not comparable)"
+  end
   local test, untested_why
   if va ~= nil and vb ~= nil and ok then
     local d = metrics.delta(key, va, vb)
     row.delta = d.diff
     row.pct = d.pct
     row.delta_text = fmt_delta(key, d.diff)
-    row.pct_text = d.pct and T.helpers.pct(d.pct) or "N/A"
+    row.pct_text = d.pct and T.helpers.pct(d.pct) or (va == 0 and "N/A (A is 0)" or "N/A")
     test, untested_why = decision.row_test(key, ra, rb, ctx.pa, ctx.pb, ctx.memo)
     if not test and ctx.saved and ctx.saved[key] and ctx.saved[key].p then
       -- analyze.lua from saved state: the test the last report made on the samples
@@ -191,7 +198,7 @@ local function config_rows(A, B)
       local s = st.rate and ("%g/s"):format(st.rate) or st.concurrency and ("c=%g"):format(st.concurrency) or "?"
       parts[#parts + 1] = s .. (st.warmup and " (warm-up)" or "")
     end
-    return #parts > 0 and (#parts .. " stages: " .. table.concat(parts, ", ")) or "unknown"
+    return #parts > 0 and (T.helpers.count(#parts, "stage") .. ": " .. table.concat(parts, ", ")) or "unknown"
   end
   -- what the user stated, else what the result files say (marked so)
   local function stated_or_read(side, k, ck)
@@ -243,11 +250,15 @@ end
 -- The ladder table: both runs' load points paired by achieved load (llmd.loadpoints).
 local function ladder_section(A, B, pa, pb)
   local rows = lp.ladder(pa, pb)
+  local any_na = false
   local function cell(c, key, d)
     if c.outside then return "" end
     c.values = c.values or {}
     local v = c.values[key]
-    if v == nil then return "N/A" end
+    if v == nil then
+      any_na = true
+      return "N/A"
+    end
     return (c.interpolated and "~" or "") .. T.helpers.num(v, d)
   end
   local function load(c)
@@ -279,8 +290,76 @@ local function ladder_section(A, B, pa, pb)
     rows = rows,
     excluded = table.concat(excluded, ", "),
     interpolated = any_interp,
+    na_note = any_na and ("N/A: the run has no such value at its own load point (the Load Curves say why), or one "
+      .. "of the two points it would be interpolated between lacks it.") or "",
     count_a = #pa, count_b = #pb,
   }
+end
+
+-- The curve table's columns that can be N/A, with the reason each N/A has.
+local CURVE_NA = {
+  { "achieved_rps", "Achieved req/s" }, { "output_tps", "Output tok/s" }, { "output_tps_per_gpu", "Output tok/s/GPU" },
+  { "ttft_p50_ms", "TTFT p50" }, { "ttft_p90_ms", "TTFT p90" }, { "ttft_p99_ms", "TTFT p99" },
+  { "tpot_p90_ms", "TPOT p90" }, { "itl_p90_ms", "ITL p90" }, { "latency_p90_ms", "E2E p90" },
+  { "error_rate_pct", "Errors %" }, { "interactivity_tps_per_user", "tok/s per user" },
+}
+
+-- Why a load point's curve cell is N/A (gpu_why: why the accelerator count is unknown).
+local function curve_na_reason(p, key, gpus, gpu_why)
+  if key == "achieved_rps" then return "achieved rate unknown: neither the results' request throughput nor the "
+    .. "harness's achieved rate" end
+  if key == "output_tps" then return p.na.throughput_tok_s or "output tok/s not in the results" end
+  if key == "output_tps_per_gpu" then
+    if not gpus then return gpu_why end
+    return "output tok/s unknown: " .. tostring(p.na.throughput_tok_s or "not in the results")
+  end
+  if key == "goodput_rps" or key == "slo_attainment_pct" then
+    return "no per-request data counted against the SLOs at this point"
+  end
+  if key == "interactivity_tps_per_user" then
+    return "1000 / TPOT p50 needs TPOT p50 or mean: " .. tostring(p.na.tpot_p50_ms or p.na.tpot_mean_ms
+      or "not measured")
+  end
+  return p.na[key] or "not measured"
+end
+
+-- "at every point", "at point 3", "at points 2, 5".
+local function at_points(list, n)
+  if #list == n and n > 1 then return "at every point" end
+  return (#list == 1 and "at point " or "at points ") .. table.concat(list, ", ")
+end
+
+-- The N/A cells of one run's curve table, grouped by column and reason: "Output tok/s/GPU
+-- at every point: accelerator count unknown: ...; TTFT p99 at point 3: ...", or "".
+local function curve_na_note(points, gpus, gpu_why, goodput)
+  local groups, order = {}, {}
+  local cols = CURVE_NA
+  if goodput then
+    -- some point has goodput: the others say why not (else the footnote under the tables does)
+    cols = { table.unpack(CURVE_NA) }
+    cols[#cols + 1] = { "goodput_rps", "Goodput req/s" }
+    cols[#cols + 1] = { "slo_attainment_pct", "SLO attainment" }
+  end
+  for _, c in ipairs(cols) do
+    for _, p in ipairs(points) do
+      if lp.field(p, c[1]) == nil then
+        local why = curve_na_reason(p, c[1], gpus, gpu_why)
+        local id = c[2] .. "\0" .. why
+        if not groups[id] then
+          groups[id] = { label = c[2], why = why, points = {} }
+          order[#order + 1] = id
+        end
+        local g = groups[id]
+        g.points[#g.points + 1] = p.index
+      end
+    end
+  end
+  local parts = {}
+  for _, id in ipairs(order) do
+    local g = groups[id]
+    parts[#parts + 1] = ("%s %s: %s"):format(g.label, at_points(g.points, #points), g.why)
+  end
+  return table.concat(parts, "; ")
 end
 
 -- One run's load curve for the report: its load points with printed values.
@@ -344,7 +423,9 @@ local function kv_section(A, B, model_min_effect)
   end
   local function cell(kv, f, d, unit)
     local v = kv.available and kv[f] or nil
-    if v == nil then return "N/A" end
+    -- a side without data says why in a line under the table (sec.missing); a figure
+    -- missing from a side with data says why here
+    if v == nil then return kv.available and kv.na and kv.na[f] and metrics.na(kv.na[f]) or "N/A" end
     return T.helpers.num(v, d or 0) .. (unit or "")
   end
   -- No KV row names a better run. The counters are read once per run (one increase over
@@ -363,7 +444,7 @@ local function kv_section(A, B, model_min_effect)
     if va and vb then
       -- a difference of percentages is in percentage points
       r.delta = T.helpers.signed(vb - va, d or 0) .. (unit == " %" and " pp" or (unit or ""))
-      r.pct = va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100) or "N/A"
+      r.pct = va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100) or "N/A (A is 0)"
       if kind == "rate" then
         r.effect_pct = decision.effect_pct(va, vb)
         r.evidence = "untested: one counter increase per run"
@@ -444,27 +525,68 @@ end
 
 local function rate_text(v) return v and (T.helpers.num(v, 2) .. " req/s") or "N/A" end
 
+-- Max sustained throughput as printed (s: llmd.loadpoints.saturation; per: divide by this,
+-- for per GPU). A run that never saturated has a lower bound; where repeats leave a point's
+-- achieved rate possibly below the saturation share, that is said with it.
+local function sustained_text(s, per)
+  local v = s.max_sustained_rps
+  if v then
+    local x = rate_text(v / (per or 1))
+    if not s.none then return x end
+    if s.near then
+      return ("≥ %s (never saturated by the means; the repeats' 95 %% interval at load point%s %s reaches below %d %% "
+        .. "of the offered rate)"):format(x, #s.near == 1 and "" or "s", table.concat(s.near, ", "),
+        lp.SATURATION_SHARE * 100)
+    end
+    return "≥ " .. x .. " (never saturated)"
+  end
+  return metrics.na(s.point == 1 and "saturated at the lowest load" or s.reason or "unknown")
+end
+
 -- A capacity range (llmd.loadpoints.capacity_interval): "3.40–3.85 req/s", "≥ 3.40 req/s",
--- "below 3.48 req/s", "any rate from 0 up".
+-- "up to 3.48 req/s", "anywhere from 0 to beyond 30.00 req/s".
 local function interval_text(iv)
   local num = T.helpers.num
-  if iv.hi == math.huge and iv.lo == 0 then return "any rate from 0 up" end
+  if iv.hi == math.huge and iv.lo == 0 then
+    return iv.top and ("anywhere from 0 to beyond %s req/s"):format(num(iv.top, 2)) or "anywhere from 0 up"
+  end
   if iv.hi == math.huge then return ("≥ %s req/s"):format(num(iv.lo, 2)) end
-  if iv.lo == 0 then return ("below %s req/s"):format(num(iv.hi, 2)) end
+  if iv.lo == 0 then return ("up to %s req/s"):format(num(iv.hi, 2)) end
   return ("%s–%s req/s"):format(num(iv.lo, 2), num(iv.hi, 2))
 end
 
+-- What the repeats say of a capacity, as a clause: "the repeats allow 3.40–3.85 req/s";
+-- when the 95 % intervals are too wide to place it at all, that, in those words.
+local function range_clause(iv)
+  if iv.hi == math.huge and iv.lo == 0 then
+    return "the repeats cannot narrow it down: " .. interval_text(iv)
+      .. (iv.top and ", the highest load measured" or "")
+  end
+  return "the repeats allow " .. interval_text(iv)
+end
+
+-- Capacity kinds that are lower bounds ("≥ X"), and what each says in a few words.
+local BOUND_NOTE = { never_violated = "never violated", saturated = "the last load before saturation" }
+local function is_bound(c) return c and BOUND_NOTE[c.kind] ~= nil end
+
 -- A capacity as printed; with repeats at every load point, the range they allow beside it.
+-- One level of parentheses at most: it is also quoted inside sentences.
 local function capacity_text(c)
-  local range = c.interval and ("the repeats allow " .. interval_text(c.interval)) or nil
-  if c.kind == "never_violated" then
+  local range = c.interval and range_clause(c.interval) or nil
+  if is_bound(c) then
     -- a range that says no more than the lower bound itself is left out
     if c.interval and interval_text(c.interval) == "≥ " .. rate_text(c.rps) then range = nil end
-    return ("≥ %s (never violated%s)"):format(rate_text(c.rps), range and (", " .. range) or "")
+    -- beside a range of the repeats, the figure is the means' reading: said so, or "≥ X"
+    -- next to "from 0" reads as a contradiction
+    return ("≥ %s%s (%s%s)"):format(rate_text(c.rps), range and " by the means" or "", BOUND_NOTE[c.kind],
+      range and ("; " .. range) or "")
   end
-  local v = c.kind == "below_lowest" and "below the lowest load" or c.kind == "interpolated" and rate_text(c.rps)
-  if not v then return "N/A (" .. (c.reason or "unknown") .. ")" end
-  return v .. (range and (" (" .. range .. ")") or "")
+  if c.kind == "below_lowest" then
+    return ("below %s%s (fails at the lowest load measured%s)"):format(rate_text(c.lowest_rps),
+      range and " by the means" or "", range and ("; " .. range) or "")
+  end
+  if c.kind == "interpolated" then return rate_text(c.rps) .. (range and (" (" .. range .. ")") or "") end
+  return metrics.na(c.reason or "unknown")
 end
 
 -- What the two capacities at the SLOs show, and on what evidence: {verdict = "A higher" |
@@ -475,7 +597,7 @@ end
 -- point estimates are one measurement per load: "untested", never a winner. Capacity is
 -- not a p-value, so it is not in the Holm family.
 local function capacity_evidence(ca, cb, min_effect)
-  local known = { interpolated = true, never_violated = true, below_lowest = true }
+  local known = { interpolated = true, never_violated = true, saturated = true, below_lowest = true }
   if not (known[ca.kind] and known[cb.kind]) then return { verdict = "unknown" } end
   local ev = { basis = "repeats" }
   if not (ca.interval and cb.interval) then
@@ -483,7 +605,7 @@ local function capacity_evidence(ca, cb, min_effect)
     ev.basis = (wa == nil or wa == "one run per load") and wb or wa
     ev.basis = ev.basis or wa
   end
-  if ca.kind == cb.kind and ca.kind ~= "interpolated" then
+  if (is_bound(ca) and is_bound(cb)) or (ca.kind == "below_lowest" and cb.kind == "below_lowest") then
     ev.verdict = "unknown" -- both lower bounds, or both below their lowest load: nothing to compare
     return ev
   end
@@ -517,7 +639,7 @@ local function gpus_of(side)
   local g = tonumber(s.gpus)
   if g and g > 0 then return g, "info file" end
   if side.run.gpus and side.run.gpus > 0 then return side.run.gpus, side.run.gpus_source or "results" end
-  return nil, "accelerator count unknown (give gpus: N in the run's info file)"
+  return nil, "accelerator count unknown: give gpus: N in the run's info file"
 end
 
 local function per_gpu(side, cap, sat)
@@ -532,15 +654,19 @@ local function per_gpu(side, cap, sat)
   local function per(x) return x and x / g or nil end
   out.throughput_rps = per(v.throughput_req_s)
   out.output_tps = per(v.throughput_tok_s)
+  out.output_tps_why = not v.throughput_tok_s and (side.run.overall.na.throughput_tok_s or "not in the results") or nil
   out.max_sustained_rps = per(sat.max_sustained_rps)
   out.capacity_rps = per(cap.rps)
   out.capacity_output_tps = per(cap.output_tps)
   return out
 end
 
+-- The Delta and Change cells; an N/A says why (the figures beside it say more).
 local function delta_cells(va, vb, d)
-  if va == nil or vb == nil then return "N/A", "N/A" end
-  return T.helpers.signed(vb - va, d or 2), va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100) or "N/A"
+  if va == nil and vb == nil then return "N/A (unknown on both sides)", "N/A" end
+  if va == nil or vb == nil then return ("N/A (unknown for %s)"):format(va == nil and "A" or "B"), "N/A" end
+  return T.helpers.signed(vb - va, d or 2), va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100)
+    or "N/A (A is 0)"
 end
 
 local function headline(model)
@@ -548,10 +674,15 @@ local function headline(model)
   local cap, sat, g = model.capacity, model.saturation, model.per_gpu
   local function add(label, va, vb, ta, tb, d)
     local dt, pt = delta_cells(va, vb, d)
+    -- the delta in the row's unit ("+76.43 req/s"), as its figures are
+    if va ~= nil and vb ~= nil then dt = dt .. (label:find("tok/s", 1, true) and " tok/s" or " req/s") end
     -- "≥ X" against a number is a lower bound: no delta
-    if (cap.a.kind == "never_violated" or cap.b.kind == "never_violated") and label:match("^Capacity") then
+    if (is_bound(cap.a) or is_bound(cap.b)) and label:match("^Capacity") and va ~= nil and vb ~= nil then
       dt, pt = "N/A (a lower bound)", "N/A"
-      if cap.a.kind == cap.b.kind then dt = "N/A (both lower bounds)" end
+      if is_bound(cap.a) and is_bound(cap.b) then dt = "N/A (both lower bounds)" end
+    end
+    if label:match("^Capacity") and (cap.a.kind == "below_lowest" or cap.b.kind == "below_lowest") then
+      dt, pt = "N/A (below the lowest load measured)", "N/A"
     end
     local la, lb = sat.a.none and sat.a.max_sustained_rps, sat.b.none and sat.b.max_sustained_rps
     if (la or lb) and va ~= nil and vb ~= nil and label:match("^Max sustained") then
@@ -564,45 +695,54 @@ local function headline(model)
     local phrase = decision.slo_phrase(model.slo)
     add("Capacity at SLO (" .. phrase .. ")", cap.a.rps, cap.b.rps, capacity_text(cap.a), capacity_text(cap.b))
     local function tps(c)
-      if c.kind == "interpolated" or c.kind == "never_violated" then
-        return (c.kind == "never_violated" and "≥ " or "") .. T.helpers.num(c.output_tps, 1) .. " tok/s"
+      if c.kind == "interpolated" or is_bound(c) then
+        if not c.output_tps then return "N/A (output tok/s unknown at the load points it is read from)" end
+        return (is_bound(c) and "≥ " or "") .. T.helpers.num(c.output_tps, 1) .. " tok/s"
+      end
+      if c.kind == "below_lowest" then
+        return c.lowest_tps and ("below %s tok/s (fails at the lowest load measured)"):format(
+          T.helpers.num(c.lowest_tps, 1)) or "N/A (fails at the lowest load measured; its output tok/s is unknown)"
       end
       return capacity_text(c)
     end
     add("Capacity at SLO, output tok/s", cap.a.output_tps, cap.b.output_tps, tps(cap.a), tps(cap.b), 1)
   else
     local why = "N/A (no SLO given: --slo or slo: in the info files)"
-    rows[#rows + 1] = { label = "Capacity at SLO", a_text = why, b_text = why, delta_text = "N/A", pct_text = "N/A" }
+    rows[#rows + 1] = { label = "Capacity at SLO", a_text = why, b_text = why, delta_text = "", pct_text = "" }
   end
-  local function sus(s)
-    -- every point kept up with its offered load: the highest one is only a lower bound
-    if s.max_sustained_rps and s.none then return "≥ " .. rate_text(s.max_sustained_rps) .. " (never saturated)" end
-    if s.max_sustained_rps then return rate_text(s.max_sustained_rps) end
-    if s.point == 1 then return "N/A (saturated at the lowest load)" end
-    return "N/A (" .. (s.reason or "unknown") .. ")"
-  end
-  add("Max sustained throughput", sat.a.max_sustained_rps, sat.b.max_sustained_rps, sus(sat.a), sus(sat.b))
-  local function gtext(x, gp, unit)
-    if not gp.gpus then return "N/A (" .. gp.reason .. ")" end
-    return x and (T.helpers.num(x, 2) .. " " .. unit) or "N/A"
-  end
+  add("Max sustained throughput", sat.a.max_sustained_rps, sat.b.max_sustained_rps, sustained_text(sat.a),
+    sustained_text(sat.b))
   if not g.a.gpus and not g.b.gpus then
     local why = "N/A (accelerator counts unknown: gpus: N in the info files)"
-    rows[#rows + 1] = { label = "Per GPU", a_text = why, b_text = why, delta_text = "N/A", pct_text = "N/A" }
+    rows[#rows + 1] = { label = "Per GPU", a_text = why, b_text = why, delta_text = "", pct_text = "" }
     return rows
   end
+  -- per GPU, each figure as its total says it (a lower bound stays one), and every N/A why
+  local function per(x, gp) return T.helpers.num(x / gp.gpus, 2) end
+  local function gcap(c, gp)
+    if not gp.gpus then return metrics.na(gp.reason) end
+    if c.kind == "interpolated" then return per(c.rps, gp) .. " req/s" end
+    if is_bound(c) then return ("≥ %s req/s (%s)"):format(per(c.rps, gp), BOUND_NOTE[c.kind]) end
+    if c.kind == "below_lowest" then
+      return ("below %s req/s (fails at the lowest load measured)"):format(per(c.lowest_rps, gp))
+    end
+    return metrics.na("capacity unknown: " .. tostring(c.reason or "no reason given"))
+  end
   if #model.slo > 0 then
-    add("Capacity at SLO per GPU", g.a.capacity_rps, g.b.capacity_rps, gtext(g.a.capacity_rps, g.a, "req/s"),
-      gtext(g.b.capacity_rps, g.b, "req/s"))
+    add("Capacity at SLO per GPU", g.a.capacity_rps, g.b.capacity_rps, gcap(cap.a, g.a), gcap(cap.b, g.b))
   end
   local function gsus(gp, s)
-    local x = gtext(gp.max_sustained_rps, gp, "req/s")
-    return (gp.max_sustained_rps and s.none) and ("≥ " .. x .. " (never saturated)") or x
+    if not gp.gpus then return metrics.na(gp.reason) end
+    return sustained_text(s, gp.gpus)
   end
   add("Max sustained throughput per GPU", g.a.max_sustained_rps, g.b.max_sustained_rps, gsus(g.a, sat.a),
     gsus(g.b, sat.b))
-  add("Output tok/s per GPU (whole run)", g.a.output_tps, g.b.output_tps, gtext(g.a.output_tps, g.a, "tok/s"),
-    gtext(g.b.output_tps, g.b, "tok/s"), 1)
+  local function gtps(gp)
+    if not gp.gpus then return metrics.na(gp.reason) end
+    if not gp.output_tps then return metrics.na("output tok/s unknown: " .. tostring(gp.output_tps_why)) end
+    return T.helpers.num(gp.output_tps, 2) .. " tok/s"
+  end
+  add("Output tok/s per GPU (whole run)", g.a.output_tps, g.b.output_tps, gtps(g.a), gtps(g.b), 1)
   rows[#rows + 1] = { label = "GPUs", a_text = g.a.gpus and tostring(g.a.gpus) or "unknown",
     b_text = g.b.gpus and tostring(g.b.gpus) or "unknown", delta_text = "", pct_text = "" }
   return rows
@@ -686,6 +826,104 @@ local function overlap_text(phrase, A, B, ca, cb)
     capacity_text(cb), B.label)
 end
 
+-- "TTFT p90" for an SLO key, "the SLOs" without one.
+local function slo_metric(key)
+  return key and metrics.has(key) and metrics.get(key).label or "an SLO metric"
+end
+
+-- The statement that neither run violates the SLOs at any load measured, as certain as the
+-- data make it: from the means, checked against the upper ends of each point's 95 %
+-- confidence interval where a run has repeats (its capacity interval's upper_ends: where
+-- the SLOs fail with every metric at its upper end), and said to rest on one run per load
+-- where it does.
+local function never_violated_text(phrase, A, B, ca, cb)
+  local base = ("%s at any load measured (up to %s for %s, %s for %s)"):format(phrase, rate_text(ca.rps), A.label,
+    rate_text(cb.rps), B.label)
+  local crossing, held, single = {}, {}, {}
+  for _, s in ipairs { { A, ca }, { B, cb } } do
+    local side, c = s[1], s[2]
+    local up = c.interval and c.interval.upper_ends
+    if not up then
+      single[#single + 1] = side.label
+    elseif up.kind == "never_violated" then
+      held[#held + 1] = side.label
+    else
+      crossing[#crossing + 1] = ("for %s the upper end of %s's 95 %% confidence interval crosses its limit at "
+        .. "load point %s, %s"):format(side.label, slo_metric(up.limiting), tostring(up.first_failing or 1),
+        rate_text(up.first_failing_rps))
+    end
+  end
+  if #crossing > 0 then
+    local rest = {}
+    for _, l in ipairs(held) do rest[#rest + 1] = ("for %s the upper ends stay within it"):format(l) end
+    for _, l in ipairs(single) do rest[#rest + 1] = ("for %s one run per load gives no interval"):format(l) end
+    return ("Neither run's mean violates %s, but the repeats cannot rule a violation out: %s. Cannot tell "
+      .. "whether the SLOs hold there; more repeats would narrow the intervals."):format(base,
+      table.concat(crossing, "; ") .. (#rest > 0 and ("; " .. table.concat(rest, "; ")) or ""))
+  end
+  local how
+  if #single == 0 then
+    how = "even at the upper ends of the 95 % confidence intervals of the repeats"
+  elseif #held == 0 then
+    how = "from one run per load, with no confidence interval"
+  else
+    how = ("for %s even at the upper ends of its 95 %% confidence intervals, for %s from one run per load with "
+      .. "no interval"):format(held[1], single[1])
+  end
+  return ("Neither run violates %s, %s: measure higher loads to find the capacities."):format(base, how)
+end
+
+-- The statement that neither run meets the SLOs even at its lowest load, as certain as
+-- the data make it: checked against the lower ends of the 95 % confidence intervals (the
+-- capacity interval's lower_ends) where a run has repeats.
+local function below_lowest_text(phrase, A, B, ca, cb)
+  local base = ("%s even at its lowest load (%s for %s, %s for %s)"):format(phrase, rate_text(ca.lowest_rps),
+    A.label, rate_text(cb.lowest_rps), B.label)
+  local reach, held, single = {}, {}, {}
+  for _, s in ipairs { { A, ca }, { B, cb } } do
+    local side, c = s[1], s[2]
+    local lo = c.interval and c.interval.lower_ends
+    if not lo then
+      single[#single + 1] = side.label
+    elseif lo.kind == "below_lowest" then
+      held[#held + 1] = side.label
+    else
+      reach[#reach + 1] = ("for %s the lower ends of the 95 %% confidence intervals at its lowest load meet "
+        .. "every SLO"):format(side.label)
+    end
+  end
+  if #reach > 0 then
+    local rest = {}
+    for _, l in ipairs(held) do rest[#rest + 1] = ("for %s even the lower ends fail"):format(l) end
+    for _, l in ipairs(single) do rest[#rest + 1] = ("for %s one run per load gives no interval"):format(l) end
+    return ("Neither run's mean meets %s, but the repeats cannot rule out that it does: %s. Cannot tell; "
+      .. "more repeats would narrow the intervals, and lower loads would show where the SLOs hold."):format(base,
+      table.concat(reach, "; ") .. (#rest > 0 and ("; " .. table.concat(rest, "; ")) or ""))
+  end
+  local how
+  if #single == 0 then
+    how = "even at the lower ends of the 95 % confidence intervals of the repeats"
+  elseif #held == 0 then
+    how = "from one run per load, with no confidence interval"
+  else
+    how = ("for %s even at the lower ends of its 95 %% confidence intervals, for %s from one run per load with "
+      .. "no interval"):format(held[1], single[1])
+  end
+  return ("Neither run meets %s, %s: measure lower loads to find where they hold."):format(base, how)
+end
+
+-- "x meets ... at none of its load points", as certain as the data make it.
+local function fails_all_text(side, c, phrase)
+  local lo = c.interval and c.interval.lower_ends
+  if not lo then return ("%s meets %s at none of its load points"):format(side.label, phrase) end
+  if lo.kind == "below_lowest" then
+    return ("%s meets %s at none of its load points, even at the lower ends of its 95 %% confidence intervals")
+      :format(side.label, phrase)
+  end
+  return ("%s's means meet %s at none of its load points, but the lower ends of its 95 %% confidence intervals "
+    .. "allow a capacity %s"):format(side.label, phrase, interval_text(c.interval))
+end
+
 -- Sentences from the decision layer: capacity first when SLOs were given, then the
 -- tested rows' winners, or "no clear difference".
 local function summary(model, A, B)
@@ -704,47 +942,63 @@ local function summary(model, A, B)
   local ev = model.capacity.evidence or {}
   if #model.slo > 0 then
     local phrase = decision.slo_phrase(model.slo)
-    local known = { interpolated = true, never_violated = true }
+    local known = { interpolated = true, never_violated = true, saturated = true }
     if known[ca.kind] and known[cb.kind] then
       local eff = decision.effect_pct(ca.rps, cb.rps)
       if ca.kind == "never_violated" and cb.kind == "never_violated" then
-        out[#out + 1] = ("Neither run violates %s at any load measured (up to %s for %s, %s for %s): measure "
-          .. "higher loads to find the capacities."):format(phrase, rate_text(ca.rps), A.label, rate_text(cb.rps),
+        out[#out + 1] = never_violated_text(phrase, A, B, ca, cb)
+      elseif is_bound(ca) and is_bound(cb) then
+        out[#out + 1] = ("Both capacities within %s are only lower bounds, %s for %s and %s for %s: neither is "
+          .. "known, so neither run is named higher. Measure loads between the last one before saturation and the "
+          .. "saturated one to find them."):format(phrase, capacity_text(ca), A.label, capacity_text(cb), B.label)
+      elseif eff and math.abs(eff) < model.min_effect and not is_bound(ca) and not is_bound(cb) then
+        -- by the means: with repeats their ranges are beside them, and may be wide
+        out[#out + 1] = ("Both sustain about the same load within %s%s: %s for %s, %s for %s."):format(phrase,
+          (ca.interval or cb.interval) and " by their means" or "", capacity_text(ca), A.label, capacity_text(cb),
           B.label)
-      elseif eff and math.abs(eff) < model.min_effect then
-        out[#out + 1] = ("Both sustain about the same load within %s (%s for %s, %s for %s)."):format(phrase,
-          capacity_text(ca), A.label, capacity_text(cb), B.label)
       elseif ev.verdict == "no clear difference" then
         out[#out + 1] = overlap_text(phrase, A, B, ca, cb)
       else
         local hi, lo, chi, clo = B, A, cb, ca
         if ca.rps > cb.rps then hi, lo, chi, clo = A, B, ca, cb end
-        local lower_bound = clo.kind == "never_violated"
         local more = T.helpers.num((chi.rps / clo.rps - 1) * 100, 1) .. " %"
+        -- a lower bound below the other figure: the gap is at most this; and when that run
+        -- never delivered the other figure at any load (its ceiling), it is said
+        local above_ceiling = is_bound(clo) and clo.ceiling_rps and chi.rps > clo.ceiling_rps
+        local gap_word = is_bound(chi) and "at least " or is_bound(clo) and "at most " or ""
+        local gap = gap_word .. "+" .. more
+        if above_ceiling then
+          -- between the gap to the ceiling and the gap to the bound
+          gap = ("+%s %% to +%s"):format(T.helpers.num((chi.rps / clo.ceiling_rps - 1) * 100, 1), more)
+        end
         if ev.winner then
-          out[#out + 1] = ("%s sustains %s%s more load than %s within %s (%s against %s; the ranges do not overlap).")
-            :format(hi.label, chi.kind == "never_violated" and "at least " or "", more, lo.label, phrase,
+          out[#out + 1] = ("%s sustains %s%s more load than %s within %s: %s against %s; the ranges do not overlap.")
+            :format(hi.label, is_bound(chi) and "at least " or "", more, lo.label, phrase,
             capacity_text(chi), capacity_text(clo))
         else
           -- one measurement per load (on some side): the figures and the gap, no winner named
-          out[#out + 1] = ("Capacity within %s: %s for %s against %s for %s (%s+%s), untested: %s."):format(phrase,
-            capacity_text(chi), hi.label, capacity_text(clo), lo.label,
-            chi.kind == "never_violated" and "at least " or "", more, untested_text(A, B, ca, cb))
+          out[#out + 1] = ("Capacity within %s: %s for %s against %s for %s (%s), untested: %s."):format(phrase,
+            capacity_text(chi), hi.label, capacity_text(clo), lo.label, gap, untested_text(A, B, ca, cb))
         end
-        if lower_bound then
-          out[#out] = out[#out]:gsub("%.$", "; " .. lo.label .. "'s figure is only a lower bound.")
+        if above_ceiling then
+          out[#out] = out[#out]:gsub("%.$", ("; %s's figure is a lower bound, but %s achieved at most %s at any "
+            .. "load measured."):format(lo.label, lo.label, rate_text(clo.ceiling_rps)))
+        elseif is_bound(clo) then
+          out[#out] = out[#out]:gsub("%.$", "; " .. lo.label .. "'s figure is only a lower bound, so either "
+            .. "may be higher.")
         end
       end
     elseif ca.kind == "below_lowest" and cb.kind == "below_lowest" then
-      out[#out + 1] = ("Neither run meets %s even at its lowest load."):format(phrase)
+      out[#out + 1] = below_lowest_text(phrase, A, B, ca, cb)
     elseif ca.kind == "below_lowest" or cb.kind == "below_lowest" then
-      local bad, good, cg = A, B, cb
-      if cb.kind == "below_lowest" then bad, good, cg = B, A, ca end
+      local bad, good, cbad, cg = A, B, ca, cb
+      if cb.kind == "below_lowest" then bad, good, cbad, cg = B, A, cb, ca end
       if ev.verdict == "no clear difference" then
         out[#out + 1] = overlap_text(phrase, A, B, ca, cb)
       else
-        out[#out + 1] = ("%s meets %s at none of its load points; %s sustains %s (%s)."):format(bad.label, phrase,
-          good.label, capacity_text(cg), ev.winner and "the ranges do not overlap"
+        -- the capacity's own parentheses are not nested in the evidence's
+        out[#out + 1] = ("%s; %s sustains %s, %s."):format(fails_all_text(bad, cbad, phrase),
+          good.label, capacity_text(cg), ev.winner and "and the ranges do not overlap"
           or no_test_text(A, B, ca, cb))
       end
     else
@@ -774,6 +1028,15 @@ local function summary(model, A, B)
       out[#out + 1] = ("Max sustained throughput (before the achieved rate falls behind the offered load): %s "
         .. "for %s, %s for %s%s."):format(st(sa), A.label, st(sb), B.label,
         (sa.none or sb.none) and (" (≥: never saturated, a lower bound)") or "")
+      -- "never saturated" from the means alone, where the repeats leave it open
+      for _, x in ipairs { { A, sa }, { B, sb } } do
+        local near = x[2].near
+        if x[2].none and near then
+          out[#out + 1] = ("%s never saturated by the means only: at load point%s %s the repeats' 95 %% interval of "
+            .. "the achieved rate reaches below %d %% of the offered rate."):format(x[1].label,
+            #near == 1 and "" or "s", table.concat(near, ", "), lp.SATURATION_SHARE * 100)
+        end
+      end
     end
   end
   if not model.workload_match.like_for_like then
@@ -800,12 +1063,16 @@ local function summary(model, A, B)
       end
     end
     local n = model.family.size
-    if n == 0 then
+    -- the table's own tests (the family also holds the summary's test at the matched load)
+    local n_rows = 0
+    for _, r in ipairs(model.perf) do if r.test_id then n_rows = n_rows + 1 end end
+    if n_rows == 0 then
       -- no test at all: "no clear difference" would claim a comparison that was not made
-      out[#out + 1] = untested > 0 and ("Nothing could be tested: no metric has per-request samples or repeats "
-        .. "from both runs, so none names a winner (%d metric%s untested)."):format(untested,
+      local what = n == 0 and "Nothing could be tested" or "No whole-run metric could be tested"
+      out[#out + 1] = untested > 0 and ("%s: no metric has per-request samples or repeats "
+        .. "from both runs, so none names a winner (%d metric%s untested)."):format(what, untested,
         untested == 1 and "" or "s")
-        or "Nothing could be tested: no metric was comparable with a test, so none names a winner."
+        or ("%s: no metric was comparable with a test, so none names a winner."):format(what)
       untested = 0 -- said once
     elseif #wins.a == 0 and #wins.b == 0 then
       out[#out + 1] = "No clear difference: no tested metric differs beyond noise"
@@ -819,10 +1086,10 @@ local function summary(model, A, B)
     end
     if #away > 0 then
       -- with many tests some p < 0.05 are expected by chance: said, not hidden
-      out[#out + 1] = ("%s %s p < %s alone but not after the Holm adjustment over %d tests (what chance gives among "
+      out[#out + 1] = ("%s %s p < %s alone but not after the Holm adjustment over %s (what chance gives among "
         .. "that many): no winner there."):format(#away == 1 and "One row" or (#away .. " rows"),
         #away == 1 and ("(" .. away[1] .. ") has") or ("(" .. table.concat(away, ", ") .. ") have"),
-        T.helpers.num(decision.ALPHA, 2), n)
+        T.helpers.num(decision.ALPHA, 2), T.helpers.count(n, "test"))
     end
     if untested > 0 then
       out[#out + 1] = ("%d metric%s could not be tested (no per-request samples or repeats from both runs) and name no "
@@ -888,7 +1155,14 @@ function M.build(opts)
     if #model.slo > 0 then
       local iv, why = lp.capacity_interval(s[2], model.slo, s[1])
       if iv then
-        s[1].interval = { lo = iv.lo, hi = iv.hi, text = interval_text(iv) }
+        -- where the capacity on each end of the intervals first fails (what the summary's
+        -- "at any load" and "even at its lowest load" rest on)
+        local function ends(c)
+          return { kind = c.kind, limiting = c.limiting, first_failing = c.first_failing,
+            first_failing_rps = c.first_failing_rps }
+        end
+        s[1].interval = { lo = iv.lo, hi = iv.hi, top = iv.top, text = interval_text(iv),
+          upper_ends = ends(iv.low), lower_ends = ends(iv.high) }
       else
         s[1].interval_why = why
       end
@@ -908,7 +1182,10 @@ function M.build(opts)
     reason = not any_goodput and (#model.slo == 0 and "no SLO given"
       or not decision.request_thresholds(model.slo) and "the SLOs name no per-request latency (TTFT, TPOT, E2E)"
       or "no per-request data counted against the SLOs in either run") or nil }
-  model.curves = { { label = A.label, rows = curve_rows(pa, ga) }, { label = B.label, rows = curve_rows(pb, gb) } }
+  local _, wa = gpus_of(A)
+  local _, wb = gpus_of(B)
+  model.curves = { { label = A.label, rows = curve_rows(pa, ga), na_note = curve_na_note(pa, ga, wa, any_goodput) },
+    { label = B.label, rows = curve_rows(pb, gb), na_note = curve_na_note(pb, gb, wb, any_goodput) } }
   local ctx = { A = A, B = B, pa = pa, pb = pb, memo = {}, saved = opts.significance, match = model.workload_match,
     min_effect = model.min_effect }
   local rows, notes = {}, {}
@@ -978,6 +1255,33 @@ function M.plain(model)
   return clean(model)
 end
 
+-- The headline's capacity and max sustained throughput as rows for comparison.csv:
+-- {key, a, b, delta, pct, verdict, note}. A figure that is a lower bound ("≥") or unknown
+-- gets no delta; the note quotes the report's text for both runs.
+function M.curve_rows(model)
+  local out = {}
+  local function row(key, a, b, ta, tb, exact, verdict)
+    local r = { key = key, a = a, b = b, verdict = verdict,
+      note = ("%s: %s; %s: %s"):format(model.a.label, ta, model.b.label, tb) }
+    if exact and a ~= nil and b ~= nil then
+      r.delta = b - a
+      r.pct = a ~= 0 and (b - a) / math.abs(a) * 100 or nil
+    end
+    out[#out + 1] = r
+  end
+  local cap = model.capacity
+  if #model.slo > 0 and cap then
+    local ca, cb = cap.a, cap.b
+    local function fig(c) return (c.kind == "interpolated" or is_bound(c)) and c.rps or nil end
+    row("capacity_at_slo_rps", fig(ca), fig(cb), capacity_text(ca), capacity_text(cb),
+      ca.kind == "interpolated" and cb.kind == "interpolated", cap.evidence and cap.evidence.verdict or "unknown")
+  end
+  local sa, sb = model.saturation.a, model.saturation.b
+  row("max_sustained_rps", sa.max_sustained_rps, sb.max_sustained_rps, sustained_text(sa), sustained_text(sb),
+    not sa.none and not sb.none, "untested")
+  return out
+end
+
 -- The performance table as CSV (RFC 4180 quoting).
 function M.csv(model)
   local function q(v)
@@ -996,6 +1300,14 @@ function M.csv(model)
     lines[#lines + 1] = table.concat({ q(r.key), q(r.unit), q(r.a), q(r.b), q(r.delta),
       q(r.pct), q(r.verdict), q(r.test), q(r.p_value), q(r.effect_pct), q(r.note), q(r.p_adjusted),
       q(r.family_size) }, ",")
+  end
+  -- the headline's figures read off the load curves, after the table: a and b as the
+  -- report's numbers (a lower bound's bound; empty when unknown or below the lowest load),
+  -- no delta where either is a bound or unknown, the verdict from the capacity evidence
+  -- (never a test), and the note with both figures as the report prints them
+  for _, h in ipairs(M.curve_rows(model)) do
+    lines[#lines + 1] = table.concat({ q(h.key), q("req/s"), q(h.a), q(h.b), q(h.delta), q(h.pct), q(h.verdict),
+      "", "", "", q(h.note), "", "" }, ",")
   end
   return table.concat(lines, "\n") .. "\n"
 end

@@ -43,6 +43,12 @@ function H.num(v, d)
   return group(("%." .. (d or 0) .. "f"):format(v))
 end
 
+-- a count with its noun: count(1, "stage") -> "1 stage", count(3, "stage") -> "3 stages",
+-- count(1, "pod") -> "1 pod"; plural given where "s" is not it: count(2, "query", "queries")
+function H.count(n, word, plural)
+  return ("%s %s"):format(H.num(n), n == 1 and word or (plural or word .. "s"))
+end
+
 -- signed: "+1.5", "-0.3"; nil -> "N/A"
 function H.signed(v, d)
   if v == nil then return "N/A" end
@@ -69,7 +75,7 @@ end
 
 -- value or "N/A (reason)"
 function H.na(v, reason)
-  if v == nil then return reason and ("N/A (" .. reason .. ")") or "N/A" end
+  if v == nil then return metrics.na(reason) end
   return v
 end
 

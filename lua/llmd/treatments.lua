@@ -262,6 +262,31 @@ local function throughput_samples(t)
   return p.ci.throughput_req_s.samples
 end
 
+-- Max sustained throughput as the tables print it: a run that never saturated has a lower
+-- bound, and where repeats leave a point possibly saturated, that is said.
+local function sustained_brief(rps, sat)
+  local f = metrics.format("throughput_req_s", rps)
+  if not sat.none then return f end
+  if sat.near then
+    return ("≥ %s (never saturated by the means; not certain at load point%s %s)"):format(f,
+      #sat.near == 1 and "" or "s", table.concat(sat.near, ", "))
+  end
+  return "≥ " .. f .. " (never saturated)"
+end
+
+-- A capacity at SLO (llmd.loadpoints.capacity) as the tables print it: the figure, "≥"
+-- where it is a lower bound, and in words why.
+local function capacity_brief(c)
+  local f = c.rps and metrics.format("throughput_req_s", c.rps)
+  if c.kind == "interpolated" and f then return f end
+  if c.kind == "never_violated" and f then return "≥ " .. f .. " (never violated)" end
+  if c.kind == "saturated" and f then return "≥ " .. f .. " (the last load before saturation)" end
+  if c.kind == "below_lowest" and c.lowest_rps then
+    return "below " .. metrics.format("throughput_req_s", c.lowest_rps) .. " (fails at the lowest load measured)"
+  end
+  return metrics.na(c.reason or "unknown")
+end
+
 -- opts.slo: llmd.decision.parse_slo's list. Returns the model the templates render.
 function M.model(list, opts)
   opts = opts or {}
@@ -320,12 +345,13 @@ function M.model(list, opts)
         e.value, e.interpolated = v, interp
         local p = point_at(x.points, m.common_rps)
         if p and p.ci and p.ci[key] and not interp then e.ci = p.ci[key] end
-        e.text = v and fmt(key, v) or "N/A"
+        e.text = v and fmt(key, v) or metrics.na(p and not interp and p.na[key]
+          or "not measured at this load, nor on both sides of it")
         if e.ci then e.text = e.text .. (" (95 %% CI %s - %s, n=%d)"):format(fmt(key, e.ci.lo), fmt(key, e.ci.hi),
           e.ci.n) end
         if v and interp then e.text = e.text .. " (interpolated)" end
       else
-        e.text = "N/A (" .. m.common_why .. ")"
+        e.text = metrics.na(m.common_why)
       end
       x.at_common[#x.at_common + 1] = e
       x.at_common[key] = e
@@ -337,8 +363,9 @@ function M.model(list, opts)
   m.rank_by = by_cap and "capacity at SLO" or "max sustained throughput"
   local ranked, unranked = {}, {}
   for _, x in ipairs(T) do
-    local v = by_cap and x.capacity.rps or x.max_rps
-    if by_cap and x.capacity.kind == "below_lowest" then v = 0 end
+    -- an unknown capacity is unranked: never ranked by max sustained throughput instead
+    local v = x.max_rps
+    if by_cap then v = x.capacity.kind == "below_lowest" and 0 or x.capacity.rps end
     x.rank_value = v
     if v then ranked[#ranked + 1] = x else unranked[#unranked + 1] = x end
   end
@@ -350,10 +377,22 @@ function M.model(list, opts)
   -- evidence that each place is above the next: Welch on the repeats of both, where both
   -- were repeated. The tests of the ranking are one family (README: "How a comparison
   -- decides"): Holm-adjusted together, so that no place is called shown by chance among many.
+  -- a figure that is only a lower bound (never saturated; a capacity never violated or met
+  -- at the last load before saturation) can be below the other's in truth: nothing is
+  -- shown against it, and it is not tested (the achieved rates of two unsaturated runs
+  -- differ by the load they were offered, not by what they can sustain)
+  local function lower_bound(x)
+    if by_cap then return x.capacity.bound == "lower" end
+    return x.saturation.none == true
+  end
+  local function figure(x)
+    if by_cap then return capacity_brief(x.capacity) end
+    return sustained_brief(x.max_rps, x.saturation)
+  end
   local tests, fam_in = {}, {}
   for i, x in ipairs(ranked) do
     local nxt = ranked[i + 1]
-    if nxt and not by_cap then
+    if nxt and not by_cap and not lower_bound(nxt) then
       local xa, xb = throughput_samples(nxt), throughput_samples(x)
       if xa and xb then
         local w = stattest.welch(xa, xb)
@@ -366,15 +405,17 @@ function M.model(list, opts)
   local fam = decision.family(fam_in)
   m.family = { method = "holm", alpha = decision.ALPHA, size = fam.size }
   for i, x in ipairs(ranked) do
-    local r = { rank = i, label = x.label, value = x.rank_value,
-      text = metrics.format("throughput_req_s", x.rank_value) }
-    if by_cap then r.text = r.text .. " (" .. x.capacity.kind .. ")" end
+    local r = { rank = i, label = x.label, value = x.rank_value, text = figure(x) }
     local nxt = ranked[i + 1]
-    if nxt then
+    if nxt and lower_bound(nxt) then
+      r.vs_next, r.proven = "not comparable", false
+      r.vs_next_text = ("not comparable with %s: its %s, %s, is only a lower bound, so either may be higher")
+        :format(nxt.label, m.rank_by, figure(nxt))
+    elseif nxt then
       local test = tests[i]
       local v = decision.verdict { key = "throughput_req_s", a = nxt.rank_value, b = x.rank_value, test = test,
         p_adjusted = fam.adjusted[i], family_size = fam.adjusted[i] and fam.size or nil,
-        untested_why = by_cap and "capacity is interpolated from single load points: no test"
+        untested_why = by_cap and "capacity at SLO is read off the load curves, not tested"
           or "no repeats of the max sustained load point on both sides" }
       r.vs_next = v.verdict
       r.p_value, r.p_adjusted, r.family_size, r.adjusted_away = v.p_value, v.p_adjusted, v.family_size,
@@ -392,18 +433,18 @@ function M.model(list, opts)
     m.ranking[#m.ranking + 1] = r
   end
   for _, x in ipairs(unranked) do
-    m.ranking[#m.ranking + 1] = { label = x.label, text = "N/A (" .. tostring(by_cap and x.capacity.reason
-      or x.max_rps_why) .. ")" }
+    m.ranking[#m.ranking + 1] = { label = x.label, text = metrics.na(tostring(by_cap and x.capacity.reason
+      or x.max_rps_why)) }
   end
   if #ranked == 0 then
     m.verdict = "No treatment can be ranked: " .. m.rank_by .. " is unknown for every one."
   elseif #ranked == 1 then
     m.verdict = ("Only %s has a known %s; nothing to rank it against."):format(ranked[1].label, m.rank_by)
   elseif m.ranking[1].proven then
-    m.verdict = ("%s has the highest %s (%s), shown above %s by repeats."):format(ranked[1].label, m.rank_by,
+    m.verdict = ("%s has the highest %s, %s, shown above %s by repeats."):format(ranked[1].label, m.rank_by,
       m.ranking[1].text, ranked[2].label)
   else
-    m.verdict = ("No treatment is shown to be best: %s is highest in %s (%s), but %s."):format(ranked[1].label,
+    m.verdict = ("No treatment is shown to be best: %s is highest in %s with %s, but %s."):format(ranked[1].label,
       m.rank_by, m.ranking[1].text, m.ranking[1].vs_next_text)
   end
 
@@ -425,7 +466,12 @@ function M.model(list, opts)
   for _, c in ipairs(cand) do
     local by
     for _, o in ipairs(cand) do
-      if o ~= c and o.tp >= c.tp and o.lat <= c.lat and (o.tp > c.tp or o.lat < c.lat) then by = o.x.label; break end
+      -- a max that is only a lower bound (never saturated) may be higher in truth: not dominated
+      if o ~= c and not c.x.saturation.none and o.tp >= c.tp and o.lat <= c.lat and (o.tp > c.tp or o.lat < c.lat)
+      then
+        by = o.x.label
+        break
+      end
     end
     if by then m.dominated[#m.dominated + 1] = { label = c.x.label, by = by }
     else m.front[#m.front + 1] = c.x.label end
@@ -435,7 +481,9 @@ end
 
 -- Rendering --------------------------------------------------------------------------------
 
-local function num(key, v) return v and metrics.format(key, v, nil, { bare = true }) or "N/A" end
+local function num(key, v, why)
+  return v and metrics.format(key, v, nil, { bare = true }) or metrics.na(why or "not in the results")
+end
 
 -- What the templates print: the model plus its figures as text.
 function M.present(m, opts)
@@ -450,22 +498,24 @@ function M.present(m, opts)
   for _, key in ipairs(M.LATENCY_KEYS) do v.latency_labels[#v.latency_labels + 1] = metrics.get(key).label end
   for _, x in ipairs(m.treatments) do
     local t = { label = x.label, harness = x.harness or "?", n_points = x.n_points, repeats = x.repeats,
-      max_text = x.max_rps and metrics.format("throughput_req_s", x.max_rps)
-        or ("N/A (" .. tostring(x.max_rps_why) .. ")"),
-      tps_text = x.max_output_tps and metrics.format("throughput_tok_s", x.max_output_tps) or "N/A",
+      max_text = x.max_rps and sustained_brief(x.max_rps, x.saturation) or metrics.na(x.max_rps_why),
+      tps_text = x.max_output_tps and metrics.format("throughput_tok_s", x.max_output_tps)
+        or metrics.na(not x.max_rps and "no max sustained load point"
+          or x.max_point and x.max_point.na.throughput_tok_s or "output tok/s unknown at that point"),
       status_text = x.status == "ok" and "ok" or ("failed: " .. table.concat(x.reasons, "; ")),
       latency_cells = {}, point_rows = {} }
-    local c = x.capacity
-    t.capacity_text = c.rps and (metrics.format("throughput_req_s", c.rps) .. " (" .. c.kind .. ")")
-      or ("N/A (" .. tostring(c.reason) .. ")")
+    t.capacity_text = capacity_brief(x.capacity)
     for _, e in ipairs(x.at_common) do t.latency_cells[#t.latency_cells + 1] = e.text end
     for _, p in ipairs(x.points) do
       t.point_rows[#t.point_rows + 1] = {
         offered = p.offered and (("%g"):format(p.offered) .. (p.load_type == "concurrency" and " users" or " req/s"))
           or "unknown",
-        achieved = num("throughput_req_s", p.achieved_rps), tps = num("throughput_tok_s", p.output_tps),
-        ttft = num("ttft_p90_ms", p.values.ttft_p90_ms), tpot = num("tpot_p90_ms", p.values.tpot_p90_ms),
-        e2e = num("latency_p90_ms", p.values.latency_p90_ms), err = num("error_rate_pct", p.values.error_rate_pct),
+        achieved = num("throughput_req_s", p.achieved_rps, "achieved rate unknown"),
+        tps = num("throughput_tok_s", p.output_tps, p.na.throughput_tok_s),
+        ttft = num("ttft_p90_ms", p.values.ttft_p90_ms, p.na.ttft_p90_ms),
+        tpot = num("tpot_p90_ms", p.values.tpot_p90_ms, p.na.tpot_p90_ms),
+        e2e = num("latency_p90_ms", p.values.latency_p90_ms, p.na.latency_p90_ms),
+        err = num("error_rate_pct", p.values.error_rate_pct, p.na.error_rate_pct),
         repeats = p.repeats,
       }
     end

@@ -152,6 +152,20 @@ if [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]; then ok; else fail "more than on
 run "$BIN" compare.lua --a plan.yaml --b nope2
 expect_err_first "llmdlua: --a plan.yaml: a file, not a folder (expected the run's results folder)"
 
+name="compare.lua: the same folder twice, a bad --a-info: one line naming the option"
+mkdir -p runA
+run "$BIN" compare.lua --a runA --b "$TMP/runA/"
+expect_rc 1
+expect_err_first "llmdlua: --a runA and --b $TMP/runA/ are the same folder: a run compared with itself shows nothing; give the other configuration's results folder"
+mkdir -p runB
+run "$BIN" compare.lua --a runA --b runB --a-info nope.yaml
+expect_err_first "llmdlua: --a-info nope.yaml: cannot open: No such file or directory"
+if [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]; then ok; else fail "more than one line: $err"; fi
+
+name="an error comes after what the script printed before it, on one pipe too"
+"$BIN" -e 'io.write("Workspace: here\n"); error("boom", 0)' >"$TMP/both" 2>&1
+if [ "$(cat "$TMP/both")" = "$(printf 'Workspace: here\nllmdlua: boom')" ]; then ok; else fail "order: $(cat "$TMP/both")"; fi
+
 name="os.exit propagates its code"
 run "$BIN" -e 'os.exit(7)'
 expect_rc 7
@@ -322,6 +336,56 @@ LUA
     expect_rc 130
     expect_err_has "interrupted"
 done
+
+# make demo's script (scripts/demo.sh) in a TMPDIR of its own: whatever happens, no
+# llmdlua-demo-* folder is left behind
+demo_left() { find "$TMP/demo" -mindepth 1 -maxdepth 1 | head -n 1; }
+# demo_sh [VAR=value...] CMD...: CMD in the checkout, with TMPDIR "$TMP/demo"
+demo_sh() { (cd "$REPO" && exec env TMPDIR="$TMP/demo" "$@"); }
+mkdir -p "$TMP/demo"
+
+name="make demo: the report printed, its temporary workspace removed"
+run demo_sh sh scripts/demo.sh "$BIN"
+expect_rc 0
+case "$out" in *"Comparison report written to: $TMP/demo/llmdlua-demo-"*"make demo DEMO_DIR=DIR"*) ok ;;
+    *) fail "stdout lacks the report's path or the note: $(printf '%s' "$out" | tail -n 3)" ;; esac
+left=$(demo_left)
+if [ -z "$left" ]; then ok; else fail "left behind: $left"; fi
+
+name="make demo DEMO_DIR=DIR: the workspace kept there"
+run demo_sh DEMO_DIR="$TMP/kept" sh scripts/demo.sh "$BIN"
+expect_rc 0
+if ls -d "$TMP/kept"/llm-d-comparison-*/comparison_report.html >/dev/null 2>&1; then ok; else fail "nothing kept"; fi
+left=$(demo_left)
+if [ -z "$left" ]; then ok; else fail "left behind: $left"; fi
+
+name="make demo failing: no workspace left behind"
+run demo_sh sh scripts/demo.sh false
+expect_rc 1
+left=$(demo_left)
+if [ -z "$left" ]; then ok; else fail "left behind: $left"; fi
+
+name="make demo stopped (SIGTERM): no workspace left behind"
+# a stand-in for llmdlua that says it started, then takes a while
+cat >"$TMP/slow" <<'SH'
+#!/bin/sh
+: >"$SLOW_STARTED"
+sleep 1
+SH
+chmod +x "$TMP/slow"
+rm -f "$TMP/slow-started"
+# (one subshell that execs the script, so that $! is the script's own pid)
+(cd "$REPO" && exec env TMPDIR="$TMP/demo" SLOW_STARTED="$TMP/slow-started" sh scripts/demo.sh "$TMP/slow") \
+    >/dev/null 2>&1 &
+demo=$!
+i=0
+while [ ! -e "$TMP/slow-started" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+kill -TERM $demo
+wait $demo
+rc=$?
+expect_rc 143
+left=$(demo_left)
+if [ -z "$left" ]; then ok; else fail "left behind: $left"; fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

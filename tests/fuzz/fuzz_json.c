@@ -2,8 +2,11 @@
 ** libFuzzer target for the JSON pull parser: any input must end in JSON_END or a
 ** positioned JSON_ERROR, never a crash or undefined behaviour; decoded strings are
 ** valid UTF-8; and the same input fed in small windows gives the same tokens and
-** the same error offset. The input split at ',' and '\n' into cells also goes through
-** json_number_cells, with every instruction set: each cell as json_number_in reads it.
+** the same error offset. Arrays of numbers read with json_next_numbers (the scanner's
+** lane) and containers passed over with json_skip give the same numbers and the same
+** error offset with every instruction set as with the plain C path. The input split at
+** ',' and '\n' into cells also goes through json_number_cells, with every instruction
+** set: each cell as json_number_in reads it.
 */
 #include <stdint.h>
 #include <stdlib.h>
@@ -90,6 +93,56 @@ static void cells(const uint8_t *data, size_t size)
         abort();
 }
 
+/* The numbers of the input as the scanner reads arrays (json_next_numbers after each
+   number, 7 at a time), hashed, with the error offset in *err_off. */
+static uint64_t run_numbers(const uint8_t *data, size_t size, uint64_t *err_off)
+{
+    JsonParser p;
+    json_parser_init(&p);
+    json_feed(&p, (const char *)data, size, 1);
+    uint64_t h = 1469598103934665603ULL;
+    JsonTok t;
+    while ((t = json_next(&p)) > JSON_END) {
+        if (t != JSON_NUMBER)
+            continue;
+        int64_t i;
+        double d, xs[7];
+        if (json_num(&p, &i, &d))
+            d = (double)i;
+        size_t m = 1;
+        xs[0] = d;
+        do {
+            for (size_t k = 0; k < m; k++) {
+                uint64_t bits;
+                memcpy(&bits, &xs[k], sizeof bits);
+                h = (h ^ bits) * 1099511628211ULL;
+            }
+        } while ((m = json_next_numbers(&p, xs, 7)) > 0);
+    }
+    if (t == JSON_ERROR)
+        *err_off = p.err_off;
+    json_parser_free(&p);
+    return h ^ (uint64_t)t;
+}
+
+/* The input with every container passed over by json_skip (lazy, as the scanner passes
+   over what no rule reads): the last token and the error offset. */
+static uint64_t run_skip(const uint8_t *data, size_t size, uint64_t *err_off)
+{
+    JsonParser p;
+    json_parser_init(&p);
+    json_feed(&p, (const char *)data, size, 1);
+    p.lazy = 1;
+    JsonTok t = json_next(&p);
+    while (t > JSON_END)
+        t = t == JSON_ARR_BEGIN || t == JSON_OBJ_BEGIN ? json_skip(&p, p.depth, SIZE_MAX)
+                                                       : json_next(&p);
+    if (t == JSON_ERROR)
+        *err_off = p.err_off;
+    json_parser_free(&p);
+    return (uint64_t)t;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -100,6 +153,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t windowed = run(data, size, window, &e2);
     if (whole != windowed || e1 != e2)
         abort();
+    /* each instruction set against the plain C path */
+    static const char *const sets[] = {"avx512", "avx2", "sse2"};
+    const char *best = json_simd(NULL);
+    uint64_t ne = UINT64_MAX, se = UINT64_MAX;
+    json_simd("portable");
+    uint64_t nums = run_numbers(data, size, &ne), skip = run_skip(data, size, &se);
+    for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++) {
+        if (json_simd(sets[k]) == NULL)
+            continue;
+        uint64_t ne2 = UINT64_MAX, se2 = UINT64_MAX;
+        if (run_numbers(data, size, &ne2) != nums || ne2 != ne ||
+            run_skip(data, size, &se2) != skip || se2 != se)
+            abort();
+    }
+    json_simd(best);
     cells(data, size);
     return 0;
 }

@@ -239,8 +239,15 @@ t.test("latency against throughput for the KubeCon pair: stage values, log TTFT 
     text = ">= 103.08 req/s (never violated)" } } }, A, B)
   for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
   t.ok(vars.cap_a[1] ~= vars.cap_a[1], "no marker")
-  t.eq(c.notes[1], "vllm met every SLO at every load point, so its capacity is not marked (>= 103.08 req/s "
-    .. "(never violated)).")
+  -- one level of parentheses: the capacity's own
+  t.eq(c.notes[1], "vllm's capacity is not marked: it is only a lower bound, >= 103.08 req/s (never violated).")
+  -- the last load before saturation is a lower bound too (llmd.loadpoints.capacity)
+  c = charts.latency_throughput({ capacity = { a = { kind = "saturated", rps = 91.36, output_tps = 5694,
+    text = ">= 91.36 req/s (the last load before saturation)" } } }, A, B)
+  for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
+  t.ok(vars.cap_a[1] ~= vars.cap_a[1], "no marker")
+  t.eq(c.notes[1], "vllm's capacity is not marked: it is only a lower bound, >= 91.36 req/s (the last load before "
+    .. "saturation).")
 end)
 
 t.test("left out or annotated: one run per rate and one per concurrency, a metric only one run has", function()

@@ -94,18 +94,40 @@ t.test("load points: saturation, capacity at an SLO (interpolated, never violate
   local sat = lp.saturation(pts)
   t.eq(sat.point, 4)
   t.near(sat.max_sustained_rps, 29, 0)
-  -- TTFT p90 <= 200 ms: 150 at point 3 passes, 400 at point 4 fails: t = (200 - 150) /
-  -- (400 - 150) = 0.2 of the way from 29 to 31 req/s = 29.4; tok/s 2900 + 0.2 x 200 = 2940
+  -- TTFT p90 <= 200 ms: 150 at point 3 passes, 400 at point 4 fails, but point 4 had
+  -- saturated (31 of 40 offered). Interpolating there would give (200 - 150) / (400 - 150)
+  -- = 0.2 of the way from 29 to 31 req/s = 29.4, above the 29 req/s the run sustained: the
+  -- capacity is instead the last point before saturation, 29 req/s (tok/s 2900), as a
+  -- lower bound, never more than the max sustained throughput
   local slo = decision.parse_slo("ttft_p90_ms=200", "--slo")
   local cap = lp.capacity(pts, slo)
-  t.eq(cap.kind, "interpolated")
-  t.near(cap.rps, 29.4, 1e-12)
-  t.near(cap.output_tps, 2940, 1e-9)
+  t.eq(cap.kind, "saturated")
+  t.eq(cap.bound, "lower")
+  t.near(cap.rps, 29, 0)
+  t.near(cap.output_tps, 2900, 0)
+  t.ok(cap.rps <= sat.max_sustained_rps, "capacity within what the run sustained")
   t.eq(cap.limiting, "ttft_p90_ms")
-  -- 500 ms: never violated, at least the highest achieved rate (31)
+  t.eq(cap.first_failing, 4)
+  t.ok(cap.reason:find("load point 4 had saturated (only 31 of 40 req/s offered were achieved); it violates "
+    .. "TTFT p90 there", 1, true), cap.reason)
+  -- 500 ms: met everywhere, but the highest achieved rate (31) was at the saturated point:
+  -- at least 29 req/s, again the last point before saturation
   cap = lp.capacity(pts, decision.parse_slo("ttft_p90_ms=500"))
+  t.eq(cap.kind, "saturated")
+  t.near(cap.rps, 29, 0)
+  t.eq(cap.first_failing, nil)
+  -- 100 ms: crossed between points 2 (80 ms, 20 req/s) and 3 (150 ms, 29 req/s), both
+  -- before saturation: (100 - 80) / (150 - 80) = 2/7 of the way, 20 + 9 x 2/7 = 22.571
+  cap = lp.capacity(pts, decision.parse_slo("ttft_p90_ms=100"))
+  t.eq(cap.kind, "interpolated")
+  t.near(cap.rps, 20 + 9 * 2 / 7, 1e-12)
+  t.near(cap.output_tps, 2000 + 900 * 2 / 7, 1e-9)
+  -- never saturated (the first three points only): 500 ms is never violated, at least 29
+  local three = ladder_run()
+  three.stages[4] = nil
+  cap = lp.capacity(lp.points(three), decision.parse_slo("ttft_p90_ms=500"))
   t.eq(cap.kind, "never_violated")
-  t.near(cap.rps, 31, 0)
+  t.near(cap.rps, 29, 0)
   -- 40 ms: the first point (50 ms) already fails
   cap = lp.capacity(pts, decision.parse_slo("ttft_p90_ms=40"))
   t.eq(cap.kind, "below_lowest")
@@ -117,7 +139,7 @@ t.test("load points: saturation, capacity at an SLO (interpolated, never violate
   -- an SLO metric nobody measured: unknown, with the reason, never a number
   cap = lp.capacity(pts, decision.parse_slo("tpot_p90_ms=50"))
   t.eq(cap.kind, "unknown")
-  t.ok(cap.reason:find("tpot_p90_ms unknown", 1, true), cap.reason)
+  t.ok(cap.reason:find("TPOT p90 unknown", 1, true), cap.reason)
   -- concurrency: 1, 2, 4, 8 users; throughput 5, 9.5, 10, 10.2; latency 100, 105, 200, 400:
   -- 10 >= 9.5 x 1.05 = 9.975 still grows; 10.2 < 10 x 1.05 while latency doubles: point 4
   local c = {}
@@ -127,6 +149,18 @@ t.test("load points: saturation, capacity at an SLO (interpolated, never violate
   sat = lp.saturation(lp.points(run_of(c)))
   t.eq(sat.point, 4)
   t.near(sat.max_sustained_rps, 10, 0)
+  -- E2E p50 <= 300 ms fails only at the plateau (400 ms): interpolating from point 3 would
+  -- give (300 - 200) / (400 - 200) = 0.5 of the way from 10 to 10.2 = 10.1 req/s, above the
+  -- 10 sustained; the capacity is at least 10 req/s instead
+  cap = lp.capacity(lp.points(run_of(c)), decision.parse_slo("latency_p50_ms=300"))
+  t.eq(cap.kind, "saturated")
+  t.near(cap.rps, 10, 0)
+  t.ok(cap.reason:find("load point 4 had saturated (its throughput had stopped growing)", 1, true), cap.reason)
+  -- 150 ms: crossed between points 2 (105 ms, 9.5) and 3 (200 ms, 10), before the plateau:
+  -- (150 - 105) / (200 - 105) = 45/95 of the way, 9.5 + 0.5 x 45/95 = 9.7368
+  cap = lp.capacity(lp.points(run_of(c)), decision.parse_slo("latency_p50_ms=150"))
+  t.eq(cap.kind, "interpolated")
+  t.near(cap.rps, 9.5 + 0.5 * 45 / 95, 1e-12)
   -- bad SLOs are one clear line
   t.raises("--slo: 'throughput_req_s' is not a latency or error-rate metric", decision.parse_slo,
     "throughput_req_s=5", "--slo")
@@ -445,7 +479,12 @@ t.test("per GPU, --slo from the info files, comparison.json keys, analyze.lua ke
     t.ok(row.effect_pct == nil or type(row.effect_pct) == "number")
   end
   local text = t.read(w .. "/comparison_report.md")
-  t.ok(text:find("| Capacity at SLO per GPU | " .. template.helpers.num(cj.capacity.a.rps / 2, 2) .. " req/s", 1, true))
+  -- A's capacity is a lower bound (its TTFT crosses 200 ms only at its saturated point 5,
+  -- see test_report): per GPU it stays one, with no delta; B's is interpolated
+  t.eq(cj.capacity.a.kind, "saturated")
+  t.ok(text:find("| Capacity at SLO per GPU | ≥ " .. template.helpers.num(cj.capacity.a.rps / 2, 2)
+    .. " req/s (the last load before saturation) | " .. template.helpers.num(cj.capacity.b.rps / 4, 2)
+    .. " req/s | N/A (a lower bound) | N/A |", 1, true), text)
   -- analyze.lua without --slo keeps the report's SLOs; with --slo it takes the new ones
   r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
   t.eq(r.code, 0, r.stderr)
@@ -865,15 +904,129 @@ t.test("capacity with repeats: overlapping ranges are no clear difference; range
   m = cap_model(repeated_run(RA), repeated_run(RC))
   t.eq(m.capacity.evidence.verdict, "B higher")
   t.eq(m.capacity.evidence.winner, "b")
-  t.ok(m.summary:find("y sustains 16.4 % more load than x within TTFT p90 ≤ 200.0 ms (26.60 req/s (the "
+  -- (one level of parentheses: the capacities' ranges are not nested inside another)
+  t.ok(m.summary:find("y sustains 16.4 % more load than x within TTFT p90 ≤ 200.0 ms: 26.60 req/s (the "
     .. "repeats allow 26.43–26.77 req/s) against 22.86 req/s (the repeats allow 21.08–24.63 req/s); the ranges do "
-    .. "not overlap).", 1, true), m.summary)
+    .. "not overlap.", 1, true), m.summary)
+  -- the only test made is the summary's at the matched load (30 req/s), which differs: the
+  -- whole-run rows (no whole-run figures here) were not tested, and "No clear difference:
+  -- no tested metric differs" would contradict it
+  t.eq(m.family.size, 1)
+  t.ok(m.summary:find("No whole-run metric could be tested: no metric was comparable with a test", 1, true),
+    m.summary)
+  t.ok(not m.summary:find("No clear difference: no tested metric differs", 1, true), m.summary)
   -- swapped: the same, mirrored
   m = cap_model(repeated_run(RC), repeated_run(RA))
   t.eq(m.capacity.evidence.verdict, "A higher")
   t.ok(m.summary:find("x sustains 16.4 % more load than y", 1, true), m.summary)
   -- the headline shows the range beside the capacity
   t.eq(m.headline[1].a_text, "26.60 req/s (the repeats allow 26.43–26.77 req/s)")
+  -- equal means (A against itself) are "about the same" by the means only: the ranges
+  -- the repeats allow (21.08–24.63 req/s, above) are said with them
+  m = cap_model(repeated_run(RA), repeated_run(RA))
+  t.ok(m.summary:find("Both sustain about the same load within TTFT p90 ≤ 200.0 ms by their means: 22.86 req/s "
+    .. "(the repeats allow 21.08–24.63 req/s) for x, 22.86 req/s (the repeats allow 21.08–24.63 req/s) for y.", 1,
+    true), m.summary)
+end)
+
+-- The summary's "at any load measured" and "even at its lowest load" with repeats: each
+-- point's 95 % CI from a python3 stdlib script (statistics.mean/stdev, t(0.975, 2) =
+-- 4.302652729911275): mean +- t sd / sqrt 3.
+--   {150,190,190}: 176.667, CI 119.298 .. 234.035 (the upper end crosses 200)
+--   {100,110,120}: 110, CI 85.159 .. 134.841;  {150,151,152}: 151, CI 148.516 .. 153.484
+--   {150,250,260}: 220, CI 68.896 .. 371.104 (the lower end meets 200)
+--   {300,310,320}: 310, CI 285.159 .. 334.841;  {300,301,302}: 301, CI 298.516 .. 303.484
+--   {100,150,290}: 180, CI -64.659 .. 424.659
+local NV_CROSS = { { 50, 60, 70 }, { 100, 110, 120 }, { 150, 190, 190 } } -- means pass, point 3's CI crosses
+local NV_HELD = { { 50, 51, 52 }, { 100, 101, 102 }, { 150, 151, 152 } }   -- means and upper ends pass
+local BL_REACH = { { 150, 250, 260 }, { 300, 310, 320 }, { 400, 410, 420 } } -- means fail, point 1's lower end passes
+local BL_HELD = { { 300, 301, 302 }, { 400, 401, 402 }, { 500, 501, 502 } }  -- lower ends fail too
+
+t.test("'neither run violates at any load': with repeats, only where the upper confidence bounds stay within", function()
+  local m = cap_model(repeated_run(NV_CROSS), repeated_run(NV_HELD))
+  t.eq(m.capacity.a.kind, "never_violated")
+  t.eq(m.capacity.b.kind, "never_violated")
+  -- x's point 3 CI reaches 234.0 ms > 200: the mean alone does not say the SLO holds
+  t.eq(m.capacity.a.interval.upper_ends.first_failing, 3)
+  t.ok(m.summary:find("Neither run's mean violates TTFT p90 ≤ 200.0 ms at any load measured (up to 30.00 req/s for "
+    .. "x, 30.00 req/s for y), but the repeats cannot rule a violation out: for x the upper end of TTFT p90's 95 % "
+    .. "confidence interval crosses its limit at load point 3, 30.00 req/s; for y the upper ends stay within it. "
+    .. "Cannot tell whether the SLOs hold there", 1, true), m.summary)
+  t.ok(not m.summary:find("Neither run violates", 1, true), m.summary)
+  -- both held (upper ends 134.8 and 153.5 ms at most): said with the intervals behind it
+  m = cap_model(repeated_run(NV_HELD), repeated_run(NV_HELD))
+  t.ok(m.summary:find("Neither run violates TTFT p90 ≤ 200.0 ms at any load measured (up to 30.00 req/s for x, "
+    .. "30.00 req/s for y), even at the upper ends of the 95 % confidence intervals of the repeats: measure higher "
+    .. "loads to find the capacities.", 1, true), m.summary)
+  -- one run per load: said to rest on single measurements
+  local function single(rs)
+    local out = {}
+    for i, xs in ipairs(rs) do out[i] = { xs[2] } end
+    return repeated_run(out)
+  end
+  m = cap_model(single(NV_CROSS), single(NV_HELD))
+  t.ok(m.summary:find("Neither run violates TTFT p90 ≤ 200.0 ms at any load measured (up to 30.00 req/s for x, "
+    .. "30.00 req/s for y), from one run per load, with no confidence interval: measure higher loads", 1, true),
+    m.summary)
+end)
+
+t.test("'neither run meets even at its lowest load': with repeats, only where the lower confidence bounds fail", function()
+  local m = cap_model(repeated_run(BL_REACH), repeated_run(BL_HELD))
+  t.eq(m.capacity.a.kind, "below_lowest")
+  t.eq(m.capacity.b.kind, "below_lowest")
+  -- x's point 1 CI reaches down to 68.9 ms, within 200: the mean alone does not say it fails
+  t.ok(m.summary:find("Neither run's mean meets TTFT p90 ≤ 200.0 ms even at its lowest load (10.00 req/s for x, "
+    .. "10.00 req/s for y), but the repeats cannot rule out that it does: for x the lower ends of the 95 % "
+    .. "confidence intervals at its lowest load meet every SLO; for y even the lower ends fail. Cannot tell", 1,
+    true), m.summary)
+  t.ok(not m.summary:find("Neither run meets", 1, true), m.summary)
+  m = cap_model(repeated_run(BL_HELD), repeated_run(BL_HELD))
+  t.ok(m.summary:find("Neither run meets TTFT p90 ≤ 200.0 ms even at its lowest load (10.00 req/s for x, 10.00 "
+    .. "req/s for y), even at the lower ends of the 95 % confidence intervals of the repeats", 1, true), m.summary)
+end)
+
+t.test("capacity below the lowest load with repeats reads as a plain range, never 'any rate from 0 up'", function()
+  -- x: the means fail at point 1 (220 ms); the lower ends pass there (68.9 ms) and fail at
+  -- point 2 (285.2 ms): on the lower ends the capacity is crossed (200 - 68.896) /
+  -- (285.159 - 68.896) of the way from 10 to 20 req/s = 16.062 req/s (python3, same script)
+  local m = cap_model(repeated_run(BL_REACH), repeated_run(NV_HELD))
+  t.near(m.capacity.a.interval.hi, 16.062262456430627, 1e-6)
+  t.eq(m.capacity.a.interval.lo, 0)
+  t.eq(m.headline[1].a_text,
+    "below 10.00 req/s by the means (fails at the lowest load measured; the repeats allow up to 16.06 req/s)")
+  t.eq(m.headline[1].delta_text, "N/A (below the lowest load measured)")
+  -- the means fail at point 1 (220 ms) but pass at points 2 and 3 (180 ms), whose lower
+  -- ends (-64.7 ms) pass everywhere: the intervals cannot place the capacity at all
+  local wide = { { 150, 250, 260 }, { 100, 150, 290 }, { 100, 150, 290 } }
+  m = cap_model(repeated_run(wide), repeated_run(NV_HELD))
+  t.eq(m.capacity.a.interval.hi, math.huge)
+  t.eq(m.headline[1].a_text, "below 10.00 req/s by the means (fails at the lowest load measured; the repeats cannot narrow it "
+    .. "down: anywhere from 0 to beyond 30.00 req/s, the highest load measured)")
+  t.ok(not m.summary:find("any rate from 0 up", 1, true), m.summary)
+  t.ok(not m.summary:find("below the lowest load (", 1, true), m.summary)
+  -- a lower bound beside its repeats' range is the means' reading, said so: x's upper ends
+  -- cross 200 ms between points 2 and 3 (134.841 and 234.035 ms, python3 statistics as
+  -- above): 20 + 10 (200 - 134.841) / (234.035 - 134.841) = 26.57 req/s
+  m = cap_model(repeated_run(NV_CROSS), repeated_run(NV_HELD))
+  t.eq(m.headline[1].a_text, "≥ 30.00 req/s by the means (never violated; the repeats allow ≥ 26.57 req/s)")
+  t.eq(m.headline[1].b_text, "≥ 30.00 req/s (never violated)") -- no range beyond the bound itself
+end)
+
+t.test("one run fails at its lowest load: said from the means only with the intervals behind it", function()
+  -- x's range 0-16.06 req/s (above) lies below y's ≥ 30 req/s: y sustains more, but x's
+  -- lower ends pass at its lowest load, so "meets at none of its load points" is the means'
+  local m = cap_model(repeated_run(BL_REACH), repeated_run(NV_HELD))
+  t.eq(m.capacity.evidence.verdict, "B higher")
+  t.ok(m.summary:find("x's means meet TTFT p90 ≤ 200.0 ms at none of its load points, but the lower ends of its "
+    .. "95 % confidence intervals allow a capacity up to 16.06 req/s; y sustains ≥ 30.00 req/s (never violated), "
+    .. "and the ranges do not overlap.", 1, true), m.summary)
+  m = cap_model(repeated_run(BL_HELD), repeated_run(NV_HELD))
+  t.ok(m.summary:find("x meets TTFT p90 ≤ 200.0 ms at none of its load points, even at the lower ends of its 95 % "
+    .. "confidence intervals; y sustains", 1, true), m.summary)
+  -- one run per load: the plain statement, and why nothing is tested
+  m = cap_model(repeated_run { { 250 }, { 310 }, { 410 } }, repeated_run { { 51 }, { 101 }, { 151 } })
+  t.ok(m.summary:find("x meets TTFT p90 ≤ 200.0 ms at none of its load points; y sustains ≥ 30.00 req/s (never "
+    .. "violated), one run per load: no test.", 1, true), m.summary)
 end)
 
 t.test("capacity without repeats: the figure stays, said to be one measurement per load", function()
@@ -941,6 +1094,51 @@ t.test("nothing tested (one run each, no per-request samples): the summary says 
   end
 end)
 
+t.test("'never saturated' with repeats: said to be by the means where an interval reaches below 95 %", function()
+  -- x: 10 req/s offered, achieved {10, 10.1, 9.9}; 20 offered, achieved {20, 20, 18}: mean
+  -- 19.333 >= 19 (95 %), but its 95 % CI (python3 statistics: 19.333 - 4.302653 x 1.154701
+  -- / sqrt 3 = 16.465) reaches below 19. y: saturated at 30 offered (25 achieved).
+  local stages = {}
+  for _, r in ipairs { { 10, 10 }, { 10, 10.1 }, { 10, 9.9 }, { 20, 20 }, { 20, 20 }, { 20, 18 } } do
+    stages[#stages + 1] = { rate = r[1], values = { throughput_req_s = r[2], ttft_p90_ms = 50 } }
+  end
+  local x = run_of(stages)
+  local y = run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = 50 } },
+    { rate = 20, values = { throughput_req_s = 20, ttft_p90_ms = 60 } },
+    { rate = 30, values = { throughput_req_s = 25, ttft_p90_ms = 70 } } }
+  local sat = lp.saturation(lp.points(x))
+  t.ok(sat.none)
+  t.eq(sat.near, { 2 })
+  t.near(lp.points(x)[2].ci.throughput_req_s.lo, 16.465, 0.001)
+  local function sd(label, run) return { label = label, state = { label = label }, run = run, kv = {} } end
+  local m = report.build { a = sd("x", x), b = sd("y", y), generated = 0 }
+  local by = {}
+  for _, r in ipairs(m.headline) do by[r.label] = r end
+  t.eq(by["Max sustained throughput"].a_text, "≥ 19.33 req/s (never saturated by the means; the repeats' 95 % "
+    .. "interval at load point 2 reaches below 95 % of the offered rate)")
+  t.ok(m.summary:find("x never saturated by the means only: at load point 2 the repeats' 95 % interval of the "
+    .. "achieved rate reaches below 95 % of the offered rate.", 1, true), m.summary)
+end)
+
+t.test("plurals: '1 stage', '2 stages', never '1 stages'", function()
+  -- by hand
+  local count = template.helpers.count
+  t.eq(count(1, "stage"), "1 stage")
+  t.eq(count(0, "stage"), "0 stages")
+  t.eq(count(2, "pod"), "2 pods")
+  t.eq(count(1, "query", "queries"), "1 query")
+  t.eq(count(1200, "query", "queries"), "1,200 queries")
+  local function sd(label, run) return { label = label, state = { label = label }, run = run, kv = {} } end
+  local one = run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = 50 } } }
+  local two = run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = 50 } },
+    { rate = 20, values = { throughput_req_s = 20, ttft_p90_ms = 60 } } }
+  local m = report.build { a = sd("x", one), b = sd("y", two), generated = 0 }
+  local by = {}
+  for _, r in ipairs(m.config) do by[r.label] = r end
+  t.eq(by["Load stages"].a, "1 stage: 10/s")
+  t.eq(by["Load stages"].b, "2 stages: 10/s, 20/s")
+end)
+
 t.test("max sustained throughput of a run that never saturated is a lower bound: '≥ X (never saturated)'", function()
   -- x: 10, 20, 30 req/s offered, all achieved (never below 95 %): at least 30 req/s.
   -- y: 25 of 30 offered is below 28.5 (95 %): saturated at point 3, max sustained 20 req/s.
@@ -959,4 +1157,119 @@ t.test("max sustained throughput of a run that never saturated is a lower bound:
   t.eq(r.pct_text, "N/A")
   t.ok(m.summary:find("Max sustained throughput (before the achieved rate falls behind the offered load): "
     .. "≥ 30.00 req/s for x, 20.00 req/s for y (≥: never saturated, a lower bound).", 1, true), m.summary)
+end)
+
+-- Every "N/A (" in a text: its reason, and whether a "(" opens inside it before it closes.
+local function na_reasons(text)
+  local out = {}
+  local i = 1
+  while true do
+    local s = text:find("N/A (", i, true)
+    if not s then break end
+    local depth, j, nested = 0, s + 4, false
+    while j <= #text do
+      local ch = text:sub(j, j)
+      if ch == "(" then
+        depth = depth + 1
+        if depth > 1 then nested = true end
+      elseif ch == ")" then
+        depth = depth - 1
+        if depth == 0 then break end
+      end
+      j = j + 1
+    end
+    out[#out + 1] = { reason = text:sub(s + 5, j - 1), nested = nested }
+    i = j + 1
+  end
+  return out
+end
+
+t.test("per GPU: every N/A says why, with one level of parentheses; a lower bound stays one", function()
+  -- x: 2 GPUs; TTFT p90 not streamed at point 1 (so no capacity), no output tok/s at all;
+  -- 10, 20 req/s achieved of 10, 20, then 25 of 30 (below 28.5 = 95 %): max sustained 20
+  local x = run_of { { rate = 10, values = { throughput_req_s = 10 } },
+    { rate = 20, values = { throughput_req_s = 20, ttft_p90_ms = 50 } },
+    { rate = 30, values = { throughput_req_s = 25, ttft_p90_ms = 60 } } }
+  x.stages[1].metrics.na.ttft_p90_ms = "not streamed (no first-token times)"
+  x.overall.na.throughput_tok_s = "no token counts (the harness wrote none)"
+  -- y: accelerator count unknown; meets the SLO everywhere and never saturates
+  local y = repeated_run { { 50 }, { 60 }, { 70 } }
+  local function sd(label, run, gpus)
+    return { label = label, state = { label = label, stack = { gpus = gpus } }, run = run, kv = {} }
+  end
+  local m = report.build { a = sd("x", x, 2), b = sd("y", y, nil), slo = decision.parse_slo("ttft_p90_ms=200"),
+    generated = 0 }
+  local by = {}
+  for _, r in ipairs(m.headline) do by[r.label] = r end
+  -- the reasons as written in the code under test's inputs above, their own parentheses
+  -- turned into commas
+  t.eq(by["Capacity at SLO per GPU"].a_text,
+    "N/A (capacity unknown: load point 1: TTFT p90 unknown, not streamed, no first-token times)")
+  t.eq(by["Capacity at SLO per GPU"].b_text, "N/A (accelerator count unknown: give gpus: N in the run's info file)")
+  t.eq(by["Output tok/s per GPU (whole run)"].a_text,
+    "N/A (output tok/s unknown: no token counts, the harness wrote none)")
+  t.eq(by["Max sustained throughput per GPU"].a_text, "10.00 req/s") -- 20 / 2
+  t.eq(by["Capacity at SLO per GPU"].delta_text, "N/A (unknown on both sides)")
+  -- y's capacity is a lower bound (≥ 30 req/s, never violated); with 3 GPUs it stays one
+  -- per GPU: ≥ 10.00
+  m = report.build { a = sd("x", x, 2), b = sd("y", y, 3), slo = decision.parse_slo("ttft_p90_ms=200"),
+    generated = 0 }
+  by = {}
+  for _, r in ipairs(m.headline) do by[r.label] = r end
+  t.eq(by["Capacity at SLO per GPU"].b_text, "≥ 10.00 req/s (never violated)")
+  -- x saturated at its lowest load: no max sustained, and said why
+  local z = run_of { { rate = 10, values = { throughput_req_s = 5, ttft_p90_ms = 50 } },
+    { rate = 20, values = { throughput_req_s = 6, ttft_p90_ms = 60 } } }
+  m = report.build { a = sd("x", z, 2), b = sd("y", y, 3), slo = decision.parse_slo("ttft_p90_ms=200"),
+    generated = 0 }
+  by = {}
+  for _, r in ipairs(m.headline) do by[r.label] = r end
+  t.eq(by["Max sustained throughput per GPU"].a_text, "N/A (saturated at the lowest load)")
+  -- whatever the case, no bare N/A in the headline's figures and deltas, and no N/A
+  -- reason with parentheses inside its own, in the rendered reports either
+  for _, sc in ipairs {
+    { a = sd("x", x, 2), b = sd("y", y, nil) }, { a = sd("x", z, 2), b = sd("y", y, 3) },
+    { a = sd("x", x, nil), b = sd("y", z, nil) } } do
+    m = report.build { a = sc.a, b = sc.b, slo = decision.parse_slo("ttft_p90_ms=200"), generated = 0,
+      workspace = "/tmp/na" }
+    for _, r in ipairs(m.headline) do
+      for _, f in ipairs { "a_text", "b_text", "delta_text" } do
+        t.ok(r[f] ~= "N/A", r.label .. " " .. f .. ": a bare N/A")
+      end
+    end
+    m.charts = { list = {} }
+    for _, name in ipairs { "comparison_report.md", "comparison_report.html" } do
+      local text = template.render_file(ROOT .. "/templates/" .. name, m)
+      for _, na in ipairs(na_reasons(text)) do
+        t.ok(not na.nested, name .. ": nested parentheses in N/A (" .. na.reason .. ")")
+      end
+    end
+  end
+end)
+
+t.test("load-curve tables: each N/A cell's reason in a line under the table", function()
+  -- x: goodput counted at point 1 only (8 of 10 requests in 1 s); 1 GPU; y: no goodput,
+  -- accelerator count unknown
+  local x = run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = 50, throughput_tok_s = 100 } },
+    { rate = 20, values = { throughput_req_s = 20, ttft_p90_ms = 60, throughput_tok_s = 200 } } }
+  x.stages[1].metrics.goodput = { good = 8, total = 10, duration_s = 1 }
+  local y = run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = 50 } },
+    { rate = 20, values = { throughput_req_s = 20, ttft_p90_ms = 60 } } }
+  local function sd(label, run, gpus)
+    return { label = label, state = { label = label, stack = { gpus = gpus } }, run = run, kv = {} }
+  end
+  local m = report.build { a = sd("x", x, 1), b = sd("y", y, nil), slo = decision.parse_slo("ttft_p90_ms=200"),
+    generated = 0, workspace = "/tmp/na" }
+  t.near(m.load_points.a[1].goodput_rps, 8, 1e-12)
+  local na_a, na_b = m.curves[1].na_note, m.curves[2].na_note
+  t.ok(na_a:find("Goodput req/s at point 2: no per-request data counted against the SLOs at this point", 1, true),
+    na_a)
+  t.ok(not na_a:find("Output tok/s", 1, true), na_a)
+  t.ok(na_b:find("Output tok/s/GPU at every point: accelerator count unknown: give gpus: N in the run's info file",
+    1, true), na_b)
+  t.ok(na_b:find("Goodput req/s at every point", 1, true), na_b)
+  -- rendered under each table
+  m.charts = { list = {} }
+  local md = template.render_file(ROOT .. "/templates/comparison_report.md", m)
+  t.ok(md:find("\n\nN/A in this table: " .. na_b:gsub("%p", "%%%0") .. "%.\n"), md)
 end)

@@ -542,7 +542,8 @@ t.test("inference-perf: the per-request path gives the harness's own summary fig
   -- nothing for the cross-check to flag; the zero-token success is said once
   local joined = table.concat(a.warnings, "\n")
   t.ok(not joined:find("apart", 1, true), joined)
-  t.ok(joined:find("1 successful requests have no output token count", 1, true), joined)
+  -- one request: singular, "1 successful request has", "its NTPOT"
+  t.ok(joined:find("1 successful request has no output token count; its NTPOT counts as 0", 1, true), joined)
 end)
 
 -- TPOT takes each request's last token time, in file order (not the largest), and never
@@ -697,4 +698,28 @@ t.test("vllm-benchmark: no request completed: every latency is unknown, never th
   end
   -- every request failed: 100 % by failed / (succeeded + failed)
   t.eq(rm.get(set, "error_rate_pct"), 100.0)
+end)
+
+t.test("what each harness accepts, as the README and the 'looked for' error say it", function()
+  -- a v0.2 benchmark report is read under any .yaml name (its contents say what it is),
+  -- a v0.1 one too; a benchmark_report*.json is read by its name
+  for _, c in ipairs { { "br_v0_2_example.yaml", "my-run.yaml" }, { "br_v0_1_example.yaml", "stage0.yml" },
+    { "br_v0_2_example.yaml", "benchmark_report_v0.2,_x.yaml" } } do
+    local d = t.tmpdir()
+    t.write(d .. "/" .. c[2], t.read(F .. "/benchmark-report/" .. c[1]))
+    local cs = harness.detect(d)
+    t.eq(#cs, 1, c[2])
+    t.eq(cs[1].harness.name, "benchmark-report", c[2])
+  end
+  -- a YAML file that is no report is not taken for one
+  local d = t.tmpdir()
+  t.write(d .. "/notes.yaml", "version: 1\ntitle: my notes\n")
+  t.eq(#harness.detect(d), 0)
+  -- the error lists that, not only benchmark_report*.yaml
+  local run, why = harness.resolve(d)
+  t.eq(run, nil)
+  t.ok(why:find("benchmark_report*.yaml, .yml or .json, or another .yaml, .yml or .json file whose first 64 KiB "
+    .. "reads like one", 1, true), why)
+  t.ok(why:find("per_request_lifecycle_metrics.json or .json.gz", 1, true), why)
+  t.ok(why:find("benchmarks.json.gz, results.json.gz", 1, true), why)
 end)

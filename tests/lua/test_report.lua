@@ -100,30 +100,67 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   t.ok(golden:find("> **Not the same workload.**", 1, true), "the banner")
   t.ok(golden:find("offered load: 1/s, 31.4/s, 61.79/s, 92.19/s, 122.59/s, 152.98/s, 183.38/s vs 1/s, 43.25/s, 85.5/s, "
     .. "127.75/s, 169.99/s, 212.24/s, 254.49/s", 1, true), "the offered loads in the banner")
-  -- capacity at TTFT p90 <= 200 ms, from the Python expectations: A passes at point 4
-  -- (64.4 ms at 91.36 req/s) and fails at point 5 (3175.7 ms at 101.23 req/s), so the
-  -- limit is crossed t = (200 - 64.36) / (3175.66 - 64.36) = 0.0436 of the way:
-  -- 91.357 + 0.0436 x 9.875 = 91.79 req/s. B: points 4 (37.2 ms, 126.53) and 5 (226.5 ms,
-  -- 167.78): t = 0.860, 126.53 + 0.860 x 41.25 = 162.01 req/s.
+  -- capacity at TTFT p90 <= 200 ms, from the Python expectations. A passes at point 4
+  -- (64.4 ms at 91.36 req/s) and fails at point 5 (3175.7 ms at 101.23 req/s), but point 5
+  -- had saturated (101.23 of 122.59 offered, below 95 %): interpolating into it would give
+  -- t = (200 - 64.36) / (3175.66 - 64.36) = 0.0436 of the way, 91.357 + 0.0436 x 9.875 =
+  -- 91.79 req/s, above the 91.36 the run sustained. A's capacity is instead ≥ 91.36 req/s
+  -- (the max sustained throughput, a lower bound; tok/s ≥ 5,693.9 there). B: points 4
+  -- (37.2 ms, 126.53) and 5 (226.5 ms, 167.78) are both before its saturation (point 6):
+  -- t = 0.860, 126.53 + 0.860 x 41.25 = 162.01 req/s.
   local sa, sb = E.kubecon_na_2025_vllm.stages, E.kubecon_na_2025_vllm_chunking_and_prefix_caching.stages
   local function cap(st)
     local t4 = (200 - st[4].ttft_p90_ms) / (st[5].ttft_p90_ms - st[4].ttft_p90_ms)
     return st[4].throughput_req_s + t4 * (st[5].throughput_req_s - st[4].throughput_req_s)
   end
   t.near(cap(sa), 91.79, 0.005)
+  t.ok(sa[5].throughput_req_s < 0.95 * 122.59, "A's point 5 saturated")
+  t.ok(cap(sa) > sa[4].throughput_req_s, "interpolating would exceed what A sustained")
   t.near(cap(sb), 162.01, 0.005)
+  t.ok(sb[5].throughput_req_s >= 0.95 * 169.99, "B's point 5 kept up")
   local head = table_rows(golden, "Headline")
   local crow = head["Capacity at SLO (TTFT p90 ≤ 200.0 ms)"]
-  t.eq(crow[2], template.helpers.num(cap(sa), 2) .. " req/s")
+  t.eq(crow[2], "≥ " .. template.helpers.num(sa[4].throughput_req_s, 2) .. " req/s (the last load before saturation)")
   t.eq(crow[3], template.helpers.num(cap(sb), 2) .. " req/s")
+  t.eq(crow[4], "N/A (a lower bound)")
+  t.eq(head["Capacity at SLO, output tok/s"][2], "≥ " .. template.helpers.num(sa[4].throughput_tok_s, 1) .. " tok/s")
   -- max sustained: the highest achieved rate before the first point below 95 % of its
   -- offered rate (A: point 5, 101.2 of 122.59; B: point 6, 170.2 of 212.24)
   t.eq(head["Max sustained throughput"][2], template.helpers.num(sa[4].throughput_req_s, 2) .. " req/s")
   t.eq(head["Max sustained throughput"][3], template.helpers.num(sb[5].throughput_req_s, 2) .. " req/s")
-  -- one run per load: the capacities and their gap, untested, no winner named
+  -- one run per load: the capacities and their gap, untested, no winner named. A's is a
+  -- lower bound (91.36), but A never achieved more than 103.08 req/s (point 7): the gap is
+  -- between 162.01 / 103.08 - 1 = +57.2 % and 162.01 / 91.36 - 1 = +77.3 %
   t.ok(golden:find("## Summary\n\nCapacity within TTFT p90 ≤ 200.0 ms: 162.01 req/s for vllm+chunked-prefix against "
-    .. "91.79 req/s for vllm (+" .. template.helpers.num((cap(sb) / cap(sa) - 1) * 100, 1)
-    .. " %), untested: one run per load.", 1, true), "the summary leads with capacity, untested")
+    .. "≥ 91.36 req/s (the last load before saturation) for vllm (+"
+    .. template.helpers.num((cap(sb) / sa[7].throughput_req_s - 1) * 100, 1) .. " % to +"
+    .. template.helpers.num((cap(sb) / sa[4].throughput_req_s - 1) * 100, 1)
+    .. " %), untested: one run per load; vllm's figure is a lower bound, but vllm achieved at most "
+    .. template.helpers.num(sa[7].throughput_req_s, 2) .. " req/s at any load measured.", 1, true),
+    "the summary leads with capacity, untested")
+  -- every output says the same of A's capacity: never above what it sustained
+  local cj = json.read(w .. "/comparison.json")
+  t.eq(cj.capacity.a.kind, "saturated")
+  t.eq(cj.capacity.a.bound, "lower")
+  t.near(cj.capacity.a.rps, sa[4].throughput_req_s, 1e-9)
+  for _, x in ipairs { "a", "b" } do
+    t.ok(cj.capacity[x].rps <= cj.saturation[x].max_sustained_rps, x .. ": capacity within max sustained")
+  end
+  local csv_rows = {}
+  for line in t.read(w .. "/comparison.csv"):gmatch("[^\n]+") do csv_rows[line:match("^[^,]+")] = line end
+  local crow_csv = csv_rows.capacity_at_slo_rps
+  t.ok(crow_csv, "a capacity row in the CSV")
+  local cells = {}
+  for c in (crow_csv .. ","):gmatch("([^,]*),") do cells[#cells + 1] = c end
+  t.near(tonumber(cells[3]), sa[4].throughput_req_s, 1e-9)
+  t.near(tonumber(cells[4]), cj.capacity.b.rps, 1e-9)
+  t.eq(cells[5], "", "no delta against a lower bound")
+  t.eq(cells[7], "untested")
+  t.ok(crow_csv:find("vllm: ≥ 91.36 req/s (the last load before saturation); vllm+chunked-prefix: 162.01 req/s", 1,
+    true), crow_csv)
+  local html = t.read(w .. "/comparison_report.html")
+  t.ok(html:find("≥ 91.36 req/s (the last load before saturation)", 1, true), "the HTML headline")
+  t.ok(not html:find("91.79", 1, true) and not golden:find("91.79", 1, true), "no interpolation past saturation")
   t.ok(not golden:find("sustains", 1, true), "no winner from one run per load")
   t.ok(not golden:find("better overall", 1, true), "no winner from pooled rows")
   -- the ladder pairs by achieved load: A's point 5 (101.23 req/s) beside B interpolated
@@ -156,7 +193,7 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   local csv = t.read(w .. "/comparison.csv")
   t.ok(csv:find("^metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,family_size\n"))
   t.ok(csv:find("\nttft_p90_ms,ms," .. json.encode(ea.ttft_p90_ms) .. "," .. json.encode(eb.ttft_p90_ms), 1, true))
-  local cj = json.read(w .. "/comparison.json")
+  cj = json.read(w .. "/comparison.json")
   t.eq(cj.a.label, "vllm")
   -- every percentile the files hold: 2 throughputs, E2E p50/p90/p95/p99/p99.9, TTFT, TPOT
   -- and ITL mean + the same five, the error rate; no token-weighted ITL (guidellm only)
@@ -234,7 +271,7 @@ t.test("a mixed-harness pair: latency rows not compared, the reason noted; throu
   local text = t.read(w .. "/comparison_report.md")
   local rows = table_rows(text, "Performance Results")
   t.eq(rows["TTFT mean"][6], "not comparable")
-  t.eq(rows["TTFT mean"][4], "N/A")
+  t.eq(rows["TTFT mean"][4], "N/A (not comparable)") -- the Delta says why it is missing
   -- 7 load points against 2: the whole-run rows pool different loads, so no winner
   t.eq(rows["Request throughput"][6], "not comparable")
   t.eq(rows["Request throughput"][7], "not like for like")
@@ -320,7 +357,7 @@ t.test("KV cache: actual totals from raw scrapes, sum of max beside them, one ru
   t.eq(rows["Hit rate"][2], template.helpers.num(P.hits / P.queries * 100, 1) .. " %")
   -- the synthetic scrapes count more cache hits than these 5 requests sent input tokens
   -- (1,893): they cannot be this run's own traffic, so no per-request figure is shown
-  t.eq(rows["Misses per completed request (tokens)"][2], "N/A")
+  t.eq(rows["Misses per completed request (tokens)"][2], "N/A (other traffic in the scrapes, see below)")
   t.ok(text:find("- cached: the scrapes count " .. math.tointeger(P.hits) .. " cache hits but the run sent", 1, true))
   -- with a run that did send that much: misses per completed request = (queries - hits) / 5
   local kv = require("llmd.kvcache").analyze(a, { overall = { values = { requests_ok = 5, input_tokens_total = 1e6 } } })

@@ -539,6 +539,99 @@ static long numbers_through_windows(const char *doc, size_t len, size_t step, si
     return result;
 }
 
+/* The instruction sets json_simd can choose, best first ("portable": none). */
+static const char *const simd_sets[] = {"avx512", "avx2", "sse2", "portable"};
+enum { N_SIMD_SETS = sizeof simd_sets / sizeof simd_sets[0] };
+
+/*
+** Reads the array doc[0..len) (in a heap buffer of exactly len bytes) whole: with skip,
+** passed over as the scanner passes over an array no rule reads (lazy, json_skip);
+** else with json_next and json_next_numbers (max at a time), its numbers into got (at
+** most cap). Returns how many numbers were read (0 with skip) and JSON_END, or -1 with
+** the error ("line:col (offset): message") in err.
+*/
+static long numbers_or_error(const char *doc, size_t len, int skip, size_t max, double *got,
+                             size_t cap, char *err, size_t errsize)
+{
+    JsonParser p;
+    json_parser_init(&p);
+    char *buf = malloc(len);
+    memcpy(buf, doc, len);
+    json_feed(&p, buf, len, 1);
+    size_t k = 0;
+    JsonTok t;
+    if (skip) {
+        p.lazy = 1;
+        t = json_next(&p);
+        if (t == JSON_ARR_BEGIN)
+            t = json_skip(&p, 1, SIZE_MAX);
+        while (t > JSON_END)
+            t = json_next(&p);
+    } else {
+        while ((t = json_next(&p)) > JSON_END) {
+            if (t != JSON_NUMBER)
+                continue;
+            int64_t iv;
+            double dv;
+            if (k < cap)
+                got[k++] = json_num(&p, &iv, &dv) ? (double)iv : dv;
+            size_t m;
+            while (k + max <= cap && (m = json_next_numbers(&p, got + k, max)) > 0)
+                k += m;
+        }
+    }
+    long result = (long)k;
+    err[0] = '\0';
+    if (t != JSON_END) {
+        snprintf(err, errsize, "%llu:%llu (%llu): %s", (unsigned long long)p.err_line,
+                 (unsigned long long)p.err_col, (unsigned long long)p.err_off, p.err);
+        result = -1;
+    }
+    free(buf);
+    json_parser_free(&p);
+    return result;
+}
+
+/*
+** A random number in one of the shapes json_next_numbers' lanes take or just miss into
+** out, returning its length: "0.0ddd" with 1..23 digits after the point (the lane: up
+** to 20), "0.ddd", 1..17 integer digits with 0..21 after a point, or none; or a
+** neighbour of a random double, or the midpoint between two (near and exactly halfway
+** cases), written out in full with 15..19 significant digits.
+*/
+static size_t lane_number(uint64_t *rs, char *out)
+{
+    unsigned kind = test_rnd(rs, 6);
+    if (kind == 0) { /* "0.0ddd": leading zeros after the point, then any digits */
+        unsigned flen = 1 + test_rnd(rs, 23), z = 1 + test_rnd(rs, flen);
+        return decimal_text(rs, out, 1, flen, z, 0, 0);
+    }
+    if (kind == 1) { /* "0.ddd" */
+        size_t n = decimal_text(rs, out, 1, 1 + test_rnd(rs, 21), 0, 0, 0);
+        out[0] = '0';
+        return n;
+    }
+    if (kind <= 3) { /* ddd, ddd.ddd */
+        unsigned ilen = 1 + test_rnd(rs, 17), flen = test_rnd(rs, 3) == 0 ? 0 : test_rnd(rs, 22);
+        return decimal_text(rs, out, ilen, flen, 0, 0, 0);
+    }
+    /* a double from 2^-14 to 2^53 (the exponent field 1009..1075), or a midpoint */
+    uint64_t bitsv = ((uint64_t)test_rnd(rs, 1u << 26) << 26 | test_rnd(rs, 1u << 26)) |
+                     (uint64_t)(1009 + test_rnd(rs, 67)) << 52;
+    double d;
+    memcpy(&d, &bitsv, sizeof d);
+    char e[64];
+    int digits = 15 + (int)test_rnd(rs, 5);
+    if (kind == 4) {
+        snprintf(e, sizeof e, "%.*e", digits - 1, d);
+    } else {
+        long double mid = ((long double)d + (long double)nextafter(d, HUGE_VAL)) / 2;
+        snprintf(e, sizeof e, "%.*Le", digits - 1, mid);
+    }
+    plain_from_e(e, out);
+    return strlen(out);
+}
+
 int main(void)
 {
     JsonParser p;
@@ -1047,8 +1140,9 @@ int main(void)
         const char *best = json_simd(NULL);
         static const size_t steps[] = {0, 9, 300}, maxes[] = {1, 7, 256};
         int bad_runs = 0;
-        for (int mode = 0; mode < 2; mode++) {
-            CHECK(json_simd(mode == 0 ? best : "portable") != NULL);
+        for (int si = 0; si < N_SIMD_SETS; si++) {
+            if (json_simd(simd_sets[si]) == NULL)
+                continue; /* this CPU has not got it */
             for (size_t s = 0; s < 3; s++)
                 for (size_t mx = 0; mx < 3; mx++) {
                     memset(got, 0, COUNT * sizeof *got);
@@ -1071,6 +1165,173 @@ int main(void)
         free(doc);
         free(want);
         free(got);
+    }
+
+    TEST("json_next_numbers' lanes, each instruction set: every shape they take or just miss, "
+         "near and exactly halfway, equals strtod")
+    {
+        /* Long arrays of the numbers lane_number makes (the AVX2 lane's "0.0ddd" and
+           "ddd.ddd" shapes up to their limits and just past them, midpoints between
+           doubles), mostly with ", " or "," between them (the lanes' separators),
+           sometimes another; read whole and through windows, in batches of 1, 7 and
+           256, with each instruction set this CPU has. The reference: glibc's strtod on
+           each number's text. */
+        enum { COUNT = 60000 };
+        static const char *const sep[] = {", ", ",", ",\n", " , ", ",  "};
+        char *doc = malloc((size_t)COUNT * 48 + 16);
+        double *want = malloc(COUNT * sizeof *want), *got = malloc(COUNT * sizeof *got);
+        uint64_t rs = 0x8BADF00DDEADBEEFULL;
+        size_t len = 0;
+        doc[len++] = '[';
+        for (unsigned k = 0; k < COUNT; k++) {
+            char text[96];
+            size_t n = lane_number(&rs, text);
+            want[k] = lane_value(text);
+            if (k > 0) {
+                unsigned r = test_rnd(&rs, 64);
+                const char *sp = sep[r < 40 ? 0 : r < 60 ? 1 : 2 + r % 3];
+                memcpy(doc + len, sp, strlen(sp));
+                len += strlen(sp);
+            }
+            memcpy(doc + len, text, n);
+            len += n;
+        }
+        doc[len++] = ']';
+        const char *best = json_simd(NULL);
+        static const size_t steps[] = {0, 300}, maxes[] = {1, 7, 256};
+        int bad_runs = 0, sets = 0;
+        for (int si = 0; si < N_SIMD_SETS; si++) {
+            if (json_simd(simd_sets[si]) == NULL)
+                continue;
+            sets++;
+            for (size_t s = 0; s < 2; s++)
+                for (size_t mx = 0; mx < 3; mx++) {
+                    memset(got, 0, COUNT * sizeof *got);
+                    long k =
+                        numbers_through_windows(doc, len, steps[s], maxes[mx], &rs, got, COUNT);
+                    size_t wrong = 0;
+                    for (size_t j = 0; j < COUNT && k == COUNT; j++)
+                        if (memcmp(&got[j], &want[j], sizeof got[j]) != 0 && wrong++ < 3)
+                            fprintf(stderr, "  %s step %zu max %zu: number %zu = %a, want %a\n",
+                                    json_simd(NULL), steps[s], maxes[mx], j, got[j], want[j]);
+                    if (k != COUNT || wrong != 0) {
+                        fprintf(stderr, "  %s step %zu max %zu: %ld numbers, %zu wrong\n",
+                                json_simd(NULL), steps[s], maxes[mx], k, wrong);
+                        bad_runs++;
+                    }
+                }
+        }
+        CHECK(bad_runs == 0 && sets >= 2);
+        CHECK(json_simd(best) != NULL);
+        free(doc);
+        free(want);
+        free(got);
+    }
+
+    TEST("arrays of numbers with one fault: every instruction set, read or passed over, fails "
+         "with the plain C path's error, or reads the same")
+    {
+        /* A long array of lane-shaped numbers with one element replaced by a fault (or a
+           near miss that is valid JSON) somewhere, the rest left as is; read with
+           json_next_numbers and passed over with json_skip, with each instruction set.
+           The reference is the portable path (the loop of read_number and number_end,
+           proven above against the grammar): the same error text and position, or the
+           same numbers. */
+        static const char *const faults[] = {"01.5",
+                                             "00.5",
+                                             "0123",
+                                             "00",
+                                             "1.",
+                                             "0.",
+                                             ".5",
+                                             "1.5.5",
+                                             "0.0.1",
+                                             "1..5",
+                                             "-",
+                                             "1.5e",
+                                             "0.0e",
+                                             "1e5",
+                                             "0.0e-5",
+                                             "1.5E+3",
+                                             "-0.5",
+                                             "-0",
+                                             "1,,2",
+                                             "1 2",
+                                             "1, ,2",
+                                             "0.00000000000000000000001",
+                                             "0.0000000000000000000001",
+                                             "123456789012345678901",
+                                             "1.23456789012345678901234",
+                                             "0",
+                                             "0.0",
+                                             "0.000",
+                                             "9",
+                                             "+1",
+                                             "1.5x",
+                                             "\"1.5\"",
+                                             "1.5]",
+                                             "[1.5]",
+                                             "null",
+                                             "1 ,2",
+                                             "1,\n2",
+                                             "1, 2"};
+        enum { COUNT = 40, TRIALS = 6 };
+        const char *best = json_simd(NULL);
+        uint64_t rs = 0x0123456789ABCDEFULL;
+        double *got = malloc(4096 * sizeof *got), *ref = malloc(4096 * sizeof *ref);
+        char doc[4096], text[96], err[200], ref_err[200];
+        long bad = 0, cases = 0, errors = 0;
+        for (size_t fi = 0; fi < sizeof faults / sizeof faults[0]; fi++)
+            for (int trial = 0; trial < TRIALS; trial++) {
+                unsigned at = test_rnd(&rs, COUNT);
+                size_t len = 0;
+                doc[len++] = '[';
+                for (unsigned k = 0; k < COUNT; k++) {
+                    if (k > 0) {
+                        doc[len++] = ',';
+                        if (test_rnd(&rs, 4))
+                            doc[len++] = ' ';
+                    }
+                    const char *t = text;
+                    size_t n;
+                    if (k == at) {
+                        t = faults[fi];
+                        n = strlen(t);
+                    } else {
+                        n = lane_number(&rs, text);
+                        if (n > 20)
+                            n = decimal_text(&rs, text, 1 + test_rnd(&rs, 9), 8, 0, 0, 0);
+                    }
+                    memcpy(doc + len, t, n);
+                    len += n;
+                }
+                doc[len++] = ']';
+                for (int skip = 0; skip < 2; skip++) {
+                    CHECK(json_simd("portable") != NULL);
+                    long rn =
+                        numbers_or_error(doc, len, skip, 7, ref, 4096, ref_err, sizeof ref_err);
+                    errors += rn < 0;
+                    for (int si = 0; si < N_SIMD_SETS; si++) {
+                        if (json_simd(simd_sets[si]) == NULL)
+                            continue;
+                        long gn = numbers_or_error(doc, len, skip, 7, got, 4096, err, sizeof err);
+                        cases++;
+                        if (gn != rn || strcmp(err, ref_err) != 0 ||
+                            (gn > 0 && memcmp(got, ref, (size_t)gn * sizeof *got) != 0)) {
+                            if (bad++ < 5)
+                                fprintf(stderr,
+                                        "  %s skip %d fault \"%s\": %ld \"%s\", want %ld \"%s\"\n",
+                                        json_simd(NULL), skip, faults[fi], gn, err, rn, ref_err);
+                        }
+                    }
+                }
+            }
+        /* 19 of the 38 are faults (the first 16, "+1", "1.5x", "1.5]"), each failing both
+           ways in each trial */
+        CHECK(bad == 0 && cases > 600 && errors == 19 * TRIALS * 2);
+        CHECK(json_simd(best) != NULL);
+        free(got);
+        free(ref);
     }
 
     TEST("escape-dense strings: each block scanner (SSE2, AVX2, AVX-512) agrees with a naive "

@@ -243,12 +243,12 @@ int main(void)
 
     TEST("add_many equals adding one at a time; with a NaN among them it adds none")
     {
-        for (int mode = 0; mode < 4; mode++) { /* exact, sketch; SSE2 or plain C */
+        for (int mode = 0; mode < 6; mode++) { /* exact, sketch; best, plain C, SSE2 only */
             int sketch = mode & 1;
             Stats one, many;
             stats_init(&one, sketch ? 0.01 : 0);
             stats_init(&many, sketch ? 0.01 : 0);
-            many.portable = mode >= 2;
+            many.portable = mode / 2;
             double batch[300];
             int bad = 0;
             for (int round = 0; round < 200; round++) {
@@ -300,10 +300,12 @@ int main(void)
            stats.c. Streams: magnitudes far apart and both signs (each branch taken),
            signed zeros as the extremes, and ascending runs. */
         int bad = 0;
-        for (int kind = 0; kind < 6; kind++) {
+        for (int kind = 0; kind < 9; kind++) {
             Stats s;
             stats_init(&s, 0);
-            s.portable = kind >= 3; /* each stream through the SSE2 lane and the plain C one */
+            /* each stream through the best lane (AVX where the CPU has it), the plain C
+               one and SSE2 alone */
+            s.portable = kind / 3;
             double sum = 0, comp = 0, lo = HUGE_VAL, hi = -HUGE_VAL, prev = -HUGE_VAL;
             int sorted = 1;
             size_t n = 0;
@@ -360,7 +362,7 @@ int main(void)
         }
         CHECK(bad == 0);
         /* by hand: the first of equal extremes stays, whichever lane of two it is in */
-        for (int portable = 0; portable <= 1; portable++) {
+        for (int portable = 0; portable <= 2; portable++) {
             static const double zs[][6] = {
                 {1,  -0.0, 0.0,  0.0,  0.0,  0.0 },
                 {1,  0.0,  -0.0, -0.0, -0.0, -0.0},
@@ -385,12 +387,13 @@ int main(void)
     {
         /* the reference: the squared deviations from the accumulator's mean, summed in
            order with Neumaier's two branches as published (written here, not taken from
-           stats.c); through the SSE2 lane and the plain C one, odd and even counts */
+           stats.c); through the best lane (AVX where the CPU has it), the plain C one and
+           SSE2 alone, odd and even counts */
         int bad = 0;
-        for (int kind = 0; kind < 8; kind++) {
+        for (int kind = 0; kind < 12; kind++) {
             Stats s;
             stats_init(&s, 0);
-            s.portable = kind >= 4;
+            s.portable = kind / 4;
             size_t n = 1001 + (size_t)(kind & 1) * 3000;
             for (size_t i = 0; i < n; i++) {
                 double u = uniform();
@@ -608,7 +611,7 @@ int main(void)
         static const double alphas[] = {0.01, 0.001, 0.05};
         int bad = 0;
         for (int ai = 0; ai < 3; ai++) {
-            for (int portable = 0; portable <= 1; portable++) {
+            for (int portable = 0; portable <= 2; portable++) {
                 size_t n = 0, cap = 200000;
                 double *x = malloc(cap * sizeof *x), batch[300];
                 Stats sk, one;

@@ -11,7 +11,10 @@ local rm = require "llmd.runmodel"
 local M = {
   name = "benchmark-report",
   percentile_method = "linear",
-  describe = "benchmark_report*.yaml / .json (llm-d-benchmark's report, v0.1 / v0.2 / v0.2.1)",
+  -- what detect accepts (looks_like_br), as the "looked for" error lists it
+  describe = "llm-d-benchmark's report v0.1 / v0.2 / v0.2.1: benchmark_report*.yaml, .yml or .json, or another "
+    .. ".yaml, .yml or .json file whose first 64 KiB reads like one: a version with request_performance (v0.1) "
+    .. "or, in YAML, metrics: and scenario: (v0.2)",
 }
 
 local function num(v) return type(v) == "number" and v ~= math.huge and v or nil end
@@ -282,7 +285,8 @@ local function incomplete(path, br)
   if ok > 0 then
     for _, k in ipairs { "latency", "throughput" } do
       if type(agg[k]) ~= "table" then
-        return ("has %d successful requests but no %s section: truncated or incomplete"):format(ok, k)
+        return ("has %d successful request%s but no %s section: truncated or incomplete"):format(ok,
+          ok == 1 and "" or "s", k)
       end
     end
   end

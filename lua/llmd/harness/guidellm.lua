@@ -20,7 +20,10 @@ local scan = require "llmd.scan"
 local M = {
   name = "guidellm",
   percentile_method = "nearest",
-  describe = "results.json or benchmarks.json (a GenerativeBenchmarksReport)",
+  -- what detect accepts, as the "looked for" error lists it
+  describe = "a GenerativeBenchmarksReport: any .json, .yaml or .yml file whose first 64 KiB names "
+    .. "guidellm_version or generative_benchmark, or has \"benchmarks\" and \"request_totals\"; "
+    .. "benchmarks.json.gz, results.json.gz",
 }
 
 M.NO_ITL = "guidellm records no per-token times, so token gaps cannot be pooled"

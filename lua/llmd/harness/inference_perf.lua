@@ -12,7 +12,9 @@ local stats = require "llmd.stats"
 local M = {
   name = "inference-perf",
   percentile_method = "linear",
-  describe = "summary_lifecycle_metrics.json, stage_<N>_lifecycle_metrics.json, per_request_lifecycle_metrics.json",
+  -- what classify accepts, as the "looked for" error lists it
+  describe = "summary_lifecycle_metrics.json, stage_<N>_lifecycle_metrics.json, either also .yaml or .yml; "
+    .. "per_request_lifecycle_metrics.json or .json.gz",
 }
 
 local function classify(name)
@@ -294,7 +296,8 @@ local function per_request(path, acc, keep, opts)
   elseif src_counts.server == 0 and src_counts.client > 0 then
     return "client count (inference-perf's tokenizer)"
   elseif src_counts.server > 0 then
-    return ("server usage (client count for %d requests without usage)"):format(src_counts.client)
+    return ("server usage (client count for %d request%s without usage)"):format(src_counts.client,
+      src_counts.client == 1 and "" or "s")
   end
   return "unknown (no completed request)"
 end
@@ -393,8 +396,10 @@ function M.extract(c, opts)
     end
     rm.fill(run.overall, acc, opts.percentile_method or "linear")
     if (po.zero_tokens or 0) > 0 then
-      rm.warn(run, "%s: %d successful requests have no output token count; their NTPOT counts as 0, as in "
-        .. "inference-perf's own summaries", c.per_request, po.zero_tokens)
+      local one = po.zero_tokens == 1
+      rm.warn(run, "%s: %d successful request%s no output token count; %s NTPOT counts as 0, as in "
+        .. "inference-perf's own summaries", c.per_request, po.zero_tokens, one and " has" or "s have",
+        one and "its" or "their")
     end
     if summary and not excluded then
       local rep = rm.set()

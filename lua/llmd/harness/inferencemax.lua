@@ -6,6 +6,7 @@
 -- window is the harness's duration. The mapping is vllm_benchmark.lua's.
 return require("llmd.harness.vllm_benchmark").variant {
   name = "inferencemax", best_of = true,
-  describe = "result.json of kimbochen/bench_serving (vLLM's old format with best_of)",
+  describe = "kimbochen/bench_serving results, vLLM's old format: any .json file whose first 64 KiB has "
+    .. "\"request_throughput\", \"num_prompts\" and \"best_of\"",
   token_source = "bench_serving's count (its tokenizer; failed requests count 0 output tokens)",
 }

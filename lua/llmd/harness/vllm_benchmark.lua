@@ -303,7 +303,8 @@ end
 
 local M = new {
   name = "vllm-benchmark", best_of = false,
-  describe = "vllm bench serve --save-result JSON files (one per load point)",
+  describe = "vllm bench serve --save-result files, one per load point: any .json file, not .pytorch.json, "
+    .. "whose first 64 KiB has \"request_throughput\" and \"num_prompts\" and no \"best_of\"",
   token_source = "vLLM's count (prompt lengths from its tokenizer, output from server usage when returned)",
 }
 M.variant = new

@@ -283,6 +283,22 @@ static void set_known(lua_State *L, const char *key, double v)
     }
 }
 
+/* The n percentiles of the table at idx into ps, each checked to be in [0, 100]; errors
+   name the method fname asked of (summary, percentiles). */
+static void read_percentiles(lua_State *L, int idx, lua_Integer n, double *ps, const char *fname)
+{
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_geti(L, idx, i);
+        int ok;
+        lua_Number p = lua_tonumberx(L, -1, &ok);
+        if (!ok || !(p >= 0 && p <= 100))
+            luaL_error(L, "bad argument #1 to '%s' (element %I must be a percentile in [0, 100])",
+                       fname, i);
+        lua_pop(L, 1);
+        ps[i - 1] = (double)p;
+    }
+}
+
 /*
 ** s:summary([{50, 90, 99}] [, method]) -> {count=, sum=, mean=, min=, max=, stddev=,
 ** sample_stddev=, p50=, p90=, p99=, method=, relative_error= (sketch only)}.
@@ -313,18 +329,7 @@ static int l_summary(lua_State *L)
         if (n > 64)
             return luaL_error(L, "bad argument #1 to 'summary' (at most 64 percentiles)");
         double ps[64], out[64];
-        for (lua_Integer i = 1; i <= n; i++) {
-            lua_geti(L, 2, i);
-            int ok;
-            lua_Number p = lua_tonumberx(L, -1, &ok);
-            if (!ok || !(p >= 0 && p <= 100))
-                return luaL_error(L,
-                                  "bad argument #1 to 'summary' (element %I must be a "
-                                  "percentile in [0, 100])",
-                                  i);
-            lua_pop(L, 1);
-            ps[i - 1] = (double)p;
-        }
+        read_percentiles(L, 2, n, ps, "summary");
         /* asked together: one multi-selection rather than a sort */
         stats_percentiles(s, ps, out, (int)n, method);
         for (lua_Integer i = 0; i < n; i++) {
@@ -355,18 +360,7 @@ static int l_percentiles(lua_State *L)
         return luaL_error(L, "bad argument #1 to 'percentiles' (too many percentiles)");
     double *ps = (double *)lua_newuserdatauv(L, (size_t)(n > 0 ? n : 1) * 2 * sizeof *ps, 0);
     double *out = ps + n;
-    for (lua_Integer i = 1; i <= n; i++) {
-        lua_geti(L, 2, i);
-        int ok;
-        lua_Number p = lua_tonumberx(L, -1, &ok);
-        if (!ok || !(p >= 0 && p <= 100))
-            return luaL_error(L,
-                              "bad argument #1 to 'percentiles' (element %I must be a "
-                              "percentile in [0, 100])",
-                              i);
-        lua_pop(L, 1);
-        ps[i - 1] = (double)p;
-    }
+    read_percentiles(L, 2, n, ps, "percentiles");
     if (n > 0)
         stats_percentiles(&ls->s, ps, out, (int)n, method);
     lua_createtable(L, (int)n, 0);

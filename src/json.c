@@ -1273,67 +1273,88 @@ lane_number_end(const unsigned char *p, __m256i t, __m256i nine)
     return end;
 }
 
-__attribute__((target("avx2,bmi,bmi2"))) static size_t
-usual_numbers_avx2(const char *s, size_t pos, size_t lane_end, double **op, double *o_end,
-                   size_t *last)
+__attribute__((target("avx2,bmi,bmi2"))) static inline __attribute__((always_inline)) size_t
+usual_numbers_sep(const char *s, size_t pos, size_t lane_end, double **op, double *o_end,
+                  size_t *last, const size_t sep)
 {
     __m256i zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9);
     /* kept in registers (GCC would build them again for every number) */
     __asm__("" : "+x"(zero), "+x"(nine));
     double *o = *op;
     size_t at = *last;
-    const size_t sep = 1 + (size_t)(s[pos + 1] == ' ');
-    while (o < o_end && pos < lane_end) { /* s[pos] is a comma */
-        /* the separator as the first, foreseen: the start waits only for pos */
-        if ((size_t)(s[pos + 1] == ' ') + 1 != sep)
-            break;
-        size_t j = pos + sep;
-        const unsigned char *p = (const unsigned char *)s + j;
-        uint32_t head;
-        memcpy(&head, p, 4);
-        unsigned text_end, b;
-        __m256i t;
-        if ((head & 0xFFFFFF) == ('0' | '.' << 8 | '0' << 16)) {
-            /* "0.0ddd": the f <= 20 digits after the point alone, from byte 2 (a zero
-               first): m 10^-f = V 10^-20 */
-            t = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(p + 2)), zero);
-            unsigned f = (unsigned)__builtin_ctzll(~(uint64_t)(uint32_t)_mm256_movemask_epi8(
-                _mm256_cmpeq_epi8(_mm256_min_epu8(t, nine), t)));
-            text_end = 2 + f;
-            if (f > 20 || p[text_end] != ',')
-                break;
-            t = _mm256_and_si256(
-                t, _mm256_loadu_si256((const __m256i *)(const void *)(keep_bytes + 32 - f)));
-            b = 20;
-        } else {
-            t = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)p), zero);
-            uint64_t other = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(
-                _mm256_cmpeq_epi8(_mm256_min_epu8(t, nine), t));
-            unsigned a = (unsigned)__builtin_ctzll(other); /* other's bits 32.. are set */
-            unsigned point = p[a] == '.';
-            unsigned f = point ? (unsigned)__builtin_ctzll(other >> (a + 1)) : 0;
-            unsigned end = a + 1 + f;
-            text_end = end - 1 + point;
-            if (a - 1 >= 15 || end > 20 || point > f || p[text_end] != ',' ||
-                (p[0] == '0' && a > 1))
-                break;
-            t = _mm256_and_si256(
-                t, _mm256_loadu_si256((const __m256i *)(const void *)(keep_bytes + 32 - end)));
-            /* bytes 0 .. a (the integer part and the point) take the byte before them */
-            __m128i t0 = _mm256_castsi256_si128(t);
-            __m128i sel = _mm_loadu_si128((const __m128i *)(const void *)(first_bytes + 15 - a));
-            t0 = _mm_xor_si128(t0, _mm_and_si128(_mm_xor_si128(t0, _mm_slli_si128(t0, 1)), sel));
-            t = _mm256_inserti128_si256(t, t0, 0);
-            b = 19 - a;
+    /* one bound a number: a number and its separator take at most LANE_STEP bytes, so
+       that (lane_end - pos) / LANE_STEP + 1 more numbers all start before lane_end */
+    enum { LANE_STEP = 24 };
+    double *stop = o;
+    while (o < o_end && pos < lane_end) {
+        size_t room = (lane_end - pos - 1) / LANE_STEP + 1;
+        stop = o_end - o < (ptrdiff_t)room ? o_end : o + room;
+        for (; o < stop;) { /* s[pos] is a comma */
+            /* the separator as the first, foreseen: the start waits only for pos */
+            if ((s[pos + 1] == ' ') != (sep == 2))
+                goto done;
+            size_t j = pos + sep;
+            const unsigned char *p = (const unsigned char *)s + j;
+            uint32_t head;
+            memcpy(&head, p, 4);
+            unsigned text_end, b;
+            __m256i t;
+            if ((head & 0xFFFFFF) == ('0' | '.' << 8 | '0' << 16)) {
+                /* "0.0ddd": the f <= 20 digits after the point alone, from byte 2 (a zero
+                   first): m 10^-f = V 10^-20 */
+                t = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(p + 2)),
+                                    zero);
+                unsigned f = (unsigned)__builtin_ctzll(~(uint64_t)(uint32_t)_mm256_movemask_epi8(
+                    _mm256_cmpeq_epi8(_mm256_min_epu8(t, nine), t)));
+                text_end = 2 + f;
+                if (f > 20 || p[text_end] != ',')
+                    goto done;
+                t = _mm256_and_si256(
+                    t, _mm256_loadu_si256((const __m256i *)(const void *)(keep_bytes + 32 - f)));
+                b = 20;
+            } else {
+                t = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)p), zero);
+                uint64_t other = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(
+                    _mm256_cmpeq_epi8(_mm256_min_epu8(t, nine), t));
+                unsigned a = (unsigned)__builtin_ctzll(other); /* other's bits 32.. are set */
+                unsigned point = p[a] == '.';
+                unsigned f = point ? (unsigned)__builtin_ctzll(other >> (a + 1)) : 0;
+                unsigned end = a + 1 + f;
+                text_end = end - 1 + point;
+                if (a - 1 >= 15 || end > 20 || point > f || p[text_end] != ',' ||
+                    (p[0] == '0' && a > 1))
+                    goto done;
+                t = _mm256_and_si256(
+                    t, _mm256_loadu_si256((const __m256i *)(const void *)(keep_bytes + 32 - end)));
+                /* bytes 0 .. a (the integer part and the point) take the byte before them */
+                __m128i t0 = _mm256_castsi256_si128(t);
+                __m128i sel =
+                    _mm_loadu_si128((const __m128i *)(const void *)(first_bytes + 15 - a));
+                t0 =
+                    _mm_xor_si128(t0, _mm_and_si128(_mm_xor_si128(t0, _mm_slli_si128(t0, 1)), sel));
+                t = _mm256_inserti128_si256(t, t0, 0);
+                b = 19 - a;
+            }
+            uint64_t v = run20_avx2(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1));
+            *o++ = compose_decimal(v, b, 0, (const char *)p, text_end);
+            at = j;
+            pos = j + text_end;
         }
-        uint64_t v = run20_avx2(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1));
-        *o++ = compose_decimal(v, b, 0, (const char *)p, text_end);
-        at = j;
-        pos = j + text_end;
     }
+done:
     *op = o;
     *last = at;
     return pos;
+}
+
+/* usual_numbers_sep compiled for each separator, ", " and "," (the first one's) */
+__attribute__((target("avx2,bmi,bmi2"))) static size_t
+usual_numbers_avx2(const char *s, size_t pos, size_t lane_end, double **op, double *o_end,
+                   size_t *last)
+{
+    if (s[pos + 1] == ' ')
+        return usual_numbers_sep(s, pos, lane_end, op, o_end, last, 2);
+    return usual_numbers_sep(s, pos, lane_end, op, o_end, last, 1);
 }
 
 /*
@@ -1343,26 +1364,42 @@ usual_numbers_avx2(const char *s, size_t pos, size_t lane_end, double **op, doub
 ** digits, 32 bytes at most; returns the offset of the comma after the last (pos when
 ** none), with *last the start of the last. 48 bytes from pos + 2 must be readable.
 */
-__attribute__((target("avx2,bmi,bmi2"))) static size_t
-skip_usual_avx2(const char *s, size_t pos, size_t lane_end, size_t *last)
+__attribute__((target("avx2,bmi,bmi2"))) static inline __attribute__((always_inline)) size_t
+skip_usual_sep(const char *s, size_t pos, size_t lane_end, size_t *last, const size_t sep)
 {
     __m256i zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9);
     __asm__("" : "+x"(zero), "+x"(nine));
-    const size_t sep = 1 + (size_t)(s[pos + 1] == ' ');
-    while (pos < lane_end) { /* s[pos] is a comma */
-        /* the separator as the first, foreseen: the start waits only for pos */
-        if ((size_t)(s[pos + 1] == ' ') + 1 != sep)
-            break;
-        size_t j = pos + sep;
-        const unsigned char *p = (const unsigned char *)s + j;
-        __m256i t = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)p), zero);
-        unsigned text_end = lane_number_end(p, t, nine);
-        if (text_end == 0)
-            break;
-        *last = j;
-        pos = j + text_end;
+    size_t at = *last;
+    /* as in usual_numbers_sep: a number and its separator take at most 34 bytes */
+    enum { SKIP_STEP = 34 };
+    while (pos < lane_end) {
+        size_t left = (lane_end - pos - 1) / SKIP_STEP + 1;
+        for (; left > 0; left--) { /* s[pos] is a comma */
+            /* the separator as the first, foreseen: the start waits only for pos */
+            if ((s[pos + 1] == ' ') != (sep == 2))
+                goto done;
+            size_t j = pos + sep;
+            const unsigned char *p = (const unsigned char *)s + j;
+            __m256i t = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)p), zero);
+            unsigned text_end = lane_number_end(p, t, nine);
+            if (text_end == 0)
+                goto done;
+            at = j;
+            pos = j + text_end;
+        }
     }
+done:
+    *last = at;
     return pos;
+}
+
+/* skip_usual_sep compiled for each separator, ", " and "," (the first one's) */
+__attribute__((target("avx2,bmi,bmi2"))) static size_t
+skip_usual_avx2(const char *s, size_t pos, size_t lane_end, size_t *last)
+{
+    if (s[pos + 1] == ' ')
+        return skip_usual_sep(s, pos, lane_end, last, 2);
+    return skip_usual_sep(s, pos, lane_end, last, 1);
 }
 #endif
 

@@ -1401,6 +1401,65 @@ skip_usual_avx2(const char *s, size_t pos, size_t lane_end, size_t *last)
         return skip_usual_sep(s, pos, lane_end, last, 2);
     return skip_usual_sep(s, pos, lane_end, last, 1);
 }
+
+/*
+** json_skip's block lane, for long arrays of plain numbers passed over: from a comma at
+** pos, 64 bytes at a time. A block's bytes are classified into bit masks (digits,
+** points, commas, spaces, '0's) and the whole block is validated at once up to its
+** last comma L before any other byte: every number between its commas is the JSON
+** grammar's "int frac?" with no sign and no exponent (a digit first, no leading zero,
+** at most one point, a digit after it), and the separators all "," or all ", " (so a
+** point also has a digit before it, and a number ends in one: after its first byte, a
+** digit, come only digits and points, each followed by a digit). Two points in one are
+** found by adding a bit just after each point to the digit mask: the carry runs
+** through the digits after the point and lands on the first byte that is no digit,
+** which must not be a point. A block that fails any check is left to the lane above,
+** number by number (the plain C path says what is wrong), so this lane only passes
+** what the grammar takes. Returns the comma after the last number passed (pos when
+** none), with *last its start; 64 bytes from each pos < lane_end must be readable.
+*/
+__attribute__((target("avx2,bmi,bmi2"))) static size_t
+skip_blocks_avx2(const char *s, size_t pos, size_t lane_end, size_t *last)
+{
+    __m256i zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9);
+    __m256i dot = _mm256_set1_epi8('.'), comma = _mm256_set1_epi8(',');
+    __m256i space = _mm256_set1_epi8(' ');
+    __asm__("" : "+x"(zero), "+x"(nine), "+x"(dot), "+x"(comma), "+x"(space));
+    while (pos < lane_end) { /* s[pos] is a comma */
+        const unsigned char *p = (const unsigned char *)s + pos;
+        __m256i v0 = _mm256_loadu_si256((const __m256i *)(const void *)p);
+        __m256i v1 = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
+        __m256i t0 = _mm256_sub_epi8(v0, zero), t1 = _mm256_sub_epi8(v1, zero);
+        uint64_t d =
+            (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(t0, nine), t0)) |
+            (uint64_t)(uint32_t)_mm256_movemask_epi8(
+                _mm256_cmpeq_epi8(_mm256_min_epu8(t1, nine), t1))
+                << 32;
+        uint64_t pt = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, dot)) |
+                      (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, dot)) << 32;
+        uint64_t c = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, comma)) |
+                     (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, comma)) << 32;
+        uint64_t sp = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, space)) |
+                      (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, space)) << 32;
+        uint64_t z = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, zero)) |
+                     (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, zero)) << 32;
+        /* the commas before the first byte of another kind (all, when there is none) */
+        uint64_t cs = _bzhi_u64(c, (unsigned)_tzcnt_u64(~(d | pt | c | sp)));
+        unsigned l = 63 - (unsigned)__builtin_clzll(cs); /* cs has bit 0: p[0] is a comma */
+        uint64_t low = _bzhi_u64(~0ULL, l);              /* bits 0 .. l - 1 */
+        uint64_t cl = c & low, pl = pt & low, sl = sp & low;
+        uint64_t st = sl != 0 ? cl << 2 : cl << 1;    /* the numbers' first bytes */
+        uint64_t bad = (st & ~d)                      /* a digit first */
+                       | (((st & z) << 1) & d)        /* no leading zero */
+                       | ((pl << 1) & ~d)             /* a digit after a point */
+                       | ((d + (pl << 1)) & ~d & pt); /* one point */
+        if (l == 0 || bad != 0 || (sl != 0 && sl != cl << 1))
+            break;
+        *last = pos + 63 - (unsigned)__builtin_clzll(st);
+        pos += l;
+    }
+    return pos;
+}
 #endif
 
 /*
@@ -2556,11 +2615,20 @@ static __attribute__((noinline)) void skip_numbers(JsonParser *p, size_t until)
     size_t lane_end = n > 2 + DECIMAL_AHEAD ? n - (1 + DECIMAL_AHEAD) : 0;
     if (lane_end > until)
         lane_end = until;
+    size_t block_end = n > 64 ? n - 64 : 0; /* skip_blocks_avx2 reads 64 bytes */
+    if (block_end > until)
+        block_end = until;
 #endif
     while (p->pos < until) {
 #ifdef JSON_WIDE_SIMD
         if (wide_numbers && p->pos < lane_end && b[p->pos] == ',') {
-            size_t last = SIZE_MAX, pos = skip_usual_avx2(b, p->pos, lane_end, &last);
+            size_t last = SIZE_MAX, pos = p->pos;
+            if (pos < block_end)
+                pos = skip_blocks_avx2(b, pos, block_end, &last);
+            /* what a block refused, number by number for a while (an array of numbers
+               with exponents, say, would have every block refused); then blocks again */
+            size_t upto = pos < block_end ? pos + 512 : lane_end;
+            pos = skip_usual_avx2(b, pos, upto < lane_end ? upto : lane_end, &last);
             if (last != SIZE_MAX) {
                 p->tok_off = p->base + last;
                 p->pos = pos;

@@ -432,3 +432,46 @@ t.test("a treatment saturated at the common load is marked, its latencies said t
   t.ok(md:find("no load below every treatment's saturation was measured by all", 1, true), md)
   t.ok(t.read(out .. "/treatment_report.html"):find("<td>base (saturated here)</td>", 1, true))
 end)
+
+t.test("capacities from repeats: the ranges the repeats allow decide, as in compare.lua", function()
+  -- each pair measured twice, the second run's TTFT p90 5 % higher at every load point.
+  -- By hand, with ttft_p90_ms=50: at the lower ends of its 95 % intervals (t(1) = 12.71,
+  -- two runs) base still holds at its point 4 (64.4 and 67.6 ms: mean 66.0, sd 3.22 /
+  -- sqrt 2 = 2.28, half-width 12.71 x 2.28 / sqrt 2 = 20.5, lower end 45.5 ms < 50) up to
+  -- its saturation, so its
+  -- range is open above and overlaps chunked's: no clear difference, basis the repeats;
+  -- at the upper ends it fails between its points 2 and 3 (31.16 and 61.24 req/s)
+  local root = t.tmpdir()
+  local dirs = {}
+  for side, src in pairs { base = VLLM, chunked = CHUNK } do
+    dirs[side] = root .. "/" .. side
+    for run = 1, 2 do
+      local d = ("%s/x_w_run%d"):format(dirs[side], run)
+      proc.run { "mkdir", "-p", dirs[side] }
+      proc.run { "cp", "-r", src, d }
+      if run == 2 then
+        for stage = 0, 6 do
+          local f = ("%s/stage_%d_lifecycle_metrics.json"):format(d, stage)
+          local doc = json.read(f)
+          local l = doc.successes.latency.time_to_first_token
+          l.p90 = l.p90 * 1.05
+          json.write(f, doc)
+        end
+      end
+    end
+  end
+  local out = t.tmpdir()
+  local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "base=" .. dirs.base, "--run",
+    "chunked=" .. dirs.chunked, "--slo", "ttft_p90_ms=50", "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  local j = json.read(out .. "/treatments.json")
+  local ev = j.ranking[1].evidence
+  t.eq({ ev.verdict, ev.basis, ev.winner, ev.higher }, { "no clear difference", "repeats", nil, nil })
+  t.eq(j.ranking[1].label, "chunked")
+  local base = j.treatments[1]
+  t.eq(base.label, "base")
+  t.eq(base.capacity.interval.hi, nil) -- open above (JSON has no infinity)
+  t.ok(base.capacity.interval.lo > 31.156 and base.capacity.interval.lo < 61.242, base.capacity.interval.lo)
+  t.ok(j.verdict:find("no clear difference vs base", 1, true), j.verdict)
+  t.ok(j.verdict:find("the repeats' 95 % ranges of the capacities overlap", 1, true), j.verdict)
+end)

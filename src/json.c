@@ -325,6 +325,7 @@ static inline Masks64 masks64_sse2(const unsigned char *p)
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define JSON_WIDE_SIMD 1
+#include <cpuid.h>
 #include <immintrin.h>
 
 __attribute__((target("avx2,bmi,bmi2"))) static inline Masks64 masks64_avx2(const unsigned char *p)
@@ -427,6 +428,16 @@ static int wide_numbers = 0; /* json_next_numbers' AVX2 lane: with "avx2" or "av
 static int wide_cells = 0;   /* json_number_cells' AVX2 lane: the same, and LZCNT */
 #endif
 
+#ifdef JSON_WIDE_SIMD
+/* LZCNT (CPUID 0x80000001, ECX bit 5: "ABM" on AMD): every AVX2 CPU has it, but asked
+   (__builtin_cpu_supports does not know it under clang). */
+static int cpu_lzcnt(void)
+{
+    unsigned a, b, c, d;
+    return __get_cpuid(0x80000001, &a, &b, &c, &d) && (c & 1u << 5) != 0;
+}
+#endif
+
 /* Makes scanner k the one in use. */
 static void use_scanner(int k)
 {
@@ -434,7 +445,7 @@ static void use_scanner(int k)
     simd_lanes = block_scanners[k].fn != NULL;
 #ifdef JSON_WIDE_SIMD
     wide_numbers = block_scanners[k].cpu != NULL;
-    wide_cells = wide_numbers && __builtin_cpu_supports("lzcnt");
+    wide_cells = wide_numbers && cpu_lzcnt();
 #endif
 }
 

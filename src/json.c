@@ -1722,8 +1722,16 @@ typedef struct CellPow5 {
     uint64_t hi, pad;
     double scale[2];
 } CellPow5;
-static CellPow5 cell_pow5[32];
-static double cell_unscale[64];
+/* All its tables in one place (one base register in its loop), copies of cell_shapes
+   and cell_from among them; and 10^16 (a multiplication by it from memory). */
+typedef struct CellWide {
+    CellShape shapes[22];
+    unsigned char from[64];
+    CellPow5 pow5[32];
+    double unscale[64];
+    uint64_t e16;
+} CellWide;
+static CellWide cell_wide __attribute__((aligned(64)));
 
 /*
 ** number_cells_sse2 with AVX2, BMI1/2 and LZCNT: the window in one register (and again
@@ -1747,6 +1755,7 @@ number_cells_avx2(const char *buf, size_t base, const uint32_t *stops, size_t st
     /* in registers for the whole loop (GCC would make them again in each turn) */
     __asm__("" : "+x"(zero), "+x"(nine), "+x"(point_byte), "+x"(k10));
     __asm__("" : "+x"(k100), "+x"(k10000), "+x"(k1e8));
+    const CellWide *tb = &cell_wide;
     const uint32_t *st = stops + k * stride;
     double *o = out + k, *o_end = out + count;
     for (; o != o_end; o++, st += stride) {
@@ -1755,7 +1764,7 @@ number_cells_avx2(const char *buf, size_t base, const uint32_t *stops, size_t st
         if (e < lim || len - 1 >= 21)
             break;
         unsigned neg = c[0] == '-';
-        const CellShape *sh = &cell_shapes[len - neg]; /* (0..20 digits and point) */
+        const CellShape *sh = &tb->shapes[len - neg]; /* (0..20 digits and point) */
         __m256i t =
             _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(e - 32)), zero);
         __m256i up =
@@ -1777,25 +1786,25 @@ number_cells_avx2(const char *buf, size_t base, const uint32_t *stops, size_t st
         unsigned dp = (unsigned)_tzcnt_u64(other) & 31; /* the point's place (0: none) */
         unsigned point = other != 0;
         /* places up to the point take the one before them */
-        __m256i after = _mm256_loadu_si256((const __m256i *)(const void *)(cell_from + 31 - dp));
+        __m256i after = _mm256_loadu_si256((const __m256i *)(const void *)(tb->from + 31 - dp));
         t = _mm256_blendv_epi8(up, t, after);
         /* pairs, weighted 0 before the run; fours; eights 0, 8, 0, 8 | 16, 24, 16, 24;
            sixteens 0..15 and 16..31 in the first 8 bytes of each half */
         __m256i w = _mm256_and_si256(
-            k10, _mm256_loadu_si256((const __m256i *)(const void *)(cell_from + sh->run[point])));
+            k10, _mm256_loadu_si256((const __m256i *)(const void *)(tb->from + sh->run[point])));
         __m256i q = _mm256_madd_epi16(_mm256_maddubs_epi16(t, w), k100);
         __m256i r = _mm256_madd_epi16(_mm256_packs_epi32(q, q), k10000);
         r = _mm256_add_epi64(_mm256_mul_epu32(r, k1e8), _mm256_srli_epi64(r, 32));
-        uint64_t m = (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(r)) * 10000000000000000ULL +
+        uint64_t m = (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(r)) * tb->e16 +
                      (uint64_t)_mm_cvtsi128_si64(_mm256_extracti128_si256(r, 1));
-        if (point) { /* decimal_pow5 (m 0: lo 0, refused) */
-            const CellPow5 *t5 = &cell_pow5[dp];
+        if (point) { /* decimal_pow5 (m 0: l 64, the shift 0, lo 0: refused) */
+            const CellPow5 *t5 = &tb->pow5[dp];
             unsigned l = (unsigned)_lzcnt_u64(m);
-            unsigned __int128 p = (unsigned __int128)(m << l) * t5->hi;
+            unsigned __int128 p = (unsigned __int128)(m << (l & 63)) * t5->hi;
             uint64_t hi = (uint64_t)(p >> 64), lo = (uint64_t)p;
             if (((hi + 1) & 0x1FF) == 0 || lo == 0)
                 break;
-            *o = (double)(int64_t)((hi >> 1) | 1) * t5->scale[neg] * cell_unscale[l];
+            *o = (double)(int64_t)((hi >> 1) | 1) * t5->scale[neg] * tb->unscale[l];
         } else { /* m < 10^18 < 2^63: the conversion rounds as strtod does */
             double d = (double)(int64_t)m;
             *o = neg ? -d : d;
@@ -1960,14 +1969,17 @@ __attribute__((constructor)) static void pow5_init(void)
         decimal_pow5_table[b].hi = t->hi;
         decimal_pow5_table[b].field = (uint64_t)(int64_t)(129 + t->exp2 - b) << 52;
 #ifdef JSON_WIDE_SIMD
-        cell_pow5[31 - b].hi = t->hi;
-        cell_pow5[31 - b].scale[0] = ldexp(1.0, 129 + t->exp2 - b);
-        cell_pow5[31 - b].scale[1] = -ldexp(1.0, 129 + t->exp2 - b);
+        cell_wide.pow5[31 - b].hi = t->hi;
+        cell_wide.pow5[31 - b].scale[0] = ldexp(1.0, 129 + t->exp2 - b);
+        cell_wide.pow5[31 - b].scale[1] = -ldexp(1.0, 129 + t->exp2 - b);
 #endif
     }
 #ifdef JSON_WIDE_SIMD
     for (int l = 0; l < 64; l++)
-        cell_unscale[l] = ldexp(1.0, -l);
+        cell_wide.unscale[l] = ldexp(1.0, -l);
+    memcpy(cell_wide.shapes, cell_shapes, sizeof cell_shapes);
+    memcpy(cell_wide.from, cell_from, sizeof cell_from);
+    cell_wide.e16 = 10000000000000000ULL;
 #endif
 }
 

@@ -1562,6 +1562,25 @@ int json_number_value(const char *s, size_t n, double *out)
 
 /* ---- CSV cells of numbers, many in one call ------------------------------------ */
 
+/* json_number_cells in plain C: each cell as json_number_in reads it (read_number inlined:
+   no call, no registers saved a cell). */
+static size_t number_cells_portable(const char *buf, size_t n, size_t base, const uint32_t *stops,
+                                    size_t stride, size_t count, double *out)
+{
+    const uint32_t *st = stops;
+    for (size_t k = 0; k < count; k++, st += stride) {
+        uint32_t from = st[0] + 1, len = st[1] - from;
+        const char *s = buf + base + from;
+        size_t avail = n - base - from;
+        if (avail > len && is_digit(s[len]))
+            avail = len; /* a digit right after: read no further than the cell */
+        if (len == 0 || read_number(s, 0, len, avail, 0, 0, out + k) != len)
+            return k;
+    }
+    return count;
+}
+
+#if defined(__SSE2__) && defined(__x86_64__)
 /* A cell json_number_cells' lane does not take, as json_number_in reads it: 1 when it
    is a number (*out set). Out of the loop: the lane keeps its registers. */
 static __attribute__((noinline)) int number_cell_other(const char *buf, size_t n, size_t base,
@@ -1575,18 +1594,6 @@ static __attribute__((noinline)) int number_cell_other(const char *buf, size_t n
     return len != 0 && read_number(s, 0, len, avail, 0, simd, out) == len;
 }
 
-/* json_number_cells in plain C: each cell as json_number_in reads it. */
-static size_t number_cells_portable(const char *buf, size_t n, size_t base, const uint32_t *stops,
-                                    size_t stride, size_t count, double *out)
-{
-    const uint32_t *st = stops;
-    for (size_t k = 0; k < count; k++, st += stride)
-        if (!number_cell_other(buf, n, base, st, out + k, 0))
-            return k;
-    return count;
-}
-
-#if defined(__SSE2__) && defined(__x86_64__)
 /* 32 bytes of 0, then 32 of 0xFF: the 16 bytes from 32 - k are 0xFF at the places k and
    after of a 32-byte window's first half, those from 48 - k of its second half. */
 static const unsigned char cell_from[64] __attribute__((aligned(64))) = {

@@ -325,6 +325,7 @@ static inline Masks64 masks64_sse2(const unsigned char *p)
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define JSON_WIDE_SIMD 1
+#include <cpuid.h>
 #include <immintrin.h>
 
 __attribute__((target("avx2,bmi,bmi2"))) static inline Masks64 masks64_avx2(const unsigned char *p)
@@ -424,6 +425,17 @@ static int block_scanner = N_SCANNERS - 2;
 static int simd_lanes = 1; /* block_scanners[block_scanner].fn != NULL, in one load */
 #ifdef JSON_WIDE_SIMD
 static int wide_numbers = 0; /* json_next_numbers' AVX2 lane: with "avx2" or "avx512" */
+static int wide_cells = 0;   /* json_number_cells' AVX2 lane: the same, and LZCNT */
+#endif
+
+#ifdef JSON_WIDE_SIMD
+/* LZCNT (CPUID 0x80000001, ECX bit 5: "ABM" on AMD): every AVX2 CPU has it, but asked
+   (__builtin_cpu_supports does not know it under clang). */
+static int cpu_lzcnt(void)
+{
+    unsigned a, b, c, d;
+    return __get_cpuid(0x80000001, &a, &b, &c, &d) && (c & 1u << 5) != 0;
+}
 #endif
 
 /* Makes scanner k the one in use. */
@@ -433,6 +445,7 @@ static void use_scanner(int k)
     simd_lanes = block_scanners[k].fn != NULL;
 #ifdef JSON_WIDE_SIMD
     wide_numbers = block_scanners[k].cpu != NULL;
+    wide_cells = wide_numbers && cpu_lzcnt();
 #endif
 }
 
@@ -1645,14 +1658,10 @@ int json_number_value(const char *s, size_t n, double *out)
 
 /* ---- CSV cells of numbers, many in one call ------------------------------------ */
 
-/*
-** json_number_cells' loop, compiled with the SSE2 lane and in plain C: each cell as
-** json_number_in reads it (read_number inlined: no call, no registers saved a cell).
-*/
-static inline __attribute__((always_inline)) size_t number_cells(const char *buf, size_t n,
-                                                                 size_t base, const uint32_t *stops,
-                                                                 size_t stride, size_t count,
-                                                                 double *out, int simd)
+/* json_number_cells in plain C: each cell as json_number_in reads it (read_number inlined:
+   no call, no registers saved a cell). */
+static size_t number_cells_portable(const char *buf, size_t n, size_t base, const uint32_t *stops,
+                                    size_t stride, size_t count, double *out)
 {
     const uint32_t *st = stops;
     for (size_t k = 0; k < count; k++, st += stride) {
@@ -1661,20 +1670,272 @@ static inline __attribute__((always_inline)) size_t number_cells(const char *buf
         size_t avail = n - base - from;
         if (avail > len && is_digit(s[len]))
             avail = len; /* a digit right after: read no further than the cell */
-        if (len == 0 || read_number(s, 0, len, avail, 0, simd, out + k) != len)
+        if (len == 0 || read_number(s, 0, len, avail, 0, 0, out + k) != len)
             return k;
     }
     return count;
 }
 
+#if defined(__SSE2__) && defined(__x86_64__)
+/* A cell json_number_cells' lane does not take, as json_number_in reads it: 1 when it
+   is a number (*out set). Out of the loop: the lane keeps its registers. */
+static __attribute__((noinline)) int number_cell_other(const char *buf, size_t n, size_t base,
+                                                       const uint32_t *st, double *out, int simd)
+{
+    uint32_t from = st[0] + 1, len = st[1] - from;
+    const char *s = buf + base + from;
+    size_t avail = n - base - from;
+    if (avail > len && is_digit(s[len]))
+        avail = len; /* a digit right after: read no further than the cell */
+    return len != 0 && read_number(s, 0, len, avail, 0, simd, out) == len;
+}
+
+/* 32 bytes of 0, then 32 of 0xFF: the 16 bytes from 32 - k are 0xFF at the places k and
+   after of a 32-byte window's first half, those from 48 - k of its second half. */
+static const unsigned char cell_from[64] __attribute__((aligned(64))) = {
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+
+/* A number of L bytes (its digits and point) right-aligned in a window of 32 places:
+   its places (32 - L .. 31), its first and last (which must be digits), both with bit 40
+   when L is refused (0 or more than 20); bit 63 when it must have a point (19 digits
+   or more); how far back from its end its first byte is (1 for L = 0, which has none:
+   the cell's "-"). */
+typedef struct CellShape {
+    uint64_t places, edges, point;
+    int back;
+    unsigned char run[2]; /* 32 less the run's first place: without a point, with one */
+} CellShape;
+#define CELL_SHAPE(L)                                                                              \
+    {                                                                                              \
+        ((0xFFFFFFFFULL << (32 - (L))) & 0xFFFFFFFFULL) | ((L) == 0 || (L) > 20 ? 1ULL << 40 : 0), \
+            (1ULL << (32 - (L))) | 1ULL << 31 | ((L) == 0 || (L) > 20 ? 1ULL << 40 : 0),           \
+            (L) > 18 ? 1ULL << 63 : 0, (L) == 0 ? 1 : (L),                                         \
+        {                                                                                          \
+            (L), (L) == 0 ? 0 : (L)-1                                                              \
+        }                                                                                          \
+    }
+static const CellShape cell_shapes[22] = {
+    CELL_SHAPE(0),  CELL_SHAPE(1),  CELL_SHAPE(2),  CELL_SHAPE(3),  CELL_SHAPE(4),  CELL_SHAPE(5),
+    CELL_SHAPE(6),  CELL_SHAPE(7),  CELL_SHAPE(8),  CELL_SHAPE(9),  CELL_SHAPE(10), CELL_SHAPE(11),
+    CELL_SHAPE(12), CELL_SHAPE(13), CELL_SHAPE(14), CELL_SHAPE(15), CELL_SHAPE(16), CELL_SHAPE(17),
+    CELL_SHAPE(18), CELL_SHAPE(19), CELL_SHAPE(20), CELL_SHAPE(21)};
+#undef CELL_SHAPE
+
+/*
+** Cells of the usual shapes, each read from its end: "[-]digits.digits" with at most 19
+** digits, "[-]digits" with at most 18, no leading zero ("0.25" and "0" are fine), the
+** cell ending 32 bytes or more into buf. The 32 bytes before the cell's end (the cell
+** and what comes before it: nothing after it is read) less '0' make a window in which
+** the number is right-aligned: places s = 32 - L .. 31, L its length without the sign.
+** The places in it that are no digit say where the point is (dp) and whether anything
+** else is there. The integer part moves one place up over the point (as in
+** usual_value_sse2), which leaves the digits one run ending at place 31 (from place
+** s + 1 with a point, s without): m, the number without its point, 19 digits at most,
+** at places 13 .. 31. Its value from fixed weights (no length to look up): pairs, fours
+** and eights of digits by multiply-adding neighbouring lanes, the places before the
+** run weighted 0 or zeroed; then m = eights[8..15] 10^16 + eights[16..23] 10^8 +
+** eights[24..31], and the value m 10^-(digits after the point) by compose_decimal.
+** Reads cells k .. count - 1 until one is not of these shapes; returns its index (count
+** when there is none): json_number_cells reads that one as json_number_in does, out of
+** this loop (no call in it: its constants stay in registers).
+*/
+static size_t number_cells_sse2(const char *buf, size_t base, const uint32_t *stops, size_t stride,
+                                size_t k, size_t count, double *out)
+{
+    const unsigned char *b = (const unsigned char *)buf + base;
+    const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
+    const __m128i k100 = _mm_set1_epi32(100 | 1 << 16), k10000 = _mm_set1_epi32(10000 | 1 << 16);
+    const __m128i k10 = _mm_set1_epi32(10 | 1 << 16), z = _mm_setzero_si128();
+    const uint32_t *st = stops + k * stride;
+    for (; k < count; k++, st += stride) {
+        uint32_t to = st[1], len = to - st[0] - 1;
+        if (base + to < 32 || len - 1 >= 21)
+            return k;
+        {
+            const unsigned char *e = b + to, *c = e - len;
+            unsigned neg = c[0] == '-';
+            unsigned L = len - neg; /* the digits and the point: 1..21 */
+            __m128i lo =
+                _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)(e - 32)), zero);
+            __m128i hi =
+                _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)(e - 16)), zero);
+            uint64_t digit =
+                (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(lo, nine), lo)) |
+                (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(hi, nine), hi))
+                    << 16;
+            const CellShape *sh = &cell_shapes[L];
+            uint64_t other = sh->places & ~digit; /* no digit: the point, or refused */
+            /* the point's place (0: none) */
+            unsigned dp = (unsigned)__builtin_ctzll(other | 1ULL << 32) & 31;
+            unsigned point = other != 0, s = 32 - L;
+            /* refused: more than one byte that is no digit, the first or last byte no
+               digit ("-" and a length of 21 too: their places and edges have bit 40), an
+               integer of 19 digits or more (other 0, other - 1 all ones), one that is no
+               point, a leading zero before a digit */
+            uint64_t bad = (other & (other - 1)) | (other & sh->edges) | ((other - 1) & sh->point) |
+                           (uint64_t)((e[(int)dp - 32] != '.') & point) |
+                           ((uint64_t)(e[-sh->back] == '0') & (digit >> (s + 1)));
+            if (bad != 0)
+                return k;
+            {
+                /* the places from s on; then those up to the point take the one before
+                   them (the place s, zero) */
+                lo = _mm_and_si128(
+                    lo, _mm_loadu_si128((const __m128i *)(const void *)(cell_from + 32 - s)));
+                hi = _mm_and_si128(
+                    hi, _mm_loadu_si128((const __m128i *)(const void *)(cell_from + 48 - s)));
+                __m128i up_lo = _mm_slli_si128(lo, 1);
+                __m128i up_hi = _mm_or_si128(_mm_slli_si128(hi, 1), _mm_srli_si128(lo, 15));
+                __m128i after_lo =
+                    _mm_loadu_si128((const __m128i *)(const void *)(cell_from + 31 - dp));
+                __m128i after_hi =
+                    _mm_loadu_si128((const __m128i *)(const void *)(cell_from + 47 - dp));
+                lo = _mm_xor_si128(up_lo, _mm_and_si128(after_lo, _mm_xor_si128(lo, up_lo)));
+                hi = _mm_xor_si128(up_hi, _mm_and_si128(after_hi, _mm_xor_si128(hi, up_hi)));
+                __m128i p0 = _mm_madd_epi16(_mm_unpacklo_epi8(hi, z), k10); /* 16..23 */
+                __m128i p1 = _mm_madd_epi16(_mm_unpackhi_epi8(hi, z), k10); /* 24..31 */
+                __m128i p2 = _mm_madd_epi16(_mm_unpackhi_epi8(lo, z), k10); /* 8..15 */
+                __m128i q0 = _mm_madd_epi16(_mm_packs_epi32(p0, p1), k100); /* fours */
+                __m128i q1 = _mm_madd_epi16(_mm_packs_epi32(p2, p2), k100);
+                __m128i r = _mm_madd_epi16(_mm_packs_epi32(q1, q0), k10000); /* 8, 8, 16, 24 */
+                uint64_t x = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(r, r));
+                uint64_t top = (uint32_t)_mm_cvtsi128_si32(r);
+                uint64_t m =
+                    top * 10000000000000000ULL + (x & 0xFFFFFFFFULL) * 100000000ULL + (x >> 32);
+                if (point) {
+                    out[k] = compose_decimal(m, 31 - dp, (int)neg, (const char *)c, len);
+                } else { /* m < 10^18 < 2^63: the conversion rounds as strtod does */
+                    double d = (double)(int64_t)m;
+                    out[k] = neg ? -d : d;
+                }
+            }
+        }
+    }
+    return count;
+}
+
+#ifdef JSON_WIDE_SIMD
+/* For number_cells_avx2, by the point's place dp (31 - dp digits after it, up to 21):
+   decimal_pow5's 5^-(31 - dp) (its top half), and the power of two its field adds, as
+   doubles (the second negative); and 2^-l for l = 0..63. Filled by pow5_init. */
+typedef struct CellPow5 {
+    uint64_t hi, pad;
+    double scale[2];
+} CellPow5;
+/* All its tables in one place (one base register in its loop), copies of cell_shapes
+   and cell_from among them; and 10^16 (a multiplication by it from memory). */
+typedef struct CellWide {
+    CellShape shapes[22];
+    unsigned char from[64];
+    CellPow5 pow5[32];
+    double unscale[64];
+    uint64_t e16;
+} CellWide;
+static CellWide cell_wide __attribute__((aligned(64)));
+
+/*
+** number_cells_sse2 with AVX2, BMI1/2 and LZCNT: the window in one register (and again
+** one byte earlier: the places moved up), its digits, points and zeros as three masks,
+** the pairs weighted by maddubs (0 before the run), the eights summed to halves of m
+** in the register; decimal_pow5's step with the power of two and the sign as two
+** multiplications (exact: the result is a normal double), and where it cannot decide,
+** the cell is left to json_number_cells (no call in this loop).
+*/
+__attribute__((target("avx2,bmi,bmi2,lzcnt"))) static size_t
+number_cells_avx2(const char *buf, size_t base, const uint32_t *stops, size_t stride, size_t k,
+                  size_t count, double *out)
+{
+    const unsigned char *b = (const unsigned char *)buf + base,
+                        *lim = (const unsigned char *)buf + 33;
+    __m256i zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9);
+    __m256i point_byte = _mm256_set1_epi8('.' - '0');
+    __m256i k10 = _mm256_set1_epi16(1 << 8 | 10); /* bytes 10, 1 */
+    __m256i k100 = _mm256_set1_epi32(100 | 1 << 16), k10000 = _mm256_set1_epi32(10000 | 1 << 16);
+    __m256i k1e8 = _mm256_set1_epi64x(100000000);
+    /* in registers for the whole loop (GCC would make them again in each turn) */
+    __asm__("" : "+x"(zero), "+x"(nine), "+x"(point_byte), "+x"(k10));
+    __asm__("" : "+x"(k100), "+x"(k10000), "+x"(k1e8));
+    const CellWide *tb = &cell_wide;
+    const uint32_t *st = stops + k * stride;
+    double *o = out + k, *o_end = out + count;
+    for (; o != o_end; o++, st += stride) {
+        uint32_t from = st[0] + 1, to = st[1], len = to - from;
+        const unsigned char *c = b + from, *e = b + to;
+        if (e < lim || len - 1 >= 21)
+            break;
+        unsigned neg = c[0] == '-';
+        const CellShape *sh = &tb->shapes[len - neg]; /* (0..20 digits and point) */
+        __m256i t =
+            _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(e - 32)), zero);
+        __m256i up =
+            _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(e - 33)), zero);
+        uint64_t digit =
+            (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(t, nine), t));
+        uint64_t points = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(t, point_byte));
+        uint64_t zeros =
+            (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(t, _mm256_setzero_si256()));
+        uint64_t other = sh->places & ~digit; /* no digit: the point, or refused */
+        /* refused: more than one byte that is no digit, one that is no point, the first
+           or last byte no digit ("-" and a length of 21 too: their places and edges have
+           bit 40), a leading zero before a digit, an integer of 19 digits or more (other
+           0, other - 1 all ones) */
+        uint64_t bad = _blsr_u64(other) | (other & ~points) | ((other - 1) & sh->point) |
+                       (sh->edges & (other | (zeros & (digit >> 1))));
+        if (bad != 0)
+            break;
+        unsigned dp = (unsigned)_tzcnt_u64(other) & 31; /* the point's place (0: none) */
+        unsigned point = other != 0;
+        /* places up to the point take the one before them */
+        __m256i after = _mm256_loadu_si256((const __m256i *)(const void *)(tb->from + 31 - dp));
+        t = _mm256_blendv_epi8(up, t, after);
+        /* pairs, weighted 0 before the run; fours; eights 0, 8, 0, 8 | 16, 24, 16, 24;
+           sixteens 0..15 and 16..31 in the first 8 bytes of each half */
+        __m256i w = _mm256_and_si256(
+            k10, _mm256_loadu_si256((const __m256i *)(const void *)(tb->from + sh->run[point])));
+        __m256i q = _mm256_madd_epi16(_mm256_maddubs_epi16(t, w), k100);
+        __m256i r = _mm256_madd_epi16(_mm256_packs_epi32(q, q), k10000);
+        r = _mm256_add_epi64(_mm256_mul_epu32(r, k1e8), _mm256_srli_epi64(r, 32));
+        uint64_t m = (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(r)) * tb->e16 +
+                     (uint64_t)_mm_cvtsi128_si64(_mm256_extracti128_si256(r, 1));
+        if (point) { /* decimal_pow5 (m 0: l 64, the shift 0, lo 0: refused) */
+            const CellPow5 *t5 = &tb->pow5[dp];
+            unsigned l = (unsigned)_lzcnt_u64(m);
+            unsigned __int128 p = (unsigned __int128)(m << (l & 63)) * t5->hi;
+            uint64_t hi = (uint64_t)(p >> 64), lo = (uint64_t)p;
+            if (((hi + 1) & 0x1FF) == 0 || lo == 0)
+                break;
+            *o = (double)(int64_t)((hi >> 1) | 1) * t5->scale[neg] * tb->unscale[l];
+        } else { /* m < 10^18 < 2^63: the conversion rounds as strtod does */
+            double d = (double)(int64_t)m;
+            *o = neg ? -d : d;
+        }
+    }
+    return (size_t)(o - out);
+}
+#endif
+#endif
+
 size_t json_number_cells(const char *buf, size_t n, size_t base, const uint32_t *stops,
                          size_t stride, size_t count, double *out)
 {
 #if defined(__SSE2__) && defined(__x86_64__)
-    if (simd_on())
-        return number_cells(buf, n, base, stops, stride, count, out, 1);
+    if (simd_on()) { /* the lane, and the cells it leaves one by one */
+        for (size_t k = 0;; k++) {
+#ifdef JSON_WIDE_SIMD
+            if (wide_cells)
+                k = number_cells_avx2(buf, base, stops, stride, k, count, out);
+            else
 #endif
-    return number_cells(buf, n, base, stops, stride, count, out, 0);
+                k = number_cells_sse2(buf, base, stops, stride, k, count, out);
+            if (k == count || !number_cell_other(buf, n, base, stops + k * stride, out + k, 1))
+                return k;
+        }
+    }
+#endif
+    return number_cells_portable(buf, n, base, stops, stride, count, out);
 }
 
 /* The offset of the first non-digit at or after i. */
@@ -1810,7 +2071,19 @@ __attribute__((constructor)) static void pow5_init(void)
         const Pow5 *t = &pow5_table[-b - POW5_MIN];
         decimal_pow5_table[b].hi = t->hi;
         decimal_pow5_table[b].field = (uint64_t)(int64_t)(129 + t->exp2 - b) << 52;
+#ifdef JSON_WIDE_SIMD
+        cell_wide.pow5[31 - b].hi = t->hi;
+        cell_wide.pow5[31 - b].scale[0] = ldexp(1.0, 129 + t->exp2 - b);
+        cell_wide.pow5[31 - b].scale[1] = -ldexp(1.0, 129 + t->exp2 - b);
+#endif
     }
+#ifdef JSON_WIDE_SIMD
+    for (int l = 0; l < 64; l++)
+        cell_wide.unscale[l] = ldexp(1.0, -l);
+    memcpy(cell_wide.shapes, cell_shapes, sizeof cell_shapes);
+    memcpy(cell_wide.from, cell_from, sizeof cell_from);
+    cell_wide.e16 = 10000000000000000ULL;
+#endif
 }
 
 /*

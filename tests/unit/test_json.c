@@ -681,6 +681,88 @@ static size_t lane_number(uint64_t *rs, char *out)
     return strlen(out);
 }
 
+/* 1 when s[0..n) is a number by JSON's grammar, checked by hand (the reference for the
+   cell tests): -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
+static int grammar_number(const char *s, size_t n)
+{
+    size_t i = 0, d;
+    if (i < n && s[i] == '-')
+        i++;
+    if (i < n && s[i] == '0')
+        i++;
+    else if (i < n && s[i] >= '1' && s[i] <= '9')
+        while (i < n && s[i] >= '0' && s[i] <= '9')
+            i++;
+    else
+        return 0;
+    if (i < n && s[i] == '.') {
+        for (d = ++i; i < n && s[i] >= '0' && s[i] <= '9';)
+            i++;
+        if (i == d)
+            return 0;
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-'))
+            i++;
+        for (d = i; i < n && s[i] >= '0' && s[i] <= '9';)
+            i++;
+        if (i == d)
+            return 0;
+    }
+    return i == n;
+}
+
+/*
+** A random CSV cell for json_number_cells' lanes into out (NUL-terminated), returning its
+** length: a plain decimal of every length up to 24 bytes with the point at any place or
+** none ("0.000ddd" too), signed or not; lane_number's shapes, neighbours of doubles and
+** midpoints; exact ties (2^53 + odd) 5^k 10^-k; an exponent; or one of those with a byte
+** changed (a second point, a leading zero, a sign, a letter, a space...) or cut short,
+** which may or may not still be a number (grammar_number says).
+*/
+static size_t cell_text(uint64_t *rs, char *out)
+{
+    unsigned kind = test_rnd(rs, 16);
+    size_t n;
+    int neg = test_rnd(rs, 4) == 0;
+    if (kind < 7) { /* T = 1..24 bytes of digits and point: the point at place a or none */
+        unsigned T = 1 + test_rnd(rs, 24), a = test_rnd(rs, T + 1);
+        unsigned il = a == 0 || a >= T - 1 ? T : a, fl = a == 0 || a >= T - 1 ? 0 : T - a - 1;
+        unsigned z = 0;
+        if (il == 1 && fl > 0 && test_rnd(rs, 3) == 0) /* "0.000ddd" */
+            z = test_rnd(rs, fl + 1);
+        n = decimal_text(rs, out, il, fl, z, neg, 0);
+        if (z > 0 || (il == 1 && test_rnd(rs, 4) == 0))
+            out[neg] = '0';
+    } else if (kind < 10) {
+        n = (size_t)neg;
+        out[0] = '-';
+        n += lane_number(rs, out + n);
+    } else if (kind == 10) { /* an exact tie, or next to one */
+        uint64_t m = (1ULL << 53) + 2 * test_rnd(rs, 3000) + 1;
+        int k = (int)test_rnd(rs, 5);
+        for (int j = 0; j < k; j++)
+            m *= 5;
+        m += test_rnd(rs, 3) == 0 ? test_rnd(rs, 3) : 0;
+        out[0] = '-';
+        plain_from_int(m, k, out + neg);
+        n = strlen(out);
+    } else if (kind == 11) {
+        n = decimal_text(rs, out, 1 + test_rnd(rs, 6), test_rnd(rs, 12), 0, neg, 1);
+    } else { /* a plain decimal with a byte changed, or cut */
+        static const char swap[] = "0.-+e /a\"9";
+        unsigned T = 2 + test_rnd(rs, 21), a = test_rnd(rs, T);
+        n = decimal_text(rs, out, a == 0 ? T : a, a == 0 ? 0 : T - a, 0, neg, 0);
+        if (kind == 15)
+            n = test_rnd(rs, (unsigned)n + 1);
+        else
+            out[test_rnd(rs, (unsigned)n)] = swap[test_rnd(rs, sizeof swap - 1)];
+        out[n] = '\0';
+    }
+    return n;
+}
+
 int main(void)
 {
     JsonParser p;
@@ -1092,6 +1174,96 @@ int main(void)
         }
         CHECK(wrong == 0 && cells > 100000 && laned > 50000 && near > 5000 && stopped > 1000);
         CHECK(json_simd(best) != NULL);
+    }
+
+    TEST("json_number_cells' lanes, each instruction set: every length and place of the "
+         "point, signs, leading zeros, ties, refused and changed cells; each as strtod reads it")
+    {
+        /* Columns of cell_text's cells (',' after each, '\n' after every 5th), the stops as
+           the CSV lane makes them (stride 1: cell k between stops[k] and stops[k + 1]),
+           after a prefix of 0..24 random digits, points and signs (what the first cells'
+           windows see), each column in a heap buffer of exactly its size (ASan sees a
+           read outside it). json_number_cells stops at each cell that is no number and is
+           called again after it. The references: grammar_number (by hand) for which cells
+           are numbers, glibc's strtod for their values. Counted: the cells of the lanes'
+           shapes (plain, at most 20 bytes of digits and point) that end 33 bytes or more
+           into the buffer, by length and place of the point, so that every one is seen
+           (the test cannot pass without them), and those ending nearer its start. */
+        enum { CELLS = 300, COLUMNS = 240 };
+        const char *best = json_simd(NULL);
+        uint64_t rs = 0xC0FFEE123456789BULL;
+        static char texts[CELLS][32];
+        static size_t lens[CELLS];
+        static uint32_t stops[CELLS + 1];
+        static double want[CELLS], got[CELLS];
+        static int isnum[CELLS];
+        static long seen[21][21];
+        char *doc = malloc((size_t)CELLS * 32 + 64);
+        long wrong = 0, numbers = 0, refused = 0, near = 0, sets = 0;
+        for (int col = 0; col < COLUMNS; col++) {
+            size_t cap = 0, base = test_rnd(&rs, 25);
+            for (size_t j = 0; j < base; j++)
+                doc[cap++] = "0123456789.-"[test_rnd(&rs, 12)];
+            for (int k = 0; k < CELLS; k++) {
+                stops[k] = (uint32_t)(cap - base) - 1;
+                lens[k] = cell_text(&rs, texts[k]);
+                isnum[k] = grammar_number(texts[k], lens[k]);
+                want[k] = isnum[k] ? strtod(texts[k], NULL) : 0;
+                memcpy(doc + cap, texts[k], lens[k]);
+                cap += lens[k];
+                doc[cap++] = k % 5 == 4 ? '\n' : ',';
+            }
+            stops[CELLS] = (uint32_t)(cap - base) - 1;
+            char *buf = malloc(cap);
+            memcpy(buf, doc, cap);
+            for (int k = 0; k < CELLS; k++) { /* the lanes' shapes: [-]d+(.d+)?, <= 20 */
+                const char *t = texts[k] + (texts[k][0] == '-');
+                size_t T = lens[k] - (size_t)(t != texts[k]);
+                const char *pt = memchr(t, '.', T);
+                if (!isnum[k] || T > 20 || strpbrk(t, "eE") != NULL)
+                    continue;
+                if (base + stops[k + 1] < 33)
+                    near++;
+                else
+                    seen[T][pt ? (size_t)(pt - t) : 0]++;
+            }
+            for (int si = 0; si < N_SIMD_SETS; si++) {
+                if (json_simd(simd_sets[si]) == NULL)
+                    continue; /* not on this CPU */
+                sets += col == 0;
+                for (size_t k = 0; k < CELLS;) {
+                    size_t took =
+                        json_number_cells(buf, cap, base, stops + k, 1, CELLS - k, got + k);
+                    for (size_t j = k; j < k + took; j++) {
+                        numbers++;
+                        if ((!isnum[j] || memcmp(&got[j], &want[j], sizeof got[j]) != 0) &&
+                            wrong++ < 5)
+                            fprintf(stderr, "  %s: json_number_cells(%s) = %a, strtod %a%s\n",
+                                    json_simd(NULL), texts[j], got[j], want[j],
+                                    isnum[j] ? "" : " (no number)");
+                    }
+                    k += took;
+                    if (k < CELLS) { /* refused */
+                        refused++;
+                        if (isnum[k] && wrong++ < 5)
+                            fprintf(stderr, "  %s: json_number_cells refused %s\n", json_simd(NULL),
+                                    texts[k]);
+                        k++;
+                    }
+                }
+            }
+            free(buf);
+        }
+        long missing = 0;
+        for (int T = 1; T <= 20; T++)
+            for (int a = 0; a < T - 1; a++) /* a: the integer digits before the point, 0: none */
+                if (seen[T][a] < 3 && missing++ < 5)
+                    fprintf(stderr, "  length %d, point after %d digits: %ld cells\n", T, a,
+                            seen[T][a]);
+        CHECK(wrong == 0 && missing == 0 && sets >= 2);
+        CHECK(numbers > 150000 && refused > 20000 && near > 150);
+        CHECK(json_simd(best) != NULL);
+        free(doc);
     }
 
     TEST("json_number_in: the lane refuses what the grammar refuses, and takes s[0..n) only")

@@ -407,3 +407,26 @@ t.test("HTML at 1280 px: no sideways scroll of the page; numbers and deltas do n
   local _, boxed = html:gsub('<div class="wide"><table>', "")
   t.eq(boxed, tables, "every table in a box of its own")
 end)
+
+t.test("achieved-offered chart: the saturated points ringed, the same points as the ladder's", function()
+  local w = kubecon()
+  local dat = t.read(w .. "/charts/achieved_offered.dat")
+  t.ok(dat:find("^# offered achieved_req_s saturated\n"), dat)
+  -- by hand from the file's own columns: a run's points from the first whose achieved
+  -- rate is below 95 % of its offered rate on are saturated (A: 101.23 of 122.59, B:
+  -- 170.21 of 212.24), the ones before it are not
+  local n_sat = 0
+  for block in (dat .. "\n\n\n"):gmatch("# run %a\n(.-)\n\n\n") do
+    local past = false
+    for line in block:gmatch("[^\n]+") do
+      local offered, achieved, sat = line:match("^(%S+) (%S+) (%S+)$")
+      offered, achieved = tonumber(offered), tonumber(achieved)
+      if achieved < 0.95 * offered then past = true end
+      t.eq(sat, past and "1" or "0", line)
+      if past then n_sat = n_sat + 1 end
+    end
+  end
+  t.eq(n_sat, 5, "A's points 5-7 and B's 6-7")
+  local svg = t.read(w .. "/charts/achieved_offered.svg")
+  t.ok(svg:find(">saturated<", 1, true), "the legend names the rings")
+end)

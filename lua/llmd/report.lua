@@ -1120,14 +1120,6 @@ local function missing_slo_text(model, A, B, pa, pb)
       for _, c in ipairs(rec) do list[#list + 1] = c[2] == "p999" and "p99.9" or c[2] end
       rec_texts[#rec_texts + 1] = #list > 0 and ("%s's files record %s %s only"):format(r.side.label, family,
         table.concat(list, "/")) or ("%s's files record no %s statistic"):format(r.side.label, family)
-      -- the recorded percentile nearest above the missing one (else below) for --slo
-      local want = tonumber(((e.key:match("_p(%d+)_ms$") or ""):gsub("^999$", "99.9"))) or 50
-      for _, c in ipairs(rec) do
-        local q = c[2] ~= "mean" and tonumber((c[2]:sub(2):gsub("^999$", "99.9"))) or nil
-        if q and (not alt or (q >= want and (alt.q < want or q < alt.q)) or (alt.q < want and q > alt.q)) then
-          alt = { key = c[1], q = q }
-        end
-      end
       local why = tostring(r.m.na)
       if not seen_why[why] then
         seen_why[why] = true
@@ -1142,9 +1134,20 @@ local function missing_slo_text(model, A, B, pa, pb)
     elseif #rec_texts == 2 then
       holds = rec_texts[1] .. ", " .. rec_texts[2]
     end
+    -- for --slo: the percentile nearest above the missing one (else below) that both
+    -- runs hold at every load point, so that an SLO on it can be read for both
+    local both = {}
+    for _, c in ipairs(recorded_stats(pa, e.key)) do both[c[1]] = c[2] end
+    local want = tonumber(((e.key:match("_p(%d+)_ms$") or ""):gsub("^999$", "99.9"))) or 50
+    for _, c in ipairs(recorded_stats(pb, e.key)) do
+      local q = both[c[1]] and c[2] ~= "mean" and tonumber((c[2]:sub(2):gsub("^999$", "99.9"))) or nil
+      if q and (not alt or (q >= want and (alt.q < want or q < alt.q)) or (alt.q < want and q > alt.q)) then
+        alt = { key = c[1], q = q }
+      end
+    end
     local where = #names == 2 and "in neither run's files" or ("not in %s's files"):format(names[1])
     local todo = {}
-    if alt then todo[#todo + 1] = ("use --slo %s=… (a recorded percentile)"):format(alt.key) end
+    if alt then todo[#todo + 1] = ("use --slo %s=… (a percentile both runs record)"):format(alt.key) end
     if pct then
       todo[#todo + 1] = ("rerun with --metric-percentiles including %s"):format(pct)
     elseif whys[1]:find("--percentile-metrics", 1, true) then
@@ -1387,6 +1390,16 @@ local function summary(model, A, B)
       out[#out + 1] = ("%d metric%s could not be tested (no per-request samples or repeats from both runs) and name no "
         .. "winner."):format(untested, untested == 1 and "" or "s")
     end
+  end
+  -- the Summary comes before the Data checks: a run whose own files disagree is said here
+  local warned = {}
+  for _, s in ipairs { A, B } do
+    if s.run.status == "warnings" then warned[#warned + 1] = s.label end
+  end
+  if #warned > 0 then
+    out[#out + 1] = ("%s's own result files disagree with each other (see Data checks), so %s figures are in "
+      .. "doubt."):format(
+      table.concat(warned, " and "), #warned == 1 and "its" or "their")
   end
   local ea, eb = A.run.overall.values.error_rate_pct, B.run.overall.values.error_rate_pct
   if (ea and ea > 0) or (eb and eb > 0) then

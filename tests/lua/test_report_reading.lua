@@ -172,7 +172,7 @@ t.test("an SLO metric the files lack: every one named once, with the runs, what 
   for _, lab in ipairs { "TPOT", "TTFT" } do
     local key = lab:lower()
     local want = ("%s p90 is in neither run's files (both runs' files record %s mean/p50/p95/p99 only): use --slo "
-      .. "%s_p95_ms=… (a recorded percentile), or rerun with --metric-percentiles including 90."):format(lab, lab, key)
+      .. "%s_p95_ms=… (a percentile both runs record), or rerun with --metric-percentiles including 90."):format(lab, lab, key)
     t.ok(sum:find(want, 1, true), sum)
     -- once, not once per run or load point
     local n = select(2, md:gsub(("%s p90 is in neither"):format(lab), ""))
@@ -207,9 +207,15 @@ t.test("a missing SLO metric on one run only: that run named, the other's capaci
   t.eq(m.capacity.a.missing[1].points, { 1, 2, 3 })
   t.ok(m.capacity.a.reason:find("TPOT p90 unknown at every load point", 1, true), m.capacity.a.reason)
   t.eq(m.capacity.b.kind, "never_violated")
-  -- p95 is the recorded percentile nearest above p90; no option is known for this harness
+  -- p95 is the percentile nearest above p90 that both hold; no option is known for this harness
   t.ok(m.capacity.missing_text:find("TPOT p90 is not in x's files (x's files record TPOT p50/p95 only): use --slo "
-    .. "tpot_p95_ms=… (a recorded percentile), or rerun so that the harness records it", 1, true),
+    .. "tpot_p95_ms=… (a percentile both runs record), or rerun so that the harness records it", 1, true),
+    m.capacity.missing_text)
+  -- y without p95: p50 is then the only percentile both hold (below p90, the nearest there is)
+  local y2 = mk(true)
+  for _, st in ipairs(y2.stages) do st.metrics.values.tpot_p95_ms = nil end
+  m = build(mk(false), y2, "tpot_p90_ms=50")
+  t.ok(m.capacity.missing_text:find("use --slo tpot_p50_ms=… (a percentile both runs record)", 1, true),
     m.capacity.missing_text)
   t.ok(m.capacity.reasons_text:find("^x: unknown, an SLO metric is not in the run's files"), m.capacity.reasons_text)
   t.ok(m.capacity.reasons_text:find("y: every load point meets every SLO", 1, true), m.capacity.reasons_text)
@@ -429,4 +435,21 @@ t.test("achieved-offered chart: the saturated points ringed, the same points as 
   t.eq(n_sat, 5, "A's points 5-7 and B's 6-7")
   local svg = t.read(w .. "/charts/achieved_offered.svg")
   t.ok(svg:find(">saturated<", 1, true), "the legend names the rings")
+end)
+
+t.test("data checks: the Summary, before them, says which run's files disagree", function()
+  -- A's per-request file is the synthetic 5-request one, its summary the KubeCon run's
+  -- (38,717 requests): 100 % apart, so A's status is "warnings" (test_report.lua)
+  local a = t.tmpdir()
+  json.write(a .. "/per_request_lifecycle_metrics.json",
+    json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json"))
+  t.write(a .. "/summary_lifecycle_metrics.json", t.read(BASE .. "/summary_lifecycle_metrics.json"))
+  local b = t.tmpdir()
+  json.write(b .. "/per_request_lifecycle_metrics.json",
+    json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json"))
+  local w, r = compare { "--a", a, "--a-label", "mixed", "--b", b, "--b-label", "clean" }
+  t.eq(r.code, 0, r.stderr)
+  local sum = t.read(w .. "/comparison_report.md"):match("## Summary\n\n([^\n]+)")
+  t.ok(sum:find("mixed's own result files disagree with each other (see Data checks), so its figures are in doubt.", 1, true), sum)
+  t.ok(not sum:find("clean's own result files", 1, true), sum)
 end)

@@ -1334,12 +1334,20 @@ local function summary(model, A, B)
   end
   if not model.workload_match.like_for_like then
     local f = {}
+    -- "different loads" when only the load differs; token lengths or request counts are
+    -- more than the load: "different workloads"
+    local loads_only = true
+    local LOAD = { load_type = true, load_points = true, offered_load = true }
     for _, d in ipairs(model.workload_match.differences) do
-      if d.breaks_pooled then f[#f + 1] = d.field:gsub("_", " ") end
+      if d.breaks_pooled then
+        f[#f + 1] = d.field:gsub("_", " ")
+        if not LOAD[d.field] then loads_only = false end
+      end
     end
     local diff = load_difference_text(model, A, B)
-    out[#out + 1] = ("Whole-run rows: not like for like, %s; they pool different loads and name no winner. Compare "
-      .. "the runs at matched achieved load (the Load Ladder)."):format(diff ~= "" and diff or table.concat(f, ", "))
+    out[#out + 1] = ("Whole-run rows: not like for like, %s; they pool %s and name no winner. Compare the runs at "
+      .. "matched achieved load (the Load Ladder)."):format(diff ~= "" and diff or table.concat(f, ", "),
+      loads_only and "different loads" or "different workloads")
   else
     local wins = { a = {}, b = {} }
     local untested = 0

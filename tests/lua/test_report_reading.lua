@@ -322,7 +322,17 @@ t.test("wording: two rate ladders say their rates; 'driven differently' only for
     return run_of(st)
   end
   local m = build(mk("rate"), mk("concurrency"))
-  t.ok(m.summary:find("the runs were driven differently: x by request rate, y by concurrency", 1, true), m.summary)
+  t.ok(m.summary:find("the runs were driven differently: x by request rate, y by concurrency; they pool different "
+    .. "loads", 1, true), m.summary)
+  -- the same rates, but 100 against 400 input tokens per request (mean of 1000 requests
+  -- each): more than the load differs, said as it is
+  local x, y = mk("rate"), mk("rate")
+  x.overall.values.requests_ok, x.overall.values.input_tokens_total = 1000, 100000
+  y.overall.values.requests_ok, y.overall.values.input_tokens_total = 1000, 400000
+  m = build(x, y)
+  t.ok(m.summary:find("Whole-run rows: not like for like, input tokens per request: mean 100.0 vs 400.0; they pool "
+    .. "different workloads and name no winner.", 1, true), m.summary)
+  t.ok(not m.summary:find("driven", 1, true), m.summary)
 end)
 
 t.test("wording: 'no clear difference' for the whole-run rows says which rows it is about", function()

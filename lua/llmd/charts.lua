@@ -113,9 +113,13 @@ end
 
 -- The run's load points: model.load_points[x] when the comparison model has them (the
 -- decision layer), else the measured stages. Each: {offered=, load_type = "rate" |
--- "concurrency" | "unknown", achieved_rps=, output_tps=, values = {metric key = number}}.
+-- "concurrency" | "unknown", achieved_rps=, output_tps=, values = {metric key = number},
+-- saturated = true at or past the run's saturation point (model.saturation, the decision
+-- layer's; never from the stages alone)}.
 function M.load_points(model, side)
   local lp = type(model.load_points) == "table" and model.load_points[side.x] or nil
+  local sat = type(model.saturation) == "table" and type(model.saturation[side.x]) == "table"
+    and model.saturation[side.x].point or nil
   local out = {}
   if type(lp) == "table" then
     for _, p in ipairs(lp) do
@@ -125,6 +129,7 @@ function M.load_points(model, side)
         achieved_rps = finite(p.achieved_rps) and p.achieved_rps or nil,
         output_tps = finite(p.output_tps) and p.output_tps or nil,
         values = setmetatable({ latency_p90_ms = v.latency_p90_ms or v.e2e_p90_ms }, { __index = v }),
+        saturated = type(sat) == "number" and type(p.index) == "number" and p.index >= sat or nil,
       }
     end
     return out
@@ -395,12 +400,13 @@ end
 -- 3. Achieved against offered load, per load point.
 function M.achieved_offered(model, A, B)
   local c = base("achieved_offered", "Achieved against offered load", A, B)
-  local types, blocks, n = {}, {}, 0
+  local types, blocks, n, any_sat = {}, {}, 0, false
   for _, s in ipairs { A, B } do
     local rows = { name = "run " .. s.x }
     for _, p in ipairs(M.load_points(model, s)) do
       if p.offered and p.achieved_rps then
-        rows[#rows + 1] = row(2, p.offered, p.achieved_rps)
+        rows[#rows + 1] = row(3, p.offered, p.achieved_rps, p.saturated and 1 or 0)
+        if p.saturated then any_sat = true end
         types[p.load_type] = true
         n = n + 1
       end
@@ -417,9 +423,10 @@ function M.achieved_offered(model, A, B)
     c.reason = "One run was driven by request rate and the other by concurrency, so their offered loads share no axis."
     return c
   end
-  c.data = data_text("offered achieved_req_s", blocks)
+  c.data = data_text("offered achieved_req_s saturated", blocks)
   add(c, "xlabel", types.concurrency and "offered concurrency (requests in flight)" or "offered load (req/s)")
   add(c, "diagonal", types.concurrency == nil)
+  add(c, "saturated", any_sat)
   c.available = true
   return c
 end

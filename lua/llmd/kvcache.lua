@@ -279,7 +279,11 @@ function M.analyze(root, run)
   if summary then
     local agg = summary.aggregated or {}
     local hr = agg["vllm:prefix_cache_hit_rate"]
-    if hr then kv.time_avg = { mean = hr.mean, p90 = hr.p90, p95 = hr.p95, source = summary_path } end
+    if hr then
+      kv.time_avg = { mean = hr.mean, p90 = hr.p90, p95 = hr.p95, source = summary_path }
+    else
+      kv.time_avg_why = ("%s has no vllm:prefix_cache_hit_rate aggregate"):format(summary_path)
+    end
     if not kv.sum_of_max and summary.sum_of_max[HITS] then
       kv.sum_of_max = { hits = summary.sum_of_max[HITS], queries = summary.sum_of_max[QUERIES] }
     end
@@ -291,6 +295,9 @@ function M.analyze(root, run)
   end
   if kv.sum_of_max and kv.hits and kv.sum_of_max.hits == kv.hits and kv.sum_of_max.queries == kv.queries then
     kv.sum_of_max_same = true
+  end
+  if not summary and not kv.time_avg_why then
+    kv.time_avg_why = "no metrics/processed/metrics_summary.json, which the time-averaged hit rate is read from"
   end
   if not kv.available and not kv.reason then
     kv.reason = "no vLLM metrics in the results (metrics/raw/*_metrics.log or metrics/processed/metrics_summary.json)"

@@ -354,14 +354,36 @@ function M.capacity(points, slo, sat)
   sat = sat or M.saturation(points)
   -- the first point past saturation (#points + 1 when none is, or when it is unknown)
   local limit = sat.point or #points + 1
+  -- every SLO metric unknown at some load point before saturation, each said once with
+  -- the points that lack it and the run's reason (the first point's): {key, points, na}
+  local missing, by_key = {}, {}
+  for i, p in ipairs(points) do
+    if i >= limit then break end
+    for _, s in ipairs(slo) do
+      if field(p, s.key) == nil then
+        local m = by_key[s.key]
+        if not m then
+          m = { key = s.key, points = {}, na = p.na[s.key] or "not measured" }
+          by_key[s.key] = m
+          missing[#missing + 1] = m
+        end
+        m.points[#m.points + 1] = i
+      end
+    end
+  end
+  if #missing > 0 then
+    local parts = {}
+    for _, m in ipairs(missing) do
+      local where = #m.points == math.min(limit - 1, #points) and (#m.points > 1 and "at every load point" or "")
+        or (#m.points == 1 and "at load point " or "at load points ") .. table.concat(m.points, ", ")
+      parts[#parts + 1] = ("%s unknown%s: %s"):format(labels(m.key), where ~= "" and (" " .. where) or "", m.na)
+    end
+    return { kind = "unknown", missing = missing, reason = table.concat(parts, "; ") }
+  end
   local last
   for i, p in ipairs(points) do
     if i >= limit then break end
     local ok, detail = meets(p, slo)
-    if ok == nil then
-      return { kind = "unknown", reason = ("load point %d: %s unknown, %s"):format(i, labels(detail),
-        p.na[detail] or "not measured") }
-    end
     if not p.achieved_rps then
       return { kind = "unknown", reason = ("load point %d: achieved rate unknown"):format(i) }
     end

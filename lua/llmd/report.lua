@@ -76,6 +76,31 @@ function M.comparable(key, ra, rb)
     pa or "?", rb.label or "B", hb, pb or "?")
 end
 
+-- Is a run's ITL inference-perf's per-token timestamps (itself, or as a benchmark
+-- report's tool)? Such gaps are 0 between the tokens of one streamed chunk.
+local function itl_per_token_times(run)
+  if run.harness ~= "inference-perf" and not tostring(run.tool or ""):find("inference-perf", 1, true) then
+    return false
+  end
+  for _, q in ipairs(metrics.PCTS) do
+    if run.overall.values["itl_" .. q[1] .. "_ms"] ~= nil then return true end
+  end
+  return run.overall.values.itl_mean_ms ~= nil
+end
+M.itl_per_token_times = itl_per_token_times
+
+-- The footnote beside ITL figures from inference-perf's per-token timestamps (runs: the
+-- labels of those runs), or nil. What comparable() does with them is said with it.
+local function itl_note(runs, other_harness)
+  if #runs == 0 then return nil end
+  local who = #runs == 2 and ("%s and %s"):format(runs[1], runs[2]) or runs[1]
+  return ("ITL of %s: inference-perf gives every token of a streamed chunk the chunk's arrival time, so the gaps "
+    .. "inside a chunk are ~0 ms and low ITL percentiles (p50) say how the server chunks its stream, not how fast "
+    .. "it decodes; TPOT (per request, first to last token) is the decode figure.%s"):format(who,
+    other_harness and " ITL rows against a run of another harness, which counts gaps otherwise, are marked "
+      .. "\"not comparable\" and get no delta." or "")
+end
+
 local function fmt_delta(key, d)
   local m = metrics.get(key)
   local s = T.helpers.signed(d, (m.format:match("%.(%d)f") or 0) + 0)
@@ -247,8 +272,40 @@ local function config_rows(A, B)
   return rows
 end
 
+-- Where a ladder cell stands against its run's saturation (sat: llmd.loadpoints.saturation,
+-- the test behind the max sustained throughput and the capacity): "" (before it), "sat"
+-- (the run's own point at or past its saturation point) or "~sat" (interpolated above its
+-- max sustained rate, toward a saturated point).
+local function saturated_cell(c, sat, rps)
+  if not (sat and sat.point) or c.outside then return "" end
+  if c.point then return c.point >= sat.point and "sat" or "" end
+  if c.interpolated and sat.max_sustained_rps and rps > sat.max_sustained_rps then return "~sat" end
+  return ""
+end
+
+-- The ladder's legend for the saturation column: which point each run saturated at, and
+-- why, in the words of the max sustained throughput; a run whose saturation is unknown
+-- says so (a blank cell is then no evidence of a sustained load).
+local function saturation_legend(A, B, sat)
+  local parts = {}
+  for _, x in ipairs { { A, sat.a, "A" }, { B, sat.b, "B" } } do
+    local side, s, id = x[1], x[2], x[3]
+    if s.point then
+      parts[#parts + 1] = ("%s (%s) from load point %d on: %s"):format(id, side.label, s.point, s.reason)
+    elseif s.unknown then
+      parts[#parts + 1] = ("%s (%s): saturation unknown (%s), so a blank cell does not mean it kept up")
+        :format(id, side.label, s.reason)
+    else
+      parts[#parts + 1] = ("%s (%s) never saturated: %s"):format(id, side.label, s.reason)
+    end
+  end
+  return "Saturated: the load is at or past the run's saturation point (the test behind the max sustained "
+    .. "throughput); its latencies there describe an overload, not a load it sustained (~: interpolated above "
+    .. "its max sustained throughput, toward a saturated point). " .. table.concat(parts, "; ") .. "."
+end
+
 -- The ladder table: both runs' load points paired by achieved load (llmd.loadpoints).
-local function ladder_section(A, B, pa, pb)
+local function ladder_section(A, B, pa, pb, sat)
   local rows = lp.ladder(pa, pb)
   local any_na = false
   local function cell(c, key, d)
@@ -276,6 +333,11 @@ local function ladder_section(A, B, pa, pb)
     r.tpot_p90_a, r.tpot_p90_b = cell(r.a, "tpot_p90_ms", 2), cell(r.b, "tpot_p90_ms", 2)
     r.e2e_p90_a, r.e2e_p90_b = cell(r.a, "latency_p90_ms", 1), cell(r.b, "latency_p90_ms", 1)
     r.err_a, r.err_b = cell(r.a, "error_rate_pct", 2), cell(r.b, "error_rate_pct", 2)
+    r.sat_a, r.sat_b = saturated_cell(r.a, sat.a, r.rps), saturated_cell(r.b, sat.b, r.rps)
+    local marks = {}
+    if r.sat_a ~= "" then marks[#marks + 1] = (r.sat_a == "~sat" and "~" or "") .. "A" end
+    if r.sat_b ~= "" then marks[#marks + 1] = (r.sat_b == "~sat" and "~" or "") .. "B" end
+    r.saturated = table.concat(marks, ", ")
   end
   local excluded = {}
   for _, side in ipairs { A, B } do
@@ -290,6 +352,7 @@ local function ladder_section(A, B, pa, pb)
     rows = rows,
     excluded = table.concat(excluded, ", "),
     interpolated = any_interp,
+    saturation_legend = saturation_legend(A, B, sat),
     na_note = any_na and ("N/A: the run has no such value at its own load point (the Load Curves say why), or one "
       .. "of the two points it would be interpolated between lacks it.") or "",
     count_a = #pa, count_b = #pb,
@@ -506,10 +569,24 @@ local function kv_section(A, B, model_min_effect)
   sec.sum_of_max_why = table.concat(why, " ")
   local ta, tb = ka.time_avg, kb.time_avg
   if ta or tb then
-    local function p1(v) return v and T.helpers.num(v, 1) .. " %" or "N/A" end
-    local function t3(t) return t and { mean = p1(t.mean), p90 = p1(t.p90), p95 = p1(t.p95) }
-      or { mean = "N/A", p90 = "N/A", p95 = "N/A" } end
-    sec.time_avg = { a = t3(ta), b = t3(tb) }
+    -- every N/A says why: a run without the processed summary's aggregate, or an
+    -- aggregate without that statistic
+    local function t3(t, kv)
+      local out = {}
+      for _, f in ipairs { "mean", "p90", "p95" } do
+        local v = t and t[f]
+        if v then
+          out[f] = T.helpers.num(v, 1) .. " %"
+        elseif t then
+          out[f] = metrics.na(("%s's vllm:prefix_cache_hit_rate aggregate has no %s"):format(
+            tostring(t.source or "the processed summary"), f))
+        else
+          out[f] = metrics.na(kv.time_avg_why or kv.reason or "no vllm:prefix_cache_hit_rate aggregate in the results")
+        end
+      end
+      return out
+    end
+    sec.time_avg = { a = t3(ta, ka), b = t3(tb, kb) }
   end
   sec.source_a = ka.source or ka.reason
   sec.source_b = kb.source or kb.reason
@@ -586,6 +663,12 @@ local function capacity_text(c)
       range and " by the means" or "", range and ("; " .. range) or "")
   end
   if c.kind == "interpolated" then return rate_text(c.rps) .. (range and (" (" .. range .. ")") or "") end
+  if c.missing then
+    -- the SLO metrics the run's files lack: named here, what to do said once in the Summary
+    local names = {}
+    for _, m in ipairs(c.missing) do names[#names + 1] = metrics.get(m.key).label end
+    return metrics.na(("%s not in this run's files, see the Summary"):format(table.concat(names, ", ")))
+  end
   return metrics.na(c.reason or "unknown")
 end
 
@@ -819,6 +902,73 @@ local function untested_text(A, B, ca, cb)
   return (t:gsub(": no test$", ""):gsub("^no test: ", ""))
 end
 
+-- What stands behind the headline's capacity verdict, in a few words: the repeats and the
+-- ranges they allow, the practical threshold, or one run per load with no interval.
+local function capacity_evidence_text(model, A, B)
+  local ca, cb = model.capacity.a, model.capacity.b
+  local ev = model.capacity.evidence or {}
+  local v = ev.verdict
+  if v == nil or v == "unknown" then
+    if is_bound(ca) and is_bound(cb) then return "both lower bounds: not compared" end
+    if ca.kind == "below_lowest" and cb.kind == "below_lowest" then
+      return "both fail at their lowest load: not compared"
+    end
+    return "capacity unknown: not compared"
+  end
+  local basis
+  if ca.interval and cb.interval then
+    basis = ("repeats at every load point, 95 %% ranges %s (A) and %s (B)"):format(ca.interval.text, cb.interval.text)
+  else
+    basis = untested_text(A, B, ca, cb)
+    if basis == "one run per load" then basis = "one run per load, no interval" end
+  end
+  if v == "about the same" then
+    return ("%s; within the practical threshold of %s %%: about the same, no winner"):format(basis,
+      T.helpers.num(model.min_effect, 1))
+  elseif v == "no clear difference" then
+    return basis .. ": they overlap, no clear difference"
+  elseif v == "A higher" or v == "B higher" then
+    return ("%s: apart, %s higher"):format(basis, v == "A higher" and A.label or B.label)
+  end
+  return basis .. ": untested, no winner"
+end
+
+-- What stands behind the max sustained throughput: the means of the repeats or one run
+-- per load; never a test.
+local function sustained_evidence_text(model)
+  local function all_repeated(points)
+    if #points == 0 then return false end
+    for _, p in ipairs(points) do if (p.repeats or 1) < 2 then return false end end
+    return true
+  end
+  local sa, sb = model.saturation.a, model.saturation.b
+  local near = (sa.near or sb.near) and ("; by the means only, the repeats' 95 % intervals reach below "
+    .. "the saturation share") or ""
+  if all_repeated(model.load_points.a) and all_repeated(model.load_points.b) then
+    return "means of the repeats at each load point, untested" .. near
+  end
+  return "one run per load, no interval: untested" .. near
+end
+
+-- Each headline row's evidence column (rows read off the same figure share its evidence).
+local function headline_evidence(model, A, B)
+  local cap = capacity_evidence_text(model, A, B)
+  local sus = sustained_evidence_text(model)
+  for _, r in ipairs(model.headline) do
+    local l = r.label
+    if l == "Capacity at SLO" or l == "Per GPU" or l == "GPUs" then
+      r.evidence = ""
+    elseif l:match("^Capacity at SLO") then
+      r.evidence = cap
+    elseif l:match("^Max sustained") then
+      r.evidence = sus
+    else
+      r.evidence = model.workload_match.like_for_like and "one whole-run figure per run: untested"
+        or "whole-run figure over different loads: not like for like"
+    end
+  end
+end
+
 -- Two capacities whose ranges from the repeats overlap.
 local function overlap_text(phrase, A, B, ca, cb)
   return ("No clear difference in capacity within %s: %s for %s, %s for %s, and the ranges the repeats allow "
@@ -924,6 +1074,147 @@ local function fails_all_text(side, c, phrase)
     .. "allow a capacity %s"):format(side.label, phrase, interval_text(c.interval))
 end
 
+-- The percentiles of key's metric (TPOT for tpot_p90_ms) that a run's files hold at every
+-- load point: {"p50", "p95", ...} in catalogue order, the mean first where there is one.
+local function recorded_stats(points, key)
+  local prefix = key:match("^(.-)_p%d+_ms$") or key:match("^(.-)_mean_ms$")
+  if not prefix then return {} end
+  local out = {}
+  local cands = { { prefix .. "_mean_ms", "mean" } }
+  for _, q in ipairs(metrics.PCTS) do cands[#cands + 1] = { prefix .. "_" .. q[1] .. "_ms", q[1] } end
+  for _, c in ipairs(cands) do
+    local all = #points > 0
+    for _, p in ipairs(points) do if lp.field(p, c[1]) == nil then all = false end end
+    if all and metrics.has(c[1]) and c[1] ~= key then out[#out + 1] = c end
+  end
+  return out
+end
+
+-- The SLO metrics the runs' files lack, each said once with the runs that lack it, what
+-- they do record of that metric and what the user can do: an SLO on a recorded
+-- percentile, or a rerun that records this one. nil when no SLO metric is missing.
+local function missing_slo_text(model, A, B, pa, pb)
+  local order, by = {}, {}
+  for _, x in ipairs { { A, model.capacity.a, pa }, { B, model.capacity.b, pb } } do
+    for _, m in ipairs(x[2].missing or {}) do
+      local e = by[m.key]
+      if not e then
+        e = { key = m.key, runs = {} }
+        by[m.key] = e
+        order[#order + 1] = e
+      end
+      e.runs[#e.runs + 1] = { side = x[1], m = m, points = x[3] }
+    end
+  end
+  if #order == 0 then return nil end
+  local out = {}
+  for _, e in ipairs(order) do
+    local label = metrics.get(e.key).label
+    local family = label:gsub(" [^ ]+$", "")
+    local names, rec_texts, whys, seen_why = {}, {}, {}, {}
+    local alt, pct
+    for _, r in ipairs(e.runs) do
+      names[#names + 1] = r.side.label
+      local rec = recorded_stats(r.points, e.key)
+      local list = {}
+      for _, c in ipairs(rec) do list[#list + 1] = c[2] == "p999" and "p99.9" or c[2] end
+      rec_texts[#rec_texts + 1] = #list > 0 and ("%s's files record %s %s only"):format(r.side.label, family,
+        table.concat(list, "/")) or ("%s's files record no %s statistic"):format(r.side.label, family)
+      local why = tostring(r.m.na)
+      if not seen_why[why] then
+        seen_why[why] = true
+        whys[#whys + 1] = why
+      end
+      pct = pct or why:match("%-%-metric%-percentiles left out ([%d.]+)")
+    end
+    -- what the files hold, once when both runs hold the same
+    local holds = rec_texts[1]
+    if #rec_texts == 2 and rec_texts[1]:gsub("^.-'s files", "") == rec_texts[2]:gsub("^.-'s files", "") then
+      holds = "both runs' files" .. rec_texts[1]:gsub("^.-'s files", "")
+    elseif #rec_texts == 2 then
+      holds = rec_texts[1] .. ", " .. rec_texts[2]
+    end
+    -- for --slo: the percentile nearest above the missing one (else below) that both
+    -- runs hold at every load point, so that an SLO on it can be read for both
+    local both = {}
+    for _, c in ipairs(recorded_stats(pa, e.key)) do both[c[1]] = c[2] end
+    local want = tonumber(((e.key:match("_p(%d+)_ms$") or ""):gsub("^999$", "99.9"))) or 50
+    for _, c in ipairs(recorded_stats(pb, e.key)) do
+      local q = both[c[1]] and c[2] ~= "mean" and tonumber((c[2]:sub(2):gsub("^999$", "99.9"))) or nil
+      if q and (not alt or (q >= want and (alt.q < want or q < alt.q)) or (alt.q < want and q > alt.q)) then
+        alt = { key = c[1], q = q }
+      end
+    end
+    local where = #names == 2 and "in neither run's files" or ("not in %s's files"):format(names[1])
+    local todo = {}
+    if alt then todo[#todo + 1] = ("use --slo %s=… (a percentile both runs record)"):format(alt.key) end
+    if pct then
+      todo[#todo + 1] = ("rerun with --metric-percentiles including %s"):format(pct)
+    elseif whys[1]:find("--percentile-metrics", 1, true) then
+      todo[#todo + 1] = "rerun with e2el in --percentile-metrics"
+    else
+      -- no option to name: the run's own reason says what is missing
+      todo[#todo + 1] = ("rerun so that the harness records it (%s)"):format(table.concat(whys, "; "))
+    end
+    out[#out + 1] = ("%s is %s (%s): %s"):format(label, where, holds, table.concat(todo, ", or "))
+  end
+  return "Capacity at SLO needs every SLO metric at every load point. " .. table.concat(out, ". ") .. "."
+end
+
+-- What each run's capacity rests on, for the SLO paragraph: "A: reason. B: reason", with
+-- the SLO metrics the runs lack said once for both (missing_slo_text) instead.
+local function capacity_reasons(model, A, B, missing)
+  local parts, lacking = {}, {}
+  for _, x in ipairs { { A, model.capacity.a }, { B, model.capacity.b } } do
+    if x[2].missing then
+      lacking[#lacking + 1] = x[1].label
+    else
+      parts[#parts + 1] = x[1].label .. ": " .. tostring(x[2].reason)
+    end
+  end
+  if missing and #lacking > 0 then
+    table.insert(parts, 1, ("%s: unknown, an SLO metric is not in the run's files (the Summary says which, and what "
+      .. "to do)"):format(table.concat(lacking, " and ")))
+  end
+  return table.concat(parts, ". ")
+end
+
+-- The differences between the runs' loads that pool the whole-run rows, as they are:
+-- "A was driven at 1–183.38 req/s, B at 1–254.49 req/s (7 load points each)". "Driven
+-- differently" is kept for different load types (rate against concurrency).
+local function load_difference_text(model, A, B)
+  local pa, pb = model.load_points.a, model.load_points.b
+  local function span(points)
+    local lo, hi, kind
+    for _, p in ipairs(points) do
+      if p.offered then
+        lo = (not lo or p.offered < lo) and p.offered or lo
+        hi = (not hi or p.offered > hi) and p.offered or hi
+      end
+      kind = kind or p.load_type
+    end
+    if not lo then return "at an unknown load" end
+    local function f(v) return kind == "concurrency" and ("%g"):format(v) or ("%g"):format(v) end
+    local unit = kind == "concurrency" and " concurrent requests" or " req/s"
+    return (lo == hi and ("at %s%s"):format(f(lo), unit) or ("at %s–%s%s"):format(f(lo), f(hi), unit))
+      .. (" (%s)"):format(T.helpers.count(#points, "load point"))
+  end
+  local out = {}
+  for _, d in ipairs(model.workload_match.differences) do
+    if d.breaks_pooled then
+      if d.field == "load_type" then
+        out[#out + 1] = ("the runs were driven differently: %s by %s, %s by %s"):format(A.label,
+          tostring(d.a):gsub("rate", "request rate"), B.label, tostring(d.b):gsub("rate", "request rate"))
+      elseif d.field == "offered_load" or d.field == "load_points" then
+        out[#out + 1] = ("%s was driven %s, %s %s"):format(A.label, span(pa), B.label, span(pb))
+      else
+        out[#out + 1] = d.text
+      end
+    end
+  end
+  return table.concat(out, "; ")
+end
+
 -- Sentences from the decision layer: capacity first when SLOs were given, then the
 -- tested rows' winners, or "no clear difference".
 local function summary(model, A, B)
@@ -1001,6 +1292,8 @@ local function summary(model, A, B)
           good.label, capacity_text(cg), ev.winner and "and the ranges do not overlap"
           or no_test_text(A, B, ca, cb))
       end
+    elseif model.capacity.missing_text then
+      out[#out + 1] = ("Capacity at %s is unknown. %s"):format(phrase, model.capacity.missing_text)
     else
       out[#out + 1] = ("Capacity at %s is unknown: %s."):format(phrase, ca.kind == "unknown" and ca.reason or cb.reason)
     end
@@ -1041,11 +1334,20 @@ local function summary(model, A, B)
   end
   if not model.workload_match.like_for_like then
     local f = {}
+    -- "different loads" when only the load differs; token lengths or request counts are
+    -- more than the load: "different workloads"
+    local loads_only = true
+    local LOAD = { load_type = true, load_points = true, offered_load = true }
     for _, d in ipairs(model.workload_match.differences) do
-      if d.breaks_pooled then f[#f + 1] = d.field:gsub("_", " ") end
+      if d.breaks_pooled then
+        f[#f + 1] = d.field:gsub("_", " ")
+        if not LOAD[d.field] then loads_only = false end
+      end
     end
-    out[#out + 1] = ("The runs were driven differently (%s): the whole-run rows pool different loads and name no "
-      .. "winner; compare them by load point (the ladder)."):format(table.concat(f, ", "))
+    local diff = load_difference_text(model, A, B)
+    out[#out + 1] = ("Whole-run rows: not like for like, %s; they pool %s and name no winner. Compare the runs at "
+      .. "matched achieved load (the Load Ladder)."):format(diff ~= "" and diff or table.concat(f, ", "),
+      loads_only and "different loads" or "different workloads")
   else
     local wins = { a = {}, b = {} }
     local untested = 0
@@ -1075,7 +1377,8 @@ local function summary(model, A, B)
         or ("%s: no metric was comparable with a test, so none names a winner."):format(what)
       untested = 0 -- said once
     elseif #wins.a == 0 and #wins.b == 0 then
-      out[#out + 1] = "No clear difference: no tested metric differs beyond noise"
+      out[#out + 1] = "No clear difference in the whole-run metrics (latency, throughput, errors): no tested metric "
+        .. "differs beyond noise"
         .. (n > 1 and (" (Holm-Bonferroni over the %d tests of this comparison)"):format(n) or "")
         .. " and the practical threshold of " .. T.helpers.num(model.min_effect, 1) .. " %."
     else
@@ -1095,6 +1398,16 @@ local function summary(model, A, B)
       out[#out + 1] = ("%d metric%s could not be tested (no per-request samples or repeats from both runs) and name no "
         .. "winner."):format(untested, untested == 1 and "" or "s")
     end
+  end
+  -- the Summary comes before the Data checks: a run whose own files disagree is said here
+  local warned = {}
+  for _, s in ipairs { A, B } do
+    if s.run.status == "warnings" then warned[#warned + 1] = s.label end
+  end
+  if #warned > 0 then
+    out[#out + 1] = ("%s's own result files disagree with each other (see Data checks), so %s figures are in "
+      .. "doubt."):format(
+      table.concat(warned, " and "), #warned == 1 and "its" or "their")
   end
   local ea, eb = A.run.overall.values.error_rate_pct, B.run.overall.values.error_rate_pct
   if (ea and ea > 0) or (eb and eb > 0) then
@@ -1169,6 +1482,8 @@ function M.build(opts)
     end
   end
   model.capacity.evidence = capacity_evidence(ca, cb, model.min_effect)
+  model.capacity.missing_text = missing_slo_text(model, A, B, pa, pb)
+  model.capacity.reasons_text = capacity_reasons(model, A, B, model.capacity.missing_text)
   for _, c in ipairs { ca, cb } do c.text = capacity_text(c) end
   if ca.kind == "interpolated" and cb.kind == "interpolated" and ca.rps and cb.rps and ca.rps ~= 0 then
     model.capacity.delta_pct = (cb.rps - ca.rps) / math.abs(ca.rps) * 100
@@ -1186,6 +1501,16 @@ function M.build(opts)
   local _, wb = gpus_of(B)
   model.curves = { { label = A.label, rows = curve_rows(pa, ga), na_note = curve_na_note(pa, ga, wa, any_goodput) },
     { label = B.label, rows = curve_rows(pb, gb), na_note = curve_na_note(pb, gb, wb, any_goodput) } }
+  -- inference-perf's ITL: a note beside every ITL figure of such a run
+  local ipa, ipb = itl_per_token_times(A.run), itl_per_token_times(B.run)
+  local ip_runs = {}
+  if ipa then ip_runs[#ip_runs + 1] = A.label end
+  if ipb then ip_runs[#ip_runs + 1] = B.label end
+  model.itl_note = itl_note(ip_runs, (ipa or ipb) and harness_name(A.run) ~= harness_name(B.run))
+  local short = "ITL p90 here is from inference-perf's per-token timestamps, where the tokens of one streamed chunk "
+    .. "share its arrival time (see the ITL note under Performance Results)"
+  model.curves[1].itl_note = ipa and short or ""
+  model.curves[2].itl_note = ipb and short or ""
   local ctx = { A = A, B = B, pa = pa, pb = pb, memo = {}, saved = opts.significance, match = model.workload_match,
     min_effect = model.min_effect }
   local rows, notes = {}, {}
@@ -1194,7 +1519,7 @@ function M.build(opts)
     local r = perf_row(key, ctx)
     if not (M.OPTIONAL_KEYS[key] and r.a == nil and r.b == nil) then rows[#rows + 1] = r end
   end
-  model.ladder = ladder_section(A, B, pa, pb)
+  model.ladder = ladder_section(A, B, pa, pb, model.saturation)
   -- the summary's test of the limiting metric at the highest load both runs measured
   local mp = #model.slo > 0 and matched_point(model, A, B, opts.significance and opts.significance._matched_point)
     or nil
@@ -1232,6 +1557,7 @@ function M.build(opts)
       metrics.format("error_rate_pct", eb)) or nil
   model.errors = { a = A.run.errors, b = B.run.errors }
   model.headline = headline(model)
+  headline_evidence(model, A, B)
   model.kv = kv_section(A, B, model.min_effect)
   model.summary = summary(model, A, B)
   return model

@@ -10,6 +10,8 @@ set style line 1 linecolor rgb '#0072B2' linewidth 2 dashtype 1 pointtype 7 poin
 set style line 2 linecolor rgb '#D55E00' linewidth 2 dashtype 2 pointtype 5 pointsize 0.9
 set style line 3 linecolor rgb '#444444' linewidth 1.5 dashtype 4
 set style line 4 linecolor rgb '#999999' linewidth 1 dashtype 1
+# a ring around the load points at or past a run's saturation point
+set style line 5 linecolor rgb '#444444' linewidth 1.5 pointtype 6 pointsize 2.2
 set grid linestyle 4 linewidth 0.5 linecolor rgb '#e0e0e0'
 set border linecolor rgb '#444444'
 set key top left box opaque samplen 3

@@ -171,15 +171,19 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   t.ok(r5, "a row at A's point 5")
   t.eq(r5[2], "122.59/s")
   t.eq(r5[3], "")
-  t.eq(r5[8], template.helpers.num(sa[5].ttft_p90_ms, 1))
+  -- A's point 5 is its saturation point (101.23 < 0.95 x 122.59 = 116.46): marked
+  t.eq(r5[4], "A")
+  t.eq(r5[9], template.helpers.num(sa[5].ttft_p90_ms, 1))
   local frac = (sa[5].throughput_req_s - sb[3].throughput_req_s) / (sb[4].throughput_req_s - sb[3].throughput_req_s)
   local want = sb[3].ttft_p90_ms + frac * (sb[4].ttft_p90_ms - sb[3].ttft_p90_ms)
   t.near(want, 34.79, 0.005)
-  t.eq(r5[9], "~" .. template.helpers.num(want, 1))
+  t.eq(r5[10], "~" .. template.helpers.num(want, 1))
   -- B's point 5 (167.78 req/s) is beyond anything A achieved (103.08): A's cells are blank
   local b5 = lad[template.helpers.num(sb[5].throughput_req_s, 2)]
-  t.eq(b5[8], "")
-  t.eq(b5[9], template.helpers.num(sb[5].ttft_p90_ms, 1))
+  t.eq(b5[9], "")
+  t.eq(b5[10], template.helpers.num(sb[5].ttft_p90_ms, 1))
+  -- B's point 5 kept up (167.78 >= 0.95 x 169.99 = 161.49): not marked
+  t.eq(b5[4], "")
   t.ok(golden:find("## KV-Cache Performance Analysis\n\nSkipped: both runs: no vLLM metrics", 1, true))
   -- the other outputs
   local state = json.read(w .. "/run-a/run_state.json")

@@ -112,7 +112,11 @@ local function new(variant)
           elseif s[1] == "latency" then
             rm.unknown(set, key, "no e2el statistics (the run's --percentile-metrics left out e2el)")
           else
-            rm.unknown(set, key, ("no %s (the run's --metric-percentiles)"):format(field(w[2], s[2])))
+            -- said as the report's tables name it, with what the user can change
+            local pct = w[1]:match("^p(%d+)$")
+            rm.unknown(set, key, pct and ("vLLM's benchmark recorded no %s: the run's --metric-percentiles left "
+              .. "out %s"):format(require("llmd.metrics").get(key).label, pct == "999" and "99.9" or pct)
+              or ("the file has no %s"):format(field(w[2], s[2])))
           end
         end
       end

@@ -1,0 +1,465 @@
+-- The comparison report as a new user reads it: the answer first with its evidence, N/A
+-- reasons a user can act on, the inference-perf ITL note, saturated points marked in the
+-- ladder, wording that says what differs, every KV N/A with its reason, and the HTML at
+-- 1280 px in a real browser. Expected values are worked out by hand in the comments, from
+-- a python3 stdlib script quoted beside them, or read from the fixture files themselves.
+local t = require "testlib"
+local json = require "llmd.json"
+local lfs = require "lfs"
+local proc = require "llmd.proc"
+local report = require "llmd.report"
+local decision = require "llmd.decision"
+local lp = require "llmd.loadpoints"
+
+local F = t.fixtures()
+local ROOT = t.here() .. "/../.."
+local LLMDLUA = ROOT .. "/llmdlua"
+local BASE = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
+local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
+local EXP7 = F .. "/vllm-benchmark/exp-7_H100"
+
+local function compare(extra)
+  local parent = t.tmpdir()
+  local argv = { LLMDLUA, "compare.lua", "--parent", parent, "--quiet" }
+  for _, a in ipairs(extra) do argv[#argv + 1] = a end
+  local r = proc.run(argv)
+  local w
+  for n in lfs.dir(parent) do
+    if n:match("^llm%-d%-comparison%-") then w = parent .. "/" .. n end
+  end
+  return w, r
+end
+
+local function kubecon()
+  local w, r = compare { "--a", BASE, "--a-label", "vllm", "--b", TREAT, "--b-label", "vllm+chunked-prefix",
+    "--slo", "ttft_p90_ms=200" }
+  t.eq(r.code, 0, r.stderr)
+  return w
+end
+
+-- A hand-made run: stages {rate | concurrency, values}.
+local function run_of(stages)
+  local run = { harness = "synthetic", stages = {}, overall = { values = {}, na = {}, source = {}, method = {} } }
+  for i, s in ipairs(stages) do
+    run.stages[i] = { index = i - 1, rate = s.rate, concurrency = s.concurrency, warmup = false,
+      metrics = { values = s.values, na = {}, source = {}, method = {} } }
+  end
+  return run
+end
+
+local function side(label, run) return { label = label, state = { label = label }, run = run, kv = {} } end
+
+local function build(ra, rb, slo)
+  return report.build { a = side("x", ra), b = side("y", rb), slo = slo and decision.parse_slo(slo) or nil,
+    generated = 0 }
+end
+
+-- Where each of the headings is in text (the first match), in the order given.
+local function positions(text, heads)
+  local out = {}
+  for i, h in ipairs(heads) do out[i] = text:find(h, 1, true) or -1 end
+  return out
+end
+
+-- The rows of a Markdown table under a heading: { [first cell] = {cells...} }
+local function table_rows(text, heading)
+  local sec = text:match("## " .. heading .. "\n(.-)\n## ") or text:match("## " .. heading .. "\n(.*)$")
+  local rows = {}
+  for line in sec:gmatch("[^\n]+") do
+    if line:match("^|") and not line:match("^|%-") then
+      local cells = {}
+      for c in line:gmatch("|%s*([^|]-)%s*%f[|]") do cells[#cells + 1] = c end
+      rows[cells[1]] = cells
+    end
+  end
+  return rows
+end
+
+-- 1. Answer first ------------------------------------------------------------------------------
+
+t.test("answer first: Headline with its evidence, then Summary, before Configuration, in md and HTML", function()
+  local w = kubecon()
+  local md = t.read(w .. "/comparison_report.md")
+  local p = positions(md, { "## Headline", "## Summary", "## Configuration Summary", "## Performance Results" })
+  t.ok(p[1] > 0 and p[1] < p[2] and p[2] < p[3] and p[3] < p[4], "md order: " .. table.concat(p, ", "))
+  local html = t.read(w .. "/comparison_report.html")
+  p = positions(html, { "<h2>Headline</h2>", "<h2>Summary</h2>", "<h2>Configuration Summary</h2>",
+    "<h2>Performance Results</h2>" })
+  t.ok(p[1] > 0 and p[1] < p[2] and p[2] < p[3] and p[3] < p[4], "HTML order: " .. table.concat(p, ", "))
+  -- the same sections in the same order in both formats
+  local function order(text, pat)
+    local o = {}
+    for h in text:gmatch(pat) do o[#o + 1] = h end
+    return table.concat(o, " / ")
+  end
+  t.eq(order(html, "<h2[^>]*>([^<]+)</h2>"), order(md, "\n## ([^\n]+)"))
+  -- the Headline's evidence column: one run per load point here (7 stages, each once), so
+  -- the capacity is untested, and the max sustained throughput too
+  local head = table_rows(md, "Headline")
+  t.ok(md:find("| | vllm (A) | vllm+chunked-prefix (B) | Delta (B − A) | Change | Evidence |", 1, true), "the column")
+  t.eq(head["Capacity at SLO (TTFT p90 ≤ 200.0 ms)"][6], "one run per load, no interval: untested, no winner")
+  t.eq(head["Max sustained throughput"][6], "one run per load, no interval: untested")
+  t.ok(html:find("<td class=\"evidence\">one run per load, no interval: untested, no winner</td>", 1, true), "the HTML evidence cell")
+  -- comparison.json carries the same evidence
+  local cj = json.read(w .. "/comparison.json")
+  t.eq(cj.headline[1].evidence, "one run per load, no interval: untested, no winner")
+end)
+
+-- Expected capacities with repeats (python3 stdlib: statistics.mean/stdev, t(0.975, 2) =
+-- 4.302653; each point's CI = mean +- 4.302653 sd / sqrt 3, the capacity where TTFT p90
+-- crosses 200 ms on the upper ends, the means and the lower ends):
+--   RA {50,60,70} {150,160,170} {290,300,310}: 21.08..24.63 req/s (22.86 by the means)
+--   RB {50,60,70} {140,150,160} {280,290,300}: 21.80..25.35 req/s (23.57 by the means)
+--   RC {50,51,52} {100,101,102} {250,251,252}: 26.43..26.77 req/s (26.60 by the means)
+local RA = { { 50, 60, 70 }, { 150, 160, 170 }, { 290, 300, 310 } }
+local RB = { { 50, 60, 70 }, { 140, 150, 160 }, { 280, 290, 300 } }
+local RC = { { 50, 51, 52 }, { 100, 101, 102 }, { 250, 251, 252 } }
+
+local function repeated_run(ttfts)
+  local stages = {}
+  for i, xs in ipairs(ttfts) do
+    for _, v in ipairs(xs) do
+      stages[#stages + 1] = { rate = 10 * i, values = { throughput_req_s = 10 * i, ttft_p90_ms = v,
+        throughput_tok_s = 100 * i, error_rate_pct = 0 } }
+    end
+  end
+  return run_of(stages)
+end
+
+t.test("headline evidence: the repeats' ranges, the practical threshold, or no interval", function()
+  local m = build(repeated_run(RA), repeated_run(RB), "ttft_p90_ms=200")
+  t.eq(m.headline[1].evidence, "repeats at every load point, 95 % ranges 21.08–24.63 req/s (A) and 21.80–25.35 req/s "
+    .. "(B): they overlap, no clear difference")
+  t.eq(m.headline[3].label, "Max sustained throughput")
+  t.eq(m.headline[3].evidence, "means of the repeats at each load point, untested")
+  m = build(repeated_run(RA), repeated_run(RC), "ttft_p90_ms=200")
+  t.eq(m.headline[1].evidence, "repeats at every load point, 95 % ranges 21.08–24.63 req/s (A) and 26.43–26.77 req/s "
+    .. "(B): apart, y higher")
+  -- A against itself: 0 % apart, within the 2 % threshold
+  m = build(repeated_run(RA), repeated_run(RA), "ttft_p90_ms=200")
+  t.ok(m.headline[1].evidence:find("within the practical threshold of 2.0 %: about the same, no winner", 1, true),
+    m.headline[1].evidence)
+  -- the md and HTML templates show it
+  m.charts, m.workspace = { list = {} }, "/nowhere"
+  local tpl = require "llmd.template"
+  for _, name in ipairs { "comparison_report.md", "comparison_report.html" } do
+    local text = tpl.render_file(ROOT .. "/templates/" .. name, m)
+    t.ok(text:find("about the same, no winner", 1, true), name)
+  end
+end)
+
+-- 2. Missing percentiles ------------------------------------------------------------------------
+
+t.test("an SLO metric the files lack: every one named once, with the runs, what they hold and what to do", function()
+  local w, r = compare { "--a", EXP7 .. "/llm-d-1p1d", "--a-label", "p1", "--b", EXP7 .. "/vllm-2replicas",
+    "--b-label", "r2", "--slo", "ttft_p90_ms=1000,tpot_p90_ms=50" }
+  t.eq(r.code, 0, r.stderr)
+  -- what the files hold, read off them: every file of both runs has mean, median, p95
+  -- and p99 of TTFT and TPOT, and no p90
+  for _, dir in ipairs { EXP7 .. "/llm-d-1p1d", EXP7 .. "/vllm-2replicas" } do
+    for n in lfs.dir(dir) do
+      if n:match("%.json$") then
+        local d = json.read(dir .. "/" .. n)
+        for _, s in ipairs { "ttft", "tpot" } do
+          t.eq(d["p90_" .. s .. "_ms"], nil, n)
+          for _, q in ipairs { "mean", "median", "p95", "p99" } do t.ok(d[q .. "_" .. s .. "_ms"], n .. " " .. q) end
+        end
+      end
+    end
+  end
+  local md = t.read(w .. "/comparison_report.md")
+  local sum = md:match("## Summary\n\n([^\n]+)")
+  for _, lab in ipairs { "TPOT", "TTFT" } do
+    local key = lab:lower()
+    local want = ("%s p90 is in neither run's files (both runs' files record %s mean/p50/p95/p99 only): use --slo "
+      .. "%s_p95_ms=… (a percentile both runs record), or rerun with --metric-percentiles including 90."):format(lab, lab, key)
+    t.ok(sum:find(want, 1, true), sum)
+    -- once, not once per run or load point
+    local n = select(2, md:gsub(("%s p90 is in neither"):format(lab), ""))
+    t.eq(n, 1, lab)
+  end
+  -- no internals: option names only where the user sets them, no file keys
+  t.ok(not md:find("p90_tpot_ms", 1, true) and not md:find("p90_ttft_ms", 1, true), "no key names")
+  t.ok(not md:find("load point 1: ", 1, true), "no reason per load point")
+  local head = table_rows(md, "Headline")
+  t.eq(head["Capacity at SLO (TPOT p90 ≤ 50.00 ms and TTFT p90 ≤ 1,000.0 ms)"][2],
+    "N/A (TPOT p90, TTFT p90 not in this run's files, see the Summary)")
+  -- the HTML says the same
+  local html = t.read(w .. "/comparison_report.html")
+  t.ok(html:find("TPOT p90 is in neither run&#39;s files", 1, true) or html:find("TPOT p90 is in neither run's files",
+    1, true), "HTML")
+end)
+
+t.test("a missing SLO metric on one run only: that run named, the other's capacity kept", function()
+  -- x has TPOT p90 at no point; y has it everywhere and passes at every point
+  local function mk(with)
+    local stages = {}
+    for i = 1, 3 do
+      local v = { throughput_req_s = 10 * i, ttft_p90_ms = 50, error_rate_pct = 0, tpot_p50_ms = 20, tpot_p95_ms = 30 }
+      if with then v.tpot_p90_ms = 25 end
+      stages[i] = { rate = 10 * i, values = v }
+    end
+    return run_of(stages)
+  end
+  local m = build(mk(false), mk(true), "tpot_p90_ms=50")
+  t.eq(m.capacity.a.kind, "unknown")
+  t.eq(#m.capacity.a.missing, 1)
+  t.eq(m.capacity.a.missing[1].points, { 1, 2, 3 })
+  t.ok(m.capacity.a.reason:find("TPOT p90 unknown at every load point", 1, true), m.capacity.a.reason)
+  t.eq(m.capacity.b.kind, "never_violated")
+  -- p95 is the percentile nearest above p90 that both hold; no option is known for this harness
+  t.ok(m.capacity.missing_text:find("TPOT p90 is not in x's files (x's files record TPOT p50/p95 only): use --slo "
+    .. "tpot_p95_ms=… (a percentile both runs record), or rerun so that the harness records it", 1, true),
+    m.capacity.missing_text)
+  -- y without p95: p50 is then the only percentile both hold (below p90, the nearest there is)
+  local y2 = mk(true)
+  for _, st in ipairs(y2.stages) do st.metrics.values.tpot_p95_ms = nil end
+  m = build(mk(false), y2, "tpot_p90_ms=50")
+  t.ok(m.capacity.missing_text:find("use --slo tpot_p50_ms=… (a percentile both runs record)", 1, true),
+    m.capacity.missing_text)
+  t.ok(m.capacity.reasons_text:find("^x: unknown, an SLO metric is not in the run's files"), m.capacity.reasons_text)
+  t.ok(m.capacity.reasons_text:find("y: every load point meets every SLO", 1, true), m.capacity.reasons_text)
+end)
+
+-- 3. inference-perf's ITL ----------------------------------------------------------------------
+
+t.test("inference-perf ITL: a note beside the ITL rows; against another harness not compared", function()
+  local w = kubecon()
+  local md = t.read(w .. "/comparison_report.md")
+  local perf = md:match("## Performance Results\n(.-)\n## ")
+  t.ok(perf:find("ITL of vllm and vllm+chunked-prefix: inference-perf gives every token of a streamed chunk the "
+    .. "chunk's arrival time", 1, true), perf)
+  -- both runs are inference-perf: the ITL rows are the same quantity, no "not comparable" for that reason
+  t.ok(not perf:find("counts gaps otherwise", 1, true), perf)
+  local curves = md:match("## Load Curves\n(.-)\n## ")
+  local _, n = curves:gsub("ITL p90 here is from inference%-perf's per%-token timestamps", "")
+  t.eq(n, 2, "one note under each run's curve table")
+  local html = t.read(w .. "/comparison_report.html")
+  t.ok(html:find("<p class=\"note\">ITL of vllm and vllm+chunked-prefix", 1, true), "the HTML note")
+  -- inference-perf against vLLM's benchmark (chunk gaps): comparable() refuses the ITL
+  -- rows, they get no delta, and the note says so
+  local a = t.tmpdir()
+  json.write(a .. "/per_request_lifecycle_metrics.json",
+    json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json"))
+  local b = t.tmpdir()
+  t.write(b .. "/openai-x.json", t.read(F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json"))
+  local w2, r = compare { "--a", a, "--a-label", "ip", "--b", b, "--b-label", "vb" }
+  t.eq(r.code, 0, r.stderr)
+  local md2 = t.read(w2 .. "/comparison_report.md")
+  local rows = table_rows(md2, "Performance Results")
+  for _, lab in ipairs { "ITL mean", "ITL p50", "ITL p90" } do
+    t.eq(rows[lab][4], "N/A (not comparable)", lab)
+    t.eq(rows[lab][6], "not comparable", lab)
+  end
+  t.ok(md2:find("ITL of ip: inference-perf gives every token", 1, true), "only ip's ITL is inference-perf's")
+  t.ok(md2:find("are marked \"not comparable\" and get no delta", 1, true))
+  -- a pair without inference-perf: no such note
+  local b2 = t.tmpdir()
+  t.write(b2 .. "/openai-x.json", t.read(b .. "/openai-x.json"))
+  local w3, r3 = compare { "--a", b, "--a-label", "v1", "--b", b2, "--b-label", "v2" }
+  t.eq(r3.code, 0, r3.stderr)
+  t.ok(not t.read(w3 .. "/comparison_report.md"):find("inference-perf gives every token", 1, true))
+end)
+
+-- 4. Saturated points in the ladder ------------------------------------------------------------
+
+t.test("ladder: the points at or past a run's saturation are marked, with the reason in a legend", function()
+  -- x: offered 10, 20, 30, 40; achieved 10, 20, 29, 31. 29 >= 0.95 x 30 = 28.5 keeps up,
+  -- 31 < 0.95 x 40 = 38 does not: x saturates at point 4, max sustained 29 req/s.
+  -- y: offered 15, 30, 45, achieved 15, 30, 45: never saturates.
+  local function mk(rows)
+    local st = {}
+    for i, r in ipairs(rows) do
+      st[i] = { rate = r[1], values = { throughput_req_s = r[2], ttft_p90_ms = 50 + i, error_rate_pct = 0 } }
+    end
+    return run_of(st)
+  end
+  local x = mk { { 10, 10 }, { 20, 20 }, { 30, 29 }, { 40, 31 } }
+  local y = mk { { 15, 15 }, { 30, 30 }, { 45, 45 } }
+  local m = build(x, y)
+  t.eq(m.saturation.a.point, 4)
+  local by = {}
+  for _, r in ipairs(m.ladder.rows) do by[r.rps_text] = r end
+  t.eq(by["31.00"].saturated, "A")   -- x's own point 4
+  t.eq(by["29.00"].saturated, "")    -- x's point 3 kept up
+  -- y's point 2 at 30 req/s: x interpolated between 29 (point 3) and 31 (point 4, saturated),
+  -- above its max sustained 29: leaning on a saturated point
+  t.eq(by["30.00"].saturated, "~A")
+  t.eq(by["45.00"].saturated, "")    -- y never saturated; x is blank (outside its range)
+  t.ok(m.ladder.saturation_legend:find("A (x) from load point 4 on: at 40 req/s offered only 31 req/s were achieved "
+    .. "(77.5 %, below 95 %)", 1, true), m.ladder.saturation_legend)
+  t.ok(m.ladder.saturation_legend:find("B (y) never saturated", 1, true), m.ladder.saturation_legend)
+  m.charts, m.workspace = { list = {} }, "/nowhere"
+  local tpl = require "llmd.template"
+  local md = tpl.render_file(ROOT .. "/templates/comparison_report.md", m)
+  t.ok(md:find("| 31.00 | 40/s |  | A |", 1, true), md:match("## Load Ladder.-\n## "))
+  t.ok(md:find("\nSaturated: the load is at or past the run's saturation point", 1, true))
+  local html = tpl.render_file(ROOT .. "/templates/comparison_report.html", m)
+  t.ok(html:find('<tr class="saturated"><td class="n">31.00</td><td>40/s</td><td></td><td>A</td>', 1, true), html)
+  -- the same test as the max sustained throughput: the saturated rows are exactly the
+  -- points at or past lp.saturation's point
+  local sat = lp.saturation(lp.points(x))
+  t.eq(sat.point, 4)
+end)
+
+-- 5. Wording ---------------------------------------------------------------------------------
+
+t.test("wording: two rate ladders say their rates; 'driven differently' only for another load type", function()
+  local w = kubecon()
+  local sum = t.read(w .. "/comparison_report.md"):match("## Summary\n\n([^\n]+)")
+  -- the offered rates of the stage files: 1 .. 183.38 and 1 .. 254.49 req/s, 7 each
+  t.ok(sum:find("Whole-run rows: not like for like, vllm was driven at 1–183.38 req/s (7 load points), "
+    .. "vllm+chunked-prefix at 1–254.49 req/s (7 load points); they pool different loads and name no winner. Compare "
+    .. "the runs at matched achieved load (the Load Ladder).", 1, true), sum)
+  t.ok(not sum:find("driven differently", 1, true), sum)
+  -- rate against concurrency: that is driven differently
+  local function mk(kind)
+    local st = {}
+    for i = 1, 3 do
+      st[i] = { [kind] = 10 * i, values = { throughput_req_s = 10 * i - (kind == "concurrency" and 5 or 0),
+        latency_p50_ms = 100 * i, error_rate_pct = 0 } }
+    end
+    return run_of(st)
+  end
+  local m = build(mk("rate"), mk("concurrency"))
+  t.ok(m.summary:find("the runs were driven differently: x by request rate, y by concurrency; they pool different "
+    .. "loads", 1, true), m.summary)
+  -- the same rates, but 100 against 400 input tokens per request (mean of 1000 requests
+  -- each): more than the load differs, said as it is
+  local x, y = mk("rate"), mk("rate")
+  x.overall.values.requests_ok, x.overall.values.input_tokens_total = 1000, 100000
+  y.overall.values.requests_ok, y.overall.values.input_tokens_total = 1000, 400000
+  m = build(x, y)
+  t.ok(m.summary:find("Whole-run rows: not like for like, input tokens per request: mean 100.0 vs 400.0; they pool "
+    .. "different workloads and name no winner.", 1, true), m.summary)
+  t.ok(not m.summary:find("driven", 1, true), m.summary)
+end)
+
+t.test("wording: 'no clear difference' for the whole-run rows says which rows it is about", function()
+  -- exp-7: three repeats of one load point each, Welch on the repeat means; nothing differs
+  -- after Holm (test_decision.lua), and the capacity is unknown (no TTFT p90 in the files)
+  local w, r = compare { "--a", EXP7 .. "/llm-d-1p1d", "--a-label", "p1", "--b", EXP7 .. "/vllm-2replicas",
+    "--b-label", "r2", "--slo", "ttft_p90_ms=1000" }
+  t.eq(r.code, 0, r.stderr)
+  local sum = t.read(w .. "/comparison_report.md"):match("## Summary\n\n([^\n]+)")
+  t.ok(sum:find("No clear difference in the whole-run metrics (latency, throughput, errors): no tested metric "
+    .. "differs beyond noise", 1, true), sum)
+  t.ok(not sum:find("No clear difference:", 1, true), sum)
+end)
+
+-- 7. KV time-averaged N/A ---------------------------------------------------------------------
+
+t.test("KV: every time-averaged N/A says why", function()
+  local a = t.tmpdir()
+  json.write(a .. "/per_request_lifecycle_metrics.json",
+    json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json"))
+  local raw = F .. "/prometheus/synthetic-raw"
+  proc.run { "mkdir", "-p", a .. "/metrics/raw", a .. "/metrics/processed" }
+  for n in lfs.dir(raw) do
+    if n:match("%.log$") then t.write(a .. "/metrics/raw/" .. n, t.read(raw .. "/" .. n)) end
+  end
+  t.write(a .. "/metrics/processed/metrics_summary.json", t.read(F .. "/metrics-summary/synthetic-metrics_summary.json"))
+  local b = t.tmpdir()
+  json.write(b .. "/per_request_lifecycle_metrics.json",
+    json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json"))
+  local w, r = compare { "--a", a, "--a-label", "cached", "--b", b, "--b-label", "plain" }
+  t.eq(r.code, 0, r.stderr)
+  local line = t.read(w .. "/comparison_report.md"):match("Time%-averaged hit rate[^\n]*")
+  t.ok(line, "the time-averaged line")
+  t.ok(not line:find("N/A[,;.]") and not line:find("N/A$"), line)
+  t.ok(line:find("plain mean N/A (no metrics/processed/metrics_summary.json, which the time-averaged hit rate is "
+    .. "read from)", 1, true), line)
+end)
+
+-- 6. The HTML at 1280 px in a real browser ------------------------------------------------------
+
+-- The page's document scrollWidth and clientWidth at a window this wide, and the texts of
+-- the number cells (td.n, except those marked as a figure with its reason, td.why) whose
+-- text runs over more than one line, measured by headless Chromium running a script added
+-- to a copy of the page (the report itself allows no script: its Content-Security-Policy
+-- is left out of the copy).
+local function browser_widths(page, width)
+  local chrome = proc.which("chromium-headless-shell") or proc.which("chromium")
+  t.ok(chrome, "chromium-headless-shell is installed (scripts/install-deps.sh test)")
+  local tmp = t.tmpdir()
+  local text = t.read(page):gsub('<meta http%-equiv="Content%-Security%-Policy"[^>]*>', "")
+  text = text:gsub("</body>", '<script>document.body.setAttribute("data-widths", '
+    .. 'document.documentElement.scrollWidth + "x" + document.documentElement.clientWidth);'
+    .. 'var wrapped = [];'
+    .. 'document.querySelectorAll("td.n").forEach(function (td) {'
+    .. '  if (td.classList.contains("why")) return;'
+    .. '  var r = document.createRange(); r.selectNodeContents(td); var tops = {};'
+    .. '  Array.prototype.forEach.call(r.getClientRects(), function (x) { tops[Math.round(x.top)] = 1; });'
+    .. '  if (Object.keys(tops).length > 1) wrapped.push(td.textContent);'
+    .. '});'
+    .. 'document.body.setAttribute("data-wrapped", JSON.stringify(wrapped));</script></body>')
+  t.write(tmp .. "/page.html", text)
+  local r = proc.run({ chrome, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+    "--user-data-dir=" .. tmp .. "/profile", ("--window-size=%d,900"):format(width), "--dump-dom",
+    "file://" .. tmp .. "/page.html" }, { timeout = 120 })
+  t.ok(r.ok, "chromium ran: " .. tostring(r.stderr))
+  local sw, cw = r.stdout:match('data%-widths="(%d+)x(%d+)"')
+  t.ok(sw, "the script reported the widths: " .. r.stdout:sub(1, 300))
+  -- the attribute is HTML-escaped in the dumped DOM
+  local wrapped = r.stdout:match('data%-wrapped="([^"]*)"') or "?"
+  wrapped = json.decode((wrapped:gsub("&quot;", '"'):gsub("&amp;", "&")))
+  return tonumber(sw), tonumber(cw), wrapped
+end
+
+t.test("HTML at 1280 px: no sideways scroll of the page; numbers and deltas do not wrap", function()
+  local w = kubecon()
+  local page = w .. "/comparison_report.html"
+  local sw, cw, wrapped = browser_widths(page, 1280)
+  t.ok(sw <= cw, ("the page scrolls sideways: scrollWidth %d > clientWidth %d"):format(sw, cw))
+  -- no number or delta (the headline's "+83.7 %" among them) breaks over two lines
+  t.eq(wrapped, {}, "number cells on more than one line")
+  -- wide tables scroll inside their own box; number cells keep on one line
+  local html = t.read(page)
+  t.ok(html:find(".wide { max-width: 100%; overflow-x: auto;", 1, true), "the scrolling box")
+  t.ok(html:find("td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }", 1, true))
+  t.ok(html:find('<div class="wide"><table>', 1, true))
+  local _, tables = html:gsub("<table>", "")
+  local _, boxed = html:gsub('<div class="wide"><table>', "")
+  t.eq(boxed, tables, "every table in a box of its own")
+end)
+
+t.test("achieved-offered chart: the saturated points ringed, the same points as the ladder's", function()
+  local w = kubecon()
+  local dat = t.read(w .. "/charts/achieved_offered.dat")
+  t.ok(dat:find("^# offered achieved_req_s saturated\n"), dat)
+  -- by hand from the file's own columns: a run's points from the first whose achieved
+  -- rate is below 95 % of its offered rate on are saturated (A: 101.23 of 122.59, B:
+  -- 170.21 of 212.24), the ones before it are not
+  local n_sat = 0
+  for block in (dat .. "\n\n\n"):gmatch("# run %a\n(.-)\n\n\n") do
+    local past = false
+    for line in block:gmatch("[^\n]+") do
+      local offered, achieved, sat = line:match("^(%S+) (%S+) (%S+)$")
+      offered, achieved = tonumber(offered), tonumber(achieved)
+      if achieved < 0.95 * offered then past = true end
+      t.eq(sat, past and "1" or "0", line)
+      if past then n_sat = n_sat + 1 end
+    end
+  end
+  t.eq(n_sat, 5, "A's points 5-7 and B's 6-7")
+  local svg = t.read(w .. "/charts/achieved_offered.svg")
+  t.ok(svg:find(">saturated<", 1, true), "the legend names the rings")
+end)
+
+t.test("data checks: the Summary, before them, says which run's files disagree", function()
+  -- A's per-request file is the synthetic 5-request one, its summary the KubeCon run's
+  -- (38,717 requests): 100 % apart, so A's status is "warnings" (test_report.lua)
+  local a = t.tmpdir()
+  json.write(a .. "/per_request_lifecycle_metrics.json",
+    json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json"))
+  t.write(a .. "/summary_lifecycle_metrics.json", t.read(BASE .. "/summary_lifecycle_metrics.json"))
+  local b = t.tmpdir()
+  json.write(b .. "/per_request_lifecycle_metrics.json",
+    json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json"))
+  local w, r = compare { "--a", a, "--a-label", "mixed", "--b", b, "--b-label", "clean" }
+  t.eq(r.code, 0, r.stderr)
+  local sum = t.read(w .. "/comparison_report.md"):match("## Summary\n\n([^\n]+)")
+  t.ok(sum:find("mixed's own result files disagree with each other (see Data checks), so its figures are in doubt.", 1, true), sum)
+  t.ok(not sum:find("clean's own result files", 1, true), sum)
+end)

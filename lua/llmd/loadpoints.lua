@@ -149,7 +149,10 @@ end
 -- point whose achieved rate falls below SATURATION_SHARE of its offered rate; concurrency:
 -- the first point whose throughput grows by less than PLATEAU_GROWTH over the previous
 -- one while end-to-end latency (p50, else TTFT p50) keeps growing. Max sustained
--- throughput: the highest achieved rate before the saturation point.
+-- throughput: the highest achieved rate before the saturation point. ceiling_rps
+-- (saturated): the highest achieved rate at any load, saturated ones included. The
+-- server's true sustainable rate lies between the two: the load points' spacing, not the
+-- server, puts max_sustained_rps where it is within that range.
 function M.saturation(points)
   if #points == 0 then return { none = true, reason = "no measured load point" } end
   local kind = points[1].load_type
@@ -171,6 +174,7 @@ function M.saturation(points)
       end
       if p.achieved_rps < M.SATURATION_SHARE * p.offered then
         return { point = i, offered = p.offered, achieved_rps = p.achieved_rps, max_sustained_rps = max_before(i),
+          ceiling_rps = max_before(#points + 1),
           reason = ("at %g req/s offered only %.4g req/s were achieved (%.1f %%, below %d %%)"):format(p.offered,
             p.achieved_rps, p.achieved_rps / p.offered * 100, M.SATURATION_SHARE * 100) }
       end
@@ -199,6 +203,7 @@ function M.saturation(points)
       end
       if q.achieved_rps < p.achieved_rps * (1 + M.PLATEAU_GROWTH) and lat(q) > lat(p) then
         return { point = i, offered = q.offered, achieved_rps = q.achieved_rps, max_sustained_rps = max_before(i),
+          ceiling_rps = max_before(#points + 1),
           reason = ("from concurrency %g to %g throughput grew %+.1f %% while latency grew %+.1f %%"):format(
             p.offered, q.offered, (q.achieved_rps / p.achieved_rps - 1) * 100, (lat(q) / lat(p) - 1) * 100) }
       end

@@ -609,7 +609,14 @@ local function sustained_text(s, per)
   local v = s.max_sustained_rps
   if v then
     local x = rate_text(v / (per or 1))
-    if not s.none then return x end
+    if not s.none then
+      if s.ceiling_rps and s.ceiling_rps > v then
+        -- where between the last load that kept up and its ceiling the limit lies, the
+        -- ladder's steps do not say
+        return ("%s (up to %s, its most at any load)"):format(x, T.helpers.num(s.ceiling_rps / (per or 1), 2))
+      end
+      return x
+    end
     if s.near then
       return ("≥ %s (never saturated by the means; the repeats' 95 %% interval at load point%s %s reaches below %d %% "
         .. "of the offered rate)"):format(x, #s.near == 1 and "" or "s", table.concat(s.near, ", "),
@@ -744,6 +751,23 @@ local function per_gpu(side, cap, sat)
   return out
 end
 
+-- The Delta and Change cells of max sustained throughput (va, vb: the figures, per GPU or
+-- not) when a run saturated below its ceiling: each run's true limit lies between its
+-- figure and its ceiling, so the gap is the range those allow, "+64.70 to +78.88 req/s";
+-- a range across 0 cannot order the runs. Without a ceiling above either figure, the
+-- cells dt, pt as they are.
+local function sustained_range(sa, sb, va, vb, dt, pt)
+  local ka = sa.ceiling_rps and sa.max_sustained_rps and sa.ceiling_rps / sa.max_sustained_rps or 1
+  local kb = sb.ceiling_rps and sb.max_sustained_rps and sb.ceiling_rps / sb.max_sustained_rps or 1
+  if ka <= 1 and kb <= 1 then return dt, pt end
+  local ha, hb = va * math.max(ka, 1), vb * math.max(kb, 1) -- the ceilings, in the row's unit
+  local lo, hi = vb - ha, hb - va
+  local d = T.helpers.signed(lo, 2) .. " to " .. T.helpers.signed(hi, 2) .. " req/s"
+  if lo < 0 and hi > 0 then d = d .. " (the load steps cannot order them)" end
+  if va <= 0 or ha <= 0 then return d, "N/A (A is 0)" end
+  return d, T.helpers.pct((vb / ha - 1) * 100) .. " to " .. T.helpers.pct((hb / va - 1) * 100)
+end
+
 -- The Delta and Change cells; an N/A says why (the figures beside it say more).
 local function delta_cells(va, vb, d)
   if va == nil and vb == nil then return "N/A (unknown on both sides)", "N/A" end
@@ -771,6 +795,8 @@ local function headline(model)
     if (la or lb) and va ~= nil and vb ~= nil and label:match("^Max sustained") then
       dt, pt = "N/A (a lower bound)", "N/A"
       if la and lb then dt = "N/A (both lower bounds)" end
+    elseif va ~= nil and vb ~= nil and label:match("^Max sustained") then
+      dt, pt = sustained_range(sat.a, sat.b, va, vb, dt, pt)
     end
     rows[#rows + 1] = { label = label, a = va, b = vb, a_text = ta, b_text = tb, delta_text = dt, pct_text = pt }
   end
@@ -1317,7 +1343,12 @@ local function summary(model, A, B)
   else
     local sa, sb = model.saturation.a, model.saturation.b
     if sa.max_sustained_rps and sb.max_sustained_rps and (sa.point or sb.point) then
-      local function st(s) return (s.none and "≥ " or "") .. rate_text(s.max_sustained_rps) end
+      local function st(s)
+        if s.ceiling_rps and s.ceiling_rps > s.max_sustained_rps then
+          return ("%s (up to %s)"):format(rate_text(s.max_sustained_rps), T.helpers.num(s.ceiling_rps, 2))
+        end
+        return (s.none and "≥ " or "") .. rate_text(s.max_sustained_rps)
+      end
       out[#out + 1] = ("Max sustained throughput (before the achieved rate falls behind the offered load): %s "
         .. "for %s, %s for %s%s."):format(st(sa), A.label, st(sb), B.label,
         (sa.none or sb.none) and (" (≥: never saturated, a lower bound)") or "")

@@ -1153,11 +1153,48 @@ t.test("max sustained throughput of a run that never saturated is a lower bound:
   for _, r in ipairs(m.headline) do by[r.label] = r end
   local r = by["Max sustained throughput"]
   t.eq(r.a_text, "≥ 30.00 req/s (never saturated)")
-  t.eq(r.b_text, "20.00 req/s")
+  t.eq(r.b_text, "20.00 req/s (up to 25.00, its most at any load)") -- 25 achieved at point 3
   t.eq(r.delta_text, "N/A (a lower bound)")
   t.eq(r.pct_text, "N/A")
   t.ok(m.summary:find("Max sustained throughput (before the achieved rate falls behind the offered load): "
-    .. "≥ 30.00 req/s for x, 20.00 req/s for y (≥: never saturated, a lower bound).", 1, true), m.summary)
+    .. "≥ 30.00 req/s for x, 20.00 req/s (up to 25.00) for y (≥: never saturated, a lower bound).", 1, true),
+    m.summary)
+end)
+
+t.test("max sustained of saturated runs: each between its figure and its ceiling, the gap as the range they allow",
+  function()
+  -- The figures are the last achieved rate before saturation; the true limit lies between
+  -- it and the run's ceiling (its most at any load), which the ladder's steps decide.
+  -- By hand: x kept up at 10, 20, 30 and achieved 33 of 40 (82.5 %): 30, ceiling 33. y is
+  -- x with its 30 req/s load missing: 20, ceiling 33. Gap: from 20 - 33 = -13 to
+  -- 33 - 30 = +3 req/s; change from 20 / 33 - 1 = -39.4 % to 33 / 30 - 1 = +10.0 %: the
+  -- steps cannot order them.
+  local function ladder(rows)
+    local stages = {}
+    for i, r in ipairs(rows) do stages[i] = { rate = r[1], values = { throughput_req_s = r[2] } } end
+    return run_of(stages)
+  end
+  local function sd(label, run) return { label = label, state = { label = label }, run = run, kv = {} } end
+  local function row(a, b)
+    local m = report.build { a = sd("x", a), b = sd("y", b), generated = 0 }
+    for _, r in ipairs(m.headline) do
+      if r.label == "Max sustained throughput" then return r end
+    end
+  end
+  local r = row(ladder { { 10, 10 }, { 20, 20 }, { 30, 30 }, { 40, 33 } }, ladder { { 10, 10 }, { 20, 20 }, { 40, 33 } })
+  t.eq(r.a_text, "30.00 req/s (up to 33.00, its most at any load)")
+  t.eq(r.b_text, "20.00 req/s (up to 33.00, its most at any load)")
+  t.eq(r.delta_text, "-13.00 to +3.00 req/s (the load steps cannot order them)")
+  t.eq(r.pct_text, "-39.4 % to +10.0 %")
+  -- ordered: x 30 (25 of 40 offered: its ceiling is 30 itself); y kept up to 50 and
+  -- achieved 52 of 60: 50, ceiling 52. Gap 50 - 30 = +20 to 52 - 30 = +22 req/s, change
+  -- 50 / 30 - 1 = +66.7 % to 52 / 30 - 1 = +73.3 %.
+  r = row(ladder { { 10, 10 }, { 20, 20 }, { 30, 30 }, { 40, 25 } },
+    ladder { { 10, 10 }, { 30, 30 }, { 50, 50 }, { 60, 52 } })
+  t.eq(r.a_text, "30.00 req/s")
+  t.eq(r.b_text, "50.00 req/s (up to 52.00, its most at any load)")
+  t.eq(r.delta_text, "+20.00 to +22.00 req/s")
+  t.eq(r.pct_text, "+66.7 % to +73.3 %")
 end)
 
 -- Every "N/A (" in a text: its reason, and whether a "(" opens inside it before it closes.
@@ -1209,7 +1246,7 @@ t.test("per GPU: every N/A says why, with one level of parentheses; a lower boun
   t.eq(by["Capacity at SLO per GPU"].b_text, "N/A (accelerator count unknown: give gpus: N in the run's info file)")
   t.eq(by["Output tok/s per GPU (whole run)"].a_text,
     "N/A (output tok/s unknown: no token counts, the harness wrote none)")
-  t.eq(by["Max sustained throughput per GPU"].a_text, "10.00 req/s") -- 20 / 2
+  t.eq(by["Max sustained throughput per GPU"].a_text, "10.00 req/s (up to 12.50, its most at any load)") -- 20, 25 / 2
   t.eq(by["Capacity at SLO per GPU"].delta_text, "N/A (unknown on both sides)")
   -- y's capacity is a lower bound (≥ 30 req/s, never violated); with 3 GPUs it stays one
   -- per GPU: ≥ 10.00

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -601,8 +602,28 @@ static int l_copy_file(lua_State *L)
     return 2;
 }
 
+/* proc.now(): seconds on the monotonic clock (for durations: its origin means nothing) */
+static int l_now(lua_State *L)
+{
+    lua_pushnumber(L, (lua_Number)proc_now());
+    return 1;
+}
+
+/* proc.cpu(): user and system CPU seconds this process has used so far */
+static int l_cpu(lua_State *L)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return luaL_error(L, "getrusage: %s", strerror(errno));
+    lua_pushnumber(L, (lua_Number)ru.ru_utime.tv_sec + (lua_Number)ru.ru_utime.tv_usec / 1e6);
+    lua_pushnumber(L, (lua_Number)ru.ru_stime.tv_sec + (lua_Number)ru.ru_stime.tv_usec / 1e6);
+    return 2;
+}
+
 static const luaL_Reg proc_funcs[] = {
     {"copy_file", l_copy_file},
+    {"cpu",       l_cpu      },
+    {"now",       l_now      },
     {"run",       l_run      },
     {"spawn",     l_spawn    },
     {"which",     l_which    },

@@ -502,3 +502,33 @@ t.test("a large dump is mapped by load, not read: the same answers; it grows, so
   t.write(d .. "/long.bin", full .. "12345678")
   t.raises("long.bin: not an accumulator dumped by this llmdlua", stats.load, d .. "/long.bin")
 end)
+
+t.test("a mapped dump shares the page cache's pages until written: no copy at load", function()
+  -- Linux's /proc/self/status counts anonymous memory apart (RssAnon): loading 4 M
+  -- samples (32 MB) must not add them to it (a writable private mapping populated at
+  -- once would: each page copied by a write fault); a sort then writes them, and does.
+  local function anon_kb()
+    local f = io.open("/proc/self/status", "rb")
+    local s = f and f:read("a")
+    if f then f:close() end
+    return tonumber(s and s:match("RssAnon:%s*(%d+)"))
+  end
+  if not anon_kb() then return end -- (not Linux: nothing to measure)
+  local d = t.tmpdir()
+  local a = stats.new()
+  for i = 1, 4000000 do a:add((i * 7919) % 4000037 + 0.5) end -- (not in order)
+  local p = d .. "/big.bin"
+  a:dump(p)
+  local reference = { a:percentile(50), a:min(), a:max() }
+  a = nil
+  collectgarbage()
+  collectgarbage()
+  local before = anon_kb()
+  local b = stats.load(p)
+  t.eq(b:count(), 4000000)
+  local after_load = anon_kb()
+  t.ok(after_load - before < 8 * 1024, ("RssAnon grew by %d kB at load (32 MB of samples)"):format(after_load - before))
+  b:sort()
+  t.ok(anon_kb() - before > 24 * 1024, "the sort writes the samples into pages of its own")
+  t.eq({ b:percentile(50), b:min(), b:max() }, reference)
+end)

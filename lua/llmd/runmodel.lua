@@ -707,9 +707,7 @@ end
 
 -- The real path of p (links resolved), or nil when it does not exist.
 function M.realpath(p)
-  local r = require("llmd.proc").run { "realpath", "-e", "--", p }
-  if not r.ok then return nil end
-  return (r.stdout:gsub("\n$", ""))
+  return (require("llmd.proc").realpath(p))
 end
 
 function M.inside(root, p) return p == root or p:sub(1, #root + 1) == root .. "/" end

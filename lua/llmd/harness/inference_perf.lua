@@ -8,6 +8,7 @@
 local rm = require "llmd.runmodel"
 local scan = require "llmd.scan"
 local stats = require "llmd.stats"
+local tl = require "llmd.timeline"
 
 local M = {
   name = "inference-perf",
@@ -280,7 +281,7 @@ local function per_request(path, acc, keep, opts)
     rules[3] = { "$[*].info.response_metrics.output_token_times", lasts, reduce = "last" }
   end
   scan.json(path, rules)
-  require("llmd.timeline").mark("scan.json")
+  tl.mark("per-request file read")
   if fast and not inexact_itl then
     -- the pass's own accumulator is the run's when the run has none yet (one per-request
     -- file: the same samples, sums and extremes as a merge would give, without a copy
@@ -402,7 +403,7 @@ function M.extract(c, opts)
       if g then st.metrics.goodput = { good = g.good, total = g.total, duration_s = st.metrics.values.duration_s } end
     end
     rm.fill(run.overall, acc, opts.percentile_method or "linear")
-    require("llmd.timeline").mark("rm.fill")
+    tl.mark("per-request metrics (sorted, percentiles)")
     if (po.zero_tokens or 0) > 0 then
       local one = po.zero_tokens == 1
       rm.warn(run, "%s: %d successful request%s no output token count; %s NTPOT counts as 0, as in "

@@ -143,7 +143,6 @@ function M.extract(dir, opts)
     run.no_results = true
   else
     run = c.harness.extract(c, opts)
-    require("llmd.timeline").mark("harness extract")
     for _, u in ipairs(c.unreadable or {}) do rm.warn(run, "left out (--tolerant): %s", u) end
     -- the CDF charts' quantile grid, from the accumulators just filled
     run.cdf, run.cdf_count = rm.cdf(run.overall.samples)
@@ -156,10 +155,7 @@ function M.extract(dir, opts)
   for _, st in ipairs(run.stages) do
     if st.warmup then run.warmup_stages[#run.warmup_stages + 1] = st.index end
   end
-  require("llmd.timeline").mark("harness cdf, links")
-  local r = rm.finish(run, opts)
-  require("llmd.timeline").mark("rm.finish")
-  return r
+  return rm.finish(run, opts)
 end
 
 return M

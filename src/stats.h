@@ -64,9 +64,10 @@ typedef struct Stats {
     /* exact */
     double *v;
     size_t cap;
-    /* v lies in a private file mapping of map_len bytes, map_off of them before v
-       (stats.load maps a dump): released by munmap, copied out before it grows;
-       0 when v is malloc'd */
+    /* map_len 0: v is malloc'd. Else v lies in a mapping of map_len bytes, released by
+       munmap: map_off 0, an anonymous one of its own (large samples, in huge pages),
+       grown by mremap; map_off > 0, a private file mapping with map_off bytes (the
+       dump's header) before v (stats.load maps a dump), copied out before it grows */
     size_t map_len, map_off;
     int sorted;   /* v is sorted */
     int queries;  /* percentile queries since the last change */

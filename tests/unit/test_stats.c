@@ -824,5 +824,61 @@ int main(void)
         CHECK(bad == 0);
     }
 
+    /* The samples of a large accumulator move, from 16 MiB on, into a mapping of its own
+       that grows by mremap (stats.c resize_v): every sample must survive each move. The
+       samples are 0..n-1 in a scrambled order (7 * i mod n: 7 is prime to n), so the
+       sorted reference is i itself (no sort here to trust) and the sum n(n-1)/2. */
+    TEST("samples past 16 MiB keep every value through each growth: one by one, in "
+         "batches, merged into a small accumulator, then cleared and reused")
+    {
+        const size_t n = 3000000; /* 24 MB: malloc, then mapped 16 MiB, then 32 MiB */
+        double *ref = malloc(n * sizeof *ref), *batch = malloc(1000 * sizeof *batch);
+        for (size_t i = 0; i < n; i++)
+            ref[i] = (double)i;
+        Stats one, many, small;
+        stats_init(&one, 0);
+        stats_init(&many, 0);
+        stats_init(&small, 0);
+        int bad = 0;
+        for (size_t i = 0; i < n; i++)
+            bad += stats_add(&one, (double)(7 * i % n)) != STATS_OK;
+        for (size_t i = 0; i < n; i += 1000) {
+            for (size_t j = 0; j < 1000; j++)
+                batch[j] = (double)(7 * (i + j) % n);
+            bad += stats_add_many(&many, batch, 1000) != STATS_OK;
+        }
+        for (int i = 0; i < 10; i++)
+            bad += stats_add(&small, -1.0 - i) != STATS_OK;
+        CHECK(bad == 0);
+        /* the mapped path was taken (map_off 0 marks it), and it holds them all */
+        CHECK(one.map_len >= n * sizeof(double) && one.map_off == 0 && one.cap >= n);
+        CHECK(one.n == n && many.n == n);
+        size_t moved = 0; /* each sample where it was added, before any query reorders */
+        for (size_t i = 0; i < n; i++)
+            moved += one.v[i] != (double)(7 * i % n);
+        CHECK(moved == 0);
+        CHECK(memcmp(one.v, many.v, n * sizeof(double)) == 0);
+        CHECK(stats_sum(&one) == (double)n * (double)(n - 1) / 2);
+        CHECK(stats_merge(&small, &one) == STATS_OK && small.n == n + 10);
+        for (size_t pi = 0; pi < sizeof ps / sizeof ps[0]; pi++) {
+            CHECK(same(stats_percentile(&one, ps[pi], 0), ref_linear(ref, n, ps[pi])));
+            CHECK(same(stats_percentile(&many, ps[pi], 1), ref_nearest(ref, n, ps[pi])));
+        }
+        /* merged: the ten negatives first, then 0..n-1 */
+        CHECK(stats_percentile(&small, 0, 0) == -10.0 &&
+              stats_percentile(&small, 100, 0) == n - 1.0);
+        /* the median of the n + 10 merged samples by numpy's formula, by hand: rank
+           (n + 9) / 2 = 1500004.5 of the sorted -10..n-1, whose rank k holds k - 10 */
+        CHECK(stats_percentile(&small, 50, 0) == 1499994.5);
+        stats_clear(&one);
+        CHECK(one.n == 0 && one.map_len == 0 && one.v == NULL);
+        CHECK(stats_add(&one, 2.5) == STATS_OK && stats_percentile(&one, 50, 0) == 2.5);
+        stats_free(&one);
+        stats_free(&many);
+        stats_free(&small);
+        free(ref);
+        free(batch);
+    }
+
     return test_report();
 }

@@ -110,7 +110,7 @@ typedef struct ScanFrame {
     JsonKeys keys;
     uint64_t key_mask[JSON_KEYS_MAX]; /* keys.key[i]: the matchers a member of that name
                                          goes on with (what advance gives for it) */
-    char key[40]; /* the member name or index that led here, for messages */
+    char key[40];                     /* the member name or index that led here, for messages */
 } ScanFrame;
 
 typedef struct Scanner {

@@ -52,8 +52,8 @@ local function write_tmp(path, tmp, text, mode, fail)
   if not ok then fail("", werr) end
   if not cok then fail("", cerr) end
   if mode then
-    local cok, cerr = proc.chmod(tmp, mode)
-    if not cok then fail(" (chmod " .. mode .. ")", cerr) end
+    local mok, merr = proc.chmod(tmp, mode)
+    if not mok then fail(" (chmod " .. mode .. ")", merr) end
   end
   local rok, rerr = os.rename(tmp, path)
   if not rok then fail("", rerr) end

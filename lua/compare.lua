@@ -10,6 +10,8 @@
 local args = require "llmd.args"
 local cmp = require "llmd.comparison"
 local ws = require "llmd.workspace"
+local tl = require "llmd.timeline"
+tl.mark("compare.lua started")
 
 local o = args.parse(arg, {
   usage = "llmdlua compare.lua (--a DIR --b DIR | --plan FILE | --resume WORKSPACE) [--a-label L] [--b-label L] "
@@ -180,6 +182,7 @@ for _, x in ipairs { "a", "b" } do
   end
 end
 
+tl.mark("checks")
 -- the SLOs, before anything is created: --slo, else the info files' (which must agree)
 slo = cmp.resolve_slo({ state = { label = runs.a.label, slo = runs.a.info.slo } },
   { state = { label = runs.b.label, slo = runs.b.info.slo } }, { slo = slo })
@@ -202,7 +205,9 @@ local ok, model = pcall(function()
   end
   -- the two runs at once where a second llmdlua can be started (else one after the
   -- other, as before): run b imported and read by a child, run a here
+  tl.mark("workspace")
   child = par.start(w, "b", jobs.b)
+  tl.mark("child started")
   sides.a = cmp.import_side(w, "a", jobs.a)
   if child then
     sides.b = par.finish(child) -- (its folder is gone whatever happens)
@@ -217,6 +222,7 @@ local ok, model = pcall(function()
   end
   local m = cmp.report(w, sides.a, sides.b, { slo = slo, min_effect = min_effect })
   ws.mark_complete(w)
+  tl.mark("report written")
   return m
 end)
 if not ok then
@@ -235,3 +241,4 @@ if not ok then
 end
 if not o.quiet then io.write("\n", model.text, "\n") end
 io.write(("Comparison report written to: %s\n%s\n%s\n"):format(model.path, cmp.html_line(model), cmp.tree(w)))
+tl.mark("done")

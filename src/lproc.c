@@ -7,9 +7,14 @@
 */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#if defined(__linux__)
+#include <sys/syscall.h>
+#endif
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -494,16 +499,40 @@ static void sleep_short(void)
     nanosleep(&ts, NULL);
 }
 
+/*
+** A descriptor that becomes readable when pid exits (Linux 5.3+: pidfd_open), or -1: a
+** wait then wakes at the exit instead of at the next 10 ms tick (a comparison waits for
+** its second reader so).
+*/
+static int exit_fd(pid_t pid)
+{
+#if defined(__linux__) && defined(SYS_pidfd_open)
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void)pid;
+    return -1;
+#endif
+}
+
 static int l_process_wait(lua_State *L)
 {
     Process *pr = check_process(L);
     double timeout = luaL_optnumber(L, 2, -1);
     double t0 = proc_now();
+    int fd = pr->p.reaped || pr->p.pid <= 0 ? -1 : exit_fd(pr->p.pid);
     while (!try_reap(pr) && !llmd_interrupted) {
-        if (timeout >= 0 && proc_now() - t0 >= timeout)
+        double left = timeout >= 0 ? timeout - (proc_now() - t0) : 1.0;
+        if (left <= 0)
             break;
-        sleep_short();
+        if (fd >= 0) { /* at most 100 ms at a time: Ctrl-C is looked at between (poll: EINTR) */
+            struct pollfd pfd = {fd, POLLIN, 0};
+            (void)poll(&pfd, 1, left < 0.1 ? (int)(left * 1000) + 1 : 100);
+        } else {
+            sleep_short();
+        }
     }
+    if (fd >= 0)
+        close(fd);
     if (llmd_interrupted && !pr->p.reaped)
         return luaL_error(L, "interrupted");
     return status_or_nil(L, pr);
@@ -547,6 +576,46 @@ static int l_which(lua_State *L)
         lua_pushnil(L);
     else
         lua_pushstring(L, path);
+    return 1;
+}
+
+/*
+** proc.realpath(path) -> the absolute path with every link resolved (realpath(3), as
+** `realpath -e`: every part must exist), or nil and why. No process started: a
+** comparison resolves a few paths before its readers can start.
+*/
+static int l_realpath(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    char *real = realpath(path, NULL);
+    if (real == NULL) {
+        lua_pushnil(L);
+        lua_pushfstring(L, "%s: %s", path, strerror(errno));
+        return 2;
+    }
+    lua_pushstring(L, real);
+    free(real);
+    return 1;
+}
+
+/*
+** proc.chmod(path, mode) -> true, or nil and why; mode in octal digits, as chmod's
+** ("755", "0644"): nothing else is accepted.
+*/
+static int l_chmod(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    const char *mode = luaL_checkstring(L, 2);
+    char *end = NULL;
+    unsigned long m = strtoul(mode, &end, 8);
+    luaL_argcheck(L, *mode >= '0' && *mode <= '7' && end != NULL && *end == '\0' && m <= 07777, 2,
+                  "expected a mode in octal digits, as 755");
+    if (chmod(path, (mode_t)m) != 0) {
+        lua_pushnil(L);
+        lua_pushfstring(L, "%s: %s", path, strerror(errno));
+        return 2;
+    }
+    lua_pushboolean(L, 1);
     return 1;
 }
 
@@ -601,12 +670,34 @@ static int l_copy_file(lua_State *L)
     return 2;
 }
 
+/* proc.now(): seconds on the monotonic clock (for durations: its origin means nothing) */
+static int l_now(lua_State *L)
+{
+    lua_pushnumber(L, (lua_Number)proc_now());
+    return 1;
+}
+
+/* proc.cpu(): user and system CPU seconds this process has used so far */
+static int l_cpu(lua_State *L)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return luaL_error(L, "getrusage: %s", strerror(errno));
+    lua_pushnumber(L, (lua_Number)ru.ru_utime.tv_sec + (lua_Number)ru.ru_utime.tv_usec / 1e6);
+    lua_pushnumber(L, (lua_Number)ru.ru_stime.tv_sec + (lua_Number)ru.ru_stime.tv_usec / 1e6);
+    return 2;
+}
+
 static const luaL_Reg proc_funcs[] = {
+    {"chmod",     l_chmod    },
     {"copy_file", l_copy_file},
+    {"cpu",       l_cpu      },
+    {"now",       l_now      },
     {"run",       l_run      },
     {"spawn",     l_spawn    },
     {"which",     l_which    },
     {"port_free", l_port_free},
+    {"realpath",  l_realpath },
     {"free_port", l_free_port},
     {NULL,        NULL       }
 };

@@ -541,8 +541,17 @@ static int l_load(lua_State *L)
             struct stat st;
             if (bytes >= MAP_AT_LEAST && at > 0 && (size_t)at % sizeof *s->v == 0 &&
                 fstat(fileno(f), &st) == 0 && (uint64_t)st.st_size == (uint64_t)at + bytes) {
-                void *base = mmap(NULL, (size_t)at + bytes, PROT_READ | PROT_WRITE,
+                /* mapped read-only to populate it: a writable private mapping would be
+                   populated by write faults, each page copied out of the page cache
+                   (the copy this mapping is there to avoid); then made writable, the
+                   pages staying shared until something writes one (a sort) */
+                void *base = mmap(NULL, (size_t)at + bytes, PROT_READ,
                                   MAP_PRIVATE | MAP_POPULATE_IF_ANY, fileno(f), 0);
+                if (base != MAP_FAILED &&
+                    mprotect(base, (size_t)at + bytes, PROT_READ | PROT_WRITE) != 0) {
+                    (void)munmap(base, (size_t)at + bytes);
+                    base = MAP_FAILED; /* read instead */
+                }
                 if (base != MAP_FAILED) {
                     v = (char *)base + at;
                     map_len = (size_t)at + bytes;

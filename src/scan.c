@@ -580,7 +580,12 @@ static void array_plan(Scanner *s, ScanFrame *f, int d)
     }
 }
 
-/* For the object at depth d: the member names its matchers go on with. */
+/*
+** For the object at depth d: the member names its matchers go on with, each once, with
+** the matchers each one advances (a record's fields share their first names: "info" for
+** ten of them). Any name (a [*] over members), or more names than JsonKeys holds: every
+** member is looked at, and advanced one matcher at a time.
+*/
 static void object_plan(Scanner *s, ScanFrame *f, int d)
 {
     f->keys.n = 0;
@@ -591,15 +596,38 @@ static void object_plan(Scanner *s, ScanFrame *f, int d)
         if (k < 0 || k >= path->n)
             continue;
         const ScanStep *st = &path->steps[k];
-        if (st->kind == STEP_ANY_KEY || (st->kind == STEP_KEY && f->keys.n == JSON_KEYS_MAX)) {
+        if (st->kind == STEP_ANY_KEY) {
             f->keys.n = -1; /* every member is looked at */
             return;
         }
-        if (st->kind == STEP_KEY) { /* ([N], [*] and [-1] name no member) */
-            f->keys.key[f->keys.n] = st->key;
-            f->keys.len[f->keys.n++] = st->klen;
+        if (st->kind != STEP_KEY)
+            continue; /* ([N], [*] and [-1] name no member) */
+        int i = 0;
+        while (i < f->keys.n &&
+               (f->keys.len[i] != st->klen || memcmp(f->keys.key[i], st->key, st->klen) != 0))
+            i++;
+        if (i == f->keys.n) {
+            if (i == JSON_KEYS_MAX) {
+                f->keys.n = -1;
+                return;
+            }
+            f->keys.key[i] = st->key;
+            f->keys.len[i] = st->klen;
+            f->key_mask[i] = 0;
+            f->keys.n++;
         }
+        f->key_mask[i] |= 1ULL << m;
     }
+}
+
+/* The matchers of object frame f (keys.n >= 0) that its member called key goes on with:
+   advance's answer, from the names object_plan listed. */
+static uint64_t member_mask(const ScanFrame *f, const char *key, size_t klen)
+{
+    for (int i = 0; i < f->keys.n; i++)
+        if (f->keys.len[i] == klen && memcmp(f->keys.key[i], key, klen) == 0)
+            return f->key_mask[i];
+    return 0;
 }
 
 /* A scalar or a container begins at depth d; active is its matcher mask. */
@@ -1043,7 +1071,9 @@ static int scan_json(Scanner *s)
             const char *k = par->active ? json_str(&s->p, &n) : NULL;
             if (par->active && k == NULL)
                 return fail(s, "%s: out of memory", s->name);
-            member_active = par->active ? advance(s, par->active, d, k, n, 0) : 0;
+            member_active = !par->active       ? 0
+                            : par->keys.n >= 0 ? member_mask(par, k, n)
+                                               : advance(s, par->active, d, k, n, 0);
             s->p.lazy = member_active == 0; /* nobody watches this member's value */
             if (par->active) {
                 size_t c = n < sizeof f->key - 1 ? n : sizeof f->key - 1;

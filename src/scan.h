@@ -108,7 +108,9 @@ typedef struct ScanFrame {
     /* objects: the member names any matcher here goes on with (keys.n < 0: any name
        may matter), so that the parser passes over the other members itself */
     JsonKeys keys;
-    char key[40]; /* the member name or index that led here, for messages */
+    uint64_t key_mask[JSON_KEYS_MAX]; /* keys.key[i]: the matchers a member of that name
+                                         goes on with (what advance gives for it) */
+    char key[40];                     /* the member name or index that led here, for messages */
 } ScanFrame;
 
 typedef struct Scanner {

@@ -15,6 +15,7 @@ local metrics = require "llmd.metrics"
 local report = require "llmd.report"
 local rm = require "llmd.runmodel"
 local template = require "llmd.template"
+local tl = require "llmd.timeline"
 local ws = require "llmd.workspace"
 
 local M = {}
@@ -59,6 +60,7 @@ function M.extract_side(w, x, state, opts)
   eo.slo, opts = slo, eo
   eo.goodput = slo and decision.request_thresholds(slo) or nil
   local run = harness.extract(dir, eo)
+  tl.mark("read " .. x)
   if run.no_results and opts.require_results then
     error(("run %s (%s): %s"):format(x, state.label, run.reasons[1]), 0)
   end
@@ -73,6 +75,7 @@ function M.extract_side(w, x, state, opts)
   end
   local kv = kvcache.analyze(dir, run)
   kvcache.put(run, kv)
+  tl.mark("kv " .. x)
   return { x = x, label = state.label, state = state, run = run, kv = kv, slo = opts.slo }
 end
 
@@ -84,9 +87,11 @@ end
 -- The same code whether the parent runs it or a child does (llmd.parallel).
 function M.import_side(w, x, job)
   local state = ws.import(w, x, { label = job.label, plan = job.plan, info = job.info, link = job.link })
+  tl.mark("import " .. x)
   state.extract_options = job.extract_options
   local side = M.extract_side(w, x, state, job.opts)
   M.save_run(w, side)
+  tl.mark("save " .. x)
   return side
 end
 
@@ -214,12 +219,16 @@ function M.report(w, A, B, opts)
   local tdir = M.templates_dir(w)
   local model = report.build { workspace = w.path, a = A, b = B, generated = opts.generated,
     significance = opts.significance, slo = M.resolve_slo(A, B, opts), min_effect = opts.min_effect }
+  tl.mark("report model")
   model.charts = M.charts(w, model, A, B, tdir)
+  tl.mark("charts")
   local text = template.render_file(tdir .. "/comparison_report.md", model)
   local out = w.path .. "/comparison_report.md"
   ws.write_text(out, text)
+  tl.mark("markdown")
   local html_out = w.path .. "/comparison_report.html"
   ws.write_text(html_out, template.render_file(M.template_path(tdir, "comparison_report.html"), model))
+  tl.mark("html")
   -- comparison.json: which charts were drawn and why not, without their SVG
   local chart_list = model.charts
   model.charts = { note = chart_list.note, list = {} }
@@ -231,6 +240,7 @@ function M.report(w, A, B, opts)
   model.charts = chart_list
   json.write(w.path .. "/comparison.json", plain)
   ws.write_text(w.path .. "/comparison.csv", report.csv(model))
+  tl.mark("json, csv")
 
   local sides = {}
   for _, s in ipairs { A, B } do
@@ -249,7 +259,9 @@ function M.report(w, A, B, opts)
     analyze = template.safe(("llmdlua analyze.lua %s"):format(template.helpers.sh(w.path))),
   })
   ws.write_text(w.path .. "/run_comparison.sh", script, "755")
+  tl.mark("script")
   copy_templates(w, tdir)
+  tl.mark("templates")
   model.text = text
   model.path = out
   model.html_path = html_out

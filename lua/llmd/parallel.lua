@@ -18,6 +18,7 @@ local json = require "llmd.json"
 local lfs = require "lfs"
 local proc = require "llmd.proc"
 local stats = require "llmd.stats"
+local tl = require "llmd.timeline"
 
 local M = {}
 
@@ -157,7 +158,9 @@ end
 -- nil when it read the run but could not hand it over (the caller removes run-x and
 -- reads it itself). The hand-over folder is gone either way.
 function M.finish(h)
+  tl.mark("waiting for " .. h.x)
   local waited, st = pcall(h.p.wait, h.p)
+  tl.mark("child " .. h.x .. " ended")
   if not waited then -- interrupted (Ctrl-C): the child stops too
     M.abort(h)
     error(st, 0)
@@ -170,6 +173,7 @@ function M.finish(h)
     ok, side = pcall(M.deserialize, side_text, h.dir, h.dir .. "/side.lua")
   end
   remove_dir(h.dir)
+  tl.mark("hand-over " .. h.x .. " loaded")
   if ok then
     -- what the child said on its way (warnings), said here as the serial path would
     if stderr ~= "" then io.stderr:write(stderr) end
@@ -216,6 +220,7 @@ function M.child(dir)
     write(dir .. "/side.tmp", M.serialize(side, dir))
     local rok, rerr = os.rename(dir .. "/side.tmp", dir .. "/side.lua")
     if not rok then error(("%s: cannot rename: %s"):format(dir .. "/side.tmp", tostring(rerr)), 0) end
+    tl.mark("hand-over written")
   end)
   if not ok then
     -- what was written of the hand-over goes (room for the parent's own reading)

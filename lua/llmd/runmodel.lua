@@ -303,6 +303,7 @@ end
 -- One accumulator for the per-request metrics of a group of requests (overall or a stage).
 -- add{ok=, start=, finish=, ttft=, tpot=, ntpot=, e2e=, in_tok=, out_tok=} in seconds;
 -- failed requests only widen the time window and count as +inf in the all-requests latency.
+-- add_done(start, finish, e2e, ttft, tpot, ntpot, in_tok, out_tok) is add{ok = true, ...}.
 function M.accumulator(opts)
   opts = opts or {}
   local function new() return stats.new(opts.sketch and { sketch = opts.sketch } or nil) end
@@ -319,25 +320,38 @@ function M.accumulator(opts)
     if start and (a.first == nil or start < a.first) then a.first = start end
     if finish and (a.last == nil or finish > a.last) then a.last = finish end
   end
+  -- a completed request, its values as arguments (no table: the per-request readers
+  -- call it once a request, millions of times); r, when the caller has the request as a
+  -- table, is what goodput is judged on
+  local add = stats.new().add -- (every accumulator's method)
+  local e2e_s, e2e_all, ttft_s, tpot_s, ntpot_s, in_len, out_len = a.e2e, a.e2e_all, a.ttft, a.tpot, a.ntpot,
+    a.in_len, a.out_len
+  function a.add_done(start, finish, e2e, ttft, tpot, ntpot, in_tok, out_tok, r)
+    a.window(start, finish)
+    a.ok = a.ok + 1
+    if e2e then add(e2e_s, e2e); add(e2e_all, e2e) end
+    if ttft then add(ttft_s, ttft) end
+    if tpot then add(tpot_s, tpot) end
+    if ntpot then add(ntpot_s, ntpot) end
+    if in_tok then a.in_tok = a.in_tok + in_tok; add(in_len, in_tok) else a.in_known = false end
+    if out_tok then a.out_tok = a.out_tok + out_tok; add(out_len, out_tok) else a.out_known = false end
+    if a.goodput and M.request_good(a.goodput, r or { ttft = ttft, tpot = tpot, e2e = e2e }) then
+      a.good = a.good + 1
+    end
+  end
   function a.add(r)
-    a.window(r.start, r.finish)
     if r.incomplete then
+      a.window(r.start, r.finish)
       a.incomplete = a.incomplete + 1
       return
     end
     if not r.ok then
+      a.window(r.start, r.finish)
       a.failed = a.failed + 1
       a.e2e_all:add(math.huge)
       return
     end
-    a.ok = a.ok + 1
-    if r.e2e then a.e2e:add(r.e2e); a.e2e_all:add(r.e2e) end
-    if r.ttft then a.ttft:add(r.ttft) end
-    if r.tpot then a.tpot:add(r.tpot) end
-    if r.ntpot then a.ntpot:add(r.ntpot) end
-    if r.in_tok then a.in_tok = a.in_tok + r.in_tok; a.in_len:add(r.in_tok) else a.in_known = false end
-    if r.out_tok then a.out_tok = a.out_tok + r.out_tok; a.out_len:add(r.out_tok) else a.out_known = false end
-    if a.goodput and M.request_good(a.goodput, r) then a.good = a.good + 1 end
+    a.add_done(r.start, r.finish, r.e2e, r.ttft, r.tpot, r.ntpot, r.in_tok, r.out_tok, r)
   end
   return a
 end
@@ -693,9 +707,7 @@ end
 
 -- The real path of p (links resolved), or nil when it does not exist.
 function M.realpath(p)
-  local r = require("llmd.proc").run { "realpath", "-e", "--", p }
-  if not r.ok then return nil end
-  return (r.stdout:gsub("\n$", ""))
+  return (require("llmd.proc").realpath(p))
 end
 
 function M.inside(root, p) return p == root or p:sub(1, #root + 1) == root .. "/" end

@@ -52,8 +52,8 @@ local function write_tmp(path, tmp, text, mode, fail)
   if not ok then fail("", werr) end
   if not cok then fail("", cerr) end
   if mode then
-    local r = proc.run { "chmod", mode, "--", tmp }
-    if not r.ok then fail(" (chmod " .. mode .. ")", r.stderr:gsub("%s+$", "")) end
+    local mok, merr = proc.chmod(tmp, mode)
+    if not mok then fail(" (chmod " .. mode .. ")", merr) end
   end
   local rok, rerr = os.rename(tmp, path)
   if not rok then fail("", rerr) end
@@ -113,8 +113,7 @@ function M.create(opts)
   -- opts.incomplete: the marker goes in at once; a failure (or Ctrl-C) here removes the folder
   local ok, err = pcall(function()
     if opts.incomplete then M.mark_incomplete(w, opts.incomplete) end
-    local abs = proc.run { "realpath", "--", path }
-    w.path = abs.ok and abs.stdout:gsub("%s+$", "") or path
+    w.path = proc.realpath(path) or path
   end)
   if not ok then
     M.remove(w)
@@ -136,8 +135,7 @@ function M.open(path, opts)
       error(("%s: no plan.yaml (only a comparison started from a plan can be resumed)"):format(path), 0)
     end
     -- absolute: the steps run commands in other folders (run_only.sh in run-x/benchmark)
-    local abs = proc.run { "realpath", "--", path }
-    if abs.ok then path = abs.stdout:gsub("%s+$", "") end
+    path = proc.realpath(path) or path
     return { path = path, name = path:match("[^/]+$") }
   end
   local why = M.incomplete(path)
@@ -207,9 +205,7 @@ end
 
 -- The real path of p (links resolved), or nil when it does not exist.
 local function realpath(p)
-  local r = proc.run { "realpath", "-e", "--", p }
-  if not r.ok then return nil end
-  return (r.stdout:gsub("\n$", ""))
+  return (proc.realpath(p))
 end
 M.realpath = realpath
 

@@ -239,3 +239,37 @@ t.test("llmd.parallel: serialize keeps values exactly, shared tables once, marks
   t.raises("side.fn: a function cannot be handed over", par.serialize, { fn = print }, d)
   t.raises("a table with a metatable cannot be handed over", par.serialize, { x = setmetatable({}, {}) }, d)
 end)
+
+t.test("LLMDLUA_TIMES: each phase of both readers on one clock, nothing without it", function()
+  local a, b = ip_run(1), ip_run(1.5)
+  local log = t.tmpdir() .. "/times.txt"
+  local parent = t.tmpdir()
+  local r = proc.run({ LLMDLUA, "compare.lua", "--parent", parent, "--a", a, "--b", b, "--quiet" },
+    { env = { LLMDLUA_TIMES = log, LLMDLUA_JOBS = false } })
+  t.eq(r.code, 0, r.stderr)
+  local by_pid, phases, n = {}, {}, 0
+  for line in t.read(log):gmatch("[^\n]+") do
+    local at, pid, u, s, what = line:match("^(%d+%.%d+) (%d+) (%d+%.%d+) (%d+%.%d+) (.+)$")
+    t.ok(at, "a line of the documented form: " .. line)
+    local last = by_pid[pid]
+    t.ok(not last or (tonumber(at) >= last.at and tonumber(u) >= last.u and tonumber(s) >= last.s),
+      "each process's clock and CPU go forward: " .. line)
+    by_pid[pid] = { at = tonumber(at), u = tonumber(u), s = tonumber(s) }
+    phases[what] = (phases[what] or 0) + 1
+    n = n + 1
+  end
+  local pids = 0
+  for _ in pairs(by_pid) do pids = pids + 1 end
+  t.eq(pids, 2, "the first llmdlua and the child reading run b")
+  for _, what in ipairs { "checks", "import a", "import b", "read a", "read b", "save a", "save b",
+    "hand-over written", "hand-over b loaded", "report model", "charts", "markdown", "done" } do
+    t.eq(phases[what], 1, what)
+  end
+  -- without it: no file, the same report
+  os.remove(log)
+  r = proc.run({ LLMDLUA, "compare.lua", "--parent", t.tmpdir(), "--a", a, "--b", b, "--quiet" },
+    { env = { LLMDLUA_TIMES = false } })
+  t.eq(r.code, 0, r.stderr)
+  t.eq(lfs.attributes(log), nil)
+  t.ok(n >= 20, "phases noted: " .. n)
+end)

@@ -174,3 +174,50 @@ t.test("spawn: a background process polled, waited for, killed with its group", 
   t.eq(t.read(f), "hi\n")
   t.raises("nothing reads a background process's pipes", proc.spawn, { "echo" }, { stdout = "capture" })
 end)
+
+t.test("realpath resolves links as coreutils' realpath -e does; nil for what is not there", function()
+  local d = t.tmpdir()
+  t.write(d .. "/f", "x")
+  assert(require("lfs").mkdir(d .. "/sub"))
+  assert(require("lfs").link(d .. "/f", d .. "/sub/l", true))
+  assert(require("lfs").link("../sub", d .. "/sub/up", true))
+  -- (sub/up/../f: links first, then "..": sub/up is sub, so it is d/f; sub/up/../up is
+  -- d/up, which is not there)
+  for _, p in ipairs { d .. "/sub/l", d .. "/sub/up/up/l", d .. "/sub/up/../f", d .. "//f", d .. "/sub/up/../up" } do
+    -- the expected answer: the realpath command's, a program apart from this code
+    local r = proc.run({ "realpath", "-e", "--", p }, { stderr = "null" })
+    t.eq(proc.realpath(p), r.ok and r.stdout:gsub("\n$", "") or nil, p)
+  end
+  local none, why = proc.realpath(d .. "/missing/x")
+  t.eq(none, nil)
+  t.ok(why:find(d .. "/missing/x: No such file or directory", 1, true), why)
+end)
+
+t.test("chmod sets the mode in octal digits, as chmod does; refuses anything else", function()
+  local d = t.tmpdir()
+  local f = d .. "/s.sh"
+  t.write(f, "#!/bin/sh\n")
+  t.eq(proc.chmod(f, "755"), true)
+  -- the mode as stat(1) reads it back, a program apart from this code
+  t.eq(proc.run({ "stat", "-c", "%a", f }).stdout, "755\n")
+  t.eq(proc.chmod(f, "0640"), true)
+  t.eq(proc.run({ "stat", "-c", "%a", f }).stdout, "640\n")
+  local ok, why = proc.chmod(d .. "/missing", "644")
+  t.eq(ok, nil)
+  t.ok(why:find("missing: No such file or directory", 1, true), why)
+  for _, bad in ipairs { "9", "u+x", "", "17777", "75 5" } do
+    t.raises("expected a mode in octal digits", proc.chmod, f, bad)
+  end
+end)
+
+t.test("now and cpu: seconds of the monotonic clock and of CPU, both moving forward", function()
+  local t0, u0, s0 = proc.now(), proc.cpu()
+  local x = 0
+  for i = 1, 3e6 do x = x + i % 7 end -- some CPU work
+  proc.run { "sleep", "0.05" }
+  local t1, u1, s1 = proc.now(), proc.cpu()
+  t.ok(x > 0)
+  t.ok(t1 - t0 >= 0.05, "the wall clock covers the sleep")
+  t.ok(u1 > u0 and s1 >= s0, "user CPU grew by the loop")
+  t.ok(u1 + s1 - u0 - s0 < t1 - t0 + 0.05, "one thread: no more CPU than wall time")
+end)

@@ -159,6 +159,41 @@ t.test("records projected to fields: [0], [-1], #length, nested objects, missing
   t.eq(whole, { { ok = false, err = { code = 503 } } })
 end)
 
+t.test("many fields under the same names: each member name looked up once, every field filled", function()
+  -- twelve fields under "m" (more matchers than one object's list of member names holds,
+  -- but three names), two rules through "m" too, members nobody asked for in between;
+  -- and an object whose fields go on with nine different names (more than that list:
+  -- every member looked at). Expected values read off the text by hand.
+  local text = [[
+[ {"pad": "xxxxxxxxxxxxxxxxxxxx", "m": {"skip": [1, 2, {"a": 3}], "a": {"x": 1, "y": 2, "z": 3, "w": 4},
+   "b": {"x": 5, "y": 6, "z": 7, "w": 8}, "noise": {"x": 0}, "c": {"x": 9, "y": 10, "z": 11, "w": 12},
+   "t": [1.5, 2, 4]}, "n": {"k1": 1, "k2": 2, "k3": 3, "k4": 4, "k5": 5, "k6": 6, "k7": 7, "k8": 8, "k9": 9},
+   "after": true},
+  {"m": {"c": {"w": -1}, "a": {"x": 5}, "b": {"x": null}}, "n": {"k9": "last", "k1": [1]}} ]
+]]
+  local fields = {}
+  for _, o in ipairs { "a", "b", "c" } do
+    for _, k in ipairs { "x", "y", "z", "w" } do fields[#fields + 1] = "m." .. o .. "." .. k end
+  end
+  for i = 1, 9 do fields[#fields + 1] = "n.k" .. i end
+  fields[#fields + 1] = "after"
+  local seen, gaps, sums = {}, stats.new(), stats.new()
+  scan.json({ text = text }, {
+    { "$[*]", function(rec) seen[#seen + 1] = rec end, fields = fields },
+    { "$[*].m.t", gaps, reduce = "diffs" },
+    { "$[*].m.a.*", sums },
+  })
+  t.eq(seen[1], {
+    ["m.a.x"] = 1, ["m.a.y"] = 2, ["m.a.z"] = 3, ["m.a.w"] = 4, ["m.b.x"] = 5, ["m.b.y"] = 6, ["m.b.z"] = 7,
+    ["m.b.w"] = 8, ["m.c.x"] = 9, ["m.c.y"] = 10, ["m.c.z"] = 11, ["m.c.w"] = 12, ["n.k1"] = 1, ["n.k2"] = 2,
+    ["n.k3"] = 3, ["n.k4"] = 4, ["n.k5"] = 5, ["n.k6"] = 6, ["n.k7"] = 7, ["n.k8"] = 8, ["n.k9"] = 9,
+    after = true,
+  })
+  t.eq(seen[2], { ["m.c.w"] = -1, ["m.a.x"] = 5, ["n.k9"] = "last", ["n.k1"] = { 1 } }) -- (null: absent)
+  t.eq({ gaps:count(), gaps:min(), gaps:max() }, { 2, 0.5, 2 }) -- 2 - 1.5, 4 - 2
+  t.eq({ sums:count(), sums:sum() }, { 5, 15 }) -- m.a.*: 1 + 2 + 3 + 4, then 5
+end)
+
 t.test("[N], [-1], .* and reducers on a small document", function()
   local text = '{"a": [[1, 2, 4], [3], [], [5, 9, 20]], "b": {"x": 1, "y": 2}}'
   local function run(pattern, reduce)

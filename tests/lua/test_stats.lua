@@ -502,3 +502,38 @@ t.test("a large dump is mapped by load, not read: the same answers; it grows, so
   t.write(d .. "/long.bin", full .. "12345678")
   t.raises("long.bin: not an accumulator dumped by this llmdlua", stats.load, d .. "/long.bin")
 end)
+
+t.test("a mapped dump shares the page cache's pages until written: no copy at load", function()
+  -- Linux's /proc/self/status counts the pages mapped from files (RssFile) apart from the
+  -- process's own (RssAnon): loading 4 M samples (32 MB) maps them from the page cache
+  -- (RssFile grows by them) and copies none (RssAnon does not: a writable private
+  -- mapping populated at once would, each page copied by a write fault); a sort then
+  -- writes them into pages of its own (they leave RssFile). File pages, not the
+  -- allocator's: the same under any malloc (ASan's too).
+  local function rss_kb()
+    local f = io.open("/proc/self/status", "rb")
+    local s = f and f:read("a")
+    if f then f:close() end
+    return tonumber(s and s:match("RssAnon:%s*(%d+)")), tonumber(s and s:match("RssFile:%s*(%d+)"))
+  end
+  if not rss_kb() then return end -- (not Linux: nothing to measure)
+  local d = t.tmpdir()
+  local a = stats.new()
+  for i = 1, 4000000 do a:add((i * 7919) % 4000037 + 0.5) end -- (not in order)
+  local p = d .. "/big.bin"
+  a:dump(p)
+  local reference = { a:percentile(50), a:min(), a:max() }
+  a:clear() -- (its samples' memory given back before the measure)
+  collectgarbage()
+  local anon0, file0 = rss_kb()
+  local b = stats.load(p)
+  t.eq(b:count(), 4000000)
+  local anon1, file1 = rss_kb()
+  t.ok(file1 - file0 > 24 * 1024, ("RssFile grew by %d kB at load: the samples are mapped"):format(file1 - file0))
+  t.ok(anon1 - anon0 < 8 * 1024, ("RssAnon grew by %d kB at load (32 MB of samples)"):format(anon1 - anon0))
+  b:sort()
+  local _, file2 = rss_kb()
+  t.ok(file1 - file2 > 24 * 1024, ("the sort writes the samples into pages of its own (RssFile %d -> %d kB)")
+    :format(file1, file2))
+  t.eq({ b:percentile(50), b:min(), b:max() }, reference)
+end)

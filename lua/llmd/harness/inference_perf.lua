@@ -8,6 +8,7 @@
 local rm = require "llmd.runmodel"
 local scan = require "llmd.scan"
 local stats = require "llmd.stats"
+local tl = require "llmd.timeline"
 
 local M = {
   name = "inference-perf",
@@ -220,10 +221,14 @@ local function per_request(path, acc, keep, opts)
       if f == last_field then table.remove(F, i); break end
     end
   end
+  local lcount, lmax, lclear = stats.new().count, stats.new().max, stats.new().clear -- (methods)
   local function record(r)
+    local tn
     if lasts then
-      r[last_field] = lasts:count() > 0 and lasts:max() or nil
-      lasts:clear()
+      tn = lcount(lasts) > 0 and lmax(lasts) or nil
+      lclear(lasts)
+    else
+      tn = r[last_field]
     end
     local start, finish = r.start_time, r.end_time
     if type(start) ~= "number" or type(finish) ~= "number" then
@@ -254,19 +259,21 @@ local function per_request(path, acc, keep, opts)
     local inp = r["info.request_metrics.text.input_tokens"] or r["info.input_tokens"]
       or r["info.response_metrics.server_usage.prompt_tokens"]
     local ntimes = r["#info.response_metrics.output_token_times"] or 0
-    local t0, tn = r["info.response_metrics.output_token_times[0]"], r["info.response_metrics.output_token_times[-1]"]
+    local t0 = r["info.response_metrics.output_token_times[0]"]
     local e2e = finish - start
     local n = type(client) == "number" and client or 0
     if n <= 0 then opts.zero_tokens = (opts.zero_tokens or 0) + 1 end
-    local q = {
-      ok = true, start = start, finish = finish, e2e = e2e,
-      ttft = ntimes > 1 and t0 - start or nil,
-      tpot = (ntimes > 1 and n > 1) and (tn - t0) / (n - 1) or nil,
-      ntpot = n > 0 and e2e / n or 0,
-      in_tok = inp, out_tok = out,
-    }
-    acc.add(q)
-    if opts.count_goodput then opts.count_goodput(start, q) end
+    local ttft = ntimes > 1 and t0 - start or nil
+    local tpot = (ntimes > 1 and n > 1) and (tn - t0) / (n - 1) or nil
+    local ntpot = n > 0 and e2e / n or 0
+    if opts.count_goodput then
+      local q = { ok = true, start = start, finish = finish, e2e = e2e, ttft = ttft, tpot = tpot, ntpot = ntpot,
+        in_tok = inp, out_tok = out }
+      acc.add(q)
+      opts.count_goodput(start, q)
+    else
+      acc.add_done(start, finish, e2e, ttft, tpot, ntpot, inp, out)
+    end
   end
   local rules = { { "$[*]", record, fields = F } }
   if fast then
@@ -274,6 +281,7 @@ local function per_request(path, acc, keep, opts)
     rules[3] = { "$[*].info.response_metrics.output_token_times", lasts, reduce = "last" }
   end
   scan.json(path, rules)
+  tl.mark("per-request file read")
   if fast and not inexact_itl then
     -- the pass's own accumulator is the run's when the run has none yet (one per-request
     -- file: the same samples, sums and extremes as a merge would give, without a copy
@@ -395,6 +403,7 @@ function M.extract(c, opts)
       if g then st.metrics.goodput = { good = g.good, total = g.total, duration_s = st.metrics.values.duration_s } end
     end
     rm.fill(run.overall, acc, opts.percentile_method or "linear")
+    tl.mark("per-request metrics (sorted, percentiles)")
     if (po.zero_tokens or 0) > 0 then
       local one = po.zero_tokens == 1
       rm.warn(run, "%s: %d successful request%s no output token count; %s NTPOT counts as 0, as in "

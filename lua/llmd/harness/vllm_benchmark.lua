@@ -196,7 +196,9 @@ local function new(variant)
         }
       end
     end
-    acc.itl:merge(itl)
+    -- the pass's own accumulator is the load point's (acc is new: its itl is empty, and a
+    -- merge into it would copy every gap to give the same samples, sums and extremes)
+    if acc.itl:count() == 0 then acc.itl = itl else acc.itl:merge(itl) end
     local why = {
       ttft = not streamed and "every TTFT is 0: not measured (not streamed)" or nil,
       e2e = NO_LAT, tpot = not has_lat and NO_LAT or nil, ntpot = not has_lat and NO_LAT or nil,

@@ -171,6 +171,35 @@ t.test("load points: saturation, capacity at an SLO (interpolated, never violate
   t.raises("--slo: ',': expected key=value pairs", decision.parse_slo, ",", "--slo")
 end)
 
+t.test("SLOs: a percentage above 100 refused, a hint for a near key, e2e_* read as latency_*", function()
+  -- error_rate_pct is a percentage: 150 cannot be a limit; 100 and 0 are the bounds (kept)
+  t.raises("--slo: error_rate_pct=150: a percentage, expected a limit in [0, 100]", decision.parse_slo,
+    "error_rate_pct=150", "--slo")
+  t.eq(decision.parse_slo("error_rate_pct=100")[1].max, 100)
+  t.eq(decision.parse_slo("error_rate_pct=0")[1].max, 0)
+  -- the key the user began (ttft_p95 is the start of ttft_p95_ms only); a one-letter typo
+  -- (O for 0: edit distance 1, by hand); nothing close: no hint
+  t.raises("--slo: 'ttft_p95' is not a latency or error-rate metric; did you mean ttft_p95_ms? (e.g.",
+    decision.parse_slo, "ttft_p95=200", "--slo")
+  t.raises("'ttft_p9O_ms' is not a latency or error-rate metric; did you mean ttft_p90_ms?",
+    decision.parse_slo, "ttft_p9O_ms=200", "--slo")
+  t.raises("'latancy_p90_ms' is not a latency or error-rate metric; did you mean latency_p90_ms?",
+    decision.parse_slo, "latancy_p90_ms=200", "--slo")
+  local ok, err = pcall(decision.parse_slo, "goodness=1", "--slo")
+  t.eq(ok, false)
+  t.ok(not tostring(err):find("did you mean", 1, true), err)
+  -- never a hint at a key that is no SLO (throughput_req_s is a rate, higher is better)
+  ok, err = pcall(decision.parse_slo, "throughput_req_s=5", "--slo")
+  t.ok(not tostring(err):find("did you mean", 1, true), err)
+  -- e2e_p90_ms: the report's "End-to-end latency" (E2E) is latency_p90_ms
+  local slo = decision.parse_slo("e2e_p90_ms=300,ttft_p90_ms=200", "--slo")
+  t.eq(slo[1].key, "latency_p90_ms")
+  t.eq(slo[1].max, 300)
+  t.eq(slo[1].text, "End-to-end latency p90 ≤ 300.0 ms")
+  t.eq(decision.parse_slo({ e2e_mean_ms = 5 })[1].key, "latency_mean_ms")
+  t.raises("--slo: latency_p90_ms given twice", decision.parse_slo, "e2e_p90_ms=1,latency_p90_ms=2", "--slo")
+end)
+
 t.test("ladder: rows at either run's achieved loads, the other interpolated inside its range, blank outside", function()
   local pa = lp.points(ladder_run())
   -- B: achieved 15 and 25 req/s, TTFT p90 40 and 60 ms

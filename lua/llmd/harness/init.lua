@@ -130,6 +130,42 @@ function M.resolve(dir, opts)
   return c
 end
 
+-- "0-2" for 0, 1, 2; "0, 2, 5" when there are gaps.
+local function span(idx)
+  if #idx == 0 then return "none" end
+  for i = 2, #idx do
+    if idx[i] ~= idx[i - 1] + 1 then
+      local t = {}
+      for _, v in ipairs(idx) do t[#t + 1] = tostring(v) end
+      return table.concat(t, ", ")
+    end
+  end
+  return #idx == 1 and tostring(idx[1]) or ("%d-%d"):format(idx[1], idx[#idx])
+end
+
+-- Checks the warm-up stage list against the stage indexes a run has (sorted or not): a
+-- stage it does not have, or every stage marked (nothing would be measured), is an error.
+-- option: how the user gave the list ("--warmup 0,1,2"); who: "run A (label)" or the folder.
+function M.check_warmup(indexes, warmup, option, who)
+  if not warmup or #warmup == 0 then return end
+  local idx, have = {}, {}
+  for _, i in ipairs(indexes) do
+    if not have[i] then idx[#idx + 1] = i; have[i] = true end
+  end
+  table.sort(idx)
+  local stages = ("%d stage%s: %s"):format(#idx, #idx == 1 and "" or "s", span(idx))
+  local marked, n = {}, 0
+  for _, i in ipairs(warmup) do
+    if not have[i] then
+      error(("%s: %s has no stage %d (%s)"):format(option, who, i, stages), 0)
+    end
+    if not marked[i] then marked[i] = true; n = n + 1 end
+  end
+  if #idx > 0 and n == #idx then
+    error(("%s marks every stage of %s (%s): nothing would be measured"):format(option, who, stages), 0)
+  end
+end
+
 -- The run model of the results under dir (see llmd.runmodel). A folder without results
 -- gives a model with status "failed" and the reason; a missing folder, a corrupt file or
 -- an ambiguous folder raise.
@@ -143,6 +179,10 @@ function M.extract(dir, opts)
     run.no_results = true
   else
     run = c.harness.extract(c, opts)
+    local indexes = {}
+    for _, st in ipairs(run.stages) do indexes[#indexes + 1] = st.index end
+    M.check_warmup(indexes, opts.warmup, opts.warmup_option or ("warmup {%s}"):format(
+      table.concat(opts.warmup or {}, ",")), opts.run_name or dir)
     for _, u in ipairs(c.unreadable or {}) do rm.warn(run, "left out (--tolerant): %s", u) end
     -- the CDF charts' quantile grid, from the accumulators just filled
     run.cdf, run.cdf_count = rm.cdf(run.overall.samples)

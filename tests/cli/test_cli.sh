@@ -319,6 +319,29 @@ expect_rc 2
 expect_err_first "compare.lua: --b-warmup 3: run B 'vllm-2replicas' has no stage 3 (3 stages: 0-2)"
 if [ -z "$(made)" ]; then ok; else fail "made: $(made)"; fi
 
+name="compare.lua: an empty folder is one line, what was looked for a second at most"
+mkdir -p "$TMP/emptyrun"
+run "$BIN" compare.lua --a "$TMP/emptyrun" --b "$V7/vllm-2replicas" --parent "$TMP/cw"
+expect_rc 1
+expect_err_first "llmdlua: --a $TMP/emptyrun: no benchmark results under $TMP/emptyrun (no file of benchmark-report, guidellm, inference-perf, inferencemax, vllm-benchmark; README \"llmd.harness\": what each harness reads)"
+if [ "$(printf '%s\n' "$err" | wc -l)" -le 2 ]; then ok; else fail "more than two lines: $err"; fi
+expect_err_has "looked for: benchmark-report: "
+
+name="compare.lua: repeats of one harness side by side: the advice names what helps, never --harness"
+mkdir -p "$TMP/reps/x_wl_run1" "$TMP/reps/x_wl_run2"
+for r in 1 2; do
+    cp "$FIX/inference-perf/kubecon-na-2025_vllm/stage_0_lifecycle_metrics.json" "$TMP/reps/x_wl_run$r/"
+done
+for h in "" "--harness inference-perf"; do
+    # shellcheck disable=SC2086 # $h is an option and its value, or nothing
+    run "$BIN" compare.lua --a "$TMP/reps" --b "$V7/vllm-2replicas" $h --parent "$TMP/cw"
+    expect_rc 1
+    expect_err_first "llmdlua: $TMP/reps holds 2 inference-perf runs, in different folders:"
+    expect_err_has "choose one: pass the folder of one run (e.g. $TMP/reps/x_wl_run1); to use repeats of one sweep together, treatments.lua takes each folder under one label (--run NAME=$TMP/reps/x_wl_run1 --run NAME=$TMP/reps/x_wl_run2; README: Comparing N treatments)"
+    case "$err" in *"--harness"*) fail "advises --harness: $err" ;; *) ok ;; esac
+done
+if [ -z "$(made)" ]; then ok; else fail "made: $(made)"; fi
+
 name="extract.lua --warmup marking every stage: an error naming the option"
 run "$BIN" "$REPO/lua/extract.lua" "$V7/llm-d-2p1d" --warmup 0-2
 expect_rc 1

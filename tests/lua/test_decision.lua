@@ -190,6 +190,7 @@ t.test("SLOs: a percentage above 100 refused, a hint for a near key, e2e_* read 
   t.ok(not tostring(err):find("did you mean", 1, true), err)
   -- never a hint at a key that is no SLO (throughput_req_s is a rate, higher is better)
   ok, err = pcall(decision.parse_slo, "throughput_req_s=5", "--slo")
+  t.eq(ok, false)
   t.ok(not tostring(err):find("did you mean", 1, true), err)
   -- e2e_p90_ms: the report's "End-to-end latency" (E2E) is latency_p90_ms
   local slo = decision.parse_slo("e2e_p90_ms=300,ttft_p90_ms=200", "--slo")

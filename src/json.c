@@ -1273,67 +1273,88 @@ lane_number_end(const unsigned char *p, __m256i t, __m256i nine)
     return end;
 }
 
-__attribute__((target("avx2,bmi,bmi2"))) static size_t
-usual_numbers_avx2(const char *s, size_t pos, size_t lane_end, double **op, double *o_end,
-                   size_t *last)
+__attribute__((target("avx2,bmi,bmi2"))) static inline __attribute__((always_inline)) size_t
+usual_numbers_sep(const char *s, size_t pos, size_t lane_end, double **op, double *o_end,
+                  size_t *last, const size_t sep)
 {
     __m256i zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9);
     /* kept in registers (GCC would build them again for every number) */
     __asm__("" : "+x"(zero), "+x"(nine));
     double *o = *op;
     size_t at = *last;
-    const size_t sep = 1 + (size_t)(s[pos + 1] == ' ');
-    while (o < o_end && pos < lane_end) { /* s[pos] is a comma */
-        /* the separator as the first, foreseen: the start waits only for pos */
-        if ((size_t)(s[pos + 1] == ' ') + 1 != sep)
-            break;
-        size_t j = pos + sep;
-        const unsigned char *p = (const unsigned char *)s + j;
-        uint32_t head;
-        memcpy(&head, p, 4);
-        unsigned text_end, b;
-        __m256i t;
-        if ((head & 0xFFFFFF) == ('0' | '.' << 8 | '0' << 16)) {
-            /* "0.0ddd": the f <= 20 digits after the point alone, from byte 2 (a zero
-               first): m 10^-f = V 10^-20 */
-            t = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(p + 2)), zero);
-            unsigned f = (unsigned)__builtin_ctzll(~(uint64_t)(uint32_t)_mm256_movemask_epi8(
-                _mm256_cmpeq_epi8(_mm256_min_epu8(t, nine), t)));
-            text_end = 2 + f;
-            if (f > 20 || p[text_end] != ',')
-                break;
-            t = _mm256_and_si256(
-                t, _mm256_loadu_si256((const __m256i *)(const void *)(keep_bytes + 32 - f)));
-            b = 20;
-        } else {
-            t = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)p), zero);
-            uint64_t other = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(
-                _mm256_cmpeq_epi8(_mm256_min_epu8(t, nine), t));
-            unsigned a = (unsigned)__builtin_ctzll(other); /* other's bits 32.. are set */
-            unsigned point = p[a] == '.';
-            unsigned f = point ? (unsigned)__builtin_ctzll(other >> (a + 1)) : 0;
-            unsigned end = a + 1 + f;
-            text_end = end - 1 + point;
-            if (a - 1 >= 15 || end > 20 || point > f || p[text_end] != ',' ||
-                (p[0] == '0' && a > 1))
-                break;
-            t = _mm256_and_si256(
-                t, _mm256_loadu_si256((const __m256i *)(const void *)(keep_bytes + 32 - end)));
-            /* bytes 0 .. a (the integer part and the point) take the byte before them */
-            __m128i t0 = _mm256_castsi256_si128(t);
-            __m128i sel = _mm_loadu_si128((const __m128i *)(const void *)(first_bytes + 15 - a));
-            t0 = _mm_xor_si128(t0, _mm_and_si128(_mm_xor_si128(t0, _mm_slli_si128(t0, 1)), sel));
-            t = _mm256_inserti128_si256(t, t0, 0);
-            b = 19 - a;
+    /* one bound a number: a number and its separator take at most LANE_STEP bytes, so
+       that (lane_end - pos) / LANE_STEP + 1 more numbers all start before lane_end */
+    enum { LANE_STEP = 24 };
+    double *stop = o;
+    while (o < o_end && pos < lane_end) {
+        size_t room = (lane_end - pos - 1) / LANE_STEP + 1;
+        stop = o_end - o < (ptrdiff_t)room ? o_end : o + room;
+        for (; o < stop;) { /* s[pos] is a comma */
+            /* the separator as the first, foreseen: the start waits only for pos */
+            if ((s[pos + 1] == ' ') != (sep == 2))
+                goto done;
+            size_t j = pos + sep;
+            const unsigned char *p = (const unsigned char *)s + j;
+            uint32_t head;
+            memcpy(&head, p, 4);
+            unsigned text_end, b;
+            __m256i t;
+            if ((head & 0xFFFFFF) == ('0' | '.' << 8 | '0' << 16)) {
+                /* "0.0ddd": the f <= 20 digits after the point alone, from byte 2 (a zero
+                   first): m 10^-f = V 10^-20 */
+                t = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(p + 2)),
+                                    zero);
+                unsigned f = (unsigned)__builtin_ctzll(~(uint64_t)(uint32_t)_mm256_movemask_epi8(
+                    _mm256_cmpeq_epi8(_mm256_min_epu8(t, nine), t)));
+                text_end = 2 + f;
+                if (f > 20 || p[text_end] != ',')
+                    goto done;
+                t = _mm256_and_si256(
+                    t, _mm256_loadu_si256((const __m256i *)(const void *)(keep_bytes + 32 - f)));
+                b = 20;
+            } else {
+                t = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)p), zero);
+                uint64_t other = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(
+                    _mm256_cmpeq_epi8(_mm256_min_epu8(t, nine), t));
+                unsigned a = (unsigned)__builtin_ctzll(other); /* other's bits 32.. are set */
+                unsigned point = p[a] == '.';
+                unsigned f = point ? (unsigned)__builtin_ctzll(other >> (a + 1)) : 0;
+                unsigned end = a + 1 + f;
+                text_end = end - 1 + point;
+                if (a - 1 >= 15 || end > 20 || point > f || p[text_end] != ',' ||
+                    (p[0] == '0' && a > 1))
+                    goto done;
+                t = _mm256_and_si256(
+                    t, _mm256_loadu_si256((const __m256i *)(const void *)(keep_bytes + 32 - end)));
+                /* bytes 0 .. a (the integer part and the point) take the byte before them */
+                __m128i t0 = _mm256_castsi256_si128(t);
+                __m128i sel =
+                    _mm_loadu_si128((const __m128i *)(const void *)(first_bytes + 15 - a));
+                t0 =
+                    _mm_xor_si128(t0, _mm_and_si128(_mm_xor_si128(t0, _mm_slli_si128(t0, 1)), sel));
+                t = _mm256_inserti128_si256(t, t0, 0);
+                b = 19 - a;
+            }
+            uint64_t v = run20_avx2(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1));
+            *o++ = compose_decimal(v, b, 0, (const char *)p, text_end);
+            at = j;
+            pos = j + text_end;
         }
-        uint64_t v = run20_avx2(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1));
-        *o++ = compose_decimal(v, b, 0, (const char *)p, text_end);
-        at = j;
-        pos = j + text_end;
     }
+done:
     *op = o;
     *last = at;
     return pos;
+}
+
+/* usual_numbers_sep compiled for each separator, ", " and "," (the first one's) */
+__attribute__((target("avx2,bmi,bmi2"))) static size_t
+usual_numbers_avx2(const char *s, size_t pos, size_t lane_end, double **op, double *o_end,
+                   size_t *last)
+{
+    if (s[pos + 1] == ' ')
+        return usual_numbers_sep(s, pos, lane_end, op, o_end, last, 2);
+    return usual_numbers_sep(s, pos, lane_end, op, o_end, last, 1);
 }
 
 /*
@@ -1343,24 +1364,99 @@ usual_numbers_avx2(const char *s, size_t pos, size_t lane_end, double **op, doub
 ** digits, 32 bytes at most; returns the offset of the comma after the last (pos when
 ** none), with *last the start of the last. 48 bytes from pos + 2 must be readable.
 */
-__attribute__((target("avx2,bmi,bmi2"))) static size_t
-skip_usual_avx2(const char *s, size_t pos, size_t lane_end, size_t *last)
+__attribute__((target("avx2,bmi,bmi2"))) static inline __attribute__((always_inline)) size_t
+skip_usual_sep(const char *s, size_t pos, size_t lane_end, size_t *last, const size_t sep)
 {
     __m256i zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9);
     __asm__("" : "+x"(zero), "+x"(nine));
-    const size_t sep = 1 + (size_t)(s[pos + 1] == ' ');
+    size_t at = *last;
+    /* as in usual_numbers_sep: a number and its separator take at most 34 bytes */
+    enum { SKIP_STEP = 34 };
+    while (pos < lane_end) {
+        size_t left = (lane_end - pos - 1) / SKIP_STEP + 1;
+        for (; left > 0; left--) { /* s[pos] is a comma */
+            /* the separator as the first, foreseen: the start waits only for pos */
+            if ((s[pos + 1] == ' ') != (sep == 2))
+                goto done;
+            size_t j = pos + sep;
+            const unsigned char *p = (const unsigned char *)s + j;
+            __m256i t = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)p), zero);
+            unsigned text_end = lane_number_end(p, t, nine);
+            if (text_end == 0)
+                goto done;
+            at = j;
+            pos = j + text_end;
+        }
+    }
+done:
+    *last = at;
+    return pos;
+}
+
+/* skip_usual_sep compiled for each separator, ", " and "," (the first one's) */
+__attribute__((target("avx2,bmi,bmi2"))) static size_t
+skip_usual_avx2(const char *s, size_t pos, size_t lane_end, size_t *last)
+{
+    if (s[pos + 1] == ' ')
+        return skip_usual_sep(s, pos, lane_end, last, 2);
+    return skip_usual_sep(s, pos, lane_end, last, 1);
+}
+
+/*
+** json_skip's block lane, for long arrays of plain numbers passed over: from a comma at
+** pos, 64 bytes at a time. A block's bytes are classified into bit masks (digits,
+** points, commas, spaces, '0's) and the whole block is validated at once up to its
+** last comma L before any other byte: every number between its commas is the JSON
+** grammar's "int frac?" with no sign and no exponent (a digit first, no leading zero,
+** at most one point, a digit after it), and the separators all "," or all ", " (so a
+** point also has a digit before it, and a number ends in one: after its first byte, a
+** digit, come only digits and points, each followed by a digit). Two points in one are
+** found by adding a bit just after each point to the digit mask: the carry runs
+** through the digits after the point and lands on the first byte that is no digit,
+** which must not be a point. A block that fails any check is left to the lane above,
+** number by number (the plain C path says what is wrong), so this lane only passes
+** what the grammar takes. Returns the comma after the last number passed (pos when
+** none), with *last its start; 64 bytes from each pos < lane_end must be readable.
+*/
+__attribute__((target("avx2,bmi,bmi2"))) static size_t
+skip_blocks_avx2(const char *s, size_t pos, size_t lane_end, size_t *last)
+{
+    __m256i zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9);
+    __m256i dot = _mm256_set1_epi8('.'), comma = _mm256_set1_epi8(',');
+    __m256i space = _mm256_set1_epi8(' ');
+    __asm__("" : "+x"(zero), "+x"(nine), "+x"(dot), "+x"(comma), "+x"(space));
     while (pos < lane_end) { /* s[pos] is a comma */
-        /* the separator as the first, foreseen: the start waits only for pos */
-        if ((size_t)(s[pos + 1] == ' ') + 1 != sep)
+        const unsigned char *p = (const unsigned char *)s + pos;
+        __m256i v0 = _mm256_loadu_si256((const __m256i *)(const void *)p);
+        __m256i v1 = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
+        __m256i t0 = _mm256_sub_epi8(v0, zero), t1 = _mm256_sub_epi8(v1, zero);
+        uint64_t d =
+            (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(t0, nine), t0)) |
+            (uint64_t)(uint32_t)_mm256_movemask_epi8(
+                _mm256_cmpeq_epi8(_mm256_min_epu8(t1, nine), t1))
+                << 32;
+        uint64_t pt = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, dot)) |
+                      (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, dot)) << 32;
+        uint64_t c = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, comma)) |
+                     (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, comma)) << 32;
+        uint64_t sp = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, space)) |
+                      (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, space)) << 32;
+        uint64_t z = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, zero)) |
+                     (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, zero)) << 32;
+        /* the commas before the first byte of another kind (all, when there is none) */
+        uint64_t cs = _bzhi_u64(c, (unsigned)_tzcnt_u64(~(d | pt | c | sp)));
+        unsigned l = 63 - (unsigned)__builtin_clzll(cs); /* cs has bit 0: p[0] is a comma */
+        uint64_t low = _bzhi_u64(~0ULL, l);              /* bits 0 .. l - 1 */
+        uint64_t cl = c & low, pl = pt & low, sl = sp & low;
+        uint64_t st = sl != 0 ? cl << 2 : cl << 1;    /* the numbers' first bytes */
+        uint64_t bad = (st & ~d)                      /* a digit first */
+                       | (((st & z) << 1) & d)        /* no leading zero */
+                       | ((pl << 1) & ~d)             /* a digit after a point */
+                       | ((d + (pl << 1)) & ~d & pt); /* one point */
+        if (l == 0 || bad != 0 || (sl != 0 && sl != cl << 1))
             break;
-        size_t j = pos + sep;
-        const unsigned char *p = (const unsigned char *)s + j;
-        __m256i t = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)p), zero);
-        unsigned text_end = lane_number_end(p, t, nine);
-        if (text_end == 0)
-            break;
-        *last = j;
-        pos = j + text_end;
+        *last = pos + 63 - (unsigned)__builtin_clzll(st);
+        pos += l;
     }
     return pos;
 }
@@ -2519,11 +2615,20 @@ static __attribute__((noinline)) void skip_numbers(JsonParser *p, size_t until)
     size_t lane_end = n > 2 + DECIMAL_AHEAD ? n - (1 + DECIMAL_AHEAD) : 0;
     if (lane_end > until)
         lane_end = until;
+    size_t block_end = n > 64 ? n - 64 : 0; /* skip_blocks_avx2 reads 64 bytes */
+    if (block_end > until)
+        block_end = until;
 #endif
     while (p->pos < until) {
 #ifdef JSON_WIDE_SIMD
         if (wide_numbers && p->pos < lane_end && b[p->pos] == ',') {
-            size_t last = SIZE_MAX, pos = skip_usual_avx2(b, p->pos, lane_end, &last);
+            size_t last = SIZE_MAX, pos = p->pos;
+            if (pos < block_end)
+                pos = skip_blocks_avx2(b, pos, block_end, &last);
+            /* what a block refused, number by number for a while (an array of numbers
+               with exponents, say, would have every block refused); then blocks again */
+            size_t upto = pos < block_end ? pos + 512 : lane_end;
+            pos = skip_usual_avx2(b, pos, upto < lane_end ? upto : lane_end, &last);
             if (last != SIZE_MAX) {
                 p->tok_off = p->base + last;
                 p->pos = pos;

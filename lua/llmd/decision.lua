@@ -368,6 +368,70 @@ function M.adjusted_text(p, p_adj, size)
     size == 1 and "" or "s")
 end
 
+-- Capacity at SLO between two runs ------------------------------------------------------------
+
+-- Capacity kinds (llmd.loadpoints.capacity) that are lower bounds ("≥ X").
+M.CAPACITY_BOUND = { never_violated = "never violated", saturated = "the last load before saturation" }
+function M.capacity_is_bound(c) return c ~= nil and M.CAPACITY_BOUND[c.kind] ~= nil end
+
+-- What two capacities at the SLOs (ca, cb: llmd.loadpoints.capacity, with .interval = the
+-- range llmd.loadpoints.capacity_interval allows where every load point was repeated) show,
+-- and on what evidence: {verdict = "A higher" | "B higher" | "about the same" | "no clear
+-- difference" | "untested" | "unknown", basis = "repeats" | why there is no range (e.g.
+-- "one run per load"), winner = "a" | "b" (shown by the repeats), higher = "a" | "b" (the
+-- higher figure, untested)}. With repeats at every load point of both runs a winner needs
+-- the two ranges to be apart; overlapping ranges are "no clear difference". Without, the
+-- figures are one measurement per load: "untested", never a winner. Capacity is not a
+-- p-value, so it is not in a Holm family.
+-- Where the lower figure is a lower bound (≥ X) the order may be wrong: order_open = true,
+-- unless the run with the bound never achieved the other's figure at any load measured
+-- (its ceiling_rps, the most it delivered: its capacity cannot be above it), in which case
+-- beyond_ceiling = true and ceiling_rps = that rate: the order holds whatever the bound.
+function M.capacity_evidence(ca, cb, min_effect)
+  local known = { interpolated = true, never_violated = true, saturated = true, below_lowest = true }
+  if not (ca and cb and known[ca.kind] and known[cb.kind]) then return { verdict = "unknown" } end
+  local ev = { basis = "repeats" }
+  if not (ca.interval and cb.interval) then
+    local wa, wb = ca.interval_why, cb.interval_why
+    ev.basis = (wa == nil or wa == "one run per load") and wb or wa
+    ev.basis = ev.basis or wa
+  end
+  local bound = M.capacity_is_bound
+  if (bound(ca) and bound(cb)) or (ca.kind == "below_lowest" and cb.kind == "below_lowest") then
+    ev.verdict = "unknown" -- both lower bounds, or both below their lowest load: nothing to compare
+    return ev
+  end
+  local hi
+  if ca.kind == "below_lowest" or cb.kind == "below_lowest" then
+    hi = ca.kind == "below_lowest" and "b" or "a"
+  else
+    local eff = M.effect_pct(ca.rps, cb.rps)
+    if eff and math.abs(eff) < (min_effect or M.MIN_EFFECT) then
+      ev.verdict = "about the same"
+      return ev
+    end
+    hi = cb.rps > ca.rps and "b" or "a"
+    local chi, clo = hi == "b" and cb or ca, hi == "b" and ca or cb
+    if bound(clo) then
+      if clo.ceiling_rps and chi.rps > clo.ceiling_rps then
+        ev.beyond_ceiling, ev.ceiling_rps = true, clo.ceiling_rps
+      else
+        ev.order_open = true
+      end
+    end
+  end
+  if ca.interval and cb.interval then
+    if lp.overlap(ca.interval, cb.interval) then
+      ev.verdict = "no clear difference"
+    else
+      ev.verdict, ev.winner = hi == "b" and "B higher" or "A higher", hi
+    end
+  else
+    ev.verdict, ev.higher = "untested", hi
+  end
+  return ev
+end
+
 -- Verdicts -------------------------------------------------------------------------------------
 
 -- The size of a difference, symmetric in the two runs: (b - a) / mean(|a|, |b|) x 100.

@@ -311,7 +311,14 @@ function M.model(list, opts)
       x.max_point = point_at(pts, x.max_rps)
       x.max_output_tps = x.max_point and x.max_point.output_tps
     end
-    x.capacity = lp.capacity(pts, slo)
+    x.capacity = lp.capacity(pts, slo, sat)
+    -- the range the repeats allow the capacity (every load point repeated), as compare.lua
+    -- reads it: the decision layer's capacity evidence compares these ranges
+    if #slo > 0 then
+      local iv, why = lp.capacity_interval(pts, slo, x.capacity)
+      if iv then x.capacity.interval = { lo = iv.lo, hi = iv.hi, top = iv.top }
+      else x.capacity.interval_why = why end
+    end
     local lo, hi
     for _, p in ipairs(pts) do
       if p.achieved_rps then
@@ -324,17 +331,36 @@ function M.model(list, opts)
   end
   local T = m.treatments
 
-  -- the common load: the highest achieved rate inside every treatment's measured range
-  local common, floor = math.huge, 0
+  -- the common load: the highest load every treatment sustained (each one's max sustained
+  -- throughput, before its saturation as llmd.loadpoints.saturation finds it, the ladder's
+  -- "Saturated" in compare.lua), so that no latency compared there is an overloaded
+  -- server's; where there is none (a treatment saturated already at its lowest load, or a
+  -- max sustained unknown), the highest achieved rate inside every treatment's measured
+  -- range, with each treatment saturated there marked
+  local common, floor, sustained = math.huge, 0, math.huge
   for _, x in ipairs(T) do
     if not x.max_achieved then common = nil; break end
     common = math.min(common, x.max_achieved)
     floor = math.max(floor, x.min_achieved)
+    sustained = x.max_rps and sustained and math.min(sustained, x.max_rps) or nil
   end
-  if common and common >= floor and common ~= math.huge then
-    m.common_rps = common
+  if common and sustained and sustained >= floor and sustained ~= math.huge then
+    m.common_rps, m.common_sustained = sustained, true
+  elseif common and common >= floor and common ~= math.huge then
+    m.common_rps, m.common_sustained = common, false
   else
     m.common_why = common and "the treatments' measured loads do not overlap" or "an achieved rate is unknown"
+  end
+  m.saturated_at_common = {}
+  for _, x in ipairs(T) do
+    -- past the last sustained load point: what the server pushed through an overload
+    if m.common_rps and x.saturation.point and not x.saturation.unknown
+      and (not x.max_rps or m.common_rps > x.max_rps and not lp.close(m.common_rps, x.max_rps)) then
+      x.saturated_at_common = true
+      m.saturated_at_common[#m.saturated_at_common + 1] = {
+        label = x.label, reason = x.max_rps and ("it sustains at most %s; %s"):format(
+          metrics.format("throughput_req_s", x.max_rps), x.saturation.reason) or x.max_rps_why }
+    end
   end
   for _, x in ipairs(T) do
     x.at_common = {}
@@ -389,6 +415,58 @@ function M.model(list, opts)
     if by_cap then return capacity_brief(x.capacity) end
     return sustained_brief(x.max_rps, x.saturation)
   end
+  -- by capacity: the decision layer's evidence between two capacities, as compare.lua
+  -- reads it for two runs (a = the next, b = this place), so that both tools say the same
+  -- of the same two runs
+  local function capacity_place(r, x, nxt)
+    local ev = decision.capacity_evidence(nxt.capacity, x.capacity, decision.MIN_EFFECT)
+    r.evidence = { verdict = ev.verdict, basis = ev.basis, winner = ev.winner, higher = ev.higher,
+      beyond_ceiling = ev.beyond_ceiling, ceiling_rps = ev.ceiling_rps, order_open = ev.order_open }
+    local nf = figure(nxt)
+    local ceiling = ev.beyond_ceiling and ("%s's figure is a lower bound, but %s achieved at most %s at any load "
+      .. "measured, below %s's %s"):format(nxt.label, nxt.label, metrics.format("throughput_req_s", ev.ceiling_rps),
+      x.label, figure(x)) or nil
+    -- the gap as compare.lua states it: the higher over the lower figure; "at most" where the
+    -- lower is a bound, from the gap to its ceiling where it never achieved the higher figure
+    local gap
+    local chi, clo = x.capacity, nxt.capacity
+    if chi.rps and clo.rps and clo.kind ~= "below_lowest" and clo.rps > 0 then
+      local more = ("+%.1f %%"):format((chi.rps / clo.rps - 1) * 100)
+      if ev.beyond_ceiling then gap = ("+%.1f %% to %s"):format((chi.rps / ev.ceiling_rps - 1) * 100, more)
+      elseif decision.capacity_is_bound(chi) then gap = "at least " .. more
+      elseif decision.capacity_is_bound(clo) then gap = "at most " .. more
+      else gap = more end
+    end
+    r.gap_text = gap
+    if ev.verdict == "B higher" then
+      r.vs_next, r.proven = "B better", true
+      r.vs_next_text = ("above %s (%s): the repeats' 95 %% ranges of the capacities do not overlap"):format(
+        nxt.label, nf) .. (ceiling and ("; " .. ceiling) or "")
+    elseif ev.verdict == "no clear difference" then
+      r.vs_next, r.proven = "no clear difference", false
+      r.vs_next_text = ("no clear difference vs %s (%s): the repeats' 95 %% ranges of the capacities overlap")
+        :format(nxt.label, nf)
+    elseif ev.verdict == "about the same" then
+      r.vs_next, r.proven = "negligible", false
+      r.vs_next_text = ("about the same as %s (%s; within %g %%)"):format(nxt.label, nf, decision.MIN_EFFECT)
+    elseif ev.verdict == "untested" and ev.order_open then
+      r.vs_next, r.proven = "not comparable", false
+      r.vs_next_text = ("not comparable with %s: its %s, %s, is only a lower bound, so either may be higher")
+        :format(nxt.label, m.rank_by, nf)
+    elseif ev.verdict == "untested" then
+      r.vs_next, r.proven = "untested", false
+      r.order_certain = ev.beyond_ceiling or nil
+      r.vs_next_text = ("higher than %s's %s%s by the figures, untested: %s"):format(nxt.label, nf,
+        gap and (", " .. gap) or "", ev.basis or "no range of the capacities from repeats")
+        .. (ceiling and ("; " .. ceiling) or "")
+    else
+      r.vs_next, r.proven = "not comparable", false
+      r.vs_next_text = decision.capacity_is_bound(nxt.capacity) and decision.capacity_is_bound(x.capacity)
+        and ("not comparable with %s: both capacities are only lower bounds, %s and %s: neither is known, so "
+          .. "neither is named higher (as compare.lua says of two bounds)"):format(nxt.label, figure(x), nf)
+        or ("not comparable with %s (%s)"):format(nxt.label, nf)
+    end
+  end
   local tests, fam_in = {}, {}
   for i, x in ipairs(ranked) do
     local nxt = ranked[i + 1]
@@ -407,7 +485,9 @@ function M.model(list, opts)
   for i, x in ipairs(ranked) do
     local r = { rank = i, label = x.label, value = x.rank_value, text = figure(x) }
     local nxt = ranked[i + 1]
-    if nxt and lower_bound(nxt) then
+    if nxt and by_cap then
+      capacity_place(r, x, nxt)
+    elseif nxt and lower_bound(nxt) then
       r.vs_next, r.proven = "not comparable", false
       r.vs_next_text = ("not comparable with %s: its %s, %s, is only a lower bound, so either may be higher")
         :format(nxt.label, m.rank_by, figure(nxt))
@@ -443,9 +523,20 @@ function M.model(list, opts)
   elseif m.ranking[1].proven then
     m.verdict = ("%s has the highest %s, %s, shown above %s by repeats."):format(ranked[1].label, m.rank_by,
       m.ranking[1].text, ranked[2].label)
+  elseif by_cap and m.ranking[1].vs_next == "untested" then
+    -- the order of the figures, as compare.lua states it for two runs: no winner shown
+    local r1, ev = m.ranking[1], m.ranking[1].evidence
+    m.verdict = ("Highest %s by the figures: %s, %s, against %s for %s%s; untested (%s), so no winner is shown "
+      .. "by repeats."):format(m.rank_by, ranked[1].label, r1.text, m.ranking[2].text, ranked[2].label,
+      r1.gap_text and (" (" .. r1.gap_text .. ")") or "", ev.basis or "no range of the capacities from repeats")
+    if ev.beyond_ceiling then
+      m.verdict = m.verdict .. (" %s's figure is a lower bound, but %s achieved at most %s at any load measured: "
+        .. "it cannot reach %s's."):format(ranked[2].label, ranked[2].label,
+        metrics.format("throughput_req_s", ev.ceiling_rps), ranked[1].label)
+    end
   else
-    m.verdict = ("No treatment is shown to be best: %s is highest in %s with %s, but %s."):format(ranked[1].label,
-      m.rank_by, m.ranking[1].text, m.ranking[1].vs_next_text)
+    m.verdict = ("No treatment is shown to be best: %s has the highest figure of %s, %s, but %s."):format(
+      ranked[1].label, m.rank_by, m.ranking[1].text, m.ranking[1].vs_next_text)
   end
 
   -- the Pareto front: no other treatment has both higher max sustained throughput and
@@ -463,18 +554,40 @@ function M.model(list, opts)
           or ("%s at the common load unknown"):format(m.pareto_latency) }
     end
   end
+  -- a domination is read off the figures: neither max sustained throughput nor a latency
+  -- at the common load is tested here, and a latency past saturation is an overloaded one's
+  local function pareto_evidence(c, o)
+    local e = ("by the figures, untested: max sustained throughput %s against %s, %s at %s %s against %s"):format(
+      metrics.format("throughput_req_s", o.tp), metrics.format("throughput_req_s", c.tp), m.pareto_latency,
+      metrics.format("throughput_req_s", m.common_rps), fmt(lat_key, o.lat), fmt(lat_key, c.lat))
+    for _, y in ipairs { c.x, o.x } do
+      if y.saturated_at_common then
+        e = e .. ("; %s's latency there is an overloaded server's (saturated at that load)"):format(y.label)
+      end
+    end
+    return e
+  end
   for _, c in ipairs(cand) do
     local by
     for _, o in ipairs(cand) do
       -- a max that is only a lower bound (never saturated) may be higher in truth: not dominated
       if o ~= c and not c.x.saturation.none and o.tp >= c.tp and o.lat <= c.lat and (o.tp > c.tp or o.lat < c.lat)
       then
-        by = o.x.label
+        by = o
         break
       end
     end
-    if by then m.dominated[#m.dominated + 1] = { label = c.x.label, by = by }
+    if by then
+      m.dominated[#m.dominated + 1] = { label = c.x.label, by = by.x.label, evidence = pareto_evidence(c, by) }
     else m.front[#m.front + 1] = c.x.label end
+  end
+  -- the summary says what the Pareto section says, with the same evidence
+  if #m.dominated > 0 then
+    local parts = {}
+    for _, d in ipairs(m.dominated) do parts[#parts + 1] = ("%s by %s"):format(d.label, d.by) end
+    m.verdict = m.verdict .. (" On max sustained throughput and %s at the common load together, by the figures "
+      .. "(untested): %s beaten on both (%s)."):format(m.pareto_latency, #parts == 1 and "one treatment is"
+      or (#parts .. " treatments are"), table.concat(parts, "; "))
   end
   return m
 end
@@ -494,6 +607,7 @@ function M.present(m, opts)
     ranking = m.ranking, front = m.front, dominated = m.dominated, pareto_excluded = m.pareto_excluded,
     pareto_latency = m.pareto_latency, common_rps = m.common_rps, common_why = m.common_why,
     common_text = m.common_rps and metrics.format("throughput_req_s", m.common_rps) or nil,
+    common_sustained = m.common_sustained or false, saturated_at_common = m.saturated_at_common or {},
     latency_labels = {}, treatments = {} }
   for _, key in ipairs(M.LATENCY_KEYS) do v.latency_labels[#v.latency_labels + 1] = metrics.get(key).label end
   for _, x in ipairs(m.treatments) do
@@ -505,6 +619,7 @@ function M.present(m, opts)
       status_text = x.status == "ok" and "ok" or ("failed: " .. table.concat(x.reasons, "; ")),
       latency_cells = {}, point_rows = {} }
     t.capacity_text = capacity_brief(x.capacity)
+    t.saturated_at_common = x.saturated_at_common or false
     for _, e in ipairs(x.at_common) do t.latency_cells[#t.latency_cells + 1] = e.text end
     for _, p in ipairs(x.points) do
       t.point_rows[#t.point_rows + 1] = {
@@ -548,12 +663,22 @@ function M.write_report(out, list, opts)
   ws.write_text(paths.md, md)
   ws.write_text(paths.html, html)
   -- the figures, for scripts (load points without their stage lists)
-  local plain = { verdict = m.verdict, rank_by = m.rank_by, common_rps = m.common_rps, front = json.array(m.front),
+  local plain = { verdict = m.verdict, rank_by = m.rank_by, common_rps = m.common_rps,
+    common_sustained = m.common_sustained, saturated_at_common = json.array(m.saturated_at_common),
+    dominated = json.array(m.dominated), front = json.array(m.front),
     family = m.family,
     ranking = json.array(m.ranking), treatments = json.array {} }
+  -- JSON has no infinity: a range open above has no hi
+  local function plain_capacity(c)
+    local copy = {}
+    for k, val in pairs(c) do copy[k] = val end
+    if c.interval then copy.interval = { lo = c.interval.lo, top = c.interval.top,
+      hi = c.interval.hi ~= math.huge and c.interval.hi or nil } end
+    return copy
+  end
   for _, x in ipairs(m.treatments) do
     plain.treatments[#plain.treatments + 1] = { label = x.label, max_sustained_rps = x.max_rps,
-      max_sustained_output_tps = x.max_output_tps, capacity = x.capacity, repeats = x.repeats,
+      max_sustained_output_tps = x.max_output_tps, capacity = plain_capacity(x.capacity), repeats = x.repeats,
       load_points = x.n_points, saturation = { reason = x.saturation.reason, point = x.saturation.point } }
   end
   json.write(out .. "/treatments.json", plain)

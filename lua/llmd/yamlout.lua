@@ -60,6 +60,13 @@ function M.float(v)
   return s
 end
 
+local ESC = { ["\n"] = "\\n", ["\t"] = "\\t", ["\r"] = "\\r", ['"'] = '\\"', ["\\"] = "\\\\" }
+
+-- s as a YAML double-quoted scalar on one line.
+local function dquote(s)
+  return '"' .. s:gsub('[%c"\\]', function(c) return ESC[c] or ("\\x%02X"):format(c:byte()) end) .. '"'
+end
+
 local function scalar(v)
   if v == nil or v == json.null then return "null" end
   local t = type(v)
@@ -68,7 +75,14 @@ local function scalar(v)
     if math.type(v) == "integer" then return tostring(v) end
     return M.float(v)
   end
-  if t == "string" then return (yaml.dump(v):gsub("\n$", "")) end
+  if t == "string" then
+    local s = yaml.dump(v):gsub("\n$", "")
+    -- a string yaml.dump writes on several lines (a literal block, for a newline in it)
+    -- is indented for a document of its own, not for its place here: one double-quoted
+    -- line instead, its newlines and other control characters escaped
+    if s:find("\n", 1, true) then return dquote(v) end
+    return s
+  end
   error("yamlout: cannot write a " .. t, 3)
 end
 

@@ -1355,3 +1355,36 @@ t.test("load-curve tables: each N/A cell's reason in a line under the table", fu
   local md = template.render_file(ROOT .. "/templates/comparison_report.md", m)
   t.ok(md:find("\n\nN/A in this table: " .. na_b:gsub("%p", "%%%0") .. "%.\n"), md)
 end)
+
+t.test("capacity evidence between two runs: ranges, bounds and the ceiling of a bound", function()
+  local ev = decision.capacity_evidence
+  -- cases by hand; min_effect 2 %
+  local interp = function(rps) return { kind = "interpolated", rps = rps, interval_why = "one run per load" } end
+  local sat = function(rps, ceiling) return { kind = "saturated", bound = "lower", rps = rps, ceiling_rps = ceiling,
+    interval_why = "one run per load" } end
+  -- a bound below the other's figure, never achieving it at any load: the order holds
+  local e = ev(sat(91.357, 103.078), interp(162.007), 2)
+  t.eq({ e.verdict, e.higher, e.beyond_ceiling, e.ceiling_rps, e.order_open, e.basis },
+    { "untested", "b", true, 103.078, nil, "one run per load" })
+  -- the same bound whose run achieved more than the other's figure: either may be higher
+  e = ev(sat(91.357, 103.078), interp(98.69), 2)
+  t.eq({ e.verdict, e.higher, e.beyond_ceiling, e.order_open }, { "untested", "b", nil, true })
+  -- the bound above the other's figure: the order holds (the bound only rises)
+  e = ev(interp(50), sat(91.357, 103.078), 2)
+  t.eq({ e.verdict, e.higher, e.order_open, e.beyond_ceiling }, { "untested", "b", nil, nil })
+  -- 100 vs 101.5: (101.5 - 100) / 100.75 = 1.49 % < 2 %: about the same
+  t.eq(ev(interp(100), interp(101.5), 2).verdict, "about the same")
+  -- both bounds, or both below their lowest load: unknown
+  t.eq(ev(sat(10, 12), sat(20, 30), 2).verdict, "unknown")
+  t.eq(ev({ kind = "below_lowest", lowest_rps = 1 }, { kind = "below_lowest", lowest_rps = 2 }, 2).verdict, "unknown")
+  -- one below its lowest load: the other is higher
+  e = ev({ kind = "below_lowest", lowest_rps = 1 }, interp(5), 2)
+  t.eq({ e.verdict, e.higher }, { "untested", "b" })
+  -- with ranges from repeats: apart is a winner, overlapping is no clear difference
+  local function rep(rps, lo, hi) return { kind = "interpolated", rps = rps, interval = { lo = lo, hi = hi } } end
+  e = ev(rep(10, 9, 11), rep(20, 18, 22), 2)
+  t.eq({ e.verdict, e.winner, e.basis }, { "B higher", "b", "repeats" })
+  e = ev(rep(10, 9, 19), rep(20, 18, 22), 2)
+  t.eq({ e.verdict, e.winner }, { "no clear difference", nil })
+  t.eq(ev({ kind = "unknown" }, interp(5), 2).verdict, "unknown")
+end)

@@ -73,9 +73,14 @@ t.test("N-way on the kubecon pair: max sustained throughput, common load, Pareto
   local va, vb = m.treatments[1], m.treatments[2]
   t.near(va.max_rps, A[4].throughput_req_s, 1e-12)
   t.near(vb.max_rps, B[5].throughput_req_s, 1e-12)
-  -- the common load: vllm's highest achieved rate (stage 6), inside chunked's range
-  t.near(m.common_rps, A[7].throughput_req_s, 1e-12)
-  t.eq(va.at_common.ttft_p90_ms.value, A[7].ttft_p90_ms)
+  -- the common load: the highest load both sustained, vllm's max sustained (stage 3, the
+  -- last before its saturation), inside chunked's range and below its saturation: no
+  -- overloaded point is compared (vllm's highest achieved rate, stage 6, is past saturation)
+  t.near(m.common_rps, A[4].throughput_req_s, 1e-12)
+  t.eq(m.common_sustained, true)
+  t.eq(#m.saturated_at_common, 0)
+  t.eq(va.at_common.ttft_p90_ms.value, A[4].ttft_p90_ms)
+  t.eq(va.at_common.ttft_p90_ms.interpolated, false)
   -- chunked interpolated between its stages 2 and 3 (achieved 84.8 and 126.5 req/s)
   local lo, hi = B[3], B[4]
   local f = (m.common_rps - lo.throughput_req_s) / (hi.throughput_req_s - lo.throughput_req_s)
@@ -83,7 +88,13 @@ t.test("N-way on the kubecon pair: max sustained throughput, common load, Pareto
   t.eq(vb.at_common.ttft_p90_ms.interpolated, true)
   -- chunked: more throughput and less latency: the front is chunked alone
   t.eq(m.front, { "chunked" })
-  t.eq(m.dominated, { { label = "vllm", by = "chunked" } })
+  t.eq(#m.dominated, 1)
+  t.eq(m.dominated[1].label, "vllm")
+  t.eq(m.dominated[1].by, "chunked")
+  -- the domination is read off single runs: said so, here and in the summary
+  t.ok(m.dominated[1].evidence:find("^by the figures, untested"), m.dominated[1].evidence)
+  t.ok(m.verdict:find("by the figures (untested): one treatment is beaten on both (vllm by chunked)", 1, true),
+    m.verdict)
   -- no repeats: ordered, but no winner named
   t.eq(m.ranking[1].label, "chunked")
   t.eq(m.ranking[1].vs_next, "untested")
@@ -289,4 +300,178 @@ t.test("the ranking's tests are one family: a place with p < 0.05 alone is not s
   local j = require("llmd.json").read(out .. "/treatments.json")
   t.eq(j.family.size, 3)
   t.near(j.ranking[1].p_adjusted, 0.06540515749347264, 2e-8)
+end)
+
+-- compare.lua and treatments.lua on the same two runs and SLOs: the capacity evidence
+-- (llmd.decision.capacity_evidence, one definition for both) and its texts.
+local json = require "llmd.json"
+local lfs = require "lfs"
+
+local function both_tools(a, b, slo)
+  local parent = t.tmpdir()
+  local rc = proc.run { LLMDLUA, ROOT .. "/lua/compare.lua", "--a", a, "--a-label", "base", "--b", b,
+    "--b-label", "chunked", "--slo", slo, "--parent", parent, "--quiet" }
+  t.eq(rc.code, 0, rc.stderr)
+  local w
+  for n in lfs.dir(parent) do
+    if n:match("^llm%-d%-comparison%-") then w = parent .. "/" .. n end
+  end
+  local cj = json.read(w .. "/comparison.json")
+  local summary = t.read(w .. "/comparison_report.md"):match("\n## Summary\n\n([^\n]*)")
+  local out = t.tmpdir()
+  local rt = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "base=" .. a, "--run", "chunked=" .. b,
+    "--slo", slo, "--out", out, "--quiet" }
+  t.eq(rt.code, 0, rt.stderr)
+  local tj = json.read(out .. "/treatments.json")
+  -- treatments compares each place (b) with the next (a): the higher side as a label
+  local ev = tj.ranking[1].evidence
+  local labels = { a = tj.ranking[2].label, b = tj.ranking[1].label }
+  local cev = cj.capacity.evidence
+  return { compare = { verdict = cev.verdict, higher = cev.higher and ({ a = "base", b = "chunked" })[cev.higher],
+    winner = cev.winner, summary = summary },
+    treatments = { verdict = ev.verdict, higher = ev.higher and labels[ev.higher], winner = ev.winner, json = tj,
+      text = t.read(out .. "/treatment_report.md") } }
+end
+
+t.test("treatments.lua and compare.lua give the same capacity verdict on the same pair, for every case", function()
+  -- by hand from the two load tables (tests/fixtures, stage TTFT p90 and E2E p90 in ms):
+  -- ttft_p90_ms=200: base holds to its point 4 (64.4 ms) and saturates at 5, a lower bound
+  --   (≥ 91.36) whose run never achieved more than 103.08 req/s; chunked crosses between
+  --   its points 4 and 5 (37.2 -> 226.5 ms) at 162.0 req/s: chunked higher, untested;
+  -- ttft_p90_ms=50: both cross between their points (base 44.5 -> 64.4, chunked 37.2 ->
+  --   226.5): both interpolated, chunked higher, untested;
+  -- latency_p90_ms=1300: both hold up to their saturation: two lower bounds, unknown;
+  -- ttft_p90_ms=30: both fail at their lowest load (35.4 and 34.4 ms): unknown
+  local cases = {
+    { "ttft_p90_ms=200", "untested", "chunked" },
+    { "ttft_p90_ms=50", "untested", "chunked" },
+    { "latency_p90_ms=1300", "unknown", nil },
+    { "ttft_p90_ms=30", "unknown", nil },
+  }
+  for _, c in ipairs(cases) do
+    local r = both_tools(VLLM, CHUNK, c[1])
+    t.eq(r.compare.verdict, c[2], c[1] .. " compare")
+    t.eq(r.treatments.verdict, c[2], c[1] .. " treatments")
+    t.eq(r.compare.higher, c[3], c[1] .. " compare")
+    t.eq(r.treatments.higher, c[3], c[1] .. " treatments")
+    t.eq(r.treatments.winner, nil, c[1])
+    t.eq(r.compare.winner, nil, c[1])
+  end
+  -- the user's case: base's bound cannot reach chunked's capacity, and both say so, with
+  -- the ceiling (base's highest achieved rate, stage 7 of the expected table)
+  local r = both_tools(VLLM, CHUNK, "ttft_p90_ms=200")
+  local ceiling = E.kubecon_na_2025_vllm.stages[7].throughput_req_s
+  t.near(r.treatments.json.ranking[1].evidence.ceiling_rps, ceiling, 1e-9)
+  t.eq(r.treatments.json.ranking[1].evidence.beyond_ceiling, true)
+  t.ok(r.compare.summary:find(("base achieved at most %.2f req/s at any load measured"):format(ceiling), 1, true),
+    r.compare.summary)
+  local verdict = r.treatments.json.verdict
+  t.ok(verdict:find(("base achieved at most %.3f req/s at any load measured: it cannot reach chunked's")
+    :format(ceiling), 1, true), verdict)
+  t.ok(verdict:find("^Highest capacity at SLO by the figures: chunked"), verdict)
+  t.ok(verdict:find("untested (one run per load)", 1, true), verdict)
+  for _, text in ipairs { verdict, r.compare.summary, r.treatments.text } do
+    t.ok(not text:find("either may be higher", 1, true), text)
+  end
+  t.ok(not verdict:find("No treatment is shown to be best", 1, true), verdict)
+end)
+
+t.test("a lower bound whose run achieved the other's capacity: either may be higher, in both tools", function()
+  -- chunked's TTFT p90 set to 50 ms at its point 3 (84.773 req/s achieved) and 200 ms at
+  -- point 4 (126.535 req/s): with ttft_p90_ms=100 it crosses at, by hand,
+  -- 84.773 + (100 - 50) / (200 - 50) x (126.535 - 84.773) = 98.69 req/s, below base's
+  -- ceiling 103.08 (base's bound ≥ 91.357 holds to its saturation: TTFT p90 64.4 ms)
+  local d = t.tmpdir() .. "/chunked"
+  proc.run { "cp", "-r", CHUNK, d }
+  for stage, v in pairs { [2] = 0.050, [3] = 0.200 } do
+    local f = ("%s/stage_%d_lifecycle_metrics.json"):format(d, stage)
+    local doc = json.read(f)
+    doc.successes.latency.time_to_first_token.p90 = v
+    json.write(f, doc)
+  end
+  local r = both_tools(VLLM, d, "ttft_p90_ms=100")
+  t.eq(r.compare.verdict, "untested")
+  t.eq(r.treatments.verdict, "untested")
+  t.eq(r.compare.higher, "chunked")
+  t.eq(r.treatments.higher, "chunked")
+  local r1 = r.treatments.json.ranking[1]
+  t.near(r1.value, 84.773 + 50 / 150 * (126.535 - 84.773), 0.01)
+  t.eq(r1.evidence.order_open, true)
+  t.eq(r1.vs_next, "not comparable")
+  t.ok(r.compare.summary:find("base's figure is only a lower bound, so either may be higher", 1, true),
+    r.compare.summary)
+  t.ok(r1.vs_next_text:find("is only a lower bound, so either may be higher", 1, true), r1.vs_next_text)
+  t.ok(r.treatments.json.verdict:find("^No treatment is shown to be best"), r.treatments.json.verdict)
+end)
+
+t.test("a treatment saturated at the common load is marked, its latencies said to be an overloaded server's", function()
+  -- chunked's lowest point made to offer 10 req/s (it achieved 1.015): saturated already
+  -- there (below 95 %), so no load is sustained by both, and the common load falls back
+  -- to the highest load both reached: base's highest achieved rate (stage 7), past base's
+  -- saturation (its stage 5) too
+  local d = t.tmpdir() .. "/sat"
+  proc.run { "cp", "-r", CHUNK, d }
+  local f = d .. "/stage_0_lifecycle_metrics.json"
+  local doc = json.read(f)
+  doc.load_summary.requested_rate = 10.0
+  json.write(f, doc)
+  local list = tr.load { { label = "base", dirs = { VLLM } }, { label = "sat", dirs = { d } } }
+  local m = tr.model(list)
+  t.near(m.common_rps, E.kubecon_na_2025_vllm.stages[7].throughput_req_s, 1e-12)
+  t.eq(m.common_sustained, false)
+  t.eq(#m.saturated_at_common, 2)
+  t.eq(m.saturated_at_common[1].label, "base")
+  t.ok(m.saturated_at_common[1].reason:find("^it sustains at most 91.357 req/s; at 122.59 req/s offered"),
+    m.saturated_at_common[1].reason)
+  t.eq(m.saturated_at_common[2].label, "sat")
+  local out = t.tmpdir()
+  tr.write_report(out, list, {})
+  local md = t.read(out .. "/treatment_report.md")
+  t.ok(md:find("| base (saturated here) |", 1, true), md)
+  t.ok(md:find("**base is saturated at this load**: it sustains at most 91.357 req/s", 1, true), md)
+  t.ok(md:find("no load below every treatment's saturation was measured by all", 1, true), md)
+  t.ok(t.read(out .. "/treatment_report.html"):find("<td>base (saturated here)</td>", 1, true))
+end)
+
+t.test("capacities from repeats: the ranges the repeats allow decide, as in compare.lua", function()
+  -- each pair measured twice, the second run's TTFT p90 5 % higher at every load point.
+  -- By hand, with ttft_p90_ms=50: at the lower ends of its 95 % intervals (t(1) = 12.71,
+  -- two runs) base still holds at its point 4 (64.4 and 67.6 ms: mean 66.0, sd 3.22 /
+  -- sqrt 2 = 2.28, half-width 12.71 x 2.28 / sqrt 2 = 20.5, lower end 45.5 ms < 50) up to
+  -- its saturation, so its
+  -- range is open above and overlaps chunked's: no clear difference, basis the repeats;
+  -- at the upper ends it fails between its points 2 and 3 (31.16 and 61.24 req/s)
+  local root = t.tmpdir()
+  local dirs = {}
+  for side, src in pairs { base = VLLM, chunked = CHUNK } do
+    dirs[side] = root .. "/" .. side
+    for run = 1, 2 do
+      local d = ("%s/x_w_run%d"):format(dirs[side], run)
+      proc.run { "mkdir", "-p", dirs[side] }
+      proc.run { "cp", "-r", src, d }
+      if run == 2 then
+        for stage = 0, 6 do
+          local f = ("%s/stage_%d_lifecycle_metrics.json"):format(d, stage)
+          local doc = json.read(f)
+          local l = doc.successes.latency.time_to_first_token
+          l.p90 = l.p90 * 1.05
+          json.write(f, doc)
+        end
+      end
+    end
+  end
+  local out = t.tmpdir()
+  local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "base=" .. dirs.base, "--run",
+    "chunked=" .. dirs.chunked, "--slo", "ttft_p90_ms=50", "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  local j = json.read(out .. "/treatments.json")
+  local ev = j.ranking[1].evidence
+  t.eq({ ev.verdict, ev.basis, ev.winner, ev.higher }, { "no clear difference", "repeats", nil, nil })
+  t.eq(j.ranking[1].label, "chunked")
+  local base = j.treatments[1]
+  t.eq(base.label, "base")
+  t.eq(base.capacity.interval.hi, nil) -- open above (JSON has no infinity)
+  t.ok(base.capacity.interval.lo > 31.156 and base.capacity.interval.lo < 61.242, base.capacity.interval.lo)
+  t.ok(j.verdict:find("no clear difference vs base", 1, true), j.verdict)
+  t.ok(j.verdict:find("the repeats' 95 % ranges of the capacities overlap", 1, true), j.verdict)
 end)

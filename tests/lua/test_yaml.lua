@@ -189,3 +189,22 @@ t.test("alias expansion is bounded: a billion laughs is refused, naming the file
   local m = yaml.load("base: &b {x: 1, y: 2}\nr1: {<<: *b, y: 3}\nr2: {<<: *b}\n")
   t.eq({ m.r1.x, m.r1.y, m.r2.y }, { 1, 3, 2 })
 end)
+
+-- llmd.yamlout places each scalar at its own indent: a string that yaml.dump writes as a
+-- literal block (it has a newline) was indented for a document of its own, so an error
+-- text of two lines in experiment-summary.yaml made the file unreadable ("could not find
+-- expected ':'"). Expected: the strings themselves, read back (here and by PyYAML: the
+-- dumped document below gives the same values under python3 -c 'yaml.safe_load').
+t.test("yamlout: strings with newlines, returns and control characters read back, at any depth", function()
+  local yo = require "llmd.yamlout"
+  local strs = { "deploy failed:\nError: UPGRADE FAILED: timed out", "two\r\nlines", "bell\7 and tab\t",
+    "ends with newline\n", '"quoted": \\back\\slash\n', "plain: with colon", "é\n" }
+  local items = {}
+  for i, s in ipairs(strs) do items[i] = yo.map("setup_treatment", "t" .. i, "error", s) end
+  local text = yo.dump(yo.map("experiment", "x", "treatments", items))
+  local back = yaml.load(text)
+  for i, s in ipairs(strs) do t.eq(back.treatments[i].error, s, ("string %d"):format(i)) end
+  -- one line a key: no block scalar left in the document
+  local lines = select(2, text:gsub("\n", "\n"))
+  t.eq(lines, 1 + 1 + 2 * #strs, text)
+end)

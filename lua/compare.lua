@@ -151,12 +151,14 @@ for _, x in ipairs { "a", "b" } do
   local label = o[x .. "_label"] or dir:gsub("/+$", ""):match("[^/]+$")
   local info = info_of(x) or {}
   local warmup = o[x .. "_warmup"] or o.warmup
+  local warmup_option = o[x .. "_warmup"] and ("--%s-warmup %s"):format(x, warmup) or ("--warmup %s"):format(warmup)
   runs[x] = {
     dir = dir, label = label, info = info,
     opts = {
       harness = o[x .. "_harness"] or o.harness, percentile_method = o.percentile_method,
-      warmup = warmup and args.list_of_ints(warmup, "--" .. x .. "-warmup") or nil,
+      warmup = warmup and args.list_of_ints(warmup, o[x .. "_warmup"] and "--" .. x .. "-warmup" or "--warmup") or nil,
       require_results = true, tolerant = o.tolerant,
+      warmup_option = warmup and warmup_option, run_name = ("run %s '%s'"):format(x:upper(), label),
     },
   }
 end
@@ -176,6 +178,17 @@ local harness = require "llmd.harness"
 for _, x in ipairs { "a", "b" } do
   local c, why = harness.resolve(runs[x].dir, runs[x].opts)
   if not c then error(("--%s %s: %s"):format(x, runs[x].dir, why), 0) end
+  -- the warm-up stages against the stages the files hold, where that is known without reading
+  -- them (else when they are read)
+  local indexes = c.harness.stage_indexes and c.harness.stage_indexes(c)
+  if indexes then
+    local okw, werr = pcall(harness.check_warmup, indexes, runs[x].opts.warmup, runs[x].opts.warmup_option,
+      runs[x].opts.run_name)
+    if not okw then -- a usage error: nothing is made
+      io.stderr:write("compare.lua: ", tostring(werr), "\n")
+      os.exit(2)
+    end
+  end
   runs[x].plan = ws.plan_import(runs[x].dir)
   for _, s in ipairs(runs[x].plan.skipped) do
     io.stderr:write(("compare.lua: warning: run %s (%s): %s\n"):format(x, runs[x].label, s))

@@ -47,7 +47,10 @@ if require("lfs").attributes(where, "mode") == "file" then
   where = where:match("^(.*)/[^/]*$") or "."
   if where == "" then where = "/" end
 end
-if o.warmup then opts.warmup = args.list_of_ints(o.warmup, "--warmup") end
+if o.warmup then
+  opts.warmup = args.list_of_ints(o.warmup, "--warmup")
+  opts.warmup_option = "--warmup " .. o.warmup
+end
 if o.percentile_method then
   if o.percentile_method ~= "linear" and o.percentile_method ~= "nearest" then
     error("--percentile-method: expected linear or nearest, got " .. o.percentile_method, 0)

@@ -85,13 +85,18 @@ function M.parse_slo(spec, where)
   end
   local out, seen = {}, {}
   for _, kv in ipairs(pairs_) do
-    local k, v = kv[1], tonumber(kv[2])
+    local k, v = metrics.canonical(kv[1]), tonumber(kv[2])
     if not slo_key_ok(k) then
-      error(("%s: '%s' is not a latency or error-rate metric (e.g. ttft_p90_ms, tpot_p90_ms, latency_p99_ms, "
-        .. "itl_p90_ms, error_rate_pct; see the metric catalogue)"):format(where, k), 0)
+      local near = metrics.closest(k, function(m) return slo_key_ok(m.key) end)
+      error(("%s: '%s' is not a latency or error-rate metric%s (e.g. ttft_p90_ms, tpot_p90_ms, latency_p99_ms "
+        .. "or e2e_p99_ms, itl_p90_ms, error_rate_pct; see the metric catalogue)")
+        :format(where, k, near and ("; did you mean %s?"):format(near) or ""), 0)
     end
     if not v or v ~= v or v < 0 or v == math.huge then
       error(("%s: %s: expected a limit >= 0, got '%s'"):format(where, k, tostring(kv[2])), 0)
+    end
+    if metrics.get(k).unit == "%" and v > 100 then
+      error(("%s: %s=%s: a percentage, expected a limit in [0, 100]"):format(where, k, tostring(kv[2])), 0)
     end
     if seen[k] then error(("%s: %s given twice"):format(where, k), 0) end
     seen[k] = true

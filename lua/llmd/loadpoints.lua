@@ -49,6 +49,46 @@ local function achieved(st)
   return nil
 end
 
+-- Rate-based loads: an achieved rate more than this (relative) above the offered one, plus
+-- what Poisson arrivals explain (3 standard deviations of a Poisson count of
+-- offered x duration arrivals, 3 / sqrt(offered x duration), when the duration is known),
+-- cannot be: a server does not complete requests that were never sent.
+M.OVERSHOOT = 0.10
+
+-- nil when stage st's achieved rate can be true of its offered rate; else
+-- {offered =, achieved =, allowed = relative tolerance, text = "achieved 2,262.45 req/s
+-- at an offered 10/s: the file's rates cannot both be right"}.
+function M.overshoot(st)
+  local kind, load = M.offered(st)
+  if kind ~= "rate" then return nil end
+  local ach = achieved(st)
+  if not ach then return nil end
+  local allowed = M.OVERSHOOT
+  local dur = finite(st.duration) and st.duration or st.metrics.values.duration_s
+  if finite(dur) and dur > 0 then allowed = allowed + 3 / math.sqrt(load * dur) end
+  if ach <= load * (1 + allowed) then return nil end
+  return { offered = load, achieved = ach, allowed = allowed,
+    text = ("achieved %s req/s at an offered %g/s: the file's rates cannot both be right")
+      :format(metrics.group_thousands(("%.2f"):format(ach)), load) }
+end
+
+-- Adds a data check (run.checks, and a line in run.warnings, which the report lists) for
+-- every measured stage whose achieved rate is above its offered rate by more than
+-- M.overshoot allows, naming the stage, its file and both rates.
+function M.check_rates(run)
+  run.checks = run.checks or {}
+  for _, st in ipairs(run.stages) do
+    local o = not st.warmup and M.overshoot(st)
+    if o then
+      local text = ("load point at %g req/s offered (stage %d%s): %s (more than %.0f %% above the offered "
+        .. "rate)"):format(o.offered, st.index, st.file and (", file " .. st.file) or "", o.text, o.allowed * 100)
+      run.warnings[#run.warnings + 1] = text
+      run.checks[#run.checks + 1] = { key = "throughput_req_s", kind = "achieved_above_offered", stage = st.index,
+        file = st.file, offered = o.offered, achieved = o.achieved, text = text }
+    end
+  end
+end
+
 -- The load points of a run's measured stages. Stages of one load type whose offered
 -- loads are within REPEAT_TOLERANCE are repeats of one point: its values are the means
 -- over the repeats (a metric unknown in one repeat is unknown for the point), with
@@ -77,6 +117,10 @@ function M.points(run)
     local p = { load_type = g.load_type, offered = g.offered, repeats = #g.stages, values = {}, na = {},
       ci = nil, stages = {} }
     for i, st in ipairs(g.stages) do p.stages[i] = st.index end
+    for _, st in ipairs(g.stages) do -- (a data check: M.check_rates)
+      local o = M.overshoot(st)
+      if o and not p.overshoot then p.overshoot = { stage = st.index, text = o.text } end
+    end
     for _, m in ipairs(metrics.list) do
       local xs, why = {}, nil
       for _, st in ipairs(g.stages) do
@@ -171,6 +215,10 @@ function M.saturation(points)
     for i, p in ipairs(points) do
       if not p.achieved_rps then
         return { none = true, unknown = true, reason = ("point %d: achieved rate unknown"):format(i) }
+      end
+      if p.overshoot then -- neither "saturated" nor "never saturated" can be read from such a point
+        return { none = true, unknown = true,
+          reason = ("point %d (stage %d): %s"):format(i, p.overshoot.stage, p.overshoot.text) }
       end
       if p.achieved_rps < M.SATURATION_SHARE * p.offered then
         return { point = i, offered = p.offered, achieved_rps = p.achieved_rps, max_sustained_rps = max_before(i),

@@ -97,6 +97,52 @@ end
 
 function M.has(key) return by_key[key] ~= nil end
 
+-- What a user may type for a key: e2e_* for latency_* (the report says "End-to-end latency"
+-- and "E2E"), e.g. e2e_p90_ms -> latency_p90_ms. The key itself when it is no alias.
+function M.canonical(key)
+  local rest = tostring(key):match("^e2e_(.+)$")
+  if rest and by_key["latency_" .. rest] then return "latency_" .. rest end
+  return key
+end
+
+local function distance(a, b)
+  local prev = {}
+  for j = 0, #b do prev[j] = j end
+  for i = 1, #a do
+    local cur = { [0] = i }
+    for j = 1, #b do
+      local cost = a:byte(i) == b:byte(j) and 0 or 1
+      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+    end
+    prev = cur
+  end
+  return prev[#b]
+end
+
+-- The known key closest to key among those keep(m) accepts (every key without keep): one
+-- that key begins (ttft_p95 -> ttft_p95_ms), else the nearest by edit distance if it is
+-- within a third of the key's length; nil when none is close.
+function M.closest(key, keep)
+  key = tostring(key)
+  local best, best_d
+  for _, m in ipairs(M.list) do
+    if not keep or keep(m) then
+      if m.key:sub(1, #key) == key and #key >= 3 then
+        local d = #m.key - #key -- the shortest completion
+        if not best_d or d < best_d then best, best_d = m.key, d end
+      end
+    end
+  end
+  if best then return best end
+  for _, m in ipairs(M.list) do
+    if not keep or keep(m) then
+      local d = distance(key, m.key)
+      if d <= math.max(1, #key // 3) and (not best_d or d < best_d) then best, best_d = m.key, d end
+    end
+  end
+  return best
+end
+
 -- The value as printed, with its unit: "231.5 ms", "1,204 tokens"; nil -> "N/A (reason)".
 function M.group_thousands(s)
   local sign, int, rest = s:match("^([%-]?)(%d+)(.*)$")

@@ -293,6 +293,60 @@ expect_rc 1
 expect_err_first "experiment.lua: $TMP/nope.yaml: cannot open: No such file or directory"
 if [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]; then ok; else fail "more than one line: $err"; fi
 
+# compare.lua's checks of what the user gave, before anything is made (the new user's
+# walkthrough): the fixture runs have 3 stages each (3 files, one load point each: counted
+# with ls)
+V7="$FIX/vllm-benchmark/exp-7_H100"
+mkdir -p "$TMP/cw"
+made() { find "$TMP/cw" -mindepth 1 -maxdepth 1 | head -n 1; }
+
+name="compare.lua --warmup marking every stage: a usage error, nothing made"
+run "$BIN" compare.lua --a "$V7/llm-d-2p1d" --b "$V7/vllm-2replicas" --warmup 0,1,2 --parent "$TMP/cw"
+expect_rc 2
+expect_err_first "compare.lua: --warmup 0,1,2 marks every stage of run A 'llm-d-2p1d' (3 stages: 0-2): nothing would be measured"
+if [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]; then ok; else fail "more than one line: $err"; fi
+if [ -z "$(made)" ]; then ok; else fail "made: $(made)"; fi
+run "$BIN" compare.lua --a "$V7/llm-d-2p1d" --b "$V7/vllm-2replicas" --b-warmup 0-2 --parent "$TMP/cw"
+expect_rc 2
+expect_err_first "compare.lua: --b-warmup 0-2 marks every stage of run B 'vllm-2replicas' (3 stages: 0-2): nothing would be measured"
+
+name="compare.lua --warmup naming a stage the run does not have: a usage error naming the stage count"
+run "$BIN" compare.lua --a "$V7/llm-d-2p1d" --b "$V7/vllm-2replicas" --warmup 7 --parent "$TMP/cw"
+expect_rc 2
+expect_err_first "compare.lua: --warmup 7: run A 'llm-d-2p1d' has no stage 7 (3 stages: 0-2)"
+run "$BIN" compare.lua --a "$V7/llm-d-2p1d" --b "$V7/vllm-2replicas" --a-warmup 0 --b-warmup 3 --parent "$TMP/cw"
+expect_rc 2
+expect_err_first "compare.lua: --b-warmup 3: run B 'vllm-2replicas' has no stage 3 (3 stages: 0-2)"
+if [ -z "$(made)" ]; then ok; else fail "made: $(made)"; fi
+
+name="compare.lua: an empty folder is one line, what was looked for a second at most"
+mkdir -p "$TMP/emptyrun"
+run "$BIN" compare.lua --a "$TMP/emptyrun" --b "$V7/vllm-2replicas" --parent "$TMP/cw"
+expect_rc 1
+expect_err_first "llmdlua: --a $TMP/emptyrun: no benchmark results under $TMP/emptyrun (no file of benchmark-report, guidellm, inference-perf, inferencemax, vllm-benchmark; README \"llmd.harness\": what each harness reads)"
+if [ "$(printf '%s\n' "$err" | wc -l)" -le 2 ]; then ok; else fail "more than two lines: $err"; fi
+expect_err_has "looked for: benchmark-report: "
+
+name="compare.lua: repeats of one harness side by side: the advice names what helps, never --harness"
+mkdir -p "$TMP/reps/x_wl_run1" "$TMP/reps/x_wl_run2"
+for r in 1 2; do
+    cp "$FIX/inference-perf/kubecon-na-2025_vllm/stage_0_lifecycle_metrics.json" "$TMP/reps/x_wl_run$r/"
+done
+for h in "" "--harness inference-perf"; do
+    # shellcheck disable=SC2086 # $h is an option and its value, or nothing
+    run "$BIN" compare.lua --a "$TMP/reps" --b "$V7/vllm-2replicas" $h --parent "$TMP/cw"
+    expect_rc 1
+    expect_err_first "llmdlua: $TMP/reps holds 2 inference-perf runs, in different folders:"
+    expect_err_has "choose one: pass the folder of one run (e.g. $TMP/reps/x_wl_run1); to use repeats of one sweep together, treatments.lua takes each folder under one label (--run NAME=$TMP/reps/x_wl_run1 --run NAME=$TMP/reps/x_wl_run2; README: Comparing N treatments)"
+    case "$err" in *"--harness"*) fail "advises --harness: $err" ;; *) ok ;; esac
+done
+if [ -z "$(made)" ]; then ok; else fail "made: $(made)"; fi
+
+name="extract.lua --warmup marking every stage: an error naming the option"
+run "$BIN" "$REPO/lua/extract.lua" "$V7/llm-d-2p1d" --warmup 0-2
+expect_rc 1
+expect_err_first "llmdlua: --warmup 0-2 marks every stage of $V7/llm-d-2p1d (3 stages: 0-2): nothing would be measured"
+
 # Long loops in C, where no Lua instruction runs for the interrupt hook to fire, check
 # the flag the handler sets: loading 15 MB of YAML (about 13 s before), dumping or
 # encoding a value of 10^10 nodes built from shared tables (what a "billion laughs"

@@ -171,6 +171,88 @@ t.test("load points: saturation, capacity at an SLO (interpolated, never violate
   t.raises("--slo: ',': expected key=value pairs", decision.parse_slo, ",", "--slo")
 end)
 
+t.test("SLOs: a percentage above 100 refused, a hint for a near key, e2e_* read as latency_*", function()
+  -- error_rate_pct is a percentage: 150 cannot be a limit; 100 and 0 are the bounds (kept)
+  t.raises("--slo: error_rate_pct=150: a percentage, expected a limit in [0, 100]", decision.parse_slo,
+    "error_rate_pct=150", "--slo")
+  t.eq(decision.parse_slo("error_rate_pct=100")[1].max, 100)
+  t.eq(decision.parse_slo("error_rate_pct=0")[1].max, 0)
+  -- the key the user began (ttft_p95 is the start of ttft_p95_ms only); a one-letter typo
+  -- (O for 0: edit distance 1, by hand); nothing close: no hint
+  t.raises("--slo: 'ttft_p95' is not a latency or error-rate metric; did you mean ttft_p95_ms? (e.g.",
+    decision.parse_slo, "ttft_p95=200", "--slo")
+  t.raises("'ttft_p9O_ms' is not a latency or error-rate metric; did you mean ttft_p90_ms?",
+    decision.parse_slo, "ttft_p9O_ms=200", "--slo")
+  t.raises("'latancy_p90_ms' is not a latency or error-rate metric; did you mean latency_p90_ms?",
+    decision.parse_slo, "latancy_p90_ms=200", "--slo")
+  local ok, err = pcall(decision.parse_slo, "goodness=1", "--slo")
+  t.eq(ok, false)
+  t.ok(not tostring(err):find("did you mean", 1, true), err)
+  -- never a hint at a key that is no SLO (throughput_req_s is a rate, higher is better)
+  ok, err = pcall(decision.parse_slo, "throughput_req_s=5", "--slo")
+  t.eq(ok, false)
+  t.ok(not tostring(err):find("did you mean", 1, true), err)
+  -- e2e_p90_ms: the report's "End-to-end latency" (E2E) is latency_p90_ms
+  local slo = decision.parse_slo("e2e_p90_ms=300,ttft_p90_ms=200", "--slo")
+  t.eq(slo[1].key, "latency_p90_ms")
+  t.eq(slo[1].max, 300)
+  t.eq(slo[1].text, "End-to-end latency p90 ≤ 300.0 ms")
+  t.eq(decision.parse_slo({ e2e_mean_ms = 5 })[1].key, "latency_mean_ms")
+  t.raises("--slo: latency_p90_ms given twice", decision.parse_slo, "e2e_p90_ms=1,latency_p90_ms=2", "--slo")
+end)
+
+t.test("data check: an achieved rate far above the offered one (the rates cannot both be right)", function()
+  -- offered 10 req/s over 50 s: Poisson allowance 3 / sqrt(10 x 50) = 0.1342 (by hand), so
+  -- anything above 10 x (1 + 0.10 + 0.1342) = 12.342 req/s is refused; 12.3 passes, 12.4 does not
+  local function stage_run(ach, dur)
+    local r = run_of { { rate = 10, values = { throughput_req_s = ach, duration_s = dur } },
+      { rate = 20, values = { throughput_req_s = 19.5 } } }
+    r.warnings = {}
+    r.stages[1].file = "/x/stage_0.json"
+    return r
+  end
+  t.eq(lp.overshoot(stage_run(12.3, 50).stages[1]), nil)
+  local o = lp.overshoot(stage_run(12.4, 50).stages[1])
+  t.ok(o, "12.4 at 10 offered over 50 s")
+  t.near(o.allowed, 0.1 + 3 / math.sqrt(500), 1e-12)
+  -- without a duration: 10 % alone (11.0 the bound)
+  t.eq(lp.overshoot(stage_run(10.9).stages[1]), nil)
+  t.ok(lp.overshoot(stage_run(11.1).stages[1]))
+  -- below the offered rate is never this check (saturation is another matter)
+  t.eq(lp.overshoot(stage_run(2).stages[1]), nil)
+  -- the benchmark-report example's numbers: offered 10/s, achieved 2,262.45 req/s
+  local run = stage_run(2262.448, 50)
+  lp.check_rates(run)
+  t.eq(#run.checks, 1)
+  t.eq(run.checks[1].stage, 0)
+  t.eq(run.warnings[1], "load point at 10 req/s offered (stage 0, file /x/stage_0.json): achieved 2,262.45 req/s "
+    .. "at an offered 10/s: the file's rates cannot both be right (more than 23 % above the offered rate)")
+  -- "every load point achieved at least 95 %" is not said of such a curve
+  local sat = lp.saturation(lp.points(run))
+  t.ok(sat.unknown, "saturation unknown")
+  t.eq(sat.reason, "point 1 (stage 0): achieved 2,262.45 req/s at an offered 10/s: the file's rates cannot both be "
+    .. "right")
+  -- a warm-up stage is not checked
+  run = stage_run(2262.448, 50)
+  run.stages[1].warmup = true
+  lp.check_rates(run)
+  t.eq(#run.checks, 0)
+  -- read from the fixture: the check is among the run's data checks, its status "warnings"
+  local d = t.tmpdir()
+  local src = io.open(F .. "/benchmark-report/br_v0_2_example.yaml"):read("a")
+  t.write(d .. "/br.yaml", src)
+  local r = harness.extract(d)
+  t.eq(r.status, "warnings")
+  local found
+  for _, w in ipairs(r.warnings) do
+    if w:find("achieved 2,262.45 req/s at an offered 10/s: the file's rates cannot both be right", 1, true) then
+      found = w
+    end
+  end
+  t.ok(found, table.concat(r.warnings, "\n"))
+  t.ok(found:find("file " .. d .. "/br.yaml", 1, true), found)
+end)
+
 t.test("ladder: rows at either run's achieved loads, the other interpolated inside its range, blank outside", function()
   local pa = lp.points(ladder_run())
   -- B: achieved 15 and 25 req/s, TTFT p90 40 and 60 ms

@@ -100,6 +100,33 @@ t.test("inference-perf v0.5+ lifecycle (YAML) as the only stage: server-usage to
   t.eq(run.overall.values.requests_incomplete, 0)
 end)
 
+t.test("inference-perf: TTFT missing from one stage file only is a data check naming that file", function()
+  local d = t.tmpdir()
+  local src = F .. "/inference-perf/kubecon-na-2025_vllm"
+  for name in require("lfs").dir(src) do
+    if name:match("%.json$") then copy(src .. "/" .. name, d .. "/" .. name) end
+  end
+  local whole = harness.extract(d)
+  t.eq(#whole.warnings, 0, "the fixture as it is: no data check")
+  local p = d .. "/stage_2_lifecycle_metrics.json"
+  local doc = json.read(p)
+  doc.successes.latency.time_to_first_token = nil
+  t.write(p, json.encode(doc))
+  local run = harness.extract(d)
+  t.eq(run.status, "warnings")
+  -- the fixture has stages 0-6 (ls); only stage 2 lacks TTFT, and only TTFT
+  t.eq(#run.warnings, 1, table.concat(run.warnings, "\n"))
+  t.eq(run.warnings[1], ("stage 2 (file %s) has no TTFT statistic while the other stages (0, 1, 3, 4, 5, 6) "
+    .. "record one: that load point's TTFT is unknown (rerun that stage, or check its file)"):format(p))
+  local st2
+  for _, st in ipairs(run.stages) do if st.index == 2 then st2 = st end end
+  t.eq(st2.metrics.values.ttft_p90_ms, nil)
+  t.eq(st2.metrics.na.ttft_p90_ms, ("stage 2 (file %s) has no TTFT"):format(p))
+  -- the other stages keep theirs; the summary file's TTFT is still the run's
+  t.ok(run.stages[1].metrics.values.ttft_p90_ms)
+  t.eq(run.overall.values.ttft_p90_ms, whole.overall.values.ttft_p90_ms)
+end)
+
 t.test("inference-perf per-request file: computed in one pass, errors grouped, +inf for failures", function()
   local d = t.tmpdir()
   copy(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json", d .. "/per_request_lifecycle_metrics.json")

@@ -344,6 +344,14 @@ local function stage_windows(path, stages, run)
   end, which
 end
 
+-- the stage indexes extract will give, from the stage files' names (nil without any)
+function M.stage_indexes(c)
+  if #c.stages == 0 then return nil end
+  local t = {}
+  for _, s in ipairs(c.stages) do t[#t + 1] = s.index end
+  return t
+end
+
 function M.extract(c, opts)
   opts = opts or {}
   local run = rm.start(M, c)

@@ -100,12 +100,15 @@ function M.resolve(dir, opts)
     cs = M.detect(dir, opts.harness)
   end
   if #cs == 0 then
-    local looked = {}
+    -- one line, then what each harness accepts on a second (README: llmd.harness, "recognised by")
+    local looked, names = {}, {}
     for _, h in ipairs(opts.harness and { M.get(opts.harness) } or M.list()) do
-      looked[#looked + 1] = "  " .. h.name .. ": " .. (h.describe or "")
+      looked[#looked + 1] = h.name .. ": " .. (h.describe or "")
+      names[#names + 1] = h.name
     end
-    return nil, ("no %s results under %s (looked for:\n%s)"):format(
-      opts.harness and M.get(opts.harness).name or "benchmark", dir, table.concat(looked, "\n"))
+    return nil, ("no %s results under %s (no file of %s; README \"llmd.harness\": what each harness reads)\n"
+      .. "looked for: %s"):format(opts.harness and M.get(opts.harness).name or "benchmark", dir,
+        table.concat(names, ", "), table.concat(looked, "; "))
   end
   if #cs > 1 then
     local lines = {}
@@ -117,8 +120,26 @@ function M.resolve(dir, opts)
       end
       lines[#lines + 1] = ("  %s in %s (%s)"):format(c.harness.name, c.dir, table.concat(files, ", "))
     end
+    local per, names = {}, {}
+    for _, c in ipairs(cs) do
+      if not per[c.harness.name] then per[c.harness.name] = 0; names[#names + 1] = c.harness.name end
+      per[c.harness.name] = per[c.harness.name] + 1
+    end
+    if #names == 1 then
+      -- runs of one harness (repeats of a sweep, or runs side by side): --harness cannot choose
+      local eg = {}
+      for i = 1, math.min(2, #cs) do eg[i] = ("--run NAME=%s"):format(cs[i].dir) end
+      error(("%s holds %d %s runs, in different folders:\n%s\nchoose one: pass the folder of one run (e.g. %s); "
+        .. "to use repeats of one sweep together, treatments.lua takes each folder under one label (%s; README: "
+        .. "Comparing N treatments)"):format(dir, #cs, names[1], table.concat(lines, "\n"), cs[1].dir,
+          table.concat(eg, " ")), 0)
+    end
+    local several = {}
+    for _, n in ipairs(names) do if per[n] > 1 then several[#several + 1] = n end end
     error(("%s holds results of %d harness runs:\n%s\nchoose one: pass --harness NAME (harness = NAME "
-      .. "in scripts) for a harness, or the folder of one run"):format(dir, #cs, table.concat(lines, "\n")), 0)
+      .. "in scripts) for a harness, or the folder of one run%s"):format(dir, #cs, table.concat(lines, "\n"),
+        #several > 0 and (" (--harness %s still leaves several runs: pass a folder)"):format(
+          table.concat(several, " or ")) or ""), 0)
   end
   local c = cs[1]
   if c.unreadable and #c.unreadable > 0 and not opts.tolerant then
@@ -128,6 +149,91 @@ function M.resolve(dir, opts)
         #c.unreadable > 1 and "them" or "it", table.concat(c.unreadable, "\n  ")), 0)
   end
   return c
+end
+
+-- "0-2" for 0, 1, 2; "0, 2, 5" when there are gaps.
+local function span(idx)
+  if #idx == 0 then return "none" end
+  for i = 2, #idx do
+    if idx[i] ~= idx[i - 1] + 1 then
+      local t = {}
+      for _, v in ipairs(idx) do t[#t + 1] = tostring(v) end
+      return table.concat(t, ", ")
+    end
+  end
+  return #idx == 1 and tostring(idx[1]) or ("%d-%d"):format(idx[1], idx[#idx])
+end
+
+-- Checks the warm-up stage list against the stage indexes a run has (sorted or not): a
+-- stage it does not have, or every stage marked (nothing would be measured), is an error.
+-- option: how the user gave the list ("--warmup 0,1,2"); who: "run A (label)" or the folder.
+function M.check_warmup(indexes, warmup, option, who)
+  if not warmup or #warmup == 0 then return end
+  local idx, have = {}, {}
+  for _, i in ipairs(indexes) do
+    if not have[i] then idx[#idx + 1] = i; have[i] = true end
+  end
+  table.sort(idx)
+  local stages = ("%d stage%s: %s"):format(#idx, #idx == 1 and "" or "s", span(idx))
+  local marked, n = {}, 0
+  for _, i in ipairs(warmup) do
+    if not have[i] then
+      error(("%s: %s has no stage %d (%s)"):format(option, who, i, stages), 0)
+    end
+    if not marked[i] then marked[i] = true; n = n + 1 end
+  end
+  if #idx > 0 and n == #idx then
+    error(("%s marks every stage of %s (%s): nothing would be measured"):format(option, who, stages), 0)
+  end
+end
+
+-- Latency families a stage may lack while the others have them, and their names.
+local FAMILIES = { { "ttft", "TTFT" }, { "tpot", "TPOT" }, { "itl", "ITL" }, { "latency", "end-to-end latency" },
+  { "ntpot", "NTPOT" } }
+
+-- A statistic the measured stages' files record, but one (or more) of them does not: a data
+-- check naming that stage's file (the load point's value is unknown there for that reason,
+-- not because the harness never records it). Stages with no completed request are left
+-- out (nothing to time).
+function M.check_stage_gaps(run)
+  local metrics = require "llmd.metrics"
+  run.checks = run.checks or {}
+  local measured = {}
+  for _, st in ipairs(run.stages) do
+    if not st.warmup and (st.metrics.values.requests_ok or 1) > 0 then measured[#measured + 1] = st end
+  end
+  if #measured < 2 then return end
+  for _, fam in ipairs(FAMILIES) do
+    local keys = {}
+    for _, m in ipairs(metrics.list) do
+      if m.key:match("^" .. fam[1] .. "_") and m.unit == "ms" and not m.key:find("_all_", 1, true)
+        and not m.key:find("_tw_", 1, true) then
+        keys[#keys + 1] = m.key
+      end
+    end
+    local has, lacks = {}, {}
+    for _, st in ipairs(measured) do
+      local any = false
+      for _, k in ipairs(keys) do if st.metrics.values[k] ~= nil then any = true end end
+      if any then has[#has + 1] = st else lacks[#lacks + 1] = st end
+    end
+    if #has > 0 and #lacks > 0 then
+      local idx = {}
+      for _, st in ipairs(has) do idx[#idx + 1] = st.index end
+      for _, st in ipairs(lacks) do
+        local why = ("stage %d%s has no %s"):format(st.index, st.file and (" (file " .. st.file .. ")") or "", fam[2])
+        local text = ("%s statistic while the other stage%s (%s) record one: that load point's %s is unknown "
+          .. "(rerun that stage, or check its file)"):format(why, #has == 1 and "" or "s", span(idx), fam[2])
+        rm.warn(run, "%s", text)
+        run.checks[#run.checks + 1] = { kind = "stage_lacks_statistic", key = fam[1], stage = st.index,
+          file = st.file, text = text }
+        for _, k in ipairs(keys) do
+          if st.metrics.values[k] == nil then st.metrics.na[k] = why end
+          if run.overall.values[k] == nil then run.overall.na[k] = why end
+        end
+      end
+    end
+  end
 end
 
 -- The run model of the results under dir (see llmd.runmodel). A folder without results
@@ -143,6 +249,10 @@ function M.extract(dir, opts)
     run.no_results = true
   else
     run = c.harness.extract(c, opts)
+    local indexes = {}
+    for _, st in ipairs(run.stages) do indexes[#indexes + 1] = st.index end
+    M.check_warmup(indexes, opts.warmup, opts.warmup_option or ("warmup {%s}"):format(
+      table.concat(opts.warmup or {}, ",")), opts.run_name or dir)
     for _, u in ipairs(c.unreadable or {}) do rm.warn(run, "left out (--tolerant): %s", u) end
     -- the CDF charts' quantile grid, from the accumulators just filled
     run.cdf, run.cdf_count = rm.cdf(run.overall.samples)
@@ -155,6 +265,9 @@ function M.extract(dir, opts)
   for _, st in ipairs(run.stages) do
     if st.warmup then run.warmup_stages[#run.warmup_stages + 1] = st.index end
   end
+  -- rates that cannot both be true (achieved far above offered) are a data check
+  require("llmd.loadpoints").check_rates(run)
+  M.check_stage_gaps(run)
   return rm.finish(run, opts)
 end
 

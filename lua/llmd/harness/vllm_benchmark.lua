@@ -206,6 +206,13 @@ local function new(variant)
     return acc, why, has_start, has_lat
   end
 
+  -- the stage indexes extract will give, without reading a file: one load point per file
+  function M.stage_indexes(c)
+    local t = {}
+    for i = 1, #c.files do t[i] = i - 1 end
+    return t
+  end
+
   function M.extract(c, opts)
     opts = opts or {}
     local run = rm.start(M, c)

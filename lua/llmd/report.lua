@@ -650,8 +650,8 @@ local function range_clause(iv)
 end
 
 -- Capacity kinds that are lower bounds ("≥ X"), and what each says in a few words.
-local BOUND_NOTE = { never_violated = "never violated", saturated = "the last load before saturation" }
-local function is_bound(c) return c and BOUND_NOTE[c.kind] ~= nil end
+local BOUND_NOTE = decision.CAPACITY_BOUND
+local is_bound = decision.capacity_is_bound
 
 -- A capacity as printed; with repeats at every load point, the range they allow beside it.
 -- One level of parentheses at most: it is also quoted inside sentences.
@@ -679,48 +679,9 @@ local function capacity_text(c)
   return metrics.na(c.reason or "unknown")
 end
 
--- What the two capacities at the SLOs show, and on what evidence: {verdict = "A higher" |
--- "B higher" | "about the same" | "no clear difference" | "untested" | "unknown", basis =
--- "repeats" | "one run per load" | why there is no range, winner = "a" | "b" | nil}. With
--- repeats at every load point of both runs, a winner needs the two ranges the repeats allow
--- (95 % intervals) to be apart; overlapping ranges are "no clear difference". Without, the
--- point estimates are one measurement per load: "untested", never a winner. Capacity is
--- not a p-value, so it is not in the Holm family.
-local function capacity_evidence(ca, cb, min_effect)
-  local known = { interpolated = true, never_violated = true, saturated = true, below_lowest = true }
-  if not (known[ca.kind] and known[cb.kind]) then return { verdict = "unknown" } end
-  local ev = { basis = "repeats" }
-  if not (ca.interval and cb.interval) then
-    local wa, wb = ca.interval_why, cb.interval_why
-    ev.basis = (wa == nil or wa == "one run per load") and wb or wa
-    ev.basis = ev.basis or wa
-  end
-  if (is_bound(ca) and is_bound(cb)) or (ca.kind == "below_lowest" and cb.kind == "below_lowest") then
-    ev.verdict = "unknown" -- both lower bounds, or both below their lowest load: nothing to compare
-    return ev
-  end
-  local hi
-  if ca.kind == "below_lowest" or cb.kind == "below_lowest" then
-    hi = ca.kind == "below_lowest" and "b" or "a"
-  else
-    local eff = decision.effect_pct(ca.rps, cb.rps)
-    if eff and math.abs(eff) < min_effect then
-      ev.verdict = "about the same"
-      return ev
-    end
-    hi = cb.rps > ca.rps and "b" or "a"
-  end
-  if ca.interval and cb.interval then
-    if lp.overlap(ca.interval, cb.interval) then
-      ev.verdict = "no clear difference"
-    else
-      ev.verdict, ev.winner = hi == "b" and "B higher" or "A higher", hi
-    end
-  else
-    ev.verdict, ev.higher = "untested", hi
-  end
-  return ev
-end
+-- What the two capacities at the SLOs show, and on what evidence: decision.capacity_evidence,
+-- the rule treatments.lua ranks by too (one definition: both tools give the same verdict).
+local capacity_evidence = decision.capacity_evidence
 
 -- The accelerator count of a side: the info file's (stack.gpus), else the run model's
 -- (a benchmark report's stack), else unknown and why.

@@ -718,8 +718,8 @@ end
 -- a range across 0 cannot order the runs. Without a ceiling above either figure, the
 -- cells dt, pt as they are.
 local function sustained_range(sa, sb, va, vb, dt, pt)
-  local ka = sa.ceiling_rps and sa.max_sustained_rps and sa.ceiling_rps / sa.max_sustained_rps or 1
-  local kb = sb.ceiling_rps and sb.max_sustained_rps and sb.ceiling_rps / sb.max_sustained_rps or 1
+  local ka = sa.ceiling_rps and (sa.max_sustained_rps or 0) > 0 and sa.ceiling_rps / sa.max_sustained_rps or 1
+  local kb = sb.ceiling_rps and (sb.max_sustained_rps or 0) > 0 and sb.ceiling_rps / sb.max_sustained_rps or 1
   if ka <= 1 and kb <= 1 then return dt, pt end
   local ha, hb = va * math.max(ka, 1), vb * math.max(kb, 1) -- the ceilings, in the row's unit
   local lo, hi = vb - ha, hb - va

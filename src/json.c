@@ -1298,10 +1298,9 @@ usual_numbers_sep(const char *s, size_t pos, size_t lane_end, double **op, doubl
     /* one bound a number: a number and its separator take at most LANE_STEP bytes, so
        that (lane_end - pos) / LANE_STEP + 1 more numbers all start before lane_end */
     enum { LANE_STEP = 24 };
-    double *stop = o;
     while (o < o_end && pos < lane_end) {
         size_t room = (lane_end - pos - 1) / LANE_STEP + 1;
-        stop = o_end - o < (ptrdiff_t)room ? o_end : o + room;
+        double *stop = o_end - o < (ptrdiff_t)room ? o_end : o + room;
         for (; o < stop;) { /* s[pos] is a comma */
             /* the separator as the first, foreseen: the start waits only for pos */
             if ((s[pos + 1] == ' ') != (sep == 2))

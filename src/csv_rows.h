@@ -281,10 +281,8 @@ CSV_NUMBERS_NAME(Scanner *s, CsvLane *lane, CsvBatch *bt, const int *col_of, int
             taken += got;
             kb += got;
             if (kb == CSV_BATCH) {
-                for (int m = 0; m < nr; m++)
-                    bt->n[m] = kb;
                 kb = 0;
-                if (csv_flush_all(s, bt) != 0) {
+                if (csv_flush_rows(s, bt, CSV_BATCH) != 0) {
                     rc = -1;
                     goto out;
                 }
@@ -362,10 +360,8 @@ CSV_NUMBERS_NAME(Scanner *s, CsvLane *lane, CsvBatch *bt, const int *col_of, int
         taken += nrow;
         kb += nrow;
         if (kb == CSV_BATCH) {
-            for (int m = 0; m < nr; m++)
-                bt->n[m] = kb;
             kb = 0;
-            if (csv_flush_all(s, bt) != 0) {
+            if (csv_flush_rows(s, bt, CSV_BATCH) != 0) {
                 rc = -1;
                 goto out;
             }

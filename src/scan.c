@@ -1817,6 +1817,15 @@ static int csv_flush_all(Scanner *s, CsvBatch *bt)
     return 0;
 }
 
+/* A batch of k rows in every rule's column (csv_rows.h's lanes, when it is full): their
+   counts set, then flushed. */
+static int csv_flush_rows(Scanner *s, CsvBatch *bt, int k)
+{
+    for (int m = 0; m < s->nrules; m++)
+        bt->n[m] = k;
+    return csv_flush_all(s, bt);
+}
+
 /* A cell of a number rule that is not a plain JSON-style number: blanks around it,
    another spelling strtod takes, or no number (skipped, or the error). 1 with *x, 0
    skipped, -1 on error. */

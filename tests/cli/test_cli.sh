@@ -133,6 +133,21 @@ run "$BIN" reader.lua bad.json
 expect_rc 1
 expect_err_first "llmdlua: bad.json:2:1: unexpected end of input, expected a value"
 case "$err" in *"stack traceback"*|*"reader.lua"*) fail "internal detail shown: $err" ;; *) ok ;; esac
+# issue api item 1: our API refusing what a script passed is one line at the script's line
+# (not a traceback, not "bad argument #-1"); the script's own errors keep theirs
+name="a script's bad argument to our API: one line at its line, no traceback"
+printf 'local stats = require "llmd.stats"\nlocal s = stats.new { method = "median" }\n' >badopt.lua
+run "$BIN" badopt.lua
+expect_rc 1
+expect_err_first "llmdlua: badopt.lua:2: stats.new: option method: expected 'linear' or 'nearest', got 'median'"
+if [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]; then ok; else fail "more than one line: $err"; fi
+LLMDLUA_TRACE=1 run "$BIN" badopt.lua
+expect_err_has "stack traceback:"
+printf 'local m = require "llmd.metrics"\n\nm.get("ttft_p9_ms")\n' >badkey.lua
+run "$BIN" badkey.lua
+expect_rc 1
+expect_err_first "llmdlua: badkey.lua:3: metrics.get: unknown metric 'ttft_p9_ms' (did you mean 'ttft_p90_ms'?)"
+if [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]; then ok; else fail "more than one line: $err"; fi
 name="an internal error keeps its position and traceback"
 printf 'local t\nreturn t.x\n' >bug.lua
 run "$BIN" bug.lua

@@ -702,6 +702,30 @@ t.test("extract.lua: prefix-cache figures from the run's vLLM scrapes", function
   t.near(doc.overall.prefix_cache_hit_rate_pct.value, 30, 1e-12)
 end)
 
+-- harness.extract(dir, {kvcache = true}) gives a script the same figures (by hand, as
+-- above: 300, 1000, 30 %); without it they are unknown with a reason; a misspelt option
+-- key is an error naming it
+t.test("harness.extract: kvcache = true adds the prefix-cache figures; unknown keys refused", function()
+  local d = t.tmpdir()
+  copy(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json", d .. "/per_request_lifecycle_metrics.json")
+  proc.run { "mkdir", "-p", d .. "/metrics/raw" }
+  for i, v in ipairs { { 0, 0 }, { 300, 1000 } } do
+    t.write(("%s/metrics/raw/decode-0_%d_metrics.log"):format(d, 1771233600 + 15 * i), table.concat({
+      "# TYPE vllm:prefix_cache_queries_total counter", "vllm:prefix_cache_queries_total " .. v[2],
+      "# TYPE vllm:prefix_cache_hits_total counter", "vllm:prefix_cache_hits_total " .. v[1],
+    }, "\n") .. "\n")
+  end
+  local run = harness.extract(d, { kvcache = true })
+  t.eq(run.overall.values.prefix_cache_hits, 300.0)
+  t.eq(run.overall.values.prefix_cache_queries, 1000.0)
+  t.near(run.overall.values.prefix_cache_hit_rate_pct, 30, 1e-12)
+  local plain = harness.extract(d)
+  t.eq(plain.overall.values.prefix_cache_hits, nil)
+  t.ok(plain.overall.na.prefix_cache_hits ~= nil)
+  t.raises("harness.extract: unknown option 'harnes' (did you mean 'harness'?)",
+    harness.extract, d, { harnes = "inference-perf" })
+end)
+
 t.test("vllm-benchmark: no request completed: every latency is unknown, never the file's 0.0", function()
   -- vLLM's benchmark_serving writes 0.0 for every *_ms statistic when completed == 0 (its
   -- numpy calls on empty lists are guarded with `or 0`); such a 0 ms would win comparisons

@@ -140,6 +140,21 @@ t.test("sum of max vs increase: counters that were not 0 at the first scrape", f
   t.eq(agg:counter_total("hits_total", { by = { "pod" } }), { A = 100.0, B = 50.0 })
 end)
 
+t.test("options are checked: a bad mode or a misspelt key names the key", function()
+  local agg = prom.aggregator()
+  agg:add("A", scrape { "# TYPE hits_total counter", "hits_total 1" }, 1000)
+  -- expected texts written by hand from the README's rule (option named by its key)
+  t.raises("agg:counter_total: option mode: expected 'increase', 'max' or 'last', got 'rate'",
+    agg.counter_total, agg, "hits_total", { mode = "rate" })
+  t.raises("agg:counter_total: unknown option 'mod' (did you mean 'mode'?)",
+    agg.counter_total, agg, "hits_total", { mod = "max" })
+  t.raises("agg:gauge_summary: unknown option 'bye' (did you mean 'by'?)",
+    agg.gauge_summary, agg, "hits_total", { bye = { "pod" } })
+  t.raises("prom.aggregator: unknown option 'tolerent' (did you mean 'tolerant'?)",
+    prom.aggregator, { tolerent = true })
+  t.raises("prom.parse: unknown option 'nmae' (did you mean 'name'?)", prom.parse, "x 1\n", { nmae = "a" })
+end)
+
 t.test("a counter reset in the middle of the window", function()
   -- 10 -> 50 -> 5 (restart) -> 25: increase (50-10) + 5 + (25-5) = 65, one reset
   local agg = prom.aggregator()

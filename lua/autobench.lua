@@ -90,7 +90,10 @@ local function main()
       options = { sla = "K=V,...|CONFIG", md = "FILE", csv = "FILE" }, positional = { min = 1 } })
     local rows = {}
     for i = 1, #o do
-      for _, r in ipairs(ab.read_rows(o[i])) do rows[#rows + 1] = r end
+      for _, r in ipairs(ab.read_rows(o[i])) do
+        ab.check_row(r)
+        rows[#rows + 1] = r
+      end
     end
     local sla = o.sla and ab.parse_sla(o.sla) or nil
     for _, note in ipairs(ab.recompute_sla(rows, sla)) do io.stderr:write("note: ", note, "\n") end

@@ -989,7 +989,12 @@ function M.parse_sla(s)
       error(("--sla: unknown key '%s' (allowed: %s)%s"):format(k, table.concat(M.SLA_KEYS, ", "),
         M.SLA_DEPRECATED[k] and ("; use " .. M.SLA_DEPRECATED[k]) or ""), 0)
     end
-    out[k] = tonumber(v)
+    local n = tonumber(v)
+    if n < 0 or n ~= n or n == math.huge or (k == "min_success_rate" and n > 1) then
+      error(("--sla: %s: expected %s, got '%s'"):format(k,
+        k == "min_success_rate" and "a fraction in [0, 1]" or "a limit >= 0", v), 0)
+    end
+    out[k] = n
   end
   return out
 end

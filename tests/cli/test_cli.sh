@@ -357,10 +357,28 @@ for h in "" "--harness inference-perf"; do
 done
 if [ -z "$(made)" ]; then ok; else fail "made: $(made)"; fi
 
-name="extract.lua --warmup marking every stage: an error naming the option"
+name="extract.lua --warmup marking every stage or a missing one: a bad option value, exit 2"
 run "$BIN" "$REPO/lua/extract.lua" "$V7/llm-d-2p1d" --warmup 0-2
-expect_rc 1
-expect_err_first "llmdlua: --warmup 0-2 marks every stage of $V7/llm-d-2p1d (3 stages: 0-2): nothing would be measured"
+expect_rc 2
+expect_err_first "extract.lua: --warmup 0-2 marks every stage of $V7/llm-d-2p1d (3 stages: 0-2): nothing would be measured"
+run "$BIN" "$REPO/lua/extract.lua" "$V7/llm-d-2p1d" --warmup 7
+expect_rc 2
+expect_err_first "extract.lua: --warmup 7: $V7/llm-d-2p1d has no stage 7 (3 stages: 0-2)"
+
+name="compare.lua: a bad option value is exit 2, one line, nothing made"
+run "$BIN" compare.lua --a "$V7/llm-d-2p1d" --b "$V7/vllm-2replicas" --warmup x --parent "$TMP/cw"
+expect_rc 2
+expect_err_first "compare.lua: --warmup: expected stage numbers or ranges like 0,2-4, got 'x'"
+run "$BIN" compare.lua --a "$V7/llm-d-2p1d" --b "$V7/vllm-2replicas" --percentile-method median --parent "$TMP/cw"
+expect_rc 2
+expect_err_first "compare.lua: --percentile-method: expected linear or nearest, got 'median'"
+run "$BIN" compare.lua --a "$V7/llm-d-2p1d" --b "$V7/vllm-2replicas" --min-effect -1 --parent "$TMP/cw"
+expect_rc 2
+expect_err_first "compare.lua: --min-effect: expected a percentage >= 0, got '-1'"
+run "$BIN" compare.lua --a "$V7/llm-d-2p1d" --b "$V7/vllm-2replicas" --slo ttft_p90_ms=x --parent "$TMP/cw"
+expect_rc 2
+expect_err_first "compare.lua: --slo: ttft_p90_ms: expected a limit >= 0, got 'x'"
+if [ -z "$(made)" ]; then ok; else fail "made: $(made)"; fi
 
 # Long loops in C, where no Lua instruction runs for the interrupt hook to fire, check
 # the flag the handler sets: loading 15 MB of YAML (about 13 s before), dumping or

@@ -217,6 +217,17 @@ t.test("compare: a malformed number in a row is one line naming file:line and th
   ok.metrics.success_rate = json.null
   t.write(d .. "/ok.jsonl", json.encode(ok) .. "\n")
   t.eq(ab_cli({ "compare", "ok.jsonl", "--md", d .. "/ok.md" }, d).code, 0)
+  -- a bad option value is a usage error: exit 2, one line (texts by hand from the rule)
+  local r = ab_cli({ "compare", "ok.jsonl", "--sla", "max_p50_ttft_ms=-3" }, d)
+  t.eq(r.code, 2)
+  t.eq(r.stderr, "autobench.lua: --sla: max_p50_ttft_ms: expected a limit >= 0, got '-3'\n")
+  r = ab_cli({ "compare", "ok.jsonl", "--sla", "min_success_rate=99" }, d)
+  t.eq(r.code, 2)
+  t.eq(r.stderr, "autobench.lua: --sla: min_success_rate: expected a fraction in [0, 1], got '99'\n")
+  r = ab_cli({ "plan", "nope.yaml", "--frameworks", "vlm" }, d)
+  t.eq(r.code, 2)
+  t.ok(r.stderr:find("autobench.lua: --frameworks: expected sglang, vllm, ", 1, true)
+    and r.stderr:find("got 'vlm' (did you mean vllm?)", 1, true), r.stderr)
 end)
 
 t.test("run: against a mock server - a good candidate, one that never comes up, one that OOMs, one that errors", function()

@@ -483,9 +483,19 @@ t.test("extract.lua: the table, --json, exit 1 for a failed run, exit 2 for usag
   r = proc.run { LLMDLUA, "extract.lua", d, "--bogus" }
   t.eq(r.code, 2)
   t.ok(r.stderr:find("unknown option --bogus", 1, true))
-  r = proc.run { LLMDLUA, "extract.lua", F .. "/guidellm", "--warmup", "x" }
-  t.eq(r.code, 1)
-  t.ok(r.stderr:find("--warmup: 'x' is not a number", 1, true), r.stderr)
+  -- a bad option VALUE is a usage error: exit 2, one line "extract.lua: --option: expected
+  -- ..., got X" (README "Exit status"); the texts written by hand from that rule
+  for _, c in ipairs {
+    { { "--warmup", "x" }, "extract.lua: --warmup: expected stage numbers or ranges like 0,2-4, got 'x'\n" },
+    { { "--percentile-method", "median" }, "extract.lua: --percentile-method: expected linear or nearest, got 'median'\n" },
+    { { "--sketch", "2" }, "extract.lua: --sketch: expected a relative error in [0.0001, 0.5], e.g. 0.01, got '2'\n" },
+    { { "--harness", "guidelm" }, "extract.lua: --harness: expected benchmark-report, guidellm, inference-perf, "
+      .. "inferencemax or vllm-benchmark, got 'guidelm' (did you mean guidellm?)\n" },
+  } do
+    r = proc.run { LLMDLUA, "extract.lua", F .. "/guidellm", c[1][1], c[1][2] }
+    t.eq(r.code, 2, r.stderr)
+    t.eq(r.stderr, c[2])
+  end
 end)
 
 -- One meaning per number (issue 14) -------------------------------------------------------

@@ -736,6 +736,34 @@ t.test("harness.extract: kvcache = true adds the prefix-cache figures; unknown k
     harness.extract, d, { harnes = "inference-perf" })
 end)
 
+-- README "extract.lua --json": one object per metric key, {value, unit, source, method} or
+-- {value = null, unit, unknown}; the same facts as the Lua set's values/na/source/method
+t.test("extract.lua --json: the documented shape, key by key the Lua API's metric set", function()
+  local dir = F .. "/inference-perf/kubecon-na-2025_vllm"
+  local run = harness.extract(dir, { kvcache = true })
+  local r = proc.run { LLMDLUA, "extract.lua", dir, "--json" }
+  t.eq(r.code, 0, r.stderr)
+  local doc = json.decode(r.stdout)
+  local n = 0
+  for _, m in ipairs(metrics.list) do
+    local e, v = doc.overall[m.key], run.overall.values[m.key]
+    t.eq(e.unit, m.unit, m.key)
+    if v ~= nil then
+      t.eq(e.value, v, m.key)
+      t.eq(e.source, run.overall.source[m.key], m.key)
+      t.eq(e.method, run.overall.method[m.key], m.key)
+      t.eq(e.unknown, nil, m.key)
+      n = n + 1
+    else
+      t.eq(e.value, json.null, m.key)
+      t.eq(e.unknown, run.overall.na[m.key], m.key)
+    end
+  end
+  t.ok(n > 10, n .. " known keys")
+  t.eq(#doc.stages, #run.stages)
+  t.eq(doc.stages[1].metrics.ttft_p90_ms.value, run.stages[1].metrics.values.ttft_p90_ms)
+end)
+
 t.test("vllm-benchmark: no request completed: every latency is unknown, never the file's 0.0", function()
   -- vLLM's benchmark_serving writes 0.0 for every *_ms statistic when completed == 0 (its
   -- numpy calls on empty lists are guarded with `or 0`); such a 0 ms would win comparisons

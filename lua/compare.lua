@@ -154,7 +154,8 @@ for _, x in ipairs { "a", "b" } do
     dir = dir, label = label, info = info,
     opts = {
       harness = o[x .. "_harness"] or o.harness, percentile_method = o.percentile_method,
-      warmup = warmup and args.value(args.list_of_ints, warmup, o[x .. "_warmup"] and "--" .. x .. "-warmup" or "--warmup") or nil,
+      warmup = warmup and args.value(args.list_of_ints, warmup,
+        o[x .. "_warmup"] and "--" .. x .. "-warmup" or "--warmup") or nil,
       require_results = true, tolerant = o.tolerant,
       warmup_option = warmup and warmup_option, run_name = ("run %s '%s'"):format(x:upper(), label),
     },

@@ -466,13 +466,14 @@ static int perform(lua_State *L, const char *method, const char *url, int body_i
     return 1;
 }
 
-static const char *const HTTP_OPTS[] = {"headers", "timeout", "connect_timeout", "follow",
-                                        "insecure", "ca_file", "method", NULL};
-static const char *const STREAM_OPTS[] = {"headers", "timeout", "connect_timeout", "follow",
-                                          "insecure", "ca_file", "method", "body", "sse", NULL};
-static const char *const REQUEST_OPTS[] = {"url",    "body",    "headers", "timeout",
-                                           "connect_timeout",   "follow",  "insecure",
-                                           "ca_file", "method", NULL};
+static const char *const HTTP_OPTS[] = {"headers",  "timeout", "connect_timeout", "follow",
+                                        "insecure", "ca_file", "method",          NULL};
+static const char *const STREAM_OPTS[] = {"headers",  "timeout", "connect_timeout", "follow",
+                                          "insecure", "ca_file", "method",          "body",
+                                          "sse",      NULL};
+static const char *const REQUEST_OPTS[] = {
+    "url",    "body",     "headers", "timeout", "connect_timeout",
+    "follow", "insecure", "ca_file", "method",  NULL};
 
 static int opts_index(lua_State *L, int idx, const char *fn, const char *const keys[])
 {

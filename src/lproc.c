@@ -254,8 +254,8 @@ static double opt_number(lua_State *L, int opts, const char *name, double dflt)
 ** process userdata at 1..4 and returns the process. background: proc.spawn, where
 ** nothing drains the child's output, so only "null", "inherit" or a file are allowed.
 */
-static const char *const RUN_OPTS[] = {"env",    "clear_env", "cwd",     "stdin",
-                                        "stdout", "stderr",    "timeout", "kill_grace", NULL};
+static const char *const RUN_OPTS[] = {"env",    "clear_env", "cwd",        "stdin", "stdout",
+                                       "stderr", "timeout",   "kill_grace", NULL};
 
 static Process *start(lua_State *L, int background)
 {

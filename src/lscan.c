@@ -214,8 +214,8 @@ static void read_rules(lua_State *L, LScan *ls, int idx, int format)
         lua_getfield(L, -1, "fields"); /* spec, fields */
         if (!lua_isnil(L, -1)) {
             if (r->sink != SINK_RECORD || !lua_istable(L, -1))
-                llmd_usage_error(L, "scan: rule %d: fields need a function sink and a list of paths",
-                           (int)i);
+                llmd_usage_error(
+                    L, "scan: rule %d: fields need a function sink and a list of paths", (int)i);
             int nf = (int)luaL_len(L, -1);
             r->first_field = ls->nfields;
             r->nfields = nf;
@@ -288,7 +288,9 @@ static const char *const SOURCE_KEYS[] = {"text", "name", NULL};
 
 static int run(lua_State *L, int format)
 {
-    const char *fn = format == SCAN_CSV ? "scan.csv" : format == SCAN_JSONL ? "scan.jsonl" : "scan.json";
+    const char *fn = format == SCAN_CSV     ? "scan.csv"
+                     : format == SCAN_JSONL ? "scan.jsonl"
+                                            : "scan.json";
     if (!lua_istable(L, 2))
         return luaL_error(L, "%s: expected a list of rules as the second argument, got %s", fn,
                           luaL_typename(L, 2));
@@ -346,8 +348,9 @@ static int run(lua_State *L, int format)
             size_t n;
             const char *sep = lua_tolstring(L, -1, &n);
             if (n != 1 || *sep == '"' || *sep == '\n' || *sep == '\r')
-                return luaL_error(L, "scan.csv: option sep: expected one character other than "
-                                     "a quote or a line end, got '%s'",
+                return luaL_error(L,
+                                  "scan.csv: option sep: expected one character other than "
+                                  "a quote or a line end, got '%s'",
                                   sep);
             s->sep = *sep;
         }

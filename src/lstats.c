@@ -186,8 +186,9 @@ static int l_add_many(lua_State *L)
             return luaL_error(L, "s:add_many: element %I is a %s, not a number", i,
                               luaL_typename(L, -1));
         if (isnan(x))
-            return luaL_error(L, "s:add_many: element %I: NaN cannot be summarised (filter it "
-                                 "out, or it is a bug upstream)",
+            return luaL_error(L,
+                              "s:add_many: element %I: NaN cannot be summarised (filter it "
+                              "out, or it is a bug upstream)",
                               i);
         xs[i - 1] = (double)x;
         if ((i & 31) == 0)

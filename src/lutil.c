@@ -149,8 +149,8 @@ int llmd_opt_option(lua_State *L, int idx, const char *fn, const char *key, int 
                 return i;
             }
     }
-    const char *got = t == LUA_TSTRING ? lua_pushfstring(L, "'%s'", lua_tostring(L, -1))
-                                       : luaL_typename(L, -1);
+    const char *got =
+        t == LUA_TSTRING ? lua_pushfstring(L, "'%s'", lua_tostring(L, -1)) : luaL_typename(L, -1);
     llmd_push_choices(L, list);
     return luaL_error(L, "%s: option %s: expected %s, got %s", fn, key, lua_tostring(L, -1), got);
 }

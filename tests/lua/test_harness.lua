@@ -65,7 +65,9 @@ for _, name in ipairs { "kubecon-na-2025_vllm", "kubecon-na-2025_vllm_chunking_a
     for i, st in ipairs(run.stages) do
       t.eq(st.index, i - 1)
       t.near(st.rate, E[id].stages[i]._rate, 1e-12, "requested rate")
+      -- achieved = completed / window (the catalogue's), sent = inference-perf's send rate
       t.near(st.achieved_rate, E[id].stages[i]._achieved, 1e-9, "achieved rate")
+      t.near(st.send_rate, E[id].stages[i]._sent, 1e-9, "send rate")
       check(st.metrics, E[id].stages[i], "stage " .. st.index)
       t.eq(st.metrics.method.ttft_p90_ms, "linear")
       t.eq(st.metrics.source.ttft_p90_ms, rm.SUMMARY)
@@ -489,6 +491,36 @@ t.test("extract.lua: the table, --json, exit 1 for a failed run, exit 2 for usag
 end)
 
 -- One meaning per number (issue 14) -------------------------------------------------------
+
+-- "achieved" has one meaning: completed requests / the stage's window, the rate the
+-- decision layer judges saturation and max sustained by. inference-perf's
+-- load_summary.achieved_rate is the SEND rate (count / send_duration): "sent/s".
+-- By hand from stage_4_lifecycle_metrics.json: 7,355 successes, requests_per_sec
+-- 101.2320 (window 7355 / 101.2320 = 72.655 s), so achieved 101.23; sent 7355 /
+-- send_duration 69.0651 = 106.49. Stage 3: 91.36 achieved, 92.22 sent.
+t.test("extract.lua: achieved/s is completed / duration everywhere, the send rate is sent/s", function()
+  local dir = F .. "/inference-perf/kubecon-na-2025_vllm"
+  local r = proc.run { LLMDLUA, "extract.lua", dir }
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:find("achieved/s   sent/s", 1, true), r.stdout)
+  t.ok(r.stdout:find("\n%s+4 rate 122%.590%s+101%.23%s+106%.49%s"), r.stdout)
+  t.ok(r.stdout:find("\n%s+3 rate 92%.190%s+91%.36%s+92%.22%s"), r.stdout)
+  r = proc.run { LLMDLUA, "extract.lua", dir, "--json" }
+  t.eq(r.code, 0, r.stderr)
+  local doc = json.decode(r.stdout)
+  t.near(doc.stages[5].achieved_rate, 7355 / (7355 / 101.23196666445972), 1e-9)
+  t.near(doc.stages[5].send_rate, 7355 / 69.06510553101543, 1e-9)
+  -- the decision layer's achieved rate is the same number
+  local run = harness.extract(dir)
+  local pts = require("llmd.loadpoints").points(run)
+  for i, st in ipairs(run.stages) do
+    t.near(pts[i].achieved_rps, st.achieved_rate, 1e-12, "load point " .. i)
+  end
+  -- a harness without a send rate has no sent/s column
+  r = proc.run { LLMDLUA, "extract.lua", F .. "/inferencemax" }
+  t.eq(r.code, 0, r.stderr)
+  t.ok(not r.stdout:find("sent/s", 1, true), r.stdout)
+end)
 
 -- Four inference-perf requests with the edge cases where formulas part: r2 has one token
 -- time (no TTFT/TPOT/ITL in inference-perf), r1's server count (5) differs from the

@@ -324,7 +324,6 @@ function M.extract(c, opts)
     if i == 1 then stack_config(run, br, path) end
     st.index, st.rate, st.concurrency = info.stage, info.rate, info.concurrency
     st.duration = st.metrics.values.duration_s
-    st.achieved_rate = st.metrics.values.throughput_req_s
     st.requests = info.requests
     st.tool = info.tool
     run.percentile_method = info.method

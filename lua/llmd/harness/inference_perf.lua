@@ -365,7 +365,9 @@ function M.extract(c, opts)
     local load = type(d.load_summary) == "table" and d.load_summary or {}
     st.rate = num(load.requested_rate) and load.requested_rate > 0 and load.requested_rate or nil
     st.concurrency = num(load.concurrency) or num(load.num_sessions)
-    st.achieved_rate = num(load.achieved_rate)
+    -- load_summary.achieved_rate is count / send_duration: the rate requests were SENT,
+    -- not completed; the stage's achieved rate is the catalogue's (llmd.harness)
+    st.send_rate = num(load.achieved_rate)
     st.duration = st.metrics.values.duration_s
     st.send_duration = num(load.send_duration)
     st.requests = { total = num(load.count), ok = st.metrics.values.requests_ok,

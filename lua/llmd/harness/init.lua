@@ -265,6 +265,13 @@ function M.extract(dir, opts)
   for _, st in ipairs(run.stages) do
     if st.warmup then run.warmup_stages[#run.warmup_stages + 1] = st.index end
   end
+  -- one definition of a stage's achieved rate, whatever the harness: the catalogue's
+  -- completed requests / duration (throughput_req_s), the rate saturation and max
+  -- sustained are judged by; a harness's send rate is st.send_rate, never this
+  for _, st in ipairs(run.stages) do
+    local v = st.metrics.values.throughput_req_s
+    st.achieved_rate = type(v) == "number" and v == v and v > -math.huge and v < math.huge and v or nil
+  end
   -- rates that cannot both be true (achieved far above offered) are a data check
   require("llmd.loadpoints").check_rates(run)
   M.check_stage_gaps(run)

@@ -236,7 +236,6 @@ local function new(variant)
       st.file = l.path
       st.rate = num(d.request_rate)
       st.concurrency = num(d.max_concurrency)
-      st.achieved_rate = num(d.request_throughput)
       st.duration = num(d.duration)
       st.goodput_req_s = num(d.request_goodput)
       st.date = d.date

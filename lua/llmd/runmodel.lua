@@ -487,7 +487,7 @@ function M.combine(run, measured)
     local out, inp = set.values.output_tokens_total, set.values.input_tokens_total
     M.put_rates(set, dur, { ok = ok, out_tok = out, in_tok = inp, out_known = out ~= nil, in_known = inp ~= nil }, src)
   end
-  for _, p in ipairs { "ttft", "tpot", "itl", "ntpot" } do
+  for _, p in ipairs { "latency", "ttft", "tpot", "itl", "ntpot" } do
     local key = p .. "_mean_ms"
     local w, total, missing = 0, 0, nil
     for _, st in ipairs(measured) do

@@ -55,6 +55,7 @@ return {
     overall = {
       duration_s = "NA",
       itl_mean_ms = "NA",
+      latency_mean_ms = 3136.380726400213,
       latency_p50_ms = "NA",
       ntpot_mean_ms = 50.97898206218874,
       output_tokens_total = 2410889.0,
@@ -122,6 +123,7 @@ return {
     overall = {
       duration_s = "NA",
       itl_mean_ms = "NA",
+      latency_mean_ms = 1606.5841020262249,
       latency_p50_ms = "NA",
       ntpot_mean_ms = 26.08015980762182,
       output_tokens_total = 3345326.0,
@@ -262,6 +264,7 @@ return {
     overall = {
       duration_s = 17.83466124534607,
       itl_mean_ms = 1.1206439563206263,
+      latency_mean_ms = 18.711507320404053,
       ntpot_mean_ms = "NA",
       output_tokens_total = 32.0,
       requests_ok = 4.0,
@@ -271,8 +274,8 @@ return {
       ttft_p90_ms = "NA",
     },
     stages = {
-      { _itl_count = 14.0, _rate = 2.0, _ttft_count = 2.0, duration_s = 5.01964807510376, error_rate_pct = 0.0, input_tokens_total = 143.0, itl_mean_ms = 1.1508464813232422, itl_p90_ms = "NA", itl_tw_p50_ms = 1.0459763663155692, itl_tw_p90_ms = 1.2557165963309151, itl_tw_p95_ms = 1.2557165963309151, itl_tw_p99_ms = 1.2557165963309151, latency_p50_ms = 19.269227981567383, latency_p90_ms = 20.308971405029297, latency_p95_ms = 20.308971405029297, latency_p999_ms = 20.308971405029297, latency_p99_ms = 20.308971405029297, ntpot_mean_ms = "NA", output_tokens_total = 16.0, requests_failed = 0.0, requests_incomplete = 0.0, requests_ok = 2.0, throughput_req_s = 0.39843430656414264, throughput_tok_s = 3.187474452513141, tpot_mean_ms = "NA", tpot_p90_ms = "NA", ttft_mean_ms = 11.481165885925293, ttft_p50_ms = 11.276006698608398, ttft_p90_ms = 11.686325073242188, ttft_p95_ms = 11.686325073242188, ttft_p999_ms = 11.686325073242188, ttft_p99_ms = 11.686325073242188 },
-      { _itl_count = 14.0, _rate = 4.0, _ttft_count = 2.0, duration_s = 2.5186119079589844, error_rate_pct = 0.0, input_tokens_total = 131.0, itl_mean_ms = 1.0904414313180106, itl_p90_ms = "NA", itl_tw_p50_ms = 0.9067058563232422, itl_tw_p90_ms = 1.274177006312779, itl_tw_p95_ms = 1.274177006312779, itl_tw_p99_ms = 1.274177006312779, latency_p50_ms = 15.973806381225586, latency_p90_ms = 19.294023513793945, latency_p95_ms = 19.294023513793945, latency_p999_ms = 19.294023513793945, latency_p99_ms = 19.294023513793945, ntpot_mean_ms = "NA", output_tokens_total = 16.0, requests_failed = 0.0, requests_incomplete = 0.0, requests_ok = 2.0, throughput_req_s = 0.7940882013937377, throughput_tok_s = 6.352705611149902, tpot_mean_ms = "NA", tpot_p90_ms = "NA", ttft_mean_ms = 9.78386402130127, ttft_p50_ms = 9.419918060302734, ttft_p90_ms = 10.147809982299805, ttft_p95_ms = 10.147809982299805, ttft_p999_ms = 10.147809982299805, ttft_p99_ms = 10.147809982299805 },
+      { _itl_count = 14.0, _latency_count = 2.0, _rate = 2.0, _ttft_count = 2.0, duration_s = 5.01964807510376, error_rate_pct = 0.0, input_tokens_total = 143.0, itl_mean_ms = 1.1508464813232422, itl_p90_ms = "NA", itl_tw_p50_ms = 1.0459763663155692, itl_tw_p90_ms = 1.2557165963309151, itl_tw_p95_ms = 1.2557165963309151, itl_tw_p99_ms = 1.2557165963309151, latency_mean_ms = 19.78909969329834, latency_p50_ms = 19.269227981567383, latency_p90_ms = 20.308971405029297, latency_p95_ms = 20.308971405029297, latency_p999_ms = 20.308971405029297, latency_p99_ms = 20.308971405029297, ntpot_mean_ms = "NA", output_tokens_total = 16.0, requests_failed = 0.0, requests_incomplete = 0.0, requests_ok = 2.0, throughput_req_s = 0.39843430656414264, throughput_tok_s = 3.187474452513141, tpot_mean_ms = "NA", tpot_p90_ms = "NA", ttft_mean_ms = 11.481165885925293, ttft_p50_ms = 11.276006698608398, ttft_p90_ms = 11.686325073242188, ttft_p95_ms = 11.686325073242188, ttft_p999_ms = 11.686325073242188, ttft_p99_ms = 11.686325073242188 },
+      { _itl_count = 14.0, _latency_count = 2.0, _rate = 4.0, _ttft_count = 2.0, duration_s = 2.5186119079589844, error_rate_pct = 0.0, input_tokens_total = 131.0, itl_mean_ms = 1.0904414313180106, itl_p90_ms = "NA", itl_tw_p50_ms = 0.9067058563232422, itl_tw_p90_ms = 1.274177006312779, itl_tw_p95_ms = 1.274177006312779, itl_tw_p99_ms = 1.274177006312779, latency_mean_ms = 17.633914947509766, latency_p50_ms = 15.973806381225586, latency_p90_ms = 19.294023513793945, latency_p95_ms = 19.294023513793945, latency_p999_ms = 19.294023513793945, latency_p99_ms = 19.294023513793945, ntpot_mean_ms = "NA", output_tokens_total = 16.0, requests_failed = 0.0, requests_incomplete = 0.0, requests_ok = 2.0, throughput_req_s = 0.7940882013937377, throughput_tok_s = 6.352705611149902, tpot_mean_ms = "NA", tpot_p90_ms = "NA", ttft_mean_ms = 9.78386402130127, ttft_p50_ms = 9.419918060302734, ttft_p90_ms = 10.147809982299805, ttft_p95_ms = 10.147809982299805, ttft_p999_ms = 10.147809982299805, ttft_p99_ms = 10.147809982299805 },
     },
   },
   guidellm_requests = {
@@ -316,6 +319,7 @@ return {
     overall = {
       duration_s = "NA",
       itl_mean_ms = "NA",
+      latency_mean_ms = "NA",
       output_tokens_total = 120000.0,
       requests_ok = 600.0,
       throughput_req_s = "NA",

@@ -734,6 +734,24 @@ t.test("extract.lua: prefix-cache figures from the run's vLLM scrapes", function
   t.near(doc.overall.prefix_cache_hit_rate_pct.value, 30, 1e-12)
 end)
 
+-- Overall E2E mean of several vLLM invocation files without per-request arrays: vLLM's
+-- e2el has one value per completed request, so the files' means weigh by `completed`.
+-- By hand: file 1 has 7 completed at mean_e2el_ms 378.84; file 2, edited, 3 completed
+-- (num_prompts 4, failed 1) at 100 ms: (7 x 378.83863736349235 + 3 x 100) / 10.
+t.test("vllm-benchmark: invocation files' E2E means combine weighted by completed requests", function()
+  local d = t.tmpdir()
+  local doc = json.read(F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json")
+  for _, k in ipairs { "input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times", "queue_times",
+    "generated_texts", "errors" } do doc[k] = nil end
+  json.write(d .. "/a.json", doc)
+  doc.date, doc.num_prompts, doc.completed, doc.failed, doc.mean_e2el_ms = "20260215-111502", 4, 3, 1, 100
+  json.write(d .. "/b.json", doc)
+  local run = harness.extract(d)
+  t.eq(#run.stages, 2)
+  t.near(run.overall.values.latency_mean_ms, (7 * 378.83863736349235 + 3 * 100) / 10, 1e-9,
+    tostring(run.overall.na.latency_mean_ms))
+end)
+
 t.test("vllm-benchmark: no request completed: every latency is unknown, never the file's 0.0", function()
   -- vLLM's benchmark_serving writes 0.0 for every *_ms statistic when completed == 0 (its
   -- numpy calls on empty lists are guarded with `or 0`); such a 0 ms would win comparisons

@@ -122,6 +122,8 @@ local function map_report(set, d, path)
   -- has one value per success (0 for a success without output tokens); TTFT, TPOT and
   -- ITL only count streamed requests with more than one token time, which it does not say
   if type(lat.normalized_time_per_output_token) == "table" then set.counts.ntpot = ok end
+  -- request_latency likewise: one value per success
+  if type(lat.request_latency) == "table" then set.counts.latency = ok end
   rm.latency_all_from_summary(set, failed, 0, src, M.percentile_method)
 
   local tp = type(succ.throughput) == "table" and succ.throughput or {}

@@ -490,6 +490,34 @@ t.test("extract.lua: the table, --json, exit 1 for a failed run, exit 2 for usag
   t.ok(r.stderr:find("--warmup: 'x' is not a number", 1, true), r.stderr)
 end)
 
+-- extract.lua FILE on a file no harness reads alone: one line on stderr naming the FILE
+-- (not its folder) and why, nothing on stdout, exit 1
+t.test("extract.lua FILE: a file no harness reads is one stderr line naming the file", function()
+  local function one_line(path, want)
+    local r = proc.run { LLMDLUA, "extract.lua", path }
+    t.eq(r.code, 1, r.stderr)
+    t.eq(r.stdout, "")
+    local lines = select(2, r.stderr:gsub("\n", "\n"))
+    t.eq(lines, 1, r.stderr)
+    t.ok(r.stderr:find(path .. ": ", 1, true), r.stderr)
+    t.ok(r.stderr:find(want, 1, true), r.stderr)
+    t.ok(not r.stderr:find("looked for", 1, true), r.stderr)
+  end
+  local per = F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json"
+  one_line(per, "named like inference-perf's per_request_lifecycle_metrics.json, which it reads only under that "
+    .. "exact name")
+  one_line(F .. "/inference-perf/llm-d-benchmark_inference_perf_lifecycle.yaml", "inference-perf lifecycle report")
+  one_line(F .. "/inference-perf/kubecon-na-2025_vllm/stage_1_prometheus_metrics.json",
+    "Prometheus metrics of a stage, not a result file: pass its run's folder")
+  one_line(F .. "/metrics-summary/synthetic-metrics_summary.json", "not a benchmark result file")
+  -- the advice holds: the same bytes under the exact name, alone in a folder, are read
+  local d = t.tmpdir()
+  copy(per, d .. "/per_request_lifecycle_metrics.json")
+  local r = proc.run { LLMDLUA, "extract.lua", d .. "/per_request_lifecycle_metrics.json" }
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:find("inference-perf results in", 1, true), r.stdout)
+end)
+
 -- One meaning per number (issue 14) -------------------------------------------------------
 
 -- "achieved" has one meaning: completed requests / the stage's window, the rate the

@@ -99,6 +99,17 @@ function M.resolve(dir, opts)
   else
     cs = M.detect(dir, opts.harness)
   end
+  if #cs == 0 and opts.file then
+    -- one file no harness reads: one line naming it, and why (a harness's explain(path))
+    local hs = opts.harness and { M.get(opts.harness) } or M.list()
+    for _, h in ipairs(hs) do
+      local why = h.explain and h.explain(opts.file)
+      if why then error(("%s: %s"):format(opts.file, why), 0) end
+    end
+    error(("%s: not a %s result file (no harness reads it by its name or its first 64 KiB; README "
+      .. "\"llmd.harness\": what each harness reads)"):format(opts.file,
+        opts.harness and M.get(opts.harness).name or "benchmark"), 0)
+  end
   if #cs == 0 then
     -- one line, then what each harness accepts on a second (README: llmd.harness, "recognised by")
     local looked, names = {}, {}

@@ -518,6 +518,22 @@ t.test("extract.lua FILE: a file no harness reads is one stderr line naming the 
   t.ok(r.stdout:find("inference-perf results in", 1, true), r.stdout)
 end)
 
+-- Two reports of one stage in one folder: no folder holds only one of them, so the advice
+-- is to pass one of the files, and doing so reads it
+t.test("extract.lua: two reports of one stage in one folder: pass one of the files", function()
+  local d = t.tmpdir()
+  copy(F .. "/benchmark-report/br_v0_2_example.yaml", d .. "/br_v0_2_example.yaml")
+  copy(F .. "/benchmark-report/br_v0_2_1_example.yaml", d .. "/br_v0_2_1_example.yaml")
+  local r = proc.run { LLMDLUA, "extract.lua", d }
+  t.eq(r.code, 1, r.stderr)
+  t.ok(r.stderr:find("both are stage 3, in one folder", 1, true), r.stderr)
+  t.ok(r.stderr:find("pass one of the files (extract.lua FILE)", 1, true), r.stderr)
+  t.ok(not r.stderr:find("pass one run's folder", 1, true), r.stderr)
+  r = proc.run { LLMDLUA, "extract.lua", d .. "/br_v0_2_example.yaml" }
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:find("benchmark-report", 1, true), r.stdout)
+end)
+
 -- One meaning per number (issue 14) -------------------------------------------------------
 
 -- "achieved" has one meaning: completed requests / the stage's window, the rate the

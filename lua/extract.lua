@@ -134,7 +134,8 @@ if #run.stages > 0 then
   for _, st in ipairs(run.stages) do if st.send_rate then sent = true end end
   local function rate(r) return r and ("%.2f"):format(r) or "N/A" end
   w("  %5s %-14s %10s%s %9s %8s %8s %12s %12s %12s %12s", "stage", "load", "achieved/s",
-    sent and (" %8s"):format("sent/s") or "", "duration", "ok", "failed", "out tok/s", "TTFT mean", "TTFT p90", "E2E p90")
+    sent and (" %8s"):format("sent/s") or "", "duration", "ok", "failed", "out tok/s", "TTFT mean", "TTFT p90",
+    "E2E p90")
   for _, st in ipairs(run.stages) do
     local load = st.rate and ("rate " .. metrics.format("throughput_req_s", st.rate, nil, { bare = true }))
       or st.concurrency and ("conc " .. tostring(st.concurrency)) or "?"

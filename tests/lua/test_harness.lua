@@ -534,6 +534,35 @@ t.test("extract.lua: two reports of one stage in one folder: pass one of the fil
   t.ok(r.stdout:find("benchmark-report", 1, true), r.stdout)
 end)
 
+-- Beside inference-perf's *_prometheus_metrics.json (no counters; in the kubecon demo
+-- every prefix_cache_hit_percent and kv_cache_usage_percentage is 0.0, checked with
+-- python3 json), the prefix-cache N/A names those files, not "no vLLM metrics"
+t.test("extract.lua: prefix-cache N/A beside *_prometheus_metrics.json says what they hold", function()
+  local function reason(dir)
+    local r = proc.run { LLMDLUA, "extract.lua", dir, "--json" }
+    t.eq(r.code, 0, r.stderr)
+    return json.decode(r.stdout).overall.prefix_cache_hits.unknown
+  end
+  local why = reason(F .. "/inference-perf/kubecon-na-2025_vllm")
+  t.ok(why:find("8 *_prometheus_metrics.json files in the results", 1, true), why)
+  t.ok(why:find("are 0 in every file", 1, true), why)
+  t.ok(not why:find("no vLLM metrics in the results", 1, true), why)
+  -- one stage with a non-zero hit percentage: said, and not taken for counters
+  local d = t.tmpdir()
+  local src = F .. "/inference-perf/kubecon-na-2025_vllm"
+  copy(src .. "/stage_0_lifecycle_metrics.json", d .. "/stage_0_lifecycle_metrics.json")
+  local p = json.read(src .. "/stage_0_prometheus_metrics.json")
+  p.successes.prefix_cache_hit_percent.mean = 12.5
+  json.write(d .. "/stage_0_prometheus_metrics.json", p)
+  why = reason(d)
+  t.ok(why:find("1 *_prometheus_metrics.json file in the results", 1, true), why)
+  t.ok(why:find("only a prefix_cache_hit_percent mean per file, 12.5 %", 1, true), why)
+  -- without such files, the reason is the old one
+  d = t.tmpdir()
+  copy(src .. "/stage_0_lifecycle_metrics.json", d .. "/stage_0_lifecycle_metrics.json")
+  t.ok(reason(d):find("no vLLM metrics in the results", 1, true))
+end)
+
 -- One meaning per number (issue 14) -------------------------------------------------------
 
 -- "achieved" has one meaning: completed requests / the stage's window, the rate the

@@ -340,7 +340,7 @@ local HELMFILE_TEMPLATE = set [[
   file environment selector state-values-set state-values-set-string state-values-file helm-binary chart log-level
   kustomize-binary color no-color quiet debug allow-no-matching-release skip-deps skip-refresh disable-force-update
   enable-live-output args set values concurrency skip-needs include-needs include-transitive-needs skip-cleanup
-  post-renderer skip-tests
+  post-renderer post-renderer-args skip-tests
 ]]
 local CHANGES_CHARTS = { helm = set "install upgrade", helmfile = set "apply sync" }
 

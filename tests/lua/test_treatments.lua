@@ -412,6 +412,46 @@ t.test("two lower bounds, one run never achieving the other's bound at any load:
   end
 end)
 
+-- A hand-built load curve as vLLM benchmark files, one per load: {offered, achieved} req/s
+-- each, TTFT 100 ms at every point (the exp-7 file's other fields kept).
+local function curve_dir(points)
+  local d = t.tmpdir()
+  local base = json.read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
+  for i, p in ipairs(points) do
+    local doc = {}
+    for k, v in pairs(base) do doc[k] = v end
+    doc.request_rate, doc.request_throughput = p[1], p[2]
+    doc.duration = doc.completed / p[2]
+    doc.output_throughput = doc.total_output_tokens / doc.duration
+    doc.total_token_throughput = (doc.total_output_tokens + doc.total_input_tokens) / doc.duration
+    for _, q in ipairs { "mean", "median", "p95", "p99" } do doc[q .. "_ttft_ms"] = 100 end
+    t.write(("%s/benchmark_%d.json"):format(d, i), json.encode(doc))
+  end
+  return d
+end
+
+t.test("two lower bounds on hand-built curves: ordered by the ceiling, never where they overlap", function()
+  -- base: 10, 20, 30, 40 req/s offered, 10, 20, 25, 31 achieved: 25 < 0.95 x 30 = 28.5,
+  -- saturated at its point 3, so its capacity is ≥ 20 (the last load before saturation)
+  -- and it never achieved more than 31 at any load; chunked: 40 of 40 achieved, TTFT
+  -- within 1000 ms everywhere: ≥ 40 (never violated). 31 < 40: chunked higher (by hand)
+  local A = curve_dir { { 10, 10 }, { 20, 20 }, { 30, 25 }, { 40, 31 } }
+  local r = both_tools(A, curve_dir { { 10, 10 }, { 20, 20 }, { 30, 30 }, { 40, 40 } }, "ttft_p99_ms=1000")
+  t.eq({ r.compare.verdict, r.compare.higher, r.compare.winner }, { "untested", "chunked", nil })
+  t.eq({ r.treatments.verdict, r.treatments.higher, r.treatments.winner }, { "untested", "chunked", nil })
+  t.ok(r.compare.summary:find("both figures are lower bounds, but chunked sustained 40.00 req/s and base never "
+    .. "achieved more than 31.00 req/s at any load measured", 1, true), r.compare.summary)
+  t.eq(r.compare.json.headline[1].evidence, "one run per load, no interval: untested, but the order holds whatever "
+    .. "the bounds: chunked sustained 40.00 req/s, base never achieved more than 31.00 req/s at any load")
+  t.ok(r.treatments.json.ranking[1].vs_next_text:find("base achieved at most 31.000 req/s at any load measured", 1,
+    true), r.treatments.json.ranking[1].vs_next_text)
+  -- chunked offered only up to 30: ≥ 30, below base's ceiling 31: either may be higher
+  r = both_tools(A, curve_dir { { 10, 10 }, { 20, 20 }, { 30, 30 } }, "ttft_p99_ms=1000")
+  t.eq({ r.compare.verdict, r.compare.higher }, { "unknown", nil })
+  t.eq({ r.treatments.verdict, r.treatments.higher }, { "unknown", nil })
+  t.ok(r.compare.summary:find("neither run is named higher", 1, true), r.compare.summary)
+end)
+
 t.test("different workloads (prompts 49x longer): no capacity order, in both tools and every output", function()
   -- chunked's prompt lengths multiplied by 49 in every file: ~9,950 tokens per request
   -- against base's ~204 (the workload match's 5 % tolerance is far exceeded); by the load

@@ -496,7 +496,12 @@ t.test("different workloads (prompts 49x longer): no capacity order, in both too
   end
   t.eq(cj.matched_point, nil) -- no latency verdict at a matched load
   for _, f in ipairs { "comparison_report.md", "comparison_report.html" } do
-    t.ok(t.read(w .. "/" .. f):find(why, 1, true), f)
+    local text = t.read(w .. "/" .. f)
+    t.ok(text:find(why, 1, true), f)
+    -- the banner: no advice to compare by load point, since no load is like for like
+    t.ok(text:find("requests differ in length, so no capacity, throughput or latency below compares like with like",
+      1, true), f)
+    t.ok(not text:find("compare the runs by load point", 1, true), f)
   end
   t.ok(t.read(w .. "/comparison.csv"):find("\ncapacity_at_slo_rps,req/s,[^\n]*,not comparable,"), "CSV verdict")
 end)

@@ -447,6 +447,8 @@ end
 -- cannot be above it), in which case beyond_ceiling = true and ceiling_rps = that rate:
 -- the order holds whatever the bound (sustained_rps = the higher run's figure, or the lower
 -- end of its range, that the ceiling is below). Two lower bounds are ordered that way only.
+-- Where only one run has a range from repeats and the other's figure lies inside it, the
+-- order is open too: within_range = "a" | "b", the run with the range.
 -- opts.workload_differs: the texts of the differences between the runs' requests
 -- (M.token_differences): the capacities of different workloads are "not comparable", and
 -- differences = those texts.
@@ -514,6 +516,11 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
     end
   else
     ev.verdict, ev.higher = "untested", hi
+    -- one run's repeats give a range, and the other's figure lies inside it: the figures'
+    -- order says nothing
+    if (ca.interval or cb.interval) and not ev.order_open and not (ha < lb or hb < la) then
+      ev.order_open, ev.within_range = true, ca.interval and "a" or "b"
+    end
   end
   return ev
 end

@@ -1343,6 +1343,10 @@ local function summary(model, A, B)
         elseif above_ceiling then
           out[#out] = out[#out]:gsub("%.$", ("; %s's figure is a lower bound, but %s achieved at most %s at any "
             .. "load measured."):format(lo.label, lo.label, rate_text(clo.ceiling_rps)))
+        elseif ev.within_range then
+          local with, other = ev.within_range == "a" and A or B, ev.within_range == "a" and B or A
+          out[#out] = out[#out]:gsub("%.$", ("; %s's figure lies within the range %s's repeats allow, so either may "
+            .. "be higher."):format(other.label, with.label))
         elseif is_bound(clo) then
           out[#out] = out[#out]:gsub("%.$", "; " .. lo.label .. "'s figure is only a lower bound, so either "
             .. "may be higher.")
@@ -1360,7 +1364,11 @@ local function summary(model, A, B)
         out[#out + 1] = ("%s; %s sustains %s, %s."):format(fails_all_text(bad, cbad, phrase),
           good.label, capacity_text(cg), ev.winner and "and the ranges do not overlap"
           or no_test_text(A, B, ca, cb))
-        if ev.order_open then
+        if ev.within_range then
+          local with, other = ev.within_range == "a" and A or B, ev.within_range == "a" and B or A
+          out[#out] = out[#out]:gsub("%.$", ("; %s's figure lies within the range %s's repeats allow, so either may "
+            .. "be higher."):format(other.label, with.label))
+        elseif ev.order_open then
           -- failing at a load above the other's figure says nothing of which is higher
           out[#out] = out[#out]:gsub("%.$", ("; %s failed only at %s, above %s's figure, so either may be higher.")
             :format(bad.label, rate_text(cbad.lowest_rps), good.label))

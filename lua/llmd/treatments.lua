@@ -438,7 +438,7 @@ function M.model(list, opts)
       { workload_differs = decision.token_difference_texts(nxt.requests_set, x.requests_set) })
     r.evidence = { verdict = ev.verdict, basis = ev.basis, winner = ev.winner, higher = ev.higher,
       beyond_ceiling = ev.beyond_ceiling, ceiling_rps = ev.ceiling_rps, order_open = ev.order_open,
-      sustained_rps = ev.sustained_rps, differences = ev.differences }
+      sustained_rps = ev.sustained_rps, differences = ev.differences, within_range = ev.within_range }
     local nf = figure(nxt)
     local ceiling = ev.beyond_ceiling and ("%s's figure is a lower bound, but %s achieved at most %s at any load "
       .. "measured, below %s's %s"):format(nxt.label, nxt.label, metrics.format("throughput_req_s", ev.ceiling_rps),
@@ -472,6 +472,11 @@ function M.model(list, opts)
       r.vs_next, r.proven = "not comparable", false
       r.vs_next_text = ("not comparable with %s (%s): the workloads differ (%s), and a treatment whose requests "
         .. "are longer sustains fewer of them"):format(nxt.label, nf, table.concat(ev.differences, "; "))
+    elseif ev.verdict == "untested" and ev.within_range then
+      r.vs_next, r.proven = "not comparable", false
+      r.vs_next_text = ("not comparable with %s (%s): %s figure lies within the range %s repeats allow, so either "
+        .. "may be higher"):format(nxt.label, nf, ev.within_range == "a" and "this one's" or (nxt.label .. "'s"),
+        ev.within_range == "a" and (nxt.label .. "'s") or "this one's")
     elseif ev.verdict == "untested" and ev.order_open and nxt.capacity.kind == "below_lowest" then
       r.vs_next, r.proven = "not comparable", false
       r.vs_next_text = ("not comparable with %s: its %s, %s, leaves room for any capacity below that load, this "

@@ -1469,6 +1469,17 @@ t.test("capacity evidence between two runs: ranges, bounds and the ceiling of a 
   t.eq({ e.verdict, e.higher, e.order_open, e.beyond_ceiling }, { "untested", "b", true, nil })
   e = ev(sat(25, 31), rng(40, 33, 45), 2)
   t.eq({ e.verdict, e.higher, e.order_open, e.beyond_ceiling, e.sustained_rps }, { "untested", "b", nil, true, 33 })
+  -- one range from repeats, the other's figure inside it: no order; outside it: the order
+  -- of the figures, untested
+  e = ev(interp(20), rng(25, 15, 30), 2)
+  t.eq({ e.verdict, e.higher, e.order_open, e.within_range }, { "untested", "b", true, "b" })
+  e = ev(rng(25, 15, 30), interp(20), 2)
+  t.eq({ e.verdict, e.higher, e.order_open, e.within_range }, { "untested", "a", true, "a" })
+  e = ev(interp(10), rng(25, 15, 30), 2)
+  t.eq({ e.verdict, e.higher, e.order_open, e.within_range }, { "untested", "b", nil, nil })
+  -- below a lowest load of 10 whose repeats allow up to 16: a figure of 14 may be above or below
+  e = ev({ kind = "below_lowest", lowest_rps = 10, interval = { lo = 0, hi = 16 } }, interp(14), 2)
+  t.eq({ e.verdict, e.higher, e.order_open, e.within_range }, { "untested", "b", true, "a" })
   -- two ranges that overlap are never ordered, whichever kinds they are
   t.eq(ev(rng(10, 5, 20), rng(30, 19, 40), 2).verdict, "no clear difference")
   t.eq(ev(satr(25, 50, 22), rng(40, 35, 45), 2).verdict, "no clear difference")
@@ -1572,4 +1583,19 @@ t.test("without SLOs: runs that never saturated, or of different workloads, say 
   t.eq(by["Max sustained throughput"].delta_text, "N/A (the workloads differ)")
   t.eq(by["Max sustained throughput"].evidence,
     "not comparable: the workloads differ (input tokens per request: mean 204.0 vs 9999.0)")
+end)
+
+t.test("one run's figure inside the other's range from repeats: the Summary orders nothing", function()
+  -- x once per load (the middle values of RA): TTFT p90 60, 160, 300 -> crosses 200 at
+  -- 20 + 10 x (200 - 160) / (300 - 160) = 22.857 req/s (by hand); y repeated (RB): its
+  -- range 21.797–25.346 req/s (the python3 figures above) holds 22.857
+  local out = {}
+  for i, xs in ipairs(RA) do out[i] = { xs[2] } end
+  local m = cap_model(repeated_run(out), repeated_run(RB))
+  t.near(m.capacity.a.rps, 20 + 10 * 40 / 140, 1e-9)
+  local ev = m.capacity.evidence
+  t.eq({ ev.verdict, ev.higher, ev.order_open, ev.within_range }, { "untested", "b", true, "b" })
+  t.ok(m.summary:find("x's figure lies within the range y's repeats allow, so either may be higher.", 1, true),
+    m.summary)
+  t.eq(m.headline[1].evidence, "one run per load for x: untested, and either may be higher")
 end)

@@ -599,14 +599,22 @@ function M.model(list, opts)
     end
     return e
   end
+  -- treatments whose requests differ in length (beyond the workload match's tolerance)
+  -- are different workloads: neither beats the other, whatever the figures
+  m.pareto_not_compared = {}
   for _, c in ipairs(cand) do
     local by
     for _, o in ipairs(cand) do
       -- a max that is only a lower bound (never saturated) may be higher in truth: not dominated
       if o ~= c and not c.x.saturation.none and o.tp >= c.tp and o.lat <= c.lat and (o.tp > c.tp or o.lat < c.lat)
       then
-        by = o
-        break
+        local differ = decision.token_difference_texts(c.x.requests_set, o.x.requests_set)
+        if #differ == 0 then
+          by = o
+          break
+        end
+        m.pareto_not_compared[#m.pareto_not_compared + 1] = { label = c.x.label, other = o.x.label,
+          why = ("the workloads differ: %s"):format(table.concat(differ, "; ")) }
       end
     end
     if by then
@@ -638,6 +646,7 @@ function M.present(m, opts)
     verdict = m.verdict, slo_text = m.slo_text or false, rank_by = m.rank_by, family = m.family,
     ranking = m.ranking, front = m.front, dominated = m.dominated, pareto_excluded = m.pareto_excluded,
     pareto_latency = m.pareto_latency, common_rps = m.common_rps, common_why = m.common_why,
+    pareto_not_compared = m.pareto_not_compared or {},
     common_text = m.common_rps and metrics.format("throughput_req_s", m.common_rps) or nil,
     common_sustained = m.common_sustained or false, saturated_at_common = m.saturated_at_common or {},
     latency_labels = {}, treatments = {} }
@@ -698,6 +707,7 @@ function M.write_report(out, list, opts)
   local plain = { verdict = m.verdict, rank_by = m.rank_by, common_rps = m.common_rps,
     common_sustained = m.common_sustained, saturated_at_common = json.array(m.saturated_at_common),
     dominated = json.array(m.dominated), front = json.array(m.front),
+    pareto_not_compared = json.array(m.pareto_not_compared or {}),
     family = m.family,
     ranking = json.array(m.ranking), treatments = json.array {} }
   -- JSON has no infinity: a range open above has no hi

@@ -479,6 +479,15 @@ t.test("different workloads (prompts 49x longer): no capacity order, in both too
   t.ok(r.treatments.json.ranking[1].vs_next_text:find("the workloads differ (input tokens per request: mean", 1,
     true), r.treatments.json.ranking[1].vs_next_text)
   t.ok(r.treatments.json.verdict:find("^No treatment is shown to be best"), r.treatments.json.verdict)
+  -- nor is one beaten by the other on the Pareto front (by the figures chunked has the
+  -- higher max sustained throughput and the lower E2E p90 at the common load)
+  t.eq(#r.treatments.json.dominated, 0)
+  t.ok(not r.treatments.json.verdict:find("beaten on both", 1, true), r.treatments.json.verdict)
+  local nc = r.treatments.json.pareto_not_compared[1]
+  t.eq({ nc.label, nc.other }, { "base", "chunked" })
+  t.ok(nc.why:find(("^the workloads differ: input tokens per request: mean %.1f vs %.1f"):format(ma, mb)), nc.why)
+  t.ok(r.treatments.text:find("- base: not compared with chunked, whose figures would beat it on both (the workloads "
+    .. "differ: input tokens per request", 1, true), r.treatments.text)
   -- compare.lua: the Summary says why, names no higher run, and gives no latency verdict
   local s = r.compare.summary
   t.ok(s:find(("not comparable, the workloads differ (input tokens per request: mean %.1f vs %.1f"):format(ma, mb),

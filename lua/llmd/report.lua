@@ -1729,15 +1729,18 @@ function M.curve_rows(model)
     out[#out + 1] = r
   end
   local cap = model.capacity
+  -- runs whose requests differ: no delta, as the Headline gives none
+  local differ = workloads_differ(model) ~= nil
   if #model.slo > 0 and cap then
     local ca, cb = cap.a, cap.b
     local function fig(c) return (c.kind == "interpolated" or is_bound(c)) and c.rps or nil end
     row("capacity_at_slo_rps", fig(ca), fig(cb), capacity_text(ca), capacity_text(cb),
-      ca.kind == "interpolated" and cb.kind == "interpolated", cap.evidence and cap.evidence.verdict or "unknown")
+      ca.kind == "interpolated" and cb.kind == "interpolated" and not differ,
+      cap.evidence and cap.evidence.verdict or "unknown")
   end
   local sa, sb = model.saturation.a, model.saturation.b
   row("max_sustained_rps", sa.max_sustained_rps, sb.max_sustained_rps, sustained_text(sa), sustained_text(sb),
-    not sa.none and not sb.none, "untested")
+    not sa.none and not sb.none and not differ, differ and "not comparable" or "untested")
   return out
 end
 

@@ -512,7 +512,10 @@ t.test("different workloads (prompts 49x longer): no capacity order, in both too
       1, true), f)
     t.ok(not text:find("compare the runs by load point", 1, true), f)
   end
-  t.ok(t.read(w .. "/comparison.csv"):find("\ncapacity_at_slo_rps,req/s,[^\n]*,not comparable,"), "CSV verdict")
+  -- the CSV: no delta, the verdict not comparable, for capacity and max sustained alike
+  local csv = t.read(w .. "/comparison.csv")
+  t.ok(csv:find("\ncapacity_at_slo_rps,req/s,[%d.]*,[%d.]+,,,not comparable,"), csv)
+  t.ok(csv:find("\nmax_sustained_rps,req/s,[%d.]+,[%d.]+,,,not comparable,"), csv)
 end)
 
 t.test("a lower bound whose run achieved the other's capacity: either may be higher, in both tools", function()

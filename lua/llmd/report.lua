@@ -182,6 +182,7 @@ local function finish_row(row, fam, A, B)
   local v = decision.verdict(o)
   row.verdict, row.effect_pct, row.test, row.p_value, row.winner = v.verdict, v.effect_pct, v.test, v.p_value, v.winner
   row.p_adjusted, row.family_size, row.adjusted_away = v.p_adjusted, v.family_size, v.adjusted_away
+  row.identical = v.identical
   row.verdict_text = decision.verdict_text(v.verdict, A.label, B.label)
   if v.adjusted_away then
     -- significant alone, not among all the tests of the table: said, never silently dropped
@@ -1683,6 +1684,8 @@ function M.build(opts)
   end
   model.perf = rows
   model.perf_notes = notes
+  model.any_identical = false
+  for _, r in ipairs(rows) do if r.identical then model.any_identical = true end end
   model.significance_used = any_sig
   local ea, eb = A.run.overall.values.error_rate_pct, B.run.overall.values.error_rate_pct
   model.error_note = ((ea and ea > 0) or (eb and eb > 0)) and ("Latency rows count successful requests only; "

@@ -863,6 +863,8 @@ t.test("one metric truly different (TTFT 1.5x) keeps its verdict after Holm; the
       report.fmt_p(by.ttft_p50_ms.p_adjusted)), 1, true), f)
     t.ok(text:find("The 21 tests of this comparison are one family", 1, true), f)
     t.ok(text:find("identical in every repeat (3 and 3 repeats): no test", 1, true), f)
+    -- and the method note says what that is (only where such a row is)
+    t.ok(text:find("no clear difference, without a test, and not counted in the family", 1, true), f)
   end
 end)
 

@@ -485,16 +485,28 @@ static void hist_gather(const double *a, size_t n, double lo, uint64_t kmin, int
     }
 }
 
+/* The variance's sum of squared deviations, asked of hist_ranks' counting pass: want it,
+   from mean (the accumulator's), in the lane portable picks; done once it is in m2. */
+typedef struct HistSq {
+    int want, portable, done;
+    double mean, m2;
+} HistSq;
+
+static void hist_count_sq(const double *a, size_t n, double lo, uint64_t kmin, int shift,
+                          uint32_t *count, HistSq *sq);
+
 /*
 ** vals[i] = the ranks[i]-th smallest of a[0..n) (ranks sorted, unique), by histogram:
 ** one streaming pass counts the samples in 2^16 bins spanning [min, max] by their
 ** keys, a second gathers only the bins that hold a wanted rank, and those few are
 ** sorted. a is not changed. Returns 0, or -1 when a wanted bin is too crowded (most
 ** samples equal, say), more than 255 bins are wanted, or memory is short: the caller
-** selects instead.
+** selects instead. When sq->want, the counting pass also sums the squared deviations
+** (sum_sq_dev's, the same bits: a has its samples in order) while the samples are in
+** registers anyway, and sets sq->done, whatever it returns after that pass.
 */
 static int hist_ranks(const double *a, size_t n, double lo, double hi, const uint64_t *ranks,
-                      size_t nr, double *vals)
+                      size_t nr, double *vals, HistSq *sq)
 {
     /* the zeros' keys from -0 to +0 whichever of them the extremes are: the first zero
        seen is the least (or greatest) sample, and the other sign lies on its other side */
@@ -508,7 +520,10 @@ static int hist_ranks(const double *a, size_t n, double lo, double hi, const uin
         free(count);
         return -1;
     }
-    hist_count(a, n, lo, kmin, shift, count);
+    if (sq->want)
+        hist_count_sq(a, n, lo, kmin, shift, count, sq);
+    else
+        hist_count(a, n, lo, kmin, shift, count);
     /* the bin of each rank, and how many samples lie in bins before it */
     size_t *bin = (size_t *)malloc(nr * sizeof *bin);
     uint64_t *before = (uint64_t *)malloc(nr * sizeof *before);
@@ -1311,6 +1326,89 @@ static double sum_sq_dev(const double *v, size_t n, double mean, int portable)
     return sum + comp;
 }
 
+/*
+** One sample of sum_sq_dev in its order, into *vs + *vc: (x - mean)^2 by nonneg_add, its
+** MAXSD and MINSD said outright (as in sq_pairs: the same bits).
+*/
+#if defined(__SSE2__)
+static inline __attribute__((always_inline)) void sq_step_sse2(double x, __m128d m, __m128d *vs,
+                                                               __m128d *vc)
+{
+    __m128d d = _mm_sub_sd(_mm_set_sd(x), m), q = _mm_mul_sd(d, d), t = _mm_add_sd(*vs, q);
+    *vc = _mm_add_sd(*vc, _mm_add_sd(_mm_sub_sd(_mm_max_sd(*vs, q), t), _mm_min_sd(q, *vs)));
+    *vs = t;
+}
+#endif
+
+/*
+** hist_count, and sum_sq_dev's sum of the squared deviations from sq->mean in the same
+** pass (each sample read once for both). simd: the SSE2 step, else plain C (portable).
+*/
+static inline __attribute__((always_inline)) void hist_count_sq_in(const double *a, size_t n,
+                                                                   double lo, uint64_t kmin,
+                                                                   int shift, uint32_t *count,
+                                                                   HistSq *sq, int simd)
+{
+    double mean = sq->mean, sum = 0, comp = 0;
+    uint64_t base = lo > 0 ? bits_of(lo) : kmin;
+    int nonneg = lo > 0;
+#if defined(__SSE2__)
+    __m128d m = _mm_set_sd(mean), vs = _mm_setzero_pd(), vc = vs;
+#define HIST_SQ_STEP(x)                                                                            \
+    do {                                                                                           \
+        if (simd)                                                                                  \
+            sq_step_sse2((x), m, &vs, &vc);                                                        \
+        else {                                                                                     \
+            double d_ = (x)-mean;                                                                  \
+            nonneg_add(&sum, &comp, d_ *d_);                                                       \
+        }                                                                                          \
+    } while (0)
+#else
+    (void)simd;
+#define HIST_SQ_STEP(x)                                                                            \
+    do {                                                                                           \
+        double d_ = (x)-mean;                                                                      \
+        nonneg_add(&sum, &comp, d_ *d_);                                                           \
+    } while (0)
+#endif
+    size_t i = 0;
+    if (nonneg) {
+        for (; i + 2 <= n; i += 2) {
+            double x0 = a[i], x1 = a[i + 1];
+            count[(bits_of(x0) - base) >> shift]++;
+            count[(bits_of(x1) - base) >> shift]++;
+            HIST_SQ_STEP(x0);
+            HIST_SQ_STEP(x1);
+        }
+    }
+    for (; i < n; i++) {
+        double x = a[i];
+        count[((nonneg ? bits_of(x) : key_of(x)) - base) >> shift]++;
+        HIST_SQ_STEP(x);
+    }
+#undef HIST_SQ_STEP
+#if defined(__SSE2__)
+    if (simd) {
+        sum = _mm_cvtsd_f64(vs);
+        comp = _mm_cvtsd_f64(vc);
+    }
+#endif
+    sq->m2 = sum + comp;
+    sq->done = 1;
+}
+
+static void hist_count_sq(const double *a, size_t n, double lo, uint64_t kmin, int shift,
+                          uint32_t *count, HistSq *sq)
+{
+#if defined(__SSE2__)
+    if (sq->portable != 1) {
+        hist_count_sq_in(a, n, lo, kmin, shift, count, sq, 1);
+        return;
+    }
+#endif
+    hist_count_sq_in(a, n, lo, kmin, shift, count, sq, 0);
+}
+
 double stats_variance(Stats *s, int ddof)
 {
     if (s->n_pinf || s->n_ninf || s->n <= (uint64_t)ddof)
@@ -1499,7 +1597,16 @@ void stats_percentiles(Stats *s, const double *ps, double *out, int k, int metho
             for (size_t i = 0; i < nr; i++)
                 if (u == 0 || ranks[u - 1] != ranks[i])
                     ranks[u++] = ranks[i];
-            if (hist_ranks(s->v, s->n, s->min, s->max, ranks, u, vals) == 0) {
+            /* the variance's pass rides along while it is not known (one pass less for
+               a summary, which asks for the percentiles first) */
+            HistSq sq = {!s->m2_known && s->n_pinf == 0 && s->n_ninf == 0, s->portable, 0,
+                         stats_mean(s), 0};
+            int hr = hist_ranks(s->v, s->n, s->min, s->max, ranks, u, vals, &sq);
+            if (sq.done) {
+                s->m2_exact = sq.m2;
+                s->m2_known = 1;
+            }
+            if (hr == 0) {
                 for (int i = 0; i < k; i++) {
                     double t;
                     uint64_t lo = rank_lo(s, ps[i], method, &t);
@@ -1510,7 +1617,12 @@ void stats_percentiles(Stats *s, const double *ps, double *out, int k, int metho
                 free(vals);
                 return;
             }
-            /* crowded: select those ranks in place instead */
+            /* crowded: select those ranks in place instead (the variance first, when it
+               was asked and the histogram did not count: selection reorders) */
+            if (sq.want && !sq.done) {
+                s->m2_exact = sum_sq_dev(s->v, (size_t)s->n, sq.mean, s->portable);
+                s->m2_known = 1;
+            }
             select_ranks(s->v, s->n, ranks, u);
             free(ranks);
             free(vals);
@@ -1526,6 +1638,12 @@ void stats_percentiles(Stats *s, const double *ps, double *out, int k, int metho
     }
     for (int i = 0; i < k; i++)
         out[i] = stats_percentile(s, ps[i], method);
+}
+
+int stats_percentiles_give_variance(const Stats *s)
+{
+    return !s->sketch && !s->sorted && s->n > 1024 && s->queries == 0 && !s->m2_known &&
+           s->n_pinf == 0 && s->n_ninf == 0;
 }
 
 static void ensure_sorted(Stats *s)

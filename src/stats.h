@@ -110,6 +110,11 @@ double stats_percentile(Stats *s, double p, int method);
 ** multi-selection finds every rank needed (O(n log k)) instead of a sort.
 */
 void stats_percentiles(Stats *s, const double *ps, double *out, int k, int method);
+/* 1 when stats_percentiles on s now would find the variance's sum of squared deviations
+   in the same pass over the samples (a large unsorted exact sample, first query, the
+   variance not known yet), in their present order: a caller that wants both asks for
+   the percentiles first then, and the variance is one pass cheaper, the same bits. */
+int stats_percentiles_give_variance(const Stats *s);
 /* Sorts the kept samples now (exact mode; nothing for a sketch): every percentile query
    after it is a look-up, for a caller about to ask many. */
 void stats_sort(Stats *s);

@@ -336,7 +336,10 @@ static int l_summary(lua_State *L)
         double ps[64], out[64];
         read_percentiles(L, 2, n, ps, "summary");
         /* asked together: one multi-selection rather than a sort */
-        stats_percentiles(s, ps, out, (int)n, method);
+        if (late)
+            stats_percentiles_variance(s, ps, out, (int)n, method);
+        else
+            stats_percentiles(s, ps, out, (int)n, method);
         for (lua_Integer i = 0; i < n; i++) {
             char key[40];
             if (ps[i] == floor(ps[i]))

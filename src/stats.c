@@ -1326,87 +1326,93 @@ static double sum_sq_dev(const double *v, size_t n, double mean, int portable)
     return sum + comp;
 }
 
-/*
-** One sample of sum_sq_dev in its order, into *vs + *vc: (x - mean)^2 by nonneg_add, its
-** MAXSD and MINSD said outright (as in sq_pairs: the same bits).
-*/
-#if defined(__SSE2__)
-static inline __attribute__((always_inline)) void sq_step_sse2(double x, __m128d m, __m128d *vs,
-                                                               __m128d *vc)
+/* hist_count's bin of x: when every sample is > 0 (nonneg) its bits less base's, else
+   its key less base (kmin). */
+static inline size_t hist_bin(double x, uint64_t base, int shift, int nonneg)
 {
-    __m128d d = _mm_sub_sd(_mm_set_sd(x), m), q = _mm_mul_sd(d, d), t = _mm_add_sd(*vs, q);
-    *vc = _mm_add_sd(*vc, _mm_add_sd(_mm_sub_sd(_mm_max_sd(*vs, q), t), _mm_min_sd(q, *vs)));
-    *vs = t;
+    return (size_t)(((nonneg ? bits_of(x) : key_of(x)) - base) >> shift);
 }
+
+#if defined(__SSE2__)
+/*
+** hist_count and sum_sq_dev's loop in one pass, two samples at a time while two remain:
+** the bins of both, and their squared deviations from mean into *sum + *comp in order,
+** as sq_pairs does (the same bits). Returns the index of the first sample left.
+*/
+static inline __attribute__((always_inline)) size_t
+hist_sq_pairs(const double *a, size_t n, uint64_t base, int shift, int nonneg, uint32_t *count,
+              double mean, double *sum, double *comp)
+{
+    __m128d m = _mm_set1_pd(mean), vs = _mm_setzero_pd(), vc = vs;
+    size_t i = 0;
+    for (; i + 2 <= n; i += 2) {
+        count[hist_bin(a[i], base, shift, nonneg)]++;
+        count[hist_bin(a[i + 1], base, shift, nonneg)]++;
+        __m128d d = _mm_sub_pd(_mm_loadu_pd(a + i), m), sq = _mm_mul_pd(d, d);
+        for (int lane = 0; lane < 2; lane++) {
+            __m128d t = _mm_add_sd(vs, sq);
+            __m128d err = _mm_add_sd(_mm_sub_sd(_mm_max_sd(vs, sq), t), _mm_min_sd(sq, vs));
+            vc = _mm_add_sd(vc, err);
+            vs = t;
+            sq = _mm_unpackhi_pd(sq, sq);
+        }
+    }
+    *sum = _mm_cvtsd_f64(vs);
+    *comp = _mm_cvtsd_f64(vc);
+    return i;
+}
+
+static size_t hist_sq_pairs_sse2(const double *a, size_t n, uint64_t base, int shift, int nonneg,
+                                 uint32_t *count, double mean, double *sum, double *comp)
+{
+    if (nonneg)
+        return hist_sq_pairs(a, n, base, shift, 1, count, mean, sum, comp);
+    return hist_sq_pairs(a, n, base, shift, 0, count, mean, sum, comp);
+}
+
+#ifdef STATS_AVX
+__attribute__((target("avx"))) static size_t hist_sq_pairs_avx(const double *a, size_t n,
+                                                               uint64_t base, int shift, int nonneg,
+                                                               uint32_t *count, double mean,
+                                                               double *sum, double *comp)
+{
+    if (nonneg)
+        return hist_sq_pairs(a, n, base, shift, 1, count, mean, sum, comp);
+    return hist_sq_pairs(a, n, base, shift, 0, count, mean, sum, comp);
+}
+#endif
 #endif
 
 /*
 ** hist_count, and sum_sq_dev's sum of the squared deviations from sq->mean in the same
-** pass (each sample read once for both). simd: the SSE2 step, else plain C (portable).
+** pass (each sample read once for both): two at a time where SSE2 is (AVX's encoding
+** where the CPU has it), the rest one at a time with nonneg_add, as sum_sq_dev.
 */
-static inline __attribute__((always_inline)) void hist_count_sq_in(const double *a, size_t n,
-                                                                   double lo, uint64_t kmin,
-                                                                   int shift, uint32_t *count,
-                                                                   HistSq *sq, int simd)
-{
-    double mean = sq->mean, sum = 0, comp = 0;
-    uint64_t base = lo > 0 ? bits_of(lo) : kmin;
-    int nonneg = lo > 0;
-#if defined(__SSE2__)
-    __m128d m = _mm_set_sd(mean), vs = _mm_setzero_pd(), vc = vs;
-#define HIST_SQ_STEP(x)                                                                            \
-    do {                                                                                           \
-        if (simd)                                                                                  \
-            sq_step_sse2((x), m, &vs, &vc);                                                        \
-        else {                                                                                     \
-            double d_ = (x)-mean;                                                                  \
-            nonneg_add(&sum, &comp, d_ *d_);                                                       \
-        }                                                                                          \
-    } while (0)
-#else
-    (void)simd;
-#define HIST_SQ_STEP(x)                                                                            \
-    do {                                                                                           \
-        double d_ = (x)-mean;                                                                      \
-        nonneg_add(&sum, &comp, d_ *d_);                                                           \
-    } while (0)
-#endif
-    size_t i = 0;
-    if (nonneg) {
-        for (; i + 2 <= n; i += 2) {
-            double x0 = a[i], x1 = a[i + 1];
-            count[(bits_of(x0) - base) >> shift]++;
-            count[(bits_of(x1) - base) >> shift]++;
-            HIST_SQ_STEP(x0);
-            HIST_SQ_STEP(x1);
-        }
-    }
-    for (; i < n; i++) {
-        double x = a[i];
-        count[((nonneg ? bits_of(x) : key_of(x)) - base) >> shift]++;
-        HIST_SQ_STEP(x);
-    }
-#undef HIST_SQ_STEP
-#if defined(__SSE2__)
-    if (simd) {
-        sum = _mm_cvtsd_f64(vs);
-        comp = _mm_cvtsd_f64(vc);
-    }
-#endif
-    sq->m2 = sum + comp;
-    sq->done = 1;
-}
-
 static void hist_count_sq(const double *a, size_t n, double lo, uint64_t kmin, int shift,
                           uint32_t *count, HistSq *sq)
 {
+    int nonneg = lo > 0;
+    uint64_t base = nonneg ? bits_of(lo) : kmin;
+    double mean = sq->mean, sum = 0, comp = 0;
+    size_t i = 0;
 #if defined(__SSE2__)
     if (sq->portable != 1) {
-        hist_count_sq_in(a, n, lo, kmin, shift, count, sq, 1);
-        return;
+#ifdef STATS_AVX
+        i = use_avx(sq->portable)
+                ? hist_sq_pairs_avx(a, n, base, shift, nonneg, count, mean, &sum, &comp)
+                : hist_sq_pairs_sse2(a, n, base, shift, nonneg, count, mean, &sum, &comp);
+#else
+        i = hist_sq_pairs_sse2(a, n, base, shift, nonneg, count, mean, &sum, &comp);
+#endif
     }
 #endif
-    hist_count_sq_in(a, n, lo, kmin, shift, count, sq, 0);
+    for (; i < n; i++) {
+        count[hist_bin(a[i], base, shift, nonneg)]++;
+        double d = a[i] - mean;
+        nonneg_add(&sum, &comp, d * d);
+    }
+    sq->m2 = sum + comp;
+    sq->done = 1;
 }
 
 double stats_variance(Stats *s, int ddof)
@@ -1570,7 +1576,21 @@ static double value_of_rank(const uint64_t *ranks, const double *vals, size_t nr
     return vals[lo];
 }
 
+static void percentiles(Stats *s, const double *ps, double *out, int k, int method, int with_m2);
+
 void stats_percentiles(Stats *s, const double *ps, double *out, int k, int method)
+{
+    percentiles(s, ps, out, k, method, 0);
+}
+
+void stats_percentiles_variance(Stats *s, const double *ps, double *out, int k, int method)
+{
+    percentiles(s, ps, out, k, method, 1);
+}
+
+/* stats_percentiles; with_m2: the variance's sum of squared deviations too, in the same
+   pass when there is one, before the samples are reordered when not */
+static void percentiles(Stats *s, const double *ps, double *out, int k, int method, int with_m2)
 {
     /* The first query of a large sample reads its ranks in two streaming passes (no
        memory but a histogram); a second one sorts it (a scratch copy for the length of
@@ -1597,10 +1617,10 @@ void stats_percentiles(Stats *s, const double *ps, double *out, int k, int metho
             for (size_t i = 0; i < nr; i++)
                 if (u == 0 || ranks[u - 1] != ranks[i])
                     ranks[u++] = ranks[i];
-            /* the variance's pass rides along while it is not known (one pass less for
-               a summary, which asks for the percentiles first) */
-            HistSq sq = {!s->m2_known && s->n_pinf == 0 && s->n_ninf == 0, s->portable, 0,
-                         stats_mean(s), 0};
+            /* the variance's pass rides along when asked and not known (one pass less
+               for a summary, which asks for the percentiles first) */
+            HistSq sq = {with_m2 && !s->m2_known && s->n_pinf == 0 && s->n_ninf == 0, s->portable,
+                         0, stats_mean(s), 0};
             int hr = hist_ranks(s->v, s->n, s->min, s->max, ranks, u, vals, &sq);
             if (sq.done) {
                 s->m2_exact = sq.m2;

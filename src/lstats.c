@@ -364,13 +364,18 @@ static int l_summary(lua_State *L)
     set_known(L, "mean", stats_mean(s));
     set_known(L, "min", stats_min(s));
     set_known(L, "max", stats_max(s));
-    set_known(L, "stddev", sqrt(stats_variance(s, 0)));
-    set_known(L, "sample_stddev", sqrt(stats_variance(s, 1)));
     lua_pushstring(L, METHODS[method]);
     lua_setfield(L, -2, "method");
     if (s->sketch) {
         lua_pushnumber(L, s->alpha);
         lua_setfield(L, -2, "relative_error");
+    }
+    /* the variance first, unless the percentiles' pass finds it too (a query may reorder
+       the samples: the variance is summed in their order) */
+    int late = lua_istable(L, 2) && stats_percentiles_give_variance(s);
+    if (!late) {
+        set_known(L, "stddev", sqrt(stats_variance(s, 0)));
+        set_known(L, "sample_stddev", sqrt(stats_variance(s, 1)));
     }
     if (lua_istable(L, 2)) {
         lua_Integer n = luaL_len(L, 2);
@@ -379,7 +384,10 @@ static int l_summary(lua_State *L)
         double ps[64], out[64];
         read_percentiles(L, 2, n, ps, "summary");
         /* asked together: one multi-selection rather than a sort */
-        stats_percentiles(s, ps, out, (int)n, method);
+        if (late)
+            stats_percentiles_variance(s, ps, out, (int)n, method);
+        else
+            stats_percentiles(s, ps, out, (int)n, method);
         for (lua_Integer i = 0; i < n; i++) {
             char key[40];
             if (ps[i] == floor(ps[i]))
@@ -388,6 +396,10 @@ static int l_summary(lua_State *L)
                 (void)snprintf(key, sizeof key, "p%g", ps[i]);
             set_known(L, key, out[i]);
         }
+    }
+    if (late) {
+        set_known(L, "stddev", sqrt(stats_variance(s, 0)));
+        set_known(L, "sample_stddev", sqrt(stats_variance(s, 1)));
     }
     return 1;
 }

@@ -61,6 +61,33 @@ t.test("summary has every statistic; unknown ones are absent, never 0", function
   t.eq(one.stddev, 0.0)
 end)
 
+t.test("summary of a large unsorted sample: the deviations as asked alone, the same bits", function()
+  -- 5000 samples (> 1024: the histogram's pass, which then also sums the squared
+  -- deviations; the summary asks for the percentiles first). Expected: python3 stdlib
+  -- statistics.pstdev / stdev (exact fractions) over the same generator ->
+  -- 4109.5163988339955, 4109.927412126901; the linear percentiles of the sorted list
+  -- -> 8109.5, 13739.742857142857, 15151.492857142857
+  local function gen()
+    local s, k = stats.new(), 1
+    for _ = 1, 5000 do
+      k = (k * 48271) % 2147483647
+      s:add(1000.0 + (k % 100003) / 7.0)
+    end
+    return s
+  end
+  local a, b = gen(), gen()
+  local sum = a:summary { 50, 90, 99 }
+  t.near(sum.stddev, 4109.5163988339955, 1e-11)
+  t.near(sum.sample_stddev, 4109.927412126901, 1e-11)
+  t.eq(sum.p50, 8109.5)
+  t.near(sum.p90, 13739.742857142857, 1e-11)
+  t.near(sum.p99, 15151.492857142857, 1e-11)
+  -- the variance asked before any query, summed over the samples in the order added
+  t.eq(string.format("%.17g", sum.stddev), string.format("%.17g", b:stddev()))
+  t.eq(string.format("%.17g", sum.sample_stddev), string.format("%.17g", b:sample_stddev()))
+  t.eq(b:percentiles { 50, 90, 99 }, { sum.p50, sum.p90, sum.p99 })
+end)
+
 t.test("empty: mean, min, max, percentiles are nil", function()
   local s = stats.new()
   t.eq(s:mean(), nil)

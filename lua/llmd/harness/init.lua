@@ -13,7 +13,9 @@
 -- folder that detection sees), tolerant (claimed files that cannot be read are left out
 -- with a warning instead of an error), warmup (stage indexes to leave out of the
 -- totals), percentile_method ("linear", the default, or "nearest") for what is computed
--- from per-request data, sketch (relative error: bounded memory for huge files).
+-- from per-request data, sketch (relative error: bounded memory for huge files), kvcache
+-- (true: add the prefix-cache figures from the run's vLLM scrapes, as extract.lua does).
+-- Any other key is an error naming it (llmd.opts).
 local lfs = require "lfs"
 local rm = require "llmd.runmodel"
 
@@ -98,6 +100,17 @@ function M.resolve(dir, opts)
     cs = r
   else
     cs = M.detect(dir, opts.harness)
+  end
+  if #cs == 0 and opts.file then
+    -- one file no harness reads: one line naming it, and why (a harness's explain(path))
+    local hs = opts.harness and { M.get(opts.harness) } or M.list()
+    for _, h in ipairs(hs) do
+      local why = h.explain and h.explain(opts.file)
+      if why then error(("%s: %s"):format(opts.file, why), 0) end
+    end
+    error(("%s: not a %s result file (no harness reads it by its name or its first 64 KiB; README "
+      .. "\"llmd.harness\": what each harness reads)"):format(opts.file,
+        opts.harness and M.get(opts.harness).name or "benchmark"), 0)
   end
   if #cs == 0 then
     -- one line, then what each harness accepts on a second (README: llmd.harness, "recognised by")
@@ -239,7 +252,14 @@ end
 -- The run model of the results under dir (see llmd.runmodel). A folder without results
 -- gives a model with status "failed" and the reason; a missing folder, a corrupt file or
 -- an ambiguous folder raise.
+-- Every key extract takes: the documented ones, and those the comparison passes
+-- (require_results, slo, goodput, run_name, warmup_option).
+local EXTRACT_OPTS = { "harness", "file", "tolerant", "warmup", "warmup_option", "run_name",
+  "percentile_method", "sketch", "goodput", "groups", "count_goodput", "zero_tokens",
+  "require_results", "slo", "kvcache" }
+
 function M.extract(dir, opts)
+  require("llmd.opts").check(opts, EXTRACT_OPTS, "harness.extract")
   opts = opts or {}
   local c, why = M.resolve(dir, opts)
   local run
@@ -265,10 +285,24 @@ function M.extract(dir, opts)
   for _, st in ipairs(run.stages) do
     if st.warmup then run.warmup_stages[#run.warmup_stages + 1] = st.index end
   end
+  -- one definition of a stage's achieved rate, whatever the harness: the catalogue's
+  -- completed requests / duration (throughput_req_s), the rate saturation and max
+  -- sustained are judged by; a harness's send rate is st.send_rate, never this
+  for _, st in ipairs(run.stages) do
+    local v = st.metrics.values.throughput_req_s
+    st.achieved_rate = type(v) == "number" and v == v and v > -math.huge and v < math.huge and v or nil
+  end
   -- rates that cannot both be true (achieved far above offered) are a data check
   require("llmd.loadpoints").check_rates(run)
   M.check_stage_gaps(run)
-  return rm.finish(run, opts)
+  run = rm.finish(run, opts)
+  -- kvcache = true: the prefix-cache figures from the run's vLLM scrapes, as extract.lua
+  -- and the reports have them (a single result file has no scrapes beside it to read)
+  if opts.kvcache and not run.no_results and not opts.file then
+    local kvcache = require "llmd.kvcache"
+    kvcache.put(run, kvcache.analyze(dir, run))
+  end
+  return run
 end
 
 return M

@@ -205,7 +205,17 @@ local w = ws.create { parent = o.parent, incomplete = "compare.lua started makin
   .. "not finished (it failed, was interrupted, or is still running)" }
 local par = require "llmd.parallel"
 local child -- run b's reader, when it runs beside this process
+local copies = {} -- the children copying results read in place, by run
 local ok, model = pcall(function()
+  -- results read in place are copied now, beside what follows (a child), else here
+  local function copy(x)
+    if o.link or not ws.read_in_place(w, runs[x].plan) then return end
+    copies[x] = par.start_copy(w, x, runs[x].plan)
+    if not copies[x] then
+      ws.copy_later(w, x, runs[x].plan)
+      tl.mark("copy " .. x)
+    end
+  end
   local sides, jobs = {}, {}
   for _, x in ipairs { "a", "b" } do
     local r = runs[x]
@@ -221,6 +231,7 @@ local ok, model = pcall(function()
   child = par.start(w, "b", jobs.b)
   tl.mark("child started")
   sides.a = cmp.import_side(w, "a", jobs.a)
+  copy("a")
   if child then
     sides.b = par.finish(child) -- (its folder is gone whatever happens)
     child = nil
@@ -232,13 +243,22 @@ local ok, model = pcall(function()
   else
     sides.b = cmp.import_side(w, "b", jobs.b)
   end
+  copy("b")
   local m = cmp.report(w, sides.a, sides.b, { slo = slo, min_effect = min_effect })
+  for _, x in ipairs { "a", "b" } do
+    if copies[x] then
+      par.finish(copies[x])
+      copies[x] = nil
+    end
+  end
   ws.mark_complete(w)
   tl.mark("report written")
   return m
 end)
 if not ok then
   par.abort(child) -- a child still reading run b stops before its workspace goes
+  par.abort(copies.a) -- (and one still copying)
+  par.abort(copies.b)
   -- the user's own files are named, not the workspace's copies (which are going away)
   model = tostring(model)
   for _, x in ipairs { "a", "b" } do

@@ -603,6 +603,29 @@ static int l_realpath(lua_State *L)
 }
 
 /*
+** proc.file_id(path) -> a string that changes when the file does (device, inode, size,
+** modification and status-change times to the nanosecond; links followed), or nil and
+** why: a file read in one place and copied afterwards is checked to be the same file.
+*/
+static int l_file_id(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        lua_pushnil(L);
+        lua_pushfstring(L, "%s: %s", path, strerror(errno));
+        return 2;
+    }
+    char id[160];
+    (void)snprintf(id, sizeof id, "%llu:%llu:%lld:%lld.%09ld:%lld.%09ld",
+                   (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+                   (long long)st.st_size, (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec,
+                   (long long)st.st_ctim.tv_sec, (long)st.st_ctim.tv_nsec);
+    lua_pushstring(L, id);
+    return 1;
+}
+
+/*
 ** proc.chmod(path, mode) -> true, or nil and why; mode in octal digits, as chmod's
 ** ("755", "0644"): nothing else is accepted.
 */
@@ -696,6 +719,7 @@ static const luaL_Reg proc_funcs[] = {
     {"chmod",     l_chmod    },
     {"copy_file", l_copy_file},
     {"cpu",       l_cpu      },
+    {"file_id",   l_file_id  },
     {"now",       l_now      },
     {"run",       l_run      },
     {"spawn",     l_spawn    },

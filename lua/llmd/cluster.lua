@@ -1140,11 +1140,76 @@ local function teardown(ctx, x)
     #d.kustomize > 0 and table.concat(d.kustomize, ", ") or "none", kept, ctx.ns)
 end
 
-local function deploy(ctx, x)
-  local r = run_of(ctx, x)
-  local d = r.deploy
+-- The calls a run's deploy makes, in order: { tool =, args =, opts = } (the values
+-- override is written first: the deploy, and a render of it, read the file).
+local function deploy_calls(ctx, x)
+  local d = run_of(ctx, x).deploy
   local dir = rdir(ctx, x) .. "/deploy"
   ws.mkdir_p(dir)
+  local override
+  if d.values_override ~= nil then
+    -- customisations go to a new file in the workspace, never into the guide's files
+    override = dir .. "/values-override.yaml"
+    ws.write_text(override, yaml.dump(d.values_override))
+  end
+  local out = {}
+  local function add(tool, a, opts)
+    opts = opts or {}
+    opts.cwd = d.guide_dir
+    out[#out + 1] = { tool = tool, args = a, opts = opts }
+  end
+  if d.method == "helmfile" then
+    local a = { "apply" }
+    local env = d.environment or (type(d.environments) == "table" and d.environments[1]) or d.environments
+    if env then a[#a + 1] = "-e"; a[#a + 1] = env end
+    if override then a[#a + 1] = "--state-values-file"; a[#a + 1] = override end
+    add("helmfile", a)
+  elseif d.method == "helm" then
+    local a = { "upgrade", "--install", d.release, d.chart }
+    for _, v in ipairs(d.values or {}) do a[#a + 1] = "-f"; a[#a + 1] = v end
+    if override then a[#a + 1] = "-f"; a[#a + 1] = override end
+    if d.chart_version then a[#a + 1] = "--version"; a[#a + 1] = tostring(d.chart_version) end
+    local keys = {}
+    for k in pairs(d.set or {}) do keys[#keys + 1] = k end
+    table.sort(keys)
+    for _, k in ipairs(keys) do a[#a + 1] = "--set"; a[#a + 1] = k .. "=" .. tostring(d.set[k]) end
+    add("helm", a)
+  else
+    for _, c in ipairs(d.commands) do
+      local a = {}
+      for i = 2, #c do a[#a + 1] = tostring(c[i]) end
+      add(c[1], a, { user = true })
+    end
+  end
+  if d.kustomize then
+    for _, kd in ipairs(type(d.kustomize) == "table" and d.kustomize or { d.kustomize }) do
+      add("kubectl", { "apply", "-k", kd }, { kustomize = kd })
+    end
+  end
+  return out
+end
+
+-- Every check of every command a run's deploy would make (the rules of llmd.k8s, the
+-- manifests of -f files, kustomizations and charts rendered), all before the first of
+-- them runs - and in a dry run too, where the renders (reads) run: a dry run refuses
+-- what the real run would. Once per run and context.
+function M.check_deploy(ctx, x)
+  ctx.deploy_checked = ctx.deploy_checked or {}
+  if ctx.deploy_checked[x] then return end
+  for _, c in ipairs(deploy_calls(ctx, x)) do
+    local ok, err = pcall(ctx.k.preflight, ctx.k, c.tool, c.args, { user = c.opts.user, cwd = c.opts.cwd })
+    if not ok then
+      error(("run %s (%s): %s; nothing of this run was deployed"):format(x, run_of(ctx, x).label, tostring(err)), 0)
+    end
+  end
+  ctx.deploy_checked[x] = true
+end
+
+local function deploy(ctx, x)
+  local d = run_of(ctx, x).deploy
+  -- checked before anything of it runs (before the snapshot too: a refusal leaves no trace)
+  M.check_deploy(ctx, x)
+  local calls = deploy_calls(ctx, x)
   local rec = M.deployed(ctx, x)
   -- what was there before the run's first deploy attempt (kept across attempts and resumes)
   if not rec.before and not ctx.dry_run then
@@ -1158,51 +1223,15 @@ local function deploy(ctx, x)
       .. "change someone else's stack and teardown could not remove it; pick another deploy.release"):format(x,
       d.release, ctx.ns), 0)
   end
-  local override
-  if d.values_override ~= nil then
-    -- customisations go to a new file in the workspace, never into the guide's files
-    override = dir .. "/values-override.yaml"
-    ws.write_text(override, yaml.dump(d.values_override))
-  end
-  local function record(tool, a)
-    local c = cmds(ctx, x)
-    c[#c + 1] = ("(cd %s && %s)"):format(k8s.cmdline { d.guide_dir or "." },
-      k8s.cmdline(ctx.k:argv(tool, a)))
-  end
   local ok, err = pcall(function()
-    if d.method == "helmfile" then
-      local a = { "apply" }
-      local env = d.environment or (type(d.environments) == "table" and d.environments[1]) or d.environments
-      if env then a[#a + 1] = "-e"; a[#a + 1] = env end
-      if override then a[#a + 1] = "--state-values-file"; a[#a + 1] = override end
-      record("helmfile", a)
-      ctx.k:helmfile(a, { cwd = d.guide_dir })
-    elseif d.method == "helm" then
-      local a = { "upgrade", "--install", d.release, d.chart }
-      for _, v in ipairs(d.values or {}) do a[#a + 1] = "-f"; a[#a + 1] = v end
-      if override then a[#a + 1] = "-f"; a[#a + 1] = override end
-      if d.chart_version then a[#a + 1] = "--version"; a[#a + 1] = tostring(d.chart_version) end
-      local keys = {}
-      for k in pairs(d.set or {}) do keys[#keys + 1] = k end
-      table.sort(keys)
-      for _, k in ipairs(keys) do a[#a + 1] = "--set"; a[#a + 1] = k .. "=" .. tostring(d.set[k]) end
-      record("helm", a)
-      ctx.k:helm(a, { cwd = d.guide_dir })
-    else
-      for _, c in ipairs(d.commands) do
-        local a = {}
-        for i = 2, #c do a[#a + 1] = tostring(c[i]) end
-        record(c[1], a)
-        ctx.k:call(c[1], a, { cwd = d.guide_dir, user = true })
-      end
-    end
-    if d.kustomize then
-      local seen = set_of(rec.kustomize)
-      for _, kd in ipairs(type(d.kustomize) == "table" and d.kustomize or { d.kustomize }) do
-        record("kubectl", { "apply", "-k", kd })
-        ctx.k:kubectl({ "apply", "-k", kd }, { cwd = d.guide_dir })
-        if not seen[kd] then rec.kustomize[#rec.kustomize + 1] = kd end
-      end
+    local seen = set_of(rec.kustomize)
+    for _, c in ipairs(calls) do
+      local cm = cmds(ctx, x)
+      cm[#cm + 1] = ("(cd %s && %s)"):format(k8s.cmdline { d.guide_dir or "." },
+        k8s.cmdline(ctx.k:argv(c.tool, c.args)))
+      ctx.k:call(c.tool, c.args, { cwd = c.opts.cwd, user = c.opts.user })
+      local kd = c.opts.kustomize
+      if kd and not seen[kd] then rec.kustomize[#rec.kustomize + 1] = kd; seen[kd] = true end
     end
   end)
   -- also after a deploy that failed half-way: what it did add is recorded for teardown
@@ -1225,7 +1254,19 @@ function M.steps_list()
           error(("%s: not found (set bins.%s in the plan)"):format(b, t), 0)
         end
       end
-      return "namespace " .. ctx.ns
+      -- every manifest both runs' deploys would apply, checked before anything is deployed
+      -- (a resume checks each deploy as it starts)
+      local checked = {}
+      if not ctx.resumed and (not ctx.only or ctx.only[20]) then
+        for _, x in ipairs { "a", "b" } do
+          if ctx.plan.runs[x] and not existing(ctx, x) then
+            M.check_deploy(ctx, x)
+            checked[#checked + 1] = x:upper()
+          end
+        end
+      end
+      return "namespace " .. ctx.ns .. (#checked > 0 and ("; deploy of run " .. table.concat(checked, ", ")
+        .. " checked") or "")
     end },
     { number = 10, name = "import", per_stack = true, description = "import a pre-existing run",
       should_skip = function(ctx, x) return not existing(ctx, x) end,
@@ -1403,6 +1444,7 @@ function M.start(plan, opts, w, ns, saved, bins, interactive, out, t)
     timeouts = { ready = t.ready or 900, benchmark = t.benchmark or 0, smoke = t.smoke or 120, poll = t.poll or 5 },
     commands = { a = {}, b = {} }, config_text = {}, deployed = {}, failed = {}, yes = opts.yes,
     interactive = interactive, opts_slo = opts.slo, opts_min_effect = opts.min_effect,
+    only = opts.only, resumed = opts.resume ~= nil,
     k = k8s.new { namespace = ns, log = w.path .. "/commands.log", dry_run = opts.dry_run, bins = bins, out = out,
       backoff = t.backoff or 1.0 },
   }

@@ -486,15 +486,36 @@ function Client:argv(tool, args)
   return argv
 end
 
--- What `kubectl kustomize DIR` renders (client side: nothing reaches the cluster).
+-- What `kubectl kustomize DIR` renders (client side: nothing reaches the cluster); one
+-- render per folder and client (the preflight's is the one the apply is checked against).
 function Client:render(dir, cwd)
+  local key = tostring(cwd) .. "\0" .. dir
+  self.rendered = self.rendered or {}
+  if self.rendered[key] then return self.rendered[key] end
   local argv = self:argv("kubectl", { "kustomize", dir })
   local r = require("llmd.steps").exec(argv, { cwd = cwd, env = self.env, stderr = "capture" })
   self:log(argv, r, r.elapsed or 0, "rendered to check it")
   if not r.ok then
     error(("%s: exit %s: %s"):format(M.cmdline(argv), tostring(r.code), (r.stderr or ""):gsub("%s+$", "")), 0)
   end
+  if self.dry_run then self.out:write("[dry-run, read] " .. M.cmdline(argv) .. "   (rendered to check it)\n") end
+  self.rendered[key] = r.stdout
   return r.stdout
+end
+
+-- Preflight: checks a call exactly as Client:call would (every rule, and the manifests it
+-- applies: -f files, stdin, kustomizations and - where this client can render them - what
+-- a chart creates), without running it. The renders are reads and run in a dry run too,
+-- so a dry run refuses what the real run would. Raises as Client:call does.
+function Client:preflight(tool, args, opts)
+  opts = opts or {}
+  local o = { user = opts.user, cwd = opts.cwd, render = function(dir) return self:render(dir, opts.cwd) end }
+  if self.render_chart then
+    o.render_chart = function(targs, what)
+      return self:render_chart(tool, targs, what, { cwd = opts.cwd, read_in_dry_run = true })
+    end
+  end
+  M.check(tool, args, self.ns, opts.stdin, o)
 end
 
 function Client:call(tool, args, opts)

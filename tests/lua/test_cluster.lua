@@ -104,6 +104,9 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
   -- the procedure, call by call (llmd-benchmark.md: compare, deploy, run_only, teardown)
   local want = {
     "kubectl -n bench config current-context",
+    -- step 0: every manifest both deploys would apply, checked before anything is deployed
+    -- (run A's kustomization rendered; run B's helmfile has none)
+    "kubectl -n bench kustomize ms",
     -- run A: baseline, helm router + kustomize model server; what is there before and after
     -- the deploy (releases, routes, gateways, services, serving pods), so teardown removes
     -- the difference and nothing else
@@ -112,8 +115,7 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
     "helm upgrade --install sim oci://ghcr.io/llm-d/charts/llm-d-router-standalone -f router.values.yaml -n bench",
-    "kubectl -n bench kustomize ms", -- rendered first, to check what it applies
-    "kubectl -n bench apply -k ms",
+    "kubectl -n bench apply -k ms", -- checked against step 0's render
     "helm list -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
@@ -246,6 +248,63 @@ t.test("a pre-existing A with a fresh B", function()
   t.ok(t.read(w .. "/comparison_report.md"):find("| TTFT p90 | 3,282.0 ms | 1,852.6 ms |", 1, true))
 end)
 
+-- newuser24's plan2: run A's helm router, then a kustomization with `namespace:
+-- kube-system` and a ClusterRoleBinding to cluster-admin. The helm install used to run
+-- before the kustomization was rendered and refused.
+local function bad_kustomization(s, where)
+  t.write(s.dir .. "/guide/" .. where .. "/kustomization.yaml", "apiVersion: kustomize.config.k8s.io/v1beta1\n"
+    .. "kind: Kustomization\nnamespace: kube-system\nresources: [deploy.yaml, crb.yaml]\n")
+  t.write(s.dir .. "/guide/" .. where .. "/deploy.yaml", "apiVersion: apps/v1\nkind: Deployment\n"
+    .. "metadata: {name: vllm-decode}\nspec: {replicas: 1}\n")
+  t.write(s.dir .. "/guide/" .. where .. "/crb.yaml", "apiVersion: rbac.authorization.k8s.io/v1\n"
+    .. "kind: ClusterRoleBinding\nmetadata: {name: everyone-admin}\n"
+    .. "roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin}\n")
+end
+
+local function changing(s, w)
+  local out = {}
+  for _, c in ipairs(call_lines(s, w)) do
+    if not (c:find(" kustomize ", 1, true) or c:find(" get ", 1, true) or c:find("^helm list")
+      or c:find("config current%-context")) then out[#out + 1] = c end
+  end
+  return out
+end
+
+t.test("preflight: a deploy's manifests are all checked before its first changing command, dry run too", function()
+  -- run A: helm first, then the kustomization: refused before the helm install
+  local s = setup()
+  bad_kustomization(s, "ms")
+  local r = compare(s)
+  t.eq(r.code, 1, r.stdout)
+  t.ok(r.stdout:find("refused: kubectl apply -k ms: a manifest for namespace kube-system (kustomize ms)", 1, true),
+    r.stdout)
+  t.ok(r.stdout:find("nothing of this run was deployed", 1, true), r.stdout)
+  t.eq(changing(s, workspace(s)), {}, "nothing that changes the cluster ran")
+  t.eq(next(state(s).ns), nil, "no object was created")
+  -- the dry run renders (a read) and refuses the same, exit 1
+  s = setup()
+  bad_kustomization(s, "ms")
+  r = compare(s, { "--plan", s.plan, "--dry-run" })
+  t.eq(r.code, 1, r.stdout)
+  t.ok(r.stdout:find("refused: kubectl apply -k ms: a manifest for namespace kube-system (kustomize ms)", 1, true),
+    r.stdout)
+  t.ok(not r.stdout:find("[dry-run] helm upgrade", 1, true), "no deploy printed as if it would run: " .. r.stdout)
+  t.eq(changing(s, workspace(s)), {})
+  -- run B's deploy is checked before run A deploys anything (custom commands: a -f file for
+  -- another namespace after a harmless apply)
+  s = setup(function(plan, d)
+    plan.runs.b.deploy = { method = "custom", guide_dir = d .. "/guide", model = "Qwen/Qwen3-0.6B",
+      commands = { { "kubectl", "apply", "-f", "ok.yaml" }, { "kubectl", "apply", "-f", "other.yaml" } } }
+  end)
+  t.write(s.dir .. "/guide/ok.yaml", "kind: ConfigMap\nmetadata: {name: ok}\n")
+  t.write(s.dir .. "/guide/other.yaml", "kind: ConfigMap\nmetadata: {name: x, namespace: default}\n")
+  r = compare(s)
+  t.eq(r.code, 1, r.stdout)
+  t.ok(r.stdout:find("run b (llm-d-scheduler): refused: kubectl apply -f other.yaml: a manifest for namespace "
+    .. "default (other.yaml)", 1, true), r.stdout)
+  t.eq(changing(s, workspace(s)), {}, "run A was not deployed either")
+end)
+
 t.test("dry run: every command printed, the cluster untouched", function()
   local s = setup()
   local r = compare(s, { "--plan", s.plan, "--dry-run" })
@@ -254,8 +313,13 @@ t.test("dry run: every command printed, the cluster untouched", function()
   t.ok(r.stdout:find("[dry-run] helmfile -n bench apply -e istio", 1, true))
   t.ok(r.stdout:find("[dry-run] helm uninstall '<the releases this run deployed>' --ignore-not-found -n bench", 1, true),
     r.stdout)
-  t.eq(lfs.attributes(s.cluster .. "/calls.log"), nil, "no call reached the cluster")
-  t.eq(lfs.attributes(s.cluster .. "/state.json"), nil)
+  -- only the client-side render of run A's kustomization ran (a read: what the real run
+  -- would refuse, the dry run refuses too)
+  local lines = {}
+  for _, c in ipairs(calls(s)) do lines[#lines + 1] = c.tool .. " " .. table.concat(c.args, " ") end
+  t.eq(lines, { "kubectl -n bench kustomize ms" }, "no other call reached the tools")
+  t.ok(r.stdout:find("[dry-run, read] kubectl -n bench kustomize ms   (rendered to check it)", 1, true), r.stdout)
+  t.eq(next(state(s).ns), nil, "no object in any namespace")
   -- nothing is recorded as done: a resume of the dry run's workspace does it all for real
   local w = workspace(s)
   for _, o in ipairs(json.read(w .. "/steps.json")) do

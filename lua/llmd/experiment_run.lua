@@ -445,6 +445,41 @@ function M.steps_list()
   }
 end
 
+-- Refuses run treatments that would change nothing: every key of every run treatment must
+-- match something in every workload of the plan's benchmark template (${VAR}s stand in for
+-- values the run fills in later; they never change the template's structure). A key that
+-- matches nothing would make its treatment compare a configuration identical to another's.
+-- Raises with one line per treatment, key and workload.
+function M.check_run_treatments(exp, plan, exp_path)
+  local template = plan.benchmark.template
+  local f = io.open(template, "rb")
+  if not f then error(("%s: cannot read the benchmark template"):format(template), 0) end
+  local text = f:read("a")
+  f:close()
+  local vars = plan.benchmark.vars or {}
+  text = text:gsub("%${([%a_][%w_]*)}", function(v) return tostring(vars[v] or os.getenv(v) or v) end)
+  local ok, cfg = pcall(yaml.load, text, template)
+  if not ok then error(tostring(cfg), 0) end
+  if not is_map(cfg) or not is_map(cfg.workload) then
+    error(("%s: the benchmark template has no workload: mapping to apply the run treatments of %s to")
+      :format(template, exp_path or exp.name), 0)
+  end
+  local lines = {}
+  for _, rt in ipairs(exp.run_treatments) do
+    for _, w in ipairs(ex.keys(cfg.workload)) do
+      local _, unmatched = ex.apply_overrides(cfg.workload[w], rt.overrides)
+      for _, u in ipairs(unmatched) do
+        lines[#lines + 1] = ("%s: run treatment %s: %s matches nothing in workload %s of %s"):format(
+          exp_path or exp.name, rt.name, u, w, template)
+      end
+    end
+  end
+  if #lines > 0 then
+    error(table.concat(lines, "\n") .. ("\nrefused: a run treatment that changes nothing would benchmark the same "
+      .. "configuration as the others; fix the keys (or the template) - nothing was run"), 0)
+  end
+end
+
 -- Runs exp (llmd.experiment) with plan. opts: dry_run, resume (workspace), stop_on_error,
 -- skip_teardown, only (step set), out. Returns ok (every treatment succeeded), ctx.
 function M.run(exp, plan, opts)
@@ -469,6 +504,7 @@ function M.run(exp, plan, opts)
     error(("%s: no run treatments (a top-level treatments: list of mappings); nothing to benchmark")
       :format(exp.name), 0)
   end
+  M.check_run_treatments(exp, plan, opts.experiment_path)
   local names = plan.namespaces
   if not names then
     local ns = opts.namespace or plan.namespace

@@ -36,7 +36,7 @@ treatments:
     load.stages.0.rate: 1
   - name: rate5
     load.stages.0.rate: 5
-    load.stages.3.rate: 9
+    load.stages.0.duration: 60
 ]]
 
 local function setup(edit)
@@ -145,12 +145,13 @@ t.test("3 x 2 in three namespaces at once; one setup treatment fails at standup,
     if c.tool == "helmfile" then applied[ns_of(c)] = c.args end
   end
   t.eq(applied["exp-c"][#applied["exp-c"]], w .. "/setup-treatment-plugins-kv/run-stack/deploy/values-override.yaml")
-  -- run treatments applied to the rendered workload: rate 5 in rate5's config; stage 3 unmatched, warned
+  -- run treatments applied to the rendered workload: rate 5 and 60 s in rate5's config
+  -- (the template's one stage is rate 1 for 30 s)
   local cfg = yaml.load_file(w .. "/setup-treatment-plugins-default/run-rate5/benchmark/config.yaml")
   t.eq(cfg.workload["sanity_random-rate5"].load.stages[1].rate, 5)
+  t.eq(cfg.workload["sanity_random-rate5"].load.stages[1].duration, 60)
   t.eq(cfg.workload.sanity_random, nil)
   t.eq(cfg.harness.namespace, "exp-a")
-  t.ok(r.stdout:find("run treatment rate5: load.stages.3.rate matches nothing in workload sanity_random", 1, true))
   -- results, run states and a benchmark report per load point for each run treatment
   for _, st in ipairs { "plugins-default", "plugins-kv" } do
     for _, rt in ipairs { "rate1", "rate5" } do
@@ -235,6 +236,24 @@ t.test("--dry-run prints the commands and changes nothing; plan mistakes name th
   r = experiment(s3)
   t.eq(r.code, 1)
   t.ok(r.stderr:find("plan.yaml: deploy.methd: unknown key", 1, true), r.stderr)
+end)
+
+t.test("run treatments whose keys match nothing in the workload are refused before anything runs", function()
+  -- newuser24's experiment: shared_prefix keys against the sanity_random workload (random
+  -- data, no shared_prefix mapping): every treatment would benchmark the same configuration
+  local s = setup()
+  t.write(s.exp, EXPERIMENT:gsub("treatments:\n  %- name: rate1\n    load.stages.0.rate: 1\n", "treatments:\n"
+    .. "  - name: grp40\n    data.shared_prefix.num_groups: 40\n    load.stages.0.rate: 1\n", 1))
+  for _, extra in ipairs { { "--plan", s.plan }, { "--plan", s.plan, "--dry-run" } } do
+    local r = experiment(s, extra)
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    t.eq(r.stderr, "experiment.lua: " .. s.exp .. ": run treatment grp40: data.shared_prefix.num_groups matches "
+      .. "nothing in workload sanity_random of " .. s.dir .. "/template.yaml\nrefused: a run treatment that changes "
+      .. "nothing would benchmark the same configuration as the others; fix the keys (or the template) - nothing "
+      .. "was run\n")
+    t.eq(lfs.attributes(s.cluster .. "/calls.log"), nil, "no command ran")
+    t.eq(workspace(s), nil, "no workspace was made")
+  end
 end)
 
 t.test("--resume after a failed standup: only the failed treatment runs again; --skip-teardown keeps stacks", function()

@@ -57,7 +57,8 @@ function M.validate(plan, name)
     bad("teardown", ("expected own (the default: what this comparison deployed) or namespace-wide (every release, "
       .. "HTTPRoute and Gateway in the namespace, confirmed first), got %s"):format(tostring(plan.teardown)))
   end
-  if plan.namespace ~= nil and type(plan.namespace) ~= "string" then bad("namespace", "expected a string") end
+  if plan.namespace ~= nil and type(plan.namespace) ~= "string" then bad("namespace", "expected a string")
+  elseif M.system_namespace(plan.namespace) then bad("namespace", M.system_namespace(plan.namespace)) end
   if plan.bins ~= nil then
     if not is_map(plan.bins) then bad("bins", "expected a mapping of tool = path")
     else
@@ -207,15 +208,45 @@ function M.load_plan(path)
 end
 
 -- Namespace: the plan or --namespace, then $NAMESPACE, then `oc project -q`, then ask.
-function M.resolve_namespace(opts, plan, bins)
-  local ns = opts.namespace or plan.namespace
-  if ns then return ns, "given" end
+-- Namespaces that are the cluster's own or shared by everything on it: deploying there,
+-- and above all tearing down there (teardown: namespace-wide), could remove what others
+-- run. Returns why, or nil.
+local SYSTEM_NS = { default = true, openshift = true, ["istio-system"] = true, ["istio-ingress"] = true,
+  ["cert-manager"] = true, ["gpu-operator"] = true, ["nvidia-gpu-operator"] = true, ["calico-system"] = true,
+  ["tigera-operator"] = true, ["ingress-nginx"] = true, ["local-path-storage"] = true }
+function M.system_namespace(ns)
+  if type(ns) ~= "string" then return nil end
+  if SYSTEM_NS[ns] or ns:match("^kube%-") or ns:match("^openshift%-") then
+    return ("%s is a system namespace (the cluster's own, or shared by everything on it): deploying and tearing "
+      .. "down there could delete what others run; use a namespace of your own"):format(ns)
+  end
+end
+
+-- The namespace and where it came from: --namespace or the plan's namespace: (both given
+-- and different is an error), else $NAMESPACE, `oc project -q`, asked. A system namespace
+-- is refused, naming where it came from.
+function M.resolve_namespace(opts, plan, bins, plan_name)
+  local ns, from = M.resolve_namespace_source(opts, plan, bins, plan_name)
+  local why = M.system_namespace(ns)
+  if why then error(("%s: %s"):format(from, why), 0) end
+  return ns, from
+end
+
+function M.resolve_namespace_source(opts, plan, bins, plan_name)
+  local pname = (plan_name or "plan") .. ": namespace"
+  if opts.namespace and plan.namespace and opts.namespace ~= plan.namespace then
+    error(("--namespace %s: %s says %s; give the namespace in one place (drop --namespace, or namespace: "
+      .. "from the plan)"):format(opts.namespace, pname, plan.namespace), 0)
+  end
+  if plan.namespace then return plan.namespace, pname end
+  if opts.namespace then return opts.namespace, "--namespace " .. opts.namespace end
+  local ns
   ns = os.getenv("NAMESPACE")
-  if ns and ns ~= "" then return ns, "$NAMESPACE" end
+  if ns and ns ~= "" then return ns, "$NAMESPACE (" .. ns .. ")" end
   local oc = bins.oc or "oc"
   if proc.which(oc) or oc:find("/") then
     local ok, r = pcall(proc.run, { oc, "project", "-q" })
-    if ok and r.ok and r.stdout:match("%S") then return r.stdout:match("^%s*(%S+)"), "oc project -q" end
+    if ok and r.ok and r.stdout:match("%S") then return r.stdout:match("^%s*(%S+)"), "the OpenShift project (oc project -q)" end
   end
   if opts.interactive then
     io.write("Namespace to deploy into: ")
@@ -1387,7 +1418,7 @@ function M.run(plan, opts)
         keep))
     end
   else
-    ns = M.resolve_namespace({ namespace = opts.namespace, interactive = interactive }, plan, bins)
+    ns = M.resolve_namespace({ namespace = opts.namespace, interactive = interactive }, plan, bins, opts.plan_path)
     if not ns then
       error("no namespace: give --namespace or namespace: in the plan, set $NAMESPACE, or select an OpenShift "
         .. "project", 0)

@@ -59,6 +59,7 @@ function M.validate(plan, name)
       for i, n in ipairs(plan.namespaces) do
         if type(n) ~= "string" or n == "" then bad(("namespaces[%d]"):format(i - 1), "expected a name")
         elseif seen[n] then bad(("namespaces[%d]"):format(i - 1), n .. " is listed twice")
+        elseif cluster.system_namespace(n) then bad(("namespaces[%d]"):format(i - 1), cluster.system_namespace(n))
         else seen[n] = true end
       end
     end
@@ -506,13 +507,24 @@ function M.run(exp, plan, opts)
   end
   M.check_run_treatments(exp, plan, opts.experiment_path)
   local names = plan.namespaces
+  if names and opts.namespace then
+    error(("--namespace %s: the plan lists namespaces: %s; give the namespaces in one place"):format(opts.namespace,
+      table.concat(names, ", ")), 0)
+  end
   if not names then
-    local ns = opts.namespace or plan.namespace
+    if opts.namespace and plan.namespace and opts.namespace ~= plan.namespace then
+      error(("--namespace %s: the plan says namespace: %s; give the namespace in one place (drop --namespace, or "
+        .. "namespace: from the plan)"):format(opts.namespace, plan.namespace), 0)
+    end
+    local ns, from = plan.namespace, "namespace"
+    if not ns and opts.namespace then ns, from = opts.namespace, "--namespace " .. opts.namespace end
     if not ns then
       local env = os.getenv("NAMESPACE")
-      if env and env ~= "" then ns = env end
+      if env and env ~= "" then ns, from = env, "$NAMESPACE (" .. env .. ")" end
     end
     if not ns then error("no namespace: give namespaces: [...] (or namespace:) in the plan, or set $NAMESPACE", 0) end
+    local why = cluster.system_namespace(ns)
+    if why then error(("%s: %s"):format(from, why), 0) end
     names = { ns }
   end
   local parallel = math.min(plan.parallel or 1, #setup_list)

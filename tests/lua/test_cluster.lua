@@ -500,6 +500,43 @@ t.test("namespace: --namespace, then $NAMESPACE, then oc project -q; none is an 
   t.ok(r.stderr:find("no namespace: give --namespace", 1, true), r.stderr)
 end)
 
+t.test("namespace: plan and --namespace in one place; system namespaces refused, naming where they came from", function()
+  -- both given and different: one line, nothing made
+  local s = setup()
+  local r = compare(s, { "--plan", s.plan, "--dry-run", "--namespace", "other-ns" })
+  t.eq(r.code, 1, r.stdout)
+  t.ok(r.stderr:find("--namespace other-ns: " .. s.plan .. ": namespace says bench; give the namespace in one place",
+    1, true), r.stderr)
+  t.eq(workspace(s), nil, "no workspace")
+  -- the same in both is no conflict
+  r = compare(s, { "--plan", s.plan, "--dry-run", "--namespace", "bench" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("Namespace: bench", 1, true))
+  -- system namespaces, wherever they come from (the list: kube-*, openshift-*, default, istio-system, ...)
+  for _, ns in ipairs { "kube-system", "kube-public", "kube-node-lease", "default", "openshift-monitoring",
+    "istio-system" } do
+    s = setup(function(plan) plan.namespace = ns end)
+    r = compare(s, { "--plan", s.plan, "--dry-run" })
+    t.eq(r.code, 1, ns)
+    t.ok(r.stderr:find(s.plan .. ": namespace: " .. ns .. " is a system namespace", 1, true), r.stderr)
+    t.eq(workspace(s), nil, "no workspace")
+  end
+  s = setup(function(plan) plan.namespace = nil end)
+  r = compare(s, { "--plan", s.plan, "--dry-run", "--namespace", "kube-system" })
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("--namespace kube-system: kube-system is a system namespace", 1, true), r.stderr)
+  r = compare(s, { "--plan", s.plan, "--dry-run" }, { NAMESPACE = "default" })
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("$NAMESPACE (default): default is a system namespace", 1, true), r.stderr)
+  r = compare(s, { "--plan", s.plan, "--dry-run" }, { FAKE_PROJECT = "openshift-ingress" })
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("the OpenShift project (oc project -q): openshift-ingress is a system namespace", 1, true),
+    r.stderr)
+  -- a namespace that merely contains such a word is the user's
+  r = compare(s, { "--plan", s.plan, "--dry-run", "--namespace", "my-default" })
+  t.eq(r.code, 0, r.stderr)
+end)
+
 t.test("endpoint: the port that serves HTTP, not the first one (Istio lists its status port first)", function()
   -- expected ports chosen by hand from the rule: name http/http2, else appProtocol, else 80/8000/8080
   local istio = { ports = { { name = "status-port", port = 15021, appProtocol = "tcp" },

@@ -256,6 +256,23 @@ t.test("run treatments whose keys match nothing in the workload are refused befo
   end
 end)
 
+t.test("namespaces: a system namespace in the list, or --namespace beside the plan's, is refused", function()
+  local s = setup(function(plan) plan.namespaces = { "exp-a", "kube-system", "exp-c" } end)
+  local r = experiment(s)
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("plan.yaml: namespaces[1]: kube-system is a system namespace", 1, true), r.stderr)
+  s = setup(function(plan) plan.namespaces = nil; plan.parallel = 1; plan.namespace = "exp-a" end)
+  r = experiment(s, { "--plan", s.plan, "--namespace", "exp-b" })
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("--namespace exp-b: the plan says namespace: exp-a; give the namespace in one place", 1, true),
+    r.stderr)
+  s = setup(function(plan) plan.namespaces = nil; plan.parallel = 1 end)
+  r = experiment(s, { "--plan", s.plan, "--dry-run" }, { NAMESPACE = "openshift-operators" })
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("$NAMESPACE (openshift-operators): openshift-operators is a system namespace", 1, true), r.stderr)
+  t.eq(lfs.attributes(s.cluster .. "/calls.log"), nil, "no command ran")
+end)
+
 t.test("--resume after a failed standup: only the failed treatment runs again; --skip-teardown keeps stacks", function()
   local s = setup()
   local r = experiment(s, nil, { FAKE_FAIL = "deploy", FAKE_FAIL_NAMESPACE = "exp-b" })

@@ -45,7 +45,9 @@ local o = args.parse(arg, {
   --plan FILE               deploy and benchmark the runs the plan describes (README: the plan)
   --namespace NS            the namespace when the plan names none (else $NAMESPACE, `oc project -q`, asked)
   --yes                     never ask; missing information is an error
-  --dry-run                 print every cluster command instead of running it
+  --dry-run                 print every cluster command instead of running it, reads too
+                            (not made: shown as [dry-run, not read]); only the renders that
+                            check the manifests run (kubectl kustomize, client side)
   --step LIST               only these steps, e.g. 0,20-60 (see the README's step list)
   --resume WORKSPACE        continue an interrupted or failed comparison from its last
                             completed step (nothing is deployed twice), with the

@@ -246,7 +246,9 @@ function M.resolve_namespace_source(opts, plan, bins, plan_name)
   local oc = bins.oc or "oc"
   if proc.which(oc) or oc:find("/") then
     local ok, r = pcall(proc.run, { oc, "project", "-q" })
-    if ok and r.ok and r.stdout:match("%S") then return r.stdout:match("^%s*(%S+)"), "the OpenShift project (oc project -q)" end
+    if ok and r.ok and r.stdout:match("%S") then
+      return r.stdout:match("^%s*(%S+)"), "the OpenShift project (oc project -q)"
+    end
   end
   if opts.interactive then
     io.write("Namespace to deploy into: ")
@@ -418,7 +420,10 @@ local function endpoint(ctx, x)
     if tonumber(port) then return svc, tonumber(port), ("port %s (deploy.service)"):format(port) end
     want_svc = svc
   end
-  if ctx.dry_run then return want_svc or "<the gateway service>", 80, "dry run: port not looked up" end
+  if ctx.dry_run then
+    ctx.k:json { "get", "svc" } -- printed as a read not made
+    return want_svc or "<the gateway service>", 80, "dry run: services not read, port not looked up"
+  end
   local function pick(s)
     local port, why = M.http_port(s.spec)
     if not port then
@@ -591,7 +596,8 @@ function M.serving_selector(ctx, x)
 end
 
 local function baseline_service(ctx, x)
-  local have = not ctx.dry_run and ctx.k:json({ "get", "svc", M.BASELINE_SVC }, { check = false })
+  local have = ctx.k:json({ "get", "svc", M.BASELINE_SVC }, { check = false }) -- a dry run: printed, not read
+  if ctx.dry_run then have = nil end
   local rec = M.deployed(ctx, x)
   if have and not rec.baseline_service then
     error(("run %s: service %s already exists in %s and was not created by this run; it may select another "
@@ -839,8 +845,8 @@ local function save_state(ctx, x)
   local r = run_of(ctx, x)
   local d = r.deploy or {}
   local image, hw = "unknown", "unknown"
+  local i, h = images_and_hardware(ctx, x) -- a dry run prints the reads it does not make
   if not ctx.dry_run then
-    local i, h = images_and_hardware(ctx, x)
     if i ~= "" then image = i end
     if h ~= "" then hw = h end
   end
@@ -977,10 +983,19 @@ function M.foreign(ctx, x)
   end
 end
 
+function M.snapshot_empty() return { releases = {}, httproutes = {}, gateways = {}, services = {}, pods = {} } end
+
 -- The objects teardown cares about, by name: releases, httproutes, gateways, services, pods.
 function M.snapshot(ctx)
   local snap = { releases = {}, httproutes = {}, gateways = {}, services = {}, pods = {} }
-  if ctx.dry_run then return snap end
+  if ctx.dry_run then
+    -- the reads a real run makes here, shown as not made: nothing is known of the namespace
+    ctx.k:helm({ "list", "-o", "json" }, { read = true })
+    ctx.k:json({ "get", "httproute,gateway" }, { check = false })
+    ctx.k:json { "get", "svc" }
+    ctx.k:json { "get", "pods" }
+    return snap
+  end
   snap.releases = names_of(json.decode(ctx.k:helm({ "list", "-o", "json" }, { read = true }).stdout, "helm list"))
   local o = ctx.k:json({ "get", "httproute,gateway" }, { check = false })
   for _, it in ipairs(o and o.items or {}) do
@@ -1049,7 +1064,8 @@ end
 -- What the deploy added: the difference to the snapshot before its first attempt.
 local function record_added(ctx, x)
   local d = M.deployed(ctx, x)
-  if ctx.dry_run or not d.before then return end
+  if ctx.dry_run then M.snapshot(ctx) return end -- prints the reads it does not make
+  if not d.before then return end
   local after = M.snapshot(ctx)
   for _, k in ipairs { "releases", "httproutes", "gateways", "services" } do
     local seen = set_of(d[k])
@@ -1073,6 +1089,17 @@ end
 -- HTTPRoute and Gateway in the namespace, listed and confirmed first. Only with
 -- teardown: namespace-wide in the plan.
 local function teardown_namespace_wide(ctx, x)
+  if ctx.dry_run then
+    -- nothing was read: no list of what it would remove
+    say(ctx, "  teardown: namespace-wide (the plan says so) - would delete every release, HTTPRoute and Gateway "
+      .. "found in %s at teardown (not read in a dry run), after confirming the list", ctx.ns)
+    ctx.k:helm({ "list", "-o", "json" }, { read = true })
+    ctx.k:json({ "get", "httproute,gateway" }, { check = false })
+    ctx.out:write("[dry-run] would uninstall every release found\n")
+    ctx.k:kubectl { "delete", "httproute", "--all" }
+    ctx.k:kubectl { "delete", "gateway", "--all" }
+    return M.snapshot_empty()
+  end
   local snap = M.snapshot(ctx)
   local what = ("releases: %s; HTTPRoutes: %s; Gateways: %s"):format(
     #snap.releases > 0 and table.concat(snap.releases, ", ") or "none",
@@ -1083,10 +1110,9 @@ local function teardown_namespace_wide(ctx, x)
     error(("run %s: the namespace-wide teardown was not confirmed (%s); nothing removed (give --yes to confirm)")
       :format(x, what), 0)
   end
-  if #snap.releases > 0 or ctx.dry_run then
+  if #snap.releases > 0 then
     local a = { "uninstall" }
     for _, n in ipairs(snap.releases) do a[#a + 1] = n end
-    if ctx.dry_run then a[#a + 1] = "<every release in the namespace>" end
     a[#a + 1] = "--ignore-not-found"
     ctx.k:helm(a)
   end
@@ -1108,7 +1134,8 @@ local function teardown(ctx, x)
       a[#a + 1] = "--ignore-not-found"
       ctx.k:helm(a)
     elseif ctx.dry_run then
-      ctx.k:helm { "uninstall", "<the releases this run deployed>", "--ignore-not-found" }
+      -- a dry run deploys nothing, so which releases are the run's is not known
+      ctx.out:write("[dry-run] would uninstall the releases this run deployed (not known in a dry run)\n")
     end
     -- routes and gateways the run created outside its releases (helm removed its own):
     -- those still there
@@ -1246,6 +1273,8 @@ local function deploy(ctx, x)
   if not rec.before and not ctx.dry_run then
     rec.before = M.snapshot(ctx)
     M.save_deployed(ctx, x)
+  elseif ctx.dry_run then
+    M.snapshot(ctx) -- prints the reads it does not make
   end
   rec.torn_down = false
   if d.method == "helm" and rec.before and set_of(rec.before.releases)[d.release]
@@ -1343,7 +1372,12 @@ function M.steps_list()
       return msg
     end },
     { number = 90, name = "teardown", per_stack = true, should_skip = fresh_only, execute = function(ctx, x)
-      say(ctx, "Run %s: tearing down what it deployed (PVCs and namespace kept).", x:upper())
+      if ctx.plan.teardown == "namespace-wide" then
+        say(ctx, "Run %s: tearing down every release, HTTPRoute and Gateway in %s (teardown: namespace-wide; PVCs "
+          .. "and namespace kept).", x:upper(), ctx.ns)
+      else
+        say(ctx, "Run %s: tearing down what it deployed (PVCs and namespace kept).", x:upper())
+      end
       return teardown(ctx, x)
     end },
     { number = 100, name = "report", description = "the comparison report", execute = function(ctx)

@@ -148,6 +148,17 @@ end
 local function acquire(ctx, s)
   local r = result(ctx, s)
   if r.namespace then return r.namespace end
+  if ctx.dry_run then
+    -- a dry run goes through the treatments one after another (nothing runs, nothing
+    -- waits); each is shown in the namespace a real run gives it when every stack takes as
+    -- long: the first `parallel` each in its own, then in turn as they are freed
+    for i, st in ipairs(ctx.exp.setup_treatments) do
+      if st.name == s then
+        r.namespace = ctx.pool[(i - 1) % ctx.parallel + 1].ns
+        return r.namespace
+      end
+    end
+  end
   for _, slot in ipairs(ctx.pool) do
     if not slot.busy and not slot.dirty then
       slot.busy = s
@@ -586,7 +597,8 @@ function M.run(exp, plan, opts)
   save(ctx)
   out:write(("Experiment %s: %d setup x %d run treatment(s) = %d; namespaces %s (%d at a time)%s\n"):format(exp.name,
     #setup_list, #exp.run_treatments, #setup_list * #exp.run_treatments, table.concat(names, ", "), parallel,
-    opts.dry_run and "; dry run: nothing is changed" or ""))
+    opts.dry_run and ("; dry run: nothing is changed or read, the treatments are shown one after another, each "
+      .. "in the namespace a real run would give it") or ""))
   for _, wmsg in ipairs(exp.warnings) do out:write("warning: ", wmsg, "\n") end
   if exp.run_controls.validate_failures then
     out:write("warning: validate_failures: not used by llmdlua (every run treatment's results are health-checked "

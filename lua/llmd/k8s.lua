@@ -439,13 +439,15 @@ function Client:log(argv, r, elapsed, note)
   if not self.log_path then return end
   local f = io.open(self.log_path, "a")
   if not f then return end
+  -- a dry run's line (r nil) says so: it has no exit status, nothing ran
+  local status = r and ("exit " .. tostring(entry.code or "-")) or "dry-run"
   local tail = ""
   if r and r.stderr and r.stderr ~= "" then
     local lines = {}
     for l in r.stderr:gmatch("[^\n]+") do lines[#lines + 1] = l end
     tail = " | stderr: " .. table.concat(lines, " / ", math.max(1, #lines - 2))
   end
-  f:write(("%s %s | exit %s | %.2f s%s%s\n"):format(entry.time, M.cmdline(argv), tostring(entry.code or "-"),
+  f:write(("%s %s | %s | %.2f s%s%s\n"):format(entry.time, M.cmdline(argv), status,
     elapsed or 0, note and (" | " .. note) or "", tail))
   f:close()
 end
@@ -524,8 +526,14 @@ function Client:call(tool, args, opts)
     render = not self.dry_run and function(dir) return self:render(dir, opts.cwd) end or nil })
   local argv = self:argv(tool, args)
   if self.dry_run and not (opts.read and opts.read_in_dry_run) then
-    self.out:write("[dry-run] " .. M.cmdline(argv) .. (opts.cwd and ("   (in " .. opts.cwd .. ")") or "") .. "\n")
-    self:log(argv, { code = 0 }, 0, "dry run: not run")
+    -- a read is not made either: said so, so nothing looks checked that was not
+    self.out:write((opts.read and "[dry-run, not read] " or "[dry-run] ") .. M.cmdline(argv)
+      .. (opts.cwd and ("   (in " .. opts.cwd .. ")") or "") .. "\n")
+    if opts.stdin and not opts.read then
+      -- the manifest it would apply
+      for line in tostring(opts.stdin):gmatch("[^\n]+") do self.out:write("    | ", line, "\n") end
+    end
+    self:log(argv, nil, 0, opts.read and "a read, not made in a dry run" or "not run (dry run)")
     return { ok = true, code = 0, stdout = "", stderr = "", dry_run = true }
   end
   local attempt, r = 0
@@ -574,7 +582,11 @@ end
 function Client:spawn(tool, args, opts)
   M.check(tool, args, self.ns)
   local argv = self:argv(tool, args)
-  self:log(argv, { code = 0 }, 0, "started in the background")
+  if self.dry_run then
+    self:log(argv, nil, 0, "would start in the background (dry run)")
+  else
+    self:log(argv, { code = 0 }, 0, "started in the background")
+  end
   if self.dry_run then
     self.out:write("[dry-run] " .. M.cmdline(argv) .. " &\n")
     return nil

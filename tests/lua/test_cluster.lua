@@ -311,13 +311,43 @@ t.test("dry run: every command printed, the cluster untouched", function()
   t.eq(r.code, 0, r.stderr)
   t.ok(r.stdout:find("[dry-run] helm upgrade --install sim", 1, true))
   t.ok(r.stdout:find("[dry-run] helmfile -n bench apply -e istio", 1, true))
-  t.ok(r.stdout:find("[dry-run] helm uninstall '<the releases this run deployed>' --ignore-not-found -n bench", 1, true),
+  -- what it did not read it says it did not read (the reads a real run makes, in order)
+  for _, want in ipairs { "[dry-run, not read] helm list -o json -n bench",
+    "[dry-run, not read] kubectl -n bench get httproute,gateway -o json",
+    "[dry-run, not read] kubectl -n bench get svc -o json", "[dry-run, not read] kubectl -n bench get nodes -o json",
+    "[dry-run, not read] kubectl -n bench get svc llm-d-baseline-model-server -o json" } do
+    t.ok(r.stdout:find(want, 1, true), want .. "\n" .. r.stdout)
+  end
+  -- the manifest it would apply (the baseline Service, README step 40: selector
+  -- llm-d.ai/inference-serving "true", port 8000)
+  local svc = r.stdout:match("%[dry%-run%] kubectl %-n bench apply %-f %-\n(.-)\n[^ ]")
+  t.ok(svc and svc:find("    | kind: Service", 1, true) and svc:find("llm-d-baseline-model-server", 1, true)
+    and svc:find("8000", 1, true), tostring(svc))
+  -- teardown: no made-up release name; says what is not known
+  t.ok(r.stdout:find("[dry-run] would uninstall the releases this run deployed (not known in a dry run)", 1, true),
     r.stdout)
+  t.ok(not r.stdout:find("<the releases this run deployed>", 1, true), r.stdout)
+  -- commands.log: a dry-run line is logged as dry-run, never as exit 0 (only the render ran)
+  local log = t.read(workspace(s) .. "/commands.log")
+  for line in log:gmatch("[^\n]+") do
+    if line:find(" kustomize ms ", 1, true) then
+      t.ok(line:find("| exit 0 |", 1, true), line)
+    else
+      t.ok(line:find("| dry-run |", 1, true) and not line:find("exit 0", 1, true), line)
+    end
+  end
+  t.ok(log:find("port%-forward svc/llm%-d%-baseline%-model%-server %d+:8000 | dry%-run | 0%.00 s | would start in "
+    .. "the background %(dry run%)"), log)
   -- only the client-side render of run A's kustomization ran (a read: what the real run
   -- would refuse, the dry run refuses too)
   local lines = {}
-  for _, c in ipairs(calls(s)) do lines[#lines + 1] = c.tool .. " " .. table.concat(c.args, " ") end
-  t.eq(lines, { "kubectl -n bench kustomize ms" }, "no other call reached the tools")
+  for _, c in ipairs(calls(s)) do
+    local l = c.tool .. " " .. table.concat(c.args, " ")
+    lines[l] = true
+    -- renders only: kubectl kustomize, and helm/helmfile template where charts are rendered
+    t.ok(l:find(" kustomize ", 1, true) or l:find("^helm template ") or l:find("^helmfile .*template"), l)
+  end
+  t.ok(lines["kubectl -n bench kustomize ms"], "run A's kustomization rendered")
   t.ok(r.stdout:find("[dry-run, read] kubectl -n bench kustomize ms   (rendered to check it)", 1, true), r.stdout)
   t.eq(next(state(s).ns), nil, "no object in any namespace")
   -- nothing is recorded as done: a resume of the dry run's workspace does it all for real
@@ -331,6 +361,19 @@ t.test("dry run: every command printed, the cluster untouched", function()
   local n = 0
   for _, c in ipairs(call_lines(s, w)) do if c:find("^helm upgrade %-%-install sim") then n = n + 1 end end
   t.eq(n, 1, "run A deployed by the resume")
+end)
+
+t.test("dry run with teardown: namespace-wide says it would delete what it finds, having read nothing", function()
+  local s = setup(function(plan) plan.teardown = "namespace-wide" end)
+  local r = compare(s, { "--plan", s.plan, "--dry-run" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("Run A: tearing down every release, HTTPRoute and Gateway in bench (teardown: namespace-wide",
+    1, true), r.stdout)
+  t.ok(r.stdout:find("would delete every release, HTTPRoute and Gateway found in bench at teardown (not read in a "
+    .. "dry run)", 1, true), r.stdout)
+  t.ok(not r.stdout:find("releases: none", 1, true), "no list it did not read: " .. r.stdout)
+  t.ok(not r.stdout:find("tearing down what it deployed", 1, true), r.stdout)
+  t.ok(r.stdout:find("[dry-run] kubectl -n bench delete httproute --all", 1, true), r.stdout)
 end)
 
 t.test("failures: image pull, never ready, deploy error, no logs (no teardown), transient retried", function()

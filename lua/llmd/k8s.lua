@@ -505,21 +505,6 @@ function Client:render(dir, cwd)
   return r.stdout
 end
 
--- Preflight: checks a call exactly as Client:call would (every rule, and the manifests it
--- applies: -f files, stdin, kustomizations and - where this client can render them - what
--- a chart creates), without running it. The renders are reads and run in a dry run too,
--- so a dry run refuses what the real run would. Raises as Client:call does.
-function Client:preflight(tool, args, opts)
-  opts = opts or {}
-  local o = { user = opts.user, cwd = opts.cwd, render = function(dir) return self:render(dir, opts.cwd) end }
-  if self.render_chart then
-    o.render_chart = function(targs, what)
-      return self:render_chart(tool, targs, what, { cwd = opts.cwd, read_in_dry_run = true })
-    end
-  end
-  M.check(tool, args, self.ns, opts.stdin, o)
-end
-
 function Client:call(tool, args, opts)
   opts = opts or {}
   M.check(tool, args, self.ns, opts.stdin, { user = opts.user, cwd = opts.cwd,
@@ -592,6 +577,21 @@ function Client:spawn(tool, args, opts)
     return nil
   end
   return proc.spawn(argv, opts)
+end
+
+-- Preflight: checks a call exactly as Client:call would (every rule, and the manifests it
+-- applies: -f files, stdin, kustomizations and - where this client can render them - what
+-- a chart creates), without running it. The renders are reads and run in a dry run too,
+-- so a dry run refuses what the real run would. Raises as Client:call does.
+function Client:preflight(tool, args, opts)
+  opts = opts or {}
+  local o = { user = opts.user, cwd = opts.cwd, render = function(dir) return self:render(dir, opts.cwd) end }
+  if self.render_chart then
+    o.render_chart = function(targs, what)
+      return self:render_chart(tool, targs, what, { cwd = opts.cwd, read_in_dry_run = true })
+    end
+  end
+  M.check(tool, args, self.ns, opts.stdin, o)
 end
 
 return M

@@ -74,14 +74,15 @@ local function info_of(x)
 end
 
 local decision = require "llmd.decision"
-local slo = o.slo and decision.parse_slo(o.slo, "--slo") or nil
-local min_effect
-if o.min_effect then
-  min_effect = tonumber(o.min_effect)
-  if not min_effect or min_effect < 0 or min_effect ~= min_effect or min_effect == math.huge then
-    error(("--min-effect: expected a percentage >= 0, got '%s'"):format(o.min_effect), 0)
-  end
+-- option values: a wrong one is one line and exit 2 (llmd.args); errors in the data exit 1
+local slo = o.slo and args.value(decision.parse_slo, o.slo, "--slo") or nil
+local min_effect = o.min_effect and args.number("--min-effect", o.min_effect, 0, nil, "a percentage >= 0")
+for _, k in ipairs { "harness", "a_harness", "b_harness" } do args.harness("--" .. k:gsub("_", "-"), o[k]) end
+if o.percentile_method then
+  args.choice("--percentile-method", o.percentile_method, { "linear", "nearest" })
 end
+local steps
+if o.step then steps = args.value(function() return require("llmd.cluster").parse_steps(o.step) end) end
 
 if o.plan or o.resume then
   local cluster = require "llmd.cluster"
@@ -108,7 +109,7 @@ if o.plan or o.resume then
   local ok, result, ctx = pcall(cluster.run, plan, {
     namespace = o.namespace, yes = o.yes, dry_run = o.dry_run, resume = o.resume, plan_path = o.plan,
     replace_plan = o.resume and o.plan or nil,
-    only = o.step and cluster.parse_steps(o.step) or nil, slo = slo, min_effect = min_effect,
+    only = steps, slo = slo, min_effect = min_effect,
   })
   if not ok then
     if tostring(result):match("interrupted") then
@@ -137,9 +138,6 @@ if #missing > 0 then
     :format(table.concat(missing, " and ")))
   os.exit(2)
 end
-if o.percentile_method and o.percentile_method ~= "linear" and o.percentile_method ~= "nearest" then
-  error("--percentile-method: expected linear or nearest, got " .. o.percentile_method, 0)
-end
 
 local lfs = require "lfs"
 local runs = {}
@@ -158,7 +156,8 @@ for _, x in ipairs { "a", "b" } do
     dir = dir, label = label, info = info,
     opts = {
       harness = o[x .. "_harness"] or o.harness, percentile_method = o.percentile_method,
-      warmup = warmup and args.list_of_ints(warmup, o[x .. "_warmup"] and "--" .. x .. "-warmup" or "--warmup") or nil,
+      warmup = warmup and args.value(args.list_of_ints, warmup,
+        o[x .. "_warmup"] and "--" .. x .. "-warmup" or "--warmup") or nil,
       require_results = true, tolerant = o.tolerant,
       warmup_option = warmup and warmup_option, run_name = ("run %s '%s'"):format(x:upper(), label),
     },

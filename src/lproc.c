@@ -254,6 +254,9 @@ static double opt_number(lua_State *L, int opts, const char *name, double dflt)
 ** process userdata at 1..4 and returns the process. background: proc.spawn, where
 ** nothing drains the child's output, so only "null", "inherit" or a file are allowed.
 */
+static const char *const RUN_OPTS[] = {"env",    "clear_env", "cwd",        "stdin", "stdout",
+                                       "stderr", "timeout",   "kill_grace", NULL};
+
 static Process *start(lua_State *L, int background)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
@@ -265,6 +268,7 @@ static Process *start(lua_State *L, int background)
     lua_settop(L, 2);
     lua_newtable(L); /* argv, opts, anchor: keeps every string the child needs */
     const int opts = 2, anchor = 3;
+    llmd_check_keys(L, opts, background ? "proc.spawn" : "proc.run", RUN_OPTS, 0);
 
     lua_Integer argc = (lua_Integer)lua_rawlen(L, 1);
     if (argc == 0)

@@ -586,7 +586,7 @@ t.test("per GPU, --slo from the info files, comparison.json keys, analyze.lua ke
   t.ok(r.stderr:find("different SLOs", 1, true), r.stderr)
   t.eq(w, nil, "nothing created")
   r = select(2, compare { "--a", KC_A, "--b", KC_B, "--slo", "ttft_p90=200" })
-  t.eq(r.code, 1)
+  t.eq(r.code, 2) -- a bad option value: a usage error (README "Exit status")
   t.ok(r.stderr:find("--slo: 'ttft_p90' is not a latency or error-rate metric", 1, true), r.stderr)
   t.write(ib, "gpus: two\n")
   r = select(2, compare { "--a", KC_A, "--b", KC_B, "--b-info", ib })

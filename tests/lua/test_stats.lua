@@ -70,6 +70,11 @@ t.test("empty: mean, min, max, percentiles are nil", function()
   t.eq(s:percentile_rank(1), nil)
   t.eq(s:stddev(), nil)
   t.eq(s:count(), 0)
+  -- the position in front is the caller's line (this file), as a script author needs it
+  local line = debug.getinfo(1, "l").currentline + 1
+  local ok, e = pcall(function() return stats.new { method = "median" } end)
+  t.eq(ok, false)
+  t.eq(e:match("^[^:]*test_stats%.lua:(%d+): stats%.new: option method"), tostring(line))
 end)
 
 t.test("NaN is refused; infinities are placed", function()
@@ -94,9 +99,25 @@ end)
 
 t.test("usage errors name the argument", function()
   local s = stats.new()
-  t.raises("percentile must be in [0, 100]", s.percentile, s, 101)
-  t.raises("sketch relative error must be in [0.0001, 0.5]", stats.new, { sketch = 2 })
-  t.raises("invalid option 'median'", s.percentile, s, 50, "median")
+  -- an option is named by its key, never by a negative argument number (the messages are
+  -- the contract: written by hand from the README's wording)
+  t.raises("s:percentile: p: expected a percentile in [0, 100], got 101", s.percentile, s, 101)
+  t.raises("stats.new: option sketch: expected a relative error in [0.0001, 0.5], got 2",
+    stats.new, { sketch = 2 })
+  t.raises("stats.new: option sketch: expected a relative error such as 0.01, got '0.01'",
+    stats.new, { sketch = "0.01" })
+  t.raises("s:percentile: method: expected 'linear' or 'nearest', got 'median'", s.percentile, s, 50, "median")
+  t.raises("stats.new: option method: expected 'linear' or 'nearest', got 'median'",
+    stats.new, { method = "median" })
+  t.raises("s:summary: method: expected 'linear' or 'nearest', got 'mean'", s.summary, s, { 50 }, "mean")
+  -- a misspelt key is an error with the key it most likely meant, not silently ignored
+  t.raises("stats.new: unknown option 'sketh' (did you mean 'sketch'?)", stats.new, { sketh = 0.01 })
+  t.raises("stats.new: unknown option 'zzz' (expected 'sketch' or 'method')", stats.new, { zzz = 1 })
+  -- a string is not a number here, even one Lua would convert
+  t.raises("s:add: x: expected a number, got the string '12'", s.add, s, "12")
+  t.raises("s:percentile: p: expected a number, got the string '50'", s.percentile, s, "50")
+  t.raises("element 1 is a string, not a number", s.add_many, s, { "12" })
+  t.eq(s:count(), 0)
   t.raises("(llmd.stats expected, got table)", s.merge, s, {})
 end)
 

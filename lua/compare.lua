@@ -43,9 +43,11 @@ local o = args.parse(arg, {
                             missing) is left out, with a warning in the report's data
                             checks, instead of stopping the comparison
   --plan FILE               deploy and benchmark the runs the plan describes (README: the plan)
-  --namespace NS            the namespace (else the plan's, $NAMESPACE, `oc project -q`, asked)
+  --namespace NS            the namespace when the plan names none (else $NAMESPACE, `oc project -q`, asked)
   --yes                     never ask; missing information is an error
-  --dry-run                 print every cluster command instead of running it
+  --dry-run                 print every cluster command instead of running it, reads too
+                            (not made: shown as [dry-run, not read]); only the renders that
+                            check the manifests run (kubectl kustomize, client side)
   --step LIST               only these steps, e.g. 0,20-60 (see the README's step list)
   --resume WORKSPACE        continue an interrupted or failed comparison from its last
                             completed step (nothing is deployed twice), with the
@@ -105,7 +107,7 @@ if o.plan or o.resume then
   end
   if o.plan then cluster.validate(plan, o.plan) end
   local ok, result, ctx = pcall(cluster.run, plan, {
-    namespace = o.namespace, yes = o.yes, dry_run = o.dry_run, resume = o.resume,
+    namespace = o.namespace, yes = o.yes, dry_run = o.dry_run, resume = o.resume, plan_path = o.plan,
     replace_plan = o.resume and o.plan or nil,
     only = steps, slo = slo, min_effect = min_effect,
   })

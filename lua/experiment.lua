@@ -22,7 +22,9 @@ local o = args.parse(arg, {
                             (run treatments with results are not run again)
   --stop-on-error           start no further setup treatment after one fails
   --skip-teardown           keep every stack (needs a namespace per setup treatment)
-  --dry-run                 print every cluster command instead of running it
+  --dry-run                 print every cluster command instead of running it, reads too
+                            (not made: shown as [dry-run, not read]); only the renders that
+                            check the manifests run (kubectl kustomize, client side)
   --step LIST               only these steps, e.g. 0,10-30 (0 preflight, 10 render, 20 standup,
                             30 smoketest, 40 run, 50 logs, 60 teardown, 100 summary)
   --namespace NS            the namespace when the plan names none

@@ -57,7 +57,8 @@ function M.validate(plan, name)
     bad("teardown", ("expected own (the default: what this comparison deployed) or namespace-wide (every release, "
       .. "HTTPRoute and Gateway in the namespace, confirmed first), got %s"):format(tostring(plan.teardown)))
   end
-  if plan.namespace ~= nil and type(plan.namespace) ~= "string" then bad("namespace", "expected a string") end
+  if plan.namespace ~= nil and type(plan.namespace) ~= "string" then bad("namespace", "expected a string")
+  elseif M.system_namespace(plan.namespace) then bad("namespace", M.system_namespace(plan.namespace)) end
   if plan.bins ~= nil then
     if not is_map(plan.bins) then bad("bins", "expected a mapping of tool = path")
     else
@@ -207,15 +208,47 @@ function M.load_plan(path)
 end
 
 -- Namespace: the plan or --namespace, then $NAMESPACE, then `oc project -q`, then ask.
-function M.resolve_namespace(opts, plan, bins)
-  local ns = opts.namespace or plan.namespace
-  if ns then return ns, "given" end
+-- Namespaces that are the cluster's own or shared by everything on it: deploying there,
+-- and above all tearing down there (teardown: namespace-wide), could remove what others
+-- run. Returns why, or nil.
+local SYSTEM_NS = { default = true, openshift = true, ["istio-system"] = true, ["istio-ingress"] = true,
+  ["cert-manager"] = true, ["gpu-operator"] = true, ["nvidia-gpu-operator"] = true, ["calico-system"] = true,
+  ["tigera-operator"] = true, ["ingress-nginx"] = true, ["local-path-storage"] = true }
+function M.system_namespace(ns)
+  if type(ns) ~= "string" then return nil end
+  if SYSTEM_NS[ns] or ns:match("^kube%-") or ns:match("^openshift%-") then
+    return ("%s is a system namespace (the cluster's own, or shared by everything on it): deploying and tearing "
+      .. "down there could delete what others run; use a namespace of your own"):format(ns)
+  end
+end
+
+-- The namespace and where it came from: --namespace or the plan's namespace: (both given
+-- and different is an error), else $NAMESPACE, `oc project -q`, asked. A system namespace
+-- is refused, naming where it came from.
+function M.resolve_namespace(opts, plan, bins, plan_name)
+  local ns, from = M.resolve_namespace_source(opts, plan, bins, plan_name)
+  local why = M.system_namespace(ns)
+  if why then error(("%s: %s"):format(from, why), 0) end
+  return ns, from
+end
+
+function M.resolve_namespace_source(opts, plan, bins, plan_name)
+  local pname = (plan_name or "plan") .. ": namespace"
+  if opts.namespace and plan.namespace and opts.namespace ~= plan.namespace then
+    error(("--namespace %s: %s says %s; give the namespace in one place (drop --namespace, or namespace: "
+      .. "from the plan)"):format(opts.namespace, pname, plan.namespace), 0)
+  end
+  if plan.namespace then return plan.namespace, pname end
+  if opts.namespace then return opts.namespace, "--namespace " .. opts.namespace end
+  local ns
   ns = os.getenv("NAMESPACE")
-  if ns and ns ~= "" then return ns, "$NAMESPACE" end
+  if ns and ns ~= "" then return ns, "$NAMESPACE (" .. ns .. ")" end
   local oc = bins.oc or "oc"
   if proc.which(oc) or oc:find("/") then
     local ok, r = pcall(proc.run, { oc, "project", "-q" })
-    if ok and r.ok and r.stdout:match("%S") then return r.stdout:match("^%s*(%S+)"), "oc project -q" end
+    if ok and r.ok and r.stdout:match("%S") then
+      return r.stdout:match("^%s*(%S+)"), "the OpenShift project (oc project -q)"
+    end
   end
   if opts.interactive then
     io.write("Namespace to deploy into: ")
@@ -387,7 +420,10 @@ local function endpoint(ctx, x)
     if tonumber(port) then return svc, tonumber(port), ("port %s (deploy.service)"):format(port) end
     want_svc = svc
   end
-  if ctx.dry_run then return want_svc or "<the gateway service>", 80, "dry run: port not looked up" end
+  if ctx.dry_run then
+    ctx.k:json { "get", "svc" } -- printed as a read not made
+    return want_svc or "<the gateway service>", 80, "dry run: services not read, port not looked up"
+  end
   local function pick(s)
     local port, why = M.http_port(s.spec)
     if not port then
@@ -560,7 +596,8 @@ function M.serving_selector(ctx, x)
 end
 
 local function baseline_service(ctx, x)
-  local have = not ctx.dry_run and ctx.k:json({ "get", "svc", M.BASELINE_SVC }, { check = false })
+  local have = ctx.k:json({ "get", "svc", M.BASELINE_SVC }, { check = false }) -- a dry run: printed, not read
+  if ctx.dry_run then have = nil end
   local rec = M.deployed(ctx, x)
   if have and not rec.baseline_service then
     error(("run %s: service %s already exists in %s and was not created by this run; it may select another "
@@ -808,8 +845,8 @@ local function save_state(ctx, x)
   local r = run_of(ctx, x)
   local d = r.deploy or {}
   local image, hw = "unknown", "unknown"
+  local i, h = images_and_hardware(ctx, x) -- a dry run prints the reads it does not make
   if not ctx.dry_run then
-    local i, h = images_and_hardware(ctx, x)
     if i ~= "" then image = i end
     if h ~= "" then hw = h end
   end
@@ -946,10 +983,19 @@ function M.foreign(ctx, x)
   end
 end
 
+function M.snapshot_empty() return { releases = {}, httproutes = {}, gateways = {}, services = {}, pods = {} } end
+
 -- The objects teardown cares about, by name: releases, httproutes, gateways, services, pods.
 function M.snapshot(ctx)
   local snap = { releases = {}, httproutes = {}, gateways = {}, services = {}, pods = {} }
-  if ctx.dry_run then return snap end
+  if ctx.dry_run then
+    -- the reads a real run makes here, shown as not made: nothing is known of the namespace
+    ctx.k:helm({ "list", "-o", "json" }, { read = true })
+    ctx.k:json({ "get", "httproute,gateway" }, { check = false })
+    ctx.k:json { "get", "svc" }
+    ctx.k:json { "get", "pods" }
+    return snap
+  end
   snap.releases = names_of(json.decode(ctx.k:helm({ "list", "-o", "json" }, { read = true }).stdout, "helm list"))
   local o = ctx.k:json({ "get", "httproute,gateway" }, { check = false })
   for _, it in ipairs(o and o.items or {}) do
@@ -1018,7 +1064,8 @@ end
 -- What the deploy added: the difference to the snapshot before its first attempt.
 local function record_added(ctx, x)
   local d = M.deployed(ctx, x)
-  if ctx.dry_run or not d.before then return end
+  if ctx.dry_run then M.snapshot(ctx) return end -- prints the reads it does not make
+  if not d.before then return end
   local after = M.snapshot(ctx)
   for _, k in ipairs { "releases", "httproutes", "gateways", "services" } do
     local seen = set_of(d[k])
@@ -1042,6 +1089,17 @@ end
 -- HTTPRoute and Gateway in the namespace, listed and confirmed first. Only with
 -- teardown: namespace-wide in the plan.
 local function teardown_namespace_wide(ctx, x)
+  if ctx.dry_run then
+    -- nothing was read: no list of what it would remove
+    say(ctx, "  teardown: namespace-wide (the plan says so) - would delete every release, HTTPRoute and Gateway "
+      .. "found in %s at teardown (not read in a dry run), after confirming the list", ctx.ns)
+    ctx.k:helm({ "list", "-o", "json" }, { read = true })
+    ctx.k:json({ "get", "httproute,gateway" }, { check = false })
+    ctx.out:write("[dry-run] would uninstall every release found\n")
+    ctx.k:kubectl { "delete", "httproute", "--all" }
+    ctx.k:kubectl { "delete", "gateway", "--all" }
+    return M.snapshot_empty()
+  end
   local snap = M.snapshot(ctx)
   local what = ("releases: %s; HTTPRoutes: %s; Gateways: %s"):format(
     #snap.releases > 0 and table.concat(snap.releases, ", ") or "none",
@@ -1052,10 +1110,9 @@ local function teardown_namespace_wide(ctx, x)
     error(("run %s: the namespace-wide teardown was not confirmed (%s); nothing removed (give --yes to confirm)")
       :format(x, what), 0)
   end
-  if #snap.releases > 0 or ctx.dry_run then
+  if #snap.releases > 0 then
     local a = { "uninstall" }
     for _, n in ipairs(snap.releases) do a[#a + 1] = n end
-    if ctx.dry_run then a[#a + 1] = "<every release in the namespace>" end
     a[#a + 1] = "--ignore-not-found"
     ctx.k:helm(a)
   end
@@ -1077,7 +1134,8 @@ local function teardown(ctx, x)
       a[#a + 1] = "--ignore-not-found"
       ctx.k:helm(a)
     elseif ctx.dry_run then
-      ctx.k:helm { "uninstall", "<the releases this run deployed>", "--ignore-not-found" }
+      -- a dry run deploys nothing, so which releases are the run's is not known
+      ctx.out:write("[dry-run] would uninstall the releases this run deployed (not known in a dry run)\n")
     end
     -- routes and gateways the run created outside its releases (helm removed its own):
     -- those still there
@@ -1140,16 +1198,86 @@ local function teardown(ctx, x)
     #d.kustomize > 0 and table.concat(d.kustomize, ", ") or "none", kept, ctx.ns)
 end
 
-local function deploy(ctx, x)
-  local r = run_of(ctx, x)
-  local d = r.deploy
+-- The calls a run's deploy makes, in order: { tool =, args =, opts = } (the values
+-- override is written first: the deploy, and a render of it, read the file).
+local function deploy_calls(ctx, x)
+  local d = run_of(ctx, x).deploy
   local dir = rdir(ctx, x) .. "/deploy"
   ws.mkdir_p(dir)
+  local override
+  if d.values_override ~= nil then
+    -- customisations go to a new file in the workspace, never into the guide's files
+    override = dir .. "/values-override.yaml"
+    ws.write_text(override, yaml.dump(d.values_override))
+  end
+  local out = {}
+  local function add(tool, a, opts)
+    opts = opts or {}
+    opts.cwd = d.guide_dir
+    out[#out + 1] = { tool = tool, args = a, opts = opts }
+  end
+  if d.method == "helmfile" then
+    local a = { "apply" }
+    local env = d.environment or (type(d.environments) == "table" and d.environments[1]) or d.environments
+    if env then a[#a + 1] = "-e"; a[#a + 1] = env end
+    if override then a[#a + 1] = "--state-values-file"; a[#a + 1] = override end
+    -- a chart's crds/ are cluster-wide: the cluster admin installs CRDs (README, "Charts")
+    a[#a + 1] = "--skip-crds"
+    add("helmfile", a)
+  elseif d.method == "helm" then
+    local a = { "upgrade", "--install", d.release, d.chart }
+    for _, v in ipairs(d.values or {}) do a[#a + 1] = "-f"; a[#a + 1] = v end
+    if override then a[#a + 1] = "-f"; a[#a + 1] = override end
+    if d.chart_version then a[#a + 1] = "--version"; a[#a + 1] = tostring(d.chart_version) end
+    local keys = {}
+    for k in pairs(d.set or {}) do keys[#keys + 1] = k end
+    table.sort(keys)
+    for _, k in ipairs(keys) do a[#a + 1] = "--set"; a[#a + 1] = k .. "=" .. tostring(d.set[k]) end
+    a[#a + 1] = "--skip-crds"
+    add("helm", a)
+  else
+    for _, c in ipairs(d.commands) do
+      local a = {}
+      for i = 2, #c do a[#a + 1] = tostring(c[i]) end
+      add(c[1], a, { user = true })
+    end
+  end
+  if d.kustomize then
+    for _, kd in ipairs(type(d.kustomize) == "table" and d.kustomize or { d.kustomize }) do
+      add("kubectl", { "apply", "-k", kd }, { kustomize = kd })
+    end
+  end
+  return out
+end
+
+-- Every check of every command a run's deploy would make (the rules of llmd.k8s, the
+-- manifests of -f files, kustomizations and charts rendered), all before the first of
+-- them runs - and in a dry run too, where the renders (reads) run: a dry run refuses
+-- what the real run would. Once per run and context.
+function M.check_deploy(ctx, x)
+  ctx.deploy_checked = ctx.deploy_checked or {}
+  if ctx.deploy_checked[x] then return end
+  for _, c in ipairs(deploy_calls(ctx, x)) do
+    local ok, err = pcall(ctx.k.preflight, ctx.k, c.tool, c.args, { user = c.opts.user, cwd = c.opts.cwd })
+    if not ok then
+      error(("run %s (%s): %s; nothing of this run was deployed"):format(x, run_of(ctx, x).label, tostring(err)), 0)
+    end
+  end
+  ctx.deploy_checked[x] = true
+end
+
+local function deploy(ctx, x)
+  local d = run_of(ctx, x).deploy
+  -- checked before anything of it runs (before the snapshot too: a refusal leaves no trace)
+  M.check_deploy(ctx, x)
+  local calls = deploy_calls(ctx, x)
   local rec = M.deployed(ctx, x)
   -- what was there before the run's first deploy attempt (kept across attempts and resumes)
   if not rec.before and not ctx.dry_run then
     rec.before = M.snapshot(ctx)
     M.save_deployed(ctx, x)
+  elseif ctx.dry_run then
+    M.snapshot(ctx) -- prints the reads it does not make
   end
   rec.torn_down = false
   if d.method == "helm" and rec.before and set_of(rec.before.releases)[d.release]
@@ -1158,54 +1286,15 @@ local function deploy(ctx, x)
       .. "change someone else's stack and teardown could not remove it; pick another deploy.release"):format(x,
       d.release, ctx.ns), 0)
   end
-  local override
-  if d.values_override ~= nil then
-    -- customisations go to a new file in the workspace, never into the guide's files
-    override = dir .. "/values-override.yaml"
-    ws.write_text(override, yaml.dump(d.values_override))
-  end
-  local function record(tool, a)
-    local c = cmds(ctx, x)
-    c[#c + 1] = ("(cd %s && %s)"):format(k8s.cmdline { d.guide_dir or "." },
-      k8s.cmdline(ctx.k:argv(tool, a)))
-  end
   local ok, err = pcall(function()
-    if d.method == "helmfile" then
-      local a = { "apply" }
-      local env = d.environment or (type(d.environments) == "table" and d.environments[1]) or d.environments
-      if env then a[#a + 1] = "-e"; a[#a + 1] = env end
-      if override then a[#a + 1] = "--state-values-file"; a[#a + 1] = override end
-      -- a chart's crds/ are cluster-wide: the cluster admin installs CRDs (README, "Charts")
-      a[#a + 1] = "--skip-crds"
-      record("helmfile", a)
-      ctx.k:helmfile(a, { cwd = d.guide_dir })
-    elseif d.method == "helm" then
-      local a = { "upgrade", "--install", d.release, d.chart }
-      for _, v in ipairs(d.values or {}) do a[#a + 1] = "-f"; a[#a + 1] = v end
-      if override then a[#a + 1] = "-f"; a[#a + 1] = override end
-      if d.chart_version then a[#a + 1] = "--version"; a[#a + 1] = tostring(d.chart_version) end
-      local keys = {}
-      for k in pairs(d.set or {}) do keys[#keys + 1] = k end
-      table.sort(keys)
-      for _, k in ipairs(keys) do a[#a + 1] = "--set"; a[#a + 1] = k .. "=" .. tostring(d.set[k]) end
-      a[#a + 1] = "--skip-crds"
-      record("helm", a)
-      ctx.k:helm(a, { cwd = d.guide_dir })
-    else
-      for _, c in ipairs(d.commands) do
-        local a = {}
-        for i = 2, #c do a[#a + 1] = tostring(c[i]) end
-        record(c[1], a)
-        ctx.k:call(c[1], a, { cwd = d.guide_dir, user = true })
-      end
-    end
-    if d.kustomize then
-      local seen = set_of(rec.kustomize)
-      for _, kd in ipairs(type(d.kustomize) == "table" and d.kustomize or { d.kustomize }) do
-        record("kubectl", { "apply", "-k", kd })
-        ctx.k:kubectl({ "apply", "-k", kd }, { cwd = d.guide_dir })
-        if not seen[kd] then rec.kustomize[#rec.kustomize + 1] = kd end
-      end
+    local seen = set_of(rec.kustomize)
+    for _, c in ipairs(calls) do
+      local cm = cmds(ctx, x)
+      cm[#cm + 1] = ("(cd %s && %s)"):format(k8s.cmdline { d.guide_dir or "." },
+        k8s.cmdline(ctx.k:argv(c.tool, c.args)))
+      ctx.k:call(c.tool, c.args, { cwd = c.opts.cwd, user = c.opts.user })
+      local kd = c.opts.kustomize
+      if kd and not seen[kd] then rec.kustomize[#rec.kustomize + 1] = kd; seen[kd] = true end
     end
   end)
   -- also after a deploy that failed half-way: what it did add is recorded for teardown
@@ -1228,7 +1317,19 @@ function M.steps_list()
           error(("%s: not found (set bins.%s in the plan)"):format(b, t), 0)
         end
       end
-      return "namespace " .. ctx.ns
+      -- every manifest both runs' deploys would apply, checked before anything is deployed
+      -- (a resume checks each deploy as it starts)
+      local checked = {}
+      if not ctx.resumed and (not ctx.only or ctx.only[20]) then
+        for _, x in ipairs { "a", "b" } do
+          if ctx.plan.runs[x] and not existing(ctx, x) then
+            M.check_deploy(ctx, x)
+            checked[#checked + 1] = x:upper()
+          end
+        end
+      end
+      return "namespace " .. ctx.ns .. (#checked > 0 and ("; deploy of run " .. table.concat(checked, ", ")
+        .. " checked") or "")
     end },
     { number = 10, name = "import", per_stack = true, description = "import a pre-existing run",
       should_skip = function(ctx, x) return not existing(ctx, x) end,
@@ -1274,7 +1375,12 @@ function M.steps_list()
       return msg
     end },
     { number = 90, name = "teardown", per_stack = true, should_skip = fresh_only, execute = function(ctx, x)
-      say(ctx, "Run %s: tearing down what it deployed (PVCs and namespace kept).", x:upper())
+      if ctx.plan.teardown == "namespace-wide" then
+        say(ctx, "Run %s: tearing down every release, HTTPRoute and Gateway in %s (teardown: namespace-wide; PVCs "
+          .. "and namespace kept).", x:upper(), ctx.ns)
+      else
+        say(ctx, "Run %s: tearing down what it deployed (PVCs and namespace kept).", x:upper())
+      end
       return teardown(ctx, x)
     end },
     { number = 100, name = "report", description = "the comparison report", execute = function(ctx)
@@ -1349,7 +1455,7 @@ function M.run(plan, opts)
         keep))
     end
   else
-    ns = M.resolve_namespace({ namespace = opts.namespace, interactive = interactive }, plan, bins)
+    ns = M.resolve_namespace({ namespace = opts.namespace, interactive = interactive }, plan, bins, opts.plan_path)
     if not ns then
       error("no namespace: give --namespace or namespace: in the plan, set $NAMESPACE, or select an OpenShift "
         .. "project", 0)
@@ -1406,6 +1512,7 @@ function M.start(plan, opts, w, ns, saved, bins, interactive, out, t)
     timeouts = { ready = t.ready or 900, benchmark = t.benchmark or 0, smoke = t.smoke or 120, poll = t.poll or 5 },
     commands = { a = {}, b = {} }, config_text = {}, deployed = {}, failed = {}, yes = opts.yes,
     interactive = interactive, opts_slo = opts.slo, opts_min_effect = opts.min_effect,
+    only = opts.only, resumed = opts.resume ~= nil,
     k = k8s.new { namespace = ns, log = w.path .. "/commands.log", dry_run = opts.dry_run, bins = bins, out = out,
       backoff = t.backoff or 1.0 },
   }

@@ -59,6 +59,7 @@ function M.validate(plan, name)
       for i, n in ipairs(plan.namespaces) do
         if type(n) ~= "string" or n == "" then bad(("namespaces[%d]"):format(i - 1), "expected a name")
         elseif seen[n] then bad(("namespaces[%d]"):format(i - 1), n .. " is listed twice")
+        elseif cluster.system_namespace(n) then bad(("namespaces[%d]"):format(i - 1), cluster.system_namespace(n))
         else seen[n] = true end
       end
     end
@@ -147,6 +148,17 @@ end
 local function acquire(ctx, s)
   local r = result(ctx, s)
   if r.namespace then return r.namespace end
+  if ctx.dry_run then
+    -- a dry run goes through the treatments one after another (nothing runs, nothing
+    -- waits); each is shown in the namespace a real run gives it when every stack takes as
+    -- long: the first `parallel` each in its own, then in turn as they are freed
+    for i, st in ipairs(ctx.exp.setup_treatments) do
+      if st.name == s then
+        r.namespace = ctx.pool[(i - 1) % ctx.parallel + 1].ns
+        return r.namespace
+      end
+    end
+  end
   for _, slot in ipairs(ctx.pool) do
     if not slot.busy and not slot.dirty then
       slot.busy = s
@@ -445,6 +457,41 @@ function M.steps_list()
   }
 end
 
+-- Refuses run treatments that would change nothing: every key of every run treatment must
+-- match something in every workload of the plan's benchmark template (${VAR}s stand in for
+-- values the run fills in later; they never change the template's structure). A key that
+-- matches nothing would make its treatment compare a configuration identical to another's.
+-- Raises with one line per treatment, key and workload.
+function M.check_run_treatments(exp, plan, exp_path)
+  local template = plan.benchmark.template
+  local f = io.open(template, "rb")
+  if not f then error(("%s: cannot read the benchmark template"):format(template), 0) end
+  local text = f:read("a")
+  f:close()
+  local vars = plan.benchmark.vars or {}
+  text = text:gsub("%${([%a_][%w_]*)}", function(v) return tostring(vars[v] or os.getenv(v) or v) end)
+  local ok, cfg = pcall(yaml.load, text, template)
+  if not ok then error(tostring(cfg), 0) end
+  if not is_map(cfg) or not is_map(cfg.workload) then
+    error(("%s: the benchmark template has no workload: mapping to apply the run treatments of %s to")
+      :format(template, exp_path or exp.name), 0)
+  end
+  local lines = {}
+  for _, rt in ipairs(exp.run_treatments) do
+    for _, w in ipairs(ex.keys(cfg.workload)) do
+      local _, unmatched = ex.apply_overrides(cfg.workload[w], rt.overrides)
+      for _, u in ipairs(unmatched) do
+        lines[#lines + 1] = ("%s: run treatment %s: %s matches nothing in workload %s of %s"):format(
+          exp_path or exp.name, rt.name, u, w, template)
+      end
+    end
+  end
+  if #lines > 0 then
+    error(table.concat(lines, "\n") .. ("\nrefused: a run treatment that changes nothing would benchmark the same "
+      .. "configuration as the others; fix the keys (or the template) - nothing was run"), 0)
+  end
+end
+
 -- Runs exp (llmd.experiment) with plan. opts: dry_run, resume (workspace), stop_on_error,
 -- skip_teardown, only (step set), out. Returns ok (every treatment succeeded), ctx.
 function M.run(exp, plan, opts)
@@ -469,14 +516,26 @@ function M.run(exp, plan, opts)
     error(("%s: no run treatments (a top-level treatments: list of mappings); nothing to benchmark")
       :format(exp.name), 0)
   end
+  M.check_run_treatments(exp, plan, opts.experiment_path)
   local names = plan.namespaces
+  if names and opts.namespace then
+    error(("--namespace %s: the plan lists namespaces: %s; give the namespaces in one place"):format(opts.namespace,
+      table.concat(names, ", ")), 0)
+  end
   if not names then
-    local ns = opts.namespace or plan.namespace
+    if opts.namespace and plan.namespace and opts.namespace ~= plan.namespace then
+      error(("--namespace %s: the plan says namespace: %s; give the namespace in one place (drop --namespace, or "
+        .. "namespace: from the plan)"):format(opts.namespace, plan.namespace), 0)
+    end
+    local ns, from = plan.namespace, "namespace"
+    if not ns and opts.namespace then ns, from = opts.namespace, "--namespace " .. opts.namespace end
     if not ns then
       local env = os.getenv("NAMESPACE")
-      if env and env ~= "" then ns = env end
+      if env and env ~= "" then ns, from = env, "$NAMESPACE (" .. env .. ")" end
     end
     if not ns then error("no namespace: give namespaces: [...] (or namespace:) in the plan, or set $NAMESPACE", 0) end
+    local why = cluster.system_namespace(ns)
+    if why then error(("%s: %s"):format(from, why), 0) end
     names = { ns }
   end
   local parallel = math.min(plan.parallel or 1, #setup_list)
@@ -538,7 +597,8 @@ function M.run(exp, plan, opts)
   save(ctx)
   out:write(("Experiment %s: %d setup x %d run treatment(s) = %d; namespaces %s (%d at a time)%s\n"):format(exp.name,
     #setup_list, #exp.run_treatments, #setup_list * #exp.run_treatments, table.concat(names, ", "), parallel,
-    opts.dry_run and "; dry run: nothing is changed" or ""))
+    opts.dry_run and ("; dry run: nothing is changed or read, the treatments are shown one after another, each "
+      .. "in the namespace a real run would give it") or ""))
   for _, wmsg in ipairs(exp.warnings) do out:write("warning: ", wmsg, "\n") end
   if exp.run_controls.validate_failures then
     out:write("warning: validate_failures: not used by llmdlua (every run treatment's results are health-checked "

@@ -602,13 +602,15 @@ function Client:log(argv, r, elapsed, note)
   if not self.log_path then return end
   local f = io.open(self.log_path, "a")
   if not f then return end
+  -- a dry run's line (r nil) says so: it has no exit status, nothing ran
+  local status = r and ("exit " .. tostring(entry.code or "-")) or "dry-run"
   local tail = ""
   if r and r.stderr and r.stderr ~= "" then
     local lines = {}
     for l in r.stderr:gmatch("[^\n]+") do lines[#lines + 1] = l end
     tail = " | stderr: " .. table.concat(lines, " / ", math.max(1, #lines - 2))
   end
-  f:write(("%s %s | exit %s | %.2f s%s%s\n"):format(entry.time, M.cmdline(argv), tostring(entry.code or "-"),
+  f:write(("%s %s | %s | %.2f s%s%s\n"):format(entry.time, M.cmdline(argv), status,
     elapsed or 0, note and (" | " .. note) or "", tail))
   f:close()
 end
@@ -649,14 +651,20 @@ function Client:argv(tool, args)
   return argv
 end
 
--- What `kubectl kustomize DIR` renders (client side: nothing reaches the cluster).
+-- What `kubectl kustomize DIR` renders (client side: nothing reaches the cluster); one
+-- render per folder and client (the preflight's is the one the apply is checked against).
 function Client:render(dir, cwd)
+  local key = tostring(cwd) .. "\0" .. dir
+  self.rendered = self.rendered or {}
+  if self.rendered[key] then return self.rendered[key] end
   local argv = self:argv("kubectl", { "kustomize", dir })
   local r = require("llmd.steps").exec(argv, { cwd = cwd, env = self.env, stderr = "capture" })
   self:log(argv, r, r.elapsed or 0, "rendered to check it")
   if not r.ok then
     error(("%s: exit %s: %s"):format(M.cmdline(argv), tostring(r.code), (r.stderr or ""):gsub("%s+$", "")), 0)
   end
+  if self.dry_run then self.out:write("[dry-run, read] " .. M.cmdline(argv) .. "   (rendered to check it)\n") end
+  self.rendered[key] = r.stdout
   return r.stdout
 end
 
@@ -668,7 +676,7 @@ function Client:render_chart(tool, targs, what, opts)
   if self.dry_run and not opts.read_in_dry_run then
     self.out:write("[dry-run] " .. M.cmdline(argv) .. (opts.cwd and ("   (in " .. opts.cwd .. ")") or "")
       .. "   (renders what it creates, to check it first)\n")
-    self:log(argv, { code = 0 }, 0, "dry run: not run")
+    self:log(argv, nil, 0, "not run (dry run)")
     return nil
   end
   local r = require("llmd.steps").exec(argv, { cwd = opts.cwd, env = self.env, timeout = opts.timeout,
@@ -698,8 +706,14 @@ function Client:call(tool, args, opts)
     render_chart = function(targs, what) return self:render_chart(tool, targs, what, opts) end })
   local argv = self:argv(tool, args)
   if self.dry_run and not (opts.read and opts.read_in_dry_run) then
-    self.out:write("[dry-run] " .. M.cmdline(argv) .. (opts.cwd and ("   (in " .. opts.cwd .. ")") or "") .. "\n")
-    self:log(argv, { code = 0 }, 0, "dry run: not run")
+    -- a read is not made either: said so, so nothing looks checked that was not
+    self.out:write((opts.read and "[dry-run, not read] " or "[dry-run] ") .. M.cmdline(argv)
+      .. (opts.cwd and ("   (in " .. opts.cwd .. ")") or "") .. "\n")
+    if opts.stdin and not opts.read then
+      -- the manifest it would apply
+      for line in tostring(opts.stdin):gmatch("[^\n]+") do self.out:write("    | ", line, "\n") end
+    end
+    self:log(argv, nil, 0, opts.read and "a read, not made in a dry run" or "not run (dry run)")
     return { ok = true, code = 0, stdout = "", stderr = "", dry_run = true }
   end
   local attempt, r = 0
@@ -748,12 +762,31 @@ end
 function Client:spawn(tool, args, opts)
   M.check(tool, args, self.ns)
   local argv = self:argv(tool, args)
-  self:log(argv, { code = 0 }, 0, "started in the background")
+  if self.dry_run then
+    self:log(argv, nil, 0, "would start in the background (dry run)")
+  else
+    self:log(argv, { code = 0 }, 0, "started in the background")
+  end
   if self.dry_run then
     self.out:write("[dry-run] " .. M.cmdline(argv) .. " &\n")
     return nil
   end
   return proc.spawn(argv, opts)
+end
+
+-- Preflight: checks a call exactly as Client:call would (every rule, and the manifests it
+-- applies: -f files, stdin, kustomizations and - where this client can render them - what
+-- a chart creates), without running it. The renders are reads and run in a dry run too,
+-- so a dry run refuses what the real run would. Raises as Client:call does.
+function Client:preflight(tool, args, opts)
+  opts = opts or {}
+  local o = { user = opts.user, cwd = opts.cwd, render = function(dir) return self:render(dir, opts.cwd) end }
+  if self.render_chart then
+    o.render_chart = function(targs, what)
+      return self:render_chart(tool, targs, what, { cwd = opts.cwd, read_in_dry_run = true })
+    end
+  end
+  M.check(tool, args, self.ns, opts.stdin, o)
 end
 
 return M

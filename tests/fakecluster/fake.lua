@@ -329,8 +329,21 @@ local function kubectl()
       local f = io.open(dir .. "/" .. r, "rb")
       if not f then die(("error: accumulating resources: accumulation err='accumulating resources from '%s': "
         .. "open %s: no such file or directory'"):format(r, r)) end
-      parts[#parts + 1] = f:read("a")
+      local text = f:read("a")
       f:close()
+      if type(k.namespace) == "string" then
+        -- kustomize's namespace transformer: every namespaced object is put into it
+        -- (cluster-scoped kinds keep none); it prints each object as YAML again
+        for _, o in ipairs(yaml.load_all(text)) do
+          if type(o) == "table" and not require("llmd.k8s").CLUSTER_KINDS[tostring(o.kind):lower()] then
+            o.metadata = type(o.metadata) == "table" and o.metadata or {}
+            o.metadata.namespace = k.namespace
+          end
+          parts[#parts + 1] = yaml.dump(o)
+        end
+      else
+        parts[#parts + 1] = text
+      end
     end
     return io.write(table.concat(parts, "\n---\n"))
   end

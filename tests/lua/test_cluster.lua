@@ -106,6 +106,11 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
   -- the procedure, call by call (llmd-benchmark.md: compare, deploy, run_only, teardown)
   local want = {
     "kubectl -n bench config current-context",
+    -- step 0: every manifest both deploys would apply, checked before anything is deployed
+    -- (run A's chart and kustomization rendered, run B's helmfile rendered)
+    "helm template sim oci://ghcr.io/llm-d/charts/llm-d-router-standalone --values=router.values.yaml -n bench",
+    "kubectl -n bench kustomize ms",
+    "helmfile -n bench template --environment=istio",
     -- run A: baseline, helm router + kustomize model server; what is there before and after
     -- the deploy (releases, routes, gateways, services, serving pods), so teardown removes
     -- the difference and nothing else
@@ -118,7 +123,6 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "helm template sim oci://ghcr.io/llm-d/charts/llm-d-router-standalone --values=router.values.yaml -n bench",
     "helm upgrade --install sim oci://ghcr.io/llm-d/charts/llm-d-router-standalone -f router.values.yaml --skip-crds "
       .. "-n bench",
-    "kubectl -n bench kustomize ms", -- rendered first, to check what it applies
     "kubectl -n bench apply -k ms",
     "helm list -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",
@@ -253,16 +257,114 @@ t.test("a pre-existing A with a fresh B", function()
   t.ok(t.read(w .. "/comparison_report.md"):find("| TTFT p90 | 3,282.0 ms | 1,852.6 ms |", 1, true))
 end)
 
+-- newuser24's plan2: run A's helm router, then a kustomization with `namespace:
+-- kube-system` and a ClusterRoleBinding to cluster-admin. The helm install used to run
+-- before the kustomization was rendered and refused.
+local function bad_kustomization(s, where)
+  t.write(s.dir .. "/guide/" .. where .. "/kustomization.yaml", "apiVersion: kustomize.config.k8s.io/v1beta1\n"
+    .. "kind: Kustomization\nnamespace: kube-system\nresources: [deploy.yaml, crb.yaml]\n")
+  t.write(s.dir .. "/guide/" .. where .. "/deploy.yaml", "apiVersion: apps/v1\nkind: Deployment\n"
+    .. "metadata: {name: vllm-decode}\nspec: {replicas: 1}\n")
+  t.write(s.dir .. "/guide/" .. where .. "/crb.yaml", "apiVersion: rbac.authorization.k8s.io/v1\n"
+    .. "kind: ClusterRoleBinding\nmetadata: {name: everyone-admin}\n"
+    .. "roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin}\n")
+end
+
+local function changing(s, w)
+  local out = {}
+  for _, c in ipairs(call_lines(s, w)) do
+    if not (c:find(" kustomize ", 1, true) or c:find(" get ", 1, true) or c:find("^helm list")
+      or c:find("^helm template ") or c:find("^helmfile %-n %S+ template")
+      or c:find("config current%-context")) then out[#out + 1] = c end
+  end
+  return out
+end
+
+t.test("preflight: a deploy's manifests are all checked before its first changing command, dry run too", function()
+  -- run A: helm first, then the kustomization: refused before the helm install
+  local s = setup()
+  bad_kustomization(s, "ms")
+  local r = compare(s)
+  t.eq(r.code, 1, r.stdout)
+  t.ok(r.stdout:find("refused: kubectl apply -k ms: a manifest for namespace kube-system (kustomize ms)", 1, true),
+    r.stdout)
+  t.ok(r.stdout:find("nothing of this run was deployed", 1, true), r.stdout)
+  t.eq(changing(s, workspace(s)), {}, "nothing that changes the cluster ran")
+  for ns, v in pairs(state(s).ns) do
+    for k, x in pairs(v) do t.ok(type(x) ~= "table" or next(x) == nil, "no object was created: " .. ns .. "." .. k) end
+  end
+  -- the dry run renders (a read) and refuses the same, exit 1
+  s = setup()
+  bad_kustomization(s, "ms")
+  r = compare(s, { "--plan", s.plan, "--dry-run" })
+  t.eq(r.code, 1, r.stdout)
+  t.ok(r.stdout:find("refused: kubectl apply -k ms: a manifest for namespace kube-system (kustomize ms)", 1, true),
+    r.stdout)
+  t.ok(not r.stdout:find("[dry-run] helm upgrade", 1, true), "no deploy printed as if it would run: " .. r.stdout)
+  t.eq(changing(s, workspace(s)), {})
+  -- run B's deploy is checked before run A deploys anything (custom commands: a -f file for
+  -- another namespace after a harmless apply)
+  s = setup(function(plan, d)
+    plan.runs.b.deploy = { method = "custom", guide_dir = d .. "/guide", model = "Qwen/Qwen3-0.6B",
+      commands = { { "kubectl", "apply", "-f", "ok.yaml" }, { "kubectl", "apply", "-f", "other.yaml" } } }
+  end)
+  t.write(s.dir .. "/guide/ok.yaml", "kind: ConfigMap\nmetadata: {name: ok}\n")
+  t.write(s.dir .. "/guide/other.yaml", "kind: ConfigMap\nmetadata: {name: x, namespace: default}\n")
+  r = compare(s)
+  t.eq(r.code, 1, r.stdout)
+  t.ok(r.stdout:find("run b (llm-d-scheduler): refused: kubectl apply -f other.yaml: a manifest for namespace "
+    .. "default (other.yaml)", 1, true), r.stdout)
+  t.eq(changing(s, workspace(s)), {}, "run A was not deployed either")
+end)
+
 t.test("dry run: every command printed, the cluster untouched", function()
   local s = setup()
   local r = compare(s, { "--plan", s.plan, "--dry-run" })
   t.eq(r.code, 0, r.stderr)
   t.ok(r.stdout:find("[dry-run] helm upgrade --install sim", 1, true))
   t.ok(r.stdout:find("[dry-run] helmfile -n bench apply -e istio --skip-crds", 1, true))
-  t.ok(r.stdout:find("[dry-run] helm uninstall '<the releases this run deployed>' --ignore-not-found -n bench", 1, true),
+  -- what it did not read it says it did not read (the reads a real run makes, in order)
+  for _, want in ipairs { "[dry-run, not read] helm list -o json -n bench",
+    "[dry-run, not read] kubectl -n bench get httproute,gateway -o json",
+    "[dry-run, not read] kubectl -n bench get svc -o json", "[dry-run, not read] kubectl -n bench get nodes -o json",
+    "[dry-run, not read] kubectl -n bench get svc llm-d-baseline-model-server -o json" } do
+    t.ok(r.stdout:find(want, 1, true), want .. "\n" .. r.stdout)
+  end
+  -- the manifest it would apply (the baseline Service, README step 40: selector
+  -- llm-d.ai/inference-serving "true", port 8000)
+  local svc = r.stdout:match("%[dry%-run%] kubectl %-n bench apply %-f %-\n(.-)\n[^ ]")
+  t.ok(svc and svc:find("    | kind: Service", 1, true) and svc:find("llm-d-baseline-model-server", 1, true)
+    and svc:find("8000", 1, true), tostring(svc))
+  -- teardown: no made-up release name; says what is not known
+  t.ok(r.stdout:find("[dry-run] would uninstall the releases this run deployed (not known in a dry run)", 1, true),
     r.stdout)
-  t.eq(lfs.attributes(s.cluster .. "/calls.log"), nil, "no call reached the cluster")
-  t.eq(lfs.attributes(s.cluster .. "/state.json"), nil)
+  t.ok(not r.stdout:find("<the releases this run deployed>", 1, true), r.stdout)
+  -- commands.log: a dry-run line is logged as dry-run, never as exit 0 (only the render ran)
+  local log = t.read(workspace(s) .. "/commands.log")
+  for line in log:gmatch("[^\n]+") do
+    if line:find("rendered to check it", 1, true) then
+      t.ok(line:find("| exit 0 |", 1, true), line)
+    else
+      t.ok(line:find("| dry-run |", 1, true) and not line:find("exit 0", 1, true), line)
+    end
+  end
+  t.ok(log:find("port%-forward svc/llm%-d%-baseline%-model%-server %d+:8000 | dry%-run | 0%.00 s | would start in "
+    .. "the background %(dry run%)"), log)
+  -- only the client-side render of run A's kustomization ran (a read: what the real run
+  -- would refuse, the dry run refuses too)
+  local lines = {}
+  for _, c in ipairs(calls(s)) do
+    local l = c.tool .. " " .. table.concat(c.args, " ")
+    lines[l] = true
+    -- renders only: kubectl kustomize, and helm/helmfile template where charts are rendered
+    t.ok(l:find(" kustomize ", 1, true) or l:find("^helm template ") or l:find("^helmfile .*template"), l)
+  end
+  t.ok(lines["kubectl -n bench kustomize ms"], "run A's kustomization rendered")
+  t.ok(r.stdout:find("[dry-run, read] kubectl -n bench kustomize ms   (rendered to check it)", 1, true), r.stdout)
+  -- no object in any namespace (a render may note the namespace it was given, nothing in it)
+  for ns, v in pairs(state(s).ns) do
+    for k, x in pairs(v) do t.ok(type(x) ~= "table" or next(x) == nil, ns .. "." .. k .. " is empty") end
+  end
   -- nothing is recorded as done: a resume of the dry run's workspace does it all for real
   local w = workspace(s)
   for _, o in ipairs(json.read(w .. "/steps.json")) do
@@ -274,6 +376,19 @@ t.test("dry run: every command printed, the cluster untouched", function()
   local n = 0
   for _, c in ipairs(call_lines(s, w)) do if c:find("^helm upgrade %-%-install sim") then n = n + 1 end end
   t.eq(n, 1, "run A deployed by the resume")
+end)
+
+t.test("dry run with teardown: namespace-wide says it would delete what it finds, having read nothing", function()
+  local s = setup(function(plan) plan.teardown = "namespace-wide" end)
+  local r = compare(s, { "--plan", s.plan, "--dry-run" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("Run A: tearing down every release, HTTPRoute and Gateway in bench (teardown: namespace-wide",
+    1, true), r.stdout)
+  t.ok(r.stdout:find("would delete every release, HTTPRoute and Gateway found in bench at teardown (not read in a "
+    .. "dry run)", 1, true), r.stdout)
+  t.ok(not r.stdout:find("releases: none", 1, true), "no list it did not read: " .. r.stdout)
+  t.ok(not r.stdout:find("tearing down what it deployed", 1, true), r.stdout)
+  t.ok(r.stdout:find("[dry-run] kubectl -n bench delete httproute --all", 1, true), r.stdout)
 end)
 
 t.test("failures: image pull, never ready, deploy error, no logs (no teardown), transient retried", function()
@@ -441,6 +556,43 @@ t.test("namespace: --namespace, then $NAMESPACE, then oc project -q; none is an 
   r = compare(s, { "--plan", s.plan, "--dry-run" })
   t.eq(r.code, 1)
   t.ok(r.stderr:find("no namespace: give --namespace", 1, true), r.stderr)
+end)
+
+t.test("namespace: plan and --namespace in one place; system namespaces refused, naming where they came from", function()
+  -- both given and different: one line, nothing made
+  local s = setup()
+  local r = compare(s, { "--plan", s.plan, "--dry-run", "--namespace", "other-ns" })
+  t.eq(r.code, 1, r.stdout)
+  t.ok(r.stderr:find("--namespace other-ns: " .. s.plan .. ": namespace says bench; give the namespace in one place",
+    1, true), r.stderr)
+  t.eq(workspace(s), nil, "no workspace")
+  -- the same in both is no conflict
+  r = compare(s, { "--plan", s.plan, "--dry-run", "--namespace", "bench" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("Namespace: bench", 1, true))
+  -- system namespaces, wherever they come from (the list: kube-*, openshift-*, default, istio-system, ...)
+  for _, ns in ipairs { "kube-system", "kube-public", "kube-node-lease", "default", "openshift-monitoring",
+    "istio-system" } do
+    s = setup(function(plan) plan.namespace = ns end)
+    r = compare(s, { "--plan", s.plan, "--dry-run" })
+    t.eq(r.code, 1, ns)
+    t.ok(r.stderr:find(s.plan .. ": namespace: " .. ns .. " is a system namespace", 1, true), r.stderr)
+    t.eq(workspace(s), nil, "no workspace")
+  end
+  s = setup(function(plan) plan.namespace = nil end)
+  r = compare(s, { "--plan", s.plan, "--dry-run", "--namespace", "kube-system" })
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("--namespace kube-system: kube-system is a system namespace", 1, true), r.stderr)
+  r = compare(s, { "--plan", s.plan, "--dry-run" }, { NAMESPACE = "default" })
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("$NAMESPACE (default): default is a system namespace", 1, true), r.stderr)
+  r = compare(s, { "--plan", s.plan, "--dry-run" }, { FAKE_PROJECT = "openshift-ingress" })
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("the OpenShift project (oc project -q): openshift-ingress is a system namespace", 1, true),
+    r.stderr)
+  -- a namespace that merely contains such a word is the user's
+  r = compare(s, { "--plan", s.plan, "--dry-run", "--namespace", "my-default" })
+  t.eq(r.code, 0, r.stderr)
 end)
 
 t.test("endpoint: the port that serves HTTP, not the first one (Istio lists its status port first)", function()
@@ -1118,7 +1270,8 @@ t.test("compare.lua's deploys go through the chart guard: helm, helmfile and a p
   s.env.FAKE_CHARTS = s.dir .. "/charts"
   r = compare(s)
   t.eq(r.code, 1, r.stdout .. r.stderr)
-  t.ok(r.stdout:find("[20] deploy (a): FAILED - helm template sim oci://example.com/charts/broken "
+  -- (found at step 0, where both runs' deploys are rendered and checked before either deploys)
+  t.ok(r.stdout:find("[00] preflight: FAILED - run a (vllm-baseline): helm template sim oci://example.com/charts/broken "
     .. "--values=router.values.yaml -n bench: exit 1: Error: execution error at (broken/templates/deploy.yaml:9:12): "
     .. "image.tag is required", 1, true), r.stdout)
   for _, c in ipairs(call_lines(s, workspace(s))) do t.ok(not c:find("^helm upgrade"), "not installed: " .. c) end

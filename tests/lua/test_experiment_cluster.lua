@@ -36,7 +36,7 @@ treatments:
     load.stages.0.rate: 1
   - name: rate5
     load.stages.0.rate: 5
-    load.stages.3.rate: 9
+    load.stages.0.duration: 60
 ]]
 
 local function setup(edit)
@@ -151,12 +151,13 @@ t.test("3 x 2 in three namespaces at once; one setup treatment fails at standup,
   t.eq({ applied["exp-c"][#applied["exp-c"] - 1], applied["exp-c"][#applied["exp-c"]] }, { ovpath, "--skip-crds" })
   -- rendered to be checked with the same values before the apply
   t.eq(rendered["exp-c"][#rendered["exp-c"]], "--state-values-file=" .. ovpath)
-  -- run treatments applied to the rendered workload: rate 5 in rate5's config; stage 3 unmatched, warned
+  -- run treatments applied to the rendered workload: rate 5 and 60 s in rate5's config
+  -- (the template's one stage is rate 1 for 30 s)
   local cfg = yaml.load_file(w .. "/setup-treatment-plugins-default/run-rate5/benchmark/config.yaml")
   t.eq(cfg.workload["sanity_random-rate5"].load.stages[1].rate, 5)
+  t.eq(cfg.workload["sanity_random-rate5"].load.stages[1].duration, 60)
   t.eq(cfg.workload.sanity_random, nil)
   t.eq(cfg.harness.namespace, "exp-a")
-  t.ok(r.stdout:find("run treatment rate5: load.stages.3.rate matches nothing in workload sanity_random", 1, true))
   -- results, run states and a benchmark report per load point for each run treatment
   for _, st in ipairs { "plugins-default", "plugins-kv" } do
     for _, rt in ipairs { "rate1", "rate5" } do
@@ -226,9 +227,22 @@ t.test("--dry-run prints the commands and changes nothing; plan mistakes name th
   local r = experiment(s, { "--plan", s.plan, "--dry-run" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.ok(r.stdout:find("[dry-run] helmfile -n exp-a apply -e istio --state-values-file", 1, true), r.stdout)
-  for _, c in ipairs(calls(s)) do
-    t.ok(c.args[1] == "get" or c.args[1] == "list" or c.args[2] == "list", "only reads: " .. table.concat(c.args, " "))
+  -- no cluster command ran, reads neither (only client-side renders may: kustomize, template)
+  for _, c in ipairs(lfs.attributes(s.cluster .. "/calls.log") and calls(s) or {}) do
+    local words = table.concat(c.args, " ")
+    t.ok(words:find(" kustomize ", 1, true) or words:find("template", 1, true), "only renders: " .. words)
   end
+  t.ok(r.stdout:find("[dry-run, not read] kubectl -n exp-a get pods -o json", 1, true), r.stdout)
+  -- the namespace a real run gives each (3 at once, 3 namespaces), not all in the first
+  for st, ns in pairs { ["plugins-default"] = "exp-a", ["plugins-prefix"] = "exp-b", ["plugins-kv"] = "exp-c" } do
+    t.ok(r.stdout:find(("Setup treatment %s: deploying into %s."):format(st, ns), 1, true), st .. "\n" .. r.stdout)
+  end
+  t.ok(r.stdout:find("the treatments are shown one after another, each in the namespace a real run would give it",
+    1, true), r.stdout)
+  -- the summary table once
+  local n = 0
+  for _ in r.stdout:gmatch("DoE EXPERIMENT SUMMARY") do n = n + 1 end
+  t.eq(n, 1, r.stdout)
   local s2 = setup(function(plan) plan.namespaces = { "exp-a", "exp-b" } end)
   r = experiment(s2)
   t.eq(r.code, 1)
@@ -241,6 +255,41 @@ t.test("--dry-run prints the commands and changes nothing; plan mistakes name th
   r = experiment(s3)
   t.eq(r.code, 1)
   t.ok(r.stderr:find("plan.yaml: deploy.methd: unknown key", 1, true), r.stderr)
+end)
+
+t.test("run treatments whose keys match nothing in the workload are refused before anything runs", function()
+  -- newuser24's experiment: shared_prefix keys against the sanity_random workload (random
+  -- data, no shared_prefix mapping): every treatment would benchmark the same configuration
+  local s = setup()
+  t.write(s.exp, EXPERIMENT:gsub("treatments:\n  %- name: rate1\n    load.stages.0.rate: 1\n", "treatments:\n"
+    .. "  - name: grp40\n    data.shared_prefix.num_groups: 40\n    load.stages.0.rate: 1\n", 1))
+  for _, extra in ipairs { { "--plan", s.plan }, { "--plan", s.plan, "--dry-run" } } do
+    local r = experiment(s, extra)
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    t.eq(r.stderr, "experiment.lua: " .. s.exp .. ": run treatment grp40: data.shared_prefix.num_groups matches "
+      .. "nothing in workload sanity_random of " .. s.dir .. "/template.yaml\nrefused: a run treatment that changes "
+      .. "nothing would benchmark the same configuration as the others; fix the keys (or the template) - nothing "
+      .. "was run\n")
+    t.eq(lfs.attributes(s.cluster .. "/calls.log"), nil, "no command ran")
+    t.eq(workspace(s), nil, "no workspace was made")
+  end
+end)
+
+t.test("namespaces: a system namespace in the list, or --namespace beside the plan's, is refused", function()
+  local s = setup(function(plan) plan.namespaces = { "exp-a", "kube-system", "exp-c" } end)
+  local r = experiment(s)
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("plan.yaml: namespaces[1]: kube-system is a system namespace", 1, true), r.stderr)
+  s = setup(function(plan) plan.namespaces = nil; plan.parallel = 1; plan.namespace = "exp-a" end)
+  r = experiment(s, { "--plan", s.plan, "--namespace", "exp-b" })
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("--namespace exp-b: the plan says namespace: exp-a; give the namespace in one place", 1, true),
+    r.stderr)
+  s = setup(function(plan) plan.namespaces = nil; plan.parallel = 1 end)
+  r = experiment(s, { "--plan", s.plan, "--dry-run" }, { NAMESPACE = "openshift-operators" })
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("$NAMESPACE (openshift-operators): openshift-operators is a system namespace", 1, true), r.stderr)
+  t.eq(lfs.attributes(s.cluster .. "/calls.log"), nil, "no command ran")
 end)
 
 t.test("--resume after a failed standup: only the failed treatment runs again; --skip-teardown keeps stacks", function()

@@ -109,19 +109,7 @@ function M.canonical(key)
   return key
 end
 
-local function distance(a, b)
-  local prev = {}
-  for j = 0, #b do prev[j] = j end
-  for i = 1, #a do
-    local cur = { [0] = i }
-    for j = 1, #b do
-      local cost = a:byte(i) == b:byte(j) and 0 or 1
-      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-    end
-    prev = cur
-  end
-  return prev[#b]
-end
+local distance = require("llmd.opts").distance
 
 -- The known key closest to key among those keep(m) accepts (every key without keep): one
 -- that key begins (ttft_p95 -> ttft_p95_ms), else the nearest by edit distance if it is

@@ -1267,6 +1267,19 @@ static inline void nonneg_add(double *sum, double *comp, double x)
 ** branch on the one comparison both selects share). Returns the index of the first
 ** sample left.
 */
+/* Adds sq's two squares, low lane first, to the running sum vs with Neumaier's compensation
+   in vc (the scalar order of nonneg_add, two at a time). */
+static inline __attribute__((always_inline)) void sq_add2(__m128d *vs, __m128d *vc, __m128d sq)
+{
+    for (int lane = 0; lane < 2; lane++) {
+        __m128d t = _mm_add_sd(*vs, sq);
+        __m128d err = _mm_add_sd(_mm_sub_sd(_mm_max_sd(*vs, sq), t), _mm_min_sd(sq, *vs));
+        *vc = _mm_add_sd(*vc, err);
+        *vs = t;
+        sq = _mm_unpackhi_pd(sq, sq);
+    }
+}
+
 static inline __attribute__((always_inline)) size_t sq_pairs(const double *v, size_t n, double mean,
                                                              double *sum, double *comp)
 {
@@ -1274,13 +1287,7 @@ static inline __attribute__((always_inline)) size_t sq_pairs(const double *v, si
     size_t i = 0;
     for (; i + 2 <= n; i += 2) {
         __m128d d = _mm_sub_pd(_mm_loadu_pd(v + i), m), sq = _mm_mul_pd(d, d);
-        for (int lane = 0; lane < 2; lane++) {
-            __m128d t = _mm_add_sd(vs, sq);
-            __m128d err = _mm_add_sd(_mm_sub_sd(_mm_max_sd(vs, sq), t), _mm_min_sd(sq, vs));
-            vc = _mm_add_sd(vc, err);
-            vs = t;
-            sq = _mm_unpackhi_pd(sq, sq);
-        }
+        sq_add2(&vs, &vc, sq);
     }
     *sum = _mm_cvtsd_f64(vs);
     *comp = _mm_cvtsd_f64(vc);
@@ -1349,13 +1356,7 @@ hist_sq_pairs(const double *a, size_t n, uint64_t base, int shift, int nonneg, u
         count[hist_bin(a[i], base, shift, nonneg)]++;
         count[hist_bin(a[i + 1], base, shift, nonneg)]++;
         __m128d d = _mm_sub_pd(_mm_loadu_pd(a + i), m), sq = _mm_mul_pd(d, d);
-        for (int lane = 0; lane < 2; lane++) {
-            __m128d t = _mm_add_sd(vs, sq);
-            __m128d err = _mm_add_sd(_mm_sub_sd(_mm_max_sd(vs, sq), t), _mm_min_sd(sq, vs));
-            vc = _mm_add_sd(vc, err);
-            vs = t;
-            sq = _mm_unpackhi_pd(sq, sq);
-        }
+        sq_add2(&vs, &vc, sq);
     }
     *sum = _mm_cvtsd_f64(vs);
     *comp = _mm_cvtsd_f64(vc);

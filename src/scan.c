@@ -280,7 +280,7 @@ static int check_interrupt(Scanner *s)
 static int release_behind(Scanner *s, size_t pos)
 {
     pos += s->map_at; /* a part's scanner: its buf starts there in the map */
-    if (s->map == NULL || pos - s->released < RELEASE_STEP)
+    if (s->map == NULL || pos - s->released < (s->release_step ? s->release_step : RELEASE_STEP))
         return 0;
     if (check_interrupt(s) != 0)
         return -1;
@@ -2083,7 +2083,8 @@ static int csv_pass(Scanner *s, const CsvHeader *pre, CsvHeader *hdr)
             lane_skip--; /* this row goes the long way, as the last the lane refused */
         } else if (header_done && !s->one_by_one) {
             long taken = 0;
-            size_t until = s->map != NULL ? s->released + RELEASE_STEP - s->map_at : SIZE_MAX;
+            size_t step = s->release_step ? s->release_step : RELEASE_STEP;
+            size_t until = s->map != NULL ? s->released + step - s->map_at : SIZE_MAX;
             if (numbers_only) {
                 taken =
                     impl.numbers(s, &lane, &bt, col_of, ncols, index, stops, until, &pos, &line);
@@ -2208,7 +2209,10 @@ done:
 
 /* ---- CSV in parts, at once ------------------------------------------------------ */
 
-#define CSV_MAX_PARTS 64
+/* At most this many parts: past it memory bandwidth, not the cores, bounds the scan, and
+   each part holds its window of the map (RELEASE_STEP / parts, at least CSV_PART_STEP) */
+#define CSV_MAX_PARTS 8
+#define CSV_PART_STEP (512u << 10)
 
 /* A part of a CSV scanned in a thread of its own (the first part in the caller's). */
 typedef struct CsvPart {
@@ -2354,6 +2358,42 @@ static int csv_merge_samples(Stats *dst, Stats *src)
     return 0;
 }
 
+/* fn(arg) in a new thread that takes no asynchronous signal (Ctrl-C): the calling thread
+   does, and the parts see the counter it sets. 1 when started. */
+static int csv_thread(pthread_t *tid, void *(*fn)(void *), void *arg)
+{
+    sigset_t block, old;
+    sigfillset(&block);
+    sigdelset(&block, SIGBUS);
+    sigdelset(&block, SIGSEGV);
+    sigdelset(&block, SIGFPE);
+    sigdelset(&block, SIGILL);
+    int masked = pthread_sigmask(SIG_BLOCK, &block, &old) == 0;
+    int started = pthread_create(tid, NULL, fn, arg) == 0;
+    if (masked)
+        (void)pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return started;
+}
+
+/* The samples of the parts after the first, in file order, into the rules' accumulators
+   from .. to - 1 (csv_merge_samples). */
+typedef struct CsvMerge {
+    Scanner *s;
+    Stats *own; /* np * nrules: part k's of rule m at k * nrules + m */
+    int np, from, to, rc;
+} CsvMerge;
+
+static void *csv_merge_rules(void *arg)
+{
+    CsvMerge *mg = (CsvMerge *)arg;
+    int nr = mg->s->nrules;
+    mg->rc = 0;
+    for (int m = mg->from; m < mg->to && mg->rc == 0; m++)
+        for (int k = 1; k < mg->np && mg->rc == 0; k++)
+            mg->rc = csv_merge_samples(mg->s->rules[m].stats, &mg->own[k * nr + m]);
+    return NULL;
+}
+
 /*
 ** s, a large mapped CSV, in nparts parts at once: cut after a line feed near each
 ** nparts-th of the rows, the first part scanned here into the rules' accumulators,
@@ -2407,23 +2447,14 @@ static int csv_parallel(Scanner *s, int nparts)
             }
         }
         csv_part_scanner(&pt[k].w, s, cut[k], cut[k + 1], rk);
+        pt[k].w.release_step =
+            RELEASE_STEP / (size_t)np > CSV_PART_STEP ? RELEASE_STEP / (size_t)np : CSV_PART_STEP;
         pt[k].pre = k > 0 ? &hdr : NULL;
     }
-    /* the threads take no asynchronous signal (Ctrl-C): this one does, and the parts
-       see the counter it sets */
-    sigset_t block, old;
-    sigfillset(&block);
-    sigdelset(&block, SIGBUS);
-    sigdelset(&block, SIGSEGV);
-    sigdelset(&block, SIGFPE);
-    sigdelset(&block, SIGILL);
-    int masked = pthread_sigmask(SIG_BLOCK, &block, &old) == 0;
     for (int k = 1; k < np; k++) {
         pt[k].rc = -1;
-        pt[k].started = pthread_create(&pt[k].tid, NULL, csv_part_main, &pt[k]) == 0;
+        pt[k].started = csv_thread(&pt[k].tid, csv_part_main, &pt[k]);
     }
-    if (masked)
-        (void)pthread_sigmask(SIG_SETMASK, &old, NULL);
     pt[0].rc = csv_part_guarded(&pt[0]);
     int ok = pt[0].rc == 0;
     for (int k = 1; k < np; k++) {
@@ -2433,11 +2464,22 @@ static int csv_parallel(Scanner *s, int nparts)
     }
     if (!ok)
         goto out;
-    /* every part read to its end: the cuts were rows' ends */
-    for (int k = 1; k < np; k++)
-        for (int m = 0; m < nr; m++)
-            if (csv_merge_samples(s->rules[m].stats, &own[k * nr + m]) != 0)
-                goto out;
+    /* every part read to its end: the cuts were rows' ends. The samples follow, each
+       rule's in a thread of their own where there are two rules or more (their
+       accumulators are apart, csv_parts saw to it) */
+    CsvMerge half[2] = {
+        {s, own, np, 0,      nr / 2, -1},
+        {s, own, np, nr / 2, nr,     -1}
+    };
+    pthread_t helper;
+    int helped = nr >= 2 && csv_thread(&helper, csv_merge_rules, &half[1]);
+    if (!helped)
+        half[0].to = nr;
+    (void)csv_merge_rules(&half[0]);
+    if (helped)
+        (void)pthread_join(helper, NULL);
+    if (half[0].rc != 0 || (helped && half[1].rc != 0))
+        goto out;
     for (int k = 0; k < np; k++) {
         for (int m = 0; m < nr; m++) {
             const ScanRule *rk = &rules[k * nr + m];

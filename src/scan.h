@@ -177,7 +177,9 @@ typedef struct Scanner {
     int threads;
     size_t par_min;
     int par_parts;
-    size_t map_at; /* a part's scanner: the offset of buf[0] in map (else 0) */
+    size_t map_at;       /* a part's scanner: the offset of buf[0] in map (else 0) */
+    size_t release_step; /* a part's scanner: its pages go back this many bytes at a time
+                            (0: RELEASE_STEP) */
 
     uint64_t records; /* JSON Lines documents / CSV rows read */
     char err[512];

@@ -383,6 +383,9 @@ int main(void)
         scan_file(path, 1, 0, 2, 1, 0, 0, &o); /* the same file, the limit lowered */
         CHECK(o.rc == 0 && o.parts == 2 && stats_sum(&o.st[0]) == 4501500);
         outcome_free(&o, 1);
+        scan_file(path, 3, 0, 64, 1, 0, 0, &o); /* 8 parts at most */
+        CHECK(o.rc == 0 && o.parts == 8 && stats_sum(&o.st[0]) == 4501500 && o.st[2].n == 3000);
+        outcome_free(&o, 3);
 
         /* a sketch, and one accumulator for two columns: serial */
         Stats sk, one;

@@ -492,6 +492,12 @@ const char *json_simd(const char *want)
     return NULL;
 }
 #else
+/* Without SSE2 (aarch64, or x86 built with -mno-sse2) every path is the portable one. */
+static inline int simd_on(void)
+{
+    return 0;
+}
+
 const char *json_simd(const char *want)
 {
     return want == NULL || strcmp(want, "portable") == 0 ? "portable" : NULL;
@@ -548,6 +554,8 @@ static size_t next_special(const unsigned char *b, size_t i, size_t n, int *esca
         i += next;
     }
 portable:
+#else
+    (void)escaped; /* the portable loop below stops at every backslash */
 #endif
     for (; i + 8 <= n; i += 8) {
         uint64_t v;

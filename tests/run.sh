@@ -15,6 +15,16 @@ UNITDIR=$2
 MODE=${3:-all}
 VALGRIND=${VALGRIND:-}
 here=$(cd "$(dirname "$0")" && pwd)
+
+# The fixture tests need the real harness files, kept outside this repository: say so once,
+# before any suite, rather than in a traceback per test file.
+fixtures=${LLMDLUA_FIXTURES:-$(cd "$here/../.." && pwd)/shared/fixtures}
+if [ ! -d "$fixtures" ]; then
+    echo "tests/run.sh: the real harness fixtures are not at $fixtures: clone this repository" \
+        "beside shared/ (the fixtures live in ../shared/fixtures) or set LLMDLUA_FIXTURES=DIR" \
+        "(README: Tests)" >&2
+    exit 1
+fi
 log=$(mktemp /tmp/llmdlua-suite-XXXXXX)
 trap 'rm -f "$log"' EXIT
 total_passed=0

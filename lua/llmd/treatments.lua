@@ -20,9 +20,34 @@ local yo = require "llmd.yamlout"
 
 local M = {}
 
+-- Whether two run models hold the same figures: every value of every stage (or of the whole
+-- run, without stages) equal, at least one of them compared. Two measurements never agree to
+-- the last bit in every figure; a copied folder does.
+local function same_figures(r1, r2)
+  local n = 0
+  local function eq(s1, s2)
+    for k, v in pairs(s1.values) do
+      if s2.values[k] ~= v then return false end
+      n = n + 1
+    end
+    for k in pairs(s2.values) do
+      if s1.values[k] == nil then return false end
+    end
+    return true
+  end
+  if #r1.stages ~= #r2.stages then return false end
+  if #r1.stages == 0 then return eq(r1.overall, r2.overall) and n > 0 end
+  for i, st in ipairs(r1.stages) do
+    if not eq(st.metrics, r2.stages[i].metrics) then return false end
+  end
+  return n > 0
+end
+
 -- Reads every treatment's folders (opts: harness, warmup, cache = {dir = run model read
 -- before}). Returns the list with .runs (one run model per folder) and .run (their stages
--- combined, for the load points).
+-- combined, for the load points). Two folders of one treatment with the same figures are
+-- an error: a copy is not a repeat, and counted twice it would give the capacity a range of
+-- width 0, a certainty no measurement gave.
 function M.load(list, opts)
   opts = opts or {}
   local seen = {}
@@ -49,6 +74,15 @@ function M.load(list, opts)
       end
     end
     if t.load_error then goto next_treatment end
+    for j = 2, #t.runs do
+      for i = 1, j - 1 do
+        if same_figures(t.runs[i], t.runs[j]) then
+          error(("treatment %s: %s and %s hold the same figures in every stage: one run copied, not two "
+            .. "measurements; give each repeat once (a repeat is a new run of the benchmark)"):format(
+            t.label, t.runs[i].dir or t.dirs[i], t.runs[j].dir or t.dirs[j]), 0)
+        end
+      end
+    end
     -- repeats: every folder's stages, as measurements of the same load points
     local stages = {}
     for _, run in ipairs(t.runs) do

@@ -135,6 +135,40 @@ t.test("repeats are combined into one treatment with confidence intervals; no cl
   t.ok(m.pareto_excluded[1].why:find("at the common load unknown", 1, true), m.pareto_excluded[1].why)
 end)
 
+t.test("a copied folder is not a repeat: one line naming both; a folder differing in one figure is", function()
+  -- The new user's case: two copies of one run given as repeats made the capacity's range 0
+  -- wide. The copies are byte for byte the fixture; the near-copy differs in one stage's
+  -- request-latency mean (0.25 s more, by hand), which a second measurement always would.
+  local d = t.tmpdir()
+  local names = {}
+  for name in require("lfs").dir(VLLM) do
+    if name:match("%.json$") then names[#names + 1] = name end
+  end
+  for _, x in ipairs { "r1", "r2", "r3" } do
+    for _, name in ipairs(names) do copy(VLLM .. "/" .. name, d .. "/" .. x .. "/" .. name) end
+  end
+  local f = d .. "/r3/stage_2_lifecycle_metrics.json"
+  local text, n = t.read(f):gsub('("request_latency": {"mean": )([%d.]+)', function(k, v)
+    return k .. string.format("%.17g", tonumber(v) + 0.25)
+  end, 1)
+  t.eq(n, 1)
+  t.write(f, text)
+  local ok, err = pcall(tr.load, { { label = "base", dirs = { d .. "/r1", d .. "/r2" } } })
+  t.eq(ok, false)
+  t.ok(tostring(err):find("treatment base: " .. d .. "/r1 and " .. d .. "/r2 hold the same figures in every stage",
+    1, true), tostring(err))
+  local list = tr.load { { label = "base", dirs = { d .. "/r1", d .. "/r3" } } }
+  t.eq(#list[1].runs, 2)
+  -- through the command: one line, exit 1, nothing written
+  local out = d .. "/out"
+  local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "base=" .. d .. "/r1", "--run",
+    "base=" .. d .. "/r2", "--run", "chunk=" .. CHUNK, "--out", out, "--quiet" }
+  t.eq(r.code, 1, r.stderr)
+  t.eq(select(2, r.stderr:gsub("\n", "")), 1, r.stderr)
+  t.ok(r.stderr:find("one run copied, not two measurements", 1, true), r.stderr)
+  t.eq(require("lfs").attributes(out), nil)
+end)
+
 t.test("treatments.lua: the same label twice is repeats; the report written in markdown and HTML", function()
   local out = t.tmpdir()
   local X = F .. "/vllm-benchmark/exp-7_H100/"

@@ -14,6 +14,14 @@
 #include "stats.h"
 #include "testhelp.h"
 
+/* Quad precision for reference sums: GCC's __float128 on x86-64; on aarch64 long double is
+   already IEEE binary128 (and __float128 does not exist there). */
+#if defined(__aarch64__)
+typedef long double quad;
+#else
+typedef __float128 quad;
+#endif
+
 static uint64_t rng = 0x243F6A8885A308D3ULL;
 
 static uint64_t next_u64(void)
@@ -218,22 +226,22 @@ int main(void)
             Stats s;
             stats_init(&s, 0);
             double *x = malloc(n * sizeof *x);
-            __float128 sum = 0; /* software quad precision: exact enough, and the same
+            quad sum = 0; /* software quad precision: exact enough, and the same
                                    under valgrind, which computes long double as double */
             for (size_t i = 0; i < n; i++) {
                 x[i] = 1e6 + uniform() * 1e-3; /* large mean, small spread: hard for naive sums */
                 stats_add(&s, x[i]);
                 sum += x[i];
             }
-            __float128 mean = sum / (__float128)n, ss = 0;
+            quad mean = sum / (quad)n, ss = 0;
             for (size_t i = 0; i < n; i++)
                 ss += (x[i] - mean) * (x[i] - mean);
             CHECK(s.n == n);
             CHECK(near_rel(stats_sum(&s), (double)sum) < 1e-15);
             CHECK(near_rel(stats_mean(&s), (double)mean) < 1e-15);
-            CHECK(near_rel(stats_variance(&s, 0), (double)(ss / (__float128)n)) < 1e-6);
+            CHECK(near_rel(stats_variance(&s, 0), (double)(ss / (quad)n)) < 1e-6);
             if (n > 1)
-                CHECK(near_rel(stats_variance(&s, 1), (double)(ss / (__float128)(n - 1))) < 1e-6);
+                CHECK(near_rel(stats_variance(&s, 1), (double)(ss / (quad)(n - 1))) < 1e-6);
             else
                 CHECK(isnan(stats_variance(&s, 1)));
             free(x);
@@ -684,13 +692,13 @@ int main(void)
                 memcpy(x + n, batch, k * sizeof *x);
                 n += k;
             }
-            __float128 sum = 0, ss = 0;
+            quad sum = 0, ss = 0;
             for (size_t i = 0; i < n; i++)
                 sum += x[i];
-            __float128 mean = sum / (__float128)n;
+            quad mean = sum / (quad)n;
             for (size_t i = 0; i < n; i++)
                 ss += (x[i] - mean) * (x[i] - mean);
-            double want = (double)(ss / (__float128)n), got = stats_variance(&sk, 0);
+            double want = (double)(ss / (quad)n), got = stats_variance(&sk, 0);
             if (!(near_rel(got, want) < 1e-12) && bad++ < 5)
                 fprintf(stderr, "  kind %d: %.17g want %.17g (%.3g)\n", kind, got, want,
                         near_rel(got, want));

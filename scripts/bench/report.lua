@@ -266,7 +266,7 @@ for _, item in ipairs(shapes) do
   -- in parts at once: the same goals, said apart (the single-threaded ones above stand)
   if r.t.best.threads then
     for _, p in ipairs { { "", r.t }, { ", as written", r.w } } do
-      local label, t = (" (%d threads%s)"):format(r.parts or 1, p[1]), p[2]
+      local label, t = (" (%d thread%s%s)"):format(r.parts or 1, r.parts == 1 and "" or "s", p[1]), p[2]
       if t.best.threads then
         local x = r.t.best[r.best] / t.best.threads
         goal(item .. label, ">= 10x the best other tool", x >= 10, ("%.1fx %s"):format(x, r.best))
@@ -276,8 +276,9 @@ for _, item in ipairs(shapes) do
         end
       end
     end
-    goal(item .. (" (%d threads)"):format(r.parts or 1), "peak RSS <= 32 MB + 8 B a sample",
-      r.rss_threads <= r.budget, ("%.1f of %.1f MB"):format(r.rss_threads, r.budget))
+    local label = (" (%d thread%s)"):format(r.parts or 1, r.parts == 1 and "" or "s")
+    goal(item .. label, "peak RSS <= 32 MB + 8 B a sample", r.rss_threads <= r.budget,
+      ("%.1f of %.1f MB"):format(r.rss_threads, r.budget))
   end
   local half = timings(item, "half").outs.llmdlua
   if half then
@@ -327,7 +328,7 @@ local met, n = 0, 0
 for _, g in ipairs(goals) do
   n = n + 1
   if g.met then met = met + 1 end
-  print(("  %-28s %-36s %-8s %s"):format(g.item, g.name, g.met and "met" or "NOT met", g.detail))
+  print(("  %-34s %-36s %-8s %s"):format(g.item, g.name, g.met and "met" or "NOT met", g.detail))
 end
 print(("  %d of %d met."):format(met, n))
 print("(single-threaded but where \"threads\" says; wall-clock times from this run on a shared machine, each"

@@ -128,8 +128,14 @@ end
 if #run.stages > 0 then
   w("")
   w("Stages")
-  w("  %5s %-14s %10s %9s %8s %8s %12s %12s %12s %12s", "stage", "load", "achieved/s", "duration", "ok", "failed",
-    "out tok/s", "TTFT mean", "TTFT p90", "E2E p90")
+  -- achieved/s is the catalogue's request throughput (completed / duration), the rate
+  -- saturation is judged by; sent/s, where the harness records it, the rate requests went out
+  local sent = false
+  for _, st in ipairs(run.stages) do if st.send_rate then sent = true end end
+  local function rate(r) return r and ("%.2f"):format(r) or "N/A" end
+  w("  %5s %-14s %10s%s %9s %8s %8s %12s %12s %12s %12s", "stage", "load", "achieved/s",
+    sent and (" %8s"):format("sent/s") or "", "duration", "ok", "failed", "out tok/s", "TTFT mean", "TTFT p90",
+    "E2E p90")
   for _, st in ipairs(run.stages) do
     local load = st.rate and ("rate " .. metrics.format("throughput_req_s", st.rate, nil, { bare = true }))
       or st.concurrency and ("conc " .. tostring(st.concurrency)) or "?"
@@ -138,8 +144,8 @@ if #run.stages > 0 then
       if v[key] == nil then return "N/A" end
       return metrics.format(key, v[key], nil, { bare = true })
     end
-    w("  %5s %-14s %10s %9s %8s %8s %12s %12s %12s %12s", tostring(st.index) .. (st.warmup and "*" or ""),
-      load, st.achieved_rate and ("%.2f"):format(st.achieved_rate) or "N/A",
+    w("  %5s %-14s %10s%s %9s %8s %8s %12s %12s %12s %12s", tostring(st.index) .. (st.warmup and "*" or ""),
+      load, rate(st.achieved_rate), sent and (" %8s"):format(rate(st.send_rate)) or "",
       st.duration and ("%.1f s"):format(st.duration) or "N/A", b("requests_ok"), b("requests_failed"),
       b("throughput_tok_s"), b("ttft_mean_ms"), b("ttft_p90_ms"), b("latency_p90_ms"))
   end

@@ -212,6 +212,48 @@ function M.timeline_collector()
   return c
 end
 
+-- inference-perf's *_prometheus_metrics.json (its Prometheus-query summaries) in root or
+-- the run's folder: they hold no vLLM counter, only a prefix_cache_hit_percent mean per
+-- stage. Why the prefix-cache figures are unknown beside them, or nil when there are none.
+local NO_COUNTERS_FROM = "the counters come from metrics/raw/*_metrics.log or metrics/processed/metrics_summary.json, "
+  .. "which the results lack"
+local function prometheus_summaries(g, root, dir)
+  local files, seen = {}, {}
+  for _, d in ipairs { root, dir } do
+    if d and not seen[d] and g.dir(d) then
+      seen[d] = true
+      for n in lfs.dir(d) do
+        if n:match("_prometheus_metrics%.json$") and g.file(d .. "/" .. n) then files[#files + 1] = d .. "/" .. n end
+      end
+    end
+  end
+  if #files == 0 then return nil end
+  table.sort(files)
+  local json = require "llmd.json"
+  local lo, hi, nonzero = math.huge, -math.huge, false
+  for _, f in ipairs(files) do
+    local ok, d = pcall(json.read, f)
+    local succ = ok and type(d) == "table" and type(d.successes) == "table" and d.successes or {}
+    local function mean(k)
+      local b = succ[k]
+      return type(b) == "table" and type(b.mean) == "number" and b.mean or nil
+    end
+    local hp, use = mean("prefix_cache_hit_percent"), mean("kv_cache_usage_percentage")
+    if hp then lo, hi = math.min(lo, hp), math.max(hi, hp) end
+    if (hp and hp ~= 0) or (use and use ~= 0) then nonzero = true end
+  end
+  local what = ("%d *_prometheus_metrics.json file%s in the results, inference-perf's Prometheus-query summaries "
+    .. "such as %s, hold no vLLM prefix-cache counters"):format(#files, #files == 1 and "" or "s",
+      files[1]:match("[^/]+$"))
+  if not nonzero then
+    return what .. ", and their prefix_cache_hit_percent and kv_cache_usage_percentage are 0 in every file, so they "
+      .. "say nothing of the cache either; " .. NO_COUNTERS_FROM
+  end
+  local range = lo <= hi and (lo == hi and ("%.4g %%"):format(lo) or ("%.4g to %.4g %%"):format(lo, hi)) or "none"
+  return what .. (", only a prefix_cache_hit_percent mean per file, %s, an estimate not read as hits and "
+    .. "queries; "):format(range) .. NO_COUNTERS_FROM
+end
+
 function M.analyze(root, run)
   local kv = { available = false }
   root = root:gsub("(.)/+$", "%1")
@@ -300,7 +342,8 @@ function M.analyze(root, run)
     kv.time_avg_why = "no metrics/processed/metrics_summary.json, which the time-averaged hit rate is read from"
   end
   if not kv.available and not kv.reason then
-    kv.reason = "no vLLM metrics in the results (metrics/raw/*_metrics.log or metrics/processed/metrics_summary.json)"
+    kv.reason = prometheus_summaries(g, root, run and run.dir)
+      or "no vLLM metrics in the results (metrics/raw/*_metrics.log or metrics/processed/metrics_summary.json)"
   end
   table.sort(g.left_out)
   kv.left_out = g.left_out

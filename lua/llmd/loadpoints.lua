@@ -40,8 +40,9 @@ local function close(x, y, tol)
 end
 M.close = close
 
--- The achieved request rate of a stage: the catalogue's request throughput, else the
--- harness's own achieved rate.
+-- The achieved request rate of a stage: the catalogue's request throughput (completed /
+-- duration), which llmd.harness also gives as st.achieved_rate; else st.achieved_rate (a
+-- run model read back from run_model.json). Never a harness's send rate (st.send_rate).
 local function achieved(st)
   local v = st.metrics.values.throughput_req_s
   if finite(v) then return v end

@@ -122,7 +122,7 @@ function M.fail(run, reason)
 end
 
 function M.stage(index)
-  return { index = index, rate = nil, concurrency = nil, achieved_rate = nil, duration = nil,
+  return { index = index, rate = nil, concurrency = nil, achieved_rate = nil, send_rate = nil, duration = nil,
     warmup = false, metrics = M.set(), requests = {} }
 end
 
@@ -487,7 +487,7 @@ function M.combine(run, measured)
     local out, inp = set.values.output_tokens_total, set.values.input_tokens_total
     M.put_rates(set, dur, { ok = ok, out_tok = out, in_tok = inp, out_known = out ~= nil, in_known = inp ~= nil }, src)
   end
-  for _, p in ipairs { "ttft", "tpot", "itl", "ntpot" } do
+  for _, p in ipairs { "latency", "ttft", "tpot", "itl", "ntpot" } do
     local key = p .. "_mean_ms"
     local w, total, missing = 0, 0, nil
     for _, st in ipairs(measured) do
@@ -576,7 +576,7 @@ function M.to_plain(run)
   for _, st in ipairs(run.stages) do
     stages[#stages + 1] = {
       index = st.index, rate = st.rate, concurrency = st.concurrency, achieved_rate = st.achieved_rate,
-      duration = st.duration, warmup = st.warmup, file = st.file, strategy = st.strategy,
+      send_rate = st.send_rate, duration = st.duration, warmup = st.warmup, file = st.file, strategy = st.strategy,
       requests = st.requests, metrics = plain_set(st.metrics), goodput = st.metrics.goodput,
       token_lengths = st.metrics.token_lengths,
     }
@@ -650,6 +650,7 @@ function M.from_plain(doc, path)
   for _, st in ipairs(doc.stages or {}) do
     local s = M.stage(st.index)
     s.rate, s.concurrency, s.achieved_rate = opt(st.rate), opt(st.concurrency), opt(st.achieved_rate)
+    s.send_rate = opt(st.send_rate)
     s.duration, s.warmup, s.file, s.strategy = opt(st.duration), st.warmup, opt(st.file), opt(st.strategy)
     s.requests = st.requests or {}
     s.metrics = unplain(st.metrics)

@@ -75,11 +75,11 @@ function M.load(list, opts)
     end
     if t.load_error then goto next_treatment end
     for j = 2, #t.runs do
-      for i = 1, j - 1 do
-        if same_figures(t.runs[i], t.runs[j]) then
+      for k = 1, j - 1 do
+        if same_figures(t.runs[k], t.runs[j]) then
           error(("treatment %s: %s and %s hold the same figures in every stage: one run copied, not two "
             .. "measurements; give each repeat once (a repeat is a new run of the benchmark)"):format(
-            t.label, t.runs[i].dir or t.dirs[i], t.runs[j].dir or t.dirs[j]), 0)
+            t.label, t.runs[k].dir or t.dirs[k], t.runs[j].dir or t.dirs[j]), 0)
         end
       end
     end

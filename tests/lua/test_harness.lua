@@ -65,7 +65,9 @@ for _, name in ipairs { "kubecon-na-2025_vllm", "kubecon-na-2025_vllm_chunking_a
     for i, st in ipairs(run.stages) do
       t.eq(st.index, i - 1)
       t.near(st.rate, E[id].stages[i]._rate, 1e-12, "requested rate")
+      -- achieved = completed / window (the catalogue's), sent = inference-perf's send rate
       t.near(st.achieved_rate, E[id].stages[i]._achieved, 1e-9, "achieved rate")
+      t.near(st.send_rate, E[id].stages[i]._sent, 1e-9, "send rate")
       check(st.metrics, E[id].stages[i], "stage " .. st.index)
       t.eq(st.metrics.method.ttft_p90_ms, "linear")
       t.eq(st.metrics.source.ttft_p90_ms, rm.SUMMARY)
@@ -488,7 +490,110 @@ t.test("extract.lua: the table, --json, exit 1 for a failed run, exit 2 for usag
   t.ok(r.stderr:find("--warmup: 'x' is not a number", 1, true), r.stderr)
 end)
 
+-- extract.lua FILE on a file no harness reads alone: one line on stderr naming the FILE
+-- (not its folder) and why, nothing on stdout, exit 1
+t.test("extract.lua FILE: a file no harness reads is one stderr line naming the file", function()
+  local function one_line(path, want)
+    local r = proc.run { LLMDLUA, "extract.lua", path }
+    t.eq(r.code, 1, r.stderr)
+    t.eq(r.stdout, "")
+    local lines = select(2, r.stderr:gsub("\n", "\n"))
+    t.eq(lines, 1, r.stderr)
+    t.ok(r.stderr:find(path .. ": ", 1, true), r.stderr)
+    t.ok(r.stderr:find(want, 1, true), r.stderr)
+    t.ok(not r.stderr:find("looked for", 1, true), r.stderr)
+  end
+  local per = F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json"
+  one_line(per, "named like inference-perf's per_request_lifecycle_metrics.json, which it reads only under that "
+    .. "exact name")
+  one_line(F .. "/inference-perf/llm-d-benchmark_inference_perf_lifecycle.yaml", "inference-perf lifecycle report")
+  one_line(F .. "/inference-perf/kubecon-na-2025_vllm/stage_1_prometheus_metrics.json",
+    "Prometheus metrics of a stage, not a result file: pass its run's folder")
+  one_line(F .. "/metrics-summary/synthetic-metrics_summary.json", "not a benchmark result file")
+  -- the advice holds: the same bytes under the exact name, alone in a folder, are read
+  local d = t.tmpdir()
+  copy(per, d .. "/per_request_lifecycle_metrics.json")
+  local r = proc.run { LLMDLUA, "extract.lua", d .. "/per_request_lifecycle_metrics.json" }
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:find("inference-perf results in", 1, true), r.stdout)
+end)
+
+-- Two reports of one stage in one folder: no folder holds only one of them, so the advice
+-- is to pass one of the files, and doing so reads it
+t.test("extract.lua: two reports of one stage in one folder: pass one of the files", function()
+  local d = t.tmpdir()
+  copy(F .. "/benchmark-report/br_v0_2_example.yaml", d .. "/br_v0_2_example.yaml")
+  copy(F .. "/benchmark-report/br_v0_2_1_example.yaml", d .. "/br_v0_2_1_example.yaml")
+  local r = proc.run { LLMDLUA, "extract.lua", d }
+  t.eq(r.code, 1, r.stderr)
+  t.ok(r.stderr:find("both are stage 3, in one folder", 1, true), r.stderr)
+  t.ok(r.stderr:find("pass one of the files (extract.lua FILE)", 1, true), r.stderr)
+  t.ok(not r.stderr:find("pass one run's folder", 1, true), r.stderr)
+  r = proc.run { LLMDLUA, "extract.lua", d .. "/br_v0_2_example.yaml" }
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:find("benchmark-report", 1, true), r.stdout)
+end)
+
+-- Beside inference-perf's *_prometheus_metrics.json (no counters; in the kubecon demo
+-- every prefix_cache_hit_percent and kv_cache_usage_percentage is 0.0, checked with
+-- python3 json), the prefix-cache N/A names those files, not "no vLLM metrics"
+t.test("extract.lua: prefix-cache N/A beside *_prometheus_metrics.json says what they hold", function()
+  local function reason(dir)
+    local r = proc.run { LLMDLUA, "extract.lua", dir, "--json" }
+    t.eq(r.code, 0, r.stderr)
+    return json.decode(r.stdout).overall.prefix_cache_hits.unknown
+  end
+  local why = reason(F .. "/inference-perf/kubecon-na-2025_vllm")
+  t.ok(why:find("8 *_prometheus_metrics.json files in the results", 1, true), why)
+  t.ok(why:find("are 0 in every file", 1, true), why)
+  t.ok(not why:find("no vLLM metrics in the results", 1, true), why)
+  -- one stage with a non-zero hit percentage: said, and not taken for counters
+  local d = t.tmpdir()
+  local src = F .. "/inference-perf/kubecon-na-2025_vllm"
+  copy(src .. "/stage_0_lifecycle_metrics.json", d .. "/stage_0_lifecycle_metrics.json")
+  local p = json.read(src .. "/stage_0_prometheus_metrics.json")
+  p.successes.prefix_cache_hit_percent.mean = 12.5
+  json.write(d .. "/stage_0_prometheus_metrics.json", p)
+  why = reason(d)
+  t.ok(why:find("1 *_prometheus_metrics.json file in the results", 1, true), why)
+  t.ok(why:find("only a prefix_cache_hit_percent mean per file, 12.5 %", 1, true), why)
+  -- without such files, the reason is the old one
+  d = t.tmpdir()
+  copy(src .. "/stage_0_lifecycle_metrics.json", d .. "/stage_0_lifecycle_metrics.json")
+  t.ok(reason(d):find("no vLLM metrics in the results", 1, true))
+end)
+
 -- One meaning per number (issue 14) -------------------------------------------------------
+
+-- "achieved" has one meaning: completed requests / the stage's window, the rate the
+-- decision layer judges saturation and max sustained by. inference-perf's
+-- load_summary.achieved_rate is the SEND rate (count / send_duration): "sent/s".
+-- By hand from stage_4_lifecycle_metrics.json: 7,355 successes, requests_per_sec
+-- 101.2320 (window 7355 / 101.2320 = 72.655 s), so achieved 101.23; sent 7355 /
+-- send_duration 69.0651 = 106.49. Stage 3: 91.36 achieved, 92.22 sent.
+t.test("extract.lua: achieved/s is completed / duration everywhere, the send rate is sent/s", function()
+  local dir = F .. "/inference-perf/kubecon-na-2025_vllm"
+  local r = proc.run { LLMDLUA, "extract.lua", dir }
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:find("achieved/s   sent/s", 1, true), r.stdout)
+  t.ok(r.stdout:find("\n%s+4 rate 122%.590%s+101%.23%s+106%.49%s"), r.stdout)
+  t.ok(r.stdout:find("\n%s+3 rate 92%.190%s+91%.36%s+92%.22%s"), r.stdout)
+  r = proc.run { LLMDLUA, "extract.lua", dir, "--json" }
+  t.eq(r.code, 0, r.stderr)
+  local doc = json.decode(r.stdout)
+  t.near(doc.stages[5].achieved_rate, 7355 / (7355 / 101.23196666445972), 1e-9)
+  t.near(doc.stages[5].send_rate, 7355 / 69.06510553101543, 1e-9)
+  -- the decision layer's achieved rate is the same number
+  local run = harness.extract(dir)
+  local pts = require("llmd.loadpoints").points(run)
+  for i, st in ipairs(run.stages) do
+    t.near(pts[i].achieved_rps, st.achieved_rate, 1e-12, "load point " .. i)
+  end
+  -- a harness without a send rate has no sent/s column
+  r = proc.run { LLMDLUA, "extract.lua", F .. "/inferencemax" }
+  t.eq(r.code, 0, r.stderr)
+  t.ok(not r.stdout:find("sent/s", 1, true), r.stdout)
+end)
 
 -- Four inference-perf requests with the edge cases where formulas part: r2 has one token
 -- time (no TTFT/TPOT/ITL in inference-perf), r1's server count (5) differs from the
@@ -700,6 +805,24 @@ t.test("extract.lua: prefix-cache figures from the run's vLLM scrapes", function
   t.eq(doc.overall.prefix_cache_hits.value, 300.0)
   t.eq(doc.overall.prefix_cache_queries.value, 1000.0)
   t.near(doc.overall.prefix_cache_hit_rate_pct.value, 30, 1e-12)
+end)
+
+-- Overall E2E mean of several vLLM invocation files without per-request arrays: vLLM's
+-- e2el has one value per completed request, so the files' means weigh by `completed`.
+-- By hand: file 1 has 7 completed at mean_e2el_ms 378.84; file 2, edited, 3 completed
+-- (num_prompts 4, failed 1) at 100 ms: (7 x 378.83863736349235 + 3 x 100) / 10.
+t.test("vllm-benchmark: invocation files' E2E means combine weighted by completed requests", function()
+  local d = t.tmpdir()
+  local doc = json.read(F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json")
+  for _, k in ipairs { "input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times", "queue_times",
+    "generated_texts", "errors" } do doc[k] = nil end
+  json.write(d .. "/a.json", doc)
+  doc.date, doc.num_prompts, doc.completed, doc.failed, doc.mean_e2el_ms = "20260215-111502", 4, 3, 1, 100
+  json.write(d .. "/b.json", doc)
+  local run = harness.extract(d)
+  t.eq(#run.stages, 2)
+  t.near(run.overall.values.latency_mean_ms, (7 * 378.83863736349235 + 3 * 100) / 10, 1e-9,
+    tostring(run.overall.na.latency_mean_ms))
 end)
 
 t.test("vllm-benchmark: no request completed: every latency is unknown, never the file's 0.0", function()

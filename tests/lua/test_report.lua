@@ -194,7 +194,8 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   t.eq(b5[10], template.helpers.num(sb[5].ttft_p90_ms, 1))
   -- B's point 5 kept up (167.78 >= 0.95 x 169.99 = 161.49): not marked
   t.eq(b5[4], "")
-  t.ok(golden:find("## KV-Cache Performance Analysis\n\nSkipped: both runs: no vLLM metrics", 1, true))
+  t.ok(golden:find("## KV-Cache Performance Analysis\n\nSkipped: both runs: 8 *_prometheus_metrics.json files in the results",
+    1, true))
   -- the other outputs
   local state = json.read(w .. "/run-a/run_state.json")
   t.eq(state.label, "vllm")

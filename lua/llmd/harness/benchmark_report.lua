@@ -324,7 +324,6 @@ function M.extract(c, opts)
     if i == 1 then stack_config(run, br, path) end
     st.index, st.rate, st.concurrency = info.stage, info.rate, info.concurrency
     st.duration = st.metrics.values.duration_s
-    st.achieved_rate = st.metrics.values.throughput_req_s
     st.requests = info.requests
     st.tool = info.tool
     run.percentile_method = info.method
@@ -335,6 +334,13 @@ function M.extract(c, opts)
     end
     for _, other in ipairs(run.stages) do
       if other.index == st.index then
+        local function dir_of(f) return f:match("^(.*)/[^/]*$") or "." end
+        if dir_of(other.file) == dir_of(path) then
+          -- one folder: no folder to pass holds only one of them
+          error(("%s and %s: both are stage %d, in one folder, so they are not one run's load points: pass one "
+            .. "of the files (extract.lua FILE), or copy each into a folder of its own for compare.lua or "
+            .. "treatments.lua"):format(other.file, path, st.index), 0)
+        end
         error(("%s and %s: both are stage %d; pass one run's folder"):format(other.file, path, st.index), 0)
       end
     end

@@ -243,7 +243,6 @@ function M.extract(c, opts)
     st.start, st.finish = num(b.start_time), num(b.end_time)
     local rt = b.metrics.request_totals
     st.requests = { ok = rt.successful, failed = rt.errored, incomplete = rt.incomplete, total = rt.total }
-    if st.duration and st.duration > 0 then st.achieved_rate = rt.successful / st.duration end
     st.warmup = wu[index] or false
     -- every request kept? then the requests are the source, and the summary a cross-check
     local complete = cur.ok == rt.successful and cur.err == rt.errored and cur.ok + cur.err > 0

@@ -29,6 +29,29 @@ local function classify(name)
   end
 end
 
+-- Why a file given alone (extract.lua FILE) is not read, when its name says it is
+-- inference-perf's: nil when this harness has nothing to say of it.
+function M.explain(path)
+  local name = path:match("[^/]*$")
+  for _, x in ipairs { "per_request_lifecycle_metrics%.json%.gz", "per_request_lifecycle_metrics%.json",
+    "summary_lifecycle_metrics%.ya?ml", "summary_lifecycle_metrics%.json", "stage_%d+_lifecycle_metrics%.ya?ml",
+    "stage_%d+_lifecycle_metrics%.json" } do
+    local own = name:match("(" .. x .. ")$")
+    if own then
+      return ("named like inference-perf's %s, which it reads only under that exact name: pass a copy named "
+        .. "%s in a folder of its own, or the folder of the run it came from"):format(own, own)
+    end
+  end
+  if name:match("lifecycle") and (name:match("%.json$") or name:match("%.ya?ml$")) then
+    return "named like an inference-perf lifecycle report, which it reads only as summary_lifecycle_metrics, "
+      .. "stage_<N>_lifecycle_metrics (.json, .yaml or .yml) or per_request_lifecycle_metrics.json: pass a copy "
+      .. "under the name it had in its run in a folder of its own, or the folder of the run it came from"
+  end
+  if name:match("_prometheus_metrics%.json$") then
+    return "inference-perf's Prometheus metrics of a stage, not a result file: pass its run's folder"
+  end
+end
+
 function M.detect(dir)
   local cs = rm.group_files(dir, function(f) return classify(f.name) end)
   -- stages are numbered 0, 1, 2, ...: a gap is a stage file lost; an empty or unreadable
@@ -122,6 +145,8 @@ local function map_report(set, d, path)
   -- has one value per success (0 for a success without output tokens); TTFT, TPOT and
   -- ITL only count streamed requests with more than one token time, which it does not say
   if type(lat.normalized_time_per_output_token) == "table" then set.counts.ntpot = ok end
+  -- request_latency likewise: one value per success
+  if type(lat.request_latency) == "table" then set.counts.latency = ok end
   rm.latency_all_from_summary(set, failed, 0, src, M.percentile_method)
 
   local tp = type(succ.throughput) == "table" and succ.throughput or {}
@@ -365,7 +390,9 @@ function M.extract(c, opts)
     local load = type(d.load_summary) == "table" and d.load_summary or {}
     st.rate = num(load.requested_rate) and load.requested_rate > 0 and load.requested_rate or nil
     st.concurrency = num(load.concurrency) or num(load.num_sessions)
-    st.achieved_rate = num(load.achieved_rate)
+    -- load_summary.achieved_rate is count / send_duration: the rate requests were SENT,
+    -- not completed; the stage's achieved rate is the catalogue's (llmd.harness)
+    st.send_rate = num(load.achieved_rate)
     st.duration = st.metrics.values.duration_s
     st.send_duration = num(load.send_duration)
     st.requests = { total = num(load.count), ok = st.metrics.values.requests_ok,

@@ -99,6 +99,17 @@ function M.resolve(dir, opts)
   else
     cs = M.detect(dir, opts.harness)
   end
+  if #cs == 0 and opts.file then
+    -- one file no harness reads: one line naming it, and why (a harness's explain(path))
+    local hs = opts.harness and { M.get(opts.harness) } or M.list()
+    for _, h in ipairs(hs) do
+      local why = h.explain and h.explain(opts.file)
+      if why then error(("%s: %s"):format(opts.file, why), 0) end
+    end
+    error(("%s: not a %s result file (no harness reads it by its name or its first 64 KiB; README "
+      .. "\"llmd.harness\": what each harness reads)"):format(opts.file,
+        opts.harness and M.get(opts.harness).name or "benchmark"), 0)
+  end
   if #cs == 0 then
     -- one line, then what each harness accepts on a second (README: llmd.harness, "recognised by")
     local looked, names = {}, {}
@@ -264,6 +275,13 @@ function M.extract(dir, opts)
   run.warmup_stages = {}
   for _, st in ipairs(run.stages) do
     if st.warmup then run.warmup_stages[#run.warmup_stages + 1] = st.index end
+  end
+  -- one definition of a stage's achieved rate, whatever the harness: the catalogue's
+  -- completed requests / duration (throughput_req_s), the rate saturation and max
+  -- sustained are judged by; a harness's send rate is st.send_rate, never this
+  for _, st in ipairs(run.stages) do
+    local v = st.metrics.values.throughput_req_s
+    st.achieved_rate = type(v) == "number" and v == v and v > -math.huge and v < math.huge and v or nil
   end
   -- rates that cannot both be true (achieved far above offered) are a data check
   require("llmd.loadpoints").check_rates(run)

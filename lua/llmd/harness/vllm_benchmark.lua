@@ -97,6 +97,8 @@ local function new(variant)
     local ttft_zero = f(d, "mean_ttft_ms") == 0
     -- vLLM's TTFT has one value per completed request; its TPOT and ITL counts are not written
     if not ttft_zero and num(f(d, "mean_ttft_ms")) then set.counts.ttft = ok end
+    -- its e2el likewise: one latency per completed request
+    if num(f(d, "mean_e2el_ms")) then set.counts.latency = ok end
     for _, s in ipairs(STATS) do
       for _, w in ipairs(WHICH) do
         local key = s[1] .. "_" .. w[1] .. "_ms"
@@ -236,7 +238,6 @@ local function new(variant)
       st.file = l.path
       st.rate = num(d.request_rate)
       st.concurrency = num(d.max_concurrency)
-      st.achieved_rate = num(d.request_throughput)
       st.duration = num(d.duration)
       st.goodput_req_s = num(d.request_goodput)
       st.date = d.date

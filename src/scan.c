@@ -1166,6 +1166,35 @@ static int scan_json(Scanner *s)
 
 static int scan_csv(Scanner *s);
 
+/* What a CSV pass holds, reachable after a SIGBUS jumps out of it (else lost): the
+   passes running in this thread, innermost first (a record callback may scan again). */
+typedef struct CsvMem {
+    struct CsvField *fields; /* (defined below) */
+    int *col_of;
+    uint64_t *seps;
+    uint32_t *stops;
+    double *v;
+    int *n;
+    struct CsvMem *next;
+} CsvMem;
+static _Thread_local CsvMem *csv_mems;
+
+/* Frees what the passes begun after `outer` hold (they jumped out). */
+static void csv_mems_release(CsvMem *outer)
+{
+    while (csv_mems != NULL && csv_mems != outer) {
+        CsvMem *m = csv_mems;
+        csv_mems = m->next;
+        free(m->fields);
+        free(m->col_of);
+        free(m->seps);
+        free(m->stops);
+        free(m->v);
+        free(m->n);
+        free(m);
+    }
+}
+
 /* The pass itself, over input made ready by scan_run. */
 static int scan_pass(Scanner *s)
 {
@@ -1208,6 +1237,7 @@ int scan_run(Scanner *s)
         return fail(s, "%s: cannot watch for SIGBUS: %s", s->name, strerror(errno));
     Scanner *outer = bus_watch.s;
     sigjmp_buf *outer_jump = bus_watch.jump;
+    CsvMem *outer_mems = csv_mems;
     sigjmp_buf jump;
     volatile int rc;
     if (sigsetjmp(jump, 1) == 0) {
@@ -1215,6 +1245,7 @@ int scan_run(Scanner *s)
         bus_watch.jump = &jump;
         rc = scan_pass(s);
     } else {
+        csv_mems_release(outer_mems);
         rc = fail(s, "%s: the file shrank while it was being read (byte %llu is gone): no result",
                   s->name, (unsigned long long)bus_watch.at);
     }
@@ -2056,10 +2087,21 @@ static int csv_pass(Scanner *s, const CsvHeader *pre, CsvHeader *hdr)
     bt.v = (double *)malloc((size_t)(s->nrules > 0 ? s->nrules : 1) * CSV_BATCH * sizeof *bt.v);
     bt.n = (int *)calloc((size_t)(s->nrules > 0 ? s->nrules : 1), sizeof *bt.n);
     int *col_of = (int *)calloc((size_t)(nm > 0 ? nm : 1), sizeof *col_of);
-    if (col_of == NULL || bt.v == NULL || bt.n == NULL || lane.seps == NULL) {
-        rc = fail(s, "%s: out of memory", s->name);
-        goto done;
+    CsvMem *mem = (CsvMem *)calloc(1, sizeof *mem);
+    if (mem == NULL || col_of == NULL || bt.v == NULL || bt.n == NULL || lane.seps == NULL) {
+        free(mem);
+        free(col_of);
+        free(lane.seps);
+        free(bt.v);
+        free(bt.n);
+        return fail(s, "%s: out of memory", s->name);
     }
+    mem->col_of = col_of;
+    mem->seps = lane.seps;
+    mem->v = bt.v;
+    mem->n = bt.n;
+    mem->next = csv_mems;
+    csv_mems = mem;
     lane.others = lane.seps + CSV_LANE_CHUNK / 64 + 1;
     lane.quotes = lane.others + CSV_LANE_CHUNK / 64 + 1;
     if (pre != NULL) {
@@ -2067,6 +2109,7 @@ static int csv_pass(Scanner *s, const CsvHeader *pre, CsvHeader *hdr)
         ncols = pre->ncols;
         memcpy(col_of, pre->col_of, (size_t)nm * sizeof *col_of);
         stops = (uint32_t *)malloc(csv_stops_size(ncols));
+        mem->stops = stops;
         if (stops == NULL) {
             rc = fail(s, "%s: out of memory", s->name);
             goto done;
@@ -2132,7 +2175,8 @@ static int csv_pass(Scanner *s, const CsvHeader *pre, CsvHeader *hdr)
                 pos += 3;
             bom_done = 1;
         }
-        int r = csv_record(s, &bits, &pos, &fields, &nf, &capf, &line);
+        int r = csv_record(s, &bits, &pos, &mem->fields, &nf, &capf, &line);
+        fields = mem->fields;
         if (r == -2) {      /* the row is cut: keep it, read more (refill grows the window) */
             bits.valid = 0; /* the window's bytes move */
             lane.base = SIZE_MAX;
@@ -2167,6 +2211,7 @@ static int csv_pass(Scanner *s, const CsvHeader *pre, CsvHeader *hdr)
                 break;
             }
             stops = (uint32_t *)malloc(csv_stops_size(ncols));
+            mem->stops = stops;
             if (stops == NULL) {
                 rc = fail(s, "%s: out of memory", s->name);
                 break;
@@ -2198,12 +2243,7 @@ done_rows:
         memcpy(s->err, keep, sizeof keep);
     }
 done:
-    free(fields);
-    free(col_of);
-    free(lane.seps);
-    free(stops);
-    free(bt.v);
-    free(bt.n);
+    csv_mems_release(mem->next); /* this pass's */
     return rc;
 }
 
@@ -2265,6 +2305,7 @@ static int csv_part_guarded(CsvPart *pt)
     Scanner *w = &pt->w;
     Scanner *outer = bus_watch.s;
     sigjmp_buf *outer_jump = bus_watch.jump;
+    CsvMem *outer_mems = csv_mems;
     sigjmp_buf jump;
     volatile int rc;
     if (sigsetjmp(jump, 1) == 0) {
@@ -2272,6 +2313,7 @@ static int csv_part_guarded(CsvPart *pt)
         bus_watch.jump = &jump;
         rc = csv_part_run(pt);
     } else {
+        csv_mems_release(outer_mems);
         rc = fail(w, "%s: the file shrank while it was being read", w->name);
     }
     bus_watch.s = outer;

@@ -18,13 +18,9 @@ local o = args.parse(arg, {
 })
 
 local decision = require "llmd.decision"
-local min_effect
-if o.min_effect then
-  min_effect = tonumber(o.min_effect)
-  if not min_effect or min_effect < 0 or min_effect ~= min_effect or min_effect == math.huge then
-    error(("--min-effect: expected a percentage >= 0, got '%s'"):format(o.min_effect), 0)
-  end
-end
+-- option values: a wrong one is one line and exit 2 (llmd.args); errors in the data exit 1
+local min_effect = o.min_effect and args.number("--min-effect", o.min_effect, 0, nil, "a percentage >= 0")
+if o.slo then args.value(decision.parse_slo, o.slo, "--slo") end
 local w = ws.open(o[1])
 local prev = w.path .. "/comparison.json"
 local doc = lfs.attributes(prev, "mode") == "file" and json.read(prev) or nil

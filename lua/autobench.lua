@@ -7,6 +7,13 @@
 --   compare RESULTS.jsonl... [--sla K=V,... | --sla CONFIG] [--md OUT.md] [--csv OUT.csv]
 local ab = require "llmd.autobench"
 local args = require "llmd.args"
+local lfs = require "lfs"
+
+-- --frameworks LIST: each a framework autobench knows, else one line and exit 2
+local function check_frameworks(list)
+  if not list then return end
+  for f in list:gmatch("[^,%s]+") do args.choice("--frameworks", f, ab.FRAMEWORKS) end
+end
 local json = require "llmd.json"
 
 local cmd = arg[1]
@@ -74,6 +81,7 @@ local function main()
   elseif cmd == "plan" then
     local o = args.parse(rest, { usage = "llmdlua autobench.lua plan CONFIG [--frameworks LIST] [--out FILE] [--text]",
       options = { frameworks = "LIST", out = "FILE", text = true }, positional = { min = 1, max = 1 } })
+    check_frameworks(o.frameworks)
     local plan = ab.plan(o[1], { frameworks = o.frameworks })
     if o.text then
       io.write(ab.plan_text(plan))
@@ -90,9 +98,14 @@ local function main()
       options = { sla = "K=V,...|CONFIG", md = "FILE", csv = "FILE" }, positional = { min = 1 } })
     local rows = {}
     for i = 1, #o do
-      for _, r in ipairs(ab.read_rows(o[i])) do rows[#rows + 1] = r end
+      for _, r in ipairs(ab.read_rows(o[i])) do
+        ab.check_row(r)
+        rows[#rows + 1] = r
+      end
     end
-    local sla = o.sla and ab.parse_sla(o.sla) or nil
+    -- a K=V list that is wrong is a bad option value (exit 2); a config file's, its data (exit 1)
+    local sla = o.sla and (lfs.attributes(o.sla, "mode") == "file" and ab.parse_sla(o.sla)
+      or args.value(ab.parse_sla, o.sla)) or nil
     for _, note in ipairs(ab.recompute_sla(rows, sla)) do io.stderr:write("note: ", note, "\n") end
     local md = ab.summary(rows)
     if o.md then write_file(o.md, md) else io.write(md) end
@@ -116,6 +129,7 @@ or an error (a bad config, stale rows); 2 a usage error; 130 interrupted (rerun 
       options = { out = "FILE", frameworks = "LIST", dry_run = true, timeout = "S", force = true },
       positional = { min = 1, max = 1 } })
     if not o.out then io.stderr:write("autobench.lua run: --out FILE is required\n"); os.exit(2) end
+    check_frameworks(o.frameworks)
     local timeout = o.timeout and tonumber(o.timeout)
     if o.timeout and not (timeout and timeout > 0) then
       io.stderr:write("autobench.lua run: --timeout must be a number of seconds > 0, not '", o.timeout, "'\n")

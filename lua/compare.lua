@@ -72,14 +72,15 @@ local function info_of(x)
 end
 
 local decision = require "llmd.decision"
-local slo = o.slo and decision.parse_slo(o.slo, "--slo") or nil
-local min_effect
-if o.min_effect then
-  min_effect = tonumber(o.min_effect)
-  if not min_effect or min_effect < 0 or min_effect ~= min_effect or min_effect == math.huge then
-    error(("--min-effect: expected a percentage >= 0, got '%s'"):format(o.min_effect), 0)
-  end
+-- option values: a wrong one is one line and exit 2 (llmd.args); errors in the data exit 1
+local slo = o.slo and args.value(decision.parse_slo, o.slo, "--slo") or nil
+local min_effect = o.min_effect and args.number("--min-effect", o.min_effect, 0, nil, "a percentage >= 0")
+for _, k in ipairs { "harness", "a_harness", "b_harness" } do args.harness("--" .. k:gsub("_", "-"), o[k]) end
+if o.percentile_method then
+  args.choice("--percentile-method", o.percentile_method, { "linear", "nearest" })
 end
+local steps
+if o.step then steps = args.value(function() return require("llmd.cluster").parse_steps(o.step) end) end
 
 if o.plan or o.resume then
   local cluster = require "llmd.cluster"
@@ -106,7 +107,7 @@ if o.plan or o.resume then
   local ok, result, ctx = pcall(cluster.run, plan, {
     namespace = o.namespace, yes = o.yes, dry_run = o.dry_run, resume = o.resume,
     replace_plan = o.resume and o.plan or nil,
-    only = o.step and cluster.parse_steps(o.step) or nil, slo = slo, min_effect = min_effect,
+    only = steps, slo = slo, min_effect = min_effect,
   })
   if not ok then
     if tostring(result):match("interrupted") then
@@ -135,9 +136,6 @@ if #missing > 0 then
     :format(table.concat(missing, " and ")))
   os.exit(2)
 end
-if o.percentile_method and o.percentile_method ~= "linear" and o.percentile_method ~= "nearest" then
-  error("--percentile-method: expected linear or nearest, got " .. o.percentile_method, 0)
-end
 
 local lfs = require "lfs"
 local runs = {}
@@ -156,7 +154,8 @@ for _, x in ipairs { "a", "b" } do
     dir = dir, label = label, info = info,
     opts = {
       harness = o[x .. "_harness"] or o.harness, percentile_method = o.percentile_method,
-      warmup = warmup and args.list_of_ints(warmup, o[x .. "_warmup"] and "--" .. x .. "-warmup" or "--warmup") or nil,
+      warmup = warmup and args.value(args.list_of_ints, warmup,
+        o[x .. "_warmup"] and "--" .. x .. "-warmup" or "--warmup") or nil,
       require_results = true, tolerant = o.tolerant,
       warmup_option = warmup and warmup_option, run_name = ("run %s '%s'"):format(x:upper(), label),
     },
@@ -206,7 +205,17 @@ local w = ws.create { parent = o.parent, incomplete = "compare.lua started makin
   .. "not finished (it failed, was interrupted, or is still running)" }
 local par = require "llmd.parallel"
 local child -- run b's reader, when it runs beside this process
+local copies = {} -- the children copying results read in place, by run
 local ok, model = pcall(function()
+  -- results read in place are copied now, beside what follows (a child), else here
+  local function copy(x)
+    if o.link or not ws.read_in_place(w, runs[x].plan) then return end
+    copies[x] = par.start_copy(w, x, runs[x].plan)
+    if not copies[x] then
+      ws.copy_later(w, x, runs[x].plan)
+      tl.mark("copy " .. x)
+    end
+  end
   local sides, jobs = {}, {}
   for _, x in ipairs { "a", "b" } do
     local r = runs[x]
@@ -222,6 +231,7 @@ local ok, model = pcall(function()
   child = par.start(w, "b", jobs.b)
   tl.mark("child started")
   sides.a = cmp.import_side(w, "a", jobs.a)
+  copy("a")
   if child then
     sides.b = par.finish(child) -- (its folder is gone whatever happens)
     child = nil
@@ -233,13 +243,22 @@ local ok, model = pcall(function()
   else
     sides.b = cmp.import_side(w, "b", jobs.b)
   end
+  copy("b")
   local m = cmp.report(w, sides.a, sides.b, { slo = slo, min_effect = min_effect })
+  for _, x in ipairs { "a", "b" } do
+    if copies[x] then
+      par.finish(copies[x])
+      copies[x] = nil
+    end
+  end
   ws.mark_complete(w)
   tl.mark("report written")
   return m
 end)
 if not ok then
   par.abort(child) -- a child still reading run b stops before its workspace goes
+  par.abort(copies.a) -- (and one still copying)
+  par.abort(copies.b)
   -- the user's own files are named, not the workspace's copies (which are going away)
   model = tostring(model)
   for _, x in ipairs { "a", "b" } do

@@ -39,7 +39,8 @@ local o = args.parse(arg, {
   positional = { min = 1, max = 1 },
 })
 
-local opts = { harness = o.harness, tolerant = o.tolerant }
+-- option values: a wrong one is one line and exit 2 (llmd.args); errors in the data exit 1
+local opts = { harness = args.harness("--harness", o.harness), tolerant = o.tolerant }
 local where = o[1]
 if require("lfs").attributes(where, "mode") == "file" then
   -- one result file: its folder, with every other file ignored
@@ -48,20 +49,15 @@ if require("lfs").attributes(where, "mode") == "file" then
   if where == "" then where = "/" end
 end
 if o.warmup then
-  opts.warmup = args.list_of_ints(o.warmup, "--warmup")
+  opts.warmup = args.value(args.list_of_ints, o.warmup, "--warmup")
   opts.warmup_option = "--warmup " .. o.warmup
 end
 if o.percentile_method then
-  if o.percentile_method ~= "linear" and o.percentile_method ~= "nearest" then
-    error("--percentile-method: expected linear or nearest, got " .. o.percentile_method, 0)
-  end
-  opts.percentile_method = o.percentile_method
+  opts.percentile_method = args.choice("--percentile-method", o.percentile_method, { "linear", "nearest" })
 end
 if o.sketch then
-  opts.sketch = tonumber(o.sketch)
-  if not opts.sketch or opts.sketch <= 0 or opts.sketch >= 1 then
-    error("--sketch: expected a relative error between 0 and 1, e.g. 0.01", 0)
-  end
+  -- the bounds llmd.stats takes (stats.new{sketch =})
+  opts.sketch = args.number("--sketch", o.sketch, 0.0001, 0.5, "a relative error in [0.0001, 0.5], e.g. 0.01")
 end
 
 if o.br and o.br ~= "0.2" and o.br ~= "0.1" then
@@ -73,7 +69,17 @@ if (o.out or o.info) and not o.br then
   os.exit(2)
 end
 
-local run = harness.extract(where, opts)
+-- a --warmup naming a stage the run does not have is a bad option value too (exit 2), as
+-- in compare.lua; anything else harness.extract raises is about the data (exit 1)
+local xok, run = pcall(harness.extract, where, opts)
+if not xok then
+  local msg = tostring(run)
+  if opts.warmup_option and msg:sub(1, #opts.warmup_option) == opts.warmup_option then
+    io.stderr:write(args.script(), ": ", msg, "\n")
+    os.exit(2)
+  end
+  error(run, 0)
+end
 -- the prefix-cache figures from the run's vLLM scrapes, as the report has them
 if not run.no_results and not opts.file then
   local kvcache = require "llmd.kvcache"

@@ -78,6 +78,10 @@ local function add(label, dir)
   list[#list + 1] = { label = label, dirs = repeats_of(dir) }
 end
 
+-- option values: a wrong one is one line and exit 2 (llmd.args); errors in the data exit 1
+args.harness("--harness", o.harness)
+if o.slo then args.value(require("llmd.decision").parse_slo, o.slo, "--slo") end
+
 local modes = (#runs > 0 and 1 or 0) + (o.results and 1 or 0) + (o[1] and 1 or 0)
 if modes ~= 1 then fail("give --run LABEL=DIR (several), or --results DIR, or an experiment workspace", 2) end
 for _, r in ipairs(runs) do add(r.label, r.dir) end

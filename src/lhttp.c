@@ -466,11 +466,21 @@ static int perform(lua_State *L, const char *method, const char *url, int body_i
     return 1;
 }
 
-static int opts_index(lua_State *L, int idx)
+static const char *const HTTP_OPTS[] = {"headers",  "timeout", "connect_timeout", "follow",
+                                        "insecure", "ca_file", "method",          NULL};
+static const char *const STREAM_OPTS[] = {"headers",  "timeout", "connect_timeout", "follow",
+                                          "insecure", "ca_file", "method",          "body",
+                                          "sse",      NULL};
+static const char *const REQUEST_OPTS[] = {
+    "url",    "body",     "headers", "timeout", "connect_timeout",
+    "follow", "insecure", "ca_file", "method",  NULL};
+
+static int opts_index(lua_State *L, int idx, const char *fn, const char *const keys[])
 {
     if (lua_isnoneornil(L, idx))
         return 0;
     luaL_checktype(L, idx, LUA_TTABLE);
+    llmd_check_keys(L, idx, fn, keys, 0);
     return idx;
 }
 
@@ -488,7 +498,7 @@ static const char *method_of(lua_State *L, int opts, const char *dflt)
 static int l_get(lua_State *L)
 {
     const char *url = luaL_checkstring(L, 1);
-    int opts = opts_index(L, 2);
+    int opts = opts_index(L, 2, "http.get", HTTP_OPTS);
     lua_settop(L, 2);
     return perform(L, method_of(L, opts, "GET"), url, 0, opts, 0);
 }
@@ -498,7 +508,7 @@ static int l_post(lua_State *L)
 {
     const char *url = luaL_checkstring(L, 1);
     luaL_checkstring(L, 2);
-    int opts = opts_index(L, 3);
+    int opts = opts_index(L, 3, "http.post", HTTP_OPTS);
     lua_settop(L, 3);
     return perform(L, method_of(L, opts, "POST"), url, 2, opts, 0);
 }
@@ -507,6 +517,7 @@ static int l_post(lua_State *L)
 static int l_request(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
+    llmd_check_keys(L, 1, "http.request", REQUEST_OPTS, 0);
     lua_settop(L, 1);
     lua_getfield(L, 1, "url"); /* opts, url */
     const char *url = lua_tostring(L, 2);
@@ -524,7 +535,7 @@ static int l_request(lua_State *L)
 static int l_stream(lua_State *L)
 {
     const char *url = luaL_checkstring(L, 1);
-    int opts = opts_index(L, 2);
+    int opts = opts_index(L, 2, "http.stream", STREAM_OPTS);
     luaL_checktype(L, 3, LUA_TFUNCTION);
     lua_settop(L, 3);
     if (opts != 0)

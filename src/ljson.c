@@ -443,6 +443,8 @@ static void encode(lua_State *L, int idx, int opts, int default_indent)
     memset(e, 0, sizeof *e);
     e->indent = default_indent;
     if (opts != 0 && lua_istable(L, opts)) {
+        static const char *const keys[] = {"indent", NULL};
+        llmd_check_keys(L, opts, default_indent == 0 ? "json.encode" : "json.write", keys, 0);
         if (lua_getfield(L, opts, "indent") != LUA_TNIL) {
             lua_Integer ind = luaL_checkinteger(L, -1);
             luaL_argcheck(L, ind >= 0 && ind <= 16, opts, "indent must be in [0, 16]");

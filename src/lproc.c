@@ -254,6 +254,9 @@ static double opt_number(lua_State *L, int opts, const char *name, double dflt)
 ** process userdata at 1..4 and returns the process. background: proc.spawn, where
 ** nothing drains the child's output, so only "null", "inherit" or a file are allowed.
 */
+static const char *const RUN_OPTS[] = {"env",    "clear_env", "cwd",        "stdin", "stdout",
+                                       "stderr", "timeout",   "kill_grace", NULL};
+
 static Process *start(lua_State *L, int background)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
@@ -265,6 +268,7 @@ static Process *start(lua_State *L, int background)
     lua_settop(L, 2);
     lua_newtable(L); /* argv, opts, anchor: keeps every string the child needs */
     const int opts = 2, anchor = 3;
+    llmd_check_keys(L, opts, background ? "proc.spawn" : "proc.run", RUN_OPTS, 0);
 
     lua_Integer argc = (lua_Integer)lua_rawlen(L, 1);
     if (argc == 0)
@@ -599,6 +603,29 @@ static int l_realpath(lua_State *L)
 }
 
 /*
+** proc.file_id(path) -> a string that changes when the file does (device, inode, size,
+** modification and status-change times to the nanosecond; links followed), or nil and
+** why: a file read in one place and copied afterwards is checked to be the same file.
+*/
+static int l_file_id(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        lua_pushnil(L);
+        lua_pushfstring(L, "%s: %s", path, strerror(errno));
+        return 2;
+    }
+    char id[160];
+    (void)snprintf(id, sizeof id, "%llu:%llu:%lld:%lld.%09ld:%lld.%09ld",
+                   (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+                   (long long)st.st_size, (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec,
+                   (long long)st.st_ctim.tv_sec, (long)st.st_ctim.tv_nsec);
+    lua_pushstring(L, id);
+    return 1;
+}
+
+/*
 ** proc.chmod(path, mode) -> true, or nil and why; mode in octal digits, as chmod's
 ** ("755", "0644"): nothing else is accepted.
 */
@@ -692,6 +719,7 @@ static const luaL_Reg proc_funcs[] = {
     {"chmod",     l_chmod    },
     {"copy_file", l_copy_file},
     {"cpu",       l_cpu      },
+    {"file_id",   l_file_id  },
     {"now",       l_now      },
     {"run",       l_run      },
     {"spawn",     l_spawn    },

@@ -31,6 +31,11 @@
 #define MAX_BY 8
 
 static const char *const MODES[] = {"increase", "max", "last", NULL};
+static const char *const PARSE_OPTS[] = {"tolerant", "name", NULL};
+static const char *const FILE_OPTS[] = {"tolerant", NULL};
+static const char *const AGG_OPTS[] = {"match", "gauge_sketch", "tolerant", NULL};
+static const char *const COUNTER_OPTS[] = {"mode", "by", NULL};
+static const char *const BY_OPTS[] = {"by", NULL};
 
 /* ---- parsing ----------------------------------------------------------------- */
 
@@ -123,6 +128,7 @@ static int run_parse(lua_State *L, int opts, int out, int fn)
     luaL_setmetatable(L, PARSER_MT);
     int pidx = lua_gettop(L);
     if (opts != 0 && lua_istable(L, opts)) {
+        llmd_check_keys(L, opts, fn == 0 ? "prom.parse" : "prom.each", PARSE_OPTS, 0);
         lua_getfield(L, opts, "tolerant");
         p->tolerant = lua_toboolean(L, -1);
         lua_getfield(L, opts, "name");
@@ -172,6 +178,7 @@ static int l_each_file(lua_State *L)
     p->interrupt_base = llmd_signals_taken;
     luaL_setmetatable(L, PARSER_MT);
     if (lua_istable(L, 3)) {
+        llmd_check_keys(L, 3, "prom.each_file", FILE_OPTS, 0);
         lua_getfield(L, 3, "tolerant");
         p->tolerant = lua_toboolean(L, -1);
         lua_pop(L, 1);
@@ -208,6 +215,7 @@ static int l_aggregator(lua_State *L)
     a->parser.interrupted = &llmd_signals;
     luaL_setmetatable(L, AGG_MT);
     if (lua_istable(L, 1)) {
+        llmd_check_keys(L, 1, "prom.aggregator", AGG_OPTS, 0);
         if (lua_getfield(L, 1, "match") == LUA_TTABLE) {
             int n = (int)luaL_len(L, -1);
             a->match = (char **)calloc((size_t)(n ? n : 1), sizeof(char *));
@@ -451,10 +459,10 @@ static int l_counter_total(lua_State *L)
     const char *name = luaL_checkstring(L, 2);
     int opts = lua_istable(L, 3) ? 3 : 0;
     int mode = 0;
-    if (opts && lua_getfield(L, opts, "mode") != LUA_TNIL)
-        mode = luaL_checkoption(L, -1, NULL, MODES);
-    if (opts)
-        lua_pop(L, 1);
+    if (opts) {
+        llmd_check_keys(L, opts, "agg:counter_total", COUNTER_OPTS, 0);
+        mode = llmd_opt_option(L, opts, "agg:counter_total", "mode", 0, MODES);
+    }
     const char *by[MAX_BY];
     int nby = read_by(L, opts, by);
     size_t *idx;
@@ -532,6 +540,8 @@ static int l_gauge_summary(lua_State *L)
     PromAgg *a = check_agg(L);
     const char *name = luaL_checkstring(L, 2);
     int opts = lua_istable(L, 3) ? 3 : 0;
+    if (opts)
+        llmd_check_keys(L, opts, "agg:gauge_summary", BY_OPTS, 0);
     const char *by[MAX_BY];
     int nby = read_by(L, opts, by);
     size_t *idx;
@@ -645,6 +655,8 @@ static int l_histogram_quantile(lua_State *L)
     double q = (double)luaL_checknumber(L, 3);
     luaL_argcheck(L, q >= 0 && q <= 1, 3, "quantile must be in [0, 1]");
     int opts = lua_istable(L, 4) ? 4 : 0;
+    if (opts)
+        llmd_check_keys(L, opts, "agg:histogram_quantile", BY_OPTS, 0);
     const char *by[MAX_BY];
     int nby = read_by(L, opts, by);
     lua_pushfstring(L, "%s_bucket", name);

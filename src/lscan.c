@@ -25,6 +25,7 @@
 
 #define SCANNER_MT "llmd.scan.scanner"
 
+static const char *const RULE_KEYS[] = {"reduce", "skip", "fields", NULL};
 static const char *const REDUCERS[] = {"none", "diffs", "first", "last", "count",
                                        "sum",  "min",   "max",   NULL};
 
@@ -184,7 +185,7 @@ static void read_rules(lua_State *L, LScan *ls, int idx, int format)
 {
     lua_Integer n = luaL_len(L, idx);
     if (n == 0)
-        llmd_error(L, "scan: no rules given");
+        llmd_usage_error(L, "scan: no rules given");
     ls->rules = (ScanRule *)calloc((size_t)n, sizeof *ls->rules);
     if (ls->rules == NULL)
         llmd_error(L, "scan: out of memory");
@@ -193,7 +194,10 @@ static void read_rules(lua_State *L, LScan *ls, int idx, int format)
     for (lua_Integer i = 1; i <= n; i++) {
         lua_geti(L, idx, i); /* spec */
         if (!lua_istable(L, -1))
-            llmd_error(L, "scan: rule %d must be a table {pattern, sink, ...}", (int)i);
+            llmd_usage_error(L, "scan: rule %d must be a table {pattern, sink, ...}", (int)i);
+        lua_pushfstring(L, "scan: rule %d", (int)i); /* spec, where */
+        llmd_check_keys(L, -2, lua_tostring(L, -1), RULE_KEYS, 1);
+        lua_pop(L, 1);
         ScanRule *r = &ls->rules[ls->nrules];
         memset(r, 0, sizeof *r);
         r->path.last_at = -1;
@@ -201,7 +205,7 @@ static void read_rules(lua_State *L, LScan *ls, int idx, int format)
         lua_rawgeti(L, -1, 1); /* spec, pattern */
         const char *pattern = lua_tostring(L, -1);
         if (pattern == NULL)
-            llmd_error(L, "scan: rule %d: the first item must be a path pattern", (int)i);
+            llmd_usage_error(L, "scan: rule %d: the first item must be a path pattern", (int)i);
         if (format == SCAN_CSV) {
             r->path.steps = (ScanStep *)calloc(1, sizeof *r->path.steps);
             if (r->path.steps == NULL || (r->path.steps[0].key = strdup(pattern)) == NULL)
@@ -209,7 +213,7 @@ static void read_rules(lua_State *L, LScan *ls, int idx, int format)
             r->path.steps[0].klen = strlen(pattern);
             r->path.n = 1;
         } else if (scan_path_parse(pattern, 0, &r->path, err, sizeof err) != 0) {
-            llmd_error(L, "scan: rule %d: %s", (int)i, err);
+            llmd_usage_error(L, "scan: rule %d: %s", (int)i, err);
         }
         lua_pop(L, 1);
         lua_rawgeti(L, -1, 2); /* spec, sink */
@@ -238,9 +242,9 @@ static void read_rules(lua_State *L, LScan *ls, int idx, int format)
                            "last, count, sum, min or max)",
                            (int)i, red ? red : luaL_typename(L, -1));
             if (r->sink != SINK_STATS)
-                llmd_error(L, "scan: rule %d: reduce needs an llmd.stats sink", (int)i);
+                llmd_usage_error(L, "scan: rule %d: reduce needs an llmd.stats sink", (int)i);
             if (format == SCAN_CSV && k != RED_NONE)
-                llmd_error(L, "scan: rule %d: CSV cells are not arrays to reduce", (int)i);
+                llmd_usage_error(L, "scan: rule %d: CSV cells are not arrays to reduce", (int)i);
             r->reduce = k;
         }
         lua_pop(L, 1);
@@ -255,8 +259,8 @@ static void read_rules(lua_State *L, LScan *ls, int idx, int format)
         lua_getfield(L, -1, "fields"); /* spec, fields */
         if (!lua_isnil(L, -1)) {
             if (r->sink != SINK_RECORD || !lua_istable(L, -1))
-                llmd_error(L, "scan: rule %d: fields need a function sink and a list of paths",
-                           (int)i);
+                llmd_usage_error(
+                    L, "scan: rule %d: fields need a function sink and a list of paths", (int)i);
             int nf = (int)luaL_len(L, -1);
             r->first_field = ls->nfields;
             r->nfields = nf;
@@ -269,7 +273,7 @@ static void read_rules(lua_State *L, LScan *ls, int idx, int format)
                 lua_rawgeti(L, -1, k); /* spec, fields, f */
                 const char *fp = lua_tostring(L, -1);
                 if (fp == NULL)
-                    llmd_error(L, "scan: rule %d: field %d must be a path string", (int)i, k);
+                    llmd_usage_error(L, "scan: rule %d: field %d must be a path string", (int)i, k);
                 ScanField *f = &ls->fields[ls->nfields];
                 memset(f, 0, sizeof *f);
                 f->path.last_at = -1;
@@ -281,7 +285,7 @@ static void read_rules(lua_State *L, LScan *ls, int idx, int format)
                     f->path.steps[0].klen = strlen(fp);
                     f->path.n = 1;
                 } else if (scan_path_parse(fp, 1, &f->path, err, sizeof err) != 0) {
-                    llmd_error(L, "scan: rule %d, field '%s': %s", (int)i, fp, err);
+                    llmd_usage_error(L, "scan: rule %d, field '%s': %s", (int)i, fp, err);
                 }
                 f->rule = ls->nrules - 1;
                 lua_pop(L, 1);
@@ -323,10 +327,26 @@ static void restore_stats(LScan *ls)
     ls->nsaved = 0;
 }
 
+static const char *const CSV_OPTS[] = {"name", "sep", NULL};
+static const char *const JSON_OPTS[] = {"name", NULL};
+static const char *const SOURCE_KEYS[] = {"text", "name", NULL};
+
 static int run(lua_State *L, int format)
 {
-    luaL_checktype(L, 2, LUA_TTABLE);
+    const char *fn = format == SCAN_CSV     ? "scan.csv"
+                     : format == SCAN_JSONL ? "scan.jsonl"
+                                            : "scan.json";
+    if (!lua_istable(L, 2))
+        return luaL_error(L, "%s: expected a list of rules as the second argument, got %s", fn,
+                          luaL_typename(L, 2));
     lua_settop(L, 3);
+    if (lua_istable(L, 3))
+        llmd_check_keys(L, 3, fn, format == SCAN_CSV ? CSV_OPTS : JSON_OPTS, 0);
+    else if (!lua_isnil(L, 3))
+        return luaL_error(L, "%s: expected an options table as the third argument, got %s", fn,
+                          luaL_typename(L, 3));
+    if (lua_istable(L, 1) && luaL_testudata(L, 1, LUA_FILEHANDLE) == NULL)
+        llmd_check_keys(L, 1, fn, SOURCE_KEYS, 0);
     const char *name = NULL;
     if (lua_istable(L, 3) && lua_getfield(L, 3, "name") == LUA_TSTRING)
         name = lua_tostring(L, -1); /* anchored in opts */
@@ -365,12 +385,18 @@ static int run(lua_State *L, int format)
         return luaL_argerror(L, 1, "expected a path, an open file or {text = string}");
     }
     if (format == SCAN_CSV && lua_istable(L, 3)) {
-        if (lua_getfield(L, 3, "sep") == LUA_TSTRING) {
+        int sep_t = lua_getfield(L, 3, "sep");
+        if (sep_t != LUA_TNIL && sep_t != LUA_TSTRING)
+            return luaL_error(L, "scan.csv: option sep: expected one character, got %s",
+                              luaL_typename(L, -1));
+        if (sep_t == LUA_TSTRING) {
             size_t n;
             const char *sep = lua_tolstring(L, -1, &n);
             if (n != 1 || *sep == '"' || *sep == '\n' || *sep == '\r')
-                return luaL_error(L, "scan.csv: sep must be one character other than a quote "
-                                     "or a line end");
+                return luaL_error(L,
+                                  "scan.csv: option sep: expected one character other than "
+                                  "a quote or a line end, got '%s'",
+                                  sep);
             s->sep = *sep;
         }
         lua_pop(L, 1);

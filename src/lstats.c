@@ -64,24 +64,66 @@ static int stats_gc(lua_State *L)
     return 0;
 }
 
+static const char *const NEW_KEYS[] = {"sketch", "method", NULL};
+
+/*
+** A method argument (arg of fn): "linear" or "nearest", def when absent; anything else is
+** "FN: method: expected 'linear' or 'nearest', got 'x'" at the caller's line.
+*/
+static int check_method(lua_State *L, int arg, const char *fn, int def)
+{
+    if (lua_isnoneornil(L, arg))
+        return def;
+    if (lua_type(L, arg) == LUA_TSTRING)
+        for (int i = 0; METHODS[i] != NULL; i++)
+            if (strcmp(lua_tostring(L, arg), METHODS[i]) == 0)
+                return i;
+    const char *got = lua_type(L, arg) == LUA_TSTRING
+                          ? lua_pushfstring(L, "'%s'", lua_tostring(L, arg))
+                          : luaL_typename(L, arg);
+    llmd_push_choices(L, METHODS);
+    return luaL_error(L, "%s: method: expected %s, got %s", fn, lua_tostring(L, -1), got);
+}
+
+/* A number argument: a Lua number only (a string such as "12" is refused, not converted). */
+static lua_Number check_num(lua_State *L, int arg, const char *fn, const char *what)
+{
+    if (lua_type(L, arg) != LUA_TNUMBER) {
+        if (lua_type(L, arg) == LUA_TSTRING)
+            luaL_error(L, "%s: %s: expected a number, got the string '%s'", fn, what,
+                       lua_tostring(L, arg));
+        luaL_error(L, "%s: %s: expected a number, got %s", fn, what, luaL_typename(L, arg));
+    }
+    return lua_tonumber(L, arg);
+}
+
 /* stats.new([{sketch = rel_err, method = "linear" | "nearest"}]) */
 static int l_new(lua_State *L)
 {
     double alpha = 0;
     int method = STATS_LINEAR;
     if (!lua_isnoneornil(L, 1)) {
-        luaL_checktype(L, 1, LUA_TTABLE);
-        if (lua_getfield(L, 1, "sketch") != LUA_TNIL) {
-            if (!lua_isnumber(L, -1))
-                return luaL_argerror(L, 1, "sketch must be a relative error, e.g. 0.01");
+        if (!lua_istable(L, 1))
+            return luaL_error(L, "stats.new: expected an options table or nothing, got %s",
+                              luaL_typename(L, 1));
+        llmd_check_keys(L, 1, "stats.new", NEW_KEYS, 0);
+        int t = lua_getfield(L, 1, "sketch");
+        if (t != LUA_TNIL) {
+            if (t != LUA_TNUMBER)
+                return luaL_error(L,
+                                  "stats.new: option sketch: expected a relative error such as "
+                                  "0.01, got %s",
+                                  t == LUA_TSTRING ? lua_pushfstring(L, "'%s'", lua_tostring(L, -1))
+                                                   : luaL_typename(L, -1));
             alpha = (double)lua_tonumber(L, -1);
             if (!(alpha >= STATS_SKETCH_MIN_ALPHA && alpha <= STATS_SKETCH_MAX_ALPHA))
-                return luaL_argerror(L, 1, "sketch relative error must be in [0.0001, 0.5]");
+                return luaL_error(L,
+                                  "stats.new: option sketch: expected a relative error in "
+                                  "[0.0001, 0.5], got %s",
+                                  luaL_tolstring(L, -1, NULL));
         }
         lua_pop(L, 1);
-        if (lua_getfield(L, 1, "method") != LUA_TNIL)
-            method = luaL_checkoption(L, -1, NULL, METHODS);
-        lua_pop(L, 1);
+        method = llmd_opt_option(L, 1, "stats.new", "method", STATS_LINEAR, METHODS);
     }
     LStats *ls = (LStats *)lua_newuserdatauv(L, sizeof *ls, 0);
     stats_init(&ls->s, alpha);
@@ -94,7 +136,8 @@ static void add_one(lua_State *L, Stats *s, lua_Number x, int arg)
 {
     int rc = stats_add(s, (double)x);
     if (rc == STATS_ENAN)
-        luaL_argerror(L, arg, "NaN cannot be summarised (filter it out, or it is a bug upstream)");
+        luaL_error(L, "%s: NaN cannot be summarised (filter it out, or it is a bug upstream)",
+                   arg == 2 ? "s:add" : "s:add_many");
     if (rc == STATS_ENOMEM)
         luaL_error(L, "stats: not enough memory for %I samples", (lua_Integer)s->n + 1);
 }
@@ -103,7 +146,7 @@ static void add_one(lua_State *L, Stats *s, lua_Number x, int arg)
 static int l_add(lua_State *L)
 {
     Stats *s = check_stats(L, 1);
-    add_one(L, s, luaL_checknumber(L, 2), 2);
+    add_one(L, s, check_num(L, 2, "s:add", "x"), 2);
     lua_settop(L, 1);
     return 1;
 }
@@ -139,12 +182,14 @@ static int l_add_many(lua_State *L)
         else
             lua_geti(L, 2, i);
         lua_Number x = lua_tonumberx(L, -1, &ok);
-        if (!ok)
-            return luaL_error(L, "bad argument #1 to 'add_many' (element %I is a %s, not a number)",
-                              i, luaL_typename(L, -1));
+        if (!ok || lua_type(L, -1) != LUA_TNUMBER)
+            return luaL_error(L, "s:add_many: element %I is a %s, not a number", i,
+                              luaL_typename(L, -1));
         if (isnan(x))
-            return luaL_argerror(
-                L, 2, "NaN cannot be summarised (filter it out, or it is a bug upstream)");
+            return luaL_error(L,
+                              "s:add_many: element %I: NaN cannot be summarised (filter it "
+                              "out, or it is a bug upstream)",
+                              i);
         xs[i - 1] = (double)x;
         if ((i & 31) == 0)
             lua_settop(L, top);
@@ -214,10 +259,12 @@ static int l_sample_stddev(lua_State *L)
     return 1;
 }
 
-static double check_p(lua_State *L, int arg)
+static double check_p(lua_State *L, int arg, const char *fn)
 {
-    lua_Number p = luaL_checknumber(L, arg);
-    luaL_argcheck(L, p >= 0 && p <= 100, arg, "percentile must be in [0, 100]");
+    lua_Number p = check_num(L, arg, fn, "p");
+    if (!(p >= 0 && p <= 100))
+        luaL_error(L, "%s: p: expected a percentile in [0, 100], got %s", fn,
+                   luaL_tolstring(L, arg, NULL));
     return (double)p;
 }
 
@@ -225,8 +272,8 @@ static double check_p(lua_State *L, int arg)
 static int l_percentile(lua_State *L)
 {
     LStats *ls = check_lstats(L, 1);
-    double p = check_p(L, 2);
-    int method = lua_isnoneornil(L, 3) ? ls->method : luaL_checkoption(L, 3, NULL, METHODS);
+    double p = check_p(L, 2, "s:percentile");
+    int method = check_method(L, 3, "s:percentile", ls->method);
     push_known(L, stats_percentile(&ls->s, p, method));
     return 1;
 }
@@ -235,8 +282,9 @@ static int l_percentile(lua_State *L)
 static int l_percentile_rank(lua_State *L)
 {
     Stats *s = check_stats(L, 1);
-    lua_Number x = luaL_checknumber(L, 2);
-    luaL_argcheck(L, x == x, 2, "NaN has no rank");
+    lua_Number x = check_num(L, 2, "s:percentile_rank", "x");
+    if (x != x)
+        luaL_error(L, "s:percentile_rank: NaN has no rank");
     push_known(L, stats_rank(s, (double)x));
     return 1;
 }
@@ -308,7 +356,7 @@ static int l_summary(lua_State *L)
 {
     LStats *ls = check_lstats(L, 1);
     Stats *s = &ls->s;
-    int method = lua_isnoneornil(L, 3) ? ls->method : luaL_checkoption(L, 3, NULL, METHODS);
+    int method = check_method(L, 3, "s:summary", ls->method);
     lua_createtable(L, 0, 12); /* summary */
     lua_pushinteger(L, (lua_Integer)s->n);
     lua_setfield(L, -2, "count");
@@ -316,13 +364,18 @@ static int l_summary(lua_State *L)
     set_known(L, "mean", stats_mean(s));
     set_known(L, "min", stats_min(s));
     set_known(L, "max", stats_max(s));
-    set_known(L, "stddev", sqrt(stats_variance(s, 0)));
-    set_known(L, "sample_stddev", sqrt(stats_variance(s, 1)));
     lua_pushstring(L, METHODS[method]);
     lua_setfield(L, -2, "method");
     if (s->sketch) {
         lua_pushnumber(L, s->alpha);
         lua_setfield(L, -2, "relative_error");
+    }
+    /* the variance first, unless the percentiles' pass finds it too (a query may reorder
+       the samples: the variance is summed in their order) */
+    int late = lua_istable(L, 2) && stats_percentiles_give_variance(s);
+    if (!late) {
+        set_known(L, "stddev", sqrt(stats_variance(s, 0)));
+        set_known(L, "sample_stddev", sqrt(stats_variance(s, 1)));
     }
     if (lua_istable(L, 2)) {
         lua_Integer n = luaL_len(L, 2);
@@ -331,7 +384,10 @@ static int l_summary(lua_State *L)
         double ps[64], out[64];
         read_percentiles(L, 2, n, ps, "summary");
         /* asked together: one multi-selection rather than a sort */
-        stats_percentiles(s, ps, out, (int)n, method);
+        if (late)
+            stats_percentiles_variance(s, ps, out, (int)n, method);
+        else
+            stats_percentiles(s, ps, out, (int)n, method);
         for (lua_Integer i = 0; i < n; i++) {
             char key[40];
             if (ps[i] == floor(ps[i]))
@@ -340,6 +396,10 @@ static int l_summary(lua_State *L)
                 (void)snprintf(key, sizeof key, "p%g", ps[i]);
             set_known(L, key, out[i]);
         }
+    }
+    if (late) {
+        set_known(L, "stddev", sqrt(stats_variance(s, 0)));
+        set_known(L, "sample_stddev", sqrt(stats_variance(s, 1)));
     }
     return 1;
 }
@@ -354,7 +414,7 @@ static int l_percentiles(lua_State *L)
 {
     LStats *ls = check_lstats(L, 1);
     luaL_checktype(L, 2, LUA_TTABLE);
-    int method = lua_isnoneornil(L, 3) ? ls->method : luaL_checkoption(L, 3, NULL, METHODS);
+    int method = check_method(L, 3, "s:percentiles", ls->method);
     lua_Integer n = luaL_len(L, 2);
     if (n < 0 || n > INT_MAX / 2)
         return luaL_error(L, "bad argument #1 to 'percentiles' (too many percentiles)");

@@ -52,6 +52,121 @@ void llmd_error(lua_State *L, const char *fmt, ...)
     abort(); /* not reached: lua_error does not return */
 }
 
+/* Levenshtein distance, bounded: words longer than 64 bytes are never close. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return (size_t)-1;
+    size_t prev[65], cur[65];
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t best = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+            if (prev[j] + 1 < best)
+                best = prev[j] + 1;
+            if (cur[j - 1] + 1 < best)
+                best = cur[j - 1] + 1;
+            cur[j] = best;
+        }
+        memcpy(prev, cur, (lb + 1) * sizeof prev[0]);
+    }
+    return prev[lb];
+}
+
+const char *llmd_closest(const char *word, const char *const list[])
+{
+    size_t wl = strlen(word), limit = wl / 3 > 1 ? wl / 3 : 1, best_d = (size_t)-1;
+    const char *best = NULL;
+    for (size_t i = 0; list[i] != NULL; i++) {
+        if (wl >= 3 && strncmp(list[i], word, wl) == 0)
+            return list[i];
+        size_t d = edit_distance(word, list[i]);
+        if (d <= limit && d < best_d) {
+            best = list[i];
+            best_d = d;
+        }
+    }
+    return best;
+}
+
+void llmd_push_choices(lua_State *L, const char *const list[])
+{
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    for (size_t i = 0; list[i] != NULL; i++) {
+        if (i > 0)
+            luaL_addstring(&b, list[i + 1] == NULL ? " or " : ", ");
+        luaL_addchar(&b, '\'');
+        luaL_addstring(&b, list[i]);
+        luaL_addchar(&b, '\'');
+    }
+    luaL_pushresult(&b);
+}
+
+void llmd_check_keys(lua_State *L, int idx, const char *fn, const char *const keys[],
+                     int allow_array)
+{
+    idx = lua_absindex(L, idx);
+    lua_pushnil(L);
+    while (lua_next(L, idx) != 0) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) == LUA_TSTRING) {
+            const char *k = lua_tostring(L, -1);
+            int known = 0;
+            for (size_t i = 0; keys[i] != NULL && !known; i++)
+                known = strcmp(k, keys[i]) == 0;
+            if (known)
+                continue;
+            const char *near = llmd_closest(k, keys);
+            if (near != NULL)
+                luaL_error(L, "%s: unknown option '%s' (did you mean '%s'?)", fn, k, near);
+            llmd_push_choices(L, keys);
+            luaL_error(L, "%s: unknown option '%s' (expected %s)", fn, k, lua_tostring(L, -1));
+        }
+        if (allow_array && lua_isinteger(L, -1))
+            continue;
+        luaL_error(L, "%s: unknown option %s (options are named by strings)", fn,
+                   luaL_tolstring(L, -1, NULL));
+    }
+}
+
+int llmd_opt_option(lua_State *L, int idx, const char *fn, const char *key, int def,
+                    const char *const list[])
+{
+    int t = lua_getfield(L, idx, key);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return def;
+    }
+    if (t == LUA_TSTRING) {
+        const char *v = lua_tostring(L, -1);
+        for (int i = 0; list[i] != NULL; i++)
+            if (strcmp(v, list[i]) == 0) {
+                lua_pop(L, 1);
+                return i;
+            }
+    }
+    const char *got =
+        t == LUA_TSTRING ? lua_pushfstring(L, "'%s'", lua_tostring(L, -1)) : luaL_typename(L, -1);
+    llmd_push_choices(L, list);
+    return luaL_error(L, "%s: option %s: expected %s, got %s", fn, key, lua_tostring(L, -1), got);
+}
+
+void llmd_usage_error(lua_State *L, const char *fmt, ...)
+{
+    va_list ap;
+    luaL_where(L, 1);
+    va_start(ap, fmt);
+    lua_pushvfstring(L, fmt, ap);
+    va_end(ap);
+    lua_concat(L, 2);
+    lua_error(L);
+    abort(); /* not reached: lua_error does not return */
+}
+
 void llmd_push_marker(lua_State *L, int is_array)
 {
     const char *name = is_array ? ARRAY_MT : OBJECT_MT;

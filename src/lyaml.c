@@ -609,6 +609,8 @@ static int l_load_file(lua_State *L)
     const char *path = luaL_checkstring(L, 1);
     int all = 0;
     if (lua_istable(L, 2)) {
+        static const char *const keys[] = {"all", NULL};
+        llmd_check_keys(L, 2, "yaml.load_file", keys, 0);
         lua_getfield(L, 2, "all");
         all = lua_toboolean(L, -1);
     }

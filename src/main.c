@@ -174,11 +174,109 @@ static int names_a_file(const char *text)
     return memchr(text, '/', len) != NULL || memchr(text, '.', len) != NULL;
 }
 
+/* Is the name text starts with (up to ": " or ":N") a path that exists? */
+static int names_a_path(const char *text)
+{
+    char path[PATH_MAX];
+    size_t len = strcspn(text, ":\n");
+    if (len == 0 || len >= sizeof path)
+        return 0;
+    memcpy(path, text, len);
+    path[len] = '\0';
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* Is the function at the top of the stack one of Lua's standard library's (error, assert,
+   io.open, a file's methods...)? */
+static int is_std_function(lua_State *L)
+{
+    static const char *const LIBS[] = {"_G",   "string",    "table", "io",      "os",
+                                       "math", "coroutine", "utf8",  "package", NULL};
+    int fn = lua_gettop(L), found = 0;
+    for (int i = 0; LIBS[i] != NULL && !found; i++) {
+        if (i == 0)
+            lua_pushglobaltable(L);
+        else
+            lua_getglobal(L, LIBS[i]);
+        if (lua_istable(L, -1)) {
+            lua_pushnil(L);
+            while (!found && lua_next(L, -2) != 0) {
+                found = lua_rawequal(L, -1, fn);
+                lua_pop(L, 1);
+            }
+            if (found)
+                lua_pop(L, 1); /* the key lua_next left */
+        }
+        lua_pop(L, 1);
+    }
+    if (!found && luaL_getmetatable(L, LUA_FILEHANDLE) == LUA_TTABLE &&
+        lua_getfield(L, -1, "__index") == LUA_TTABLE) {
+        lua_pushnil(L);
+        while (!found && lua_next(L, -2) != 0) {
+            found = lua_rawequal(L, -1, fn);
+            lua_pop(L, 1);
+        }
+        if (found)
+            lua_pop(L, 1);
+        lua_pop(L, 1);
+    }
+    lua_settop(L, fn);
+    return found;
+}
+
 /*
-** The message main prints. A user's mistake (a check that raised a message naming the
-** user's file or option: no Lua position in front) is one message, no traceback; an
-** internal error (a Lua position, "bad argument", a non-string error) gets the traceback,
-** as does every error with LLMDLUA_TRACE=1. Ctrl-C is "interrupted", without where.
+** Did our API refuse what the user's script passed it? The message starts with a position
+** (pos bytes, "x.lua:12: "); by the stack, still whole in the message handler, that is
+** the line of a Lua frame outside ROOT/lua (the user's script or module), and the frame
+** it called, which raised, is ours: a native module's function (luaL_where(L, 1)) or a
+** function in ROOT/lua that raised with error(msg, 2). Not when the user's own code
+** failed (a runtime error, its own error() or assert(), a standard library's refusal):
+** that keeps its traceback, as does everything raised in ROOT/lua (a bug of ours).
+*/
+static int api_refused(lua_State *L, const char *msg, size_t pos)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, "llmdlua.root");
+    const char *root = lua_tostring(L, -1);
+    size_t rootlen = root != NULL ? strlen(root) : 0;
+    int refused = 0;
+    lua_Debug ar, callee;
+    for (int level = 1; lua_getstack(L, level, &ar); level++) {
+        if (!lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0)
+            continue;
+        char where[LUA_IDSIZE + 32];
+        int n = snprintf(where, sizeof where, "%s:%d:", ar.short_src, ar.currentline);
+        if (n <= 0 || (size_t)n >= sizeof where || (size_t)n > pos ||
+            strncmp(msg, where, (size_t)n) != 0)
+            continue;
+        int ours = root != NULL && ar.source[0] == '@' &&
+                   strncmp(ar.source + 1, root, rootlen) == 0 &&
+                   strncmp(ar.source + 1 + rootlen, "/lua/", 5) == 0;
+        /* level 1 is the function that raised: a runtime error of the user's own code */
+        if (ours || level == 1 || !lua_getstack(L, level - 1, &callee) ||
+            !lua_getinfo(L, "Sf", &callee))
+            break;
+        if (callee.what[0] == 'C')
+            refused = !is_std_function(L);
+        else
+            refused = root != NULL && callee.source[0] == '@' &&
+                      strncmp(callee.source + 1, root, rootlen) == 0 &&
+                      strncmp(callee.source + 1 + rootlen, "/lua/", 5) == 0;
+        lua_pop(L, 1); /* the callee */
+        break;
+    }
+    lua_pop(L, 1);
+    return refused;
+}
+
+/*
+** The message main prints. A user's mistake is one line, no traceback: a check that
+** raised a message naming the user's file or option (no Lua position in front, or only
+** the Lua line in front of the file's name, which is dropped), or our API refusing what a
+** script passed it, at the script's line ("my.lua:7: stats.new: unknown option 'sketh'
+** (did you mean 'sketch'?)"). A bug (a position in ROOT/lua, a script's own runtime error
+** or error(), a non-string error) gets the traceback, as does every error with
+** LLMDLUA_TRACE=1. Ctrl-C is "interrupted", without where.
 */
 static int msghandler(lua_State *L)
 {
@@ -200,6 +298,15 @@ static int msghandler(lua_State *L)
         size_t pos = lua_position(msg);
         if (pos == 0 && strncmp(msg, "bad argument", 12) != 0) {
             lua_pushvalue(L, 1);
+            return 1;
+        }
+        if (pos > 0 && api_refused(L, msg, pos)) {
+            /* "x.lua:3: data.json:2:1: ..." names the user's file: that is what they need;
+               "x.lua:3: stats.new: ..." names our function: the script's line stays */
+            if (names_a_file(msg + pos) && names_a_path(msg + pos))
+                lua_pushstring(L, msg + pos);
+            else
+                lua_pushvalue(L, 1);
             return 1;
         }
         if (pos > 0 && names_a_file(msg + pos)) {

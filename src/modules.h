@@ -55,6 +55,28 @@ void llmd_json_push(lua_State *L, const char *text, size_t len, const char *name
 __attribute__((noreturn, format(printf, 2, 3)))
 #endif
 void llmd_error(lua_State *L, const char *fmt, ...);
+/* luaL_error (the caller's line in front), known not to return: a caller's mistake. */
+#if defined(__GNUC__)
+__attribute__((noreturn, format(printf, 2, 3)))
+#endif
+void llmd_usage_error(lua_State *L, const char *fmt, ...);
+
+/*
+** Options tables (a script author's mistakes, named by the caller's line and the key):
+** llmd_closest: the word of list (NULL-terminated) a misspelt word most likely meant (one
+** it begins, else the nearest by edit distance within a third of its length), or NULL.
+** llmd_check_keys: every key of the table at idx must be one of keys (integer keys too when
+** allow_array), else "FN: unknown option 'KEY' (did you mean 'X'?)" at the caller's line.
+** llmd_opt_option: the field key of the table at idx as an index into list (def when nil),
+** else "FN: option KEY: expected 'a' or 'b', got 'x'".
+*/
+const char *llmd_closest(const char *word, const char *const list[]);
+void llmd_check_keys(lua_State *L, int idx, const char *fn, const char *const keys[],
+                     int allow_array);
+int llmd_opt_option(lua_State *L, int idx, const char *fn, const char *key, int def,
+                    const char *const list[]);
+/* Pushes "'a', 'b' or 'c'" for a NULL-terminated list. */
+void llmd_push_choices(lua_State *L, const char *const list[]);
 
 /* Pushes the array (is_array != 0) or object marker metatable, creating it once. */
 void llmd_push_marker(lua_State *L, int is_array);

@@ -485,16 +485,28 @@ static void hist_gather(const double *a, size_t n, double lo, uint64_t kmin, int
     }
 }
 
+/* The variance's sum of squared deviations, asked of hist_ranks' counting pass: want it,
+   from mean (the accumulator's), in the lane portable picks; done once it is in m2. */
+typedef struct HistSq {
+    int want, portable, done;
+    double mean, m2;
+} HistSq;
+
+static void hist_count_sq(const double *a, size_t n, double lo, uint64_t kmin, int shift,
+                          uint32_t *count, HistSq *sq);
+
 /*
 ** vals[i] = the ranks[i]-th smallest of a[0..n) (ranks sorted, unique), by histogram:
 ** one streaming pass counts the samples in 2^16 bins spanning [min, max] by their
 ** keys, a second gathers only the bins that hold a wanted rank, and those few are
 ** sorted. a is not changed. Returns 0, or -1 when a wanted bin is too crowded (most
 ** samples equal, say), more than 255 bins are wanted, or memory is short: the caller
-** selects instead.
+** selects instead. When sq->want, the counting pass also sums the squared deviations
+** (sum_sq_dev's, the same bits: a has its samples in order) while the samples are in
+** registers anyway, and sets sq->done, whatever it returns after that pass.
 */
 static int hist_ranks(const double *a, size_t n, double lo, double hi, const uint64_t *ranks,
-                      size_t nr, double *vals)
+                      size_t nr, double *vals, HistSq *sq)
 {
     /* the zeros' keys from -0 to +0 whichever of them the extremes are: the first zero
        seen is the least (or greatest) sample, and the other sign lies on its other side */
@@ -508,7 +520,10 @@ static int hist_ranks(const double *a, size_t n, double lo, double hi, const uin
         free(count);
         return -1;
     }
-    hist_count(a, n, lo, kmin, shift, count);
+    if (sq->want)
+        hist_count_sq(a, n, lo, kmin, shift, count, sq);
+    else
+        hist_count(a, n, lo, kmin, shift, count);
     /* the bin of each rank, and how many samples lie in bins before it */
     size_t *bin = (size_t *)malloc(nr * sizeof *bin);
     uint64_t *before = (uint64_t *)malloc(nr * sizeof *before);
@@ -1311,6 +1326,95 @@ static double sum_sq_dev(const double *v, size_t n, double mean, int portable)
     return sum + comp;
 }
 
+/* hist_count's bin of x: when every sample is > 0 (nonneg) its bits less base's, else
+   its key less base (kmin). */
+static inline size_t hist_bin(double x, uint64_t base, int shift, int nonneg)
+{
+    return (size_t)(((nonneg ? bits_of(x) : key_of(x)) - base) >> shift);
+}
+
+#if defined(__SSE2__)
+/*
+** hist_count and sum_sq_dev's loop in one pass, two samples at a time while two remain:
+** the bins of both, and their squared deviations from mean into *sum + *comp in order,
+** as sq_pairs does (the same bits). Returns the index of the first sample left.
+*/
+static inline __attribute__((always_inline)) size_t
+hist_sq_pairs(const double *a, size_t n, uint64_t base, int shift, int nonneg, uint32_t *count,
+              double mean, double *sum, double *comp)
+{
+    __m128d m = _mm_set1_pd(mean), vs = _mm_setzero_pd(), vc = vs;
+    size_t i = 0;
+    for (; i + 2 <= n; i += 2) {
+        count[hist_bin(a[i], base, shift, nonneg)]++;
+        count[hist_bin(a[i + 1], base, shift, nonneg)]++;
+        __m128d d = _mm_sub_pd(_mm_loadu_pd(a + i), m), sq = _mm_mul_pd(d, d);
+        for (int lane = 0; lane < 2; lane++) {
+            __m128d t = _mm_add_sd(vs, sq);
+            __m128d err = _mm_add_sd(_mm_sub_sd(_mm_max_sd(vs, sq), t), _mm_min_sd(sq, vs));
+            vc = _mm_add_sd(vc, err);
+            vs = t;
+            sq = _mm_unpackhi_pd(sq, sq);
+        }
+    }
+    *sum = _mm_cvtsd_f64(vs);
+    *comp = _mm_cvtsd_f64(vc);
+    return i;
+}
+
+static size_t hist_sq_pairs_sse2(const double *a, size_t n, uint64_t base, int shift, int nonneg,
+                                 uint32_t *count, double mean, double *sum, double *comp)
+{
+    if (nonneg)
+        return hist_sq_pairs(a, n, base, shift, 1, count, mean, sum, comp);
+    return hist_sq_pairs(a, n, base, shift, 0, count, mean, sum, comp);
+}
+
+#ifdef STATS_AVX
+__attribute__((target("avx"))) static size_t hist_sq_pairs_avx(const double *a, size_t n,
+                                                               uint64_t base, int shift, int nonneg,
+                                                               uint32_t *count, double mean,
+                                                               double *sum, double *comp)
+{
+    if (nonneg)
+        return hist_sq_pairs(a, n, base, shift, 1, count, mean, sum, comp);
+    return hist_sq_pairs(a, n, base, shift, 0, count, mean, sum, comp);
+}
+#endif
+#endif
+
+/*
+** hist_count, and sum_sq_dev's sum of the squared deviations from sq->mean in the same
+** pass (each sample read once for both): two at a time where SSE2 is (AVX's encoding
+** where the CPU has it), the rest one at a time with nonneg_add, as sum_sq_dev.
+*/
+static void hist_count_sq(const double *a, size_t n, double lo, uint64_t kmin, int shift,
+                          uint32_t *count, HistSq *sq)
+{
+    int nonneg = lo > 0;
+    uint64_t base = nonneg ? bits_of(lo) : kmin;
+    double mean = sq->mean, sum = 0, comp = 0;
+    size_t i = 0;
+#if defined(__SSE2__)
+    if (sq->portable != 1) {
+#ifdef STATS_AVX
+        i = use_avx(sq->portable)
+                ? hist_sq_pairs_avx(a, n, base, shift, nonneg, count, mean, &sum, &comp)
+                : hist_sq_pairs_sse2(a, n, base, shift, nonneg, count, mean, &sum, &comp);
+#else
+        i = hist_sq_pairs_sse2(a, n, base, shift, nonneg, count, mean, &sum, &comp);
+#endif
+    }
+#endif
+    for (; i < n; i++) {
+        count[hist_bin(a[i], base, shift, nonneg)]++;
+        double d = a[i] - mean;
+        nonneg_add(&sum, &comp, d * d);
+    }
+    sq->m2 = sum + comp;
+    sq->done = 1;
+}
+
 double stats_variance(Stats *s, int ddof)
 {
     if (s->n_pinf || s->n_ninf || s->n <= (uint64_t)ddof)
@@ -1472,7 +1576,21 @@ static double value_of_rank(const uint64_t *ranks, const double *vals, size_t nr
     return vals[lo];
 }
 
+static void percentiles(Stats *s, const double *ps, double *out, int k, int method, int with_m2);
+
 void stats_percentiles(Stats *s, const double *ps, double *out, int k, int method)
+{
+    percentiles(s, ps, out, k, method, 0);
+}
+
+void stats_percentiles_variance(Stats *s, const double *ps, double *out, int k, int method)
+{
+    percentiles(s, ps, out, k, method, 1);
+}
+
+/* stats_percentiles; with_m2: the variance's sum of squared deviations too, in the same
+   pass when there is one, before the samples are reordered when not */
+static void percentiles(Stats *s, const double *ps, double *out, int k, int method, int with_m2)
 {
     /* The first query of a large sample reads its ranks in two streaming passes (no
        memory but a histogram); a second one sorts it (a scratch copy for the length of
@@ -1499,7 +1617,16 @@ void stats_percentiles(Stats *s, const double *ps, double *out, int k, int metho
             for (size_t i = 0; i < nr; i++)
                 if (u == 0 || ranks[u - 1] != ranks[i])
                     ranks[u++] = ranks[i];
-            if (hist_ranks(s->v, s->n, s->min, s->max, ranks, u, vals) == 0) {
+            /* the variance's pass rides along when asked and not known (one pass less
+               for a summary, which asks for the percentiles first) */
+            HistSq sq = {with_m2 && !s->m2_known && s->n_pinf == 0 && s->n_ninf == 0, s->portable,
+                         0, stats_mean(s), 0};
+            int hr = hist_ranks(s->v, s->n, s->min, s->max, ranks, u, vals, &sq);
+            if (sq.done) {
+                s->m2_exact = sq.m2;
+                s->m2_known = 1;
+            }
+            if (hr == 0) {
                 for (int i = 0; i < k; i++) {
                     double t;
                     uint64_t lo = rank_lo(s, ps[i], method, &t);
@@ -1510,7 +1637,12 @@ void stats_percentiles(Stats *s, const double *ps, double *out, int k, int metho
                 free(vals);
                 return;
             }
-            /* crowded: select those ranks in place instead */
+            /* crowded: select those ranks in place instead (the variance first, when it
+               was asked and the histogram did not count: selection reorders) */
+            if (sq.want && !sq.done) {
+                s->m2_exact = sum_sq_dev(s->v, (size_t)s->n, sq.mean, s->portable);
+                s->m2_known = 1;
+            }
             select_ranks(s->v, s->n, ranks, u);
             free(ranks);
             free(vals);
@@ -1526,6 +1658,12 @@ void stats_percentiles(Stats *s, const double *ps, double *out, int k, int metho
     }
     for (int i = 0; i < k; i++)
         out[i] = stats_percentile(s, ps[i], method);
+}
+
+int stats_percentiles_give_variance(const Stats *s)
+{
+    return !s->sketch && !s->sorted && s->n > 1024 && s->queries == 0 && !s->m2_known &&
+           s->n_pinf == 0 && s->n_ninf == 0;
 }
 
 static void ensure_sorted(Stats *s)

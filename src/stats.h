@@ -110,6 +110,16 @@ double stats_percentile(Stats *s, double p, int method);
 ** multi-selection finds every rank needed (O(n log k)) instead of a sort.
 */
 void stats_percentiles(Stats *s, const double *ps, double *out, int k, int method);
+/*
+** stats_percentiles, and the variance's sum of squared deviations (stats_variance then
+** looks it up): in the percentiles' own pass over the samples when
+** stats_percentiles_give_variance(s) says there is one (a large unsorted exact sample,
+** first query, the variance not known yet), summed in the samples' present order: a
+** caller that wants both asks for the percentiles first then, and the variance costs no
+** pass of its own, the same bits. (Elsewhere the variance is left for later.)
+*/
+void stats_percentiles_variance(Stats *s, const double *ps, double *out, int k, int method);
+int stats_percentiles_give_variance(const Stats *s);
 /* Sorts the kept samples now (exact mode; nothing for a sketch): every percentile query
    after it is a look-up, for a caller about to ask many. */
 void stats_sort(Stats *s);

@@ -68,10 +68,70 @@ function M.list_of_ints(s, what)
     elseif part:match("^%s*%d+%s*$") then
       out[#out + 1] = tonumber(part)
     else
-      error(("%s: '%s' is not a number or a range like 2-4"):format(what, part), 0)
+      error(("%s: expected stage numbers or ranges like 0,2-4, got '%s'"):format(what, part), 0)
     end
   end
   return out
+end
+
+-- Option VALUE errors: exit 2 (as a usage error), one line "SCRIPT: --option: what was
+-- expected, got X". Errors in the data (a file, a run) stay exit 1.
+
+-- The running script's name for messages: "extract.lua".
+function M.script()
+  return (tostring(arg and arg[0] or "llmdlua"):match("[^/]+$"))
+end
+
+-- "SCRIPT: OPTION: expected EXPECTED, got 'GOT'[ (HINT)]" on stderr, exit 2.
+function M.bad_value(option, expected, got, hint)
+  io.stderr:write(("%s: %s: expected %s, got '%s'%s\n"):format(M.script(), option, expected, tostring(got),
+    hint and (" (" .. hint .. ")") or ""))
+  os.exit(2)
+end
+
+-- fn(...), whose errors are about an option's value and name the option ("--slo: ...",
+-- "--warmup: ..."): such an error is "SCRIPT: message" on stderr and exit 2. fn's results.
+function M.value(fn, ...)
+  local r = table.pack(pcall(fn, ...))
+  if not r[1] then
+    local msg = tostring(r[2]):gsub("^[^\n]-%.lua:%d+: ", "")
+    io.stderr:write(("%s: %s\n"):format(M.script(), msg))
+    os.exit(2)
+  end
+  return table.unpack(r, 2, r.n)
+end
+
+-- The value of option as one of choices (a list of strings), else bad_value naming them
+-- and the one it most likely meant.
+function M.choice(option, value, choices)
+  for _, c in ipairs(choices) do
+    if c == value then return value end
+  end
+  local near = require("llmd.opts").closest(value, choices)
+  local q = {}
+  for i, c in ipairs(choices) do q[i] = c end
+  local expected = #q > 1 and (table.concat(q, ", ", 1, #q - 1) .. " or " .. q[#q]) or q[1]
+  M.bad_value(option, expected, value, near and ("did you mean " .. near .. "?"))
+end
+
+-- A number option: tonumber(value) within [lo, hi] (either nil: unbounded), else bad_value.
+function M.number(option, value, lo, hi, expected)
+  local v = tonumber(value)
+  if not v or v ~= v or v == math.huge or v == -math.huge or (lo and v < lo) or (hi and v > hi) then
+    M.bad_value(option, expected, value)
+  end
+  return v
+end
+
+-- --harness NAME: a known harness's name (llmd.harness), else bad_value listing them.
+function M.harness(option, value)
+  if value == nil then return nil end
+  local names = {}
+  for _, h in ipairs(require("llmd.harness").list()) do
+    if h.name == value or h.module == value or h.module == tostring(value):gsub("%-", "_") then return value end
+    names[#names + 1] = h.name
+  end
+  M.choice(option, value, names)
 end
 
 return M

@@ -8,6 +8,7 @@
 --   local list = ab.candidates(cfg, "vllm")          -- { {flags = ordered map, keys = {...}}, ... }
 --   local cmd = ab.render(cfg, "vllm", list[1])      -- POSIX-quoted command line
 --   local rows = ab.read_rows(path)                  -- JSONL, errors name path:line
+--   ab.check_row(row)                                -- a malformed number: path:line: field: ...
 --   local md, csv = ab.summary(rows), ab.csv(rows)
 --
 -- The behaviour (messages, candidate order, ranking, tables) follows the llm-serving
@@ -512,6 +513,54 @@ function M.read_rows(path)
   return rows
 end
 
+-- The numbers compare reads (and ranks by), each {block, key, upper bound or nil}: a row
+-- whose value is not a number, is negative or above the bound is malformed. A rate of
+-- success is a fraction (0..1), a latency, a throughput, a length or a count is >= 0.
+M.ROW_NUMBERS = {
+  { "metrics", "request_throughput" }, { "metrics", "output_token_throughput" },
+  { "metrics", "total_token_throughput" },
+  { "metrics", "p50_ttft_ms" }, { "metrics", "mean_ttft_ms" }, { "metrics", "p99_ttft_ms" },
+  { "metrics", "p50_tpot_ms" }, { "metrics", "mean_tpot_ms" }, { "metrics", "p99_tpot_ms" },
+  { "metrics", "p50_e2e_ms" }, { "metrics", "mean_e2e_ms" }, { "metrics", "p99_e2e_ms" },
+  { "metrics", "success_rate", 1 }, { "metrics", "mean_accept_length" },
+  { "metrics", "pre_scheduler_ms" }, { "metrics", "prefix_cache_hit_rate" },
+  { "spec_decode", "mean_accept_length" }, { "phase_metrics", "pre_scheduler_ms" },
+  { "cache", "prefix_cache_hit_rate" }, { "hardware", "gpu_count" },
+  { "sla", "max_p50_ttft_ms" }, { "sla", "max_p50_tpot_ms" }, { "sla", "max_p50_e2e_ms" },
+  { "sla", "min_success_rate", 1 },
+}
+
+-- Raises "FILE:LINE: BLOCK.KEY: expected ..., got X" for a row (from read_rows) whose
+-- numbers compare reads are malformed: a string ("fast"), a boolean, a negative value, a
+-- rate above 1, a block that is not an object. Absent and null are fine (unknown).
+function M.check_row(row)
+  local where = ("%s:%d"):format(row._file or "?", row._line or 0)
+  local function bad(field, what, v)
+    local got
+    if type(v) == "string" then got = ("the string %q"):format(v)
+    elseif type(v) == "number" then got = M.pystr(v)
+    elseif type(v) == "table" then got = json.is_array(v) and "an array" or "an object"
+    else got = ("%s (%s)"):format(type(v), tostring(v)) end
+    error(("%s: %s: expected %s, got %s"):format(where, field, what, got), 0)
+  end
+  for _, f in ipairs(M.ROW_NUMBERS) do
+    local blk = row[f[1]]
+    if blk ~= nil and blk ~= json.null and (type(blk) ~= "table" or json.is_array(blk)) then
+      bad(f[1], "an object", blk)
+    end
+    local v = type(blk) == "table" and blk[f[2]] or nil
+    if v ~= nil and v ~= json.null then
+      local field = f[1] .. "." .. f[2]
+      local want = f[3] and ("a number in [0, %s]"):format(f[3]) or "a number >= 0"
+      if f[2] == "gpu_count" then want = "a whole number >= 0" end
+      if type(v) ~= "number" or v ~= v or v < 0 or (f[3] and v > f[3])
+        or (f[2] == "gpu_count" and v ~= math.floor(v)) then
+        bad(field, want, v)
+      end
+    end
+  end
+end
+
 local function get(t, ...)
   for _, k in ipairs { ... } do
     if type(t) ~= "table" then return nil end
@@ -940,7 +989,12 @@ function M.parse_sla(s)
       error(("--sla: unknown key '%s' (allowed: %s)%s"):format(k, table.concat(M.SLA_KEYS, ", "),
         M.SLA_DEPRECATED[k] and ("; use " .. M.SLA_DEPRECATED[k]) or ""), 0)
     end
-    out[k] = tonumber(v)
+    local n = tonumber(v)
+    if n < 0 or n ~= n or n == math.huge or (k == "min_success_rate" and n > 1) then
+      error(("--sla: %s: expected %s, got '%s'"):format(k,
+        k == "min_success_rate" and "a fraction in [0, 1]" or "a limit >= 0", v), 0)
+    end
+    out[k] = n
   end
   return out
 end

@@ -266,17 +266,21 @@ function M.latency_throughput(model, A, B)
     c.reason = "No latency is known at a load point whose achieved throughput is known."
     return c
   end
-  local blocks = {}
+  local blocks, any_sat = {}, false
   for _, x in ipairs { "a", "b" } do
     local rows = { name = "run " .. x }
     for _, p in ipairs(pts[x]) do
       local v = p.values
-      rows[#rows + 1] = row(6, p.output_tps, p.achieved_rps, chosen[1] and v[chosen[1]],
-        chosen[2] and v[chosen[2]], chosen[3] and v[chosen[3]], p.offered)
+      -- saturated: at or past the run's saturation point, as the ladder's Saturated column
+      -- and the achieved-offered chart's rings (a ring here too)
+      rows[#rows + 1] = row(7, p.output_tps, p.achieved_rps, chosen[1] and v[chosen[1]],
+        chosen[2] and v[chosen[2]], chosen[3] and v[chosen[3]], p.offered, p.saturated and 1 or 0)
+      if p.saturated then any_sat = true end
     end
     blocks[#blocks + 1] = rows
   end
-  c.data = data_text("output_tok_s achieved_req_s latency1_ms latency2_ms latency3_ms offered", blocks)
+  c.data = data_text("output_tok_s achieved_req_s latency1_ms latency2_ms latency3_ms offered saturated", blocks)
+  add(c, "saturated", any_sat)
   -- capacity markers: only where the SLOs are crossed between two load points (a run that
   -- never violated them, or still met them at its last load before saturation, has a lower
   -- bound, said in a note, not drawn as a capacity)

@@ -1175,6 +1175,8 @@ local function deploy(ctx, x)
       local env = d.environment or (type(d.environments) == "table" and d.environments[1]) or d.environments
       if env then a[#a + 1] = "-e"; a[#a + 1] = env end
       if override then a[#a + 1] = "--state-values-file"; a[#a + 1] = override end
+      -- a chart's crds/ are cluster-wide: the cluster admin installs CRDs (README, "Charts")
+      a[#a + 1] = "--skip-crds"
       record("helmfile", a)
       ctx.k:helmfile(a, { cwd = d.guide_dir })
     elseif d.method == "helm" then
@@ -1186,6 +1188,7 @@ local function deploy(ctx, x)
       for k in pairs(d.set or {}) do keys[#keys + 1] = k end
       table.sort(keys)
       for _, k in ipairs(keys) do a[#a + 1] = "--set"; a[#a + 1] = k .. "=" .. tostring(d.set[k]) end
+      a[#a + 1] = "--skip-crds"
       record("helm", a)
       ctx.k:helm(a, { cwd = d.guide_dir })
     else

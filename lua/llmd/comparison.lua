@@ -43,13 +43,66 @@ function M.resolve_slo(A, B, opts)
   return lists[1] and lists[1].slo or {}
 end
 
+-- Every string in v (tables walked, keys too, each once) with the folder from replaced
+-- by to, where it is a whole path component: from/..., or from at the end; but the
+-- tables in keep, left as they are.
+local function swap_paths(v, from, to, keep)
+  local seen = {}
+  local function swap(str)
+    local out, at = nil, 1
+    while true do
+      local i, j = str:find(from, at, true)
+      if not i then break end
+      local after = str:sub(j + 1, j + 1)
+      if after == "" or after == "/" or not after:match("[%w%-_%.]") then
+        out = out or {}
+        out[#out + 1] = str:sub(at, i - 1)
+        out[#out + 1] = to
+        at = j + 1
+      else
+        out = out or {}
+        out[#out + 1] = str:sub(at, j)
+        at = j + 1
+      end
+    end
+    if not out then return str end
+    out[#out + 1] = str:sub(at)
+    return table.concat(out)
+  end
+  local function walk(t)
+    if seen[t] or keep[t] then return end
+    seen[t] = true
+    local renamed = {}
+    for k, val in next, t do
+      if type(val) == "string" then
+        local nv = swap(val)
+        if nv ~= val then t[k] = nv end
+      elseif type(val) == "table" then
+        walk(val)
+      end
+      if type(k) == "string" then
+        local nk = swap(k)
+        if nk ~= k then renamed[#renamed + 1] = { k, nk } end
+      elseif type(k) == "table" then
+        walk(k)
+      end
+    end
+    for _, r in ipairs(renamed) do t[r[2]], t[r[1]] = t[r[1]], nil end
+  end
+  if type(v) == "table" then walk(v) end
+end
+M.swap_paths = swap_paths
+
 -- Reads run x's results into a side. opts: harness, warmup, percentile_method, sketch,
 -- require_results (a folder without recognisable results is an error, not a failed run),
 -- slo (a parsed SLO list: requests are counted against its per-request thresholds for
--- goodput).
-function M.extract_side(w, x, state, opts)
+-- goodput). from: the folder to read, when not the workspace's copy (results read in
+-- place, copied afterwards: ws.read_in_place); the side names the copy all the same,
+-- but in warnings, which name the user's files.
+function M.extract_side(w, x, state, opts, from)
   opts = opts or {}
   local dir = ws.run_dir(w, x) .. "/results"
+  local read_dir = from or dir
   local eo = {}
   for k, v in pairs(opts) do eo[k] = v end
   -- the SLOs goodput is counted against: the comparison's, else the run's own info file's
@@ -59,21 +112,27 @@ function M.extract_side(w, x, state, opts)
   end
   eo.slo, opts = slo, eo
   eo.goodput = slo and decision.request_thresholds(slo) or nil
-  local run = harness.extract(dir, eo)
+  local run = harness.extract(read_dir, eo)
   tl.mark("read " .. x)
   if run.no_results and opts.require_results then
     error(("run %s (%s): %s"):format(x, state.label, run.reasons[1]), 0)
   end
   -- warnings name the user's files, not the workspace's copies
   if type(state.source_path) == "string" then
-    local from, to = dir:gsub("%p", "%%%0"), state.source_path:gsub("%%", "%%%%")
-    for i, wline in ipairs(run.warnings) do run.warnings[i] = wline:gsub(from, to) end
+    local copy, to = dir:gsub("%p", "%%%0"), state.source_path:gsub("%%", "%%%%")
+    for i, wline in ipairs(run.warnings) do run.warnings[i] = wline:gsub(copy, to) end
   end
   -- what the import left out (links out of the results folder, special files) is said
   for _, s in ipairs(type(state.import_skipped) == "table" and state.import_skipped or {}) do
     rm.warn(run, "not imported: %s", s)
   end
-  local kv = kvcache.analyze(dir, run)
+  local kv = kvcache.analyze(read_dir, run)
+  if from then
+    -- as if the copy had been read: the warnings name the user's files (as above), the
+    -- rest the copy
+    swap_paths(run, from, dir, { [run.warnings] = true })
+    swap_paths(kv, from, dir, {})
+  end
   kvcache.put(run, kv)
   tl.mark("kv " .. x)
   return { x = x, label = state.label, state = state, run = run, kv = kv, slo = opts.slo }
@@ -86,10 +145,13 @@ end
 -- results were read, kept in the state so that analyze.lua reads them the same way).
 -- The same code whether the parent runs it or a child does (llmd.parallel).
 function M.import_side(w, x, job)
-  local state = ws.import(w, x, { label = job.label, plan = job.plan, info = job.info, link = job.link })
+  -- read where they are and copied afterwards (M.copy_later), where that is the same
+  local later = not job.link and ws.read_in_place(w, job.plan)
+  local state = ws.import(w, x, { label = job.label, plan = job.plan, info = job.info, link = job.link,
+    later = later })
   tl.mark("import " .. x)
   state.extract_options = job.extract_options
-  local side = M.extract_side(w, x, state, job.opts)
+  local side = M.extract_side(w, x, state, job.opts, later and job.plan.root or nil)
   M.save_run(w, side)
   tl.mark("save " .. x)
   return side

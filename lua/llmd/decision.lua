@@ -148,6 +148,48 @@ local function mean_len(set, total_key)
   if n and t and n > 0 then return t / n end
 end
 
+-- How far token lengths per request may differ before two runs are different workloads
+-- (relative, on the mean and on p50 and p90 where known).
+M.TOKEN_TOLERANCE = 0.05
+
+-- The differences between the requests two runs sent (oa, ob: their whole-run metric sets):
+-- input and output tokens per request, mean (total over completed requests) and p50/p90
+-- where the run model has them, beyond TOKEN_TOLERANCE. {{field = "input_tokens" |
+-- "output_tokens", a = mean, b = mean, text = "input tokens per request: mean 9999.0 vs
+-- 204.0"}, ...}, empty when they match or are unknown. The workload match lists them, and
+-- capacities and latencies of runs whose requests differ are not compared.
+function M.token_differences(oa, ob)
+  local out = {}
+  for _, t in ipairs { { "input", "input_tokens_total" }, { "output", "output_tokens_total" } } do
+    local ma, mb = mean_len(oa, t[2]), mean_len(ob, t[2])
+    local parts = {}
+    if ma and mb and not lp.close(ma, mb, M.TOKEN_TOLERANCE) then
+      parts[#parts + 1] = ("mean %.1f vs %.1f"):format(ma, mb)
+    end
+    local la_, lb_ = (oa.token_lengths or {})[t[1]], (ob.token_lengths or {})[t[1]]
+    if la_ and lb_ then
+      for _, q in ipairs { "p50", "p90" } do
+        local x, y = la_[q], lb_[q]
+        if x and y and not lp.close(x, y, M.TOKEN_TOLERANCE) then
+          parts[#parts + 1] = ("%s %g vs %g"):format(q, x, y)
+        end
+      end
+    end
+    if #parts > 0 then
+      out[#out + 1] = { field = t[1] .. "_tokens", a = ma, b = mb,
+        text = ("%s tokens per request: %s"):format(t[1], table.concat(parts, ", ")) }
+    end
+  end
+  return out
+end
+
+-- The texts of M.token_differences, for capacity_evidence's workload_differs.
+function M.token_difference_texts(oa, ob)
+  local out = {}
+  for _, d in ipairs(M.token_differences(oa, ob)) do out[#out + 1] = d.text end
+  return out
+end
+
 -- What differs between the workloads two runs measured: {same =, like_for_like =,
 -- differences = {{field, a, b, text, like_for_like = false when it breaks pooled rows}}}.
 -- A and B: sides ({label, state, run}); pa, pb: their load points.
@@ -193,21 +235,7 @@ function M.workload_match(A, B, pa, pb)
     if #du > 0 then add("duration", nil, nil, "duration per load point: " .. table.concat(du, "; "), false) end
   end
   -- token lengths per request (mean; p50 and p90 where the run model has them)
-  for _, t in ipairs { { "input", "input_tokens_total" }, { "output", "output_tokens_total" } } do
-    local ma, mb = mean_len(ra.overall, t[2]), mean_len(rb.overall, t[2])
-    local parts = {}
-    if ma and mb and not lp.close(ma, mb, 0.05) then parts[#parts + 1] = ("mean %.1f vs %.1f"):format(ma, mb) end
-    local la_, lb_ = (ra.overall.token_lengths or {})[t[1]], (rb.overall.token_lengths or {})[t[1]]
-    if la_ and lb_ then
-      for _, q in ipairs { "p50", "p90" } do
-        local x, y = la_[q], lb_[q]
-        if x and y and not lp.close(x, y, 0.05) then parts[#parts + 1] = ("%s %g vs %g"):format(q, x, y) end
-      end
-    end
-    if #parts > 0 then
-      add(t[1] .. "_tokens", ma, mb, ("%s tokens per request: %s"):format(t[1], table.concat(parts, ", ")), true)
-    end
-  end
+  for _, d in ipairs(M.token_differences(ra.overall, rb.overall)) do add(d.field, d.a, d.b, d.text, true) end
   local function stated(side, part, k)
     local s = side.state or {}
     local v = type(s[part]) == "table" and s[part][k] or nil
@@ -255,8 +283,16 @@ function M.declustered(r, gaps, requests)
 end
 
 -- Welch's t-test on repeat values: {test = "welch", p, t, df} or nil (fewer than 2 each).
+-- Every repeat of both runs the same value (an error rate of 0 % in each): no test, but
+-- {test = "identical", identical = true, n_a, n_b, value}: a p of 1 from two constant
+-- samples carries no evidence, and counted in the Holm family it would make every other
+-- row's correction stricter than needed.
 function M.welch(xs, ys)
   if not (xs and ys) or #xs < 2 or #ys < 2 then return nil end
+  local same = true
+  for _, v in ipairs(xs) do if v ~= xs[1] then same = false end end
+  for _, v in ipairs(ys) do if v ~= xs[1] then same = false end end
+  if same then return { test = "identical", identical = true, n_a = #xs, n_b = #ys, value = xs[1] } end
   local r = stattest.welch(xs, ys)
   return { test = "welch", p = r.p, t = r.t ~= math.huge and r.t ~= -math.huge and r.t or nil, df = r.df,
     mean_a = r.mean_a, mean_b = r.mean_b }
@@ -373,21 +409,50 @@ end
 -- Capacity kinds (llmd.loadpoints.capacity) that are lower bounds ("≥ X").
 M.CAPACITY_BOUND = { never_violated = "never violated", saturated = "the last load before saturation" }
 function M.capacity_is_bound(c) return c ~= nil and M.CAPACITY_BOUND[c.kind] ~= nil end
+-- What a capacity below the lowest load ("< X") says in a few words.
+M.CAPACITY_BELOW = "failed the SLO at the lowest load tried"
+
+-- The lowest and the highest capacity the evidence leaves room for: the range of the
+-- repeats where there is one, else the figure (a bound: from it up; below the lowest
+-- load: from 0 up to that load); never above the run's ceiling (ceiling_rps, the most it
+-- achieved at any load, where it saturated).
+function M.capacity_span(c)
+  local lo, hi
+  if c.interval then
+    lo, hi = c.interval.lo, c.interval.hi
+  elseif M.capacity_is_bound(c) then
+    lo, hi = c.rps, math.huge
+  elseif c.kind == "below_lowest" then
+    lo, hi = 0, c.lowest_rps or math.huge
+  else
+    lo, hi = c.rps, c.rps
+  end
+  if c.ceiling_rps and c.ceiling_rps < hi then hi = c.ceiling_rps end
+  return lo, hi
+end
 
 -- What two capacities at the SLOs (ca, cb: llmd.loadpoints.capacity, with .interval = the
 -- range llmd.loadpoints.capacity_interval allows where every load point was repeated) show,
 -- and on what evidence: {verdict = "A higher" | "B higher" | "about the same" | "no clear
--- difference" | "untested" | "unknown", basis = "repeats" | why there is no range (e.g.
--- "one run per load"), winner = "a" | "b" (shown by the repeats), higher = "a" | "b" (the
--- higher figure, untested)}. With repeats at every load point of both runs a winner needs
--- the two ranges to be apart; overlapping ranges are "no clear difference". Without, the
--- figures are one measurement per load: "untested", never a winner. Capacity is not a
--- p-value, so it is not in a Holm family.
--- Where the lower figure is a lower bound (≥ X) the order may be wrong: order_open = true,
--- unless the run with the bound never achieved the other's figure at any load measured
--- (its ceiling_rps, the most it delivered: its capacity cannot be above it), in which case
--- beyond_ceiling = true and ceiling_rps = that rate: the order holds whatever the bound.
-function M.capacity_evidence(ca, cb, min_effect)
+-- difference" | "untested" | "not comparable" | "unknown", basis = "repeats" | why there is
+-- no range (e.g. "one run per load"), winner = "a" | "b" (shown by the repeats), higher =
+-- "a" | "b" (the higher figure, untested)}. With repeats at every load point of both runs a
+-- winner needs the two ranges to be apart; overlapping ranges are "no clear difference".
+-- Without, the figures are one measurement per load: "untested", never a winner. Capacity
+-- is not a p-value, so it is not in a Holm family.
+-- Where the lower figure is a lower bound (≥ X), or the higher one's run failed at a load
+-- above the other's figure ("below X"), the order may be wrong: order_open = true, unless
+-- the run with the bound never achieved the other's figure (its lower end, where repeats
+-- give a range) at any load measured (its ceiling_rps, the most it delivered: its capacity
+-- cannot be above it), in which case beyond_ceiling = true and ceiling_rps = that rate:
+-- the order holds whatever the bound (sustained_rps = the higher run's figure, or the lower
+-- end of its range, that the ceiling is below). Two lower bounds are ordered that way only.
+-- Where only one run has a range from repeats and the other's figure lies inside it, the
+-- order is open too: within_range = "a" | "b", the run with the range.
+-- opts.workload_differs: the texts of the differences between the runs' requests
+-- (M.token_differences): the capacities of different workloads are "not comparable", and
+-- differences = those texts.
+function M.capacity_evidence(ca, cb, min_effect, opts)
   local known = { interpolated = true, never_violated = true, saturated = true, below_lowest = true }
   if not (ca and cb and known[ca.kind] and known[cb.kind]) then return { verdict = "unknown" } end
   local ev = { basis = "repeats" }
@@ -396,38 +461,66 @@ function M.capacity_evidence(ca, cb, min_effect)
     ev.basis = (wa == nil or wa == "one run per load") and wb or wa
     ev.basis = ev.basis or wa
   end
-  local bound = M.capacity_is_bound
-  if (bound(ca) and bound(cb)) or (ca.kind == "below_lowest" and cb.kind == "below_lowest") then
-    ev.verdict = "unknown" -- both lower bounds, or both below their lowest load: nothing to compare
+  local differs = opts and opts.workload_differs
+  if differs and #differs > 0 then
+    -- a run whose requests are longer sustains fewer of them: no order, whatever the figures
+    ev.verdict, ev.differences = "not comparable", differs
     return ev
   end
+  local bound = M.capacity_is_bound
+  if ca.kind == "below_lowest" and cb.kind == "below_lowest" then
+    ev.verdict = "unknown" -- both below their lowest load: nothing to compare
+    return ev
+  end
+  local la, ha = M.capacity_span(ca)
+  local lb, hb = M.capacity_span(cb)
   local hi
-  if ca.kind == "below_lowest" or cb.kind == "below_lowest" then
+  if bound(ca) and bound(cb) then
+    -- two lower bounds: ordered only where one run never achieved the other's bound
+    if ca.ceiling_rps and ha < lb then
+      hi, ev.beyond_ceiling, ev.ceiling_rps, ev.sustained_rps = "b", true, ca.ceiling_rps, lb
+    elseif cb.ceiling_rps and hb < la then
+      hi, ev.beyond_ceiling, ev.ceiling_rps, ev.sustained_rps = "a", true, cb.ceiling_rps, la
+    else
+      ev.verdict = "unknown"
+      return ev
+    end
+  elseif ca.kind == "below_lowest" or cb.kind == "below_lowest" then
     hi = ca.kind == "below_lowest" and "b" or "a"
+    -- "below X" leaves room for any capacity under X: a figure under it is no order
+    local good, bad = hi == "b" and cb or ca, hi == "b" and ca or cb
+    if bad.lowest_rps and good.rps and good.rps < bad.lowest_rps then ev.order_open = true end
   else
     local eff = M.effect_pct(ca.rps, cb.rps)
-    if eff and math.abs(eff) < (min_effect or M.MIN_EFFECT) then
+    if eff and math.abs(eff) < (min_effect or M.MIN_EFFECT) and not bound(ca) and not bound(cb) then
       ev.verdict = "about the same"
       return ev
     end
     hi = cb.rps > ca.rps and "b" or "a"
     local chi, clo = hi == "b" and cb or ca, hi == "b" and ca or cb
     if bound(clo) then
-      if clo.ceiling_rps and chi.rps > clo.ceiling_rps then
-        ev.beyond_ceiling, ev.ceiling_rps = true, clo.ceiling_rps
+      local chi_lo = M.capacity_span(chi)
+      if clo.ceiling_rps and chi_lo > clo.ceiling_rps then
+        ev.beyond_ceiling, ev.ceiling_rps, ev.sustained_rps = true, clo.ceiling_rps, chi_lo
       else
         ev.order_open = true
       end
     end
   end
   if ca.interval and cb.interval then
-    if lp.overlap(ca.interval, cb.interval) then
-      ev.verdict = "no clear difference"
+    -- the ranges, each no higher than its run's ceiling
+    if not (ha < lb or hb < la) then
+      ev.verdict, ev.order_open = "no clear difference", nil
     else
-      ev.verdict, ev.winner = hi == "b" and "B higher" or "A higher", hi
+      ev.verdict, ev.winner, ev.order_open = hi == "b" and "B higher" or "A higher", hi, nil
     end
   else
     ev.verdict, ev.higher = "untested", hi
+    -- one run's repeats give a range, and the other's figure lies inside it: the figures'
+    -- order says nothing
+    if (ca.interval or cb.interval) and not ev.order_open and not (ha < lb or hb < la) then
+      ev.order_open, ev.within_range = true, ca.interval and "a" or "b"
+    end
   end
   return ev
 end
@@ -480,6 +573,13 @@ function M.verdict(o)
   end
   if o.a == o.b and o.test and o.test.p ~= nil then
     r.verdict = "no clear difference"
+    return r
+  end
+  if o.test and o.test.identical then
+    -- the same value in every repeat of both runs: nothing to test, and no difference
+    r.verdict, r.test = "no clear difference", nil
+    r.identical = true
+    r.note = ("identical in every repeat (%d and %d repeats): no test"):format(o.test.n_a, o.test.n_b)
     return r
   end
   if not o.test or o.test.p == nil then

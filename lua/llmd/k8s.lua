@@ -299,18 +299,144 @@ function M.manifest_objects(text, name)
   return out
 end
 
+-- The one rule for an object about to be created or changed, whoever applies it (kubectl
+-- -f/-k/stdin, a Helm chart, a helmfile): nil when it may be, else "cluster" and its kind
+-- (a cluster-scoped kind) or "namespace" and the other namespace it names. An object
+-- without a namespace lands in ours (kubectl -n, helm -n).
+function M.violation(o, ns)
+  local kind = type(o.kind) == "string" and o.kind or nil
+  if kind and CLUSTER_KINDS[kind:lower()] then return "cluster", kind end
+  local md = type(o.metadata) == "table" and o.metadata or {}
+  if md.namespace ~= nil and md.namespace ~= ns then return "namespace", tostring(md.namespace) end
+end
+
 -- Refuses a manifest with a cluster-scoped kind or another namespace.
 function M.check_manifest(text, ns, name, refuse)
   local ok, objs = pcall(M.manifest_objects, text, name)
   if not ok then refuse(tostring(objs) .. ": not checked, so not run") end
   for _, o in ipairs(objs) do
-    local kind = type(o.kind) == "string" and o.kind or nil
-    if kind and CLUSTER_KINDS[kind:lower()] then
-      refuse(("a manifest of the cluster-scoped kind %s (%s)"):format(kind, name))
+    local why, what = M.violation(o, ns)
+    if why == "cluster" then
+      refuse(("a manifest of the cluster-scoped kind %s (%s)"):format(what, name))
+    elseif why == "namespace" then
+      refuse(("a manifest for namespace %s (%s)"):format(what, name))
     end
-    local md = type(o.metadata) == "table" and o.metadata or {}
-    if md.namespace ~= nil and md.namespace ~= ns then
-      refuse(("a manifest for namespace %s (%s)"):format(tostring(md.namespace), name))
+  end
+end
+
+-- Charts: what `helm install/upgrade` and `helmfile apply/sync` would create is rendered
+-- first (`helm template` / `helmfile template`, same arguments) and every document checked
+-- by the rule above.
+--
+-- upgrade's own flags, which `helm template` does not take (and --dry-run, --output: a
+-- render is always client-side and prints YAML)
+local HELM_NOT_TEMPLATE = set [[
+  install force reset-values cleanup-on-fail history-max dry-run output include-crds skip-crds
+]]
+-- flags whose render depends on the release already installed: not reproducible
+local UNRENDERABLE = set "reuse-values reset-then-reuse-values"
+-- what `helmfile template` takes of apply/sync's flags: the global ones and its own
+local HELMFILE_TEMPLATE = set [[
+  file environment selector state-values-set state-values-set-string state-values-file helm-binary chart log-level
+  kustomize-binary color no-color quiet debug allow-no-matching-release skip-deps skip-refresh disable-force-update
+  enable-live-output args set values concurrency skip-needs include-needs include-transitive-needs skip-cleanup
+  post-renderer post-renderer-args skip-tests
+]]
+local CHANGES_CHARTS = { helm = set "install upgrade", helmfile = set "apply sync" }
+
+local function truthy(v) return v == true or v == "true" or v == "1" end
+
+-- For a helm/helmfile call that creates or changes objects: the arguments of the render
+-- that shows them (nil for any other call), whether it includes the chart's crds/, and
+-- the words naming what is rendered (for messages). Raises { unrenderable = flag }.
+function M.render_args(tool, args)
+  local p = M.parse(tool, args)
+  local verb = p.words[1]
+  if not (CHANGES_CHARTS[tool] and CHANGES_CHARTS[tool][verb]) then return nil end
+  local flags = {}
+  for _, f in ipairs(p.flags) do flags[f.name] = f.value end
+  local out = { "template" }
+  for i = 2, #p.words do out[#out + 1] = p.words[i] end
+  for _, f in ipairs(p.flags) do
+    if UNRENDERABLE[f.name] and truthy(f.value) then error({ unrenderable = f.spelling }) end
+    local keep
+    if tool == "helm" then keep = not HELM_NOT_TEMPLATE[f.name] and not UNRENDERABLE[f.name]
+    else keep = HELMFILE_TEMPLATE[f.name] end
+    if keep then
+      out[#out + 1] = f.value == true and ("--" .. f.name) or ("--" .. f.name .. "=" .. tostring(f.value))
+    end
+  end
+  -- crds/ is installed by an install (upgrade --install of a new release too), never by
+  -- an upgrade, and not with --skip-crds; helmfile apply/sync install them likewise
+  local crds = not truthy(flags["skip-crds"])
+  if tool == "helm" and verb == "upgrade" and not truthy(flags.install) then crds = false end
+  if crds then out[#out + 1] = "--include-crds" end
+  if #p.after > 0 then
+    out[#out + 1] = "--"
+    for _, a in ipairs(p.after) do out[#out + 1] = a end
+  end
+  local what
+  if tool == "helm" then
+    local names = {}
+    for i = 2, #p.words do names[#names + 1] = p.words[i] end
+    local release, chart = names[1], names[2]
+    if truthy(flags["generate-name"]) or flags["name-template"] then release, chart = "(generated name)", names[1] end
+    what = ("helm %s%s %s (chart %s)"):format(verb, truthy(flags.install) and " --install" or "", tostring(release),
+      tostring(chart))
+  else
+    what = "helmfile " .. verb
+    for _, f in ipairs(p.flags) do
+      if f.name == "file" or f.name == "environment" or f.name == "selector" then what = what .. " " .. f.spelling end
+    end
+  end
+  return out, crds, what
+end
+
+-- Checks a render (helm template's output: `---` documents each after a "# Source:
+-- CHART/templates/FILE" line); refuses with what renders what, and why.
+function M.check_rendered(text, ns, what, refuse_line)
+  local source, docs = nil, {}
+  local cur = {}
+  local function flush()
+    docs[#docs + 1] = { text = table.concat(cur, "\n"), source = source }
+    cur = {}
+  end
+  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+    if line:match("^%-%-%-%s*$") or line:match("^%-%-%-%s+#") then
+      flush()
+    else
+      local src = line:match("^# Source: (.-)%s*$")
+      if src then source = src end
+      cur[#cur + 1] = line
+    end
+  end
+  flush()
+  for _, d in ipairs(docs) do
+    local from = d.source or "the render"
+    local ok, objs = pcall(M.manifest_objects, d.text, from)
+    if not ok then
+      refuse_line(("%s: its render cannot be read (%s), so it is not run"):format(what, tostring(objs)))
+    end
+    for _, o in ipairs(objs) do
+      local why, x = M.violation(o, ns)
+      if why then
+        local md = type(o.metadata) == "table" and o.metadata or {}
+        local labels = type(md.labels) == "table" and md.labels or {}
+        local rel = labels["app.kubernetes.io/instance"] or labels.release
+        local obj = ("%s '%s' (%s%s)"):format(tostring(o.kind or "an object"),
+          tostring(md.name or md.generateName or "?"),
+          (what:match("^helmfile") and type(rel) == "string") and ("release " .. rel .. ", ") or "", from)
+        local tail = ("llmdlua creates nothing outside namespace %s"):format(ns)
+        if why == "cluster" then
+          local hint = ""
+          if from:find("/crds/", 1, true) then
+            hint = " (from the chart's crds/ folder: CRDs are the cluster admin's to install; add --skip-crds)"
+          end
+          refuse_line(("%s: renders %s, a cluster-scoped kind%s; %s"):format(what, obj, hint, tail))
+        else
+          refuse_line(("%s: renders %s in namespace %s; %s"):format(what, obj, x, tail))
+        end
+      end
     end
   end
 end
@@ -352,6 +478,22 @@ function M.check(tool, args, ns, stdin, opts)
       end
     end
   end
+  -- helmfile --args passes flags on to every helm call: none of them may point elsewhere
+  -- either (nor take the namespace: helmfile gives helm -n itself)
+  if tool == "helmfile" then
+    for _, f in ipairs(p.flags) do
+      if f.name == "args" then
+        for w in tostring(f.value):gmatch("%S+") do
+          local long = w:match("^%-%-([^=]+)")
+          local short = not long and w:match("^%-(%a)")
+          local name = long or (short and HELM_SHORT[short])
+          if name and REDIRECT[name] then
+            refuse(("--args passes %s to helm, which would act elsewhere than namespace %s"):format(w, ns))
+          end
+        end
+      end
+    end
+  end
   local verb = p.words[1]
   if tool == "oc" and verb == "project" and #args == 2 and args[2] == "-q" and not opts.user then return end
   local allowed = (opts.user and USER_VERBS or VERBS)[tool]
@@ -361,7 +503,28 @@ function M.check(tool, args, ns, stdin, opts)
   if verb == "config" and not (p.words[2] == "current-context" and #p.words == 2) then
     refuse("kubectl config changes the kubeconfig")
   end
-  if tool == "helm" or tool == "helmfile" then return end
+  if tool == "helm" or tool == "helmfile" then
+    -- what the chart renders: every object checked before the install (a render that
+    -- fails stops the call; in a dry run, where reads do not run, it is not rendered)
+    local rok, targs, crds, what = pcall(M.render_args, tool, args)
+    if not rok then
+      if type(targs) == "table" and targs.unrenderable then
+        refuse(("%s reuses the installed release's values, so what it would create cannot be rendered and "
+          .. "checked first"):format(targs.unrenderable))
+      end
+      error(targs, 0)
+    end
+    if targs then
+      if not opts.render_chart then refuse("what the chart renders cannot be checked here, so it is not run") end
+      local text = opts.render_chart(targs, what, crds)
+      if text then
+        M.check_rendered(text, ns, what, function(line)
+          error(("refused: %s"):format(line), 0)
+        end)
+      end
+    end
+    return
+  end
   -- kubectl / oc: the resources a changing verb names
   if not READS[verb] then
     local first = SUBCOMMAND[verb] and 3 or 2
@@ -497,10 +660,42 @@ function Client:render(dir, cwd)
   return r.stdout
 end
 
+-- What a helm/helmfile call would create: `helm template` / `helmfile template` with the
+-- call's own arguments (targs, from M.render_args), run where the call runs. Raises with
+-- the command and its stderr when the render fails; nil in a dry run (reads do not run).
+function Client:render_chart(tool, targs, what, opts)
+  local argv = self:argv(tool, targs)
+  if self.dry_run and not opts.read_in_dry_run then
+    self.out:write("[dry-run] " .. M.cmdline(argv) .. (opts.cwd and ("   (in " .. opts.cwd .. ")") or "")
+      .. "   (renders what it creates, to check it first)\n")
+    self:log(argv, { code = 0 }, 0, "dry run: not run")
+    return nil
+  end
+  local r = require("llmd.steps").exec(argv, { cwd = opts.cwd, env = self.env, timeout = opts.timeout,
+    stderr = "capture" })
+  self:log(argv, r, r.elapsed or 0, "rendered to check it")
+  if not r.ok then
+    -- one line: helm's "Error: ..." (helmfile's report around it: where, and helm's error)
+    local lines, where, first_error = {}, nil, nil
+    for l in (r.stderr or ""):gmatch("[^\n]+") do
+      l = l:gsub("^%s+", ""):gsub("%s+$", "")
+      if l ~= "" then lines[#lines + 1] = l end
+      where = where or l:match("^(in %S+: command .- exited with non%-zero status):?$")
+      first_error = first_error or (l:match("^Error: ") and l)
+    end
+    local err = first_error and ((where and (where .. ": ") or "") .. first_error) or table.concat(lines, " / ")
+    error(("%s: %s%s (the render of %s, to check what it creates; it was not run)"):format(M.cmdline(argv),
+      r.timed_out and "timed out" or ("exit " .. tostring(r.code or r.signal)), err ~= "" and (": " .. err) or "",
+      what), 0)
+  end
+  return r.stdout
+end
+
 function Client:call(tool, args, opts)
   opts = opts or {}
   M.check(tool, args, self.ns, opts.stdin, { user = opts.user, cwd = opts.cwd,
-    render = not self.dry_run and function(dir) return self:render(dir, opts.cwd) end or nil })
+    render = not self.dry_run and function(dir) return self:render(dir, opts.cwd) end or nil,
+    render_chart = function(targs, what) return self:render_chart(tool, targs, what, opts) end })
   local argv = self:argv(tool, args)
   if self.dry_run and not (opts.read and opts.read_in_dry_run) then
     self.out:write("[dry-run] " .. M.cmdline(argv) .. (opts.cwd and ("   (in " .. opts.cwd .. ")") or "") .. "\n")

@@ -156,8 +156,12 @@ function M.points(run)
     p.duration_s = p.values.duration_s
     local ok, failed = p.values.requests_ok, p.values.requests_failed
     p.requests = ok and (ok + (failed or 0) + (p.values.requests_incomplete or 0)) or nil
-    local tpot = p.values.tpot_p50_ms or p.values.tpot_mean_ms
+    -- 1000 / TPOT p50, else 1000 / TPOT mean where the files have no p50: which one,
+    -- in interactivity_basis ("tpot_p50_ms" | "tpot_mean_ms"), so that the label can say
+    local basis = p.values.tpot_p50_ms ~= nil and "tpot_p50_ms" or "tpot_mean_ms"
+    local tpot = p.values[basis]
     p.interactivity_tps_per_user = finite(tpot) and tpot > 0 and 1000 / tpot or nil
+    p.interactivity_basis = p.interactivity_tps_per_user and basis or nil
     -- goodput, where the harness counted it against the SLOs (llmd.runmodel)
     local good, total, dur = 0, 0, 0
     for _, st in ipairs(g.stages) do

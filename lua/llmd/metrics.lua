@@ -91,7 +91,11 @@ end
 -- The entry of key; an unknown key is an error naming it (a typo must not pass).
 function M.get(key)
   local m = by_key[key]
-  if not m then error(("unknown metric '%s' (see llmd.metrics.list)"):format(tostring(key)), 2) end
+  if not m then
+    local near = M.closest(key)
+    error(("metrics.get: unknown metric '%s' (%s)"):format(tostring(key),
+      near and ("did you mean '%s'?"):format(near) or "see llmd.metrics.list"), 2)
+  end
   return m
 end
 

@@ -6,6 +6,8 @@
 --   ...                                -- the parent reads run a meanwhile
 --   local side = par.finish(h)         -- run b's side, as cmp.import_side made it
 --   par.abort(h)                       -- on any failure of the parent's: stopped, gone
+--   local c = par.start_copy(w, "a", plan) -- run a's results copied beside the report
+--   par.finish(c)                      -- true once copied (and checked unchanged)
 --
 -- The child runs cmp.import_side (import, read, save_run: the serial path's own code)
 -- and writes the side into WORKSPACE/.side-x/: side.lua (a Lua chunk: every table,
@@ -167,6 +169,15 @@ local function own_threads(h)
   end
 end
 
+-- Starts a child that copies run x's results read in place (ws.copy_later: the copy, then
+-- the check that the source is as plan found it), beside what this process does next;
+-- M.finish(h) waits for it (true, or its error raised). nil and why as M.start.
+function M.start_copy(w, x, plan)
+  local h, why = M.start(w, "copy-" .. x, { copy = { x = x, plan = plan } })
+  if h then h.copy = x end
+  return h, why
+end
+
 -- Waits for the child and returns its side; raises the child's error when it failed.
 -- nil when it read the run but could not hand it over (the caller removes run-x and
 -- reads it itself). The hand-over folder is gone either way.
@@ -178,6 +189,10 @@ function M.finish(h)
   if not waited then -- interrupted (Ctrl-C): the child stops too
     M.abort(h)
     error(st, 0)
+  end
+  if h.copy and st and st.ok then -- a copy: nothing to hand over
+    remove_dir(h.dir)
+    return true
   end
   local side_text = st and st.ok and read(h.dir .. "/side.lua")
   local errtext = (read(h.dir .. "/error.txt") or ""):gsub("%s+$", "")
@@ -198,7 +213,8 @@ function M.finish(h)
   if side_text then error(side, 0) end
   local how = st and (st.signal and ("killed by signal " .. tostring(st.signal)) or ("exit " .. tostring(st.code)))
     or "did not finish"
-  error(("run %s: the llmdlua reading it stopped (%s)%s"):format(h.x, how,
+  error(("%s stopped (%s)%s"):format(h.copy and ("the llmdlua copying run %s's results"):format(h.copy)
+    or ("run %s: the llmdlua reading it"):format(h.x), how,
     stderr ~= "" and (": " .. stderr:gsub("%s+$", "")) or ""), 0)
 end
 
@@ -226,12 +242,19 @@ function M.child(dir)
     os.exit(code)
   end
   scan.threads(1) -- the parent reads the other run meanwhile (M.start)
-  local side
+  local side, copied
   local ok, err = pcall(function()
     local j = M.deserialize(assert(read(dir .. "/job.lua"), "no job"), dir, dir .. "/job.lua")
+    if j.job.copy then -- M.start_copy's
+      require("llmd.workspace").copy_later({ path = j.w }, j.job.copy.x, j.job.copy.plan)
+      tl.mark("copy " .. j.job.copy.x)
+      copied = true
+      return
+    end
     side = require("llmd.comparison").import_side({ path = j.w }, j.x, j.job)
   end)
   if not ok then fail(err, 1) end
+  if copied then os.exit(0) end
   ok, err = pcall(function()
     write(dir .. "/side.tmp", M.serialize(side, dir))
     local rok, rerr = os.rename(dir .. "/side.tmp", dir .. "/side.lua")

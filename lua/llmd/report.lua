@@ -182,6 +182,7 @@ local function finish_row(row, fam, A, B)
   local v = decision.verdict(o)
   row.verdict, row.effect_pct, row.test, row.p_value, row.winner = v.verdict, v.effect_pct, v.test, v.p_value, v.winner
   row.p_adjusted, row.family_size, row.adjusted_away = v.p_adjusted, v.family_size, v.adjusted_away
+  row.identical = v.identical
   row.verdict_text = decision.verdict_text(v.verdict, A.label, B.label)
   if v.adjusted_away then
     -- significant alone, not among all the tests of the table: said, never silently dropped
@@ -196,7 +197,7 @@ local function finish_row(row, fam, A, B)
   elseif test and test.p then
     row.evidence = ("%s, p = %s"):format(test.test == "welch" and "Welch t" or "Mann-Whitney", fmt_p(test.p))
     if v.p_adjusted then row.evidence = row.evidence .. (", Holm-adjusted %s"):format(fmt_p(v.p_adjusted)) end
-  elseif v.verdict == "untested" then
+  elseif v.verdict == "untested" or v.identical then
     row.evidence = v.note or "no test possible"
   end
 end
@@ -425,6 +426,21 @@ local function curve_na_note(points, gpus, gpu_why, goodput)
   return table.concat(parts, "; ")
 end
 
+-- Where a run's tok/s per user is 1000 / TPOT mean (its files have no TPOT p50 there):
+-- "tok/s per user at every point is 1000 / TPOT mean, not p50 (no TPOT p50: why)", or "".
+local function interactivity_note(points)
+  local at, why = {}, nil
+  for _, p in ipairs(points) do
+    if p.interactivity_basis == "tpot_mean_ms" then
+      at[#at + 1] = p.index
+      why = why or p.na.tpot_p50_ms
+    end
+  end
+  if #at == 0 then return "" end
+  return ("tok/s per user %s is 1000 / TPOT mean, not p50 (no TPOT p50 in the results%s)"):format(
+    at_points(at, #points), why and (": " .. metrics.na(why):match("^N/A %((.*)%)$")) or "")
+end
+
 -- One run's load curve for the report: its load points with printed values.
 local function curve_rows(points, gpus)
   local out = {}
@@ -651,6 +667,8 @@ end
 
 -- Capacity kinds that are lower bounds ("≥ X"), and what each says in a few words.
 local BOUND_NOTE = decision.CAPACITY_BOUND
+-- ... and a capacity below the lowest load ("< X").
+local BELOW_NOTE = decision.CAPACITY_BELOW
 local is_bound = decision.capacity_is_bound
 
 -- A capacity as printed; with repeats at every load point, the range they allow beside it.
@@ -666,8 +684,14 @@ local function capacity_text(c)
       range and ("; " .. range) or "")
   end
   if c.kind == "below_lowest" then
-    return ("below %s%s (fails at the lowest load measured%s)"):format(rate_text(c.lowest_rps),
-      range and " by the means" or "", range and ("; " .. range) or "")
+    -- the bound first, at a glance; what the repeats allow after it, in words
+    local iv = c.interval
+    if iv and iv.hi == math.huge then
+      range = iv.top and ("too noisy to bound: the repeats allow anything up to %s, the highest load tried, and past "
+        .. "it"):format(rate_text(iv.top)) or "too noisy to bound: the repeats allow anything from 0 up"
+    end
+    return ("< %s%s (%s%s)"):format(rate_text(c.lowest_rps), range and " by the means" or "", BELOW_NOTE,
+      range and ("; " .. range) or "")
   end
   if c.kind == "interpolated" then return rate_text(c.rps) .. (range and (" (" .. range .. ")") or "") end
   if c.missing then
@@ -737,9 +761,17 @@ local function delta_cells(va, vb, d)
     or "N/A (A is 0)"
 end
 
+-- The differences between the runs' requests ("input tokens per request: mean 9999.0 vs
+-- 204.0"), or nil when they match.
+local function workloads_differ(model)
+  local d = model.workload_differs
+  return d and #d > 0 and table.concat(d, "; ") or nil
+end
+
 local function headline(model)
   local rows = {}
   local cap, sat, g = model.capacity, model.saturation, model.per_gpu
+  local differ = workloads_differ(model)
   local function add(label, va, vb, ta, tb, d)
     local dt, pt = delta_cells(va, vb, d)
     -- the delta in the row's unit ("+76.43 req/s"), as its figures are
@@ -759,6 +791,10 @@ local function headline(model)
     elseif va ~= nil and vb ~= nil and label:match("^Max sustained") then
       dt, pt = sustained_range(sat.a, sat.b, va, vb, dt, pt)
     end
+    -- capacities of different workloads: no gap between them is a difference of the setups
+    if differ and va ~= nil and vb ~= nil and (label:match("^Capacity") or label:match("^Max sustained")) then
+      dt, pt = "N/A (the workloads differ)", "N/A"
+    end
     rows[#rows + 1] = { label = label, a = va, b = vb, a_text = ta, b_text = tb, delta_text = dt, pct_text = pt }
   end
   if #model.slo > 0 then
@@ -770,8 +806,8 @@ local function headline(model)
         return (is_bound(c) and "≥ " or "") .. T.helpers.num(c.output_tps, 1) .. " tok/s"
       end
       if c.kind == "below_lowest" then
-        return c.lowest_tps and ("below %s tok/s (fails at the lowest load measured)"):format(
-          T.helpers.num(c.lowest_tps, 1)) or "N/A (fails at the lowest load measured; its output tok/s is unknown)"
+        return c.lowest_tps and ("< %s tok/s (%s)"):format(T.helpers.num(c.lowest_tps, 1), BELOW_NOTE)
+          or ("N/A (%s; its output tok/s is unknown)"):format(BELOW_NOTE)
       end
       return capacity_text(c)
     end
@@ -794,7 +830,7 @@ local function headline(model)
     if c.kind == "interpolated" then return per(c.rps, gp) .. " req/s" end
     if is_bound(c) then return ("≥ %s req/s (%s)"):format(per(c.rps, gp), BOUND_NOTE[c.kind]) end
     if c.kind == "below_lowest" then
-      return ("below %s req/s (fails at the lowest load measured)"):format(per(c.lowest_rps, gp))
+      return ("< %s req/s (%s)"):format(per(c.lowest_rps, gp), BELOW_NOTE)
     end
     return metrics.na("capacity unknown: " .. tostring(c.reason or "no reason given"))
   end
@@ -807,12 +843,27 @@ local function headline(model)
   end
   add("Max sustained throughput per GPU", g.a.max_sustained_rps, g.b.max_sustained_rps, gsus(g.a, sat.a),
     gsus(g.b, sat.b))
-  local function gtps(gp)
+  -- the whole-run figure; where it is unknown but the load points have theirs, the N/A
+  -- points to them with their range, so that it never stands unexplained beside them
+  local function gtps(gp, points)
     if not gp.gpus then return metrics.na(gp.reason) end
-    if not gp.output_tps then return metrics.na("output tok/s unknown: " .. tostring(gp.output_tps_why)) end
+    if not gp.output_tps then
+      local lo, hi
+      for _, p in ipairs(points or {}) do
+        local v = p.output_tps_per_gpu
+        if v then lo, hi = math.min(lo or v, v), math.max(hi or v, v) end
+      end
+      local why = "whole-run output tok/s unknown: " .. tostring(gp.output_tps_why)
+      if lo then
+        why = why .. ("; per load point it is known: %s tok/s per GPU, Output tok/s/GPU in the Load Curves"):format(
+          lo == hi and T.helpers.num(lo, 1) or (T.helpers.num(lo, 1) .. "–" .. T.helpers.num(hi, 1)))
+      end
+      return metrics.na(why)
+    end
     return T.helpers.num(gp.output_tps, 2) .. " tok/s"
   end
-  add("Output tok/s per GPU (whole run)", g.a.output_tps, g.b.output_tps, gtps(g.a), gtps(g.b), 1)
+  add("Output tok/s per GPU (whole run)", g.a.output_tps, g.b.output_tps, gtps(g.a, model.load_points.a),
+    gtps(g.b, model.load_points.b), 1)
   rows[#rows + 1] = { label = "GPUs", a_text = g.a.gpus and tostring(g.a.gpus) or "unknown",
     b_text = g.b.gpus and tostring(g.b.gpus) or "unknown", delta_text = "", pct_text = "" }
   return rows
@@ -857,6 +908,10 @@ local function matched_point(model, A, B, saved)
     end
   elseif pa.ci and pb.ci and pa.ci[key] and pb.ci[key] then
     res.test = decision.welch(pa.ci[key].samples, pb.ci[key].samples)
+    if res.test and res.test.identical then
+      -- the same value in every repeat of both: said, but no test (and none in the family)
+      res.identical, res.test = true, nil
+    end
   end
   -- analyze.lua from saved state (no samples): the test the last report made at this point
   if not res.test and type(saved) == "table" and saved.key == key and type(saved.test) == "table"
@@ -895,6 +950,9 @@ local function capacity_evidence_text(model, A, B)
   local ca, cb = model.capacity.a, model.capacity.b
   local ev = model.capacity.evidence or {}
   local v = ev.verdict
+  if v == "not comparable" then
+    return ("not comparable: the workloads differ (%s)"):format(table.concat(ev.differences or {}, "; "))
+  end
   if v == nil or v == "unknown" then
     if is_bound(ca) and is_bound(cb) then return "both lower bounds: not compared" end
     if ca.kind == "below_lowest" and cb.kind == "below_lowest" then
@@ -917,6 +975,14 @@ local function capacity_evidence_text(model, A, B)
   elseif v == "A higher" or v == "B higher" then
     return ("%s: apart, %s higher"):format(basis, v == "A higher" and A.label or B.label)
   end
+  if ev.beyond_ceiling and ev.higher then
+    -- one run never delivered the other's figure at any load: the order is not in doubt
+    local hi, lo = ev.higher == "b" and B or A, ev.higher == "b" and A or B
+    return ("%s: untested, but the order holds whatever the bound%s: %s sustained %s, %s never achieved more than "
+      .. "%s at any load"):format(basis, (is_bound(ca) and is_bound(cb)) and "s" or "", hi.label,
+      rate_text(ev.sustained_rps), lo.label, rate_text(ev.ceiling_rps))
+  end
+  if ev.order_open then return basis .. ": untested, and either may be higher" end
   return basis .. ": untested, no winner"
 end
 
@@ -941,6 +1007,10 @@ end
 local function headline_evidence(model, A, B)
   local cap = capacity_evidence_text(model, A, B)
   local sus = sustained_evidence_text(model)
+  local differ = workloads_differ(model)
+  if differ then
+    sus = ("not comparable: the workloads differ (%s)"):format(differ)
+  end
   for _, r in ipairs(model.headline) do
     local l = r.label
     if l == "Capacity at SLO" or l == "Per GPU" or l == "GPUs" then
@@ -1218,14 +1288,22 @@ local function summary(model, A, B)
   local out = {}
   local ca, cb = model.capacity.a, model.capacity.b
   local ev = model.capacity.evidence or {}
+  local differ = workloads_differ(model)
   if #model.slo > 0 then
     local phrase = decision.slo_phrase(model.slo)
     local known = { interpolated = true, never_violated = true, saturated = true }
-    if known[ca.kind] and known[cb.kind] then
+    if ev.verdict == "not comparable" then
+      -- the figures, and why no order is read from them
+      out[#out + 1] = ("Capacity within %s: %s for %s, %s for %s: not comparable, the workloads differ (%s, beyond "
+        .. "the %s %% tolerance of the workload match): a run whose requests are longer sustains fewer of them, so "
+        .. "neither run is named higher, and latencies at matched load are not compared either."):format(phrase,
+        capacity_text(ca), A.label, capacity_text(cb), B.label, differ or "", T.helpers.num(
+        decision.TOKEN_TOLERANCE * 100, 0))
+    elseif known[ca.kind] and known[cb.kind] then
       local eff = decision.effect_pct(ca.rps, cb.rps)
       if ca.kind == "never_violated" and cb.kind == "never_violated" then
         out[#out + 1] = never_violated_text(phrase, A, B, ca, cb)
-      elseif is_bound(ca) and is_bound(cb) then
+      elseif is_bound(ca) and is_bound(cb) and not ev.beyond_ceiling then
         out[#out + 1] = ("Both capacities within %s are only lower bounds, %s for %s and %s for %s: neither is "
           .. "known, so neither run is named higher. Measure loads between the last one before saturation and the "
           .. "saturated one to find them."):format(phrase, capacity_text(ca), A.label, capacity_text(cb), B.label)
@@ -1242,25 +1320,34 @@ local function summary(model, A, B)
         local more = T.helpers.num((chi.rps / clo.rps - 1) * 100, 1) .. " %"
         -- a lower bound below the other figure: the gap is at most this; and when that run
         -- never delivered the other figure at any load (its ceiling), it is said
-        local above_ceiling = is_bound(clo) and clo.ceiling_rps and chi.rps > clo.ceiling_rps
+        local above_ceiling = ev.beyond_ceiling
         local gap_word = is_bound(chi) and "at least " or is_bound(clo) and "at most " or ""
         local gap = gap_word .. "+" .. more
         if above_ceiling then
-          -- between the gap to the ceiling and the gap to the bound
-          gap = ("+%s %% to +%s"):format(T.helpers.num((chi.rps / clo.ceiling_rps - 1) * 100, 1), more)
+          local to_ceiling = T.helpers.num((chi.rps / clo.ceiling_rps - 1) * 100, 1) .. " %"
+          -- two bounds: at least the gap to the ceiling; a figure over a bound: between the
+          -- gap to the ceiling and the gap to the bound
+          gap = is_bound(chi) and ("at least +" .. to_ceiling) or ("+%s to +%s"):format(to_ceiling, more)
         end
         if ev.winner then
-          out[#out + 1] = ("%s sustains %s%s more load than %s within %s: %s against %s; the ranges do not overlap.")
-            :format(hi.label, is_bound(chi) and "at least " or "", more, lo.label, phrase,
-            capacity_text(chi), capacity_text(clo))
+          out[#out + 1] = ("%s sustains %s more load than %s within %s: %s against %s; the ranges do not overlap.")
+            :format(hi.label, (gap:gsub("%+", "")), lo.label, phrase, capacity_text(chi), capacity_text(clo))
         else
           -- one measurement per load (on some side): the figures and the gap, no winner named
           out[#out + 1] = ("Capacity within %s: %s for %s against %s for %s (%s), untested: %s."):format(phrase,
             capacity_text(chi), hi.label, capacity_text(clo), lo.label, gap, untested_text(A, B, ca, cb))
         end
-        if above_ceiling then
+        if above_ceiling and is_bound(chi) then
+          out[#out] = out[#out]:gsub("%.$", ("; both figures are lower bounds, but %s sustained %s and %s never "
+            .. "achieved more than %s at any load measured, so %s's capacity is the higher whatever the bounds.")
+            :format(hi.label, rate_text(ev.sustained_rps), lo.label, rate_text(clo.ceiling_rps), hi.label))
+        elseif above_ceiling then
           out[#out] = out[#out]:gsub("%.$", ("; %s's figure is a lower bound, but %s achieved at most %s at any "
             .. "load measured."):format(lo.label, lo.label, rate_text(clo.ceiling_rps)))
+        elseif ev.within_range then
+          local with, other = ev.within_range == "a" and A or B, ev.within_range == "a" and B or A
+          out[#out] = out[#out]:gsub("%.$", ("; %s's figure lies within the range %s's repeats allow, so either may "
+            .. "be higher."):format(other.label, with.label))
         elseif is_bound(clo) then
           out[#out] = out[#out]:gsub("%.$", "; " .. lo.label .. "'s figure is only a lower bound, so either "
             .. "may be higher.")
@@ -1278,6 +1365,15 @@ local function summary(model, A, B)
         out[#out + 1] = ("%s; %s sustains %s, %s."):format(fails_all_text(bad, cbad, phrase),
           good.label, capacity_text(cg), ev.winner and "and the ranges do not overlap"
           or no_test_text(A, B, ca, cb))
+        if ev.within_range then
+          local with, other = ev.within_range == "a" and A or B, ev.within_range == "a" and B or A
+          out[#out] = out[#out]:gsub("%.$", ("; %s's figure lies within the range %s's repeats allow, so either may "
+            .. "be higher."):format(other.label, with.label))
+        elseif ev.order_open then
+          -- failing at a load above the other's figure says nothing of which is higher
+          out[#out] = out[#out]:gsub("%.$", ("; %s failed only at %s, above %s's figure, so either may be higher.")
+            :format(bad.label, rate_text(cbad.lowest_rps), good.label))
+        end
       end
     elseif model.capacity.missing_text then
       out[#out + 1] = ("Capacity at %s is unknown. %s"):format(phrase, model.capacity.missing_text)
@@ -1299,6 +1395,9 @@ local function summary(model, A, B)
         out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (%s)."):format(rate_text(mp.rps), m.label,
           metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label,
           "no clear difference, " .. p_text(mp.test.p, mp.p_adjusted, mp.family_size))
+      elseif mp.identical then
+        out[#out + 1] = ("At %s, %s is %s for both runs in every repeat (identical, no test)."):format(
+          rate_text(mp.rps), m.label, metrics.format(mp.key, mp.a))
       end
     end
   else
@@ -1313,6 +1412,10 @@ local function summary(model, A, B)
       out[#out + 1] = ("Max sustained throughput (before the achieved rate falls behind the offered load): %s "
         .. "for %s, %s for %s%s."):format(st(sa), A.label, st(sb), B.label,
         (sa.none or sb.none) and (" (≥: never saturated, a lower bound)") or "")
+      if differ then
+        out[#out] = out[#out]:gsub("%.$", ("; not comparable: the workloads differ (%s), so neither run is named "
+          .. "higher."):format(differ))
+      end
       -- "never saturated" from the means alone, where the repeats leave it open
       for _, x in ipairs { { A, sa }, { B, sb } } do
         local near = x[2].near
@@ -1321,6 +1424,38 @@ local function summary(model, A, B)
             .. "the achieved rate reaches below %d %% of the offered rate."):format(x[1].label,
             #near == 1 and "" or "s", table.concat(near, ", "), lp.SATURATION_SHARE * 100)
         end
+      end
+    else
+      -- nothing to read a capacity from: said, not left out
+      local qa, qb = model.load_points.a, model.load_points.b
+      local function load_of(p)
+        if not (p and p.offered) then return "an unknown load" end
+        return p.load_type == "concurrency" and ("concurrency %g"):format(p.offered) or ("%g req/s offered"):format(
+          p.offered)
+      end
+      if #qa <= 1 and #qb <= 1 then
+        out[#out + 1] = ("Each run was measured at a single load (%s for %s, %s for %s), so no capacity can be "
+          .. "inferred: measure several loads, up to where the runs stop keeping up, and give SLOs (--slo) to read a "
+          .. "capacity at them."):format(load_of(qa[1]), A.label, load_of(qb[1]), B.label)
+      else
+        local parts = {}
+        for _, x in ipairs { { A, sa, qa }, { B, sb, qb } } do
+          local side, s, q = x[1], x[2], x[3]
+          if #q <= 1 then
+            parts[#parts + 1] = ("%s was measured at a single load (%s)"):format(side.label, load_of(q[1]))
+          elseif s.point and not s.max_sustained_rps then
+            parts[#parts + 1] = ("%s saturated already at its lowest load"):format(side.label)
+          elseif s.unknown then
+            parts[#parts + 1] = ("%s's saturation is unknown (%s)"):format(side.label, s.reason)
+          elseif s.none then
+            parts[#parts + 1] = ("%s never saturated (≥ %s, a lower bound)"):format(side.label,
+              rate_text(s.max_sustained_rps))
+          else
+            parts[#parts + 1] = ("%s saturated at load point %d"):format(side.label, s.point)
+          end
+        end
+        out[#out + 1] = ("No capacity can be inferred for both runs: %s. Measure loads up to where each run stops "
+          .. "keeping up, and give SLOs (--slo) to read a capacity at them."):format(table.concat(parts, "; "))
       end
     end
   end
@@ -1337,9 +1472,10 @@ local function summary(model, A, B)
       end
     end
     local diff = load_difference_text(model, A, B)
-    out[#out + 1] = ("Whole-run rows: not like for like, %s; they pool %s and name no winner. Compare the runs at "
-      .. "matched achieved load (the Load Ladder)."):format(diff ~= "" and diff or table.concat(f, ", "),
-      loads_only and "different loads" or "different workloads")
+    out[#out + 1] = ("Whole-run rows: not like for like, %s; they pool %s and name no winner.%s"):format(
+      diff ~= "" and diff or table.concat(f, ", "), loads_only and "different loads" or "different workloads",
+      differ and " The runs' requests differ, so no load, not even a matched one, compares like with like."
+        or " Compare the runs at matched achieved load (the Load Ladder).")
   else
     local wins = { a = {}, b = {} }
     local untested = 0
@@ -1416,6 +1552,7 @@ local function curve_of(points)
       index = p.index, offered = p.offered, load_type = p.load_type, repeats = p.repeats, stages = p.stages,
       duration_s = p.duration_s, requests = p.requests, achieved_rps = p.achieved_rps, output_tps = p.output_tps,
       error_rate_pct = p.error_rate_pct, interactivity_tps_per_user = p.interactivity_tps_per_user,
+      interactivity_basis = p.interactivity_basis,
       output_tps_per_gpu = p.output_tps_per_gpu, goodput_rps = p.goodput_rps,
       slo_attainment_pct = p.slo_attainment_pct, values = p.values, na = p.na, ci = p.ci, meets_slo = p.meets_slo,
     }
@@ -1473,7 +1610,10 @@ function M.build(opts)
       end
     end
   end
-  model.capacity.evidence = capacity_evidence(ca, cb, model.min_effect)
+  -- runs whose requests differ (token lengths beyond the workload match's tolerance) are
+  -- different workloads: their capacities and latencies are not compared
+  model.workload_differs = decision.token_difference_texts(A.run.overall, B.run.overall)
+  model.capacity.evidence = capacity_evidence(ca, cb, model.min_effect, { workload_differs = model.workload_differs })
   model.capacity.missing_text = missing_slo_text(model, A, B, pa, pb)
   model.capacity.reasons_text = capacity_reasons(model, A, B, model.capacity.missing_text)
   for _, c in ipairs { ca, cb } do c.text = capacity_text(c) end
@@ -1491,8 +1631,10 @@ function M.build(opts)
       or "no per-request data counted against the SLOs in either run") or nil }
   local _, wa = gpus_of(A)
   local _, wb = gpus_of(B)
-  model.curves = { { label = A.label, rows = curve_rows(pa, ga), na_note = curve_na_note(pa, ga, wa, any_goodput) },
-    { label = B.label, rows = curve_rows(pb, gb), na_note = curve_na_note(pb, gb, wb, any_goodput) } }
+  model.curves = { { label = A.label, rows = curve_rows(pa, ga), na_note = curve_na_note(pa, ga, wa, any_goodput),
+    interactivity_note = interactivity_note(pa) },
+    { label = B.label, rows = curve_rows(pb, gb), na_note = curve_na_note(pb, gb, wb, any_goodput),
+      interactivity_note = interactivity_note(pb) } }
   -- inference-perf's ITL: a note beside every ITL figure of such a run
   local ipa, ipb = itl_per_token_times(A.run), itl_per_token_times(B.run)
   local ip_runs = {}
@@ -1513,8 +1655,8 @@ function M.build(opts)
   end
   model.ladder = ladder_section(A, B, pa, pb, model.saturation)
   -- the summary's test of the limiting metric at the highest load both runs measured
-  local mp = #model.slo > 0 and matched_point(model, A, B, opts.significance and opts.significance._matched_point)
-    or nil
+  local mp = #model.slo > 0 and #model.workload_differs == 0
+    and matched_point(model, A, B, opts.significance and opts.significance._matched_point) or nil
   -- One family per comparison: every test a verdict of this comparison rests on (the
   -- Performance Results rows that were tested, one test each however many rows read it,
   -- and the summary's test at the matched load) is Holm-adjusted with the others.
@@ -1542,6 +1684,8 @@ function M.build(opts)
   end
   model.perf = rows
   model.perf_notes = notes
+  model.any_identical = false
+  for _, r in ipairs(rows) do if r.identical then model.any_identical = true end end
   model.significance_used = any_sig
   local ea, eb = A.run.overall.values.error_rate_pct, B.run.overall.values.error_rate_pct
   model.error_note = ((ea and ea > 0) or (eb and eb > 0)) and ("Latency rows count successful requests only; "
@@ -1588,15 +1732,18 @@ function M.curve_rows(model)
     out[#out + 1] = r
   end
   local cap = model.capacity
+  -- runs whose requests differ: no delta, as the Headline gives none
+  local differ = workloads_differ(model) ~= nil
   if #model.slo > 0 and cap then
     local ca, cb = cap.a, cap.b
     local function fig(c) return (c.kind == "interpolated" or is_bound(c)) and c.rps or nil end
     row("capacity_at_slo_rps", fig(ca), fig(cb), capacity_text(ca), capacity_text(cb),
-      ca.kind == "interpolated" and cb.kind == "interpolated", cap.evidence and cap.evidence.verdict or "unknown")
+      ca.kind == "interpolated" and cb.kind == "interpolated" and not differ,
+      cap.evidence and cap.evidence.verdict or "unknown")
   end
   local sa, sb = model.saturation.a, model.saturation.b
   row("max_sustained_rps", sa.max_sustained_rps, sb.max_sustained_rps, sustained_text(sa), sustained_text(sb),
-    not sa.none and not sb.none, "untested")
+    not sa.none and not sb.none and not differ, differ and "not comparable" or "untested")
   return out
 end
 

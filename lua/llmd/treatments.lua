@@ -316,7 +316,7 @@ local function capacity_brief(c)
   if c.kind == "never_violated" and f then return "≥ " .. f .. " (never violated)" end
   if c.kind == "saturated" and f then return "≥ " .. f .. " (the last load before saturation)" end
   if c.kind == "below_lowest" and c.lowest_rps then
-    return "below " .. metrics.format("throughput_req_s", c.lowest_rps) .. " (fails at the lowest load measured)"
+    return "< " .. metrics.format("throughput_req_s", c.lowest_rps) .. " (" .. decision.CAPACITY_BELOW .. ")"
   end
   return metrics.na(c.reason or "unknown")
 end
@@ -361,6 +361,21 @@ function M.model(list, opts)
       end
     end
     x.min_achieved, x.max_achieved = lo, hi
+    -- the requests it sent (token lengths per request, over all its folders), for the
+    -- workload check of the capacity evidence
+    if #t.runs == 1 then
+      x.requests_set = t.runs[1].overall
+    else
+      local v = {}
+      for _, run in ipairs(t.runs) do
+        for _, k in ipairs { "requests_ok", "input_tokens_total", "output_tokens_total" } do
+          local y = run.overall.values[k]
+          if y == nil then v[k] = false elseif v[k] ~= false then v[k] = (v[k] or 0) + y end
+        end
+      end
+      for k, y in pairs(v) do if y == false then v[k] = nil end end
+      x.requests_set = { values = v }
+    end
     m.treatments[#m.treatments + 1] = x
   end
   local T = m.treatments
@@ -453,9 +468,11 @@ function M.model(list, opts)
   -- reads it for two runs (a = the next, b = this place), so that both tools say the same
   -- of the same two runs
   local function capacity_place(r, x, nxt)
-    local ev = decision.capacity_evidence(nxt.capacity, x.capacity, decision.MIN_EFFECT)
+    local ev = decision.capacity_evidence(nxt.capacity, x.capacity, decision.MIN_EFFECT,
+      { workload_differs = decision.token_difference_texts(nxt.requests_set, x.requests_set) })
     r.evidence = { verdict = ev.verdict, basis = ev.basis, winner = ev.winner, higher = ev.higher,
-      beyond_ceiling = ev.beyond_ceiling, ceiling_rps = ev.ceiling_rps, order_open = ev.order_open }
+      beyond_ceiling = ev.beyond_ceiling, ceiling_rps = ev.ceiling_rps, order_open = ev.order_open,
+      sustained_rps = ev.sustained_rps, differences = ev.differences, within_range = ev.within_range }
     local nf = figure(nxt)
     local ceiling = ev.beyond_ceiling and ("%s's figure is a lower bound, but %s achieved at most %s at any load "
       .. "measured, below %s's %s"):format(nxt.label, nxt.label, metrics.format("throughput_req_s", ev.ceiling_rps),
@@ -466,7 +483,9 @@ function M.model(list, opts)
     local chi, clo = x.capacity, nxt.capacity
     if chi.rps and clo.rps and clo.kind ~= "below_lowest" and clo.rps > 0 then
       local more = ("+%.1f %%"):format((chi.rps / clo.rps - 1) * 100)
-      if ev.beyond_ceiling then gap = ("+%.1f %% to %s"):format((chi.rps / ev.ceiling_rps - 1) * 100, more)
+      if ev.beyond_ceiling and decision.capacity_is_bound(chi) then
+        gap = ("at least +%.1f %%"):format((chi.rps / ev.ceiling_rps - 1) * 100)
+      elseif ev.beyond_ceiling then gap = ("+%.1f %% to %s"):format((chi.rps / ev.ceiling_rps - 1) * 100, more)
       elseif decision.capacity_is_bound(chi) then gap = "at least " .. more
       elseif decision.capacity_is_bound(clo) then gap = "at most " .. more
       else gap = more end
@@ -483,6 +502,19 @@ function M.model(list, opts)
     elseif ev.verdict == "about the same" then
       r.vs_next, r.proven = "negligible", false
       r.vs_next_text = ("about the same as %s (%s; within %g %%)"):format(nxt.label, nf, decision.MIN_EFFECT)
+    elseif ev.verdict == "not comparable" then
+      r.vs_next, r.proven = "not comparable", false
+      r.vs_next_text = ("not comparable with %s (%s): the workloads differ (%s), and a treatment whose requests "
+        .. "are longer sustains fewer of them"):format(nxt.label, nf, table.concat(ev.differences, "; "))
+    elseif ev.verdict == "untested" and ev.within_range then
+      r.vs_next, r.proven = "not comparable", false
+      r.vs_next_text = ("not comparable with %s (%s): %s figure lies within the range %s repeats allow, so either "
+        .. "may be higher"):format(nxt.label, nf, ev.within_range == "a" and "this one's" or (nxt.label .. "'s"),
+        ev.within_range == "a" and (nxt.label .. "'s") or "this one's")
+    elseif ev.verdict == "untested" and ev.order_open and nxt.capacity.kind == "below_lowest" then
+      r.vs_next, r.proven = "not comparable", false
+      r.vs_next_text = ("not comparable with %s: its %s, %s, leaves room for any capacity below that load, this "
+        .. "one's %s included, so either may be higher"):format(nxt.label, m.rank_by, nf, figure(x))
     elseif ev.verdict == "untested" and ev.order_open then
       r.vs_next, r.proven = "not comparable", false
       r.vs_next_text = ("not comparable with %s: its %s, %s, is only a lower bound, so either may be higher")
@@ -601,14 +633,22 @@ function M.model(list, opts)
     end
     return e
   end
+  -- treatments whose requests differ in length (beyond the workload match's tolerance)
+  -- are different workloads: neither beats the other, whatever the figures
+  m.pareto_not_compared = {}
   for _, c in ipairs(cand) do
     local by
     for _, o in ipairs(cand) do
       -- a max that is only a lower bound (never saturated) may be higher in truth: not dominated
       if o ~= c and not c.x.saturation.none and o.tp >= c.tp and o.lat <= c.lat and (o.tp > c.tp or o.lat < c.lat)
       then
-        by = o
-        break
+        local differ = decision.token_difference_texts(c.x.requests_set, o.x.requests_set)
+        if #differ == 0 then
+          by = o
+          break
+        end
+        m.pareto_not_compared[#m.pareto_not_compared + 1] = { label = c.x.label, other = o.x.label,
+          why = ("the workloads differ: %s"):format(table.concat(differ, "; ")) }
       end
     end
     if by then
@@ -640,6 +680,7 @@ function M.present(m, opts)
     verdict = m.verdict, slo_text = m.slo_text or false, rank_by = m.rank_by, family = m.family,
     ranking = m.ranking, front = m.front, dominated = m.dominated, pareto_excluded = m.pareto_excluded,
     pareto_latency = m.pareto_latency, common_rps = m.common_rps, common_why = m.common_why,
+    pareto_not_compared = m.pareto_not_compared or {},
     common_text = m.common_rps and metrics.format("throughput_req_s", m.common_rps) or nil,
     common_sustained = m.common_sustained or false, saturated_at_common = m.saturated_at_common or {},
     latency_labels = {}, treatments = {} }
@@ -700,6 +741,7 @@ function M.write_report(out, list, opts)
   local plain = { verdict = m.verdict, rank_by = m.rank_by, common_rps = m.common_rps,
     common_sustained = m.common_sustained, saturated_at_common = json.array(m.saturated_at_common),
     dominated = json.array(m.dominated), front = json.array(m.front),
+    pareto_not_compared = json.array(m.pareto_not_compared or {}),
     family = m.family,
     ranking = json.array(m.ranking), treatments = json.array {} }
   -- JSON has no infinity: a range open above has no hi

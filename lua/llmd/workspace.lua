@@ -212,7 +212,9 @@ M.realpath = realpath
 local function inside(root, p) return p == root or p:sub(1, #root + 1) == root .. "/" end
 
 -- What importing the results folder src would copy, found before anything is created:
--- { root = real path, dirs = {rel...}, files = {{rel=, from=}...}, skipped = {text...} }.
+-- { root = real path, dirs = {rel...}, files = {{rel=, from=, id=, linked=}...},
+-- skipped = {text...} } (id: proc.file_id's, to tell later whether the file changed;
+-- linked: found through a link inside the folder).
 -- Regular files are copied; a link to a regular file inside the folder is copied as a
 -- file; any other link (out of the folder, to a folder, dangling) and any special file is
 -- left out and reported, never followed.
@@ -239,7 +241,7 @@ function M.plan_import(src)
         plan.dirs[#plan.dirs + 1] = r
         walk(p, r)
       elseif mode == "file" then
-        plan.files[#plan.files + 1] = { rel = r, from = p }
+        plan.files[#plan.files + 1] = { rel = r, from = p, id = proc.file_id(p) }
       elseif mode == "link" then
         local target = tostring(lfs.symlinkattributes(p, "target"))
         local real = realpath(p)
@@ -252,7 +254,7 @@ function M.plan_import(src)
           plan.skipped[#plan.skipped + 1] = ("%s -> %s: a link to a folder (left out; its files are copied where "
             .. "they are)"):format(r, target)
         else
-          plan.files[#plan.files + 1] = { rel = r, from = real }
+          plan.files[#plan.files + 1] = { rel = r, from = real, linked = true, id = proc.file_id(real) }
         end
       else
         plan.skipped[#plan.skipped + 1] = ("%s: a %s, not a regular file (left out)"):format(r, tostring(mode))
@@ -272,10 +274,76 @@ local function copy_file(from, to)
   if mtime then lfs.touch(to, lfs.attributes(from, "access") or mtime, mtime) end
 end
 
+-- Copies the results plan lists into run-x/results: made under run-x/results.partial
+-- and renamed when complete, so run-x/results is never half there.
+local function copy_results(w, x, plan)
+  local dir = M.run_dir(w, x)
+  local part, dest = dir .. "/results.partial", dir .. "/results"
+  local function md(p)
+    local ok, err = lfs.mkdir(p)
+    if not ok then error(("%s: cannot create the folder: %s"):format(p, tostring(err)), 0) end
+  end
+  md(part)
+  for _, d in ipairs(plan.dirs) do md(part .. "/" .. d) end
+  -- modes are not kept: a copy of read-only results is still the user's to delete
+  for _, f in ipairs(plan.files) do copy_file(f.from, part .. "/" .. f.rel) end
+  local ok, err = os.rename(part, dest)
+  if not ok then error(("%s: cannot rename to %s: %s"):format(part, dest, tostring(err)), 0) end
+end
+
+-- Can run x's results be read where they are (plan.root) and copied afterwards, the
+-- copy being what was read? Only when the folder holds regular files and folders alone
+-- (no link, nothing left out: the copy is then the folder as it is) and neither it nor
+-- the workspace is inside the other. (issue 20: reading the copy read every byte once
+-- more, after the copy; now the copy runs beside the report.)
+function M.read_in_place(w, plan)
+  if type(plan) ~= "table" or #plan.skipped > 0 or plan.root == "/" then return false end
+  for _, f in ipairs(plan.files) do
+    if f.linked or not f.id then return false end
+  end
+  return not inside(plan.root, w.path) and not inside(w.path, plan.root)
+end
+
+-- The folder plan.root still as plan found it (the same folders, the same files, none of
+-- them changed: proc.file_id's): else an error naming the first difference. For results
+-- read in place and copied afterwards: a run still writing its results would otherwise
+-- have one version read and another copied.
+function M.check_unchanged(plan)
+  local now = M.plan_import(plan.root)
+  local function differ(what)
+    error(("%s: %s while the comparison read and copied it; compare again once the run has finished "
+      .. "writing its results"):format(plan.root, what), 0)
+  end
+  local was = {}
+  for _, d in ipairs(plan.dirs) do was[d] = "dir" end
+  for _, f in ipairs(plan.files) do was[f.rel] = f.id end
+  for _, d in ipairs(now.dirs) do
+    if was[d] ~= "dir" then differ(("the folder %s appeared"):format(d)) end
+    was[d] = nil
+  end
+  for _, f in ipairs(now.files) do
+    if was[f.rel] == nil then differ(("%s appeared"):format(f.rel)) end
+    if was[f.rel] ~= f.id then differ(("%s changed"):format(f.rel)) end
+    was[f.rel] = nil
+  end
+  if #now.skipped > 0 then differ(("something not a regular file appeared (%s)"):format(now.skipped[1])) end
+  local gone = {}
+  for rel in pairs(was) do gone[#gone + 1] = rel end
+  table.sort(gone)
+  if gone[1] then differ(("%s went"):format(gone[1])) end
+end
+
+-- The copy of results read in place (M.read_in_place, M.import's opts.later): run-x/results
+-- made as M.import makes it, then the source checked to be as it was planned.
+function M.copy_later(w, x, plan)
+  copy_results(w, x, plan)
+  M.check_unchanged(plan)
+end
+
 -- Imports a pre-existing run's results into run-x/results (copied, or a symlink when
 -- opts.link) and writes run-x/run_state.json. Returns the state. opts.plan: what
--- M.plan_import found (made here when not given). The copy is made under
--- run-x/results.partial and renamed when complete, so run-x/results is never half there.
+-- M.plan_import found (made here when not given). opts.later: nothing copied yet (the
+-- caller reads the results in place and calls M.copy_later).
 function M.import(w, x, opts)
   local plan = opts.plan or M.plan_import(opts.results)
   local src = plan.root
@@ -285,18 +353,8 @@ function M.import(w, x, opts)
   if opts.link then
     local ok, err = lfs.link(src, dest, true)
     if not ok then error(("%s: cannot link to %s: %s"):format(dest, src, tostring(err)), 0) end
-  else
-    local part = dir .. "/results.partial"
-    local function md(p)
-      local ok, err = lfs.mkdir(p)
-      if not ok then error(("%s: cannot create the folder: %s"):format(p, tostring(err)), 0) end
-    end
-    md(part)
-    for _, d in ipairs(plan.dirs) do md(part .. "/" .. d) end
-    -- modes are not kept: a copy of read-only results is still the user's to delete
-    for _, f in ipairs(plan.files) do copy_file(f.from, part .. "/" .. f.rel) end
-    local ok, err = os.rename(part, dest)
-    if not ok then error(("%s: cannot rename to %s: %s"):format(part, dest, tostring(err)), 0) end
+  elseif not opts.later then
+    copy_results(w, x, plan)
   end
   local state = M.new_state(opts.label, opts.info)
   state.results_path = dest

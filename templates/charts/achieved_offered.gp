@@ -1,7 +1,9 @@
 # Achieved against offered load, one point per load point, one line per run; the grey
 # diagonal is "achieved = offered" (drawn when load is a request rate); a ring marks the
 # load points at or past a run's saturation point (the decision layer's, as the ladder's
-# Saturated column). gnuplot writes the SVG on its standard output.
+# Saturated column). Run A's markers are twice the size of B's, drawn first, so that a
+# point where both runs sit (one load point each, at the same rates) shows both: B's
+# square inside A's disc. gnuplot writes the SVG on its standard output.
 #
 # From llmdlua: datafile (columns: offered, achieved req/s, saturated 1/0; block 0 is run
 # A, block 1 run B), style_file, title, label_a, label_b, xlabel, diagonal (1: draw y = x),
@@ -15,22 +17,22 @@ set xrange [0:*]
 set yrange [0:*]
 if (!exists("saturated")) { saturated = 0 }
 if (diagonal && saturated) {
-  plot datafile index 0 using 1:2 with linespoints linestyle 1 title label_a, \
+  plot datafile index 0 using 1:2 with linespoints linestyle 1 pointsize 1.8 title label_a, \
        datafile index 1 using 1:2 with linespoints linestyle 2 title label_b, \
        x with lines linestyle 3 title 'achieved = offered', \
        datafile using 1:($3 > 0 ? $2 : 1/0) with points linestyle 5 title 'saturated'
 } else {
   if (diagonal) {
-    plot datafile index 0 using 1:2 with linespoints linestyle 1 title label_a, \
+    plot datafile index 0 using 1:2 with linespoints linestyle 1 pointsize 1.8 title label_a, \
          datafile index 1 using 1:2 with linespoints linestyle 2 title label_b, \
          x with lines linestyle 3 title 'achieved = offered'
   } else {
     if (saturated) {
-      plot datafile index 0 using 1:2 with linespoints linestyle 1 title label_a, \
+      plot datafile index 0 using 1:2 with linespoints linestyle 1 pointsize 1.8 title label_a, \
            datafile index 1 using 1:2 with linespoints linestyle 2 title label_b, \
            datafile using 1:($3 > 0 ? $2 : 1/0) with points linestyle 5 title 'saturated'
     } else {
-      plot datafile index 0 using 1:2 with linespoints linestyle 1 title label_a, \
+      plot datafile index 0 using 1:2 with linespoints linestyle 1 pointsize 1.8 title label_a, \
            datafile index 1 using 1:2 with linespoints linestyle 2 title label_b
     }
   }

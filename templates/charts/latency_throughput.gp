@@ -8,7 +8,8 @@
 # run's capacity at the SLOs on that axis, NaN when unknown); per panel i: panel_col[i]
 # (its column), panel_label[i], panel_log[i] (1: log y), panel_slo[i] (the SLO
 # threshold in ms, NaN when none), panel_has_a[i] / panel_has_b[i] (does the run have
-# values).
+# values); saturated (1: some load point is at or past its run's saturation point, column
+# 7 is 1 there: ringed, as in the achieved-offered chart and the ladder's Saturated column).
 n = |panel_col|
 m = |x_col|
 w = 560 * m + 100
@@ -24,6 +25,7 @@ set rmargin 3
 set tmargin 1
 set bmargin 3.5
 unset key
+if (!exists("saturated")) { saturated = 0 }
 slo_any = 0
 do for [i = 1:n] {
   if (panel_slo[i] == panel_slo[i]) { slo_any = 1 }
@@ -43,8 +45,14 @@ do for [i = 1:n] {
     if (cap_b[j] == cap_b[j]) {
       set arrow from first cap_b[j], graph 0 to first cap_b[j], graph 1 nohead linestyle 2 linewidth 1 dashtype 3
     }
-    plot datafile index 0 using x_col[j]:(column(panel_col[i])) with linespoints linestyle 1 notitle, \
-         datafile index 1 using x_col[j]:(column(panel_col[i])) with linespoints linestyle 2 notitle
+    if (saturated) {
+      plot datafile index 0 using x_col[j]:(column(panel_col[i])) with linespoints linestyle 1 notitle, \
+           datafile index 1 using x_col[j]:(column(panel_col[i])) with linespoints linestyle 2 notitle, \
+           datafile using x_col[j]:(column(7) > 0 ? column(panel_col[i]) : 1/0) with points linestyle 5 notitle
+    } else {
+      plot datafile index 0 using x_col[j]:(column(panel_col[i])) with linespoints linestyle 1 notitle, \
+           datafile index 1 using x_col[j]:(column(panel_col[i])) with linespoints linestyle 2 notitle
+    }
   }
 }
 # the key, alone in the strip under the panels: NaN draws nothing but a key entry
@@ -70,5 +78,6 @@ plot NaN with linespoints linestyle 1 title (has_a ? label_a : ''), \
      NaN with linespoints linestyle 2 title (has_b ? label_b : ''), \
      NaN with lines linestyle 3 title (slo_any ? 'SLO threshold' : ''), \
      NaN with lines linestyle 1 linewidth 1 dashtype 3 title (cap_a[1] == cap_a[1] ? 'capacity at SLO, '.label_a : ''), \
-     NaN with lines linestyle 2 linewidth 1 dashtype 3 title (cap_b[1] == cap_b[1] ? 'capacity at SLO, '.label_b : '')
+     NaN with lines linestyle 2 linewidth 1 dashtype 3 title (cap_b[1] == cap_b[1] ? 'capacity at SLO, '.label_b : ''), \
+     NaN with points linestyle 5 title (saturated ? 'saturated' : '')
 unset multiplot

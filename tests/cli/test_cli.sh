@@ -133,6 +133,21 @@ run "$BIN" reader.lua bad.json
 expect_rc 1
 expect_err_first "llmdlua: bad.json:2:1: unexpected end of input, expected a value"
 case "$err" in *"stack traceback"*|*"reader.lua"*) fail "internal detail shown: $err" ;; *) ok ;; esac
+# issue api item 1: our API refusing what a script passed is one line at the script's line
+# (not a traceback, not "bad argument #-1"); the script's own errors keep theirs
+name="a script's bad argument to our API: one line at its line, no traceback"
+printf 'local stats = require "llmd.stats"\nlocal s = stats.new { method = "median" }\n' >badopt.lua
+run "$BIN" badopt.lua
+expect_rc 1
+expect_err_first "llmdlua: badopt.lua:2: stats.new: option method: expected 'linear' or 'nearest', got 'median'"
+if [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]; then ok; else fail "more than one line: $err"; fi
+LLMDLUA_TRACE=1 run "$BIN" badopt.lua
+expect_err_has "stack traceback:"
+printf 'local m = require "llmd.metrics"\n\nm.get("ttft_p9_ms")\n' >badkey.lua
+run "$BIN" badkey.lua
+expect_rc 1
+expect_err_first "llmdlua: badkey.lua:3: metrics.get: unknown metric 'ttft_p9_ms' (did you mean 'ttft_p90_ms'?)"
+if [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]; then ok; else fail "more than one line: $err"; fi
 name="an internal error keeps its position and traceback"
 printf 'local t\nreturn t.x\n' >bug.lua
 run "$BIN" bug.lua
@@ -342,10 +357,28 @@ for h in "" "--harness inference-perf"; do
 done
 if [ -z "$(made)" ]; then ok; else fail "made: $(made)"; fi
 
-name="extract.lua --warmup marking every stage: an error naming the option"
+name="extract.lua --warmup marking every stage or a missing one: a bad option value, exit 2"
 run "$BIN" "$REPO/lua/extract.lua" "$V7/llm-d-2p1d" --warmup 0-2
-expect_rc 1
-expect_err_first "llmdlua: --warmup 0-2 marks every stage of $V7/llm-d-2p1d (3 stages: 0-2): nothing would be measured"
+expect_rc 2
+expect_err_first "extract.lua: --warmup 0-2 marks every stage of $V7/llm-d-2p1d (3 stages: 0-2): nothing would be measured"
+run "$BIN" "$REPO/lua/extract.lua" "$V7/llm-d-2p1d" --warmup 7
+expect_rc 2
+expect_err_first "extract.lua: --warmup 7: $V7/llm-d-2p1d has no stage 7 (3 stages: 0-2)"
+
+name="compare.lua: a bad option value is exit 2, one line, nothing made"
+run "$BIN" compare.lua --a "$V7/llm-d-2p1d" --b "$V7/vllm-2replicas" --warmup x --parent "$TMP/cw"
+expect_rc 2
+expect_err_first "compare.lua: --warmup: expected stage numbers or ranges like 0,2-4, got 'x'"
+run "$BIN" compare.lua --a "$V7/llm-d-2p1d" --b "$V7/vllm-2replicas" --percentile-method median --parent "$TMP/cw"
+expect_rc 2
+expect_err_first "compare.lua: --percentile-method: expected linear or nearest, got 'median'"
+run "$BIN" compare.lua --a "$V7/llm-d-2p1d" --b "$V7/vllm-2replicas" --min-effect -1 --parent "$TMP/cw"
+expect_rc 2
+expect_err_first "compare.lua: --min-effect: expected a percentage >= 0, got '-1'"
+run "$BIN" compare.lua --a "$V7/llm-d-2p1d" --b "$V7/vllm-2replicas" --slo ttft_p90_ms=x --parent "$TMP/cw"
+expect_rc 2
+expect_err_first "compare.lua: --slo: ttft_p90_ms: expected a limit >= 0, got 'x'"
+if [ -z "$(made)" ]; then ok; else fail "made: $(made)"; fi
 
 # Long loops in C, where no Lua instruction runs for the interrupt hook to fire, check
 # the flag the handler sets: loading 15 MB of YAML (about 13 s before), dumping or

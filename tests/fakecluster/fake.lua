@@ -26,6 +26,13 @@
 --   FAKE_FAIL_NAMESPACE  the injected failures happen only in this namespace (the
 --                  other namespaces of a parallel run are healthy)
 --   FAKE_FAIL_IN   ns:failure,ns:failure - failures that happen only in those namespaces
+--   FAKE_CHARTS    a folder of charts the fake registries serve (default: charts/ here):
+--                  oci://HOST/PATH/NAME and REPO/NAME find NAME/ there, a path finds itself.
+--                  A chart: Chart.yaml (name), templates/*.yaml, crds/*.yaml. Templates know
+--                  {{ .Release.Name }}, {{ .Release.Namespace }}, {{ .Chart.Name }} and
+--                  {{ fail "why" }}; anything else between braces is helm's parse error.
+--                  install/upgrade/apply create what the chart renders (cluster-scoped
+--                  objects in the state's "cluster" list, crds/ unless --skip-crds).
 -- Several calls may run at once (stacks in parallel namespaces): each call reads the
 -- state, and writes back, under a lock, only the namespaces and counters it changed, as
 -- a real API server keeps one namespace's objects apart from another's.
@@ -79,6 +86,12 @@ local function save()
   local disk = f and json.decode(f:read("a")) or { ns = {}, counters = {}, nodes = state.nodes }
   if f then f:close() end
   for ns in pairs(touched) do disk.ns[ns] = state.ns[ns] end
+  -- cluster-scoped objects an install created (what llmdlua must never cause)
+  for k, v in pairs(state.cluster_new or {}) do
+    disk.cluster = disk.cluster or {}
+    disk.cluster[k] = v
+  end
+  state.cluster_new = nil
   for k, v in pairs(state.counters) do
     if counters0[k] ~= v then disk.counters[k] = v end
   end
@@ -583,27 +596,216 @@ local function make_release(s, name, chart, gateway)
   if name:match("ms") or chart:match("modelservice") then vllm_pods(s, name, "helm:" .. name, 2) end
 end
 
+-- charts ------------------------------------------------------------------------------------
+
+local HERE = arg[0]:match("^(.*)/[^/]*$") or "."
+
+-- helm's install order (pkg/releaseutil/kind_sorter.go): `helm template` prints, and
+-- install creates, the manifests sorted by kind in this order, unknown kinds last
+local INSTALL_ORDER = {}
+for i, k in ipairs { "PriorityClass", "Namespace", "NetworkPolicy", "ResourceQuota", "LimitRange",
+  "PodSecurityPolicy", "PodDisruptionBudget", "ServiceAccount", "Secret", "SecretList", "ConfigMap", "StorageClass",
+  "PersistentVolume", "PersistentVolumeClaim", "CustomResourceDefinition", "ClusterRole", "ClusterRoleList",
+  "ClusterRoleBinding", "ClusterRoleBindingList", "Role", "RoleList", "RoleBinding", "RoleBindingList", "Service",
+  "DaemonSet", "Pod", "ReplicationController", "ReplicaSet", "Deployment", "HorizontalPodAutoscaler",
+  "StatefulSet", "Job", "CronJob", "IngressClass", "Ingress", "APIService" } do INSTALL_ORDER[k] = i end
+
+-- the fake's view of which kinds are cluster-scoped (the API server's, for what it records)
+local CLUSTER_SCOPED = {}
+for _, k in ipairs { "Namespace", "Node", "ClusterRole", "ClusterRoleBinding", "StorageClass",
+  "CustomResourceDefinition", "PersistentVolume", "PriorityClass", "MutatingWebhookConfiguration",
+  "ValidatingWebhookConfiguration", "GatewayClass", "IngressClass", "APIService" } do CLUSTER_SCOPED[k] = true end
+
+local function read_file(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local t = f:read("a")
+  f:close()
+  return t
+end
+
+local function dir_files(dir)
+  local out = {}
+  if lfs.attributes(dir, "mode") ~= "directory" then return out end
+  for n in lfs.dir(dir) do
+    if (n:match("%.ya?ml$") or n:match("%.json$")) and not n:match("^_") then out[#out + 1] = n end
+  end
+  table.sort(out)
+  return out
+end
+
+-- The chart folder a reference names, or nil and helm's error for it.
+local function find_chart(ref, version)
+  if ref:match("^%.") or ref:match("^/") or lfs.attributes(ref, "mode") == "directory" then
+    if lfs.attributes(ref .. "/Chart.yaml", "mode") ~= "file" then
+      return nil, ('path "%s" not found'):format(ref)
+    end
+    return ref
+  end
+  local name = ref:match("([^/]+)$")
+  local roots = {}
+  if os.getenv("FAKE_CHARTS") and os.getenv("FAKE_CHARTS") ~= "" then roots[#roots + 1] = os.getenv("FAKE_CHARTS") end
+  roots[#roots + 1] = HERE .. "/charts"
+  for _, root in ipairs(roots) do
+    if lfs.attributes(root .. "/" .. name .. "/Chart.yaml", "mode") == "file" then return root .. "/" .. name end
+  end
+  if ref:match("^oci://") then
+    return nil, ('failed to perform "FetchReference" on source: %s:%s: not found'):format(ref:sub(7), version or "latest")
+  end
+  local repo = ref:match("^([^/]+)/")
+  if repo then return nil, ("repo %s not found"):format(repo) end
+  return nil, ("non-absolute URLs should be in form of repo_name/path_to_chart, got: %s"):format(ref)
+end
+
+-- helm template's rendering of a chart: the manifests in install order, each one
+-- "---\n# Source: CHART/templates/FILE\n..." (crds/ first, as they are, with crds);
+-- nil and helm's error text when a template fails.
+local function render_chart(dir, release, ns, crds)
+  local chart = (yaml.load(read_file(dir .. "/Chart.yaml") or "") or {}).name or dir:match("([^/]+)$")
+  local out = {}
+  if crds then
+    for _, n in ipairs(dir_files(dir .. "/crds")) do
+      out[#out + 1] = ("---\n# Source: %s/crds/%s\n%s"):format(chart, n, (read_file(dir .. "/crds/" .. n):gsub("\n*$", "\n")))
+    end
+  end
+  local docs = {}
+  for _, n in ipairs(dir_files(dir .. "/templates")) do
+    local src = chart .. "/templates/" .. n
+    local text = read_file(dir .. "/templates/" .. n)
+    local lineno, err = 0, nil
+    local rendered = {}
+    for line in (text .. (text:sub(-1) == "\n" and "" or "\n")):gmatch("([^\n]*)\n") do
+      lineno = lineno + 1
+      local l = line:gsub("(){{%-?%s*(.-)%s*%-?}}", function(col, expr)
+        if err then return "" end
+        if expr == ".Release.Name" then return release end
+        if expr == ".Release.Namespace" then return ns end
+        if expr == ".Chart.Name" then return chart end
+        local why = expr:match('^fail%s+"(.*)"$')
+        if why then
+          err = ("execution error at (%s:%d:%d): %s"):format(src, lineno, col + 2, why)
+        else
+          local fn = expr:match("^([%a_][%w_]*)")
+          err = fn and ('parse error at (%s:%d): function "%s" not defined'):format(src, lineno, fn)
+            or ("parse error at (%s:%d): unexpected %q in command"):format(src, lineno, expr)
+        end
+        return ""
+      end)
+      rendered[#rendered + 1] = l
+    end
+    if err then return nil, err end
+    -- a template may hold several documents
+    local cur = {}
+    local function flush()
+      local body = table.concat(cur, "\n")
+      if body:match("%S") then
+        local ok, d = pcall(yaml.load, body)
+        if not ok then
+          return ("YAML parse error on %s: error converting YAML to JSON: %s"):format(src, tostring(d))
+        end
+        docs[#docs + 1] = { src = src, body = body, kind = type(d) == "table" and d.kind or nil, i = #docs + 1 }
+      end
+      cur = {}
+    end
+    for _, l in ipairs(rendered) do
+      if l:match("^%-%-%-%s*$") then
+        local e = flush()
+        if e then return nil, e end
+      else
+        cur[#cur + 1] = l
+      end
+    end
+    local e = flush()
+    if e then return nil, e end
+  end
+  table.sort(docs, function(x, y)
+    local ox, oy = INSTALL_ORDER[x.kind or ""] or 1000, INSTALL_ORDER[y.kind or ""] or 1000
+    if ox ~= oy then return ox < oy end
+    return x.i < y.i
+  end)
+  for _, d in ipairs(docs) do out[#out + 1] = ("---\n# Source: %s\n%s\n"):format(d.src, d.body) end
+  return table.concat(out)
+end
+
+-- The objects an install creates from a render: namespaced ones in the release's
+-- namespace (or the one they name), cluster-scoped ones cluster-wide.
+local function create_rendered(text, ns, owner)
+  for _, d in ipairs(yaml.load_all(text)) do
+    if type(d) == "table" and d.kind then
+      local md = d.metadata or {}
+      local key = d.kind .. "/" .. tostring(md.name)
+      if CLUSTER_SCOPED[d.kind] then
+        state.cluster_new = state.cluster_new or {}
+        state.cluster_new[key] = owner
+      else
+        space(md.namespace or ns).other[key] = owner
+      end
+    end
+  end
+end
+
+-- helm's words after the verb: release and chart (template/install: [NAME] CHART; with
+-- --generate-name just CHART)
+local HELM_VALUE_FLAGS = {}
+for w in ([[values set set-string set-file set-json set-literal version timeout description repo username password
+  ca-file cert-file key-file post-renderer post-renderer-args name-template labels keyring output history-max
+  kube-version api-versions show-only output-dir release-name]]):gmatch("%S+") do HELM_VALUE_FLAGS[w] = true end
+local function helm_words(a)
+  local words, i = {}, 2
+  while i <= #a do
+    local x = a[i]
+    local name = x:match("^%-%-([^=]+)$")
+    if name and HELM_VALUE_FLAGS[name] then i = i + 1
+    elseif x == "-f" or x == "-o" then i = i + 1
+    elseif x:sub(1, 1) ~= "-" then words[#words + 1] = x end
+    i = i + 1
+  end
+  return words
+end
+
 local function helm()
   log_call()
   local ns = ns_of(args)
   local a = strip_ns(args)
   local s = space(ns)
-  if a[1] == "list" then
+  if a[1] == "template" then
+    local w = helm_words(a)
+    local name, chart = w[1], w[2]
+    if has(a, "--generate-name") then name, chart = "chart-" .. os.time(), w[1] end
+    if not chart then die("Error: \"helm template\" requires at least 1 argument\n\nUsage:  helm template [NAME] [CHART] [flags]") end
+    for j, x in ipairs(a) do
+      local v = (x == "-f" or x == "--values") and a[j + 1] or x:match("^%-%-values=(.*)$")
+      if v and lfs.attributes(v, "mode") ~= "file" then die("Error: open " .. v .. ": no such file or directory") end
+    end
+    local dir, err = find_chart(chart, opt(a, "--version"))
+    if not dir then die("Error: " .. err) end
+    local text, rerr = render_chart(dir, name, ns, has(a, "--include-crds"))
+    if not text then die("Error: " .. rerr .. "\n\nUse --debug flag to render out invalid YAML") end
+    save()
+    return io.write(text)
+  elseif a[1] == "list" then
     local out = {}
     for _, n in ipairs(sorted_keys(s.releases)) do
       out[#out + 1] = { name = n, namespace = ns, chart = s.releases[n].chart, status = "deployed" }
     end
     return out_json(json.array(out))
   elseif a[1] == "upgrade" or a[1] == "install" then
-    local i = a[1] == "upgrade" and 3 or 2
-    if a[2] == "--install" then i = 3 end
-    local name, chart = a[i], a[i + 1]
-    if failing("deploy") then die("Error: INSTALLATION FAILED: timed out waiting for the condition") end
+    local w = helm_words(a)
+    local name, chart = w[1], w[2]
+    local install = a[1] == "install" or has(a, "--install") or has(a, "-i")
+    local failed = install and "INSTALLATION FAILED" or "UPGRADE FAILED"
+    if failing("deploy") then die("Error: " .. failed .. ": timed out waiting for the condition") end
     for j, x in ipairs(a) do
       if (x == "-f" or x == "--values") and lfs.attributes(a[j + 1], "mode") ~= "file" then
         die("Error: open " .. a[j + 1] .. ": no such file or directory")
       end
     end
+    -- the chart, rendered and created (its crds/ too on a first install, unless --skip-crds)
+    local dir, err = find_chart(chart, opt(a, "--version"))
+    if not dir then die("Error: " .. failed .. ": " .. err) end
+    local text, rerr = render_chart(dir, name, ns, install and not s.releases[name] and not has(a, "--skip-crds"))
+    if not text then die("Error: " .. failed .. ": " .. rerr) end
+    create_rendered(text, ns, "helm:" .. name)
     make_release(s, name, chart, has(a, "httpRoute.create=true"))
     save()
     return print(("Release \"%s\" has been upgraded. Happy Helming!"):format(name))
@@ -649,16 +851,61 @@ local function helmfile()
     elseif not verb and x:sub(1, 1) ~= "-" then verb = x end
     i = i + 1
   end
-  if verb ~= "apply" then die("fake helmfile: unsupported call: " .. table.concat(args, " "), 2) end
-  local f = io.open("helmfile.yaml") or io.open("helmfile.yaml.gotmpl")
+  if verb ~= "apply" and verb ~= "sync" and verb ~= "template" then
+    die("fake helmfile: unsupported call: " .. table.concat(args, " "), 2)
+  end
+  local file = opt(a, "-f") or opt(a, "--file")
+  local f = file and io.open(file) or (not file and (io.open("helmfile.yaml") or io.open("helmfile.yaml.gotmpl")))
   if not f then die("err: no state file found. It must be named helmfile.yaml", 1) end
   local text = f:read("a")
   f:close()
-  if failing("deploy") then die("in ./helmfile.yaml: command \"helm\" exited with non-zero status: Error: UPGRADE FAILED") end
-  for name in text:gmatch("\n%s*%-%s*name:%s*([%w%-_]+)") do
-    make_release(s, name, "helmfile/" .. name, false)
-    s.releases[name].environment = env
-    print("Upgrading release=" .. name)
+  file = file or "helmfile.yaml"
+  -- the releases: name and chart (a release without a chart is helmfile's error)
+  local releases = {}
+  local okl, st = pcall(yaml.load, text)
+  if okl and type(st) == "table" and type(st.releases) == "table" then
+    for _, r in ipairs(st.releases) do releases[#releases + 1] = { name = r.name, chart = r.chart } end
+  else
+    for name in text:gmatch("\n%s*%-%s*name:%s*([%w%-_]+)") do releases[#releases + 1] = { name = name } end
+  end
+  -- -l name=X selects releases
+  local sel = opt(a, "-l") or opt(a, "--selector")
+  local want = sel and sel:match("^name=(.*)$")
+  local function helm_failed(argv, stderr)
+    -- helmfile's report of a helm call that failed
+    local lines = { ('in ./%s: command "helm" exited with non-zero status:'):format(file), "", "PATH:", "  helm", "",
+      "ARGS:" }
+    for k, x in ipairs(argv) do lines[#lines + 1] = ("  %d: %s (%d bytes)"):format(k - 1, x, #x) end
+    for _, l in ipairs { "", "ERROR:", "  exit status 1", "", "EXIT STATUS", "  1", "", "STDERR:", "  " .. stderr,
+      "", "COMBINED OUTPUT:", "  " .. stderr } do lines[#lines + 1] = l end
+    die(table.concat(lines, "\n"), 1)
+  end
+  if verb ~= "template" and failing("deploy") then
+    helm_failed({ "helm", "upgrade", "--install", "x" }, "Error: UPGRADE FAILED: timed out waiting for the condition")
+  end
+  local crds = verb == "template" and has(a, "--include-crds") or (verb ~= "template" and not has(a, "--skip-crds"))
+  for _, r in ipairs(releases) do
+    if not want or r.name == want then
+      if not r.chart then
+        die(('in ./%s: failed processing release %s: chart is required'):format(file, tostring(r.name)), 1)
+      end
+      if verb == "template" then io.stderr:write(("Templating release=%s, chart=%s\n"):format(r.name, r.chart)) end
+      local dir, err = find_chart(r.chart)
+      if not dir then helm_failed({ "helm", verb == "template" and "template" or "upgrade", r.name, r.chart },
+        "Error: " .. err) end
+      local out, rerr = render_chart(dir, r.name, ns, crds and (verb == "template" or not s.releases[r.name]))
+      if not out then
+        helm_failed({ "helm", verb == "template" and "template" or "upgrade", r.name, r.chart }, "Error: " .. rerr)
+      end
+      if verb == "template" then
+        io.write(out)
+      else
+        create_rendered(out, ns, "helm:" .. r.name)
+        make_release(s, r.name, "helmfile/" .. r.name, false)
+        s.releases[r.name].environment = env
+        print("Upgrading release=" .. r.name)
+      end
+    end
   end
   save()
 end

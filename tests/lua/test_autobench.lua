@@ -190,6 +190,46 @@ t.test("compare: sla.passed recomputed from the metrics, a disagreement reported
   t.ok(r.stderr:find("unknown key 'max_p99_ttft_ms'", 1, true) and r.stderr:find("use max_p50_ttft_ms", 1, true), r.stderr)
 end)
 
+t.test("compare: a malformed number in a row is one line naming file:line and the field, exit 1", function()
+  local d = t.tmpdir()
+  local row = json.read(F .. "/results/result-schema-example-row.json")
+  -- each case: the field, a malformed value, and the message written by hand from the rule
+  -- (throughputs and latencies are numbers >= 0, a success rate a fraction in [0, 1])
+  local cases = {
+    { "metrics", "request_throughput", "fast", 'metrics.request_throughput: expected a number >= 0, got the string "fast"' },
+    { "metrics", "success_rate", 7, "metrics.success_rate: expected a number in [0, 1], got 7" },
+    { "metrics", "mean_ttft_ms", -5, "metrics.mean_ttft_ms: expected a number >= 0, got -5" },
+    { "metrics", "p50_tpot_ms", true, "metrics.p50_tpot_ms: expected a number >= 0, got boolean (true)" },
+    { "sla", "min_success_rate", 99, "sla.min_success_rate: expected a number in [0, 1], got 99" },
+    { "hardware", "gpu_count", 1.5, "hardware.gpu_count: expected a whole number >= 0, got 1.5" },
+  }
+  for _, c in ipairs(cases) do
+    local bad = json.decode(json.encode(row))
+    bad[c[1]][c[2]] = c[3]
+    -- line 1 valid, line 2 blank, line 3 the malformed row
+    t.write(d .. "/m.jsonl", json.encode(row) .. "\n\n" .. json.encode(bad) .. "\n")
+    local r = ab_cli({ "compare", "m.jsonl", "--md", d .. "/m.md" }, d)
+    t.eq(r.code, 1, c[4])
+    t.eq(r.stderr, "autobench.lua: m.jsonl:3: " .. c[4] .. "\n")
+  end
+  -- the same row valid (null = unknown, as upstream writes it) is accepted
+  local ok = json.decode(json.encode(row))
+  ok.metrics.success_rate = json.null
+  t.write(d .. "/ok.jsonl", json.encode(ok) .. "\n")
+  t.eq(ab_cli({ "compare", "ok.jsonl", "--md", d .. "/ok.md" }, d).code, 0)
+  -- a bad option value is a usage error: exit 2, one line (texts by hand from the rule)
+  local r = ab_cli({ "compare", "ok.jsonl", "--sla", "max_p50_ttft_ms=-3" }, d)
+  t.eq(r.code, 2)
+  t.eq(r.stderr, "autobench.lua: --sla: max_p50_ttft_ms: expected a limit >= 0, got '-3'\n")
+  r = ab_cli({ "compare", "ok.jsonl", "--sla", "min_success_rate=99" }, d)
+  t.eq(r.code, 2)
+  t.eq(r.stderr, "autobench.lua: --sla: min_success_rate: expected a fraction in [0, 1], got '99'\n")
+  r = ab_cli({ "plan", "nope.yaml", "--frameworks", "vlm" }, d)
+  t.eq(r.code, 2)
+  t.ok(r.stderr:find("autobench.lua: --frameworks: expected sglang, vllm, ", 1, true)
+    and r.stderr:find("got 'vlm' (did you mean vllm?)", 1, true), r.stderr)
+end)
+
 t.test("run: against a mock server - a good candidate, one that never comes up, one that OOMs, one that errors", function()
   local d = t.tmpdir()
   local env = vllm_shim(d)

@@ -96,6 +96,34 @@ t.test("gnuplot's SVG writes a label with < & quotes and a newline as text, and 
   t.ok(not svg:find("<script", 1, true), "no script element")
 end)
 
+t.test("achieved against offered, one load point each at the same rates: both runs' markers show", function()
+  local gp = charts.gnuplot()
+  t.ok(gp, "gnuplot is installed (scripts/install-deps.sh)")
+  local function one(x, label)
+    return { x = x, label = label, run = { stages = { { index = 0, rate = 10,
+      metrics = { values = { throughput_req_s = 9.9 } } } } } }
+  end
+  local c = charts.achieved_offered({}, one("a", "A"), one("b", "B"))
+  t.ok(c.available, c.reason)
+  local out = t.tmpdir()
+  charts.render({ c }, ROOT .. "/templates", out, gp)
+  local svg = t.read(out .. "/achieved_offered.svg")
+  -- the data point of each run (the key's samples come later, at other places): A's disc
+  -- (gnuplot's gpPt6, radius 1 scaled) and B's square (gpPt4, half-side 1 scaled), in the
+  -- style's colours, #0072B2 and #D55E00
+  local ax, ay, ar = svg:match("<use xlink:href='#gpPt6' transform='translate%(([%d.]+),([%d.]+)%) scale%(([%d.]+)%)' "
+    .. "color='rgb%(  0, 114, 178%)'/>")
+  local bx, by, bs = svg:match("<use xlink:href='#gpPt4' transform='translate%(([%d.]+),([%d.]+)%) scale%(([%d.]+)%)' "
+    .. "color='rgb%(213,  94,   0%)'/>")
+  t.ok(ax and bx, "both markers drawn")
+  t.eq({ ax, ay }, { bx, by }, "at the same place")
+  -- B's square is drawn over A's disc: A shows only if the disc reaches beyond the square's
+  -- corners (half-diagonal sqrt(2) x half-side). With equal sizes (4.05 each, as before)
+  -- the square covers the disc entirely.
+  t.ok(tonumber(ar) > math.sqrt(2) * tonumber(bs), ("A's disc r = %s, B's square half-diagonal %.2f"):format(ar,
+    math.sqrt(2) * tonumber(bs)))
+end)
+
 t.test("a chart template gnuplot rejects is an error naming it; one that sets an output file too", function()
   local gp = charts.gnuplot()
   local dir = t.tmpdir()
@@ -380,6 +408,22 @@ t.test("the KubeCon pair: two charts drawn, the others left out with the reason,
     t.ok(lfs.attributes(w .. "/charts/" .. n .. ".dat", "size") > 0)
   end
   t.eq(lfs.attributes(w .. "/charts/latency_cdf.svg", "mode"), nil, "no empty chart")
+  -- the latency chart rings the saturated load points, as the ladder's Saturated column:
+  -- vllm from its point 5 on (122.59 req/s offered, 101.2 achieved, below 95 %), chunked
+  -- from its point 6 (212.24 offered, 170.2 achieved): 3 + 2 points (the fixtures' load
+  -- tables, by hand), in 3 panels x 2 x axes, plus one key entry
+  local dat = t.read(w .. "/charts/latency_throughput.dat")
+  local flags = {}
+  for line in dat:gmatch("[^\n]+") do
+    if not line:match("^#") then flags[#flags + 1] = line:match("(%S+)$") end
+  end
+  t.eq(table.concat(flags, ""), "00001110000011")
+  local lt = t.read(w .. "/charts/latency_throughput.svg")
+  local rings = select(2, lt:gsub("<use xlink:href='#gpPt5' transform='[^']*' color='rgb%( 68,  68,  68%)'/>", ""))
+  t.eq(rings, 5 * 3 * 2 + 1)
+  t.ok(lt:find(">saturated</text>", 1, true), "the key names the rings")
+  local cj0 = json.read(w .. "/comparison.json")
+  t.eq({ cj0.saturation.a.point, cj0.saturation.b.point }, { 5, 6 })
   local page = t.read(w .. "/comparison_report.html")
   t.eq(select(2, page:gsub("<figure ", "")), 2)
   t.ok(page:find('data-chart-left-out="kv_cache"', 1, true))

@@ -24,7 +24,9 @@ local F = t.fixtures()
 local function setup(edit)
   local d = t.tmpdir()
   proc.run { "mkdir", "-p", d .. "/guide/ms", d .. "/cluster" }
-  t.write(d .. "/guide/helmfile.yaml", "releases:\n  - name: infra-sim\n  - name: gaie-sim\n  - name: ms-sim\n")
+  t.write(d .. "/guide/helmfile.yaml", "releases:\n  - name: infra-sim\n    chart: llm-d-infra/llm-d-infra\n  - name: gaie-sim\n"
+    .. "    chart: oci://registry.k8s.io/gateway-api-inference-extension/charts/inferencepool\n  - name: ms-sim\n"
+    .. "    chart: llm-d-modelservice/llm-d-modelservice\n")
   t.write(d .. "/guide/ms/kustomization.yaml", "resources: []\n")
   t.write(d .. "/guide/router.values.yaml", "router: {}\n")
   t.write(d .. "/template.yaml", t.read(F .. "/llm-d-benchmark/benchmark-templates/optimized-baseline-sanity.yaml"))
@@ -111,7 +113,11 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
-    "helm upgrade --install sim oci://ghcr.io/llm-d/charts/llm-d-router-standalone -f router.values.yaml -n bench",
+    -- the chart rendered with the same arguments first, every object checked (its crds/ are
+    -- skipped: the cluster admin's), then installed
+    "helm template sim oci://ghcr.io/llm-d/charts/llm-d-router-standalone --values=router.values.yaml -n bench",
+    "helm upgrade --install sim oci://ghcr.io/llm-d/charts/llm-d-router-standalone -f router.values.yaml --skip-crds "
+      .. "-n bench",
     "kubectl -n bench kustomize ms", -- rendered first, to check what it applies
     "kubectl -n bench apply -k ms",
     "helm list -o json -n bench",
@@ -152,7 +158,8 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
-    "helmfile -n bench apply -e istio",
+    "helmfile -n bench template --environment=istio",
+    "helmfile -n bench apply -e istio --skip-crds",
     "helm list -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
@@ -206,7 +213,7 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
   t.ok(order.asave_state < order.ateardown and order.bsave_state < order.bteardown)
   -- the reproduction script holds the commands that ran
   local sh = t.read(w .. "/run_comparison.sh")
-  t.ok(sh:find("# (cd " .. s.dir .. "/guide && helmfile -n bench apply -e istio)", 1, true), sh)
+  t.ok(sh:find("# (cd " .. s.dir .. "/guide && helmfile -n bench apply -e istio --skip-crds)", 1, true), sh)
   t.ok(sh:find("export NAMESPACE=bench", 1, true))
   t.ok(sh:find("export BENCHMARK_PVC=llmd-benchmark-results", 1, true), sh)
   t.ok(sh:find("export GATEWAY_SVC=infra-sim-inference-gateway-istio", 1, true), sh)
@@ -251,7 +258,7 @@ t.test("dry run: every command printed, the cluster untouched", function()
   local r = compare(s, { "--plan", s.plan, "--dry-run" })
   t.eq(r.code, 0, r.stderr)
   t.ok(r.stdout:find("[dry-run] helm upgrade --install sim", 1, true))
-  t.ok(r.stdout:find("[dry-run] helmfile -n bench apply -e istio", 1, true))
+  t.ok(r.stdout:find("[dry-run] helmfile -n bench apply -e istio --skip-crds", 1, true))
   t.ok(r.stdout:find("[dry-run] helm uninstall '<the releases this run deployed>' --ignore-not-found -n bench", 1, true),
     r.stdout)
   t.eq(lfs.attributes(s.cluster .. "/calls.log"), nil, "no call reached the cluster")
@@ -555,7 +562,7 @@ t.test("helmfile: one environment; a list of more is an error (helmfile would ke
   local s = setup(function(plan) plan.runs.b.deploy.environment = nil; plan.runs.b.deploy.environments = { "cuda" } end)
   local r = compare(s, nil, { FAKE_FAIL = false })
   t.eq(r.code, 0, r.stdout .. r.stderr)
-  t.ok(table.concat(call_lines(s, workspace(s)), "\n"):find("helmfile -n bench apply -e cuda\n", 1, true))
+  t.ok(table.concat(call_lines(s, workspace(s)), "\n"):find("helmfile -n bench apply -e cuda --skip-crds\n", 1, true))
   s = setup(function(plan) plan.runs.b.deploy.environment = nil; plan.runs.b.deploy.environments = { "cuda", "istio" } end)
   r = compare(s)
   t.eq(r.code, 1)
@@ -565,7 +572,7 @@ t.test("helmfile: one environment; a list of more is an error (helmfile would ke
   -- the fake's helmfile takes the flag as helmfile does: the last -e wins, the first is dropped
   local d = t.tmpdir()
   proc.run { "mkdir", "-p", d .. "/g", d .. "/c" }
-  t.write(d .. "/g/helmfile.yaml", "releases:\n  - name: infra-x\n")
+  t.write(d .. "/g/helmfile.yaml", "releases:\n  - name: infra-x\n    chart: llm-d-infra/llm-d-infra\n")
   local pr = proc.run({ FAKEBIN .. "/helmfile", "-n", "ns", "apply", "-e", "cuda", "-e", "istio" },
     { cwd = d .. "/g", env = { FAKE_CLUSTER = d .. "/c", FAKE_LLMDLUA = LLMDLUA } })
   t.eq(pr.code, 0, pr.stderr)
@@ -830,6 +837,9 @@ t.test("k8s guard: every bypass found is refused before anything runs", function
     { "helmfile", { "destroy" }, "the verb 'destroy'" },
     { "helm", { "install", "x", "chart", "--kube-context", "prod" }, "--kube-context prod would act elsewhere" },
     { "helm", { "install", "x", "chart", "--create-namespace" }, "--create-namespace would act elsewhere" },
+    -- helmfile --args reaches every helm call it makes
+    { "helmfile", { "apply", "--args", "--kube-context=prod" }, "--args passes --kube-context=prod to helm" },
+    { "helmfile", { "sync", "--args=--wait -nkube-system" }, "--args passes -nkube-system to helm" },
   } do
     t.raises(c[3], k.call, k, c[1], c[2], { user = true })
   end
@@ -864,8 +874,10 @@ t.test("k8s guard: every bypass found is refused before anything runs", function
   k:call("kubectl", { "logs", "-p", "pod-1", "-c", "vllm" }, { user = true })
   k:call("helmfile", { "apply", "-e", "istio", "--skip-diff-on-install" }, { user = true })
   k:call("kubectl", { "apply", "-f", "-" }, { stdin = "kind: Service\nmetadata: {name: s, namespace: bench}\n" })
+  -- (the helmfile apply rendered first: `helmfile template`, the same environment, its CRDs too)
   t.eq(t.read(ran), "-n bench apply -f m/ok.yaml\n-n bench rollout status deployment/x --timeout=60s\n"
-    .. "-n bench logs -p pod-1 -c vllm\n-n bench apply -e istio --skip-diff-on-install\n-n bench apply -f -\n")
+    .. "-n bench logs -p pod-1 -c vllm\n-n bench template --environment=istio --include-crds\n"
+    .. "-n bench apply -e istio --skip-diff-on-install\n-n bench apply -f -\n")
   -- a kustomization is rendered (kubectl kustomize) and checked before it is applied
   local s = setup()
   t.write(s.dir .. "/guide/ms/kustomization.yaml", "resources:\n- rbac.yaml\n")
@@ -884,6 +896,232 @@ t.test("k8s guard: every bypass found is refused before anything runs", function
   t.eq(p.flags[3].name, "selector")
   t.eq(p.flags[3].value, "app=x")
   t.eq(p.flags[4].value, "json")
+end)
+
+-- the guard on charts: what helm install/upgrade and helmfile apply/sync would create is
+-- rendered first (helm template / helmfile template, the same arguments) and checked by
+-- the manifest rule. The charts below are written by hand; each expected refusal names
+-- the object the chart's file holds (read off the file), the namespace and the rule.
+
+-- A chart in the fake registry: name, { [path in the chart] = text }.
+local function chart(root, name, files)
+  proc.run { "mkdir", "-p", root .. "/" .. name .. "/templates", root .. "/" .. name .. "/crds" }
+  t.write(root .. "/" .. name .. "/Chart.yaml", "apiVersion: v2\nname: " .. name .. "\nversion: 0.1.0\n")
+  for p, text in pairs(files) do t.write(root .. "/" .. name .. "/" .. p, text) end
+end
+
+local DEPLOY = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}-server\n"
+  .. "  labels:\n    app.kubernetes.io/instance: {{ .Release.Name }}\nspec:\n  replicas: 1\n"
+
+local function test_charts(root)
+  chart(root, "clean", { ["templates/deploy.yaml"] = DEPLOY,
+    ["templates/svc.yaml"] = "apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ .Release.Name }}\n"
+      .. "  namespace: {{ .Release.Namespace }}\nspec:\n  ports:\n  - port: 80\n" })
+  chart(root, "rbac", { ["templates/deploy.yaml"] = DEPLOY,
+    ["templates/rbac.yaml"] = "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n"
+      .. "  name: {{ .Release.Name }}-reader\n  labels:\n    app.kubernetes.io/instance: {{ .Release.Name }}\n"
+      .. "rules:\n- apiGroups: [\"\"]\n  resources: [\"nodes\"]\n  verbs: [\"get\"]\n" })
+  chart(root, "withcrd", { ["templates/deploy.yaml"] = DEPLOY,
+    ["crds/widgets.yaml"] = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n"
+      .. "  name: widgets.example.com\nspec:\n  group: example.com\n  scope: Namespaced\n" })
+  chart(root, "elsewhere", { ["templates/deploy.yaml"] = DEPLOY,
+    ["templates/cm.yaml"] = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cfg\n"
+      .. "  namespace: kube-system\ndata:\n  a: b\n" })
+  chart(root, "makens", { ["templates/ns.yaml"] = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-x\n"
+    .. "---\n" .. DEPLOY })
+  chart(root, "broken", { ["templates/deploy.yaml"] = DEPLOY .. "  image: {{ fail \"image.tag is required\" }}\n" })
+end
+
+t.test("k8s guard on charts: helm install/upgrade and helmfile apply are rendered and checked before they run",
+  function()
+  local d = t.tmpdir()
+  proc.run { "mkdir", "-p", d .. "/cluster", d .. "/guide" }
+  test_charts(d .. "/charts")
+  local bins = {}
+  for _, b in ipairs { "kubectl", "helm", "helmfile", "oc" } do bins[b] = FAKEBIN .. "/" .. b end
+  local k = k8s.new { namespace = "bench", bins = bins, backoff = 0, log = d .. "/commands.log",
+    env = { FAKE_CLUSTER = d .. "/cluster", FAKE_LLMDLUA = LLMDLUA, FAKE_CHARTS = d .. "/charts" } }
+  local function ran()
+    local out = {}
+    for _, c in ipairs(t.jsonl(d .. "/cluster/calls.log")) do out[#out + 1] = c.tool .. " " .. table.concat(c.args, " ") end
+    return out
+  end
+  local function cluster_objects()
+    local f = io.open(d .. "/cluster/state.json")
+    if not f then return nil end
+    f:close()
+    return json.read(d .. "/cluster/state.json").cluster
+  end
+  -- a ClusterRole in the chart's templates
+  t.raises("refused: helm install r1 (chart oci://example.com/charts/rbac): renders ClusterRole 'r1-reader' "
+    .. "(rbac/templates/rbac.yaml), a cluster-scoped kind; llmdlua creates nothing outside namespace bench",
+    k.helm, k, { "install", "r1", "oci://example.com/charts/rbac" })
+  t.eq(ran(), { "helm template r1 oci://example.com/charts/rbac --include-crds -n bench" })
+  -- the same from a plan's deploy.commands (user = true), and as upgrade --install with values
+  t.write(d .. "/guide/v.yaml", "a: 1\n")
+  t.raises("renders ClusterRole 'r1-reader'", k.call, k, "helm",
+    { "upgrade", "-i", "r1", "repo/rbac", "-f", "v.yaml", "--set", "x=1", "--wait", "--timeout", "5m" },
+    { user = true, cwd = d .. "/guide" })
+  t.eq(ran()[2], "helm template r1 repo/rbac --values=v.yaml --set=x=1 --wait --timeout=5m --include-crds -n bench")
+  -- a CRD in crds/: helm install installs it unless --skip-crds, so it is rendered and refused
+  t.raises("refused: helm install r2 (chart oci://example.com/charts/withcrd): renders CustomResourceDefinition "
+    .. "'widgets.example.com' (withcrd/crds/widgets.yaml), a cluster-scoped kind (from the chart's crds/ folder: "
+    .. "CRDs are the cluster admin's to install; add --skip-crds); llmdlua creates nothing outside namespace bench",
+    k.helm, k, { "install", "r2", "oci://example.com/charts/withcrd" })
+  -- with --skip-crds it is neither rendered nor installed; a plain upgrade never installs crds/
+  k:helm { "install", "r2", "oci://example.com/charts/withcrd", "--skip-crds" }
+  k:helm { "upgrade", "r2", "oci://example.com/charts/withcrd" }
+  local seen = ran()
+  t.eq({ table.unpack(seen, #seen - 3) }, {
+    "helm template r2 oci://example.com/charts/withcrd -n bench",
+    "helm install r2 oci://example.com/charts/withcrd --skip-crds -n bench",
+    "helm template r2 oci://example.com/charts/withcrd -n bench",
+    "helm upgrade r2 oci://example.com/charts/withcrd -n bench" })
+  -- an object in another namespace; a Namespace object
+  t.raises("refused: helm install r3 (chart oci://example.com/charts/elsewhere): renders ConfigMap 'r3-cfg' "
+    .. "(elsewhere/templates/cm.yaml) in namespace kube-system; llmdlua creates nothing outside namespace bench",
+    k.helm, k, { "install", "r3", "oci://example.com/charts/elsewhere" })
+  t.raises("renders Namespace 'team-x' (makens/templates/ns.yaml), a cluster-scoped kind", k.helm, k,
+    { "upgrade", "--install", "r4", "oci://example.com/charts/makens", "--skip-crds" })
+  -- a render that fails: the command and helm's words, nothing installed
+  t.raises("helm template r5 oci://example.com/charts/broken -n bench: exit 1: Error: execution error at "
+    .. "(broken/templates/deploy.yaml:9:12): image.tag is required", k.helm, k,
+    { "upgrade", "--install", "r5", "oci://example.com/charts/broken", "--skip-crds" })
+  t.raises('helm template r6 oci://example.com/charts/missing --version=2.0.0 -n bench: exit 1: Error: failed to perform '
+    .. '"FetchReference" on source: example.com/charts/missing:2.0.0: not found', k.helm, k,
+    { "upgrade", "--install", "r6", "oci://example.com/charts/missing", "--version", "2.0.0", "--skip-crds" })
+  -- values the installed release keeps cannot be rendered: refused
+  t.raises("--reuse-values reuses the installed release's values", k.helm, k,
+    { "upgrade", "r2", "oci://example.com/charts/withcrd", "--reuse-values" })
+  for _, c in ipairs(ran()) do
+    local verb = c:match("^helm (%S+)")
+    t.ok(verb == "template" or c:find(" r2 ", 1, true), "only r2 was installed: " .. c)
+  end
+  -- a clean chart installs, rendered first; nothing cluster-scoped was ever created
+  k:helm { "upgrade", "--install", "r7", "oci://example.com/charts/clean" }
+  seen = ran()
+  t.eq({ seen[#seen - 1], seen[#seen] }, {
+    "helm template r7 oci://example.com/charts/clean --include-crds -n bench",
+    "helm upgrade --install r7 oci://example.com/charts/clean -n bench" })
+  t.eq(cluster_objects(), nil)
+  local logged = false
+  for l in t.read(d .. "/commands.log"):gmatch("[^\n]+") do
+    if l:find("/helm template r7 oci://example.com/charts/clean --include-crds -n bench | exit 0 | ", 1, true)
+      and l:find(" s | rendered to check it$") then logged = true end
+  end
+  t.ok(logged, t.read(d .. "/commands.log"))
+  -- helmfile: every release rendered (helmfile template, same environment and file)
+  t.write(d .. "/guide/hf.yaml", "releases:\n  - name: web\n    chart: oci://example.com/charts/clean\n"
+    .. "  - name: ops\n    chart: repo/rbac\n")
+  t.raises("refused: helmfile apply --file hf.yaml -e istio: renders ClusterRole 'ops-reader' (release ops, "
+    .. "rbac/templates/rbac.yaml), a cluster-scoped kind; llmdlua creates nothing outside namespace bench",
+    k.helmfile, k, { "apply", "--file", "hf.yaml", "-e", "istio", "--suppress-diff" }, { cwd = d .. "/guide" })
+  seen = ran()
+  t.eq(seen[#seen], "helmfile -n bench template --file=hf.yaml --environment=istio --include-crds")
+  -- a helmfile whose render fails: helmfile's error block, the failing release named
+  t.write(d .. "/guide/hf2.yaml", "releases:\n  - name: web\n    chart: oci://example.com/charts/broken\n")
+  local err = t.raises("helmfile -n bench template --file=hf2.yaml: exit 1: in ./hf2.yaml: command \"helm\" exited "
+    .. "with non-zero status: Error: execution error at (broken/templates/deploy.yaml:9:12): image.tag is required "
+    .. "(the render of helmfile sync -f hf2.yaml, to check what it creates; it was not run)", k.helmfile, k,
+    { "sync", "-f", "hf2.yaml", "--skip-crds" }, { cwd = d .. "/guide" })
+  t.ok(not err:find("\n", 1, true), "one line: " .. err)
+  -- a clean helmfile applies
+  t.write(d .. "/guide/hf3.yaml", "releases:\n  - name: web\n    chart: oci://example.com/charts/clean\n")
+  k:helmfile({ "apply", "-f", "hf3.yaml", "--skip-crds" }, { cwd = d .. "/guide" })
+  seen = ran()
+  t.eq({ seen[#seen - 1], seen[#seen] }, { "helmfile -n bench template --file=hf3.yaml",
+    "helmfile -n bench apply -f hf3.yaml --skip-crds" })
+  for _, c in ipairs(seen) do
+    t.ok(not c:match("^helmfile %-n bench apply") or c:find("hf3", 1, true), "only hf3 applied: " .. c)
+  end
+  t.eq(cluster_objects(), nil)
+  -- a dry run prints the render with the install and runs neither
+  local before = #ran()
+  local out = {}
+  local kd = k8s.new { namespace = "bench", bins = bins, dry_run = true,
+    out = { write = function(_, s) out[#out + 1] = s end },
+    env = { FAKE_CLUSTER = d .. "/cluster", FAKE_LLMDLUA = LLMDLUA, FAKE_CHARTS = d .. "/charts" } }
+  kd:helm { "install", "r1", "oci://example.com/charts/rbac" }
+  t.eq(#ran(), before)
+  t.ok(table.concat(out):find("[dry-run] " .. FAKEBIN .. "/helm template r1 oci://example.com/charts/rbac "
+    .. "--include-crds -n bench   (renders what it creates, to check it first)", 1, true), table.concat(out))
+  -- without a way to render (a background call), an install is refused, not run unchecked
+  t.raises("what the chart renders cannot be checked here", k8s.check, "helm", { "install", "r1", "c" }, "bench")
+  -- the fake installs what a chart renders, as the API server would: without the guard the
+  -- ClusterRole would exist (this is what the refusals above prevent)
+  local pr = proc.run({ FAKEBIN .. "/helm", "install", "r9", "oci://example.com/charts/rbac", "-n", "bench" },
+    { env = { FAKE_CLUSTER = d .. "/cluster", FAKE_LLMDLUA = LLMDLUA, FAKE_CHARTS = d .. "/charts" } })
+  t.eq(pr.code, 0, pr.stderr)
+  t.eq(cluster_objects(), { ["ClusterRole/r9-reader"] = "helm:r9" })
+end)
+
+t.test("compare.lua's deploys go through the chart guard: helm, helmfile and a plan's commands", function()
+  -- helm: a chart with a ClusterRole is refused before anything is installed
+  local s = setup(function(plan)
+    plan.runs.a.deploy.chart = "oci://example.com/charts/rbac"
+  end)
+  test_charts(s.dir .. "/charts")
+  s.env.FAKE_CHARTS = s.dir .. "/charts"
+  local r = compare(s)
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("refused: helm upgrade --install sim (chart oci://example.com/charts/rbac): renders ClusterRole "
+    .. "'sim-reader' (rbac/templates/rbac.yaml), a cluster-scoped kind; llmdlua creates nothing outside namespace "
+    .. "bench", 1, true), r.stdout)
+  for _, c in ipairs(call_lines(s, workspace(s))) do
+    t.ok(not c:find("^helm upgrade"), "not installed: " .. c)
+  end
+  t.eq(state(s).cluster, nil)
+  -- our own helm call skips crds/ (the cluster admin's): a chart with a CRD deploys without it
+  s = setup(function(plan)
+    plan.runs.a.deploy.chart = "oci://example.com/charts/withcrd"
+    plan.runs.b.deploy.environment = nil
+  end)
+  test_charts(s.dir .. "/charts")
+  s.env.FAKE_CHARTS = s.dir .. "/charts"
+  r = compare(s, { "--plan", s.plan, "--step", "20" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local lines = call_lines(s, workspace(s))
+  local i = 0
+  for j, c in ipairs(lines) do if c:find("^helm template sim") then i = j end end
+  t.eq({ lines[i], lines[i + 1] }, {
+    "helm template sim oci://example.com/charts/withcrd --values=router.values.yaml -n bench",
+    "helm upgrade --install sim oci://example.com/charts/withcrd -f router.values.yaml --skip-crds -n bench" })
+  t.eq(state(s).cluster, nil)
+  -- helmfile: a release whose chart names another namespace
+  s = setup()
+  test_charts(s.dir .. "/charts")
+  s.env.FAKE_CHARTS = s.dir .. "/charts"
+  t.write(s.dir .. "/guide/helmfile.yaml", "releases:\n  - name: infra-sim\n    chart: llm-d-infra/llm-d-infra\n"
+    .. "  - name: cfg-sim\n    chart: repo/elsewhere\n")
+  r = compare(s)
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("refused: helmfile apply -e istio: renders ConfigMap 'cfg-sim-cfg' (elsewhere/templates/cm.yaml) "
+    .. "in namespace kube-system; llmdlua creates nothing outside namespace bench", 1, true), r.stdout)
+  for _, c in ipairs(call_lines(s, workspace(s))) do t.ok(not c:find("^helmfile %-n bench apply"), "not applied: " .. c) end
+  t.eq(state(s).ns["kube-system"], nil)
+  -- a plan's deploy.commands: helm install of a chart with crds/, as written (no --skip-crds)
+  s = setup(function(plan)
+    plan.runs.a.deploy = { method = "custom", guide_dir = plan.runs.a.deploy.guide_dir, model = "Qwen/Qwen3-0.6B",
+      commands = { { "helm", "install", "crd-sim", "oci://example.com/charts/withcrd", "-f", "router.values.yaml" } } }
+  end)
+  test_charts(s.dir .. "/charts")
+  s.env.FAKE_CHARTS = s.dir .. "/charts"
+  r = compare(s)
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("refused: helm install crd-sim (chart oci://example.com/charts/withcrd): renders "
+    .. "CustomResourceDefinition 'widgets.example.com' (withcrd/crds/widgets.yaml), a cluster-scoped kind", 1, true),
+    r.stdout)
+  for _, c in ipairs(call_lines(s, workspace(s))) do t.ok(not c:find("^helm install"), "not installed: " .. c) end
+  -- a render that fails stops the deploy with the command and helm's error
+  s = setup(function(plan) plan.runs.a.deploy.chart = "oci://example.com/charts/broken" end)
+  test_charts(s.dir .. "/charts")
+  s.env.FAKE_CHARTS = s.dir .. "/charts"
+  r = compare(s)
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("[20] deploy (a): FAILED - helm template sim oci://example.com/charts/broken "
+    .. "--values=router.values.yaml -n bench: exit 1: Error: execution error at (broken/templates/deploy.yaml:9:12): "
+    .. "image.tag is required", 1, true), r.stdout)
+  for _, c in ipairs(call_lines(s, workspace(s))) do t.ok(not c:find("^helm upgrade"), "not installed: " .. c) end
 end)
 
 -- the executor on its own ----------------------------------------------------------------

@@ -470,20 +470,29 @@ t.test("exp-7 repeats: Welch on the repeat means; 1P1D against 2P1D at another r
   -- TPOT mean of the three files each: python3 Welch t = 3.48089, df = 3.5077,
   -- Simpson integration p = 0.0312740
   t.near(by.tpot_mean_ms.p_value, 0.0312740210179, 1e-6)
-  -- p = 0.031 alone, but 15 rows were tested (2 throughputs, TTFT mean/p50/p95/p99, TPOT
-  -- and ITL mean/p50/p95/p99, the error rate) on 3 repeats each: among that many tests it
-  -- is no evidence. Holm by hand over the 15 raw p: the smallest four are ITL p50 0.00517,
-  -- TTFT p50 0.0228, ITL mean 0.030981, TPOT mean 0.031274; TPOT mean's own step, 12 x
-  -- 0.031274 = 0.3753, is below ITL mean's 13 x 0.030981 = 0.4028, so the monotone step
-  -- carries 0.4028. (This pair used to name A better on 5 rows.)
+  -- p = 0.031 alone, but 14 rows were tested (2 throughputs, TTFT mean/p50/p95/p99, TPOT
+  -- and ITL mean/p50/p95/p99) on 3 repeats each: among that many tests it is no evidence.
+  -- The error rate, 0 % in every repeat of both runs, is identical, not a test (a p of 1
+  -- from two constant samples), and not in the family: 14, not 15. Holm by hand over the
+  -- 14 raw p: the smallest four are ITL p50 0.00517, TTFT p50 0.0228, ITL mean 0.030981,
+  -- TPOT mean 0.031274; TPOT mean's own step, 11 x 0.031274 = 0.3440, is below ITL mean's
+  -- 12 x 0.030981 = 0.3718, so the monotone step carries 0.3718. (This pair used to name A
+  -- better on 5 rows; with the error rate counted, the thresholds were 13 and 15 x.)
   t.eq(by.tpot_mean_ms.verdict, "no clear difference")
   t.eq(by.tpot_mean_ms.adjusted_away, true)
-  t.eq(by.tpot_mean_ms.family_size, 15)
-  t.near(by.tpot_mean_ms.p_adjusted, 13 * by.itl_mean_ms.p_value, 1e-12)
-  t.near(by.itl_mean_ms.p_adjusted, 13 * by.itl_mean_ms.p_value, 1e-12)
-  t.near(by.itl_p50_ms.p_adjusted, 15 * by.itl_p50_ms.p_value, 1e-12)
-  t.eq(by.tpot_mean_ms.verdict_text, ("no clear difference (p = 0.0313, Holm-adjusted %s over 15 tests)")
-    :format(report.fmt_p(13 * by.itl_mean_ms.p_value)))
+  t.eq(by.tpot_mean_ms.family_size, 14)
+  t.eq(m.family.size, 14)
+  t.near(by.tpot_mean_ms.p_adjusted, 12 * by.itl_mean_ms.p_value, 1e-12)
+  t.near(by.itl_mean_ms.p_adjusted, 12 * by.itl_mean_ms.p_value, 1e-12)
+  t.near(by.itl_p50_ms.p_adjusted, 14 * by.itl_p50_ms.p_value, 1e-12)
+  t.near(by.ttft_p50_ms.p_adjusted, 13 * by.ttft_p50_ms.p_value, 1e-12)
+  t.eq(by.tpot_mean_ms.verdict_text, ("no clear difference (p = 0.0313, Holm-adjusted %s over 14 tests)")
+    :format(report.fmt_p(12 * by.itl_mean_ms.p_value)))
+  -- the error rate: no test, no p, out of the family, and said so
+  local er = by.error_rate_pct
+  t.eq({ er.verdict, er.test, er.p_value, er.p_adjusted, er.family_size, er.test_id },
+    { "no clear difference", nil, nil, nil, nil, nil })
+  t.eq(er.evidence, "identical in every repeat (3 and 3 repeats): no test")
   for _, r in ipairs(m.perf) do t.ok(not r.winner, r.key .. ": " .. r.verdict) end
   t.ok(m.summary:find("No clear difference", 1, true), m.summary)
   t.ok(m.summary:find("5 rows (TTFT p50, TPOT mean, ITL mean, ITL p50, ITL p95) have p < 0.05 alone", 1, true),
@@ -586,7 +595,7 @@ t.test("per GPU, --slo from the info files, comparison.json keys, analyze.lua ke
   t.ok(r.stderr:find("different SLOs", 1, true), r.stderr)
   t.eq(w, nil, "nothing created")
   r = select(2, compare { "--a", KC_A, "--b", KC_B, "--slo", "ttft_p90=200" })
-  t.eq(r.code, 1)
+  t.eq(r.code, 2) -- a bad option value: a usage error (README "Exit status")
   t.ok(r.stderr:find("--slo: 'ttft_p90' is not a latency or error-rate metric", 1, true), r.stderr)
   t.write(ib, "gpus: two\n")
   r = select(2, compare { "--a", KC_A, "--b", KC_B, "--b-info", ib })
@@ -765,7 +774,7 @@ local function repeats_of_one_config(seed, slow)
   return da, db
 end
 
-t.test("two identical configurations, 22 rows on 3 repeats: a row with p < 0.05 alone, no winner after Holm", function()
+t.test("two identical configurations, 22 rows on 3 repeats (21 tests): a row with p < 0.05 alone, no winner after Holm", function()
   -- seed 3: the first of seeds 1, 2, 3 whose draw makes the uncorrected tests name a winner
   -- (with 22 independent tests at 0.05, 1 - 0.95^22 = 68 % of draws would); the test
   -- checks below that it does, so that it cannot pass vacuously. (Holm keeps the chance of
@@ -773,11 +782,17 @@ t.test("two identical configurations, 22 rows on 3 repeats: a row with p < 0.05 
   local da, db = repeats_of_one_config(3)
   local m = mirror(da, db)
   t.eq(#m.perf, 22)
-  t.eq(m.family.size, 22)
+  -- the error rate is 0 % in every repeat of both (the files' failed count is 0): identical,
+  -- no test, out of the family; the 21 other rows are its tests
+  t.eq(m.family.size, 21)
   local raw_winners = {}
   for _, r in ipairs(m.perf) do
+    if r.key == "error_rate_pct" then
+      t.eq({ r.verdict, r.test, r.family_size }, { "no clear difference", nil, nil })
+      goto continue
+    end
     t.eq(r.test, "welch", r.key)
-    t.eq(r.family_size, 22, r.key)
+    t.eq(r.family_size, 21, r.key)
     t.ok(not r.winner, r.key .. ": " .. r.verdict_text)
     t.ok(r.verdict == "no clear difference" or r.verdict == "negligible", r.key .. ": " .. r.verdict)
     -- the same test without the family (a family of one): what the report said before
@@ -787,14 +802,15 @@ t.test("two identical configurations, 22 rows on 3 repeats: a row with p < 0.05 
       t.ok(r.p_value < 0.05, r.key)
       t.eq(r.adjusted_away, true, r.key)
       t.ok(r.p_adjusted >= 0.05, r.key)
-      t.ok(r.verdict_text:find(("no clear difference (p = %s, Holm-adjusted %s over 22 tests)"):format(
+      t.ok(r.verdict_text:find(("no clear difference (p = %s, Holm-adjusted %s over 21 tests)"):format(
         report.fmt_p(r.p_value), report.fmt_p(r.p_adjusted)), 1, true), r.verdict_text)
     end
+    ::continue::
   end
   -- not vacuous: without the correction this draw names a winner
   t.ok(#raw_winners >= 1, "the uncorrected tests name a winner")
   t.ok(m.summary:find("No clear difference", 1, true), m.summary)
-  t.ok(m.summary:find("alone but not after the Holm adjustment over 22 tests", 1, true), m.summary)
+  t.ok(m.summary:find("alone but not after the Holm adjustment over 21 tests", 1, true), m.summary)
 end)
 
 t.test("one metric truly different (TTFT 1.5x) keeps its verdict after Holm; the outputs show both p", function()
@@ -804,28 +820,31 @@ t.test("one metric truly different (TTFT 1.5x) keeps its verdict after Holm; the
   local cj = json.read(w .. "/comparison.json")
   local by = {}
   for _, row in ipairs(cj.perf) do by[row.key] = row end
-  t.eq(cj.family.size, 22)
+  t.eq(cj.family.size, 21) -- 22 rows; the error rate, 0 % in every repeat, is no test
   t.eq(cj.family.method, "holm")
   for _, key in ipairs { "ttft_mean_ms", "ttft_p50_ms", "ttft_p90_ms", "ttft_p95_ms", "ttft_p99_ms" } do
     local row = by[key]
     t.eq(row.verdict, "A better", key)
-    -- a 40 % effect on a 3 % spread: p tiny, and still below 0.05 times 22
-    t.ok(row.p_value < 0.05 / 22, key .. " p = " .. row.p_value)
+    -- a 40 % effect on a 3 % spread: p tiny, and still below 0.05 over 21
+    t.ok(row.p_value < 0.05 / 21, key .. " p = " .. row.p_value)
     t.ok(row.p_adjusted >= row.p_value and row.p_adjusted < 0.05, key)
-    t.eq(row.family_size, 22)
+    t.eq(row.family_size, 21)
   end
   -- the adjusted p of each row, recomputed from the raw p of the family by Holm's formula
   -- (m - rank + 1) x p with the running maximum: the JSON's own p_value fields
   local ps = {}
   for _, row in ipairs(cj.perf) do ps[#ps + 1] = row.p_value end
   table.sort(ps)
+  t.eq(#ps, 21)
   for _, row in ipairs(cj.perf) do
-    local want = 0
-    for rank, p in ipairs(ps) do
-      want = math.max(want, math.min(1, (22 - rank + 1) * p))
-      if p == row.p_value then break end
+    if row.p_value then
+      local want = 0
+      for rank, p in ipairs(ps) do
+        want = math.max(want, math.min(1, (21 - rank + 1) * p))
+        if p == row.p_value then break end
+      end
+      t.near(row.p_adjusted, want, 1e-12, row.key)
     end
-    t.near(row.p_adjusted, want, 1e-12, row.key)
   end
   -- the other rows name no winner
   for _, row in ipairs(cj.perf) do
@@ -836,13 +855,16 @@ t.test("one metric truly different (TTFT 1.5x) keeps its verdict after Holm; the
   t.ok(csv:find("^metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,family_size\n"))
   local line = csv:match("\nttft_p50_ms,[^\n]*")
   t.ok(line:find("," .. json.encode(by.ttft_p50_ms.p_value) .. ",", 1, true), line)
-  t.ok(line:find("," .. json.encode(by.ttft_p50_ms.p_adjusted) .. ",22$"), line)
+  t.ok(line:find("," .. json.encode(by.ttft_p50_ms.p_adjusted) .. ",21$"), line)
   -- markdown and HTML: the evidence names both p-values and the family
   for _, f in ipairs { "comparison_report.md", "comparison_report.html" } do
     local text = t.read(w .. "/" .. f)
     t.ok(text:find(("Welch t, p = %s, Holm-adjusted %s"):format(report.fmt_p(by.ttft_p50_ms.p_value),
       report.fmt_p(by.ttft_p50_ms.p_adjusted)), 1, true), f)
-    t.ok(text:find("The 22 tests of this comparison are one family", 1, true), f)
+    t.ok(text:find("The 21 tests of this comparison are one family", 1, true), f)
+    t.ok(text:find("identical in every repeat (3 and 3 repeats): no test", 1, true), f)
+    -- and the method note says what that is (only where such a row is)
+    t.ok(text:find("no clear difference, without a test, and not counted in the family", 1, true), f)
   end
 end)
 
@@ -1076,15 +1098,17 @@ t.test("capacity below the lowest load with repeats reads as a plain range, neve
   t.near(m.capacity.a.interval.hi, 16.062262456430627, 1e-6)
   t.eq(m.capacity.a.interval.lo, 0)
   t.eq(m.headline[1].a_text,
-    "below 10.00 req/s by the means (fails at the lowest load measured; the repeats allow up to 16.06 req/s)")
+    "< 10.00 req/s by the means (failed the SLO at the lowest load tried; the repeats allow up to 16.06 req/s)")
   t.eq(m.headline[1].delta_text, "N/A (below the lowest load measured)")
   -- the means fail at point 1 (220 ms) but pass at points 2 and 3 (180 ms), whose lower
   -- ends (-64.7 ms) pass everywhere: the intervals cannot place the capacity at all
   local wide = { { 150, 250, 260 }, { 100, 150, 290 }, { 100, 150, 290 } }
   m = cap_model(repeated_run(wide), repeated_run(NV_HELD))
   t.eq(m.capacity.a.interval.hi, math.huge)
-  t.eq(m.headline[1].a_text, "below 10.00 req/s by the means (fails at the lowest load measured; the repeats cannot narrow it "
-    .. "down: anywhere from 0 to beyond 30.00 req/s, the highest load measured)")
+  -- the bound first, at a glance, then what the repeats allow (it used to read "below 10.00
+  -- req/s ... anywhere from 0 to beyond 30.00 req/s")
+  t.eq(m.headline[1].a_text, "< 10.00 req/s by the means (failed the SLO at the lowest load tried; too noisy to bound: "
+    .. "the repeats allow anything up to 30.00 req/s, the highest load tried, and past it)")
   t.ok(not m.summary:find("any rate from 0 up", 1, true), m.summary)
   t.ok(not m.summary:find("below the lowest load (", 1, true), m.summary)
   -- a lower bound beside its repeats' range is the means' reading, said so: x's upper ends
@@ -1152,8 +1176,11 @@ t.test("nothing tested (one run each, no per-request samples): the summary says 
   end
   local m = report.build { a = sd("x", 100, 1000), b = sd("y", 150, 1500), generated = 0, workspace = "/tmp/nt" }
   t.eq(m.family.size, 0)
-  -- the two differing rows (TTFT p50, E2E p50) are untested; written by hand
-  t.ok(m.summary:find("^Nothing could be tested: no metric has per%-request samples or repeats from both runs, so "
+  -- without SLOs, each run measured at one load: no capacity, and the Summary says so
+  -- first; the two differing rows (TTFT p50, E2E p50) are untested; written by hand
+  t.ok(m.summary:find("^Each run was measured at a single load %(10 req/s offered for x, 10 req/s offered for y%), "
+    .. "so no capacity can be inferred"), m.summary)
+  t.ok(m.summary:find(" Nothing could be tested: no metric has per%-request samples or repeats from both runs, so "
     .. "none names a winner %(4 metrics untested%)%."), m.summary)
   t.ok(not m.summary:find("No clear difference", 1, true), m.summary)
   t.ok(not m.summary:find("could not be tested", 1, true), m.summary)
@@ -1327,7 +1354,7 @@ t.test("per GPU: every N/A says why, with one level of parentheses; a lower boun
     "N/A (capacity unknown: TTFT p90 unknown at load point 1: not streamed, no first-token times)")
   t.eq(by["Capacity at SLO per GPU"].b_text, "N/A (accelerator count unknown: give gpus: N in the run's info file)")
   t.eq(by["Output tok/s per GPU (whole run)"].a_text,
-    "N/A (output tok/s unknown: no token counts, the harness wrote none)")
+    "N/A (whole-run output tok/s unknown: no token counts, the harness wrote none)")
   t.eq(by["Max sustained throughput per GPU"].a_text, "10.00 req/s (up to 12.50, its most at any load)") -- 20, 25 / 2
   t.eq(by["Capacity at SLO per GPU"].delta_text, "N/A (unknown on both sides)")
   -- y's capacity is a lower bound (≥ 30 req/s, never violated); with 3 GPUs it stays one
@@ -1412,12 +1439,68 @@ t.test("capacity evidence between two runs: ranges, bounds and the ceiling of a 
   t.eq({ e.verdict, e.higher, e.order_open, e.beyond_ceiling }, { "untested", "b", nil, nil })
   -- 100 vs 101.5: (101.5 - 100) / 100.75 = 1.49 % < 2 %: about the same
   t.eq(ev(interp(100), interp(101.5), 2).verdict, "about the same")
-  -- both bounds, or both below their lowest load: unknown
-  t.eq(ev(sat(10, 12), sat(20, 30), 2).verdict, "unknown")
+  -- two bounds: x ≥ 10 never achieved more than 12 at any load, y ≥ 20: y is the higher
+  -- (this case used to be "unknown")
+  e = ev(sat(10, 12), sat(20, 30), 2)
+  t.eq({ e.verdict, e.higher, e.ceiling_rps, e.sustained_rps }, { "untested", "b", 12, 20 })
+  -- both bounds whose ranges meet: unknown
+  t.eq(ev(sat(10, 25), sat(20, 30), 2).verdict, "unknown") -- x's ceiling 25 is above y's bound 20
+  local nv = function(rps) return { kind = "never_violated", bound = "lower", rps = rps, interval_why = "one run per load" } end
+  t.eq(ev(nv(10), nv(40), 2).verdict, "unknown") -- never saturated: no ceiling, either may be higher
+  t.eq(ev(nv(10), sat(40, 45), 2).verdict, "unknown")
+  -- two bounds, one run never achieving the other's bound at any load: ordered, by the
+  -- bounds (x ≤ its ceiling 31 < 40 ≤ y), with the reason's figures
+  e = ev(sat(25, 31), nv(40), 2)
+  t.eq({ e.verdict, e.higher, e.beyond_ceiling, e.ceiling_rps, e.sustained_rps, e.order_open, e.winner },
+    { "untested", "b", true, 31, 40, nil, nil })
+  e = ev(sat(40, 45), sat(25, 31), 2)
+  t.eq({ e.verdict, e.higher, e.ceiling_rps, e.sustained_rps }, { "untested", "a", 31, 40 })
+  -- one a range from repeats, the other a bound: the ceiling against the range's lower end
+  local function rng(rps, lo, hi) return { kind = "interpolated", rps = rps, interval = { lo = lo, hi = hi } } end
+  local function satr(rps, ceiling, lo)
+    return { kind = "saturated", bound = "lower", rps = rps, ceiling_rps = ceiling, interval = { lo = lo, hi = math.huge } }
+  end
+  -- 31 < 35: apart, shown by the repeats
+  e = ev(satr(25, 31, 22), rng(40, 35, 45), 2)
+  t.eq({ e.verdict, e.winner, e.beyond_ceiling }, { "B higher", "b", true })
+  -- the range reaching down to 30, below the ceiling 31: they overlap, no order
+  e = ev(satr(25, 31, 22), rng(40, 30, 45), 2)
+  t.eq({ e.verdict, e.winner, e.higher }, { "no clear difference", nil, nil })
+  -- the bound without repeats: the range's lower end 30 is under the ceiling: either may be higher
+  e = ev(sat(25, 31), rng(40, 30, 45), 2)
+  t.eq({ e.verdict, e.higher, e.order_open, e.beyond_ceiling }, { "untested", "b", true, nil })
+  e = ev(sat(25, 31), rng(40, 33, 45), 2)
+  t.eq({ e.verdict, e.higher, e.order_open, e.beyond_ceiling, e.sustained_rps }, { "untested", "b", nil, true, 33 })
+  -- one range from repeats, the other's figure inside it: no order; outside it: the order
+  -- of the figures, untested
+  e = ev(interp(20), rng(25, 15, 30), 2)
+  t.eq({ e.verdict, e.higher, e.order_open, e.within_range }, { "untested", "b", true, "b" })
+  e = ev(rng(25, 15, 30), interp(20), 2)
+  t.eq({ e.verdict, e.higher, e.order_open, e.within_range }, { "untested", "a", true, "a" })
+  e = ev(interp(10), rng(25, 15, 30), 2)
+  t.eq({ e.verdict, e.higher, e.order_open, e.within_range }, { "untested", "b", nil, nil })
+  -- below a lowest load of 10 whose repeats allow up to 16: a figure of 14 may be above or below
+  e = ev({ kind = "below_lowest", lowest_rps = 10, interval = { lo = 0, hi = 16 } }, interp(14), 2)
+  t.eq({ e.verdict, e.higher, e.order_open, e.within_range }, { "untested", "b", true, "a" })
+  -- two ranges that overlap are never ordered, whichever kinds they are
+  t.eq(ev(rng(10, 5, 20), rng(30, 19, 40), 2).verdict, "no clear difference")
+  t.eq(ev(satr(25, 50, 22), rng(40, 35, 45), 2).verdict, "no clear difference")
+  -- a bound within the practical threshold of a figure is not "about the same": it may be far above
+  e = ev(nv(100), interp(101), 2)
+  t.eq({ e.verdict, e.higher, e.order_open }, { "untested", "b", true })
+  -- both below their lowest load: unknown
   t.eq(ev({ kind = "below_lowest", lowest_rps = 1 }, { kind = "below_lowest", lowest_rps = 2 }, 2).verdict, "unknown")
   -- one below its lowest load: the other is higher
   e = ev({ kind = "below_lowest", lowest_rps = 1 }, interp(5), 2)
-  t.eq({ e.verdict, e.higher }, { "untested", "b" })
+  t.eq({ e.verdict, e.higher, e.order_open }, { "untested", "b", nil })
+  -- ... unless it failed only at a load above the other's figure: "below 50" may be 45 > 20
+  e = ev({ kind = "below_lowest", lowest_rps = 50 }, interp(20), 2)
+  t.eq({ e.verdict, e.higher, e.order_open }, { "untested", "b", true })
+  -- different workloads: not comparable, with the differences
+  e = ev(interp(10), interp(20), 2, { workload_differs = { "input tokens per request: mean 9999.0 vs 204.0" } })
+  t.eq({ e.verdict, e.higher, e.winner, e.differences[1] },
+    { "not comparable", nil, nil, "input tokens per request: mean 9999.0 vs 204.0" })
+  t.eq(ev(interp(10), interp(20), 2, { workload_differs = {} }).verdict, "untested")
   -- with ranges from repeats: apart is a winner, overlapping is no clear difference
   local function rep(rps, lo, hi) return { kind = "interpolated", rps = rps, interval = { lo = lo, hi = hi } } end
   e = ev(rep(10, 9, 11), rep(20, 18, 22), 2)
@@ -1425,4 +1508,96 @@ t.test("capacity evidence between two runs: ranges, bounds and the ceiling of a 
   e = ev(rep(10, 9, 19), rep(20, 18, 22), 2)
   t.eq({ e.verdict, e.winner }, { "no clear difference", nil })
   t.eq(ev({ kind = "unknown" }, interp(5), 2).verdict, "unknown")
+end)
+
+t.test("tok/s per user: 1000 / TPOT p50, else the mean, and the report says which per run", function()
+  -- x: TPOT p50 20 ms at both points -> 50 tok/s per user (1000 / 20, by hand); y: no
+  -- TPOT p50 at all, TPOT mean 25 ms -> 40 (1000 / 25); the label must not claim p50 for y
+  local function run(values_of)
+    local stages = {}
+    for i = 1, 2 do
+      local v = { throughput_req_s = 10 * i, ttft_p90_ms = 50, throughput_tok_s = 100 * i, error_rate_pct = 0 }
+      for k, x in pairs(values_of) do v[k] = x end
+      stages[i] = { rate = 10 * i, values = v }
+    end
+    return run_of(stages)
+  end
+  local x, y = run { tpot_p50_ms = 20, tpot_mean_ms = 22 }, run { tpot_mean_ms = 25 }
+  for _, s in ipairs(y.stages) do s.metrics.na.tpot_p50_ms = "not in the results (the run's --metric-percentiles)" end
+  local m = cap_model(x, y)
+  t.near(m.load_points.a[1].interactivity_tps_per_user, 50, 1e-12)
+  t.eq(m.load_points.a[1].interactivity_basis, "tpot_p50_ms")
+  t.near(m.load_points.b[1].interactivity_tps_per_user, 40, 1e-12)
+  t.eq(m.load_points.b[2].interactivity_basis, "tpot_mean_ms")
+  t.eq(m.curves[1].interactivity_note, "")
+  t.eq(m.curves[2].interactivity_note, "tok/s per user at every point is 1000 / TPOT mean, not p50 (no TPOT p50 in "
+    .. "the results: not in the results, the run's --metric-percentiles)")
+  m.charts = { list = {} }
+  m.workspace = "/tmp/w"
+  for _, f in ipairs { "comparison_report.md", "comparison_report.html" } do
+    local text = template.render_file(ROOT .. "/templates/" .. f, m)
+    -- (up to the apostrophes, which the HTML escapes)
+    t.ok(text:find("tok/s per user at every point is 1000 / TPOT mean, not p50 (no TPOT p50 in the results", 1, true), f)
+    t.ok(text:find("files have no TPOT p50, 1000 / TPOT mean, said under its table", 1, true), f)
+  end
+end)
+
+t.test("output tok/s per GPU: unknown for the whole run but known per load point, the N/A points to them", function()
+  -- x: 2 GPUs; 100 and 200 output tok/s at its two points -> 50.0 and 100.0 per GPU (by
+  -- hand), but no whole-run figure (each file with its own clock)
+  local x = run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = 50, throughput_tok_s = 100 } },
+    { rate = 20, values = { throughput_req_s = 20, ttft_p90_ms = 60, throughput_tok_s = 200 } } }
+  x.overall.na.throughput_tok_s = "each invocation file has its own clock"
+  local function sd(label, run, gpus)
+    return { label = label, state = { label = label, stack = { gpus = gpus } }, run = run, kv = {} }
+  end
+  local m = report.build { a = sd("x", x, 2), b = sd("y", x, 2), slo = decision.parse_slo("ttft_p90_ms=200"),
+    generated = 0 }
+  local by = {}
+  for _, r in ipairs(m.headline) do by[r.label] = r end
+  t.eq(by["Output tok/s per GPU (whole run)"].a_text, "N/A (whole-run output tok/s unknown: each invocation file has "
+    .. "its own clock; per load point it is known: 50.0–100.0 tok/s per GPU, Output tok/s/GPU in the Load Curves)")
+end)
+
+t.test("without SLOs: runs that never saturated, or of different workloads, say so in the Summary", function()
+  -- x and y: 10, 20, 30 req/s offered, every point achieved in full (never saturated)
+  local function run(input_per_request, sat)
+    local r = run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = 50 } },
+      { rate = 20, values = { throughput_req_s = 20, ttft_p90_ms = 60 } },
+      { rate = 30, values = { throughput_req_s = sat and 20 or 30, ttft_p90_ms = 70 } } }
+    r.overall.values = { requests_ok = 1000, input_tokens_total = 1000 * input_per_request }
+    return r
+  end
+  local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+  local m = report.build { a = sd("x", run(204)), b = sd("y", run(204)), generated = 0 }
+  -- by hand: 30 >= 0.95 x 30 everywhere
+  t.ok(m.summary:find("^No capacity can be inferred for both runs: x never saturated %(≥ 30%.00 req/s, a lower "
+    .. "bound%); y never saturated %(≥ 30%.00 req/s, a lower bound%)%. Measure loads"), m.summary)
+  -- y saturates at its point 3 (20 of 30 offered, 67 % < 95 %) and asks 9999 tokens a
+  -- request against x's 204: the max sustained figures stand, no order between them
+  m = report.build { a = sd("x", run(204)), b = sd("y", run(9999, true)), generated = 0 }
+  t.ok(m.summary:find("^Max sustained throughput %(before the achieved rate falls behind the offered load%): "
+    .. "≥ 30%.00 req/s for x, 20%.00 req/s for y"), m.summary)
+  t.ok(m.summary:find("not comparable: the workloads differ (input tokens per request: mean 204.0 vs 9999.0), so "
+    .. "neither run is named higher.", 1, true), m.summary)
+  local by = {}
+  for _, r in ipairs(m.headline) do by[r.label] = r end
+  t.eq(by["Max sustained throughput"].delta_text, "N/A (the workloads differ)")
+  t.eq(by["Max sustained throughput"].evidence,
+    "not comparable: the workloads differ (input tokens per request: mean 204.0 vs 9999.0)")
+end)
+
+t.test("one run's figure inside the other's range from repeats: the Summary orders nothing", function()
+  -- x once per load (the middle values of RA): TTFT p90 60, 160, 300 -> crosses 200 at
+  -- 20 + 10 x (200 - 160) / (300 - 160) = 22.857 req/s (by hand); y repeated (RB): its
+  -- range 21.797–25.346 req/s (the python3 figures above) holds 22.857
+  local out = {}
+  for i, xs in ipairs(RA) do out[i] = { xs[2] } end
+  local m = cap_model(repeated_run(out), repeated_run(RB))
+  t.near(m.capacity.a.rps, 20 + 10 * 40 / 140, 1e-9)
+  local ev = m.capacity.evidence
+  t.eq({ ev.verdict, ev.higher, ev.order_open, ev.within_range }, { "untested", "b", true, "b" })
+  t.ok(m.summary:find("x's figure lies within the range y's repeats allow, so either may be higher.", 1, true),
+    m.summary)
+  t.eq(m.headline[1].evidence, "one run per load for x: untested, and either may be higher")
 end)

@@ -42,7 +42,9 @@ treatments:
 local function setup(edit)
   local d = t.tmpdir()
   proc.run { "mkdir", "-p", d .. "/guide", d .. "/cluster" }
-  t.write(d .. "/guide/helmfile.yaml", "releases:\n  - name: infra-sim\n  - name: gaie-sim\n  - name: ms-sim\n")
+  t.write(d .. "/guide/helmfile.yaml", "releases:\n  - name: infra-sim\n    chart: llm-d-infra/llm-d-infra\n  - name: gaie-sim\n"
+    .. "    chart: oci://registry.k8s.io/gateway-api-inference-extension/charts/inferencepool\n  - name: ms-sim\n"
+    .. "    chart: llm-d-modelservice/llm-d-modelservice\n")
   t.write(d .. "/template.yaml", t.read(F .. "/llm-d-benchmark/benchmark-templates/optimized-baseline-sanity.yaml"))
   t.write(d .. "/experiment.yaml", EXPERIMENT)
   local plan = {
@@ -140,11 +142,15 @@ t.test("3 x 2 in three namespaces at once; one setup treatment fails at standup,
   -- the treatments' values overrides: constants, then the treatment, over the plan's
   local ov = yaml.load_file(w .. "/setup-treatment-plugins-kv/plan/values-override.yaml")
   t.eq(ov, { decode = { replicas = 4 }, keep = true, router = { epp = { pluginsConfigFile = "kv-cache.yaml" } } })
-  local applied = {}
+  local applied, rendered = {}, {}
   for _, c in ipairs(cs) do
-    if c.tool == "helmfile" then applied[ns_of(c)] = c.args end
+    if c.tool == "helmfile" and c.args[3] == "apply" then applied[ns_of(c)] = c.args end
+    if c.tool == "helmfile" and c.args[3] == "template" then rendered[ns_of(c)] = c.args end
   end
-  t.eq(applied["exp-c"][#applied["exp-c"]], w .. "/setup-treatment-plugins-kv/run-stack/deploy/values-override.yaml")
+  local ovpath = w .. "/setup-treatment-plugins-kv/run-stack/deploy/values-override.yaml"
+  t.eq({ applied["exp-c"][#applied["exp-c"] - 1], applied["exp-c"][#applied["exp-c"]] }, { ovpath, "--skip-crds" })
+  -- rendered to be checked with the same values before the apply
+  t.eq(rendered["exp-c"][#rendered["exp-c"]], "--state-values-file=" .. ovpath)
   -- run treatments applied to the rendered workload: rate 5 in rate5's config; stage 3 unmatched, warned
   local cfg = yaml.load_file(w .. "/setup-treatment-plugins-default/run-rate5/benchmark/config.yaml")
   t.eq(cfg.workload["sanity_random-rate5"].load.stages[1].rate, 5)
@@ -205,7 +211,7 @@ t.test("--stop-on-error: after a failed standup no further setup treatment start
   local deploys = 0
   for _, c in ipairs(calls(s)) do
     t.eq(ns_of(c), "exp-a", c.tool .. " " .. table.concat(c.args, " "))
-    if c.tool == "helmfile" then deploys = deploys + 1 end
+    if c.tool == "helmfile" and c.args[3] == "apply" then deploys = deploys + 1 end
   end
   t.eq(deploys, 1)
   -- without --stop-on-error the same failure leaves the others to run
@@ -253,7 +259,7 @@ t.test("--resume after a failed standup: only the failed treatment runs again; -
   for i, c in ipairs(calls(s)) do
     if i > before then
       if c.tool ~= "run_only.sh" then t.eq(ns_of(c), "exp-b", c.tool .. " " .. table.concat(c.args, " ")) end
-      if c.tool == "helmfile" then deploys = deploys + 1 end
+      if c.tool == "helmfile" and c.args[3] == "apply" then deploys = deploys + 1 end
       if c.tool == "run_only.sh" then benches = benches + 1 end
       if c.tool == "helm" and c.args[1] == "uninstall" then uninstalls = uninstalls + 1 end
     end

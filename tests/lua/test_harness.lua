@@ -485,9 +485,19 @@ t.test("extract.lua: the table, --json, exit 1 for a failed run, exit 2 for usag
   r = proc.run { LLMDLUA, "extract.lua", d, "--bogus" }
   t.eq(r.code, 2)
   t.ok(r.stderr:find("unknown option --bogus", 1, true))
-  r = proc.run { LLMDLUA, "extract.lua", F .. "/guidellm", "--warmup", "x" }
-  t.eq(r.code, 1)
-  t.ok(r.stderr:find("--warmup: 'x' is not a number", 1, true), r.stderr)
+  -- a bad option VALUE is a usage error: exit 2, one line "extract.lua: --option: expected
+  -- ..., got X" (README "Exit status"); the texts written by hand from that rule
+  for _, c in ipairs {
+    { { "--warmup", "x" }, "extract.lua: --warmup: expected stage numbers or ranges like 0,2-4, got 'x'\n" },
+    { { "--percentile-method", "median" }, "extract.lua: --percentile-method: expected linear or nearest, got 'median'\n" },
+    { { "--sketch", "2" }, "extract.lua: --sketch: expected a relative error in [0.0001, 0.5], e.g. 0.01, got '2'\n" },
+    { { "--harness", "guidelm" }, "extract.lua: --harness: expected benchmark-report, guidellm, inference-perf, "
+      .. "inferencemax or vllm-benchmark, got 'guidelm' (did you mean guidellm?)\n" },
+  } do
+    r = proc.run { LLMDLUA, "extract.lua", F .. "/guidellm", c[1][1], c[1][2] }
+    t.eq(r.code, 2, r.stderr)
+    t.eq(r.stderr, c[2])
+  end
 end)
 
 -- extract.lua FILE on a file no harness reads alone: one line on stderr naming the FILE
@@ -805,6 +815,58 @@ t.test("extract.lua: prefix-cache figures from the run's vLLM scrapes", function
   t.eq(doc.overall.prefix_cache_hits.value, 300.0)
   t.eq(doc.overall.prefix_cache_queries.value, 1000.0)
   t.near(doc.overall.prefix_cache_hit_rate_pct.value, 30, 1e-12)
+end)
+
+-- harness.extract(dir, {kvcache = true}) gives a script the same figures (by hand, as
+-- above: 300, 1000, 30 %); without it they are unknown with a reason; a misspelt option
+-- key is an error naming it
+t.test("harness.extract: kvcache = true adds the prefix-cache figures; unknown keys refused", function()
+  local d = t.tmpdir()
+  copy(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json", d .. "/per_request_lifecycle_metrics.json")
+  proc.run { "mkdir", "-p", d .. "/metrics/raw" }
+  for i, v in ipairs { { 0, 0 }, { 300, 1000 } } do
+    t.write(("%s/metrics/raw/decode-0_%d_metrics.log"):format(d, 1771233600 + 15 * i), table.concat({
+      "# TYPE vllm:prefix_cache_queries_total counter", "vllm:prefix_cache_queries_total " .. v[2],
+      "# TYPE vllm:prefix_cache_hits_total counter", "vllm:prefix_cache_hits_total " .. v[1],
+    }, "\n") .. "\n")
+  end
+  local run = harness.extract(d, { kvcache = true })
+  t.eq(run.overall.values.prefix_cache_hits, 300.0)
+  t.eq(run.overall.values.prefix_cache_queries, 1000.0)
+  t.near(run.overall.values.prefix_cache_hit_rate_pct, 30, 1e-12)
+  local plain = harness.extract(d)
+  t.eq(plain.overall.values.prefix_cache_hits, nil)
+  t.ok(plain.overall.na.prefix_cache_hits ~= nil)
+  t.raises("harness.extract: unknown option 'harnes' (did you mean 'harness'?)",
+    harness.extract, d, { harnes = "inference-perf" })
+end)
+
+-- README "extract.lua --json": one object per metric key, {value, unit, source, method} or
+-- {value = null, unit, unknown}; the same facts as the Lua set's values/na/source/method
+t.test("extract.lua --json: the documented shape, key by key the Lua API's metric set", function()
+  local dir = F .. "/inference-perf/kubecon-na-2025_vllm"
+  local run = harness.extract(dir, { kvcache = true })
+  local r = proc.run { LLMDLUA, "extract.lua", dir, "--json" }
+  t.eq(r.code, 0, r.stderr)
+  local doc = json.decode(r.stdout)
+  local n = 0
+  for _, m in ipairs(metrics.list) do
+    local e, v = doc.overall[m.key], run.overall.values[m.key]
+    t.eq(e.unit, m.unit, m.key)
+    if v ~= nil then
+      t.eq(e.value, v, m.key)
+      t.eq(e.source, run.overall.source[m.key], m.key)
+      t.eq(e.method, run.overall.method[m.key], m.key)
+      t.eq(e.unknown, nil, m.key)
+      n = n + 1
+    else
+      t.eq(e.value, json.null, m.key)
+      t.eq(e.unknown, run.overall.na[m.key], m.key)
+    end
+  end
+  t.ok(n > 10, n .. " known keys")
+  t.eq(#doc.stages, #run.stages)
+  t.eq(doc.stages[1].metrics.ttft_p90_ms.value, run.stages[1].metrics.values.ttft_p90_ms)
 end)
 
 -- Overall E2E mean of several vLLM invocation files without per-request arrays: vLLM's

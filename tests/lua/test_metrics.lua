@@ -22,6 +22,9 @@ t.test("the catalogue holds at least the report's set, each fully described", fu
     seen[m.key] = true
   end
   t.raises("unknown metric 'ttft_p95_msx'", metrics.get, "ttft_p95_msx")
+  -- did you mean, as parse_slo has it (by hand: ttft_p9_ms is ttft_p90_ms less one '0')
+  t.raises("metrics.get: unknown metric 'ttft_p9_ms' (did you mean 'ttft_p90_ms'?)", metrics.get, "ttft_p9_ms")
+  t.raises("metrics.get: unknown metric 'zzzz' (see llmd.metrics.list)", metrics.get, "zzzz")
 end)
 
 t.test("values print with units; unknown is N/A with its reason, never 0", function()

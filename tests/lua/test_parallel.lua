@@ -260,9 +260,9 @@ t.test("LLMDLUA_TIMES: each phase of both readers on one clock, nothing without 
   end
   local pids = 0
   for _ in pairs(by_pid) do pids = pids + 1 end
-  t.eq(pids, 2, "the first llmdlua and the child reading run b")
+  t.eq(pids, 4, "the first llmdlua, the child reading run b, the two copying the results")
   for _, what in ipairs { "checks", "import a", "import b", "read a", "read b", "save a", "save b",
-    "hand-over written", "hand-over b loaded", "report model", "charts", "markdown", "done" } do
+    "hand-over written", "hand-over b loaded", "report model", "charts", "markdown", "copy a", "copy b", "done" } do
     t.eq(phases[what], 1, what)
   end
   -- without it: no file, the same report

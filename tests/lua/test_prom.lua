@@ -140,6 +140,21 @@ t.test("sum of max vs increase: counters that were not 0 at the first scrape", f
   t.eq(agg:counter_total("hits_total", { by = { "pod" } }), { A = 100.0, B = 50.0 })
 end)
 
+t.test("options are checked: a bad mode or a misspelt key names the key", function()
+  local agg = prom.aggregator()
+  agg:add("A", scrape { "# TYPE hits_total counter", "hits_total 1" }, 1000)
+  -- expected texts written by hand from the README's rule (option named by its key)
+  t.raises("agg:counter_total: option mode: expected 'increase', 'max' or 'last', got 'rate'",
+    agg.counter_total, agg, "hits_total", { mode = "rate" })
+  t.raises("agg:counter_total: unknown option 'mod' (did you mean 'mode'?)",
+    agg.counter_total, agg, "hits_total", { mod = "max" })
+  t.raises("agg:gauge_summary: unknown option 'bye' (did you mean 'by'?)",
+    agg.gauge_summary, agg, "hits_total", { bye = { "pod" } })
+  t.raises("prom.aggregator: unknown option 'tolerent' (did you mean 'tolerant'?)",
+    prom.aggregator, { tolerent = true })
+  t.raises("prom.parse: unknown option 'nam' (did you mean 'name'?)", prom.parse, "x 1\n", { nam = "a" })
+end)
+
 t.test("a counter reset in the middle of the window", function()
   -- 10 -> 50 -> 5 (restart) -> 25: increase (50-10) + 5 + (25-5) = 65, one reset
   local agg = prom.aggregator()
@@ -484,4 +499,21 @@ t.test("raw folder: files in time order, then by pod, whatever their names hold"
   names[#names + 1] = "a_01771233610_metrics.log"
   table.insert(want, 4, "a_01771233610_metrics.log")
   t.eq(run(names), want)
+end)
+
+-- README "llmd.prom": agg:series(name) is a list, one summary per series, in the documented
+-- shape. By hand: 5 -> 3 is a drop (one reset; increase counts the 3 after it), min 3, max 5.
+t.test("agg:series: one summary per series, the documented fields", function()
+  local agg = prom.aggregator()
+  agg:add("p0", "# TYPE x_total counter\nx_total{b=\"2\",a=\"1\"} 5\n", 10)
+  agg:add("p0", "# TYPE x_total counter\nx_total{b=\"2\",a=\"1\"} 3\n", 25)
+  agg:add("p1", "# TYPE x_total counter\nx_total{a=\"1\",b=\"2\"} 7\n", 12)
+  local list = agg:series("x_total")
+  t.eq(#list, 2)
+  local by = {}
+  for _, s in ipairs(list) do by[s.pod] = s end
+  t.eq(by.p0, { pod = "p0", labels = 'a="1",b="2"', type = "counter", samples = 2, resets = 1,
+    first = 5.0, last = 3.0, min = 3.0, max = 5.0, first_t = 10.0, last_t = 25.0, increase = 3.0 })
+  t.eq(by.p1, { pod = "p1", labels = 'a="1",b="2"', type = "counter", samples = 1, resets = 0,
+    first = 7.0, last = 7.0, min = 7.0, max = 7.0, first_t = 12.0, last_t = 12.0, increase = 0.0 })
 end)

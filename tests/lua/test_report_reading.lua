@@ -97,12 +97,16 @@ t.test("answer first: Headline with its evidence, then Summary, before Configura
   -- the capacity is untested, and the max sustained throughput too
   local head = table_rows(md, "Headline")
   t.ok(md:find("| | vllm (A) | vllm+chunked-prefix (B) | Delta (B − A) | Change | Evidence |", 1, true), "the column")
-  t.eq(head["Capacity at SLO (TTFT p90 ≤ 200.0 ms)"][6], "one run per load, no interval: untested, no winner")
+  -- (vllm's figure is a lower bound, but its run achieved at most 103.08 req/s at any load,
+  -- its stage 7, below vllm+chunked-prefix's 162.01: the order holds, and the cell says why)
+  local want = "one run per load, no interval: untested, but the order holds whatever the bound: vllm+chunked-prefix "
+    .. "sustained 162.01 req/s, vllm never achieved more than 103.08 req/s at any load"
+  t.eq(head["Capacity at SLO (TTFT p90 ≤ 200.0 ms)"][6], want)
   t.eq(head["Max sustained throughput"][6], "one run per load, no interval: untested")
-  t.ok(html:find("<td class=\"evidence\">one run per load, no interval: untested, no winner</td>", 1, true), "the HTML evidence cell")
+  t.ok(html:find("<td class=\"evidence\">" .. want .. "</td>", 1, true), "the HTML evidence cell")
   -- comparison.json carries the same evidence
   local cj = json.read(w .. "/comparison.json")
-  t.eq(cj.headline[1].evidence, "one run per load, no interval: untested, no winner")
+  t.eq(cj.headline[1].evidence, want)
 end)
 
 -- Expected capacities with repeats (python3 stdlib: statistics.mean/stdev, t(0.975, 2) =

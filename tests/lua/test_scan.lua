@@ -829,3 +829,23 @@ t.test("CSV edge files against Python's csv: header only, one row without a line
   t.raises(dir .. "/short2.csv:201: 3 fields, the header has 4", scan.csv, dir .. "/short2.csv",
     { { "ttft_ms", stats.new() } })
 end)
+
+t.test("a misspelt rule or option key is an error naming it, at the caller's line", function()
+  -- expected texts written by hand (the key and the one it most likely meant)
+  local src = { text = "a,b\n1,2\n" }
+  t.raises("scan: rule 1: unknown option 'skp' (did you mean 'skip'?)",
+    scan.json, { text = "[1]" }, { { "$[*]", stats.new(), skp = true } })
+  t.raises("scan.csv: unknown option 'sepp' (did you mean 'sep'?)",
+    scan.csv, src, { { "a", stats.new() } }, { sepp = ";" })
+  t.raises("scan.json: unknown option 'sep' (expected 'name')", scan.json, { text = "[1]" },
+    { { "$[*]", stats.new() } }, { sep = ";" })
+  t.raises("scan.csv: unknown option 'txt' (did you mean 'text'?)", scan.csv, { txt = "a\n1\n" },
+    { { "a", stats.new() } })
+  t.raises("scan.csv: option sep: expected one character other than a quote or a line end, got ';;'",
+    scan.csv, src, { { "a", stats.new() } }, { sep = ";;" })
+  -- the position is the line that called scan (this file), not inside llmd.scan
+  local line = debug.getinfo(1, "l").currentline + 1
+  local ok, e = pcall(function() return scan.json({ text = "[1]" }, { { "$[*.x", stats.new() } }) end)
+  t.eq(ok, false)
+  t.eq(e:match("^[^:]*test_scan%.lua:(%d+): scan: rule 1: bad path") , tostring(line))
+end)

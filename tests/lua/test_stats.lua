@@ -61,6 +61,33 @@ t.test("summary has every statistic; unknown ones are absent, never 0", function
   t.eq(one.stddev, 0.0)
 end)
 
+t.test("summary of a large unsorted sample: the deviations as asked alone, the same bits", function()
+  -- 5000 samples (> 1024: the histogram's pass, which then also sums the squared
+  -- deviations; the summary asks for the percentiles first). Expected: python3 stdlib
+  -- statistics.pstdev / stdev (exact fractions) over the same generator ->
+  -- 4109.5163988339955, 4109.927412126901; the linear percentiles of the sorted list
+  -- -> 8109.5, 13739.742857142857, 15151.492857142857
+  local function gen()
+    local s, k = stats.new(), 1
+    for _ = 1, 5000 do
+      k = (k * 48271) % 2147483647
+      s:add(1000.0 + (k % 100003) / 7.0)
+    end
+    return s
+  end
+  local a, b = gen(), gen()
+  local sum = a:summary { 50, 90, 99 }
+  t.near(sum.stddev, 4109.5163988339955, 1e-11)
+  t.near(sum.sample_stddev, 4109.927412126901, 1e-11)
+  t.eq(sum.p50, 8109.5)
+  t.near(sum.p90, 13739.742857142857, 1e-11)
+  t.near(sum.p99, 15151.492857142857, 1e-11)
+  -- the variance asked before any query, summed over the samples in the order added
+  t.eq(string.format("%.17g", sum.stddev), string.format("%.17g", b:stddev()))
+  t.eq(string.format("%.17g", sum.sample_stddev), string.format("%.17g", b:sample_stddev()))
+  t.eq(b:percentiles { 50, 90, 99 }, { sum.p50, sum.p90, sum.p99 })
+end)
+
 t.test("empty: mean, min, max, percentiles are nil", function()
   local s = stats.new()
   t.eq(s:mean(), nil)
@@ -70,6 +97,11 @@ t.test("empty: mean, min, max, percentiles are nil", function()
   t.eq(s:percentile_rank(1), nil)
   t.eq(s:stddev(), nil)
   t.eq(s:count(), 0)
+  -- the position in front is the caller's line (this file), as a script author needs it
+  local line = debug.getinfo(1, "l").currentline + 1
+  local ok, e = pcall(function() return stats.new { method = "median" } end)
+  t.eq(ok, false)
+  t.eq(e:match("^[^:]*test_stats%.lua:(%d+): stats%.new: option method"), tostring(line))
 end)
 
 t.test("NaN is refused; infinities are placed", function()
@@ -94,9 +126,25 @@ end)
 
 t.test("usage errors name the argument", function()
   local s = stats.new()
-  t.raises("percentile must be in [0, 100]", s.percentile, s, 101)
-  t.raises("sketch relative error must be in [0.0001, 0.5]", stats.new, { sketch = 2 })
-  t.raises("invalid option 'median'", s.percentile, s, 50, "median")
+  -- an option is named by its key, never by a negative argument number (the messages are
+  -- the contract: written by hand from the README's wording)
+  t.raises("s:percentile: p: expected a percentile in [0, 100], got 101", s.percentile, s, 101)
+  t.raises("stats.new: option sketch: expected a relative error in [0.0001, 0.5], got 2",
+    stats.new, { sketch = 2 })
+  t.raises("stats.new: option sketch: expected a relative error such as 0.01, got '0.01'",
+    stats.new, { sketch = "0.01" })
+  t.raises("s:percentile: method: expected 'linear' or 'nearest', got 'median'", s.percentile, s, 50, "median")
+  t.raises("stats.new: option method: expected 'linear' or 'nearest', got 'median'",
+    stats.new, { method = "median" })
+  t.raises("s:summary: method: expected 'linear' or 'nearest', got 'mean'", s.summary, s, { 50 }, "mean")
+  -- a misspelt key is an error with the key it most likely meant, not silently ignored
+  t.raises("stats.new: unknown option 'sketh' (did you mean 'sketch'?)", stats.new, { sketh = 0.01 })
+  t.raises("stats.new: unknown option 'zzz' (expected 'sketch' or 'method')", stats.new, { zzz = 1 })
+  -- a string is not a number here, even one Lua would convert
+  t.raises("s:add: x: expected a number, got the string '12'", s.add, s, "12")
+  t.raises("s:percentile: p: expected a number, got the string '50'", s.percentile, s, "50")
+  t.raises("element 1 is a string, not a number", s.add_many, s, { "12" })
+  t.eq(s:count(), 0)
   t.raises("(llmd.stats expected, got table)", s.merge, s, {})
 end)
 

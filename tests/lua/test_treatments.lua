@@ -363,7 +363,7 @@ local function both_tools(a, b, slo)
   local labels = { a = tj.ranking[2].label, b = tj.ranking[1].label }
   local cev = cj.capacity.evidence
   return { compare = { verdict = cev.verdict, higher = cev.higher and ({ a = "base", b = "chunked" })[cev.higher],
-    winner = cev.winner, summary = summary },
+    winner = cev.winner, summary = summary, w = w, json = cj },
     treatments = { verdict = ev.verdict, higher = ev.higher and labels[ev.higher], winner = ev.winner, json = tj,
       text = t.read(out .. "/treatment_report.md") } }
 end
@@ -375,12 +375,14 @@ t.test("treatments.lua and compare.lua give the same capacity verdict on the sam
   --   its points 4 and 5 (37.2 -> 226.5 ms) at 162.0 req/s: chunked higher, untested;
   -- ttft_p90_ms=50: both cross between their points (base 44.5 -> 64.4, chunked 37.2 ->
   --   226.5): both interpolated, chunked higher, untested;
-  -- latency_p90_ms=1300: both hold up to their saturation: two lower bounds, unknown;
+  -- latency_p90_ms=1300: both hold up to their saturation: two lower bounds, base ≥ 91.36
+  --   and chunked ≥ 167.78 (its stage 5), but base never achieved more than 103.08 req/s at
+  --   any load: chunked higher whatever the bounds, untested (this used to be "unknown");
   -- ttft_p90_ms=30: both fail at their lowest load (35.4 and 34.4 ms): unknown
   local cases = {
     { "ttft_p90_ms=200", "untested", "chunked" },
     { "ttft_p90_ms=50", "untested", "chunked" },
-    { "latency_p90_ms=1300", "unknown", nil },
+    { "latency_p90_ms=1300", "untested", "chunked" },
     { "ttft_p90_ms=30", "unknown", nil },
   }
   for _, c in ipairs(cases) do
@@ -409,6 +411,145 @@ t.test("treatments.lua and compare.lua give the same capacity verdict on the sam
     t.ok(not text:find("either may be higher", 1, true), text)
   end
   t.ok(not verdict:find("No treatment is shown to be best", 1, true), verdict)
+end)
+
+t.test("two lower bounds, one run never achieving the other's bound at any load: both tools order them", function()
+  -- latency_p90_ms=1300: base ≥ 91.36 req/s (its stage 4, the last before saturation),
+  -- whose run achieved at most its stage 7's rate; chunked ≥ its stage 5's rate (E2E p90
+  -- 951.8 ms there, 2598 ms at the saturated stage 6): from the expected tables
+  local ceiling = E.kubecon_na_2025_vllm.stages[7].throughput_req_s
+  local bound_b = E.kubecon_na_2025_vllm_chunking_and_prefix_caching.stages[5].throughput_req_s
+  t.ok(ceiling < bound_b, "the case: base's ceiling below chunked's bound")
+  local r = both_tools(VLLM, CHUNK, "latency_p90_ms=1300")
+  local ev = r.treatments.json.ranking[1].evidence
+  t.eq({ ev.beyond_ceiling, ev.order_open }, { true, nil })
+  t.near(ev.ceiling_rps, ceiling, 1e-9)
+  t.near(ev.sustained_rps, bound_b, 1e-9)
+  -- compare.lua: the order, with the reason
+  t.ok(r.compare.summary:find(("both figures are lower bounds, but chunked sustained %.2f req/s and base never "
+    .. "achieved more than %.2f req/s at any load measured, so chunked's capacity is the higher whatever the bounds")
+    :format(bound_b, ceiling), 1, true), r.compare.summary)
+  t.ok(not r.compare.summary:find("neither run is named higher", 1, true), r.compare.summary)
+  -- the gap: at least chunked's bound over base's ceiling
+  t.ok(r.compare.summary:find(("(at least +%.1f %%)"):format((bound_b / ceiling - 1) * 100), 1, true),
+    r.compare.summary)
+  -- treatments.lua: the same order, the same reason
+  local r1 = r.treatments.json.ranking[1]
+  t.eq(r1.label, "chunked")
+  t.ok(r1.vs_next_text:find(("base achieved at most %.3f req/s at any load measured"):format(ceiling), 1, true),
+    r1.vs_next_text)
+  t.eq(r1.gap_text, ("at least +%.1f %%"):format((bound_b / ceiling - 1) * 100))
+  t.ok(r.treatments.json.verdict:find("^Highest capacity at SLO by the figures: chunked"), r.treatments.json.verdict)
+  for _, text in ipairs { r.treatments.json.verdict, r.compare.summary, r.treatments.text } do
+    t.ok(not text:find("neither is named higher", 1, true), text)
+    t.ok(not text:find("either may be higher", 1, true), text)
+  end
+end)
+
+-- A hand-built load curve as vLLM benchmark files, one per load: {offered, achieved} req/s
+-- each, TTFT 100 ms at every point (the exp-7 file's other fields kept).
+local function curve_dir(points)
+  local d = t.tmpdir()
+  local base = json.read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
+  for i, p in ipairs(points) do
+    local doc = {}
+    for k, v in pairs(base) do doc[k] = v end
+    doc.request_rate, doc.request_throughput = p[1], p[2]
+    doc.duration = doc.completed / p[2]
+    doc.output_throughput = doc.total_output_tokens / doc.duration
+    doc.total_token_throughput = (doc.total_output_tokens + doc.total_input_tokens) / doc.duration
+    for _, q in ipairs { "mean", "median", "p95", "p99" } do doc[q .. "_ttft_ms"] = 100 end
+    t.write(("%s/benchmark_%d.json"):format(d, i), json.encode(doc))
+  end
+  return d
+end
+
+t.test("two lower bounds on hand-built curves: ordered by the ceiling, never where they overlap", function()
+  -- base: 10, 20, 30, 40 req/s offered, 10, 20, 25, 31 achieved: 25 < 0.95 x 30 = 28.5,
+  -- saturated at its point 3, so its capacity is ≥ 20 (the last load before saturation)
+  -- and it never achieved more than 31 at any load; chunked: 40 of 40 achieved, TTFT
+  -- within 1000 ms everywhere: ≥ 40 (never violated). 31 < 40: chunked higher (by hand)
+  local A = curve_dir { { 10, 10 }, { 20, 20 }, { 30, 25 }, { 40, 31 } }
+  local r = both_tools(A, curve_dir { { 10, 10 }, { 20, 20 }, { 30, 30 }, { 40, 40 } }, "ttft_p99_ms=1000")
+  t.eq({ r.compare.verdict, r.compare.higher, r.compare.winner }, { "untested", "chunked", nil })
+  t.eq({ r.treatments.verdict, r.treatments.higher, r.treatments.winner }, { "untested", "chunked", nil })
+  t.ok(r.compare.summary:find("both figures are lower bounds, but chunked sustained 40.00 req/s and base never "
+    .. "achieved more than 31.00 req/s at any load measured", 1, true), r.compare.summary)
+  t.eq(r.compare.json.headline[1].evidence, "one run per load, no interval: untested, but the order holds whatever "
+    .. "the bounds: chunked sustained 40.00 req/s, base never achieved more than 31.00 req/s at any load")
+  t.ok(r.treatments.json.ranking[1].vs_next_text:find("base achieved at most 31.000 req/s at any load measured", 1,
+    true), r.treatments.json.ranking[1].vs_next_text)
+  -- chunked offered only up to 30: ≥ 30, below base's ceiling 31: either may be higher
+  r = both_tools(A, curve_dir { { 10, 10 }, { 20, 20 }, { 30, 30 } }, "ttft_p99_ms=1000")
+  t.eq({ r.compare.verdict, r.compare.higher }, { "unknown", nil })
+  t.eq({ r.treatments.verdict, r.treatments.higher }, { "unknown", nil })
+  t.ok(r.compare.summary:find("neither run is named higher", 1, true), r.compare.summary)
+end)
+
+t.test("different workloads (prompts 49x longer): no capacity order, in both tools and every output", function()
+  -- chunked's prompt lengths multiplied by 49 in every file: ~9,950 tokens per request
+  -- against base's ~204 (the workload match's 5 % tolerance is far exceeded); by the load
+  -- tables chunked would be higher (162.0 against ≥ 91.36 req/s, first test above)
+  local d = t.tmpdir() .. "/long"
+  proc.run { "cp", "-r", CHUNK, d }
+  for n in lfs.dir(d) do
+    if n:match("lifecycle_metrics%.json$") then
+      local doc = json.read(d .. "/" .. n)
+      if doc.successes and doc.successes.prompt_len then
+        for k, v in pairs(doc.successes.prompt_len) do doc.successes.prompt_len[k] = v * 49 end
+        json.write(d .. "/" .. n, doc)
+      end
+    end
+  end
+  -- the means as the files give them (prompt_len.mean of each summary)
+  local ma = json.read(VLLM .. "/summary_lifecycle_metrics.json").successes.prompt_len.mean
+  local mb = json.read(d .. "/summary_lifecycle_metrics.json").successes.prompt_len.mean
+  local r = both_tools(VLLM, d, "ttft_p90_ms=200")
+  t.eq({ r.compare.verdict, r.compare.higher, r.compare.winner }, { "not comparable", nil, nil })
+  t.eq({ r.treatments.verdict, r.treatments.higher, r.treatments.winner }, { "not comparable", nil, nil })
+  local diff = r.treatments.json.ranking[1].evidence.differences[1]
+  -- treatments compares each place (chunked's figure is higher, so first) with the next
+  t.ok(diff:find(("^input tokens per request: mean %.1f vs %.1f"):format(ma, mb)), diff)
+  t.ok(r.treatments.json.ranking[1].vs_next_text:find("the workloads differ (input tokens per request: mean", 1,
+    true), r.treatments.json.ranking[1].vs_next_text)
+  t.ok(r.treatments.json.verdict:find("^No treatment is shown to be best"), r.treatments.json.verdict)
+  -- nor is one beaten by the other on the Pareto front (by the figures chunked has the
+  -- higher max sustained throughput and the lower E2E p90 at the common load)
+  t.eq(#r.treatments.json.dominated, 0)
+  t.ok(not r.treatments.json.verdict:find("beaten on both", 1, true), r.treatments.json.verdict)
+  local nc = r.treatments.json.pareto_not_compared[1]
+  t.eq({ nc.label, nc.other }, { "base", "chunked" })
+  t.ok(nc.why:find(("^the workloads differ: input tokens per request: mean %.1f vs %.1f"):format(ma, mb)), nc.why)
+  t.ok(r.treatments.text:find("- base: not compared with chunked, whose figures would beat it on both (the workloads "
+    .. "differ: input tokens per request", 1, true), r.treatments.text)
+  -- compare.lua: the Summary says why, names no higher run, and gives no latency verdict
+  local s = r.compare.summary
+  t.ok(s:find(("not comparable, the workloads differ (input tokens per request: mean %.1f vs %.1f"):format(ma, mb),
+    1, true), s)
+  t.ok(s:find("beyond the 5 % tolerance of the workload match", 1, true), s)
+  for _, bad in ipairs { "sustains more", "lower than", "higher than", "Load Ladder", "the order holds", "untested" } do
+    t.ok(not s:find(bad, 1, true), bad .. ": " .. s)
+  end
+  -- the Headline (md, HTML, JSON) and the CSV say the same
+  local cj, w = r.compare.json, r.compare.w
+  local why = ("not comparable: the workloads differ (input tokens per request: mean %.1f vs %.1f"):format(ma, mb)
+  for i = 1, 3 do -- capacity, capacity in tok/s, max sustained throughput
+    t.ok(cj.headline[i].evidence:find(why, 1, true), cj.headline[i].label .. ": " .. cj.headline[i].evidence)
+    t.eq(cj.headline[i].delta_text, "N/A (the workloads differ)", cj.headline[i].label)
+  end
+  t.eq(cj.matched_point, nil) -- no latency verdict at a matched load
+  for _, f in ipairs { "comparison_report.md", "comparison_report.html" } do
+    local text = t.read(w .. "/" .. f)
+    t.ok(text:find(why, 1, true), f)
+    -- the banner: no advice to compare by load point, since no load is like for like
+    t.ok(text:find("requests differ in length, so no capacity, throughput or latency below compares like with like",
+      1, true), f)
+    t.ok(not text:find("compare the runs by load point", 1, true), f)
+  end
+  -- the CSV: no delta, the verdict not comparable, for capacity and max sustained alike
+  local csv = t.read(w .. "/comparison.csv")
+  t.ok(csv:find("\ncapacity_at_slo_rps,req/s,[%d.]*,[%d.]+,,,not comparable,"), csv)
+  t.ok(csv:find("\nmax_sustained_rps,req/s,[%d.]+,[%d.]+,,,not comparable,"), csv)
 end)
 
 t.test("a lower bound whose run achieved the other's capacity: either may be higher, in both tools", function()

@@ -13,7 +13,9 @@
 -- folder that detection sees), tolerant (claimed files that cannot be read are left out
 -- with a warning instead of an error), warmup (stage indexes to leave out of the
 -- totals), percentile_method ("linear", the default, or "nearest") for what is computed
--- from per-request data, sketch (relative error: bounded memory for huge files).
+-- from per-request data, sketch (relative error: bounded memory for huge files), kvcache
+-- (true: add the prefix-cache figures from the run's vLLM scrapes, as extract.lua does).
+-- Any other key is an error naming it (llmd.opts).
 local lfs = require "lfs"
 local rm = require "llmd.runmodel"
 
@@ -250,7 +252,14 @@ end
 -- The run model of the results under dir (see llmd.runmodel). A folder without results
 -- gives a model with status "failed" and the reason; a missing folder, a corrupt file or
 -- an ambiguous folder raise.
+-- Every key extract takes: the documented ones, and those the comparison passes
+-- (require_results, slo, goodput, run_name, warmup_option).
+local EXTRACT_OPTS = { "harness", "file", "tolerant", "warmup", "warmup_option", "run_name",
+  "percentile_method", "sketch", "goodput", "groups", "count_goodput", "zero_tokens",
+  "require_results", "slo", "kvcache" }
+
 function M.extract(dir, opts)
+  require("llmd.opts").check(opts, EXTRACT_OPTS, "harness.extract")
   opts = opts or {}
   local c, why = M.resolve(dir, opts)
   local run
@@ -286,7 +295,14 @@ function M.extract(dir, opts)
   -- rates that cannot both be true (achieved far above offered) are a data check
   require("llmd.loadpoints").check_rates(run)
   M.check_stage_gaps(run)
-  return rm.finish(run, opts)
+  run = rm.finish(run, opts)
+  -- kvcache = true: the prefix-cache figures from the run's vLLM scrapes, as extract.lua
+  -- and the reports have them (a single result file has no scrapes beside it to read)
+  if opts.kvcache and not run.no_results and not opts.file then
+    local kvcache = require "llmd.kvcache"
+    kvcache.put(run, kvcache.analyze(dir, run))
+  end
+  return run
 end
 
 return M

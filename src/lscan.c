@@ -327,7 +327,7 @@ static void restore_stats(LScan *ls)
     ls->nsaved = 0;
 }
 
-static const char *const CSV_OPTS[] = {"name", "sep", NULL};
+static const char *const CSV_OPTS[] = {"name", "sep", "threads", "parallel_min", NULL};
 static const char *const JSON_OPTS[] = {"name", NULL};
 static const char *const SOURCE_KEYS[] = {"text", "name", NULL};
 

@@ -29,9 +29,9 @@ LFS_A     := $(firstword $(wildcard $(LUA_LIBDIR)/liblua5.4-filesystem.a /usr/li
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
         -Wwrite-strings -Wundef -Wformat=2 -Wvla -Wpointer-arith -Wcast-qual
-BASE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
+BASE_CFLAGS := -std=c11 -pthread -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
         -DLLMDLUA_VERSION='"$(VERSION)"' $(WARN) -MMD -MP -Isrc $(PKG_CFLAGS)
-LDLIBS := $(LFS_A) $(LUA_A) $(PKG_LIBS) -lm -ldl
+LDLIBS := $(LFS_A) $(LUA_A) $(PKG_LIBS) -lm -ldl -pthread
 
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -105,7 +105,7 @@ _check: llmdlua build/asan/llmdlua $(addprefix build/asan/tests/,$(UNIT)) _fuzz_
 	    tests/run.sh build/asan/llmdlua build/asan/tests
 
 # libFuzzer targets (clang), with AddressSanitizer and UBSan, on the Lua-free cores.
-FUZZ_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 -Isrc \
+FUZZ_CFLAGS := -std=c11 -pthread -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 -Isrc \
                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_TIME   ?= 60
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/differential.h $(CORE_SRC)

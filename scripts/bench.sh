@@ -9,6 +9,8 @@
 # scrapes), ip_tokens, vllm_itls, csv_floats (number-dense: per-token timestamps, ITLs,
 # full-precision floats). Last item: compare.lua of two runs of $BENCH_MB each (copied,
 # then with --link) against `cp -r` of the same folders.
+# llmdlua runs single-threaded (LLMDLUA_THREADS=1); the CSV shapes also in parts at once,
+# one thread per online CPU (pandas.read_csv's default C engine is single-threaded).
 # Timings are wall-clock in this one run, so compare the ratios, not the numbers; each is
 # the best of BENCH_RUNS runs, interleaved, since the machine is shared (an other tool
 # more than 2x slower than the fastest in the first round runs once). report.lua checks
@@ -62,16 +64,20 @@ timed() {
     printf '{"item":"%s","phase":"%s","tool":"%s","secs":%s,"out":%s}\n' \
         "$item" "$phase" "$tool" "$secs" "$out" >>"$results"
 }
-scan() { "$BIN" "$here/bench/scan.lua" "$@"; }
+# llmdlua in one thread; and (CSV shapes) in parts at once, one thread per online CPU
+# (or LLMDLUA_THREADS if set): both are shown
+scan() { LLMDLUA_THREADS=1 "$BIN" "$here/bench/scan.lua" "$@"; }
+scanpar() { "$BIN" "$here/bench/scan.lua" "$@"; }
 ref() { $py "$here/bench/ref.py" "$@"; }
 
 copy='' cmp="$dir/compare-none"
 trap 'rm -rf "$copy" "$cmp/ws"' EXIT # the "as written" copy and compare's output, even when a run fails
 for shape in $only; do
     [ "$shape" = compare ] && continue
+    par=''
     case $shape in
-    csv) file="$dir/requests.csv" refs="python pandas" ;;
-    csv_floats) file="$dir/requests_floats.csv" refs="python pandas" ;;
+    csv) file="$dir/requests.csv" refs="python pandas" par=1 ;;
+    csv_floats) file="$dir/requests_floats.csv" refs="python pandas" par=1 ;;
     prom) file="$dir/raw" refs="prometheus_client handparser" ;;
     inference_perf | vllm_bench | guidellm | ip_tokens | vllm_itls) file="$dir/$shape.json" refs="python numpy" ;;
     *)
@@ -79,7 +85,7 @@ for shape in $only; do
         exit 2
         ;;
     esac
-    echo "  $shape: floor, llmdlua, llmdlua (sketch), $refs; best of $runs..."
+    echo "  $shape: floor, llmdlua, ${par:+llmdlua (threads), }llmdlua (sketch), $refs; best of $runs..."
     if [ -d "$file" ]; then # a folder of files: read them all
         floor() { "$dir/readfloor" "$@" "$file"/*_metrics.log; }
         size=$(find "$file" -name '*_metrics.log' -printf '%s\n' | awk '{ s += $1 } END { print s }')
@@ -97,6 +103,7 @@ for shape in $only; do
     while [ $i -lt "$runs" ]; do
         timed "$shape" read floor floor
         timed "$shape" read llmdlua scan "$shape" "$file"
+        if [ -n "$par" ]; then timed "$shape" read threads scanpar "$shape" "$file"; fi
         timed "$shape" read sketch scan "$shape" "$file" sketch
         for tool in $refs; do
             if [ $i -gt 0 ] && printf '%s' "$first" | awk -v t="$tool" \
@@ -128,6 +135,7 @@ for shape in $only; do
         while [ $i -lt "$runs" ]; do
             timed "$shape" written floor "$dir/readfloor" "$copy"
             timed "$shape" written llmdlua scan "$shape" "$copy"
+            if [ -n "$par" ]; then timed "$shape" written threads scanpar "$shape" "$copy"; fi
             i=$((i + 1))
         done
         rm -f "$copy"

@@ -14,6 +14,7 @@
 */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lauxlib.h"
 #include "lua.h"
@@ -40,6 +41,50 @@ typedef struct LScan {
     int rules_idx;   /* stack index of the rules table */
     int err_pending; /* a callback's error is at the top of the stack */
 } LScan;
+
+/* scan.threads(n): the threads a CSV scan uses unless its options say (0: none set) */
+static lua_Integer default_threads;
+
+/* A whole number >= 1 from text (an environment variable's), or 0. */
+static lua_Integer whole_number(const char *text)
+{
+    char *end;
+    long long v = strtoll(text, &end, 10);
+    return end != text && *end == '\0' && v >= 1 && v <= 1024 ? (lua_Integer)v : 0;
+}
+
+/* opts.threads, scan.threads or LLMDLUA_THREADS, at most one per online CPU (0: none
+   said, one per CPU); opts.parallel_min. */
+static void csv_threads(lua_State *L, Scanner *s)
+{
+    lua_Integer t = default_threads;
+    if (lua_istable(L, 3)) {
+        if (lua_getfield(L, 3, "threads") != LUA_TNIL) {
+            int isnum;
+            t = lua_tointegerx(L, -1, &isnum);
+            if (!isnum || t < 1)
+                luaL_error(L, "scan.csv: threads must be a whole number >= 1");
+        }
+        if (lua_getfield(L, 3, "parallel_min") != LUA_TNIL) {
+            int isnum;
+            lua_Integer b = lua_tointegerx(L, -1, &isnum);
+            if (!isnum || b < 1)
+                luaL_error(L, "scan.csv: parallel_min must be a whole number of bytes >= 1");
+            s->par_min = (size_t)b;
+        }
+        lua_pop(L, 2);
+    }
+    const char *env = getenv("LLMDLUA_THREADS");
+    if (t == 0 && env != NULL && *env != '\0') {
+        t = whole_number(env);
+        if (t == 0)
+            llmd_error(L, "LLMDLUA_THREADS=%s: expected a whole number of threads >= 1", env);
+    }
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus < 1)
+        cpus = 1;
+    s->threads = t == 0 || t > cpus ? (int)cpus : (int)t;
+}
 
 static void lscan_free(LScan *ls)
 {
@@ -282,7 +327,7 @@ static void restore_stats(LScan *ls)
     ls->nsaved = 0;
 }
 
-static const char *const CSV_OPTS[] = {"name", "sep", NULL};
+static const char *const CSV_OPTS[] = {"name", "sep", "threads", "parallel_min", NULL};
 static const char *const JSON_OPTS[] = {"name", NULL};
 static const char *const SOURCE_KEYS[] = {"text", "name", NULL};
 
@@ -356,6 +401,8 @@ static int run(lua_State *L, int format)
         }
         lua_pop(L, 1);
     }
+    if (format == SCAN_CSV)
+        csv_threads(L, s);
 
     read_rules(L, ls, 2, format);
     s->rules = ls->rules;
@@ -383,6 +430,10 @@ static int run(lua_State *L, int format)
     lua_setfield(L, -2, "bytes");
     lua_pushinteger(L, (lua_Integer)s->records);
     lua_setfield(L, -2, "records");
+    if (format == SCAN_CSV) {
+        lua_pushinteger(L, (lua_Integer)s->par_parts);
+        lua_setfield(L, -2, "parts");
+    }
     lua_createtable(L, ls->nrules, 0);
     for (int i = 0; i < ls->nrules; i++) {
         lua_createtable(L, 0, 3);
@@ -414,11 +465,30 @@ static int l_csv(lua_State *L)
     return run(L, SCAN_CSV);
 }
 
+/* scan.threads(n | nil) -> the previous setting (nil: none) */
+static int l_threads(lua_State *L)
+{
+    lua_Integer old = default_threads, t = 0;
+    if (!lua_isnoneornil(L, 1)) {
+        int isnum;
+        t = lua_tointegerx(L, 1, &isnum);
+        if (!isnum || t < 1)
+            return luaL_argerror(L, 1, "a whole number >= 1, or nil");
+    }
+    default_threads = t;
+    if (old == 0)
+        lua_pushnil(L);
+    else
+        lua_pushinteger(L, old);
+    return 1;
+}
+
 static const luaL_Reg scan_funcs[] = {
-    {"json",  l_json },
-    {"jsonl", l_jsonl},
-    {"csv",   l_csv  },
-    {NULL,    NULL   }
+    {"json",    l_json   },
+    {"jsonl",   l_jsonl  },
+    {"csv",     l_csv    },
+    {"threads", l_threads},
+    {NULL,      NULL     }
 };
 
 int luaopen_llmd_scan(lua_State *L)

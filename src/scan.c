@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -278,7 +279,8 @@ static int check_interrupt(Scanner *s)
    was interrupted. 0, or -1. */
 static int release_behind(Scanner *s, size_t pos)
 {
-    if (s->map == NULL || pos - s->released < RELEASE_STEP)
+    pos += s->map_at; /* a part's scanner: its buf starts there in the map */
+    if (s->map == NULL || pos - s->released < (s->release_step ? s->release_step : RELEASE_STEP))
         return 0;
     if (check_interrupt(s) != 0)
         return -1;
@@ -292,9 +294,11 @@ static int release_behind(Scanner *s, size_t pos)
 /*
 ** The mapped scan running (innermost: a record callback may scan another file), for
 ** the SIGBUS handler: touching a page past the end of a file that shrank after it
-** was mapped raises SIGBUS, and the scan jumps back out of it with an error.
+** was mapped raises SIGBUS, and the scan jumps back out of it with an error. One per
+** thread: the signal goes to the thread that touched the page, and a CSV part's
+** thread jumps back into its own part (csv_part_guarded).
 */
-static struct {
+static _Thread_local struct {
     Scanner *s;
     sigjmp_buf *jump;
     size_t at; /* the offset that faulted */
@@ -1162,6 +1166,35 @@ static int scan_json(Scanner *s)
 
 static int scan_csv(Scanner *s);
 
+/* What a CSV pass holds, reachable after a SIGBUS jumps out of it (else lost): the
+   passes running in this thread, innermost first (a record callback may scan again). */
+typedef struct CsvMem {
+    struct CsvField *fields; /* (defined below) */
+    int *col_of;
+    uint64_t *seps;
+    uint32_t *stops;
+    double *v;
+    int *n;
+    struct CsvMem *next;
+} CsvMem;
+static _Thread_local CsvMem *csv_mems;
+
+/* Frees what the passes begun after `outer` hold (they jumped out). */
+static void csv_mems_release(CsvMem *outer)
+{
+    while (csv_mems != NULL && csv_mems != outer) {
+        CsvMem *m = csv_mems;
+        csv_mems = m->next;
+        free(m->fields);
+        free(m->col_of);
+        free(m->seps);
+        free(m->stops);
+        free(m->v);
+        free(m->n);
+        free(m);
+    }
+}
+
 /* The pass itself, over input made ready by scan_run. */
 static int scan_pass(Scanner *s)
 {
@@ -1204,6 +1237,7 @@ int scan_run(Scanner *s)
         return fail(s, "%s: cannot watch for SIGBUS: %s", s->name, strerror(errno));
     Scanner *outer = bus_watch.s;
     sigjmp_buf *outer_jump = bus_watch.jump;
+    CsvMem *outer_mems = csv_mems;
     sigjmp_buf jump;
     volatile int rc;
     if (sigsetjmp(jump, 1) == 0) {
@@ -1211,6 +1245,7 @@ int scan_run(Scanner *s)
         bus_watch.jump = &jump;
         rc = scan_pass(s);
     } else {
+        csv_mems_release(outer_mems);
         rc = fail(s, "%s: the file shrank while it was being read (byte %llu is gone): no result",
                   s->name, (unsigned long long)bus_watch.at);
     }
@@ -2009,7 +2044,27 @@ static inline __attribute__((always_inline)) int csv_lane_take(const char *b, si
     return 1;
 }
 
-static int scan_csv(Scanner *s)
+/* The header of a CSV scanned in parts (csv_parallel): its fields, each rule's column,
+   and the offset after it. */
+typedef struct CsvHeader {
+    int ncols;
+    int *col_of; /* nrules + nfields */
+    size_t end;
+} CsvHeader;
+
+/* The room for csv_pass's stops: a lane row's, then csv_lane_flat's (with room for 64
+   more). */
+static size_t csv_stops_size(int ncols)
+{
+    return (((size_t)ncols + 1) * CSV_ROWS * 2 + 72) * sizeof(uint32_t);
+}
+
+/*
+** One pass over the CSV in s's window: the whole file, or one part of it. pre: a part
+** after the first, which starts at a row, with the header known; hdr: the header only
+** (the pass stops after it and says it there).
+*/
+static int csv_pass(Scanner *s, const CsvHeader *pre, CsvHeader *hdr)
 {
     CsvField *fields = NULL;
     int nf = 0, capf = 0, ncols = 0;
@@ -2032,12 +2087,34 @@ static int scan_csv(Scanner *s)
     bt.v = (double *)malloc((size_t)(s->nrules > 0 ? s->nrules : 1) * CSV_BATCH * sizeof *bt.v);
     bt.n = (int *)calloc((size_t)(s->nrules > 0 ? s->nrules : 1), sizeof *bt.n);
     int *col_of = (int *)calloc((size_t)(nm > 0 ? nm : 1), sizeof *col_of);
-    if (col_of == NULL || bt.v == NULL || bt.n == NULL || lane.seps == NULL) {
-        rc = fail(s, "%s: out of memory", s->name);
-        goto done;
+    CsvMem *mem = (CsvMem *)calloc(1, sizeof *mem);
+    if (mem == NULL || col_of == NULL || bt.v == NULL || bt.n == NULL || lane.seps == NULL) {
+        free(mem);
+        free(col_of);
+        free(lane.seps);
+        free(bt.v);
+        free(bt.n);
+        return fail(s, "%s: out of memory", s->name);
     }
+    mem->col_of = col_of;
+    mem->seps = lane.seps;
+    mem->v = bt.v;
+    mem->n = bt.n;
+    mem->next = csv_mems;
+    csv_mems = mem;
     lane.others = lane.seps + CSV_LANE_CHUNK / 64 + 1;
     lane.quotes = lane.others + CSV_LANE_CHUNK / 64 + 1;
+    if (pre != NULL) {
+        header_done = bom_done = 1;
+        ncols = pre->ncols;
+        memcpy(col_of, pre->col_of, (size_t)nm * sizeof *col_of);
+        stops = (uint32_t *)malloc(csv_stops_size(ncols));
+        mem->stops = stops;
+        if (stops == NULL) {
+            rc = fail(s, "%s: out of memory", s->name);
+            goto done;
+        }
+    }
     for (;;) {
         row_line = line;
         row_start = pos;
@@ -2049,7 +2126,8 @@ static int scan_csv(Scanner *s)
             lane_skip--; /* this row goes the long way, as the last the lane refused */
         } else if (header_done && !s->one_by_one) {
             long taken = 0;
-            size_t until = s->map != NULL ? s->released + RELEASE_STEP : SIZE_MAX;
+            size_t step = s->release_step ? s->release_step : RELEASE_STEP;
+            size_t until = s->map != NULL ? s->released + step - s->map_at : SIZE_MAX;
             if (numbers_only) {
                 taken =
                     impl.numbers(s, &lane, &bt, col_of, ncols, index, stops, until, &pos, &line);
@@ -2097,7 +2175,8 @@ static int scan_csv(Scanner *s)
                 pos += 3;
             bom_done = 1;
         }
-        int r = csv_record(s, &bits, &pos, &fields, &nf, &capf, &line);
+        int r = csv_record(s, &bits, &pos, &mem->fields, &nf, &capf, &line);
+        fields = mem->fields;
         if (r == -2) {      /* the row is cut: keep it, read more (refill grows the window) */
             bits.valid = 0; /* the window's bytes move */
             lane.base = SIZE_MAX;
@@ -2125,8 +2204,14 @@ static int scan_csv(Scanner *s)
                 rc = -1;
                 break;
             }
-            /* a lane row's, then csv_lane_flat's (with room for 64 more) */
-            stops = (uint32_t *)malloc((((size_t)ncols + 1) * CSV_ROWS * 2 + 72) * sizeof *stops);
+            if (hdr != NULL) {
+                hdr->ncols = ncols;
+                memcpy(hdr->col_of, col_of, (size_t)nm * sizeof *col_of);
+                hdr->end = pos;
+                break;
+            }
+            stops = (uint32_t *)malloc(csv_stops_size(ncols));
+            mem->stops = stops;
             if (stops == NULL) {
                 rc = fail(s, "%s: out of memory", s->name);
                 break;
@@ -2158,11 +2243,322 @@ done_rows:
         memcpy(s->err, keep, sizeof keep);
     }
 done:
-    free(fields);
-    free(col_of);
-    free(lane.seps);
-    free(stops);
-    free(bt.v);
-    free(bt.n);
+    csv_mems_release(mem->next); /* this pass's */
     return rc;
+}
+
+/* ---- CSV in parts, at once ------------------------------------------------------ */
+
+/* At most this many parts: past it memory bandwidth, not the cores, bounds the scan, and
+   each part holds its window of the map (RELEASE_STEP / parts, at least CSV_PART_STEP) */
+#define CSV_MAX_PARTS 8
+#define CSV_PART_STEP (512u << 10)
+
+/* A part of a CSV scanned in a thread of its own (the first part in the caller's). */
+typedef struct CsvPart {
+    Scanner w;            /* its scanner: its window is the part */
+    const CsvHeader *pre; /* parts after the first: the header */
+    CsvHeader *hdr;       /* the header's pass: the header found, then the cuts */
+    size_t *cut;
+    int nparts, np;
+    pthread_t tid;
+    int started, rc;
+} CsvPart;
+
+/* The cuts of w's mapped file into at most nparts parts: after the first line feed from
+   each nparts-th of the bytes after the header (at from); cut[0] = 0, cut[np] the end.
+   Returns np. */
+static int csv_cuts(const Scanner *w, size_t from, int nparts, size_t *cut)
+{
+    int np = 1;
+    size_t body = w->map_len - from;
+    cut[0] = 0;
+    for (int k = 1; k < nparts; k++) {
+        size_t at = from + body / (size_t)nparts * (size_t)k;
+        const char *nl = (const char *)memchr(w->map + at, '\n', w->map_len - at);
+        if (nl == NULL)
+            break;
+        size_t c = (size_t)(nl - w->map) + 1;
+        if (c >= w->map_len)
+            break;
+        if (c > cut[np - 1])
+            cut[np++] = c;
+    }
+    cut[np] = w->map_len;
+    return np;
+}
+
+/* A part's pass, or (hdr) the header's and the cuts. */
+static int csv_part_run(CsvPart *pt)
+{
+    if (pt->hdr == NULL)
+        return csv_pass(&pt->w, pt->pre, NULL);
+    if (csv_pass(&pt->w, NULL, pt->hdr) != 0 || pt->hdr->ncols == 0)
+        return -1;
+    pt->np = csv_cuts(&pt->w, pt->hdr->end, pt->nparts, pt->cut);
+    return 0;
+}
+
+/* The part's pass; a SIGBUS in it (the file shrank) comes back here, in its thread. */
+static int csv_part_guarded(CsvPart *pt)
+{
+    Scanner *w = &pt->w;
+    Scanner *outer = bus_watch.s;
+    sigjmp_buf *outer_jump = bus_watch.jump;
+    CsvMem *outer_mems = csv_mems;
+    sigjmp_buf jump;
+    volatile int rc;
+    if (sigsetjmp(jump, 1) == 0) {
+        bus_watch.s = w;
+        bus_watch.jump = &jump;
+        rc = csv_part_run(pt);
+    } else {
+        csv_mems_release(outer_mems);
+        rc = fail(w, "%s: the file shrank while it was being read", w->name);
+    }
+    bus_watch.s = outer;
+    bus_watch.jump = outer_jump;
+    return rc;
+}
+
+static void *csv_part_main(void *arg)
+{
+    CsvPart *pt = (CsvPart *)arg;
+    pt->rc = csv_part_guarded(pt);
+    return NULL;
+}
+
+/* w: a scanner for the bytes [from, to) of s's mapped file, with the rules rules. */
+static void csv_part_scanner(Scanner *w, const Scanner *s, size_t from, size_t to, ScanRule *rules)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    memset(w, 0, sizeof *w);
+    w->name = s->name;
+    w->format = SCAN_CSV;
+    w->fd = -1;
+    w->map = s->map;
+    w->map_len = s->map_len;
+    w->map_at = from;
+    w->released = from / page * page;
+    w->buf = s->map + from;
+    w->len = to - from;
+    w->eof = 1;
+    w->portable = s->portable;
+    w->sep = s->sep;
+    w->rules = rules;
+    w->nrules = s->nrules;
+    w->rule_bits = s->rule_bits;
+    w->interrupted = s->interrupted;
+    w->interrupt_base = s->interrupt_base;
+    w->par_parts = 1;
+}
+
+/*
+** How many parts to scan s in at once: 1 (serial) unless it is a mapped file of at
+** least par_min bytes whose every rule adds numbers to an exact accumulator of its
+** own (a sketch keeps no samples to add in file order; two columns into one
+** accumulator interleave by batches; a record callback is Lua).
+*/
+static int csv_parts(const Scanner *s)
+{
+    if (s->map == NULL || s->one_by_one || s->nfields > 0 || s->nrules == 0 || s->threads == 1)
+        return 1;
+    if (s->map_len < (s->par_min ? s->par_min : SCAN_PAR_MIN))
+        return 1;
+    for (int m = 0; m < s->nrules; m++) {
+        const ScanRule *r = &s->rules[m];
+        if (r->sink != SINK_STATS || r->stats == NULL || r->stats->sketch)
+            return 1;
+        for (int k = 0; k < m; k++)
+            if (s->rules[k].stats == r->stats)
+                return 1;
+    }
+    long n = s->threads > 0 ? s->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > CSV_MAX_PARTS ? CSV_MAX_PARTS : (int)n;
+}
+
+/*
+** src's samples after dst's, as the serial scan adds them (stats_add_many gives the
+** same bits whatever the batches), 1 MiB at a time; the pages of src added are handed
+** back on the way, so that a part's samples are not held twice.
+*/
+static int csv_merge_samples(Stats *dst, Stats *src)
+{
+    const size_t slice = (1u << 20) / sizeof(double);
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t gone = ((uintptr_t)src->v + page - 1) / page * page; /* whole pages only */
+    for (size_t i = 0; i < src->n; i += slice) {
+        size_t k = src->n - i < slice ? src->n - i : slice;
+        if (stats_add_many(dst, src->v + i, k) != STATS_OK)
+            return -1;
+        uintptr_t upto = (uintptr_t)(src->v + i + k) / page * page;
+        if (upto > gone) {
+            (void)madvise((void *)gone, (size_t)(upto - gone), MADV_DONTNEED);
+            gone = upto;
+        }
+    }
+    return 0;
+}
+
+/* fn(arg) in a new thread that takes no asynchronous signal (Ctrl-C): the calling thread
+   does, and the parts see the counter it sets. 1 when started. */
+static int csv_thread(pthread_t *tid, void *(*fn)(void *), void *arg)
+{
+    sigset_t block, old;
+    sigfillset(&block);
+    sigdelset(&block, SIGBUS);
+    sigdelset(&block, SIGSEGV);
+    sigdelset(&block, SIGFPE);
+    sigdelset(&block, SIGILL);
+    int masked = pthread_sigmask(SIG_BLOCK, &block, &old) == 0;
+    int started = pthread_create(tid, NULL, fn, arg) == 0;
+    if (masked)
+        (void)pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return started;
+}
+
+/* The samples of the parts after the first, in file order, into the rules' accumulators
+   from .. to - 1 (csv_merge_samples). */
+typedef struct CsvMerge {
+    Scanner *s;
+    Stats *own; /* np * nrules: part k's of rule m at k * nrules + m */
+    int np, from, to, rc;
+} CsvMerge;
+
+static void *csv_merge_rules(void *arg)
+{
+    CsvMerge *mg = (CsvMerge *)arg;
+    int nr = mg->s->nrules;
+    mg->rc = 0;
+    for (int m = mg->from; m < mg->to && mg->rc == 0; m++)
+        for (int k = 1; k < mg->np && mg->rc == 0; k++)
+            mg->rc = csv_merge_samples(mg->s->rules[m].stats, &mg->own[k * nr + m]);
+    return NULL;
+}
+
+/*
+** s, a large mapped CSV, in nparts parts at once: cut after a line feed near each
+** nparts-th of the rows, the first part scanned here into the rules' accumulators,
+** the others each in a thread into exact accumulators of their own, whose samples
+** then follow in file order. A cut is a guess (a quoted field may hold a line feed):
+** it holds when the part before it reads to its end without an error, which then ends
+** a row there; the first part starts at the file's start. Any error, any part: the
+** accumulators are put back and the caller scans the file serially (its result and
+** its messages are the reference). 0 when done, 1 for the serial scan.
+*/
+static int csv_parallel(Scanner *s, int nparts)
+{
+    int nr = s->nrules, rc = 1, nsaved = 0;
+    CsvPart *pt = (CsvPart *)calloc((size_t)nparts, sizeof *pt);
+    ScanRule *rules = (ScanRule *)calloc((size_t)nparts * (size_t)nr, sizeof *rules);
+    Stats *own = (Stats *)calloc((size_t)nparts * (size_t)nr, sizeof *own);
+    StatsSaved *saved = (StatsSaved *)calloc((size_t)nr, sizeof *saved);
+    int *col_of = (int *)calloc((size_t)nr, sizeof *col_of);
+    size_t cut[CSV_MAX_PARTS + 1];
+    int np = 1;
+    if (pt == NULL || rules == NULL || own == NULL || saved == NULL || col_of == NULL)
+        goto out;
+    for (int i = 0; i < nparts * nr; i++)
+        stats_init(&own[i], 0);
+
+    /* the header, as the serial scan reads it, and the cuts (touching the map: guarded) */
+    CsvHeader hdr = {0, col_of, 0};
+    memcpy(rules, s->rules, (size_t)nr * sizeof *rules);
+    csv_part_scanner(&pt[0].w, s, 0, s->map_len, rules);
+    pt[0].hdr = &hdr;
+    pt[0].cut = cut;
+    pt[0].nparts = nparts;
+    if (csv_part_guarded(&pt[0]) != 0 || pt[0].np < 2)
+        goto out;
+    np = pt[0].np;
+    pt[0].hdr = NULL;
+
+    for (int m = 0; m < nr; m++, nsaved++)
+        if (stats_save(s->rules[m].stats, &saved[m]) != STATS_OK)
+            goto out;
+    for (int k = 0; k < np; k++) {
+        ScanRule *rk = rules + (size_t)k * (size_t)nr;
+        memcpy(rk, s->rules, (size_t)nr * sizeof *rk);
+        for (int m = 0; m < nr; m++) {
+            rk[m].matched = rk[m].skipped = rk[m].empty = 0;
+            rk[m].tent = NULL;
+            rk[m].ntent = rk[m].tcap = 0;
+            if (k > 0) {
+                own[k * nr + m].portable = s->rules[m].stats->portable;
+                rk[m].stats = &own[k * nr + m];
+            }
+        }
+        csv_part_scanner(&pt[k].w, s, cut[k], cut[k + 1], rk);
+        pt[k].w.release_step =
+            RELEASE_STEP / (size_t)np > CSV_PART_STEP ? RELEASE_STEP / (size_t)np : CSV_PART_STEP;
+        pt[k].pre = k > 0 ? &hdr : NULL;
+    }
+    for (int k = 1; k < np; k++) {
+        pt[k].rc = -1;
+        pt[k].started = csv_thread(&pt[k].tid, csv_part_main, &pt[k]);
+    }
+    pt[0].rc = csv_part_guarded(&pt[0]);
+    int ok = pt[0].rc == 0;
+    for (int k = 1; k < np; k++) {
+        if (pt[k].started)
+            (void)pthread_join(pt[k].tid, NULL);
+        ok &= pt[k].started && pt[k].rc == 0;
+    }
+    if (!ok)
+        goto out;
+    /* every part read to its end: the cuts were rows' ends. The samples follow, each
+       rule's in a thread of their own where there are two rules or more (their
+       accumulators are apart, csv_parts saw to it) */
+    CsvMerge half[2] = {
+        {s, own, np, 0,      nr / 2, -1},
+        {s, own, np, nr / 2, nr,     -1}
+    };
+    pthread_t helper;
+    int helped = nr >= 2 && csv_thread(&helper, csv_merge_rules, &half[1]);
+    if (!helped)
+        half[0].to = nr;
+    (void)csv_merge_rules(&half[0]);
+    if (helped)
+        (void)pthread_join(helper, NULL);
+    if (half[0].rc != 0 || (helped && half[1].rc != 0))
+        goto out;
+    for (int k = 0; k < np; k++) {
+        for (int m = 0; m < nr; m++) {
+            const ScanRule *rk = &rules[k * nr + m];
+            s->rules[m].matched += rk->matched;
+            s->rules[m].skipped += rk->skipped;
+            s->rules[m].empty += rk->empty;
+        }
+        s->records += pt[k].w.records;
+    }
+    s->par_parts = np;
+    rc = 0;
+out:
+    for (int m = 0; m < nsaved; m++) {
+        if (rc != 0)
+            stats_restore(s->rules[m].stats, &saved[m]);
+        else
+            stats_saved_free(&saved[m]);
+    }
+    if (own != NULL)
+        for (int i = 0; i < nparts * nr; i++)
+            stats_free(&own[i]);
+    free(own);
+    free(rules);
+    free(saved);
+    free(col_of);
+    free(pt);
+    return rc;
+}
+
+/* A CSV: in parts at once when it pays (csv_parallel), else (and whenever that does not
+   go through) in one pass. */
+static int scan_csv(Scanner *s)
+{
+    s->par_parts = 1;
+    int n = csv_parts(s);
+    if (n > 1 && csv_parallel(s, n) == 0)
+        return 0;
+    s->err[0] = '\0';
+    return csv_pass(s, NULL, NULL);
 }

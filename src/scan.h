@@ -25,6 +25,9 @@
 
 #define SCAN_MAX_MATCHERS 64 /* rules and fields together */
 
+/* a mapped CSV this large is scanned in parts at once */
+#define SCAN_PAR_MIN (64u << 20)
+
 enum { STEP_KEY, STEP_ANY_KEY, STEP_INDEX, STEP_LAST, STEP_ANY_INDEX };
 
 typedef struct ScanStep {
@@ -167,6 +170,16 @@ typedef struct Scanner {
 
     /* CSV */
     char sep;
+    /* from a mapped file: threads is how many parts a large file is scanned in at once
+       (0: one per online CPU; 1: serial), par_min the size below which it stays serial
+       (0: SCAN_PAR_MIN); par_parts tells how many parts the scan used (1: the serial
+       scan, also after a fallback to it) */
+    int threads;
+    size_t par_min;
+    int par_parts;
+    size_t map_at;       /* a part's scanner: the offset of buf[0] in map (else 0) */
+    size_t release_step; /* a part's scanner: its pages go back this many bytes at a time
+                            (0: RELEASE_STEP) */
 
     uint64_t records; /* JSON Lines documents / CSV rows read */
     char err[512];

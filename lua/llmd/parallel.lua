@@ -19,6 +19,7 @@
 local json = require "llmd.json"
 local lfs = require "lfs"
 local proc = require "llmd.proc"
+local scan = require "llmd.scan"
 local stats = require "llmd.stats"
 local tl = require "llmd.timeline"
 
@@ -153,7 +154,19 @@ function M.start(w, x, job)
     return nil, tostring(p)
   end
   h.p = p
+  -- two readers on (at least) two cores: a large CSV is read in one thread by each,
+  -- not in one per core by both (llmd.scan's threads), until the child is done
+  h.threads = scan.threads(1)
+  h.one_thread = true
   return h
+end
+
+-- The parent's CSV threads as they were before the child started.
+local function own_threads(h)
+  if h.one_thread then
+    h.one_thread = nil
+    scan.threads(h.threads)
+  end
 end
 
 -- Starts a child that copies run x's results read in place (ws.copy_later: the copy, then
@@ -171,6 +184,7 @@ end
 function M.finish(h)
   tl.mark("waiting for " .. h.x)
   local waited, st = pcall(h.p.wait, h.p)
+  own_threads(h)
   tl.mark("child " .. h.x .. " ended")
   if not waited then -- interrupted (Ctrl-C): the child stops too
     M.abort(h)
@@ -207,6 +221,7 @@ end
 -- Stops the child (if running) and removes its folder: the parent failed or was stopped.
 function M.abort(h)
   if not h then return end
+  own_threads(h)
   if h.p then pcall(h.p.kill, h.p, 2) end
   pcall(remove_dir, h.dir)
 end
@@ -226,6 +241,7 @@ function M.child(dir)
     io.stderr:write(tostring(err), "\n")
     os.exit(code)
   end
+  scan.threads(1) -- the parent reads the other run meanwhile (M.start)
   local side, copied
   local ok, err = pcall(function()
     local j = M.deserialize(assert(read(dir .. "/job.lua"), "no job"), dir, dir .. "/job.lua")

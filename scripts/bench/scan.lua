@@ -33,7 +33,8 @@ elseif shape == "guidellm" then
   accs = { ttft = ttft, e2e = e2e, itl = itl }
 elseif shape == "csv" then
   local ttft, tpot, e2e = acc(), acc(), acc()
-  scan.csv(path, { { "ttft_ms", ttft }, { "tpot_ms", tpot }, { "e2e_ms", e2e } })
+  -- in parts at once when LLMDLUA_THREADS allows (bench.sh: 1 for the serial figure)
+  out.parts = scan.csv(path, { { "ttft_ms", ttft }, { "tpot_ms", tpot }, { "e2e_ms", e2e } }).parts
   accs = { ttft = ttft, tpot = tpot, e2e = e2e }
 elseif shape == "prom" then
   -- the same four numbers as ref.py, in its summary's slots: hit rate, hits, queries,

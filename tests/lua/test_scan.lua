@@ -718,7 +718,7 @@ t.test("CSV fast lane: 5 MB of quoted text, CRLF, a BOM, NULs, no final line end
   local want = csv_truth(dir, path)
   t.eq(#want.ttft_ms, i)
 
-  for _, how in ipairs { "mapped", "read", "records" } do
+  for _, how in ipairs { "mapped", "read", "records", "parts" } do
     local ttft, tpot, status, ttft_rec = stats.new(), stats.new(), {}, {}
     local rules = { { "ttft_ms", ttft }, { "tpot_ms", tpot } }
     if how == "records" then
@@ -729,7 +729,9 @@ t.test("CSV fast lane: 5 MB of quoted text, CRLF, a BOM, NULs, no final line end
     end
     local src = path
     if how == "read" then src = assert(io.open(path, "rb")) end
-    local r = scan.csv(src, rules)
+    -- parts: in 2 at once where there are 2 CPUs (the size limit lowered); the cut may
+    -- fall in a quoted field over two lines, and then the file is read serially
+    local r = scan.csv(src, rules, how == "parts" and { threads = 2, parallel_min = 1 } or nil)
     if how == "read" then src:close() end
     t.eq(r.records, i, how)
     for name, s in pairs { ttft_ms = ttft, tpot_ms = tpot } do
@@ -746,6 +748,55 @@ t.test("CSV fast lane: 5 MB of quoted text, CRLF, a BOM, NULs, no final line end
       t.eq(ttft_rec, want.ttft_ms)
     end
   end
+end)
+
+-- the online CPUs, as getconf says
+local function cpus()
+  local r = proc.run({ "getconf", "_NPROCESSORS_ONLN" })
+  return (assert(tonumber(r.stdout), "getconf _NPROCESSORS_ONLN"))
+end
+
+t.test("CSV in parts at once: threads, parallel_min, scan.threads, LLMDLUA_THREADS", function()
+  -- 20000 rows "i,i.5": a's sum 20000 * 20001 / 2 = 200010000, b's 10000 more (by hand;
+  -- every partial sum is an exact integer or half-integer in a double, whatever order)
+  local dir = t.tmpdir()
+  local rows = { "a,b" }
+  for k = 1, 20000 do rows[#rows + 1] = ("%d,%d.5"):format(k, k) end
+  local path = dir .. "/r.csv"
+  t.write(path, table.concat(rows, "\n") .. "\n")
+  local two = math.min(2, cpus())
+  local function read(opts)
+    local a, b = stats.new(), stats.new()
+    local r = scan.csv(path, { { "a", a }, { "b", b } }, opts)
+    t.eq(r.records, 20000)
+    t.eq({ a:count(), a:sum(), b:sum(), a:percentile(50) }, { 20000, 200010000, 200020000, 10000.5 })
+    return r.parts
+  end
+  t.eq(read { threads = 2, parallel_min = 1 }, two, "in parts")
+  t.eq(read { threads = 64, parallel_min = 1 }, cpus(), "at most one a CPU")
+  t.eq(read { threads = 1, parallel_min = 1 }, 1, "threads = 1: serial")
+  t.eq(read(nil), 1, "under 64 MiB: serial")
+  t.eq(scan.threads(1), nil)
+  t.eq(read { parallel_min = 1 }, 1, "scan.threads(1): serial")
+  t.eq(scan.threads(nil), 1)
+  t.eq(read { parallel_min = 1 }, cpus(), "by default one a CPU")
+  t.raises("scan.csv: threads must be a whole number >= 1", scan.csv, path, { { "a", stats.new() } },
+    { threads = 0 })
+  t.raises("scan.csv: parallel_min must be a whole number of bytes >= 1", scan.csv, path,
+    { { "a", stats.new() } }, { parallel_min = 1.5 })
+  t.raises("a whole number >= 1, or nil", scan.threads, "two")
+  -- the environment: LLMDLUA_THREADS=1 is serial; a bad value says so, in one line
+  local exe = assert(require("llmd.parallel").exe())
+  local code = ([[local stats, scan = require "llmd.stats", require "llmd.scan"
+    print(scan.csv(%q, { { "a", stats.new() } }, { parallel_min = 1 }).parts)]]):format(path)
+  local r = proc.run({ exe, "-e", code }, { env = { LLMDLUA_THREADS = "1" } })
+  t.eq({ r.ok, r.stdout }, { true, "1\n" })
+  r = proc.run({ exe, "-e", code }, { env = { LLMDLUA_THREADS = "2" } })
+  t.eq({ r.ok, r.stdout }, { true, two .. "\n" })
+  r = proc.run({ exe, "-e", code }, { env = { LLMDLUA_THREADS = "two" } })
+  t.eq(r.ok, false)
+  t.ok(r.stderr:find("LLMDLUA_THREADS=two: expected a whole number of threads >= 1", 1, true), r.stderr)
+  t.ok(not r.stderr:find("traceback"), r.stderr)
 end)
 
 t.test("CSV edge files against Python's csv: header only, one row without a line end, short row", function()

@@ -1,0 +1,454 @@
+/*
+** test_csvpar.c — a large mapped CSV scanned in parts at once (scan.c's csv_parallel)
+** against the serial scan of the same file, which is the reference: the same return
+** code and message, records and per-rule counts, and the accumulators bit for bit
+** (every kept sample in file order, the compensated sum and its compensation, min,
+** max, sortedness). The files are random: full-precision floats, integers, quoted text
+** with separators, "" and line feeds (many near the cuts, so that a cut often falls
+** inside a quoted field and the scan must fall back), CRLF, blank lines, a BOM, no
+** final line end, bad cells (skipped, or the error), wrong row widths. The size limit
+** is lowered for them (par_min); the default one is checked on its own.
+*/
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "scan.h"
+#include "stats.h"
+#include "testhelp.h"
+
+static uint64_t seed = 0x9e3779b97f4a7c15ULL;
+
+static unsigned rnd(unsigned n)
+{
+    return test_rnd(&seed, n);
+}
+
+/* A random double as Python's repr writes it (17 significant digits), or an integer. */
+static size_t random_value(char *out)
+{
+    if (rnd(4) == 0)
+        return (size_t)sprintf(out, "%u", rnd(100000));
+    double x = (double)rnd(1u << 30) / (double)(1u << 20) * pow(10, (int)rnd(7) - 3);
+    return (size_t)sprintf(out, "%.17g", rnd(10) == 0 ? -x : x);
+}
+
+/* Quoted text: separators, "" and line feeds (LF or CRLF) among letters. */
+static size_t random_quoted(char *out, int crlf)
+{
+    size_t n = 0;
+    out[n++] = '"';
+    unsigned len = rnd(30);
+    for (unsigned i = 0; i < len; i++) {
+        unsigned k = rnd(12);
+        if (k == 0)
+            n += (size_t)sprintf(out + n, "%s", crlf ? "\r\n" : "\n");
+        else if (k == 1)
+            n += (size_t)sprintf(out + n, "\"\"");
+        else if (k == 2)
+            out[n++] = ',';
+        else
+            out[n++] = (char)('a' + rnd(26));
+    }
+    out[n++] = '"';
+    return n;
+}
+
+typedef struct Shape {
+    int crlf, bom, last_nl, quoted_pct, bad_cell, bad_width, blank_pct;
+} Shape;
+
+/* A CSV with columns a, b, t (text), c, d: rows of numbers, t often quoted. */
+static size_t random_csv(char *doc, size_t cap, int rows, const Shape *sh)
+{
+    const char *nl = sh->crlf ? "\r\n" : "\n";
+    size_t n = 0;
+    if (sh->bom)
+        n += (size_t)sprintf(doc, "\xEF\xBB\xBF");
+    n += (size_t)sprintf(doc + n, "a,b,t,c,d%s", nl);
+    for (int r = 0; r < rows && n + 512 < cap; r++) {
+        for (int c = 0; c < 5; c++) {
+            if (c > 0)
+                doc[n++] = ',';
+            if (c == 2)
+                n += (int)rnd(100) < sh->quoted_pct ? random_quoted(doc + n, sh->crlf)
+                                                    : (size_t)sprintf(doc + n, "x%u", rnd(99));
+            else if (sh->bad_cell && rnd((unsigned)rows * 4) == 0)
+                n += (size_t)sprintf(doc + n, "1.5x");
+            else
+                n += random_value(doc + n);
+        }
+        if (sh->bad_width && rnd((unsigned)rows) == 0)
+            n += (size_t)sprintf(doc + n, ",9");
+        if ((int)rnd(100) < sh->blank_pct)
+            n += (size_t)sprintf(doc + n, "%s", nl);
+        if (r + 1 < rows || sh->last_nl)
+            n += (size_t)sprintf(doc + n, "%s", nl);
+    }
+    return n;
+}
+
+static void write_file(const char *path, const char *doc, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (f == NULL || fwrite(doc, 1, n, f) != n || fclose(f) != 0) {
+        fprintf(stderr, "cannot write %s\n", path);
+        exit(2);
+    }
+}
+
+#define NR 4
+static const char *const COLS[NR] = {"a", "b", "c", "d"};
+
+/* What a scan gave. */
+typedef struct Outcome {
+    int rc, parts;
+    char err[512];
+    uint64_t records, matched[NR], skipped[NR];
+    Stats st[NR];
+} Outcome;
+
+/*
+** path scanned for nrules of the columns a, b, c, d (skip: with skip = true), each into
+** an exact accumulator that holds `before` samples first; threads 1 is the serial scan.
+*/
+static void scan_file(const char *path, int nrules, int skip, int threads, size_t par_min,
+                      int portable, int before, Outcome *o)
+{
+    ScanRule rules[NR];
+    memset(o, 0, sizeof *o);
+    memset(rules, 0, sizeof rules);
+    for (int m = 0; m < nrules; m++) {
+        stats_init(&o->st[m], 0);
+        o->st[m].portable = portable;
+        for (int i = 0; i < before; i++)
+            (void)stats_add(&o->st[m], 1000.25 + i);
+        rules[m].path.steps = calloc(1, sizeof *rules[m].path.steps);
+        rules[m].path.steps[0].key = strdup(COLS[m]);
+        rules[m].path.steps[0].klen = 1;
+        rules[m].path.n = 1;
+        rules[m].path.last_at = -1;
+        rules[m].sink = SINK_STATS;
+        rules[m].stats = &o->st[m];
+        rules[m].skip_bad = skip;
+    }
+    Scanner s;
+    scan_init(&s, "t.csv", SCAN_CSV);
+    if (scan_open_path(&s, path) != 0) {
+        fprintf(stderr, "cannot open %s\n", path);
+        exit(2);
+    }
+    s.rules = rules;
+    s.nrules = nrules;
+    s.threads = threads;
+    s.par_min = par_min;
+    s.portable = portable;
+    o->rc = scan_run(&s);
+    o->parts = s.par_parts;
+    snprintf(o->err, sizeof o->err, "%s", o->rc ? s.err : "");
+    o->records = s.records;
+    for (int m = 0; m < nrules; m++) {
+        o->matched[m] = rules[m].matched;
+        o->skipped[m] = rules[m].skipped;
+        scan_path_free(&rules[m].path);
+    }
+    scan_free(&s);
+}
+
+static void outcome_free(Outcome *o, int nrules)
+{
+    for (int m = 0; m < nrules; m++)
+        stats_free(&o->st[m]);
+}
+
+static int same_bits(double x, double y)
+{
+    return memcmp(&x, &y, sizeof x) == 0;
+}
+
+/* a and b the same: 0, else a line saying where they differ. */
+static int same_outcome(const Outcome *a, const Outcome *b, int nrules, const char *what)
+{
+    const char *diff = NULL;
+    if (a->rc != b->rc || strcmp(a->err, b->err) != 0)
+        diff = "rc or message";
+    else if (a->rc == 0 && a->records != b->records)
+        diff = "records";
+    for (int m = 0; m < nrules && diff == NULL; m++) {
+        const Stats *x = &a->st[m], *y = &b->st[m];
+        if (a->rc == 0 && (a->matched[m] != b->matched[m] || a->skipped[m] != b->skipped[m]))
+            diff = "matched or skipped";
+        else if (x->n != y->n || x->n_pinf != y->n_pinf || x->n_ninf != y->n_ninf)
+            diff = "count";
+        else if (x->n > 0 && memcmp(x->v, y->v, x->n * sizeof *x->v) != 0)
+            diff = "samples (in file order)";
+        else if (!same_bits(x->sum, y->sum) || !same_bits(x->comp, y->comp))
+            diff = "compensated sum";
+        else if (!same_bits(x->min, y->min) || !same_bits(x->max, y->max))
+            diff = "min or max";
+        else if (x->sorted != y->sorted)
+            diff = "sortedness";
+    }
+    if (diff != NULL)
+        fprintf(stderr, "%s: %s differ (serial: rc %d '%s'; parts: rc %d '%s')\n", what, diff,
+                a->rc, a->err, b->rc, b->err);
+    return diff == NULL;
+}
+
+int main(void)
+{
+    char path[64] = "/dev/shm/llmdlua-test-csvpar-XXXXXX"; /* memory: 64 MiB are written */
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        snprintf(path, sizeof path, "/tmp/llmdlua-test-csvpar-XXXXXX");
+        fd = mkstemp(path);
+    }
+    if (fd < 0)
+        return 2;
+    close(fd);
+    static char doc[1 << 20];
+
+    TEST("random CSVs in 2, 3 and 4 parts: the serial scan's outcome bit for bit")
+    {
+        /* each document once serially, then in 2, 3 and 4 parts (par_min 1: any size),
+           SSE2/AVX2 and plain C; counted: how many went through in parts and how many
+           fell back (a cut inside a quoted field, an error), both must happen */
+        int bad = 0, in_parts = 0, fell_back = 0, failed = 0;
+        for (int d = 0; d < 400; d++) {
+            Shape sh;
+            sh.crlf = rnd(3) == 0;
+            sh.bom = rnd(4) == 0;
+            sh.last_nl = rnd(3) != 0;
+            sh.quoted_pct = d % 4 == 0 ? 0 : d % 4 == 1 ? 2 : d % 4 == 2 ? 20 : 60;
+            sh.bad_cell = rnd(6) == 0;
+            sh.bad_width = rnd(10) == 0;
+            sh.blank_pct = rnd(3) == 0 ? 5 : 0;
+            int rows = d < 40 ? (int)rnd(8) : 50 + (int)rnd(3000);
+            size_t n = random_csv(doc, sizeof doc, rows, &sh);
+            write_file(path, doc, n);
+            int nrules = 1 + (int)rnd(NR), skip = rnd(2), before = rnd(3) == 0 ? 3 : 0;
+            int portable = rnd(4) == 0;
+            Outcome serial;
+            scan_file(path, nrules, skip, 1, 1, portable, before, &serial);
+            failed += serial.rc != 0;
+            for (int threads = 2; threads <= 4; threads++) {
+                Outcome par;
+                scan_file(path, nrules, skip, threads, 1, portable, before, &par);
+                char what[64];
+                snprintf(what, sizeof what, "document %d, %d threads", d, threads);
+                bad += !same_outcome(&serial, &par, nrules, what);
+                in_parts += par.parts > 1;
+                fell_back += par.parts == 1;
+                CHECK(par.parts <= threads);
+                outcome_free(&par, nrules);
+            }
+            outcome_free(&serial, nrules);
+        }
+        CHECK(bad == 0);
+        CHECK(in_parts > 300 && fell_back > 100 && failed > 20);
+        fprintf(stderr, "(%d scans in parts, %d fell back; %d documents fail)\n", in_parts,
+                fell_back, failed);
+    }
+
+    TEST("a quoted field with line feeds across the cut: the serial result, not in parts")
+    {
+        /* 2000 rows "i,i,xi,i,i"; row 1001's text is one quoted field of 2000 lines
+           "1,2,x,3,4" (20 KB: rows, were it not for the quotes) in the middle of the
+           file, where the cut into 2 parts lands. By hand: 2000 records, a's sum
+           2000 * 2001 / 2 = 2001000. */
+        size_t n = (size_t)sprintf(doc, "a,b,t,c,d\n");
+        for (int i = 1; i <= 2000; i++) {
+            if (i != 1001) {
+                n += (size_t)sprintf(doc + n, "%d,%d,x%d,%d,%d\n", i, i, i, i, i);
+                continue;
+            }
+            n += (size_t)sprintf(doc + n, "%d,%d,\"", i, i);
+            for (int k = 0; k < 2000; k++)
+                n += (size_t)sprintf(doc + n, "1,2,x,3,4\n");
+            n += (size_t)sprintf(doc + n, "\",%d,%d\n", i, i);
+        }
+        double sum = 2001000;
+        int records = 2000;
+        write_file(path, doc, n);
+        Outcome serial, par;
+        scan_file(path, 1, 0, 1, 1, 0, 0, &serial);
+        scan_file(path, 1, 0, 2, 1, 0, 0, &par);
+        CHECK(serial.rc == 0 && serial.records == (uint64_t)records);
+        CHECK(stats_sum(&serial.st[0]) == sum);
+        CHECK(same_outcome(&serial, &par, 1, "quoted across the cut"));
+        CHECK(par.parts == 1); /* the first part ended inside the quotes: serial */
+        outcome_free(&serial, 1);
+        outcome_free(&par, 1);
+        /* the same rows without the quote: in 2 parts */
+        n = (size_t)sprintf(doc, "a,b,t,c,d\n");
+        for (int i = 1; i <= 2000; i++)
+            n += (size_t)sprintf(doc + n, "%d,%d,x%d,%d,%d\n", i, i, i, i, i);
+        write_file(path, doc, n);
+        scan_file(path, 1, 0, 2, 1, 0, 0, &par);
+        CHECK(par.rc == 0 && par.parts == 2 && par.records == 2000);
+        CHECK(stats_sum(&par.st[0]) == 2001000); /* 2000 * 2001 / 2, by hand */
+        outcome_free(&par, 1);
+    }
+
+    TEST("a bad cell in the last part: the serial message, its line, accumulators restored")
+    {
+        /* 3000 rows of "i,1.5"; row 2500 (line 2501) has b = "2.5x". Both scans fail
+           with the same message at line 2501 column 9 (by hand: "2500,2.5" is 8 bytes); the
+           accumulators hold what the serial scan left in them (the 3 samples from
+           before, then the rows up to the error; lscan.c puts them back): had the first
+           part's samples not been taken out before the fallback, they would be there
+           twice */
+        size_t n = (size_t)sprintf(doc, "a,b,t,c,d\n");
+        for (int i = 1; i <= 3000; i++)
+            n += (size_t)sprintf(doc + n, "%d,%s,x,1,1\n", i, i == 2500 ? "2.5x" : "1.5");
+        write_file(path, doc, n);
+        for (int threads = 2; threads <= 4; threads++) {
+            Outcome serial, par;
+            scan_file(path, 2, 0, 1, 1, 0, 3, &serial);
+            scan_file(path, 2, 0, threads, 1, 0, 3, &par);
+            CHECK(same_outcome(&serial, &par, 2, "bad cell"));
+            CHECK_STR(par.err, "t.csv:2501:9: column 'b': expected a number, found '2.5x' (byte "
+                               "'x' cannot be part of a number)");
+            CHECK(par.parts == 1 && par.st[1].n >= 3 && par.st[1].n < 3 + 2500);
+            outcome_free(&serial, 2);
+            outcome_free(&par, 2);
+        }
+    }
+
+    TEST("a file that shrank after it was mapped: the serial scan's message, no crash")
+    {
+        /* 3000 rows (46903 bytes, by hand: 10 of header, 12 a row and 10893 digits),
+           mapped, then cut to 8 pages (32768 bytes): the cuts into 2 or 3 parts are
+           found, and the last part, in a thread of its own, meets the end (SIGBUS there);
+           cut to 3 pages, the cuts are past the end (SIGBUS in this thread). Either way
+           the message is the serial scan's, which names the first byte gone */
+        size_t n = (size_t)sprintf(doc, "a,b,t,c,d\n");
+        for (int i = 1; i <= 3000; i++)
+            n += (size_t)sprintf(doc + n, "%d,1.25,x,1,1\n", i);
+        CHECK(n == 46903);
+        for (int k = 0; k < 6; k++) {
+            int threads = 1 + k % 3, pages = k < 3 ? 8 : 3;
+            char want[128];
+            snprintf(want, sizeof want,
+                     "t.csv: the file shrank while it was being read (byte %d is gone): no result",
+                     pages * 4096);
+            write_file(path, doc, n);
+            Stats st;
+            stats_init(&st, 0);
+            ScanRule rule;
+            memset(&rule, 0, sizeof rule);
+            rule.path.steps = calloc(1, sizeof *rule.path.steps);
+            rule.path.steps[0].key = strdup("b");
+            rule.path.steps[0].klen = 1;
+            rule.path.n = 1;
+            rule.path.last_at = -1;
+            rule.sink = SINK_STATS;
+            rule.stats = &st;
+            Scanner s;
+            scan_init(&s, "t.csv", SCAN_CSV);
+            CHECK(scan_open_path(&s, path) == 0 && s.map != NULL);
+            CHECK(truncate(path, pages * 4096) == 0);
+            s.rules = &rule;
+            s.nrules = 1;
+            s.threads = threads;
+            s.par_min = 1;
+            CHECK(scan_run(&s) == -1 && s.par_parts == 1);
+            CHECK_STR(s.err, want);
+            scan_free(&s);
+            scan_path_free(&rule.path);
+            stats_free(&st);
+        }
+    }
+
+    TEST("tiny files, a header alone, a sketch, one accumulator for two columns: serial")
+    {
+        Outcome o;
+        write_file(path, "a,b,t,c,d\n", 10);
+        scan_file(path, 2, 0, 2, 1, 0, 0, &o);
+        CHECK(o.rc == 0 && o.parts == 1 && o.records == 0 && o.st[0].n == 0);
+        outcome_free(&o, 2);
+        write_file(path, "a,b,t,c,d\n1,2,x,3,4\n", 20);
+        scan_file(path, 2, 0, 2, 1, 0, 0, &o);
+        CHECK(o.rc == 0 && o.parts == 1 && o.records == 1 && stats_sum(&o.st[1]) == 2);
+        outcome_free(&o, 2);
+        /* 3000 rows, but below the default size limit (64 MiB): serial */
+        size_t n = (size_t)sprintf(doc, "a,b,t,c,d\n");
+        for (int i = 1; i <= 3000; i++)
+            n += (size_t)sprintf(doc + n, "%d,1,x,1,1\n", i);
+        write_file(path, doc, n);
+        scan_file(path, 1, 0, 2, 0, 0, 0, &o);
+        CHECK(o.rc == 0 && o.parts == 1 && stats_sum(&o.st[0]) == 4501500); /* 3000*3001/2 */
+        outcome_free(&o, 1);
+        scan_file(path, 1, 0, 2, 1, 0, 0, &o); /* the same file, the limit lowered */
+        CHECK(o.rc == 0 && o.parts == 2 && stats_sum(&o.st[0]) == 4501500);
+        outcome_free(&o, 1);
+        scan_file(path, 3, 0, 64, 1, 0, 0, &o); /* 8 parts at most */
+        CHECK(o.rc == 0 && o.parts == 8 && stats_sum(&o.st[0]) == 4501500 && o.st[2].n == 3000);
+        outcome_free(&o, 3);
+
+        /* a sketch, and one accumulator for two columns: serial */
+        Stats sk, one;
+        stats_init(&sk, 0.01);
+        stats_init(&one, 0);
+        for (int k = 0; k < 2; k++) {
+            ScanRule rules[2];
+            memset(rules, 0, sizeof rules);
+            for (int m = 0; m < 2; m++) {
+                rules[m].path.steps = calloc(1, sizeof *rules[m].path.steps);
+                rules[m].path.steps[0].key = strdup(COLS[m]);
+                rules[m].path.steps[0].klen = 1;
+                rules[m].path.n = 1;
+                rules[m].path.last_at = -1;
+                rules[m].sink = SINK_STATS;
+                rules[m].stats = k == 0 ? &sk : &one;
+            }
+            Scanner s;
+            scan_init(&s, "t.csv", SCAN_CSV);
+            CHECK(scan_open_path(&s, path) == 0 && s.map != NULL);
+            s.rules = rules;
+            s.nrules = k == 0 ? 1 : 2;
+            s.threads = 2;
+            s.par_min = 1;
+            CHECK(scan_run(&s) == 0 && s.par_parts == 1);
+            scan_free(&s);
+            for (int m = 0; m < 2; m++)
+                scan_path_free(&rules[m].path);
+        }
+        CHECK(sk.n == 3000 && one.n == 6000 && stats_sum(&one) == 4501500 + 3000);
+        stats_free(&sk);
+        stats_free(&one);
+    }
+
+    TEST("the default size limit: 64 MiB and more in parts, less serially")
+    {
+        /* rows of 256 bytes: "i," then 253 x's and a line feed; column a only */
+        static char row[300];
+        FILE *f = fopen(path, "wb");
+        CHECK(f != NULL);
+        fputs("a,t\n", f);
+        size_t n = 4, rows = 0;
+        double sum = 0;
+        while (n < SCAN_PAR_MIN) {
+            int k = sprintf(row, "%zu,", rows % 1000);
+            memset(row + k, 'x', (size_t)(255 - k));
+            row[255] = '\n';
+            fwrite(row, 1, 256, f);
+            sum += (double)(rows % 1000);
+            n += 256;
+            rows++;
+        }
+        fclose(f);
+        Outcome o;
+        scan_file(path, 1, 0, 2, 0, 0, 0, &o);
+        CHECK(o.rc == 0 && o.parts == 2 && o.records == rows && stats_sum(&o.st[0]) == sum);
+        outcome_free(&o, 1);
+        CHECK(truncate(path, (off_t)(n - 256)) == 0); /* one row less: under the limit */
+        scan_file(path, 1, 0, 2, 0, 0, 0, &o);
+        CHECK(o.rc == 0 && o.parts == 1 && o.records == rows - 1);
+        outcome_free(&o, 1);
+    }
+
+    unlink(path);
+    return test_report();
+}

@@ -142,7 +142,7 @@ _valgrind: llmdlua $(addprefix build/tests/,$(UNIT))
 # the same warnings: the portable paths there have no SSE2. The library headers are the
 # host's (-idirafter: only what the cross compiler's own headers lack).
 CROSS_CC      ?= aarch64-linux-gnu-gcc
-HOST_TRIPLET  := $(shell $(CC) -dumpmachine 2>/dev/null)
+HOST_TRIPLET  := $(shell gcc -print-multiarch 2>/dev/null)
 
 lint: deps-dev
 	$(Q)$(MAKE) --no-print-directory _lint

@@ -207,11 +207,8 @@ static void read_rules(lua_State *L, LScan *ls, int idx, int format)
         if (pattern == NULL)
             llmd_usage_error(L, "scan: rule %d: the first item must be a path pattern", (int)i);
         if (format == SCAN_CSV) {
-            r->path.steps = (ScanStep *)calloc(1, sizeof *r->path.steps);
-            if (r->path.steps == NULL || (r->path.steps[0].key = strdup(pattern)) == NULL)
+            if (scan_path_column(pattern, &r->path) != 0)
                 llmd_error(L, "scan: out of memory");
-            r->path.steps[0].klen = strlen(pattern);
-            r->path.n = 1;
         } else if (scan_path_parse(pattern, 0, &r->path, err, sizeof err) != 0) {
             llmd_usage_error(L, "scan: rule %d: %s", (int)i, err);
         }
@@ -279,11 +276,8 @@ static void read_rules(lua_State *L, LScan *ls, int idx, int format)
                 f->path.last_at = -1;
                 ls->nfields++;
                 if (format == SCAN_CSV) {
-                    f->path.steps = (ScanStep *)calloc(1, sizeof *f->path.steps);
-                    if (f->path.steps == NULL || (f->path.steps[0].key = strdup(fp)) == NULL)
+                    if (scan_path_column(fp, &f->path) != 0)
                         llmd_error(L, "scan: out of memory");
-                    f->path.steps[0].klen = strlen(fp);
-                    f->path.n = 1;
                 } else if (scan_path_parse(fp, 1, &f->path, err, sizeof err) != 0) {
                     llmd_usage_error(L, "scan: rule %d, field '%s': %s", (int)i, fp, err);
                 }

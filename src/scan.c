@@ -40,6 +40,21 @@ void scan_path_free(ScanPath *p)
     p->n = 0;
 }
 
+int scan_path_column(const char *name, ScanPath *out)
+{
+    memset(out, 0, sizeof *out);
+    out->last_at = -1;
+    out->steps = calloc(1, sizeof *out->steps);
+    if (out->steps == NULL || (out->steps[0].key = strdup(name)) == NULL) {
+        free(out->steps);
+        out->steps = NULL;
+        return -1;
+    }
+    out->steps[0].klen = strlen(name);
+    out->n = 1;
+    return 0;
+}
+
 #if defined(__GNUC__)
 static int path_error(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

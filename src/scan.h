@@ -46,6 +46,8 @@ typedef struct ScanPath {
 
 /* Parses text into out (absolute: starts with '$'; else relative). 0, or -1 with err. */
 int scan_path_parse(const char *text, int relative, ScanPath *out, char *err, size_t errlen);
+/* A CSV column's path: the one step named name. 0, or -1 when out of memory. */
+int scan_path_column(const char *name, ScanPath *out);
 void scan_path_free(ScanPath *p);
 
 enum { RED_NONE, RED_DIFFS, RED_FIRST, RED_LAST, RED_COUNT, RED_SUM, RED_MIN, RED_MAX };

@@ -124,11 +124,7 @@ static void scan_file(const char *path, int nrules, int skip, int threads, size_
         o->st[m].portable = portable;
         for (int i = 0; i < before; i++)
             (void)stats_add(&o->st[m], 1000.25 + i);
-        rules[m].path.steps = calloc(1, sizeof *rules[m].path.steps);
-        rules[m].path.steps[0].key = strdup(COLS[m]);
-        rules[m].path.steps[0].klen = 1;
-        rules[m].path.n = 1;
-        rules[m].path.last_at = -1;
+        CHECK(scan_path_column(COLS[m], &rules[m].path) == 0);
         rules[m].sink = SINK_STATS;
         rules[m].stats = &o->st[m];
         rules[m].skip_bad = skip;
@@ -338,11 +334,7 @@ int main(void)
             stats_init(&st, 0);
             ScanRule rule;
             memset(&rule, 0, sizeof rule);
-            rule.path.steps = calloc(1, sizeof *rule.path.steps);
-            rule.path.steps[0].key = strdup("b");
-            rule.path.steps[0].klen = 1;
-            rule.path.n = 1;
-            rule.path.last_at = -1;
+            CHECK(scan_path_column("b", &rule.path) == 0);
             rule.sink = SINK_STATS;
             rule.stats = &st;
             Scanner s;
@@ -395,11 +387,7 @@ int main(void)
             ScanRule rules[2];
             memset(rules, 0, sizeof rules);
             for (int m = 0; m < 2; m++) {
-                rules[m].path.steps = calloc(1, sizeof *rules[m].path.steps);
-                rules[m].path.steps[0].key = strdup(COLS[m]);
-                rules[m].path.steps[0].klen = 1;
-                rules[m].path.n = 1;
-                rules[m].path.last_at = -1;
+                CHECK(scan_path_column(COLS[m], &rules[m].path) == 0);
                 rules[m].sink = SINK_STATS;
                 rules[m].stats = k == 0 ? &sk : &one;
             }

@@ -272,11 +272,10 @@ static int scan_one(int format, const char *pattern, const char *text, size_t le
     ScanRule rule;
     memset(&rule, 0, sizeof rule);
     if (format == SCAN_CSV) {
-        rule.path.steps = calloc(1, sizeof *rule.path.steps);
-        rule.path.steps[0].key = strdup(pattern);
-        rule.path.steps[0].klen = strlen(pattern);
-        rule.path.n = 1;
-        rule.path.last_at = -1;
+        if (scan_path_column(pattern, &rule.path) != 0) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
     } else if (scan_path_parse(pattern, 0, &rule.path, err, errlen) != 0) {
         return -1;
     }
@@ -583,11 +582,7 @@ int main(void)
                 stats_init(&st, 0);
                 ScanRule rule;
                 memset(&rule, 0, sizeof rule);
-                rule.path.steps = calloc(1, sizeof *rule.path.steps);
-                rule.path.steps[0].key = strdup("x");
-                rule.path.steps[0].klen = 1;
-                rule.path.n = 1;
-                rule.path.last_at = -1;
+                CHECK(scan_path_column("x", &rule.path) == 0);
                 rule.sink = SINK_STATS;
                 rule.stats = &st;
                 Scanner s;

@@ -1528,9 +1528,21 @@ local function summary(model, A, B)
     end
   end
   -- the Summary comes before the Data checks: a run whose own files disagree is said here
+  -- (files --tolerant left out are said as that, not as files that disagree)
   local warned = {}
   for _, s in ipairs { A, B } do
-    if s.run.status == "warnings" then warned[#warned + 1] = s.label end
+    if s.run.status == "warnings" then
+      local left, other = 0, 0
+      for _, w in ipairs(s.run.warnings or {}) do
+        if tostring(w):match("^left out %(%-%-tolerant%): ") then left = left + 1 else other = other + 1 end
+      end
+      if left > 0 then
+        out[#out + 1] = ("%s: %s left out (--tolerant: missing or unreadable; see Data checks), so its figures "
+          .. "lack what %s held."):format(s.label, left == 1 and "1 result file was" or (left .. " result files were"),
+          left == 1 and "it" or "they")
+      end
+      if other > 0 then warned[#warned + 1] = s.label end
+    end
   end
   if #warned > 0 then
     out[#out + 1] = ("%s's own result files disagree with each other (see Data checks), so %s figures are in "

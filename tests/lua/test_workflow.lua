@@ -1,0 +1,119 @@
+-- What a new user hit outside the verdicts (newuser report s25, items 5, 6, 8, 15, 16): each
+-- test is the reproduction of one reported defect, and fails without its fix.
+local t = require "testlib"
+local json = require "llmd.json"
+local proc = require "llmd.proc"
+local lfs = require "lfs"
+
+local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
+local LLMDLUA = ROOT .. "/llmdlua"
+local BASE = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
+local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
+
+local function run(argv, opts) return proc.run(argv, opts) end
+
+local function copy_tree(src, dst)
+  local r = run { "cp", "-R", "--", src, dst }
+  assert(r.ok, r.stderr)
+end
+
+local function workspaces(parent)
+  local out = {}
+  if lfs.attributes(parent, "mode") ~= "directory" then return out end
+  for n in lfs.dir(parent) do
+    if n:match("^llm%-d%-comparison%-") then out[#out + 1] = parent .. "/" .. n end
+  end
+  table.sort(out)
+  return out
+end
+
+-- The Summary section of a Markdown report.
+local function summary_of(report) return report:match("\n## Summary\n(.-)\n## ") or "" end
+
+-- Item 6: a truncated file is what --tolerant says it covers ("empty, truncated, a stage
+-- missing"): left out with the parse error's position in the data checks, never a silent drop.
+t.test("6: --tolerant leaves a truncated inference-perf stage file out, naming the parse error's position",
+  function()
+  local tmp = t.tmpdir()
+  local ip = tmp .. "/trunc"
+  copy_tree(BASE, ip)
+  local victim = ip .. "/stage_3_lifecycle_metrics.json"
+  local text = t.read(victim)
+  t.ok(#text > 3000, "the stage file is longer than the cut")
+  t.write(victim, text:sub(1, 3000))
+  -- without --tolerant: the error, as before
+  local r = run { LLMDLUA, "extract.lua", ip }
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find(victim .. ":1:3001: unexpected end of input", 1, true), r.stderr)
+  -- with it: six of the seven stages, and the left-out file named with where it broke
+  -- (byte 3000 is the last one: column 3001 of its one line, as the error above says)
+  r = run { LLMDLUA, "extract.lua", ip, "--tolerant", "--json" }
+  t.ok(r.ok, r.stderr)
+  local m = json.decode(r.stdout)
+  local idx = {}
+  for _, st in ipairs(m.stages) do idx[#idx + 1] = st.index end
+  t.eq(idx, { 0, 1, 2, 4, 5, 6 }, "stage 3 left out, the others kept")
+  t.ok(table.concat(m.warnings, "\n"):find("left out (--tolerant): " .. victim .. ":1:3001: unexpected end of input",
+    1, true), table.concat(m.warnings, "\n"))
+  t.ok(not table.concat(m.warnings, "\n"):find("%.lua:%d+:"), "no llmdlua source position in the warning")
+  -- compare.lua: the report's data checks say so, and so does the Summary (item 8)
+  r = run { LLMDLUA, "compare.lua", "--a", BASE, "--b", ip, "--a-label", "full", "--b-label", "cut", "--parent",
+    tmp .. "/p", "--quiet", "--tolerant" }
+  t.ok(r.ok, r.stderr)
+  local report = t.read(workspaces(tmp .. "/p")[1] .. "/comparison_report.md")
+  t.ok(report:find("- cut: left out (--tolerant): " .. victim .. ":1:3001: unexpected end of input", 1, true),
+    "in the data checks")
+  local summary = summary_of(report)
+  t.ok(summary:find("cut: 1 result file was left out (--tolerant", 1, true), summary)
+  t.ok(not summary:find("disagree", 1, true), "not said as files that disagree: " .. summary)
+end)
+
+t.test("6: --tolerant leaves a truncated vllm-benchmark file out; the other load points stay", function()
+  local F = t.fixtures()
+  local tmp = t.tmpdir()
+  local src = tmp .. "/vtrunc"
+  copy_tree(F .. "/vllm-benchmark/exp-7_H100/llm-d-1p1d", src)
+  local victim = src .. "/benchmark_2025-05-13_04-37-51.json"
+  local text = t.read(victim)
+  -- cut after the keys detection looks for, so the file is still claimed as this run's
+  local cut = text:find('"request_throughput"', 1, true) + 40
+  t.ok(text:sub(1, cut):find('"num_prompts"', 1, true), "the head still names num_prompts")
+  t.write(victim, text:sub(1, cut))
+  local r = run { LLMDLUA, "extract.lua", src }
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find(victim .. ":1:" .. (cut + 1) .. ":", 1, true), r.stderr)
+  r = run { LLMDLUA, "extract.lua", src, "--tolerant", "--json" }
+  t.ok(r.ok, r.stderr)
+  local m = json.decode(r.stdout)
+  t.eq(#m.stages, 2, "the two whole load points")
+  for _, st in ipairs(m.stages) do t.ok(st.file ~= victim, "the cut file is not a load point") end
+  local w = table.concat(m.warnings, "\n")
+  t.ok(w:find("left out (--tolerant): " .. victim .. ":1:" .. (cut + 1) .. ":", 1, true), w)
+end)
+
+t.test("6: --tolerant leaves a truncated per-request file out; the stage and summary files are used", function()
+  local F = t.fixtures()
+  local tmp = t.tmpdir()
+  local ip = tmp .. "/ip"
+  copy_tree(BASE, ip)
+  local text = t.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json")
+  local pr = ip .. "/per_request_lifecycle_metrics.json"
+  t.write(pr, text:sub(1, math.floor(#text / 2)))
+  local r = run { LLMDLUA, "extract.lua", ip }
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find(pr .. ":", 1, true), r.stderr)
+  r = run { LLMDLUA, "extract.lua", ip, "--tolerant", "--json" }
+  t.ok(r.ok, r.stderr)
+  local m = json.decode(r.stdout)
+  -- the position of the cut: a line and column, and the byte (half the file's length)
+  local w = table.concat(m.warnings, "\n")
+  t.ok(w:find("left out (--tolerant): " .. pr .. ":", 1, true), w)
+  t.ok(w:find(":%d+:%d+: unexpected end of input[^\n]*%(byte " .. math.floor(#text / 2) .. "%)"), w)
+  -- the whole run's figures are the summary file's own (read here with the JSON reader
+  -- alone), not half a per-request file's
+  local s = json.read(BASE .. "/summary_lifecycle_metrics.json")
+  t.eq(m.overall.requests_ok.value, s.successes.count)
+  t.eq(m.overall.requests_failed.value, s.failures.count)
+  t.eq(m.overall.requests_ok.source, "harness summary")
+  t.eq(#m.stages, 7)
+end)

@@ -61,7 +61,7 @@ if o.step then
 end
 local rok, all_ok, ctx = pcall(xr.run, e, plan, {
   dry_run = o.dry_run, resume = o.resume, stop_on_error = o.stop_on_error, skip_teardown = o.skip_teardown,
-  only = only, namespace = o.namespace, experiment_path = o[1],
+  only = only, namespace = o.namespace, experiment_path = o[1], plan_path = plan_path,
 })
 if not rok then
   if tostring(all_ok):match("interrupted") then

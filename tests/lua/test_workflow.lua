@@ -117,3 +117,90 @@ t.test("6: --tolerant leaves a truncated per-request file out; the stage and sum
   t.eq(m.overall.requests_ok.source, "harness summary")
   t.eq(#m.stages, 7)
 end)
+
+-- Item 5: experiment.lua with `method: custom`. Setup treatments' keys go into the values
+-- override; helm and helmfile are given that file, a custom command only through
+-- ${VALUES_OVERRIDE}. Treatments whose values nothing reads all deploy the same stack.
+local yaml = require "llmd.yaml"
+local FAKEBIN = ROOT .. "/tests/fakecluster/bin"
+
+local function custom_setup(commands, extra)
+  local F = t.fixtures()
+  local d = t.tmpdir()
+  proc.run { "mkdir", "-p", d .. "/guide", d .. "/cluster" }
+  t.write(d .. "/guide/deploy.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: demo-cm\ndata:\n  a: \"1\"\n")
+  t.write(d .. "/template.yaml", t.read(F .. "/llm-d-benchmark/benchmark-templates/optimized-baseline-sanity.yaml"))
+  t.write(d .. "/exp.yaml", "experiment:\n  name: tiny\n  harness: inference-perf\nsetup:\n  treatments:\n"
+    .. "    - name: one\n      decode.replicas: 1\n    - name: two\n      decode.replicas: 2\n"
+    .. "treatments:\n  - name: r1\n    load.stages.0.rate: 1\n")
+  local plan = {
+    namespaces = { "exp-a", "exp-b" }, parallel = 2, parent = d,
+    timeouts = { ready = 3, poll = 0.05, smoke = 10, backoff = 0.01 },
+    deploy = { method = "custom", guide_dir = d .. "/guide", commands = commands, model = "Qwen/Qwen3-0.6B" },
+    benchmark = { template = d .. "/template.yaml", harness = "inference-perf", attempts = 1 },
+  }
+  for k, v in pairs(extra or {}) do plan.deploy[k] = v end
+  t.write(d .. "/plan.yaml", yaml.dump(plan))
+  local env = { FAKE_CLUSTER = d .. "/cluster", FAKE_LLMDLUA = LLMDLUA, PATH = FAKEBIN .. ":" .. os.getenv("PATH"),
+    NAMESPACE = false }
+  local function go(more)
+    local argv = { LLMDLUA, "experiment.lua", d .. "/exp.yaml", "--plan", d .. "/plan.yaml" }
+    for _, a in ipairs(more or {}) do argv[#argv + 1] = a end
+    return proc.run(argv, { env = env, timeout = 300 })
+  end
+  local function workspace()
+    for n in lfs.dir(d) do
+      if n:match("^llm%-d%-experiment%-tiny%-") then return d .. "/" .. n end
+    end
+  end
+  return { dir = d, go = go, workspace = workspace }
+end
+
+t.test("5: custom deploy commands that never read the values override: setup treatments refused, dry run too",
+  function()
+  local s = custom_setup { { "kubectl", "apply", "-f", "deploy.yaml" } }
+  for _, more in ipairs { {}, { "--dry-run" } } do
+    local r = s.go(more)
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    local e = s.dir .. "/exp.yaml"
+    t.eq(r.stderr, "experiment.lua: " .. e .. ": setup treatment one (decode.replicas: 1): written to "
+      .. "values-override.yaml, but no command in deploy.commands of " .. s.dir .. "/plan.yaml reads it\n"
+      .. e .. ": setup treatment two (decode.replicas: 2): written to values-override.yaml, but no command in "
+      .. "deploy.commands of " .. s.dir .. "/plan.yaml reads it\n"
+      .. "refused: setup treatments whose values no command reads would all deploy the same stack; pass the file "
+      .. "to the deploy with \"${VALUES_OVERRIDE}\" (e.g. [helm, upgrade, --install, NAME, CHART, -f, "
+      .. "\"${VALUES_OVERRIDE}\"]), or use method: helm or helmfile - nothing was run\n")
+    t.eq(lfs.attributes(s.dir .. "/cluster/calls.log"), nil, "no command ran")
+    t.eq(s.workspace(), nil, "no workspace was made")
+  end
+end)
+
+t.test("5: ${VALUES_OVERRIDE} in a custom command is each setup treatment's own values file", function()
+  local s = custom_setup { { "kubectl", "apply", "-f", "deploy.yaml" },
+    { "helm", "upgrade", "--install", "ms", "llm-d-modelservice/llm-d-modelservice", "-f", "${VALUES_OVERRIDE}" } }
+  local r = s.go { "--dry-run" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = s.workspace()
+  for _, x in ipairs { { "one", "exp-a", 1 }, { "two", "exp-b", 2 } } do
+    local file = ("%s/setup-treatment-%s/run-stack/deploy/values-override.yaml"):format(w, x[1])
+    -- the command as a dry run prints it: the treatment's own file in place of the placeholder
+    t.ok(r.stdout:find(("[%s] [dry-run] helm upgrade --install ms llm-d-modelservice/llm-d-modelservice -f %s")
+      :format(x[1], file), 1, true), r.stdout)
+    t.eq(yaml.load_file(file), { decode = { replicas = x[3] } })
+  end
+  t.ok(not r.stdout:find("${VALUES_OVERRIDE}", 1, true), "no placeholder left")
+end)
+
+t.test("5: a plan's values_override no custom command reads, or an unknown placeholder, is a plan error", function()
+  local s = custom_setup({ { "kubectl", "apply", "-f", "deploy.yaml" } }, { values_override = { a = 1 } })
+  local r = s.go { "--dry-run" }
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("plan.yaml: deploy.values_override: no custom command reads it: pass its file with "
+    .. "\"${VALUES_OVERRIDE}\"", 1, true), r.stderr)
+  s = custom_setup { { "helm", "upgrade", "--install", "ms", "chart", "-f", "${VALUES}" } }
+  r = s.go { "--dry-run" }
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("plan.yaml: deploy.commands[1]: unknown placeholder ${VALUES} (a custom command may use "
+    .. "${VALUES_OVERRIDE}, the values override's file)", 1, true), r.stderr)
+  t.eq(s.workspace(), nil, "no workspace was made")
+end)

@@ -50,8 +50,10 @@ local o = args.parse(rest, {
   positional = { min = 0, max = 1 },
 })
 
+-- a usage error (exit 2) names the script, as llmd.args does; an error in the data is
+-- "llmdlua: message", exit 1, as the host prints for the other scripts (README: Running scripts)
 local function fail(msg, code)
-  io.stderr:write("treatments.lua: ", tostring(msg), "\n")
+  io.stderr:write(code == 2 and "treatments.lua: " or "llmdlua: ", tostring(msg), "\n")
   os.exit(code or 1)
 end
 

@@ -795,6 +795,8 @@ local function headline(model)
     if differ and va ~= nil and vb ~= nil and (label:match("^Capacity") or label:match("^Max sustained")) then
       dt, pt = "N/A (the workloads differ)", "N/A"
     end
+    -- the Change says why it is missing, as the Delta beside it does (never a bare N/A)
+    if pt == "N/A" and tostring(dt):match("^N/A %(") then pt = dt end
     rows[#rows + 1] = { label = label, a = va, b = vb, a_text = ta, b_text = tb, delta_text = dt, pct_text = pt }
   end
   if #model.slo > 0 then

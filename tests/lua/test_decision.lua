@@ -1264,7 +1264,7 @@ t.test("max sustained throughput of a run that never saturated is a lower bound:
   t.eq(r.a_text, "≥ 30.00 req/s (never saturated)")
   t.eq(r.b_text, "20.00 req/s (up to 25.00, its most at any load)") -- 25 achieved at point 3
   t.eq(r.delta_text, "N/A (a lower bound)")
-  t.eq(r.pct_text, "N/A")
+  t.eq(r.pct_text, "N/A (a lower bound)") -- the Change says why, as the Delta does
   t.ok(m.summary:find("Max sustained throughput (before the achieved rate falls behind the offered load): "
     .. "≥ 30.00 req/s for x, 20.00 req/s (up to 25.00) for y (≥: never saturated, a lower bound).", 1, true),
     m.summary)

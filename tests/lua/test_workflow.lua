@@ -204,3 +204,58 @@ t.test("5: a plan's values_override no custom command reads, or an unknown place
     .. "${VALUES_OVERRIDE}, the values override's file)", 1, true), r.stderr)
   t.eq(s.workspace(), nil, "no workspace was made")
 end)
+
+-- Item 15: the HTML report at 1400 px (checked by screenshot, chromium-headless-shell
+-- --window-size=1400,...: Headline, Performance Results, Load Curves and Ladder fit without
+-- a scroll bar). What a test can hold: the rules that make the tables wrap, and the errors
+-- chart's layout read from the SVG gnuplot writes.
+local charts = require "llmd.charts"
+
+t.test("15: the report's tables take the page's width and wrap their text, not scroll", function()
+  local css = t.read(ROOT .. "/templates/comparison_report.html"):match("<style>(.-)</style>")
+  t.ok(css:find(".wide > table { width: 100%;", 1, true), "a table fills its box (so the layout wraps to it)")
+  t.ok(css:find("th, td {[^}]*overflow%-wrap: break%-word"), "a long word breaks rather than widen the table")
+  -- the minimum widths that pushed the Evidence column out of a 1100 px page: at most 12em
+  for sel, em in css:gmatch("([%w%.%s]+){[^}]*min%-width: ([%d%.]+)em") do
+    t.ok(tonumber(em) <= 12, sel .. " min-width " .. em .. "em")
+  end
+end)
+
+t.test("15: a long cause wraps onto two lines beside its bars; longer ones end in ...", function()
+  -- by hand: 56 characters a line, broken at spaces
+  local cause = "cause not recorded (no per-request errors: run without --save-detailed)"
+  t.eq(charts.wrap(cause, 56, 2), { lines = { "cause not recorded (no per-request errors: run without",
+    "--save-detailed)" } })
+  t.eq(charts.wrap("503 busy", 56, 2), "503 busy")
+  t.eq(charts.wrap("aaaa bbbb cccc dddd", 9, 2), { lines = { "aaaa bbbb", "cccc dddd" } }) -- fits exactly
+  t.eq(charts.wrap("aaaa bbbb cccc dddd eeee", 9, 2), { lines = { "aaaa bbbb", "cccc d..." } })
+  t.eq(charts.wrap("abcdefghijkl", 5, 2), { lines = { "abcde", "fg..." } })
+  t.eq(charts.preamble { { "c", { charts.wrap("ab cd", 2, 2), "x" } } },
+    [==[array c[2] = ['ab' . "\n" . 'cd', 'x']]==])
+end)
+
+t.test("15: errors chart: the whole cause shows, and the legend sits below the x label, inside the picture",
+  function()
+  local gp = charts.gnuplot()
+  t.ok(gp, "gnuplot is installed (scripts/install-deps.sh)")
+  local cause = "cause not recorded (no per-request errors: run without --save-detailed)"
+  local function s(x, label, errs) return { x = x, label = label, run = { errors = errs } } end
+  local c = charts.errors({}, s("a", "vllm-2rep", {}), s("b", "half-failed", { { cause = cause, count = 300 } }))
+  local out = t.tmpdir()
+  charts.render({ c }, ROOT .. "/templates", out, gp)
+  local svg = t.read(out .. "/errors.svg")
+  local texts, ys = {}, {}
+  for y, text in svg:gmatch('translate%([%d%.]+,([%d%.]+)%)[^>]*>%s*<text>([^<]*)</text>') do
+    texts[#texts + 1] = text
+    ys[text] = tonumber(y)
+  end
+  t.ok(ys["cause not recorded (no per-request errors: run without"] and ys["--save-detailed)"], svg)
+  t.ok(not svg:find("...", 1, true), "nothing cut")
+  local height = tonumber(svg:match('viewBox="0 0 [%d%.]+ ([%d%.]+)"'))
+  local xl, ka, kb = ys["failed requests"], ys["vllm-2rep"], ys["half-failed"]
+  t.ok(xl and ka and kb and height, table.concat(texts, " | "))
+  -- 12 pt text: a legend line at least one text height below the label's baseline, and
+  -- its baseline inside the picture with room for its descenders
+  t.ok(ka - xl >= 12 and kb - xl >= 12, ("x label at %g, legend at %g and %g"):format(xl, ka, kb))
+  t.ok(math.max(ka, kb) + 4 <= height, ("legend at %g, picture %g high"):format(math.max(ka, kb), height))
+end)

@@ -163,8 +163,8 @@ function M.validate(plan, name)
                 -- deploy what it would without it, and say otherwise
                 if d.values_override ~= nil and not M.custom_reads_override(d) then
                   bad(key .. ".deploy.values_override", "no custom command reads it: pass its file with "
-                    .. "\"${VALUES_OVERRIDE}\" (e.g. [helm, upgrade, --install, NAME, CHART, -f, \"${VALUES_OVERRIDE}\"]), "
-                    .. "or drop values_override")
+                    .. "\"${VALUES_OVERRIDE}\" (e.g. [helm, upgrade, --install, NAME, CHART, -f, "
+                    .. "\"${VALUES_OVERRIDE}\"]), or drop values_override")
                 end
               end
             end

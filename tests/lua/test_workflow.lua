@@ -8,7 +8,6 @@ local lfs = require "lfs"
 local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
 local LLMDLUA = ROOT .. "/llmdlua"
 local BASE = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
-local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
 
 local function run(argv, opts) return proc.run(argv, opts) end
 

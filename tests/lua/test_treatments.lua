@@ -206,8 +206,8 @@ t.test("treatments.lua: the same label twice is repeats; the report written in m
   t.eq(r.code, 2)
   t.eq(r.stderr, "treatments.lua: --run a: expected LABEL=DIR\n")
   r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "a=/nonexistent" }
-  t.eq(r.code, 1)
-  t.eq(r.stderr, "llmdlua: /nonexistent: no such folder (treatment a)\n")
+  t.eq(r.code, 2) -- the command line names nothing: a usage error, as in compare.lua
+  t.eq(r.stderr, "treatments.lua: /nonexistent: no such folder (treatment a)\n")
 end)
 
 t.test("an experiment workspace: setup treatments compared, their run treatments as load points", function()

@@ -258,3 +258,22 @@ t.test("15: errors chart: the whole cause shows, and the legend sits below the x
   t.ok(ka - xl >= 12 and kb - xl >= 12, ("x label at %g, legend at %g and %g"):format(xl, ka, kb))
   t.ok(math.max(ka, kb) + 4 <= height, ("legend at %g, picture %g high"):format(math.max(ka, kb), height))
 end)
+
+-- Item 16: treatments.lua's errors in the data read "llmdlua: ..." like the other scripts'
+-- (the host's prefix), exit 1; its usage errors name the script, exit 2.
+t.test("16: treatments.lua: an error in the data is 'llmdlua: ...', exit 1; a folder not there, exit 2", function()
+  local d = t.tmpdir()
+  lfs.mkdir(d .. "/e1")
+  lfs.mkdir(d .. "/e2")
+  local r = run { LLMDLUA, "treatments.lua", "--run", "a=" .. d .. "/e1", "--run", "b=" .. d .. "/e2", "--out",
+    d .. "/out" }
+  t.eq(r.code, 1)
+  t.eq(r.stderr:sub(1, #("llmdlua: treatment a: " .. d .. "/e1: no results")),
+    "llmdlua: treatment a: " .. d .. "/e1: no results", r.stderr)
+  r = run { LLMDLUA, "treatments.lua", d .. "/e1" }
+  t.eq(r.code, 1)
+  t.eq(r.stderr, "llmdlua: " .. d .. "/e1: not an experiment workspace (no experiment-state.json)\n")
+  r = run { LLMDLUA, "treatments.lua", "--results", d .. "/nope" }
+  t.eq(r.code, 2)
+  t.eq(r.stderr, "treatments.lua: " .. d .. "/nope: no such folder\n")
+end)

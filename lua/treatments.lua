@@ -71,7 +71,9 @@ end
 local list, experiment, default_out = {}, nil, "cross-treatment-comparison"
 local function add(label, dir)
   -- a folder the command line names that is not there: a usage error, as compare.lua's
-  if lfs.attributes(dir, "mode") ~= "directory" then fail(("%s: no such folder (treatment %s)"):format(dir, label), 2) end
+  if lfs.attributes(dir, "mode") ~= "directory" then
+    fail(("%s: no such folder (treatment %s)"):format(dir, label), 2)
+  end
   for _, t in ipairs(list) do
     if t.label == label then
       for _, d in ipairs(repeats_of(dir)) do t.dirs[#t.dirs + 1] = d end

@@ -226,9 +226,9 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   t.ok(s:find("\nLLMDLUA=${LLMDLUA:-" .. exe .. "}\n\"$LLMDLUA\" analyze.lua " .. w .. "\n", 1, true), s)
   t.eq(sh { "sh", "-n", script }.code, 0, "the script parses")
   -- and runs with a PATH without llmdlua: the report re-generated
-  local r = sh { "env", "PATH=/usr/bin:/bin", "sh", script }
-  t.eq(r.code, 0, r.stderr)
-  t.ok(r.stdout:find("Comparison report written to: " .. w .. "/comparison_report.md", 1, true), r.stdout)
+  local again = sh { "env", "PATH=/usr/bin:/bin", "sh", script }
+  t.eq(again.code, 0, again.stderr)
+  t.ok(again.stdout:find("Comparison report written to: " .. w .. "/comparison_report.md", 1, true), again.stdout)
   -- the source folders are untouched and the results were copied
   t.eq(lfs.symlinkattributes(w .. "/run-a/results", "mode"), "directory")
   t.eq(t.read(w .. "/run-a/results/summary_lifecycle_metrics.json"), t.read(BASE .. "/summary_lifecycle_metrics.json"))

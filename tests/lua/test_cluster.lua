@@ -290,6 +290,10 @@ t.test("preflight: a deploy's manifests are all checked before its first changin
     r.stdout)
   t.ok(r.stdout:find("nothing of this run was deployed", 1, true), r.stdout)
   t.eq(changing(s, workspace(s)), {}, "nothing that changes the cluster ran")
+  -- the advice matches what was done: nothing deployed, so no teardown to run
+  t.ok(r.stdout:find("Nothing was deployed in namespace bench (nothing changed in the cluster); nothing needs "
+    .. "tearing down.", 1, true), r.stdout)
+  t.ok(not r.stdout:find("--step 90", 1, true), "no teardown advised: " .. r.stdout)
   for ns, v in pairs(state(s).ns) do
     for k, x in pairs(v) do t.ok(type(x) ~= "table" or next(x) == nil, "no object was created: " .. ns .. "." .. k) end
   end
@@ -399,6 +403,12 @@ t.test("failures: image pull, never ready, deploy error, no logs (no teardown), 
   -- the failed run keeps its stack for --resume, and says so
   t.ok(r.stdout:find("whatever was deployed is left in place", 1, true))
   t.ok(r.stdout:find("llmdlua compare.lua --resume ", 1, true))
+  -- run A's stack is there (deploy.json's record, as the fake cluster holds it): named, with
+  -- the teardown that removes it; run B never started
+  t.ok(r.stdout:find("Left deployed in namespace bench: run A (vllm-baseline): releases sim; kustomize ms.\n"
+    .. "To tear down without continuing:   llmdlua compare.lua --resume " .. workspace(s) .. " --step 90\n", 1, true),
+    r.stdout)
+  t.ok(not r.stdout:find("run B (llm-d-scheduler):", 1, true), r.stdout)
 
   s = setup()
   r = compare(s, nil, { FAKE_FAIL = "notready" })
@@ -504,6 +514,8 @@ t.test("interrupted during the benchmark: exit 130, then --resume goes on withou
     .. "commands.log, cluster.json, run-a/deployed.json (what run A deployed).", 1, true), said)
   t.ok(said:find("Not saved: run A's state and run A's vLLM logs (nothing is collected after Ctrl-C)", 1, true), said)
   t.ok(said:find("Continue with:               llmdlua compare.lua --resume " .. w .. "\n", 1, true), said)
+  t.ok(said:find("Left deployed in namespace bench: run A (vllm-baseline): releases sim; kustomize ms; service "
+    .. "llm-d-baseline-model-server.\nTear down without going on:  llmdlua compare.lua --resume " .. w .. " --step 90", 1, true), said)
   t.ok(not said:find("<workspace>", 1, true), said)
   r = compare(s, { "--resume", w })
   t.eq(r.code, 0, r.stdout .. r.stderr)
@@ -1472,4 +1484,26 @@ t.test("baseline Service, readiness and restarts: this run's serving pods, never
   t.eq(r.code, 1, r.stdout .. r.stderr)
   t.ok(r.stdout:find("run a: another stack's serving pods in bench (a-team-ms-decode-1, a-team-ms-decode-2) carry "
     .. "every label this run's share; no selector picks this run's alone", 1, true), r.stdout)
+end)
+
+-- The advice after a failure says what is really left (the texts written out by hand from
+-- the records below): nothing deployed, everything torn down, or what and where.
+t.test("teardown advice: only where something is left deployed", function()
+  local function ctx(deployed, dry)
+    return { ns = "bench", ws = { path = "/w" }, dry_run = dry, deployed = deployed,
+      plan = { runs = { a = { label = "base" }, b = { label = "sched" } } } }
+  end
+  local empty = { releases = {}, httproutes = {}, gateways = {}, kustomize = {} }
+  t.eq(cluster.teardown_advice(ctx({}), "T:"),
+    "Nothing was deployed in namespace bench (nothing changed in the cluster); nothing needs tearing down.")
+  t.eq(cluster.teardown_advice(ctx({}, true), "T:"), "Dry run: nothing was deployed; nothing needs tearing down.")
+  local a = { before = {}, torn_down = true, releases = { "sim" }, httproutes = {}, gateways = {}, kustomize = {} }
+  t.eq(cluster.teardown_advice(ctx({ a = a }), "T:"),
+    "Everything this comparison deployed in namespace bench was torn down; nothing needs tearing down.")
+  local b = { before = {}, releases = { "infra-sim", "ms-sim" }, httproutes = {}, gateways = { "gw" }, kustomize = {} }
+  t.eq(cluster.teardown_advice(ctx({ a = a, b = b }), "T:"), "Left deployed in namespace bench: run B (sched): "
+    .. "releases infra-sim, ms-sim; gateways gw.\nT: llmdlua compare.lua --resume /w --step 90")
+  -- a deploy that started but recorded nothing added yet is still named (teardown is safe)
+  empty.before = {}
+  t.eq(cluster.left_deployed(ctx({ a = empty })), { "run A (base): its deploy started (nothing recorded as added yet)" })
 end)

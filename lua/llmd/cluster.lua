@@ -112,7 +112,11 @@ function M.validate(plan, name)
               release = true,
               chart = true, chart_version = true, values = true, set = true, kustomize = true, commands = true,
               values_override = true, model = true, gateway = true, hardware = true, guide = true, llmd_version = true,
-              service = true })
+              service = true, helmfile_hooks = true })
+            if d.helmfile_hooks ~= nil and d.helmfile_hooks ~= "allow" then
+              bad(key .. ".deploy.helmfile_hooks", ("expected allow (helmfile may run the hooks of its state files), "
+                .. "got %s"):format(tostring(d.helmfile_hooks)))
+            end
             local m = d.method
             if m ~= "helmfile" and m ~= "helm" and m ~= "custom" then
               bad(key .. ".deploy.method", ("expected helmfile, helm or custom, got %s"):format(tostring(m)))
@@ -1214,6 +1218,7 @@ local function deploy_calls(ctx, x)
   local function add(tool, a, opts)
     opts = opts or {}
     opts.cwd = d.guide_dir
+    opts.allow_hooks = d.helmfile_hooks == "allow" or nil -- (helmfile's own hooks: README, "helmfile hooks")
     out[#out + 1] = { tool = tool, args = a, opts = opts }
   end
   if d.method == "helmfile" then
@@ -1258,7 +1263,8 @@ function M.check_deploy(ctx, x)
   ctx.deploy_checked = ctx.deploy_checked or {}
   if ctx.deploy_checked[x] then return end
   for _, c in ipairs(deploy_calls(ctx, x)) do
-    local ok, err = pcall(ctx.k.preflight, ctx.k, c.tool, c.args, { user = c.opts.user, cwd = c.opts.cwd })
+    local ok, err = pcall(ctx.k.preflight, ctx.k, c.tool, c.args, { user = c.opts.user, cwd = c.opts.cwd,
+      allow_hooks = c.opts.allow_hooks })
     if not ok then
       error(("run %s (%s): %s; nothing of this run was deployed"):format(x, run_of(ctx, x).label, tostring(err)), 0)
     end
@@ -1292,7 +1298,7 @@ local function deploy(ctx, x)
       local cm = cmds(ctx, x)
       cm[#cm + 1] = ("(cd %s && %s)"):format(k8s.cmdline { d.guide_dir or "." },
         k8s.cmdline(ctx.k:argv(c.tool, c.args)))
-      ctx.k:call(c.tool, c.args, { cwd = c.opts.cwd, user = c.opts.user })
+      ctx.k:call(c.tool, c.args, { cwd = c.opts.cwd, user = c.opts.user, allow_hooks = c.opts.allow_hooks })
       local kd = c.opts.kustomize
       if kd and not seen[kd] then rec.kustomize[#rec.kustomize + 1] = kd; seen[kd] = true end
     end

@@ -1507,3 +1507,107 @@ t.test("teardown advice: only where something is left deployed", function()
   empty.before = {}
   t.eq(cluster.left_deployed(ctx({ a = empty })), { "run A (base): its deploy started (nothing recorded as added yet)" })
 end)
+
+-- helmfile's own hooks and kube contexts (helmfile.yaml keys the render does not show):
+-- read from the state files before helmfile runs at all (its prepare hooks run for
+-- `helmfile template` too). Expected lines written by hand from the files below.
+local HOOKED = "releases:\n  - name: infra-sim\n    chart: llm-d-infra/llm-d-infra\n  - name: ms-sim\n"
+  .. "    chart: llm-d-modelservice/llm-d-modelservice\n    hooks:\n      - events: [\"prepare\"]\n"
+  .. "        command: \"touch\"\n        args: [\"HOOK_RAN\"]\n"
+
+t.test("helmfile hooks: refused before helmfile runs (dry run too), unless the plan allows them; then shown", function()
+  local s = setup()
+  t.write(s.dir .. "/guide/helmfile.yaml", HOOKED)
+  for _, extra in ipairs { {}, { "--dry-run" } } do
+    local argv = { "--plan", s.plan }
+    for _, x in ipairs(extra) do argv[#argv + 1] = x end
+    local r = compare(s, argv)
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    t.ok(r.stdout:find("[00] preflight: FAILED - run b (llm-d-scheduler): refused: helmfile apply -e istio "
+      .. "--skip-crds: " .. s.dir .. "/guide/helmfile.yaml:6: release ms-sim: hooks: helmfile would run 'touch "
+      .. "HOOK_RAN' itself, outside llmdlua's namespace guard; remove the hook, or review it and allow hooks with "
+      .. "deploy.helmfile_hooks: allow in the plan", 1, true), r.stdout)
+    t.eq(lfs.attributes(s.dir .. "/guide/HOOK_RAN"), nil, "the hook did not run")
+    for _, c in ipairs(calls(s)) do t.ok(c.tool ~= "helmfile", "helmfile never ran: " .. table.concat(c.args, " ")) end
+  end
+  -- allowed: the fake helmfile runs the hook as helmfile does (prepare: at the render of
+  -- step 0 already), and the deploy says which hook it lets run
+  s = setup(function(plan) plan.runs.b.deploy.helmfile_hooks = "allow" end)
+  t.write(s.dir .. "/guide/helmfile.yaml", HOOKED)
+  local r = compare(s)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("  helmfile hook (allowed by deploy.helmfile_hooks): " .. s.dir .. "/guide/helmfile.yaml:6: "
+    .. "release ms-sim: touch HOOK_RAN\n", 1, true), r.stdout)
+  t.eq(lfs.attributes(s.dir .. "/guide/HOOK_RAN", "mode"), "file", "the allowed hook ran")
+  -- a value other than allow is the plan's mistake
+  s = setup(function(plan) plan.runs.b.deploy.helmfile_hooks = true end)
+  r = compare(s)
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("runs.b.deploy.helmfile_hooks: expected allow", 1, true), r.stderr)
+end)
+
+t.test("helmfile kubeContext (a release's or helmDefaults'): always refused, hooks allowed or not", function()
+  for _, case in ipairs {
+    { text = "releases:\n  - name: infra-sim\n    chart: llm-d-infra/llm-d-infra\n    kubeContext: prod-east\n",
+      want = "helmfile.yaml:4: release infra-sim: kubeContext: prod-east would make helmfile deploy through "
+        .. "another kube context" },
+    { text = "helmDefaults:\n  wait: true\n  kubeContext: \"staging\"\nreleases:\n  - name: infra-sim\n"
+      .. "    chart: llm-d-infra/llm-d-infra\n",
+      want = "helmfile.yaml:3: helmDefaults: kubeContext: staging would make helmfile deploy through another kube "
+        .. "context (another cluster, perhaps); remove it: llmdlua works in the current context only" },
+  } do
+    local s = setup(function(plan) plan.runs.b.deploy.helmfile_hooks = "allow" end)
+    t.write(s.dir .. "/guide/helmfile.yaml", case.text)
+    local r = compare(s)
+    t.eq(r.code, 1, r.stdout)
+    t.ok(r.stdout:find("refused: helmfile apply -e istio --skip-crds: " .. s.dir .. "/guide/" .. case.want, 1, true),
+      r.stdout)
+    t.eq(lfs.attributes(s.cluster .. "/contexts.log"), nil, "nothing reached another context")
+    t.eq(changing(s, workspace(s)), {})
+  end
+end)
+
+-- The fake helmfile reads these keys as helmfile does: it runs the hooks and deploys a
+-- release with a kubeContext through that context - what the guard above keeps from
+-- happening. And an llm-d guide's helmfile.yaml.gotmpl (the shape of
+-- guides/inference-scheduling: templated names, environments, needs) has neither.
+t.test("the fake helmfile runs hooks and uses kubeContext; an llm-d guide's helmfile has neither", function()
+  local s = setup()
+  t.write(s.dir .. "/guide/helmfile.yaml", HOOKED .. "  - name: other\n    chart: llm-d-infra/llm-d-infra\n"
+    .. "    kubeContext: prod-east\n")
+  local env = {}
+  for k, v in pairs(s.env) do env[k] = v end
+  local r = proc.run({ FAKEBIN .. "/helmfile", "-n", "bench", "apply", "--skip-crds" }, { env = env,
+    cwd = s.dir .. "/guide" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.eq(lfs.attributes(s.dir .. "/guide/HOOK_RAN", "mode"), "file")
+  t.eq(t.read(s.cluster .. "/contexts.log"), "apply prod-east other\n")
+  local guide = "environments:\n  istio: &I\n    values:\n      - ../prereq/gateway-provider/common-configurations/"
+    .. "istio.yaml\n  default: &DEFAULT\n    <<: *I\n\n---\n\n{{- $ns := .Namespace | default \"llm-d\" -}}\n"
+    .. "{{- $rn := (env \"RELEASE_NAME_POSTFIX\") | default \"inference-scheduling\" -}}\n\nreleases:\n"
+    .. "  - name: {{ printf \"infra-%s\" $rn | quote }}\n    namespace: {{ $ns }}\n    chart: llm-d-infra/llm-d-infra\n"
+    .. "    installed: true\n    values:\n      - gateway:\n          {{ .Environment.Values.gateway | toYaml | nindent 10 }}\n"
+    .. "  - name: {{ printf \"ms-%s\" $rn | quote }}\n    needs:\n      - {{ printf \"infra-%s\" $rn | quote }}\n"
+    .. "    set:\n      - name: \"decode.monitoring.podmonitor.enabled\"\n        value: false\n"
+  local d = t.tmpdir()
+  t.write(d .. "/helmfile.yaml.gotmpl", guide)
+  local st = k8s.helmfile_state({ "apply", "-e", "istio" }, d)
+  t.eq({ #st.files, #st.hooks, #st.contexts }, { 1, 0, 0 })
+  k8s.check("helmfile", { "template", "-e", "istio" }, "bench", nil, { cwd = d, render_chart = function() end })
+end)
+
+t.test("helmfile state files named under helmfiles:/bases: are read too; a templated one is refused", function()
+  local d = t.tmpdir()
+  proc.run { "mkdir", "-p", d .. "/sub" }
+  t.write(d .. "/helmfile.yaml", "bases:\n  - sub/base.yaml\nhelmfiles:\n  - path: sub/child.yaml\nreleases: []\n")
+  t.write(d .. "/sub/base.yaml", "helmDefaults:\n  kubeContext: other\n")
+  t.write(d .. "/sub/child.yaml", "releases:\n  - name: c\n    chart: x/y\n    hooks:\n    - events: [presync]\n"
+    .. "      command: kubectl\n      args: [delete, ns, prod]\n")
+  local st = k8s.helmfile_state({ "apply" }, d)
+  t.eq(st.contexts, { { file = d .. "/sub/base.yaml", line = 2, where = "helmDefaults", value = "other" } })
+  t.eq(st.hooks, { { file = d .. "/sub/child.yaml", line = 4, where = "release c", command = "kubectl delete ns prod" } })
+  t.write(d .. "/helmfile.yaml", "helmfiles:\n  - path: {{ env \"SUB\" }}/child.yaml\n")
+  t.raises("helmfile.yaml:2 (helmfiles:) names {{ env \"SUB\" }}/child.yaml (a template or a glob: not read), so its "
+    .. "hooks and kubeContext cannot be checked first", k8s.check, "helmfile", { "apply" }, "bench", nil,
+    { cwd = d, render_chart = function() end })
+end)

@@ -453,7 +453,8 @@ static void suggest_name(lua_State *L, const PromAgg *a, const char *fn, const c
         names[k++] = a->series[i].name;
     names[k] = NULL;
     const char *near = llmd_closest(name, names);
-    if (near != NULL && (strncmp(near, name, strlen(name)) == 0 || llmd_edit_distance(name, near) <= 2))
+    if (near != NULL &&
+        (strncmp(near, name, strlen(name)) == 0 || llmd_edit_distance(name, near) <= 2))
         llmd_usage_error(L, "%s: no series named '%s' (did you mean '%s'?)", fn, name, near);
     lua_pop(L, 1);
 }

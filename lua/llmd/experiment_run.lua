@@ -435,7 +435,12 @@ function M.steps_list()
       ctx.summary_text = ex.summary_table(ctx.exp.name, nset, #ctx.exp.run_treatments, list, total)
       ctx.out:write("\n", ctx.summary_text)
       if ctx.dry_run then
-        ctx.out:write("(dry run: nothing was deployed or measured; the statuses say only that no step failed)\n")
+        local failed = 0
+        for _, r in ipairs(list) do if r.status ~= "success" then failed = failed + 1 end end
+        ctx.out:write(failed == 0
+          and "(dry run: nothing was deployed or measured; the statuses say only that no step failed)\n"
+          or "(dry run: nothing was deployed or measured; FAIL is a step the dry run refused, OK says only that no "
+            .. "step failed)\n")
         return "dry run: no comparison"
       end
       -- the comparison across treatments, from whatever has results

@@ -409,3 +409,23 @@ t.test("interrupted: the workspace to resume and what is left deployed, by names
   t.ok(said:find("Continue with: llmdlua experiment.lua " .. s.exp .. " --resume " .. w .. "\n", 1, true), said)
   t.ok(not said:find("<workspace>", 1, true), said)
 end)
+
+-- A dry run refuses what the real run would (helmfile hooks the plan does not allow: the
+-- state file is read before helmfile runs); its closing note then does not claim that no
+-- step failed, and nothing is left to tear down.
+t.test("--dry-run with a refused standup: the note under the summary says what FAIL means", function()
+  local s = setup(function(plan) plan.namespaces, plan.parallel = { "exp-a" }, 1 end)
+  t.write(s.dir .. "/guide/helmfile.yaml", "releases:\n  - name: infra-sim\n    chart: llm-d-infra/llm-d-infra\n"
+    .. "    hooks:\n      - events: [prepare]\n        command: kubectl\n        args: [delete, crd, --all]\n")
+  local r = experiment(s, { "--plan", s.plan, "--dry-run" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("helmfile.yaml:4: release infra-sim: hooks: helmfile would run 'kubectl delete crd --all' itself",
+    1, true), r.stdout)
+  t.ok(r.stdout:find("(dry run: nothing was deployed or measured; FAIL is a step the dry run refused, OK says only "
+    .. "that no step failed)\n", 1, true), r.stdout)
+  t.ok(not r.stdout:find("the statuses say only that no step failed", 1, true), r.stdout)
+  t.ok(r.stdout:find("Dry run: nothing was deployed; nothing needs tearing down.\n", 1, true), r.stdout)
+  for _, c in ipairs(lfs.attributes(s.cluster .. "/calls.log") and calls(s) or {}) do
+    t.ok(c.tool ~= "helmfile", "helmfile never ran")
+  end
+end)

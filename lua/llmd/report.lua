@@ -1513,7 +1513,18 @@ local function summary(model, A, B)
     -- the table's own tests (the family also holds the summary's test at the matched load)
     local n_rows = 0
     for _, r in ipairs(model.perf) do if r.test_id then n_rows = n_rows + 1 end end
-    if n_rows == 0 then
+    -- rows whose test could not reach alpha whatever the values (3 and 3 repeats, exact
+    -- test): tested, but no evidence either way, said apart from "no clear difference"
+    local cd = {}
+    for _, r in ipairs(model.perf) do if r.cannot_decide then cd[#cd + 1] = lower_label(r.label) end end
+    local cd_text = #cd > 0 and ("%s: %s, tested only on repeats too few for any outcome of the test to reach "
+      .. "p < %s (the exact test, where a run's repeats are all one value), so %s no winner.")
+      :format(#cd == 1 and "One metric" or (#cd .. " metrics"), table.concat(cd, ", "),
+        T.helpers.num(decision.ALPHA, 2), #cd == 1 and "it names" or "they name") or nil
+    if n_rows == 0 and cd_text then
+      out[#out + 1] = "No whole-run metric could show a difference. " .. cd_text
+      cd_text = nil
+    elseif n_rows == 0 then
       -- no test at all: "no clear difference" would claim a comparison that was not made
       local what = n == 0 and "Nothing could be tested" or "No whole-run metric could be tested"
       out[#out + 1] = untested > 0 and ("%s: no metric has per-request samples or repeats "
@@ -1532,6 +1543,7 @@ local function summary(model, A, B)
       if #wins.a > 0 then parts[#parts + 1] = ("%s is better in %s"):format(A.label, table.concat(wins.a, ", ")) end
       out[#out + 1] = table.concat(parts, "; ") .. "."
     end
+    if cd_text then out[#out + 1] = cd_text end
     if #away > 0 then
       -- with many tests some p < 0.05 are expected by chance: said, not hidden
       out[#out + 1] = ("%s %s p < %s alone but not after the Holm adjustment over %s (what chance gives among "

@@ -974,6 +974,10 @@ t.test("error rate 0 % in every repeat of A and 2 % in every repeat of B: an exa
   local note = "exact Mann-Whitney on the repeats, p = 0.1: 3 and 3 repeats (each run the same value in every repeat) "
     .. "can give no p below 0.1, so this test cannot show a difference; not in the Holm family"
   t.eq(er.evidence, note)
+  -- the Summary says it apart from "no clear difference": tested, but no evidence either way
+  t.ok(cj.summary:find("One metric: error rate, tested only on repeats too few for any outcome of the test to reach "
+    .. "p < 0.05 (the exact test, where a run's repeats are all one value), so it names no winner.", 1, true),
+    cj.summary)
   local line = t.read(w .. "/comparison.csv"):match("\nerror_rate_pct,[^\n]*")
   t.ok(line:find(",no clear difference,exact_mann_whitney,0.1,", 1, true), line)
   for _, f in ipairs { "comparison_report.md", "comparison_report.html" } do
@@ -1011,11 +1015,48 @@ t.test("error rate 0 % in every repeat of A and 2 % in every repeat of B: an exa
   t.ok(er.evidence:find("^exact Mann%-Whitney on the repeats, p = 0.00794, Holm%-adjusted "), er.evidence)
 end)
 
+t.test("every figure the same in every repeat but the error rate: nothing decided, said so; the SLO point too", function()
+  -- three copies of one exp-7 file per run; B's say 4 of 200 failed (2 %, by hand): every
+  -- row is identical but the error rate, whose exact test (p = 0.1) cannot decide
+  local base = json.read(EXP7 .. "/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
+  local da, db = t.tmpdir(), t.tmpdir()
+  for i = 1, 6 do
+    local is_b = i % 2 == 0
+    local d = {}
+    for k, v in pairs(base) do d[k] = v end
+    if is_b then d.completed, d.failed = 196, 4 end
+    t.write(("%s/benchmark_%d.json"):format(is_b and db or da, i), json.encode(d))
+  end
+  local m = report.build { a = side(da, "x"), b = side(db, "y"), generated = 0,
+    slo = decision.parse_slo("error_rate_pct=1,ttft_p95_ms=1000") }
+  t.eq(m.family.size, 0)
+  t.ok(m.summary:find("No whole-run metric could show a difference. One metric: error rate, tested only on repeats "
+    .. "too few for any outcome of the test to reach p < 0.05", 1, true), m.summary)
+  t.ok(not m.summary:find("Nothing could be tested", 1, true), m.summary)
+  -- the summary's test at the matched load (the error rate limits): the same exact test,
+  -- out of the family, no adjusted p
+  local mp = m.matched_point
+  t.eq({ mp.key, mp.test.test, mp.p_adjusted, mp.family_size }, { "error_rate_pct", "exact_mann_whitney", nil, nil })
+  t.near(mp.test.p, 0.1, 1e-15)
+  -- A failing 2 of 200 in every repeat (1 %): the summary's sentence at the matched load
+  -- gives both figures and why the test cannot decide
+  for i = 1, 5, 2 do
+    local d = json.read(("%s/benchmark_%d.json"):format(da, i))
+    d.completed, d.failed = 198, 2
+    t.write(("%s/benchmark_%d.json"):format(da, i), json.encode(d))
+  end
+  m = report.build { a = side(da, "x"), b = side(db, "y"), generated = 0,
+    slo = decision.parse_slo("error_rate_pct=1.5,ttft_p95_ms=1000") }
+  t.ok(m.summary:find("Error rate is 1.00 % for x and 2.00 % for y (no clear difference: exact Mann-Whitney on the "
+    .. "repeats, p = 0.1: 3 and 3 repeats (each run the same value in every repeat) can give no p below 0.1, so this "
+    .. "test cannot show a difference; not in the Holm family).", 1, true), m.summary)
+end)
+
 t.test("a repeat value that is not a finite number: the row is untested and says why, never a p", function()
   local function sd(label, xs)
-    local st = {}
-    for i, x in ipairs(xs) do st[i] = { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = x } } end
-    return { label = label, state = { label = label }, kv = { available = false, reason = "none" }, run = run_of(st) }
+    local stages = {}
+    for i, x in ipairs(xs) do stages[i] = { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = x } } end
+    return { label = label, state = { label = label }, kv = { available = false, reason = "none" }, run = run_of(stages) }
   end
   -- (a NaN never gets this far: the metric catalogue refuses it as a value)
   for _, bad in ipairs { math.huge, -math.huge } do

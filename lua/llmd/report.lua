@@ -1404,11 +1404,16 @@ local function summary(model, A, B)
           rate_text(mp.rps), B.label, m.label, T.helpers.num(math.abs(d), 0), d < 0 and "lower" or "higher", A.label,
           metrics.format(mp.key, mp.b), metrics.format(mp.key, mp.a),
           decision.test_name(mp.test) .. ",", p_text(mp.test.p, mp.p_adjusted, mp.family_size))
-      elseif d and mp.test and not decision.can_decide(mp.test) then
+      elseif big then
+        -- A's figure is 0: no percentage of it, the two figures
+        out[#out + 1] = ("At %s, %s's %s is %s against %s for %s (%s %s)."):format(rate_text(mp.rps), B.label,
+          m.label, metrics.format(mp.key, mp.b), metrics.format(mp.key, mp.a), A.label,
+          decision.test_name(mp.test) .. ",", p_text(mp.test.p, mp.p_adjusted, mp.family_size))
+      elseif mp.test and mp.test.p and not decision.can_decide(mp.test) then
         local v = decision.verdict { key = mp.key, a = mp.a, b = mp.b, test = mp.test }
         out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (no clear difference: %s)."):format(rate_text(mp.rps),
           m.label, metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, v.note)
-      elseif d and mp.test then
+      elseif mp.test and mp.test.p then
         out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (%s)."):format(rate_text(mp.rps), m.label,
           metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label,
           "no clear difference, " .. p_text(mp.test.p, mp.p_adjusted, mp.family_size))

@@ -1033,6 +1033,9 @@ t.test("every figure the same in every repeat but the error rate: nothing decide
   t.ok(m.summary:find("No whole-run metric could show a difference. One metric: error rate, tested only on repeats "
     .. "too few for any outcome of the test to reach p < 0.05", 1, true), m.summary)
   t.ok(not m.summary:find("Nothing could be tested", 1, true), m.summary)
+  -- the matched load's sentence, though A's error rate is 0 (no percentage of it to give)
+  t.ok(m.summary:find("At 3.48 req/s, Error rate is 0.00 % for x and 2.00 % for y (no clear difference: exact "
+    .. "Mann-Whitney on the repeats, p = 0.1:", 1, true), m.summary)
   -- the summary's test at the matched load (the error rate limits): the same exact test,
   -- out of the family, no adjusted p
   local mp = m.matched_point
@@ -1050,6 +1053,25 @@ t.test("every figure the same in every repeat but the error rate: nothing decide
   t.ok(m.summary:find("Error rate is 1.00 % for x and 2.00 % for y (no clear difference: exact Mann-Whitney on the "
     .. "repeats, p = 0.1: 3 and 3 repeats (each run the same value in every repeat) can give no p below 0.1, so this "
     .. "test cannot show a difference; not in the Holm family).", 1, true), m.summary)
+  -- five repeats each, A failing none, B 4, 6, 5, 4, 6 of 200 (2, 3, 2.5, 2, 3 %): complete
+  -- separation, exact p = 2 / C(10, 5) = 0.00794 (by hand); the row and the summary's test
+  -- at the matched load are the family's 2 tests: Holm 2 x 0.00794 = 0.0159 < 0.05
+  da, db = t.tmpdir(), t.tmpdir()
+  local fails = { 4, 6, 5, 4, 6 }
+  for i = 1, 5 do
+    for _, s in ipairs { { da, 0 }, { db, fails[i] } } do
+      local d = {}
+      for k, v in pairs(base) do d[k] = v end
+      d.completed, d.failed = 200 - s[2], s[2]
+      t.write(("%s/benchmark_%d.json"):format(s[1], i), json.encode(d))
+    end
+  end
+  m = report.build { a = side(da, "x"), b = side(db, "y"), generated = 0,
+    slo = decision.parse_slo("error_rate_pct=1.5,ttft_p95_ms=1000") }
+  t.eq(m.family.size, 2)
+  t.near(m.matched_point.test.p, 2 / 252, 1e-15)
+  t.ok(m.summary:find("At 3.48 req/s, y's Error rate is 2.50 % against 0.00 % for x (exact Mann-Whitney on the "
+    .. "repeats, p = 0.00794, Holm-adjusted 0.0159).", 1, true), m.summary)
 end)
 
 t.test("a repeat value that is not a finite number: the row is untested and says why, never a p", function()

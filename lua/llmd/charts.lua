@@ -442,11 +442,13 @@ end
 function M.achieved_offered(model, A, B)
   local c = base("achieved_offered", "Achieved against offered load", A, B)
   local types, blocks, n, any_sat = {}, {}, 0, false
+  local xmax, ymax = 0, 0
   for _, s in ipairs { A, B } do
     local rows = { name = "run " .. s.x }
     for _, p in ipairs(M.load_points(model, s)) do
       if p.offered and p.achieved_rps then
         rows[#rows + 1] = row(3, p.offered, p.achieved_rps, p.saturated and 1 or 0)
+        xmax, ymax = math.max(xmax, p.offered), math.max(ymax, p.achieved_rps)
         if p.saturated then any_sat = true end
         types[p.load_type] = true
         n = n + 1
@@ -468,8 +470,23 @@ function M.achieved_offered(model, A, B)
   add(c, "xlabel", types.concurrency and "offered concurrency (requests in flight)" or "offered load (req/s)")
   add(c, "diagonal", types.concurrency == nil)
   add(c, "saturated", any_sat)
+  -- the axes end a margin beyond the highest point (gnuplot's own autoscale ends at the
+  -- point where it falls on a tic, a single load point always), so that the last
+  -- markers are drawn inside the plot, whole; y reaches the diagonal's end where drawn
+  xmax, ymax = M.axis_max(xmax), M.axis_max(ymax)
+  if types.concurrency == nil then ymax = math.max(ymax, xmax) end
+  add(c, "xmax", xmax)
+  add(c, "ymax", ymax)
   c.available = true
   return c
+end
+
+-- The end of an axis from 0 that shows v inside the plot: v and a margin of M.AXIS_MARGIN
+-- (8 %) of it; 1 when v is not positive.
+M.AXIS_MARGIN = 0.08
+function M.axis_max(v)
+  if not (finite(v) and v > 0) then return 1 end
+  return v * (1 + M.AXIS_MARGIN)
 end
 
 -- 4. KV-cache usage and prefix-cache hit rate over time, from the raw scrapes.

@@ -41,7 +41,8 @@ local UNIVERSAL = {
 }
 
 M.TEST = "Mann-Whitney U (two-sided, normal approximation with tie correction) on the per-request samples, "
-  .. "or Welch's t-test on the repeats of one load point; alpha = 0.05"
+  .. "or Welch's t-test on the repeats of one load point (the exact Mann-Whitney test where a run's repeats are "
+  .. "all one value); alpha = 0.05"
 
 -- A p-value as printed: "0.0123", "< 1e-9".
 local fmt_p = decision.fmt_p
@@ -167,7 +168,7 @@ end
 -- and not "not comparable" (unknown, another formula, pooled over differing loads).
 local function in_family(row)
   local v = decision.verdict(row.decide)
-  return v.p_value ~= nil and v.verdict ~= "not comparable"
+  return v.p_value ~= nil and v.verdict ~= "not comparable" and not v.cannot_decide
 end
 
 -- The row's verdict with its test's Holm-adjusted p (fam: decision.family of the comparison).
@@ -183,6 +184,7 @@ local function finish_row(row, fam, A, B)
   row.verdict, row.effect_pct, row.test, row.p_value, row.winner = v.verdict, v.effect_pct, v.test, v.p_value, v.winner
   row.p_adjusted, row.family_size, row.adjusted_away = v.p_adjusted, v.family_size, v.adjusted_away
   row.identical = v.identical
+  row.cannot_decide = v.cannot_decide
   row.verdict_text = decision.verdict_text(v.verdict, A.label, B.label)
   if v.adjusted_away then
     -- significant alone, not among all the tests of the table: said, never silently dropped
@@ -194,8 +196,10 @@ local function finish_row(row, fam, A, B)
   if v.verdict == "not comparable" and o.like_for_like == false and o.comparable and o.a ~= nil and o.b ~= nil then
     -- a test of pooled figures over different loads says nothing: not shown as evidence
     row.evidence = "not like for like"
+  elseif v.cannot_decide then
+    row.evidence = v.note
   elseif test and test.p then
-    row.evidence = ("%s, p = %s"):format(test.test == "welch" and "Welch t" or "Mann-Whitney", fmt_p(test.p))
+    row.evidence = ("%s, p = %s"):format(decision.test_name(test), fmt_p(test.p))
     if v.p_adjusted then row.evidence = row.evidence .. (", Holm-adjusted %s"):format(fmt_p(v.p_adjusted)) end
   elseif v.verdict == "untested" or v.identical then
     row.evidence = v.note or "no test possible"
@@ -491,7 +495,9 @@ local function size_text(size)
   return ("%s tokens in total on %d pods (%s)"):format(T.helpers.num(size.total), #per, table.concat(per, "; "))
 end
 
-local function kv_section(A, B, model_min_effect)
+-- not_like: why the runs' whole-run figures do not compare like with like (their requests
+-- differ, or they pool different loads), nil when they do.
+local function kv_section(A, B, model_min_effect, not_like)
   local ka, kb = A.kv or {}, B.kv or {}
   local sec = { available = ka.available or kb.available or false }
   if not sec.available then
@@ -533,7 +539,12 @@ local function kv_section(A, B, model_min_effect)
       if kind == "rate" then
         r.effect_pct = decision.effect_pct(va, vb)
         r.evidence = "untested: one counter increase per run"
-        if va == vb then
+        if not_like then
+          -- counters over different requests or loads: no order is read from them (as the
+          -- whole-run rows and the banner say)
+          r.verdict = "not comparable (untested)"
+          r.evidence = r.evidence .. "; not comparable: " .. not_like
+        elseif va == vb then
           r.verdict = "no difference (untested)"
         elseif r.effect_pct and math.abs(r.effect_pct) >= min_effect then
           r.higher = vb > va and "b" or "a"
@@ -915,7 +926,7 @@ local function matched_point(model, A, B, saved)
       res.test = decision.declustered(res.test, xa:count() + xb:count(), na and nb and na + nb)
     end
   elseif pa.ci and pb.ci and pa.ci[key] and pb.ci[key] then
-    res.test = decision.welch(pa.ci[key].samples, pb.ci[key].samples)
+    res.test = decision.repeat_test(pa.ci[key].samples, pb.ci[key].samples)
     if res.test and res.test.identical then
       -- the same value in every repeat of both: said, but no test (and none in the family)
       res.identical, res.test = true, nil
@@ -1028,7 +1039,9 @@ local function headline_evidence(model, A, B)
     elseif l:match("^Max sustained") then
       r.evidence = sus
     else
-      r.evidence = model.workload_match.like_for_like and "one whole-run figure per run: untested"
+      -- (the cause named: requests that differ are more than different loads)
+      r.evidence = differ and ("not comparable: the workloads differ (%s)"):format(differ)
+        or model.workload_match.like_for_like and "one whole-run figure per run: untested"
         or "whole-run figure over different loads: not like for like"
     end
   end
@@ -1398,8 +1411,17 @@ local function summary(model, A, B)
         out[#out + 1] = ("At %s, %s's %s is %s %% %s than %s's (%s against %s, %s %s)."):format(
           rate_text(mp.rps), B.label, m.label, T.helpers.num(math.abs(d), 0), d < 0 and "lower" or "higher", A.label,
           metrics.format(mp.key, mp.b), metrics.format(mp.key, mp.a),
-          mp.test.test == "welch" and "Welch t," or "Mann-Whitney,", p_text(mp.test.p, mp.p_adjusted, mp.family_size))
-      elseif d and mp.test then
+          decision.test_name(mp.test) .. ",", p_text(mp.test.p, mp.p_adjusted, mp.family_size))
+      elseif big then
+        -- A's figure is 0: no percentage of it, the two figures
+        out[#out + 1] = ("At %s, %s's %s is %s against %s for %s (%s %s)."):format(rate_text(mp.rps), B.label,
+          m.label, metrics.format(mp.key, mp.b), metrics.format(mp.key, mp.a), A.label,
+          decision.test_name(mp.test) .. ",", p_text(mp.test.p, mp.p_adjusted, mp.family_size))
+      elseif mp.test and mp.test.p and not decision.can_decide(mp.test) then
+        local v = decision.verdict { key = mp.key, a = mp.a, b = mp.b, test = mp.test }
+        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (no clear difference: %s)."):format(rate_text(mp.rps),
+          m.label, metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, v.note)
+      elseif mp.test and mp.test.p then
         out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (%s)."):format(rate_text(mp.rps), m.label,
           metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label,
           "no clear difference, " .. p_text(mp.test.p, mp.p_adjusted, mp.family_size))
@@ -1504,7 +1526,18 @@ local function summary(model, A, B)
     -- the table's own tests (the family also holds the summary's test at the matched load)
     local n_rows = 0
     for _, r in ipairs(model.perf) do if r.test_id then n_rows = n_rows + 1 end end
-    if n_rows == 0 then
+    -- rows whose test could not reach alpha whatever the values (3 and 3 repeats, exact
+    -- test): tested, but no evidence either way, said apart from "no clear difference"
+    local cd = {}
+    for _, r in ipairs(model.perf) do if r.cannot_decide then cd[#cd + 1] = lower_label(r.label) end end
+    local cd_text = #cd > 0 and ("%s: %s, tested only on repeats too few for any outcome of the test to reach "
+      .. "p < %s (the exact test, where a run's repeats are all one value), so %s no winner.")
+      :format(#cd == 1 and "One metric" or (#cd .. " metrics"), table.concat(cd, ", "),
+        T.helpers.num(decision.ALPHA, 2), #cd == 1 and "it names" or "they name") or nil
+    if n_rows == 0 and cd_text then
+      out[#out + 1] = "No whole-run metric could show a difference. " .. cd_text
+      cd_text = nil
+    elseif n_rows == 0 then
       -- no test at all: "no clear difference" would claim a comparison that was not made
       local what = n == 0 and "Nothing could be tested" or "No whole-run metric could be tested"
       out[#out + 1] = untested > 0 and ("%s: no metric has per-request samples or repeats "
@@ -1523,6 +1556,7 @@ local function summary(model, A, B)
       if #wins.a > 0 then parts[#parts + 1] = ("%s is better in %s"):format(A.label, table.concat(wins.a, ", ")) end
       out[#out + 1] = table.concat(parts, "; ") .. "."
     end
+    if cd_text then out[#out + 1] = cd_text end
     if #away > 0 then
       -- with many tests some p < 0.05 are expected by chance: said, not hidden
       out[#out + 1] = ("%s %s p < %s alone but not after the Holm adjustment over %s (what chance gives among "
@@ -1684,12 +1718,12 @@ function M.build(opts)
   for _, r in ipairs(rows) do
     if in_family(r) then tests[#tests + 1] = { id = decision.test_id(r.key, r.decide.test), p = r.decide.test.p } end
   end
-  if mp and mp.test and mp.test.p then
+  if mp and decision.can_decide(mp.test) then
     mp.test.id = mp.test.id or ("matched_point:" .. mp.key)
     tests[#tests + 1] = { id = mp.test.id, p = mp.test.p }
   end
   local fam = decision.family(tests)
-  if mp and mp.test and mp.test.p then mp.p_adjusted, mp.family_size = fam.adjusted[mp.test.id], fam.size end
+  if mp and decision.can_decide(mp.test) then mp.p_adjusted, mp.family_size = fam.adjusted[mp.test.id], fam.size end
   model.family = { method = "holm", alpha = decision.ALPHA, size = fam.size, tests = {} }
   for _, id in ipairs(fam.ids) do
     model.family.tests[#model.family.tests + 1] = { id = id, p_value = fam.raw[id], p_adjusted = fam.adjusted[id] }
@@ -1705,7 +1739,11 @@ function M.build(opts)
   model.perf = rows
   model.perf_notes = notes
   model.any_identical = false
-  for _, r in ipairs(rows) do if r.identical then model.any_identical = true end end
+  model.any_cannot_decide = false
+  for _, r in ipairs(rows) do
+    if r.identical then model.any_identical = true end
+    if r.cannot_decide then model.any_cannot_decide = true end
+  end
   model.significance_used = any_sig
   local ea, eb = A.run.overall.values.error_rate_pct, B.run.overall.values.error_rate_pct
   model.error_note = ((ea and ea > 0) or (eb and eb > 0)) and ("Latency rows count successful requests only; "
@@ -1714,7 +1752,9 @@ function M.build(opts)
   model.errors = { a = A.run.errors, b = B.run.errors }
   model.headline = headline(model)
   headline_evidence(model, A, B)
-  model.kv = kv_section(A, B, model.min_effect)
+  model.kv = kv_section(A, B, model.min_effect, workloads_differ(model) and ("the workloads differ ("
+    .. workloads_differ(model) .. ")") or model.workload_match.like_for_like == false
+    and "whole-run counters over different loads, not like for like" or nil)
   model.summary = summary(model, A, B)
   return model
 end

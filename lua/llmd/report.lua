@@ -960,12 +960,17 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     point_b = pb.index }
   local kind = decision.sample_kind(key)
   if kind and pa.repeats == 1 and pb.repeats == 1 then
-    local function samples(run, p)
+    -- the point's stage's samples; a run whose one load point is its one measured stage has
+    -- them as the whole run's (per-request data read as a whole, inference-perf's)
+    local function samples(run, p, points)
       for _, st in ipairs(run.stages) do
-        if st.index == p.stages[1] then return st.metrics.samples and st.metrics.samples[kind] end
+        if st.index == p.stages[1] and st.metrics.samples and st.metrics.samples[kind] then
+          return st.metrics.samples[kind]
+        end
       end
+      if #points == 1 then return run.overall.samples and run.overall.samples[kind] end
     end
-    local xa, xb = samples(A.run, pa), samples(B.run, pb)
+    local xa, xb = samples(A.run, pa, points_a), samples(B.run, pb, points_b)
     res.test = decision.mann_whitney(xa, xb)
     if res.test and kind == "itl" then
       local na, nb = pa.values.requests_ok, pb.values.requests_ok

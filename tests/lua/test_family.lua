@@ -529,3 +529,50 @@ t.test("F8b: a longer measured duration is a result of the run, not a different 
   t.ok(banner and banner:find("offered load: ", 1, true), banner)
   t.ok(not banner:find("duration", 1, true), banner)
 end)
+
+t.test("F1/F2: a one-stage inference-perf run's per-request data is its load point's: the matched test is the rows'",
+  function()
+    -- one stage file (count 6) beside the synthetic per-request file; B with every latency
+    -- doubled from each request's start (TTFT too): all 5 of B's TTFTs exceed A's, so
+    -- U = 0, z = -12.5 / sqrt(5 x 5 / 12 x 11), p = erfc(|z| / sqrt 2) = 0.009023438818080334
+    -- (python3 math.erfc)
+    local function ip(double)
+      local d = t.tmpdir()
+      local s = json.read(KC_A .. "/stage_0_lifecycle_metrics.json")
+      s.load_summary.count = 6
+      if double then
+        -- the stage's summary says the same (every latency statistic doubled): TTFT p90 35.4 ms
+        -- passes 60 ms in x, 70.8 ms fails in y
+        for _, stat in pairs(s.successes.latency) do
+          for k, v in pairs(stat) do stat[k] = 2 * v end
+        end
+      end
+      json.write(d .. "/stage_0_lifecycle_metrics.json", s)
+      local recs = json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json")
+      if double then
+        for _, r in ipairs(recs) do
+          local st = r.start_time
+          r.end_time = st + 2 * (r.end_time - st)
+          local rm = r.info.response_metrics
+          if rm ~= json.null and rm.output_token_times then
+            for k, x in ipairs(rm.output_token_times) do rm.output_token_times[k] = st + 2 * (x - st) end
+          end
+        end
+      end
+      json.write(d .. "/per_request_lifecycle_metrics.json", recs)
+      return d
+    end
+    local m1 = both_ways(side(ip(false), "x"), side(ip(true), "y"), "ttft_p90_ms=60", "inference-perf one stage")
+    t.eq(m1.matched_point.key, "ttft_p90_ms")
+    t.eq(m1.matched_point.test.id, "mann_whitney:ttft")
+    t.near(m1.matched_point.test.p, 0.009023438818080334, 1e-12)
+    t.eq(m1.matched_point.shared_with_rows, true)
+    for _, r in ipairs(m1.perf) do
+      if r.key == "ttft_p90_ms" then t.eq(r.test_id, "mann_whitney:ttft") end
+    end
+    -- the family counts each kind of samples once: the matched test adds none
+    local ids = {}
+    for _, x in ipairs(m1.family.tests) do ids[#ids + 1] = x.id end
+    table.sort(ids)
+    t.eq(ids, { "mann_whitney:itl", "mann_whitney:latency", "mann_whitney:tpot", "mann_whitney:ttft" })
+  end)

@@ -1013,11 +1013,17 @@ local function matched_test_id(mp, rows, pa, pb)
     end
   end
   if id then
-    -- the rows' test of that id must be the same numbers; else it is not the same test
+    -- a row in the family with that test, on the same numbers; else it is a test of its own
+    -- (the rows may have been tested otherwise: Mann-Whitney on samples, Welch here)
+    local same = false
     for _, r in ipairs(rows) do
       local rt = r.decide.test
-      if rt and in_family(r) and decision.test_id(r.key, rt) == id and rt.p ~= t.p then id = nil; break end
+      if rt and in_family(r) and decision.test_id(r.key, rt) == id then
+        if rt.p ~= t.p then same = false; break end
+        same = true
+      end
     end
+    if not same then id = nil end
   end
   return id or ("matched_point:" .. mp.key), id ~= nil
 end

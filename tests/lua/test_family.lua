@@ -84,6 +84,32 @@ local function vsyn3_dir()
   return dir
 end
 
+-- Repeats of one load point with per-request data: the detailed fixture once per factor,
+-- every TTFT (and so every latency) times that factor.
+local function repeats_dir(factors)
+  local dir = t.tmpdir()
+  for n, f in ipairs(factors) do
+    local d = json.read(DETAILED)
+    for i, e in ipairs(d.errors) do
+      if e == "" then
+        d.latencies[i] = d.latencies[i] + d.ttfts[i] * (f - 1)
+        d.ttfts[i] = d.ttfts[i] * f
+      end
+    end
+    local keys = {}
+    for k in pairs(d) do keys[#keys + 1] = k end
+    table.sort(keys, function(x, y)
+      local tx, ty = type(d[x]) == "table", type(d[y]) == "table"
+      if tx ~= ty then return ty end
+      return x < y
+    end)
+    local parts = {}
+    for _, k in ipairs(keys) do parts[#parts + 1] = json.encode(k) .. ":" .. json.encode(d[k]) end
+    t.write(("%s/result-%d.json"):format(dir, n), "{" .. table.concat(parts, ",") .. "}")
+  end
+  return dir
+end
+
 local function vsyn_dir()
   local dir = t.tmpdir()
   proc.run { "cp", DETAILED, dir .. "/result.json" }
@@ -576,3 +602,20 @@ t.test("F1/F2: a one-stage inference-perf run's per-request data is its load poi
     table.sort(ids)
     t.eq(ids, { "mann_whitney:itl", "mann_whitney:latency", "mann_whitney:tpot", "mann_whitney:ttft" })
   end)
+
+t.test("F1: repeats with per-request data: the rows' Mann-Whitney and the matched-load Welch are two tests", function()
+  -- one load point of 3 repeats each: the rows test the pooled samples (Mann-Whitney), the
+  -- matched load the 3 + 3 repeat values (Welch): not the same test, so it counts apart
+  local a, b = repeats_dir { 1.0, 1.05, 0.95 }, repeats_dir { 1.5, 1.6, 1.4 }
+  local m = both_ways(side(a, "x"), side(b, "y"), "ttft_p90_ms=60", "repeats with samples")
+  t.eq(m.matched_point.key, "ttft_p90_ms")
+  t.eq(m.matched_point.test.test, "welch")
+  t.eq(m.matched_point.test.id, "matched_point:ttft_p90_ms")
+  t.eq(m.matched_point.shared_with_rows, nil)
+  local row_ids = {}
+  for _, r in ipairs(m.perf) do if r.test_id then row_ids[r.test_id] = true end end
+  local n = 0
+  for _ in pairs(row_ids) do n = n + 1 end
+  t.eq(row_ids["mann_whitney:ttft"], true)
+  t.eq(m.family.size, n + 1)
+end)

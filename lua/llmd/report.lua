@@ -53,6 +53,27 @@ local function harness_name(run)
   return run.harness
 end
 
+-- How a harness counts the token gaps behind ITL: "token" (every output token, the
+-- tokens of one streamed chunk sharing its arrival time) or "chunk" (one gap per streamed
+-- chunk, whatever its tokens).
+local ITL_BASIS = { ["inference-perf"] = "token", guidellm = "token", ["vllm-benchmark"] = "chunk",
+  inferencemax = "chunk" }
+local ITL_BASIS_TEXT = { token = "counts per token, the tokens of one chunk sharing its time",
+  chunk = "counts per streamed chunk" }
+
+-- A run's ITL basis ("token" | "chunk"), or nil when unknown: its harness's, or for a
+-- benchmark report the tool's (nil when its stages name several tools that count apart).
+function M.itl_basis(run)
+  if run.harness ~= "benchmark-report" then return ITL_BASIS[run.harness] end
+  local basis
+  for tool in tostring(run.tool or ""):gmatch("[^,%s]+") do
+    local b = ITL_BASIS[tool]
+    if not b or (basis and b ~= basis) then return nil end
+    basis = b
+  end
+  return basis
+end
+
 -- Can key be compared between runs a and b? true, or false and why.
 function M.comparable(key, ra, rb)
   local sa, sb = ra.overall, rb.overall
@@ -66,10 +87,19 @@ function M.comparable(key, ra, rb)
   local ha, hb = harness_name(ra), harness_name(rb)
   if ha == hb then return true end
   -- token gaps are not the same quantity everywhere: inference-perf gives every token of a
-  -- chunk the chunk's time (gaps of 0 inside it), vLLM's benchmarks pool chunk gaps
+  -- chunk the chunk's time (gaps of 0 inside it) and guidellm divides first-to-last token by
+  -- the tokens, both per token; vLLM's benchmarks (and inferencemax, their fork) pool chunk
+  -- gaps. Runs that count the same way give the catalogue's one quantity, whatever the
+  -- harness; runs that do not are not compared, and the note says how each counts.
   if key:match("^itl_") then
-    return false, ("token gaps are counted differently by %s and %s (per token, a chunk's tokens sharing its "
-      .. "time, in inference-perf and guidellm; per chunk in vLLM's benchmarks)"):format(ha, hb)
+    local ba, bb = M.itl_basis(ra), M.itl_basis(rb)
+    if ba and ba == bb then return true end
+    local function how(run, label, basis)
+      return ("%s (%s) %s"):format(label, harness_name(run), basis and ITL_BASIS_TEXT[basis]
+        or "does not say how it counts them")
+    end
+    return false, ("token gaps are counted differently: %s; %s"):format(how(ra, ra.label or "A", ba),
+      how(rb, rb.label or "B", bb))
   end
   local pa, pb = sa.source[key], sb.source[key]
   if pa == "per-request data" and pb == "per-request data" then return true end
@@ -98,8 +128,8 @@ local function itl_note(runs, other_harness)
   return ("ITL of %s: inference-perf gives every token of a streamed chunk the chunk's arrival time, so the gaps "
     .. "inside a chunk are ~0 ms and low ITL percentiles (p50) say how the server chunks its stream, not how fast "
     .. "it decodes; TPOT (per request, first to last token) is the decode figure.%s"):format(who,
-    other_harness and " ITL rows against a run of another harness, which counts gaps otherwise, are marked "
-      .. "\"not comparable\" and get no delta." or "")
+    other_harness and " ITL rows against a run that counts gaps otherwise (per streamed chunk, as vLLM's "
+      .. "benchmarks do) are marked \"not comparable\" and get no delta." or "")
 end
 
 local function fmt_delta(key, d)
@@ -182,6 +212,8 @@ local function finish_row(row, fam, A, B)
   end
   local v = decision.verdict(o)
   row.verdict, row.effect_pct, row.test, row.p_value, row.winner = v.verdict, v.effect_pct, v.test, v.p_value, v.winner
+  -- a row without a delta (unknown, not comparable) has no effect either: one meaning per number
+  if row.delta == nil then row.effect_pct = nil end
   row.p_adjusted, row.family_size, row.adjusted_away = v.p_adjusted, v.family_size, v.adjusted_away
   row.identical = v.identical
   row.cannot_decide = v.cannot_decide
@@ -898,47 +930,121 @@ local function lower_label(label)
   return (label:lower():gsub("^ttft", "TTFT"):gsub("tpot", "TPOT"):gsub("itl", "ITL"):gsub("ntpot", "NTPOT"))
 end
 
--- The limiting metric compared at the highest load both runs measured (a point of each
--- within 1 %), with Mann-Whitney when both points kept per-request samples.
-local function matched_point(model, A, B, saved)
-  local key = model.capacity.a.limiting or model.capacity.b.limiting
-  if not key then return nil end
-  local best
-  for _, r in ipairs(model.ladder.rows) do
-    local va, vb = r.a.values or {}, r.b.values or {}
-    if r.a.point and r.b.point and va[key] and vb[key] then best = r end
+-- The SLO metric tested at the matched load: the first SLO (in the SLOs' own order, which
+-- does not depend on which run is A) that limits either run's capacity.
+local function matched_key(model)
+  local la, lb = model.capacity.a.limiting, model.capacity.b.limiting
+  for _, s in ipairs(model.slo) do
+    if s.key == la or s.key == lb then return s.key end
   end
-  if not best then return nil end
-  local va, vb = best.a.values[key], best.b.values[key]
-  local res = { key = key, rps = best.rps, a = va, b = vb }
-  local pa, pb = model.load_points.a[best.a.point], model.load_points.b[best.b.point]
-  local kind = decision.sample_kind(key)
-  if kind and pa.repeats == 1 and pb.repeats == 1 then
-    local function samples(run, p)
-      for _, st in ipairs(run.stages) do
-        if st.index == p.stages[1] then return st.metrics.samples and st.metrics.samples[kind] end
+  return la or lb
+end
+
+-- The highest load both runs measured: the pair of load points (one of each run) within
+-- REPEAT_TOLERANCE of each other's achieved rate, both with key known, whose mean achieved
+-- rate is highest. Pairs are taken from the points themselves, so any SLO metric the runs
+-- have can be compared (the ladder's rows carry only its own columns), and the pair does
+-- not depend on which run is A. Returns pa[i], pb[j], their mean rate; or nil.
+local function matched_pair(pa, pb, key)
+  local best, bi, bj
+  for _, p in ipairs(pa) do
+    for _, q in ipairs(pb) do
+      if p.achieved_rps and q.achieved_rps and lp.close(p.achieved_rps, q.achieved_rps)
+        and lp.field(p, key) ~= nil and lp.field(q, key) ~= nil then
+        local m = (p.achieved_rps + q.achieved_rps) / 2
+        if not best or m > best then best, bi, bj = m, p, q end
       end
     end
-    local xa, xb = samples(A.run, pa), samples(B.run, pb)
+  end
+  return bi, bj, best
+end
+
+-- The limiting metric compared at the highest load both runs measured (a point of each
+-- within 1 %), with Mann-Whitney when both points kept per-request samples, else Welch on
+-- their repeats. Without a test, reason says why (in comparison.json and the Summary).
+local function matched_point(model, A, B, points_a, points_b, saved)
+  local key = matched_key(model)
+  if not key then
+    model.matched_point = { reason = "no SLO metric limits either run's capacity at the loads measured" }
+    return nil
+  end
+  local label = metrics.get(key).label
+  local pa, pb, rps = matched_pair(points_a, points_b, key)
+  if not pa then
+    model.matched_point = { key = key, reason = ("the runs measured no load within %g %% of each other's achieved "
+      .. "rate with %s known at both"):format(lp.REPEAT_TOLERANCE * 100, label) }
+    return nil
+  end
+  local res = { key = key, rps = rps, a = lp.field(pa, key), b = lp.field(pb, key), point_a = pa.index,
+    point_b = pb.index }
+  local kind = decision.sample_kind(key)
+  if kind and pa.repeats == 1 and pb.repeats == 1 then
+    -- the point's stage's samples; a run whose one load point is its one measured stage has
+    -- them as the whole run's (per-request data read as a whole, inference-perf's)
+    local function samples(run, p, points)
+      for _, st in ipairs(run.stages) do
+        if st.index == p.stages[1] and st.metrics.samples and st.metrics.samples[kind] then
+          return st.metrics.samples[kind]
+        end
+      end
+      if #points == 1 then return run.overall.samples and run.overall.samples[kind] end
+    end
+    local xa, xb = samples(A.run, pa, points_a), samples(B.run, pb, points_b)
     res.test = decision.mann_whitney(xa, xb)
     if res.test and kind == "itl" then
       local na, nb = pa.values.requests_ok, pb.values.requests_ok
       res.test = decision.declustered(res.test, xa:count() + xb:count(), na and nb and na + nb)
     end
+    if not res.test then res.reason = "no per-request samples from both runs at this load" end
   elseif pa.ci and pb.ci and pa.ci[key] and pb.ci[key] then
     res.test = decision.repeat_test(pa.ci[key].samples, pb.ci[key].samples)
     if res.test and res.test.identical then
       -- the same value in every repeat of both: said, but no test (and none in the family)
       res.identical, res.test = true, nil
     end
+  else
+    res.reason = ("no per-request samples or repeats from both runs at this load")
   end
   -- analyze.lua from saved state (no samples): the test the last report made at this point
-  if not res.test and type(saved) == "table" and saved.key == key and type(saved.test) == "table"
-    and type(saved.rps) == "number" and lp.close(saved.rps, res.rps) and type(saved.test.p) == "number" then
-    res.test = saved.test
+  if not res.test and not res.identical and type(saved) == "table" and saved.key == key
+    and type(saved.test) == "table" and type(saved.rps) == "number" and lp.close(saved.rps, res.rps)
+    and type(saved.test.p) == "number" then
+    res.test, res.reason = saved.test, nil
   end
   model.matched_point = res
   return res
+end
+
+-- The matched-load test's identity in the family: a test is what it tests, the samples of
+-- one kind (Mann-Whitney) or one metric's repeat values (Welch), of which data. When each
+-- run has one load point, the matched point is the whole run, and the test is the very
+-- test of the Performance Results rows of that kind or key (same samples, same p): it gets
+-- their id and counts once. Otherwise it is a test of its own, "matched_point:<key>".
+-- (rows: the performance rows, before finish_row; pa, pb: the runs' load points.)
+local function matched_test_id(mp, rows, pa, pb)
+  local t = mp.test
+  local id
+  if #pa == 1 and #pb == 1 then
+    if t.test == "mann_whitney" and pa[1].repeats == 1 and pb[1].repeats == 1 then
+      id = decision.test_id(mp.key, { test = "mann_whitney" })
+    elseif t.test == "welch" then
+      id = decision.test_id(mp.key, { test = "welch" })
+    end
+  end
+  if id then
+    -- a row in the family with that test, on the same numbers; else it is a test of its own
+    -- (the rows may have been tested otherwise: Mann-Whitney on samples, Welch here)
+    local same = false
+    for _, r in ipairs(rows) do
+      local rt = r.decide.test
+      if rt and in_family(r) and decision.test_id(r.key, rt) == id then
+        if rt.p ~= t.p then same = false; break end
+        same = true
+      end
+    end
+    if not same then id = nil end
+  end
+  return id or ("matched_point:" .. mp.key), id ~= nil
 end
 
 -- Why two capacities name no higher one: one measurement per load (no spread to test), or
@@ -1402,7 +1508,11 @@ local function summary(model, A, B)
       out[#out + 1] = ("Capacity at %s is unknown: %s."):format(phrase, ca.kind == "unknown" and ca.reason or cb.reason)
     end
     local mp = model.matched_point
-    if mp and #out > 0 then
+    if mp and mp.key and not mp.rps and #out > 0 then
+      -- no load both runs measured: no test at a matched load, and why
+      out[#out + 1] = ("No test of %s at a matched load: %s (the Load Ladder compares them, interpolated and "
+        .. "untested)."):format(metrics.get(mp.key).label, mp.reason)
+    elseif mp and mp.key and #out > 0 then
       local m = metrics.get(mp.key)
       local d = mp.a ~= 0 and (mp.b - mp.a) / math.abs(mp.a) * 100 or nil
       local big = mp.test and (mp.p_adjusted or mp.test.p) < decision.ALPHA
@@ -1428,6 +1538,9 @@ local function summary(model, A, B)
       elseif mp.identical then
         out[#out + 1] = ("At %s, %s is %s for both runs in every repeat (identical, no test)."):format(
           rate_text(mp.rps), m.label, metrics.format(mp.key, mp.a))
+      elseif not mp.test then
+        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (untested: %s)."):format(rate_text(mp.rps), m.label,
+          metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, mp.reason or "no test possible")
       end
     end
   else
@@ -1694,7 +1807,7 @@ function M.build(opts)
   local ip_runs = {}
   if ipa then ip_runs[#ip_runs + 1] = A.label end
   if ipb then ip_runs[#ip_runs + 1] = B.label end
-  model.itl_note = itl_note(ip_runs, (ipa or ipb) and harness_name(A.run) ~= harness_name(B.run))
+  model.itl_note = itl_note(ip_runs, (ipa or ipb) and M.itl_basis(A.run) ~= M.itl_basis(B.run))
   local short = "ITL p90 here is from inference-perf's per-token timestamps, where the tokens of one streamed chunk "
     .. "share its arrival time (see the ITL note under Performance Results)"
   model.curves[1].itl_note = ipa and short or ""
@@ -1710,7 +1823,7 @@ function M.build(opts)
   model.ladder = ladder_section(A, B, pa, pb, model.saturation)
   -- the summary's test of the limiting metric at the highest load both runs measured
   local mp = #model.slo > 0 and #model.workload_differs == 0
-    and matched_point(model, A, B, opts.significance and opts.significance._matched_point) or nil
+    and matched_point(model, A, B, pa, pb, opts.significance and opts.significance._matched_point) or nil
   -- One family per comparison: every test a verdict of this comparison rests on (the
   -- Performance Results rows that were tested, one test each however many rows read it,
   -- and the summary's test at the matched load) is Holm-adjusted with the others.
@@ -1719,7 +1832,10 @@ function M.build(opts)
     if in_family(r) then tests[#tests + 1] = { id = decision.test_id(r.key, r.decide.test), p = r.decide.test.p } end
   end
   if mp and decision.can_decide(mp.test) then
-    mp.test.id = mp.test.id or ("matched_point:" .. mp.key)
+    -- its identity from what it tests, never a saved id (an older report's may double-count)
+    local shared
+    mp.test.id, shared = matched_test_id(mp, rows, pa, pb)
+    mp.shared_with_rows = shared or nil
     tests[#tests + 1] = { id = mp.test.id, p = mp.test.p }
   end
   local fam = decision.family(tests)
@@ -1802,8 +1918,32 @@ function M.curve_rows(model)
       cap.evidence and cap.evidence.verdict or "unknown")
   end
   local sa, sb = model.saturation.a, model.saturation.b
-  row("max_sustained_rps", sa.max_sustained_rps, sb.max_sustained_rps, sustained_text(sa), sustained_text(sb),
-    not sa.none and not sb.none and not differ, differ and "not comparable" or "untested")
+  -- a run that saturated below its ceiling (the most it achieved at any load) has its true
+  -- limit between the figure and the ceiling: the gap is a range, as the Headline gives it,
+  -- so no point delta here; the range's two ends follow as rows of their own, each with its
+  -- two figures (delta = b - a, change_pct against a, as every row): the lower end B's figure
+  -- against A's ceiling, the upper end B's ceiling against A's figure
+  local va, vb = sa.max_sustained_rps, sb.max_sustained_rps
+  local function ceiling(s) return s.ceiling_rps and s.max_sustained_rps and s.ceiling_rps > s.max_sustained_rps
+    and s.ceiling_rps or nil end
+  local ha, hb = ceiling(sa), ceiling(sb)
+  local exact = not sa.none and not sb.none and not differ
+  local ranged = exact and va ~= nil and vb ~= nil and (ha or hb) ~= nil
+  row("max_sustained_rps", va, vb, sustained_text(sa), sustained_text(sb), exact and not ranged,
+    differ and "not comparable" or "untested")
+  if ranged then
+    local label = { a = model.a.label, b = model.b.label }
+    local function gap(key, a, b, ta, tb, what)
+      row(key, a, b, ta, tb, true, "untested")
+      out[#out].note = what .. "; " .. out[#out].note
+    end
+    gap("max_sustained_rps_gap_low", ha or va, vb, ha and ("its most at any load, " .. rate_text(ha))
+      or rate_text(va), rate_text(vb), ("the lower end of the gap the load steps allow: %s's max sustained "
+        .. "throughput against %s's %s"):format(label.b, label.a, ha and "ceiling" or "figure"))
+    gap("max_sustained_rps_gap_high", va, hb or vb, rate_text(va), hb and ("its most at any load, " .. rate_text(hb))
+      or rate_text(vb), ("the upper end of the gap the load steps allow: %s's %s against %s's max sustained "
+        .. "throughput"):format(label.b, hb and "ceiling" or "figure", label.a))
+  end
   return out
 end
 

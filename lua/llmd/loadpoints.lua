@@ -396,7 +396,11 @@ M.meets = meets
 -- "below_lowest" | "unknown", bound = "lower" for never_violated and saturated,
 -- ceiling_rps (saturated) = the highest achieved rate at any load, which the capacity
 -- cannot exceed, limiting = key, first_failing = the first failing point's index and
--- first_failing_rps its achieved rate, reason =}.
+-- first_failing_rps its achieved rate, last_passing_rps (interpolated) = the achieved rate
+-- of the last point that met every SLO (last_passing_tps and first_failing_tps: the two
+-- points' output tok/s), reason =}. An interpolated figure is an estimate:
+-- the measurements place the capacity only between last_passing_rps and first_failing_rps
+-- (llmd.decision.capacity_bracket).
 -- SLO metrics as the report's tables name them ("TTFT p90", not ttft_p90_ms), for reasons
 local function labels(keys)
   local t = {}
@@ -468,7 +472,8 @@ function M.capacity(points, slo, sat)
       end
       return { kind = "interpolated", rps = lerp("achieved_rps"), output_tps = lerp("output_tps"),
         limiting = limiting, between = { last.index, p.index }, first_failing = p.index,
-        first_failing_rps = p.achieved_rps,
+        first_failing_rps = p.achieved_rps, last_passing_rps = last.achieved_rps,
+        last_passing_tps = last.output_tps, first_failing_tps = p.output_tps,
         reason = ("%s crosses its limit between load points %d and %d"):format(labels(limiting), last.index, p.index) }
     end
     last = p

@@ -693,7 +693,16 @@ local function capacity_text(c)
     return ("< %s%s (%s%s)"):format(rate_text(c.lowest_rps), range and " by the means" or "", BELOW_NOTE,
       range and ("; " .. range) or "")
   end
-  if c.kind == "interpolated" then return rate_text(c.rps) .. (range and (" (" .. range .. ")") or "") end
+  if c.kind == "interpolated" then
+    if range then return rate_text(c.rps) .. " (" .. range .. ")" end
+    -- one run per load: the figure is interpolated between two measured loads, an estimate;
+    -- the measurements place the capacity only between them
+    if c.last_passing_rps and c.first_failing_rps then
+      return ("about %s (measured: between %s and %s)"):format(rate_text(c.rps), T.helpers.num(c.last_passing_rps, 2),
+        T.helpers.num(c.first_failing_rps, 2))
+    end
+    return rate_text(c.rps)
+  end
   if c.missing then
     -- the SLO metrics the run's files lack: named here, what to do said once in the Summary
     local names = {}
@@ -753,6 +762,46 @@ local function sustained_range(sa, sb, va, vb, dt, pt)
   return d, T.helpers.pct((vb / ha - 1) * 100) .. " to " .. T.helpers.pct((hb / va - 1) * 100)
 end
 
+-- A capacity in output tok/s, shaped as decision.capacity_span reads one (its figure, its
+-- measured bracket and its bound in tok/s), for the gap of the tok/s row; nil where the
+-- repeats' range (in req/s only) or a tok/s figure is missing.
+local function capacity_in_tps(c)
+  if c.interval then return nil end
+  if c.kind == "interpolated" then
+    if not (c.output_tps and c.last_passing_tps and c.first_failing_tps) then return nil end
+    return { kind = c.kind, rps = c.output_tps, last_passing_rps = c.last_passing_tps,
+      first_failing_rps = c.first_failing_tps }
+  elseif decision.capacity_is_bound(c) then
+    -- its ceiling is known in req/s only: no upper end in tok/s
+    return c.output_tps and { kind = c.kind, bound = c.bound, rps = c.output_tps } or nil
+  elseif c.kind == "below_lowest" then
+    return c.lowest_tps and { kind = c.kind, lowest_rps = c.lowest_tps } or nil
+  end
+end
+
+-- The Delta and Change cells of a capacity row (unit " req/s" or " tok/s") from the range
+-- both runs' spans allow (decision.capacity_gap: each run's measured bracket, or the
+-- repeats' range, within its ceiling): "+23.45 to +76.42 req/s", "+22.7 % to +83.7 %"; a
+-- range across 0 says that the measured loads cannot order the runs; "at least +X" where
+-- the higher run has no upper end. nil where the gap has no lower end (keep the N/A).
+local function capacity_range_cells(g, unit, digits)
+  if not g or g.lo_rps == -math.huge or g.lo_rps ~= g.lo_rps then return nil end
+  local num = function(x) return T.helpers.signed(x, digits) end
+  local pct = T.helpers.pct
+  if g.hi_rps == math.huge then
+    if g.lo_rps <= 0 then return nil end
+    return "at least " .. num(g.lo_rps) .. unit, g.lo_pct and ("at least " .. pct(g.lo_pct)) or "N/A"
+  end
+  if g.lo_rps == g.hi_rps then
+    return num(g.lo_rps) .. unit, g.lo_pct and pct(g.lo_pct) or "N/A (A is 0)"
+  end
+  local d = num(g.lo_rps) .. " to " .. num(g.hi_rps) .. unit
+  if g.lo_rps < 0 and g.hi_rps > 0 then d = d .. " (the measured loads cannot order them)" end
+  local p = "N/A (A may be 0)"
+  if g.lo_pct and g.hi_pct and g.hi_pct ~= math.huge then p = pct(g.lo_pct) .. " to " .. pct(g.hi_pct) end
+  return d, p
+end
+
 -- The Delta and Change cells; an N/A says why (the figures beside it say more).
 local function delta_cells(va, vb, d)
   if va == nil and vb == nil then return "N/A (unknown on both sides)", "N/A" end
@@ -784,6 +833,22 @@ local function headline(model)
     if label:match("^Capacity") and (cap.a.kind == "below_lowest" or cap.b.kind == "below_lowest") then
       dt, pt = "N/A (below the lowest load measured)", "N/A"
     end
+    -- a capacity is known only within its measured bracket: the gap is the range both allow
+    if label:match("^Capacity at SLO %(") and va ~= nil and vb ~= nil then
+      local rd, rp = capacity_range_cells(cap.gap, " req/s", 2)
+      if rd then dt, pt = rd, rp end
+    elseif label == "Capacity at SLO, output tok/s" then
+      local ta_, tb_ = capacity_in_tps(cap.a), capacity_in_tps(cap.b)
+      local rd, rp = capacity_range_cells(ta_ and tb_ and decision.capacity_gap(ta_, tb_), " tok/s", 1)
+      if rd then dt, pt = rd, rp
+      elseif va ~= nil and vb ~= nil and not (ta_ and tb_) and cap.a.kind == "interpolated"
+        and cap.b.kind == "interpolated" then
+        dt, pt = "N/A (the tok/s of the measured loads around it are unknown)", "N/A"
+      end
+    end
+    if cap.evidence and cap.evidence.verdict == "broken" and label:match("^Capacity") then
+      dt, pt = "N/A (a broken run)", "N/A"
+    end
     local la, lb = sat.a.none and sat.a.max_sustained_rps, sat.b.none and sat.b.max_sustained_rps
     if (la or lb) and va ~= nil and vb ~= nil and label:match("^Max sustained") then
       dt, pt = "N/A (a lower bound)", "N/A"
@@ -803,7 +868,9 @@ local function headline(model)
     local function tps(c)
       if c.kind == "interpolated" or is_bound(c) then
         if not c.output_tps then return "N/A (output tok/s unknown at the load points it is read from)" end
-        return (is_bound(c) and "≥ " or "") .. T.helpers.num(c.output_tps, 1) .. " tok/s"
+        -- an interpolated figure of one run per load is an estimate, as in the req/s row
+        local about = c.kind == "interpolated" and not c.interval and c.last_passing_rps and "about " or ""
+        return (is_bound(c) and "≥ " or about) .. T.helpers.num(c.output_tps, 1) .. " tok/s"
       end
       if c.kind == "below_lowest" then
         return c.lowest_tps and ("< %s tok/s (%s)"):format(T.helpers.num(c.lowest_tps, 1), BELOW_NOTE)
@@ -953,6 +1020,10 @@ local function capacity_evidence_text(model, A, B)
   if v == "not comparable" then
     return ("not comparable: the workloads differ (%s)"):format(table.concat(ev.differences or {}, "; "))
   end
+  if v == "broken" then
+    return ("not compared: %s; a broken run's figures say nothing of its configuration"):format(
+      table.concat(ev.broken or {}, "; "))
+  end
   if v == nil or v == "unknown" then
     if is_bound(ca) and is_bound(cb) then return "both lower bounds: not compared" end
     if ca.kind == "below_lowest" and cb.kind == "below_lowest" then
@@ -982,7 +1053,20 @@ local function capacity_evidence_text(model, A, B)
       .. "%s at any load"):format(basis, (is_bound(ca) and is_bound(cb)) and "s" or "", hi.label,
       rate_text(ev.sustained_rps), lo.label, rate_text(ev.ceiling_rps))
   end
-  if ev.order_open then return basis .. ": untested, and either may be higher" end
+  if ev.ordered and ev.higher then
+    -- the measured loads order them, whatever the interpolation between them
+    local hi, lo = ev.higher == "b" and B or A, ev.higher == "b" and A or B
+    return ("%s: untested, but the measured loads order them: %s met the SLOs at %s, %s already failed them at "
+      .. "%s"):format(basis, hi.label, rate_text(ev.passed_rps), lo.label, rate_text(ev.failed_rps))
+  end
+  if ev.order_open then
+    local why = ""
+    if not ev.within_range and ((ca.kind == "interpolated" and not ca.interval)
+      or (cb.kind == "interpolated" and not cb.interval)) then
+      why = " (the measured loads' brackets overlap)"
+    end
+    return basis .. ": untested, and either may be higher" .. why
+  end
   return basis .. ": untested, no winner"
 end
 
@@ -1316,18 +1400,23 @@ local function summary(model, A, B)
         out[#out + 1] = overlap_text(phrase, A, B, ca, cb)
       else
         local hi, lo, chi, clo = B, A, cb, ca
-        if ca.rps > cb.rps then hi, lo, chi, clo = A, B, ca, cb end
-        local more = T.helpers.num((chi.rps / clo.rps - 1) * 100, 1) .. " %"
-        -- a lower bound below the other figure: the gap is at most this; and when that run
-        -- never delivered the other figure at any load (its ceiling), it is said
-        local above_ceiling = ev.beyond_ceiling
-        local gap_word = is_bound(chi) and "at least " or is_bound(clo) and "at most " or ""
-        local gap = gap_word .. "+" .. more
-        if above_ceiling then
-          local to_ceiling = T.helpers.num((chi.rps / clo.ceiling_rps - 1) * 100, 1) .. " %"
-          -- two bounds: at least the gap to the ceiling; a figure over a bound: between the
-          -- gap to the ceiling and the gap to the bound
-          gap = is_bound(chi) and ("at least +" .. to_ceiling) or ("+%s to +%s"):format(to_ceiling, more)
+        local first = ev.winner or ev.higher or (ca.rps > cb.rps and "a" or "b")
+        if first == "a" then hi, lo, chi, clo = A, B, ca, cb end
+        -- the gap the measured brackets (or the repeats' ranges) of both runs allow, from the
+        -- higher run's lowest against the lower run's highest to the other way round
+        local g = first == "a" and decision.capacity_gap(cb, ca) or decision.capacity_gap(ca, cb)
+        local pct = T.helpers.pct
+        local gap
+        if g and g.lo_pct and g.hi_pct == math.huge and g.lo_pct > 0 then
+          gap = "at least " .. pct(g.lo_pct)
+        elseif g and g.lo_pct and g.hi_pct ~= math.huge and g.lo_pct ~= g.hi_pct then
+          gap = pct(g.lo_pct) .. " to " .. pct(g.hi_pct)
+        elseif g and g.lo_pct then
+          gap = pct(g.lo_pct)
+        elseif g and g.hi_pct and g.hi_pct ~= math.huge then
+          gap = "at most " .. pct(g.hi_pct)
+        else
+          gap = "either may be higher"
         end
         if ev.winner then
           out[#out + 1] = ("%s sustains %s more load than %s within %s: %s against %s; the ranges do not overlap.")
@@ -1337,20 +1426,27 @@ local function summary(model, A, B)
           out[#out + 1] = ("Capacity within %s: %s for %s against %s for %s (%s), untested: %s."):format(phrase,
             capacity_text(chi), hi.label, capacity_text(clo), lo.label, gap, untested_text(A, B, ca, cb))
         end
-        if above_ceiling and is_bound(chi) then
+        if ev.beyond_ceiling and is_bound(chi) then
           out[#out] = out[#out]:gsub("%.$", ("; both figures are lower bounds, but %s sustained %s and %s never "
             .. "achieved more than %s at any load measured, so %s's capacity is the higher whatever the bounds.")
             :format(hi.label, rate_text(ev.sustained_rps), lo.label, rate_text(clo.ceiling_rps), hi.label))
-        elseif above_ceiling then
+        elseif ev.beyond_ceiling then
           out[#out] = out[#out]:gsub("%.$", ("; %s's figure is a lower bound, but %s achieved at most %s at any "
             .. "load measured."):format(lo.label, lo.label, rate_text(clo.ceiling_rps)))
+        elseif ev.ordered and not ev.winner then
+          out[#out] = out[#out]:gsub("%.$", ("; %s met the SLOs at %s and %s already failed them at %s, so %s's "
+            .. "capacity is the higher whatever lies between the measured loads."):format(hi.label,
+            rate_text(ev.passed_rps), lo.label, rate_text(ev.failed_rps), hi.label))
         elseif ev.within_range then
           local with, other = ev.within_range == "a" and A or B, ev.within_range == "a" and B or A
           out[#out] = out[#out]:gsub("%.$", ("; %s's figure lies within the range %s's repeats allow, so either may "
             .. "be higher."):format(other.label, with.label))
-        elseif is_bound(clo) then
+        elseif ev.order_open and is_bound(clo) then
           out[#out] = out[#out]:gsub("%.$", "; " .. lo.label .. "'s figure is only a lower bound, so either "
             .. "may be higher.")
+        elseif ev.order_open then
+          out[#out] = out[#out]:gsub("%.$", "; the load points measured leave room for either order (a figure "
+            .. "between two measured loads is an estimate), so either may be higher.")
         end
       end
     elseif ca.kind == "below_lowest" and cb.kind == "below_lowest" then
@@ -1613,7 +1709,17 @@ function M.build(opts)
   -- runs whose requests differ (token lengths beyond the workload match's tolerance) are
   -- different workloads: their capacities and latencies are not compared
   model.workload_differs = decision.token_difference_texts(A.run.overall, B.run.overall)
-  model.capacity.evidence = capacity_evidence(ca, cb, model.min_effect, { workload_differs = model.workload_differs })
+  -- a run whose health check failed (a traceback in its logs, ...) is never ordered
+  local broken = {}
+  for _, s in ipairs { A, B } do
+    if s.run.status == "failed" then
+      broken[#broken + 1] = ("%s's run failed its health check (%s)"):format(s.label, table.concat(s.run.reasons or {}, "; "))
+    end
+  end
+  model.capacity.evidence = capacity_evidence(ca, cb, model.min_effect, { workload_differs = model.workload_differs,
+    broken = broken })
+  -- the difference (B - A) the measured brackets allow, in req/s and % of A
+  model.capacity.gap = decision.capacity_gap(ca, cb)
   model.capacity.missing_text = missing_slo_text(model, A, B, pa, pb)
   model.capacity.reasons_text = capacity_reasons(model, A, B, model.capacity.missing_text)
   for _, c in ipairs { ca, cb } do c.text = capacity_text(c) end
@@ -1737,9 +1843,20 @@ function M.curve_rows(model)
   if #model.slo > 0 and cap then
     local ca, cb = cap.a, cap.b
     local function fig(c) return (c.kind == "interpolated" or is_bound(c)) and c.rps or nil end
+    -- one exact delta only where both spans are single figures; else the range the measured
+    -- brackets allow goes in the note, as the Headline's Delta and Change give it
+    local g = cap.gap
+    local broken = cap.evidence and cap.evidence.verdict == "broken"
+    local single = g and g.lo_rps == g.hi_rps
     row("capacity_at_slo_rps", fig(ca), fig(cb), capacity_text(ca), capacity_text(cb),
-      ca.kind == "interpolated" and cb.kind == "interpolated" and not differ,
+      ca.kind == "interpolated" and cb.kind == "interpolated" and not differ and single and not broken,
       cap.evidence and cap.evidence.verdict or "unknown")
+    local rd, rp = capacity_range_cells(g, " req/s", 2)
+    if rd and not single and not differ and not broken then
+      local d, why = rd:match("^(.-) (%(.*%))$")
+      out[#out].note = out[#out].note .. ("; B - A from the measured loads: %s, %s%s"):format(d or rd, rp,
+        why and (" " .. why) or "")
+    end
   end
   local sa, sb = model.saturation.a, model.saturation.b
   row("max_sustained_rps", sa.max_sustained_rps, sb.max_sustained_rps, sustained_text(sa), sustained_text(sb),

@@ -312,7 +312,13 @@ end
 -- where it is a lower bound, and in words why.
 local function capacity_brief(c)
   local f = c.rps and metrics.format("throughput_req_s", c.rps)
-  if c.kind == "interpolated" and f then return f end
+  if c.kind == "interpolated" and f then
+    -- one run per load: interpolated between two measured loads, an estimate within them
+    if not c.interval and c.last_passing_rps and c.first_failing_rps then
+      return ("about %s (measured: between %.4g and %.4g)"):format(f, c.last_passing_rps, c.first_failing_rps)
+    end
+    return f
+  end
   if c.kind == "never_violated" and f then return "≥ " .. f .. " (never violated)" end
   if c.kind == "saturated" and f then return "≥ " .. f .. " (the last load before saturation)" end
   if c.kind == "below_lowest" and c.lowest_rps then
@@ -468,27 +474,42 @@ function M.model(list, opts)
   -- reads it for two runs (a = the next, b = this place), so that both tools say the same
   -- of the same two runs
   local function capacity_place(r, x, nxt)
+    -- a treatment whose health check failed is never ordered (as compare.lua)
+    local broken = {}
+    for _, y in ipairs { nxt, x } do
+      if y.status == "failed" then
+        broken[#broken + 1] = ("%s's run failed its health check (%s)"):format(y.label,
+          table.concat(y.reasons or {}, "; "))
+      end
+    end
     local ev = decision.capacity_evidence(nxt.capacity, x.capacity, decision.MIN_EFFECT,
-      { workload_differs = decision.token_difference_texts(nxt.requests_set, x.requests_set) })
+      { workload_differs = decision.token_difference_texts(nxt.requests_set, x.requests_set), broken = broken })
     r.evidence = { verdict = ev.verdict, basis = ev.basis, winner = ev.winner, higher = ev.higher,
       beyond_ceiling = ev.beyond_ceiling, ceiling_rps = ev.ceiling_rps, order_open = ev.order_open,
-      sustained_rps = ev.sustained_rps, differences = ev.differences, within_range = ev.within_range }
+      sustained_rps = ev.sustained_rps, differences = ev.differences, within_range = ev.within_range,
+      ordered = ev.ordered, failed_rps = ev.failed_rps, passed_rps = ev.passed_rps, broken = ev.broken,
+      gap = nil }
+    -- the range of this one's capacity minus the next's; an end without a limit is left out
+    local g = decision.capacity_gap(nxt.capacity, x.capacity)
+    if g then
+      local plain = {}
+      for k, v in pairs(g) do if finite(v) then plain[k] = v end end
+      r.evidence.gap = plain
+    end
     local nf = figure(nxt)
     local ceiling = ev.beyond_ceiling and ("%s's figure is a lower bound, but %s achieved at most %s at any load "
       .. "measured, below %s's %s"):format(nxt.label, nxt.label, metrics.format("throughput_req_s", ev.ceiling_rps),
       x.label, figure(x)) or nil
-    -- the gap as compare.lua states it: the higher over the lower figure; "at most" where the
-    -- lower is a bound, from the gap to its ceiling where it never achieved the higher figure
+    -- the gap as compare.lua states it: the range both capacities' spans allow (each one's
+    -- measured bracket or its repeats' range, within its ceiling), this over the next
     local gap
-    local chi, clo = x.capacity, nxt.capacity
-    if chi.rps and clo.rps and clo.kind ~= "below_lowest" and clo.rps > 0 then
-      local more = ("+%.1f %%"):format((chi.rps / clo.rps - 1) * 100)
-      if ev.beyond_ceiling and decision.capacity_is_bound(chi) then
-        gap = ("at least +%.1f %%"):format((chi.rps / ev.ceiling_rps - 1) * 100)
-      elseif ev.beyond_ceiling then gap = ("+%.1f %% to %s"):format((chi.rps / ev.ceiling_rps - 1) * 100, more)
-      elseif decision.capacity_is_bound(chi) then gap = "at least " .. more
-      elseif decision.capacity_is_bound(clo) then gap = "at most " .. more
-      else gap = more end
+    if g and g.lo_pct then
+      if g.hi_pct == math.huge then
+        gap = g.lo_pct > 0 and ("at least %+.1f %%"):format(g.lo_pct) or nil
+      elseif g.lo_pct == g.hi_pct then gap = ("%+.1f %%"):format(g.lo_pct)
+      else gap = ("%+.1f %% to %+.1f %%"):format(g.lo_pct, g.hi_pct) end
+    elseif g and g.hi_pct and g.hi_pct ~= math.huge then
+      gap = ("at most %+.1f %%"):format(g.hi_pct)
     end
     r.gap_text = gap
     if ev.verdict == "B higher" then
@@ -502,6 +523,10 @@ function M.model(list, opts)
     elseif ev.verdict == "about the same" then
       r.vs_next, r.proven = "negligible", false
       r.vs_next_text = ("about the same as %s (%s; within %g %%)"):format(nxt.label, nf, decision.MIN_EFFECT)
+    elseif ev.verdict == "broken" then
+      r.vs_next, r.proven = "not comparable", false
+      r.vs_next_text = ("not compared with %s (%s): %s; a broken run's figures say nothing of its configuration")
+        :format(nxt.label, nf, table.concat(ev.broken, "; "))
     elseif ev.verdict == "not comparable" then
       r.vs_next, r.proven = "not comparable", false
       r.vs_next_text = ("not comparable with %s (%s): the workloads differ (%s), and a treatment whose requests "
@@ -515,16 +540,31 @@ function M.model(list, opts)
       r.vs_next, r.proven = "not comparable", false
       r.vs_next_text = ("not comparable with %s: its %s, %s, leaves room for any capacity below that load, this "
         .. "one's %s included, so either may be higher"):format(nxt.label, m.rank_by, nf, figure(x))
-    elseif ev.verdict == "untested" and ev.order_open then
+    elseif ev.verdict == "untested" and ev.order_open and decision.capacity_is_bound(nxt.capacity) then
       r.vs_next, r.proven = "not comparable", false
       r.vs_next_text = ("not comparable with %s: its %s, %s, is only a lower bound, so either may be higher")
         :format(nxt.label, m.rank_by, nf)
+    elseif ev.verdict == "untested" and ev.order_open then
+      -- an interpolated figure is an estimate: the measured loads leave room for either order
+      local la, ha = decision.capacity_span(nxt.capacity)
+      local lb, hb = decision.capacity_span(x.capacity)
+      local function span(lo, hi)
+        if hi == math.huge then return ("≥ %.4g"):format(lo) end
+        return ("%.4g–%.4g"):format(lo, hi)
+      end
+      r.vs_next, r.proven = "not comparable", false
+      r.vs_next_text = ("not comparable with %s (%s): the measured loads place this one's %s at %s req/s and %s's "
+        .. "at %s req/s, which overlap, so either may be higher"):format(nxt.label, nf, m.rank_by, span(lb, hb),
+        nxt.label, span(la, ha))
     elseif ev.verdict == "untested" then
       r.vs_next, r.proven = "untested", false
-      r.order_certain = ev.beyond_ceiling or nil
+      r.order_certain = ev.ordered or nil
+      local measured = ev.ordered and not ev.beyond_ceiling and ev.failed_rps and ("; the measured loads order them: "
+        .. "this one met the SLOs at %s, %s already failed them at %s"):format(metrics.format("throughput_req_s",
+        ev.passed_rps), nxt.label, metrics.format("throughput_req_s", ev.failed_rps)) or ""
       r.vs_next_text = ("higher than %s's %s%s by the figures, untested: %s"):format(nxt.label, nf,
         gap and (", " .. gap) or "", ev.basis or "no range of the capacities from repeats")
-        .. (ceiling and ("; " .. ceiling) or "")
+        .. (ceiling and ("; " .. ceiling) or "") .. measured
     else
       r.vs_next, r.proven = "not comparable", false
       r.vs_next_text = decision.capacity_is_bound(nxt.capacity) and decision.capacity_is_bound(x.capacity)
@@ -599,6 +639,10 @@ function M.model(list, opts)
       m.verdict = m.verdict .. (" %s's figure is a lower bound, but %s achieved at most %s at any load measured: "
         .. "it cannot reach %s's."):format(ranked[2].label, ranked[2].label,
         metrics.format("throughput_req_s", ev.ceiling_rps), ranked[1].label)
+    elseif ev.ordered then
+      m.verdict = m.verdict .. (" The measured loads order them: %s met the SLOs at %s, %s already failed them at %s.")
+        :format(ranked[1].label, metrics.format("throughput_req_s", ev.passed_rps), ranked[2].label,
+        metrics.format("throughput_req_s", ev.failed_rps))
     end
   else
     m.verdict = ("No treatment is shown to be best: %s has the highest figure of %s, %s, but %s."):format(

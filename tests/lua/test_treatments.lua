@@ -430,15 +430,22 @@ t.test("two lower bounds, one run never achieving the other's bound at any load:
     .. "achieved more than %.2f req/s at any load measured, so chunked's capacity is the higher whatever the bounds")
     :format(bound_b, ceiling), 1, true), r.compare.summary)
   t.ok(not r.compare.summary:find("neither run is named higher", 1, true), r.compare.summary)
-  -- the gap: at least chunked's bound over base's ceiling
-  t.ok(r.compare.summary:find(("(at least +%.1f %%)"):format((bound_b / ceiling - 1) * 100), 1, true),
-    r.compare.summary)
+  -- the gap: from chunked's bound over base's ceiling to chunked's ceiling (its highest
+  -- achieved rate at any stage) over base's bound (its stage 4): each capacity lies between
+  -- its bound and its ceiling (both from the expected tables)
+  local bound_a = E.kubecon_na_2025_vllm.stages[4].throughput_req_s
+  local ceiling_b = 0
+  for _, st in ipairs(E.kubecon_na_2025_vllm_chunking_and_prefix_caching.stages) do
+    ceiling_b = math.max(ceiling_b, st.throughput_req_s)
+  end
+  t.ok(r.compare.summary:find(("(+%.1f %% to +%.1f %%)"):format((bound_b / ceiling - 1) * 100,
+    (ceiling_b / bound_a - 1) * 100), 1, true), r.compare.summary)
   -- treatments.lua: the same order, the same reason
   local r1 = r.treatments.json.ranking[1]
   t.eq(r1.label, "chunked")
   t.ok(r1.vs_next_text:find(("base achieved at most %.3f req/s at any load measured"):format(ceiling), 1, true),
     r1.vs_next_text)
-  t.eq(r1.gap_text, ("at least +%.1f %%"):format((bound_b / ceiling - 1) * 100))
+  t.eq(r1.gap_text, ("+%.1f %% to +%.1f %%"):format((bound_b / ceiling - 1) * 100, (ceiling_b / bound_a - 1) * 100))
   t.ok(r.treatments.json.verdict:find("^Highest capacity at SLO by the figures: chunked"), r.treatments.json.verdict)
   for _, text in ipairs { r.treatments.json.verdict, r.compare.summary, r.treatments.text } do
     t.ok(not text:find("neither is named higher", 1, true), text)
@@ -650,4 +657,52 @@ t.test("capacities from repeats: the ranges the repeats allow decide, as in comp
   t.ok(base.capacity.interval.lo > 31.156 and base.capacity.interval.lo < 61.242, base.capacity.interval.lo)
   t.ok(j.verdict:find("no clear difference vs base", 1, true), j.verdict)
   t.ok(j.verdict:find("the repeats' 95 % ranges of the capacities overlap", 1, true), j.verdict)
+end)
+
+t.test("an interpolated capacity orders nothing: both tools order by the measured brackets only", function()
+  -- chunked with its stage 3 left out (stages 0, 1, 2, 4, 5, 6 renumbered 0-5), so its
+  -- steps are coarse: TTFT p90 ≤ 200 holds at its old stage 2 (the expected table's row 3)
+  -- and fails at its old stage 4 (row 5), so its capacity, interpolated between them, is
+  -- known only within [row 3, row 5); base's is ≥ its row 4 (the last load before
+  -- saturation), at most its ceiling (row 7). Base's bound lies inside chunked's bracket:
+  -- either may be higher, whatever chunked's interpolated figure says.
+  local d = t.tmpdir() .. "/coarse"
+  proc.run { "mkdir", "-p", d }
+  for new, old in ipairs { 0, 1, 2, 4, 5, 6 } do
+    for _, kind in ipairs { "lifecycle", "prometheus" } do
+      proc.run { "cp", ("%s/stage_%d_%s_metrics.json"):format(CHUNK, old, kind),
+        ("%s/stage_%d_%s_metrics.json"):format(d, new - 1, kind) }
+    end
+  end
+  local ea, eb = E.kubecon_na_2025_vllm.stages, E.kubecon_na_2025_vllm_chunking_and_prefix_caching.stages
+  t.ok(eb[3].throughput_req_s < ea[4].throughput_req_s and ea[4].throughput_req_s < eb[5].throughput_req_s,
+    "the case: base's bound inside chunked's bracket")
+  local r = both_tools(VLLM, d, "ttft_p90_ms=200")
+  t.eq({ r.compare.verdict, r.compare.json.capacity.evidence.order_open, r.compare.json.capacity.evidence.ordered },
+    { "untested", true, nil })
+  t.eq({ r.treatments.verdict, r.treatments.json.ranking[1].evidence.order_open }, { "untested", true })
+  for _, text in ipairs { r.compare.summary, r.treatments.json.verdict, r.compare.json.headline[1].evidence } do
+    t.ok(text:find("either may be higher", 1, true), text)
+    t.ok(not text:find("order holds", 1, true), text)
+    t.ok(not text:find("cannot reach", 1, true), text)
+  end
+  -- the gap (chunked - base) both allow: row 3 - row 7 to row 5 - row 4 (negative to positive)
+  local g = r.compare.json.capacity.gap
+  t.near(g.lo_rps, eb[3].throughput_req_s - ea[7].throughput_req_s, 1e-6)
+  t.near(g.hi_rps, eb[5].throughput_req_s - ea[4].throughput_req_s, 1e-6)
+  t.near(r.treatments.json.ranking[1].evidence.gap.lo_rps, g.lo_rps, 1e-9)
+  -- TPOT p90 ≤ 4 ms: base fails it already at its row 2, chunked still meets it at its row 2
+  -- (the new stage 1), which is above base's row 2: chunked is higher, certainly
+  t.ok(ea[2].tpot_p90_ms > 4 and eb[2].tpot_p90_ms <= 4 and eb[2].throughput_req_s > ea[2].throughput_req_s,
+    "the case: base fails below where chunked passes")
+  r = both_tools(VLLM, d, "tpot_p90_ms=4")
+  local cev = r.compare.json.capacity.evidence
+  t.eq({ cev.verdict, cev.higher, cev.ordered }, { "untested", "b", true })
+  t.near(cev.failed_rps, ea[2].throughput_req_s, 1e-9)
+  t.near(cev.passed_rps, eb[2].throughput_req_s, 1e-9)
+  t.eq({ r.treatments.higher, r.treatments.json.ranking[1].order_certain }, { "chunked", true })
+  t.ok(r.treatments.json.verdict:find("The measured loads order them: chunked met the SLOs at", 1, true),
+    r.treatments.json.verdict)
+  t.ok(r.compare.json.headline[1].evidence:find("untested, but the measured loads order them: chunked met the SLOs",
+    1, true), r.compare.json.headline[1].evidence)
 end)

@@ -201,7 +201,9 @@ end
 -- throughput: the highest achieved rate before the saturation point. ceiling_rps
 -- (saturated): the highest achieved rate at any load, saturated ones included. The
 -- server's true sustainable rate lies between the two: the load points' spacing, not the
--- server, puts max_sustained_rps where it is within that range.
+-- server, puts max_sustained_rps where it is within that range. A rate-based point whose
+-- shortfall is made up by failed requests (answered, with an error) has cause = "failures"
+-- and failed_pct: the run stopped delivering there, but from errors, not overload.
 function M.saturation(points)
   if #points == 0 then return { none = true, reason = "no measured load point" } end
   local kind = points[1].load_type
@@ -226,6 +228,19 @@ function M.saturation(points)
           reason = ("point %d (stage %d): %s"):format(i, p.overshoot.stage, p.overshoot.text) }
       end
       if p.achieved_rps < M.SATURATION_SHARE * p.offered then
+        -- a failed request was answered, not left unsent or late: where the failed ones make
+        -- up the shortfall (the answered rate, achieved / (1 - error share), keeps up), the
+        -- cause is failures, not overload (cause = "failures", failed_pct)
+        local err = p.values and p.values.error_rate_pct
+        local answered = err and err > 0 and err < 100 and p.achieved_rps / (1 - err / 100) or nil
+        if err and err > 0 and (err >= 100 or answered >= M.SATURATION_SHARE * p.offered) then
+          return { point = i, offered = p.offered, achieved_rps = p.achieved_rps, max_sustained_rps = max_before(i),
+            ceiling_rps = max_before(#points + 1), cause = "failures", failed_pct = err,
+            reason = ("at %g req/s offered %.4g %% of the requests failed: only %.4g req/s succeeded (%.1f %%), but "
+              .. "with the failed ones %s req/s were answered, so the shortfall is failed requests, not overload")
+              :format(p.offered, err, p.achieved_rps, p.achieved_rps / p.offered * 100,
+                answered and ("%.4g"):format(answered) or "all offered") }
+        end
         return { point = i, offered = p.offered, achieved_rps = p.achieved_rps, max_sustained_rps = max_before(i),
           ceiling_rps = max_before(#points + 1),
           reason = ("at %g req/s offered only %.4g req/s were achieved (%.1f %%, below %d %%)"):format(p.offered,
@@ -485,6 +500,9 @@ function M.capacity(points, slo, sat)
     local sat_text = q.achieved_rps and q.offered and q.load_type == "rate"
       and ("only %.4g of %g req/s offered were achieved"):format(q.achieved_rps, q.offered)
       or "its throughput had stopped growing"
+    if sat.cause == "failures" then
+      sat_text = ("%.4g %% of its requests failed"):format(sat.failed_pct)
+    end
     if not last then
       if ok == false then
         return { kind = "below_lowest", limiting = detail[1], lowest_rps = q.achieved_rps, lowest_tps = q.output_tps,

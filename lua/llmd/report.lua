@@ -640,6 +640,10 @@ local function sustained_text(s, per)
     end
     return "≥ " .. x .. " (never saturated)"
   end
+  if s.point == 1 and s.cause == "failures" then
+    -- the shortfall is failed requests, not overload: no load was sustained, for that reason
+    return metrics.na(("%s %% of requests failed at the lowest load"):format(T.helpers.num(s.failed_pct, 0)))
+  end
   return metrics.na(s.point == 1 and "saturated at the lowest load" or s.reason or "unknown")
 end
 
@@ -846,9 +850,6 @@ local function headline(model)
         dt, pt = "N/A (the tok/s of the measured loads around it are unknown)", "N/A"
       end
     end
-    if cap.evidence and cap.evidence.verdict == "broken" and label:match("^Capacity") then
-      dt, pt = "N/A (a broken run)", "N/A"
-    end
     local la, lb = sat.a.none and sat.a.max_sustained_rps, sat.b.none and sat.b.max_sustained_rps
     if (la or lb) and va ~= nil and vb ~= nil and label:match("^Max sustained") then
       dt, pt = "N/A (a lower bound)", "N/A"
@@ -859,6 +860,10 @@ local function headline(model)
     -- capacities of different workloads: no gap between them is a difference of the setups
     if differ and va ~= nil and vb ~= nil and (label:match("^Capacity") or label:match("^Max sustained")) then
       dt, pt = "N/A (the workloads differ)", "N/A"
+    end
+    -- a broken run (its health check failed): no gap is a finding
+    if model.broken and #model.broken > 0 and (label:match("^Capacity") or label:match("^Max sustained")) then
+      dt, pt = "N/A (a broken run)", "N/A"
     end
     rows[#rows + 1] = { label = label, a = va, b = vb, a_text = ta, b_text = tb, delta_text = dt, pct_text = pt }
   end
@@ -1094,6 +1099,11 @@ local function headline_evidence(model, A, B)
   local differ = workloads_differ(model)
   if differ then
     sus = ("not comparable: the workloads differ (%s)"):format(differ)
+  end
+  if model.broken and #model.broken > 0 then
+    -- a broken run's max sustained throughput is no more a finding than its capacity
+    sus = ("not compared: %s; a broken run's figures say nothing of its configuration"):format(
+      table.concat(model.broken, "; "))
   end
   for _, r in ipairs(model.headline) do
     local l = r.label
@@ -1716,6 +1726,7 @@ function M.build(opts)
       broken[#broken + 1] = ("%s's run failed its health check (%s)"):format(s.label, table.concat(s.run.reasons or {}, "; "))
     end
   end
+  model.broken = broken
   model.capacity.evidence = capacity_evidence(ca, cb, model.min_effect, { workload_differs = model.workload_differs,
     broken = broken })
   -- the difference (B - A) the measured brackets allow, in req/s and % of A
@@ -1859,8 +1870,10 @@ function M.curve_rows(model)
     end
   end
   local sa, sb = model.saturation.a, model.saturation.b
+  local broken = model.broken and #model.broken > 0
   row("max_sustained_rps", sa.max_sustained_rps, sb.max_sustained_rps, sustained_text(sa), sustained_text(sb),
-    not sa.none and not sb.none and not differ, differ and "not comparable" or "untested")
+    not sa.none and not sb.none and not differ and not broken, broken and "broken" or differ and "not comparable"
+      or "untested")
   return out
 end
 

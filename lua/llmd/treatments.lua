@@ -342,7 +342,10 @@ function M.model(list, opts)
     for _, p in ipairs(pts) do reps = math.max(reps, p.repeats) end
     x.repeats = reps
     x.max_rps = finite(sat.max_sustained_rps) and sat.max_sustained_rps or nil
-    if not x.max_rps and not sat.unknown and sat.point == 1 then
+    if not x.max_rps and not sat.unknown and sat.point == 1 and sat.cause == "failures" then
+      x.max_rps_why = ("%.4g %% of requests failed already at the lowest load point (failures, not overload)")
+        :format(sat.failed_pct)
+    elseif not x.max_rps and not sat.unknown and sat.point == 1 then
       x.max_rps_why = "saturated already at the lowest load point"
     elseif not x.max_rps then
       x.max_rps_why = sat.reason
@@ -576,7 +579,7 @@ function M.model(list, opts)
   local tests, fam_in = {}, {}
   for i, x in ipairs(ranked) do
     local nxt = ranked[i + 1]
-    if nxt and not by_cap and not lower_bound(nxt) then
+    if nxt and not by_cap and not lower_bound(nxt) and x.status ~= "failed" and nxt.status ~= "failed" then
       local xa, xb = throughput_samples(nxt), throughput_samples(x)
       if xa and xb then
         local w = stattest.welch(xa, xb)
@@ -593,6 +596,13 @@ function M.model(list, opts)
     local nxt = ranked[i + 1]
     if nxt and by_cap then
       capacity_place(r, x, nxt)
+    elseif nxt and (x.status == "failed" or nxt.status == "failed") then
+      -- a treatment whose health check failed is never ordered (as compare.lua)
+      local y = x.status == "failed" and x or nxt
+      r.vs_next, r.proven = "not comparable", false
+      r.vs_next_text = ("not compared with %s (%s): %s's run failed its health check (%s); a broken run's figures "
+        .. "say nothing of its configuration"):format(nxt.label, figure(nxt), y.label,
+        table.concat(y.reasons or {}, "; "))
     elseif nxt and lower_bound(nxt) then
       r.vs_next, r.proven = "not comparable", false
       r.vs_next_text = ("not comparable with %s: its %s, %s, is only a lower bound, so either may be higher")

@@ -1705,4 +1705,38 @@ t.test("a run whose health check failed is ordered nowhere: Headline, capacity e
   local line = report.csv(m):match("\ncapacity_at_slo_rps,[^\n]*")
   t.ok(line:find(",,,broken,", 1, true), line)
   t.ok(not line:find("from the measured loads", 1, true), line)
+  -- nor by max sustained throughput (x 90 up to 100 against y ≥ 170 would be a range)
+  row = by["Max sustained throughput"]
+  t.eq(row.delta_text, "N/A (a broken run)")
+  t.ok(row.evidence:find("^not compared: y's run failed its health check"), row.evidence)
+  line = report.csv(m):match("\nmax_sustained_rps,[^\n]*")
+  t.ok(line:find(",,,broken,", 1, true), line)
+end)
+
+t.test("failed requests are not overload: a shortfall made up by failed requests is said as failures", function()
+  -- 4 and 8 req/s offered; 2 and 4 succeed (50 %, below the 95 % share) with 50 % of the
+  -- requests failed: answered 2 / (1 - 0.5) = 4 and 8 req/s, the whole offered rate (by hand)
+  local function run(err)
+    return run_of { { rate = 4, values = { throughput_req_s = 2, ttft_p90_ms = 50, error_rate_pct = err } },
+      { rate = 8, values = { throughput_req_s = 4, ttft_p90_ms = 60, error_rate_pct = err } } }
+  end
+  local sat = lp.saturation(lp.points(run(50)))
+  t.eq({ sat.point, sat.cause, sat.failed_pct, sat.max_sustained_rps }, { 1, "failures", 50, nil })
+  t.ok(sat.reason:find("at 4 req/s offered 50 % of the requests failed: only 2 req/s succeeded (50.0 %), but with "
+    .. "the failed ones 4 req/s were answered, so the shortfall is failed requests, not overload", 1, true), sat.reason)
+  local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+  local m = report.build { a = sd("x", run(0)), b = sd("y", run(50)), generated = 0 }
+  local by = {}
+  for _, r in ipairs(m.headline) do by[r.label] = r end
+  t.eq(by["Max sustained throughput"].b_text, "N/A (50 % of requests failed at the lowest load)")
+  -- the same shortfall without failed requests (unsent or late: 10 % failed, 2 / 0.9 = 2.2
+  -- answered of 4, 56 %) is overload, as before
+  sat = lp.saturation(lp.points(run(10)))
+  t.eq({ sat.point, sat.cause }, { 1, nil })
+  m = report.build { a = sd("x", run(0)), b = sd("y", run(10)), generated = 0 }
+  by = {}
+  for _, r in ipairs(m.headline) do by[r.label] = r end
+  t.eq(by["Max sustained throughput"].b_text, "N/A (saturated at the lowest load)")
+  -- and x, 0 % failed with the same shortfall: overload
+  t.eq(lp.saturation(lp.points(run(0))).cause, nil)
 end)

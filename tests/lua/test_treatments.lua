@@ -706,3 +706,24 @@ t.test("an interpolated capacity orders nothing: both tools order by the measure
   t.ok(r.compare.json.headline[1].evidence:find("untested, but the measured loads order them: chunked met the SLOs",
     1, true), r.compare.json.headline[1].evidence)
 end)
+
+t.test("a treatment whose run failed its health check is ranked against nothing", function()
+  -- chunked's results with a stderr.log that ends in a Python traceback: a broken run. By
+  -- capacity (TTFT p90 ≤ 200) chunked would be above base (the first test above): not now
+  local d = t.tmpdir() .. "/crashed"
+  proc.run { "cp", "-r", CHUNK, d }
+  t.write(d .. "/stderr.log", "starting\nTraceback (most recent call last):\n  File \"x.py\", line 1, in <module>\n"
+    .. "RuntimeError: boom\n")
+  local r = both_tools(VLLM, d, "ttft_p90_ms=200")
+  t.eq({ r.compare.verdict, r.compare.higher, r.compare.winner }, { "broken", nil, nil })
+  t.eq({ r.treatments.verdict, r.treatments.higher, r.treatments.winner }, { "broken", nil, nil })
+  local r1 = r.treatments.json.ranking[1]
+  t.ok(r1.vs_next_text:find("^not compared with base"), r1.vs_next_text)
+  t.ok(r1.vs_next_text:find("chunked's run failed its health check", 1, true), r1.vs_next_text)
+  t.ok(r.treatments.json.verdict:find("^No treatment is shown to be best"), r.treatments.json.verdict)
+  for _, text in ipairs { r.treatments.json.verdict, r.compare.json.headline[1].evidence } do
+    t.ok(not text:find("order holds", 1, true), text)
+    t.ok(not text:find("cannot reach", 1, true), text)
+  end
+  t.eq(r.compare.json.headline[1].delta_text, "N/A (a broken run)")
+end)

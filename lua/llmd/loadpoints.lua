@@ -466,7 +466,8 @@ function M.capacity(points, slo, sat)
     end
     if not ok then
       if not last then
-        return { kind = "below_lowest", limiting = detail[1], lowest_rps = p.achieved_rps, lowest_tps = p.output_tps,
+        return { kind = "below_lowest", limiting = detail[1], failing = detail, lowest_rps = p.achieved_rps,
+          lowest_tps = p.output_tps,
           first_failing = p.index, first_failing_rps = p.achieved_rps,
           reason = ("the lowest load point (%.4g req/s achieved) already violates %s"):format(p.achieved_rps,
             labels(detail)) }
@@ -505,7 +506,8 @@ function M.capacity(points, slo, sat)
     end
     if not last then
       if ok == false then
-        return { kind = "below_lowest", limiting = detail[1], lowest_rps = q.achieved_rps, lowest_tps = q.output_tps,
+        return { kind = "below_lowest", limiting = detail[1], failing = detail, lowest_rps = q.achieved_rps,
+          lowest_tps = q.output_tps,
           first_failing = q.index, first_failing_rps = q.achieved_rps,
           reason = ("the lowest load point (%.4g req/s achieved) already violates %s"):format(q.achieved_rps or 0,
             labels(detail)) }

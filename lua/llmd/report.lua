@@ -691,8 +691,14 @@ local function capacity_text(c)
     -- the bound first, at a glance; what the repeats allow after it, in words
     local iv = c.interval
     if iv and iv.hi == math.huge then
-      range = iv.top and ("too noisy to bound: the repeats allow anything up to %s, the highest load tried, and past "
-        .. "it"):format(rate_text(iv.top)) or "too noisy to bound: the repeats allow anything from 0 up"
+      range = iv.top and ("too noisy to bound: the repeats allow any capacity from 0 to beyond %s, the highest load "
+        .. "tried"):format(rate_text(iv.top)) or "too noisy to bound: the repeats allow anything from 0 up"
+    elseif iv and ((iv.lower_ends and iv.lower_ends.kind == "below_lowest")
+      or (c.lowest_rps and iv.hi <= c.lowest_rps)) then
+      -- even the good ends of the intervals fail at the lowest load: the range says no more
+      -- than the bound, which is then no longer the means' alone
+      return ("< %s (%s, even at the lower ends of the repeats' 95 %% intervals)"):format(rate_text(c.lowest_rps),
+        BELOW_NOTE)
     end
     return ("< %s%s (%s%s)"):format(rate_text(c.lowest_rps), range and " by the means" or "", BELOW_NOTE,
       range and ("; " .. range) or "")
@@ -1210,11 +1216,22 @@ local function below_lowest_text(phrase, A, B, ca, cb)
     how = ("for %s even at the lower ends of its 95 %% confidence intervals, for %s from one run per load with "
       .. "no interval"):format(held[1], single[1])
   end
-  return ("Neither run meets %s, %s: measure lower loads to find where they hold."):format(base, how)
+  -- failing even at the lowest load tried, an SLO may be out of reach at any load: lower loads
+  -- than those tried might meet it, or might not
+  return ("Neither run meets %s, %s: the SLOs may be unattainable for both at any load; lower loads than those "
+    .. "tried might or might not meet them."):format(base, how)
 end
 
 -- "x meets ... at none of its load points", as certain as the data make it.
-local function fails_all_text(side, c, phrase)
+local function fails_all_text(side, c, phrase, slo)
+  -- the SLOs that fail at the lowest load (c.failing), not all of them: "Error rate ≤ 1.00 %"
+  -- where only the error rate fails
+  if c.failing and slo then
+    local fail, parts = {}, {}
+    for _, k in ipairs(c.failing) do fail[k] = true end
+    for _, s in ipairs(slo) do if fail[s.key] then parts[#parts + 1] = s.text end end
+    if #parts > 0 and #parts < #slo then phrase = table.concat(parts, " and ") end
+  end
   local lo = c.interval and c.interval.lower_ends
   if not lo then return ("%s meets %s at none of its load points"):format(side.label, phrase) end
   if lo.kind == "below_lowest" then
@@ -1466,9 +1483,13 @@ local function summary(model, A, B)
       if cb.kind == "below_lowest" then bad, good, cbad, cg = B, A, cb, ca end
       if ev.verdict == "no clear difference" then
         out[#out + 1] = overlap_text(phrase, A, B, ca, cb)
+      elseif cg.kind == "unknown" then
+        -- no "sustains N/A": the other capacity is unknown, and so is any order
+        out[#out + 1] = ("%s; %s's capacity is unknown (%s), so the two are not compared."):format(
+          fails_all_text(bad, cbad, phrase, model.slo), good.label, cg.reason or "no reason given")
       else
         -- the capacity's own parentheses are not nested in the evidence's
-        out[#out + 1] = ("%s; %s sustains %s, %s."):format(fails_all_text(bad, cbad, phrase),
+        out[#out + 1] = ("%s; %s sustains %s, %s."):format(fails_all_text(bad, cbad, phrase, model.slo),
           good.label, capacity_text(cg), ev.winner and "and the ranges do not overlap"
           or no_test_text(A, B, ca, cb))
         if ev.within_range then

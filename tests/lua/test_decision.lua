@@ -1089,6 +1089,15 @@ t.test("'neither run meets even at its lowest load': with repeats, only where th
   m = cap_model(repeated_run(BL_HELD), repeated_run(BL_HELD))
   t.ok(m.summary:find("Neither run meets TTFT p90 ≤ 200.0 ms even at its lowest load (10.00 req/s for x, 10.00 "
     .. "req/s for y), even at the lower ends of the 95 % confidence intervals of the repeats", 1, true), m.summary)
+  -- failing even at the lowest load says nothing of lower loads: no "measure lower loads to
+  -- find where they hold", which promises they exist
+  t.ok(m.summary:find(": the SLOs may be unattainable for both at any load; lower loads than those tried might or "
+    .. "might not meet them.", 1, true), m.summary)
+  t.ok(not m.summary:find("to find where they hold", 1, true), m.summary)
+  -- both ends of x's intervals fail at its lowest load: "< 10.00" alone, without "by the
+  -- means" and a range "up to 10.00" that repeats it
+  t.eq(m.headline[1].a_text, "< 10.00 req/s (failed the SLO at the lowest load tried, even at the lower ends of the "
+    .. "repeats' 95 % intervals)")
 end)
 
 t.test("capacity below the lowest load with repeats reads as a plain range, never 'any rate from 0 up'", function()
@@ -1109,7 +1118,7 @@ t.test("capacity below the lowest load with repeats reads as a plain range, neve
   -- the bound first, at a glance, then what the repeats allow (it used to read "below 10.00
   -- req/s ... anywhere from 0 to beyond 30.00 req/s")
   t.eq(m.headline[1].a_text, "< 10.00 req/s by the means (failed the SLO at the lowest load tried; too noisy to bound: "
-    .. "the repeats allow anything up to 30.00 req/s, the highest load tried, and past it)")
+    .. "the repeats allow any capacity from 0 to beyond 30.00 req/s, the highest load tried)")
   t.ok(not m.summary:find("any rate from 0 up", 1, true), m.summary)
   t.ok(not m.summary:find("below the lowest load (", 1, true), m.summary)
   -- a lower bound beside its repeats' range is the means' reading, said so: x's upper ends
@@ -1739,4 +1748,27 @@ t.test("failed requests are not overload: a shortfall made up by failed requests
   t.eq(by["Max sustained throughput"].b_text, "N/A (saturated at the lowest load)")
   -- and x, 0 % failed with the same shortfall: overload
   t.eq(lp.saturation(lp.points(run(0))).cause, nil)
+end)
+
+t.test("Summary wording: the SLO that fails is named, and an unknown capacity never 'sustains N/A'", function()
+  local function run(err, achieved1)
+    return run_of { { rate = 4, values = { throughput_req_s = achieved1 or 4, ttft_p90_ms = 50, error_rate_pct = err } },
+      { rate = 8, values = { throughput_req_s = 8, ttft_p90_ms = 60, error_rate_pct = err } } }
+  end
+  local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+  -- x: 5 % of requests failed everywhere (above 1 %), TTFT p90 50-60 ms (within 200): only the
+  -- error rate fails; y: every SLO met at both points (by hand)
+  local m = report.build { a = sd("x", run(5)), b = sd("y", run(0)), generated = 0,
+    slo = decision.parse_slo("error_rate_pct=1,ttft_p90_ms=200") }
+  t.ok(m.summary:find("^x meets Error rate ≤ 1%.00 %% at none of its load points; y sustains"), m.summary)
+  t.ok(not m.summary:find("Error rate ≤ 1.00 % and TTFT p90 ≤ 200.0 ms at none", 1, true), m.summary)
+  -- y: saturated at its lowest load (1 of 4 req/s achieved, nothing failed): its capacity is
+  -- unknown; no "y sustains N/A"
+  m = report.build { a = sd("x", run(5)), b = sd("y", run(0, 1)), generated = 0,
+    slo = decision.parse_slo("error_rate_pct=1,ttft_p90_ms=200") }
+  t.eq(m.capacity.b.kind, "unknown")
+  t.ok(m.summary:find("^x meets Error rate ≤ 1%.00 %% at none of its load points; y's capacity is unknown %(the "
+    .. "lowest load point had already saturated"), m.summary)
+  t.ok(m.summary:find("so the two are not compared.", 1, true), m.summary)
+  t.ok(not m.summary:find("sustains N/A", 1, true), m.summary)
 end)

@@ -300,7 +300,14 @@ end
 -- bound, and where repeats leave a point possibly saturated, that is said.
 local function sustained_brief(rps, sat)
   local f = metrics.format("throughput_req_s", rps)
-  if not sat.none then return f end
+  if not sat.none then
+    -- where between it and the most the treatment achieved at any load the limit lies, the
+    -- load steps do not say (compare.lua's "(up to …, its most at any load)")
+    if sat.ceiling_rps and sat.ceiling_rps > rps then
+      return ("%s (up to %s, its most at any load)"):format(f, metrics.format("throughput_req_s", sat.ceiling_rps))
+    end
+    return f
+  end
   if sat.near then
     return ("≥ %s (never saturated by the means; not certain at load point%s %s)"):format(f,
       #sat.near == 1 and "" or "s", table.concat(sat.near, ", "))
@@ -407,7 +414,37 @@ function M.model(list, opts)
   elseif common and common >= floor and common ~= math.huge then
     m.common_rps, m.common_sustained = common, false
   else
-    m.common_why = common and "the treatments' measured loads do not overlap" or "an achieved rate is unknown"
+    if common then
+      -- no load lies in every treatment's measured range; say each range, and which
+      -- treatments did share a load (within 1 %, as repeats are one load point), so that
+      -- "do not overlap" is not read as "no two overlap"
+      local ranges, groups, seen = {}, {}, {}
+      local function range(x)
+        local a, b = x.min_achieved, x.max_achieved
+        return lp.close(a, b) and metrics.format("throughput_req_s", a)
+          or ("%s–%s"):format(metrics.format("throughput_req_s", a, nil, { bare = true }),
+            metrics.format("throughput_req_s", b))
+      end
+      for i, x in ipairs(T) do
+        ranges[#ranges + 1] = ("%s %s"):format(x.label, range(x))
+        if not seen[i] then
+          local g = { x.label }
+          for j = i + 1, #T do
+            local y = T[j]
+            local lo, hi = math.max(x.min_achieved, y.min_achieved), math.min(x.max_achieved, y.max_achieved)
+            if not seen[j] and (lo <= hi or lp.close(lo, hi)) then g[#g + 1] = y.label; seen[j] = true end
+          end
+          if #g > 1 then groups[#groups + 1] = table.concat(g, ", ") end
+        end
+      end
+      m.common_why = ("no load lies within every treatment's measured range (%s)"):format(table.concat(ranges, "; "))
+      if #groups > 0 then
+        m.common_why = m.common_why .. ("; only some share a load: %s (compare those with compare.lua)")
+          :format(table.concat(groups, "; "))
+      end
+    else
+      m.common_why = "an achieved rate is unknown"
+    end
   end
   m.saturated_at_common = {}
   for _, x in ipairs(T) do
@@ -573,7 +610,13 @@ function M.model(list, opts)
       r.vs_next_text = decision.capacity_is_bound(nxt.capacity) and decision.capacity_is_bound(x.capacity)
         and ("not comparable with %s: both capacities are only lower bounds, %s and %s: neither is known, so "
           .. "neither is named higher (as compare.lua says of two bounds)"):format(nxt.label, figure(x), nf)
-        or ("not comparable with %s (%s)"):format(nxt.label, nf)
+        or (nxt.capacity.kind == "below_lowest" and x.capacity.kind == "below_lowest")
+          and ("not comparable with %s (%s): both fail the SLOs already at their lowest load, so neither capacity "
+            .. "is known and neither is named higher (as compare.lua says)"):format(nxt.label, nf)
+        or ("not comparable with %s (%s): %s"):format(nxt.label, nf,
+          (x.capacity.kind == "unknown" or nxt.capacity.kind == "unknown")
+            and ("a capacity is unknown (%s)"):format(tostring((x.capacity.kind == "unknown" and x or nxt).capacity.reason))
+            or "the evidence cannot order them")
     end
   end
   local tests, fam_in = {}, {}
@@ -655,8 +698,21 @@ function M.model(list, opts)
         metrics.format("throughput_req_s", ev.failed_rps))
     end
   else
-    m.verdict = ("No treatment is shown to be best: %s has the highest figure of %s, %s, but %s."):format(
-      ranked[1].label, m.rank_by, m.ranking[1].text, m.ranking[1].vs_next_text)
+    -- the same figure (and the same kind of figure) at the top is a tie, not "the highest"
+    local tied = { ranked[1].label }
+    for i = 2, #ranked do
+      -- (as printed: 3.4849 and 3.4851 are both "≥ 3.485 req/s", and the text says the kind)
+      if m.ranking[i].text == m.ranking[1].text then
+        tied[#tied + 1] = ranked[i].label
+      end
+    end
+    if #tied > 1 then
+      m.verdict = ("No treatment is shown to be best: %s tie at the highest figure of %s, %s; %s is %s."):format(
+        table.concat(tied, " and "), m.rank_by, m.ranking[1].text, ranked[1].label, m.ranking[1].vs_next_text)
+    else
+      m.verdict = ("No treatment is shown to be best: %s has the highest figure of %s, %s, but %s."):format(
+        ranked[1].label, m.rank_by, m.ranking[1].text, m.ranking[1].vs_next_text)
+    end
   end
 
   -- the Pareto front: no other treatment has both higher max sustained throughput and
@@ -739,6 +795,16 @@ function M.present(m, opts)
     common_sustained = m.common_sustained or false, saturated_at_common = m.saturated_at_common or {},
     latency_labels = {}, treatments = {} }
   for _, key in ipairs(M.LATENCY_KEYS) do v.latency_labels[#v.latency_labels + 1] = metrics.get(key).label end
+  -- the load-point table's columns beyond its fixed ones: every SLO metric it does not show
+  -- already (TTFT p95 for --slo ttft_p95_ms=300), with its unit
+  v.slo_cols = {}
+  local shown = { ttft_p90_ms = true, tpot_p90_ms = true, latency_p90_ms = true, error_rate_pct = true }
+  for _, s in ipairs(m.slo or {}) do
+    if not shown[s.key] then
+      local mm = metrics.get(s.key)
+      v.slo_cols[#v.slo_cols + 1] = { key = s.key, label = ("%s (%s), SLO ≤ %g"):format(mm.label, mm.unit, s.max) }
+    end
+  end
   for _, x in ipairs(m.treatments) do
     local t = { label = x.label, harness = x.harness or "?", n_points = x.n_points, repeats = x.repeats,
       max_text = x.max_rps and sustained_brief(x.max_rps, x.saturation) or metrics.na(x.max_rps_why),
@@ -751,7 +817,12 @@ function M.present(m, opts)
     t.saturated_at_common = x.saturated_at_common or false
     for _, e in ipairs(x.at_common) do t.latency_cells[#t.latency_cells + 1] = e.text end
     for _, p in ipairs(x.points) do
+      local slo_cells = {}
+      for _, c in ipairs(v.slo_cols) do
+        slo_cells[#slo_cells + 1] = num(c.key, p.values[c.key], p.na[c.key])
+      end
       t.point_rows[#t.point_rows + 1] = {
+        slo = slo_cells,
         offered = p.offered and (("%g"):format(p.offered) .. (p.load_type == "concurrency" and " users" or " req/s"))
           or "unknown",
         achieved = num("throughput_req_s", p.achieved_rps, "achieved rate unknown"),

@@ -727,3 +727,49 @@ t.test("a treatment whose run failed its health check is ranked against nothing"
   end
   t.eq(r.compare.json.headline[1].delta_text, "N/A (a broken run)")
 end)
+
+t.test("exp-7 by TTFT p95 ≤ 300: a tie is a tie, every 'not comparable' says why, the common load and the table", function()
+  local out = t.tmpdir()
+  local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--results", F .. "/vllm-benchmark/exp-7_H100",
+    "--slo", "ttft_p95_ms=300", "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  local tj = json.read(out .. "/treatments.json")
+  local md = t.read(out .. "/treatment_report.md")
+  -- llm-d-1p1d and vllm-2replicas: both ≥ 3.485 req/s (never violated) at their one load
+  -- point: the same figure, a tie, not "the highest figure" of one
+  t.ok(tj.verdict:find("^No treatment is shown to be best: llm%-d%-1p1d and vllm%-2replicas tie at the highest "
+    .. "figure of capacity at SLO, ≥ 3%.485 req/s %(never violated%)"), tj.verdict)
+  t.ok(not tj.verdict:find("has the highest figure", 1, true), tj.verdict)
+  -- llm-d-2p1d and vllm-3replicas both fail TTFT p95 ≤ 300 at their only load: why they are
+  -- not compared is said
+  local r3 = tj.ranking[3]
+  t.eq(r3.label, "llm-d-2p1d")
+  t.ok(r3.vs_next_text:find("not comparable with vllm-3replicas (< 5.346 req/s (failed the SLO at the lowest load "
+    .. "tried)): both fail the SLOs already at their lowest load", 1, true), r3.vs_next_text)
+  -- no load common to all four, but two pairs share one (3.485, and 5.331 vs 5.346, within 1 %)
+  t.ok(md:find("No common load: no load lies within every treatment's measured range (llm-d-1p1d 3.485 req/s; "
+    .. "llm-d-2p1d 5.331 req/s; vllm-2replicas 3.485 req/s; vllm-3replicas 5.346 req/s); only some share a load: "
+    .. "llm-d-1p1d, vllm-2replicas; llm-d-2p1d, vllm-3replicas", 1, true), md)
+  -- the load-point table shows the SLO's metric with its unit: vllm-2replicas's TTFT p95 is
+  -- the mean of its three files' p95_ttft_ms, 256.44 ms (python3: mean of 257.049, 255.480,
+  -- 256.798)
+  local sec = md:match("### vllm%-2replicas\n(.-)\n\n")
+  t.ok(sec:find("| Offered | Achieved req/s | Output tok/s | TTFT p95 (ms), SLO ≤ 300 | TTFT p90 (ms) | TPOT p90 (ms) "
+    .. "| E2E p90 (ms) | Errors (%) | Repeats |", 1, true), sec)
+  t.ok(sec:find("| 3.6 req/s | 3.485 | 697.0 | 256.4 |", 1, true), sec)
+  local html = t.read(out .. "/treatment_report.html")
+  t.ok(html:find("<th>TTFT p95 (ms), SLO ≤ 300</th>", 1, true), "the HTML table too")
+end)
+
+t.test("max sustained throughput with its ceiling, as compare.lua shows it", function()
+  -- base saturates at its point 3 (25 of 30 req/s, below 95 %): max sustained 20, and it
+  -- achieved at most 31 at any load (its point 4), by hand
+  local A = curve_dir { { 10, 10 }, { 20, 20 }, { 30, 25 }, { 40, 31 } }
+  local out = t.tmpdir()
+  local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "base=" .. A, "--run",
+    "chunked=" .. curve_dir { { 10, 10 }, { 20, 20 }, { 30, 30 } }, "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  local md = t.read(out .. "/treatment_report.md")
+  t.ok(md:find("| 20.000 req/s (up to 31.000 req/s, its most at any load) |", 1, true), md)
+  t.ok(md:find("| ≥ 30.000 req/s (never saturated) |", 1, true), md)
+end)

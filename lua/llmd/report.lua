@@ -1744,7 +1744,8 @@ function M.build(opts)
   local broken = {}
   for _, s in ipairs { A, B } do
     if s.run.status == "failed" then
-      broken[#broken + 1] = ("%s's run failed its health check (%s)"):format(s.label, table.concat(s.run.reasons or {}, "; "))
+      broken[#broken + 1] = ("%s's run failed its health check (%s)"):format(s.label,
+        table.concat(s.run.reasons or {}, "; "))
     end
   end
   model.broken = broken

@@ -615,7 +615,8 @@ function M.model(list, opts)
             .. "is known and neither is named higher (as compare.lua says)"):format(nxt.label, nf)
         or ("not comparable with %s (%s): %s"):format(nxt.label, nf,
           (x.capacity.kind == "unknown" or nxt.capacity.kind == "unknown")
-            and ("a capacity is unknown (%s)"):format(tostring((x.capacity.kind == "unknown" and x or nxt).capacity.reason))
+            and ("a capacity is unknown (%s)"):format(
+              tostring((x.capacity.kind == "unknown" and x or nxt).capacity.reason))
             or "the evidence cannot order them")
     end
   end

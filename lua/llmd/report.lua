@@ -789,6 +789,17 @@ local function capacity_in_tps(c)
   end
 end
 
+-- A capacity with every rate divided by k (its accelerators), for the per-GPU gap.
+local function capacity_per(c, k)
+  local out = {}
+  for f, x in pairs(c) do out[f] = x end
+  for _, f in ipairs { "rps", "last_passing_rps", "first_failing_rps", "ceiling_rps", "lowest_rps" } do
+    if type(c[f]) == "number" then out[f] = c[f] / k end
+  end
+  if c.interval then out.interval = { lo = c.interval.lo / k, hi = c.interval.hi / k } end
+  return out
+end
+
 -- The Delta and Change cells of a capacity row (unit " req/s" or " tok/s") from the range
 -- both runs' spans allow (decision.capacity_gap: each run's measured bracket, or the
 -- repeats' range, within its ceiling): "+23.45 to +76.42 req/s", "+22.7 % to +83.7 %"; a
@@ -846,6 +857,11 @@ local function headline(model)
     -- a capacity is known only within its measured bracket: the gap is the range both allow
     if label:match("^Capacity at SLO %(") and va ~= nil and vb ~= nil then
       local rd, rp = capacity_range_cells(cap.gap, " req/s", 2)
+      if rd then dt, pt = rd, rp end
+    elseif label == "Capacity at SLO per GPU" and va ~= nil and vb ~= nil and g.a.gpus and g.b.gpus then
+      -- the same range, each side per its own accelerators
+      local rd, rp = capacity_range_cells(decision.capacity_gap(capacity_per(cap.a, g.a.gpus),
+        capacity_per(cap.b, g.b.gpus)), " req/s", 2)
       if rd then dt, pt = rd, rp end
     elseif label == "Capacity at SLO, output tok/s" then
       local ta_, tb_ = capacity_in_tps(cap.a), capacity_in_tps(cap.b)
@@ -905,7 +921,11 @@ local function headline(model)
   local function per(x, gp) return T.helpers.num(x / gp.gpus, 2) end
   local function gcap(c, gp)
     if not gp.gpus then return metrics.na(gp.reason) end
-    if c.kind == "interpolated" then return per(c.rps, gp) .. " req/s" end
+    if c.kind == "interpolated" then
+      -- an estimate between two measured loads, as in the total row
+      local about = not c.interval and c.last_passing_rps and "about " or ""
+      return about .. per(c.rps, gp) .. " req/s"
+    end
     if is_bound(c) then return ("≥ %s req/s (%s)"):format(per(c.rps, gp), BOUND_NOTE[c.kind]) end
     if c.kind == "below_lowest" then
       return ("< %s req/s (%s)"):format(per(c.lowest_rps, gp), BELOW_NOTE)
@@ -1756,7 +1776,11 @@ function M.build(opts)
   model.capacity.missing_text = missing_slo_text(model, A, B, pa, pb)
   model.capacity.reasons_text = capacity_reasons(model, A, B, model.capacity.missing_text)
   for _, c in ipairs { ca, cb } do c.text = capacity_text(c) end
-  if ca.kind == "interpolated" and cb.kind == "interpolated" and ca.rps and cb.rps and ca.rps ~= 0 then
+  -- one change only where both figures are exact (no bracket around either): else the
+  -- range in capacity.gap is what the measurements say
+  local g = model.capacity.gap
+  if ca.kind == "interpolated" and cb.kind == "interpolated" and ca.rps and cb.rps and ca.rps ~= 0
+    and g and g.lo_rps == g.hi_rps then
     model.capacity.delta_pct = (cb.rps - ca.rps) / math.abs(ca.rps) * 100
   end
   model.per_gpu = { a = per_gpu(A, ca, model.saturation.a), b = per_gpu(B, cb, model.saturation.b) }

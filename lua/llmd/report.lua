@@ -1224,7 +1224,8 @@ local function below_lowest_text(phrase, A, B, ca, cb)
     for _, l in ipairs(held) do rest[#rest + 1] = ("for %s even the lower ends fail"):format(l) end
     for _, l in ipairs(single) do rest[#rest + 1] = ("for %s one run per load gives no interval"):format(l) end
     return ("Neither run's mean meets %s, but the repeats cannot rule out that it does: %s. Cannot tell; "
-      .. "more repeats would narrow the intervals, and lower loads would show where the SLOs hold."):format(base,
+      .. "more repeats would narrow the intervals; lower loads than those tried might or might not meet the SLOs.")
+      :format(base,
       table.concat(reach, "; ") .. (#rest > 0 and ("; " .. table.concat(rest, "; ")) or ""))
   end
   local how

@@ -1210,9 +1210,15 @@ static void csv_mems_release(CsvMem *outer)
     }
 }
 
-/* The pass itself, over input made ready by scan_run. */
+/* The pass itself, over input made ready by scan_run (a mapped file's first bytes
+   too are read here, under the SIGBUS guard: the file may be empty by now). */
 static int scan_pass(Scanner *s)
 {
+    /* gzip not decompressed on the way in (an open io file, text in memory): said as
+       such, not as "unexpected byte 0x1F" */
+    if (s->gz == NULL && s->base == 0 && s->len >= 2 && (unsigned char)s->buf[0] == 0x1f &&
+        (unsigned char)s->buf[1] == 0x8b)
+        return fail(s, "%s: gzip-compressed; decompress it first (gunzip)", s->name);
     if (s->format == SCAN_CSV)
         return scan_csv(s);
     s->frames = (ScanFrame *)calloc(JSON_MAX_DEPTH + 1, sizeof *s->frames);
@@ -1234,11 +1240,6 @@ int scan_run(Scanner *s)
         if (alloc_window(s, WINDOW) != 0 || refill(s, 0, 0) != 0)
             return -1;
     }
-    /* gzip not decompressed on the way in (an open io file, text in memory): said as
-       such, not as "unexpected byte 0x1F" */
-    if (s->gz == NULL && s->base == 0 && s->len >= 2 && (unsigned char)s->buf[0] == 0x1f &&
-        (unsigned char)s->buf[1] == 0x8b)
-        return fail(s, "%s: gzip-compressed; decompress it first (gunzip)", s->name);
     if (s->map == NULL)
         return scan_pass(s);
 

@@ -10,6 +10,7 @@
 
 #include "../fuzz/differential.h"
 #include "testhelp.h"
+#include "scanhelp.h"
 
 static const char *const JSON_DOCS[] = {
     "[{\"a\": [1, 2.5, 4], \"b\": [true, null], \"c\": [\"x\\u00e9\", 3]}, 7, -2e-3]",
@@ -268,19 +269,9 @@ static int scan_one(int format, const char *pattern, const char *text, size_t le
                     double *sum, uint64_t *refills, char *err, size_t errlen)
 {
     Stats st;
-    stats_init(&st, 0);
     ScanRule rule;
-    memset(&rule, 0, sizeof rule);
-    if (format == SCAN_CSV) {
-        if (scan_path_column(pattern, &rule.path) != 0) {
-            snprintf(err, errlen, "out of memory");
-            return -1;
-        }
-    } else if (scan_path_parse(pattern, 0, &rule.path, err, errlen) != 0) {
+    if (test_stats_rule(&rule, &st, format, pattern, err, errlen) != 0)
         return -1;
-    }
-    rule.sink = SINK_STATS;
-    rule.stats = &st;
     Scanner s;
     scan_init(&s, format == SCAN_CSV ? "t.csv" : "t.json", format);
     FILE *fp = NULL;
@@ -390,19 +381,12 @@ static int shrink_rules(int shape, ScanRule *rules, ScanField *fields, int *nfie
     char err[256];
     *nfields = 0;
     if (shape == 9) {
-        memset(&rules[0], 0, sizeof rules[0]);
-        CHECK(scan_path_column("b", &rules[0].path) == 0);
-        rules[0].sink = SINK_STATS;
-        rules[0].stats = &st[0];
+        CHECK(test_stats_rule(&rules[0], &st[0], SCAN_CSV, "b", err, sizeof err) == 0);
         return 1;
     }
     int nr = paths[shape][1] != NULL ? 2 : 1;
-    for (int m = 0; m < nr; m++) {
-        memset(&rules[m], 0, sizeof rules[m]);
-        CHECK(scan_path_parse(paths[shape][m], 0, &rules[m].path, err, sizeof err) == 0);
-        rules[m].sink = SINK_STATS;
-        rules[m].stats = &st[m];
-    }
+    for (int m = 0; m < nr; m++)
+        CHECK(test_stats_rule(&rules[m], &st[m], SCAN_JSON, paths[shape][m], err, sizeof err) == 0);
     if (shape == 2 || shape == 3 || shape == 7 || shape == 8)
         rules[0].sink = SINK_RECORD; /* 3, 7, 8: the value itself (raw text of a container) */
     if (shape == 4)
@@ -688,12 +672,9 @@ int main(void)
             }
             for (int nrules = 0; nrules < 2; nrules++) {
                 Stats st;
-                stats_init(&st, 0);
                 ScanRule rule;
-                memset(&rule, 0, sizeof rule);
-                CHECK(scan_path_column("x", &rule.path) == 0);
-                rule.sink = SINK_STATS;
-                rule.stats = &st;
+                char err[64];
+                CHECK(test_stats_rule(&rule, &st, SCAN_CSV, "x", err, sizeof err) == 0);
                 Scanner s;
                 scan_init(&s, "t.csv", SCAN_CSV);
                 scan_open_mem(&s, doc, n);
@@ -762,12 +743,8 @@ int main(void)
         fclose(out);
         char err[512];
         Stats st;
-        stats_init(&st, 0);
         ScanRule rule;
-        memset(&rule, 0, sizeof rule);
-        CHECK(scan_path_parse("$[*]", 0, &rule.path, err, sizeof err) == 0);
-        rule.sink = SINK_STATS;
-        rule.stats = &st;
+        CHECK(test_stats_rule(&rule, &st, SCAN_JSON, "$[*]", err, sizeof err) == 0);
         for (int flag = 0; flag < 2; flag++) {
             stop = (sig_atomic_t)flag;
             scan_init(&s, "big.json", SCAN_JSON);
@@ -797,11 +774,8 @@ int main(void)
            make check runs this under ASan, and LeakSanitizer finds anything a pass
            held when the jump left it */
         static char doc[256 << 10];
-        char path[] = "/tmp/llmdlua-test-shrink-XXXXXX";
-        int fd = mkstemp(path);
-        CHECK(fd >= 0);
-        if (fd >= 0)
-            close(fd);
+        char path[64];
+        CHECK(test_temp_file(path, sizeof path, "/tmp/llmdlua-test-shrink-XXXXXX") == 0);
         long page = sysconf(_SC_PAGESIZE);
         int runs = 0, failed = 0;
         for (int shape = 0; shape <= 9; shape++) {
@@ -810,10 +784,9 @@ int main(void)
             for (int mode = 0; mode < 3; mode += 1 + (mode == 1 && !records)) {
                 /* 0: to nothing, 1: 3 pages, 2: 2 pages, by a callback during the scan */
                 off_t cut = mode == 0 ? 0 : mode == 1 ? 3 * page : 2 * page;
-                FILE *f = fopen(path, "wb");
-                CHECK(f != NULL && fwrite(doc, 1, n, f) == n && fclose(f) == 0);
+                test_write_file(path, doc, n);
                 Stats st[2];
-                stats_init(&st[0], 0);
+                stats_init(&st[0], 0); /* (again with their rules) */
                 stats_init(&st[1], 0);
                 ScanRule rules[2];
                 ScanField fields[3];

@@ -22,19 +22,7 @@ local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_
 local NASTY_A = 'a<b & "c"\nd'
 local NASTY_B = "x'y </svg> <script>alert(1)</script> &amp; ]]> \\ ✓"
 
-local function compare(extra, env)
-  local parent = t.tmpdir()
-  local argv = { LLMDLUA, "compare.lua", "--parent", parent, "--quiet" }
-  for _, a in ipairs(extra) do argv[#argv + 1] = a end
-  local r = proc.run(argv, { env = env })
-  local w
-  for n in lfs.dir(parent) do
-    if n:match("^llm%-d%-comparison%-") then w = parent .. "/" .. n end
-  end
-  return w, r
-end
-
-local function mkdir(p) proc.run { "mkdir", "-p", p } end
+local compare, mkdir = t.compare, t.mkdir
 
 -- A per-request inference-perf run, with vLLM's raw scrapes when scrapes is true, and
 -- the n-th request failed with message msg for each {n, msg} of failures; beside the

@@ -557,9 +557,60 @@ static void set_num(lua_State *L, const char *k, double v)
     }
 }
 
-/* Pushes the summary of the gauge series idx[0..n). */
-static void push_gauge(lua_State *L, PromAgg *a, const size_t *idx, size_t n)
+/*
+** With by (nby labels): pushes a table group -> what push(L, a, gi, k, ud) pushes for the
+** series of that group (gi[0..k), in the order of idx[0..n)), leaving out a group for
+** which it pushes nil.
+*/
+typedef void (*GroupPush)(lua_State *L, PromAgg *a, const size_t *gi, size_t k, void *ud);
+static void push_by_group(lua_State *L, PromAgg *a, const size_t *idx, size_t n, const char **by,
+                          int nby, GroupPush push, void *ud)
 {
+    /* collect the indices of each group, in a Lua table of arrays */
+    lua_newtable(L); /* groups: key -> {i, ...} */
+    int groups = lua_gettop(L);
+    for (size_t i = 0; i < n; i++) {
+        push_group(L, &a->series[idx[i]], by, nby); /* key */
+        lua_pushvalue(L, -1);
+        if (lua_rawget(L, groups) != LUA_TTABLE) { /* key, list? */
+            lua_pop(L, 1);
+            lua_newtable(L);
+            lua_pushvalue(L, -2);
+            lua_pushvalue(L, -2);
+            lua_rawset(L, groups); /* key, list */
+        }
+        lua_pushinteger(L, (lua_Integer)idx[i]);
+        lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+        lua_pop(L, 2);
+    }
+    lua_newtable(L); /* groups, result */
+    int result = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, groups) != 0) { /* ..., result, key, list */
+        size_t k = lua_rawlen(L, -1);
+        size_t *gi = (size_t *)lua_newuserdatauv(L, k * sizeof *gi, 0); /* ..., key, list, ud */
+        for (size_t j = 0; j < k; j++) {
+            lua_rawgeti(L, -2, (lua_Integer)j + 1);
+            gi[j] = (size_t)lua_tointeger(L, -1);
+            lua_pop(L, 1);
+        }
+        push(L, a, gi, k, ud); /* ..., key, list, ud, value */
+        if (lua_isnil(L, -1)) {
+            lua_pop(L, 1);
+        } else {
+            lua_pushvalue(L, -4);
+            lua_insert(L, -2);
+            lua_rawset(L, result); /* result[key] = value */
+        }
+        lua_pop(L, 2); /* ..., result, key */
+    }
+    lua_remove(L, groups); /* ..., result */
+}
+
+/* Pushes the summary of the gauge series idx[0..n) (a GroupPush). */
+static void push_gauge(lua_State *L, PromAgg *a, const size_t *idx, size_t n, void *ud)
+{
+    (void)ud;
     Stats all;
     stats_init(&all, a->gauge_sketch);
     double tw_sum = 0, tw_dur = 0;
@@ -611,43 +662,10 @@ static int l_gauge_summary(lua_State *L)
         return push_never_scraped(L, name);
     }
     refuse_non_gauge(L, a, name, idx, n);
-    if (nby == 0) {
-        push_gauge(L, a, idx, n);
-        return 1;
-    }
-    /* group: collect the indices of each group, in a Lua table of arrays */
-    lua_newtable(L); /* groups: key -> {i, ...} */
-    int groups = lua_gettop(L);
-    for (size_t i = 0; i < n; i++) {
-        push_group(L, &a->series[idx[i]], by, nby); /* key */
-        lua_pushvalue(L, -1);
-        if (lua_rawget(L, groups) != LUA_TTABLE) { /* key, list? */
-            lua_pop(L, 1);
-            lua_newtable(L);
-            lua_pushvalue(L, -2);
-            lua_pushvalue(L, -2);
-            lua_rawset(L, groups); /* key, list */
-        }
-        lua_pushinteger(L, (lua_Integer)idx[i]);
-        lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
-        lua_pop(L, 2);
-    }
-    lua_newtable(L); /* groups, result */
-    lua_pushnil(L);
-    while (lua_next(L, groups) != 0) { /* ..., result, key, list */
-        size_t k = lua_rawlen(L, -1);
-        size_t *gi = (size_t *)lua_newuserdatauv(L, k * sizeof *gi, 0); /* ..., key, list, ud */
-        for (size_t j = 0; j < k; j++) {
-            lua_rawgeti(L, -2, (lua_Integer)j + 1);
-            gi[j] = (size_t)lua_tointeger(L, -1);
-            lua_pop(L, 1);
-        }
-        push_gauge(L, a, gi, k); /* ..., key, list, ud, summary */
-        lua_pushvalue(L, -4);
-        lua_insert(L, -2);
-        lua_rawset(L, -6); /* result[key] = summary */
-        lua_pop(L, 2);     /* ..., result, key */
-    }
+    if (nby == 0)
+        push_gauge(L, a, idx, n, NULL);
+    else
+        push_by_group(L, a, idx, n, by, nby, push_gauge, NULL);
     return 1;
 }
 
@@ -706,6 +724,17 @@ static double group_quantile(lua_State *L, PromAgg *a, const size_t *idx, size_t
     return r;
 }
 
+/* Pushes the quantile *(double *)q over the bucket series idx[0..n), nil when there were
+   no observations (a GroupPush). */
+static void push_quantile(lua_State *L, PromAgg *a, const size_t *idx, size_t n, void *q)
+{
+    double r = group_quantile(L, a, idx, n, *(const double *)q);
+    if (isnan(r))
+        lua_pushnil(L);
+    else
+        lua_pushnumber(L, r);
+}
+
 /*
 ** agg:histogram_quantile(name, q [, {by =}]) -> the q-quantile (q in [0, 1]) of the
 ** observations made during the window, from the bucket increases of every pod, as
@@ -737,44 +766,10 @@ static int l_histogram_quantile(lua_State *L)
         lua_pushnil(L);
         return 1;
     }
-    if (nby == 0) {
-        double r = group_quantile(L, a, idx, n, q);
-        if (isnan(r))
-            lua_pushnil(L);
-        else
-            lua_pushnumber(L, r);
-        return 1;
-    }
-    lua_newtable(L); /* result */
-    int result = lua_gettop(L);
-    size_t *gi = (size_t *)lua_newuserdatauv(L, n * sizeof *gi, 0);
-    char *done = (char *)lua_newuserdatauv(L, n, 0);
-    memset(done, 0, n);
-    for (size_t i = 0; i < n; i++) {
-        if (done[i])
-            continue;
-        push_group(L, &a->series[idx[i]], by, nby); /* key */
-        size_t k = 0;
-        for (size_t j = i; j < n; j++) {
-            if (done[j])
-                continue;
-            push_group(L, &a->series[idx[j]], by, nby);
-            int same = lua_rawequal(L, -1, -2);
-            lua_pop(L, 1);
-            if (same) {
-                gi[k++] = idx[j];
-                done[j] = 1;
-            }
-        }
-        double r = group_quantile(L, a, gi, k, q);
-        if (isnan(r))
-            lua_pop(L, 1);
-        else {
-            lua_pushnumber(L, r);
-            lua_rawset(L, result);
-        }
-    }
-    lua_settop(L, result);
+    if (nby == 0)
+        push_quantile(L, a, idx, n, &q);
+    else
+        push_by_group(L, a, idx, n, by, nby, push_quantile, &q);
     return 1;
 }
 

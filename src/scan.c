@@ -1210,9 +1210,43 @@ static void csv_mems_release(CsvMem *outer)
     }
 }
 
-/* The pass itself, over input made ready by scan_run. */
+/*
+** Runs work(arg) with s's map watched: a SIGBUS there (the file shrank) jumps back
+** into this frame, which is live until work returns, in the thread that touched the
+** page; what the CSV passes begun in work hold is freed then. 0 or -1 as work returns,
+** or BUS_FAULT after a SIGBUS (bus_watch.at: the offset that faulted). The handler
+** must be installed (scan_run installs it).
+*/
+enum { BUS_FAULT = -2 };
+static int bus_guarded(Scanner *s, int (*work)(void *), void *arg)
+{
+    Scanner *outer = bus_watch.s;
+    sigjmp_buf *outer_jump = bus_watch.jump;
+    CsvMem *outer_mems = csv_mems;
+    sigjmp_buf jump;
+    volatile int rc;
+    if (sigsetjmp(jump, 1) == 0) {
+        bus_watch.s = s;
+        bus_watch.jump = &jump;
+        rc = work(arg);
+    } else {
+        csv_mems_release(outer_mems);
+        rc = BUS_FAULT;
+    }
+    bus_watch.s = outer;
+    bus_watch.jump = outer_jump;
+    return rc;
+}
+
+/* The pass itself, over input made ready by scan_run (a mapped file's first bytes
+   too are read here, under the SIGBUS guard: the file may be empty by now). */
 static int scan_pass(Scanner *s)
 {
+    /* gzip not decompressed on the way in (an open io file, text in memory): said as
+       such, not as "unexpected byte 0x1F" */
+    if (s->gz == NULL && s->base == 0 && s->len >= 2 && (unsigned char)s->buf[0] == 0x1f &&
+        (unsigned char)s->buf[1] == 0x8b)
+        return fail(s, "%s: gzip-compressed; decompress it first (gunzip)", s->name);
     if (s->format == SCAN_CSV)
         return scan_csv(s);
     s->frames = (ScanFrame *)calloc(JSON_MAX_DEPTH + 1, sizeof *s->frames);
@@ -1220,6 +1254,11 @@ static int scan_pass(Scanner *s)
         return fail(s, "%s: out of memory", s->name);
     json_feed(&s->p, s->buf, s->len, s->eof);
     return scan_json(s);
+}
+
+static int scan_pass_work(void *s)
+{
+    return scan_pass((Scanner *)s);
 }
 
 int scan_run(Scanner *s)
@@ -1234,11 +1273,6 @@ int scan_run(Scanner *s)
         if (alloc_window(s, WINDOW) != 0 || refill(s, 0, 0) != 0)
             return -1;
     }
-    /* gzip not decompressed on the way in (an open io file, text in memory): said as
-       such, not as "unexpected byte 0x1F" */
-    if (s->gz == NULL && s->base == 0 && s->len >= 2 && (unsigned char)s->buf[0] == 0x1f &&
-        (unsigned char)s->buf[1] == 0x8b)
-        return fail(s, "%s: gzip-compressed; decompress it first (gunzip)", s->name);
     if (s->map == NULL)
         return scan_pass(s);
 
@@ -1250,22 +1284,10 @@ int scan_run(Scanner *s)
     sigemptyset(&sa.sa_mask);
     if (sigaction(SIGBUS, &sa, &old) != 0)
         return fail(s, "%s: cannot watch for SIGBUS: %s", s->name, strerror(errno));
-    Scanner *outer = bus_watch.s;
-    sigjmp_buf *outer_jump = bus_watch.jump;
-    CsvMem *outer_mems = csv_mems;
-    sigjmp_buf jump;
-    volatile int rc;
-    if (sigsetjmp(jump, 1) == 0) {
-        bus_watch.s = s;
-        bus_watch.jump = &jump;
-        rc = scan_pass(s);
-    } else {
-        csv_mems_release(outer_mems);
+    int rc = bus_guarded(s, scan_pass_work, s);
+    if (rc == BUS_FAULT)
         rc = fail(s, "%s: the file shrank while it was being read (byte %llu is gone): no result",
                   s->name, (unsigned long long)bus_watch.at);
-    }
-    bus_watch.s = outer;
-    bus_watch.jump = outer_jump;
     (void)sigaction(SIGBUS, &old, NULL);
     return rc;
 }
@@ -2314,25 +2336,17 @@ static int csv_part_run(CsvPart *pt)
     return 0;
 }
 
+static int csv_part_work(void *pt)
+{
+    return csv_part_run((CsvPart *)pt);
+}
+
 /* The part's pass; a SIGBUS in it (the file shrank) comes back here, in its thread. */
 static int csv_part_guarded(CsvPart *pt)
 {
-    Scanner *w = &pt->w;
-    Scanner *outer = bus_watch.s;
-    sigjmp_buf *outer_jump = bus_watch.jump;
-    CsvMem *outer_mems = csv_mems;
-    sigjmp_buf jump;
-    volatile int rc;
-    if (sigsetjmp(jump, 1) == 0) {
-        bus_watch.s = w;
-        bus_watch.jump = &jump;
-        rc = csv_part_run(pt);
-    } else {
-        csv_mems_release(outer_mems);
-        rc = fail(w, "%s: the file shrank while it was being read", w->name);
-    }
-    bus_watch.s = outer;
-    bus_watch.jump = outer_jump;
+    int rc = bus_guarded(&pt->w, csv_part_work, pt);
+    if (rc == BUS_FAULT)
+        rc = fail(&pt->w, "%s: the file shrank while it was being read", pt->w.name);
     return rc;
 }
 

@@ -124,12 +124,14 @@ function M.preamble(vars)
   return table.concat(out, "; ")
 end
 
--- Data files: one row a line, blocks (gnuplot's `index`) separated by two blank lines.
-local function data_text(header, blocks)
+-- Data files: one row a line, blocks (gnuplot's `index`) separated by two blank lines;
+-- each block ({name =, row...}, a row {n =, cells...}) after a comment line naming it
+-- (a label may be anybody's text: no line end in it).
+function M.data_text(header, blocks)
   local out = { "# " .. header }
   for b, rows in ipairs(blocks) do
     if b > 1 then out[#out + 1] = "\n" end
-    out[#out + 1] = "# " .. rows.name
+    out[#out + 1] = "# " .. rows.name:gsub("[%c]", " ")
     local list = #rows > 0 and rows or { { n = 1 } } -- an empty block would end the file early
     for _, r in ipairs(list) do
       local cells = {}
@@ -139,6 +141,7 @@ local function data_text(header, blocks)
   end
   return table.concat(out, "\n") .. "\n"
 end
+local data_text = M.data_text
 
 local function row(n, ...)
   local r = { n = n }
@@ -208,7 +211,7 @@ end
 local function add(c, name, v) c.vars[#c.vars + 1] = { name, v } end
 
 -- The spread of positive values calls for a log scale (largest / smallest > 20).
-local function wide(values)
+function M.wide(values)
   local lo, hi
   for _, v in ipairs(values) do
     if finite(v) and v > 0 then
@@ -217,6 +220,7 @@ local function wide(values)
   end
   return lo ~= nil and hi / lo > 20
 end
+local wide = M.wide
 
 local LATENCY_PANELS = {
   { keys = { "ttft_p90_ms" }, label = "TTFT p90 (ms)" },
@@ -369,6 +373,21 @@ local CDF_PANELS = {
   { "itl_ms", "inter-token latency (ms)", "token gaps" }, { "e2e_ms", "end-to-end latency (ms)", "requests" },
 }
 
+-- Appends to rows the rows of cdf, a per-request quantile grid (run.cdf: {ttft_ms =
+-- {{q, value}, ...}, tpot_ms =, itl_ms =, e2e_ms =}), at the quantiles qs: {q, ttft_ms,
+-- tpot_ms, itl_ms, e2e_ms}, unknown (NaN) where the grid has no value at q.
+function M.cdf_rows(rows, cdf, qs)
+  local by = {}
+  for _, p in ipairs(CDF_PANELS) do
+    by[p[1]] = {}
+    for _, qv in ipairs(cdf[p[1]] or {}) do by[p[1]][qv[1]] = qv[2] end
+  end
+  for _, q in ipairs(qs) do
+    rows[#rows + 1] = row(5, q, by.ttft_ms[q], by.tpot_ms[q], by.itl_ms[q], by.e2e_ms[q])
+  end
+  return rows
+end
+
 -- 2. CDFs of the per-request latencies (run.cdf, the quantile grid of the same pass).
 function M.latency_cdf(_, A, B)
   local c = base("latency_cdf", "Latency distributions (per-request CDF)", A, B)
@@ -410,16 +429,7 @@ function M.latency_cdf(_, A, B)
   local blocks = {}
   for _, s in ipairs { { "a", ca }, { "b", cb } } do
     local rows = { name = "run " .. s[1] }
-    local by = {}
-    for _, p in ipairs(CDF_PANELS) do
-      by[p[1]] = {}
-      for _, qv in ipairs(s[2] and s[2][p[1]] or {}) do by[p[1]][qv[1]] = qv[2] end
-    end
-    if s[2] then
-      for _, q in ipairs(qs) do
-        rows[#rows + 1] = row(5, q, by.ttft_ms[q], by.tpot_ms[q], by.itl_ms[q], by.e2e_ms[q])
-      end
-    end
+    if s[2] then M.cdf_rows(rows, s[2], qs) end
     blocks[#blocks + 1] = rows
   end
   for _, s in ipairs { { A, ca }, { B, cb } } do

@@ -300,9 +300,34 @@ end
 
 -- The steps ---------------------------------------------------------------------------------
 
-local function say(ctx, fmt, ...)
+-- A line of progress on ctx.out, with the seconds since ctx.t0 (also experiment_run's).
+function M.say(ctx, fmt, ...)
   ctx.out:write(("[+%ds] "):format(os.time() - ctx.t0), fmt:format(...), "\n")
   ctx.out:flush()
+end
+local say = M.say
+
+-- The cluster tools to run: the plan's bins, else $LLMDLUA_KUBECTL, $LLMDLUA_HELM,
+-- $LLMDLUA_HELMFILE, $LLMDLUA_OC when set (else each by its name, on PATH).
+function M.tool_bins(plan)
+  local bins = {}
+  for k, v in pairs(plan.bins or {}) do bins[k] = v end
+  for _, t in ipairs { "kubectl", "helm", "helmfile", "oc" } do
+    local env = os.getenv("LLMDLUA_" .. t:upper())
+    if env and env ~= "" and not bins[t] then bins[t] = env end
+  end
+  return bins
+end
+
+-- Preflight: kubectl and helm are there (ctx.bins), unless a dry run; else an error
+-- naming the one missing and the plan key that sets it.
+function M.check_tools(ctx)
+  for _, t in ipairs { "kubectl", "helm" } do
+    local b = ctx.bins[t] or t
+    if not ctx.dry_run and not (b:find("/") and lfs.attributes(b)) and not proc.which(b) then
+      error(("%s: not found (set bins.%s in the plan)"):format(b, t), 0)
+    end
+  end
 end
 
 -- A stack x is a run config and a folder: ctx.runs[x] and ctx.run_dirs[x] when given (a
@@ -1350,12 +1375,7 @@ function M.steps_list()
   local function fresh_only(ctx, x) return existing(ctx, x) end
   return {
     { number = 0, name = "preflight", description = "tools, namespace, workspace", execute = function(ctx)
-      for _, t in ipairs { "kubectl", "helm" } do
-        local b = ctx.bins[t] or t
-        if not ctx.dry_run and not (b:find("/") and lfs.attributes(b)) and not proc.which(b) then
-          error(("%s: not found (set bins.%s in the plan)"):format(b, t), 0)
-        end
-      end
+      M.check_tools(ctx)
       -- every manifest both runs' deploys would apply, checked before anything is deployed
       -- (a resume checks each deploy as it starts)
       local checked = {}
@@ -1458,12 +1478,7 @@ end
 function M.run(plan, opts)
   opts = opts or {}
   local out = opts.out or io.stdout
-  local bins = {}
-  for k, v in pairs(plan.bins or {}) do bins[k] = v end
-  for _, t in ipairs { "kubectl", "helm", "helmfile", "oc" } do
-    local env = os.getenv("LLMDLUA_" .. t:upper())
-    if env and env ~= "" and not bins[t] then bins[t] = env end
-  end
+  local bins = M.tool_bins(plan)
   local interactive = not opts.yes and proc.run({ "test", "-t", "0" }, { stdin = { inherit = true } }).ok
   local w, ns, saved
   if opts.resume then

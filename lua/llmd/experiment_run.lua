@@ -117,10 +117,7 @@ local function prefixed(out, prefix)
   }
 end
 
-local function say(ctx, fmt, ...)
-  ctx.out:write(("[+%ds] "):format(os.time() - ctx.t0), fmt:format(...), "\n")
-  ctx.out:flush()
-end
+local say = cluster.say
 
 -- The experiment's state: every setup treatment's result, saved after each change.
 local function save(ctx)
@@ -278,12 +275,7 @@ end
 function M.steps_list()
   return {
     { number = 0, name = "preflight", description = "tools, namespaces, workspace", execute = function(ctx)
-      for _, tname in ipairs { "kubectl", "helm" } do
-        local b = ctx.bins[tname] or tname
-        if not ctx.dry_run and not (b:find("/") and lfs.attributes(b)) and not require("llmd.proc").which(b) then
-          error(("%s: not found (set bins.%s in the plan)"):format(b, tname), 0)
-        end
-      end
+      cluster.check_tools(ctx)
       local ns = {}
       for _, slot in ipairs(ctx.pool) do ns[#ns + 1] = slot.ns end
       return ("%d setup x %d run treatment(s); namespaces %s, %d at a time"):format(#ctx.exp.setup_treatments,
@@ -564,12 +556,7 @@ end
 function M.run(exp, plan, opts)
   opts = opts or {}
   local out = opts.out or io.stdout
-  local bins = {}
-  for k, v in pairs(plan.bins or {}) do bins[k] = v end
-  for _, tname in ipairs { "kubectl", "helm", "helmfile", "oc" } do
-    local env = os.getenv("LLMDLUA_" .. tname:upper())
-    if env and env ~= "" and not bins[tname] then bins[tname] = env end
-  end
+  local bins = cluster.tool_bins(plan)
   -- no setup phase: one treatment, named default, with no overrides
   local setup_list = exp.setup_treatments
   if #setup_list == 0 then setup_list = { { name = "default", overrides = {} } } end

@@ -921,32 +921,9 @@ end
 -- Prepared here (data and gnuplot variables), drawn by llmd.charts.render from the editable
 -- templates templates/charts/treatments_*.gp, as the two-run report's charts are.
 
-local function gpn(v)
-  return require("llmd.charts").gp_number(v)
-end
-
-local function block_text(header, blocks)
-  local out = { "# " .. header }
-  for b, rows in ipairs(blocks) do
-    if b > 1 then out[#out + 1] = "\n" end
-    out[#out + 1] = "# " .. rows.name:gsub("[%c]", " ")
-    local list = #rows > 0 and rows or { { n = 1 } }
-    for _, r in ipairs(list) do
-      local cells = {}
-      for i = 1, r.n do cells[i] = gpn(r[i]) end
-      out[#out + 1] = table.concat(cells, " ")
-    end
-  end
-  return table.concat(out, "\n") .. "\n"
-end
-
-local function wide(values)
-  local lo, hi
-  for _, v in ipairs(values) do
-    if finite(v) and v > 0 then lo, hi = math.min(lo or v, v), math.max(hi or v, v) end
-  end
-  return lo ~= nil and hi / lo > 20
-end
+-- (llmd.charts on first use: the data files' text, the log-scale test, the CDF rows)
+local function block_text(header, blocks) return require("llmd.charts").data_text(header, blocks) end
+local function wide(values) return require("llmd.charts").wide(values) end
 
 local LT_PANELS = { { "ttft_p90_ms", "TTFT p90 (ms)" }, { "tpot_p90_ms", "TPOT p90 (ms)" },
   { "latency_p90_ms", "E2E latency p90 (ms)" } }
@@ -1076,16 +1053,7 @@ function M.charts(m, list)
   for _, t in ipairs(list) do
     local cdf = t.runs and t.runs[1] and t.runs[1].cdf
     local r = { name = t.label }
-    if cdf then
-      local by = {}
-      for _, pnl in ipairs(CDF_PANELS) do
-        by[pnl[1]] = {}
-        for _, qv in ipairs(cdf[pnl[1]] or {}) do by[pnl[1]][qv[1]] = qv[2] end
-      end
-      for _, q in ipairs(qs) do
-        r[#r + 1] = { n = 5, q, by.ttft_ms[q], by.tpot_ms[q], by.itl_ms[q], by.e2e_ms[q] }
-      end
-    end
+    if cdf then require("llmd.charts").cdf_rows(r, cdf, qs) end
     blocks[#blocks + 1] = r
   end
   if #cols == 0 then

@@ -9,17 +9,13 @@ local br = require "llmd.br"
 local harness = require "llmd.harness"
 local js = require "llmd.jsonschema"
 local json = require "llmd.json"
-local proc = require "llmd.proc"
 local yaml = require "llmd.yaml"
 local yo = require "llmd.yamlout"
 
 local F = t.fixtures()
 local SCHEMA = json.read(F .. "/benchmark-report/br_v0_2_json_schema.json")
 
-local function copy(src, dst)
-  proc.run { "mkdir", "-p", dst:match("^(.*)/[^/]*$") }
-  t.write(dst, t.read(src))
-end
+local copy = t.copy
 
 -- name -> a folder holding one run of that fixture
 local CASES = {

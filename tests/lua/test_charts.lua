@@ -22,19 +22,7 @@ local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_
 local NASTY_A = 'a<b & "c"\nd'
 local NASTY_B = "x'y </svg> <script>alert(1)</script> &amp; ]]> \\ ✓"
 
-local function compare(extra, env)
-  local parent = t.tmpdir()
-  local argv = { LLMDLUA, "compare.lua", "--parent", parent, "--quiet" }
-  for _, a in ipairs(extra) do argv[#argv + 1] = a end
-  local r = proc.run(argv, { env = env })
-  local w
-  for n in lfs.dir(parent) do
-    if n:match("^llm%-d%-comparison%-") then w = parent .. "/" .. n end
-  end
-  return w, r
-end
-
-local function mkdir(p) proc.run { "mkdir", "-p", p } end
+local compare, mkdir = t.compare, t.mkdir
 
 -- A per-request inference-perf run, with vLLM's raw scrapes when scrapes is true, and
 -- the n-th request failed with message msg for each {n, msg} of failures; beside the
@@ -63,6 +51,23 @@ local function xml_ok(path)
 end
 
 -- Text for gnuplot ----------------------------------------------------------------------------
+
+t.test("data files: a quantile grid's rows in its columns, blocks named on one line, unknown as NaN", function()
+  -- used by the two-run CDF chart and the treatments' one (llmd.treatments); the text
+  -- below is written out by hand from the grids
+  local grid = { ttft_ms = { { 0, 10 }, { 50, 20.5 } }, tpot_ms = { { 0, 1 }, { 50, 2 } },
+    itl_ms = { { 50, 3 } }, e2e_ms = { { 0, 100 }, { 50, 200 } } }
+  local rows = charts.cdf_rows({ name = "run a" }, grid, { 0, 50, 99 })
+  t.eq(#rows, 3)
+  t.eq(charts.data_text("percentile ttft_ms tpot_ms itl_ms e2e_ms",
+    { rows, { name = "x\ny\tz" }, charts.cdf_rows({ name = "c" }, {}, { 1 }) }),
+    "# percentile ttft_ms tpot_ms itl_ms e2e_ms\n# run a\n0 10 1 NaN 100\n50 20.5 2 3 200\n99 NaN NaN NaN NaN\n"
+    .. "\n\n# x y z\nNaN\n\n\n# c\n1 NaN NaN NaN NaN\n")
+  -- a log scale where the positive values span more than 20 times
+  t.eq(charts.wide { 1, 20 }, false)
+  t.eq(charts.wide { 1, 20.5, 0, -5, 0 / 0 }, true)
+  t.eq(charts.wide {}, false)
+end)
 
 t.test("text for gnuplot: one line, valid UTF-8, single-quoted with quotes doubled", function()
   t.eq(charts.gp_string("it's"), "'it''s'")

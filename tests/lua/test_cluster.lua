@@ -1486,6 +1486,28 @@ t.test("baseline Service, readiness and restarts: this run's serving pods, never
     .. "every label this run's share; no selector picks this run's alone", 1, true), r.stdout)
 end)
 
+t.test("tools: the plan's bins, else $LLMDLUA_<TOOL>; a missing kubectl or helm stops either preflight", function()
+  -- cluster.tool_bins serves compare.lua and experiment.lua; in a child llmdlua, whose
+  -- environment the test sets (an empty variable counts as unset)
+  local d = t.tmpdir()
+  t.write(d .. "/bins.lua", 'local b = require("llmd.cluster").tool_bins { bins = { kubectl = "/plan/kubectl" } }\n'
+    .. 'io.write(b.kubectl, " ", b.helm, " ", tostring(b.helmfile), " ", b.oc)\n')
+  local r = proc.run({ LLMDLUA, d .. "/bins.lua" }, { env = { LLMDLUA_KUBECTL = "/env/kubectl",
+    LLMDLUA_HELM = "/env/helm", LLMDLUA_HELMFILE = "", LLMDLUA_OC = "/env/oc" } })
+  t.eq(r.code, 0, r.stderr)
+  t.eq(r.stdout, "/plan/kubectl /env/helm nil /env/oc")
+  -- the preflight step of both step lists: kubectl found ("true" is on PATH), helm not
+  for _, mod in ipairs { cluster, (require "llmd.experiment_run") } do
+    local pre = mod.steps_list()[1]
+    t.eq(pre.name, "preflight")
+    t.raises("/nowhere/helm: not found (set bins.helm in the plan)", pre.execute,
+      { bins = { kubectl = "true", helm = "/nowhere/helm" } })
+    t.raises("kubectl-not-here: not found (set bins.kubectl in the plan)", pre.execute,
+      { bins = { kubectl = "kubectl-not-here" } })
+  end
+  cluster.check_tools { bins = { kubectl = "/nowhere/kubectl" }, dry_run = true } -- a dry run runs none
+end)
+
 -- The advice after a failure says what is really left (the texts written out by hand from
 -- the records below): nothing deployed, everything torn down, or what and where.
 t.test("teardown advice: only where something is left deployed", function()

@@ -13,7 +13,7 @@ local F = t.fixtures()
 local ROOT = t.here() .. "/../.."
 local LLMDLUA = ROOT .. "/llmdlua"
 
-local function mkdir(p) assert(proc.run({ "mkdir", "-p", "--", p }).ok) end
+local mkdir = t.mkdir
 
 -- A per-request run with KV scrapes under metrics/raw, a vLLM log, and the n-th
 -- request failed with a message: the run model then holds paths in many places
@@ -50,15 +50,7 @@ end
 -- every file under dir, relative, with its bytes
 local function files(dir)
   local out = {}
-  local function walk(p, rel)
-    for n in lfs.dir(p) do
-      if n ~= "." and n ~= ".." then
-        local q, r = p .. "/" .. n, rel == "" and n or rel .. "/" .. n
-        if lfs.symlinkattributes(q, "mode") == "directory" then walk(q, r) else out[r] = t.read(q) end
-      end
-    end
-  end
-  walk(dir, "")
+  t.walk(dir, function(p, rel, mode) if mode ~= "directory" then out[rel] = t.read(p) end end)
   return out
 end
 

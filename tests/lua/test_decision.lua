@@ -6,7 +6,6 @@
 local t = require "testlib"
 local json = require "llmd.json"
 local proc = require "llmd.proc"
-local lfs = require "lfs"
 local st = require "llmd.stattest"
 local lp = require "llmd.loadpoints"
 local decision = require "llmd.decision"
@@ -147,15 +146,7 @@ t.test("repeats whose values are all one on a side: the exact Mann-Whitney test,
   t.eq({ v.verdict, v.adjusted_away }, { "no clear difference", true })
 end)
 
--- A hand-made run: stages {rate | concurrency, values}.
-local function run_of(stages)
-  local run = { harness = "synthetic", stages = {}, overall = { values = {}, na = {}, source = {}, method = {} } }
-  for i, s in ipairs(stages) do
-    run.stages[i] = { index = i - 1, rate = s.rate, concurrency = s.concurrency, warmup = false,
-      metrics = { values = s.values, na = {}, source = {}, method = {} } }
-  end
-  return run
-end
+local run_of = t.run_of
 
 local function ladder_run()
   -- offered 10, 20, 30, 40 req/s; achieved 10, 20, 29, 31; TTFT p90 50, 80, 150, 400 ms
@@ -620,17 +611,7 @@ t.test("goodput: requests meeting every per-request threshold, per second, and t
 end)
 
 -- compare.lua into a fresh parent; returns the workspace and the process result.
-local function compare(extra)
-  local parent = t.tmpdir()
-  local argv = { LLMDLUA, "compare.lua", "--parent", parent, "--quiet" }
-  for _, a in ipairs(extra) do argv[#argv + 1] = a end
-  local r = proc.run(argv)
-  local w
-  for n in lfs.dir(parent) do
-    if n:match("^llm%-d%-comparison%-") then w = parent .. "/" .. n end
-  end
-  return w, r
-end
+local compare = t.compare
 
 t.test("per GPU, --slo from the info files, comparison.json keys, analyze.lua keeps the SLOs", function()
   local ia, ib = t.tmpdir() .. "/a.yaml", t.tmpdir() .. "/b.yaml"
@@ -1226,16 +1207,7 @@ end)
 
 -- A run of three load points (10, 20, 30 req/s offered and achieved), each repeated with
 -- the given TTFT p90 values (ms).
-local function repeated_run(ttfts)
-  local stages = {}
-  for i, xs in ipairs(ttfts) do
-    for _, v in ipairs(xs) do
-      stages[#stages + 1] = { rate = 10 * i, values = { throughput_req_s = 10 * i, ttft_p90_ms = v,
-        throughput_tok_s = 100 * i, error_rate_pct = 0 } }
-    end
-  end
-  return run_of(stages)
-end
+local repeated_run = t.repeated_run
 
 local function cap_model(ra, rb)
   local function sd(label, run) return { label = label, state = { label = label }, run = run, kv = {} } end

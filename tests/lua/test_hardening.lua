@@ -89,16 +89,7 @@ end)
 -- Every regular file under dir: { [relative path] = size }
 local function files_of(dir)
   local out = {}
-  local function walk(d, rel)
-    for n in lfs.dir(d) do
-      if n ~= "." and n ~= ".." then
-        local p, r = d .. "/" .. n, rel == "" and n or rel .. "/" .. n
-        local mode = lfs.symlinkattributes(p, "mode")
-        if mode == "directory" then walk(p, r) elseif mode == "file" then out[r] = lfs.attributes(p, "size") end
-      end
-    end
-  end
-  walk(dir, "")
+  t.walk(dir, function(p, rel, mode) if mode == "file" then out[rel] = lfs.attributes(p, "size") end end)
   return out
 end
 
@@ -316,16 +307,7 @@ end)
 -- Every entry under dir that is a link: { rel... }
 local function links_under(dir)
   local out = {}
-  local function walk(d, rel)
-    for n in lfs.dir(d) do
-      if n ~= "." and n ~= ".." then
-        local p, r = d .. "/" .. n, rel == "" and n or rel .. "/" .. n
-        local mode = lfs.symlinkattributes(p, "mode")
-        if mode == "link" then out[#out + 1] = r elseif mode == "directory" then walk(p, r) end
-      end
-    end
-  end
-  walk(dir, "")
+  t.walk(dir, function(_, rel, mode) if mode == "link" then out[#out + 1] = rel end end)
   return out
 end
 

@@ -13,10 +13,7 @@ local E = require "harness_expected"
 
 local F = t.fixtures()
 
-local function copy(src, dst)
-  proc.run { "mkdir", "-p", dst:match("^(.*)/[^/]*$") }
-  t.write(dst, t.read(src))
-end
+local copy = t.copy
 
 -- Every key of want: "NA" must be unknown with a reason, a number equal within 1e-9
 -- relative (integers exactly).

@@ -33,21 +33,10 @@ end
 -- folders end with "/" (so that a stray empty folder counts too)
 local function listing(dir)
   local out = {}
-  local function walk(d, rel)
-    for n in lfs.dir(d) do
-      if n ~= "." and n ~= ".." then
-        local p, r = d .. "/" .. n, rel == "" and n or rel .. "/" .. n
-        local mode = lfs.symlinkattributes(p, "mode")
-        if mode == "directory" and n ~= "results" then
-          out[#out + 1] = r .. "/"
-          walk(p, r)
-        elseif n ~= "results" then
-          out[#out + 1] = r
-        end
-      end
-    end
-  end
-  walk(dir, "")
+  t.walk(dir, function(_, rel, mode)
+    if rel:match("[^/]+$") == "results" then return false end
+    out[#out + 1] = mode == "directory" and rel .. "/" or rel
+  end)
   table.sort(out)
   return out
 end

@@ -22,25 +22,7 @@ local function sh(argv)
   return r
 end
 
-local function mkdir(p) proc.run { "mkdir", "-p", p } end
-
-local function copy(src, dst)
-  mkdir(dst:match("^(.*)/[^/]*$"))
-  t.write(dst, t.read(src))
-end
-
--- compare.lua into a fresh parent; returns the workspace path and the run.
-local function compare(extra)
-  local parent = t.tmpdir()
-  local argv = { LLMDLUA, "compare.lua", "--parent", parent, "--quiet" }
-  for _, a in ipairs(extra) do argv[#argv + 1] = a end
-  local r = sh(argv)
-  local w
-  for n in lfs.dir(parent) do
-    if n:match("^llm%-d%-comparison%-") then w = parent .. "/" .. n end
-  end
-  return w, r
-end
+local mkdir, copy, compare = t.mkdir, t.copy, t.compare
 
 local REAL_ROOT = proc.run({ "realpath", ROOT }).stdout:gsub("%s+$", "")
 
@@ -51,19 +33,7 @@ local function normalise(text, w)
   return (text:gsub(REAL_ROOT:gsub("%p", "%%%0"), "<checkout>"))
 end
 
--- The rows of a Markdown table under a heading: { [first cell] = {cells...} }
-local function table_rows(text, heading)
-  local sec = text:match("## " .. heading .. "\n(.-)\n## ") or text:match("## " .. heading .. "\n(.*)$")
-  local rows = {}
-  for line in sec:gmatch("[^\n]+") do
-    if line:match("^|") and not line:match("^|%-") then
-      local cells = {}
-      for c in line:gmatch("|%s*([^|]-)%s*%f[|]") do cells[#cells + 1] = c end
-      rows[cells[1]] = cells
-    end
-  end
-  return rows
-end
+local table_rows = t.table_rows
 
 t.test("compare.lua on the bundled real pair: the golden report, its numbers from Python", function()
   local w, r = compare { "--a", BASE, "--a-label", "vllm", "--a-info", ROOT .. "/tests/fixtures/kubecon-vllm.info.yaml",

@@ -13,22 +13,11 @@ local lp = require "llmd.loadpoints"
 
 local F = t.fixtures()
 local ROOT = t.here() .. "/../.."
-local LLMDLUA = ROOT .. "/llmdlua"
 local BASE = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
 local TREAT = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
 local EXP7 = F .. "/vllm-benchmark/exp-7_H100"
 
-local function compare(extra)
-  local parent = t.tmpdir()
-  local argv = { LLMDLUA, "compare.lua", "--parent", parent, "--quiet" }
-  for _, a in ipairs(extra) do argv[#argv + 1] = a end
-  local r = proc.run(argv)
-  local w
-  for n in lfs.dir(parent) do
-    if n:match("^llm%-d%-comparison%-") then w = parent .. "/" .. n end
-  end
-  return w, r
-end
+local compare = t.compare
 
 local function kubecon()
   local w, r = compare { "--a", BASE, "--a-label", "vllm", "--b", TREAT, "--b-label", "vllm+chunked-prefix",
@@ -37,15 +26,7 @@ local function kubecon()
   return w
 end
 
--- A hand-made run: stages {rate | concurrency, values}.
-local function run_of(stages)
-  local run = { harness = "synthetic", stages = {}, overall = { values = {}, na = {}, source = {}, method = {} } }
-  for i, s in ipairs(stages) do
-    run.stages[i] = { index = i - 1, rate = s.rate, concurrency = s.concurrency, warmup = false,
-      metrics = { values = s.values, na = {}, source = {}, method = {} } }
-  end
-  return run
-end
+local run_of = t.run_of
 
 local function side(label, run) return { label = label, state = { label = label }, run = run, kv = {} } end
 
@@ -61,19 +42,7 @@ local function positions(text, heads)
   return out
 end
 
--- The rows of a Markdown table under a heading: { [first cell] = {cells...} }
-local function table_rows(text, heading)
-  local sec = text:match("## " .. heading .. "\n(.-)\n## ") or text:match("## " .. heading .. "\n(.*)$")
-  local rows = {}
-  for line in sec:gmatch("[^\n]+") do
-    if line:match("^|") and not line:match("^|%-") then
-      local cells = {}
-      for c in line:gmatch("|%s*([^|]-)%s*%f[|]") do cells[#cells + 1] = c end
-      rows[cells[1]] = cells
-    end
-  end
-  return rows
-end
+local table_rows = t.table_rows
 
 -- 1. Answer first ------------------------------------------------------------------------------
 
@@ -121,16 +90,7 @@ local RA = { { 50, 60, 70 }, { 150, 160, 170 }, { 290, 300, 310 } }
 local RB = { { 50, 60, 70 }, { 140, 150, 160 }, { 280, 290, 300 } }
 local RC = { { 50, 51, 52 }, { 100, 101, 102 }, { 250, 251, 252 } }
 
-local function repeated_run(ttfts)
-  local stages = {}
-  for i, xs in ipairs(ttfts) do
-    for _, v in ipairs(xs) do
-      stages[#stages + 1] = { rate = 10 * i, values = { throughput_req_s = 10 * i, ttft_p90_ms = v,
-        throughput_tok_s = 100 * i, error_rate_pct = 0 } }
-    end
-  end
-  return run_of(stages)
-end
+local repeated_run = t.repeated_run
 
 t.test("headline evidence: the repeats' ranges, the practical threshold, or no interval", function()
   local m = build(repeated_run(RA), repeated_run(RB), "ttft_p90_ms=200")

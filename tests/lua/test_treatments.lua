@@ -15,10 +15,7 @@ local F = t.fixtures()
 local VLLM = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
 local CHUNK = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
 
-local function copy(src, dst)
-  proc.run { "mkdir", "-p", dst:match("^(.*)/[^/]*$") }
-  t.write(dst, t.read(src))
-end
+local copy = t.copy
 
 t.test("treatment_comparison.csv from the two report examples is upstream's, byte for byte", function()
   -- the layout upstream's generator was run on (PROVENANCE-seeds.md): two treatment folders

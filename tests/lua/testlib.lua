@@ -146,4 +146,88 @@ function M.here()
   return (src:match("^@(.*)/[^/]*$")) or "."
 end
 
+-- mkdir -p p; a folder that cannot be made fails the test.
+function M.mkdir(p)
+  local r = require("llmd.proc").run({ "mkdir", "-p", "--", p })
+  assert(r.ok, r.stderr)
+end
+
+-- dst becomes a copy of src's bytes (its folder made first).
+function M.copy(src, dst)
+  M.mkdir(dst:match("^(.*)/[^/]*$"))
+  M.write(dst, M.read(src))
+end
+
+-- Every entry below dir, depth first in lfs.dir's order: fn(path, rel, mode), rel the
+-- path below dir and mode lfs.symlinkattributes' (a link is "link": never followed).
+-- A folder is gone into after fn saw it, unless fn returned false.
+function M.walk(dir, fn)
+  local lfs = require "lfs"
+  local function walk(d, rel)
+    for n in lfs.dir(d) do
+      if n ~= "." and n ~= ".." then
+        local p, r = d .. "/" .. n, rel == "" and n or rel .. "/" .. n
+        local mode = lfs.symlinkattributes(p, "mode")
+        if fn(p, r, mode) ~= false and mode == "directory" then walk(p, r) end
+      end
+    end
+  end
+  walk(dir, "")
+end
+
+-- The rows of the Markdown table under "## heading" in text: { [first cell] = {cells...} }
+function M.table_rows(text, heading)
+  local sec = text:match("## " .. heading .. "\n(.-)\n## ") or text:match("## " .. heading .. "\n(.*)$")
+  local rows = {}
+  for line in sec:gmatch("[^\n]+") do
+    if line:match("^|") and not line:match("^|%-") then
+      local cells = {}
+      for c in line:gmatch("|%s*([^|]-)%s*%f[|]") do cells[#cells + 1] = c end
+      rows[cells[1]] = cells
+    end
+  end
+  return rows
+end
+
+-- compare.lua, by the llmdlua of this checkout, into a fresh parent folder, quietly,
+-- with the arguments extra (and env, as proc.run takes it): the workspace it made (nil
+-- when none) and the run (proc.run's result).
+function M.compare(extra, env)
+  local lfs = require "lfs"
+  local src = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
+  local parent = M.tmpdir()
+  local argv = { src .. "/../../llmdlua", "compare.lua", "--parent", parent, "--quiet" }
+  for _, a in ipairs(extra) do argv[#argv + 1] = a end
+  local r = require("llmd.proc").run(argv, { env = env })
+  local w
+  for n in lfs.dir(parent) do
+    if n:match("^llm%-d%-comparison%-") then w = parent .. "/" .. n end
+  end
+  return w, r
+end
+
+-- A hand-made run model (harness "synthetic"): stages {rate | concurrency, values}, in
+-- order, none of them warm-up.
+function M.run_of(stages)
+  local run = { harness = "synthetic", stages = {}, overall = { values = {}, na = {}, source = {}, method = {} } }
+  for i, s in ipairs(stages) do
+    run.stages[i] = { index = i - 1, rate = s.rate, concurrency = s.concurrency, warmup = false,
+      metrics = { values = s.values, na = {}, source = {}, method = {} } }
+  end
+  return run
+end
+
+-- A hand-made run of repeated load points: ttfts[i] the TTFT p90s (ms) of the repeats
+-- of point i, each a stage offered and achieving 10 i req/s (100 i tok/s, no errors).
+function M.repeated_run(ttfts)
+  local stages = {}
+  for i, xs in ipairs(ttfts) do
+    for _, v in ipairs(xs) do
+      stages[#stages + 1] = { rate = 10 * i, values = { throughput_req_s = 10 * i, ttft_p90_ms = v,
+        throughput_tok_s = 100 * i, error_rate_pct = 0 } }
+    end
+  end
+  return M.run_of(stages)
+end
+
 return M

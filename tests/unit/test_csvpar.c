@@ -17,6 +17,7 @@
 #include "scan.h"
 #include "stats.h"
 #include "testhelp.h"
+#include "scanhelp.h"
 
 static uint64_t seed = 0x9e3779b97f4a7c15ULL;
 
@@ -89,15 +90,6 @@ static size_t random_csv(char *doc, size_t cap, int rows, const Shape *sh)
     return n;
 }
 
-static void write_file(const char *path, const char *doc, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    if (f == NULL || fwrite(doc, 1, n, f) != n || fclose(f) != 0) {
-        fprintf(stderr, "cannot write %s\n", path);
-        exit(2);
-    }
-}
-
 #define NR 4
 static const char *const COLS[NR] = {"a", "b", "c", "d"};
 
@@ -120,13 +112,11 @@ static void scan_file(const char *path, int nrules, int skip, int threads, size_
     memset(o, 0, sizeof *o);
     memset(rules, 0, sizeof rules);
     for (int m = 0; m < nrules; m++) {
-        stats_init(&o->st[m], 0);
+        char err[64];
+        CHECK(test_stats_rule(&rules[m], &o->st[m], SCAN_CSV, COLS[m], err, sizeof err) == 0);
         o->st[m].portable = portable;
         for (int i = 0; i < before; i++)
             (void)stats_add(&o->st[m], 1000.25 + i);
-        CHECK(scan_path_column(COLS[m], &rules[m].path) == 0);
-        rules[m].sink = SINK_STATS;
-        rules[m].stats = &o->st[m];
         rules[m].skip_bad = skip;
     }
     Scanner s;
@@ -194,15 +184,10 @@ static int same_outcome(const Outcome *a, const Outcome *b, int nrules, const ch
 
 int main(void)
 {
-    char path[64] = "/dev/shm/llmdlua-test-csvpar-XXXXXX"; /* memory: 64 MiB are written */
-    int fd = mkstemp(path);
-    if (fd < 0) {
-        snprintf(path, sizeof path, "/tmp/llmdlua-test-csvpar-XXXXXX");
-        fd = mkstemp(path);
-    }
-    if (fd < 0)
+    char path[64]; /* in memory if it can be: 64 MiB are written */
+    if (test_temp_file(path, sizeof path, "/dev/shm/llmdlua-test-csvpar-XXXXXX") != 0 &&
+        test_temp_file(path, sizeof path, "/tmp/llmdlua-test-csvpar-XXXXXX") != 0)
         return 2;
-    close(fd);
     static char doc[1 << 20];
 
     TEST("random CSVs in 2, 3 and 4 parts: the serial scan's outcome bit for bit")
@@ -222,7 +207,7 @@ int main(void)
             sh.blank_pct = rnd(3) == 0 ? 5 : 0;
             int rows = d < 40 ? (int)rnd(8) : 50 + (int)rnd(3000);
             size_t n = random_csv(doc, sizeof doc, rows, &sh);
-            write_file(path, doc, n);
+            test_write_file(path, doc, n);
             int nrules = 1 + (int)rnd(NR), skip = rnd(2), before = rnd(3) == 0 ? 3 : 0;
             int portable = rnd(4) == 0;
             Outcome serial;
@@ -266,7 +251,7 @@ int main(void)
         }
         double sum = 2001000;
         int records = 2000;
-        write_file(path, doc, n);
+        test_write_file(path, doc, n);
         Outcome serial, par;
         scan_file(path, 1, 0, 1, 1, 0, 0, &serial);
         scan_file(path, 1, 0, 2, 1, 0, 0, &par);
@@ -280,7 +265,7 @@ int main(void)
         n = (size_t)sprintf(doc, "a,b,t,c,d\n");
         for (int i = 1; i <= 2000; i++)
             n += (size_t)sprintf(doc + n, "%d,%d,x%d,%d,%d\n", i, i, i, i, i);
-        write_file(path, doc, n);
+        test_write_file(path, doc, n);
         scan_file(path, 1, 0, 2, 1, 0, 0, &par);
         CHECK(par.rc == 0 && par.parts == 2 && par.records == 2000);
         CHECK(stats_sum(&par.st[0]) == 2001000); /* 2000 * 2001 / 2, by hand */
@@ -298,7 +283,7 @@ int main(void)
         size_t n = (size_t)sprintf(doc, "a,b,t,c,d\n");
         for (int i = 1; i <= 3000; i++)
             n += (size_t)sprintf(doc + n, "%d,%s,x,1,1\n", i, i == 2500 ? "2.5x" : "1.5");
-        write_file(path, doc, n);
+        test_write_file(path, doc, n);
         for (int threads = 2; threads <= 4; threads++) {
             Outcome serial, par;
             scan_file(path, 2, 0, 1, 1, 0, 3, &serial);
@@ -329,14 +314,11 @@ int main(void)
             snprintf(want, sizeof want,
                      "t.csv: the file shrank while it was being read (byte %d is gone): no result",
                      pages * 4096);
-            write_file(path, doc, n);
+            test_write_file(path, doc, n);
             Stats st;
-            stats_init(&st, 0);
             ScanRule rule;
-            memset(&rule, 0, sizeof rule);
-            CHECK(scan_path_column("b", &rule.path) == 0);
-            rule.sink = SINK_STATS;
-            rule.stats = &st;
+            char err[64];
+            CHECK(test_stats_rule(&rule, &st, SCAN_CSV, "b", err, sizeof err) == 0);
             Scanner s;
             scan_init(&s, "t.csv", SCAN_CSV);
             CHECK(scan_open_path(&s, path) == 0 && s.map != NULL);
@@ -356,11 +338,11 @@ int main(void)
     TEST("tiny files, a header alone, a sketch, one accumulator for two columns: serial")
     {
         Outcome o;
-        write_file(path, "a,b,t,c,d\n", 10);
+        test_write_file(path, "a,b,t,c,d\n", 10);
         scan_file(path, 2, 0, 2, 1, 0, 0, &o);
         CHECK(o.rc == 0 && o.parts == 1 && o.records == 0 && o.st[0].n == 0);
         outcome_free(&o, 2);
-        write_file(path, "a,b,t,c,d\n1,2,x,3,4\n", 20);
+        test_write_file(path, "a,b,t,c,d\n1,2,x,3,4\n", 20);
         scan_file(path, 2, 0, 2, 1, 0, 0, &o);
         CHECK(o.rc == 0 && o.parts == 1 && o.records == 1 && stats_sum(&o.st[1]) == 2);
         outcome_free(&o, 2);
@@ -368,7 +350,7 @@ int main(void)
         size_t n = (size_t)sprintf(doc, "a,b,t,c,d\n");
         for (int i = 1; i <= 3000; i++)
             n += (size_t)sprintf(doc + n, "%d,1,x,1,1\n", i);
-        write_file(path, doc, n);
+        test_write_file(path, doc, n);
         scan_file(path, 1, 0, 2, 0, 0, 0, &o);
         CHECK(o.rc == 0 && o.parts == 1 && stats_sum(&o.st[0]) == 4501500); /* 3000*3001/2 */
         outcome_free(&o, 1);

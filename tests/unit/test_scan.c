@@ -10,6 +10,7 @@
 
 #include "../fuzz/differential.h"
 #include "testhelp.h"
+#include "scanhelp.h"
 
 static const char *const JSON_DOCS[] = {
     "[{\"a\": [1, 2.5, 4], \"b\": [true, null], \"c\": [\"x\\u00e9\", 3]}, 7, -2e-3]",
@@ -268,19 +269,9 @@ static int scan_one(int format, const char *pattern, const char *text, size_t le
                     double *sum, uint64_t *refills, char *err, size_t errlen)
 {
     Stats st;
-    stats_init(&st, 0);
     ScanRule rule;
-    memset(&rule, 0, sizeof rule);
-    if (format == SCAN_CSV) {
-        if (scan_path_column(pattern, &rule.path) != 0) {
-            snprintf(err, errlen, "out of memory");
-            return -1;
-        }
-    } else if (scan_path_parse(pattern, 0, &rule.path, err, errlen) != 0) {
+    if (test_stats_rule(&rule, &st, format, pattern, err, errlen) != 0)
         return -1;
-    }
-    rule.sink = SINK_STATS;
-    rule.stats = &st;
     Scanner s;
     scan_init(&s, format == SCAN_CSV ? "t.csv" : "t.json", format);
     FILE *fp = NULL;
@@ -310,6 +301,108 @@ static int csv_column(const char *text, size_t len, double *sum, char *err, size
 {
     uint64_t refills;
     return scan_one(SCAN_CSV, "y", text, len, 0, sum, &refills, err, errlen);
+}
+
+/* ---- a mapped JSON file that shrinks (the SIGBUS guard) ---------------------------- */
+
+/* What the shrink test's record callback does: counts records, and at record number
+   `at` cuts the file at path to cut_to bytes, as another program rewriting it would. */
+typedef struct Cutter {
+    const char *path;
+    off_t cut_to;
+    int at, records;
+} Cutter;
+
+static void cut_on_record(Scanner *s, int rule, const ScanValue *whole)
+{
+    (void)rule;
+    (void)whole;
+    Cutter *c = (Cutter *)s->ud;
+    if (++c->records == c->at && truncate(c->path, c->cut_to) != 0)
+        s->stop = 1;
+}
+
+/* A document of one shape, about 256 KiB (64 pages of 4 KiB), for the rules in
+   shrink_rules: 0 numbers, 1 objects with members passed over, 2 records with fields,
+   3 captured objects, 4 [-1] and a reduction, 5 JSON Lines, 6 numbers of 600 digits
+   (strtod's slow path), 7 a record (first) and an accumulator on the same long number,
+   8 one long string with escapes; 9 a CSV (the serial scan). */
+static size_t shrink_doc(int shape, char *doc, size_t cap)
+{
+    size_t n = 0;
+    if (shape == 9) {
+        n += (size_t)sprintf(doc, "a,b,t\n");
+        for (int i = 0; n + 64 < cap; i++)
+            n += (size_t)sprintf(doc + n, "%d,%d.25,\"x,\"\"%d\"\"\"\n", i, i, i);
+        return n;
+    }
+    if (shape == 8) {
+        n += (size_t)sprintf(doc, "{\"s\": \"");
+        while (n + 64 < cap - 64)
+            n += (size_t)sprintf(doc + n, "ab\\\"cd\\u00e9 ");
+        return n + (size_t)sprintf(doc + n, "\", \"x\": 1}");
+    }
+    if (shape != 5)
+        doc[n++] = '[';
+    for (int i = 0; n + 1024 < cap; i++) {
+        const char *sep = shape == 5 ? "" : i ? "," : "";
+        if (shape == 0)
+            n += (size_t)sprintf(doc + n, "%s%d.5", sep, i);
+        else if (shape == 6 || shape == 7) {
+            n += (size_t)sprintf(doc + n, "%s%d.", sep, i);
+            for (int k = 0; k < 600; k++)
+                doc[n++] = (char)('0' + (i + k) % 10);
+        } else
+            n += (size_t)sprintf(doc + n,
+                                 "%s{\"a\": %d, \"s\": \"t\\\"%d\", \"skip\": {\"u\": [1, "
+                                 "{\"w\": \"z\"}]}, \"v\": [%d, 2.5, %d]}%s",
+                                 sep, i, i, i, i * 2, shape == 5 ? "\n" : "");
+    }
+    if (shape != 5)
+        doc[n++] = ']';
+    return n;
+}
+
+/* The rules (and fields) of shape in shrink_doc: how many rules; records go to
+   cut_on_record. */
+static int shrink_rules(int shape, ScanRule *rules, ScanField *fields, int *nfields, Stats *st)
+{
+    static const char *const paths[][2] = {
+        {"$[*]",       NULL    },
+        {"$[*].a",     NULL    },
+        {"$[*]",       NULL    },
+        {"$[*].skip",  NULL    },
+        {"$[*].v[-1]", "$[*].v"},
+        {"$.v[*]",     "$.a"   },
+        {"$[*]",       NULL    },
+        {"$[*]",       "$[*]"  },
+        {"$.s",        "$.x"   }
+    };
+    char err[256];
+    *nfields = 0;
+    if (shape == 9) {
+        CHECK(test_stats_rule(&rules[0], &st[0], SCAN_CSV, "b", err, sizeof err) == 0);
+        return 1;
+    }
+    int nr = paths[shape][1] != NULL ? 2 : 1;
+    for (int m = 0; m < nr; m++)
+        CHECK(test_stats_rule(&rules[m], &st[m], SCAN_JSON, paths[shape][m], err, sizeof err) == 0);
+    if (shape == 2 || shape == 3 || shape == 7 || shape == 8)
+        rules[0].sink = SINK_RECORD; /* 3, 7, 8: the value itself (raw text of a container) */
+    if (shape == 4)
+        rules[1].reduce = RED_DIFFS;
+    if (shape == 2) { /* fields a, s and #v */
+        static const char *const names[] = {"a", "s", "#v"};
+        rules[0].first_field = 0;
+        rules[0].nfields = 3;
+        for (int k = 0; k < 3; k++) {
+            memset(&fields[k], 0, sizeof fields[k]);
+            CHECK(scan_path_parse(names[k], 1, &fields[k].path, err, sizeof err) == 0);
+            fields[k].rule = 0;
+        }
+        *nfields = 3;
+    }
+    return nr;
 }
 
 int main(void)
@@ -579,12 +672,9 @@ int main(void)
             }
             for (int nrules = 0; nrules < 2; nrules++) {
                 Stats st;
-                stats_init(&st, 0);
                 ScanRule rule;
-                memset(&rule, 0, sizeof rule);
-                CHECK(scan_path_column("x", &rule.path) == 0);
-                rule.sink = SINK_STATS;
-                rule.stats = &st;
+                char err[64];
+                CHECK(test_stats_rule(&rule, &st, SCAN_CSV, "x", err, sizeof err) == 0);
                 Scanner s;
                 scan_init(&s, "t.csv", SCAN_CSV);
                 scan_open_mem(&s, doc, n);
@@ -653,12 +743,8 @@ int main(void)
         fclose(out);
         char err[512];
         Stats st;
-        stats_init(&st, 0);
         ScanRule rule;
-        memset(&rule, 0, sizeof rule);
-        CHECK(scan_path_parse("$[*]", 0, &rule.path, err, sizeof err) == 0);
-        rule.sink = SINK_STATS;
-        rule.stats = &st;
+        CHECK(test_stats_rule(&rule, &st, SCAN_JSON, "$[*]", err, sizeof err) == 0);
         for (int flag = 0; flag < 2; flag++) {
             stop = (sig_atomic_t)flag;
             scan_init(&s, "big.json", SCAN_JSON);
@@ -674,6 +760,77 @@ int main(void)
         }
         stats_free(&st);
         scan_path_free(&rule.path);
+        unlink(path);
+    }
+
+    TEST("a mapped JSON file that shrank: an error naming it and the byte, nothing held")
+    {
+        /* as test_csvpar.c's test of a CSV, for every path of the JSON scan: each shape
+           of shrink_doc, mapped, then cut at a page boundary (to nothing, to 3 pages)
+           before the scan, or to 2 pages by a record callback at the 10th record
+           during it (then in the first 2 pages). The scan fails with the
+           message below, naming a byte at or after the cut and before the old end (a
+           file cut to nothing used to crash: its first bytes were read unguarded);
+           make check runs this under ASan, and LeakSanitizer finds anything a pass
+           held when the jump left it */
+        static char doc[256 << 10];
+        char path[64];
+        CHECK(test_temp_file(path, sizeof path, "/tmp/llmdlua-test-shrink-XXXXXX") == 0);
+        long page = sysconf(_SC_PAGESIZE);
+        int runs = 0, failed = 0;
+        for (int shape = 0; shape <= 9; shape++) {
+            size_t n = shrink_doc(shape, doc, sizeof doc);
+            int records = shape == 2 || shape == 3 || shape == 7;
+            for (int mode = 0; mode < 3; mode += 1 + (mode == 1 && !records)) {
+                /* 0: to nothing, 1: 3 pages, 2: 2 pages, by a callback during the scan */
+                off_t cut = mode == 0 ? 0 : mode == 1 ? 3 * page : 2 * page;
+                test_write_file(path, doc, n);
+                Stats st[2];
+                stats_init(&st[0], 0); /* (again with their rules) */
+                stats_init(&st[1], 0);
+                ScanRule rules[2];
+                ScanField fields[3];
+                int nfields;
+                int nr = shrink_rules(shape, rules, fields, &nfields, st);
+                Cutter c = {path, cut, mode == 2 ? 10 : -1, 0};
+                Scanner s;
+                const char *name = shape == 9 ? "t.csv" : "t.json";
+                scan_init(&s, name, shape == 9 ? SCAN_CSV : shape == 5 ? SCAN_JSONL : SCAN_JSON);
+                CHECK(scan_open_path(&s, path) == 0 && s.map != NULL && s.map_len == n);
+                if (mode != 2)
+                    CHECK(truncate(path, cut) == 0);
+                s.rules = rules;
+                s.nrules = nr;
+                s.fields = fields;
+                s.nfields = nfields;
+                s.on_record = cut_on_record;
+                s.ud = &c;
+                int rc = scan_run(&s);
+                char want[96];
+                size_t wl = (size_t)snprintf(
+                    want, sizeof want, "%s: the file shrank while it was being read (byte ", name);
+                char *end = NULL;
+                unsigned long long byte =
+                    strncmp(s.err, want, wl) == 0 ? strtoull(s.err + wl, &end, 10) : 0;
+                int ok = rc == -1 && end != NULL && strcmp(end, " is gone): no result") == 0 &&
+                         byte >= (unsigned long long)cut && byte < n;
+                if (!ok)
+                    fprintf(stderr, "  shape %d, mode %d (cut at %lld): rc %d, '%s'\n", shape, mode,
+                            (long long)cut, rc, s.err);
+                failed += !ok;
+                runs++;
+                scan_free(&s);
+                for (int m = 0; m < nr; m++) {
+                    scan_path_free(&rules[m].path);
+                    free(rules[m].tent);
+                }
+                stats_free(&st[0]);
+                stats_free(&st[1]);
+                for (int k = 0; k < nfields; k++)
+                    scan_path_free(&fields[k].path);
+            }
+        }
+        CHECK(failed == 0 && runs == 23); /* 10 shapes, 3 of them with records */
         unlink(path);
     }
 

@@ -1,0 +1,41 @@
+-- testlib's own helpers where the tests that use them could not tell them broken: t.walk
+-- feeds comparisons of two listings (test_copy_later, test_parallel) and checks that a
+-- listing is empty (test_hardening), which a walk that saw nothing would pass. The trees
+-- below are made by hand and their listings written out by hand.
+local t = require "testlib"
+local lfs = require "lfs"
+
+t.test("t.walk: every entry, depth first, links named and not followed, a folder pruned", function()
+  local d = t.tmpdir()
+  t.mkdir(d .. "/a/b")
+  t.mkdir(d .. "/results/deep")
+  t.write(d .. "/top.txt", "1")
+  t.write(d .. "/a/one.txt", "22")
+  t.write(d .. "/a/b/two.txt", "333")
+  t.write(d .. "/results/deep/kept.txt", "4444")
+  assert(lfs.link(d .. "/a", d .. "/link_to_a", true))
+  local seen, parents = {}, {}
+  t.walk(d, function(p, rel, mode)
+    t.eq(p, d .. "/" .. rel)
+    seen[#seen + 1] = rel .. " " .. mode
+    parents[rel] = true
+    t.ok(rel:match("^(.*)/[^/]*$") == nil or parents[rel:match("^(.*)/[^/]*$")], "its folder came first: " .. rel)
+  end)
+  table.sort(seen)
+  t.eq(seen, { "a directory", "a/b directory", "a/b/two.txt file", "a/one.txt file", "link_to_a link",
+    "results directory", "results/deep directory", "results/deep/kept.txt file", "top.txt file" })
+  -- false from fn: that folder is not gone into (its entry itself was seen)
+  seen = {}
+  t.walk(d, function(_, rel)
+    seen[#seen + 1] = rel
+    if rel == "results" then return false end
+  end)
+  table.sort(seen)
+  t.eq(seen, { "a", "a/b", "a/b/two.txt", "a/one.txt", "link_to_a", "results", "top.txt" })
+end)
+
+t.test("t.table_rows: a Markdown table's rows by their first cell, the last section too", function()
+  local md = "## One\n\n| | A | B |\n|---|---|---|\n| x | 1 | 2 |\n| y z | a b | |\n\n## Two\n| k | v |\n"
+  t.eq(t.table_rows(md, "One"), { [""] = { "", "A", "B" }, x = { "x", "1", "2" }, ["y z"] = { "y z", "a b", "" } })
+  t.eq(t.table_rows(md, "Two"), { k = { "k", "v" } })
+end)

@@ -1637,7 +1637,7 @@ __attribute__((target("avx2"))) static inline CsvMasks csv_masks_avx2(const char
 #endif
 
 /* The lane indexes this many bytes of the window at a time. */
-#define CSV_LANE_CHUNK 4096u
+#define CSV_LANE_CHUNK 8192u
 
 /* The lane's index: the stops of the chunk b[base .. base + len) as bits (csv_index.h). */
 typedef struct CsvLane {
@@ -1981,7 +1981,7 @@ static int csv_row(Scanner *s, CsvBatch *bt, const CsvField *fields, const int *
 
 /* The lane's rows (csv_rows.h), once per instruction set; csv_impl picks them. */
 #define CSV_UNINDEXED SIZE_MAX /* csv_lane_row: the index does not reach the row's end */
-#define CSV_ROWS 32            /* csv_lane_numbers finds this many rows, then reads their cells */
+#define CSV_ROWS 64            /* csv_lane_numbers finds this many rows, then reads their cells */
 typedef long (*CsvNumbersFn)(Scanner *, CsvLane *, CsvBatch *, const int *, int, CsvIndexFn,
                              uint32_t *, size_t, size_t *, uint64_t *);
 

@@ -195,11 +195,16 @@ CSV_FLAT_NAME(const Scanner *s, const CsvLane *ln, CsvBatch *bt, const int *col_
         rows = (size_t)most;
     char end = crlf ? '\r' : '\n';
     size_t k = 0;
-    for (const uint32_t *e = stop + ncols - 1; k < rows; k++, e += per) {
-        if (bb[*e] != end || (ncols == 1 && e[0] == e[-1] + 1)) /* (a blank line) */
-            break;
-        if (crlf && (e[1] != e[0] + 1 || bb[e[1]] != '\n'))
-            break;
+    if (ncols > 1 && !crlf) { /* the usual rows: a look at each row's end */
+        for (const uint32_t *e = stop + ncols - 1; k < rows && bb[*e] == '\n'; k++, e += per)
+            ;
+    } else {
+        for (const uint32_t *e = stop + ncols - 1; k < rows; k++, e += per) {
+            if (bb[*e] != end || (ncols == 1 && e[0] == e[-1] + 1)) /* (a blank line) */
+                break;
+            if (crlf && (e[1] != e[0] + 1 || bb[e[1]] != '\n'))
+                break;
+        }
     }
     if (k == 0)
         return 0;

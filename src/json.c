@@ -1868,10 +1868,14 @@ number_cells_avx2(const char *buf, size_t base, const uint32_t *stops, size_t st
     const CellWide *tb = &cell_wide;
     const uint32_t *st = stops + k * stride;
     double *o = out + k, *o_end = out + count;
+    /* the cells end one after the other: when the first ends 33 bytes or more into buf,
+       so do the rest */
+    if (o != o_end && b + st[1] < lim)
+        return k;
     for (; o != o_end; o++, st += stride) {
         uint32_t from = st[0] + 1, to = st[1], len = to - from;
         const unsigned char *c = b + from, *e = b + to;
-        if (e < lim || len - 1 >= 21)
+        if (len - 1 >= 21)
             break;
         unsigned neg = c[0] == '-';
         const CellShape *sh = &tb->shapes[len - neg]; /* (0..20 digits and point) */
@@ -1909,7 +1913,7 @@ number_cells_avx2(const char *buf, size_t base, const uint32_t *stops, size_t st
                      (uint64_t)_mm_cvtsi128_si64(_mm256_extracti128_si256(r, 1));
         if (point) { /* decimal_pow5 (m 0: l 64, the shift 0, lo 0: refused) */
             const CellPow5 *t5 = &tb->pow5[dp];
-            unsigned l = (unsigned)_lzcnt_u64(m);
+            uint64_t l = _lzcnt_u64(m);
             unsigned __int128 p = (unsigned __int128)(m << (l & 63)) * t5->hi;
             uint64_t hi = (uint64_t)(p >> 64), lo = (uint64_t)p;
             if (((hi + 1) & 0x1FF) == 0 || lo == 0)

@@ -1981,7 +1981,7 @@ static int csv_row(Scanner *s, CsvBatch *bt, const CsvField *fields, const int *
 
 /* The lane's rows (csv_rows.h), once per instruction set; csv_impl picks them. */
 #define CSV_UNINDEXED SIZE_MAX /* csv_lane_row: the index does not reach the row's end */
-#define CSV_ROWS 64            /* csv_lane_numbers finds this many rows, then reads their cells */
+#define CSV_ROWS 128           /* csv_lane_numbers finds this many rows, then reads their cells */
 typedef long (*CsvNumbersFn)(Scanner *, CsvLane *, CsvBatch *, const int *, int, CsvIndexFn,
                              uint32_t *, size_t, size_t *, uint64_t *);
 
@@ -2177,7 +2177,7 @@ static int csv_pass(Scanner *s, const CsvHeader *pre, CsvHeader *hdr)
             }
             /* the row goes the long way (the index stays while the window does), and
                so do the next ones, more of them each time the lane takes too few rows
-               to pay for trying (rows over 4 KiB, quoted rows of more than 64 fields) */
+               to pay for trying (rows over 8 KiB, quoted rows of more than 64 fields) */
             lane_backoff = lane_backoff == 0 ? 1 : lane_backoff < 4096 ? 2 * lane_backoff : 4096;
             lane_skip = lane_backoff;
         }

@@ -334,9 +334,9 @@ int main(void)
         /* the fast lane (rows of plain fields from an index of the separators) against
            csv_record (every row) and the plain-C block classifier against SSE2; rows of
            quoted text with separators, line ends, "" and NULs; reads of every size from
-           1 byte to past the lane's 4 KiB chunks, so rows straddle each window's end */
+           1 byte to past the lane's 8 KiB chunks, so rows straddle each window's end */
         static char doc[1 << 17];
-        static const size_t reads[] = {1, 3, 7, 64, 100, 1000, 4095, 4097, 9000};
+        static const size_t reads[] = {1, 3, 7, 64, 100, 1000, 4095, 4097, 8191, 8193, 17000};
         /* the lane's index, rows and cells for each instruction set the CPU has, the
            widest first (the others: SSE2, and plain C, also through s.portable) */
         static const char *const simd[] = {"avx512", "avx2", "sse2", "portable"};
@@ -427,14 +427,14 @@ int main(void)
         }
     }
 
-    TEST("CSV lane: rows across 64-byte blocks and 4 KiB chunks, CRLF, 70 columns, by hand")
+    TEST("CSV lane: rows across 64-byte blocks and 8 KiB chunks, CRLF, 70 columns, by hand")
     {
         /* row k (1..600): k, k/2, a plain text of k % 150 bytes, then 66 more columns of
            k % 3, then k, CRLF: rows from 80 to 370 bytes, so they start everywhere in a
            block and cross every chunk's end; and the last without a line end. Sums by
            hand: a and z are 1 + ... + 600 = 180300, b half that, m (k % 3) is 200 * 3 =
-           600 (200 of each 0, 1, 2). Whole, and through reads of 1, 63, 64, 65 and 4097
-           bytes; for each instruction set and in plain C. */
+           600 (200 of each 0, 1, 2). Whole, and through reads of 1, 63, 64, 65, 4097 and
+           8193 bytes; for each instruction set and in plain C. */
         static char doc[1 << 19];
         size_t n = (size_t)sprintf(doc, "a,b,text");
         for (int c = 0; c < 66; c++)
@@ -450,7 +450,7 @@ int main(void)
         }
         static const char *const cols[] = {"a", "b", "m", "z"};
         static const double want[] = {180300, 90150, 600, 180300};
-        static const size_t reads[] = {0, 1, 63, 64, 65, 4097};
+        static const size_t reads[] = {0, 1, 63, 64, 65, 4097, 8193};
         static const char *const simd[] = {"avx512", "avx2", "sse2", "portable"};
         const char *best = json_simd(NULL);
         int runs = 0, bad = 0;

@@ -1034,10 +1034,54 @@ static size_t exact_pairs_sse2(const double *xs, size_t k, double *v, ExactPairs
 }
 
 #ifdef STATS_AVX
+/*
+** exact_pairs with AVX, four samples at a time while four remain (k >= 5): the copy,
+** order and extremes in one register each; the sum as neumaier_add makes it, in two
+** steps: the running sums one after the other (the chain that takes the time), then
+** the four compensation terms at once from them, lane by lane the very operations of
+** neumaier_add (the same bits), added to comp in order.
+*/
 __attribute__((target("avx"))) static size_t exact_pairs_avx(const double *xs, size_t k, double *v,
                                                              ExactPairs *e)
 {
-    return exact_pairs(xs, k, v, e);
+    double sum = e->sum, comp = e->comp;
+    __m256d vlo = _mm256_set1_pd(e->lo), vhi = vlo;
+    __m256d ok = _mm256_castsi256_pd(_mm256_set1_epi32(-1));
+    size_t i = 1;
+    for (; i + 4 <= k; i += 4) {
+        __m256d x = _mm256_loadu_pd(xs + i), before = _mm256_loadu_pd(xs + i - 1);
+        _mm256_storeu_pd(v + i, x);
+        ok = _mm256_and_pd(ok, _mm256_cmp_pd(x, before, _CMP_GE_OS));
+        vlo = _mm256_min_pd(vlo, x);
+        vhi = _mm256_max_pd(vhi, x);
+        __m128d xl = _mm256_castpd256_pd128(x), xh = _mm256_extractf128_pd(x, 1);
+        double s0 = sum, s1 = s0 + _mm_cvtsd_f64(xl),
+               s2 = s1 + _mm_cvtsd_f64(_mm_unpackhi_pd(xl, xl));
+        double s3 = s2 + _mm_cvtsd_f64(xh), s4 = s3 + _mm_cvtsd_f64(_mm_unpackhi_pd(xh, xh));
+        __m256d sv = _mm256_setr_pd(s0, s1, s2, s3), t = _mm256_setr_pd(s1, s2, s3, s4);
+        __m256d xv = _mm256_sub_pd(t, sv);
+        __m256d err = _mm256_add_pd(_mm256_sub_pd(sv, _mm256_sub_pd(t, xv)), _mm256_sub_pd(x, xv));
+        __m128d el = _mm256_castpd256_pd128(err), eh = _mm256_extractf128_pd(err, 1);
+        comp += _mm_cvtsd_f64(el);
+        comp += _mm_cvtsd_f64(_mm_unpackhi_pd(el, el));
+        comp += _mm_cvtsd_f64(eh);
+        comp += _mm_cvtsd_f64(_mm_unpackhi_pd(eh, eh));
+        sum = s4;
+    }
+    e->sorted &= _mm256_movemask_pd(ok) == 15;
+    double l4[4], h4[4];
+    _mm256_storeu_pd(l4, vlo);
+    _mm256_storeu_pd(h4, vhi);
+    double lo = l4[0], hi = h4[0];
+    for (int j = 1; j < 4; j++) {
+        lo = l4[j] < lo ? l4[j] : lo;
+        hi = h4[j] > hi ? h4[j] : hi;
+    }
+    e->lo = lo;
+    e->hi = hi;
+    e->sum = sum;
+    e->comp = comp;
+    return i;
 }
 #endif
 #endif

@@ -112,7 +112,11 @@ function M.validate(plan, name)
               release = true,
               chart = true, chart_version = true, values = true, set = true, kustomize = true, commands = true,
               values_override = true, model = true, gateway = true, hardware = true, guide = true, llmd_version = true,
-              service = true })
+              service = true, helmfile_hooks = true })
+            if d.helmfile_hooks ~= nil and d.helmfile_hooks ~= "allow" then
+              bad(key .. ".deploy.helmfile_hooks", ("expected allow (helmfile may run the hooks of its state files), "
+                .. "got %s"):format(tostring(d.helmfile_hooks)))
+            end
             local m = d.method
             if m ~= "helmfile" and m ~= "helm" and m ~= "custom" then
               bad(key .. ".deploy.method", ("expected helmfile, helm or custom, got %s"):format(tostring(m)))
@@ -148,7 +152,23 @@ function M.validate(plan, name)
                   if tool ~= "kubectl" and tool ~= "helm" and tool ~= "helmfile" and tool ~= "oc" then
                     bad(("%s.deploy.commands[%d]"):format(key, i),
                       "expected a kubectl, helm, helmfile or oc argv (they run namespaced through llmdlua)")
+                  else
+                    for j = 2, #c do
+                      for v in tostring(c[j]):gmatch("%${([^}]*)}") do
+                        if v ~= "VALUES_OVERRIDE" then
+                          bad(("%s.deploy.commands[%d]"):format(key, i), ("unknown placeholder ${%s} (a custom "
+                            .. "command may use ${VALUES_OVERRIDE}, the values override's file)"):format(v))
+                        end
+                      end
+                    end
                   end
+                end
+                -- a values override no command reads would change nothing: the run would
+                -- deploy what it would without it, and say otherwise
+                if d.values_override ~= nil and not M.custom_reads_override(d) then
+                  bad(key .. ".deploy.values_override", "no custom command reads it: pass its file with "
+                    .. "\"${VALUES_OVERRIDE}\" (e.g. [helm, upgrade, --install, NAME, CHART, -f, "
+                    .. "\"${VALUES_OVERRIDE}\"]), or drop values_override")
                 end
               end
             end
@@ -1198,6 +1218,19 @@ local function teardown(ctx, x)
     #d.kustomize > 0 and table.concat(d.kustomize, ", ") or "none", kept, ctx.ns)
 end
 
+-- Does a custom deploy (deploy.commands) pass the values override's file to a command
+-- (an argument with ${VALUES_OVERRIDE})? Without it a values override changes nothing.
+function M.custom_reads_override(d)
+  for _, c in ipairs(type(d.commands) == "table" and d.commands or {}) do
+    if type(c) == "table" then
+      for j = 2, #c do
+        if tostring(c[j]):find("${VALUES_OVERRIDE}", 1, true) then return true end
+      end
+    end
+  end
+  return false
+end
+
 -- The calls a run's deploy makes, in order: { tool =, args =, opts = } (the values
 -- override is written first: the deploy, and a render of it, read the file).
 local function deploy_calls(ctx, x)
@@ -1205,15 +1238,19 @@ local function deploy_calls(ctx, x)
   local dir = rdir(ctx, x) .. "/deploy"
   ws.mkdir_p(dir)
   local override
-  if d.values_override ~= nil then
-    -- customisations go to a new file in the workspace, never into the guide's files
+  local reads = d.method == "custom" and M.custom_reads_override(d)
+  if d.values_override ~= nil or reads then
+    -- customisations go to a new file in the workspace, never into the guide's files (an
+    -- empty mapping when custom commands read it and there is no override)
     override = dir .. "/values-override.yaml"
-    ws.write_text(override, yaml.dump(d.values_override))
+    if override:sub(1, 1) ~= "/" then override = lfs.currentdir() .. "/" .. override end
+    ws.write_text(override, yaml.dump(d.values_override or {}))
   end
   local out = {}
   local function add(tool, a, opts)
     opts = opts or {}
     opts.cwd = d.guide_dir
+    opts.allow_hooks = d.helmfile_hooks == "allow" or nil -- (helmfile's own hooks: README, "helmfile hooks")
     out[#out + 1] = { tool = tool, args = a, opts = opts }
   end
   if d.method == "helmfile" then
@@ -1238,7 +1275,8 @@ local function deploy_calls(ctx, x)
   else
     for _, c in ipairs(d.commands) do
       local a = {}
-      for i = 2, #c do a[#a + 1] = tostring(c[i]) end
+      -- ${VALUES_OVERRIDE}: the values override's file (README: method: custom)
+      for i = 2, #c do a[#a + 1] = (tostring(c[i]):gsub("%${VALUES_OVERRIDE}", function() return override end)) end
       add(c[1], a, { user = true })
     end
   end
@@ -1258,7 +1296,8 @@ function M.check_deploy(ctx, x)
   ctx.deploy_checked = ctx.deploy_checked or {}
   if ctx.deploy_checked[x] then return end
   for _, c in ipairs(deploy_calls(ctx, x)) do
-    local ok, err = pcall(ctx.k.preflight, ctx.k, c.tool, c.args, { user = c.opts.user, cwd = c.opts.cwd })
+    local ok, err = pcall(ctx.k.preflight, ctx.k, c.tool, c.args, { user = c.opts.user, cwd = c.opts.cwd,
+      allow_hooks = c.opts.allow_hooks })
     if not ok then
       error(("run %s (%s): %s; nothing of this run was deployed"):format(x, run_of(ctx, x).label, tostring(err)), 0)
     end
@@ -1292,7 +1331,7 @@ local function deploy(ctx, x)
       local cm = cmds(ctx, x)
       cm[#cm + 1] = ("(cd %s && %s)"):format(k8s.cmdline { d.guide_dir or "." },
         k8s.cmdline(ctx.k:argv(c.tool, c.args)))
-      ctx.k:call(c.tool, c.args, { cwd = c.opts.cwd, user = c.opts.user })
+      ctx.k:call(c.tool, c.args, { cwd = c.opts.cwd, user = c.opts.user, allow_hooks = c.opts.allow_hooks })
       local kd = c.opts.kustomize
       if kd and not seen[kd] then rec.kustomize[#rec.kustomize + 1] = kd; seen[kd] = true end
     end
@@ -1580,7 +1619,7 @@ function M.interrupted_message(ctx)
       :format(table.concat(missing, " and "))
   end
   lines[#lines + 1] = ("Continue with:               llmdlua compare.lua --resume %s"):format(w)
-  lines[#lines + 1] = ("Tear down without going on:  llmdlua compare.lua --resume %s --step 90"):format(w)
+  lines[#lines + 1] = M.teardown_advice(ctx, "Tear down without going on: ")
   return table.concat(lines, "\n")
 end
 
@@ -1628,10 +1667,60 @@ function M.salvage(ctx, result)
   end
   if #result.failed > 0 then
     ctx.out:write(("To continue after fixing the cause: llmdlua compare.lua --resume %s\n"
-      .. "  (it uses %s/plan.yaml, the plan as this comparison started; add --plan FILE to replace it)\n"
-      .. "To tear down without continuing:   llmdlua compare.lua --resume %s --step 90\n"):format(ctx.ws.path,
+      .. "  (it uses %s/plan.yaml, the plan as this comparison started; add --plan FILE to replace it)\n"):format(
       ctx.ws.path, ctx.ws.path))
+    ctx.out:write(M.teardown_advice(ctx, "To tear down without continuing:  "), "\n")
   end
+end
+
+-- What is left deployed in the namespace, by run: one "run A (label): releases ...; ..."
+-- for each run whose deploy started (for real) and that was not torn down since. A run
+-- refused at preflight, imported, or only dry-run never deployed anything.
+function M.left_deployed(ctx)
+  local left = {}
+  for _, x in ipairs { "a", "b" } do
+    local what = not ctx.dry_run and M.left_of(ctx.deployed and ctx.deployed[x])
+    if what then
+      local r = run_of(ctx, x)
+      left[#left + 1] = ("run %s (%s): %s"):format(x:upper(), r and r.label or x, what)
+    end
+  end
+  return left
+end
+
+-- What the record d (M.deployed) says is still there: "releases sim; kustomize ms", or nil
+-- when its deploy never started or it was torn down.
+function M.left_of(d)
+  if not (d and d.before and not d.torn_down) then return nil end
+  local parts = {}
+  for _, k in ipairs { "releases", "httproutes", "gateways", "kustomize" } do
+    if d[k] and #d[k] > 0 then parts[#parts + 1] = k .. " " .. table.concat(d[k], ", ") end
+  end
+  if d.baseline_service then parts[#parts + 1] = "service " .. M.BASELINE_SVC end
+  return #parts > 0 and table.concat(parts, "; ") or "its deploy started (nothing recorded as added yet)"
+end
+
+-- The teardown advice after a failure or an interrupt, true to what was done: where
+-- something is left deployed, what and how to tear it down (the `how` prefix); else that
+-- nothing needs tearing down.
+function M.teardown_advice(ctx, how)
+  local left = M.left_deployed(ctx)
+  if #left > 0 then
+    return ("Left deployed in namespace %s: %s.\n%s llmdlua compare.lua --resume %s --step 90"):format(ctx.ns,
+      table.concat(left, "; "), how, ctx.ws.path)
+  end
+  if ctx.dry_run then return "Dry run: nothing was deployed; nothing needs tearing down." end
+  local torn = false
+  for _, x in ipairs { "a", "b" } do
+    local d = ctx.deployed and ctx.deployed[x]
+    if d and d.before then torn = true end
+  end
+  if torn then
+    return ("Everything this comparison deployed in namespace %s was torn down; nothing needs tearing down.")
+      :format(ctx.ns)
+  end
+  return ("Nothing was deployed in namespace %s (nothing changed in the cluster); nothing needs tearing down.")
+    :format(ctx.ns)
 end
 
 M.parse_steps = steps.parse

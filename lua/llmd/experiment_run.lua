@@ -435,7 +435,12 @@ function M.steps_list()
       ctx.summary_text = ex.summary_table(ctx.exp.name, nset, #ctx.exp.run_treatments, list, total)
       ctx.out:write("\n", ctx.summary_text)
       if ctx.dry_run then
-        ctx.out:write("(dry run: nothing was deployed or measured; the statuses say only that no step failed)\n")
+        local failed = 0
+        for _, r in ipairs(list) do if r.status ~= "success" then failed = failed + 1 end end
+        ctx.out:write(failed == 0
+          and "(dry run: nothing was deployed or measured; the statuses say only that no step failed)\n"
+          or "(dry run: nothing was deployed or measured; FAIL is a step the dry run refused, OK says only that no "
+            .. "step failed)\n")
         return "dry run: no comparison"
       end
       -- the comparison across treatments, from whatever has results
@@ -492,6 +497,68 @@ function M.check_run_treatments(exp, plan, exp_path)
   end
 end
 
+-- Refuses setup treatments that would change nothing: their keys go into the values
+-- override, which helm and helmfile are given (-f, --state-values-file), but a custom
+-- deploy's commands only read it through ${VALUES_OVERRIDE}. Without that, every setup
+-- treatment would deploy the same stack and the comparison across them would show noise
+-- as a difference. Raises with one line per treatment, before anything runs (the dry run
+-- too).
+function M.check_setup_treatments(exp, plan, exp_path, plan_path)
+  local d = plan.deploy
+  if type(d) ~= "table" or d.method ~= "custom" or cluster.custom_reads_override(d) then return end
+  local function flat(v, prefix, out)
+    if is_map(v) and next(v) ~= nil then
+      for _, k in ipairs(ex.keys(v)) do flat(v[k], prefix and (prefix .. "." .. k) or tostring(k), out) end
+    else
+      out[#out + 1] = ("%s: %s"):format(prefix, json.encode(v))
+    end
+    return out
+  end
+  local lines = {}
+  for _, st in ipairs(exp.setup_treatments) do
+    if next(st.overrides or {}) ~= nil then
+      lines[#lines + 1] = ("%s: setup treatment %s (%s): written to values-override.yaml, but no command in "
+        .. "deploy.commands of %s reads it"):format(exp_path or exp.name, st.name,
+          table.concat(flat(st.overrides, nil, {}), ", "), plan_path or "the plan")
+    end
+  end
+  if #lines > 0 then
+    error(table.concat(lines, "\n") .. "\nrefused: setup treatments whose values no command reads would all deploy "
+      .. "the same stack; pass the file to the deploy with \"${VALUES_OVERRIDE}\" (e.g. [helm, upgrade, --install, "
+      .. "NAME, CHART, -f, \"${VALUES_OVERRIDE}\"]), or use method: helm or helmfile - nothing was run", 0)
+  end
+end
+
+-- What is left deployed, one "setup treatment S in namespace NS: releases ...; ..." for
+-- each stack whose deploy started (for real) and that was not torn down since (kept with
+-- --skip-teardown, a failed teardown, logs not collected), in the order of the treatments.
+function M.left_deployed(ctx)
+  local left = {}
+  if ctx.dry_run then return left end
+  for _, st in ipairs(ctx.exp.setup_treatments) do
+    local c = ctx.stacks[st.name]
+    local what = c and cluster.left_of(c.deployed and c.deployed.stack)
+    if what then left[#left + 1] = ("setup treatment %s in namespace %s: %s"):format(st.name, c.ns, what) end
+  end
+  return left
+end
+
+-- The lines saying what is left deployed (for the end of a run, or after an interrupt),
+-- true to what was done: the stacks still there and their namespaces, or that nothing is.
+function M.left_text(ctx)
+  local left = M.left_deployed(ctx)
+  if #left > 0 then
+    return ("Left deployed%s:\n  "):format(ctx.skip_teardown and " (--skip-teardown keeps every stack)" or "")
+      .. table.concat(left, "\n  ")
+  end
+  if ctx.dry_run then return "Dry run: nothing was deployed; nothing needs tearing down." end
+  for _, c in pairs(ctx.stacks) do
+    local d = c.deployed and c.deployed.stack
+    if d and d.before then return "Nothing is left deployed: every stack deployed was torn down." end
+  end
+  return "Nothing was deployed (nothing changed in the cluster); nothing needs tearing down."
+end
+
 -- Runs exp (llmd.experiment) with plan. opts: dry_run, resume (workspace), stop_on_error,
 -- skip_teardown, only (step set), out. Returns ok (every treatment succeeded), ctx.
 function M.run(exp, plan, opts)
@@ -517,6 +584,7 @@ function M.run(exp, plan, opts)
       :format(exp.name), 0)
   end
   M.check_run_treatments(exp, plan, opts.experiment_path)
+  M.check_setup_treatments(exp, plan, opts.experiment_path, opts.plan_path)
   local names = plan.namespaces
   if names and opts.namespace then
     error(("--namespace %s: the plan lists namespaces: %s; give the namespaces in one place"):format(opts.namespace,
@@ -569,6 +637,7 @@ function M.run(exp, plan, opts)
     timeouts = { ready = t.ready or 900, benchmark = t.benchmark or 0, smoke = t.smoke or 120, poll = t.poll or 5 },
   }
   for _, rt in ipairs(exp.run_treatments) do ctx.run_by_name[rt.name] = rt end
+  if opts.on_ctx then opts.on_ctx(ctx) end -- (the caller's view, for what an interrupt leaves)
   local stacks = {}
   for _, s in ipairs(setup_list) do
     ctx.setup[s.name] = s

@@ -102,7 +102,12 @@ CSV_FLAT_NAME(const Scanner *s, const CsvLane *ln, CsvBatch *bt, const int *col_
     const char *bb = s->buf + ln->base;
     uint32_t *stop = flat + 1;
     flat[0] = (uint32_t)r - 1;
-    size_t need = (size_t)most * ((size_t)ncols + 1), got = 0;
+    /* the stops of most rows: ncols each, one more for a "\r\n" (the first row end in
+       this block says which; (ncols + 1) each when it lies further on) */
+    uint64_t first_end = ln->others[blk] & (~0ULL << (r % 64));
+    size_t per_row = (size_t)ncols +
+                     (first_end == 0 || bb[64 * blk + (size_t)__builtin_ctzll(first_end)] == '\r');
+    size_t need = (size_t)most * per_row, got = 0;
     uint64_t so[CSV_LANE_CHUNK / 64 + 1]; /* the line ends outside quotes, from block b0 */
     uint64_t bad = 0;
     if (ln->quoted) {
@@ -158,16 +163,17 @@ CSV_FLAT_NAME(const Scanner *s, const CsvLane *ln, CsvBatch *bt, const int *col_
         for (;;) { /* (at most 63 more than need) */
             uint32_t at = (uint32_t)(64 * blk);
 #if CSV_ROWS_HW
-            /* eight at a time, whatever w holds (tzcnt of 0 is 64: written, not counted) */
+            /* six at a time, whatever w holds (tzcnt of 0 is 64: written, not counted):
+               a 64-byte block of number rows mostly holds five or six stops */
             size_t cnt = (size_t)__builtin_popcountll(w);
             uint32_t *o = stop + got;
             do {
-#pragma GCC unroll 8
-                for (int k = 0; k < 8; k++) {
+#pragma GCC unroll 6
+                for (int k = 0; k < 6; k++) {
                     o[k] = at + (uint32_t)_tzcnt_u64(w);
                     w = _blsr_u64(w);
                 }
-                o += 8;
+                o += 6;
             } while (w != 0);
             got += cnt;
 #else
@@ -189,11 +195,16 @@ CSV_FLAT_NAME(const Scanner *s, const CsvLane *ln, CsvBatch *bt, const int *col_
         rows = (size_t)most;
     char end = crlf ? '\r' : '\n';
     size_t k = 0;
-    for (const uint32_t *e = stop + ncols - 1; k < rows; k++, e += per) {
-        if (bb[*e] != end || (ncols == 1 && e[0] == e[-1] + 1)) /* (a blank line) */
-            break;
-        if (crlf && (e[1] != e[0] + 1 || bb[e[1]] != '\n'))
-            break;
+    if (ncols > 1 && !crlf) { /* the usual rows: a look at each row's end */
+        for (const uint32_t *e = stop + ncols - 1; k < rows && bb[*e] == '\n'; k++, e += per)
+            ;
+    } else {
+        for (const uint32_t *e = stop + ncols - 1; k < rows; k++, e += per) {
+            if (bb[*e] != end || (ncols == 1 && e[0] == e[-1] + 1)) /* (a blank line) */
+                break;
+            if (crlf && (e[1] != e[0] + 1 || bb[e[1]] != '\n'))
+                break;
+        }
     }
     if (k == 0)
         return 0;

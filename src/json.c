@@ -1835,7 +1835,9 @@ typedef struct CellPow5 {
 /* All its tables in one place (one base register in its loop), copies of cell_shapes
    and cell_from among them; and 10^16 (a multiplication by it from memory). */
 typedef struct CellWide {
-    CellShape shapes[22];
+    /* cell_shapes' fields, each in an array of its own (indexed by L, scaled by 8) */
+    uint64_t places[22], edges[22], point[22];
+    unsigned char run[22][2];
     unsigned char from[64];
     CellPow5 pow5[32];
     double unscale[64];
@@ -1868,13 +1870,17 @@ number_cells_avx2(const char *buf, size_t base, const uint32_t *stops, size_t st
     const CellWide *tb = &cell_wide;
     const uint32_t *st = stops + k * stride;
     double *o = out + k, *o_end = out + count;
+    /* the cells end one after the other: when the first ends 33 bytes or more into buf,
+       so do the rest */
+    if (o != o_end && b + st[1] < lim)
+        return k;
     for (; o != o_end; o++, st += stride) {
         uint32_t from = st[0] + 1, to = st[1], len = to - from;
         const unsigned char *c = b + from, *e = b + to;
-        if (e < lim || len - 1 >= 21)
+        if (len - 1 >= 21)
             break;
         unsigned neg = c[0] == '-';
-        const CellShape *sh = &tb->shapes[len - neg]; /* (0..20 digits and point) */
+        size_t L = len - neg; /* the digits and the point: 0..21 */
         __m256i t =
             _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(e - 32)), zero);
         __m256i up =
@@ -1884,13 +1890,13 @@ number_cells_avx2(const char *buf, size_t base, const uint32_t *stops, size_t st
         uint64_t points = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(t, point_byte));
         uint64_t zeros =
             (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(t, _mm256_setzero_si256()));
-        uint64_t other = sh->places & ~digit; /* no digit: the point, or refused */
+        uint64_t other = tb->places[L] & ~digit; /* no digit: the point, or refused */
         /* refused: more than one byte that is no digit, one that is no point, the first
            or last byte no digit ("-" and a length of 21 too: their places and edges have
            bit 40), a leading zero before a digit, an integer of 19 digits or more (other
            0, other - 1 all ones) */
-        uint64_t bad = _blsr_u64(other) | (other & ~points) | ((other - 1) & sh->point) |
-                       (sh->edges & (other | (zeros & (digit >> 1))));
+        uint64_t bad = _blsr_u64(other) | (other & ~points) | ((other - 1) & tb->point[L]) |
+                       (tb->edges[L] & (other | (zeros & (digit >> 1))));
         if (bad != 0)
             break;
         unsigned dp = (unsigned)_tzcnt_u64(other) & 31; /* the point's place (0: none) */
@@ -1901,7 +1907,7 @@ number_cells_avx2(const char *buf, size_t base, const uint32_t *stops, size_t st
         /* pairs, weighted 0 before the run; fours; eights 0, 8, 0, 8 | 16, 24, 16, 24;
            sixteens 0..15 and 16..31 in the first 8 bytes of each half */
         __m256i w = _mm256_and_si256(
-            k10, _mm256_loadu_si256((const __m256i *)(const void *)(tb->from + sh->run[point])));
+            k10, _mm256_loadu_si256((const __m256i *)(const void *)(tb->from + tb->run[L][point])));
         __m256i q = _mm256_madd_epi16(_mm256_maddubs_epi16(t, w), k100);
         __m256i r = _mm256_madd_epi16(_mm256_packs_epi32(q, q), k10000);
         r = _mm256_add_epi64(_mm256_mul_epu32(r, k1e8), _mm256_srli_epi64(r, 32));
@@ -1909,7 +1915,7 @@ number_cells_avx2(const char *buf, size_t base, const uint32_t *stops, size_t st
                      (uint64_t)_mm_cvtsi128_si64(_mm256_extracti128_si256(r, 1));
         if (point) { /* decimal_pow5 (m 0: l 64, the shift 0, lo 0: refused) */
             const CellPow5 *t5 = &tb->pow5[dp];
-            unsigned l = (unsigned)_lzcnt_u64(m);
+            uint64_t l = _lzcnt_u64(m);
             unsigned __int128 p = (unsigned __int128)(m << (l & 63)) * t5->hi;
             uint64_t hi = (uint64_t)(p >> 64), lo = (uint64_t)p;
             if (((hi + 1) & 0x1FF) == 0 || lo == 0)
@@ -2087,7 +2093,13 @@ __attribute__((constructor)) static void pow5_init(void)
 #ifdef JSON_WIDE_SIMD
     for (int l = 0; l < 64; l++)
         cell_wide.unscale[l] = ldexp(1.0, -l);
-    memcpy(cell_wide.shapes, cell_shapes, sizeof cell_shapes);
+    for (int L = 0; L < 22; L++) {
+        cell_wide.places[L] = cell_shapes[L].places;
+        cell_wide.edges[L] = cell_shapes[L].edges;
+        cell_wide.point[L] = cell_shapes[L].point;
+        cell_wide.run[L][0] = cell_shapes[L].run[0];
+        cell_wide.run[L][1] = cell_shapes[L].run[1];
+    }
     memcpy(cell_wide.from, cell_from, sizeof cell_from);
     cell_wide.e16 = 10000000000000000ULL;
 #endif

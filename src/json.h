@@ -185,8 +185,9 @@ int json_number_in(const char *s, size_t n, size_t avail, double *out);
 /*
 ** Cells of numbers, many in one call (a CSV column): cell k is buf[base + stops[k stride]
 ** + 1 .. base + stops[k stride + 1]) (the offsets wrap: stops[0] may be UINT32_MAX, for a
-** cell at base), buf[0..n) readable. Each goes into out[k] as json_number_in reads it;
-** returns how many were numbers before the first that is not (count when all were).
+** cell at base), each cell ending after the one before, buf[0..n) readable. Each goes
+** into out[k] as json_number_in reads it; returns how many were numbers before the first
+** that is not (count when all were).
 */
 size_t json_number_cells(const char *buf, size_t n, size_t base, const uint32_t *stops,
                          size_t stride, size_t count, double *out);

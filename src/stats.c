@@ -29,7 +29,7 @@
 ** the advice (not checked: it is only advice).
 */
 #define HUGE_PAGE ((size_t)2 << 20)
-#define V_MAP_AT_LEAST (8 * HUGE_PAGE) /* v from this size on is a mapping of its own */
+#define V_MAP_AT_LEAST (2 * HUGE_PAGE) /* v from this size on is a mapping of its own */
 
 /* The advice for the whole pages within p[0..bytes), from V_MAP_AT_LEAST bytes on. On a
    mapping of its own that is all of it (and it stays one mapping, mremap can move it). */
@@ -66,6 +66,22 @@ static int use_avx(int portable)
         cpu_avx = __builtin_cpu_supports("avx") != 0;
     }
     return cpu_avx;
+}
+
+/* The same for AVX2 (hist_gather's integer lanes, four 64-bit bins at once). */
+#define STATS_AVX2 1
+#include <immintrin.h>
+static int cpu_avx2 = -1;
+
+static int use_avx2(int portable)
+{
+    if (portable != 0)
+        return 0;
+    if (cpu_avx2 < 0) {
+        __builtin_cpu_init();
+        cpu_avx2 = __builtin_cpu_supports("avx2") != 0;
+    }
+    return cpu_avx2;
 }
 #endif
 
@@ -445,16 +461,80 @@ static void hist_count(const double *a, size_t n, double lo, uint64_t kmin, int 
         count[(key_of(a[i]) - kmin) >> shift]++;
 }
 
+#ifdef STATS_AVX2
+/*
+** hist_gather's loop for samples > 0 with AVX2, while 8 remain, when at most NW bins are
+** wanted (their numbers in wb[0..NW), repeated to fill them): eight samples' bins at
+** once, each compared with every wanted one, and only when one of the eight is wanted
+** are they taken one by one, in order, through the marks. Returns the index of the first
+** sample left.
+*/
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) size_t
+gather_wanted(const double *a, size_t n, uint64_t base, int shift, const uint64_t *wb, int nw,
+              const uint8_t *mark, uint64_t *at, double *g)
+{
+    const __m256i vb = _mm256_set1_epi64x((long long)base);
+    const __m128i sh = _mm_cvtsi32_si128(shift);
+    __m256i w[8];
+#pragma GCC unroll 8
+    for (int j = 0; j < nw; j++)
+        w[j] = _mm256_set1_epi64x((long long)wb[j]);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256i x0 = _mm256_loadu_si256((const __m256i *)(const void *)(a + i));
+        __m256i x1 = _mm256_loadu_si256((const __m256i *)(const void *)(a + i + 4));
+        __m256i b0 = _mm256_srl_epi64(_mm256_sub_epi64(x0, vb), sh);
+        __m256i b1 = _mm256_srl_epi64(_mm256_sub_epi64(x1, vb), sh);
+        __m256i hit = _mm256_or_si256(_mm256_cmpeq_epi64(b0, w[0]), _mm256_cmpeq_epi64(b1, w[0]));
+#pragma GCC unroll 8
+        for (int j = 1; j < nw; j++)
+            hit = _mm256_or_si256(
+                hit, _mm256_or_si256(_mm256_cmpeq_epi64(b0, w[j]), _mm256_cmpeq_epi64(b1, w[j])));
+        if (_mm256_testz_si256(hit, hit)) /* mostly: the wanted bins are a few small ones */
+            continue;
+        for (size_t j = i; j < i + 8; j++) {
+            unsigned m = mark[(bits_of(a[j]) - base) >> shift];
+            if (m)
+                g[at[m - 1]++] = a[j];
+        }
+    }
+    return i;
+}
+
+__attribute__((target("avx2"))) static size_t gather_avx2(const double *a, size_t n, uint64_t base,
+                                                          int shift, const uint64_t *wb, int nw,
+                                                          const uint8_t *mark, uint64_t *at,
+                                                          double *g)
+{
+    uint64_t w[8];
+    for (int j = 0; j < 8; j++)
+        w[j] = wb[j < nw ? j : 0];
+    if (nw <= 4)
+        return gather_wanted(a, n, base, shift, w, 4, mark, at, g);
+    return gather_wanted(a, n, base, shift, w, 8, mark, at, g);
+}
+#endif
+
 /*
 ** Gathers the samples whose bin has a mark (the wanted bin's number, 1..255; 0: not
-** wanted) at at[mark - 1]++ of g. The bins as hist_count finds them.
+** wanted) at at[mark - 1]++ of g. The bins as hist_count finds them; the nw wanted ones
+** are also wb[0..nw).
 */
 static void hist_gather(const double *a, size_t n, double lo, uint64_t kmin, int shift,
-                        const uint8_t *mark, uint64_t *at, double *g)
+                        const uint8_t *mark, uint64_t *at, double *g, const uint64_t *wb, int nw,
+                        int portable)
 {
     size_t i = 0;
     if (lo > 0) {
         uint64_t base = bits_of(lo);
+#ifdef STATS_AVX2
+        if (nw <= 8 && use_avx2(portable))
+            i = gather_avx2(a, n, base, shift, wb, nw, mark, at, g);
+#else
+        (void)wb;
+        (void)nw;
+        (void)portable;
+#endif
         for (; i + 4 <= n; i += 4) {
             unsigned m0 = mark[(bits_of(a[i]) - base) >> shift];
             unsigned m1 = mark[(bits_of(a[i + 1]) - base) >> shift];
@@ -528,9 +608,10 @@ static int hist_ranks(const double *a, size_t n, double lo, double hi, const uin
     size_t *bin = (size_t *)malloc(nr * sizeof *bin);
     uint64_t *before = (uint64_t *)malloc(nr * sizeof *before);
     uint64_t *at = (uint64_t *)malloc(nr * sizeof *at);
+    uint64_t *wanted = (uint64_t *)malloc(nr * sizeof *wanted); /* the wanted bins */
     uint8_t *mark = NULL;
     double *g = NULL;
-    if (bin == NULL || before == NULL || at == NULL)
+    if (bin == NULL || before == NULL || at == NULL || wanted == NULL)
         goto fail;
     uint64_t cum = 0, gathered = 0;
     size_t r = 0, nwanted = 0;
@@ -560,10 +641,11 @@ static int hist_ranks(const double *a, size_t n, double lo, double hi, const uin
     for (size_t i = 0; i < nr; i++)
         if (i == 0 || bin[i - 1] != bin[i]) {
             at[w] = from;
+            wanted[w] = bin[i];
             mark[bin[i]] = (uint8_t)++w;
             from += count[bin[i]];
         }
-    hist_gather(a, n, lo, kmin, shift, mark, at, g);
+    hist_gather(a, n, lo, kmin, shift, mark, at, g, wanted, (int)w, sq->portable);
     from = 0;
     for (size_t i = 0; i < nr; i++) {
         if (i == 0 || bin[i - 1] != bin[i]) {
@@ -578,6 +660,7 @@ static int hist_ranks(const double *a, size_t n, double lo, double hi, const uin
     free(bin);
     free(before);
     free(at);
+    free(wanted);
     free(count);
     return 0;
 fail:
@@ -586,6 +669,7 @@ fail:
     free(bin);
     free(before);
     free(at);
+    free(wanted);
     free(count);
     return -1;
 }
@@ -950,10 +1034,54 @@ static size_t exact_pairs_sse2(const double *xs, size_t k, double *v, ExactPairs
 }
 
 #ifdef STATS_AVX
+/*
+** exact_pairs with AVX, four samples at a time while four remain (k >= 5): the copy,
+** order and extremes in one register each; the sum as neumaier_add makes it, in two
+** steps: the running sums one after the other (the chain that takes the time), then
+** the four compensation terms at once from them, lane by lane the very operations of
+** neumaier_add (the same bits), added to comp in order.
+*/
 __attribute__((target("avx"))) static size_t exact_pairs_avx(const double *xs, size_t k, double *v,
                                                              ExactPairs *e)
 {
-    return exact_pairs(xs, k, v, e);
+    double sum = e->sum, comp = e->comp;
+    __m256d vlo = _mm256_set1_pd(e->lo), vhi = vlo;
+    __m256d ok = _mm256_castsi256_pd(_mm256_set1_epi32(-1));
+    size_t i = 1;
+    for (; i + 4 <= k; i += 4) {
+        __m256d x = _mm256_loadu_pd(xs + i), before = _mm256_loadu_pd(xs + i - 1);
+        _mm256_storeu_pd(v + i, x);
+        ok = _mm256_and_pd(ok, _mm256_cmp_pd(x, before, _CMP_GE_OS));
+        vlo = _mm256_min_pd(vlo, x);
+        vhi = _mm256_max_pd(vhi, x);
+        __m128d xl = _mm256_castpd256_pd128(x), xh = _mm256_extractf128_pd(x, 1);
+        double s0 = sum, s1 = s0 + _mm_cvtsd_f64(xl),
+               s2 = s1 + _mm_cvtsd_f64(_mm_unpackhi_pd(xl, xl));
+        double s3 = s2 + _mm_cvtsd_f64(xh), s4 = s3 + _mm_cvtsd_f64(_mm_unpackhi_pd(xh, xh));
+        __m256d sv = _mm256_setr_pd(s0, s1, s2, s3), t = _mm256_setr_pd(s1, s2, s3, s4);
+        __m256d xv = _mm256_sub_pd(t, sv);
+        __m256d err = _mm256_add_pd(_mm256_sub_pd(sv, _mm256_sub_pd(t, xv)), _mm256_sub_pd(x, xv));
+        __m128d el = _mm256_castpd256_pd128(err), eh = _mm256_extractf128_pd(err, 1);
+        comp += _mm_cvtsd_f64(el);
+        comp += _mm_cvtsd_f64(_mm_unpackhi_pd(el, el));
+        comp += _mm_cvtsd_f64(eh);
+        comp += _mm_cvtsd_f64(_mm_unpackhi_pd(eh, eh));
+        sum = s4;
+    }
+    e->sorted &= _mm256_movemask_pd(ok) == 15;
+    double l4[4], h4[4];
+    _mm256_storeu_pd(l4, vlo);
+    _mm256_storeu_pd(h4, vhi);
+    double lo = l4[0], hi = h4[0];
+    for (int j = 1; j < 4; j++) {
+        lo = l4[j] < lo ? l4[j] : lo;
+        hi = h4[j] > hi ? h4[j] : hi;
+    }
+    e->lo = lo;
+    e->hi = hi;
+    e->sum = sum;
+    e->comp = comp;
+    return i;
 }
 #endif
 #endif

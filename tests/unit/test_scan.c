@@ -427,9 +427,9 @@ int main(void)
         /* the fast lane (rows of plain fields from an index of the separators) against
            csv_record (every row) and the plain-C block classifier against SSE2; rows of
            quoted text with separators, line ends, "" and NULs; reads of every size from
-           1 byte to past the lane's 4 KiB chunks, so rows straddle each window's end */
+           1 byte to past the lane's 8 KiB chunks, so rows straddle each window's end */
         static char doc[1 << 17];
-        static const size_t reads[] = {1, 3, 7, 64, 100, 1000, 4095, 4097, 9000};
+        static const size_t reads[] = {1, 3, 7, 64, 100, 1000, 4095, 4097, 8191, 8193, 17000};
         /* the lane's index, rows and cells for each instruction set the CPU has, the
            widest first (the others: SSE2, and plain C, also through s.portable) */
         static const char *const simd[] = {"avx512", "avx2", "sse2", "portable"};
@@ -520,14 +520,14 @@ int main(void)
         }
     }
 
-    TEST("CSV lane: rows across 64-byte blocks and 4 KiB chunks, CRLF, 70 columns, by hand")
+    TEST("CSV lane: rows across 64-byte blocks and 8 KiB chunks, CRLF, 70 columns, by hand")
     {
         /* row k (1..600): k, k/2, a plain text of k % 150 bytes, then 66 more columns of
            k % 3, then k, CRLF: rows from 80 to 370 bytes, so they start everywhere in a
            block and cross every chunk's end; and the last without a line end. Sums by
            hand: a and z are 1 + ... + 600 = 180300, b half that, m (k % 3) is 200 * 3 =
-           600 (200 of each 0, 1, 2). Whole, and through reads of 1, 63, 64, 65 and 4097
-           bytes; for each instruction set and in plain C. */
+           600 (200 of each 0, 1, 2). Whole, and through reads of 1, 63, 64, 65, 4097 and
+           8193 bytes; for each instruction set and in plain C. */
         static char doc[1 << 19];
         size_t n = (size_t)sprintf(doc, "a,b,text");
         for (int c = 0; c < 66; c++)
@@ -543,7 +543,7 @@ int main(void)
         }
         static const char *const cols[] = {"a", "b", "m", "z"};
         static const double want[] = {180300, 90150, 600, 180300};
-        static const size_t reads[] = {0, 1, 63, 64, 65, 4097};
+        static const size_t reads[] = {0, 1, 63, 64, 65, 4097, 8193};
         static const char *const simd[] = {"avx512", "avx2", "sse2", "portable"};
         const char *best = json_simd(NULL);
         int runs = 0, bad = 0;
@@ -567,6 +567,54 @@ int main(void)
         }
         CHECK(json_simd(best) != NULL);
         CHECK(!bad && runs >= 2 * 6 * 4);
+    }
+
+    TEST("CSV lane: every byte but the stops is text to the index, in every instruction set")
+    {
+        /* the AVX2 index finds '"', '\n' and '\r' by a table of sixteen (the byte's low
+           four bits): the bytes that share those bits ('*', ':', '-', '=', 'B', 'J', 'M',
+           high-bit bytes...) and NUL must stay text. Row k (1..300): k, a text of all
+           256 byte values but ',', '"', '\n' and '\r' from a place that moves with k,
+           then k + 0.25, '\n' (rows of 258 bytes and more: across blocks and chunks).
+           Sums by hand: a = 1 + ... + 300 = 45150, c = 45150 + 300 * 0.25 = 45225.
+           Whole and through reads of 4097 and 8193 bytes. */
+        static char doc[1 << 18];
+        size_t n = (size_t)sprintf(doc, "a,text,c\n");
+        for (int k = 1; k <= 300; k++) {
+            n += (size_t)sprintf(doc + n, "%d,", k);
+            for (int i = 0; i < 256; i++) {
+                unsigned char ch = (unsigned char)(i + k);
+                if (ch != ',' && ch != '"' && ch != '\n' && ch != '\r')
+                    doc[n++] = (char)ch;
+            }
+            n += (size_t)sprintf(doc + n, ",%d.25\n", k);
+        }
+        static const char *const cols[] = {"a", "c"};
+        static const double want[] = {45150, 45225};
+        static const size_t reads[] = {0, 4097, 8193};
+        static const char *const simd[] = {"avx512", "avx2", "sse2", "portable"};
+        const char *best = json_simd(NULL);
+        int runs = 0, bad = 0;
+        for (size_t l = 0; l < sizeof simd / sizeof simd[0]; l++) {
+            if (json_simd(simd[l]) == NULL)
+                continue;
+            for (size_t r = 0; r < sizeof reads / sizeof reads[0]; r++)
+                for (int c = 0; c < 2; c++) {
+                    double sum;
+                    uint64_t refills;
+                    char err[256];
+                    int rc = scan_one(SCAN_CSV, cols[c], doc, n, reads[r], &sum, &refills, err,
+                                      sizeof err);
+                    runs++;
+                    if (rc != 0 || sum != want[c]) {
+                        fprintf(stderr, "  %s, reads of %zu, column %s: rc %d, sum %.17g %s\n",
+                                simd[l], reads[r], cols[c], rc, sum, err);
+                        bad = 1;
+                    }
+                }
+        }
+        CHECK(json_simd(best) != NULL);
+        CHECK(!bad && runs >= 2 * 3 * 2);
     }
 
     TEST("CSV lane: an empty cell is no number (an error, never 0), a short row fails")

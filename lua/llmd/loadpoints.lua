@@ -219,7 +219,8 @@ function M.saturation(points)
   if kind == "rate" then
     for i, p in ipairs(points) do
       if not p.achieved_rps then
-        return { none = true, unknown = true, reason = ("point %d: achieved rate unknown"):format(i) }
+        return { none = true, unknown = true, reason = ("point %d: achieved rate unknown%s"):format(i,
+          p.na.throughput_req_s and (" (" .. p.na.throughput_req_s .. ")") or "") }
       end
       if p.overshoot then -- neither "saturated" nor "never saturated" can be read from such a point
         return { none = true, unknown = true,
@@ -443,7 +444,8 @@ function M.capacity(points, slo, sat)
     if i >= limit then break end
     local ok, detail = meets(p, slo)
     if not p.achieved_rps then
-      return { kind = "unknown", reason = ("load point %d: achieved rate unknown"):format(i) }
+      return { kind = "unknown", reason = ("load point %d: achieved rate unknown%s"):format(i,
+        p.na.throughput_req_s and (" (" .. p.na.throughput_req_s .. ")") or "") }
     end
     if not ok then
       if not last then

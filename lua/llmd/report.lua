@@ -370,8 +370,10 @@ local CURVE_NA = {
 
 -- Why a load point's curve cell is N/A (gpu_why: why the accelerator count is unknown).
 local function curve_na_reason(p, key, gpus, gpu_why)
-  if key == "achieved_rps" then return "achieved rate unknown: neither the results' request throughput nor the "
-    .. "harness's achieved rate" end
+  if key == "achieved_rps" then
+    return "achieved rate unknown: " .. (p.na.throughput_req_s
+      or "neither the results' request throughput nor the harness's achieved rate")
+  end
   if key == "output_tps" then return p.na.throughput_tok_s or "output tok/s not in the results" end
   if key == "output_tps_per_gpu" then
     if not gpus then return gpu_why end

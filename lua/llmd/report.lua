@@ -132,6 +132,9 @@ local function perf_row(key, ctx)
     a = va, b = vb, a_text = ta, b_text = tb, repeat_means = repeats or nil,
     delta_text = "N/A", pct_text = "N/A", evidence = "",
   }
+  -- which side is unknown and why, as fields of their own (comparison.json, the CSV's note)
+  if va == nil then row.a_na = (repeats and pa[1].na[key] or wa) or "no value and no reason recorded" end
+  if vb == nil then row.b_na = (repeats and pb[1].na[key] or wb) or "no value and no reason recorded" end
   local ok, why = true, nil
   if va ~= nil and vb ~= nil then ok, why = M.comparable(key, ra, rb) end
   -- a Delta that cannot be given says why in a word (the cells or the notes say more)
@@ -170,6 +173,17 @@ local function in_family(row)
   return v.p_value ~= nil and v.verdict ~= "not comparable"
 end
 
+-- The note of a row unknown on a side: which side, and why ("unknown for B (vllm): the
+-- file's --metric-percentiles left out 90"), so that the CSV, which has no a_text, keeps it.
+local function unknown_note(row, A, B)
+  local function side(label, letter, why) return ("%s (%s): %s"):format(label, letter, why) end
+  if row.a_na and row.b_na then
+    return ("unknown on both sides: %s; %s"):format(side(A.label, "A", row.a_na), side(B.label, "B", row.b_na))
+  end
+  if row.a_na then return "unknown for " .. side(A.label, "A", row.a_na) end
+  return "unknown for " .. side(B.label, "B", row.b_na)
+end
+
 -- The row's verdict with its test's Holm-adjusted p (fam: decision.family of the comparison).
 local function finish_row(row, fam, A, B)
   local o = row.decide
@@ -190,6 +204,7 @@ local function finish_row(row, fam, A, B)
       decision.adjusted_text(v.p_value, v.p_adjusted, v.family_size))
   end
   row.note = v.note
+  if row.a_na or row.b_na then row.note = unknown_note(row, A, B) end
   local test = o.test
   if v.verdict == "not comparable" and o.like_for_like == false and o.comparable and o.a ~= nil and o.b ~= nil then
     -- a test of pooled figures over different loads says nothing: not shown as evidence

@@ -1,0 +1,129 @@
+-- The report's machine-readable files and its wording where a figure is unknown (the s25
+-- audit's F3, F5, F6, F8 attainment, F9): comparison.csv, comparison.json and the
+-- Markdown say which side is unknown and why, lists are JSON arrays, numbers are numbers.
+-- Expected values are worked out by hand from the fixtures (each test says how).
+local t = require "testlib"
+local json = require "llmd.json"
+local proc = require "llmd.proc"
+local lfs = require "lfs"
+
+local F = t.fixtures()
+local ROOT = t.here() .. "/../.."
+local LLMDLUA = ROOT .. "/llmdlua"
+
+local function copy(src, dst)
+  proc.run { "mkdir", "-p", dst:match("^(.*)/[^/]*$") }
+  t.write(dst, t.read(src))
+end
+
+-- compare.lua into a fresh parent: the workspace's path
+local function compare(extra)
+  local parent = t.tmpdir()
+  local argv = { LLMDLUA, "compare.lua", "--parent", parent, "--quiet" }
+  for _, a in ipairs(extra) do argv[#argv + 1] = a end
+  local r = proc.run(argv)
+  t.eq(r.code, 0, "compare.lua: " .. tostring(r.stderr))
+  for n in lfs.dir(parent) do
+    if n:match("^llm%-d%-comparison%-") then return parent .. "/" .. n end
+  end
+  error("no workspace in " .. parent)
+end
+
+-- RFC 4180 rows of a CSV text: { [first field] = {fields...} }, and the header
+local function csv_rows(text)
+  local rows, header = {}, nil
+  local i = 1
+  while i <= #text do
+    local fields, field = {}, ""
+    while true do
+      local c = text:sub(i, i)
+      if c == '"' then
+        local j = i + 1
+        while true do
+          local q = text:find('"', j, true)
+          if text:sub(q + 1, q + 1) == '"' then
+            field = field .. text:sub(j, q); j = q + 2
+          else
+            field = field .. text:sub(j, q - 1); i = q + 1; break
+          end
+        end
+      else
+        local e = text:find("[,\n]", i) or #text + 1
+        field = field .. text:sub(i, e - 1); i = e
+      end
+      c = text:sub(i, i)
+      fields[#fields + 1] = field
+      field = ""
+      i = i + 1
+      if c ~= "," then break end
+    end
+    if not header then header = fields else rows[fields[1]] = fields end
+  end
+  return rows, header
+end
+
+local function col(header, name)
+  for i, h in ipairs(header) do if h == name then return i end end
+  error("no column " .. name)
+end
+
+local function exp7_dir()
+  return F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas"
+end
+
+local function detailed_dir()
+  local d = t.tmpdir()
+  copy(F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json", d .. "/openai-infqps-concurrency4.json")
+  return d
+end
+
+t.test("F5: an unknown row says in the CSV and the JSON which side is unknown and why", function()
+  -- exp-7's vllm-2replicas files hold median, p95 and p99 TTFT (no p90: its run's
+  -- --metric-percentiles left 90 out, read off benchmark_2025-05-13_04-55-27.json's keys); the
+  -- synthetic --save-detailed file has per-request TTFTs, so its p90 is known
+  local w = compare { "--a", exp7_dir(), "--a-label", "e7", "--b", detailed_dir(), "--b-label", "det" }
+  local rows, header = csv_rows(t.read(w .. "/comparison.csv"))
+  local r = rows.ttft_p90_ms
+  t.ok(r, "a ttft_p90_ms row")
+  t.eq(r[col(header, "a")], "")
+  t.ok(r[col(header, "b")] ~= "", "B's p90 is known")
+  local note = r[col(header, "note")]
+  t.ok(note:find("^unknown for e7 %(A%): ") ~= nil, note)
+  t.ok(note:find("--metric-percentiles left out 90", 1, true) ~= nil, note)
+  local doc = json.read(w .. "/comparison.json")
+  local jr
+  for _, x in ipairs(doc.perf) do if x.key == "ttft_p90_ms" then jr = x end end
+  t.ok(jr.a_na:find("--metric-percentiles left out 90", 1, true) ~= nil, jr.a_na)
+  t.eq(jr.b_na, nil)
+  t.eq(jr.note, note, "the CSV's note is the JSON row's")
+  -- both sides unknown: both reasons, each named
+  w = compare { "--a", exp7_dir(), "--a-label", "e7", "--b", F .. "/vllm-benchmark/exp-7_H100/llm-d-1p1d",
+    "--b-label", "pd" }
+  rows, header = csv_rows(t.read(w .. "/comparison.csv"))
+  note = rows.ttft_p90_ms[col(header, "note")]
+  t.ok(note:find("^unknown on both sides: e7 %(A%): .*left out 90; pd %(B%): .*left out 90$") ~= nil, note)
+end)
+
+t.test("F3: a benchmark report whose rates contradict its counts: N/A in the rows and the per-GPU headline", function()
+  -- br_v0_2_example: request_rate.mean 2262.448 req/s against 500 requests in 49.972 s
+  -- (10.006 req/s by hand); output_token_rate.mean 2262.448 against 1,131,224 tokens (22,637 tok/s)
+  local function dir(name)
+    local d = t.tmpdir()
+    copy(F .. "/benchmark-report/" .. name, d .. "/" .. name)
+    return d
+  end
+  local w = compare { "--a", dir("br_v0_2_example.yaml"), "--a-label", "v02", "--b", dir("br_v0_2_1_example.yaml"),
+    "--b-label", "v021" }
+  local rows, header = csv_rows(t.read(w .. "/comparison.csv"))
+  for _, k in ipairs { "throughput_req_s", "throughput_tok_s" } do
+    t.eq(rows[k][col(header, "a")], "", k .. " a")
+    t.eq(rows[k][col(header, "b")], "", k .. " b")
+    t.ok(rows[k][col(header, "note")]:find("cannot both be right", 1, true), rows[k][col(header, "note")])
+  end
+  local md = t.read(w .. "/comparison_report.md")
+  local row = md:match("\n| Output tok/s per GPU %(whole run%) |([^\n]*)")
+  t.ok(row and row:find("N/A", 1, true) and not row:find("282.8", 1, true), tostring(row))
+  row = md:match("\n| Request throughput |([^\n]*)")
+  t.ok(row:find("500 / 49.972 s = 10.006 req/s", 1, true), row)
+  t.ok(not row:find("2,262.448 req/s", 1, true), row)
+end)

@@ -90,6 +90,17 @@ function M.check_rates(run)
   end
 end
 
+-- Why a run has no load point (M.points gave none): its results hold no load stage (a
+-- per-request file alone says nothing of the load it was driven at), or every stage is
+-- warm-up. nil when it has a measured stage.
+function M.no_points_why(run)
+  if #run.stages == 0 then
+    return "no load stage in the results, only whole-run data, which does not say the load"
+  end
+  for _, st in ipairs(run.stages) do if not st.warmup then return nil end end
+  return "every stage is marked warm-up"
+end
+
 -- The load points of a run's measured stages. Stages of one load type whose offered
 -- loads are within REPEAT_TOLERANCE are repeats of one point: its values are the means
 -- over the repeats (a metric unknown in one repeat is unknown for the point), with

@@ -1267,7 +1267,10 @@ local function load_difference_text(model, A, B)
       end
       kind = kind or p.load_type
     end
-    if not lo then return "at an unknown load" end
+    if not lo then
+      local why = #points == 0 and lp.no_points_why(points == pa and A.run or B.run)
+      return "at an unknown load" .. (why and (" (" .. why .. ")") or "")
+    end
     local function f(v) return kind == "concurrency" and ("%g"):format(v) or ("%g"):format(v) end
     local unit = kind == "concurrency" and " concurrent requests" or " req/s"
     return (lo == hi and ("at %s%s"):format(f(lo), unit) or ("at %s–%s%s"):format(f(lo), f(hi), unit))
@@ -1277,8 +1280,13 @@ local function load_difference_text(model, A, B)
   for _, d in ipairs(model.workload_match.differences) do
     if d.breaks_pooled then
       if d.field == "load_type" then
-        out[#out + 1] = ("the runs were driven differently: %s by %s, %s by %s"):format(A.label,
-          tostring(d.a):gsub("rate", "request rate"), B.label, tostring(d.b):gsub("rate", "request rate"))
+        -- "unknown (why)": "at an unknown load (why)"
+        local function by(v)
+          v = tostring(v)
+          if v:match("^unknown") then return "at an " .. v:gsub("^unknown", "unknown load", 1) end
+          return "by " .. v:gsub("rate", "request rate")
+        end
+        out[#out + 1] = ("the runs were driven differently: %s %s, %s %s"):format(A.label, by(d.a), B.label, by(d.b))
       elseif d.field == "offered_load" or d.field == "load_points" then
         out[#out + 1] = ("%s was driven %s, %s %s"):format(A.label, span(pa), B.label, span(pb))
       else
@@ -1451,9 +1459,16 @@ local function summary(model, A, B)
           p.offered)
       end
       if #qa <= 1 and #qb <= 1 then
-        out[#out + 1] = ("Each run was measured at a single load (%s for %s, %s for %s), so no capacity can be "
+        -- a run without load points was not measured "at a single load": it says why it has none
+        local function at(q, side)
+          if #q == 0 then return ("no load point for %s (%s)"):format(side.label,
+            lp.no_points_why(side.run) or "none measured") end
+          return ("%s for %s"):format(load_of(q[1]), side.label)
+        end
+        out[#out + 1] = ("Each run was measured at %s (%s, %s), so no capacity can be "
           .. "inferred: measure several loads, up to where the runs stop keeping up, and give SLOs (--slo) to read a "
-          .. "capacity at them."):format(load_of(qa[1]), A.label, load_of(qb[1]), B.label)
+          .. "capacity at them."):format((#qa == 0 or #qb == 0) and "one load at most" or "a single load",
+            at(qa, A), at(qb, B))
       else
         local parts = {}
         for _, x in ipairs { { A, sa, qa }, { B, sb, qb } } do
@@ -1648,9 +1663,13 @@ function M.build(opts)
       or "no per-request data counted against the SLOs in either run") or nil }
   local _, wa = gpus_of(A)
   local _, wb = gpus_of(B)
-  model.curves = { { label = A.label, rows = curve_rows(pa, ga), na_note = curve_na_note(pa, ga, wa, any_goodput),
+  -- a run without load points: one line saying why instead of an empty table
+  local function empty_why(points, run) return #points == 0 and (lp.no_points_why(run) or "no load point") or "" end
+  model.curves = { { label = A.label, rows = curve_rows(pa, ga), empty_why = empty_why(pa, A.run),
+    na_note = curve_na_note(pa, ga, wa, any_goodput),
     interactivity_note = interactivity_note(pa) },
-    { label = B.label, rows = curve_rows(pb, gb), na_note = curve_na_note(pb, gb, wb, any_goodput),
+    { label = B.label, rows = curve_rows(pb, gb), empty_why = empty_why(pb, B.run),
+    na_note = curve_na_note(pb, gb, wb, any_goodput),
       interactivity_note = interactivity_note(pb) } }
   -- inference-perf's ITL: a note beside every ITL figure of such a run
   local ipa, ipb = itl_per_token_times(A.run), itl_per_token_times(B.run)
@@ -1716,22 +1735,37 @@ function M.build(opts)
   return model
 end
 
+-- The model's lists (path from the top, "[]" for any index): written as JSON arrays when
+-- empty too ([], never {}, which a reader takes for an object).
+M.LIST_PATHS = {}
+for _, p in ipairs { "slo", "perf", "perf_notes", "headline", "config", "workload_differs",
+  "workload_match.differences", "load_points.a", "load_points.b", "load_points.a[].stages",
+  "load_points.b[].stages", "errors.a", "errors.b", "curves", "curves[].rows", "family.tests", "ladder.rows",
+  "charts.list", "charts.list[].notes", "a.warnings", "b.warnings", "a.reasons", "b.reasons", "a.checks", "b.checks",
+  "kv.rows", "kv.efficiency", "kv.missing", "capacity.evidence.differences" } do
+  M.LIST_PATHS[p] = true
+end
+
 -- Plain data for comparison.json (no userdata, no infinities).
 function M.plain(model)
-  local function clean(v)
+  local function clean(v, path)
     if type(v) == "number" then
       if v == math.huge then return "+inf" elseif v == -math.huge then return "-inf" end
       return v
     end
     if type(v) ~= "table" then return v end
     local out = {}
+    local list = #v > 0 or json.is_array(v) or M.LIST_PATHS[path]
     for k, x in pairs(v) do
-      if type(x) ~= "userdata" and type(x) ~= "function" then out[k] = clean(x) end
+      if type(x) ~= "userdata" and type(x) ~= "function" then
+        local sub = list and path .. "[]" or (path == "" and tostring(k) or path .. "." .. tostring(k))
+        out[k] = clean(x, sub)
+      end
     end
-    if #v > 0 or json.is_array(v) then return json.array(out) end
+    if list then return json.array(out) end
     return out
   end
-  return clean(model)
+  return clean(model, "")
 end
 
 -- The headline's capacity and max sustained throughput as rows for comparison.csv:

@@ -127,3 +127,46 @@ t.test("F3: a benchmark report whose rates contradict its counts: N/A in the row
   t.ok(row:find("500 / 49.972 s = 10.006 req/s", 1, true), row)
   t.ok(not row:find("2,262.448 req/s", 1, true), row)
 end)
+
+local function per_request_only_dir()
+  local d = t.tmpdir()
+  copy(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json", d .. "/per_request_lifecycle_metrics.json")
+  return d
+end
+
+-- Every text of the workload match and the summary: no empty list "()", no "by ,", no
+-- "vs ;" (the audit's F6 shapes of an empty text where a reason belongs).
+local function no_empty_text(s, what)
+  for _, bad in ipairs { "()", "by ,", " vs ;", ":  vs", "  " } do
+    t.ok(not s:find(bad, 1, true), ("%s has %q: %s"):format(what, bad, s))
+  end
+end
+
+t.test("F6: a run with only the per-request file: every empty text is 'unknown (why)', no empty table", function()
+  -- inference-perf's per-request file alone holds no stage and no load: run A has no load point
+  local w = compare { "--a", per_request_only_dir(), "--a-label", "ipr", "--b", detailed_dir(), "--b-label", "det" }
+  local doc = json.read(w .. "/comparison.json")
+  local by = {}
+  for _, d in ipairs(doc.workload_match.differences) do
+    by[d.field] = d
+    no_empty_text(d.text, "difference " .. d.field)
+  end
+  t.eq(by.load_type.a, "unknown (no load stage in the results, only whole-run data, which does not say the load)")
+  t.eq(by.load_type.b, "concurrency")
+  t.eq(by.load_points.a, 0)
+  t.ok(by.load_points.text:find("^load points: 0 %(none: no load stage in the results") ~= nil, by.load_points.text)
+  no_empty_text(doc.summary, "summary")
+  t.ok(doc.summary:find("ipr at an unknown load (no load stage in the results", 1, true), doc.summary)
+  -- load_points.a is an empty JSON array, not an object
+  local raw = t.read(w .. "/comparison.json")
+  t.ok(raw:find('"load_points": {\n    "a": [],', 1, true), "load_points.a is []")
+  -- the Markdown and the HTML: one line in place of a table without rows, a table for B
+  local md = t.read(w .. "/comparison_report.md")
+  local sec = md:match("\n## Load Curves\n(.-)\n## ")
+  local a_part = sec:match("%*%*ipr%*%*\n(.-)%*%*det%*%*")
+  t.ok(a_part:find("No load points to show: no load stage in the results", 1, true), a_part)
+  t.ok(not a_part:find("| Point |", 1, true), "no empty table for ipr")
+  t.ok(sec:match("%*%*det%*%*\n(.*)$"):find("| Point |", 1, true), "det's table")
+  local html = t.read(w .. "/comparison_report.html")
+  t.ok(html:find("<p><strong>ipr</strong></p>\n<p>No load points to show: no load stage", 1, true), "HTML")
+end)

@@ -490,6 +490,10 @@ end
 
 local NO_SIZE = "unknown (no 'GPU KV cache size' line in the vLLM logs)"
 
+-- The unit of each KV figure (comparison.json's rows, comparison.csv's unit column).
+local KV_UNIT = { hits = "tokens", queries = "tokens", misses = "tokens", hit_rate_pct = "%",
+  misses_per_request = "tokens/request", hits_per_request = "tokens/request", cached_share_pct = "%" }
+
 -- "123,456 tokens (decode-0)", or with several pods the total and each pod's:
 -- "246,912 tokens in total on 2 pods (decode-0 123,456; decode-1 123,456)"
 local function size_text(size)
@@ -532,15 +536,21 @@ local function kv_section(A, B, model_min_effect)
   local min_effect = model_min_effect or decision.MIN_EFFECT
   local function row(label, f, d, kind, unit)
     local va, vb = ka.available and ka[f] or nil, kb.available and kb[f] or nil
-    local r = { label = label, key = f, kind = kind, a = cell(ka, f, d, unit), b = cell(kb, f, d, unit),
-      delta = "N/A", pct = "N/A", verdict = "" }
+    -- a, b, delta, pct: numbers (comparison.json); the *_text fields as the report prints
+    -- them; a_na, b_na: why a side is unknown
+    local r = { label = label, key = f, kind = kind, a = va, b = vb, unit = KV_UNIT[f],
+      a_text = cell(ka, f, d, unit), b_text = cell(kb, f, d, unit), delta_text = "N/A", pct_text = "N/A", verdict = "" }
+    if va == nil then r.a_na = ka.available and ka.na and ka.na[f] or ka.reason or "no data" end
+    if vb == nil then r.b_na = kb.available and kb.na and kb.na[f] or kb.reason or "no data" end
     if kind == "total" then
       r.verdict, r.evidence = "context", "a total: grows with the requests served"
     end
     if va and vb then
       -- a difference of percentages is in percentage points
-      r.delta = T.helpers.signed(vb - va, d or 0) .. (unit == " %" and " pp" or (unit or ""))
-      r.pct = va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100) or "N/A (A is 0)"
+      r.delta = vb - va
+      r.delta_text = T.helpers.signed(vb - va, d or 0) .. (unit == " %" and " pp" or (unit or ""))
+      r.pct = va ~= 0 and (vb - va) / math.abs(va) * 100 or nil
+      r.pct_text = va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100) or "N/A (A is 0)"
       if kind == "rate" then
         r.effect_pct = decision.effect_pct(va, vb)
         r.evidence = "untested: one counter increase per run"
@@ -1798,6 +1808,47 @@ function M.curve_rows(model)
   return out
 end
 
+-- The KV-cache figures as rows for comparison.csv, after the others: metric "kv_" .. the
+-- figure (kv_hits, kv_hit_rate_pct, ...), each once; a and b numbers, empty when unknown
+-- with the side and the reason in the note; verdict "context" for a total, "untested" for
+-- a rate (the KV section names no better run), "not comparable" when a side is unknown.
+local KV_ORDER = { "hits", "queries", "misses", "hit_rate_pct", "misses_per_request", "hits_per_request",
+  "cached_share_pct" }
+function M.kv_csv_rows(model)
+  local kv, out = model.kv or {}, {}
+  local la, lb = model.a.label, model.b.label
+  if not kv.available then
+    for _, f in ipairs(KV_ORDER) do
+      out[#out + 1] = { key = "kv_" .. f, unit = KV_UNIT[f], verdict = "not comparable",
+        note = "unknown on both sides: " .. tostring(kv.reason or "no KV-cache data") }
+    end
+    return out
+  end
+  local by = {}
+  for _, part in ipairs { kv.rows or {}, kv.efficiency or {} } do
+    for _, r in ipairs(part) do by[r.key] = by[r.key] or r end
+  end
+  for _, f in ipairs(KV_ORDER) do
+    local r = by[f]
+    if r then
+      local x = { key = "kv_" .. f, unit = r.unit, a = r.a, b = r.b, delta = r.delta, pct = r.pct,
+        effect_pct = r.effect_pct }
+      if r.a_na or r.b_na then
+        x.verdict = "not comparable"
+        x.note = unknown_note(r, { label = la }, { label = lb })
+      else
+        x.verdict = r.kind == "total" and "context" or "untested"
+        local parts = {}
+        if r.verdict ~= "" and r.verdict ~= x.verdict then parts[#parts + 1] = r.verdict end
+        if r.evidence then parts[#parts + 1] = r.evidence end
+        x.note = table.concat(parts, "; ")
+      end
+      out[#out + 1] = x
+    end
+  end
+  return out
+end
+
 -- The performance table as CSV (RFC 4180 quoting).
 function M.csv(model)
   local function q(v)
@@ -1824,6 +1875,11 @@ function M.csv(model)
   for _, h in ipairs(M.curve_rows(model)) do
     lines[#lines + 1] = table.concat({ q(h.key), q("req/s"), q(h.a), q(h.b), q(h.delta), q(h.pct), q(h.verdict),
       "", "", "", q(h.note), "", "" }, ",")
+  end
+  -- the KV-cache figures, last (M.kv_csv_rows): never tested, so no test or p columns
+  for _, k in ipairs(M.kv_csv_rows(model)) do
+    lines[#lines + 1] = table.concat({ q(k.key), q(k.unit), q(k.a), q(k.b), q(k.delta), q(k.pct), q(k.verdict),
+      "", "", q(k.effect_pct), q(k.note), "", "" }, ",")
   end
   return table.concat(lines, "\n") .. "\n"
 end

@@ -170,3 +170,53 @@ t.test("F6: a run with only the per-request file: every empty text is 'unknown (
   local html = t.read(w .. "/comparison_report.html")
   t.ok(html:find("<p><strong>ipr</strong></p>\n<p>No load points to show: no load stage", 1, true), "HTML")
 end)
+
+t.test("F9: lists are JSON arrays when empty; KV rows hold numbers, and the CSV has them", function()
+  -- two exp-7 runs of the same workload: no workload difference, no KV data on either side
+  local w = compare { "--a", exp7_dir(), "--a-label", "e7", "--b", F .. "/vllm-benchmark/exp-7_H100/llm-d-1p1d",
+    "--b-label", "e7b" }
+  local raw = t.read(w .. "/comparison.json")
+  t.ok(raw:find('\n  "workload_differs": [],', 1, true), "workload_differs is []")
+  t.ok(not raw:find('"workload_differs": {}', 1, true))
+  t.ok(raw:find('"perf_notes": [],', 1, true) or raw:find('"perf_notes": [\n', 1, true), "perf_notes is a list")
+  local rows, header = csv_rows(t.read(w .. "/comparison.csv"))
+  -- no KV data: every KV row is in the CSV, empty a and b, the reason on both sides
+  for _, k in ipairs { "kv_hits", "kv_queries", "kv_misses", "kv_hit_rate_pct", "kv_misses_per_request",
+    "kv_hits_per_request", "kv_cached_share_pct" } do
+    t.ok(rows[k], k .. " in the CSV")
+    t.eq(rows[k][col(header, "a")], "")
+    t.ok(rows[k][col(header, "note")]:find("^unknown on both sides: ") ~= nil, rows[k][col(header, "note")])
+  end
+end)
+
+t.test("F9: KV figures from raw scrapes are numbers in the JSON and the CSV, the text beside them", function()
+  -- the synthetic raw scrapes (prometheus/synthetic-raw) in both runs: hits and queries are
+  -- prom_expected.lua's (prometheus_client's parser + numpy), the same on both sides
+  local P = require "prom_expected"
+  local function with_scrapes()
+    local d = detailed_dir()
+    local src = F .. "/prometheus/synthetic-raw"
+    proc.run { "mkdir", "-p", d .. "/metrics/raw" }
+    for n in lfs.dir(src) do
+      if n:match("%.log$") then copy(src .. "/" .. n, d .. "/metrics/raw/" .. n) end
+    end
+    return d
+  end
+  local d = with_scrapes()
+  local w = compare { "--a", d, "--a-label", "ka", "--b", with_scrapes(), "--b-label", "kb" }
+  local doc = json.read(w .. "/comparison.json")
+  local hits = doc.kv.rows[1]
+  t.eq(hits.key, "hits")
+  t.eq(math.type(hits.a) ~= nil, true, "a number")
+  t.eq(hits.a, P.hits)
+  t.eq(hits.a_text, require("llmd.metrics").group_thousands(("%d"):format(P.hits)))
+  local rate = doc.kv.rows[4]
+  t.eq(rate.key, "hit_rate_pct")
+  t.near(rate.a, P.hits / P.queries * 100, 1e-9)
+  t.near(rate.delta, 0, 0)
+  local rows, header = csv_rows(t.read(w .. "/comparison.csv"))
+  t.eq(tonumber(rows.kv_hits[col(header, "a")]), P.hits)
+  t.near(tonumber(rows.kv_hit_rate_pct[col(header, "b")]), P.hits / P.queries * 100, 1e-9)
+  t.eq(rows.kv_hits[col(header, "verdict")], "context")
+  t.eq(rows.kv_hit_rate_pct[col(header, "verdict")], "untested")
+end)

@@ -220,3 +220,18 @@ t.test("F9: KV figures from raw scrapes are numbers in the JSON and the CSV, the
   t.eq(rows.kv_hits[col(header, "verdict")], "context")
   t.eq(rows.kv_hit_rate_pct[col(header, "verdict")], "untested")
 end)
+
+t.test("F8: SLO attainment counts failed requests in the whole, and the footnote says so", function()
+  -- the --save-detailed fixture's 8 requests, 1 failed: with TTFT <= 40 ms and TPOT <= 11 ms
+  -- only one request is good (by hand, test_decision.lua's goodput test): 1 / 8 = 12.5 %,
+  -- not 1 / 7 = 14.3 %
+  local w = compare { "--a", detailed_dir(), "--a-label", "d1", "--b", detailed_dir(), "--b-label", "d2",
+    "--slo", "ttft_p90_ms=40,tpot_p90_ms=11" }
+  local md = t.read(w .. "/comparison_report.md")
+  local sec = md:match("\n## Load Curves\n(.-)\n## ")
+  t.ok(sec:find("| 12.5 % |\n", 1, true), sec)
+  for _, f in ipairs { "comparison_report.md", "comparison_report.html" } do
+    t.ok(t.read(w .. "/" .. f):find("SLO attainment is the share of all the load point's requests that meet every "
+      .. "one of those SLOs, failed requests included", 1, true), f)
+  end
+end)

@@ -1599,7 +1599,7 @@ local function curve_of(points)
       slo_attainment_pct = p.slo_attainment_pct, values = p.values, na = p.na, ci = p.ci, meets_slo = p.meets_slo,
     }
   end
-  return out
+  return json.array(out) -- [] in comparison.json when the run has no load point
 end
 
 -- The comparison model. opts: a, b (sides), workspace, generated (epoch, default now),
@@ -1654,7 +1654,7 @@ function M.build(opts)
   end
   -- runs whose requests differ (token lengths beyond the workload match's tolerance) are
   -- different workloads: their capacities and latencies are not compared
-  model.workload_differs = decision.token_difference_texts(A.run.overall, B.run.overall)
+  model.workload_differs = json.array(decision.token_difference_texts(A.run.overall, B.run.overall))
   model.capacity.evidence = capacity_evidence(ca, cb, model.min_effect, { workload_differs = model.workload_differs })
   model.capacity.missing_text = missing_slo_text(model, A, B, pa, pb)
   model.capacity.reasons_text = capacity_reasons(model, A, B, model.capacity.missing_text)

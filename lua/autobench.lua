@@ -5,6 +5,7 @@
 --   plan CONFIG [--frameworks sglang,vllm] [--out plan.jsonl] [--text]
 --   run CONFIG --out results.jsonl [--frameworks ...] [--dry-run] [--force] [--timeout S]
 --   compare RESULTS.jsonl... [--sla K=V,... | --sla CONFIG] [--md OUT.md] [--csv OUT.csv]
+--           [--evidence OUT.txt]
 local ab = require "llmd.autobench"
 local args = require "llmd.args"
 local lfs = require "lfs"
@@ -24,7 +25,7 @@ local USAGE = [[usage: llmdlua autobench.lua COMMAND ...
   validate PATH... [--help-dir DIR] [--print-commands]
   plan CONFIG [--frameworks LIST] [--out FILE] [--text]
   run CONFIG --out FILE [--frameworks LIST] [--dry-run] [--force] [--timeout S]
-  compare RESULTS.jsonl... [--sla K=V,...|CONFIG] [--md FILE] [--csv FILE]
+  compare RESULTS.jsonl... [--sla K=V,...|CONFIG] [--md FILE] [--csv FILE] [--evidence FILE]
 ]]
 
 if cmd == "-h" or cmd == "--help" or cmd == "help" then
@@ -40,6 +41,9 @@ local function write_file(path, text)
   if dir and dir ~= "" then ws.mkdir_p(dir) end
   ws.write_text(path, text)
 end
+
+-- the evidence's first line: the summary is the toolchain's, this is llmdlua's reading of it
+local EVIDENCE_HEAD = "How sure each choice is (llmdlua's reading; the summary ranks single best measurements):"
 
 local interrupt_note -- what Ctrl-C leaves behind, said in its one line
 
@@ -94,8 +98,16 @@ local function main()
     os.exit(0)
   elseif cmd == "compare" then
     local o = args.parse(rest, {
-      usage = "llmdlua autobench.lua compare RESULTS.jsonl... [--sla ...] [--md FILE] [--csv FILE]",
-      options = { sla = "K=V,...|CONFIG", md = "FILE", csv = "FILE" }, positional = { min = 1 } })
+      usage = "llmdlua autobench.lua compare RESULTS.jsonl... [--sla ...] [--md FILE] [--csv FILE] [--evidence FILE]",
+      help = [[
+  --sla K=V,...|CONFIG  thresholds sla.passed is recomputed against (else each row's own)
+  --md FILE             the toolchain's markdown summary (else on stdout)
+  --csv FILE            the toolchain's CSV of every row
+  --evidence FILE       how sure each choice of the summary is (else on stderr): what
+                        decided it, and whether repeats carry it (Welch, Holm) or it is
+                        untested (one measurement each)
+]],
+      options = { sla = "K=V,...|CONFIG", md = "FILE", csv = "FILE", evidence = "FILE" }, positional = { min = 1 } })
     local rows = {}
     for i = 1, #o do
       for _, r in ipairs(ab.read_rows(o[i])) do
@@ -110,6 +122,15 @@ local function main()
     local md = ab.summary(rows)
     if o.md then write_file(o.md, md) else io.write(md) end
     if o.csv then write_file(o.csv, ab.csv(rows)) end
+    -- how sure each choice of the summary is: not in the toolchain's files, which stay as
+    -- it writes them
+    local ev = ab.evidence(rows)
+    if #ev > 0 then
+      local text = EVIDENCE_HEAD .. "\n" .. table.concat(ev, "\n") .. "\n"
+      if o.evidence then write_file(o.evidence, text) else io.stderr:write(text) end
+    elseif o.evidence then
+      write_file(o.evidence, EVIDENCE_HEAD .. "\nno choice to weigh: fewer than two candidates in every scenario\n")
+    end
     os.exit(0)
   elseif cmd == "run" then
     local o = args.parse(rest, {

@@ -999,4 +999,172 @@ function M.parse_sla(s)
   return out
 end
 
+-- How sure each choice is ------------------------------------------------------------------
+-- The toolchain's summary names a best command per framework and scenario, and ranks the
+-- frameworks, from single measurements: a row beats another by any margin, and of a
+-- candidate measured several times its best row counts. M.evidence says, for every such
+-- choice, which criterion of the rank key decided it and whether the measurements carry
+-- it: with repeats (rows of the same framework, scenario and candidate) Welch's t-test on
+-- the repeat values, Holm-adjusted over every test of the call (llmd.decision's rules:
+-- ALPHA, and MIN_EFFECT as the practical threshold); with one measurement on a side the
+-- choice is untested. It also says when the two rows are not like for like (GPU counts
+-- or workload lengths differ). Returns a list of lines (text, no markdown).
+
+-- the rank key's criteria, by position (M.rank_key)
+local CRITERIA = {
+  [3] = { name = "request throughput", unit = "req/s", get = function(r) return metric(r, "request_throughput") end },
+  [4] = { name = "output throughput", unit = "tok/s",
+    get = function(r) return metric(r, "output_token_throughput") end },
+  [5] = { name = "TTFT (p50, else mean)", unit = "ms", get = function(r) return latency(r, "ttft") end },
+  [6] = { name = "TPOT (p50, else mean)", unit = "ms", get = function(r) return latency(r, "tpot") end },
+}
+
+local function num(v) return ("%.2f"):format(v) end
+
+-- the first place where two rank keys differ, or nil
+local function deciding(ka, kb)
+  for i = 1, #ka do
+    if ka[i] ~= kb[i] then return i end
+  end
+end
+
+-- what differs between the two rows' set-ups that a comparison of their figures ignores
+local function unlike(a, b)
+  local out = {}
+  local ga, gb = get(a, "hardware", "gpu_count"), get(b, "hardware", "gpu_count")
+  if type(ga) == "number" and type(gb) == "number" and ga ~= gb then
+    out[#out + 1] = ("%s vs %s GPUs: the figures are not per GPU"):format(M.pystr(ga), M.pystr(gb))
+  end
+  for _, k in ipairs { "input_len", "output_len" } do
+    local va, vb = get(a, "workload", k), get(b, "workload", k)
+    if type(va) == "number" and type(vb) == "number" and va ~= vb then
+      out[#out + 1] = ("%s %s vs %s: not the same workload"):format(k, M.pystr(va), M.pystr(vb))
+    end
+  end
+  return out
+end
+
+function M.evidence(rows)
+  local d = require "llmd.decision"
+  -- every ok row of a candidate in a scenario: its repeats
+  local reps = {}
+  local function cand(r) return M.framework(r) .. "\0" .. M.scenario(r) .. "\0" .. tostring(r.candidate_id) end
+  for _, r in ipairs(rows) do
+    if r.status == "ok" then
+      local k = cand(r)
+      reps[k] = reps[k] or {}
+      table.insert(reps[k], r)
+    end
+  end
+  local function label(r) return ("%s %s"):format(M.framework(r), tostring(r.candidate_id)) end
+  local items, tests = {}, {}
+  -- one choice: row w ranked above row r (each a candidate's best row)
+  local function choice(where, w, r)
+    local it = { where = where, w = w, r = r, notes = unlike(w, r) }
+    local k = deciding(M.rank_key(w), M.rank_key(r))
+    local c = k and CRITERIA[k]
+    it.k, it.c = k, c
+    if c then
+      local xs, ys = {}, {}
+      for _, x in ipairs(reps[cand(w)] or {}) do xs[#xs + 1] = c.get(x) end
+      for _, y in ipairs(reps[cand(r)] or {}) do ys[#ys + 1] = c.get(y) end
+      it.xs, it.ys = xs, ys
+      local function mean(t) local s = 0; for _, v in ipairs(t) do s = s + v end; return s / #t end
+      if #xs > 0 and #ys > 0 then
+        it.mx, it.my = mean(xs), mean(ys)
+        it.eff = d.effect_pct(it.my, it.mx)
+      end
+      if #xs >= 2 and #ys >= 2 then
+        it.test = d.welch(xs, ys)
+        if it.test and it.test.p then
+          it.id = ("welch:%d:%s"):format(#items + 1, where)
+          tests[#tests + 1] = { id = it.id, p = it.test.p }
+        end
+      end
+    end
+    items[#items + 1] = it
+  end
+  local win = M.winners(rows)
+  -- within a framework: its best candidate against the next best other candidate
+  for _, w in ipairs(win) do
+    local best = {}
+    for k, list in pairs(reps) do
+      local top = M.sort_by_rank(list)[1]
+      if k ~= cand(w) and M.framework(top) == M.framework(w) and M.scenario(top) == M.scenario(w) then
+        best[#best + 1] = top
+      end
+    end
+    table.sort(best, function(a, b) return tostring(a.candidate_id) < tostring(b.candidate_id) end)
+    local runner = M.sort_by_rank(best)[1]
+    if runner then choice(("%s, %s"):format(M.scenario(w), M.framework(w)), w, runner) end
+  end
+  -- across frameworks: rank 1 against rank 2 of each scenario
+  local by_sc = {}
+  for _, w in ipairs(win) do
+    local sc = M.scenario(w)
+    by_sc[sc] = by_sc[sc] or {}
+    table.insert(by_sc[sc], w)
+  end
+  local scs = {}
+  for sc in pairs(by_sc) do scs[#scs + 1] = sc end
+  table.sort(scs)
+  for _, sc in ipairs(scs) do
+    local list = M.sort_by_rank(by_sc[sc])
+    if #list >= 2 then choice(sc .. ", across frameworks", list[1], list[2]) end
+  end
+  local fam = #tests > 0 and d.family(tests) or nil
+  local L = {}
+  for _, it in ipairs(items) do
+    local head = ("%s: %s ranks above %s"):format(it.where, label(it.w), label(it.r))
+    local why
+    if it.k == nil then
+      why = "a tie on every criterion (the first row read is listed first)"
+    elseif it.k == 2 then
+      why = ("by the SLA: %s does not pass it"):format(label(it.r))
+    elseif it.k == 7 then
+      why = ("by fewer GPUs (%s vs %s) at equal throughput and latency"):format(
+        M.pystr(get(it.w, "hardware", "gpu_count")), M.pystr(get(it.r, "hardware", "gpu_count")))
+    elseif it.c and (#it.xs == 0 or #it.ys == 0) then
+      why = ("by %s: unknown for %s (the toolchain ranks a missing value last)"):format(it.c.name,
+        label(#it.xs == 0 and it.w or it.r))
+    elseif it.c then
+      local c = it.c
+      local n = ("%d and %d measurement%s"):format(#it.xs, #it.ys, (#it.xs == 1 and #it.ys == 1) and " each" or "s")
+      if #it.xs == 1 and #it.ys == 1 then n = "one measurement each" end
+      local fig = ("by %s, %s vs %s %s (%.1f %% apart)"):format(c.name, num(it.mx), num(it.my), c.unit,
+        math.abs(it.eff or 0))
+      if #it.xs > 1 or #it.ys > 1 then fig = fig .. ", means of the repeats" end
+      local small = it.eff and math.abs(it.eff) < d.MIN_EFFECT
+      local verdict
+      if it.test and it.test.identical then
+        verdict = "identical in every repeat: no difference"
+      elseif it.test and it.test.p then
+        local p = fam.adjusted[it.id]
+        local ptxt = ("Welch p = %s"):format(d.fmt_p(it.test.p))
+        if fam.size > 1 then ptxt = ptxt .. (", %s after Holm over %d tests"):format(d.fmt_p(p), fam.size) end
+        if p >= d.ALPHA then
+          verdict = ("no clear difference (%s; %s)"):format(ptxt, n)
+        elseif small then
+          verdict = ("negligible: below the %g %% practical threshold (%s; %s)"):format(d.MIN_EFFECT, ptxt, n)
+        else
+          verdict = ("a clear difference (%s; %s)"):format(ptxt, n)
+        end
+      else
+        verdict = ("untested: %s, no repeats to test"):format(n)
+        if small then
+          verdict = verdict .. ("; below the %g %% practical threshold: no practical difference even if real")
+            :format(d.MIN_EFFECT)
+        end
+      end
+      why = fig .. ": " .. verdict
+    else
+      why = "by its status"
+    end
+    local line = head .. " " .. why
+    if #it.notes > 0 then line = line .. "; not like for like: " .. table.concat(it.notes, "; ") end
+    L[#L + 1] = line
+  end
+  return L
+end
+
 return M

@@ -318,7 +318,11 @@ function M.report(w, A, B, opts)
     generated = model.generated, workspace = w.path, a = { label = A.label }, b = { label = B.label },
     namespace = opts.namespace or known(A.state.stack and A.state.stack.namespace) or "",
     pvc = opts.pvc or "", gateway_svc = opts.gateway_svc or "", sides = sides,
-    analyze = template.safe(("llmdlua analyze.lua %s"):format(template.helpers.sh(w.path))),
+    -- the llmdlua that wrote the script by its path (it need not be on PATH); LLMDLUA
+    -- in the environment names another
+    analyze = template.safe(("# the llmdlua that wrote this script (set LLMDLUA to use another one)\n"
+      .. "LLMDLUA=${LLMDLUA:-%s}\n\"$LLMDLUA\" analyze.lua %s"):format(
+      template.helpers.sh(require("llmd.parallel").exe() or "llmdlua"), template.helpers.sh(w.path))),
   })
   ws.write_text(w.path .. "/run_comparison.sh", script, "755")
   tl.mark("script")

@@ -190,6 +190,72 @@ t.test("compare: sla.passed recomputed from the metrics, a disagreement reported
   t.ok(r.stderr:find("unknown key 'max_p99_ttft_ms'", 1, true) and r.stderr:find("use max_p50_ttft_ms", 1, true), r.stderr)
 end)
 
+-- rows of one candidate in scenario chat (1024 in, 256 out, one GPU unless gpus): one per value
+local function ev_rows(fw, cid, values, gpus)
+  local out = {}
+  for _, v in ipairs(values) do
+    out[#out + 1] = json.encode { framework = fw, candidate_id = cid, status = "ok",
+      workload = { scenario = "chat", input_len = 1024, output_len = 256 }, sla = { passed = true },
+      metrics = { request_throughput = v, output_token_throughput = v * 256, p50_ttft_ms = 100.0,
+        p50_tpot_ms = 10.0, success_rate = 1.0 },
+      hardware = { gpu_count = gpus or 1 }, server_command = "x" }
+  end
+  return table.concat(out, "\n") .. "\n"
+end
+
+local EV_HEAD = "How sure each choice is (llmdlua's reading; the summary ranks single best measurements):\n"
+
+t.test("compare: evidence for each choice: untested from one measurement, repeats tested (Welch, Holm)", function()
+  local d = t.tmpdir()
+  -- the toolchain's own case: one row each; the files stay byte-identical (test above)
+  local r = ab_cli({ "compare", "results/tests-renders_scenario_tables.jsonl", "--md", d .. "/s.md" }, F)
+  t.eq(r.code, 0)
+  -- vllm-c1 12 req/s over sglang-c1 10: |12 - 10| / 11 = 18.2 % apart, by hand
+  t.eq(r.stderr, EV_HEAD .. "chat, across frameworks: vllm vllm-c1 ranks above sglang sglang-c1 by request "
+    .. "throughput, 12.00 vs 10.00 req/s (18.2 % apart): untested: one measurement each, no repeats to test\n")
+  -- repeats: vllm-c2's best row (12.4) wins vllm by the toolchain's rule, but its mean is
+  -- below vllm-best's. Expected p-values from /usr/bin/python3 (stdlib: Welch's t and df,
+  -- the t density integrated by Simpson's rule): c2 vs best t = -0.1313, df = 3.575,
+  -- p = 0.902585; c2 vs sglang t = 8.699, df = 2.696, p = 0.00477562; Holm over the two:
+  -- 2 x 0.00477562 = 0.00955, and max(0.00955, 0.902585) = 0.903. Effects |a - b| / mean:
+  -- 0.0333 / 12.0167 = 0.28 %, 1.9667 / 11.0167 = 17.85 %.
+  t.write(d .. "/rep.jsonl", ev_rows("vllm", "vllm-best", { 12.0, 12.3, 11.8 })
+    .. ev_rows("vllm", "vllm-c2", { 11.9, 12.4, 11.7 }) .. ev_rows("sglang", "sglang-steady", { 10.0, 10.2, 9.9 }))
+  r = ab_cli({ "compare", "rep.jsonl", "--evidence", "ev.txt" }, d)
+  t.eq(r.code, 0)
+  t.eq(r.stderr, "", "the evidence went to its file")
+  t.ok(r.stdout:find("| chat | 1 | vllm | vllm-c2 | True | 12.40 |", 1, true), r.stdout)
+  t.eq(t.read(d .. "/ev.txt"), EV_HEAD
+    .. "chat, vllm: vllm vllm-c2 ranks above vllm vllm-best by request throughput, 12.00 vs 12.03 req/s "
+    .. "(0.3 % apart), means of the repeats: no clear difference (Welch p = 0.903, 0.903 after Holm over 2 tests; "
+    .. "3 and 3 measurements)\n"
+    .. "chat, across frameworks: vllm vllm-c2 ranks above sglang sglang-steady by request throughput, 12.00 vs "
+    .. "10.03 req/s (17.9 % apart), means of the repeats: a clear difference (Welch p = 0.00478, 0.00955 after "
+    .. "Holm over 2 tests; 3 and 3 measurements)\n")
+end)
+
+t.test("compare: evidence says when a choice is by the SLA, below the practical threshold, or unlike", function()
+  local d = t.tmpdir()
+  -- the toolchain's case: sglang-fast-fail misses the SLA, so sglang-steady is sglang's best
+  local r = ab_cli({ "compare", "results/tests-scenario_winner_prefers_successful_sla_passing_rows.jsonl",
+    "--md", d .. "/s.md" }, F)
+  t.ok(r.stderr:find("chat, sglang: sglang sglang-steady ranks above sglang sglang-fast-fail by the SLA: "
+    .. "sglang sglang-fast-fail does not pass it\n", 1, true), r.stderr)
+  -- 10.1 against 10.0 from one row each: |0.1| / 10.05 = 1.0 % apart, below 2 %; and 8 GPUs
+  -- against 1: the throughputs are not per GPU
+  t.write(d .. "/one.jsonl", ev_rows("vllm", "v8", { 10.1 }, 8) .. ev_rows("sglang", "s1", { 10.0 }))
+  r = ab_cli({ "compare", "one.jsonl", "--md", "s.md" }, d)
+  t.eq(r.stderr, EV_HEAD .. "chat, across frameworks: vllm v8 ranks above sglang s1 by request throughput, "
+    .. "10.10 vs 10.00 req/s (1.0 % apart): untested: one measurement each, no repeats to test; below the 2 % "
+    .. "practical threshold: no practical difference even if real; not like for like: 8 vs 1 GPUs: the figures "
+    .. "are not per GPU\n")
+  -- a single candidate: nothing to weigh; the file says so
+  t.write(d .. "/solo.jsonl", ev_rows("vllm", "v", { 10.0 }))
+  r = ab_cli({ "compare", "solo.jsonl", "--md", "s.md", "--evidence", "solo.txt" }, d)
+  t.eq(r.code, 0)
+  t.eq(t.read(d .. "/solo.txt"), EV_HEAD .. "no choice to weigh: fewer than two candidates in every scenario\n")
+end)
+
 t.test("compare: a malformed number in a row is one line naming file:line and the field, exit 1", function()
   local d = t.tmpdir()
   local row = json.read(F .. "/results/result-schema-example-row.json")

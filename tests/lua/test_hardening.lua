@@ -531,9 +531,10 @@ t.test("3: a newline in a label or a results folder's name cannot make run_compa
   -- it still says what it should: the label, exported as the exact value
   local bin = tmp .. "/bin"
   lfs.mkdir(bin)
-  t.write(bin .. "/llmdlua", "#!/bin/sh\nexit 0\n") -- the script's last line runs analyze.lua
+  t.write(bin .. "/llmdlua", "#!/bin/sh\nexit 0\n") -- the script's last line runs analyze.lua ($LLMDLUA)
   run { "chmod", "755", bin .. "/llmdlua" }
-  local check = run { "sh", "-c", "PATH=" .. q(bin) .. ":$PATH; . " .. q(script) .. " >/dev/null 2>&1; printf %s \"$RUN_A_LABEL\"" }
+  local check = run { "sh", "-c", "LLMDLUA=" .. q(bin .. "/llmdlua") .. "; . " .. q(script)
+    .. " >/dev/null 2>&1; printf %s \"$RUN_A_LABEL\"" }
   t.eq(check.stdout, label)
   -- and sh reads it as a script without a syntax error
   t.ok(run({ "sh", "-n", script }).ok)

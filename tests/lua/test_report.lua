@@ -221,8 +221,14 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   local s = t.read(script)
   t.ok(s:find("export RUN_B_LABEL=vllm+chunked-prefix\n", 1, true), "the label")
   t.ok(s:find("export NAMESPACE=''", 1, true), "an empty value quoted")
-  t.ok(s:find("llmdlua analyze.lua " .. w, 1, true))
+  -- the binary that wrote it, by its path: a user's PATH need not hold llmdlua
+  local exe = sh({ "realpath", LLMDLUA }).stdout:gsub("\n$", "")
+  t.ok(s:find("\nLLMDLUA=${LLMDLUA:-" .. exe .. "}\n\"$LLMDLUA\" analyze.lua " .. w .. "\n", 1, true), s)
   t.eq(sh { "sh", "-n", script }.code, 0, "the script parses")
+  -- and runs with a PATH without llmdlua: the report re-generated
+  local again = sh { "env", "PATH=/usr/bin:/bin", "sh", script }
+  t.eq(again.code, 0, again.stderr)
+  t.ok(again.stdout:find("Comparison report written to: " .. w .. "/comparison_report.md", 1, true), again.stdout)
   -- the source folders are untouched and the results were copied
   t.eq(lfs.symlinkattributes(w .. "/run-a/results", "mode"), "directory")
   t.eq(t.read(w .. "/run-a/results/summary_lifecycle_metrics.json"), t.read(BASE .. "/summary_lifecycle_metrics.json"))

@@ -540,8 +540,17 @@ local function kv_section(A, B, model_min_effect)
     -- them; a_na, b_na: why a side is unknown
     local r = { label = label, key = f, kind = kind, a = va, b = vb, unit = KV_UNIT[f],
       a_text = cell(ka, f, d, unit), b_text = cell(kb, f, d, unit), delta_text = "N/A", pct_text = "N/A", verdict = "" }
-    if va == nil then r.a_na = ka.available and ka.na and ka.na[f] or ka.reason or "no data" end
-    if vb == nil then r.b_na = kb.available and kb.na and kb.na[f] or kb.reason or "no data" end
+    -- (a reason that points "below" in the report carries the lines it points to: the
+    -- JSON and the CSV have no "below")
+    local function na_of(kv)
+      local why = kv.available and kv.na and kv.na[f] or kv.reason or "no data"
+      if why:find(", see below$") and kv.warnings and #kv.warnings > 0 then
+        why = why:gsub(", see below$", "") .. ": " .. table.concat(kv.warnings, "; ")
+      end
+      return why
+    end
+    if va == nil then r.a_na = na_of(ka) end
+    if vb == nil then r.b_na = na_of(kb) end
     if kind == "total" then
       r.verdict, r.evidence = "context", "a total: grows with the requests served"
     end

@@ -59,17 +59,22 @@ if o.step then
   if not sok then fail(set, 2) end
   only = set
 end
+local started -- the run's context once it has one (its workspace, its stacks)
 local rok, all_ok, ctx = pcall(xr.run, e, plan, {
   dry_run = o.dry_run, resume = o.resume, stop_on_error = o.stop_on_error, skip_teardown = o.skip_teardown,
-  only = only, namespace = o.namespace, experiment_path = o[1],
+  only = only, namespace = o.namespace, experiment_path = o[1], on_ctx = function(c) started = c end,
 })
 if not rok then
   if tostring(all_ok):match("interrupted") then
-    fail("interrupted; state saved. Continue with: llmdlua experiment.lua " .. o[1] .. " --resume <workspace>", 130)
+    if not started then fail("interrupted before the experiment started: nothing was deployed", 130) end
+    fail(("interrupted; state saved in %s.\n%s\nContinue with: llmdlua experiment.lua %s --resume %s"):format(
+      started.ws.path, xr.left_text(started), o[1], started.ws.path), 130)
   end
   fail(all_ok)
 end
 io.write(("\nExperiment workspace: %s\n"):format(ctx.ws.path))
+-- what is still deployed, and where, when a stack was kept or a treatment failed
+if not all_ok or #xr.left_deployed(ctx) > 0 then io.write(xr.left_text(ctx), "\n") end
 if not all_ok then
   io.write(("To continue after fixing the cause: llmdlua experiment.lua %s --resume %s\n"):format(o[1], ctx.ws.path))
 end

@@ -73,9 +73,8 @@ end
 -- in compare.lua; anything else harness.extract raises is about the data (exit 1)
 local xok, run = pcall(harness.extract, where, opts)
 if not xok then
-  local msg = tostring(run)
-  if opts.warmup_option and msg:sub(1, #opts.warmup_option) == opts.warmup_option then
-    io.stderr:write(args.script(), ": ", msg, "\n")
+  if type(run) == "table" and run.code == harness.BAD_WARMUP then
+    io.stderr:write(args.script(), ": ", tostring(run), "\n")
     os.exit(2)
   end
   error(run, 0)

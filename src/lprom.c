@@ -436,6 +436,64 @@ static size_t find_series(lua_State *L, PromAgg *a, const char *name, size_t **o
     return n;
 }
 
+/*
+** A name with no series while a scraped one is a likely typo of it (one it begins, or at
+** most 2 edits away, by llmd_closest's rule): raised at the script's line, as an options
+** table's misspelt key is. A name further away is a metric this scrape may simply not
+** have (vLLM renames between versions: gpu_prefix_cache_* became prefix_cache_*), so
+** the caller's nil ("never scraped") stands.
+*/
+static void suggest_name(lua_State *L, const PromAgg *a, const char *fn, const char *name)
+{
+    if (a->n == 0)
+        return;
+    const char **names = (const char **)lua_newuserdatauv(L, (a->n + 1) * sizeof *names, 0);
+    size_t k = 0;
+    for (size_t i = 0; i < a->n; i++)
+        names[k++] = a->series[i].name;
+    names[k] = NULL;
+    const char *near = llmd_closest(name, names);
+    if (near != NULL &&
+        (strncmp(near, name, strlen(name)) == 0 || llmd_edit_distance(name, near) <= 2))
+        llmd_usage_error(L, "%s: no series named '%s' (did you mean '%s'?)", fn, name, near);
+    lua_pop(L, 1);
+}
+
+/*
+** gauge_summary of series that are not a gauge's (a counter, a histogram's or a summary's
+** cumulative series) would summarise running totals as if they were levels: refused at the
+** script's line, naming the metric, its type and what to call instead.
+*/
+static void refuse_non_gauge(lua_State *L, const PromAgg *a, const char *name, const size_t *idx,
+                             size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const PromSeries *s = &a->series[idx[i]];
+        if (!s->counter_like)
+            continue;
+        const char *type = prom_type_name((PromType)s->type);
+        if (s->type == PROM_HISTOGRAM) {
+            size_t nl = strlen(name);
+            size_t base = nl;
+            const char *suffixes[] = {"_bucket", "_count", "_sum"};
+            for (size_t j = 0; j < 3; j++) {
+                size_t sl = strlen(suffixes[j]);
+                if (nl > sl && strcmp(name + nl - sl, suffixes[j]) == 0)
+                    base = nl - sl;
+            }
+            lua_pushlstring(L, name, base);
+            llmd_usage_error(L,
+                             "agg:gauge_summary: '%s' is a series of a histogram, not a gauge; "
+                             "call agg:histogram_quantile('%s', q) or agg:histogram_mean('%s')",
+                             name, lua_tostring(L, -1), lua_tostring(L, -1));
+        }
+        llmd_usage_error(L,
+                         "agg:gauge_summary: '%s' is a %s, not a gauge (its values only add up); "
+                         "call agg:counter_total('%s') for its increase over the run",
+                         name, s->type == PROM_SUMMARY ? "summary's running total" : type, name);
+    }
+}
+
 /* Pushes nil and why the metric has no value (a wrong suffix raised in find_series). */
 static int push_never_scraped(lua_State *L, const char *name)
 {
@@ -467,8 +525,10 @@ static int l_counter_total(lua_State *L)
     int nby = read_by(L, opts, by);
     size_t *idx;
     size_t n = find_series(L, a, name, &idx);
-    if (n == 0)
+    if (n == 0) {
+        suggest_name(L, a, "agg:counter_total", name);
         return push_never_scraped(L, name);
+    }
     if (nby == 0) {
         double total = 0;
         for (size_t i = 0; i < n; i++)
@@ -546,8 +606,11 @@ static int l_gauge_summary(lua_State *L)
     int nby = read_by(L, opts, by);
     size_t *idx;
     size_t n = find_series(L, a, name, &idx);
-    if (n == 0)
+    if (n == 0) {
+        suggest_name(L, a, "agg:gauge_summary", name);
         return push_never_scraped(L, name);
+    }
+    refuse_non_gauge(L, a, name, idx, n);
     if (nby == 0) {
         push_gauge(L, a, idx, n);
         return 1;

@@ -76,6 +76,11 @@ static size_t edit_distance(const char *a, const char *b)
     return prev[lb];
 }
 
+size_t llmd_edit_distance(const char *a, const char *b)
+{
+    return edit_distance(a, b);
+}
+
 const char *llmd_closest(const char *word, const char *const list[])
 {
     size_t wl = strlen(word), limit = wl / 3 > 1 ? wl / 3 : 1, best_d = (size_t)-1;

@@ -71,6 +71,8 @@ void llmd_usage_error(lua_State *L, const char *fmt, ...);
 ** else "FN: option KEY: expected 'a' or 'b', got 'x'".
 */
 const char *llmd_closest(const char *word, const char *const list[]);
+/* The Levenshtein distance of a and b; (size_t)-1 when either is longer than 64 bytes. */
+size_t llmd_edit_distance(const char *a, const char *b);
 void llmd_check_keys(lua_State *L, int idx, const char *fn, const char *const keys[],
                      int allow_array);
 int llmd_opt_option(lua_State *L, int idx, const char *fn, const char *key, int def,

@@ -469,16 +469,23 @@ function M.run(config_path, opts)
       end
     else
       ran = true
-      local port = r.port or (not opts.dry_run and proc.free_port()) or 8000
+      -- a dry run starts nothing, so the free port a real run would take is not known: shown
+      -- as <PORT> (the README: a free port per candidate)
+      local PORT_MARK = "LLMDLUA_DRY_RUN_PORT"
+      local function shown(text) return (text:gsub(PORT_MARK, "<PORT>")) end
+      local port = r.port or (not opts.dry_run and proc.free_port()) or PORT_MARK
       local argv = ab.split(e.server_command)
       argv[#argv + 1] = "--port"
       argv[#argv + 1] = tostring(port)
-      local base = ("http://127.0.0.1:%d"):format(port)
+      local base = ("http://127.0.0.1:%s"):format(port)
       local cdir = ("%s/%s"):format(dir, e.candidate_id)
       local log = cdir .. "/server.log"
       local p, status, reason
       if opts.dry_run then
-        io.write("\n  server: ", ab.join(argv), "\n")
+        io.write("\n  server: ", shown(ab.join(argv)), "\n")
+        if port == PORT_MARK then
+          io.write("  (<PORT>: a free port, chosen when the server starts; run.port sets a fixed one)\n")
+        end
       else
         -- a server already on the port would answer for this one: refuse before launching
         local free, why = proc.port_free(port)
@@ -529,7 +536,7 @@ function M.run(config_path, opts)
           local cargv = ab.split(text)
           row.benchmark_command = ab.join(cargv)
           if opts.dry_run then
-            io.write("  client (", sc.name, "): ", row.benchmark_command, "\n")
+            io.write("  client (", sc.name, "): ", shown(row.benchmark_command), "\n")
           else
             io.write(("  %s: benchmarking\n"):format(sc.name))
             local blog = ("%s/benchmark-%s.log"):format(cdir, sc.name)

@@ -112,7 +112,11 @@ function M.validate(plan, name)
               release = true,
               chart = true, chart_version = true, values = true, set = true, kustomize = true, commands = true,
               values_override = true, model = true, gateway = true, hardware = true, guide = true, llmd_version = true,
-              service = true })
+              service = true, helmfile_hooks = true })
+            if d.helmfile_hooks ~= nil and d.helmfile_hooks ~= "allow" then
+              bad(key .. ".deploy.helmfile_hooks", ("expected allow (helmfile may run the hooks of its state files), "
+                .. "got %s"):format(tostring(d.helmfile_hooks)))
+            end
             local m = d.method
             if m ~= "helmfile" and m ~= "helm" and m ~= "custom" then
               bad(key .. ".deploy.method", ("expected helmfile, helm or custom, got %s"):format(tostring(m)))
@@ -1214,6 +1218,7 @@ local function deploy_calls(ctx, x)
   local function add(tool, a, opts)
     opts = opts or {}
     opts.cwd = d.guide_dir
+    opts.allow_hooks = d.helmfile_hooks == "allow" or nil -- (helmfile's own hooks: README, "helmfile hooks")
     out[#out + 1] = { tool = tool, args = a, opts = opts }
   end
   if d.method == "helmfile" then
@@ -1258,7 +1263,8 @@ function M.check_deploy(ctx, x)
   ctx.deploy_checked = ctx.deploy_checked or {}
   if ctx.deploy_checked[x] then return end
   for _, c in ipairs(deploy_calls(ctx, x)) do
-    local ok, err = pcall(ctx.k.preflight, ctx.k, c.tool, c.args, { user = c.opts.user, cwd = c.opts.cwd })
+    local ok, err = pcall(ctx.k.preflight, ctx.k, c.tool, c.args, { user = c.opts.user, cwd = c.opts.cwd,
+      allow_hooks = c.opts.allow_hooks })
     if not ok then
       error(("run %s (%s): %s; nothing of this run was deployed"):format(x, run_of(ctx, x).label, tostring(err)), 0)
     end
@@ -1292,7 +1298,7 @@ local function deploy(ctx, x)
       local cm = cmds(ctx, x)
       cm[#cm + 1] = ("(cd %s && %s)"):format(k8s.cmdline { d.guide_dir or "." },
         k8s.cmdline(ctx.k:argv(c.tool, c.args)))
-      ctx.k:call(c.tool, c.args, { cwd = c.opts.cwd, user = c.opts.user })
+      ctx.k:call(c.tool, c.args, { cwd = c.opts.cwd, user = c.opts.user, allow_hooks = c.opts.allow_hooks })
       local kd = c.opts.kustomize
       if kd and not seen[kd] then rec.kustomize[#rec.kustomize + 1] = kd; seen[kd] = true end
     end
@@ -1580,7 +1586,7 @@ function M.interrupted_message(ctx)
       :format(table.concat(missing, " and "))
   end
   lines[#lines + 1] = ("Continue with:               llmdlua compare.lua --resume %s"):format(w)
-  lines[#lines + 1] = ("Tear down without going on:  llmdlua compare.lua --resume %s --step 90"):format(w)
+  lines[#lines + 1] = M.teardown_advice(ctx, "Tear down without going on: ")
   return table.concat(lines, "\n")
 end
 
@@ -1628,10 +1634,60 @@ function M.salvage(ctx, result)
   end
   if #result.failed > 0 then
     ctx.out:write(("To continue after fixing the cause: llmdlua compare.lua --resume %s\n"
-      .. "  (it uses %s/plan.yaml, the plan as this comparison started; add --plan FILE to replace it)\n"
-      .. "To tear down without continuing:   llmdlua compare.lua --resume %s --step 90\n"):format(ctx.ws.path,
+      .. "  (it uses %s/plan.yaml, the plan as this comparison started; add --plan FILE to replace it)\n"):format(
       ctx.ws.path, ctx.ws.path))
+    ctx.out:write(M.teardown_advice(ctx, "To tear down without continuing:  "), "\n")
   end
+end
+
+-- What is left deployed in the namespace, by run: one "run A (label): releases ...; ..."
+-- for each run whose deploy started (for real) and that was not torn down since. A run
+-- refused at preflight, imported, or only dry-run never deployed anything.
+function M.left_deployed(ctx)
+  local left = {}
+  for _, x in ipairs { "a", "b" } do
+    local what = not ctx.dry_run and M.left_of(ctx.deployed and ctx.deployed[x])
+    if what then
+      local r = run_of(ctx, x)
+      left[#left + 1] = ("run %s (%s): %s"):format(x:upper(), r and r.label or x, what)
+    end
+  end
+  return left
+end
+
+-- What the record d (M.deployed) says is still there: "releases sim; kustomize ms", or nil
+-- when its deploy never started or it was torn down.
+function M.left_of(d)
+  if not (d and d.before and not d.torn_down) then return nil end
+  local parts = {}
+  for _, k in ipairs { "releases", "httproutes", "gateways", "kustomize" } do
+    if d[k] and #d[k] > 0 then parts[#parts + 1] = k .. " " .. table.concat(d[k], ", ") end
+  end
+  if d.baseline_service then parts[#parts + 1] = "service " .. M.BASELINE_SVC end
+  return #parts > 0 and table.concat(parts, "; ") or "its deploy started (nothing recorded as added yet)"
+end
+
+-- The teardown advice after a failure or an interrupt, true to what was done: where
+-- something is left deployed, what and how to tear it down (the `how` prefix); else that
+-- nothing needs tearing down.
+function M.teardown_advice(ctx, how)
+  local left = M.left_deployed(ctx)
+  if #left > 0 then
+    return ("Left deployed in namespace %s: %s.\n%s llmdlua compare.lua --resume %s --step 90"):format(ctx.ns,
+      table.concat(left, "; "), how, ctx.ws.path)
+  end
+  if ctx.dry_run then return "Dry run: nothing was deployed; nothing needs tearing down." end
+  local torn = false
+  for _, x in ipairs { "a", "b" } do
+    local d = ctx.deployed and ctx.deployed[x]
+    if d and d.before then torn = true end
+  end
+  if torn then
+    return ("Everything this comparison deployed in namespace %s was torn down; nothing needs tearing down.")
+      :format(ctx.ns)
+  end
+  return ("Nothing was deployed in namespace %s (nothing changed in the cluster); nothing needs tearing down.")
+    :format(ctx.ns)
 end
 
 M.parse_steps = steps.parse

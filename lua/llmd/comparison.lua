@@ -258,11 +258,26 @@ function M.charts(w, model, A, B, tdir)
   return charts.section(list, not gp and charts.NO_GNUPLOT or nil)
 end
 
-local function state_text(state)
+-- What is known of a run, for run_comparison.sh: its state's keys, and the load stages as
+-- the report shows them. run_state.json holds load_stages only where they were stated (an
+-- info file's or the plan's load_stages:); the stages the result files hold are read by the
+-- harness (run.stages), so those are shown, marked so, and a run that names none says why
+-- instead of "unknown".
+local function state_text(state, run)
   local lines = { ("label: %s"):format(state.label), ("timestamp: %s"):format(tostring(state.timestamp)) }
   for _, part in ipairs { "stack", "benchmark" } do
     for _, k in ipairs(ws.STATE_KEYS[part]) do
-      lines[#lines + 1] = ("%s.%s: %s"):format(part, k, tostring((state[part] or {})[k] or "unknown"))
+      local v = tostring((state[part] or {})[k] or "unknown")
+      if part == "benchmark" and k == "load_stages" and v == "unknown" then
+        local read = report.stages_read(run)
+        if read then
+          lines[#lines + 1] = ("benchmark.load_stages: %s (read from the results)"):format(read)
+        else
+          lines[#lines + 1] = "(benchmark.load_stages left out: not stated, and the result files name no load stage)"
+        end
+      else
+        lines[#lines + 1] = ("%s.%s: %s"):format(part, k, v)
+      end
     end
   end
   lines[#lines + 1] = "results: " .. tostring(state.results_path or "unknown")
@@ -309,7 +324,7 @@ function M.report(w, A, B, opts)
     local st = s.state
     sides[#sides + 1] = {
       x = s.x, label = s.label, imported = st.imported and true or false, source = st.source_path or "unknown",
-      state_text = state_text(st), config_text = (opts.config_text or {})[s.x] or "",
+      state_text = state_text(st, s.run), config_text = (opts.config_text or {})[s.x] or "",
       commands = (opts.commands or {})[s.x] or st.commands or {},
     }
   end

@@ -435,7 +435,12 @@ function M.steps_list()
       ctx.summary_text = ex.summary_table(ctx.exp.name, nset, #ctx.exp.run_treatments, list, total)
       ctx.out:write("\n", ctx.summary_text)
       if ctx.dry_run then
-        ctx.out:write("(dry run: nothing was deployed or measured; the statuses say only that no step failed)\n")
+        local failed = 0
+        for _, r in ipairs(list) do if r.status ~= "success" then failed = failed + 1 end end
+        ctx.out:write(failed == 0
+          and "(dry run: nothing was deployed or measured; the statuses say only that no step failed)\n"
+          or "(dry run: nothing was deployed or measured; FAIL is a step the dry run refused, OK says only that no "
+            .. "step failed)\n")
         return "dry run: no comparison"
       end
       -- the comparison across treatments, from whatever has results
@@ -490,6 +495,36 @@ function M.check_run_treatments(exp, plan, exp_path)
     error(table.concat(lines, "\n") .. ("\nrefused: a run treatment that changes nothing would benchmark the same "
       .. "configuration as the others; fix the keys (or the template) - nothing was run"), 0)
   end
+end
+
+-- What is left deployed, one "setup treatment S in namespace NS: releases ...; ..." for
+-- each stack whose deploy started (for real) and that was not torn down since (kept with
+-- --skip-teardown, a failed teardown, logs not collected), in the order of the treatments.
+function M.left_deployed(ctx)
+  local left = {}
+  if ctx.dry_run then return left end
+  for _, st in ipairs(ctx.exp.setup_treatments) do
+    local c = ctx.stacks[st.name]
+    local what = c and cluster.left_of(c.deployed and c.deployed.stack)
+    if what then left[#left + 1] = ("setup treatment %s in namespace %s: %s"):format(st.name, c.ns, what) end
+  end
+  return left
+end
+
+-- The lines saying what is left deployed (for the end of a run, or after an interrupt),
+-- true to what was done: the stacks still there and their namespaces, or that nothing is.
+function M.left_text(ctx)
+  local left = M.left_deployed(ctx)
+  if #left > 0 then
+    return ("Left deployed%s:\n  "):format(ctx.skip_teardown and " (--skip-teardown keeps every stack)" or "")
+      .. table.concat(left, "\n  ")
+  end
+  if ctx.dry_run then return "Dry run: nothing was deployed; nothing needs tearing down." end
+  for _, c in pairs(ctx.stacks) do
+    local d = c.deployed and c.deployed.stack
+    if d and d.before then return "Nothing is left deployed: every stack deployed was torn down." end
+  end
+  return "Nothing was deployed (nothing changed in the cluster); nothing needs tearing down."
 end
 
 -- Runs exp (llmd.experiment) with plan. opts: dry_run, resume (workspace), stop_on_error,
@@ -569,6 +604,7 @@ function M.run(exp, plan, opts)
     timeouts = { ready = t.ready or 900, benchmark = t.benchmark or 0, smoke = t.smoke or 120, poll = t.poll or 5 },
   }
   for _, rt in ipairs(exp.run_treatments) do ctx.run_by_name[rt.name] = rt end
+  if opts.on_ctx then opts.on_ctx(ctx) end -- (the caller's view, for what an interrupt leaves)
   local stacks = {}
   for _, s in ipairs(setup_list) do
     ctx.setup[s.name] = s

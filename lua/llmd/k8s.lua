@@ -449,6 +449,149 @@ local function read_all(path)
   return t
 end
 
+-- Helmfile's state files: what helmfile itself would do beyond the helm calls ------------
+--
+-- A helmfile.yaml can name a kube context (helmDefaults.kubeContext, a release's
+-- kubeContext: another cluster) and hooks (commands helmfile runs itself on events such as
+-- prepare - also for `helmfile template` and `build` - presync or postsync: anything, a
+-- cluster-wide kubectl included). Neither shows in the render, so the state files are read
+-- before helmfile runs at all: the one -f/--file names (a file, or a folder of them), else
+-- helmfile.yaml, helmfile.yaml.gotmpl or helmfile.d/ in the folder it runs in, and the
+-- state files they name under helmfiles: and bases:. They may be Go templates, so they are
+-- read line by line (not as YAML): a key is found whatever template surrounds it.
+
+local function state_lines(text)
+  local lines = {}
+  for l in (text .. "\n"):gmatch("([^\n]*)\n") do lines[#lines + 1] = l end
+  return lines
+end
+
+local function unquote(v)
+  v = tostring(v or ""):gsub("^%s+", ""):gsub("%s+$", "")
+  return (v:gsub('^"(.*)"$', "%1"):gsub("^'(.*)'$", "%1"))
+end
+
+local function yaml_files_in(dir)
+  local lfs = require "lfs"
+  local names = {}
+  for n in lfs.dir(dir) do
+    if n:match("%.ya?ml$") or n:match("%.ya?ml%.gotmpl$") or n:match("%.gotmpl$") then names[#names + 1] = n end
+  end
+  table.sort(names)
+  for i, n in ipairs(names) do names[i] = dir .. "/" .. n end
+  return names
+end
+
+-- The hooks and kube contexts of the state files a helmfile call (args) reads in cwd:
+-- { files = {paths read}, hooks = { {file, line, where, command} }, contexts = { {file,
+-- line, where, value} }, unchecked = {why} }; where is "release NAME" or the top-level key.
+function M.helmfile_state(args, cwd)
+  local lfs = require "lfs"
+  local p = type(args) == "table" and args.flags and args or M.parse("helmfile", args)
+  local base = cwd or "."
+  local out = { files = {}, hooks = {}, contexts = {}, unchecked = {} }
+  local seen = {}
+  local function rel(path) return (path:gsub("^%./", "")) end
+  local scan
+  local function add_path(path, from, written)
+    written = written or path
+    if written:find("{{", 1, true) or written:find("[*?%[]") then
+      out.unchecked[#out.unchecked + 1] = ("%s names %s (a template or a glob: not read)"):format(from, written)
+      return
+    end
+    if written:match("^%a[%w+.-]*::") or written:match("^%a[%w+.-]*://") then
+      out.unchecked[#out.unchecked + 1] = ("%s names the remote state %s (not read)"):format(from, written)
+      return
+    end
+    local mode = lfs.attributes(path, "mode")
+    if mode == "directory" then
+      for _, f in ipairs(yaml_files_in(path)) do scan(f) end
+    elseif mode == "file" then
+      scan(path)
+    end
+  end
+  scan = function(path)
+    if seen[path] then return end
+    seen[path] = true
+    local text = read_all(path)
+    if not text then return end
+    out.files[#out.files + 1] = path
+    local dir = path:match("^(.*)/[^/]*$") or "."
+    local lines = state_lines(text)
+    local top, release
+    local i = 0
+    while i < #lines do
+      i = i + 1
+      local l = lines[i]
+      local body = l:gsub("^(%s*)#.*$", "%1"):gsub("%s+#.*$", "")
+      if not body:match("^%s*$") and not body:match("^%s*{{[-%s]*/%*") then
+        local ind = #body:match("^(%s*)")
+        local key = body:match("^([%w_%-]+)%s*:")
+        if ind == 0 and key then top, release = key, nil end
+        local where = function() return release and ("release " .. release) or top or "the top level" end
+        local rname = body:match("^%s*%-%s+name%s*:%s*(.-)%s*$")
+        if top == "releases" and rname then release = unquote(rname) end
+        local kc = body:match("^%s*%-?%s*kubeContext%s*:%s*(.-)%s*$") or body:match("[{,]%s*kubeContext%s*:%s*([^,}]*)")
+        if kc and unquote(kc) ~= "" then
+          out.contexts[#out.contexts + 1] = { file = rel(path), line = i, where = where(), value = unquote(kc) }
+        end
+        if body:match("^%s*%-?%s*hooks%s*:") then
+          -- the hook block: the lines indented deeper; its command and args, for the message
+          local words = {}
+          local inline = body:match("hooks%s*:%s*(%S.*)$")
+          local j = i
+          local block = {}
+          if inline then block[1] = inline end
+          while j < #lines do
+            local nl = lines[j + 1]
+            local nind = #(nl:match("^(%s*)"))
+            if nl:match("^%s*$") or nl:match("^%s*#") or nind > ind or (nind == ind and nl:match("^%s*%-")
+              and not body:match("^%s*%-")) then
+              j = j + 1
+              block[#block + 1] = nl
+            else
+              break
+            end
+          end
+          local text_block = table.concat(block, "\n")
+          for c in text_block:gmatch("command%s*:%s*([^\n,}]+)") do words[#words + 1] = unquote(c) end
+          local args_inline = text_block:match("args%s*:%s*%[([^%]]*)%]")
+          if args_inline then
+            for a in args_inline:gmatch("[^,]+") do words[#words + 1] = unquote(a) end
+          end
+          out.hooks[#out.hooks + 1] = { file = rel(path), line = i, where = where(),
+            command = #words > 0 and table.concat(words, " ") or "(see the file)" }
+        end
+        if top == "helmfiles" or top == "bases" then
+          local item = body:match("^%s*%-%s*path%s*:%s*(.-)%s*$") or (not body:find(":", 1, true)
+            and body:match("^%s*%-%s*(.-)%s*$"))
+          if item and item ~= "" then
+            item = unquote(item)
+            add_path(item:sub(1, 1) == "/" and item or (dir .. "/" .. item), ("%s:%d (%s:)"):format(rel(path), i, top),
+              item)
+          end
+        end
+      end
+    end
+  end
+  local file
+  for _, f in ipairs(p.flags) do if f.name == "file" then file = tostring(f.value) end end
+  if file then
+    add_path(file:sub(1, 1) == "/" and file or (base .. "/" .. file), "--file", file)
+  else
+    for _, n in ipairs { "helmfile.yaml", "helmfile.yaml.gotmpl" } do
+      if lfs.attributes(base .. "/" .. n, "mode") == "file" then
+        add_path(base .. "/" .. n, n)
+        break
+      end
+    end
+    if #out.files == 0 and lfs.attributes(base .. "/helmfile.d", "mode") == "directory" then
+      add_path(base .. "/helmfile.d", "helmfile.d")
+    end
+  end
+  return out
+end
+
 -- Refuses what this layer must never do; returns nothing or raises. opts: user (a
 -- command from the user's plan: stricter verbs), cwd (where -f paths are), render
 -- (function(dir) -> the manifests `kubectl kustomize dir` gives).
@@ -502,6 +645,27 @@ function M.check(tool, args, ns, stdin, opts)
   end
   if verb == "config" and not (p.words[2] == "current-context" and #p.words == 2) then
     refuse("kubectl config changes the kubeconfig")
+  end
+  if tool == "helmfile" then
+    -- what helmfile does itself, outside the helm calls and their render: another kube
+    -- context is never used; hooks run only when the plan allows them (opts.allow_hooks)
+    local st = M.helmfile_state(p, opts.cwd)
+    for _, u in ipairs(st.unchecked) do
+      refuse(("%s, so its hooks and kubeContext cannot be checked first; name the state files plainly"):format(u))
+    end
+    for _, c in ipairs(st.contexts) do
+      refuse(("%s:%d: %s: kubeContext: %s would make helmfile deploy through another kube context (another "
+        .. "cluster, perhaps); remove it: llmdlua works in the current context only"):format(c.file, c.line, c.where,
+        c.value))
+    end
+    if not opts.allow_hooks then
+      for _, h in ipairs(st.hooks) do
+        refuse(("%s:%d: %s: hooks: helmfile would run '%s' itself, outside llmdlua's namespace guard; remove the "
+          .. "hook, or review it and allow hooks with deploy.helmfile_hooks: allow in the plan"):format(h.file, h.line,
+          h.where, h.command))
+      end
+    end
+    if opts.on_hooks and #st.hooks > 0 then opts.on_hooks(st.hooks) end
   end
   if tool == "helm" or tool == "helmfile" then
     -- what the chart renders: every object checked before the install (a render that
@@ -699,9 +863,18 @@ function Client:render_chart(tool, targs, what, opts)
   return r.stdout
 end
 
+-- Says which helmfile hooks (allowed by the plan) a call will let helmfile run.
+function Client:say_hooks(hooks)
+  for _, h in ipairs(hooks) do
+    self.out:write(("  helmfile hook (allowed by deploy.helmfile_hooks): %s:%d: %s: %s\n"):format(h.file, h.line,
+      h.where, h.command))
+  end
+end
+
 function Client:call(tool, args, opts)
   opts = opts or {}
-  M.check(tool, args, self.ns, opts.stdin, { user = opts.user, cwd = opts.cwd,
+  M.check(tool, args, self.ns, opts.stdin, { user = opts.user, cwd = opts.cwd, allow_hooks = opts.allow_hooks,
+    on_hooks = function(hooks) self:say_hooks(hooks) end,
     render = not self.dry_run and function(dir) return self:render(dir, opts.cwd) end or nil,
     render_chart = function(targs, what) return self:render_chart(tool, targs, what, opts) end })
   local argv = self:argv(tool, args)
@@ -780,7 +953,8 @@ end
 -- so a dry run refuses what the real run would. Raises as Client:call does.
 function Client:preflight(tool, args, opts)
   opts = opts or {}
-  local o = { user = opts.user, cwd = opts.cwd, render = function(dir) return self:render(dir, opts.cwd) end }
+  local o = { user = opts.user, cwd = opts.cwd, allow_hooks = opts.allow_hooks,
+    render = function(dir) return self:render(dir, opts.cwd) end }
   if self.render_chart then
     o.render_chart = function(targs, what)
       return self:render_chart(tool, targs, what, { cwd = opts.cwd, read_in_dry_run = true })

@@ -178,7 +178,10 @@ end
 --     caveat = "..." }
 -- where Stats is the file's {mean, stddev, min, p25..p99, max, count, unit}.
 function M.read_metrics_summary(path)
-  local d = json.read(path)
+  -- a file that cannot be read or parsed is reported at the caller's line, as the checks
+  -- below are (not at this module's)
+  local rok, d = pcall(json.read, path)
+  if not rok then error((tostring(d):gsub("^[^\n]-%.lua:%d+: ", "")), 2) end
   if type(d) ~= "table" or json.is_array(d) then
     error(path .. ": expected an object of pods (llm-d-benchmark's metrics_summary.json)", 2)
   end

@@ -217,6 +217,17 @@ local function finish_row(row, fam, A, B)
   end
 end
 
+-- The load stages the result files of run (llmd.harness) hold: "2 stages: 1/s, 5/s (warm-up)",
+-- or nil when they name none. (The Configuration Summary's row when no stages are stated.)
+function M.stages_read(run)
+  local parts = {}
+  for _, st in ipairs(run and run.stages or {}) do
+    local s = st.rate and ("%g/s"):format(st.rate) or st.concurrency and ("c=%g"):format(st.concurrency) or "?"
+    parts[#parts + 1] = s .. (st.warmup and " (warm-up)" or "")
+  end
+  return #parts > 0 and (T.helpers.count(#parts, "stage") .. ": " .. table.concat(parts, ", ")) or nil
+end
+
 local function config_rows(A, B)
   local function get(side, part, k)
     local s = side.state or {}
@@ -234,12 +245,7 @@ local function config_rows(A, B)
   local function stages_text(side)
     local stated = get(side, "benchmark", "load_stages")
     if stated ~= "unknown" then return stated end
-    local parts = {}
-    for _, st in ipairs(side.run.stages) do
-      local s = st.rate and ("%g/s"):format(st.rate) or st.concurrency and ("c=%g"):format(st.concurrency) or "?"
-      parts[#parts + 1] = s .. (st.warmup and " (warm-up)" or "")
-    end
-    return #parts > 0 and (T.helpers.count(#parts, "stage") .. ": " .. table.concat(parts, ", ")) or "unknown"
+    return M.stages_read(side.run) or "unknown"
   end
   -- what the user stated, else what the result files say (marked so)
   local function stated_or_read(side, k, ck)

@@ -873,11 +873,17 @@ local function helmfile()
   local text = f:read("a")
   f:close()
   file = file or "helmfile.yaml"
-  -- the releases: name and chart (a release without a chart is helmfile's error)
+  -- the releases: name and chart (a release without a chart is helmfile's error), their
+  -- hooks and kube context (a release's kubeContext, else helmDefaults.kubeContext), as
+  -- helmfile reads them
   local releases = {}
   local okl, st = pcall(yaml.load, text)
   if okl and type(st) == "table" and type(st.releases) == "table" then
-    for _, r in ipairs(st.releases) do releases[#releases + 1] = { name = r.name, chart = r.chart } end
+    local defaults = type(st.helmDefaults) == "table" and st.helmDefaults or {}
+    for _, r in ipairs(st.releases) do
+      releases[#releases + 1] = { name = r.name, chart = r.chart, hooks = type(r.hooks) == "table" and r.hooks or {},
+        context = r.kubeContext or defaults.kubeContext }
+    end
   else
     for name in text:gmatch("\n%s*%-%s*name:%s*([%w%-_]+)") do releases[#releases + 1] = { name = name } end
   end
@@ -897,7 +903,38 @@ local function helmfile()
     helm_failed({ "helm", "upgrade", "--install", "x" }, "Error: UPGRADE FAILED: timed out waiting for the condition")
   end
   local crds = verb == "template" and has(a, "--include-crds") or (verb ~= "template" and not has(a, "--skip-crds"))
+  -- helmfile's hooks run on this machine, whatever they do: prepare for every command that
+  -- loads the state (template too), presync/preapply before and postsync after a release
+  -- is installed by apply/sync
+  local function hooks(r, events)
+    for _, h in ipairs(r.hooks) do
+      local on = false
+      for _, e in ipairs(type(h.events) == "table" and h.events or {}) do if events[e] then on = true end end
+      if on and type(h.command) == "string" then
+        local argv = { h.command }
+        for _, x in ipairs(type(h.args) == "table" and h.args or {}) do argv[#argv + 1] = tostring(x) end
+        local hr = proc.run(argv)
+        if not hr.ok then
+          die(("in ./%s: hook[%s]: command `%s` failed: %s"):format(file, tostring(r.name), h.command,
+            (hr.stderr or ""):gsub("%s+$", "")), 1)
+        end
+      end
+    end
+  end
   for _, r in ipairs(releases) do
+    if not want or r.name == want then hooks(r, { prepare = true }) end
+  end
+  for _, r in ipairs(releases) do
+    if (not want or r.name == want) and verb ~= "template" then hooks(r, { presync = true, preapply = true }) end
+    -- another kube context: helm --kube-context CTX, another cluster's API (recorded in
+    -- contexts.log; this fake's state is the current context's)
+    if (not want or r.name == want) and r.context and r.context ~= os.getenv("FAKE_CONTEXT") then
+      local cf = assert(io.open(DIR .. "/contexts.log", "a"))
+      cf:write(("%s %s %s\n"):format(verb, tostring(r.context), tostring(r.name)))
+      cf:close()
+      if verb ~= "template" then print("Upgrading release=" .. r.name .. " (kube context " .. r.context .. ")") end
+      goto next_release
+    end
     if not want or r.name == want then
       if not r.chart then
         die(('in ./%s: failed processing release %s: chart is required'):format(file, tostring(r.name)), 1)
@@ -917,8 +954,10 @@ local function helmfile()
         make_release(s, r.name, "helmfile/" .. r.name, false)
         s.releases[r.name].environment = env
         print("Upgrading release=" .. r.name)
+        hooks(r, { postsync = true })
       end
     end
+    ::next_release::
   end
   save()
 end

@@ -370,6 +370,20 @@ t.test("run: against a mock server - a good candidate, one that never comes up, 
   r = ab_cli({ "run", "cfg.yaml", "--out", "dry/results.jsonl", "--dry-run" }, d, env)
   t.eq(lfs.attributes(d .. "/dry/results.jsonl"), nil)
   t.ok(r.stdout:find("mockserver.py mock/model --max-model-len 100 --max-num-seqs 1 --port", 1, true), r.stdout)
+  -- no port is chosen in a dry run: it says so (README: a free port per candidate), and the
+  -- client's URL points at the same placeholder; it used to print --port 8000
+  t.ok(r.stdout:find("--max-num-seqs 1 --port <PORT>\n  (<PORT>: a free port, chosen when the server starts; "
+    .. "run.port sets a fixed one)\n", 1, true), r.stdout)
+  t.ok(r.stdout:find("http://127.0.0.1:<PORT>", 1, true), r.stdout)
+  t.ok(not r.stdout:find("8000", 1, true), r.stdout)
+  -- with run.port, the dry run shows that port
+  cfg.run = cfg.run or {}
+  cfg.run.port = 18123
+  t.write(d .. "/cfg-port.yaml", yaml.dump(cfg))
+  r = ab_cli({ "run", "cfg-port.yaml", "--out", "dry/results.jsonl", "--dry-run" }, d, env)
+  t.ok(r.stdout:find("--max-num-seqs 1 --port 18123\n", 1, true), r.stdout)
+  t.ok(r.stdout:find("http://127.0.0.1:18123", 1, true), r.stdout)
+  t.ok(not r.stdout:find("<PORT>", 1, true), r.stdout)
 end)
 
 t.test("result_metrics: sglang.bench_serving's JSONL maps to the same schema names; no completed means no metrics", function()

@@ -290,6 +290,10 @@ t.test("preflight: a deploy's manifests are all checked before its first changin
     r.stdout)
   t.ok(r.stdout:find("nothing of this run was deployed", 1, true), r.stdout)
   t.eq(changing(s, workspace(s)), {}, "nothing that changes the cluster ran")
+  -- the advice matches what was done: nothing deployed, so no teardown to run
+  t.ok(r.stdout:find("Nothing was deployed in namespace bench (nothing changed in the cluster); nothing needs "
+    .. "tearing down.", 1, true), r.stdout)
+  t.ok(not r.stdout:find("--step 90", 1, true), "no teardown advised: " .. r.stdout)
   for ns, v in pairs(state(s).ns) do
     for k, x in pairs(v) do t.ok(type(x) ~= "table" or next(x) == nil, "no object was created: " .. ns .. "." .. k) end
   end
@@ -399,6 +403,12 @@ t.test("failures: image pull, never ready, deploy error, no logs (no teardown), 
   -- the failed run keeps its stack for --resume, and says so
   t.ok(r.stdout:find("whatever was deployed is left in place", 1, true))
   t.ok(r.stdout:find("llmdlua compare.lua --resume ", 1, true))
+  -- run A's stack is there (deploy.json's record, as the fake cluster holds it): named, with
+  -- the teardown that removes it; run B never started
+  t.ok(r.stdout:find("Left deployed in namespace bench: run A (vllm-baseline): releases sim; kustomize ms.\n"
+    .. "To tear down without continuing:   llmdlua compare.lua --resume " .. workspace(s) .. " --step 90\n", 1, true),
+    r.stdout)
+  t.ok(not r.stdout:find("run B (llm-d-scheduler):", 1, true), r.stdout)
 
   s = setup()
   r = compare(s, nil, { FAKE_FAIL = "notready" })
@@ -504,6 +514,8 @@ t.test("interrupted during the benchmark: exit 130, then --resume goes on withou
     .. "commands.log, cluster.json, run-a/deployed.json (what run A deployed).", 1, true), said)
   t.ok(said:find("Not saved: run A's state and run A's vLLM logs (nothing is collected after Ctrl-C)", 1, true), said)
   t.ok(said:find("Continue with:               llmdlua compare.lua --resume " .. w .. "\n", 1, true), said)
+  t.ok(said:find("Left deployed in namespace bench: run A (vllm-baseline): releases sim; kustomize ms; service "
+    .. "llm-d-baseline-model-server.\nTear down without going on:  llmdlua compare.lua --resume " .. w .. " --step 90", 1, true), said)
   t.ok(not said:find("<workspace>", 1, true), said)
   r = compare(s, { "--resume", w })
   t.eq(r.code, 0, r.stdout .. r.stderr)
@@ -1472,4 +1484,130 @@ t.test("baseline Service, readiness and restarts: this run's serving pods, never
   t.eq(r.code, 1, r.stdout .. r.stderr)
   t.ok(r.stdout:find("run a: another stack's serving pods in bench (a-team-ms-decode-1, a-team-ms-decode-2) carry "
     .. "every label this run's share; no selector picks this run's alone", 1, true), r.stdout)
+end)
+
+-- The advice after a failure says what is really left (the texts written out by hand from
+-- the records below): nothing deployed, everything torn down, or what and where.
+t.test("teardown advice: only where something is left deployed", function()
+  local function ctx(deployed, dry)
+    return { ns = "bench", ws = { path = "/w" }, dry_run = dry, deployed = deployed,
+      plan = { runs = { a = { label = "base" }, b = { label = "sched" } } } }
+  end
+  local empty = { releases = {}, httproutes = {}, gateways = {}, kustomize = {} }
+  t.eq(cluster.teardown_advice(ctx({}), "T:"),
+    "Nothing was deployed in namespace bench (nothing changed in the cluster); nothing needs tearing down.")
+  t.eq(cluster.teardown_advice(ctx({}, true), "T:"), "Dry run: nothing was deployed; nothing needs tearing down.")
+  local a = { before = {}, torn_down = true, releases = { "sim" }, httproutes = {}, gateways = {}, kustomize = {} }
+  t.eq(cluster.teardown_advice(ctx({ a = a }), "T:"),
+    "Everything this comparison deployed in namespace bench was torn down; nothing needs tearing down.")
+  local b = { before = {}, releases = { "infra-sim", "ms-sim" }, httproutes = {}, gateways = { "gw" }, kustomize = {} }
+  t.eq(cluster.teardown_advice(ctx({ a = a, b = b }), "T:"), "Left deployed in namespace bench: run B (sched): "
+    .. "releases infra-sim, ms-sim; gateways gw.\nT: llmdlua compare.lua --resume /w --step 90")
+  -- a deploy that started but recorded nothing added yet is still named (teardown is safe)
+  empty.before = {}
+  t.eq(cluster.left_deployed(ctx({ a = empty })), { "run A (base): its deploy started (nothing recorded as added yet)" })
+end)
+
+-- helmfile's own hooks and kube contexts (helmfile.yaml keys the render does not show):
+-- read from the state files before helmfile runs at all (its prepare hooks run for
+-- `helmfile template` too). Expected lines written by hand from the files below.
+local HOOKED = "releases:\n  - name: infra-sim\n    chart: llm-d-infra/llm-d-infra\n  - name: ms-sim\n"
+  .. "    chart: llm-d-modelservice/llm-d-modelservice\n    hooks:\n      - events: [\"prepare\"]\n"
+  .. "        command: \"touch\"\n        args: [\"HOOK_RAN\"]\n"
+
+t.test("helmfile hooks: refused before helmfile runs (dry run too), unless the plan allows them; then shown", function()
+  local s = setup()
+  t.write(s.dir .. "/guide/helmfile.yaml", HOOKED)
+  for _, extra in ipairs { {}, { "--dry-run" } } do
+    local argv = { "--plan", s.plan }
+    for _, x in ipairs(extra) do argv[#argv + 1] = x end
+    local r = compare(s, argv)
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    t.ok(r.stdout:find("[00] preflight: FAILED - run b (llm-d-scheduler): refused: helmfile apply -e istio "
+      .. "--skip-crds: " .. s.dir .. "/guide/helmfile.yaml:6: release ms-sim: hooks: helmfile would run 'touch "
+      .. "HOOK_RAN' itself, outside llmdlua's namespace guard; remove the hook, or review it and allow hooks with "
+      .. "deploy.helmfile_hooks: allow in the plan", 1, true), r.stdout)
+    t.eq(lfs.attributes(s.dir .. "/guide/HOOK_RAN"), nil, "the hook did not run")
+    for _, c in ipairs(calls(s)) do t.ok(c.tool ~= "helmfile", "helmfile never ran: " .. table.concat(c.args, " ")) end
+  end
+  -- allowed: the fake helmfile runs the hook as helmfile does (prepare: at the render of
+  -- step 0 already), and the deploy says which hook it lets run
+  s = setup(function(plan) plan.runs.b.deploy.helmfile_hooks = "allow" end)
+  t.write(s.dir .. "/guide/helmfile.yaml", HOOKED)
+  local r = compare(s)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("  helmfile hook (allowed by deploy.helmfile_hooks): " .. s.dir .. "/guide/helmfile.yaml:6: "
+    .. "release ms-sim: touch HOOK_RAN\n", 1, true), r.stdout)
+  t.eq(lfs.attributes(s.dir .. "/guide/HOOK_RAN", "mode"), "file", "the allowed hook ran")
+  -- a value other than allow is the plan's mistake
+  s = setup(function(plan) plan.runs.b.deploy.helmfile_hooks = true end)
+  r = compare(s)
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("runs.b.deploy.helmfile_hooks: expected allow", 1, true), r.stderr)
+end)
+
+t.test("helmfile kubeContext (a release's or helmDefaults'): always refused, hooks allowed or not", function()
+  for _, case in ipairs {
+    { text = "releases:\n  - name: infra-sim\n    chart: llm-d-infra/llm-d-infra\n    kubeContext: prod-east\n",
+      want = "helmfile.yaml:4: release infra-sim: kubeContext: prod-east would make helmfile deploy through "
+        .. "another kube context" },
+    { text = "helmDefaults:\n  wait: true\n  kubeContext: \"staging\"\nreleases:\n  - name: infra-sim\n"
+      .. "    chart: llm-d-infra/llm-d-infra\n",
+      want = "helmfile.yaml:3: helmDefaults: kubeContext: staging would make helmfile deploy through another kube "
+        .. "context (another cluster, perhaps); remove it: llmdlua works in the current context only" },
+  } do
+    local s = setup(function(plan) plan.runs.b.deploy.helmfile_hooks = "allow" end)
+    t.write(s.dir .. "/guide/helmfile.yaml", case.text)
+    local r = compare(s)
+    t.eq(r.code, 1, r.stdout)
+    t.ok(r.stdout:find("refused: helmfile apply -e istio --skip-crds: " .. s.dir .. "/guide/" .. case.want, 1, true),
+      r.stdout)
+    t.eq(lfs.attributes(s.cluster .. "/contexts.log"), nil, "nothing reached another context")
+    t.eq(changing(s, workspace(s)), {})
+  end
+end)
+
+-- The fake helmfile reads these keys as helmfile does: it runs the hooks and deploys a
+-- release with a kubeContext through that context - what the guard above keeps from
+-- happening. And an llm-d guide's helmfile.yaml.gotmpl (the shape of
+-- guides/inference-scheduling: templated names, environments, needs) has neither.
+t.test("the fake helmfile runs hooks and uses kubeContext; an llm-d guide's helmfile has neither", function()
+  local s = setup()
+  t.write(s.dir .. "/guide/helmfile.yaml", HOOKED .. "  - name: other\n    chart: llm-d-infra/llm-d-infra\n"
+    .. "    kubeContext: prod-east\n")
+  local env = {}
+  for k, v in pairs(s.env) do env[k] = v end
+  local r = proc.run({ FAKEBIN .. "/helmfile", "-n", "bench", "apply", "--skip-crds" }, { env = env,
+    cwd = s.dir .. "/guide" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.eq(lfs.attributes(s.dir .. "/guide/HOOK_RAN", "mode"), "file")
+  t.eq(t.read(s.cluster .. "/contexts.log"), "apply prod-east other\n")
+  local guide = "environments:\n  istio: &I\n    values:\n      - ../prereq/gateway-provider/common-configurations/"
+    .. "istio.yaml\n  default: &DEFAULT\n    <<: *I\n\n---\n\n{{- $ns := .Namespace | default \"llm-d\" -}}\n"
+    .. "{{- $rn := (env \"RELEASE_NAME_POSTFIX\") | default \"inference-scheduling\" -}}\n\nreleases:\n"
+    .. "  - name: {{ printf \"infra-%s\" $rn | quote }}\n    namespace: {{ $ns }}\n    chart: llm-d-infra/llm-d-infra\n"
+    .. "    installed: true\n    values:\n      - gateway:\n          {{ .Environment.Values.gateway | toYaml | nindent 10 }}\n"
+    .. "  - name: {{ printf \"ms-%s\" $rn | quote }}\n    needs:\n      - {{ printf \"infra-%s\" $rn | quote }}\n"
+    .. "    set:\n      - name: \"decode.monitoring.podmonitor.enabled\"\n        value: false\n"
+  local d = t.tmpdir()
+  t.write(d .. "/helmfile.yaml.gotmpl", guide)
+  local st = k8s.helmfile_state({ "apply", "-e", "istio" }, d)
+  t.eq({ #st.files, #st.hooks, #st.contexts }, { 1, 0, 0 })
+  k8s.check("helmfile", { "template", "-e", "istio" }, "bench", nil, { cwd = d, render_chart = function() end })
+end)
+
+t.test("helmfile state files named under helmfiles:/bases: are read too; a templated one is refused", function()
+  local d = t.tmpdir()
+  proc.run { "mkdir", "-p", d .. "/sub" }
+  t.write(d .. "/helmfile.yaml", "bases:\n  - sub/base.yaml\nhelmfiles:\n  - path: sub/child.yaml\nreleases: []\n")
+  t.write(d .. "/sub/base.yaml", "helmDefaults:\n  kubeContext: other\n")
+  t.write(d .. "/sub/child.yaml", "releases:\n  - name: c\n    chart: x/y\n    hooks:\n    - events: [presync]\n"
+    .. "      command: kubectl\n      args: [delete, ns, prod]\n")
+  local st = k8s.helmfile_state({ "apply" }, d)
+  t.eq(st.contexts, { { file = d .. "/sub/base.yaml", line = 2, where = "helmDefaults", value = "other" } })
+  t.eq(st.hooks, { { file = d .. "/sub/child.yaml", line = 4, where = "release c", command = "kubectl delete ns prod" } })
+  t.write(d .. "/helmfile.yaml", "helmfiles:\n  - path: {{ env \"SUB\" }}/child.yaml\n")
+  t.raises("helmfile.yaml:2 (helmfiles:) names {{ env \"SUB\" }}/child.yaml (a template or a glob: not read), so its "
+    .. "hooks and kubeContext cannot be checked first", k8s.check, "helmfile", { "apply" }, "bench", nil,
+    { cwd = d, render_chart = function() end })
 end)

@@ -296,10 +296,17 @@ t.test("--resume after a failed standup: only the failed treatment runs again; -
   local s = setup()
   local r = experiment(s, nil, { FAKE_FAIL = "deploy", FAKE_FAIL_NAMESPACE = "exp-b" })
   t.eq(r.code, 1, r.stdout .. r.stderr)
+  -- the failed standup was torn down, the others too: the advice says nothing is left
+  t.ok(r.stdout:find("Nothing is left deployed: every stack deployed was torn down.\nTo continue after fixing the "
+    .. "cause:", 1, true), r.stdout)
   local w = workspace(s)
   local before = #calls(s)
   r = experiment(s, { "--resume", w, "--skip-teardown" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
+  -- the kept stack is named with its namespace and releases (the helmfile's three)
+  t.ok(r.stdout:find("Left deployed (--skip-teardown keeps every stack):\n  setup treatment plugins-prefix in "
+    .. "namespace exp-b: releases gaie-sim, infra-sim, ms-sim", 1, true), r.stdout)
+  t.ok(not r.stdout:find("namespace exp-a:", 1, true), r.stdout)
   local sum = yaml.load_file(w .. "/experiment-summary.yaml")
   t.eq(sum.succeeded, 3)
   t.eq(sum.failed, 0)
@@ -371,4 +378,54 @@ t.test("run treatments benchmark the gateway this setup treatment deployed, not 
   t.ok(restarted, "the treatment's own pods restarted between rate1 and rate5")
   local st = json.decode(t.read(s.cluster .. "/state.json"))
   t.eq(st.ns["exp-a"].pods["a-team-ms-decode-1"].containers[1].restarts, 0, "a-team's pods were not restarted")
+end)
+
+-- Ctrl-C during a benchmark: the real workspace (it used to say "<workspace>") and the stack
+-- left in its namespace (the interrupt collects and tears down nothing).
+t.test("interrupted: the workspace to resume and what is left deployed, by namespace", function()
+  local s = setup(function(plan) plan.namespaces, plan.parallel = { "exp-a" }, 1 end)
+  local env = {}
+  for k, v in pairs(s.env) do env[k] = v end
+  env.FAKE_SLOW_BENCH = "30"
+  local out = s.dir .. "/out.txt"
+  local p = proc.spawn({ LLMDLUA, "experiment.lua", s.exp, "--plan", s.plan },
+    { env = env, stdout = { file = out }, stderr = { file = out .. ".err" } })
+  local started = false
+  for _ = 1, 400 do
+    local f = io.open(s.cluster .. "/calls.log")
+    local text = f and f:read("a") or ""
+    if f then f:close() end
+    if text:find('"tool":"run_only.sh"', 1, true) then started = true; break end
+    proc.run { "sleep", "0.05" }
+  end
+  t.ok(started, "the benchmark started")
+  proc.run { "sleep", "0.3" }
+  local r = p:kill(10)
+  t.eq(r.code, 130, t.read(out))
+  local w = workspace(s)
+  local said = t.read(out .. ".err")
+  t.ok(said:find("interrupted; state saved in " .. w .. ".\nLeft deployed:\n  setup treatment plugins-default in "
+    .. "namespace exp-a: releases gaie-sim, infra-sim, ms-sim", 1, true), said)
+  t.ok(said:find("Continue with: llmdlua experiment.lua " .. s.exp .. " --resume " .. w .. "\n", 1, true), said)
+  t.ok(not said:find("<workspace>", 1, true), said)
+end)
+
+-- A dry run refuses what the real run would (helmfile hooks the plan does not allow: the
+-- state file is read before helmfile runs); its closing note then does not claim that no
+-- step failed, and nothing is left to tear down.
+t.test("--dry-run with a refused standup: the note under the summary says what FAIL means", function()
+  local s = setup(function(plan) plan.namespaces, plan.parallel = { "exp-a" }, 1 end)
+  t.write(s.dir .. "/guide/helmfile.yaml", "releases:\n  - name: infra-sim\n    chart: llm-d-infra/llm-d-infra\n"
+    .. "    hooks:\n      - events: [prepare]\n        command: kubectl\n        args: [delete, crd, --all]\n")
+  local r = experiment(s, { "--plan", s.plan, "--dry-run" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("helmfile.yaml:4: release infra-sim: hooks: helmfile would run 'kubectl delete crd --all' itself",
+    1, true), r.stdout)
+  t.ok(r.stdout:find("(dry run: nothing was deployed or measured; FAIL is a step the dry run refused, OK says only "
+    .. "that no step failed)\n", 1, true), r.stdout)
+  t.ok(not r.stdout:find("the statuses say only that no step failed", 1, true), r.stdout)
+  t.ok(r.stdout:find("Dry run: nothing was deployed; nothing needs tearing down.\n", 1, true), r.stdout)
+  for _, c in ipairs(lfs.attributes(s.cluster .. "/calls.log") and calls(s) or {}) do
+    t.ok(c.tool ~= "helmfile", "helmfile never ran")
+  end
 end)

@@ -987,3 +987,22 @@ t.test("what each harness accepts, as the README and the 'looked for' error say 
   t.ok(why:find("per_request_lifecycle_metrics.json or .json.gz", 1, true), why)
   t.ok(why:find("benchmarks.json.gz, results.json.gz", 1, true), why)
 end)
+
+-- extract.lua tells a wrong --warmup (a usage error, exit 2) from bad data by the error's
+-- code, not by matching its wording: the error is a table {code, message}, its tostring
+-- the message (texts by hand: 3 stages 0-2, stage 7 asked for).
+t.test("a wrong warm-up list raises a structured error: code BAD_WARMUP, tostring the message", function()
+  local ok, e = pcall(harness.check_warmup, { 0, 1, 2 }, { 7 }, "any wording", "run X")
+  t.ok(not ok)
+  t.eq(type(e), "table")
+  t.eq(e.code, harness.BAD_WARMUP)
+  t.eq(tostring(e), "any wording: run X has no stage 7 (3 stages: 0-2)")
+  ok, e = pcall(harness.check_warmup, { 0, 1, 2 }, { 0, 1, 2 }, "--warmup 0-2", "run X")
+  t.eq({ ok, e.code, tostring(e) }, { false, harness.BAD_WARMUP,
+    "--warmup 0-2 marks every stage of run X (3 stages: 0-2): nothing would be measured" })
+  -- through harness.extract, as extract.lua calls it (the fixture has 7 stages: 0-6)
+  ok, e = pcall(harness.extract, F .. "/inference-perf/kubecon-na-2025_vllm",
+    { warmup = { 9 }, warmup_option = "--warmup 9" })
+  if not ok then t.eq(e.code, harness.BAD_WARMUP, tostring(e)) end
+  t.ok(not ok, "refused")
+end)

@@ -120,6 +120,15 @@ t.test("metrics_summary.json: sum of max and time-averaged rate, labelled as suc
   t.eq(pf.read_metrics_summary(dir .. "/none.json").status, "no_data")
   t.write(dir .. "/bad.json", '[1, 2]')
   t.raises("bad.json: expected an object of pods", pf.read_metrics_summary, dir .. "/bad.json")
+  -- a file that cannot be read or parsed is raised at the caller's line (this file's), as
+  -- the checks are, not at prom_files.lua's
+  t.write(dir .. "/cut.json", "{\"pod\": ")
+  for _, f in ipairs { "/cut.json", "/missing.json" } do
+    local ok, e = pcall(function() local s2 = pf.read_metrics_summary(dir .. f); return s2 end)
+    t.ok(not ok)
+    e = tostring(e)
+    t.ok(e:find("test_prom.lua:%d+: " .. (dir .. f):gsub("%p", "%%%0")) and not e:find("prom_files.lua", 1, true), e)
+  end
 end)
 
 -- Scrapes of counter c (labels given) per pod over time.
@@ -180,6 +189,42 @@ t.test("a counter asked for without its _total suffix: did you mean ..._total", 
     "vllm:prefix_cache_hits_total")
   t.raises("prom: no histogram named 'h_bucket' (did you mean 'h'?", agg.histogram_quantile, agg, "h_bucket", 0.5)
   t.eq(agg:counter_total("never_scraped"), nil) -- unknown stays nil
+end)
+
+-- Script authors' mistakes with metric names, refused at the script's line (this file's),
+-- one line naming the metric, its type and what to call instead. Expected texts by hand.
+t.test("gauge_summary of a counter or a histogram's series is refused; a misspelt name gets did-you-mean", function()
+  local agg = prom.aggregator()
+  for i, v in ipairs { 5, 9 } do
+    agg:add("p", scrape { "# TYPE vllm:prefix_cache_hits counter", "vllm:prefix_cache_hits_total " .. v,
+      "# TYPE vllm:gpu_prefix_cache_queries counter", "vllm:gpu_prefix_cache_queries_total " .. v * 2,
+      "# TYPE vllm:kv_cache_usage_perc gauge", "vllm:kv_cache_usage_perc 0." .. v,
+      "# TYPE h histogram", 'h_bucket{le="1"} ' .. v, 'h_bucket{le="+Inf"} ' .. v, "h_sum " .. v, "h_count " .. v,
+      "# TYPE s summary", 's{quantile="0.5"} 1', "s_sum " .. v, "s_count " .. v }, 15 * i)
+  end
+  local here = "test_prom.lua:"
+  local function err_of(f) local ok, e = pcall(f); t.ok(not ok, "refused"); return tostring(e) end
+  local e = err_of(function() local r = agg:gauge_summary("vllm:prefix_cache_hits_total"); return r end)
+  t.ok(e:find(here, 1, true) and e:find("agg:gauge_summary: 'vllm:prefix_cache_hits_total' is a counter, not a gauge "
+    .. "(its values only add up); call agg:counter_total('vllm:prefix_cache_hits_total') for its increase over "
+    .. "the run", 1, true), e)
+  e = err_of(function() local r = agg:gauge_summary("h_bucket"); return r end)
+  t.ok(e:find(here, 1, true) and e:find("agg:gauge_summary: 'h_bucket' is a series of a histogram, not a gauge; "
+    .. "call agg:histogram_quantile('h', q) or agg:histogram_mean('h')", 1, true), e)
+  t.raises("agg:gauge_summary: 's_count' is a summary's running total, not a gauge", agg.gauge_summary, agg, "s_count")
+  -- a gauge is summarised as before: 0.5 and 0.9 (by hand)
+  local g = agg:gauge_summary("vllm:kv_cache_usage_perc")
+  t.eq({ g.count, g.min, g.max }, { 2, 0.5, 0.9 })
+  -- misspelt (one edit, or the beginning of a name): did you mean, at the script's line
+  e = err_of(function() local r = agg:counter_total("vllm:prefx_cache_hits_total"); return r end)
+  t.ok(e:find(here, 1, true) and e:find("agg:counter_total: no series named 'vllm:prefx_cache_hits_total' (did you "
+    .. "mean 'vllm:prefix_cache_hits_total'?)", 1, true), e)
+  t.raises("agg:gauge_summary: no series named 'vllm:kv_cache_usage' (did you mean 'vllm:kv_cache_usage_perc'?)",
+    agg.gauge_summary, agg, "vllm:kv_cache_usage")
+  -- a metric this scrape does not have under that name (vLLM v0's gpu_ prefix, 4 edits
+  -- away) is unknown, not a typo: nil and why, as llmd.kvcache relies on
+  local v, why = agg:counter_total("vllm:prefix_cache_queries_total")
+  t.eq({ v, why }, { nil, "vllm:prefix_cache_queries_total: never scraped" })
 end)
 
 t.test("a NUL inside a value is refused with its column, never read as the digits before it", function()

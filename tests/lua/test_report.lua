@@ -570,3 +570,31 @@ t.test("ITL across harnesses: not comparable, with the reason", function()
   t.ok(by.itl_p90_ms.note:find("token gaps are counted differently", 1, true), by.itl_p90_ms.note)
   t.ok(not tostring(by.ttft_mean_ms.note):find("token gaps", 1, true), tostring(by.ttft_mean_ms.note))
 end)
+
+-- run_comparison.sh said "benchmark.load_stages: unknown" while the report showed the
+-- stages: run_state.json holds load_stages only when stated (an info file's load_stages:),
+-- the stages the files hold are read by the harness. The expected rates are the fixture
+-- stages' _rate, from tests/data/harness_expectations.py (python3, reading the files).
+t.test("run_comparison.sh: the load stages read from the results, or the stated ones; the script runs", function()
+  local function want(e)
+    local parts = {}
+    for _, st in ipairs(e.stages) do parts[#parts + 1] = ("%g/s"):format(st._rate) end
+    return ("# benchmark.load_stages: %d stages: %s (read from the results)\n"):format(#parts,
+      table.concat(parts, ", "))
+  end
+  local dir = t.tmpdir()
+  t.write(dir .. "/b.yaml", "load_stages: [{rate: 2}, {rate: 8}]\n")
+  local w, r = compare { "--a", BASE, "--b", TREAT, "--b-info", dir .. "/b.yaml" }
+  t.eq(r.code, 0, r.stderr)
+  local s = t.read(w .. "/run_comparison.sh")
+  t.ok(s:find(want(E.kubecon_na_2025_vllm), 1, true), s)
+  t.ok(s:find("# benchmark.load_stages: rate 2, rate 8\n", 1, true), s) -- as stated in b.yaml
+  t.ok(not s:find("load_stages: unknown", 1, true), s)
+  -- the script itself runs: its analyze.lua writes the report again
+  os.remove(w .. "/comparison_report.md")
+  r = proc.run { "sh", w .. "/run_comparison.sh" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(lfs.attributes(w .. "/comparison_report.md"), "report written again")
+  t.ok(t.read(w .. "/comparison_report.md"):find("| **Load stages** ≠ | " .. want(E.kubecon_na_2025_vllm)
+    :match("load_stages: (.-) %(read"), 1, true))
+end)

@@ -177,8 +177,16 @@ local function span(idx)
   return #idx == 1 and tostring(idx[1]) or ("%d-%d"):format(idx[1], idx[#idx])
 end
 
+-- The error a wrong warm-up list raises: a table {code = M.BAD_WARMUP, message = ...} whose
+-- tostring is the message, so that a caller can tell a bad option value (exit 2) from bad
+-- data by its code, not by the wording.
+M.BAD_WARMUP = "bad_warmup"
+local ERROR_MT = { __tostring = function(e) return e.message end }
+local function bad_warmup(msg) return setmetatable({ code = M.BAD_WARMUP, message = msg }, ERROR_MT) end
+
 -- Checks the warm-up stage list against the stage indexes a run has (sorted or not): a
--- stage it does not have, or every stage marked (nothing would be measured), is an error.
+-- stage it does not have, or every stage marked (nothing would be measured), is an error
+-- (raised as bad_warmup: the code M.BAD_WARMUP, tostring the message).
 -- option: how the user gave the list ("--warmup 0,1,2"); who: "run A (label)" or the folder.
 function M.check_warmup(indexes, warmup, option, who)
   if not warmup or #warmup == 0 then return end
@@ -191,12 +199,12 @@ function M.check_warmup(indexes, warmup, option, who)
   local marked, n = {}, 0
   for _, i in ipairs(warmup) do
     if not have[i] then
-      error(("%s: %s has no stage %d (%s)"):format(option, who, i, stages), 0)
+      error(bad_warmup(("%s: %s has no stage %d (%s)"):format(option, who, i, stages)), 0)
     end
     if not marked[i] then marked[i] = true; n = n + 1 end
   end
   if #idx > 0 and n == #idx then
-    error(("%s marks every stage of %s (%s): nothing would be measured"):format(option, who, stages), 0)
+    error(bad_warmup(("%s marks every stage of %s (%s): nothing would be measured"):format(option, who, stages)), 0)
   end
 end
 

@@ -9,6 +9,7 @@
 -- deployed, benchmarked, recorded and torn down in the namespace, then the same report.
 local args = require "llmd.args"
 local cmp = require "llmd.comparison"
+local lfs = require "lfs"
 local ws = require "llmd.workspace"
 local tl = require "llmd.timeline"
 tl.mark("compare.lua started")
@@ -63,10 +64,27 @@ local o = args.parse(arg, {
   positional = { min = 0, max = 0 },
 })
 
--- run x's --x-info file read (nil without one); its errors name the option
+-- A usage error: the command line itself is wrong (found without reading any file's
+-- contents): one line naming the script, exit 2, nothing made (README: Exit status).
+local function usage(msg)
+  io.stderr:write("compare.lua: ", msg, "\n")
+  os.exit(2)
+end
+
+-- run x's --x-info file read (nil without one); its errors name the option. A file that
+-- is not there is a usage error; what is wrong inside it, an error in the data (exit 1).
 local function info_of(x)
   local path = o[x .. "_info"]
   if not path then return nil end
+  local f, ferr = io.open(path, "rb")
+  if not f then
+    usage(("--%s-info %s: cannot open: %s"):format(x, path, (tostring(ferr):gsub("^.*: ", ""))))
+  end
+  f:close()
+  if lfs.attributes(path, "mode") == "directory" then
+    usage(("--%s-info %s: a folder, not a file (expected a YAML or JSON file of what you know of the run)")
+      :format(x, path))
+  end
   local ok, v = pcall(ws.read_info, path)
   -- (a reader's "file.lua:N: " position is no use to the user)
   if not ok then error(("--%s-info %s"):format(x, (tostring(v):gsub("^[^\n]-%.lua:%d+: ", ""))), 0) end
@@ -139,14 +157,13 @@ if #missing > 0 then
   os.exit(2)
 end
 
-local lfs = require "lfs"
 local runs = {}
 for _, x in ipairs { "a", "b" } do
   local dir = o[x]
   local mode = lfs.attributes(dir, "mode")
   if mode ~= "directory" then
-    error(("--%s %s: %s (expected the run's results folder)"):format(x, dir,
-      mode and "a " .. (mode == "file" and "file" or mode) .. ", not a folder" or "no such folder"), 0)
+    usage(("--%s %s: %s (expected the run's results folder)"):format(x, dir,
+      mode and "a " .. (mode == "file" and "file" or mode) .. ", not a folder" or "no such folder"))
   end
   local label = o[x .. "_label"] or dir:gsub("/+$", ""):match("[^/]+$")
   local info = info_of(x) or {}
@@ -166,13 +183,13 @@ end
 do -- the same folder twice (also through another path or a link) compares a run with itself
   local ia, ib = lfs.attributes(runs.a.dir), lfs.attributes(runs.b.dir)
   if ia and ib and ia.dev == ib.dev and ia.ino == ib.ino then
-    error(("--a %s and --b %s are the same folder: a run compared with itself shows nothing; give the "
-      .. "other configuration's results folder"):format(runs.a.dir, runs.b.dir), 0)
+    usage(("--a %s and --b %s are the same folder: a run compared with itself shows nothing; give the "
+      .. "other configuration's results folder"):format(runs.a.dir, runs.b.dir))
   end
 end
 if runs.a.label == runs.b.label then
-  error(("both runs are labelled '%s'; give them different labels with --a-label and --b-label")
-    :format(runs.a.label), 0)
+  usage(("both runs are labelled '%s'; give them different labels with --a-label and --b-label")
+    :format(runs.a.label))
 end
 -- check everything before creating anything: each folder's harness, what will be copied
 local harness = require "llmd.harness"

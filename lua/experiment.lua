@@ -62,7 +62,8 @@ end
 local started -- the run's context once it has one (its workspace, its stacks)
 local rok, all_ok, ctx = pcall(xr.run, e, plan, {
   dry_run = o.dry_run, resume = o.resume, stop_on_error = o.stop_on_error, skip_teardown = o.skip_teardown,
-  only = only, namespace = o.namespace, experiment_path = o[1], on_ctx = function(c) started = c end,
+  only = only, namespace = o.namespace, experiment_path = o[1], plan_path = plan_path,
+  on_ctx = function(c) started = c end,
 })
 if not rok then
   if tostring(all_ok):match("interrupted") then

@@ -50,8 +50,10 @@ local o = args.parse(rest, {
   positional = { min = 0, max = 1 },
 })
 
+-- a usage error (exit 2) names the script, as llmd.args does; an error in the data is
+-- "llmdlua: message", exit 1, as the host prints for the other scripts (README: Running scripts)
 local function fail(msg, code)
-  io.stderr:write("treatments.lua: ", tostring(msg), "\n")
+  io.stderr:write(code == 2 and "treatments.lua: " or "llmdlua: ", tostring(msg), "\n")
   os.exit(code or 1)
 end
 
@@ -68,7 +70,10 @@ end
 
 local list, experiment, default_out = {}, nil, "cross-treatment-comparison"
 local function add(label, dir)
-  if lfs.attributes(dir, "mode") ~= "directory" then fail(("%s: no such folder (treatment %s)"):format(dir, label)) end
+  -- a folder the command line names that is not there: a usage error, as compare.lua's
+  if lfs.attributes(dir, "mode") ~= "directory" then
+    fail(("%s: no such folder (treatment %s)"):format(dir, label), 2)
+  end
   for _, t in ipairs(list) do
     if t.label == label then
       for _, d in ipairs(repeats_of(dir)) do t.dirs[#t.dirs + 1] = d end
@@ -86,7 +91,7 @@ local modes = (#runs > 0 and 1 or 0) + (o.results and 1 or 0) + (o[1] and 1 or 0
 if modes ~= 1 then fail("give --run LABEL=DIR (several), or --results DIR, or an experiment workspace", 2) end
 for _, r in ipairs(runs) do add(r.label, r.dir) end
 if o.results then
-  if lfs.attributes(o.results, "mode") ~= "directory" then fail(o.results .. ": no such folder") end
+  if lfs.attributes(o.results, "mode") ~= "directory" then fail(o.results .. ": no such folder", 2) end
   -- every subfolder but the comparison's own output from an earlier run
   for _, name in ipairs(subdirs(o.results)) do
     if name ~= "cross-treatment-comparison" then add(name, o.results .. "/" .. name) end

@@ -1075,8 +1075,10 @@ function M.evidence(rows)
         it.eff = d.effect_pct(it.my, it.mx)
       end
       if #xs >= 2 and #ys >= 2 then
-        it.test = d.welch(xs, ys)
-        if it.test and it.test.p then
+        -- the decision layer's test on repeats: Welch, or the exact Mann-Whitney test where a
+        -- side's repeats are all one value; one that cannot reach alpha stays out of the family
+        it.test = d.repeat_test(xs, ys)
+        if d.can_decide(it.test) then
           it.id = ("welch:%d:%s"):format(#items + 1, where)
           tests[#tests + 1] = { id = it.id, p = it.test.p }
         end
@@ -1138,9 +1140,13 @@ function M.evidence(rows)
       local verdict
       if it.test and it.test.identical then
         verdict = "identical in every repeat: no difference"
+      elseif it.test and it.test.p and not d.can_decide(it.test) then
+        verdict = ("no clear difference (%s, p = %s; %d and %d repeats can give no p below %s: it cannot show a "
+          .. "difference)"):format(d.test_name(it.test), d.fmt_p(it.test.p), #it.xs, #it.ys, d.fmt_p(it.test.p_min))
       elseif it.test and it.test.p then
         local p = fam.adjusted[it.id]
-        local ptxt = ("Welch p = %s"):format(d.fmt_p(it.test.p))
+        local ptxt = ("%s p = %s"):format(it.test.test == "welch" and "Welch" or d.test_name(it.test),
+          d.fmt_p(it.test.p))
         if fam.size > 1 then ptxt = ptxt .. (", %s after Holm over %d tests"):format(d.fmt_p(p), fam.size) end
         if p >= d.ALPHA then
           verdict = ("no clear difference (%s; %s)"):format(ptxt, n)

@@ -62,8 +62,45 @@ function M.gp_number(v)
   return ("%.17g"):format(v)
 end
 
+-- Text broken at spaces into lines of at most width characters (a longer word is cut),
+-- at most max_lines of them, the last ending in "..." when the text goes on. One line is
+-- the string itself; more are { lines = {...} }, which gnuplot gets joined by newlines.
+function M.wrap(text, width, max_lines)
+  text = M.clean_text(text):gsub("^%s+", ""):gsub("%s+$", "")
+  local function len(x) return utf8.len(x) end
+  local function cut(x, n) return x:sub(1, (utf8.offset(x, n + 1) or #x + 1) - 1) end
+  local lines, cur = {}, ""
+  local rest = text
+  while rest ~= "" do
+    local word, after = rest:match("^(%S+)%s*(.*)$")
+    local joined = cur == "" and word or (cur .. " " .. word)
+    if len(joined) <= width then
+      cur, rest = joined, after
+    elseif cur ~= "" then
+      lines[#lines + 1], cur = cur, ""
+    else -- one word longer than a line
+      lines[#lines + 1] = cut(word, width)
+      rest = word:sub(#lines[#lines] + 1) .. (after ~= "" and (" " .. after) or "")
+    end
+    if #lines == max_lines then break end
+  end
+  if #lines < max_lines and cur ~= "" then lines[#lines + 1], cur = cur, "" end
+  if rest ~= "" or cur ~= "" then -- more than fits: the last line says so
+    local last = lines[#lines]
+    if len(last) > width - 3 then last = cut(last, width - 3) end
+    lines[#lines] = last .. "..."
+  end
+  if #lines <= 1 then return lines[1] or "" end
+  return { lines = lines }
+end
+
 local function gp_value(v)
   if type(v) == "string" then return M.gp_string(v) end
+  if type(v) == "table" and v.lines then
+    local parts = {}
+    for i, l in ipairs(v.lines) do parts[i] = M.gp_string(l) end
+    return table.concat(parts, ' . "\\n" . ')
+  end
   if type(v) == "boolean" then return v and "1" or "0" end
   return M.gp_number(v)
 end
@@ -405,11 +442,13 @@ end
 function M.achieved_offered(model, A, B)
   local c = base("achieved_offered", "Achieved against offered load", A, B)
   local types, blocks, n, any_sat = {}, {}, 0, false
+  local xmax, ymax = 0, 0
   for _, s in ipairs { A, B } do
     local rows = { name = "run " .. s.x }
     for _, p in ipairs(M.load_points(model, s)) do
       if p.offered and p.achieved_rps then
         rows[#rows + 1] = row(3, p.offered, p.achieved_rps, p.saturated and 1 or 0)
+        xmax, ymax = math.max(xmax, p.offered), math.max(ymax, p.achieved_rps)
         if p.saturated then any_sat = true end
         types[p.load_type] = true
         n = n + 1
@@ -431,8 +470,23 @@ function M.achieved_offered(model, A, B)
   add(c, "xlabel", types.concurrency and "offered concurrency (requests in flight)" or "offered load (req/s)")
   add(c, "diagonal", types.concurrency == nil)
   add(c, "saturated", any_sat)
+  -- the axes end a margin beyond the highest point (gnuplot's own autoscale ends at the
+  -- point where it falls on a tic, a single load point always), so that the last
+  -- markers are drawn inside the plot, whole; y reaches the diagonal's end where drawn
+  xmax, ymax = M.axis_max(xmax), M.axis_max(ymax)
+  if types.concurrency == nil then ymax = math.max(ymax, xmax) end
+  add(c, "xmax", xmax)
+  add(c, "ymax", ymax)
   c.available = true
   return c
+end
+
+-- The end of an axis from 0 that shows v inside the plot: v and a margin of M.AXIS_MARGIN
+-- (8 %) of it; 1 when v is not positive.
+M.AXIS_MARGIN = 0.08
+function M.axis_max(v)
+  if not (finite(v) and v > 0) then return 1 end
+  return v * (1 + M.AXIS_MARGIN)
 end
 
 -- 4. KV-cache usage and prefix-cache hit rate over time, from the raw scrapes.
@@ -475,6 +529,8 @@ function M.kv_cache(_, A, B)
 end
 
 M.MAX_CAUSES = 10
+-- characters of a cause's line beside the bars (12 pt sans in 45 % of 900 px)
+M.CAUSE_WIDTH = 56
 
 -- 5. Failed requests by cause, both runs.
 function M.errors(_, A, B)
@@ -501,15 +557,16 @@ function M.errors(_, A, B)
     for i = #order, M.MAX_CAUSES, -1 do order[i] = nil end
     order[M.MAX_CAUSES] = other
   end
-  local rows, causes, max_count = { name = "cause a_count b_count" }, {}, 0
+  local rows, causes, max_count, lines = { name = "cause a_count b_count" }, {}, 0, 1
   for i, e in ipairs(order) do
     max_count = math.max(max_count, e.a, e.b)
     rows[#rows + 1] = row(3, i, e.a, e.b)
-    local text = M.clean_text(e.cause)
-    if utf8.len(text) > 60 then text = text:sub(1, utf8.offset(text, 58) - 1) .. "..." end
-    causes[i] = text
+    -- the cause in full where two lines beside the bars hold it (the left 45 % of the chart)
+    causes[i] = M.wrap(e.cause, M.CAUSE_WIDTH, 2)
+    if type(causes[i]) == "table" then lines = math.max(lines, #causes[i].lines) end
   end
   c.data = data_text("index a_count b_count", { rows })
+  add(c, "cause_lines", lines)
   add(c, "cause", causes)
   add(c, "max_count", max_count)
   c.available = true

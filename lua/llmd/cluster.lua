@@ -152,7 +152,23 @@ function M.validate(plan, name)
                   if tool ~= "kubectl" and tool ~= "helm" and tool ~= "helmfile" and tool ~= "oc" then
                     bad(("%s.deploy.commands[%d]"):format(key, i),
                       "expected a kubectl, helm, helmfile or oc argv (they run namespaced through llmdlua)")
+                  else
+                    for j = 2, #c do
+                      for v in tostring(c[j]):gmatch("%${([^}]*)}") do
+                        if v ~= "VALUES_OVERRIDE" then
+                          bad(("%s.deploy.commands[%d]"):format(key, i), ("unknown placeholder ${%s} (a custom "
+                            .. "command may use ${VALUES_OVERRIDE}, the values override's file)"):format(v))
+                        end
+                      end
+                    end
                   end
+                end
+                -- a values override no command reads would change nothing: the run would
+                -- deploy what it would without it, and say otherwise
+                if d.values_override ~= nil and not M.custom_reads_override(d) then
+                  bad(key .. ".deploy.values_override", "no custom command reads it: pass its file with "
+                    .. "\"${VALUES_OVERRIDE}\" (e.g. [helm, upgrade, --install, NAME, CHART, -f, "
+                    .. "\"${VALUES_OVERRIDE}\"]), or drop values_override")
                 end
               end
             end
@@ -1202,6 +1218,19 @@ local function teardown(ctx, x)
     #d.kustomize > 0 and table.concat(d.kustomize, ", ") or "none", kept, ctx.ns)
 end
 
+-- Does a custom deploy (deploy.commands) pass the values override's file to a command
+-- (an argument with ${VALUES_OVERRIDE})? Without it a values override changes nothing.
+function M.custom_reads_override(d)
+  for _, c in ipairs(type(d.commands) == "table" and d.commands or {}) do
+    if type(c) == "table" then
+      for j = 2, #c do
+        if tostring(c[j]):find("${VALUES_OVERRIDE}", 1, true) then return true end
+      end
+    end
+  end
+  return false
+end
+
 -- The calls a run's deploy makes, in order: { tool =, args =, opts = } (the values
 -- override is written first: the deploy, and a render of it, read the file).
 local function deploy_calls(ctx, x)
@@ -1209,10 +1238,13 @@ local function deploy_calls(ctx, x)
   local dir = rdir(ctx, x) .. "/deploy"
   ws.mkdir_p(dir)
   local override
-  if d.values_override ~= nil then
-    -- customisations go to a new file in the workspace, never into the guide's files
+  local reads = d.method == "custom" and M.custom_reads_override(d)
+  if d.values_override ~= nil or reads then
+    -- customisations go to a new file in the workspace, never into the guide's files (an
+    -- empty mapping when custom commands read it and there is no override)
     override = dir .. "/values-override.yaml"
-    ws.write_text(override, yaml.dump(d.values_override))
+    if override:sub(1, 1) ~= "/" then override = lfs.currentdir() .. "/" .. override end
+    ws.write_text(override, yaml.dump(d.values_override or {}))
   end
   local out = {}
   local function add(tool, a, opts)
@@ -1243,7 +1275,8 @@ local function deploy_calls(ctx, x)
   else
     for _, c in ipairs(d.commands) do
       local a = {}
-      for i = 2, #c do a[#a + 1] = tostring(c[i]) end
+      -- ${VALUES_OVERRIDE}: the values override's file (README: method: custom)
+      for i = 2, #c do a[#a + 1] = (tostring(c[i]):gsub("%${VALUES_OVERRIDE}", function() return override end)) end
       add(c[1], a, { user = true })
     end
   end

@@ -11,7 +11,8 @@
 --
 -- Rules (README: "How a comparison decides"):
 -- - a row is tested with Mann-Whitney U when both runs kept per-request samples of it,
---   with Welch's t-test on the repeat values when both runs are repeats of one load point,
+--   with Welch's t-test on the repeat values when both runs are repeats of one load point
+--   (the exact Mann-Whitney test where a run's repeats are all one value: M.repeat_test),
 --   and is otherwise "untested": an untested row never names a winner;
 -- - the tests of one comparison are one family: their p-values are Holm-Bonferroni adjusted
 --   together (M.family), so that the chance of any false winner in the table stays below
@@ -227,18 +228,17 @@ function M.workload_match(A, B, pa, pb)
       if (x == nil) ~= (y == nil) or (x and not lp.close(x, y)) then same = false end
     end
     if not same then add("offered_load", la, lb, ("offered load: %s vs %s"):format(la, lb), true) end
-    -- per point: requests sent and duration, where both know them
-    local rq, du = {}, {}
+    -- per point: the requests sent, where both know them. Not the measured duration: an
+    -- overloaded server takes longer over the same requests, so a longer window is a result
+    -- of the run, not a difference of the workload asked for
+    local rq = {}
     for i = 1, #pa do
       local x, y = pa[i].requests, pb[i].requests
       if x and y and not lp.close(x, y, 0.02) then rq[#rq + 1] = ("point %d: %g vs %g"):format(i, x, y) end
-      x, y = pa[i].duration_s, pb[i].duration_s
-      if x and y and not lp.close(x, y, 0.10) then du[#du + 1] = ("point %d: %.1f s vs %.1f s"):format(i, x, y) end
     end
     if same and #rq > 0 then
       add("requests", nil, nil, "requests per load point: " .. table.concat(rq, "; "), true)
     end
-    if #du > 0 then add("duration", nil, nil, "duration per load point: " .. table.concat(du, "; "), false) end
   end
   -- token lengths per request (mean; p50 and p90 where the run model has them)
   for _, d in ipairs(M.token_differences(ra.overall, rb.overall)) do add(d.field, d.a, d.b, d.text, true) end
@@ -288,20 +288,61 @@ function M.declustered(r, gaps, requests)
   return r
 end
 
--- Welch's t-test on repeat values: {test = "welch", p, t, df} or nil (fewer than 2 each).
+-- The test on repeat values (xs: A's, ys: B's, one value per repeat): Welch's t-test
+-- {test = "welch", p, t, df, mean_a, mean_b}, or nil and why (fewer than 2 repeats each, a
+-- value that is not a finite number).
 -- Every repeat of both runs the same value (an error rate of 0 % in each): no test, but
 -- {test = "identical", identical = true, n_a, n_b, value}: a p of 1 from two constant
 -- samples carries no evidence, and counted in the Holm family it would make every other
 -- row's correction stricter than needed.
-function M.welch(xs, ys)
-  if not (xs and ys) or #xs < 2 or #ys < 2 then return nil end
-  local same = true
-  for _, v in ipairs(xs) do if v ~= xs[1] then same = false end end
-  for _, v in ipairs(ys) do if v ~= xs[1] then same = false end end
-  if same then return { test = "identical", identical = true, n_a = #xs, n_b = #ys, value = xs[1] } end
+-- Every repeat of one run (or both, at different values) the same value: that run's
+-- values are discrete or at a floor (0 errors, a fixed token count), not normal noise, and
+-- the t statistic divides by a spread measured on one side only (on none when both are
+-- constant: t = +-inf, p = 0 from 3 repeats). Such data get the exact Mann-Whitney test
+-- (llmd.stattest.exact_mann_whitney), which assumes no distribution: {test =
+-- "exact_mann_whitney", p, p_min, u, n_a, n_b, constant = "a" | "b" | "both"}; complete
+-- separation of 3 and 3 repeats gives p = 2 / C(6, 3) = 0.1 at best, of 5 and 5 0.0079.
+function M.repeat_test(xs, ys)
+  if not (xs and ys) or #xs < 2 or #ys < 2 then return nil, "fewer than 2 repeats on a side" end
+  for _, s in ipairs { xs, ys } do
+    for _, v in ipairs(s) do
+      if type(v) ~= "number" or v ~= v or v == math.huge or v == -math.huge then
+        return nil, ("a repeat value is %s, not a finite number"):format(tostring(v))
+      end
+    end
+  end
+  local function constant(s)
+    for _, v in ipairs(s) do if v ~= s[1] then return false end end
+    return true
+  end
+  local ca, cb = constant(xs), constant(ys)
+  if ca and cb and xs[1] == ys[1] then
+    return { test = "identical", identical = true, n_a = #xs, n_b = #ys, value = xs[1] }
+  end
+  if ca or cb then
+    local r = stattest.exact_mann_whitney(xs, ys)
+    r.constant = ca and cb and "both" or ca and "a" or "b"
+    return r
+  end
   local r = stattest.welch(xs, ys)
-  return { test = "welch", p = r.p, t = r.t ~= math.huge and r.t ~= -math.huge and r.t or nil, df = r.df,
-    mean_a = r.mean_a, mean_b = r.mean_b }
+  return { test = "welch", p = r.p, t = r.t, df = r.df, mean_a = r.mean_a, mean_b = r.mean_b }
+end
+M.welch = M.repeat_test -- (its name before the exact test joined it)
+
+-- Can a test show a difference at alpha? Not when no outcome of it could give p < alpha (an
+-- exact test on 3 and 3 repeats: p >= 0.1 whatever the values): such a test is no evidence
+-- either way, and it stays out of the Holm family (Tarone 1990), so that it does not make
+-- the correction of the tests that can decide stricter.
+function M.can_decide(test, alpha)
+  return test ~= nil and test.p ~= nil and not (test.p_min and test.p_min >= (alpha or M.ALPHA))
+end
+
+-- The test's name as the Evidence column prints it.
+function M.test_name(test)
+  local t = test and test.test
+  if t == "welch" then return "Welch t" end
+  if t == "exact_mann_whitney" then return "exact Mann-Whitney on the repeats" end
+  return "Mann-Whitney"
 end
 
 -- The test for an overall row: Mann-Whitney on per-request samples of both runs, else
@@ -326,9 +367,14 @@ function M.row_test(key, ra, rb, pa, pb, memo)
     end
   end
   if #pa == 1 and #pb == 1 and pa[1].ci and pb[1].ci and pa[1].ci[key] and pb[1].ci[key] then
-    return M.welch(pa[1].ci[key].samples, pb[1].ci[key].samples)
+    return M.repeat_test(pa[1].ci[key].samples, pb[1].ci[key].samples)
   end
   local why
+  if #pa == 1 and #pb == 1 and (pa[1].repeats or 1) >= 2 and (pb[1].repeats or 1) >= 2
+    and pa[1].values[key] ~= nil and pb[1].values[key] ~= nil then
+    -- repeats on both sides, but no interval: a repeat's value is not a finite number
+    return nil, "repeats on both sides, but a repeat value is not a finite number"
+  end
   if #pa > 1 or #pb > 1 then
     why = kind and "no per-request samples from both runs" or "pooled over several load points, no repeats to test"
   else
@@ -548,7 +594,8 @@ end
 -- them the raw p decides, as for a family of one).
 -- Returns {verdict, effect_pct, p_value (raw), p_adjusted, family_size, test,
 -- winner = "a" | "b" | nil, note, adjusted_away = true when p alone < alpha but not after
--- the adjustment}.
+-- the adjustment, cannot_decide = true when no outcome of the test could be below alpha
+-- (M.can_decide: "no clear difference", out of the family)}.
 function M.verdict(o)
   local m = metrics.get(o.key)
   local r = { effect_pct = M.effect_pct(o.a, o.b), test = o.test and o.test.test or nil,
@@ -588,6 +635,17 @@ function M.verdict(o)
     r.note = ("identical in every repeat (%d and %d repeats): no test"):format(o.test.n_a, o.test.n_b)
     return r
   end
+  local alpha = o.alpha or M.ALPHA
+  if o.test and o.test.p ~= nil and not M.can_decide(o.test, alpha) then
+    -- no outcome of this test could be significant: no evidence either way, not in the family
+    r.verdict, r.p_adjusted, r.family_size = "no clear difference", nil, nil
+    r.cannot_decide = true
+    local which = o.test.constant == "both" and "each run" or o.test.constant == "a" and "A" or "B"
+    r.note = ("%s, p = %s: %d and %d repeats (%s the same value in every repeat) can give no p below %s, "
+      .. "so this test cannot show a difference; not in the Holm family"):format(M.test_name(o.test),
+      M.fmt_p(o.test.p), o.test.n_a or 0, o.test.n_b or 0, which, M.fmt_p(o.test.p_min))
+    return r
+  end
   if not o.test or o.test.p == nil then
     -- equal values with no test are untested too: equal figures from one run each say
     -- nothing of the noise around them
@@ -595,7 +653,6 @@ function M.verdict(o)
     r.note = o.a == o.b and ("identical values; " .. (o.untested_why or "no test possible")) or o.untested_why
     return r
   end
-  local alpha = o.alpha or M.ALPHA
   if (r.p_adjusted or o.test.p) >= alpha then
     r.verdict = "no clear difference"
     if o.test.p < alpha then

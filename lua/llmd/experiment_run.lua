@@ -497,6 +497,38 @@ function M.check_run_treatments(exp, plan, exp_path)
   end
 end
 
+-- Refuses setup treatments that would change nothing: their keys go into the values
+-- override, which helm and helmfile are given (-f, --state-values-file), but a custom
+-- deploy's commands only read it through ${VALUES_OVERRIDE}. Without that, every setup
+-- treatment would deploy the same stack and the comparison across them would show noise
+-- as a difference. Raises with one line per treatment, before anything runs (the dry run
+-- too).
+function M.check_setup_treatments(exp, plan, exp_path, plan_path)
+  local d = plan.deploy
+  if type(d) ~= "table" or d.method ~= "custom" or cluster.custom_reads_override(d) then return end
+  local function flat(v, prefix, out)
+    if is_map(v) and next(v) ~= nil then
+      for _, k in ipairs(ex.keys(v)) do flat(v[k], prefix and (prefix .. "." .. k) or tostring(k), out) end
+    else
+      out[#out + 1] = ("%s: %s"):format(prefix, json.encode(v))
+    end
+    return out
+  end
+  local lines = {}
+  for _, st in ipairs(exp.setup_treatments) do
+    if next(st.overrides or {}) ~= nil then
+      lines[#lines + 1] = ("%s: setup treatment %s (%s): written to values-override.yaml, but no command in "
+        .. "deploy.commands of %s reads it"):format(exp_path or exp.name, st.name,
+          table.concat(flat(st.overrides, nil, {}), ", "), plan_path or "the plan")
+    end
+  end
+  if #lines > 0 then
+    error(table.concat(lines, "\n") .. "\nrefused: setup treatments whose values no command reads would all deploy "
+      .. "the same stack; pass the file to the deploy with \"${VALUES_OVERRIDE}\" (e.g. [helm, upgrade, --install, "
+      .. "NAME, CHART, -f, \"${VALUES_OVERRIDE}\"]), or use method: helm or helmfile - nothing was run", 0)
+  end
+end
+
 -- What is left deployed, one "setup treatment S in namespace NS: releases ...; ..." for
 -- each stack whose deploy started (for real) and that was not torn down since (kept with
 -- --skip-teardown, a failed teardown, logs not collected), in the order of the treatments.
@@ -552,6 +584,7 @@ function M.run(exp, plan, opts)
       :format(exp.name), 0)
   end
   M.check_run_treatments(exp, plan, opts.experiment_path)
+  M.check_setup_treatments(exp, plan, opts.experiment_path, opts.plan_path)
   local names = plan.namespaces
   if names and opts.namespace then
     error(("--namespace %s: the plan lists namespaces: %s; give the namespaces in one place"):format(opts.namespace,

@@ -27,6 +27,14 @@ M.PLATEAU_GROWTH = 0.05
 
 local function finite(x) return type(x) == "number" and x == x and math.abs(x) ~= math.huge end
 
+-- The least evidence a saturation call needs at a load point, from the 5 % margin the rule
+-- reads (1 / (1 - SATURATION_SHARE) = 20): at least this many completed requests per run
+-- of the point. With fewer, one request more or less moves the achieved rate (completed /
+-- window) by more than 5 %, so a point below the share says nothing: its saturation is
+-- "too few requests to judge", never a call. (Not a window against the latency: past
+-- saturation the latency grows with the queue, the very thing the call is about.)
+M.MIN_SATURATION_REQUESTS = 20
+
 -- The load a stage was driven at: "rate", offered rate; "concurrency", offered users; or
 -- "unknown", nil.
 function M.offered(st)
@@ -213,6 +221,22 @@ end
 -- (saturated): the highest achieved rate at any load, saturated ones included. The
 -- server's true sustainable rate lies between the two: the load points' spacing, not the
 -- server, puts max_sustained_rps where it is within that range.
+-- Why load point p (index i) has too few completed requests to be called saturated
+-- (M.MIN_SATURATION_REQUESTS), or nil. An unknown count is not held against it.
+local function too_thin(p, i)
+  local n = p.values.requests_ok
+  if finite(n) and n < M.MIN_SATURATION_REQUESTS then
+    return ("load point %d completed %g request%s%s, fewer than the %d a saturation call needs, as one request more "
+      .. "or less moves its achieved rate by more than %.0f %%"):format(i, n, n == 1 and "" or "s",
+      (p.repeats or 1) > 1 and " per repeat" or "", M.MIN_SATURATION_REQUESTS, (1 - M.SATURATION_SHARE) * 100)
+  end
+  return nil
+end
+
+local function thin_result(why)
+  return { none = true, unknown = true, few = true, reason = "too few requests to judge saturation: " .. why }
+end
+
 function M.saturation(points)
   if #points == 0 then return { none = true, reason = "no measured load point" } end
   local kind = points[1].load_type
@@ -238,6 +262,8 @@ function M.saturation(points)
           reason = ("point %d (stage %d): %s"):format(i, p.overshoot.stage, p.overshoot.text) }
       end
       if p.achieved_rps < M.SATURATION_SHARE * p.offered then
+        local thin = too_thin(p, i)
+        if thin then return thin_result(thin) end
         return { point = i, offered = p.offered, achieved_rps = p.achieved_rps, max_sustained_rps = max_before(i),
           ceiling_rps = max_before(#points + 1),
           reason = ("at %g req/s offered only %.4g req/s were achieved (%.1f %%, below %d %%)"):format(p.offered,
@@ -267,6 +293,8 @@ function M.saturation(points)
           reason = ("point %d or %d: throughput or latency unknown"):format(i - 1, i) }
       end
       if q.achieved_rps < p.achieved_rps * (1 + M.PLATEAU_GROWTH) and lat(q) > lat(p) then
+        local thin = too_thin(p, i - 1) or too_thin(q, i)
+        if thin then return thin_result(thin) end
         return { point = i, offered = q.offered, achieved_rps = q.achieved_rps, max_sustained_rps = max_before(i),
           ceiling_rps = max_before(#points + 1),
           reason = ("from concurrency %g to %g throughput grew %+.1f %% while latency grew %+.1f %%"):format(

@@ -41,7 +41,8 @@ local UNIVERSAL = {
 }
 
 M.TEST = "Mann-Whitney U (two-sided, normal approximation with tie correction) on the per-request samples, "
-  .. "or Welch's t-test on the repeats of one load point; alpha = 0.05"
+  .. "or Welch's t-test on the repeats of one load point (the exact Mann-Whitney test where a run's repeats are "
+  .. "all one value); alpha = 0.05"
 
 -- A p-value as printed: "0.0123", "< 1e-9".
 local fmt_p = decision.fmt_p
@@ -50,6 +51,27 @@ M.fmt_p = fmt_p
 local function harness_name(run)
   if run.tool and run.tool ~= "" then return run.harness .. " (" .. run.tool .. ")" end
   return run.harness
+end
+
+-- How a harness counts the token gaps behind ITL: "token" (every output token, the
+-- tokens of one streamed chunk sharing its arrival time) or "chunk" (one gap per streamed
+-- chunk, whatever its tokens).
+local ITL_BASIS = { ["inference-perf"] = "token", guidellm = "token", ["vllm-benchmark"] = "chunk",
+  inferencemax = "chunk" }
+local ITL_BASIS_TEXT = { token = "counts per token, the tokens of one chunk sharing its time",
+  chunk = "counts per streamed chunk" }
+
+-- A run's ITL basis ("token" | "chunk"), or nil when unknown: its harness's, or for a
+-- benchmark report the tool's (nil when its stages name several tools that count apart).
+function M.itl_basis(run)
+  if run.harness ~= "benchmark-report" then return ITL_BASIS[run.harness] end
+  local basis
+  for tool in tostring(run.tool or ""):gmatch("[^,%s]+") do
+    local b = ITL_BASIS[tool]
+    if not b or (basis and b ~= basis) then return nil end
+    basis = b
+  end
+  return basis
 end
 
 -- Can key be compared between runs a and b? true, or false and why.
@@ -65,10 +87,19 @@ function M.comparable(key, ra, rb)
   local ha, hb = harness_name(ra), harness_name(rb)
   if ha == hb then return true end
   -- token gaps are not the same quantity everywhere: inference-perf gives every token of a
-  -- chunk the chunk's time (gaps of 0 inside it), vLLM's benchmarks pool chunk gaps
+  -- chunk the chunk's time (gaps of 0 inside it) and guidellm divides first-to-last token by
+  -- the tokens, both per token; vLLM's benchmarks (and inferencemax, their fork) pool chunk
+  -- gaps. Runs that count the same way give the catalogue's one quantity, whatever the
+  -- harness; runs that do not are not compared, and the note says how each counts.
   if key:match("^itl_") then
-    return false, ("token gaps are counted differently by %s and %s (per token, a chunk's tokens sharing its "
-      .. "time, in inference-perf and guidellm; per chunk in vLLM's benchmarks)"):format(ha, hb)
+    local ba, bb = M.itl_basis(ra), M.itl_basis(rb)
+    if ba and ba == bb then return true end
+    local function how(run, label, basis)
+      return ("%s (%s) %s"):format(label, harness_name(run), basis and ITL_BASIS_TEXT[basis]
+        or "does not say how it counts them")
+    end
+    return false, ("token gaps are counted differently: %s; %s"):format(how(ra, ra.label or "A", ba),
+      how(rb, rb.label or "B", bb))
   end
   local pa, pb = sa.source[key], sb.source[key]
   if pa == "per-request data" and pb == "per-request data" then return true end
@@ -97,8 +128,8 @@ local function itl_note(runs, other_harness)
   return ("ITL of %s: inference-perf gives every token of a streamed chunk the chunk's arrival time, so the gaps "
     .. "inside a chunk are ~0 ms and low ITL percentiles (p50) say how the server chunks its stream, not how fast "
     .. "it decodes; TPOT (per request, first to last token) is the decode figure.%s"):format(who,
-    other_harness and " ITL rows against a run of another harness, which counts gaps otherwise, are marked "
-      .. "\"not comparable\" and get no delta." or "")
+    other_harness and " ITL rows against a run that counts gaps otherwise (per streamed chunk, as vLLM's "
+      .. "benchmarks do) are marked \"not comparable\" and get no delta." or "")
 end
 
 local function fmt_delta(key, d)
@@ -170,7 +201,7 @@ end
 -- and not "not comparable" (unknown, another formula, pooled over differing loads).
 local function in_family(row)
   local v = decision.verdict(row.decide)
-  return v.p_value ~= nil and v.verdict ~= "not comparable"
+  return v.p_value ~= nil and v.verdict ~= "not comparable" and not v.cannot_decide
 end
 
 -- The note of a row unknown on a side: which side, and why ("unknown for B (vllm): the
@@ -195,8 +226,11 @@ local function finish_row(row, fam, A, B)
   end
   local v = decision.verdict(o)
   row.verdict, row.effect_pct, row.test, row.p_value, row.winner = v.verdict, v.effect_pct, v.test, v.p_value, v.winner
+  -- a row without a delta (unknown, not comparable) has no effect either: one meaning per number
+  if row.delta == nil then row.effect_pct = nil end
   row.p_adjusted, row.family_size, row.adjusted_away = v.p_adjusted, v.family_size, v.adjusted_away
   row.identical = v.identical
+  row.cannot_decide = v.cannot_decide
   row.verdict_text = decision.verdict_text(v.verdict, A.label, B.label)
   if v.adjusted_away then
     -- significant alone, not among all the tests of the table: said, never silently dropped
@@ -209,8 +243,10 @@ local function finish_row(row, fam, A, B)
   if v.verdict == "not comparable" and o.like_for_like == false and o.comparable and o.a ~= nil and o.b ~= nil then
     -- a test of pooled figures over different loads says nothing: not shown as evidence
     row.evidence = "not like for like"
+  elseif v.cannot_decide then
+    row.evidence = v.note
   elseif test and test.p then
-    row.evidence = ("%s, p = %s"):format(test.test == "welch" and "Welch t" or "Mann-Whitney", fmt_p(test.p))
+    row.evidence = ("%s, p = %s"):format(decision.test_name(test), fmt_p(test.p))
     if v.p_adjusted then row.evidence = row.evidence .. (", Holm-adjusted %s"):format(fmt_p(v.p_adjusted)) end
   elseif v.verdict == "untested" or v.identical then
     row.evidence = v.note or "no test possible"
@@ -512,7 +548,9 @@ local function size_text(size)
   return ("%s tokens in total on %d pods (%s)"):format(T.helpers.num(size.total), #per, table.concat(per, "; "))
 end
 
-local function kv_section(A, B, model_min_effect)
+-- not_like: why the runs' whole-run figures do not compare like with like (their requests
+-- differ, or they pool different loads), nil when they do.
+local function kv_section(A, B, model_min_effect, not_like)
   local ka, kb = A.kv or {}, B.kv or {}
   local sec = { available = ka.available or kb.available or false }
   if not sec.available then
@@ -569,7 +607,12 @@ local function kv_section(A, B, model_min_effect)
       if kind == "rate" then
         r.effect_pct = decision.effect_pct(va, vb)
         r.evidence = "untested: one counter increase per run"
-        if va == vb then
+        if not_like then
+          -- counters over different requests or loads: no order is read from them (as the
+          -- whole-run rows and the banner say)
+          r.verdict = "not comparable (untested)"
+          r.evidence = r.evidence .. "; not comparable: " .. not_like
+        elseif va == vb then
           r.verdict = "no difference (untested)"
         elseif r.effect_pct and math.abs(r.effect_pct) >= min_effect then
           r.higher = vb > va and "b" or "a"
@@ -837,6 +880,8 @@ local function headline(model)
     if differ and va ~= nil and vb ~= nil and (label:match("^Capacity") or label:match("^Max sustained")) then
       dt, pt = "N/A (the workloads differ)", "N/A"
     end
+    -- the Change says why it is missing, as the Delta beside it does (never a bare N/A)
+    if pt == "N/A" and tostring(dt):match("^N/A %(") then pt = dt end
     rows[#rows + 1] = { label = label, a = va, b = vb, a_text = ta, b_text = tb, delta_text = dt, pct_text = pt }
   end
   if #model.slo > 0 then
@@ -921,47 +966,121 @@ local function lower_label(label)
   return (label:lower():gsub("^ttft", "TTFT"):gsub("tpot", "TPOT"):gsub("itl", "ITL"):gsub("ntpot", "NTPOT"))
 end
 
--- The limiting metric compared at the highest load both runs measured (a point of each
--- within 1 %), with Mann-Whitney when both points kept per-request samples.
-local function matched_point(model, A, B, saved)
-  local key = model.capacity.a.limiting or model.capacity.b.limiting
-  if not key then return nil end
-  local best
-  for _, r in ipairs(model.ladder.rows) do
-    local va, vb = r.a.values or {}, r.b.values or {}
-    if r.a.point and r.b.point and va[key] and vb[key] then best = r end
+-- The SLO metric tested at the matched load: the first SLO (in the SLOs' own order, which
+-- does not depend on which run is A) that limits either run's capacity.
+local function matched_key(model)
+  local la, lb = model.capacity.a.limiting, model.capacity.b.limiting
+  for _, s in ipairs(model.slo) do
+    if s.key == la or s.key == lb then return s.key end
   end
-  if not best then return nil end
-  local va, vb = best.a.values[key], best.b.values[key]
-  local res = { key = key, rps = best.rps, a = va, b = vb }
-  local pa, pb = model.load_points.a[best.a.point], model.load_points.b[best.b.point]
-  local kind = decision.sample_kind(key)
-  if kind and pa.repeats == 1 and pb.repeats == 1 then
-    local function samples(run, p)
-      for _, st in ipairs(run.stages) do
-        if st.index == p.stages[1] then return st.metrics.samples and st.metrics.samples[kind] end
+  return la or lb
+end
+
+-- The highest load both runs measured: the pair of load points (one of each run) within
+-- REPEAT_TOLERANCE of each other's achieved rate, both with key known, whose mean achieved
+-- rate is highest. Pairs are taken from the points themselves, so any SLO metric the runs
+-- have can be compared (the ladder's rows carry only its own columns), and the pair does
+-- not depend on which run is A. Returns pa[i], pb[j], their mean rate; or nil.
+local function matched_pair(pa, pb, key)
+  local best, bi, bj
+  for _, p in ipairs(pa) do
+    for _, q in ipairs(pb) do
+      if p.achieved_rps and q.achieved_rps and lp.close(p.achieved_rps, q.achieved_rps)
+        and lp.field(p, key) ~= nil and lp.field(q, key) ~= nil then
+        local m = (p.achieved_rps + q.achieved_rps) / 2
+        if not best or m > best then best, bi, bj = m, p, q end
       end
     end
-    local xa, xb = samples(A.run, pa), samples(B.run, pb)
+  end
+  return bi, bj, best
+end
+
+-- The limiting metric compared at the highest load both runs measured (a point of each
+-- within 1 %), with Mann-Whitney when both points kept per-request samples, else Welch on
+-- their repeats. Without a test, reason says why (in comparison.json and the Summary).
+local function matched_point(model, A, B, points_a, points_b, saved)
+  local key = matched_key(model)
+  if not key then
+    model.matched_point = { reason = "no SLO metric limits either run's capacity at the loads measured" }
+    return nil
+  end
+  local label = metrics.get(key).label
+  local pa, pb, rps = matched_pair(points_a, points_b, key)
+  if not pa then
+    model.matched_point = { key = key, reason = ("the runs measured no load within %g %% of each other's achieved "
+      .. "rate with %s known at both"):format(lp.REPEAT_TOLERANCE * 100, label) }
+    return nil
+  end
+  local res = { key = key, rps = rps, a = lp.field(pa, key), b = lp.field(pb, key), point_a = pa.index,
+    point_b = pb.index }
+  local kind = decision.sample_kind(key)
+  if kind and pa.repeats == 1 and pb.repeats == 1 then
+    -- the point's stage's samples; a run whose one load point is its one measured stage has
+    -- them as the whole run's (per-request data read as a whole, inference-perf's)
+    local function samples(run, p, points)
+      for _, st in ipairs(run.stages) do
+        if st.index == p.stages[1] and st.metrics.samples and st.metrics.samples[kind] then
+          return st.metrics.samples[kind]
+        end
+      end
+      if #points == 1 then return run.overall.samples and run.overall.samples[kind] end
+    end
+    local xa, xb = samples(A.run, pa, points_a), samples(B.run, pb, points_b)
     res.test = decision.mann_whitney(xa, xb)
     if res.test and kind == "itl" then
       local na, nb = pa.values.requests_ok, pb.values.requests_ok
       res.test = decision.declustered(res.test, xa:count() + xb:count(), na and nb and na + nb)
     end
+    if not res.test then res.reason = "no per-request samples from both runs at this load" end
   elseif pa.ci and pb.ci and pa.ci[key] and pb.ci[key] then
-    res.test = decision.welch(pa.ci[key].samples, pb.ci[key].samples)
+    res.test = decision.repeat_test(pa.ci[key].samples, pb.ci[key].samples)
     if res.test and res.test.identical then
       -- the same value in every repeat of both: said, but no test (and none in the family)
       res.identical, res.test = true, nil
     end
+  else
+    res.reason = ("no per-request samples or repeats from both runs at this load")
   end
   -- analyze.lua from saved state (no samples): the test the last report made at this point
-  if not res.test and type(saved) == "table" and saved.key == key and type(saved.test) == "table"
-    and type(saved.rps) == "number" and lp.close(saved.rps, res.rps) and type(saved.test.p) == "number" then
-    res.test = saved.test
+  if not res.test and not res.identical and type(saved) == "table" and saved.key == key
+    and type(saved.test) == "table" and type(saved.rps) == "number" and lp.close(saved.rps, res.rps)
+    and type(saved.test.p) == "number" then
+    res.test, res.reason = saved.test, nil
   end
   model.matched_point = res
   return res
+end
+
+-- The matched-load test's identity in the family: a test is what it tests, the samples of
+-- one kind (Mann-Whitney) or one metric's repeat values (Welch), of which data. When each
+-- run has one load point, the matched point is the whole run, and the test is the very
+-- test of the Performance Results rows of that kind or key (same samples, same p): it gets
+-- their id and counts once. Otherwise it is a test of its own, "matched_point:<key>".
+-- (rows: the performance rows, before finish_row; pa, pb: the runs' load points.)
+local function matched_test_id(mp, rows, pa, pb)
+  local t = mp.test
+  local id
+  if #pa == 1 and #pb == 1 then
+    if t.test == "mann_whitney" and pa[1].repeats == 1 and pb[1].repeats == 1 then
+      id = decision.test_id(mp.key, { test = "mann_whitney" })
+    elseif t.test == "welch" then
+      id = decision.test_id(mp.key, { test = "welch" })
+    end
+  end
+  if id then
+    -- a row in the family with that test, on the same numbers; else it is a test of its own
+    -- (the rows may have been tested otherwise: Mann-Whitney on samples, Welch here)
+    local same = false
+    for _, r in ipairs(rows) do
+      local rt = r.decide.test
+      if rt and in_family(r) and decision.test_id(r.key, rt) == id then
+        if rt.p ~= t.p then same = false; break end
+        same = true
+      end
+    end
+    if not same then id = nil end
+  end
+  return id or ("matched_point:" .. mp.key), id ~= nil
 end
 
 -- Why two capacities name no higher one: one measurement per load (no spread to test), or
@@ -1062,7 +1181,9 @@ local function headline_evidence(model, A, B)
     elseif l:match("^Max sustained") then
       r.evidence = sus
     else
-      r.evidence = model.workload_match.like_for_like and "one whole-run figure per run: untested"
+      -- (the cause named: requests that differ are more than different loads)
+      r.evidence = differ and ("not comparable: the workloads differ (%s)"):format(differ)
+        or model.workload_match.like_for_like and "one whole-run figure per run: untested"
         or "whole-run figure over different loads: not like for like"
     end
   end
@@ -1431,7 +1552,11 @@ local function summary(model, A, B)
       out[#out + 1] = ("Capacity at %s is unknown: %s."):format(phrase, ca.kind == "unknown" and ca.reason or cb.reason)
     end
     local mp = model.matched_point
-    if mp and #out > 0 then
+    if mp and mp.key and not mp.rps and #out > 0 then
+      -- no load both runs measured: no test at a matched load, and why
+      out[#out + 1] = ("No test of %s at a matched load: %s (the Load Ladder compares them, interpolated and "
+        .. "untested)."):format(metrics.get(mp.key).label, mp.reason)
+    elseif mp and mp.key and #out > 0 then
       local m = metrics.get(mp.key)
       local d = mp.a ~= 0 and (mp.b - mp.a) / math.abs(mp.a) * 100 or nil
       local big = mp.test and (mp.p_adjusted or mp.test.p) < decision.ALPHA
@@ -1440,14 +1565,26 @@ local function summary(model, A, B)
         out[#out + 1] = ("At %s, %s's %s is %s %% %s than %s's (%s against %s, %s %s)."):format(
           rate_text(mp.rps), B.label, m.label, T.helpers.num(math.abs(d), 0), d < 0 and "lower" or "higher", A.label,
           metrics.format(mp.key, mp.b), metrics.format(mp.key, mp.a),
-          mp.test.test == "welch" and "Welch t," or "Mann-Whitney,", p_text(mp.test.p, mp.p_adjusted, mp.family_size))
-      elseif d and mp.test then
+          decision.test_name(mp.test) .. ",", p_text(mp.test.p, mp.p_adjusted, mp.family_size))
+      elseif big then
+        -- A's figure is 0: no percentage of it, the two figures
+        out[#out + 1] = ("At %s, %s's %s is %s against %s for %s (%s %s)."):format(rate_text(mp.rps), B.label,
+          m.label, metrics.format(mp.key, mp.b), metrics.format(mp.key, mp.a), A.label,
+          decision.test_name(mp.test) .. ",", p_text(mp.test.p, mp.p_adjusted, mp.family_size))
+      elseif mp.test and mp.test.p and not decision.can_decide(mp.test) then
+        local v = decision.verdict { key = mp.key, a = mp.a, b = mp.b, test = mp.test }
+        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (no clear difference: %s)."):format(rate_text(mp.rps),
+          m.label, metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, v.note)
+      elseif mp.test and mp.test.p then
         out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (%s)."):format(rate_text(mp.rps), m.label,
           metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label,
           "no clear difference, " .. p_text(mp.test.p, mp.p_adjusted, mp.family_size))
       elseif mp.identical then
         out[#out + 1] = ("At %s, %s is %s for both runs in every repeat (identical, no test)."):format(
           rate_text(mp.rps), m.label, metrics.format(mp.key, mp.a))
+      elseif not mp.test then
+        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (untested: %s)."):format(rate_text(mp.rps), m.label,
+          metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, mp.reason or "no test possible")
       end
     end
   else
@@ -1553,7 +1690,18 @@ local function summary(model, A, B)
     -- the table's own tests (the family also holds the summary's test at the matched load)
     local n_rows = 0
     for _, r in ipairs(model.perf) do if r.test_id then n_rows = n_rows + 1 end end
-    if n_rows == 0 then
+    -- rows whose test could not reach alpha whatever the values (3 and 3 repeats, exact
+    -- test): tested, but no evidence either way, said apart from "no clear difference"
+    local cd = {}
+    for _, r in ipairs(model.perf) do if r.cannot_decide then cd[#cd + 1] = lower_label(r.label) end end
+    local cd_text = #cd > 0 and ("%s: %s, tested only on repeats too few for any outcome of the test to reach "
+      .. "p < %s (the exact test, where a run's repeats are all one value), so %s no winner.")
+      :format(#cd == 1 and "One metric" or (#cd .. " metrics"), table.concat(cd, ", "),
+        T.helpers.num(decision.ALPHA, 2), #cd == 1 and "it names" or "they name") or nil
+    if n_rows == 0 and cd_text then
+      out[#out + 1] = "No whole-run metric could show a difference. " .. cd_text
+      cd_text = nil
+    elseif n_rows == 0 then
       -- no test at all: "no clear difference" would claim a comparison that was not made
       local what = n == 0 and "Nothing could be tested" or "No whole-run metric could be tested"
       out[#out + 1] = untested > 0 and ("%s: no metric has per-request samples or repeats "
@@ -1572,6 +1720,7 @@ local function summary(model, A, B)
       if #wins.a > 0 then parts[#parts + 1] = ("%s is better in %s"):format(A.label, table.concat(wins.a, ", ")) end
       out[#out + 1] = table.concat(parts, "; ") .. "."
     end
+    if cd_text then out[#out + 1] = cd_text end
     if #away > 0 then
       -- with many tests some p < 0.05 are expected by chance: said, not hidden
       out[#out + 1] = ("%s %s p < %s alone but not after the Holm adjustment over %s (what chance gives among "
@@ -1585,9 +1734,21 @@ local function summary(model, A, B)
     end
   end
   -- the Summary comes before the Data checks: a run whose own files disagree is said here
+  -- (files --tolerant left out are said as that, not as files that disagree)
   local warned = {}
   for _, s in ipairs { A, B } do
-    if s.run.status == "warnings" then warned[#warned + 1] = s.label end
+    if s.run.status == "warnings" then
+      local left, other = 0, 0
+      for _, w in ipairs(s.run.warnings or {}) do
+        if tostring(w):match("^left out %(%-%-tolerant%): ") then left = left + 1 else other = other + 1 end
+      end
+      if left > 0 then
+        out[#out + 1] = ("%s: %s left out (--tolerant: missing or unreadable; see Data checks), so its figures "
+          .. "lack what %s held."):format(s.label, left == 1 and "1 result file was" or (left .. " result files were"),
+          left == 1 and "it" or "they")
+      end
+      if other > 0 then warned[#warned + 1] = s.label end
+    end
   end
   if #warned > 0 then
     out[#out + 1] = ("%s's own result files disagree with each other (see Data checks), so %s figures are in "
@@ -1701,7 +1862,7 @@ function M.build(opts)
   local ip_runs = {}
   if ipa then ip_runs[#ip_runs + 1] = A.label end
   if ipb then ip_runs[#ip_runs + 1] = B.label end
-  model.itl_note = itl_note(ip_runs, (ipa or ipb) and harness_name(A.run) ~= harness_name(B.run))
+  model.itl_note = itl_note(ip_runs, (ipa or ipb) and M.itl_basis(A.run) ~= M.itl_basis(B.run))
   local short = "ITL p90 here is from inference-perf's per-token timestamps, where the tokens of one streamed chunk "
     .. "share its arrival time (see the ITL note under Performance Results)"
   model.curves[1].itl_note = ipa and short or ""
@@ -1717,7 +1878,7 @@ function M.build(opts)
   model.ladder = ladder_section(A, B, pa, pb, model.saturation)
   -- the summary's test of the limiting metric at the highest load both runs measured
   local mp = #model.slo > 0 and #model.workload_differs == 0
-    and matched_point(model, A, B, opts.significance and opts.significance._matched_point) or nil
+    and matched_point(model, A, B, pa, pb, opts.significance and opts.significance._matched_point) or nil
   -- One family per comparison: every test a verdict of this comparison rests on (the
   -- Performance Results rows that were tested, one test each however many rows read it,
   -- and the summary's test at the matched load) is Holm-adjusted with the others.
@@ -1725,12 +1886,15 @@ function M.build(opts)
   for _, r in ipairs(rows) do
     if in_family(r) then tests[#tests + 1] = { id = decision.test_id(r.key, r.decide.test), p = r.decide.test.p } end
   end
-  if mp and mp.test and mp.test.p then
-    mp.test.id = mp.test.id or ("matched_point:" .. mp.key)
+  if mp and decision.can_decide(mp.test) then
+    -- its identity from what it tests, never a saved id (an older report's may double-count)
+    local shared
+    mp.test.id, shared = matched_test_id(mp, rows, pa, pb)
+    mp.shared_with_rows = shared or nil
     tests[#tests + 1] = { id = mp.test.id, p = mp.test.p }
   end
   local fam = decision.family(tests)
-  if mp and mp.test and mp.test.p then mp.p_adjusted, mp.family_size = fam.adjusted[mp.test.id], fam.size end
+  if mp and decision.can_decide(mp.test) then mp.p_adjusted, mp.family_size = fam.adjusted[mp.test.id], fam.size end
   model.family = { method = "holm", alpha = decision.ALPHA, size = fam.size, tests = {} }
   for _, id in ipairs(fam.ids) do
     model.family.tests[#model.family.tests + 1] = { id = id, p_value = fam.raw[id], p_adjusted = fam.adjusted[id] }
@@ -1746,7 +1910,11 @@ function M.build(opts)
   model.perf = rows
   model.perf_notes = notes
   model.any_identical = false
-  for _, r in ipairs(rows) do if r.identical then model.any_identical = true end end
+  model.any_cannot_decide = false
+  for _, r in ipairs(rows) do
+    if r.identical then model.any_identical = true end
+    if r.cannot_decide then model.any_cannot_decide = true end
+  end
   model.significance_used = any_sig
   local ea, eb = A.run.overall.values.error_rate_pct, B.run.overall.values.error_rate_pct
   model.error_note = ((ea and ea > 0) or (eb and eb > 0)) and ("Latency rows count successful requests only; "
@@ -1755,7 +1923,9 @@ function M.build(opts)
   model.errors = { a = A.run.errors, b = B.run.errors }
   model.headline = headline(model)
   headline_evidence(model, A, B)
-  model.kv = kv_section(A, B, model.min_effect)
+  model.kv = kv_section(A, B, model.min_effect, workloads_differ(model) and ("the workloads differ ("
+    .. workloads_differ(model) .. ")") or model.workload_match.like_for_like == false
+    and "whole-run counters over different loads, not like for like" or nil)
   model.summary = summary(model, A, B)
   return model
 end
@@ -1818,8 +1988,32 @@ function M.curve_rows(model)
       cap.evidence and cap.evidence.verdict or "unknown")
   end
   local sa, sb = model.saturation.a, model.saturation.b
-  row("max_sustained_rps", sa.max_sustained_rps, sb.max_sustained_rps, sustained_text(sa), sustained_text(sb),
-    not sa.none and not sb.none and not differ, differ and "not comparable" or "untested")
+  -- a run that saturated below its ceiling (the most it achieved at any load) has its true
+  -- limit between the figure and the ceiling: the gap is a range, as the Headline gives it,
+  -- so no point delta here; the range's two ends follow as rows of their own, each with its
+  -- two figures (delta = b - a, change_pct against a, as every row): the lower end B's figure
+  -- against A's ceiling, the upper end B's ceiling against A's figure
+  local va, vb = sa.max_sustained_rps, sb.max_sustained_rps
+  local function ceiling(s) return s.ceiling_rps and s.max_sustained_rps and s.ceiling_rps > s.max_sustained_rps
+    and s.ceiling_rps or nil end
+  local ha, hb = ceiling(sa), ceiling(sb)
+  local exact = not sa.none and not sb.none and not differ
+  local ranged = exact and va ~= nil and vb ~= nil and (ha or hb) ~= nil
+  row("max_sustained_rps", va, vb, sustained_text(sa), sustained_text(sb), exact and not ranged,
+    differ and "not comparable" or "untested")
+  if ranged then
+    local label = { a = model.a.label, b = model.b.label }
+    local function gap(key, a, b, ta, tb, what)
+      row(key, a, b, ta, tb, true, "untested")
+      out[#out].note = what .. "; " .. out[#out].note
+    end
+    gap("max_sustained_rps_gap_low", ha or va, vb, ha and ("its most at any load, " .. rate_text(ha))
+      or rate_text(va), rate_text(vb), ("the lower end of the gap the load steps allow: %s's max sustained "
+        .. "throughput against %s's %s"):format(label.b, label.a, ha and "ceiling" or "figure"))
+    gap("max_sustained_rps_gap_high", va, hb or vb, rate_text(va), hb and ("its most at any load, " .. rate_text(hb))
+      or rate_text(vb), ("the upper end of the gap the load steps allow: %s's %s against %s's max sustained "
+        .. "throughput"):format(label.b, hb and "ceiling" or "figure", label.a))
+  end
   return out
 end
 
@@ -1852,7 +2046,8 @@ function M.kv_csv_rows(model)
         x.verdict = "not comparable"
         x.note = unknown_note(r, { label = la }, { label = lb })
       else
-        x.verdict = r.kind == "total" and "context" or "untested"
+        x.verdict = r.verdict:find("^not comparable") and "not comparable" or r.kind == "total" and "context"
+          or "untested"
         local parts = {}
         if r.verdict ~= "" and r.verdict ~= x.verdict then parts[#parts + 1] = r.verdict end
         if r.evidence then parts[#parts + 1] = r.evidence end

@@ -762,6 +762,25 @@ function M.claim_failed(c, path, why)
   c.unreadable[#c.unreadable + 1] = ("%s: %s"):format(path, why)
 end
 
+-- Reads one result file with fn(...). Without opts.tolerant its error stops the run as it
+-- is. With it, a file that cannot be read (truncated, corrupt JSON, not the expected
+-- shape) is left out: nil, with a warning in the run's data checks that names the file
+-- and keeps the reader's own message (its line and column). Ctrl-C and out-of-memory are
+-- never a file's fault: they stop the run whatever opts says.
+function M.tolerate(run, opts, path, fn, ...)
+  if not (opts and opts.tolerant) then return true, fn(...) end
+  local res = table.pack(pcall(fn, ...))
+  if res[1] then return table.unpack(res, 1, res.n) end
+  local err = res[2]
+  if type(err) ~= "string" or err:match("interrupted$") or err:match("not enough memory") then error(err, 0) end
+  -- the message names the file (with its position) when the reader gave one; where in
+  -- llmdlua's own Lua the reader was called is of no use to the user
+  err = err:gsub("^[^\n]-%.lua:%d+: ", "")
+  if err:sub(1, #path) ~= path then err = ("%s: %s"):format(path, err) end
+  M.warn(run, "left out (--tolerant): %s", err)
+  return false
+end
+
 -- Candidates of a harness under dir: the files for which pick(file) is true, grouped by
 -- the folder they are in ({dir =, files = {...}} in path order). pick may also return a
 -- kind and a value, collected in the candidate as c[kind] (or c.stages for "stage").

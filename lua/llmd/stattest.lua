@@ -5,6 +5,7 @@
 --   st.t_cdf(2.0, 10)              -- P(T <= 2) with 10 degrees of freedom
 --   st.t_quantile(0.975, 2)        -- 4.3027 (the 95 % two-sided critical value)
 --   st.welch({1, 2, 3}, {4, 5, 6}) -- {t =, df =, p =, mean_a =, mean_b =, diff =}
+--   st.exact_mann_whitney({0, 0, 0}, {2, 2, 2}) -- {p = 0.1, p_min = 0.1, u = 9, ...}
 --   st.mean_ci({1, 2, 3}, 0.95)    -- {mean =, lo =, hi =, min =, max =, n =, sd =}
 --
 -- The t distribution is computed from the regularised incomplete beta function
@@ -161,8 +162,9 @@ local function check_sample(xs, fname, what)
 end
 
 -- Welch's unequal-variance t-test of b against a (two-sided): {t, df, p, mean_a, mean_b,
--- diff = mean_b - mean_a}. Both samples constant: p = 1 when the means are equal, else 0
--- (every repeat on one side beats every repeat on the other by the same margin).
+-- diff = mean_b - mean_a}. Both samples constant: the t statistic is 0/0 or +-inf and the
+-- degrees of freedom 0/0, so there is no test: t, df and p are nil and undefined says why
+-- (an infinite t is not infinite evidence: M.exact_mann_whitney is the test for such data).
 function M.welch(a, b)
   check_sample(a, "welch", "a")
   check_sample(b, "welch", "b")
@@ -172,14 +174,84 @@ function M.welch(a, b)
   local se2 = qa + qb
   local r = { mean_a = ma, mean_b = mb, diff = mb - ma, n_a = #a, n_b = #b }
   if se2 == 0 then
-    r.t = ma == mb and 0 or (mb > ma and math.huge or -math.huge)
-    r.df = #a + #b - 2
-    r.p = ma == mb and 1 or 0
+    r.undefined = "both samples are constant: the t statistic is undefined"
     return r
   end
   r.t = (mb - ma) / math.sqrt(se2)
   r.df = se2 * se2 / (qa * qa / (#a - 1) + qb * qb / (#b - 1))
   r.p = M.t_two_sided(r.t, r.df)
+  return r
+end
+
+-- Above this many values in all, exact_mann_whitney uses the normal approximation.
+M.EXACT_MAX = 60
+
+-- The exact two-sided Mann-Whitney (Wilcoxon rank-sum) test of b against a, for small
+-- samples such as the repeats of a load point: the distribution of b's rank sum (mid-ranks
+-- for ties) over all C(n_a + n_b, n_b) ways to split the pooled values, counted exactly;
+-- p = 2 min(P(W <= w), P(W >= w)), capped at 1 (the convention of R's wilcox.test and
+-- scipy's exact method). Assumes nothing of the values' distribution: it is the test for
+-- repeats whose values are all the same on one side, where a t-test's normal noise does
+-- not hold. Returns {test = "exact_mann_whitney", p, u = b's U (ties count 1/2),
+-- p_min = the smallest p any split of these values could give (complete separation of
+-- 3 and 3 distinct values: 2 / C(6, 3) = 0.1), n_a, n_b, mean_a, mean_b, exact = true};
+-- with more than M.EXACT_MAX values, the normal approximation with tie correction
+-- (exact = false, p_min = 0).
+function M.exact_mann_whitney(a, b)
+  check_sample(a, "exact_mann_whitney", "a")
+  check_sample(b, "exact_mann_whitney", "b")
+  local na, nb = #a, #b
+  local n = na + nb
+  local all = {}
+  for i = 1, na do all[i] = { v = a[i], b = false } end
+  for i = 1, nb do all[na + i] = { v = b[i], b = true } end
+  table.sort(all, function(x, y) return x.v < y.v end)
+  -- doubled mid-ranks (integers): a tie group over positions i..j ranks (i + j) / 2
+  local r2, ties, wb2 = {}, 0, 0
+  local i = 1
+  while i <= n do
+    local j = i
+    while j < n and all[j + 1].v == all[i].v do j = j + 1 end
+    for k = i, j do r2[k] = i + j end
+    local t = j - i + 1
+    ties = ties + t * t * t - t
+    i = j + 1
+  end
+  for k = 1, n do if all[k].b then wb2 = wb2 + r2[k] end end
+  local sa, sb = 0, 0
+  for k = 1, na do sa = sa + a[k] end
+  for k = 1, nb do sb = sb + b[k] end
+  local r = { test = "exact_mann_whitney", n_a = na, n_b = nb, mean_a = sa / na, mean_b = sb / nb,
+    u = wb2 / 2 - nb * (nb + 1) / 2 }
+  if n > M.EXACT_MAX then
+    local mu = na * nb / 2
+    local var = na * nb / 12 * ((n + 1) - ties / (n * (n - 1)))
+    r.exact, r.p_min = false, 0
+    r.p = var > 0 and M.normal_two_sided((r.u - mu) / math.sqrt(var)) or 1
+    return r
+  end
+  -- cnt[k][s]: the number of ways to pick k of the values seen so far with doubled rank
+  -- sum s (floating point: C(60, 30) is beyond 2^53 but well within a double's range)
+  local cnt = { [0] = { [0] = 1.0 } }
+  for k = 1, nb do cnt[k] = {} end
+  for idx = 1, n do
+    local r_ = r2[idx]
+    for k = math.min(idx, nb), 1, -1 do
+      local from, to = cnt[k - 1], cnt[k]
+      for s, c in pairs(from) do to[s + r_] = (to[s + r_] or 0) + c end
+    end
+  end
+  local total, lo, hi, smin, smax = 0, 0, 0, math.huge, -math.huge
+  for s, c in pairs(cnt[nb]) do
+    total = total + c
+    if s <= wb2 then lo = lo + c end
+    if s >= wb2 then hi = hi + c end
+    if s < smin then smin = s end
+    if s > smax then smax = s end
+  end
+  r.exact = true
+  r.p = math.min(1, 2 * math.min(lo, hi) / total)
+  r.p_min = math.min(1, 2 * math.min(cnt[nb][smin], cnt[nb][smax]) / total)
   return r
 end
 

@@ -14,7 +14,6 @@ local br = require "llmd.br"
 local decision = require "llmd.decision"
 local harness = require "llmd.harness"
 local lp = require "llmd.loadpoints"
-local stattest = require "llmd.stattest"
 local yaml = require "llmd.yaml"
 local yo = require "llmd.yamlout"
 
@@ -533,16 +532,25 @@ function M.model(list, opts)
         or ("not comparable with %s (%s)"):format(nxt.label, nf)
     end
   end
-  local tests, fam_in = {}, {}
+  -- by max sustained throughput as by capacity (llmd.decision.capacity_evidence): two
+  -- treatments whose requests differ in length (llmd.decision.token_differences, the
+  -- workload match's rule) are different workloads, neither ranked above the other nor tested
+  local tests, untested, differs, fam_in = {}, {}, {}, {}
   for i, x in ipairs(ranked) do
     local nxt = ranked[i + 1]
-    if nxt and not by_cap and not lower_bound(nxt) then
+    if nxt and not by_cap then
+      differs[i] = decision.token_difference_texts(nxt.requests_set, x.requests_set)
+    end
+    if nxt and not by_cap and #differs[i] == 0 and not lower_bound(nxt) then
       local xa, xb = throughput_samples(nxt), throughput_samples(x)
       if xa and xb then
-        local w = stattest.welch(xa, xb)
-        tests[i] = { test = "welch", p = w.p }
+        -- Welch, or the exact test where a side's repeats are all one value (the decision
+        -- layer's test on repeats, as compare.lua uses it)
+        tests[i], untested[i] = decision.repeat_test(xa, xb)
         local v = decision.verdict { key = "throughput_req_s", a = nxt.rank_value, b = x.rank_value, test = tests[i] }
-        if v.p_value ~= nil and v.verdict ~= "not comparable" then fam_in[#fam_in + 1] = { id = i, p = w.p } end
+        if v.p_value ~= nil and v.verdict ~= "not comparable" and not v.cannot_decide then
+          fam_in[#fam_in + 1] = { id = i, p = tests[i].p }
+        end
       end
     end
   end
@@ -553,6 +561,11 @@ function M.model(list, opts)
     local nxt = ranked[i + 1]
     if nxt and by_cap then
       capacity_place(r, x, nxt)
+    elseif nxt and #differs[i] > 0 then
+      r.vs_next, r.proven = "not comparable", false
+      r.evidence = { verdict = "not comparable", differences = differs[i] }
+      r.vs_next_text = ("not comparable with %s (%s): the workloads differ (%s), and a treatment whose requests "
+        .. "are longer sustains fewer of them"):format(nxt.label, figure(nxt), table.concat(differs[i], "; "))
     elseif nxt and lower_bound(nxt) then
       r.vs_next, r.proven = "not comparable", false
       r.vs_next_text = ("not comparable with %s: its %s, %s, is only a lower bound, so either may be higher")
@@ -561,13 +574,15 @@ function M.model(list, opts)
       local test = tests[i]
       local v = decision.verdict { key = "throughput_req_s", a = nxt.rank_value, b = x.rank_value, test = test,
         p_adjusted = fam.adjusted[i], family_size = fam.adjusted[i] and fam.size or nil,
-        untested_why = by_cap and "capacity at SLO is read off the load curves, not tested"
+        untested_why = untested[i] and ("the repeats cannot be tested: " .. untested[i])
           or "no repeats of the max sustained load point on both sides" }
       r.vs_next = v.verdict
       r.p_value, r.p_adjusted, r.family_size, r.adjusted_away = v.p_value, v.p_adjusted, v.family_size,
         v.adjusted_away
       -- "Welch p = 0.0123" or, among several tests, "Welch p = 0.0123, Holm-adjusted 0.0369 over 3 tests"
-      local ptext = v.p_value and ("Welch p = %.3g"):format(v.p_value)
+      local ptext = v.p_value and ("%s p = %.3g"):format(test.test == "welch" and "Welch" or decision.test_name(test),
+        v.p_value)
+      if v.cannot_decide or v.identical then ptext = v.note end
       if ptext and v.p_adjusted and (v.family_size or 1) > 1 then
         ptext = ptext .. (", Holm-adjusted %.3g over %d tests"):format(v.p_adjusted, v.family_size)
       end
@@ -603,6 +618,19 @@ function M.model(list, opts)
   else
     m.verdict = ("No treatment is shown to be best: %s has the highest figure of %s, %s, but %s."):format(
       ranked[1].label, m.rank_by, m.ranking[1].text, m.ranking[1].vs_next_text)
+  end
+
+  -- places not ordered because the workloads differ (by capacity or by max sustained
+  -- throughput): said in the headline, so that "highest" is never read across workloads
+  local apart = {}
+  for i, r in ipairs(m.ranking) do
+    if r.vs_next == "not comparable" and r.evidence and r.evidence.differences and ranked[i + 1] then
+      apart[#apart + 1] = ("%s and %s"):format(r.label, ranked[i + 1].label)
+    end
+  end
+  if #apart > 0 then
+    m.verdict = m.verdict .. (" Not ranked against each other, the workloads differ: %s."):format(
+      table.concat(apart, "; "))
   end
 
   -- the Pareto front: no other treatment has both higher max sustained throughput and

@@ -463,7 +463,9 @@ function M.read_info(path)
       local names = {}
       for n in pairs(known) do names[#names + 1] = n end
       table.sort(names)
-      error(("%s: unknown key '%s' (known: %s)"):format(path, tostring(k), table.concat(names, ", ")), 0)
+      local near = type(k) == "string" and require("llmd.opts").closest(k, names)
+      error(("%s: unknown key '%s' (%sknown: %s)"):format(path, tostring(k),
+        near and ("did you mean '%s'? "):format(near) or "", table.concat(names, ", ")), 0)
     end
   end
   if v.slo ~= nil then

@@ -7,14 +7,15 @@
 #
 # From llmdlua: datafile (columns: offered, achieved req/s, saturated 1/0; block 0 is run
 # A, block 1 run B), style_file, title, label_a, label_b, xlabel, diagonal (1: draw y = x),
-# saturated (1: some point is saturated).
+# saturated (1: some point is saturated), xmax and ymax (the axes' ends: the highest point
+# and a margin, so that the last markers are drawn inside the plot).
 set terminal svg noenhanced dynamic size 900, 480 font 'sans,12'
 load style_file
 set title title font 'sans,15'
 set xlabel xlabel
 set ylabel 'achieved request throughput (req/s)'
-set xrange [0:*]
-set yrange [0:*]
+if (exists("xmax")) { set xrange [0:xmax] } else { set xrange [0:*] }
+if (exists("ymax")) { set yrange [0:ymax] } else { set yrange [0:*] }
 if (!exists("saturated")) { saturated = 0 }
 if (diagonal && saturated) {
   plot datafile index 0 using 1:2 with linespoints linestyle 1 pointsize 1.8 title label_a, \

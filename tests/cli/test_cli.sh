@@ -161,21 +161,34 @@ run "$BIN" compare.lua --plan plan.yaml
 expect_rc 1
 expect_err_first "llmdlua: plan.yaml:2:1: did not find expected node content while parsing a flow node (started at line 2, column 1)"
 if [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]; then ok; else fail "more than one line: $err"; fi
+# a command line naming nothing is a usage error (exit 2, the script's name), as the
+# README's "Errors before anything is created" and "Exit status" say
 run "$BIN" compare.lua --a nope --b nope2
-expect_err_first "llmdlua: --a nope: no such folder (expected the run's results folder)"
+expect_rc 2
+expect_err_first "compare.lua: --a nope: no such folder (expected the run's results folder)"
 if [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]; then ok; else fail "more than one line: $err"; fi
 run "$BIN" compare.lua --a plan.yaml --b nope2
-expect_err_first "llmdlua: --a plan.yaml: a file, not a folder (expected the run's results folder)"
+expect_rc 2
+expect_err_first "compare.lua: --a plan.yaml: a file, not a folder (expected the run's results folder)"
 
-name="compare.lua: the same folder twice, a bad --a-info: one line naming the option"
+name="compare.lua: the same folder twice, the same label twice, a missing --a-info: usage errors, exit 2"
 mkdir -p runA
 run "$BIN" compare.lua --a runA --b "$TMP/runA/"
-expect_rc 1
-expect_err_first "llmdlua: --a runA and --b $TMP/runA/ are the same folder: a run compared with itself shows nothing; give the other configuration's results folder"
+expect_rc 2
+expect_err_first "compare.lua: --a runA and --b $TMP/runA/ are the same folder: a run compared with itself shows nothing; give the other configuration's results folder"
 mkdir -p runB
+run "$BIN" compare.lua --a runA --b runB --a-label x --b-label x
+expect_rc 2
+expect_err_first "compare.lua: both runs are labelled 'x'; give them different labels with --a-label and --b-label"
 run "$BIN" compare.lua --a runA --b runB --a-info nope.yaml
-expect_err_first "llmdlua: --a-info nope.yaml: cannot open: No such file or directory"
+expect_rc 2
+expect_err_first "compare.lua: --a-info nope.yaml: cannot open: No such file or directory"
 if [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]; then ok; else fail "more than one line: $err"; fi
+name="compare.lua: an info file's unknown key is an error in the data (exit 1), with the key it most likely meant"
+printf 'gpu: 2\n' >gpu.info.yaml
+run "$BIN" compare.lua --a runA --b runB --a-info gpu.info.yaml
+expect_rc 1
+expect_err_has "llmdlua: --a-info gpu.info.yaml: unknown key 'gpu' (did you mean 'gpus'? known: "
 
 name="an error comes after what the script printed before it, on one pipe too"
 "$BIN" -e 'io.write("Workspace: here\n"); error("boom", 0)' >"$TMP/both" 2>&1

@@ -232,6 +232,15 @@ t.test("compare: evidence for each choice: untested from one measurement, repeat
     .. "chat, across frameworks: vllm vllm-c2 ranks above sglang sglang-steady by request throughput, 12.00 vs "
     .. "10.03 req/s (17.9 % apart), means of the repeats: a clear difference (Welch p = 0.00478, 0.00955 after "
     .. "Holm over 2 tests; 3 and 3 measurements)\n")
+  -- every repeat of each the same value: Welch's t would be infinite (p = 0); the exact
+  -- Mann-Whitney test gives 2 / C(6, 3) = 0.1 at best (by hand), so it cannot decide
+  t.write(d .. "/const.jsonl", ev_rows("vllm", "v", { 12.0, 12.0, 12.0 }) .. ev_rows("sglang", "s", { 10.0, 10.0, 10.0 }))
+  r = ab_cli({ "compare", "const.jsonl", "--evidence", "const.txt" }, d)
+  t.eq(r.code, 0)
+  t.eq(t.read(d .. "/const.txt"), EV_HEAD .. "chat, across frameworks: vllm v ranks above sglang s by request "
+    .. "throughput, 12.00 vs 10.00 req/s (18.2 % apart), means of the repeats: no clear difference (exact "
+    .. "Mann-Whitney on the repeats, p = 0.1; 3 and 3 repeats can give no p below 0.1: it cannot show a "
+    .. "difference)\n")
 end)
 
 t.test("compare: evidence says when a choice is by the SLA, below the practical threshold, or unlike", function()

@@ -122,6 +122,20 @@ t.test("achieved against offered, one load point each at the same rates: both ru
   -- the square covers the disc entirely.
   t.ok(tonumber(ar) > math.sqrt(2) * tonumber(bs), ("A's disc r = %s, B's square half-diagonal %.2f"):format(ar,
     math.sqrt(2) * tonumber(bs)))
+  -- the single point is inside the plot, not on its right edge: the axes end 8 % beyond
+  -- the highest point (by hand: x to 10 x 1.08 = 10.8; y to the diagonal's end, 10.8, above
+  -- 9.9 x 1.08 = 10.692), where gnuplot's autoscale ended at the tic on the point, 10
+  local vars = {}
+  for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
+  t.near(vars.xmax, 10.8, 1e-12)
+  t.near(vars.ymax, 10.8, 1e-12)
+  -- in the SVG: the plot spans the x of the grid line at y = 0 (left to right edge); the
+  -- markers sit at 10 / 10.8 of it, a whole marker radius inside the right edge
+  local left, right = svg:match("class=\"gridline\"%s+d='M([%d.]+),[%d.]+ L([%d.]+),[%d.]+%s*'")
+  left, right = tonumber(left), tonumber(right)
+  t.ok(left and right and right > left, "the plot's edges")
+  t.near(tonumber(ax), left + (right - left) * 10 / 10.8, 0.02)
+  t.ok(tonumber(ax) + 2 * tonumber(ar) < right, ("marker at %s, radius %s, right edge %s"):format(ax, ar, right))
 end)
 
 t.test("a chart template gnuplot rejects is an error naming it; one that sets an output file too", function()

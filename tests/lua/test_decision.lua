@@ -62,6 +62,91 @@ t.test("Student t: quantiles match the printed tables, p-values a numerical inte
   t.eq(ci.max, 14)
 end)
 
+t.test("repeats whose values are all one on a side: the exact Mann-Whitney test, never p = 0 from Welch", function()
+  -- Expected p-values: python3 stdlib, every split of the pooled values enumerated with
+  -- itertools.combinations, mid-ranks for ties, p = 2 min(P(W <= w), P(W >= w)) capped at
+  -- 1 (/tmp script, fractions.Fraction); p_min the same at the two extreme rank sums.
+  -- Complete separation of n_a and n_b repeats: 2 / C(n_a + n_b, n_a) by hand.
+  local cases = {
+    { { 0, 0, 0 }, { 2, 2, 2 }, 0.1, 0.1, 9 },                     -- 2 / C(6, 3)
+    { { 0, 0, 0, 0, 0 }, { 2, 2, 2, 2, 2 }, 2 / 252, 2 / 252, 25 }, -- 2 / C(10, 5)
+    { { 0, 0, 0 }, { 2, 2, 2, 2 }, 2 / 35, 2 / 35, 12 },            -- 2 / C(7, 3)
+    { { 0, 0, 0 }, { 1, 2, 3 }, 0.1, 0.1, 9 },
+    { { 0, 0, 0 }, { 0, 1, 2 }, 0.4, 0.4, 7.5 },
+    { { 0, 0, 0, 0, 0 }, { 0.1, 0.3, 0, 0.2, 0.5 }, 0.047619047619047616, 0.047619047619047616, 22.5 },
+    { { 1, 2, 2, 3 }, { 2, 3, 4, 5, 5, 6 }, 0.06666666666666667, 0.009523809523809525, 21.5 },
+    { { 3, 3, 3 }, { 1, 2, 3 }, 0.4, 0.4, 1.5 },
+  }
+  for i, c in ipairs(cases) do
+    local r = st.exact_mann_whitney(c[1], c[2])
+    t.near(r.p, c[3], 1e-12, "case " .. i)
+    t.near(r.p_min, c[4], 1e-12, "case " .. i)
+    t.near(r.u, c[5], 0, "case " .. i)
+    t.eq(r.exact, true)
+    -- swapping the sides keeps p
+    t.near(st.exact_mann_whitney(c[2], c[1]).p, c[3], 1e-12, "case " .. i .. " swapped")
+  end
+  -- more than 60 values: the normal approximation with tie correction (python3 stdlib:
+  -- U = 484.5, z from the tie-corrected variance, math.erfc(|z| / sqrt 2) = 0.7756338698690309)
+  local a, b = {}, {}
+  for i = 0, 29 do a[#a + 1] = i % 7 end
+  for i = 0, 30 do b[#b + 1] = i % 5 + 1 end
+  local r = st.exact_mann_whitney(a, b)
+  t.eq(r.exact, false)
+  t.near(r.u, 484.5, 0)
+  t.near(r.p, 0.7756338698690309, 1e-12)
+  -- Welch has no answer when both samples are constant: no t, no p (it used to say p = 0)
+  local w = st.welch({ 0, 0, 0 }, { 2, 2, 2 })
+  t.eq({ w.t, w.df, w.p }, { nil, nil, nil })
+  t.ok(w.undefined:find("both samples are constant", 1, true), w.undefined)
+  -- the decision layer's test on repeats picks the test
+  local x = decision.repeat_test({ 0, 0, 0 }, { 2, 2, 2 })
+  t.eq({ x.test, x.constant }, { "exact_mann_whitney", "both" })
+  t.near(x.p, 0.1, 1e-15)
+  x = decision.repeat_test({ 1.5, 1.5, 1.5 }, { 1.5, 1.5, 1.5 })
+  t.eq({ x.test, x.identical, x.p }, { "identical", true, nil })
+  -- one side constant, the other not: Welch would be defined (a one-sample t-test against
+  -- the constant, df = n - 1: here t = 2 / (1 / sqrt 3) = 3.4641, and with 2 df the two-sided
+  -- p is 1 - t / sqrt(t^2 + 2) = 0.0741799 by hand), but it takes the constant side's mean as
+  -- known exactly, from 3 repeats that show no noise at all: the exact test
+  x = decision.repeat_test({ 0, 0, 0 }, { 1, 2, 3 })
+  t.eq({ x.test, x.constant }, { "exact_mann_whitney", "a" })
+  t.near(x.p, 0.1, 1e-15)
+  t.near(st.welch({ 0, 0, 0 }, { 1, 2, 3 }).p, 0.07417990022744858, 1e-9)
+  x = decision.repeat_test({ 3, 1, 2 }, { 5, 5, 5 })
+  t.eq({ x.test, x.constant }, { "exact_mann_whitney", "b" })
+  -- both varying: Welch, as before
+  x = decision.repeat_test({ 1, 2, 3, 4 }, { 2, 4, 6, 9, 12 })
+  t.eq(x.test, "welch")
+  t.near(x.p, 0.0822677838266, 1e-8)
+  -- not a finite number: no test, and why
+  for _, bad in ipairs { 0 / 0, math.huge, -math.huge } do
+    local r_, why = decision.repeat_test({ 1, 2, bad }, { 2, 3, 4 })
+    t.eq(r_, nil)
+    t.ok(why:find("not a finite number", 1, true), why)
+  end
+  -- verdicts: 3 and 3 repeats can never give p < 0.05 (p_min 0.1): no clear difference,
+  -- and out of the family; 5 and 5 can (p_min 0.0079) and are tested as usual
+  local v = decision.verdict { key = "error_rate_pct", a = 0, b = 2, test = decision.repeat_test({ 0, 0, 0 }, { 2, 2, 2 }) }
+  t.eq({ v.verdict, v.cannot_decide, v.winner, v.p_adjusted }, { "no clear difference", true, nil, nil })
+  t.eq(v.note, "exact Mann-Whitney on the repeats, p = 0.1: 3 and 3 repeats (each run the same value in every "
+    .. "repeat) can give no p below 0.1, so this test cannot show a difference; not in the Holm family")
+  t.eq(decision.can_decide(decision.repeat_test({ 0, 0, 0 }, { 2, 2, 2 })), false)
+  local five = decision.repeat_test({ 0, 0, 0, 0, 0 }, { 2, 2, 2, 2, 2 })
+  t.eq(decision.can_decide(five), true)
+  v = decision.verdict { key = "error_rate_pct", a = 0, b = 2, test = five }
+  t.eq({ v.verdict, v.winner }, { "A better", "a" }) -- lower is better; p = 0.0079 alone
+  -- in a family of 3 with p 0.01 and 0.04 (Holm by hand: 0.0079 x 3 = 0.0238, 0.01 x 2 =
+  -- 0.02 -> the running max 0.0238, 0.04 x 1 = 0.04): still below 0.05
+  local fam = decision.family { { id = "x", p = five.p }, { id = "y", p = 0.01 }, { id = "z", p = 0.04 } }
+  t.near(fam.adjusted.x, 3 * 2 / 252, 1e-15)
+  t.near(fam.adjusted.y, 3 * 2 / 252, 1e-15)
+  t.near(fam.adjusted.z, 0.04, 1e-15)
+  -- in a family of 7 (0.0079 x 7 = 0.0556): not after the adjustment
+  v = decision.verdict { key = "error_rate_pct", a = 0, b = 2, test = five, p_adjusted = 7 * 2 / 252, family_size = 7 }
+  t.eq({ v.verdict, v.adjusted_away }, { "no clear difference", true })
+end)
+
 -- A hand-made run: stages {rate | concurrency, values}.
 local function run_of(stages)
   local run = { harness = "synthetic", stages = {}, overall = { values = {}, na = {}, source = {}, method = {} } }
@@ -578,7 +663,7 @@ t.test("per GPU, --slo from the info files, comparison.json keys, analyze.lua ke
   t.eq(cj.capacity.a.kind, "saturated")
   t.ok(text:find("| Capacity at SLO per GPU | ≥ " .. template.helpers.num(cj.capacity.a.rps / 2, 2)
     .. " req/s (the last load before saturation) | " .. template.helpers.num(cj.capacity.b.rps / 4, 2)
-    .. " req/s | N/A (a lower bound) | N/A |", 1, true), text)
+    .. " req/s | N/A (a lower bound) | N/A (a lower bound) |", 1, true), text)
   -- analyze.lua without --slo keeps the report's SLOs; with --slo it takes the new ones
   r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
   t.eq(r.code, 0, r.stderr)
@@ -694,9 +779,11 @@ t.test("analyze.lua from saved state says what compare.lua said: goodput, the po
   r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
   t.eq(r.code, 0, r.stderr)
   t.eq(strip(t.read(w .. "/comparison_report.md")), before)
-  -- the point test is one of the 5 tests of the family (E2E, TTFT, TPOT, ITL, the point)
-  t.eq(cj.family.size, 5)
-  t.eq(cj.matched_point.family_size, 5)
+  -- one load point each: the point test is the TTFT rows' own test (the same samples), so
+  -- it counts once: 4 tests in the family (E2E, TTFT, TPOT, ITL), not 5
+  t.eq(cj.family.size, 4)
+  t.eq(cj.matched_point.family_size, 4)
+  t.eq(cj.matched_point.test.id, "mann_whitney:ttft")
   t.ok(before:find("no clear difference, p = 1, Holm-adjusted 1)", 1, true), before:match("## Summary.-\n\n[^\n]*"))
 end)
 
@@ -751,8 +838,10 @@ end)
 -- Box-Muller), A the odd draws and B the even ones; slow multiplies B's TTFTs by 1.5. No
 -- per-request data, so every row is tested by Welch on its 3 + 3 repeat values: 22 rows
 -- (2 throughputs, E2E p50/p90/p95/p99, TTFT, TPOT and ITL mean/p50/p90/p95/p99, the error
--- rate), 22 tests.
-local function repeats_of_one_config(seed, slow)
+-- rate), 22 tests. opts.n: repeats per run (default 3); opts.failed_b: failed requests in
+-- every repeat of B (of 200 sent; A's repeats fail none).
+local function repeats_of_one_config(seed, slow, opts)
+  opts = opts or {}
   local base = json.read(EXP7 .. "/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
   local center = { ttft = 245, tpot = 16.3, itl = 16.3, e2el = 3500 }
   local shape = { mean = 1, median = 0.98, p90 = 1.1, p95 = 1.2, p99 = 1.4 }
@@ -763,10 +852,11 @@ local function repeats_of_one_config(seed, slow)
   end
   local function z() return math.sqrt(-2 * math.log(u())) * math.cos(2 * math.pi * u()) end
   local da, db = t.tmpdir(), t.tmpdir()
-  for i = 1, 6 do
+  for i = 1, 2 * (opts.n or 3) do
     local is_b = i % 2 == 0
     local d = {}
     for k, v in pairs(base) do d[k] = v end
+    if is_b and opts.failed_b then d.completed, d.failed = d.num_prompts - opts.failed_b, opts.failed_b end
     d.duration = 57.4 * (1 + 0.03 * z())
     d.request_throughput = d.completed / d.duration
     d.output_throughput = d.total_output_tokens / d.duration
@@ -875,16 +965,154 @@ t.test("one metric truly different (TTFT 1.5x) keeps its verdict after Holm; the
   end
 end)
 
+t.test("error rate 0 % in every repeat of A and 2 % in every repeat of B: an exact test, never infinite certainty", function()
+  -- 3 repeats each: Welch's t was +inf and p = 0 (a winner, counted in the family); the
+  -- exact test's p is 2 / C(6, 3) = 0.1 at best (by hand), so it cannot show a difference
+  -- at 0.05 and stays out of the family: the 21 Welch tests of the other rows, as before
+  local da, db = repeats_of_one_config(3, false, { failed_b = 4 })
+  local w, r = compare { "--a", da, "--a-label", "A", "--b", db, "--b-label", "B" }
+  t.eq(r.code, 0, r.stderr)
+  local cj = json.read(w .. "/comparison.json")
+  local er
+  for _, row in ipairs(cj.perf) do if row.key == "error_rate_pct" then er = row end end
+  t.eq({ er.a, er.b }, { 0, 2 }) -- 4 of 200 failed in every repeat of B
+  t.eq({ er.verdict, er.test, er.p_adjusted, er.family_size, er.test_id },
+    { "no clear difference", "exact_mann_whitney", nil, nil, nil })
+  t.near(er.p_value, 0.1, 1e-15)
+  t.eq(cj.family.size, 21)
+  local note = "exact Mann-Whitney on the repeats, p = 0.1: 3 and 3 repeats (each run the same value in every repeat) "
+    .. "can give no p below 0.1, so this test cannot show a difference; not in the Holm family"
+  t.eq(er.evidence, note)
+  -- the Summary says it apart from "no clear difference": tested, but no evidence either way
+  t.ok(cj.summary:find("One metric: error rate, tested only on repeats too few for any outcome of the test to reach "
+    .. "p < 0.05 (the exact test, where a run's repeats are all one value), so it names no winner.", 1, true),
+    cj.summary)
+  local line = t.read(w .. "/comparison.csv"):match("\nerror_rate_pct,[^\n]*")
+  t.ok(line:find(",no clear difference,exact_mann_whitney,0.1,", 1, true), line)
+  for _, f in ipairs { "comparison_report.md", "comparison_report.html" } do
+    local text = t.read(w .. "/" .. f)
+    t.ok(text:find(note, 1, true), f)
+    t.ok(text:find("the exact Mann-Whitney test where a run", 1, true), f)
+    t.ok(text:find("an exact test on repeats too few for any outcome of it to reach 0.05 (3 and 3 repeats: "
+      .. "p ≥ 0.1) cannot show a difference", 1, true), f)
+  end
+  -- 5 repeats each: p = 2 / C(10, 5) = 0.00794 (by hand) can decide, so it is a test of the
+  -- family, of 22 now; Holm over the JSON's own 22 p-values, by the formula, gives its
+  -- adjusted p
+  da, db = repeats_of_one_config(3, false, { failed_b = 4, n = 5 })
+  w, r = compare { "--a", da, "--a-label", "A", "--b", db, "--b-label", "B" }
+  t.eq(r.code, 0, r.stderr)
+  cj = json.read(w .. "/comparison.json")
+  local ps = {}
+  for _, row in ipairs(cj.perf) do
+    if row.key == "error_rate_pct" then er = row end
+    if row.p_value then ps[#ps + 1] = row.p_value end
+  end
+  t.eq(cj.family.size, 22)
+  t.eq(#ps, 22)
+  t.eq({ er.test, er.family_size }, { "exact_mann_whitney", 22 })
+  t.near(er.p_value, 2 / 252, 1e-15)
+  table.sort(ps)
+  local want = 0
+  for rank, p in ipairs(ps) do
+    want = math.max(want, math.min(1, (22 - rank + 1) * p))
+    if p == er.p_value then break end
+  end
+  t.near(er.p_adjusted, want, 1e-12)
+  t.ok(er.p_adjusted >= 0.05, er.p_adjusted) -- at least 2 / 252 x ... over 22 tests: no winner
+  t.eq(er.verdict, "no clear difference")
+  t.ok(er.evidence:find("^exact Mann%-Whitney on the repeats, p = 0.00794, Holm%-adjusted "), er.evidence)
+end)
+
+t.test("every figure the same in every repeat but the error rate: nothing decided, said so; the SLO point too", function()
+  -- three copies of one exp-7 file per run; B's say 4 of 200 failed (2 %, by hand): every
+  -- row is identical but the error rate, whose exact test (p = 0.1) cannot decide
+  local base = json.read(EXP7 .. "/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
+  local da, db = t.tmpdir(), t.tmpdir()
+  for i = 1, 6 do
+    local is_b = i % 2 == 0
+    local d = {}
+    for k, v in pairs(base) do d[k] = v end
+    if is_b then d.completed, d.failed = 196, 4 end
+    t.write(("%s/benchmark_%d.json"):format(is_b and db or da, i), json.encode(d))
+  end
+  local m = report.build { a = side(da, "x"), b = side(db, "y"), generated = 0,
+    slo = decision.parse_slo("error_rate_pct=1,ttft_p95_ms=1000") }
+  t.eq(m.family.size, 0)
+  t.ok(m.summary:find("No whole-run metric could show a difference. One metric: error rate, tested only on repeats "
+    .. "too few for any outcome of the test to reach p < 0.05", 1, true), m.summary)
+  t.ok(not m.summary:find("Nothing could be tested", 1, true), m.summary)
+  -- the matched load's sentence, though A's error rate is 0 (no percentage of it to give)
+  t.ok(m.summary:find("At 3.48 req/s, Error rate is 0.00 % for x and 2.00 % for y (no clear difference: exact "
+    .. "Mann-Whitney on the repeats, p = 0.1:", 1, true), m.summary)
+  -- the summary's test at the matched load (the error rate limits): the same exact test,
+  -- out of the family, no adjusted p
+  local mp = m.matched_point
+  t.eq({ mp.key, mp.test.test, mp.p_adjusted, mp.family_size }, { "error_rate_pct", "exact_mann_whitney", nil, nil })
+  t.near(mp.test.p, 0.1, 1e-15)
+  -- A failing 2 of 200 in every repeat (1 %): the summary's sentence at the matched load
+  -- gives both figures and why the test cannot decide
+  for i = 1, 5, 2 do
+    local d = json.read(("%s/benchmark_%d.json"):format(da, i))
+    d.completed, d.failed = 198, 2
+    t.write(("%s/benchmark_%d.json"):format(da, i), json.encode(d))
+  end
+  m = report.build { a = side(da, "x"), b = side(db, "y"), generated = 0,
+    slo = decision.parse_slo("error_rate_pct=1.5,ttft_p95_ms=1000") }
+  t.ok(m.summary:find("Error rate is 1.00 % for x and 2.00 % for y (no clear difference: exact Mann-Whitney on the "
+    .. "repeats, p = 0.1: 3 and 3 repeats (each run the same value in every repeat) can give no p below 0.1, so this "
+    .. "test cannot show a difference; not in the Holm family).", 1, true), m.summary)
+  -- five repeats each, A failing none, B 4, 6, 5, 4, 6 of 200 (2, 3, 2.5, 2, 3 %): complete
+  -- separation, exact p = 2 / C(10, 5) = 0.00794 (by hand); the row and the summary's test
+  -- at the matched load are the family's 2 tests: Holm 2 x 0.00794 = 0.0159 < 0.05
+  da, db = t.tmpdir(), t.tmpdir()
+  local fails = { 4, 6, 5, 4, 6 }
+  for i = 1, 5 do
+    for _, s in ipairs { { da, 0 }, { db, fails[i] } } do
+      local d = {}
+      for k, v in pairs(base) do d[k] = v end
+      d.completed, d.failed = 200 - s[2], s[2]
+      t.write(("%s/benchmark_%d.json"):format(s[1], i), json.encode(d))
+    end
+  end
+  m = report.build { a = side(da, "x"), b = side(db, "y"), generated = 0,
+    slo = decision.parse_slo("error_rate_pct=1.5,ttft_p95_ms=1000") }
+  t.eq(m.family.size, 2)
+  t.near(m.matched_point.test.p, 2 / 252, 1e-15)
+  t.ok(m.summary:find("At 3.48 req/s, y's Error rate is 2.50 % against 0.00 % for x (exact Mann-Whitney on the "
+    .. "repeats, p = 0.00794, Holm-adjusted 0.0159).", 1, true), m.summary)
+end)
+
+t.test("a repeat value that is not a finite number: the row is untested and says why, never a p", function()
+  local function sd(label, xs)
+    local stages = {}
+    for i, x in ipairs(xs) do stages[i] = { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = x } } end
+    return { label = label, state = { label = label }, kv = { available = false, reason = "none" }, run = run_of(stages) }
+  end
+  -- (a NaN never gets this far: the metric catalogue refuses it as a value)
+  for _, bad in ipairs { math.huge, -math.huge } do
+    local m = report.build { a = sd("x", { 100, 110, bad }), b = sd("y", { 200, 210, 220 }), generated = 0,
+      workspace = "/tmp/inf" }
+    local row
+    for _, r in ipairs(m.perf) do if r.key == "ttft_p90_ms" then row = r end end
+    t.eq({ row.verdict, row.test, row.p_value, row.test_id }, { "untested", nil, nil, nil }, tostring(bad))
+    t.eq(row.evidence, "repeats on both sides, but a repeat value is not a finite number", tostring(bad))
+  end
+end)
+
 -- KV-cache rows ------------------------------------------------------------------------------
 
 -- Two one-stage runs with the given KV figures (llmd.kvcache's fields), as report.build sees them.
-local function kv_model(kva, kvb)
-  local function sd(label, kv)
+-- overall: {a = values, b = values} of the runs' whole-run metric sets (token totals).
+local function kv_model(kva, kvb, overall)
+  local function sd(label, kv, ov)
     kv.available = true
-    return { label = label, state = { label = label }, kv = kv,
-      run = run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = 100 } } } }
+    local run = run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = 100 } } }
+    for k, v in pairs(ov or {}) do run.overall.values[k] = v end
+    return { label = label, state = { label = label }, kv = kv, run = run }
   end
-  return report.build { a = sd("x", kva), b = sd("y", kvb), generated = 0, workspace = "/tmp/kv" }
+  overall = overall or {}
+  return report.build { a = sd("x", kva, overall.a), b = sd("y", kvb, overall.b), generated = 0, workspace = "/tmp/kv" }
 end
 
 -- The KV rows by label: {verdict =, higher =, ...}, both tables.
@@ -964,6 +1192,36 @@ t.test("KV: twice the requests at the same hit rate is not 'better' on hits; a r
   t.eq(by["Hit rate"].delta_text, "+10.0 pp")
   t.eq(by["Hit rate"].delta, 10)
   no_kv_winner(m)
+  -- the same figures from runs whose requests differ (by hand: 20,000 input tokens over 100
+  -- requests = 200.0 per request against 60,000 / 100 = 600.0, far beyond 5 %): a prefix
+  -- cache's hit rate depends on the prompts it is sent, so no higher one is named, as the
+  -- banner says of every row ("none names a higher or better run")
+  local ov = { a = { requests_ok = 100, input_tokens_total = 20000 }, b = { requests_ok = 100, input_tokens_total = 60000 } }
+  m = kv_model(a, { hits = 1200, queries = 2000, misses = 800, hit_rate_pct = 60, misses_per_request = 8,
+    hits_per_request = 12, cached_share_pct = 30 }, ov)
+  by = kv_rows(m)
+  for _, label in ipairs { "Hit rate", "Misses per completed request (tokens)", "Cached tokens per completed request",
+    "Share of input tokens served from cache" } do
+    t.eq({ by[label].verdict, by[label].higher }, { "not comparable (untested)", nil }, label)
+    t.eq(by[label].evidence, "untested: one counter increase per run; not comparable: the workloads differ (input "
+      .. "tokens per request: mean 200.0 vs 600.0)", label)
+  end
+  t.eq(by["Hit rate"].delta_text, "+10.0 pp") -- the figures stay, beside the verdict
+  t.eq(by["Hit rate"].delta, 10)
+  no_kv_winner(m)
+  -- the headline's whole-run row says the same cause (not "over different loads": both
+  -- runs are one load point at 10 req/s)
+  ov.a.output_tokens_total, ov.b.output_tokens_total, ov.a.throughput_tok_s, ov.b.throughput_tok_s = 1000, 1000, 50, 50
+  local function gp(label, kv, o)
+    kv.available = true
+    local run = run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = 100 } } }
+    for k, v in pairs(o) do run.overall.values[k] = v end
+    return { label = label, state = { label = label, stack = { gpus = 2 } }, kv = kv, run = run }
+  end
+  m = report.build { a = gp("x", a, ov.a), b = gp("y", a, ov.b), generated = 0, workspace = "/tmp/kv" }
+  local row
+  for _, r in ipairs(m.headline) do if r.label == "Output tok/s per GPU (whole run)" then row = r end end
+  t.eq(row.evidence, "not comparable: the workloads differ (input tokens per request: mean 200.0 vs 600.0)")
 end)
 
 -- Capacity with repeats ------------------------------------------------------------------------
@@ -1274,7 +1532,7 @@ t.test("max sustained throughput of a run that never saturated is a lower bound:
   t.eq(r.a_text, "≥ 30.00 req/s (never saturated)")
   t.eq(r.b_text, "20.00 req/s (up to 25.00, its most at any load)") -- 25 achieved at point 3
   t.eq(r.delta_text, "N/A (a lower bound)")
-  t.eq(r.pct_text, "N/A")
+  t.eq(r.pct_text, "N/A (a lower bound)") -- the Change says why, as the Delta does
   t.ok(m.summary:find("Max sustained throughput (before the achieved rate falls behind the offered load): "
     .. "≥ 30.00 req/s for x, 20.00 req/s (up to 25.00) for y (≥: never saturated, a lower bound).", 1, true),
     m.summary)

@@ -384,7 +384,7 @@ t.test("9: a run rejected after the checks leaves no workspace, and names the us
   t.eq(workspaces(tmp .. "/p"), {}, "nothing left")
   -- rejected before anything is made: the parent is not even created
   r = run { LLMDLUA, "compare.lua", "--a", tmp .. "/nope", "--b", TREAT, "--parent", tmp .. "/never", "--quiet" }
-  t.eq(r.code, 1)
+  t.eq(r.code, 2) -- a usage error (README: Errors before anything is created)
   t.eq(lfs.attributes(tmp .. "/never"), nil)
   t.write(tmp .. "/info.yaml", "model: [unclosed\n")
   r = run { LLMDLUA, "compare.lua", "--a", BASE, "--b", TREAT, "--a-info", tmp .. "/info.yaml", "--parent",

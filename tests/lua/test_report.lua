@@ -262,14 +262,14 @@ end)
 t.test("compare.lua errors: a missing folder, a folder without results, the same label twice", function()
   local parent = t.tmpdir()
   local r = sh { LLMDLUA, "compare.lua", "--a", parent .. "/nope", "--b", TREAT, "--parent", parent }
-  t.eq(r.code, 1)
+  t.eq(r.code, 2) -- a usage error (README: Errors before anything is created)
   t.ok(r.stderr:find("--a " .. parent .. "/nope: no such folder", 1, true), r.stderr)
   local empty = t.tmpdir()
   r = sh { LLMDLUA, "compare.lua", "--a", BASE, "--b", empty, "--parent", parent }
   t.eq(r.code, 1)
   t.ok(r.stderr:find("--b " .. empty .. ": no benchmark results under", 1, true), r.stderr)
   r = sh { LLMDLUA, "compare.lua", "--a", BASE, "--b", TREAT, "--a-label", "x", "--b-label", "x", "--parent", parent }
-  t.eq(r.code, 1)
+  t.eq(r.code, 2)
   t.ok(r.stderr:find("both runs are labelled 'x'", 1, true), r.stderr)
   r = sh { LLMDLUA, "compare.lua", "--b", TREAT }
   t.eq(r.code, 2)

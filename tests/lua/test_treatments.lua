@@ -207,7 +207,7 @@ t.test("treatments.lua: the same label twice is repeats; the report written in m
   t.eq(r.code, 2)
   t.eq(r.stderr, "treatments.lua: --run a: expected LABEL=DIR\n")
   r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "a=/nonexistent" }
-  t.eq(r.code, 1)
+  t.eq(r.code, 2) -- the command line names nothing: a usage error, as in compare.lua
   t.eq(r.stderr, "treatments.lua: /nonexistent: no such folder (treatment a)\n")
 end)
 
@@ -336,6 +336,65 @@ t.test("the ranking's tests are one family: a place with p < 0.05 alone is not s
   local j = require("llmd.json").read(out .. "/treatments.json")
   t.eq(j.family.size, 3)
   t.near(j.ranking[1].p_adjusted, 0.06540515749347264, 2e-8)
+end)
+
+t.test("by max sustained throughput, treatments whose workloads differ are not ranked against each other", function()
+  -- as the family test above, but t3 and t4 send prompts 3x as long (total_input_tokens x 3:
+  -- 23,997 tokens per request against 7,999, far beyond the workload match's 5 %); the
+  -- figures alone would put t2 above t3 (Welch p = 0.00028 above)
+  local jsn = require "llmd.json"
+  local base = jsn.read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
+  local thr = { t1 = { 3.00, 3.05, 3.10 }, t2 = { 2.90, 2.93, 2.96 }, t3 = { 2.60, 2.62, 2.64 },
+    t4 = { 2.55, 2.60, 2.65 } }
+  local list = {}
+  for _, label in ipairs { "t1", "t2", "t3", "t4" } do
+    local dir = t.tmpdir()
+    local function write(name, rate, x)
+      local d = {}
+      for k, v in pairs(base) do d[k] = v end
+      if label == "t3" or label == "t4" then d.total_input_tokens = 3 * d.total_input_tokens end
+      d.request_rate, d.duration, d.request_throughput = rate, d.completed / x, x
+      d.output_throughput = d.total_output_tokens / d.duration
+      d.total_token_throughput = (d.total_output_tokens + d.total_input_tokens) / d.duration
+      t.write(dir .. "/" .. name, jsn.encode(d))
+    end
+    for i, x in ipairs(thr[label]) do write(("benchmark_%d.json"):format(i), 2.4, x) end
+    write("benchmark_9.json", 10, 2.5)
+    list[#list + 1] = { label = label, dirs = { dir } }
+  end
+  local m = tr.model(tr.load(list))
+  local order = {}
+  for i, r in ipairs(m.ranking) do order[i] = r.label end
+  t.eq(table.concat(order, " "), "t1 t2 t3 t4")
+  -- by hand: 1,599,800 input tokens over 200 requests = 7999.0 per request; x 3 = 23997.0
+  local why = "the workloads differ (input tokens per request: mean 23997.0 vs 7999.0)"
+  local r1, r2, r3 = m.ranking[1], m.ranking[2], m.ranking[3]
+  t.eq({ r2.vs_next, r2.proven, r2.p_value, r2.p_adjusted }, { "not comparable", false, nil, nil })
+  t.ok(r2.vs_next_text:find("^not comparable with t3 %(2%.620 req/s%): "), r2.vs_next_text)
+  t.ok(r2.vs_next_text:find(why, 1, true), r2.vs_next_text)
+  t.eq(r2.evidence.differences, { "input tokens per request: mean 23997.0 vs 7999.0" })
+  -- t3 and t4 share a workload: tested (Welch p = 0.571798, python3 as above)
+  t.eq(r3.vs_next, "no clear difference")
+  -- the family holds the two tests made, not t2 vs t3: t1 vs t2 (p = 0.0327026, rank 1 of 2:
+  -- x 2 = 0.0654052 by hand) and t3 vs t4 (0.571798)
+  t.eq(m.family.size, 2)
+  t.near(r1.p_adjusted, 2 * 0.03270257874673632, 2e-8)
+  t.near(r3.p_adjusted, 0.5717978342295962, 1e-8)
+  t.eq(r1.vs_next, "no clear difference")
+  -- the headline names no order across workloads
+  t.ok(m.verdict:find("^No treatment is shown to be best"), m.verdict)
+  t.ok(m.verdict:find(" Not ranked against each other, the workloads differ: t2 and t3.", 1, true), m.verdict)
+  -- every output says it
+  local out = t.tmpdir()
+  tr.write_report(out, list, {})
+  local j = jsn.read(out .. "/treatments.json")
+  t.eq(j.ranking[2].vs_next, "not comparable")
+  t.eq(j.ranking[2].evidence.differences, { "input tokens per request: mean 23997.0 vs 7999.0" })
+  for _, f in ipairs { "treatment_report.md", "treatment_report.html" } do
+    local text = t.read(out .. "/" .. f)
+    t.ok(text:find(why, 1, true), f)
+    t.ok(text:find("The 2 tests of this ranking are one family", 1, true), f)
+  end
 end)
 
 -- compare.lua and treatments.lua on the same two runs and SLOs: the capacity evidence

@@ -383,22 +383,29 @@ function M.extract(c, opts)
   table.sort(c.stages, function(a, b) return a.index < b.index end)
   local token_source
   for _, s in ipairs(c.stages) do
-    local d = rm.load(s.path)
+    -- a stage file that cannot be read as one (truncated, corrupt): with --tolerant that
+    -- load point is left out, said in the data checks
     local st = rm.stage(s.index)
-    st.file = s.path
-    token_source = map_report(st.metrics, d, s.path)
-    local load = type(d.load_summary) == "table" and d.load_summary or {}
-    st.rate = num(load.requested_rate) and load.requested_rate > 0 and load.requested_rate or nil
-    st.concurrency = num(load.concurrency) or num(load.num_sessions)
-    -- load_summary.achieved_rate is count / send_duration: the rate requests were SENT,
-    -- not completed; the stage's achieved rate is the catalogue's (llmd.harness)
-    st.send_rate = num(load.achieved_rate)
-    st.duration = st.metrics.values.duration_s
-    st.send_duration = num(load.send_duration)
-    st.requests = { total = num(load.count), ok = st.metrics.values.requests_ok,
-      failed = st.metrics.values.requests_failed }
-    st.doc = d
-    run.stages[#run.stages + 1] = st
+    local ok, d, ts = rm.tolerate(run, opts, s.path, function()
+      local doc = rm.load(s.path)
+      return doc, map_report(st.metrics, doc, s.path)
+    end)
+    if ok then
+      token_source = ts
+      st.file = s.path
+      local load = type(d.load_summary) == "table" and d.load_summary or {}
+      st.rate = num(load.requested_rate) and load.requested_rate > 0 and load.requested_rate or nil
+      st.concurrency = num(load.concurrency) or num(load.num_sessions)
+      -- load_summary.achieved_rate is count / send_duration: the rate requests were SENT,
+      -- not completed; the stage's achieved rate is the catalogue's (llmd.harness)
+      st.send_rate = num(load.achieved_rate)
+      st.duration = st.metrics.values.duration_s
+      st.send_duration = num(load.send_duration)
+      st.requests = { total = num(load.count), ok = st.metrics.values.requests_ok,
+        failed = st.metrics.values.requests_failed }
+      st.doc = d
+      run.stages[#run.stages + 1] = st
+    end
   end
   rm.finish_stages(run, opts)
   local measured = rm.measured(run)
@@ -406,33 +413,53 @@ function M.extract(c, opts)
   local groups = rm.error_groups()
 
   local summary
-  if c.summary then summary = rm.load(c.summary) end
-  if c.per_request then
-    local acc = rm.accumulator(opts)
-    local keep = excluded and stage_windows(c.per_request, run.stages, run) or nil
-    local po = { groups = groups, sketch = opts.sketch }
-    -- goodput per stage (llmd.decision.request_thresholds): requests placed in stages by
-    -- their start times; without a placement (counts that disagree) only the whole run's
-    local counts, which = {}, nil
-    if opts.goodput and #run.stages > 1 then
-      local okw, res, w = pcall(stage_windows, c.per_request, run.stages, run)
-      if okw then
-        which = w
-      else
-        rm.warn(run, "goodput per load point: %s", tostring(res))
+  if c.summary then
+    local ok, d = rm.tolerate(run, opts, c.summary, rm.load, c.summary)
+    if ok then summary = d end
+  end
+  -- the per-request file, streamed once; with --tolerant one that cannot be read to its
+  -- end is left out (what it had added is dropped with it) and the stage and summary
+  -- files are used, as for a run without one
+  local per_path = c.per_request
+  local acc, po, counts, goodput_warning
+  if per_path then
+    acc = rm.accumulator(opts)
+    po = { groups = groups, sketch = opts.sketch }
+    counts = {}
+    local ok, ts = rm.tolerate(run, opts, per_path, function()
+      local keep = excluded and stage_windows(per_path, run.stages, run) or nil
+      -- goodput per stage (llmd.decision.request_thresholds): requests placed in stages by
+      -- their start times; without a placement (counts that disagree) only the whole run's
+      local which
+      if opts.goodput and #run.stages > 1 then
+        local okw, res, w = pcall(stage_windows, per_path, run.stages, run)
+        if okw then
+          which = w
+        else
+          goodput_warning = tostring(res)
+        end
       end
-    end
-    if which then
-      po.count_goodput = function(start, q)
-        local i = which(start)
-        if not i then return end
-        local g = counts[i] or { good = 0, total = 0 }
-        counts[i] = g
-        g.total = g.total + 1
-        if q and rm.request_good(opts.goodput, q) then g.good = g.good + 1 end
+      if which then
+        po.count_goodput = function(start, q)
+          local i = which(start)
+          if not i then return end
+          local g = counts[i] or { good = 0, total = 0 }
+          counts[i] = g
+          g.total = g.total + 1
+          if q and rm.request_good(opts.goodput, q) then g.good = g.good + 1 end
+        end
       end
+      return per_request(per_path, acc, keep, po)
+    end)
+    if ok then
+      token_source = ts
+    else
+      per_path = nil
+      groups = rm.error_groups() -- (the causes it had counted go with it)
     end
-    token_source = per_request(c.per_request, acc, keep, po)
+  end
+  if per_path then
+    if goodput_warning then rm.warn(run, "goodput per load point: %s", goodput_warning) end
     for i, st in ipairs(run.stages) do
       local g = counts[i]
       if g then st.metrics.goodput = { good = g.good, total = g.total, duration_s = st.metrics.values.duration_s } end
@@ -462,6 +489,8 @@ function M.extract(c, opts)
   elseif #measured > 1 then
     rm.combine(run, measured)
     for _, st in ipairs(measured) do map_errors(groups, st.doc) end
+  elseif #run.stages == 0 then
+    rm.fail(run, "no result file of this run could be read (each was left out: see the data checks)")
   else
     rm.fail(run, "every stage is marked warm-up: nothing is measured")
   end

@@ -222,8 +222,14 @@ local function new(variant)
     local method = opts.percentile_method or "linear"
     local loaded = {}
     for _, path in ipairs(c.files) do
-      local d, arr, itl = read_file(path, opts)
-      loaded[#loaded + 1] = { path = path, d = d, arr = arr, itl = itl }
+      -- a file cut short or corrupt: with --tolerant its load point is left out (a data
+      -- check names it and the reader's position), else the run stops here
+      local ok, d, arr, itl = rm.tolerate(run, opts, path, function()
+        local d1, arr1, itl1 = read_file(path, opts)
+        map_summary(rm.set(), d1, path) -- (its shape, checked before it counts)
+        return d1, arr1, itl1
+      end)
+      if ok then loaded[#loaded + 1] = { path = path, d = d, arr = arr, itl = itl } end
     end
     -- load points in time order: the date key, then the file name
     table.sort(loaded, function(a, b)

@@ -1,0 +1,621 @@
+-- The family of a comparison (Holm over its tests) and the summary's test at the matched
+-- load: a test is what it tests, so the matched-load test that is a row's own test counts
+-- once, and nothing in the family depends on which run is A. Expected p-values come from
+-- tests/data/family_expectations.py (python3 stdlib Mann-Whitney, quoted below); Holm is
+-- worked by hand in the comments.
+local t = require "testlib"
+local json = require "llmd.json"
+local proc = require "llmd.proc"
+local lfs = require "lfs"
+local decision = require "llmd.decision"
+local report = require "llmd.report"
+local harness = require "llmd.harness"
+
+local F = t.fixtures()
+local ROOT = t.here() .. "/../.."
+local LLMDLUA = ROOT .. "/llmdlua"
+local DETAILED = F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json"
+local EXP7 = F .. "/vllm-benchmark/exp-7_H100"
+local KC_A = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
+local KC_B = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
+
+local function side(dir, label)
+  return { label = label, run = harness.extract(dir, {}), state = { label = label },
+    kv = { available = false, reason = "none" } }
+end
+
+-- A side from a hand-made run: stages {rate | concurrency, values}.
+local function synthetic(label, stages)
+  local run = { harness = "synthetic", stages = {}, overall = { values = {}, na = {}, source = {}, method = {} } }
+  for i, s in ipairs(stages) do
+    run.stages[i] = { index = i - 1, rate = s.rate, concurrency = s.concurrency, warmup = false,
+      metrics = { values = s.values, na = {}, source = {}, method = {} } }
+  end
+  if #stages == 1 then run.overall.values = stages[1].values end
+  return { label = label, run = run, state = { label = label }, kv = { available = false, reason = "none" } }
+end
+
+-- compare.lua into a fresh parent; returns the workspace and the process result.
+local function compare(extra)
+  local parent = t.tmpdir()
+  local argv = { LLMDLUA, "compare.lua", "--parent", parent, "--quiet" }
+  for _, a in ipairs(extra) do argv[#argv + 1] = a end
+  local r = proc.run(argv)
+  local w
+  for n in lfs.dir(parent) do
+    if n:match("^llm%-d%-comparison%-") then w = parent .. "/" .. n end
+  end
+  return w, r
+end
+
+-- The auditor's vsyn3: the synthetic vLLM detailed fixture with the TTFT of the k-th
+-- successful request times FS[k] (its latency moved by as much) and every ITL gap x 0.93
+-- (the latency moved by that too), as tests/data/family_expectations.py builds it.
+local FS = { 1.017191764212727, 1.6700623805300583, 1.4451634581219468, 1.5138354903459565, 1.1487250127157742,
+  1.794034729740852, 1.687957223036232 }
+local function vsyn3_dir()
+  local d = json.read(DETAILED)
+  local j = 0
+  for i, e in ipairs(d.errors) do
+    if e == "" then
+      j = j + 1
+      local old = d.ttfts[i]
+      d.ttfts[i] = old * FS[j]
+      d.latencies[i] = d.latencies[i] + old * (FS[j] - 1)
+      local gaps, s = {}, 0
+      for k, g in ipairs(d.itls[i]) do gaps[k] = g * 0.93 end
+      for _, g in ipairs(gaps) do s = s + g * 0.07 / 0.93 end
+      d.itls[i] = gaps
+      d.latencies[i] = d.latencies[i] - s
+    end
+  end
+  local dir = t.tmpdir()
+  -- the scalars first, then the arrays, as vLLM writes it (detection reads the start)
+  local keys = {}
+  for k in pairs(d) do keys[#keys + 1] = k end
+  table.sort(keys, function(x, y)
+    local tx, ty = type(d[x]) == "table", type(d[y]) == "table"
+    if tx ~= ty then return ty end
+    return x < y
+  end)
+  local parts = {}
+  for _, k in ipairs(keys) do parts[#parts + 1] = json.encode(k) .. ":" .. json.encode(d[k]) end
+  t.write(dir .. "/result.json", "{" .. table.concat(parts, ",") .. "}")
+  return dir
+end
+
+-- Repeats of one load point with per-request data: the detailed fixture once per factor,
+-- every TTFT (and so every latency) times that factor.
+local function repeats_dir(factors)
+  local dir = t.tmpdir()
+  for n, f in ipairs(factors) do
+    local d = json.read(DETAILED)
+    for i, e in ipairs(d.errors) do
+      if e == "" then
+        d.latencies[i] = d.latencies[i] + d.ttfts[i] * (f - 1)
+        d.ttfts[i] = d.ttfts[i] * f
+      end
+    end
+    local keys = {}
+    for k in pairs(d) do keys[#keys + 1] = k end
+    table.sort(keys, function(x, y)
+      local tx, ty = type(d[x]) == "table", type(d[y]) == "table"
+      if tx ~= ty then return ty end
+      return x < y
+    end)
+    local parts = {}
+    for _, k in ipairs(keys) do parts[#parts + 1] = json.encode(k) .. ":" .. json.encode(d[k]) end
+    t.write(("%s/result-%d.json"):format(dir, n), "{" .. table.concat(parts, ",") .. "}")
+  end
+  return dir
+end
+
+local function vsyn_dir()
+  local dir = t.tmpdir()
+  proc.run { "cp", DETAILED, dir .. "/result.json" }
+  return dir
+end
+
+local MIRROR = { ["A better"] = "B better", ["B better"] = "A better" }
+
+-- m2 is m1 with the runs swapped: every verdict mirrored, every p, adjusted p and family
+-- size the same, the family the same tests with the same adjusted p, and the matched-load
+-- test the same (its values swapped).
+local function same_family(m1, m2, what)
+  t.eq(#m1.perf, #m2.perf, what)
+  for i, r in ipairs(m1.perf) do
+    local q = m2.perf[i]
+    local w = what .. ": " .. r.key
+    t.eq(q.verdict, MIRROR[r.verdict] or r.verdict, w .. " verdict mirrors")
+    t.eq(q.test_id, r.test_id, w .. " test id")
+    t.eq(q.p_value, r.p_value, w .. " p")
+    t.eq(q.p_adjusted, r.p_adjusted, w .. " adjusted p")
+    t.eq(q.family_size, r.family_size, w .. " family size")
+    t.eq(q.adjusted_away, r.adjusted_away, w .. " adjusted away")
+  end
+  t.eq(m2.family.size, m1.family.size, what .. ": family size")
+  local f1, f2 = {}, {}
+  for _, x in ipairs(m1.family.tests) do f1[x.id] = x.p_adjusted end
+  for _, x in ipairs(m2.family.tests) do f2[x.id] = x.p_adjusted end
+  t.eq(f2, f1, what .. ": the family's tests")
+  local p1, p2 = m1.matched_point, m2.matched_point
+  t.eq(p2 == nil, p1 == nil, what .. ": matched point on both sides or neither")
+  if p1 then
+    t.eq(p2.key, p1.key, what .. ": matched metric")
+    t.eq(p2.rps, p1.rps, what .. ": matched load")
+    t.eq({ p2.a, p2.b }, { p1.b, p1.a }, what .. ": matched values swap")
+    t.eq(p2.reason, p1.reason, what .. ": why no test")
+    t.eq(p2.test and p2.test.id, p1.test and p1.test.id, what .. ": matched test id")
+    t.eq(p2.test and p2.test.p, p1.test and p1.test.p, what .. ": matched p")
+    t.eq(p2.p_adjusted, p1.p_adjusted, what .. ": matched adjusted p")
+    t.eq(p2.family_size, p1.family_size, what .. ": matched family size")
+  end
+end
+
+local function both_ways(sa, sb, slo, what)
+  local s = slo and decision.parse_slo(slo) or nil
+  local m1 = report.build { a = sa, b = sb, slo = s, generated = 0 }
+  local m2 = report.build { a = sb, b = sa, slo = s, generated = 0 }
+  same_family(m1, m2, what)
+  return m1, m2
+end
+
+-- p-values from tests/data/family_expectations.py (python3 stdlib Mann-Whitney)
+local P = { e2e = 0.33790401910300505, ttft = 0.012716250355070747, tpot = 0.001745118699528905,
+  itl = 0.14440574286232538 }
+
+t.test("F1: the matched-load test that is a row's own counts once, whichever run is A (the audit's vsyn/vsyn3)",
+  function()
+    local da, db = vsyn_dir(), vsyn3_dir()
+    -- TTFT p90 <= 60 passes in vsyn (46.4 ms) and fails in vsyn3 (73.1); TPOT p90 <= 11 fails
+    -- in vsyn (11.16) and passes in vsyn3 (10.38): each run is limited by another metric,
+    -- and the matched-load test used to be that of run A's (TTFT when vsyn3 was A).
+    local m1, m2 = both_ways(side(da, "vsyn"), side(db, "vsyn3"), "ttft_p90_ms=60,tpot_p90_ms=11", "vsyn/vsyn3")
+    for _, m in ipairs { m1, m2 } do
+      local by = {}
+      for _, r in ipairs(m.perf) do by[r.key] = r end
+      t.near(by.latency_p90_ms.p_value, P.e2e, 1e-12)
+      t.near(by.ttft_p90_ms.p_value, P.ttft, 1e-12)
+      t.near(by.tpot_p90_ms.p_value, P.tpot, 1e-12)
+      t.near(by.itl_p90_ms.p_value, P.itl, 1e-12)
+      -- one load point each: the matched test is the TPOT rows' own (TPOT p90, the first SLO
+      -- in their order limiting either run), so the family is the 4 distinct tests. Holm by
+      -- hand, sorted: TPOT 4 x 0.0017451 = 0.0069805; TTFT 3 x 0.0127163 = 0.0381488; ITL
+      -- 2 x 0.1444057 = 0.2888115; E2E 1 x 0.3379040 = 0.3379040 (above the running max).
+      t.eq(m.family.size, 4)
+      t.near(by.tpot_p90_ms.p_adjusted, 4 * P.tpot, 1e-12)
+      t.near(by.ttft_p90_ms.p_adjusted, 3 * P.ttft, 1e-12)
+      t.near(by.itl_p90_ms.p_adjusted, 2 * P.itl, 1e-12)
+      t.near(by.latency_p90_ms.p_adjusted, P.e2e, 1e-12)
+      t.eq(m.matched_point.key, "tpot_p90_ms")
+      t.eq(m.matched_point.test.id, "mann_whitney:tpot")
+      t.eq(m.matched_point.family_size, 4)
+      t.near(m.matched_point.p_adjusted, 4 * P.tpot, 1e-12)
+      -- 0.0381 < 0.05 in both orders: vsyn is better in TTFT p90 (the swapped order used
+      -- to read "no clear difference, Holm-adjusted 0.0509 over 5 tests")
+      t.eq(by.ttft_p90_ms.winner ~= nil, true)
+    end
+    t.eq(m1.perf[1].key, m2.perf[1].key)
+    local function ttft(m) for _, r in ipairs(m.perf) do if r.key == "ttft_p90_ms" then return r end end end
+    t.eq(ttft(m1).verdict, "A better")
+    t.eq(ttft(m2).verdict, "B better")
+    t.eq(ttft(m2).verdict_text, ttft(m1).verdict_text)
+  end)
+
+t.test("F1: with repeats, the matched-load Welch test is the row's own: 14 tests, not 15 (exp-7, TTFT p99)", function()
+  local m1 = both_ways(side(EXP7 .. "/vllm-2replicas", "x"), side(EXP7 .. "/llm-d-1p1d", "y"), "ttft_p99_ms=300",
+    "exp-7")
+  local by = {}
+  for _, r in ipairs(m1.perf) do by[r.key] = r end
+  -- the same 14 Welch tests as without SLOs (test_decision's exp-7 test counts them by hand:
+  -- the error rate is identical in every repeat, no test); the TTFT p99 test at the one load
+  -- point is the TTFT p99 row's (Welch on the same three repeats each, p = 0.981387)
+  t.eq(m1.matched_point.key, "ttft_p99_ms")
+  t.eq(m1.matched_point.test.id, "welch:ttft_p99_ms")
+  t.near(m1.matched_point.test.p, by.ttft_p99_ms.p_value, 0)
+  t.near(m1.matched_point.test.p, 0.981387, 1e-6)
+  t.eq(m1.family.size, 14)
+  -- ITL p50 has the smallest p of the 14: 14 x p (the audit's 0.0723, not 15 x p = 0.0775)
+  t.near(by.itl_p50_ms.p_adjusted, 14 * by.itl_p50_ms.p_value, 1e-12)
+  t.near(by.itl_p50_ms.p_adjusted, 0.0723, 5e-5)
+end)
+
+t.test("F1: swapping A and B leaves the family unchanged on constructed pairs and fixture pairs", function()
+  local va, vb = side(vsyn_dir(), "vsyn"), side(vsyn3_dir(), "vsyn3")
+  for _, slo in ipairs { "ttft_p90_ms=60,tpot_p90_ms=11", "ttft_p95_ms=60,tpot_p90_ms=11", "ttft_p95_ms=60",
+    "tpot_p90_ms=11", "itl_p90_ms=11,latency_p90_ms=380", "ttft_p99_ms=40" } do
+    both_ways(va, vb, slo, "vsyn/vsyn3 " .. slo)
+  end
+  -- several load points each, without samples: the matched test is Welch on repeats, or none
+  local function ladder(label, ttfts, reps)
+    local stages = {}
+    for i, xs in ipairs(ttfts) do
+      for r = 1, reps do
+        stages[#stages + 1] = { rate = 10 * i, values = { throughput_req_s = 10 * i, ttft_p90_ms = xs[r] or xs[1],
+          ttft_p95_ms = (xs[r] or xs[1]) * 1.1, tpot_p90_ms = 20 + i + r * 0.1, throughput_tok_s = 100 * i,
+          error_rate_pct = 0 } }
+      end
+    end
+    return synthetic(label, stages)
+  end
+  local la = ladder("x", { { 50, 60, 70 }, { 150, 160, 170 }, { 290, 300, 310 } }, 3)
+  local lb = ladder("y", { { 50, 60, 70 }, { 140, 150, 160 }, { 280, 290, 300 } }, 3)
+  for _, slo in ipairs { "ttft_p90_ms=200", "ttft_p95_ms=200", "ttft_p90_ms=200,tpot_p90_ms=22.5" } do
+    local m = both_ways(la, lb, slo, "ladders " .. slo)
+    -- rows pool three load points, untested; the one test is at the matched load (30 req/s)
+    t.eq(m.matched_point.test.id, "matched_point:" .. m.matched_point.key, slo)
+    t.eq(m.family.size, 1, slo)
+  end
+  both_ways(ladder("x", { { 50 }, { 150 }, { 290 } }, 1), ladder("y", { { 60 }, { 140 }, { 280 } }, 1),
+    "ttft_p90_ms=200", "ladders without repeats")
+  both_ways(side(EXP7 .. "/vllm-2replicas", "x"), side(EXP7 .. "/llm-d-1p1d", "y"), "ttft_p99_ms=300,tpot_p99_ms=20",
+    "exp-7")
+  both_ways(side(EXP7 .. "/vllm-3replicas", "x"), side(EXP7 .. "/llm-d-2p1d", "y"), "ttft_p99_ms=900", "exp-7 2p1d")
+  both_ways(side(KC_A, "x"), side(KC_B, "y"), "ttft_p90_ms=200", "kubecon")
+  both_ways(side(KC_A, "x"), side(KC_B, "y"), "ttft_p95_ms=200,tpot_p90_ms=30", "kubecon p95")
+end)
+
+t.test("F2: a p95 SLO gets its matched-load test (any SLO metric the runs have), in JSON and Summary", function()
+  local da, db = vsyn_dir(), vsyn3_dir()
+  -- TTFT p95 <= 60: vsyn 49.7 ms passes, vsyn3 fails; the matched test is Mann-Whitney on
+  -- the TTFT samples at the one load point both measured: the TTFT rows' own test
+  local w, r = compare { "--a", da, "--a-label", "vsyn", "--b", db, "--b-label", "vsyn3", "--slo", "ttft_p95_ms=60" }
+  t.eq(r.code, 0, r.stderr)
+  local cj = json.read(w .. "/comparison.json")
+  local mp = cj.matched_point
+  t.eq(mp.key, "ttft_p95_ms")
+  t.eq(mp.test.test, "mann_whitney")
+  t.near(mp.test.p, P.ttft, 1e-12)
+  t.eq(mp.test.id, "mann_whitney:ttft")
+  t.eq(cj.family.size, 4)
+  -- Holm by hand as above: TTFT is the second smallest of 4, 3 x p
+  t.near(mp.p_adjusted, 3 * P.ttft, 1e-12)
+  local md = t.read(w .. "/comparison_report.md")
+  local summary = md:match("## Summary\n\n([^\n]*)")
+  t.ok(summary:find("vsyn3's TTFT p95 is %d+ %% higher than vsyn's"), summary)
+  t.ok(summary:find("Mann-Whitney, p = 0.0127, Holm-adjusted 0.0381", 1, true), summary)
+  for _, f in ipairs { "comparison_report.md", "comparison_report.html" } do
+    t.ok(t.read(w .. "/" .. f):find("The 4 tests of this comparison are one family (rows that read the same test "
+      .. "count once; the summary's test at the matched load is its metric's rows' own test, counted once)", 1, true), f)
+  end
+end)
+
+t.test("F2: where no matched-load test can be made, the Summary and the JSON say why", function()
+  local function one(label, rps, ttft)
+    return synthetic(label, { { rate = rps, values = { throughput_req_s = rps, ttft_p95_ms = ttft,
+      throughput_tok_s = 10 * rps, error_rate_pct = 0 } } })
+  end
+  -- the same load, no per-request samples and no repeats: the values, untested
+  local m = report.build { a = one("x", 10, 50), b = one("y", 10, 90), slo = decision.parse_slo("ttft_p95_ms=60"),
+    generated = 0 }
+  t.eq(m.matched_point.key, "ttft_p95_ms")
+  t.eq(m.matched_point.test, nil)
+  t.eq(m.matched_point.reason, "no per-request samples from both runs at this load")
+  t.ok(m.summary:find("At 10.00 req/s, TTFT p95 is 50.0 ms for x and 90.0 ms for y (untested: no per-request "
+    .. "samples from both runs at this load).", 1, true), m.summary)
+  t.eq(m.family.size, 0)
+  -- loads 10 and 20 req/s, more than 1 % apart: no matched load
+  m = report.build { a = one("x", 10, 50), b = one("y", 20, 90), slo = decision.parse_slo("ttft_p95_ms=60"),
+    generated = 0 }
+  t.eq(m.matched_point.reason, "the runs measured no load within 1 % of each other's achieved rate with TTFT p95 "
+    .. "known at both")
+  t.ok(m.summary:find("No test of TTFT p95 at a matched load: the runs measured no load within 1 % of each other's "
+    .. "achieved rate with TTFT p95 known at both", 1, true), m.summary)
+  -- no SLO metric limits either run: said in the JSON only
+  m = report.build { a = one("x", 10, 50), b = one("y", 10, 55), slo = decision.parse_slo("ttft_p95_ms=60"),
+    generated = 0 }
+  t.eq(m.matched_point.reason, "no SLO metric limits either run's capacity at the loads measured")
+  t.ok(not m.summary:find("matched load", 1, true), m.summary)
+end)
+
+-- comparison.csv's rows by metric key: {cells} (text: the CSV itself, else read from path).
+local function csv_rows(path, text)
+  local rows = {}
+  for line in (text or t.read(path)):gmatch("[^\n]+") do
+    local cells, pos = {}, 1
+    while pos <= #line + 1 do
+      local c
+      if line:sub(pos, pos) == '"' then
+        local e = pos + 1
+        local buf = {}
+        while true do
+          local q = line:find('"', e, true)
+          buf[#buf + 1] = line:sub(e, q - 1)
+          if line:sub(q + 1, q + 1) == '"' then buf[#buf + 1] = '"'; e = q + 2 else pos = q + 2; break end
+        end
+        c = table.concat(buf)
+      else
+        local e = line:find(",", pos, true) or (#line + 1)
+        c = line:sub(pos, e - 1)
+        pos = e + 1
+      end
+      cells[#cells + 1] = c
+    end
+    rows[cells[1]] = cells
+  end
+  return rows
+end
+
+t.test("F4: the CSV's max sustained throughput is the report's range, not a point delta (the demo, both orders)",
+  function()
+    -- from the Python expectations of the stage files (tests/data/harness_expectations.py):
+    -- A saturates at point 5 (achieved below 95 % of offered), its max sustained is point 4's
+    -- achieved rate, its ceiling the most at any load; B saturates at point 6
+    local E = require "harness_expected"
+    local sa, sb = E.kubecon_na_2025_vllm.stages, E.kubecon_na_2025_vllm_chunking_and_prefix_caching.stages
+    local function ceiling(s)
+      local c = 0
+      for _, x in ipairs(s) do c = math.max(c, x.throughput_req_s) end
+      return c
+    end
+    local va, vb, ha, hb = sa[4].throughput_req_s, sb[5].throughput_req_s, ceiling(sa), ceiling(sb)
+    -- the audit's numbers: 91.36 (up to 103.08) and 167.78 (up to 172.96)
+    t.near(va, 91.357, 5e-4)
+    t.near(ha, 103.078, 5e-4)
+    t.near(vb, 167.784, 5e-4)
+    t.near(hb, 172.962, 5e-4)
+    for _, order in ipairs { { KC_A, KC_B, va, vb, ha, hb }, { KC_B, KC_A, vb, va, hb, ha } } do
+      local w, r = compare { "--a", order[1], "--a-label", "x", "--b", order[2], "--b-label", "y", "--slo",
+        "ttft_p90_ms=200" }
+      t.eq(r.code, 0, r.stderr)
+      local rows = csv_rows(w .. "/comparison.csv")
+      local x, y, hx, hy = order[3], order[4], order[5], order[6]
+      local ms = rows.max_sustained_rps
+      t.near(tonumber(ms[3]), x, 1e-9)
+      t.near(tonumber(ms[4]), y, 1e-9)
+      t.eq({ ms[5], ms[6] }, { "", "" }, "no point delta where the figures are ranges")
+      -- the gap's ends: y's figure against x's ceiling, y's ceiling against x's figure
+      local lo, hi = rows.max_sustained_rps_gap_low, rows.max_sustained_rps_gap_high
+      t.near(tonumber(lo[3]), hx, 1e-9)
+      t.near(tonumber(lo[4]), y, 1e-9)
+      t.near(tonumber(lo[5]), y - hx, 1e-9)
+      t.near(tonumber(lo[6]), (y / hx - 1) * 100, 1e-9)
+      t.near(tonumber(hi[3]), x, 1e-9)
+      t.near(tonumber(hi[4]), hy, 1e-9)
+      t.near(tonumber(hi[5]), hy - x, 1e-9)
+      t.near(tonumber(hi[6]), (hy / x - 1) * 100, 1e-9)
+      -- the Markdown's Delta and Change cells say the same two ends
+      local md = t.read(w .. "/comparison_report.md")
+      local line = md:match("\n| Max sustained throughput |[^\n]*")
+      local H = require("llmd.template").helpers
+      t.ok(line:find(("| %s to %s req/s |"):format(H.signed(y - hx, 2), H.signed(hy - x, 2)), 1, true), line)
+      t.ok(line:find(("| %s to %s |"):format(H.pct((y / hx - 1) * 100), H.pct((hy / x - 1) * 100)), 1, true), line)
+    end
+    -- the first order, by hand: 167.78 - 103.08 = +64.71 .. 172.96 - 91.36 = +81.60 req/s
+    t.near(vb - ha, 64.71, 0.005)
+    t.near(hb - va, 81.60, 0.005)
+  end)
+
+-- A results folder holding one fixture file under the given name.
+local function one_file(src, name)
+  local dir = t.tmpdir()
+  proc.run { "cp", F .. "/" .. src, dir .. "/" .. name }
+  return dir
+end
+
+t.test("F7: ITL rows are compared when both runs count token gaps the same way, else the note says how each counts",
+  function()
+    -- the catalogue: inference-perf and guidellm count per token, vLLM's benchmarks and
+    -- inferencemax (their fork) per streamed chunk; a benchmark report as its tool does
+    t.eq(report.itl_basis { harness = "inference-perf" }, "token")
+    t.eq(report.itl_basis { harness = "guidellm" }, "token")
+    t.eq(report.itl_basis { harness = "vllm-benchmark" }, "chunk")
+    t.eq(report.itl_basis { harness = "inferencemax" }, "chunk")
+    t.eq(report.itl_basis { harness = "benchmark-report", tool = "guidellm" }, "token")
+    t.eq(report.itl_basis { harness = "benchmark-report", tool = "vllm-benchmark, inferencemax" }, "chunk")
+    t.eq(report.itl_basis { harness = "benchmark-report", tool = "vllm-benchmark, guidellm" }, nil)
+    t.eq(report.itl_basis { harness = "benchmark-report", tool = "" }, nil)
+    local gl = side(one_file("guidellm/guidellm_report_v2.json", "guidellm_report_v2.json"), "gl")
+    local ip = side(one_file("inference-perf/synthetic-per_request_lifecycle_metrics.json",
+      "per_request_lifecycle_metrics.json"), "ip")
+    local vb = side(one_file("vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json", "result.json"), "vb")
+    local im = side(one_file("inferencemax/synthetic-result.json", "result.json"), "im")
+    local function rows(a, b)
+      local m = report.build { a = a, b = b, generated = 0 }
+      local by = {}
+      for _, r in ipairs(m.perf) do by[r.key] = r end
+      return by, m
+    end
+    -- both per token: ITL mean has its delta (B - A) and no "counted differently" note
+    -- (whatever else holds the verdict back: here the runs' loads differ)
+    for _, pair in ipairs { { gl, ip }, { vb, im }, { im, vb } } do
+      local by = rows(pair[1], pair[2])
+      local r = by.itl_mean_ms
+      local what = pair[1].label .. "/" .. pair[2].label
+      t.ok(r.a and r.b, what)
+      t.eq(r.delta, r.b - r.a, what .. ": a delta")
+      t.ok(not tostring(r.note):find("token gaps", 1, true), what .. ": " .. tostring(r.note))
+      t.ok(r.effect_pct ~= nil, what .. ": a row with a delta keeps its effect")
+    end
+    -- vLLM's benchmark and inferencemax both have ITL percentiles: compared too
+    local by = rows(vb, im)
+    t.eq(by.itl_p90_ms.delta, by.itl_p90_ms.b - by.itl_p90_ms.a)
+    -- per token against per chunk: not compared, and the note says how each counts
+    local m
+    by, m = rows(ip, vb)
+    for _, key in ipairs { "itl_mean_ms", "itl_p50_ms", "itl_p90_ms" } do
+      local r = by[key]
+      t.eq(r.verdict, "not comparable", key)
+      t.eq(r.delta, nil, key)
+      t.eq(r.delta_text, "N/A (not comparable)", key)
+      t.eq(r.effect_pct, nil, key .. ": no effect without a delta")
+      t.eq(r.note, "token gaps are counted differently: ip (inference-perf) counts per token, the tokens of one "
+        .. "chunk sharing its time; vb (vllm-benchmark) counts per streamed chunk", key)
+    end
+    t.ok(m.itl_note:find("ITL rows against a run that counts gaps otherwise (per streamed chunk", 1, true), m.itl_note)
+    -- guidellm against inference-perf: no such sentence (both count per token)
+    local _, m2 = rows(gl, ip)
+    t.ok(not m2.itl_note:find("counts gaps otherwise", 1, true), m2.itl_note)
+    -- every row of every pair: an effect only beside a delta (TTFT mean of guidellm's
+    -- summary against inference-perf's per-request data has no delta: no effect either)
+    for _, pair in ipairs { { gl, ip }, { vb, im }, { ip, vb }, { gl, vb } } do
+      local _, mm = rows(pair[1], pair[2])
+      for _, r in ipairs(mm.perf) do
+        t.ok(r.delta ~= nil or r.effect_pct == nil, pair[1].label .. "/" .. pair[2].label .. " " .. r.key)
+      end
+      local n = 0
+      for key, c in pairs(csv_rows(nil, report.csv(mm))) do
+        if key ~= "metric" then
+          n = n + 1
+          t.ok(c[5] ~= "" or c[10] == "", "CSV " .. table.concat(c, ","))
+        end
+      end
+      t.ok(n >= #mm.perf, "every CSV row read")
+    end
+  end)
+
+-- A hand-made run for the load-point functions: stages {rate | concurrency, values}.
+local function run_of(stages) return synthetic("x", stages).run end
+
+t.test("F8a: a saturation call needs 20 completed requests at the point", function()
+  local lp = require "llmd.loadpoints"
+  -- offered 2 and 4 req/s; achieved 0.40 and 0.79 (below 95 % of offered: saturated by the rule)
+  local function two_points(n)
+    return run_of { { rate = 2, values = { throughput_req_s = 0.398, requests_ok = n, duration_s = 5.02,
+      latency_mean_ms = 19.8 } }, { rate = 4, values = { throughput_req_s = 0.794, requests_ok = n, duration_s = 2.52,
+      latency_mean_ms = 17.6 } } }
+  end
+  -- 2 requests of 20 ms (guidellm_report_v2's first stage): too few to judge
+  local s = lp.saturation(lp.points(two_points(2)))
+  t.eq(s.point, nil)
+  t.eq(s.unknown, true)
+  t.eq(s.max_sustained_rps, nil)
+  t.eq(s.reason, "too few requests to judge saturation: load point 1 completed 2 requests, fewer than the 20 a "
+    .. "saturation call needs, as one request more or less moves its achieved rate by more than 5 %")
+  -- 19 is still too few (1 / 19 = 5.3 % > 5 %), 20 is enough (1 / 20 = 5 %)
+  t.eq(lp.saturation(lp.points(two_points(19))).unknown, true)
+  t.eq(lp.saturation(lp.points(two_points(20))).point, 1)
+  -- an unknown count is not held against a point (the rule as before)
+  t.eq(lp.saturation(lp.points(two_points(nil))).point, 1)
+  -- repeats: the count per repeat (the mean), said so
+  local rep = run_of { { rate = 2, values = { throughput_req_s = 0.4, requests_ok = 3 } },
+    { rate = 2, values = { throughput_req_s = 0.5, requests_ok = 5 } } }
+  s = lp.saturation(lp.points(rep))
+  t.ok(s.reason:find("load point 1 completed 4 requests per repeat", 1, true), s.reason)
+  -- concurrency: throughput +2 % with latency growing is a plateau only with the evidence
+  local function conc(n)
+    return run_of { { concurrency = 1, values = { throughput_req_s = 10, latency_p50_ms = 100, requests_ok = 50 } },
+      { concurrency = 2, values = { throughput_req_s = 10.2, latency_p50_ms = 150, requests_ok = n } } }
+  end
+  t.eq(lp.saturation(lp.points(conc(50))).point, 2)
+  s = lp.saturation(lp.points(conc(3)))
+  t.eq(s.unknown, true)
+  t.ok(s.reason:find("load point 2 completed 3 requests", 1, true), s.reason)
+  -- overload: 3.8 s latencies in a 72.7 s window (the demo's point 5, 7,360 requests) is a call
+  local demo = run_of { { rate = 92.19, values = { throughput_req_s = 91.36, requests_ok = 5500,
+    latency_mean_ms = 60 } }, { rate = 122.59, values = { throughput_req_s = 101.23, requests_ok = 7360,
+    duration_s = 72.7, latency_mean_ms = 3840 } } }
+  t.eq(lp.saturation(lp.points(demo)).point, 2)
+end)
+
+t.test("F8a: guidellm_report_v2 (2 requests per stage) is 'too few requests to judge saturation' in the report",
+  function()
+    local a = one_file("guidellm/guidellm_report_v2.json", "guidellm_report_v2.json")
+    local b = one_file("guidellm/guidellm_report_v2.json", "guidellm_report_v2.json")
+    local w, r = compare { "--a", a, "--a-label", "x", "--b", b, "--b-label", "y" }
+    t.eq(r.code, 0, r.stderr)
+    local md = t.read(w .. "/comparison_report.md")
+    t.ok(not md:find("saturated already", 1, true), md:match("## Summary\n\n[^\n]*"))
+    t.ok(md:find("x's saturation is unknown (too few requests to judge saturation: load point 1 completed 2 requests",
+      1, true), md:match("## Summary\n\n[^\n]*"))
+    local cj = json.read(w .. "/comparison.json")
+    t.eq(cj.saturation.a.unknown, true)
+    t.eq(cj.saturation.a.point, nil)
+  end)
+
+t.test("F8b: a longer measured duration is a result of the run, not a different workload", function()
+  local function run(durs)
+    local stages = {}
+    for i, d in ipairs(durs) do
+      stages[i] = { rate = 10 * i, values = { throughput_req_s = 600 * i / d, requests_ok = 600 * i, duration_s = d,
+        requests_failed = 0 } }
+    end
+    return synthetic("x", stages)
+  end
+  local lp = require "llmd.loadpoints"
+  -- the same requests asked at the same rates; B's last point took 90 s instead of 60
+  local A, B = run { 60, 60, 60 }, run { 60, 60, 90 }
+  local wm = decision.workload_match(A, B, lp.points(A.run), lp.points(B.run))
+  t.eq(wm.same, true)
+  t.eq(wm.like_for_like, true)
+  t.eq(#wm.differences, 0)
+  -- what the workload asked for still counts: 1800 requests against 1200 at point 3
+  local C = synthetic("y", { { rate = 10, values = { throughput_req_s = 10, requests_ok = 600, duration_s = 60 } },
+    { rate = 20, values = { throughput_req_s = 20, requests_ok = 1200, duration_s = 60 } },
+    { rate = 30, values = { throughput_req_s = 20, requests_ok = 1200, duration_s = 60 } } })
+  wm = decision.workload_match(A, C, lp.points(A.run), lp.points(C.run))
+  t.eq(wm.same, false)
+  t.eq(wm.differences[1].field, "requests")
+  t.eq(wm.differences[1].text, "requests per load point: point 3: 1800 vs 1200")
+  -- the demo: its banner names the offered loads, not the durations of the overloaded points
+  local w, r = compare { "--a", KC_A, "--a-label", "x", "--b", KC_B, "--b-label", "y" }
+  t.eq(r.code, 0, r.stderr)
+  local md = t.read(w .. "/comparison_report.md")
+  local banner = md:match("> %*%*Not the same workload%.%*%*[^\n]*")
+  t.ok(banner and banner:find("offered load: ", 1, true), banner)
+  t.ok(not banner:find("duration", 1, true), banner)
+end)
+
+t.test("F1/F2: a one-stage inference-perf run's per-request data is its load point's: the matched test is the rows'",
+  function()
+    -- one stage file (count 6) beside the synthetic per-request file; B with every latency
+    -- doubled from each request's start (TTFT too): all 5 of B's TTFTs exceed A's, so
+    -- U = 0, z = -12.5 / sqrt(5 x 5 / 12 x 11), p = erfc(|z| / sqrt 2) = 0.009023438818080334
+    -- (python3 math.erfc)
+    local function ip(double)
+      local d = t.tmpdir()
+      local s = json.read(KC_A .. "/stage_0_lifecycle_metrics.json")
+      s.load_summary.count = 6
+      if double then
+        -- the stage's summary says the same (every latency statistic doubled): TTFT p90 35.4 ms
+        -- passes 60 ms in x, 70.8 ms fails in y
+        for _, stat in pairs(s.successes.latency) do
+          for k, v in pairs(stat) do stat[k] = 2 * v end
+        end
+      end
+      json.write(d .. "/stage_0_lifecycle_metrics.json", s)
+      local recs = json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json")
+      if double then
+        for _, r in ipairs(recs) do
+          local st = r.start_time
+          r.end_time = st + 2 * (r.end_time - st)
+          local rm = r.info.response_metrics
+          if rm ~= json.null and rm.output_token_times then
+            for k, x in ipairs(rm.output_token_times) do rm.output_token_times[k] = st + 2 * (x - st) end
+          end
+        end
+      end
+      json.write(d .. "/per_request_lifecycle_metrics.json", recs)
+      return d
+    end
+    local m1 = both_ways(side(ip(false), "x"), side(ip(true), "y"), "ttft_p90_ms=60", "inference-perf one stage")
+    t.eq(m1.matched_point.key, "ttft_p90_ms")
+    t.eq(m1.matched_point.test.id, "mann_whitney:ttft")
+    t.near(m1.matched_point.test.p, 0.009023438818080334, 1e-12)
+    t.eq(m1.matched_point.shared_with_rows, true)
+    for _, r in ipairs(m1.perf) do
+      if r.key == "ttft_p90_ms" then t.eq(r.test_id, "mann_whitney:ttft") end
+    end
+    -- the family counts each kind of samples once: the matched test adds none
+    local ids = {}
+    for _, x in ipairs(m1.family.tests) do ids[#ids + 1] = x.id end
+    table.sort(ids)
+    t.eq(ids, { "mann_whitney:itl", "mann_whitney:latency", "mann_whitney:tpot", "mann_whitney:ttft" })
+  end)
+
+t.test("F1: repeats with per-request data: the rows' Mann-Whitney and the matched-load Welch are two tests", function()
+  -- one load point of 3 repeats each: the rows test the pooled samples (Mann-Whitney), the
+  -- matched load the 3 + 3 repeat values (Welch): not the same test, so it counts apart
+  local a, b = repeats_dir { 1.0, 1.05, 0.95 }, repeats_dir { 1.5, 1.6, 1.4 }
+  local m = both_ways(side(a, "x"), side(b, "y"), "ttft_p90_ms=60", "repeats with samples")
+  t.eq(m.matched_point.key, "ttft_p90_ms")
+  t.eq(m.matched_point.test.test, "welch")
+  t.eq(m.matched_point.test.id, "matched_point:ttft_p90_ms")
+  t.eq(m.matched_point.shared_with_rows, nil)
+  local row_ids = {}
+  for _, r in ipairs(m.perf) do if r.test_id then row_ids[r.test_id] = true end end
+  local n = 0
+  for _ in pairs(row_ids) do n = n + 1 end
+  t.eq(row_ids["mann_whitney:ttft"], true)
+  t.eq(m.family.size, n + 1)
+end)

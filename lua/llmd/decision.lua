@@ -464,47 +464,83 @@ function M.capacity_is_bound(c) return c ~= nil and M.CAPACITY_BOUND[c.kind] ~= 
 -- What a capacity below the lowest load ("< X") says in a few words.
 M.CAPACITY_BELOW = "failed the SLO at the lowest load tried"
 
+-- The measured bracket of a capacity at the SLOs, [lo, hi): what the load points measured
+-- place it in, whatever an interpolation says. Interpolated: from the last load that met
+-- every SLO (last_passing_rps) to the first that failed one (first_failing_rps); the figure
+-- between them is an estimate. A lower bound (never violated, saturated): from its figure
+-- up (to the run's ceiling, below). Below the lowest load: from 0 up to that load. A
+-- capacity built without its load points (no last_passing_rps) keeps its figure.
+function M.capacity_bracket(c)
+  if c.kind == "interpolated" then
+    return c.last_passing_rps or c.rps, c.first_failing_rps or c.rps
+  elseif M.capacity_is_bound(c) then
+    return c.rps, math.huge
+  elseif c.kind == "below_lowest" then
+    return 0, c.lowest_rps or math.huge
+  end
+  return nil, nil
+end
+
 -- The lowest and the highest capacity the evidence leaves room for: the range of the
--- repeats where there is one, else the figure (a bound: from it up; below the lowest
--- load: from 0 up to that load); never above the run's ceiling (ceiling_rps, the most it
--- achieved at any load, where it saturated).
+-- repeats where there is one, else the measured bracket (M.capacity_bracket); never above
+-- the run's ceiling (ceiling_rps, the most it achieved at any load, where it saturated).
 function M.capacity_span(c)
   local lo, hi
   if c.interval then
     lo, hi = c.interval.lo, c.interval.hi
-  elseif M.capacity_is_bound(c) then
-    lo, hi = c.rps, math.huge
-  elseif c.kind == "below_lowest" then
-    lo, hi = 0, c.lowest_rps or math.huge
   else
-    lo, hi = c.rps, c.rps
+    lo, hi = M.capacity_bracket(c)
   end
   if c.ceiling_rps and c.ceiling_rps < hi then hi = c.ceiling_rps end
   return lo, hi
 end
 
+-- The difference of two capacities (B - A) that their spans (M.capacity_span) allow:
+-- {lo_rps, hi_rps, lo_pct, hi_pct}: from B's lowest against A's highest to B's highest
+-- against A's lowest; a percentage relative to A (math.huge where A may be 0 or B has no
+-- upper end; nil where A's upper end is unknown). nil when a capacity is unknown.
+function M.capacity_gap(ca, cb)
+  local known = { interpolated = true, never_violated = true, saturated = true, below_lowest = true }
+  if not (ca and cb and known[ca.kind] and known[cb.kind]) then return nil end
+  local la, ha = M.capacity_span(ca)
+  local lb, hb = M.capacity_span(cb)
+  local g = { lo_rps = lb - ha, hi_rps = hb - la }
+  if ha > 0 and ha ~= math.huge then g.lo_pct = (lb / ha - 1) * 100 end
+  if la > 0 and hb ~= math.huge then g.hi_pct = (hb / la - 1) * 100 else g.hi_pct = math.huge end
+  if ha == math.huge then g.lo_rps, g.lo_pct = -math.huge, nil end
+  return g
+end
+
 -- What two capacities at the SLOs (ca, cb: llmd.loadpoints.capacity, with .interval = the
 -- range llmd.loadpoints.capacity_interval allows where every load point was repeated) show,
 -- and on what evidence: {verdict = "A higher" | "B higher" | "about the same" | "no clear
--- difference" | "untested" | "not comparable" | "unknown", basis = "repeats" | why there is
--- no range (e.g. "one run per load"), winner = "a" | "b" (shown by the repeats), higher =
--- "a" | "b" (the higher figure, untested)}. With repeats at every load point of both runs a
--- winner needs the two ranges to be apart; overlapping ranges are "no clear difference".
--- Without, the figures are one measurement per load: "untested", never a winner. Capacity
--- is not a p-value, so it is not in a Holm family.
--- Where the lower figure is a lower bound (≥ X), or the higher one's run failed at a load
--- above the other's figure ("below X"), the order may be wrong: order_open = true, unless
--- the run with the bound never achieved the other's figure (its lower end, where repeats
--- give a range) at any load measured (its ceiling_rps, the most it delivered: its capacity
--- cannot be above it), in which case beyond_ceiling = true and ceiling_rps = that rate:
--- the order holds whatever the bound (sustained_rps = the higher run's figure, or the lower
--- end of its range, that the ceiling is below). Two lower bounds are ordered that way only.
--- Where only one run has a range from repeats and the other's figure lies inside it, the
--- order is open too: within_range = "a" | "b", the run with the range.
+-- difference" | "untested" | "not comparable" | "broken" | "unknown", basis = "repeats" |
+-- why there is no range (e.g. "one run per load"), winner = "a" | "b" (shown by the
+-- repeats), higher = "a" | "b" (the higher figure, untested)}. With repeats at every load
+-- point of both runs a winner needs the two ranges to be apart; overlapping ranges are "no
+-- clear difference". Without, the figures are one measurement per load: "untested", never
+-- a winner. Capacity is not a p-value, so it is not in a Holm family.
+-- The order of two capacities is known only where their spans (M.capacity_span: the
+-- measured bracket, [last load that met the SLOs, first that failed one), or the repeats'
+-- range; never above the ceiling) do not overlap: an interpolated figure is an estimate
+-- between two measured loads and orders nothing. Apart: ordered = true, and
+-- - beyond_ceiling = true when the lower run's span ends at its ceiling (it never achieved
+--   the other's lower end at any load): ceiling_rps = that ceiling, sustained_rps = the
+--   higher run's lower end;
+-- - else failed_rps = where the lower run's span ends (the load at which it already failed
+--   the SLOs), passed_rps = the higher run's lower end (a load at which it met them).
+-- Overlapping spans: order_open = true ("either may be higher"), and where only one run has
+-- a range from repeats and the other's figure lies inside it, within_range = "a" | "b".
+-- Two lower bounds that overlap are "unknown".
 -- opts.workload_differs: the texts of the differences between the runs' requests
 -- (M.token_differences): the capacities of different workloads are "not comparable", and
--- differences = those texts.
+-- differences = those texts. opts.broken: the texts of runs whose health check failed
+-- ("crashed failed (stderr.log: Traceback ...)"): a broken run's capacity says nothing of its
+-- configuration: verdict "broken", broken = those texts, no order.
 function M.capacity_evidence(ca, cb, min_effect, opts)
+  if opts and opts.broken and #opts.broken > 0 then
+    return { verdict = "broken", broken = opts.broken }
+  end
   local known = { interpolated = true, never_violated = true, saturated = true, below_lowest = true }
   if not (ca and cb and known[ca.kind] and known[cb.kind]) then return { verdict = "unknown" } end
   local ev = { basis = "repeats" }
@@ -526,52 +562,54 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
   end
   local la, ha = M.capacity_span(ca)
   local lb, hb = M.capacity_span(cb)
-  local hi
-  if bound(ca) and bound(cb) then
-    -- two lower bounds: ordered only where one run never achieved the other's bound
-    if ca.ceiling_rps and ha < lb then
-      hi, ev.beyond_ceiling, ev.ceiling_rps, ev.sustained_rps = "b", true, ca.ceiling_rps, lb
-    elseif cb.ceiling_rps and hb < la then
-      hi, ev.beyond_ceiling, ev.ceiling_rps, ev.sustained_rps = "a", true, cb.ceiling_rps, la
-    else
-      ev.verdict = "unknown"
-      return ev
-    end
-  elseif ca.kind == "below_lowest" or cb.kind == "below_lowest" then
-    hi = ca.kind == "below_lowest" and "b" or "a"
-    -- "below X" leaves room for any capacity under X: a figure under it is no order
-    local good, bad = hi == "b" and cb or ca, hi == "b" and ca or cb
-    if bad.lowest_rps and good.rps and good.rps < bad.lowest_rps then ev.order_open = true end
-  else
+  local apart = (ha < lb and "b") or (hb < la and "a") or nil
+  if not apart and bound(ca) and bound(cb) then
+    ev.verdict = "unknown" -- two lower bounds that leave room for either order
+    return ev
+  end
+  -- two figures within the practical threshold are about the same, whatever their order
+  if ca.kind ~= "below_lowest" and cb.kind ~= "below_lowest" and not bound(ca) and not bound(cb) then
     local eff = M.effect_pct(ca.rps, cb.rps)
-    if eff and math.abs(eff) < (min_effect or M.MIN_EFFECT) and not bound(ca) and not bound(cb) then
+    if eff and math.abs(eff) < (min_effect or M.MIN_EFFECT) then
       ev.verdict = "about the same"
       return ev
     end
-    hi = cb.rps > ca.rps and "b" or "a"
-    local chi, clo = hi == "b" and cb or ca, hi == "b" and ca or cb
-    if bound(clo) then
-      local chi_lo = M.capacity_span(chi)
-      if clo.ceiling_rps and chi_lo > clo.ceiling_rps then
-        ev.beyond_ceiling, ev.ceiling_rps, ev.sustained_rps = true, clo.ceiling_rps, chi_lo
-      else
-        ev.order_open = true
-      end
+  end
+  local hi = apart
+  if not hi then
+    if ca.kind == "below_lowest" then hi = "b"
+    elseif cb.kind == "below_lowest" then hi = "a"
+    else hi = cb.rps > ca.rps and "b" or "a" end
+  end
+  if apart then
+    ev.ordered = true
+    local clo = apart == "b" and ca or cb
+    local lo_hi = apart == "b" and ha or hb -- the lower run's upper end
+    local hi_lo = apart == "b" and lb or la -- the higher run's lower end
+    if clo.ceiling_rps and lo_hi == clo.ceiling_rps and bound(clo) then
+      ev.beyond_ceiling, ev.ceiling_rps, ev.sustained_rps = true, clo.ceiling_rps, hi_lo
+    else
+      ev.failed_rps, ev.passed_rps = lo_hi, hi_lo
     end
   end
   if ca.interval and cb.interval then
-    -- the ranges, each no higher than its run's ceiling
-    if not (ha < lb or hb < la) then
-      ev.verdict, ev.order_open = "no clear difference", nil
+    if apart then
+      ev.verdict, ev.winner = hi == "b" and "B higher" or "A higher", hi
     else
-      ev.verdict, ev.winner, ev.order_open = hi == "b" and "B higher" or "A higher", hi, nil
+      ev.verdict, ev.ordered = "no clear difference", nil
     end
-  else
-    ev.verdict, ev.higher = "untested", hi
-    -- one run's repeats give a range, and the other's figure lies inside it: the figures'
-    -- order says nothing
-    if (ca.interval or cb.interval) and not ev.order_open and not (ha < lb or hb < la) then
-      ev.order_open, ev.within_range = true, ca.interval and "a" or "b"
+    return ev
+  end
+  ev.verdict, ev.higher = "untested", hi
+  if not apart then
+    ev.order_open = true
+    -- one run's repeats give a range, and the other's figure lies inside it
+    if ca.interval or cb.interval then
+      local with = ca.interval and ca or cb
+      local other = with == ca and cb or ca
+      local lo, up = M.capacity_span(with)
+      local x = other.kind == "below_lowest" and other.lowest_rps or other.rps
+      if x and x >= lo and x <= up then ev.within_range = ca.interval and "a" or "b" end
     end
   end
   return ev

@@ -211,16 +211,6 @@ function M.points(run)
   return points
 end
 
--- Where the load curve saturates: {point =, offered =, achieved_rps =, max_sustained_rps =,
--- reason =} or {none = true, max_sustained_rps =, near = {indices}, reason =} (near: rate
--- loads, points whose repeats' 95 % interval of the achieved rate reaches below the share). Rate-based loads: the first
--- point whose achieved rate falls below SATURATION_SHARE of its offered rate; concurrency:
--- the first point whose throughput grows by less than PLATEAU_GROWTH over the previous
--- one while end-to-end latency (p50, else TTFT p50) keeps growing. Max sustained
--- throughput: the highest achieved rate before the saturation point. ceiling_rps
--- (saturated): the highest achieved rate at any load, saturated ones included. The
--- server's true sustainable rate lies between the two: the load points' spacing, not the
--- server, puts max_sustained_rps where it is within that range.
 -- Why load point p (index i) has too few completed requests to be called saturated
 -- (M.MIN_SATURATION_REQUESTS), or nil. An unknown count is not held against it.
 local function too_thin(p, i)
@@ -237,6 +227,18 @@ local function thin_result(why)
   return { none = true, unknown = true, few = true, reason = "too few requests to judge saturation: " .. why }
 end
 
+-- Where the load curve saturates: {point =, offered =, achieved_rps =, max_sustained_rps =,
+-- reason =} or {none = true, max_sustained_rps =, near = {indices}, reason =} (near: rate
+-- loads, points whose repeats' 95 % interval of the achieved rate reaches below the share). Rate-based loads: the first
+-- point whose achieved rate falls below SATURATION_SHARE of its offered rate; concurrency:
+-- the first point whose throughput grows by less than PLATEAU_GROWTH over the previous
+-- one while end-to-end latency (p50, else TTFT p50) keeps growing. Max sustained
+-- throughput: the highest achieved rate before the saturation point. ceiling_rps
+-- (saturated): the highest achieved rate at any load, saturated ones included. The
+-- server's true sustainable rate lies between the two: the load points' spacing, not the
+-- server, puts max_sustained_rps where it is within that range. A rate-based point whose
+-- shortfall is made up by failed requests (answered, with an error) has cause = "failures"
+-- and failed_pct: the run stopped delivering there, but from errors, not overload.
 function M.saturation(points)
   if #points == 0 then return { none = true, reason = "no measured load point" } end
   local kind = points[1].load_type
@@ -264,6 +266,19 @@ function M.saturation(points)
       if p.achieved_rps < M.SATURATION_SHARE * p.offered then
         local thin = too_thin(p, i)
         if thin then return thin_result(thin) end
+        -- a failed request was answered, not left unsent or late: where the failed ones make
+        -- up the shortfall (the answered rate, achieved / (1 - error share), keeps up), the
+        -- cause is failures, not overload (cause = "failures", failed_pct)
+        local err = p.values and p.values.error_rate_pct
+        local answered = err and err > 0 and err < 100 and p.achieved_rps / (1 - err / 100) or nil
+        if err and err > 0 and (err >= 100 or answered >= M.SATURATION_SHARE * p.offered) then
+          return { point = i, offered = p.offered, achieved_rps = p.achieved_rps, max_sustained_rps = max_before(i),
+            ceiling_rps = max_before(#points + 1), cause = "failures", failed_pct = err,
+            reason = ("at %g req/s offered %.4g %% of the requests failed: only %.4g req/s succeeded (%.1f %%), but "
+              .. "with the failed ones %s req/s were answered, so the shortfall is failed requests, not overload")
+              :format(p.offered, err, p.achieved_rps, p.achieved_rps / p.offered * 100,
+                answered and ("%.4g"):format(answered) or "all offered") }
+        end
         return { point = i, offered = p.offered, achieved_rps = p.achieved_rps, max_sustained_rps = max_before(i),
           ceiling_rps = max_before(#points + 1),
           reason = ("at %g req/s offered only %.4g req/s were achieved (%.1f %%, below %d %%)"):format(p.offered,
@@ -436,7 +451,11 @@ M.meets = meets
 -- "below_lowest" | "unknown", bound = "lower" for never_violated and saturated,
 -- ceiling_rps (saturated) = the highest achieved rate at any load, which the capacity
 -- cannot exceed, limiting = key, first_failing = the first failing point's index and
--- first_failing_rps its achieved rate, reason =}.
+-- first_failing_rps its achieved rate, last_passing_rps (interpolated) = the achieved rate
+-- of the last point that met every SLO (last_passing_tps and first_failing_tps: the two
+-- points' output tok/s), reason =}. An interpolated figure is an estimate:
+-- the measurements place the capacity only between last_passing_rps and first_failing_rps
+-- (llmd.decision.capacity_bracket).
 -- SLO metrics as the report's tables name them ("TTFT p90", not ttft_p90_ms), for reasons
 local function labels(keys)
   local t = {}
@@ -488,7 +507,8 @@ function M.capacity(points, slo, sat)
     end
     if not ok then
       if not last then
-        return { kind = "below_lowest", limiting = detail[1], lowest_rps = p.achieved_rps, lowest_tps = p.output_tps,
+        return { kind = "below_lowest", limiting = detail[1], failing = detail, lowest_rps = p.achieved_rps,
+          lowest_tps = p.output_tps,
           first_failing = p.index, first_failing_rps = p.achieved_rps,
           reason = ("the lowest load point (%.4g req/s achieved) already violates %s"):format(p.achieved_rps,
             labels(detail)) }
@@ -509,7 +529,8 @@ function M.capacity(points, slo, sat)
       end
       return { kind = "interpolated", rps = lerp("achieved_rps"), output_tps = lerp("output_tps"),
         limiting = limiting, between = { last.index, p.index }, first_failing = p.index,
-        first_failing_rps = p.achieved_rps,
+        first_failing_rps = p.achieved_rps, last_passing_rps = last.achieved_rps,
+        last_passing_tps = last.output_tps, first_failing_tps = p.output_tps,
         reason = ("%s crosses its limit between load points %d and %d"):format(labels(limiting), last.index, p.index) }
     end
     last = p
@@ -521,9 +542,13 @@ function M.capacity(points, slo, sat)
     local sat_text = q.achieved_rps and q.offered and q.load_type == "rate"
       and ("only %.4g of %g req/s offered were achieved"):format(q.achieved_rps, q.offered)
       or "its throughput had stopped growing"
+    if sat.cause == "failures" then
+      sat_text = ("%.4g %% of its requests failed"):format(sat.failed_pct)
+    end
     if not last then
       if ok == false then
-        return { kind = "below_lowest", limiting = detail[1], lowest_rps = q.achieved_rps, lowest_tps = q.output_tps,
+        return { kind = "below_lowest", limiting = detail[1], failing = detail, lowest_rps = q.achieved_rps,
+          lowest_tps = q.output_tps,
           first_failing = q.index, first_failing_rps = q.achieved_rps,
           reason = ("the lowest load point (%.4g req/s achieved) already violates %s"):format(q.achieved_rps or 0,
             labels(detail)) }

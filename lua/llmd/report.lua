@@ -725,6 +725,10 @@ local function sustained_text(s, per)
     end
     return "≥ " .. x .. " (never saturated)"
   end
+  if s.point == 1 and s.cause == "failures" then
+    -- the shortfall is failed requests, not overload: no load was sustained, for that reason
+    return metrics.na(("%s %% of requests failed at the lowest load"):format(T.helpers.num(s.failed_pct, 0)))
+  end
   return metrics.na(s.point == 1 and "saturated at the lowest load" or s.reason or "unknown")
 end
 
@@ -772,13 +776,28 @@ local function capacity_text(c)
     -- the bound first, at a glance; what the repeats allow after it, in words
     local iv = c.interval
     if iv and iv.hi == math.huge then
-      range = iv.top and ("too noisy to bound: the repeats allow anything up to %s, the highest load tried, and past "
-        .. "it"):format(rate_text(iv.top)) or "too noisy to bound: the repeats allow anything from 0 up"
+      range = iv.top and ("too noisy to bound: the repeats allow any capacity from 0 to beyond %s, the highest load "
+        .. "tried"):format(rate_text(iv.top)) or "too noisy to bound: the repeats allow anything from 0 up"
+    elseif iv and ((iv.lower_ends and iv.lower_ends.kind == "below_lowest")
+      or (c.lowest_rps and iv.hi <= c.lowest_rps)) then
+      -- even the good ends of the intervals fail at the lowest load: the range says no more
+      -- than the bound, which is then no longer the means' alone
+      return ("< %s (%s, even at the lower ends of the repeats' 95 %% intervals)"):format(rate_text(c.lowest_rps),
+        BELOW_NOTE)
     end
     return ("< %s%s (%s%s)"):format(rate_text(c.lowest_rps), range and " by the means" or "", BELOW_NOTE,
       range and ("; " .. range) or "")
   end
-  if c.kind == "interpolated" then return rate_text(c.rps) .. (range and (" (" .. range .. ")") or "") end
+  if c.kind == "interpolated" then
+    if range then return rate_text(c.rps) .. " (" .. range .. ")" end
+    -- one run per load: the figure is interpolated between two measured loads, an estimate;
+    -- the measurements place the capacity only between them
+    if c.last_passing_rps and c.first_failing_rps then
+      return ("about %s (measured: between %s and %s)"):format(rate_text(c.rps), T.helpers.num(c.last_passing_rps, 2),
+        T.helpers.num(c.first_failing_rps, 2))
+    end
+    return rate_text(c.rps)
+  end
   if c.missing then
     -- the SLO metrics the run's files lack: named here, what to do said once in the Summary
     local names = {}
@@ -838,6 +857,57 @@ local function sustained_range(sa, sb, va, vb, dt, pt)
   return d, T.helpers.pct((vb / ha - 1) * 100) .. " to " .. T.helpers.pct((hb / va - 1) * 100)
 end
 
+-- A capacity in output tok/s, shaped as decision.capacity_span reads one (its figure, its
+-- measured bracket and its bound in tok/s), for the gap of the tok/s row; nil where the
+-- repeats' range (in req/s only) or a tok/s figure is missing.
+local function capacity_in_tps(c)
+  if c.interval then return nil end
+  if c.kind == "interpolated" then
+    if not (c.output_tps and c.last_passing_tps and c.first_failing_tps) then return nil end
+    return { kind = c.kind, rps = c.output_tps, last_passing_rps = c.last_passing_tps,
+      first_failing_rps = c.first_failing_tps }
+  elseif decision.capacity_is_bound(c) then
+    -- its ceiling is known in req/s only: no upper end in tok/s
+    return c.output_tps and { kind = c.kind, bound = c.bound, rps = c.output_tps } or nil
+  elseif c.kind == "below_lowest" then
+    return c.lowest_tps and { kind = c.kind, lowest_rps = c.lowest_tps } or nil
+  end
+end
+
+-- A capacity with every rate divided by k (its accelerators), for the per-GPU gap.
+local function capacity_per(c, k)
+  local out = {}
+  for f, x in pairs(c) do out[f] = x end
+  for _, f in ipairs { "rps", "last_passing_rps", "first_failing_rps", "ceiling_rps", "lowest_rps" } do
+    if type(c[f]) == "number" then out[f] = c[f] / k end
+  end
+  if c.interval then out.interval = { lo = c.interval.lo / k, hi = c.interval.hi / k } end
+  return out
+end
+
+-- The Delta and Change cells of a capacity row (unit " req/s" or " tok/s") from the range
+-- both runs' spans allow (decision.capacity_gap: each run's measured bracket, or the
+-- repeats' range, within its ceiling): "+23.45 to +76.42 req/s", "+22.7 % to +83.7 %"; a
+-- range across 0 says that the measured loads cannot order the runs; "at least +X" where
+-- the higher run has no upper end. nil where the gap has no lower end (keep the N/A).
+local function capacity_range_cells(g, unit, digits)
+  if not g or g.lo_rps == -math.huge or g.lo_rps ~= g.lo_rps then return nil end
+  local num = function(x) return T.helpers.signed(x, digits) end
+  local pct = T.helpers.pct
+  if g.hi_rps == math.huge then
+    if g.lo_rps <= 0 then return nil end
+    return "at least " .. num(g.lo_rps) .. unit, g.lo_pct and ("at least " .. pct(g.lo_pct)) or "N/A"
+  end
+  if g.lo_rps == g.hi_rps then
+    return num(g.lo_rps) .. unit, g.lo_pct and pct(g.lo_pct) or "N/A (A is 0)"
+  end
+  local d = num(g.lo_rps) .. " to " .. num(g.hi_rps) .. unit
+  if g.lo_rps < 0 and g.hi_rps > 0 then d = d .. " (the measured loads cannot order them)" end
+  local p = "N/A (A may be 0)"
+  if g.lo_pct and g.hi_pct and g.hi_pct ~= math.huge then p = pct(g.lo_pct) .. " to " .. pct(g.hi_pct) end
+  return d, p
+end
+
 -- The Delta and Change cells; an N/A says why (the figures beside it say more).
 local function delta_cells(va, vb, d)
   if va == nil and vb == nil then return "N/A (unknown on both sides)", "N/A" end
@@ -869,6 +939,24 @@ local function headline(model)
     if label:match("^Capacity") and (cap.a.kind == "below_lowest" or cap.b.kind == "below_lowest") then
       dt, pt = "N/A (below the lowest load measured)", "N/A"
     end
+    -- a capacity is known only within its measured bracket: the gap is the range both allow
+    if label:match("^Capacity at SLO %(") and va ~= nil and vb ~= nil then
+      local rd, rp = capacity_range_cells(cap.gap, " req/s", 2)
+      if rd then dt, pt = rd, rp end
+    elseif label == "Capacity at SLO per GPU" and va ~= nil and vb ~= nil and g.a.gpus and g.b.gpus then
+      -- the same range, each side per its own accelerators
+      local rd, rp = capacity_range_cells(decision.capacity_gap(capacity_per(cap.a, g.a.gpus),
+        capacity_per(cap.b, g.b.gpus)), " req/s", 2)
+      if rd then dt, pt = rd, rp end
+    elseif label == "Capacity at SLO, output tok/s" then
+      local ta_, tb_ = capacity_in_tps(cap.a), capacity_in_tps(cap.b)
+      local rd, rp = capacity_range_cells(ta_ and tb_ and decision.capacity_gap(ta_, tb_), " tok/s", 1)
+      if rd then dt, pt = rd, rp
+      elseif va ~= nil and vb ~= nil and not (ta_ and tb_) and cap.a.kind == "interpolated"
+        and cap.b.kind == "interpolated" then
+        dt, pt = "N/A (the tok/s of the measured loads around it are unknown)", "N/A"
+      end
+    end
     local la, lb = sat.a.none and sat.a.max_sustained_rps, sat.b.none and sat.b.max_sustained_rps
     if (la or lb) and va ~= nil and vb ~= nil and label:match("^Max sustained") then
       dt, pt = "N/A (a lower bound)", "N/A"
@@ -880,6 +968,10 @@ local function headline(model)
     if differ and va ~= nil and vb ~= nil and (label:match("^Capacity") or label:match("^Max sustained")) then
       dt, pt = "N/A (the workloads differ)", "N/A"
     end
+    -- a broken run (its health check failed): no gap is a finding
+    if model.broken and #model.broken > 0 and (label:match("^Capacity") or label:match("^Max sustained")) then
+      dt, pt = "N/A (a broken run)", "N/A"
+    end
     -- the Change says why it is missing, as the Delta beside it does (never a bare N/A)
     if pt == "N/A" and tostring(dt):match("^N/A %(") then pt = dt end
     rows[#rows + 1] = { label = label, a = va, b = vb, a_text = ta, b_text = tb, delta_text = dt, pct_text = pt }
@@ -890,7 +982,9 @@ local function headline(model)
     local function tps(c)
       if c.kind == "interpolated" or is_bound(c) then
         if not c.output_tps then return "N/A (output tok/s unknown at the load points it is read from)" end
-        return (is_bound(c) and "≥ " or "") .. T.helpers.num(c.output_tps, 1) .. " tok/s"
+        -- an interpolated figure of one run per load is an estimate, as in the req/s row
+        local about = c.kind == "interpolated" and not c.interval and c.last_passing_rps and "about " or ""
+        return (is_bound(c) and "≥ " or about) .. T.helpers.num(c.output_tps, 1) .. " tok/s"
       end
       if c.kind == "below_lowest" then
         return c.lowest_tps and ("< %s tok/s (%s)"):format(T.helpers.num(c.lowest_tps, 1), BELOW_NOTE)
@@ -914,7 +1008,11 @@ local function headline(model)
   local function per(x, gp) return T.helpers.num(x / gp.gpus, 2) end
   local function gcap(c, gp)
     if not gp.gpus then return metrics.na(gp.reason) end
-    if c.kind == "interpolated" then return per(c.rps, gp) .. " req/s" end
+    if c.kind == "interpolated" then
+      -- an estimate between two measured loads, as in the total row
+      local about = not c.interval and c.last_passing_rps and "about " or ""
+      return about .. per(c.rps, gp) .. " req/s"
+    end
     if is_bound(c) then return ("≥ %s req/s (%s)"):format(per(c.rps, gp), BOUND_NOTE[c.kind]) end
     if c.kind == "below_lowest" then
       return ("< %s req/s (%s)"):format(per(c.lowest_rps, gp), BELOW_NOTE)
@@ -1114,6 +1212,10 @@ local function capacity_evidence_text(model, A, B)
   if v == "not comparable" then
     return ("not comparable: the workloads differ (%s)"):format(table.concat(ev.differences or {}, "; "))
   end
+  if v == "broken" then
+    return ("not compared: %s; a broken run's figures say nothing of its configuration"):format(
+      table.concat(ev.broken or {}, "; "))
+  end
   if v == nil or v == "unknown" then
     if is_bound(ca) and is_bound(cb) then return "both lower bounds: not compared" end
     if ca.kind == "below_lowest" and cb.kind == "below_lowest" then
@@ -1143,7 +1245,20 @@ local function capacity_evidence_text(model, A, B)
       .. "%s at any load"):format(basis, (is_bound(ca) and is_bound(cb)) and "s" or "", hi.label,
       rate_text(ev.sustained_rps), lo.label, rate_text(ev.ceiling_rps))
   end
-  if ev.order_open then return basis .. ": untested, and either may be higher" end
+  if ev.ordered and ev.higher then
+    -- the measured loads order them, whatever the interpolation between them
+    local hi, lo = ev.higher == "b" and B or A, ev.higher == "b" and A or B
+    return ("%s: untested, but the measured loads order them: %s met the SLOs at %s, %s already failed them at "
+      .. "%s"):format(basis, hi.label, rate_text(ev.passed_rps), lo.label, rate_text(ev.failed_rps))
+  end
+  if ev.order_open then
+    local why = ""
+    if not ev.within_range and ((ca.kind == "interpolated" and not ca.interval)
+      or (cb.kind == "interpolated" and not cb.interval)) then
+      why = " (the measured loads' brackets overlap)"
+    end
+    return basis .. ": untested, and either may be higher" .. why
+  end
   return basis .. ": untested, no winner"
 end
 
@@ -1171,6 +1286,11 @@ local function headline_evidence(model, A, B)
   local differ = workloads_differ(model)
   if differ then
     sus = ("not comparable: the workloads differ (%s)"):format(differ)
+  end
+  if model.broken and #model.broken > 0 then
+    -- a broken run's max sustained throughput is no more a finding than its capacity
+    sus = ("not compared: %s; a broken run's figures say nothing of its configuration"):format(
+      table.concat(model.broken, "; "))
   end
   for _, r in ipairs(model.headline) do
     local l = r.label
@@ -1267,7 +1387,8 @@ local function below_lowest_text(phrase, A, B, ca, cb)
     for _, l in ipairs(held) do rest[#rest + 1] = ("for %s even the lower ends fail"):format(l) end
     for _, l in ipairs(single) do rest[#rest + 1] = ("for %s one run per load gives no interval"):format(l) end
     return ("Neither run's mean meets %s, but the repeats cannot rule out that it does: %s. Cannot tell; "
-      .. "more repeats would narrow the intervals, and lower loads would show where the SLOs hold."):format(base,
+      .. "more repeats would narrow the intervals; lower loads than those tried might or might not meet the SLOs.")
+      :format(base,
       table.concat(reach, "; ") .. (#rest > 0 and ("; " .. table.concat(rest, "; ")) or ""))
   end
   local how
@@ -1279,11 +1400,22 @@ local function below_lowest_text(phrase, A, B, ca, cb)
     how = ("for %s even at the lower ends of its 95 %% confidence intervals, for %s from one run per load with "
       .. "no interval"):format(held[1], single[1])
   end
-  return ("Neither run meets %s, %s: measure lower loads to find where they hold."):format(base, how)
+  -- failing even at the lowest load tried, an SLO may be out of reach at any load: lower loads
+  -- than those tried might meet it, or might not
+  return ("Neither run meets %s, %s: the SLOs may be unattainable for both at any load; lower loads than those "
+    .. "tried might or might not meet them."):format(base, how)
 end
 
 -- "x meets ... at none of its load points", as certain as the data make it.
-local function fails_all_text(side, c, phrase)
+local function fails_all_text(side, c, phrase, slo)
+  -- the SLOs that fail at the lowest load (c.failing), not all of them: "Error rate ≤ 1.00 %"
+  -- where only the error rate fails
+  if c.failing and slo then
+    local fail, parts = {}, {}
+    for _, k in ipairs(c.failing) do fail[k] = true end
+    for _, s in ipairs(slo) do if fail[s.key] then parts[#parts + 1] = s.text end end
+    if #parts > 0 and #parts < #slo then phrase = table.concat(parts, " and ") end
+  end
   local lo = c.interval and c.interval.lower_ends
   if not lo then return ("%s meets %s at none of its load points"):format(side.label, phrase) end
   if lo.kind == "below_lowest" then
@@ -1487,18 +1619,23 @@ local function summary(model, A, B)
         out[#out + 1] = overlap_text(phrase, A, B, ca, cb)
       else
         local hi, lo, chi, clo = B, A, cb, ca
-        if ca.rps > cb.rps then hi, lo, chi, clo = A, B, ca, cb end
-        local more = T.helpers.num((chi.rps / clo.rps - 1) * 100, 1) .. " %"
-        -- a lower bound below the other figure: the gap is at most this; and when that run
-        -- never delivered the other figure at any load (its ceiling), it is said
-        local above_ceiling = ev.beyond_ceiling
-        local gap_word = is_bound(chi) and "at least " or is_bound(clo) and "at most " or ""
-        local gap = gap_word .. "+" .. more
-        if above_ceiling then
-          local to_ceiling = T.helpers.num((chi.rps / clo.ceiling_rps - 1) * 100, 1) .. " %"
-          -- two bounds: at least the gap to the ceiling; a figure over a bound: between the
-          -- gap to the ceiling and the gap to the bound
-          gap = is_bound(chi) and ("at least +" .. to_ceiling) or ("+%s to +%s"):format(to_ceiling, more)
+        local first = ev.winner or ev.higher or (ca.rps > cb.rps and "a" or "b")
+        if first == "a" then hi, lo, chi, clo = A, B, ca, cb end
+        -- the gap the measured brackets (or the repeats' ranges) of both runs allow, from the
+        -- higher run's lowest against the lower run's highest to the other way round
+        local g = first == "a" and decision.capacity_gap(cb, ca) or decision.capacity_gap(ca, cb)
+        local pct = T.helpers.pct
+        local gap
+        if g and g.lo_pct and g.hi_pct == math.huge and g.lo_pct > 0 then
+          gap = "at least " .. pct(g.lo_pct)
+        elseif g and g.lo_pct and g.hi_pct ~= math.huge and g.lo_pct ~= g.hi_pct then
+          gap = pct(g.lo_pct) .. " to " .. pct(g.hi_pct)
+        elseif g and g.lo_pct then
+          gap = pct(g.lo_pct)
+        elseif g and g.hi_pct and g.hi_pct ~= math.huge then
+          gap = "at most " .. pct(g.hi_pct)
+        else
+          gap = "either may be higher"
         end
         if ev.winner then
           out[#out + 1] = ("%s sustains %s more load than %s within %s: %s against %s; the ranges do not overlap.")
@@ -1508,20 +1645,27 @@ local function summary(model, A, B)
           out[#out + 1] = ("Capacity within %s: %s for %s against %s for %s (%s), untested: %s."):format(phrase,
             capacity_text(chi), hi.label, capacity_text(clo), lo.label, gap, untested_text(A, B, ca, cb))
         end
-        if above_ceiling and is_bound(chi) then
+        if ev.beyond_ceiling and is_bound(chi) then
           out[#out] = out[#out]:gsub("%.$", ("; both figures are lower bounds, but %s sustained %s and %s never "
             .. "achieved more than %s at any load measured, so %s's capacity is the higher whatever the bounds.")
             :format(hi.label, rate_text(ev.sustained_rps), lo.label, rate_text(clo.ceiling_rps), hi.label))
-        elseif above_ceiling then
+        elseif ev.beyond_ceiling then
           out[#out] = out[#out]:gsub("%.$", ("; %s's figure is a lower bound, but %s achieved at most %s at any "
             .. "load measured."):format(lo.label, lo.label, rate_text(clo.ceiling_rps)))
+        elseif ev.ordered and not ev.winner then
+          out[#out] = out[#out]:gsub("%.$", ("; %s met the SLOs at %s and %s already failed them at %s, so %s's "
+            .. "capacity is the higher whatever lies between the measured loads."):format(hi.label,
+            rate_text(ev.passed_rps), lo.label, rate_text(ev.failed_rps), hi.label))
         elseif ev.within_range then
           local with, other = ev.within_range == "a" and A or B, ev.within_range == "a" and B or A
           out[#out] = out[#out]:gsub("%.$", ("; %s's figure lies within the range %s's repeats allow, so either may "
             .. "be higher."):format(other.label, with.label))
-        elseif is_bound(clo) then
+        elseif ev.order_open and is_bound(clo) then
           out[#out] = out[#out]:gsub("%.$", "; " .. lo.label .. "'s figure is only a lower bound, so either "
             .. "may be higher.")
+        elseif ev.order_open then
+          out[#out] = out[#out]:gsub("%.$", "; the load points measured leave room for either order (a figure "
+            .. "between two measured loads is an estimate), so either may be higher.")
         end
       end
     elseif ca.kind == "below_lowest" and cb.kind == "below_lowest" then
@@ -1531,9 +1675,13 @@ local function summary(model, A, B)
       if cb.kind == "below_lowest" then bad, good, cbad, cg = B, A, cb, ca end
       if ev.verdict == "no clear difference" then
         out[#out + 1] = overlap_text(phrase, A, B, ca, cb)
+      elseif cg.kind == "unknown" then
+        -- no "sustains N/A": the other capacity is unknown, and so is any order
+        out[#out + 1] = ("%s; %s's capacity is unknown (%s), so the two are not compared."):format(
+          fails_all_text(bad, cbad, phrase, model.slo), good.label, cg.reason or "no reason given")
       else
         -- the capacity's own parentheses are not nested in the evidence's
-        out[#out + 1] = ("%s; %s sustains %s, %s."):format(fails_all_text(bad, cbad, phrase),
+        out[#out + 1] = ("%s; %s sustains %s, %s."):format(fails_all_text(bad, cbad, phrase, model.slo),
           good.label, capacity_text(cg), ev.winner and "and the ranges do not overlap"
           or no_test_text(A, B, ca, cb))
         if ev.within_range then
@@ -1831,11 +1979,27 @@ function M.build(opts)
   -- runs whose requests differ (token lengths beyond the workload match's tolerance) are
   -- different workloads: their capacities and latencies are not compared
   model.workload_differs = json.array(decision.token_difference_texts(A.run.overall, B.run.overall))
-  model.capacity.evidence = capacity_evidence(ca, cb, model.min_effect, { workload_differs = model.workload_differs })
+  -- a run whose health check failed (a traceback in its logs, ...) is never ordered
+  local broken = {}
+  for _, s in ipairs { A, B } do
+    if s.run.status == "failed" then
+      broken[#broken + 1] = ("%s's run failed its health check (%s)"):format(s.label,
+        table.concat(s.run.reasons or {}, "; "))
+    end
+  end
+  model.broken = broken
+  model.capacity.evidence = capacity_evidence(ca, cb, model.min_effect, { workload_differs = model.workload_differs,
+    broken = broken })
+  -- the difference (B - A) the measured brackets allow, in req/s and % of A
+  model.capacity.gap = decision.capacity_gap(ca, cb)
   model.capacity.missing_text = missing_slo_text(model, A, B, pa, pb)
   model.capacity.reasons_text = capacity_reasons(model, A, B, model.capacity.missing_text)
   for _, c in ipairs { ca, cb } do c.text = capacity_text(c) end
-  if ca.kind == "interpolated" and cb.kind == "interpolated" and ca.rps and cb.rps and ca.rps ~= 0 then
+  -- one change only where both figures are exact (no bracket around either): else the
+  -- range in capacity.gap is what the measurements say
+  local g = model.capacity.gap
+  if ca.kind == "interpolated" and cb.kind == "interpolated" and ca.rps and cb.rps and ca.rps ~= 0
+    and g and g.lo_rps == g.hi_rps then
     model.capacity.delta_pct = (cb.rps - ca.rps) / math.abs(ca.rps) * 100
   end
   model.per_gpu = { a = per_gpu(A, ca, model.saturation.a), b = per_gpu(B, cb, model.saturation.b) }
@@ -1983,9 +2147,20 @@ function M.curve_rows(model)
   if #model.slo > 0 and cap then
     local ca, cb = cap.a, cap.b
     local function fig(c) return (c.kind == "interpolated" or is_bound(c)) and c.rps or nil end
+    -- one exact delta only where both spans are single figures; else the range the measured
+    -- brackets allow goes in the note, as the Headline's Delta and Change give it
+    local g = cap.gap
+    local broken = cap.evidence and cap.evidence.verdict == "broken"
+    local single = g and g.lo_rps == g.hi_rps
     row("capacity_at_slo_rps", fig(ca), fig(cb), capacity_text(ca), capacity_text(cb),
-      ca.kind == "interpolated" and cb.kind == "interpolated" and not differ,
+      ca.kind == "interpolated" and cb.kind == "interpolated" and not differ and single and not broken,
       cap.evidence and cap.evidence.verdict or "unknown")
+    local rd, rp = capacity_range_cells(g, " req/s", 2)
+    if rd and not single and not differ and not broken then
+      local d, why = rd:match("^(.-) (%(.*%))$")
+      out[#out].note = out[#out].note .. ("; B - A from the measured loads: %s, %s%s"):format(d or rd, rp,
+        why and (" " .. why) or "")
+    end
   end
   local sa, sb = model.saturation.a, model.saturation.b
   -- a run that saturated below its ceiling (the most it achieved at any load) has its true
@@ -1997,10 +2172,11 @@ function M.curve_rows(model)
   local function ceiling(s) return s.ceiling_rps and s.max_sustained_rps and s.ceiling_rps > s.max_sustained_rps
     and s.ceiling_rps or nil end
   local ha, hb = ceiling(sa), ceiling(sb)
-  local exact = not sa.none and not sb.none and not differ
+  local broken = model.broken and #model.broken > 0
+  local exact = not sa.none and not sb.none and not differ and not broken
   local ranged = exact and va ~= nil and vb ~= nil and (ha or hb) ~= nil
   row("max_sustained_rps", va, vb, sustained_text(sa), sustained_text(sb), exact and not ranged,
-    differ and "not comparable" or "untested")
+    broken and "broken" or differ and "not comparable" or "untested")
   if ranged then
     local label = { a = model.a.label, b = model.b.label }
     local function gap(key, a, b, ta, tb, what)

@@ -299,7 +299,14 @@ end
 -- bound, and where repeats leave a point possibly saturated, that is said.
 local function sustained_brief(rps, sat)
   local f = metrics.format("throughput_req_s", rps)
-  if not sat.none then return f end
+  if not sat.none then
+    -- where between it and the most the treatment achieved at any load the limit lies, the
+    -- load steps do not say (compare.lua's "(up to …, its most at any load)")
+    if sat.ceiling_rps and sat.ceiling_rps > rps then
+      return ("%s (up to %s, its most at any load)"):format(f, metrics.format("throughput_req_s", sat.ceiling_rps))
+    end
+    return f
+  end
   if sat.near then
     return ("≥ %s (never saturated by the means; not certain at load point%s %s)"):format(f,
       #sat.near == 1 and "" or "s", table.concat(sat.near, ", "))
@@ -311,7 +318,13 @@ end
 -- where it is a lower bound, and in words why.
 local function capacity_brief(c)
   local f = c.rps and metrics.format("throughput_req_s", c.rps)
-  if c.kind == "interpolated" and f then return f end
+  if c.kind == "interpolated" and f then
+    -- one run per load: interpolated between two measured loads, an estimate within them
+    if not c.interval and c.last_passing_rps and c.first_failing_rps then
+      return ("about %s (measured: between %.4g and %.4g)"):format(f, c.last_passing_rps, c.first_failing_rps)
+    end
+    return f
+  end
   if c.kind == "never_violated" and f then return "≥ " .. f .. " (never violated)" end
   if c.kind == "saturated" and f then return "≥ " .. f .. " (the last load before saturation)" end
   if c.kind == "below_lowest" and c.lowest_rps then
@@ -335,7 +348,10 @@ function M.model(list, opts)
     for _, p in ipairs(pts) do reps = math.max(reps, p.repeats) end
     x.repeats = reps
     x.max_rps = finite(sat.max_sustained_rps) and sat.max_sustained_rps or nil
-    if not x.max_rps and not sat.unknown and sat.point == 1 then
+    if not x.max_rps and not sat.unknown and sat.point == 1 and sat.cause == "failures" then
+      x.max_rps_why = ("%.4g %% of requests failed already at the lowest load point (failures, not overload)")
+        :format(sat.failed_pct)
+    elseif not x.max_rps and not sat.unknown and sat.point == 1 then
       x.max_rps_why = "saturated already at the lowest load point"
     elseif not x.max_rps then
       x.max_rps_why = sat.reason
@@ -397,7 +413,37 @@ function M.model(list, opts)
   elseif common and common >= floor and common ~= math.huge then
     m.common_rps, m.common_sustained = common, false
   else
-    m.common_why = common and "the treatments' measured loads do not overlap" or "an achieved rate is unknown"
+    if common then
+      -- no load lies in every treatment's measured range; say each range, and which
+      -- treatments did share a load (within 1 %, as repeats are one load point), so that
+      -- "do not overlap" is not read as "no two overlap"
+      local ranges, groups, seen = {}, {}, {}
+      local function range(x)
+        local a, b = x.min_achieved, x.max_achieved
+        return lp.close(a, b) and metrics.format("throughput_req_s", a)
+          or ("%s–%s"):format(metrics.format("throughput_req_s", a, nil, { bare = true }),
+            metrics.format("throughput_req_s", b))
+      end
+      for i, x in ipairs(T) do
+        ranges[#ranges + 1] = ("%s %s"):format(x.label, range(x))
+        if not seen[i] then
+          local g = { x.label }
+          for j = i + 1, #T do
+            local y = T[j]
+            local lo, hi = math.max(x.min_achieved, y.min_achieved), math.min(x.max_achieved, y.max_achieved)
+            if not seen[j] and (lo <= hi or lp.close(lo, hi)) then g[#g + 1] = y.label; seen[j] = true end
+          end
+          if #g > 1 then groups[#groups + 1] = table.concat(g, ", ") end
+        end
+      end
+      m.common_why = ("no load lies within every treatment's measured range (%s)"):format(table.concat(ranges, "; "))
+      if #groups > 0 then
+        m.common_why = m.common_why .. ("; only some share a load: %s (compare those with compare.lua)")
+          :format(table.concat(groups, "; "))
+      end
+    else
+      m.common_why = "an achieved rate is unknown"
+    end
   end
   m.saturated_at_common = {}
   for _, x in ipairs(T) do
@@ -467,27 +513,42 @@ function M.model(list, opts)
   -- reads it for two runs (a = the next, b = this place), so that both tools say the same
   -- of the same two runs
   local function capacity_place(r, x, nxt)
+    -- a treatment whose health check failed is never ordered (as compare.lua)
+    local broken = {}
+    for _, y in ipairs { nxt, x } do
+      if y.status == "failed" then
+        broken[#broken + 1] = ("%s's run failed its health check (%s)"):format(y.label,
+          table.concat(y.reasons or {}, "; "))
+      end
+    end
     local ev = decision.capacity_evidence(nxt.capacity, x.capacity, decision.MIN_EFFECT,
-      { workload_differs = decision.token_difference_texts(nxt.requests_set, x.requests_set) })
+      { workload_differs = decision.token_difference_texts(nxt.requests_set, x.requests_set), broken = broken })
     r.evidence = { verdict = ev.verdict, basis = ev.basis, winner = ev.winner, higher = ev.higher,
       beyond_ceiling = ev.beyond_ceiling, ceiling_rps = ev.ceiling_rps, order_open = ev.order_open,
-      sustained_rps = ev.sustained_rps, differences = ev.differences, within_range = ev.within_range }
+      sustained_rps = ev.sustained_rps, differences = ev.differences, within_range = ev.within_range,
+      ordered = ev.ordered, failed_rps = ev.failed_rps, passed_rps = ev.passed_rps, broken = ev.broken,
+      gap = nil }
+    -- the range of this one's capacity minus the next's; an end without a limit is left out
+    local g = decision.capacity_gap(nxt.capacity, x.capacity)
+    if g then
+      local plain = {}
+      for k, v in pairs(g) do if finite(v) then plain[k] = v end end
+      r.evidence.gap = plain
+    end
     local nf = figure(nxt)
     local ceiling = ev.beyond_ceiling and ("%s's figure is a lower bound, but %s achieved at most %s at any load "
       .. "measured, below %s's %s"):format(nxt.label, nxt.label, metrics.format("throughput_req_s", ev.ceiling_rps),
       x.label, figure(x)) or nil
-    -- the gap as compare.lua states it: the higher over the lower figure; "at most" where the
-    -- lower is a bound, from the gap to its ceiling where it never achieved the higher figure
+    -- the gap as compare.lua states it: the range both capacities' spans allow (each one's
+    -- measured bracket or its repeats' range, within its ceiling), this over the next
     local gap
-    local chi, clo = x.capacity, nxt.capacity
-    if chi.rps and clo.rps and clo.kind ~= "below_lowest" and clo.rps > 0 then
-      local more = ("+%.1f %%"):format((chi.rps / clo.rps - 1) * 100)
-      if ev.beyond_ceiling and decision.capacity_is_bound(chi) then
-        gap = ("at least +%.1f %%"):format((chi.rps / ev.ceiling_rps - 1) * 100)
-      elseif ev.beyond_ceiling then gap = ("+%.1f %% to %s"):format((chi.rps / ev.ceiling_rps - 1) * 100, more)
-      elseif decision.capacity_is_bound(chi) then gap = "at least " .. more
-      elseif decision.capacity_is_bound(clo) then gap = "at most " .. more
-      else gap = more end
+    if g and g.lo_pct then
+      if g.hi_pct == math.huge then
+        gap = g.lo_pct > 0 and ("at least %+.1f %%"):format(g.lo_pct) or nil
+      elseif g.lo_pct == g.hi_pct then gap = ("%+.1f %%"):format(g.lo_pct)
+      else gap = ("%+.1f %% to %+.1f %%"):format(g.lo_pct, g.hi_pct) end
+    elseif g and g.hi_pct and g.hi_pct ~= math.huge then
+      gap = ("at most %+.1f %%"):format(g.hi_pct)
     end
     r.gap_text = gap
     if ev.verdict == "B higher" then
@@ -501,6 +562,10 @@ function M.model(list, opts)
     elseif ev.verdict == "about the same" then
       r.vs_next, r.proven = "negligible", false
       r.vs_next_text = ("about the same as %s (%s; within %g %%)"):format(nxt.label, nf, decision.MIN_EFFECT)
+    elseif ev.verdict == "broken" then
+      r.vs_next, r.proven = "not comparable", false
+      r.vs_next_text = ("not compared with %s (%s): %s; a broken run's figures say nothing of its configuration")
+        :format(nxt.label, nf, table.concat(ev.broken, "; "))
     elseif ev.verdict == "not comparable" then
       r.vs_next, r.proven = "not comparable", false
       r.vs_next_text = ("not comparable with %s (%s): the workloads differ (%s), and a treatment whose requests "
@@ -514,22 +579,44 @@ function M.model(list, opts)
       r.vs_next, r.proven = "not comparable", false
       r.vs_next_text = ("not comparable with %s: its %s, %s, leaves room for any capacity below that load, this "
         .. "one's %s included, so either may be higher"):format(nxt.label, m.rank_by, nf, figure(x))
-    elseif ev.verdict == "untested" and ev.order_open then
+    elseif ev.verdict == "untested" and ev.order_open and decision.capacity_is_bound(nxt.capacity) then
       r.vs_next, r.proven = "not comparable", false
       r.vs_next_text = ("not comparable with %s: its %s, %s, is only a lower bound, so either may be higher")
         :format(nxt.label, m.rank_by, nf)
+    elseif ev.verdict == "untested" and ev.order_open then
+      -- an interpolated figure is an estimate: the measured loads leave room for either order
+      local la, ha = decision.capacity_span(nxt.capacity)
+      local lb, hb = decision.capacity_span(x.capacity)
+      local function span(lo, hi)
+        if hi == math.huge then return ("≥ %.4g"):format(lo) end
+        return ("%.4g–%.4g"):format(lo, hi)
+      end
+      r.vs_next, r.proven = "not comparable", false
+      r.vs_next_text = ("not comparable with %s (%s): the measured loads place this one's %s at %s req/s and %s's "
+        .. "at %s req/s, which overlap, so either may be higher"):format(nxt.label, nf, m.rank_by, span(lb, hb),
+        nxt.label, span(la, ha))
     elseif ev.verdict == "untested" then
       r.vs_next, r.proven = "untested", false
-      r.order_certain = ev.beyond_ceiling or nil
+      r.order_certain = ev.ordered or nil
+      local measured = ev.ordered and not ev.beyond_ceiling and ev.failed_rps and ("; the measured loads order them: "
+        .. "this one met the SLOs at %s, %s already failed them at %s"):format(metrics.format("throughput_req_s",
+        ev.passed_rps), nxt.label, metrics.format("throughput_req_s", ev.failed_rps)) or ""
       r.vs_next_text = ("higher than %s's %s%s by the figures, untested: %s"):format(nxt.label, nf,
         gap and (", " .. gap) or "", ev.basis or "no range of the capacities from repeats")
-        .. (ceiling and ("; " .. ceiling) or "")
+        .. (ceiling and ("; " .. ceiling) or "") .. measured
     else
       r.vs_next, r.proven = "not comparable", false
       r.vs_next_text = decision.capacity_is_bound(nxt.capacity) and decision.capacity_is_bound(x.capacity)
         and ("not comparable with %s: both capacities are only lower bounds, %s and %s: neither is known, so "
           .. "neither is named higher (as compare.lua says of two bounds)"):format(nxt.label, figure(x), nf)
-        or ("not comparable with %s (%s)"):format(nxt.label, nf)
+        or (nxt.capacity.kind == "below_lowest" and x.capacity.kind == "below_lowest")
+          and ("not comparable with %s (%s): both fail the SLOs already at their lowest load, so neither capacity "
+            .. "is known and neither is named higher (as compare.lua says)"):format(nxt.label, nf)
+        or ("not comparable with %s (%s): %s"):format(nxt.label, nf,
+          (x.capacity.kind == "unknown" or nxt.capacity.kind == "unknown")
+            and ("a capacity is unknown (%s)"):format(
+              tostring((x.capacity.kind == "unknown" and x or nxt).capacity.reason))
+            or "the evidence cannot order them")
     end
   end
   -- by max sustained throughput as by capacity (llmd.decision.capacity_evidence): two
@@ -541,7 +628,8 @@ function M.model(list, opts)
     if nxt and not by_cap then
       differs[i] = decision.token_difference_texts(nxt.requests_set, x.requests_set)
     end
-    if nxt and not by_cap and #differs[i] == 0 and not lower_bound(nxt) then
+    if nxt and not by_cap and #differs[i] == 0 and not lower_bound(nxt) and x.status ~= "failed"
+      and nxt.status ~= "failed" then
       local xa, xb = throughput_samples(nxt), throughput_samples(x)
       if xa and xb then
         -- Welch, or the exact test where a side's repeats are all one value (the decision
@@ -561,6 +649,13 @@ function M.model(list, opts)
     local nxt = ranked[i + 1]
     if nxt and by_cap then
       capacity_place(r, x, nxt)
+    elseif nxt and (x.status == "failed" or nxt.status == "failed") then
+      -- a treatment whose health check failed is never ordered (as compare.lua)
+      local y = x.status == "failed" and x or nxt
+      r.vs_next, r.proven = "not comparable", false
+      r.vs_next_text = ("not compared with %s (%s): %s's run failed its health check (%s); a broken run's figures "
+        .. "say nothing of its configuration"):format(nxt.label, figure(nxt), y.label,
+        table.concat(y.reasons or {}, "; "))
     elseif nxt and #differs[i] > 0 then
       r.vs_next, r.proven = "not comparable", false
       r.evidence = { verdict = "not comparable", differences = differs[i] }
@@ -614,10 +709,27 @@ function M.model(list, opts)
       m.verdict = m.verdict .. (" %s's figure is a lower bound, but %s achieved at most %s at any load measured: "
         .. "it cannot reach %s's."):format(ranked[2].label, ranked[2].label,
         metrics.format("throughput_req_s", ev.ceiling_rps), ranked[1].label)
+    elseif ev.ordered then
+      m.verdict = m.verdict .. (" The measured loads order them: %s met the SLOs at %s, %s already failed them at %s.")
+        :format(ranked[1].label, metrics.format("throughput_req_s", ev.passed_rps), ranked[2].label,
+        metrics.format("throughput_req_s", ev.failed_rps))
     end
   else
-    m.verdict = ("No treatment is shown to be best: %s has the highest figure of %s, %s, but %s."):format(
-      ranked[1].label, m.rank_by, m.ranking[1].text, m.ranking[1].vs_next_text)
+    -- the same figure (and the same kind of figure) at the top is a tie, not "the highest"
+    local tied = { ranked[1].label }
+    for i = 2, #ranked do
+      -- (as printed: 3.4849 and 3.4851 are both "≥ 3.485 req/s", and the text says the kind)
+      if m.ranking[i].text == m.ranking[1].text then
+        tied[#tied + 1] = ranked[i].label
+      end
+    end
+    if #tied > 1 then
+      m.verdict = ("No treatment is shown to be best: %s tie at the highest figure of %s, %s; %s is %s."):format(
+        table.concat(tied, " and "), m.rank_by, m.ranking[1].text, ranked[1].label, m.ranking[1].vs_next_text)
+    else
+      m.verdict = ("No treatment is shown to be best: %s has the highest figure of %s, %s, but %s."):format(
+        ranked[1].label, m.rank_by, m.ranking[1].text, m.ranking[1].vs_next_text)
+    end
   end
 
   -- places not ordered because the workloads differ (by capacity or by max sustained
@@ -713,6 +825,16 @@ function M.present(m, opts)
     common_sustained = m.common_sustained or false, saturated_at_common = m.saturated_at_common or {},
     latency_labels = {}, treatments = {} }
   for _, key in ipairs(M.LATENCY_KEYS) do v.latency_labels[#v.latency_labels + 1] = metrics.get(key).label end
+  -- the load-point table's columns beyond its fixed ones: every SLO metric it does not show
+  -- already (TTFT p95 for --slo ttft_p95_ms=300), with its unit
+  v.slo_cols = {}
+  local shown = { ttft_p90_ms = true, tpot_p90_ms = true, latency_p90_ms = true, error_rate_pct = true }
+  for _, s in ipairs(m.slo or {}) do
+    if not shown[s.key] then
+      local mm = metrics.get(s.key)
+      v.slo_cols[#v.slo_cols + 1] = { key = s.key, label = ("%s (%s), SLO ≤ %g"):format(mm.label, mm.unit, s.max) }
+    end
+  end
   for _, x in ipairs(m.treatments) do
     local t = { label = x.label, harness = x.harness or "?", n_points = x.n_points, repeats = x.repeats,
       max_text = x.max_rps and sustained_brief(x.max_rps, x.saturation) or metrics.na(x.max_rps_why),
@@ -725,7 +847,12 @@ function M.present(m, opts)
     t.saturated_at_common = x.saturated_at_common or false
     for _, e in ipairs(x.at_common) do t.latency_cells[#t.latency_cells + 1] = e.text end
     for _, p in ipairs(x.points) do
+      local slo_cells = {}
+      for _, c in ipairs(v.slo_cols) do
+        slo_cells[#slo_cells + 1] = num(c.key, p.values[c.key], p.na[c.key])
+      end
       t.point_rows[#t.point_rows + 1] = {
+        slo = slo_cells,
         offered = p.offered and (("%g"):format(p.offered) .. (p.load_type == "concurrency" and " users" or " req/s"))
           or "unknown",
         achieved = num("throughput_req_s", p.achieved_rps, "achieved rate unknown"),

@@ -661,9 +661,18 @@ t.test("per GPU, --slo from the info files, comparison.json keys, analyze.lua ke
   -- A's capacity is a lower bound (its TTFT crosses 200 ms only at its saturated point 5,
   -- see test_report): per GPU it stays one, with no delta; B's is interpolated
   t.eq(cj.capacity.a.kind, "saturated")
-  t.ok(text:find("| Capacity at SLO per GPU | ≥ " .. template.helpers.num(cj.capacity.a.rps / 2, 2)
-    .. " req/s (the last load before saturation) | " .. template.helpers.num(cj.capacity.b.rps / 4, 2)
-    .. " req/s | N/A (a lower bound) | N/A (a lower bound) |", 1, true), text)
+  -- B's is an estimate between its points 4 and 5 (last_passing_rps, first_failing_rps: the
+  -- load table's rates, checked against Python in test_report): per GPU the gap is the
+  -- range both brackets allow, A's from its bound to its ceiling over 2 GPUs, B's over 4
+  -- (here all below 0: per GPU, A is higher whatever the interpolation)
+  local H, ca, cb = template.helpers, cj.capacity.a, cj.capacity.b
+  local lo, hi = cb.last_passing_rps / 4 - ca.ceiling_rps / 2, cb.first_failing_rps / 4 - ca.rps / 2
+  t.ok(hi < 0, "the case: per GPU, B's highest below A's lowest")
+  t.ok(text:find("| Capacity at SLO per GPU | ≥ " .. H.num(ca.rps / 2, 2)
+    .. " req/s (the last load before saturation) | about " .. H.num(cb.rps / 4, 2)
+    .. (" req/s | %s to %s req/s | %s to %s |"):format(H.signed(lo, 2), H.signed(hi, 2),
+      H.pct((cb.last_passing_rps / 4 / (ca.ceiling_rps / 2) - 1) * 100),
+      H.pct((cb.first_failing_rps / 4 / (ca.rps / 2) - 1) * 100)), 1, true), text)
   -- analyze.lua without --slo keeps the report's SLOs; with --slo it takes the new ones
   r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
   t.eq(r.code, 0, r.stderr)
@@ -1272,13 +1281,14 @@ t.test("capacity with repeats: overlapping ranges are no clear difference; range
     .. "allow 21.08–24.63 req/s) for x, 23.57 req/s (the repeats allow 21.80–25.35 req/s) for y", 1,
     true), m.summary)
   t.ok(not m.summary:find("more load", 1, true), m.summary)
-  -- C against A: 26.43-26.77 lies above 21.08-24.63: C (y) sustains more, (26.6 / 22.857 - 1)
-  -- = 16.4 %
+  -- C against A: 26.43-26.77 lies above 21.08-24.63: C (y) sustains more; by how much, both
+  -- ranges say: from 26.434 / 24.632 - 1 = 7.3 % to 26.766 / 21.083 - 1 = 27.0 % (by hand,
+  -- from the python3 figures above), not the means' 26.6 / 22.857 - 1 = 16.4 % alone
   m = cap_model(repeated_run(RA), repeated_run(RC))
   t.eq(m.capacity.evidence.verdict, "B higher")
   t.eq(m.capacity.evidence.winner, "b")
   -- (one level of parentheses: the capacities' ranges are not nested inside another)
-  t.ok(m.summary:find("y sustains 16.4 % more load than x within TTFT p90 ≤ 200.0 ms: 26.60 req/s (the "
+  t.ok(m.summary:find("y sustains 7.3 % to 27.0 % more load than x within TTFT p90 ≤ 200.0 ms: 26.60 req/s (the "
     .. "repeats allow 26.43–26.77 req/s) against 22.86 req/s (the repeats allow 21.08–24.63 req/s); the ranges do "
     .. "not overlap.", 1, true), m.summary)
   -- the only test made is the summary's at the matched load (30 req/s), which differs: the
@@ -1291,7 +1301,7 @@ t.test("capacity with repeats: overlapping ranges are no clear difference; range
   -- swapped: the same, mirrored
   m = cap_model(repeated_run(RC), repeated_run(RA))
   t.eq(m.capacity.evidence.verdict, "A higher")
-  t.ok(m.summary:find("x sustains 16.4 % more load than y", 1, true), m.summary)
+  t.ok(m.summary:find("x sustains 7.3 % to 27.0 % more load than y", 1, true), m.summary)
   -- the headline shows the range beside the capacity
   t.eq(m.headline[1].a_text, "26.60 req/s (the repeats allow 26.43–26.77 req/s)")
   -- equal means (A against itself) are "about the same" by the means only: the ranges
@@ -1352,10 +1362,22 @@ t.test("'neither run meets even at its lowest load': with repeats, only where th
     .. "10.00 req/s for y), but the repeats cannot rule out that it does: for x the lower ends of the 95 % "
     .. "confidence intervals at its lowest load meet every SLO; for y even the lower ends fail. Cannot tell", 1,
     true), m.summary)
+  -- no promise that lower loads would meet the SLOs: they might not
+  t.ok(m.summary:find("Cannot tell; more repeats would narrow the intervals; lower loads than those tried might or "
+    .. "might not meet the SLOs.", 1, true), m.summary)
   t.ok(not m.summary:find("Neither run meets", 1, true), m.summary)
   m = cap_model(repeated_run(BL_HELD), repeated_run(BL_HELD))
   t.ok(m.summary:find("Neither run meets TTFT p90 ≤ 200.0 ms even at its lowest load (10.00 req/s for x, 10.00 "
     .. "req/s for y), even at the lower ends of the 95 % confidence intervals of the repeats", 1, true), m.summary)
+  -- failing even at the lowest load says nothing of lower loads: no "measure lower loads to
+  -- find where they hold", which promises they exist
+  t.ok(m.summary:find(": the SLOs may be unattainable for both at any load; lower loads than those tried might or "
+    .. "might not meet them.", 1, true), m.summary)
+  t.ok(not m.summary:find("to find where they hold", 1, true), m.summary)
+  -- both ends of x's intervals fail at its lowest load: "< 10.00" alone, without "by the
+  -- means" and a range "up to 10.00" that repeats it
+  t.eq(m.headline[1].a_text, "< 10.00 req/s (failed the SLO at the lowest load tried, even at the lower ends of the "
+    .. "repeats' 95 % intervals)")
 end)
 
 t.test("capacity below the lowest load with repeats reads as a plain range, never 'any rate from 0 up'", function()
@@ -1376,7 +1398,7 @@ t.test("capacity below the lowest load with repeats reads as a plain range, neve
   -- the bound first, at a glance, then what the repeats allow (it used to read "below 10.00
   -- req/s ... anywhere from 0 to beyond 30.00 req/s")
   t.eq(m.headline[1].a_text, "< 10.00 req/s by the means (failed the SLO at the lowest load tried; too noisy to bound: "
-    .. "the repeats allow anything up to 30.00 req/s, the highest load tried, and past it)")
+    .. "the repeats allow any capacity from 0 to beyond 30.00 req/s, the highest load tried)")
   t.ok(not m.summary:find("any rate from 0 up", 1, true), m.summary)
   t.ok(not m.summary:find("below the lowest load (", 1, true), m.summary)
   -- a lower bound beside its repeats' range is the means' reading, said so: x's upper ends
@@ -1415,20 +1437,28 @@ t.test("capacity without repeats: the figure stays, said to be one measurement p
   t.eq(m.capacity.evidence.verdict, "untested")
   t.eq(m.capacity.evidence.winner, nil)
   t.eq(m.capacity.a.interval, nil)
-  -- untested: the figures and the gap (26.60 / 22.857 - 1 = 16.4 %, by hand), no winner named
-  t.ok(m.summary:find("Capacity within TTFT p90 ≤ 200.0 ms: 26.60 req/s for y against 22.86 req/s for x "
-    .. "(+16.4 %), untested: one run per load.", 1, true), m.summary)
+  -- untested: the figures are estimates, both between the measured loads 20 (TTFT p90 160 and
+  -- 101 ms, met) and 30 req/s (300 and 251 ms, failed): either may be higher; the gap the
+  -- brackets allow: 20 / 30 - 1 = -33.3 % to 30 / 20 - 1 = +50.0 % (by hand)
+  t.ok(m.summary:find("Capacity within TTFT p90 ≤ 200.0 ms: about 26.60 req/s (measured: between 20.00 and 30.00) "
+    .. "for y against about 22.86 req/s (measured: between 20.00 and 30.00) for x (-33.3 % to +50.0 %), untested: "
+    .. "one run per load; the load points measured leave room for either order", 1, true), m.summary)
+  t.eq(m.capacity.evidence.order_open, true)
   t.ok(not m.summary:find("sustains", 1, true), m.summary)
   -- repeats on one side only: still no test, and which side lacks them is said
   m = cap_model(single(RA), repeated_run(RC))
   t.eq(m.capacity.evidence.verdict, "untested")
-  t.ok(m.summary:find("(+16.4 %), untested: one run per load for x.", 1, true), m.summary)
+  -- y's range 26.43-26.77 against x's bracket [20, 30): -11.9 % (26.434 / 30 - 1) to +33.8 %
+  -- (26.766 / 20 - 1), by hand
+  t.ok(m.summary:find("(-11.9 % to +33.8 %), untested: one run per load for x; the load points measured leave room "
+    .. "for either order", 1, true), m.summary)
   t.ok(not m.summary:find("more load", 1, true), m.summary)
   -- repeats at some load points only: no range from a point without spread
   local part = { RA[1], { 160 }, RA[3] }
   m = cap_model(repeated_run(part), repeated_run(RC))
   t.eq(m.capacity.evidence.verdict, "untested")
-  t.ok(m.summary:find("untested: for x, 1 of 3 load points with one run only.", 1, true), m.summary)
+  t.ok(m.summary:find("untested: for x, 1 of 3 load points with one run only; the load points measured leave room "
+    .. "for either order", 1, true), m.summary)
   t.ok(not m.summary:find("more load", 1, true), m.summary)
   -- within --min-effect: "about the same" as before, whatever the evidence
   m = cap_model(single(RA), single(RA))
@@ -1868,4 +1898,157 @@ t.test("one run's figure inside the other's range from repeats: the Summary orde
   t.ok(m.summary:find("x's figure lies within the range y's repeats allow, so either may be higher.", 1, true),
     m.summary)
   t.eq(m.headline[1].evidence, "one run per load for x: untested, and either may be higher")
+end)
+
+-- Hand-built ladders for the measured-bracket rule (every figure below by hand). Offered =
+-- achieved until A's last point, which saturates (100 of 120 offered, 83 % < 95 %).
+local function bracket_run(rows)
+  local stages = {}
+  for i, r in ipairs(rows) do
+    stages[i] = { rate = r[1], values = { throughput_req_s = r[2], ttft_p90_ms = r[3], tpot_p90_ms = r[4],
+      throughput_tok_s = r[2] * 10, error_rate_pct = 0 } }
+  end
+  return run_of(stages)
+end
+--            offered achieved TTFT p90 TPOT p90
+local LA = { { 1, 1, 50, 3 }, { 30, 30, 60, 5 }, { 60, 60, 70, 6 }, { 90, 90, 80, 7 }, { 120, 100, 3000, 9 } }
+local LB = { { 1, 1, 30, 3 }, { 40, 40, 33, 3.5 }, { 85, 85, 35, 5 }, { 170, 170, 300, 6 } }
+
+local function bracket_model(slo, ra, rb)
+  local function sd(label, run) return { label = label, state = { label = label }, run = run, kv = {} } end
+  return report.build { a = sd("x", ra or bracket_run(LA)), b = sd("y", rb or bracket_run(LB)),
+    slo = decision.parse_slo(slo), generated = 0 }
+end
+
+t.test("capacity at an SLO orders two runs only by their measured brackets, never by an interpolated figure", function()
+  -- TTFT p90 ≤ 200: x meets it up to 90 req/s, its last point before saturation: ≥ 90,
+  -- ceiling 100 (its most at any load) -> span [90, 100]. y crosses between 85 (35 ms) and
+  -- 170 (300 ms): 85 + 85 x (200 - 35) / (300 - 35) = 137.92 req/s, an estimate; measured
+  -- span [85, 170). 137.92 is above x's ceiling, but y only met the SLO up to 85, below
+  -- x's 90: either may be higher.
+  local m = bracket_model("ttft_p90_ms=200")
+  local ca, cb = m.capacity.a, m.capacity.b
+  t.eq({ ca.kind, cb.kind }, { "saturated", "interpolated" })
+  t.near(cb.rps, 85 + 85 * 165 / 265, 1e-9)
+  t.eq({ decision.capacity_bracket(cb) }, { 85, 170 })
+  local ev = m.capacity.evidence
+  t.eq({ ev.verdict, ev.higher, ev.order_open, ev.ordered, ev.beyond_ceiling }, { "untested", "b", true, nil, nil })
+  -- the gap both spans allow: 85 - 100 = -15 to 170 - 90 = +80 req/s; 85 / 100 - 1 = -15.0 %
+  -- to 170 / 90 - 1 = +88.9 %
+  t.near(m.capacity.gap.lo_rps, -15, 1e-9)
+  t.near(m.capacity.gap.hi_rps, 80, 1e-9)
+  local by = {}
+  for _, r in ipairs(m.headline) do by[r.label] = r end
+  local row = by["Capacity at SLO (TTFT p90 ≤ 200.0 ms)"]
+  t.eq(row.b_text, "about 137.92 req/s (measured: between 85.00 and 170.00)")
+  t.eq({ row.delta_text, row.pct_text }, { "-15.00 to +80.00 req/s (the measured loads cannot order them)",
+    "-15.0 % to +88.9 %" })
+  t.ok(row.evidence:find("untested, and either may be higher", 1, true), row.evidence)
+  t.ok(not row.evidence:find("order holds", 1, true), row.evidence)
+  t.ok(m.summary:find("(-15.0 % to +88.9 %), untested: one run per load; x's figure is only a lower bound, so either "
+    .. "may be higher.", 1, true), m.summary)
+  -- the CSV: no single delta, the range in the note
+  local csv = report.csv(m)
+  local line = csv:match("\ncapacity_at_slo_rps,[^\n]*")
+  t.ok(line:find("capacity_at_slo_rps,req/s,90[.0]*,137%.9[0-9]*,,,untested,"), line)
+  t.ok(line:find("; B - A from the measured loads: -15.00 to +80.00 req/s, -15.0 % to +88.9 % (the measured loads "
+    .. "cannot order them)", 1, true), line)
+
+  -- TPOT p90 ≤ 4: x passes at 1 (3 ms) and already fails at 30 (5 ms): span [1, 30); y
+  -- passes at 40 (3.5 ms), fails at 85 (5 ms): span [40, 85). Apart: y is higher whatever
+  -- the interpolation, though neither figure is tested.
+  m = bracket_model("tpot_p90_ms=4")
+  ev = m.capacity.evidence
+  t.eq({ ev.verdict, ev.higher, ev.ordered, ev.order_open, ev.passed_rps, ev.failed_rps },
+    { "untested", "b", true, nil, 40, 30 })
+  by = {}
+  for _, r in ipairs(m.headline) do by[r.label] = r end
+  row = by["Capacity at SLO (TPOT p90 ≤ 4.00 ms)"]
+  -- 40 - 30 = +10 to 85 - 1 = +84 req/s; 40 / 30 - 1 = +33.3 %, 85 / 1 - 1 = +8,400.0 %
+  t.eq({ row.delta_text, row.pct_text }, { "+10.00 to +84.00 req/s", "+33.3 % to +8,400.0 %" })
+  t.eq(row.evidence, "one run per load, no interval: untested, but the measured loads order them: y met the SLOs at "
+    .. "40.00 req/s, x already failed them at 30.00 req/s")
+  t.ok(m.summary:find("y met the SLOs at 40.00 req/s and x already failed them at 30.00 req/s, so y's capacity is the "
+    .. "higher whatever lies between the measured loads.", 1, true), m.summary)
+  -- swapped: mirrored
+  m = bracket_model("tpot_p90_ms=4", bracket_run(LB), bracket_run(LA))
+  ev = m.capacity.evidence
+  t.eq({ ev.verdict, ev.higher, ev.ordered, ev.passed_rps, ev.failed_rps }, { "untested", "a", true, 40, 30 })
+end)
+
+t.test("a run whose health check failed is ordered nowhere: Headline, capacity evidence, CSV", function()
+  local rb = bracket_run(LB)
+  rb.status, rb.reasons = "failed", { "stderr.log: Traceback (most recent call last)" }
+  -- the same ladders as above, where TPOT p90 ≤ 4 orders y above x: with y broken, not
+  local m = bracket_model("tpot_p90_ms=4", nil, rb)
+  local ev = m.capacity.evidence
+  t.eq({ ev.verdict, ev.higher, ev.winner, ev.ordered }, { "broken", nil, nil, nil })
+  local by = {}
+  for _, r in ipairs(m.headline) do by[r.label] = r end
+  local row = by["Capacity at SLO (TPOT p90 ≤ 4.00 ms)"]
+  t.eq(row.delta_text, "N/A (a broken run)")
+  t.eq(row.evidence, "not compared: y's run failed its health check (stderr.log: Traceback (most recent call last)); "
+    .. "a broken run's figures say nothing of its configuration")
+  t.ok(not row.evidence:find("order", 1, true), row.evidence)
+  t.ok(m.summary:find("Its numbers describe a broken run", 1, true), m.summary)
+  local line = report.csv(m):match("\ncapacity_at_slo_rps,[^\n]*")
+  t.ok(line:find(",,,broken,", 1, true), line)
+  t.ok(not line:find("from the measured loads", 1, true), line)
+  -- nor by max sustained throughput (x 90 up to 100 against y ≥ 170 would be a range)
+  row = by["Max sustained throughput"]
+  t.eq(row.delta_text, "N/A (a broken run)")
+  t.ok(row.evidence:find("^not compared: y's run failed its health check"), row.evidence)
+  line = report.csv(m):match("\nmax_sustained_rps,[^\n]*")
+  t.ok(line:find(",,,broken,", 1, true), line)
+end)
+
+t.test("failed requests are not overload: a shortfall made up by failed requests is said as failures", function()
+  -- 4 and 8 req/s offered; 2 and 4 succeed (50 %, below the 95 % share) with 50 % of the
+  -- requests failed: answered 2 / (1 - 0.5) = 4 and 8 req/s, the whole offered rate (by hand)
+  local function run(err)
+    return run_of { { rate = 4, values = { throughput_req_s = 2, ttft_p90_ms = 50, error_rate_pct = err } },
+      { rate = 8, values = { throughput_req_s = 4, ttft_p90_ms = 60, error_rate_pct = err } } }
+  end
+  local sat = lp.saturation(lp.points(run(50)))
+  t.eq({ sat.point, sat.cause, sat.failed_pct, sat.max_sustained_rps }, { 1, "failures", 50, nil })
+  t.ok(sat.reason:find("at 4 req/s offered 50 % of the requests failed: only 2 req/s succeeded (50.0 %), but with "
+    .. "the failed ones 4 req/s were answered, so the shortfall is failed requests, not overload", 1, true), sat.reason)
+  local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+  local m = report.build { a = sd("x", run(0)), b = sd("y", run(50)), generated = 0 }
+  local by = {}
+  for _, r in ipairs(m.headline) do by[r.label] = r end
+  t.eq(by["Max sustained throughput"].b_text, "N/A (50 % of requests failed at the lowest load)")
+  -- the same shortfall without failed requests (unsent or late: 10 % failed, 2 / 0.9 = 2.2
+  -- answered of 4, 56 %) is overload, as before
+  sat = lp.saturation(lp.points(run(10)))
+  t.eq({ sat.point, sat.cause }, { 1, nil })
+  m = report.build { a = sd("x", run(0)), b = sd("y", run(10)), generated = 0 }
+  by = {}
+  for _, r in ipairs(m.headline) do by[r.label] = r end
+  t.eq(by["Max sustained throughput"].b_text, "N/A (saturated at the lowest load)")
+  -- and x, 0 % failed with the same shortfall: overload
+  t.eq(lp.saturation(lp.points(run(0))).cause, nil)
+end)
+
+t.test("Summary wording: the SLO that fails is named, and an unknown capacity never 'sustains N/A'", function()
+  local function run(err, achieved1)
+    return run_of { { rate = 4, values = { throughput_req_s = achieved1 or 4, ttft_p90_ms = 50, error_rate_pct = err } },
+      { rate = 8, values = { throughput_req_s = 8, ttft_p90_ms = 60, error_rate_pct = err } } }
+  end
+  local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+  -- x: 5 % of requests failed everywhere (above 1 %), TTFT p90 50-60 ms (within 200): only the
+  -- error rate fails; y: every SLO met at both points (by hand)
+  local m = report.build { a = sd("x", run(5)), b = sd("y", run(0)), generated = 0,
+    slo = decision.parse_slo("error_rate_pct=1,ttft_p90_ms=200") }
+  t.ok(m.summary:find("^x meets Error rate ≤ 1%.00 %% at none of its load points; y sustains"), m.summary)
+  t.ok(not m.summary:find("Error rate ≤ 1.00 % and TTFT p90 ≤ 200.0 ms at none", 1, true), m.summary)
+  -- y: saturated at its lowest load (1 of 4 req/s achieved, nothing failed): its capacity is
+  -- unknown; no "y sustains N/A"
+  m = report.build { a = sd("x", run(5)), b = sd("y", run(0, 1)), generated = 0,
+    slo = decision.parse_slo("error_rate_pct=1,ttft_p90_ms=200") }
+  t.eq(m.capacity.b.kind, "unknown")
+  t.ok(m.summary:find("^x meets Error rate ≤ 1%.00 %% at none of its load points; y's capacity is unknown %(the "
+    .. "lowest load point had already saturated"), m.summary)
+  t.ok(m.summary:find("so the two are not compared.", 1, true), m.summary)
+  t.ok(not m.summary:find("sustains N/A", 1, true), m.summary)
 end)

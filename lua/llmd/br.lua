@@ -133,6 +133,12 @@ function M.stage_doc(run, st, opts)
   end
   if #latency.k == 0 then latency = nil end
   local dur = v.duration_s
+  for _, k in ipairs { "throughput_req_s", "throughput_tok_s", "throughput_total_tok_s" } do
+    if v[k] == nil and st.metrics.na[k] then
+      -- a reader computes it again from the counts and the duration, when both are written
+      dropped[#dropped + 1] = ("%s: unknown (%s), not written"):format(k, st.metrics.na[k])
+    end
+  end
   local label = base(st.file)
   if version == "0.1" then
     local tp = yo.map("output_tokens_per_sec", v.throughput_tok_s, "total_tokens_per_sec", v.throughput_total_tok_s,

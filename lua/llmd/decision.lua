@@ -209,10 +209,16 @@ function M.workload_match(A, B, pa, pb)
     for w in s:gmatch("[^, ]+") do if not seen[w] then seen[w] = true; out[#out + 1] = w end end
     return table.concat(out, "+")
   end
-  if uniq(ta) ~= uniq(tb) then
-    add("load_type", uniq(ta), uniq(tb), ("load type: %s vs %s"):format(uniq(ta), uniq(tb)), true)
+  -- a run without load points: "unknown (why)", never an empty text
+  local whya, whyb = #pa == 0 and (lp.no_points_why(ra) or "no load point"), #pb == 0 and (lp.no_points_why(rb)
+    or "no load point")
+  ta = whya and ("unknown (" .. whya .. ")") or uniq(ta)
+  tb = whyb and ("unknown (" .. whyb .. ")") or uniq(tb)
+  if ta ~= tb then
+    add("load_type", ta, tb, ("load type: %s vs %s"):format(ta, tb), true)
   end
-  local la, lb = list_of(pa, fmt_load), list_of(pb, fmt_load)
+  local la = whya and ("none: " .. whya) or list_of(pa, fmt_load)
+  local lb = whyb and ("none: " .. whyb) or list_of(pb, fmt_load)
   if #pa ~= #pb then
     add("load_points", #pa, #pb, ("load points: %d (%s) vs %d (%s)"):format(#pa, la, #pb, lb), true)
   else

@@ -98,6 +98,17 @@ function M.check_rates(run)
   end
 end
 
+-- Why a run has no load point (M.points gave none): its results hold no load stage (a
+-- per-request file alone says nothing of the load it was driven at), or every stage is
+-- warm-up. nil when it has a measured stage.
+function M.no_points_why(run)
+  if #run.stages == 0 then
+    return "no load stage in the results, only whole-run data, which does not say the load"
+  end
+  for _, st in ipairs(run.stages) do if not st.warmup then return nil end end
+  return "every stage is marked warm-up"
+end
+
 -- The load points of a run's measured stages. Stages of one load type whose offered
 -- loads are within REPEAT_TOLERANCE are repeats of one point: its values are the means
 -- over the repeats (a metric unknown in one repeat is unknown for the point), with
@@ -245,7 +256,8 @@ function M.saturation(points)
   if kind == "rate" then
     for i, p in ipairs(points) do
       if not p.achieved_rps then
-        return { none = true, unknown = true, reason = ("point %d: achieved rate unknown"):format(i) }
+        return { none = true, unknown = true, reason = ("point %d: achieved rate unknown%s"):format(i,
+          p.na.throughput_req_s and (" (" .. p.na.throughput_req_s .. ")") or "") }
       end
       if p.overshoot then -- neither "saturated" nor "never saturated" can be read from such a point
         return { none = true, unknown = true,
@@ -490,7 +502,8 @@ function M.capacity(points, slo, sat)
     if i >= limit then break end
     local ok, detail = meets(p, slo)
     if not p.achieved_rps then
-      return { kind = "unknown", reason = ("load point %d: achieved rate unknown"):format(i) }
+      return { kind = "unknown", reason = ("load point %d: achieved rate unknown%s"):format(i,
+        p.na.throughput_req_s and (" (" .. p.na.throughput_req_s .. ")") or "") }
     end
     if not ok then
       if not last then

@@ -163,6 +163,9 @@ local function perf_row(key, ctx)
     a = va, b = vb, a_text = ta, b_text = tb, repeat_means = repeats or nil,
     delta_text = "N/A", pct_text = "N/A", evidence = "",
   }
+  -- which side is unknown and why, as fields of their own (comparison.json, the CSV's note)
+  if va == nil then row.a_na = (repeats and pa[1].na[key] or wa) or "no value and no reason recorded" end
+  if vb == nil then row.b_na = (repeats and pb[1].na[key] or wb) or "no value and no reason recorded" end
   local ok, why = true, nil
   if va ~= nil and vb ~= nil then ok, why = M.comparable(key, ra, rb) end
   -- a Delta that cannot be given says why in a word (the cells or the notes say more)
@@ -201,6 +204,17 @@ local function in_family(row)
   return v.p_value ~= nil and v.verdict ~= "not comparable" and not v.cannot_decide
 end
 
+-- The note of a row unknown on a side: which side, and why ("unknown for B (vllm): the
+-- file's --metric-percentiles left out 90"), so that the CSV, which has no a_text, keeps it.
+local function unknown_note(row, A, B)
+  local function side(label, letter, why) return ("%s (%s): %s"):format(label, letter, why) end
+  if row.a_na and row.b_na then
+    return ("unknown on both sides: %s; %s"):format(side(A.label, "A", row.a_na), side(B.label, "B", row.b_na))
+  end
+  if row.a_na then return "unknown for " .. side(A.label, "A", row.a_na) end
+  return "unknown for " .. side(B.label, "B", row.b_na)
+end
+
 -- The row's verdict with its test's Holm-adjusted p (fam: decision.family of the comparison).
 local function finish_row(row, fam, A, B)
   local o = row.decide
@@ -224,6 +238,7 @@ local function finish_row(row, fam, A, B)
       decision.adjusted_text(v.p_value, v.p_adjusted, v.family_size))
   end
   row.note = v.note
+  if row.a_na or row.b_na then row.note = unknown_note(row, A, B) end
   local test = o.test
   if v.verdict == "not comparable" and o.like_for_like == false and o.comparable and o.a ~= nil and o.b ~= nil then
     -- a test of pooled figures over different loads says nothing: not shown as evidence
@@ -412,8 +427,10 @@ local CURVE_NA = {
 
 -- Why a load point's curve cell is N/A (gpu_why: why the accelerator count is unknown).
 local function curve_na_reason(p, key, gpus, gpu_why)
-  if key == "achieved_rps" then return "achieved rate unknown: neither the results' request throughput nor the "
-    .. "harness's achieved rate" end
+  if key == "achieved_rps" then
+    return "achieved rate unknown: " .. (p.na.throughput_req_s
+      or "neither the results' request throughput nor the harness's achieved rate")
+  end
   if key == "output_tps" then return p.na.throughput_tok_s or "output tok/s not in the results" end
   if key == "output_tps_per_gpu" then
     if not gpus then return gpu_why end
@@ -515,6 +532,10 @@ end
 
 local NO_SIZE = "unknown (no 'GPU KV cache size' line in the vLLM logs)"
 
+-- The unit of each KV figure (comparison.json's rows, comparison.csv's unit column).
+local KV_UNIT = { hits = "tokens", queries = "tokens", misses = "tokens", hit_rate_pct = "%",
+  misses_per_request = "tokens/request", hits_per_request = "tokens/request", cached_share_pct = "%" }
+
 -- "123,456 tokens (decode-0)", or with several pods the total and each pod's:
 -- "246,912 tokens in total on 2 pods (decode-0 123,456; decode-1 123,456)"
 local function size_text(size)
@@ -559,15 +580,30 @@ local function kv_section(A, B, model_min_effect, not_like)
   local min_effect = model_min_effect or decision.MIN_EFFECT
   local function row(label, f, d, kind, unit)
     local va, vb = ka.available and ka[f] or nil, kb.available and kb[f] or nil
-    local r = { label = label, key = f, kind = kind, a = cell(ka, f, d, unit), b = cell(kb, f, d, unit),
-      delta = "N/A", pct = "N/A", verdict = "" }
+    -- a, b, delta, pct: numbers (comparison.json); the *_text fields as the report prints
+    -- them; a_na, b_na: why a side is unknown
+    local r = { label = label, key = f, kind = kind, a = va, b = vb, unit = KV_UNIT[f],
+      a_text = cell(ka, f, d, unit), b_text = cell(kb, f, d, unit), delta_text = "N/A", pct_text = "N/A", verdict = "" }
+    -- (a reason that points "below" in the report carries the lines it points to: the
+    -- JSON and the CSV have no "below")
+    local function na_of(kv)
+      local why = kv.available and kv.na and kv.na[f] or kv.reason or "no data"
+      if why:find(", see below$") and kv.warnings and #kv.warnings > 0 then
+        why = why:gsub(", see below$", "") .. ": " .. table.concat(kv.warnings, "; ")
+      end
+      return why
+    end
+    if va == nil then r.a_na = na_of(ka) end
+    if vb == nil then r.b_na = na_of(kb) end
     if kind == "total" then
       r.verdict, r.evidence = "context", "a total: grows with the requests served"
     end
     if va and vb then
       -- a difference of percentages is in percentage points
-      r.delta = T.helpers.signed(vb - va, d or 0) .. (unit == " %" and " pp" or (unit or ""))
-      r.pct = va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100) or "N/A (A is 0)"
+      r.delta = vb - va
+      r.delta_text = T.helpers.signed(vb - va, d or 0) .. (unit == " %" and " pp" or (unit or ""))
+      r.pct = va ~= 0 and (vb - va) / math.abs(va) * 100 or nil
+      r.pct_text = va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100) or "N/A (A is 0)"
       if kind == "rate" then
         r.effect_pct = decision.effect_pct(va, vb)
         r.evidence = "untested: one counter increase per run"
@@ -1509,7 +1545,10 @@ local function load_difference_text(model, A, B)
       end
       kind = kind or p.load_type
     end
-    if not lo then return "at an unknown load" end
+    if not lo then
+      local why = #points == 0 and lp.no_points_why(points == pa and A.run or B.run)
+      return "at an unknown load" .. (why and (" (" .. why .. ")") or "")
+    end
     local function f(v) return kind == "concurrency" and ("%g"):format(v) or ("%g"):format(v) end
     local unit = kind == "concurrency" and " concurrent requests" or " req/s"
     return (lo == hi and ("at %s%s"):format(f(lo), unit) or ("at %s–%s%s"):format(f(lo), f(hi), unit))
@@ -1519,8 +1558,13 @@ local function load_difference_text(model, A, B)
   for _, d in ipairs(model.workload_match.differences) do
     if d.breaks_pooled then
       if d.field == "load_type" then
-        out[#out + 1] = ("the runs were driven differently: %s by %s, %s by %s"):format(A.label,
-          tostring(d.a):gsub("rate", "request rate"), B.label, tostring(d.b):gsub("rate", "request rate"))
+        -- "unknown (why)": "at an unknown load (why)"
+        local function by(v)
+          v = tostring(v)
+          if v:match("^unknown") then return "at an " .. v:gsub("^unknown", "unknown load", 1) end
+          return "by " .. v:gsub("rate", "request rate")
+        end
+        out[#out + 1] = ("the runs were driven differently: %s %s, %s %s"):format(A.label, by(d.a), B.label, by(d.b))
       elseif d.field == "offered_load" or d.field == "load_points" then
         out[#out + 1] = ("%s was driven %s, %s %s"):format(A.label, span(pa), B.label, span(pb))
       else
@@ -1725,9 +1769,16 @@ local function summary(model, A, B)
           p.offered)
       end
       if #qa <= 1 and #qb <= 1 then
-        out[#out + 1] = ("Each run was measured at a single load (%s for %s, %s for %s), so no capacity can be "
+        -- a run without load points was not measured "at a single load": it says why it has none
+        local function at(q, side)
+          if #q == 0 then return ("no load point for %s (%s)"):format(side.label,
+            lp.no_points_why(side.run) or "none measured") end
+          return ("%s for %s"):format(load_of(q[1]), side.label)
+        end
+        out[#out + 1] = ("Each run was measured at %s (%s, %s), so no capacity can be "
           .. "inferred: measure several loads, up to where the runs stop keeping up, and give SLOs (--slo) to read a "
-          .. "capacity at them."):format(load_of(qa[1]), A.label, load_of(qb[1]), B.label)
+          .. "capacity at them."):format((#qa == 0 or #qb == 0) and "one load at most" or "a single load",
+            at(qa, A), at(qb, B))
       else
         local parts = {}
         for _, x in ipairs { { A, sa, qa }, { B, sb, qb } } do
@@ -1872,7 +1923,7 @@ local function curve_of(points)
       slo_attainment_pct = p.slo_attainment_pct, values = p.values, na = p.na, ci = p.ci, meets_slo = p.meets_slo,
     }
   end
-  return out
+  return json.array(out) -- [] in comparison.json when the run has no load point
 end
 
 -- The comparison model. opts: a, b (sides), workspace, generated (epoch, default now),
@@ -1927,7 +1978,7 @@ function M.build(opts)
   end
   -- runs whose requests differ (token lengths beyond the workload match's tolerance) are
   -- different workloads: their capacities and latencies are not compared
-  model.workload_differs = decision.token_difference_texts(A.run.overall, B.run.overall)
+  model.workload_differs = json.array(decision.token_difference_texts(A.run.overall, B.run.overall))
   -- a run whose health check failed (a traceback in its logs, ...) is never ordered
   local broken = {}
   for _, s in ipairs { A, B } do
@@ -1962,9 +2013,13 @@ function M.build(opts)
       or "no per-request data counted against the SLOs in either run") or nil }
   local _, wa = gpus_of(A)
   local _, wb = gpus_of(B)
-  model.curves = { { label = A.label, rows = curve_rows(pa, ga), na_note = curve_na_note(pa, ga, wa, any_goodput),
+  -- a run without load points: one line saying why instead of an empty table
+  local function empty_why(points, run) return #points == 0 and (lp.no_points_why(run) or "no load point") or "" end
+  model.curves = { { label = A.label, rows = curve_rows(pa, ga), empty_why = empty_why(pa, A.run),
+    na_note = curve_na_note(pa, ga, wa, any_goodput),
     interactivity_note = interactivity_note(pa) },
-    { label = B.label, rows = curve_rows(pb, gb), na_note = curve_na_note(pb, gb, wb, any_goodput),
+    { label = B.label, rows = curve_rows(pb, gb), empty_why = empty_why(pb, B.run),
+    na_note = curve_na_note(pb, gb, wb, any_goodput),
       interactivity_note = interactivity_note(pb) } }
   -- inference-perf's ITL: a note beside every ITL figure of such a run
   local ipa, ipb = itl_per_token_times(A.run), itl_per_token_times(B.run)
@@ -2039,22 +2094,37 @@ function M.build(opts)
   return model
 end
 
+-- The model's lists (path from the top, "[]" for any index): written as JSON arrays when
+-- empty too ([], never {}, which a reader takes for an object).
+M.LIST_PATHS = {}
+for _, p in ipairs { "slo", "perf", "perf_notes", "headline", "config", "workload_differs",
+  "workload_match.differences", "load_points.a", "load_points.b", "load_points.a[].stages",
+  "load_points.b[].stages", "errors.a", "errors.b", "curves", "curves[].rows", "family.tests", "ladder.rows",
+  "charts.list", "charts.list[].notes", "a.warnings", "b.warnings", "a.reasons", "b.reasons", "a.checks", "b.checks",
+  "kv.rows", "kv.efficiency", "kv.missing", "capacity.evidence.differences" } do
+  M.LIST_PATHS[p] = true
+end
+
 -- Plain data for comparison.json (no userdata, no infinities).
 function M.plain(model)
-  local function clean(v)
+  local function clean(v, path)
     if type(v) == "number" then
       if v == math.huge then return "+inf" elseif v == -math.huge then return "-inf" end
       return v
     end
     if type(v) ~= "table" then return v end
     local out = {}
+    local list = #v > 0 or json.is_array(v) or M.LIST_PATHS[path]
     for k, x in pairs(v) do
-      if type(x) ~= "userdata" and type(x) ~= "function" then out[k] = clean(x) end
+      if type(x) ~= "userdata" and type(x) ~= "function" then
+        local sub = list and path .. "[]" or (path == "" and tostring(k) or path .. "." .. tostring(k))
+        out[k] = clean(x, sub)
+      end
     end
-    if #v > 0 or json.is_array(v) then return json.array(out) end
+    if list then return json.array(out) end
     return out
   end
-  return clean(model)
+  return clean(model, "")
 end
 
 -- The headline's capacity and max sustained throughput as rows for comparison.csv:
@@ -2123,6 +2193,48 @@ function M.curve_rows(model)
   return out
 end
 
+-- The KV-cache figures as rows for comparison.csv, after the others: metric "kv_" .. the
+-- figure (kv_hits, kv_hit_rate_pct, ...), each once; a and b numbers, empty when unknown
+-- with the side and the reason in the note; verdict "context" for a total, "untested" for
+-- a rate (the KV section names no better run), "not comparable" when a side is unknown.
+local KV_ORDER = { "hits", "queries", "misses", "hit_rate_pct", "misses_per_request", "hits_per_request",
+  "cached_share_pct" }
+function M.kv_csv_rows(model)
+  local kv, out = model.kv or {}, {}
+  local la, lb = model.a.label, model.b.label
+  if not kv.available then
+    for _, f in ipairs(KV_ORDER) do
+      out[#out + 1] = { key = "kv_" .. f, unit = KV_UNIT[f], verdict = "not comparable",
+        note = "unknown on both sides: " .. tostring(kv.reason or "no KV-cache data") }
+    end
+    return out
+  end
+  local by = {}
+  for _, part in ipairs { kv.rows or {}, kv.efficiency or {} } do
+    for _, r in ipairs(part) do by[r.key] = by[r.key] or r end
+  end
+  for _, f in ipairs(KV_ORDER) do
+    local r = by[f]
+    if r then
+      local x = { key = "kv_" .. f, unit = r.unit, a = r.a, b = r.b, delta = r.delta, pct = r.pct,
+        effect_pct = r.effect_pct }
+      if r.a_na or r.b_na then
+        x.verdict = "not comparable"
+        x.note = unknown_note(r, { label = la }, { label = lb })
+      else
+        x.verdict = r.verdict:find("^not comparable") and "not comparable" or r.kind == "total" and "context"
+          or "untested"
+        local parts = {}
+        if r.verdict ~= "" and r.verdict ~= x.verdict then parts[#parts + 1] = r.verdict end
+        if r.evidence then parts[#parts + 1] = r.evidence end
+        x.note = table.concat(parts, "; ")
+      end
+      out[#out + 1] = x
+    end
+  end
+  return out
+end
+
 -- The performance table as CSV (RFC 4180 quoting).
 function M.csv(model)
   local function q(v)
@@ -2149,6 +2261,11 @@ function M.csv(model)
   for _, h in ipairs(M.curve_rows(model)) do
     lines[#lines + 1] = table.concat({ q(h.key), q("req/s"), q(h.a), q(h.b), q(h.delta), q(h.pct), q(h.verdict),
       "", "", "", q(h.note), "", "" }, ",")
+  end
+  -- the KV-cache figures, last (M.kv_csv_rows): never tested, so no test or p columns
+  for _, k in ipairs(M.kv_csv_rows(model)) do
+    lines[#lines + 1] = table.concat({ q(k.key), q(k.unit), q(k.a), q(k.b), q(k.delta), q(k.pct), q(k.verdict),
+      "", "", q(k.effect_pct), q(k.note), "", "" }, ",")
   end
   return table.concat(lines, "\n") .. "\n"
 end

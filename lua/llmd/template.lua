@@ -108,15 +108,17 @@ function H.trim(v) return (tostring(v):gsub("^%s+", ""):gsub("%s+$", "")) end
 local CONTROL = "[%z\1-\8\11-\31\127]"
 
 -- Markdown text: one line (newlines become spaces), no table break (|), no HTML or
--- autolink (< before a letter, / ! ?), no entity (&), no link or code span ([ ] `), no
--- heading or quote at its start; backslashes kept literal.
+-- autolink (< before a letter, / ! ?, backslash-escaped: "\<n>" is read as "<n>" by a
+-- renderer and stays legible in a terminal, where an HTML entity (&lt;) would not), no
+-- entity (&), no link or code span ([ ] `), no heading or quote at its start; backslashes
+-- kept literal.
 -- Emphasis characters (* _ ~) are left alone: they cannot break the document.
 function H.md(v)
   if v == nil then return "N/A" end
   local t = tostring(v):gsub("\r\n", " "):gsub("[\r\n]", " "):gsub(CONTROL, "?")
   t = t:gsub("[\\`|%[%]&]", "\\%0") -- & could start an entity (&lt;) and change the text
   -- < starts raw HTML or an autolink only before a letter, / ! or ? ("<= 200 ms" stays)
-  t = t:gsub("<([%a/!?])", "&lt;%1"):gsub("<$", "&lt;")
+  t = t:gsub("<([%a/!?])", "\\<%1"):gsub("<$", "\\<")
   return (t:gsub("^([#>])", "\\%1"))
 end
 

@@ -337,6 +337,58 @@ for _, v in ipairs { "br_v0_1", "br_v0_2", "br_v0_2_1" } do
   end)
 end
 
+-- F3: a report's rates are the catalogue's, counts over run.time.duration. The v0.2
+-- example has 500 completed requests, mean output length 2262.448 (1,131,224 tokens) and
+-- PT49.97206788184121S: by hand, 500 / 49.97206788184121 = 10.00558954... req/s and
+-- 1131224 / 49.97206788184121 = 22637.126... tok/s.
+local function br_with(edit)
+  local text = t.read(F .. "/benchmark-report/br_v0_2_example.yaml")
+  text = edit(text)
+  local d = t.tmpdir()
+  t.write(d .. "/benchmark_report_v0.2,_stage.yaml", text)
+  return harness.extract(d)
+end
+
+t.test("benchmark report: a rate field that agrees gives way to completed / duration", function()
+  -- request_rate.mean 10.01 (0.04 % from 10.0056): the two agree, the definition's figure is given
+  local run = br_with(function(s)
+    return (s:gsub("(request_rate:%s*\n%s*units: queries/s\n%s*mean: )2262%.448", "%110.01")
+      :gsub("(output_token_rate:%s*\n%s*units: tokens/s\n%s*mean: )2262%.448", "%122600"))
+  end)
+  t.near(run.overall.values.throughput_req_s, 500 / 49.97206788184121, 1e-12)
+  t.near(run.overall.values.throughput_tok_s, 1131224 / 49.97206788184121, 1e-9)
+  t.eq(#run.checks, 1, "only total_token_rate (2262.448 against 45,274) contradicts")
+  t.eq(run.checks[1].key, "throughput_total_tok_s")
+end)
+
+t.test("benchmark report: a rate field that contradicts completed / duration is N/A with both figures", function()
+  local run = br_with(function(s) return s end)
+  local v, why = rm.get(run.overall, "throughput_req_s")
+  t.eq(v, nil)
+  t.eq(why, "throughput.request_rate.mean is 2,262.45 req/s, but completed requests / run.time.duration = "
+    .. "500 / 49.972 s = 10.006 req/s: the file's rates cannot both be right")
+  v, why = rm.get(run.overall, "throughput_tok_s")
+  t.eq(v, nil)
+  t.ok(why:find("1,131,224 / 49.972 s = 22,637.13 tok/s", 1, true), why)
+  t.eq(run.status, "warnings")
+  t.eq(#run.checks, 3)
+  t.eq(run.checks[1].kind, "rate_field_contradicts_counts")
+  t.ok(run.warnings[1]:find("br_v0_2", 1, true) == nil and run.warnings[1]:find("benchmark_report_v0.2,_stage.yaml", 1,
+    true) ~= nil, "the warning names the file: " .. run.warnings[1])
+  -- no achieved rate, so no saturation and no "achieved above offered" guess
+  local pts = require("llmd.loadpoints").points(run)
+  t.eq(pts[1].achieved_rps, nil)
+  local sat = require("llmd.loadpoints").saturation(pts)
+  t.ok(sat.reason:find("cannot both be right", 1, true), sat.reason)
+end)
+
+t.test("benchmark report: without run.time.duration the file's rate fields are the rates", function()
+  local run = br_with(function(s) return (s:gsub("\n    duration: PT[%d.]+S", "")) end)
+  t.eq(run.overall.values.duration_s, nil)
+  t.eq(run.overall.values.throughput_req_s, 2262.448)
+  t.eq(run.overall.values.throughput_tok_s, 2262.448)
+end)
+
 t.test("benchmark report from guidellm: its token-weighted ITL mean is the ITL mean, its TPOT left out", function()
   local d = t.tmpdir()
   local yaml = require "llmd.yaml"

@@ -19,6 +19,18 @@ local M = {
 
 local function num(v) return type(v) == "number" and v ~= math.huge and v or nil end
 
+-- A rate field and the same rate from the report's counts and duration further apart than
+-- this (relative) contradict each other (as llmd.runmodel.crosscheck's 1 %).
+M.RATE_TOLERANCE = 0.01
+
+-- 1131224 -> "1,131,224", 22637.19 -> "22,637.19", 10.0056 -> "10.006"
+local function group(v)
+  local s = math.abs(v) >= 100 and ("%.2f"):format(v) or ("%.3f"):format(v)
+  s = s:gsub("%.?0+$", "")
+  return require("llmd.metrics").group_thousands(s)
+end
+local function metrics_fmt_s(v) return (("%.3f"):format(v):gsub("%.?0+$", "")) end
+
 local function looks_like_br(name, head)
   if name:match("^benchmark_report.*%.ya?ml$") or name:match("^benchmark_report.*%.json$") then return true end
   if not (name:match("%.ya?ml$") or name:match("%.json$")) or not head then return false end
@@ -147,17 +159,6 @@ local function map(set, br, path, stage_fallback)
     rm.unknown(set, "ntpot_mean_ms", gl.NO_NTPOT)
   end
   rm.latency_all_from_summary(set, failures, inc, src, method)
-  local tp = type(agg.throughput) == "table" and agg.throughput or {}
-  local function rate(new, old)
-    local v = tp[new]
-    if type(v) == "table" then return num(v.mean) end
-    return num(tp[old])
-  end
-  local rq, ot, tt = rate("request_rate", "requests_per_sec"), rate("output_token_rate", "output_tokens_per_sec"),
-    rate("total_token_rate", "total_tokens_per_sec")
-  if rq then rm.put(set, "throughput_req_s", rq, src) end
-  if ot then rm.put(set, "throughput_tok_s", ot, src) end
-  if tt then rm.put(set, "throughput_total_tok_s", tt, src) end
   local dur
   if v01 then
     dur = type(agg.time) == "table" and num(agg.time.duration)
@@ -169,17 +170,54 @@ local function map(set, br, path, stage_fallback)
   local inl, outl = req.input_length, req.output_length
   local in_n = (tool == "vllm-benchmark" or tool == "inferencemax") and total or ok
   local out_n = tool == "inferencemax" and total or ok
+  local in_tok, out_tok
   if type(inl) == "table" and num(inl.mean) then
-    rm.put(set, "input_tokens_total", math.floor(inl.mean * in_n + 0.5), src .. ": mean input length x requests")
+    in_tok = math.floor(inl.mean * in_n + 0.5)
+    rm.put(set, "input_tokens_total", in_tok, src .. ": mean input length x requests")
   end
   if type(outl) == "table" and num(outl.mean) then
-    rm.put(set, "output_tokens_total", math.floor(outl.mean * out_n + 0.5), src .. ": mean output length x requests")
+    out_tok = math.floor(outl.mean * out_n + 0.5)
+    rm.put(set, "output_tokens_total", out_tok, src .. ": mean output length x requests")
   end
+  -- The rates: the catalogue's (completed, or tokens, / the duration) where the report has
+  -- the counts and run.time.duration; the file's own rate field where it has no duration.
+  -- Both, and more than RATE_TOLERANCE apart: the file contradicts itself, the rate is N/A
+  -- with both figures as the reason (and a data check, M.extract), never either one as if
+  -- it were known.
+  local tp = type(agg.throughput) == "table" and agg.throughput or {}
+  local function rate(new, old)
+    local v = tp[new]
+    if type(v) == "table" then return num(v.mean) end
+    return num(tp[old])
+  end
+  local dur_field = v01 and "metrics.time.duration" or "run.time.duration"
+  local dur_text = dur and metrics_fmt_s(dur)
+  local clashes = {}
+  local function put_rate(key, field, old, count, count_text, unit)
+    local reported = rate(field, old)
+    local field_text = v01 and ("throughput." .. old) or ("throughput." .. field .. ".mean")
+    local computed = dur and dur > 0 and count and count / dur or nil
+    if computed and reported and math.abs(computed - reported) > M.RATE_TOLERANCE * math.max(computed, reported) then
+      local why = ("%s is %s %s, but %s / %s = %s / %s s = %s %s: the file's rates cannot both be right")
+        :format(field_text, group(reported), unit, count_text, dur_field, group(count), dur_text, group(computed), unit)
+      rm.unknown(set, key, why)
+      clashes[#clashes + 1] = { key = key, computed = computed, reported = reported, text = why,
+        apart_pct = math.abs(computed - reported) / math.max(computed, reported) * 100 }
+    elseif computed then
+      rm.put(set, key, computed, src .. (": %s / %s"):format(count_text, dur_field))
+    elseif reported then
+      rm.put(set, key, reported, src .. ": " .. field_text)
+    end
+  end
+  put_rate("throughput_req_s", "request_rate", "requests_per_sec", ok, "completed requests", "req/s")
+  put_rate("throughput_tok_s", "output_token_rate", "output_tokens_per_sec", out_tok, "output tokens", "tok/s")
+  put_rate("throughput_total_tok_s", "total_token_rate", "total_tokens_per_sec", in_tok and out_tok
+    and in_tok + out_tok, "input + output tokens", "tok/s")
   local stage = num(std.stage) or stage_fallback
   return {
     tool = tool, tool_version = std.tool_version, stage = stage,
     rate = num(std.rate_qps), concurrency = num(std.concurrency), method = method,
-    requests = { total = total, ok = ok, failed = failures, incomplete = inc },
+    requests = { total = total, ok = ok, failed = failures, incomplete = inc }, clashes = clashes,
   }
 end
 
@@ -282,9 +320,13 @@ local function incomplete(path, br)
   if type(agg) ~= "table" then return nil end -- map() says what is missing
   local req = type(agg.requests) == "table" and agg.requests or {}
   local ok = (num(req.total) or 0) - (num(req.failures) or 0) - (num(req.incomplete) or 0)
+  -- (no throughput section where the report has a duration: the rates are counts over it,
+  -- and a report written from a run whose rates were unknown has none)
+  local dur = v01 and type(agg.time) == "table" and num(agg.time.duration)
+    or not v01 and type(br.run) == "table" and type(br.run.time) == "table" and iso_duration(br.run.time.duration)
   if ok > 0 then
     for _, k in ipairs { "latency", "throughput" } do
-      if type(agg[k]) ~= "table" then
+      if type(agg[k]) ~= "table" and not (k == "throughput" and dur) then
         return ("has %d successful request%s but no %s section: truncated or incomplete"):format(ok,
           ok == 1 and "" or "s", k)
       end
@@ -327,6 +369,14 @@ function M.extract(c, opts)
     st.requests = info.requests
     st.tool = info.tool
     run.percentile_method = info.method
+    for _, cl in ipairs(info.clashes) do
+      -- a data check, as llmd.runmodel.crosscheck's: the report lists it, the run is "warnings"
+      rm.warn(run, "%s (stage %d, file %s): N/A: %s", cl.key, st.index, path, cl.text)
+      run.checks = run.checks or {}
+      run.checks[#run.checks + 1] = { key = cl.key, kind = "rate_field_contradicts_counts", stage = st.index,
+        file = path, computed = cl.computed, reported = cl.reported, apart_pct = cl.apart_pct,
+        text = run.warnings[#run.warnings] }
+    end
     tools[tostring(info.tool)] = info.tool_version or tools[tostring(info.tool)] or false
     versions[tostring(br.version)] = true
     if info.requests.failed > 0 then

@@ -6,14 +6,12 @@
 local t = require "testlib"
 local json = require "llmd.json"
 local proc = require "llmd.proc"
-local lfs = require "lfs"
 local decision = require "llmd.decision"
 local report = require "llmd.report"
 local harness = require "llmd.harness"
 
 local F = t.fixtures()
 local ROOT = t.here() .. "/../.."
-local LLMDLUA = ROOT .. "/llmdlua"
 local DETAILED = F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json"
 local EXP7 = F .. "/vllm-benchmark/exp-7_H100"
 local KC_A = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
@@ -35,18 +33,7 @@ local function synthetic(label, stages)
   return { label = label, run = run, state = { label = label }, kv = { available = false, reason = "none" } }
 end
 
--- compare.lua into a fresh parent; returns the workspace and the process result.
-local function compare(extra)
-  local parent = t.tmpdir()
-  local argv = { LLMDLUA, "compare.lua", "--parent", parent, "--quiet" }
-  for _, a in ipairs(extra) do argv[#argv + 1] = a end
-  local r = proc.run(argv)
-  local w
-  for n in lfs.dir(parent) do
-    if n:match("^llm%-d%-comparison%-") then w = parent .. "/" .. n end
-  end
-  return w, r
-end
+local compare = t.compare
 
 -- The auditor's vsyn3: the synthetic vLLM detailed fixture with the TTFT of the k-th
 -- successful request times FS[k] (its latency moved by as much) and every ITL gap x 0.93

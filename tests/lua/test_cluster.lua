@@ -491,15 +491,7 @@ t.test("interrupted during the benchmark: exit 130, then --resume goes on withou
   local out = s.dir .. "/out.txt"
   local p = proc.spawn({ LLMDLUA, "compare.lua", "--yes", "--quiet", "--plan", s.plan },
     { env = env, stdout = { file = out }, stderr = { file = out .. ".err" } })
-  local started = false
-  for _ = 1, 400 do
-    local f = io.open(s.cluster .. "/calls.log")
-    local text = f and f:read("a") or ""
-    if f then f:close() end
-    if text:find('"tool":"run_only.sh"', 1, true) then started = true; break end
-    proc.run { "sleep", "0.05" }
-  end
-  t.ok(started, "the benchmark started")
+  t.ok(t.wait_for_text(s.cluster .. "/calls.log", '"tool":"run_only.sh"'), "the benchmark started")
   proc.run { "sleep", "0.3" }
   local r = p:kill(10)
   t.eq(r.code, 130, t.read(out))

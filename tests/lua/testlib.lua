@@ -146,6 +146,19 @@ function M.here()
   return (src:match("^@(.*)/[^/]*$")) or "."
 end
 
+-- Waits until the file at path holds needle (a plain string), polling every 50 ms, at
+-- most tries times (400: 20 s): true when it did.
+function M.wait_for_text(path, needle, tries)
+  for _ = 1, tries or 400 do
+    local f = io.open(path)
+    local text = f and f:read("a") or ""
+    if f then f:close() end
+    if text:find(needle, 1, true) then return true end
+    require("llmd.proc").run { "sleep", "0.05" }
+  end
+  return false
+end
+
 -- mkdir -p p; a folder that cannot be made fails the test.
 function M.mkdir(p)
   local r = require("llmd.proc").run({ "mkdir", "-p", "--", p })

@@ -35,6 +35,21 @@ end
 
 local compare = t.compare
 
+-- vLLM's result JSON of d as vLLM writes it: the scalars first, then the arrays (the
+-- harness's detection reads the file's start), each group by key
+local function vllm_text(d)
+  local keys = {}
+  for k in pairs(d) do keys[#keys + 1] = k end
+  table.sort(keys, function(x, y)
+    local tx, ty = type(d[x]) == "table", type(d[y]) == "table"
+    if tx ~= ty then return ty end
+    return x < y
+  end)
+  local parts = {}
+  for _, k in ipairs(keys) do parts[#parts + 1] = json.encode(k) .. ":" .. json.encode(d[k]) end
+  return "{" .. table.concat(parts, ",") .. "}"
+end
+
 -- The auditor's vsyn3: the synthetic vLLM detailed fixture with the TTFT of the k-th
 -- successful request times FS[k] (its latency moved by as much) and every ITL gap x 0.93
 -- (the latency moved by that too), as tests/data/family_expectations.py builds it.
@@ -57,17 +72,7 @@ local function vsyn3_dir()
     end
   end
   local dir = t.tmpdir()
-  -- the scalars first, then the arrays, as vLLM writes it (detection reads the start)
-  local keys = {}
-  for k in pairs(d) do keys[#keys + 1] = k end
-  table.sort(keys, function(x, y)
-    local tx, ty = type(d[x]) == "table", type(d[y]) == "table"
-    if tx ~= ty then return ty end
-    return x < y
-  end)
-  local parts = {}
-  for _, k in ipairs(keys) do parts[#parts + 1] = json.encode(k) .. ":" .. json.encode(d[k]) end
-  t.write(dir .. "/result.json", "{" .. table.concat(parts, ",") .. "}")
+  t.write(dir .. "/result.json", vllm_text(d))
   return dir
 end
 
@@ -83,16 +88,7 @@ local function repeats_dir(factors)
         d.ttfts[i] = d.ttfts[i] * f
       end
     end
-    local keys = {}
-    for k in pairs(d) do keys[#keys + 1] = k end
-    table.sort(keys, function(x, y)
-      local tx, ty = type(d[x]) == "table", type(d[y]) == "table"
-      if tx ~= ty then return ty end
-      return x < y
-    end)
-    local parts = {}
-    for _, k in ipairs(keys) do parts[#parts + 1] = json.encode(k) .. ":" .. json.encode(d[k]) end
-    t.write(("%s/result-%d.json"):format(dir, n), "{" .. table.concat(parts, ",") .. "}")
+    t.write(("%s/result-%d.json"):format(dir, n), vllm_text(d))
   end
   return dir
 end

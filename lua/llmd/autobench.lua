@@ -1008,7 +1008,8 @@ end
 -- the repeat values, Holm-adjusted over every test of the call (llmd.decision's rules:
 -- ALPHA, and MIN_EFFECT as the practical threshold); with one measurement on a side the
 -- choice is untested. It also says when the two rows are not like for like (GPU counts
--- or workload lengths differ). Returns a list of lines (text, no markdown).
+-- or workload lengths differ): such a choice gets its figures and why they are unlike, but
+-- no test and no verdict. Returns a list of lines (text, no markdown).
 
 -- the rank key's criteria, by position (M.rank_key)
 local CRITERIA = {
@@ -1074,7 +1075,9 @@ function M.evidence(rows)
         it.mx, it.my = mean(xs), mean(ys)
         it.eff = d.effect_pct(it.my, it.mx)
       end
-      if #xs >= 2 and #ys >= 2 then
+      -- a difference between unlike set-ups is no evidence for the choice: such a pair is
+      -- not tested, and stays out of the Holm family, so it changes no other line's p
+      if #xs >= 2 and #ys >= 2 and #it.notes == 0 then
         -- the decision layer's test on repeats: Welch, or the exact Mann-Whitney test where a
         -- side's repeats are all one value; one that cannot reach alpha stays out of the family
         it.test = d.repeat_test(xs, ys)
@@ -1118,7 +1121,7 @@ function M.evidence(rows)
   local L = {}
   for _, it in ipairs(items) do
     local head = ("%s: %s ranks above %s"):format(it.where, label(it.w), label(it.r))
-    local why
+    local why, unlike_said
     if it.k == nil then
       why = "a tie on every criterion (the first row read is listed first)"
     elseif it.k == 2 then
@@ -1138,7 +1141,12 @@ function M.evidence(rows)
       if #it.xs > 1 or #it.ys > 1 then fig = fig .. ", means of the repeats" end
       local small = it.eff and math.abs(it.eff) < d.MIN_EFFECT
       local verdict
-      if it.test and it.test.identical then
+      if #it.notes > 0 then
+        -- the measured figures and why they are unlike; no verdict either way
+        verdict = ("%s; not like for like: %s; no verdict (a difference between unlike set-ups is no evidence "
+          .. "for the choice)"):format(n, table.concat(it.notes, "; "))
+        unlike_said = true
+      elseif it.test and it.test.identical then
         verdict = "identical in every repeat: no difference"
       elseif it.test and it.test.p and not d.can_decide(it.test) then
         verdict = ("no clear difference (%s, p = %s; %d and %d repeats can give no p below %s: it cannot show a "
@@ -1167,7 +1175,7 @@ function M.evidence(rows)
       why = "by its status"
     end
     local line = head .. " " .. why
-    if #it.notes > 0 then line = line .. "; not like for like: " .. table.concat(it.notes, "; ") end
+    if #it.notes > 0 and not unlike_said then line = line .. "; not like for like: " .. table.concat(it.notes, "; ") end
     L[#L + 1] = line
   end
   return L

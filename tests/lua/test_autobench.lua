@@ -190,12 +190,13 @@ t.test("compare: sla.passed recomputed from the metrics, a disagreement reported
   t.ok(r.stderr:find("unknown key 'max_p99_ttft_ms'", 1, true) and r.stderr:find("use max_p50_ttft_ms", 1, true), r.stderr)
 end)
 
--- rows of one candidate in scenario chat (1024 in, 256 out, one GPU unless gpus): one per value
-local function ev_rows(fw, cid, values, gpus)
+-- rows of one candidate in scenario chat (1024 in unless inlen, 256 out, one GPU unless
+-- gpus): one per value
+local function ev_rows(fw, cid, values, gpus, inlen)
   local out = {}
   for _, v in ipairs(values) do
     out[#out + 1] = json.encode { framework = fw, candidate_id = cid, status = "ok",
-      workload = { scenario = "chat", input_len = 1024, output_len = 256 }, sla = { passed = true },
+      workload = { scenario = "chat", input_len = inlen or 1024, output_len = 256 }, sla = { passed = true },
       metrics = { request_throughput = v, output_token_throughput = v * 256, p50_ttft_ms = 100.0,
         p50_tpot_ms = 10.0, success_rate = 1.0 },
       hardware = { gpu_count = gpus or 1 }, server_command = "x" }
@@ -255,9 +256,23 @@ t.test("compare: evidence says when a choice is by the SLA, below the practical 
   t.write(d .. "/one.jsonl", ev_rows("vllm", "v8", { 10.1 }, 8) .. ev_rows("sglang", "s1", { 10.0 }))
   r = ab_cli({ "compare", "one.jsonl", "--md", "s.md" }, d)
   t.eq(r.stderr, EV_HEAD .. "chat, across frameworks: vllm v8 ranks above sglang s1 by request throughput, "
-    .. "10.10 vs 10.00 req/s (1.0 % apart): untested: one measurement each, no repeats to test; below the 2 % "
-    .. "practical threshold: no practical difference even if real; not like for like: 8 vs 1 GPUs: the figures "
-    .. "are not per GPU\n")
+    .. "10.10 vs 10.00 req/s (1.0 % apart): one measurement each; not like for like: 8 vs 1 GPUs: the figures "
+    .. "are not per GPU; no verdict (a difference between unlike set-ups is no evidence for the choice)\n")
+  -- repeats that Welch would call a clear difference (the rows of the test above: p =
+  -- 0.00478, 17.9 % apart), but sglang ran on 2 GPUs and 2048-token prompts: no test, no
+  -- verdict, and out of the Holm family, so vllm's own choice keeps its unadjusted p =
+  -- 0.902585 (the test above's /usr/bin/python3 value) with no "after Holm" at all
+  t.write(d .. "/unlike.jsonl", ev_rows("vllm", "vllm-best", { 12.0, 12.3, 11.8 })
+    .. ev_rows("vllm", "vllm-c2", { 11.9, 12.4, 11.7 }) .. ev_rows("sglang", "sglang-steady", { 10.0, 10.2, 9.9 }, 2, 2048))
+  r = ab_cli({ "compare", "unlike.jsonl", "--evidence", "unlike.txt" }, d)
+  t.eq(r.code, 0)
+  t.eq(t.read(d .. "/unlike.txt"), EV_HEAD
+    .. "chat, vllm: vllm vllm-c2 ranks above vllm vllm-best by request throughput, 12.00 vs 12.03 req/s "
+    .. "(0.3 % apart), means of the repeats: no clear difference (Welch p = 0.903; 3 and 3 measurements)\n"
+    .. "chat, across frameworks: vllm vllm-c2 ranks above sglang sglang-steady by request throughput, 12.00 vs "
+    .. "10.03 req/s (17.9 % apart), means of the repeats: 3 and 3 measurements; not like for like: 1 vs 2 GPUs: "
+    .. "the figures are not per GPU; input_len 1024 vs 2048: not the same workload; no verdict (a difference "
+    .. "between unlike set-ups is no evidence for the choice)\n")
   -- a single candidate: nothing to weigh; the file says so
   t.write(d .. "/solo.jsonl", ev_rows("vllm", "v", { 10.0 }))
   r = ab_cli({ "compare", "solo.jsonl", "--md", "s.md", "--evidence", "solo.txt" }, d)

@@ -607,7 +607,8 @@ function M.run(exp, plan, opts)
     w = { path = opts.resume:gsub("/+$", ""), name = opts.resume:gsub("/+$", ""):match("[^/]+$") }
   else
     local parent = plan.parent or "."
-    w = ws.create { parent = parent, name = os.date("llm-d-experiment-" .. exp.name:gsub("[^%w%-_.]", "_")
+    -- a name taken (another experiment started in the same second) gets a suffix -2, -3, ...
+    w = ws.create { parent = parent, base = os.date("llm-d-experiment-" .. exp.name:gsub("[^%w%-_.]", "_")
       .. "-%Y%m%d-%H%M%S") }
     ws.write_text(w.path .. "/plan.yaml", yaml.dump(plan))
     if opts.experiment_path then

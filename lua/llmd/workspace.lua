@@ -85,8 +85,9 @@ local function mkdir_new(path)
 end
 
 -- A new workspace folder under parent (default "."; made if missing), announced on
--- stdout. Never an existing folder: a name taken (by another comparison started in the
--- same second, say) gets a suffix -2, -3, ...; with opts.name, taken is an error.
+-- stdout. Never an existing folder: a name taken (by another comparison or experiment
+-- started in the same second, say) gets a suffix -2, -3, ...; opts.base is that name
+-- (default llm-d-comparison-<date>-<time>); with opts.name instead, taken is an error.
 function M.create(opts)
   opts = opts or {}
   local parent = opts.parent or "."
@@ -96,7 +97,7 @@ function M.create(opts)
   elseif pmode ~= "directory" then
     error(("%s: not a folder (the workspace's parent)"):format(parent), 0)
   end
-  local name = opts.name or os.date("llm-d-comparison-%Y%m%d-%H%M%S")
+  local name = opts.name or opts.base or os.date("llm-d-comparison-%Y%m%d-%H%M%S")
   local base = parent:gsub("/+$", "") .. "/" .. name
   local path, n = base, 1
   while true do

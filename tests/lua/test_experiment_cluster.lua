@@ -257,6 +257,53 @@ t.test("--dry-run prints the commands and changes nothing; plan mistakes name th
   t.ok(r.stderr:find("plan.yaml: deploy.methd: unknown key", 1, true), r.stderr)
 end)
 
+-- Two experiments of one name started at once (the same second, and every name of the next
+-- seconds already taken by earlier runs) each get a workspace of their own, made by mkdir(2)
+-- with a suffix: neither fails for it, and each folder holds its own plan and nothing else's.
+t.test("two experiments started at once: two workspaces, neither fails, nothing shared or mixed", function()
+  local s = setup()
+  local plan2 = yaml.load_file(s.plan)
+  plan2.namespaces = { "exp-x", "exp-y", "exp-z" }
+  t.write(s.dir .. "/plan2.yaml", yaml.dump(plan2))
+  local taken = {}
+  local now = os.time()
+  for k = 0, 20 do
+    local n = os.date("llm-d-experiment-routing-sweep-%Y%m%d-%H%M%S", now + k)
+    lfs.mkdir(s.dir .. "/" .. n)
+    taken[n] = true
+  end
+  local function q(x) return "'" .. x:gsub("'", "'\\''") .. "'" end
+  local cmds = {}
+  for i, plan in ipairs { s.plan, s.dir .. "/plan2.yaml" } do
+    cmds[#cmds + 1] = ("%s experiment.lua %s --plan %s --dry-run >%s 2>&1 &"):format(q(LLMDLUA), q(s.exp), q(plan),
+      q(s.dir .. "/out" .. i))
+  end
+  local r = proc.run({ "sh", "-c", table.concat(cmds, "\n") .. "\nwait" }, { env = s.env, timeout = 300 })
+  t.ok(r.ok, r.stderr)
+  local made = {}
+  for n in lfs.dir(s.dir) do
+    if n:match("^llm%-d%-experiment%-") and not taken[n] then made[#made + 1] = n end
+  end
+  table.sort(made)
+  t.eq(#made, 2, "one new workspace each: " .. table.concat(made, ", "))
+  local seen = {}
+  -- each run's plan: its first namespace, and the one its second setup treatment gets
+  for i, want in ipairs { { "exp-a", "exp-b" }, { "exp-x", "exp-y" } } do
+    local out = t.read(s.dir .. "/out" .. i)
+    t.ok(not out:find("already exists", 1, true), out)
+    local w = out:match("Workspace: ([^\n]+)")
+    t.ok(w, out)
+    local name = w:match("[^/]+$")
+    -- a taken name and a suffix: -2, -3, ... after the second it started in
+    t.ok(name:match("^llm%-d%-experiment%-routing%-sweep%-%d+%-%d+%-%d+$") and taken[name:gsub("%-%d+$", "")],
+      name)
+    t.ok(not seen[name], "a workspace of its own: " .. name)
+    seen[name] = true
+    t.eq(yaml.load_file(w .. "/plan.yaml").namespaces[1], want[1], name .. ": its own plan")
+    t.ok(out:find(("Setup treatment plugins-prefix: deploying into %s."):format(want[2]), 1, true), out)
+  end
+end)
+
 t.test("run treatments whose keys match nothing in the workload are refused before anything runs", function()
   -- newuser24's experiment: shared_prefix keys against the sanity_random workload (random
   -- data, no shared_prefix mapping): every treatment would benchmark the same configuration

@@ -1178,9 +1178,12 @@ local function teardown(ctx, x)
       for _, n in ipairs(d.releases) do a[#a + 1] = n end
       a[#a + 1] = "--ignore-not-found"
       ctx.k:helm(a)
-    elseif ctx.dry_run then
+    elseif ctx.dry_run and d.attempted then
       -- a dry run deploys nothing, so which releases are the run's is not known
       ctx.out:write("[dry-run] would uninstall the releases this run deployed (not known in a dry run)\n")
+    elseif ctx.dry_run then
+      -- refused before its first deploy command (or none recorded): a real run uninstalls nothing
+      ctx.out:write("[dry-run] no release to uninstall: no deploy command of this run would have run\n")
     end
     -- routes and gateways the run created outside its releases (helm removed its own):
     -- those still there
@@ -1356,6 +1359,8 @@ local function deploy(ctx, x)
       local cm = cmds(ctx, x)
       cm[#cm + 1] = ("(cd %s && %s)"):format(k8s.cmdline { d.guide_dir or "." },
         k8s.cmdline(ctx.k:argv(c.tool, c.args)))
+      -- from here a real run may have deployed something (a dry run's teardown says so)
+      rec.attempted = true
       ctx.k:call(c.tool, c.args, { cwd = c.opts.cwd, user = c.opts.user, allow_hooks = c.opts.allow_hooks })
       local kd = c.opts.kustomize
       if kd and not seen[kd] then rec.kustomize[#rec.kustomize + 1] = kd; seen[kd] = true end

@@ -319,7 +319,9 @@ function M.steps_list()
         return m
       end)
       if not ok then
-        say(c, "Setup treatment %s: standup failed: %s; tearing down what was deployed.", s, tostring(msg))
+        -- refused before its first deploy command: there is nothing of it to tear down
+        say(c, "Setup treatment %s: standup failed: %s%s", s, tostring(msg),
+          cluster.deployed(c, "stack").attempted and "; tearing down what was deployed." or ".")
         local tok, tmsg = teardown_now(ctx, s, c)
         finish(ctx, s, "failed_standup", tostring(msg) .. (tok and "" or ("; teardown failed too: " .. tostring(tmsg))))
         error(msg, 0)

@@ -464,6 +464,12 @@ t.test("--dry-run with a refused standup: the note under the summary says what F
     .. "that no step failed)\n", 1, true), r.stdout)
   t.ok(not r.stdout:find("the statuses say only that no step failed", 1, true), r.stdout)
   t.ok(r.stdout:find("Dry run: nothing was deployed; nothing needs tearing down.\n", 1, true), r.stdout)
+  -- refused before its first deploy command: a real run deploys and uninstalls nothing, so
+  -- the dry run neither says it tears down what was deployed nor that it would uninstall
+  t.ok(not r.stdout:find("would uninstall", 1, true), r.stdout)
+  t.ok(not r.stdout:find("tearing down what was deployed", 1, true), r.stdout)
+  t.ok(r.stdout:find("nothing of this run was deployed.\n[dry-run] no release to uninstall: no deploy command of "
+    .. "this run would have run\n", 1, true), r.stdout)
   for _, c in ipairs(lfs.attributes(s.cluster .. "/calls.log") and calls(s) or {}) do
     t.ok(c.tool ~= "helmfile", "helmfile never ran")
   end

@@ -494,6 +494,48 @@ static void refuse_non_gauge(lua_State *L, const PromAgg *a, const char *name, c
     }
 }
 
+/*
+** counter_total of a gauge's series (a gauge, a gauge histogram's) or of a counter's
+** NAME_created time (vLLM types it a gauge; OpenMetrics a counter's series) would add up
+** levels or timestamps as if they were counts, a number that means nothing: refused at
+** the script's line, naming the metric, its type and what to call instead (NAME_total
+** when it was scraped, else gauge_summary).
+*/
+static void refuse_non_counter(lua_State *L, const PromAgg *a, const char *name, const size_t *idx,
+                               size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const PromSeries *s = &a->series[idx[i]];
+        int gauge = s->type == PROM_GAUGE || s->type == PROM_GAUGEHISTOGRAM;
+        if (!gauge && !(s->type == PROM_COUNTER && s->created))
+            continue;
+        const char *type = s->type == PROM_GAUGEHISTOGRAM ? "gauge histogram's series"
+                                                          : prom_type_name((PromType)s->type);
+        size_t nl = strlen(name);
+        if (s->created) {
+            lua_pushlstring(L, name, nl - strlen("_created"));
+            lua_pushliteral(L, "_total");
+            lua_concat(L, 2); /* ..., NAME_total */
+            if (prom_agg_find(a, lua_tostring(L, -1), NULL, 0) > 0)
+                llmd_usage_error(L,
+                                 "agg:counter_total: '%s' is a counter's creation time (TYPE %s), "
+                                 "not a count (did you mean '%s'?)",
+                                 name, type, lua_tostring(L, -1));
+            lua_pop(L, 1);
+            if (!gauge)
+                llmd_usage_error(L,
+                                 "agg:counter_total: '%s' is a counter's creation time (TYPE %s), "
+                                 "not a count; a total of it means nothing",
+                                 name, type);
+        }
+        llmd_usage_error(L,
+                         "agg:counter_total: '%s' is a %s, not a counter (its values are levels, "
+                         "not counts: a total of them means nothing); call "
+                         "agg:gauge_summary('%s') for its levels over the run",
+                         name, type, name);
+    }
+}
+
 /* Pushes nil and why the metric has no value (a wrong suffix raised in find_series). */
 static int push_never_scraped(lua_State *L, const char *name)
 {
@@ -529,6 +571,7 @@ static int l_counter_total(lua_State *L)
         suggest_name(L, a, "agg:counter_total", name);
         return push_never_scraped(L, name);
     }
+    refuse_non_counter(L, a, name, idx, n);
     if (nby == 0) {
         double total = 0;
         for (size_t i = 0; i < n; i++)

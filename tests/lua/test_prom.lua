@@ -227,6 +227,39 @@ t.test("gauge_summary of a counter or a histogram's series is refused; a misspel
   t.eq({ v, why }, { nil, "vllm:prefix_cache_queries_total: never scraped" })
 end)
 
+-- The reverse: counter_total of a gauge adds up levels (or creation timestamps) as if they
+-- were counts. Refused at the script's line, naming the metric, its type and what to call
+-- instead. Expected texts by hand.
+t.test("counter_total of a gauge (or a _created time) is refused; a counter's total is as before", function()
+  local agg = prom.aggregator()
+  for i, v in ipairs { 5, 9 } do
+    agg:add("p", scrape { "# TYPE vllm:prefix_cache_hits counter", "vllm:prefix_cache_hits_total " .. v,
+      "# TYPE vllm:prefix_cache_hits_created gauge", "vllm:prefix_cache_hits_created 1700000000",
+      "# TYPE vllm:kv_cache_usage_perc gauge", "vllm:kv_cache_usage_perc 0." .. v,
+      "# TYPE d counter", "d_created 1700000000",
+      "# TYPE gh gaugehistogram", 'gh_bucket{le="+Inf"} ' .. v }, 15 * i)
+  end
+  local here = "test_prom.lua:"
+  local function err_of(f) local ok, e = pcall(f); t.ok(not ok, "refused"); return tostring(e) end
+  local e = err_of(function() local r = agg:counter_total("vllm:kv_cache_usage_perc"); return r end)
+  t.ok(e:find(here, 1, true) and e:find("agg:counter_total: 'vllm:kv_cache_usage_perc' is a gauge, not a counter "
+    .. "(its values are levels, not counts: a total of them means nothing); call "
+    .. "agg:gauge_summary('vllm:kv_cache_usage_perc') for its levels over the run", 1, true), e)
+  -- every mode: the max or the last value of a level, summed over pods, is no total either
+  for _, m in ipairs { "max", "last" } do
+    t.raises("'vllm:kv_cache_usage_perc' is a gauge, not a counter", agg.counter_total, agg,
+      "vllm:kv_cache_usage_perc", { mode = m })
+  end
+  t.raises("agg:counter_total: 'vllm:prefix_cache_hits_created' is a counter's creation time (TYPE gauge), not a "
+    .. "count (did you mean 'vllm:prefix_cache_hits_total'?)", agg.counter_total, agg, "vllm:prefix_cache_hits_created")
+  t.raises("agg:counter_total: 'd_created' is a counter's creation time (TYPE counter), not a count; a total of it "
+    .. "means nothing", agg.counter_total, agg, "d_created")
+  t.raises("agg:counter_total: 'gh_bucket' is a gauge histogram's series, not a counter", agg.counter_total, agg,
+    "gh_bucket")
+  -- the counter itself: 9 - 5 = 4 (by hand)
+  t.eq(agg:counter_total("vllm:prefix_cache_hits_total"), 4.0)
+end)
+
 t.test("a NUL inside a value is refused with its column, never read as the digits before it", function()
   -- issue 17: 1000000\0\0\0\0\0\0\01000100 was read as 1000000, an increase of 1,000,100
   -- instead of 100 (and a hit rate of 500,050 %)

@@ -131,12 +131,38 @@ function M.apply_overrides(profile, overrides)
   return p, unmatched
 end
 
+-- A YAML value as an error message shows it: what it is, never a table's address.
+local function describe(v)
+  if v == yaml.null then return "null" end
+  if type(v) == "string" then return ("'%s'"):format(v) end
+  if type(v) == "table" then return is_list(v) and "a list" or "a mapping" end
+  return tostring(v)
+end
+
 local function check_bool(v, key, path)
   if v == nil then return false end
   if type(v) ~= "boolean" then
-    error(("%s: %s: expected true or false, got %s"):format(path, key, tostring(v)), 0)
+    error(("%s: %s: expected true or false, got %s"):format(path, key, describe(v)), 0)
   end
   return v
+end
+
+-- A treatment's name (or dflt when it has none). It names the treatment's folder in the
+-- workspace (setup-treatment-NAME/, run-NAME/), so it is one folder name: a string or a
+-- number, not empty, no '/', no control character, not '.' or '..'.
+local function treatment_name(v, where, dflt)
+  if v == nil or v == yaml.null then return dflt end
+  if type(v) ~= "string" and type(v) ~= "number" then
+    error(("%s.name: expected a string, got %s"):format(where, describe(v)), 0)
+  end
+  local n = tostring(v)
+  if n == "" or n == "." or n == ".." or n:find("/", 1, true) or n:find("%c") then
+    error(("%s.name: %s names the treatment's folder: expected a folder name (not empty, no '/', no control "
+      .. "character, not '.' or '..')"):format(where, (describe(n):gsub("%c", function(c)
+        return ("\\x%02x"):format(c:byte())
+      end))), 0)
+  end
+  return n
 end
 
 -- The experiment in doc (a table from llmd.yaml); path names the file in errors.
@@ -151,7 +177,7 @@ function M.parse(doc, path)
   meta = meta or {}
   local function str(v, key)
     if v == nil or v == yaml.null then return nil end
-    if type(v) ~= "string" then error(("%s: %s: expected a string, got %s"):format(path, key, tostring(v)), 0) end
+    if type(v) ~= "string" then error(("%s: %s: expected a string, got %s"):format(path, key, describe(v)), 0) end
     return v
   end
   e.name = str(meta.name, "experiment.name") or (path:match("([^/]+)$"):gsub("%.[^.]*$", ""))
@@ -173,9 +199,9 @@ function M.parse(doc, path)
     end
     for i, t in ipairs(list or {}) do
       if not is_map(t) then
-        warn("setup.treatments[%d]: not a mapping (%s); skipped", i - 1, tostring(t))
+        warn("setup.treatments[%d]: not a mapping (%s); skipped", i - 1, describe(t))
       else
-        local name = t.name ~= nil and tostring(t.name) or ("setup-" .. i)
+        local name = treatment_name(t.name, ("%s: setup.treatments[%d]"):format(path, i - 1), "setup-" .. i)
         local flat, at = {}, {}
         local function add(k, v)
           if at[k] then flat[at[k]][2] = v else flat[#flat + 1] = { k, v }; at[k] = #flat end
@@ -214,9 +240,9 @@ function M.parse(doc, path)
   seen = {}
   for i, t in ipairs(rlist or {}) do
     if not is_map(t) then
-      warn("%s[%d]: not a mapping (%s); skipped", rkey, i - 1, tostring(t))
+      warn("%s[%d]: not a mapping (%s); skipped", rkey, i - 1, describe(t))
     else
-      local name = t.name ~= nil and tostring(t.name) or ("t" .. i)
+      local name = treatment_name(t.name, ("%s: %s[%d]"):format(path, rkey, i - 1), "t" .. i)
       if seen[name] then error(("%s: two run treatments are named %s"):format(path, name), 0) end
       seen[name] = true
       local ov, at = {}, {}
@@ -239,7 +265,7 @@ function M.parse(doc, path)
   local att = doc.treatment_max_attempts
   if att == nil then att = 1 end
   if math.type(att) ~= "integer" then
-    error(("%s: treatment_max_attempts: expected an integer >= 1, got %s"):format(path, tostring(att)), 0)
+    error(("%s: treatment_max_attempts: expected an integer >= 1, got %s"):format(path, describe(att)), 0)
   end
   e.run_controls = {
     treatment_max_attempts = math.max(att, 1),

@@ -565,12 +565,13 @@ function M.run(exp, plan, opts)
   exp.setup_treatments = setup_list
   for _, rt in ipairs(exp.run_treatments) do
     if rt.name == "stack" then
-      error("run treatment 'stack': the name is taken by the stack's own folder (run-stack); rename it", 0)
+      error(("%srun treatment 'stack': the name is taken by the stack's own folder (run-stack); rename it")
+        :format(opts.experiment_path and (opts.experiment_path .. ": ") or ""), 0)
     end
   end
   if #exp.run_treatments == 0 then
     error(("%s: no run treatments (a top-level treatments: list of mappings); nothing to benchmark")
-      :format(exp.name), 0)
+      :format(opts.experiment_path or exp.name), 0)
   end
   M.check_run_treatments(exp, plan, opts.experiment_path)
   M.check_setup_treatments(exp, plan, opts.experiment_path, opts.plan_path)

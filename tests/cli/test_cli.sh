@@ -318,7 +318,7 @@ fi
 name="experiment.lua: a missing experiment file is one line naming it, exit 1"
 run "$BIN" "$REPO/lua/experiment.lua" "$TMP/nope.yaml" --show
 expect_rc 1
-expect_err_first "experiment.lua: $TMP/nope.yaml: cannot open: No such file or directory"
+expect_err_first "llmdlua: $TMP/nope.yaml: cannot open: No such file or directory"
 if [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]; then ok; else fail "more than one line: $err"; fi
 
 # compare.lua's checks of what the user gave, before anything is made (the new user's

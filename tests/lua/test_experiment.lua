@@ -41,7 +41,7 @@ t.test("legacy string treatments are skipped with a warning each", function()
   t.eq(#e.setup_treatments, 0)
   t.eq(#e.run_treatments, 0)
   local joined = table.concat(e.warnings, "\n")
-  t.ok(joined:find("setup.treatments[0]: not a mapping (1,1,1,1)", 1, true), joined)
+  t.ok(joined:find("setup.treatments[0]: not a mapping ('1,1,1,1')", 1, true), joined)
   t.ok(joined:find("run: a mapping", 1, true), joined)
 end)
 
@@ -78,11 +78,38 @@ t.test("a key that is both a value and a mapping is an error naming both", funct
 end)
 
 t.test("wrong types of run controls are errors naming the key", function()
-  t.raises("x.yaml: treatment_max_attempts: expected an integer >= 1, got three", ex.parse,
+  t.raises("x.yaml: treatment_max_attempts: expected an integer >= 1, got 'three'", ex.parse,
     yaml.load("treatment_max_attempts: three\n"), "x.yaml")
   t.raises("x.yaml: reset_caches: expected true or false", ex.parse, yaml.load("reset_caches: yes\n"), "x.yaml")
   t.raises("x.yaml: treatments: expected a list", ex.parse, yaml.load("treatments: {a: 1}\n"), "x.yaml")
   t.eq(ex.parse(yaml.load("treatment_max_attempts: 0\n"), "x.yaml").run_controls.treatment_max_attempts, 1)
+end)
+
+-- A value of the wrong type is named by what it is, never by a table's address; a
+-- treatment's name is its folder's (setup-treatment-NAME/, run-NAME/), so one folder name.
+-- Expected texts by hand.
+t.test("wrong types are named by what they are; a treatment name must be one folder name", function()
+  local function err(text)
+    local ok, e = pcall(ex.parse, yaml.load(text), "x.yaml")
+    t.ok(not ok, text)
+    return e
+  end
+  t.eq(err("experiment:\n  name: {a: 1}\n"), "x.yaml: experiment.name: expected a string, got a mapping")
+  t.eq(err("experiment:\n  harness: [1]\n"), "x.yaml: experiment.harness: expected a string, got a list")
+  t.eq(err("treatment_max_attempts: {a: 1}\n"), "x.yaml: treatment_max_attempts: expected an integer >= 1, got "
+    .. "a mapping")
+  t.eq(err("treatments:\n  - name: [1]\n    a: 1\n"), "x.yaml: treatments[0].name: expected a string, got a list")
+  local folder = " names the treatment's folder: expected a folder name (not empty, no '/', no control character, "
+    .. "not '.' or '..')"
+  t.eq(err("setup:\n  treatments:\n    - name: ../up\n      a: 1\n"), "x.yaml: setup.treatments[0].name: '../up'"
+    .. folder)
+  t.eq(err("treatments:\n  - name: \"a\\tb\"\n    a: 1\n"), "x.yaml: treatments[0].name: 'a\\x09b'" .. folder)
+  t.eq(err("treatments:\n  - a: 1\n  - name: ''\n    a: 1\n"), "x.yaml: treatments[1].name: ''" .. folder)
+  t.eq(err("run:\n  - name: ..\n    a: 1\n"), "x.yaml: run[0].name: '..'" .. folder)
+  -- a number is a name (upstream's parser takes it as written); a list item is skipped
+  local e = ex.parse(yaml.load("treatments:\n  - name: 7\n    a: 1\n  - [1]\n"), "x.yaml")
+  t.eq(e.run_treatments[1].name, "7")
+  t.eq(e.warnings, { "x.yaml: treatments[1]: not a mapping (a list); skipped" })
 end)
 
 t.test("run treatment overrides apply to the rendered profile; lists by index; unmatched returned", function()

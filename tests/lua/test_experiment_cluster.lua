@@ -246,10 +246,10 @@ t.test("--dry-run prints the commands and changes nothing; plan mistakes name th
   local s2 = setup(function(plan) plan.namespaces = { "exp-a", "exp-b" } end)
   r = experiment(s2)
   t.eq(r.code, 1)
-  t.eq(r.stderr, "experiment.lua: parallel: 3 needs at least 3 namespaces (the plan lists 2); each stack runs in its own\n")
+  t.eq(r.stderr, "llmdlua: parallel: 3 needs at least 3 namespaces (the plan lists 2); each stack runs in its own\n")
   local s4 = setup(function(plan) plan.namespaces = { "exp-a", "exp-b" }; plan.parallel = 1 end)
   r = experiment(s4, { "--plan", s4.plan, "--skip-teardown" })
-  t.eq(r.stderr, "experiment.lua: --skip-teardown keeps every stack: 3 setup treatments need 3 namespaces (the plan "
+  t.eq(r.stderr, "llmdlua: --skip-teardown keeps every stack: 3 setup treatments need 3 namespaces (the plan "
     .. "lists 2)\n")
   local s3 = setup(function(plan) plan.deploy.methd = "helm" end)
   r = experiment(s3)
@@ -304,6 +304,44 @@ t.test("two experiments started at once: two workspaces, neither fails, nothing 
   end
 end)
 
+-- experiment.lua's errors follow the scripts' split (README: Running scripts): a problem in
+-- a file is one line "llmdlua: FILE...", exit 1, never a traceback; a usage error names the
+-- script, exit 2. Each malformed file's expected line written by hand from its content.
+t.test("malformed experiment files: one line 'llmdlua: FILE: ...' each, exit 1; usage errors name the script", function()
+  local s = setup()
+  local cases = {
+    { "experiment: [1, 2\n", "bad.yaml:2:1: did not find expected ',' or ']'" },
+    { "- 1\n- 2\n", "bad.yaml: expected a mapping (an experiment)" },
+    { "experiment: 5\n", "bad.yaml: experiment: expected a mapping" },
+    { "experiment:\n  name: {a: 1}\n", "bad.yaml: experiment.name: expected a string, got a mapping" },
+    { "setup: 7\n", "bad.yaml: setup: expected a mapping (constants, treatments)" },
+    { "setup:\n  treatments:\n    - name: ../x\n      a: 1\n", "bad.yaml: setup.treatments[0].name: '../x' names "
+      .. "the treatment's folder" },
+    { "treatments:\n  - name: [1]\n    a: 1\n", "bad.yaml: treatments[0].name: expected a string, got a list" },
+    { "treatments: {a: 1}\n", "bad.yaml: treatments: expected a list of run treatments" },
+    { "treatments:\n  - name: r\n    a: 1\n  - name: r\n    b: 1\n", "bad.yaml: two run treatments are named r" },
+    -- parsed, but nothing to run: the file is named, not an empty experiment name
+    { "experiment:\n  name: ''\n", "bad.yaml: no run treatments" },
+    { "", "bad.yaml: no run treatments" },
+    { "treatment_max_attempts: [2]\n", "bad.yaml: treatment_max_attempts: expected an integer >= 1, got a list" },
+  }
+  for _, c in ipairs(cases) do
+    t.write(s.dir .. "/bad.yaml", c[1])
+    local r = proc.run({ LLMDLUA, "experiment.lua", "bad.yaml", "--plan", s.plan, "--dry-run" },
+      { env = s.env, cwd = s.dir, timeout = 60 })
+    t.eq(r.code, 1, c[1] .. r.stderr)
+    t.eq(r.stderr:sub(1, #("llmdlua: " .. c[2])), "llmdlua: " .. c[2], c[1])
+    t.eq(select(2, r.stderr:gsub("\n", "")), 1, "one line: " .. r.stderr)
+    t.ok(not r.stderr:find("traceback", 1, true), r.stderr)
+  end
+  -- usage errors: the script's name, exit 2
+  local r = experiment(s, { "--plan", s.plan, "--step", "x" })
+  t.eq(r.code, 2, r.stderr)
+  t.ok(r.stderr:match("^experiment%.lua: "), r.stderr)
+  r = experiment(s, {})
+  t.eq({ r.code, r.stderr }, { 2, "experiment.lua: give --plan FILE (or --resume WORKSPACE, or --show)\n" })
+end)
+
 t.test("run treatments whose keys match nothing in the workload are refused before anything runs", function()
   -- newuser24's experiment: shared_prefix keys against the sanity_random workload (random
   -- data, no shared_prefix mapping): every treatment would benchmark the same configuration
@@ -313,7 +351,7 @@ t.test("run treatments whose keys match nothing in the workload are refused befo
   for _, extra in ipairs { { "--plan", s.plan }, { "--plan", s.plan, "--dry-run" } } do
     local r = experiment(s, extra)
     t.eq(r.code, 1, r.stdout .. r.stderr)
-    t.eq(r.stderr, "experiment.lua: " .. s.exp .. ": run treatment grp40: data.shared_prefix.num_groups matches "
+    t.eq(r.stderr, "llmdlua: " .. s.exp .. ": run treatment grp40: data.shared_prefix.num_groups matches "
       .. "nothing in workload sanity_random of " .. s.dir .. "/template.yaml\nrefused: a run treatment that changes "
       .. "nothing would benchmark the same configuration as the others; fix the keys (or the template) - nothing "
       .. "was run\n")

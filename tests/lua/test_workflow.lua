@@ -162,7 +162,7 @@ t.test("5: custom deploy commands that never read the values override: setup tre
     local r = s.go(more)
     t.eq(r.code, 1, r.stdout .. r.stderr)
     local e = s.dir .. "/exp.yaml"
-    t.eq(r.stderr, "experiment.lua: " .. e .. ": setup treatment one (decode.replicas: 1): written to "
+    t.eq(r.stderr, "llmdlua: " .. e .. ": setup treatment one (decode.replicas: 1): written to "
       .. "values-override.yaml, but no command in deploy.commands of " .. s.dir .. "/plan.yaml reads it\n"
       .. e .. ": setup treatment two (decode.replicas: 2): written to values-override.yaml, but no command in "
       .. "deploy.commands of " .. s.dir .. "/plan.yaml reads it\n"

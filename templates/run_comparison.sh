@@ -16,6 +16,49 @@ export GATEWAY_SVC={{ gateway_svc | sh }}
 export RUN_A_LABEL={{ a.label | sh }}
 export RUN_B_LABEL={{ b.label | sh }}
 export COMPARISON_DIR={{ workspace | sh }}
+
+# One line on stderr, and the script stops: nothing after a failed step runs.
+fail() {
+    printf 'run_comparison.sh: %s\n' "$*" >&2
+    exit 1
+}
+
+# benchmark X COMMAND...: run X's benchmark command (its line below, once uncommented).
+# It stops the script when the command fails, or exits 0 without leaving results of its
+# own on the results PVC (folders named with the experiment id it printed, else with a
+# start time within its run); otherwise it copies them into
+# $COMPARISON_DIR/run-X/rerun-<id>/ and says so. The report at the end is the saved one:
+# compare a re-run with compare.lua --a/--b on those folders.
+benchmark() {
+    side=$1
+    shift
+    log=$(mktemp) || fail "run $side: cannot make a temporary file for the benchmark's output"
+    t0=$(date +%s)
+    { rc=0; "$@" 2>&1 || rc=$?; echo "$rc" >"$log.rc"; } | tee "$log"
+    rc=$(cat "$log.rc" 2>/dev/null || echo "unknown")
+    t1=$(date +%s)
+    uid=$(sed -n -e 's/.*LLMDBENCH_RUN_EXPERIMENT_ID="\{0,1\}\([0-9][0-9]*\)_.*/\1/p' \
+        -e 's/.*verify-model-\([0-9][0-9]*\).*/\1/p' \
+        -e 's/.*[Ee]xperiment[ _]\{0,1\}[Ii][Dd][: =]*"\{0,1\}\([0-9][0-9]*\).*/\1/p' "$log" | head -n 1)
+    rm -f "$log" "$log.rc"
+    [ "$rc" = 0 ] || fail "run $side: the benchmark command failed (exit $rc): $*; stopping here"
+    names=$(kubectl -n "$NAMESPACE" exec llmdbench-harness-launcher -- ls /requests) ||
+        fail "run $side: the benchmark command exited 0, but the results on the PVC cannot be listed" \
+            "(kubectl -n $NAMESPACE exec llmdbench-harness-launcher -- ls /requests); stopping here"
+    new=$(printf '%s\n' "$names" | awk -F_ -v uid="$uid" -v t0="$t0" -v t1="$t1" '
+        NF >= 3 && $2 ~ /^[0-9]+$/ { id = $2 }
+        NF < 3 || $2 !~ /^[0-9]+$/ { id = ($1 ~ /^[0-9]+$/ && NF >= 2) ? $1 : "" }
+        id != "" && ((uid != "" && id == uid) || (uid == "" && id + 0 >= t0 && id + 0 <= t1)) { print }')
+    [ -n "$new" ] || fail "run $side: the benchmark command exited 0 but left no results of its own on the PVC" \
+        "(experiment ${uid:-started at $t0}; there: $(printf '%s' "$names" | tr '\n' ' ')); stopping here"
+    dest="$COMPARISON_DIR/run-$side/rerun-${uid:-$t0}"
+    mkdir -p "$dest" || fail "run $side: cannot make $dest"
+    printf '%s\n' "$new" | while IFS= read -r name; do
+        kubectl -n "$NAMESPACE" cp "llmdbench-harness-launcher:/requests/$name" "$dest/$name" ||
+            fail "run $side: cannot copy /requests/$name from the PVC into $dest"
+    done || exit 1
+    printf 'run %s: results of the re-run in %s\n' "$side" "$dest"
+}
 {% for side in sides %}
 
 # ---- Run {{ side.x | upper }}: {{ side.label }} ----------------------------------------
@@ -30,7 +73,7 @@ export COMPARISON_DIR={{ workspace | sh }}
 {{ side.config_text | comment }}
 {% end %}
 {% if len(side.commands) > 0 %}
-# Commands:
+# Commands (the benchmark's through the checks of benchmark() above):
 {% for c in side.commands %}
 {{ c | comment }}
 {% end %}
@@ -39,5 +82,5 @@ export COMPARISON_DIR={{ workspace | sh }}
 {% end %}
 {% end %}
 
-# ---- Re-generate the report from the saved workspace ------------------------------------
+# ---- Re-generate the report from the saved workspace (its saved results) ----------------
 {{ analyze }}

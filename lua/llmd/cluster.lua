@@ -760,6 +760,10 @@ local function benchmark(ctx, x)
   for i, a in ipairs(cmd) do cmd[i] = M.substitute(tostring(a), { CONFIG = cfg }, "benchmark.command") end
   local c = cmds(ctx, x)
   c[#c + 1] = k8s.cmdline(cmd)
+  -- which of the commands is the benchmark: run_comparison.sh runs it through its checks
+  ctx.bench_command = ctx.bench_command or {}
+  ctx.bench_command[x] = c[#c]
+  M.save_deployed(ctx, x)
   if ctx.dry_run then
     ctx.out:write("[dry-run] " .. k8s.cmdline(cmd) .. "\n")
     return "dry run: not benchmarked"
@@ -1087,7 +1091,8 @@ function M.save_deployed(ctx, x)
   json.write(rdir(ctx, x) .. "/deployed.json", {
     before = before, releases = arr(d.releases), httproutes = arr(d.httproutes), gateways = arr(d.gateways),
     services = arr(d.services), kustomize = arr(d.kustomize), baseline_service = d.baseline_service or false,
-    torn_down = d.torn_down or false, commands = arr(ctx.commands[x]), pvc = ctx.pvc or json.null,
+    torn_down = d.torn_down or false, commands = arr(ctx.commands[x]),
+    bench_command = (ctx.bench_command or {})[x] or json.null, pvc = ctx.pvc or json.null,
     gateway_svc = ctx.gateway_svc or json.null,
   })
 end
@@ -1102,6 +1107,10 @@ function M.load_deployed(ctx, x)
   d.baseline_service = s.baseline_service == true
   d.torn_down = s.torn_down == true
   ctx.commands[x] = s.commands or {}
+  if type(s.bench_command) == "string" then
+    ctx.bench_command = ctx.bench_command or {}
+    ctx.bench_command[x] = s.bench_command
+  end
   if s.pvc ~= json.null then ctx.pvc = s.pvc or ctx.pvc end
   if s.gateway_svc ~= json.null then ctx.gateway_svc = s.gateway_svc or ctx.gateway_svc end
 end
@@ -1469,6 +1478,7 @@ function M.steps_list()
         cmp.save_run(ctx.ws, sides[x])
       end
       local model = cmp.report(ctx.ws, sides.a, sides.b, { commands = ctx.commands, config_text = ctx.config_text,
+        bench_commands = ctx.bench_command,
         namespace = ctx.ns, pvc = ctx.pvc or ctx.plan.benchmark_pvc, gateway_svc = ctx.gateway_svc, slo = ctx.slo,
         min_effect = ctx.opts_min_effect })
       ctx.model = model

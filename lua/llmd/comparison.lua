@@ -322,10 +322,21 @@ function M.report(w, A, B, opts)
   local sides = {}
   for _, s in ipairs { A, B } do
     local st = s.state
+    -- the benchmark command (the one recorded as such, else run_only.sh) is written as
+    -- "benchmark X COMMAND": the script's function that checks it (templates/run_comparison.sh)
+    local bench = (opts.bench_commands or {})[s.x]
+    local commands = {}
+    for i, c in ipairs((opts.commands or {})[s.x] or st.commands or {}) do
+      c = tostring(c)
+      local first = c:match("^%S+") or ""
+      if c == bench or (not bench and (first == "run_only.sh" or first:match("/run_only%.sh$"))) then
+        c = ("benchmark %s %s"):format(s.x, c)
+      end
+      commands[i] = c
+    end
     sides[#sides + 1] = {
       x = s.x, label = s.label, imported = st.imported and true or false, source = st.source_path or "unknown",
-      state_text = state_text(st, s.run), config_text = (opts.config_text or {})[s.x] or "",
-      commands = (opts.commands or {})[s.x] or st.commands or {},
+      state_text = state_text(st, s.run), config_text = (opts.config_text or {})[s.x] or "", commands = commands,
     }
   end
   local function known(v) return v ~= nil and v ~= "unknown" and v or nil end

@@ -223,6 +223,73 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
   t.ok(sh:find("export GATEWAY_SVC=infra-sim-inference-gateway-istio", 1, true), sh)
 end)
 
+-- run_comparison.sh's benchmark line runs through its benchmark() checks: a command that
+-- fails, or exits 0 leaving no results of its own on the PVC, stops the script with one
+-- line before the report; one that works has its results copied into the workspace.
+t.test("run_comparison.sh: a failed or empty benchmark stops it with one line; a good one is copied", function()
+  local s = setup()
+  local r = compare(s)
+  t.eq(r.code, 0, r.stderr)
+  local w = workspace(s)
+  local sh = t.read(w .. "/run_comparison.sh")
+  local cfg = w .. "/run-b/benchmark/config.yaml"
+  local bench = "benchmark b run_only.sh -c " .. cfg
+  t.ok(sh:find("\n# " .. bench .. "\n", 1, true), sh)
+  local deploy = "(cd " .. s.dir .. "/guide && helmfile -n bench apply -e istio --skip-crds)"
+  t.ok(sh:find("\n# " .. deploy .. "\n", 1, true), sh)
+  -- the script's last line runs analyze.lua through $LLMDLUA: a stand-in that leaves a mark
+  local bin = s.dir .. "/bin"
+  lfs.mkdir(bin)
+  t.write(bin .. "/llmdlua", "#!/bin/sh\ntouch \"$0.ran\"\n")
+  proc.run { "chmod", "755", bin .. "/llmdlua" }
+  local function script(lines)
+    local text = sh
+    for _, l in ipairs(lines) do text = text:gsub("\n# " .. l:gsub("%p", "%%%0") .. "\n", "\n" .. l:gsub("%%", "%%%%") .. "\n") end
+    t.write(s.dir .. "/rerun.sh", text)
+    os.remove(bin .. "/llmdlua.ran")
+    local env = { LLMDLUA = bin .. "/llmdlua" }
+    for k, v in pairs(s.env) do env[k] = v end
+    return proc.run({ "sh", s.dir .. "/rerun.sh" }, { env = env, timeout = 120 })
+  end
+  -- 1. the stack was torn down: run_only.sh cannot reach the model and exits 1 (the fake
+  -- does what the real one does there)
+  r = script { bench }
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.eq(r.stderr, "run_comparison.sh: run b: the benchmark command failed (exit 1): run_only.sh -c " .. cfg
+    .. "; stopping here\n")
+  t.ok(r.stdout:find("Could not resolve host", 1, true), r.stdout)
+  t.ok(not lfs.attributes(bin .. "/llmdlua.ran"), "no report after it")
+  -- 2. a run_only.sh that exits 0 and writes nothing: the PVC holds only the compare's own
+  -- two folders, whose ids are older than this run
+  local stub = s.dir .. "/stub"
+  lfs.mkdir(stub)
+  t.write(stub .. "/run_only.sh", "#!/bin/sh\necho all good\n")
+  proc.run { "chmod", "755", stub .. "/run_only.sh" }
+  local path = s.env.PATH
+  s.env.PATH = stub .. ":" .. path
+  r = script { bench }
+  s.env.PATH = path
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stderr:match("^run_comparison%.sh: run b: the benchmark command exited 0 but left no results of its own on "
+    .. "the PVC %(experiment started at %d+; there: inference%-perf_%d+_sanity_random_[^\n]*%); stopping here\n$"),
+    r.stderr)
+  t.ok(not lfs.attributes(bin .. "/llmdlua.ran"), "no report after it")
+  -- 3. deployed again, then benchmarked: its folder (the experiment id the fake printed)
+  -- is copied into run-b/rerun-<id>/, and the script goes on to the report
+  r = script { deploy, bench }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local uid = r.stdout:match("verify%-model%-(%d+)")
+  t.ok(uid, r.stdout)
+  local dest = w .. "/run-b/rerun-" .. uid
+  t.ok(r.stdout:find("run b: results of the re-run in " .. dest .. "\n", 1, true), r.stdout)
+  local got = {}
+  for n in lfs.dir(dest) do if n ~= "." and n ~= ".." then got[#got + 1] = n end end
+  t.eq(#got, 1, table.concat(got, ", "))
+  t.ok(got[1]:match("^inference%-perf_" .. uid .. "_sanity_random_"), got[1])
+  t.ok(lfs.attributes(dest .. "/" .. got[1] .. "/stderr.log"), "the folder's files came along")
+  t.ok(lfs.attributes(bin .. "/llmdlua.ran"), "the report is re-generated after it")
+end)
+
 t.test("every call is namespaced and nothing cluster-scoped is changed", function()
   local s = setup()
   local r = compare(s)

@@ -64,6 +64,9 @@ function M.load(list, opts)
         ok, run = false, ("%s: no results (%s)"):format(d, table.concat(run.reasons, "; "))
       end
       if not ok then
+        -- the reader's message names the file and where in it; where in llmdlua's own Lua the
+        -- reader was called is of no use to the user (as compare.lua and extract.lua say it)
+        run = tostring(run):gsub("^[^\n]-%.lua:%d+: ", "")
         -- the CSV may still be made from the folder's benchmark reports, as upstream does
         if not M.br_files(d)[1] then error(("treatment %s: %s"):format(t.label, tostring(run)), 0) end
         t.load_error = ("treatment %s: %s"):format(t.label, tostring(run))
@@ -962,9 +965,13 @@ function M.charts(m, list)
   local c = chart("treatments_latency_throughput", "Latency against achieved load, every treatment")
   local blocks, cols, plabels, logs, slos = {}, {}, {}, {}, {}
   for i, pnl in ipairs(LT_PANELS) do
+    -- only points drawn: an achieved rate to place them (a benchmark report whose rate fields
+    -- contradict each other has none) and the panel's latency
     local vals = {}
     for _, x in ipairs(m.treatments) do
-      for _, p in ipairs(x.points) do vals[#vals + 1] = p.values[pnl[1]] end
+      for _, p in ipairs(x.points) do
+        if finite(p.achieved_rps) then vals[#vals + 1] = p.values[pnl[1]] end
+      end
     end
     if #vals > 0 then
       cols[#cols + 1], plabels[#plabels + 1], logs[#logs + 1] = i + 1, pnl[2], wide(vals)
@@ -976,7 +983,7 @@ function M.charts(m, list)
   for _, x in ipairs(m.treatments) do
     local rows = { name = x.label }
     local pts = {}
-    for _, p in ipairs(x.points) do if p.achieved_rps then pts[#pts + 1] = p end end
+    for _, p in ipairs(x.points) do if finite(p.achieved_rps) then pts[#pts + 1] = p end end
     table.sort(pts, function(a, b) return a.achieved_rps < b.achieved_rps end)
     for _, p in ipairs(pts) do
       rows[#rows + 1] = { n = 4, p.achieved_rps, p.values.ttft_p90_ms, p.values.tpot_p90_ms, p.values.latency_p90_ms }
@@ -984,7 +991,7 @@ function M.charts(m, list)
     blocks[#blocks + 1] = rows
   end
   if #cols == 0 then
-    c.reason = "No treatment has latency percentiles at its load points."
+    c.reason = "No treatment has latency percentiles at a load point whose achieved request rate is known."
   else
     c.data = block_text("achieved_req_s ttft_p90_ms tpot_p90_ms latency_p90_ms", blocks)
     c.vars[#c.vars + 1] = { "panel_col", cols }

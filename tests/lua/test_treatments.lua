@@ -907,3 +907,34 @@ t.test("a place shown above the next gives this one's figure over the next one's
   t.eq(m.ranking[1].vs_next, "B better")
   t.ok(m.ranking[1].vs_next_text:find(", +193.6 %)", 1, true), m.ranking[1].vs_next_text)
 end)
+
+t.test("llm-d-benchmark's own v0.2 example reports: a report, the latency chart left out with its reason", function()
+  -- the examples' rate fields contradict each other (request_rate.mean 2,262.45 req/s against
+  -- 500 requests / 49.972 s = 10.006, by hand), so no load point has an achieved rate: the
+  -- chart that places points by it has nothing to draw, and gnuplot must not be asked to
+  local d = t.tmpdir()
+  for i, f in ipairs { "br_v0_2_example.yaml", "br_v0_2_1_example.yaml" } do
+    proc.run { "mkdir", "-p", d .. "/r" .. i }
+    t.write(("%s/r%d/%s"):format(d, i, f), t.read(F .. "/benchmark-report/" .. f))
+  end
+  local out = t.tmpdir()
+  local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "a=" .. d .. "/r1", "--run",
+    "b=" .. d .. "/r2", "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local md = t.read(out .. "/treatment_report.md")
+  t.ok(md:find("Latency against achieved load, every treatment: not drawn. No treatment has latency percentiles at a "
+    .. "load point whose achieved request rate is known.", 1, true), md)
+end)
+
+t.test("a truncated result file: one line naming the file and the offset, no llmdlua source path", function()
+  local d = t.tmpdir()
+  proc.run { "cp", "-r", VLLM, d .. "/a" }
+  proc.run { "cp", "-r", VLLM, d .. "/b" }
+  local f = d .. "/b/stage_1_lifecycle_metrics.json"
+  t.write(f, t.read(f):sub(1, 1000))
+  local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "a=" .. d .. "/a", "--run",
+    "b=" .. d .. "/b", "--out", t.tmpdir(), "--quiet" }
+  t.eq(r.code, 1)
+  -- the JSON reader's own position: byte 1001 is the end of the cut text (1,000 bytes kept)
+  t.eq(r.stderr, ("llmdlua: treatment b: %s:1:1001: unexpected end of input, expected a value\n"):format(f))
+end)

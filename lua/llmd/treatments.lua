@@ -459,6 +459,17 @@ function M.model(list, opts)
           metrics.format("throughput_req_s", x.max_rps), x.saturation.reason) or x.max_rps_why }
     end
   end
+  -- treatments whose requests differ in length: their latencies at one load do not compare
+  -- configurations (a request 39 times longer takes longer on any server)
+  m.common_unlike = {}
+  for i = 1, #T do
+    for j = i + 1, #T do
+      local d = decision.token_difference_texts(T[i].requests_set, T[j].requests_set)
+      if #d > 0 then
+        m.common_unlike[#m.common_unlike + 1] = ("%s vs %s: %s"):format(T[i].label, T[j].label, table.concat(d, "; "))
+      end
+    end
+  end
   for _, x in ipairs(T) do
     x.at_common = {}
     for _, key in ipairs(M.LATENCY_KEYS) do
@@ -842,7 +853,7 @@ function M.present(m, opts)
     pareto_not_compared = m.pareto_not_compared or {},
     common_text = m.common_rps and metrics.format("throughput_req_s", m.common_rps) or nil,
     common_sustained = m.common_sustained or false, saturated_at_common = m.saturated_at_common or {},
-    latency_labels = {}, treatments = {} }
+    common_unlike = m.common_unlike or {}, latency_labels = {}, treatments = {} }
   for _, key in ipairs(M.LATENCY_KEYS) do v.latency_labels[#v.latency_labels + 1] = metrics.get(key).label end
   -- the load-point table's columns beyond its fixed ones: every SLO metric it does not show
   -- already (TTFT p95 for --slo ttft_p95_ms=300), with its unit
@@ -914,6 +925,7 @@ function M.write_report(out, list, opts)
   -- the figures, for scripts (load points without their stage lists)
   local plain = { verdict = m.verdict, rank_by = m.rank_by, common_rps = m.common_rps,
     common_sustained = m.common_sustained, saturated_at_common = json.array(m.saturated_at_common),
+    common_unlike = json.array(m.common_unlike or {}),
     dominated = json.array(m.dominated), front = json.array(m.front),
     pareto_not_compared = json.array(m.pareto_not_compared or {}),
     family = m.family,

@@ -586,6 +586,11 @@ t.test("different workloads (prompts 49x longer): no capacity order, in both too
   t.ok(nc.why:find(("^the workloads differ: input tokens per request: mean %.1f vs %.1f"):format(ma, mb)), nc.why)
   t.ok(r.treatments.text:find("- base: not compared with chunked, whose figures would beat it on both (the workloads "
     .. "differ: input tokens per request", 1, true), r.treatments.text)
+  -- nor are their latencies at the common load put side by side as if like for like: said
+  -- under the table, each treatment's mean beside its own label (base's first)
+  local unlike = ("base vs chunked: input tokens per request: mean %.1f vs %.1f"):format(ma, mb)
+  t.ok(r.treatments.json.common_unlike[1]:find(unlike, 1, true), r.treatments.json.common_unlike[1])
+  t.ok(r.treatments.text:find("**Not like for like: the workloads differ** (" .. unlike, 1, true), r.treatments.text)
   -- compare.lua: the Summary says why, names no higher run, and gives no latency verdict
   local s = r.compare.summary
   t.ok(s:find(("not comparable, the workloads differ (input tokens per request: mean %.1f vs %.1f"):format(ma, mb),

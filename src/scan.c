@@ -343,6 +343,14 @@ void scan_open_mem(Scanner *s, const char *text, size_t len)
     s->memlen = len;
 }
 
+/* The error of a regular file that ended before its size when opened: byte at is the
+   first one gone. -1. */
+static int shrank(Scanner *s, uint64_t at)
+{
+    return fail(s, "%s: the file shrank while it was being read (byte %llu is gone): no result",
+                s->name, (unsigned long long)at);
+}
+
 /* Reads more input after buf[0..len). Returns bytes read, 0 at the end, -1 on error. */
 static ssize_t read_more(Scanner *s, char *into, size_t room)
 {
@@ -365,12 +373,21 @@ static ssize_t read_more(Scanner *s, char *into, size_t room)
             return fail(s, "%s: cannot read: %s", s->name, strerror(errno));
         return (ssize_t)r;
     }
+    if (s->fsize > 0) { /* a regular file: as long as it was when opened */
+        if (s->fgot >= s->fsize)
+            return 0;
+        if (room > s->fsize - s->fgot)
+            room = (size_t)(s->fsize - s->fgot);
+    }
     for (;;) {
         ssize_t r = read(s->fd, into, room);
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0)
             return fail(s, "%s: cannot read: %s", s->name, strerror(errno));
+        if (r == 0 && s->fgot < s->fsize)
+            return shrank(s, s->fgot);
+        s->fgot += (uint64_t)r;
         return r;
     }
 }
@@ -441,11 +458,37 @@ static void where_path(const Scanner *s, int d, char *out, size_t size)
     }
 }
 
+/*
+** The column of the byte at off, in characters as a whole file's map gave it: the
+** parser counts characters while the line's start is in the window, and bytes after; a
+** regular file read in pieces counts them again from the line's start (on an error
+** only). col as the parser gave it if that cannot be read.
+*/
+static uint64_t column_at(Scanner *s, uint64_t off, uint64_t col)
+{
+    uint64_t from = s->p.line_start;
+    if (s->fsize == 0 || from >= s->p.base || off < from)
+        return col;
+    unsigned char b[1 << 14];
+    uint64_t chars = 1;
+    while (from < off) {
+        size_t want = off - from < sizeof b ? (size_t)(off - from) : sizeof b;
+        ssize_t r = pread(s->fd, b, want, (off_t)from);
+        if (r <= 0)
+            return col;
+        for (ssize_t i = 0; i < r; i++)
+            chars += (b[i] & 0xC0) != 0x80;
+        from += (uint64_t)r;
+    }
+    return chars;
+}
+
 static int value_error(Scanner *s, int d, const char *what)
 {
     uint64_t line, col;
     char path[200];
     json_where(&s->p, s->p.tok_off, &line, &col);
+    col = column_at(s, s->p.tok_off, col);
     where_path(s, d, path, sizeof path);
     return fail(s, "%s:%llu:%llu: %s: %s (byte %llu)", s->name, (unsigned long long)line,
                 (unsigned long long)col, path, what, (unsigned long long)s->p.tok_off);
@@ -946,7 +989,8 @@ static int value_end(Scanner *s, int d, uint64_t end)
 static int parse_error(Scanner *s)
 {
     return fail(s, "%s:%llu:%llu: %s (byte %llu)", s->name, (unsigned long long)s->p.err_line,
-                (unsigned long long)s->p.err_col, s->p.err, (unsigned long long)s->p.err_off);
+                (unsigned long long)column_at(s, s->p.err_off, s->p.err_col), s->p.err,
+                (unsigned long long)s->p.err_off);
 }
 
 /* After JSON_MORE: keeps the unconsumed token (and any container being captured), reads
@@ -1180,6 +1224,7 @@ static int scan_json(Scanner *s)
 /* ---- CSV --------------------------------------------------------------------- */
 
 static int scan_csv(Scanner *s);
+static int csv_parts(const Scanner *s);
 
 /* What a CSV pass holds, reachable after a SIGBUS jumps out of it (else lost): the
    passes running in this thread, innermost first (a record callback may scan again). */
@@ -1265,6 +1310,18 @@ int scan_run(Scanner *s)
 {
     for (int i = 0; i < s->nrules; i++)
         s->rule_bits |= 1ULL << i;
+    s->par_parts = 1; /* (also when the first read fails) */
+    if (s->map != NULL && !s->whole_map && !(s->format == SCAN_CSV && csv_parts(s) > 1)) {
+        /* read, not mapped: a map costs more to touch than read() costs to copy into a
+           window that stays in the cache, most of all over a file cached in 4 KiB pages
+           (written a piece at a time, just now) but also in large folios (read back from
+           disk); measured in README's Benchmarks. Only CSV parts share the map */
+        s->fsize = s->map_len;
+        (void)munmap(s->map, s->map_len);
+        s->map = NULL;
+        s->map_len = 0;
+        (void)posix_fadvise(s->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    }
     if (s->mem != NULL || s->map != NULL) { /* whole in memory */
         s->buf = s->mem != NULL ? (char *)(uintptr_t)s->mem : s->map;
         s->len = s->mem != NULL ? s->memlen : s->map_len;
@@ -1286,8 +1343,7 @@ int scan_run(Scanner *s)
         return fail(s, "%s: cannot watch for SIGBUS: %s", s->name, strerror(errno));
     int rc = bus_guarded(s, scan_pass_work, s);
     if (rc == BUS_FAULT)
-        rc = fail(s, "%s: the file shrank while it was being read (byte %llu is gone): no result",
-                  s->name, (unsigned long long)bus_watch.at);
+        rc = shrank(s, bus_watch.at);
     (void)sigaction(SIGBUS, &old, NULL);
     return rc;
 }

@@ -129,11 +129,15 @@ typedef struct Scanner {
     FILE *fp;
     const char *mem;
     size_t memlen;
-    char *map; /* a regular file, mapped whole (read as memory) */
+    char *map; /* a regular file, mapped whole (read as memory by a CSV in parts) */
     size_t map_len;
     size_t released; /* map pages before this were handed back (MADV_DONTNEED) */
+    uint64_t fsize;  /* a regular file read with read(): its size when opened (more is not
+                        read; the end before it is an error: the file shrank) */
+    uint64_t fgot;   /* its bytes read so far */
+    int whole_map;   /* tests: a regular file scanned as its map, whole, even when serial */
     int eof;
-    size_t read_max;  /* bytes per read at most (0: 1 MiB); tests set it tiny */
+    size_t read_max;  /* bytes per read at most (0: 128 KiB); tests set it tiny */
     int one_by_one;   /* tests: every token through the scanner (no fast lane for arrays of
                          numbers, no skipping of containers no rule looks into) */
     int portable;     /* tests: CSV rows split by the plain-C code where SSE2 is there */
@@ -191,9 +195,13 @@ typedef struct Scanner {
 void scan_init(Scanner *s, const char *name, int format);
 /*
 ** Input: a path (gzip detected by its magic bytes), "-" for stdin, a FILE*, or memory.
-** A plain regular file is mapped rather than read (no copy); the pages behind the scan
-** are handed back as it goes, so memory stays bounded, and a file that shrinks while
-** it is read gives an error (SIGBUS is caught during the scan) rather than a crash.
+** A plain regular file is mapped; a CSV scanned in parts at once reads the map (no
+** copy), handing the pages behind it back as it goes, so memory stays bounded, and a
+** file that shrinks under it gives an error (SIGBUS is caught) rather than a crash.
+** Any other scan drops the map and reads the file into its window with read(): faster
+** than touching a map, whether the file sits in the page cache in large folios (read
+** back from disk) or in 4 KiB pages (just written). Either way the file is read as
+** long as it was when opened, and an end before that is the same error.
 */
 int scan_open_path(Scanner *s, const char *path);
 void scan_open_file(Scanner *s, FILE *fp);

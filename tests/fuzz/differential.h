@@ -62,11 +62,13 @@ static void on_rec(Scanner *s, int rule, const ScanValue *whole)
 }
 
 /* Runs the fixed rule set over data, whole (read_max 0, memory) or read_max at a time;
+   or, with path (a file holding data), over the file as scan_open_path opens it: read
+   with read() (read_max at a time; 0: the default) or, mapped, scanned as its map whole;
    one_by_one: every token through the scanner (no fast lane, no skipping; for CSV every
    row through the reference splitter); portable: CSV rows split by the plain-C code;
    records 0: without the record rule (CSV: only number rules, the lane's own path). */
-static void run_rules(const uint8_t *data, size_t size, int format, size_t read_max, int one_by_one,
-                      int portable, int records, Outcome *o)
+static void run_source(const uint8_t *data, size_t size, const char *path, int mapped, int format,
+                       size_t read_max, int one_by_one, int portable, int records, Outcome *o)
 {
     memset(o, 0, sizeof *o);
     o->hash = o->samples = 1469598103934665603ULL;
@@ -133,7 +135,12 @@ static void run_rules(const uint8_t *data, size_t size, int format, size_t read_
     Scanner s;
     scan_init(&s, "doc", format);
     FILE *fp = NULL;
-    if (read_max == 0) {
+    if (path != NULL) {
+        if (scan_open_path(&s, path) != 0)
+            abort();
+        s.whole_map = mapped;
+        s.read_max = read_max;
+    } else if (read_max == 0) {
         scan_open_mem(&s, (const char *)data, size);
     } else {
         fp = fmemopen((void *)(uintptr_t)data, size, "r");
@@ -174,6 +181,12 @@ static void run_rules(const uint8_t *data, size_t size, int format, size_t read_
     }
     for (int i = 0; i < nf; i++)
         scan_path_free(&fields[i].path);
+}
+
+static void run_rules(const uint8_t *data, size_t size, int format, size_t read_max, int one_by_one,
+                      int portable, int records, Outcome *o)
+{
+    run_source(data, size, NULL, 0, format, read_max, one_by_one, portable, records, o);
 }
 
 static void run_once(const uint8_t *data, size_t size, int format, size_t read_max, int one_by_one,
@@ -249,6 +262,32 @@ static int scan_differential(const uint8_t *data, size_t size, int format, size_
                 snprintf(why + used, whylen - used, " (number rules only: whole vs %s)", how[k]);
                 return 1;
             }
+        }
+    }
+    return 0;
+}
+
+/*
+** 0 when data, written to the file at path, ends alike read with read() in pieces of
+** read_max bytes (and of the default size), scanned as its map whole (as the parts of
+** a CSV read it) and scanned from memory whole (the reference); else 1 with why.
+** Messages are compared whole: the scanner names the input "doc" in each case.
+*/
+static inline int file_differential(const uint8_t *data, size_t size, int format, const char *path,
+                                    size_t read_max, char *why, size_t whylen)
+{
+    FILE *f = fopen(path, "wb");
+    if (f == NULL || fwrite(data, 1, size, f) != size || fclose(f) != 0)
+        abort();
+    static const char *const how[] = {"read in pieces", "read", "mapped"};
+    Outcome a, b;
+    run_once(data, size, format, 0, 0, 0, &a);
+    for (int k = 0; k < 3; k++) {
+        run_source(data, size, path, k == 2, format, k == 0 ? read_max : 0, 0, 0, 1, &b);
+        if (!outcomes_agree(&a, &b, 1, why, whylen)) {
+            size_t used = strlen(why);
+            snprintf(why + used, whylen - used, " (memory whole vs the file %s)", how[k]);
+            return 1;
         }
     }
     return 0;

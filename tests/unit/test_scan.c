@@ -1,8 +1,9 @@
 /*
 ** test_scan.c — the scanner's window handling: every document below, scanned through
-** reads of 1 to 7 bytes (a refill at every possible cut), must end exactly as it does
-** scanned whole; plus path parsing. The whole-input results themselves are checked
-** against numpy by tests/lua/test_scan.lua.
+** reads of 1 to 7 bytes (a refill at every possible cut), and from a file (read with
+** read(), and mapped), must end exactly as it does scanned whole; plus path parsing.
+** The whole-input results themselves are checked against numpy by
+** tests/lua/test_scan.lua.
 */
 #include <math.h>
 #include <signal.h>
@@ -127,18 +128,24 @@ static const char *const CSV_DOCS[] = {
     "a,b,c\n1,2,3\n",
 };
 
-/* Every document of docs, through reads of 1 to 7 bytes: 0 when all agree with whole. */
+/* A scratch file for the documents written out (file_differential), made in main. */
+static char scratch[64];
+
+/* Every document of docs, through reads of 1 to 7 bytes, from memory and from a file
+   (read, and mapped): 0 when all agree with whole. */
 static int all_agree(const char *const *docs, size_t n, int format)
 {
     char why[600];
     int bad = 0;
     for (size_t d = 0; d < n; d++)
-        for (size_t r = 1; r <= 7; r++)
-            if (scan_differential((const uint8_t *)docs[d], strlen(docs[d]), format, r, why,
-                                  sizeof why)) {
+        for (size_t r = 1; r <= 7; r++) {
+            const uint8_t *doc = (const uint8_t *)docs[d];
+            if (scan_differential(doc, strlen(docs[d]), format, r, why, sizeof why) ||
+                file_differential(doc, strlen(docs[d]), format, scratch, r, why, sizeof why)) {
                 fprintf(stderr, "  doc %zu, reads of %zu: %s\n", d, r, why);
                 bad = 1;
             }
+        }
     return bad;
 }
 
@@ -441,6 +448,11 @@ static int shrink_rules(int shape, ScanRule *rules, ScanField *fields, int *nfie
 
 int main(void)
 {
+    if (test_temp_file(scratch, sizeof scratch, "/tmp/llmdlua-test-scan-XXXXXX") != 0) {
+        fprintf(stderr, "cannot make a file in /tmp\n");
+        return 2;
+    }
+
     TEST("JSON: whole and windowed scans agree at every cut")
     {
         CHECK(!all_agree(JSON_DOCS, sizeof JSON_DOCS / sizeof JSON_DOCS[0], SCAN_JSON));
@@ -461,7 +473,8 @@ int main(void)
         /* the fast lane (rows of plain fields from an index of the separators) against
            csv_record (every row) and the plain-C block classifier against SSE2; rows of
            quoted text with separators, line ends, "" and NULs; reads of every size from
-           1 byte to past the lane's 8 KiB chunks, so rows straddle each window's end */
+           1 byte to past the lane's 8 KiB chunks, so rows straddle each window's end;
+           every tenth document also from a file, read and mapped (file_differential) */
         static char doc[1 << 17];
         static const size_t reads[] = {1, 3, 7, 64, 100, 1000, 4095, 4097, 8191, 8193, 17000};
         /* the lane's index, rows and cells for each instruction set the CPU has, the
@@ -477,7 +490,9 @@ int main(void)
             for (int d = 0; d < 300 && !bad; d++) {
                 size_t n = random_csv(doc, sizeof doc, 1 + (int)rnd(d < 250 ? 40 : 400));
                 size_t r = reads[d % (sizeof reads / sizeof reads[0])];
-                if (scan_differential((const uint8_t *)doc, n, SCAN_CSV, r, why, sizeof why)) {
+                if (scan_differential((const uint8_t *)doc, n, SCAN_CSV, r, why, sizeof why) ||
+                    (d % 10 == 0 && file_differential((const uint8_t *)doc, n, SCAN_CSV, scratch, r,
+                                                      why, sizeof why))) {
                     fprintf(stderr, "  %s: doc %d (%zu bytes), reads of %zu: %s\n", simd[l], d, n,
                             r, why);
                     bad = 1;
@@ -793,6 +808,7 @@ int main(void)
             stop = (sig_atomic_t)flag;
             scan_init(&s, "big.json", SCAN_JSON);
             CHECK(scan_open_path(&s, path) == 0 && s.map != NULL);
+            s.whole_map = 1; /* scanned as its map, as a CSV's parts are (else read) */
             s.rules = &rule;
             s.nrules = 1;
             s.interrupted = &stop;
@@ -807,7 +823,7 @@ int main(void)
         unlink(path);
     }
 
-    TEST("a mapped JSON file that shrank: an error naming it and the byte, nothing held")
+    TEST("a JSON file that shrank, read or mapped: an error naming it and the byte, nothing held")
     {
         /* as test_csvpar.c's test of a CSV, for every path of the JSON scan: each shape
            of shrink_doc, mapped, then cut at a page boundary (to nothing, to 3 pages)
@@ -816,13 +832,15 @@ int main(void)
            message below, naming a byte at or after the cut and before the old end (a
            file cut to nothing used to crash: its first bytes were read unguarded);
            make check runs this under ASan, and LeakSanitizer finds anything a pass
-           held when the jump left it */
+           held when the jump left it. Each case twice: read with read() (the end comes
+           before the size the file had when opened) and scanned as its map (SIGBUS) */
         static char doc[256 << 10];
         char path[64];
         CHECK(test_temp_file(path, sizeof path, "/tmp/llmdlua-test-shrink-XXXXXX") == 0);
         long page = sysconf(_SC_PAGESIZE);
         int runs = 0, failed = 0;
-        for (int shape = 0; shape <= 9; shape++) {
+        for (int each = 0; each < 20; each++) {
+            int shape = each / 2, mapped = each % 2;
             size_t n = shrink_doc(shape, doc, sizeof doc);
             int records = shape == 2 || shape == 3 || shape == 7;
             for (int mode = 0; mode < 3; mode += 1 + (mode == 1 && !records)) {
@@ -841,6 +859,7 @@ int main(void)
                 const char *name = shape == 9 ? "t.csv" : "t.json";
                 scan_init(&s, name, shape == 9 ? SCAN_CSV : shape == 5 ? SCAN_JSONL : SCAN_JSON);
                 CHECK(scan_open_path(&s, path) == 0 && s.map != NULL && s.map_len == n);
+                s.whole_map = mapped;
                 if (mode != 2)
                     CHECK(truncate(path, cut) == 0);
                 s.rules = rules;
@@ -859,8 +878,8 @@ int main(void)
                 int ok = rc == -1 && end != NULL && strcmp(end, " is gone): no result") == 0 &&
                          byte >= (unsigned long long)cut && byte < n;
                 if (!ok)
-                    fprintf(stderr, "  shape %d, mode %d (cut at %lld): rc %d, '%s'\n", shape, mode,
-                            (long long)cut, rc, s.err);
+                    fprintf(stderr, "  shape %d, %s, mode %d (cut at %lld): rc %d, '%s'\n", shape,
+                            mapped ? "mapped" : "read", mode, (long long)cut, rc, s.err);
                 failed += !ok;
                 runs++;
                 scan_free(&s);
@@ -874,9 +893,45 @@ int main(void)
                     scan_path_free(&fields[k].path);
             }
         }
-        CHECK(failed == 0 && runs == 23); /* 10 shapes, 3 of them with records */
+        CHECK(failed == 0 && runs == 46); /* 10 shapes, 3 of them with records; twice */
         unlink(path);
     }
 
+    TEST("a file that grew after it was opened, read or mapped: the bytes it had then")
+    {
+        /* as a map of the size at open reads it: "[1, 2]" and "y\n1\n2\n" sum to 3 (by
+           hand) whatever is appended before the scan; read to its new end, the JSON would
+           fail ("[1, 2], 4]") and the CSV sum to 7 */
+        static const char *const docs[2][2] = {
+            {"[1, 2]",    ", 4]"},
+            {"y\n1\n2\n", "4\n" }
+        };
+        for (int k = 0; k < 4; k++) {
+            int csv = k / 2, mapped = k % 2;
+            test_write_file(scratch, docs[csv][0], strlen(docs[csv][0]));
+            Scanner s;
+            scan_init(&s, "t", csv ? SCAN_CSV : SCAN_JSON);
+            CHECK(scan_open_path(&s, scratch) == 0 && s.map != NULL);
+            FILE *f = fopen(scratch, "ab");
+            CHECK(f != NULL && fputs(docs[csv][1], f) >= 0 && fclose(f) == 0);
+            Stats st;
+            ScanRule rule;
+            char err[64];
+            CHECK(test_stats_rule(&rule, &st, s.format, csv ? "y" : "$[*]", err, sizeof err) == 0);
+            s.rules = &rule;
+            s.nrules = 1;
+            s.whole_map = mapped;
+            int rc = scan_run(&s);
+            if (rc != 0)
+                fprintf(stderr, "  %s, %s: %s\n", csv ? "CSV" : "JSON", mapped ? "mapped" : "read",
+                        s.err);
+            CHECK(rc == 0 && st.n == 2 && stats_sum(&st) == 3);
+            scan_free(&s);
+            scan_path_free(&rule.path);
+            stats_free(&st);
+        }
+    }
+
+    unlink(scratch);
     return test_report();
 }

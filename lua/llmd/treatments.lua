@@ -522,7 +522,9 @@ function M.model(list, opts)
       end
     end
     local ev = decision.capacity_evidence(nxt.capacity, x.capacity, decision.MIN_EFFECT,
-      { workload_differs = decision.token_difference_texts(nxt.requests_set, x.requests_set), broken = broken })
+      -- the texts give this place's figure first, as the sentence names it first ("x: not
+      -- comparable with nxt (...): mean <x's> vs <nxt's>")
+      { workload_differs = decision.token_difference_texts(x.requests_set, nxt.requests_set), broken = broken })
     r.evidence = { verdict = ev.verdict, basis = ev.basis, winner = ev.winner, higher = ev.higher,
       beyond_ceiling = ev.beyond_ceiling, ceiling_rps = ev.ceiling_rps, order_open = ev.order_open,
       sustained_rps = ev.sustained_rps, differences = ev.differences, within_range = ev.within_range,
@@ -626,7 +628,7 @@ function M.model(list, opts)
   for i, x in ipairs(ranked) do
     local nxt = ranked[i + 1]
     if nxt and not by_cap then
-      differs[i] = decision.token_difference_texts(nxt.requests_set, x.requests_set)
+      differs[i] = decision.token_difference_texts(x.requests_set, nxt.requests_set) -- this place's first
     end
     if nxt and not by_cap and #differs[i] == 0 and not lower_bound(nxt) and x.status ~= "failed"
       and nxt.status ~= "failed" then

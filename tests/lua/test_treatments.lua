@@ -363,13 +363,15 @@ t.test("by max sustained throughput, treatments whose workloads differ are not r
   local order = {}
   for i, r in ipairs(m.ranking) do order[i] = r.label end
   t.eq(table.concat(order, " "), "t1 t2 t3 t4")
-  -- by hand: 1,599,800 input tokens over 200 requests = 7999.0 per request; x 3 = 23997.0
-  local why = "the workloads differ (input tokens per request: mean 23997.0 vs 7999.0)"
+  -- by hand: 1,599,800 input tokens over 200 requests = 7999.0 per request; x 3 = 23997.0.
+  -- t2's place says "not comparable with t3 (...)": t2's 7999.0 first, then t3's 23997.0,
+  -- in the sentence's order (it gave them the other way round)
+  local why = "the workloads differ (input tokens per request: mean 7999.0 vs 23997.0)"
   local r1, r2, r3 = m.ranking[1], m.ranking[2], m.ranking[3]
   t.eq({ r2.vs_next, r2.proven, r2.p_value, r2.p_adjusted }, { "not comparable", false, nil, nil })
   t.ok(r2.vs_next_text:find("^not comparable with t3 %(2%.620 req/s%): "), r2.vs_next_text)
   t.ok(r2.vs_next_text:find(why, 1, true), r2.vs_next_text)
-  t.eq(r2.evidence.differences, { "input tokens per request: mean 23997.0 vs 7999.0" })
+  t.eq(r2.evidence.differences, { "input tokens per request: mean 7999.0 vs 23997.0" })
   -- t3 and t4 share a workload: tested (Welch p = 0.571798, python3 as above)
   t.eq(r3.vs_next, "no clear difference")
   -- the family holds the two tests made, not t2 vs t3: t1 vs t2 (p = 0.0327026, rank 1 of 2:
@@ -386,7 +388,7 @@ t.test("by max sustained throughput, treatments whose workloads differ are not r
   tr.write_report(out, list, {})
   local j = jsn.read(out .. "/treatments.json")
   t.eq(j.ranking[2].vs_next, "not comparable")
-  t.eq(j.ranking[2].evidence.differences, { "input tokens per request: mean 23997.0 vs 7999.0" })
+  t.eq(j.ranking[2].evidence.differences, { "input tokens per request: mean 7999.0 vs 23997.0" })
   for _, f in ipairs { "treatment_report.md", "treatment_report.html" } do
     local text = t.read(out .. "/" .. f)
     t.ok(text:find(why, 1, true), f)
@@ -572,8 +574,10 @@ t.test("different workloads (prompts 49x longer): no capacity order, in both too
   t.eq({ r.compare.verdict, r.compare.higher, r.compare.winner }, { "not comparable", nil, nil })
   t.eq({ r.treatments.verdict, r.treatments.higher, r.treatments.winner }, { "not comparable", nil, nil })
   local diff = r.treatments.json.ranking[1].evidence.differences[1]
-  -- treatments compares each place (chunked's figure is higher, so first) with the next
-  t.ok(diff:find(("^input tokens per request: mean %.1f vs %.1f"):format(ma, mb)), diff)
+  -- treatments compares each place (chunked's figure is higher, so first) with the next,
+  -- and gives the place's own length first, as its sentence names it first: chunked's
+  -- (mb) vs base's (ma); it gave them the other way round
+  t.ok(diff:find(("^input tokens per request: mean %.1f vs %.1f"):format(mb, ma)), diff)
   t.ok(r.treatments.json.ranking[1].vs_next_text:find("the workloads differ (input tokens per request: mean", 1,
     true), r.treatments.json.ranking[1].vs_next_text)
   t.ok(r.treatments.json.verdict:find("^No treatment is shown to be best"), r.treatments.json.verdict)

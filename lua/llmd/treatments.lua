@@ -683,8 +683,16 @@ function M.model(list, opts)
       if ptext and v.p_adjusted and (v.family_size or 1) > 1 then
         ptext = ptext .. (", Holm-adjusted %.3g over %d tests"):format(v.p_adjusted, v.family_size)
       end
+      -- a test that could not show a difference, whatever the figures (too few repeats), is
+      -- "not shown to differ from", never "no clear difference", which reads as sameness
+      if v.too_few then
+        ptext = ("%s: the smallest p these %d and %d repeats allow, too few to show a difference"):format(ptext,
+          test.n_a or 0, test.n_b or 0)
+      end
       r.vs_next_text = v.verdict == "B better" and ("above %s (%s, %+.1f %%)"):format(nxt.label, ptext, v.effect_pct)
         or v.verdict == "untested" and ("untested against %s: %s"):format(nxt.label, v.note or "")
+        or v.verdict == "not shown to differ" and ("not shown to differ from %s%s"):format(nxt.label,
+          ptext and (" (" .. ptext .. ")") or "")
         or ("%s vs %s%s"):format(v.verdict, nxt.label, ptext and (" (" .. ptext .. ")") or "")
       r.proven = v.verdict == "B better"
     end

@@ -335,6 +335,56 @@ t.test("the ranking's tests are one family: a place with p < 0.05 alone is not s
   t.near(j.ranking[1].p_adjusted, 0.06540515749347264, 2e-8)
 end)
 
+t.test("a place whose test could not have shown a difference is 'not shown to differ', never 'no clear difference'",
+  function()
+    -- three treatments of four vLLM summaries at 4 req/s offered (none saturated there: all
+    -- at or above 95 %, 3.8) and one at 10 req/s where 2.5 is achieved (saturated): t1
+    -- achieves 4.0 in every repeat (the audit's case), t2 3.84-3.86, t3 3.84-3.86. t1 against
+    -- t2: t1's repeats are all one value, so the exact Mann-Whitney test, fully separated:
+    -- p = 2 / C(8, 4) = 0.0285714 (by hand), the smallest p 4 and 4 repeats allow; t2 against
+    -- t3 by Welch (python3 stdlib: t = 0.41404, df = 6.0, Simpson's rule on the t density:
+    -- p = 0.69324). Holm over the 2 by hand: 2 x 0.0285714 = 0.0571429 >= 0.05. A gap no
+    -- outcome of 4 repeats each could show after Holm is no finding of sameness.
+    local jsn = require "llmd.json"
+    local base = jsn.read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
+    local thr = { t1 = { 4.0, 4.0, 4.0, 4.0 }, t2 = { 3.85, 3.86, 3.84, 3.855 }, t3 = { 3.84, 3.86, 3.85, 3.845 } }
+    local list = {}
+    for _, label in ipairs { "t1", "t2", "t3" } do
+      local dir = t.tmpdir()
+      local function write(name, rate, x)
+        local d = {}
+        for k, v in pairs(base) do d[k] = v end
+        d.request_rate, d.duration, d.request_throughput = rate, d.completed / x, x
+        d.output_throughput = d.total_output_tokens / d.duration
+        d.total_token_throughput = (d.total_output_tokens + d.total_input_tokens) / d.duration
+        t.write(dir .. "/" .. name, jsn.encode(d))
+      end
+      for i, x in ipairs(thr[label]) do write(("benchmark_%d.json"):format(i), 4, x) end
+      write("benchmark_9.json", 10, 2.5)
+      list[#list + 1] = { label = label, dirs = { dir } }
+    end
+    local m = tr.model(tr.load(list))
+    local r1, r2 = m.ranking[1], m.ranking[2]
+    t.eq({ r1.label, r2.label, m.family.size }, { "t1", "t2", 2 })
+    t.near(r1.p_value, 2 / 70, 1e-12)
+    t.near(r1.p_adjusted, 4 / 70, 1e-12)
+    t.eq({ r1.vs_next, r1.proven }, { "not shown to differ", false })
+    local want = "not shown to differ from t2 (exact Mann-Whitney on the repeats p = 0.0286, Holm-adjusted 0.0571 over "
+      .. "2 tests: the smallest p these 4 and 4 repeats allow, too few to show a difference)"
+    t.eq(r1.vs_next_text, want)
+    -- t2 against t3: a test that could have shown a difference and did not
+    t.eq(r2.vs_next, "no clear difference")
+    t.near(r2.p_value, 0.6932388117283994, 1e-6)
+    t.ok(m.verdict:find("^No treatment is shown to be best"), m.verdict)
+    local out = t.tmpdir()
+    tr.write_report(out, list, {})
+    local j = jsn.read(out .. "/treatments.json")
+    t.eq({ j.ranking[1].vs_next, j.ranking[1].vs_next_text }, { "not shown to differ", want })
+    for _, f in ipairs { "treatment_report.md", "treatment_report.html" } do
+      t.ok(t.read(out .. "/" .. f):find("not shown to differ from t2", 1, true), f)
+    end
+  end)
+
 t.test("by max sustained throughput, treatments whose workloads differ are not ranked against each other", function()
   -- as the family test above, but t3 and t4 send prompts 3x as long (total_input_tokens x 3:
   -- 23,997 tokens per request against 7,999, far beyond the workload match's 5 %); the

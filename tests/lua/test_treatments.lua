@@ -385,6 +385,62 @@ t.test("a place whose test could not have shown a difference is 'not shown to di
     end
   end)
 
+t.test("one workload, 0 % against 20 % failed: comparable, whatever --br's upstream input_len_mean says", function()
+  -- the synthetic vLLM file's requests: 256 input tokens each (its input_lens). Two
+  -- treatments send 200 such requests at 2 and at 8 req/s (8: 5 achieved, saturated); in
+  -- t20 40 of them fail. vLLM counts the input tokens of the completed requests only
+  -- (total_input_tokens 1792 = 7 x 256 in the fixture), so t20's files say 160 x 256.
+  -- The mean input length of the requests sent is 256 for both (by hand); upstream's
+  -- converter divides the completed requests' tokens by all requests: 160 x 256 / 200 =
+  -- 204.8, 20 % below, far beyond the workload match's 5 % had it been the workload's length.
+  local jsn = require "llmd.json"
+  local base = jsn.read(F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json")
+  for _, k in ipairs { "input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times", "queue_times",
+    "errors", "generated_texts" } do
+    base[k] = nil
+  end
+  local function treatment(completed)
+    local dir = t.tmpdir()
+    for j, x in ipairs { { 2, 1.99 }, { 8, 5.0 } } do
+      local d = {}
+      for k, v in pairs(base) do d[k] = v end
+      d.num_prompts, d.completed, d.failed, d.request_rate = 200, completed, 200 - completed, x[1]
+      d.max_concurrency = nil
+      d.total_input_tokens, d.total_output_tokens = completed * 256, completed * 32
+      d.request_throughput, d.duration = x[2], completed / x[2]
+      d.output_throughput, d.total_token_throughput = x[2] * 32, x[2] * 288
+      d.date = ("20260210-10%02d00"):format(j)
+      t.write(("%s/bench_%d.json"):format(dir, j), jsn.encode(d))
+    end
+    return dir
+  end
+  local d0, d20 = treatment(200), treatment(160)
+  -- t20 also as the benchmark reports --br writes (read back, as treatments.lua reads a
+  -- folder of reports): the reader undoes upstream's averaging, 204.8 x 200 = 40,960 tokens
+  local br20 = t.tmpdir()
+  require("llmd.br").write(br20, require("llmd.harness").extract(d20, {}), { version = "0.2" })
+  for _, pair in ipairs { { d0, d20, "native" }, { d0, br20, "t20 from --br reports" } } do
+    local list = { { label = "t0", dirs = { pair[1] } }, { label = "t20", dirs = { pair[2] } } }
+    local m = tr.model(tr.load(list))
+    for _, r in ipairs(m.ranking) do
+      t.ok(r.vs_next ~= "not comparable", pair[3] .. ": " .. tostring(r.vs_next_text))
+      t.ok(not (r.vs_next_text or ""):find("workloads differ", 1, true), pair[3] .. ": " .. tostring(r.vs_next_text))
+    end
+    t.ok(not m.verdict:find("workloads differ", 1, true), m.verdict)
+    -- the treatments' mean input lengths as the workload check reads them: 256 and 256
+    for _, x in ipairs(m.treatments) do
+      local v = x.requests_set.values
+      t.near(v.input_tokens_total / v.requests_ok, 256, 1e-12, pair[3] .. ": " .. x.label)
+    end
+  end
+  -- the CSV keeps upstream's column, byte for byte what its cross_treatment.py writes from
+  -- the reports: 256.0 for t0, 204.8 for t20 (README: not the workload's length)
+  local col
+  for i, c in ipairs(tr.CSV_COLUMNS) do if c[1] == "input_len_mean" then col = i + 2 end end
+  local rows = tr.csv_rows(tr.load { { label = "t0", dirs = { d0 } }, { label = "t20", dirs = { d20 } } })
+  t.eq({ rows[1][col], rows[3][col] }, { 256.0, 204.8 })
+end)
+
 t.test("by max sustained throughput, treatments whose workloads differ are not ranked against each other", function()
   -- as the family test above, but t3 and t4 send prompts 3x as long (total_input_tokens x 3:
   -- 23,997 tokens per request against 7,999, far beyond the workload match's 5 %); the

@@ -716,9 +716,11 @@ function M.verdict(o)
     r.verdict, r.p_adjusted, r.family_size = "not shown to differ", nil, nil
     r.cannot_decide = true
     if o.test.test == "fisher" then
-      r.note = ("%s, p = %s: %d of %d and %d of %d failed, too few failures for any split of them to give a "
+      -- (a count a saved test lacks is said as unknown, never as 0)
+      local function n(v) return v and ("%d"):format(v) or "an unknown number" end
+      r.note = ("%s, p = %s: %s of %s and %s of %s failed, too few failures for any split of them to give a "
         .. "p below %s, so this test cannot show a difference; not in the Holm family"):format(M.test_name(o.test),
-        M.fmt_p(o.test.p), o.test.x_a, o.test.n_a, o.test.x_b, o.test.n_b, M.fmt_p(o.test.p_min))
+        M.fmt_p(o.test.p), n(o.test.x_a), n(o.test.n_a), n(o.test.x_b), n(o.test.n_b), M.fmt_p(o.test.p_min))
       return r
     end
     local which = o.test.constant == "both" and "each run" or o.test.constant == "a" and "A" or "B"

@@ -1896,10 +1896,12 @@ local function summary(model, A, B)
         T.helpers.num(decision.ALPHA, 2), #cd == 1 and "it names" or "they name") or nil
     if cd_counts then
       -- the error rate from too few failed requests: no split of them could be significant
-      local c = cd_counts.sig
-      local s_ = ("Error rate not shown to differ (%s against %s; %d of %d failed against %d of %d): too few "
-        .. "requests failed for any outcome of Fisher's exact test to reach p < %s, so it names no winner."):format(
-        cd_counts.a_text, cd_counts.b_text, c.x_a, c.n_a, c.x_b, c.n_b, T.helpers.num(decision.ALPHA, 2))
+      local c = cd_counts.sig or {}
+      local counts = c.x_a and c.n_a and c.x_b and c.n_b
+        and ("; %d of %d failed against %d of %d"):format(c.x_a, c.n_a, c.x_b, c.n_b) or ""
+      local s_ = ("Error rate not shown to differ (%s against %s%s): too few requests failed for any outcome of "
+        .. "Fisher's exact test to reach p < %s, so it names no winner."):format(cd_counts.a_text, cd_counts.b_text,
+        counts, T.helpers.num(decision.ALPHA, 2))
       cd_text = cd_text and (cd_text .. " " .. s_) or s_
     end
     if n_rows == 0 and cd_text then

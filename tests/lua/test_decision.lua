@@ -1128,6 +1128,39 @@ t.test("every figure the same in every repeat but the error rate: Fisher's test 
     m.summary)
 end)
 
+t.test("a row whose exact test cannot decide reads 'not shown to differ' in the JSON, CSV, Markdown and HTML", function()
+  -- three copies of one exp-7 file per run, B's TTFT p95 x 1.5: the same value in every
+  -- repeat of each run, so the exact Mann-Whitney test, p = 2 / C(6, 3) = 0.1 at best (by
+  -- hand): it cannot show a difference, and "no clear difference" would read as sameness
+  local base = json.read(EXP7 .. "/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
+  local da, db = t.tmpdir(), t.tmpdir()
+  for i = 1, 6 do
+    local is_b = i % 2 == 0
+    local d = {}
+    for k, v in pairs(base) do d[k] = v end
+    if is_b then d.p95_ttft_ms = d.p95_ttft_ms * 1.5 end
+    t.write(("%s/benchmark_%d.json"):format(is_b and db or da, i), json.encode(d))
+  end
+  local w, r = compare { "--a", da, "--a-label", "A", "--b", db, "--b-label", "B" }
+  t.eq(r.code, 0, r.stderr)
+  local cj = json.read(w .. "/comparison.json")
+  local row
+  for _, x in ipairs(cj.perf) do if x.key == "ttft_p95_ms" then row = x end end
+  t.eq({ row.verdict, row.cannot_decide, row.test }, { "not shown to differ", true, "exact_mann_whitney" })
+  t.ok(t.read(w .. "/comparison.csv"):match("\nttft_p95_ms,[^\n]*"):find(",not shown to differ,exact_mann_whitney,0.1,",
+    1, true))
+  t.ok(t.read(w .. "/comparison_report.md"):find("| not shown to differ | exact Mann-Whitney on the repeats, p = 0.1: "
+    .. "3 and 3 repeats (each run the same value in every repeat)", 1, true))
+  t.ok(t.read(w .. "/comparison_report.html"):find("<td>not shown to differ</td><td>exact Mann-Whitney on the repeats, "
+    .. "p = 0.1: 3 and 3 repeats", 1, true))
+  t.ok(cj.summary:find("One metric: TTFT p95, tested only on repeats too few for any outcome of the test to reach "
+    .. "p < 0.05", 1, true), cj.summary)
+  for _, f in ipairs { "comparison_report.md", "comparison_report.html" } do
+    t.ok(t.read(w .. "/" .. f):find("cannot show a difference: &quot;not shown to differ&quot;", 1, true)
+      or t.read(w .. "/" .. f):find('cannot show a difference: "not shown to differ"', 1, true), f)
+  end
+end)
+
 t.test("a repeat value that is not a finite number: the row is untested and says why, never a p", function()
   local function sd(label, xs)
     local stages = {}

@@ -10,17 +10,21 @@
 --                        p_adjusted = fam.adjusted[id], family_size = fam.size }
 --
 -- Rules (README: "How a comparison decides"):
--- - a row is tested with Mann-Whitney U when both runs kept per-request samples of it,
---   with Welch's t-test on the repeat values when both runs are repeats of one load point
+-- - a row is tested with Mann-Whitney U when both runs kept per-request samples of it
+--   (the error rate: Fisher's exact test on both runs' counts of failed and completed
+--   requests, M.count_test), with Welch's t-test on the repeat values when both runs are
+--   repeats of one load point
 --   (the exact Mann-Whitney test where a run's repeats are all one value: M.repeat_test),
 --   and is otherwise "untested": an untested row never names a winner;
 -- - the tests of one comparison are one family: their p-values are Holm-Bonferroni adjusted
 --   together (M.family), so that the chance of any false winner in the table stays below
 --   ALPHA whatever the dependence between the metrics;
 -- - a tested difference with adjusted p >= ALPHA is "no clear difference" (and says so when
---   its p alone was below ALPHA); a significant one whose size (effect_pct, the difference
---   relative to the mean of both values, so that swapping the runs only flips its sign) is
---   below min_effect is "negligible";
+--   its p alone was below ALPHA), "not shown to differ" when no outcome of the test could
+--   have been below ALPHA (too few repeats, or too few failed requests); a significant one
+--   whose size (effect_pct, the difference relative to the mean of both values, so that
+--   swapping the runs only flips its sign) is below min_effect is "negligible", and so is
+--   an error rate less than MIN_ERROR_PP percentage points apart;
 -- - rows pooled over load ladders that differ are "not comparable" (not like for like).
 local metrics = require "llmd.metrics"
 local stats = require "llmd.stats"
@@ -31,7 +35,13 @@ local M = {}
 
 M.ALPHA = 0.05
 M.MIN_EFFECT = 2 -- percent
-M.VERDICTS = { "B better", "A better", "no clear difference", "negligible", "untested", "not comparable" }
+-- The error rate's practical threshold besides MIN_EFFECT (relative, as every row): an
+-- absolute difference of at least 0.1 percentage points, one request in a thousand. Relative
+-- to rates near 0 every gap is large (0.01 % against 0.03 % is 100 %), so a significant
+-- gap smaller than this, which only a very large run can show, is "negligible".
+M.MIN_ERROR_PP = 0.1
+M.VERDICTS = { "B better", "A better", "no clear difference", "not shown to differ", "negligible", "untested",
+  "not comparable" }
 
 -- The per-request samples behind a metric (run model set.samples).
 M.SAMPLES = {
@@ -329,6 +339,28 @@ function M.repeat_test(xs, ys)
 end
 M.welch = M.repeat_test -- (its name before the exact test joined it)
 
+-- Fisher's exact test on the request counts of two metric sets (run model values
+-- requests_failed and requests_ok: pooled over every stage they hold, as the per-request
+-- samples of the latency rows are): llmd.stattest.fisher_exact's result, or nil and why
+-- when a side's counts are unknown or it finished no request. No failure in either run (or
+-- nothing but failures in both): {test = "identical", identical = true, note}, as for
+-- repeats with one value: no table with those margins could differ, so there is nothing to
+-- test, and it stays out of the Holm family.
+function M.count_test(va, vb)
+  local fa, oa, fb, ob = va.requests_failed, va.requests_ok, vb.requests_failed, vb.requests_ok
+  if not (fa and oa and fb and ob) then
+    return nil, "the counts of failed and completed requests are not known for both runs"
+  end
+  local na, nb = fa + oa, fb + ob
+  if na == 0 or nb == 0 then return nil, "a run finished no request" end
+  if fa + fb == 0 or fa + fb == na + nb then
+    return { test = "identical", identical = true, n_a = na, n_b = nb,
+      note = ("%s (%d of %d and %d of %d failed): no test"):format(fa + fb == 0 and "no request failed in either run"
+        or "every request failed in both runs", fa, na, fb, nb) }
+  end
+  return stattest.fisher_exact(fa, na, fb, nb)
+end
+
 -- Can a test show a difference at alpha? Not when no outcome of it could give p < alpha (an
 -- exact test on 3 and 3 repeats: p >= 0.1 whatever the values): such a test is no evidence
 -- either way, and it stays out of the Holm family (Tarone 1990), so that it does not make
@@ -342,12 +374,18 @@ function M.test_name(test)
   local t = test and test.test
   if t == "welch" then return "Welch t" end
   if t == "exact_mann_whitney" then return "exact Mann-Whitney on the repeats" end
+  if t == "fisher" then return "Fisher's exact test on the request counts" end
   return "Mann-Whitney"
 end
 
 -- The test for an overall row: Mann-Whitney on per-request samples of both runs, else
 -- Welch on the repeats when each run is repeats of one load point, else nil and why.
 function M.row_test(key, ra, rb, pa, pb, memo)
+  if key == "error_rate_pct" then
+    -- per-request outcomes first, as the latency rows' per-request samples; else the repeats
+    local r = M.count_test(ra.overall.values, rb.overall.values)
+    if r then return r end
+  end
   local kind = M.sample_kind(key)
   local sa, sb = ra.overall.samples, rb.overall.samples
   if kind and sa and sb and sa[kind] and sb[kind] then
@@ -633,7 +671,9 @@ end
 -- Returns {verdict, effect_pct, p_value (raw), p_adjusted, family_size, test,
 -- winner = "a" | "b" | nil, note, adjusted_away = true when p alone < alpha but not after
 -- the adjustment, cannot_decide = true when no outcome of the test could be below alpha
--- (M.can_decide: "no clear difference", out of the family)}.
+-- (M.can_decide: "not shown to differ", out of the family), too_few = true when the test's
+-- outcome was the most extreme it allows (p = p_min) and not below alpha after the
+-- adjustment ("not shown to differ", in the family)}.
 function M.verdict(o)
   local m = metrics.get(o.key)
   local r = { effect_pct = M.effect_pct(o.a, o.b), test = o.test and o.test.test or nil,
@@ -662,26 +702,36 @@ function M.verdict(o)
     r.note = "describes the run; neither value is better"
     return r
   end
-  if o.a == o.b and o.test and o.test.p ~= nil then
-    r.verdict = "no clear difference"
-    return r
-  end
   if o.test and o.test.identical then
     -- the same value in every repeat of both runs: nothing to test, and no difference
     r.verdict, r.test = "no clear difference", nil
     r.identical = true
-    r.note = ("identical in every repeat (%d and %d repeats): no test"):format(o.test.n_a, o.test.n_b)
+    r.note = o.test.note or ("identical in every repeat (%d and %d repeats): no test"):format(o.test.n_a, o.test.n_b)
     return r
   end
   local alpha = o.alpha or M.ALPHA
   if o.test and o.test.p ~= nil and not M.can_decide(o.test, alpha) then
-    -- no outcome of this test could be significant: no evidence either way, not in the family
-    r.verdict, r.p_adjusted, r.family_size = "no clear difference", nil, nil
+    -- no outcome of this test could be significant: no evidence either way, not in the family,
+    -- and never said as "no clear difference", which reads as a finding of sameness
+    r.verdict, r.p_adjusted, r.family_size = "not shown to differ", nil, nil
     r.cannot_decide = true
+    if o.test.test == "fisher" then
+      -- (a count a saved test lacks is said as unknown, never as 0)
+      local function n(v) return v and ("%d"):format(v) or "an unknown number" end
+      r.note = ("%s, p = %s: %s of %s and %s of %s failed, too few failures for any split of them to give a "
+        .. "p below %s, so this test cannot show a difference; not in the Holm family"):format(M.test_name(o.test),
+        M.fmt_p(o.test.p), n(o.test.x_a), n(o.test.n_a), n(o.test.x_b), n(o.test.n_b), M.fmt_p(o.test.p_min))
+      return r
+    end
     local which = o.test.constant == "both" and "each run" or o.test.constant == "a" and "A" or "B"
     r.note = ("%s, p = %s: %d and %d repeats (%s the same value in every repeat) can give no p below %s, "
       .. "so this test cannot show a difference; not in the Holm family"):format(M.test_name(o.test),
       M.fmt_p(o.test.p), o.test.n_a or 0, o.test.n_b or 0, which, M.fmt_p(o.test.p_min))
+    return r
+  end
+  -- (after the test that cannot decide: equal values are no reason to count it in the family)
+  if o.a == o.b and o.test and o.test.p ~= nil then
+    r.verdict = "no clear difference"
     return r
   end
   if not o.test or o.test.p == nil then
@@ -697,12 +747,28 @@ function M.verdict(o)
       r.adjusted_away = true
       r.note = "significant alone (" .. M.adjusted_text(o.test.p, r.p_adjusted, r.family_size or 1)
         .. "): not after the Holm adjustment"
+      if o.test.p_min and o.test.p <= o.test.p_min * (1 + 1e-9) then
+        -- the most extreme outcome this exact test allows (complete separation of the
+        -- repeats), and still not below alpha among the family's tests: the data could not
+        -- have shown a difference, so nothing is said of sameness either
+        r.verdict, r.too_few = "not shown to differ", true
+        r.note = ("%s, p = %s, the smallest p %s allow, is %s after the Holm adjustment over %d tests: too few "
+          .. "to show a difference"):format(M.test_name(o.test), M.fmt_p(o.test.p), o.test.test == "fisher"
+          and "these request counts" or ("these %d and %d repeats"):format(o.test.n_a or 0, o.test.n_b or 0),
+          M.fmt_p(r.p_adjusted), r.family_size or 1)
+      end
     end
     return r
   end
   local eff = r.effect_pct
   if eff and math.abs(eff) < (o.min_effect or M.MIN_EFFECT) then
     r.verdict = "negligible"
+    return r
+  end
+  if o.key == "error_rate_pct" and math.abs(o.b - o.a) < M.MIN_ERROR_PP then
+    r.verdict = "negligible"
+    r.note = ("%s pp apart, below the error rate's practical threshold of %s percentage points"):format(
+      ("%.3g"):format(math.abs(o.b - o.a)), ("%g"):format(M.MIN_ERROR_PP))
     return r
   end
   local b_better = (m.better == "higher") == (o.b > o.a)

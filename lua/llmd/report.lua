@@ -40,7 +40,8 @@ local UNIVERSAL = {
   output_tokens_total = true, duration_s = true,
 }
 
-M.TEST = "Mann-Whitney U (two-sided, normal approximation with tie correction) on the per-request samples, "
+M.TEST = "Mann-Whitney U (two-sided, normal approximation with tie correction) on the per-request samples "
+  .. "(the error rate: Fisher's exact test, two-sided, on the counts of failed and completed requests), "
   .. "or Welch's t-test on the repeats of one load point (the exact Mann-Whitney test where a run's repeats are "
   .. "all one value); alpha = 0.05"
 
@@ -231,6 +232,7 @@ local function finish_row(row, fam, A, B)
   row.p_adjusted, row.family_size, row.adjusted_away = v.p_adjusted, v.family_size, v.adjusted_away
   row.identical = v.identical
   row.cannot_decide = v.cannot_decide
+  row.too_few = v.too_few
   row.verdict_text = decision.verdict_text(v.verdict, A.label, B.label)
   if v.adjusted_away then
     -- significant alone, not among all the tests of the table: said, never silently dropped
@@ -248,6 +250,10 @@ local function finish_row(row, fam, A, B)
   elseif test and test.p then
     row.evidence = ("%s, p = %s"):format(decision.test_name(test), fmt_p(test.p))
     if v.p_adjusted then row.evidence = row.evidence .. (", Holm-adjusted %s"):format(fmt_p(v.p_adjusted)) end
+    if v.too_few then
+      row.evidence = row.evidence .. (test.test == "fisher" and ": the smallest p these counts allow"
+        or ": the smallest p these repeats allow") .. ", too few to show a difference"
+    end
   elseif v.verdict == "untested" or v.identical then
     row.evidence = v.note or "no test possible"
   end
@@ -1064,6 +1070,15 @@ local function lower_label(label)
   return (label:lower():gsub("^ttft", "TTFT"):gsub("tpot", "TPOT"):gsub("itl", "ITL"):gsub("ntpot", "NTPOT"))
 end
 
+-- The kind of a performance row, as the Summary groups the rows it found no clear
+-- difference in: "latency", "throughput" or "errors".
+local SUMMARY_KIND_ORDER = { latency = 1, throughput = 2, errors = 3 }
+local function summary_kind(key)
+  if key:match("^throughput") then return "throughput" end
+  if key == "error_rate_pct" then return "errors" end
+  return "latency"
+end
+
 -- The SLO metric tested at the matched load: the first SLO (in the SLOs' own order, which
 -- does not depend on which run is A) that limits either run's capacity.
 local function matched_key(model)
@@ -1112,7 +1127,20 @@ local function matched_point(model, A, B, points_a, points_b, saved)
   local res = { key = key, rps = rps, a = lp.field(pa, key), b = lp.field(pb, key), point_a = pa.index,
     point_b = pb.index }
   local kind = decision.sample_kind(key)
-  if kind and pa.repeats == 1 and pb.repeats == 1 then
+  -- the error rate: Fisher's exact test on the point's request counts (its repeats' summed),
+  -- as the row's test on the whole run's
+  local function counts(p)
+    local ok, failed, n = p.values.requests_ok, p.values.requests_failed, p.repeats or 1
+    if ok and failed then
+      return { requests_ok = math.floor(ok * n + 0.5), requests_failed = math.floor(failed * n + 0.5) }
+    end
+  end
+  local count_test = key == "error_rate_pct" and counts(pa) and counts(pb)
+    and decision.count_test(counts(pa), counts(pb)) or nil
+  if count_test then
+    res.test = count_test
+    if count_test.identical then res.identical, res.identical_note, res.test = true, count_test.note, nil end
+  elseif kind and pa.repeats == 1 and pb.repeats == 1 then
     -- the point's stage's samples; a run whose one load point is its one measured stage has
     -- them as the whole run's (per-request data read as a whole, inference-perf's)
     local function samples(run, p, points)
@@ -1161,8 +1189,8 @@ local function matched_test_id(mp, rows, pa, pb)
   if #pa == 1 and #pb == 1 then
     if t.test == "mann_whitney" and pa[1].repeats == 1 and pb[1].repeats == 1 then
       id = decision.test_id(mp.key, { test = "mann_whitney" })
-    elseif t.test == "welch" then
-      id = decision.test_id(mp.key, { test = "welch" })
+    elseif t.test == "welch" or t.test == "fisher" then
+      id = decision.test_id(mp.key, { test = t.test })
     end
   end
   if id then
@@ -1721,15 +1749,16 @@ local function summary(model, A, B)
           decision.test_name(mp.test) .. ",", p_text(mp.test.p, mp.p_adjusted, mp.family_size))
       elseif mp.test and mp.test.p and not decision.can_decide(mp.test) then
         local v = decision.verdict { key = mp.key, a = mp.a, b = mp.b, test = mp.test }
-        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (no clear difference: %s)."):format(rate_text(mp.rps),
+        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (not shown to differ: %s)."):format(rate_text(mp.rps),
           m.label, metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, v.note)
       elseif mp.test and mp.test.p then
         out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (%s)."):format(rate_text(mp.rps), m.label,
           metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label,
           "no clear difference, " .. p_text(mp.test.p, mp.p_adjusted, mp.family_size))
       elseif mp.identical then
-        out[#out + 1] = ("At %s, %s is %s for both runs in every repeat (identical, no test)."):format(
-          rate_text(mp.rps), m.label, metrics.format(mp.key, mp.a))
+        out[#out + 1] = ("At %s, %s is %s for both runs%s."):format(rate_text(mp.rps), m.label,
+          metrics.format(mp.key, mp.a), mp.identical_note and (" (" .. mp.identical_note .. ")")
+          or " in every repeat (identical, no test)")
       elseif not mp.test then
         out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (untested: %s)."):format(rate_text(mp.rps), m.label,
           metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, mp.reason or "no test possible")
@@ -1820,19 +1849,32 @@ local function summary(model, A, B)
         or " Compare the runs at matched achieved load (the Load Ladder).")
   else
     local wins = { a = {}, b = {} }
-    local untested = 0
+    local untested, untested_rows = 0, {}
     local away = {}
+    -- the kinds of metric a test found no clear difference in (never one that was not
+    -- tested, nor one whose test could not decide): "latency, errors"
+    local kinds, kind_seen, errors_tested = {}, {}, false
     for _, r in ipairs(model.perf) do
       if r.winner then
         local w = wins[r.winner]
         -- always B's change against A, said so, whichever run is better
+        -- (a percentage, the error rate, changes by percentage points: "+2.50 pp")
         w[#w + 1] = ("%s (%s %s vs %s, %s)"):format(lower_label(r.label), B.label,
-          r.pct and T.helpers.pct(r.pct) or r.delta_text, A.label, p_text(r.p_value, r.p_adjusted, r.family_size))
+          r.pct and r.unit ~= "%" and T.helpers.pct(r.pct) or r.delta_text, A.label,
+          p_text(r.p_value, r.p_adjusted, r.family_size))
       elseif r.verdict == "untested" then
         untested = untested + 1
+        untested_rows[#untested_rows + 1] = r
       elseif r.adjusted_away then
         away[#away + 1] = lower_label(r.label)
+      elseif (r.verdict == "no clear difference" or r.verdict == "negligible") and not r.cannot_decide then
+        local k = summary_kind(r.key)
+        if not kind_seen[k] then
+          kind_seen[k] = true
+          kinds[#kinds + 1] = k
+        end
       end
+      if r.key == "error_rate_pct" and r.test_id then errors_tested = true end
     end
     local n = model.family.size
     -- the table's own tests (the family also holds the summary's test at the matched load)
@@ -1840,12 +1882,28 @@ local function summary(model, A, B)
     for _, r in ipairs(model.perf) do if r.test_id then n_rows = n_rows + 1 end end
     -- rows whose test could not reach alpha whatever the values (3 and 3 repeats, exact
     -- test): tested, but no evidence either way, said apart from "no clear difference"
-    local cd = {}
-    for _, r in ipairs(model.perf) do if r.cannot_decide then cd[#cd + 1] = lower_label(r.label) end end
+    local cd, cd_counts = {}, nil
+    for _, r in ipairs(model.perf) do
+      if r.cannot_decide and r.test == "fisher" then
+        cd_counts = r
+      elseif r.cannot_decide then
+        cd[#cd + 1] = lower_label(r.label)
+      end
+    end
     local cd_text = #cd > 0 and ("%s: %s, tested only on repeats too few for any outcome of the test to reach "
       .. "p < %s (the exact test, where a run's repeats are all one value), so %s no winner.")
       :format(#cd == 1 and "One metric" or (#cd .. " metrics"), table.concat(cd, ", "),
         T.helpers.num(decision.ALPHA, 2), #cd == 1 and "it names" or "they name") or nil
+    if cd_counts then
+      -- the error rate from too few failed requests: no split of them could be significant
+      local c = cd_counts.sig or {}
+      local counts = c.x_a and c.n_a and c.x_b and c.n_b
+        and ("; %d of %d failed against %d of %d"):format(c.x_a, c.n_a, c.x_b, c.n_b) or ""
+      local s_ = ("Error rate not shown to differ (%s against %s%s): too few requests failed for any outcome of "
+        .. "Fisher's exact test to reach p < %s, so it names no winner."):format(cd_counts.a_text, cd_counts.b_text,
+        counts, T.helpers.num(decision.ALPHA, 2))
+      cd_text = cd_text and (cd_text .. " " .. s_) or s_
+    end
     if n_rows == 0 and cd_text then
       out[#out + 1] = "No whole-run metric could show a difference. " .. cd_text
       cd_text = nil
@@ -1858,10 +1916,17 @@ local function summary(model, A, B)
         or ("%s: no metric was comparable with a test, so none names a winner."):format(what)
       untested = 0 -- said once
     elseif #wins.a == 0 and #wins.b == 0 then
-      out[#out + 1] = "No clear difference in the whole-run metrics (latency, throughput, errors): no tested metric "
-        .. "differs beyond noise"
+      -- said only of what was tested: the kinds of metric whose tests found nothing; the
+      -- untested rows are named below, never folded into "no clear difference"
+      table.sort(kinds, function(x, y) return SUMMARY_KIND_ORDER[x] < SUMMARY_KIND_ORDER[y] end)
+      local lead = #kinds > 0 and ("No clear difference in the whole-run metrics tested (%s): none differs beyond "
+        .. "noise"):format(table.concat(kinds, ", "))
+        or "No tested whole-run metric names a winner: none differs beyond noise"
+      out[#out + 1] = lead
         .. (n > 1 and (" (Holm-Bonferroni over the %d tests of this comparison)"):format(n) or "")
-        .. " and the practical threshold of " .. T.helpers.num(model.min_effect, 1) .. " %."
+        .. " and the practical threshold of " .. T.helpers.num(model.min_effect, 1) .. " %"
+        .. (errors_tested and (" (for the error rate also %s percentage points)"):format(
+          T.helpers.num(decision.MIN_ERROR_PP, 1)) or "") .. "."
     else
       local parts = {}
       if #wins.b > 0 then parts[#parts + 1] = ("%s is better in %s"):format(B.label, table.concat(wins.b, ", ")) end
@@ -1877,8 +1942,13 @@ local function summary(model, A, B)
         T.helpers.num(decision.ALPHA, 2), T.helpers.count(n, "test"))
     end
     if untested > 0 then
-      out[#out + 1] = ("%d metric%s could not be tested (no per-request samples or repeats from both runs) and name no "
-        .. "winner."):format(untested, untested == 1 and "" or "s")
+      -- named, with both values: an untested row is no finding of sameness
+      local parts = {}
+      for _, r in ipairs(untested_rows) do
+        parts[#parts + 1] = ("%s (%s vs %s)"):format(lower_label(r.label), r.a_text, r.b_text)
+      end
+      out[#out + 1] = ("Not tested (no per-request samples, counts or repeats from both runs), so no winner: %s.")
+        :format(table.concat(parts, ", "))
     end
   end
   -- the Summary comes before the Data checks: a run whose own files disagree is said here
@@ -2075,9 +2145,12 @@ function M.build(opts)
   model.perf_notes = notes
   model.any_identical = false
   model.any_cannot_decide = false
+  model.any_too_few = false
+  model.min_error_pp = decision.MIN_ERROR_PP
   for _, r in ipairs(rows) do
     if r.identical then model.any_identical = true end
     if r.cannot_decide then model.any_cannot_decide = true end
+    if r.too_few then model.any_too_few = true end
   end
   model.significance_used = any_sig
   local ea, eb = A.run.overall.values.error_rate_pct, B.run.overall.values.error_rate_pct

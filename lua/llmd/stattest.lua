@@ -6,6 +6,7 @@
 --   st.t_quantile(0.975, 2)        -- 4.3027 (the 95 % two-sided critical value)
 --   st.welch({1, 2, 3}, {4, 5, 6}) -- {t =, df =, p =, mean_a =, mean_b =, diff =}
 --   st.exact_mann_whitney({0, 0, 0}, {2, 2, 2}) -- {p = 0.1, p_min = 0.1, u = 9, ...}
+--   st.fisher_exact(1, 6, 17, 22) -- 1 of 6 against 17 of 22: {p = 0.0126, p_min =, ...}
 --   st.mean_ci({1, 2, 3}, 0.95)    -- {mean =, lo =, hi =, min =, max =, n =, sd =}
 --
 -- The t distribution is computed from the regularised incomplete beta function
@@ -252,6 +253,55 @@ function M.exact_mann_whitney(a, b)
   r.exact = true
   r.p = math.min(1, 2 * math.min(lo, hi) / total)
   r.p_min = math.min(1, 2 * math.min(cnt[nb][smin], cnt[nb][smax]) / total)
+  return r
+end
+
+-- Fisher's exact test of two proportions: xa events (failed requests) of na trials in A
+-- against xb of nb in B, two-sided. Given the margins (xa + xb events of na + nb trials),
+-- A's count x is hypergeometric, P(x) = C(K, x) C(N - K, na - x) / C(N, na); p is the sum
+-- of P over every x no more likely than the one observed (a relative tolerance of 1e-7 for
+-- ties of floating point, as R's fisher.test), each term from log-gamma and divided by
+-- their total, so that the constant C(N, na) cancels. p_min is the smallest p any table
+-- with these margins could give (no events at all, or all of them: 1): a test whose p_min
+-- is >= alpha cannot show a difference. Returns {test = "fisher", p, p_min, x_a, n_a, x_b,
+-- n_b, rate_a, rate_b}; counts that are not whole numbers with 0 <= x <= n raise.
+function M.fisher_exact(xa, na, xb, nb)
+  for i, v in ipairs { xa, na, xb, nb } do
+    if type(v) ~= "number" or v ~= v or v < 0 or v ~= math.floor(v) or v == math.huge then
+      error(("bad argument #%d to 'fisher_exact' (expected a count, a whole number >= 0, got %s)")
+        :format(i, tostring(v)), 2)
+    end
+  end
+  if xa > na or xb > nb then
+    error(("fisher_exact: %s events of %s trials: more events than trials"):format(
+      xa > na and xa or xb, xa > na and na or nb), 2)
+  end
+  if na == 0 or nb == 0 then error("fisher_exact: a side with no trials", 2) end
+  local r = { test = "fisher", x_a = xa, n_a = na, x_b = xb, n_b = nb, rate_a = xa / na, rate_b = xb / nb }
+  -- one orientation of the table whichever side is given first, so that swapping the
+  -- sides gives the same p to the last bit (the sums run in one order)
+  if na > nb or (na == nb and xa > xb) then xa, na, xb, nb = xb, nb, xa, na end
+  local k, n = xa + xb, na + nb
+  local lo, hi = math.max(0, k - nb), math.min(k, na)
+  local lg = M.lgamma
+  local function logc(a, b) return lg(a + 1) - lg(b + 1) - lg(a - b + 1) end
+  local lp, top = {}, -math.huge
+  for x = lo, hi do
+    lp[x] = logc(k, x) + logc(n - k, na - x)
+    if lp[x] > top then top = lp[x] end
+  end
+  local total, tail, least = 0, 0, math.huge
+  for x = lo, hi do
+    local w = math.exp(lp[x] - top)
+    total = total + w
+    if lp[x] <= lp[xa] + 1e-7 then tail = tail + w end
+    if lp[x] < least then least = lp[x] end
+  end
+  local tail_min = 0
+  for x = lo, hi do
+    if lp[x] <= least + 1e-7 then tail_min = tail_min + math.exp(lp[x] - top) end
+  end
+  r.p, r.p_min = math.min(1, tail / total), math.min(1, tail_min / total)
   return r
 end
 

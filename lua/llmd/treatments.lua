@@ -536,7 +536,9 @@ function M.model(list, opts)
       end
     end
     local ev = decision.capacity_evidence(nxt.capacity, x.capacity, decision.MIN_EFFECT,
-      { workload_differs = decision.token_difference_texts(nxt.requests_set, x.requests_set), broken = broken })
+      -- the texts give this place's figure first, as the sentence names it first ("x: not
+      -- comparable with nxt (...): mean <x's> vs <nxt's>")
+      { workload_differs = decision.token_difference_texts(x.requests_set, nxt.requests_set), broken = broken })
     r.evidence = { verdict = ev.verdict, basis = ev.basis, winner = ev.winner, higher = ev.higher,
       beyond_ceiling = ev.beyond_ceiling, ceiling_rps = ev.ceiling_rps, order_open = ev.order_open,
       sustained_rps = ev.sustained_rps, differences = ev.differences, within_range = ev.within_range,
@@ -640,7 +642,7 @@ function M.model(list, opts)
   for i, x in ipairs(ranked) do
     local nxt = ranked[i + 1]
     if nxt and not by_cap then
-      differs[i] = decision.token_difference_texts(nxt.requests_set, x.requests_set)
+      differs[i] = decision.token_difference_texts(x.requests_set, nxt.requests_set) -- this place's first
     end
     if nxt and not by_cap and #differs[i] == 0 and not lower_bound(nxt) and x.status ~= "failed"
       and nxt.status ~= "failed" then
@@ -695,12 +697,20 @@ function M.model(list, opts)
       if ptext and v.p_adjusted and (v.family_size or 1) > 1 then
         ptext = ptext .. (", Holm-adjusted %.3g over %d tests"):format(v.p_adjusted, v.family_size)
       end
+      -- a test that could not show a difference, whatever the figures (too few repeats), is
+      -- "not shown to differ from", never "no clear difference", which reads as sameness
+      if v.too_few then
+        ptext = ("%s: the smallest p these %d and %d repeats allow, too few to show a difference"):format(ptext,
+          test.n_a or 0, test.n_b or 0)
+      end
       -- the gap as a reader takes it, this one's figure over the next one's (+193.6 % for 91.32
       -- against 31.10 req/s), not the symmetric effect size the threshold reads (+98.4 %)
       r.vs_next_text = v.verdict == "B better" and nxt.rank_value > 0 and ("above %s (%s, %+.1f %%)"):format(
         nxt.label, ptext, (x.rank_value / nxt.rank_value - 1) * 100)
         or v.verdict == "B better" and ("above %s (%s)"):format(nxt.label, ptext)
         or v.verdict == "untested" and ("untested against %s: %s"):format(nxt.label, v.note or "")
+        or v.verdict == "not shown to differ" and ("not shown to differ from %s%s"):format(nxt.label,
+          ptext and (" (" .. ptext .. ")") or "")
         or ("%s vs %s%s"):format(v.verdict, nxt.label, ptext and (" (" .. ptext .. ")") or "")
       r.proven = v.verdict == "B better"
     end

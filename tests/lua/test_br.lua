@@ -228,3 +228,26 @@ t.test("floats are written with a dot, so YAML 1.1 readers read floats", functio
   t.eq(yo.float(0.1 + 0.2), "0.30000000000000004")
   t.eq(yo.dump(yo.map("a", 1, "b", yo.map("c", "0.2", "d", { 1, 2 }))), 'a: 1\nb:\n  c: "0.2"\n  d:\n  - 1\n  - 2\n')
 end)
+
+t.test("vllm-benchmark with a failed request: upstream's input mean over all requests, undone when read back", function()
+  -- the synthetic detailed file: 8 prompts of 256 input tokens (its input_lens), 7 completed;
+  -- vLLM's total_input_tokens counts the completed ones, 1,792 = 7 x 256. Upstream's
+  -- converter divides by all 8: 224.0 (by hand), kept for byte-compatibility (README --br);
+  -- the run's own mean over its completed requests is the requests' length, 256
+  local d = t.tmpdir()
+  copy(F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json", d .. "/r.json")
+  local run = harness.extract(d, {})
+  local v = run.overall.values
+  t.eq({ v.requests_ok, v.requests_failed, v.input_tokens_total }, { 7, 1, 1792 })
+  t.eq(v.input_tokens_total / v.requests_ok, 256.0)
+  local out = t.tmpdir()
+  local list = br.write(out, run, { version = "0.2" })
+  local doc = yaml.load_file(list[1].path)
+  t.eq(doc.results.request_performance.aggregate.requests.input_length.mean, 224.0)
+  t.eq(doc.scenario.load.standardized.input_seq_len.value, 224.0)
+  t.eq(doc.results.request_performance.aggregate.requests.output_length.mean, 32.0) -- 224 / 7 completed
+  -- read back: 224 x 8 = 1,792 input tokens of the 7 completed, 256 each again
+  local back = harness.extract(out, {})
+  t.eq(back.overall.values.input_tokens_total, 1792)
+  t.eq(back.overall.values.input_tokens_total / back.overall.values.requests_ok, 256.0)
+end)

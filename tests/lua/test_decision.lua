@@ -124,10 +124,11 @@ t.test("repeats whose values are all one on a side: the exact Mann-Whitney test,
     t.eq(r_, nil)
     t.ok(why:find("not a finite number", 1, true), why)
   end
-  -- verdicts: 3 and 3 repeats can never give p < 0.05 (p_min 0.1): no clear difference,
-  -- and out of the family; 5 and 5 can (p_min 0.0079) and are tested as usual
+  -- verdicts: 3 and 3 repeats can never give p < 0.05 (p_min 0.1): "not shown to differ"
+  -- (never "no clear difference", which reads as sameness), and out of the family; 5 and
+  -- 5 can (p_min 0.0079) and are tested as usual
   local v = decision.verdict { key = "error_rate_pct", a = 0, b = 2, test = decision.repeat_test({ 0, 0, 0 }, { 2, 2, 2 }) }
-  t.eq({ v.verdict, v.cannot_decide, v.winner, v.p_adjusted }, { "no clear difference", true, nil, nil })
+  t.eq({ v.verdict, v.cannot_decide, v.winner, v.p_adjusted }, { "not shown to differ", true, nil, nil })
   t.eq(v.note, "exact Mann-Whitney on the repeats, p = 0.1: 3 and 3 repeats (each run the same value in every "
     .. "repeat) can give no p below 0.1, so this test cannot show a difference; not in the Holm family")
   t.eq(decision.can_decide(decision.repeat_test({ 0, 0, 0 }, { 2, 2, 2 })), false)
@@ -141,9 +142,56 @@ t.test("repeats whose values are all one on a side: the exact Mann-Whitney test,
   t.near(fam.adjusted.x, 3 * 2 / 252, 1e-15)
   t.near(fam.adjusted.y, 3 * 2 / 252, 1e-15)
   t.near(fam.adjusted.z, 0.04, 1e-15)
-  -- in a family of 7 (0.0079 x 7 = 0.0556): not after the adjustment
+  -- in a family of 7 (0.0079 x 7 = 0.0556): not after the adjustment; and 0.0079 is the
+  -- smallest p 5 and 5 repeats allow (complete separation), so no outcome of this test
+  -- could have been shown in this family: "not shown to differ", not "no clear difference"
   v = decision.verdict { key = "error_rate_pct", a = 0, b = 2, test = five, p_adjusted = 7 * 2 / 252, family_size = 7 }
-  t.eq({ v.verdict, v.adjusted_away }, { "no clear difference", true })
+  t.eq({ v.verdict, v.adjusted_away, v.too_few }, { "not shown to differ", true, true })
+  t.eq(v.note, "exact Mann-Whitney on the repeats, p = 0.00794, the smallest p these 5 and 5 repeats allow, is 0.0556 after "
+    .. "the Holm adjustment over 7 tests: too few to show a difference")
+  -- not the most extreme outcome (A 1 in every repeat, B 0, 2, 2, 2, 2: B's 0 lies below
+  -- A's values, so other splits of the same values are more extreme, p > p_min): "no clear
+  -- difference", as before
+  local tie = decision.repeat_test({ 1, 1, 1, 1, 1 }, { 0, 2, 2, 2, 2 })
+  t.ok(tie.p > tie.p_min and tie.p < 0.05, tie.p)
+  v = decision.verdict { key = "error_rate_pct", a = 1, b = 1.6, test = tie, p_adjusted = 0.3, family_size = 7 }
+  t.eq({ v.verdict, v.too_few }, { "no clear difference", nil })
+end)
+
+t.test("Fisher's exact test of two proportions: exact sums, the smallest p the margins allow, misuse raises", function()
+  -- expected values: python3, exact rational arithmetic over the hypergeometric table
+  -- (fractions.Fraction of math.comb products; p sums every table no more likely than the
+  -- one observed): {xa, na, xb, nb, p, p_min}
+  local cases = {
+    { 1, 6, 17, 22, 0.012597547380156076, 0.00055741360089186175 }, -- the audit's 1/6 vs 17/22
+    { 0, 600, 12, 600, 0.00046190467252768921, 0.00046190467252768921 },
+    { 3, 10, 3, 10, 1, 0.010835913312693499 },
+    { 1, 10, 0, 10, 1, 1 },
+    { 0, 4, 4, 4, 0.028571428571428571, 0.028571428571428571 }, -- 2 / C(8, 4)
+    { 5, 100000, 30, 100000, 2.2327527815175838e-05, 5.8034720665393923e-11 },
+  }
+  for _, c in ipairs(cases) do
+    local what = ("%d/%d vs %d/%d"):format(c[1], c[2], c[3], c[4])
+    local r = st.fisher_exact(c[1], c[2], c[3], c[4])
+    t.eq(r.test, "fisher", what)
+    t.near(r.p, c[5], 1e-9 * c[5], what .. " p")
+    t.near(r.p_min, c[6], 1e-9 * c[6], what .. " p_min")
+    -- two-sided: the sides swapped give the same p, to the last bit
+    local q = st.fisher_exact(c[3], c[4], c[1], c[2])
+    t.eq({ q.p, q.p_min }, { r.p, r.p_min }, what .. " swapped")
+    t.eq({ q.x_a, q.n_a, q.x_b, q.n_b }, { c[3], c[4], c[1], c[2] }, what .. " keeps its sides")
+  end
+  t.raises("bad argument #2 to 'fisher_exact' (expected a count, a whole number >= 0, got 2.5)",
+    st.fisher_exact, 1, 2.5, 1, 3)
+  t.raises("fisher_exact: 5 events of 3 trials: more events than trials", st.fisher_exact, 0, 3, 5, 3)
+  t.raises("fisher_exact: a side with no trials", st.fisher_exact, 0, 0, 1, 3)
+  -- the decision layer's test on two runs' counts: none failed in either, nothing to test
+  local c = decision.count_test({ requests_ok = 10, requests_failed = 0 }, { requests_ok = 12, requests_failed = 0 })
+  t.eq({ c.test, c.identical, c.note }, { "identical", true, "no request failed in either run (0 of 10 and 0 of 12 "
+    .. "failed): no test" })
+  local none, why = decision.count_test({ requests_ok = 10 }, { requests_ok = 12, requests_failed = 1 })
+  t.eq(none, nil)
+  t.eq(why, "the counts of failed and completed requests are not known for both runs")
 end)
 
 local run_of = t.run_of
@@ -567,11 +615,14 @@ t.test("exp-7 repeats: Welch on the repeat means; 1P1D against 2P1D at another r
   t.near(by.ttft_p50_ms.p_adjusted, 13 * by.ttft_p50_ms.p_value, 1e-12)
   t.eq(by.tpot_mean_ms.verdict_text, ("no clear difference (p = 0.0313, Holm-adjusted %s over 14 tests)")
     :format(report.fmt_p(12 * by.itl_mean_ms.p_value)))
-  -- the error rate: no test, no p, out of the family, and said so
+  -- the error rate: no test, no p, out of the family, and said so. It is tested on the
+  -- request counts, pooled over the repeats (as the latency rows pool the requests' samples):
+  -- 3 files x 200 completed of 200 prompts each, none failed, in both runs (the files), so
+  -- no split of the failures could differ
   local er = by.error_rate_pct
   t.eq({ er.verdict, er.test, er.p_value, er.p_adjusted, er.family_size, er.test_id },
     { "no clear difference", nil, nil, nil, nil, nil })
-  t.eq(er.evidence, "identical in every repeat (3 and 3 repeats): no test")
+  t.eq(er.evidence, "no request failed in either run (0 of 600 and 0 of 600 failed): no test")
   for _, r in ipairs(m.perf) do t.ok(not r.winner, r.key .. ": " .. r.verdict) end
   t.ok(m.summary:find("No clear difference", 1, true), m.summary)
   t.ok(m.summary:find("5 rows (TTFT p50, TPOT mean, ITL mean, ITL p50, ITL p95) have p < 0.05 alone", 1, true),
@@ -949,59 +1000,38 @@ t.test("one metric truly different (TTFT 1.5x) keeps its verdict after Holm; the
     t.ok(text:find(("Welch t, p = %s, Holm-adjusted %s"):format(report.fmt_p(by.ttft_p50_ms.p_value),
       report.fmt_p(by.ttft_p50_ms.p_adjusted)), 1, true), f)
     t.ok(text:find("The 21 tests of this comparison are one family", 1, true), f)
-    t.ok(text:find("identical in every repeat (3 and 3 repeats): no test", 1, true), f)
+    -- the error rate: 3 x 200 requests each, none failed (the files)
+    t.ok(text:find("no request failed in either run (0 of 600 and 0 of 600 failed): no test", 1, true), f)
     -- and the method note says what that is (only where such a row is)
-    t.ok(text:find("no clear difference, without a test, and not counted in the family", 1, true), f)
+    t.ok(text:find("or an error rate with no failed request in either run, is identical: no clear difference, "
+      .. "without a test, and not counted in the family", 1, true), f)
   end
 end)
 
-t.test("error rate 0 % in every repeat of A and 2 % in every repeat of B: an exact test, never infinite certainty", function()
-  -- 3 repeats each: Welch's t was +inf and p = 0 (a winner, counted in the family); the
-  -- exact test's p is 2 / C(6, 3) = 0.1 at best (by hand), so it cannot show a difference
-  -- at 0.05 and stays out of the family: the 21 Welch tests of the other rows, as before
+t.test("error rate 0 % in every repeat of A and 2 % in every repeat of B: Fisher's test on the pooled counts", function()
+  -- The error rate is tested on the requests, as the latency rows are: Fisher's exact test
+  -- on the counts pooled over the repeats (3 x 200 requests each: A 0 failed of 600, B 4 in
+  -- every repeat, 12 of 600). Exact two-sided p by rational arithmetic (python3 fractions and
+  -- math.comb over the hypergeometric table): 0.00046190467252768921. (The exact
+  -- Mann-Whitney test on 3 and 3 repeat values could give no p below 0.1 whatever the
+  -- counts: it used to say nothing of 12 failures against none.)
   local da, db = repeats_of_one_config(3, false, { failed_b = 4 })
   local w, r = compare { "--a", da, "--a-label", "A", "--b", db, "--b-label", "B" }
   t.eq(r.code, 0, r.stderr)
   local cj = json.read(w .. "/comparison.json")
   local er
-  for _, row in ipairs(cj.perf) do if row.key == "error_rate_pct" then er = row end end
-  t.eq({ er.a, er.b }, { 0, 2 }) -- 4 of 200 failed in every repeat of B
-  t.eq({ er.verdict, er.test, er.p_adjusted, er.family_size, er.test_id },
-    { "no clear difference", "exact_mann_whitney", nil, nil, nil })
-  t.near(er.p_value, 0.1, 1e-15)
-  t.eq(cj.family.size, 21)
-  local note = "exact Mann-Whitney on the repeats, p = 0.1: 3 and 3 repeats (each run the same value in every repeat) "
-    .. "can give no p below 0.1, so this test cannot show a difference; not in the Holm family"
-  t.eq(er.evidence, note)
-  -- the Summary says it apart from "no clear difference": tested, but no evidence either way
-  t.ok(cj.summary:find("One metric: error rate, tested only on repeats too few for any outcome of the test to reach "
-    .. "p < 0.05 (the exact test, where a run's repeats are all one value), so it names no winner.", 1, true),
-    cj.summary)
-  local line = t.read(w .. "/comparison.csv"):match("\nerror_rate_pct,[^\n]*")
-  t.ok(line:find(",no clear difference,exact_mann_whitney,0.1,", 1, true), line)
-  for _, f in ipairs { "comparison_report.md", "comparison_report.html" } do
-    local text = t.read(w .. "/" .. f)
-    t.ok(text:find(note, 1, true), f)
-    t.ok(text:find("the exact Mann-Whitney test where a run", 1, true), f)
-    t.ok(text:find("an exact test on repeats too few for any outcome of it to reach 0.05 (3 and 3 repeats: "
-      .. "p ≥ 0.1) cannot show a difference", 1, true), f)
-  end
-  -- 5 repeats each: p = 2 / C(10, 5) = 0.00794 (by hand) can decide, so it is a test of the
-  -- family, of 22 now; Holm over the JSON's own 22 p-values, by the formula, gives its
-  -- adjusted p
-  da, db = repeats_of_one_config(3, false, { failed_b = 4, n = 5 })
-  w, r = compare { "--a", da, "--a-label", "A", "--b", db, "--b-label", "B" }
-  t.eq(r.code, 0, r.stderr)
-  cj = json.read(w .. "/comparison.json")
   local ps = {}
   for _, row in ipairs(cj.perf) do
     if row.key == "error_rate_pct" then er = row end
     if row.p_value then ps[#ps + 1] = row.p_value end
   end
+  t.eq({ er.a, er.b }, { 0, 2 }) -- 4 of 200 failed in every repeat of B
+  t.eq({ er.test, er.test_id }, { "fisher", "fisher:error_rate_pct" })
+  t.near(er.p_value, 0.00046190467252768921, 1e-12)
+  -- in the family with the 21 Welch tests of the other rows: 22; its Holm-adjusted p from
+  -- the JSON's own 22 p-values by the formula
   t.eq(cj.family.size, 22)
   t.eq(#ps, 22)
-  t.eq({ er.test, er.family_size }, { "exact_mann_whitney", 22 })
-  t.near(er.p_value, 2 / 252, 1e-15)
   table.sort(ps)
   local want = 0
   for rank, p in ipairs(ps) do
@@ -1009,14 +1039,34 @@ t.test("error rate 0 % in every repeat of A and 2 % in every repeat of B: an exa
     if p == er.p_value then break end
   end
   t.near(er.p_adjusted, want, 1e-12)
-  t.ok(er.p_adjusted >= 0.05, er.p_adjusted) -- at least 2 / 252 x ... over 22 tests: no winner
-  t.eq(er.verdict, "no clear difference")
-  t.ok(er.evidence:find("^exact Mann%-Whitney on the repeats, p = 0.00794, Holm%-adjusted "), er.evidence)
+  t.ok(er.p_adjusted < 0.05, er.p_adjusted) -- at most 22 x 0.000462 = 0.0102
+  -- 2 pp apart (above 0.1 pp) and 200 % of the mean of both (above 2 %): A is better
+  t.eq(er.verdict, "A better")
+  t.eq(er.evidence, ("Fisher's exact test on the request counts, p = 4.6e-04, Holm-adjusted %s")
+    :format(report.fmt_p(er.p_adjusted)))
+  t.ok(cj.summary:find("A is better in error rate (B +2.00 pp vs A, p = 4.6e-04, Holm-adjusted ", 1, true), cj.summary)
+  local line = t.read(w .. "/comparison.csv"):match("\nerror_rate_pct,[^\n]*")
+  t.ok(line:find(",A better,fisher,", 1, true), line)
+  for _, f in ipairs { "comparison_report.md", "comparison_report.html" } do
+    local text = t.read(w .. "/" .. f)
+    local fisher = "the error rate: Fisher's exact test, two-sided, on the counts of failed and completed requests"
+    if f:match("html$") then fisher = fisher:gsub("'", "&#39;") end
+    t.ok(text:find(fisher, 1, true), f)
+  end
+  -- swapped: B better, the same p and adjusted p (the family's mirror property)
+  local w2 = compare { "--a", db, "--a-label", "B", "--b", da, "--b-label", "A" }
+  local cj2 = json.read(w2 .. "/comparison.json")
+  for _, row in ipairs(cj2.perf) do
+    if row.key == "error_rate_pct" then
+      t.eq({ row.verdict, row.p_value, row.p_adjusted }, { "B better", er.p_value, er.p_adjusted })
+    end
+  end
 end)
 
-t.test("every figure the same in every repeat but the error rate: nothing decided, said so; the SLO point too", function()
+t.test("every figure the same in every repeat but the error rate: Fisher's test decides it, the SLO point too", function()
   -- three copies of one exp-7 file per run; B's say 4 of 200 failed (2 %, by hand): every
-  -- row is identical but the error rate, whose exact test (p = 0.1) cannot decide
+  -- row is identical but the error rate, tested on the pooled counts (0 of 600 against 12 of
+  -- 600: p = 0.00046190467252768921, python3 fractions as above)
   local base = json.read(EXP7 .. "/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
   local da, db = t.tmpdir(), t.tmpdir()
   for i = 1, 6 do
@@ -1028,20 +1078,19 @@ t.test("every figure the same in every repeat but the error rate: nothing decide
   end
   local m = report.build { a = side(da, "x"), b = side(db, "y"), generated = 0,
     slo = decision.parse_slo("error_rate_pct=1,ttft_p95_ms=1000") }
-  t.eq(m.family.size, 0)
-  t.ok(m.summary:find("No whole-run metric could show a difference. One metric: error rate, tested only on repeats "
-    .. "too few for any outcome of the test to reach p < 0.05", 1, true), m.summary)
-  t.ok(not m.summary:find("Nothing could be tested", 1, true), m.summary)
-  -- the matched load's sentence, though A's error rate is 0 (no percentage of it to give)
-  t.ok(m.summary:find("At 3.48 req/s, Error rate is 0.00 % for x and 2.00 % for y (no clear difference: exact "
-    .. "Mann-Whitney on the repeats, p = 0.1:", 1, true), m.summary)
-  -- the summary's test at the matched load (the error rate limits): the same exact test,
-  -- out of the family, no adjusted p
+  -- one test: the error rate's, which is also the summary's test at the matched load (the
+  -- error rate limits; one load point each, so the same counts and the same p: counted once)
+  t.eq(m.family.size, 1)
   local mp = m.matched_point
-  t.eq({ mp.key, mp.test.test, mp.p_adjusted, mp.family_size }, { "error_rate_pct", "exact_mann_whitney", nil, nil })
-  t.near(mp.test.p, 0.1, 1e-15)
-  -- A failing 2 of 200 in every repeat (1 %): the summary's sentence at the matched load
-  -- gives both figures and why the test cannot decide
+  t.eq({ mp.key, mp.test.test, mp.test.id, mp.shared_with_rows, mp.family_size },
+    { "error_rate_pct", "fisher", "fisher:error_rate_pct", true, 1 })
+  t.near(mp.test.p, 0.00046190467252768921, 1e-12)
+  t.ok(m.summary:find("x is better in error rate (y +2.00 pp vs x, p = 4.6e-04)", 1, true), m.summary)
+  t.ok(m.summary:find("At 3.48 req/s, y's Error rate is 2.00 % against 0.00 % for x (Fisher's exact test on the "
+    .. "request counts, p = 4.6e-04).", 1, true), m.summary)
+  t.ok(not m.summary:find("Nothing could be tested", 1, true), m.summary)
+  -- A failing 2 of 200 in every repeat (1 %, 6 of 600) against B's 12 of 600: python3
+  -- fractions p = 0.23432296401763197, no clear difference, said with both figures
   for i = 1, 5, 2 do
     local d = json.read(("%s/benchmark_%d.json"):format(da, i))
     d.completed, d.failed = 198, 2
@@ -1049,28 +1098,67 @@ t.test("every figure the same in every repeat but the error rate: nothing decide
   end
   m = report.build { a = side(da, "x"), b = side(db, "y"), generated = 0,
     slo = decision.parse_slo("error_rate_pct=1.5,ttft_p95_ms=1000") }
-  t.ok(m.summary:find("Error rate is 1.00 % for x and 2.00 % for y (no clear difference: exact Mann-Whitney on the "
-    .. "repeats, p = 0.1: 3 and 3 repeats (each run the same value in every repeat) can give no p below 0.1, so this "
-    .. "test cannot show a difference; not in the Holm family).", 1, true), m.summary)
-  -- five repeats each, A failing none, B 4, 6, 5, 4, 6 of 200 (2, 3, 2.5, 2, 3 %): complete
-  -- separation, exact p = 2 / C(10, 5) = 0.00794 (by hand); the row and the summary's test
-  -- at the matched load are the family's 2 tests: Holm 2 x 0.00794 = 0.0159 < 0.05
-  da, db = t.tmpdir(), t.tmpdir()
-  local fails = { 4, 6, 5, 4, 6 }
-  for i = 1, 5 do
-    for _, s in ipairs { { da, 0 }, { db, fails[i] } } do
-      local d = {}
-      for k, v in pairs(base) do d[k] = v end
-      d.completed, d.failed = 200 - s[2], s[2]
-      t.write(("%s/benchmark_%d.json"):format(s[1], i), json.encode(d))
-    end
+  t.near(m.matched_point.test.p, 0.23432296401763197, 1e-12)
+  t.ok(m.summary:find("At 3.48 req/s, Error rate is 1.00 % for x and 2.00 % for y (no clear difference, p = 0.234).",
+    1, true), m.summary)
+  -- one failed request in all (A 1 of 600, B 0 of 600): no split of a single failure could
+  -- be significant (by hand: the failure is A's or B's with equal chance, 1/2 each, so
+  -- either table's two-sided p is 1/2 + 1/2 = 1; python3 fractions: p = p_min = 1):
+  -- "not shown to differ", out of the family, and the Summary says why
+  for i = 1, 6 do
+    local is_b = i % 2 == 0
+    local d = {}
+    for k, v in pairs(base) do d[k] = v end
+    if i == 1 then d.completed, d.failed = 199, 1 end
+    t.write(("%s/benchmark_%d.json"):format(is_b and db or da, i), json.encode(d))
   end
-  m = report.build { a = side(da, "x"), b = side(db, "y"), generated = 0,
-    slo = decision.parse_slo("error_rate_pct=1.5,ttft_p95_ms=1000") }
-  t.eq(m.family.size, 2)
-  t.near(m.matched_point.test.p, 2 / 252, 1e-15)
-  t.ok(m.summary:find("At 3.48 req/s, y's Error rate is 2.50 % against 0.00 % for x (exact Mann-Whitney on the "
-    .. "repeats, p = 0.00794, Holm-adjusted 0.0159).", 1, true), m.summary)
+  m = report.build { a = side(da, "x"), b = side(db, "y"), generated = 0 }
+  local er
+  for _, row in ipairs(m.perf) do if row.key == "error_rate_pct" then er = row end end
+  t.eq({ er.verdict, er.cannot_decide, er.p_adjusted, er.test_id }, { "not shown to differ", true, nil, nil })
+  t.near(er.p_value, 1, 1e-12)
+  t.eq(er.evidence, "Fisher's exact test on the request counts, p = 1: 1 of 600 and 0 of 600 failed, too few "
+    .. "failures for any split of them to give a p below 1, so this test cannot show a difference; not in the Holm "
+    .. "family")
+  t.eq(m.family.size, 0)
+  t.ok(m.summary:find("Error rate not shown to differ (0.17 % (mean of 3) against 0.00 % (mean of 3); 1 of 600 failed "
+    .. "against 0 of 600): too few requests failed for any outcome of Fisher's exact test to reach p < 0.05, so it "
+    .. "names no winner.", 1, true), m.summary)
+  t.ok(not m.summary:find("No clear difference in the whole-run metrics tested (latency, throughput, errors)", 1, true),
+    m.summary)
+end)
+
+t.test("a row whose exact test cannot decide reads 'not shown to differ' in the JSON, CSV, Markdown and HTML", function()
+  -- three copies of one exp-7 file per run, B's TTFT p95 x 1.5: the same value in every
+  -- repeat of each run, so the exact Mann-Whitney test, p = 2 / C(6, 3) = 0.1 at best (by
+  -- hand): it cannot show a difference, and "no clear difference" would read as sameness
+  local base = json.read(EXP7 .. "/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
+  local da, db = t.tmpdir(), t.tmpdir()
+  for i = 1, 6 do
+    local is_b = i % 2 == 0
+    local d = {}
+    for k, v in pairs(base) do d[k] = v end
+    if is_b then d.p95_ttft_ms = d.p95_ttft_ms * 1.5 end
+    t.write(("%s/benchmark_%d.json"):format(is_b and db or da, i), json.encode(d))
+  end
+  local w, r = compare { "--a", da, "--a-label", "A", "--b", db, "--b-label", "B" }
+  t.eq(r.code, 0, r.stderr)
+  local cj = json.read(w .. "/comparison.json")
+  local row
+  for _, x in ipairs(cj.perf) do if x.key == "ttft_p95_ms" then row = x end end
+  t.eq({ row.verdict, row.cannot_decide, row.test }, { "not shown to differ", true, "exact_mann_whitney" })
+  t.ok(t.read(w .. "/comparison.csv"):match("\nttft_p95_ms,[^\n]*"):find(",not shown to differ,exact_mann_whitney,0.1,",
+    1, true))
+  t.ok(t.read(w .. "/comparison_report.md"):find("| not shown to differ | exact Mann-Whitney on the repeats, p = 0.1: "
+    .. "3 and 3 repeats (each run the same value in every repeat)", 1, true))
+  t.ok(t.read(w .. "/comparison_report.html"):find("<td>not shown to differ</td><td>exact Mann-Whitney on the repeats, "
+    .. "p = 0.1: 3 and 3 repeats", 1, true))
+  t.ok(cj.summary:find("One metric: TTFT p95, tested only on repeats too few for any outcome of the test to reach "
+    .. "p < 0.05", 1, true), cj.summary)
+  for _, f in ipairs { "comparison_report.md", "comparison_report.html" } do
+    t.ok(t.read(w .. "/" .. f):find("cannot show a difference: &quot;not shown to differ&quot;", 1, true)
+      or t.read(w .. "/" .. f):find('cannot show a difference: "not shown to differ"', 1, true), f)
+  end
 end)
 
 t.test("a repeat value that is not a finite number: the row is untested and says why, never a p", function()

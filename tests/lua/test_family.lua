@@ -135,6 +135,24 @@ local function same_family(m1, m2, what)
   end
 end
 
+-- One load point whose request counts are known: failed of total (the rest completed).
+local function errors_side(label, failed, total)
+  return synthetic(label, { { rate = 10, values = { throughput_req_s = 9.5, ttft_p90_ms = 50,
+    requests_ok = total - failed, requests_failed = failed, error_rate_pct = failed / total * 100 } } })
+end
+
+-- inference-perf's synthetic per-request file (1 of its 6 requests failed), with its
+-- failed request copied `more` times more: 16 more gives the auditor's 17 of 22 failed
+local function ip_dir(more)
+  local recs = json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json")
+  local failed
+  for _, r in ipairs(recs) do if r.error ~= json.null and r.error ~= nil then failed = r end end
+  for _ = 1, more do recs[#recs + 1] = failed end
+  local d = t.tmpdir()
+  json.write(d .. "/per_request_lifecycle_metrics.json", recs)
+  return d
+end
+
 local function both_ways(sa, sb, slo, what)
   local s = slo and decision.parse_slo(slo) or nil
   local m1 = report.build { a = sa, b = sb, slo = s, generated = 0 }
@@ -236,6 +254,44 @@ t.test("F1: swapping A and B leaves the family unchanged on constructed pairs an
   both_ways(side(EXP7 .. "/vllm-3replicas", "x"), side(EXP7 .. "/llm-d-2p1d", "y"), "ttft_p99_ms=900", "exp-7 2p1d")
   both_ways(side(KC_A, "x"), side(KC_B, "y"), "ttft_p90_ms=200", "kubecon")
   both_ways(side(KC_A, "x"), side(KC_B, "y"), "ttft_p95_ms=200,tpot_p90_ms=30", "kubecon p95")
+  -- the error rate's Fisher test on the request counts, in the family and as the matched
+  -- test (below), and the auditor's 1 of 6 against 17 of 22 failed on per-request files
+  local ea, eb = errors_side("x", 5, 1000), errors_side("y", 30, 1000)
+  for _, slo in ipairs { "error_rate_pct=1", "ttft_p90_ms=60", "error_rate_pct=5,ttft_p90_ms=40" } do
+    both_ways(ea, eb, slo, "error counts " .. slo)
+  end
+  both_ways(side(ip_dir(0), "ip"), side(ip_dir(16), "ip_err"), nil, "inference-perf with failures")
+  both_ways(side(ip_dir(0), "ip"), side(ip_dir(16), "ip_err"), "ttft_p90_ms=60", "inference-perf with failures, SLO")
+end)
+
+t.test("the error rate: Fisher's exact test on the request counts, in the family, mirrored when A and B swap", function()
+  -- one load point each, x 5 of 1,000 requests failed, y 30 of 1,000: python3 (fractions,
+  -- math.comb over the hypergeometric table) two-sided p = 1.9155575571437376e-05
+  local ea, eb = errors_side("x", 5, 1000), errors_side("y", 30, 1000)
+  local m1, m2 = both_ways(ea, eb, "error_rate_pct=1", "error counts")
+  for _, m in ipairs { m1, m2 } do
+    local er
+    for _, r in ipairs(m.perf) do if r.key == "error_rate_pct" then er = r end end
+    t.eq({ er.test, er.test_id }, { "fisher", "fisher:error_rate_pct" })
+    t.near(er.p_value, 1.9155575571437376e-05, 1e-15)
+    -- the matched load's test (the error rate limits y) is the row's own: one test
+    t.eq({ m.matched_point.test.id, m.matched_point.shared_with_rows, m.family.size },
+      { "fisher:error_rate_pct", true, 1 })
+  end
+  local function er_of(m) for _, r in ipairs(m.perf) do if r.key == "error_rate_pct" then return r end end end
+  t.eq({ er_of(m1).verdict, er_of(m2).verdict }, { "A better", "B better" })
+  t.ok(m1.summary:find("x is better in error rate (y +2.50 pp vs x, p = 1.9e-05)", 1, true), m1.summary)
+  t.ok(m2.summary:find("x is better in error rate (x -2.50 pp vs y, p = 1.9e-05)", 1, true), m2.summary)
+  -- 0 of 100,000 against 60 of 100,000 failed, 0.06 pp apart: python3 fractions as above,
+  -- p = 1.7194343785581175e-18: significant, and 200 % of the mean of both, but below the
+  -- error rate's practical threshold of 0.1 percentage points: negligible, in both orders
+  m1, m2 = both_ways(errors_side("x", 0, 100000), errors_side("y", 60, 100000), nil, "tiny error rates")
+  for _, m in ipairs { m1, m2 } do
+    local er = er_of(m)
+    -- (to 1e-9 relative: log-gamma of 200,000 carries ~1e-10 absolute error in the log)
+    t.near(er.p_value, 1.7194343785581175e-18, 1.7e-27)
+    t.eq(er.verdict, "negligible")
+  end
 end)
 
 t.test("F2: a p95 SLO gets its matched-load test (any SLO metric the runs have), in JSON and Summary", function()

@@ -308,9 +308,55 @@ t.test("wording: 'no clear difference' for the whole-run rows says which rows it
     "--b-label", "r2", "--slo", "ttft_p90_ms=1000" }
   t.eq(r.code, 0, r.stderr)
   local sum = t.read(w .. "/comparison_report.md"):match("## Summary\n\n([^\n]+)")
-  t.ok(sum:find("No clear difference in the whole-run metrics (latency, throughput, errors): no tested metric "
-    .. "differs beyond noise", 1, true), sum)
+  -- every kind was tested here (the error rate: none of 600 requests failed in either run)
+  t.ok(sum:find("No clear difference in the whole-run metrics tested (latency, throughput, errors): none differs "
+    .. "beyond noise (Holm-Bonferroni over the 14 tests of this comparison)", 1, true), sum)
   t.ok(not sum:find("No clear difference:", 1, true), sum)
+end)
+
+t.test("wording: 'no clear difference' names only what was tested; an untested row is named as untested", function()
+  -- the audit's case: inference-perf's synthetic per-request file (1 of 6 requests failed)
+  -- against the same successes and 17 failed of 22. The Summary said "No clear difference
+  -- in the whole-run metrics (latency, throughput, errors)" with the error rate untested.
+  local function ip(more)
+    local recs = json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json")
+    local failed
+    for _, r in ipairs(recs) do if r.error ~= nil and r.error ~= json.null then failed = r end end
+    for _ = 1, more do recs[#recs + 1] = failed end
+    local d = t.tmpdir()
+    json.write(d .. "/per_request_lifecycle_metrics.json", recs)
+    return d
+  end
+  local w, r = compare { "--a", ip(0), "--a-label", "ip", "--b", ip(16), "--b-label", "ip_err" }
+  t.eq(r.code, 0, r.stderr)
+  local cj = json.read(w .. "/comparison.json")
+  local er
+  for _, row in ipairs(cj.perf) do if row.key == "error_rate_pct" then er = row end end
+  -- tested now: Fisher's exact test on 1 of 6 against 17 of 22 failed, two-sided p =
+  -- 0.012597547380156076 (python3, exact fractions over the hypergeometric table; the
+  -- auditor's 0.0126). The family: it and the 4 Mann-Whitney tests of the identical
+  -- successes (TTFT, TPOT, ITL, E2E, p = 1 each); Holm by hand: 5 x 0.0125975 = 0.0629877
+  t.eq(er.test, "fisher")
+  t.near(er.p_value, 0.012597547380156076, 1e-12)
+  t.eq(cj.family.size, 5)
+  t.near(er.p_adjusted, 5 * 0.012597547380156076, 1e-12)
+  t.eq({ er.verdict, er.adjusted_away }, { "no clear difference", true })
+  local sum = cj.summary
+  -- "no clear difference" only of the latency rows; the error rate said apart with its p;
+  -- the two throughputs named as untested, with their values
+  t.ok(sum:find("No clear difference in the whole-run metrics tested (latency): none differs beyond noise "
+    .. "(Holm-Bonferroni over the 5 tests of this comparison)", 1, true), sum)
+  t.ok(sum:find("One row (error rate) has p < 0.05 alone but not after the Holm adjustment over 5 tests", 1, true), sum)
+  t.ok(sum:find("Not tested (no per-request samples, counts or repeats from both runs), so no winner: request "
+    .. "throughput (", 1, true), sum)
+  t.ok(not sum:find("errors)", 1, true), sum)
+  t.ok(not sum:find("(latency, throughput", 1, true), sum)
+  -- the Markdown and HTML reports say the same Summary
+  for _, f in ipairs { "comparison_report.md", "comparison_report.html" } do
+    t.ok(t.read(w .. "/" .. f):find("No clear difference in the whole-run metrics tested (latency):", 1, true), f)
+  end
+  local line = t.read(w .. "/comparison.csv"):match("\nerror_rate_pct,[^\n]*")
+  t.ok(line:find(",no clear difference,fisher,", 1, true), line)
 end)
 
 -- 7. KV time-averaged N/A ---------------------------------------------------------------------

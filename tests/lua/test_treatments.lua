@@ -335,6 +335,112 @@ t.test("the ranking's tests are one family: a place with p < 0.05 alone is not s
   t.near(j.ranking[1].p_adjusted, 0.06540515749347264, 2e-8)
 end)
 
+t.test("a place whose test could not have shown a difference is 'not shown to differ', never 'no clear difference'",
+  function()
+    -- three treatments of four vLLM summaries at 4 req/s offered (none saturated there: all
+    -- at or above 95 %, 3.8) and one at 10 req/s where 2.5 is achieved (saturated): t1
+    -- achieves 4.0 in every repeat (the audit's case), t2 3.84-3.86, t3 3.84-3.86. t1 against
+    -- t2: t1's repeats are all one value, so the exact Mann-Whitney test, fully separated:
+    -- p = 2 / C(8, 4) = 0.0285714 (by hand), the smallest p 4 and 4 repeats allow; t2 against
+    -- t3 by Welch (python3 stdlib: t = 0.41404, df = 6.0, Simpson's rule on the t density:
+    -- p = 0.69324). Holm over the 2 by hand: 2 x 0.0285714 = 0.0571429 >= 0.05. A gap no
+    -- outcome of 4 repeats each could show after Holm is no finding of sameness.
+    local jsn = require "llmd.json"
+    local base = jsn.read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
+    local thr = { t1 = { 4.0, 4.0, 4.0, 4.0 }, t2 = { 3.85, 3.86, 3.84, 3.855 }, t3 = { 3.84, 3.86, 3.85, 3.845 } }
+    local list = {}
+    for _, label in ipairs { "t1", "t2", "t3" } do
+      local dir = t.tmpdir()
+      local function write(name, rate, x)
+        local d = {}
+        for k, v in pairs(base) do d[k] = v end
+        d.request_rate, d.duration, d.request_throughput = rate, d.completed / x, x
+        d.output_throughput = d.total_output_tokens / d.duration
+        d.total_token_throughput = (d.total_output_tokens + d.total_input_tokens) / d.duration
+        t.write(dir .. "/" .. name, jsn.encode(d))
+      end
+      for i, x in ipairs(thr[label]) do write(("benchmark_%d.json"):format(i), 4, x) end
+      write("benchmark_9.json", 10, 2.5)
+      list[#list + 1] = { label = label, dirs = { dir } }
+    end
+    local m = tr.model(tr.load(list))
+    local r1, r2 = m.ranking[1], m.ranking[2]
+    t.eq({ r1.label, r2.label, m.family.size }, { "t1", "t2", 2 })
+    t.near(r1.p_value, 2 / 70, 1e-12)
+    t.near(r1.p_adjusted, 4 / 70, 1e-12)
+    t.eq({ r1.vs_next, r1.proven }, { "not shown to differ", false })
+    local want = "not shown to differ from t2 (exact Mann-Whitney on the repeats p = 0.0286, Holm-adjusted 0.0571 over "
+      .. "2 tests: the smallest p these 4 and 4 repeats allow, too few to show a difference)"
+    t.eq(r1.vs_next_text, want)
+    -- t2 against t3: a test that could have shown a difference and did not
+    t.eq(r2.vs_next, "no clear difference")
+    t.near(r2.p_value, 0.6932388117283994, 1e-6)
+    t.ok(m.verdict:find("^No treatment is shown to be best"), m.verdict)
+    local out = t.tmpdir()
+    tr.write_report(out, list, {})
+    local j = jsn.read(out .. "/treatments.json")
+    t.eq({ j.ranking[1].vs_next, j.ranking[1].vs_next_text }, { "not shown to differ", want })
+    for _, f in ipairs { "treatment_report.md", "treatment_report.html" } do
+      t.ok(t.read(out .. "/" .. f):find("not shown to differ from t2", 1, true), f)
+    end
+  end)
+
+t.test("one workload, 0 % against 20 % failed: comparable, whatever --br's upstream input_len_mean says", function()
+  -- the synthetic vLLM file's requests: 256 input tokens each (its input_lens). Two
+  -- treatments send 200 such requests at 2 and at 8 req/s (8: 5 achieved, saturated); in
+  -- t20 40 of them fail. vLLM counts the input tokens of the completed requests only
+  -- (total_input_tokens 1792 = 7 x 256 in the fixture), so t20's files say 160 x 256.
+  -- The mean input length of the requests sent is 256 for both (by hand); upstream's
+  -- converter divides the completed requests' tokens by all requests: 160 x 256 / 200 =
+  -- 204.8, 20 % below, far beyond the workload match's 5 % had it been the workload's length.
+  local jsn = require "llmd.json"
+  local base = jsn.read(F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json")
+  for _, k in ipairs { "input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times", "queue_times",
+    "errors", "generated_texts" } do
+    base[k] = nil
+  end
+  local function treatment(completed)
+    local dir = t.tmpdir()
+    for j, x in ipairs { { 2, 1.99 }, { 8, 5.0 } } do
+      local d = {}
+      for k, v in pairs(base) do d[k] = v end
+      d.num_prompts, d.completed, d.failed, d.request_rate = 200, completed, 200 - completed, x[1]
+      d.max_concurrency = nil
+      d.total_input_tokens, d.total_output_tokens = completed * 256, completed * 32
+      d.request_throughput, d.duration = x[2], completed / x[2]
+      d.output_throughput, d.total_token_throughput = x[2] * 32, x[2] * 288
+      d.date = ("20260210-10%02d00"):format(j)
+      t.write(("%s/bench_%d.json"):format(dir, j), jsn.encode(d))
+    end
+    return dir
+  end
+  local d0, d20 = treatment(200), treatment(160)
+  -- t20 also as the benchmark reports --br writes (read back, as treatments.lua reads a
+  -- folder of reports): the reader undoes upstream's averaging, 204.8 x 200 = 40,960 tokens
+  local br20 = t.tmpdir()
+  require("llmd.br").write(br20, require("llmd.harness").extract(d20, {}), { version = "0.2" })
+  for _, pair in ipairs { { d0, d20, "native" }, { d0, br20, "t20 from --br reports" } } do
+    local list = { { label = "t0", dirs = { pair[1] } }, { label = "t20", dirs = { pair[2] } } }
+    local m = tr.model(tr.load(list))
+    for _, r in ipairs(m.ranking) do
+      t.ok(r.vs_next ~= "not comparable", pair[3] .. ": " .. tostring(r.vs_next_text))
+      t.ok(not (r.vs_next_text or ""):find("workloads differ", 1, true), pair[3] .. ": " .. tostring(r.vs_next_text))
+    end
+    t.ok(not m.verdict:find("workloads differ", 1, true), m.verdict)
+    -- the treatments' mean input lengths as the workload check reads them: 256 and 256
+    for _, x in ipairs(m.treatments) do
+      local v = x.requests_set.values
+      t.near(v.input_tokens_total / v.requests_ok, 256, 1e-12, pair[3] .. ": " .. x.label)
+    end
+  end
+  -- the CSV keeps upstream's column, byte for byte what its cross_treatment.py writes from
+  -- the reports: 256.0 for t0, 204.8 for t20 (README: not the workload's length)
+  local col
+  for i, c in ipairs(tr.CSV_COLUMNS) do if c[1] == "input_len_mean" then col = i + 2 end end
+  local rows = tr.csv_rows(tr.load { { label = "t0", dirs = { d0 } }, { label = "t20", dirs = { d20 } } })
+  t.eq({ rows[1][col], rows[3][col] }, { 256.0, 204.8 })
+end)
+
 t.test("by max sustained throughput, treatments whose workloads differ are not ranked against each other", function()
   -- as the family test above, but t3 and t4 send prompts 3x as long (total_input_tokens x 3:
   -- 23,997 tokens per request against 7,999, far beyond the workload match's 5 %); the
@@ -363,13 +469,15 @@ t.test("by max sustained throughput, treatments whose workloads differ are not r
   local order = {}
   for i, r in ipairs(m.ranking) do order[i] = r.label end
   t.eq(table.concat(order, " "), "t1 t2 t3 t4")
-  -- by hand: 1,599,800 input tokens over 200 requests = 7999.0 per request; x 3 = 23997.0
-  local why = "the workloads differ (input tokens per request: mean 23997.0 vs 7999.0)"
+  -- by hand: 1,599,800 input tokens over 200 requests = 7999.0 per request; x 3 = 23997.0.
+  -- t2's place says "not comparable with t3 (...)": t2's 7999.0 first, then t3's 23997.0,
+  -- in the sentence's order (it gave them the other way round)
+  local why = "the workloads differ (input tokens per request: mean 7999.0 vs 23997.0)"
   local r1, r2, r3 = m.ranking[1], m.ranking[2], m.ranking[3]
   t.eq({ r2.vs_next, r2.proven, r2.p_value, r2.p_adjusted }, { "not comparable", false, nil, nil })
   t.ok(r2.vs_next_text:find("^not comparable with t3 %(2%.620 req/s%): "), r2.vs_next_text)
   t.ok(r2.vs_next_text:find(why, 1, true), r2.vs_next_text)
-  t.eq(r2.evidence.differences, { "input tokens per request: mean 23997.0 vs 7999.0" })
+  t.eq(r2.evidence.differences, { "input tokens per request: mean 7999.0 vs 23997.0" })
   -- t3 and t4 share a workload: tested (Welch p = 0.571798, python3 as above)
   t.eq(r3.vs_next, "no clear difference")
   -- the family holds the two tests made, not t2 vs t3: t1 vs t2 (p = 0.0327026, rank 1 of 2:
@@ -386,7 +494,7 @@ t.test("by max sustained throughput, treatments whose workloads differ are not r
   tr.write_report(out, list, {})
   local j = jsn.read(out .. "/treatments.json")
   t.eq(j.ranking[2].vs_next, "not comparable")
-  t.eq(j.ranking[2].evidence.differences, { "input tokens per request: mean 23997.0 vs 7999.0" })
+  t.eq(j.ranking[2].evidence.differences, { "input tokens per request: mean 7999.0 vs 23997.0" })
   for _, f in ipairs { "treatment_report.md", "treatment_report.html" } do
     local text = t.read(out .. "/" .. f)
     t.ok(text:find(why, 1, true), f)
@@ -572,8 +680,10 @@ t.test("different workloads (prompts 49x longer): no capacity order, in both too
   t.eq({ r.compare.verdict, r.compare.higher, r.compare.winner }, { "not comparable", nil, nil })
   t.eq({ r.treatments.verdict, r.treatments.higher, r.treatments.winner }, { "not comparable", nil, nil })
   local diff = r.treatments.json.ranking[1].evidence.differences[1]
-  -- treatments compares each place (chunked's figure is higher, so first) with the next
-  t.ok(diff:find(("^input tokens per request: mean %.1f vs %.1f"):format(ma, mb)), diff)
+  -- treatments compares each place (chunked's figure is higher, so first) with the next,
+  -- and gives the place's own length first, as its sentence names it first: chunked's
+  -- (mb) vs base's (ma); it gave them the other way round
+  t.ok(diff:find(("^input tokens per request: mean %.1f vs %.1f"):format(mb, ma)), diff)
   t.ok(r.treatments.json.ranking[1].vs_next_text:find("the workloads differ (input tokens per request: mean", 1,
     true), r.treatments.json.ranking[1].vs_next_text)
   t.ok(r.treatments.json.verdict:find("^No treatment is shown to be best"), r.treatments.json.verdict)

@@ -80,16 +80,20 @@ build/asan/%.o: src/%.c
 	@echo "CC(asan) $<"
 	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -c -o $@ $<
 
-# C unit tests: one program per core, linked with the Lua-free objects only.
+# C unit tests: one program per core, linked with the Lua-free objects only. Each is
+# compiled and linked in one step, so -MMD writes build/tests/test_X.d naming the binary
+# and every header its source includes. The compiler gets the source and the objects,
+# never $^: once that .d is read, the headers are prerequisites too, and a header on the
+# command line is compiled as one more input whose dependencies overwrite the test's.
 build/tests/test_%: tests/unit/test_%.c $(patsubst src/%.c,build/%.o,$(CORE_SRC))
 	@mkdir -p $(@D)
 	@echo "CC $<"
-	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -Itests/unit -o $@ $^ -lz -lm
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(filter %.o,$^) -lz -lm
 
 build/asan/tests/test_%: tests/unit/test_%.c $(patsubst src/%.c,build/asan/%.o,$(CORE_SRC))
 	@mkdir -p $(@D)
 	@echo "CC(asan) $<"
-	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -Itests/unit -o $@ $^ -lz -lm
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -Itests/unit -o $@ $< $(filter %.o,$^) -lz -lm
 
 test: deps
 	$(Q)$(MAKE) --no-print-directory _test
@@ -153,7 +157,7 @@ _lint:
 	    --inline-suppr -D__GNUC__ -Isrc $(SRC)
 	$(Q)clang-tidy --quiet $(SRC) -- $(BASE_CFLAGS) 2>/dev/null
 	$(Q)luacheck -q lua tests scripts
-	$(Q)shellcheck scripts/*.sh tests/*.sh tests/cli/*.sh .ci/run
+	$(Q)shellcheck scripts/*.sh tests/*.sh tests/cli/*.sh tests/make/*.sh .ci/run
 	$(Q)for f in $(SRC) tests/unit/*.c; do \
 	    $(CROSS_CC) $(filter-out -MMD -MP -I/usr/include/$(HOST_TRIPLET),$(BASE_CFLAGS)) -Itests/unit \
 	        -idirafter /usr/include/$(HOST_TRIPLET) -O2 -c -o /dev/null "$$f" || exit 1; \

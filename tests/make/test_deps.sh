@@ -20,16 +20,9 @@ case $UNITDIR in
 esac
 OBJDIR=$(dirname "$UNITDIR")
 CC=${CC:-cc}
-TMP=$(mktemp -d /tmp/llmdlua-deps-XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-passed=0
-failed=0
-
-ok() { passed=$((passed + 1)); }
-fail() {
-    failed=$((failed + 1))
-    echo "FAIL $name: $*" >&2
-}
+TMP_STEM=llmdlua-deps
+# shellcheck source=tests/testlib.sh
+. "$REPO/tests/testlib.sh"
 
 # make in the copy, without the flags of a make that may have started this script
 mk() {
@@ -71,7 +64,7 @@ check_d_files() {
 name="copy of the sources and of the core objects in $OBJDIR"
 if [ ! -d "$REPO/$OBJDIR" ]; then
     fail "$REPO/$OBJDIR does not exist: build the objects first"
-    echo "$passed passed, $failed failed"
+    report
     exit 1
 fi
 mkdir -p "$TMP/tests" "$TMP/$OBJDIR" "$TMP/$UNITDIR"
@@ -129,5 +122,4 @@ name="nothing changed after the rebuilds: nothing to rebuild"
 # shellcheck disable=SC2086
 if mk -q $targets; then ok; else fail "make -q says something is out of date"; fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+report

@@ -339,23 +339,16 @@ int main(void)
                          "no result",
                          cut);
                 test_write_file(path, big, n);
-                Stats st;
-                ScanRule rule;
+                TestScan t;
                 char err[64];
-                CHECK(test_stats_rule(&rule, &st, SCAN_CSV, "b", err, sizeof err) == 0);
-                Scanner s;
-                scan_init(&s, "t.csv", SCAN_CSV);
-                CHECK(scan_open_path(&s, path) == 0 && s.map != NULL);
+                CHECK(test_one_rule(&t, "t.csv", SCAN_CSV, "b", err, sizeof err) == 0);
+                CHECK(scan_open_path(&t.s, path) == 0 && t.s.map != NULL);
                 CHECK(truncate(path, (off_t)cut) == 0);
-                s.rules = &rule;
-                s.nrules = 1;
-                s.threads = threads;
-                s.par_min = 1;
-                CHECK(scan_run(&s) == -1 && s.par_parts == 1);
-                CHECK_STR(s.err, want);
-                scan_free(&s);
-                scan_path_free(&rule.path);
-                stats_free(&st);
+                t.s.threads = threads;
+                t.s.par_min = 1;
+                CHECK(scan_run(&t.s) == -1 && t.s.par_parts == 1);
+                CHECK_STR(t.s.err, want);
+                test_one_rule_free(&t);
             }
             free(big);
         }

@@ -268,31 +268,25 @@ static size_t random_csv(char *doc, size_t cap, int rows)
 static int scan_one(int format, const char *pattern, const char *text, size_t len, size_t read_max,
                     double *sum, uint64_t *refills, char *err, size_t errlen)
 {
-    Stats st;
-    ScanRule rule;
-    if (test_stats_rule(&rule, &st, format, pattern, err, errlen) != 0)
+    TestScan t;
+    const char *name = format == SCAN_CSV ? "t.csv" : "t.json";
+    if (test_one_rule(&t, name, format, pattern, err, errlen) != 0)
         return -1;
-    Scanner s;
-    scan_init(&s, format == SCAN_CSV ? "t.csv" : "t.json", format);
     FILE *fp = NULL;
     if (read_max == 0) {
-        scan_open_mem(&s, text, len);
+        scan_open_mem(&t.s, text, len);
     } else {
         fp = fmemopen((void *)(uintptr_t)text, len, "r");
-        scan_open_file(&s, fp);
-        s.read_max = read_max;
+        scan_open_file(&t.s, fp);
+        t.s.read_max = read_max;
     }
-    s.rules = &rule;
-    s.nrules = 1;
-    int rc = scan_run(&s);
-    snprintf(err, errlen, "%s", rc != 0 ? s.err : "");
-    *sum = stats_sum(&st);
-    *refills = s.refills;
-    scan_free(&s);
+    int rc = scan_run(&t.s);
+    snprintf(err, errlen, "%s", rc != 0 ? t.s.err : "");
+    *sum = stats_sum(&t.st);
+    *refills = t.s.refills;
+    test_one_rule_free(&t);
     if (fp != NULL)
         fclose(fp);
-    scan_path_free(&rule.path);
-    stats_free(&st);
     return rc;
 }
 
@@ -715,21 +709,15 @@ int main(void)
                 n += (size_t)sprintf(doc + n, "%s", nl);
             }
             for (int nrules = 0; nrules < 2; nrules++) {
-                Stats st;
-                ScanRule rule;
+                TestScan t;
                 char err[64];
-                CHECK(test_stats_rule(&rule, &st, SCAN_CSV, "x", err, sizeof err) == 0);
-                Scanner s;
-                scan_init(&s, "t.csv", SCAN_CSV);
-                scan_open_mem(&s, doc, n);
-                s.rules = &rule;
-                s.nrules = nrules;
-                CHECK(scan_run(&s) == 0);
-                CHECK(s.records == 80);
-                CHECK(st.n == (nrules ? 80u : 0u) && stats_sum(&st) == (nrules ? 1640 : 0));
-                scan_free(&s);
-                scan_path_free(&rule.path);
-                stats_free(&st);
+                CHECK(test_one_rule(&t, "t.csv", SCAN_CSV, "x", err, sizeof err) == 0);
+                scan_open_mem(&t.s, doc, n);
+                t.s.nrules = nrules;
+                CHECK(scan_run(&t.s) == 0);
+                CHECK(t.s.records == 80);
+                CHECK(t.st.n == (nrules ? 80u : 0u) && stats_sum(&t.st) == (nrules ? 1640 : 0));
+                test_one_rule_free(&t);
             }
         }
     }

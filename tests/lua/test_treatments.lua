@@ -271,38 +271,48 @@ t.test("charts across treatments: drawn by gnuplot from the templates, labels as
   t.near(cells[4], hi, 1e-12)
 end)
 
-t.test("the ranking's tests are one family: a place with p < 0.05 alone is not shown after Holm", function()
-  -- four treatments, each three vLLM summaries at one offered load (2.4 req/s, not
-  -- saturated) with these request throughputs (duration = 200 requests / throughput), and
-  -- one at 10 req/s offered where 2.5 is achieved (below 9.5, 95 %): saturated there, so
-  -- each max sustained throughput is known (the mean of the three), not a lower bound
-  local base = require("llmd.json").read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/"
-    .. "benchmark_2025-05-13_04-55-27.json")
+-- Four treatments t1..t4 for the family tests, each three vLLM summaries (exp-7's, the
+-- counts kept) at one offered load (2.4 req/s, not saturated) with these request
+-- throughputs (duration = 200 requests / throughput), and one at 10 req/s offered where
+-- 2.5 is achieved (below 9.5, 95 %): saturated there, so each max sustained throughput is
+-- known (the mean of the three), not a lower bound. input_x: each label's factor on
+-- total_input_tokens (1 when not named). The list for tr.load.
+local function four_treatments(input_x)
+  local jsn = require "llmd.json"
+  local base = jsn.read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
   local thr = { t1 = { 3.00, 3.05, 3.10 }, t2 = { 2.90, 2.93, 2.96 }, t3 = { 2.60, 2.62, 2.64 },
     t4 = { 2.55, 2.60, 2.65 } }
   local list = {}
   for _, label in ipairs { "t1", "t2", "t3", "t4" } do
     local dir = t.tmpdir()
-    for i, x in ipairs(thr[label]) do
+    local function write(name, rate, x)
       local d = {}
       for k, v in pairs(base) do d[k] = v end
-      d.request_rate, d.duration, d.request_throughput = 2.4, d.completed / x, x
+      d.total_input_tokens = (input_x[label] or 1) * d.total_input_tokens
+      d.request_rate, d.duration, d.request_throughput = rate, d.completed / x, x
       d.output_throughput = d.total_output_tokens / d.duration
       d.total_token_throughput = (d.total_output_tokens + d.total_input_tokens) / d.duration
-      t.write(("%s/benchmark_%d.json"):format(dir, i), require("llmd.json").encode(d))
+      t.write(dir .. "/" .. name, jsn.encode(d))
     end
-    local d = {}
-    for k, v in pairs(base) do d[k] = v end
-    d.request_rate, d.duration, d.request_throughput = 10, d.completed / 2.5, 2.5
-    d.output_throughput = d.total_output_tokens / d.duration
-    d.total_token_throughput = (d.total_output_tokens + d.total_input_tokens) / d.duration
-    t.write(dir .. "/benchmark_9.json", require("llmd.json").encode(d))
+    for i, x in ipairs(thr[label]) do write(("benchmark_%d.json"):format(i), 2.4, x) end
+    write("benchmark_9.json", 10, 2.5)
     list[#list + 1] = { label = label, dirs = { dir } }
   end
-  local m = tr.model(tr.load(list))
+  return list
+end
+
+-- The ranking's labels in order, one string.
+local function ranking_order(m)
   local order = {}
   for i, r in ipairs(m.ranking) do order[i] = r.label end
-  t.eq(table.concat(order, " "), "t1 t2 t3 t4")
+  return table.concat(order, " ")
+end
+
+t.test("the ranking's tests are one family: a place with p < 0.05 alone is not shown after Holm", function()
+  -- four_treatments as they are
+  local list = four_treatments {}
+  local m = tr.model(tr.load(list))
+  t.eq(ranking_order(m), "t1 t2 t3 t4")
   t.eq(m.family.size, 3)
   -- python3 stdlib: Welch t and df, p by Simpson's rule on the t density; Holm by hand
   -- over the three: t1 vs t2 t = 3.5645, df 3.2748, p = 0.0327026 (rank 2: x 2 = 0.0654052);
@@ -339,30 +349,9 @@ t.test("by max sustained throughput, treatments whose workloads differ are not r
   -- as the family test above, but t3 and t4 send prompts 3x as long (total_input_tokens x 3:
   -- 23,997 tokens per request against 7,999, far beyond the workload match's 5 %); the
   -- figures alone would put t2 above t3 (Welch p = 0.00028 above)
-  local jsn = require "llmd.json"
-  local base = jsn.read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
-  local thr = { t1 = { 3.00, 3.05, 3.10 }, t2 = { 2.90, 2.93, 2.96 }, t3 = { 2.60, 2.62, 2.64 },
-    t4 = { 2.55, 2.60, 2.65 } }
-  local list = {}
-  for _, label in ipairs { "t1", "t2", "t3", "t4" } do
-    local dir = t.tmpdir()
-    local function write(name, rate, x)
-      local d = {}
-      for k, v in pairs(base) do d[k] = v end
-      if label == "t3" or label == "t4" then d.total_input_tokens = 3 * d.total_input_tokens end
-      d.request_rate, d.duration, d.request_throughput = rate, d.completed / x, x
-      d.output_throughput = d.total_output_tokens / d.duration
-      d.total_token_throughput = (d.total_output_tokens + d.total_input_tokens) / d.duration
-      t.write(dir .. "/" .. name, jsn.encode(d))
-    end
-    for i, x in ipairs(thr[label]) do write(("benchmark_%d.json"):format(i), 2.4, x) end
-    write("benchmark_9.json", 10, 2.5)
-    list[#list + 1] = { label = label, dirs = { dir } }
-  end
+  local list = four_treatments { t3 = 3, t4 = 3 }
   local m = tr.model(tr.load(list))
-  local order = {}
-  for i, r in ipairs(m.ranking) do order[i] = r.label end
-  t.eq(table.concat(order, " "), "t1 t2 t3 t4")
+  t.eq(ranking_order(m), "t1 t2 t3 t4")
   -- by hand: 1,599,800 input tokens over 200 requests = 7999.0 per request; x 3 = 23997.0
   local why = "the workloads differ (input tokens per request: mean 23997.0 vs 7999.0)"
   local r1, r2, r3 = m.ranking[1], m.ranking[2], m.ranking[3]
@@ -384,7 +373,7 @@ t.test("by max sustained throughput, treatments whose workloads differ are not r
   -- every output says it
   local out = t.tmpdir()
   tr.write_report(out, list, {})
-  local j = jsn.read(out .. "/treatments.json")
+  local j = require("llmd.json").read(out .. "/treatments.json")
   t.eq(j.ranking[2].vs_next, "not comparable")
   t.eq(j.ranking[2].evidence.differences, { "input tokens per request: mean 23997.0 vs 7999.0" })
   for _, f in ipairs { "treatment_report.md", "treatment_report.html" } do
@@ -404,10 +393,7 @@ local function both_tools(a, b, slo)
   local rc = proc.run { LLMDLUA, ROOT .. "/lua/compare.lua", "--a", a, "--a-label", "base", "--b", b,
     "--b-label", "chunked", "--slo", slo, "--parent", parent, "--quiet" }
   t.eq(rc.code, 0, rc.stderr)
-  local w
-  for n in lfs.dir(parent) do
-    if n:match("^llm%-d%-comparison%-") then w = parent .. "/" .. n end
-  end
+  local w = t.workspaces(parent)[1]
   local cj = json.read(w .. "/comparison.json")
   local summary = t.read(w .. "/comparison_report.md"):match("\n## Summary\n\n([^\n]*)")
   local out = t.tmpdir()

@@ -116,10 +116,25 @@ _check: llmdlua build/asan/llmdlua $(addprefix build/asan/tests/,$(UNIT)) _fuzz_
 FUZZ_CFLAGS := -std=c11 -pthread -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 -Isrc \
                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_TIME   ?= 60
-build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/differential.h $(CORE_SRC)
+# Compiled apart (the cores once for all three targets), each object with -MMD -MP, so a
+# header edit rebuilds what includes it: one compiler call over several sources writes
+# one .d for them all (clang: the last source's), and the targets listed no src/*.h.
+FUZZ_OBJ := $(patsubst src/%.c,build/fuzz/obj/%.o,$(CORE_SRC))
+# kept after the link (make deletes objects that only a pattern rule names)
+.SECONDARY: $(FUZZ_OBJ) $(patsubst tests/fuzz/%.c,build/fuzz/obj/%.o,$(wildcard tests/fuzz/fuzz_*.c))
+build/fuzz/obj/%.o: src/%.c
 	@mkdir -p $(@D)
 	@echo "CLANG $<"
-	$(Q)clang $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRC) -lz -lm
+	$(Q)clang $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+
+build/fuzz/obj/fuzz_%.o: tests/fuzz/fuzz_%.c
+	@mkdir -p $(@D)
+	@echo "CLANG $<"
+	$(Q)clang $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+
+build/fuzz/fuzz_%: build/fuzz/obj/fuzz_%.o $(FUZZ_OBJ)
+	@echo "LINK $@"
+	$(Q)clang $(FUZZ_CFLAGS) -o $@ $^ -lz -lm
 
 # A short, bounded run for `make check`: each target from its seeds, a few seconds.
 _fuzz_short: build/fuzz/fuzz_json build/fuzz/fuzz_scan build/fuzz/fuzz_prom
@@ -198,4 +213,4 @@ help:
 	@echo "make install PREFIX=/usr/local   binary to bin/, lua/ and templates/ to share/llmdlua/"
 	@echo "make clean      remove build products"
 
--include $(wildcard build/*.d build/asan/*.d build/tests/*.d build/asan/tests/*.d)
+-include $(wildcard build/*.d build/asan/*.d build/tests/*.d build/asan/tests/*.d build/fuzz/obj/*.d)

@@ -271,6 +271,22 @@ t.test("charts across treatments: drawn by gnuplot from the templates, labels as
   t.near(cells[4], hi, 1e-12)
 end)
 
+-- exp-7's vLLM summary (its request and token counts kept, total_input_tokens times
+-- input_x) as if offered rate req/s and achieving achieved req/s: the duration and the
+-- throughputs follow from its completed requests.
+local function exp7_at(rate, achieved, input_x)
+  local doc = {}
+  local base = require("llmd.json").read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/"
+    .. "benchmark_2025-05-13_04-55-27.json")
+  for k, v in pairs(base) do doc[k] = v end
+  doc.total_input_tokens = (input_x or 1) * doc.total_input_tokens
+  doc.request_rate, doc.request_throughput = rate, achieved
+  doc.duration = doc.completed / achieved
+  doc.output_throughput = doc.total_output_tokens / doc.duration
+  doc.total_token_throughput = (doc.total_output_tokens + doc.total_input_tokens) / doc.duration
+  return doc
+end
+
 -- Four treatments t1..t4 for the family tests, each three vLLM summaries (exp-7's, the
 -- counts kept) at one offered load (2.4 req/s, not saturated) with these request
 -- throughputs (duration = 200 requests / throughput), and one at 10 req/s offered where
@@ -278,21 +294,13 @@ end)
 -- known (the mean of the three), not a lower bound. input_x: each label's factor on
 -- total_input_tokens (1 when not named). The list for tr.load.
 local function four_treatments(input_x)
-  local jsn = require "llmd.json"
-  local base = jsn.read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
   local thr = { t1 = { 3.00, 3.05, 3.10 }, t2 = { 2.90, 2.93, 2.96 }, t3 = { 2.60, 2.62, 2.64 },
     t4 = { 2.55, 2.60, 2.65 } }
   local list = {}
   for _, label in ipairs { "t1", "t2", "t3", "t4" } do
     local dir = t.tmpdir()
     local function write(name, rate, x)
-      local d = {}
-      for k, v in pairs(base) do d[k] = v end
-      d.total_input_tokens = (input_x[label] or 1) * d.total_input_tokens
-      d.request_rate, d.duration, d.request_throughput = rate, d.completed / x, x
-      d.output_throughput = d.total_output_tokens / d.duration
-      d.total_token_throughput = (d.total_output_tokens + d.total_input_tokens) / d.duration
-      t.write(dir .. "/" .. name, jsn.encode(d))
+      t.write(dir .. "/" .. name, require("llmd.json").encode(exp7_at(rate, x, input_x[label])))
     end
     for i, x in ipairs(thr[label]) do write(("benchmark_%d.json"):format(i), 2.4, x) end
     write("benchmark_9.json", 10, 2.5)
@@ -500,14 +508,8 @@ end)
 -- each, TTFT 100 ms at every point (the exp-7 file's other fields kept).
 local function curve_dir(points)
   local d = t.tmpdir()
-  local base = json.read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
   for i, p in ipairs(points) do
-    local doc = {}
-    for k, v in pairs(base) do doc[k] = v end
-    doc.request_rate, doc.request_throughput = p[1], p[2]
-    doc.duration = doc.completed / p[2]
-    doc.output_throughput = doc.total_output_tokens / doc.duration
-    doc.total_token_throughput = (doc.total_output_tokens + doc.total_input_tokens) / doc.duration
+    local doc = exp7_at(p[1], p[2])
     for _, q in ipairs { "mean", "median", "p95", "p99" } do doc[q .. "_ttft_ms"] = 100 end
     t.write(("%s/benchmark_%d.json"):format(d, i), json.encode(doc))
   end
@@ -825,14 +827,8 @@ end)
 -- a vLLM curve as curve_dir's, with an E2E p90 per point (the Pareto front's latency)
 local function e2e_curve_dir(points)
   local d = t.tmpdir()
-  local base = json.read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
   for i, p in ipairs(points) do
-    local doc = {}
-    for k, v in pairs(base) do doc[k] = v end
-    doc.request_rate, doc.request_throughput = p[1], p[2]
-    doc.duration = doc.completed / p[2]
-    doc.output_throughput = doc.total_output_tokens / doc.duration
-    doc.total_token_throughput = (doc.total_output_tokens + doc.total_input_tokens) / doc.duration
+    local doc = exp7_at(p[1], p[2])
     for _, q in ipairs { "mean", "median", "p90", "p99" } do doc[q .. "_e2el_ms"] = p[3] end
     t.write(("%s/benchmark_%d.json"):format(d, i), json.encode(doc))
   end

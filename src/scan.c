@@ -1258,7 +1258,8 @@ static void csv_mems_release(CsvMem *outer)
 /*
 ** Runs work(arg) with s's map watched: a SIGBUS there (the file shrank) jumps back
 ** into this frame, which is live until work returns, in the thread that touched the
-** page; what the CSV passes begun in work hold is freed then. 0 or -1 as work returns,
+** page; what the CSV passes begun in work hold is freed then, and a long number's copy
+** that json.c was reading into (json_after_fault). 0 or -1 as work returns,
 ** or BUS_FAULT after a SIGBUS (bus_watch.at: the offset that faulted). The handler
 ** must be installed (scan_run installs it).
 */
@@ -1276,6 +1277,7 @@ static int bus_guarded(Scanner *s, int (*work)(void *), void *arg)
         rc = work(arg);
     } else {
         csv_mems_release(outer_mems);
+        json_after_fault(); /* a long number's copy, if the jump left slow_strtod */
         rc = BUS_FAULT;
     }
     bus_watch.s = outer;

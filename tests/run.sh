@@ -61,6 +61,7 @@ done
 if [ "$MODE" = quick ]; then
     suite "Lua: json, yaml" "$BIN" "$here/lua/run.lua" "$here/lua/test_json.lua" "$here/lua/test_yaml.lua"
 else
+    suite "make: unit test header dependencies" "$here/make/test_deps.sh" "$UNITDIR"
     suite "Lua tests" "$BIN" "$here/lua/run.lua"
     suite "command line" "$here/cli/test_cli.sh" "$BIN"
 fi

@@ -6,16 +6,9 @@
 set -u
 BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
-TMP=$(mktemp -d /tmp/llmdlua-cli-XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-passed=0
-failed=0
-
-ok() { passed=$((passed + 1)); }
-fail() {
-    failed=$((failed + 1))
-    echo "FAIL $name: $*" >&2
-}
+TMP_STEM=llmdlua-cli
+# shellcheck source=tests/testlib.sh
+. "$REPO/tests/testlib.sh"
 
 # run CMD...: sets $out, $err, $rc
 run() {
@@ -497,5 +490,4 @@ expect_rc 143
 left=$(demo_left)
 if [ -z "$left" ]; then ok; else fail "left behind: $left"; fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+report

@@ -63,11 +63,7 @@ local function compare(s, extra, envx, cwd)
   return proc.run(argv, { env = env, timeout = 120, cwd = cwd })
 end
 
-local function workspace(s)
-  for n in lfs.dir(s.dir) do
-    if n:match("^llm%-d%-comparison%-") then return s.dir .. "/" .. n end
-  end
-end
+local function workspace(s) return t.workspaces(s.dir)[1] end
 
 local function calls(s) return t.jsonl(s.cluster .. "/calls.log") end
 

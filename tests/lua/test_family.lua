@@ -24,11 +24,7 @@ end
 
 -- A side from a hand-made run: stages {rate | concurrency, values}.
 local function synthetic(label, stages)
-  local run = { harness = "synthetic", stages = {}, overall = { values = {}, na = {}, source = {}, method = {} } }
-  for i, s in ipairs(stages) do
-    run.stages[i] = { index = i - 1, rate = s.rate, concurrency = s.concurrency, warmup = false,
-      metrics = { values = s.values, na = {}, source = {}, method = {} } }
-  end
+  local run = t.run_of(stages)
   if #stages == 1 then run.overall.values = stages[1].values end
   return { label = label, run = run, state = { label = label }, kv = { available = false, reason = "none" } }
 end

@@ -8,25 +8,13 @@ local proc = require "llmd.proc"
 local lfs = require "lfs"
 
 local F = t.fixtures()
-local ROOT = t.here() .. "/../.."
-local LLMDLUA = ROOT .. "/llmdlua"
+local copy = t.copy
 
-local function copy(src, dst)
-  proc.run { "mkdir", "-p", dst:match("^(.*)/[^/]*$") }
-  t.write(dst, t.read(src))
-end
-
--- compare.lua into a fresh parent: the workspace's path
+-- compare.lua (testlib's t.compare) that must succeed: the workspace's path
 local function compare(extra)
-  local parent = t.tmpdir()
-  local argv = { LLMDLUA, "compare.lua", "--parent", parent, "--quiet" }
-  for _, a in ipairs(extra) do argv[#argv + 1] = a end
-  local r = proc.run(argv)
+  local w, r = t.compare(extra)
   t.eq(r.code, 0, "compare.lua: " .. tostring(r.stderr))
-  for n in lfs.dir(parent) do
-    if n:match("^llm%-d%-comparison%-") then return parent .. "/" .. n end
-  end
-  error("no workspace in " .. parent)
+  return assert(w, "compare.lua made no workspace")
 end
 
 -- RFC 4180 rows of a CSV text: { [first field] = {fields...} }, and the header

@@ -16,20 +16,7 @@ local function run(argv, opts) return proc.run(argv, opts) end
 -- POSIX single quotes, written here independently of llmd.template's sh filter
 local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
 
-local function workspaces(parent)
-  local out = {}
-  if lfs.attributes(parent, "mode") ~= "directory" then return out end
-  for n in lfs.dir(parent) do
-    if n:match("^llm%-d%-comparison%-") then out[#out + 1] = parent .. "/" .. n end
-  end
-  table.sort(out)
-  return out
-end
-
-local function copy_tree(src, dst)
-  local r = run { "cp", "-R", "--", src, dst }
-  assert(r.ok, r.stderr)
-end
+local workspaces, copy_tree = t.workspaces, t.copy_tree
 
 t.test("1: six compares at once with one --parent get six workspaces, nothing mixed", function()
   local tmp = t.tmpdir()

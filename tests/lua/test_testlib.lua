@@ -1,7 +1,8 @@
 -- testlib's own helpers where the tests that use them could not tell them broken: t.walk
 -- feeds comparisons of two listings (test_copy_later, test_parallel) and checks that a
--- listing is empty (test_hardening), which a walk that saw nothing would pass. The trees
--- below are made by hand and their listings written out by hand.
+-- listing is empty (test_hardening), which a walk that saw nothing would pass; so do
+-- t.workspaces (test_hardening, test_workflow: "no workspace was left") and t.copy_tree.
+-- The trees below are made by hand and their listings written out by hand.
 local t = require "testlib"
 local lfs = require "lfs"
 
@@ -38,4 +39,29 @@ t.test("t.table_rows: a Markdown table's rows by their first cell, the last sect
   local md = "## One\n\n| | A | B |\n|---|---|---|\n| x | 1 | 2 |\n| y z | a b | |\n\n## Two\n| k | v |\n"
   t.eq(t.table_rows(md, "One"), { [""] = { "", "A", "B" }, x = { "x", "1", "2" }, ["y z"] = { "y z", "a b", "" } })
   t.eq(t.table_rows(md, "Two"), { k = { "k", "v" } })
+end)
+
+t.test("t.workspaces: compare.lua's workspaces in a folder, sorted, nothing else; {} for no folder", function()
+  local d = t.tmpdir()
+  t.mkdir(d .. "/llm-d-comparison-20261202-101500-b")
+  t.mkdir(d .. "/llm-d-comparison-20261202-101500-a")
+  t.mkdir(d .. "/other")
+  t.write(d .. "/llm-d-comparison.txt", "not one: no dash after the prefix")
+  t.eq(t.workspaces(d), { d .. "/llm-d-comparison-20261202-101500-a", d .. "/llm-d-comparison-20261202-101500-b" })
+  t.eq(t.workspaces(d .. "/other"), {})
+  t.eq(t.workspaces(d .. "/nothing-here"), {})
+end)
+
+t.test("t.copy_tree: a folder with everything below it; a missing source fails", function()
+  local d = t.tmpdir()
+  t.mkdir(d .. "/src/a/b")
+  t.write(d .. "/src/top.txt", "1")
+  t.write(d .. "/src/a/b/deep.txt", "22")
+  t.copy_tree(d .. "/src", d .. "/dst")
+  local seen = {}
+  t.walk(d .. "/dst", function(_, rel, mode) seen[#seen + 1] = rel .. " " .. mode end)
+  table.sort(seen)
+  t.eq(seen, { "a directory", "a/b directory", "a/b/deep.txt file", "top.txt file" })
+  t.eq(t.read(d .. "/dst/a/b/deep.txt"), "22")
+  t.eq(pcall(t.copy_tree, d .. "/missing", d .. "/dst2"), false)
 end)

@@ -271,38 +271,56 @@ t.test("charts across treatments: drawn by gnuplot from the templates, labels as
   t.near(cells[4], hi, 1e-12)
 end)
 
-t.test("the ranking's tests are one family: a place with p < 0.05 alone is not shown after Holm", function()
-  -- four treatments, each three vLLM summaries at one offered load (2.4 req/s, not
-  -- saturated) with these request throughputs (duration = 200 requests / throughput), and
-  -- one at 10 req/s offered where 2.5 is achieved (below 9.5, 95 %): saturated there, so
-  -- each max sustained throughput is known (the mean of the three), not a lower bound
+-- exp-7's vLLM summary (its request and token counts kept, total_input_tokens times
+-- input_x) as if offered rate req/s and achieving achieved req/s: the duration and the
+-- throughputs follow from its completed requests.
+local function exp7_at(rate, achieved, input_x)
+  local doc = {}
   local base = require("llmd.json").read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/"
     .. "benchmark_2025-05-13_04-55-27.json")
+  for k, v in pairs(base) do doc[k] = v end
+  doc.total_input_tokens = (input_x or 1) * doc.total_input_tokens
+  doc.request_rate, doc.request_throughput = rate, achieved
+  doc.duration = doc.completed / achieved
+  doc.output_throughput = doc.total_output_tokens / doc.duration
+  doc.total_token_throughput = (doc.total_output_tokens + doc.total_input_tokens) / doc.duration
+  return doc
+end
+
+-- Four treatments t1..t4 for the family tests, each three vLLM summaries (exp-7's, the
+-- counts kept) at one offered load (2.4 req/s, not saturated) with these request
+-- throughputs (duration = 200 requests / throughput), and one at 10 req/s offered where
+-- 2.5 is achieved (below 9.5, 95 %): saturated there, so each max sustained throughput is
+-- known (the mean of the three), not a lower bound. input_x: each label's factor on
+-- total_input_tokens (1 when not named). The list for tr.load.
+local function four_treatments(input_x)
   local thr = { t1 = { 3.00, 3.05, 3.10 }, t2 = { 2.90, 2.93, 2.96 }, t3 = { 2.60, 2.62, 2.64 },
     t4 = { 2.55, 2.60, 2.65 } }
   local list = {}
   for _, label in ipairs { "t1", "t2", "t3", "t4" } do
     local dir = t.tmpdir()
-    for i, x in ipairs(thr[label]) do
-      local d = {}
-      for k, v in pairs(base) do d[k] = v end
-      d.request_rate, d.duration, d.request_throughput = 2.4, d.completed / x, x
-      d.output_throughput = d.total_output_tokens / d.duration
-      d.total_token_throughput = (d.total_output_tokens + d.total_input_tokens) / d.duration
-      t.write(("%s/benchmark_%d.json"):format(dir, i), require("llmd.json").encode(d))
+    local function write(name, rate, x)
+      t.write(dir .. "/" .. name, require("llmd.json").encode(exp7_at(rate, x, input_x[label])))
     end
-    local d = {}
-    for k, v in pairs(base) do d[k] = v end
-    d.request_rate, d.duration, d.request_throughput = 10, d.completed / 2.5, 2.5
-    d.output_throughput = d.total_output_tokens / d.duration
-    d.total_token_throughput = (d.total_output_tokens + d.total_input_tokens) / d.duration
-    t.write(dir .. "/benchmark_9.json", require("llmd.json").encode(d))
+    for i, x in ipairs(thr[label]) do write(("benchmark_%d.json"):format(i), 2.4, x) end
+    write("benchmark_9.json", 10, 2.5)
     list[#list + 1] = { label = label, dirs = { dir } }
   end
-  local m = tr.model(tr.load(list))
+  return list
+end
+
+-- The ranking's labels in order, one string.
+local function ranking_order(m)
   local order = {}
   for i, r in ipairs(m.ranking) do order[i] = r.label end
-  t.eq(table.concat(order, " "), "t1 t2 t3 t4")
+  return table.concat(order, " ")
+end
+
+t.test("the ranking's tests are one family: a place with p < 0.05 alone is not shown after Holm", function()
+  -- four_treatments as they are
+  local list = four_treatments {}
+  local m = tr.model(tr.load(list))
+  t.eq(ranking_order(m), "t1 t2 t3 t4")
   t.eq(m.family.size, 3)
   -- python3 stdlib: Welch t and df, p by Simpson's rule on the t density; Holm by hand
   -- over the three: t1 vs t2 t = 3.5645, df 3.2748, p = 0.0327026 (rank 2: x 2 = 0.0654052);
@@ -445,30 +463,9 @@ t.test("by max sustained throughput, treatments whose workloads differ are not r
   -- as the family test above, but t3 and t4 send prompts 3x as long (total_input_tokens x 3:
   -- 23,997 tokens per request against 7,999, far beyond the workload match's 5 %); the
   -- figures alone would put t2 above t3 (Welch p = 0.00028 above)
-  local jsn = require "llmd.json"
-  local base = jsn.read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
-  local thr = { t1 = { 3.00, 3.05, 3.10 }, t2 = { 2.90, 2.93, 2.96 }, t3 = { 2.60, 2.62, 2.64 },
-    t4 = { 2.55, 2.60, 2.65 } }
-  local list = {}
-  for _, label in ipairs { "t1", "t2", "t3", "t4" } do
-    local dir = t.tmpdir()
-    local function write(name, rate, x)
-      local d = {}
-      for k, v in pairs(base) do d[k] = v end
-      if label == "t3" or label == "t4" then d.total_input_tokens = 3 * d.total_input_tokens end
-      d.request_rate, d.duration, d.request_throughput = rate, d.completed / x, x
-      d.output_throughput = d.total_output_tokens / d.duration
-      d.total_token_throughput = (d.total_output_tokens + d.total_input_tokens) / d.duration
-      t.write(dir .. "/" .. name, jsn.encode(d))
-    end
-    for i, x in ipairs(thr[label]) do write(("benchmark_%d.json"):format(i), 2.4, x) end
-    write("benchmark_9.json", 10, 2.5)
-    list[#list + 1] = { label = label, dirs = { dir } }
-  end
+  local list = four_treatments { t3 = 3, t4 = 3 }
   local m = tr.model(tr.load(list))
-  local order = {}
-  for i, r in ipairs(m.ranking) do order[i] = r.label end
-  t.eq(table.concat(order, " "), "t1 t2 t3 t4")
+  t.eq(ranking_order(m), "t1 t2 t3 t4")
   -- by hand: 1,599,800 input tokens over 200 requests = 7999.0 per request; x 3 = 23997.0.
   -- t2's place says "not comparable with t3 (...)": t2's 7999.0 first, then t3's 23997.0,
   -- in the sentence's order (it gave them the other way round)
@@ -492,7 +489,7 @@ t.test("by max sustained throughput, treatments whose workloads differ are not r
   -- every output says it
   local out = t.tmpdir()
   tr.write_report(out, list, {})
-  local j = jsn.read(out .. "/treatments.json")
+  local j = require("llmd.json").read(out .. "/treatments.json")
   t.eq(j.ranking[2].vs_next, "not comparable")
   t.eq(j.ranking[2].evidence.differences, { "input tokens per request: mean 7999.0 vs 23997.0" })
   for _, f in ipairs { "treatment_report.md", "treatment_report.html" } do
@@ -512,10 +509,7 @@ local function both_tools(a, b, slo)
   local rc = proc.run { LLMDLUA, ROOT .. "/lua/compare.lua", "--a", a, "--a-label", "base", "--b", b,
     "--b-label", "chunked", "--slo", slo, "--parent", parent, "--quiet" }
   t.eq(rc.code, 0, rc.stderr)
-  local w
-  for n in lfs.dir(parent) do
-    if n:match("^llm%-d%-comparison%-") then w = parent .. "/" .. n end
-  end
+  local w = t.workspaces(parent)[1]
   local cj = json.read(w .. "/comparison.json")
   local summary = t.read(w .. "/comparison_report.md"):match("\n## Summary\n\n([^\n]*)")
   local out = t.tmpdir()
@@ -622,14 +616,8 @@ end)
 -- each, TTFT 100 ms at every point (the exp-7 file's other fields kept).
 local function curve_dir(points)
   local d = t.tmpdir()
-  local base = json.read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
   for i, p in ipairs(points) do
-    local doc = {}
-    for k, v in pairs(base) do doc[k] = v end
-    doc.request_rate, doc.request_throughput = p[1], p[2]
-    doc.duration = doc.completed / p[2]
-    doc.output_throughput = doc.total_output_tokens / doc.duration
-    doc.total_token_throughput = (doc.total_output_tokens + doc.total_input_tokens) / doc.duration
+    local doc = exp7_at(p[1], p[2])
     for _, q in ipairs { "mean", "median", "p95", "p99" } do doc[q .. "_ttft_ms"] = 100 end
     t.write(("%s/benchmark_%d.json"):format(d, i), json.encode(doc))
   end
@@ -949,14 +937,8 @@ end)
 -- a vLLM curve as curve_dir's, with an E2E p90 per point (the Pareto front's latency)
 local function e2e_curve_dir(points)
   local d = t.tmpdir()
-  local base = json.read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
   for i, p in ipairs(points) do
-    local doc = {}
-    for k, v in pairs(base) do doc[k] = v end
-    doc.request_rate, doc.request_throughput = p[1], p[2]
-    doc.duration = doc.completed / p[2]
-    doc.output_throughput = doc.total_output_tokens / doc.duration
-    doc.total_token_throughput = (doc.total_output_tokens + doc.total_input_tokens) / doc.duration
+    local doc = exp7_at(p[1], p[2])
     for _, q in ipairs { "mean", "median", "p90", "p99" } do doc[q .. "_e2el_ms"] = p[3] end
     t.write(("%s/benchmark_%d.json"):format(d, i), json.encode(doc))
   end

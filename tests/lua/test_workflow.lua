@@ -11,20 +11,7 @@ local BASE = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
 
 local function run(argv, opts) return proc.run(argv, opts) end
 
-local function copy_tree(src, dst)
-  local r = run { "cp", "-R", "--", src, dst }
-  assert(r.ok, r.stderr)
-end
-
-local function workspaces(parent)
-  local out = {}
-  if lfs.attributes(parent, "mode") ~= "directory" then return out end
-  for n in lfs.dir(parent) do
-    if n:match("^llm%-d%-comparison%-") then out[#out + 1] = parent .. "/" .. n end
-  end
-  table.sort(out)
-  return out
-end
+local workspaces, copy_tree = t.workspaces, t.copy_tree
 
 -- The Summary section of a Markdown report.
 local function summary_of(report) return report:match("\n## Summary\n(.-)\n## ") or "" end

@@ -202,21 +202,36 @@ function M.table_rows(text, heading)
   return rows
 end
 
+-- The comparison workspaces (llm-d-comparison-*) in parent, their paths sorted by name
+-- (oldest first: the name holds the time); {} when parent is no folder.
+function M.workspaces(parent)
+  local lfs = require "lfs"
+  local out = {}
+  if lfs.attributes(parent, "mode") ~= "directory" then return out end
+  for n in lfs.dir(parent) do
+    if n:match("^llm%-d%-comparison%-") then out[#out + 1] = parent .. "/" .. n end
+  end
+  table.sort(out)
+  return out
+end
+
+-- cp -R src dst: a folder and everything below it; a copy that fails fails the test.
+function M.copy_tree(src, dst)
+  local r = require("llmd.proc").run { "cp", "-R", "--", src, dst }
+  assert(r.ok, r.stderr)
+end
+
 -- compare.lua, by the llmdlua of this checkout, into a fresh parent folder, quietly,
 -- with the arguments extra (and env, as proc.run takes it): the workspace it made (nil
 -- when none) and the run (proc.run's result).
 function M.compare(extra, env)
-  local lfs = require "lfs"
   local src = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
   local parent = M.tmpdir()
   local argv = { src .. "/../../llmdlua", "compare.lua", "--parent", parent, "--quiet" }
   for _, a in ipairs(extra) do argv[#argv + 1] = a end
   local r = require("llmd.proc").run(argv, { env = env })
-  local w
-  for n in lfs.dir(parent) do
-    if n:match("^llm%-d%-comparison%-") then w = parent .. "/" .. n end
-  end
-  return w, r
+  local ws = M.workspaces(parent)
+  return ws[#ws], r
 end
 
 -- A hand-made run model (harness "synthetic"): stages {rate | concurrency, values}, in

@@ -34,6 +34,33 @@ static inline int test_stats_rule(ScanRule *rule, Stats *st, int format, const c
     return 0;
 }
 
+/* A scanner with one such rule: t->s named name reading format, its rule t->rule at
+   pattern into t->st (test_stats_rule). Its input is opened next (scan_open_*), then
+   scan_run; test_one_rule_free frees all three. 0, or -1 with err. */
+typedef struct TestScan {
+    Scanner s;
+    ScanRule rule;
+    Stats st;
+} TestScan;
+
+static inline int test_one_rule(TestScan *t, const char *name, int format, const char *pattern,
+                                char *err, size_t errlen)
+{
+    if (test_stats_rule(&t->rule, &t->st, format, pattern, err, errlen) != 0)
+        return -1;
+    scan_init(&t->s, name, format);
+    t->s.rules = &t->rule;
+    t->s.nrules = 1;
+    return 0;
+}
+
+static inline void test_one_rule_free(TestScan *t)
+{
+    scan_free(&t->s);
+    scan_path_free(&t->rule.path);
+    stats_free(&t->st);
+}
+
 /* A new empty file named after stem ("/tmp/llmdlua-test-x-XXXXXX"), its name in path
    (cap bytes). 0, or -1 (the folder is not there, or not writable). */
 static inline int test_temp_file(char *path, size_t cap, const char *stem)

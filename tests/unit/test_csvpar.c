@@ -299,40 +299,60 @@ int main(void)
 
     TEST("a file that shrank after it was mapped: the serial scan's message, no crash")
     {
-        /* 3000 rows (46903 bytes, by hand: 10 of header, 12 a row and 10893 digits),
-           mapped, then cut to 8 pages (32768 bytes): the cuts into 2 or 3 parts are
-           found, and the last part, in a thread of its own, meets the end (SIGBUS there);
-           cut to 3 pages, the cuts are past the end (SIGBUS in this thread). Either way
-           the message is the serial scan's, which names the first byte gone */
-        size_t n = (size_t)sprintf(doc, "a,b,t,c,d\n");
-        for (int i = 1; i <= 3000; i++)
-            n += (size_t)sprintf(doc + n, "%d,1.25,x,1,1\n", i);
-        CHECK(n == 46903);
-        for (int k = 0; k < 6; k++) {
-            int threads = 1 + k % 3, pages = k < 3 ? 8 : 3;
-            char want[128];
-            snprintf(want, sizeof want,
-                     "t.csv: the file shrank while it was being read (byte %d is gone): no result",
-                     pages * 4096);
-            test_write_file(path, doc, n);
-            Stats st;
-            ScanRule rule;
-            char err[64];
-            CHECK(test_stats_rule(&rule, &st, SCAN_CSV, "b", err, sizeof err) == 0);
-            Scanner s;
-            scan_init(&s, "t.csv", SCAN_CSV);
-            CHECK(scan_open_path(&s, path) == 0 && s.map != NULL);
-            CHECK(truncate(path, pages * 4096) == 0);
-            s.rules = &rule;
-            s.nrules = 1;
-            s.threads = threads;
-            s.par_min = 1;
-            CHECK(scan_run(&s) == -1 && s.par_parts == 1);
-            CHECK_STR(s.err, want);
-            scan_free(&s);
-            scan_path_free(&rule.path);
-            stats_free(&st);
+        /* The file is cut at a whole number of pages: past such a cut the mapping has no
+           page and a read raises SIGBUS. A cut inside a page would leave the rest of that
+           page mapped, reading as zero bytes, with no fault (and no such message): so the
+           unit here is a page of this host's size (sysconf), and on a host of 4 KiB pages
+           also 16 KiB and 64 KiB (aarch64 kernels), whose multiples are whole pages here
+           too, so the geometry those hosts need runs on this one. Per unit U: rows
+           "i,1.25,x,1,1" until the file holds 46903 / 4096 U bytes (with U = 4096: 3000
+           rows, 46903 bytes, by hand: 10 of header, 12 a row and 10893 digits), mapped,
+           then cut to 8 U: the cuts into 2 or 3 parts (near 1/2 and 1/3, 2/3 of the file,
+           all before 8 U as the file is under 12 U) are found, and the last part, in a
+           thread of its own, meets the end (SIGBUS there); cut to 3 U, the cuts are past
+           the end (the file is over 9 U: SIGBUS in this thread). Either way the message is
+           the serial scan's, which names the first byte gone: 8 U or 3 U */
+        size_t page = (size_t)sysconf(_SC_PAGESIZE);
+        const size_t units[] = {page, 4096, 16384, 65536};
+        int ran_64k = 0;
+        for (size_t u = 0; u < sizeof units / sizeof *units; u++) {
+            size_t unit = units[u];
+            if (unit % page != 0 || (u > 0 && unit == page))
+                continue; /* not whole pages on this host, or the host's page again */
+            ran_64k += unit == 65536;
+            size_t want_n = (46903 * unit + 4095) / 4096, n = 0;
+            char *big = malloc(want_n + 64);
+            CHECK(big != NULL);
+            if (big == NULL)
+                break;
+            n = (size_t)sprintf(big, "a,b,t,c,d\n");
+            for (int i = 1; n < want_n; i++)
+                n += (size_t)sprintf(big + n, "%d,1.25,x,1,1\n", i);
+            CHECK(unit != 4096 || n == 46903);
+            CHECK(n > 9 * unit && n < 12 * unit);
+            for (int k = 0; k < 6; k++) {
+                int threads = 1 + k % 3;
+                size_t cut = (k < 3 ? 8 : 3) * unit;
+                char want[128];
+                snprintf(want, sizeof want,
+                         "t.csv: the file shrank while it was being read (byte %zu is gone): "
+                         "no result",
+                         cut);
+                test_write_file(path, big, n);
+                TestScan t;
+                char err[64];
+                CHECK(test_one_rule(&t, "t.csv", SCAN_CSV, "b", err, sizeof err) == 0);
+                CHECK(scan_open_path(&t.s, path) == 0 && t.s.map != NULL);
+                CHECK(truncate(path, (off_t)cut) == 0);
+                t.s.threads = threads;
+                t.s.par_min = 1;
+                CHECK(scan_run(&t.s) == -1 && t.s.par_parts == 1);
+                CHECK_STR(t.s.err, want);
+                test_one_rule_free(&t);
+            }
+            free(big);
         }
+        CHECK(page != 4096 || ran_64k == 1); /* on 4 KiB pages, the 64 KiB geometry ran */
     }
 
     TEST("tiny files, a header alone, a sketch, one accumulator for two columns: serial")

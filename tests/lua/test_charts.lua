@@ -412,7 +412,9 @@ t.test("KV timeline: a restart seen only by a moved _created counts from 0, as t
   t.eq(#tl, 3)
   -- by hand: k2x9p 23,152 -> 46,480 hits, 29,201 -> 58,628 queries; wq7tz counts 20,000 and
   -- 40,000 from 0: (23,328 + 20,000) / (29,427 + 40,000) = 62.408 % (counting wq7tz's rise
-  -- from 16,496 instead gives 68.87 %)
+  -- from 16,496 instead gives 68.87 %); audit s26's own Python parser (prom.py, timeline.py:
+  -- a drop or a moved _created restarts from 0) gives 62.407996888818474
+  -- on the same edit, and totals of 82,976 hits and 129,096 queries
   t.near(tl[3].hit_rate_pct, (23328 + 20000) / (29427 + 40000) * 100, 1e-9)
   t.near(tl[2].hit_rate_pct, (23152 + 16496) / (29201 + 30468) * 100, 1e-9)
   -- the totals by the same rule: 23,152 + 23,328 + 16,496 + 20,000 hits

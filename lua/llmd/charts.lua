@@ -532,8 +532,12 @@ function M.kv_cache(_, A, B)
   add(c, "panel_label", labels)
   add(c, "panel_has_a", has_a)
   add(c, "panel_has_b", has_b)
-  c.notes[#c.notes + 1] = "Usage is the mean over pods at each scrape; the hit rate is hits / queries "
-    .. "over the interval since the previous scrape, summed over pods."
+  c.notes[#c.notes + 1] = "Each point is one round of scrapes of every pod then running: usage is the mean over "
+    .. "those pods, the hit rate hits / queries since the previous point, summed over pods."
+  for _, s in ipairs { A, B } do
+    local note = type(s.kv) == "table" and s.kv.timeline_note or nil
+    if type(note) == "string" then c.notes[#c.notes + 1] = ("%s: %s."):format(s.label, note) end
+  end
   c.available = true
   return c
 end

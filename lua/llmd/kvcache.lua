@@ -6,7 +6,8 @@
 -- Actual totals are counter increases between the first and last scrape of each pod
 -- (llm-d-benchmark's results/metrics/raw/*_metrics.log), summed over pods and engines.
 -- The "sum of max" figure is what llm-d-benchmark's processed summary gives (each pod's
--- largest cumulative value): it includes whatever the counters held before the run.
+-- largest cumulative value): it includes whatever the counters held before the first
+-- scrape, and misses what a counter counted before it restarted.
 local lfs = require "lfs"
 local pf = require "llmd.prom_files"
 
@@ -14,12 +15,106 @@ local M = {}
 
 local HITS, QUERIES = "vllm:prefix_cache_hits_total", "vllm:prefix_cache_queries_total"
 
-M.SUM_OF_MAX_WHY = "The sum of each pod's largest counter value includes everything the counters had "
-  .. "counted before the benchmark window (model warm-up, earlier runs), so it overstates this run's traffic."
--- when a counter restarted during the run, its largest value misses what the old process
--- had counted: the sum of max can then fall below the actual increase
-M.SUM_OF_MAX_UNDER = "A counter restarted during the run (its value dropped or its _created time moved), so "
-  .. "its largest value misses what was counted before the restart: the sum of max understates this run's traffic."
+local SUCCESS = "vllm:request_success_total"
+
+-- What the "sum of max" (each pod's largest value of a counter, summed: llm-d-benchmark's
+-- processed summary's figure) is for a run, and why it differs from the actual increase.
+-- som: kv.sum_of_max ({hits, queries, source = "raw" | the summary's path, summary = the
+-- summary's path beside raw scrapes with its summary_hits, summary_queries, hits_before (in
+-- the first scrapes), resets (of the hit counters)}); actual_hits: kv.hits or nil.
+-- Returns what, why.
+function M.sum_of_max_text(som, actual_hits)
+  local num = require("llmd.template").helpers.num
+  if som.source ~= "raw" then
+    return ("from llm-d-benchmark's processed summary (%s)"):format(som.source or "metrics_summary.json"),
+      "It includes everything the counters had counted before the benchmark window (model warm-up, earlier runs), "
+        .. "and a counter that restarted during the run loses what it counted before the restart, so it is not this "
+        .. "run's traffic."
+  end
+  local what = "computed from the raw scrapes (the run has no processed summary, metrics_summary.json)"
+  if som.summary and som.summary_hits then
+    what = ("computed from the raw scrapes; the processed summary (%s) gives %s hits / %s queries"):format(
+      som.summary, num(som.summary_hits), num(som.summary_queries))
+  elseif som.summary then
+    what = ("computed from the raw scrapes; the processed summary (%s) has no prefix-cache counters")
+      :format(som.summary)
+  end
+  local why = {}
+  if (som.hits_before or 0) > 0 then
+    why[#why + 1] = ("each pod's first scrape already held what its counters had counted before the benchmark "
+      .. "window (%s hits: model warm-up, earlier runs), which the largest values include"):format(num(som.hits_before))
+  end
+  if (som.resets or 0) > 0 then
+    why[#why + 1] = ("a counter restarted during the run (its value dropped or its _created time moved: %s), so its "
+      .. "largest value misses what was counted before the restart"):format(
+      require("llmd.template").helpers.count(som.resets, "restart"))
+  end
+  local dir = actual_hits and (som.hits > actual_hits and "overstates" or som.hits < actual_hits and "understates")
+  local text = #why > 0 and (table.concat(why, "; and "):gsub("^%l", string.upper)) or "It counts otherwise"
+  return what, text .. (dir and (": here it %s this run's traffic."):format(dir) or ".")
+end
+
+-- The failed scrapes by pod: { {pod =, count =}, ... } in pod order.
+local function failed_by_pod(failed)
+  local by, out = {}, {}
+  for _, f in ipairs(failed) do
+    if not by[f.pod] then
+      by[f.pod] = { pod = f.pod, count = 0 }
+      out[#out + 1] = by[f.pod]
+    end
+    by[f.pod].count = by[f.pod].count + 1
+  end
+  table.sort(out, function(a, b) return a.pod < b.pod end)
+  return out
+end
+
+local function failed_text(info, pods)
+  local list = {}
+  for _, p in ipairs(pods) do list[#list + 1] = ("%s %d"):format(p.pod, p.count) end
+  local n = #info.failed
+  return ("%d of %d scrapes failed (a '# Warning:' line instead of metrics; by pod: %s): the totals count each "
+    .. "counter's increase across a gap from the scrapes around it (a failed first or last scrape shortens that "
+    .. "pod's window), and the timeline leaves out the rounds that lack a pod"):format(n, n + info.scrapes,
+    table.concat(list, ", "))
+end
+
+-- How far vLLM's count of finished requests may be outside the harness's counts: the 1 %
+-- of every data check (llmd.runmodel.crosscheck).
+M.COVERAGE_TOL = 0.01
+
+-- Do the scrapes count the run's requests? vLLM's vllm:request_success_total rises once
+-- per request an engine finished, whatever the finished_reason (stop, length, abort,
+-- error). Over scrapes that span the run its increase is at least the harness's completed
+-- requests and at most its completed + failed + incomplete (a failed request may never
+-- have reached an engine), each within COVERAGE_TOL. Scrapes of part of the run count
+-- fewer; other traffic (warm-up requests the harness leaves out, other clients, a request
+-- counted on both its prefill and its decode pod) more. served: the increase (nil: never
+-- scraped); values: the run's overall values; window: seconds from the first scrape to
+-- the last. nil when it agrees, else {na = the per-request figures' N/A reason, text = the
+-- data check's line (nil when there is nothing to check against)}.
+function M.coverage(served, values, window)
+  local H = require("llmd.template").helpers
+  local ok = values.requests_ok
+  local sent = ok + (values.requests_failed or 0) + (values.requests_incomplete or 0)
+  if served == nil then
+    return { na = ("unchecked: the scrapes have no %s, so whether they cover the run's requests is unknown"):format(
+      SUCCESS) }
+  end
+  if served < ok * (1 - M.COVERAGE_TOL) then
+    return { na = "the scrapes cover only part of the run, see below",
+      text = ("vLLM's %s rose by %s over the %s s from the first scrape to the last, but the harness completed %s "
+        .. "requests (%s %% of them seen): the scrapes cover only part of the run, so the per-request KV figures "
+        .. "are not shown"):format(SUCCESS, H.num(served), H.num(window), H.num(ok), H.num(served / ok * 100, 1)) }
+  end
+  if served > sent * (1 + M.COVERAGE_TOL) then
+    return { na = "the scrapes count other requests too, see below",
+      text = ("vLLM's %s rose by %s over the %s s from the first scrape to the last, but the harness sent %s "
+        .. "requests: the scrapes count other requests too (other traffic, warm-up requests the harness leaves out, "
+        .. "or each request counted on both its prefill and its decode pod), so the per-request KV figures are not "
+        .. "shown"):format(SUCCESS, H.num(served), H.num(window), H.num(sent)) }
+  end
+  return nil
+end
 
 -- What the analysis may read under root (the run's results folder; with --link, the
 -- user's own folder): a real folder, a regular file, or a link to a regular file inside
@@ -92,8 +187,14 @@ local function scrapes_in(g)
   end
 end
 
--- "GPU KV cache size: 1,234,567 tokens" in the vLLM pod logs (logs/*.log). g: what may be
--- read (made here when not given).
+-- "GPU KV cache size: 1,234,567 tokens" in the vLLM pod logs (logs/*.log). vLLM logs it
+-- once per engine (kv_cache_utils, logger.info_once in the engine core's process): a pod
+-- serving with data parallelism (--data-parallel-size) has one engine, and one cache, per
+-- rank, each line prefixed with its process ("(EngineCore_DP1 pid=102) INFO ..."; a
+-- worker's "(Worker_DP1_TP0 pid=...)" names the same rank). A pod's size is the sum over
+-- its ranks; lines naming no rank are one engine; a rank logged again (a reprint) counts
+-- once, with its last value. g: what may be read (made here when not given).
+-- Returns { pods = { {pod =, tokens =, engines =}, ... }, total =, dir = } or nil.
 function M.cache_sizes(root, g)
   g = g or guard(root)
   local logs = find(g, root, function(d)
@@ -103,111 +204,154 @@ function M.cache_sizes(root, g)
   local sizes, total = {}, 0
   local names = {}
   for n in lfs.dir(logs) do
-    if n:match("%.log$") and g.file(logs .. "/" .. n) then names[#names + 1] = n end
+    if n:match("%.log$") and not n:match("%.previous%.log$") and g.file(logs .. "/" .. n) then
+      names[#names + 1] = n
+    end
   end
   table.sort(names)
   for _, n in ipairs(names) do
     local f = io.open(logs .. "/" .. n, "rb")
     if f then
+      local by, ranks = {}, {}
       for line in f:lines() do
-        local num = line:match("GPU KV cache size: ([%d,]+) tokens")
-        if num and not n:match("%.previous%.log$") then
-          local v = tonumber((num:gsub(",", "")))
-          sizes[#sizes + 1] = { pod = (n:gsub("%.log$", "")), tokens = v }
-          total = total + v
-          break
+        local at, num = line:match("()GPU KV cache size: ([%d,]+) tokens")
+        local v = num and tonumber((num:gsub(",", "")))
+        if v then
+          local rank = line:sub(1, at - 1):match("_DP(%d+)[%s_]") or ""
+          if not by[rank] then ranks[#ranks + 1] = rank end
+          by[rank] = v
         end
       end
       f:close()
+      if #ranks > 0 then
+        local tokens = 0
+        for _, r in ipairs(ranks) do tokens = tokens + by[r] end
+        sizes[#sizes + 1] = { pod = (n:gsub("%.log$", "")), tokens = tokens, engines = #ranks }
+        total = total + tokens
+      end
     end
   end
   if #sizes == 0 then return nil end
   return { pods = sizes, total = total, dir = logs }
 end
 
--- The lines of a scrape that hold the named metrics (name followed by '{' or ' '), found by
--- plain search: the timeline reads three metrics out of hundreds.
-local TIMELINE = { "vllm:kv_cache_usage_perc", HITS, QUERIES }
-local function timeline_lines(text)
-  local out = {}
-  for _, name in ipairs(TIMELINE) do
-    local pat = "\n" .. name
+-- The lines of a scrape the timeline reads, found by plain search (three metrics out of
+-- hundreds): the # TYPE lines first (a counter is a counter only when typed so, and a
+-- restart is seen by its _created companion), then the samples (name followed by '{' or
+-- ' ').
+local USAGE = "vllm:kv_cache_usage_perc"
+local HITS_CREATED, QUERIES_CREATED = "vllm:prefix_cache_hits_created", "vllm:prefix_cache_queries_created"
+local TIMELINE = { USAGE, HITS, QUERIES, HITS_CREATED, QUERIES_CREATED }
+-- 0.0.4 types each series (..._total, ..._created), OpenMetrics the family
+local TYPED = { USAGE, HITS, QUERIES, HITS_CREATED, QUERIES_CREATED, "vllm:prefix_cache_hits",
+  "vllm:prefix_cache_queries" }
+local function find_lines(text, prefix, names, out)
+  for _, name in ipairs(names) do
+    local pat = "\n" .. prefix .. name
     local pos = 1
     while true do
       local s = text:find(pat, pos, true)
       if not s then break end
       local e = text:find("\n", s + 1, true) or #text + 1
-      local c = text:sub(s + 1 + #name, s + 1 + #name)
+      local c = text:sub(s + #pat, s + #pat)
       if c == "{" or c == " " then out[#out + 1] = text:sub(s + 1, e - 1) end
       pos = e
     end
   end
-  return table.concat(out, "\n") .. "\n"
+  return out
+end
+local function timeline_lines(text)
+  local out = find_lines(text, "# TYPE ", TYPED, {})
+  return table.concat(find_lines(text, "", TIMELINE, out), "\n") .. "\n"
 end
 
 -- A collector of per-scrape values: on_scrape for prom_files.read_raw_dir (scrapes in time
--- order), then finish() -> { {t = seconds since the first round, usage_pct = mean over the
--- round's scrapes (nil when none said), hit_rate_pct = prefix-cache hits / queries over
--- the interval ending there, summed over pods (nil without queries)}, ... }.
+-- order), then finish(failed) (read_raw_dir's info.failed) -> points, left_out, where
+-- points = { {t = seconds since the first round, pods = how many pods the point covers,
+-- usage_pct = mean over those pods (nil when none said), hit_rate_pct = prefix-cache hits /
+-- queries since the previous point, summed over pods (nil without queries, or when a pod of
+-- the point has no earlier scrape)}, ... } and left_out = the rounds not shown.
 -- A round is the scrapes of one pass over the pods: a new one starts when a scrape comes
 -- half the usual interval (the median gap between a pod's scrapes) after the round's
--- first, so a pod that joins late lands at its own time. A counter's increase is from the
--- same series' previous scrape (a drop is a restart: the new value is the increase).
+-- first, or when its pod is already in the round. A round that lacks a pod then running
+-- (one scraped, or whose scrape failed, within an interval before and after it: a failed
+-- scrape, or pods scraped more than half an interval apart) is no mean over the pods: it
+-- is left out, and its counts go to the next point shown.
+-- The counters' increases come from an llmd.prom aggregator of their own, fed the same
+-- scrapes as the totals: one reset rule (a drop, or a moved _created) for both, and the
+-- increases over the timeline's points add up to the totals.
 function M.timeline_collector()
   local prom = require "llmd.prom"
-  local scrapes, last_t, last = {}, {}, {}
-  local gaps = {}
+  local counters = prom.aggregator { match = { HITS, QUERIES, HITS_CREATED, QUERIES_CREATED }, tolerant = true }
+  local scrapes, last_t, gaps = {}, {}, {}
+  local hits_sofar, queries_sofar = 0, 0
   local c = {}
   function c.on_scrape(pod, t, text, path)
-    local s = { t = t, usage = 0, nusage = 0, dh = 0, dq = 0, nq = 0 }
+    local s = { pod = pod, t = t, usage = 0, nusage = 0, prev = last_t[pod] ~= nil }
     if last_t[pod] and t > last_t[pod] then gaps[#gaps + 1] = t - last_t[pod] end
     last_t[pod] = t
-    local samples = prom.parse(timeline_lines(text), { tolerant = true, name = path })
-    for _, smp in ipairs(samples) do
+    local lines = timeline_lines(text)
+    for _, smp in ipairs(prom.parse(lines, { tolerant = true, name = path })) do
       local v = smp.value
-      if v == v and v ~= math.huge and v ~= -math.huge then
-        if smp.name == "vllm:kv_cache_usage_perc" then
-          s.usage, s.nusage = s.usage + v * 100, s.nusage + 1
-        else
-          local keys = {}
-          for k, x in pairs(smp.labels) do keys[#keys + 1] = k .. "=" .. x end
-          table.sort(keys)
-          local id = pod .. "\0" .. smp.name .. "\0" .. table.concat(keys, ",")
-          local prev = last[id]
-          last[id] = v
-          if prev then
-            local d = v >= prev and v - prev or v -- a reset: the counter started again from 0
-            if smp.name == HITS then s.dh = s.dh + d else s.dq, s.nq = s.dq + d, s.nq + 1 end
-          end
-        end
+      if smp.name == USAGE and v == v and v ~= math.huge and v ~= -math.huge then
+        s.usage, s.nusage = s.usage + v * 100, s.nusage + 1
       end
     end
+    counters:add(pod, lines, t, path)
+    local h, q = counters:counter_total(HITS) or 0, counters:counter_total(QUERIES) or 0
+    s.dh, s.dq = h - hits_sofar, q - queries_sofar
+    hits_sofar, queries_sofar = h, q
     scrapes[#scrapes + 1] = s
   end
-  function c.finish()
+  function c.finish(failed)
     table.sort(gaps)
-    local half = #gaps > 0 and gaps[(#gaps + 1) // 2] / 2 or math.huge
+    local gap = #gaps > 0 and gaps[(#gaps + 1) // 2] or 0
+    local half = gap > 0 and gap / 2 or math.huge
     local rounds, r = {}, nil
     for _, s in ipairs(scrapes) do
-      if not r or s.t - r.first >= half then
-        r = { first = s.t, tsum = 0, n = 0, usage = 0, nusage = 0, dh = 0, dq = 0, nq = 0 }
+      if not r or s.t - r.first >= half or r.pods[s.pod] then
+        r = { first = s.t, tsum = 0, n = 0, usage = 0, nusage = 0, dh = 0, dq = 0, pods = {}, all_prev = true }
         rounds[#rounds + 1] = r
       end
+      r.pods[s.pod] = true
       r.tsum, r.n = r.tsum + s.t, r.n + 1
       r.usage, r.nusage = r.usage + s.usage, r.nusage + s.nusage
-      r.dh, r.dq, r.nq = r.dh + s.dh, r.dq + s.dq, r.nq + s.nq
+      r.dh, r.dq = r.dh + s.dh, r.dq + s.dq
+      r.all_prev = r.all_prev and s.prev
     end
-    local out, t0 = {}, nil
+    -- each pod's first and last scrape, failed ones included: it runs from an interval
+    -- before the first to an interval after the last
+    local span = {}
+    local function extend(pod, t)
+      local sp = span[pod]
+      if sp then sp[1], sp[2] = math.min(sp[1], t), math.max(sp[2], t) else span[pod] = { t, t } end
+    end
+    for _, s in ipairs(scrapes) do extend(s.pod, s.t) end
+    for _, f in ipairs(failed or {}) do extend(f.pod, f.t) end
+    local out, t0, dh, dq, left = {}, nil, 0, 0, 0
     for _, x in ipairs(rounds) do
       local t = x.tsum / x.n
       t0 = t0 or t
-      out[#out + 1] = {
-        t = t - t0,
-        usage_pct = x.nusage > 0 and x.usage / x.nusage or nil,
-        hit_rate_pct = x.nq > 0 and x.dq > 0 and x.dh / x.dq * 100 or nil,
-      }
+      local whole = true
+      for pod, sp in pairs(span) do
+        if not x.pods[pod] and ((t >= sp[1] and t <= sp[2]) or (t > sp[1] - gap and t < sp[2] + gap)) then
+          whole = false
+        end
+      end
+      dh, dq = dh + x.dh, dq + x.dq
+      if whole then
+        local rate = x.all_prev and dq > 0 and dh / dq * 100 or nil
+        out[#out + 1] = {
+          t = t - t0, pods = x.n,
+          usage_pct = x.nusage > 0 and x.usage / x.nusage or nil,
+          hit_rate_pct = rate and rate == rate and rate ~= math.huge and rate ~= -math.huge and rate or nil,
+        }
+        dh, dq = 0, 0
+      else
+        left = left + 1
+      end
     end
-    return out
+    return out, left
   end
   return c
 end
@@ -275,11 +419,23 @@ function M.analyze(root, run)
     local tl = M.timeline_collector()
     local agg, info = pf.read_raw_dir(raw, { match = { "vllm:*" }, on_scrape = tl.on_scrape,
       readable = function(path) return g.file(path) end })
-    kv.timeline = tl.finish()
+    local left
+    kv.timeline, left = tl.finish(info.failed)
     local count = require("llmd.template").helpers.count
     kv.source = ("%s of %s in %s"):format(count(info.scrapes, "scrape"), count(#info.pods, "pod"), raw)
     kv.window = { start = info.start, finish = info.finish }
     kv.failed_scrapes = #info.failed
+    kv.notes = {}
+    if #info.failed > 0 then
+      kv.failed_pods = failed_by_pod(info.failed)
+      kv.notes[#kv.notes + 1] = failed_text(info, kv.failed_pods)
+    end
+    if left > 0 then
+      kv.timeline_left_out = left
+      kv.timeline_note = ("%d of %d rounds of scrapes are left out of the timeline: each lacks a pod then running "
+        .. "(a failed scrape, or pods scraped more than half an interval apart), so it is no mean over the pods; "
+        .. "their counts go to the next point shown"):format(left, left + #kv.timeline)
+    end
     kv.hits = agg:counter_total(HITS)
     kv.queries = agg:counter_total(QUERIES)
     if kv.hits and kv.queries then
@@ -297,19 +453,43 @@ function M.analyze(root, run)
         kv.na.misses_per_request, kv.na.hits_per_request = why, why
       end
       if not kv.cached_share_pct then kv.na.cached_share_pct = "the run's input token count is unknown" end
-      kv.warnings = {}
-      if kv.cached_share_pct and kv.cached_share_pct > 100 then
+      kv.warnings, kv.checks = {}, {}
+      local function drop_per_request(why)
+        kv.cached_share_pct, kv.hits_per_request, kv.misses_per_request = nil, nil, nil
+        kv.na.cached_share_pct, kv.na.hits_per_request, kv.na.misses_per_request = why, why, why
+      end
+      kv.vllm_requests = agg:counter_total(SUCCESS)
+      local cover = ok_requests and ok_requests > 0 and M.coverage(kv.vllm_requests, run.overall.values,
+        info.finish - info.start)
+      if cover then
+        -- the counters and the harness's counts describe different traffic: a per-request
+        -- figure would divide one by the other
+        if cover.text then
+          kv.warnings[#kv.warnings + 1] = cover.text
+          kv.checks[#kv.checks + 1] = { key = "kv_requests", kind = "scrape_coverage", computed = kv.vllm_requests,
+            reported = ok_requests, source = "vLLM's " .. SUCCESS, text = cover.text }
+        end
+        drop_per_request(cover.na)
+      elseif kv.cached_share_pct and kv.cached_share_pct > 100 then
         -- more cached tokens than the run sent: the scrapes saw traffic that was not this run's
         kv.warnings[#kv.warnings + 1] = ("the scrapes count %d cache hits but the run sent %d input tokens: "
           .. "they include other traffic, so per-request figures are not shown"):format(kv.hits, input_tokens)
-        kv.cached_share_pct, kv.hits_per_request, kv.misses_per_request = nil, nil, nil
-        local why = "other traffic in the scrapes, see below"
-        kv.na.cached_share_pct, kv.na.hits_per_request, kv.na.misses_per_request = why, why, why
+        drop_per_request("other traffic in the scrapes, see below")
       end
       kv.sum_of_max = {
         hits = agg:counter_total(HITS, { mode = "max" }),
         queries = agg:counter_total(QUERIES, { mode = "max" }),
+        source = "raw",
       }
+      -- what makes it differ from the increase: counts from before the first scrape (in
+      -- it), restarts (a largest value misses what came before one)
+      local before, resets = 0, 0
+      for _, s in ipairs(agg:series(HITS)) do
+        resets = resets + s.resets
+        -- a counter created inside the window counted its first value there
+        if s.first and not (s.created and s.created >= info.start) then before = before + s.first end
+      end
+      kv.sum_of_max.hits_before, kv.sum_of_max.resets = before, resets
       local u = agg:gauge_summary("vllm:kv_cache_usage_perc")
       if u and u.count > 0 then
         kv.usage = { mean = u.mean * 100, p90 = u.p90 * 100, max = u.max * 100 }
@@ -327,7 +507,11 @@ function M.analyze(root, run)
       kv.time_avg_why = ("%s has no vllm:prefix_cache_hit_rate aggregate"):format(summary_path)
     end
     if not kv.sum_of_max and summary.sum_of_max[HITS] then
-      kv.sum_of_max = { hits = summary.sum_of_max[HITS], queries = summary.sum_of_max[QUERIES] }
+      kv.sum_of_max = { hits = summary.sum_of_max[HITS], queries = summary.sum_of_max[QUERIES], source = summary_path }
+    elseif kv.sum_of_max then
+      -- the summary is there too: its own figure (pooled its own way) is said beside
+      kv.sum_of_max.summary = summary_path
+      kv.sum_of_max.summary_hits, kv.sum_of_max.summary_queries = summary.sum_of_max[HITS], summary.sum_of_max[QUERIES]
     end
     if not kv.available then
       kv.summary_only = true
@@ -361,6 +545,19 @@ function M.put(run, kv)
   for _, l in ipairs(kv.left_out or {}) do
     local w = "KV cache analysis: " .. l
     if not said[l] and not said[w] then rm.warn(run, "%s", w) end
+  end
+  -- the scrapes and the harness's counts disagree: a data check (the run is "warnings")
+  for _, c in ipairs(kv.checks or {}) do
+    local w = "KV cache analysis: " .. c.text
+    if not said[w] then
+      rm.warn(run, "%s", w)
+      run.checks = run.checks or {}
+      local chk = {}
+      for k, v in pairs(c) do chk[k] = v end
+      chk.text = w
+      run.checks[#run.checks + 1] = chk
+      if run.status == "ok" then run.status = "warnings" end
+    end
   end
   local set = run.overall
   local keys = { "prefix_cache_hits", "prefix_cache_queries", "prefix_cache_hit_rate_pct" }

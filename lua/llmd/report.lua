@@ -543,15 +543,29 @@ local KV_UNIT = { hits = "tokens", queries = "tokens", misses = "tokens", hit_ra
   misses_per_request = "tokens/request", hits_per_request = "tokens/request", cached_share_pct = "%" }
 
 -- "123,456 tokens (decode-0)", or with several pods the total and each pod's:
--- "246,912 tokens in total on 2 pods (decode-0 123,456; decode-1 123,456)"
+-- "246,912 tokens in total on 2 pods (decode-0 123,456; decode-1 123,456)"; a pod with
+-- several data-parallel engines says so: "(decode-0 246,912 over 2 data-parallel engines)"
 local function size_text(size)
   if not size then return nil end
   local per = {}
-  for _, p in ipairs(size.pods or {}) do per[#per + 1] = p.pod .. " " .. T.helpers.num(p.tokens) end
-  if #per <= 1 then
-    return T.helpers.num(size.total) .. " tokens" .. (per[1] and (" (" .. per[1]:gsub(" [%d,]+$", "") .. ")") or "")
+  for _, p in ipairs(size.pods or {}) do
+    local e = (p.engines or 1) > 1 and (" over %d data-parallel engines"):format(p.engines) or ""
+    per[#per + 1] = { pod = p.pod, text = p.pod .. " " .. T.helpers.num(p.tokens) .. e, engines = e }
   end
-  return ("%s tokens in total on %d pods (%s)"):format(T.helpers.num(size.total), #per, table.concat(per, "; "))
+  if #per <= 1 then
+    return T.helpers.num(size.total) .. " tokens" .. (per[1] and (" (" .. per[1].pod .. per[1].engines .. ")") or "")
+  end
+  local list = {}
+  for i, p in ipairs(per) do list[i] = p.text end
+  return ("%s tokens in total on %d pods (%s)"):format(T.helpers.num(size.total), #per, table.concat(list, "; "))
+end
+
+-- Decimals that show v to 3 significant digits where d would round it towards 0
+-- (0.0186 with d = 1 is "0.0186", never "0.0"); d where v is 1 or more, or 0.
+local function kv_decimals(v, d)
+  d = d or 0
+  if type(v) ~= "number" or v == 0 or v ~= v or math.abs(v) >= 1 or math.abs(v) == math.huge then return d end
+  return math.max(d, 2 - math.floor(math.log(math.abs(v), 10)))
 end
 
 -- not_like: why the runs' whole-run figures do not compare like with like (their requests
@@ -576,7 +590,7 @@ local function kv_section(A, B, model_min_effect, not_like)
     -- a side without data says why in a line under the table (sec.missing); a figure
     -- missing from a side with data says why here
     if v == nil then return kv.available and kv.na and kv.na[f] and metrics.na(kv.na[f]) or "N/A" end
-    return T.helpers.num(v, d or 0) .. (unit or "")
+    return T.helpers.num(v, kv_decimals(v, d)) .. (unit or "")
   end
   -- No KV row names a better run. The counters are read once per run (one increase over
   -- all its scrapes, whatever its repeats), so there is nothing to test a difference
@@ -595,7 +609,7 @@ local function kv_section(A, B, model_min_effect, not_like)
     local function na_of(kv)
       local why = kv.available and kv.na and kv.na[f] or kv.reason or "no data"
       if why:find(", see below$") and kv.warnings and #kv.warnings > 0 then
-        why = why:gsub(", see below$", "") .. ": " .. table.concat(kv.warnings, "; ")
+        why = table.concat(kv.warnings, "; ") -- each says what the reason says, and why
       end
       return why
     end
@@ -607,7 +621,7 @@ local function kv_section(A, B, model_min_effect, not_like)
     if va and vb then
       -- a difference of percentages is in percentage points
       r.delta = vb - va
-      r.delta_text = T.helpers.signed(vb - va, d or 0) .. (unit == " %" and " pp" or (unit or ""))
+      r.delta_text = T.helpers.signed(vb - va, kv_decimals(vb - va, d)) .. (unit == " %" and " pp" or (unit or ""))
       r.pct = va ~= 0 and (vb - va) / math.abs(va) * 100 or nil
       r.pct_text = va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100) or "N/A (A is 0)"
       if kind == "rate" then
@@ -649,31 +663,22 @@ local function kv_section(A, B, model_min_effect, not_like)
   sec.tested = false
   sec.test_note = "KV rows are not tested: vLLM's prefix-cache counters give one increase per run (not per "
     .. "repeat), so no row names a winner; totals grow with the requests a run served and are context only."
-  -- the processed summary's figure, where it says something else
+  -- the "sum of max" figure, where it says something else: what it is for each run (the
+  -- processed summary's, or computed from the raw scrapes) and why it differs there
+  local kvm = require "llmd.kvcache"
   local som = {}
   for _, s in ipairs { { A, ka }, { B, kb } } do
     local side, kv = s[1], s[2]
     if kv.sum_of_max and not kv.sum_of_max_same then
+      local what, why = kvm.sum_of_max_text(kv.sum_of_max, kv.hits)
       som[#som + 1] = {
         label = side.label, hits = T.helpers.num(kv.sum_of_max.hits), queries = T.helpers.num(kv.sum_of_max.queries),
         actual_hits = kv.hits and T.helpers.num(kv.hits) or "N/A",
+        actual_queries = kv.queries and T.helpers.num(kv.queries) or "N/A", source = what, why = why,
       }
     end
   end
   sec.sum_of_max = #som > 0 and som or nil
-  -- why it differs, in the direction it differs (a restart can make it the smaller)
-  local kvm = require "llmd.kvcache"
-  local over, under = false, false
-  for _, kv in ipairs { ka, kb } do
-    if kv.sum_of_max and not kv.sum_of_max_same and kv.hits and kv.sum_of_max.hits then
-      if kv.sum_of_max.hits > kv.hits or (kv.sum_of_max.queries or 0) > (kv.queries or 0) then over = true end
-      if kv.sum_of_max.hits < kv.hits or (kv.sum_of_max.queries or math.huge) < (kv.queries or 0) then under = true end
-    end
-  end
-  local why = {}
-  if over or not under then why[#why + 1] = kvm.SUM_OF_MAX_WHY end
-  if under then why[#why + 1] = kvm.SUM_OF_MAX_UNDER end
-  sec.sum_of_max_why = table.concat(why, " ")
   local ta, tb = ka.time_avg, kb.time_avg
   if ta or tb then
     -- every N/A says why: a run without the processed summary's aggregate, or an
@@ -702,6 +707,7 @@ local function kv_section(A, B, model_min_effect, not_like)
   for _, s in ipairs { { A, ka }, { B, kb } } do
     if not s[2].available then missing[#missing + 1] = ("%s: %s"):format(s[1].label, s[2].reason or "no data") end
     for _, wline in ipairs(s[2].warnings or {}) do missing[#missing + 1] = ("%s: %s"):format(s[1].label, wline) end
+    for _, note in ipairs(s[2].notes or {}) do missing[#missing + 1] = ("%s: %s"):format(s[1].label, note) end
   end
   sec.missing = missing
   return sec

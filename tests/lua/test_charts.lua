@@ -386,8 +386,85 @@ t.test("KV timeline: a pod that joins late lands at its own time, not in the fir
   t.eq(tl[2].t, 15.0)
   t.near(tl[1].usage_pct, 0.028273508513311507 * 100, 1e-9)
   t.near(tl[2].usage_pct, (0.31879267753598217 + 0.32867856065403017) / 2 * 100, 1e-9)
-  t.near(tl[2].hit_rate_pct, 23152 / 29201 * 100, 1e-9)
+  -- round 2 holds wq7tz's first scrape, which has no interval before it: no hit rate
+  -- over the pods there (k2x9p's counts alone are not "summed over pods")
+  t.eq(tl[2].hit_rate_pct, nil)
   t.near(tl[3].hit_rate_pct, ((46480 - 23152) + (27728 - 16496)) / ((58628 - 29201) + (51225 - 30468)) * 100, 1e-9)
+end)
+
+local edited_scrapes, set_value = t.edited_scrapes, t.set_value
+
+t.test("KV timeline: a restart seen only by a moved _created counts from 0, as the totals count it", function()
+  -- wq7tz restarts before its third scrape: its counters are higher than before (hits
+  -- 16,496 -> 20,000, queries 30,468 -> 40,000), only _created moved (as the audit's runB)
+  local d = ip_run(false)
+  edited_scrapes(d, function(pod, i, text)
+    if pod == "wq7tz" and i == 3 then
+      text = set_value(text, "vllm:prefix_cache_hits_total{", 20000)
+      text = set_value(text, "vllm:prefix_cache_queries_total{", 40000)
+      text = set_value(text, "vllm:prefix_cache_hits_created{", 1771233625)
+      text = set_value(text, "vllm:prefix_cache_queries_created{", 1771233625)
+    end
+    return text
+  end)
+  local A = side("a", d, "A")
+  local tl = A.kv.timeline
+  t.eq(#tl, 3)
+  -- by hand: k2x9p 23,152 -> 46,480 hits, 29,201 -> 58,628 queries; wq7tz counts 20,000 and
+  -- 40,000 from 0: (23,328 + 20,000) / (29,427 + 40,000) = 62.408 % (counting wq7tz's rise
+  -- from 16,496 instead gives 68.87 %); audit s26's own Python parser (prom.py, timeline.py:
+  -- a drop or a moved _created restarts from 0) gives 62.407996888818474
+  -- on the same edit, and totals of 82,976 hits and 129,096 queries
+  t.near(tl[3].hit_rate_pct, (23328 + 20000) / (29427 + 40000) * 100, 1e-9)
+  t.near(tl[2].hit_rate_pct, (23152 + 16496) / (29201 + 30468) * 100, 1e-9)
+  -- the totals by the same rule: 23,152 + 23,328 + 16,496 + 20,000 hits
+  t.eq(A.kv.hits, 82976.0)
+  t.eq(A.kv.queries, 29201 + 29427 + 30468 + 40000.0)
+end)
+
+t.test("KV timeline: a failed scrape leaves its round out, never one pod under 'mean over pods'", function()
+  local d = ip_run(false)
+  edited_scrapes(d, function(pod, i, text)
+    if pod == "k2x9p" and i == 2 then return nil end
+    return text
+  end)
+  local A = side("a", d, "A")
+  local tl = A.kv.timeline
+  -- by hand: round 2 (09:20:17) has wq7tz alone, so it is left out; its counts go to the
+  -- next point, whose hit rate is then over 09:20:02 -> :32 for both pods:
+  -- (46,480 + 27,728) / (58,628 + 51,225) = 67.552 %
+  t.eq(#tl, 2)
+  t.eq(tl[2].t, 30.0)
+  t.eq(tl[2].pods, 2)
+  t.near(tl[1].usage_pct, (0.028273508513311507 + 0.019560950902624052) / 2 * 100, 1e-9)
+  t.near(tl[2].usage_pct, (0.3484863835980447 + 0.3588852821765094) / 2 * 100, 1e-9)
+  t.near(tl[2].hit_rate_pct, (46480 + 27728) / (58628 + 51225) * 100, 1e-9)
+  t.eq(A.kv.failed_scrapes, 1)
+  t.eq(A.kv.failed_pods, { { pod = "qwen-qwen3-0-6b-decode-6f9c7d5b8-k2x9p", count = 1 } })
+  t.eq(A.kv.timeline_left_out, 1)
+  local c = charts.kv_cache({}, A, side("b", ip_run(false), "B"))
+  t.ok(table.concat(c.notes, " "):find("A: 1 of 3 rounds of scrapes are left out of the timeline", 1, true),
+    table.concat(c.notes, " "))
+  -- the data: no point of one pod at 15 s
+  t.ok(not c.data:find("\n15 ", 1, true), c.data)
+end)
+
+t.test("KV timeline: pods scraped more than half an interval apart make no rise that never happened", function()
+  -- wq7tz scraped 8 s after k2x9p each time (the audit's runD): rounds [k 0], [w 8, k 15],
+  -- [w 23, k 30], [w 38]; the first and last lack a pod then running and are left out
+  local d = ip_run(false)
+  edited_scrapes(d, function(pod, _, text) return text, pod == "wq7tz" and 8 or 0 end)
+  local tl = side("a", d, "A").kv.timeline
+  t.eq(#tl, 2)
+  -- by hand: t from the first round (0 s): (8 + 15) / 2 and (23 + 30) / 2
+  t.eq(tl[1].t, 11.5)
+  t.eq(tl[2].t, 26.5)
+  t.near(tl[1].usage_pct, (0.019560950902624052 + 0.31879267753598217) / 2 * 100, 1e-9)
+  t.near(tl[2].usage_pct, (0.32867856065403017 + 0.3484863835980447) / 2 * 100, 1e-9)
+  -- point 1 holds wq7tz's first scrape: no hit rate; point 2: wq7tz 8 -> 23 s (16,496 hits /
+  -- 30,468 queries), k2x9p 15 -> 30 s (23,328 / 29,427): 39,824 / 59,895 = 66.490 %
+  t.eq(tl[1].hit_rate_pct, nil)
+  t.near(tl[2].hit_rate_pct, (16496 + 23328) / (30468 + 29427) * 100, 1e-9)
 end)
 
 t.test("errors chart: causes of both runs by total, the tail folded into one bar", function()

@@ -370,20 +370,31 @@ t.test("KV cache: actual totals from raw scrapes, sum of max beside them, one ru
   t.eq(rows["Prefix cache queries (tokens)"][2], template.helpers.num(P.queries))
   t.eq(rows["Misses (tokens recomputed)"][2], template.helpers.num(P.queries - P.hits))
   t.eq(rows["Hit rate"][2], template.helpers.num(P.hits / P.queries * 100, 1) .. " %")
-  -- the synthetic scrapes count more cache hits than these 5 requests sent input tokens
-  -- (1,893): they cannot be this run's own traffic, so no per-request figure is shown
-  t.eq(rows["Misses per completed request (tokens)"][2], "N/A (other traffic in the scrapes, see below)")
-  t.ok(text:find("- cached: the scrapes count " .. math.tointeger(P.hits) .. " cache hits but the run sent", 1, true))
-  -- with a run that did send that much: misses per completed request = (queries - hits) / 5
-  local kv = require("llmd.kvcache").analyze(a, { overall = { values = { requests_ok = 5, input_tokens_total = 1e6 } } })
-  t.near(kv.misses_per_request, (P.queries - P.hits) / 5, 1e-9)
+  -- vLLM finished 105 requests over the synthetic scrapes (56 + 49, the two pods'
+  -- vllm:request_success_total rises), more than the 6 these results sent (5 completed, 1
+  -- failed): they are not this run's own traffic, so no per-request figure is shown
+  t.eq(rows["Misses per completed request (tokens)"][2], "N/A (the scrapes count other requests too, see below)")
+  t.ok(text:find("- cached: vLLM's vllm:request_success_total rose by 105 over the 30 s from the first scrape to the "
+    .. "last, but the harness sent 6 requests: the scrapes count other requests too", 1, true), text)
+  -- with a run that did complete those 105: misses per completed request = (queries - hits) / 105
+  local kvcache = require "llmd.kvcache"
+  local kv = kvcache.analyze(a, { overall = { values = { requests_ok = 105, input_tokens_total = 1e6 } } })
+  t.near(kv.misses_per_request, (P.queries - P.hits) / 105, 1e-9)
   t.near(kv.cached_share_pct, P.hits / 1e6 * 100, 1e-12)
+  -- with 105 requests that sent fewer input tokens than the scrapes count cache hits: other
+  -- traffic all the same
+  kv = kvcache.analyze(a, { overall = { values = { requests_ok = 105, input_tokens_total = 1893 } } })
+  t.eq(kv.misses_per_request, nil)
+  t.eq(kv.na.misses_per_request, "other traffic in the scrapes, see below")
+  t.ok(kv.warnings[1]:find("the scrapes count " .. math.tointeger(P.hits) .. " cache hits but the run sent 1893", 1, true))
   t.eq(rows["Prefix cache hits (tokens)"][3], "N/A")
   t.ok(text:find("- nocache: no vLLM metrics in the results", 1, true))
   t.ok(text:find("cached 123,456 tokens", 1, true), "cache size from the log")
-  -- two pods, each 1000 higher: sum of max = hits + 2000
-  t.ok(text:find("cached " .. template.helpers.num(P.hits + 2000) .. " hits", 1, true), "the sum of max")
-  t.ok(text:find("includes everything the counters had counted before", 1, true))
+  -- two pods, each 1000 higher: sum of max = hits + 2000, all 2,000 of them in the first
+  -- scrapes (the synthetic counters start at 0)
+  t.ok(text:find("- cached: " .. template.helpers.num(P.hits + 2000) .. " hits", 1, true), "the sum of max")
+  t.ok(text:find("already held what its counters had counted before the benchmark window (2,000 hits", 1, true))
+  t.ok(text:find("here it overstates this run's traffic", 1, true))
   t.ok(text:find("Time-averaged hit rate", 1, true))
   -- run_state.json holds what the KV section found (P: tests/data/prom_expectations.py),
   -- and, for the run without scrapes, why not
@@ -440,10 +451,127 @@ t.test("KV cache: a restart seen only by _created; the sum of max then understat
   t.eq(rows["Hit rate"][4], "-25.8 pp")
   t.ok(text:find("restarted 223,456 tokens in total on 2 pods (decode-0 123,456; decode-1 100,000)", 1, true),
     text:match("GPU KV cache size[^\n]*"))
-  t.ok(text:find("restarted 5,600 hits / 10,000 queries (actual hits 5,800)", 1, true), text:match("## KV.*"))
+  -- the run has no processed summary: the figure is said to come from the raw scrapes, and
+  -- it differs for both reasons there are (1,000 hits before the window; 1 restart)
+  t.ok(text:find("- restarted: 5,600 hits / 10,000 queries against the actual 5,800 / 10,400, computed from the raw "
+    .. "scrapes (the run has no processed summary, metrics_summary.json).", 1, true), text:match("## KV.*"))
+  t.ok(not text:find("processed summary's \"sum of max\"", 1, true), "no figure credited to a summary it lacks")
+  t.ok(text:find("(1,000 hits: model warm-up, earlier runs)", 1, true))
+  t.ok(text:find("(its value dropped or its _created time moved: 1 restart)", 1, true))
   t.ok(text:find("understates this run's traffic", 1, true))
   t.ok(not text:find("overstates", 1, true), "no false claim that the sum of max overstates")
   t.eq(json.read(w .. "/run-a/run_state.json").metrics.prefix_cache_hits, 5800.0)
+end)
+
+-- vLLM's own count of finished requests against the harness's (kvcache.coverage): at least
+-- the completed ones and at most every request sent, each within 1 % (the tolerance of
+-- every data check). By hand, for 5 completed and 1 failed: [4.95, 6.06].
+t.test("KV cache: the scrapes must count the run's requests before anything is divided by them", function()
+  local kvcache = require "llmd.kvcache"
+  local v = { requests_ok = 5, requests_failed = 1 }
+  t.eq(kvcache.coverage(5, v, 30), nil)
+  t.eq(kvcache.coverage(6, v, 30), nil)
+  t.eq(kvcache.coverage(4.96, v, 30), nil)
+  t.eq(kvcache.coverage(6.05, v, 30), nil)
+  t.eq(kvcache.coverage(4.9, v, 30).na, "the scrapes cover only part of the run, see below")
+  t.eq(kvcache.coverage(6.07, v, 30).na, "the scrapes count other requests too, see below")
+  local unchecked = kvcache.coverage(nil, v, 30)
+  t.ok(unchecked.na:find("^unchecked: the scrapes have no vllm:request_success_total") ~= nil, unchecked.na)
+  t.eq(unchecked.text, nil)
+end)
+
+t.test("KV cache: scrapes of part of the run: no per-request figure, and a data check says so", function()
+  -- vLLM's request counter rises by 2 over the scrapes (k2x9p 0 -> 1 -> 2, wq7tz stays 0);
+  -- the harness completed 5 requests: 2 / 5 = 40.0 % of them seen. wq7tz's second scrape
+  -- failed (the counter's rise is the same across the gap)
+  local a = ip_run(function() end)
+  t.edited_scrapes(a, function(pod, i, text)
+    if pod == "wq7tz" and i == 2 then return nil end
+    return t.set_value(text, 'vllm:request_success_total{finished_reason="length"', pod == "k2x9p" and i - 1 or 0)
+  end)
+  local b = ip_run(function() end)
+  local w, r = compare { "--a", a, "--a-label", "part", "--b", b, "--b-label", "none" }
+  t.eq(r.code, 0, r.stderr)
+  local text = t.read(w .. "/comparison_report.md")
+  local rows = table_rows(text, "KV%-Cache Performance Analysis")
+  local na = "N/A (the scrapes cover only part of the run, see below)"
+  t.eq(rows["Misses per completed request (tokens)"][2], na)
+  t.eq(rows["Cached tokens per completed request"][2], na)
+  t.eq(rows["Share of input tokens served from cache"][2], na)
+  local line = "vLLM's vllm:request_success_total rose by 2 over the 30 s from the first scrape to the last, but the "
+    .. "harness completed 5 requests (40.0 % of them seen): the scrapes cover only part of the run, so the "
+    .. "per-request KV figures are not shown"
+  local checks = text:match("## Data checks\n(.-)\n## ")
+  t.ok(checks:find("- part: KV cache analysis: " .. line, 1, true), checks)
+  t.ok(text:find("- part: " .. line, 1, true), "the line under the KV table")
+  -- the failed scrape is said there too: how many, of how many, which pod
+  t.ok(text:find("- part: 1 of 6 scrapes failed (a '# Warning:' line instead of metrics; by pod: "
+    .. "qwen-qwen3-0-6b-decode-6f9c7d5b8-wq7tz 1)", 1, true), text:match("## KV.-\n## "))
+  t.ok(t.read(w .. "/comparison_report.html"):find(line:gsub("^vLLM's ", ""), 1, true), "the HTML says it too")
+  local cj = json.read(w .. "/comparison.json")
+  t.eq(cj.a.status, "warnings")
+  local chk
+  for _, c in ipairs(cj.a.checks) do if c.kind == "scrape_coverage" then chk = c end end
+  t.eq(chk.computed, 2.0)
+  t.eq(chk.reported, 5)
+  t.eq(cj.kv.rows[5].a, nil)
+  t.ok(cj.kv.rows[5].a_na:find(line, 1, true), cj.kv.rows[5].a_na)
+  t.ok(t.read(w .. "/comparison.csv"):find("kv_misses_per_request,[^\n]*rose by 2 over the 30 s"), "the CSV's note")
+end)
+
+t.test("KV cache: small per-request figures keep 3 significant digits, never 0.0", function()
+  -- the KubeCon run (38,717 completed requests, 7,902,202 input tokens) with the synthetic
+  -- scrapes edited so that vLLM finished those 38,717 (k2x9p 0, 10,000, 20,000; wq7tz 0,
+  -- 10,000, 18,717) and each queries counter is its hits counter plus 0, 300, 400 (k2x9p)
+  -- and 0, 200, 320 (wq7tz) in A, twice that in B: 720 and 1,440 misses. By hand: 720 / 38,717 = 0.018596 -> "0.0186",
+  -- 1,440 / 38,717 = 0.037193 -> "0.0372", their difference 0.018596 -> "+0.0186";
+  -- 74,208 / 38,717 = 1.9167 -> "1.9"; 74,208 / 7,902,202 = 0.93908 % -> "0.939 %"
+  local function run(k)
+    local d = t.tmpdir()
+    proc.run { "cp", "-a", BASE .. "/.", d }
+    local served = { k2x9p = { 0, 10000, 20000 }, wq7tz = { 0, 10000, 18717 } }
+    local extra = { k2x9p = { 0, 300, 400 }, wq7tz = { 0, 200, 320 } }
+    t.edited_scrapes(d, function(pod, i, text)
+      local q = tonumber(text:match("\nvllm:prefix_cache_hits_total{[^\n]*} (%S+)"))
+      text = t.set_value(text, 'vllm:request_success_total{finished_reason="length"', served[pod][i])
+      return t.set_value(text, "vllm:prefix_cache_queries_total{", q + k * extra[pod][i])
+    end)
+    return d
+  end
+  local w, r = compare { "--a", run(1), "--a-label", "A", "--b", run(2), "--b-label", "B" }
+  t.eq(r.code, 0, r.stderr)
+  local rows = table_rows(t.read(w .. "/comparison_report.md"), "KV%-Cache Performance Analysis")
+  local m = rows["Misses per completed request (tokens)"]
+  t.eq({ m[2], m[3], m[4], m[5] }, { "0.0186", "0.0372", "+0.0186", "+100.0 %" })
+  t.eq(rows["Cached tokens per completed request"][2], "1.9")
+  t.eq(rows["Share of input tokens served from cache"][2], "0.939 %")
+  local cj = json.read(w .. "/comparison.json")
+  t.near(cj.kv.rows[5].a, 720 / 38717, 1e-12)
+  t.ok(t.read(w .. "/comparison_report.html"):find(">0.0186<", 1, true), "the HTML cell")
+end)
+
+t.test("KV cache size: one line per data-parallel engine, a reprint counted once", function()
+  -- vLLM logs "GPU KV cache size" once per engine, prefixed with its process: podx runs two
+  -- data-parallel engines (one reprinted), pody one engine without a prefix. By hand:
+  -- 2 x 1,234,560 + 500,000 = 2,969,120; the .previous.log (a restarted container) is not read
+  local a = ip_run(function() end)
+  t.edited_scrapes(a, function(_, _, text) return text end)
+  mkdir(a .. "/logs")
+  t.write(a .. "/logs/podx.log", table.concat({
+    "(APIServer pid=100) INFO 02-16 09:09:58 [api_server.py:1] vLLM API server version 0.11.0",
+    "(EngineCore_DP0 pid=101) INFO 02-16 09:10:00 [kv_cache_utils.py:1087] GPU KV cache size: 1,234,560 tokens",
+    "(EngineCore_DP1 pid=102) INFO 02-16 09:10:00 [kv_cache_utils.py:1087] GPU KV cache size: 1,234,560 tokens",
+    "(EngineCore_DP0 pid=101) INFO 02-16 09:10:01 [kv_cache_utils.py:1087] GPU KV cache size: 1,234,560 tokens",
+  }, "\n") .. "\n")
+  t.write(a .. "/logs/pody.log", "INFO 02-16 09:10:00 [kv_cache_utils.py:1087] GPU KV cache size: 500,000 tokens\n")
+  t.write(a .. "/logs/pody.previous.log", "INFO 02-16 08:00:00 GPU KV cache size: 999 tokens\n")
+  local size = require("llmd.kvcache").cache_sizes(a)
+  t.eq(size.total, 2969120)
+  t.eq(size.pods, { { pod = "podx", tokens = 2469120, engines = 2 }, { pod = "pody", tokens = 500000, engines = 1 } })
+  local w, r = compare { "--a", a, "--a-label", "dp", "--b", ip_run(function() end), "--b-label", "none" }
+  t.eq(r.code, 0, r.stderr)
+  t.ok(t.read(w .. "/comparison_report.md"):find("dp 2,969,120 tokens in total on 2 pods (podx 2,469,120 over 2 "
+    .. "data-parallel engines; pody 500,000)", 1, true))
 end)
 
 -- A run whose per-request file and summary disagree: the per-request file is the

@@ -188,6 +188,37 @@ function M.walk(dir, fn)
   walk(dir, "")
 end
 
+-- The synthetic raw scrapes (pods k2x9p and wq7tz, at 09:20:02, :17, :32) into
+-- d/metrics/raw, each through edit(pod, i, text) -> text [, seconds to move its time by]
+-- (pod: the name's last 5 letters; i: 1..3 in time order); text nil: a failed scrape
+-- (collect_metrics.sh's "# Warning:" line in place of the metrics).
+function M.edited_scrapes(d, edit)
+  local lfs = require "lfs"
+  local raw = M.fixtures() .. "/prometheus/synthetic-raw"
+  M.mkdir(d .. "/metrics/raw")
+  local names, seen = {}, {}
+  for n in lfs.dir(raw) do if n:match("%.log$") then names[#names + 1] = n end end
+  table.sort(names)
+  for _, n in ipairs(names) do
+    local pod, ts = n:match("^(.+)_(%d+)_metrics%.log$")
+    local short = pod:sub(-5)
+    seen[short] = (seen[short] or 0) + 1
+    local text = M.read(raw .. "/" .. n)
+    local new, shift = edit(short, seen[short], text)
+    if new == nil then
+      new = text:match("^(.-\n)\n") .. "# Warning: Failed to scrape metrics from pod (curl exit 7)\n"
+    end
+    M.write(("%s/metrics/raw/%s_%d_metrics.log"):format(d, pod, tonumber(ts) + (shift or 0)), new)
+  end
+end
+
+-- text with the value of its first sample line that begins with prefix set to v
+function M.set_value(text, prefix, v)
+  local out, n = text:gsub("(\n" .. prefix:gsub("%p", "%%%0") .. "[^\n]*} )%S+", "%1" .. v, 1)
+  assert(n == 1, prefix)
+  return out
+end
+
 -- The rows of the Markdown table under "## heading" in text: { [first cell] = {cells...} }
 function M.table_rows(text, heading)
   local sec = text:match("## " .. heading .. "\n(.-)\n## ") or text:match("## " .. heading .. "\n(.*)$")

@@ -261,3 +261,51 @@ dofile(%q)
   end
   t.eq(#left, 0, table.concat(left, " "))
 end)
+
+t.test("compare.lua: run b read but not handed over: read again here, its copy (made beside) kept", function()
+  -- The child reading run b cannot always hand it over (no room for the samples: exit 3);
+  -- the parent then reads b itself. The copy of b started with the reading and may be
+  -- done by then: it must stay. A stand-in llmd.timeline on LLMDLUA_PATH (the children
+  -- run `llmdlua -e`, which has no script folder ahead of it) makes the reader's rename
+  -- of its hand-over fail, as a full disk would.
+  local a, b = t.tmpdir(), t.tmpdir()
+  assert(proc.run({ "cp", "-a", ROOT .. "/tests/fixtures/kubecon-na-2025_vllm/.", a }).ok)
+  assert(proc.run({ "cp", "-a", ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching/.", b }).ok)
+  local mods = t.tmpdir()
+  mkdir(mods .. "/llmd")
+  t.write(mods .. "/llmd/timeline.lua", ([[
+local M = dofile(%q)
+local mark = M.mark
+function M.mark(what)
+  mark(what)
+  if what == "save b" then
+    local rename = os.rename
+    os.rename = function(from, to)
+      if from:match("/side%%.tmp$") then return nil, from .. ": No space left on device" end
+      return rename(from, to)
+    end
+  end
+end
+return M
+]]):format(ROOT .. "/lua/llmd/timeline.lua"))
+  local outs = {}
+  for _, shadow in ipairs { true, false } do
+    local parent = t.tmpdir()
+    local r = proc.run({ LLMDLUA, "compare.lua", "--a", a, "--b", b, "--parent", parent, "--quiet" },
+      { env = { LLMDLUA_PATH = shadow and (mods .. "/?.lua;;") or nil } })
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    local w
+    for n in lfs.dir(parent) do
+      if n ~= "." and n ~= ".." then w = parent .. "/" .. n end
+    end
+    for x, src in pairs { a = a, b = b } do
+      local want, got = files(src), files(w .. "/run-" .. x .. "/results")
+      for rel, bytes in pairs(want) do t.ok(got[rel] == bytes, x .. ": " .. rel .. " copied") end
+      for rel in pairs(got) do t.ok(want[rel] ~= nil, x .. ": " .. rel .. " is no copy") end
+    end
+    outs[#outs + 1] = normalise(t.read(w .. "/run-b/run_model.json"), w)
+      .. normalise(t.read(w .. "/comparison.json"), w):gsub('"generated": "[^"]*"', "")
+  end
+  -- the same comparison as when b is handed over
+  t.ok(outs[1] == outs[2], "the same model and comparison either way")
+end)

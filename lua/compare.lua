@@ -226,11 +226,18 @@ local par = require "llmd.parallel"
 local child -- run b's reader, when it runs beside this process
 local copies = {} -- the children copying results read in place, by run
 local ok, model = pcall(function()
-  -- results read in place are copied now, beside what follows (a child), else here
+  -- results read in place are copied beside the reading, from the start (a child each),
+  -- else here once read
+  local later = {}
+  for _, x in ipairs { "a", "b" } do
+    if not o.link and ws.read_in_place(w, runs[x].plan) then
+      copies[x] = par.start_copy(w, x, runs[x].plan)
+      later[x] = not copies[x]
+    end
+  end
+  tl.mark("copies started")
   local function copy(x)
-    if o.link or not ws.read_in_place(w, runs[x].plan) then return end
-    copies[x] = par.start_copy(w, x, runs[x].plan)
-    if not copies[x] then
+    if later[x] then
       ws.copy_later(w, x, runs[x].plan)
       tl.mark("copy " .. x)
     end
@@ -255,8 +262,10 @@ local ok, model = pcall(function()
     sides.b = par.finish(child) -- (its folder is gone whatever happens)
     child = nil
     if not sides.b then
-      -- read, but not handed over (no room on the disk for the samples): again, here
-      ws.remove_tree(ws.run_dir(w, "b"))
+      -- read, but not handed over (no room on the disk for the samples): again, here;
+      -- what the child made goes first, but not a copy of results read in place (made
+      -- beside, perhaps still being made: the reading here rewrites the state and model)
+      if not (copies.b or later.b) then ws.remove_tree(ws.run_dir(w, "b")) end
       sides.b = cmp.import_side(w, "b", jobs.b)
     end
   else
@@ -268,6 +277,8 @@ local ok, model = pcall(function()
     if copies[x] then
       par.finish(copies[x])
       copies[x] = nil
+      -- the results as they were planned, now that they are read and copied
+      ws.check_unchanged(runs[x].plan)
     end
   end
   ws.mark_complete(w)

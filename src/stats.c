@@ -277,18 +277,49 @@ static void radix_move(const double *a, size_t n, uint64_t base, int shift, int 
 }
 
 /*
+** Puts every sample of a[0..n) into its first-level bucket, in place: start[b] is where
+** bucket b begins (start[nb] = n); on return start[b] is where it ends. In rounds over
+** the buckets: each sample of a bucket's part not yet placed goes to the head of its own
+** bucket (swapped with the sample there, which waits for the next round), so every swap
+** places one sample for good (n swaps in all), and the swaps of a round do not wait on
+** each other's loads (following a cycle from sample to sample would: a cache miss each).
+** next: nb + 1 cursors (each bucket's head).
+*/
+static void radix_place(double *a, uint64_t base, int shift, int nonneg, size_t *start, size_t nb,
+                        size_t *next)
+{
+    memcpy(next, start, (nb + 1) * sizeof *next);
+    for (int left = 1; left;) {
+        left = 0;
+        for (size_t b = 0; b < nb; b++) {
+            size_t end = start[b + 1];
+            for (size_t it = next[b]; it < end; it++) {
+                double x = a[it];
+                size_t to = next[digit_of(x, base, shift, nonneg)]++;
+                a[it] = a[to];
+                a[to] = x;
+            }
+            left |= next[b] != end;
+        }
+    }
+    memcpy(start, next, nb * sizeof *start); /* next[b] = start[b + 1] by now */
+}
+
+/*
 ** Sorts a (no NaN) by two levels of radix on the keys (a double's bits as an ordered
 ** integer), less the least key: the top RADIX1_BITS bits of the range spread the samples
-** into a scratch copy (a pass to count and one to move them), then each of those
-** buckets, which is in the cache, is spread by the next bits (about as many second-level
-** buckets as it has samples) into a small buffer and written back to a in its place,
-** where the few samples of each second-level bucket are sorted alone (nothing to do when
-** such a bucket is one key; one insertion sort over the buffer when none holds more
-** than a few; latencies read off a clock repeat values, which cost nothing more). Two
-** streaming passes and one scattered one over the samples instead of ~log2(n) passes of
-** quicksort's partitions with their mispredicted comparisons; a crowded bucket gets a
-** radix sort of its own range. Returns -1, changing nothing, when there is no memory
-** for the scratch copy (n doubles, for the length of the sort).
+** into their buckets, in place (radix_place: a pass to count and one to swap them; no
+** scratch copy of the samples, whose fresh pages the kernel would have to clear first,
+** the largest cost of the sort where memory is handed back to a hypervisor), then each
+** of those buckets, which is in the cache, is spread by the next bits (about as many
+** second-level buckets as it has samples) into a small buffer and written back to a in
+** its place, where the few samples of each second-level bucket are sorted alone (nothing
+** to do when such a bucket is one key; one insertion sort over the buffer when none
+** holds more than a few; latencies read off a clock repeat values, which cost nothing
+** more). Two streaming passes and one scattered one over the samples instead of ~log2(n)
+** passes of quicksort's partitions with their mispredicted comparisons; a crowded bucket
+** gets a radix sort of its own range. Returns -1, changing nothing, when there is no
+** memory for the buckets' counts.
 */
 static int radix_sort(double *a, size_t n)
 {
@@ -311,12 +342,11 @@ static int radix_sort(double *a, size_t n)
     int s1 = bits > RADIX1_BITS ? bits - RADIX1_BITS : 0;
     size_t nb = (size_t)(range >> s1) + 1;
     size_t *start = (size_t *)calloc(nb + 1, sizeof *start);
+    size_t *next = (size_t *)malloc((nb + 1) * sizeof *next);
     size_t *ends = (size_t *)malloc((((size_t)1 << RADIX2_BITS) + 1) * sizeof *ends);
-    double *tmp = (double *)malloc(n * sizeof *tmp);
     double *buf = NULL;
-    if (start == NULL || ends == NULL || tmp == NULL)
+    if (start == NULL || next == NULL || ends == NULL)
         goto fail;
-    advise_huge(tmp, n * sizeof *tmp);
     radix_count(a, n, base, s1, nonneg, start);
     size_t most = 0;
     for (size_t b = 0; b < nb; b++) {
@@ -326,15 +356,13 @@ static int radix_sort(double *a, size_t n)
     buf = (double *)malloc((most < RADIX_HOT ? most : RADIX_HOT) * sizeof *buf);
     if (buf == NULL)
         goto fail;
-    radix_move(a, n, base, s1, nonneg, start, tmp); /* start[b]: its end now */
+    radix_place(a, base, s1, nonneg, start, nb, next); /* start[b]: its end now */
     size_t from = 0;
     for (size_t b = 0; b < nb; b++) {
         size_t to = start[b], m = to - from;
-        double *src = tmp + from, *dst = a + from;
+        double *src = a + from;
         from = to;
-        if (m == 0)
-            continue;
-        if (s1 == 0 || m == 1) { /* one key a bucket */
+        if (s1 == 0 || m <= 1) { /* one key a bucket */
         } else if (m <= RADIX_SMALL) {
             insertion_sort(src, m);
         } else if (m > RADIX_HOT) {
@@ -342,7 +370,7 @@ static int radix_sort(double *a, size_t n)
                 intro_sort_all(src, m);
         } else {
             /* the second level: into buf by the next bits (about as many buckets as
-               samples, RADIX2_BITS at most), the buckets' ends counted */
+               samples, RADIX2_BITS at most), the buckets' ends counted, then back */
             int bits2 = 0;
             while (bits2 < RADIX2_BITS && bits2 < s1 && ((size_t)2 << bits2) <= m)
                 bits2++;
@@ -359,19 +387,18 @@ static int radix_sort(double *a, size_t n)
                 sort_runs(buf, ends, nb2); /* ends[k]: where bucket k ends */
             else if (s2 > 0)
                 insertion_sort(buf, m); /* only the few of a bucket are out of order */
-            src = buf;
+            memcpy(src, buf, m * sizeof *src);
         }
-        memcpy(dst, src, m * sizeof *dst);
     }
     free(buf);
-    free(tmp);
     free(ends);
+    free(next);
     free(start);
     return 0;
 fail:
     free(buf);
-    free(tmp);
     free(ends);
+    free(next);
     free(start);
     return -1;
 }
@@ -1722,8 +1749,8 @@ void stats_percentiles_variance(Stats *s, const double *ps, double *out, int k, 
 static void percentiles(Stats *s, const double *ps, double *out, int k, int method, int with_m2)
 {
     /* The first query of a large sample reads its ranks in two streaming passes (no
-       memory but a histogram); a second one sorts it (a scratch copy for the length of
-       the sort), after which every query is a lookup. */
+       memory but a histogram); a second one sorts it (in place), after which every
+       query is a lookup. */
     if (!s->sketch && !s->sorted && s->n > 1024 && s->queries > 0 &&
         radix_sort(s->v, (size_t)s->n) == 0)
         s->sorted = 1;

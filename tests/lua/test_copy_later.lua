@@ -211,3 +211,101 @@ t.test("compare.lua: results copied beside the report, byte for byte; no hand-ov
     t.eq(lfs.attributes(w .. "/INCOMPLETE"), nil)
   end
 end)
+
+t.test("compare.lua: results changed after their copy was made are an error (the check follows the reading)", function()
+  -- Each run's copy starts beside the reading, so it can be done while run a is still being
+  -- read; the check against the plan must come after both. compare.lua runs under a wrapper
+  -- whose llmd.timeline changes a.json once run a is read and its copy is in place: the
+  -- comparison must then fail naming the change, as ws.check_unchanged words it.
+  local a, b = t.tmpdir(), t.tmpdir()
+  assert(proc.run({ "cp", "-a", ROOT .. "/tests/fixtures/kubecon-na-2025_vllm/.", a }).ok)
+  assert(proc.run({ "cp", "-a", ROOT .. "/tests/fixtures/kubecon-na-2025_vllm/.", b }).ok)
+  local victim
+  for n in lfs.dir(a) do
+    if n:match("%.json$") and lfs.attributes(a .. "/" .. n, "mode") == "file" then victim = victim or n end
+  end
+  local wrap, parent = t.tmpdir() .. "/wrap.lua", t.tmpdir()
+  t.write(wrap, ([[
+local tl = require "llmd.timeline"
+local lfs = require "lfs"
+local proc = require "llmd.proc"
+local mark = tl.mark
+function tl.mark(what)
+  mark(what)
+  if what ~= "read a" then return end
+  local parent, file = os.getenv("TOUCH_PARENT"), os.getenv("TOUCH_FILE")
+  for _ = 1, 3000 do -- run a's copy in place (at most ~30 s)
+    for n in lfs.dir(parent) do
+      if n:match("^llm%%-d") and lfs.attributes(parent .. "/" .. n .. "/run-a/results", "mode") == "directory" then
+        local f = assert(io.open(file, "ab"))
+        f:write(" ")
+        f:close()
+        return
+      end
+    end
+    proc.run({ "sleep", "0.01" })
+  end
+  error("run a's copy never appeared")
+end
+dofile(%q)
+]]):format(ROOT .. "/lua/compare.lua"))
+  local r = proc.run({ LLMDLUA, wrap, "--a", a, "--b", b, "--parent", parent, "--quiet" },
+    { env = { TOUCH_PARENT = parent, TOUCH_FILE = a .. "/" .. victim } })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stderr:find(("%s: %s changed while the comparison read and copied it"):format(proc.realpath(a), victim), 1,
+    true), r.stderr)
+  -- and nothing is left of the workspace
+  local left = {}
+  for n in lfs.dir(parent) do
+    if n ~= "." and n ~= ".." then left[#left + 1] = n end
+  end
+  t.eq(#left, 0, table.concat(left, " "))
+end)
+
+t.test("compare.lua: run b read but not handed over: read again here, its copy (made beside) kept", function()
+  -- The child reading run b cannot always hand it over (no room for the samples: exit 3);
+  -- the parent then reads b itself. The copy of b started with the reading and may be
+  -- done by then: it must stay. A stand-in llmd.timeline on LLMDLUA_PATH (the children
+  -- run `llmdlua -e`, which has no script folder ahead of it) makes the reader's rename
+  -- of its hand-over fail, as a full disk would.
+  local a, b = t.tmpdir(), t.tmpdir()
+  assert(proc.run({ "cp", "-a", ROOT .. "/tests/fixtures/kubecon-na-2025_vllm/.", a }).ok)
+  assert(proc.run({ "cp", "-a", ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching/.", b }).ok)
+  local mods = t.tmpdir()
+  mkdir(mods .. "/llmd")
+  t.write(mods .. "/llmd/timeline.lua", ([[
+local M = dofile(%q)
+local mark = M.mark
+function M.mark(what)
+  mark(what)
+  if what == "save b" then
+    local rename = os.rename
+    os.rename = function(from, to)
+      if from:match("/side%%.tmp$") then return nil, from .. ": No space left on device" end
+      return rename(from, to)
+    end
+  end
+end
+return M
+]]):format(ROOT .. "/lua/llmd/timeline.lua"))
+  local outs = {}
+  for _, shadow in ipairs { true, false } do
+    local parent = t.tmpdir()
+    local r = proc.run({ LLMDLUA, "compare.lua", "--a", a, "--b", b, "--parent", parent, "--quiet" },
+      { env = { LLMDLUA_PATH = shadow and (mods .. "/?.lua;;") or nil } })
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    local w
+    for n in lfs.dir(parent) do
+      if n ~= "." and n ~= ".." then w = parent .. "/" .. n end
+    end
+    for x, src in pairs { a = a, b = b } do
+      local want, got = files(src), files(w .. "/run-" .. x .. "/results")
+      for rel, bytes in pairs(want) do t.ok(got[rel] == bytes, x .. ": " .. rel .. " copied") end
+      for rel in pairs(got) do t.ok(want[rel] ~= nil, x .. ": " .. rel .. " is no copy") end
+    end
+    outs[#outs + 1] = normalise(t.read(w .. "/run-b/run_model.json"), w)
+      .. normalise(t.read(w .. "/comparison.json"), w):gsub('"generated": "[^"]*"', "")
+  end
+  -- the same comparison as when b is handed over
+  t.ok(outs[1] == outs[2], "the same model and comparison either way")
+end)

@@ -1621,9 +1621,10 @@ local function summary(model, A, B)
         local hi, lo, chi, clo = B, A, cb, ca
         local first = ev.winner or ev.higher or (ca.rps > cb.rps and "a" or "b")
         if first == "a" then hi, lo, chi, clo = A, B, ca, cb end
-        -- the gap the measured brackets (or the repeats' ranges) of both runs allow, from the
-        -- higher run's lowest against the lower run's highest to the other way round
-        local g = first == "a" and decision.capacity_gap(cb, ca) or decision.capacity_gap(ca, cb)
+        -- the gap the measured brackets (or the repeats' ranges) of both runs allow, as the
+        -- Headline, the CSV and comparison.json give it: B's change against A, whichever run
+        -- is higher (one direction everywhere: swapping the runs gives the reciprocal range)
+        local g = decision.capacity_gap(ca, cb)
         local pct = T.helpers.pct
         local gap
         if g and g.lo_pct and g.hi_pct == math.huge and g.lo_pct > 0 then
@@ -1637,9 +1638,10 @@ local function summary(model, A, B)
         else
           gap = "either may be higher"
         end
+        if gap ~= "either may be higher" then gap = ("%s %s vs %s"):format(B.label, gap, A.label) end
         if ev.winner then
-          out[#out + 1] = ("%s sustains %s more load than %s within %s: %s against %s; the ranges do not overlap.")
-            :format(hi.label, (gap:gsub("%+", "")), lo.label, phrase, capacity_text(chi), capacity_text(clo))
+          out[#out + 1] = ("%s sustains more load than %s within %s (%s): %s against %s; the ranges do not overlap.")
+            :format(hi.label, lo.label, phrase, gap, capacity_text(chi), capacity_text(clo))
         else
           -- one measurement per load (on some side): the figures and the gap, no winner named
           out[#out + 1] = ("Capacity within %s: %s for %s against %s for %s (%s), untested: %s."):format(phrase,

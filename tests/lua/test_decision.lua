@@ -1260,7 +1260,9 @@ t.test("capacity with repeats: overlapping ranges are no clear difference; range
   t.eq(m.capacity.evidence.verdict, "B higher")
   t.eq(m.capacity.evidence.winner, "b")
   -- (one level of parentheses: the capacities' ranges are not nested inside another)
-  t.ok(m.summary:find("y sustains 7.3 % to 27.0 % more load than x within TTFT p90 ≤ 200.0 ms: 26.60 req/s (the "
+  -- the range is B's change against A, as in the Headline and the CSV
+  t.ok(m.summary:find("y sustains more load than x within TTFT p90 ≤ 200.0 ms (y +7.3 % to +27.0 % vs x): 26.60 "
+    .. "req/s (the "
     .. "repeats allow 26.43–26.77 req/s) against 22.86 req/s (the repeats allow 21.08–24.63 req/s); the ranges do "
     .. "not overlap.", 1, true), m.summary)
   -- the only test made is the summary's at the matched load (30 req/s), which differs: the
@@ -1273,7 +1275,10 @@ t.test("capacity with repeats: overlapping ranges are no clear difference; range
   -- swapped: the same, mirrored
   m = cap_model(repeated_run(RC), repeated_run(RA))
   t.eq(m.capacity.evidence.verdict, "A higher")
-  t.ok(m.summary:find("x sustains 7.3 % to 27.0 % more load than y", 1, true), m.summary)
+  -- still B's change against A, the reciprocal range: 21.083 / 26.766 - 1 = -21.2 % to
+  -- 24.632 / 26.434 - 1 = -6.8 % (python3, from the figures above), never x against y
+  t.ok(m.summary:find("x sustains more load than y within TTFT p90 ≤ 200.0 ms (y -21.2 % to -6.8 % vs x)", 1, true),
+    m.summary)
   -- the headline shows the range beside the capacity
   t.eq(m.headline[1].a_text, "26.60 req/s (the repeats allow 26.43–26.77 req/s)")
   -- equal means (A against itself) are "about the same" by the means only: the ranges

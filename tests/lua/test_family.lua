@@ -636,7 +636,7 @@ t.test("F6: the capacity gap is B's change against A in every output, and swappi
     local lb, hb = sb[4].throughput_req_s, sb[5].throughput_req_s
     -- y against x: from y's lowest against x's highest to y's highest against x's lowest
     -- (126.53 / 103.08 - 1 = +22.8 %, 167.78 / 91.36 - 1 = +83.7 %); x against y, the
-    -- reciprocal: 91.36 / 167.78 - 1 = -45.5 %, 103.08 / 126.53 - 1 = -18.5 %
+    -- reciprocal: 91.36 / 167.78 - 1 = -45.6 %, 103.08 / 126.53 - 1 = -18.5 %
     local want = {
       { lo = (lb / ha - 1) * 100, hi = (hb / la - 1) * 100 },
       { lo = (la / hb - 1) * 100, hi = (ha / lb - 1) * 100 },

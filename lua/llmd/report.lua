@@ -953,6 +953,11 @@ local function headline(model)
       local rd, rp = capacity_range_cells(ta_ and tb_ and decision.capacity_gap(ta_, tb_), " tok/s", 1)
       if rd then dt, pt = rd, rp
       elseif va ~= nil and vb ~= nil and not (ta_ and tb_) and cap.a.kind == "interpolated"
+        and cap.b.kind == "interpolated" and (cap.a.interval or cap.b.interval) then
+        -- both figures are known (the means' readings); what is missing is a range in tok/s:
+        -- the repeats' range is read in req/s, and a point delta of the means would hide it
+        dt, pt = "N/A (the repeats' range is known in req/s only: see the row above)", "N/A"
+      elseif va ~= nil and vb ~= nil and not (ta_ and tb_) and cap.a.kind == "interpolated"
         and cap.b.kind == "interpolated" then
         dt, pt = "N/A (the tok/s of the measured loads around it are unknown)", "N/A"
       end

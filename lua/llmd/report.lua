@@ -1582,6 +1582,24 @@ end
 
 -- Sentences from the decision layer: capacity first when SLOs were given, then the
 -- tested rows' winners, or "no clear difference".
+-- Why the whole-run rows could not be tested, as the Summary says it: rows are tested on
+-- per-request samples of both runs, or on the repeats when each run is one load point;
+-- when both runs have repeats but several load points, the pooled figures are what the
+-- repeats cannot test (decision.row_test), and that is the reason, not "no repeats".
+local function untested_why(model, A, B)
+  local pa, pb = model.load_points.a, model.load_points.b
+  local function repeated(points)
+    for _, p in ipairs(points) do if (p.repeats or 1) >= 2 then return true end end
+    return false
+  end
+  if (#pa > 1 or #pb > 1) and repeated(pa) and repeated(pb) then
+    local function pts(n) return n == 1 and "1 load point" or (n .. " load points") end
+    return ("the whole-run figures pool %s of %s and %s of %s, which repeats (each of one load point) cannot "
+      .. "test, and there are no per-request samples from both runs"):format(pts(#pa), A.label, pts(#pb), B.label)
+  end
+  return "no metric has per-request samples or repeats from both runs"
+end
+
 local function summary(model, A, B)
   local failed = {}
   for _, s in ipairs { A, B } do
@@ -1829,7 +1847,12 @@ local function summary(model, A, B)
     local wins = { a = {}, b = {} }
     local untested = 0
     local away = {}
+    local notes, seen = {}, {} -- the untested rows' own reasons, each once
     for _, r in ipairs(model.perf) do
+      if r.verdict == "untested" and r.evidence ~= "" and not seen[r.evidence] then
+        seen[r.evidence] = true
+        notes[#notes + 1] = r.evidence
+      end
       if r.winner then
         local w = wins[r.winner]
         -- always B's change against A, said so, whichever run is better
@@ -1859,9 +1882,8 @@ local function summary(model, A, B)
     elseif n_rows == 0 then
       -- no test at all: "no clear difference" would claim a comparison that was not made
       local what = n == 0 and "Nothing could be tested" or "No whole-run metric could be tested"
-      out[#out + 1] = untested > 0 and ("%s: no metric has per-request samples or repeats "
-        .. "from both runs, so none names a winner (%d metric%s untested)."):format(what, untested,
-        untested == 1 and "" or "s")
+      out[#out + 1] = untested > 0 and ("%s: %s, so none names a winner (%d metric%s untested)."):format(what,
+        untested_why(model, A, B), untested, untested == 1 and "" or "s")
         or ("%s: no metric was comparable with a test, so none names a winner."):format(what)
       untested = 0 -- said once
     elseif #wins.a == 0 and #wins.b == 0 then
@@ -1884,8 +1906,8 @@ local function summary(model, A, B)
         T.helpers.num(decision.ALPHA, 2), T.helpers.count(n, "test"))
     end
     if untested > 0 then
-      out[#out + 1] = ("%d metric%s could not be tested (no per-request samples or repeats from both runs) and name no "
-        .. "winner."):format(untested, untested == 1 and "" or "s")
+      out[#out + 1] = ("%d metric%s could not be tested (%s) and name no winner."):format(untested,
+        untested == 1 and "" or "s", #notes > 0 and table.concat(notes, "; ") or untested_why(model, A, B))
     end
   end
   -- the Summary comes before the Data checks: a run whose own files disagree is said here

@@ -2044,3 +2044,28 @@ t.test("capacity with repeats: the tok/s row's N/A says why (a range in req/s on
   t.eq(row.pct_text, row.delta_text)
   t.ok(not row.delta_text:find("unknown", 1, true), row.delta_text)
 end)
+
+t.test("untested whole-run rows of runs with repeats at several load points: the Summary says the pooling, "
+  .. "not 'no repeats'", function()
+  -- both runs have 3 repeats at each of 3 load points (the newuser's sw/A and sw/Bsame had 4):
+  -- the whole-run TTFT mean pools the load points, so the repeats cannot test it; the old
+  -- text "no metric has per-request samples or repeats from both runs" was false
+  local ra, rb = repeated_run(RA), repeated_run(RC)
+  ra.overall.values.ttft_mean_ms, rb.overall.values.ttft_mean_ms = 170, 135
+  local m = cap_model(ra, rb)
+  local row
+  for _, r in ipairs(m.perf) do if r.key == "ttft_mean_ms" then row = r end end
+  t.eq(row.verdict, "untested")
+  t.ok(m.summary:find("No whole-run metric could be tested: the whole-run figures pool 3 load points of x and 3 "
+    .. "load points of y, which repeats (each of one load point) cannot test, and there are no per-request samples "
+    .. "from both runs, so none names a winner (1 metric untested).", 1, true), m.summary)
+  t.ok(not m.summary:find("samples or repeats", 1, true), m.summary)
+  -- one load point each without repeats: that reason stays, as it is then true
+  local one = function(v)
+    local r = t.run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = v, ttft_mean_ms = v } } }
+    r.overall.values.ttft_mean_ms = v
+    return r
+  end
+  m = cap_model(one(100), one(150))
+  t.ok(m.summary:find("no metric has per-request samples or repeats from both runs", 1, true), m.summary)
+end)

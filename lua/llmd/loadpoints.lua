@@ -324,6 +324,19 @@ function M.saturation(points)
       or "the offered load is unknown (the results do not say what rate or concurrency was asked for)" }
 end
 
+-- Is a run past its saturation at the achieved rate rps (s: M.saturation of its points)?
+-- Above its max sustained throughput (more than REPEAT_TOLERANCE above it) when it
+-- saturated; never when it did not, or when its saturation is unknown. A latency measured
+-- there is an overloaded server's, of a queue that grew for the length of the test: the
+-- rule by which treatments.lua picks its common load and compare.lua its matched load.
+function M.saturated_at(s, rps)
+  if not s or not s.point or s.unknown then return false end
+  local m = s.max_sustained_rps
+  -- saturated with no sustained figure (at its lowest load, or not a finite number): past it
+  if type(m) ~= "number" or m ~= m or math.abs(m) == math.huge then return true end
+  return rps > m and not M.close(rps, m)
+end
+
 -- Points with a known achieved rate, ordered by it (ties: by offered load).
 local function by_achieved(points)
   local out = {}

@@ -1083,19 +1083,27 @@ end
 -- REPEAT_TOLERANCE of each other's achieved rate, both with key known, whose mean achieved
 -- rate is highest. Pairs are taken from the points themselves, so any SLO metric the runs
 -- have can be compared (the ladder's rows carry only its own columns), and the pair does
--- not depend on which run is A. Returns pa[i], pb[j], their mean rate; or nil.
-local function matched_pair(pa, pb, key)
-  local best, bi, bj
+-- not depend on which run is A. A pair at which neither run is past its saturation (sa,
+-- sb: llmd.loadpoints.saturation; lp.saturated_at, treatments.lua's rule for its common
+-- load) comes before any pair where one is, so that no latency compared is an overloaded
+-- server's while a sustained load both measured exists. Returns pa[i], pb[j], their mean
+-- rate, and whether A and B are past saturation there; or nil.
+local function matched_pair(pa, pb, key, sa, sb)
+  local best, bi, bj, best_past
   for _, p in ipairs(pa) do
     for _, q in ipairs(pb) do
       if p.achieved_rps and q.achieved_rps and lp.close(p.achieved_rps, q.achieved_rps)
         and lp.field(p, key) ~= nil and lp.field(q, key) ~= nil then
         local m = (p.achieved_rps + q.achieved_rps) / 2
-        if not best or m > best then best, bi, bj = m, p, q end
+        local past = lp.saturated_at(sa, p.achieved_rps) or lp.saturated_at(sb, q.achieved_rps)
+        if not best or (best_past and not past) or (past == best_past and m > best) then
+          best, bi, bj, best_past = m, p, q, past
+        end
       end
     end
   end
-  return bi, bj, best
+  if not bi then return nil end
+  return bi, bj, best, lp.saturated_at(sa, bi.achieved_rps), lp.saturated_at(sb, bj.achieved_rps)
 end
 
 -- The limiting metric compared at the highest load both runs measured (a point of each
@@ -1108,7 +1116,8 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     return nil
   end
   local label = metrics.get(key).label
-  local pa, pb, rps = matched_pair(points_a, points_b, key)
+  local sat = model.saturation
+  local pa, pb, rps, past_a, past_b = matched_pair(points_a, points_b, key, sat.a, sat.b)
   if not pa then
     model.matched_point = { key = key, reason = ("the runs measured no load within %g %% of each other's achieved "
       .. "rate with %s known at both"):format(lp.REPEAT_TOLERANCE * 100, label) }
@@ -1116,6 +1125,8 @@ local function matched_point(model, A, B, points_a, points_b, saved)
   end
   local res = { key = key, rps = rps, a = lp.field(pa, key), b = lp.field(pb, key), point_a = pa.index,
     point_b = pb.index }
+  -- no load both runs measured is below both saturations: which run is past its own here
+  if past_a or past_b then res.saturated = { a = past_a or nil, b = past_b or nil } end
   local kind = decision.sample_kind(key)
   if kind and pa.repeats == 1 and pb.repeats == 1 then
     -- the point's stage's samples; a run whose one load point is its one measured stage has
@@ -1758,6 +1769,20 @@ local function summary(model, A, B)
       elseif not mp.test then
         out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (untested: %s)."):format(rate_text(mp.rps), m.label,
           metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, mp.reason or "no test possible")
+      end
+      if mp.saturated then
+        -- no load both measured lies below both saturations: the figures are said with that
+        local past, sat = {}, model.saturation
+        for _, x in ipairs { { "a", A, sat.a }, { "b", B, sat.b } } do
+          if mp.saturated[x[1]] then
+            past[#past + 1] = x[3].max_sustained_rps and ("%s sustains at most %s"):format(x[2].label,
+              rate_text(x[3].max_sustained_rps)) or ("%s saturated already at its lowest load"):format(x[2].label)
+          end
+        end
+        out[#out + 1] = ("That load is past saturation (%s), and no load both runs measured is below both "
+          .. "saturations: these latencies are an overloaded server's, of a queue that grew for the length of the "
+          .. "test, not of a load %s."):format(table.concat(past, "; "),
+          #past == 2 and "either run sustains" or "both runs sustain")
       end
     end
   else

@@ -448,8 +448,7 @@ function M.model(list, opts)
   m.saturated_at_common = {}
   for _, x in ipairs(T) do
     -- past the last sustained load point: what the server pushed through an overload
-    if m.common_rps and x.saturation.point and not x.saturation.unknown
-      and (not x.max_rps or m.common_rps > x.max_rps and not lp.close(m.common_rps, x.max_rps)) then
+    if m.common_rps and lp.saturated_at(x.saturation, m.common_rps) then
       x.saturated_at_common = true
       m.saturated_at_common[#m.saturated_at_common + 1] = {
         label = x.label, reason = x.max_rps and ("it sustains at most %s; %s"):format(

@@ -1418,7 +1418,7 @@ t.test("capacity without repeats: the figure stays, said to be one measurement p
   -- 101 ms, met) and 30 req/s (300 and 251 ms, failed): either may be higher; the gap the
   -- brackets allow: 20 / 30 - 1 = -33.3 % to 30 / 20 - 1 = +50.0 % (by hand)
   t.ok(m.summary:find("Capacity within TTFT p90 ≤ 200.0 ms: about 26.60 req/s (measured: between 20.00 and 30.00) "
-    .. "for y against about 22.86 req/s (measured: between 20.00 and 30.00) for x (-33.3 % to +50.0 %), untested: "
+    .. "for y against about 22.86 req/s (measured: between 20.00 and 30.00) for x (y -33.3 % to +50.0 % vs x), untested: "
     .. "one run per load; the load points measured leave room for either order", 1, true), m.summary)
   t.eq(m.capacity.evidence.order_open, true)
   t.ok(not m.summary:find("sustains", 1, true), m.summary)
@@ -1427,7 +1427,7 @@ t.test("capacity without repeats: the figure stays, said to be one measurement p
   t.eq(m.capacity.evidence.verdict, "untested")
   -- y's range 26.43-26.77 against x's bracket [20, 30): -11.9 % (26.434 / 30 - 1) to +33.8 %
   -- (26.766 / 20 - 1), by hand
-  t.ok(m.summary:find("(-11.9 % to +33.8 %), untested: one run per load for x; the load points measured leave room "
+  t.ok(m.summary:find("(y -11.9 % to +33.8 % vs x), untested: one run per load for x; the load points measured leave room "
     .. "for either order", 1, true), m.summary)
   t.ok(not m.summary:find("more load", 1, true), m.summary)
   -- repeats at some load points only: no range from a point without spread
@@ -1922,7 +1922,7 @@ t.test("capacity at an SLO orders two runs only by their measured brackets, neve
     "-15.0 % to +88.9 %" })
   t.ok(row.evidence:find("untested, and either may be higher", 1, true), row.evidence)
   t.ok(not row.evidence:find("order holds", 1, true), row.evidence)
-  t.ok(m.summary:find("(-15.0 % to +88.9 %), untested: one run per load; x's figure is only a lower bound, so either "
+  t.ok(m.summary:find("(y -15.0 % to +88.9 % vs x), untested: one run per load; x's figure is only a lower bound, so either "
     .. "may be higher.", 1, true), m.summary)
   -- the CSV: no single delta, the range in the note
   local csv = report.csv(m)
@@ -2068,4 +2068,47 @@ t.test("untested whole-run rows of runs with repeats at several load points: the
   end
   m = cap_model(one(100), one(150))
   t.ok(m.summary:find("no metric has per-request samples or repeats from both runs", 1, true), m.summary)
+end)
+
+t.test("the Summary's latency at a matched load: the highest load neither run is past saturation at, "
+  .. "else said to be an overloaded server's", function()
+  local function run(points)
+    local st = {}
+    for i, p in ipairs(points) do
+      st[i] = { rate = p[1], values = { throughput_req_s = p[2], ttft_p90_ms = p[3], throughput_tok_s = 10 * p[2],
+        error_rate_pct = 0 } }
+    end
+    return t.run_of(st)
+  end
+  local function model(ra, rb)
+    local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+    return report.build { a = sd("x", ra), b = sd("y", rb), slo = decision.parse_slo("ttft_p90_ms=100"),
+      generated = 0 }
+  end
+  -- both offered 10, 20, 30, 40 req/s; at 40 only 32 were achieved (80 %, below the 95 %
+  -- share): both saturated at point 4, max sustained 30. The newuser's case: the highest
+  -- load both measured (32) is past saturation; the highest sustained one is 30
+  local x = run { { 10, 10, 20 }, { 20, 20, 40 }, { 30, 30, 90 }, { 40, 32, 3000 } }
+  local y = run { { 10, 10, 26 }, { 20, 20, 52 }, { 30, 30, 117 }, { 40, 32, 3900 } }
+  local m = model(x, y)
+  t.near(m.matched_point.rps, 30, 1e-12)
+  t.eq({ m.matched_point.a, m.matched_point.b }, { 90, 117 })
+  t.eq(m.matched_point.saturated, nil)
+  t.ok(m.summary:find("At 30.00 req/s, TTFT p90 is 90.0 ms for x and 117.0 ms for y", 1, true), m.summary)
+  t.ok(not m.summary:find("past saturation", 1, true), m.summary)
+  -- the same pair swapped: the same load (the rule does not depend on which run is A)
+  t.near(model(y, x).matched_point.rps, 30, 1e-12)
+  -- loads that match only past saturation: x offered 10, 20, 40 (achieved 10, 20, 30: 75 %,
+  -- saturated, sustains 20), y offered 15, 40 (achieved 15, 30.1: saturated, sustains 15);
+  -- 30 and 30.1 are within 1 %: the one matched load, mean 30.05, said to be overloaded
+  x = run { { 10, 10, 20 }, { 20, 20, 40 }, { 40, 30, 3000 } }
+  y = run { { 15, 15, 30 }, { 40, 30.1, 3900 } }
+  m = model(x, y)
+  t.near(m.matched_point.rps, 30.05, 1e-9)
+  t.eq(m.matched_point.saturated, { a = true, b = true })
+  t.ok(m.summary:find("At 30.05 req/s, TTFT p90 is 3,000.0 ms for x and 3,900.0 ms for y (untested: no per-request "
+    .. "samples from both runs at this load). That load is past saturation (x sustains at most 20.00 "
+    .. "req/s; y sustains at most 15.00 req/s), and no load both runs measured is below both saturations: these "
+    .. "latencies are an overloaded server's, of a queue that grew for the length of the test, not of a load "
+    .. "either run sustains.", 1, true), m.summary)
 end)

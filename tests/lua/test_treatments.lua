@@ -495,7 +495,7 @@ t.test("two lower bounds, one run never achieving the other's bound at any load:
   for _, st in ipairs(E.kubecon_na_2025_vllm_chunking_and_prefix_caching.stages) do
     ceiling_b = math.max(ceiling_b, st.throughput_req_s)
   end
-  t.ok(r.compare.summary:find(("(+%.1f %% to +%.1f %%)"):format((bound_b / ceiling - 1) * 100,
+  t.ok(r.compare.summary:find(("(chunked +%.1f %% to +%.1f %% vs base)"):format((bound_b / ceiling - 1) * 100,
     (ceiling_b / bound_a - 1) * 100), 1, true), r.compare.summary)
   -- treatments.lua: the same order, the same reason
   local r1 = r.treatments.json.ranking[1]

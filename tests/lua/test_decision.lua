@@ -2073,12 +2073,12 @@ end)
 t.test("the Summary's latency at a matched load: the highest load neither run is past saturation at, "
   .. "else said to be an overloaded server's", function()
   local function run(points)
-    local st = {}
+    local stages = {}
     for i, p in ipairs(points) do
-      st[i] = { rate = p[1], values = { throughput_req_s = p[2], ttft_p90_ms = p[3], throughput_tok_s = 10 * p[2],
+      stages[i] = { rate = p[1], values = { throughput_req_s = p[2], ttft_p90_ms = p[3], throughput_tok_s = 10 * p[2],
         error_rate_pct = 0 } }
     end
-    return t.run_of(st)
+    return t.run_of(stages)
   end
   local function model(ra, rb)
     local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end

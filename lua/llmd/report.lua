@@ -1219,6 +1219,15 @@ local function untested_text(A, B, ca, cb)
   return (t:gsub(": no test$", ""):gsub("^no test: ", ""))
 end
 
+-- ", at the same load (61.79 req/s offered)" where two brackets only touch (decision.
+-- capacity_touch: one run passed where the other failed), else "".
+local function same_load_text(ev)
+  local s = ev.same_load
+  if not s then return "" end
+  return (", at the same load (%s)"):format(s.load_type == "concurrency" and ("concurrency %g"):format(s.offered)
+    or ("%g req/s offered"):format(s.offered))
+end
+
 -- What stands behind the headline's capacity verdict, in a few words: the repeats and the
 -- ranges they allow, the practical threshold, or one run per load with no interval.
 local function capacity_evidence_text(model, A, B)
@@ -1265,7 +1274,8 @@ local function capacity_evidence_text(model, A, B)
     -- the measured loads order them, whatever the interpolation between them
     local hi, lo = ev.higher == "b" and B or A, ev.higher == "b" and A or B
     return ("%s: untested, but the measured loads order them: %s met the SLOs at %s, %s already failed them at "
-      .. "%s"):format(basis, hi.label, rate_text(ev.passed_rps), lo.label, rate_text(ev.failed_rps))
+      .. "%s%s"):format(basis, hi.label, rate_text(ev.passed_rps), lo.label, rate_text(ev.failed_rps),
+      same_load_text(ev))
   end
   if ev.order_open then
     local why = ""
@@ -1689,9 +1699,9 @@ local function summary(model, A, B)
           out[#out] = out[#out]:gsub("%.$", ("; %s's figure is a lower bound, but %s achieved at most %s at any "
             .. "load measured."):format(lo.label, lo.label, rate_text(clo.ceiling_rps)))
         elseif ev.ordered and not ev.winner then
-          out[#out] = out[#out]:gsub("%.$", ("; %s met the SLOs at %s and %s already failed them at %s, so %s's "
+          out[#out] = out[#out]:gsub("%.$", ("; %s met the SLOs at %s and %s already failed them at %s%s, so %s's "
             .. "capacity is the higher whatever lies between the measured loads."):format(hi.label,
-            rate_text(ev.passed_rps), lo.label, rate_text(ev.failed_rps), hi.label))
+            rate_text(ev.passed_rps), lo.label, rate_text(ev.failed_rps), same_load_text(ev), hi.label))
         elseif ev.within_range then
           local with, other = ev.within_range == "a" and A or B, ev.within_range == "a" and B or A
           out[#out] = out[#out]:gsub("%.$", ("; %s's figure lies within the range %s's repeats allow, so either may "

@@ -2112,3 +2112,52 @@ t.test("the Summary's latency at a matched load: the highest load neither run is
     .. "latencies are an overloaded server's, of a queue that grew for the length of the test, not of a load "
     .. "either run sustains.", 1, true), m.summary)
 end)
+
+t.test("capacity brackets that only touch at the same load are ordered; at different loads they are not", function()
+  -- x met TTFT p90 <= 100 ms at 20 req/s (offered 20) and failed at 30; y already failed at
+  -- 20 (offered 20, achieved r). x's capacity is >= 20, y's below r: with r within 1 % of
+  -- 20 at the same offered load, x is the higher (the newuser's A vs B13 at 61.24 req/s)
+  local function run(points)
+    local stages = {}
+    for i, p in ipairs(points) do
+      stages[i] = { rate = p[1], values = { throughput_req_s = p[2], ttft_p90_ms = p[3], throughput_tok_s = 10 * p[2],
+        error_rate_pct = 0 } }
+    end
+    return t.run_of(stages)
+  end
+  local function model(ra, rb)
+    local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+    return report.build { a = sd("x", ra), b = sd("y", rb), slo = decision.parse_slo("ttft_p90_ms=100"),
+      generated = 0 }
+  end
+  local x = run { { 10, 10, 40 }, { 20, 20, 90 }, { 30, 30, 150 } }
+  for _, r in ipairs { 20, 20.1 } do
+    local y = run { { 10, 10, 60 }, { 20, r, 120 }, { 30, 30, 200 } }
+    local m = model(x, y)
+    local ev = m.capacity.evidence
+    t.eq({ ev.verdict, ev.higher, ev.ordered, ev.order_open }, { "untested", "a", true, nil }, "r = " .. r)
+    t.eq(ev.same_load, { offered = 20, load_type = "rate" })
+    -- the gap B - A: from y's lowest (10) against x's highest (30), 10 / 30 - 1 = -66.7 %,
+    -- to 0 (by hand): not r - 20 = +0.1 req/s, which would read as "cannot order them"
+    t.near(m.capacity.gap.lo_pct, (10 / 30 - 1) * 100, 1e-9)
+    t.eq({ m.capacity.gap.hi_rps, m.capacity.gap.hi_pct }, { 0, 0 })
+    t.ok(m.summary:find(("x met the SLOs at 20.00 req/s and y already failed them at %s req/s, at the same load "
+      .. "(20 req/s offered), so x's capacity is the higher"):format(r == 20 and "20.00" or "20.10"), 1, true),
+      m.summary)
+    t.ok(not m.summary:find("either may be higher", 1, true), m.summary)
+    local row = m.headline[1]
+    t.ok(row.evidence:find("the measured loads order them", 1, true), row.evidence)
+    t.ok(not row.delta_text:find("cannot order", 1, true), row.delta_text)
+    -- swapped: mirrored, y against x the other way
+    local w = model(y, x)
+    t.eq({ w.capacity.evidence.higher, w.capacity.evidence.ordered }, { "b", true })
+    t.eq({ w.capacity.gap.lo_rps, w.capacity.gap.lo_pct }, { 0, 0 })
+    t.near(w.capacity.gap.hi_pct, (30 / 10 - 1) * 100, 1e-9)
+  end
+  -- a different load: y failed at 20.5 req/s offered (2.5 % above x's 20): x met 20, y failed
+  -- 20.5, and between them either may be higher
+  local y = run { { 10, 10, 60 }, { 20.5, 20.5, 120 }, { 30, 30, 200 } }
+  local m = model(x, y)
+  t.eq({ m.capacity.evidence.order_open, m.capacity.evidence.ordered, m.capacity.evidence.same_load },
+    { true, nil, nil })
+end)

@@ -881,7 +881,10 @@ local function capacity_per(c, k)
   for _, f in ipairs { "rps", "last_passing_rps", "first_failing_rps", "ceiling_rps", "lowest_rps" } do
     if type(c[f]) == "number" then out[f] = c[f] / k end
   end
-  if c.interval then out.interval = { lo = c.interval.lo / k, hi = c.interval.hi / k } end
+  if c.interval then
+    out.interval = { lo = c.interval.lo / k, hi = c.interval.hi / k, top = c.interval.top and c.interval.top / k }
+    out.interval.text = interval_text(out.interval) .. " per GPU"
+  end
   return out
 end
 
@@ -943,10 +946,9 @@ local function headline(model)
     if label:match("^Capacity at SLO %(") and va ~= nil and vb ~= nil then
       local rd, rp = capacity_range_cells(cap.gap, " req/s", 2)
       if rd then dt, pt = rd, rp end
-    elseif label == "Capacity at SLO per GPU" and va ~= nil and vb ~= nil and g.a.gpus and g.b.gpus then
+    elseif label == "Capacity at SLO per GPU" and va ~= nil and vb ~= nil and cap.per_gpu then
       -- the same range, each side per its own accelerators
-      local rd, rp = capacity_range_cells(decision.capacity_gap(capacity_per(cap.a, g.a.gpus),
-        capacity_per(cap.b, g.b.gpus)), " req/s", 2)
+      local rd, rp = capacity_range_cells(cap.per_gpu.gap, " req/s", 2)
       if rd then dt, pt = rd, rp end
     elseif label == "Capacity at SLO, output tok/s" then
       local ta_, tb_ = capacity_in_tps(cap.a), capacity_in_tps(cap.b)
@@ -1014,9 +1016,12 @@ local function headline(model)
   local function gcap(c, gp)
     if not gp.gpus then return metrics.na(gp.reason) end
     if c.kind == "interpolated" then
-      -- an estimate between two measured loads, as in the total row
-      local about = not c.interval and c.last_passing_rps and "about " or ""
-      return about .. per(c.rps, gp) .. " req/s"
+      -- an estimate between two measured loads, as in the total row, with its bracket
+      if not c.interval and c.last_passing_rps and c.first_failing_rps then
+        return ("about %s req/s (measured: between %s and %s)"):format(per(c.rps, gp), per(c.last_passing_rps, gp),
+          per(c.first_failing_rps, gp))
+      end
+      return per(c.rps, gp) .. " req/s"
     end
     if is_bound(c) then return ("≥ %s req/s (%s)"):format(per(c.rps, gp), BOUND_NOTE[c.kind]) end
     if c.kind == "below_lowest" then
@@ -1230,10 +1235,12 @@ end
 
 -- What stands behind the headline's capacity verdict, in a few words: the repeats and the
 -- ranges they allow, the practical threshold, or one run per load with no interval.
-local function capacity_evidence_text(model, A, B)
-  local ca, cb = model.capacity.a, model.capacity.b
-  local ev = model.capacity.evidence or {}
+local function capacity_evidence_text(model, A, B, cap, per)
+  cap, per = cap or model.capacity, per or ""
+  local ca, cb = cap.a, cap.b
+  local ev = cap.evidence or {}
   local v = ev.verdict
+  local function rate(x) return rate_text(x) .. per end
   if v == "not comparable" then
     return ("not comparable: the workloads differ (%s)"):format(table.concat(ev.differences or {}, "; "))
   end
@@ -1268,13 +1275,13 @@ local function capacity_evidence_text(model, A, B)
     local hi, lo = ev.higher == "b" and B or A, ev.higher == "b" and A or B
     return ("%s: untested, but the order holds whatever the bound%s: %s sustained %s, %s never achieved more than "
       .. "%s at any load"):format(basis, (is_bound(ca) and is_bound(cb)) and "s" or "", hi.label,
-      rate_text(ev.sustained_rps), lo.label, rate_text(ev.ceiling_rps))
+      rate(ev.sustained_rps), lo.label, rate(ev.ceiling_rps))
   end
   if ev.ordered and ev.higher then
     -- the measured loads order them, whatever the interpolation between them
     local hi, lo = ev.higher == "b" and B or A, ev.higher == "b" and A or B
     return ("%s: untested, but the measured loads order them: %s met the SLOs at %s, %s already failed them at "
-      .. "%s%s"):format(basis, hi.label, rate_text(ev.passed_rps), lo.label, rate_text(ev.failed_rps),
+      .. "%s%s"):format(basis, hi.label, rate(ev.passed_rps), lo.label, rate(ev.failed_rps),
       same_load_text(ev))
   end
   if ev.order_open then
@@ -1318,10 +1325,16 @@ local function headline_evidence(model, A, B)
     sus = ("not compared: %s; a broken run's figures say nothing of its configuration"):format(
       table.concat(model.broken, "; "))
   end
+  -- per GPU, the order of the capacities each divided by its run's accelerators: its own
+  -- evidence, which may point the other way from the totals' (1 GPU against 4)
+  local cap_gpu = model.capacity.per_gpu and model.capacity.per_gpu.evidence
+    and capacity_evidence_text(model, A, B, model.capacity.per_gpu, " per GPU") or cap
   for _, r in ipairs(model.headline) do
     local l = r.label
     if l == "Capacity at SLO" or l == "Per GPU" or l == "GPUs" then
       r.evidence = ""
+    elseif l == "Capacity at SLO per GPU" then
+      r.evidence = cap_gpu
     elseif l:match("^Capacity at SLO") then
       r.evidence = cap
     elseif l:match("^Max sustained") then
@@ -1636,6 +1649,20 @@ local function summary(model, A, B)
   local ca, cb = model.capacity.a, model.capacity.b
   local ev = model.capacity.evidence or {}
   local differ = workloads_differ(model)
+  if model.gpus_differ then
+    -- different amounts of hardware: said first; with both counts known, the capacity per
+    -- GPU leads (the Headline's per-GPU row, its figures, range and evidence), the totals
+    -- follow, so that the run with more GPUs is not read as the better configuration
+    out[#out + 1] = "Not like for like on cost: " .. model.gpus_differ .. "."
+    local row
+    for _, r in ipairs(model.headline) do if r.label == "Capacity at SLO per GPU" then row = r end end
+    if row and model.capacity.per_gpu and row.a ~= nil and row.b ~= nil then
+      local gap = row.pct_text:match("^N/A") and "" or (" (%s %s vs %s)"):format(B.label, row.pct_text, A.label)
+      out[#out + 1] = ("Capacity per GPU within %s: %s for %s, %s for %s%s; %s."):format(
+        decision.slo_phrase(model.slo), row.a_text, A.label, row.b_text, B.label, gap, row.evidence)
+    end
+  end
+  local total_at = model.gpus_differ and #out + 1 -- where the totals' first sentence goes
   if #model.slo > 0 then
     local phrase = decision.slo_phrase(model.slo)
     local known = { interpolated = true, never_violated = true, saturated = true }
@@ -1861,6 +1888,11 @@ local function summary(model, A, B)
       end
     end
   end
+  if total_at and out[total_at] and out[total_at - 1]:match("^Capacity per GPU") then
+    -- after the per-GPU lead, the totals' sentence says it is of the totals
+    local t, n = out[total_at]:gsub("^Capacity within", "In total, capacity within")
+    out[total_at] = n > 0 and t or ("In total: " .. t)
+  end
   if not model.workload_match.like_for_like then
     local f = {}
     -- "different loads" when only the load differs; token lengths or request counts are
@@ -2067,6 +2099,24 @@ function M.build(opts)
     model.capacity.delta_pct = (cb.rps - ca.rps) / math.abs(ca.rps) * 100
   end
   model.per_gpu = { a = per_gpu(A, ca, model.saturation.a), b = per_gpu(B, cb, model.saturation.b) }
+  if #model.slo > 0 and ga and gb then
+    -- each capacity per its own accelerators, ordered by the same rule as the totals
+    local pa_, pb_ = capacity_per(ca, ga), capacity_per(cb, gb)
+    model.capacity.per_gpu = { a = pa_, b = pb_, gap = decision.capacity_gap(pa_, pb_),
+      evidence = capacity_evidence(pa_, pb_, model.min_effect, { workload_differs = model.workload_differs,
+        broken = model.broken }) }
+  end
+  -- accelerator counts that differ, or are known for one run only: the totals compare
+  -- different (or unknown) amounts of hardware, said first (banner, Summary)
+  if ga ~= gb and (ga or gb) then
+    local function n(x) return x and T.helpers.count(x, "GPU") or "an unknown number of GPUs" end
+    model.gpus_differ = ga and gb and ("%s ran on %s and %s on %s, so the totals compare different amounts of "
+      .. "hardware%s"):format(A.label, n(ga), B.label, n(gb), #model.slo > 0 and " and capacity is compared per GPU "
+      .. "first" or "")
+      or ("%s ran on %s and %s on %s (give gpus: N in %s's info file), so the totals may compare different "
+      .. "amounts of hardware, and nothing can be compared per GPU"):format(A.label, n(ga), B.label, n(gb),
+      ga and B.label or A.label)
+  end
   local any_goodput = false
   for _, p in ipairs(pa) do if p.goodput_rps then any_goodput = true end end
   for _, p in ipairs(pb) do if p.goodput_rps then any_goodput = true end end
@@ -2225,6 +2275,28 @@ function M.curve_rows(model)
       out[#out].note = out[#out].note .. ("; B - A from the measured loads: %s, %s%s"):format(d or rd, rp,
         why and (" " .. why) or "")
     end
+  end
+  -- per GPU (both accelerator counts known): each capacity per its run's GPUs, with its own
+  -- verdict and range, as the Headline's per-GPU row gives them
+  local pg = #model.slo > 0 and cap and cap.per_gpu
+  if pg then
+    local h
+    for _, r in ipairs(model.headline or {}) do if r.label == "Capacity at SLO per GPU" then h = r end end
+    local ca, cb = pg.a, pg.b
+    local function fig(c) return (c.kind == "interpolated" or is_bound(c)) and c.rps or nil end
+    local broken = pg.evidence and pg.evidence.verdict == "broken"
+    local single = pg.gap and pg.gap.lo_rps == pg.gap.hi_rps
+    row("capacity_at_slo_rps_per_gpu", fig(ca), fig(cb), h and h.a_text or "N/A", h and h.b_text or "N/A",
+      ca.kind == "interpolated" and cb.kind == "interpolated" and not differ and single and not broken,
+      pg.evidence and pg.evidence.verdict or "unknown")
+    local rd, rp = capacity_range_cells(pg.gap, " req/s", 2)
+    if rd and not single and not differ and not broken then
+      local d, why = rd:match("^(.-) (%(.*%))$")
+      out[#out].note = out[#out].note .. ("; B - A from the measured loads, per GPU: %s, %s%s"):format(d or rd, rp,
+        why and (" " .. why) or "")
+    end
+    out[#out].note = ("per GPU (%s: %s, %s: %s); "):format(model.a.label, T.helpers.count(model.per_gpu.a.gpus, "GPU"),
+      model.b.label, T.helpers.count(model.per_gpu.b.gpus, "GPU")) .. out[#out].note
   end
   local sa, sb = model.saturation.a, model.saturation.b
   -- a run that saturated below its ceiling (the most it achieved at any load) has its true

@@ -616,6 +616,74 @@ end)
 -- compare.lua into a fresh parent; returns the workspace and the process result.
 local compare = t.compare
 
+t.test("different GPU counts: said first, per GPU leads the Summary, the per-GPU row has its own evidence", function()
+  -- the newuser's demo pair with 1 GPU for A and 4 for B: in total B is higher, per GPU A.
+  -- Expected figures from the Python expectations of the stage files (harness_expected.lua):
+  -- A's capacity is >= its point 4 (91.357 req/s) up to its ceiling 103.078 (1 GPU); B's is
+  -- between its points 4 (126.53) and 5 (167.784), over 4 GPUs 31.63 to 41.946. Per GPU,
+  -- B - A from 31.63 - 103.078 = -71.44 to 41.946 - 91.357 = -49.41 req/s, -69.3 % to
+  -- -54.1 % (by hand): A's lowest (91.36) is above B's highest (41.95), so A is higher
+  local E = require "harness_expected"
+  local sa, sb = E.kubecon_na_2025_vllm.stages, E.kubecon_na_2025_vllm_chunking_and_prefix_caching.stages
+  local la, ha = sa[4].throughput_req_s, 0
+  for _, x in ipairs(sa) do ha = math.max(ha, x.throughput_req_s) end
+  local lb, hb = sb[4].throughput_req_s / 4, sb[5].throughput_req_s / 4
+  local H = template.helpers
+  local ia, ib = t.tmpdir() .. "/a.yaml", t.tmpdir() .. "/b.yaml"
+  t.write(ia, "gpus: 1\n")
+  t.write(ib, "gpus: 4\n")
+  local w, r = compare { "--a", KC_A, "--a-label", "x", "--a-info", ia, "--b", KC_B, "--b-label", "y", "--b-info", ib,
+    "--slo", "ttft_p90_ms=200" }
+  t.eq(r.code, 0, r.stderr)
+  local cj = json.read(w .. "/comparison.json")
+  local pg = cj.capacity.per_gpu
+  t.eq({ pg.evidence.verdict, pg.evidence.higher, pg.evidence.ordered }, { "untested", "a", true })
+  t.near(pg.evidence.passed_rps, la, 1e-9)
+  t.near(pg.evidence.failed_rps, hb, 1e-9)
+  t.near(pg.gap.lo_pct, (lb / ha - 1) * 100, 1e-9)
+  t.near(pg.gap.hi_pct, (hb / la - 1) * 100, 1e-9)
+  -- the totals point the other way (B higher): that is why the per-GPU row needs its own
+  t.eq(cj.capacity.evidence.higher, "b")
+  local md = t.read(w .. "/comparison_report.md")
+  local banner = "x ran on 1 GPU and y on 4 GPUs, so the totals compare different amounts of hardware and capacity "
+    .. "is compared per GPU first"
+  t.eq(cj.gpus_differ, banner)
+  t.ok(md:find("> **Not like for like on cost.** " .. banner, 1, true), md)
+  t.ok(t.read(w .. "/comparison_report.html"):find("Not like for like on cost.</strong> " .. banner, 1, true))
+  local ev = ("one run per load, no interval: untested, but the measured loads order them: x met the SLOs at %s "
+    .. "req/s per GPU, y already failed them at %s req/s per GPU"):format(H.num(la, 2), H.num(hb, 2))
+  local pct = H.pct((lb / ha - 1) * 100) .. " to " .. H.pct((hb / la - 1) * 100)
+  t.eq(pct, "-69.3 % to -54.1 %")
+  local row = md:match("\n| Capacity at SLO per GPU |[^\n]*")
+  t.ok(row:find("| " .. pct .. " | " .. ev .. " |", 1, true), row)
+  t.ok(not row:find("whatever the bound", 1, true), row)
+  local summary = md:match("\n## Summary\n\n([^\n]*)")
+  -- the Summary opens with the counts, then the per-GPU capacities as the Headline's row gives them
+  local lead = "Not like for like on cost: " .. banner .. ". Capacity per GPU within TTFT p90 ≤ 200.0 ms: ≥ "
+    .. H.num(la, 2) .. " req/s (the last load before saturation) for x, about "
+  t.eq(summary:sub(1, #lead), lead)
+  t.ok(summary:find(("(measured: between %s and %s) for y"):format(H.num(lb, 2), H.num(hb, 2)), #lead, true), summary)
+  t.ok(summary:find("(y " .. pct .. " vs x); " .. ev .. ". In total, capacity within", 1, true), summary)
+  local csv = t.read(w .. "/comparison.csv")
+  local line = csv:match("\ncapacity_at_slo_rps_per_gpu,[^\n]*")
+  t.ok(line and line:find("untested", 1, true) and line:find(pct, 1, true), line)
+  -- one count unknown: said first, nothing per GPU
+  w, r = compare { "--a", KC_A, "--a-label", "x", "--a-info", ia, "--b", KC_B, "--b-label", "y", "--slo",
+    "ttft_p90_ms=200" }
+  t.eq(r.code, 0, r.stderr)
+  cj = json.read(w .. "/comparison.json")
+  t.eq(cj.gpus_differ, "x ran on 1 GPU and y on an unknown number of GPUs (give gpus: N in y's info file), so the "
+    .. "totals may compare different amounts of hardware, and nothing can be compared per GPU")
+  t.eq(cj.capacity.per_gpu, nil)
+  t.ok(cj.summary:find("^Not like for like on cost: x ran on 1 GPU and y on an unknown"), cj.summary)
+  -- the same count: no banner
+  w, r = compare { "--a", KC_A, "--a-label", "x", "--a-info", ia, "--b", KC_B, "--b-label", "y", "--b-info", ia,
+    "--slo", "ttft_p90_ms=200" }
+  t.eq(r.code, 0, r.stderr)
+  t.eq(json.read(w .. "/comparison.json").gpus_differ, nil)
+  t.ok(not t.read(w .. "/comparison_report.md"):find("like for like on cost", 1, true))
+end)
+
 t.test("per GPU, --slo from the info files, comparison.json keys, analyze.lua keeps the SLOs", function()
   local ia, ib = t.tmpdir() .. "/a.yaml", t.tmpdir() .. "/b.yaml"
   t.write(ia, "gpus: 2\nslo:\n  ttft_p90_ms: 200\n")
@@ -651,7 +719,9 @@ t.test("per GPU, --slo from the info files, comparison.json keys, analyze.lua ke
   t.ok(hi < 0, "the case: per GPU, B's highest below A's lowest")
   t.ok(text:find("| Capacity at SLO per GPU | ≥ " .. H.num(ca.rps / 2, 2)
     .. " req/s (the last load before saturation) | about " .. H.num(cb.rps / 4, 2)
-    .. (" req/s | %s to %s req/s | %s to %s |"):format(H.signed(lo, 2), H.signed(hi, 2),
+    .. (" req/s (measured: between %s and %s)"):format(H.num(cb.last_passing_rps / 4, 2),
+      H.num(cb.first_failing_rps / 4, 2))
+    .. (" | %s to %s req/s | %s to %s |"):format(H.signed(lo, 2), H.signed(hi, 2),
       H.pct((cb.last_passing_rps / 4 / (ca.ceiling_rps / 2) - 1) * 100),
       H.pct((cb.first_failing_rps / 4 / (ca.rps / 2) - 1) * 100)), 1, true), text)
   -- analyze.lua without --slo keeps the report's SLOs; with --slo it takes the new ones

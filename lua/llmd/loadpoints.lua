@@ -158,7 +158,9 @@ function M.points(run)
         for _, x in ipairs(xs) do if not finite(x) then all_finite = false end end
         if #xs >= 2 and all_finite then
           p.ci = p.ci or {}
-          p.ci[m.key] = stattest.mean_ci(xs)
+          -- every metric of the catalogue (latency, rate, tokens, error share) is >= 0:
+          -- an interval reaching below 0 is clipped there, and says so
+          p.ci[m.key] = stattest.mean_ci(xs, nil, 0)
           p.ci[m.key].samples = xs
         end
       end

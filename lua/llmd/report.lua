@@ -508,8 +508,11 @@ local function curve_rows(points, gpus)
     local function ci(key, d)
       local c = p.ci and p.ci[key]
       if not c then return "" end
-      return ("%s (CI %s–%s, range %s–%s)"):format(T.helpers.num(c.mean, d), T.helpers.num(c.lo, d),
-        T.helpers.num(c.hi, d), T.helpers.num(c.min, d), T.helpers.num(c.max, d))
+      -- a t-interval reaching below 0 is clipped there (llmd.stattest.mean_ci), and says so
+      local clip = c.clipped and (", its lower end clipped at 0 from the t-interval's %s: too wide to bound it "
+        .. "below"):format(T.helpers.num(c.t_lo, d)) or ""
+      return ("%s (CI %s–%s%s, range %s–%s)"):format(T.helpers.num(c.mean, d), T.helpers.num(c.lo, d),
+        T.helpers.num(c.hi, d), clip, T.helpers.num(c.min, d), T.helpers.num(c.max, d))
     end
     out[#out + 1] = {
       index = p.index, load = not p.offered and "?" or p.load_type == "concurrency" and ("c=%g"):format(p.offered)

@@ -466,8 +466,12 @@ function M.model(list, opts)
         if p and p.ci and p.ci[key] and not interp then e.ci = p.ci[key] end
         e.text = v and fmt(key, v) or metrics.na(p and not interp and p.na[key]
           or "not measured at this load, nor on both sides of it")
-        if e.ci then e.text = e.text .. (" (95 %% CI %s - %s, n=%d)"):format(fmt(key, e.ci.lo), fmt(key, e.ci.hi),
-          e.ci.n) end
+        if e.ci then
+          -- a t-interval reaching below 0 is clipped there (llmd.stattest.mean_ci), and says so
+          e.text = e.text .. (" (95 %% CI %s - %s, n=%d%s)"):format(fmt(key, e.ci.lo), fmt(key, e.ci.hi), e.ci.n,
+            e.ci.clipped and ("; lower end clipped at 0 from the t-interval's %s: too wide to bound it below"):format(
+              fmt(key, e.ci.t_lo)) or "")
+        end
         if v and interp then e.text = e.text .. " (interpolated)" end
       else
         e.text = metrics.na(m.common_why)

@@ -2231,3 +2231,19 @@ t.test("capacity brackets that only touch at the same load are ordered; at diffe
   t.eq({ m.capacity.evidence.order_open, m.capacity.evidence.ordered, m.capacity.evidence.same_load },
     { true, nil, nil })
 end)
+
+t.test("the load curves' 95 % interval of a latency is clipped at 0 and says so, as treatments.lua's", function()
+  -- point 1's TTFT p90 in three repeats 10, 100, 190 ms: mean 100, sd 90, t(0.975, 2) =
+  -- 4.302653: 100 -+ 223.57 = -123.57 .. 323.57 ms (numpy, /usr/bin/python3); clipped at 0
+  local m = cap_model(repeated_run { { 10, 100, 190 }, { 150, 160, 170 }, { 290, 300, 310 } }, repeated_run(RA))
+  local ci = m.load_points.a[1].ci.ttft_p90_ms
+  t.eq({ ci.lo, ci.clipped }, { 0, true })
+  t.near(ci.t_lo, -123.57239406593774, 1e-6)
+  t.eq(m.curves[1].rows[1].ttft_p90_ci, "100.0 (CI 0.0–323.6, its lower end clipped at 0 from the t-interval's "
+    .. "-123.6: too wide to bound it below, range 10.0–190.0)")
+  t.eq(m.curves[1].rows[2].ttft_p90_ci, "160.0 (CI 135.2–184.8, range 150.0–170.0)")
+  -- comparison.json carries the same: lo 0, clipped, and the t-interval's own lower end
+  local plain = report.plain(m)
+  t.eq(plain.load_points.a[1].ci.ttft_p90_ms.lo, 0)
+  t.near(plain.load_points.a[1].ci.ttft_p90_ms.t_lo, -123.57239406593774, 1e-6)
+end)

@@ -1617,8 +1617,6 @@ local function load_difference_text(model, A, B)
   return table.concat(out, "; ")
 end
 
--- Sentences from the decision layer: capacity first when SLOs were given, then the
--- tested rows' winners, or "no clear difference".
 -- Why the whole-run rows could not be tested, as the Summary says it: rows are tested on
 -- per-request samples of both runs, or on the repeats when each run is one load point;
 -- when both runs have repeats but several load points, the pooled figures are what the
@@ -1637,6 +1635,8 @@ local function untested_why(model, A, B)
   return "no metric has per-request samples or repeats from both runs"
 end
 
+-- Sentences from the decision layer: capacity first when SLOs were given, then the
+-- tested rows' winners, or "no clear difference".
 local function summary(model, A, B)
   local failed = {}
   for _, s in ipairs { A, B } do

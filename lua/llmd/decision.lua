@@ -533,6 +533,31 @@ function M.capacity_span(c)
   return lo, hi
 end
 
+-- Two measured brackets that only touch: one run met every SLO at a load where the other
+-- already failed one. "The same load" is the same load point of both ladders: the same
+-- load type and offered load within REPEAT_TOLERANCE (what makes stages repeats of one
+-- point), and achieved rates within it too (one run cannot have sustained more of it than
+-- the other, beyond the noise the repeats rule allows). Then the first run's capacity is at
+-- least that load and the other's below it: the order is known although the spans meet (or
+-- overlap by less than the tolerance). Returns "a" | "b" (the higher) and the load at
+-- which it passed and the other failed; nil otherwise. Ranges from repeats are not
+-- brackets of single loads: never ordered this way.
+function M.capacity_touch(ca, cb)
+  local function touch(hi, lo)
+    if hi.interval or lo.interval then return false end
+    if not (hi.kind == "interpolated" or M.capacity_is_bound(hi)) then return false end
+    if not (lo.kind == "interpolated" or lo.kind == "below_lowest") then return false end
+    local p_rps = hi.kind == "interpolated" and hi.last_passing_rps or hi.rps
+    local f_rps = lo.first_failing_rps
+    local po, fo = hi.passing_offered, lo.failing_offered
+    return type(p_rps) == "number" and type(f_rps) == "number" and type(po) == "number" and type(fo) == "number"
+      and hi.load_type ~= nil and hi.load_type == lo.load_type and lp.close(po, fo) and lp.close(p_rps, f_rps)
+  end
+  if touch(ca, cb) then return "a" end
+  if touch(cb, ca) then return "b" end
+  return nil
+end
+
 -- The difference of two capacities (B - A) that their spans (M.capacity_span) allow:
 -- {lo_rps, hi_rps, lo_pct, hi_pct}: from B's lowest against A's highest to B's highest
 -- against A's lowest; a percentage relative to A (math.huge where A may be 0 or B has no
@@ -546,6 +571,11 @@ function M.capacity_gap(ca, cb)
   if ha > 0 and ha ~= math.huge then g.lo_pct = (lb / ha - 1) * 100 end
   if la > 0 and hb ~= math.huge then g.hi_pct = (hb / la - 1) * 100 else g.hi_pct = math.huge end
   if ha == math.huge then g.lo_rps, g.lo_pct = -math.huge, nil end
+  -- brackets that touch at one load (M.capacity_touch): the order is known, so the gap ends
+  -- at 0 on the side it crossed to only by the noise of the achieved rates
+  local t = M.capacity_touch(ca, cb)
+  if t == "a" and g.hi_rps > 0 then g.hi_rps, g.hi_pct = 0, 0 end
+  if t == "b" and g.lo_rps < 0 then g.lo_rps, g.lo_pct = 0, 0 end
   return g
 end
 
@@ -601,6 +631,9 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
   local la, ha = M.capacity_span(ca)
   local lb, hb = M.capacity_span(cb)
   local apart = (ha < lb and "b") or (hb < la and "a") or nil
+  -- brackets that only touch at one load: one passed where the other failed
+  local touch = not apart and M.capacity_touch(ca, cb) or nil
+  apart = apart or touch
   if not apart and bound(ca) and bound(cb) then
     ev.verdict = "unknown" -- two lower bounds that leave room for either order
     return ev
@@ -628,6 +661,11 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
       ev.beyond_ceiling, ev.ceiling_rps, ev.sustained_rps = true, clo.ceiling_rps, hi_lo
     else
       ev.failed_rps, ev.passed_rps = lo_hi, hi_lo
+    end
+    -- at the same load: which one passed and which failed it, each at its own achieved rate
+    if touch then
+      local c = touch == "a" and ca or cb
+      ev.same_load = { offered = c.passing_offered, load_type = c.load_type }
     end
   end
   if ca.interval and cb.interval then

@@ -158,7 +158,9 @@ function M.points(run)
         for _, x in ipairs(xs) do if not finite(x) then all_finite = false end end
         if #xs >= 2 and all_finite then
           p.ci = p.ci or {}
-          p.ci[m.key] = stattest.mean_ci(xs)
+          -- every metric of the catalogue (latency, rate, tokens, error share) is >= 0:
+          -- an interval reaching below 0 is clipped there, and says so
+          p.ci[m.key] = stattest.mean_ci(xs, nil, 0)
           p.ci[m.key].samples = xs
         end
       end
@@ -324,6 +326,19 @@ function M.saturation(points)
       or "the offered load is unknown (the results do not say what rate or concurrency was asked for)" }
 end
 
+-- Is a run past its saturation at the achieved rate rps (s: M.saturation of its points)?
+-- Above its max sustained throughput (more than REPEAT_TOLERANCE above it) when it
+-- saturated; never when it did not, or when its saturation is unknown. A latency measured
+-- there is an overloaded server's, of a queue that grew for the length of the test: the
+-- rule by which treatments.lua picks its common load and compare.lua its matched load.
+function M.saturated_at(s, rps)
+  if not s or not s.point or s.unknown then return false end
+  local m = s.max_sustained_rps
+  -- saturated with no sustained figure (at its lowest load, or not a finite number): past it
+  if type(m) ~= "number" or m ~= m or math.abs(m) == math.huge then return true end
+  return rps > m and not M.close(rps, m)
+end
+
 -- Points with a known achieved rate, ordered by it (ties: by offered load).
 local function by_achieved(points)
   local out = {}
@@ -453,7 +468,9 @@ M.meets = meets
 -- cannot exceed, limiting = key, first_failing = the first failing point's index and
 -- first_failing_rps its achieved rate, last_passing_rps (interpolated) = the achieved rate
 -- of the last point that met every SLO (last_passing_tps and first_failing_tps: the two
--- points' output tok/s), reason =}. An interpolated figure is an estimate:
+-- points' output tok/s), load_type, passing_offered = the offered load of the point that
+-- met every SLO at the bracket's lower end (interpolated, bounds), failing_offered = that of
+-- the first failing point (interpolated, below_lowest), reason =}. An interpolated figure is an estimate:
 -- the measurements place the capacity only between last_passing_rps and first_failing_rps
 -- (llmd.decision.capacity_bracket).
 -- SLO metrics as the report's tables name them ("TTFT p90", not ttft_p90_ms), for reasons
@@ -508,7 +525,7 @@ function M.capacity(points, slo, sat)
     if not ok then
       if not last then
         return { kind = "below_lowest", limiting = detail[1], failing = detail, lowest_rps = p.achieved_rps,
-          lowest_tps = p.output_tps,
+          lowest_tps = p.output_tps, load_type = p.load_type, failing_offered = p.offered,
           first_failing = p.index, first_failing_rps = p.achieved_rps,
           reason = ("the lowest load point (%.4g req/s achieved) already violates %s"):format(p.achieved_rps,
             labels(detail)) }
@@ -531,6 +548,7 @@ function M.capacity(points, slo, sat)
         limiting = limiting, between = { last.index, p.index }, first_failing = p.index,
         first_failing_rps = p.achieved_rps, last_passing_rps = last.achieved_rps,
         last_passing_tps = last.output_tps, first_failing_tps = p.output_tps,
+        load_type = p.load_type, passing_offered = last.offered, failing_offered = p.offered,
         reason = ("%s crosses its limit between load points %d and %d"):format(labels(limiting), last.index, p.index) }
     end
     last = p
@@ -548,7 +566,7 @@ function M.capacity(points, slo, sat)
     if not last then
       if ok == false then
         return { kind = "below_lowest", limiting = detail[1], failing = detail, lowest_rps = q.achieved_rps,
-          lowest_tps = q.output_tps,
+          lowest_tps = q.output_tps, load_type = q.load_type, failing_offered = q.offered,
           first_failing = q.index, first_failing_rps = q.achieved_rps,
           reason = ("the lowest load point (%.4g req/s achieved) already violates %s"):format(q.achieved_rps or 0,
             labels(detail)) }
@@ -557,10 +575,10 @@ function M.capacity(points, slo, sat)
         .. "sustained to read a capacity from"):format(sat_text) }
     end
     -- the highest achieved rate before saturation (the max sustained throughput), its tok/s
-    local best, best_tps
+    local best, best_tps, best_p
     for j = 1, limit - 1 do
       local p = points[j]
-      if not best or p.achieved_rps > best then best, best_tps = p.achieved_rps, p.output_tps end
+      if not best or p.achieved_rps > best then best, best_tps, best_p = p.achieved_rps, p.output_tps, p end
     end
     -- what the run delivered at most, at any load: the capacity cannot be above it
     local ceiling
@@ -568,18 +586,20 @@ function M.capacity(points, slo, sat)
       if p.achieved_rps and (not ceiling or p.achieved_rps > ceiling) then ceiling = p.achieved_rps end
     end
     return { kind = "saturated", bound = "lower", rps = best, output_tps = best_tps, ceiling_rps = ceiling,
+      load_type = best_p.load_type, passing_offered = best_p.offered,
       first_failing = ok == false and q.index or nil, first_failing_rps = ok == false and q.achieved_rps or nil,
       limiting = ok == false and detail[1] or nil,
       reason = ("every SLO holds up to load point %d (%.4g req/s achieved); load point %d had saturated (%s)%s. "
         .. "The capacity is at least %.4g req/s, the max sustained throughput; measure loads between these two "
         .. "points to find it"):format(limit - 1, points[limit - 1].achieved_rps, limit, sat_text, fails, best) }
   end
-  local best, best_tps
+  local best, best_tps, best_p
   for _, p in ipairs(points) do
-    if not best or p.achieved_rps > best then best = p.achieved_rps end
+    if not best or p.achieved_rps > best then best, best_p = p.achieved_rps, p end
     if p.output_tps and (not best_tps or p.output_tps > best_tps) then best_tps = p.output_tps end
   end
   return { kind = "never_violated", bound = "lower", rps = best, output_tps = best_tps,
+    load_type = best_p.load_type, passing_offered = best_p.offered,
     reason = "every load point meets every SLO: the capacity is at least the highest load measured" }
 end
 

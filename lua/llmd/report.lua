@@ -514,8 +514,11 @@ local function curve_rows(points, gpus)
     local function ci(key, d)
       local c = p.ci and p.ci[key]
       if not c then return "" end
-      return ("%s (CI %s–%s, range %s–%s)"):format(T.helpers.num(c.mean, d), T.helpers.num(c.lo, d),
-        T.helpers.num(c.hi, d), T.helpers.num(c.min, d), T.helpers.num(c.max, d))
+      -- a t-interval reaching below 0 is clipped there (llmd.stattest.mean_ci), and says so
+      local clip = c.clipped and (", its lower end clipped at 0 from the t-interval's %s: too wide to bound it "
+        .. "below"):format(T.helpers.num(c.t_lo, d)) or ""
+      return ("%s (CI %s–%s%s, range %s–%s)"):format(T.helpers.num(c.mean, d), T.helpers.num(c.lo, d),
+        T.helpers.num(c.hi, d), clip, T.helpers.num(c.min, d), T.helpers.num(c.max, d))
     end
     out[#out + 1] = {
       index = p.index, load = not p.offered and "?" or p.load_type == "concurrency" and ("c=%g"):format(p.offered)
@@ -893,7 +896,10 @@ local function capacity_per(c, k)
   for _, f in ipairs { "rps", "last_passing_rps", "first_failing_rps", "ceiling_rps", "lowest_rps" } do
     if type(c[f]) == "number" then out[f] = c[f] / k end
   end
-  if c.interval then out.interval = { lo = c.interval.lo / k, hi = c.interval.hi / k } end
+  if c.interval then
+    out.interval = { lo = c.interval.lo / k, hi = c.interval.hi / k, top = c.interval.top and c.interval.top / k }
+    out.interval.text = interval_text(out.interval) .. " per GPU"
+  end
   return out
 end
 
@@ -955,15 +961,19 @@ local function headline(model)
     if label:match("^Capacity at SLO %(") and va ~= nil and vb ~= nil then
       local rd, rp = capacity_range_cells(cap.gap, " req/s", 2)
       if rd then dt, pt = rd, rp end
-    elseif label == "Capacity at SLO per GPU" and va ~= nil and vb ~= nil and g.a.gpus and g.b.gpus then
+    elseif label == "Capacity at SLO per GPU" and va ~= nil and vb ~= nil and cap.per_gpu then
       -- the same range, each side per its own accelerators
-      local rd, rp = capacity_range_cells(decision.capacity_gap(capacity_per(cap.a, g.a.gpus),
-        capacity_per(cap.b, g.b.gpus)), " req/s", 2)
+      local rd, rp = capacity_range_cells(cap.per_gpu.gap, " req/s", 2)
       if rd then dt, pt = rd, rp end
     elseif label == "Capacity at SLO, output tok/s" then
       local ta_, tb_ = capacity_in_tps(cap.a), capacity_in_tps(cap.b)
       local rd, rp = capacity_range_cells(ta_ and tb_ and decision.capacity_gap(ta_, tb_), " tok/s", 1)
       if rd then dt, pt = rd, rp
+      elseif va ~= nil and vb ~= nil and not (ta_ and tb_) and cap.a.kind == "interpolated"
+        and cap.b.kind == "interpolated" and (cap.a.interval or cap.b.interval) then
+        -- both figures are known (the means' readings); what is missing is a range in tok/s:
+        -- the repeats' range is read in req/s, and a point delta of the means would hide it
+        dt, pt = "N/A (the repeats' range is known in req/s only: see the row above)", "N/A"
       elseif va ~= nil and vb ~= nil and not (ta_ and tb_) and cap.a.kind == "interpolated"
         and cap.b.kind == "interpolated" then
         dt, pt = "N/A (the tok/s of the measured loads around it are unknown)", "N/A"
@@ -1021,9 +1031,12 @@ local function headline(model)
   local function gcap(c, gp)
     if not gp.gpus then return metrics.na(gp.reason) end
     if c.kind == "interpolated" then
-      -- an estimate between two measured loads, as in the total row
-      local about = not c.interval and c.last_passing_rps and "about " or ""
-      return about .. per(c.rps, gp) .. " req/s"
+      -- an estimate between two measured loads, as in the total row, with its bracket
+      if not c.interval and c.last_passing_rps and c.first_failing_rps then
+        return ("about %s req/s (measured: between %s and %s)"):format(per(c.rps, gp), per(c.last_passing_rps, gp),
+          per(c.first_failing_rps, gp))
+      end
+      return per(c.rps, gp) .. " req/s"
     end
     if is_bound(c) then return ("≥ %s req/s (%s)"):format(per(c.rps, gp), BOUND_NOTE[c.kind]) end
     if c.kind == "below_lowest" then
@@ -1099,19 +1112,27 @@ end
 -- REPEAT_TOLERANCE of each other's achieved rate, both with key known, whose mean achieved
 -- rate is highest. Pairs are taken from the points themselves, so any SLO metric the runs
 -- have can be compared (the ladder's rows carry only its own columns), and the pair does
--- not depend on which run is A. Returns pa[i], pb[j], their mean rate; or nil.
-local function matched_pair(pa, pb, key)
-  local best, bi, bj
+-- not depend on which run is A. A pair at which neither run is past its saturation (sa,
+-- sb: llmd.loadpoints.saturation; lp.saturated_at, treatments.lua's rule for its common
+-- load) comes before any pair where one is, so that no latency compared is an overloaded
+-- server's while a sustained load both measured exists. Returns pa[i], pb[j], their mean
+-- rate, and whether A and B are past saturation there; or nil.
+local function matched_pair(pa, pb, key, sa, sb)
+  local best, bi, bj, best_past
   for _, p in ipairs(pa) do
     for _, q in ipairs(pb) do
       if p.achieved_rps and q.achieved_rps and lp.close(p.achieved_rps, q.achieved_rps)
         and lp.field(p, key) ~= nil and lp.field(q, key) ~= nil then
         local m = (p.achieved_rps + q.achieved_rps) / 2
-        if not best or m > best then best, bi, bj = m, p, q end
+        local past = lp.saturated_at(sa, p.achieved_rps) or lp.saturated_at(sb, q.achieved_rps)
+        if not best or (best_past and not past) or (past == best_past and m > best) then
+          best, bi, bj, best_past = m, p, q, past
+        end
       end
     end
   end
-  return bi, bj, best
+  if not bi then return nil end
+  return bi, bj, best, lp.saturated_at(sa, bi.achieved_rps), lp.saturated_at(sb, bj.achieved_rps)
 end
 
 -- The limiting metric compared at the highest load both runs measured (a point of each
@@ -1124,7 +1145,8 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     return nil
   end
   local label = metrics.get(key).label
-  local pa, pb, rps = matched_pair(points_a, points_b, key)
+  local sat = model.saturation
+  local pa, pb, rps, past_a, past_b = matched_pair(points_a, points_b, key, sat.a, sat.b)
   if not pa then
     model.matched_point = { key = key, reason = ("the runs measured no load within %g %% of each other's achieved "
       .. "rate with %s known at both"):format(lp.REPEAT_TOLERANCE * 100, label) }
@@ -1132,6 +1154,8 @@ local function matched_point(model, A, B, points_a, points_b, saved)
   end
   local res = { key = key, rps = rps, a = lp.field(pa, key), b = lp.field(pb, key), point_a = pa.index,
     point_b = pb.index }
+  -- no load both runs measured is below both saturations: which run is past its own here
+  if past_a or past_b then res.saturated = { a = past_a or nil, b = past_b or nil } end
   local kind = decision.sample_kind(key)
   -- the error rate: Fisher's exact test on the point's request counts (its repeats' summed),
   -- as the row's test on the whole run's
@@ -1237,12 +1261,23 @@ local function untested_text(A, B, ca, cb)
   return (t:gsub(": no test$", ""):gsub("^no test: ", ""))
 end
 
+-- ", at the same load (61.79 req/s offered)" where two brackets only touch (decision.
+-- capacity_touch: one run passed where the other failed), else "".
+local function same_load_text(ev)
+  local s = ev.same_load
+  if not s then return "" end
+  return (", at the same load (%s)"):format(s.load_type == "concurrency" and ("concurrency %g"):format(s.offered)
+    or ("%g req/s offered"):format(s.offered))
+end
+
 -- What stands behind the headline's capacity verdict, in a few words: the repeats and the
 -- ranges they allow, the practical threshold, or one run per load with no interval.
-local function capacity_evidence_text(model, A, B)
-  local ca, cb = model.capacity.a, model.capacity.b
-  local ev = model.capacity.evidence or {}
+local function capacity_evidence_text(model, A, B, cap, per)
+  cap, per = cap or model.capacity, per or ""
+  local ca, cb = cap.a, cap.b
+  local ev = cap.evidence or {}
   local v = ev.verdict
+  local function rate(x) return rate_text(x) .. per end
   if v == "not comparable" then
     return ("not comparable: the workloads differ (%s)"):format(table.concat(ev.differences or {}, "; "))
   end
@@ -1277,13 +1312,14 @@ local function capacity_evidence_text(model, A, B)
     local hi, lo = ev.higher == "b" and B or A, ev.higher == "b" and A or B
     return ("%s: untested, but the order holds whatever the bound%s: %s sustained %s, %s never achieved more than "
       .. "%s at any load"):format(basis, (is_bound(ca) and is_bound(cb)) and "s" or "", hi.label,
-      rate_text(ev.sustained_rps), lo.label, rate_text(ev.ceiling_rps))
+      rate(ev.sustained_rps), lo.label, rate(ev.ceiling_rps))
   end
   if ev.ordered and ev.higher then
     -- the measured loads order them, whatever the interpolation between them
     local hi, lo = ev.higher == "b" and B or A, ev.higher == "b" and A or B
     return ("%s: untested, but the measured loads order them: %s met the SLOs at %s, %s already failed them at "
-      .. "%s"):format(basis, hi.label, rate_text(ev.passed_rps), lo.label, rate_text(ev.failed_rps))
+      .. "%s%s"):format(basis, hi.label, rate(ev.passed_rps), lo.label, rate(ev.failed_rps),
+      same_load_text(ev))
   end
   if ev.order_open then
     local why = ""
@@ -1326,10 +1362,16 @@ local function headline_evidence(model, A, B)
     sus = ("not compared: %s; a broken run's figures say nothing of its configuration"):format(
       table.concat(model.broken, "; "))
   end
+  -- per GPU, the order of the capacities each divided by its run's accelerators: its own
+  -- evidence, which may point the other way from the totals' (1 GPU against 4)
+  local cap_gpu = model.capacity.per_gpu and model.capacity.per_gpu.evidence
+    and capacity_evidence_text(model, A, B, model.capacity.per_gpu, " per GPU") or cap
   for _, r in ipairs(model.headline) do
     local l = r.label
     if l == "Capacity at SLO" or l == "Per GPU" or l == "GPUs" then
       r.evidence = ""
+    elseif l == "Capacity at SLO per GPU" then
+      r.evidence = cap_gpu
     elseif l:match("^Capacity at SLO") then
       r.evidence = cap
     elseif l:match("^Max sustained") then
@@ -1609,6 +1651,24 @@ local function load_difference_text(model, A, B)
   return table.concat(out, "; ")
 end
 
+-- Why the whole-run rows could not be tested, as the Summary says it: rows are tested on
+-- per-request samples of both runs, or on the repeats when each run is one load point;
+-- when both runs have repeats but several load points, the pooled figures are what the
+-- repeats cannot test (decision.row_test), and that is the reason, not "no repeats".
+local function untested_why(model, A, B)
+  local pa, pb = model.load_points.a, model.load_points.b
+  local function repeated(points)
+    for _, p in ipairs(points) do if (p.repeats or 1) >= 2 then return true end end
+    return false
+  end
+  if (#pa > 1 or #pb > 1) and repeated(pa) and repeated(pb) then
+    local function pts(n) return n == 1 and "1 load point" or (n .. " load points") end
+    return ("the whole-run figures pool %s of %s and %s of %s, which repeats (each of one load point) cannot "
+      .. "test, and there are no per-request samples from both runs"):format(pts(#pa), A.label, pts(#pb), B.label)
+  end
+  return "no metric has per-request samples or repeats from both runs"
+end
+
 -- Sentences from the decision layer: capacity first when SLOs were given, then the
 -- tested rows' winners, or "no clear difference".
 local function summary(model, A, B)
@@ -1626,6 +1686,20 @@ local function summary(model, A, B)
   local ca, cb = model.capacity.a, model.capacity.b
   local ev = model.capacity.evidence or {}
   local differ = workloads_differ(model)
+  if model.gpus_differ then
+    -- different amounts of hardware: said first; with both counts known, the capacity per
+    -- GPU leads (the Headline's per-GPU row, its figures, range and evidence), the totals
+    -- follow, so that the run with more GPUs is not read as the better configuration
+    out[#out + 1] = "Not like for like on cost: " .. model.gpus_differ .. "."
+    local row
+    for _, r in ipairs(model.headline) do if r.label == "Capacity at SLO per GPU" then row = r end end
+    if row and model.capacity.per_gpu and row.a ~= nil and row.b ~= nil then
+      local gap = row.pct_text:match("^N/A") and "" or (" (%s %s vs %s)"):format(B.label, row.pct_text, A.label)
+      out[#out + 1] = ("Capacity per GPU within %s: %s for %s, %s for %s%s; %s."):format(
+        decision.slo_phrase(model.slo), row.a_text, A.label, row.b_text, B.label, gap, row.evidence)
+    end
+  end
+  local total_at = model.gpus_differ and #out + 1 -- where the totals' first sentence goes
   if #model.slo > 0 then
     local phrase = decision.slo_phrase(model.slo)
     local known = { interpolated = true, never_violated = true, saturated = true }
@@ -1655,9 +1729,10 @@ local function summary(model, A, B)
         local hi, lo, chi, clo = B, A, cb, ca
         local first = ev.winner or ev.higher or (ca.rps > cb.rps and "a" or "b")
         if first == "a" then hi, lo, chi, clo = A, B, ca, cb end
-        -- the gap the measured brackets (or the repeats' ranges) of both runs allow, from the
-        -- higher run's lowest against the lower run's highest to the other way round
-        local g = first == "a" and decision.capacity_gap(cb, ca) or decision.capacity_gap(ca, cb)
+        -- the gap the measured brackets (or the repeats' ranges) of both runs allow, as the
+        -- Headline, the CSV and comparison.json give it: B's change against A, whichever run
+        -- is higher (one direction everywhere: swapping the runs gives the reciprocal range)
+        local g = decision.capacity_gap(ca, cb)
         local pct = T.helpers.pct
         local gap
         if g and g.lo_pct and g.hi_pct == math.huge and g.lo_pct > 0 then
@@ -1671,9 +1746,10 @@ local function summary(model, A, B)
         else
           gap = "either may be higher"
         end
+        if gap ~= "either may be higher" then gap = ("%s %s vs %s"):format(B.label, gap, A.label) end
         if ev.winner then
-          out[#out + 1] = ("%s sustains %s more load than %s within %s: %s against %s; the ranges do not overlap.")
-            :format(hi.label, (gap:gsub("%+", "")), lo.label, phrase, capacity_text(chi), capacity_text(clo))
+          out[#out + 1] = ("%s sustains more load than %s within %s (%s): %s against %s; the ranges do not overlap.")
+            :format(hi.label, lo.label, phrase, gap, capacity_text(chi), capacity_text(clo))
         else
           -- one measurement per load (on some side): the figures and the gap, no winner named
           out[#out + 1] = ("Capacity within %s: %s for %s against %s for %s (%s), untested: %s."):format(phrase,
@@ -1687,9 +1763,9 @@ local function summary(model, A, B)
           out[#out] = out[#out]:gsub("%.$", ("; %s's figure is a lower bound, but %s achieved at most %s at any "
             .. "load measured."):format(lo.label, lo.label, rate_text(clo.ceiling_rps)))
         elseif ev.ordered and not ev.winner then
-          out[#out] = out[#out]:gsub("%.$", ("; %s met the SLOs at %s and %s already failed them at %s, so %s's "
+          out[#out] = out[#out]:gsub("%.$", ("; %s met the SLOs at %s and %s already failed them at %s%s, so %s's "
             .. "capacity is the higher whatever lies between the measured loads."):format(hi.label,
-            rate_text(ev.passed_rps), lo.label, rate_text(ev.failed_rps), hi.label))
+            rate_text(ev.passed_rps), lo.label, rate_text(ev.failed_rps), same_load_text(ev), hi.label))
         elseif ev.within_range then
           local with, other = ev.within_range == "a" and A or B, ev.within_range == "a" and B or A
           out[#out] = out[#out]:gsub("%.$", ("; %s's figure lies within the range %s's repeats allow, so either may "
@@ -1769,6 +1845,20 @@ local function summary(model, A, B)
         out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (untested: %s)."):format(rate_text(mp.rps), m.label,
           metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, mp.reason or "no test possible")
       end
+      if mp.saturated then
+        -- no load both measured lies below both saturations: the figures are said with that
+        local past, sat = {}, model.saturation
+        for _, x in ipairs { { "a", A, sat.a }, { "b", B, sat.b } } do
+          if mp.saturated[x[1]] then
+            past[#past + 1] = x[3].max_sustained_rps and ("%s sustains at most %s"):format(x[2].label,
+              rate_text(x[3].max_sustained_rps)) or ("%s saturated already at its lowest load"):format(x[2].label)
+          end
+        end
+        out[#out + 1] = ("That load is past saturation (%s), and no load both runs measured is below both "
+          .. "saturations: these latencies are an overloaded server's, of a queue that grew for the length of the "
+          .. "test, not of a load %s."):format(table.concat(past, "; "),
+          #past == 2 and "either run sustains" or "both runs sustain")
+      end
     end
   else
     local sa, sb = model.saturation.a, model.saturation.b
@@ -1836,6 +1926,11 @@ local function summary(model, A, B)
       end
     end
   end
+  if total_at and out[total_at] and out[total_at - 1]:match("^Capacity per GPU") then
+    -- after the per-GPU lead, the totals' sentence says it is of the totals
+    local t, n = out[total_at]:gsub("^Capacity within", "In total, capacity within")
+    out[total_at] = n > 0 and t or ("In total: " .. t)
+  end
   if not model.workload_match.like_for_like then
     local f = {}
     -- "different loads" when only the load differs; token lengths or request counts are
@@ -1860,7 +1955,12 @@ local function summary(model, A, B)
     -- the kinds of metric a test found no clear difference in (never one that was not
     -- tested, nor one whose test could not decide): "latency, errors"
     local kinds, kind_seen, errors_tested = {}, {}, false
+    local notes, seen = {}, {} -- the untested rows' own reasons, each once
     for _, r in ipairs(model.perf) do
+      if r.verdict == "untested" and r.evidence ~= "" and not seen[r.evidence] then
+        seen[r.evidence] = true
+        notes[#notes + 1] = r.evidence
+      end
       if r.winner then
         local w = wins[r.winner]
         -- always B's change against A, said so, whichever run is better
@@ -1916,9 +2016,8 @@ local function summary(model, A, B)
     elseif n_rows == 0 then
       -- no test at all: "no clear difference" would claim a comparison that was not made
       local what = n == 0 and "Nothing could be tested" or "No whole-run metric could be tested"
-      out[#out + 1] = untested > 0 and ("%s: no metric has per-request samples or repeats "
-        .. "from both runs, so none names a winner (%d metric%s untested)."):format(what, untested,
-        untested == 1 and "" or "s")
+      out[#out + 1] = untested > 0 and ("%s: %s, so none names a winner (%d metric%s untested)."):format(what,
+        untested_why(model, A, B), untested, untested == 1 and "" or "s")
         or ("%s: no metric was comparable with a test, so none names a winner."):format(what)
       untested = 0 -- said once
     elseif #wins.a == 0 and #wins.b == 0 then
@@ -1948,13 +2047,13 @@ local function summary(model, A, B)
         T.helpers.num(decision.ALPHA, 2), T.helpers.count(n, "test"))
     end
     if untested > 0 then
-      -- named, with both values: an untested row is no finding of sameness
+      -- named, with both values and the rows' own reasons: an untested row is no finding of sameness
       local parts = {}
       for _, r in ipairs(untested_rows) do
         parts[#parts + 1] = ("%s (%s vs %s)"):format(lower_label(r.label), r.a_text, r.b_text)
       end
-      out[#out + 1] = ("Not tested (no per-request samples, counts or repeats from both runs), so no winner: %s.")
-        :format(table.concat(parts, ", "))
+      out[#out + 1] = ("Not tested (%s), so no winner: %s."):format(
+        #notes > 0 and table.concat(notes, "; ") or untested_why(model, A, B), table.concat(parts, ", "))
     end
   end
   -- the Summary comes before the Data checks: a run whose own files disagree is said here
@@ -2079,6 +2178,24 @@ function M.build(opts)
     model.capacity.delta_pct = (cb.rps - ca.rps) / math.abs(ca.rps) * 100
   end
   model.per_gpu = { a = per_gpu(A, ca, model.saturation.a), b = per_gpu(B, cb, model.saturation.b) }
+  if #model.slo > 0 and ga and gb then
+    -- each capacity per its own accelerators, ordered by the same rule as the totals
+    local pa_, pb_ = capacity_per(ca, ga), capacity_per(cb, gb)
+    model.capacity.per_gpu = { a = pa_, b = pb_, gap = decision.capacity_gap(pa_, pb_),
+      evidence = capacity_evidence(pa_, pb_, model.min_effect, { workload_differs = model.workload_differs,
+        broken = model.broken }) }
+  end
+  -- accelerator counts that differ, or are known for one run only: the totals compare
+  -- different (or unknown) amounts of hardware, said first (banner, Summary)
+  if ga ~= gb and (ga or gb) then
+    local function n(x) return x and T.helpers.count(x, "GPU") or "an unknown number of GPUs" end
+    model.gpus_differ = ga and gb and ("%s ran on %s and %s on %s, so the totals compare different amounts of "
+      .. "hardware%s"):format(A.label, n(ga), B.label, n(gb), #model.slo > 0 and " and capacity is compared per GPU "
+      .. "first" or "")
+      or ("%s ran on %s and %s on %s (give gpus: N in %s's info file), so the totals may compare different "
+      .. "amounts of hardware, and nothing can be compared per GPU"):format(A.label, n(ga), B.label, n(gb),
+      ga and B.label or A.label)
+  end
   local any_goodput = false
   for _, p in ipairs(pa) do if p.goodput_rps then any_goodput = true end end
   for _, p in ipairs(pb) do if p.goodput_rps then any_goodput = true end end
@@ -2240,6 +2357,28 @@ function M.curve_rows(model)
       out[#out].note = out[#out].note .. ("; B - A from the measured loads: %s, %s%s"):format(d or rd, rp,
         why and (" " .. why) or "")
     end
+  end
+  -- per GPU (both accelerator counts known): each capacity per its run's GPUs, with its own
+  -- verdict and range, as the Headline's per-GPU row gives them
+  local pg = #model.slo > 0 and cap and cap.per_gpu
+  if pg then
+    local h
+    for _, r in ipairs(model.headline or {}) do if r.label == "Capacity at SLO per GPU" then h = r end end
+    local ca, cb = pg.a, pg.b
+    local function fig(c) return (c.kind == "interpolated" or is_bound(c)) and c.rps or nil end
+    local broken = pg.evidence and pg.evidence.verdict == "broken"
+    local single = pg.gap and pg.gap.lo_rps == pg.gap.hi_rps
+    row("capacity_at_slo_rps_per_gpu", fig(ca), fig(cb), h and h.a_text or "N/A", h and h.b_text or "N/A",
+      ca.kind == "interpolated" and cb.kind == "interpolated" and not differ and single and not broken,
+      pg.evidence and pg.evidence.verdict or "unknown")
+    local rd, rp = capacity_range_cells(pg.gap, " req/s", 2)
+    if rd and not single and not differ and not broken then
+      local d, why = rd:match("^(.-) (%(.*%))$")
+      out[#out].note = out[#out].note .. ("; B - A from the measured loads, per GPU: %s, %s%s"):format(d or rd, rp,
+        why and (" " .. why) or "")
+    end
+    out[#out].note = ("per GPU (%s: %s, %s: %s); "):format(model.a.label, T.helpers.count(model.per_gpu.a.gpus, "GPU"),
+      model.b.label, T.helpers.count(model.per_gpu.b.gpus, "GPU")) .. out[#out].note
   end
   local sa, sb = model.saturation.a, model.saturation.b
   -- a run that saturated below its ceiling (the most it achieved at any load) has its true

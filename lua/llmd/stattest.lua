@@ -8,6 +8,7 @@
 --   st.exact_mann_whitney({0, 0, 0}, {2, 2, 2}) -- {p = 0.1, p_min = 0.1, u = 9, ...}
 --   st.fisher_exact(1, 6, 17, 22) -- 1 of 6 against 17 of 22: {p = 0.0126, p_min =, ...}
 --   st.mean_ci({1, 2, 3}, 0.95)    -- {mean =, lo =, hi =, min =, max =, n =, sd =}
+--   st.mean_ci(xs, 0.95, 0)        -- lo never below 0 (clipped = true, t_lo = the t end)
 --
 -- The t distribution is computed from the regularised incomplete beta function
 -- (continued fraction, evaluated with the modified Lentz method) and log-gamma (Lanczos
@@ -306,8 +307,12 @@ function M.fisher_exact(xa, na, xb, nb)
 end
 
 -- The mean of xs with its two-sided confidence interval (Student t, level 0.95 by
--- default) and the range: {mean, lo, hi, min, max, n, sd}.
-function M.mean_ci(xs, level)
+-- default) and the range: {mean, lo, hi, min, max, n, sd}. With floor (the least value
+-- the quantity can take: 0 for a latency, a rate, a share), a t-interval reaching below
+-- it (few repeats, much spread: the symmetric interval knows nothing of the bound) has lo
+-- = floor, clipped = true and t_lo = the t-interval's own lower end, so that no interval
+-- claims a negative latency: the bound is all that is known from below.
+function M.mean_ci(xs, level, floor)
   check_sample(xs, "mean_ci", "the sample")
   level = level or 0.95
   local mean, var = mean_var(xs)
@@ -315,7 +320,9 @@ function M.mean_ci(xs, level)
   local half = M.t_quantile(1 - (1 - level) / 2, #xs - 1) * sd / math.sqrt(#xs)
   local lo, hi = math.huge, -math.huge
   for _, x in ipairs(xs) do lo, hi = math.min(lo, x), math.max(hi, x) end
-  return { mean = mean, lo = mean - half, hi = mean + half, min = lo, max = hi, n = #xs, sd = sd }
+  local r = { mean = mean, lo = mean - half, hi = mean + half, min = lo, max = hi, n = #xs, sd = sd }
+  if floor and r.lo < floor then r.t_lo, r.lo, r.clipped = r.lo, floor, true end
+  return r
 end
 
 return M

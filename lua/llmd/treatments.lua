@@ -451,8 +451,7 @@ function M.model(list, opts)
   m.saturated_at_common = {}
   for _, x in ipairs(T) do
     -- past the last sustained load point: what the server pushed through an overload
-    if m.common_rps and x.saturation.point and not x.saturation.unknown
-      and (not x.max_rps or m.common_rps > x.max_rps and not lp.close(m.common_rps, x.max_rps)) then
+    if m.common_rps and lp.saturated_at(x.saturation, m.common_rps) then
       x.saturated_at_common = true
       m.saturated_at_common[#m.saturated_at_common + 1] = {
         label = x.label, reason = x.max_rps and ("it sustains at most %s; %s"):format(
@@ -481,8 +480,12 @@ function M.model(list, opts)
         if p and p.ci and p.ci[key] and not interp then e.ci = p.ci[key] end
         e.text = v and fmt(key, v) or metrics.na(p and not interp and p.na[key]
           or "not measured at this load, nor on both sides of it")
-        if e.ci then e.text = e.text .. (" (95 %% CI %s - %s, n=%d)"):format(fmt(key, e.ci.lo), fmt(key, e.ci.hi),
-          e.ci.n) end
+        if e.ci then
+          -- a t-interval reaching below 0 is clipped there (llmd.stattest.mean_ci), and says so
+          e.text = e.text .. (" (95 %% CI %s - %s, n=%d%s)"):format(fmt(key, e.ci.lo), fmt(key, e.ci.hi), e.ci.n,
+            e.ci.clipped and ("; lower end clipped at 0 from the t-interval's %s: too wide to bound it below"):format(
+              fmt(key, e.ci.t_lo)) or "")
+        end
         if v and interp then e.text = e.text .. " (interpolated)" end
       else
         e.text = metrics.na(m.common_why)

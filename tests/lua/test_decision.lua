@@ -667,6 +667,74 @@ end)
 -- compare.lua into a fresh parent; returns the workspace and the process result.
 local compare = t.compare
 
+t.test("different GPU counts: said first, per GPU leads the Summary, the per-GPU row has its own evidence", function()
+  -- the newuser's demo pair with 1 GPU for A and 4 for B: in total B is higher, per GPU A.
+  -- Expected figures from the Python expectations of the stage files (harness_expected.lua):
+  -- A's capacity is >= its point 4 (91.357 req/s) up to its ceiling 103.078 (1 GPU); B's is
+  -- between its points 4 (126.53) and 5 (167.784), over 4 GPUs 31.63 to 41.946. Per GPU,
+  -- B - A from 31.63 - 103.078 = -71.44 to 41.946 - 91.357 = -49.41 req/s, -69.3 % to
+  -- -54.1 % (by hand): A's lowest (91.36) is above B's highest (41.95), so A is higher
+  local E = require "harness_expected"
+  local sa, sb = E.kubecon_na_2025_vllm.stages, E.kubecon_na_2025_vllm_chunking_and_prefix_caching.stages
+  local la, ha = sa[4].throughput_req_s, 0
+  for _, x in ipairs(sa) do ha = math.max(ha, x.throughput_req_s) end
+  local lb, hb = sb[4].throughput_req_s / 4, sb[5].throughput_req_s / 4
+  local H = template.helpers
+  local ia, ib = t.tmpdir() .. "/a.yaml", t.tmpdir() .. "/b.yaml"
+  t.write(ia, "gpus: 1\n")
+  t.write(ib, "gpus: 4\n")
+  local w, r = compare { "--a", KC_A, "--a-label", "x", "--a-info", ia, "--b", KC_B, "--b-label", "y", "--b-info", ib,
+    "--slo", "ttft_p90_ms=200" }
+  t.eq(r.code, 0, r.stderr)
+  local cj = json.read(w .. "/comparison.json")
+  local pg = cj.capacity.per_gpu
+  t.eq({ pg.evidence.verdict, pg.evidence.higher, pg.evidence.ordered }, { "untested", "a", true })
+  t.near(pg.evidence.passed_rps, la, 1e-9)
+  t.near(pg.evidence.failed_rps, hb, 1e-9)
+  t.near(pg.gap.lo_pct, (lb / ha - 1) * 100, 1e-9)
+  t.near(pg.gap.hi_pct, (hb / la - 1) * 100, 1e-9)
+  -- the totals point the other way (B higher): that is why the per-GPU row needs its own
+  t.eq(cj.capacity.evidence.higher, "b")
+  local md = t.read(w .. "/comparison_report.md")
+  local banner = "x ran on 1 GPU and y on 4 GPUs, so the totals compare different amounts of hardware and capacity "
+    .. "is compared per GPU first"
+  t.eq(cj.gpus_differ, banner)
+  t.ok(md:find("> **Not like for like on cost.** " .. banner, 1, true), md)
+  t.ok(t.read(w .. "/comparison_report.html"):find("Not like for like on cost.</strong> " .. banner, 1, true))
+  local ev = ("one run per load, no interval: untested, but the measured loads order them: x met the SLOs at %s "
+    .. "req/s per GPU, y already failed them at %s req/s per GPU"):format(H.num(la, 2), H.num(hb, 2))
+  local pct = H.pct((lb / ha - 1) * 100) .. " to " .. H.pct((hb / la - 1) * 100)
+  t.eq(pct, "-69.3 % to -54.1 %")
+  local row = md:match("\n| Capacity at SLO per GPU |[^\n]*")
+  t.ok(row:find("| " .. pct .. " | " .. ev .. " |", 1, true), row)
+  t.ok(not row:find("whatever the bound", 1, true), row)
+  local summary = md:match("\n## Summary\n\n([^\n]*)")
+  -- the Summary opens with the counts, then the per-GPU capacities as the Headline's row gives them
+  local lead = "Not like for like on cost: " .. banner .. ". Capacity per GPU within TTFT p90 ≤ 200.0 ms: ≥ "
+    .. H.num(la, 2) .. " req/s (the last load before saturation) for x, about "
+  t.eq(summary:sub(1, #lead), lead)
+  t.ok(summary:find(("(measured: between %s and %s) for y"):format(H.num(lb, 2), H.num(hb, 2)), #lead, true), summary)
+  t.ok(summary:find("(y " .. pct .. " vs x); " .. ev .. ". In total, capacity within", 1, true), summary)
+  local csv = t.read(w .. "/comparison.csv")
+  local line = csv:match("\ncapacity_at_slo_rps_per_gpu,[^\n]*")
+  t.ok(line and line:find("untested", 1, true) and line:find(pct, 1, true), line)
+  -- one count unknown: said first, nothing per GPU
+  w, r = compare { "--a", KC_A, "--a-label", "x", "--a-info", ia, "--b", KC_B, "--b-label", "y", "--slo",
+    "ttft_p90_ms=200" }
+  t.eq(r.code, 0, r.stderr)
+  cj = json.read(w .. "/comparison.json")
+  t.eq(cj.gpus_differ, "x ran on 1 GPU and y on an unknown number of GPUs (give gpus: N in y's info file), so the "
+    .. "totals may compare different amounts of hardware, and nothing can be compared per GPU")
+  t.eq(cj.capacity.per_gpu, nil)
+  t.ok(cj.summary:find("^Not like for like on cost: x ran on 1 GPU and y on an unknown"), cj.summary)
+  -- the same count: no banner
+  w, r = compare { "--a", KC_A, "--a-label", "x", "--a-info", ia, "--b", KC_B, "--b-label", "y", "--b-info", ia,
+    "--slo", "ttft_p90_ms=200" }
+  t.eq(r.code, 0, r.stderr)
+  t.eq(json.read(w .. "/comparison.json").gpus_differ, nil)
+  t.ok(not t.read(w .. "/comparison_report.md"):find("like for like on cost", 1, true))
+end)
+
 t.test("per GPU, --slo from the info files, comparison.json keys, analyze.lua keeps the SLOs", function()
   local ia, ib = t.tmpdir() .. "/a.yaml", t.tmpdir() .. "/b.yaml"
   t.write(ia, "gpus: 2\nslo:\n  ttft_p90_ms: 200\n")
@@ -702,7 +770,9 @@ t.test("per GPU, --slo from the info files, comparison.json keys, analyze.lua ke
   t.ok(hi < 0, "the case: per GPU, B's highest below A's lowest")
   t.ok(text:find("| Capacity at SLO per GPU | ≥ " .. H.num(ca.rps / 2, 2)
     .. " req/s (the last load before saturation) | about " .. H.num(cb.rps / 4, 2)
-    .. (" req/s | %s to %s req/s | %s to %s |"):format(H.signed(lo, 2), H.signed(hi, 2),
+    .. (" req/s (measured: between %s and %s)"):format(H.num(cb.last_passing_rps / 4, 2),
+      H.num(cb.first_failing_rps / 4, 2))
+    .. (" | %s to %s req/s | %s to %s |"):format(H.signed(lo, 2), H.signed(hi, 2),
       H.pct((cb.last_passing_rps / 4 / (ca.ceiling_rps / 2) - 1) * 100),
       H.pct((cb.first_failing_rps / 4 / (ca.rps / 2) - 1) * 100)), 1, true), text)
   -- analyze.lua without --slo keeps the report's SLOs; with --slo it takes the new ones
@@ -1348,7 +1418,9 @@ t.test("capacity with repeats: overlapping ranges are no clear difference; range
   t.eq(m.capacity.evidence.verdict, "B higher")
   t.eq(m.capacity.evidence.winner, "b")
   -- (one level of parentheses: the capacities' ranges are not nested inside another)
-  t.ok(m.summary:find("y sustains 7.3 % to 27.0 % more load than x within TTFT p90 ≤ 200.0 ms: 26.60 req/s (the "
+  -- the range is B's change against A, as in the Headline and the CSV
+  t.ok(m.summary:find("y sustains more load than x within TTFT p90 ≤ 200.0 ms (y +7.3 % to +27.0 % vs x): 26.60 "
+    .. "req/s (the "
     .. "repeats allow 26.43–26.77 req/s) against 22.86 req/s (the repeats allow 21.08–24.63 req/s); the ranges do "
     .. "not overlap.", 1, true), m.summary)
   -- the only test made is the summary's at the matched load (30 req/s), which differs: the
@@ -1361,7 +1433,10 @@ t.test("capacity with repeats: overlapping ranges are no clear difference; range
   -- swapped: the same, mirrored
   m = cap_model(repeated_run(RC), repeated_run(RA))
   t.eq(m.capacity.evidence.verdict, "A higher")
-  t.ok(m.summary:find("x sustains 7.3 % to 27.0 % more load than y", 1, true), m.summary)
+  -- still B's change against A, the reciprocal range: 21.083 / 26.766 - 1 = -21.2 % to
+  -- 24.632 / 26.434 - 1 = -6.8 % (python3, from the figures above), never x against y
+  t.ok(m.summary:find("x sustains more load than y within TTFT p90 ≤ 200.0 ms (y -21.2 % to -6.8 % vs x)", 1, true),
+    m.summary)
   -- the headline shows the range beside the capacity
   t.eq(m.headline[1].a_text, "26.60 req/s (the repeats allow 26.43–26.77 req/s)")
   -- equal means (A against itself) are "about the same" by the means only: the ranges
@@ -1501,7 +1576,7 @@ t.test("capacity without repeats: the figure stays, said to be one measurement p
   -- 101 ms, met) and 30 req/s (300 and 251 ms, failed): either may be higher; the gap the
   -- brackets allow: 20 / 30 - 1 = -33.3 % to 30 / 20 - 1 = +50.0 % (by hand)
   t.ok(m.summary:find("Capacity within TTFT p90 ≤ 200.0 ms: about 26.60 req/s (measured: between 20.00 and 30.00) "
-    .. "for y against about 22.86 req/s (measured: between 20.00 and 30.00) for x (-33.3 % to +50.0 %), untested: "
+    .. "for y against about 22.86 req/s (measured: between 20.00 and 30.00) for x (y -33.3 % to +50.0 % vs x), untested: "
     .. "one run per load; the load points measured leave room for either order", 1, true), m.summary)
   t.eq(m.capacity.evidence.order_open, true)
   t.ok(not m.summary:find("sustains", 1, true), m.summary)
@@ -1510,7 +1585,7 @@ t.test("capacity without repeats: the figure stays, said to be one measurement p
   t.eq(m.capacity.evidence.verdict, "untested")
   -- y's range 26.43-26.77 against x's bracket [20, 30): -11.9 % (26.434 / 30 - 1) to +33.8 %
   -- (26.766 / 20 - 1), by hand
-  t.ok(m.summary:find("(-11.9 % to +33.8 %), untested: one run per load for x; the load points measured leave room "
+  t.ok(m.summary:find("(y -11.9 % to +33.8 % vs x), untested: one run per load for x; the load points measured leave room "
     .. "for either order", 1, true), m.summary)
   t.ok(not m.summary:find("more load", 1, true), m.summary)
   -- repeats at some load points only: no range from a point without spread
@@ -2005,7 +2080,7 @@ t.test("capacity at an SLO orders two runs only by their measured brackets, neve
     "-15.0 % to +88.9 %" })
   t.ok(row.evidence:find("untested, and either may be higher", 1, true), row.evidence)
   t.ok(not row.evidence:find("order holds", 1, true), row.evidence)
-  t.ok(m.summary:find("(-15.0 % to +88.9 %), untested: one run per load; x's figure is only a lower bound, so either "
+  t.ok(m.summary:find("(y -15.0 % to +88.9 % vs x), untested: one run per load; x's figure is only a lower bound, so either "
     .. "may be higher.", 1, true), m.summary)
   -- the CSV: no single delta, the range in the note
   local csv = report.csv(m)
@@ -2111,4 +2186,152 @@ t.test("Summary wording: the SLO that fails is named, and an unknown capacity ne
     .. "lowest load point had already saturated"), m.summary)
   t.ok(m.summary:find("so the two are not compared.", 1, true), m.summary)
   t.ok(not m.summary:find("sustains N/A", 1, true), m.summary)
+end)
+
+t.test("capacity with repeats: the tok/s row's N/A says why (a range in req/s only), both figures shown", function()
+  -- the newuser's sw/A vs sw/Bsame: both figures known, yet the Delta read "the tok/s of the
+  -- measured loads around it are unknown". Here every point makes 10 tokens per request, so
+  -- the means' capacities 22.857 and 26.6 req/s (python3 above) are 228.57 and 266.0 tok/s
+  local m = cap_model(repeated_run(RA), repeated_run(RC))
+  local row
+  for _, r in ipairs(m.headline) do if r.label == "Capacity at SLO, output tok/s" then row = r end end
+  t.near(row.a, 228.57142857142858, 1e-9)
+  t.near(row.b, 266.0, 1e-9)
+  t.eq({ row.a_text, row.b_text }, { "228.6 tok/s", "266.0 tok/s" })
+  t.eq(row.delta_text, "N/A (the repeats' range is known in req/s only: see the row above)")
+  t.eq(row.pct_text, row.delta_text)
+  t.ok(not row.delta_text:find("unknown", 1, true), row.delta_text)
+end)
+
+t.test("untested whole-run rows of runs with repeats at several load points: the Summary says the pooling, "
+  .. "not 'no repeats'", function()
+  -- both runs have 3 repeats at each of 3 load points (the newuser's sw/A and sw/Bsame had 4):
+  -- the whole-run TTFT mean pools the load points, so the repeats cannot test it; the old
+  -- text "no metric has per-request samples or repeats from both runs" was false
+  local ra, rb = repeated_run(RA), repeated_run(RC)
+  ra.overall.values.ttft_mean_ms, rb.overall.values.ttft_mean_ms = 170, 135
+  local m = cap_model(ra, rb)
+  local row
+  for _, r in ipairs(m.perf) do if r.key == "ttft_mean_ms" then row = r end end
+  t.eq(row.verdict, "untested")
+  t.ok(m.summary:find("No whole-run metric could be tested: the whole-run figures pool 3 load points of x and 3 "
+    .. "load points of y, which repeats (each of one load point) cannot test, and there are no per-request samples "
+    .. "from both runs, so none names a winner (1 metric untested).", 1, true), m.summary)
+  t.ok(not m.summary:find("samples or repeats", 1, true), m.summary)
+  -- one load point each without repeats: that reason stays, as it is then true
+  local one = function(v)
+    local r = t.run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = v, ttft_mean_ms = v } } }
+    r.overall.values.ttft_mean_ms = v
+    return r
+  end
+  m = cap_model(one(100), one(150))
+  t.ok(m.summary:find("no metric has per-request samples or repeats from both runs", 1, true), m.summary)
+end)
+
+t.test("the Summary's latency at a matched load: the highest load neither run is past saturation at, "
+  .. "else said to be an overloaded server's", function()
+  local function run(points)
+    local stages = {}
+    for i, p in ipairs(points) do
+      stages[i] = { rate = p[1], values = { throughput_req_s = p[2], ttft_p90_ms = p[3], throughput_tok_s = 10 * p[2],
+        error_rate_pct = 0 } }
+    end
+    return t.run_of(stages)
+  end
+  local function model(ra, rb)
+    local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+    return report.build { a = sd("x", ra), b = sd("y", rb), slo = decision.parse_slo("ttft_p90_ms=100"),
+      generated = 0 }
+  end
+  -- both offered 10, 20, 30, 40 req/s; at 40 only 32 were achieved (80 %, below the 95 %
+  -- share): both saturated at point 4, max sustained 30. The newuser's case: the highest
+  -- load both measured (32) is past saturation; the highest sustained one is 30
+  local x = run { { 10, 10, 20 }, { 20, 20, 40 }, { 30, 30, 90 }, { 40, 32, 3000 } }
+  local y = run { { 10, 10, 26 }, { 20, 20, 52 }, { 30, 30, 117 }, { 40, 32, 3900 } }
+  local m = model(x, y)
+  t.near(m.matched_point.rps, 30, 1e-12)
+  t.eq({ m.matched_point.a, m.matched_point.b }, { 90, 117 })
+  t.eq(m.matched_point.saturated, nil)
+  t.ok(m.summary:find("At 30.00 req/s, TTFT p90 is 90.0 ms for x and 117.0 ms for y", 1, true), m.summary)
+  t.ok(not m.summary:find("past saturation", 1, true), m.summary)
+  -- the same pair swapped: the same load (the rule does not depend on which run is A)
+  t.near(model(y, x).matched_point.rps, 30, 1e-12)
+  -- loads that match only past saturation: x offered 10, 20, 40 (achieved 10, 20, 30: 75 %,
+  -- saturated, sustains 20), y offered 15, 40 (achieved 15, 30.1: saturated, sustains 15);
+  -- 30 and 30.1 are within 1 %: the one matched load, mean 30.05, said to be overloaded
+  x = run { { 10, 10, 20 }, { 20, 20, 40 }, { 40, 30, 3000 } }
+  y = run { { 15, 15, 30 }, { 40, 30.1, 3900 } }
+  m = model(x, y)
+  t.near(m.matched_point.rps, 30.05, 1e-9)
+  t.eq(m.matched_point.saturated, { a = true, b = true })
+  t.ok(m.summary:find("At 30.05 req/s, TTFT p90 is 3,000.0 ms for x and 3,900.0 ms for y (untested: no per-request "
+    .. "samples from both runs at this load). That load is past saturation (x sustains at most 20.00 "
+    .. "req/s; y sustains at most 15.00 req/s), and no load both runs measured is below both saturations: these "
+    .. "latencies are an overloaded server's, of a queue that grew for the length of the test, not of a load "
+    .. "either run sustains.", 1, true), m.summary)
+end)
+
+t.test("capacity brackets that only touch at the same load are ordered; at different loads they are not", function()
+  -- x met TTFT p90 <= 100 ms at 20 req/s (offered 20) and failed at 30; y already failed at
+  -- 20 (offered 20, achieved r). x's capacity is >= 20, y's below r: with r within 1 % of
+  -- 20 at the same offered load, x is the higher (the newuser's A vs B13 at 61.24 req/s)
+  local function run(points)
+    local stages = {}
+    for i, p in ipairs(points) do
+      stages[i] = { rate = p[1], values = { throughput_req_s = p[2], ttft_p90_ms = p[3], throughput_tok_s = 10 * p[2],
+        error_rate_pct = 0 } }
+    end
+    return t.run_of(stages)
+  end
+  local function model(ra, rb)
+    local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+    return report.build { a = sd("x", ra), b = sd("y", rb), slo = decision.parse_slo("ttft_p90_ms=100"),
+      generated = 0 }
+  end
+  local x = run { { 10, 10, 40 }, { 20, 20, 90 }, { 30, 30, 150 } }
+  for _, r in ipairs { 20, 20.1 } do
+    local y = run { { 10, 10, 60 }, { 20, r, 120 }, { 30, 30, 200 } }
+    local m = model(x, y)
+    local ev = m.capacity.evidence
+    t.eq({ ev.verdict, ev.higher, ev.ordered, ev.order_open }, { "untested", "a", true, nil }, "r = " .. r)
+    t.eq(ev.same_load, { offered = 20, load_type = "rate" })
+    -- the gap B - A: from y's lowest (10) against x's highest (30), 10 / 30 - 1 = -66.7 %,
+    -- to 0 (by hand): not r - 20 = +0.1 req/s, which would read as "cannot order them"
+    t.near(m.capacity.gap.lo_pct, (10 / 30 - 1) * 100, 1e-9)
+    t.eq({ m.capacity.gap.hi_rps, m.capacity.gap.hi_pct }, { 0, 0 })
+    t.ok(m.summary:find(("x met the SLOs at 20.00 req/s and y already failed them at %s req/s, at the same load "
+      .. "(20 req/s offered), so x's capacity is the higher"):format(r == 20 and "20.00" or "20.10"), 1, true),
+      m.summary)
+    t.ok(not m.summary:find("either may be higher", 1, true), m.summary)
+    local row = m.headline[1]
+    t.ok(row.evidence:find("the measured loads order them", 1, true), row.evidence)
+    t.ok(not row.delta_text:find("cannot order", 1, true), row.delta_text)
+    -- swapped: mirrored, y against x the other way
+    local w = model(y, x)
+    t.eq({ w.capacity.evidence.higher, w.capacity.evidence.ordered }, { "b", true })
+    t.eq({ w.capacity.gap.lo_rps, w.capacity.gap.lo_pct }, { 0, 0 })
+    t.near(w.capacity.gap.hi_pct, (30 / 10 - 1) * 100, 1e-9)
+  end
+  -- a different load: y failed at 20.5 req/s offered (2.5 % above x's 20): x met 20, y failed
+  -- 20.5, and between them either may be higher
+  local y = run { { 10, 10, 60 }, { 20.5, 20.5, 120 }, { 30, 30, 200 } }
+  local m = model(x, y)
+  t.eq({ m.capacity.evidence.order_open, m.capacity.evidence.ordered, m.capacity.evidence.same_load },
+    { true, nil, nil })
+end)
+
+t.test("the load curves' 95 % interval of a latency is clipped at 0 and says so, as treatments.lua's", function()
+  -- point 1's TTFT p90 in three repeats 10, 100, 190 ms: mean 100, sd 90, t(0.975, 2) =
+  -- 4.302653: 100 -+ 223.57 = -123.57 .. 323.57 ms (numpy, /usr/bin/python3); clipped at 0
+  local m = cap_model(repeated_run { { 10, 100, 190 }, { 150, 160, 170 }, { 290, 300, 310 } }, repeated_run(RA))
+  local ci = m.load_points.a[1].ci.ttft_p90_ms
+  t.eq({ ci.lo, ci.clipped }, { 0, true })
+  t.near(ci.t_lo, -123.57239406593774, 1e-6)
+  t.eq(m.curves[1].rows[1].ttft_p90_ci, "100.0 (CI 0.0–323.6, its lower end clipped at 0 from the t-interval's "
+    .. "-123.6: too wide to bound it below, range 10.0–190.0)")
+  t.eq(m.curves[1].rows[2].ttft_p90_ci, "160.0 (CI 135.2–184.8, range 150.0–170.0)")
+  -- comparison.json carries the same: lo 0, clipped, and the t-interval's own lower end
+  local plain = report.plain(m)
+  t.eq(plain.load_points.a[1].ci.ttft_p90_ms.lo, 0)
+  t.near(plain.load_points.a[1].ci.ttft_p90_ms.t_lo, -123.57239406593774, 1e-6)
 end)

@@ -654,3 +654,56 @@ t.test("F1: repeats with per-request data: the rows' Mann-Whitney and the matche
   t.eq(row_ids["mann_whitney:ttft"], true)
   t.eq(m.family.size, n + 1)
 end)
+
+-- The capacity gap's percentages as every output gives them: the Headline's Change cell,
+-- the Summary, the CSV row's note, comparison.json's capacity.gap, and the HTML's Summary.
+local function gap_everywhere(w)
+  local md = t.read(w .. "/comparison_report.md")
+  local out = {}
+  local line = md:match("\n| Capacity at SLO %(TTFT[^\n]*")
+  local cells = {}
+  for c in line:gmatch("|([^|]*)") do cells[#cells + 1] = c:match("^%s*(.-)%s*$") end
+  out.headline = cells[5]
+  local summary = md:match("\n## Summary\n\n([^\n]*)")
+  out.summary = summary:match("%(%S+ ([+-][%d.]+ %% to [+-][%d.]+ %%) vs %S+%)")
+  local note = csv_rows(w .. "/comparison.csv").capacity_at_slo_rps[11]
+  out.csv = note:match("req/s, ([+-][%d.]+ %% to [+-][%d.]+ %%)$")
+  local g = json.read(w .. "/comparison.json").capacity.gap
+  local H = require("llmd.template").helpers
+  out.json = H.pct(g.lo_pct) .. " to " .. H.pct(g.hi_pct)
+  local html = t.read(w .. "/comparison_report.html")
+  out.html = html:find(summary:match("%(%S+ [+-][%d.]+ %% to [+-][%d.]+ %% vs %S+%)"), 1, true) and out.summary
+  return out, g
+end
+
+t.test("F6: the capacity gap is B's change against A in every output, and swapping the runs gives its reciprocal",
+  function()
+    -- from the Python expectations of the stage files (tests/data/harness_expectations.py):
+    -- x (the demo's vllm) is a lower bound at point 4, up to its ceiling (the most at any
+    -- load); y (chunked-prefix) crosses TTFT p90 = 200 ms between its points 4 and 5
+    local E = require "harness_expected"
+    local sa, sb = E.kubecon_na_2025_vllm.stages, E.kubecon_na_2025_vllm_chunking_and_prefix_caching.stages
+    local la, ha = sa[4].throughput_req_s, 0
+    for _, x in ipairs(sa) do ha = math.max(ha, x.throughput_req_s) end
+    local lb, hb = sb[4].throughput_req_s, sb[5].throughput_req_s
+    -- y against x: from y's lowest against x's highest to y's highest against x's lowest
+    -- (126.53 / 103.08 - 1 = +22.8 %, 167.78 / 91.36 - 1 = +83.7 %); x against y, the
+    -- reciprocal: 91.36 / 167.78 - 1 = -45.6 %, 103.08 / 126.53 - 1 = -18.5 %
+    local want = {
+      { lo = (lb / ha - 1) * 100, hi = (hb / la - 1) * 100 },
+      { lo = (la / hb - 1) * 100, hi = (ha / lb - 1) * 100 },
+    }
+    t.near((1 + want[2].lo / 100) * (1 + want[1].hi / 100), 1, 1e-12)
+    t.near((1 + want[2].hi / 100) * (1 + want[1].lo / 100), 1, 1e-12)
+    local H = require("llmd.template").helpers
+    for i, order in ipairs { { KC_A, "x", KC_B, "y" }, { KC_B, "y", KC_A, "x" } } do
+      local w, r = compare { "--a", order[1], "--a-label", order[2], "--b", order[3], "--b-label", order[4],
+        "--slo", "ttft_p90_ms=200" }
+      t.eq(r.code, 0, r.stderr)
+      local got, g = gap_everywhere(w)
+      t.near(g.lo_pct, want[i].lo, 1e-6, "comparison.json lo_pct")
+      t.near(g.hi_pct, want[i].hi, 1e-6, "comparison.json hi_pct")
+      local text = H.pct(want[i].lo) .. " to " .. H.pct(want[i].hi)
+      t.eq(got, { headline = text, summary = text, csv = text, json = text, html = text }, "order " .. i)
+    end
+  end)

@@ -129,10 +129,10 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   -- of B's estimate alone
   t.ok(golden:find("## Summary\n\nCapacity within TTFT p90 ≤ 200.0 ms: about 162.01 req/s (measured: between "
     .. "126.53 and 167.78) for vllm+chunked-prefix against "
-    .. "≥ 91.36 req/s (the last load before saturation) for vllm (+"
+    .. "≥ 91.36 req/s (the last load before saturation) for vllm (vllm+chunked-prefix +"
     .. template.helpers.num((sb[4].throughput_req_s / sa[7].throughput_req_s - 1) * 100, 1) .. " % to +"
     .. template.helpers.num((sb[5].throughput_req_s / sa[4].throughput_req_s - 1) * 100, 1)
-    .. " %), untested: one run per load; vllm's figure is a lower bound, but vllm achieved at most "
+    .. " % vs vllm), untested: one run per load; vllm's figure is a lower bound, but vllm achieved at most "
     .. template.helpers.num(sa[7].throughput_req_s, 2) .. " req/s at any load measured.", 1, true),
     "the summary leads with capacity, untested")
   -- every output says the same of A's capacity: never above what it sustained

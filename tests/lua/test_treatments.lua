@@ -597,7 +597,7 @@ t.test("two lower bounds, one run never achieving the other's bound at any load:
   for _, st in ipairs(E.kubecon_na_2025_vllm_chunking_and_prefix_caching.stages) do
     ceiling_b = math.max(ceiling_b, st.throughput_req_s)
   end
-  t.ok(r.compare.summary:find(("(+%.1f %% to +%.1f %%)"):format((bound_b / ceiling - 1) * 100,
+  t.ok(r.compare.summary:find(("(chunked +%.1f %% to +%.1f %% vs base)"):format((bound_b / ceiling - 1) * 100,
     (ceiling_b / bound_a - 1) * 100), 1, true), r.compare.summary)
   -- treatments.lua: the same order, the same reason
   local r1 = r.treatments.json.ranking[1]
@@ -933,6 +933,40 @@ t.test("max sustained throughput with its ceiling, as compare.lua shows it", fun
   t.ok(md:find("| 20.000 req/s (up to 31.000 req/s, its most at any load) |", 1, true), md)
   t.ok(md:find("| ≥ 30.000 req/s (never saturated) |", 1, true), md)
 end)
+
+t.test("a 95 % interval of a latency never reaches below 0: clipped there, and said (the newuser's -30.4 ms)",
+  function()
+    -- exp-7's llm-d-1p1d (3 repeats at 3.6 req/s) with TTFT p99 200, 350 and 500 ms: mean
+    -- 350, sd 150, t(0.975, 2) = 4.302653, so the t-interval is 350 -+ 372.62 = -22.62 ..
+    -- 722.62 ms (numpy: /usr/bin/python3, np.std(ddof=1)); a latency is never below 0
+    local X = F .. "/vllm-benchmark/exp-7_H100/"
+    local d = t.tmpdir()
+    local names = {}
+    for n in require("lfs").dir(X .. "llm-d-1p1d") do if n:match("%.json$") then names[#names + 1] = n end end
+    table.sort(names)
+    for i, n in ipairs(names) do
+      local text, k = t.read(X .. "llm-d-1p1d/" .. n):gsub('"p99_ttft_ms": [%d.e+-]+', '"p99_ttft_ms": '
+        .. ({ 200, 350, 500 })[i])
+      t.eq(k, 1, n)
+      t.write(d .. "/" .. n, text)
+    end
+    local list = tr.load { { label = "wide", dirs = { d } }, { label = "base", dirs = { X .. "llm-d-1p1d" } } }
+    local m = tr.model(list)
+    local ci = m.treatments[1].points[1].ci.ttft_p99_ms
+    t.near(ci.mean, 350, 1e-9)
+    t.near(ci.t_lo, -22.620656776562896, 1e-6)
+    t.near(ci.hi, 722.6206567765629, 1e-6)
+    t.eq({ ci.lo, ci.clipped }, { 0, true })
+    t.eq(m.treatments[1].at_common.ttft_p99_ms.text, "350.0 ms (95 % CI 0.0 ms - 722.6 ms, n=3; lower end clipped at "
+      .. "0 from the t-interval's -22.6 ms: too wide to bound it below)")
+    -- the unmodified run's interval stays above 0 and says nothing of clipping
+    t.ok(not m.treatments[2].at_common.ttft_p99_ms.text:find("clipped", 1, true),
+      m.treatments[2].at_common.ttft_p99_ms.text)
+    -- the mean_ci rule itself: without a floor the t-interval as it is
+    local st = require "llmd.stattest"
+    t.near(st.mean_ci({ 200, 350, 500 }).lo, -22.620656776562896, 1e-6)
+    t.eq(st.mean_ci({ 200, 350, 500 }).clipped, nil)
+  end)
 
 -- a vLLM curve as curve_dir's, with an E2E p90 per point (the Pareto front's latency)
 local function e2e_curve_dir(points)

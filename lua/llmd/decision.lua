@@ -464,22 +464,11 @@ function M.capacity_is_bound(c) return c ~= nil and M.CAPACITY_BOUND[c.kind] ~= 
 -- What a capacity below the lowest load ("< X") says in a few words.
 M.CAPACITY_BELOW = "failed the SLO at the lowest load tried"
 
--- The measured bracket of a capacity at the SLOs, [lo, hi): what the load points measured
--- place it in, whatever an interpolation says. Interpolated: from the last load that met
--- every SLO (last_passing_rps) to the first that failed one (first_failing_rps); the figure
--- between them is an estimate. A lower bound (never violated, saturated): from its figure
--- up (to the run's ceiling, below). Below the lowest load: from 0 up to that load. A
--- capacity built without its load points (no last_passing_rps) keeps its figure.
-function M.capacity_bracket(c)
-  if c.kind == "interpolated" then
-    return c.last_passing_rps or c.rps, c.first_failing_rps or c.rps
-  elseif M.capacity_is_bound(c) then
-    return c.rps, math.huge
-  elseif c.kind == "below_lowest" then
-    return 0, c.lowest_rps or math.huge
-  end
-  return nil, nil
-end
+-- The measured bracket of a capacity at the SLOs, [lo, hi): llmd.loadpoints.bracket (from
+-- the last load that met every SLO to the first that failed one, the figure between them
+-- an estimate; a lower bound from its figure up, to the run's ceiling below; from 0 up to
+-- the lowest load; nil, nil for an unknown or non-monotone capacity).
+M.capacity_bracket = lp.bracket
 
 -- The lowest and the highest capacity the evidence leaves room for: the range of the
 -- repeats where there is one, else the measured bracket (M.capacity_bracket); never above

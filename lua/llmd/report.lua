@@ -508,6 +508,10 @@ local function curve_rows(points, gpus)
     local function ci(key, d)
       local c = p.ci and p.ci[key]
       if not c then return "" end
+      -- identical repeats: an interval of width 0 would read as certainty
+      if c.identical then
+        return ("%s (repeats identical, no spread to estimate; n = %d)"):format(T.helpers.num(c.mean, d), c.n)
+      end
       return ("%s (CI %s–%s, range %s–%s)"):format(T.helpers.num(c.mean, d), T.helpers.num(c.lo, d),
         T.helpers.num(c.hi, d), T.helpers.num(c.min, d), T.helpers.num(c.max, d))
     end
@@ -798,6 +802,10 @@ local function capacity_text(c)
     end
     return rate_text(c.rps)
   end
+  if c.kind == "non_monotone" then
+    -- a load that met the SLOs above one that failed: no capacity, what is true in short
+    return metrics.na(("non-monotone: %s; see the Summary"):format(c.brief))
+  end
   if c.missing then
     -- the SLO metrics the run's files lack: named here, what to do said once in the Summary
     local names = {}
@@ -1017,6 +1025,7 @@ local function headline(model)
     if c.kind == "below_lowest" then
       return ("< %s req/s (%s)"):format(per(c.lowest_rps, gp), BELOW_NOTE)
     end
+    if c.kind == "non_monotone" then return capacity_text(c) end
     return metrics.na("capacity unknown: " .. tostring(c.reason or "no reason given"))
   end
   if #model.slo > 0 then
@@ -1217,6 +1226,13 @@ local function capacity_evidence_text(model, A, B)
       table.concat(ev.broken or {}, "; "))
   end
   if v == nil or v == "unknown" then
+    local nm = {}
+    for _, x in ipairs { { A, ca }, { B, cb } } do
+      if x[2].kind == "non_monotone" then nm[#nm + 1] = ("%s %s"):format(x[1].label, x[2].brief) end
+    end
+    if #nm > 0 then
+      return ("non-monotone, no capacity read: %s; not compared"):format(table.concat(nm, "; "))
+    end
     if is_bound(ca) and is_bound(cb) then return "both lower bounds: not compared" end
     if ca.kind == "below_lowest" and cb.kind == "below_lowest" then
       return "both fail at their lowest load: not compared"
@@ -1694,10 +1710,26 @@ local function summary(model, A, B)
             :format(bad.label, rate_text(cbad.lowest_rps), good.label))
         end
       end
+    elseif ca.kind == "non_monotone" or cb.kind == "non_monotone" then
+      -- a load that met the SLOs above one that failed: what is true, and no order
+      local parts = {}
+      for _, x in ipairs { { A, ca }, { B, cb } } do
+        local side, c = x[1], x[2]
+        if c.kind == "non_monotone" then
+          parts[#parts + 1] = ("%s's capacity within %s cannot be read: it %s, a load that met %s lying above one "
+            .. "that failed (non-monotone: noise or a warm-up can do this; repeat those loads)"):format(side.label,
+            phrase, c.detail, #model.slo == 1 and "it" or "them")
+        else
+          parts[#parts + 1] = ("%s's capacity is %s"):format(side.label, capacity_text(c))
+        end
+      end
+      out[#out + 1] = table.concat(parts, "; ") .. "; neither run is named higher."
     elseif model.capacity.missing_text then
       out[#out + 1] = ("Capacity at %s is unknown. %s"):format(phrase, model.capacity.missing_text)
     else
-      out[#out + 1] = ("Capacity at %s is unknown: %s."):format(phrase, ca.kind == "unknown" and ca.reason or cb.reason)
+      -- the reason of the side whose capacity is unknown (the other's may be known)
+      local c = ca.kind == "unknown" and ca or cb
+      out[#out + 1] = ("Capacity at %s is unknown: %s."):format(phrase, c.reason)
     end
     local mp = model.matched_point
     if mp and mp.key and not mp.rps and #out > 0 then

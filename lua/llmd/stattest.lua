@@ -256,7 +256,9 @@ function M.exact_mann_whitney(a, b)
 end
 
 -- The mean of xs with its two-sided confidence interval (Student t, level 0.95 by
--- default) and the range: {mean, lo, hi, min, max, n, sd}.
+-- default) and the range: {mean, lo, hi, min, max, n, sd, identical}. identical = true
+-- when every value is the same: the interval then has width 0, which is no certainty but
+-- no spread to estimate from n values; its users say so instead of printing it.
 function M.mean_ci(xs, level)
   check_sample(xs, "mean_ci", "the sample")
   level = level or 0.95
@@ -265,7 +267,8 @@ function M.mean_ci(xs, level)
   local half = M.t_quantile(1 - (1 - level) / 2, #xs - 1) * sd / math.sqrt(#xs)
   local lo, hi = math.huge, -math.huge
   for _, x in ipairs(xs) do lo, hi = math.min(lo, x), math.max(hi, x) end
-  return { mean = mean, lo = mean - half, hi = mean + half, min = lo, max = hi, n = #xs, sd = sd }
+  return { mean = mean, lo = mean - half, hi = mean + half, min = lo, max = hi, n = #xs, sd = sd,
+    identical = lo == hi }
 end
 
 return M

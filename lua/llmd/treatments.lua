@@ -330,6 +330,7 @@ local function capacity_brief(c)
   if c.kind == "below_lowest" and c.lowest_rps then
     return "< " .. metrics.format("throughput_req_s", c.lowest_rps) .. " (" .. decision.CAPACITY_BELOW .. ")"
   end
+  if c.kind == "non_monotone" then return metrics.na("non-monotone: " .. c.brief) end
   return metrics.na(c.reason or "unknown")
 end
 
@@ -467,8 +468,12 @@ function M.model(list, opts)
         if p and p.ci and p.ci[key] and not interp then e.ci = p.ci[key] end
         e.text = v and fmt(key, v) or metrics.na(p and not interp and p.na[key]
           or "not measured at this load, nor on both sides of it")
-        if e.ci then e.text = e.text .. (" (95 %% CI %s - %s, n=%d)"):format(fmt(key, e.ci.lo), fmt(key, e.ci.hi),
-          e.ci.n) end
+        if e.ci and e.ci.identical then
+          -- an interval of width 0 from identical repeats would read as certainty
+          e.text = e.text .. (" (repeats identical, no spread to estimate; n = %d)"):format(e.ci.n)
+        elseif e.ci then
+          e.text = e.text .. (" (95 %% CI %s - %s, n=%d)"):format(fmt(key, e.ci.lo), fmt(key, e.ci.hi), e.ci.n)
+        end
         if v and interp then e.text = e.text .. " (interpolated)" end
       else
         e.text = metrics.na(m.common_why)

@@ -247,6 +247,58 @@ t.test("load points: saturation, capacity at an SLO (interpolated, never violate
   t.raises("--slo: ',': expected key=value pairs", decision.parse_slo, ",", "--slo")
 end)
 
+t.test("a run that fails a lower load and meets a higher one is non-monotone: no capacity, never 'none of its loads'",
+  function()
+  local slo = decision.parse_slo("ttft_p90_ms=200")
+  -- TTFT p90 250 ms at 10 req/s (fails 200), 150 at 20 and 160 at 30 (meet it): the lowest
+  -- load failed but two higher ones passed, so "meets at none of its load points" would be
+  -- false and "below the lowest load" (< 10 req/s) contradicted by the loads measured
+  local up = t.repeated_run { { 250 }, { 150 }, { 160 } }
+  local cap = lp.capacity(lp.points(up), slo)
+  t.eq(cap.kind, "non_monotone")
+  t.eq({ cap.passed, cap.failed, cap.rps }, { { 2, 3 }, { 1 }, nil })
+  t.eq(cap.brief, "met the SLO at 20, 30 req/s, failed it at 10 req/s")
+  -- pass, fail, pass (150, 250, 160 ms): interpolating between 10 and 20 req/s would ignore
+  -- that 30 req/s met the SLO again
+  cap = lp.capacity(lp.points(t.repeated_run { { 150 }, { 250 }, { 160 } }), slo)
+  t.eq(cap.kind, "non_monotone")
+  t.eq({ cap.passed, cap.failed }, { { 1, 3 }, { 2 } })
+  t.eq(decision.capacity_bracket(cap), nil)
+  -- pass, pass, fail stays a crossing: 150 -> 250 ms between 20 and 30 req/s, (200 - 150) /
+  -- (250 - 150) = 0.5 of the way, 25 req/s (by hand)
+  cap = lp.capacity(lp.points(t.repeated_run { { 100 }, { 150 }, { 250 } }), slo)
+  t.eq(cap.kind, "interpolated")
+  t.near(cap.rps, 25, 1e-12)
+  -- two SLOs: "every SLO", the failing one named
+  cap = lp.capacity(lp.points(up), decision.parse_slo("ttft_p90_ms=200,error_rate_pct=1"))
+  t.ok(cap.reason:find("met every SLO at load points 2 and 3 (20 and 30 req/s achieved) and failed TTFT p90 at "
+    .. "load point 1 (10 req/s achieved)", 1, true), cap.reason)
+  -- the report: what is true, no order, and the same either way round
+  local function sd(label, run) return { label = label, state = { label = label }, run = run, kv = {} } end
+  local other = t.repeated_run { { 100 }, { 150 }, { 250 } }
+  for _, swap in ipairs { false, true } do
+    local a, b = sd("x", up), sd("y", other)
+    if swap then a, b = sd("y", other), sd("x", up) end
+    local m = report.build { a = a, b = b, slo = slo, generated = 0 }
+    local cx = swap and m.capacity.b or m.capacity.a
+    t.eq(cx.kind, "non_monotone")
+    t.eq(m.capacity.evidence.verdict, "unknown")
+    t.ok(m.summary:find("x's capacity within TTFT p90 ≤ 200.0 ms cannot be read: it met the SLO at load points 2 and "
+      .. "3 (20 and 30 req/s achieved) and failed TTFT p90 at load point 1 (10 req/s achieved), a load that met it "
+      .. "lying above one that failed (non-monotone: noise or a warm-up can do this; repeat those loads)", 1, true),
+      m.summary)
+    t.ok(m.summary:find("y's capacity is about 25.00 req/s (measured: between 20.00 and 30.00)", 1, true), m.summary)
+    t.ok(m.summary:find("neither run is named higher.", 1, true), m.summary)
+    t.ok(not m.summary:find("none of its load points", 1, true), m.summary)
+    t.ok(not m.summary:find("sustains", 1, true), m.summary)
+    local row = m.headline[1]
+    t.eq(swap and row.b_text or row.a_text, "N/A (non-monotone: met the SLO at 20, 30 req/s, failed it at 10 req/s; "
+      .. "see the Summary)")
+    t.eq(row.evidence, "non-monotone, no capacity read: x met the SLO at 20, 30 req/s, failed it at 10 req/s; not "
+      .. "compared")
+  end
+end)
+
 t.test("SLOs: a percentage above 100 refused, a hint for a near key, e2e_* read as latency_*", function()
   -- error_rate_pct is a percentage: 150 cannot be a limit; 100 and 0 are the bounds (kept)
   t.raises("--slo: error_rate_pct=150: a percentage, expected a limit in [0, 100]", decision.parse_slo,
@@ -1233,36 +1285,48 @@ end
 --   A {50,60,70} {150,160,170} {290,300,310}: 21.08275866587175 22.857142857142858 24.631527048413965
 --   B {50,60,70} {140,150,160} {280,290,300}: 21.797044380157462 23.571428571428573 25.34581276269968
 --   C {50,51,52} {100,101,102} {250,251,252}: 26.434390808814697 26.6 26.765609191185305
+-- All three cross 200 ms between the measured loads 20 and 30 req/s at both ends of
+-- their intervals, so the range the repeats allow is that measured bracket, 20-30 req/s:
+-- an interpolated figure orders nothing the loads measured cannot.
+--   A2 {150,160,170} {290,300,310} {400,410,420}: CIs 135.2-184.8 and 275.2-324.8 ms at 10 and
+--     20 req/s: every end crosses between them, the range 10-20 req/s; the means' capacity
+--     10 + 10 (200 - 160) / (300 - 160) = 12.857
+--   E {50,51,52} {100,101,102} {150,151,152} {250,251,252}: CIs 148.5-153.5 and 248.5-253.5
+--     ms at 30 and 40 req/s, the range 30-40 req/s; the means' 30 + 10 (200 - 151) / (251 -
+--     151) = 34.9
 local RA = { { 50, 60, 70 }, { 150, 160, 170 }, { 290, 300, 310 } }
 local RB = { { 50, 60, 70 }, { 140, 150, 160 }, { 280, 290, 300 } }
 local RC = { { 50, 51, 52 }, { 100, 101, 102 }, { 250, 251, 252 } }
+local RA2 = { { 150, 160, 170 }, { 290, 300, 310 }, { 400, 410, 420 } }
+local RE = { { 50, 51, 52 }, { 100, 101, 102 }, { 150, 151, 152 }, { 250, 251, 252 } }
 
 t.test("capacity with repeats: overlapping ranges are no clear difference; ranges apart name the higher", function()
   local iv = lp.capacity_interval(lp.points(repeated_run(RA)), decision.parse_slo("ttft_p90_ms=200"))
-  t.near(iv.lo, 21.08275866587175, 1e-6)
-  t.near(iv.hi, 24.631527048413965, 1e-6)
-  -- A 22.86 against B 23.57: 3.1 % apart (beyond --min-effect), but the ranges
-  -- 21.08-24.63 and 21.80-25.35 overlap: no clear difference, and no "more load"
+  -- the ends of the intervals cross at 21.08 and 24.63 req/s, both between the loads 20
+  -- and 30 measured: the range is never narrower than that bracket
+  t.near(iv.lo, 20, 0)
+  t.near(iv.hi, 30, 0)
+  t.near(iv.low.rps, 21.08275866587175, 1e-6)
+  t.near(iv.high.rps, 24.631527048413965, 1e-6)
+  -- A 22.86 against B 23.57: 3.1 % apart (beyond --min-effect), but the ranges overlap:
+  -- no clear difference, and no "more load"
   local m = cap_model(repeated_run(RA), repeated_run(RB))
   t.near(m.capacity.a.rps, 22.857142857142858, 1e-9)
-  t.near(m.capacity.b.interval.lo, 21.797044380157462, 1e-6)
-  t.near(m.capacity.b.interval.hi, 25.34581276269968, 1e-6)
+  t.near(m.capacity.b.interval.lo, 20, 0)
+  t.near(m.capacity.b.interval.hi, 30, 0)
   t.eq(m.capacity.evidence.verdict, "no clear difference")
   t.eq(m.capacity.evidence.winner, nil)
   t.ok(m.summary:find("No clear difference in capacity within TTFT p90 ≤ 200.0 ms: 22.86 req/s (the repeats "
-    .. "allow 21.08–24.63 req/s) for x, 23.57 req/s (the repeats allow 21.80–25.35 req/s) for y", 1,
+    .. "allow 20.00–30.00 req/s) for x, 23.57 req/s (the repeats allow 20.00–30.00 req/s) for y", 1,
     true), m.summary)
   t.ok(not m.summary:find("more load", 1, true), m.summary)
-  -- C against A: 26.43-26.77 lies above 21.08-24.63: C (y) sustains more; by how much, both
-  -- ranges say: from 26.434 / 24.632 - 1 = 7.3 % to 26.766 / 21.083 - 1 = 27.0 % (by hand,
-  -- from the python3 figures above), not the means' 26.6 / 22.857 - 1 = 16.4 % alone
+  -- C against A: the intervals' ends (26.43-26.77 against 21.08-24.63 req/s) are apart, but
+  -- both lie between the loads 20 and 30 req/s, where each run met the SLO at 20 and failed
+  -- it at 30: the loads measured cannot order them, and no repeats can
   m = cap_model(repeated_run(RA), repeated_run(RC))
-  t.eq(m.capacity.evidence.verdict, "B higher")
-  t.eq(m.capacity.evidence.winner, "b")
-  -- (one level of parentheses: the capacities' ranges are not nested inside another)
-  t.ok(m.summary:find("y sustains 7.3 % to 27.0 % more load than x within TTFT p90 ≤ 200.0 ms: 26.60 req/s (the "
-    .. "repeats allow 26.43–26.77 req/s) against 22.86 req/s (the repeats allow 21.08–24.63 req/s); the ranges do "
-    .. "not overlap.", 1, true), m.summary)
+  t.eq(m.capacity.evidence.verdict, "no clear difference")
+  t.eq(m.capacity.evidence.winner, nil)
+  t.ok(not m.summary:find("more load", 1, true), m.summary)
   -- the only test made is the summary's at the matched load (30 req/s), which differs: the
   -- whole-run rows (no whole-run figures here) were not tested, and "No clear difference:
   -- no tested metric differs" would contradict it
@@ -1270,17 +1334,26 @@ t.test("capacity with repeats: overlapping ranges are no clear difference; range
   t.ok(m.summary:find("No whole-run metric could be tested: no metric was comparable with a test", 1, true),
     m.summary)
   t.ok(not m.summary:find("No clear difference: no tested metric differs", 1, true), m.summary)
+  -- E against A2: 30-40 req/s lies above 10-20 req/s: E (y) sustains more; by how much, both
+  -- ranges say: from 30 / 20 - 1 = +50.0 % to 40 / 10 - 1 = +300.0 % (by hand)
+  m = cap_model(repeated_run(RA2), repeated_run(RE))
+  t.eq(m.capacity.evidence.verdict, "B higher")
+  t.eq(m.capacity.evidence.winner, "b")
+  -- (one level of parentheses: the capacities' ranges are not nested inside another)
+  t.ok(m.summary:find("y sustains 50.0 % to 300.0 % more load than x within TTFT p90 ≤ 200.0 ms: 34.90 req/s (the "
+    .. "repeats allow 30.00–40.00 req/s) against 12.86 req/s (the repeats allow 10.00–20.00 req/s); the ranges do "
+    .. "not overlap.", 1, true), m.summary)
   -- swapped: the same, mirrored
-  m = cap_model(repeated_run(RC), repeated_run(RA))
+  m = cap_model(repeated_run(RE), repeated_run(RA2))
   t.eq(m.capacity.evidence.verdict, "A higher")
-  t.ok(m.summary:find("x sustains 7.3 % to 27.0 % more load than y", 1, true), m.summary)
+  t.ok(m.summary:find("x sustains 50.0 % to 300.0 % more load than y", 1, true), m.summary)
   -- the headline shows the range beside the capacity
-  t.eq(m.headline[1].a_text, "26.60 req/s (the repeats allow 26.43–26.77 req/s)")
+  t.eq(m.headline[1].a_text, "34.90 req/s (the repeats allow 30.00–40.00 req/s)")
   -- equal means (A against itself) are "about the same" by the means only: the ranges
-  -- the repeats allow (21.08–24.63 req/s, above) are said with them
+  -- the repeats allow (20.00–30.00 req/s, above) are said with them
   m = cap_model(repeated_run(RA), repeated_run(RA))
   t.ok(m.summary:find("Both sustain about the same load within TTFT p90 ≤ 200.0 ms by their means: 22.86 req/s "
-    .. "(the repeats allow 21.08–24.63 req/s) for x, 22.86 req/s (the repeats allow 21.08–24.63 req/s) for y.", 1,
+    .. "(the repeats allow 20.00–30.00 req/s) for x, 22.86 req/s (the repeats allow 20.00–30.00 req/s) for y.", 1,
     true), m.summary)
 end)
 
@@ -1355,16 +1428,19 @@ end)
 t.test("capacity below the lowest load with repeats reads as a plain range, never 'any rate from 0 up'", function()
   -- x: the means fail at point 1 (220 ms); the lower ends pass there (68.9 ms) and fail at
   -- point 2 (285.2 ms): on the lower ends the capacity is crossed (200 - 68.896) /
-  -- (285.159 - 68.896) of the way from 10 to 20 req/s = 16.062 req/s (python3, same script)
+  -- (285.159 - 68.896) of the way from 10 to 20 req/s = 16.062 req/s (python3, same script),
+  -- an estimate between the loads 10 and 20 req/s: the range reaches 20, where even the
+  -- lower ends failed
   local m = cap_model(repeated_run(BL_REACH), repeated_run(NV_HELD))
-  t.near(m.capacity.a.interval.hi, 16.062262456430627, 1e-6)
+  t.near(m.capacity.a.interval.lower_ends.first_failing_rps, 20, 0)
+  t.near(m.capacity.a.interval.hi, 20, 0)
   t.eq(m.capacity.a.interval.lo, 0)
   t.eq(m.headline[1].a_text,
-    "< 10.00 req/s by the means (failed the SLO at the lowest load tried; the repeats allow up to 16.06 req/s)")
+    "< 10.00 req/s by the means (failed the SLO at the lowest load tried; the repeats allow up to 20.00 req/s)")
   t.eq(m.headline[1].delta_text, "N/A (below the lowest load measured)")
-  -- the means fail at point 1 (220 ms) but pass at points 2 and 3 (180 ms), whose lower
-  -- ends (-64.7 ms) pass everywhere: the intervals cannot place the capacity at all
-  local wide = { { 150, 250, 260 }, { 100, 150, 290 }, { 100, 150, 290 } }
+  -- the means fail at every point (220 ms), whose lower ends (68.9 ms) pass everywhere:
+  -- the intervals cannot place the capacity at all
+  local wide = { { 150, 250, 260 }, { 150, 250, 260 }, { 150, 250, 260 } }
   m = cap_model(repeated_run(wide), repeated_run(NV_HELD))
   t.eq(m.capacity.a.interval.hi, math.huge)
   -- the bound first, at a glance, then what the repeats allow (it used to read "below 10.00
@@ -1375,19 +1451,21 @@ t.test("capacity below the lowest load with repeats reads as a plain range, neve
   t.ok(not m.summary:find("below the lowest load (", 1, true), m.summary)
   -- a lower bound beside its repeats' range is the means' reading, said so: x's upper ends
   -- cross 200 ms between points 2 and 3 (134.841 and 234.035 ms, python3 statistics as
-  -- above): 20 + 10 (200 - 134.841) / (234.035 - 134.841) = 26.57 req/s
+  -- above): 20 + 10 (200 - 134.841) / (234.035 - 134.841) = 26.57 req/s, an estimate
+  -- between the loads 20 and 30 req/s: the range starts at 20, where even the upper ends met
+  -- the SLO
   m = cap_model(repeated_run(NV_CROSS), repeated_run(NV_HELD))
-  t.eq(m.headline[1].a_text, "≥ 30.00 req/s by the means (never violated; the repeats allow ≥ 26.57 req/s)")
+  t.eq(m.headline[1].a_text, "≥ 30.00 req/s by the means (never violated; the repeats allow ≥ 20.00 req/s)")
   t.eq(m.headline[1].b_text, "≥ 30.00 req/s (never violated)") -- no range beyond the bound itself
 end)
 
 t.test("one run fails at its lowest load: said from the means only with the intervals behind it", function()
-  -- x's range 0-16.06 req/s (above) lies below y's ≥ 30 req/s: y sustains more, but x's
+  -- x's range 0-20 req/s (above) lies below y's ≥ 30 req/s: y sustains more, but x's
   -- lower ends pass at its lowest load, so "meets at none of its load points" is the means'
   local m = cap_model(repeated_run(BL_REACH), repeated_run(NV_HELD))
   t.eq(m.capacity.evidence.verdict, "B higher")
   t.ok(m.summary:find("x's means meet TTFT p90 ≤ 200.0 ms at none of its load points, but the lower ends of its "
-    .. "95 % confidence intervals allow a capacity up to 16.06 req/s; y sustains ≥ 30.00 req/s (never violated), "
+    .. "95 % confidence intervals allow a capacity up to 20.00 req/s; y sustains ≥ 30.00 req/s (never violated), "
     .. "and the ranges do not overlap.", 1, true), m.summary)
   m = cap_model(repeated_run(BL_HELD), repeated_run(NV_HELD))
   t.ok(m.summary:find("x meets TTFT p90 ≤ 200.0 ms at none of its load points, even at the lower ends of its 95 % "
@@ -1396,6 +1474,47 @@ t.test("one run fails at its lowest load: said from the means only with the inte
   m = cap_model(repeated_run { { 250 }, { 310 }, { 410 } }, repeated_run { { 51 }, { 101 }, { 151 } })
   t.ok(m.summary:find("x meets TTFT p90 ≤ 200.0 ms at none of its load points; y sustains ≥ 30.00 req/s (never "
     .. "violated), one run per load: no test.", 1, true), m.summary)
+end)
+
+t.test("identical repeats give no interval: never a 0-width range, a certainty or an order resting on one", function()
+  -- three equal values: the Student-t interval has width 0 (sd 0), which is no certainty
+  local c = st.mean_ci { 250, 250, 250 }
+  t.eq({ c.lo, c.hi, c.identical }, { 250, 250, true })
+  t.eq(st.mean_ci({ 249, 250, 251 }).identical, false)
+  -- x fails TTFT p90 ≤ 200 at its lowest load with 250 ms in every repeat: the lower ends of
+  -- its "intervals" are 250 too, so "even at the lower ends of its 95 % confidence
+  -- intervals" would rest on no spread at all
+  local BL_SAME = { { 250, 250, 250 }, { 300, 300, 300 }, { 400, 400, 400 } }
+  local m = cap_model(repeated_run(BL_SAME), repeated_run(NV_HELD))
+  t.eq(m.capacity.a.kind, "below_lowest")
+  t.eq(m.capacity.a.interval, nil)
+  t.eq(m.capacity.a.interval_why, "repeats identical: TTFT p90 is 250.0 ms in each of the 3 repeats of load point "
+    .. "1, no spread to estimate")
+  t.ok(m.summary:find("x meets TTFT p90 ≤ 200.0 ms at none of its load points; y sustains ≥ 30.00 req/s (never "
+    .. "violated), no test: for x, repeats identical: TTFT p90 is 250.0 ms in each of the 3 repeats of load point 1, "
+    .. "no spread to estimate.", 1, true), m.summary)
+  t.ok(not m.summary:find("even at the lower ends", 1, true), m.summary)
+  t.eq(m.capacity.evidence.winner, nil)
+  -- the load-curve table's interval line says so instead of "CI 250.0–250.0"
+  t.eq(m.curves[1].rows[1].ttft_p90_ci, "250.0 (repeats identical, no spread to estimate; n = 3)")
+  -- two interpolated capacities whose limiting metric is the same in every repeat at the
+  -- points around the crossing: x 100 -> 300 ms between 10 and 20 req/s (15 req/s by the
+  -- means, by hand), y 150 -> 300 ms between 20 and 30 (23.33): their "ranges" from the
+  -- repeats would be 15-15 and 23.33-23.33, apart, and name y higher by repeats that
+  -- measured no spread. No range: untested, and the brackets [10, 20] and [20, 30] leave
+  -- room for either order
+  local x = { { 100, 100, 100 }, { 300, 300, 300 }, { 400, 400, 400 } }
+  local y = { { 100, 100, 100 }, { 150, 150, 150 }, { 300, 300, 300 } }
+  m = cap_model(repeated_run(x), repeated_run(y))
+  t.near(m.capacity.a.rps, 15, 1e-12)
+  t.near(m.capacity.b.rps, 20 + 10 * 50 / 150, 1e-12)
+  t.eq({ m.capacity.a.interval, m.capacity.b.interval }, { nil, nil })
+  t.eq({ m.capacity.evidence.verdict, m.capacity.evidence.winner }, { "untested", nil })
+  t.eq(m.capacity.evidence.basis, "repeats identical: TTFT p90 is 100.0 ms in each of the 3 repeats of load point 1, "
+    .. "no spread to estimate")
+  -- swapped: the same evidence from the other side
+  m = cap_model(repeated_run(y), repeated_run(x))
+  t.eq({ m.capacity.evidence.verdict, m.capacity.evidence.winner }, { "untested", nil })
 end)
 
 t.test("capacity without repeats: the figure stays, said to be one measurement per load", function()
@@ -1420,17 +1539,18 @@ t.test("capacity without repeats: the figure stays, said to be one measurement p
   -- repeats on one side only: still no test, and which side lacks them is said
   m = cap_model(single(RA), repeated_run(RC))
   t.eq(m.capacity.evidence.verdict, "untested")
-  -- y's range 26.43-26.77 against x's bracket [20, 30): -11.9 % (26.434 / 30 - 1) to +33.8 %
-  -- (26.766 / 20 - 1), by hand
-  t.ok(m.summary:find("(-11.9 % to +33.8 %), untested: one run per load for x; the load points measured leave room "
-    .. "for either order", 1, true), m.summary)
+  -- y's range (its bracket 20-30 req/s: its intervals' ends 26.43-26.77 lie within it)
+  -- against x's bracket [20, 30): -33.3 % (20 / 30 - 1) to +50.0 % (30 / 20 - 1), by hand;
+  -- x's 22.86 lies within y's range
+  t.ok(m.summary:find("(-33.3 % to +50.0 %), untested: one run per load for x; x's figure lies within the range y's "
+    .. "repeats allow, so either may be higher.", 1, true), m.summary)
   t.ok(not m.summary:find("more load", 1, true), m.summary)
   -- repeats at some load points only: no range from a point without spread
   local part = { RA[1], { 160 }, RA[3] }
   m = cap_model(repeated_run(part), repeated_run(RC))
   t.eq(m.capacity.evidence.verdict, "untested")
-  t.ok(m.summary:find("untested: for x, 1 of 3 load points with one run only; the load points measured leave room "
-    .. "for either order", 1, true), m.summary)
+  t.ok(m.summary:find("untested: for x, 1 of 3 load points with one run only; x's figure lies within the range y's "
+    .. "repeats allow, so either may be higher.", 1, true), m.summary)
   t.ok(not m.summary:find("more load", 1, true), m.summary)
   -- within --min-effect: "about the same" as before, whatever the evidence
   m = cap_model(single(RA), single(RA))

@@ -114,6 +114,15 @@ function M.slo_phrase(slo)
   return table.concat(parts, " and ")
 end
 
+-- The words for an SLO list in a sentence, singular when one SLO was given ("met the SLO
+-- at 40.00 req/s, already failed it at 30.00") and plural otherwise ("met the SLOs ...,
+-- failed them"): {the = "the SLO" | "the SLOs", it = "it" | "them", holds = "holds" |
+-- "hold"}.
+function M.slo_words(slo)
+  if slo and #slo == 1 then return { the = "the SLO", it = "it", holds = "holds" } end
+  return { the = "the SLOs", it = "them", holds = "hold" }
+end
+
 -- The per-request thresholds of an SLO list, for goodput (in seconds): the tightest limit
 -- of each of TTFT, TPOT and end-to-end latency, as DistServe and vLLM apply them to each
 -- request. nil when the SLOs name none of them.

@@ -1264,8 +1264,9 @@ local function capacity_evidence_text(model, A, B)
   if ev.ordered and ev.higher then
     -- the measured loads order them, whatever the interpolation between them
     local hi, lo = ev.higher == "b" and B or A, ev.higher == "b" and A or B
-    return ("%s: untested, but the measured loads order them: %s met the SLOs at %s, %s already failed them at "
-      .. "%s"):format(basis, hi.label, rate_text(ev.passed_rps), lo.label, rate_text(ev.failed_rps))
+    local w = decision.slo_words(model.slo)
+    return ("%s: untested, but the measured loads order them: %s met %s at %s, %s already failed %s at "
+      .. "%s"):format(basis, hi.label, w.the, rate_text(ev.passed_rps), lo.label, w.it, rate_text(ev.failed_rps))
   end
   if ev.order_open then
     local why = ""
@@ -1342,7 +1343,7 @@ end
 -- confidence interval where a run has repeats (its capacity interval's upper_ends: where
 -- the SLOs fail with every metric at its upper end), and said to rest on one run per load
 -- where it does.
-local function never_violated_text(phrase, A, B, ca, cb)
+local function never_violated_text(phrase, A, B, ca, cb, w)
   local base = ("%s at any load measured (up to %s for %s, %s for %s)"):format(phrase, rate_text(ca.rps), A.label,
     rate_text(cb.rps), B.label)
   local crossing, held, single = {}, {}, {}
@@ -1364,8 +1365,8 @@ local function never_violated_text(phrase, A, B, ca, cb)
     for _, l in ipairs(held) do rest[#rest + 1] = ("for %s the upper ends stay within it"):format(l) end
     for _, l in ipairs(single) do rest[#rest + 1] = ("for %s one run per load gives no interval"):format(l) end
     return ("Neither run's mean violates %s, but the repeats cannot rule a violation out: %s. Cannot tell "
-      .. "whether the SLOs hold there; more repeats would narrow the intervals."):format(base,
-      table.concat(crossing, "; ") .. (#rest > 0 and ("; " .. table.concat(rest, "; ")) or ""))
+      .. "whether %s %s there; more repeats would narrow the intervals."):format(base,
+      table.concat(crossing, "; ") .. (#rest > 0 and ("; " .. table.concat(rest, "; ")) or ""), w.the, w.holds)
   end
   local how
   if #single == 0 then
@@ -1382,7 +1383,7 @@ end
 -- The statement that neither run meets the SLOs even at its lowest load, as certain as
 -- the data make it: checked against the lower ends of the 95 % confidence intervals (the
 -- capacity interval's lower_ends) where a run has repeats.
-local function below_lowest_text(phrase, A, B, ca, cb)
+local function below_lowest_text(phrase, A, B, ca, cb, w)
   local base = ("%s even at its lowest load (%s for %s, %s for %s)"):format(phrase, rate_text(ca.lowest_rps),
     A.label, rate_text(cb.lowest_rps), B.label)
   local reach, held, single = {}, {}, {}
@@ -1403,9 +1404,9 @@ local function below_lowest_text(phrase, A, B, ca, cb)
     for _, l in ipairs(held) do rest[#rest + 1] = ("for %s even the lower ends fail"):format(l) end
     for _, l in ipairs(single) do rest[#rest + 1] = ("for %s one run per load gives no interval"):format(l) end
     return ("Neither run's mean meets %s, but the repeats cannot rule out that it does: %s. Cannot tell; "
-      .. "more repeats would narrow the intervals; lower loads than those tried might or might not meet the SLOs.")
+      .. "more repeats would narrow the intervals; lower loads than those tried might or might not meet %s.")
       :format(base,
-      table.concat(reach, "; ") .. (#rest > 0 and ("; " .. table.concat(rest, "; ")) or ""))
+      table.concat(reach, "; ") .. (#rest > 0 and ("; " .. table.concat(rest, "; ")) or ""), w.the)
   end
   local how
   if #single == 0 then
@@ -1418,8 +1419,8 @@ local function below_lowest_text(phrase, A, B, ca, cb)
   end
   -- failing even at the lowest load tried, an SLO may be out of reach at any load: lower loads
   -- than those tried might meet it, or might not
-  return ("Neither run meets %s, %s: the SLOs may be unattainable for both at any load; lower loads than those "
-    .. "tried might or might not meet them."):format(base, how)
+  return ("Neither run meets %s, %s: %s may be unattainable for both at any load; lower loads than those "
+    .. "tried might or might not meet %s."):format(base, how, w.the, w.it)
 end
 
 -- "x meets ... at none of its load points", as certain as the data make it.
@@ -1621,7 +1622,7 @@ local function summary(model, A, B)
     elseif known[ca.kind] and known[cb.kind] then
       local eff = decision.effect_pct(ca.rps, cb.rps)
       if ca.kind == "never_violated" and cb.kind == "never_violated" then
-        out[#out + 1] = never_violated_text(phrase, A, B, ca, cb)
+        out[#out + 1] = never_violated_text(phrase, A, B, ca, cb, decision.slo_words(model.slo))
       elseif is_bound(ca) and is_bound(cb) and not ev.beyond_ceiling then
         out[#out + 1] = ("Both capacities within %s are only lower bounds, %s for %s and %s for %s: neither is "
           .. "known, so neither run is named higher. Measure loads between the last one before saturation and the "
@@ -1669,9 +1670,10 @@ local function summary(model, A, B)
           out[#out] = out[#out]:gsub("%.$", ("; %s's figure is a lower bound, but %s achieved at most %s at any "
             .. "load measured."):format(lo.label, lo.label, rate_text(clo.ceiling_rps)))
         elseif ev.ordered and not ev.winner then
-          out[#out] = out[#out]:gsub("%.$", ("; %s met the SLOs at %s and %s already failed them at %s, so %s's "
-            .. "capacity is the higher whatever lies between the measured loads."):format(hi.label,
-            rate_text(ev.passed_rps), lo.label, rate_text(ev.failed_rps), hi.label))
+          local w = decision.slo_words(model.slo)
+          out[#out] = out[#out]:gsub("%.$", ("; %s met %s at %s and %s already failed %s at %s, so %s's "
+            .. "capacity is the higher whatever lies between the measured loads."):format(hi.label, w.the,
+            rate_text(ev.passed_rps), lo.label, w.it, rate_text(ev.failed_rps), hi.label))
         elseif ev.within_range then
           local with, other = ev.within_range == "a" and A or B, ev.within_range == "a" and B or A
           out[#out] = out[#out]:gsub("%.$", ("; %s's figure lies within the range %s's repeats allow, so either may "
@@ -1685,7 +1687,7 @@ local function summary(model, A, B)
         end
       end
     elseif ca.kind == "below_lowest" and cb.kind == "below_lowest" then
-      out[#out + 1] = below_lowest_text(phrase, A, B, ca, cb)
+      out[#out + 1] = below_lowest_text(phrase, A, B, ca, cb, decision.slo_words(model.slo))
     elseif ca.kind == "below_lowest" or cb.kind == "below_lowest" then
       local bad, good, cbad, cg = A, B, ca, cb
       if cb.kind == "below_lowest" then bad, good, cbad, cg = B, A, cb, ca end
@@ -1828,7 +1830,7 @@ local function summary(model, A, B)
             parts[#parts + 1] = ("%s saturated at load point %d"):format(side.label, s.point)
           end
         end
-        out[#out + 1] = ("No capacity can be inferred for both runs: %s. Measure loads up to where each run stops "
+        out[#out + 1] = ("No capacity can be inferred for either run: %s. Measure loads up to where each run stops "
           .. "keeping up, and give SLOs (--slo) to read a capacity at them."):format(table.concat(parts, "; "))
       end
     end
@@ -1978,6 +1980,7 @@ function M.build(opts)
     alpha = decision.ALPHA,
   }
   model.slo_text = decision.slo_phrase(model.slo)
+  model.slo_label = #model.slo == 1 and "SLO" or "SLOs" -- "SLO: TTFT p90 ≤ 200.0 ms."
   local pa, pb = lp.points(A.run), lp.points(B.run)
   local ga, gb = gpus_of(A), gpus_of(B)
   for _, s in ipairs { { pa, ga }, { pb, gb } } do

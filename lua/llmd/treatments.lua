@@ -339,6 +339,7 @@ function M.model(list, opts)
   opts = opts or {}
   local slo = opts.slo or {}
   local m = { slo = slo, slo_text = #slo > 0 and decision.slo_phrase(slo) or nil, treatments = {}, notes = {} }
+  local words = decision.slo_words(slo) -- "the SLO" with one, "the SLOs" with several
   for _, t in ipairs(list) do
     if t.load_error then error(t.load_error .. " (the comparison needs every treatment's results)", 0) end
     local pts = lp.points(t.run)
@@ -604,8 +605,8 @@ function M.model(list, opts)
       r.vs_next, r.proven = "untested", false
       r.order_certain = ev.ordered or nil
       local measured = ev.ordered and not ev.beyond_ceiling and ev.failed_rps and ("; the measured loads order them: "
-        .. "this one met the SLOs at %s, %s already failed them at %s"):format(metrics.format("throughput_req_s",
-        ev.passed_rps), nxt.label, metrics.format("throughput_req_s", ev.failed_rps)) or ""
+        .. "this one met %s at %s, %s already failed %s at %s"):format(words.the, metrics.format("throughput_req_s",
+        ev.passed_rps), nxt.label, words.it, metrics.format("throughput_req_s", ev.failed_rps)) or ""
       r.vs_next_text = ("higher than %s's %s%s by the figures, untested: %s"):format(nxt.label, nf,
         gap and (", " .. gap) or "", ev.basis or "no range of the capacities from repeats")
         .. (ceiling and ("; " .. ceiling) or "") .. measured
@@ -615,8 +616,8 @@ function M.model(list, opts)
         and ("not comparable with %s: both capacities are only lower bounds, %s and %s: neither is known, so "
           .. "neither is named higher (as compare.lua says of two bounds)"):format(nxt.label, figure(x), nf)
         or (nxt.capacity.kind == "below_lowest" and x.capacity.kind == "below_lowest")
-          and ("not comparable with %s (%s): both fail the SLOs already at their lowest load, so neither capacity "
-            .. "is known and neither is named higher (as compare.lua says)"):format(nxt.label, nf)
+          and ("not comparable with %s (%s): both fail %s already at their lowest load, so neither capacity "
+            .. "is known and neither is named higher (as compare.lua says)"):format(nxt.label, nf, words.the)
         or ("not comparable with %s (%s): %s"):format(nxt.label, nf,
           (x.capacity.kind == "unknown" or nxt.capacity.kind == "unknown")
             and ("a capacity is unknown (%s)"):format(
@@ -715,9 +716,9 @@ function M.model(list, opts)
         .. "it cannot reach %s's."):format(ranked[2].label, ranked[2].label,
         metrics.format("throughput_req_s", ev.ceiling_rps), ranked[1].label)
     elseif ev.ordered then
-      m.verdict = m.verdict .. (" The measured loads order them: %s met the SLOs at %s, %s already failed them at %s.")
-        :format(ranked[1].label, metrics.format("throughput_req_s", ev.passed_rps), ranked[2].label,
-        metrics.format("throughput_req_s", ev.failed_rps))
+      m.verdict = m.verdict .. (" The measured loads order them: %s met %s at %s, %s already failed %s at %s.")
+        :format(ranked[1].label, words.the, metrics.format("throughput_req_s", ev.passed_rps), ranked[2].label,
+        words.it, metrics.format("throughput_req_s", ev.failed_rps))
     end
   else
     -- the same figure (and the same kind of figure) at the top is a tie, not "the highest"

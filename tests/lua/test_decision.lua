@@ -1379,7 +1379,7 @@ t.test("'neither run violates at any load': with repeats, only where the upper c
   t.ok(m.summary:find("Neither run's mean violates TTFT p90 ≤ 200.0 ms at any load measured (up to 30.00 req/s for "
     .. "x, 30.00 req/s for y), but the repeats cannot rule a violation out: for x the upper end of TTFT p90's 95 % "
     .. "confidence interval crosses its limit at load point 3, 30.00 req/s; for y the upper ends stay within it. "
-    .. "Cannot tell whether the SLOs hold there", 1, true), m.summary)
+    .. "Cannot tell whether the SLO holds there", 1, true), m.summary)
   t.ok(not m.summary:find("Neither run violates", 1, true), m.summary)
   -- both held (upper ends 134.8 and 153.5 ms at most): said with the intervals behind it
   m = cap_model(repeated_run(NV_HELD), repeated_run(NV_HELD))
@@ -1407,17 +1407,17 @@ t.test("'neither run meets even at its lowest load': with repeats, only where th
     .. "10.00 req/s for y), but the repeats cannot rule out that it does: for x the lower ends of the 95 % "
     .. "confidence intervals at its lowest load meet every SLO; for y even the lower ends fail. Cannot tell", 1,
     true), m.summary)
-  -- no promise that lower loads would meet the SLOs: they might not
+  -- no promise that lower loads would meet the SLO: they might not (one SLO: "the SLO")
   t.ok(m.summary:find("Cannot tell; more repeats would narrow the intervals; lower loads than those tried might or "
-    .. "might not meet the SLOs.", 1, true), m.summary)
+    .. "might not meet the SLO.", 1, true), m.summary)
   t.ok(not m.summary:find("Neither run meets", 1, true), m.summary)
   m = cap_model(repeated_run(BL_HELD), repeated_run(BL_HELD))
   t.ok(m.summary:find("Neither run meets TTFT p90 ≤ 200.0 ms even at its lowest load (10.00 req/s for x, 10.00 "
     .. "req/s for y), even at the lower ends of the 95 % confidence intervals of the repeats", 1, true), m.summary)
   -- failing even at the lowest load says nothing of lower loads: no "measure lower loads to
   -- find where they hold", which promises they exist
-  t.ok(m.summary:find(": the SLOs may be unattainable for both at any load; lower loads than those tried might or "
-    .. "might not meet them.", 1, true), m.summary)
+  t.ok(m.summary:find(": the SLO may be unattainable for both at any load; lower loads than those tried might or "
+    .. "might not meet it.", 1, true), m.summary)
   t.ok(not m.summary:find("to find where they hold", 1, true), m.summary)
   -- both ends of x's intervals fail at its lowest load: "< 10.00" alone, without "by the
   -- means" and a range "up to 10.00" that repeats it
@@ -1961,7 +1961,7 @@ t.test("without SLOs: runs that never saturated, or of different workloads, say 
   local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
   local m = report.build { a = sd("x", run(204)), b = sd("y", run(204)), generated = 0 }
   -- by hand: 30 >= 0.95 x 30 everywhere
-  t.ok(m.summary:find("^No capacity can be inferred for both runs: x never saturated %(≥ 30%.00 req/s, a lower "
+  t.ok(m.summary:find("^No capacity can be inferred for either run: x never saturated %(≥ 30%.00 req/s, a lower "
     .. "bound%); y never saturated %(≥ 30%.00 req/s, a lower bound%)%. Measure loads"), m.summary)
   -- y saturates at its point 3 (20 of 30 offered, 67 % < 95 %) and asks 9999 tokens a
   -- request against x's 204: the max sustained figures stand, no order between them
@@ -2058,10 +2058,15 @@ t.test("capacity at an SLO orders two runs only by their measured brackets, neve
   row = by["Capacity at SLO (TPOT p90 ≤ 4.00 ms)"]
   -- 40 - 30 = +10 to 85 - 1 = +84 req/s; 40 / 30 - 1 = +33.3 %, 85 / 1 - 1 = +8,400.0 %
   t.eq({ row.delta_text, row.pct_text }, { "+10.00 to +84.00 req/s", "+33.3 % to +8,400.0 %" })
-  t.eq(row.evidence, "one run per load, no interval: untested, but the measured loads order them: y met the SLOs at "
-    .. "40.00 req/s, x already failed them at 30.00 req/s")
-  t.ok(m.summary:find("y met the SLOs at 40.00 req/s and x already failed them at 30.00 req/s, so y's capacity is the "
+  -- one SLO: "the SLO", "it" (never "met the SLOs" of a single one)
+  t.eq(row.evidence, "one run per load, no interval: untested, but the measured loads order them: y met the SLO at "
+    .. "40.00 req/s, x already failed it at 30.00 req/s")
+  t.ok(m.summary:find("y met the SLO at 40.00 req/s and x already failed it at 30.00 req/s, so y's capacity is the "
     .. "higher whatever lies between the measured loads.", 1, true), m.summary)
+  t.ok(not m.summary:find("the SLOs", 1, true), m.summary)
+  -- two SLOs (the error rate, 0 % everywhere here, never fails): the plural
+  m = bracket_model("tpot_p90_ms=4,error_rate_pct=50")
+  t.ok(m.summary:find("y met the SLOs at 40.00 req/s and x already failed them at 30.00 req/s", 1, true), m.summary)
   -- swapped: mirrored
   m = bracket_model("tpot_p90_ms=4", bracket_run(LB), bracket_run(LA))
   ev = m.capacity.evidence

@@ -509,6 +509,30 @@ function M.capacity_gap(ca, cb)
   return g
 end
 
+-- Beyond this upper end (in %: B more than 11 times A) a percentage range of a capacity gap
+-- says nothing a reader can use: it comes of a span of A's that starts near 0 (a bracket from
+-- 0 below the lowest load, or from a low load), and "+37.8 % to +8,234.0 %" reads as a
+-- finding. The gap's own numbers stay (lo_pct, hi_pct); its text is "at least +37.8 %",
+-- beside the range in req/s.
+M.GAP_PCT_MAX = 1000
+
+-- The Change of a capacity gap (M.capacity_gap) as a reader can use it, with pct the
+-- formatter of one percentage ("+12.3 %"): "+22.8 % to +83.7 %"; "+37.8 %" when both ends
+-- are one; "at least +37.8 %" where the upper end is unbounded (A may be 0, or B is a
+-- bound) or beyond M.GAP_PCT_MAX; "at most +12.0 %" where only the upper end is known (A
+-- is a lower bound); nil when neither end is known.
+function M.gap_pct_text(g, pct)
+  if not g then return nil end
+  local lo, hi = g.lo_pct, g.hi_pct
+  if lo == nil then
+    if hi and hi ~= math.huge and hi <= M.GAP_PCT_MAX then return "at most " .. pct(hi) end
+    return nil
+  end
+  if hi == nil or hi == math.huge or hi > M.GAP_PCT_MAX then return "at least " .. pct(lo) end
+  if lo == hi then return pct(lo) end
+  return pct(lo) .. " to " .. pct(hi)
+end
+
 -- What two capacities at the SLOs (ca, cb: llmd.loadpoints.capacity, with .interval = the
 -- range llmd.loadpoints.capacity_interval allows where every load point was repeated) show,
 -- and on what evidence: {verdict = "A higher" | "B higher" | "about the same" | "no clear

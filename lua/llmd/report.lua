@@ -911,9 +911,8 @@ local function capacity_range_cells(g, unit, digits)
   end
   local d = num(g.lo_rps) .. " to " .. num(g.hi_rps) .. unit
   if g.lo_rps < 0 and g.hi_rps > 0 then d = d .. " (the measured loads cannot order them)" end
-  local p = "N/A (A may be 0)"
-  if g.lo_pct and g.hi_pct and g.hi_pct ~= math.huge then p = pct(g.lo_pct) .. " to " .. pct(g.hi_pct) end
-  return d, p
+  -- a percentage range whose upper end comes of A's span starting near 0 is "at least"
+  return d, decision.gap_pct_text(g, pct) or "N/A (A may be 0)"
 end
 
 -- The Delta and Change cells; an N/A says why (the figures beside it say more).
@@ -1641,19 +1640,7 @@ local function summary(model, A, B)
         -- the gap the measured brackets (or the repeats' ranges) of both runs allow, from the
         -- higher run's lowest against the lower run's highest to the other way round
         local g = first == "a" and decision.capacity_gap(cb, ca) or decision.capacity_gap(ca, cb)
-        local pct = T.helpers.pct
-        local gap
-        if g and g.lo_pct and g.hi_pct == math.huge and g.lo_pct > 0 then
-          gap = "at least " .. pct(g.lo_pct)
-        elseif g and g.lo_pct and g.hi_pct ~= math.huge and g.lo_pct ~= g.hi_pct then
-          gap = pct(g.lo_pct) .. " to " .. pct(g.hi_pct)
-        elseif g and g.lo_pct then
-          gap = pct(g.lo_pct)
-        elseif g and g.hi_pct and g.hi_pct ~= math.huge then
-          gap = "at most " .. pct(g.hi_pct)
-        else
-          gap = "either may be higher"
-        end
+        local gap = decision.gap_pct_text(g, T.helpers.pct) or "either may be higher"
         if ev.winner then
           out[#out + 1] = ("%s sustains %s more load than %s within %s: %s against %s; the ranges do not overlap.")
             :format(hi.label, (gap:gsub("%+", "")), lo.label, phrase, capacity_text(chi), capacity_text(clo))
@@ -2027,6 +2014,11 @@ function M.build(opts)
     broken = broken })
   -- the difference (B - A) the measured brackets allow, in req/s and % of A
   model.capacity.gap = decision.capacity_gap(ca, cb)
+  -- the Change as the Headline, Summary and CSV say it ("at least +37.8 %" where the upper
+  -- end is unbounded or beyond decision.GAP_PCT_MAX)
+  if model.capacity.gap then
+    model.capacity.gap.pct_text = decision.gap_pct_text(model.capacity.gap, T.helpers.pct)
+  end
   model.capacity.missing_text = missing_slo_text(model, A, B, pa, pb)
   model.capacity.reasons_text = capacity_reasons(model, A, B, model.capacity.missing_text)
   for _, c in ipairs { ca, cb } do c.text = capacity_text(c) end

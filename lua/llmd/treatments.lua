@@ -547,16 +547,10 @@ function M.model(list, opts)
       x.label, figure(x)) or nil
     -- the gap as compare.lua states it: the range both capacities' spans allow (each one's
     -- measured bracket or its repeats' range, within its ceiling), this over the next
-    local gap
-    if g and g.lo_pct then
-      if g.hi_pct == math.huge then
-        gap = g.lo_pct > 0 and ("at least %+.1f %%"):format(g.lo_pct) or nil
-      elseif g.lo_pct == g.hi_pct then gap = ("%+.1f %%"):format(g.lo_pct)
-      else gap = ("%+.1f %% to %+.1f %%"):format(g.lo_pct, g.hi_pct) end
-    elseif g and g.hi_pct and g.hi_pct ~= math.huge then
-      gap = ("at most %+.1f %%"):format(g.hi_pct)
-    end
+    -- ("at least +37.8 %" where the upper end is unbounded or beyond decision.GAP_PCT_MAX)
+    local gap = decision.gap_pct_text(g, function(x) return ("%+.1f %%"):format(x) end)
     r.gap_text = gap
+    if r.evidence.gap then r.evidence.gap.pct_text = gap end
     if ev.verdict == "B higher" then
       r.vs_next, r.proven = "B better", true
       r.vs_next_text = ("above %s (%s): the repeats' 95 %% ranges of the capacities do not overlap"):format(

@@ -2056,8 +2056,29 @@ t.test("capacity at an SLO orders two runs only by their measured brackets, neve
   by = {}
   for _, r in ipairs(m.headline) do by[r.label] = r end
   row = by["Capacity at SLO (TPOT p90 ≤ 4.00 ms)"]
-  -- 40 - 30 = +10 to 85 - 1 = +84 req/s; 40 / 30 - 1 = +33.3 %, 85 / 1 - 1 = +8,400.0 %
-  t.eq({ row.delta_text, row.pct_text }, { "+10.00 to +84.00 req/s", "+33.3 % to +8,400.0 %" })
+  -- 40 - 30 = +10 to 85 - 1 = +84 req/s; 40 / 30 - 1 = +33.3 %, 85 / 1 - 1 = +8,400.0 %:
+  -- an upper end of 85 times A's, from A's bracket starting at 1 req/s, is no finding, so
+  -- the Change reads "at least +33.3 %" (beyond decision.GAP_PCT_MAX, 1,000 %), the range in
+  -- req/s beside it
+  t.eq({ row.delta_text, row.pct_text }, { "+10.00 to +84.00 req/s", "at least +33.3 %" })
+  t.eq(m.capacity.gap.pct_text, "at least +33.3 %")
+  t.near(m.capacity.gap.hi_pct, 8400, 1e-9) -- the arithmetic stays in comparison.json
+  t.ok(m.summary:find("(at least +33.3 %), untested", 1, true), m.summary)
+  t.ok(not m.summary:find("8,400", 1, true), m.summary)
+  local line = report.csv(m):match("\ncapacity_at_slo_rps,[^\n]*")
+  t.ok(line:find("; B - A from the measured loads: +10.00 to +84.00 req/s, at least +33.3 %", 1, true), line)
+  m.charts, m.workspace = { list = {} }, "/nowhere"
+  for _, name in ipairs { "comparison_report.md", "comparison_report.html" } do
+    local text = template.render_file(ROOT .. "/templates/" .. name, m)
+    t.ok(text:find("at least +33.3 %", 1, true) and not text:find("8,400", 1, true), name)
+  end
+  -- below the limit the range stays: +50 % to +300 % is a finding a reader can use
+  t.eq(decision.gap_pct_text({ lo_pct = 50, hi_pct = 300 }, template.helpers.pct), "+50.0 % to +300.0 %")
+  t.eq(decision.gap_pct_text({ lo_pct = 50, hi_pct = 1000 }, template.helpers.pct), "+50.0 % to +1,000.0 %")
+  t.eq(decision.gap_pct_text({ lo_pct = -15, hi_pct = 1000.5 }, template.helpers.pct), "at least -15.0 %")
+  t.eq(decision.gap_pct_text({ lo_pct = 12, hi_pct = math.huge }, template.helpers.pct), "at least +12.0 %")
+  t.eq(decision.gap_pct_text({ hi_pct = 12 }, template.helpers.pct), "at most +12.0 %")
+  m = bracket_model("tpot_p90_ms=4")
   -- one SLO: "the SLO", "it" (never "met the SLOs" of a single one)
   t.eq(row.evidence, "one run per load, no interval: untested, but the measured loads order them: y met the SLO at "
     .. "40.00 req/s, x already failed it at 30.00 req/s")

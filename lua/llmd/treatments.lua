@@ -548,7 +548,7 @@ function M.model(list, opts)
     -- the gap as compare.lua states it: the range both capacities' spans allow (each one's
     -- measured bracket or its repeats' range, within its ceiling), this over the next
     -- ("at least +37.8 %" where the upper end is unbounded or beyond decision.GAP_PCT_MAX)
-    local gap = decision.gap_pct_text(g, function(x) return ("%+.1f %%"):format(x) end)
+    local gap = decision.gap_pct_text(g, function(v) return ("%+.1f %%"):format(v) end)
     r.gap_text = gap
     if r.evidence.gap then r.evidence.gap.pct_text = gap end
     if ev.verdict == "B higher" then

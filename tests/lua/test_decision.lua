@@ -2065,7 +2065,7 @@ t.test("capacity at an SLO orders two runs only by their measured brackets, neve
   t.near(m.capacity.gap.hi_pct, 8400, 1e-9) -- the arithmetic stays in comparison.json
   t.ok(m.summary:find("(at least +33.3 %), untested", 1, true), m.summary)
   t.ok(not m.summary:find("8,400", 1, true), m.summary)
-  local line = report.csv(m):match("\ncapacity_at_slo_rps,[^\n]*")
+  line = report.csv(m):match("\ncapacity_at_slo_rps,[^\n]*")
   t.ok(line:find("; B - A from the measured loads: +10.00 to +84.00 req/s, at least +33.3 %", 1, true), line)
   m.charts, m.workspace = { list = {} }, "/nowhere"
   for _, name in ipairs { "comparison_report.md", "comparison_report.html" } do

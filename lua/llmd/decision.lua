@@ -556,12 +556,16 @@ end
 -- Two lower bounds that overlap are "unknown".
 -- opts.workload_differs: the texts of the differences between the runs' requests
 -- (M.token_differences): the capacities of different workloads are "not comparable", and
--- differences = those texts. opts.broken: the texts of runs whose health check failed
--- ("crashed failed (stderr.log: Traceback ...)"): a broken run's capacity says nothing of its
--- configuration: verdict "broken", broken = those texts, no order.
+-- differences = those texts. opts.runs: the two runs behind ca and cb ({label, status,
+-- reasons} each, a run model or a treatment): where one's health check failed (status
+-- "failed": a Traceback in its stderr.log, ...), its capacity says nothing of its
+-- configuration: verdict "broken", broken = M.broken_texts(opts.runs), no order. The rule
+-- is checked here, where the evidence is built, so that no output reading it can forget it
+-- (opts.broken: those texts, given instead of the runs).
 function M.capacity_evidence(ca, cb, min_effect, opts)
-  if opts and opts.broken and #opts.broken > 0 then
-    return { verdict = "broken", broken = opts.broken }
+  local broken = opts and (opts.runs and M.broken_texts(opts.runs) or opts.broken)
+  if broken and #broken > 0 then
+    return { verdict = "broken", broken = broken }
   end
   local known = { interpolated = true, never_violated = true, saturated = true, below_lowest = true }
   if not (ca and cb and known[ca.kind] and known[cb.kind]) then return { verdict = "unknown" } end
@@ -635,6 +639,19 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
     end
   end
   return ev
+end
+
+-- The runs among runs ({label, status, reasons} each) whose health check failed, as texts:
+-- {"crashed's run failed its health check (stderr.log: Traceback ...)"}, empty when none did.
+-- A broken run is never ordered (M.capacity_evidence, and every ranking).
+function M.broken_texts(runs)
+  local out = {}
+  for _, r in ipairs(runs or {}) do
+    if r.status == "failed" then
+      out[#out + 1] = ("%s's run failed its health check (%s)"):format(r.label, table.concat(r.reasons or {}, "; "))
+    end
+  end
+  return out
 end
 
 -- Verdicts -------------------------------------------------------------------------------------

@@ -2002,16 +2002,11 @@ function M.build(opts)
   -- different workloads: their capacities and latencies are not compared
   model.workload_differs = json.array(decision.token_difference_texts(A.run.overall, B.run.overall))
   -- a run whose health check failed (a traceback in its logs, ...) is never ordered
-  local broken = {}
-  for _, s in ipairs { A, B } do
-    if s.run.status == "failed" then
-      broken[#broken + 1] = ("%s's run failed its health check (%s)"):format(s.label,
-        table.concat(s.run.reasons or {}, "; "))
-    end
-  end
-  model.broken = broken
+  local runs = { { label = A.label, status = A.run.status, reasons = A.run.reasons },
+    { label = B.label, status = B.run.status, reasons = B.run.reasons } }
+  model.broken = decision.broken_texts(runs)
   model.capacity.evidence = capacity_evidence(ca, cb, model.min_effect, { workload_differs = model.workload_differs,
-    broken = broken })
+    runs = runs })
   -- the difference (B - A) the measured brackets allow, in req/s and % of A
   model.capacity.gap = decision.capacity_gap(ca, cb)
   -- the Change as the Headline, Summary and CSV say it ("at least +37.8 %" where the upper

@@ -519,16 +519,10 @@ function M.model(list, opts)
   -- reads it for two runs (a = the next, b = this place), so that both tools say the same
   -- of the same two runs
   local function capacity_place(r, x, nxt)
-    -- a treatment whose health check failed is never ordered (as compare.lua)
-    local broken = {}
-    for _, y in ipairs { nxt, x } do
-      if y.status == "failed" then
-        broken[#broken + 1] = ("%s's run failed its health check (%s)"):format(y.label,
-          table.concat(y.reasons or {}, "; "))
-      end
-    end
+    -- a treatment whose health check failed is never ordered (as compare.lua): the
+    -- evidence checks the two runs itself
     local ev = decision.capacity_evidence(nxt.capacity, x.capacity, decision.MIN_EFFECT,
-      { workload_differs = decision.token_difference_texts(nxt.requests_set, x.requests_set), broken = broken })
+      { workload_differs = decision.token_difference_texts(nxt.requests_set, x.requests_set), runs = { nxt, x } })
     r.evidence = { verdict = ev.verdict, basis = ev.basis, winner = ev.winner, higher = ev.higher,
       beyond_ceiling = ev.beyond_ceiling, ceiling_rps = ev.ceiling_rps, order_open = ev.order_open,
       sustained_rps = ev.sustained_rps, differences = ev.differences, within_range = ev.within_range,

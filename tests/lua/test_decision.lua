@@ -2118,6 +2118,15 @@ t.test("a run whose health check failed is ordered nowhere: Headline, capacity e
   t.ok(row.evidence:find("^not compared: y's run failed its health check"), row.evidence)
   line = report.csv(m):match("\nmax_sustained_rps,[^\n]*")
   t.ok(line:find(",,,broken,", 1, true), line)
+  -- the evidence checks the runs itself: any output that builds it from the two runs gets
+  -- "broken", whichever side it is
+  local ca, cb = m.capacity.a, m.capacity.b
+  local runs = { { label = "x", status = "ok" }, { label = "y", status = "failed", reasons = { "stderr.log: boom" } } }
+  t.eq(decision.capacity_evidence(ca, cb, 2, { runs = runs }),
+    { verdict = "broken", broken = { "y's run failed its health check (stderr.log: boom)" } })
+  t.eq(decision.capacity_evidence(cb, ca, 2, { runs = { runs[2], runs[1] } }).verdict, "broken")
+  runs[2].status = "warnings"
+  t.eq(decision.capacity_evidence(ca, cb, 2, { runs = runs }).verdict, "untested")
 end)
 
 t.test("failed requests are not overload: a shortfall made up by failed requests is said as failures", function()

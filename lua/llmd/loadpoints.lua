@@ -520,6 +520,7 @@ local function non_monotone(points, slo)
   end
   return { kind = "non_monotone", passed = idx(passed), failed = idx(failed), passed_rps = rates(passed),
     failed_rps = rates(failed), failing = failing, limiting = failing[1],
+    first_failing = failed[1].index, first_failing_rps = failed[1].achieved_rps,
     -- "met the SLO at 20, 30 req/s, failed it at 10 req/s" (for a table cell)
     brief = ("met %s at %s req/s, failed %s at %s req/s"):format(the, rps(passed), #slo == 1 and "it" or "one",
       rps(failed)),
@@ -748,7 +749,9 @@ function M.capacity_interval(points, slo, cap)
   local lo, hi = math.huge, -math.huge
   for _, c in ipairs { cap, low, high } do
     local l, h = M.bracket(c)
-    if l == nil then l, h = 0, math.huge end -- non-monotone at one end: open on that side
+    -- an end that does not cross the limits once gives no capacity: the range is open on
+    -- its side (the bad end's from 0, the good end's up)
+    if l == nil then l, h = c == low and 0 or lo, c == high and math.huge or hi end
     lo, hi = math.min(lo, l), math.max(hi, h)
   end
   local top

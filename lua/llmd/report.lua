@@ -1393,6 +1393,10 @@ local function below_lowest_text(phrase, A, B, ca, cb, w)
       single[#single + 1] = side.label
     elseif lo.kind == "below_lowest" then
       held[#held + 1] = side.label
+    elseif lo.kind == "non_monotone" and lo.passed and lo.passed[1] ~= 1 then
+      -- the lower ends fail at the lowest load too, but meet the SLOs at a higher one
+      reach[#reach + 1] = ("for %s the lower ends of the 95 %% confidence intervals meet every SLO at load point %d"
+        .. ", above its lowest"):format(side.label, lo.passed[1])
     else
       reach[#reach + 1] = ("for %s the lower ends of the 95 %% confidence intervals at its lowest load meet "
         .. "every SLO"):format(side.label)
@@ -1989,7 +1993,7 @@ function M.build(opts)
         -- "at any load" and "even at its lowest load" rest on)
         local function ends(c)
           return { kind = c.kind, limiting = c.limiting, first_failing = c.first_failing,
-            first_failing_rps = c.first_failing_rps }
+            first_failing_rps = c.first_failing_rps, passed = c.passed }
         end
         s[1].interval = { lo = iv.lo, hi = iv.hi, top = iv.top, text = interval_text(iv),
           upper_ends = ends(iv.low), lower_ends = ends(iv.high) }

@@ -297,6 +297,16 @@ t.test("a run that fails a lower load and meets a higher one is non-monotone: no
     t.eq(row.evidence, "non-monotone, no capacity read: x met the SLO at 20, 30 req/s, failed it at 10 req/s; not "
       .. "compared")
   end
+  -- repeats whose means cross once (150, 185, 260 ms) but whose upper ends do not (python3
+  -- statistics, t(0.975, 2) = 4.302653: 274.2, 197.4, 284.8 ms: fail, pass, fail): that end
+  -- gives no capacity, so the range is open below (0); the lower ends (25.8, 172.6, 235.2)
+  -- cross between 20 and 30 req/s, the range's top
+  local iv = lp.capacity_interval(lp.points(t.repeated_run { { 100, 150, 200 }, { 180, 185, 190 },
+    { 250, 260, 270 } }), slo)
+  t.eq(iv.low.kind, "non_monotone")
+  t.eq(iv.high.kind, "interpolated")
+  t.eq(iv.lo, 0)
+  t.near(iv.hi, 30, 0)
 end)
 
 t.test("SLOs: a percentage above 100 refused, a hint for a near key, e2e_* read as latency_*", function()

@@ -678,7 +678,19 @@ function M.model(list, opts)
       r.vs_next_text = v.verdict == "B better" and ("above %s (%s, %+.1f %%)"):format(nxt.label, ptext, v.effect_pct)
         or v.verdict == "untested" and ("untested against %s: %s"):format(nxt.label, v.note or "")
         or ("%s vs %s%s"):format(v.verdict, nxt.label, ptext and (" (" .. ptext .. ")") or "")
-      r.proven = v.verdict == "B better"
+      -- the test compares the two max sustained points; each treatment's limit lies between
+      -- its figure and its ceiling (the most it achieved at any load). Where the next one's
+      -- ceiling reaches above this one's figure, the load steps cannot order the limits
+      -- (compare.lua's "the load steps cannot order them"): no place is shown
+      local ceil = nxt.saturation.ceiling_rps
+      if v.verdict == "B better" and ceil and x.max_rps and ceil > x.max_rps then
+        r.vs_next, r.steps_cannot_order = "no clear difference", true
+        r.vs_next_text = ("no clear difference vs %s: the max sustained points differ (%s, %+.1f %%), but %s achieved "
+          .. "up to %s at a saturated load, above this one's %s, so the load steps cannot order their limits")
+          :format(nxt.label, ptext, v.effect_pct, nxt.label, metrics.format("throughput_req_s", ceil),
+          metrics.format("throughput_req_s", x.max_rps))
+      end
+      r.proven = r.vs_next == "B better"
     end
     m.ranking[#m.ranking + 1] = r
   end

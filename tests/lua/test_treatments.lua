@@ -834,3 +834,38 @@ t.test("max sustained throughput with its ceiling, as compare.lua shows it", fun
   t.ok(md:find("| 20.000 req/s (up to 31.000 req/s, its most at any load) |", 1, true), md)
   t.ok(md:find("| ≥ 30.000 req/s (never saturated) |", 1, true), md)
 end)
+
+t.test("max sustained: a test of the two points orders nothing the load steps cannot (the ceiling above)", function()
+  -- hand-made ladders, three repeats per load (achieved req/s): lo sustains 10 and 20 and
+  -- saturates at 30 offered (25 achieved, below 95 % of 30): its max sustained is 20, its
+  -- ceiling 25. hi sustains up to 23 (30 offered: 24 achieved, saturated). The points
+  -- differ beyond doubt (Welch on 19.9/20/20.1 against 22.9/23/23.1: t = 3 / sqrt(2 x
+  -- 0.01 / 3) = 36.7, df 4), effect (23 - 20) / 21.5 = +14.0 % (by hand), but lo's limit
+  -- lies anywhere in 20-25 and may be above hi's 23: compare.lua's Delta reads "the load
+  -- steps cannot order them" there, and so no place is shown
+  local function treat(label, pts)
+    local stages = {}
+    for _, p in ipairs(pts) do
+      for _, a in ipairs(p[2]) do
+        stages[#stages + 1] = { rate = p[1], values = { throughput_req_s = a, error_rate_pct = 0 } }
+      end
+    end
+    local run = t.run_of(stages)
+    return { label = label, run = run, runs = { run }, dirs = { label }, status = "ok", reasons = {} }
+  end
+  local lo = treat("lo", { { 10, { 9.9, 10, 10.1 } }, { 20, { 19.9, 20, 20.1 } }, { 30, { 24.9, 25, 25.1 } } })
+  local m = tr.model { lo, treat("hi", { { 10, { 9.9, 10, 10.1 } }, { 20, { 19.9, 20, 20.1 } },
+    { 23, { 22.9, 23, 23.1 } }, { 30, { 23.9, 24, 24.1 } } }) }
+  local r = m.ranking[1]
+  t.eq({ r.label, r.vs_next, r.proven, r.steps_cannot_order }, { "hi", "no clear difference", false, true })
+  t.ok(r.vs_next_text:find("lo achieved up to 25.000 req/s at a saturated load, above this one's 23.000 req/s, so the "
+    .. "load steps cannot order their limits", 1, true), r.vs_next_text)
+  t.ok(r.vs_next_text:find("+14.0 %", 1, true), r.vs_next_text)
+  t.ok(not m.verdict:find("shown above", 1, true), m.verdict)
+  -- with lo's ceiling below hi's figure (hi sustains 26 at 27 offered), the test decides
+  local hi = treat("hi", { { 10, { 9.9, 10, 10.1 } }, { 20, { 19.9, 20, 20.1 } }, { 27, { 25.9, 26, 26.1 } },
+    { 40, { 29.9, 30, 30.1 } } })
+  m = tr.model { lo, hi }
+  r = m.ranking[1]
+  t.eq({ r.label, r.vs_next, r.proven }, { "hi", "B better", true })
+end)

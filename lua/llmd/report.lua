@@ -1684,6 +1684,11 @@ local function summary(model, A, B)
       if cb.kind == "below_lowest" then bad, good, cbad, cg = B, A, cb, ca end
       if ev.verdict == "no clear difference" then
         out[#out + 1] = overlap_text(phrase, A, B, ca, cb)
+      elseif cg.kind == "non_monotone" then
+        -- no "sustains N/A": the other run's loads cross the limits more than once
+        out[#out + 1] = ("%s; %s's capacity cannot be read: it %s, a load that met %s lying above one that failed "
+          .. "(non-monotone), so the two are not compared."):format(fails_all_text(bad, cbad, phrase, model.slo),
+          good.label, cg.detail, #model.slo == 1 and "it" or "them")
       elseif cg.kind == "unknown" then
         -- no "sustains N/A": the other capacity is unknown, and so is any order
         out[#out + 1] = ("%s; %s's capacity is unknown (%s), so the two are not compared."):format(

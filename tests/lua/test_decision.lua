@@ -297,6 +297,13 @@ t.test("a run that fails a lower load and meets a higher one is non-monotone: no
     t.eq(row.evidence, "non-monotone, no capacity read: x met the SLO at 20, 30 req/s, failed it at 10 req/s; not "
       .. "compared")
   end
+  -- against a run that fails at every load: no "y sustains N/A", no order
+  local m = report.build { a = sd("x", t.repeated_run { { 250 }, { 260 }, { 270 } }), b = sd("y", up), slo = slo,
+    generated = 0 }
+  t.ok(m.summary:find("^x meets TTFT p90 ≤ 200.0 ms at none of its load points; y's capacity cannot be read: it met the "
+    .. "SLO at load points 2 and 3 %(20 and 30 req/s achieved%) and failed TTFT p90 at load point 1 %(10 req/s "
+    .. "achieved%), a load that met it lying above one that failed %(non%-monotone%), so the two are not compared%."),
+    m.summary)
   -- repeats whose means cross once (150, 185, 260 ms) but whose upper ends do not (python3
   -- statistics, t(0.975, 2) = 4.302653: 274.2, 197.4, 284.8 ms: fail, pass, fail): that end
   -- gives no capacity, so the range is open below (0); the lower ends (25.8, 172.6, 235.2)

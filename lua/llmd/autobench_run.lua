@@ -582,8 +582,10 @@ function M.run(config_path, opts)
     end
   end
   if not opts.dry_run then M.prune_file(out) end
-  if not ran and not opts.dry_run then
-    io.write("no candidate could be run here (every framework excluded, unsupported or an environment gap)\n")
+  -- a dry run says what the real run would do, down to its exit status
+  if not ran then
+    io.write(opts.dry_run and "a real run would measure nothing: " or "",
+      "no candidate could be run here (every framework excluded, unsupported or an environment gap)\n")
     all_ok = false
   end
   return all_ok

@@ -326,7 +326,11 @@ function M.summary_table(name, total_setup, total_run, results, total_seconds)
     local icon = r.status == "success" and "OK  " or r.status == "pending" and "..  " or "FAIL"
     out[#out + 1] = ("  %s %-30s %-18s runs: %d/%d"):format(icon, r.setup_treatment, r.status,
       r.run_completed or 0, r.run_total or total_run)
-    if r.error and r.error ~= "" then out[#out + 1] = ("       %s"):format(r.error) end
+    -- every line of an error under its row (a message with "looked for: ..." on a line of its
+    -- own would otherwise start at the margin, where the next row's icon belongs)
+    if r.error and r.error ~= "" then
+      out[#out + 1] = ("       %s"):format((r.error:gsub("%s+$", ""):gsub("\n", "\n       ")))
+    end
   end
   out[#out + 1] = ""
   out[#out + 1] = ("Result: %d/%d succeeded, %d failed"):format(ok, #results, failed)

@@ -64,6 +64,9 @@ function M.load(list, opts)
         ok, run = false, ("%s: no results (%s)"):format(d, table.concat(run.reasons, "; "))
       end
       if not ok then
+        -- the reader's message names the file and where in it; where in llmdlua's own Lua the
+        -- reader was called is of no use to the user (as compare.lua and extract.lua say it)
+        run = tostring(run):gsub("^[^\n]-%.lua:%d+: ", "")
         -- the CSV may still be made from the folder's benchmark reports, as upstream does
         if not M.br_files(d)[1] then error(("treatment %s: %s"):format(t.label, tostring(run)), 0) end
         t.load_error = ("treatment %s: %s"):format(t.label, tostring(run))
@@ -458,6 +461,17 @@ function M.model(list, opts)
           metrics.format("throughput_req_s", x.max_rps), x.saturation.reason) or x.max_rps_why }
     end
   end
+  -- treatments whose requests differ in length: their latencies at one load do not compare
+  -- configurations (a request 39 times longer takes longer on any server)
+  m.common_unlike = {}
+  for i = 1, #T do
+    for j = i + 1, #T do
+      local d = decision.token_difference_texts(T[i].requests_set, T[j].requests_set)
+      if #d > 0 then
+        m.common_unlike[#m.common_unlike + 1] = ("%s vs %s: %s"):format(T[i].label, T[j].label, table.concat(d, "; "))
+      end
+    end
+  end
   for _, x in ipairs(T) do
     x.at_common = {}
     for _, key in ipairs(M.LATENCY_KEYS) do
@@ -675,7 +689,11 @@ function M.model(list, opts)
       if ptext and v.p_adjusted and (v.family_size or 1) > 1 then
         ptext = ptext .. (", Holm-adjusted %.3g over %d tests"):format(v.p_adjusted, v.family_size)
       end
-      r.vs_next_text = v.verdict == "B better" and ("above %s (%s, %+.1f %%)"):format(nxt.label, ptext, v.effect_pct)
+      -- the gap as a reader takes it, this one's figure over the next one's (+193.6 % for 91.32
+      -- against 31.10 req/s), not the symmetric effect size the threshold reads (+98.4 %)
+      r.vs_next_text = v.verdict == "B better" and nxt.rank_value > 0 and ("above %s (%s, %+.1f %%)"):format(
+        nxt.label, ptext, (x.rank_value / nxt.rank_value - 1) * 100)
+        or v.verdict == "B better" and ("above %s (%s)"):format(nxt.label, ptext)
         or v.verdict == "untested" and ("untested against %s: %s"):format(nxt.label, v.note or "")
         or ("%s vs %s%s"):format(v.verdict, nxt.label, ptext and (" (" .. ptext .. ")") or "")
       -- the test compares the two max sustained points; each treatment's limit lies between
@@ -687,8 +705,8 @@ function M.model(list, opts)
         r.vs_next, r.steps_cannot_order = "no clear difference", true
         r.vs_next_text = ("no clear difference vs %s: the max sustained points differ (%s, %+.1f %%), but %s achieved "
           .. "up to %s at a saturated load, above this one's %s, so the load steps cannot order their limits")
-          :format(nxt.label, ptext, v.effect_pct, nxt.label, metrics.format("throughput_req_s", ceil),
-          metrics.format("throughput_req_s", x.max_rps))
+          :format(nxt.label, ptext, (x.rank_value / nxt.rank_value - 1) * 100, nxt.label,
+          metrics.format("throughput_req_s", ceil), metrics.format("throughput_req_s", x.max_rps))
       end
       r.proven = r.vs_next == "B better"
     end
@@ -782,11 +800,23 @@ function M.model(list, opts)
   -- treatments whose requests differ in length (beyond the workload match's tolerance)
   -- are different workloads: neither beats the other, whatever the figures
   m.pareto_not_compared = {}
+  -- o beats c on an axis only by a gap a reader can act on: at least the practical threshold
+  -- (decision.MIN_EFFECT, as every verdict), and, where both latencies have 95 % intervals from
+  -- repeats, intervals that do not overlap; a smaller gap is noise, not a domination (two runs
+  -- of one configuration would otherwise beat each other at random)
+  local function beats(o, c)
+    local tp_gap = decision.effect_pct(c.tp, o.tp)
+    local lat_gap = decision.effect_pct(o.lat, c.lat)
+    local oc, cc = o.x.at_common[lat_key].ci, c.x.at_common[lat_key].ci
+    local lat_apart = not (oc and cc) or oc.hi < cc.lo
+    return (tp_gap >= decision.MIN_EFFECT) or (lat_gap >= decision.MIN_EFFECT and lat_apart)
+  end
   for _, c in ipairs(cand) do
     local by
     for _, o in ipairs(cand) do
-      -- a max that is only a lower bound (never saturated) may be higher in truth: not dominated
-      if o ~= c and not c.x.saturation.none and o.tp >= c.tp and o.lat <= c.lat and (o.tp > c.tp or o.lat < c.lat)
+      -- a max that is only a lower bound (never saturated) may be higher in truth: not dominated;
+      -- never worse on either axis, and better by a real gap on one
+      if o ~= c and not c.x.saturation.none and o.tp >= c.tp and o.lat <= c.lat and beats(o, c)
       then
         local differ = decision.token_difference_texts(c.x.requests_set, o.x.requests_set)
         if #differ == 0 then
@@ -829,7 +859,7 @@ function M.present(m, opts)
     pareto_not_compared = m.pareto_not_compared or {},
     common_text = m.common_rps and metrics.format("throughput_req_s", m.common_rps) or nil,
     common_sustained = m.common_sustained or false, saturated_at_common = m.saturated_at_common or {},
-    latency_labels = {}, treatments = {} }
+    common_unlike = m.common_unlike or {}, latency_labels = {}, treatments = {} }
   for _, key in ipairs(M.LATENCY_KEYS) do v.latency_labels[#v.latency_labels + 1] = metrics.get(key).label end
   -- the load-point table's columns beyond its fixed ones: every SLO metric it does not show
   -- already (TTFT p95 for --slo ttft_p95_ms=300), with its unit
@@ -901,6 +931,7 @@ function M.write_report(out, list, opts)
   -- the figures, for scripts (load points without their stage lists)
   local plain = { verdict = m.verdict, rank_by = m.rank_by, common_rps = m.common_rps,
     common_sustained = m.common_sustained, saturated_at_common = json.array(m.saturated_at_common),
+    common_unlike = json.array(m.common_unlike or {}),
     dominated = json.array(m.dominated), front = json.array(m.front),
     pareto_not_compared = json.array(m.pareto_not_compared or {}),
     family = m.family,
@@ -952,9 +983,13 @@ function M.charts(m, list)
   local c = chart("treatments_latency_throughput", "Latency against achieved load, every treatment")
   local blocks, cols, plabels, logs, slos = {}, {}, {}, {}, {}
   for i, pnl in ipairs(LT_PANELS) do
+    -- only points drawn: an achieved rate to place them (a benchmark report whose rate fields
+    -- contradict each other has none) and the panel's latency
     local vals = {}
     for _, x in ipairs(m.treatments) do
-      for _, p in ipairs(x.points) do vals[#vals + 1] = p.values[pnl[1]] end
+      for _, p in ipairs(x.points) do
+        if finite(p.achieved_rps) then vals[#vals + 1] = p.values[pnl[1]] end
+      end
     end
     if #vals > 0 then
       cols[#cols + 1], plabels[#plabels + 1], logs[#logs + 1] = i + 1, pnl[2], wide(vals)
@@ -966,7 +1001,7 @@ function M.charts(m, list)
   for _, x in ipairs(m.treatments) do
     local rows = { name = x.label }
     local pts = {}
-    for _, p in ipairs(x.points) do if p.achieved_rps then pts[#pts + 1] = p end end
+    for _, p in ipairs(x.points) do if finite(p.achieved_rps) then pts[#pts + 1] = p end end
     table.sort(pts, function(a, b) return a.achieved_rps < b.achieved_rps end)
     for _, p in ipairs(pts) do
       rows[#rows + 1] = { n = 4, p.achieved_rps, p.values.ttft_p90_ms, p.values.tpot_p90_ms, p.values.latency_p90_ms }
@@ -974,7 +1009,7 @@ function M.charts(m, list)
     blocks[#blocks + 1] = rows
   end
   if #cols == 0 then
-    c.reason = "No treatment has latency percentiles at its load points."
+    c.reason = "No treatment has latency percentiles at a load point whose achieved request rate is known."
   else
     c.data = block_text("achieved_req_s ttft_p90_ms tpot_p90_ms latency_p90_ms", blocks)
     c.vars[#c.vars + 1] = { "panel_col", cols }

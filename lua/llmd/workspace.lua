@@ -468,6 +468,21 @@ function M.read_info(path)
         near and ("did you mean '%s'? "):format(near) or "", table.concat(names, ", ")), 0)
     end
   end
+  -- other keys under stack: are the user's own, kept as extra rows; one that looks like a
+  -- misspelt key llmdlua reads ('gpu' for 'gpus') is kept too (it may be meant: 'mode' is not
+  -- 'model'), but said, since a misspelt gpus leaves every per-GPU figure unknown
+  if type(v.stack) == "table" and not json.is_array(v.stack) then
+    local extra = {}
+    for k in pairs(v.stack) do if type(k) == "string" and not known[k] then extra[#extra + 1] = k end end
+    table.sort(extra)
+    for _, k in ipairs(extra) do
+      local near = require("llmd.opts").closest(k, M.STATE_KEYS.stack)
+      if near and v.stack[near] == nil then
+        io.stderr:write(("warning: %s: stack: '%s' is kept as an extra row, not read as '%s' (did you mean '%s'?)\n")
+          :format(path, k, near, near))
+      end
+    end
+  end
   if v.slo ~= nil then
     -- checked here, so that a typo names this file
     require("llmd.decision").parse_slo(v.slo, path .. ": slo")

@@ -190,6 +190,16 @@ run "$BIN" compare.lua --a runA --b runB --a-info gpu.info.yaml
 expect_rc 1
 expect_err_has "llmdlua: --a-info gpu.info.yaml: unknown key 'gpu' (did you mean 'gpus'? known: "
 
+name="compare.lua: a misspelt key under stack: is kept as an extra row, with a warning naming the key it most likely meant"
+printf 'stack:\n  gpu: 2\n  replicas: 2\n' >stackgpu.info.yaml
+run "$BIN" compare.lua --a "$REPO/tests/fixtures/kubecon-na-2025_vllm" \
+    --b "$REPO/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching" --a-info stackgpu.info.yaml \
+    --parent "$TMP" --quiet
+expect_rc 0
+expect_err_has "warning: stackgpu.info.yaml: stack: 'gpu' is kept as an extra row, not read as 'gpus' (did you mean 'gpus'?)"
+# replicas is no near miss of a key llmdlua reads: said nothing of
+case "$err" in *"'replicas'"*) fail "warned of replicas: $err" ;; *) ok ;; esac
+
 name="an error comes after what the script printed before it, on one pipe too"
 "$BIN" -e 'io.write("Workspace: here\n"); error("boom", 0)' >"$TMP/both" 2>&1
 if [ "$(cat "$TMP/both")" = "$(printf 'Workspace: here\nllmdlua: boom')" ]; then ok; else fail "order: $(cat "$TMP/both")"; fi

@@ -68,6 +68,7 @@ do
   end
 end
 local touched = {}    -- namespaces this call looked at or changed
+local as_read = {}    -- each touched namespace's objects as this call first saw them (encoded)
 local counters0 = {}  -- the counters as read
 for k, v in pairs(state.counters) do counters0[k] = v end
 
@@ -85,7 +86,12 @@ local function save()
   local f = io.open(STATE)
   local disk = f and json.decode(f:read("a")) or { ns = {}, counters = {}, nodes = state.nodes }
   if f then f:close() end
-  for ns in pairs(touched) do disk.ns[ns] = state.ns[ns] end
+  -- only the namespaces this call changed: a call that only looked (a get, a port-forward
+  -- held open for minutes) writing back its copy would undo what another call did there
+  -- meanwhile, as no API server does
+  for ns in pairs(touched) do
+    if json.encode(state.ns[ns]) ~= as_read[ns] then disk.ns[ns] = state.ns[ns] end
+  end
   -- cluster-scoped objects an install created (what llmdlua must never cause)
   for k, v in pairs(state.cluster_new or {}) do
     disk.cluster = disk.cluster or {}
@@ -98,6 +104,7 @@ local function save()
   json.write(STATE, disk)
   lfs.rmdir(DIR .. "/.lock")
   state = disk
+  for ns in pairs(touched) do as_read[ns] = json.encode(state.ns[ns]) end
   counters0 = {}
   for k, v in pairs(state.counters) do counters0[k] = v end
 end
@@ -148,8 +155,12 @@ end
 
 local function space(ns)
   if not ns then die("error: no namespace given (the fake cluster wants -n on every namespaced call)") end
-  touched[ns] = true
   local s = state.ns[ns]
+  if not touched[ns] then
+    touched[ns] = true
+    -- a namespace not there yet reads as absent: made below, it is written back
+    as_read[ns] = s and json.encode(s) or nil
+  end
   if not s then
     s = { pods = {}, services = {}, pvcs = {}, releases = {}, httproutes = {}, gateways = {}, inferencepools = {},
       configmaps = {}, kustomize = {}, other = {} }

@@ -434,6 +434,11 @@ t.test("run: a missing benchmark client is an environment gap: skipped rows, no 
   local r = ab_cli({ "plan", "cfg.yaml", "--text" }, d, { PATH = path })
   t.ok(r.stdout:find("# environment-gap: the benchmark client: 'vllm' is not installed here (not found in PATH)", 1, true),
     r.stdout)
+  -- a dry run says so, and exits as the real run would (nothing written)
+  r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl", "--dry-run" }, d, { PATH = path })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("a real run would measure nothing: no candidate could be run here", 1, true), r.stdout)
+  t.eq(io.open(d .. "/results.jsonl"), nil)
   r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d, { PATH = path })
   t.eq(r.stderr, "")
   t.eq(r.code, 1) -- nothing could be measured

@@ -32,7 +32,7 @@ local function setup(edit)
   t.write(d .. "/template.yaml", t.read(F .. "/llm-d-benchmark/benchmark-templates/optimized-baseline-sanity.yaml"))
   local plan = {
     namespace = "bench", parent = d,
-    timeouts = { ready = 3, poll = 0.05, smoke = 10, backoff = 0.01 },
+    timeouts = { ready = 3, poll = 0.05, smoke = 60, backoff = 0.01 },
     runs = {
       a = { label = "vllm-baseline", baseline = true,
         deploy = { method = "helm", guide_dir = d .. "/guide", release = "sim",
@@ -905,7 +905,7 @@ t.test("the per-stack steps work for any stack: a run config, a folder and a nam
   for _, b in ipairs { "kubectl", "helm", "helmfile", "oc" } do bins[b] = FAKEBIN .. "/" .. b end
   local ctx = { plan = { runs = {} }, runs = { ["exp-1"] = plan.runs.b }, run_dirs = { ["exp-1"] = dir },
     ns = "exp-ns", out = out, t0 = os.time(), bins = bins, commands = {}, config_text = {}, deployed = {},
-    timeouts = { ready = 3, poll = 0.05, smoke = 10, benchmark = 0 },
+    timeouts = { ready = 3, poll = 0.05, smoke = 60, benchmark = 0 },
     k = k8s.new { namespace = "exp-ns", out = out, backoff = 0.01, bins = bins,
       env = { FAKE_CLUSTER = s.cluster, FAKE_LLMDLUA = LLMDLUA } } }
   cluster.fn.deploy(ctx, "exp-1")

@@ -133,5 +133,10 @@ t.test("experiment-summary.yaml is upstream's, byte for byte", function()
   t.ok(tab:find(("="):rep(62) .. "\nDoE EXPERIMENT SUMMARY\n", 1, true), tab)
   t.ok(tab:find("  FAIL ms-d1xTP8-p4xTP2               failed_standup     runs: 0/6\n", 1, true), tab)
   t.ok(tab:find("\nResult: 1/3 succeeded, 2 failed\n", 1, true), tab)
+  -- an error of several lines stays under its row, every line indented as the first
+  results[2].error = "no inference-perf results under /ws/x\nlooked for: stage_<N>_lifecycle_metrics.json\n"
+  tab = ex.summary_table("pd-disaggregation", 3, 6, results, 3723.41)
+  t.ok(tab:find("failed_standup     runs: 0/6\n       no inference-perf results under /ws/x\n       looked for: "
+    .. "stage_<N>_lifecycle_metrics.json\n  FAIL sa-d1xTP2", 1, true), tab)
   t.raises("unknown status failed_badly", ex.summary_yaml, "x", 1, 1, { { setup_treatment = "a", status = "failed_badly" } }, 0)
 end)

@@ -49,7 +49,7 @@ local function setup(edit)
   t.write(d .. "/experiment.yaml", EXPERIMENT)
   local plan = {
     namespaces = { "exp-a", "exp-b", "exp-c" }, parallel = 3, parent = d,
-    timeouts = { ready = 3, poll = 0.05, smoke = 10, backoff = 0.01 },
+    timeouts = { ready = 3, poll = 0.05, smoke = 60, backoff = 0.01 },
     deploy = { method = "helmfile", guide_dir = d .. "/guide", environment = "istio",
       model = "Qwen/Qwen3-0.6B", gateway = "istio", values_override = { decode = { replicas = 1 }, keep = true } },
     benchmark = { template = d .. "/template.yaml", harness = "inference-perf", attempts = 1 },

@@ -586,6 +586,11 @@ t.test("different workloads (prompts 49x longer): no capacity order, in both too
   t.ok(nc.why:find(("^the workloads differ: input tokens per request: mean %.1f vs %.1f"):format(ma, mb)), nc.why)
   t.ok(r.treatments.text:find("- base: not compared with chunked, whose figures would beat it on both (the workloads "
     .. "differ: input tokens per request", 1, true), r.treatments.text)
+  -- nor are their latencies at the common load put side by side as if like for like: said
+  -- under the table, each treatment's mean beside its own label (base's first)
+  local unlike = ("base vs chunked: input tokens per request: mean %.1f vs %.1f"):format(ma, mb)
+  t.ok(r.treatments.json.common_unlike[1]:find(unlike, 1, true), r.treatments.json.common_unlike[1])
+  t.ok(r.treatments.text:find("**Not like for like: the workloads differ** (" .. unlike, 1, true), r.treatments.text)
   -- compare.lua: the Summary says why, names no higher run, and gives no latency verdict
   local s = r.compare.summary
   t.ok(s:find(("not comparable, the workloads differ (input tokens per request: mean %.1f vs %.1f"):format(ma, mb),
@@ -835,12 +840,120 @@ t.test("max sustained throughput with its ceiling, as compare.lua shows it", fun
   t.ok(md:find("| ≥ 30.000 req/s (never saturated) |", 1, true), md)
 end)
 
+-- a vLLM curve as curve_dir's, with an E2E p90 per point (the Pareto front's latency)
+local function e2e_curve_dir(points)
+  local d = t.tmpdir()
+  local base = json.read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
+  for i, p in ipairs(points) do
+    local doc = {}
+    for k, v in pairs(base) do doc[k] = v end
+    doc.request_rate, doc.request_throughput = p[1], p[2]
+    doc.duration = doc.completed / p[2]
+    doc.output_throughput = doc.total_output_tokens / doc.duration
+    doc.total_token_throughput = (doc.total_output_tokens + doc.total_input_tokens) / doc.duration
+    for _, q in ipairs { "mean", "median", "p90", "p99" } do doc[q .. "_e2el_ms"] = p[3] end
+    t.write(("%s/benchmark_%d.json"):format(d, i), json.encode(doc))
+  end
+  return d
+end
+
+t.test("the Pareto front: a gap below the practical threshold is noise, not a domination", function()
+  -- base: 10, 20, 30 req/s offered, 10, 20, 25 achieved: 25 < 0.95 x 30, saturated at point 3,
+  -- max sustained 20 (point 2). The common load is 20 req/s (both sustain it), where E2E p90
+  -- is the third figure of point 2.
+  local base = e2e_curve_dir { { 10, 10, 900 }, { 20, 20, 1000 }, { 30, 25, 3000 } }
+  -- twin: base within noise: max 20.02 (symmetric gap 200 x 0.02 / 40.02 = 0.0999 %, by hand)
+  -- and E2E p90 997 ms at 20 req/s (interpolated between 10.01 and 20.02 req/s at 20: the
+  -- point-2 figure 997 weighted (20 - 10.01) / 10.01 = 0.998, so 997 - 0.002 x 97 = 996.8;
+  -- gap ~0.32 %): both below 2 %, so neither beats the other and the front holds both
+  local twin = e2e_curve_dir { { 10, 10.01, 900 }, { 20, 20.02, 997 }, { 30, 25, 3000 } }
+  local m = tr.model(tr.load { { label = "base", dirs = { base } }, { label = "twin", dirs = { twin } } })
+  t.eq(#m.dominated, 0)
+  table.sort(m.front)
+  t.eq(m.front, { "base", "twin" })
+  t.ok(not m.verdict:find("beaten on both", 1, true), m.verdict)
+  -- fast: the same throughput and E2E p90 800 ms at 20 req/s (20 % below base's 1000, by
+  -- hand), a gap far above 2 %: base is beaten on both by the figures
+  local fast = e2e_curve_dir { { 10, 10, 700 }, { 20, 20, 800 }, { 30, 25, 3000 } }
+  m = tr.model(tr.load { { label = "base", dirs = { base } }, { label = "fast", dirs = { fast } } })
+  t.eq(#m.dominated, 1)
+  t.eq({ m.dominated[1].label, m.dominated[1].by }, { "base", "fast" })
+  t.eq(m.front, { "fast" })
+  -- repeats: base's E2E p90 at 20 req/s is 900, 1000, 1100 ms and slow's 940, 1040, 1140
+  -- (means 1000 and 1040, a 3.9 % gap by hand: 80 / 2040); their 95 % intervals, mean +/-
+  -- 4.303 x 100 / sqrt 3 = +/- 248 ms, overlap almost wholly: no domination, though the gap
+  -- is above 2 %
+  local rb = e2e_curve_dir { { 20, 20, 900 }, { 20, 20, 1000 }, { 20, 20, 1100 }, { 30, 25, 3000 } }
+  local rs = e2e_curve_dir { { 20, 20, 940 }, { 20, 20, 1040 }, { 20, 20, 1140 }, { 30, 25, 3000 } }
+  m = tr.model(tr.load { { label = "base", dirs = { rb } }, { label = "slow", dirs = { rs } } })
+  t.ok(m.treatments[1].at_common.latency_p90_ms.ci, "base's E2E p90 has an interval")
+  t.eq(#m.dominated, 0)
+end)
+
+t.test("a place shown above the next gives this one's figure over the next one's, not the symmetric effect", function()
+  -- two treatments of three repeats each at one sustained load, max sustained 91.32 and
+  -- 31.10 req/s (the new user's case): +193.6 %
+  -- (91.32 / 31.10 - 1 = 1.93633, by hand), where the symmetric effect (b - a) / mean gives
+  -- +98.4 %
+  local function reps(x)
+    local dir = t.tmpdir()
+    local b = json.read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
+    local function put(name, rate, thr)
+      local d = {}
+      for k, v in pairs(b) do d[k] = v end
+      d.request_rate, d.duration, d.request_throughput = rate, d.completed / thr, thr
+      d.output_throughput = d.total_output_tokens / d.duration
+      d.total_token_throughput = (d.total_output_tokens + d.total_input_tokens) / d.duration
+      t.write(("%s/benchmark_%s.json"):format(dir, name), json.encode(d))
+    end
+    -- three repeats at a sustained load (x, x +/- 0.1 % around it), one saturated point above
+    for i, f in ipairs { 0.999, 1.0, 1.001 } do put(tostring(i), x, x * f) end
+    put("9", x * 3, x * 1.5)
+    return dir
+  end
+  local m = tr.model(tr.load { { label = "hi", dirs = { reps(91.32) } }, { label = "lo", dirs = { reps(31.10) } } })
+  t.eq(m.ranking[1].label, "hi")
+  t.eq(m.ranking[1].vs_next, "B better")
+  t.ok(m.ranking[1].vs_next_text:find(", +193.6 %)", 1, true), m.ranking[1].vs_next_text)
+end)
+
+t.test("llm-d-benchmark's own v0.2 example reports: a report, the latency chart left out with its reason", function()
+  -- the examples' rate fields contradict each other (request_rate.mean 2,262.45 req/s against
+  -- 500 requests / 49.972 s = 10.006, by hand), so no load point has an achieved rate: the
+  -- chart that places points by it has nothing to draw, and gnuplot must not be asked to
+  local d = t.tmpdir()
+  for i, f in ipairs { "br_v0_2_example.yaml", "br_v0_2_1_example.yaml" } do
+    proc.run { "mkdir", "-p", d .. "/r" .. i }
+    t.write(("%s/r%d/%s"):format(d, i, f), t.read(F .. "/benchmark-report/" .. f))
+  end
+  local out = t.tmpdir()
+  local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "a=" .. d .. "/r1", "--run",
+    "b=" .. d .. "/r2", "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local md = t.read(out .. "/treatment_report.md")
+  t.ok(md:find("Latency against achieved load, every treatment: not drawn. No treatment has latency percentiles at a "
+    .. "load point whose achieved request rate is known.", 1, true), md)
+end)
+
+t.test("a truncated result file: one line naming the file and the offset, no llmdlua source path", function()
+  local d = t.tmpdir()
+  proc.run { "cp", "-r", VLLM, d .. "/a" }
+  proc.run { "cp", "-r", VLLM, d .. "/b" }
+  local f = d .. "/b/stage_1_lifecycle_metrics.json"
+  t.write(f, t.read(f):sub(1, 1000))
+  local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "a=" .. d .. "/a", "--run",
+    "b=" .. d .. "/b", "--out", t.tmpdir(), "--quiet" }
+  t.eq(r.code, 1)
+  -- the JSON reader's own position: byte 1001 is the end of the cut text (1,000 bytes kept)
+  t.eq(r.stderr, ("llmdlua: treatment b: %s:1:1001: unexpected end of input, expected a value\n"):format(f))
+end)
+
 t.test("max sustained: a test of the two points orders nothing the load steps cannot (the ceiling above)", function()
   -- hand-made ladders, three repeats per load (achieved req/s): lo sustains 10 and 20 and
   -- saturates at 30 offered (25 achieved, below 95 % of 30): its max sustained is 20, its
   -- ceiling 25. hi sustains up to 23 (30 offered: 24 achieved, saturated). The points
   -- differ beyond doubt (Welch on 19.9/20/20.1 against 22.9/23/23.1: t = 3 / sqrt(2 x
-  -- 0.01 / 3) = 36.7, df 4), effect (23 - 20) / 21.5 = +14.0 % (by hand), but lo's limit
+  -- 0.01 / 3) = 36.7, df 4), 23 / 20 - 1 = +15.0 % (by hand), but lo's limit
   -- lies anywhere in 20-25 and may be above hi's 23: compare.lua's Delta reads "the load
   -- steps cannot order them" there, and so no place is shown
   local function treat(label, pts)
@@ -860,7 +973,7 @@ t.test("max sustained: a test of the two points orders nothing the load steps ca
   t.eq({ r.label, r.vs_next, r.proven, r.steps_cannot_order }, { "hi", "no clear difference", false, true })
   t.ok(r.vs_next_text:find("lo achieved up to 25.000 req/s at a saturated load, above this one's 23.000 req/s, so the "
     .. "load steps cannot order their limits", 1, true), r.vs_next_text)
-  t.ok(r.vs_next_text:find("+14.0 %", 1, true), r.vs_next_text)
+  t.ok(r.vs_next_text:find("+15.0 %", 1, true), r.vs_next_text)
   t.ok(not m.verdict:find("shown above", 1, true), m.verdict)
   -- with lo's ceiling below hi's figure (hi sustains 26 at 27 offered), the test decides
   local hi = treat("hi", { { 10, { 9.9, 10, 10.1 } }, { 20, { 19.9, 20, 20.1 } }, { 27, { 25.9, 26, 26.1 } },

@@ -134,7 +134,7 @@ local function custom_setup(commands, extra)
     .. "treatments:\n  - name: r1\n    load.stages.0.rate: 1\n")
   local plan = {
     namespaces = { "exp-a", "exp-b" }, parallel = 2, parent = d,
-    timeouts = { ready = 3, poll = 0.05, smoke = 10, backoff = 0.01 },
+    timeouts = { ready = 3, poll = 0.05, smoke = 60, backoff = 0.01 },
     deploy = { method = "custom", guide_dir = d .. "/guide", commands = commands, model = "Qwen/Qwen3-0.6B" },
     benchmark = { template = d .. "/template.yaml", harness = "inference-perf", attempts = 1 },
   }

@@ -331,6 +331,16 @@ function M.latency_throughput(model, A, B)
     if type(k) ~= "table" or (k.kind ~= nil and k.kind ~= "interpolated") then return 0 / 0 end
     return finite(k[field]) and k[field] or 0 / 0
   end
+  -- what the load points measured: the capacity lies between the last load that met the
+  -- SLOs and the first that failed one (its figure between them is an estimate), drawn as
+  -- a shaded band; NaN where the capacity has no such bracket. The field's bracket: rps ->
+  -- last_passing_rps / first_failing_rps, output_tps -> last_passing_tps / first_failing_tps
+  local function bracket(x, field, which)
+    local k = cap[x]
+    if type(k) ~= "table" or k.kind ~= "interpolated" then return 0 / 0 end
+    local f = which .. (field == "rps" and "_rps" or "_tps")
+    return finite(k[f]) and k[f] or 0 / 0
+  end
   for _, s in ipairs { A, B } do
     local k = cap[s.x]
     if type(k) == "table" and (k.kind == "never_violated" or k.kind == "saturated") then
@@ -350,14 +360,21 @@ function M.latency_throughput(model, A, B)
     end
   end
   local xcol, xlabel, cap_a, cap_b = {}, {}, {}, {}
+  local lo_a, hi_a, lo_b, hi_b = {}, {}, {}, {}
   for j, xd in ipairs(xs) do
     xcol[j], xlabel[j] = xd.col, xd.label
     cap_a[j], cap_b[j] = capacity("a", xd.cap), capacity("b", xd.cap)
+    lo_a[j], hi_a[j] = bracket("a", xd.cap, "last_passing"), bracket("a", xd.cap, "first_failing")
+    lo_b[j], hi_b[j] = bracket("b", xd.cap, "last_passing"), bracket("b", xd.cap, "first_failing")
   end
   add(c, "x_col", xcol)
   add(c, "x_label", xlabel)
   add(c, "cap_a", cap_a)
   add(c, "cap_b", cap_b)
+  add(c, "cap_a_lo", lo_a)
+  add(c, "cap_a_hi", hi_a)
+  add(c, "cap_b_lo", lo_b)
+  add(c, "cap_b_hi", hi_b)
   add(c, "panel_col", cols)
   add(c, "panel_label", labels)
   add(c, "panel_log", logs)

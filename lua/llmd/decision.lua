@@ -124,6 +124,15 @@ function M.slo_phrase(slo)
   return table.concat(parts, " and ")
 end
 
+-- The words for an SLO list in a sentence, singular when one SLO was given ("met the SLO
+-- at 40.00 req/s, already failed it at 30.00") and plural otherwise ("met the SLOs ...,
+-- failed them"): {the = "the SLO" | "the SLOs", it = "it" | "them", holds = "holds" |
+-- "hold"}.
+function M.slo_words(slo)
+  if slo and #slo == 1 then return { the = "the SLO", it = "it", holds = "holds" } end
+  return { the = "the SLOs", it = "them", holds = "hold" }
+end
+
 -- The per-request thresholds of an SLO list, for goodput (in seconds): the tightest limit
 -- of each of TTFT, TPOT and end-to-end latency, as DistServe and vLLM apply them to each
 -- request. nil when the SLOs name none of them.
@@ -502,22 +511,11 @@ function M.capacity_is_bound(c) return c ~= nil and M.CAPACITY_BOUND[c.kind] ~= 
 -- What a capacity below the lowest load ("< X") says in a few words.
 M.CAPACITY_BELOW = "failed the SLO at the lowest load tried"
 
--- The measured bracket of a capacity at the SLOs, [lo, hi): what the load points measured
--- place it in, whatever an interpolation says. Interpolated: from the last load that met
--- every SLO (last_passing_rps) to the first that failed one (first_failing_rps); the figure
--- between them is an estimate. A lower bound (never violated, saturated): from its figure
--- up (to the run's ceiling, below). Below the lowest load: from 0 up to that load. A
--- capacity built without its load points (no last_passing_rps) keeps its figure.
-function M.capacity_bracket(c)
-  if c.kind == "interpolated" then
-    return c.last_passing_rps or c.rps, c.first_failing_rps or c.rps
-  elseif M.capacity_is_bound(c) then
-    return c.rps, math.huge
-  elseif c.kind == "below_lowest" then
-    return 0, c.lowest_rps or math.huge
-  end
-  return nil, nil
-end
+-- The measured bracket of a capacity at the SLOs, [lo, hi): llmd.loadpoints.bracket (from
+-- the last load that met every SLO to the first that failed one, the figure between them
+-- an estimate; a lower bound from its figure up, to the run's ceiling below; from 0 up to
+-- the lowest load; nil, nil for an unknown or non-monotone capacity).
+M.capacity_bracket = lp.bracket
 
 -- The lowest and the highest capacity the evidence leaves room for: the range of the
 -- repeats where there is one, else the measured bracket (M.capacity_bracket); never above
@@ -579,6 +577,30 @@ function M.capacity_gap(ca, cb)
   return g
 end
 
+-- Beyond this upper end (in %: B more than 11 times A) a percentage range of a capacity gap
+-- says nothing a reader can use: it comes of a span of A's that starts near 0 (a bracket from
+-- 0 below the lowest load, or from a low load), and "+37.8 % to +8,234.0 %" reads as a
+-- finding. The gap's own numbers stay (lo_pct, hi_pct); its text is "at least +37.8 %",
+-- beside the range in req/s.
+M.GAP_PCT_MAX = 1000
+
+-- The Change of a capacity gap (M.capacity_gap) as a reader can use it, with pct the
+-- formatter of one percentage ("+12.3 %"): "+22.8 % to +83.7 %"; "+37.8 %" when both ends
+-- are one; "at least +37.8 %" where the upper end is unbounded (A may be 0, or B is a
+-- bound) or beyond M.GAP_PCT_MAX; "at most +12.0 %" where only the upper end is known (A
+-- is a lower bound); nil when neither end is known.
+function M.gap_pct_text(g, pct)
+  if not g then return nil end
+  local lo, hi = g.lo_pct, g.hi_pct
+  if lo == nil then
+    if hi and hi ~= math.huge and hi <= M.GAP_PCT_MAX then return "at most " .. pct(hi) end
+    return nil
+  end
+  if hi == nil or hi == math.huge or hi > M.GAP_PCT_MAX then return "at least " .. pct(lo) end
+  if lo == hi then return pct(lo) end
+  return pct(lo) .. " to " .. pct(hi)
+end
+
 -- What two capacities at the SLOs (ca, cb: llmd.loadpoints.capacity, with .interval = the
 -- range llmd.loadpoints.capacity_interval allows where every load point was repeated) show,
 -- and on what evidence: {verdict = "A higher" | "B higher" | "about the same" | "no clear
@@ -602,12 +624,16 @@ end
 -- Two lower bounds that overlap are "unknown".
 -- opts.workload_differs: the texts of the differences between the runs' requests
 -- (M.token_differences): the capacities of different workloads are "not comparable", and
--- differences = those texts. opts.broken: the texts of runs whose health check failed
--- ("crashed failed (stderr.log: Traceback ...)"): a broken run's capacity says nothing of its
--- configuration: verdict "broken", broken = those texts, no order.
+-- differences = those texts. opts.runs: the two runs behind ca and cb ({label, status,
+-- reasons} each, a run model or a treatment): where one's health check failed (status
+-- "failed": a Traceback in its stderr.log, ...), its capacity says nothing of its
+-- configuration: verdict "broken", broken = M.broken_texts(opts.runs), no order. The rule
+-- is checked here, where the evidence is built, so that no output reading it can forget it
+-- (opts.broken: those texts, given instead of the runs).
 function M.capacity_evidence(ca, cb, min_effect, opts)
-  if opts and opts.broken and #opts.broken > 0 then
-    return { verdict = "broken", broken = opts.broken }
+  local broken = opts and (opts.runs and M.broken_texts(opts.runs) or opts.broken)
+  if broken and #broken > 0 then
+    return { verdict = "broken", broken = broken }
   end
   local known = { interpolated = true, never_violated = true, saturated = true, below_lowest = true }
   if not (ca and cb and known[ca.kind] and known[cb.kind]) then return { verdict = "unknown" } end
@@ -689,6 +715,19 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
     end
   end
   return ev
+end
+
+-- The runs among runs ({label, status, reasons} each) whose health check failed, as texts:
+-- {"crashed's run failed its health check (stderr.log: Traceback ...)"}, empty when none did.
+-- A broken run is never ordered (M.capacity_evidence, and every ranking).
+function M.broken_texts(runs)
+  local out = {}
+  for _, r in ipairs(runs or {}) do
+    if r.status == "failed" then
+      out[#out + 1] = ("%s's run failed its health check (%s)"):format(r.label, table.concat(r.reasons or {}, "; "))
+    end
+  end
+  return out
 end
 
 -- Verdicts -------------------------------------------------------------------------------------

@@ -482,6 +482,73 @@ local function labels(keys)
   return table.concat(t, ", ")
 end
 
+-- A run that fails the SLOs at one load and meets them at a higher one (noise, a warm-up
+-- that reached the lowest load, a server restarted mid-run): its load points do not cross
+-- the limits once, so no capacity can be read from them, neither "below the lowest load"
+-- (a higher load met them) nor a crossing between a passing and a failing point (a higher
+-- one met them again). Every point is looked at, saturated ones too (the load was offered
+-- to it all the same); a point whose SLO metrics are unknown says nothing. Returns nil when
+-- no failing point is followed by a passing one, else {kind = "non_monotone", passed =
+-- {indices}, failed = {indices}, passed_rps = {achieved rates}, failed_rps = {...},
+-- failing = the SLO keys failed at the first failing point, limiting = the first of them,
+-- reason = what is true, in words}.
+local function non_monotone(points, slo)
+  local passed, failed, failing = {}, {}, nil
+  local reopened = false
+  for _, p in ipairs(points) do
+    local ok, detail = meets(p, slo)
+    if ok == true then
+      passed[#passed + 1] = p
+      if #failed > 0 then reopened = true end
+    elseif ok == false then
+      failed[#failed + 1] = p
+      failing = failing or detail
+    end
+  end
+  if not reopened then return nil end
+  local function idx(ps)
+    local out = {}
+    for i, p in ipairs(ps) do out[i] = p.index end
+    return out
+  end
+  local function rates(ps)
+    local out = {}
+    for i, p in ipairs(ps) do out[i] = p.achieved_rps end
+    return out
+  end
+  -- "load points 2 and 3 (20 and 30 req/s achieved)"
+  local function said(ps)
+    local function join(xs)
+      if #xs == 1 then return xs[1] end
+      return table.concat(xs, ", ", 1, #xs - 1) .. " and " .. xs[#xs]
+    end
+    local is, rs = {}, {}
+    for _, p in ipairs(ps) do
+      is[#is + 1] = tostring(p.index)
+      rs[#rs + 1] = p.achieved_rps and ("%.4g"):format(p.achieved_rps) or "unknown"
+    end
+    return ("%s %s (%s req/s achieved)"):format(#ps == 1 and "load point" or "load points", join(is), join(rs))
+  end
+  local the = #slo == 1 and "the SLO" or "every SLO"
+  local rps = function(ps)
+    local r = rates(ps)
+    for i, x in ipairs(r) do r[i] = ("%.4g"):format(x) end
+    return table.concat(r, ", ")
+  end
+  return { kind = "non_monotone", passed = idx(passed), failed = idx(failed), passed_rps = rates(passed),
+    failed_rps = rates(failed), failing = failing, limiting = failing[1],
+    first_failing = failed[1].index, first_failing_rps = failed[1].achieved_rps,
+    -- "met the SLO at 20, 30 req/s, failed it at 10 req/s" (for a table cell)
+    brief = ("met %s at %s req/s, failed %s at %s req/s"):format(the, rps(passed), #slo == 1 and "it" or "one",
+      rps(failed)),
+    -- "met the SLO at load points 2 and 3 (20 and 30 req/s achieved) and failed TTFT p90 at ..."
+    detail = ("met %s at %s and failed %s at %s"):format(the, said(passed), labels(failing), said(failed)),
+    reason = ("non-monotone: the run met %s at %s and failed %s at %s; a load that met %s lies above one that "
+      .. "failed, so its load points do not cross %s once and no capacity can be read from them (noise or a "
+      .. "warm-up can do this: repeat those loads)"):format(the, said(passed), labels(failing), said(failed),
+      #slo == 1 and "it" or "them", #slo == 1 and "its limit" or "the limits") }
+end
+
 function M.capacity(points, slo, sat)
   if not slo or #slo == 0 then return { kind = "unknown", reason = "no SLO given" } end
   if #points == 0 then return { kind = "unknown", reason = "no measured load point" } end
@@ -514,6 +581,8 @@ function M.capacity(points, slo, sat)
     end
     return { kind = "unknown", missing = missing, reason = table.concat(parts, "; ") }
   end
+  local nm = non_monotone(points, slo)
+  if nm then return nm end
   local last
   for i, p in ipairs(points) do
     if i >= limit then break end
@@ -603,16 +672,64 @@ function M.capacity(points, slo, sat)
     reason = "every load point meets every SLO: the capacity is at least the highest load measured" }
 end
 
+-- The measured bracket of a capacity, [lo, hi): what the load points place it in, whatever
+-- an interpolation says. Interpolated: from the last load that met every SLO
+-- (last_passing_rps) to the first that failed one (first_failing_rps); the figure between
+-- them is an estimate. A lower bound (never violated, saturated): from its figure up,
+-- math.huge. Below the lowest load: from 0 up to that load. A capacity built without its
+-- load points (no last_passing_rps) keeps its figure. nil, nil for any other kind
+-- (unknown, non-monotone).
+function M.bracket(c)
+  if c.kind == "interpolated" then
+    return c.last_passing_rps or c.rps, c.first_failing_rps or c.rps
+  elseif c.kind == "never_violated" or c.kind == "saturated" then
+    return c.rps, math.huge
+  elseif c.kind == "below_lowest" then
+    return 0, c.lowest_rps or math.huge
+  end
+  return nil, nil
+end
+
+-- The SLO metric that decides capacity c, identical in every repeat at a load point that
+-- decides it (the two points an interpolated capacity lies between, the lowest point of one
+-- below it): such repeats give no spread to estimate, and the 95 % interval they give has
+-- width 0, which would read as certainty. {key =, point =, n =, value =} or nil.
+local function identical_at(points, c)
+  local where, keys = {}, {}
+  if c.kind == "interpolated" and c.between then
+    where, keys = { c.between[1], c.between[2] }, { c.limiting }
+  elseif c.kind == "below_lowest" then
+    where, keys = { c.first_failing }, c.failing or { c.limiting }
+  end
+  for _, i in ipairs(where) do
+    local p = points[i]
+    for _, k in ipairs(keys) do
+      local ci = p and p.ci and p.ci[k]
+      if ci and ci.identical then return { key = k, point = i, n = ci.n, value = ci.mean } end
+    end
+  end
+  return nil
+end
+
 -- The range of the capacity that the repeats allow, when every load point has 2 or more:
 -- the capacity on the upper ends of the SLO metrics' 95 % confidence intervals (each point
 -- as bad as its repeats allow: the low end) and on their lower ends (as good: the high
 -- end), each widened to include the capacity of the means. A point-wise band, not a
--- simultaneous one; the achieved rates are the points' means. Returns {lo =, hi =, low =
--- capacity at the upper ends, high = capacity at the lower ends}, lo and hi in req/s: lo
--- is 0 when the low end violates the SLOs at the lowest load, hi is math.huge when the
--- high end is only a lower bound (never violated, or still met at the last point before
--- saturation); top = the highest achieved rate measured. nil and why when a point has one run only (no spread to
--- use) or a capacity is unknown.
+-- simultaneous one; the achieved rates are the points' means. Never narrower than what the
+-- load points measured: each of the three capacities (the means', the low end's, the high
+-- end's) is known only within its measured bracket (M.bracket), and the range covers the
+-- three brackets, so that no order is read from repeats that the loads measured cannot
+-- support (two interpolated figures between the same two loads are not told apart by
+-- their repeats). Returns {lo =, hi =, low = capacity at the upper ends, high = capacity
+-- at the lower ends}, lo and hi in req/s: lo is 0 when the low end violates the SLOs at
+-- the lowest load, hi is math.huge when the high end is only a lower bound (never
+-- violated, or still met at the last point before saturation); an end whose load points
+-- do not cross the limits once (non-monotone) leaves that side open (0, math.huge); top =
+-- the highest achieved rate measured. nil and why when a point has one run only (no
+-- spread to use), a capacity is unknown or non-monotone, or the SLO metric that decides
+-- the capacity is the same value in every repeat of a point that decides it (no spread to
+-- estimate: "repeats identical: TTFT p90 is 250.0 ms in each of the 3 repeats of load
+-- point 1, no spread to estimate").
 function M.capacity_interval(points, slo, cap)
   if not slo or #slo == 0 or #points == 0 then return nil, "no SLO or no load point" end
   local single = 0
@@ -624,7 +741,12 @@ function M.capacity_interval(points, slo, cap)
   -- saturation is read off the achieved rates (the means), the same for both ends
   local sat = M.saturation(points)
   cap = cap or M.capacity(points, slo, sat)
-  if cap.kind == "unknown" then return nil, cap.reason end
+  if cap.kind == "unknown" or cap.kind == "non_monotone" then return nil, cap.reason end
+  local same = identical_at(points, cap)
+  if same then
+    return nil, ("repeats identical: %s is %s in each of the %d repeats of load point %d, no spread to estimate")
+      :format(labels(same.key), metrics.format(same.key, same.value), same.n, same.point)
+  end
   -- the points with each SLO metric at one end of its interval (a metric without an
   -- interval, e.g. infinite in a repeat, keeps its mean)
   local function at_bound(bound)
@@ -644,17 +766,19 @@ function M.capacity_interval(points, slo, cap)
   end
   local low, high = M.capacity(at_bound("hi"), slo, sat), M.capacity(at_bound("lo"), slo, sat)
   if low.kind == "unknown" or high.kind == "unknown" then return nil, low.reason or high.reason end
-  local function lower(c) return c.kind == "below_lowest" and 0 or c.rps end
-  local function upper(c)
-    if c.bound == "lower" then return math.huge end
-    return c.kind == "below_lowest" and c.lowest_rps or c.rps
+  local lo, hi = math.huge, -math.huge
+  for _, c in ipairs { cap, low, high } do
+    local l, h = M.bracket(c)
+    -- an end that does not cross the limits once gives no capacity: the range is open on
+    -- its side (the bad end's from 0, the good end's up)
+    if l == nil then l, h = c == low and 0 or lo, c == high and math.huge or hi end
+    lo, hi = math.min(lo, l), math.max(hi, h)
   end
   local top
   for _, p in ipairs(points) do
     if p.achieved_rps and (not top or p.achieved_rps > top) then top = p.achieved_rps end
   end
-  return { lo = math.min(lower(low), lower(cap)), hi = math.max(upper(high), upper(cap)), low = low, high = high,
-    top = top }
+  return { lo = lo, hi = hi, low = low, high = high, top = top }
 end
 
 -- Do two capacity ranges (M.capacity_interval) leave room for the same capacity?

@@ -514,6 +514,10 @@ local function curve_rows(points, gpus)
     local function ci(key, d)
       local c = p.ci and p.ci[key]
       if not c then return "" end
+      -- identical repeats: an interval of width 0 would read as certainty
+      if c.identical then
+        return ("%s (repeats identical, no spread to estimate; n = %d)"):format(T.helpers.num(c.mean, d), c.n)
+      end
       -- a t-interval reaching below 0 is clipped there (llmd.stattest.mean_ci), and says so
       local clip = c.clipped and (", its lower end clipped at 0 from the t-interval's %s: too wide to bound it "
         .. "below"):format(T.helpers.num(c.t_lo, d)) or ""
@@ -813,6 +817,10 @@ local function capacity_text(c)
     end
     return rate_text(c.rps)
   end
+  if c.kind == "non_monotone" then
+    -- a load that met the SLOs above one that failed: no capacity, what is true in short
+    return metrics.na(("non-monotone: %s; see the Summary"):format(c.brief))
+  end
   if c.missing then
     -- the SLO metrics the run's files lack: named here, what to do said once in the Summary
     local names = {}
@@ -921,9 +929,8 @@ local function capacity_range_cells(g, unit, digits)
   end
   local d = num(g.lo_rps) .. " to " .. num(g.hi_rps) .. unit
   if g.lo_rps < 0 and g.hi_rps > 0 then d = d .. " (the measured loads cannot order them)" end
-  local p = "N/A (A may be 0)"
-  if g.lo_pct and g.hi_pct and g.hi_pct ~= math.huge then p = pct(g.lo_pct) .. " to " .. pct(g.hi_pct) end
-  return d, p
+  -- a percentage range whose upper end comes of A's span starting near 0 is "at least"
+  return d, decision.gap_pct_text(g, pct) or "N/A (A may be 0)"
 end
 
 -- The Delta and Change cells; an N/A says why (the figures beside it say more).
@@ -1042,6 +1049,7 @@ local function headline(model)
     if c.kind == "below_lowest" then
       return ("< %s req/s (%s)"):format(per(c.lowest_rps, gp), BELOW_NOTE)
     end
+    if c.kind == "non_monotone" then return capacity_text(c) end
     return metrics.na("capacity unknown: " .. tostring(c.reason or "no reason given"))
   end
   if #model.slo > 0 then
@@ -1286,6 +1294,13 @@ local function capacity_evidence_text(model, A, B, cap, per)
       table.concat(ev.broken or {}, "; "))
   end
   if v == nil or v == "unknown" then
+    local nm = {}
+    for _, x in ipairs { { A, ca }, { B, cb } } do
+      if x[2].kind == "non_monotone" then nm[#nm + 1] = ("%s %s"):format(x[1].label, x[2].brief) end
+    end
+    if #nm > 0 then
+      return ("non-monotone, no capacity read: %s; not compared"):format(table.concat(nm, "; "))
+    end
     if is_bound(ca) and is_bound(cb) then return "both lower bounds: not compared" end
     if ca.kind == "below_lowest" and cb.kind == "below_lowest" then
       return "both fail at their lowest load: not compared"
@@ -1317,8 +1332,9 @@ local function capacity_evidence_text(model, A, B, cap, per)
   if ev.ordered and ev.higher then
     -- the measured loads order them, whatever the interpolation between them
     local hi, lo = ev.higher == "b" and B or A, ev.higher == "b" and A or B
-    return ("%s: untested, but the measured loads order them: %s met the SLOs at %s, %s already failed them at "
-      .. "%s%s"):format(basis, hi.label, rate(ev.passed_rps), lo.label, rate(ev.failed_rps),
+    local w = decision.slo_words(model.slo)
+    return ("%s: untested, but the measured loads order them: %s met %s at %s, %s already failed %s at "
+      .. "%s%s"):format(basis, hi.label, w.the, rate(ev.passed_rps), lo.label, w.it, rate(ev.failed_rps),
       same_load_text(ev))
   end
   if ev.order_open then
@@ -1402,7 +1418,7 @@ end
 -- confidence interval where a run has repeats (its capacity interval's upper_ends: where
 -- the SLOs fail with every metric at its upper end), and said to rest on one run per load
 -- where it does.
-local function never_violated_text(phrase, A, B, ca, cb)
+local function never_violated_text(phrase, A, B, ca, cb, w)
   local base = ("%s at any load measured (up to %s for %s, %s for %s)"):format(phrase, rate_text(ca.rps), A.label,
     rate_text(cb.rps), B.label)
   local crossing, held, single = {}, {}, {}
@@ -1424,8 +1440,8 @@ local function never_violated_text(phrase, A, B, ca, cb)
     for _, l in ipairs(held) do rest[#rest + 1] = ("for %s the upper ends stay within it"):format(l) end
     for _, l in ipairs(single) do rest[#rest + 1] = ("for %s one run per load gives no interval"):format(l) end
     return ("Neither run's mean violates %s, but the repeats cannot rule a violation out: %s. Cannot tell "
-      .. "whether the SLOs hold there; more repeats would narrow the intervals."):format(base,
-      table.concat(crossing, "; ") .. (#rest > 0 and ("; " .. table.concat(rest, "; ")) or ""))
+      .. "whether %s %s there; more repeats would narrow the intervals."):format(base,
+      table.concat(crossing, "; ") .. (#rest > 0 and ("; " .. table.concat(rest, "; ")) or ""), w.the, w.holds)
   end
   local how
   if #single == 0 then
@@ -1442,7 +1458,7 @@ end
 -- The statement that neither run meets the SLOs even at its lowest load, as certain as
 -- the data make it: checked against the lower ends of the 95 % confidence intervals (the
 -- capacity interval's lower_ends) where a run has repeats.
-local function below_lowest_text(phrase, A, B, ca, cb)
+local function below_lowest_text(phrase, A, B, ca, cb, w)
   local base = ("%s even at its lowest load (%s for %s, %s for %s)"):format(phrase, rate_text(ca.lowest_rps),
     A.label, rate_text(cb.lowest_rps), B.label)
   local reach, held, single = {}, {}, {}
@@ -1453,6 +1469,10 @@ local function below_lowest_text(phrase, A, B, ca, cb)
       single[#single + 1] = side.label
     elseif lo.kind == "below_lowest" then
       held[#held + 1] = side.label
+    elseif lo.kind == "non_monotone" and lo.passed and lo.passed[1] ~= 1 then
+      -- the lower ends fail at the lowest load too, but meet the SLOs at a higher one
+      reach[#reach + 1] = ("for %s the lower ends of the 95 %% confidence intervals meet every SLO at load point %d"
+        .. ", above its lowest"):format(side.label, lo.passed[1])
     else
       reach[#reach + 1] = ("for %s the lower ends of the 95 %% confidence intervals at its lowest load meet "
         .. "every SLO"):format(side.label)
@@ -1463,9 +1483,9 @@ local function below_lowest_text(phrase, A, B, ca, cb)
     for _, l in ipairs(held) do rest[#rest + 1] = ("for %s even the lower ends fail"):format(l) end
     for _, l in ipairs(single) do rest[#rest + 1] = ("for %s one run per load gives no interval"):format(l) end
     return ("Neither run's mean meets %s, but the repeats cannot rule out that it does: %s. Cannot tell; "
-      .. "more repeats would narrow the intervals; lower loads than those tried might or might not meet the SLOs.")
+      .. "more repeats would narrow the intervals; lower loads than those tried might or might not meet %s.")
       :format(base,
-      table.concat(reach, "; ") .. (#rest > 0 and ("; " .. table.concat(rest, "; ")) or ""))
+      table.concat(reach, "; ") .. (#rest > 0 and ("; " .. table.concat(rest, "; ")) or ""), w.the)
   end
   local how
   if #single == 0 then
@@ -1478,8 +1498,8 @@ local function below_lowest_text(phrase, A, B, ca, cb)
   end
   -- failing even at the lowest load tried, an SLO may be out of reach at any load: lower loads
   -- than those tried might meet it, or might not
-  return ("Neither run meets %s, %s: the SLOs may be unattainable for both at any load; lower loads than those "
-    .. "tried might or might not meet them."):format(base, how)
+  return ("Neither run meets %s, %s: %s may be unattainable for both at any load; lower loads than those "
+    .. "tried might or might not meet %s."):format(base, how, w.the, w.it)
 end
 
 -- "x meets ... at none of its load points", as certain as the data make it.
@@ -1713,7 +1733,7 @@ local function summary(model, A, B)
     elseif known[ca.kind] and known[cb.kind] then
       local eff = decision.effect_pct(ca.rps, cb.rps)
       if ca.kind == "never_violated" and cb.kind == "never_violated" then
-        out[#out + 1] = never_violated_text(phrase, A, B, ca, cb)
+        out[#out + 1] = never_violated_text(phrase, A, B, ca, cb, decision.slo_words(model.slo))
       elseif is_bound(ca) and is_bound(cb) and not ev.beyond_ceiling then
         out[#out + 1] = ("Both capacities within %s are only lower bounds, %s for %s and %s for %s: neither is "
           .. "known, so neither run is named higher. Measure loads between the last one before saturation and the "
@@ -1733,19 +1753,7 @@ local function summary(model, A, B)
         -- Headline, the CSV and comparison.json give it: B's change against A, whichever run
         -- is higher (one direction everywhere: swapping the runs gives the reciprocal range)
         local g = decision.capacity_gap(ca, cb)
-        local pct = T.helpers.pct
-        local gap
-        if g and g.lo_pct and g.hi_pct == math.huge and g.lo_pct > 0 then
-          gap = "at least " .. pct(g.lo_pct)
-        elseif g and g.lo_pct and g.hi_pct ~= math.huge and g.lo_pct ~= g.hi_pct then
-          gap = pct(g.lo_pct) .. " to " .. pct(g.hi_pct)
-        elseif g and g.lo_pct then
-          gap = pct(g.lo_pct)
-        elseif g and g.hi_pct and g.hi_pct ~= math.huge then
-          gap = "at most " .. pct(g.hi_pct)
-        else
-          gap = "either may be higher"
-        end
+        local gap = decision.gap_pct_text(g, T.helpers.pct) or "either may be higher"
         if gap ~= "either may be higher" then gap = ("%s %s vs %s"):format(B.label, gap, A.label) end
         if ev.winner then
           out[#out + 1] = ("%s sustains more load than %s within %s (%s): %s against %s; the ranges do not overlap.")
@@ -1763,9 +1771,10 @@ local function summary(model, A, B)
           out[#out] = out[#out]:gsub("%.$", ("; %s's figure is a lower bound, but %s achieved at most %s at any "
             .. "load measured."):format(lo.label, lo.label, rate_text(clo.ceiling_rps)))
         elseif ev.ordered and not ev.winner then
-          out[#out] = out[#out]:gsub("%.$", ("; %s met the SLOs at %s and %s already failed them at %s%s, so %s's "
-            .. "capacity is the higher whatever lies between the measured loads."):format(hi.label,
-            rate_text(ev.passed_rps), lo.label, rate_text(ev.failed_rps), same_load_text(ev), hi.label))
+          local w = decision.slo_words(model.slo)
+          out[#out] = out[#out]:gsub("%.$", ("; %s met %s at %s and %s already failed %s at %s%s, so %s's "
+            .. "capacity is the higher whatever lies between the measured loads."):format(hi.label, w.the,
+            rate_text(ev.passed_rps), lo.label, w.it, rate_text(ev.failed_rps), same_load_text(ev), hi.label))
         elseif ev.within_range then
           local with, other = ev.within_range == "a" and A or B, ev.within_range == "a" and B or A
           out[#out] = out[#out]:gsub("%.$", ("; %s's figure lies within the range %s's repeats allow, so either may "
@@ -1779,12 +1788,17 @@ local function summary(model, A, B)
         end
       end
     elseif ca.kind == "below_lowest" and cb.kind == "below_lowest" then
-      out[#out + 1] = below_lowest_text(phrase, A, B, ca, cb)
+      out[#out + 1] = below_lowest_text(phrase, A, B, ca, cb, decision.slo_words(model.slo))
     elseif ca.kind == "below_lowest" or cb.kind == "below_lowest" then
       local bad, good, cbad, cg = A, B, ca, cb
       if cb.kind == "below_lowest" then bad, good, cbad, cg = B, A, cb, ca end
       if ev.verdict == "no clear difference" then
         out[#out + 1] = overlap_text(phrase, A, B, ca, cb)
+      elseif cg.kind == "non_monotone" then
+        -- no "sustains N/A": the other run's loads cross the limits more than once
+        out[#out + 1] = ("%s; %s's capacity cannot be read: it %s, a load that met %s lying above one that failed "
+          .. "(non-monotone), so the two are not compared."):format(fails_all_text(bad, cbad, phrase, model.slo),
+          good.label, cg.detail, #model.slo == 1 and "it" or "them")
       elseif cg.kind == "unknown" then
         -- no "sustains N/A": the other capacity is unknown, and so is any order
         out[#out + 1] = ("%s; %s's capacity is unknown (%s), so the two are not compared."):format(
@@ -1804,10 +1818,26 @@ local function summary(model, A, B)
             :format(bad.label, rate_text(cbad.lowest_rps), good.label))
         end
       end
+    elseif ca.kind == "non_monotone" or cb.kind == "non_monotone" then
+      -- a load that met the SLOs above one that failed: what is true, and no order
+      local parts = {}
+      for _, x in ipairs { { A, ca }, { B, cb } } do
+        local side, c = x[1], x[2]
+        if c.kind == "non_monotone" then
+          parts[#parts + 1] = ("%s's capacity within %s cannot be read: it %s, a load that met %s lying above one "
+            .. "that failed (non-monotone: noise or a warm-up can do this; repeat those loads)"):format(side.label,
+            phrase, c.detail, #model.slo == 1 and "it" or "them")
+        else
+          parts[#parts + 1] = ("%s's capacity is %s"):format(side.label, capacity_text(c))
+        end
+      end
+      out[#out + 1] = table.concat(parts, "; ") .. "; neither run is named higher."
     elseif model.capacity.missing_text then
       out[#out + 1] = ("Capacity at %s is unknown. %s"):format(phrase, model.capacity.missing_text)
     else
-      out[#out + 1] = ("Capacity at %s is unknown: %s."):format(phrase, ca.kind == "unknown" and ca.reason or cb.reason)
+      -- the reason of the side whose capacity is unknown (the other's may be known)
+      local c = ca.kind == "unknown" and ca or cb
+      out[#out + 1] = ("Capacity at %s is unknown: %s."):format(phrase, c.reason)
     end
     local mp = model.matched_point
     if mp and mp.key and not mp.rps and #out > 0 then
@@ -1921,7 +1951,7 @@ local function summary(model, A, B)
             parts[#parts + 1] = ("%s saturated at load point %d"):format(side.label, s.point)
           end
         end
-        out[#out + 1] = ("No capacity can be inferred for both runs: %s. Measure loads up to where each run stops "
+        out[#out + 1] = ("No capacity can be inferred for either run: %s. Measure loads up to where each run stops "
           .. "keeping up, and give SLOs (--slo) to read a capacity at them."):format(table.concat(parts, "; "))
       end
     end
@@ -2121,6 +2151,7 @@ function M.build(opts)
     alpha = decision.ALPHA,
   }
   model.slo_text = decision.slo_phrase(model.slo)
+  model.slo_label = #model.slo == 1 and "SLO" or "SLOs" -- "SLO: TTFT p90 ≤ 200.0 ms."
   local pa, pb = lp.points(A.run), lp.points(B.run)
   local ga, gb = gpus_of(A), gpus_of(B)
   for _, s in ipairs { { pa, ga }, { pb, gb } } do
@@ -2142,7 +2173,7 @@ function M.build(opts)
         -- "at any load" and "even at its lowest load" rest on)
         local function ends(c)
           return { kind = c.kind, limiting = c.limiting, first_failing = c.first_failing,
-            first_failing_rps = c.first_failing_rps }
+            first_failing_rps = c.first_failing_rps, passed = c.passed }
         end
         s[1].interval = { lo = iv.lo, hi = iv.hi, top = iv.top, text = interval_text(iv),
           upper_ends = ends(iv.low), lower_ends = ends(iv.high) }
@@ -2155,18 +2186,18 @@ function M.build(opts)
   -- different workloads: their capacities and latencies are not compared
   model.workload_differs = json.array(decision.token_difference_texts(A.run.overall, B.run.overall))
   -- a run whose health check failed (a traceback in its logs, ...) is never ordered
-  local broken = {}
-  for _, s in ipairs { A, B } do
-    if s.run.status == "failed" then
-      broken[#broken + 1] = ("%s's run failed its health check (%s)"):format(s.label,
-        table.concat(s.run.reasons or {}, "; "))
-    end
-  end
-  model.broken = broken
+  local runs = { { label = A.label, status = A.run.status, reasons = A.run.reasons },
+    { label = B.label, status = B.run.status, reasons = B.run.reasons } }
+  model.broken = decision.broken_texts(runs)
   model.capacity.evidence = capacity_evidence(ca, cb, model.min_effect, { workload_differs = model.workload_differs,
-    broken = broken })
+    runs = runs })
   -- the difference (B - A) the measured brackets allow, in req/s and % of A
   model.capacity.gap = decision.capacity_gap(ca, cb)
+  -- the Change as the Headline, Summary and CSV say it ("at least +37.8 %" where the upper
+  -- end is unbounded or beyond decision.GAP_PCT_MAX)
+  if model.capacity.gap then
+    model.capacity.gap.pct_text = decision.gap_pct_text(model.capacity.gap, T.helpers.pct)
+  end
   model.capacity.missing_text = missing_slo_text(model, A, B, pa, pb)
   model.capacity.reasons_text = capacity_reasons(model, A, B, model.capacity.missing_text)
   for _, c in ipairs { ca, cb } do c.text = capacity_text(c) end

@@ -307,11 +307,13 @@ function M.fisher_exact(xa, na, xb, nb)
 end
 
 -- The mean of xs with its two-sided confidence interval (Student t, level 0.95 by
--- default) and the range: {mean, lo, hi, min, max, n, sd}. With floor (the least value
--- the quantity can take: 0 for a latency, a rate, a share), a t-interval reaching below
+-- default) and the range: {mean, lo, hi, min, max, n, sd, identical}. With floor (the least
+-- value the quantity can take: 0 for a latency, a rate, a share), a t-interval reaching below
 -- it (few repeats, much spread: the symmetric interval knows nothing of the bound) has lo
 -- = floor, clipped = true and t_lo = the t-interval's own lower end, so that no interval
--- claims a negative latency: the bound is all that is known from below.
+-- claims a negative latency: the bound is all that is known from below. identical = true
+-- when every value is the same: the interval then has width 0, which is no certainty but
+-- no spread to estimate from n values; its users say so instead of printing it.
 function M.mean_ci(xs, level, floor)
   check_sample(xs, "mean_ci", "the sample")
   level = level or 0.95
@@ -320,7 +322,8 @@ function M.mean_ci(xs, level, floor)
   local half = M.t_quantile(1 - (1 - level) / 2, #xs - 1) * sd / math.sqrt(#xs)
   local lo, hi = math.huge, -math.huge
   for _, x in ipairs(xs) do lo, hi = math.min(lo, x), math.max(hi, x) end
-  local r = { mean = mean, lo = mean - half, hi = mean + half, min = lo, max = hi, n = #xs, sd = sd }
+  local r = { mean = mean, lo = mean - half, hi = mean + half, min = lo, max = hi, n = #xs, sd = sd,
+    identical = lo == hi }
   if floor and r.lo < floor then r.t_lo, r.lo, r.clipped = r.lo, floor, true end
   return r
 end

@@ -333,6 +333,7 @@ local function capacity_brief(c)
   if c.kind == "below_lowest" and c.lowest_rps then
     return "< " .. metrics.format("throughput_req_s", c.lowest_rps) .. " (" .. decision.CAPACITY_BELOW .. ")"
   end
+  if c.kind == "non_monotone" then return metrics.na("non-monotone: " .. c.brief) end
   return metrics.na(c.reason or "unknown")
 end
 
@@ -341,6 +342,7 @@ function M.model(list, opts)
   opts = opts or {}
   local slo = opts.slo or {}
   local m = { slo = slo, slo_text = #slo > 0 and decision.slo_phrase(slo) or nil, treatments = {}, notes = {} }
+  local words = decision.slo_words(slo) -- "the SLO" with one, "the SLOs" with several
   for _, t in ipairs(list) do
     if t.load_error then error(t.load_error .. " (the comparison needs every treatment's results)", 0) end
     local pts = lp.points(t.run)
@@ -480,7 +482,10 @@ function M.model(list, opts)
         if p and p.ci and p.ci[key] and not interp then e.ci = p.ci[key] end
         e.text = v and fmt(key, v) or metrics.na(p and not interp and p.na[key]
           or "not measured at this load, nor on both sides of it")
-        if e.ci then
+        if e.ci and e.ci.identical then
+          -- an interval of width 0 from identical repeats would read as certainty
+          e.text = e.text .. (" (repeats identical, no spread to estimate; n = %d)"):format(e.ci.n)
+        elseif e.ci then
           -- a t-interval reaching below 0 is clipped there (llmd.stattest.mean_ci), and says so
           e.text = e.text .. (" (95 %% CI %s - %s, n=%d%s)"):format(fmt(key, e.ci.lo), fmt(key, e.ci.hi), e.ci.n,
             e.ci.clipped and ("; lower end clipped at 0 from the t-interval's %s: too wide to bound it below"):format(
@@ -530,18 +535,12 @@ function M.model(list, opts)
   -- reads it for two runs (a = the next, b = this place), so that both tools say the same
   -- of the same two runs
   local function capacity_place(r, x, nxt)
-    -- a treatment whose health check failed is never ordered (as compare.lua)
-    local broken = {}
-    for _, y in ipairs { nxt, x } do
-      if y.status == "failed" then
-        broken[#broken + 1] = ("%s's run failed its health check (%s)"):format(y.label,
-          table.concat(y.reasons or {}, "; "))
-      end
-    end
+    -- a treatment whose health check failed is never ordered (as compare.lua): the
+    -- evidence checks the two runs itself
     local ev = decision.capacity_evidence(nxt.capacity, x.capacity, decision.MIN_EFFECT,
       -- the texts give this place's figure first, as the sentence names it first ("x: not
       -- comparable with nxt (...): mean <x's> vs <nxt's>")
-      { workload_differs = decision.token_difference_texts(x.requests_set, nxt.requests_set), broken = broken })
+      { workload_differs = decision.token_difference_texts(x.requests_set, nxt.requests_set), runs = { nxt, x } })
     r.evidence = { verdict = ev.verdict, basis = ev.basis, winner = ev.winner, higher = ev.higher,
       beyond_ceiling = ev.beyond_ceiling, ceiling_rps = ev.ceiling_rps, order_open = ev.order_open,
       sustained_rps = ev.sustained_rps, differences = ev.differences, within_range = ev.within_range,
@@ -560,16 +559,10 @@ function M.model(list, opts)
       x.label, figure(x)) or nil
     -- the gap as compare.lua states it: the range both capacities' spans allow (each one's
     -- measured bracket or its repeats' range, within its ceiling), this over the next
-    local gap
-    if g and g.lo_pct then
-      if g.hi_pct == math.huge then
-        gap = g.lo_pct > 0 and ("at least %+.1f %%"):format(g.lo_pct) or nil
-      elseif g.lo_pct == g.hi_pct then gap = ("%+.1f %%"):format(g.lo_pct)
-      else gap = ("%+.1f %% to %+.1f %%"):format(g.lo_pct, g.hi_pct) end
-    elseif g and g.hi_pct and g.hi_pct ~= math.huge then
-      gap = ("at most %+.1f %%"):format(g.hi_pct)
-    end
+    -- ("at least +37.8 %" where the upper end is unbounded or beyond decision.GAP_PCT_MAX)
+    local gap = decision.gap_pct_text(g, function(v) return ("%+.1f %%"):format(v) end)
     r.gap_text = gap
+    if r.evidence.gap then r.evidence.gap.pct_text = gap end
     if ev.verdict == "B higher" then
       r.vs_next, r.proven = "B better", true
       r.vs_next_text = ("above %s (%s): the repeats' 95 %% ranges of the capacities do not overlap"):format(
@@ -618,8 +611,8 @@ function M.model(list, opts)
       r.vs_next, r.proven = "untested", false
       r.order_certain = ev.ordered or nil
       local measured = ev.ordered and not ev.beyond_ceiling and ev.failed_rps and ("; the measured loads order them: "
-        .. "this one met the SLOs at %s, %s already failed them at %s"):format(metrics.format("throughput_req_s",
-        ev.passed_rps), nxt.label, metrics.format("throughput_req_s", ev.failed_rps)) or ""
+        .. "this one met %s at %s, %s already failed %s at %s"):format(words.the, metrics.format("throughput_req_s",
+        ev.passed_rps), nxt.label, words.it, metrics.format("throughput_req_s", ev.failed_rps)) or ""
       r.vs_next_text = ("higher than %s's %s%s by the figures, untested: %s"):format(nxt.label, nf,
         gap and (", " .. gap) or "", ev.basis or "no range of the capacities from repeats")
         .. (ceiling and ("; " .. ceiling) or "") .. measured
@@ -629,8 +622,8 @@ function M.model(list, opts)
         and ("not comparable with %s: both capacities are only lower bounds, %s and %s: neither is known, so "
           .. "neither is named higher (as compare.lua says of two bounds)"):format(nxt.label, figure(x), nf)
         or (nxt.capacity.kind == "below_lowest" and x.capacity.kind == "below_lowest")
-          and ("not comparable with %s (%s): both fail the SLOs already at their lowest load, so neither capacity "
-            .. "is known and neither is named higher (as compare.lua says)"):format(nxt.label, nf)
+          and ("not comparable with %s (%s): both fail %s already at their lowest load, so neither capacity "
+            .. "is known and neither is named higher (as compare.lua says)"):format(nxt.label, nf, words.the)
         or ("not comparable with %s (%s): %s"):format(nxt.label, nf,
           (x.capacity.kind == "unknown" or nxt.capacity.kind == "unknown")
             and ("a capacity is unknown (%s)"):format(
@@ -715,7 +708,19 @@ function M.model(list, opts)
         or v.verdict == "not shown to differ" and ("not shown to differ from %s%s"):format(nxt.label,
           ptext and (" (" .. ptext .. ")") or "")
         or ("%s vs %s%s"):format(v.verdict, nxt.label, ptext and (" (" .. ptext .. ")") or "")
-      r.proven = v.verdict == "B better"
+      -- the test compares the two max sustained points; each treatment's limit lies between
+      -- its figure and its ceiling (the most it achieved at any load). Where the next one's
+      -- ceiling reaches above this one's figure, the load steps cannot order the limits
+      -- (compare.lua's "the load steps cannot order them"): no place is shown
+      local ceil = nxt.saturation.ceiling_rps
+      if v.verdict == "B better" and ceil and x.max_rps and ceil > x.max_rps then
+        r.vs_next, r.steps_cannot_order = "no clear difference", true
+        r.vs_next_text = ("no clear difference vs %s: the max sustained points differ (%s, %+.1f %%), but %s achieved "
+          .. "up to %s at a saturated load, above this one's %s, so the load steps cannot order their limits")
+          :format(nxt.label, ptext, (x.rank_value / nxt.rank_value - 1) * 100, nxt.label,
+          metrics.format("throughput_req_s", ceil), metrics.format("throughput_req_s", x.max_rps))
+      end
+      r.proven = r.vs_next == "B better"
     end
     m.ranking[#m.ranking + 1] = r
   end
@@ -741,9 +746,9 @@ function M.model(list, opts)
         .. "it cannot reach %s's."):format(ranked[2].label, ranked[2].label,
         metrics.format("throughput_req_s", ev.ceiling_rps), ranked[1].label)
     elseif ev.ordered then
-      m.verdict = m.verdict .. (" The measured loads order them: %s met the SLOs at %s, %s already failed them at %s.")
-        :format(ranked[1].label, metrics.format("throughput_req_s", ev.passed_rps), ranked[2].label,
-        metrics.format("throughput_req_s", ev.failed_rps))
+      m.verdict = m.verdict .. (" The measured loads order them: %s met %s at %s, %s already failed %s at %s.")
+        :format(ranked[1].label, words.the, metrics.format("throughput_req_s", ev.passed_rps), ranked[2].label,
+        words.it, metrics.format("throughput_req_s", ev.failed_rps))
     end
   else
     -- the same figure (and the same kind of figure) at the top is a tie, not "the highest"

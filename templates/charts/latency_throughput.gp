@@ -5,7 +5,10 @@
 # From llmdlua: datafile (columns: output tok/s, achieved req/s, then one latency column
 # per panel, offered load; block 0 is run A, block 1 run B), style_file, title, label_a,
 # label_b; per x axis j: x_col[j] (its column), x_label[j], cap_a[j] / cap_b[j] (each
-# run's capacity at the SLOs on that axis, NaN when unknown); per panel i: panel_col[i]
+# run's capacity at the SLOs on that axis, an estimate interpolated between two load
+# points, NaN when there is none), cap_a_lo[j] / cap_a_hi[j] and cap_b_lo[j] / cap_b_hi[j]
+# (the measured bracket around it: the last load that met the SLOs and the first that
+# failed one, shaded; the capacity is known only within it); per panel i: panel_col[i]
 # (its column), panel_label[i], panel_log[i] (1: log y), panel_slo[i] (the SLO
 # threshold in ms, NaN when none), panel_has_a[i] / panel_has_b[i] (does the run have
 # values); saturated (1: some load point is at or past its run's saturation point, column
@@ -13,12 +16,12 @@
 n = |panel_col|
 m = |x_col|
 w = 560 * m + 100
-h = 250 * n + 120
+h = 250 * n + 150
 set terminal svg noenhanced dynamic size w, h font 'sans,12'
 load style_file
 set multiplot title title font 'sans,15'
 top = 40.0 / h      # the title
-bottom = 70.0 / h   # the key
+bottom = 100.0 / h  # the key (up to three rows)
 ph = (1 - top - bottom) / n
 set lmargin 10
 set rmargin 3
@@ -36,6 +39,18 @@ do for [i = 1:n] {
     set ylabel panel_label[i]
     if (panel_log[i]) { set logscale y } else { unset logscale y }
     unset arrow
+    unset object
+    # the measured brackets, shaded behind the curves; the estimate inside as a dotted line
+    if (exists("cap_a_lo")) {
+      if (cap_a_lo[j] == cap_a_lo[j] && cap_a_hi[j] == cap_a_hi[j]) {
+        set object 1 rectangle from first cap_a_lo[j], graph 0 to first cap_a_hi[j], graph 1 behind \
+          fillcolor rgb color_a fillstyle transparent solid 0.12 noborder
+      }
+      if (cap_b_lo[j] == cap_b_lo[j] && cap_b_hi[j] == cap_b_hi[j]) {
+        set object 2 rectangle from first cap_b_lo[j], graph 0 to first cap_b_hi[j], graph 1 behind \
+          fillcolor rgb color_b fillstyle transparent solid 0.12 noborder
+      }
+    }
     if (panel_slo[i] == panel_slo[i]) {
       set arrow from graph 0, first panel_slo[i] to graph 1, first panel_slo[i] nohead linestyle 3 front
     }
@@ -63,6 +78,7 @@ unset tics
 unset xlabel
 unset ylabel
 unset arrow
+unset object
 unset grid
 unset logscale
 set xrange [0:1]
@@ -77,7 +93,11 @@ do for [i = 1:n] {
 plot NaN with linespoints linestyle 1 title (has_a ? label_a : ''), \
      NaN with linespoints linestyle 2 title (has_b ? label_b : ''), \
      NaN with lines linestyle 3 title (slo_any ? 'SLO threshold' : ''), \
-     NaN with lines linestyle 1 linewidth 1 dashtype 3 title (cap_a[1] == cap_a[1] ? 'capacity at SLO, '.label_a : ''), \
-     NaN with lines linestyle 2 linewidth 1 dashtype 3 title (cap_b[1] == cap_b[1] ? 'capacity at SLO, '.label_b : ''), \
+     NaN with lines linestyle 1 linewidth 1 dashtype 3 title (cap_a[1] == cap_a[1] ? 'capacity at SLO (estimate), '.label_a : ''), \
+     NaN with lines linestyle 2 linewidth 1 dashtype 3 title (cap_b[1] == cap_b[1] ? 'capacity at SLO (estimate), '.label_b : ''), \
+     NaN with boxes fillcolor rgb color_a fillstyle transparent solid 0.12 noborder \
+       title ((exists("cap_a_lo") && cap_a_lo[1] == cap_a_lo[1]) ? 'measured bracket, '.label_a : ''), \
+     NaN with boxes fillcolor rgb color_b fillstyle transparent solid 0.12 noborder \
+       title ((exists("cap_b_lo") && cap_b_lo[1] == cap_b_lo[1]) ? 'measured bracket, '.label_b : ''), \
      NaN with points linestyle 5 title (saturated ? 'saturated' : '')
 unset multiplot

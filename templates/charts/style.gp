@@ -6,6 +6,8 @@
 # colour-blind readers), in dash pattern and in marker shape, so that they stay apart
 # printed in greyscale too.
 set encoding utf8
+color_a = '#0072B2'
+color_b = '#D55E00'
 set style line 1 linecolor rgb '#0072B2' linewidth 2 dashtype 1 pointtype 7 pointsize 0.9
 set style line 2 linecolor rgb '#D55E00' linewidth 2 dashtype 2 pointtype 5 pointsize 0.9
 set style line 3 linecolor rgb '#444444' linewidth 1.5 dashtype 4

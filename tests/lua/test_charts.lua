@@ -281,6 +281,22 @@ t.test("latency against throughput for the KubeCon pair: stage values, log TTFT 
     .. "E2E latency p90 (ms)." })
   t.eq(vars.cap_a, { 5700, 92 })
   t.ok(vars.cap_b[1] ~= vars.cap_b[1] and vars.cap_b[2] ~= vars.cap_b[2], "unknown capacity: NaN")
+  -- an interpolated capacity is an estimate: what is known is its measured bracket, drawn
+  -- as a band from the last load that met the SLOs to the first that failed one (in tok/s
+  -- and req/s, the load points' own figures), the estimate inside it
+  c = charts.latency_throughput({ slo = { { key = "ttft_p90_ms", max = 200 } }, capacity = {
+    a = { kind = "interpolated", output_tps = 5700, rps = 92, last_passing_rps = 84.77, first_failing_rps = 101.2,
+      last_passing_tps = 5300, first_failing_tps = 6300 },
+    b = { kind = "saturated", rps = 91.36, output_tps = 5694, last_passing_rps = 80, text = "≥ 91.36 req/s" } } }, A,
+    B)
+  for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
+  t.eq({ vars.cap_a_lo, vars.cap_a_hi }, { { 5300, 84.77 }, { 6300, 101.2 } })
+  t.ok(vars.cap_b_lo[1] ~= vars.cap_b_lo[1] and vars.cap_b_hi[2] ~= vars.cap_b_hi[2], "a lower bound: no band")
+  -- the script draws the band and says which line is the estimate
+  local gp = t.read(ROOT .. "/templates/charts/latency_throughput.gp")
+  t.ok(gp:find("set object 1 rectangle from first cap_a_lo[j], graph 0 to first cap_a_hi[j], graph 1", 1, true))
+  t.ok(gp:find("'capacity at SLO (estimate), '.label_a", 1, true))
+  t.ok(gp:find("'measured bracket, '.label_a", 1, true))
   -- a lower bound is no capacity marker, only a note
   c = charts.latency_throughput({ capacity = { a = { kind = "never_violated", rps = 103, output_tps = 6431,
     text = ">= 103.08 req/s (never violated)" } } }, A, B)

@@ -295,6 +295,75 @@ t.test("load points: saturation, capacity at an SLO (interpolated, never violate
   t.raises("--slo: ',': expected key=value pairs", decision.parse_slo, ",", "--slo")
 end)
 
+t.test("a run that fails a lower load and meets a higher one is non-monotone: no capacity, never 'none of its loads'",
+  function()
+  local slo = decision.parse_slo("ttft_p90_ms=200")
+  -- TTFT p90 250 ms at 10 req/s (fails 200), 150 at 20 and 160 at 30 (meet it): the lowest
+  -- load failed but two higher ones passed, so "meets at none of its load points" would be
+  -- false and "below the lowest load" (< 10 req/s) contradicted by the loads measured
+  local up = t.repeated_run { { 250 }, { 150 }, { 160 } }
+  local cap = lp.capacity(lp.points(up), slo)
+  t.eq(cap.kind, "non_monotone")
+  t.eq({ cap.passed, cap.failed, cap.rps }, { { 2, 3 }, { 1 }, nil })
+  t.eq(cap.brief, "met the SLO at 20, 30 req/s, failed it at 10 req/s")
+  -- pass, fail, pass (150, 250, 160 ms): interpolating between 10 and 20 req/s would ignore
+  -- that 30 req/s met the SLO again
+  cap = lp.capacity(lp.points(t.repeated_run { { 150 }, { 250 }, { 160 } }), slo)
+  t.eq(cap.kind, "non_monotone")
+  t.eq({ cap.passed, cap.failed }, { { 1, 3 }, { 2 } })
+  t.eq(decision.capacity_bracket(cap), nil)
+  -- pass, pass, fail stays a crossing: 150 -> 250 ms between 20 and 30 req/s, (200 - 150) /
+  -- (250 - 150) = 0.5 of the way, 25 req/s (by hand)
+  cap = lp.capacity(lp.points(t.repeated_run { { 100 }, { 150 }, { 250 } }), slo)
+  t.eq(cap.kind, "interpolated")
+  t.near(cap.rps, 25, 1e-12)
+  -- two SLOs: "every SLO", the failing one named
+  cap = lp.capacity(lp.points(up), decision.parse_slo("ttft_p90_ms=200,error_rate_pct=1"))
+  t.ok(cap.reason:find("met every SLO at load points 2 and 3 (20 and 30 req/s achieved) and failed TTFT p90 at "
+    .. "load point 1 (10 req/s achieved)", 1, true), cap.reason)
+  -- the report: what is true, no order, and the same either way round
+  local function sd(label, run) return { label = label, state = { label = label }, run = run, kv = {} } end
+  local other = t.repeated_run { { 100 }, { 150 }, { 250 } }
+  for _, swap in ipairs { false, true } do
+    local a, b = sd("x", up), sd("y", other)
+    if swap then a, b = sd("y", other), sd("x", up) end
+    local m = report.build { a = a, b = b, slo = slo, generated = 0 }
+    local cx = swap and m.capacity.b or m.capacity.a
+    t.eq(cx.kind, "non_monotone")
+    t.eq(m.capacity.evidence.verdict, "unknown")
+    t.ok(m.summary:find("x's capacity within TTFT p90 ≤ 200.0 ms cannot be read: it met the SLO at load points 2 and "
+      .. "3 (20 and 30 req/s achieved) and failed TTFT p90 at load point 1 (10 req/s achieved), a load that met it "
+      .. "lying above one that failed (non-monotone: noise or a warm-up can do this; repeat those loads)", 1, true),
+      m.summary)
+    t.ok(m.summary:find("y's capacity is about 25.00 req/s (measured: between 20.00 and 30.00)", 1, true), m.summary)
+    t.ok(m.summary:find("neither run is named higher.", 1, true), m.summary)
+    t.ok(not m.summary:find("none of its load points", 1, true), m.summary)
+    t.ok(not m.summary:find("sustains", 1, true), m.summary)
+    local row = m.headline[1]
+    t.eq(swap and row.b_text or row.a_text, "N/A (non-monotone: met the SLO at 20, 30 req/s, failed it at 10 req/s; "
+      .. "see the Summary)")
+    t.eq(row.evidence, "non-monotone, no capacity read: x met the SLO at 20, 30 req/s, failed it at 10 req/s; not "
+      .. "compared")
+  end
+  -- against a run that fails at every load: no "y sustains N/A", no order
+  local m = report.build { a = sd("x", t.repeated_run { { 250 }, { 260 }, { 270 } }), b = sd("y", up), slo = slo,
+    generated = 0 }
+  t.ok(m.summary:find("^x meets TTFT p90 ≤ 200.0 ms at none of its load points; y's capacity cannot be read: it met the "
+    .. "SLO at load points 2 and 3 %(20 and 30 req/s achieved%) and failed TTFT p90 at load point 1 %(10 req/s "
+    .. "achieved%), a load that met it lying above one that failed %(non%-monotone%), so the two are not compared%."),
+    m.summary)
+  -- repeats whose means cross once (150, 185, 260 ms) but whose upper ends do not (python3
+  -- statistics, t(0.975, 2) = 4.302653: 274.2, 197.4, 284.8 ms: fail, pass, fail): that end
+  -- gives no capacity, so the range is open below (0); the lower ends (25.8, 172.6, 235.2)
+  -- cross between 20 and 30 req/s, the range's top
+  local iv = lp.capacity_interval(lp.points(t.repeated_run { { 100, 150, 200 }, { 180, 185, 190 },
+    { 250, 260, 270 } }), slo)
+  t.eq(iv.low.kind, "non_monotone")
+  t.eq(iv.high.kind, "interpolated")
+  t.eq(iv.lo, 0)
+  t.near(iv.hi, 30, 0)
+end)
+
 t.test("SLOs: a percentage above 100 refused, a hint for a near key, e2e_* read as latency_*", function()
   -- error_rate_pct is a percentage: 150 cannot be a limit; 100 and 0 are the bounds (kept)
   t.raises("--slo: error_rate_pct=150: a percentage, expected a limit in [0, 100]", decision.parse_slo,
@@ -701,8 +770,8 @@ t.test("different GPU counts: said first, per GPU leads the Summary, the per-GPU
   t.eq(cj.gpus_differ, banner)
   t.ok(md:find("> **Not like for like on cost.** " .. banner, 1, true), md)
   t.ok(t.read(w .. "/comparison_report.html"):find("Not like for like on cost.</strong> " .. banner, 1, true))
-  local ev = ("one run per load, no interval: untested, but the measured loads order them: x met the SLOs at %s "
-    .. "req/s per GPU, y already failed them at %s req/s per GPU"):format(H.num(la, 2), H.num(hb, 2))
+  local ev = ("one run per load, no interval: untested, but the measured loads order them: x met the SLO at %s "
+    .. "req/s per GPU, y already failed it at %s req/s per GPU"):format(H.num(la, 2), H.num(hb, 2))
   local pct = H.pct((lb / ha - 1) * 100) .. " to " .. H.pct((hb / la - 1) * 100)
   t.eq(pct, "-69.3 % to -54.1 %")
   local row = md:match("\n| Capacity at SLO per GPU |[^\n]*")
@@ -1391,38 +1460,48 @@ end
 --   A {50,60,70} {150,160,170} {290,300,310}: 21.08275866587175 22.857142857142858 24.631527048413965
 --   B {50,60,70} {140,150,160} {280,290,300}: 21.797044380157462 23.571428571428573 25.34581276269968
 --   C {50,51,52} {100,101,102} {250,251,252}: 26.434390808814697 26.6 26.765609191185305
+-- All three cross 200 ms between the measured loads 20 and 30 req/s at both ends of
+-- their intervals, so the range the repeats allow is that measured bracket, 20-30 req/s:
+-- an interpolated figure orders nothing the loads measured cannot.
+--   A2 {150,160,170} {290,300,310} {400,410,420}: CIs 135.2-184.8 and 275.2-324.8 ms at 10 and
+--     20 req/s: every end crosses between them, the range 10-20 req/s; the means' capacity
+--     10 + 10 (200 - 160) / (300 - 160) = 12.857
+--   E {50,51,52} {100,101,102} {150,151,152} {250,251,252}: CIs 148.5-153.5 and 248.5-253.5
+--     ms at 30 and 40 req/s, the range 30-40 req/s; the means' 30 + 10 (200 - 151) / (251 -
+--     151) = 34.9
 local RA = { { 50, 60, 70 }, { 150, 160, 170 }, { 290, 300, 310 } }
 local RB = { { 50, 60, 70 }, { 140, 150, 160 }, { 280, 290, 300 } }
 local RC = { { 50, 51, 52 }, { 100, 101, 102 }, { 250, 251, 252 } }
+local RA2 = { { 150, 160, 170 }, { 290, 300, 310 }, { 400, 410, 420 } }
+local RE = { { 50, 51, 52 }, { 100, 101, 102 }, { 150, 151, 152 }, { 250, 251, 252 } }
 
 t.test("capacity with repeats: overlapping ranges are no clear difference; ranges apart name the higher", function()
   local iv = lp.capacity_interval(lp.points(repeated_run(RA)), decision.parse_slo("ttft_p90_ms=200"))
-  t.near(iv.lo, 21.08275866587175, 1e-6)
-  t.near(iv.hi, 24.631527048413965, 1e-6)
-  -- A 22.86 against B 23.57: 3.1 % apart (beyond --min-effect), but the ranges
-  -- 21.08-24.63 and 21.80-25.35 overlap: no clear difference, and no "more load"
+  -- the ends of the intervals cross at 21.08 and 24.63 req/s, both between the loads 20
+  -- and 30 measured: the range is never narrower than that bracket
+  t.near(iv.lo, 20, 0)
+  t.near(iv.hi, 30, 0)
+  t.near(iv.low.rps, 21.08275866587175, 1e-6)
+  t.near(iv.high.rps, 24.631527048413965, 1e-6)
+  -- A 22.86 against B 23.57: 3.1 % apart (beyond --min-effect), but the ranges overlap:
+  -- no clear difference, and no "more load"
   local m = cap_model(repeated_run(RA), repeated_run(RB))
   t.near(m.capacity.a.rps, 22.857142857142858, 1e-9)
-  t.near(m.capacity.b.interval.lo, 21.797044380157462, 1e-6)
-  t.near(m.capacity.b.interval.hi, 25.34581276269968, 1e-6)
+  t.near(m.capacity.b.interval.lo, 20, 0)
+  t.near(m.capacity.b.interval.hi, 30, 0)
   t.eq(m.capacity.evidence.verdict, "no clear difference")
   t.eq(m.capacity.evidence.winner, nil)
   t.ok(m.summary:find("No clear difference in capacity within TTFT p90 ≤ 200.0 ms: 22.86 req/s (the repeats "
-    .. "allow 21.08–24.63 req/s) for x, 23.57 req/s (the repeats allow 21.80–25.35 req/s) for y", 1,
+    .. "allow 20.00–30.00 req/s) for x, 23.57 req/s (the repeats allow 20.00–30.00 req/s) for y", 1,
     true), m.summary)
   t.ok(not m.summary:find("more load", 1, true), m.summary)
-  -- C against A: 26.43-26.77 lies above 21.08-24.63: C (y) sustains more; by how much, both
-  -- ranges say: from 26.434 / 24.632 - 1 = 7.3 % to 26.766 / 21.083 - 1 = 27.0 % (by hand,
-  -- from the python3 figures above), not the means' 26.6 / 22.857 - 1 = 16.4 % alone
+  -- C against A: the intervals' ends (26.43-26.77 against 21.08-24.63 req/s) are apart, but
+  -- both lie between the loads 20 and 30 req/s, where each run met the SLO at 20 and failed
+  -- it at 30: the loads measured cannot order them, and no repeats can
   m = cap_model(repeated_run(RA), repeated_run(RC))
-  t.eq(m.capacity.evidence.verdict, "B higher")
-  t.eq(m.capacity.evidence.winner, "b")
-  -- (one level of parentheses: the capacities' ranges are not nested inside another)
-  -- the range is B's change against A, as in the Headline and the CSV
-  t.ok(m.summary:find("y sustains more load than x within TTFT p90 ≤ 200.0 ms (y +7.3 % to +27.0 % vs x): 26.60 "
-    .. "req/s (the "
-    .. "repeats allow 26.43–26.77 req/s) against 22.86 req/s (the repeats allow 21.08–24.63 req/s); the ranges do "
-    .. "not overlap.", 1, true), m.summary)
+  t.eq(m.capacity.evidence.verdict, "no clear difference")
+  t.eq(m.capacity.evidence.winner, nil)
+  t.ok(not m.summary:find("more load", 1, true), m.summary)
   -- the only test made is the summary's at the matched load (30 req/s), which differs: the
   -- whole-run rows (no whole-run figures here) were not tested, and "No clear difference:
   -- no tested metric differs" would contradict it
@@ -1430,20 +1509,30 @@ t.test("capacity with repeats: overlapping ranges are no clear difference; range
   t.ok(m.summary:find("No whole-run metric could be tested: no metric was comparable with a test", 1, true),
     m.summary)
   t.ok(not m.summary:find("No clear difference: no tested metric differs", 1, true), m.summary)
+  -- E against A2: 30-40 req/s lies above 10-20 req/s: E (y) sustains more; by how much, both
+  -- ranges say: from 30 / 20 - 1 = +50.0 % to 40 / 10 - 1 = +300.0 % (by hand)
+  m = cap_model(repeated_run(RA2), repeated_run(RE))
+  t.eq(m.capacity.evidence.verdict, "B higher")
+  t.eq(m.capacity.evidence.winner, "b")
+  -- (one level of parentheses: the capacities' ranges are not nested inside another)
+  t.ok(m.summary:find("y sustains more load than x within TTFT p90 ≤ 200.0 ms (y +50.0 % to +300.0 % vs x): 34.90 "
+    .. "req/s (the "
+    .. "repeats allow 30.00–40.00 req/s) against 12.86 req/s (the repeats allow 10.00–20.00 req/s); the ranges do "
+    .. "not overlap.", 1, true), m.summary)
   -- swapped: the same, mirrored
-  m = cap_model(repeated_run(RC), repeated_run(RA))
+  m = cap_model(repeated_run(RE), repeated_run(RA2))
   t.eq(m.capacity.evidence.verdict, "A higher")
-  -- still B's change against A, the reciprocal range: 21.083 / 26.766 - 1 = -21.2 % to
-  -- 24.632 / 26.434 - 1 = -6.8 % (python3, from the figures above), never x against y
-  t.ok(m.summary:find("x sustains more load than y within TTFT p90 ≤ 200.0 ms (y -21.2 % to -6.8 % vs x)", 1, true),
+  -- B's change against A, the reciprocal of x's +50.0 % to +300.0 % over y: 1 / 4 - 1 = -75.0 %
+  -- to 1 / 1.5 - 1 = -33.3 % (by hand)
+  t.ok(m.summary:find("x sustains more load than y within TTFT p90 ≤ 200.0 ms (y -75.0 % to -33.3 % vs x)", 1, true),
     m.summary)
   -- the headline shows the range beside the capacity
-  t.eq(m.headline[1].a_text, "26.60 req/s (the repeats allow 26.43–26.77 req/s)")
+  t.eq(m.headline[1].a_text, "34.90 req/s (the repeats allow 30.00–40.00 req/s)")
   -- equal means (A against itself) are "about the same" by the means only: the ranges
-  -- the repeats allow (21.08–24.63 req/s, above) are said with them
+  -- the repeats allow (20.00–30.00 req/s, above) are said with them
   m = cap_model(repeated_run(RA), repeated_run(RA))
   t.ok(m.summary:find("Both sustain about the same load within TTFT p90 ≤ 200.0 ms by their means: 22.86 req/s "
-    .. "(the repeats allow 21.08–24.63 req/s) for x, 22.86 req/s (the repeats allow 21.08–24.63 req/s) for y.", 1,
+    .. "(the repeats allow 20.00–30.00 req/s) for x, 22.86 req/s (the repeats allow 20.00–30.00 req/s) for y.", 1,
     true), m.summary)
 end)
 
@@ -1469,7 +1558,7 @@ t.test("'neither run violates at any load': with repeats, only where the upper c
   t.ok(m.summary:find("Neither run's mean violates TTFT p90 ≤ 200.0 ms at any load measured (up to 30.00 req/s for "
     .. "x, 30.00 req/s for y), but the repeats cannot rule a violation out: for x the upper end of TTFT p90's 95 % "
     .. "confidence interval crosses its limit at load point 3, 30.00 req/s; for y the upper ends stay within it. "
-    .. "Cannot tell whether the SLOs hold there", 1, true), m.summary)
+    .. "Cannot tell whether the SLO holds there", 1, true), m.summary)
   t.ok(not m.summary:find("Neither run violates", 1, true), m.summary)
   -- both held (upper ends 134.8 and 153.5 ms at most): said with the intervals behind it
   m = cap_model(repeated_run(NV_HELD), repeated_run(NV_HELD))
@@ -1497,17 +1586,17 @@ t.test("'neither run meets even at its lowest load': with repeats, only where th
     .. "10.00 req/s for y), but the repeats cannot rule out that it does: for x the lower ends of the 95 % "
     .. "confidence intervals at its lowest load meet every SLO; for y even the lower ends fail. Cannot tell", 1,
     true), m.summary)
-  -- no promise that lower loads would meet the SLOs: they might not
+  -- no promise that lower loads would meet the SLO: they might not (one SLO: "the SLO")
   t.ok(m.summary:find("Cannot tell; more repeats would narrow the intervals; lower loads than those tried might or "
-    .. "might not meet the SLOs.", 1, true), m.summary)
+    .. "might not meet the SLO.", 1, true), m.summary)
   t.ok(not m.summary:find("Neither run meets", 1, true), m.summary)
   m = cap_model(repeated_run(BL_HELD), repeated_run(BL_HELD))
   t.ok(m.summary:find("Neither run meets TTFT p90 ≤ 200.0 ms even at its lowest load (10.00 req/s for x, 10.00 "
     .. "req/s for y), even at the lower ends of the 95 % confidence intervals of the repeats", 1, true), m.summary)
   -- failing even at the lowest load says nothing of lower loads: no "measure lower loads to
   -- find where they hold", which promises they exist
-  t.ok(m.summary:find(": the SLOs may be unattainable for both at any load; lower loads than those tried might or "
-    .. "might not meet them.", 1, true), m.summary)
+  t.ok(m.summary:find(": the SLO may be unattainable for both at any load; lower loads than those tried might or "
+    .. "might not meet it.", 1, true), m.summary)
   t.ok(not m.summary:find("to find where they hold", 1, true), m.summary)
   -- both ends of x's intervals fail at its lowest load: "< 10.00" alone, without "by the
   -- means" and a range "up to 10.00" that repeats it
@@ -1518,16 +1607,19 @@ end)
 t.test("capacity below the lowest load with repeats reads as a plain range, never 'any rate from 0 up'", function()
   -- x: the means fail at point 1 (220 ms); the lower ends pass there (68.9 ms) and fail at
   -- point 2 (285.2 ms): on the lower ends the capacity is crossed (200 - 68.896) /
-  -- (285.159 - 68.896) of the way from 10 to 20 req/s = 16.062 req/s (python3, same script)
+  -- (285.159 - 68.896) of the way from 10 to 20 req/s = 16.062 req/s (python3, same script),
+  -- an estimate between the loads 10 and 20 req/s: the range reaches 20, where even the
+  -- lower ends failed
   local m = cap_model(repeated_run(BL_REACH), repeated_run(NV_HELD))
-  t.near(m.capacity.a.interval.hi, 16.062262456430627, 1e-6)
+  t.near(m.capacity.a.interval.lower_ends.first_failing_rps, 20, 0)
+  t.near(m.capacity.a.interval.hi, 20, 0)
   t.eq(m.capacity.a.interval.lo, 0)
   t.eq(m.headline[1].a_text,
-    "< 10.00 req/s by the means (failed the SLO at the lowest load tried; the repeats allow up to 16.06 req/s)")
+    "< 10.00 req/s by the means (failed the SLO at the lowest load tried; the repeats allow up to 20.00 req/s)")
   t.eq(m.headline[1].delta_text, "N/A (below the lowest load measured)")
-  -- the means fail at point 1 (220 ms) but pass at points 2 and 3 (180 ms), whose lower
-  -- ends (-64.7 ms) pass everywhere: the intervals cannot place the capacity at all
-  local wide = { { 150, 250, 260 }, { 100, 150, 290 }, { 100, 150, 290 } }
+  -- the means fail at every point (220 ms), whose lower ends (68.9 ms) pass everywhere:
+  -- the intervals cannot place the capacity at all
+  local wide = { { 150, 250, 260 }, { 150, 250, 260 }, { 150, 250, 260 } }
   m = cap_model(repeated_run(wide), repeated_run(NV_HELD))
   t.eq(m.capacity.a.interval.hi, math.huge)
   -- the bound first, at a glance, then what the repeats allow (it used to read "below 10.00
@@ -1538,19 +1630,21 @@ t.test("capacity below the lowest load with repeats reads as a plain range, neve
   t.ok(not m.summary:find("below the lowest load (", 1, true), m.summary)
   -- a lower bound beside its repeats' range is the means' reading, said so: x's upper ends
   -- cross 200 ms between points 2 and 3 (134.841 and 234.035 ms, python3 statistics as
-  -- above): 20 + 10 (200 - 134.841) / (234.035 - 134.841) = 26.57 req/s
+  -- above): 20 + 10 (200 - 134.841) / (234.035 - 134.841) = 26.57 req/s, an estimate
+  -- between the loads 20 and 30 req/s: the range starts at 20, where even the upper ends met
+  -- the SLO
   m = cap_model(repeated_run(NV_CROSS), repeated_run(NV_HELD))
-  t.eq(m.headline[1].a_text, "≥ 30.00 req/s by the means (never violated; the repeats allow ≥ 26.57 req/s)")
+  t.eq(m.headline[1].a_text, "≥ 30.00 req/s by the means (never violated; the repeats allow ≥ 20.00 req/s)")
   t.eq(m.headline[1].b_text, "≥ 30.00 req/s (never violated)") -- no range beyond the bound itself
 end)
 
 t.test("one run fails at its lowest load: said from the means only with the intervals behind it", function()
-  -- x's range 0-16.06 req/s (above) lies below y's ≥ 30 req/s: y sustains more, but x's
+  -- x's range 0-20 req/s (above) lies below y's ≥ 30 req/s: y sustains more, but x's
   -- lower ends pass at its lowest load, so "meets at none of its load points" is the means'
   local m = cap_model(repeated_run(BL_REACH), repeated_run(NV_HELD))
   t.eq(m.capacity.evidence.verdict, "B higher")
   t.ok(m.summary:find("x's means meet TTFT p90 ≤ 200.0 ms at none of its load points, but the lower ends of its "
-    .. "95 % confidence intervals allow a capacity up to 16.06 req/s; y sustains ≥ 30.00 req/s (never violated), "
+    .. "95 % confidence intervals allow a capacity up to 20.00 req/s; y sustains ≥ 30.00 req/s (never violated), "
     .. "and the ranges do not overlap.", 1, true), m.summary)
   m = cap_model(repeated_run(BL_HELD), repeated_run(NV_HELD))
   t.ok(m.summary:find("x meets TTFT p90 ≤ 200.0 ms at none of its load points, even at the lower ends of its 95 % "
@@ -1559,6 +1653,47 @@ t.test("one run fails at its lowest load: said from the means only with the inte
   m = cap_model(repeated_run { { 250 }, { 310 }, { 410 } }, repeated_run { { 51 }, { 101 }, { 151 } })
   t.ok(m.summary:find("x meets TTFT p90 ≤ 200.0 ms at none of its load points; y sustains ≥ 30.00 req/s (never "
     .. "violated), one run per load: no test.", 1, true), m.summary)
+end)
+
+t.test("identical repeats give no interval: never a 0-width range, a certainty or an order resting on one", function()
+  -- three equal values: the Student-t interval has width 0 (sd 0), which is no certainty
+  local c = st.mean_ci { 250, 250, 250 }
+  t.eq({ c.lo, c.hi, c.identical }, { 250, 250, true })
+  t.eq(st.mean_ci({ 249, 250, 251 }).identical, false)
+  -- x fails TTFT p90 ≤ 200 at its lowest load with 250 ms in every repeat: the lower ends of
+  -- its "intervals" are 250 too, so "even at the lower ends of its 95 % confidence
+  -- intervals" would rest on no spread at all
+  local BL_SAME = { { 250, 250, 250 }, { 300, 300, 300 }, { 400, 400, 400 } }
+  local m = cap_model(repeated_run(BL_SAME), repeated_run(NV_HELD))
+  t.eq(m.capacity.a.kind, "below_lowest")
+  t.eq(m.capacity.a.interval, nil)
+  t.eq(m.capacity.a.interval_why, "repeats identical: TTFT p90 is 250.0 ms in each of the 3 repeats of load point "
+    .. "1, no spread to estimate")
+  t.ok(m.summary:find("x meets TTFT p90 ≤ 200.0 ms at none of its load points; y sustains ≥ 30.00 req/s (never "
+    .. "violated), no test: for x, repeats identical: TTFT p90 is 250.0 ms in each of the 3 repeats of load point 1, "
+    .. "no spread to estimate.", 1, true), m.summary)
+  t.ok(not m.summary:find("even at the lower ends", 1, true), m.summary)
+  t.eq(m.capacity.evidence.winner, nil)
+  -- the load-curve table's interval line says so instead of "CI 250.0–250.0"
+  t.eq(m.curves[1].rows[1].ttft_p90_ci, "250.0 (repeats identical, no spread to estimate; n = 3)")
+  -- two interpolated capacities whose limiting metric is the same in every repeat at the
+  -- points around the crossing: x 100 -> 300 ms between 10 and 20 req/s (15 req/s by the
+  -- means, by hand), y 150 -> 300 ms between 20 and 30 (23.33): their "ranges" from the
+  -- repeats would be 15-15 and 23.33-23.33, apart, and name y higher by repeats that
+  -- measured no spread. No range: untested, and the brackets [10, 20] and [20, 30] leave
+  -- room for either order
+  local x = { { 100, 100, 100 }, { 300, 300, 300 }, { 400, 400, 400 } }
+  local y = { { 100, 100, 100 }, { 150, 150, 150 }, { 300, 300, 300 } }
+  m = cap_model(repeated_run(x), repeated_run(y))
+  t.near(m.capacity.a.rps, 15, 1e-12)
+  t.near(m.capacity.b.rps, 20 + 10 * 50 / 150, 1e-12)
+  t.eq({ m.capacity.a.interval, m.capacity.b.interval }, { nil, nil })
+  t.eq({ m.capacity.evidence.verdict, m.capacity.evidence.winner }, { "untested", nil })
+  t.eq(m.capacity.evidence.basis, "repeats identical: TTFT p90 is 100.0 ms in each of the 3 repeats of load point 1, "
+    .. "no spread to estimate")
+  -- swapped: the same evidence from the other side
+  m = cap_model(repeated_run(y), repeated_run(x))
+  t.eq({ m.capacity.evidence.verdict, m.capacity.evidence.winner }, { "untested", nil })
 end)
 
 t.test("capacity without repeats: the figure stays, said to be one measurement per load", function()
@@ -1583,17 +1718,18 @@ t.test("capacity without repeats: the figure stays, said to be one measurement p
   -- repeats on one side only: still no test, and which side lacks them is said
   m = cap_model(single(RA), repeated_run(RC))
   t.eq(m.capacity.evidence.verdict, "untested")
-  -- y's range 26.43-26.77 against x's bracket [20, 30): -11.9 % (26.434 / 30 - 1) to +33.8 %
-  -- (26.766 / 20 - 1), by hand
-  t.ok(m.summary:find("(y -11.9 % to +33.8 % vs x), untested: one run per load for x; the load points measured leave room "
-    .. "for either order", 1, true), m.summary)
+  -- y's range (its bracket 20-30 req/s: its intervals' ends 26.43-26.77 lie within it)
+  -- against x's bracket [20, 30): -33.3 % (20 / 30 - 1) to +50.0 % (30 / 20 - 1), by hand;
+  -- x's 22.86 lies within y's range
+  t.ok(m.summary:find("(y -33.3 % to +50.0 % vs x), untested: one run per load for x; x's figure lies within the range y's "
+    .. "repeats allow, so either may be higher.", 1, true), m.summary)
   t.ok(not m.summary:find("more load", 1, true), m.summary)
   -- repeats at some load points only: no range from a point without spread
   local part = { RA[1], { 160 }, RA[3] }
   m = cap_model(repeated_run(part), repeated_run(RC))
   t.eq(m.capacity.evidence.verdict, "untested")
-  t.ok(m.summary:find("untested: for x, 1 of 3 load points with one run only; the load points measured leave room "
-    .. "for either order", 1, true), m.summary)
+  t.ok(m.summary:find("untested: for x, 1 of 3 load points with one run only; x's figure lies within the range y's "
+    .. "repeats allow, so either may be higher.", 1, true), m.summary)
   t.ok(not m.summary:find("more load", 1, true), m.summary)
   -- within --min-effect: "about the same" as before, whatever the evidence
   m = cap_model(single(RA), single(RA))
@@ -2004,7 +2140,7 @@ t.test("without SLOs: runs that never saturated, or of different workloads, say 
   local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
   local m = report.build { a = sd("x", run(204)), b = sd("y", run(204)), generated = 0 }
   -- by hand: 30 >= 0.95 x 30 everywhere
-  t.ok(m.summary:find("^No capacity can be inferred for both runs: x never saturated %(≥ 30%.00 req/s, a lower "
+  t.ok(m.summary:find("^No capacity can be inferred for either run: x never saturated %(≥ 30%.00 req/s, a lower "
     .. "bound%); y never saturated %(≥ 30%.00 req/s, a lower bound%)%. Measure loads"), m.summary)
   -- y saturates at its point 3 (20 of 30 offered, 67 % < 95 %) and asks 9999 tokens a
   -- request against x's 204: the max sustained figures stand, no order between them
@@ -2099,12 +2235,38 @@ t.test("capacity at an SLO orders two runs only by their measured brackets, neve
   by = {}
   for _, r in ipairs(m.headline) do by[r.label] = r end
   row = by["Capacity at SLO (TPOT p90 ≤ 4.00 ms)"]
-  -- 40 - 30 = +10 to 85 - 1 = +84 req/s; 40 / 30 - 1 = +33.3 %, 85 / 1 - 1 = +8,400.0 %
-  t.eq({ row.delta_text, row.pct_text }, { "+10.00 to +84.00 req/s", "+33.3 % to +8,400.0 %" })
-  t.eq(row.evidence, "one run per load, no interval: untested, but the measured loads order them: y met the SLOs at "
-    .. "40.00 req/s, x already failed them at 30.00 req/s")
-  t.ok(m.summary:find("y met the SLOs at 40.00 req/s and x already failed them at 30.00 req/s, so y's capacity is the "
+  -- 40 - 30 = +10 to 85 - 1 = +84 req/s; 40 / 30 - 1 = +33.3 %, 85 / 1 - 1 = +8,400.0 %:
+  -- an upper end of 85 times A's, from A's bracket starting at 1 req/s, is no finding, so
+  -- the Change reads "at least +33.3 %" (beyond decision.GAP_PCT_MAX, 1,000 %), the range in
+  -- req/s beside it
+  t.eq({ row.delta_text, row.pct_text }, { "+10.00 to +84.00 req/s", "at least +33.3 %" })
+  t.eq(m.capacity.gap.pct_text, "at least +33.3 %")
+  t.near(m.capacity.gap.hi_pct, 8400, 1e-9) -- the arithmetic stays in comparison.json
+  t.ok(m.summary:find("(y at least +33.3 % vs x), untested", 1, true), m.summary)
+  t.ok(not m.summary:find("8,400", 1, true), m.summary)
+  line = report.csv(m):match("\ncapacity_at_slo_rps,[^\n]*")
+  t.ok(line:find("; B - A from the measured loads: +10.00 to +84.00 req/s, at least +33.3 %", 1, true), line)
+  m.charts, m.workspace = { list = {} }, "/nowhere"
+  for _, name in ipairs { "comparison_report.md", "comparison_report.html" } do
+    local text = template.render_file(ROOT .. "/templates/" .. name, m)
+    t.ok(text:find("at least +33.3 %", 1, true) and not text:find("8,400", 1, true), name)
+  end
+  -- below the limit the range stays: +50 % to +300 % is a finding a reader can use
+  t.eq(decision.gap_pct_text({ lo_pct = 50, hi_pct = 300 }, template.helpers.pct), "+50.0 % to +300.0 %")
+  t.eq(decision.gap_pct_text({ lo_pct = 50, hi_pct = 1000 }, template.helpers.pct), "+50.0 % to +1,000.0 %")
+  t.eq(decision.gap_pct_text({ lo_pct = -15, hi_pct = 1000.5 }, template.helpers.pct), "at least -15.0 %")
+  t.eq(decision.gap_pct_text({ lo_pct = 12, hi_pct = math.huge }, template.helpers.pct), "at least +12.0 %")
+  t.eq(decision.gap_pct_text({ hi_pct = 12 }, template.helpers.pct), "at most +12.0 %")
+  m = bracket_model("tpot_p90_ms=4")
+  -- one SLO: "the SLO", "it" (never "met the SLOs" of a single one)
+  t.eq(row.evidence, "one run per load, no interval: untested, but the measured loads order them: y met the SLO at "
+    .. "40.00 req/s, x already failed it at 30.00 req/s")
+  t.ok(m.summary:find("y met the SLO at 40.00 req/s and x already failed it at 30.00 req/s, so y's capacity is the "
     .. "higher whatever lies between the measured loads.", 1, true), m.summary)
+  t.ok(not m.summary:find("the SLOs", 1, true), m.summary)
+  -- two SLOs (the error rate, 0 % everywhere here, never fails): the plural
+  m = bracket_model("tpot_p90_ms=4,error_rate_pct=50")
+  t.ok(m.summary:find("y met the SLOs at 40.00 req/s and x already failed them at 30.00 req/s", 1, true), m.summary)
   -- swapped: mirrored
   m = bracket_model("tpot_p90_ms=4", bracket_run(LB), bracket_run(LA))
   ev = m.capacity.evidence
@@ -2135,6 +2297,15 @@ t.test("a run whose health check failed is ordered nowhere: Headline, capacity e
   t.ok(row.evidence:find("^not compared: y's run failed its health check"), row.evidence)
   line = report.csv(m):match("\nmax_sustained_rps,[^\n]*")
   t.ok(line:find(",,,broken,", 1, true), line)
+  -- the evidence checks the runs itself: any output that builds it from the two runs gets
+  -- "broken", whichever side it is
+  local ca, cb = m.capacity.a, m.capacity.b
+  local runs = { { label = "x", status = "ok" }, { label = "y", status = "failed", reasons = { "stderr.log: boom" } } }
+  t.eq(decision.capacity_evidence(ca, cb, 2, { runs = runs }),
+    { verdict = "broken", broken = { "y's run failed its health check (stderr.log: boom)" } })
+  t.eq(decision.capacity_evidence(cb, ca, 2, { runs = { runs[2], runs[1] } }).verdict, "broken")
+  runs[2].status = "warnings"
+  t.eq(decision.capacity_evidence(ca, cb, 2, { runs = runs }).verdict, "untested")
 end)
 
 t.test("failed requests are not overload: a shortfall made up by failed requests is said as failures", function()
@@ -2299,7 +2470,7 @@ t.test("capacity brackets that only touch at the same load are ordered; at diffe
     -- to 0 (by hand): not r - 20 = +0.1 req/s, which would read as "cannot order them"
     t.near(m.capacity.gap.lo_pct, (10 / 30 - 1) * 100, 1e-9)
     t.eq({ m.capacity.gap.hi_rps, m.capacity.gap.hi_pct }, { 0, 0 })
-    t.ok(m.summary:find(("x met the SLOs at 20.00 req/s and y already failed them at %s req/s, at the same load "
+    t.ok(m.summary:find(("x met the SLO at 20.00 req/s and y already failed it at %s req/s, at the same load "
       .. "(20 req/s offered), so x's capacity is the higher"):format(r == 20 and "20.00" or "20.10"), 1, true),
       m.summary)
     t.ok(not m.summary:find("either may be higher", 1, true), m.summary)

@@ -86,20 +86,24 @@ end)
 --   RA {50,60,70} {150,160,170} {290,300,310}: 21.08..24.63 req/s (22.86 by the means)
 --   RB {50,60,70} {140,150,160} {280,290,300}: 21.80..25.35 req/s (23.57 by the means)
 --   RC {50,51,52} {100,101,102} {250,251,252}: 26.43..26.77 req/s (26.60 by the means)
+-- each between the loads 20 and 30 req/s measured, so the range is that bracket, 20-30 req/s;
+--   RA2 {150,160,170} {290,300,310} {400,410,420}: every end crosses between 10 and 20 req/s
+--   RE {50,51,52} {100,101,102} {150,151,152} {250,251,252}: every end between 30 and 40 req/s
 local RA = { { 50, 60, 70 }, { 150, 160, 170 }, { 290, 300, 310 } }
 local RB = { { 50, 60, 70 }, { 140, 150, 160 }, { 280, 290, 300 } }
-local RC = { { 50, 51, 52 }, { 100, 101, 102 }, { 250, 251, 252 } }
+local RA2 = { { 150, 160, 170 }, { 290, 300, 310 }, { 400, 410, 420 } }
+local RE = { { 50, 51, 52 }, { 100, 101, 102 }, { 150, 151, 152 }, { 250, 251, 252 } }
 
 local repeated_run = t.repeated_run
 
 t.test("headline evidence: the repeats' ranges, the practical threshold, or no interval", function()
   local m = build(repeated_run(RA), repeated_run(RB), "ttft_p90_ms=200")
-  t.eq(m.headline[1].evidence, "repeats at every load point, 95 % ranges 21.08–24.63 req/s (A) and 21.80–25.35 req/s "
+  t.eq(m.headline[1].evidence, "repeats at every load point, 95 % ranges 20.00–30.00 req/s (A) and 20.00–30.00 req/s "
     .. "(B): they overlap, no clear difference")
   t.eq(m.headline[3].label, "Max sustained throughput")
   t.eq(m.headline[3].evidence, "means of the repeats at each load point, untested")
-  m = build(repeated_run(RA), repeated_run(RC), "ttft_p90_ms=200")
-  t.eq(m.headline[1].evidence, "repeats at every load point, 95 % ranges 21.08–24.63 req/s (A) and 26.43–26.77 req/s "
+  m = build(repeated_run(RA2), repeated_run(RE), "ttft_p90_ms=200")
+  t.eq(m.headline[1].evidence, "repeats at every load point, 95 % ranges 10.00–20.00 req/s (A) and 30.00–40.00 req/s "
     .. "(B): apart, y higher")
   -- A against itself: 0 % apart, within the 2 % threshold
   m = build(repeated_run(RA), repeated_run(RA), "ttft_p90_ms=200")

@@ -262,10 +262,8 @@ local ok, model = pcall(function()
     sides.b = par.finish(child) -- (its folder is gone whatever happens)
     child = nil
     if not sides.b then
-      -- read, but not handed over (no room on the disk for the samples): again, here;
-      -- what the child made goes first, but not a copy of results read in place (made
-      -- beside, perhaps still being made: the reading here rewrites the state and model)
-      if not (copies.b or later.b) then ws.remove_tree(ws.run_dir(w, "b")) end
+      -- read, but not handed over (no room on the disk for the samples): again, here
+      ws.remove_tree(ws.run_dir(w, "b"))
       sides.b = cmp.import_side(w, "b", jobs.b)
     end
   else

@@ -6,8 +6,8 @@
 --   ...                                -- the parent reads run a meanwhile
 --   local side = par.finish(h)         -- run b's side, as cmp.import_side made it
 --   par.abort(h)                       -- on any failure of the parent's: stopped, gone
---   local c = par.start_copy(w, "a", plan) -- run a's results copied beside the reading
---   par.finish(c)                      -- true once copied (then ws.check_unchanged(plan))
+--   local c = par.start_copy(w, "a", plan) -- run a's results copied beside the report
+--   par.finish(c)                      -- true once copied (and checked unchanged)
 --
 -- The child runs cmp.import_side (import, read, save_run: the serial path's own code)
 -- and writes the side into WORKSPACE/.side-x/: side.lua (a Lua chunk: every table,
@@ -169,16 +169,12 @@ local function own_threads(h)
   end
 end
 
--- Starts a child that copies run x's results read in place (ws.copy_results), beside what
--- this process does next (the reading too: the caller checks the source against plan,
--- ws.check_unchanged, once both are done); M.finish(h) waits for it (true, or its error
--- raised). nil and why as M.start. A copy reads no CSV: this process keeps its threads.
+-- Starts a child that copies run x's results read in place (ws.copy_later: the copy, then
+-- the check that the source is as plan found it), beside what this process does next;
+-- M.finish(h) waits for it (true, or its error raised). nil and why as M.start.
 function M.start_copy(w, x, plan)
   local h, why = M.start(w, "copy-" .. x, { copy = { x = x, plan = plan } })
-  if h then
-    h.copy = x
-    own_threads(h)
-  end
+  if h then h.copy = x end
   return h, why
 end
 
@@ -250,7 +246,7 @@ function M.child(dir)
   local ok, err = pcall(function()
     local j = M.deserialize(assert(read(dir .. "/job.lua"), "no job"), dir, dir .. "/job.lua")
     if j.job.copy then -- M.start_copy's
-      require("llmd.workspace").copy_results({ path = j.w }, j.job.copy.x, j.job.copy.plan)
+      require("llmd.workspace").copy_later({ path = j.w }, j.job.copy.x, j.job.copy.plan)
       tl.mark("copy " .. j.job.copy.x)
       copied = true
       return

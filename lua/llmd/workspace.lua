@@ -279,7 +279,6 @@ end
 -- and renamed when complete, so run-x/results is never half there.
 local function copy_results(w, x, plan)
   local dir = M.run_dir(w, x)
-  mkdir_p(dir)
   local part, dest = dir .. "/results.partial", dir .. "/results"
   local function md(p)
     local ok, err = lfs.mkdir(p)
@@ -292,7 +291,6 @@ local function copy_results(w, x, plan)
   local ok, err = os.rename(part, dest)
   if not ok then error(("%s: cannot rename to %s: %s"):format(part, dest, tostring(err)), 0) end
 end
-M.copy_results = copy_results
 
 -- Can run x's results be read where they are (plan.root) and copied afterwards, the
 -- copy being what was read? Only when the folder holds regular files and folders alone

@@ -2399,40 +2399,45 @@ t.test("untested whole-run rows of runs with repeats at several load points: the
   t.ok(m.summary:find("no metric has per-request samples or repeats from both runs", 1, true), m.summary)
 end)
 
+-- A run of rate-based load points {offered, achieved, TTFT p90} (10 tokens a request), and
+-- the comparison model of two such runs, x and y, at TTFT p90 <= 100 ms: the matched-load
+-- and touching-bracket tests below
+local function ttft_run(points)
+  local stages = {}
+  for i, p in ipairs(points) do
+    stages[i] = { rate = p[1], values = { throughput_req_s = p[2], ttft_p90_ms = p[3], throughput_tok_s = 10 * p[2],
+      error_rate_pct = 0 } }
+  end
+  return t.run_of(stages)
+end
+
+local function ttft_model(ra, rb)
+  local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+  return report.build { a = sd("x", ra), b = sd("y", rb), slo = decision.parse_slo("ttft_p90_ms=100"),
+    generated = 0 }
+end
+
 t.test("the Summary's latency at a matched load: the highest load neither run is past saturation at, "
   .. "else said to be an overloaded server's", function()
-  local function run(points)
-    local stages = {}
-    for i, p in ipairs(points) do
-      stages[i] = { rate = p[1], values = { throughput_req_s = p[2], ttft_p90_ms = p[3], throughput_tok_s = 10 * p[2],
-        error_rate_pct = 0 } }
-    end
-    return t.run_of(stages)
-  end
-  local function model(ra, rb)
-    local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
-    return report.build { a = sd("x", ra), b = sd("y", rb), slo = decision.parse_slo("ttft_p90_ms=100"),
-      generated = 0 }
-  end
   -- both offered 10, 20, 30, 40 req/s; at 40 only 32 were achieved (80 %, below the 95 %
   -- share): both saturated at point 4, max sustained 30. The newuser's case: the highest
   -- load both measured (32) is past saturation; the highest sustained one is 30
-  local x = run { { 10, 10, 20 }, { 20, 20, 40 }, { 30, 30, 90 }, { 40, 32, 3000 } }
-  local y = run { { 10, 10, 26 }, { 20, 20, 52 }, { 30, 30, 117 }, { 40, 32, 3900 } }
-  local m = model(x, y)
+  local x = ttft_run { { 10, 10, 20 }, { 20, 20, 40 }, { 30, 30, 90 }, { 40, 32, 3000 } }
+  local y = ttft_run { { 10, 10, 26 }, { 20, 20, 52 }, { 30, 30, 117 }, { 40, 32, 3900 } }
+  local m = ttft_model(x, y)
   t.near(m.matched_point.rps, 30, 1e-12)
   t.eq({ m.matched_point.a, m.matched_point.b }, { 90, 117 })
   t.eq(m.matched_point.saturated, nil)
   t.ok(m.summary:find("At 30.00 req/s, TTFT p90 is 90.0 ms for x and 117.0 ms for y", 1, true), m.summary)
   t.ok(not m.summary:find("past saturation", 1, true), m.summary)
   -- the same pair swapped: the same load (the rule does not depend on which run is A)
-  t.near(model(y, x).matched_point.rps, 30, 1e-12)
+  t.near(ttft_model(y, x).matched_point.rps, 30, 1e-12)
   -- loads that match only past saturation: x offered 10, 20, 40 (achieved 10, 20, 30: 75 %,
   -- saturated, sustains 20), y offered 15, 40 (achieved 15, 30.1: saturated, sustains 15);
   -- 30 and 30.1 are within 1 %: the one matched load, mean 30.05, said to be overloaded
-  x = run { { 10, 10, 20 }, { 20, 20, 40 }, { 40, 30, 3000 } }
-  y = run { { 15, 15, 30 }, { 40, 30.1, 3900 } }
-  m = model(x, y)
+  x = ttft_run { { 10, 10, 20 }, { 20, 20, 40 }, { 40, 30, 3000 } }
+  y = ttft_run { { 15, 15, 30 }, { 40, 30.1, 3900 } }
+  m = ttft_model(x, y)
   t.near(m.matched_point.rps, 30.05, 1e-9)
   t.eq(m.matched_point.saturated, { a = true, b = true })
   t.ok(m.summary:find("At 30.05 req/s, TTFT p90 is 3,000.0 ms for x and 3,900.0 ms for y (untested: no per-request "
@@ -2446,23 +2451,10 @@ t.test("capacity brackets that only touch at the same load are ordered; at diffe
   -- x met TTFT p90 <= 100 ms at 20 req/s (offered 20) and failed at 30; y already failed at
   -- 20 (offered 20, achieved r). x's capacity is >= 20, y's below r: with r within 1 % of
   -- 20 at the same offered load, x is the higher (the newuser's A vs B13 at 61.24 req/s)
-  local function run(points)
-    local stages = {}
-    for i, p in ipairs(points) do
-      stages[i] = { rate = p[1], values = { throughput_req_s = p[2], ttft_p90_ms = p[3], throughput_tok_s = 10 * p[2],
-        error_rate_pct = 0 } }
-    end
-    return t.run_of(stages)
-  end
-  local function model(ra, rb)
-    local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
-    return report.build { a = sd("x", ra), b = sd("y", rb), slo = decision.parse_slo("ttft_p90_ms=100"),
-      generated = 0 }
-  end
-  local x = run { { 10, 10, 40 }, { 20, 20, 90 }, { 30, 30, 150 } }
+  local x = ttft_run { { 10, 10, 40 }, { 20, 20, 90 }, { 30, 30, 150 } }
   for _, r in ipairs { 20, 20.1 } do
-    local y = run { { 10, 10, 60 }, { 20, r, 120 }, { 30, 30, 200 } }
-    local m = model(x, y)
+    local y = ttft_run { { 10, 10, 60 }, { 20, r, 120 }, { 30, 30, 200 } }
+    local m = ttft_model(x, y)
     local ev = m.capacity.evidence
     t.eq({ ev.verdict, ev.higher, ev.ordered, ev.order_open }, { "untested", "a", true, nil }, "r = " .. r)
     t.eq(ev.same_load, { offered = 20, load_type = "rate" })
@@ -2478,15 +2470,15 @@ t.test("capacity brackets that only touch at the same load are ordered; at diffe
     t.ok(row.evidence:find("the measured loads order them", 1, true), row.evidence)
     t.ok(not row.delta_text:find("cannot order", 1, true), row.delta_text)
     -- swapped: mirrored, y against x the other way
-    local w = model(y, x)
+    local w = ttft_model(y, x)
     t.eq({ w.capacity.evidence.higher, w.capacity.evidence.ordered }, { "b", true })
     t.eq({ w.capacity.gap.lo_rps, w.capacity.gap.lo_pct }, { 0, 0 })
     t.near(w.capacity.gap.hi_pct, (30 / 10 - 1) * 100, 1e-9)
   end
   -- a different load: y failed at 20.5 req/s offered (2.5 % above x's 20): x met 20, y failed
   -- 20.5, and between them either may be higher
-  local y = run { { 10, 10, 60 }, { 20.5, 20.5, 120 }, { 30, 30, 200 } }
-  local m = model(x, y)
+  local y = ttft_run { { 10, 10, 60 }, { 20.5, 20.5, 120 }, { 30, 30, 200 } }
+  local m = ttft_model(x, y)
   t.eq({ m.capacity.evidence.order_open, m.capacity.evidence.ordered, m.capacity.evidence.same_load },
     { true, nil, nil })
 end)

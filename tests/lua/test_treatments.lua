@@ -364,19 +364,11 @@ t.test("a place whose test could not have shown a difference is 'not shown to di
     -- p = 0.69324). Holm over the 2 by hand: 2 x 0.0285714 = 0.0571429 >= 0.05. A gap no
     -- outcome of 4 repeats each could show after Holm is no finding of sameness.
     local jsn = require "llmd.json"
-    local base = jsn.read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
     local thr = { t1 = { 4.0, 4.0, 4.0, 4.0 }, t2 = { 3.85, 3.86, 3.84, 3.855 }, t3 = { 3.84, 3.86, 3.85, 3.845 } }
     local list = {}
     for _, label in ipairs { "t1", "t2", "t3" } do
       local dir = t.tmpdir()
-      local function write(name, rate, x)
-        local d = {}
-        for k, v in pairs(base) do d[k] = v end
-        d.request_rate, d.duration, d.request_throughput = rate, d.completed / x, x
-        d.output_throughput = d.total_output_tokens / d.duration
-        d.total_token_throughput = (d.total_output_tokens + d.total_input_tokens) / d.duration
-        t.write(dir .. "/" .. name, jsn.encode(d))
-      end
+      local function write(name, rate, x) t.write(dir .. "/" .. name, jsn.encode(exp7_at(rate, x))) end
       for i, x in ipairs(thr[label]) do write(("benchmark_%d.json"):format(i), 4, x) end
       write("benchmark_9.json", 10, 2.5)
       list[#list + 1] = { label = label, dirs = { dir } }
@@ -1023,14 +1015,8 @@ t.test("a place shown above the next gives this one's figure over the next one's
   -- +98.4 %
   local function reps(x)
     local dir = t.tmpdir()
-    local b = json.read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
     local function put(name, rate, thr)
-      local d = {}
-      for k, v in pairs(b) do d[k] = v end
-      d.request_rate, d.duration, d.request_throughput = rate, d.completed / thr, thr
-      d.output_throughput = d.total_output_tokens / d.duration
-      d.total_token_throughput = (d.total_output_tokens + d.total_input_tokens) / d.duration
-      t.write(("%s/benchmark_%s.json"):format(dir, name), json.encode(d))
+      t.write(("%s/benchmark_%s.json"):format(dir, name), json.encode(exp7_at(rate, thr)))
     end
     -- three repeats at a sustained load (x, x +/- 0.1 % around it), one saturated point above
     for i, f in ipairs { 0.999, 1.0, 1.001 } do put(tostring(i), x, x * f) end

@@ -554,19 +554,9 @@ local function vllm_dir(ttfts, lats, outs, rate)
   end
   d.num_prompts, d.completed, d.failed = n, n, 0
   d.request_rate, d.max_concurrency = rate or 20, json.null
-  -- written as vLLM does: the scalars first, then the per-request arrays (detection reads
-  -- the first 64 KiB)
-  local keys = {}
-  for k in pairs(d) do keys[#keys + 1] = k end
-  table.sort(keys, function(x, y)
-    local tx, ty = type(d[x]) == "table", type(d[y]) == "table"
-    if tx ~= ty then return ty end
-    return x < y
-  end)
-  local parts = {}
-  for _, k in ipairs(keys) do parts[#parts + 1] = json.encode(k) .. ":" .. json.encode(d[k]) end
+  -- written as vLLM does: the scalars first, then the per-request arrays
   local dir = t.tmpdir()
-  t.write(dir .. "/result.json", "{" .. table.concat(parts, ",") .. "}")
+  t.write(dir .. "/result.json", t.vllm_text(d))
   return dir
 end
 
@@ -1202,19 +1192,27 @@ t.test("error rate 0 % in every repeat of A and 2 % in every repeat of B: Fisher
   end
 end)
 
-t.test("every figure the same in every repeat but the error rate: Fisher's test decides it, the SLO point too", function()
-  -- three copies of one exp-7 file per run; B's say 4 of 200 failed (2 %, by hand): every
-  -- row is identical but the error rate, tested on the pooled counts (0 of 600 against 12 of
-  -- 600: p = 0.00046190467252768921, python3 fractions as above)
+-- Three copies of one exp-7 vLLM file per run into folders da (odd i) and db (even i), each
+-- copy as edit(d, i, is_b) leaves it: repeats whose figures are the same unless edited
+local function exp7_repeats(da, db, edit)
   local base = json.read(EXP7 .. "/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
-  local da, db = t.tmpdir(), t.tmpdir()
   for i = 1, 6 do
     local is_b = i % 2 == 0
     local d = {}
     for k, v in pairs(base) do d[k] = v end
-    if is_b then d.completed, d.failed = 196, 4 end
+    edit(d, i, is_b)
     t.write(("%s/benchmark_%d.json"):format(is_b and db or da, i), json.encode(d))
   end
+end
+
+t.test("every figure the same in every repeat but the error rate: Fisher's test decides it, the SLO point too", function()
+  -- three copies of one exp-7 file per run; B's say 4 of 200 failed (2 %, by hand): every
+  -- row is identical but the error rate, tested on the pooled counts (0 of 600 against 12 of
+  -- 600: p = 0.00046190467252768921, python3 fractions as above)
+  local da, db = t.tmpdir(), t.tmpdir()
+  exp7_repeats(da, db, function(d, _, is_b)
+    if is_b then d.completed, d.failed = 196, 4 end
+  end)
   local m = report.build { a = side(da, "x"), b = side(db, "y"), generated = 0,
     slo = decision.parse_slo("error_rate_pct=1,ttft_p95_ms=1000") }
   -- one test: the error rate's, which is also the summary's test at the matched load (the
@@ -1244,13 +1242,9 @@ t.test("every figure the same in every repeat but the error rate: Fisher's test 
   -- be significant (by hand: the failure is A's or B's with equal chance, 1/2 each, so
   -- either table's two-sided p is 1/2 + 1/2 = 1; python3 fractions: p = p_min = 1):
   -- "not shown to differ", out of the family, and the Summary says why
-  for i = 1, 6 do
-    local is_b = i % 2 == 0
-    local d = {}
-    for k, v in pairs(base) do d[k] = v end
+  exp7_repeats(da, db, function(d, i)
     if i == 1 then d.completed, d.failed = 199, 1 end
-    t.write(("%s/benchmark_%d.json"):format(is_b and db or da, i), json.encode(d))
-  end
+  end)
   m = report.build { a = side(da, "x"), b = side(db, "y"), generated = 0 }
   local er
   for _, row in ipairs(m.perf) do if row.key == "error_rate_pct" then er = row end end
@@ -1271,15 +1265,10 @@ t.test("a row whose exact test cannot decide reads 'not shown to differ' in the 
   -- three copies of one exp-7 file per run, B's TTFT p95 x 1.5: the same value in every
   -- repeat of each run, so the exact Mann-Whitney test, p = 2 / C(6, 3) = 0.1 at best (by
   -- hand): it cannot show a difference, and "no clear difference" would read as sameness
-  local base = json.read(EXP7 .. "/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
   local da, db = t.tmpdir(), t.tmpdir()
-  for i = 1, 6 do
-    local is_b = i % 2 == 0
-    local d = {}
-    for k, v in pairs(base) do d[k] = v end
+  exp7_repeats(da, db, function(d, _, is_b)
     if is_b then d.p95_ttft_ms = d.p95_ttft_ms * 1.5 end
-    t.write(("%s/benchmark_%d.json"):format(is_b and db or da, i), json.encode(d))
-  end
+  end)
   local w, r = compare { "--a", da, "--a-label", "A", "--b", db, "--b-label", "B" }
   t.eq(r.code, 0, r.stderr)
   local cj = json.read(w .. "/comparison.json")

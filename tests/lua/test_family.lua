@@ -31,20 +31,7 @@ end
 
 local compare = t.compare
 
--- vLLM's result JSON of d as vLLM writes it: the scalars first, then the arrays (the
--- harness's detection reads the file's start), each group by key
-local function vllm_text(d)
-  local keys = {}
-  for k in pairs(d) do keys[#keys + 1] = k end
-  table.sort(keys, function(x, y)
-    local tx, ty = type(d[x]) == "table", type(d[y]) == "table"
-    if tx ~= ty then return ty end
-    return x < y
-  end)
-  local parts = {}
-  for _, k in ipairs(keys) do parts[#parts + 1] = json.encode(k) .. ":" .. json.encode(d[k]) end
-  return "{" .. table.concat(parts, ",") .. "}"
-end
+local vllm_text = t.vllm_text
 
 -- The auditor's vsyn3: the synthetic vLLM detailed fixture with the TTFT of the k-th
 -- successful request times FS[k] (its latency moved by as much) and every ITL gap x 0.93

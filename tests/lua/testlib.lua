@@ -123,6 +123,22 @@ function M.jsonl(path)
   return out
 end
 
+-- vLLM's result JSON of d as vLLM writes it: the scalars first, then the per-request arrays
+-- (the harness's detection reads the file's first 64 KiB), each group by key
+function M.vllm_text(d)
+  local json = require "llmd.json"
+  local keys = {}
+  for k in pairs(d) do keys[#keys + 1] = k end
+  table.sort(keys, function(x, y)
+    local tx, ty = type(d[x]) == "table", type(d[y]) == "table"
+    if tx ~= ty then return ty end
+    return x < y
+  end)
+  local parts = {}
+  for _, k in ipairs(keys) do parts[#parts + 1] = json.encode(k) .. ":" .. json.encode(d[k]) end
+  return "{" .. table.concat(parts, ",") .. "}"
+end
+
 -- ../shared/fixtures beside the repository (or $LLMDLUA_FIXTURES); fails loudly when
 -- it is missing rather than skipping what depends on it.
 function M.fixtures()

@@ -360,24 +360,70 @@ M.field = field
 -- The value of key at achieved rate rps: a measured point's own value when one is there
 -- (within REPEAT_TOLERANCE), else interpolated linearly in achieved rate between the
 -- neighbouring points; nil outside the measured range or when a neighbour lacks it.
--- Returns value, interpolated (bool).
+-- Returns value, interpolated (bool), and the measured point (not interpolated) or the two
+-- points it was interpolated between (lower, higher).
 function M.at(points, rps, key)
   local s = by_achieved(points)
   if #s == 0 then return nil end
   for _, p in ipairs(s) do
-    if close(p.achieved_rps, rps) and field(p, key) ~= nil then return field(p, key), false end
+    if close(p.achieved_rps, rps) and field(p, key) ~= nil then return field(p, key), false, p end
   end
   for i = 2, #s do
     local lo, hi = s[i - 1], s[i]
     if rps >= lo.achieved_rps and rps <= hi.achieved_rps then
       local vl, vh = field(lo, key), field(hi, key)
       if not (finite(vl) and finite(vh)) then return nil end
-      if hi.achieved_rps == lo.achieved_rps then return (vl + vh) / 2, true end
+      if hi.achieved_rps == lo.achieved_rps then return (vl + vh) / 2, true, lo, hi end
       local t = (rps - lo.achieved_rps) / (hi.achieved_rps - lo.achieved_rps)
-      return vl + t * (vh - vl), true
+      return vl + t * (vh - vl), true, lo, hi
     end
   end
   return nil
+end
+
+-- The measured range of achieved rates as a short text: "3.485 req/s" when its ends are
+-- within REPEAT_TOLERANCE, else "1.02–183.4 req/s".
+function M.range_text(lo, hi)
+  if close(lo, hi) then return metrics.format("throughput_req_s", lo) end
+  return ("%s–%s"):format(metrics.format("throughput_req_s", lo, nil, { bare = true }),
+    metrics.format("throughput_req_s", hi))
+end
+
+-- The common load of several runs (runs: {{points =, saturation = M.saturation(points)},
+-- ...}), the one load at which their latencies are compared (treatments.lua's latency at
+-- the common load, compare.lua's Summary at a matched load): the lowest of their max
+-- sustained throughputs (each run's highest achieved rate before its saturation), the
+-- highest load every run sustained, so that no latency compared there is an overloaded
+-- server's, when it lies within every run's measured range (at least every run's lowest
+-- achieved rate, or within REPEAT_TOLERANCE of it, as repeats of one load are); else the
+-- highest achieved rate inside every run's measured range (the lowest of their highest),
+-- where some run is past its saturation (M.saturated_at says which) or its saturation is
+-- unknown. Returns {rps =, sustained = bool}, or nil and why: {unknown = true} when a run
+-- has no known achieved rate, else {ranges = {{lo =, hi =}, ...}} (in the runs' order)
+-- when no load lies within every run's measured range. A run's value there is M.at's:
+-- measured, or interpolated between two measured loads.
+function M.common_load(runs)
+  local top, floor, sustained = math.huge, 0, math.huge
+  local ranges = {}
+  for i, r in ipairs(runs) do
+    local lo, hi
+    for _, p in ipairs(r.points) do
+      if finite(p.achieved_rps) then
+        lo = math.min(lo or p.achieved_rps, p.achieved_rps)
+        hi = math.max(hi or p.achieved_rps, p.achieved_rps)
+      end
+    end
+    if not lo then return nil, { unknown = true } end
+    ranges[i] = { lo = lo, hi = hi }
+    top, floor = math.min(top, hi), math.max(floor, lo)
+    local m = r.saturation and r.saturation.max_sustained_rps
+    sustained = sustained and finite(m) and math.min(sustained, m) or nil
+  end
+  if #runs == 0 then return nil, { unknown = true } end
+  local function within(x) return x >= floor or close(x, floor) end
+  if sustained and within(sustained) then return { rps = sustained, sustained = true } end
+  if within(top) then return { rps = top, sustained = false } end
+  return nil, { ranges = ranges }
 end
 
 M.LADDER_KEYS = { "achieved_rps", "output_tps", "ttft_p50_ms", "ttft_p90_ms", "ttft_p99_ms", "tpot_p90_ms",

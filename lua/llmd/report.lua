@@ -1116,52 +1116,82 @@ local function matched_key(model)
   return la or lb
 end
 
--- The highest load both runs measured: the pair of load points (one of each run) within
--- REPEAT_TOLERANCE of each other's achieved rate, both with key known, whose mean achieved
--- rate is highest. Pairs are taken from the points themselves, so any SLO metric the runs
--- have can be compared (the ladder's rows carry only its own columns), and the pair does
--- not depend on which run is A. A pair at which neither run is past its saturation (sa,
--- sb: llmd.loadpoints.saturation; lp.saturated_at, treatments.lua's rule for its common
--- load) comes before any pair where one is, so that no latency compared is an overloaded
--- server's while a sustained load both measured exists. Returns pa[i], pb[j], their mean
--- rate, and whether A and B are past saturation there; or nil.
-local function matched_pair(pa, pb, key, sa, sb)
-  local best, bi, bj, best_past
-  for _, p in ipairs(pa) do
-    for _, q in ipairs(pb) do
-      if p.achieved_rps and q.achieved_rps and lp.close(p.achieved_rps, q.achieved_rps)
-        and lp.field(p, key) ~= nil and lp.field(q, key) ~= nil then
-        local m = (p.achieved_rps + q.achieved_rps) / 2
-        local past = lp.saturated_at(sa, p.achieved_rps) or lp.saturated_at(sb, q.achieved_rps)
-        if not best or (best_past and not past) or (past == best_past and m > best) then
-          best, bi, bj, best_past = m, p, q, past
-        end
-      end
+-- The load the Summary compares the limiting SLO metric at: the runs' common load
+-- (llmd.loadpoints.common_load, treatments.lua's rule): the lower of the two max sustained
+-- throughputs when it lies within both runs' measured ranges, so that no latency compared is
+-- an overloaded server's while both runs sustain more than their lowest load; else the
+-- highest load inside both ranges, with the run past its saturation there said. Each run's
+-- value is its own point's there (within REPEAT_TOLERANCE), else interpolated linearly in
+-- achieved rate between its two measured loads around it (an estimate, untested). The load
+-- does not depend on which run is A. Returns {rps =, sustained =, a = {value, point | lo,
+-- hi}, b = ...}, or nil and why.
+local function matched_load(A, B, pa, pb, key, sa, sb)
+  local cl, none = lp.common_load { { points = pa, saturation = sa }, { points = pb, saturation = sb } }
+  local label = metrics.get(key).label
+  if not cl then
+    if none.unknown then return nil, "an achieved rate is unknown" end
+    -- the ranges in the labels' order, so that the text does not depend on which run is A
+    local parts = {}
+    for i, x in ipairs { A, B } do
+      parts[i] = { x.label, ("%s %s"):format(x.label, lp.range_text(none.ranges[i].lo, none.ranges[i].hi)) }
     end
+    table.sort(parts, function(x, y) return x[1] < y[1] end)
+    return nil, ("no load lies within both runs' measured ranges of achieved rates (%s)"):format(
+      parts[1][2] .. "; " .. parts[2][2])
   end
-  if not bi then return nil end
-  return bi, bj, best, lp.saturated_at(sa, bi.achieved_rps), lp.saturated_at(sb, bj.achieved_rps)
+  local res = { rps = cl.rps, sustained = cl.sustained }
+  local lacking = {}
+  for _, x in ipairs { { "a", A, pa }, { "b", B, pb } } do
+    local v, interp, p, q = lp.at(x[3], cl.rps, key)
+    if v == nil then lacking[#lacking + 1] = x[2].label end
+    res[x[1]] = { value = v, interpolated = interp, point = not interp and p or nil, lo = interp and p or nil,
+      hi = interp and q or nil }
+  end
+  if #lacking > 0 then
+    table.sort(lacking)
+    return nil, ("%s is not known at %s for %s (not measured at that load, nor at the loads on both sides of it)")
+      :format(label, rate_text(cl.rps), table.concat(lacking, " and "))
+  end
+  return res
 end
 
--- The limiting metric compared at the highest load both runs measured (a point of each
--- within 1 %), with Mann-Whitney when both points kept per-request samples, else Welch on
--- their repeats. Without a test, reason says why (in comparison.json and the Summary).
+-- The limiting metric compared at the runs' common load (matched_load), with Mann-Whitney
+-- when both runs measured it and kept per-request samples there, else Welch on their
+-- repeats; a value interpolated between two measured loads has neither, and is untested.
+-- Without a test, reason says why (in comparison.json and the Summary).
 local function matched_point(model, A, B, points_a, points_b, saved)
   local key = matched_key(model)
   if not key then
     model.matched_point = { reason = "no SLO metric limits either run's capacity at the loads measured" }
     return nil
   end
-  local label = metrics.get(key).label
   local sat = model.saturation
-  local pa, pb, rps, past_a, past_b = matched_pair(points_a, points_b, key, sat.a, sat.b)
-  if not pa then
-    model.matched_point = { key = key, reason = ("the runs measured no load within %g %% of each other's achieved "
-      .. "rate with %s known at both"):format(lp.REPEAT_TOLERANCE * 100, label) }
+  local ml, why = matched_load(A, B, points_a, points_b, key, sat.a, sat.b)
+  if not ml then
+    model.matched_point = { key = key, reason = why }
     return nil
   end
+  local rps, pa, pb = ml.rps, ml.a.point, ml.b.point
+  local past_a = lp.saturated_at(sat.a, pa and pa.achieved_rps or rps)
+  local past_b = lp.saturated_at(sat.b, pb and pb.achieved_rps or rps)
+  if not (pa and pb) then
+    -- interpolated on a side: the figures, said with the measured loads they lie between
+    local res = { key = key, rps = rps, a = ml.a.value, b = ml.b.value, sustained = ml.sustained,
+      point_a = pa and pa.index or nil, point_b = pb and pb.index or nil, interpolated = {} }
+    for _, side in ipairs { "a", "b" } do
+      local x = ml[side]
+      if x.interpolated then
+        res.interpolated[side] = { lo_rps = x.lo.achieved_rps, hi_rps = x.hi.achieved_rps, lo_point = x.lo.index,
+          hi_point = x.hi.index }
+      end
+    end
+    res.reason = "an interpolated figure has no per-request samples or repeats of its own to test"
+    if past_a or past_b then res.saturated = { a = past_a or nil, b = past_b or nil } end
+    model.matched_point = res
+    return res
+  end
   local res = { key = key, rps = rps, a = lp.field(pa, key), b = lp.field(pb, key), point_a = pa.index,
-    point_b = pb.index }
+    point_b = pb.index, sustained = ml.sustained }
   -- no load both runs measured is below both saturations: which run is past its own here
   if past_a or past_b then res.saturated = { a = past_a or nil, b = past_b or nil } end
   local kind = decision.sample_kind(key)
@@ -1842,8 +1872,8 @@ local function summary(model, A, B)
     local mp = model.matched_point
     if mp and mp.key and not mp.rps and #out > 0 then
       -- no load both runs measured: no test at a matched load, and why
-      out[#out + 1] = ("No test of %s at a matched load: %s (the Load Ladder compares them, interpolated and "
-        .. "untested)."):format(metrics.get(mp.key).label, mp.reason)
+      out[#out + 1] = ("No test of %s at a matched load: %s, so the runs' %s is not compared at one load.")
+        :format(metrics.get(mp.key).label, mp.reason, metrics.get(mp.key).label)
     elseif mp and mp.key and #out > 0 then
       local m = metrics.get(mp.key)
       local d = mp.a ~= 0 and (mp.b - mp.a) / math.abs(mp.a) * 100 or nil
@@ -1871,6 +1901,16 @@ local function summary(model, A, B)
         out[#out + 1] = ("At %s, %s is %s for both runs%s."):format(rate_text(mp.rps), m.label,
           metrics.format(mp.key, mp.a), mp.identical_note and (" (" .. mp.identical_note .. ")")
           or " in every repeat (identical, no test)")
+      elseif mp.interpolated then
+        -- a figure between two measured loads: which loads, and that it is untested
+        local function fig(side, x)
+          local iv = mp.interpolated[side]
+          return ("%s for %s%s"):format(metrics.format(mp.key, mp[side]), x.label, iv and (" (interpolated between "
+            .. "its loads at %s and %s)"):format(T.helpers.num(iv.lo_rps, 2), rate_text(iv.hi_rps)) or "")
+        end
+        out[#out + 1] = ("At %s, %s, %s is %s and %s; untested: %s."):format(rate_text(mp.rps),
+          mp.sustained and "the highest load both runs sustained (the lower of their max sustained throughputs)"
+          or "the highest load within both runs' measured ranges", m.label, fig("a", A), fig("b", B), mp.reason)
       elseif not mp.test then
         out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (untested: %s)."):format(rate_text(mp.rps), m.label,
           metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, mp.reason or "no test possible")
@@ -1884,9 +1924,9 @@ local function summary(model, A, B)
               rate_text(x[3].max_sustained_rps)) or ("%s saturated already at its lowest load"):format(x[2].label)
           end
         end
-        out[#out + 1] = ("That load is past saturation (%s), and no load both runs measured is below both "
-          .. "saturations: these latencies are an overloaded server's, of a queue that grew for the length of the "
-          .. "test, not of a load %s."):format(table.concat(past, "; "),
+        out[#out + 1] = ("That load is past saturation (%s), and no load below both saturations lies within both "
+          .. "runs' measured ranges: these latencies are an overloaded server's, of a queue that grew for the length "
+          .. "of the test, not of a load %s."):format(table.concat(past, "; "),
           #past == 2 and "either run sustains" or "both runs sustain")
       end
     end
@@ -2264,7 +2304,7 @@ function M.build(opts)
     if not (M.OPTIONAL_KEYS[key] and r.a == nil and r.b == nil) then rows[#rows + 1] = r end
   end
   model.ladder = ladder_section(A, B, pa, pb, model.saturation)
-  -- the summary's test of the limiting metric at the highest load both runs measured
+  -- the summary's test of the limiting metric at the runs' common load (matched_load)
   local mp = #model.slo > 0 and #model.workload_differs == 0
     and matched_point(model, A, B, pa, pb, opts.significance and opts.significance._matched_point) or nil
   -- One family per comparison: every test a verdict of this comparison rests on (the

@@ -2421,19 +2421,64 @@ t.test("the Summary's latency at a matched load: the highest load neither run is
   t.ok(not m.summary:find("past saturation", 1, true), m.summary)
   -- the same pair swapped: the same load (the rule does not depend on which run is A)
   t.near(ttft_model(y, x).matched_point.rps, 30, 1e-12)
-  -- loads that match only past saturation: x offered 10, 20, 40 (achieved 10, 20, 30: 75 %,
-  -- saturated, sustains 20), y offered 15, 40 (achieved 15, 30.1: saturated, sustains 15);
-  -- 30 and 30.1 are within 1 %: the one matched load, mean 30.05, said to be overloaded
+  -- x offered 10, 20, 40 (achieved 10, 20, 30: 75 %, saturated, sustains 20), y offered 15,
+  -- 40 (achieved 15, 30.1: saturated, sustains 15): the highest load both sustained is y's
+  -- 15 req/s (not the 30 and 30.1 both measured past saturation), where x's TTFT p90 is
+  -- interpolated between its loads at 10 and 20 req/s: 20 + (15 - 10) / (20 - 10) x (40 -
+  -- 20) = 30 ms (by hand)
   x = ttft_run { { 10, 10, 20 }, { 20, 20, 40 }, { 40, 30, 3000 } }
   y = ttft_run { { 15, 15, 30 }, { 40, 30.1, 3900 } }
   m = ttft_model(x, y)
-  t.near(m.matched_point.rps, 30.05, 1e-9)
+  t.near(m.matched_point.rps, 15, 1e-12)
+  t.eq({ m.matched_point.a, m.matched_point.b }, { 30, 30 })
+  t.eq(m.matched_point.saturated, nil)
+  t.eq(m.matched_point.interpolated, { a = { lo_rps = 10, hi_rps = 20, lo_point = 1, hi_point = 2 } })
+  t.eq({ m.matched_point.point_a, m.matched_point.point_b, m.matched_point.test }, { nil, 1, nil })
+  t.ok(m.summary:find("At 15.00 req/s, the highest load both runs sustained (the lower of their max sustained "
+    .. "throughputs), TTFT p90 is 30.0 ms for x (interpolated between its loads at 10.00 and 20.00 req/s) and 30.0 ms "
+    .. "for y; untested: an interpolated figure has no per-request samples or repeats of its own to test.", 1, true),
+    m.summary)
+  -- y saturated at its only load (30.1 of 40 req/s offered, 75 %: no sustained load): the
+  -- one load within both ranges is x's 30 and y's 30.1 (within 1 %), past both saturations
+  y = ttft_run { { 40, 30.1, 3900 } }
+  m = ttft_model(x, y)
+  t.near(m.matched_point.rps, 30, 1e-12)
   t.eq(m.matched_point.saturated, { a = true, b = true })
-  t.ok(m.summary:find("At 30.05 req/s, TTFT p90 is 3,000.0 ms for x and 3,900.0 ms for y (untested: no per-request "
+  t.ok(m.summary:find("At 30.00 req/s, TTFT p90 is 3,000.0 ms for x and 3,900.0 ms for y (untested: no per-request "
     .. "samples from both runs at this load). That load is past saturation (x sustains at most 20.00 "
-    .. "req/s; y sustains at most 15.00 req/s), and no load both runs measured is below both saturations: these "
-    .. "latencies are an overloaded server's, of a queue that grew for the length of the test, not of a load "
-    .. "either run sustains.", 1, true), m.summary)
+    .. "req/s; y saturated already at its lowest load), and no load below both saturations lies within both runs' "
+    .. "measured ranges: these latencies are an overloaded server's, of a queue that grew for the length of the "
+    .. "test, not of a load either run sustains.", 1, true), m.summary)
+end)
+
+t.test("the Summary's latency at a matched load in the demo: at the lower max sustained throughput, "
+  .. "interpolated, not at the 1 req/s both measured", function()
+  -- the kubecon pair at TTFT p90 <= 200 ms: vllm sustains 91.357 req/s (stage 4; stage 5
+  -- achieved 101.2 of 122.59 offered), chunked 167.78 (stage 5). python3 on the fixtures'
+  -- stage_N_lifecycle_metrics.json (successes.throughput.requests_per_sec and
+  -- successes.latency.time_to_first_token.p90): vllm's stage 4 is 91.35730480202015 req/s
+  -- at 64.36099205166101 ms; chunked's TTFT p90 there is interpolated between its stages 3
+  -- (84.77301380618104 req/s, 33.18592401919887 ms) and 4 (126.53470729666181 req/s,
+  -- 37.24500122480095 ms): 33.82589197218319 ms
+  local function sd(label, dir) return { label = label, state = { label = label }, run = harness.extract(dir, {}),
+    kv = {} } end
+  local m = report.build { a = sd("vllm", KC_A), b = sd("chunked", KC_B), slo = decision.parse_slo("ttft_p90_ms=200"),
+    generated = 0 }
+  local mp = m.matched_point
+  t.near(mp.rps, 91.35730480202015, 1e-9)
+  t.near(mp.a, 64.36099205166101, 1e-9)
+  t.near(mp.b, 33.82589197218319, 1e-9)
+  t.eq({ mp.point_a, mp.point_b, mp.sustained, mp.saturated, mp.test }, { 4, nil, true, nil, nil })
+  t.near(mp.interpolated.b.lo_rps, 84.77301380618104, 1e-9)
+  t.near(mp.interpolated.b.hi_rps, 126.53470729666181, 1e-9)
+  t.eq(mp.interpolated.a, nil)
+  t.ok(m.summary:find("At 91.36 req/s, the highest load both runs sustained (the lower of their max sustained "
+    .. "throughputs), TTFT p90 is 64.4 ms for vllm and 33.8 ms for chunked (interpolated between its loads at 84.77 "
+    .. "and 126.53 req/s); untested: an interpolated figure has no per-request samples or repeats of its own to "
+    .. "test.", 1, true), m.summary)
+  t.ok(not m.summary:find("At 1.01 req/s", 1, true), m.summary)
+  -- no test, so none in the family
+  for _, x in ipairs(m.family.tests) do t.ok(not x.id:match("^matched_point"), x.id) end
 end)
 
 t.test("capacity brackets that only touch at the same load are ordered; at different loads they are not", function()

@@ -329,14 +329,73 @@ end
 -- Is a run past its saturation at the achieved rate rps (s: M.saturation of its points)?
 -- Above its max sustained throughput (more than REPEAT_TOLERANCE above it) when it
 -- saturated; never when it did not, or when its saturation is unknown. A latency measured
--- there is an overloaded server's, of a queue that grew for the length of the test: the
--- rule by which treatments.lua picks its common load and compare.lua its matched load.
+-- there is an overloaded server's, of a queue that grew for the length of the test. Only for
+-- an achieved rate that is no load point's own (interpolated): a measured point is past
+-- saturation by its place on the load axis (M.point_saturated), whatever its achieved rate,
+-- which past saturation is flat (every overload achieves about the max sustained rate).
 function M.saturated_at(s, rps)
   if not s or not s.point or s.unknown then return false end
   local m = s.max_sustained_rps
   -- saturated with no sustained figure (at its lowest load, or not a finite number): past it
   if type(m) ~= "number" or m ~= m or math.abs(m) == math.huge then return true end
   return rps > m and not M.close(rps, m)
+end
+
+-- Is load point p (one of the points s was found on) at or past its run's saturation point?
+-- The harness raised its load there and the achieved rate no longer rose with it, so its
+-- latency measures the queue, not the server; never when the run did not saturate or its
+-- saturation is unknown.
+function M.point_saturated(s, p)
+  if not s or not s.point or s.unknown or not p.index then return false end
+  return p.index >= s.point
+end
+
+-- The independent variable the runs' load points can be paired by: the harness's own, the
+-- load it set and the server did not choose: "concurrency" (offered users) when every point
+-- of every run (lists: each run's M.points) was driven by concurrency with its level known;
+-- else "achieved" (the achieved request rate). ("rate", the offered rate, is understood by
+-- every function here but not chosen yet.) Past saturation a run's achieved rate is flat, so that two
+-- points of about the same achieved rate can be two very different overloads: pairing by
+-- the offered load keeps like with like.
+function M.axis(lists)
+  local kind
+  for _, pts in ipairs(lists) do
+    if #pts == 0 then return "achieved" end
+    for _, p in ipairs(pts) do
+      -- rate sweeps keep the achieved rate for now: below saturation it tracks the offered
+      -- rate, and past it no verdict is drawn (report.lua's matched_point)
+      if not finite(p.offered) or p.load_type ~= "concurrency" then return "achieved" end
+      kind = kind or p.load_type
+      if p.load_type ~= kind then return "achieved" end
+    end
+  end
+  return kind or "achieved"
+end
+
+-- Point p's load on axis (M.axis): its offered load, or its achieved rate.
+function M.load_of(p, axis)
+  if axis == "rate" or axis == "concurrency" then return p.offered end
+  return p.achieved_rps
+end
+
+-- A load on axis as the report says it: "concurrency 8", "12 req/s offered", "9.95 req/s"
+-- (achieved).
+function M.load_text(axis, x)
+  if axis == "concurrency" then return ("concurrency %g"):format(x) end
+  if axis == "rate" then return ("%g req/s offered"):format(x) end
+  return metrics.format("throughput_req_s", x)
+end
+
+-- Is load x on axis past the run's saturation (s: M.saturation of points)? On the offered
+-- axis: above the offered load of its last point before saturation (more than
+-- REPEAT_TOLERANCE), toward or past its saturated point; a run saturated at its lowest load
+-- is past it everywhere. On the achieved axis: M.saturated_at.
+function M.saturated_on(s, points, axis, x)
+  if axis ~= "rate" and axis ~= "concurrency" then return M.saturated_at(s, x) end
+  if not s or not s.point or s.unknown then return false end
+  local last = points[s.point - 1]
+  if not (last and finite(last.offered)) then return true end
+  return x > last.offered and not close(x, last.offered)
 end
 
 -- Points with a known achieved rate, ordered by it (ties: by offered load).
@@ -357,24 +416,38 @@ local function field(p, key)
 end
 M.field = field
 
--- The value of key at achieved rate rps: a measured point's own value when one is there
--- (within REPEAT_TOLERANCE), else interpolated linearly in achieved rate between the
--- neighbouring points; nil outside the measured range or when a neighbour lacks it.
--- Returns value, interpolated (bool), and the measured point (not interpolated) or the two
--- points it was interpolated between (lower, higher).
-function M.at(points, rps, key)
-  local s = by_achieved(points)
+-- Points with a known load on axis, ordered by it (ties: by index).
+local function by_load(points, axis)
+  if axis ~= "rate" and axis ~= "concurrency" then return by_achieved(points) end
+  local out = {}
+  for _, p in ipairs(points) do if finite(p.offered) then out[#out + 1] = p end end
+  table.sort(out, function(x, y)
+    if x.offered ~= y.offered then return x.offered < y.offered end
+    return x.index < y.index
+  end)
+  return out
+end
+
+-- The value of key at load x on axis (M.axis; default "achieved", x an achieved rate): a
+-- measured point's own value when one is there (within REPEAT_TOLERANCE), else
+-- interpolated linearly in that load between the neighbouring points; nil outside the
+-- measured range or when a neighbour lacks it. Returns value, interpolated (bool), and the
+-- measured point (not interpolated) or the two points it was interpolated between (lower,
+-- higher).
+function M.at(points, x, key, axis)
+  local s = by_load(points, axis)
   if #s == 0 then return nil end
+  local function load(p) return M.load_of(p, axis) end
   for _, p in ipairs(s) do
-    if close(p.achieved_rps, rps) and field(p, key) ~= nil then return field(p, key), false, p end
+    if close(load(p), x) and field(p, key) ~= nil then return field(p, key), false, p end
   end
   for i = 2, #s do
     local lo, hi = s[i - 1], s[i]
-    if rps >= lo.achieved_rps and rps <= hi.achieved_rps then
+    if x >= load(lo) and x <= load(hi) then
       local vl, vh = field(lo, key), field(hi, key)
       if not (finite(vl) and finite(vh)) then return nil end
-      if hi.achieved_rps == lo.achieved_rps then return (vl + vh) / 2, true, lo, hi end
-      local t = (rps - lo.achieved_rps) / (hi.achieved_rps - lo.achieved_rps)
+      if load(hi) == load(lo) then return (vl + vh) / 2, true, lo, hi end
+      local t = (x - load(lo)) / (load(hi) - load(lo))
       return vl + t * (vh - vl), true, lo, hi
     end
   end
@@ -383,7 +456,12 @@ end
 
 -- The measured range of achieved rates as a short text: "3.485 req/s" when its ends are
 -- within REPEAT_TOLERANCE, else "1.02–183.4 req/s".
-function M.range_text(lo, hi)
+-- On the offered axis (axis "rate" or "concurrency"): "concurrency 1–64", "2–12 req/s offered".
+function M.range_text(lo, hi, axis)
+  if axis == "concurrency" then
+    return close(lo, hi) and M.load_text(axis, lo) or ("concurrency %g–%g"):format(lo, hi)
+  end
+  if axis == "rate" then return close(lo, hi) and M.load_text(axis, lo) or ("%g–%g req/s offered"):format(lo, hi) end
   if close(lo, hi) then return metrics.format("throughput_req_s", lo) end
   return ("%s–%s"):format(metrics.format("throughput_req_s", lo, nil, { bare = true }),
     metrics.format("throughput_req_s", hi))
@@ -391,69 +469,90 @@ end
 
 -- The common load of several runs (runs: {{points =, saturation = M.saturation(points)},
 -- ...}), the one load at which their latencies are compared (treatments.lua's latency at
--- the common load, compare.lua's Summary at a matched load): the lowest of their max
--- sustained throughputs (each run's highest achieved rate before its saturation), the
--- highest load every run sustained, so that no latency compared there is an overloaded
--- server's, when it lies within every run's measured range (at least every run's lowest
--- achieved rate, or within REPEAT_TOLERANCE of it, as repeats of one load are); else the
--- highest achieved rate inside every run's measured range (the lowest of their highest),
--- where some run is past its saturation (M.saturated_at says which) or its saturation is
--- unknown. Returns {rps =, sustained = bool}, or nil and why: {unknown = true} when a run
--- has no known achieved rate, else {ranges = {{lo =, hi =}, ...}} (in the runs' order)
--- when no load lies within every run's measured range. A run's value there is M.at's:
--- measured, or interpolated between two measured loads.
+-- the common load, compare.lua's Summary at a matched load), on the runs' load axis (M.axis:
+-- the offered rate or concurrency when every run was driven by it, else the achieved rate):
+-- the lowest of their max sustained loads (each run's highest load before its saturation:
+-- on the offered axis the offered load of its last point before the saturation point, or of
+-- its highest point when it never saturated; else its max sustained throughput), the highest
+-- load every run sustained, so that no latency compared there is an overloaded server's,
+-- when it lies within every run's measured range (at least every run's lowest load, or
+-- within REPEAT_TOLERANCE of it, as repeats of one load are); else the highest load inside
+-- every run's measured range (the lowest of their highest), where some run is past its
+-- saturation (M.saturated_on says which) or its saturation is unknown. Returns {load =,
+-- axis =, rps = (the achieved axis: load; else nil), sustained = bool}, or nil and why:
+-- {unknown = true} when a run has no known load, else {ranges = {{lo =, hi =}, ...}, axis =}
+-- (in the runs' order) when no load lies within every run's measured range. A run's value
+-- there is M.at's (on that axis): measured, or interpolated between two measured loads.
 function M.common_load(runs)
+  local lists = {}
+  for i, r in ipairs(runs) do lists[i] = r.points end
+  local axis = #runs > 0 and M.axis(lists) or "achieved"
   local top, floor, sustained = math.huge, 0, math.huge
   local ranges = {}
   for i, r in ipairs(runs) do
     local lo, hi
     for _, p in ipairs(r.points) do
-      if finite(p.achieved_rps) then
-        lo = math.min(lo or p.achieved_rps, p.achieved_rps)
-        hi = math.max(hi or p.achieved_rps, p.achieved_rps)
+      local x = M.load_of(p, axis)
+      if finite(x) then
+        lo = math.min(lo or x, x)
+        hi = math.max(hi or x, x)
       end
     end
     if not lo then return nil, { unknown = true } end
     ranges[i] = { lo = lo, hi = hi }
     top, floor = math.min(top, hi), math.max(floor, lo)
-    local m = r.saturation and r.saturation.max_sustained_rps
+    local s, m = r.saturation, nil
+    if axis == "achieved" then
+      m = s and s.max_sustained_rps
+    elseif s and not s.unknown then
+      -- the points are ordered by offered load (one load type): the last before saturation
+      local last = s.point and r.points[s.point - 1] or (s.none and r.points[#r.points]) or nil
+      m = last and last.offered
+    end
     sustained = sustained and finite(m) and math.min(sustained, m) or nil
   end
   if #runs == 0 then return nil, { unknown = true } end
   local function within(x) return x >= floor or close(x, floor) end
-  if sustained and within(sustained) then return { rps = sustained, sustained = true } end
-  if within(top) then return { rps = top, sustained = false } end
-  return nil, { ranges = ranges }
+  local function res(x, sus)
+    return { load = x, axis = axis, rps = axis == "achieved" and x or nil, sustained = sus }
+  end
+  if sustained and within(sustained) then return res(sustained, true) end
+  if within(top) then return res(top, false) end
+  return nil, { ranges = ranges, axis = axis }
 end
 
 M.LADDER_KEYS = { "achieved_rps", "output_tps", "ttft_p50_ms", "ttft_p90_ms", "ttft_p99_ms", "tpot_p90_ms",
   "itl_p90_ms", "latency_p90_ms", "error_rate_pct" }
 
--- Two runs' load curves paired by achieved load: one row per load point of either run
--- (points of both within REPEAT_TOLERANCE share a row), ordered by achieved rate. Each
+-- Two runs' load curves paired by load, on their load axis (M.axis: the offered rate or
+-- concurrency when both runs were driven by it, else the achieved rate): one row per load
+-- point of either run (points of both within REPEAT_TOLERANCE share a row), ordered by that
+-- load. Each row is {load =, axis =, rps = (the achieved axis: the load), a =, b =}; each
 -- side is {point =, offered =, values = {key = v}, interpolated = bool} with the run's own
--- point, or its values interpolated at the row's rate within its measured range, or
+-- point, or its values interpolated at the row's load within its measured range, or
 -- {outside = true} beyond it.
 function M.ladder(pa, pb, keys)
   keys = keys or M.LADDER_KEYS
+  local axis = M.axis { pa, pb }
   local rows = {}
   local function add(p, side)
+    local x = M.load_of(p, axis)
     for _, r in ipairs(rows) do
-      if not r[side] and close(r.rps, p.achieved_rps) then
+      if not r[side] and close(r.load, x) then
         r[side] = p
-        -- a row both runs measured: its rate is the mean of the two, the same either way round
-        r.rps = (r.rps + p.achieved_rps) / 2
+        -- a row both runs measured: its load is the mean of the two, the same either way round
+        r.load = (r.load + x) / 2
         return
       end
     end
-    rows[#rows + 1] = { rps = p.achieved_rps, [side] = p }
+    rows[#rows + 1] = { load = x, [side] = p }
   end
-  for _, p in ipairs(by_achieved(pa)) do add(p, "a") end
-  for _, p in ipairs(by_achieved(pb)) do add(p, "b") end
-  table.sort(rows, function(x, y) return x.rps < y.rps end)
+  for _, p in ipairs(by_load(pa, axis)) do add(p, "a") end
+  for _, p in ipairs(by_load(pb, axis)) do add(p, "b") end
+  table.sort(rows, function(x, y) return x.load < y.load end)
   local out = {}
   for _, r in ipairs(rows) do
-    local row = { rps = r.rps }
+    local row = { load = r.load, axis = axis, rps = axis == "achieved" and r.load or nil }
     for side, pts in pairs { a = pa, b = pb } do
       local own = r[side]
       local cell = { values = {} }
@@ -463,17 +562,17 @@ function M.ladder(pa, pb, keys)
       else
         local any = false
         for _, k in ipairs(keys) do
-          local v = M.at(pts, r.rps, k)
-          if k == "achieved_rps" then v = nil end
+          local v = M.at(pts, r.load, k, axis)
+          if k == "achieved_rps" then v = axis ~= "achieved" and v or nil end
           cell.values[k] = v
-          if v ~= nil then any = true end
+          if v ~= nil and k ~= "achieved_rps" then any = true end
         end
-        -- the rate itself: the row's, when the other values could be placed there
-        local s = by_achieved(pts)
-        local inside = #s > 0 and r.rps >= s[1].achieved_rps and r.rps <= s[#s].achieved_rps
+        -- the rate itself on the achieved axis: the row's, when the other values could be placed there
+        local s = by_load(pts, axis)
+        local inside = #s > 0 and r.load >= M.load_of(s[1], axis) and r.load <= M.load_of(s[#s], axis)
         if inside and any then
           cell.interpolated = true
-          cell.values.achieved_rps = r.rps
+          if axis == "achieved" then cell.values.achieved_rps = r.load end
         else
           cell.outside = true
           cell.values = nil

@@ -339,11 +339,13 @@ end
 -- Where a ladder cell stands against its run's saturation (sat: llmd.loadpoints.saturation,
 -- the test behind the max sustained throughput and the capacity): "" (before it), "sat"
 -- (the run's own point at or past its saturation point) or "~sat" (interpolated above its
--- max sustained rate, toward a saturated point).
-local function saturated_cell(c, sat, rps)
+-- max sustained rate, toward a saturated point; on the offered axis, above the offered load
+-- of its last point before saturation: llmd.loadpoints.saturated_on).
+local function saturated_cell(c, sat, r, pts)
   if not (sat and sat.point) or c.outside then return "" end
   if c.point then return c.point >= sat.point and "sat" or "" end
-  if c.interpolated and sat.max_sustained_rps and rps > sat.max_sustained_rps then return "~sat" end
+  if c.interpolated and r.axis ~= "achieved" then return lp.saturated_on(sat, pts, r.axis, r.load) and "~sat" or "" end
+  if c.interpolated and sat.max_sustained_rps and r.rps > sat.max_sustained_rps then return "~sat" end
   return ""
 end
 
@@ -388,7 +390,8 @@ local function ladder_section(A, B, pa, pb, sat)
     return c.load_type == "concurrency" and ("c=%g"):format(c.offered) or ("%g/s"):format(c.offered)
   end
   for _, r in ipairs(rows) do
-    r.rps_text = T.helpers.num(r.rps, 2)
+    r.rps_text = r.axis == "achieved" and T.helpers.num(r.rps, 2)
+      or r.axis == "concurrency" and ("c=%g"):format(r.load) or ("%g/s"):format(r.load)
     r.load_a, r.load_b = load(r.a), load(r.b)
     r.rps_a, r.rps_b = cell(r.a, "achieved_rps", 2), cell(r.b, "achieved_rps", 2)
     r.tok_a, r.tok_b = cell(r.a, "output_tps", 1), cell(r.b, "output_tps", 1)
@@ -397,7 +400,7 @@ local function ladder_section(A, B, pa, pb, sat)
     r.tpot_p90_a, r.tpot_p90_b = cell(r.a, "tpot_p90_ms", 2), cell(r.b, "tpot_p90_ms", 2)
     r.e2e_p90_a, r.e2e_p90_b = cell(r.a, "latency_p90_ms", 1), cell(r.b, "latency_p90_ms", 1)
     r.err_a, r.err_b = cell(r.a, "error_rate_pct", 2), cell(r.b, "error_rate_pct", 2)
-    r.sat_a, r.sat_b = saturated_cell(r.a, sat.a, r.rps), saturated_cell(r.b, sat.b, r.rps)
+    r.sat_a, r.sat_b = saturated_cell(r.a, sat.a, r, pa), saturated_cell(r.b, sat.b, r, pb)
     local marks = {}
     if r.sat_a ~= "" then marks[#marks + 1] = (r.sat_a == "~sat" and "~" or "") .. "A" end
     if r.sat_b ~= "" then marks[#marks + 1] = (r.sat_b == "~sat" and "~" or "") .. "B" end
@@ -411,9 +414,19 @@ local function ladder_section(A, B, pa, pb, sat)
   end
   local any_interp = false
   for _, r in ipairs(rows) do if r.a.interpolated or r.b.interpolated then any_interp = true end end
+  local axis = lp.axis { pa, pb }
   return {
     available = #pa > 1 or #pb > 1,
     rows = rows,
+    -- the load the rows pair the runs by (llmd.loadpoints.axis), for the first column and the intro
+    load_header = axis == "achieved" and "Achieved req/s" or "Offered load",
+    paired_by = axis == "concurrency" and "paired by the concurrency both runs were driven at (past saturation "
+      .. "every concurrency achieves about the same rate, so the achieved rate would pair different overloads); "
+      .. "the other run's values are interpolated linearly in concurrency"
+      or axis == "rate" and "paired by the request rate both runs were offered (past saturation every offered "
+      .. "rate achieves about the same rate, so the achieved rate would pair different overloads); the other run's "
+      .. "values are interpolated linearly in offered rate"
+      or "paired by achieved request rate; the other run's values are interpolated linearly in achieved rate",
     excluded = table.concat(excluded, ", "),
     interpolated = any_interp,
     saturation_legend = saturation_legend(A, B, sat),
@@ -721,6 +734,16 @@ local function kv_section(A, B, model_min_effect, not_like)
 end
 
 local function rate_text(v) return v and (T.helpers.num(v, 2) .. " req/s") or "N/A" end
+
+-- The Summary's matched load (model.matched_point): its achieved rate, "9.95 req/s", or on
+-- the offered axis the load both runs were driven at, "concurrency 8 (9.97 req/s achieved)".
+local function matched_load_text(mp)
+  if mp.axis == "rate" or mp.axis == "concurrency" then
+    local x = lp.load_text(mp.axis, mp.load)
+    return mp.rps and ("%s (%s achieved)"):format(x, rate_text(mp.rps)) or x
+  end
+  return rate_text(mp.rps)
+end
 
 -- Max sustained throughput as printed (s: llmd.loadpoints.saturation; per: divide by this,
 -- for per GPU). A run that never saturated has a lower bound; where repeats leave a point's
@@ -1120,11 +1143,15 @@ end
 -- (llmd.loadpoints.common_load, treatments.lua's rule): the lower of the two max sustained
 -- throughputs when it lies within both runs' measured ranges, so that no latency compared is
 -- an overloaded server's while both runs sustain more than their lowest load; else the
--- highest load inside both ranges, with the run past its saturation there said. Each run's
--- value is its own point's there (within REPEAT_TOLERANCE), else interpolated linearly in
--- achieved rate between its two measured loads around it (an estimate, untested). The load
--- does not depend on which run is A. Returns {rps =, sustained =, a = {value, point | lo,
--- hi}, b = ...}, or nil and why.
+-- highest load inside both ranges, with the run past its saturation there said. The load is
+-- on the runs' own load axis (llmd.loadpoints.axis): the offered concurrency or rate when
+-- both were driven by it (past saturation every load achieves about the same rate, so that
+-- the achieved rate would pair two different overloads), else the achieved rate. Each run's
+-- value is its own point's there (within REPEAT_TOLERANCE), else interpolated linearly on
+-- that axis between its two measured loads around it (an estimate, untested). The load
+-- does not depend on which run is A. Returns {load =, axis =, rps = (the achieved rate:
+-- the two runs' mean there), sustained =, a = {value, point | lo, hi}, b = ...}, or nil and
+-- why.
 local function matched_load(A, B, pa, pb, key, sa, sb)
   local cl, none = lp.common_load { { points = pa, saturation = sa }, { points = pb, saturation = sb } }
   local label = metrics.get(key).label
@@ -1133,25 +1160,29 @@ local function matched_load(A, B, pa, pb, key, sa, sb)
     -- the ranges in the labels' order, so that the text does not depend on which run is A
     local parts = {}
     for i, x in ipairs { A, B } do
-      parts[i] = { x.label, ("%s %s"):format(x.label, lp.range_text(none.ranges[i].lo, none.ranges[i].hi)) }
+      parts[i] = { x.label, ("%s %s"):format(x.label, lp.range_text(none.ranges[i].lo, none.ranges[i].hi, none.axis)) }
     end
     table.sort(parts, function(x, y) return x[1] < y[1] end)
-    return nil, ("no load lies within both runs' measured ranges of achieved rates (%s)"):format(
+    return nil, ("no load lies within both runs' measured ranges of %s (%s)"):format(
+      none.axis == "concurrency" and "concurrency" or none.axis == "rate" and "offered rates" or "achieved rates",
       parts[1][2] .. "; " .. parts[2][2])
   end
-  local res = { rps = cl.rps, sustained = cl.sustained }
-  local lacking = {}
+  local res = { load = cl.load, axis = cl.axis, sustained = cl.sustained }
+  local lacking, rates = {}, {}
   for _, x in ipairs { { "a", A, pa }, { "b", B, pb } } do
-    local v, interp, p, q = lp.at(x[3], cl.rps, key)
+    local v, interp, p, q = lp.at(x[3], cl.load, key, cl.axis)
     if v == nil then lacking[#lacking + 1] = x[2].label end
     res[x[1]] = { value = v, interpolated = interp, point = not interp and p or nil, lo = interp and p or nil,
       hi = interp and q or nil }
+    rates[#rates + 1] = cl.rps or lp.at(x[3], cl.load, "achieved_rps", cl.axis)
   end
   if #lacking > 0 then
     table.sort(lacking)
     return nil, ("%s is not known at %s for %s (not measured at that load, nor at the loads on both sides of it)")
-      :format(label, rate_text(cl.rps), table.concat(lacking, " and "))
+      :format(label, cl.axis == "achieved" and rate_text(cl.load) or lp.load_text(cl.axis, cl.load),
+        table.concat(lacking, " and "))
   end
+  res.rps = rates[1] and rates[2] and (rates[1] + rates[2]) / 2 or cl.rps
   return res
 end
 
@@ -1172,17 +1203,19 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     return nil
   end
   local rps, pa, pb = ml.rps, ml.a.point, ml.b.point
-  local past_a = lp.saturated_at(sat.a, pa and pa.achieved_rps or rps)
-  local past_b = lp.saturated_at(sat.b, pb and pb.achieved_rps or rps)
+  -- a measured point is past saturation by its place on the load axis, whatever its achieved
+  -- rate (flat past saturation); an interpolated figure by the load it is placed at
+  local past_a = pa and lp.point_saturated(sat.a, pa) or not pa and lp.saturated_on(sat.a, points_a, ml.axis, ml.load)
+  local past_b = pb and lp.point_saturated(sat.b, pb) or not pb and lp.saturated_on(sat.b, points_b, ml.axis, ml.load)
   if not (pa and pb) then
     -- interpolated on a side: the figures, said with the measured loads they lie between
-    local res = { key = key, rps = rps, a = ml.a.value, b = ml.b.value, sustained = ml.sustained,
-      point_a = pa and pa.index or nil, point_b = pb and pb.index or nil, interpolated = {} }
+    local res = { key = key, rps = rps, load = ml.load, axis = ml.axis, a = ml.a.value, b = ml.b.value,
+      sustained = ml.sustained, point_a = pa and pa.index or nil, point_b = pb and pb.index or nil, interpolated = {} }
     for _, side in ipairs { "a", "b" } do
       local x = ml[side]
       if x.interpolated then
         res.interpolated[side] = { lo_rps = x.lo.achieved_rps, hi_rps = x.hi.achieved_rps, lo_point = x.lo.index,
-          hi_point = x.hi.index }
+          hi_point = x.hi.index, lo_load = lp.load_of(x.lo, ml.axis), hi_load = lp.load_of(x.hi, ml.axis) }
       end
     end
     res.reason = "an interpolated figure has no per-request samples or repeats of its own to test"
@@ -1190,10 +1223,18 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     model.matched_point = res
     return res
   end
-  local res = { key = key, rps = rps, a = lp.field(pa, key), b = lp.field(pb, key), point_a = pa.index,
-    point_b = pb.index, sustained = ml.sustained }
+  local res = { key = key, rps = rps, load = ml.load, axis = ml.axis, a = lp.field(pa, key), b = lp.field(pb, key),
+    point_a = pa.index, point_b = pb.index, sustained = ml.sustained }
   -- no load both runs measured is below both saturations: which run is past its own here
-  if past_a or past_b then res.saturated = { a = past_a or nil, b = past_b or nil } end
+  if past_a or past_b then
+    -- past saturation the latency measures the queue that grew for the length of the test,
+    -- and how long the test ran and how far past its limit each run was driven, not the
+    -- server: no verdict, and no test in the family
+    res.saturated = { a = past_a or nil, b = past_b or nil }
+    res.reason = "past saturation the latency measures the queue, not the server"
+    model.matched_point = res
+    return res
+  end
   local kind = decision.sample_kind(key)
   -- the error rate: Fisher's exact test on the point's request counts (its repeats' summed),
   -- as the row's test on the whole run's
@@ -1881,24 +1922,26 @@ local function summary(model, A, B)
         and math.abs(decision.effect_pct(mp.a, mp.b)) >= model.min_effect
       if d and big then
         out[#out + 1] = ("At %s, %s's %s is %s %% %s than %s's (%s against %s, %s %s)."):format(
-          rate_text(mp.rps), B.label, m.label, T.helpers.num(math.abs(d), 0), d < 0 and "lower" or "higher", A.label,
+          matched_load_text(mp), B.label, m.label, T.helpers.num(math.abs(d), 0), d < 0 and "lower" or "higher",
+          A.label,
           metrics.format(mp.key, mp.b), metrics.format(mp.key, mp.a),
           decision.test_name(mp.test) .. ",", p_text(mp.test.p, mp.p_adjusted, mp.family_size))
       elseif big then
         -- A's figure is 0: no percentage of it, the two figures
-        out[#out + 1] = ("At %s, %s's %s is %s against %s for %s (%s %s)."):format(rate_text(mp.rps), B.label,
+        out[#out + 1] = ("At %s, %s's %s is %s against %s for %s (%s %s)."):format(matched_load_text(mp), B.label,
           m.label, metrics.format(mp.key, mp.b), metrics.format(mp.key, mp.a), A.label,
           decision.test_name(mp.test) .. ",", p_text(mp.test.p, mp.p_adjusted, mp.family_size))
       elseif mp.test and mp.test.p and not decision.can_decide(mp.test) then
         local v = decision.verdict { key = mp.key, a = mp.a, b = mp.b, test = mp.test }
-        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (not shown to differ: %s)."):format(rate_text(mp.rps),
+        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (not shown to differ: %s)."):format(
+          matched_load_text(mp),
           m.label, metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, v.note)
       elseif mp.test and mp.test.p then
-        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (%s)."):format(rate_text(mp.rps), m.label,
+        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (%s)."):format(matched_load_text(mp), m.label,
           metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label,
           "no clear difference, " .. p_text(mp.test.p, mp.p_adjusted, mp.family_size))
       elseif mp.identical then
-        out[#out + 1] = ("At %s, %s is %s for both runs%s."):format(rate_text(mp.rps), m.label,
+        out[#out + 1] = ("At %s, %s is %s for both runs%s."):format(matched_load_text(mp), m.label,
           metrics.format(mp.key, mp.a), mp.identical_note and (" (" .. mp.identical_note .. ")")
           or " in every repeat (identical, no test)")
       elseif mp.interpolated then
@@ -1906,13 +1949,15 @@ local function summary(model, A, B)
         local function fig(side, x)
           local iv = mp.interpolated[side]
           return ("%s for %s%s"):format(metrics.format(mp.key, mp[side]), x.label, iv and (" (interpolated between "
-            .. "its loads at %s and %s)"):format(T.helpers.num(iv.lo_rps, 2), rate_text(iv.hi_rps)) or "")
+            .. "its loads at %s and %s)"):format(table.unpack((mp.axis == "rate" or mp.axis == "concurrency")
+            and { lp.load_text(mp.axis, iv.lo_load), lp.load_text(mp.axis, iv.hi_load) }
+            or { T.helpers.num(iv.lo_rps, 2), rate_text(iv.hi_rps) })) or "")
         end
-        out[#out + 1] = ("At %s, %s, %s is %s and %s; untested: %s."):format(rate_text(mp.rps),
+        out[#out + 1] = ("At %s, %s, %s is %s and %s; untested: %s."):format(matched_load_text(mp),
           mp.sustained and "the highest load both runs sustained (the lower of their max sustained throughputs)"
           or "the highest load within both runs' measured ranges", m.label, fig("a", A), fig("b", B), mp.reason)
       elseif not mp.test then
-        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (untested: %s)."):format(rate_text(mp.rps), m.label,
+        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (untested: %s)."):format(matched_load_text(mp), m.label,
           metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, mp.reason or "no test possible")
       end
       if mp.saturated then

@@ -284,10 +284,12 @@ M.LATENCY_KEYS = { "ttft_p50_ms", "ttft_p90_ms", "ttft_p99_ms", "tpot_p90_ms", "
 
 local function fmt(key, v) return metrics.format(key, v) end
 
--- The point of pts measured at achieved rate rps (within the repeat tolerance), or nil.
-local function point_at(pts, rps)
+-- The point of pts measured at load x on axis (llmd.loadpoints.axis; default the achieved
+-- rate) within the repeat tolerance, or nil.
+local function point_at(pts, x, axis)
   for _, p in ipairs(pts) do
-    if p.achieved_rps and lp.close(p.achieved_rps, rps) then return p end
+    local l = lp.load_of(p, axis)
+    if l and lp.close(l, x) then return p end
   end
 end
 
@@ -411,14 +413,19 @@ function M.model(list, opts)
   for i, x in ipairs(T) do runs[i] = { points = x.points, saturation = x.saturation } end
   local cl, none = lp.common_load(runs)
   if cl then
-    m.common_rps, m.common_sustained = cl.rps, cl.sustained
+    -- on the runs' load axis (the offered concurrency or rate when every treatment was driven
+    -- by it: past saturation the achieved rate is flat and would pair different overloads);
+    -- common_rps only on the achieved axis
+    m.common_rps, m.common_sustained, m.common_load, m.common_axis = cl.rps, cl.sustained, cl.load, cl.axis
+    m.common_text = cl.axis == "achieved" and (metrics.format("throughput_req_s", cl.rps) .. " achieved")
+      or lp.load_text(cl.axis, cl.load)
   elseif none.ranges then
     -- no load lies in every treatment's measured range; say each range, and which
     -- treatments did share a load (within 1 %, as repeats are one load point), so that
     -- "do not overlap" is not read as "no two overlap"
     local ranges, groups, seen = {}, {}, {}
     for i, x in ipairs(T) do
-      ranges[#ranges + 1] = ("%s %s"):format(x.label, lp.range_text(x.min_achieved, x.max_achieved))
+      ranges[#ranges + 1] = ("%s %s"):format(x.label, lp.range_text(none.ranges[i].lo, none.ranges[i].hi, none.axis))
       if not seen[i] then
         local g = { x.label }
         for j = i + 1, #T do
@@ -440,7 +447,9 @@ function M.model(list, opts)
   m.saturated_at_common = {}
   for _, x in ipairs(T) do
     -- past the last sustained load point: what the server pushed through an overload
-    if m.common_rps and lp.saturated_at(x.saturation, m.common_rps) then
+    local p = m.common_load and point_at(x.points, m.common_load, m.common_axis)
+    if m.common_load and (p and lp.point_saturated(x.saturation, p)
+      or not p and lp.saturated_on(x.saturation, x.points, m.common_axis, m.common_load)) then
       x.saturated_at_common = true
       m.saturated_at_common[#m.saturated_at_common + 1] = {
         label = x.label, reason = x.max_rps and ("it sustains at most %s; %s"):format(
@@ -462,10 +471,10 @@ function M.model(list, opts)
     x.at_common = {}
     for _, key in ipairs(M.LATENCY_KEYS) do
       local e = { key = key, label = metrics.get(key).label }
-      if m.common_rps then
-        local v, interp = lp.at(x.points, m.common_rps, key)
+      if m.common_load then
+        local v, interp = lp.at(x.points, m.common_load, key, m.common_axis)
         e.value, e.interpolated = v, interp
-        local p = point_at(x.points, m.common_rps)
+        local p = point_at(x.points, m.common_load, m.common_axis)
         if p and p.ci and p.ci[key] and not interp then e.ci = p.ci[key] end
         e.text = v and fmt(key, v) or metrics.na(p and not interp and p.na[key]
           or "not measured at this load, nor on both sides of it")
@@ -788,7 +797,7 @@ function M.model(list, opts)
   local function pareto_evidence(c, o)
     local e = ("by the figures, untested: max sustained throughput %s against %s, %s at %s %s against %s"):format(
       metrics.format("throughput_req_s", o.tp), metrics.format("throughput_req_s", c.tp), m.pareto_latency,
-      metrics.format("throughput_req_s", m.common_rps), fmt(lat_key, o.lat), fmt(lat_key, c.lat))
+      m.common_text, fmt(lat_key, o.lat), fmt(lat_key, c.lat))
     for _, y in ipairs { c.x, o.x } do
       if y.saturated_at_common then
         e = e .. ("; %s's latency there is an overloaded server's (saturated at that load)"):format(y.label)
@@ -855,8 +864,9 @@ function M.present(m, opts)
     verdict = m.verdict, slo_text = m.slo_text or false, rank_by = m.rank_by, family = m.family,
     ranking = m.ranking, front = m.front, dominated = m.dominated, pareto_excluded = m.pareto_excluded,
     pareto_latency = m.pareto_latency, common_rps = m.common_rps, common_why = m.common_why,
+    common_axis = m.common_axis,
     pareto_not_compared = m.pareto_not_compared or {},
-    common_text = m.common_rps and metrics.format("throughput_req_s", m.common_rps) or nil,
+    common_text = m.common_text, common_load = m.common_load,
     common_sustained = m.common_sustained or false, saturated_at_common = m.saturated_at_common or {},
     common_unlike = m.common_unlike or {}, latency_labels = {}, treatments = {} }
   for _, key in ipairs(M.LATENCY_KEYS) do v.latency_labels[#v.latency_labels + 1] = metrics.get(key).label end
@@ -929,6 +939,7 @@ function M.write_report(out, list, opts)
   ws.write_text(paths.html, html)
   -- the figures, for scripts (load points without their stage lists)
   local plain = { verdict = m.verdict, rank_by = m.rank_by, common_rps = m.common_rps,
+    common_load = m.common_load, common_axis = m.common_axis,
     common_sustained = m.common_sustained, saturated_at_common = json.array(m.saturated_at_common),
     common_unlike = json.array(m.common_unlike or {}),
     dominated = json.array(m.dominated), front = json.array(m.front),

@@ -2432,7 +2432,8 @@ t.test("the Summary's latency at a matched load: the highest load neither run is
   t.near(m.matched_point.rps, 15, 1e-12)
   t.eq({ m.matched_point.a, m.matched_point.b }, { 30, 30 })
   t.eq(m.matched_point.saturated, nil)
-  t.eq(m.matched_point.interpolated, { a = { lo_rps = 10, hi_rps = 20, lo_point = 1, hi_point = 2 } })
+  t.eq(m.matched_point.interpolated, { a = { lo_rps = 10, hi_rps = 20, lo_point = 1, hi_point = 2, lo_load = 10,
+    hi_load = 20 } })
   t.eq({ m.matched_point.point_a, m.matched_point.point_b, m.matched_point.test }, { nil, 1, nil })
   t.ok(m.summary:find("At 15.00 req/s, the highest load both runs sustained (the lower of their max sustained "
     .. "throughputs), TTFT p90 is 30.0 ms for x (interpolated between its loads at 10.00 and 20.00 req/s) and 30.0 ms "
@@ -2444,8 +2445,8 @@ t.test("the Summary's latency at a matched load: the highest load neither run is
   m = ttft_model(x, y)
   t.near(m.matched_point.rps, 30, 1e-12)
   t.eq(m.matched_point.saturated, { a = true, b = true })
-  t.ok(m.summary:find("At 30.00 req/s, TTFT p90 is 3,000.0 ms for x and 3,900.0 ms for y (untested: no per-request "
-    .. "samples from both runs at this load). That load is past saturation (x sustains at most 20.00 "
+  t.ok(m.summary:find("At 30.00 req/s, TTFT p90 is 3,000.0 ms for x and 3,900.0 ms for y (untested: past saturation "
+    .. "the latency measures the queue, not the server). That load is past saturation (x sustains at most 20.00 "
     .. "req/s; y saturated already at its lowest load), and no load below both saturations lies within both runs' "
     .. "measured ranges: these latencies are an overloaded server's, of a queue that grew for the length of the "
     .. "test, not of a load either run sustains.", 1, true), m.summary)
@@ -2531,4 +2532,65 @@ t.test("the load curves' 95 % interval of a latency is clipped at 0 and says so,
   local plain = report.plain(m)
   t.eq(plain.load_points.a[1].ci.ttft_p90_ms.lo, 0)
   t.near(plain.load_points.a[1].ci.ttft_p90_ms.t_lo, -123.57239406593774, 1e-6)
+end)
+
+-- A concurrency sweep {concurrency, achieved req/s, TTFT p90 ms, E2E p50 ms}
+local function conc_run(points)
+  local stages = {}
+  for i, p in ipairs(points) do
+    stages[i] = { concurrency = p[1], values = { throughput_req_s = p[2], ttft_p90_ms = p[3], latency_p50_ms = p[4],
+      throughput_tok_s = 64 * p[2], error_rate_pct = 0, requests_ok = 300 } }
+  end
+  return t.run_of(stages)
+end
+
+t.test("concurrency sweeps of one server: load points paired by concurrency, never c=32 with c=8", function()
+  -- the newuser's gen3.py (one closed-loop server of capacity 10 req/s, two seeds), the
+  -- figures python3 read from its files (request_throughput, p90_ttft_ms, median_e2el_ms):
+  -- past c=8 every concurrency achieves about 9.9-10 req/s, so the achieved rate paired A's
+  -- c=32 (9.988, 2921.2 ms) with B's c=8 (9.984, 192.5 ms): "B's TTFT p90 is 93 % lower"
+  local x = conc_run { { 1, 1.252, 191.5, 798.2 }, { 2, 2.504, 191.1, 796.5 }, { 4, 4.986, 195.2, 802.2 },
+    { 8, 9.947, 192.1, 803.4 }, { 16, 9.941, 1099.2, 1606.4 }, { 32, 9.988, 2921.2, 3187.7 } }
+  local y = conc_run { { 1, 1.252, 192.9, 796.7 }, { 2, 2.498, 191.7, 799.4 }, { 4, 5.015, 191.5, 798.7 },
+    { 8, 9.984, 192.5, 800.0 }, { 16, 9.928, 1093.0, 1611.3 }, { 32, 9.894, 2953.0, 3218.2 } }
+  for _, pair in ipairs { { x, y }, { y, x } } do
+    local m = ttft_model(pair[1], pair[2])
+    local mp = m.matched_point
+    -- both saturate at c=16 (throughput -0.1 % and -0.6 % from c=8, latency doubled): the
+    -- highest concurrency both sustained is 8, measured by both
+    t.eq({ mp.axis, mp.load, mp.point_a, mp.point_b, mp.saturated }, { "concurrency", 8, 4, 4, nil })
+    t.ok(not m.summary:find("lower than", 1, true) and not m.summary:find("higher than", 1, true), m.summary)
+    -- (9.947 + 9.984) / 2 = 9.9655: "9.97"
+    t.ok(m.summary:find("At concurrency 8 (9.97 req/s achieved), TTFT p90 is", 1, true), m.summary)
+    -- the ladder: one row per concurrency, each run's own point in it; c=16 and c=32 saturated
+    for i, r in ipairs(m.ladder.rows) do
+      t.eq({ r.load, r.a.point, r.b.point }, { ({ 1, 2, 4, 8, 16, 32 })[i], i, i })
+      t.eq(r.saturated, i >= 5 and "A, B" or "")
+    end
+  end
+  -- a point past the saturation point is saturated whatever its achieved rate: x's c=32
+  -- (9.988 req/s, within 1 % of its max sustained 9.947) included
+  local pts = lp.points(x)
+  local s = lp.saturation(pts)
+  t.eq({ s.point, lp.point_saturated(s, pts[6]), lp.point_saturated(s, pts[4]) }, { 5, true, false })
+  t.eq(lp.saturated_at(s, 9.988), false) -- the achieved-rate rule alone missed it
+end)
+
+t.test("rate sweeps past saturation: no verdict where either run is saturated", function()
+  -- the newuser's off case (one server, mu 10.5, swept at 2, 4, ..., 12 and 3, 5, ..., 11
+  -- req/s): the achieved rate paired A's 12 req/s (9.62 req/s, 4,719.3 ms) with B's 11
+  -- (9.58, 3,011.9 ms) and found "B 36 % lower, p < 1e-9". Both saturated there (9.62 of 12
+  -- and 9.58 of 11 offered: 80 % and 87 %, below 95 %): the figures are said, with no
+  -- verdict and no test in the family
+  local x = ttft_run { { 12, 9.62, 4719.3 } }
+  local y = ttft_run { { 11, 9.58, 3011.9 }, { 12, 9.60, 4800 } }
+  for _, pair in ipairs { { x, y }, { y, x } } do
+    local m = ttft_model(pair[1], pair[2])
+    local mp = m.matched_point
+    t.eq({ mp.saturated, mp.test }, { { a = true, b = true }, nil })
+    t.ok(m.summary:find("(untested: past saturation the latency measures the queue, not the server)", 1, true),
+      m.summary)
+    t.ok(not m.summary:find("lower than", 1, true) and not m.summary:find("higher than", 1, true), m.summary)
+    for _, f in ipairs(m.family.tests) do t.ok(not f.id:match("^matched_point"), f.id) end
+  end
 end)

@@ -1094,3 +1094,30 @@ t.test("max sustained: a test of the two points orders nothing the load steps ca
   r = m.ranking[1]
   t.eq({ r.label, r.vs_next, r.proven }, { "hi", "B better", true })
 end)
+
+t.test("concurrency sweeps: the common load is a concurrency, never c=16 of one against c=32 of another", function()
+  -- the newuser's gen3.py servers A and B (one closed-loop server of capacity 10 req/s, two
+  -- seeds), the figures python3 read from its files (request_throughput, p90_ttft_ms,
+  -- median_e2el_ms): by achieved rate the common load (9.947 req/s) read A at c=16 (1,099.2
+  -- ms) and B at c=32 (2,953.0 ms), 2.7x apart; both sustain c=8 (saturated from c=16)
+  local function sweep(points)
+    local d = t.tmpdir()
+    for i, p in ipairs(points) do
+      local doc = exp7_at("inf", p[2])
+      doc.max_concurrency = p[1]
+      doc.p90_ttft_ms, doc.median_e2el_ms = p[3], p[4]
+      t.write(("%s/conc_%d.json"):format(d, i), json.encode(doc))
+    end
+    return d
+  end
+  local a = sweep { { 1, 1.252, 191.5, 798.2 }, { 2, 2.504, 191.1, 796.5 }, { 4, 4.986, 195.2, 802.2 },
+    { 8, 9.947, 192.1, 803.4 }, { 16, 9.941, 1099.2, 1606.4 }, { 32, 9.988, 2921.2, 3187.7 } }
+  local b = sweep { { 1, 1.252, 192.9, 796.7 }, { 2, 2.498, 191.7, 799.4 }, { 4, 5.015, 191.5, 798.7 },
+    { 8, 9.984, 192.5, 800.0 }, { 16, 9.928, 1093.0, 1611.3 }, { 32, 9.894, 2953.0, 3218.2 } }
+  local m = tr.model(tr.load { { label = "A", dirs = { a } }, { label = "B", dirs = { b } } })
+  t.eq({ m.common_axis, m.common_load, m.common_sustained, m.common_text }, { "concurrency", 8, true, "concurrency 8" })
+  t.eq(#m.saturated_at_common, 0)
+  t.eq({ m.treatments[1].at_common.ttft_p90_ms.value, m.treatments[2].at_common.ttft_p90_ms.value }, { 192.1, 192.5 })
+  t.eq({ m.treatments[1].at_common.ttft_p90_ms.interpolated, m.treatments[2].at_common.ttft_p90_ms.interpolated },
+    { false, false })
+end)

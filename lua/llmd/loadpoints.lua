@@ -334,7 +334,7 @@ end
 -- saturation by its place on the load axis (M.point_saturated), whatever its achieved rate,
 -- which past saturation is flat (every overload achieves about the max sustained rate).
 function M.saturated_at(s, rps)
-  if not s or not s.point or s.unknown then return false end
+  if not s or not s.point or s.unknown or s.cause == "failures" then return false end
   local m = s.max_sustained_rps
   -- saturated with no sustained figure (at its lowest load, or not a finite number): past it
   if type(m) ~= "number" or m ~= m or math.abs(m) == math.huge then return true end
@@ -346,7 +346,8 @@ end
 -- latency measures the queue, not the server; never when the run did not saturate or its
 -- saturation is unknown.
 function M.point_saturated(s, p)
-  if not s or not s.point or s.unknown or not p.index then return false end
+  -- a shortfall made up by failed requests (cause "failures") is not overload
+  if not s or not s.point or s.unknown or s.cause == "failures" or not p.index then return false end
   return p.index >= s.point
 end
 
@@ -392,7 +393,7 @@ end
 -- is past it everywhere. On the achieved axis: M.saturated_at.
 function M.saturated_on(s, points, axis, x)
   if axis ~= "rate" and axis ~= "concurrency" then return M.saturated_at(s, x) end
-  if not s or not s.point or s.unknown then return false end
+  if not s or not s.point or s.unknown or s.cause == "failures" then return false end
   local last = points[s.point - 1]
   if not (last and finite(last.offered)) then return true end
   return x > last.offered and not close(x, last.offered)

@@ -342,7 +342,9 @@ end
 -- max sustained rate, toward a saturated point; on the offered axis, above the offered load
 -- of its last point before saturation: llmd.loadpoints.saturated_on).
 local function saturated_cell(c, sat, r, pts)
-  if not (sat and sat.point) or c.outside then return "" end
+  -- a shortfall made up by failed requests is not overload: never marked (its latencies are
+  -- of the requests that succeeded at a load the server kept up with)
+  if not (sat and sat.point) or sat.cause == "failures" or c.outside then return "" end
   if c.point then return c.point >= sat.point and "sat" or "" end
   if c.interpolated and r.axis ~= "achieved" then return lp.saturated_on(sat, pts, r.axis, r.load) and "~sat" or "" end
   if c.interpolated and sat.max_sustained_rps and r.rps > sat.max_sustained_rps then return "~sat" end
@@ -356,7 +358,10 @@ local function saturation_legend(A, B, sat)
   local parts = {}
   for _, x in ipairs { { A, sat.a, "A" }, { B, sat.b, "B" } } do
     local side, s, id = x[1], x[2], x[3]
-    if s.point then
+    if s.point and s.cause == "failures" then
+      parts[#parts + 1] = ("%s (%s) never marked: from load point %d on its achieved rate fell short, but %s")
+        :format(id, side.label, s.point, s.reason)
+    elseif s.point then
       parts[#parts + 1] = ("%s (%s) from load point %d on: %s"):format(id, side.label, s.point, s.reason)
     elseif s.unknown then
       parts[#parts + 1] = ("%s (%s): saturation unknown (%s), so a blank cell does not mean it kept up")

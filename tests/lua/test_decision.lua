@@ -2313,6 +2313,12 @@ t.test("failed requests are not overload: a shortfall made up by failed requests
   local by = {}
   for _, r in ipairs(m.headline) do by[r.label] = r end
   t.eq(by["Max sustained throughput"].b_text, "N/A (50 % of requests failed at the lowest load)")
+  -- the ladder marks no row of y saturated (the newuser's s27 A5: every row was), and its
+  -- legend says why, not that y's latencies describe an overload
+  for _, r in ipairs(m.ladder.rows) do t.eq(r.sat_b, "", r.rps_text) end
+  t.ok(m.ladder.saturation_legend:find("B (y) never marked: from load point 1 on its achieved rate fell short, but at "
+    .. "4 req/s offered 50 % of the requests failed", 1, true), m.ladder.saturation_legend)
+  t.eq(lp.point_saturated(sat, lp.points(run(50))[2]), false)
   -- the same shortfall without failed requests (unsent or late: 10 % failed, 2 / 0.9 = 2.2
   -- answered of 4, 56 %) is overload, as before
   sat = lp.saturation(lp.points(run(10)))

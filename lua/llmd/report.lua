@@ -1767,6 +1767,20 @@ end
 
 -- Sentences from the decision layer: capacity first when SLOs were given, then the
 -- tested rows' winners, or "no clear difference".
+
+-- Where the runs' GPU counts differ (model.gpu_counts), a latency compared at one total load
+-- is not like for like per GPU: the run with more GPUs carries less load on each. "" when
+-- the counts are the same or unknown. what: "These latencies" or the like.
+local function gpu_latency_caveat(model, A, B, what)
+  local g = model.gpu_counts
+  if not g or g.a == g.b then return "" end
+  local more, less = g.b > g.a and B or A, g.b > g.a and A or B
+  local gm, gl = math.max(g.a, g.b), math.min(g.a, g.b)
+  return (" %s are at equal total load, not equal load per GPU: %s, on %s, carried %s the load per GPU that %s "
+    .. "carried on %s, so they do not show it is better per GPU.")
+    :format(what, more.label, T.helpers.count(gm, "GPU"), T.helpers.num(gl / gm, 2) .. "x", less.label,
+      T.helpers.count(gl, "GPU"))
+end
 local function summary(model, A, B)
   local failed = {}
   for _, s in ipairs { A, B } do
@@ -1965,6 +1979,7 @@ local function summary(model, A, B)
         out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (untested: %s)."):format(matched_load_text(mp), m.label,
           metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, mp.reason or "no test possible")
       end
+      if big then out[#out] = out[#out] .. gpu_latency_caveat(model, A, B, "Those latencies") end
       if mp.saturated then
         -- no load both measured lies below both saturations: the figures are said with that
         local past, sat = {}, model.saturation
@@ -2157,6 +2172,7 @@ local function summary(model, A, B)
       if #wins.b > 0 then parts[#parts + 1] = ("%s is better in %s"):format(B.label, table.concat(wins.b, ", ")) end
       if #wins.a > 0 then parts[#parts + 1] = ("%s is better in %s"):format(A.label, table.concat(wins.a, ", ")) end
       out[#out + 1] = table.concat(parts, "; ") .. "."
+        .. gpu_latency_caveat(model, A, B, "These whole-run latencies and rates")
     end
     if cd_text then out[#out + 1] = cd_text end
     if #away > 0 then
@@ -2310,6 +2326,9 @@ function M.build(opts)
   -- different (or unknown) amounts of hardware, said first (banner, Summary)
   if ga ~= gb and (ga or gb) then
     local function n(x) return x and T.helpers.count(x, "GPU") or "an unknown number of GPUs" end
+    -- both counts known: the latencies compared at one total load put a different load on
+    -- each GPU, said beside every latency verdict (summary: gpu_latency_caveat)
+    if ga and gb then model.gpu_counts = { a = ga, b = gb } end
     model.gpus_differ = ga and gb and ("%s ran on %s and %s on %s, so the totals compare different amounts of "
       .. "hardware%s"):format(A.label, n(ga), B.label, n(gb), #model.slo > 0 and " and capacity is compared per GPU "
       .. "first" or "")

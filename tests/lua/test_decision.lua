@@ -2600,3 +2600,26 @@ t.test("rate sweeps past saturation: no verdict where either run is saturated", 
     for _, f in ipairs(m.family.tests) do t.ok(not f.id:match("^matched_point"), f.id) end
   end
 end)
+
+t.test("different GPU counts: latency wins at equal total load say they are not per GPU", function()
+  -- one distribution's draws for x; y the same requests with every TTFT halved (so y is
+  -- better in TTFT by any test); x on 1 GPU, y on 2: y carried 1 / 2 = 0.50x the load per
+  -- GPU that x did (by hand), which the Summary says beside y's wins (the newuser's s27 A4)
+  local a = one_distribution(300)
+  local b = { ttft = {}, lat = {}, out = a.out }
+  for i, v in ipairs(a.ttft) do b.ttft[i], b.lat[i] = v / 2, a.lat[i] - v / 2 end
+  local da, db = vllm_dir(a.ttft, a.lat, a.out), vllm_dir(b.ttft, b.lat, b.out)
+  local function build(ga, gb)
+    return report.build { a = side(da, "x", { label = "x", stack = { gpus = ga } }),
+      b = side(db, "y", { label = "y", stack = { gpus = gb } }), generated = 0 }
+  end
+  local m = build(1, 2)
+  t.ok(m.summary:find("y is better in ", 1, true), m.summary)
+  t.ok(m.summary:find("These whole-run latencies and rates are at equal total load, not equal load per GPU: y, on 2 "
+    .. "GPUs, carried 0.50x the load per GPU that x carried on 1 GPU, so they do not show it is better per GPU.", 1,
+    true), m.summary)
+  -- the same GPU count: no such sentence
+  m = build(2, 2)
+  t.ok(m.summary:find("y is better in ", 1, true), m.summary)
+  t.ok(not m.summary:find("not equal load per GPU", 1, true), m.summary)
+end)

@@ -626,13 +626,15 @@ out:write(head, fifo:read("a"))
 out:close()
 io.write(anon)
 ]]):format(d .. "/fifo", half, pid, d .. "/copy.bin"))
-  local reader = proc.spawn({ exe, d .. "/reader.lua" }, { stdout = { file = d .. "/anon.txt" } })
+  local reader = proc.spawn({ exe, d .. "/reader.lua" }, { stdout = { file = d .. "/anon.txt" },
+    stderr = { file = d .. "/reader.err" } })
   local before = status_kb("self", "RssAnon")
   t.eq(a:dump(d .. "/fifo", { release = true }), a)
-  t.ok(reader:wait().ok)
-  local mid = tonumber(t.read(d .. "/anon.txt"))
+  local st = reader:wait()
+  t.ok(st.ok, ("the reader: %s %s"):format(tostring(st.code), t.read(d .. "/reader.err")))
+  local mid = tonumber(t.read(d .. "/anon.txt")) or 0 / 0
   t.ok(before - mid > 10 * 1024,
-    ("RssAnon halfway through the samples: %d kB, from %d kB (released as written: ~16 MB less)"):format(mid, before))
+    ("RssAnon halfway through the samples: %s kB, from %s kB (released as written: ~16 MB less)"):format(mid, before))
   t.ok(t.read(d .. "/copy.bin") == plain, "the same bytes as a plain dump")
   -- the accumulator is empty now, its memory given back; the file holds it all
   t.eq(a:count(), 0)

@@ -508,8 +508,13 @@ end
 -- Capacity kinds (llmd.loadpoints.capacity) that are lower bounds ("≥ X").
 M.CAPACITY_BOUND = { never_violated = "never violated", saturated = "the last load before saturation" }
 function M.capacity_is_bound(c) return c ~= nil and M.CAPACITY_BOUND[c.kind] ~= nil end
--- What a capacity below the lowest load ("< X") says in a few words.
-M.CAPACITY_BELOW = "failed the SLO at the lowest load tried"
+-- What a capacity below the lowest load ("< X", c: llmd.loadpoints.capacity of kind
+-- below_lowest) says in a few words: the SLOs it failed there, by name ("failed TTFT p90 ≤
+-- 200.0 ms at the lowest load tried"), never "the SLO" where several were given and only
+-- some failed; a capacity that does not name them (read back from a file) says "the SLOs".
+function M.capacity_below_note(c)
+  return ("failed %s at the lowest load tried"):format(c and c.failed_slos or "the SLOs")
+end
 
 -- The measured bracket of a capacity at the SLOs, [lo, hi): llmd.loadpoints.bracket (from
 -- the last load that met every SLO to the first that failed one, the figure between them

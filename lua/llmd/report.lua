@@ -775,8 +775,8 @@ end
 
 -- Capacity kinds that are lower bounds ("≥ X"), and what each says in a few words.
 local BOUND_NOTE = decision.CAPACITY_BOUND
--- ... and a capacity below the lowest load ("< X").
-local BELOW_NOTE = decision.CAPACITY_BELOW
+-- ... and a capacity below the lowest load ("< X"): the SLOs it failed there.
+local below_note = decision.capacity_below_note
 local is_bound = decision.capacity_is_bound
 
 -- A capacity as printed; with repeats at every load point, the range they allow beside it.
@@ -802,9 +802,9 @@ local function capacity_text(c)
       -- even the good ends of the intervals fail at the lowest load: the range says no more
       -- than the bound, which is then no longer the means' alone
       return ("< %s (%s, even at the lower ends of the repeats' 95 %% intervals)"):format(rate_text(c.lowest_rps),
-        BELOW_NOTE)
+        below_note(c))
     end
-    return ("< %s%s (%s%s)"):format(rate_text(c.lowest_rps), range and " by the means" or "", BELOW_NOTE,
+    return ("< %s%s (%s%s)"):format(rate_text(c.lowest_rps), range and " by the means" or "", below_note(c),
       range and ("; " .. range) or "")
   end
   if c.kind == "interpolated" then
@@ -1016,8 +1016,8 @@ local function headline(model)
         return (is_bound(c) and "≥ " or about) .. T.helpers.num(c.output_tps, 1) .. " tok/s"
       end
       if c.kind == "below_lowest" then
-        return c.lowest_tps and ("< %s tok/s (%s)"):format(T.helpers.num(c.lowest_tps, 1), BELOW_NOTE)
-          or ("N/A (%s; its output tok/s is unknown)"):format(BELOW_NOTE)
+        return c.lowest_tps and ("< %s tok/s (%s)"):format(T.helpers.num(c.lowest_tps, 1), below_note(c))
+          or ("N/A (%s; its output tok/s is unknown)"):format(below_note(c))
       end
       return capacity_text(c)
     end
@@ -1047,7 +1047,7 @@ local function headline(model)
     end
     if is_bound(c) then return ("≥ %s req/s (%s)"):format(per(c.rps, gp), BOUND_NOTE[c.kind]) end
     if c.kind == "below_lowest" then
-      return ("< %s req/s (%s)"):format(per(c.lowest_rps, gp), BELOW_NOTE)
+      return ("< %s req/s (%s)"):format(per(c.lowest_rps, gp), below_note(c))
     end
     if c.kind == "non_monotone" then return capacity_text(c) end
     return metrics.na("capacity unknown: " .. tostring(c.reason or "no reason given"))

@@ -331,7 +331,7 @@ local function capacity_brief(c)
   if c.kind == "never_violated" and f then return "≥ " .. f .. " (never violated)" end
   if c.kind == "saturated" and f then return "≥ " .. f .. " (the last load before saturation)" end
   if c.kind == "below_lowest" and c.lowest_rps then
-    return "< " .. metrics.format("throughput_req_s", c.lowest_rps) .. " (" .. decision.CAPACITY_BELOW .. ")"
+    return "< " .. metrics.format("throughput_req_s", c.lowest_rps) .. " (" .. decision.capacity_below_note(c) .. ")"
   end
   if c.kind == "non_monotone" then return metrics.na("non-monotone: " .. c.brief) end
   return metrics.na(c.reason or "unknown")

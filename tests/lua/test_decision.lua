@@ -1589,8 +1589,8 @@ t.test("'neither run meets even at its lowest load': with repeats, only where th
   t.ok(not m.summary:find("to find where they hold", 1, true), m.summary)
   -- both ends of x's intervals fail at its lowest load: "< 10.00" alone, without "by the
   -- means" and a range "up to 10.00" that repeats it
-  t.eq(m.headline[1].a_text, "< 10.00 req/s (failed the SLO at the lowest load tried, even at the lower ends of the "
-    .. "repeats' 95 % intervals)")
+  t.eq(m.headline[1].a_text, "< 10.00 req/s (failed TTFT p90 ≤ 200.0 ms at the lowest load tried, even at the lower "
+    .. "ends of the repeats' 95 % intervals)")
 end)
 
 t.test("capacity below the lowest load with repeats reads as a plain range, never 'any rate from 0 up'", function()
@@ -1604,7 +1604,8 @@ t.test("capacity below the lowest load with repeats reads as a plain range, neve
   t.near(m.capacity.a.interval.hi, 20, 0)
   t.eq(m.capacity.a.interval.lo, 0)
   t.eq(m.headline[1].a_text,
-    "< 10.00 req/s by the means (failed the SLO at the lowest load tried; the repeats allow up to 20.00 req/s)")
+    "< 10.00 req/s by the means (failed TTFT p90 ≤ 200.0 ms at the lowest load tried; the repeats allow up "
+    .. "to 20.00 req/s)")
   t.eq(m.headline[1].delta_text, "N/A (below the lowest load measured)")
   -- the means fail at every point (220 ms), whose lower ends (68.9 ms) pass everywhere:
   -- the intervals cannot place the capacity at all
@@ -1613,8 +1614,8 @@ t.test("capacity below the lowest load with repeats reads as a plain range, neve
   t.eq(m.capacity.a.interval.hi, math.huge)
   -- the bound first, at a glance, then what the repeats allow (it used to read "below 10.00
   -- req/s ... anywhere from 0 to beyond 30.00 req/s")
-  t.eq(m.headline[1].a_text, "< 10.00 req/s by the means (failed the SLO at the lowest load tried; too noisy to bound: "
-    .. "the repeats allow any capacity from 0 to beyond 30.00 req/s, the highest load tried)")
+  t.eq(m.headline[1].a_text, "< 10.00 req/s by the means (failed TTFT p90 ≤ 200.0 ms at the lowest load tried; too "
+    .. "noisy to bound: the repeats allow any capacity from 0 to beyond 30.00 req/s, the highest load tried)")
   t.ok(not m.summary:find("any rate from 0 up", 1, true), m.summary)
   t.ok(not m.summary:find("below the lowest load (", 1, true), m.summary)
   -- a lower bound beside its repeats' range is the means' reading, said so: x's upper ends
@@ -2479,6 +2480,43 @@ t.test("the Summary's latency at a matched load in the demo: at the lower max su
   t.ok(not m.summary:find("At 1.01 req/s", 1, true), m.summary)
   -- no test, so none in the family
   for _, x in ipairs(m.family.tests) do t.ok(not x.id:match("^matched_point"), x.id) end
+end)
+
+t.test("a capacity below the lowest load names the SLOs it failed there, never 'the SLO' of several", function()
+  -- SLOs TTFT p90 <= 100 ms and error rate <= 1 %: x fails only TTFT p90 at its lowest load
+  -- (150 ms, 0 % errors), y fails both (150 ms, 5 %), z fails only the error rate (50 ms,
+  -- 5 %); each runs at 10 and 20 req/s, failing at both (by hand from the values below)
+  local function run(ttft, err)
+    local stages = {}
+    for i, r in ipairs { 10, 20 } do
+      stages[i] = { rate = r, values = { throughput_req_s = r, ttft_p90_ms = ttft, throughput_tok_s = 10 * r,
+        error_rate_pct = err } }
+    end
+    return t.run_of(stages)
+  end
+  local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+  local slo = decision.parse_slo("ttft_p90_ms=100,error_rate_pct=1")
+  local m = report.build { a = sd("x", run(150, 0)), b = sd("y", run(150, 5)), slo = slo, generated = 0 }
+  t.eq(m.headline[1].a_text, "< 10.00 req/s (failed TTFT p90 ≤ 100.0 ms at the lowest load tried)")
+  -- (the SLOs' order: by key, error_rate_pct first)
+  t.eq(m.headline[1].b_text, "< 10.00 req/s (failed Error rate ≤ 1.00 % and TTFT p90 ≤ 100.0 ms at the lowest "
+    .. "load tried)")
+  m = report.build { a = sd("z", run(50, 5)), b = sd("x", run(150, 0)), slo = slo, generated = 0 }
+  t.eq(m.headline[1].a_text, "< 10.00 req/s (failed Error rate ≤ 1.00 % at the lowest load tried)")
+  for _, r in ipairs(m.headline) do
+    t.ok(not (r.a_text or ""):find("the SLO ", 1, true), r.a_text)
+    t.ok(not (r.b_text or ""):find("the SLO ", 1, true), r.b_text)
+  end
+  -- one SLO: named too (it is the one that failed)
+  m = report.build { a = sd("x", run(150, 0)), b = sd("y", run(150, 5)), slo = decision.parse_slo("ttft_p90_ms=100"),
+    generated = 0 }
+  t.eq(m.headline[1].a_text, "< 10.00 req/s (failed TTFT p90 ≤ 100.0 ms at the lowest load tried)")
+  -- a non-monotone run under two SLOs names the SLO it failed, not "failed one"
+  local up = t.run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = 50, error_rate_pct = 5 } },
+    { rate = 20, values = { throughput_req_s = 20, ttft_p90_ms = 60, error_rate_pct = 0 } } }
+  local cap = lp.capacity(lp.points(up), slo)
+  t.eq(cap.kind, "non_monotone")
+  t.eq(cap.brief, "met every SLO at 20 req/s, failed Error rate at 10 req/s")
 end)
 
 t.test("capacity brackets that only touch at the same load are ordered; at different loads they are not", function()

@@ -516,6 +516,13 @@ function M.capacity_below_note(c)
   return ("failed %s at the lowest load tried"):format(c and c.failed_slos or "the SLOs")
 end
 
+-- What a capacity range from repeats (llmd.loadpoints.capacity_interval) is, in words: not a
+-- 95 % interval, but the loads measured around three capacities, the means' and the ones on
+-- either end of the SLO metrics' 95 % confidence intervals, so that it is never narrower
+-- than the loads measured.
+M.RANGE_WHAT = "from the measured loads around the capacities on the means and on both ends of the repeats' 95 % "
+  .. "intervals"
+
 -- The measured bracket of a capacity at the SLOs, [lo, hi): llmd.loadpoints.bracket (from
 -- the last load that met every SLO to the first that failed one, the figure between them
 -- an estimate; a lower bound from its figure up, to the run's ceiling below; from 0 up to

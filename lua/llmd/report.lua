@@ -1339,7 +1339,10 @@ local function capacity_evidence_text(model, A, B, cap, per)
   end
   local basis
   if ca.interval and cb.interval then
-    basis = ("repeats at every load point, 95 %% ranges %s (A) and %s (B)"):format(ca.interval.text, cb.interval.text)
+    -- the ranges cover the measured brackets of three capacities (llmd.loadpoints
+    -- capacity_interval): not 95 % intervals, and never called so
+    basis = ("repeats at every load point, ranges %s (A) and %s (B), %s"):format(ca.interval.text,
+      cb.interval.text, decision.RANGE_WHAT)
   else
     basis = untested_text(A, B, ca, cb)
     if basis == "one run per load" then basis = "one run per load, no interval" end
@@ -1434,8 +1437,8 @@ end
 -- Two capacities whose ranges from the repeats overlap.
 local function overlap_text(phrase, A, B, ca, cb)
   return ("No clear difference in capacity within %s: %s for %s, %s for %s, and the ranges the repeats allow "
-    .. "(each load point's 95 %% confidence interval) overlap."):format(phrase, capacity_text(ca), A.label,
-    capacity_text(cb), B.label)
+    .. "(%s) overlap."):format(phrase, capacity_text(ca), A.label,
+    capacity_text(cb), B.label, decision.RANGE_WHAT)
 end
 
 -- "TTFT p90" for an SLO key, "the SLOs" without one.

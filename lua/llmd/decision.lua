@@ -572,7 +572,10 @@ end
 -- {lo_rps, hi_rps, lo_pct, hi_pct}: from B's lowest against A's highest to B's highest
 -- against A's lowest; a percentage relative to A (math.huge where A may be 0 or B has no
 -- upper end; nil where A's upper end is unknown). nil when a capacity is unknown.
-function M.capacity_gap(ca, cb)
+-- touch: M.capacity_touch of the capacities in req/s, for a gap in another unit (output
+-- tok/s: ca and cb then carry tok/s and no loads), so that both rows read the same-load rule
+-- off the same load points (false: they do not touch); computed from ca and cb when nil.
+function M.capacity_gap(ca, cb, touch)
   local known = { interpolated = true, never_violated = true, saturated = true, below_lowest = true }
   if not (ca and cb and known[ca.kind] and known[cb.kind]) then return nil end
   local la, ha = M.capacity_span(ca)
@@ -583,7 +586,8 @@ function M.capacity_gap(ca, cb)
   if ha == math.huge then g.lo_rps, g.lo_pct = -math.huge, nil end
   -- brackets that touch at one load (M.capacity_touch): the order is known, so the gap ends
   -- at 0 on the side it crossed to only by the noise of the achieved rates
-  local t = M.capacity_touch(ca, cb)
+  local t = touch
+  if t == nil then t = M.capacity_touch(ca, cb) end
   if t == "a" and g.hi_rps > 0 then g.hi_rps, g.hi_pct = 0, 0 end
   if t == "b" and g.lo_rps < 0 then g.lo_rps, g.lo_pct = 0, 0 end
   return g

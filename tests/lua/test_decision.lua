@@ -2541,6 +2541,12 @@ t.test("capacity brackets that only touch at the same load are ordered; at diffe
     local row = m.headline[1]
     t.ok(row.evidence:find("the measured loads order them", 1, true), row.evidence)
     t.ok(not row.delta_text:find("cannot order", 1, true), row.delta_text)
+    -- the tok/s row by the same rule, off the same load points (10 tokens a request): from
+    -- y's lowest 100 tok/s against x's highest 300, -200 tok/s and 100 / 300 - 1 = -66.7 %,
+    -- to 0 (by hand), not 10 r - 200 = +1.0 tok/s, which read "cannot order them"
+    local tr = m.headline[2]
+    t.eq(tr.label, "Capacity at SLO, output tok/s")
+    t.eq({ tr.delta_text, tr.pct_text }, { "-200.0 to +0.0 tok/s", "-66.7 % to +0.0 %" }, "r = " .. r)
     -- swapped: mirrored, y against x the other way
     local w = ttft_model(y, x)
     t.eq({ w.capacity.evidence.higher, w.capacity.evidence.ordered }, { "b", true })

@@ -1401,6 +1401,39 @@ local function sustained_evidence_text(model)
   return "one run per load, no interval: untested" .. near
 end
 
+-- The evidence of max sustained throughput per GPU, where both runs' accelerator counts are
+-- known and differ: its own, as the per-GPU capacity has, since per GPU the order may be
+-- the other way from the totals'. Each run's limit per GPU lies between its figure and its
+-- ceiling (the most it achieved at any load), each divided by its own count; from its
+-- figure up when it never saturated. Spans apart order the runs, untested ("base": the
+-- totals' evidence, what stands behind the figures); spans that overlap do not. nil when a
+-- figure is unknown.
+local function sustained_gpu_evidence(model, A, B, base)
+  local g, sa, sb = model.per_gpu, model.saturation.a, model.saturation.b
+  if not (g and g.a.gpus and g.b.gpus and sa.max_sustained_rps and sb.max_sustained_rps) then return nil end
+  local function span(s, n)
+    local hi = s.none and math.huge or (s.ceiling_rps and math.max(s.ceiling_rps, s.max_sustained_rps))
+      or s.max_sustained_rps
+    return s.max_sustained_rps / n, hi / n
+  end
+  local la, ha = span(sa, g.a.gpus)
+  local lb, hb = span(sb, g.b.gpus)
+  local function per(x) return T.helpers.num(x, 2) .. " req/s per GPU" end
+  local hi, lo
+  if ha < lb then hi, lo = { B, lb }, { A, ha } elseif hb < la then hi, lo = { A, la }, { B, hb } end
+  if hi then
+    return ("%s, but the measured loads order them per GPU: %s sustained %s, %s never achieved more than %s at any "
+      .. "load"):format(base, hi[1].label, per(hi[2]), lo[1].label, per(lo[2]))
+  end
+  local function range(l, h)
+    if h == math.huge then return "≥ " .. per(l) end
+    if l == h then return per(l) end
+    return ("%s–%s"):format(T.helpers.num(l, 2), per(h))
+  end
+  return ("%s; per GPU the measured loads cannot order them: %s %s, %s %s"):format(base, A.label, range(la, ha),
+    B.label, range(lb, hb))
+end
+
 -- Each headline row's evidence column (rows read off the same figure share its evidence).
 local function headline_evidence(model, A, B)
   local cap = capacity_evidence_text(model, A, B)
@@ -1418,6 +1451,10 @@ local function headline_evidence(model, A, B)
   -- evidence, which may point the other way from the totals' (1 GPU against 4)
   local cap_gpu = model.capacity.per_gpu and model.capacity.per_gpu.evidence
     and capacity_evidence_text(model, A, B, model.capacity.per_gpu, " per GPU") or cap
+  -- max sustained per GPU likewise, where the counts differ (the same count orders the
+  -- runs as the totals do); not of different workloads or a broken run
+  local sus_gpu = model.gpus_differ and not differ and not (model.broken and #model.broken > 0)
+    and sustained_gpu_evidence(model, A, B, sus) or sus
   for _, r in ipairs(model.headline) do
     local l = r.label
     if l == "Capacity at SLO" or l == "Per GPU" or l == "GPUs" then
@@ -1426,6 +1463,8 @@ local function headline_evidence(model, A, B)
       r.evidence = cap_gpu
     elseif l:match("^Capacity at SLO") then
       r.evidence = cap
+    elseif l == "Max sustained throughput per GPU" then
+      r.evidence = sus_gpu
     elseif l:match("^Max sustained") then
       r.evidence = sus
     else
@@ -1753,6 +1792,15 @@ local function summary(model, A, B)
       local gap = row.pct_text:match("^N/A") and "" or (" (%s %s vs %s)"):format(B.label, row.pct_text, A.label)
       out[#out + 1] = ("Capacity per GPU within %s: %s for %s, %s for %s%s; %s."):format(
         decision.slo_phrase(model.slo), row.a_text, A.label, row.b_text, B.label, gap, row.evidence)
+    elseif #model.slo == 0 then
+      -- no SLO: the max sustained throughput per GPU leads, with its own evidence, as the
+      -- capacity per GPU does with SLOs
+      for _, r in ipairs(model.headline) do if r.label == "Max sustained throughput per GPU" then row = r end end
+      if row and row.a ~= nil and row.b ~= nil then
+        local gap = row.pct_text:match("^N/A") and "" or (" (%s %s vs %s)"):format(B.label, row.pct_text, A.label)
+        out[#out + 1] = ("Max sustained throughput per GPU: %s for %s, %s for %s%s; %s."):format(row.a_text, A.label,
+          row.b_text, B.label, gap, row.evidence)
+      end
     end
   end
   local total_at = model.gpus_differ and #out + 1 -- where the totals' first sentence goes
@@ -2002,9 +2050,11 @@ local function summary(model, A, B)
       end
     end
   end
-  if total_at and out[total_at] and out[total_at - 1]:match("^Capacity per GPU") then
+  if total_at and out[total_at] and (out[total_at - 1]:match("^Capacity per GPU")
+    or out[total_at - 1]:match("^Max sustained throughput per GPU")) then
     -- after the per-GPU lead, the totals' sentence says it is of the totals
     local t, n = out[total_at]:gsub("^Capacity within", "In total, capacity within")
+    if n == 0 then t, n = out[total_at]:gsub("^Max sustained throughput ", "In total, max sustained throughput ") end
     out[total_at] = n > 0 and t or ("In total: " .. t)
   end
   if not model.workload_match.like_for_like then
@@ -2267,8 +2317,8 @@ function M.build(opts)
   if ga ~= gb and (ga or gb) then
     local function n(x) return x and T.helpers.count(x, "GPU") or "an unknown number of GPUs" end
     model.gpus_differ = ga and gb and ("%s ran on %s and %s on %s, so the totals compare different amounts of "
-      .. "hardware%s"):format(A.label, n(ga), B.label, n(gb), #model.slo > 0 and " and capacity is compared per GPU "
-      .. "first" or "")
+      .. "hardware and %s is compared per GPU first"):format(A.label, n(ga), B.label, n(gb),
+      #model.slo > 0 and "capacity" or "max sustained throughput")
       or ("%s ran on %s and %s on %s (give gpus: N in %s's info file), so the totals may compare different "
       .. "amounts of hardware, and nothing can be compared per GPU"):format(A.label, n(ga), B.label, n(gb),
       ga and B.label or A.label)

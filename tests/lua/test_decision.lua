@@ -794,6 +794,49 @@ t.test("different GPU counts: said first, per GPU leads the Summary, the per-GPU
   t.ok(not t.read(w .. "/comparison_report.md"):find("like for like on cost", 1, true))
 end)
 
+t.test("different GPU counts and no SLO: the Summary leads with max sustained throughput per GPU, its own evidence",
+  function()
+  -- the demo pair, x on 1 GPU and y on 4, no SLO. python3 on the fixtures' stage files
+  -- (successes.throughput.requests_per_sec): x sustains 91.35730480202015 req/s (stage 4),
+  -- its most 103.0780152073592; y 167.7836276377558 and 172.96158325611864, over 4 GPUs
+  -- 41.94590690943895 and 43.24039581402966 per GPU. Per GPU x's span (91.36-103.08) lies
+  -- above y's (41.95-43.24): x higher per GPU, where in total y is. B - A per GPU: from
+  -- 41.946 / 103.078 - 1 = -59.3 % to 43.240 / 91.357 - 1 = -52.7 %
+  local function sd(label, dir, gpus)
+    return { label = label, state = { label = label, stack = { gpus = gpus } }, run = harness.extract(dir, {}),
+      kv = {} }
+  end
+  local m = report.build { a = sd("x", KC_A, 1), b = sd("y", KC_B, 4), generated = 0 }
+  local banner = "x ran on 1 GPU and y on 4 GPUs, so the totals compare different amounts of hardware and max "
+    .. "sustained throughput is compared per GPU first"
+  t.eq(m.gpus_differ, banner)
+  local row
+  for _, r in ipairs(m.headline) do if r.label == "Max sustained throughput per GPU" then row = r end end
+  t.near(row.a, 91.35730480202015, 1e-9)
+  t.near(row.b, 41.94590690943895, 1e-9)
+  t.eq(row.pct_text, "-59.3 % to -52.7 %")
+  local ev = "one run per load, no interval: untested, but the measured loads order them per GPU: x sustained 91.36 "
+    .. "req/s per GPU, y never achieved more than 43.24 req/s per GPU at any load"
+  t.eq(row.evidence, ev)
+  -- the totals' row keeps its own evidence (no order per GPU in it)
+  for _, r in ipairs(m.headline) do
+    if r.label == "Max sustained throughput" then t.eq(r.evidence, "one run per load, no interval: untested") end
+  end
+  local lead = "Not like for like on cost: " .. banner .. ". Max sustained throughput per GPU: 91.36 req/s (up to "
+    .. "103.08, its most at any load) for x, 41.95 req/s (up to 43.24, its most at any load) for y (y -59.3 % to "
+    .. "-52.7 % vs x); " .. ev .. ". In total, max sustained throughput (before the achieved rate falls behind the "
+    .. "offered load): 91.36 req/s (up to 103.08) for x, 167.78 req/s (up to 172.96) for y."
+  t.eq(m.summary:sub(1, #lead), lead)
+  -- spans that overlap per GPU: no order. y on 2 GPUs: 83.89-86.48 per GPU against x's
+  -- 91.36-103.08: still apart; on 1.8 GPUs (an info file may say so): 93.21-96.09, inside
+  -- x's span, so the measured loads cannot order them
+  m = report.build { a = sd("x", KC_A, 1), b = sd("y", KC_B, 1.8), generated = 0 }
+  for _, r in ipairs(m.headline) do if r.label == "Max sustained throughput per GPU" then row = r end end
+  t.eq(row.evidence, "one run per load, no interval: untested; per GPU the measured loads cannot order them: x "
+    .. "91.36–103.08 req/s per GPU, y 93.21–96.09 req/s per GPU")
+  t.ok(m.summary:find("Max sustained throughput per GPU: ", 1, true), m.summary)
+end)
+
 t.test("per GPU, --slo from the info files, comparison.json keys, analyze.lua keeps the SLOs", function()
   local ia, ib = t.tmpdir() .. "/a.yaml", t.tmpdir() .. "/b.yaml"
   t.write(ia, "gpus: 2\nslo:\n  ttft_p90_ms: 200\n")

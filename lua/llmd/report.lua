@@ -257,6 +257,10 @@ local function finish_row(row, fam, A, B)
   elseif v.verdict == "untested" or v.identical then
     row.evidence = v.note or "no test possible"
   end
+  if test and test.overdispersed and row.evidence then
+    -- the repeats' rates were tested instead of the pooled counts: why, beside it
+    row.evidence = row.evidence .. "; on the repeats' error rates: " .. test.overdispersed
+  end
 end
 
 -- The load stages the result files of run (llmd.harness) hold: "2 stages: 1/s, 5/s (warm-up)",
@@ -1208,6 +1212,11 @@ local function matched_point(model, A, B, points_a, points_b, saved)
   end
   local count_test = key == "error_rate_pct" and counts(pa) and counts(pb)
     and decision.count_test(counts(pa), counts(pb)) or nil
+  -- failures that vary between the point's repeats beyond chance: the pooled counts are no
+  -- test (decision.failure_dispersion); the repeats' rates are, below
+  local od = count_test and not count_test.identical
+    and decision.dispersion_text(decision.failure_dispersion(A.run, { pa }), decision.failure_dispersion(B.run, { pb }))
+  if od then count_test = nil end
   if count_test then
     res.test = count_test
     if count_test.identical then res.identical, res.identical_note, res.test = true, count_test.note, nil end
@@ -1231,12 +1240,14 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     if not res.test then res.reason = "no per-request samples from both runs at this load" end
   elseif pa.ci and pb.ci and pa.ci[key] and pb.ci[key] then
     res.test = decision.repeat_test(pa.ci[key].samples, pb.ci[key].samples)
+    if res.test and od then res.test.overdispersed = od end
     if res.test and res.test.identical then
       -- the same value in every repeat of both: said, but no test (and none in the family)
       res.identical, res.test = true, nil
     end
   else
-    res.reason = ("no per-request samples or repeats from both runs at this load")
+    res.reason = od and (od .. "; no repeats of this load in both runs to test instead")
+      or "no per-request samples or repeats from both runs at this load"
   end
   -- analyze.lua from saved state (no samples): the test the last report made at this point
   if not res.test and not res.identical and type(saved) == "table" and saved.key == key
@@ -1260,7 +1271,7 @@ local function matched_test_id(mp, rows, pa, pb)
   if #pa == 1 and #pb == 1 then
     if t.test == "mann_whitney" and pa[1].repeats == 1 and pb[1].repeats == 1 then
       id = decision.test_id(mp.key, { test = "mann_whitney" })
-    elseif t.test == "welch" or t.test == "fisher" then
+    elseif t.test == "welch" or t.test == "fisher" or t.test == "exact_mann_whitney" then
       id = decision.test_id(mp.key, { test = t.test })
     end
   end

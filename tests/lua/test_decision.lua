@@ -194,6 +194,33 @@ t.test("Fisher's exact test of two proportions: exact sums, the smallest p the m
   t.eq(why, "the counts of failed and completed requests are not known for both runs")
 end)
 
+t.test("chi-square upper tail and the heterogeneity of shares: closed forms, published critical values", function()
+  -- the chi-square table's 0.95 quantiles (df 1, 2, 10) and 0.99 (df 3) give 0.05 and 0.01;
+  -- python3 closed forms: df 1 erfc(sqrt(x / 2)), df 3 erfc(sqrt(x / 2)) + sqrt(2 x / pi)
+  -- exp(-x / 2), even df exp(-x / 2) sum over j < df / 2 of (x / 2)^j / j!
+  t.near(st.chi2_upper(3.841458820694124, 1), 0.05, 1e-12)
+  t.near(st.chi2_upper(5.991464547107979, 2), 0.05, 1e-12)
+  t.near(st.chi2_upper(18.307038053275146, 10), 0.05, 1e-12)
+  t.near(st.chi2_upper(11.344866730144373, 3), 0.01, 1e-12)
+  t.near(st.chi2_upper(0.5, 4), 0.9735009788392561, 1e-12) -- the series branch (x < df / 2 + 1)
+  t.near(st.chi2_upper(60, 4), 2.900863120340454e-12, 1e-22) -- a small tail, to ~1e-10 relative
+  t.eq(st.chi2_upper(0, 3), 1)
+  t.raises("chi2_upper: degrees of freedom must be a positive number, got 0", st.chi2_upper, 1, 0)
+  -- 0, 0 and 12 of 200 failed: pooled share 12 / 600 = 0.02, X2 = (16 + 16 + 64) / (200 x
+  -- 0.02 x 0.98) = 24.489795918367346, df 2, p = exp(-X2 / 2) = 4.809593642694559e-06 (by hand)
+  local h = st.heterogeneity({ 0, 0, 12 }, { 200, 200, 200 })
+  t.near(h.x2, 24.489795918367346, 1e-9)
+  t.eq(h.df, 2)
+  t.near(h.p, 4.809593642694559e-06, 1e-15)
+  -- 4, 4 and 4 of 200: the same share in each, X2 = 0, p = 1
+  h = st.heterogeneity({ 4, 4, 4 }, { 200, 200, 200 })
+  t.eq({ h.x2, h.p }, { 0, 1 })
+  -- no failure at all, or one group: nothing to test
+  t.eq(st.heterogeneity({ 0, 0 }, { 10, 10 }), nil)
+  t.eq(st.heterogeneity({ 3 }, { 10 }), nil)
+  t.raises("heterogeneity: group 2: 11 events of 10 trials", st.heterogeneity, { 0, 11 }, { 10, 10 })
+end)
+
 local run_of = t.run_of
 
 local function ladder_run()
@@ -1247,6 +1274,38 @@ local function exp7_repeats(da, db, edit)
     t.write(("%s/benchmark_%d.json"):format(is_b and db or da, i), json.encode(d))
   end
 end
+
+t.test("failures of one crashed repeat: over-dispersed across repeats, the pooled counts are no test", function()
+  -- three copies of one exp-7 file per run (200 requests each); y's third repeat failed 12
+  -- of 200, its others none. Pooled, 0 of 600 against 12 of 600 gives Fisher p = 0.00046
+  -- (python3 fractions, the Fisher test above), a win for x; but y's repeats differ beyond
+  -- chance: X2 = 24.49, p = 4.8e-06 (the heterogeneity test above, by hand), so the test is
+  -- of the repeats' error rates: x 0, 0, 0 against y 0, 0, 6 %, the exact Mann-Whitney test,
+  -- whose 3 and 3 repeats can give no p below 0.1: not shown to differ, never "x better"
+  local da, db = t.tmpdir(), t.tmpdir()
+  exp7_repeats(da, db, function(d, i)
+    if i == 6 then d.completed, d.failed = 188, 12 end
+  end)
+  local m = report.build { a = side(da, "x"), b = side(db, "y"), generated = 0,
+    slo = decision.parse_slo("error_rate_pct=1,ttft_p95_ms=1000") }
+  local er
+  for _, r in ipairs(m.perf) do if r.key == "error_rate_pct" then er = r end end
+  t.eq({ er.test, er.verdict, er.winner }, { "exact_mann_whitney", "not shown to differ", nil })
+  local od = "on the repeats' error rates: the failures vary between repeats beyond chance (B's load point 1: 0 of "
+    .. "200, 0 of 200 and 12 of 200 failed, chi-square heterogeneity p = 4.8e-06), so the pooled request counts are "
+    .. "no test (they assume requests fail independently)"
+  t.ok(er.evidence:find(od, 1, true), er.evidence)
+  t.ok(not m.summary:find("x is better in error rate", 1, true), m.summary)
+  -- the Summary's test at the matched load (the error rate limits y) reads the same
+  t.eq({ m.matched_point.key, m.matched_point.test.test }, { "error_rate_pct", "exact_mann_whitney" })
+  t.ok(m.matched_point.test.overdispersed:find("chi-square heterogeneity p = 4.8e-06", 1, true))
+  -- the swapped runs: A's load point now, and the same verdict
+  local w = report.build { a = side(db, "y"), b = side(da, "x"), generated = 0,
+    slo = decision.parse_slo("error_rate_pct=1,ttft_p95_ms=1000") }
+  for _, r in ipairs(w.perf) do if r.key == "error_rate_pct" then er = r end end
+  t.eq({ er.test, er.verdict }, { "exact_mann_whitney", "not shown to differ" })
+  t.ok(er.evidence:find("(A's load point 1: 0 of 200", 1, true), er.evidence)
+end)
 
 t.test("every figure the same in every repeat but the error rate: Fisher's test decides it, the SLO point too", function()
   -- three copies of one exp-7 file per run; B's say 4 of 200 failed (2 %, by hand): every

@@ -616,7 +616,8 @@ M.meets = meets
 -- of the last point that met every SLO (last_passing_tps and first_failing_tps: the two
 -- points' output tok/s), load_type, passing_offered = the offered load of the point that
 -- met every SLO at the bracket's lower end (interpolated, bounds), failing_offered = that of
--- the first failing point (interpolated, below_lowest), reason =}. An interpolated figure is an estimate:
+-- the first failing point (interpolated, below_lowest), failed_slos (below_lowest) = the SLOs
+-- it failed at its lowest load, in words ("TTFT p90 ≤ 200.0 ms"), reason =}. An interpolated figure is an estimate:
 -- the measurements place the capacity only between last_passing_rps and first_failing_rps
 -- (llmd.decision.capacity_bracket).
 -- SLO metrics as the report's tables name them ("TTFT p90", not ttft_p90_ms), for reasons
@@ -641,6 +642,9 @@ end
 local function non_monotone(points, slo)
   local passed, failed, failing = {}, {}, nil
   local reopened = false
+  -- every SLO failed at some failing point, each once, in the SLOs' order: named, never
+  -- "failed one" where several SLOs apply
+  local failed_keys, seen = {}, {}
   for _, p in ipairs(points) do
     local ok, detail = meets(p, slo)
     if ok == true then
@@ -649,8 +653,10 @@ local function non_monotone(points, slo)
     elseif ok == false then
       failed[#failed + 1] = p
       failing = failing or detail
+      for _, k in ipairs(detail) do seen[k] = true end
     end
   end
+  for _, s in ipairs(slo) do if seen[s.key] then failed_keys[#failed_keys + 1] = s.key end end
   if not reopened then return nil end
   local function idx(ps)
     local out = {}
@@ -685,14 +691,25 @@ local function non_monotone(points, slo)
     failed_rps = rates(failed), failing = failing, limiting = failing[1],
     first_failing = failed[1].index, first_failing_rps = failed[1].achieved_rps,
     -- "met the SLO at 20, 30 req/s, failed it at 10 req/s" (for a table cell)
-    brief = ("met %s at %s req/s, failed %s at %s req/s"):format(the, rps(passed), #slo == 1 and "it" or "one",
-      rps(failed)),
+    brief = ("met %s at %s req/s, failed %s at %s req/s"):format(the, rps(passed), #slo == 1 and "it"
+      or labels(failed_keys), rps(failed)),
     -- "met the SLO at load points 2 and 3 (20 and 30 req/s achieved) and failed TTFT p90 at ..."
-    detail = ("met %s at %s and failed %s at %s"):format(the, said(passed), labels(failing), said(failed)),
+    detail = ("met %s at %s and failed %s at %s"):format(the, said(passed), labels(failed_keys), said(failed)),
     reason = ("non-monotone: the run met %s at %s and failed %s at %s; a load that met %s lies above one that "
       .. "failed, so its load points do not cross %s once and no capacity can be read from them (noise or a "
-      .. "warm-up can do this: repeat those loads)"):format(the, said(passed), labels(failing), said(failed),
+      .. "warm-up can do this: repeat those loads)"):format(the, said(passed), labels(failed_keys), said(failed),
       #slo == 1 and "it" or "them", #slo == 1 and "its limit" or "the limits") }
+end
+
+-- The SLOs among slo whose keys are in keys, as one phrase in the SLOs' order: "TTFT p90 ≤
+-- 200.0 ms and Error rate ≤ 1.00 %" (each SLO's own text, llmd.decision.parse_slo's).
+local function slo_texts(slo, keys)
+  local want, out = {}, {}
+  for _, k in ipairs(keys) do want[k] = true end
+  for _, s in ipairs(slo) do
+    if want[s.key] then out[#out + 1] = s.text or labels(s.key) end
+  end
+  return #out > 0 and table.concat(out, " and ") or nil
 end
 
 function M.capacity(points, slo, sat)
@@ -739,7 +756,8 @@ function M.capacity(points, slo, sat)
     end
     if not ok then
       if not last then
-        return { kind = "below_lowest", limiting = detail[1], failing = detail, lowest_rps = p.achieved_rps,
+        return { kind = "below_lowest", limiting = detail[1], failing = detail, failed_slos = slo_texts(slo, detail),
+          lowest_rps = p.achieved_rps,
           lowest_tps = p.output_tps, load_type = p.load_type, failing_offered = p.offered,
           first_failing = p.index, first_failing_rps = p.achieved_rps,
           reason = ("the lowest load point (%.4g req/s achieved) already violates %s"):format(p.achieved_rps,
@@ -780,7 +798,8 @@ function M.capacity(points, slo, sat)
     end
     if not last then
       if ok == false then
-        return { kind = "below_lowest", limiting = detail[1], failing = detail, lowest_rps = q.achieved_rps,
+        return { kind = "below_lowest", limiting = detail[1], failing = detail, failed_slos = slo_texts(slo, detail),
+          lowest_rps = q.achieved_rps,
           lowest_tps = q.output_tps, load_type = q.load_type, failing_offered = q.offered,
           first_failing = q.index, first_failing_rps = q.achieved_rps,
           reason = ("the lowest load point (%.4g req/s achieved) already violates %s"):format(q.achieved_rps or 0,

@@ -39,9 +39,11 @@ local ARRAY_MT, OBJECT_MT = getmetatable(json.array {}), getmetatable(json.objec
 
 -- A Lua chunk that rebuilds v: tables (shared and cyclic ones once), strings, numbers
 -- (%q: integers as such, floats in hex, so exactly), booleans, json.null, the json
--- array/object marks, and llmd.stats accumulators (dumped into dir). Anything else
--- (a function, another userdata or metatable) is an error naming where it was.
-function M.serialize(v, dir)
+-- array/object marks, and llmd.stats accumulators (dumped into dir; with release, each
+-- one's samples given back as they are written and the accumulator emptied: see
+-- stats:dump). Anything else (a function, another userdata or metatable) is an error
+-- naming where it was.
+function M.serialize(v, dir, release)
   local ids, n, nstats = {}, 0, 0
   local make, fill = { "local R = {}" }, {}
   local function lit(x, where)
@@ -59,7 +61,7 @@ function M.serialize(v, dir)
       if tx == "userdata" then
         nstats = nstats + 1
         local name = ("stats-%d.bin"):format(nstats)
-        x:dump(dir .. "/" .. name)
+        x:dump(dir .. "/" .. name, release and { release = true } or nil)
         make[#make + 1] = ("R[%d] = S(%q)"):format(id, name)
         return ("R[%d]"):format(id)
       end
@@ -256,7 +258,9 @@ function M.child(dir)
   if not ok then fail(err, 1) end
   if copied then os.exit(0) end
   ok, err = pcall(function()
-    write(dir .. "/side.tmp", M.serialize(side, dir))
+    -- the samples' memory becomes the hand-over files' pages as they are written (this
+    -- process ends next): no fresh memory for 8 bytes a sample
+    write(dir .. "/side.tmp", M.serialize(side, dir, true))
     local rok, rerr = os.rename(dir .. "/side.tmp", dir .. "/side.lua")
     if not rok then error(("%s: cannot rename: %s"):format(dir .. "/side.tmp", tostring(rerr)), 0) end
     tl.mark("hand-over written")

@@ -257,6 +257,10 @@ local function finish_row(row, fam, A, B)
   elseif v.verdict == "untested" or v.identical then
     row.evidence = v.note or "no test possible"
   end
+  if test and test.overdispersed and row.evidence then
+    -- the repeats' rates were tested instead of the pooled counts: why, beside it
+    row.evidence = row.evidence .. "; on the repeats' error rates: " .. test.overdispersed
+  end
 end
 
 -- The load stages the result files of run (llmd.harness) hold: "2 stages: 1/s, 5/s (warm-up)",
@@ -803,8 +807,8 @@ end
 
 -- Capacity kinds that are lower bounds ("≥ X"), and what each says in a few words.
 local BOUND_NOTE = decision.CAPACITY_BOUND
--- ... and a capacity below the lowest load ("< X").
-local BELOW_NOTE = decision.CAPACITY_BELOW
+-- ... and a capacity below the lowest load ("< X"): the SLOs it failed there.
+local below_note = decision.capacity_below_note
 local is_bound = decision.capacity_is_bound
 
 -- A capacity as printed; with repeats at every load point, the range they allow beside it.
@@ -830,9 +834,9 @@ local function capacity_text(c)
       -- even the good ends of the intervals fail at the lowest load: the range says no more
       -- than the bound, which is then no longer the means' alone
       return ("< %s (%s, even at the lower ends of the repeats' 95 %% intervals)"):format(rate_text(c.lowest_rps),
-        BELOW_NOTE)
+        below_note(c))
     end
-    return ("< %s%s (%s%s)"):format(rate_text(c.lowest_rps), range and " by the means" or "", BELOW_NOTE,
+    return ("< %s%s (%s%s)"):format(rate_text(c.lowest_rps), range and " by the means" or "", below_note(c),
       range and ("; " .. range) or "")
   end
   if c.kind == "interpolated" then
@@ -1002,7 +1006,10 @@ local function headline(model)
       if rd then dt, pt = rd, rp end
     elseif label == "Capacity at SLO, output tok/s" then
       local ta_, tb_ = capacity_in_tps(cap.a), capacity_in_tps(cap.b)
-      local rd, rp = capacity_range_cells(ta_ and tb_ and decision.capacity_gap(ta_, tb_), " tok/s", 1)
+      -- the same-load rule of the req/s row (brackets that touch at one load: the same load
+      -- points, offered and achieved within 1 %), read off the req/s capacities' points
+      local touch = decision.capacity_touch(cap.a, cap.b) or false
+      local rd, rp = capacity_range_cells(ta_ and tb_ and decision.capacity_gap(ta_, tb_, touch), " tok/s", 1)
       if rd then dt, pt = rd, rp
       elseif va ~= nil and vb ~= nil and not (ta_ and tb_) and cap.a.kind == "interpolated"
         and cap.b.kind == "interpolated" and (cap.a.interval or cap.b.interval) then
@@ -1044,8 +1051,8 @@ local function headline(model)
         return (is_bound(c) and "≥ " or about) .. T.helpers.num(c.output_tps, 1) .. " tok/s"
       end
       if c.kind == "below_lowest" then
-        return c.lowest_tps and ("< %s tok/s (%s)"):format(T.helpers.num(c.lowest_tps, 1), BELOW_NOTE)
-          or ("N/A (%s; its output tok/s is unknown)"):format(BELOW_NOTE)
+        return c.lowest_tps and ("< %s tok/s (%s)"):format(T.helpers.num(c.lowest_tps, 1), below_note(c))
+          or ("N/A (%s; its output tok/s is unknown)"):format(below_note(c))
       end
       return capacity_text(c)
     end
@@ -1075,7 +1082,7 @@ local function headline(model)
     end
     if is_bound(c) then return ("≥ %s req/s (%s)"):format(per(c.rps, gp), BOUND_NOTE[c.kind]) end
     if c.kind == "below_lowest" then
-      return ("< %s req/s (%s)"):format(per(c.lowest_rps, gp), BELOW_NOTE)
+      return ("< %s req/s (%s)"):format(per(c.lowest_rps, gp), below_note(c))
     end
     if c.kind == "non_monotone" then return capacity_text(c) end
     return metrics.na("capacity unknown: " .. tostring(c.reason or "no reason given"))
@@ -1251,6 +1258,11 @@ local function matched_point(model, A, B, points_a, points_b, saved)
   end
   local count_test = key == "error_rate_pct" and counts(pa) and counts(pb)
     and decision.count_test(counts(pa), counts(pb)) or nil
+  -- failures that vary between the point's repeats beyond chance: the pooled counts are no
+  -- test (decision.failure_dispersion); the repeats' rates are, below
+  local od = count_test and not count_test.identical
+    and decision.dispersion_text(decision.failure_dispersion(A.run, { pa }), decision.failure_dispersion(B.run, { pb }))
+  if od then count_test = nil end
   if count_test then
     res.test = count_test
     if count_test.identical then res.identical, res.identical_note, res.test = true, count_test.note, nil end
@@ -1274,12 +1286,14 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     if not res.test then res.reason = "no per-request samples from both runs at this load" end
   elseif pa.ci and pb.ci and pa.ci[key] and pb.ci[key] then
     res.test = decision.repeat_test(pa.ci[key].samples, pb.ci[key].samples)
+    if res.test and od then res.test.overdispersed = od end
     if res.test and res.test.identical then
       -- the same value in every repeat of both: said, but no test (and none in the family)
       res.identical, res.test = true, nil
     end
   else
-    res.reason = ("no per-request samples or repeats from both runs at this load")
+    res.reason = od and (od .. "; no repeats of this load in both runs to test instead")
+      or "no per-request samples or repeats from both runs at this load"
   end
   -- analyze.lua from saved state (no samples): the test the last report made at this point
   if not res.test and not res.identical and type(saved) == "table" and saved.key == key
@@ -1303,7 +1317,7 @@ local function matched_test_id(mp, rows, pa, pb)
   if #pa == 1 and #pb == 1 then
     if t.test == "mann_whitney" and pa[1].repeats == 1 and pb[1].repeats == 1 then
       id = decision.test_id(mp.key, { test = "mann_whitney" })
-    elseif t.test == "welch" or t.test == "fisher" then
+    elseif t.test == "welch" or t.test == "fisher" or t.test == "exact_mann_whitney" then
       id = decision.test_id(mp.key, { test = t.test })
     end
   end
@@ -1385,7 +1399,10 @@ local function capacity_evidence_text(model, A, B, cap, per)
   end
   local basis
   if ca.interval and cb.interval then
-    basis = ("repeats at every load point, 95 %% ranges %s (A) and %s (B)"):format(ca.interval.text, cb.interval.text)
+    -- the ranges cover the measured brackets of three capacities (llmd.loadpoints
+    -- capacity_interval): not 95 % intervals, and never called so
+    basis = ("repeats at every load point, ranges %s (A) and %s (B), %s"):format(ca.interval.text,
+      cb.interval.text, decision.RANGE_WHAT)
   else
     basis = untested_text(A, B, ca, cb)
     if basis == "one run per load" then basis = "one run per load, no interval" end
@@ -1441,6 +1458,39 @@ local function sustained_evidence_text(model)
   return "one run per load, no interval: untested" .. near
 end
 
+-- The evidence of max sustained throughput per GPU, where both runs' accelerator counts are
+-- known and differ: its own, as the per-GPU capacity has, since per GPU the order may be
+-- the other way from the totals'. Each run's limit per GPU lies between its figure and its
+-- ceiling (the most it achieved at any load), each divided by its own count; from its
+-- figure up when it never saturated. Spans apart order the runs, untested ("base": the
+-- totals' evidence, what stands behind the figures); spans that overlap do not. nil when a
+-- figure is unknown.
+local function sustained_gpu_evidence(model, A, B, base)
+  local g, sa, sb = model.per_gpu, model.saturation.a, model.saturation.b
+  if not (g and g.a.gpus and g.b.gpus and sa.max_sustained_rps and sb.max_sustained_rps) then return nil end
+  local function span(s, n)
+    local hi = s.none and math.huge or (s.ceiling_rps and math.max(s.ceiling_rps, s.max_sustained_rps))
+      or s.max_sustained_rps
+    return s.max_sustained_rps / n, hi / n
+  end
+  local la, ha = span(sa, g.a.gpus)
+  local lb, hb = span(sb, g.b.gpus)
+  local function per(x) return T.helpers.num(x, 2) .. " req/s per GPU" end
+  local hi, lo
+  if ha < lb then hi, lo = { B, lb }, { A, ha } elseif hb < la then hi, lo = { A, la }, { B, hb } end
+  if hi then
+    return ("%s, but the measured loads order them per GPU: %s sustained %s, %s never achieved more than %s at any "
+      .. "load"):format(base, hi[1].label, per(hi[2]), lo[1].label, per(lo[2]))
+  end
+  local function range(l, h)
+    if h == math.huge then return "≥ " .. per(l) end
+    if l == h then return per(l) end
+    return ("%s–%s"):format(T.helpers.num(l, 2), per(h))
+  end
+  return ("%s; per GPU the measured loads cannot order them: %s %s, %s %s"):format(base, A.label, range(la, ha),
+    B.label, range(lb, hb))
+end
+
 -- Each headline row's evidence column (rows read off the same figure share its evidence).
 local function headline_evidence(model, A, B)
   local cap = capacity_evidence_text(model, A, B)
@@ -1458,6 +1508,10 @@ local function headline_evidence(model, A, B)
   -- evidence, which may point the other way from the totals' (1 GPU against 4)
   local cap_gpu = model.capacity.per_gpu and model.capacity.per_gpu.evidence
     and capacity_evidence_text(model, A, B, model.capacity.per_gpu, " per GPU") or cap
+  -- max sustained per GPU likewise, where the counts differ (the same count orders the
+  -- runs as the totals do); not of different workloads or a broken run
+  local sus_gpu = model.gpus_differ and not differ and not (model.broken and #model.broken > 0)
+    and sustained_gpu_evidence(model, A, B, sus) or sus
   for _, r in ipairs(model.headline) do
     local l = r.label
     if l == "Capacity at SLO" or l == "Per GPU" or l == "GPUs" then
@@ -1466,6 +1520,8 @@ local function headline_evidence(model, A, B)
       r.evidence = cap_gpu
     elseif l:match("^Capacity at SLO") then
       r.evidence = cap
+    elseif l == "Max sustained throughput per GPU" then
+      r.evidence = sus_gpu
     elseif l:match("^Max sustained") then
       r.evidence = sus
     else
@@ -1480,8 +1536,8 @@ end
 -- Two capacities whose ranges from the repeats overlap.
 local function overlap_text(phrase, A, B, ca, cb)
   return ("No clear difference in capacity within %s: %s for %s, %s for %s, and the ranges the repeats allow "
-    .. "(each load point's 95 %% confidence interval) overlap."):format(phrase, capacity_text(ca), A.label,
-    capacity_text(cb), B.label)
+    .. "(%s) overlap."):format(phrase, capacity_text(ca), A.label,
+    capacity_text(cb), B.label, decision.RANGE_WHAT)
 end
 
 -- "TTFT p90" for an SLO key, "the SLOs" without one.
@@ -1807,6 +1863,15 @@ local function summary(model, A, B)
       local gap = row.pct_text:match("^N/A") and "" or (" (%s %s vs %s)"):format(B.label, row.pct_text, A.label)
       out[#out + 1] = ("Capacity per GPU within %s: %s for %s, %s for %s%s; %s."):format(
         decision.slo_phrase(model.slo), row.a_text, A.label, row.b_text, B.label, gap, row.evidence)
+    elseif #model.slo == 0 then
+      -- no SLO: the max sustained throughput per GPU leads, with its own evidence, as the
+      -- capacity per GPU does with SLOs
+      for _, r in ipairs(model.headline) do if r.label == "Max sustained throughput per GPU" then row = r end end
+      if row and row.a ~= nil and row.b ~= nil then
+        local gap = row.pct_text:match("^N/A") and "" or (" (%s %s vs %s)"):format(B.label, row.pct_text, A.label)
+        out[#out + 1] = ("Max sustained throughput per GPU: %s for %s, %s for %s%s; %s."):format(row.a_text, A.label,
+          row.b_text, B.label, gap, row.evidence)
+      end
     end
   end
   local total_at = model.gpus_differ and #out + 1 -- where the totals' first sentence goes
@@ -2061,9 +2126,11 @@ local function summary(model, A, B)
       end
     end
   end
-  if total_at and out[total_at] and out[total_at - 1]:match("^Capacity per GPU") then
+  if total_at and out[total_at] and (out[total_at - 1]:match("^Capacity per GPU")
+    or out[total_at - 1]:match("^Max sustained throughput per GPU")) then
     -- after the per-GPU lead, the totals' sentence says it is of the totals
     local t, n = out[total_at]:gsub("^Capacity within", "In total, capacity within")
+    if n == 0 then t, n = out[total_at]:gsub("^Max sustained throughput ", "In total, max sustained throughput ") end
     out[total_at] = n > 0 and t or ("In total: " .. t)
   end
   if not model.workload_match.like_for_like then
@@ -2330,8 +2397,8 @@ function M.build(opts)
     -- each GPU, said beside every latency verdict (summary: gpu_latency_caveat)
     if ga and gb then model.gpu_counts = { a = ga, b = gb } end
     model.gpus_differ = ga and gb and ("%s ran on %s and %s on %s, so the totals compare different amounts of "
-      .. "hardware%s"):format(A.label, n(ga), B.label, n(gb), #model.slo > 0 and " and capacity is compared per GPU "
-      .. "first" or "")
+      .. "hardware and %s is compared per GPU first"):format(A.label, n(ga), B.label, n(gb),
+      #model.slo > 0 and "capacity" or "max sustained throughput")
       or ("%s ran on %s and %s on %s (give gpus: N in %s's info file), so the totals may compare different "
       .. "amounts of hardware, and nothing can be compared per GPU"):format(A.label, n(ga), B.label, n(gb),
       ga and B.label or A.label)

@@ -333,7 +333,7 @@ local function capacity_brief(c)
   if c.kind == "never_violated" and f then return "≥ " .. f .. " (never violated)" end
   if c.kind == "saturated" and f then return "≥ " .. f .. " (the last load before saturation)" end
   if c.kind == "below_lowest" and c.lowest_rps then
-    return "< " .. metrics.format("throughput_req_s", c.lowest_rps) .. " (" .. decision.CAPACITY_BELOW .. ")"
+    return "< " .. metrics.format("throughput_req_s", c.lowest_rps) .. " (" .. decision.capacity_below_note(c) .. ")"
   end
   if c.kind == "non_monotone" then return metrics.na("non-monotone: " .. c.brief) end
   return metrics.na(c.reason or "unknown")
@@ -561,12 +561,12 @@ function M.model(list, opts)
     if r.evidence.gap then r.evidence.gap.pct_text = gap end
     if ev.verdict == "B higher" then
       r.vs_next, r.proven = "B better", true
-      r.vs_next_text = ("above %s (%s): the repeats' 95 %% ranges of the capacities do not overlap"):format(
-        nxt.label, nf) .. (ceiling and ("; " .. ceiling) or "")
+      r.vs_next_text = ("above %s (%s): the capacities' ranges (%s) do not overlap"):format(
+        nxt.label, nf, decision.RANGE_WHAT) .. (ceiling and ("; " .. ceiling) or "")
     elseif ev.verdict == "no clear difference" then
       r.vs_next, r.proven = "no clear difference", false
-      r.vs_next_text = ("no clear difference vs %s (%s): the repeats' 95 %% ranges of the capacities overlap")
-        :format(nxt.label, nf)
+      r.vs_next_text = ("no clear difference vs %s (%s): the capacities' ranges (%s) overlap")
+        :format(nxt.label, nf, decision.RANGE_WHAT)
     elseif ev.verdict == "about the same" then
       r.vs_next, r.proven = "negligible", false
       r.vs_next_text = ("about the same as %s (%s; within %g %%)"):format(nxt.label, nf, decision.MIN_EFFECT)

@@ -370,6 +370,87 @@ function M.count_test(va, vb)
   return stattest.fisher_exact(fa, na, fb, nb)
 end
 
+-- The load points of two runs paired as the same load: the same load type and offered
+-- loads within llmd.loadpoints.REPEAT_TOLERANCE (the rule that makes stages repeats of one
+-- point, and the workload match's), each point paired once, in A's order. Returns the pairs
+-- {{a = pa[i], b = pb[j]}, ...} and the points left unpaired, as texts ("3/s (A)").
+function M.paired_points(pa, pb)
+  local pairs_, used, left = {}, {}, {}
+  for _, p in ipairs(pa) do
+    local hit
+    for j, q in ipairs(pb) do
+      if not used[j] and p.offered and q.offered and p.load_type == q.load_type and lp.close(p.offered, q.offered) then
+        hit = j
+        break
+      end
+    end
+    if hit then
+      used[hit] = true
+      pairs_[#pairs_ + 1] = { a = p, b = pb[hit] }
+    else
+      left[#left + 1] = fmt_load(p) .. " (A)"
+    end
+  end
+  for j, q in ipairs(pb) do if not used[j] then left[#left + 1] = fmt_load(q) .. " (B)" end end
+  return pairs_, left
+end
+
+-- A load point's counts of failed and completed requests: its stages' (the repeats')
+-- summed; nil when a stage does not know them.
+local function point_counts(run, p)
+  local ok, failed = 0, 0
+  for _, idx in ipairs(p.stages or {}) do
+    local v
+    for _, st in ipairs(run.stages or {}) do
+      if st.index == idx then v = st.metrics and st.metrics.values end
+    end
+    if not (v and v.requests_ok and v.requests_failed) then return nil end
+    ok, failed = ok + v.requests_ok, failed + v.requests_failed
+  end
+  if #(p.stages or {}) == 0 then return nil end
+  return ok, failed
+end
+
+-- The error rate's test when a run has several load points: the exact test stratified by
+-- load point (llmd.stattest.stratified_exact), each stratum a pair of points at the same
+-- load (M.paired_points) with its repeats' counts summed. Pooling the counts over the load
+-- points instead would compare the runs' mix of loads as much as the runs: A with 3 repeats
+-- at a load where nothing fails and 1 at one where 5 % fail, B the other way round, differ
+-- in the pooled rate (3.1 % against 4.7 %) with identical rates at every load. Points of
+-- one run at a load the other did not measure are left out (left_out: their texts).
+-- Returns the test (fisher fields, strata, mh_rate_a and mh_rate_b in %: the weighted
+-- rates whose difference is the Mantel-Haenszel rate difference, left_out), {test =
+-- "identical", ...} when no request failed in either run's paired points (or all did), or
+-- nil and why.
+function M.stratified_count_test(ra, rb, pa, pb)
+  local pairs_, left = M.paired_points(pa, pb)
+  if #pairs_ == 0 then return nil, "no load point of one run is at a load the other measured" end
+  local strata, fa, na, fb, nb = {}, 0, 0, 0, 0
+  for _, pr in ipairs(pairs_) do
+    local oa, xa = point_counts(ra, pr.a)
+    local ob, xb = point_counts(rb, pr.b)
+    if not (oa and ob) then
+      return nil, "the counts of failed and completed requests are not known at every load point of both runs"
+    end
+    if oa + xa > 0 and ob + xb > 0 then
+      strata[#strata + 1] = { xa, oa + xa, xb, ob + xb }
+      fa, na, fb, nb = fa + xa, na + oa + xa, fb + xb, nb + ob + xb
+    end
+  end
+  if #strata == 0 then return nil, "no load point at which both runs finished a request" end
+  local left_text = #left > 0 and ("left out, measured by one run only: %s"):format(table.concat(left, ", ")) or nil
+  if fa + fb == 0 or fa + fb == na + nb then
+    return { test = "identical", identical = true, n_a = na, n_b = nb,
+      note = ("%s at the %d load points both measured (%d of %d and %d of %d failed): no test%s"):format(
+        fa + fb == 0 and "no request failed in either run" or "every request failed in both runs", #strata, fa, na,
+        fb, nb, left_text and ("; " .. left_text) or "") }
+  end
+  local r = stattest.stratified_exact(strata)
+  r.mh_rate_a, r.mh_rate_b = r.mh_rate_a * 100, r.mh_rate_b * 100
+  r.left_out = left_text
+  return r
+end
+
 -- Can a test show a difference at alpha? Not when no outcome of it could give p < alpha (an
 -- exact test on 3 and 3 repeats: p >= 0.1 whatever the values): such a test is no evidence
 -- either way, and it stays out of the Holm family (Tarone 1990), so that it does not make
@@ -383,6 +464,9 @@ function M.test_name(test)
   local t = test and test.test
   if t == "welch" then return "Welch t" end
   if t == "exact_mann_whitney" then return "exact Mann-Whitney on the repeats" end
+  if t == "fisher" and (test.strata or 1) > 1 then
+    return ("exact test on the request counts stratified by load point (%d points)"):format(test.strata)
+  end
   if t == "fisher" then return "Fisher's exact test on the request counts" end
   return "Mann-Whitney"
 end
@@ -391,7 +475,9 @@ end
 -- Welch on the repeats when each run is repeats of one load point, else nil and why.
 function M.row_test(key, ra, rb, pa, pb, memo)
   if key == "error_rate_pct" then
-    -- per-request outcomes first, as the latency rows' per-request samples; else the repeats
+    -- per-request outcomes first, as the latency rows' per-request samples; else the repeats.
+    -- Several load points: stratified by load point, never the counts pooled over them
+    if #pa > 1 or #pb > 1 then return M.stratified_count_test(ra, rb, pa, pb) end
     local r = M.count_test(ra.overall.values, rb.overall.values)
     if r then return r end
   end
@@ -753,7 +839,14 @@ end
 -- adjustment ("not shown to differ", in the family)}.
 function M.verdict(o)
   local m = metrics.get(o.key)
-  local r = { effect_pct = M.effect_pct(o.a, o.b), test = o.test and o.test.test or nil,
+  -- a test stratified by load point (the error rate over several points) measures the
+  -- difference within the points: its weighted rates (mh_rate_a, mh_rate_b) give the size
+  -- and the direction, never the pooled figures, which mix in each run's spread over loads
+  local ea, eb = o.a, o.b
+  if o.test and o.test.mh_rate_a and o.test.mh_rate_b and o.a ~= nil and o.b ~= nil then
+    ea, eb = o.test.mh_rate_a, o.test.mh_rate_b
+  end
+  local r = { effect_pct = M.effect_pct(ea, eb), test = o.test and o.test.test or nil,
     p_value = o.test and o.test.p or nil }
   if r.p_value ~= nil and o.p_adjusted ~= nil then
     r.p_adjusted, r.family_size = o.p_adjusted, o.family_size
@@ -807,7 +900,7 @@ function M.verdict(o)
     return r
   end
   -- (after the test that cannot decide: equal values are no reason to count it in the family)
-  if o.a == o.b and o.test and o.test.p ~= nil then
+  if ea == eb and o.test and o.test.p ~= nil then
     r.verdict = "no clear difference"
     return r
   end
@@ -842,13 +935,13 @@ function M.verdict(o)
     r.verdict = "negligible"
     return r
   end
-  if o.key == "error_rate_pct" and math.abs(o.b - o.a) < M.MIN_ERROR_PP then
+  if o.key == "error_rate_pct" and math.abs(eb - ea) < M.MIN_ERROR_PP then
     r.verdict = "negligible"
-    r.note = ("%s pp apart, below the error rate's practical threshold of %s percentage points"):format(
-      ("%.3g"):format(math.abs(o.b - o.a)), ("%g"):format(M.MIN_ERROR_PP))
+    r.note = ("%s pp apart%s, below the error rate's practical threshold of %s percentage points"):format(
+      ("%.3g"):format(math.abs(eb - ea)), ea ~= o.a and " within the load points" or "", ("%g"):format(M.MIN_ERROR_PP))
     return r
   end
-  local b_better = (m.better == "higher") == (o.b > o.a)
+  local b_better = (m.better == "higher") == (eb > ea)
   r.verdict = b_better and "B better" or "A better"
   r.winner = b_better and "b" or "a"
   return r

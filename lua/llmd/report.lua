@@ -41,7 +41,8 @@ local UNIVERSAL = {
 }
 
 M.TEST = "Mann-Whitney U (two-sided, normal approximation with tie correction) on the per-request samples "
-  .. "(the error rate: Fisher's exact test, two-sided, on the counts of failed and completed requests), "
+  .. "(the error rate: Fisher's exact test, two-sided, on the counts of failed and completed requests, "
+  .. "stratified by load point where a run has several), "
   .. "or Welch's t-test on the repeats of one load point (the exact Mann-Whitney test where a run's repeats are "
   .. "all one value); alpha = 0.05"
 
@@ -216,6 +217,12 @@ local function unknown_note(row, A, B)
   return "unknown for " .. side(B.label, "B", row.b_na)
 end
 
+-- The difference of a stratified test's weighted rates (the Mantel-Haenszel rate
+-- difference, B - A): "+0.00 pp (Mantel-Haenszel)".
+local function mh_text(test)
+  return ("%s pp (Mantel-Haenszel)"):format(T.helpers.signed(test.mh_rate_b - test.mh_rate_a, 2))
+end
+
 -- The row's verdict with its test's Holm-adjusted p (fam: decision.family of the comparison).
 local function finish_row(row, fam, A, B)
   local o = row.decide
@@ -250,6 +257,11 @@ local function finish_row(row, fam, A, B)
   elseif test and test.p then
     row.evidence = ("%s, p = %s"):format(decision.test_name(test), fmt_p(test.p))
     if v.p_adjusted then row.evidence = row.evidence .. (", Holm-adjusted %s"):format(fmt_p(v.p_adjusted)) end
+    if test.mh_rate_a and test.mh_rate_b then
+      -- the stratified effect, which the verdict reads, beside the pooled Delta
+      row.evidence = row.evidence .. ("; within the load points %s"):format(mh_text(test))
+    end
+    if test.left_out then row.evidence = row.evidence .. "; " .. test.left_out end
     if v.too_few then
       row.evidence = row.evidence .. (test.test == "fisher" and ": the smallest p these counts allow"
         or ": the smallest p these repeats allow") .. ", too few to show a difference"
@@ -1995,9 +2007,12 @@ local function summary(model, A, B)
         local w = wins[r.winner]
         -- always B's change against A, said so, whichever run is better
         -- (a percentage, the error rate, changes by percentage points: "+2.50 pp")
-        w[#w + 1] = ("%s (%s %s vs %s, %s)"):format(lower_label(r.label), B.label,
-          r.pct and r.unit ~= "%" and T.helpers.pct(r.pct) or r.delta_text, A.label,
-          p_text(r.p_value, r.p_adjusted, r.family_size))
+        -- (a test stratified by load point: its difference within the points, which decided)
+        local strat = r.sig and r.sig.mh_rate_a and r.sig.mh_rate_b
+        w[#w + 1] = ("%s (%s %s vs %s%s, %s)"):format(lower_label(r.label), B.label,
+          strat and T.helpers.signed(r.sig.mh_rate_b - r.sig.mh_rate_a, 2) .. " pp"
+          or r.pct and r.unit ~= "%" and T.helpers.pct(r.pct) or r.delta_text, A.label,
+          strat and " within the load points" or "", p_text(r.p_value, r.p_adjusted, r.family_size))
       elseif r.verdict == "untested" then
         untested = untested + 1
         untested_rows[#untested_rows + 1] = r

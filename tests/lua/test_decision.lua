@@ -194,6 +194,52 @@ t.test("Fisher's exact test of two proportions: exact sums, the smallest p the m
   t.eq(why, "the counts of failed and completed requests are not known for both runs")
 end)
 
+t.test("the exact test stratified by load point: exact sums of the convolved strata, one stratum is Fisher's", function()
+  -- expected values: python3, exact rational arithmetic (fractions.Fraction of math.comb
+  -- products): each stratum's hypergeometric distribution of A's count given its margins,
+  -- convolved over the strata into the distribution of A's total; p sums every total no
+  -- more likely than the observed one (relative tolerance 1e-7); the Mantel-Haenszel
+  -- weighted rates with weights na nb / (na + nb), in fractions: {strata, p, mh_a, mh_b}
+  local cases = {
+    -- the audit's e5: 0 of 1800 vs 0 of 600 at 2/s, 150 of 3000 vs 450 of 9000 at 10/s
+    { { { 0, 1800, 0, 600 }, { 150, 3000, 450, 9000 } }, 1, 1 / 24, 1 / 24 },
+    { { { 0, 1800, 0, 600 }, { 150, 3000, 540, 9000 } }, 0.04161390337235273, 1 / 24, 0.05 },
+    { { { 1, 200, 6, 200 }, { 3, 200, 9, 200 }, { 10, 400, 25, 400 } }, 0.0004234839713462756, 0.0175, 0.05 },
+    { { { 2, 50, 0, 50 }, { 0, 30, 3, 30 } }, 1, 0.025, 0.0375 },
+    { { { 5, 100, 0, 100 }, { 0, 100, 5, 100 } }, 1, 0.025, 0.025 },
+  }
+  for _, c in ipairs(cases) do
+    local what = json.encode(c[1])
+    local r = st.stratified_exact(c[1])
+    t.eq({ r.test, r.strata }, { "fisher", #c[1] }, what)
+    t.near(r.p, c[2], 1e-9 * c[2], what .. " p")
+    t.near(r.mh_rate_a, c[3], 1e-12, what .. " mh a")
+    t.near(r.mh_rate_b, c[4], 1e-12, what .. " mh b")
+    -- the sides swapped: the same p to the last bit
+    local sw = {}
+    for i, s in ipairs(c[1]) do sw[i] = { s[3], s[4], s[1], s[2] } end
+    t.eq(st.stratified_exact(sw).p, r.p, what .. " swapped")
+  end
+  -- 2 of 50 and 0 of 30 against 0 of 50 and 3 of 30: the smallest p these margins allow,
+  -- python3 fractions 0.058722821434685844, is above 0.05: no outcome could decide
+  t.near(st.stratified_exact(cases[4][1]).p_min, 0.058722821434685844, 1e-12)
+  -- one stratum: Fisher's exact test itself
+  local one, f = st.stratified_exact { { 0, 600, 12, 600 } }, st.fisher_exact(0, 600, 12, 600)
+  t.eq({ one.p, one.p_min }, { f.p, f.p_min })
+  t.raises("stratified_exact: stratum 2: more events than trials", st.stratified_exact,
+    { { 0, 1, 0, 1 }, { 3, 2, 0, 1 } })
+  t.raises("stratified_exact: stratum 1, count 2: expected a whole number >= 0, got 2.5", st.stratified_exact,
+    { { 0, 2.5, 0, 1 } })
+  t.raises("stratified_exact: no stratum", st.stratified_exact, {})
+  -- the verdict reads the stratified rates, not the pooled figures: pooled B is lower (3 %
+  -- against 5 %, B's requests at the lighter loads), within the load points B fails more
+  -- (Mantel-Haenszel 5 % against 3 %): A is better, 2 pp apart within the points
+  local v = decision.verdict { key = "error_rate_pct", a = 5, b = 3,
+    test = { test = "fisher", p = 0.001, strata = 2, mh_rate_a = 3, mh_rate_b = 5 } }
+  t.eq({ v.verdict, v.winner }, { "A better", "a" })
+  t.near(v.effect_pct, 50, 1e-12) -- (5 - 3) / 4 x 100
+end)
+
 local run_of = t.run_of
 
 local function ladder_run()
@@ -539,6 +585,58 @@ local function mirror(da, db, opts)
   end
   return m1, m2
 end
+
+-- A ladder of vLLM summary files (an exp-7 file edited) in a new folder: points = {{rate,
+-- n, failed, achieved}, ...}, one file each (repeats: the same rate again).
+local function error_ladder(points)
+  local base = json.read(EXP7 .. "/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
+  local dir = t.tmpdir()
+  for i, p in ipairs(points) do
+    local d = {}
+    for k, v in pairs(base) do d[k] = v end
+    d.request_rate, d.num_prompts, d.failed, d.completed = p[1], p[2], p[3], p[2] - p[3]
+    d.duration = d.completed / p[4]
+    d.request_throughput = p[4]
+    d.total_input_tokens, d.total_output_tokens = d.completed * 256, d.completed * 128
+    d.output_throughput = d.total_output_tokens / d.duration
+    d.total_token_throughput = (d.total_input_tokens + d.total_output_tokens) / d.duration
+    t.write(("%s/benchmark_%02d.json"):format(dir, i), json.encode(d))
+  end
+  return dir
+end
+
+t.test("error rates over several load points: stratified by load point, never a winner from the mix of loads", function()
+  -- the audit's e5: at 2/s 600 requests and none failed, at 10/s 3000 and 5 % (150) failed,
+  -- in both runs; A has 3 repeats at 2/s and 1 at 10/s, B 1 and 3. Pooled, A 150 of 4800
+  -- (3.12 %) against B 450 of 9600 (4.69 %), Fisher p = 7.478e-06 (python3 fractions): a
+  -- winner made of the repeat counts alone. Stratified (python3 fractions, as above): p = 1
+  local two = { 2, 600, 0, 1.98 }
+  local ten = { 10, 3000, 150, 9.5 }
+  local da = error_ladder { two, two, two, ten }
+  local db = error_ladder { two, ten, ten, ten }
+  local m = mirror(da, db)
+  local er
+  for _, row in ipairs(m.perf) do if row.key == "error_rate_pct" then er = row end end
+  t.eq(m.workload_match.like_for_like, true)
+  t.near(er.a, 150 / 4800 * 100, 1e-9)
+  t.near(er.b, 450 / 9600 * 100, 1e-9)
+  t.eq({ er.verdict, er.test, er.winner, er.sig.strata }, { "no clear difference", "fisher", nil, 2 })
+  t.near(er.p_value, 1, 1e-12)
+  t.eq(er.effect_pct, 0)
+  t.eq(er.evidence, "exact test on the request counts stratified by load point (2 points), p = 1, Holm-adjusted 1; "
+    .. "within the load points +0.00 pp (Mantel-Haenszel)")
+  t.ok(not m.summary:find("better in error rate", 1, true), m.summary)
+  -- B fails 6 % at 10/s (180 of 3000 in each repeat) against A's 5 %: a real difference
+  -- within the load, p = 0.04161390337235273 (python3 fractions); the Mantel-Haenszel rates
+  -- 150 / 3600 = 4.1667 % and (2250 x 6 %) / 2700 = 5.00 %: +0.83 pp, A better
+  db = error_ladder { two, { 10, 3000, 180, 9.5 }, { 10, 3000, 180, 9.5 }, { 10, 3000, 180, 9.5 } }
+  m = mirror(da, db)
+  for _, row in ipairs(m.perf) do if row.key == "error_rate_pct" then er = row end end
+  t.near(er.p_value, 0.04161390337235273, 1e-9)
+  t.eq(er.verdict, "A better")
+  t.ok(m.summary:find("x is better in error rate (y +0.83 pp vs x within the load points, p = 0.0416", 1, true),
+    m.summary)
+end)
 
 -- A vllm detailed result with its per-request arrays replaced.
 local function vllm_dir(ttfts, lats, outs, rate)

@@ -451,6 +451,69 @@ function M.stratified_count_test(ra, rb, pa, pb)
   return r
 end
 
+-- A load point's per-request samples of one kind: its stage's, or its repeats' merged into
+-- one accumulator; a run whose one load point is its one measured stage has them as the
+-- whole run's (per-request data read as a whole, inference-perf's). nil when a stage has none.
+local function point_samples(run, p, kind, n_points)
+  local got = {}
+  for _, idx in ipairs(p.stages or {}) do
+    local acc
+    for _, st in ipairs(run.stages or {}) do
+      if st.index == idx and st.metrics and st.metrics.samples then acc = st.metrics.samples[kind] end
+    end
+    if not acc then
+      if n_points == 1 and #(p.stages or {}) == 1 and run.overall.samples then
+        acc = run.overall.samples[kind]
+      end
+      if not acc then return nil end
+    end
+    got[#got + 1] = acc
+  end
+  if #got == 0 then return nil end
+  if #got == 1 then return got[1] end
+  local ok, merged = pcall(function()
+    local m = stats.new()
+    for _, acc in ipairs(got) do m:merge(acc) end
+    return m
+  end)
+  return ok and merged or nil
+end
+
+-- The latency rows' test when a run has several load points: van Elteren's stratified
+-- rank-sum test (van Elteren 1960), each stratum a pair of load points at the same load
+-- (M.paired_points) with its repeats' samples merged. Per stratum k, A's Mann-Whitney U_k
+-- and its tie-corrected null variance V_k (llmd.stats.mann_whitney); the statistic sums
+-- (U_k - n_a n_b / 2) / (N_k + 1) over the strata, its variance V_k / (N_k + 1)^2, and z
+-- is their ratio (normal, two-sided). Mann-Whitney on the samples pooled over the load
+-- points instead compares each run's mix of loads: with latency rising with load, the run
+-- with more repeats at the light loads is "faster" at every load at which both are the
+-- same. A stratum whose samples are all one value carries no information and is skipped.
+-- Returns {test = "mann_whitney", p, z (> 0: A's values larger, as the unstratified
+-- test's), strata, left_out}, or nil and why.
+function M.stratified_mann_whitney(ra, rb, pa, pb, kind)
+  local pairs_, left = M.paired_points(pa, pb)
+  if #pairs_ == 0 then return nil, "no load point of one run is at a load the other measured" end
+  local num, var, used = 0, 0, 0
+  for _, pr in ipairs(pairs_) do
+    local xa, xb = point_samples(ra, pr.a, kind, #pa), point_samples(rb, pr.b, kind, #pb)
+    if not (xa and xb) then return nil, "no per-request samples at every load point of both runs" end
+    if xa:count() > 0 and xb:count() > 0 then
+      local ok, r = pcall(stats.mann_whitney, xa, xb)
+      if not ok then return nil, "no per-request samples at every load point of both runs" end
+      if r then
+        local n = r.n1 + r.n2
+        num = num + (r.u - r.n1 * r.n2 / 2) / (n + 1)
+        var = var + r.var / ((n + 1) * (n + 1))
+        used = used + 1
+      end
+    end
+  end
+  if var <= 0 or var ~= var then return nil, "no load point at which both runs' samples are not all one value" end
+  local z = num / math.sqrt(var)
+  return { test = "mann_whitney", name = "van_elteren", z = z, p = stattest.normal_two_sided(z), strata = used,
+    left_out = #left > 0 and ("left out, measured by one run only: %s"):format(table.concat(left, ", ")) or nil }
+end
+
 -- Can a test show a difference at alpha? Not when no outcome of it could give p < alpha (an
 -- exact test on 3 and 3 repeats: p >= 0.1 whatever the values): such a test is no evidence
 -- either way, and it stays out of the Holm family (Tarone 1990), so that it does not make
@@ -468,6 +531,9 @@ function M.test_name(test)
     return ("exact test on the request counts stratified by load point (%d points)"):format(test.strata)
   end
   if t == "fisher" then return "Fisher's exact test on the request counts" end
+  if t == "mann_whitney" and test.strata then
+    return ("Mann-Whitney stratified by load point (van Elteren, %d points)"):format(test.strata)
+  end
   return "Mann-Whitney"
 end
 
@@ -483,6 +549,32 @@ function M.row_test(key, ra, rb, pa, pb, memo)
   end
   local kind = M.sample_kind(key)
   local sa, sb = ra.overall.samples, rb.overall.samples
+  if kind and (#pa > 1 or #pb > 1) then
+    -- several load points: stratified by load point, never the samples pooled over them
+    local r = memo and memo[kind]
+    if r == nil then
+      local why
+      r, why = M.stratified_mann_whitney(ra, rb, pa, pb, kind)
+      if r and kind == "itl" then
+        -- the design effect of the gaps per request, over the points tested
+        local gaps, reqs = 0, 0
+        for _, pr in ipairs(M.paired_points(pa, pb)) do
+          for _, side in ipairs { { ra, pr.a, #pa }, { rb, pr.b, #pb } } do
+            local acc = point_samples(side[1], side[2], kind, side[3])
+            local ok_, _ = point_counts(side[1], side[2])
+            gaps, reqs = gaps + (acc and acc:count() or 0), reqs + (ok_ or 0)
+          end
+        end
+        r = M.declustered(r, gaps, reqs > 0 and reqs or nil)
+      end
+      r = r or { why = why }
+      if memo then memo[kind] = r end
+    end
+    if r.why then return nil, r.why end
+    local copy = {}
+    for k, v in pairs(r) do copy[k] = v end
+    return copy
+  end
   if kind and sa and sb and sa[kind] and sb[kind] then
     local r = memo and memo[kind]
     if r == nil then
@@ -939,6 +1031,15 @@ function M.verdict(o)
     r.verdict = "negligible"
     r.note = ("%s pp apart%s, below the error rate's practical threshold of %s percentage points"):format(
       ("%.3g"):format(math.abs(eb - ea)), ea ~= o.a and " within the load points" or "", ("%g"):format(M.MIN_ERROR_PP))
+    return r
+  end
+  if o.test.strata and o.test.test == "mann_whitney" and o.test.z and o.test.z ~= 0 and (o.test.z < 0) ~= (eb > ea) then
+    -- stratified by load point, the test finds B's values larger (z < 0) or smaller, and
+    -- the figures pooled over the loads differ the other way: they mix in the runs' spread
+    -- over the loads, and name no winner
+    r.verdict = "not comparable"
+    r.note = "the test within the load points and the figures pooled over them differ in opposite directions "
+      .. "(the runs spread their requests over the loads differently)"
     return r
   end
   local b_better = (m.better == "higher") == (eb > ea)

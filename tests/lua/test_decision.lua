@@ -638,6 +638,76 @@ t.test("error rates over several load points: stratified by load point, never a 
     m.summary)
 end)
 
+-- A ladder of vLLM detailed results (the synthetic detailed file, its arrays replaced) in a
+-- new folder: points = {{rate, ttfts (s)}, ...}, one file each (a repeat: the same rate
+-- again); every request ends 0.5 s after its first token, 64 output tokens.
+local function latency_ladder(points)
+  local dir = t.tmpdir()
+  for i, p in ipairs(points) do
+    local d = json.read(DETAILED)
+    local ttfts = p[2]
+    local n = #ttfts
+    d.ttfts, d.latencies, d.output_lens, d.errors, d.start_times, d.input_lens, d.itls = {}, {}, {}, {}, {}, {}, {}
+    for k = 1, n do
+      d.ttfts[k], d.latencies[k], d.output_lens[k], d.errors[k] = ttfts[k], ttfts[k] + 0.5, 64, ""
+      d.start_times[k], d.input_lens[k] = 100 + k / p[1], 256
+      local g = {}
+      for j = 1, 63 do g[j] = 0.5 / 63 end
+      d.itls[k] = g
+    end
+    d.num_prompts, d.completed, d.failed = n, n, 0
+    d.request_rate, d.max_concurrency = p[1], json.null
+    d.duration = n / (0.99 * p[1])
+    d.request_throughput = 0.99 * p[1]
+    t.write(("%s/benchmark_%02d.json"):format(dir, i), t.vllm_text(d))
+  end
+  return dir
+end
+
+t.test("latency rows over several load points: Mann-Whitney stratified by load point (van Elteren)", function()
+  -- the same 40 TTFTs at each load in both runs (50 + i ms at 2/s, 200 + i ms at 10/s,
+  -- i = 1..40): equal distributions at every load, latency rising with load. A has 3 repeats
+  -- at 2/s and 1 at 10/s, B 1 and 3: pooled, A's requests are mostly the light load's, and
+  -- Mann-Whitney on the pooled samples named A faster. Stratified: A's U is n_a n_b / 2 at
+  -- each load (the same values on both sides), z = 0, p = 1 (python3 /tmp script: van
+  -- Elteren by hand with fractions, mid-ranks and the tie-corrected variance)
+  local l1, l2, l1s, l2s = {}, {}, {}, {}
+  for i = 1, 40 do
+    l1[i], l2[i] = (50 + i) / 1000, (200 + i) / 1000
+    l1s[i], l2s[i] = l1[i] + 0.0055, l2[i] + 0.0055
+  end
+  local da = latency_ladder { { 2, l1 }, { 2, l1 }, { 2, l1 }, { 10, l2 } }
+  local db = latency_ladder { { 2, l1 }, { 10, l2 }, { 10, l2 }, { 10, l2 } }
+  local m = mirror(da, db)
+  t.eq(m.workload_match.like_for_like, true)
+  local rows = {}
+  for _, row in ipairs(m.perf) do rows[row.key] = row end
+  for _, key in ipairs { "ttft_p50_ms", "ttft_p90_ms", "latency_p90_ms" } do
+    local r = rows[key]
+    t.eq({ r.verdict, r.test, r.winner }, { "no clear difference", "mann_whitney", nil }, key)
+    t.near(r.p_value, 1, 1e-12, key)
+    t.ok(r.evidence:find("^Mann%-Whitney stratified by load point %(van Elteren, 2 points%), p = 1"), r.evidence)
+    t.ok(r.b > r.a, key .. ": pooled, B's figure is higher (more of its requests at 10/s)")
+  end
+  t.ok(not m.summary:find("is better in", 1, true), m.summary)
+  -- B 5.5 ms slower at every load (no value of B equal to one of A's): van Elteren by hand
+  -- (python3, as above) z = -3.427662725795797, p = 0.0006088013123571915; A better
+  db = latency_ladder { { 2, l1s }, { 10, l2s }, { 10, l2s }, { 10, l2s } }
+  m = mirror(da, db)
+  for _, row in ipairs(m.perf) do rows[row.key] = row end
+  t.near(rows.ttft_p90_ms.p_value, 0.0006088013123571915, 1e-9)
+  t.near(rows.latency_p90_ms.p_value, 0.0006088013123571915, 1e-9)
+  t.eq({ rows.ttft_p90_ms.verdict, rows.latency_p90_ms.verdict }, { "A better", "A better" })
+  -- within the load points A's values larger (z > 0), pooled B's figure the higher: the two
+  -- disagree, so the pooled figures name no winner
+  local v = decision.verdict { key = "ttft_p90_ms", a = 100, b = 200,
+    test = { test = "mann_whitney", p = 0.001, z = 3.3, strata = 2 } }
+  t.eq({ v.verdict, v.winner }, { "not comparable", nil })
+  v = decision.verdict { key = "ttft_p90_ms", a = 200, b = 100, test = { test = "mann_whitney", p = 0.001, z = 3.3,
+    strata = 2 } }
+  t.eq({ v.verdict, v.winner }, { "B better", "b" })
+end)
+
 -- A vllm detailed result with its per-request arrays replaced.
 local function vllm_dir(ttfts, lats, outs, rate)
   local d = json.read(DETAILED)

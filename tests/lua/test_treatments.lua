@@ -1008,6 +1008,43 @@ t.test("the Pareto front: a gap below the practical threshold is noise, not a do
   t.eq(#m.dominated, 0)
 end)
 
+t.test("the Pareto front orders throughput by the ranking's rule: ceilings, repeats' test; equal latency is no win", function()
+  -- base: offered 10, 20, 30 req/s, achieved 10, 20, 25: saturated at 30, max sustained 20,
+  -- ceiling 25; E2E p90 1000 ms at every sustained load, so at the common load too
+  local base = e2e_curve_dir { { 10, 10, 1000 }, { 20, 20, 1000 }, { 30, 25, 3000 } }
+  -- hi: max sustained 22 (+9.5 % symmetric, by hand 2 / 21), the same E2E p90. base's
+  -- ceiling, 25, is above 22: its limit may lie anywhere in 20-25, so the load steps cannot
+  -- order the two (as the ranking says): no domination
+  local hi = e2e_curve_dir { { 10, 10, 1000 }, { 22, 22, 1000 }, { 33, 24, 3000 } }
+  local m = tr.model(tr.load { { label = "base", dirs = { base } }, { label = "hi", dirs = { hi } } })
+  t.eq(#m.dominated, 0)
+  t.ok(m.ranking[1].vs_next ~= "B better", m.ranking[1].vs_next_text)
+  -- low: base with a ceiling of 21 (< 22): ordered by the steps, hi higher; the latencies are
+  -- equal (1000 against 1000 ms), so low is beaten on throughput and no worse on latency,
+  -- never "beaten on both"
+  local low = e2e_curve_dir { { 10, 10, 1000 }, { 20, 20, 1000 }, { 30, 21, 3000 } }
+  m = tr.model(tr.load { { label = "low", dirs = { low } }, { label = "hi", dirs = { hi } } })
+  t.eq(#m.dominated, 1)
+  t.eq({ m.dominated[1].label, m.dominated[1].by, m.dominated[1].on, m.dominated[1].beaten },
+    { "low", "hi", "throughput", "beaten on max sustained throughput, no worse on End-to-end latency p90" })
+  t.ok(m.verdict:find("one treatment is beaten (low by hi: beaten on max sustained throughput, no worse on "
+    .. "End-to-end latency p90)", 1, true), m.verdict)
+  t.ok(not m.verdict:find("beaten on both", 1, true), m.verdict)
+  -- repeats at the max sustained points: c 19.8, 20.0, 20.2 req/s (ceiling 20.5 at 30
+  -- offered), o 20.1, 20.6, 21.1 (mean 20.6, +2.96 % symmetric: 0.6 / 20.3, by hand), above
+  -- c's ceiling; Welch by hand: t = 0.6 / sqrt(0.04 / 3 + 0.25 / 3) = 1.93, df 2.6, p > 0.1:
+  -- the test the ranking reads shows no order, so no domination
+  local c = e2e_curve_dir { { 10, 10, 1000 }, { 20, 19.8, 1000 }, { 20, 20.0, 1000 }, { 20, 20.2, 1000 },
+    { 30, 20.5, 3000 } }
+  local o = e2e_curve_dir { { 10, 10, 1000 }, { 20.2, 20.1, 1000 }, { 20.2, 20.6, 1000 }, { 20.2, 21.1, 1000 },
+    { 30, 22, 3000 } }
+  m = tr.model(tr.load { { label = "c", dirs = { c } }, { label = "o", dirs = { o } } })
+  t.near(m.treatments[2].max_rps, 20.6, 1e-9)
+  t.near(m.treatments[1].max_rps, 20, 1e-9)
+  t.eq(#m.dominated, 0)
+  t.ok(m.ranking[1].vs_next ~= "B better", m.ranking[1].vs_next_text)
+end)
+
 t.test("a place shown above the next gives this one's figure over the next one's, not the symmetric effect", function()
   -- two treatments of three repeats each at one sustained load, max sustained 91.32 and
   -- 31.10 req/s (the new user's case): +193.6 %

@@ -976,11 +976,15 @@ local function headline(model)
     if label:match("^Capacity") and (cap.a.kind == "below_lowest" or cap.b.kind == "below_lowest") then
       dt, pt = "N/A (below the lowest load measured)", "N/A"
     end
+    -- a capacity below the lowest load has no figure but a bracket, from 0 up to that load:
+    -- the gap's range holds it as comparison.json's does (one run below, the other above)
+    local ka = va ~= nil or cap.a.kind == "below_lowest"
+    local kb = vb ~= nil or cap.b.kind == "below_lowest"
     -- a capacity is known only within its measured bracket: the gap is the range both allow
-    if label:match("^Capacity at SLO %(") and va ~= nil and vb ~= nil then
+    if label:match("^Capacity at SLO %(") and ka and kb then
       local rd, rp = capacity_range_cells(cap.gap, " req/s", 2)
       if rd then dt, pt = rd, rp end
-    elseif label == "Capacity at SLO per GPU" and va ~= nil and vb ~= nil and cap.per_gpu then
+    elseif label == "Capacity at SLO per GPU" and ka and kb and cap.per_gpu then
       -- the same range, each side per its own accelerators
       local rd, rp = capacity_range_cells(cap.per_gpu.gap, " req/s", 2)
       if rd then dt, pt = rd, rp end
@@ -1006,7 +1010,8 @@ local function headline(model)
       dt, pt = sustained_range(sat.a, sat.b, va, vb, dt, pt)
     end
     -- capacities of different workloads: no gap between them is a difference of the setups
-    if differ and va ~= nil and vb ~= nil and (label:match("^Capacity") or label:match("^Max sustained")) then
+    if differ and ((va ~= nil and vb ~= nil) or (label:match("^Capacity") and ka and kb))
+      and (label:match("^Capacity") or label:match("^Max sustained")) then
       dt, pt = "N/A (the workloads differ)", "N/A"
     end
     -- a broken run (its health check failed): no gap is a finding
@@ -1674,7 +1679,24 @@ local function load_difference_text(model, A, B)
         end
         out[#out + 1] = ("the runs were driven differently: %s %s, %s %s"):format(A.label, by(d.a), B.label, by(d.b))
       elseif d.field == "offered_load" or d.field == "load_points" then
-        out[#out + 1] = ("%s was driven %s, %s %s"):format(A.label, span(pa), B.label, span(pb))
+        local sa, sb = span(pa), span(pb)
+        local diff = {}
+        if sa == sb and #pa == #pb then
+          -- the same range and count: the points whose offered loads differ say what does
+          for i = 1, #pa do
+            local x, y = pa[i].offered, pb[i].offered
+            if x and y and not lp.close(x, y) then
+              local unit = pa[i].load_type == "concurrency" and " concurrent requests" or " req/s"
+              diff[#diff + 1] = ("point %d at %g against %g%s"):format(i, x, y, unit)
+            end
+          end
+        end
+        if #diff > 0 then
+          out[#out + 1] = ("%s and %s were driven %s each, but at different offered loads: %s"):format(A.label,
+            B.label, sa, table.concat(diff, ", "))
+        else
+          out[#out + 1] = ("%s was driven %s, %s %s"):format(A.label, sa, B.label, sb)
+        end
       else
         out[#out + 1] = d.text
       end

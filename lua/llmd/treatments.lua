@@ -492,6 +492,13 @@ function M.model(list, opts)
               fmt(key, e.ci.t_lo)) or "")
         end
         if v and interp then e.text = e.text .. " (interpolated)" end
+        -- a point within 1 % of the common load stands for it (llmd.loadpoints.at): said with
+        -- its own rate, so that the cell does not read as measured at the common load itself
+        if v and not interp and p and p.achieved_rps and p.achieved_rps ~= m.common_rps then
+          e.measured_rps = p.achieved_rps
+          e.text = e.text .. (" (measured at %s, within 1 %%)"):format(
+            metrics.format("throughput_req_s", p.achieved_rps))
+        end
       else
         e.text = metrics.na(m.common_why)
       end

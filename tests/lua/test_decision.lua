@@ -1773,7 +1773,10 @@ t.test("capacity below the lowest load with repeats reads as a plain range, neve
   t.eq(m.capacity.a.interval.lo, 0)
   t.eq(m.headline[1].a_text,
     "< 10.00 req/s by the means (failed the SLO at the lowest load tried; the repeats allow up to 20.00 req/s)")
-  t.eq(m.headline[1].delta_text, "N/A (below the lowest load measured)")
+  -- the gap the spans allow, as comparison.json's capacity.gap: y's lower bound 30 less x's
+  -- upper end 20 = +10 req/s at least, 30 / 20 - 1 = +50 % at least (by hand)
+  t.eq({ m.headline[1].delta_text, m.headline[1].pct_text }, { "at least +10.00 req/s", "at least +50.0 %" })
+  t.eq({ m.capacity.gap.lo_rps, m.capacity.gap.hi_rps }, { 10, math.huge })
   -- the means fail at every point (220 ms), whose lower ends (68.9 ms) pass everywhere:
   -- the intervals cannot place the capacity at all
   local wide = { { 150, 250, 260 }, { 150, 250, 260 }, { 150, 250, 260 } }
@@ -2347,6 +2350,37 @@ local function bracket_model(slo, ra, rb)
   return report.build { a = sd("x", ra or bracket_run(LA)), b = sd("y", rb or bracket_run(LB)),
     slo = decision.parse_slo(slo), generated = 0 }
 end
+
+t.test("a capacity below the lowest load: the Headline's Delta and Change give the range comparison.json gives", function()
+  -- x fails TTFT p90 ≤ 200 at its lowest load, 2 req/s (1.98 achieved): below 1.98, its span
+  -- 0-1.98. y meets it at 5.94 and fails at 7.92 achieved: span 5.94-7.92. The gap (the audit's
+  -- s4, by hand): 5.94 - 1.98 = +3.96 to 7.92 - 0 = +7.92 req/s; 5.94 / 1.98 - 1 = +200 %,
+  -- unbounded above (x may be 0): "at least +200.0 %". It read "N/A (below the lowest load
+  -- measured)" in the Markdown and HTML while the JSON and CSV gave the range.
+  local x = bracket_run { { 2, 1.98, 300, 5 }, { 4, 3.96, 400, 5 } }
+  local y = bracket_run { { 2, 1.98, 100, 5 }, { 4, 3.96, 120, 5 }, { 6, 5.94, 150, 5 }, { 8, 7.92, 250, 5 } }
+  local m = bracket_model("ttft_p90_ms=200", x, y)
+  t.eq(m.capacity.a.kind, "below_lowest")
+  t.near(m.capacity.gap.lo_rps, 3.96, 1e-12)
+  t.near(m.capacity.gap.hi_rps, 7.92, 1e-12)
+  t.eq({ m.headline[1].delta_text, m.headline[1].pct_text }, { "+3.96 to +7.92 req/s", "at least +200.0 %" })
+  t.eq(m.capacity.gap.pct_text, "at least +200.0 %")
+end)
+
+t.test("Summary: ladders with the same range and count but a differing offered load name the point that differs",
+  function()
+  -- the audit's s1o: 2, 4, 6, 8, 10 req/s against 2, 4, 6.1, 8, 10 (6.1 is 1.6 % above 6, beyond
+  -- the 1 % tolerance): "x was driven at 2-10 req/s (5 load points), y at 2-10 req/s (5 load
+  -- points)" said nothing of what differs
+  local function ladder(third)
+    return bracket_run { { 2, 2, 50, 5 }, { 4, 4, 60, 5 }, { third, third, 70, 5 }, { 8, 8, 80, 5 },
+      { 10, 10, 90, 5 } }
+  end
+  local m = bracket_model("ttft_p90_ms=200", ladder(6), ladder(6.1))
+  t.eq(m.workload_match.like_for_like, false)
+  t.ok(m.summary:find("x and y were driven at 2–10 req/s (5 load points) each, but at different offered loads: point "
+    .. "3 at 6 against 6.1 req/s", 1, true), m.summary)
+end)
 
 t.test("capacity at an SLO orders two runs only by their measured brackets, never by an interpolated figure", function()
   -- TTFT p90 ≤ 200: x meets it up to 90 req/s, its last point before saturation: ≥ 90,

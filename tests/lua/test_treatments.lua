@@ -1045,6 +1045,24 @@ t.test("the Pareto front orders throughput by the ranking's rule: ceilings, repe
   t.ok(m.ranking[1].vs_next ~= "B better", m.ranking[1].vs_next_text)
 end)
 
+t.test("a latency at the common load read at a point within 1 % of it says the rate it was measured at", function()
+  -- a: 10, 20 req/s sustained (E2E p90 900, 1000 ms), saturated at 30 (25 achieved); b: the
+  -- same but 19.9 achieved at 20 offered (990 ms). The common load is the highest both
+  -- sustain, 19.9 req/s: b's value is its own point's, 990 ms, measured at 19.9 req/s. a's
+  -- point at 20 is within 1 % of 19.9 (0.5 %, by hand), so a reads 1000 ms from it (the
+  -- rule of loadpoints.at) rather than 900 + 0.99 x 100 = 999 ms interpolated: its cell
+  -- says the rate it was measured at, b's needs not
+  local a = e2e_curve_dir { { 10, 10, 900 }, { 20, 20, 1000 }, { 30, 25, 3000 } }
+  local b = e2e_curve_dir { { 10, 10, 900 }, { 20, 19.9, 990 }, { 30, 24, 3000 } }
+  local m = tr.model(tr.load { { label = "a", dirs = { a } }, { label = "b", dirs = { b } } })
+  t.near(m.common_rps, 19.9, 1e-9)
+  local ea, eb = m.treatments[1].at_common.latency_p90_ms, m.treatments[2].at_common.latency_p90_ms
+  t.eq({ ea.value, ea.interpolated, ea.measured_rps }, { 1000, false, 20 })
+  t.eq(ea.text, "1,000.0 ms (measured at 20.000 req/s, within 1 %)")
+  t.eq({ eb.value, eb.interpolated, eb.measured_rps }, { 990, false, nil })
+  t.eq(eb.text, "990.0 ms")
+end)
+
 t.test("a place shown above the next gives this one's figure over the next one's, not the symmetric effect", function()
   -- two treatments of three repeats each at one sustained load, max sustained 91.32 and
   -- 31.10 req/s (the new user's case): +193.6 %

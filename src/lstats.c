@@ -291,7 +291,8 @@ static int l_percentile_rank(lua_State *L)
 }
 
 /*
-** stats.mann_whitney(a, b) -> {u=, z=, p=, effect=, n1=, n2=, test=} or nil and a reason
+** stats.mann_whitney(a, b) -> {u=, z=, p=, effect=, var=, n1=, n2=, test=} or nil and a reason
+** (u: a's U; var: its variance under the null, tie-corrected, as z divides by)
 ** (an empty side, every sample tied). Sketches keep no samples: an error.
 */
 static int l_mann_whitney(lua_State *L)
@@ -306,7 +307,7 @@ static int l_mann_whitney(lua_State *L)
                        a->n == 0 || b->n == 0 ? "no samples on one side" : "every sample is tied");
         return 2;
     }
-    lua_createtable(L, 0, 7);
+    lua_createtable(L, 0, 8);
     lua_pushnumber(L, r.u);
     lua_setfield(L, -2, "u");
     lua_pushnumber(L, r.z);
@@ -315,6 +316,8 @@ static int l_mann_whitney(lua_State *L)
     lua_setfield(L, -2, "p");
     lua_pushnumber(L, r.effect);
     lua_setfield(L, -2, "effect");
+    lua_pushnumber(L, r.var);
+    lua_setfield(L, -2, "var");
     lua_pushinteger(L, (lua_Integer)a->n);
     lua_setfield(L, -2, "n1");
     lua_pushinteger(L, (lua_Integer)b->n);

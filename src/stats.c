@@ -1871,6 +1871,7 @@ int stats_mann_whitney(Stats *a, Stats *b, StatsMWU *out)
     if (!(var > 0.0))
         return -4;
     out->u = u;
+    out->var = var;
     out->z = (u - n1 * n2 / 2.0) / sqrt(var);
     out->p = erfc(fabs(out->z) / sqrt(2.0));
     out->effect = u / (n1 * n2);

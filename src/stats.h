@@ -135,6 +135,7 @@ void stats_sort(Stats *s);
 */
 typedef struct StatsMWU {
     double u, z, p, effect;
+    double var; /* the variance of u under the null, with the tie correction */
 } StatsMWU;
 int stats_mann_whitney(Stats *a, Stats *b, StatsMWU *out);
 

@@ -370,6 +370,150 @@ function M.count_test(va, vb)
   return stattest.fisher_exact(fa, na, fb, nb)
 end
 
+-- The load points of two runs paired as the same load: the same load type and offered
+-- loads within llmd.loadpoints.REPEAT_TOLERANCE (the rule that makes stages repeats of one
+-- point, and the workload match's), each point paired once, in A's order. Returns the pairs
+-- {{a = pa[i], b = pb[j]}, ...} and the points left unpaired, as texts ("3/s (A)").
+function M.paired_points(pa, pb)
+  local pairs_, used, left = {}, {}, {}
+  for _, p in ipairs(pa) do
+    local hit
+    for j, q in ipairs(pb) do
+      if not used[j] and p.offered and q.offered and p.load_type == q.load_type and lp.close(p.offered, q.offered) then
+        hit = j
+        break
+      end
+    end
+    if hit then
+      used[hit] = true
+      pairs_[#pairs_ + 1] = { a = p, b = pb[hit] }
+    else
+      left[#left + 1] = fmt_load(p) .. " (A)"
+    end
+  end
+  for j, q in ipairs(pb) do if not used[j] then left[#left + 1] = fmt_load(q) .. " (B)" end end
+  return pairs_, left
+end
+
+-- A load point's counts of failed and completed requests: its stages' (the repeats')
+-- summed; nil when a stage does not know them.
+local function point_counts(run, p)
+  local ok, failed = 0, 0
+  for _, idx in ipairs(p.stages or {}) do
+    local v
+    for _, st in ipairs(run.stages or {}) do
+      if st.index == idx then v = st.metrics and st.metrics.values end
+    end
+    if not (v and v.requests_ok and v.requests_failed) then return nil end
+    ok, failed = ok + v.requests_ok, failed + v.requests_failed
+  end
+  if #(p.stages or {}) == 0 then return nil end
+  return ok, failed
+end
+
+-- The error rate's test when a run has several load points: the exact test stratified by
+-- load point (llmd.stattest.stratified_exact), each stratum a pair of points at the same
+-- load (M.paired_points) with its repeats' counts summed. Pooling the counts over the load
+-- points instead would compare the runs' mix of loads as much as the runs: A with 3 repeats
+-- at a load where nothing fails and 1 at one where 5 % fail, B the other way round, differ
+-- in the pooled rate (3.1 % against 4.7 %) with identical rates at every load. Points of
+-- one run at a load the other did not measure are left out (left_out: their texts).
+-- Returns the test (fisher fields, strata, mh_rate_a and mh_rate_b in %: the weighted
+-- rates whose difference is the Mantel-Haenszel rate difference, left_out), {test =
+-- "identical", ...} when no request failed in either run's paired points (or all did), or
+-- nil and why.
+function M.stratified_count_test(ra, rb, pa, pb)
+  local pairs_, left = M.paired_points(pa, pb)
+  if #pairs_ == 0 then return nil, "no load point of one run is at a load the other measured" end
+  local strata, fa, na, fb, nb = {}, 0, 0, 0, 0
+  for _, pr in ipairs(pairs_) do
+    local oa, xa = point_counts(ra, pr.a)
+    local ob, xb = point_counts(rb, pr.b)
+    if not (oa and ob) then
+      return nil, "the counts of failed and completed requests are not known at every load point of both runs"
+    end
+    if oa + xa > 0 and ob + xb > 0 then
+      strata[#strata + 1] = { xa, oa + xa, xb, ob + xb }
+      fa, na, fb, nb = fa + xa, na + oa + xa, fb + xb, nb + ob + xb
+    end
+  end
+  if #strata == 0 then return nil, "no load point at which both runs finished a request" end
+  local left_text = #left > 0 and ("left out, measured by one run only: %s"):format(table.concat(left, ", ")) or nil
+  if fa + fb == 0 or fa + fb == na + nb then
+    return { test = "identical", identical = true, n_a = na, n_b = nb,
+      note = ("%s at the %d load points both measured (%d of %d and %d of %d failed): no test%s"):format(
+        fa + fb == 0 and "no request failed in either run" or "every request failed in both runs", #strata, fa, na,
+        fb, nb, left_text and ("; " .. left_text) or "") }
+  end
+  local r = stattest.stratified_exact(strata)
+  r.mh_rate_a, r.mh_rate_b = r.mh_rate_a * 100, r.mh_rate_b * 100
+  r.left_out = left_text
+  return r
+end
+
+-- A load point's per-request samples of one kind: its stage's, or its repeats' merged into
+-- one accumulator; a run whose one load point is its one measured stage has them as the
+-- whole run's (per-request data read as a whole, inference-perf's). nil when a stage has none.
+local function point_samples(run, p, kind, n_points)
+  local got = {}
+  for _, idx in ipairs(p.stages or {}) do
+    local acc
+    for _, st in ipairs(run.stages or {}) do
+      if st.index == idx and st.metrics and st.metrics.samples then acc = st.metrics.samples[kind] end
+    end
+    if not acc then
+      if n_points == 1 and #(p.stages or {}) == 1 and run.overall.samples then
+        acc = run.overall.samples[kind]
+      end
+      if not acc then return nil end
+    end
+    got[#got + 1] = acc
+  end
+  if #got == 0 then return nil end
+  if #got == 1 then return got[1] end
+  local ok, merged = pcall(function()
+    local m = stats.new()
+    for _, acc in ipairs(got) do m:merge(acc) end
+    return m
+  end)
+  return ok and merged or nil
+end
+
+-- The latency rows' test when a run has several load points: van Elteren's stratified
+-- rank-sum test (van Elteren 1960), each stratum a pair of load points at the same load
+-- (M.paired_points) with its repeats' samples merged. Per stratum k, A's Mann-Whitney U_k
+-- and its tie-corrected null variance V_k (llmd.stats.mann_whitney); the statistic sums
+-- (U_k - n_a n_b / 2) / (N_k + 1) over the strata, its variance V_k / (N_k + 1)^2, and z
+-- is their ratio (normal, two-sided). Mann-Whitney on the samples pooled over the load
+-- points instead compares each run's mix of loads: with latency rising with load, the run
+-- with more repeats at the light loads is "faster" at every load at which both are the
+-- same. A stratum whose samples are all one value carries no information and is skipped.
+-- Returns {test = "mann_whitney", p, z (> 0: A's values larger, as the unstratified
+-- test's), strata, left_out}, or nil and why.
+function M.stratified_mann_whitney(ra, rb, pa, pb, kind)
+  local pairs_, left = M.paired_points(pa, pb)
+  if #pairs_ == 0 then return nil, "no load point of one run is at a load the other measured" end
+  local num, var, used = 0, 0, 0
+  for _, pr in ipairs(pairs_) do
+    local xa, xb = point_samples(ra, pr.a, kind, #pa), point_samples(rb, pr.b, kind, #pb)
+    if not (xa and xb) then return nil, "no per-request samples at every load point of both runs" end
+    if xa:count() > 0 and xb:count() > 0 then
+      local ok, r = pcall(stats.mann_whitney, xa, xb)
+      if not ok then return nil, "no per-request samples at every load point of both runs" end
+      if r then
+        local n = r.n1 + r.n2
+        num = num + (r.u - r.n1 * r.n2 / 2) / (n + 1)
+        var = var + r.var / ((n + 1) * (n + 1))
+        used = used + 1
+      end
+    end
+  end
+  if var <= 0 or var ~= var then return nil, "no load point at which both runs' samples are not all one value" end
+  local z = num / math.sqrt(var)
+  return { test = "mann_whitney", name = "van_elteren", z = z, p = stattest.normal_two_sided(z), strata = used,
+    left_out = #left > 0 and ("left out, measured by one run only: %s"):format(table.concat(left, ", ")) or nil }
+end
+
 -- Failures over-dispersed across the repeats of a run's load points (run: its run model;
 -- points: llmd.loadpoints.points of it). Fisher's test on pooled request counts
 -- (M.count_test) assumes that every request fails independently with one probability: one
@@ -434,7 +578,13 @@ function M.test_name(test)
   local t = test and test.test
   if t == "welch" then return "Welch t" end
   if t == "exact_mann_whitney" then return "exact Mann-Whitney on the repeats" end
+  if t == "fisher" and (test.strata or 1) > 1 then
+    return ("exact test on the request counts stratified by load point (%d points)"):format(test.strata)
+  end
   if t == "fisher" then return "Fisher's exact test on the request counts" end
+  if t == "mann_whitney" and test.strata then
+    return ("Mann-Whitney stratified by load point (van Elteren, %d points)"):format(test.strata)
+  end
   return "Mann-Whitney"
 end
 
@@ -443,26 +593,59 @@ end
 function M.row_test(key, ra, rb, pa, pb, memo)
   if key == "error_rate_pct" then
     -- per-request outcomes first, as the latency rows' per-request samples; else the repeats.
+    -- Several load points: stratified by load point, never the counts pooled over them.
     -- Where a run's failures vary between its repeats beyond chance (a crashed repeat), the
-    -- pooled counts are no test: the repeats' error rates are, where each run is repeats of
-    -- one load point; else the row is untested, and says why
-    local r = M.count_test(ra.overall.values, rb.overall.values)
+    -- pooled counts (of a point's repeats, too) are no test: the repeats' error rates are,
+    -- where each run is repeats of one load point; else the row is untested, and says why
+    local several = #pa > 1 or #pb > 1
+    local r, why
+    if several then
+      r, why = M.stratified_count_test(ra, rb, pa, pb)
+    else
+      r = M.count_test(ra.overall.values, rb.overall.values)
+    end
     local od = r and not r.identical and M.dispersion_text(M.failure_dispersion(ra, pa), M.failure_dispersion(rb, pb))
     if od then
       if #pa == 1 and #pb == 1 and pa[1].ci and pb[1].ci and pa[1].ci.error_rate_pct and pb[1].ci.error_rate_pct then
-        local t, why = M.repeat_test(pa[1].ci.error_rate_pct.samples, pb[1].ci.error_rate_pct.samples)
+        local t, twhy = M.repeat_test(pa[1].ci.error_rate_pct.samples, pb[1].ci.error_rate_pct.samples)
         if t then
           t.overdispersed = od
           return t
         end
-        return nil, od .. "; " .. why
+        return nil, od .. "; " .. twhy
       end
       return nil, od .. ", and the whole-run error rates pool several load points, which their repeats cannot test"
     end
-    if r then return r end
+    if r or several then return r, why end
   end
   local kind = M.sample_kind(key)
   local sa, sb = ra.overall.samples, rb.overall.samples
+  if kind and (#pa > 1 or #pb > 1) then
+    -- several load points: stratified by load point, never the samples pooled over them
+    local r = memo and memo[kind]
+    if r == nil then
+      local why
+      r, why = M.stratified_mann_whitney(ra, rb, pa, pb, kind)
+      if r and kind == "itl" then
+        -- the design effect of the gaps per request, over the points tested
+        local gaps, reqs = 0, 0
+        for _, pr in ipairs(M.paired_points(pa, pb)) do
+          for _, side in ipairs { { ra, pr.a, #pa }, { rb, pr.b, #pb } } do
+            local acc = point_samples(side[1], side[2], kind, side[3])
+            local ok_, _ = point_counts(side[1], side[2])
+            gaps, reqs = gaps + (acc and acc:count() or 0), reqs + (ok_ or 0)
+          end
+        end
+        r = M.declustered(r, gaps, reqs > 0 and reqs or nil)
+      end
+      r = r or { why = why }
+      if memo then memo[kind] = r end
+    end
+    if r.why then return nil, r.why end
+    local copy = {}
+    for k, v in pairs(r) do copy[k] = v end
+    return copy
+  end
   if kind and sa and sb and sa[kind] and sb[kind] then
     local r = memo and memo[kind]
     if r == nil then
@@ -835,7 +1018,14 @@ end
 -- adjustment ("not shown to differ", in the family)}.
 function M.verdict(o)
   local m = metrics.get(o.key)
-  local r = { effect_pct = M.effect_pct(o.a, o.b), test = o.test and o.test.test or nil,
+  -- a test stratified by load point (the error rate over several points) measures the
+  -- difference within the points: its weighted rates (mh_rate_a, mh_rate_b) give the size
+  -- and the direction, never the pooled figures, which mix in each run's spread over loads
+  local ea, eb = o.a, o.b
+  if o.test and o.test.mh_rate_a and o.test.mh_rate_b and o.a ~= nil and o.b ~= nil then
+    ea, eb = o.test.mh_rate_a, o.test.mh_rate_b
+  end
+  local r = { effect_pct = M.effect_pct(ea, eb), test = o.test and o.test.test or nil,
     p_value = o.test and o.test.p or nil }
   if r.p_value ~= nil and o.p_adjusted ~= nil then
     r.p_adjusted, r.family_size = o.p_adjusted, o.family_size
@@ -889,7 +1079,7 @@ function M.verdict(o)
     return r
   end
   -- (after the test that cannot decide: equal values are no reason to count it in the family)
-  if o.a == o.b and o.test and o.test.p ~= nil then
+  if ea == eb and o.test and o.test.p ~= nil then
     r.verdict = "no clear difference"
     return r
   end
@@ -924,13 +1114,22 @@ function M.verdict(o)
     r.verdict = "negligible"
     return r
   end
-  if o.key == "error_rate_pct" and math.abs(o.b - o.a) < M.MIN_ERROR_PP then
+  if o.key == "error_rate_pct" and math.abs(eb - ea) < M.MIN_ERROR_PP then
     r.verdict = "negligible"
-    r.note = ("%s pp apart, below the error rate's practical threshold of %s percentage points"):format(
-      ("%.3g"):format(math.abs(o.b - o.a)), ("%g"):format(M.MIN_ERROR_PP))
+    r.note = ("%s pp apart%s, below the error rate's practical threshold of %s percentage points"):format(
+      ("%.3g"):format(math.abs(eb - ea)), ea ~= o.a and " within the load points" or "", ("%g"):format(M.MIN_ERROR_PP))
     return r
   end
-  local b_better = (m.better == "higher") == (o.b > o.a)
+  if o.test.strata and o.test.test == "mann_whitney" and o.test.z and o.test.z ~= 0 and (o.test.z < 0) ~= (eb > ea) then
+    -- stratified by load point, the test finds B's values larger (z < 0) or smaller, and
+    -- the figures pooled over the loads differ the other way: they mix in the runs' spread
+    -- over the loads, and name no winner
+    r.verdict = "not comparable"
+    r.note = "the test within the load points and the figures pooled over them differ in opposite directions "
+      .. "(the runs spread their requests over the loads differently)"
+    return r
+  end
+  local b_better = (m.better == "higher") == (eb > ea)
   r.verdict = b_better and "B better" or "A better"
   r.winner = b_better and "b" or "a"
   return r

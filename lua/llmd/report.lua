@@ -41,7 +41,8 @@ local UNIVERSAL = {
 }
 
 M.TEST = "Mann-Whitney U (two-sided, normal approximation with tie correction) on the per-request samples "
-  .. "(the error rate: Fisher's exact test, two-sided, on the counts of failed and completed requests), "
+  .. "(the error rate: Fisher's exact test, two-sided, on the counts of failed and completed requests, "
+  .. "stratified by load point where a run has several), "
   .. "or Welch's t-test on the repeats of one load point (the exact Mann-Whitney test where a run's repeats are "
   .. "all one value); alpha = 0.05"
 
@@ -216,6 +217,12 @@ local function unknown_note(row, A, B)
   return "unknown for " .. side(B.label, "B", row.b_na)
 end
 
+-- The difference of a stratified test's weighted rates (the Mantel-Haenszel rate
+-- difference, B - A): "+0.00 pp (Mantel-Haenszel)".
+local function mh_text(test)
+  return ("%s pp (Mantel-Haenszel)"):format(T.helpers.signed(test.mh_rate_b - test.mh_rate_a, 2))
+end
+
 -- The row's verdict with its test's Holm-adjusted p (fam: decision.family of the comparison).
 local function finish_row(row, fam, A, B)
   local o = row.decide
@@ -250,6 +257,11 @@ local function finish_row(row, fam, A, B)
   elseif test and test.p then
     row.evidence = ("%s, p = %s"):format(decision.test_name(test), fmt_p(test.p))
     if v.p_adjusted then row.evidence = row.evidence .. (", Holm-adjusted %s"):format(fmt_p(v.p_adjusted)) end
+    if test.mh_rate_a and test.mh_rate_b then
+      -- the stratified effect, which the verdict reads, beside the pooled Delta
+      row.evidence = row.evidence .. ("; within the load points %s"):format(mh_text(test))
+    end
+    if test.left_out then row.evidence = row.evidence .. "; " .. test.left_out end
     if v.too_few then
       row.evidence = row.evidence .. (test.test == "fisher" and ": the smallest p these counts allow"
         or ": the smallest p these repeats allow") .. ", too few to show a difference"
@@ -996,11 +1008,15 @@ local function headline(model)
     if label:match("^Capacity") and (cap.a.kind == "below_lowest" or cap.b.kind == "below_lowest") then
       dt, pt = "N/A (below the lowest load measured)", "N/A"
     end
+    -- a capacity below the lowest load has no figure but a bracket, from 0 up to that load:
+    -- the gap's range holds it as comparison.json's does (one run below, the other above)
+    local ka = va ~= nil or cap.a.kind == "below_lowest"
+    local kb = vb ~= nil or cap.b.kind == "below_lowest"
     -- a capacity is known only within its measured bracket: the gap is the range both allow
-    if label:match("^Capacity at SLO %(") and va ~= nil and vb ~= nil then
+    if label:match("^Capacity at SLO %(") and ka and kb then
       local rd, rp = capacity_range_cells(cap.gap, " req/s", 2)
       if rd then dt, pt = rd, rp end
-    elseif label == "Capacity at SLO per GPU" and va ~= nil and vb ~= nil and cap.per_gpu then
+    elseif label == "Capacity at SLO per GPU" and ka and kb and cap.per_gpu then
       -- the same range, each side per its own accelerators
       local rd, rp = capacity_range_cells(cap.per_gpu.gap, " req/s", 2)
       if rd then dt, pt = rd, rp end
@@ -1029,7 +1045,8 @@ local function headline(model)
       dt, pt = sustained_range(sat.a, sat.b, va, vb, dt, pt)
     end
     -- capacities of different workloads: no gap between them is a difference of the setups
-    if differ and va ~= nil and vb ~= nil and (label:match("^Capacity") or label:match("^Max sustained")) then
+    if differ and ((va ~= nil and vb ~= nil) or (label:match("^Capacity") and ka and kb))
+      and (label:match("^Capacity") or label:match("^Max sustained")) then
       dt, pt = "N/A (the workloads differ)", "N/A"
     end
     -- a broken run (its health check failed): no gap is a finding
@@ -1794,7 +1811,24 @@ local function load_difference_text(model, A, B)
         end
         out[#out + 1] = ("the runs were driven differently: %s %s, %s %s"):format(A.label, by(d.a), B.label, by(d.b))
       elseif d.field == "offered_load" or d.field == "load_points" then
-        out[#out + 1] = ("%s was driven %s, %s %s"):format(A.label, span(pa), B.label, span(pb))
+        local sa, sb = span(pa), span(pb)
+        local diff = {}
+        if sa == sb and #pa == #pb then
+          -- the same range and count: the points whose offered loads differ say what does
+          for i = 1, #pa do
+            local x, y = pa[i].offered, pb[i].offered
+            if x and y and not lp.close(x, y) then
+              local unit = pa[i].load_type == "concurrency" and " concurrent requests" or " req/s"
+              diff[#diff + 1] = ("point %d at %g against %g%s"):format(i, x, y, unit)
+            end
+          end
+        end
+        if #diff > 0 then
+          out[#out + 1] = ("%s and %s were driven %s each, but at different offered loads: %s"):format(A.label,
+            B.label, sa, table.concat(diff, ", "))
+        else
+          out[#out + 1] = ("%s was driven %s, %s %s"):format(A.label, sa, B.label, sb)
+        end
       else
         out[#out + 1] = d.text
       end
@@ -2167,9 +2201,12 @@ local function summary(model, A, B)
         local w = wins[r.winner]
         -- always B's change against A, said so, whichever run is better
         -- (a percentage, the error rate, changes by percentage points: "+2.50 pp")
-        w[#w + 1] = ("%s (%s %s vs %s, %s)"):format(lower_label(r.label), B.label,
-          r.pct and r.unit ~= "%" and T.helpers.pct(r.pct) or r.delta_text, A.label,
-          p_text(r.p_value, r.p_adjusted, r.family_size))
+        -- (a test stratified by load point: its difference within the points, which decided)
+        local strat = r.sig and r.sig.mh_rate_a and r.sig.mh_rate_b
+        w[#w + 1] = ("%s (%s %s vs %s%s, %s)"):format(lower_label(r.label), B.label,
+          strat and T.helpers.signed(r.sig.mh_rate_b - r.sig.mh_rate_a, 2) .. " pp"
+          or r.pct and r.unit ~= "%" and T.helpers.pct(r.pct) or r.delta_text, A.label,
+          strat and " within the load points" or "", p_text(r.p_value, r.p_adjusted, r.family_size))
       elseif r.verdict == "untested" then
         untested = untested + 1
         untested_rows[#untested_rows + 1] = r

@@ -7,6 +7,7 @@
 --   st.welch({1, 2, 3}, {4, 5, 6}) -- {t =, df =, p =, mean_a =, mean_b =, diff =}
 --   st.exact_mann_whitney({0, 0, 0}, {2, 2, 2}) -- {p = 0.1, p_min = 0.1, u = 9, ...}
 --   st.fisher_exact(1, 6, 17, 22) -- 1 of 6 against 17 of 22: {p = 0.0126, p_min =, ...}
+--   st.stratified_exact{ {0, 1800, 0, 600}, {150, 3000, 450, 9000} } -- per load point: {p = 1, ...}
 --   st.chi2_upper(3.84, 1)         -- P(X >= 3.84), chi-square with 1 degree of freedom: 0.05
 --   st.heterogeneity({0, 0, 12}, {200, 200, 200}) -- {x2 =, df = 2, p =}: do the shares differ?
 --   st.mean_ci({1, 2, 3}, 0.95)    -- {mean =, lo =, hi =, min =, max =, n =, sd =}
@@ -305,6 +306,123 @@ function M.fisher_exact(xa, na, xb, nb)
     if lp[x] <= least + 1e-7 then tail_min = tail_min + math.exp(lp[x] - top) end
   end
   r.p, r.p_min = math.min(1, tail / total), math.min(1, tail_min / total)
+  return r
+end
+
+-- Terms of a stratum's (or of the running sum's) distribution below this share of its
+-- most likely one are left out of stratified_exact's convolution: they change no p that a
+-- report prints (p < 1e-9 prints as "< 1e-9"), and without the cut a stratum of 300000
+-- requests half of them failed would carry 150000 terms through every convolution.
+M.STRATIFIED_CUT = 1e-30
+
+-- The exact stratified test of two proportions (the exact conditional test behind the
+-- Mantel-Haenszel test): strata = {{xa, na, xb, nb}, ...}, A's xa events of na trials
+-- against B's xb of nb in each stratum (a load point both runs measured). Given every
+-- stratum's margins, A's count there is hypergeometric (as in M.fisher_exact) and
+-- independent of the other strata's, so A's total T is distributed as the convolution of
+-- the strata's hypergeometric distributions; the two-sided p sums P(T = t) over every t no
+-- more likely than the observed total (relative tolerance 1e-7, as fisher_exact). One
+-- stratum is fisher_exact itself. A difference between the runs that comes only of how
+-- they spread their requests over the strata (more repeats at a load with more failures)
+-- is no evidence here, as it is in a test of the pooled counts (Simpson's paradox).
+-- Returns fisher_exact's fields (x_a, n_a, x_b, n_b and rate_a, rate_b: the totals and the
+-- pooled rates), test = "fisher", strata = the number of strata, and the Mantel-Haenszel
+-- weighted rates (weights na nb / (na + nb)): mh_rate_a, mh_rate_b, whose difference is
+-- the Mantel-Haenszel rate difference, the stratified effect. p_min: the smallest p any
+-- tables with these margins could give.
+function M.stratified_exact(strata)
+  if type(strata) ~= "table" or #strata == 0 then error("stratified_exact: no stratum", 2) end
+  for k, s in ipairs(strata) do
+    for i = 1, 4 do
+      local v = type(s) == "table" and s[i] or nil
+      if type(v) ~= "number" or v ~= v or v < 0 or v ~= math.floor(v) or v == math.huge then
+        error(("stratified_exact: stratum %d, count %d: expected a whole number >= 0, got %s")
+          :format(k, i, tostring(v)), 2)
+      end
+    end
+    if s[1] > s[2] or s[3] > s[4] then
+      error(("stratified_exact: stratum %d: more events than trials"):format(k), 2)
+    end
+    if s[2] == 0 or s[4] == 0 then error(("stratified_exact: stratum %d: a side with no trials"):format(k), 2) end
+  end
+  local xa, na, xb, nb, wsum, wa, wb = 0, 0, 0, 0, 0, 0, 0
+  for _, s in ipairs(strata) do
+    xa, na, xb, nb = xa + s[1], na + s[2], xb + s[3], nb + s[4]
+    local w = s[2] * s[4] / (s[2] + s[4])
+    wsum, wa, wb = wsum + w, wa + w * s[1] / s[2], wb + w * s[3] / s[4]
+  end
+  local r
+  if #strata == 1 then
+    r = M.fisher_exact(strata[1][1], strata[1][2], strata[1][3], strata[1][4])
+  else
+    r = { test = "fisher", x_a = xa, n_a = na, x_b = xb, n_b = nb, rate_a = xa / na, rate_b = xb / nb }
+    -- one orientation whichever side is given first (as fisher_exact): swapping the runs
+    -- gives the same p to the last bit
+    local swap = na > nb or (na == nb and xa > xb)
+    if na == nb and xa == xb then
+      for _, s in ipairs(strata) do
+        if s[2] ~= s[4] then swap = s[2] > s[4]; break end
+        if s[1] ~= s[3] then swap = s[1] > s[3]; break end
+      end
+    end
+    local lg = M.lgamma
+    local function logc(a, b) return lg(a + 1) - lg(b + 1) - lg(a - b + 1) end
+    local cut = math.log(M.STRATIFIED_CUT)
+    -- dist[t - off] (1-based) = the weight of A's (oriented) total t, scaled by its largest
+    local dist, off = { 1.0 }, 0
+    local obs = 0
+    for _, s in ipairs(strata) do
+      local x, n1, y, n2 = s[1], s[2], s[3], s[4]
+      if swap then x, n1, y, n2 = y, n2, x, n1 end
+      obs = obs + x
+      local k, n = x + y, n1 + n2
+      local lo, hi = math.max(0, k - n2), math.min(k, n1)
+      local lp, top = {}, -math.huge
+      for v = lo, hi do
+        lp[v] = logc(k, v) + logc(n - k, n1 - v)
+        if lp[v] > top then top = lp[v] end
+      end
+      local a, b = lo, hi
+      while lp[a] - top < cut do a = a + 1 end
+      while lp[b] - top < cut do b = b - 1 end
+      local w = {}
+      for v = a, b do w[v - a + 1] = math.exp(lp[v] - top) end
+      local out, big = {}, 0
+      for i = 1, #dist + #w - 1 do out[i] = 0 end
+      for i = 1, #dist do
+        local di = dist[i]
+        if di > 0 then
+          for j = 1, #w do out[i + j - 1] = out[i + j - 1] + di * w[j] end
+        end
+      end
+      for i = 1, #out do if out[i] > big then big = out[i] end end
+      -- the running distribution rescaled to its largest term, its negligible ends cut
+      local first, last = 1, #out
+      while out[first] < big * M.STRATIFIED_CUT do first = first + 1 end
+      while out[last] < big * M.STRATIFIED_CUT do last = last - 1 end
+      local kept = {}
+      for i = first, last do kept[i - first + 1] = out[i] / big end
+      dist, off = kept, off + a + first - 1
+    end
+    local total, least = 0, math.huge
+    for i = 1, #dist do
+      total = total + dist[i]
+      if dist[i] < least then least = dist[i] end
+    end
+    local tail, tail_min = 0, 0
+    local at = obs - off + 1
+    local pobs = dist[at]
+    for i = 1, #dist do
+      if pobs and dist[i] <= pobs * (1 + 1e-7) then tail = tail + dist[i] end
+      if dist[i] <= least * (1 + 1e-7) then tail_min = tail_min + dist[i] end
+    end
+    -- an observed total beyond the cut: less likely than any term kept, its p below what
+    -- the cut leaves out (at most STRATIFIED_CUT of the largest term per term)
+    if not pobs then tail = (#dist + 1) * M.STRATIFIED_CUT end
+    r.p, r.p_min = math.min(1, tail / total), math.min(1, tail_min / total)
+  end
+  r.strata = #strata
+  r.mh_rate_a, r.mh_rate_b = wa / wsum, wb / wsum
   return r
 end
 

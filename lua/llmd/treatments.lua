@@ -488,6 +488,13 @@ function M.model(list, opts)
               fmt(key, e.ci.t_lo)) or "")
         end
         if v and interp then e.text = e.text .. " (interpolated)" end
+        -- a point within 1 % of the common load stands for it (llmd.loadpoints.at): said with
+        -- its own rate, so that the cell does not read as measured at the common load itself
+        if v and not interp and p and p.achieved_rps and p.achieved_rps ~= m.common_rps then
+          e.measured_rps = p.achieved_rps
+          e.text = e.text .. (" (measured at %s, within 1 %%)"):format(
+            metrics.format("throughput_req_s", p.achieved_rps))
+        end
       else
         e.text = metrics.na(m.common_why)
       end
@@ -812,20 +819,38 @@ function M.model(list, opts)
   -- (decision.MIN_EFFECT, as every verdict), and, where both latencies have 95 % intervals from
   -- repeats, intervals that do not overlap; a smaller gap is noise, not a domination (two runs
   -- of one configuration would otherwise beat each other at random)
-  local function beats(o, c)
-    local tp_gap = decision.effect_pct(c.tp, o.tp)
+  -- On throughput, the rule the ranking orders max sustained throughput by: besides the
+  -- threshold, c's limit lies between its figure and its ceiling (the most it achieved at any
+  -- load), so a ceiling above o's figure leaves room for c's limit to be the higher ("the
+  -- load steps cannot order their limits"), and where both max sustained points have
+  -- repeats, their test (Welch, or the exact test: decision.repeat_test) must show o higher
+  -- at p < alpha, as a place in the ranking needs.
+  local function tp_beats(o, c)
+    if decision.effect_pct(c.tp, o.tp) < decision.MIN_EFFECT then return false end
+    local ceil = c.x.saturation.ceiling_rps
+    if ceil and ceil > o.tp then return false end
+    local xc, xo = throughput_samples(c.x), throughput_samples(o.x)
+    if xc and xo then
+      local v = decision.verdict { key = "throughput_req_s", a = c.tp, b = o.tp, test = decision.repeat_test(xc, xo) }
+      return v.verdict == "B better"
+    end
+    return true
+  end
+  local function lat_beats(o, c)
     local lat_gap = decision.effect_pct(o.lat, c.lat)
     local oc, cc = o.x.at_common[lat_key].ci, c.x.at_common[lat_key].ci
     local lat_apart = not (oc and cc) or oc.hi < cc.lo
-    return (tp_gap >= decision.MIN_EFFECT) or (lat_gap >= decision.MIN_EFFECT and lat_apart)
+    return lat_gap >= decision.MIN_EFFECT and lat_apart
   end
   for _, c in ipairs(cand) do
-    local by
+    local by, how
     for _, o in ipairs(cand) do
       -- a max that is only a lower bound (never saturated) may be higher in truth: not dominated;
       -- never worse on either axis, and better by a real gap on one
-      if o ~= c and not c.x.saturation.none and o.tp >= c.tp and o.lat <= c.lat and beats(o, c)
+      local tp_b, lat_b = o ~= c and tp_beats(o, c), o ~= c and lat_beats(o, c)
+      if o ~= c and not c.x.saturation.none and o.tp >= c.tp and o.lat <= c.lat and (tp_b or lat_b)
       then
+        how = tp_b and lat_b and "both" or tp_b and "throughput" or "latency"
         local differ = decision.token_difference_texts(c.x.requests_set, o.x.requests_set)
         if #differ == 0 then
           by = o
@@ -836,16 +861,25 @@ function M.model(list, opts)
       end
     end
     if by then
-      m.dominated[#m.dominated + 1] = { label = c.x.label, by = by.x.label, evidence = pareto_evidence(c, by) }
+      -- beaten on both axes, or on one and no worse on the other (equal figures, or a gap
+      -- the rule above does not count)
+      local beaten = how == "both" and "beaten on both"
+        or how == "throughput" and ("beaten on max sustained throughput, no worse on %s"):format(m.pareto_latency)
+        or ("beaten on %s, no worse on max sustained throughput"):format(m.pareto_latency)
+      m.dominated[#m.dominated + 1] = { label = c.x.label, by = by.x.label, evidence = pareto_evidence(c, by),
+        beaten = beaten, on = how }
     else m.front[#m.front + 1] = c.x.label end
   end
   -- the summary says what the Pareto section says, with the same evidence
   if #m.dominated > 0 then
-    local parts = {}
-    for _, d in ipairs(m.dominated) do parts[#parts + 1] = ("%s by %s"):format(d.label, d.by) end
+    local parts, all_both = {}, true
+    for _, d in ipairs(m.dominated) do if d.on ~= "both" then all_both = false end end
+    for _, d in ipairs(m.dominated) do
+      parts[#parts + 1] = ("%s by %s"):format(d.label, d.by) .. (all_both and "" or (": " .. d.beaten))
+    end
     m.verdict = m.verdict .. (" On max sustained throughput and %s at the common load together, by the figures "
-      .. "(untested): %s beaten on both (%s)."):format(m.pareto_latency, #parts == 1 and "one treatment is"
-      or (#parts .. " treatments are"), table.concat(parts, "; "))
+      .. "(untested): %s %s (%s)."):format(m.pareto_latency, #parts == 1 and "one treatment is"
+      or (#parts .. " treatments are"), all_both and "beaten on both" or "beaten", table.concat(parts, "; "))
   end
   return m
 end

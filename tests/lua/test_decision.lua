@@ -194,6 +194,52 @@ t.test("Fisher's exact test of two proportions: exact sums, the smallest p the m
   t.eq(why, "the counts of failed and completed requests are not known for both runs")
 end)
 
+t.test("the exact test stratified by load point: exact sums of the convolved strata, one stratum is Fisher's", function()
+  -- expected values: python3, exact rational arithmetic (fractions.Fraction of math.comb
+  -- products): each stratum's hypergeometric distribution of A's count given its margins,
+  -- convolved over the strata into the distribution of A's total; p sums every total no
+  -- more likely than the observed one (relative tolerance 1e-7); the Mantel-Haenszel
+  -- weighted rates with weights na nb / (na + nb), in fractions: {strata, p, mh_a, mh_b}
+  local cases = {
+    -- the audit's e5: 0 of 1800 vs 0 of 600 at 2/s, 150 of 3000 vs 450 of 9000 at 10/s
+    { { { 0, 1800, 0, 600 }, { 150, 3000, 450, 9000 } }, 1, 1 / 24, 1 / 24 },
+    { { { 0, 1800, 0, 600 }, { 150, 3000, 540, 9000 } }, 0.04161390337235273, 1 / 24, 0.05 },
+    { { { 1, 200, 6, 200 }, { 3, 200, 9, 200 }, { 10, 400, 25, 400 } }, 0.0004234839713462756, 0.0175, 0.05 },
+    { { { 2, 50, 0, 50 }, { 0, 30, 3, 30 } }, 1, 0.025, 0.0375 },
+    { { { 5, 100, 0, 100 }, { 0, 100, 5, 100 } }, 1, 0.025, 0.025 },
+  }
+  for _, c in ipairs(cases) do
+    local what = json.encode(c[1])
+    local r = st.stratified_exact(c[1])
+    t.eq({ r.test, r.strata }, { "fisher", #c[1] }, what)
+    t.near(r.p, c[2], 1e-9 * c[2], what .. " p")
+    t.near(r.mh_rate_a, c[3], 1e-12, what .. " mh a")
+    t.near(r.mh_rate_b, c[4], 1e-12, what .. " mh b")
+    -- the sides swapped: the same p to the last bit
+    local sw = {}
+    for i, s in ipairs(c[1]) do sw[i] = { s[3], s[4], s[1], s[2] } end
+    t.eq(st.stratified_exact(sw).p, r.p, what .. " swapped")
+  end
+  -- 2 of 50 and 0 of 30 against 0 of 50 and 3 of 30: the smallest p these margins allow,
+  -- python3 fractions 0.058722821434685844, is above 0.05: no outcome could decide
+  t.near(st.stratified_exact(cases[4][1]).p_min, 0.058722821434685844, 1e-12)
+  -- one stratum: Fisher's exact test itself
+  local one, f = st.stratified_exact { { 0, 600, 12, 600 } }, st.fisher_exact(0, 600, 12, 600)
+  t.eq({ one.p, one.p_min }, { f.p, f.p_min })
+  t.raises("stratified_exact: stratum 2: more events than trials", st.stratified_exact,
+    { { 0, 1, 0, 1 }, { 3, 2, 0, 1 } })
+  t.raises("stratified_exact: stratum 1, count 2: expected a whole number >= 0, got 2.5", st.stratified_exact,
+    { { 0, 2.5, 0, 1 } })
+  t.raises("stratified_exact: no stratum", st.stratified_exact, {})
+  -- the verdict reads the stratified rates, not the pooled figures: pooled B is lower (3 %
+  -- against 5 %, B's requests at the lighter loads), within the load points B fails more
+  -- (Mantel-Haenszel 5 % against 3 %): A is better, 2 pp apart within the points
+  local v = decision.verdict { key = "error_rate_pct", a = 5, b = 3,
+    test = { test = "fisher", p = 0.001, strata = 2, mh_rate_a = 3, mh_rate_b = 5 } }
+  t.eq({ v.verdict, v.winner }, { "A better", "a" })
+  t.near(v.effect_pct, 50, 1e-12) -- (5 - 3) / 4 x 100
+end)
+
 t.test("chi-square upper tail and the heterogeneity of shares: closed forms, published critical values", function()
   -- the chi-square table's 0.95 quantiles (df 1, 2, 10) and 0.99 (df 3) give 0.05 and 0.01;
   -- python3 closed forms: df 1 erfc(sqrt(x / 2)), df 3 erfc(sqrt(x / 2)) + sqrt(2 x / pi)
@@ -566,6 +612,128 @@ local function mirror(da, db, opts)
   end
   return m1, m2
 end
+
+-- A ladder of vLLM summary files (an exp-7 file edited) in a new folder: points = {{rate,
+-- n, failed, achieved}, ...}, one file each (repeats: the same rate again).
+local function error_ladder(points)
+  local base = json.read(EXP7 .. "/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
+  local dir = t.tmpdir()
+  for i, p in ipairs(points) do
+    local d = {}
+    for k, v in pairs(base) do d[k] = v end
+    d.request_rate, d.num_prompts, d.failed, d.completed = p[1], p[2], p[3], p[2] - p[3]
+    d.duration = d.completed / p[4]
+    d.request_throughput = p[4]
+    d.total_input_tokens, d.total_output_tokens = d.completed * 256, d.completed * 128
+    d.output_throughput = d.total_output_tokens / d.duration
+    d.total_token_throughput = (d.total_input_tokens + d.total_output_tokens) / d.duration
+    t.write(("%s/benchmark_%02d.json"):format(dir, i), json.encode(d))
+  end
+  return dir
+end
+
+t.test("error rates over several load points: stratified by load point, never a winner from the mix of loads", function()
+  -- the audit's e5: at 2/s 600 requests and none failed, at 10/s 3000 and 5 % (150) failed,
+  -- in both runs; A has 3 repeats at 2/s and 1 at 10/s, B 1 and 3. Pooled, A 150 of 4800
+  -- (3.12 %) against B 450 of 9600 (4.69 %), Fisher p = 7.478e-06 (python3 fractions): a
+  -- winner made of the repeat counts alone. Stratified (python3 fractions, as above): p = 1
+  local two = { 2, 600, 0, 1.98 }
+  local ten = { 10, 3000, 150, 9.5 }
+  local da = error_ladder { two, two, two, ten }
+  local db = error_ladder { two, ten, ten, ten }
+  local m = mirror(da, db)
+  local er
+  for _, row in ipairs(m.perf) do if row.key == "error_rate_pct" then er = row end end
+  t.eq(m.workload_match.like_for_like, true)
+  t.near(er.a, 150 / 4800 * 100, 1e-9)
+  t.near(er.b, 450 / 9600 * 100, 1e-9)
+  t.eq({ er.verdict, er.test, er.winner, er.sig.strata }, { "no clear difference", "fisher", nil, 2 })
+  t.near(er.p_value, 1, 1e-12)
+  t.eq(er.effect_pct, 0)
+  t.eq(er.evidence, "exact test on the request counts stratified by load point (2 points), p = 1, Holm-adjusted 1; "
+    .. "within the load points +0.00 pp (Mantel-Haenszel)")
+  t.ok(not m.summary:find("better in error rate", 1, true), m.summary)
+  -- B fails 6 % at 10/s (180 of 3000 in each repeat) against A's 5 %: a real difference
+  -- within the load, p = 0.04161390337235273 (python3 fractions); the Mantel-Haenszel rates
+  -- 150 / 3600 = 4.1667 % and (2250 x 6 %) / 2700 = 5.00 %: +0.83 pp, A better
+  db = error_ladder { two, { 10, 3000, 180, 9.5 }, { 10, 3000, 180, 9.5 }, { 10, 3000, 180, 9.5 } }
+  m = mirror(da, db)
+  for _, row in ipairs(m.perf) do if row.key == "error_rate_pct" then er = row end end
+  t.near(er.p_value, 0.04161390337235273, 1e-9)
+  t.eq(er.verdict, "A better")
+  t.ok(m.summary:find("x is better in error rate (y +0.83 pp vs x within the load points, p = 0.0416", 1, true),
+    m.summary)
+end)
+
+-- A ladder of vLLM detailed results (the synthetic detailed file, its arrays replaced) in a
+-- new folder: points = {{rate, ttfts (s)}, ...}, one file each (a repeat: the same rate
+-- again); every request ends 0.5 s after its first token, 64 output tokens.
+local function latency_ladder(points)
+  local dir = t.tmpdir()
+  for i, p in ipairs(points) do
+    local d = json.read(DETAILED)
+    local ttfts = p[2]
+    local n = #ttfts
+    d.ttfts, d.latencies, d.output_lens, d.errors, d.start_times, d.input_lens, d.itls = {}, {}, {}, {}, {}, {}, {}
+    for k = 1, n do
+      d.ttfts[k], d.latencies[k], d.output_lens[k], d.errors[k] = ttfts[k], ttfts[k] + 0.5, 64, ""
+      d.start_times[k], d.input_lens[k] = 100 + k / p[1], 256
+      local g = {}
+      for j = 1, 63 do g[j] = 0.5 / 63 end
+      d.itls[k] = g
+    end
+    d.num_prompts, d.completed, d.failed = n, n, 0
+    d.request_rate, d.max_concurrency = p[1], json.null
+    d.duration = n / (0.99 * p[1])
+    d.request_throughput = 0.99 * p[1]
+    t.write(("%s/benchmark_%02d.json"):format(dir, i), t.vllm_text(d))
+  end
+  return dir
+end
+
+t.test("latency rows over several load points: Mann-Whitney stratified by load point (van Elteren)", function()
+  -- the same 40 TTFTs at each load in both runs (50 + i ms at 2/s, 200 + i ms at 10/s,
+  -- i = 1..40): equal distributions at every load, latency rising with load. A has 3 repeats
+  -- at 2/s and 1 at 10/s, B 1 and 3: pooled, A's requests are mostly the light load's, and
+  -- Mann-Whitney on the pooled samples named A faster. Stratified: A's U is n_a n_b / 2 at
+  -- each load (the same values on both sides), z = 0, p = 1 (python3 /tmp script: van
+  -- Elteren by hand with fractions, mid-ranks and the tie-corrected variance)
+  local l1, l2, l1s, l2s = {}, {}, {}, {}
+  for i = 1, 40 do
+    l1[i], l2[i] = (50 + i) / 1000, (200 + i) / 1000
+    l1s[i], l2s[i] = l1[i] + 0.0055, l2[i] + 0.0055
+  end
+  local da = latency_ladder { { 2, l1 }, { 2, l1 }, { 2, l1 }, { 10, l2 } }
+  local db = latency_ladder { { 2, l1 }, { 10, l2 }, { 10, l2 }, { 10, l2 } }
+  local m = mirror(da, db)
+  t.eq(m.workload_match.like_for_like, true)
+  local rows = {}
+  for _, row in ipairs(m.perf) do rows[row.key] = row end
+  for _, key in ipairs { "ttft_p50_ms", "ttft_p90_ms", "latency_p90_ms" } do
+    local r = rows[key]
+    t.eq({ r.verdict, r.test, r.winner }, { "no clear difference", "mann_whitney", nil }, key)
+    t.near(r.p_value, 1, 1e-12, key)
+    t.ok(r.evidence:find("^Mann%-Whitney stratified by load point %(van Elteren, 2 points%), p = 1"), r.evidence)
+    t.ok(r.b > r.a, key .. ": pooled, B's figure is higher (more of its requests at 10/s)")
+  end
+  t.ok(not m.summary:find("is better in", 1, true), m.summary)
+  -- B 5.5 ms slower at every load (no value of B equal to one of A's): van Elteren by hand
+  -- (python3, as above) z = -3.427662725795797, p = 0.0006088013123571915; A better
+  db = latency_ladder { { 2, l1s }, { 10, l2s }, { 10, l2s }, { 10, l2s } }
+  m = mirror(da, db)
+  for _, row in ipairs(m.perf) do rows[row.key] = row end
+  t.near(rows.ttft_p90_ms.p_value, 0.0006088013123571915, 1e-9)
+  t.near(rows.latency_p90_ms.p_value, 0.0006088013123571915, 1e-9)
+  t.eq({ rows.ttft_p90_ms.verdict, rows.latency_p90_ms.verdict }, { "A better", "A better" })
+  -- within the load points A's values larger (z > 0), pooled B's figure the higher: the two
+  -- disagree, so the pooled figures name no winner
+  local v = decision.verdict { key = "ttft_p90_ms", a = 100, b = 200,
+    test = { test = "mann_whitney", p = 0.001, z = 3.3, strata = 2 } }
+  t.eq({ v.verdict, v.winner }, { "not comparable", nil })
+  v = decision.verdict { key = "ttft_p90_ms", a = 200, b = 100, test = { test = "mann_whitney", p = 0.001, z = 3.3,
+    strata = 2 } }
+  t.eq({ v.verdict, v.winner }, { "B better", "b" })
+end)
 
 -- A vllm detailed result with its per-request arrays replaced.
 local function vllm_dir(ttfts, lats, outs, rate)
@@ -1708,7 +1876,10 @@ t.test("capacity below the lowest load with repeats reads as a plain range, neve
   t.eq(m.headline[1].a_text,
     "< 10.00 req/s by the means (failed TTFT p90 ≤ 200.0 ms at the lowest load tried; the repeats allow up "
     .. "to 20.00 req/s)")
-  t.eq(m.headline[1].delta_text, "N/A (below the lowest load measured)")
+  -- the gap the spans allow, as comparison.json's capacity.gap: y's lower bound 30 less x's
+  -- upper end 20 = +10 req/s at least, 30 / 20 - 1 = +50 % at least (by hand)
+  t.eq({ m.headline[1].delta_text, m.headline[1].pct_text }, { "at least +10.00 req/s", "at least +50.0 %" })
+  t.eq({ m.capacity.gap.lo_rps, m.capacity.gap.hi_rps }, { 10, math.huge })
   -- the means fail at every point (220 ms), whose lower ends (68.9 ms) pass everywhere:
   -- the intervals cannot place the capacity at all
   local wide = { { 150, 250, 260 }, { 150, 250, 260 }, { 150, 250, 260 } }
@@ -2282,6 +2453,37 @@ local function bracket_model(slo, ra, rb)
   return report.build { a = sd("x", ra or bracket_run(LA)), b = sd("y", rb or bracket_run(LB)),
     slo = decision.parse_slo(slo), generated = 0 }
 end
+
+t.test("a capacity below the lowest load: the Headline's Delta and Change give the range comparison.json gives", function()
+  -- x fails TTFT p90 ≤ 200 at its lowest load, 2 req/s (1.98 achieved): below 1.98, its span
+  -- 0-1.98. y meets it at 5.94 and fails at 7.92 achieved: span 5.94-7.92. The gap (the audit's
+  -- s4, by hand): 5.94 - 1.98 = +3.96 to 7.92 - 0 = +7.92 req/s; 5.94 / 1.98 - 1 = +200 %,
+  -- unbounded above (x may be 0): "at least +200.0 %". It read "N/A (below the lowest load
+  -- measured)" in the Markdown and HTML while the JSON and CSV gave the range.
+  local x = bracket_run { { 2, 1.98, 300, 5 }, { 4, 3.96, 400, 5 } }
+  local y = bracket_run { { 2, 1.98, 100, 5 }, { 4, 3.96, 120, 5 }, { 6, 5.94, 150, 5 }, { 8, 7.92, 250, 5 } }
+  local m = bracket_model("ttft_p90_ms=200", x, y)
+  t.eq(m.capacity.a.kind, "below_lowest")
+  t.near(m.capacity.gap.lo_rps, 3.96, 1e-12)
+  t.near(m.capacity.gap.hi_rps, 7.92, 1e-12)
+  t.eq({ m.headline[1].delta_text, m.headline[1].pct_text }, { "+3.96 to +7.92 req/s", "at least +200.0 %" })
+  t.eq(m.capacity.gap.pct_text, "at least +200.0 %")
+end)
+
+t.test("Summary: ladders with the same range and count but a differing offered load name the point that differs",
+  function()
+  -- the audit's s1o: 2, 4, 6, 8, 10 req/s against 2, 4, 6.1, 8, 10 (6.1 is 1.6 % above 6, beyond
+  -- the 1 % tolerance): "x was driven at 2-10 req/s (5 load points), y at 2-10 req/s (5 load
+  -- points)" said nothing of what differs
+  local function ladder(third)
+    return bracket_run { { 2, 2, 50, 5 }, { 4, 4, 60, 5 }, { third, third, 70, 5 }, { 8, 8, 80, 5 },
+      { 10, 10, 90, 5 } }
+  end
+  local m = bracket_model("ttft_p90_ms=200", ladder(6), ladder(6.1))
+  t.eq(m.workload_match.like_for_like, false)
+  t.ok(m.summary:find("x and y were driven at 2–10 req/s (5 load points) each, but at different offered loads: point "
+    .. "3 at 6 against 6.1 req/s", 1, true), m.summary)
+end)
 
 t.test("capacity at an SLO orders two runs only by their measured brackets, never by an interpolated figure", function()
   -- TTFT p90 ≤ 200: x meets it up to 90 req/s, its last point before saturation: ≥ 90,

@@ -1010,6 +1010,61 @@ t.test("the Pareto front: a gap below the practical threshold is noise, not a do
   t.eq(#m.dominated, 0)
 end)
 
+t.test("the Pareto front orders throughput by the ranking's rule: ceilings, repeats' test; equal latency is no win", function()
+  -- base: offered 10, 20, 30 req/s, achieved 10, 20, 25: saturated at 30, max sustained 20,
+  -- ceiling 25; E2E p90 1000 ms at every sustained load, so at the common load too
+  local base = e2e_curve_dir { { 10, 10, 1000 }, { 20, 20, 1000 }, { 30, 25, 3000 } }
+  -- hi: max sustained 22 (+9.5 % symmetric, by hand 2 / 21), the same E2E p90. base's
+  -- ceiling, 25, is above 22: its limit may lie anywhere in 20-25, so the load steps cannot
+  -- order the two (as the ranking says): no domination
+  local hi = e2e_curve_dir { { 10, 10, 1000 }, { 22, 22, 1000 }, { 33, 24, 3000 } }
+  local m = tr.model(tr.load { { label = "base", dirs = { base } }, { label = "hi", dirs = { hi } } })
+  t.eq(#m.dominated, 0)
+  t.ok(m.ranking[1].vs_next ~= "B better", m.ranking[1].vs_next_text)
+  -- low: base with a ceiling of 21 (< 22): ordered by the steps, hi higher; the latencies are
+  -- equal (1000 against 1000 ms), so low is beaten on throughput and no worse on latency,
+  -- never "beaten on both"
+  local low = e2e_curve_dir { { 10, 10, 1000 }, { 20, 20, 1000 }, { 30, 21, 3000 } }
+  m = tr.model(tr.load { { label = "low", dirs = { low } }, { label = "hi", dirs = { hi } } })
+  t.eq(#m.dominated, 1)
+  t.eq({ m.dominated[1].label, m.dominated[1].by, m.dominated[1].on, m.dominated[1].beaten },
+    { "low", "hi", "throughput", "beaten on max sustained throughput, no worse on End-to-end latency p90" })
+  t.ok(m.verdict:find("one treatment is beaten (low by hi: beaten on max sustained throughput, no worse on "
+    .. "End-to-end latency p90)", 1, true), m.verdict)
+  t.ok(not m.verdict:find("beaten on both", 1, true), m.verdict)
+  -- repeats at the max sustained points: c 19.8, 20.0, 20.2 req/s (ceiling 20.5 at 30
+  -- offered), o 20.1, 20.6, 21.1 (mean 20.6, +2.96 % symmetric: 0.6 / 20.3, by hand), above
+  -- c's ceiling; Welch by hand: t = 0.6 / sqrt(0.04 / 3 + 0.25 / 3) = 1.93, df 2.6, p > 0.1:
+  -- the test the ranking reads shows no order, so no domination
+  local c = e2e_curve_dir { { 10, 10, 1000 }, { 20, 19.8, 1000 }, { 20, 20.0, 1000 }, { 20, 20.2, 1000 },
+    { 30, 20.5, 3000 } }
+  local o = e2e_curve_dir { { 10, 10, 1000 }, { 20.2, 20.1, 1000 }, { 20.2, 20.6, 1000 }, { 20.2, 21.1, 1000 },
+    { 30, 22, 3000 } }
+  m = tr.model(tr.load { { label = "c", dirs = { c } }, { label = "o", dirs = { o } } })
+  t.near(m.treatments[2].max_rps, 20.6, 1e-9)
+  t.near(m.treatments[1].max_rps, 20, 1e-9)
+  t.eq(#m.dominated, 0)
+  t.ok(m.ranking[1].vs_next ~= "B better", m.ranking[1].vs_next_text)
+end)
+
+t.test("a latency at the common load read at a point within 1 % of it says the rate it was measured at", function()
+  -- a: 10, 20 req/s sustained (E2E p90 900, 1000 ms), saturated at 30 (25 achieved); b: the
+  -- same but 19.9 achieved at 20 offered (990 ms). The common load is the highest both
+  -- sustain, 19.9 req/s: b's value is its own point's, 990 ms, measured at 19.9 req/s. a's
+  -- point at 20 is within 1 % of 19.9 (0.5 %, by hand), so a reads 1000 ms from it (the
+  -- rule of loadpoints.at) rather than 900 + 0.99 x 100 = 999 ms interpolated: its cell
+  -- says the rate it was measured at, b's needs not
+  local a = e2e_curve_dir { { 10, 10, 900 }, { 20, 20, 1000 }, { 30, 25, 3000 } }
+  local b = e2e_curve_dir { { 10, 10, 900 }, { 20, 19.9, 990 }, { 30, 24, 3000 } }
+  local m = tr.model(tr.load { { label = "a", dirs = { a } }, { label = "b", dirs = { b } } })
+  t.near(m.common_rps, 19.9, 1e-9)
+  local ea, eb = m.treatments[1].at_common.latency_p90_ms, m.treatments[2].at_common.latency_p90_ms
+  t.eq({ ea.value, ea.interpolated, ea.measured_rps }, { 1000, false, 20 })
+  t.eq(ea.text, "1,000.0 ms (measured at 20.000 req/s, within 1 %)")
+  t.eq({ eb.value, eb.interpolated, eb.measured_rps }, { 990, false, nil })
+  t.eq(eb.text, "990.0 ms")
+end)
+
 t.test("a place shown above the next gives this one's figure over the next one's, not the symmetric effect", function()
   -- two treatments of three repeats each at one sustained load, max sustained 91.32 and
   -- 31.10 req/s (the new user's case): +193.6 %

@@ -173,9 +173,9 @@ end
 local ok, err = xpcall(main, function(e)
   local msg = tostring(e)
   if msg:match("interrupted$") then return { code = 130, msg = "interrupted" } end
-  if type(e) == "string" and not msg:match("^[^%s]+%.lua:%d+: ") and not msg:match("^bad argument") then
-    return { code = 1, msg = msg }
-  end
+  -- (a reader's "file.lua:N: " position in front of the user's file is dropped: llmd.errors)
+  local user = require("llmd.errors").user_text(e)
+  if user then return { code = 1, msg = user } end
   return { code = 1, msg = debug.traceback(msg, 2) }
 end)
 if not ok then

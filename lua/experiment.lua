@@ -37,11 +37,8 @@ local o = args.parse(arg, {
 -- a user's mistake (a bad file, a bad key) is one line naming it, not a traceback: a usage
 -- error (exit 2) and an interrupt (130) name the script, as llmd.args and compare.lua do; an
 -- error in the data is "llmdlua: message", exit 1, as the host prints for the other scripts
--- (README: Running scripts)
-local function fail(msg, code)
-  io.stderr:write((code == 2 or code == 130) and "experiment.lua: " or "llmdlua: ", tostring(msg), "\n")
-  os.exit(code or 1)
-end
+-- (README: Running scripts); a bug keeps its traceback (llmd.errors)
+local fail = require("llmd.errors").exit
 
 local ok, e = pcall(ex.load, o[1])
 if not ok then fail(e) end

@@ -51,11 +51,9 @@ local o = args.parse(rest, {
 })
 
 -- a usage error (exit 2) names the script, as llmd.args does; an error in the data is
--- "llmdlua: message", exit 1, as the host prints for the other scripts (README: Running scripts)
-local function fail(msg, code)
-  io.stderr:write(code == 2 and "treatments.lua: " or "llmdlua: ", tostring(msg), "\n")
-  os.exit(code or 1)
-end
+-- "llmdlua: message", exit 1, as the host prints for the other scripts (README: Running
+-- scripts); a bug keeps its traceback (llmd.errors)
+local fail = require("llmd.errors").exit
 
 local subdirs = require("llmd.treatments").subdirs
 

@@ -66,7 +66,7 @@ function M.load(list, opts)
       if not ok then
         -- the reader's message names the file and where in it; where in llmdlua's own Lua the
         -- reader was called is of no use to the user (as compare.lua and extract.lua say it)
-        run = tostring(run):gsub("^[^\n]-%.lua:%d+: ", "")
+        run = require("llmd.errors").text(run)
         -- the CSV may still be made from the folder's benchmark reports, as upstream does
         if not M.br_files(d)[1] then error(("treatment %s: %s"):format(t.label, tostring(run)), 0) end
         t.load_error = ("treatment %s: %s"):format(t.label, tostring(run))

@@ -167,8 +167,10 @@ or an error (a bad config, stale rows); 2 a usage error; 130 interrupted (rerun 
   end
 end
 
--- A user's mistake (a bad row, a config that says no) is one line naming the file, Ctrl-C
--- one line saying where the rows are; only a fault in llmdlua itself keeps its traceback.
+-- A user's mistake (a bad row, a config that says no) is one line naming the file,
+-- "llmdlua: ..." as every script's error in the data is (README: Running scripts); Ctrl-C
+-- one line naming the script and saying where the rows are; only a fault in llmdlua itself
+-- keeps its traceback.
 -- Closing the state stops every server and client still running (their __gc).
 local ok, err = xpcall(main, function(e)
   local msg = tostring(e)
@@ -182,6 +184,6 @@ if not ok then
   local msg = err.msg
   if err.code == 130 and interrupt_note then msg = msg .. "; " .. interrupt_note end
   io.stdout:flush()
-  io.stderr:write("autobench.lua: ", msg, "\n")
+  io.stderr:write(err.code == 130 and "autobench.lua: " or "llmdlua: ", msg, "\n")
   os.exit(err.code, true)
 end

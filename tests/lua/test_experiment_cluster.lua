@@ -320,8 +320,13 @@ t.test("malformed experiment files: one line 'llmdlua: FILE: ...' each, exit 1; 
     { "treatments:\n  - name: [1]\n    a: 1\n", "bad.yaml: treatments[0].name: expected a string, got a list" },
     { "treatments: {a: 1}\n", "bad.yaml: treatments: expected a list of run treatments" },
     { "treatments:\n  - name: r\n    a: 1\n  - name: r\n    b: 1\n", "bad.yaml: two run treatments are named r" },
-    -- parsed, but nothing to run: the file is named, not an empty experiment name
-    { "experiment:\n  name: ''\n", "bad.yaml: no run treatments" },
+    -- an empty name would name the workspace llm-d-experiment--...: refused, like a bad key
+    { "experiment:\n  name: ''\n", "bad.yaml: experiment.name: expected a non-empty string (it names the "
+      .. "workspace, llm-d-experiment-NAME-...), got ''" },
+    { "experiment:\n  name: '  '\n", "bad.yaml: experiment.name: expected a non-empty string (it names the "
+      .. "workspace, llm-d-experiment-NAME-...), got '  '" },
+    -- parsed, but nothing to run: the file is named
+    { "experiment:\n  name: x\n", "bad.yaml: no run treatments" },
     { "", "bad.yaml: no run treatments" },
     { "treatment_max_attempts: [2]\n", "bad.yaml: treatment_max_attempts: expected an integer >= 1, got a list" },
   }

@@ -243,6 +243,13 @@ t.test("--dry-run prints the commands and changes nothing; plan mistakes name th
   local n = 0
   for _ in r.stdout:gmatch("DoE EXPERIMENT SUMMARY") do n = n + 1 end
   t.eq(n, 1, r.stdout)
+  -- what to run next: the same command for real (the dry run's workspace has nothing to resume)
+  t.ok(r.stdout:find("\nTo run it: llmdlua experiment.lua " .. s.exp .. " --plan " .. s.plan .. "\n", 1, true), r.stdout)
+  t.ok(not r.stdout:find("--resume", 1, true), r.stdout)
+  r = experiment(s, { "--plan", s.plan, "--dry-run", "--step", "0-100", "--stop-on-error" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("\nTo run it: llmdlua experiment.lua " .. s.exp .. " --plan " .. s.plan .. " --step 0-100 "
+    .. "--stop-on-error\n", 1, true), r.stdout)
   local s2 = setup(function(plan) plan.namespaces = { "exp-a", "exp-b" } end)
   r = experiment(s2)
   t.eq(r.code, 1)
@@ -507,6 +514,11 @@ t.test("--dry-run with a refused standup: the note under the summary says what F
     .. "that no step failed)\n", 1, true), r.stdout)
   t.ok(not r.stdout:find("the statuses say only that no step failed", 1, true), r.stdout)
   t.ok(r.stdout:find("Dry run: nothing was deployed; nothing needs tearing down.\n", 1, true), r.stdout)
+  -- next: the real run, once the cause is fixed; never --resume on the dry run's workspace,
+  -- where no step ran (a resume would run every one of them, for real)
+  t.ok(r.stdout:find("\nTo run it after fixing the cause: llmdlua experiment.lua " .. s.exp .. " --plan " .. s.plan
+    .. "\n", 1, true), r.stdout)
+  t.ok(not r.stdout:find("--resume", 1, true), r.stdout)
   -- refused before its first deploy command: a real run deploys and uninstalls nothing, so
   -- the dry run neither says it tears down what was deployed nor that it would uninstall
   t.ok(not r.stdout:find("would uninstall", 1, true), r.stdout)

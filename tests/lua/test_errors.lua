@@ -73,3 +73,34 @@ t.test("1: experiment.lua --resume: a corrupt experiment-state.json is one line 
   local r = proc.run({ LLMDLUA, "experiment.lua", "exp.yaml", "--resume", "ws", "--dry-run" }, { cwd = d })
   one_line(r, "ws/experiment-state.json:2:1: unexpected end of input, expected a value")
 end)
+
+-- Item 5: llmd.json writes an unmarked empty table as {}; lists made with {} and left empty
+-- came out as objects: run_model.json's kv.left_out (and kv.notes, warnings, checks),
+-- comparison.json's broken.
+t.test("5: empty lists in run_model.json and comparison.json are [], not {}", function()
+  local json = require "llmd.json"
+  local d = t.tmpdir()
+  local r = proc.run({ LLMDLUA, "compare.lua", "--a", BASE, "--b",
+    ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching", "--quiet" }, { cwd = d })
+  t.eq(r.code, 0, r.stderr)
+  local w = t.workspaces(d)[1]
+  for _, x in ipairs { "a", "b" } do
+    -- the bundled runs have no links out and no vLLM scrapes: nothing left out
+    local text = t.read(w .. "/run-" .. x .. "/run_model.json")
+    t.ok(text:find('"left_out": []', 1, true), text:match('"left_out"[^\n]*'))
+    t.ok(json.is_array(json.decode(text).kv.left_out))
+  end
+  local cj = t.read(w .. "/comparison.json")
+  t.ok(cj:find('"broken": []', 1, true), cj:match('"broken"[^\n]*')) -- (neither run is broken)
+  -- a run with scrapes: notes, warnings and checks too (none in these six clean scrapes)
+  local raw = d .. "/run/metrics/raw"
+  proc.run { "mkdir", "-p", raw }
+  proc.run { "sh", "-c", 'cp "$1"/* "$2"/', "sh", t.fixtures() .. "/prometheus/synthetic-raw", raw }
+  local kv = require("llmd.kvcache").analyze(d .. "/run", nil)
+  t.eq(kv.available, true)
+  local doc = json.decode(json.encode(require("llmd.report").plain(kv)))
+  for _, k in ipairs { "left_out", "notes", "warnings", "checks", "timeline" } do
+    t.ok(json.is_array(doc[k]), k .. " is a list: " .. json.encode(doc[k]))
+  end
+  t.eq(#doc.notes + #doc.warnings + #doc.checks + #doc.left_out, 0)
+end)

@@ -104,3 +104,22 @@ t.test("5: empty lists in run_model.json and comparison.json are [], not {}", fu
   end
   t.eq(#doc.notes + #doc.warnings + #doc.checks + #doc.left_out, 0)
 end)
+
+-- Item 6: extract.lua --json on a folder no harness recognises exited 1 with nothing on
+-- stderr (the reasons were only inside the JSON).
+t.test("6: extract.lua --json on a folder it does not recognise says on stderr what it looked for", function()
+  local json = require "llmd.json"
+  local d = t.tmpdir()
+  t.write(d .. "/notes.txt", "not a result\n")
+  local r = proc.run { LLMDLUA, "extract.lua", d, "--json" }
+  t.eq(r.code, 1)
+  t.eq(json.decode(r.stdout).status, "failed") -- (the JSON as before)
+  t.eq(r.stderr:sub(1, #("llmdlua: no benchmark results under " .. d .. " (")),
+    "llmdlua: no benchmark results under " .. d .. " (", r.stderr)
+  -- what was looked for: each harness's files, as the text output lists them
+  t.ok(r.stderr:find("\nlooked for: benchmark-report: ", 1, true), r.stderr)
+  t.ok(r.stderr:find("inference-perf: summary_lifecycle_metrics.json", 1, true), r.stderr)
+  -- a run that is read: nothing on stderr
+  r = proc.run { LLMDLUA, "extract.lua", BASE, "--json" }
+  t.eq({ r.code, r.stderr }, { 0, "" })
+end)

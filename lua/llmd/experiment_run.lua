@@ -443,10 +443,8 @@ function M.steps_list()
         local tlist = tr.experiment_list(ctx.ws.path, { harness = ctx.plan.benchmark.harness })
         tr.load(tlist, { harness = ctx.plan.benchmark.harness, cache = tlist.cache })
         local dir = ctx.ws.path .. "/cross-treatment-comparison"
-        ws.mkdir_p(dir)
-        ws.write_text(dir .. "/treatment_comparison.csv", tr.csv_text(tlist))
         local slo = ctx.plan.slo and require("llmd.decision").parse_slo(ctx.plan.slo, "slo") or {}
-        local paths = tr.write_report(dir, tlist, { slo = slo, experiment = ctx.exp.name, unit = tlist.unit })
+        local paths = tr.write_outputs(dir, tlist, { slo = slo, experiment = ctx.exp.name, unit = tlist.unit })
         ctx.comparison = paths
         ctx.out:write(("\nComparison across treatments: %s\n  %s\n"):format(paths.md, paths.model.verdict))
       end)

@@ -343,7 +343,7 @@ function M.steps_list()
     { number = 40, name = "run", per_stack = true, should_skip = not_started, execute = function(ctx, s)
       local c = stack_ctx(ctx, s)
       local r = result(ctx, s)
-      r.run_failures = {}
+      r.run_failures = json.array {} -- (a list: [] in experiment-state.json when none failed)
       local done = 0
       for i, rt in ipairs(ctx.exp.run_treatments) do
         local dir = c.ws.path .. "/run-" .. rt.name

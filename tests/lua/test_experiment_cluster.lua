@@ -114,14 +114,14 @@ t.test("3 x 2 in three namespaces at once; one setup treatment fails at standup,
   t.ok(by["plugins-prefix"].error:find("UPGRADE FAILED", 1, true), by["plugins-prefix"].error)
   t.eq(by["plugins-prefix"].workspace_dir, w .. "/setup-treatment-plugins-prefix")
   -- experiment-state.json: each treatment's run_failures is a list, [] when none failed (not {})
-  local n = 0
+  local ran = 0
   for _, res in ipairs(json.read(w .. "/experiment-state.json").results) do
     if res.run_failures ~= nil then
       t.ok(json.is_array(res.run_failures), res.setup_treatment .. ": " .. json.encode(res.run_failures))
-      n = n + 1
+      ran = ran + 1
     end
   end
-  t.eq(n, 2, "the two treatments that ran their run treatments")
+  t.eq(ran, 2, "the two treatments that ran their run treatments")
   t.ok(r.stdout:find("DoE EXPERIMENT SUMMARY", 1, true), r.stdout)
   t.ok(r.stdout:find("Result: 2/3 succeeded, 1 failed", 1, true), r.stdout)
   -- every call names one of the three namespaces; each treatment stayed in its own

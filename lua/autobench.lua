@@ -167,21 +167,23 @@ or an error (a bad config, stale rows); 2 a usage error; 130 interrupted (rerun 
   end
 end
 
--- A user's mistake (a bad row, a config that says no) is one line naming the file, Ctrl-C
--- one line saying where the rows are; only a fault in llmdlua itself keeps its traceback.
+-- A user's mistake (a bad row, a config that says no) is one line naming the file,
+-- "llmdlua: ..." as every script's error in the data is (README: Running scripts); Ctrl-C
+-- one line naming the script and saying where the rows are; only a fault in llmdlua itself
+-- keeps its traceback.
 -- Closing the state stops every server and client still running (their __gc).
 local ok, err = xpcall(main, function(e)
   local msg = tostring(e)
   if msg:match("interrupted$") then return { code = 130, msg = "interrupted" } end
-  if type(e) == "string" and not msg:match("^[^%s]+%.lua:%d+: ") and not msg:match("^bad argument") then
-    return { code = 1, msg = msg }
-  end
+  -- (a reader's "file.lua:N: " position in front of the user's file is dropped: llmd.errors)
+  local user = require("llmd.errors").user_text(e)
+  if user then return { code = 1, msg = user } end
   return { code = 1, msg = debug.traceback(msg, 2) }
 end)
 if not ok then
   local msg = err.msg
   if err.code == 130 and interrupt_note then msg = msg .. "; " .. interrupt_note end
   io.stdout:flush()
-  io.stderr:write("autobench.lua: ", msg, "\n")
+  io.stderr:write(err.code == 130 and "autobench.lua: " or "llmdlua: ", msg, "\n")
   os.exit(err.code, true)
 end

@@ -87,7 +87,7 @@ local function info_of(x)
   end
   local ok, v = pcall(ws.read_info, path)
   -- (a reader's "file.lua:N: " position is no use to the user)
-  if not ok then error(("--%s-info %s"):format(x, (tostring(v):gsub("^[^\n]-%.lua:%d+: ", ""))), 0) end
+  if not ok then error(("--%s-info %s"):format(x, require("llmd.errors").text(v)), 0) end
   return v
 end
 

@@ -37,11 +37,8 @@ local o = args.parse(arg, {
 -- a user's mistake (a bad file, a bad key) is one line naming it, not a traceback: a usage
 -- error (exit 2) and an interrupt (130) name the script, as llmd.args and compare.lua do; an
 -- error in the data is "llmdlua: message", exit 1, as the host prints for the other scripts
--- (README: Running scripts)
-local function fail(msg, code)
-  io.stderr:write((code == 2 or code == 130) and "experiment.lua: " or "llmdlua: ", tostring(msg), "\n")
-  os.exit(code or 1)
-end
+-- (README: Running scripts); a bug keeps its traceback (llmd.errors)
+local fail = require("llmd.errors").exit
 
 local ok, e = pcall(ex.load, o[1])
 if not ok then fail(e) end
@@ -62,6 +59,24 @@ if o.step then
   if not sok then fail(set, 2) end
   only = set
 end
+-- The command that goes on from here, as the user types it: the same experiment and options,
+-- with --resume WORKSPACE (what a real run left to do), or, after a dry run, the same command
+-- without --dry-run (a dry run's workspace holds nothing to resume: none of its steps ran)
+local function next_command(resume)
+  local argv = { "llmdlua", "experiment.lua", o[1] }
+  local function add(...) for _, a in ipairs { ... } do argv[#argv + 1] = a end end
+  if resume then
+    add("--resume", resume)
+  else
+    if o.plan then add("--plan", o.plan) end
+    if o.resume then add("--resume", o.resume) end
+    if o.step then add("--step", o.step) end
+    if o.namespace then add("--namespace", o.namespace) end
+    if o.stop_on_error then add("--stop-on-error") end
+    if o.skip_teardown then add("--skip-teardown") end
+  end
+  return require("llmd.k8s").cmdline(argv)
+end
 local started -- the run's context once it has one (its workspace, its stacks)
 local rok, all_ok, ctx = pcall(xr.run, e, plan, {
   dry_run = o.dry_run, resume = o.resume, stop_on_error = o.stop_on_error, skip_teardown = o.skip_teardown,
@@ -71,15 +86,24 @@ local rok, all_ok, ctx = pcall(xr.run, e, plan, {
 if not rok then
   if tostring(all_ok):match("interrupted") then
     if not started then fail("interrupted before the experiment started: nothing was deployed", 130) end
-    fail(("interrupted; state saved in %s.\n%s\nContinue with: llmdlua experiment.lua %s --resume %s"):format(
-      started.ws.path, xr.left_text(started), o[1], started.ws.path), 130)
+    if o.dry_run then
+      fail(("interrupted during the dry run: nothing was deployed. To run it: %s"):format(next_command()), 130)
+    end
+    fail(("interrupted; state saved in %s.\n%s\nContinue with: %s"):format(started.ws.path, xr.left_text(started),
+      next_command(started.ws.path)), 130)
   end
   fail(all_ok)
 end
 io.write(("\nExperiment workspace: %s\n"):format(ctx.ws.path))
 -- what is still deployed, and where, when a stack was kept or a treatment failed
 if not all_ok or #xr.left_deployed(ctx) > 0 then io.write(xr.left_text(ctx), "\n") end
-if not all_ok then
-  io.write(("To continue after fixing the cause: llmdlua experiment.lua %s --resume %s\n"):format(o[1], ctx.ws.path))
+if o.dry_run then
+  local refused = false -- (a step the dry run refused; else at most steps --step left out)
+  for _, r in pairs(ctx.results) do
+    if tostring(r.status):match("^failed") then refused = true end
+  end
+  io.write(("%s: %s\n"):format(refused and "To run it after fixing the cause" or "To run it", next_command()))
+elseif not all_ok then
+  io.write(("To continue after fixing the cause: %s\n"):format(next_command(ctx.ws.path)))
 end
 os.exit(all_ok and 0 or 1)

@@ -102,7 +102,16 @@ end
 
 if o.json then
   io.write(json.encode(rm.to_plain(run), { indent = 2 }), "\n")
-  os.exit(run.status == "failed" and 1 or 0)
+  if run.status == "failed" then
+    -- exit 1 says why on stderr too (what was looked for, when nothing was recognised): the
+    -- JSON's reasons are for a program, and a redirected stdout shows nothing
+    local why = table.concat(run.reasons, "; ")
+    if not why:find(o[1], 1, true) then why = o[1] .. ": " .. why end
+    io.stdout:flush()
+    io.stderr:write("llmdlua: ", why, "\n")
+    os.exit(1)
+  end
+  os.exit(0)
 end
 
 local function w(...) io.write(string.format(...), "\n") end

@@ -51,11 +51,9 @@ local o = args.parse(rest, {
 })
 
 -- a usage error (exit 2) names the script, as llmd.args does; an error in the data is
--- "llmdlua: message", exit 1, as the host prints for the other scripts (README: Running scripts)
-local function fail(msg, code)
-  io.stderr:write(code == 2 and "treatments.lua: " or "llmdlua: ", tostring(msg), "\n")
-  os.exit(code or 1)
-end
+-- "llmdlua: message", exit 1, as the host prints for the other scripts (README: Running
+-- scripts); a bug keeps its traceback (llmd.errors)
+local fail = require("llmd.errors").exit
 
 local subdirs = require("llmd.treatments").subdirs
 
@@ -112,18 +110,9 @@ local ok, err = pcall(function()
   local slo = o.slo and decision.parse_slo(o.slo, "--slo") or {}
   -- in an experiment, a setup treatment's folders are its load points, not repeats
   tr.load(list, { harness = o.harness, cache = list.cache })
-  local out = o.out or default_out
-  require("llmd.workspace").mkdir_p(out)
-  local csv = out .. "/treatment_comparison.csv"
-  require("llmd.workspace").write_text(csv, tr.csv_text(list))
-  for _, t in ipairs(list) do
-    if t.load_error then
-      error(("%s (the comparison's figures need every treatment's load points; %s is written)"):format(t.load_error,
-        csv), 0)
-    end
-  end
-  local paths = tr.write_report(out, list, { slo = slo, experiment = experiment, unit = list.unit })
+  -- (written whole or not at all: a failure leaves --out as it was)
+  local paths = tr.write_outputs(o.out or default_out, list, { slo = slo, experiment = experiment, unit = list.unit })
   if not o.quiet then io.write(paths.text, "\n") end
-  io.write(("Written: %s\n         %s\n         %s\n"):format(csv, paths.md, paths.html))
+  io.write(("Written: %s\n         %s\n         %s\n"):format(paths.csv, paths.md, paths.html))
 end)
 if not ok then fail(err) end

@@ -94,7 +94,7 @@ end
 function M.value(fn, ...)
   local r = table.pack(pcall(fn, ...))
   if not r[1] then
-    local msg = tostring(r[2]):gsub("^[^\n]-%.lua:%d+: ", "")
+    local msg = require("llmd.errors").text(r[2])
     io.stderr:write(("%s: %s\n"):format(M.script(), msg))
     os.exit(2)
   end

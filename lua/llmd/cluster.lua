@@ -1648,7 +1648,11 @@ function M.interrupted_message(ctx)
     lines[#lines + 1] = ("Not saved: %s (nothing is collected after Ctrl-C); whatever was deployed is left as it is.")
       :format(table.concat(missing, " and "))
   end
-  lines[#lines + 1] = ("Continue with:               llmdlua compare.lua --resume %s"):format(w)
+  if ctx.dry_run then -- (no step of a dry run ran: its workspace has nothing to resume)
+    lines[#lines + 1] = "Run it again, or for real: the same command (without --dry-run)."
+  else
+    lines[#lines + 1] = ("Continue with:               llmdlua compare.lua --resume %s"):format(w)
+  end
   lines[#lines + 1] = M.teardown_advice(ctx, "Tear down without going on: ")
   return table.concat(lines, "\n")
 end
@@ -1695,7 +1699,12 @@ function M.salvage(ctx, result)
         o.name, ok1 and "saved" or "not saved", ok2 and "saved" or ("not saved: " .. tostring(msg)))
     end
   end
-  if #result.failed > 0 then
+  if #result.failed > 0 and ctx.dry_run then
+    -- no step of a dry run ran: a resume of its workspace would run every one, for real
+    ctx.out:write("To run it after fixing the cause: the same command without --dry-run (the dry run's workspace "
+      .. "has nothing to resume)\n")
+    ctx.out:write(M.teardown_advice(ctx, "To tear down without continuing:  "), "\n")
+  elseif #result.failed > 0 then
     ctx.out:write(("To continue after fixing the cause: llmdlua compare.lua --resume %s\n"
       .. "  (it uses %s/plan.yaml, the plan as this comparison started; add --plan FILE to replace it)\n"):format(
       ctx.ws.path, ctx.ws.path))

@@ -180,7 +180,14 @@ function M.parse(doc, path)
     if type(v) ~= "string" then error(("%s: %s: expected a string, got %s"):format(path, key, describe(v)), 0) end
     return v
   end
-  e.name = str(meta.name, "experiment.name") or (path:match("([^/]+)$"):gsub("%.[^.]*$", ""))
+  e.name = str(meta.name, "experiment.name")
+  -- the name is the workspace's (llm-d-experiment-NAME-...) and the summary's: an empty one
+  -- would name nothing (no name at all: the file's, without its extension)
+  if e.name and not e.name:find("%S") then
+    error(("%s: experiment.name: expected a non-empty string (it names the workspace, llm-d-experiment-NAME-...), "
+      .. "got %s"):format(path, describe(e.name)), 0)
+  end
+  e.name = e.name or (path:match("([^/]+)$"):gsub("%.[^.]*$", ""))
   e.harness = str(meta.harness, "experiment.harness")
   e.profile = str(meta.profile, "experiment.profile")
   e.dataset_url = str(meta.datasetUrl, "experiment.datasetUrl")

@@ -343,7 +343,7 @@ function M.steps_list()
     { number = 40, name = "run", per_stack = true, should_skip = not_started, execute = function(ctx, s)
       local c = stack_ctx(ctx, s)
       local r = result(ctx, s)
-      r.run_failures = {}
+      r.run_failures = json.array {} -- (a list: [] in experiment-state.json when none failed)
       local done = 0
       for i, rt in ipairs(ctx.exp.run_treatments) do
         local dir = c.ws.path .. "/run-" .. rt.name
@@ -443,10 +443,8 @@ function M.steps_list()
         local tlist = tr.experiment_list(ctx.ws.path, { harness = ctx.plan.benchmark.harness })
         tr.load(tlist, { harness = ctx.plan.benchmark.harness, cache = tlist.cache })
         local dir = ctx.ws.path .. "/cross-treatment-comparison"
-        ws.mkdir_p(dir)
-        ws.write_text(dir .. "/treatment_comparison.csv", tr.csv_text(tlist))
         local slo = ctx.plan.slo and require("llmd.decision").parse_slo(ctx.plan.slo, "slo") or {}
-        local paths = tr.write_report(dir, tlist, { slo = slo, experiment = ctx.exp.name, unit = tlist.unit })
+        local paths = tr.write_outputs(dir, tlist, { slo = slo, experiment = ctx.exp.name, unit = tlist.unit })
         ctx.comparison = paths
         ctx.out:write(("\nComparison across treatments: %s\n  %s\n"):format(paths.md, paths.model.verdict))
       end)

@@ -8,7 +8,10 @@
 -- The "sum of max" figure is what llm-d-benchmark's processed summary gives (each pod's
 -- largest cumulative value): it includes whatever the counters held before the first
 -- scrape, and misses what a counter counted before it restarted.
+-- Its lists (left_out, notes, warnings, checks, timeline, failed_pods) are json.array even
+-- when empty, so run_model.json writes [] for them, never {} (an object to its readers).
 local lfs = require "lfs"
+local json = require "llmd.json"
 local pf = require "llmd.prom_files"
 
 local M = {}
@@ -56,7 +59,7 @@ end
 
 -- The failed scrapes by pod: { {pod =, count =}, ... } in pod order.
 local function failed_by_pod(failed)
-  local by, out = {}, {}
+  local by, out = {}, json.array {}
   for _, f in ipairs(failed) do
     if not by[f.pod] then
       by[f.pod] = { pod = f.pod, count = 0 }
@@ -124,7 +127,7 @@ end
 -- Nothing is ever written here.
 local function guard(root)
   local rm = require "llmd.runmodel"
-  local g = { left_out = {} }
+  local g = { left_out = json.array {} }
   local real_root, seen = nil, {}
   local function note(p, text)
     if seen[p] then return end
@@ -328,7 +331,7 @@ function M.timeline_collector()
     end
     for _, s in ipairs(scrapes) do extend(s.pod, s.t) end
     for _, f in ipairs(failed or {}) do extend(f.pod, f.t) end
-    local out, t0, dh, dq, left = {}, nil, 0, 0, 0
+    local out, t0, dh, dq, left = json.array {}, nil, 0, 0, 0
     for _, x in ipairs(rounds) do
       local t = x.tsum / x.n
       t0 = t0 or t
@@ -373,7 +376,6 @@ local function prometheus_summaries(g, root, dir)
   end
   if #files == 0 then return nil end
   table.sort(files)
-  local json = require "llmd.json"
   local lo, hi, nonzero = math.huge, -math.huge, false
   for _, f in ipairs(files) do
     local ok, d = pcall(json.read, f)
@@ -425,7 +427,7 @@ function M.analyze(root, run)
     kv.source = ("%s of %s in %s"):format(count(info.scrapes, "scrape"), count(#info.pods, "pod"), raw)
     kv.window = { start = info.start, finish = info.finish }
     kv.failed_scrapes = #info.failed
-    kv.notes = {}
+    kv.notes = json.array {}
     if #info.failed > 0 then
       kv.failed_pods = failed_by_pod(info.failed)
       kv.notes[#kv.notes + 1] = failed_text(info, kv.failed_pods)
@@ -453,7 +455,7 @@ function M.analyze(root, run)
         kv.na.misses_per_request, kv.na.hits_per_request = why, why
       end
       if not kv.cached_share_pct then kv.na.cached_share_pct = "the run's input token count is unknown" end
-      kv.warnings, kv.checks = {}, {}
+      kv.warnings, kv.checks = json.array {}, json.array {}
       local function drop_per_request(why)
         kv.cached_share_pct, kv.hits_per_request, kv.misses_per_request = nil, nil, nil
         kv.na.cached_share_pct, kv.na.hits_per_request, kv.na.misses_per_request = why, why, why

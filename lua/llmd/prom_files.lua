@@ -181,7 +181,7 @@ function M.read_metrics_summary(path)
   -- a file that cannot be read or parsed is reported at the caller's line, as the checks
   -- below are (not at this module's)
   local rok, d = pcall(json.read, path)
-  if not rok then error((tostring(d):gsub("^[^\n]-%.lua:%d+: ", "")), 2) end
+  if not rok then error(require("llmd.errors").text(d), 2) end
   if type(d) ~= "table" or json.is_array(d) then
     error(path .. ": expected an object of pods (llm-d-benchmark's metrics_summary.json)", 2)
   end

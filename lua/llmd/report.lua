@@ -2541,7 +2541,7 @@ for _, p in ipairs { "slo", "perf", "perf_notes", "headline", "config", "workloa
   "workload_match.differences", "load_points.a", "load_points.b", "load_points.a[].stages",
   "load_points.b[].stages", "errors.a", "errors.b", "curves", "curves[].rows", "family.tests", "ladder.rows",
   "charts.list", "charts.list[].notes", "a.warnings", "b.warnings", "a.reasons", "b.reasons", "a.checks", "b.checks",
-  "kv.rows", "kv.efficiency", "kv.missing", "capacity.evidence.differences" } do
+  "kv.rows", "kv.efficiency", "kv.missing", "capacity.evidence.differences", "broken" } do
   M.LIST_PATHS[p] = true
 end
 

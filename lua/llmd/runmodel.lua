@@ -775,7 +775,7 @@ function M.tolerate(run, opts, path, fn, ...)
   if type(err) ~= "string" or err:match("interrupted$") or err:match("not enough memory") then error(err, 0) end
   -- the message names the file (with its position) when the reader gave one; where in
   -- llmdlua's own Lua the reader was called is of no use to the user
-  err = err:gsub("^[^\n]-%.lua:%d+: ", "")
+  err = require("llmd.errors").text(err)
   if err:sub(1, #path) ~= path then err = ("%s: %s"):format(path, err) end
   M.warn(run, "left out (--tolerant): %s", err)
   return false

@@ -66,7 +66,7 @@ function M.load(list, opts)
       if not ok then
         -- the reader's message names the file and where in it; where in llmdlua's own Lua the
         -- reader was called is of no use to the user (as compare.lua and extract.lua say it)
-        run = tostring(run):gsub("^[^\n]-%.lua:%d+: ", "")
+        run = require("llmd.errors").text(run)
         -- the CSV may still be made from the folder's benchmark reports, as upstream does
         if not M.br_files(d)[1] then error(("treatment %s: %s"):format(t.label, tostring(run)), 0) end
         t.load_error = ("treatment %s: %s"):format(t.label, tostring(run))
@@ -994,7 +994,91 @@ function M.write_report(out, list, opts)
       load_points = x.n_points, saturation = { reason = x.saturation.reason, point = x.saturation.point } }
   end
   json.write(out .. "/treatments.json", plain)
+  paths.charts = gp and clist or nil -- (the charts drawn, or left out with the reason)
   return paths
+end
+
+-- The files of a comparison, in the order they go into place (the charts first: the reports
+-- show them).
+local OUTPUTS = { "treatments.json", "treatment_report.md", "treatment_report.html", "treatment_comparison.csv" }
+
+-- Writes the comparison into out (made when missing): treatment_comparison.csv and, when
+-- every treatment has its load points, the report (M.write_report: treatment_report.md and
+-- .html, treatments.json, charts/). All of it is written into a folder of its own inside out
+-- first and moved into place once complete, so a failure (a chart gnuplot rejects, a full
+-- disk, Ctrl-C) leaves out as it was: no new CSV or charts beside an older report, no folder
+-- this run made; the files of an earlier comparison in out are replaced only by a complete
+-- set. A treatment read without its load points (t.load_error) still gets the CSV, which
+-- upstream makes from its benchmark reports, and then raises. Returns write_report's paths
+-- (csv, md, html, text, model).
+function M.write_outputs(out, list, opts)
+  local ws = require "llmd.workspace"
+  local lfs = require "lfs"
+  out = out:gsub("(.)/+$", "%1")
+  -- the folders about to be made (deepest first), removed again after a failure
+  local made = {}
+  local p = out
+  while p ~= "" and p ~= "." and p ~= "/" and not lfs.symlinkattributes(p) do
+    made[#made + 1] = p
+    p = p:match("^(.*)/[^/]*$") or ""
+  end
+  ws.mkdir_p(out)
+  local stage
+  for _ = 1, 100 do
+    local try = ("%s/.treatments-writing-%d"):format(out, math.random(1, 1 << 30))
+    if lfs.mkdir(try) then
+      stage = try
+      break
+    end
+  end
+  if not stage then error(("%s: cannot create a folder to write the comparison in"):format(out), 0) end
+  local function move(name)
+    local ok, err = os.rename(stage .. "/" .. name, out .. "/" .. name)
+    if not ok then error(("%s/%s: cannot write: %s"):format(out, name, tostring(err)), 0) end
+  end
+  local ok, res = pcall(function()
+    ws.write_text(stage .. "/treatment_comparison.csv", M.csv_text(list))
+    for _, t in ipairs(list) do
+      if t.load_error then
+        move("treatment_comparison.csv")
+        error(("%s (the comparison's figures need every treatment's load points; %s is written)"):format(
+          t.load_error, out .. "/treatment_comparison.csv"), 0)
+      end
+    end
+    local paths = M.write_report(stage, list, opts)
+    -- all of it written: nothing in the way of a file (a folder of that name) before any goes
+    for _, name in ipairs(OUTPUTS) do
+      local mode = lfs.symlinkattributes(out .. "/" .. name, "mode")
+      if mode and mode ~= "file" then
+        error(("%s/%s: a %s is in the way (expected the comparison's file there)"):format(out, name,
+          mode == "directory" and "folder" or mode), 0)
+      end
+    end
+    if paths.charts then
+      -- drawn: the new pictures in place of the old, and none the report no longer has
+      ws.mkdir_p(out .. "/charts")
+      local names = {}
+      for name in lfs.dir(stage .. "/charts") do
+        if name ~= "." and name ~= ".." then names[#names + 1] = name end
+      end
+      for _, name in ipairs(names) do move("charts/" .. name) end
+      require("llmd.charts").remove_stale(paths.charts, out .. "/charts")
+    end
+    for _, name in ipairs(OUTPUTS) do move(name) end
+    paths.csv = out .. "/treatment_comparison.csv"
+    paths.md, paths.html = out .. "/treatment_report.md", out .. "/treatment_report.html"
+    return paths
+  end)
+  -- the folder it was written in goes, whatever happened (a failure: with what was in it)
+  local rok, rerr = pcall(ws.remove_tree, stage)
+  if not ok then
+    for _, d in ipairs(made) do
+      if not lfs.rmdir(d) then break end -- (not empty: the CSV of a treatment without load points)
+    end
+    error(res, 0)
+  end
+  if not rok then error(rerr, 0) end
+  return res
 end
 
 -- Charts -------------------------------------------------------------------------------------

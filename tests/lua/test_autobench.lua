@@ -182,7 +182,7 @@ t.test("compare: sla.passed recomputed from the metrics, a disagreement reported
   r = ab_cli({ "compare", "bad.jsonl" }, d)
   t.eq(r.code, 1)
   -- one line, no traceback: the row's line and column (after `{"framework": `, column 15)
-  t.eq(r.stderr, "autobench.lua: bad.jsonl:3: invalid JSON: unexpected end of input, expected a value (column 15)\n")
+  t.eq(r.stderr, "llmdlua: bad.jsonl:3: invalid JSON: unexpected end of input, expected a value (column 15)\n")
   t.write(d .. "/arr.jsonl", "[1, 2, 3]\n")
   r = ab_cli({ "compare", "arr.jsonl" }, d)
   t.ok(r.stderr:find("arr.jsonl:1: expected a JSON object", 1, true), r.stderr)
@@ -300,7 +300,7 @@ t.test("compare: a malformed number in a row is one line naming file:line and th
     t.write(d .. "/m.jsonl", json.encode(row) .. "\n\n" .. json.encode(bad) .. "\n")
     local r = ab_cli({ "compare", "m.jsonl", "--md", d .. "/m.md" }, d)
     t.eq(r.code, 1, c[4])
-    t.eq(r.stderr, "autobench.lua: m.jsonl:3: " .. c[4] .. "\n")
+    t.eq(r.stderr, "llmdlua: m.jsonl:3: " .. c[4] .. "\n")
   end
   -- the same row valid (null = unknown, as upstream writes it) is accepted
   local ok = json.decode(json.encode(row))
@@ -596,7 +596,7 @@ t.test("run: the run block's keys are checked; --help lists --timeout", function
     .. "cfg.yaml: run.ready_timeout must be a number of seconds > 0 (got 'soon')\n")
   r = ab_cli({ "run", "cfg.yaml", "--out", "results.jsonl" }, d)
   t.eq(r.code, 1)
-  t.eq(r.stderr, "autobench.lua: cfg.yaml: run: unknown key 'prot'; allowed keys are [port, ready_timeout, ready_paths, "
+  t.eq(r.stderr, "llmdlua: cfg.yaml: run: unknown key 'prot'; allowed keys are [port, ready_timeout, ready_paths, "
     .. "benchmark_timeout, max_concurrency, client_command, env]\n"
     .. "cfg.yaml: run.ready_timeout must be a number of seconds > 0 (got 'soon')\n")
   t.eq(lfs.attributes(d .. "/results.jsonl"), nil)
@@ -604,7 +604,7 @@ t.test("run: the run block's keys are checked; --help lists --timeout", function
   cfg.benchmark.max_concurrency = { 8, 2.5 }
   t.write(d .. "/cfg2.yaml", yaml.dump(cfg))
   r = ab_cli({ "run", "cfg2.yaml", "--out", "results.jsonl" }, d)
-  t.eq({ r.code, r.stderr }, { 1, "autobench.lua: cfg2.yaml: max_concurrency 2.5 is not an integer >= 1 or null "
+  t.eq({ r.code, r.stderr }, { 1, "llmdlua: cfg2.yaml: max_concurrency 2.5 is not an integer >= 1 or null "
     .. "(unbounded)\n" })
   r = ab_cli({ "run", "--help" }, d)
   t.eq(r.code, 0)

@@ -369,6 +369,11 @@ t.test("preflight: a deploy's manifests are all checked before its first changin
     r.stdout)
   t.ok(not r.stdout:find("[dry-run] helm upgrade", 1, true), "no deploy printed as if it would run: " .. r.stdout)
   t.eq(changing(s, workspace(s)), {})
+  -- what next: the real run once fixed, never --resume on the dry run's workspace (no step
+  -- of it ran: a resume would run them all, for real)
+  t.ok(r.stdout:find("\nTo run it after fixing the cause: the same command without --dry-run (the dry run's "
+    .. "workspace has nothing to resume)\nDry run: nothing was deployed; nothing needs tearing down.\n", 1, true), r.stdout)
+  t.ok(not r.stdout:find("--resume", 1, true), r.stdout)
   -- run B's deploy is checked before run A deploys anything (custom commands: a -f file for
   -- another namespace after a harmless apply)
   s = setup(function(plan, d)
@@ -1687,4 +1692,15 @@ t.test("helmfile state files named under helmfiles:/bases: are read too; a templ
   t.raises("helmfile.yaml:2 (helmfiles:) names {{ env \"SUB\" }}/child.yaml (a template or a glob: not read), so its "
     .. "hooks and kubeContext cannot be checked first", k8s.check, "helmfile", { "apply" }, "bench", nil,
     { cwd = d, render_chart = function() end })
+end)
+
+-- Ctrl-C during a dry run: no step ran, so there is nothing to --resume; the message says
+-- to run the command again (polish3 item 4, as compare.lua's failed dry run says)
+t.test("an interrupted dry run advises the same command again, not --resume of its workspace", function()
+  local d = t.tmpdir()
+  local said = cluster.interrupted_message { ws = { path = d }, dry_run = true, ns = "bench" }
+  t.ok(said:find("\nRun it again, or for real: the same command (without --dry-run).\n", 1, true), said)
+  t.ok(not said:find("--resume", 1, true), said)
+  said = cluster.interrupted_message { ws = { path = d }, dry_run = false, ns = "bench" }
+  t.ok(said:find("Continue with:               llmdlua compare.lua --resume " .. d .. "\n", 1, true), said)
 end)

@@ -96,6 +96,10 @@ t.test("wrong types are named by what they are; a treatment name must be one fol
   end
   t.eq(err("experiment:\n  name: {a: 1}\n"), "x.yaml: experiment.name: expected a string, got a mapping")
   t.eq(err("experiment:\n  harness: [1]\n"), "x.yaml: experiment.harness: expected a string, got a list")
+  -- an empty name names no workspace (llm-d-experiment--...); no name at all is the file's
+  t.eq(err("experiment:\n  name: ''\n"), "x.yaml: experiment.name: expected a non-empty string (it names the "
+    .. "workspace, llm-d-experiment-NAME-...), got ''")
+  t.eq(ex.parse(yaml.load("experiment:\n  harness: x\n"), "d/sweep.yaml").name, "sweep")
   t.eq(err("treatment_max_attempts: {a: 1}\n"), "x.yaml: treatment_max_attempts: expected an integer >= 1, got "
     .. "a mapping")
   t.eq(err("treatments:\n  - name: [1]\n    a: 1\n"), "x.yaml: treatments[0].name: expected a string, got a list")

@@ -113,6 +113,15 @@ t.test("3 x 2 in three namespaces at once; one setup treatment fails at standup,
   t.eq(by["plugins-prefix"].run_treatments, "0/2")
   t.ok(by["plugins-prefix"].error:find("UPGRADE FAILED", 1, true), by["plugins-prefix"].error)
   t.eq(by["plugins-prefix"].workspace_dir, w .. "/setup-treatment-plugins-prefix")
+  -- experiment-state.json: each treatment's run_failures is a list, [] when none failed (not {})
+  local ran = 0
+  for _, res in ipairs(json.read(w .. "/experiment-state.json").results) do
+    if res.run_failures ~= nil then
+      t.ok(json.is_array(res.run_failures), res.setup_treatment .. ": " .. json.encode(res.run_failures))
+      ran = ran + 1
+    end
+  end
+  t.eq(ran, 2, "the two treatments that ran their run treatments")
   t.ok(r.stdout:find("DoE EXPERIMENT SUMMARY", 1, true), r.stdout)
   t.ok(r.stdout:find("Result: 2/3 succeeded, 1 failed", 1, true), r.stdout)
   -- every call names one of the three namespaces; each treatment stayed in its own
@@ -243,6 +252,13 @@ t.test("--dry-run prints the commands and changes nothing; plan mistakes name th
   local n = 0
   for _ in r.stdout:gmatch("DoE EXPERIMENT SUMMARY") do n = n + 1 end
   t.eq(n, 1, r.stdout)
+  -- what to run next: the same command for real (the dry run's workspace has nothing to resume)
+  t.ok(r.stdout:find("\nTo run it: llmdlua experiment.lua " .. s.exp .. " --plan " .. s.plan .. "\n", 1, true), r.stdout)
+  t.ok(not r.stdout:find("--resume", 1, true), r.stdout)
+  r = experiment(s, { "--plan", s.plan, "--dry-run", "--step", "0-100", "--stop-on-error" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("\nTo run it: llmdlua experiment.lua " .. s.exp .. " --plan " .. s.plan .. " --step 0-100 "
+    .. "--stop-on-error\n", 1, true), r.stdout)
   local s2 = setup(function(plan) plan.namespaces = { "exp-a", "exp-b" } end)
   r = experiment(s2)
   t.eq(r.code, 1)
@@ -320,8 +336,13 @@ t.test("malformed experiment files: one line 'llmdlua: FILE: ...' each, exit 1; 
     { "treatments:\n  - name: [1]\n    a: 1\n", "bad.yaml: treatments[0].name: expected a string, got a list" },
     { "treatments: {a: 1}\n", "bad.yaml: treatments: expected a list of run treatments" },
     { "treatments:\n  - name: r\n    a: 1\n  - name: r\n    b: 1\n", "bad.yaml: two run treatments are named r" },
-    -- parsed, but nothing to run: the file is named, not an empty experiment name
-    { "experiment:\n  name: ''\n", "bad.yaml: no run treatments" },
+    -- an empty name would name the workspace llm-d-experiment--...: refused, like a bad key
+    { "experiment:\n  name: ''\n", "bad.yaml: experiment.name: expected a non-empty string (it names the "
+      .. "workspace, llm-d-experiment-NAME-...), got ''" },
+    { "experiment:\n  name: '  '\n", "bad.yaml: experiment.name: expected a non-empty string (it names the "
+      .. "workspace, llm-d-experiment-NAME-...), got '  '" },
+    -- parsed, but nothing to run: the file is named
+    { "experiment:\n  name: x\n", "bad.yaml: no run treatments" },
     { "", "bad.yaml: no run treatments" },
     { "treatment_max_attempts: [2]\n", "bad.yaml: treatment_max_attempts: expected an integer >= 1, got a list" },
   }
@@ -502,6 +523,11 @@ t.test("--dry-run with a refused standup: the note under the summary says what F
     .. "that no step failed)\n", 1, true), r.stdout)
   t.ok(not r.stdout:find("the statuses say only that no step failed", 1, true), r.stdout)
   t.ok(r.stdout:find("Dry run: nothing was deployed; nothing needs tearing down.\n", 1, true), r.stdout)
+  -- next: the real run, once the cause is fixed; never --resume on the dry run's workspace,
+  -- where no step ran (a resume would run every one of them, for real)
+  t.ok(r.stdout:find("\nTo run it after fixing the cause: llmdlua experiment.lua " .. s.exp .. " --plan " .. s.plan
+    .. "\n", 1, true), r.stdout)
+  t.ok(not r.stdout:find("--resume", 1, true), r.stdout)
   -- refused before its first deploy command: a real run deploys and uninstalls nothing, so
   -- the dry run neither says it tears down what was deployed nor that it would uninstall
   t.ok(not r.stdout:find("would uninstall", 1, true), r.stdout)

@@ -1178,3 +1178,55 @@ t.test("concurrency sweeps: the common load is a concurrency, never c=16 of one 
   t.eq({ m.treatments[1].at_common.ttft_p90_ms.interpolated, m.treatments[2].at_common.ttft_p90_ms.interpolated },
     { false, false })
 end)
+
+-- polish3 item 7: a failure after the CSV and the charts were written left them behind, a
+-- partial report (beside an older one's files, or in a folder made for it). The outputs go
+-- into place only once all of them are written.
+t.test("treatments.lua: a failure late in the writing leaves --out as it was, no CSV or charts behind", function()
+  local function listing(dir)
+    local out = {}
+    local function walk(d, rel)
+      for n in lfs.dir(d) do
+        if n ~= "." and n ~= ".." then
+          out[#out + 1] = rel .. n
+          if lfs.attributes(d .. "/" .. n, "mode") == "directory" then walk(d .. "/" .. n, rel .. n .. "/") end
+        end
+      end
+    end
+    walk(dir, "")
+    table.sort(out)
+    return out
+  end
+  -- a folder where the markdown report goes: found only when everything else is written
+  local d = t.tmpdir()
+  lfs.mkdir(d .. "/out")
+  lfs.mkdir(d .. "/out/treatment_report.md")
+  local r = proc.run { LLMDLUA, "treatments.lua", "--run", "a=" .. VLLM, "--run", "b=" .. CHUNK, "--out", d .. "/out",
+    "--quiet" }
+  t.eq(r.code, 1, r.stdout)
+  t.eq(listing(d .. "/out"), { "treatment_report.md" }, "nothing written beside the user's folder")
+  t.eq(r.stderr, "llmdlua: " .. d .. "/out/treatment_report.md: a folder is in the way (expected the comparison's "
+    .. "file there)\n")
+  -- a template that fails after the charts are drawn and the markdown rendered: an --out it
+  -- made is gone, an earlier comparison's files are as they were
+  local tpl = d .. "/templates"
+  proc.run { "cp", "-r", ROOT .. "/templates", tpl }
+  t.write(tpl .. "/treatments_report.html", "{{ no_such_value }}\n")
+  local list = tr.load { { label = "a", dirs = { VLLM } }, { label = "b", dirs = { CHUNK } } }
+  local ok, err = pcall(tr.write_outputs, d .. "/new/out", list, { templates = tpl })
+  t.ok(not ok and tostring(err):find("treatments_report.html:1: 'no_such_value' is nil", 1, true), tostring(err))
+  t.eq(lfs.attributes(d .. "/new"), nil, "the folders it made are gone")
+  local before = tr.write_outputs(d .. "/old", list, {})
+  t.eq(before.csv, d .. "/old/treatment_comparison.csv")
+  local files = listing(d .. "/old")
+  t.ok(#files >= 5 and files[1] == "charts", table.concat(files, " "))
+  local texts = {}
+  for _, f in ipairs(files) do
+    if lfs.attributes(d .. "/old/" .. f, "mode") == "file" then texts[f] = t.read(d .. "/old/" .. f) end
+  end
+  ok = pcall(tr.write_outputs, d .. "/old", tr.load { { label = "x", dirs = { VLLM } }, { label = "y", dirs = { CHUNK } } },
+    { templates = tpl })
+  t.ok(not ok)
+  t.eq(listing(d .. "/old"), files, "no file added or removed")
+  for f, text in pairs(texts) do t.ok(t.read(d .. "/old/" .. f) == text, f .. " unchanged") end
+end)

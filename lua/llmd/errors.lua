@@ -1,0 +1,69 @@
+-- llmd.errors: a raised error as the user reads it, and how a script ends on one.
+--
+--   local errors = require "llmd.errors"
+--   errors.text(e)          -- e without the "file.lua:N: " position in front of it
+--   errors.user_text(e)     -- that one line, or nil when e is a bug of Lua code (keeps its traceback)
+--   errors.exit(e [, code]) -- one line on stderr and exit code (1 unless said); a bug raised again
+--
+-- A reader called from Lua (json.read, yaml.load_file, a check raising with error(msg, 2))
+-- puts its caller's position in front of its message: "/usr/share/llmdlua/lua/llmd/prom_files.lua:183:
+-- run/metrics_summary.json:1:2: ...". That place is of no use to the user, and it names
+-- llmdlua's own sources; the message after it names the user's file and where in it. The
+-- host (src/main.c) prints an error that reaches it by the same rule.
+local M = {}
+
+-- e as text, without a leading "file.lua:N: " (on its first line).
+function M.text(e)
+  return (tostring(e):gsub("^[^\n]-%.lua:%d+: ", ""))
+end
+
+-- Does text start with the user's file ("plan.yaml:2:1: ...", "/data/x.json: ...",
+-- "(stdin):1: ...")? As names_a_file in src/main.c: a name up to ": " or ":N" that holds a
+-- '/' or a '.', or is in parentheses, and is not a Lua file.
+local function names_a_file(text)
+  local name, after = text:match("^([^:%s]+):(.)")
+  if not name or not (after == " " or after:match("%d")) then return false end
+  if name:match("%.lua$") then return false end
+  if name:match("^%(.*%)$") then return true end
+  return name:find("[/.]") ~= nil
+end
+
+-- The one line the user reads for e, a raised error: e itself when it carries no Lua
+-- position, the message after the position when that names the user's file. nil for a
+-- bug: a position in front of anything else (a runtime error such as indexing nil), a
+-- standard function's "bad argument", a value that is not a string.
+function M.user_text(e)
+  if type(e) ~= "string" then
+    local mt = getmetatable(e)
+    -- an error object with a text of its own (llmd.harness's bad warm-up list)
+    if mt and mt.__tostring then return tostring(e) end
+    return nil
+  end
+  if e:match("^bad argument") then return nil end
+  local rest = M.text(e)
+  if rest == e then return e end
+  if names_a_file(rest) then return rest end
+  return nil
+end
+
+-- Ends the script on e, a raised error: one line on stderr and os.exit(code), 1 unless
+-- said. A usage error (2) and an interrupt (130) name the script ("experiment.lua: ..."), as
+-- llmd.args does; an error in the data is "llmdlua: ...", as the host prints the other
+-- scripts' (README: Running scripts). A bug (user_text is nil) is raised again, so the
+-- host prints it with its traceback.
+function M.exit(e, code)
+  code = code or 1
+  local msg
+  if code == 2 or code == 130 then
+    msg = M.text(e)
+  else
+    msg = M.user_text(e)
+    if not msg then error(e, 0) end
+  end
+  local script = tostring(arg and arg[0] or "llmdlua"):match("[^/]+$")
+  io.stdout:flush()
+  io.stderr:write((code == 2 or code == 130) and (script .. ": ") or "llmdlua: ", msg, "\n")
+  os.exit(code)
+end
+
+return M

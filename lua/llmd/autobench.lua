@@ -1155,8 +1155,7 @@ function M.evidence(rows)
           .. "difference)"):format(d.test_name(it.test), d.fmt_p(it.test.p), #it.xs, #it.ys, d.fmt_p(it.test.p_min))
       elseif it.test and it.test.p then
         local p = fam.adjusted[it.id]
-        local ptxt = ("%s p = %s"):format(it.test.test == "welch" and "Welch" or d.test_name(it.test),
-          d.fmt_p(it.test.p))
+        local ptxt = ("%s %s"):format(it.test.test == "welch" and "Welch" or d.test_name(it.test), d.p_is(it.test.p))
         if fam.size > 1 then ptxt = ptxt .. (", %s after Holm over %d tests"):format(d.fmt_p(p), fam.size) end
         if p >= d.ALPHA then
           verdict = ("no clear difference (%s; %s)"):format(ptxt, n)

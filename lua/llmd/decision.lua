@@ -400,8 +400,8 @@ function M.failure_dispersion(run, points, alpha)
         local parts = {}
         for i = 1, #failed do parts[i] = ("%d of %d"):format(failed[i], total[i]) end
         worst = { point = p.index, p = h.p, x2 = h.x2, df = h.df, failed = failed, total = total,
-          text = ("load point %d: %s and %s failed, chi-square heterogeneity p = %s"):format(p.index,
-            table.concat(parts, ", ", 1, #parts - 1), parts[#parts], M.fmt_p(h.p)) }
+          text = ("load point %d: %s and %s failed, chi-square heterogeneity %s"):format(p.index,
+            table.concat(parts, ", ", 1, #parts - 1), parts[#parts], M.p_is(h.p)) }
       end
     end
   end

@@ -42,7 +42,12 @@ local o = args.parse(arg, {
 -- option values: a wrong one is one line and exit 2 (llmd.args); errors in the data exit 1
 local opts = { harness = args.harness("--harness", o.harness), tolerant = o.tolerant }
 local where = o[1]
-if require("lfs").attributes(where, "mode") == "file" then
+local mode = require("lfs").attributes(where, "mode")
+if mode == nil then
+  -- neither a folder nor a file: say so, not "no such folder" of a path named like a file
+  error(("%s: no such file or folder (expected a benchmark results folder or one result file)"):format(where), 0)
+end
+if mode == "file" then
   -- one result file: its folder, with every other file ignored
   opts.file = where
   where = where:match("^(.*)/[^/]*$") or "."

@@ -1063,7 +1063,8 @@ function M.evidence(rows)
   local function choice(where, w, r)
     local it = { where = where, w = w, r = r, notes = unlike(w, r) }
     local k = deciding(M.rank_key(w), M.rank_key(r))
-    local c = k and CRITERIA[k]
+    -- a tie of the best rows: the repeats' request throughput still says whether they differ
+    local c = k and CRITERIA[k] or (k == nil and CRITERIA[3]) or nil
     it.k, it.c = k, c
     if c then
       local xs, ys = {}, {}
@@ -1122,23 +1123,24 @@ function M.evidence(rows)
   for _, it in ipairs(items) do
     local head = ("%s: %s ranks above %s"):format(it.where, label(it.w), label(it.r))
     local why, unlike_said
-    if it.k == nil then
-      why = "a tie on every criterion (the first row read is listed first)"
-    elseif it.k == 2 then
-      why = ("by the SLA: %s does not pass it"):format(label(it.r))
-    elseif it.k == 7 then
-      why = ("by fewer GPUs (%s vs %s) at equal throughput and latency"):format(
-        M.pystr(get(it.w, "hardware", "gpu_count")), M.pystr(get(it.r, "hardware", "gpu_count")))
-    elseif it.c and (#it.xs == 0 or #it.ys == 0) then
-      why = ("by %s: unknown for %s (the toolchain ranks a missing value last)"):format(it.c.name,
-        label(#it.xs == 0 and it.w or it.r))
-    elseif it.c then
-      local c = it.c
+    -- what the repeats say, for a choice by a criterion c with figures on both sides
+    local function weigh(c)
       local n = ("%d and %d measurement%s"):format(#it.xs, #it.ys, (#it.xs == 1 and #it.ys == 1) and " each" or "s")
       if #it.xs == 1 and #it.ys == 1 then n = "one measurement each" end
-      local fig = ("by %s, %s vs %s %s (%.1f %% apart)"):format(c.name, num(it.mx), num(it.my), c.unit,
-        math.abs(it.eff or 0))
-      if #it.xs > 1 or #it.ys > 1 then fig = fig .. ", means of the repeats" end
+      local apart = ("%.1f %% apart"):format(math.abs(it.eff or 0))
+      local fig
+      if #it.xs > 1 or #it.ys > 1 then
+        -- the toolchain ranks by each candidate's best row; the means are what the repeats
+        -- carry, and they may order the two the other way
+        local bw, br = c.get(it.w), c.get(it.r)
+        if it.k ~= nil and it.mx ~= it.my and bw ~= br and (bw > br) ~= (it.mx > it.my) then
+          apart = apart .. "; the means order them the other way"
+        end
+        fig = ("best rows %s vs %s %s (the toolchain's rule), means of the repeats %s vs %s %s (%s)"):format(
+          num(bw), num(br), c.unit, num(it.mx), num(it.my), c.unit, apart)
+      else
+        fig = ("%s vs %s %s (%s)"):format(num(it.mx), num(it.my), c.unit, apart)
+      end
       local small = it.eff and math.abs(it.eff) < d.MIN_EFFECT
       local verdict
       if #it.notes > 0 then
@@ -1153,8 +1155,7 @@ function M.evidence(rows)
           .. "difference)"):format(d.test_name(it.test), d.fmt_p(it.test.p), #it.xs, #it.ys, d.fmt_p(it.test.p_min))
       elseif it.test and it.test.p then
         local p = fam.adjusted[it.id]
-        local ptxt = ("%s p = %s"):format(it.test.test == "welch" and "Welch" or d.test_name(it.test),
-          d.fmt_p(it.test.p))
+        local ptxt = ("%s %s"):format(it.test.test == "welch" and "Welch" or d.test_name(it.test), d.p_is(it.test.p))
         if fam.size > 1 then ptxt = ptxt .. (", %s after Holm over %d tests"):format(d.fmt_p(p), fam.size) end
         if p >= d.ALPHA then
           verdict = ("no clear difference (%s; %s)"):format(ptxt, n)
@@ -1170,11 +1171,27 @@ function M.evidence(rows)
             :format(d.MIN_EFFECT)
         end
       end
-      why = fig .. ": " .. verdict
+      return fig .. ": " .. verdict
+    end
+    if it.k == nil then
+      why = ": a tie on every criterion of the best rows (the first row read is listed first)"
+      if it.c and (#it.xs > 1 or #it.ys > 1) and #it.xs > 0 and #it.ys > 0 then
+        why = why .. "; " .. it.c.name .. ": " .. weigh(it.c)
+      end
+    elseif it.k == 2 then
+      why = ("by the SLA: %s does not pass it"):format(label(it.r))
+    elseif it.k == 7 then
+      why = ("by fewer GPUs (%s vs %s) at equal throughput and latency"):format(
+        M.pystr(get(it.w, "hardware", "gpu_count")), M.pystr(get(it.r, "hardware", "gpu_count")))
+    elseif it.c and (#it.xs == 0 or #it.ys == 0) then
+      why = ("by %s: unknown for %s (the toolchain ranks a missing value last)"):format(it.c.name,
+        label(#it.xs == 0 and it.w or it.r))
+    elseif it.c then
+      why = ("by %s, "):format(it.c.name) .. weigh(it.c)
     else
       why = "by its status"
     end
-    local line = head .. " " .. why
+    local line = head .. (why:sub(1, 1) == ":" and "" or " ") .. why
     if #it.notes > 0 and not unlike_said then line = line .. "; not like for like: " .. table.concat(it.notes, "; ") end
     L[#L + 1] = line
   end

@@ -544,8 +544,8 @@ function M.failure_dispersion(run, points, alpha)
         local parts = {}
         for i = 1, #failed do parts[i] = ("%d of %d"):format(failed[i], total[i]) end
         worst = { point = p.index, p = h.p, x2 = h.x2, df = h.df, failed = failed, total = total,
-          text = ("load point %d: %s and %s failed, chi-square heterogeneity p = %s"):format(p.index,
-            table.concat(parts, ", ", 1, #parts - 1), parts[#parts], M.fmt_p(h.p)) }
+          text = ("load point %d: %s and %s failed, chi-square heterogeneity %s"):format(p.index,
+            table.concat(parts, ", ", 1, #parts - 1), parts[#parts], M.p_is(h.p)) }
       end
     end
   end
@@ -689,6 +689,12 @@ function M.fmt_p(p)
   return ("%.3g"):format(p)
 end
 
+-- "p = 0.0123", or "p < 1e-9" (never "p = < 1e-9").
+function M.p_is(p)
+  local f = M.fmt_p(p)
+  return (f:sub(1, 1) == "<" and "p " or "p = ") .. f
+end
+
 -- Holm-Bonferroni step-down adjusted p-values of ps (a list of numbers in [0, 1]): sorted
 -- ascending, the j-th smallest of m becomes max over i <= j of (m - i + 1) p_(i), capped at
 -- 1; the adjusted values are in the input's order. Rejecting where the adjusted p < alpha
@@ -748,7 +754,7 @@ end
 
 -- "p = 0.03, Holm-adjusted 0.41 over 18 tests"
 function M.adjusted_text(p, p_adj, size)
-  return ("p = %s, Holm-adjusted %s over %d test%s"):format(M.fmt_p(p), M.fmt_p(p_adj), size,
+  return ("%s, Holm-adjusted %s over %d test%s"):format(M.p_is(p), M.fmt_p(p_adj), size,
     size == 1 and "" or "s")
 end
 

@@ -668,7 +668,10 @@ function M.run(exp, plan, opts)
     if o.name ~= "summary" then previous[#previous + 1] = o end
   end
   local outcome = steps.run("experiment", M.steps_list(), ctx, {
-    stacks = stacks, parallel = parallel, only = opts.only, record = w.path .. "/steps.json", previous = previous,
+    -- a dry run waits for nothing, so its stacks go one after another, each whole (in
+    -- coroutines a stack's first lines came out between the other's)
+    stacks = stacks, parallel = opts.dry_run and 1 or parallel, only = opts.only, record = w.path .. "/steps.json",
+    previous = previous,
     resume = opts.resume ~= nil, out = out,
   })
   ctx.result = outcome

@@ -255,7 +255,7 @@ local function finish_row(row, fam, A, B)
   elseif v.cannot_decide then
     row.evidence = v.note
   elseif test and test.p then
-    row.evidence = ("%s, p = %s"):format(decision.test_name(test), fmt_p(test.p))
+    row.evidence = ("%s, %s"):format(decision.test_name(test), decision.p_is(test.p))
     if v.p_adjusted then row.evidence = row.evidence .. (", Holm-adjusted %s"):format(fmt_p(v.p_adjusted)) end
     if test.mh_rate_a and test.mh_rate_b then
       -- the stratified effect, which the verdict reads, beside the pooled Delta
@@ -1141,8 +1141,8 @@ end
 
 -- "p = 0.0123", or with a family of several tests "p = 0.0123, Holm-adjusted 0.0861".
 local function p_text(p, p_adj, size)
-  if p_adj == nil or not size or size <= 1 then return "p = " .. fmt_p(p) end
-  return ("p = %s, Holm-adjusted %s"):format(fmt_p(p), fmt_p(p_adj))
+  if p_adj == nil or not size or size <= 1 then return decision.p_is(p) end
+  return ("%s, Holm-adjusted %s"):format(decision.p_is(p), fmt_p(p_adj))
 end
 
 local function lower_label(label)

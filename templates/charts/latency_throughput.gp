@@ -23,7 +23,7 @@ set multiplot title title font 'sans,15'
 top = 40.0 / h      # the title
 bottom = 100.0 / h  # the key (up to three rows)
 ph = (1 - top - bottom) / n
-set lmargin 10
+set lmargin 12  # room for a 6-digit log tic (100000) and the label left of it
 set rmargin 3
 set tmargin 1
 set bmargin 3.5

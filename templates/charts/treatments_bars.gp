@@ -15,7 +15,7 @@ load style_file
 set multiplot title title font 'sans,15'
 top = 40.0 / h
 ph = (1 - top) / n
-set lmargin 10
+set lmargin 12  # room for a 6-digit log tic (100000) and the label left of it
 set rmargin 3
 set bmargin 3
 unset key

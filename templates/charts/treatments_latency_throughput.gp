@@ -24,7 +24,7 @@ set multiplot title title font 'sans,15'
 top = 40.0 / h
 bottom = (22.0 * ((k + 2) / 3) + 20) / h
 ph = (1 - top - bottom) / n
-set lmargin 10
+set lmargin 12  # room for a 6-digit log tic (100000) and the label left of it
 set rmargin 3
 set bmargin 3.5
 unset key

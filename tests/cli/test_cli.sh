@@ -309,6 +309,11 @@ run "$BIN" "$REPO/lua/extract.lua" "$FIX/inferencemax" --br 0.3
 expect_rc 2
 expect_err_first "extract.lua: --br: expected 0.2 or 0.1, got 0.3"
 
+name="extract.lua on a path that does not exist: one line saying no file or folder, exit 1"
+run "$BIN" "$REPO/lua/extract.lua" "$TMP/no-such-dir/result.json"
+expect_rc 1
+expect_err_first "llmdlua: $TMP/no-such-dir/result.json: no such file or folder (expected a benchmark results folder or one result file)"
+
 name="extract.lua --br 0.2: one report per load point, paths on stdout"
 run "$BIN" "$REPO/lua/extract.lua" "$FIX/vllm-benchmark/exp-7_H100/llm-d-1p1d" --br 0.2 --out "$TMP/br"
 expect_rc 0

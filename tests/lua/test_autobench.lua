@@ -227,19 +227,20 @@ t.test("compare: evidence for each choice: untested from one measurement, repeat
   t.eq(r.stderr, "", "the evidence went to its file")
   t.ok(r.stdout:find("| chat | 1 | vllm | vllm-c2 | True | 12.40 |", 1, true), r.stdout)
   t.eq(t.read(d .. "/ev.txt"), EV_HEAD
-    .. "chat, vllm: vllm vllm-c2 ranks above vllm vllm-best by request throughput, 12.00 vs 12.03 req/s "
-    .. "(0.3 % apart), means of the repeats: no clear difference (Welch p = 0.903, 0.903 after Holm over 2 tests; "
-    .. "3 and 3 measurements)\n"
-    .. "chat, across frameworks: vllm vllm-c2 ranks above sglang sglang-steady by request throughput, 12.00 vs "
-    .. "10.03 req/s (17.9 % apart), means of the repeats: a clear difference (Welch p = 0.00478, 0.00955 after "
-    .. "Holm over 2 tests; 3 and 3 measurements)\n")
+    .. "chat, vllm: vllm vllm-c2 ranks above vllm vllm-best by request throughput, best rows 12.40 vs 12.30 req/s "
+    .. "(the toolchain's rule), means of the repeats 12.00 vs 12.03 req/s (0.3 % apart; the means order them the "
+    .. "other way): no clear difference (Welch p = 0.903, 0.903 after Holm over 2 tests; 3 and 3 measurements)\n"
+    .. "chat, across frameworks: vllm vllm-c2 ranks above sglang sglang-steady by request throughput, best rows "
+    .. "12.40 vs 10.20 req/s (the toolchain's rule), means of the repeats 12.00 vs 10.03 req/s (17.9 % apart): a "
+    .. "clear difference (Welch p = 0.00478, 0.00955 after Holm over 2 tests; 3 and 3 measurements)\n")
   -- every repeat of each the same value: Welch's t would be infinite (p = 0); the exact
   -- Mann-Whitney test gives 2 / C(6, 3) = 0.1 at best (by hand), so it cannot decide
   t.write(d .. "/const.jsonl", ev_rows("vllm", "v", { 12.0, 12.0, 12.0 }) .. ev_rows("sglang", "s", { 10.0, 10.0, 10.0 }))
   r = ab_cli({ "compare", "const.jsonl", "--evidence", "const.txt" }, d)
   t.eq(r.code, 0)
   t.eq(t.read(d .. "/const.txt"), EV_HEAD .. "chat, across frameworks: vllm v ranks above sglang s by request "
-    .. "throughput, 12.00 vs 10.00 req/s (18.2 % apart), means of the repeats: no clear difference (exact "
+    .. "throughput, best rows 12.00 vs 10.00 req/s (the toolchain's rule), means of the repeats 12.00 vs 10.00 "
+    .. "req/s (18.2 % apart): no clear difference (exact "
     .. "Mann-Whitney on the repeats, p = 0.1; 3 and 3 repeats can give no p below 0.1: it cannot show a "
     .. "difference)\n")
 end)
@@ -267,12 +268,25 @@ t.test("compare: evidence says when a choice is by the SLA, below the practical 
   r = ab_cli({ "compare", "unlike.jsonl", "--evidence", "unlike.txt" }, d)
   t.eq(r.code, 0)
   t.eq(t.read(d .. "/unlike.txt"), EV_HEAD
-    .. "chat, vllm: vllm vllm-c2 ranks above vllm vllm-best by request throughput, 12.00 vs 12.03 req/s "
-    .. "(0.3 % apart), means of the repeats: no clear difference (Welch p = 0.903; 3 and 3 measurements)\n"
-    .. "chat, across frameworks: vllm vllm-c2 ranks above sglang sglang-steady by request throughput, 12.00 vs "
-    .. "10.03 req/s (17.9 % apart), means of the repeats: 3 and 3 measurements; not like for like: 1 vs 2 GPUs: "
+    .. "chat, vllm: vllm vllm-c2 ranks above vllm vllm-best by request throughput, best rows 12.40 vs 12.30 req/s "
+    .. "(the toolchain's rule), means of the repeats 12.00 vs 12.03 req/s (0.3 % apart; the means order them the "
+    .. "other way): no clear difference (Welch p = 0.903; 3 and 3 measurements)\n"
+    .. "chat, across frameworks: vllm vllm-c2 ranks above sglang sglang-steady by request throughput, best rows "
+    .. "12.40 vs 10.20 req/s (the toolchain's rule), means of the repeats 12.00 vs 10.03 req/s (17.9 % apart): "
+    .. "3 and 3 measurements; not like for like: 1 vs 2 GPUs: "
     .. "the figures are not per GPU; input_len 1024 vs 2048: not the same workload; no verdict (a difference "
     .. "between unlike set-ups is no evidence for the choice)\n")
+  -- best rows that tie (10.1 each) on every criterion: the repeats' request throughput is
+  -- still weighed. Means 10.00 vs 10.05, |0.05| / 10.025 = 0.5 % apart; Welch by
+  -- /usr/bin/python3 (own incomplete-beta t CDF; it reproduces the 0.902585 above):
+  -- t = -0.7746, df = 2.941, p = 0.496055; the only test, so no Holm
+  t.write(d .. "/tie.jsonl", ev_rows("vllm", "vllm-a", { 10.0, 9.9, 10.1 }) .. ev_rows("vllm", "vllm-b", { 10.1, 10.05, 10.0 }))
+  r = ab_cli({ "compare", "tie.jsonl", "--evidence", "tie.txt" }, d)
+  t.eq(r.code, 0)
+  t.eq(t.read(d .. "/tie.txt"), EV_HEAD .. "chat, vllm: vllm vllm-a ranks above vllm vllm-b: a tie on every "
+    .. "criterion of the best rows (the first row read is listed first); request throughput: best rows 10.10 vs "
+    .. "10.10 req/s (the toolchain's rule), means of the repeats 10.00 vs 10.05 req/s (0.5 % apart): no clear "
+    .. "difference (Welch p = 0.496; 3 and 3 measurements)\n")
   -- a single candidate: nothing to weigh; the file says so
   t.write(d .. "/solo.jsonl", ev_rows("vllm", "v", { 10.0 }))
   r = ab_cli({ "compare", "solo.jsonl", "--md", "s.md", "--evidence", "solo.txt" }, d)

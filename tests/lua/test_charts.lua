@@ -680,3 +680,34 @@ t.test("in a real browser: every chart's title, axis labels and run labels are r
   t.ok(why and why:find("KV cache over time: not rendered", 1, true), why)
   t.ok(why and why:find("Failed requests by cause: not rendered", 1, true), why)
 end)
+
+t.test("latency against throughput: a y axis to 100000 ms keeps its label inside the picture", function()
+  local gp = charts.gnuplot()
+  t.ok(gp, "gnuplot is installed (scripts/install-deps.sh)")
+  -- TTFT p90 from 90 ms to 120,000 ms: a log axis whose top tic reads 100000 (6 digits),
+  -- the widest a latency panel gets below 1e6 ms; the new user's 1-vs-2-GPU report had it
+  local function run(x, label, scale)
+    local st = {}
+    for i, ttft in ipairs { 90, 300, 2000, 120000 } do
+      st[i] = { index = i - 1, rate = 2 * i, metrics = { values = { throughput_req_s = 2 * i * scale,
+        throughput_tok_s = 128 * i * scale, ttft_p90_ms = ttft / scale, tpot_p90_ms = 10 + i,
+        latency_p90_ms = 1000 + ttft / scale } } }
+    end
+    return { x = x, label = label, run = { stages = st } }
+  end
+  local c = charts.latency_throughput({}, run("a", "A", 1), run("b", "B", 1.1))
+  t.ok(c.available, c.reason)
+  local out = t.tmpdir()
+  charts.render({ c }, ROOT .. "/templates", out, gp)
+  local svg = t.read(out .. "/latency_throughput.svg")
+  t.ok(svg:find("> 100000<", 1, true), "the 100000 tic is drawn")
+  -- every y label (text turned by 270 degrees) has its baseline at x; its 12-px glyphs lie
+  -- left of it (about 0.75 x 12 = 9 px for the capitals), so x must be at least 9 to stay
+  -- in the picture. With `lmargin 10` the first panel's was at a negative x (clipped).
+  local n = 0
+  for x in svg:gmatch('transform="translate%(([%d.%-]+),[%d.%-]+%) rotate%(270%)"') do
+    n = n + 1
+    t.ok(tonumber(x) >= 9, "a y label's baseline at x = " .. x)
+  end
+  t.ok(n >= 3, "the y labels: " .. n)
+end)

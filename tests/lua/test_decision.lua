@@ -806,12 +806,12 @@ t.test("two runs drawn from one distribution: no winner on any row, and the summ
   t.ok(m2.summary:find("x is better in ", 1, true), m2.summary)
   -- A (x) better while B's value is higher: the change is said to be B's against A, so that
   -- "+" does not read as A improving (hand-written form)
-  t.ok(m2.summary:find("TTFT p50 %(y %+%d+%.%d %% vs x, p = "), m2.summary)
+  t.ok(m2.summary:find("TTFT p50 %(y %+%d+%.%d %% vs x, p [=<] "), m2.summary)
   t.ok(not m2.summary:find("TTFT p50 (+", 1, true), m2.summary)
   -- the other direction (the runs swapped, B = x better): the same form, B's change against A
   local m3 = report.build { a = side(vllm_dir(slow, lat, b.out), "y"), b = side(da, "x"), generated = 0 }
   t.ok(m3.summary:find("x is better in ", 1, true), m3.summary)
-  t.ok(m3.summary:find("TTFT p50 %(x %-%d+%.%d %% vs y, p = "), m3.summary)
+  t.ok(m3.summary:find("TTFT p50 %(x %-%d+%.%d %% vs y, p [=<] "), m3.summary)
   t.ok(not m2.summary:find("y is better", 1, true), m2.summary)
 end)
 
@@ -2970,4 +2970,12 @@ t.test("different GPU counts: latency wins at equal total load say they are not 
   m = build(2, 2)
   t.ok(m.summary:find("y is better in ", 1, true), m.summary)
   t.ok(not m.summary:find("not equal load per GPU", 1, true), m.summary)
+end)
+
+t.test("p-values below 1e-9 read 'p < 1e-9', never 'p = < 1e-9'", function()
+  -- the printed forms, by the README's rule (3 significant digits, e-notation below 0.001)
+  t.eq(decision.p_is(1e-12), "p < 1e-9")
+  t.eq(decision.p_is(0.0123), "p = 0.0123")
+  t.eq(decision.p_is(3.2e-4), "p = 3.2e-04")
+  t.eq(decision.adjusted_text(1e-12, 2e-11, 21), "p < 1e-9, Holm-adjusted < 1e-9 over 21 tests")
 end)

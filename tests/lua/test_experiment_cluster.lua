@@ -248,6 +248,13 @@ t.test("--dry-run prints the commands and changes nothing; plan mistakes name th
   end
   t.ok(r.stdout:find("the treatments are shown one after another, each in the namespace a real run would give it",
     1, true), r.stdout)
+  -- ... and they are: each treatment's lines ([name] prefixed) come in one block, none
+  -- between another's (they used to start together, as the coroutines of a real run)
+  local blocks, last = {}, nil
+  for name in r.stdout:gmatch("\n%[([%w%-]+)%]") do
+    if name ~= last then blocks[#blocks + 1] = name; last = name end
+  end
+  t.eq(table.concat(blocks, " "), "plugins-default plugins-prefix plugins-kv", r.stdout)
   -- the summary table once
   local n = 0
   for _ in r.stdout:gmatch("DoE EXPERIMENT SUMMARY") do n = n + 1 end

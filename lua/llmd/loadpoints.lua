@@ -781,6 +781,16 @@ function M.capacity_interval(points, slo, cap)
   return { lo = lo, hi = hi, low = low, high = high, top = top }
 end
 
+-- One end of a capacity range (M.capacity_interval's low or high) as the outputs keep it:
+-- where the capacity on that end first fails (what "at any load" and "even at its lowest
+-- load" rest on), and the loads of its bracket (what llmd.decision.capacity_touch reads:
+-- whether two runs' intervals lie on opposite sides of the SLOs at the same load).
+function M.interval_end(c)
+  return { kind = c.kind, limiting = c.limiting, first_failing = c.first_failing,
+    first_failing_rps = c.first_failing_rps, passed = c.passed, rps = c.rps, last_passing_rps = c.last_passing_rps,
+    passing_offered = c.passing_offered, failing_offered = c.failing_offered, load_type = c.load_type }
+end
+
 -- Do two capacity ranges (M.capacity_interval) leave room for the same capacity?
 function M.overlap(x, y)
   return not (x.hi < y.lo or y.hi < x.lo)

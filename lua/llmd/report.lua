@@ -195,6 +195,15 @@ local function perf_row(key, ctx)
   -- what the verdict needs, decided once the family of the comparison is known (finish_row)
   row.decide = { key = key, a = va, b = vb, test = test, min_effect = ctx.min_effect,
     like_for_like = ctx.match.like_for_like, comparable = ok, why = why, untested_why = untested_why }
+  if ctx.broken and #ctx.broken > 0 and va ~= nil and vb ~= nil then
+    -- a broken run (its health check failed): the figures stay, no verdict and no test is
+    -- read from them, in every output that carries the row (the table, the CSV, the JSON)
+    row.broken = true
+    row.decide.comparable, row.decide.test = false, nil
+    row.decide.why = ("not compared: %s; a broken run's figures say nothing of its configuration"):format(
+      table.concat(ctx.broken, "; "))
+    row.sig = nil
+  end
   return row
 end
 
@@ -242,7 +251,9 @@ local function finish_row(row, fam, A, B)
   row.note = v.note
   if row.a_na or row.b_na then row.note = unknown_note(row, A, B) end
   local test = o.test
-  if v.verdict == "not comparable" and o.like_for_like == false and o.comparable and o.a ~= nil and o.b ~= nil then
+  if row.broken then
+    row.evidence = "not compared: a broken run"
+  elseif v.verdict == "not comparable" and o.like_for_like == false and o.comparable and o.a ~= nil and o.b ~= nil then
     -- a test of pooled figures over different loads says nothing: not shown as evidence
     row.evidence = "not like for like"
   elseif v.cannot_decide then
@@ -907,6 +918,16 @@ local function capacity_per(c, k)
   if c.interval then
     out.interval = { lo = c.interval.lo / k, hi = c.interval.hi / k, top = c.interval.top and c.interval.top / k }
     out.interval.text = interval_text(out.interval) .. " per GPU"
+    -- each end's achieved rates per GPU as well (decision.capacity_touch compares them)
+    for _, e in ipairs { "upper_ends", "lower_ends" } do
+      if c.interval[e] then
+        out.interval[e] = {}
+        for f, x in pairs(c.interval[e]) do out.interval[e][f] = x end
+        for _, f in ipairs { "rps", "last_passing_rps", "first_failing_rps" } do
+          if type(c.interval[e][f]) == "number" then out.interval[e][f] = c.interval[e][f] / k end
+        end
+      end
+    end
   end
   return out
 end
@@ -1319,6 +1340,13 @@ local function capacity_evidence_text(model, A, B, cap, per)
       T.helpers.num(model.min_effect, 1))
   elseif v == "no clear difference" then
     return basis .. ": they overlap, no clear difference"
+  elseif (v == "A higher" or v == "B higher") and ev.same_load then
+    -- ranges that meet at one load, where the repeats' intervals lie on opposite sides
+    local hi, lo = v == "B higher" and B or A, v == "B higher" and A or B
+    local w = decision.slo_words(model.slo)
+    return ("%s: %s higher: %s met %s at %s and %s already failed %s at %s%s, on the 95 %% intervals of "
+      .. "both runs' repeats"):format(basis, hi.label, hi.label, w.the, rate(ev.passed_rps), lo.label, w.it,
+      rate(ev.failed_rps), same_load_text(ev))
   elseif v == "A higher" or v == "B higher" then
     return ("%s: apart, %s higher"):format(basis, v == "A higher" and A.label or B.label)
   end
@@ -1755,7 +1783,14 @@ local function summary(model, A, B)
         local g = decision.capacity_gap(ca, cb)
         local gap = decision.gap_pct_text(g, T.helpers.pct) or "either may be higher"
         if gap ~= "either may be higher" then gap = ("%s %s vs %s"):format(B.label, gap, A.label) end
-        if ev.winner then
+        if ev.winner and ev.same_load then
+          -- ranges that meet at one load: the repeats' intervals on opposite sides of the SLOs there
+          local w = decision.slo_words(model.slo)
+          out[#out + 1] = ("%s sustains more load than %s within %s (%s): %s against %s; %s met %s at %s and %s "
+            .. "already failed %s at %s%s, on the 95 %% intervals of both runs' repeats, so the ranges meet only at "
+            .. "that load."):format(hi.label, lo.label, phrase, gap, capacity_text(chi), capacity_text(clo), hi.label,
+            w.the, rate_text(ev.passed_rps), lo.label, w.it, rate_text(ev.failed_rps), same_load_text(ev))
+        elseif ev.winner then
           out[#out + 1] = ("%s sustains more load than %s within %s (%s): %s against %s; the ranges do not overlap.")
             :format(hi.label, lo.label, phrase, gap, capacity_text(chi), capacity_text(clo))
         else
@@ -2171,12 +2206,8 @@ function M.build(opts)
       if iv then
         -- where the capacity on each end of the intervals first fails (what the summary's
         -- "at any load" and "even at its lowest load" rest on)
-        local function ends(c)
-          return { kind = c.kind, limiting = c.limiting, first_failing = c.first_failing,
-            first_failing_rps = c.first_failing_rps, passed = c.passed }
-        end
         s[1].interval = { lo = iv.lo, hi = iv.hi, top = iv.top, text = interval_text(iv),
-          upper_ends = ends(iv.low), lower_ends = ends(iv.high) }
+          upper_ends = lp.interval_end(iv.low), lower_ends = lp.interval_end(iv.high) }
       else
         s[1].interval_why = why
       end
@@ -2256,7 +2287,7 @@ function M.build(opts)
   model.curves[1].itl_note = ipa and short or ""
   model.curves[2].itl_note = ipb and short or ""
   local ctx = { A = A, B = B, pa = pa, pb = pb, memo = {}, saved = opts.significance, match = model.workload_match,
-    min_effect = model.min_effect }
+    min_effect = model.min_effect, broken = model.broken }
   local rows, notes = {}, {}
   local any_sig = false
   for _, key in ipairs(M.PERF_KEYS) do
@@ -2265,8 +2296,14 @@ function M.build(opts)
   end
   model.ladder = ladder_section(A, B, pa, pb, model.saturation)
   -- the summary's test of the limiting metric at the highest load both runs measured
-  local mp = #model.slo > 0 and #model.workload_differs == 0
+  local broken = #model.broken > 0
+  local mp = #model.slo > 0 and #model.workload_differs == 0 and not broken
     and matched_point(model, A, B, pa, pb, opts.significance and opts.significance._matched_point) or nil
+  if broken and #model.slo > 0 then
+    -- no latency at a matched load is compared against a broken run either
+    model.matched_point = { reason = ("not compared: %s; a broken run's figures say nothing of its configuration")
+      :format(table.concat(model.broken, "; ")) }
+  end
   -- One family per comparison: every test a verdict of this comparison rests on (the
   -- Performance Results rows that were tested, one test each however many rows read it,
   -- and the summary's test at the matched load) is Holm-adjusted with the others.
@@ -2291,9 +2328,14 @@ function M.build(opts)
     finish_row(r, fam, A, B)
     if r.test then any_sig = true end
     if r.note and r.verdict == "not comparable" and r.evidence ~= "not like for like" and r.a ~= nil
-      and r.b ~= nil then
+      and r.b ~= nil and not r.broken then
       notes[#notes + 1] = r.label .. ": " .. r.note
     end
+  end
+  if broken then
+    -- one note for every row a broken run leaves without a verdict
+    table.insert(notes, 1, ("Every row: %s; a broken run's figures say nothing of its configuration, so they are "
+      .. "shown, but no verdict or test is read from them."):format(table.concat(model.broken, "; ")))
   end
   model.perf = rows
   model.perf_notes = notes
@@ -2314,7 +2356,8 @@ function M.build(opts)
   model.errors = { a = A.run.errors, b = B.run.errors }
   model.headline = headline(model)
   headline_evidence(model, A, B)
-  model.kv = kv_section(A, B, model.min_effect, workloads_differ(model) and ("the workloads differ ("
+  model.kv = kv_section(A, B, model.min_effect, broken and ("a broken run: " .. table.concat(model.broken, "; "))
+    or workloads_differ(model) and ("the workloads differ ("
     .. workloads_differ(model) .. ")") or model.workload_match.like_for_like == false
     and "whole-run counters over different loads, not like for like" or nil)
   model.summary = summary(model, A, B)

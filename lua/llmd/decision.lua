@@ -608,7 +608,9 @@ end
 
 -- What two capacities at the SLOs (ca, cb: llmd.loadpoints.capacity, with .interval = the
 -- range llmd.loadpoints.capacity_interval allows where every load point was repeated) show,
--- and on what evidence: {verdict = "A higher" | "B higher" | "about the same" | "no clear
+-- and on what evidence: {verdict = "A higher" | "B higher" | "about the same" | "not shown to
+-- differ" (figures within the threshold whose measured brackets allow a gap beyond it,
+-- gap_wide = true) | "no clear
 -- difference" | "untested" | "not comparable" | "broken" | "unknown", basis = "repeats" |
 -- why there is no range (e.g. "one run per load"), winner = "a" | "b" (shown by the
 -- repeats), higher = "a" | "b" (the higher figure, untested)}. With repeats at every load
@@ -674,8 +676,16 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
   -- two figures within the practical threshold are about the same, whatever their order
   if ca.kind ~= "below_lowest" and cb.kind ~= "below_lowest" and not bound(ca) and not bound(cb) then
     local eff = M.effect_pct(ca.rps, cb.rps)
-    if eff and math.abs(eff) < (min_effect or M.MIN_EFFECT) then
+    local thr = min_effect or M.MIN_EFFECT
+    if eff and math.abs(eff) < thr then
       ev.verdict = "about the same"
+      -- without ranges from repeats on both sides the figures are estimates inside their
+      -- measured brackets: sameness only where the gap those brackets allow stays within
+      -- the threshold, else "not shown to differ", with that gap
+      local g = not (ca.interval and cb.interval) and M.capacity_gap(ca, cb)
+      if g and not (g.lo_pct and g.hi_pct and g.lo_pct >= -thr and g.hi_pct <= thr) then
+        ev.verdict, ev.gap_wide = "not shown to differ", true
+      end
       return ev
     end
   end

@@ -1335,6 +1335,13 @@ local function capacity_evidence_text(model, A, B, cap, per)
     basis = untested_text(A, B, ca, cb)
     if basis == "one run per load" then basis = "one run per load, no interval" end
   end
+  if v == "not shown to differ" then
+    -- figures within the threshold, but measured brackets that allow far more
+    local g = decision.capacity_gap(ca, cb)
+    local pct = g and decision.gap_pct_text(g, T.helpers.pct)
+    return ("%s; the figures are within the practical threshold of %s %%, but the measured loads allow B − A %s: "
+      .. "not shown to differ, no winner"):format(basis, T.helpers.num(model.min_effect, 1), pct or "either way")
+  end
   if v == "about the same" then
     return ("%s; within the practical threshold of %s %%: about the same, no winner"):format(basis,
       T.helpers.num(model.min_effect, 1))
@@ -1766,6 +1773,13 @@ local function summary(model, A, B)
         out[#out + 1] = ("Both capacities within %s are only lower bounds, %s for %s and %s for %s: neither is "
           .. "known, so neither run is named higher. Measure loads between the last one before saturation and the "
           .. "saturated one to find them."):format(phrase, capacity_text(ca), A.label, capacity_text(cb), B.label)
+      elseif ev.verdict == "not shown to differ" then
+        -- figures within the threshold, estimates inside brackets that allow a wider gap
+        local g = decision.capacity_gap(ca, cb)
+        out[#out + 1] = ("Capacity within %s not shown to differ: %s for %s, %s for %s; the figures are within %s %% "
+          .. "of each other, but the measured loads allow %s %s vs %s, so neither sameness nor an order is shown.")
+          :format(phrase, capacity_text(ca), A.label, capacity_text(cb), B.label, T.helpers.num(model.min_effect, 1),
+          B.label, decision.gap_pct_text(g, T.helpers.pct) or "any gap", A.label)
       elseif eff and math.abs(eff) < model.min_effect and not is_bound(ca) and not is_bound(cb) then
         -- by the means: with repeats their ranges are beside them, and may be wide
         out[#out + 1] = ("Both sustain about the same load within %s%s: %s for %s, %s for %s."):format(phrase,

@@ -593,6 +593,11 @@ function M.model(list, opts)
       r.vs_next, r.proven = "no clear difference", false
       r.vs_next_text = ("no clear difference vs %s (%s): the repeats' 95 %% ranges of the capacities overlap")
         :format(nxt.label, nf)
+    elseif ev.verdict == "not shown to differ" then
+      -- figures within the threshold, but brackets that allow a wider gap: no sameness
+      r.vs_next, r.proven = "not shown to differ", false
+      r.vs_next_text = ("not shown to differ from %s (%s; the figures are within %g %%, but the measured loads allow "
+        .. "%s)"):format(nxt.label, nf, decision.MIN_EFFECT, gap or "any gap")
     elseif ev.verdict == "about the same" then
       r.vs_next, r.proven = "negligible", false
       r.vs_next_text = ("about the same as %s (%s; within %g %%)"):format(nxt.label, nf, decision.MIN_EFFECT)

@@ -2509,6 +2509,26 @@ t.test("capacity brackets that only touch at the same load are ordered; at diffe
     { true, nil, nil })
 end)
 
+t.test("two interpolated figures within the threshold whose brackets allow more are 'not shown to differ' "
+  .. "(the newuser's B1)", function()
+  -- x crosses 100 ms between 20 and 30 req/s at 20 + 10 x 20 / 40 = 25.0, y at 20 + 10 x 21
+  -- / 40 = 25.25 (by hand): 1.0 % apart, within the 2 % threshold; but each lies anywhere in
+  -- 20-30 req/s, so B - A may be 20 / 30 - 1 = -33.3 % to 30 / 20 - 1 = +50.0 % (by hand)
+  local x = ttft_run { { 10, 10, 40 }, { 20, 20, 80 }, { 30, 30, 120 } }
+  local y = ttft_run { { 10, 10, 40 }, { 20, 20, 79 }, { 30, 30, 119 } }
+  local m = ttft_model(x, y)
+  t.near(m.capacity.b.rps, 25.25, 1e-9)
+  local ev = m.capacity.evidence
+  t.eq({ ev.verdict, ev.gap_wide, ev.winner }, { "not shown to differ", true, nil })
+  t.ok(m.summary:find("Capacity within TTFT p90 ≤ 100.0 ms not shown to differ: about 25.00 req/s (measured: between "
+    .. "20.00 and 30.00) for x, about 25.25 req/s (measured: between 20.00 and 30.00) for y; the figures are within "
+    .. "2.0 % of each other, but the measured loads allow y -33.3 % to +50.0 % vs x", 1, true), m.summary)
+  t.ok(not m.summary:find("about the same", 1, true), m.summary)
+  t.ok(m.headline[1].evidence:find("not shown to differ, no winner$"), m.headline[1].evidence)
+  local line = report.csv(m):match("\ncapacity_at_slo_rps,[^\n]*")
+  t.ok(line:find(",not shown to differ,", 1, true), line)
+end)
+
 -- A run of rate-based load points {offered, achieved, {TTFT p90 of each repeat}}.
 local function ttft_repeats(points)
   local stages = {}

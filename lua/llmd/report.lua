@@ -2033,7 +2033,7 @@ local function summary(model, A, B)
     local away = {}
     -- the kinds of metric a test found no clear difference in (never one that was not
     -- tested, nor one whose test could not decide): "latency, errors"
-    local kinds, kind_seen, errors_tested = {}, {}, false
+    local kinds, kind_seen, errors_tested, no_failures = {}, {}, false, nil
     local notes, seen = {}, {} -- the untested rows' own reasons, each once
     for _, r in ipairs(model.perf) do
       if r.verdict == "untested" and r.evidence ~= "" and not seen[r.evidence] then
@@ -2052,6 +2052,10 @@ local function summary(model, A, B)
         untested_rows[#untested_rows + 1] = r
       elseif r.adjusted_away then
         away[#away + 1] = lower_label(r.label)
+      elseif r.identical and r.key == "error_rate_pct" then
+        -- no request failed in either run: nothing was tested, so it is not among the
+        -- kinds "tested" (said apart, below)
+        no_failures = r
       elseif (r.verdict == "no clear difference" or r.verdict == "negligible") and not r.cannot_decide then
         local k = summary_kind(r.key)
         if not kind_seen[k] then
@@ -2111,6 +2115,11 @@ local function summary(model, A, B)
         .. " and the practical threshold of " .. T.helpers.num(model.min_effect, 1) .. " %"
         .. (errors_tested and (" (for the error rate also %s percentage points)"):format(
           T.helpers.num(decision.MIN_ERROR_PP, 1)) or "") .. "."
+      if no_failures then
+        -- said apart: untested, and never among the kinds "tested"
+        out[#out + 1] = ("No request failed in either run (%s), so the error rate was not tested."):format(
+          no_failures.note:match("%((.-)%)") or "no failed request")
+      end
     else
       local parts = {}
       if #wins.b > 0 then parts[#parts + 1] = ("%s is better in %s"):format(B.label, table.concat(wins.b, ", ")) end

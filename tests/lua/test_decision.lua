@@ -560,6 +560,38 @@ local function vllm_dir(ttfts, lats, outs, rate)
   return dir
 end
 
+t.test("a result file cut short but still valid JSON: no capacity or saturation read, the Data check's reason "
+  .. "given (the newuser's A6)", function()
+  -- three vLLM files at 2, 4 and 6 req/s offered, 40 requests each over 40 / rate s
+  -- (achieved = offered, by hand), TTFT 50 ms; the 2 req/s file keeps only its first 20
+  -- requests' arrays while it still says completed 40: its per-request data disagree with
+  -- its own count (20 against 40, 50.0 % apart, by hand)
+  local dir = t.tmpdir()
+  for _, rate in ipairs { 2, 4, 6 } do
+    local n = 40
+    local ttfts, lats, outs = {}, {}, {}
+    for i = 1, n do ttfts[i], lats[i], outs[i] = 0.05, 0.5, 32 end
+    local d = json.read(vllm_dir(ttfts, lats, outs, rate) .. "/result.json")
+    d.duration, d.request_throughput = n / rate, rate
+    if rate == 2 then
+      for _, k in ipairs { "ttfts", "latencies", "output_lens", "errors", "start_times", "input_lens", "itls" } do
+        for i = n, 21, -1 do table.remove(d[k], i) end
+      end
+    end
+    t.write(("%s/bench_rate%d.json"):format(dir, rate), t.vllm_text(d))
+  end
+  local run = harness.extract(dir, {})
+  local pts = lp.points(run)
+  local sat = lp.saturation(pts)
+  t.eq({ sat.unknown, sat.count_check, sat.point }, { true, true, nil })
+  t.ok(sat.reason:find("^point 1 %(stage %d%): requests_ok: computed from per%-request data 20, bench_rate2.json says "
+    .. "40 %(50.0 %% apart%)"), sat.reason)
+  local c = lp.capacity(pts, decision.parse_slo("ttft_p90_ms=200"))
+  t.eq(c.kind, "unknown")
+  t.eq(c.reason, sat.reason)
+  t.ok(not c.reason:find("saturated", 1, true), c.reason)
+end)
+
 -- n draws from one lognormal distribution (a 31-bit LCG and Box-Muller): the same
 -- generator for both runs, A the odd draws and B the even ones.
 local function one_distribution(n)

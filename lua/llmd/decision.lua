@@ -370,6 +370,57 @@ function M.count_test(va, vb)
   return stattest.fisher_exact(fa, na, fb, nb)
 end
 
+-- Failures over-dispersed across the repeats of a run's load points (run: its run model;
+-- points: llmd.loadpoints.points of it). Fisher's test on pooled request counts
+-- (M.count_test) assumes that every request fails independently with one probability: one
+-- crashed repeat, failing 12 of 200 where its siblings failed none, would weigh like 12
+-- independent failures. So at every load point with 2 or more repeats whose counts of failed
+-- and completed requests are known, the repeats' failure shares are tested for homogeneity
+-- (llmd.stattest.heterogeneity, Pearson's chi-square on the 2 x k table). Returns the load
+-- point with the smallest p among those with p < alpha: {point = its index, p, x2, df,
+-- failed = {per repeat}, total = {per repeat}, text = "load point 1: 0 of 200, 0 of 200
+-- and 12 of 200 failed, chi-square heterogeneity p = 4.8e-06"}; nil when none is (or none
+-- can be checked).
+function M.failure_dispersion(run, points, alpha)
+  alpha = alpha or M.ALPHA
+  local by_index = {}
+  for _, st in ipairs(run.stages or {}) do by_index[st.index] = st end
+  local worst
+  for _, p in ipairs(points or {}) do
+    if (p.repeats or 1) >= 2 and p.stages then
+      local failed, total = {}, {}
+      for _, i in ipairs(p.stages) do
+        local v = by_index[i] and by_index[i].metrics.values or {}
+        local f, ok = v.requests_failed, v.requests_ok
+        if not (f and ok) then failed = nil; break end
+        failed[#failed + 1], total[#total + 1] = math.floor(f + 0.5), math.floor(f + ok + 0.5)
+      end
+      local h = failed and #failed >= 2 and stattest.heterogeneity(failed, total) or nil
+      if h and h.p < alpha and (not worst or h.p < worst.p) then
+        local parts = {}
+        for i = 1, #failed do parts[i] = ("%d of %d"):format(failed[i], total[i]) end
+        worst = { point = p.index, p = h.p, x2 = h.x2, df = h.df, failed = failed, total = total,
+          text = ("load point %d: %s and %s failed, chi-square heterogeneity p = %s"):format(p.index,
+            table.concat(parts, ", ", 1, #parts - 1), parts[#parts], M.fmt_p(h.p)) }
+      end
+    end
+  end
+  return worst
+end
+
+-- Why pooled request counts are no test of two runs' error rates (da, db: the runs'
+-- M.failure_dispersion, either nil): "the failures vary between repeats beyond chance (A's
+-- load point 1: ...), so the pooled request counts are no test (they assume requests fail
+-- independently)"; nil when neither run's failures are over-dispersed.
+function M.dispersion_text(da, db)
+  if not (da or db) then return nil end
+  local parts = {}
+  if da then parts[#parts + 1] = "A's " .. da.text end
+  if db then parts[#parts + 1] = "B's " .. db.text end
+  return ("the failures vary between repeats beyond chance (%s), so the pooled request counts are no test (they "
+    .. "assume requests fail independently)"):format(table.concat(parts, "; "))
+end
+
 -- Can a test show a difference at alpha? Not when no outcome of it could give p < alpha (an
 -- exact test on 3 and 3 repeats: p >= 0.1 whatever the values): such a test is no evidence
 -- either way, and it stays out of the Holm family (Tarone 1990), so that it does not make
@@ -391,8 +442,23 @@ end
 -- Welch on the repeats when each run is repeats of one load point, else nil and why.
 function M.row_test(key, ra, rb, pa, pb, memo)
   if key == "error_rate_pct" then
-    -- per-request outcomes first, as the latency rows' per-request samples; else the repeats
+    -- per-request outcomes first, as the latency rows' per-request samples; else the repeats.
+    -- Where a run's failures vary between its repeats beyond chance (a crashed repeat), the
+    -- pooled counts are no test: the repeats' error rates are, where each run is repeats of
+    -- one load point; else the row is untested, and says why
     local r = M.count_test(ra.overall.values, rb.overall.values)
+    local od = r and not r.identical and M.dispersion_text(M.failure_dispersion(ra, pa), M.failure_dispersion(rb, pb))
+    if od then
+      if #pa == 1 and #pb == 1 and pa[1].ci and pb[1].ci and pa[1].ci.error_rate_pct and pb[1].ci.error_rate_pct then
+        local t, why = M.repeat_test(pa[1].ci.error_rate_pct.samples, pb[1].ci.error_rate_pct.samples)
+        if t then
+          t.overdispersed = od
+          return t
+        end
+        return nil, od .. "; " .. why
+      end
+      return nil, od .. ", and the whole-run error rates pool several load points, which their repeats cannot test"
+    end
     if r then return r end
   end
   local kind = M.sample_kind(key)
@@ -508,8 +574,20 @@ end
 -- Capacity kinds (llmd.loadpoints.capacity) that are lower bounds ("≥ X").
 M.CAPACITY_BOUND = { never_violated = "never violated", saturated = "the last load before saturation" }
 function M.capacity_is_bound(c) return c ~= nil and M.CAPACITY_BOUND[c.kind] ~= nil end
--- What a capacity below the lowest load ("< X") says in a few words.
-M.CAPACITY_BELOW = "failed the SLO at the lowest load tried"
+-- What a capacity below the lowest load ("< X", c: llmd.loadpoints.capacity of kind
+-- below_lowest) says in a few words: the SLOs it failed there, by name ("failed TTFT p90 ≤
+-- 200.0 ms at the lowest load tried"), never "the SLO" where several were given and only
+-- some failed; a capacity that does not name them (read back from a file) says "the SLOs".
+function M.capacity_below_note(c)
+  return ("failed %s at the lowest load tried"):format(c and c.failed_slos or "the SLOs")
+end
+
+-- What a capacity range from repeats (llmd.loadpoints.capacity_interval) is, in words: not a
+-- 95 % interval, but the loads measured around three capacities, the means' and the ones on
+-- either end of the SLO metrics' 95 % confidence intervals, so that it is never narrower
+-- than the loads measured.
+M.RANGE_WHAT = "from the measured loads around the capacities on the means and on both ends of the repeats' 95 % "
+  .. "intervals"
 
 -- The measured bracket of a capacity at the SLOs, [lo, hi): llmd.loadpoints.bracket (from
 -- the last load that met every SLO to the first that failed one, the figure between them
@@ -565,7 +643,10 @@ end
 -- {lo_rps, hi_rps, lo_pct, hi_pct}: from B's lowest against A's highest to B's highest
 -- against A's lowest; a percentage relative to A (math.huge where A may be 0 or B has no
 -- upper end; nil where A's upper end is unknown). nil when a capacity is unknown.
-function M.capacity_gap(ca, cb)
+-- touch: M.capacity_touch of the capacities in req/s, for a gap in another unit (output
+-- tok/s: ca and cb then carry tok/s and no loads), so that both rows read the same-load rule
+-- off the same load points (false: they do not touch); computed from ca and cb when nil.
+function M.capacity_gap(ca, cb, touch)
   local known = { interpolated = true, never_violated = true, saturated = true, below_lowest = true }
   if not (ca and cb and known[ca.kind] and known[cb.kind]) then return nil end
   local la, ha = M.capacity_span(ca)
@@ -576,7 +657,8 @@ function M.capacity_gap(ca, cb)
   if ha == math.huge then g.lo_rps, g.lo_pct = -math.huge, nil end
   -- brackets that touch at one load (M.capacity_touch): the order is known, so the gap ends
   -- at 0 on the side it crossed to only by the noise of the achieved rates
-  local t = M.capacity_touch(ca, cb)
+  local t = touch
+  if t == nil then t = M.capacity_touch(ca, cb) end
   if t == "a" and g.hi_rps > 0 then g.hi_rps, g.hi_pct = 0, 0 end
   if t == "b" and g.lo_rps < 0 then g.lo_rps, g.lo_pct = 0, 0 end
   return g

@@ -371,24 +371,70 @@ M.field = field
 -- The value of key at achieved rate rps: a measured point's own value when one is there
 -- (within REPEAT_TOLERANCE), else interpolated linearly in achieved rate between the
 -- neighbouring points; nil outside the measured range or when a neighbour lacks it.
--- Returns value, interpolated (bool).
+-- Returns value, interpolated (bool), and the measured point (not interpolated) or the two
+-- points it was interpolated between (lower, higher).
 function M.at(points, rps, key)
   local s = by_achieved(points)
   if #s == 0 then return nil end
   for _, p in ipairs(s) do
-    if close(p.achieved_rps, rps) and field(p, key) ~= nil then return field(p, key), false end
+    if close(p.achieved_rps, rps) and field(p, key) ~= nil then return field(p, key), false, p end
   end
   for i = 2, #s do
     local lo, hi = s[i - 1], s[i]
     if rps >= lo.achieved_rps and rps <= hi.achieved_rps then
       local vl, vh = field(lo, key), field(hi, key)
       if not (finite(vl) and finite(vh)) then return nil end
-      if hi.achieved_rps == lo.achieved_rps then return (vl + vh) / 2, true end
+      if hi.achieved_rps == lo.achieved_rps then return (vl + vh) / 2, true, lo, hi end
       local t = (rps - lo.achieved_rps) / (hi.achieved_rps - lo.achieved_rps)
-      return vl + t * (vh - vl), true
+      return vl + t * (vh - vl), true, lo, hi
     end
   end
   return nil
+end
+
+-- The measured range of achieved rates as a short text: "3.485 req/s" when its ends are
+-- within REPEAT_TOLERANCE, else "1.02–183.4 req/s".
+function M.range_text(lo, hi)
+  if close(lo, hi) then return metrics.format("throughput_req_s", lo) end
+  return ("%s–%s"):format(metrics.format("throughput_req_s", lo, nil, { bare = true }),
+    metrics.format("throughput_req_s", hi))
+end
+
+-- The common load of several runs (runs: {{points =, saturation = M.saturation(points)},
+-- ...}), the one load at which their latencies are compared (treatments.lua's latency at
+-- the common load, compare.lua's Summary at a matched load): the lowest of their max
+-- sustained throughputs (each run's highest achieved rate before its saturation), the
+-- highest load every run sustained, so that no latency compared there is an overloaded
+-- server's, when it lies within every run's measured range (at least every run's lowest
+-- achieved rate, or within REPEAT_TOLERANCE of it, as repeats of one load are); else the
+-- highest achieved rate inside every run's measured range (the lowest of their highest),
+-- where some run is past its saturation (M.saturated_at says which) or its saturation is
+-- unknown. Returns {rps =, sustained = bool}, or nil and why: {unknown = true} when a run
+-- has no known achieved rate, else {ranges = {{lo =, hi =}, ...}} (in the runs' order)
+-- when no load lies within every run's measured range. A run's value there is M.at's:
+-- measured, or interpolated between two measured loads.
+function M.common_load(runs)
+  local top, floor, sustained = math.huge, 0, math.huge
+  local ranges = {}
+  for i, r in ipairs(runs) do
+    local lo, hi
+    for _, p in ipairs(r.points) do
+      if finite(p.achieved_rps) then
+        lo = math.min(lo or p.achieved_rps, p.achieved_rps)
+        hi = math.max(hi or p.achieved_rps, p.achieved_rps)
+      end
+    end
+    if not lo then return nil, { unknown = true } end
+    ranges[i] = { lo = lo, hi = hi }
+    top, floor = math.min(top, hi), math.max(floor, lo)
+    local m = r.saturation and r.saturation.max_sustained_rps
+    sustained = sustained and finite(m) and math.min(sustained, m) or nil
+  end
+  if #runs == 0 then return nil, { unknown = true } end
+  local function within(x) return x >= floor or close(x, floor) end
+  if sustained and within(sustained) then return { rps = sustained, sustained = true } end
+  if within(top) then return { rps = top, sustained = false } end
+  return nil, { ranges = ranges }
 end
 
 M.LADDER_KEYS = { "achieved_rps", "output_tps", "ttft_p50_ms", "ttft_p90_ms", "ttft_p99_ms", "tpot_p90_ms",
@@ -481,7 +527,8 @@ M.meets = meets
 -- of the last point that met every SLO (last_passing_tps and first_failing_tps: the two
 -- points' output tok/s), load_type, passing_offered = the offered load of the point that
 -- met every SLO at the bracket's lower end (interpolated, bounds), failing_offered = that of
--- the first failing point (interpolated, below_lowest), reason =}. An interpolated figure is an estimate:
+-- the first failing point (interpolated, below_lowest), failed_slos (below_lowest) = the SLOs
+-- it failed at its lowest load, in words ("TTFT p90 ≤ 200.0 ms"), reason =}. An interpolated figure is an estimate:
 -- the measurements place the capacity only between last_passing_rps and first_failing_rps
 -- (llmd.decision.capacity_bracket).
 -- SLO metrics as the report's tables name them ("TTFT p90", not ttft_p90_ms), for reasons
@@ -506,6 +553,9 @@ end
 local function non_monotone(points, slo)
   local passed, failed, failing = {}, {}, nil
   local reopened = false
+  -- every SLO failed at some failing point, each once, in the SLOs' order: named, never
+  -- "failed one" where several SLOs apply
+  local failed_keys, seen = {}, {}
   for _, p in ipairs(points) do
     local ok, detail = meets(p, slo)
     if ok == true then
@@ -514,8 +564,10 @@ local function non_monotone(points, slo)
     elseif ok == false then
       failed[#failed + 1] = p
       failing = failing or detail
+      for _, k in ipairs(detail) do seen[k] = true end
     end
   end
+  for _, s in ipairs(slo) do if seen[s.key] then failed_keys[#failed_keys + 1] = s.key end end
   if not reopened then return nil end
   local function idx(ps)
     local out = {}
@@ -550,14 +602,25 @@ local function non_monotone(points, slo)
     failed_rps = rates(failed), failing = failing, limiting = failing[1],
     first_failing = failed[1].index, first_failing_rps = failed[1].achieved_rps,
     -- "met the SLO at 20, 30 req/s, failed it at 10 req/s" (for a table cell)
-    brief = ("met %s at %s req/s, failed %s at %s req/s"):format(the, rps(passed), #slo == 1 and "it" or "one",
-      rps(failed)),
+    brief = ("met %s at %s req/s, failed %s at %s req/s"):format(the, rps(passed), #slo == 1 and "it"
+      or labels(failed_keys), rps(failed)),
     -- "met the SLO at load points 2 and 3 (20 and 30 req/s achieved) and failed TTFT p90 at ..."
-    detail = ("met %s at %s and failed %s at %s"):format(the, said(passed), labels(failing), said(failed)),
+    detail = ("met %s at %s and failed %s at %s"):format(the, said(passed), labels(failed_keys), said(failed)),
     reason = ("non-monotone: the run met %s at %s and failed %s at %s; a load that met %s lies above one that "
       .. "failed, so its load points do not cross %s once and no capacity can be read from them (noise or a "
-      .. "warm-up can do this: repeat those loads)"):format(the, said(passed), labels(failing), said(failed),
+      .. "warm-up can do this: repeat those loads)"):format(the, said(passed), labels(failed_keys), said(failed),
       #slo == 1 and "it" or "them", #slo == 1 and "its limit" or "the limits") }
+end
+
+-- The SLOs among slo whose keys are in keys, as one phrase in the SLOs' order: "TTFT p90 ≤
+-- 200.0 ms and Error rate ≤ 1.00 %" (each SLO's own text, llmd.decision.parse_slo's).
+local function slo_texts(slo, keys)
+  local want, out = {}, {}
+  for _, k in ipairs(keys) do want[k] = true end
+  for _, s in ipairs(slo) do
+    if want[s.key] then out[#out + 1] = s.text or labels(s.key) end
+  end
+  return #out > 0 and table.concat(out, " and ") or nil
 end
 
 function M.capacity(points, slo, sat)
@@ -605,7 +668,8 @@ function M.capacity(points, slo, sat)
     end
     if not ok then
       if not last then
-        return { kind = "below_lowest", limiting = detail[1], failing = detail, lowest_rps = p.achieved_rps,
+        return { kind = "below_lowest", limiting = detail[1], failing = detail, failed_slos = slo_texts(slo, detail),
+          lowest_rps = p.achieved_rps,
           lowest_tps = p.output_tps, load_type = p.load_type, failing_offered = p.offered,
           first_failing = p.index, first_failing_rps = p.achieved_rps,
           reason = ("the lowest load point (%.4g req/s achieved) already violates %s"):format(p.achieved_rps,
@@ -646,7 +710,8 @@ function M.capacity(points, slo, sat)
     end
     if not last then
       if ok == false then
-        return { kind = "below_lowest", limiting = detail[1], failing = detail, lowest_rps = q.achieved_rps,
+        return { kind = "below_lowest", limiting = detail[1], failing = detail, failed_slos = slo_texts(slo, detail),
+          lowest_rps = q.achieved_rps,
           lowest_tps = q.output_tps, load_type = q.load_type, failing_offered = q.offered,
           first_failing = q.index, first_failing_rps = q.achieved_rps,
           reason = ("the lowest load point (%.4g req/s achieved) already violates %s"):format(q.achieved_rps or 0,

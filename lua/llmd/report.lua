@@ -268,6 +268,10 @@ local function finish_row(row, fam, A, B)
   elseif v.verdict == "untested" or v.identical then
     row.evidence = v.note or "no test possible"
   end
+  if test and test.overdispersed and row.evidence then
+    -- the repeats' rates were tested instead of the pooled counts: why, beside it
+    row.evidence = row.evidence .. "; on the repeats' error rates: " .. test.overdispersed
+  end
 end
 
 -- The load stages the result files of run (llmd.harness) hold: "2 stages: 1/s, 5/s (warm-up)",
@@ -786,8 +790,8 @@ end
 
 -- Capacity kinds that are lower bounds ("≥ X"), and what each says in a few words.
 local BOUND_NOTE = decision.CAPACITY_BOUND
--- ... and a capacity below the lowest load ("< X").
-local BELOW_NOTE = decision.CAPACITY_BELOW
+-- ... and a capacity below the lowest load ("< X"): the SLOs it failed there.
+local below_note = decision.capacity_below_note
 local is_bound = decision.capacity_is_bound
 
 -- A capacity as printed; with repeats at every load point, the range they allow beside it.
@@ -813,9 +817,9 @@ local function capacity_text(c)
       -- even the good ends of the intervals fail at the lowest load: the range says no more
       -- than the bound, which is then no longer the means' alone
       return ("< %s (%s, even at the lower ends of the repeats' 95 %% intervals)"):format(rate_text(c.lowest_rps),
-        BELOW_NOTE)
+        below_note(c))
     end
-    return ("< %s%s (%s%s)"):format(rate_text(c.lowest_rps), range and " by the means" or "", BELOW_NOTE,
+    return ("< %s%s (%s%s)"):format(rate_text(c.lowest_rps), range and " by the means" or "", below_note(c),
       range and ("; " .. range) or "")
   end
   if c.kind == "interpolated" then
@@ -995,7 +999,10 @@ local function headline(model)
       if rd then dt, pt = rd, rp end
     elseif label == "Capacity at SLO, output tok/s" then
       local ta_, tb_ = capacity_in_tps(cap.a), capacity_in_tps(cap.b)
-      local rd, rp = capacity_range_cells(ta_ and tb_ and decision.capacity_gap(ta_, tb_), " tok/s", 1)
+      -- the same-load rule of the req/s row (brackets that touch at one load: the same load
+      -- points, offered and achieved within 1 %), read off the req/s capacities' points
+      local touch = decision.capacity_touch(cap.a, cap.b) or false
+      local rd, rp = capacity_range_cells(ta_ and tb_ and decision.capacity_gap(ta_, tb_, touch), " tok/s", 1)
       if rd then dt, pt = rd, rp
       elseif va ~= nil and vb ~= nil and not (ta_ and tb_) and cap.a.kind == "interpolated"
         and cap.b.kind == "interpolated" and (cap.a.interval or cap.b.interval) then
@@ -1037,8 +1044,8 @@ local function headline(model)
         return (is_bound(c) and "≥ " or about) .. T.helpers.num(c.output_tps, 1) .. " tok/s"
       end
       if c.kind == "below_lowest" then
-        return c.lowest_tps and ("< %s tok/s (%s)"):format(T.helpers.num(c.lowest_tps, 1), BELOW_NOTE)
-          or ("N/A (%s; its output tok/s is unknown)"):format(BELOW_NOTE)
+        return c.lowest_tps and ("< %s tok/s (%s)"):format(T.helpers.num(c.lowest_tps, 1), below_note(c))
+          or ("N/A (%s; its output tok/s is unknown)"):format(below_note(c))
       end
       return capacity_text(c)
     end
@@ -1068,7 +1075,7 @@ local function headline(model)
     end
     if is_bound(c) then return ("≥ %s req/s (%s)"):format(per(c.rps, gp), BOUND_NOTE[c.kind]) end
     if c.kind == "below_lowest" then
-      return ("< %s req/s (%s)"):format(per(c.lowest_rps, gp), BELOW_NOTE)
+      return ("< %s req/s (%s)"):format(per(c.lowest_rps, gp), below_note(c))
     end
     if c.kind == "non_monotone" then return capacity_text(c) end
     return metrics.na("capacity unknown: " .. tostring(c.reason or "no reason given"))
@@ -1137,52 +1144,82 @@ local function matched_key(model)
   return la or lb
 end
 
--- The highest load both runs measured: the pair of load points (one of each run) within
--- REPEAT_TOLERANCE of each other's achieved rate, both with key known, whose mean achieved
--- rate is highest. Pairs are taken from the points themselves, so any SLO metric the runs
--- have can be compared (the ladder's rows carry only its own columns), and the pair does
--- not depend on which run is A. A pair at which neither run is past its saturation (sa,
--- sb: llmd.loadpoints.saturation; lp.saturated_at, treatments.lua's rule for its common
--- load) comes before any pair where one is, so that no latency compared is an overloaded
--- server's while a sustained load both measured exists. Returns pa[i], pb[j], their mean
--- rate, and whether A and B are past saturation there; or nil.
-local function matched_pair(pa, pb, key, sa, sb)
-  local best, bi, bj, best_past
-  for _, p in ipairs(pa) do
-    for _, q in ipairs(pb) do
-      if p.achieved_rps and q.achieved_rps and lp.close(p.achieved_rps, q.achieved_rps)
-        and lp.field(p, key) ~= nil and lp.field(q, key) ~= nil then
-        local m = (p.achieved_rps + q.achieved_rps) / 2
-        local past = lp.saturated_at(sa, p.achieved_rps) or lp.saturated_at(sb, q.achieved_rps)
-        if not best or (best_past and not past) or (past == best_past and m > best) then
-          best, bi, bj, best_past = m, p, q, past
-        end
-      end
+-- The load the Summary compares the limiting SLO metric at: the runs' common load
+-- (llmd.loadpoints.common_load, treatments.lua's rule): the lower of the two max sustained
+-- throughputs when it lies within both runs' measured ranges, so that no latency compared is
+-- an overloaded server's while both runs sustain more than their lowest load; else the
+-- highest load inside both ranges, with the run past its saturation there said. Each run's
+-- value is its own point's there (within REPEAT_TOLERANCE), else interpolated linearly in
+-- achieved rate between its two measured loads around it (an estimate, untested). The load
+-- does not depend on which run is A. Returns {rps =, sustained =, a = {value, point | lo,
+-- hi}, b = ...}, or nil and why.
+local function matched_load(A, B, pa, pb, key, sa, sb)
+  local cl, none = lp.common_load { { points = pa, saturation = sa }, { points = pb, saturation = sb } }
+  local label = metrics.get(key).label
+  if not cl then
+    if none.unknown then return nil, "an achieved rate is unknown" end
+    -- the ranges in the labels' order, so that the text does not depend on which run is A
+    local parts = {}
+    for i, x in ipairs { A, B } do
+      parts[i] = { x.label, ("%s %s"):format(x.label, lp.range_text(none.ranges[i].lo, none.ranges[i].hi)) }
     end
+    table.sort(parts, function(x, y) return x[1] < y[1] end)
+    return nil, ("no load lies within both runs' measured ranges of achieved rates (%s)"):format(
+      parts[1][2] .. "; " .. parts[2][2])
   end
-  if not bi then return nil end
-  return bi, bj, best, lp.saturated_at(sa, bi.achieved_rps), lp.saturated_at(sb, bj.achieved_rps)
+  local res = { rps = cl.rps, sustained = cl.sustained }
+  local lacking = {}
+  for _, x in ipairs { { "a", A, pa }, { "b", B, pb } } do
+    local v, interp, p, q = lp.at(x[3], cl.rps, key)
+    if v == nil then lacking[#lacking + 1] = x[2].label end
+    res[x[1]] = { value = v, interpolated = interp, point = not interp and p or nil, lo = interp and p or nil,
+      hi = interp and q or nil }
+  end
+  if #lacking > 0 then
+    table.sort(lacking)
+    return nil, ("%s is not known at %s for %s (not measured at that load, nor at the loads on both sides of it)")
+      :format(label, rate_text(cl.rps), table.concat(lacking, " and "))
+  end
+  return res
 end
 
--- The limiting metric compared at the highest load both runs measured (a point of each
--- within 1 %), with Mann-Whitney when both points kept per-request samples, else Welch on
--- their repeats. Without a test, reason says why (in comparison.json and the Summary).
+-- The limiting metric compared at the runs' common load (matched_load), with Mann-Whitney
+-- when both runs measured it and kept per-request samples there, else Welch on their
+-- repeats; a value interpolated between two measured loads has neither, and is untested.
+-- Without a test, reason says why (in comparison.json and the Summary).
 local function matched_point(model, A, B, points_a, points_b, saved)
   local key = matched_key(model)
   if not key then
     model.matched_point = { reason = "no SLO metric limits either run's capacity at the loads measured" }
     return nil
   end
-  local label = metrics.get(key).label
   local sat = model.saturation
-  local pa, pb, rps, past_a, past_b = matched_pair(points_a, points_b, key, sat.a, sat.b)
-  if not pa then
-    model.matched_point = { key = key, reason = ("the runs measured no load within %g %% of each other's achieved "
-      .. "rate with %s known at both"):format(lp.REPEAT_TOLERANCE * 100, label) }
+  local ml, why = matched_load(A, B, points_a, points_b, key, sat.a, sat.b)
+  if not ml then
+    model.matched_point = { key = key, reason = why }
     return nil
   end
+  local rps, pa, pb = ml.rps, ml.a.point, ml.b.point
+  local past_a = lp.saturated_at(sat.a, pa and pa.achieved_rps or rps)
+  local past_b = lp.saturated_at(sat.b, pb and pb.achieved_rps or rps)
+  if not (pa and pb) then
+    -- interpolated on a side: the figures, said with the measured loads they lie between
+    local res = { key = key, rps = rps, a = ml.a.value, b = ml.b.value, sustained = ml.sustained,
+      point_a = pa and pa.index or nil, point_b = pb and pb.index or nil, interpolated = {} }
+    for _, side in ipairs { "a", "b" } do
+      local x = ml[side]
+      if x.interpolated then
+        res.interpolated[side] = { lo_rps = x.lo.achieved_rps, hi_rps = x.hi.achieved_rps, lo_point = x.lo.index,
+          hi_point = x.hi.index }
+      end
+    end
+    res.reason = "an interpolated figure has no per-request samples or repeats of its own to test"
+    if past_a or past_b then res.saturated = { a = past_a or nil, b = past_b or nil } end
+    model.matched_point = res
+    return res
+  end
   local res = { key = key, rps = rps, a = lp.field(pa, key), b = lp.field(pb, key), point_a = pa.index,
-    point_b = pb.index }
+    point_b = pb.index, sustained = ml.sustained }
   -- no load both runs measured is below both saturations: which run is past its own here
   if past_a or past_b then res.saturated = { a = past_a or nil, b = past_b or nil } end
   local kind = decision.sample_kind(key)
@@ -1196,6 +1233,11 @@ local function matched_point(model, A, B, points_a, points_b, saved)
   end
   local count_test = key == "error_rate_pct" and counts(pa) and counts(pb)
     and decision.count_test(counts(pa), counts(pb)) or nil
+  -- failures that vary between the point's repeats beyond chance: the pooled counts are no
+  -- test (decision.failure_dispersion); the repeats' rates are, below
+  local od = count_test and not count_test.identical
+    and decision.dispersion_text(decision.failure_dispersion(A.run, { pa }), decision.failure_dispersion(B.run, { pb }))
+  if od then count_test = nil end
   if count_test then
     res.test = count_test
     if count_test.identical then res.identical, res.identical_note, res.test = true, count_test.note, nil end
@@ -1219,12 +1261,14 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     if not res.test then res.reason = "no per-request samples from both runs at this load" end
   elseif pa.ci and pb.ci and pa.ci[key] and pb.ci[key] then
     res.test = decision.repeat_test(pa.ci[key].samples, pb.ci[key].samples)
+    if res.test and od then res.test.overdispersed = od end
     if res.test and res.test.identical then
       -- the same value in every repeat of both: said, but no test (and none in the family)
       res.identical, res.test = true, nil
     end
   else
-    res.reason = ("no per-request samples or repeats from both runs at this load")
+    res.reason = od and (od .. "; no repeats of this load in both runs to test instead")
+      or "no per-request samples or repeats from both runs at this load"
   end
   -- analyze.lua from saved state (no samples): the test the last report made at this point
   if not res.test and not res.identical and type(saved) == "table" and saved.key == key
@@ -1248,7 +1292,7 @@ local function matched_test_id(mp, rows, pa, pb)
   if #pa == 1 and #pb == 1 then
     if t.test == "mann_whitney" and pa[1].repeats == 1 and pb[1].repeats == 1 then
       id = decision.test_id(mp.key, { test = "mann_whitney" })
-    elseif t.test == "welch" or t.test == "fisher" then
+    elseif t.test == "welch" or t.test == "fisher" or t.test == "exact_mann_whitney" then
       id = decision.test_id(mp.key, { test = t.test })
     end
   end
@@ -1330,7 +1374,10 @@ local function capacity_evidence_text(model, A, B, cap, per)
   end
   local basis
   if ca.interval and cb.interval then
-    basis = ("repeats at every load point, 95 %% ranges %s (A) and %s (B)"):format(ca.interval.text, cb.interval.text)
+    -- the ranges cover the measured brackets of three capacities (llmd.loadpoints
+    -- capacity_interval): not 95 % intervals, and never called so
+    basis = ("repeats at every load point, ranges %s (A) and %s (B), %s"):format(ca.interval.text,
+      cb.interval.text, decision.RANGE_WHAT)
   else
     basis = untested_text(A, B, ca, cb)
     if basis == "one run per load" then basis = "one run per load, no interval" end
@@ -1400,6 +1447,39 @@ local function sustained_evidence_text(model)
   return "one run per load, no interval: untested" .. near
 end
 
+-- The evidence of max sustained throughput per GPU, where both runs' accelerator counts are
+-- known and differ: its own, as the per-GPU capacity has, since per GPU the order may be
+-- the other way from the totals'. Each run's limit per GPU lies between its figure and its
+-- ceiling (the most it achieved at any load), each divided by its own count; from its
+-- figure up when it never saturated. Spans apart order the runs, untested ("base": the
+-- totals' evidence, what stands behind the figures); spans that overlap do not. nil when a
+-- figure is unknown.
+local function sustained_gpu_evidence(model, A, B, base)
+  local g, sa, sb = model.per_gpu, model.saturation.a, model.saturation.b
+  if not (g and g.a.gpus and g.b.gpus and sa.max_sustained_rps and sb.max_sustained_rps) then return nil end
+  local function span(s, n)
+    local hi = s.none and math.huge or (s.ceiling_rps and math.max(s.ceiling_rps, s.max_sustained_rps))
+      or s.max_sustained_rps
+    return s.max_sustained_rps / n, hi / n
+  end
+  local la, ha = span(sa, g.a.gpus)
+  local lb, hb = span(sb, g.b.gpus)
+  local function per(x) return T.helpers.num(x, 2) .. " req/s per GPU" end
+  local hi, lo
+  if ha < lb then hi, lo = { B, lb }, { A, ha } elseif hb < la then hi, lo = { A, la }, { B, hb } end
+  if hi then
+    return ("%s, but the measured loads order them per GPU: %s sustained %s, %s never achieved more than %s at any "
+      .. "load"):format(base, hi[1].label, per(hi[2]), lo[1].label, per(lo[2]))
+  end
+  local function range(l, h)
+    if h == math.huge then return "≥ " .. per(l) end
+    if l == h then return per(l) end
+    return ("%s–%s"):format(T.helpers.num(l, 2), per(h))
+  end
+  return ("%s; per GPU the measured loads cannot order them: %s %s, %s %s"):format(base, A.label, range(la, ha),
+    B.label, range(lb, hb))
+end
+
 -- Each headline row's evidence column (rows read off the same figure share its evidence).
 local function headline_evidence(model, A, B)
   local cap = capacity_evidence_text(model, A, B)
@@ -1417,6 +1497,10 @@ local function headline_evidence(model, A, B)
   -- evidence, which may point the other way from the totals' (1 GPU against 4)
   local cap_gpu = model.capacity.per_gpu and model.capacity.per_gpu.evidence
     and capacity_evidence_text(model, A, B, model.capacity.per_gpu, " per GPU") or cap
+  -- max sustained per GPU likewise, where the counts differ (the same count orders the
+  -- runs as the totals do); not of different workloads or a broken run
+  local sus_gpu = model.gpus_differ and not differ and not (model.broken and #model.broken > 0)
+    and sustained_gpu_evidence(model, A, B, sus) or sus
   for _, r in ipairs(model.headline) do
     local l = r.label
     if l == "Capacity at SLO" or l == "Per GPU" or l == "GPUs" then
@@ -1425,6 +1509,8 @@ local function headline_evidence(model, A, B)
       r.evidence = cap_gpu
     elseif l:match("^Capacity at SLO") then
       r.evidence = cap
+    elseif l == "Max sustained throughput per GPU" then
+      r.evidence = sus_gpu
     elseif l:match("^Max sustained") then
       r.evidence = sus
     else
@@ -1439,8 +1525,8 @@ end
 -- Two capacities whose ranges from the repeats overlap.
 local function overlap_text(phrase, A, B, ca, cb)
   return ("No clear difference in capacity within %s: %s for %s, %s for %s, and the ranges the repeats allow "
-    .. "(each load point's 95 %% confidence interval) overlap."):format(phrase, capacity_text(ca), A.label,
-    capacity_text(cb), B.label)
+    .. "(%s) overlap."):format(phrase, capacity_text(ca), A.label,
+    capacity_text(cb), B.label, decision.RANGE_WHAT)
 end
 
 -- "TTFT p90" for an SLO key, "the SLOs" without one.
@@ -1752,6 +1838,15 @@ local function summary(model, A, B)
       local gap = row.pct_text:match("^N/A") and "" or (" (%s %s vs %s)"):format(B.label, row.pct_text, A.label)
       out[#out + 1] = ("Capacity per GPU within %s: %s for %s, %s for %s%s; %s."):format(
         decision.slo_phrase(model.slo), row.a_text, A.label, row.b_text, B.label, gap, row.evidence)
+    elseif #model.slo == 0 then
+      -- no SLO: the max sustained throughput per GPU leads, with its own evidence, as the
+      -- capacity per GPU does with SLOs
+      for _, r in ipairs(model.headline) do if r.label == "Max sustained throughput per GPU" then row = r end end
+      if row and row.a ~= nil and row.b ~= nil then
+        local gap = row.pct_text:match("^N/A") and "" or (" (%s %s vs %s)"):format(B.label, row.pct_text, A.label)
+        out[#out + 1] = ("Max sustained throughput per GPU: %s for %s, %s for %s%s; %s."):format(row.a_text, A.label,
+          row.b_text, B.label, gap, row.evidence)
+      end
     end
   end
   local total_at = model.gpus_differ and #out + 1 -- where the totals' first sentence goes
@@ -1891,8 +1986,8 @@ local function summary(model, A, B)
     local mp = model.matched_point
     if mp and mp.key and not mp.rps and #out > 0 then
       -- no load both runs measured: no test at a matched load, and why
-      out[#out + 1] = ("No test of %s at a matched load: %s (the Load Ladder compares them, interpolated and "
-        .. "untested)."):format(metrics.get(mp.key).label, mp.reason)
+      out[#out + 1] = ("No test of %s at a matched load: %s, so the runs' %s is not compared at one load.")
+        :format(metrics.get(mp.key).label, mp.reason, metrics.get(mp.key).label)
     elseif mp and mp.key and #out > 0 then
       local m = metrics.get(mp.key)
       local d = mp.a ~= 0 and (mp.b - mp.a) / math.abs(mp.a) * 100 or nil
@@ -1920,6 +2015,16 @@ local function summary(model, A, B)
         out[#out + 1] = ("At %s, %s is %s for both runs%s."):format(rate_text(mp.rps), m.label,
           metrics.format(mp.key, mp.a), mp.identical_note and (" (" .. mp.identical_note .. ")")
           or " in every repeat (identical, no test)")
+      elseif mp.interpolated then
+        -- a figure between two measured loads: which loads, and that it is untested
+        local function fig(side, x)
+          local iv = mp.interpolated[side]
+          return ("%s for %s%s"):format(metrics.format(mp.key, mp[side]), x.label, iv and (" (interpolated between "
+            .. "its loads at %s and %s)"):format(T.helpers.num(iv.lo_rps, 2), rate_text(iv.hi_rps)) or "")
+        end
+        out[#out + 1] = ("At %s, %s, %s is %s and %s; untested: %s."):format(rate_text(mp.rps),
+          mp.sustained and "the highest load both runs sustained (the lower of their max sustained throughputs)"
+          or "the highest load within both runs' measured ranges", m.label, fig("a", A), fig("b", B), mp.reason)
       elseif not mp.test then
         out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (untested: %s)."):format(rate_text(mp.rps), m.label,
           metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, mp.reason or "no test possible")
@@ -1933,9 +2038,9 @@ local function summary(model, A, B)
               rate_text(x[3].max_sustained_rps)) or ("%s saturated already at its lowest load"):format(x[2].label)
           end
         end
-        out[#out + 1] = ("That load is past saturation (%s), and no load both runs measured is below both "
-          .. "saturations: these latencies are an overloaded server's, of a queue that grew for the length of the "
-          .. "test, not of a load %s."):format(table.concat(past, "; "),
+        out[#out + 1] = ("That load is past saturation (%s), and no load below both saturations lies within both "
+          .. "runs' measured ranges: these latencies are an overloaded server's, of a queue that grew for the length "
+          .. "of the test, not of a load %s."):format(table.concat(past, "; "),
           #past == 2 and "either run sustains" or "both runs sustain")
       end
     end
@@ -2005,9 +2110,11 @@ local function summary(model, A, B)
       end
     end
   end
-  if total_at and out[total_at] and out[total_at - 1]:match("^Capacity per GPU") then
+  if total_at and out[total_at] and (out[total_at - 1]:match("^Capacity per GPU")
+    or out[total_at - 1]:match("^Max sustained throughput per GPU")) then
     -- after the per-GPU lead, the totals' sentence says it is of the totals
     local t, n = out[total_at]:gsub("^Capacity within", "In total, capacity within")
+    if n == 0 then t, n = out[total_at]:gsub("^Max sustained throughput ", "In total, max sustained throughput ") end
     out[total_at] = n > 0 and t or ("In total: " .. t)
   end
   if not model.workload_match.like_for_like then
@@ -2275,8 +2382,8 @@ function M.build(opts)
   if ga ~= gb and (ga or gb) then
     local function n(x) return x and T.helpers.count(x, "GPU") or "an unknown number of GPUs" end
     model.gpus_differ = ga and gb and ("%s ran on %s and %s on %s, so the totals compare different amounts of "
-      .. "hardware%s"):format(A.label, n(ga), B.label, n(gb), #model.slo > 0 and " and capacity is compared per GPU "
-      .. "first" or "")
+      .. "hardware and %s is compared per GPU first"):format(A.label, n(ga), B.label, n(gb),
+      #model.slo > 0 and "capacity" or "max sustained throughput")
       or ("%s ran on %s and %s on %s (give gpus: N in %s's info file), so the totals may compare different "
       .. "amounts of hardware, and nothing can be compared per GPU"):format(A.label, n(ga), B.label, n(gb),
       ga and B.label or A.label)
@@ -2318,7 +2425,7 @@ function M.build(opts)
     if not (M.OPTIONAL_KEYS[key] and r.a == nil and r.b == nil) then rows[#rows + 1] = r end
   end
   model.ladder = ladder_section(A, B, pa, pb, model.saturation)
-  -- the summary's test of the limiting metric at the highest load both runs measured
+  -- the summary's test of the limiting metric at the runs' common load (matched_load)
   local broken = #model.broken > 0
   local mp = #model.slo > 0 and #model.workload_differs == 0 and not broken
     and matched_point(model, A, B, pa, pb, opts.significance and opts.significance._matched_point) or nil

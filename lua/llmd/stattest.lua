@@ -7,6 +7,8 @@
 --   st.welch({1, 2, 3}, {4, 5, 6}) -- {t =, df =, p =, mean_a =, mean_b =, diff =}
 --   st.exact_mann_whitney({0, 0, 0}, {2, 2, 2}) -- {p = 0.1, p_min = 0.1, u = 9, ...}
 --   st.fisher_exact(1, 6, 17, 22) -- 1 of 6 against 17 of 22: {p = 0.0126, p_min =, ...}
+--   st.chi2_upper(3.84, 1)         -- P(X >= 3.84), chi-square with 1 degree of freedom: 0.05
+--   st.heterogeneity({0, 0, 12}, {200, 200, 200}) -- {x2 =, df = 2, p =}: do the shares differ?
 --   st.mean_ci({1, 2, 3}, 0.95)    -- {mean =, lo =, hi =, min =, max =, n =, sd =}
 --   st.mean_ci(xs, 0.95, 0)        -- lo never below 0 (clipped = true, t_lo = the t end)
 --
@@ -304,6 +306,76 @@ function M.fisher_exact(xa, na, xb, nb)
   end
   r.p, r.p_min = math.min(1, tail / total), math.min(1, tail_min / total)
   return r
+end
+
+-- The regularised upper incomplete gamma function Q(a, x) = Gamma(a, x) / Gamma(a), a > 0,
+-- x >= 0: the power series of P(a, x) below x = a + 1, the continued fraction of Q (modified
+-- Lentz) above it, each to a relative 1e-15.
+local function gamma_q(a, x)
+  if x <= 0 then return 1 end
+  local lead = -x + a * math.log(x) - M.lgamma(a)
+  if x < a + 1 then
+    local ap, del, sum = a, 1 / a, 1 / a
+    for _ = 1, 10000 do
+      ap = ap + 1
+      del = del * x / ap
+      sum = sum + del
+      if math.abs(del) < math.abs(sum) * 1e-15 then break end
+    end
+    return math.max(0, 1 - sum * math.exp(lead))
+  end
+  local TINY = 1e-300
+  local b = x + 1 - a
+  local c, d = 1 / TINY, 1 / b
+  local h = d
+  for i = 1, 10000 do
+    local an = -i * (i - a)
+    b = b + 2
+    d = an * d + b
+    if math.abs(d) < TINY then d = TINY end
+    c = b + an / c
+    if math.abs(c) < TINY then c = TINY end
+    d = 1 / d
+    local del = d * c
+    h = h * del
+    if math.abs(del - 1) < 1e-15 then break end
+  end
+  return math.min(1, math.exp(lead) * h)
+end
+
+-- P(X >= x) for X chi-square with df degrees of freedom (df > 0): Q(df / 2, x / 2).
+function M.chi2_upper(x, df)
+  check_df(df, "chi2_upper")
+  if type(x) ~= "number" or x ~= x then error("bad argument #1 to 'chi2_upper' (number expected)", 2) end
+  return gamma_q(df / 2, math.max(0, x) / 2)
+end
+
+-- Do k shares differ beyond chance: events[i] of trials[i] (failed requests of each repeat
+-- of one load point)? Pearson's chi-square test of homogeneity on the 2 x k table: with the
+-- pooled share q = sum(events) / sum(trials), X2 = sum over i of (events[i] - trials[i] q)^2
+-- / (trials[i] q (1 - q)), df = k - 1 (groups with no trials left out). It is what pooling
+-- the counts assumes away: that every request fails independently with one probability; a
+-- crashed repeat, failing 12 of 200 where its siblings failed none, makes X2 large. Returns
+-- {x2 =, df =, p =, share = q}, or nil when fewer than 2 groups have trials or q is 0 or 1
+-- (no event, or nothing else: no variation to test). A large-sample test: with few
+-- expected events its p is approximate.
+function M.heterogeneity(events, trials)
+  local e, n, k = 0, 0, 0
+  for i, x in ipairs(events) do
+    local t = trials[i]
+    if type(x) ~= "number" or type(t) ~= "number" or x < 0 or x > t then
+      error(("heterogeneity: group %d: %s events of %s trials"):format(i, tostring(x), tostring(t)), 2)
+    end
+    if t > 0 then e, n, k = e + x, n + t, k + 1 end
+  end
+  if k < 2 or e == 0 or e == n then return nil end
+  local q = e / n
+  local x2 = 0
+  for i, x in ipairs(events) do
+    local t = trials[i]
+    if t > 0 then x2 = x2 + (x - t * q) ^ 2 / (t * q * (1 - q)) end
+  end
+  return { x2 = x2, df = k - 1, p = M.chi2_upper(x2, k - 1), share = q }
 end
 
 -- The mean of xs with its two-sided confidence interval (Student t, level 0.95 by

@@ -331,7 +331,7 @@ local function capacity_brief(c)
   if c.kind == "never_violated" and f then return "≥ " .. f .. " (never violated)" end
   if c.kind == "saturated" and f then return "≥ " .. f .. " (the last load before saturation)" end
   if c.kind == "below_lowest" and c.lowest_rps then
-    return "< " .. metrics.format("throughput_req_s", c.lowest_rps) .. " (" .. decision.CAPACITY_BELOW .. ")"
+    return "< " .. metrics.format("throughput_req_s", c.lowest_rps) .. " (" .. decision.capacity_below_note(c) .. ")"
   end
   if c.kind == "non_monotone" then return metrics.na("non-monotone: " .. c.brief) end
   return metrics.na(c.reason or "unknown")
@@ -402,55 +402,42 @@ function M.model(list, opts)
   end
   local T = m.treatments
 
-  -- the common load: the highest load every treatment sustained (each one's max sustained
+  -- the common load (llmd.loadpoints.common_load, the rule compare.lua's matched load
+  -- follows): the highest load every treatment sustained (each one's max sustained
   -- throughput, before its saturation as llmd.loadpoints.saturation finds it, the ladder's
   -- "Saturated" in compare.lua), so that no latency compared there is an overloaded
   -- server's; where there is none (a treatment saturated already at its lowest load, or a
   -- max sustained unknown), the highest achieved rate inside every treatment's measured
   -- range, with each treatment saturated there marked
-  local common, floor, sustained = math.huge, 0, math.huge
-  for _, x in ipairs(T) do
-    if not x.max_achieved then common = nil; break end
-    common = math.min(common, x.max_achieved)
-    floor = math.max(floor, x.min_achieved)
-    sustained = x.max_rps and sustained and math.min(sustained, x.max_rps) or nil
-  end
-  if common and sustained and sustained >= floor and sustained ~= math.huge then
-    m.common_rps, m.common_sustained = sustained, true
-  elseif common and common >= floor and common ~= math.huge then
-    m.common_rps, m.common_sustained = common, false
-  else
-    if common then
-      -- no load lies in every treatment's measured range; say each range, and which
-      -- treatments did share a load (within 1 %, as repeats are one load point), so that
-      -- "do not overlap" is not read as "no two overlap"
-      local ranges, groups, seen = {}, {}, {}
-      local function range(x)
-        local a, b = x.min_achieved, x.max_achieved
-        return lp.close(a, b) and metrics.format("throughput_req_s", a)
-          or ("%s–%s"):format(metrics.format("throughput_req_s", a, nil, { bare = true }),
-            metrics.format("throughput_req_s", b))
-      end
-      for i, x in ipairs(T) do
-        ranges[#ranges + 1] = ("%s %s"):format(x.label, range(x))
-        if not seen[i] then
-          local g = { x.label }
-          for j = i + 1, #T do
-            local y = T[j]
-            local lo, hi = math.max(x.min_achieved, y.min_achieved), math.min(x.max_achieved, y.max_achieved)
-            if not seen[j] and (lo <= hi or lp.close(lo, hi)) then g[#g + 1] = y.label; seen[j] = true end
-          end
-          if #g > 1 then groups[#groups + 1] = table.concat(g, ", ") end
+  local runs = {}
+  for i, x in ipairs(T) do runs[i] = { points = x.points, saturation = x.saturation } end
+  local cl, none = lp.common_load(runs)
+  if cl then
+    m.common_rps, m.common_sustained = cl.rps, cl.sustained
+  elseif none.ranges then
+    -- no load lies in every treatment's measured range; say each range, and which
+    -- treatments did share a load (within 1 %, as repeats are one load point), so that
+    -- "do not overlap" is not read as "no two overlap"
+    local ranges, groups, seen = {}, {}, {}
+    for i, x in ipairs(T) do
+      ranges[#ranges + 1] = ("%s %s"):format(x.label, lp.range_text(x.min_achieved, x.max_achieved))
+      if not seen[i] then
+        local g = { x.label }
+        for j = i + 1, #T do
+          local y = T[j]
+          local lo, hi = math.max(x.min_achieved, y.min_achieved), math.min(x.max_achieved, y.max_achieved)
+          if not seen[j] and (lo <= hi or lp.close(lo, hi)) then g[#g + 1] = y.label; seen[j] = true end
         end
+        if #g > 1 then groups[#groups + 1] = table.concat(g, ", ") end
       end
-      m.common_why = ("no load lies within every treatment's measured range (%s)"):format(table.concat(ranges, "; "))
-      if #groups > 0 then
-        m.common_why = m.common_why .. ("; only some share a load: %s (compare those with compare.lua)")
-          :format(table.concat(groups, "; "))
-      end
-    else
-      m.common_why = "an achieved rate is unknown"
     end
+    m.common_why = ("no load lies within every treatment's measured range (%s)"):format(table.concat(ranges, "; "))
+    if #groups > 0 then
+      m.common_why = m.common_why .. ("; only some share a load: %s (compare those with compare.lua)")
+        :format(table.concat(groups, "; "))
+    end
+  else
+    m.common_why = "an achieved rate is unknown"
   end
   m.saturated_at_common = {}
   for _, x in ipairs(T) do
@@ -576,8 +563,8 @@ function M.model(list, opts)
         metrics.format("throughput_req_s", ev.failed_rps))
     elseif ev.verdict == "B higher" then
       r.vs_next, r.proven = "B better", true
-      r.vs_next_text = ("above %s (%s): the repeats' 95 %% ranges of the capacities do not overlap"):format(
-        nxt.label, nf) .. (ceiling and ("; " .. ceiling) or "")
+      r.vs_next_text = ("above %s (%s): the capacities' ranges (%s) do not overlap"):format(
+        nxt.label, nf, decision.RANGE_WHAT) .. (ceiling and ("; " .. ceiling) or "")
     elseif ev.verdict == "no clear difference" and ev.steps_cannot_order then
       -- both cross the SLOs between loads that overlap: the steps cannot order them, and
       -- "no clear difference" would read as sameness (the README's rule)
@@ -591,8 +578,8 @@ function M.model(list, opts)
       r.evidence.steps_cannot_order = true
     elseif ev.verdict == "no clear difference" then
       r.vs_next, r.proven = "no clear difference", false
-      r.vs_next_text = ("no clear difference vs %s (%s): the repeats' 95 %% ranges of the capacities overlap")
-        :format(nxt.label, nf)
+      r.vs_next_text = ("no clear difference vs %s (%s): the capacities' ranges (%s) overlap")
+        :format(nxt.label, nf, decision.RANGE_WHAT)
     elseif ev.verdict == "not shown to differ" then
       -- figures within the threshold, but brackets that allow a wider gap: no sameness
       r.vs_next, r.proven = "not shown to differ", false

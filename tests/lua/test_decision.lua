@@ -194,6 +194,33 @@ t.test("Fisher's exact test of two proportions: exact sums, the smallest p the m
   t.eq(why, "the counts of failed and completed requests are not known for both runs")
 end)
 
+t.test("chi-square upper tail and the heterogeneity of shares: closed forms, published critical values", function()
+  -- the chi-square table's 0.95 quantiles (df 1, 2, 10) and 0.99 (df 3) give 0.05 and 0.01;
+  -- python3 closed forms: df 1 erfc(sqrt(x / 2)), df 3 erfc(sqrt(x / 2)) + sqrt(2 x / pi)
+  -- exp(-x / 2), even df exp(-x / 2) sum over j < df / 2 of (x / 2)^j / j!
+  t.near(st.chi2_upper(3.841458820694124, 1), 0.05, 1e-12)
+  t.near(st.chi2_upper(5.991464547107979, 2), 0.05, 1e-12)
+  t.near(st.chi2_upper(18.307038053275146, 10), 0.05, 1e-12)
+  t.near(st.chi2_upper(11.344866730144373, 3), 0.01, 1e-12)
+  t.near(st.chi2_upper(0.5, 4), 0.9735009788392561, 1e-12) -- the series branch (x < df / 2 + 1)
+  t.near(st.chi2_upper(60, 4), 2.900863120340454e-12, 1e-22) -- a small tail, to ~1e-10 relative
+  t.eq(st.chi2_upper(0, 3), 1)
+  t.raises("chi2_upper: degrees of freedom must be a positive number, got 0", st.chi2_upper, 1, 0)
+  -- 0, 0 and 12 of 200 failed: pooled share 12 / 600 = 0.02, X2 = (16 + 16 + 64) / (200 x
+  -- 0.02 x 0.98) = 24.489795918367346, df 2, p = exp(-X2 / 2) = 4.809593642694559e-06 (by hand)
+  local h = st.heterogeneity({ 0, 0, 12 }, { 200, 200, 200 })
+  t.near(h.x2, 24.489795918367346, 1e-9)
+  t.eq(h.df, 2)
+  t.near(h.p, 4.809593642694559e-06, 1e-15)
+  -- 4, 4 and 4 of 200: the same share in each, X2 = 0, p = 1
+  h = st.heterogeneity({ 4, 4, 4 }, { 200, 200, 200 })
+  t.eq({ h.x2, h.p }, { 0, 1 })
+  -- no failure at all, or one group: nothing to test
+  t.eq(st.heterogeneity({ 0, 0 }, { 10, 10 }), nil)
+  t.eq(st.heterogeneity({ 3 }, { 10 }), nil)
+  t.raises("heterogeneity: group 2: 11 events of 10 trials", st.heterogeneity, { 0, 11 }, { 10, 10 })
+end)
+
 local run_of = t.run_of
 
 local function ladder_run()
@@ -826,6 +853,49 @@ t.test("different GPU counts: said first, per GPU leads the Summary, the per-GPU
   t.ok(not t.read(w .. "/comparison_report.md"):find("like for like on cost", 1, true))
 end)
 
+t.test("different GPU counts and no SLO: the Summary leads with max sustained throughput per GPU, its own evidence",
+  function()
+  -- the demo pair, x on 1 GPU and y on 4, no SLO. python3 on the fixtures' stage files
+  -- (successes.throughput.requests_per_sec): x sustains 91.35730480202015 req/s (stage 4),
+  -- its most 103.0780152073592; y 167.7836276377558 and 172.96158325611864, over 4 GPUs
+  -- 41.94590690943895 and 43.24039581402966 per GPU. Per GPU x's span (91.36-103.08) lies
+  -- above y's (41.95-43.24): x higher per GPU, where in total y is. B - A per GPU: from
+  -- 41.946 / 103.078 - 1 = -59.3 % to 43.240 / 91.357 - 1 = -52.7 %
+  local function sd(label, dir, gpus)
+    return { label = label, state = { label = label, stack = { gpus = gpus } }, run = harness.extract(dir, {}),
+      kv = {} }
+  end
+  local m = report.build { a = sd("x", KC_A, 1), b = sd("y", KC_B, 4), generated = 0 }
+  local banner = "x ran on 1 GPU and y on 4 GPUs, so the totals compare different amounts of hardware and max "
+    .. "sustained throughput is compared per GPU first"
+  t.eq(m.gpus_differ, banner)
+  local row
+  for _, r in ipairs(m.headline) do if r.label == "Max sustained throughput per GPU" then row = r end end
+  t.near(row.a, 91.35730480202015, 1e-9)
+  t.near(row.b, 41.94590690943895, 1e-9)
+  t.eq(row.pct_text, "-59.3 % to -52.7 %")
+  local ev = "one run per load, no interval: untested, but the measured loads order them per GPU: x sustained 91.36 "
+    .. "req/s per GPU, y never achieved more than 43.24 req/s per GPU at any load"
+  t.eq(row.evidence, ev)
+  -- the totals' row keeps its own evidence (no order per GPU in it)
+  for _, r in ipairs(m.headline) do
+    if r.label == "Max sustained throughput" then t.eq(r.evidence, "one run per load, no interval: untested") end
+  end
+  local lead = "Not like for like on cost: " .. banner .. ". Max sustained throughput per GPU: 91.36 req/s (up to "
+    .. "103.08, its most at any load) for x, 41.95 req/s (up to 43.24, its most at any load) for y (y -59.3 % to "
+    .. "-52.7 % vs x); " .. ev .. ". In total, max sustained throughput (before the achieved rate falls behind the "
+    .. "offered load): 91.36 req/s (up to 103.08) for x, 167.78 req/s (up to 172.96) for y."
+  t.eq(m.summary:sub(1, #lead), lead)
+  -- spans that overlap per GPU: no order. y on 2 GPUs: 83.89-86.48 per GPU against x's
+  -- 91.36-103.08: still apart; on 1.8 GPUs (an info file may say so): 93.21-96.09, inside
+  -- x's span, so the measured loads cannot order them
+  m = report.build { a = sd("x", KC_A, 1), b = sd("y", KC_B, 1.8), generated = 0 }
+  for _, r in ipairs(m.headline) do if r.label == "Max sustained throughput per GPU" then row = r end end
+  t.eq(row.evidence, "one run per load, no interval: untested; per GPU the measured loads cannot order them: x "
+    .. "91.36–103.08 req/s per GPU, y 93.21–96.09 req/s per GPU")
+  t.ok(m.summary:find("Max sustained throughput per GPU: ", 1, true), m.summary)
+end)
+
 t.test("per GPU, --slo from the info files, comparison.json keys, analyze.lua keeps the SLOs", function()
   local ia, ib = t.tmpdir() .. "/a.yaml", t.tmpdir() .. "/b.yaml"
   t.write(ia, "gpus: 2\nslo:\n  ttft_p90_ms: 200\n")
@@ -1237,6 +1307,38 @@ local function exp7_repeats(da, db, edit)
   end
 end
 
+t.test("failures of one crashed repeat: over-dispersed across repeats, the pooled counts are no test", function()
+  -- three copies of one exp-7 file per run (200 requests each); y's third repeat failed 12
+  -- of 200, its others none. Pooled, 0 of 600 against 12 of 600 gives Fisher p = 0.00046
+  -- (python3 fractions, the Fisher test above), a win for x; but y's repeats differ beyond
+  -- chance: X2 = 24.49, p = 4.8e-06 (the heterogeneity test above, by hand), so the test is
+  -- of the repeats' error rates: x 0, 0, 0 against y 0, 0, 6 %, the exact Mann-Whitney test,
+  -- whose 3 and 3 repeats can give no p below 0.1: not shown to differ, never "x better"
+  local da, db = t.tmpdir(), t.tmpdir()
+  exp7_repeats(da, db, function(d, i)
+    if i == 6 then d.completed, d.failed = 188, 12 end
+  end)
+  local m = report.build { a = side(da, "x"), b = side(db, "y"), generated = 0,
+    slo = decision.parse_slo("error_rate_pct=1,ttft_p95_ms=1000") }
+  local er
+  for _, r in ipairs(m.perf) do if r.key == "error_rate_pct" then er = r end end
+  t.eq({ er.test, er.verdict, er.winner }, { "exact_mann_whitney", "not shown to differ", nil })
+  local od = "on the repeats' error rates: the failures vary between repeats beyond chance (B's load point 1: 0 of "
+    .. "200, 0 of 200 and 12 of 200 failed, chi-square heterogeneity p = 4.8e-06), so the pooled request counts are "
+    .. "no test (they assume requests fail independently)"
+  t.ok(er.evidence:find(od, 1, true), er.evidence)
+  t.ok(not m.summary:find("x is better in error rate", 1, true), m.summary)
+  -- the Summary's test at the matched load (the error rate limits y) reads the same
+  t.eq({ m.matched_point.key, m.matched_point.test.test }, { "error_rate_pct", "exact_mann_whitney" })
+  t.ok(m.matched_point.test.overdispersed:find("chi-square heterogeneity p = 4.8e-06", 1, true))
+  -- the swapped runs: A's load point now, and the same verdict
+  local w = report.build { a = side(db, "y"), b = side(da, "x"), generated = 0,
+    slo = decision.parse_slo("error_rate_pct=1,ttft_p95_ms=1000") }
+  for _, r in ipairs(w.perf) do if r.key == "error_rate_pct" then er = r end end
+  t.eq({ er.test, er.verdict }, { "exact_mann_whitney", "not shown to differ" })
+  t.ok(er.evidence:find("(A's load point 1: 0 of 200", 1, true), er.evidence)
+end)
+
 t.test("every figure the same in every repeat but the error rate: Fisher's test decides it, the SLO point too", function()
   -- three copies of one exp-7 file per run; B's say 4 of 200 failed (2 %, by hand): every
   -- row is identical but the error rate, tested on the pooled counts (0 of 600 against 12 of
@@ -1621,8 +1723,8 @@ t.test("'neither run meets even at its lowest load': with repeats, only where th
   t.ok(not m.summary:find("to find where they hold", 1, true), m.summary)
   -- both ends of x's intervals fail at its lowest load: "< 10.00" alone, without "by the
   -- means" and a range "up to 10.00" that repeats it
-  t.eq(m.headline[1].a_text, "< 10.00 req/s (failed the SLO at the lowest load tried, even at the lower ends of the "
-    .. "repeats' 95 % intervals)")
+  t.eq(m.headline[1].a_text, "< 10.00 req/s (failed TTFT p90 ≤ 200.0 ms at the lowest load tried, even at the lower "
+    .. "ends of the repeats' 95 % intervals)")
 end)
 
 t.test("capacity below the lowest load with repeats reads as a plain range, never 'any rate from 0 up'", function()
@@ -1636,7 +1738,8 @@ t.test("capacity below the lowest load with repeats reads as a plain range, neve
   t.near(m.capacity.a.interval.hi, 20, 0)
   t.eq(m.capacity.a.interval.lo, 0)
   t.eq(m.headline[1].a_text,
-    "< 10.00 req/s by the means (failed the SLO at the lowest load tried; the repeats allow up to 20.00 req/s)")
+    "< 10.00 req/s by the means (failed TTFT p90 ≤ 200.0 ms at the lowest load tried; the repeats allow up "
+    .. "to 20.00 req/s)")
   t.eq(m.headline[1].delta_text, "N/A (below the lowest load measured)")
   -- the means fail at every point (220 ms), whose lower ends (68.9 ms) pass everywhere:
   -- the intervals cannot place the capacity at all
@@ -1645,8 +1748,8 @@ t.test("capacity below the lowest load with repeats reads as a plain range, neve
   t.eq(m.capacity.a.interval.hi, math.huge)
   -- the bound first, at a glance, then what the repeats allow (it used to read "below 10.00
   -- req/s ... anywhere from 0 to beyond 30.00 req/s")
-  t.eq(m.headline[1].a_text, "< 10.00 req/s by the means (failed the SLO at the lowest load tried; too noisy to bound: "
-    .. "the repeats allow any capacity from 0 to beyond 30.00 req/s, the highest load tried)")
+  t.eq(m.headline[1].a_text, "< 10.00 req/s by the means (failed TTFT p90 ≤ 200.0 ms at the lowest load tried; too "
+    .. "noisy to bound: the repeats allow any capacity from 0 to beyond 30.00 req/s, the highest load tried)")
   t.ok(not m.summary:find("any rate from 0 up", 1, true), m.summary)
   t.ok(not m.summary:find("below the lowest load (", 1, true), m.summary)
   -- a lower bound beside its repeats' range is the means' reading, said so: x's upper ends
@@ -2495,19 +2598,101 @@ t.test("the Summary's latency at a matched load: the highest load neither run is
   t.ok(not m.summary:find("past saturation", 1, true), m.summary)
   -- the same pair swapped: the same load (the rule does not depend on which run is A)
   t.near(ttft_model(y, x).matched_point.rps, 30, 1e-12)
-  -- loads that match only past saturation: x offered 10, 20, 40 (achieved 10, 20, 30: 75 %,
-  -- saturated, sustains 20), y offered 15, 40 (achieved 15, 30.1: saturated, sustains 15);
-  -- 30 and 30.1 are within 1 %: the one matched load, mean 30.05, said to be overloaded
+  -- x offered 10, 20, 40 (achieved 10, 20, 30: 75 %, saturated, sustains 20), y offered 15,
+  -- 40 (achieved 15, 30.1: saturated, sustains 15): the highest load both sustained is y's
+  -- 15 req/s (not the 30 and 30.1 both measured past saturation), where x's TTFT p90 is
+  -- interpolated between its loads at 10 and 20 req/s: 20 + (15 - 10) / (20 - 10) x (40 -
+  -- 20) = 30 ms (by hand)
   x = ttft_run { { 10, 10, 20 }, { 20, 20, 40 }, { 40, 30, 3000 } }
   y = ttft_run { { 15, 15, 30 }, { 40, 30.1, 3900 } }
   m = ttft_model(x, y)
-  t.near(m.matched_point.rps, 30.05, 1e-9)
+  t.near(m.matched_point.rps, 15, 1e-12)
+  t.eq({ m.matched_point.a, m.matched_point.b }, { 30, 30 })
+  t.eq(m.matched_point.saturated, nil)
+  t.eq(m.matched_point.interpolated, { a = { lo_rps = 10, hi_rps = 20, lo_point = 1, hi_point = 2 } })
+  t.eq({ m.matched_point.point_a, m.matched_point.point_b, m.matched_point.test }, { nil, 1, nil })
+  t.ok(m.summary:find("At 15.00 req/s, the highest load both runs sustained (the lower of their max sustained "
+    .. "throughputs), TTFT p90 is 30.0 ms for x (interpolated between its loads at 10.00 and 20.00 req/s) and 30.0 ms "
+    .. "for y; untested: an interpolated figure has no per-request samples or repeats of its own to test.", 1, true),
+    m.summary)
+  -- y saturated at its only load (30.1 of 40 req/s offered, 75 %: no sustained load): the
+  -- one load within both ranges is x's 30 and y's 30.1 (within 1 %), past both saturations
+  y = ttft_run { { 40, 30.1, 3900 } }
+  m = ttft_model(x, y)
+  t.near(m.matched_point.rps, 30, 1e-12)
   t.eq(m.matched_point.saturated, { a = true, b = true })
-  t.ok(m.summary:find("At 30.05 req/s, TTFT p90 is 3,000.0 ms for x and 3,900.0 ms for y (untested: no per-request "
+  t.ok(m.summary:find("At 30.00 req/s, TTFT p90 is 3,000.0 ms for x and 3,900.0 ms for y (untested: no per-request "
     .. "samples from both runs at this load). That load is past saturation (x sustains at most 20.00 "
-    .. "req/s; y sustains at most 15.00 req/s), and no load both runs measured is below both saturations: these "
-    .. "latencies are an overloaded server's, of a queue that grew for the length of the test, not of a load "
-    .. "either run sustains.", 1, true), m.summary)
+    .. "req/s; y saturated already at its lowest load), and no load below both saturations lies within both runs' "
+    .. "measured ranges: these latencies are an overloaded server's, of a queue that grew for the length of the "
+    .. "test, not of a load either run sustains.", 1, true), m.summary)
+end)
+
+t.test("the Summary's latency at a matched load in the demo: at the lower max sustained throughput, "
+  .. "interpolated, not at the 1 req/s both measured", function()
+  -- the kubecon pair at TTFT p90 <= 200 ms: vllm sustains 91.357 req/s (stage 4; stage 5
+  -- achieved 101.2 of 122.59 offered), chunked 167.78 (stage 5). python3 on the fixtures'
+  -- stage_N_lifecycle_metrics.json (successes.throughput.requests_per_sec and
+  -- successes.latency.time_to_first_token.p90): vllm's stage 4 is 91.35730480202015 req/s
+  -- at 64.36099205166101 ms; chunked's TTFT p90 there is interpolated between its stages 3
+  -- (84.77301380618104 req/s, 33.18592401919887 ms) and 4 (126.53470729666181 req/s,
+  -- 37.24500122480095 ms): 33.82589197218319 ms
+  local function sd(label, dir) return { label = label, state = { label = label }, run = harness.extract(dir, {}),
+    kv = {} } end
+  local m = report.build { a = sd("vllm", KC_A), b = sd("chunked", KC_B), slo = decision.parse_slo("ttft_p90_ms=200"),
+    generated = 0 }
+  local mp = m.matched_point
+  t.near(mp.rps, 91.35730480202015, 1e-9)
+  t.near(mp.a, 64.36099205166101, 1e-9)
+  t.near(mp.b, 33.82589197218319, 1e-9)
+  t.eq({ mp.point_a, mp.point_b, mp.sustained, mp.saturated, mp.test }, { 4, nil, true, nil, nil })
+  t.near(mp.interpolated.b.lo_rps, 84.77301380618104, 1e-9)
+  t.near(mp.interpolated.b.hi_rps, 126.53470729666181, 1e-9)
+  t.eq(mp.interpolated.a, nil)
+  t.ok(m.summary:find("At 91.36 req/s, the highest load both runs sustained (the lower of their max sustained "
+    .. "throughputs), TTFT p90 is 64.4 ms for vllm and 33.8 ms for chunked (interpolated between its loads at 84.77 "
+    .. "and 126.53 req/s); untested: an interpolated figure has no per-request samples or repeats of its own to "
+    .. "test.", 1, true), m.summary)
+  t.ok(not m.summary:find("At 1.01 req/s", 1, true), m.summary)
+  -- no test, so none in the family
+  for _, x in ipairs(m.family.tests) do t.ok(not x.id:match("^matched_point"), x.id) end
+end)
+
+t.test("a capacity below the lowest load names the SLOs it failed there, never 'the SLO' of several", function()
+  -- SLOs TTFT p90 <= 100 ms and error rate <= 1 %: x fails only TTFT p90 at its lowest load
+  -- (150 ms, 0 % errors), y fails both (150 ms, 5 %), z fails only the error rate (50 ms,
+  -- 5 %); each runs at 10 and 20 req/s, failing at both (by hand from the values below)
+  local function run(ttft, err)
+    local stages = {}
+    for i, r in ipairs { 10, 20 } do
+      stages[i] = { rate = r, values = { throughput_req_s = r, ttft_p90_ms = ttft, throughput_tok_s = 10 * r,
+        error_rate_pct = err } }
+    end
+    return t.run_of(stages)
+  end
+  local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+  local slo = decision.parse_slo("ttft_p90_ms=100,error_rate_pct=1")
+  local m = report.build { a = sd("x", run(150, 0)), b = sd("y", run(150, 5)), slo = slo, generated = 0 }
+  t.eq(m.headline[1].a_text, "< 10.00 req/s (failed TTFT p90 ≤ 100.0 ms at the lowest load tried)")
+  -- (the SLOs' order: by key, error_rate_pct first)
+  t.eq(m.headline[1].b_text, "< 10.00 req/s (failed Error rate ≤ 1.00 % and TTFT p90 ≤ 100.0 ms at the lowest "
+    .. "load tried)")
+  m = report.build { a = sd("z", run(50, 5)), b = sd("x", run(150, 0)), slo = slo, generated = 0 }
+  t.eq(m.headline[1].a_text, "< 10.00 req/s (failed Error rate ≤ 1.00 % at the lowest load tried)")
+  for _, r in ipairs(m.headline) do
+    t.ok(not (r.a_text or ""):find("the SLO ", 1, true), r.a_text)
+    t.ok(not (r.b_text or ""):find("the SLO ", 1, true), r.b_text)
+  end
+  -- one SLO: named too (it is the one that failed)
+  m = report.build { a = sd("x", run(150, 0)), b = sd("y", run(150, 5)), slo = decision.parse_slo("ttft_p90_ms=100"),
+    generated = 0 }
+  t.eq(m.headline[1].a_text, "< 10.00 req/s (failed TTFT p90 ≤ 100.0 ms at the lowest load tried)")
+  -- a non-monotone run under two SLOs names the SLO it failed, not "failed one"
+  local up = t.run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = 50, error_rate_pct = 5 } },
+    { rate = 20, values = { throughput_req_s = 20, ttft_p90_ms = 60, error_rate_pct = 0 } } }
+  local cap = lp.capacity(lp.points(up), slo)
+  t.eq(cap.kind, "non_monotone")
+  t.eq(cap.brief, "met every SLO at 20 req/s, failed Error rate at 10 req/s")
 end)
 
 t.test("capacity brackets that only touch at the same load are ordered; at different loads they are not", function()
@@ -2532,6 +2717,12 @@ t.test("capacity brackets that only touch at the same load are ordered; at diffe
     local row = m.headline[1]
     t.ok(row.evidence:find("the measured loads order them", 1, true), row.evidence)
     t.ok(not row.delta_text:find("cannot order", 1, true), row.delta_text)
+    -- the tok/s row by the same rule, off the same load points (10 tokens a request): from
+    -- y's lowest 100 tok/s against x's highest 300, -200 tok/s and 100 / 300 - 1 = -66.7 %,
+    -- to 0 (by hand), not 10 r - 200 = +1.0 tok/s, which read "cannot order them"
+    local tr = m.headline[2]
+    t.eq(tr.label, "Capacity at SLO, output tok/s")
+    t.eq({ tr.delta_text, tr.pct_text }, { "-200.0 to +0.0 tok/s", "-66.7 % to +0.0 %" }, "r = " .. r)
     -- swapped: mirrored, y against x the other way
     local w = ttft_model(y, x)
     t.eq({ w.capacity.evidence.higher, w.capacity.evidence.ordered }, { "b", true })

@@ -98,13 +98,19 @@ local repeated_run = t.repeated_run
 
 t.test("headline evidence: the repeats' ranges, the practical threshold, or no interval", function()
   local m = build(repeated_run(RA), repeated_run(RB), "ttft_p90_ms=200")
-  t.eq(m.headline[1].evidence, "repeats at every load point, 95 % ranges 20.00–30.00 req/s (A) and 20.00–30.00 req/s "
-    .. "(B): they overlap, no clear difference")
+  -- the ranges are the measured brackets (20-30 req/s) the three capacities fall in, wider
+  -- than the intervals' own 21.08-24.63 and 21.80-25.35 req/s (above): never called "95 %"
+  t.eq(m.headline[1].evidence, "repeats at every load point, ranges 20.00–30.00 req/s (A) and 20.00–30.00 req/s "
+    .. "(B), from the measured loads around the capacities on the means and on both ends of the repeats' 95 % "
+    .. "intervals: they overlap, no clear difference")
+  t.ok(m.summary:find("and the ranges the repeats allow (from the measured loads around the capacities on the means "
+    .. "and on both ends of the repeats' 95 % intervals) overlap.", 1, true), m.summary)
   t.eq(m.headline[3].label, "Max sustained throughput")
   t.eq(m.headline[3].evidence, "means of the repeats at each load point, untested")
   m = build(repeated_run(RA2), repeated_run(RE), "ttft_p90_ms=200")
-  t.eq(m.headline[1].evidence, "repeats at every load point, 95 % ranges 10.00–20.00 req/s (A) and 30.00–40.00 req/s "
-    .. "(B): apart, y higher")
+  t.eq(m.headline[1].evidence, "repeats at every load point, ranges 10.00–20.00 req/s (A) and 30.00–40.00 req/s "
+    .. "(B), from the measured loads around the capacities on the means and on both ends of the repeats' 95 % "
+    .. "intervals: apart, y higher")
   -- A against itself: 0 % apart, within the 2 % threshold
   m = build(repeated_run(RA), repeated_run(RA), "ttft_p90_ms=200")
   t.ok(m.headline[1].evidence:find("within the practical threshold of 2.0 %: about the same, no winner", 1, true),

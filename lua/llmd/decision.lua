@@ -804,12 +804,14 @@ end
 -- point), and achieved rates within it too (one run cannot have sustained more of it than
 -- the other, beyond the noise the repeats rule allows). Then the first run's capacity is at
 -- least that load and the other's below it: the order is known although the spans meet (or
--- overlap by less than the tolerance). Returns "a" | "b" (the higher) and the load at
--- which it passed and the other failed; nil otherwise. Ranges from repeats are not
--- brackets of single loads: never ordered this way.
+-- overlap by less than the tolerance). With repeats (c.interval), the run that passed must
+-- pass there on the upper ends of its SLO metrics' 95 % intervals (interval.upper_ends: the
+-- capacity as bad as the repeats allow) and the other fail there on their lower ends
+-- (interval.lower_ends: as good as they allow): the two runs' intervals lie on opposite
+-- sides of the SLO at that load. Returns "a" | "b" (the higher); nil otherwise.
 function M.capacity_touch(ca, cb)
   local function touch(hi, lo)
-    if hi.interval or lo.interval then return false end
+    if not (hi and lo) then return false end
     if not (hi.kind == "interpolated" or M.capacity_is_bound(hi)) then return false end
     if not (lo.kind == "interpolated" or lo.kind == "below_lowest") then return false end
     local p_rps = hi.kind == "interpolated" and hi.last_passing_rps or hi.rps
@@ -818,8 +820,11 @@ function M.capacity_touch(ca, cb)
     return type(p_rps) == "number" and type(f_rps) == "number" and type(po) == "number" and type(fo) == "number"
       and hi.load_type ~= nil and hi.load_type == lo.load_type and lp.close(po, fo) and lp.close(p_rps, f_rps)
   end
-  if touch(ca, cb) then return "a" end
-  if touch(cb, ca) then return "b" end
+  -- the end of each capacity that must hold: the passing run's worst, the failing run's best
+  local function passing(c) return c.interval and c.interval.upper_ends or not c.interval and c end
+  local function failing(c) return c.interval and c.interval.lower_ends or not c.interval and c end
+  if touch(passing(ca), failing(cb)) then return "a" end
+  if touch(passing(cb), failing(ca)) then return "b" end
   return nil
 end
 
@@ -874,7 +879,9 @@ end
 
 -- What two capacities at the SLOs (ca, cb: llmd.loadpoints.capacity, with .interval = the
 -- range llmd.loadpoints.capacity_interval allows where every load point was repeated) show,
--- and on what evidence: {verdict = "A higher" | "B higher" | "about the same" | "no clear
+-- and on what evidence: {verdict = "A higher" | "B higher" | "about the same" | "not shown to
+-- differ" (figures within the threshold whose measured brackets allow a gap beyond it,
+-- gap_wide = true) | "no clear
 -- difference" | "untested" | "not comparable" | "broken" | "unknown", basis = "repeats" |
 -- why there is no range (e.g. "one run per load"), winner = "a" | "b" (shown by the
 -- repeats), higher = "a" | "b" (the higher figure, untested)}. With repeats at every load
@@ -890,6 +897,8 @@ end
 --   higher run's lower end;
 -- - else failed_rps = where the lower run's span ends (the load at which it already failed
 --   the SLOs), passed_rps = the higher run's lower end (a load at which it met them).
+-- Ranges from repeats that overlap where the means' measured brackets overlap too:
+-- steps_cannot_order = true (the load steps cannot order them, whatever the repeats).
 -- Overlapping spans: order_open = true ("either may be higher"), and where only one run has
 -- a range from repeats and the other's figure lies inside it, within_range = "a" | "b".
 -- Two lower bounds that overlap are "unknown".
@@ -938,8 +947,16 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
   -- two figures within the practical threshold are about the same, whatever their order
   if ca.kind ~= "below_lowest" and cb.kind ~= "below_lowest" and not bound(ca) and not bound(cb) then
     local eff = M.effect_pct(ca.rps, cb.rps)
-    if eff and math.abs(eff) < (min_effect or M.MIN_EFFECT) then
+    local thr = min_effect or M.MIN_EFFECT
+    if eff and math.abs(eff) < thr then
       ev.verdict = "about the same"
+      -- without ranges from repeats on both sides the figures are estimates inside their
+      -- measured brackets: sameness only where the gap those brackets allow stays within
+      -- the threshold, else "not shown to differ", with that gap
+      local g = not (ca.interval and cb.interval) and M.capacity_gap(ca, cb)
+      if g and not (g.lo_pct and g.hi_pct and g.lo_pct >= -thr and g.hi_pct <= thr) then
+        ev.verdict, ev.gap_wide = "not shown to differ", true
+      end
       return ev
     end
   end
@@ -970,6 +987,20 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
       ev.verdict, ev.winner = hi == "b" and "B higher" or "A higher", hi
     else
       ev.verdict, ev.ordered = "no clear difference", nil
+      -- the means' own measured brackets overlap too: the load steps cannot order the two,
+      -- whatever the repeats (no test could): "not shown to differ", never sameness
+      local ba, ta = M.capacity_bracket(ca)
+      local bb, tb = M.capacity_bracket(cb)
+      -- (brackets that only touch at the same load are ordered by the loads: not this case)
+      local function means(c)
+        local copy = {}
+        for k, v in pairs(c) do copy[k] = v end
+        copy.interval = nil
+        return copy
+      end
+      if ba and bb and not (ta < bb or tb < ba) and not M.capacity_touch(means(ca), means(cb)) then
+        ev.steps_cannot_order = true
+      end
     end
     return ev
   end

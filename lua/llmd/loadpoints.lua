@@ -140,6 +140,8 @@ function M.points(run)
     for _, st in ipairs(g.stages) do -- (a data check: M.check_rates)
       local o = M.overshoot(st)
       if o and not p.overshoot then p.overshoot = { stage = st.index, text = o.text } end
+      -- a file whose per-request data disagrees with its own count (cut short): a data check
+      if st.count_check and not p.count_check then p.count_check = { stage = st.index, text = st.count_check } end
     end
     for _, m in ipairs(metrics.list) do
       local xs, why = {}, nil
@@ -246,6 +248,15 @@ function M.saturation(points)
   local kind = points[1].load_type
   for _, p in ipairs(points) do
     if p.load_type ~= kind then kind = "mixed" end
+  end
+  -- a point whose file disagrees with itself about its requests (cut short: the Data
+  -- checks say so) is no measurement of a load: nothing is read from the curve
+  for i, p in ipairs(points) do
+    if p.count_check then
+      return { none = true, unknown = true, count_check = true, reason = ("point %d (stage %d): %s, so its file "
+        .. "disagrees with itself about its requests and its load is unknown; see the Data checks"):format(i,
+        p.count_check.stage, p.count_check.text) }
+    end
   end
   local function max_before(i)
     local best
@@ -716,6 +727,7 @@ function M.capacity(points, slo, sat)
   if not slo or #slo == 0 then return { kind = "unknown", reason = "no SLO given" } end
   if #points == 0 then return { kind = "unknown", reason = "no measured load point" } end
   sat = sat or M.saturation(points)
+  if sat.count_check then return { kind = "unknown", reason = sat.reason } end
   -- the first point past saturation (#points + 1 when none is, or when it is unknown)
   local limit = sat.point or #points + 1
   -- every SLO metric unknown at some load point before saturation, each said once with
@@ -944,6 +956,16 @@ function M.capacity_interval(points, slo, cap)
     if p.achieved_rps and (not top or p.achieved_rps > top) then top = p.achieved_rps end
   end
   return { lo = lo, hi = hi, low = low, high = high, top = top }
+end
+
+-- One end of a capacity range (M.capacity_interval's low or high) as the outputs keep it:
+-- where the capacity on that end first fails (what "at any load" and "even at its lowest
+-- load" rest on), and the loads of its bracket (what llmd.decision.capacity_touch reads:
+-- whether two runs' intervals lie on opposite sides of the SLOs at the same load).
+function M.interval_end(c)
+  return { kind = c.kind, limiting = c.limiting, first_failing = c.first_failing,
+    first_failing_rps = c.first_failing_rps, passed = c.passed, rps = c.rps, last_passing_rps = c.last_passing_rps,
+    passing_offered = c.passing_offered, failing_offered = c.failing_offered, load_type = c.load_type }
 end
 
 -- Do two capacity ranges (M.capacity_interval) leave room for the same capacity?

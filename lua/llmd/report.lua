@@ -196,6 +196,15 @@ local function perf_row(key, ctx)
   -- what the verdict needs, decided once the family of the comparison is known (finish_row)
   row.decide = { key = key, a = va, b = vb, test = test, min_effect = ctx.min_effect,
     like_for_like = ctx.match.like_for_like, comparable = ok, why = why, untested_why = untested_why }
+  if ctx.broken and #ctx.broken > 0 and va ~= nil and vb ~= nil then
+    -- a broken run (its health check failed): the figures stay, no verdict and no test is
+    -- read from them, in every output that carries the row (the table, the CSV, the JSON)
+    row.broken = true
+    row.decide.comparable, row.decide.test = false, nil
+    row.decide.why = ("not compared: %s; a broken run's figures say nothing of its configuration"):format(
+      table.concat(ctx.broken, "; "))
+    row.sig = nil
+  end
   return row
 end
 
@@ -249,7 +258,9 @@ local function finish_row(row, fam, A, B)
   row.note = v.note
   if row.a_na or row.b_na then row.note = unknown_note(row, A, B) end
   local test = o.test
-  if v.verdict == "not comparable" and o.like_for_like == false and o.comparable and o.a ~= nil and o.b ~= nil then
+  if row.broken then
+    row.evidence = "not compared: a broken run"
+  elseif v.verdict == "not comparable" and o.like_for_like == false and o.comparable and o.a ~= nil and o.b ~= nil then
     -- a test of pooled figures over different loads says nothing: not shown as evidence
     row.evidence = "not like for like"
   elseif v.cannot_decide then
@@ -951,6 +962,16 @@ local function capacity_per(c, k)
   if c.interval then
     out.interval = { lo = c.interval.lo / k, hi = c.interval.hi / k, top = c.interval.top and c.interval.top / k }
     out.interval.text = interval_text(out.interval) .. " per GPU"
+    -- each end's achieved rates per GPU as well (decision.capacity_touch compares them)
+    for _, e in ipairs { "upper_ends", "lower_ends" } do
+      if c.interval[e] then
+        out.interval[e] = {}
+        for f, x in pairs(c.interval[e]) do out.interval[e][f] = x end
+        for _, f in ipairs { "rps", "last_passing_rps", "first_failing_rps" } do
+          if type(c.interval[e][f]) == "number" then out.interval[e][f] = c.interval[e][f] / k end
+        end
+      end
+    end
   end
   return out
 end
@@ -1424,11 +1445,25 @@ local function capacity_evidence_text(model, A, B, cap, per)
     basis = untested_text(A, B, ca, cb)
     if basis == "one run per load" then basis = "one run per load, no interval" end
   end
+  if v == "not shown to differ" then
+    -- figures within the threshold, but measured brackets that allow far more
+    local g = decision.capacity_gap(ca, cb)
+    local pct = g and decision.gap_pct_text(g, T.helpers.pct)
+    return ("%s; the figures are within the practical threshold of %s %%, but the measured loads allow B − A %s: "
+      .. "not shown to differ, no winner"):format(basis, T.helpers.num(model.min_effect, 1), pct or "either way")
+  end
   if v == "about the same" then
     return ("%s; within the practical threshold of %s %%: about the same, no winner"):format(basis,
       T.helpers.num(model.min_effect, 1))
   elseif v == "no clear difference" then
     return basis .. ": they overlap, no clear difference"
+  elseif (v == "A higher" or v == "B higher") and ev.same_load then
+    -- ranges that meet at one load, where the repeats' intervals lie on opposite sides
+    local hi, lo = v == "B higher" and B or A, v == "B higher" and A or B
+    local w = decision.slo_words(model.slo)
+    return ("%s: %s higher: %s met %s at %s and %s already failed %s at %s%s, on the 95 %% intervals of "
+      .. "both runs' repeats"):format(basis, hi.label, hi.label, w.the, rate(ev.passed_rps), lo.label, w.it,
+      rate(ev.failed_rps), same_load_text(ev))
   elseif v == "A higher" or v == "B higher" then
     return ("%s: apart, %s higher"):format(basis, v == "A higher" and A.label or B.label)
   end
@@ -1927,6 +1962,13 @@ local function summary(model, A, B)
         out[#out + 1] = ("Both capacities within %s are only lower bounds, %s for %s and %s for %s: neither is "
           .. "known, so neither run is named higher. Measure loads between the last one before saturation and the "
           .. "saturated one to find them."):format(phrase, capacity_text(ca), A.label, capacity_text(cb), B.label)
+      elseif ev.verdict == "not shown to differ" then
+        -- figures within the threshold, estimates inside brackets that allow a wider gap
+        local g = decision.capacity_gap(ca, cb)
+        out[#out + 1] = ("Capacity within %s not shown to differ: %s for %s, %s for %s; the figures are within %s %% "
+          .. "of each other, but the measured loads allow %s %s vs %s, so neither sameness nor an order is shown.")
+          :format(phrase, capacity_text(ca), A.label, capacity_text(cb), B.label, T.helpers.num(model.min_effect, 1),
+          B.label, decision.gap_pct_text(g, T.helpers.pct) or "any gap", A.label)
       elseif eff and math.abs(eff) < model.min_effect and not is_bound(ca) and not is_bound(cb) then
         -- by the means: with repeats their ranges are beside them, and may be wide
         out[#out + 1] = ("Both sustain about the same load within %s%s: %s for %s, %s for %s."):format(phrase,
@@ -1944,7 +1986,14 @@ local function summary(model, A, B)
         local g = decision.capacity_gap(ca, cb)
         local gap = decision.gap_pct_text(g, T.helpers.pct) or "either may be higher"
         if gap ~= "either may be higher" then gap = ("%s %s vs %s"):format(B.label, gap, A.label) end
-        if ev.winner then
+        if ev.winner and ev.same_load then
+          -- ranges that meet at one load: the repeats' intervals on opposite sides of the SLOs there
+          local w = decision.slo_words(model.slo)
+          out[#out + 1] = ("%s sustains more load than %s within %s (%s): %s against %s; %s met %s at %s and %s "
+            .. "already failed %s at %s%s, on the 95 %% intervals of both runs' repeats, so the ranges meet only at "
+            .. "that load."):format(hi.label, lo.label, phrase, gap, capacity_text(chi), capacity_text(clo), hi.label,
+            w.the, rate_text(ev.passed_rps), lo.label, w.it, rate_text(ev.failed_rps), same_load_text(ev))
+        elseif ev.winner then
           out[#out + 1] = ("%s sustains more load than %s within %s (%s): %s against %s; the ranges do not overlap.")
             :format(hi.label, lo.label, phrase, gap, capacity_text(chi), capacity_text(clo))
         else
@@ -2190,7 +2239,7 @@ local function summary(model, A, B)
     local away = {}
     -- the kinds of metric a test found no clear difference in (never one that was not
     -- tested, nor one whose test could not decide): "latency, errors"
-    local kinds, kind_seen, errors_tested = {}, {}, false
+    local kinds, kind_seen, errors_tested, no_failures = {}, {}, false, nil
     local notes, seen = {}, {} -- the untested rows' own reasons, each once
     for _, r in ipairs(model.perf) do
       if r.verdict == "untested" and r.evidence ~= "" and not seen[r.evidence] then
@@ -2212,6 +2261,10 @@ local function summary(model, A, B)
         untested_rows[#untested_rows + 1] = r
       elseif r.adjusted_away then
         away[#away + 1] = lower_label(r.label)
+      elseif r.identical and r.key == "error_rate_pct" then
+        -- no request failed in either run: nothing was tested, so it is not among the
+        -- kinds "tested" (said apart, below)
+        no_failures = r
       elseif (r.verdict == "no clear difference" or r.verdict == "negligible") and not r.cannot_decide then
         local k = summary_kind(r.key)
         if not kind_seen[k] then
@@ -2271,6 +2324,11 @@ local function summary(model, A, B)
         .. " and the practical threshold of " .. T.helpers.num(model.min_effect, 1) .. " %"
         .. (errors_tested and (" (for the error rate also %s percentage points)"):format(
           T.helpers.num(decision.MIN_ERROR_PP, 1)) or "") .. "."
+      if no_failures then
+        -- said apart: untested, and never among the kinds "tested"
+        out[#out + 1] = ("No request failed in either run (%s), so the error rate was not tested."):format(
+          no_failures.note:match("%((.-)%)") or "no failed request")
+      end
     else
       local parts = {}
       if #wins.b > 0 then parts[#parts + 1] = ("%s is better in %s"):format(B.label, table.concat(wins.b, ", ")) end
@@ -2381,12 +2439,8 @@ function M.build(opts)
       if iv then
         -- where the capacity on each end of the intervals first fails (what the summary's
         -- "at any load" and "even at its lowest load" rest on)
-        local function ends(c)
-          return { kind = c.kind, limiting = c.limiting, first_failing = c.first_failing,
-            first_failing_rps = c.first_failing_rps, passed = c.passed }
-        end
         s[1].interval = { lo = iv.lo, hi = iv.hi, top = iv.top, text = interval_text(iv),
-          upper_ends = ends(iv.low), lower_ends = ends(iv.high) }
+          upper_ends = lp.interval_end(iv.low), lower_ends = lp.interval_end(iv.high) }
       else
         s[1].interval_why = why
       end
@@ -2469,7 +2523,7 @@ function M.build(opts)
   model.curves[1].itl_note = ipa and short or ""
   model.curves[2].itl_note = ipb and short or ""
   local ctx = { A = A, B = B, pa = pa, pb = pb, memo = {}, saved = opts.significance, match = model.workload_match,
-    min_effect = model.min_effect }
+    min_effect = model.min_effect, broken = model.broken }
   local rows, notes = {}, {}
   local any_sig = false
   for _, key in ipairs(M.PERF_KEYS) do
@@ -2478,8 +2532,14 @@ function M.build(opts)
   end
   model.ladder = ladder_section(A, B, pa, pb, model.saturation)
   -- the summary's test of the limiting metric at the runs' common load (matched_load)
-  local mp = #model.slo > 0 and #model.workload_differs == 0
+  local broken = #model.broken > 0
+  local mp = #model.slo > 0 and #model.workload_differs == 0 and not broken
     and matched_point(model, A, B, pa, pb, opts.significance and opts.significance._matched_point) or nil
+  if broken and #model.slo > 0 then
+    -- no latency at a matched load is compared against a broken run either
+    model.matched_point = { reason = ("not compared: %s; a broken run's figures say nothing of its configuration")
+      :format(table.concat(model.broken, "; ")) }
+  end
   -- One family per comparison: every test a verdict of this comparison rests on (the
   -- Performance Results rows that were tested, one test each however many rows read it,
   -- and the summary's test at the matched load) is Holm-adjusted with the others.
@@ -2504,9 +2564,14 @@ function M.build(opts)
     finish_row(r, fam, A, B)
     if r.test then any_sig = true end
     if r.note and r.verdict == "not comparable" and r.evidence ~= "not like for like" and r.a ~= nil
-      and r.b ~= nil then
+      and r.b ~= nil and not r.broken then
       notes[#notes + 1] = r.label .. ": " .. r.note
     end
+  end
+  if broken then
+    -- one note for every row a broken run leaves without a verdict
+    table.insert(notes, 1, ("Every row: %s; a broken run's figures say nothing of its configuration, so they are "
+      .. "shown, but no verdict or test is read from them."):format(table.concat(model.broken, "; ")))
   end
   model.perf = rows
   model.perf_notes = notes
@@ -2527,7 +2592,8 @@ function M.build(opts)
   model.errors = { a = A.run.errors, b = B.run.errors }
   model.headline = headline(model)
   headline_evidence(model, A, B)
-  model.kv = kv_section(A, B, model.min_effect, workloads_differ(model) and ("the workloads differ ("
+  model.kv = kv_section(A, B, model.min_effect, broken and ("a broken run: " .. table.concat(model.broken, "; "))
+    or workloads_differ(model) and ("the workloads differ ("
     .. workloads_differ(model) .. ")") or model.workload_match.like_for_like == false
     and "whole-run counters over different loads, not like for like" or nil)
   model.summary = summary(model, A, B)

@@ -272,7 +272,11 @@ end
 -- Warn where two sets both know a key and differ by more than tol (relative, 0.01 = 1 %).
 -- Each disagreement is also a data check (run.checks: {key, computed, reported, source,
 -- apart_pct, text}), which the report shows and which makes the run's status "warnings".
-function M.crosscheck(run, computed, reported, keys, what, tol)
+-- stage (optional): the stage the two sets describe; a count of requests that disagrees
+-- (the per-request data holds fewer or more than the file's own count: a file cut short)
+-- is kept on it as stage.count_check = the check's text (llmd.loadpoints reads no load from
+-- such a stage).
+function M.crosscheck(run, computed, reported, keys, what, tol, stage)
   tol = tol or 0.01
   run.checks = run.checks or {}
   for _, key in ipairs(keys) do
@@ -285,6 +289,9 @@ function M.crosscheck(run, computed, reported, keys, what, tol)
           metrics.format(key, a), what, metrics.format(key, b), apart)
         run.checks[#run.checks + 1] = { key = key, computed = a, reported = b, source = what, apart_pct = apart,
           text = run.warnings[#run.warnings] }
+        if stage and not stage.count_check and (key == "requests_ok" or key == "requests_failed") then
+          stage.count_check = run.warnings[#run.warnings]
+        end
       end
     end
   end

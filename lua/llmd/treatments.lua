@@ -372,7 +372,9 @@ function M.model(list, opts)
     -- reads it: the decision layer's capacity evidence compares these ranges
     if #slo > 0 then
       local iv, why = lp.capacity_interval(pts, slo, x.capacity)
-      if iv then x.capacity.interval = { lo = iv.lo, hi = iv.hi, top = iv.top }
+      if iv then
+        x.capacity.interval = { lo = iv.lo, hi = iv.hi, top = iv.top, upper_ends = lp.interval_end(iv.low),
+          lower_ends = lp.interval_end(iv.high) }
       else x.capacity.interval_why = why end
     end
     local lo, hi
@@ -548,7 +550,7 @@ function M.model(list, opts)
       beyond_ceiling = ev.beyond_ceiling, ceiling_rps = ev.ceiling_rps, order_open = ev.order_open,
       sustained_rps = ev.sustained_rps, differences = ev.differences, within_range = ev.within_range,
       ordered = ev.ordered, failed_rps = ev.failed_rps, passed_rps = ev.passed_rps, broken = ev.broken,
-      gap = nil }
+      same_load = ev.same_load, gap = nil }
     -- the range of this one's capacity minus the next's; an end without a limit is left out
     local g = decision.capacity_gap(nxt.capacity, x.capacity)
     if g then
@@ -566,14 +568,39 @@ function M.model(list, opts)
     local gap = decision.gap_pct_text(g, function(v) return ("%+.1f %%"):format(v) end)
     r.gap_text = gap
     if r.evidence.gap then r.evidence.gap.pct_text = gap end
-    if ev.verdict == "B higher" then
+    if ev.verdict == "B higher" and ev.same_load then
+      -- ranges that meet at one load, where the repeats' intervals lie on opposite sides of the SLOs
+      r.vs_next, r.proven = "B better", true
+      r.vs_next_text = ("above %s (%s): at the same load (%s), this one met %s at %s and %s already failed %s at %s, "
+        .. "on the 95 %% intervals of both treatments' repeats"):format(nxt.label, nf,
+        ev.same_load.load_type == "concurrency" and ("concurrency %g"):format(ev.same_load.offered)
+        or ("%g req/s offered"):format(ev.same_load.offered), words.the,
+        metrics.format("throughput_req_s", ev.passed_rps), nxt.label, words.it,
+        metrics.format("throughput_req_s", ev.failed_rps))
+    elseif ev.verdict == "B higher" then
       r.vs_next, r.proven = "B better", true
       r.vs_next_text = ("above %s (%s): the capacities' ranges (%s) do not overlap"):format(
         nxt.label, nf, decision.RANGE_WHAT) .. (ceiling and ("; " .. ceiling) or "")
+    elseif ev.verdict == "no clear difference" and ev.steps_cannot_order then
+      -- both cross the SLOs between loads that overlap: the steps cannot order them, and
+      -- "no clear difference" would read as sameness (the README's rule)
+      local la, ha = decision.capacity_bracket(nxt.capacity)
+      local lb, hb = decision.capacity_bracket(x.capacity)
+      r.vs_next, r.proven, r.steps_cannot_order = "not shown to differ", false, true
+      r.vs_next_text = ("not shown to differ from %s (%s): the measured loads place this one's %s between %s and "
+        .. "%s and %s's between %s and %s, so the load steps cannot order them, whatever the repeats"):format(
+        nxt.label, nf, m.rank_by, metrics.format("throughput_req_s", lb), metrics.format("throughput_req_s", hb),
+        nxt.label, metrics.format("throughput_req_s", la), metrics.format("throughput_req_s", ha))
+      r.evidence.steps_cannot_order = true
     elseif ev.verdict == "no clear difference" then
       r.vs_next, r.proven = "no clear difference", false
       r.vs_next_text = ("no clear difference vs %s (%s): the capacities' ranges (%s) overlap")
         :format(nxt.label, nf, decision.RANGE_WHAT)
+    elseif ev.verdict == "not shown to differ" then
+      -- figures within the threshold, but brackets that allow a wider gap: no sameness
+      r.vs_next, r.proven = "not shown to differ", false
+      r.vs_next_text = ("not shown to differ from %s (%s; the figures are within %g %%, but the measured loads allow "
+        .. "%s)"):format(nxt.label, nf, decision.MIN_EFFECT, gap or "any gap")
     elseif ev.verdict == "about the same" then
       r.vs_next, r.proven = "negligible", false
       r.vs_next_text = ("about the same as %s (%s; within %g %%)"):format(nxt.label, nf, decision.MIN_EFFECT)

@@ -755,6 +755,38 @@ local function vllm_dir(ttfts, lats, outs, rate)
   return dir
 end
 
+t.test("a result file cut short but still valid JSON: no capacity or saturation read, the Data check's reason "
+  .. "given (the newuser's A6)", function()
+  -- three vLLM files at 2, 4 and 6 req/s offered, 40 requests each over 40 / rate s
+  -- (achieved = offered, by hand), TTFT 50 ms; the 2 req/s file keeps only its first 20
+  -- requests' arrays while it still says completed 40: its per-request data disagree with
+  -- its own count (20 against 40, 50.0 % apart, by hand)
+  local dir = t.tmpdir()
+  for _, rate in ipairs { 2, 4, 6 } do
+    local n = 40
+    local ttfts, lats, outs = {}, {}, {}
+    for i = 1, n do ttfts[i], lats[i], outs[i] = 0.05, 0.5, 32 end
+    local d = json.read(vllm_dir(ttfts, lats, outs, rate) .. "/result.json")
+    d.duration, d.request_throughput = n / rate, rate
+    if rate == 2 then
+      for _, k in ipairs { "ttfts", "latencies", "output_lens", "errors", "start_times", "input_lens", "itls" } do
+        for i = n, 21, -1 do table.remove(d[k], i) end
+      end
+    end
+    t.write(("%s/bench_rate%d.json"):format(dir, rate), t.vllm_text(d))
+  end
+  local run = harness.extract(dir, {})
+  local pts = lp.points(run)
+  local sat = lp.saturation(pts)
+  t.eq({ sat.unknown, sat.count_check, sat.point }, { true, true, nil })
+  t.ok(sat.reason:find("^point 1 %(stage %d%): requests_ok: computed from per%-request data 20, bench_rate2.json says "
+    .. "40 %(50.0 %% apart%)"), sat.reason)
+  local c = lp.capacity(pts, decision.parse_slo("ttft_p90_ms=200"))
+  t.eq(c.kind, "unknown")
+  t.eq(c.reason, sat.reason)
+  t.ok(not c.reason:find("saturated", 1, true), c.reason)
+end)
+
 -- n draws from one lognormal distribution (a 31-bit LCG and Box-Muller): the same
 -- generator for both runs, A the odd draws and B the even ones.
 local function one_distribution(n)
@@ -1994,9 +2026,14 @@ t.test("capacity without repeats: the figure stays, said to be one measurement p
   t.ok(m.summary:find("untested: for x, 1 of 3 load points with one run only; x's figure lies within the range y's "
     .. "repeats allow, so either may be higher.", 1, true), m.summary)
   t.ok(not m.summary:find("more load", 1, true), m.summary)
-  -- within --min-effect: "about the same" as before, whatever the evidence
+  -- within --min-effect, one run per load: the two equal figures are estimates between 20
+  -- and 30 req/s, so the measured loads allow 20 / 30 - 1 = -33.3 % to 30 / 20 - 1 = +50.0 %
+  -- (by hand): "not shown to differ", never "about the same" (the newuser's B1)
   m = cap_model(single(RA), single(RA))
-  t.ok(m.summary:find("Both sustain about the same load", 1, true), m.summary)
+  t.eq(m.capacity.evidence.verdict, "not shown to differ")
+  t.ok(m.summary:find("the measured loads allow y -33.3 % to +50.0 % vs x, so neither sameness nor an order is shown",
+    1, true), m.summary)
+  t.ok(not m.summary:find("Both sustain about the same load", 1, true), m.summary)
 end)
 
 t.test("nothing tested (one run each, no per-request samples): the summary says so, not 'no clear difference'", function()
@@ -2602,6 +2639,43 @@ t.test("a run whose health check failed is ordered nowhere: Headline, capacity e
   t.eq(decision.capacity_evidence(ca, cb, 2, { runs = runs }).verdict, "untested")
 end)
 
+t.test("a broken run: no row of the table, the CSV or comparison.json names a better run (the newuser's A7)",
+  function()
+  -- one load point (10 req/s) repeated three times: TTFT p90 100, 101, 102 ms against 130,
+  -- 131, 132 ms. Welch (by hand: both sd 1, t = 30 / sqrt(1/3 + 1/3) = 36.7,
+  -- df 4) gives p far below 0.05: A better while both runs are healthy
+  local function one_point(vs)
+    local stages = {}
+    for i, v in ipairs(vs) do
+      stages[i] = { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = v, throughput_tok_s = 100,
+        error_rate_pct = 0 } }
+    end
+    return t.run_of(stages)
+  end
+  local function row_of(m)
+    for _, r in ipairs(m.perf) do if r.key == "ttft_p90_ms" then return r end end
+  end
+  local m = cap_model(one_point { 100, 101, 102 }, one_point { 130, 131, 132 })
+  t.eq(row_of(m).verdict, "A better")
+  local rb = one_point { 130, 131, 132 }
+  rb.status, rb.reasons = "failed", { "stderr.log: Traceback (most recent call last)" }
+  m = cap_model(one_point { 100, 101, 102 }, rb)
+  local row = row_of(m)
+  -- the figures stay, marked; no verdict, no test, no winner
+  t.eq({ row.a, row.b, row.delta }, { 101, 131, 30 })
+  t.eq({ row.verdict, row.winner, row.p_value, row.test, row.broken }, { "not comparable", nil, nil, nil, true })
+  t.eq(row.evidence, "not compared: a broken run")
+  t.ok(m.perf_notes[1]:find("^Every row: y's run failed its health check %(stderr.log: Traceback"), m.perf_notes[1])
+  for _, r in ipairs(m.perf) do t.eq(r.winner, nil, r.label) end
+  t.eq(m.family.size, 0)
+  t.ok(not report.csv(m):find("better", 1, true), report.csv(m))
+  local plain = report.plain(m)
+  for _, r in ipairs(plain.perf) do t.ok(r.verdict ~= "A better" and r.verdict ~= "B better", r.label) end
+  -- no latency at a matched load either
+  t.eq(m.matched_point.test, nil)
+  t.ok(m.matched_point.reason:find("^not compared: y's run failed its health check"), m.matched_point.reason)
+end)
+
 t.test("failed requests are not overload: a shortfall made up by failed requests is said as failures", function()
   -- 4 and 8 req/s offered; 2 and 4 succeed (50 %, below the 95 % share) with 50 % of the
   -- requests failed: answered 2 / (1 - 0.5) = 4 and 8 req/s, the whole offered rate (by hand)
@@ -2870,6 +2944,79 @@ t.test("capacity brackets that only touch at the same load are ordered; at diffe
   local m = ttft_model(x, y)
   t.eq({ m.capacity.evidence.order_open, m.capacity.evidence.ordered, m.capacity.evidence.same_load },
     { true, nil, nil })
+end)
+
+t.test("two interpolated figures within the threshold whose brackets allow more are 'not shown to differ' "
+  .. "(the newuser's B1)", function()
+  -- x crosses 100 ms between 20 and 30 req/s at 20 + 10 x 20 / 40 = 25.0, y at 20 + 10 x 21
+  -- / 40 = 25.25 (by hand): 1.0 % apart, within the 2 % threshold; but each lies anywhere in
+  -- 20-30 req/s, so B - A may be 20 / 30 - 1 = -33.3 % to 30 / 20 - 1 = +50.0 % (by hand)
+  local x = ttft_run { { 10, 10, 40 }, { 20, 20, 80 }, { 30, 30, 120 } }
+  local y = ttft_run { { 10, 10, 40 }, { 20, 20, 79 }, { 30, 30, 119 } }
+  local m = ttft_model(x, y)
+  t.near(m.capacity.b.rps, 25.25, 1e-9)
+  local ev = m.capacity.evidence
+  t.eq({ ev.verdict, ev.gap_wide, ev.winner }, { "not shown to differ", true, nil })
+  t.ok(m.summary:find("Capacity within TTFT p90 ≤ 100.0 ms not shown to differ: about 25.00 req/s (measured: between "
+    .. "20.00 and 30.00) for x, about 25.25 req/s (measured: between 20.00 and 30.00) for y; the figures are within "
+    .. "2.0 % of each other, but the measured loads allow y -33.3 % to +50.0 % vs x", 1, true), m.summary)
+  t.ok(not m.summary:find("about the same", 1, true), m.summary)
+  t.ok(m.headline[1].evidence:find("not shown to differ, no winner$"), m.headline[1].evidence)
+  local line = report.csv(m):match("\ncapacity_at_slo_rps,[^\n]*")
+  t.ok(line:find(",not shown to differ,", 1, true), line)
+end)
+
+-- A run of rate-based load points {offered, achieved, {TTFT p90 of each repeat}}.
+local function ttft_repeats(points)
+  local stages = {}
+  for _, p in ipairs(points) do
+    for _, v in ipairs(p[3]) do
+      stages[#stages + 1] = { rate = p[1], values = { throughput_req_s = p[2], ttft_p90_ms = v,
+        throughput_tok_s = 10 * p[2], error_rate_pct = 0 } }
+    end
+  end
+  return t.run_of(stages)
+end
+
+t.test("capacity ranges from repeats that meet at the same load are ordered when the intervals lie on opposite "
+  .. "sides of the SLO (the newuser's A1)", function()
+  -- TTFT p90 <= 100 ms scaled to 200: cap_model. 95 % t-intervals (numpy, t(0.975, 2) =
+  -- 4.302652729911275, mean +- t sd / sqrt 3) at 6 req/s offered: x 159.5-174.5 ms (met on
+  -- the upper end), y 206.1-225.9 ms (failed on the lower end); y achieved 5.98 against
+  -- x's 5.96 (0.34 % more). The ranges (numpy, interpolating each end): x 5.96-7.78 req/s
+  -- (both ends cross between 6 and 8 offered), y 3.98-5.98 (between 4 and 6): they overlap
+  -- by 0.02 req/s only because y achieved a little more of the same load
+  local x = ttft_repeats { { 2, 2, { 90, 92, 94 } }, { 4, 3.98, { 117, 118, 119 } }, { 6, 5.96, { 164, 167, 170 } },
+    { 8, 7.78, { 300, 305, 310 } } }
+  local y = ttft_repeats { { 2, 2, { 117, 120, 123 } }, { 4, 3.98, { 150, 153, 156 } },
+    { 6, 5.98, { 212, 216, 220 } }, { 8, 7.75, { 395, 400, 405 } } }
+  local m = cap_model(x, y)
+  t.near(m.capacity.a.interval.lo, 5.96, 1e-12)
+  t.near(m.capacity.b.interval.hi, 5.98, 1e-12)
+  local ev = m.capacity.evidence
+  t.eq({ ev.verdict, ev.winner, ev.ordered }, { "A higher", "a", true })
+  t.eq(ev.same_load, { offered = 6, load_type = "rate" })
+  -- the gap B - A: from y's lowest (3.98) against x's highest (7.78): 3.98 / 7.78 - 1 =
+  -- -48.84 % (numpy), to 0 at the load where one met the SLO and the other failed it
+  t.near(m.capacity.gap.lo_pct, (3.98 / 7.78 - 1) * 100, 1e-9)
+  t.eq({ m.capacity.gap.hi_rps, m.capacity.gap.hi_pct }, { 0, 0 })
+  t.ok(m.summary:find("x sustains more load than y within TTFT p90 ≤ 200.0 ms (y -48.8 % to +0.0 % vs x)", 1, true),
+    m.summary)
+  t.ok(m.summary:find("x met the SLO at 5.96 req/s and y already failed it at 5.98 req/s, at the same load (6 req/s "
+    .. "offered), on the 95 % intervals of both runs' repeats", 1, true), m.summary)
+  t.ok(not m.summary:find("No clear difference in capacity", 1, true), m.summary)
+  t.ok(m.headline[1].evidence:find(": x higher: x met the SLO at 5.96 req/s", 1, true), m.headline[1].evidence)
+  -- swapped: mirrored
+  local w = cap_model(y, x)
+  t.eq({ w.capacity.evidence.verdict, w.capacity.evidence.winner }, { "B higher", "b" })
+  t.eq({ w.capacity.gap.lo_rps, w.capacity.gap.lo_pct }, { 0, 0 })
+  -- y's interval at 6 req/s reaching below the SLO ({180, 216, 252}: mean 216, sd 36, lower
+  -- end 216 - 4.3027 x 36 / sqrt 3 = 126.6 ms, numpy): y may meet it there, so no order
+  local y2 = ttft_repeats { { 2, 2, { 117, 120, 123 } }, { 4, 3.98, { 150, 153, 156 } },
+    { 6, 5.98, { 180, 216, 252 } }, { 8, 7.75, { 395, 400, 405 } } }
+  m = cap_model(x, y2)
+  t.eq({ m.capacity.evidence.verdict, m.capacity.evidence.winner, m.capacity.evidence.same_load },
+    { "no clear difference", nil, nil })
 end)
 
 t.test("the load curves' 95 % interval of a latency is clipped at 0 and says so, as treatments.lua's", function()

@@ -6,6 +6,7 @@
 -- stdlib computation written out beside each value; the rules applied by hand say so.
 local t = require "testlib"
 local tr = require "llmd.treatments"
+local decision = require "llmd.decision"
 local proc = require "llmd.proc"
 local E = require "harness_expected"
 
@@ -813,6 +814,58 @@ t.test("capacities from repeats: the ranges the repeats allow decide, as in comp
   t.ok(j.verdict:find("the capacities' ranges (from the measured loads around the capacities on the means and on "
     .. "both ends of the repeats' 95 % intervals) overlap", 1, true), j.verdict)
   t.ok(not j.verdict:find("95 % ranges", 1, true), j.verdict)
+end)
+
+-- A treatment of repeats: {offered, achieved, {TTFT p99 of each repeat}} per load point, as
+-- exp-7 vLLM summaries (exp7_at) with every TTFT figure but the p99 at 50 ms.
+local function ttft_repeats_dir(points)
+  local d = t.tmpdir()
+  local n = 0
+  for _, p in ipairs(points) do
+    for _, v in ipairs(p[3]) do
+      local doc = exp7_at(p[1], p[2])
+      for _, q in ipairs { "mean", "median", "p95" } do doc[q .. "_ttft_ms"] = 50 end
+      doc.p99_ttft_ms = v
+      n = n + 1
+      t.write(("%s/benchmark_%02d.json"):format(d, n), json.encode(doc))
+    end
+  end
+  return d
+end
+
+t.test("capacities from repeats: ranges meeting at the same load are ordered; ranges the load steps cannot order "
+  .. "are 'not shown to differ' (the newuser's A1, A3)", function()
+  -- 95 % t-intervals of TTFT p99 (numpy, t(0.975, 2) = 4.302652729911275, mean +- t sd /
+  -- sqrt 3) at 6 req/s offered: big 159.55-174.45 ms, achieved 5.96 (met on the upper end);
+  -- slow 206.06-225.94 ms, achieved 5.98 (failed on the lower end), 0.34 % more: big's range
+  -- 5.96-7.78 req/s and slow's 3.97-5.98 overlap by that noise only. small: 4 req/s
+  -- offered (3.94 achieved) 189.03-198.97 ms, met; 6 offered (5.86 achieved) failed. slow
+  -- and small both cross 200 ms between 4 and 6 req/s offered, so their measured brackets,
+  -- 3.97-5.98 and 3.94-5.86 req/s, overlap: no step could order them. The means' figures
+  -- (numpy, linear between 4 and 6 offered): slow 3.97 + 47 / 63 x 2.01 = 5.4695, small
+  -- 3.94 + 6 / 772 x 1.92 = 3.9549
+  local big = ttft_repeats_dir { { 2, 2, { 90, 92, 94 } }, { 4, 3.98, { 117, 118, 119 } },
+    { 6, 5.96, { 164, 167, 170 } }, { 8, 7.78, { 300, 305, 310 } } }
+  local slow = ttft_repeats_dir { { 2, 2, { 117, 120, 123 } }, { 4, 3.97, { 150, 153, 156 } },
+    { 6, 5.98, { 212, 216, 220 } }, { 8, 7.75, { 395, 400, 405 } } }
+  local small = ttft_repeats_dir { { 2, 2, { 104, 106, 108 } }, { 4, 3.94, { 192, 194, 196 } },
+    { 6, 5.86, { 960, 966, 972 } }, { 8, 6.1, { 9000, 9300, 9600 } } }
+  local m = tr.model(tr.load { { label = "big", dirs = { big } }, { label = "slow", dirs = { slow } },
+    { label = "small", dirs = { small } } }, { slo = decision.parse_slo("ttft_p99_ms=200") })
+  t.eq(ranking_order(m), "big slow small")
+  local r1, r2 = m.ranking[1], m.ranking[2]
+  t.eq({ r1.vs_next, r1.proven, r1.evidence.verdict }, { "B better", true, "B higher" })
+  t.eq(r1.evidence.same_load, { offered = 6, load_type = "rate" })
+  t.eq(r1.vs_next_text, "above slow (5.470 req/s): at the same load (6 req/s offered), this one met the SLO at "
+    .. "5.960 req/s and slow already failed it at 5.980 req/s, on the 95 % intervals of both treatments' repeats")
+  t.eq({ r2.vs_next, r2.proven, r2.evidence.verdict, r2.evidence.steps_cannot_order },
+    { "not shown to differ", false, "no clear difference", true })
+  t.eq(r2.vs_next_text, "not shown to differ from small (3.955 req/s): the measured loads place this one's "
+    .. "capacity at SLO between 3.970 req/s and 5.980 req/s and small's between 3.940 req/s and 5.860 req/s, so the "
+    .. "load steps cannot order them, whatever the repeats")
+  -- compare.lua says the same of big and slow
+  local r = both_tools(slow, big, "ttft_p99_ms=200")
+  t.eq({ r.compare.verdict, r.compare.winner }, { "B higher", "b" })
 end)
 
 t.test("an interpolated capacity orders nothing: both tools order by the measured brackets only", function()

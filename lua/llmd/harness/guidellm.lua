@@ -260,7 +260,7 @@ function M.extract(c, opts)
       end
       copy_tw(st.metrics, summary)
       rm.crosscheck(run, st.metrics, summary, { "requests_ok", "requests_failed", "ttft_mean_ms",
-        "itl_mean_ms", "latency_p50_ms" }, ("guidellm's summary of benchmarks[%d]"):format(index))
+        "itl_mean_ms", "latency_p50_ms" }, ("guidellm's summary of benchmarks[%d]"):format(index), nil, st)
     end
     for _, e in ipairs(cur.errs) do
       local code = tostring(e or ""):match("'(%d%d%d) ") or tostring(e or ""):match("status[ _]code[=: ]+(%d%d%d)")

@@ -275,7 +275,7 @@ local function new(variant)
           end
         end
         rm.crosscheck(run, st.metrics, summary, { "requests_ok", "requests_failed", "ttft_mean_ms", "tpot_mean_ms",
-          "itl_mean_ms", "latency_p99_ms", "output_tokens_total" }, l.path:match("[^/]+$"))
+          "itl_mean_ms", "latency_p99_ms", "output_tokens_total" }, l.path:match("[^/]+$"), nil, st)
       else
         st.metrics = summary
         local failed = summary.values.requests_failed or 0

@@ -228,16 +228,15 @@ CSV_FLAT_NAME(const Scanner *s, const CsvLane *ln, CsvBatch *bt, const int *col_
 }
 
 /*
-** The lane's rows from *pos when every rule is a number rule, while it takes them and
-** they start before until: each rule's cell is cut from the row's stops, the cells no
-** rule reads are not looked at; every rule's value of a row goes in the same slot of
-** its batch (a NaN where a bad cell is skipped). The number of rows taken (*pos after
-** them, *line counted on), or -1 on error. (matched and records are counted by the
-** caller.)
+** The lane's rows from *pos when every rule is a number rule, while it takes them:
+** each rule's cell is cut from the row's stops, the cells no rule reads are not looked
+** at; every rule's value of a row goes in the same slot of its batch (a NaN where a
+** bad cell is skipped). The number of rows taken (*pos after them, *line counted on),
+** or -1 on error. (matched and records are counted by the caller.)
 */
 CSV_ROWS_TARGET __attribute__((noinline)) static long
 CSV_NUMBERS_NAME(Scanner *s, CsvLane *lane, CsvBatch *bt, const int *col_of, int ncols,
-                 CsvIndexFn index, uint32_t *stops, size_t until, size_t *pos, uint64_t *line)
+                 CsvIndexFn index, uint32_t *stops, size_t *pos, uint64_t *line)
 {
     int nr = s->nrules, nwalk = 0;
     for (int m = 0; m < nr; m++) /* the separators up to the last cell read */
@@ -267,7 +266,7 @@ CSV_NUMBERS_NAME(Scanner *s, CsvLane *lane, CsvBatch *bt, const int *col_of, int
     /* up to CSV_ROWS rows found first (their stops one after the other in stops), then
        their cells read rule by rule: fewer values live across each call */
     uint64_t row_line[CSV_ROWS], row_quoted[CSV_ROWS], row_doubled[CSV_ROWS];
-    while (more && p < until) { /* (mapped pages due back: checked every CSV_ROWS rows) */
+    while (more) {
         int nrow = 0, most = CSV_BATCH - kb < CSV_ROWS ? CSV_BATCH - kb : CSV_ROWS;
         /* plain rows, all of a run at once; when they are not (quoted fields, say), the
            next rows row by row, more of them each time */

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1968,21 +1967,6 @@ static size_t skip_digits(const char *s, size_t n, size_t i)
     return i;
 }
 
-/*
-** The copy slow_strtod holds while it reads the number's text, which may be a mapped
-** file's: when the file shrank after the number was validated, the read faults (SIGBUS)
-** and scan.c's guard jumps out of slow_strtod, in this thread, before the copy is freed.
-** The guard frees it then (json_after_fault). volatile, and fenced against moving past
-** the reads: the jump lands between any two of them.
-*/
-static _Thread_local char *volatile pending_copy;
-
-void json_after_fault(void)
-{
-    free(pending_copy);
-    pending_copy = NULL;
-}
-
 /* strtod on a copy (it needs a terminated string). */
 static double slow_strtod(const char *s, size_t n)
 {
@@ -1995,11 +1979,7 @@ static double slow_strtod(const char *s, size_t n)
     char *copy = (char *)malloc(n + 1);
     if (copy == NULL)
         return strtod("nan", NULL); /* cannot happen for valid JSON of sane size */
-    pending_copy = copy;
-    atomic_signal_fence(memory_order_seq_cst);
-    memcpy(copy, s, n); /* (may fault) */
-    atomic_signal_fence(memory_order_seq_cst);
-    pending_copy = NULL;
+    memcpy(copy, s, n);
     copy[n] = '\0';
     double d = strtod(copy, NULL);
     free(copy);

@@ -177,13 +177,6 @@ const char *json_simd(const char *want);
 */
 double json_strtod(const char *s, size_t n);
 
-/*
-** After a fault (SIGBUS: a mapped input that shrank) jumped out of a conversion in this
-** thread: frees what the conversion held (the copy strtod reads a number of 512 bytes or
-** more from). The guard the jump lands in calls it (scan.c's bus_guarded).
-*/
-void json_after_fault(void);
-
 /* 1 with *out = the value strtod gives when s[0..n) is exactly JSON's number grammar,
    else 0 (*out untouched): validation and conversion in one pass. */
 int json_number_value(const char *s, size_t n, double *out);

@@ -11,7 +11,6 @@
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
-#include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -27,7 +26,6 @@
 
 #define WINDOW (4u << 20) /* the initial window; it grows for longer tokens */
 #define READ_CHUNK (128u << 10)
-#define RELEASE_STEP (4u << 20) /* a mapped file's pages go back this many at a time */
 
 /* ---- paths ------------------------------------------------------------------- */
 
@@ -268,16 +266,13 @@ int scan_open_path(Scanner *s, const char *path)
         s->gz = gz;
         return 0;
     }
-    /* a regular file: mapped, when the system lets us (else read as any other) */
+    /* a regular file: read as long as it is now, with pread() from fgot on (else, as
+       any other, with read() to its end) */
     struct stat st;
-    if (strcmp(path, "-") != 0 && fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+    if (fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
         (uint64_t)st.st_size <= SIZE_MAX) {
-        void *mapped = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, s->fd, 0);
-        if (mapped != MAP_FAILED) {
-            (void)madvise(mapped, (size_t)st.st_size, MADV_SEQUENTIAL);
-            s->map = (char *)mapped;
-            s->map_len = (size_t)st.st_size;
-        }
+        s->fsize = (uint64_t)st.st_size;
+        (void)posix_fadvise(s->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     }
     return 0;
 }
@@ -287,49 +282,6 @@ static int check_interrupt(Scanner *s)
     if (s->interrupted != NULL && *s->interrupted != s->interrupt_base)
         return fail(s, "%s: interrupted", s->name);
     return 0;
-}
-
-/* A mapped file, once RELEASE_STEP bytes have passed since the last time: hands back
-   the pages before pos (re-reading them would map them again), and stops if the scan
-   was interrupted. 0, or -1. */
-static int release_behind(Scanner *s, size_t pos)
-{
-    pos += s->map_at; /* a part's scanner: its buf starts there in the map */
-    if (s->map == NULL || pos - s->released < (s->release_step ? s->release_step : RELEASE_STEP))
-        return 0;
-    if (check_interrupt(s) != 0)
-        return -1;
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    size_t upto = pos / page * page;
-    (void)madvise(s->map + s->released, upto - s->released, MADV_DONTNEED);
-    s->released = upto;
-    return 0;
-}
-
-/*
-** The mapped scan running (innermost: a record callback may scan another file), for
-** the SIGBUS handler: touching a page past the end of a file that shrank after it
-** was mapped raises SIGBUS, and the scan jumps back out of it with an error. One per
-** thread: the signal goes to the thread that touched the page, and a CSV part's
-** thread jumps back into its own part (csv_part_guarded).
-*/
-static _Thread_local struct {
-    Scanner *s;
-    sigjmp_buf *jump;
-    size_t at; /* the offset that faulted */
-} bus_watch;
-
-static void on_sigbus(int sig, siginfo_t *si, void *uc)
-{
-    (void)uc;
-    Scanner *s = bus_watch.s;
-    if (s != NULL && bus_watch.jump != NULL && (char *)si->si_addr >= s->map &&
-        (char *)si->si_addr < s->map + s->map_len) {
-        bus_watch.at = (size_t)((char *)si->si_addr - s->map);
-        siglongjmp(*bus_watch.jump, 1);
-    }
-    (void)signal(sig, SIG_DFL); /* not ours: the default action */
-    (void)raise(sig);
 }
 
 void scan_open_file(Scanner *s, FILE *fp)
@@ -373,14 +325,15 @@ static ssize_t read_more(Scanner *s, char *into, size_t room)
             return fail(s, "%s: cannot read: %s", s->name, strerror(errno));
         return (ssize_t)r;
     }
-    if (s->fsize > 0) { /* a regular file: as long as it was when opened */
+    if (s->fsize > 0) { /* a regular file: up to its size when opened (a part: its end) */
         if (s->fgot >= s->fsize)
             return 0;
         if (room > s->fsize - s->fgot)
             room = (size_t)(s->fsize - s->fgot);
     }
     for (;;) {
-        ssize_t r = read(s->fd, into, room);
+        ssize_t r =
+            s->fsize > 0 ? pread(s->fd, into, room, (off_t)s->fgot) : read(s->fd, into, room);
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0)
@@ -459,7 +412,7 @@ static void where_path(const Scanner *s, int d, char *out, size_t size)
 }
 
 /*
-** The column of the byte at off, in characters as a whole file's map gave it: the
+** The column of the byte at off, in characters as the whole file in memory gives it: the
 ** parser counts characters while the line's start is in the window, and bytes after; a
 ** regular file read in pieces counts them again from the line's start (on an error
 ** only). col as the parser gave it if that cannot be read.
@@ -844,8 +797,6 @@ static int number_lane(Scanner *s, ScanFrame *par)
     double xs[BATCH], diffs[BATCH];
     size_t k;
     do {
-        if (release_behind(s, s->p.pos) != 0) /* a long array: hand back what it passed */
-            return -1;
         k = json_next_numbers(&s->p, xs, BATCH);
         par->index += (int64_t)k;
         for (uint64_t b = par->reduce; b && k > 0; b &= b - 1) {
@@ -1030,9 +981,7 @@ static int skip_container(Scanner *s)
     int depth = s->p.depth;
     s->p.lazy = 1;
     for (;;) {
-        /* a mapped file: back every RELEASE_STEP bytes to hand the pages back */
-        size_t until = s->map != NULL ? s->released + RELEASE_STEP : SIZE_MAX;
-        JsonTok t = json_skip(&s->p, depth, until);
+        JsonTok t = json_skip(&s->p, depth, SIZE_MAX);
         if ((t == JSON_OBJ_END || t == JSON_ARR_END) && s->p.depth < depth)
             return 0;
         if (t == JSON_ERROR)
@@ -1040,8 +989,6 @@ static int skip_container(Scanner *s)
         if (t == JSON_END)
             return fail(s, "%s: internal error: the document ended inside a container", s->name);
         if (t == JSON_MORE && feed_more(s) != 0)
-            return -1;
-        if (release_behind(s, s->p.pos) != 0)
             return -1;
     }
 }
@@ -1054,8 +1001,7 @@ static JsonTok next_member(Scanner *s, int d)
 {
     const JsonKeys *keys = &s->frames[d - 1].keys;
     for (;;) {
-        size_t until = s->map != NULL ? s->released + RELEASE_STEP : SIZE_MAX;
-        JsonTok t = json_skip_members(&s->p, d, keys, until);
+        JsonTok t = json_skip_members(&s->p, d, keys, SIZE_MAX);
         if (t == JSON_ERROR)
             return parse_error(s), JSON_ERROR;
         if (t == JSON_MORE) {
@@ -1065,8 +1011,7 @@ static JsonTok next_member(Scanner *s, int d)
         }
         if (t == JSON_END || s->p.depth < d || (t == JSON_KEY && s->p.depth == d))
             return t;
-        if (release_behind(s, s->p.pos) != 0) /* it paused in a member it passes over */
-            return JSON_ERROR;                /* (maybe just after a key of an object inside it) */
+        /* (else a pause inside a member it passes over: on) */
     }
 }
 
@@ -1114,8 +1059,6 @@ static int scan_json(Scanner *s)
     uint64_t member_active = 0;
     int after_key = 0; /* the token just read was a key: its value comes next */
     for (;;) {
-        if (release_behind(s, s->p.pos) != 0)
-            return -1;
         int d = s->depth;
         /* between the members of an object whose member names are known */
         JsonTok t = d > 0 && !after_key && s->frames[d - 1].keys.n >= 0 &&
@@ -1225,68 +1168,9 @@ static int scan_json(Scanner *s)
 
 static int scan_csv(Scanner *s);
 static int csv_parts(const Scanner *s);
+static int csv_parallel(Scanner *s, int nparts);
 
-/* What a CSV pass holds, reachable after a SIGBUS jumps out of it (else lost): the
-   passes running in this thread, innermost first (a record callback may scan again). */
-typedef struct CsvMem {
-    struct CsvField *fields; /* (defined below) */
-    int *col_of;
-    uint64_t *seps;
-    uint32_t *stops;
-    double *v;
-    int *n;
-    struct CsvMem *next;
-} CsvMem;
-static _Thread_local CsvMem *csv_mems;
-
-/* Frees what the passes begun after `outer` hold (they jumped out). */
-static void csv_mems_release(CsvMem *outer)
-{
-    while (csv_mems != NULL && csv_mems != outer) {
-        CsvMem *m = csv_mems;
-        csv_mems = m->next;
-        free(m->fields);
-        free(m->col_of);
-        free(m->seps);
-        free(m->stops);
-        free(m->v);
-        free(m->n);
-        free(m);
-    }
-}
-
-/*
-** Runs work(arg) with s's map watched: a SIGBUS there (the file shrank) jumps back
-** into this frame, which is live until work returns, in the thread that touched the
-** page; what the CSV passes begun in work hold is freed then, and a long number's copy
-** that json.c was reading into (json_after_fault). 0 or -1 as work returns,
-** or BUS_FAULT after a SIGBUS (bus_watch.at: the offset that faulted). The handler
-** must be installed (scan_run installs it).
-*/
-enum { BUS_FAULT = -2 };
-static int bus_guarded(Scanner *s, int (*work)(void *), void *arg)
-{
-    Scanner *outer = bus_watch.s;
-    sigjmp_buf *outer_jump = bus_watch.jump;
-    CsvMem *outer_mems = csv_mems;
-    sigjmp_buf jump;
-    volatile int rc;
-    if (sigsetjmp(jump, 1) == 0) {
-        bus_watch.s = s;
-        bus_watch.jump = &jump;
-        rc = work(arg);
-    } else {
-        csv_mems_release(outer_mems);
-        json_after_fault(); /* a long number's copy, if the jump left slow_strtod */
-        rc = BUS_FAULT;
-    }
-    bus_watch.s = outer;
-    bus_watch.jump = outer_jump;
-    return rc;
-}
-
-/* The pass itself, over input made ready by scan_run (a mapped file's first bytes
-   too are read here, under the SIGBUS guard: the file may be empty by now). */
+/* The pass itself, over input made ready by scan_run. */
 static int scan_pass(Scanner *s)
 {
     /* gzip not decompressed on the way in (an open io file, text in memory): said as
@@ -1303,60 +1187,32 @@ static int scan_pass(Scanner *s)
     return scan_json(s);
 }
 
-static int scan_pass_work(void *s)
-{
-    return scan_pass((Scanner *)s);
-}
-
 int scan_run(Scanner *s)
 {
     for (int i = 0; i < s->nrules; i++)
         s->rule_bits |= 1ULL << i;
     s->par_parts = 1; /* (also when the first read fails) */
-    if (s->map != NULL && !s->whole_map && !(s->format == SCAN_CSV && csv_parts(s) > 1)) {
-        /* read, not mapped: a map costs more to touch than read() costs to copy into a
-           window that stays in the cache, most of all over a file cached in 4 KiB pages
-           (written a piece at a time, just now) but also in large folios (read back from
-           disk); measured in README's Benchmarks. Only CSV parts share the map */
-        s->fsize = s->map_len;
-        (void)munmap(s->map, s->map_len);
-        s->map = NULL;
-        s->map_len = 0;
-        (void)posix_fadvise(s->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    if (s->format == SCAN_CSV) {
+        /* in parts at once when it pays; any failure there (a cut inside quotes, a
+           bad cell, the file shrank) and the serial scan below gives the result, and
+           its message */
+        int n = csv_parts(s);
+        if (n > 1 && csv_parallel(s, n) == 0)
+            return 0;
+        s->err[0] = '\0';
     }
-    if (s->mem != NULL || s->map != NULL) { /* whole in memory */
-        s->buf = s->mem != NULL ? (char *)(uintptr_t)s->mem : s->map;
-        s->len = s->mem != NULL ? s->memlen : s->map_len;
+    if (s->mem != NULL) { /* whole in memory */
+        s->buf = (char *)(uintptr_t)s->mem;
+        s->len = s->memlen;
         s->eof = 1;
-    } else {
-        if (alloc_window(s, WINDOW) != 0 || refill(s, 0, 0) != 0)
-            return -1;
+    } else if (alloc_window(s, WINDOW) != 0 || refill(s, 0, 0) != 0) {
+        return -1;
     }
-    if (s->map == NULL)
-        return scan_pass(s);
-
-    /* a mapped file: a SIGBUS in it (the file shrank) comes back here */
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_sigbus;
-    sa.sa_flags = SA_SIGINFO;
-    sigemptyset(&sa.sa_mask);
-    if (sigaction(SIGBUS, &sa, &old) != 0)
-        return fail(s, "%s: cannot watch for SIGBUS: %s", s->name, strerror(errno));
-    int rc = bus_guarded(s, scan_pass_work, s);
-    if (rc == BUS_FAULT)
-        rc = shrank(s, bus_watch.at);
-    (void)sigaction(SIGBUS, &old, NULL);
-    return rc;
+    return scan_pass(s);
 }
 
 void scan_free(Scanner *s)
 {
-    if (bus_watch.s == s) /* left by a scan that did not return */
-        bus_watch.s = NULL, bus_watch.jump = NULL;
-    if (s->map != NULL)
-        munmap(s->map, s->map_len);
-    s->map = NULL;
     if (s->gz != NULL)
         gzclose((gzFile)s->gz);
     s->gz = NULL;
@@ -2109,7 +1965,7 @@ static int csv_row(Scanner *s, CsvBatch *bt, const CsvField *fields, const int *
 #define CSV_UNINDEXED SIZE_MAX /* csv_lane_row: the index does not reach the row's end */
 #define CSV_ROWS 128           /* csv_lane_numbers finds this many rows, then reads their cells */
 typedef long (*CsvNumbersFn)(Scanner *, CsvLane *, CsvBatch *, const int *, int, CsvIndexFn,
-                             uint32_t *, size_t, size_t *, uint64_t *);
+                             uint32_t *, size_t *, uint64_t *);
 
 #define CSV_ROWS_TARGET
 #define CSV_ROWS_HW 0
@@ -2189,8 +2045,8 @@ static inline __attribute__((always_inline)) int csv_lane_take(const char *b, si
    and the offset after it. */
 typedef struct CsvHeader {
     int ncols;
-    int *col_of; /* nrules + nfields */
-    size_t end;
+    int *col_of;  /* nrules + nfields */
+    uint64_t end; /* (in the file) */
 } CsvHeader;
 
 /* The room for csv_pass's stops: a lane row's, then csv_lane_flat's (with room for 64
@@ -2228,21 +2084,10 @@ static int csv_pass(Scanner *s, const CsvHeader *pre, CsvHeader *hdr)
     bt.v = (double *)malloc((size_t)(s->nrules > 0 ? s->nrules : 1) * CSV_BATCH * sizeof *bt.v);
     bt.n = (int *)calloc((size_t)(s->nrules > 0 ? s->nrules : 1), sizeof *bt.n);
     int *col_of = (int *)calloc((size_t)(nm > 0 ? nm : 1), sizeof *col_of);
-    CsvMem *mem = (CsvMem *)calloc(1, sizeof *mem);
-    if (mem == NULL || col_of == NULL || bt.v == NULL || bt.n == NULL || lane.seps == NULL) {
-        free(mem);
-        free(col_of);
-        free(lane.seps);
-        free(bt.v);
-        free(bt.n);
-        return fail(s, "%s: out of memory", s->name);
+    if (col_of == NULL || bt.v == NULL || bt.n == NULL || lane.seps == NULL) {
+        rc = fail(s, "%s: out of memory", s->name);
+        goto done;
     }
-    mem->col_of = col_of;
-    mem->seps = lane.seps;
-    mem->v = bt.v;
-    mem->n = bt.n;
-    mem->next = csv_mems;
-    csv_mems = mem;
     lane.others = lane.seps + CSV_LANE_CHUNK / 64 + 1;
     lane.quotes = lane.others + CSV_LANE_CHUNK / 64 + 1;
     if (pre != NULL) {
@@ -2250,7 +2095,6 @@ static int csv_pass(Scanner *s, const CsvHeader *pre, CsvHeader *hdr)
         ncols = pre->ncols;
         memcpy(col_of, pre->col_of, (size_t)nm * sizeof *col_of);
         stops = (uint32_t *)malloc(csv_stops_size(ncols));
-        mem->stops = stops;
         if (stops == NULL) {
             rc = fail(s, "%s: out of memory", s->name);
             goto done;
@@ -2259,19 +2103,12 @@ static int csv_pass(Scanner *s, const CsvHeader *pre, CsvHeader *hdr)
     for (;;) {
         row_line = line;
         row_start = pos;
-        if (release_behind(s, pos) != 0) {
-            rc = -1;
-            break;
-        }
         if (header_done && !s->one_by_one && lane_skip > 0) {
             lane_skip--; /* this row goes the long way, as the last the lane refused */
         } else if (header_done && !s->one_by_one) {
             long taken = 0;
-            size_t step = s->release_step ? s->release_step : RELEASE_STEP;
-            size_t until = s->map != NULL ? s->released + step - s->map_at : SIZE_MAX;
             if (numbers_only) {
-                taken =
-                    impl.numbers(s, &lane, &bt, col_of, ncols, index, stops, until, &pos, &line);
+                taken = impl.numbers(s, &lane, &bt, col_of, ncols, index, stops, &pos, &line);
                 if (taken < 0) {
                     rc = -1;
                     goto done_rows;
@@ -2280,9 +2117,9 @@ static int csv_pass(Scanner *s, const CsvHeader *pre, CsvHeader *hdr)
                     s->rules[m].matched += (uint64_t)taken;
                 s->records += (uint64_t)taken;
             }
-            /* rows while the lane takes them (and no mapped pages are due back) */
+            /* rows while the lane takes them */
             CsvQuoted q = {0, 0, 0};
-            while (!numbers_only && fields != NULL && pos < until &&
+            while (!numbers_only && fields != NULL &&
                    csv_lane_take(s->buf, s->len, s->sep, &lane, index, &pos, ncols, stops, &q)) {
                 taken++;
                 s->records++;
@@ -2316,8 +2153,7 @@ static int csv_pass(Scanner *s, const CsvHeader *pre, CsvHeader *hdr)
                 pos += 3;
             bom_done = 1;
         }
-        int r = csv_record(s, &bits, &pos, &mem->fields, &nf, &capf, &line);
-        fields = mem->fields;
+        int r = csv_record(s, &bits, &pos, &fields, &nf, &capf, &line);
         if (r == -2) {      /* the row is cut: keep it, read more (refill grows the window) */
             bits.valid = 0; /* the window's bytes move */
             lane.base = SIZE_MAX;
@@ -2348,11 +2184,10 @@ static int csv_pass(Scanner *s, const CsvHeader *pre, CsvHeader *hdr)
             if (hdr != NULL) {
                 hdr->ncols = ncols;
                 memcpy(hdr->col_of, col_of, (size_t)nm * sizeof *col_of);
-                hdr->end = pos;
+                hdr->end = s->base + pos;
                 break;
             }
             stops = (uint32_t *)malloc(csv_stops_size(ncols));
-            mem->stops = stops;
             if (stops == NULL) {
                 rc = fail(s, "%s: out of memory", s->name);
                 break;
@@ -2384,98 +2219,80 @@ done_rows:
         memcpy(s->err, keep, sizeof keep);
     }
 done:
-    csv_mems_release(mem->next); /* this pass's */
+    free(fields);
+    free(col_of);
+    free(lane.seps);
+    free(stops);
+    free(bt.v);
+    free(bt.n);
     return rc;
 }
 
 /* ---- CSV in parts, at once ------------------------------------------------------ */
 
-/* At most this many parts: past it memory bandwidth, not the cores, bounds the scan, and
-   each part holds its window of the map (RELEASE_STEP / parts, at least CSV_PART_STEP) */
+/* At most this many parts: past it memory bandwidth, not the cores, bounds the scan */
 #define CSV_MAX_PARTS 8
-#define CSV_PART_STEP (512u << 10)
+#define CUT_READ (64u << 10) /* the bytes read at a time to find a cut's line feed */
 
 /* A part of a CSV scanned in a thread of its own (the first part in the caller's). */
 typedef struct CsvPart {
-    Scanner w;            /* its scanner: its window is the part */
+    Scanner w;            /* its scanner: its window reads the part */
     const CsvHeader *pre; /* parts after the first: the header */
     CsvHeader *hdr;       /* the header's pass: the header found, then the cuts */
-    size_t *cut;
+    uint64_t *cut;
     int nparts, np;
     pthread_t tid;
     int started, rc;
 } CsvPart;
 
-/* The cuts of w's mapped file into at most nparts parts: after the first line feed from
-   each nparts-th of the bytes after the header (at from); cut[0] = 0, cut[np] the end.
-   Returns np. */
-static int csv_cuts(const Scanner *w, size_t from, int nparts, size_t *cut)
+/*
+** The cuts of w's file (size w->fsize) into at most nparts parts: after the first line
+** feed from each nparts-th of the bytes after the header (at from), read CUT_READ bytes
+** at a time into w's window; cut[0] = 0, cut[np] the end. np, or -1 with w->err (the
+** file shrank, or cannot be read).
+*/
+static int csv_cuts(Scanner *w, uint64_t from, int nparts, uint64_t *cut)
 {
     int np = 1;
-    size_t body = w->map_len - from;
+    uint64_t size = w->fsize, body = size - from;
     cut[0] = 0;
     for (int k = 1; k < nparts; k++) {
-        size_t at = from + body / (size_t)nparts * (size_t)k;
-        const char *nl = (const char *)memchr(w->map + at, '\n', w->map_len - at);
-        if (nl == NULL)
-            break;
-        size_t c = (size_t)(nl - w->map) + 1;
-        if (c >= w->map_len)
+        uint64_t at = from + body / (uint64_t)nparts * (uint64_t)k, c = 0;
+        while (c == 0 && at < size) {
+            w->fgot = at;
+            w->fsize = size;
+            ssize_t r = read_more(w, w->buf, CUT_READ);
+            if (r < 0)
+                return -1;
+            if (r == 0) /* (cannot be: read_more says the file shrank) */
+                break;
+            const char *nl = (const char *)memchr(w->buf, '\n', (size_t)r);
+            if (nl != NULL)
+                c = at + (uint64_t)(nl - w->buf) + 1;
+            at += (uint64_t)r;
+        }
+        if (c == 0 || c >= size)
             break;
         if (c > cut[np - 1])
             cut[np++] = c;
     }
-    cut[np] = w->map_len;
+    cut[np] = size;
     return np;
 }
 
-/* A part's pass, or (hdr) the header's and the cuts. */
-static int csv_part_run(CsvPart *pt)
+/* w: a scanner for the bytes [from, to) of s's file, with the rules rules; its window is
+   made and filled by csv_part_run. */
+static void csv_part_scanner(Scanner *w, const Scanner *s, uint64_t from, uint64_t to,
+                             ScanRule *rules)
 {
-    if (pt->hdr == NULL)
-        return csv_pass(&pt->w, pt->pre, NULL);
-    if (csv_pass(&pt->w, NULL, pt->hdr) != 0 || pt->hdr->ncols == 0)
-        return -1;
-    pt->np = csv_cuts(&pt->w, pt->hdr->end, pt->nparts, pt->cut);
-    return 0;
-}
-
-static int csv_part_work(void *pt)
-{
-    return csv_part_run((CsvPart *)pt);
-}
-
-/* The part's pass; a SIGBUS in it (the file shrank) comes back here, in its thread. */
-static int csv_part_guarded(CsvPart *pt)
-{
-    int rc = bus_guarded(&pt->w, csv_part_work, pt);
-    if (rc == BUS_FAULT)
-        rc = fail(&pt->w, "%s: the file shrank while it was being read", pt->w.name);
-    return rc;
-}
-
-static void *csv_part_main(void *arg)
-{
-    CsvPart *pt = (CsvPart *)arg;
-    pt->rc = csv_part_guarded(pt);
-    return NULL;
-}
-
-/* w: a scanner for the bytes [from, to) of s's mapped file, with the rules rules. */
-static void csv_part_scanner(Scanner *w, const Scanner *s, size_t from, size_t to, ScanRule *rules)
-{
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
     memset(w, 0, sizeof *w);
     w->name = s->name;
     w->format = SCAN_CSV;
-    w->fd = -1;
-    w->map = s->map;
-    w->map_len = s->map_len;
-    w->map_at = from;
-    w->released = from / page * page;
-    w->buf = s->map + from;
-    w->len = to - from;
-    w->eof = 1;
+    w->fd = s->fd; /* (s's: pread() at the part's own offsets) */
+    w->fsize = to;
+    w->fgot = from;
+    w->base = from;
+    w->read_max = s->read_max;
     w->portable = s->portable;
     w->sep = s->sep;
     w->rules = rules;
@@ -2486,17 +2303,39 @@ static void csv_part_scanner(Scanner *w, const Scanner *s, size_t from, size_t t
     w->par_parts = 1;
 }
 
+/* A part's pass over its window, or (hdr) the header's and the cuts. 0, or -1. */
+static int csv_part_run(CsvPart *pt)
+{
+    Scanner *w = &pt->w;
+    if (alloc_window(w, WINDOW) != 0 || refill(w, 0, 0) != 0)
+        return -1;
+    if (pt->hdr == NULL)
+        return csv_pass(w, pt->pre, NULL);
+    if (csv_pass(w, NULL, pt->hdr) != 0 || pt->hdr->ncols == 0)
+        return -1;
+    pt->np = csv_cuts(w, pt->hdr->end, pt->nparts, pt->cut);
+    return pt->np < 0 ? -1 : 0;
+}
+
+static void *csv_part_main(void *arg)
+{
+    CsvPart *pt = (CsvPart *)arg;
+    pt->rc = csv_part_run(pt);
+    return NULL;
+}
+
 /*
-** How many parts to scan s in at once: 1 (serial) unless it is a mapped file of at
+** How many parts to scan s in at once: 1 (serial) unless it is a regular file of at
 ** least par_min bytes whose every rule adds numbers to an exact accumulator of its
 ** own (a sketch keeps no samples to add in file order; two columns into one
 ** accumulator interleave by batches; a record callback is Lua).
 */
 static int csv_parts(const Scanner *s)
 {
-    if (s->map == NULL || s->one_by_one || s->nfields > 0 || s->nrules == 0 || s->threads == 1)
+    if (s->fsize == 0 || s->gz != NULL || s->one_by_one || s->nfields > 0 || s->nrules == 0 ||
+        s->threads == 1)
         return 1;
-    if (s->map_len < (s->par_min ? s->par_min : SCAN_PAR_MIN))
+    if (s->fsize < (s->par_min ? s->par_min : SCAN_PAR_MIN))
         return 1;
     for (int m = 0; m < s->nrules; m++) {
         const ScanRule *r = &s->rules[m];
@@ -2569,15 +2408,26 @@ static void *csv_merge_rules(void *arg)
     return NULL;
 }
 
+/* The window a part's scanner made (it shares s's descriptor, which stays open). */
+static void csv_part_free(Scanner *w)
+{
+    if (w->own_buf)
+        free(w->buf);
+    w->buf = NULL;
+    w->own_buf = 0;
+}
+
 /*
-** s, a large mapped CSV, in nparts parts at once: cut after a line feed near each
+** s, a large CSV file, in nparts parts at once: cut after a line feed near each
 ** nparts-th of the rows, the first part scanned here into the rules' accumulators,
 ** the others each in a thread into exact accumulators of their own, whose samples
-** then follow in file order. A cut is a guess (a quoted field may hold a line feed):
-** it holds when the part before it reads to its end without an error, which then ends
-** a row there; the first part starts at the file's start. Any error, any part: the
-** accumulators are put back and the caller scans the file serially (its result and
-** its messages are the reference). 0 when done, 1 for the serial scan.
+** then follow in file order. Each part is read into a window of its own, with pread()
+** from its own offsets, up to the file's size when opened (an end before it: the file
+** shrank). A cut is a guess (a quoted field may hold a line feed): it holds when the
+** part before it reads to its end without an error, which then ends a row there; the
+** first part starts at the file's start. Any error, any part: the accumulators are put
+** back and the caller scans the file serially (its result and its messages are the
+** reference). 0 when done, 1 for the serial scan.
 */
 static int csv_parallel(Scanner *s, int nparts)
 {
@@ -2587,24 +2437,28 @@ static int csv_parallel(Scanner *s, int nparts)
     Stats *own = (Stats *)calloc((size_t)nparts * (size_t)nr, sizeof *own);
     StatsSaved *saved = (StatsSaved *)calloc((size_t)nr, sizeof *saved);
     int *col_of = (int *)calloc((size_t)nr, sizeof *col_of);
-    size_t cut[CSV_MAX_PARTS + 1];
+    uint64_t cut[CSV_MAX_PARTS + 1];
     int np = 1;
     if (pt == NULL || rules == NULL || own == NULL || saved == NULL || col_of == NULL)
         goto out;
     for (int i = 0; i < nparts * nr; i++)
         stats_init(&own[i], 0);
 
-    /* the header, as the serial scan reads it, and the cuts (touching the map: guarded) */
+    /* the header, as the serial scan reads it, and the cuts */
     CsvHeader hdr = {0, col_of, 0};
     memcpy(rules, s->rules, (size_t)nr * sizeof *rules);
-    csv_part_scanner(&pt[0].w, s, 0, s->map_len, rules);
+    csv_part_scanner(&pt[0].w, s, 0, s->fsize, rules);
     pt[0].hdr = &hdr;
     pt[0].cut = cut;
     pt[0].nparts = nparts;
-    if (csv_part_guarded(&pt[0]) != 0 || pt[0].np < 2)
+    int found = csv_part_run(&pt[0]);
+    csv_part_free(&pt[0].w);
+    if (found != 0 || pt[0].np < 2)
         goto out;
     np = pt[0].np;
     pt[0].hdr = NULL;
+    if (s->on_cuts != NULL)
+        s->on_cuts(s, cut, np);
 
     for (int m = 0; m < nr; m++, nsaved++)
         if (stats_save(s->rules[m].stats, &saved[m]) != STATS_OK)
@@ -2622,20 +2476,19 @@ static int csv_parallel(Scanner *s, int nparts)
             }
         }
         csv_part_scanner(&pt[k].w, s, cut[k], cut[k + 1], rk);
-        pt[k].w.release_step =
-            RELEASE_STEP / (size_t)np > CSV_PART_STEP ? RELEASE_STEP / (size_t)np : CSV_PART_STEP;
         pt[k].pre = k > 0 ? &hdr : NULL;
     }
     for (int k = 1; k < np; k++) {
         pt[k].rc = -1;
         pt[k].started = csv_thread(&pt[k].tid, csv_part_main, &pt[k]);
     }
-    pt[0].rc = csv_part_guarded(&pt[0]);
+    pt[0].rc = csv_part_run(&pt[0]);
     int ok = pt[0].rc == 0;
-    for (int k = 1; k < np; k++) {
-        if (pt[k].started)
+    for (int k = 0; k < np; k++) {
+        if (k > 0 && pt[k].started)
             (void)pthread_join(pt[k].tid, NULL);
-        ok &= pt[k].started && pt[k].rc == 0;
+        ok &= (k == 0 || pt[k].started) && pt[k].rc == 0;
+        csv_part_free(&pt[k].w);
     }
     if (!ok)
         goto out;
@@ -2663,7 +2516,10 @@ static int csv_parallel(Scanner *s, int nparts)
             s->rules[m].empty += rk->empty;
         }
         s->records += pt[k].w.records;
+        s->refills += pt[k].w.refills;
     }
+    s->base = cut[np]; /* all read (the bytes a scan counts: base + len) */
+    s->eof = 1;
     s->par_parts = np;
     rc = 0;
 out:
@@ -2684,14 +2540,8 @@ out:
     return rc;
 }
 
-/* A CSV: in parts at once when it pays (csv_parallel), else (and whenever that does not
-   go through) in one pass. */
+/* A CSV in one pass (scan_run tried it in parts first, when that pays). */
 static int scan_csv(Scanner *s)
 {
-    s->par_parts = 1;
-    int n = csv_parts(s);
-    if (n > 1 && csv_parallel(s, n) == 0)
-        return 0;
-    s->err[0] = '\0';
     return csv_pass(s, NULL, NULL);
 }

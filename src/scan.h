@@ -25,7 +25,7 @@
 
 #define SCAN_MAX_MATCHERS 64 /* rules and fields together */
 
-/* a mapped CSV this large is scanned in parts at once */
+/* a CSV file this large is scanned in parts at once */
 #define SCAN_PAR_MIN (64u << 20)
 
 enum { STEP_KEY, STEP_ANY_KEY, STEP_INDEX, STEP_LAST, STEP_ANY_INDEX };
@@ -123,19 +123,15 @@ typedef struct Scanner {
     const char *name; /* for messages */
     int format;
 
-    /* input: one of fd (with gz, or mapped), fp, or mem */
+    /* input: one of fd (with gz, or read with read()), fp, or mem */
     int fd;
     void *gz; /* gzFile */
     FILE *fp;
     const char *mem;
     size_t memlen;
-    char *map; /* a regular file, mapped whole (read as memory by a CSV in parts) */
-    size_t map_len;
-    size_t released; /* map pages before this were handed back (MADV_DONTNEED) */
-    uint64_t fsize;  /* a regular file read with read(): its size when opened (more is not
-                        read; the end before it is an error: the file shrank) */
-    uint64_t fgot;   /* its bytes read so far */
-    int whole_map;   /* tests: a regular file scanned as its map, whole, even when serial */
+    uint64_t fsize; /* a regular file: the offset its reads end at (its size when opened:
+                       more is not read; the end before it is an error: the file shrank) */
+    uint64_t fgot;  /* a regular file: the offset of the next byte to read */
     int eof;
     size_t read_max;  /* bytes per read at most (0: 128 KiB); tests set it tiny */
     int one_by_one;   /* tests: every token through the scanner (no fast lane for arrays of
@@ -143,7 +139,7 @@ typedef struct Scanner {
     int portable;     /* tests: CSV rows split by the plain-C code where SSE2 is there */
     uint64_t refills; /* how many times the window was refilled (tests: linear reading) */
     /* a signal handler's counter: when it differs from interrupt_base (checked at every
-       read and, in a mapped file, every 4 MB) the scan fails with "interrupted" */
+       read) the scan fails with "interrupted" */
     const volatile sig_atomic_t *interrupted;
     sig_atomic_t interrupt_base;
 
@@ -176,16 +172,16 @@ typedef struct Scanner {
 
     /* CSV */
     char sep;
-    /* from a mapped file: threads is how many parts a large file is scanned in at once
-       (0: one per online CPU; 1: serial), par_min the size below which it stays serial
-       (0: SCAN_PAR_MIN); par_parts tells how many parts the scan used (1: the serial
-       scan, also after a fallback to it) */
+    /* a regular file: threads is how many parts a large file is scanned in at once (0:
+       one per online CPU; 1: serial), par_min the size below which it stays serial (0:
+       SCAN_PAR_MIN); par_parts tells how many parts the scan used (1: the serial scan,
+       also after a fallback to it) */
     int threads;
     size_t par_min;
     int par_parts;
-    size_t map_at;       /* a part's scanner: the offset of buf[0] in map (else 0) */
-    size_t release_step; /* a part's scanner: its pages go back this many bytes at a time
-                            (0: RELEASE_STEP) */
+    /* tests: called once the cuts of a scan in parts are known (cut[0] = 0 .. cut[np],
+       the end), before the parts are read */
+    void (*on_cuts)(struct Scanner *s, const uint64_t *cut, int np);
 
     uint64_t records; /* JSON Lines documents / CSV rows read */
     char err[512];
@@ -195,13 +191,12 @@ typedef struct Scanner {
 void scan_init(Scanner *s, const char *name, int format);
 /*
 ** Input: a path (gzip detected by its magic bytes), "-" for stdin, a FILE*, or memory.
-** A plain regular file is mapped; a CSV scanned in parts at once reads the map (no
-** copy), handing the pages behind it back as it goes, so memory stays bounded, and a
-** file that shrinks under it gives an error (SIGBUS is caught) rather than a crash.
-** Any other scan drops the map and reads the file into its window with read(): faster
-** than touching a map, whether the file sits in the page cache in large folios (read
-** back from disk) or in 4 KiB pages (just written). Either way the file is read as
-** long as it was when opened, and an end before that is the same error.
+** A plain regular file is read into the window (a CSV scanned in parts at once: each
+** part into a window of its own, with pread() from its own offsets), never mapped:
+** read() costs less than touching a map, whether the file sits in the page cache in
+** large folios (read back from disk) or in 4 KiB pages (just written). The file is
+** read as long as it was when opened, and an end before that (it shrank) is an error
+** naming the first byte gone.
 */
 int scan_open_path(Scanner *s, const char *path);
 void scan_open_file(Scanner *s, FILE *fp);

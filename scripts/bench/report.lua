@@ -333,7 +333,7 @@ end
 print(("  %d of %d met."):format(met, n))
 print("(single-threaded but where \"threads\" says; wall-clock times from this run on a shared machine, each"
   .. " the best of the runs:\n compare ratios. The as-written copy is in 4 KiB pages, which cost more to map"
-  .. " (llmdlua maps\n only a CSV read in parts) than the large folios of a file read back.)")
+  .. " than the large\n folios of a file read back; llmdlua maps no file, it reads them all with read() or pread().)")
 if #bad > 0 then
   io.stderr:write("\nbench: CORRECTNESS FAILURE:\n  " .. table.concat(bad, "\n  ") .. "\n")
   os.exit(1)

@@ -1,13 +1,16 @@
 /*
-** test_csvpar.c — a large mapped CSV scanned in parts at once (scan.c's csv_parallel)
-** against the serial scan of the same file, which is the reference: the same return
+** test_csvpar.c — a large CSV file scanned in parts at once (scan.c's csv_parallel: each
+** part read into a window of its own with pread()) against the serial scan of the same
+** file, which is the reference: the same return
 ** code and message, records and per-rule counts, and the accumulators bit for bit
 ** (every kept sample in file order, the compensated sum and its compensation, min,
 ** max, sortedness). The files are random: full-precision floats, integers, quoted text
 ** with separators, "" and line feeds (many near the cuts, so that a cut often falls
 ** inside a quoted field and the scan must fall back), CRLF, blank lines, a BOM, no
-** final line end, bad cells (skipped, or the error), wrong row widths. The size limit
-** is lowered for them (par_min); the default one is checked on its own.
+** final line end, bad cells (skipped, or the error), wrong row widths, read in pieces
+** of every size so that rows cross the windows' ends. The size limit is lowered for
+** them (par_min); the default one is checked on its own. A file cut before or while it
+** is read gives the serial scan's message.
 */
 #include <math.h>
 #include <signal.h>
@@ -96,14 +99,43 @@ static const char *const COLS[NR] = {"a", "b", "c", "d"};
 /* What a scan gave. */
 typedef struct Outcome {
     int rc, parts;
+    uint64_t refills;
     char err[512];
     uint64_t records, matched[NR], skipped[NR];
     Stats st[NR];
 } Outcome;
 
+/* What scan_file does besides: reads read_max bytes at a time (0: the default); when
+   cut_at_cuts, once the parts' cuts are known, cuts the file to cut[cut_part] + cut_plus
+   (cut_part np or more: the end; -1: the middle of the last part), as another program
+   rewriting it would. */
+typedef struct Extra {
+    size_t read_max;
+    int cut_at_cuts, cut_part;
+    long long cut_plus;
+    const char *path;
+    uint64_t cut_to; /* (where it was cut) */
+    int np;          /* (into how many parts) */
+} Extra;
+static Extra extra;
+
+static void cut_on_cuts(Scanner *s, const uint64_t *cut, int np)
+{
+    (void)s;
+    extra.np = np;
+    int k = extra.cut_part < np ? extra.cut_part : np;
+    if (extra.cut_part < 0)
+        extra.cut_to = cut[np - 1] + (cut[np] - cut[np - 1]) / 2;
+    else
+        extra.cut_to = (uint64_t)((long long)cut[k] + extra.cut_plus);
+    if (truncate(extra.path, (off_t)extra.cut_to) != 0)
+        extra.cut_to = UINT64_MAX;
+}
+
 /*
 ** path scanned for nrules of the columns a, b, c, d (skip: with skip = true), each into
-** an exact accumulator that holds `before` samples first; threads 1 is the serial scan.
+** an exact accumulator that holds `before` samples first; threads 1 is the serial scan;
+** with extra's settings.
 */
 static void scan_file(const char *path, int nrules, int skip, int threads, size_t par_min,
                       int portable, int before, Outcome *o)
@@ -130,8 +162,14 @@ static void scan_file(const char *path, int nrules, int skip, int threads, size_
     s.threads = threads;
     s.par_min = par_min;
     s.portable = portable;
+    s.read_max = extra.read_max;
+    if (extra.cut_at_cuts) {
+        extra.path = path;
+        s.on_cuts = cut_on_cuts;
+    }
     o->rc = scan_run(&s);
     o->parts = s.par_parts;
+    o->refills = s.refills;
     snprintf(o->err, sizeof o->err, "%s", o->rc ? s.err : "");
     o->records = s.records;
     for (int m = 0; m < nrules; m++) {
@@ -193,8 +231,11 @@ int main(void)
     TEST("random CSVs in 2, 3 and 4 parts: the serial scan's outcome bit for bit")
     {
         /* each document once serially, then in 2, 3 and 4 parts (par_min 1: any size),
-           SSE2/AVX2 and plain C; counted: how many went through in parts and how many
-           fell back (a cut inside a quoted field, an error), both must happen */
+           SSE2/AVX2 and plain C, read 128 KiB at a time (the default) or, every other
+           document, in pieces of 1 to 61 bytes (small documents), 512 to 3511 or 4096
+           to 12287, so that rows cross the ends of every part's window; counted: how
+           many went through in parts and how many fell back (a cut inside a quoted
+           field, an error), both must happen */
         int bad = 0, in_parts = 0, fell_back = 0, failed = 0;
         for (int d = 0; d < 400; d++) {
             Shape sh;
@@ -210,6 +251,8 @@ int main(void)
             test_write_file(path, doc, n);
             int nrules = 1 + (int)rnd(NR), skip = rnd(2), before = rnd(3) == 0 ? 3 : 0;
             int portable = rnd(4) == 0;
+            size_t piece = d < 40 ? 1 + (size_t)d % 61 : 512 + (size_t)d * 37 % 3000;
+            extra.read_max = d % 4 == 1 ? piece : d % 4 == 3 ? 4096 + (size_t)d * 37 % 8192 : 0;
             Outcome serial;
             scan_file(path, nrules, skip, 1, 1, portable, before, &serial);
             failed += serial.rc != 0;
@@ -226,6 +269,7 @@ int main(void)
             }
             outcome_free(&serial, nrules);
         }
+        extra.read_max = 0;
         CHECK(bad == 0);
         CHECK(in_parts > 300 && fell_back > 100 && failed > 20);
         fprintf(stderr, "(%d scans in parts, %d fell back; %d documents fail)\n", in_parts,
@@ -297,62 +341,128 @@ int main(void)
         }
     }
 
-    TEST("a file that shrank after it was mapped: the serial scan's message, no crash")
+    TEST("a file that shrank after it was opened: the serial scan's message, no result")
     {
-        /* The file is cut at a whole number of pages: past such a cut the mapping has no
-           page and a read raises SIGBUS. A cut inside a page would leave the rest of that
-           page mapped, reading as zero bytes, with no fault (and no such message): so the
-           unit here is a page of this host's size (sysconf), and on a host of 4 KiB pages
-           also 16 KiB and 64 KiB (aarch64 kernels), whose multiples are whole pages here
-           too, so the geometry those hosts need runs on this one. Per unit U: rows
-           "i,1.25,x,1,1" until the file holds 46903 / 4096 U bytes (with U = 4096: 3000
-           rows, 46903 bytes, by hand: 10 of header, 12 a row and 10893 digits), mapped,
-           then cut to 8 U: the cuts into 2 or 3 parts (near 1/2 and 1/3, 2/3 of the file,
-           all before 8 U as the file is under 12 U) are found, and the last part, in a
-           thread of its own, meets the end (SIGBUS there); cut to 3 U, the cuts are past
-           the end (the file is over 9 U: SIGBUS in this thread). Either way the message is
-           the serial scan's, which names the first byte gone: 8 U or 3 U */
-        size_t page = (size_t)sysconf(_SC_PAGESIZE);
-        const size_t units[] = {page, 4096, 16384, 65536};
-        int ran_64k = 0;
-        for (size_t u = 0; u < sizeof units / sizeof *units; u++) {
-            size_t unit = units[u];
-            if (unit % page != 0 || (u > 0 && unit == page))
-                continue; /* not whole pages on this host, or the host's page again */
-            ran_64k += unit == 65536;
-            size_t want_n = (46903 * unit + 4095) / 4096, n = 0;
-            char *big = malloc(want_n + 64);
-            CHECK(big != NULL);
-            if (big == NULL)
-                break;
-            n = (size_t)sprintf(big, "a,b,t,c,d\n");
-            for (int i = 1; n < want_n; i++)
-                n += (size_t)sprintf(big + n, "%d,1.25,x,1,1\n", i);
-            CHECK(unit != 4096 || n == 46903);
-            CHECK(n > 9 * unit && n < 12 * unit);
-            for (int k = 0; k < 6; k++) {
-                int threads = 1 + k % 3;
-                size_t cut = (k < 3 ? 8 : 3) * unit;
+        /* 3000 rows "i,1.25,x,1,1": 46903 bytes (by hand: 10 of header, 12 a row and
+           10893 digits), opened, then cut before the scan, anywhere (to nothing, inside
+           the header, inside a row, at a row's end, at the cuts into 2 or 3 parts near
+           1/2, 1/3 and 2/3 of the file, one byte short of the end): read with pread(),
+           a part meets the end before its own, the parts give way, and the serial scan
+           says which byte is gone first, the cut; the accumulator holds what it held */
+        size_t n = (size_t)sprintf(doc, "a,b,t,c,d\n");
+        for (int i = 1; i <= 3000; i++)
+            n += (size_t)sprintf(doc + n, "%d,1.25,x,1,1\n", i);
+        CHECK(n == 46903);
+        /* the cuts into 2 parts: 23463; into 3: 15655 and 31287; a row ends at 3997
+           (Python: the first line feed after 10 + 46893 // np * k, plus 1) */
+        static const size_t cuts[] = {0, 5, 4000, 3997, 15655, 23463, 31287, 46902};
+        for (size_t c = 0; c < sizeof cuts / sizeof *cuts; c++) {
+            for (int threads = 1; threads <= 3; threads++) {
                 char want[128];
                 snprintf(want, sizeof want,
                          "t.csv: the file shrank while it was being read (byte %zu is gone): "
                          "no result",
-                         cut);
-                test_write_file(path, big, n);
+                         cuts[c]);
+                test_write_file(path, doc, n);
                 TestScan t;
                 char err[64];
                 CHECK(test_one_rule(&t, "t.csv", SCAN_CSV, "b", err, sizeof err) == 0);
-                CHECK(scan_open_path(&t.s, path) == 0 && t.s.map != NULL);
-                CHECK(truncate(path, (off_t)cut) == 0);
+                (void)stats_add(&t.st, 7);
+                CHECK(scan_open_path(&t.s, path) == 0 && t.s.fsize == n);
+                CHECK(truncate(path, (off_t)cuts[c]) == 0);
                 t.s.threads = threads;
                 t.s.par_min = 1;
                 CHECK(scan_run(&t.s) == -1 && t.s.par_parts == 1);
                 CHECK_STR(t.s.err, want);
+                CHECK(t.st.n >= 1 && t.st.v[0] == 7); /* (lscan.c puts the rest back) */
                 test_one_rule_free(&t);
             }
-            free(big);
         }
-        CHECK(page != 4096 || ran_64k == 1); /* on 4 KiB pages, the 64 KiB geometry ran */
+    }
+
+    TEST("a file cut between the parts' cuts and their reads: the serial scan's message")
+    {
+        /* the file of the test above, in 2 or 3 parts, each read in pieces of 4 KiB or
+           128 KiB; once the cuts are known (on_cuts), the file is cut: at the second
+           part's start (the first reads to its end, the next finds nothing), a byte
+           before it (inside the first part's last row), 3 bytes after it, in the middle
+           of the last part, one byte short of the end. The scan falls back to the
+           serial one, whose message names the cut; the 3 samples from before are
+           still there, the first part's rows are not kept twice (the serial scan adds
+           them again: restored, then added once up to the end) */
+        size_t n = (size_t)sprintf(doc, "a,b,t,c,d\n");
+        for (int i = 1; i <= 3000; i++)
+            n += (size_t)sprintf(doc + n, "%d,1.25,x,1,1\n", i);
+        struct {
+            int part;
+            long long plus;
+        } const at[] = {
+            {1,  0 },
+            {1,  -1},
+            {1,  3 },
+            {-1, 0 },
+            {9,  -1}
+        };
+        int runs = 0;
+        for (size_t a = 0; a < sizeof at / sizeof *at; a++) {
+            for (int k = 0; k < 4; k++) {
+                int threads = 2 + k % 2;
+                test_write_file(path, doc, n);
+                extra.cut_at_cuts = 1;
+                extra.cut_part = at[a].part;
+                extra.cut_plus = at[a].plus;
+                extra.read_max = k < 2 ? 4096 : 0;
+                extra.cut_to = UINT64_MAX;
+                extra.np = 0;
+                Outcome o;
+                scan_file(path, 2, 0, threads, 1, 0, 3, &o);
+                extra.cut_at_cuts = 0;
+                extra.read_max = 0;
+                char want[128];
+                snprintf(want, sizeof want,
+                         "t.csv: the file shrank while it was being read (byte %llu is gone): "
+                         "no result",
+                         (unsigned long long)extra.cut_to);
+                int ok = extra.np == threads && extra.cut_to < n && o.rc == -1 && o.parts == 1 &&
+                         strcmp(o.err, want) == 0 && o.st[0].n >= 3 && o.st[0].n <= 3 + 3000;
+                if (!ok)
+                    fprintf(stderr, "  cut %zu, %d threads: %d parts, cut to %llu: rc %d '%s'\n", a,
+                            threads, extra.np, (unsigned long long)extra.cut_to, o.rc, o.err);
+                CHECK(ok);
+                /* the accumulators: the 3 samples from before, then at most every row once */
+                for (int i = 0; i < 3; i++)
+                    CHECK(o.st[0].v[i] == 1000.25 + i && o.st[1].v[i] == 1000.25 + i);
+                for (size_t i = 3; i < o.st[0].n; i++)
+                    CHECK(o.st[0].v[i] == (double)(i - 2) && o.st[1].v[i] == 1.25);
+                outcome_free(&o, 2);
+                runs++;
+            }
+        }
+        CHECK(runs == 20);
+    }
+
+    TEST("each part reads its own window: rows across its ends, as many reads as pieces")
+    {
+        /* 3000 rows "i,1.25,x,1,1" (46903 bytes) in 2 parts read 1000 bytes at a time: the
+           rows (12 to 15 bytes) cross the windows' ends in both parts; the samples are the
+           serial scan's; each part's window is filled 1000 bytes at a time (the header's
+           pass is not counted): the parts are bytes [0, 23463) and [23463, 46903)
+           (Python, as above), 24 refills each, the last finding the part's end */
+        size_t n = (size_t)sprintf(doc, "a,b,t,c,d\n");
+        for (int i = 1; i <= 3000; i++)
+            n += (size_t)sprintf(doc + n, "%d,1.25,x,1,1\n", i);
+        test_write_file(path, doc, n);
+        extra.read_max = 1000;
+        Outcome serial, par;
+        scan_file(path, 2, 0, 1, 1, 0, 0, &serial);
+        scan_file(path, 2, 0, 2, 1, 0, 0, &par);
+        extra.read_max = 0;
+        CHECK(serial.rc == 0 && par.rc == 0 && par.parts == 2 && par.records == 3000);
+        CHECK(same_outcome(&serial, &par, 2, "read 1000 bytes at a time"));
+        CHECK(stats_sum(&par.st[0]) == 4501500); /* 3000 * 3001 / 2, by hand */
+        CHECK(par.refills == 48);
+        outcome_free(&serial, 2);
+        outcome_free(&par, 2);
     }
 
     TEST("tiny files, a header alone, a sketch, one accumulator for two columns: serial")
@@ -395,7 +505,7 @@ int main(void)
             }
             Scanner s;
             scan_init(&s, "t.csv", SCAN_CSV);
-            CHECK(scan_open_path(&s, path) == 0 && s.map != NULL);
+            CHECK(scan_open_path(&s, path) == 0 && s.fsize == n);
             s.rules = rules;
             s.nrules = k == 0 ? 1 : 2;
             s.threads = 2;

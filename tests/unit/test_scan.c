@@ -6,9 +6,7 @@
 ** tests/lua/test_scan.lua.
 */
 #include <math.h>
-#include <pthread.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <unistd.h>
 
 #include "../fuzz/differential.h"
@@ -134,7 +132,7 @@ static const char *const CSV_DOCS[] = {
 static char scratch[64];
 
 /* Every document of docs, through reads of 1 to 7 bytes, from memory and from a file
-   (read, and mapped): 0 when all agree with whole. */
+   (read; a CSV also in parts): 0 when all agree with whole. */
 static int all_agree(const char *const *docs, size_t n, int format)
 {
     char why[600];
@@ -340,92 +338,7 @@ static int csv_column(const char *text, size_t len, double *sum, char *err, size
     return scan_one(SCAN_CSV, "y", text, len, 0, sum, &refills, err, errlen);
 }
 
-/* ---- a long number's copy that meets the cut (json.c's slow_strtod) ----------------- */
-
-/* This program's malloc and free (the Makefile links it with --wrap=malloc,--wrap=free):
-   they pass through, and once armed with a size, the first allocation of exactly that
-   size first cuts the file at path to cut_to bytes, as a program rewriting it would.
-   json.c allocates len + 1 bytes to copy a number of len >= 512 bytes after it read
-   the number's text and before it copies it: the copy meets the cut (SIGBUS) while the
-   block is held, the moment a rewrite racing the scan could hit. Whether that block
-   is freed again is kept, and whether the thread that allocated it was main's (a CSV
-   part's is another). */
-void *__real_malloc(size_t n);
-void __real_free(void *p);
-void *__wrap_malloc(size_t n);
-void __wrap_free(void *p);
-
-static struct {
-    const char *path;
-    off_t cut_to;
-    _Atomic size_t size; /* armed: the size to cut at; 0 once done */
-    void *_Atomic block; /* that allocation */
-    atomic_int cut, freed, in_main;
-    pthread_t main;
-} copy_cut;
-
-void *__wrap_malloc(size_t n)
-{
-    size_t want = n;
-    if (n == 0 || !atomic_compare_exchange_strong(&copy_cut.size, &want, 0))
-        return __real_malloc(n);
-    atomic_store(&copy_cut.cut, truncate(copy_cut.path, copy_cut.cut_to) == 0);
-    atomic_store(&copy_cut.in_main, pthread_equal(pthread_self(), copy_cut.main) != 0);
-    void *p = __real_malloc(n);
-    atomic_store(&copy_cut.block, p);
-    return p;
-}
-
-void __wrap_free(void *p)
-{
-    if (p != NULL && p == atomic_load(&copy_cut.block))
-        atomic_store(&copy_cut.freed, 1);
-    __real_free(p);
-}
-
-/* Arms the cut: path to cut_to bytes at the next allocation of size bytes. */
-static void copy_cut_arm(const char *path, off_t cut_to, size_t size)
-{
-    copy_cut.path = path;
-    copy_cut.cut_to = cut_to;
-    copy_cut.main = pthread_self();
-    atomic_store(&copy_cut.block, NULL);
-    atomic_store(&copy_cut.cut, 0);
-    atomic_store(&copy_cut.freed, 0);
-    atomic_store(&copy_cut.in_main, 0);
-    atomic_store(&copy_cut.size, size);
-}
-
-/* A document of one shape (0 a JSON array, 1 JSON Lines objects {"a": x}, 2 a CSV column
-   a) of about cut + 2 pages: 1.5 everywhere but one number, from 200 to 300 bytes
-   before cut to past it, of kind 0 ("0." and 700 digits) or 1 ("0.", 600 zeros, "1").
-   Its length, and the number's start and length. */
-static size_t cut_number_doc(int shape, int kind, size_t cut, size_t page, char *doc,
-                             size_t *num_at, size_t *num_len)
-{
-    static const char *const head[] = {"[1.5", "{\"a\": 1.5}\n", "a\n1.5\n"};
-    static const char *const unit[] = {",1.5", "{\"a\": 1.5}\n", "1.5\n"};
-    static const char *const pre[] = {",", "{\"a\": ", ""};
-    static const char *const post[] = {"", "}\n", "\n"};
-    size_t n = (size_t)sprintf(doc, "%s", head[shape]), ul = strlen(unit[shape]);
-    while (n + ul + strlen(pre[shape]) + 200 < cut)
-        n += (size_t)sprintf(doc + n, "%s", unit[shape]);
-    n += (size_t)sprintf(doc + n, "%s0.", pre[shape]);
-    *num_at = n - 2;
-    for (int k = 0; k < (kind == 0 ? 700 : 600); k++)
-        doc[n++] = kind == 0 ? (char)('1' + k % 9) : '0';
-    if (kind == 1)
-        doc[n++] = '1';
-    *num_len = n - *num_at;
-    n += (size_t)sprintf(doc + n, "%s", post[shape]);
-    while (n < cut + 2 * page)
-        n += (size_t)sprintf(doc + n, "%s", unit[shape]);
-    if (shape == 0)
-        doc[n++] = ']';
-    return n;
-}
-
-/* ---- a mapped JSON file that shrinks (the SIGBUS guard) ---------------------------- */
+/* ---- a JSON file that shrinks while it is read ------------------------------------ */
 
 /* What the shrink test's record callback does: counts records, and at record number
    `at` cuts the file at path to cut_to bytes, as another program rewriting it would. */
@@ -544,9 +457,13 @@ int main(void)
         CHECK(!all_agree(JSONL_DOCS, sizeof JSONL_DOCS / sizeof JSONL_DOCS[0], SCAN_JSONL));
     }
 
-    TEST("CSV: whole and windowed scans agree at every cut")
+    TEST("CSV: whole, windowed and in parts, scans agree at every cut")
     {
+        /* the files in 2 and 3 parts too (file_differential): some documents go in
+           parts, others fall back (too few rows to cut, a cut inside quotes, an error) */
+        int in_parts = differential_parts[1], serial = differential_parts[0];
         CHECK(!all_agree(CSV_DOCS, sizeof CSV_DOCS / sizeof CSV_DOCS[0], SCAN_CSV));
+        CHECK(differential_parts[1] > in_parts && differential_parts[0] > serial);
     }
 
     TEST("CSV: random documents agree whole, windowed, by the reference splitter, in plain C")
@@ -555,7 +472,8 @@ int main(void)
            csv_record (every row) and the plain-C block classifier against SSE2; rows of
            quoted text with separators, line ends, "" and NULs; reads of every size from
            1 byte to past the lane's 8 KiB chunks, so rows straddle each window's end;
-           every tenth document also from a file, read and mapped (file_differential) */
+           every fifth document also from a file, read, and in parts (file_differential:
+           many go in parts, with rows across the parts' windows) */
         static char doc[1 << 17];
         static const size_t reads[] = {1, 3, 7, 64, 100, 1000, 4095, 4097, 8191, 8193, 17000};
         /* the lane's index, rows and cells for each instruction set the CPU has, the
@@ -563,7 +481,7 @@ int main(void)
         static const char *const simd[] = {"avx512", "avx2", "sse2", "portable"};
         const char *best = json_simd(NULL);
         char why[600];
-        int bad = 0, failed = 0, levels = 0;
+        int bad = 0, failed = 0, levels = 0, in_parts = differential_parts[1];
         for (size_t l = 0; l < sizeof simd / sizeof simd[0]; l++) {
             if (json_simd(simd[l]) == NULL)
                 continue;
@@ -572,8 +490,8 @@ int main(void)
                 size_t n = random_csv(doc, sizeof doc, 1 + (int)rnd(d < 250 ? 40 : 400));
                 size_t r = reads[d % (sizeof reads / sizeof reads[0])];
                 if (scan_differential((const uint8_t *)doc, n, SCAN_CSV, r, why, sizeof why) ||
-                    (d % 10 == 0 && file_differential((const uint8_t *)doc, n, SCAN_CSV, scratch, r,
-                                                      why, sizeof why))) {
+                    (d % 5 == 0 && file_differential((const uint8_t *)doc, n, SCAN_CSV, scratch, r,
+                                                     why, sizeof why))) {
                     fprintf(stderr, "  %s: doc %d (%zu bytes), reads of %zu: %s\n", simd[l], d, n,
                             r, why);
                     bad = 1;
@@ -587,6 +505,7 @@ int main(void)
         CHECK(!bad && levels >= 1);
         /* both kinds occur: most documents scan, the few with a bad row fail */
         CHECK(failed > 5 * levels && failed < 150 * levels);
+        CHECK(differential_parts[1] - in_parts > 20 * levels);
     }
 
     TEST("paths parse, and bad ones are refused with the place")
@@ -852,7 +771,7 @@ int main(void)
         free(doc);
     }
 
-    TEST("a scan stops when the interrupt flag is set: at a read, and every 4 MB of a map")
+    TEST("a scan stops when the interrupt flag is set: at a read, of an open file or a path")
     {
         static volatile sig_atomic_t stop = 1;
         static const char doc[] = "{\"v\": [1, 2, 3]}";
@@ -865,7 +784,7 @@ int main(void)
         CHECK_STR(s.err, "t.json: interrupted");
         scan_free(&s);
         fclose(fp);
-        /* a mapped file of 12 MB: the flag is seen at the first 4 MB step */
+        /* a file of 12 MB by its path: the flag is seen at a read (every 128 KiB) */
         char path[] = "/tmp/llmdlua-test-scan-XXXXXX";
         int fd = mkstemp(path);
         CHECK(fd >= 0);
@@ -882,8 +801,7 @@ int main(void)
         for (int flag = 0; flag < 2; flag++) {
             stop = (sig_atomic_t)flag;
             scan_init(&s, "big.json", SCAN_JSON);
-            CHECK(scan_open_path(&s, path) == 0 && s.map != NULL);
-            s.whole_map = 1; /* scanned as its map, as a CSV's parts are (else read) */
+            CHECK(scan_open_path(&s, path) == 0 && s.fsize > 0);
             s.rules = &rule;
             s.nrules = 1;
             s.interrupted = &stop;
@@ -898,91 +816,30 @@ int main(void)
         unlink(path);
     }
 
-    TEST("a long number's text cut from under its copy: the shrink error, the copy freed")
-    {
-        /* Each document (cut_number_doc) holds one number of 512 bytes or more across
-           the page boundary at 4 pages: 700 significant digits, or 1 digit 600 places
-           after the point (1e-601: strtod's too, from compose); either way json.c reads
-           it, then copies it for strtod. The file is mapped and cut to 4 pages when the
-           copy is allocated (__wrap_malloc): the scan fails with the shrink message,
-           naming a byte of the number from the cut on, and the copy is freed by the
-           time scan_run returns (the jump out of the copy lost it; LeakSanitizer in
-           make check says so too). Every way to the copy: a JSON array of numbers (the
-           lane), JSON Lines objects (a token's value), a CSV column read serially and
-           in 2 parts (the number in the second, read in a thread of its own) */
-        size_t page = (size_t)sysconf(_SC_PAGESIZE), cut = 4 * page;
-        char *doc = malloc(cut + 4 * page);
-        char path[64];
-        CHECK(doc != NULL);
-        CHECK(test_temp_file(path, sizeof path, "/tmp/llmdlua-test-copycut-XXXXXX") == 0);
-        int runs = 0;
-        for (int shape = 0; doc != NULL && shape < 4; shape++) {
-            for (int kind = 0; kind < 2; kind++) {
-                size_t at, len;
-                size_t n = cut_number_doc(shape < 3 ? shape : 2, kind, cut, page, doc, &at, &len);
-                CHECK(at < cut && at + len > cut && len >= 512);
-                test_write_file(path, doc, n);
-                static const char *const pattern[] = {"$[*]", "$.a", "a", "a"};
-                static const int format[] = {SCAN_JSON, SCAN_JSONL, SCAN_CSV, SCAN_CSV};
-                TestScan t;
-                char err[64];
-                int r = test_one_rule(&t, "t.x", format[shape], pattern[shape], err, sizeof err);
-                CHECK(r == 0);
-                CHECK(scan_open_path(&t.s, path) == 0 && t.s.map != NULL);
-                t.s.threads = shape == 3 ? 2 : 1;
-                t.s.par_min = 1;
-                t.s.whole_map = 1; /* the copy is cut from under a map: kept also when serial */
-                copy_cut_arm(path, (off_t)cut, len + 1);
-                int rc = scan_run(&t.s);
-                int freed = atomic_load(&copy_cut.freed);
-                atomic_store(&copy_cut.size, 0); /* disarmed, had it not fired */
-                const char *want = "t.x: the file shrank while it was being read (byte ";
-                char *end = NULL;
-                unsigned long long byte = strncmp(t.s.err, want, strlen(want)) == 0
-                                              ? strtoull(t.s.err + strlen(want), &end, 10)
-                                              : 0;
-                int in_main = atomic_load(&copy_cut.in_main);
-                int ok = atomic_load(&copy_cut.cut) && freed && in_main == (shape != 3) &&
-                         rc == -1 && end != NULL && strcmp(end, " is gone): no result") == 0 &&
-                         byte >= cut && byte < at + len;
-                if (!ok)
-                    fprintf(stderr,
-                            "  shape %d, kind %d: cut at the copy %d, copy freed %d, in main's "
-                            "thread %d, rc %d, '%s'\n",
-                            shape, kind, atomic_load(&copy_cut.cut), freed, in_main, rc, t.s.err);
-                CHECK(ok);
-                test_one_rule_free(&t);
-                runs++;
-            }
-        }
-        CHECK(runs == 8);
-        unlink(path);
-        free(doc);
-    }
-
-    TEST("a JSON file that shrank, read or mapped: an error naming it and the byte, nothing held")
+    TEST("a JSON file that shrank: an error naming it and the byte, nothing held")
     {
         /* as test_csvpar.c's test of a CSV, for every path of the JSON scan: each shape
-           of shrink_doc, mapped, then cut at a page boundary (to nothing, to 3 pages)
-           before the scan, or to 2 pages by a record callback at the 10th record
-           during it (then in the first 2 pages). The scan fails with the
-           message below, naming a byte at or after the cut and before the old end (a
-           file cut to nothing used to crash: its first bytes were read unguarded);
-           make check runs this under ASan, and LeakSanitizer finds anything a pass
-           held when the jump left it. Each case twice: read with read() (the end comes
-           before the size the file had when opened) and scanned as its map (SIGBUS) */
+           of shrink_doc, opened, then cut (to nothing, to 3 pages, to 3 pages and 5
+           bytes) before the scan, or to 2 pages by a record callback at the 10th
+           record during it (then in the first 2 pages). The scan fails with the
+           message below, naming a byte at or after the cut and before the old end (the
+           end comes before the size the file had when opened); make check runs this
+           under ASan, and LeakSanitizer finds anything a pass held when it failed */
         static char doc[256 << 10];
         char path[64];
         CHECK(test_temp_file(path, sizeof path, "/tmp/llmdlua-test-shrink-XXXXXX") == 0);
         long page = sysconf(_SC_PAGESIZE);
         int runs = 0, failed = 0;
-        for (int each = 0; each < 20; each++) {
-            int shape = each / 2, mapped = each % 2;
+        for (int shape = 0; shape < 10; shape++) {
             size_t n = shrink_doc(shape, doc, sizeof doc);
             int records = shape == 2 || shape == 3 || shape == 7;
-            for (int mode = 0; mode < 3; mode += 1 + (mode == 1 && !records)) {
-                /* 0: to nothing, 1: 3 pages, 2: 2 pages, by a callback during the scan */
-                off_t cut = mode == 0 ? 0 : mode == 1 ? 3 * page : 2 * page;
+            for (int mode = 0; mode < 4; mode += 1 + (mode == 2 && !records)) {
+                /* 0: to nothing, 1: 3 pages, 2: inside a page, 3: 2 pages, by a callback
+                   during the scan */
+                off_t cut = mode == 0   ? 0
+                            : mode == 1 ? 3 * page
+                            : mode == 2 ? 3 * page + 5
+                                        : 2 * page;
                 test_write_file(path, doc, n);
                 Stats st[2];
                 stats_init(&st[0], 0); /* (again with their rules) */
@@ -991,13 +848,12 @@ int main(void)
                 ScanField fields[3];
                 int nfields;
                 int nr = shrink_rules(shape, rules, fields, &nfields, st);
-                Cutter c = {path, cut, mode == 2 ? 10 : -1, 0};
+                Cutter c = {path, cut, mode == 3 ? 10 : -1, 0};
                 Scanner s;
                 const char *name = shape == 9 ? "t.csv" : "t.json";
                 scan_init(&s, name, shape == 9 ? SCAN_CSV : shape == 5 ? SCAN_JSONL : SCAN_JSON);
-                CHECK(scan_open_path(&s, path) == 0 && s.map != NULL && s.map_len == n);
-                s.whole_map = mapped;
-                if (mode != 2)
+                CHECK(scan_open_path(&s, path) == 0 && s.fsize == n);
+                if (mode != 3)
                     CHECK(truncate(path, cut) == 0);
                 s.rules = rules;
                 s.nrules = nr;
@@ -1015,8 +871,8 @@ int main(void)
                 int ok = rc == -1 && end != NULL && strcmp(end, " is gone): no result") == 0 &&
                          byte >= (unsigned long long)cut && byte < n;
                 if (!ok)
-                    fprintf(stderr, "  shape %d, %s, mode %d (cut at %lld): rc %d, '%s'\n", shape,
-                            mapped ? "mapped" : "read", mode, (long long)cut, rc, s.err);
+                    fprintf(stderr, "  shape %d, mode %d (cut at %lld): rc %d, '%s'\n", shape, mode,
+                            (long long)cut, rc, s.err);
                 failed += !ok;
                 runs++;
                 scan_free(&s);
@@ -1030,25 +886,26 @@ int main(void)
                     scan_path_free(&fields[k].path);
             }
         }
-        CHECK(failed == 0 && runs == 46); /* 10 shapes, 3 of them with records; twice */
+        CHECK(failed == 0 && runs == 33); /* 10 shapes, 3 of them with records */
         unlink(path);
     }
 
-    TEST("a file that grew after it was opened, read or mapped: the bytes it had then")
+    TEST("a file that grew after it was opened: the bytes it had then")
     {
-        /* as a map of the size at open reads it: "[1, 2]" and "y\n1\n2\n" sum to 3 (by
+        /* read to its size at open: "[1, 2]" sums to 3 and "y\n1\n2\n3\n4\n" to 10 (by
            hand) whatever is appended before the scan; read to its new end, the JSON would
-           fail ("[1, 2], 4]") and the CSV sum to 7 */
+           fail ("[1, 2], 4]") and the CSV sum to 15. The CSV also in 2 parts (parallel_min
+           1; the cut after "3\n", at byte 8 of 10, by hand) */
         static const char *const docs[2][2] = {
-            {"[1, 2]",    ", 4]"},
-            {"y\n1\n2\n", "4\n" }
+            {"[1, 2]",          ", 4]"},
+            {"y\n1\n2\n3\n4\n", "5\n" }
         };
-        for (int k = 0; k < 4; k++) {
-            int csv = k / 2, mapped = k % 2;
+        for (int k = 0; k < 3; k++) {
+            int csv = k > 0, parts = k == 2;
             test_write_file(scratch, docs[csv][0], strlen(docs[csv][0]));
             Scanner s;
             scan_init(&s, "t", csv ? SCAN_CSV : SCAN_JSON);
-            CHECK(scan_open_path(&s, scratch) == 0 && s.map != NULL);
+            CHECK(scan_open_path(&s, scratch) == 0 && s.fsize > 0);
             FILE *f = fopen(scratch, "ab");
             CHECK(f != NULL && fputs(docs[csv][1], f) >= 0 && fclose(f) == 0);
             Stats st;
@@ -1057,12 +914,14 @@ int main(void)
             CHECK(test_stats_rule(&rule, &st, s.format, csv ? "y" : "$[*]", err, sizeof err) == 0);
             s.rules = &rule;
             s.nrules = 1;
-            s.whole_map = mapped;
+            s.threads = parts ? 2 : 1;
+            s.par_min = 1;
             int rc = scan_run(&s);
             if (rc != 0)
-                fprintf(stderr, "  %s, %s: %s\n", csv ? "CSV" : "JSON", mapped ? "mapped" : "read",
+                fprintf(stderr, "  %s%s: %s\n", csv ? "CSV" : "JSON", parts ? " in parts" : "",
                         s.err);
-            CHECK(rc == 0 && st.n == 2 && stats_sum(&st) == 3);
+            CHECK(rc == 0 && st.n == (csv ? 4u : 2u) && stats_sum(&st) == (csv ? 10 : 3));
+            CHECK(s.par_parts == (parts ? 2 : 1));
             scan_free(&s);
             scan_path_free(&rule.path);
             stats_free(&st);

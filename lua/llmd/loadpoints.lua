@@ -410,16 +410,18 @@ function M.saturated_on(s, points, axis, x)
   return x > last.offered and not close(x, last.offered)
 end
 
--- Points with a known achieved rate, ordered by it (ties: by offered load).
-local function by_achieved(points)
+-- The points whose key passes keep, ordered by it (ties: by index).
+local function sorted_by(points, key, keep)
   local out = {}
-  for _, p in ipairs(points) do if p.achieved_rps then out[#out + 1] = p end end
+  for _, p in ipairs(points) do if keep(p[key]) then out[#out + 1] = p end end
   table.sort(out, function(x, y)
-    if x.achieved_rps ~= y.achieved_rps then return x.achieved_rps < y.achieved_rps end
+    if x[key] ~= y[key] then return x[key] < y[key] end
     return x.index < y.index
   end)
   return out
 end
+
+local function known(v) return v ~= nil end
 
 -- A load point's field or value: "achieved_rps", "output_tps", ... or a catalogue key.
 local function field(p, key)
@@ -428,16 +430,11 @@ local function field(p, key)
 end
 M.field = field
 
--- Points with a known load on axis, ordered by it (ties: by index).
+-- Points with a known load on axis, ordered by it (ties: by index): the offered load on
+-- a rate or concurrency axis, else the achieved rate.
 local function by_load(points, axis)
-  if axis ~= "rate" and axis ~= "concurrency" then return by_achieved(points) end
-  local out = {}
-  for _, p in ipairs(points) do if finite(p.offered) then out[#out + 1] = p end end
-  table.sort(out, function(x, y)
-    if x.offered ~= y.offered then return x.offered < y.offered end
-    return x.index < y.index
-  end)
-  return out
+  if axis == "rate" or axis == "concurrency" then return sorted_by(points, "offered", finite) end
+  return sorted_by(points, "achieved_rps", known)
 end
 
 -- The value of key at load x on axis (M.axis; default "achieved", x an achieved rate): a

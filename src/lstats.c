@@ -640,8 +640,8 @@ static int read_at(int fd, void *p, size_t len, uint64_t off, size_t *got)
 ** message in msg: a read that fails, a file that ended early or went on past end (cut or
 ** written to while it was read).
 */
-static int read_body(int fd, const char *path, const char *what, void *a, size_t a_len,
-                     void *b, size_t bytes, char *msg, size_t size)
+static int read_body(int fd, const char *path, const char *what, void *a, size_t a_len, void *b,
+                     size_t bytes, char *msg, size_t size)
 {
     uint64_t end = (uint64_t)DUMP_HEAD_BYTES + bytes;
     size_t got = 0, more = 0;
@@ -723,8 +723,9 @@ static int load_dump(int fd, const char *path, LStats *ls, char *msg, size_t siz
         (void)snprintf(what, sizeof what, "%llu samples", (unsigned long long)h->n);
     if ((uint64_t)st.st_size != end) {
         if ((uint64_t)st.st_size < end)
-            (void)snprintf(msg, size, "%s: cut short at byte %llu: its header says %s, to byte %llu",
-                           path, (unsigned long long)st.st_size, what, (unsigned long long)end);
+            (void)snprintf(msg, size,
+                           "%s: cut short at byte %llu: its header says %s, to byte %llu", path,
+                           (unsigned long long)st.st_size, what, (unsigned long long)end);
         else
             (void)snprintf(msg, size,
                            "%s: longer than its header says: %s end at byte %llu, the file at "

@@ -1704,3 +1704,54 @@ t.test("an interrupted dry run advises the same command again, not --resume of i
   said = cluster.interrupted_message { ws = { path = d }, dry_run = false, ns = "bench" }
   t.ok(said:find("Continue with:               llmdlua compare.lua --resume " .. d .. "\n", 1, true), said)
 end)
+
+-- doctor.lua --cluster against the fake cluster printed "fake kubectl: unsupported call:
+-- version --client" (and helm's, helmfile's "no namespace given"). The fake tools now answer
+-- as the real ones print (formats from kubernetes.io's kubectl_version reference and install
+-- guide, helm.sh's helm_version: "v3.2.1+gfe51cd1" is Version, "+g", the commit's first 7).
+t.test("doctor.lua --cluster against the fake cluster: each tool's version line as the real tool prints it", function()
+  local s = setup()
+  local r = proc.run({ LLMDLUA, "doctor.lua", "--cluster" }, { env = s.env })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  for _, want in ipairs {
+    "\nkubectl   " .. FAKEBIN .. "/kubectl  (Client Version: v1.31.0)\n",
+    "\nhelm      " .. FAKEBIN .. "/helm  (v3.16.2+g13654a5)\n",
+    "\nhelmfile  " .. FAKEBIN .. "/helmfile  (helmfile version v1.1.7)\n",
+    "\noc        " .. FAKEBIN .. "/oc  (Client Version: 4.16.0)\n",
+  } do
+    t.ok(r.stdout:find(want, 1, true), want .. "\n---\n" .. r.stdout)
+  end
+  t.ok(not r.stdout:find("unsupported", 1, true) and not r.stdout:find("error", 1, true), r.stdout)
+  local function kubectl(...)
+    return proc.run({ FAKEBIN .. "/kubectl", ... }, { env = s.env })
+  end
+  r = kubectl("version", "--client")
+  t.eq({ r.code, r.stdout }, { 0, "Client Version: v1.31.0\nKustomize Version: v5.4.2\n" })
+  -- -o json: Go's json.MarshalIndent with two spaces, which for string values is exactly
+  -- what Python's json.dumps(indent=2) writes; the fields apimachinery's version.Info has
+  local py = [[
+import json, sys
+text = sys.stdin.read()
+v = json.loads(text)
+print(json.dumps(v, indent=2) + "\n" == text, list(v), list(v["clientVersion"]))]]
+  for _, o in ipairs { { "-o", "json" }, { "--output=json" }, { "-ojson" } } do
+    r = kubectl("version", "--client", table.unpack(o))
+    t.eq(r.code, 0, r.stderr)
+    local p = proc.run({ "/usr/bin/python3", "-c", py }, { stdin = r.stdout })
+    t.eq(p.stdout, "True ['clientVersion', 'kustomizeVersion'] ['major', 'minor', 'gitVersion', 'gitCommit', "
+      .. "'gitTreeState', 'buildDate', 'goVersion', 'compiler', 'platform']\n", table.concat(o, " "))
+  end
+  -- --output=yaml: sigs.k8s.io/yaml's keys sorted, version numbers and the date quoted strings
+  r = kubectl("version", "--client", "--output=yaml")
+  t.eq(r.code, 0, r.stderr)
+  local keys = {}
+  for k in r.stdout:gmatch("\n  (%w+):") do keys[#keys + 1] = k end
+  t.eq(keys, { "buildDate", "compiler", "gitCommit", "gitTreeState", "gitVersion", "goVersion", "major", "minor",
+    "platform" })
+  t.ok(r.stdout:find("^clientVersion:\n"), r.stdout)
+  t.ok(r.stdout:find('\n  major: "1"\n', 1, true) and r.stdout:find('\n  buildDate: "', 1, true), r.stdout)
+  t.ok(r.stdout:find("\nkustomizeVersion: v5.4.2\n$"), r.stdout)
+  t.eq(yaml.load(r.stdout).clientVersion.gitVersion, "v1.31.0")
+  r = kubectl("version", "--client", "-o", "wide")
+  t.eq({ r.code, r.stderr }, { 1, "error: --output must be 'yaml' or 'json'\n" })
+end)

@@ -1495,7 +1495,7 @@ function M.run(plan, opts)
   local out = opts.out or io.stdout
   local bins = M.tool_bins(plan)
   local interactive = not opts.yes and proc.run({ "test", "-t", "0" }, { stdin = { inherit = true } }).ok
-  local w, ns, saved
+  local w, ns, saved, made
   if opts.resume then
     w = ws.open(opts.resume, { resume = true })
     -- the namespace (and kube context) the comparison was made in: a resume never guesses
@@ -1530,8 +1530,16 @@ function M.run(plan, opts)
         .. "project", 0)
     end
     -- marked incomplete until the report step writes the report (analyze.lua refuses it
-    -- until then); kept after a failed step, for --resume
-    w = ws.create { parent = plan.parent or opts.parent, incomplete = M.INCOMPLETE_TEXT }
+    -- until then); kept after a failed step, for --resume. A dry run's holds only what the
+    -- dry run itself needs (the renders it checks, commands.log) and goes when it ends, with
+    -- the parent folders made for it: a dry run leaves nothing behind (M.remove_dry_run).
+    local parent = plan.parent or opts.parent or "."
+    if opts.dry_run then made = M.missing_folders(parent) end
+    w = ws.create { parent = parent, incomplete = M.INCOMPLETE_TEXT, quiet = opts.dry_run }
+    if opts.dry_run then
+      out:write(("Workspace: %s (the dry run's, for its renders and commands.log: removed when it ends)\n")
+        :format(w.path))
+    end
   end
   local t = plan.timeouts or {}
   local ctx
@@ -1547,6 +1555,7 @@ function M.run(plan, opts)
   if not okset then
     if opts.resume then error(errset, 0) end
     local removed, why = ws.remove(w)
+    for _, d in ipairs(made or {}) do lfs.rmdir(d) end
     local where = removed and ("the workspace %s was removed"):format(w.path)
       or ("the workspace %s is marked incomplete (could not remove it: %s)"):format(w.path, tostring(why))
     if tostring(errset):match("interrupted$") then error(("interrupted; %s"):format(where), 0) end
@@ -1559,13 +1568,44 @@ function M.run(plan, opts)
     stop_after_failed_stack = true,
     on_failure = function(o) if o.stack then ctx.failed[o.stack] = o end end,
   })
+  ctx.made_folders = made
   if not okr then
-    if tostring(result):match("interrupted") then error(M.interrupted_message(ctx), 0) end
+    if tostring(result):match("interrupted") then
+      local msg = M.interrupted_message(ctx)
+      if ctx.scratch then msg = msg .. "\n" .. M.remove_dry_run(ctx) end
+      error(msg, 0)
+    end
+    if ctx.scratch then out:write(M.remove_dry_run(ctx), "\n") end
     error(result, 0)
   end
   ctx.result = result
   M.salvage(ctx, result)
+  if ctx.scratch then out:write(M.remove_dry_run(ctx), "\n") end
   return result.ok, ctx
+end
+
+-- The folders of path that do not exist, deepest first ("a/b/c" with only "a" there: a/b/c,
+-- a/b): what making a workspace under it makes.
+function M.missing_folders(path)
+  local list = {}
+  local p = tostring(path):gsub("/+$", "")
+  while p ~= "" and p ~= "." and not lfs.attributes(p) do
+    list[#list + 1] = p
+    p = p:match("^(.*[^/])/+[^/]*$") or ""
+  end
+  return list
+end
+
+-- Removes a fresh dry run's workspace (ctx.scratch) and the parent folders made for it
+-- (ctx.made_folders, each only if empty); returns the line that says so, or why not.
+function M.remove_dry_run(ctx)
+  local removed, why = ws.remove(ctx.ws)
+  if not removed then
+    return ("Dry run: its workspace %s could not be removed (%s); nothing else was written."):format(ctx.ws.path,
+      tostring(why))
+  end
+  for _, d in ipairs(ctx.made_folders or {}) do lfs.rmdir(d) end
+  return ("Dry run: its workspace %s was removed; it leaves nothing behind."):format(ctx.ws.path)
 end
 
 -- The INCOMPLETE marker's text in a workspace made from a plan (workspace.open adds how to
@@ -1581,7 +1621,7 @@ function M.start(plan, opts, w, ns, saved, bins, interactive, out, t)
     timeouts = { ready = t.ready or 900, benchmark = t.benchmark or 0, smoke = t.smoke or 120, poll = t.poll or 5 },
     commands = { a = {}, b = {} }, config_text = {}, deployed = {}, failed = {}, yes = opts.yes,
     interactive = interactive, opts_slo = opts.slo, opts_min_effect = opts.min_effect,
-    only = opts.only, resumed = opts.resume ~= nil,
+    only = opts.only, resumed = opts.resume ~= nil, scratch = opts.dry_run and not opts.resume,
     k = k8s.new { namespace = ns, log = w.path .. "/commands.log", dry_run = opts.dry_run, bins = bins, out = out,
       backoff = t.backoff or 1.0 },
   }
@@ -1643,7 +1683,11 @@ function M.interrupted_message(ctx)
       missing[#missing + 1] = ("run %s's vLLM logs"):format(y:upper())
     end
   end
-  lines[#lines + 1] = ("Saved in %s: %s."):format(w, table.concat(saved, ", "))
+  if ctx.scratch then
+    missing = {} -- (a fresh dry run's workspace goes: M.remove_dry_run says so)
+  else
+    lines[#lines + 1] = ("Saved in %s: %s."):format(w, table.concat(saved, ", "))
+  end
   if #missing > 0 then
     lines[#lines + 1] = ("Not saved: %s (nothing is collected after Ctrl-C); whatever was deployed is left as it is.")
       :format(table.concat(missing, " and "))

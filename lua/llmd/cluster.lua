@@ -455,6 +455,74 @@ function M.http_port(spec)
   return nil, #l > 0 and table.concat(l, ", ") or "no ports"
 end
 
+-- Kinds that never make a Service appear. When a deploy renders only these (and Services),
+-- the Services it renders are all it adds; anything else (a Gateway, whose controller makes
+-- its Service, or a custom resource an operator turns into more objects) may add one that
+-- only the cluster will know.
+local NO_SERVICE = {}
+for _, k in ipairs { "ConfigMap", "Secret", "ServiceAccount", "Role", "RoleBinding", "Deployment", "StatefulSet",
+  "DaemonSet", "ReplicaSet", "Pod", "Job", "CronJob", "PersistentVolumeClaim", "HorizontalPodAutoscaler",
+  "PodDisruptionBudget", "NetworkPolicy", "Ingress", "HTTPRoute", "GRPCRoute", "InferencePool", "InferenceModel",
+  "InferenceObjective", "ServiceMonitor", "PodMonitor", "LimitRange", "ResourceQuota" } do NO_SERVICE[k] = true end
+
+-- The smoke test's endpoint in a dry run, which reads nothing from the cluster: what the
+-- deploy renders says which Service the real run would test, by the real run's rule (a
+-- Service named *gateway* its deploy adds, else an *epp* one; deploy.service wins), or that
+-- there is none (an error, as the real smoke test would fail), or that it is known only once
+-- deployed (a Gateway's controller makes it; a call that is not rendered): said so.
+function M.dry_endpoint(ctx, x, want_svc)
+  ctx.k:json { "get", "svc" } -- printed as a read not made
+  local sx = stack_of(ctx, x) -- (the stack whose deploy this run benchmarks: experiment.lua's run treatments)
+  M.check_deploy(ctx, sx)
+  local seen = ctx.rendered[sx]
+  local svcs, gateways, unknown = {}, {}, {}
+  for _, u in ipairs(seen.unknown) do unknown[#unknown + 1] = u end
+  for _, o in ipairs(seen.objects) do
+    local kind = type(o.kind) == "string" and o.kind or "an object without a kind"
+    local name = type(o.metadata) == "table" and type(o.metadata.name) == "string" and o.metadata.name or nil
+    if kind == "Service" and name then svcs[#svcs + 1] = o
+    elseif kind == "Gateway" then gateways[#gateways + 1] = tostring(name)
+    elseif not NO_SERVICE[kind] then unknown[#unknown + 1] = ("%s %s"):format(kind, tostring(name)) end
+  end
+  table.sort(svcs, function(a, b) return a.metadata.name < b.metadata.name end) -- (as kubectl get svc lists them)
+  local function pick(o)
+    local port, why = M.http_port(o.spec)
+    if not port then
+      error(("run %s: service %s, which its deploy renders, has no port that serves HTTP (ports: %s; none named "
+        .. "http/http2, none with appProtocol http, none of 80/8000/8080): the smoke test would fail; set "
+        .. "deploy.service: NAME:PORT"):format(x, o.metadata.name, why), 0)
+    end
+    return o.metadata.name, port, why .. ", in what its deploy renders"
+  end
+  if want_svc then
+    for _, o in ipairs(svcs) do if o.metadata.name == want_svc then return pick(o) end end
+    return want_svc, 80, ("dry run: not in what its deploy renders, so it must be in %s already: not read in a dry "
+      .. "run, checked only when the smoke test runs"):format(ctx.ns)
+  end
+  local gw, epp
+  for _, o in ipairs(svcs) do
+    local n = o.metadata.name
+    if n:match("gateway") then gw = gw or o elseif n:match("epp") then epp = epp or o end
+  end
+  if gw then return pick(gw) end
+  if #gateways > 0 then
+    return "<the Service of Gateway " .. gateways[1] .. ">", 80, ("dry run: made by the controller of Gateway %s "
+      .. "once deployed, so not known in a dry run: checked only when the smoke test runs")
+      :format(table.concat(gateways, ", "))
+  end
+  if #unknown > 0 then
+    return "<a gateway Service>", 80, ("dry run: what its deploy creates is not all known before it runs (%s): the "
+      .. "Service is checked only when the smoke test runs"):format(table.concat(unknown, "; "))
+  end
+  if epp then return pick(epp) end
+  local names = {}
+  for _, o in ipairs(svcs) do names[#names + 1] = o.metadata.name end
+  error(("run %s: no Service for the smoke test: what its deploy renders has no gateway Service (a Service named "
+    .. "*gateway*, or a Gateway whose controller makes one) and no EPP Service (*epp*) (Services it renders: %s); "
+    .. "the smoke test would fail; set deploy.service: NAME[:PORT] to test a Service it does not deploy"):format(x,
+    #names > 0 and table.concat(names, ", ") or "none"), 0)
+end
+
 -- What the smoke test and the benchmark talk to: service, port, and why that port.
 local function endpoint(ctx, x)
   local r = run_of(ctx, x)
@@ -465,10 +533,7 @@ local function endpoint(ctx, x)
     if tonumber(port) then return svc, tonumber(port), ("port %s (deploy.service)"):format(port) end
     want_svc = svc
   end
-  if ctx.dry_run then
-    ctx.k:json { "get", "svc" } -- printed as a read not made
-    return want_svc or "<the gateway service>", 80, "dry run: services not read, port not looked up"
-  end
+  if ctx.dry_run then return M.dry_endpoint(ctx, x, want_svc) end
   local function pick(s)
     local port, why = M.http_port(s.spec)
     if not port then
@@ -1332,14 +1397,40 @@ end
 function M.check_deploy(ctx, x)
   ctx.deploy_checked = ctx.deploy_checked or {}
   if ctx.deploy_checked[x] then return end
+  -- what the deploy would create, as far as its manifests and renders tell (ctx.rendered[x]:
+  -- objects, and the calls that create what no render shows), for the dry run's smoke test
+  local seen = { objects = {}, unknown = {} }
+  local function add(objs) for _, o in ipairs(objs) do seen.objects[#seen.objects + 1] = o end end
   for _, c in ipairs(deploy_calls(ctx, x)) do
     local ok, err = pcall(ctx.k.preflight, ctx.k, c.tool, c.args, { user = c.opts.user, cwd = c.opts.cwd,
-      allow_hooks = c.opts.allow_hooks })
+      allow_hooks = c.opts.allow_hooks, seen = add })
     if not ok then
       error(("run %s (%s): %s; nothing of this run was deployed"):format(x, run_of(ctx, x).label, tostring(err)), 0)
     end
+    local why = M.unrendered(c.tool, c.args)
+    if why then seen.unknown[#seen.unknown + 1] = why end
   end
+  ctx.rendered = ctx.rendered or {}
+  ctx.rendered[x] = seen
   ctx.deploy_checked[x] = true
+end
+
+-- Does a deploy call create objects that no manifest or render shows beforehand? "kubectl
+-- expose ..." and the like: a string saying which; nil for a chart's install (rendered), an
+-- apply of manifests (read), and calls that create nothing.
+function M.unrendered(tool, args)
+  if tool == "helm" or tool == "helmfile" then return nil end -- (installs are rendered; the rest make nothing)
+  local ok, p = pcall(k8s.parse, tool, args)
+  if not ok then return nil end -- (refused by the preflight already)
+  local verb = p.words[1]
+  if verb == "apply" or verb == "create" or verb == "replace" then
+    for _, f in ipairs(p.flags) do
+      if f.name == "filename" or f.name == "kustomize" then return nil end
+    end
+  elseif verb ~= "expose" and verb ~= "run" then
+    return nil
+  end
+  return ("%s %s (not from manifests)"):format(tool, k8s.cmdline(args))
 end
 
 local function deploy(ctx, x)

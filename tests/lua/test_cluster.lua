@@ -1777,3 +1777,68 @@ print(json.dumps(v, indent=2) + "\n" == text, list(v), list(v["clientVersion"]))
   r = kubectl("version", "--client", "-o", "wide")
   t.eq({ r.code, r.stderr }, { 1, "error: --output must be 'yaml' or 'json'\n" })
 end)
+
+-- A dry run read no Service, so it said nothing of the one its smoke test needs: a plan whose
+-- deploy adds no gateway Service passed the dry run (exit 0) and failed at the real smoke
+-- test. The dry run now takes the endpoint from what the deploy renders, by the real run's
+-- rule (a Service named *gateway* the deploy adds, else an *epp* one, with a port that serves
+-- HTTP); where only the cluster can know (a Gateway's controller makes the Service), it says
+-- that this is checked only when the smoke test runs. The real runs below fail as predicted.
+t.test("dry run: the smoke test's Service from what the deploy renders; none, or no HTTP port, is refused", function()
+  local cases = {
+    { releases = "  - name: ms-sim\n    chart: llm-d-modelservice/llm-d-modelservice\n",
+      dry = "[50] smoke_test (b): FAILED - run b: no Service for the smoke test: what its deploy renders has no "
+        .. "gateway Service (a Service named *gateway*, or a Gateway whose controller makes one) and no EPP Service "
+        .. "(*epp*) (Services it renders: none); the smoke test would fail; set deploy.service: NAME[:PORT] to test "
+        .. "a Service it does not deploy\n",
+      real = "run b: no gateway service deployed by this run in bench" },
+    { releases = "  - name: gaie-sim\n    chart: oci://registry.k8s.io/gateway-api-inference-extension/charts/"
+        .. "inferencepool\n",
+      dry = "[50] smoke_test (b): FAILED - run b: service gaie-sim-epp, which its deploy renders, has no port that "
+        .. "serves HTTP (ports: 9002; none named http/http2, none with appProtocol http, none of 80/8000/8080): the "
+        .. "smoke test would fail; set deploy.service: NAME:PORT\n",
+      real = "run b: service gaie-sim-epp in bench has no port that serves HTTP (ports: 9002;" },
+  }
+  for _, c in ipairs(cases) do
+    local s = setup()
+    t.write(s.dir .. "/guide/helmfile.yaml", "releases:\n" .. c.releases)
+    local r = compare(s, { "--plan", s.plan, "--dry-run" })
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    t.ok(r.stdout:find(c.dry, 1, true), c.dry .. "\n---\n" .. r.stdout)
+    r = compare(s)
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    t.ok(r.stdout:find("Run B failed at step 50 (smoke_test)", 1, true), r.stdout)
+    t.ok(r.stdout:find(c.real, 1, true), c.real .. "\n---\n" .. r.stdout)
+  end
+  -- a Gateway (llm-d-infra's): its controller makes the Service once deployed; said so
+  local s = setup()
+  local r = compare(s, { "--plan", s.plan, "--dry-run" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("endpoint: service <the Service of Gateway infra-sim-inference-gateway>, dry run: made by the "
+    .. "controller of Gateway infra-sim-inference-gateway once deployed, so not known in a dry run: checked only when "
+    .. "the smoke test runs\n", 1, true), r.stdout)
+  -- a gateway Service the deploy applies: named, with its HTTP port; deploy.service elsewhere: said so
+  s = setup(function(plan, d)
+    plan.runs.b.deploy = { method = "custom", guide_dir = d .. "/guide", model = "Qwen/Qwen3-0.6B",
+      commands = { { "kubectl", "apply", "-f", "svc.yaml" } } }
+  end)
+  t.write(s.dir .. "/guide/svc.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: my-gateway}\nspec:\n  ports:\n"
+    .. "    - {name: status, port: 15021}\n    - {name: http, port: 8080}\n")
+  r = compare(s, { "--plan", s.plan, "--dry-run" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("endpoint: service my-gateway, port 8080 (named http), in what its deploy renders\n", 1, true),
+    r.stdout)
+  local plan = yaml.load_file(s.plan)
+  plan.runs.b.deploy.service = "elsewhere"
+  t.write(s.plan, yaml.dump(plan))
+  r = compare(s, { "--plan", s.plan, "--dry-run" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("endpoint: service elsewhere, dry run: not in what its deploy renders, so it must be in bench "
+    .. "already: not read in a dry run, checked only when the smoke test runs\n", 1, true), r.stdout)
+  -- a call whose objects no render shows: the dry run cannot know, and says which call
+  t.eq(cluster.unrendered("kubectl", { "expose", "deployment", "x" }), "kubectl expose deployment x (not from manifests)")
+  t.eq(cluster.unrendered("kubectl", { "apply", "-f", "a.yaml" }), nil)
+  t.eq(cluster.unrendered("kubectl", { "apply", "-k", "ms" }), nil)
+  t.eq(cluster.unrendered("kubectl", { "label", "pod", "x", "a=b" }), nil)
+  t.eq(cluster.unrendered("helm", { "upgrade", "--install", "r", "c" }), nil)
+end)

@@ -2440,7 +2440,9 @@ function M.build(opts)
         -- where the capacity on each end of the intervals first fails (what the summary's
         -- "at any load" and "even at its lowest load" rest on)
         s[1].interval = { lo = iv.lo, hi = iv.hi, top = iv.top, text = interval_text(iv),
-          upper_ends = lp.interval_end(iv.low), lower_ends = lp.interval_end(iv.high) }
+          upper_ends = lp.interval_end(iv.low), lower_ends = lp.interval_end(iv.high),
+          -- the same range in output tok/s, for the chart's tok/s axis
+          lo_tps = iv.lo_tps, hi_tps = iv.hi_tps }
       else
         s[1].interval_why = why
       end

@@ -1223,7 +1223,8 @@ function M.evidence(rows)
         why = why .. "; " .. it.c.name .. ": " .. weigh(it.c)
       end
     elseif it.k == 2 then
-      why = ("by the SLA: %s does not pass it"):format(label(it.r))
+      why = it.r._sla_unknown and ("by the SLA: %s is not known to pass it (SLA unknown (N/A): %s)"):format(
+        label(it.r), it.r._sla_unknown) or ("by the SLA: %s does not pass it"):format(label(it.r))
     elseif it.k == 7 then
       why = ("by fewer GPUs (%s vs %s) at equal throughput and latency"):format(
         M.pystr(get(it.w, "hardware", "gpu_count")), M.pystr(get(it.r, "hardware", "gpu_count")))

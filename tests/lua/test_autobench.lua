@@ -225,6 +225,11 @@ t.test("compare: a null or 0 p50 TTFT makes the SLA unknown (N/A), never a faile
   r = ab_cli({ "compare", "f.jsonl", "--sla", "min_success_rate=0.99" }, d)
   t.ok(r.stderr:find("using False (p50 TTFT ms 2500 > 2000)", 1, true), r.stderr)
   t.ok(r.stdout:find("| vllm | v-slow | ok | False |", 1, true), r.stdout)
+  -- the evidence line of a choice made by the SLA says unknown, not "does not pass it"
+  t.write(d .. "/two.jsonl", row("vllm", "a", "null") .. "\n" .. row("vllm", "t-ok", "100") .. "\n")
+  r = ab_cli({ "compare", "two.jsonl" }, d)
+  t.ok(r.stderr:find("chat, vllm: vllm t-ok ranks above vllm a by the SLA: vllm a is not known to pass it (SLA "
+    .. "unknown (N/A): p50 TTFT ms unknown (N/A: null in the row))", 1, true), r.stderr)
 end)
 
 -- rows of one candidate in scenario chat (1024 in unless inlen, 256 out, one GPU unless

@@ -2597,6 +2597,9 @@ function M.build(opts)
     .. workloads_differ(model) .. ")") or model.workload_match.like_for_like == false
     and "whole-run counters over different loads, not like for like" or nil)
   model.summary = summary(model, A, B)
+  -- the same files in both folders (compare.lua finds it): said first
+  model.identical = opts.identical or false
+  if opts.identical then model.summary = ("Warning: %s. %s"):format(opts.identical, model.summary) end
   return model
 end
 

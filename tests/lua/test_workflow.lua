@@ -264,3 +264,31 @@ t.test("16: treatments.lua: an error in the data is 'llmdlua: ...', exit 1; a fo
   t.eq(r.code, 2)
   t.eq(r.stderr, "treatments.lua: " .. d .. "/nope: no such folder\n")
 end)
+
+t.test("compare.lua: two folders of byte-identical files under two labels are said to be one run copied", function()
+  local tmp = t.tmpdir()
+  local copy = tmp .. "/copy"
+  copy_tree(BASE, copy)
+  local n = 0 -- the files of the fixture folder, counted here with find (not by compare.lua)
+  for _ in run({ "find", BASE, "-type", "f" }).stdout:gmatch("[^\n]+") do n = n + 1 end
+  local r = run { LLMDLUA, "compare.lua", "--a", BASE, "--b", copy, "--a-label", "x", "--b-label", "y", "--parent",
+    tmp .. "/p", "--quiet" }
+  t.ok(r.ok, r.stderr)
+  local want = ("the two runs' results are identical (same files): %s (x) and %s (y) hold the same %d files, byte for "
+    .. "byte, so this compares one measurement with itself, not two configurations"):format(BASE, copy, n)
+  t.ok(r.stderr:find("compare.lua: warning: " .. want, 1, true), r.stderr)
+  local report = t.read(workspaces(tmp .. "/p")[1] .. "/comparison_report.md")
+  t.ok(report:find("> **Warning:** " .. want, 1, true), report)
+  -- the Summary says it first
+  t.ok((summary_of(report):find("Warning: " .. want, 1, true) or 99) <= 2, summary_of(report))
+  t.ok(t.read(workspaces(tmp .. "/p")[1] .. "/comparison_report.html"):find("identical (same files)", 1, true))
+  -- one byte changed in one file: two measurements, no warning
+  local f = run({ "find", copy, "-type", "f", "-name", "*.json" }).stdout:match("[^\n]+")
+  local text = t.read(f)
+  t.write(f, text .. " ")
+  r = run { LLMDLUA, "compare.lua", "--a", BASE, "--b", copy, "--a-label", "x", "--b-label", "y", "--parent",
+    tmp .. "/q", "--quiet" }
+  t.ok(r.ok, r.stderr)
+  t.ok(not r.stderr:find("identical", 1, true), r.stderr)
+  t.ok(not t.read(workspaces(tmp .. "/q")[1] .. "/comparison_report.md"):find("identical (same files)", 1, true))
+end)

@@ -114,7 +114,7 @@ end
 -- Two harnesses: which Performance Results rows compare across them and why, which do not
 -- (M.comparable's reason), by metric (the percentiles of one metric together), for the
 -- banner; the rows themselves say the same (a verdict, or "not comparable" with the note).
-harness_note = function(rows, A, B)
+harness_note = function(rows, A)
   local yes, no, order_yes, order_no = {}, {}, {}, {}
   local function family(label) return (label:gsub(" p[%d%.]+$", ""):gsub(" mean$", ""):gsub(" tw$", "")) end
   local function add(t, order, why, name)
@@ -133,7 +133,8 @@ harness_note = function(rows, A, B)
         add(no, order_no, r.decide.why or "formula may differ", name)
       else
         local why = UNIVERSAL[r.key] and "counts over the same requests"
-          or r.key:match("^itl_") and ("token gaps counted the same way by both: %s"):format(ITL_BASIS_TEXT[M.itl_basis(A.run)])
+          or r.key:match("^itl_")
+            and ("token gaps counted the same way by both: %s"):format(ITL_BASIS_TEXT[M.itl_basis(A.run)])
           or "both computed from per-request data, by one formula"
         add(yes, order_yes, why, name)
       end
@@ -2598,7 +2599,7 @@ function M.build(opts)
   -- (before finish_row: the rows' comparability)
   model.harness_only, model.harness_note = false, false
   for _, d in ipairs(model.workload_match.differences) do
-    if d.field == "harness" then model.harness_note = harness_note(rows, A, B) end
+    if d.field == "harness" then model.harness_note = harness_note(rows, A) end
   end
   if model.harness_note then
     model.harness_only = true

@@ -341,11 +341,11 @@ end
 
 -- opts.slo: llmd.decision.parse_slo's list. Returns the model the templates render.
 -- The workloads of a list: its treatments grouped by t.workload (an experiment's run
--- treatment, set by M.experiment_list), in the order of their first treatment. One group when
--- no treatment names a workload.
+-- treatment, set by M.experiment_list), in the order of their first treatment, with .order
+-- (label -> place in the list). One group when no treatment names a workload.
 function M.workload_groups(list)
-  local groups, by = {}, {}
-  for _, t in ipairs(list) do
+  local groups, by = { order = {} }, {}
+  for i, t in ipairs(list) do
     local w = t.workload or ""
     if not by[w] then
       by[w] = { workload = t.workload, list = {} }
@@ -353,6 +353,7 @@ function M.workload_groups(list)
     end
     local g = by[w].list
     g[#g + 1] = t
+    groups.order[t.label] = i -- (the list's order, kept in the model's treatments)
   end
   return groups
 end
@@ -396,6 +397,9 @@ local function grouped_model(groups, opts)
       best and ("best: %s."):format(best) or "not shown to differ (no setup shown best).", sub.verdict)
     commons[#commons + 1] = ("%s at %s"):format(w, sub.common_text or metrics.na(sub.common_why))
   end
+  -- the treatments as the list gives them (the tables' order), each marked with its workload
+  local at = groups.order
+  table.sort(m.treatments, function(a, b) return at[a.label] < at[b.label] end)
   m.common_by_workload = table.concat(commons, "; ")
   m.family = { method = "holm", alpha = decision.ALPHA, size = size, per_workload = true }
   m.verdict = ("%d workloads (run treatments), each ranked on its own: a treatment is compared only with those "

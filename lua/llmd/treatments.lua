@@ -1014,7 +1014,8 @@ function M.present(m, opts)
     end
   end
   for _, x in ipairs(m.treatments) do
-    local t = { label = x.label, harness = x.harness or "?", n_points = x.n_points, repeats = x.repeats,
+    local t = { label = x.label, workload = x.workload or false, harness = x.harness or "?", n_points = x.n_points,
+      repeats = x.repeats,
       max_text = x.max_rps and sustained_brief(x.max_rps, x.saturation) or metrics.na(x.max_rps_why),
       tps_text = x.max_output_tps and metrics.format("throughput_tok_s", x.max_output_tps)
         or metrics.na(not x.max_rps and "no max sustained load point"

@@ -1354,6 +1354,8 @@ t.test("an experiment workspace of setup x run pairs: each run treatment ranked 
   local md = t.read(w .. "/cross-treatment-comparison/treatment_report.md")
   t.ok(md:find("| Workload | Rank | Treatment |", 1, true), md)
   t.ok(md:find("Each workload at its own common load", 1, true), md)
+  -- each latency row names its workload (each workload's common load is its own)
+  t.ok(md:find("\n| rb | s2/rb | ", 1, true), md)
   -- the Pareto section's lines: s1/rb beats only s2/rb
   t.ok(md:find("\n- s2/rb: beaten on both by s1/rb, by the figures", 1, true), md)
   t.ok(md:find("\n- s1/ra: beaten on End-to-end latency p90, no worse on max sustained throughput by s2/ra, ", 1, true),

@@ -768,11 +768,18 @@ end
 local function rate_text(v) return v and (T.helpers.num(v, 2) .. " req/s") or "N/A" end
 
 -- The Summary's matched load (model.matched_point): its achieved rate, "9.95 req/s", or on
--- the offered axis the load both runs were driven at, "concurrency 8 (9.97 req/s achieved)".
-local function matched_load_text(mp)
+-- the offered axis the load both runs were driven at with each run's own achieved rate there,
+-- "concurrency 8 (8.10 req/s achieved by a, 15.30 req/s by b)" (one offered load can achieve
+-- two very different rates: their mean is a rate neither run achieved); "about" where the
+-- rate is interpolated between the run's measured loads.
+local function matched_load_text(mp, A, B)
   if mp.axis == "rate" or mp.axis == "concurrency" then
     local x = lp.load_text(mp.axis, mp.load)
-    return mp.rps and ("%s (%s achieved)"):format(x, rate_text(mp.rps)) or x
+    local ra, rb = mp.rps_a, mp.rps_b
+    if not (ra and rb) then return x end
+    local ia, ib = mp.interpolated and mp.interpolated.a, mp.interpolated and mp.interpolated.b
+    return ("%s (%s%s achieved by %s, %s%s by %s)"):format(x, ia and "about " or "", rate_text(ra), A.label,
+      ib and "about " or "", rate_text(rb), B.label)
   end
   return rate_text(mp.rps)
 end
@@ -1199,9 +1206,10 @@ end
 -- the achieved rate would pair two different overloads), else the achieved rate. Each run's
 -- value is its own point's there (within REPEAT_TOLERANCE), else interpolated linearly on
 -- that axis between its two measured loads around it (an estimate, untested). The load
--- does not depend on which run is A. Returns {load =, axis =, rps = (the achieved rate:
--- the two runs' mean there), sustained =, a = {value, point | lo, hi}, b = ...}, or nil and
--- why.
+-- does not depend on which run is A. Returns {load =, axis =, rps = (the achieved axis: the
+-- load), rps_a =, rps_b = (the offered axes: each run's achieved rate there, its point's or
+-- interpolated; the runs' mean would be a rate neither achieved), sustained =,
+-- a = {value, point | lo, hi}, b = ...}, or nil and why.
 local function matched_load(A, B, pa, pb, key, sa, sb)
   local cl, none = lp.common_load { { points = pa, saturation = sa }, { points = pb, saturation = sb } }
   local label = metrics.get(key).label
@@ -1224,7 +1232,7 @@ local function matched_load(A, B, pa, pb, key, sa, sb)
     if v == nil then lacking[#lacking + 1] = x[2].label end
     res[x[1]] = { value = v, interpolated = interp, point = not interp and p or nil, lo = interp and p or nil,
       hi = interp and q or nil }
-    rates[#rates + 1] = cl.rps or lp.at(x[3], cl.load, "achieved_rps", cl.axis)
+    rates[x[1]] = not cl.rps and lp.at(x[3], cl.load, "achieved_rps", cl.axis) or nil
   end
   if #lacking > 0 then
     table.sort(lacking)
@@ -1232,7 +1240,7 @@ local function matched_load(A, B, pa, pb, key, sa, sb)
       :format(label, cl.axis == "achieved" and rate_text(cl.load) or lp.load_text(cl.axis, cl.load),
         table.concat(lacking, " and "))
   end
-  res.rps = rates[1] and rates[2] and (rates[1] + rates[2]) / 2 or cl.rps
+  res.rps, res.rps_a, res.rps_b = cl.rps, rates.a, rates.b
   return res
 end
 
@@ -1252,14 +1260,15 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     model.matched_point = { key = key, reason = why }
     return nil
   end
-  local rps, pa, pb = ml.rps, ml.a.point, ml.b.point
+  local rps, rps_a, rps_b, pa, pb = ml.rps, ml.rps_a, ml.rps_b, ml.a.point, ml.b.point
   -- a measured point is past saturation by its place on the load axis, whatever its achieved
   -- rate (flat past saturation); an interpolated figure by the load it is placed at
   local past_a = pa and lp.point_saturated(sat.a, pa) or not pa and lp.saturated_on(sat.a, points_a, ml.axis, ml.load)
   local past_b = pb and lp.point_saturated(sat.b, pb) or not pb and lp.saturated_on(sat.b, points_b, ml.axis, ml.load)
   if not (pa and pb) then
     -- interpolated on a side: the figures, said with the measured loads they lie between
-    local res = { key = key, rps = rps, load = ml.load, axis = ml.axis, a = ml.a.value, b = ml.b.value,
+    local res = { key = key, rps = rps, rps_a = rps_a, rps_b = rps_b, load = ml.load, axis = ml.axis, a = ml.a.value,
+      b = ml.b.value,
       sustained = ml.sustained, point_a = pa and pa.index or nil, point_b = pb and pb.index or nil, interpolated = {} }
     for _, side in ipairs { "a", "b" } do
       local x = ml[side]
@@ -1273,7 +1282,8 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     model.matched_point = res
     return res
   end
-  local res = { key = key, rps = rps, load = ml.load, axis = ml.axis, a = lp.field(pa, key), b = lp.field(pb, key),
+  local res = { key = key, rps = rps, rps_a = rps_a, rps_b = rps_b, load = ml.load, axis = ml.axis,
+    a = lp.field(pa, key), b = lp.field(pb, key),
     point_a = pa.index, point_b = pb.index, sustained = ml.sustained }
   -- no load both runs measured is below both saturations: which run is past its own here
   if past_a or past_b then
@@ -1335,7 +1345,8 @@ local function matched_point(model, A, B, points_a, points_b, saved)
   end
   -- analyze.lua from saved state (no samples): the test the last report made at this point
   if not res.test and not res.identical and type(saved) == "table" and saved.key == key
-    and type(saved.test) == "table" and type(saved.rps) == "number" and lp.close(saved.rps, res.rps)
+    and type(saved.test) == "table" and saved.axis == res.axis and type(saved.load) == "number"
+    and lp.close(saved.load, res.load)
     and type(saved.test.p) == "number" then
     res.test, res.reason = saved.test, nil
   end
@@ -2078,7 +2089,7 @@ local function summary(model, A, B)
       out[#out + 1] = ("Capacity at %s is unknown: %s."):format(phrase, c.reason)
     end
     local mp = model.matched_point
-    if mp and mp.key and not mp.rps and #out > 0 then
+    if mp and mp.key and not mp.load and #out > 0 then
       -- no load both runs measured: no test at a matched load, and why
       out[#out + 1] = ("No test of %s at a matched load: %s, so the runs' %s is not compared at one load.")
         :format(metrics.get(mp.key).label, mp.reason, metrics.get(mp.key).label)
@@ -2089,26 +2100,26 @@ local function summary(model, A, B)
         and math.abs(decision.effect_pct(mp.a, mp.b)) >= model.min_effect
       if d and big then
         out[#out + 1] = ("At %s, %s's %s is %s %% %s than %s's (%s against %s, %s %s)."):format(
-          matched_load_text(mp), B.label, m.label, T.helpers.num(math.abs(d), 0), d < 0 and "lower" or "higher",
+          matched_load_text(mp, A, B), B.label, m.label, T.helpers.num(math.abs(d), 0), d < 0 and "lower" or "higher",
           A.label,
           metrics.format(mp.key, mp.b), metrics.format(mp.key, mp.a),
           decision.test_name(mp.test) .. ",", p_text(mp.test.p, mp.p_adjusted, mp.family_size))
       elseif big then
         -- A's figure is 0: no percentage of it, the two figures
-        out[#out + 1] = ("At %s, %s's %s is %s against %s for %s (%s %s)."):format(matched_load_text(mp), B.label,
+        out[#out + 1] = ("At %s, %s's %s is %s against %s for %s (%s %s)."):format(matched_load_text(mp, A, B), B.label,
           m.label, metrics.format(mp.key, mp.b), metrics.format(mp.key, mp.a), A.label,
           decision.test_name(mp.test) .. ",", p_text(mp.test.p, mp.p_adjusted, mp.family_size))
       elseif mp.test and mp.test.p and not decision.can_decide(mp.test) then
         local v = decision.verdict { key = mp.key, a = mp.a, b = mp.b, test = mp.test }
         out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (not shown to differ: %s)."):format(
-          matched_load_text(mp),
+          matched_load_text(mp, A, B),
           m.label, metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, v.note)
       elseif mp.test and mp.test.p then
-        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (%s)."):format(matched_load_text(mp), m.label,
+        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (%s)."):format(matched_load_text(mp, A, B), m.label,
           metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label,
           "no clear difference, " .. p_text(mp.test.p, mp.p_adjusted, mp.family_size))
       elseif mp.identical then
-        out[#out + 1] = ("At %s, %s is %s for both runs%s."):format(matched_load_text(mp), m.label,
+        out[#out + 1] = ("At %s, %s is %s for both runs%s."):format(matched_load_text(mp, A, B), m.label,
           metrics.format(mp.key, mp.a), mp.identical_note and (" (" .. mp.identical_note .. ")")
           or " in every repeat (identical, no test)")
       elseif mp.interpolated then
@@ -2120,11 +2131,12 @@ local function summary(model, A, B)
             and { lp.load_text(mp.axis, iv.lo_load), lp.load_text(mp.axis, iv.hi_load) }
             or { T.helpers.num(iv.lo_rps, 2), rate_text(iv.hi_rps) })) or "")
         end
-        out[#out + 1] = ("At %s, %s, %s is %s and %s; untested: %s."):format(matched_load_text(mp),
+        out[#out + 1] = ("At %s, %s, %s is %s and %s; untested: %s."):format(matched_load_text(mp, A, B),
           mp.sustained and "the highest load both runs sustained (the lower of their max sustained throughputs)"
           or "the highest load within both runs' measured ranges", m.label, fig("a", A), fig("b", B), mp.reason)
       elseif not mp.test then
-        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (untested: %s)."):format(matched_load_text(mp), m.label,
+        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (untested: %s)."):format(matched_load_text(mp, A, B),
+          m.label,
           metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, mp.reason or "no test possible")
       end
       if big then out[#out] = out[#out] .. gpu_latency_caveat(model, A, B, "Those latencies") end

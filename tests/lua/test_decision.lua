@@ -3061,8 +3061,11 @@ t.test("concurrency sweeps of one server: load points paired by concurrency, nev
     -- highest concurrency both sustained is 8, measured by both
     t.eq({ mp.axis, mp.load, mp.point_a, mp.point_b, mp.saturated }, { "concurrency", 8, 4, 4, nil })
     t.ok(not m.summary:find("lower than", 1, true) and not m.summary:find("higher than", 1, true), m.summary)
-    -- (9.947 + 9.984) / 2 = 9.9655: "9.97"
-    t.ok(m.summary:find("At concurrency 8 (9.97 req/s achieved), TTFT p90 is", 1, true), m.summary)
+    -- each run's own achieved rate at c=8 (9.947 and 9.984, from the list above), A's first
+    local ra, rb = mp.rps_a, mp.rps_b
+    t.ok(m.summary:find(("At concurrency 8 (%s req/s achieved by x, %s req/s by y), TTFT p90 is"):format(
+      pair[1] == x and "9.95" or "9.98", pair[1] == x and "9.98" or "9.95"), 1, true), m.summary)
+    t.eq({ mp.rps, ra, rb }, { nil, pair[1] == x and 9.947 or 9.984, pair[1] == x and 9.984 or 9.947 })
     -- the ladder: one row per concurrency, each run's own point in it; c=16 and c=32 saturated
     for i, r in ipairs(m.ladder.rows) do
       t.eq({ r.load, r.a.point, r.b.point }, { ({ 1, 2, 4, 8, 16, 32 })[i], i, i })
@@ -3075,6 +3078,29 @@ t.test("concurrency sweeps of one server: load points paired by concurrency, nev
   local s = lp.saturation(pts)
   t.eq({ s.point, lp.point_saturated(s, pts[6]), lp.point_saturated(s, pts[4]) }, { 5, true, false })
   t.eq(lp.saturated_at(s, 9.988), false) -- the achieved-rate rule alone missed it
+end)
+
+t.test("a matched concurrency names each run's achieved rate there, never their mean", function()
+  -- the auditor's case (s28, finding 1): at concurrency 8 one server achieved 8.10 req/s and
+  -- the other 15.30; the Summary said "(11.70 req/s achieved)", their mean, a rate neither
+  -- run achieved. x fails TTFT p90 <= 100 at c=8 (120 ms), y meets it everywhere: the
+  -- matched load is c=8, the highest both measured below saturation (rates still rising)
+  local x = conc_run { { 1, 1.0, 40, 500 }, { 2, 2.0, 50, 500 }, { 4, 4.05, 80, 500 }, { 8, 8.10, 120, 600 } }
+  local y = conc_run { { 1, 1.9, 30, 300 }, { 2, 3.8, 35, 300 }, { 4, 7.6, 50, 300 }, { 8, 15.30, 70, 350 } }
+  local m = ttft_model(x, y)
+  local mp = m.matched_point
+  t.eq({ mp.axis, mp.load, mp.point_a, mp.point_b, mp.rps, mp.rps_a, mp.rps_b }, { "concurrency", 8, 4, 4, nil, 8.10,
+    15.30 })
+  t.ok(m.summary:find("At concurrency 8 (8.10 req/s achieved by x, 15.30 req/s by y)", 1, true), m.summary)
+  t.ok(not m.summary:find("11.70", 1, true), m.summary)
+  -- x measured at c=6 (6.3 req/s) and c=10 (10.5) instead: at c=8 its rate is interpolated,
+  -- 6.3 + (8 - 6) / (10 - 6) * (10.5 - 6.3) = 8.40 (by hand), an estimate: "about"
+  x = conc_run { { 1, 1.0, 40, 500 }, { 2, 2.0, 50, 500 }, { 6, 6.3, 90, 500 }, { 10, 10.5, 150, 600 } }
+  m = ttft_model(x, y)
+  mp = m.matched_point
+  t.eq({ mp.axis, mp.load, mp.point_a, mp.point_b, mp.rps }, { "concurrency", 8, nil, 4, nil })
+  t.near(mp.rps_a, 8.4, 1e-9)
+  t.ok(m.summary:find("At concurrency 8 (about 8.40 req/s achieved by x, 15.30 req/s by y)", 1, true), m.summary)
 end)
 
 t.test("rate sweeps past saturation: no verdict where either run is saturated", function()

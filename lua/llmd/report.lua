@@ -1939,7 +1939,9 @@ local function summary(model, A, B)
     out[#out + 1] = "Not like for like on cost: " .. model.gpus_differ .. "."
     local row
     for _, r in ipairs(model.headline) do if r.label == "Capacity at SLO per GPU" then row = r end end
-    if row and model.capacity.per_gpu and row.a ~= nil and row.b ~= nil then
+    -- a side with no figure (a capacity below the lowest load: "< X") still has its text and
+    -- the row its evidence: said, never skipped, or "per GPU first" would lead to nothing
+    if row and model.capacity.per_gpu then
       local gap = row.pct_text:match("^N/A") and "" or (" (%s %s vs %s)"):format(B.label, row.pct_text, A.label)
       out[#out + 1] = ("Capacity per GPU within %s: %s for %s, %s for %s%s; %s."):format(
         decision.slo_phrase(model.slo), row.a_text, A.label, row.b_text, B.label, gap, row.evidence)
@@ -1947,7 +1949,7 @@ local function summary(model, A, B)
       -- no SLO: the max sustained throughput per GPU leads, with its own evidence, as the
       -- capacity per GPU does with SLOs
       for _, r in ipairs(model.headline) do if r.label == "Max sustained throughput per GPU" then row = r end end
-      if row and row.a ~= nil and row.b ~= nil then
+      if row then
         local gap = row.pct_text:match("^N/A") and "" or (" (%s %s vs %s)"):format(B.label, row.pct_text, A.label)
         out[#out + 1] = ("Max sustained throughput per GPU: %s for %s, %s for %s%s; %s."):format(row.a_text, A.label,
           row.b_text, B.label, gap, row.evidence)
@@ -2226,6 +2228,14 @@ local function summary(model, A, B)
     -- after the per-GPU lead, the totals' sentence says it is of the totals
     local t, n = out[total_at]:gsub("^Capacity within", "In total, capacity within")
     if n == 0 then t, n = out[total_at]:gsub("^Max sustained throughput ", "In total, max sustained throughput ") end
+    if n == 0 then
+      -- "In total, no clear difference in ...": a sentence's first word in lower case, never a
+      -- run's label
+      local first = t:match("^%u%l*")
+      if first and not (A.label:find(first, 1, true) == 1 or B.label:find(first, 1, true) == 1) then
+        t, n = "In total, " .. first:lower() .. t:sub(#first + 1), 1
+      end
+    end
     out[total_at] = n > 0 and t or ("In total: " .. t)
   end
   if not model.workload_match.like_for_like then

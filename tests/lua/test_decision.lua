@@ -1021,6 +1021,29 @@ t.test("different GPU counts: said first, per GPU leads the Summary, the per-GPU
   t.ok(not t.read(w .. "/comparison_report.md"):find("like for like on cost", 1, true))
 end)
 
+t.test("different GPU counts, one capacity below the lowest load: the per-GPU figures still lead, then 'In total'",
+  function()
+  -- the auditor's case (s28, finding 2): exp-7 vllm-3replicas on 3 GPUs against llm-d-2p1d
+  -- on 2, TTFT p95 <= 700 ms. python3 on the fixture files (mean over the 3 repeats of the
+  -- one load point, request_throughput and p95_ttft_ms): 3replicas 5.345922 req/s, TTFT p95
+  -- 697.1 ms (meets it: never violated, >= 5.345922 / 3 = 1.782 per GPU); 2p1d 5.330693
+  -- req/s, 721.4 ms (fails it at its lowest load: < 5.330693 / 2 = 2.665 per GPU). Main
+  -- skipped the per-GPU sentence (B has no figure, only a bound) after "per GPU first"
+  local function sd(label, dir, gpus)
+    return { label = label, state = { label = label, stack = { gpus = gpus } }, run = harness.extract(dir, {}),
+      kv = {} }
+  end
+  local m = report.build { a = sd("x", EXP7 .. "/vllm-3replicas", 3), b = sd("y", EXP7 .. "/llm-d-2p1d", 2),
+    slo = decision.parse_slo("ttft_p95_ms=700"), generated = 0 }
+  t.eq({ m.capacity.a.kind, m.capacity.b.kind }, { "never_violated", "below_lowest" })
+  t.ok(m.summary:find("compared per GPU first. Capacity per GPU within TTFT p95 ≤ 700.0 ms: ≥ 1.78 req/s (never "
+    .. "violated) for x, < 2.67 req/s (failed TTFT p95 ≤ 700.0 ms at the lowest load tried) for y; ", 1, true),
+    m.summary)
+  -- the totals follow, said to be the totals, in one sentence ("In total, no clear ...")
+  t.ok(m.summary:find("no clear difference. In total, no clear difference in capacity within TTFT p95 ≤ 700.0 ms: "
+    .. "≥ 5.35 req/s by the means", 1, true), m.summary)
+end)
+
 t.test("different GPU counts and no SLO: the Summary leads with max sustained throughput per GPU, its own evidence",
   function()
   -- the demo pair, x on 1 GPU and y on 4, no SLO. python3 on the fixtures' stage files

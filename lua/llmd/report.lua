@@ -40,7 +40,8 @@ local UNIVERSAL = {
   output_tokens_total = true, duration_s = true,
 }
 
-M.TEST = "Mann-Whitney U (two-sided, normal approximation with tie correction) on the per-request samples "
+M.TEST = "Mann-Whitney U (two-sided; exact, over every split of the mid-ranks, with at most 60 samples in all, "
+  .. "else the normal approximation with tie correction) on the per-request samples "
   .. "(the error rate: Fisher's exact test, two-sided, on the counts of failed and completed requests, "
   .. "stratified by load point where a run has several), "
   .. "or Welch's t-test on the repeats of one load point (the exact Mann-Whitney test where a run's repeats are "
@@ -778,6 +779,9 @@ local function matched_load_text(mp, A, B)
     local ra, rb = mp.rps_a, mp.rps_b
     if not (ra and rb) then return x end
     local ia, ib = mp.interpolated and mp.interpolated.a, mp.interpolated and mp.interpolated.b
+    if not (ia or ib) and rate_text(ra) == rate_text(rb) then
+      return ("%s (%s achieved by both)"):format(x, rate_text(ra))
+    end
     return ("%s (%s%s achieved by %s, %s%s by %s)"):format(x, ia and "about " or "", rate_text(ra), A.label,
       ib and "about " or "", rate_text(rb), B.label)
   end

@@ -847,6 +847,41 @@ t.test("two runs drawn from one distribution: no winner on any row, and the summ
   t.ok(not m2.summary:find("y is better", 1, true), m2.summary)
 end)
 
+t.test("Mann-Whitney on a few requests: the exact p, not the normal approximation's", function()
+  -- the auditor's case (s28, finding 3): 7 against 7 requests, A's TTFTs at ranks 1, 2, 3,
+  -- 4, 5, 8 and 14 of the 14 (no ties). My python3, every one of the C(14, 7) = 3432 splits
+  -- enumerated with itertools: P(B's rank sum >= 77) = 91 / 3432, exact two-sided p =
+  -- 182 / 3432 = 0.053030; the normal approximation (U = 9, var = 7 * 7 * 15 / 12) gives
+  -- 0.047645, below 0.05 where the exact p is not
+  local function dir_of(ms)
+    local ttft, lat, out = {}, {}, {}
+    for i, v in ipairs(ms) do ttft[i], lat[i], out[i] = v / 1000, v / 1000 + 0.5, 32 end
+    return vllm_dir(ttft, lat, out)
+  end
+  local function ttft_row(a, b)
+    local m = report.build { a = side(dir_of(a), "x"), b = side(dir_of(b), "y"), generated = 0 }
+    for _, r in ipairs(m.perf) do if r.key == "ttft_p50_ms" then return r, m end end
+  end
+  local r, m = ttft_row({ 10, 20, 30, 40, 50, 80, 140 }, { 60, 70, 90, 100, 110, 120, 130 })
+  t.near(r.p_value, 182 / 3432, 1e-12)
+  t.eq(r.verdict, "no clear difference")
+  local e2e
+  for _, x in ipairs(m.perf) do if x.key == "latency_p50_ms" then e2e = x end end
+  t.near(e2e.p_value, 182 / 3432, 1e-12)
+  t.ok(r.evidence:find("^exact Mann%-Whitney, p = 0.053"), r.evidence)
+  -- ties: exact over the splits of the mid-ranks (no tie correction needed). A 10, 10, 20,
+  -- 30, 40, 60, 90 against B 50, 60, 70, 80, 90, 90, 100 ms: the same enumeration on the
+  -- mid-ranks (10 and 10 share 1.5, ...) gives P(B's sum >= observed) = 35 / 3432, p = 70 / 3432
+  r = ttft_row({ 10, 10, 20, 30, 40, 60, 90 }, { 50, 60, 70, 80, 90, 90, 100 })
+  t.near(r.p_value, 70 / 3432, 1e-12)
+  -- above 60 requests in all the normal approximation stays (31 and 31: none exact)
+  local a, b = {}, {}
+  for i = 1, 31 do a[i], b[i] = 10 * i, 10 * i + 5 end
+  local d = decision.mann_whitney(harness.extract(dir_of(a), {}).overall.samples.ttft,
+    harness.extract(dir_of(b), {}).overall.samples.ttft)
+  t.eq({ d.exact, d.p_normal }, { nil, nil })
+end)
+
 t.test("verdicts: no winner on +0.0 %, negligible below --min-effect, untested without evidence", function()
   -- equal values without a test are untested (README), said to be identical; with a test
   -- the test decides

@@ -308,7 +308,9 @@ end
 t.test("significance: doubled latencies are significant, a 1 us shift is within noise", function()
   local a = ip_run(function() end)
   -- every latency doubled: all 5 of B's successes exceed all 5 of A's, so U = 0,
-  -- z = (0 - 25/2) / sqrt(5*5/12 * 11) = -2.6112..., p = erfc(|z|/sqrt 2) = 0.00902...
+  -- z = (0 - 25/2) / sqrt(5*5/12 * 11) = -2.6112... (the normal approximation's p, erfc(|z|/sqrt 2),
+  -- 0.00902...); 10 requests are few: the exact p, 2 / C(10, 5) = 2 / 252 (one split as
+  -- extreme on each side, by hand)
   local b = ip_run(function(r)
     local s = r.start_time
     r.end_time = s + 2 * (r.end_time - s)
@@ -324,7 +326,7 @@ t.test("significance: doubled latencies are significant, a 1 us shift is within 
   for _, row in ipairs(cj.perf) do by[row.key] = row end
   local z = -12.5 / math.sqrt(25 / 12 * 11)
   t.near(by.latency_p90_ms.sig.z, z, 1e-9)
-  t.near(by.latency_p90_ms.sig.p, 0.009023, 1e-5)
+  t.near(by.latency_p90_ms.sig.p, 2 / 252, 1e-12)
   t.eq(by.latency_p90_ms.verdict, "A better")
   t.eq(by.latency_p90_ms.test, "mann_whitney")
   -- effect: (2x - x) / mean(x, 2x) = 66.7 % of the mean, whatever x is
@@ -332,7 +334,9 @@ t.test("significance: doubled latencies are significant, a 1 us shift is within 
   local text = t.read(w .. "/comparison_report.md")
   t.ok(text:find("Mann-Whitney U", 1, true), "the report names the test")
   -- B = A with every end time 1 us later: U = the pairs a_i > a_j + 1us = C(5,2) = 10
-  -- (distinct latencies), z = (10 - 12.5) / sqrt(25/12 * 11) = -0.5222..., p = 0.6015...
+  -- (distinct latencies), z = (10 - 12.5) / sqrt(25/12 * 11) = -0.5222... (normal p 0.6015...);
+  -- exact: B's ranks 2, 4, 6, 8, 10 (each B just above its A), sum 30; python3 itertools over
+  -- the 252 splits of ranks 1..10: 87 have a sum >= 30, 183 <= 30, p = 2 x 87 / 252
   local c = ip_run(function(q) q.end_time = q.end_time + 1e-6 end)
   w, r = compare { "--a", a, "--a-label", "A", "--b", c, "--b-label", "C" }
   t.eq(r.code, 0, r.stderr)
@@ -341,7 +345,7 @@ t.test("significance: doubled latencies are significant, a 1 us shift is within 
   t.near(by.latency_p50_ms.sig.z, -2.5 / math.sqrt(25 / 12 * 11), 1e-9)
   t.eq(by.latency_p50_ms.verdict, "no clear difference")
   t.eq(by.latency_p50_ms.test, "mann_whitney")
-  t.near(by.latency_p50_ms.p_value, 0.6015, 1e-4)
+  t.near(by.latency_p50_ms.p_value, 2 * 87 / 252, 1e-12)
   t.ok(not t.read(w .. "/comparison_report.md"):find("C did better overall", 1, true), "no win from noise")
 end)
 

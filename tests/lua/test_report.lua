@@ -523,6 +523,31 @@ t.test("KV cache: scrapes of part of the run: no per-request figure, and a data 
   t.ok(t.read(w .. "/comparison.csv"):find("kv_misses_per_request,[^\n]*rose by 2 over the 30 s"), "the CSV's note")
 end)
 
+t.test("KV cache: 0-byte scrape files are failed scrapes, said to be empty, never 'no such metric'", function()
+  -- the synthetic scrapes: 6 files, 3 per pod (k2x9p, wq7tz). All six written empty: no
+  -- scrape was read, and the reason says so; before, "the scrapes ... have no
+  -- vllm:prefix_cache_hits_total ... (vLLM v1 names)", as if vLLM had not exported it
+  local kvcache = require "llmd.kvcache"
+  local harness = require "llmd.harness"
+  local a = ip_run(function() end)
+  t.edited_scrapes(a, function() return "" end)
+  local kv = kvcache.analyze(a, harness.extract(a, {}))
+  t.eq({ kv.available, kv.failed_scrapes }, { false, 6 })
+  t.eq(kv.reason, ("every scrape in %s/metrics/raw failed (6 of 6: empty files)"):format(a))
+  -- one empty (wq7tz's second) and one '# Warning:' (k2x9p's third): 2 of 6 failed, each
+  -- said as what it was, by pod; the counters still read from the other four
+  local b = ip_run(function() end)
+  t.edited_scrapes(b, function(pod, i, text)
+    if pod == "wq7tz" and i == 2 then return "" end
+    if pod == "k2x9p" and i == 3 then return nil end
+    return text
+  end)
+  kv = kvcache.analyze(b, harness.extract(b, {}))
+  t.eq({ kv.available, kv.failed_scrapes }, { true, 2 })
+  t.ok(kv.notes[1]:find("(1 with a '# Warning:' line instead of metrics, 1 empty file; by pod: "
+    .. "qwen-qwen3-0-6b-decode-6f9c7d5b8-k2x9p 1, qwen-qwen3-0-6b-decode-6f9c7d5b8-wq7tz 1)", 1, true), kv.notes[1])
+end)
+
 t.test("KV cache: small per-request figures keep 3 significant digits, never 0.0", function()
   -- the KubeCon run (38,717 completed requests, 7,902,202 input tokens) with the synthetic
   -- scrapes edited so that vLLM finished those 38,717 (k2x9p 0, 10,000, 20,000; wq7tz 0,

@@ -215,7 +215,7 @@ function M.cache_sizes(root, g)
   local logs = find(g, root, function(d)
     return (d:match("/logs$") or d:match("/vllm%-logs$")) and g.dir(d)
   end)
-  if not logs then return nil end
+  if not logs then return nil, "no vLLM logs in the results: no logs/ or vllm-logs/ folder" end
   local sizes, total = {}, 0
   local names = {}
   for n in lfs.dir(logs) do
@@ -246,7 +246,8 @@ function M.cache_sizes(root, g)
       end
     end
   end
-  if #sizes == 0 then return nil end
+  if #names == 0 then return nil, ("no vLLM logs in the results: %s has no *.log file"):format(logs) end
+  if #sizes == 0 then return nil, ("no 'GPU KV cache size' line in the vLLM logs in %s"):format(logs) end
   return { pods = sizes, total = total, dir = logs }
 end
 
@@ -416,7 +417,7 @@ function M.analyze(root, run)
   local kv = { available = false }
   root = root:gsub("(.)/+$", "%1")
   local g = guard(root)
-  kv.size = M.cache_sizes(root, g)
+  kv.size, kv.size_why = M.cache_sizes(root, g)
   local ok_requests = run and run.overall and run.overall.values.requests_ok
   local input_tokens = run and run.overall and run.overall.values.input_tokens_total
   local raw = find(g, root, scrapes_in(g))

@@ -589,7 +589,10 @@ local function curve_rows(points, gpus)
   return out
 end
 
-local NO_SIZE = "unknown (no 'GPU KV cache size' line in the vLLM logs)"
+-- A KV cache size not known, and why: no logs at all, or logs without the line.
+local function no_size(kv)
+  return ("unknown (%s)"):format(kv.size_why or "no 'GPU KV cache size' line in the vLLM logs")
+end
 
 -- The unit of each KV figure (comparison.json's rows, comparison.csv's unit column).
 local KV_UNIT = { hits = "tokens", queries = "tokens", misses = "tokens", hit_rate_pct = "%",
@@ -633,8 +636,8 @@ local function kv_section(A, B, model_min_effect, not_like)
     if kb.reason and kb.reason == ka.reason then reasons[1] = "both runs: " .. ka.reason end
     sec.reason = table.concat(reasons, "; ")
     sec.size = (ka.size or kb.size) and {
-      a = size_text(ka.size) or "unknown",
-      b = size_text(kb.size) or "unknown",
+      a = size_text(ka.size) or no_size(ka),
+      b = size_text(kb.size) or no_size(kb),
     } or nil
     return sec
   end
@@ -698,8 +701,8 @@ local function kv_section(A, B, model_min_effect, not_like)
     return r
   end
   sec.size = {
-    a = size_text(ka.size) or NO_SIZE,
-    b = size_text(kb.size) or NO_SIZE,
+    a = size_text(ka.size) or no_size(ka),
+    b = size_text(kb.size) or no_size(kb),
   }
   sec.rows = {
     row("Prefix cache hits (tokens)", "hits", 0, "total"),

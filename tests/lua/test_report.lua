@@ -601,6 +601,19 @@ t.test("KV cache size: one line per data-parallel engine, a reprint counted once
   t.eq(r.code, 0, r.stderr)
   t.ok(t.read(w .. "/comparison_report.md"):find("dp 2,969,120 tokens in total on 2 pods (podx 2,469,120 over 2 "
     .. "data-parallel engines; pody 500,000)", 1, true))
+  -- the run without logs: the logs are missing, not the line in them (the auditor's s28 finding 6)
+  t.ok(t.read(w .. "/comparison_report.md"):find("; none unknown (no vLLM logs in the results: no logs/ or "
+    .. "vllm-logs/ folder).", 1, true))
+  -- logs without the line: that, with where they were looked for
+  local c = ip_run(function() end)
+  t.edited_scrapes(c, function(_, _, text) return text end)
+  mkdir(c .. "/logs")
+  t.write(c .. "/logs/podz.log", "INFO 02-16 09:10:00 [api_server.py:1] vLLM API server version 0.11.0\n")
+  local size2, why = require("llmd.kvcache").cache_sizes(c)
+  t.eq({ size2, why }, { nil, "no 'GPU KV cache size' line in the vLLM logs in " .. c .. "/logs" })
+  os.remove(c .. "/logs/podz.log")
+  size2, why = require("llmd.kvcache").cache_sizes(c)
+  t.eq({ size2, why }, { nil, "no vLLM logs in the results: " .. c .. "/logs has no *.log file" })
 end)
 
 -- A run whose per-request file and summary disagree: the per-request file is the

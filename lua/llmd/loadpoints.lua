@@ -1,6 +1,7 @@
 -- llmd.loadpoints: a run's measured stages as load points, and what a load curve says:
--- repeats and their confidence intervals, saturation, the value at an achieved load
--- (interpolated), the ladder of two runs paired by achieved load, capacity at an SLO.
+-- repeats and their confidence intervals, saturation, the value at a load (interpolated),
+-- the ladder of two runs paired by load (offered, where every point's is known), capacity
+-- at an SLO.
 --
 --   local lp = require "llmd.loadpoints"
 --   local pts = lp.points(run)                 -- ordered by offered load
@@ -362,21 +363,22 @@ function M.point_saturated(s, p)
   return p.index >= s.point
 end
 
--- The independent variable the runs' load points can be paired by: the harness's own, the
--- load it set and the server did not choose: "concurrency" (offered users) when every point
--- of every run (lists: each run's M.points) was driven by concurrency with its level known;
--- else "achieved" (the achieved request rate). ("rate", the offered rate, is understood by
--- every function here but not chosen yet.) Past saturation a run's achieved rate is flat, so that two
--- points of about the same achieved rate can be two very different overloads: pairing by
--- the offered load keeps like with like.
+-- The independent variable the runs' load points are paired by: the harness's own, the
+-- load it set and the server did not choose: "rate" (the offered request rate) when every
+-- point of every run (lists: each run's M.points) was driven by a rate with that rate known
+-- (finite: vllm-benchmark's "inf" is no offered rate), "concurrency" (offered users) when
+-- every one was driven by concurrency with its level known; else "achieved" (the achieved
+-- request rate: a run with no load point, an unknown offered load, or runs that mix rate
+-- and concurrency). Past saturation a run's achieved rate is flat, and a run with failed
+-- requests achieves less than it was offered (the achieved rate counts completed requests):
+-- two points of about the same achieved rate can be two very different loads, and pairing
+-- by the offered load keeps like with like.
 function M.axis(lists)
   local kind
   for _, pts in ipairs(lists) do
     if #pts == 0 then return "achieved" end
     for _, p in ipairs(pts) do
-      -- rate sweeps keep the achieved rate for now: below saturation it tracks the offered
-      -- rate, and past it no verdict is drawn (report.lua's matched_point)
-      if not finite(p.offered) or p.load_type ~= "concurrency" then return "achieved" end
+      if not finite(p.offered) or (p.load_type ~= "rate" and p.load_type ~= "concurrency") then return "achieved" end
       kind = kind or p.load_type
       if p.load_type ~= kind then return "achieved" end
     end
@@ -624,7 +626,9 @@ M.meets = meets
 -- of the last point that met every SLO (last_passing_tps and first_failing_tps: the two
 -- points' output tok/s), load_type, passing_offered = the offered load of the point that
 -- met every SLO at the bracket's lower end (interpolated, bounds), failing_offered = that of
--- the first failing point (interpolated, below_lowest), failed_slos (below_lowest) = the SLOs
+-- the first failing point (interpolated, below_lowest), offered (interpolated, when both
+-- points' offered loads are known and of one type) = the offered load at the crossing, on
+-- the same line as rps (the reason says it), failed_slos (below_lowest) = the SLOs
 -- it failed at its lowest load, in words ("TTFT p90 ≤ 200.0 ms"), reason =}. An interpolated figure is an estimate:
 -- the measurements place the capacity only between last_passing_rps and first_failing_rps
 -- (llmd.decision.capacity_bracket).
@@ -786,12 +790,23 @@ function M.capacity(points, slo, sat)
         if not (finite(a) and finite(b)) then return finite(a) and a or nil end
         return math.max(a, a + t * (b - a))
       end
+      -- the offered load at the crossing, on the same line (the two points are neighbours in
+      -- offered load): what to drive the run at to sit at its capacity
+      local offered_at, where = nil, ""
+      if finite(last.offered) and finite(p.offered) and last.load_type == p.load_type
+        and (p.load_type == "rate" or p.load_type == "concurrency") then
+        offered_at = last.offered + t * (p.offered - last.offered)
+        where = p.load_type == "rate"
+          and (" (%g and %g req/s offered), at about %.4g req/s offered"):format(last.offered, p.offered, offered_at)
+          or (" (concurrency %g and %g), at about concurrency %.4g"):format(last.offered, p.offered, offered_at)
+      end
       return { kind = "interpolated", rps = lerp("achieved_rps"), output_tps = lerp("output_tps"),
         limiting = limiting, between = { last.index, p.index }, first_failing = p.index,
         first_failing_rps = p.achieved_rps, last_passing_rps = last.achieved_rps,
         last_passing_tps = last.output_tps, first_failing_tps = p.output_tps,
-        load_type = p.load_type, passing_offered = last.offered, failing_offered = p.offered,
-        reason = ("%s crosses its limit between load points %d and %d"):format(labels(limiting), last.index, p.index) }
+        load_type = p.load_type, passing_offered = last.offered, failing_offered = p.offered, offered = offered_at,
+        reason = ("%s crosses its limit between load points %d and %d%s"):format(labels(limiting), last.index, p.index,
+          where) }
     end
     last = p
   end

@@ -7,7 +7,7 @@
 --
 -- Everything a report says is decided here, from the numbers, with the decision layer
 -- (llmd.decision: workload match, tests, verdicts; llmd.loadpoints: load points, repeats,
--- saturation, capacity at an SLO, the ladder paired by achieved load). The shape of the
+-- saturation, capacity at an SLO, the ladder paired by offered or achieved load). The shape of the
 -- decision fields is documented in README ("comparison.json") and is shared with the
 -- visual report and N-way comparisons. The template only lays them out.
 local metrics = require "llmd.metrics"
@@ -382,7 +382,7 @@ end
 -- The ladder's legend for the saturation column: which point each run saturated at, and
 -- why, in the words of the max sustained throughput; a run whose saturation is unknown
 -- says so (a blank cell is then no evidence of a sustained load).
-local function saturation_legend(A, B, sat)
+local function saturation_legend(A, B, sat, axis)
   local parts = {}
   for _, x in ipairs { { A, sat.a, "A" }, { B, sat.b, "B" } } do
     local side, s, id = x[1], x[2], x[3]
@@ -400,10 +400,12 @@ local function saturation_legend(A, B, sat)
   end
   return "Saturated: the load is at or past the run's saturation point (the test behind the max sustained "
     .. "throughput); its latencies there describe an overload, not a load it sustained (~: interpolated above "
-    .. "its max sustained throughput, toward a saturated point). " .. table.concat(parts, "; ") .. "."
+    .. (axis == "achieved" and "its max sustained throughput" or "the load of its last point before saturation")
+    .. ", toward a saturated point). " .. table.concat(parts, "; ") .. "."
 end
 
--- The ladder table: both runs' load points paired by achieved load (llmd.loadpoints).
+-- The ladder table: both runs' load points paired by load (llmd.loadpoints.axis: the offered
+-- rate or concurrency when both runs were driven by it, else the achieved rate).
 local function ladder_section(A, B, pa, pb, sat)
   local rows = lp.ladder(pa, pb)
   local any_na = false
@@ -452,17 +454,19 @@ local function ladder_section(A, B, pa, pb, sat)
     available = #pa > 1 or #pb > 1,
     rows = rows,
     -- the load the rows pair the runs by (llmd.loadpoints.axis), for the first column and the intro
+    axis = axis,
     load_header = axis == "achieved" and "Achieved req/s" or "Offered load",
     paired_by = axis == "concurrency" and "paired by the concurrency both runs were driven at (past saturation "
       .. "every concurrency achieves about the same rate, so the achieved rate would pair different overloads); "
       .. "the other run's values are interpolated linearly in concurrency"
-      or axis == "rate" and "paired by the request rate both runs were offered (past saturation every offered "
-      .. "rate achieves about the same rate, so the achieved rate would pair different overloads); the other run's "
-      .. "values are interpolated linearly in offered rate"
+      or axis == "rate" and "paired by the request rate both runs were offered (the achieved rate counts completed "
+      .. "requests: past saturation every offered rate achieves about the same rate, and failed requests lower it, so "
+      .. "the achieved rate would pair different loads); the other run's values are interpolated linearly in offered "
+      .. "rate"
       or "paired by achieved request rate; the other run's values are interpolated linearly in achieved rate",
     excluded = table.concat(excluded, ", "),
     interpolated = any_interp,
-    saturation_legend = saturation_legend(A, B, sat),
+    saturation_legend = saturation_legend(A, B, sat, axis),
     na_note = any_na and ("N/A: the run has no such value at its own load point (the Load Curves say why), or one "
       .. "of the two points it would be interpolated between lacks it.") or "",
     count_a = #pa, count_b = #pb,
@@ -1924,6 +1928,12 @@ local function gpu_latency_caveat(model, A, B, what)
     :format(what, more.label, T.helpers.count(gm, "GPU"), T.helpers.num(gl / gm, 2) .. "x", less.label,
       T.helpers.count(gl, "GPU"))
 end
+-- The load the ladder pairs the runs at, as the Summary points to it: "offered rate",
+-- "concurrency", else "achieved load".
+local function matched_axis_text(axis)
+  return axis == "rate" and "offered rate" or axis == "concurrency" and "concurrency" or "achieved load"
+end
+
 local function summary(model, A, B)
   local failed = {}
   for _, s in ipairs { A, B } do
@@ -2141,7 +2151,8 @@ local function summary(model, A, B)
             or { T.helpers.num(iv.lo_rps, 2), rate_text(iv.hi_rps) })) or "")
         end
         out[#out + 1] = ("At %s, %s, %s is %s and %s; untested: %s."):format(matched_load_text(mp, A, B),
-          mp.sustained and "the highest load both runs sustained (the lower of their max sustained throughputs)"
+          mp.sustained and ("the highest load both runs sustained (the lower of their %s)"):format(mp.axis == "achieved"
+            and "max sustained throughputs" or "loads at their last points before saturation")
           or "the highest load within both runs' measured ranges", m.label, fig("a", A), fig("b", B), mp.reason)
       elseif not mp.test then
         out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (untested: %s)."):format(matched_load_text(mp, A, B),
@@ -2261,7 +2272,8 @@ local function summary(model, A, B)
     out[#out + 1] = ("Whole-run rows: not like for like, %s; they pool %s and name no winner.%s"):format(
       diff ~= "" and diff or table.concat(f, ", "), loads_only and "different loads" or "different workloads",
       differ and " The runs' requests differ, so no load, not even a matched one, compares like with like."
-        or " Compare the runs at matched achieved load (the Load Ladder).")
+        or (" Compare the runs at matched %s (the Load Ladder)."):format(
+          matched_axis_text(model.ladder and model.ladder.axis)))
   else
     local wins = { a = {}, b = {} }
     local untested, untested_rows = 0, {}

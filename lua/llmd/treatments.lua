@@ -432,7 +432,9 @@ function M.model(list, opts)
         local g = { x.label }
         for j = i + 1, #T do
           local y = T[j]
-          local lo, hi = math.max(x.min_achieved, y.min_achieved), math.min(x.max_achieved, y.max_achieved)
+          -- on the common axis (the ranges': offered, or achieved)
+          local rx, ry = none.ranges[i], none.ranges[j]
+          local lo, hi = math.max(rx.lo, ry.lo), math.min(rx.hi, ry.hi)
           if not seen[j] and (lo <= hi or lp.close(lo, hi)) then g[#g + 1] = y.label; seen[j] = true end
         end
         if #g > 1 then groups[#groups + 1] = table.concat(g, ", ") end
@@ -491,11 +493,13 @@ function M.model(list, opts)
         end
         if v and interp then e.text = e.text .. " (interpolated)" end
         -- a point within 1 % of the common load stands for it (llmd.loadpoints.at): said with
-        -- its own rate, so that the cell does not read as measured at the common load itself
-        if v and not interp and p and p.achieved_rps and p.achieved_rps ~= m.common_rps then
-          e.measured_rps = p.achieved_rps
-          e.text = e.text .. (" (measured at %s, within 1 %%)"):format(
-            metrics.format("throughput_req_s", p.achieved_rps))
+        -- its own load on the common axis (its achieved rate, or the rate or concurrency it
+        -- was offered), so that the cell does not read as measured at the common load itself
+        local own = p and lp.load_of(p, m.common_axis)
+        if v and not interp and own and own ~= m.common_load then
+          if m.common_axis == "achieved" then e.measured_rps = own else e.measured_load = own end
+          e.text = e.text .. (" (measured at %s, within 1 %%)"):format(m.common_axis == "achieved"
+            and metrics.format("throughput_req_s", own) or lp.load_text(m.common_axis, own))
         end
       else
         e.text = metrics.na(m.common_why)

@@ -522,29 +522,52 @@ t.test("data check: an achieved rate far above the offered one (the rates cannot
   t.ok(found:find("file " .. d .. "/br.yaml", 1, true), found)
 end)
 
-t.test("ladder: rows at either run's achieved loads, the other interpolated inside its range, blank outside", function()
+t.test("ladder: rows at either run's offered rates, the other interpolated inside its range, blank outside", function()
   local pa = lp.points(ladder_run())
-  -- B: achieved 15 and 25 req/s, TTFT p90 40 and 60 ms
+  -- B: offered and achieved 15 and 25 req/s, TTFT p90 40 and 60 ms
   local pb = lp.points(run_of {
     { rate = 15, values = { throughput_req_s = 15, ttft_p90_ms = 40 } },
     { rate = 25, values = { throughput_req_s = 25, ttft_p90_ms = 60 } },
   })
+  -- both rate sweeps with known offered rates: paired by offered rate (A offered 30 and 40
+  -- achieving 29 and 31 req/s)
   local rows = lp.ladder(pa, pb)
-  local rps = {}
-  for i, r in ipairs(rows) do rps[i] = ("%g"):format(r.rps) end
-  t.eq(table.concat(rps, " "), "10 15 20 25 29 31")
-  -- at 15 req/s (B's point): A between 10 (50 ms) and 20 (80 ms): 65 ms, interpolated
+  local loads = {}
+  for i, r in ipairs(rows) do
+    t.eq({ r.axis, r.rps }, { "rate", nil })
+    loads[i] = ("%g"):format(r.load)
+  end
+  t.eq(table.concat(loads, " "), "10 15 20 25 30 40")
+  -- at 15 req/s (B's point): A between offered 10 (50 ms) and 20 (80 ms): 65 ms, interpolated
   t.eq(rows[2].b.point, 1)
   t.eq(rows[2].a.interpolated, true)
   t.near(rows[2].a.values.ttft_p90_ms, 65, 1e-12)
-  -- at 25 req/s: A between 20 (80) and 29 (150): 80 + 5/9 x 70 = 118.89 ms
-  t.near(rows[4].a.values.ttft_p90_ms, 80 + 70 * 5 / 9, 1e-12)
+  -- at 25 req/s offered: A between offered 20 (80) and 30 (150): 80 + 0.5 x 70 = 115 ms,
+  -- and its achieved rate there 20 + 0.5 x 9 = 24.5 req/s (by hand)
+  t.near(rows[4].a.values.ttft_p90_ms, 115, 1e-12)
+  t.near(rows[4].a.values.achieved_rps, 24.5, 1e-12)
   -- at 20 req/s: B between 15 (40) and 25 (60): 50 ms
   t.near(rows[3].b.values.ttft_p90_ms, 50, 1e-12)
-  -- at 10 and 29, 31 req/s B measured nothing near: blank
+  -- at 10, 30 and 40 req/s B measured nothing near: blank
   t.eq(rows[1].b.outside, true)
   t.eq(rows[5].b.outside, true)
   t.eq(rows[6].b.outside, true)
+  t.eq(lp.at(pb, 31, "ttft_p90_ms", "rate"), nil)
+  -- B's offered rate unknown: paired by achieved rate, rows at either run's achieved rate
+  -- (A's 29 and 31 req/s where it was offered 30 and 40)
+  pb = lp.points(run_of {
+    { values = { throughput_req_s = 15, ttft_p90_ms = 40 } },
+    { values = { throughput_req_s = 25, ttft_p90_ms = 60 } },
+  })
+  rows = lp.ladder(pa, pb)
+  local rps = {}
+  for i, r in ipairs(rows) do rps[i] = ("%g"):format(r.rps) end
+  t.eq(table.concat(rps, " "), "10 15 20 25 29 31")
+  t.eq(rows[1].axis, "achieved")
+  -- at 25 req/s: A between 20 (80) and 29 (150): 80 + 5/9 x 70 = 118.89 ms
+  t.near(rows[4].a.values.ttft_p90_ms, 80 + 70 * 5 / 9, 1e-12)
+  t.near(rows[2].a.values.ttft_p90_ms, 65, 1e-12)
+  t.eq(rows[5].b.outside, true)
   t.eq(lp.at(pb, 31, "ttft_p90_ms"), nil)
 end)
 
@@ -1583,8 +1606,10 @@ t.test("every figure the same in every repeat but the error rate: Fisher's test 
     { "error_rate_pct", "fisher", "fisher:error_rate_pct", true, 1 })
   t.near(mp.test.p, 0.00046190467252768921, 1e-12)
   t.ok(m.summary:find("x is better in error rate (y +2.00 pp vs x, p = 4.6e-04)", 1, true), m.summary)
-  t.ok(m.summary:find("At 3.48 req/s, y's Error rate is 2.00 % against 0.00 % for x (Fisher's exact test on the "
-    .. "request counts, p = 4.6e-04).", 1, true), m.summary)
+  -- the matched load is the offered rate both were driven at, the file's request_rate 3.6
+  -- (python3), with the achieved rate the file's request_throughput, 3.48 req/s
+  t.ok(m.summary:find("At 3.6 req/s offered (3.48 req/s achieved by both), y's Error rate is 2.00 % against 0.00 % for x "
+    .. "(Fisher's exact test on the request counts, p = 4.6e-04).", 1, true), m.summary)
   t.ok(not m.summary:find("Nothing could be tested", 1, true), m.summary)
   -- A failing 2 of 200 in every repeat (1 %, 6 of 600) against B's 12 of 600: python3
   -- fractions p = 0.23432296401763197, no clear difference, said with both figures
@@ -1596,8 +1621,8 @@ t.test("every figure the same in every repeat but the error rate: Fisher's test 
   m = report.build { a = side(da, "x"), b = side(db, "y"), generated = 0,
     slo = decision.parse_slo("error_rate_pct=1.5,ttft_p95_ms=1000") }
   t.near(m.matched_point.test.p, 0.23432296401763197, 1e-12)
-  t.ok(m.summary:find("At 3.48 req/s, Error rate is 1.00 % for x and 2.00 % for y (no clear difference, p = 0.234).",
-    1, true), m.summary)
+  t.ok(m.summary:find("At 3.6 req/s offered (3.48 req/s achieved by both), Error rate is 1.00 % for x and 2.00 % for y (no "
+    .. "clear difference, p = 0.234).", 1, true), m.summary)
   -- one failed request in all (A 1 of 600, B 0 of 600): no split of a single failure could
   -- be significant (by hand: the failure is A's or B's with equal chance, 1/2 each, so
   -- either table's two-sided p is 1/2 + 1/2 = 1; python3 fractions: p = p_min = 1):
@@ -2857,70 +2882,85 @@ t.test("the Summary's latency at a matched load: the highest load neither run is
   local x = ttft_run { { 10, 10, 20 }, { 20, 20, 40 }, { 30, 30, 90 }, { 40, 32, 3000 } }
   local y = ttft_run { { 10, 10, 26 }, { 20, 20, 52 }, { 30, 30, 117 }, { 40, 32, 3900 } }
   local m = ttft_model(x, y)
-  t.near(m.matched_point.rps, 30, 1e-12)
+  -- each run's own achieved rate there (30 and 30, from the lists), no mean
+  t.eq({ m.matched_point.rps, m.matched_point.rps_a, m.matched_point.rps_b }, { nil, 30, 30 })
   t.eq({ m.matched_point.a, m.matched_point.b }, { 90, 117 })
   t.eq(m.matched_point.saturated, nil)
-  t.ok(m.summary:find("At 30.00 req/s, TTFT p90 is 90.0 ms for x and 117.0 ms for y", 1, true), m.summary)
+  -- both rate sweeps: the load is the offered rate, 30 req/s (achieved 30 by both)
+  t.eq({ m.matched_point.axis, m.matched_point.load }, { "rate", 30 })
+  t.ok(m.summary:find("At 30 req/s offered (30.00 req/s achieved by both), TTFT p90 is 90.0 ms for x and 117.0 ms for y", 1,
+    true), m.summary)
   t.ok(not m.summary:find("past saturation", 1, true), m.summary)
   -- the same pair swapped: the same load (the rule does not depend on which run is A)
-  t.near(ttft_model(y, x).matched_point.rps, 30, 1e-12)
-  -- x offered 10, 20, 40 (achieved 10, 20, 30: 75 %, saturated, sustains 20), y offered 15,
-  -- 40 (achieved 15, 30.1: saturated, sustains 15): the highest load both sustained is y's
-  -- 15 req/s (not the 30 and 30.1 both measured past saturation), where x's TTFT p90 is
-  -- interpolated between its loads at 10 and 20 req/s: 20 + (15 - 10) / (20 - 10) x (40 -
-  -- 20) = 30 ms (by hand)
+  t.eq(ttft_model(y, x).matched_point.load, 30)
+  -- x offered 10, 20, 40 (achieved 10, 20, 30: 75 %, saturated, sustains 20 offered), y
+  -- offered 15, 40 (achieved 15, 30.1: saturated, sustains 15): the highest load both
+  -- sustained is y's 15 req/s offered (not the 40 both were offered past saturation), where
+  -- x's TTFT p90 is interpolated between its offered 10 and 20 req/s: 20 + (15 - 10) / (20 -
+  -- 10) x (40 - 20) = 30 ms, and its achieved rate there 15 (by hand)
   x = ttft_run { { 10, 10, 20 }, { 20, 20, 40 }, { 40, 30, 3000 } }
   y = ttft_run { { 15, 15, 30 }, { 40, 30.1, 3900 } }
   m = ttft_model(x, y)
-  t.near(m.matched_point.rps, 15, 1e-12)
+  t.eq({ m.matched_point.rps, m.matched_point.rps_a, m.matched_point.rps_b }, { nil, 15, 15 })
   t.eq({ m.matched_point.a, m.matched_point.b }, { 30, 30 })
   t.eq(m.matched_point.saturated, nil)
   t.eq(m.matched_point.interpolated, { a = { lo_rps = 10, hi_rps = 20, lo_point = 1, hi_point = 2, lo_load = 10,
     hi_load = 20 } })
   t.eq({ m.matched_point.point_a, m.matched_point.point_b, m.matched_point.test }, { nil, 1, nil })
-  t.ok(m.summary:find("At 15.00 req/s, the highest load both runs sustained (the lower of their max sustained "
-    .. "throughputs), TTFT p90 is 30.0 ms for x (interpolated between its loads at 10.00 and 20.00 req/s) and 30.0 ms "
-    .. "for y; untested: an interpolated figure has no per-request samples or repeats of its own to test.", 1, true),
-    m.summary)
+  t.ok(m.summary:find("At 15 req/s offered (about 15.00 req/s achieved by x, 15.00 req/s by y), the highest load both runs sustained (the lower "
+    .. "of their loads at their last points before saturation), TTFT p90 is 30.0 ms for x (interpolated between its "
+    .. "loads at 10 req/s offered and 20 req/s offered) and 30.0 ms for y; untested: an interpolated figure has no "
+    .. "per-request samples or repeats of its own to test.", 1, true), m.summary)
   -- y saturated at its only load (30.1 of 40 req/s offered, 75 %: no sustained load): the
-  -- one load within both ranges is x's 30 and y's 30.1 (within 1 %), past both saturations
+  -- one load within both ranges is the 40 req/s both were offered (achieved 30 and 30.1,
+  -- each said: their mean, 30.05, is a rate neither achieved), past both saturations
   y = ttft_run { { 40, 30.1, 3900 } }
   m = ttft_model(x, y)
-  t.near(m.matched_point.rps, 30, 1e-12)
+  t.eq({ m.matched_point.load, m.matched_point.point_a, m.matched_point.point_b }, { 40, 3, 1 })
+  t.eq({ m.matched_point.rps, m.matched_point.rps_a, m.matched_point.rps_b }, { nil, 30, 30.1 })
   t.eq(m.matched_point.saturated, { a = true, b = true })
-  t.ok(m.summary:find("At 30.00 req/s, TTFT p90 is 3,000.0 ms for x and 3,900.0 ms for y (untested: past saturation "
+  t.ok(m.summary:find("At 40 req/s offered (30.00 req/s achieved by x, 30.10 req/s by y), TTFT p90 is 3,000.0 ms for x and 3,900.0 ms for y "
+    .. "(untested: past saturation "
     .. "the latency measures the queue, not the server). That load is past saturation (x sustains at most 20.00 "
     .. "req/s; y saturated already at its lowest load), and no load below both saturations lies within both runs' "
     .. "measured ranges: these latencies are an overloaded server's, of a queue that grew for the length of the "
     .. "test, not of a load either run sustains.", 1, true), m.summary)
 end)
 
-t.test("the Summary's latency at a matched load in the demo: at the lower max sustained throughput, "
-  .. "interpolated, not at the 1 req/s both measured", function()
-  -- the kubecon pair at TTFT p90 <= 200 ms: vllm sustains 91.357 req/s (stage 4; stage 5
-  -- achieved 101.2 of 122.59 offered), chunked 167.78 (stage 5). python3 on the fixtures'
-  -- stage_N_lifecycle_metrics.json (successes.throughput.requests_per_sec and
-  -- successes.latency.time_to_first_token.p90): vllm's stage 4 is 91.35730480202015 req/s
-  -- at 64.36099205166101 ms; chunked's TTFT p90 there is interpolated between its stages 3
-  -- (84.77301380618104 req/s, 33.18592401919887 ms) and 4 (126.53470729666181 req/s,
-  -- 37.24500122480095 ms): 33.82589197218319 ms
+t.test("the Summary's latency at a matched load in the demo: at the lower of the last offered rates before "
+  .. "saturation, interpolated in offered rate, not at the 1 req/s both measured", function()
+  -- the kubecon pair at TTFT p90 <= 200 ms, both rate sweeps (the stage files'
+  -- load_summary.requested_rate): vllm's last load before saturation is its stage 3 at 92.19
+  -- req/s offered (stage 4 achieved 101.2 of 122.59 offered), chunked's its stage 4 at
+  -- 169.99. python3 on the fixtures' stage_N_lifecycle_metrics.json
+  -- (successes.throughput.requests_per_sec, successes.latency.time_to_first_token.p90,
+  -- load_summary.requested_rate; /tmp script pairing by offered rate): vllm's stage 3 is
+  -- 91.35730480202015 req/s achieved at 64.36099205166101 ms; chunked's values at 92.19
+  -- offered are interpolated in offered rate between its stages 2 (85.5 offered,
+  -- 84.77301380618104 req/s, 33.18592401919887 ms) and 3 (127.75, 126.53470729666181 req/s,
+  -- 37.24500122480095 ms): TTFT p90 33.8286512737664 ms, achieved 91.38569379319445 req/s
+  -- (each run's achieved rate said, vllm's measured, chunked's interpolated: "about")
   local function sd(label, dir) return { label = label, state = { label = label }, run = harness.extract(dir, {}),
     kv = {} } end
   local m = report.build { a = sd("vllm", KC_A), b = sd("chunked", KC_B), slo = decision.parse_slo("ttft_p90_ms=200"),
     generated = 0 }
   local mp = m.matched_point
-  t.near(mp.rps, 91.35730480202015, 1e-9)
+  t.eq({ mp.axis, mp.load }, { "rate", 92.19 })
+  t.eq(mp.rps, nil)
+  t.near(mp.rps_a, 91.35730480202015, 1e-9)
+  t.near(mp.rps_b, 91.38569379319445, 1e-9)
   t.near(mp.a, 64.36099205166101, 1e-9)
-  t.near(mp.b, 33.82589197218319, 1e-9)
+  t.near(mp.b, 33.8286512737664, 1e-9)
   t.eq({ mp.point_a, mp.point_b, mp.sustained, mp.saturated, mp.test }, { 4, nil, true, nil, nil })
   t.near(mp.interpolated.b.lo_rps, 84.77301380618104, 1e-9)
   t.near(mp.interpolated.b.hi_rps, 126.53470729666181, 1e-9)
+  t.eq({ mp.interpolated.b.lo_load, mp.interpolated.b.hi_load }, { 85.5, 127.75 })
   t.eq(mp.interpolated.a, nil)
-  t.ok(m.summary:find("At 91.36 req/s, the highest load both runs sustained (the lower of their max sustained "
-    .. "throughputs), TTFT p90 is 64.4 ms for vllm and 33.8 ms for chunked (interpolated between its loads at 84.77 "
-    .. "and 126.53 req/s); untested: an interpolated figure has no per-request samples or repeats of its own to "
-    .. "test.", 1, true), m.summary)
-  t.ok(not m.summary:find("At 1.01 req/s", 1, true), m.summary)
+  t.ok(m.summary:find("At 92.19 req/s offered (91.36 req/s achieved by vllm, about 91.39 req/s by chunked), the highest load both runs sustained (the lower "
+    .. "of their loads at their last points before saturation), TTFT p90 is 64.4 ms for vllm and 33.8 ms for chunked "
+    .. "(interpolated between its loads at 85.5 req/s offered and 127.75 req/s offered); untested: an interpolated "
+    .. "figure has no per-request samples or repeats of its own to test.", 1, true), m.summary)
+  t.ok(not m.summary:find("At 1 req/s", 1, true), m.summary)
   -- no test, so none in the family
   for _, x in ipairs(m.family.tests) do t.ok(not x.id:match("^matched_point"), x.id) end
 end)
@@ -3178,6 +3218,130 @@ t.test("rate sweeps past saturation: no verdict where either run is saturated", 
     t.ok(not m.summary:find("lower than", 1, true) and not m.summary:find("higher than", 1, true), m.summary)
     for _, f in ipairs(m.family.tests) do t.ok(not f.id:match("^matched_point"), f.id) end
   end
+end)
+
+t.test("rate sweeps past saturation: the ladder pairs equal offered rates, never 12 req/s with 11", function()
+  -- one server swept at 10 and 12 req/s (x) and at 10, 11 and 12 (y): past saturation the
+  -- achieved rates are flat (x's 12: 9.62 req/s; y's 11: 9.58, its 12: 9.30), so the
+  -- achieved rate paired x's 12 with y's 11 (9.62 and 9.58, within 1 %) and y's 12 with
+  -- nothing. By hand: the offered rates 10, 11, 12 are the rows; at 11 x is interpolated
+  -- between its 10 (20 ms) and 12 (4,719.3 ms): 20 + 0.5 x 4,699.3 = 2,369.65 ms, above
+  -- x's last load before saturation (10 req/s offered: 9.62 < 0.95 x 12 = 11.4), so "~A"
+  local x = ttft_run { { 10, 10, 20 }, { 12, 9.62, 4719.3 } }
+  local y = ttft_run { { 10, 10, 26 }, { 11, 9.58, 3011.9 }, { 12, 9.30, 4800 } }
+  for _, pair in ipairs { { x, y, "a", "b" }, { y, x, "b", "a" } } do
+    local m = ttft_model(pair[1], pair[2])
+    local X, Y = pair[3], pair[4] -- x's side and y's in this model
+    t.eq(m.ladder.axis, "rate")
+    local got = {}
+    for i, r in ipairs(m.ladder.rows) do
+      got[i] = { r.load, r[X].point, r[Y].point }
+    end
+    t.eq(got, { { 10, 1, 1 }, { 11, nil, 2 }, { 12, 2, 3 } })
+    t.eq(m.ladder.rows[3].rps_text, "12/s")
+    t.near(m.ladder.rows[2][X].values.ttft_p90_ms, 2369.65, 1e-9)
+    t.eq(m.ladder.rows[2]["sat_" .. X], "~sat")
+    t.eq(m.ladder.rows[3].saturated, "A, B")
+    t.ok(m.ladder.paired_by:find("paired by the request rate both runs were offered", 1, true), m.ladder.paired_by)
+    -- the Summary compares at 10 req/s offered, the highest load both sustained
+    t.eq({ m.matched_point.axis, m.matched_point.load, m.matched_point.saturated }, { "rate", 10, nil })
+    t.ok(m.summary:find("At 10 req/s offered (10.00 req/s achieved by both), TTFT p90 is", 1, true), m.summary)
+  end
+  -- the load points' axis: rate when every point of both runs was offered a known rate
+  t.eq(lp.axis { lp.points(x), lp.points(y) }, "rate")
+end)
+
+-- The kubecon vllm run (inference-perf, 7 constant-rate stages) with `failed` of the
+-- 5,531 requests of its stage 3 (offered 92.19 req/s) failed: every latency the same, the
+-- successes' count and rates scaled by the share that succeeded (the summary file too).
+local function kubecon_failed(failed)
+  local d = t.tmpdir()
+  for _, f in ipairs { "summary_lifecycle_metrics.json", "summary_prometheus_metrics.json" } do
+    proc.run { "cp", KC_A .. "/" .. f, d .. "/" .. f }
+  end
+  for i = 0, 6 do
+    local s = json.read(KC_A .. ("/stage_%d_lifecycle_metrics.json"):format(i))
+    if i == 3 then
+      local n = s.successes.count
+      local share = (n - failed) / n
+      s.successes.count, s.failures.count = n - failed, failed
+      for k, v in pairs(s.successes.throughput) do s.successes.throughput[k] = v * share end
+      local sum = json.read(KC_A .. "/summary_lifecycle_metrics.json")
+      local whole = (sum.successes.count - failed) / sum.successes.count
+      sum.successes.count, sum.failures.count = sum.successes.count - failed, failed
+      for k, v in pairs(sum.successes.throughput) do sum.successes.throughput[k] = v * whole end
+      json.write(d .. "/summary_lifecycle_metrics.json", sum)
+    end
+    json.write(d .. ("/stage_%d_lifecycle_metrics.json"):format(i), s)
+  end
+  return d
+end
+
+t.test("a run identical but for failed requests: paired by offered rate, no 'B slower' at an equal load", function()
+  -- B is A (kubecon vllm) with 1,106 of stage 3's 5,531 requests failed (20.0 %): its
+  -- achieved (successful) rate there is 91.357 x 4,425 / 5,531 = 73.089 req/s (python3 on
+  -- the fixture). Paired by achieved rate, B's stage 3 (TTFT p90 64.36 ms) met A
+  -- interpolated at 73.09 req/s between A's stages 2 and 3 (52.32 ms): "B +23.0 %", and at
+  -- A's 91.36 req/s B's TTFT p90 was interpolated toward its overloaded stage 4: 2,084.0 ms.
+  -- Paired by offered rate each row is both runs' own stage, with the same file values
+  local function sd(label, dir) return { label = label, state = { label = label }, run = harness.extract(dir, {}),
+    kv = {} } end
+  local m = report.build { a = sd("A", KC_A), b = sd("B", kubecon_failed(1106)),
+    slo = decision.parse_slo("ttft_p90_ms=200"), generated = 0 }
+  t.eq(m.ladder.axis, "rate")
+  t.eq(#m.ladder.rows, 7)
+  local offered = { 1, 31.4, 61.79, 92.19, 122.59, 152.98, 183.38 }
+  for i, r in ipairs(m.ladder.rows) do
+    t.eq({ r.load, r.a.point, r.b.point, r.a.interpolated, r.b.interpolated }, { offered[i], i, i, false, false })
+    t.eq(r.b.values.ttft_p90_ms, r.a.values.ttft_p90_ms, "TTFT p90 at " .. offered[i])
+    t.eq(r.b.values.latency_p90_ms, r.a.values.latency_p90_ms, "E2E p90 at " .. offered[i])
+  end
+  t.near(m.ladder.rows[4].b.values.achieved_rps, 91.35730480202015 * 4425 / 5531, 1e-9)
+  t.near(m.ladder.rows[4].b.values.error_rate_pct, 1106 / 5531 * 100, 1e-9)
+  -- the Summary's matched load: an equal offered rate, both runs' own point, equal values
+  local mp = m.matched_point
+  t.eq(mp.axis, "rate")
+  t.eq(mp.point_a, mp.point_b)
+  t.eq(mp.a, mp.b)
+  t.ok(not m.summary:find("lower than", 1, true) and not m.summary:find("higher than", 1, true), m.summary)
+  t.ok(not m.summary:find("TTFT p90 is [%d.,]+ ms lower"), m.summary)
+end)
+
+t.test("offered rates: guidellm's constant rate is one, vllm-benchmark's 'inf' is none and never pairs", function()
+  -- guidellm_report_v2.json: two "constant" benchmarks at rate 2.0 and 4.0 (python3 on
+  -- config.strategy); a "poisson" strategy carries its rate the same way
+  local d = t.tmpdir()
+  local rep = json.read(F .. "/guidellm/guidellm_report_v2.json")
+  json.write(d .. "/results.json", rep)
+  local pg = lp.points(harness.extract(d, {}))
+  t.eq({ #pg, pg[1].load_type, pg[1].offered, pg[2].offered }, { 2, "rate", 2, 4 })
+  rep.benchmarks[1].config.strategy.type_ = "poisson"
+  json.write(d .. "/results.json", rep)
+  local pp = lp.points(harness.extract(d, {}))
+  t.eq({ pp[1].load_type, pp[1].offered }, { "rate", 2 })
+  t.eq(lp.axis { pg, pp }, "rate")
+  -- vllm bench serve's "request_rate": "inf" (the synthetic file, max_concurrency 4): no
+  -- offered rate; the point is the concurrency it was capped at
+  local v = t.tmpdir()
+  proc.run { "cp", DETAILED, v .. "/result.json" }
+  local pv = lp.points(harness.extract(v, {}))
+  t.eq({ #pv, pv[1].load_type, pv[1].offered }, { 1, "concurrency", 4 })
+  -- inferencemax (bench_serving's old format, synthetic-result.json): "request_rate": "inf",
+  -- max_concurrency 2 (python3 on the file): a concurrency, no offered rate either
+  local im = t.tmpdir()
+  proc.run { "cp", F .. "/inferencemax/synthetic-result.json", im .. "/result.json" }
+  local pm = lp.points(harness.extract(im, {}))
+  t.eq({ #pm, pm[1].load_type, pm[1].offered }, { 1, "concurrency", 2 })
+  -- against a rate sweep the loads share no offered axis: the achieved rate pairs them
+  t.eq(lp.axis { pg, pv }, "achieved")
+  t.eq(lp.axis { pm, pv }, "concurrency")
+  -- an infinite rate is no offered rate (a harness that wrote the number, not the string)
+  local inf = t.run_of { { rate = math.huge, values = { throughput_req_s = 5 } }, { rate = 4, values = {
+    throughput_req_s = 4 } } }
+  local pi = lp.points(inf)
+  t.eq(lp.offered(inf.stages[1]), "unknown")
+  t.eq(lp.axis { pi, pg }, "achieved")
+  for _, r in ipairs(lp.ladder(pi, pg)) do t.eq(r.axis, "achieved") end
 end)
 
 t.test("different GPU counts: latency wins at equal total load say they are not per GPU", function()

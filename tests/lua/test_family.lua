@@ -315,18 +315,19 @@ t.test("F2: where no matched-load test can be made, the Summary and the JSON say
   t.eq(m.matched_point.key, "ttft_p95_ms")
   t.eq(m.matched_point.test, nil)
   t.eq(m.matched_point.reason, "no per-request samples from both runs at this load")
-  t.ok(m.summary:find("At 10.00 req/s, TTFT p95 is 50.0 ms for x and 90.0 ms for y (untested: no per-request "
-    .. "samples from both runs at this load).", 1, true), m.summary)
+  -- (both offered 10 req/s: the load is that offered rate)
+  t.ok(m.summary:find("At 10 req/s offered (10.00 req/s achieved by both), TTFT p95 is 50.0 ms for x and 90.0 ms for y "
+    .. "(untested: no per-request samples from both runs at this load).", 1, true), m.summary)
   t.eq(m.family.size, 0)
   -- loads 10 and 20 req/s, more than 1 % apart: no load lies in both measured ranges, so no
   -- matched load (and no Load Ladder row compares them either: each is outside the other's)
   m = report.build { a = one("x", 10, 50), b = one("y", 20, 90), slo = decision.parse_slo("ttft_p95_ms=60"),
     generated = 0 }
-  t.eq(m.matched_point.reason, "no load lies within both runs' measured ranges of achieved rates (x 10.000 req/s; y "
-    .. "20.000 req/s)")
+  t.eq(m.matched_point.reason, "no load lies within both runs' measured ranges of offered rates (x 10 req/s offered; "
+    .. "y 20 req/s offered)")
   t.ok(m.summary:find("No test of TTFT p95 at a matched load: no load lies within both runs' measured ranges of "
-    .. "achieved rates (x 10.000 req/s; y 20.000 req/s), so the runs' TTFT p95 is not compared at one load.", 1, true),
-    m.summary)
+    .. "offered rates (x 10 req/s offered; y 20 req/s offered), so the runs' TTFT p95 is not compared at one load.", 1,
+    true), m.summary)
   -- swapped: the same text (the ranges in the labels' order)
   local w = report.build { a = one("y", 20, 90), b = one("x", 10, 50), slo = decision.parse_slo("ttft_p95_ms=60"),
     generated = 0 }
@@ -336,8 +337,8 @@ t.test("F2: where no matched-load test can be made, the Summary and the JSON say
     error_rate_pct = 0 } }, { rate = 20, values = { throughput_req_s = 20, throughput_tok_s = 200,
     error_rate_pct = 0 } } })
   m = report.build { a = one("x", 10, 70), b = two, slo = decision.parse_slo("ttft_p95_ms=60"), generated = 0 }
-  t.eq(m.matched_point.reason, "TTFT p95 is not known at 10.00 req/s for z (not measured at that load, nor at the "
-    .. "loads on both sides of it)")
+  t.eq(m.matched_point.reason, "TTFT p95 is not known at 10 req/s offered for z (not measured at that load, nor at "
+    .. "the loads on both sides of it)")
   -- no SLO metric limits either run: said in the JSON only
   m = report.build { a = one("x", 10, 50), b = one("y", 10, 55), slo = decision.parse_slo("ttft_p95_ms=60"),
     generated = 0 }

@@ -167,27 +167,49 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   t.ok(not html:find("91.79", 1, true) and not golden:find("91.79", 1, true), "no interpolation past saturation")
   t.ok(not golden:find("sustains", 1, true), "no winner from one run per load")
   t.ok(not golden:find("better overall", 1, true), "no winner from pooled rows")
-  -- the ladder pairs by achieved load: A's point 5 (101.23 req/s) beside B interpolated
-  -- between its points 3 (84.77 req/s, 33.19 ms) and 4 (126.53 req/s, 37.25 ms):
-  -- 33.186 + (101.232 - 84.773) / (126.535 - 84.773) x (37.245 - 33.186) = 34.79 ms
+  -- the ladder pairs by offered rate (both runs are rate sweeps with their stage files'
+  -- requested_rate known): A's point 5 (122.59 req/s offered) beside B interpolated in
+  -- offered rate between its points 3 (85.5 req/s offered, 33.19 ms) and 4 (127.75, 37.25
+  -- ms): 33.186 + (122.59 - 85.5) / (127.75 - 85.5) x (37.245 - 33.186) = 36.75 ms (the
+  -- python3 expectations' _rate and ttft_p90_ms, by hand)
   local lad = table_rows(golden, "Load Ladder")
-  local r5 = lad[template.helpers.num(sa[5].throughput_req_s, 2)]
+  local r5 = lad["122.59/s"]
   t.ok(r5, "a row at A's point 5")
   t.eq(r5[2], "122.59/s")
   t.eq(r5[3], "")
   -- A's point 5 is its saturation point (101.23 < 0.95 x 122.59 = 116.46): marked
   t.eq(r5[4], "A")
+  t.eq(r5[5], template.helpers.num(sa[5].throughput_req_s, 2))
   t.eq(r5[9], template.helpers.num(sa[5].ttft_p90_ms, 1))
-  local frac = (sa[5].throughput_req_s - sb[3].throughput_req_s) / (sb[4].throughput_req_s - sb[3].throughput_req_s)
+  local frac = (sa[5]._rate - sb[3]._rate) / (sb[4]._rate - sb[3]._rate)
   local want = sb[3].ttft_p90_ms + frac * (sb[4].ttft_p90_ms - sb[3].ttft_p90_ms)
-  t.near(want, 34.79, 0.005)
+  t.near(want, 36.75, 0.005)
   t.eq(r5[10], "~" .. template.helpers.num(want, 1))
-  -- B's point 5 (167.78 req/s) is beyond anything A achieved (103.08): A's cells are blank
-  local b5 = lad[template.helpers.num(sb[5].throughput_req_s, 2)]
-  t.eq(b5[9], "")
+  -- and B's achieved rate there, on the same line: 84.773 + frac x (126.535 - 84.773)
+  t.eq(r5[6], "~" .. template.helpers.num(sb[3].throughput_req_s + frac * (sb[4].throughput_req_s
+    - sb[3].throughput_req_s), 2))
+  -- B's point 6 (212.24 req/s offered) is beyond any rate A was offered (183.38): A's cells
+  -- are blank
+  local b6 = lad["212.24/s"]
+  t.eq(b6[9], "")
+  t.eq(b6[10], template.helpers.num(sb[6].ttft_p90_ms, 1))
+  t.eq(b6[4], "B")
+  -- B's point 5 kept up (167.78 >= 0.95 x 169.99 = 161.49): B not marked there; A's value
+  -- there is interpolated past its last load before saturation (92.19 req/s offered): "~A"
+  local b5 = lad["169.99/s"]
+  t.eq(b5[4], "~A")
   t.eq(b5[10], template.helpers.num(sb[5].ttft_p90_ms, 1))
-  -- B's point 5 kept up (167.78 >= 0.95 x 169.99 = 161.49): not marked
-  t.eq(b5[4], "")
+  -- the Summary's matched load: 92.19 req/s offered, the lower of the two runs' offered
+  -- rates at their last points before saturation (A's point 4, B's point 5: 169.99), with
+  -- each run's achieved rate there: A's point 4's own; B's interpolated in offered rate
+  -- between its points 3 and 4 (85.5 and 127.75 req/s offered, the stage files'
+  -- load_summary.requested_rate): about 91.39 (never the two runs' mean, 91.37)
+  local rb = sb[3].throughput_req_s + (92.19 - 85.5) / (127.75 - 85.5) * (sb[4].throughput_req_s - sb[3].throughput_req_s)
+  local matched = ("At 92.19 req/s offered (%s req/s achieved by vllm, about %s req/s by vllm+chunked-prefix), the "
+    .. "highest load both runs sustained"):format(template.helpers.num(sa[4].throughput_req_s, 2),
+    template.helpers.num(rb, 2))
+  t.eq(matched:match("%(.-%)"), "(91.36 req/s achieved by vllm, about 91.39 req/s by vllm+chunked-prefix)")
+  t.ok(golden:find(matched, 1, true), "the matched load, offered")
   t.ok(golden:find("## KV-Cache Performance Analysis\n\nSkipped: both runs: 8 *_prometheus_metrics.json files in the results",
     1, true))
   -- the other outputs

@@ -242,7 +242,8 @@ end)
 t.test("ladder: the points at or past a run's saturation are marked, with the reason in a legend", function()
   -- x: offered 10, 20, 30, 40; achieved 10, 20, 29, 31. 29 >= 0.95 x 30 = 28.5 keeps up,
   -- 31 < 0.95 x 40 = 38 does not: x saturates at point 4, max sustained 29 req/s.
-  -- y: offered 15, 30, 45, achieved 15, 30, 45: never saturates.
+  -- y: offered 15, 35, 45, achieved 15, 35, 45: never saturates. Both rate sweeps: the rows
+  -- are the offered rates.
   local function mk(rows)
     local st = {}
     for i, r in ipairs(rows) do
@@ -251,27 +252,29 @@ t.test("ladder: the points at or past a run's saturation are marked, with the re
     return run_of(st)
   end
   local x = mk { { 10, 10 }, { 20, 20 }, { 30, 29 }, { 40, 31 } }
-  local y = mk { { 15, 15 }, { 30, 30 }, { 45, 45 } }
+  local y = mk { { 15, 15 }, { 35, 35 }, { 45, 45 } }
   local m = build(x, y)
   t.eq(m.saturation.a.point, 4)
   local by = {}
   for _, r in ipairs(m.ladder.rows) do by[r.rps_text] = r end
-  t.eq(by["31.00"].saturated, "A")   -- x's own point 4
-  t.eq(by["29.00"].saturated, "")    -- x's point 3 kept up
-  -- y's point 2 at 30 req/s: x interpolated between 29 (point 3) and 31 (point 4, saturated),
-  -- above its max sustained 29: leaning on a saturated point
-  t.eq(by["30.00"].saturated, "~A")
-  t.eq(by["45.00"].saturated, "")    -- y never saturated; x is blank (outside its range)
+  t.eq(m.ladder.axis, "rate")
+  t.eq(by["40/s"].saturated, "A")   -- x's own point 4
+  t.eq(by["30/s"].saturated, "")    -- x's point 3 kept up
+  -- y's point 2 at 35 req/s offered: x interpolated between its offered 30 (point 3) and 40
+  -- (point 4, saturated), above the 30 of its last point before saturation: leaning on a
+  -- saturated point
+  t.eq(by["35/s"].saturated, "~A")
+  t.eq(by["45/s"].saturated, "")    -- y never saturated; x is blank (outside its range)
   t.ok(m.ladder.saturation_legend:find("A (x) from load point 4 on: at 40 req/s offered only 31 req/s were achieved "
     .. "(77.5 %, below 95 %)", 1, true), m.ladder.saturation_legend)
   t.ok(m.ladder.saturation_legend:find("B (y) never saturated", 1, true), m.ladder.saturation_legend)
   m.charts, m.workspace = { list = {} }, "/nowhere"
   local tpl = require "llmd.template"
   local md = tpl.render_file(ROOT .. "/templates/comparison_report.md", m)
-  t.ok(md:find("| 31.00 | 40/s |  | A |", 1, true), md:match("## Load Ladder.-\n## "))
+  t.ok(md:find("| 40/s | 40/s |  | A |", 1, true), md:match("## Load Ladder.-\n## "))
   t.ok(md:find("\nSaturated: the load is at or past the run's saturation point", 1, true))
   local html = tpl.render_file(ROOT .. "/templates/comparison_report.html", m)
-  t.ok(html:find('<tr class="saturated"><td class="n">31.00</td><td>40/s</td><td></td><td>A</td>', 1, true), html)
+  t.ok(html:find('<tr class="saturated"><td class="n">40/s</td><td>40/s</td><td></td><td>A</td>', 1, true), html)
   -- the same test as the max sustained throughput: the saturated rows are exactly the
   -- points at or past lp.saturation's point
   local sat = lp.saturation(lp.points(x))
@@ -286,7 +289,7 @@ t.test("wording: two rate ladders say their rates; 'driven differently' only for
   -- the offered rates of the stage files: 1 .. 183.38 and 1 .. 254.49 req/s, 7 each
   t.ok(sum:find("Whole-run rows: not like for like, vllm was driven at 1–183.38 req/s (7 load points), "
     .. "vllm+chunked-prefix at 1–254.49 req/s (7 load points); they pool different loads and name no winner. Compare "
-    .. "the runs at matched achieved load (the Load Ladder).", 1, true), sum)
+    .. "the runs at matched offered rate (the Load Ladder).", 1, true), sum)
   t.ok(not sum:find("driven differently", 1, true), sum)
   -- rate against concurrency: that is driven differently
   local function mk(kind)
@@ -300,6 +303,11 @@ t.test("wording: two rate ladders say their rates; 'driven differently' only for
   local m = build(mk("rate"), mk("concurrency"))
   t.ok(m.summary:find("the runs were driven differently: x by request rate, y by concurrency; they pool different "
     .. "loads", 1, true), m.summary)
+  -- a rate against a concurrency share no offered axis: the ladder pairs them by achieved load
+  t.ok(m.summary:find("Compare the runs at matched achieved load (the Load Ladder).", 1, true), m.summary)
+  -- two concurrency sweeps: by concurrency
+  m = build(mk("concurrency"), mk("concurrency"))
+  t.eq(m.ladder.axis, "concurrency")
   -- the same rates, but 100 against 400 input tokens per request (mean of 1000 requests
   -- each): more than the load differs, said as it is
   local x, y = mk("rate"), mk("rate")

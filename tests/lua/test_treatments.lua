@@ -71,17 +71,20 @@ t.test("N-way on the kubecon pair: max sustained throughput, common load, Pareto
   local va, vb = m.treatments[1], m.treatments[2]
   t.near(va.max_rps, A[4].throughput_req_s, 1e-12)
   t.near(vb.max_rps, B[5].throughput_req_s, 1e-12)
-  -- the common load: the highest load both sustained, vllm's max sustained (stage 3, the
-  -- last before its saturation), inside chunked's range and below its saturation: no
-  -- overloaded point is compared (vllm's highest achieved rate, stage 6, is past saturation)
-  t.near(m.common_rps, A[4].throughput_req_s, 1e-12)
+  -- the common load: both are rate sweeps, so an offered rate: the highest load both
+  -- sustained, vllm's 92.19 req/s offered (stage 3, the last before its saturation), inside
+  -- chunked's range and below its saturation: no overloaded point is compared (vllm's
+  -- highest offered rate, stage 6, is past saturation)
+  t.eq({ m.common_axis, m.common_load, m.common_rps, m.common_text }, { "rate", A[4]._rate, nil,
+    "92.19 req/s offered" })
   t.eq(m.common_sustained, true)
   t.eq(#m.saturated_at_common, 0)
   t.eq(va.at_common.ttft_p90_ms.value, A[4].ttft_p90_ms)
   t.eq(va.at_common.ttft_p90_ms.interpolated, false)
-  -- chunked interpolated between its stages 2 and 3 (achieved 84.8 and 126.5 req/s)
+  -- chunked interpolated in offered rate between its stages 2 and 3 (offered 85.5 and
+  -- 127.75 req/s; the python3 expectations' _rate)
   local lo, hi = B[3], B[4]
-  local f = (m.common_rps - lo.throughput_req_s) / (hi.throughput_req_s - lo.throughput_req_s)
+  local f = (m.common_load - lo._rate) / (hi._rate - lo._rate)
   t.near(vb.at_common.ttft_p90_ms.value, lo.ttft_p90_ms + f * (hi.ttft_p90_ms - lo.ttft_p90_ms), 1e-9)
   t.eq(vb.at_common.ttft_p90_ms.interpolated, true)
   -- chunked: more throughput and less latency: the front is chunked alone
@@ -743,8 +746,8 @@ end)
 t.test("a treatment saturated at the common load is marked, its latencies said to be an overloaded server's", function()
   -- chunked's lowest point made to offer 10 req/s (it achieved 1.015): saturated already
   -- there (below 95 %), so no load is sustained by both, and the common load falls back
-  -- to the highest load both reached: base's highest achieved rate (stage 7), past base's
-  -- saturation (its stage 5) too
+  -- to the highest load both reached: base's highest offered rate (stage 7, 183.38 req/s;
+  -- both are rate sweeps), past base's saturation (its stage 5) too
   local d = t.tmpdir() .. "/sat"
   proc.run { "cp", "-r", CHUNK, d }
   local f = d .. "/stage_0_lifecycle_metrics.json"
@@ -753,7 +756,7 @@ t.test("a treatment saturated at the common load is marked, its latencies said t
   json.write(f, doc)
   local list = tr.load { { label = "base", dirs = { VLLM } }, { label = "sat", dirs = { d } } }
   local m = tr.model(list)
-  t.near(m.common_rps, E.kubecon_na_2025_vllm.stages[7].throughput_req_s, 1e-12)
+  t.eq({ m.common_axis, m.common_load }, { "rate", E.kubecon_na_2025_vllm.stages[7]._rate })
   t.eq(m.common_sustained, false)
   t.eq(#m.saturated_at_common, 2)
   t.eq(m.saturated_at_common[1].label, "base")
@@ -957,10 +960,12 @@ t.test("exp-7 by TTFT p95 ≤ 300: a tie is a tie, every 'not comparable' says w
   t.eq(r3.label, "llm-d-2p1d")
   t.ok(r3.vs_next_text:find("not comparable with vllm-3replicas (< 5.346 req/s (failed TTFT p95 ≤ 300.0 ms at the "
     .. "lowest load tried)): both fail the SLO already at their lowest load", 1, true), r3.vs_next_text)
-  -- no load common to all four, but two pairs share one (3.485, and 5.331 vs 5.346, within 1 %)
-  t.ok(md:find("No common load: no load lies within every treatment's measured range (llm-d-1p1d 3.485 req/s; "
-    .. "llm-d-2p1d 5.331 req/s; vllm-2replicas 3.485 req/s; vllm-3replicas 5.346 req/s); only some share a load: "
-    .. "llm-d-1p1d, vllm-2replicas; llm-d-2p1d, vllm-3replicas", 1, true), md)
+  -- no load common to all four, but two pairs share one: all four are rate sweeps, so by the
+  -- files' request_rate (python3): 3.6 req/s offered for llm-d-1p1d and vllm-2replicas, 5.5
+  -- for llm-d-2p1d and vllm-3replicas
+  t.ok(md:find("No common load: no load lies within every treatment's measured range (llm-d-1p1d 3.6 req/s offered; "
+    .. "llm-d-2p1d 5.5 req/s offered; vllm-2replicas 3.6 req/s offered; vllm-3replicas 5.5 req/s offered); only some "
+    .. "share a load: llm-d-1p1d, vllm-2replicas; llm-d-2p1d, vllm-3replicas", 1, true), md)
   -- the load-point table shows the SLO's metric with its unit: vllm-2replicas's TTFT p95 is
   -- the mean of its three files' p95_ttft_ms, 256.44 ms (python3: mean of 257.049, 255.480,
   -- 256.798)
@@ -1032,13 +1037,12 @@ end
 
 t.test("the Pareto front: a gap below the practical threshold is noise, not a domination", function()
   -- base: 10, 20, 30 req/s offered, 10, 20, 25 achieved: 25 < 0.95 x 30, saturated at point 3,
-  -- max sustained 20 (point 2). The common load is 20 req/s (both sustain it), where E2E p90
-  -- is the third figure of point 2.
+  -- max sustained 20 (point 2). The common load is 20 req/s offered (both sustain it; both
+  -- are rate sweeps), where E2E p90 is the third figure of point 2.
   local base = e2e_curve_dir { { 10, 10, 900 }, { 20, 20, 1000 }, { 30, 25, 3000 } }
   -- twin: base within noise: max 20.02 (symmetric gap 200 x 0.02 / 40.02 = 0.0999 %, by hand)
-  -- and E2E p90 997 ms at 20 req/s (interpolated between 10.01 and 20.02 req/s at 20: the
-  -- point-2 figure 997 weighted (20 - 10.01) / 10.01 = 0.998, so 997 - 0.002 x 97 = 996.8;
-  -- gap ~0.32 %): both below 2 %, so neither beats the other and the front holds both
+  -- and E2E p90 997 ms at 20 req/s offered (its own point 2; gap 3 / 998.5 = 0.30 %, by
+  -- hand): both below 2 %, so neither beats the other and the front holds both
   local twin = e2e_curve_dir { { 10, 10.01, 900 }, { 20, 20.02, 997 }, { 30, 25, 3000 } }
   local m = tr.model(tr.load { { label = "base", dirs = { base } }, { label = "twin", dirs = { twin } } })
   t.eq(#m.dominated, 0)
@@ -1100,21 +1104,22 @@ t.test("the Pareto front orders throughput by the ranking's rule: ceilings, repe
   t.ok(m.ranking[1].vs_next ~= "B better", m.ranking[1].vs_next_text)
 end)
 
-t.test("a latency at the common load read at a point within 1 % of it says the rate it was measured at", function()
-  -- a: 10, 20 req/s sustained (E2E p90 900, 1000 ms), saturated at 30 (25 achieved); b: the
-  -- same but 19.9 achieved at 20 offered (990 ms). The common load is the highest both
-  -- sustain, 19.9 req/s: b's value is its own point's, 990 ms, measured at 19.9 req/s. a's
-  -- point at 20 is within 1 % of 19.9 (0.5 %, by hand), so a reads 1000 ms from it (the
-  -- rule of loadpoints.at) rather than 900 + 0.99 x 100 = 999 ms interpolated: its cell
-  -- says the rate it was measured at, b's needs not
+t.test("a latency at the common load read at a point within 1 % of it says the load it was measured at", function()
+  -- a: offered 10, 20 req/s sustained (E2E p90 900, 1000 ms), saturated at 30 (25
+  -- achieved); b: the same but offered 19.9 (achieved 19.9, 990 ms) instead of 20. Both are
+  -- rate sweeps, so the common load is an offered rate: the highest both sustain, 19.9 req/s
+  -- offered: b's value is its own point's, 990 ms. a's point at 20 is within 1 % of 19.9
+  -- (0.5 %, by hand), so a reads 1000 ms from it (the rule of loadpoints.at) rather than
+  -- 900 + 0.99 x 100 = 999 ms interpolated: its cell says the load it was measured at, b's
+  -- needs not
   local a = e2e_curve_dir { { 10, 10, 900 }, { 20, 20, 1000 }, { 30, 25, 3000 } }
-  local b = e2e_curve_dir { { 10, 10, 900 }, { 20, 19.9, 990 }, { 30, 24, 3000 } }
+  local b = e2e_curve_dir { { 10, 10, 900 }, { 19.9, 19.9, 990 }, { 30, 24, 3000 } }
   local m = tr.model(tr.load { { label = "a", dirs = { a } }, { label = "b", dirs = { b } } })
-  t.near(m.common_rps, 19.9, 1e-9)
+  t.eq({ m.common_axis, m.common_load, m.common_rps, m.common_text }, { "rate", 19.9, nil, "19.9 req/s offered" })
   local ea, eb = m.treatments[1].at_common.latency_p90_ms, m.treatments[2].at_common.latency_p90_ms
-  t.eq({ ea.value, ea.interpolated, ea.measured_rps }, { 1000, false, 20 })
-  t.eq(ea.text, "1,000.0 ms (measured at 20.000 req/s, within 1 %)")
-  t.eq({ eb.value, eb.interpolated, eb.measured_rps }, { 990, false, nil })
+  t.eq({ ea.value, ea.interpolated, ea.measured_load }, { 1000, false, 20 })
+  t.eq(ea.text, "1,000.0 ms (measured at 20 req/s offered, within 1 %)")
+  t.eq({ eb.value, eb.interpolated, eb.measured_load }, { 990, false, nil })
   t.eq(eb.text, "990.0 ms")
 end)
 

@@ -1098,7 +1098,7 @@ t.test("different GPU counts, one capacity below the lowest load: the per-GPU fi
     .. "violated) for x, < 2.67 req/s (failed TTFT p95 ≤ 700.0 ms at the lowest load tried) for y; ", 1, true),
     m.summary)
   -- the totals follow, said to be the totals, in one sentence ("In total, no clear ...")
-  t.ok(m.summary:find("no clear difference. In total, no clear difference in capacity within TTFT p95 ≤ 700.0 ms: "
+  t.ok(m.summary:find(". In total, no clear difference in capacity within TTFT p95 ≤ 700.0 ms: "
     .. "≥ 5.35 req/s by the means", 1, true), m.summary)
 end)
 

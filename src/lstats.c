@@ -448,6 +448,26 @@ static int l_sort(lua_State *L)
     return 1;
 }
 
+/* s:values(max) -> the kept samples in ascending order, a new table; nil when there are
+   more than max of them (a caller wanting a few: an exact test on a small sample) or the
+   accumulator is a sketch (it keeps none). */
+static int l_values(lua_State *L)
+{
+    Stats *s = check_stats(L, 1);
+    lua_Integer max = luaL_checkinteger(L, 2);
+    if (s->sketch || max < 0 || s->n > (uint64_t)max) {
+        lua_pushnil(L);
+        return 1;
+    }
+    stats_sort(s);
+    lua_createtable(L, (int)s->n, 0);
+    for (uint64_t i = 0; i < s->n; i++) {
+        lua_pushnumber(L, s->v[i]);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    return 1;
+}
+
 /* s:merge(other) -> s: adds other's samples. */
 static int l_merge(lua_State *L)
 {
@@ -825,6 +845,7 @@ static const luaL_Reg stats_methods[] = {
     {"summary",         l_summary        },
     {"percentiles",     l_percentiles    },
     {"sort",            l_sort           },
+    {"values",          l_values         },
     {"merge",           l_merge          },
     {"relative_error",  l_relative_error },
     {"clear",           l_clear          },

@@ -71,14 +71,26 @@ local function failed_by_pod(failed)
   return out
 end
 
+-- What the failed scrapes were: "a '# Warning:' line instead of metrics", "an empty file",
+-- or both with their counts.
+local function failed_kinds(failed)
+  local empty = 0
+  for _, f in ipairs(failed) do if f.empty then empty = empty + 1 end end
+  local warn = #failed - empty
+  if empty == 0 then return "a '# Warning:' line instead of metrics" end
+  if warn == 0 then return empty == 1 and "an empty file" or "empty files" end
+  return ("%d with a '# Warning:' line instead of metrics, %d empty file%s"):format(warn, empty,
+    empty == 1 and "" or "s")
+end
+
 local function failed_text(info, pods)
   local list = {}
   for _, p in ipairs(pods) do list[#list + 1] = ("%s %d"):format(p.pod, p.count) end
   local n = #info.failed
-  return ("%d of %d scrapes failed (a '# Warning:' line instead of metrics; by pod: %s): the totals count each "
+  return ("%d of %d scrapes failed (%s; by pod: %s): the totals count each "
     .. "counter's increase across a gap from the scrapes around it (a failed first or last scrape shortens that "
     .. "pod's window), and the timeline leaves out the rounds that lack a pod"):format(n, n + info.scrapes,
-    table.concat(list, ", "))
+    failed_kinds(info.failed), table.concat(list, ", "))
 end
 
 -- How far vLLM's count of finished requests may be outside the harness's counts: the 1 %
@@ -203,7 +215,7 @@ function M.cache_sizes(root, g)
   local logs = find(g, root, function(d)
     return (d:match("/logs$") or d:match("/vllm%-logs$")) and g.dir(d)
   end)
-  if not logs then return nil end
+  if not logs then return nil, "no vLLM logs in the results: no logs/ or vllm-logs/ folder" end
   local sizes, total = {}, 0
   local names = {}
   for n in lfs.dir(logs) do
@@ -234,7 +246,8 @@ function M.cache_sizes(root, g)
       end
     end
   end
-  if #sizes == 0 then return nil end
+  if #names == 0 then return nil, ("no vLLM logs in the results: %s has no *.log file"):format(logs) end
+  if #sizes == 0 then return nil, ("no 'GPU KV cache size' line in the vLLM logs in %s"):format(logs) end
   return { pods = sizes, total = total, dir = logs }
 end
 
@@ -404,7 +417,7 @@ function M.analyze(root, run)
   local kv = { available = false }
   root = root:gsub("(.)/+$", "%1")
   local g = guard(root)
-  kv.size = M.cache_sizes(root, g)
+  kv.size, kv.size_why = M.cache_sizes(root, g)
   local ok_requests = run and run.overall and run.overall.values.requests_ok
   local input_tokens = run and run.overall and run.overall.values.input_tokens_total
   local raw = find(g, root, scrapes_in(g))
@@ -496,6 +509,10 @@ function M.analyze(root, run)
       if u and u.count > 0 then
         kv.usage = { mean = u.mean * 100, p90 = u.p90 * 100, max = u.max * 100 }
       end
+    elseif info.scrapes == 0 and #info.failed > 0 then
+      -- no scrape was read at all: what the files were, not "no such metric"
+      kv.reason = ("every scrape in %s failed (%s of %s: %s)"):format(raw, #info.failed, #info.failed,
+        failed_kinds(info.failed))
     else
       kv.reason = ("the scrapes in %s have no %s / %s (vLLM v1 names)"):format(raw, HITS, QUERIES)
     end

@@ -137,6 +137,12 @@ function M.read_raw_dir(dir, opts)
     for i = 1, nfiles do
       local f = file_at(i)
       local path = dir .. "/" .. f.name
+      if lfs.attributes(path, "size") == 0 then
+        -- a 0-byte file (the scrape's write died, or the disk was full): a failed scrape, said
+        -- as what it is, not read as a scrape without the metrics
+        info.failed[#info.failed + 1] = { file = f.name, pod = f.pod, t = f.t, reason = "empty file", empty = true }
+        goto continue
+      end
       local head, warning, text = agg:read_scrape(path, on_scrape ~= nil)
       local h = M.parse_header(head)
       if h.Pod and h.Pod ~= f.pod then
@@ -159,6 +165,7 @@ function M.read_raw_dir(dir, opts)
         info.scrapes = info.scrapes + 1
         pods[f.pod] = true
       end
+      ::continue::
     end
   end)
   collectgarbage(mode)

@@ -40,7 +40,8 @@ local UNIVERSAL = {
   output_tokens_total = true, duration_s = true,
 }
 
-M.TEST = "Mann-Whitney U (two-sided, normal approximation with tie correction) on the per-request samples "
+M.TEST = "Mann-Whitney U (two-sided; exact, over every split of the mid-ranks, with at most 60 samples in all, "
+  .. "else the normal approximation with tie correction) on the per-request samples "
   .. "(the error rate: Fisher's exact test, two-sided, on the counts of failed and completed requests, "
   .. "stratified by load point where a run has several), "
   .. "or Welch's t-test on the repeats of one load point (the exact Mann-Whitney test where a run's repeats are "
@@ -634,7 +635,10 @@ local function curve_rows(points, gpus)
   return out
 end
 
-local NO_SIZE = "unknown (no 'GPU KV cache size' line in the vLLM logs)"
+-- A KV cache size not known, and why: no logs at all, or logs without the line.
+local function no_size(kv)
+  return ("unknown (%s)"):format(kv.size_why or "no 'GPU KV cache size' line in the vLLM logs")
+end
 
 -- The unit of each KV figure (comparison.json's rows, comparison.csv's unit column).
 local KV_UNIT = { hits = "tokens", queries = "tokens", misses = "tokens", hit_rate_pct = "%",
@@ -678,8 +682,8 @@ local function kv_section(A, B, model_min_effect, not_like)
     if kb.reason and kb.reason == ka.reason then reasons[1] = "both runs: " .. ka.reason end
     sec.reason = table.concat(reasons, "; ")
     sec.size = (ka.size or kb.size) and {
-      a = size_text(ka.size) or "unknown",
-      b = size_text(kb.size) or "unknown",
+      a = size_text(ka.size) or no_size(ka),
+      b = size_text(kb.size) or no_size(kb),
     } or nil
     return sec
   end
@@ -743,8 +747,8 @@ local function kv_section(A, B, model_min_effect, not_like)
     return r
   end
   sec.size = {
-    a = size_text(ka.size) or NO_SIZE,
-    b = size_text(kb.size) or NO_SIZE,
+    a = size_text(ka.size) or no_size(ka),
+    b = size_text(kb.size) or no_size(kb),
   }
   sec.rows = {
     row("Prefix cache hits (tokens)", "hits", 0, "total"),
@@ -814,11 +818,21 @@ end
 local function rate_text(v) return v and (T.helpers.num(v, 2) .. " req/s") or "N/A" end
 
 -- The Summary's matched load (model.matched_point): its achieved rate, "9.95 req/s", or on
--- the offered axis the load both runs were driven at, "concurrency 8 (9.97 req/s achieved)".
-local function matched_load_text(mp)
+-- the offered axis the load both runs were driven at with each run's own achieved rate there,
+-- "concurrency 8 (8.10 req/s achieved by a, 15.30 req/s by b)" (one offered load can achieve
+-- two very different rates: their mean is a rate neither run achieved); "about" where the
+-- rate is interpolated between the run's measured loads.
+local function matched_load_text(mp, A, B)
   if mp.axis == "rate" or mp.axis == "concurrency" then
     local x = lp.load_text(mp.axis, mp.load)
-    return mp.rps and ("%s (%s achieved)"):format(x, rate_text(mp.rps)) or x
+    local ra, rb = mp.rps_a, mp.rps_b
+    if not (ra and rb) then return x end
+    local ia, ib = mp.interpolated and mp.interpolated.a, mp.interpolated and mp.interpolated.b
+    if not (ia or ib) and rate_text(ra) == rate_text(rb) then
+      return ("%s (%s achieved by both)"):format(x, rate_text(ra))
+    end
+    return ("%s (%s%s achieved by %s, %s%s by %s)"):format(x, ia and "about " or "", rate_text(ra), A.label,
+      ib and "about " or "", rate_text(rb), B.label)
   end
   return rate_text(mp.rps)
 end
@@ -1245,9 +1259,10 @@ end
 -- the achieved rate would pair two different overloads), else the achieved rate. Each run's
 -- value is its own point's there (within REPEAT_TOLERANCE), else interpolated linearly on
 -- that axis between its two measured loads around it (an estimate, untested). The load
--- does not depend on which run is A. Returns {load =, axis =, rps = (the achieved rate:
--- the two runs' mean there), sustained =, a = {value, point | lo, hi}, b = ...}, or nil and
--- why.
+-- does not depend on which run is A. Returns {load =, axis =, rps = (the achieved axis: the
+-- load), rps_a =, rps_b = (the offered axes: each run's achieved rate there, its point's or
+-- interpolated; the runs' mean would be a rate neither achieved), sustained =,
+-- a = {value, point | lo, hi}, b = ...}, or nil and why.
 local function matched_load(A, B, pa, pb, key, sa, sb)
   local cl, none = lp.common_load { { points = pa, saturation = sa }, { points = pb, saturation = sb } }
   local label = metrics.get(key).label
@@ -1270,7 +1285,7 @@ local function matched_load(A, B, pa, pb, key, sa, sb)
     if v == nil then lacking[#lacking + 1] = x[2].label end
     res[x[1]] = { value = v, interpolated = interp, point = not interp and p or nil, lo = interp and p or nil,
       hi = interp and q or nil }
-    rates[#rates + 1] = cl.rps or lp.at(x[3], cl.load, "achieved_rps", cl.axis)
+    rates[x[1]] = not cl.rps and lp.at(x[3], cl.load, "achieved_rps", cl.axis) or nil
   end
   if #lacking > 0 then
     table.sort(lacking)
@@ -1278,7 +1293,7 @@ local function matched_load(A, B, pa, pb, key, sa, sb)
       :format(label, cl.axis == "achieved" and rate_text(cl.load) or lp.load_text(cl.axis, cl.load),
         table.concat(lacking, " and "))
   end
-  res.rps = rates[1] and rates[2] and (rates[1] + rates[2]) / 2 or cl.rps
+  res.rps, res.rps_a, res.rps_b = cl.rps, rates.a, rates.b
   return res
 end
 
@@ -1298,14 +1313,15 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     model.matched_point = { key = key, reason = why }
     return nil
   end
-  local rps, pa, pb = ml.rps, ml.a.point, ml.b.point
+  local rps, rps_a, rps_b, pa, pb = ml.rps, ml.rps_a, ml.rps_b, ml.a.point, ml.b.point
   -- a measured point is past saturation by its place on the load axis, whatever its achieved
   -- rate (flat past saturation); an interpolated figure by the load it is placed at
   local past_a = pa and lp.point_saturated(sat.a, pa) or not pa and lp.saturated_on(sat.a, points_a, ml.axis, ml.load)
   local past_b = pb and lp.point_saturated(sat.b, pb) or not pb and lp.saturated_on(sat.b, points_b, ml.axis, ml.load)
   if not (pa and pb) then
     -- interpolated on a side: the figures, said with the measured loads they lie between
-    local res = { key = key, rps = rps, load = ml.load, axis = ml.axis, a = ml.a.value, b = ml.b.value,
+    local res = { key = key, rps = rps, rps_a = rps_a, rps_b = rps_b, load = ml.load, axis = ml.axis, a = ml.a.value,
+      b = ml.b.value,
       sustained = ml.sustained, point_a = pa and pa.index or nil, point_b = pb and pb.index or nil, interpolated = {} }
     for _, side in ipairs { "a", "b" } do
       local x = ml[side]
@@ -1319,7 +1335,8 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     model.matched_point = res
     return res
   end
-  local res = { key = key, rps = rps, load = ml.load, axis = ml.axis, a = lp.field(pa, key), b = lp.field(pb, key),
+  local res = { key = key, rps = rps, rps_a = rps_a, rps_b = rps_b, load = ml.load, axis = ml.axis,
+    a = lp.field(pa, key), b = lp.field(pb, key),
     point_a = pa.index, point_b = pb.index, sustained = ml.sustained }
   -- no load both runs measured is below both saturations: which run is past its own here
   if past_a or past_b then
@@ -1381,7 +1398,8 @@ local function matched_point(model, A, B, points_a, points_b, saved)
   end
   -- analyze.lua from saved state (no samples): the test the last report made at this point
   if not res.test and not res.identical and type(saved) == "table" and saved.key == key
-    and type(saved.test) == "table" and type(saved.rps) == "number" and lp.close(saved.rps, res.rps)
+    and type(saved.test) == "table" and saved.axis == res.axis and type(saved.load) == "number"
+    and lp.close(saved.load, res.load)
     and type(saved.test.p) == "number" then
     res.test, res.reason = saved.test, nil
   end
@@ -2012,7 +2030,9 @@ local function summary(model, A, B)
     out[#out + 1] = "Not like for like on cost: " .. model.gpus_differ .. "."
     local row
     for _, r in ipairs(model.headline) do if r.label == "Capacity at SLO per GPU" then row = r end end
-    if row and model.capacity.per_gpu and row.a ~= nil and row.b ~= nil then
+    -- a side with no figure (a capacity below the lowest load: "< X") still has its text and
+    -- the row its evidence: said, never skipped, or "per GPU first" would lead to nothing
+    if row and model.capacity.per_gpu then
       local gap = row.pct_text:match("^N/A") and "" or (" (%s %s vs %s)"):format(B.label, row.pct_text, A.label)
       out[#out + 1] = ("Capacity per GPU within %s: %s for %s, %s for %s%s; %s."):format(
         decision.slo_phrase(model.slo), row.a_text, A.label, row.b_text, B.label, gap, row.evidence)
@@ -2020,7 +2040,7 @@ local function summary(model, A, B)
       -- no SLO: the max sustained throughput per GPU leads, with its own evidence, as the
       -- capacity per GPU does with SLOs
       for _, r in ipairs(model.headline) do if r.label == "Max sustained throughput per GPU" then row = r end end
-      if row and row.a ~= nil and row.b ~= nil then
+      if row then
         local gap = row.pct_text:match("^N/A") and "" or (" (%s %s vs %s)"):format(B.label, row.pct_text, A.label)
         out[#out + 1] = ("Max sustained throughput per GPU: %s for %s, %s for %s%s; %s."):format(row.a_text, A.label,
           row.b_text, B.label, gap, row.evidence)
@@ -2166,7 +2186,7 @@ local function summary(model, A, B)
       out[#out + 1] = ("Capacity at %s is unknown: %s."):format(phrase, c.reason)
     end
     local mp = model.matched_point
-    if mp and mp.key and not mp.rps and #out > 0 then
+    if mp and mp.key and not mp.load and #out > 0 then
       -- no load both runs measured: no test at a matched load, and why
       out[#out + 1] = ("No test of %s at a matched load: %s, so the runs' %s is not compared at one load.")
         :format(metrics.get(mp.key).label, mp.reason, metrics.get(mp.key).label)
@@ -2177,26 +2197,26 @@ local function summary(model, A, B)
         and math.abs(decision.effect_pct(mp.a, mp.b)) >= model.min_effect
       if d and big then
         out[#out + 1] = ("At %s, %s's %s is %s %% %s than %s's (%s against %s, %s %s)."):format(
-          matched_load_text(mp), B.label, m.label, T.helpers.num(math.abs(d), 0), d < 0 and "lower" or "higher",
+          matched_load_text(mp, A, B), B.label, m.label, T.helpers.num(math.abs(d), 0), d < 0 and "lower" or "higher",
           A.label,
           metrics.format(mp.key, mp.b), metrics.format(mp.key, mp.a),
           decision.test_name(mp.test) .. ",", p_text(mp.test.p, mp.p_adjusted, mp.family_size))
       elseif big then
         -- A's figure is 0: no percentage of it, the two figures
-        out[#out + 1] = ("At %s, %s's %s is %s against %s for %s (%s %s)."):format(matched_load_text(mp), B.label,
+        out[#out + 1] = ("At %s, %s's %s is %s against %s for %s (%s %s)."):format(matched_load_text(mp, A, B), B.label,
           m.label, metrics.format(mp.key, mp.b), metrics.format(mp.key, mp.a), A.label,
           decision.test_name(mp.test) .. ",", p_text(mp.test.p, mp.p_adjusted, mp.family_size))
       elseif mp.test and mp.test.p and not decision.can_decide(mp.test) then
         local v = decision.verdict { key = mp.key, a = mp.a, b = mp.b, test = mp.test }
         out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (not shown to differ: %s)."):format(
-          matched_load_text(mp),
+          matched_load_text(mp, A, B),
           m.label, metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, v.note)
       elseif mp.test and mp.test.p then
-        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (%s)."):format(matched_load_text(mp), m.label,
+        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (%s)."):format(matched_load_text(mp, A, B), m.label,
           metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label,
           "no clear difference, " .. p_text(mp.test.p, mp.p_adjusted, mp.family_size))
       elseif mp.identical then
-        out[#out + 1] = ("At %s, %s is %s for both runs%s."):format(matched_load_text(mp), m.label,
+        out[#out + 1] = ("At %s, %s is %s for both runs%s."):format(matched_load_text(mp, A, B), m.label,
           metrics.format(mp.key, mp.a), mp.identical_note and (" (" .. mp.identical_note .. ")")
           or " in every repeat (identical, no test)")
       elseif mp.interpolated then
@@ -2208,12 +2228,13 @@ local function summary(model, A, B)
             and { lp.load_text(mp.axis, iv.lo_load), lp.load_text(mp.axis, iv.hi_load) }
             or { T.helpers.num(iv.lo_rps, 2), rate_text(iv.hi_rps) })) or "")
         end
-        out[#out + 1] = ("At %s, %s, %s is %s and %s; untested: %s."):format(matched_load_text(mp),
+        out[#out + 1] = ("At %s, %s, %s is %s and %s; untested: %s."):format(matched_load_text(mp, A, B),
           mp.sustained and ("the highest load both runs sustained (the lower of their %s)"):format(mp.axis == "achieved"
             and "max sustained throughputs" or "loads at their last points before saturation")
           or "the highest load within both runs' measured ranges", m.label, fig("a", A), fig("b", B), mp.reason)
       elseif not mp.test then
-        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (untested: %s)."):format(matched_load_text(mp), m.label,
+        out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (untested: %s)."):format(matched_load_text(mp, A, B),
+          m.label,
           metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, mp.reason or "no test possible")
       end
       if big then out[#out] = out[#out] .. gpu_latency_caveat(model, A, B, "Those latencies") end
@@ -2303,6 +2324,14 @@ local function summary(model, A, B)
     -- after the per-GPU lead, the totals' sentence says it is of the totals
     local t, n = out[total_at]:gsub("^Capacity within", "In total, capacity within")
     if n == 0 then t, n = out[total_at]:gsub("^Max sustained throughput ", "In total, max sustained throughput ") end
+    if n == 0 then
+      -- "In total, no clear difference in ...": a sentence's first word in lower case, never a
+      -- run's label
+      local first = t:match("^%u%l*")
+      if first and not (A.label:find(first, 1, true) == 1 or B.label:find(first, 1, true) == 1) then
+        t, n = "In total, " .. first:lower() .. t:sub(#first + 1), 1
+      end
+    end
     out[total_at] = n > 0 and t or ("In total: " .. t)
   end
   if not model.workload_match.like_for_like then

@@ -3,12 +3,16 @@
 "vsyn3", the auditor's variant of it (TTFT of the k-th successful request x FS[k], ITL gaps
 x 0.93, latencies moved by both), computed independently of llmdlua with the standard
 library only: ranks with ties averaged, U of the first sample, the normal approximation
-with tie correction, two-sided p = erfc(|z| / sqrt 2). ITL gaps are pooled over the
-requests and z divided by sqrt(gaps per request) (the design effect the README states).
+with tie correction, two-sided p = erfc(|z| / sqrt 2). With at most 60 samples in all the
+p is the exact one instead (every split of the pooled mid-ranks enumerated with
+itertools.combinations, p = 2 min(P(W <= w), P(W >= w)) of the second sample's rank sum,
+capped at 1). ITL gaps are pooled over the requests and z divided by sqrt(gaps per
+request) (the design effect the README states), normal whatever their number.
 tests/lua/test_family.lua quotes these numbers and builds vsyn3 the same way.
 
 usage: python3 tests/data/family_expectations.py ../shared/fixtures
 """
+import itertools
 import json
 import math
 import os
@@ -54,14 +58,36 @@ def p_of(z):
     return math.erfc(abs(z) / math.sqrt(2))
 
 
+def exact_p(x, y):
+    pooled = sorted(x + y)
+    first = {}
+    for i, v in enumerate(pooled):
+        first.setdefault(v, i)
+    ties = Counter(pooled)
+    # doubled mid-ranks, integers: exact comparisons of the sums
+    r2 = [2 * first[v] + ties[v] + 1 for v in x + y]
+    w = sum(r2[len(x):])
+    lo = hi = total = 0
+    for c in itertools.combinations(range(len(r2)), len(y)):
+        s = sum(r2[i] for i in c)
+        total += 1
+        lo += s <= w
+        hi += s >= w
+    return min(1.0, 2 * min(lo, hi) / total)
+
+
+def p_mw(x, y):
+    return exact_p(x, y) if len(x) + len(y) <= 60 else p_of(mann_whitney(x, y))
+
+
 def tpot(d):
     return [(lat - ttft) / (o - 1) for lat, ttft, o, e in
             zip(d["latencies"], d["ttfts"], d["output_lens"], d["errors"]) if not e and o > 1]
 
 
-print("e2e ", repr(p_of(mann_whitney(good(a, "latencies"), good(b, "latencies")))))
-print("ttft", repr(p_of(mann_whitney(good(a, "ttfts"), good(b, "ttfts")))))
-print("tpot", repr(p_of(mann_whitney(tpot(a), tpot(b)))))
+print("e2e ", repr(p_mw(good(a, "latencies"), good(b, "latencies"))))
+print("ttft", repr(p_mw(good(a, "ttfts"), good(b, "ttfts"))))
+print("tpot", repr(p_mw(tpot(a), tpot(b))))
 ga = [g for r in good(a, "itls") for g in r]
 gb = [g for r in good(b, "itls") for g in r]
 m = (len(ga) + len(gb)) / (len(good(a, "ttfts")) + len(good(b, "ttfts")))

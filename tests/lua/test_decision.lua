@@ -870,6 +870,41 @@ t.test("two runs drawn from one distribution: no winner on any row, and the summ
   t.ok(not m2.summary:find("y is better", 1, true), m2.summary)
 end)
 
+t.test("Mann-Whitney on a few requests: the exact p, not the normal approximation's", function()
+  -- the auditor's case (s28, finding 3): 7 against 7 requests, A's TTFTs at ranks 1, 2, 3,
+  -- 4, 5, 8 and 14 of the 14 (no ties). My python3, every one of the C(14, 7) = 3432 splits
+  -- enumerated with itertools: P(B's rank sum >= 77) = 91 / 3432, exact two-sided p =
+  -- 182 / 3432 = 0.053030; the normal approximation (U = 9, var = 7 * 7 * 15 / 12) gives
+  -- 0.047645, below 0.05 where the exact p is not
+  local function dir_of(ms)
+    local ttft, lat, out = {}, {}, {}
+    for i, v in ipairs(ms) do ttft[i], lat[i], out[i] = v / 1000, v / 1000 + 0.5, 32 end
+    return vllm_dir(ttft, lat, out)
+  end
+  local function ttft_row(a, b)
+    local m = report.build { a = side(dir_of(a), "x"), b = side(dir_of(b), "y"), generated = 0 }
+    for _, r in ipairs(m.perf) do if r.key == "ttft_p50_ms" then return r, m end end
+  end
+  local r, m = ttft_row({ 10, 20, 30, 40, 50, 80, 140 }, { 60, 70, 90, 100, 110, 120, 130 })
+  t.near(r.p_value, 182 / 3432, 1e-12)
+  t.eq(r.verdict, "no clear difference")
+  local e2e
+  for _, x in ipairs(m.perf) do if x.key == "latency_p50_ms" then e2e = x end end
+  t.near(e2e.p_value, 182 / 3432, 1e-12)
+  t.ok(r.evidence:find("^exact Mann%-Whitney, p = 0.053"), r.evidence)
+  -- ties: exact over the splits of the mid-ranks (no tie correction needed). A 10, 10, 20,
+  -- 30, 40, 60, 90 against B 50, 60, 70, 80, 90, 90, 100 ms: the same enumeration on the
+  -- mid-ranks (10 and 10 share 1.5, ...) gives P(B's sum >= observed) = 35 / 3432, p = 70 / 3432
+  r = ttft_row({ 10, 10, 20, 30, 40, 60, 90 }, { 50, 60, 70, 80, 90, 90, 100 })
+  t.near(r.p_value, 70 / 3432, 1e-12)
+  -- above 60 requests in all the normal approximation stays (31 and 31: none exact)
+  local a, b = {}, {}
+  for i = 1, 31 do a[i], b[i] = 10 * i, 10 * i + 5 end
+  local d = decision.mann_whitney(harness.extract(dir_of(a), {}).overall.samples.ttft,
+    harness.extract(dir_of(b), {}).overall.samples.ttft)
+  t.eq({ d.exact, d.p_normal }, { nil, nil })
+end)
+
 t.test("verdicts: no winner on +0.0 %, negligible below --min-effect, untested without evidence", function()
   -- equal values without a test are untested (README), said to be identical; with a test
   -- the test decides
@@ -1042,6 +1077,29 @@ t.test("different GPU counts: said first, per GPU leads the Summary, the per-GPU
   t.eq(r.code, 0, r.stderr)
   t.eq(json.read(w .. "/comparison.json").gpus_differ, nil)
   t.ok(not t.read(w .. "/comparison_report.md"):find("like for like on cost", 1, true))
+end)
+
+t.test("different GPU counts, one capacity below the lowest load: the per-GPU figures still lead, then 'In total'",
+  function()
+  -- the auditor's case (s28, finding 2): exp-7 vllm-3replicas on 3 GPUs against llm-d-2p1d
+  -- on 2, TTFT p95 <= 700 ms. python3 on the fixture files (mean over the 3 repeats of the
+  -- one load point, request_throughput and p95_ttft_ms): 3replicas 5.345922 req/s, TTFT p95
+  -- 697.1 ms (meets it: never violated, >= 5.345922 / 3 = 1.782 per GPU); 2p1d 5.330693
+  -- req/s, 721.4 ms (fails it at its lowest load: < 5.330693 / 2 = 2.665 per GPU). Main
+  -- skipped the per-GPU sentence (B has no figure, only a bound) after "per GPU first"
+  local function sd(label, dir, gpus)
+    return { label = label, state = { label = label, stack = { gpus = gpus } }, run = harness.extract(dir, {}),
+      kv = {} }
+  end
+  local m = report.build { a = sd("x", EXP7 .. "/vllm-3replicas", 3), b = sd("y", EXP7 .. "/llm-d-2p1d", 2),
+    slo = decision.parse_slo("ttft_p95_ms=700"), generated = 0 }
+  t.eq({ m.capacity.a.kind, m.capacity.b.kind }, { "never_violated", "below_lowest" })
+  t.ok(m.summary:find("compared per GPU first. Capacity per GPU within TTFT p95 ≤ 700.0 ms: ≥ 1.78 req/s (never "
+    .. "violated) for x, < 2.67 req/s (failed TTFT p95 ≤ 700.0 ms at the lowest load tried) for y; ", 1, true),
+    m.summary)
+  -- the totals follow, said to be the totals, in one sentence ("In total, no clear ...")
+  t.ok(m.summary:find(". In total, no clear difference in capacity within TTFT p95 ≤ 700.0 ms: "
+    .. "≥ 5.35 req/s by the means", 1, true), m.summary)
 end)
 
 t.test("different GPU counts and no SLO: the Summary leads with max sustained throughput per GPU, its own evidence",
@@ -1550,7 +1608,7 @@ t.test("every figure the same in every repeat but the error rate: Fisher's test 
   t.ok(m.summary:find("x is better in error rate (y +2.00 pp vs x, p = 4.6e-04)", 1, true), m.summary)
   -- the matched load is the offered rate both were driven at, the file's request_rate 3.6
   -- (python3), with the achieved rate the file's request_throughput, 3.48 req/s
-  t.ok(m.summary:find("At 3.6 req/s offered (3.48 req/s achieved), y's Error rate is 2.00 % against 0.00 % for x "
+  t.ok(m.summary:find("At 3.6 req/s offered (3.48 req/s achieved by both), y's Error rate is 2.00 % against 0.00 % for x "
     .. "(Fisher's exact test on the request counts, p = 4.6e-04).", 1, true), m.summary)
   t.ok(not m.summary:find("Nothing could be tested", 1, true), m.summary)
   -- A failing 2 of 200 in every repeat (1 %, 6 of 600) against B's 12 of 600: python3
@@ -1563,7 +1621,7 @@ t.test("every figure the same in every repeat but the error rate: Fisher's test 
   m = report.build { a = side(da, "x"), b = side(db, "y"), generated = 0,
     slo = decision.parse_slo("error_rate_pct=1.5,ttft_p95_ms=1000") }
   t.near(m.matched_point.test.p, 0.23432296401763197, 1e-12)
-  t.ok(m.summary:find("At 3.6 req/s offered (3.48 req/s achieved), Error rate is 1.00 % for x and 2.00 % for y (no "
+  t.ok(m.summary:find("At 3.6 req/s offered (3.48 req/s achieved by both), Error rate is 1.00 % for x and 2.00 % for y (no "
     .. "clear difference, p = 0.234).", 1, true), m.summary)
   -- one failed request in all (A 1 of 600, B 0 of 600): no split of a single failure could
   -- be significant (by hand: the failure is A's or B's with equal chance, 1/2 each, so
@@ -2842,16 +2900,17 @@ t.test("the Summary's latency at a matched load: the highest load neither run is
   local x = ttft_run { { 10, 10, 20 }, { 20, 20, 40 }, { 30, 30, 90 }, { 40, 32, 3000 } }
   local y = ttft_run { { 10, 10, 26 }, { 20, 20, 52 }, { 30, 30, 117 }, { 40, 32, 3900 } }
   local m = ttft_model(x, y)
-  t.near(m.matched_point.rps, 30, 1e-12)
+  -- each run's own achieved rate there (30 and 30, from the lists), no mean
+  t.eq({ m.matched_point.rps, m.matched_point.rps_a, m.matched_point.rps_b }, { nil, 30, 30 })
   t.eq({ m.matched_point.a, m.matched_point.b }, { 90, 117 })
   t.eq(m.matched_point.saturated, nil)
   -- both rate sweeps: the load is the offered rate, 30 req/s (achieved 30 by both)
   t.eq({ m.matched_point.axis, m.matched_point.load }, { "rate", 30 })
-  t.ok(m.summary:find("At 30 req/s offered (30.00 req/s achieved), TTFT p90 is 90.0 ms for x and 117.0 ms for y", 1,
+  t.ok(m.summary:find("At 30 req/s offered (30.00 req/s achieved by both), TTFT p90 is 90.0 ms for x and 117.0 ms for y", 1,
     true), m.summary)
   t.ok(not m.summary:find("past saturation", 1, true), m.summary)
   -- the same pair swapped: the same load (the rule does not depend on which run is A)
-  t.near(ttft_model(y, x).matched_point.rps, 30, 1e-12)
+  t.eq(ttft_model(y, x).matched_point.load, 30)
   -- x offered 10, 20, 40 (achieved 10, 20, 30: 75 %, saturated, sustains 20 offered), y
   -- offered 15, 40 (achieved 15, 30.1: saturated, sustains 15): the highest load both
   -- sustained is y's 15 req/s offered (not the 40 both were offered past saturation), where
@@ -2860,25 +2919,25 @@ t.test("the Summary's latency at a matched load: the highest load neither run is
   x = ttft_run { { 10, 10, 20 }, { 20, 20, 40 }, { 40, 30, 3000 } }
   y = ttft_run { { 15, 15, 30 }, { 40, 30.1, 3900 } }
   m = ttft_model(x, y)
-  t.near(m.matched_point.rps, 15, 1e-12)
+  t.eq({ m.matched_point.rps, m.matched_point.rps_a, m.matched_point.rps_b }, { nil, 15, 15 })
   t.eq({ m.matched_point.a, m.matched_point.b }, { 30, 30 })
   t.eq(m.matched_point.saturated, nil)
   t.eq(m.matched_point.interpolated, { a = { lo_rps = 10, hi_rps = 20, lo_point = 1, hi_point = 2, lo_load = 10,
     hi_load = 20 } })
   t.eq({ m.matched_point.point_a, m.matched_point.point_b, m.matched_point.test }, { nil, 1, nil })
-  t.ok(m.summary:find("At 15 req/s offered (15.00 req/s achieved), the highest load both runs sustained (the lower "
+  t.ok(m.summary:find("At 15 req/s offered (about 15.00 req/s achieved by x, 15.00 req/s by y), the highest load both runs sustained (the lower "
     .. "of their loads at their last points before saturation), TTFT p90 is 30.0 ms for x (interpolated between its "
     .. "loads at 10 req/s offered and 20 req/s offered) and 30.0 ms for y; untested: an interpolated figure has no "
     .. "per-request samples or repeats of its own to test.", 1, true), m.summary)
   -- y saturated at its only load (30.1 of 40 req/s offered, 75 %: no sustained load): the
-  -- one load within both ranges is the 40 req/s both were offered (achieved 30 and 30.1:
-  -- mean 30.05), past both saturations
+  -- one load within both ranges is the 40 req/s both were offered (achieved 30 and 30.1,
+  -- each said: their mean, 30.05, is a rate neither achieved), past both saturations
   y = ttft_run { { 40, 30.1, 3900 } }
   m = ttft_model(x, y)
   t.eq({ m.matched_point.load, m.matched_point.point_a, m.matched_point.point_b }, { 40, 3, 1 })
-  t.near(m.matched_point.rps, 30.05, 1e-12)
+  t.eq({ m.matched_point.rps, m.matched_point.rps_a, m.matched_point.rps_b }, { nil, 30, 30.1 })
   t.eq(m.matched_point.saturated, { a = true, b = true })
-  t.ok(m.summary:find("At 40 req/s offered (30.05 req/s achieved), TTFT p90 is 3,000.0 ms for x and 3,900.0 ms for y "
+  t.ok(m.summary:find("At 40 req/s offered (30.00 req/s achieved by x, 30.10 req/s by y), TTFT p90 is 3,000.0 ms for x and 3,900.0 ms for y "
     .. "(untested: past saturation "
     .. "the latency measures the queue, not the server). That load is past saturation (x sustains at most 20.00 "
     .. "req/s; y saturated already at its lowest load), and no load below both saturations lies within both runs' "
@@ -2897,15 +2956,17 @@ t.test("the Summary's latency at a matched load in the demo: at the lower of the
   -- 91.35730480202015 req/s achieved at 64.36099205166101 ms; chunked's values at 92.19
   -- offered are interpolated in offered rate between its stages 2 (85.5 offered,
   -- 84.77301380618104 req/s, 33.18592401919887 ms) and 3 (127.75, 126.53470729666181 req/s,
-  -- 37.24500122480095 ms): TTFT p90 33.8286512737664 ms, achieved 91.38569379319445 req/s;
-  -- the two runs' mean achieved rate there 91.3714992976073
+  -- 37.24500122480095 ms): TTFT p90 33.8286512737664 ms, achieved 91.38569379319445 req/s
+  -- (each run's achieved rate said, vllm's measured, chunked's interpolated: "about")
   local function sd(label, dir) return { label = label, state = { label = label }, run = harness.extract(dir, {}),
     kv = {} } end
   local m = report.build { a = sd("vllm", KC_A), b = sd("chunked", KC_B), slo = decision.parse_slo("ttft_p90_ms=200"),
     generated = 0 }
   local mp = m.matched_point
   t.eq({ mp.axis, mp.load }, { "rate", 92.19 })
-  t.near(mp.rps, 91.3714992976073, 1e-9)
+  t.eq(mp.rps, nil)
+  t.near(mp.rps_a, 91.35730480202015, 1e-9)
+  t.near(mp.rps_b, 91.38569379319445, 1e-9)
   t.near(mp.a, 64.36099205166101, 1e-9)
   t.near(mp.b, 33.8286512737664, 1e-9)
   t.eq({ mp.point_a, mp.point_b, mp.sustained, mp.saturated, mp.test }, { 4, nil, true, nil, nil })
@@ -2913,7 +2974,7 @@ t.test("the Summary's latency at a matched load in the demo: at the lower of the
   t.near(mp.interpolated.b.hi_rps, 126.53470729666181, 1e-9)
   t.eq({ mp.interpolated.b.lo_load, mp.interpolated.b.hi_load }, { 85.5, 127.75 })
   t.eq(mp.interpolated.a, nil)
-  t.ok(m.summary:find("At 92.19 req/s offered (91.37 req/s achieved), the highest load both runs sustained (the lower "
+  t.ok(m.summary:find("At 92.19 req/s offered (91.36 req/s achieved by vllm, about 91.39 req/s by chunked), the highest load both runs sustained (the lower "
     .. "of their loads at their last points before saturation), TTFT p90 is 64.4 ms for vllm and 33.8 ms for chunked "
     .. "(interpolated between its loads at 85.5 req/s offered and 127.75 req/s offered); untested: an interpolated "
     .. "figure has no per-request samples or repeats of its own to test.", 1, true), m.summary)
@@ -3116,8 +3177,11 @@ t.test("concurrency sweeps of one server: load points paired by concurrency, nev
     -- highest concurrency both sustained is 8, measured by both
     t.eq({ mp.axis, mp.load, mp.point_a, mp.point_b, mp.saturated }, { "concurrency", 8, 4, 4, nil })
     t.ok(not m.summary:find("lower than", 1, true) and not m.summary:find("higher than", 1, true), m.summary)
-    -- (9.947 + 9.984) / 2 = 9.9655: "9.97"
-    t.ok(m.summary:find("At concurrency 8 (9.97 req/s achieved), TTFT p90 is", 1, true), m.summary)
+    -- each run's own achieved rate at c=8 (9.947 and 9.984, from the list above), A's first
+    local ra, rb = mp.rps_a, mp.rps_b
+    t.ok(m.summary:find(("At concurrency 8 (%s req/s achieved by x, %s req/s by y), TTFT p90 is"):format(
+      pair[1] == x and "9.95" or "9.98", pair[1] == x and "9.98" or "9.95"), 1, true), m.summary)
+    t.eq({ mp.rps, ra, rb }, { nil, pair[1] == x and 9.947 or 9.984, pair[1] == x and 9.984 or 9.947 })
     -- the ladder: one row per concurrency, each run's own point in it; c=16 and c=32 saturated
     for i, r in ipairs(m.ladder.rows) do
       t.eq({ r.load, r.a.point, r.b.point }, { ({ 1, 2, 4, 8, 16, 32 })[i], i, i })
@@ -3130,6 +3194,29 @@ t.test("concurrency sweeps of one server: load points paired by concurrency, nev
   local s = lp.saturation(pts)
   t.eq({ s.point, lp.point_saturated(s, pts[6]), lp.point_saturated(s, pts[4]) }, { 5, true, false })
   t.eq(lp.saturated_at(s, 9.988), false) -- the achieved-rate rule alone missed it
+end)
+
+t.test("a matched concurrency names each run's achieved rate there, never their mean", function()
+  -- the auditor's case (s28, finding 1): at concurrency 8 one server achieved 8.10 req/s and
+  -- the other 15.30; the Summary said "(11.70 req/s achieved)", their mean, a rate neither
+  -- run achieved. x fails TTFT p90 <= 100 at c=8 (120 ms), y meets it everywhere: the
+  -- matched load is c=8, the highest both measured below saturation (rates still rising)
+  local x = conc_run { { 1, 1.0, 40, 500 }, { 2, 2.0, 50, 500 }, { 4, 4.05, 80, 500 }, { 8, 8.10, 120, 600 } }
+  local y = conc_run { { 1, 1.9, 30, 300 }, { 2, 3.8, 35, 300 }, { 4, 7.6, 50, 300 }, { 8, 15.30, 70, 350 } }
+  local m = ttft_model(x, y)
+  local mp = m.matched_point
+  t.eq({ mp.axis, mp.load, mp.point_a, mp.point_b, mp.rps, mp.rps_a, mp.rps_b }, { "concurrency", 8, 4, 4, nil, 8.10,
+    15.30 })
+  t.ok(m.summary:find("At concurrency 8 (8.10 req/s achieved by x, 15.30 req/s by y)", 1, true), m.summary)
+  t.ok(not m.summary:find("11.70", 1, true), m.summary)
+  -- x measured at c=6 (6.3 req/s) and c=10 (10.5) instead: at c=8 its rate is interpolated,
+  -- 6.3 + (8 - 6) / (10 - 6) * (10.5 - 6.3) = 8.40 (by hand), an estimate: "about"
+  x = conc_run { { 1, 1.0, 40, 500 }, { 2, 2.0, 50, 500 }, { 6, 6.3, 90, 500 }, { 10, 10.5, 150, 600 } }
+  m = ttft_model(x, y)
+  mp = m.matched_point
+  t.eq({ mp.axis, mp.load, mp.point_a, mp.point_b, mp.rps }, { "concurrency", 8, nil, 4, nil })
+  t.near(mp.rps_a, 8.4, 1e-9)
+  t.ok(m.summary:find("At concurrency 8 (about 8.40 req/s achieved by x, 15.30 req/s by y)", 1, true), m.summary)
 end)
 
 t.test("rate sweeps past saturation: no verdict where either run is saturated", function()
@@ -3176,7 +3263,7 @@ t.test("rate sweeps past saturation: the ladder pairs equal offered rates, never
     t.ok(m.ladder.paired_by:find("paired by the request rate both runs were offered", 1, true), m.ladder.paired_by)
     -- the Summary compares at 10 req/s offered, the highest load both sustained
     t.eq({ m.matched_point.axis, m.matched_point.load, m.matched_point.saturated }, { "rate", 10, nil })
-    t.ok(m.summary:find("At 10 req/s offered (10.00 req/s achieved), TTFT p90 is", 1, true), m.summary)
+    t.ok(m.summary:find("At 10 req/s offered (10.00 req/s achieved by both), TTFT p90 is", 1, true), m.summary)
   end
   -- the load points' axis: rate when every point of both runs was offered a known rate
   t.eq(lp.axis { lp.points(x), lp.points(y) }, "rate")

@@ -144,8 +144,9 @@ local function both_ways(sa, sb, slo, what)
   return m1, m2
 end
 
--- p-values from tests/data/family_expectations.py (python3 stdlib Mann-Whitney)
-local P = { e2e = 0.33790401910300505, ttft = 0.012716250355070747, tpot = 0.001745118699528905,
+-- p-values from tests/data/family_expectations.py (python3 stdlib Mann-Whitney: exact, every
+-- split enumerated, for 7 and 7 requests; the ITL gaps' declustered normal approximation)
+local P = { e2e = 0.38286713286713286, ttft = 0.011072261072261072, tpot = 0.0005827505827505828,
   itl = 0.14440574286232538 }
 
 t.test("F1: the matched-load test that is a row's own counts once, whichever run is A (the audit's vsyn/vsyn3)",
@@ -295,7 +296,8 @@ t.test("F2: a p95 SLO gets its matched-load test (any SLO metric the runs have),
   local md = t.read(w .. "/comparison_report.md")
   local summary = md:match("## Summary\n\n([^\n]*)")
   t.ok(summary:find("vsyn3's TTFT p95 is %d+ %% higher than vsyn's"), summary)
-  t.ok(summary:find("Mann-Whitney, p = 0.0127, Holm-adjusted 0.0381", 1, true), summary)
+  -- 0.011072 and 3 x 0.011072 = 0.033217 (P.ttft above)
+  t.ok(summary:find("exact Mann-Whitney, p = 0.0111, Holm-adjusted 0.0332", 1, true), summary)
   for _, f in ipairs { "comparison_report.md", "comparison_report.html" } do
     t.ok(t.read(w .. "/" .. f):find("The 4 tests of this comparison are one family (rows that read the same test "
       .. "count once; the summary's test at the matched load is its metric's rows' own test, counted once)", 1, true), f)
@@ -314,7 +316,7 @@ t.test("F2: where no matched-load test can be made, the Summary and the JSON say
   t.eq(m.matched_point.test, nil)
   t.eq(m.matched_point.reason, "no per-request samples from both runs at this load")
   -- (both offered 10 req/s: the load is that offered rate)
-  t.ok(m.summary:find("At 10 req/s offered (10.00 req/s achieved), TTFT p95 is 50.0 ms for x and 90.0 ms for y "
+  t.ok(m.summary:find("At 10 req/s offered (10.00 req/s achieved by both), TTFT p95 is 50.0 ms for x and 90.0 ms for y "
     .. "(untested: no per-request samples from both runs at this load).", 1, true), m.summary)
   t.eq(m.family.size, 0)
   -- loads 10 and 20 req/s, more than 1 % apart: no load lies in both measured ranges, so no
@@ -596,8 +598,9 @@ t.test("F1/F2: a one-stage inference-perf run's per-request data is its load poi
   function()
     -- one stage file (count 6) beside the synthetic per-request file; B with every latency
     -- doubled from each request's start (TTFT too): all 5 of B's TTFTs exceed A's, so
-    -- U = 0, z = -12.5 / sqrt(5 x 5 / 12 x 11), p = erfc(|z| / sqrt 2) = 0.009023438818080334
-    -- (python3 math.erfc)
+    -- U = 0: 5 and 5 requests, exact p = 2 / C(10, 5) = 2 / 252 (by hand: only the one split
+    -- with all of B's values above A's is as extreme, on each side; the normal approximation
+    -- said 0.009023438818080334)
     local function ip(double)
       local d = t.tmpdir()
       local s = json.read(KC_A .. "/stage_0_lifecycle_metrics.json")
@@ -627,7 +630,7 @@ t.test("F1/F2: a one-stage inference-perf run's per-request data is its load poi
     local m1 = both_ways(side(ip(false), "x"), side(ip(true), "y"), "ttft_p90_ms=60", "inference-perf one stage")
     t.eq(m1.matched_point.key, "ttft_p90_ms")
     t.eq(m1.matched_point.test.id, "mann_whitney:ttft")
-    t.near(m1.matched_point.test.p, 0.009023438818080334, 1e-12)
+    t.near(m1.matched_point.test.p, 2 / 252, 1e-12)
     t.eq(m1.matched_point.shared_with_rows, true)
     for _, r in ipairs(m1.perf) do
       if r.key == "ttft_p90_ms" then t.eq(r.test_id, "mann_whitney:ttft") end

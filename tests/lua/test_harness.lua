@@ -1003,3 +1003,52 @@ t.test("a wrong warm-up list raises a structured error: code BAD_WARMUP, tostrin
   if not ok then t.eq(e.code, harness.BAD_WARMUP, tostring(e)) end
   t.ok(not ok, "refused")
 end)
+
+t.test("inference-perf: each stage file is checked against the requests the per-request file places in it", function()
+  -- the auditor's case (s28, finding 4): the synthetic per-request file (6 requests) beside
+  -- two stage files counting 2 and 4 requests (the first two by start time, then the other
+  -- four; one of those failed). My numpy (/usr/bin/python3, np.percentile linear, the
+  -- requests sorted by start_time): stage 0, 2 ok, 0 failed, E2E p90 354.5518398284912 ms,
+  -- TTFT p90 32.83824920654297 ms; stage 1, 3 ok, 1 failed, E2E p90 392.95125007629395 ms,
+  -- TTFT p90 41.86139106750488 ms
+  local truth = { { ok = 2, failed = 0, e2e = 354.5518398284912, ttft = 32.83824920654297 },
+    { ok = 3, failed = 1, e2e = 392.95125007629395, ttft = 41.86139106750488 } }
+  local function dir_with(edit)
+    local d = t.tmpdir()
+    copy(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json", d .. "/per_request_lifecycle_metrics.json")
+    for i, x in ipairs(truth) do
+      local s = json.read(F .. "/inference-perf/kubecon-na-2025_vllm/stage_0_lifecycle_metrics.json")
+      s.load_summary.count = x.ok + x.failed
+      s.successes.count, s.failures.count = x.ok, x.failed
+      s.successes.latency.request_latency.p90 = x.e2e / 1000
+      s.successes.latency.time_to_first_token.p90 = x.ttft / 1000
+      edit(i, s)
+      json.write(("%s/stage_%d_lifecycle_metrics.json"):format(d, i - 1), s)
+    end
+    return harness.extract(d)
+  end
+  -- stage files that agree with the requests: no per-stage warning
+  local run = dir_with(function() end)
+  for _, w in ipairs(run.warnings or {}) do t.ok(not w:find("stage_%d_lifecycle"), w) end
+  -- stage 1's E2E p90 2 % high (400.81 ms) and its success count 4: both named, with the stage
+  -- and both figures; stage 0 untouched says nothing
+  run = dir_with(function(i, s)
+    if i == 2 then
+      s.successes.latency.request_latency.p90 = truth[2].e2e * 1.02 / 1000
+      s.successes.count = 4
+    end
+  end)
+  local got = {}
+  for _, c in ipairs(run.checks or {}) do
+    if c.source:find("stage_") then got[#got + 1] = { c.key, c.source, c.computed, c.reported } end
+  end
+  t.eq(#got, 2, got)
+  t.eq({ got[1][1], got[1][2], got[1][3], got[1][4] },
+    { "requests_ok", "stage 1's stage_1_lifecycle_metrics.json", 3, 4 })
+  t.eq({ got[2][1], got[2][2] }, { "latency_p90_ms", "stage 1's stage_1_lifecycle_metrics.json" })
+  t.near(got[2][3], truth[2].e2e, 1e-9)
+  t.near(got[2][4], truth[2].e2e * 1.02, 1e-9)
+  local text = table.concat(run.warnings, "\n")
+  t.ok(text:find("latency_p90_ms: computed from per-request data 393.0 ms, stage 1's stage_1_lifecycle_metrics.json "
+    .. "says 400.8 ms (2.0 % apart)", 1, true), text)
+end)

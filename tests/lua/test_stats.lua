@@ -712,3 +712,20 @@ t.test("dump with release writes the same file as a plain dump and leaves the ac
   t.eq(s:count(), 1)
   t.raises("unknown option 'releas'", function() s:dump(d .. "/x.bin", { releas = true }) end)
 end)
+
+t.test("s:values(max): the kept samples ascending; nil above max or for a sketch", function()
+  local s = stats.new()
+  s:add_many { 3.5, -1, 2, 2, math.huge }
+  -- sorted by hand
+  t.eq(s:values(5), { -1.0, 2.0, 2.0, 3.5, math.huge })
+  t.eq(s:values(4), nil)
+  t.eq(stats.new():values(0), {})
+  local k = stats.new { sketch = 0.01 }
+  k:add(1)
+  t.eq(k:values(10), nil)
+  -- the table is a copy: changing it leaves the samples alone
+  local v = s:values(5)
+  v[1] = 100
+  t.eq(s:min(), -1.0)
+  t.eq(s:values(5)[1], -1.0)
+end)

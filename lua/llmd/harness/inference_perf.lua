@@ -267,6 +267,7 @@ local function per_request(path, acc, keep, opts)
       groups.add(code and tonumber(code) or tostring(etype), rm.error_text(r["error.error_msg"]))
       acc.add { ok = false, start = start, finish = finish }
       if opts.count_goodput then opts.count_goodput(start, false) end
+      if opts.per_stage then opts.per_stage(start) end
       if (r["#info.response_metrics.output_token_times"] or 0) > 1 then inexact_itl = true end
       return
     end
@@ -299,6 +300,7 @@ local function per_request(path, acc, keep, opts)
     else
       acc.add_done(start, finish, e2e, ttft, tpot, ntpot, inp, out)
     end
+    if opts.per_stage then opts.per_stage(start, e2e, ttft) end
   end
   local rules = { { "$[*]", record, fields = F } }
   if fast then
@@ -421,7 +423,8 @@ function M.extract(c, opts)
   -- end is left out (what it had added is dropped with it) and the stage and summary
   -- files are used, as for a run without one
   local per_path = c.per_request
-  local acc, po, counts, goodput_warning
+  local acc, po, counts, goodput_warning, stage_warning
+  local by_stage = {}
   if per_path then
     acc = rm.accumulator(opts)
     po = { groups = groups, sketch = opts.sketch }
@@ -430,15 +433,39 @@ function M.extract(c, opts)
       local keep = excluded and stage_windows(per_path, run.stages, run) or nil
       -- goodput per stage (llmd.decision.request_thresholds): requests placed in stages by
       -- their start times; without a placement (counts that disagree) only the whole run's
+      -- with several stages, the requests placed in them (by start time, the stage files'
+      -- counts): goodput per stage, and each stage file checked against its own requests
       local which
-      if opts.goodput and #run.stages > 1 then
+      if #run.stages > 1 then
         local okw, res, w = pcall(stage_windows, per_path, run.stages, run)
         if okw then
           which = w
-        else
+        elseif opts.goodput then
           goodput_warning = tostring(res)
+        else
+          stage_warning = tostring(res)
         end
       end
+      if which then
+        local place = which
+        po.per_stage = function(start, e2e, ttft)
+          local i = place(start)
+          if not i then return end
+          local g = by_stage[i]
+          if not g then
+            g = { ok = 0, failed = 0, e2e = stats.new(), ttft = stats.new() }
+            by_stage[i] = g
+          end
+          if e2e then
+            g.ok = g.ok + 1
+            g.e2e:add(e2e)
+            if ttft then g.ttft:add(ttft) end
+          else
+            g.failed = g.failed + 1
+          end
+        end
+      end
+      if not opts.goodput then which = nil end
       if which then
         po.count_goodput = function(start, q)
           local i = which(start)
@@ -471,6 +498,25 @@ function M.extract(c, opts)
       rm.warn(run, "%s: %d successful request%s no output token count; %s NTPOT counts as 0, as in "
         .. "inference-perf's own summaries", c.per_request, po.zero_tokens, one and " has" or "s have",
         one and "its" or "their")
+    end
+    -- each load point's figures come from its stage file: checked against the requests the
+    -- per-request file places in it (counts, and E2E and TTFT p90 within 1 %), as the
+    -- whole run's are against the summary below; a stage file that disagrees is named
+    if stage_warning then
+      rm.warn(run, "per-stage check: %s, so the stage files' figures are not checked against the per-request data",
+        stage_warning)
+    end
+    local method = opts.percentile_method or "linear"
+    for i, st in ipairs(run.stages) do
+      local g = by_stage[i]
+      if g and not st.warmup then
+        local comp = rm.set()
+        comp.values.requests_ok, comp.values.requests_failed = g.ok, g.failed
+        if g.e2e:count() > 0 then comp.values.latency_p90_ms = g.e2e:percentile(90, method) * 1000 end
+        if g.ttft:count() > 0 then comp.values.ttft_p90_ms = g.ttft:percentile(90, method) * 1000 end
+        rm.crosscheck(run, comp, st.metrics, { "requests_ok", "requests_failed", "ttft_p90_ms", "latency_p90_ms" },
+          ("stage %d's %s"):format(st.index, (st.file or ""):match("[^/]+$") or "stage file"))
+      end
     end
     if summary and not excluded then
       local rep = rm.set()

@@ -761,7 +761,8 @@ end
 -- Capacity at SLO between two runs ------------------------------------------------------------
 
 -- Capacity kinds (llmd.loadpoints.capacity) that are lower bounds ("≥ X").
-M.CAPACITY_BOUND = { never_violated = "never violated", saturated = "the last load before saturation" }
+M.CAPACITY_BOUND = { never_violated = "never violated", saturated = "the last load before saturation",
+  last_passing = "the last load that met the SLOs" }
 function M.capacity_is_bound(c) return c ~= nil and M.CAPACITY_BOUND[c.kind] ~= nil end
 -- What a capacity below the lowest load ("< X", c: llmd.loadpoints.capacity of kind
 -- below_lowest) says in a few words: the SLOs it failed there, by name ("failed TTFT p90 ≤
@@ -836,7 +837,8 @@ end
 -- tok/s: ca and cb then carry tok/s and no loads), so that both rows read the same-load rule
 -- off the same load points (false: they do not touch); computed from ca and cb when nil.
 function M.capacity_gap(ca, cb, touch)
-  local known = { interpolated = true, never_violated = true, saturated = true, below_lowest = true }
+  local known = { interpolated = true, never_violated = true, saturated = true, last_passing = true,
+    below_lowest = true }
   if not (ca and cb and known[ca.kind] and known[cb.kind]) then return nil end
   local la, ha = M.capacity_span(ca)
   local lb, hb = M.capacity_span(cb)
@@ -915,7 +917,8 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
   if broken and #broken > 0 then
     return { verdict = "broken", broken = broken }
   end
-  local known = { interpolated = true, never_violated = true, saturated = true, below_lowest = true }
+  local known = { interpolated = true, never_violated = true, saturated = true, last_passing = true,
+    below_lowest = true }
   if not (ca and cb and known[ca.kind] and known[cb.kind]) then return { verdict = "unknown" } end
   local ev = { basis = "repeats" }
   if not (ca.interval and cb.interval) then

@@ -1225,7 +1225,7 @@ local function matched_load(A, B, pa, pb, key, sa, sb)
   local lacking, rates = {}, {}
   for _, x in ipairs { { "a", A, pa }, { "b", B, pb } } do
     local v, interp, p, q = lp.at(x[3], cl.load, key, cl.axis)
-    if v == nil then lacking[#lacking + 1] = x[2].label end
+    if v == nil then lacking[#lacking + 1] = x[2].label; interp = nil end
     res[x[1]] = { value = v, interpolated = interp, point = not interp and p or nil, lo = interp and p or nil,
       hi = interp and q or nil }
     rates[#rates + 1] = cl.rps or lp.at(x[3], cl.load, "achieved_rps", cl.axis)
@@ -1956,7 +1956,7 @@ local function summary(model, A, B)
   local total_at = model.gpus_differ and #out + 1 -- where the totals' first sentence goes
   if #model.slo > 0 then
     local phrase = decision.slo_phrase(model.slo)
-    local known = { interpolated = true, never_violated = true, saturated = true }
+    local known = { interpolated = true, never_violated = true, saturated = true, last_passing = true }
     if ev.verdict == "not comparable" then
       -- the figures, and why no order is read from them
       out[#out + 1] = ("Capacity within %s: %s for %s, %s for %s: not comparable, the workloads differ (%s, beyond "

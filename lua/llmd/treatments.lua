@@ -332,6 +332,7 @@ local function capacity_brief(c)
   end
   if c.kind == "never_violated" and f then return "≥ " .. f .. " (never violated)" end
   if c.kind == "saturated" and f then return "≥ " .. f .. " (the last load before saturation)" end
+  if c.kind == "last_passing" and f then return "≥ " .. f .. " (the last load that met the SLOs)" end
   if c.kind == "below_lowest" and c.lowest_rps then
     return "< " .. metrics.format("throughput_req_s", c.lowest_rps) .. " (" .. decision.capacity_below_note(c) .. ")"
   end
@@ -477,10 +478,13 @@ function M.model(list, opts)
       local e = { key = key, label = metrics.get(key).label }
       if m.common_load then
         local v, interp = lp.at(x.points, m.common_load, key, m.common_axis)
+        -- where nil, lp.at's second value is why (a rate achieved at more than one load)
+        local why = v == nil and type(interp) == "string" and interp or nil
+        if v == nil then interp = nil end
         e.value, e.interpolated = v, interp
         local p = point_at(x.points, m.common_load, m.common_axis)
         if p and p.ci and p.ci[key] and not interp then e.ci = p.ci[key] end
-        e.text = v and fmt(key, v) or metrics.na(p and not interp and p.na[key]
+        e.text = v and fmt(key, v) or metrics.na(p and not interp and p.na[key] or why
           or "not measured at this load, nor on both sides of it")
         if e.ci and e.ci.identical then
           -- an interval of width 0 from identical repeats would read as certainty

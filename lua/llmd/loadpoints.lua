@@ -524,7 +524,7 @@ function M.at(points, x, key, axis)
     return nil
   end
   local lo, hi = inside[1][1], inside[1][2]
-  if not (hi.achieved_rps > lo.achieved_rps) then
+  if hi.achieved_rps <= lo.achieved_rps then
     return nil, ("the achieved rate is not increasing in load order between %s: the load rose and the rate fell, "
       .. "so no value is interpolated across it"):format(pair_text(inside[1]))
   end
@@ -854,7 +854,7 @@ function M.capacity(points, slo, sat)
       -- failed requests (or noise) left p with a lower achieved rate than last: the achieved
       -- rate does not rise between them, so no crossing can be read on it; the capacity is
       -- at least last's rate (a lower bound, kind "last_passing"), unmeasured above
-      if not (p.achieved_rps > last.achieved_rps) then
+      if p.achieved_rps <= last.achieved_rps then
         local ceiling
         for _, q in ipairs(points) do
           if q.achieved_rps and (not ceiling or q.achieved_rps > ceiling) then ceiling = q.achieved_rps end

@@ -330,6 +330,10 @@ function M.saturation(points)
       return { none = true, unknown = true, reason = "one concurrency level: saturation needs at least two" }
     end
     local function lat(p) return p.values.latency_p50_ms or p.values.ttft_p50_ms end
+    local function lat_label(p) return p.values.latency_p50_ms and "end-to-end latency p50" or "TTFT p50" end
+    -- steps whose throughput grew by less than PLATEAU_GROWTH while latency did not grow:
+    -- no plateau by the rule, but no "grew by at least 5 % at every step" either
+    local flat = {}
     for i = 2, #points do
       local p, q = points[i - 1], points[i]
       if not (p.achieved_rps and q.achieved_rps and lat(p) and lat(q)) then
@@ -344,6 +348,15 @@ function M.saturation(points)
           reason = ("from concurrency %g to %g throughput grew %+.1f %% while latency grew %+.1f %%"):format(
             p.offered, q.offered, (q.achieved_rps / p.achieved_rps - 1) * 100, (lat(q) / lat(p) - 1) * 100) }
       end
+      if q.achieved_rps < p.achieved_rps * (1 + M.PLATEAU_GROWTH) then
+        flat[#flat + 1] = ("from concurrency %g to %g throughput grew %+.1f %% and %s %+.1f %%"):format(p.offered,
+          q.offered, (q.achieved_rps / p.achieved_rps - 1) * 100, lat_label(q), (lat(q) / lat(p) - 1) * 100)
+      end
+    end
+    if #flat > 0 then
+      return { none = true, max_sustained_rps = max_before(#points + 1), flat = flat,
+        reason = ("no step of concurrency grew throughput by less than %d %% while latency grew (%s; a plateau "
+          .. "whose latency does not grow is no queue)"):format(M.PLATEAU_GROWTH * 100, table.concat(flat, "; ")) }
     end
     return { none = true, max_sustained_rps = max_before(#points + 1),
       reason = ("throughput grew by at least %d %% at every step of concurrency"):format(M.PLATEAU_GROWTH * 100) }

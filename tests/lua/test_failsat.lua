@@ -169,3 +169,25 @@ t.test("a crashed repeat: the error rate on repeats orders no capacities", funct
     t.ok(not (r.vs_next_text or ""):find("order them", 1, true), r.vs_next_text)
   end
 end)
+
+t.test("concurrency: the never-saturated reason says what the plateau rule found, not 'grew 5 % at every step'",
+  function()
+  -- the user's conc-flat: requests 2, 4, 7.5, 8 and 8.1 req/s at c = 1, 2, 4, 8, 16, E2E p50
+  -- flat at 380 ms; steps (by hand): +100 %, +100 %, +87.5 %, +6.7 %, and c=8 to 16
+  -- 8.1 / 8 - 1 = +1.25 % (below 5 %) with E2E p50 +0.0 %: no plateau by the rule (latency
+  -- did not grow), but throughput did not grow 5 % at every step either
+  local stages = {}
+  for i, p in ipairs { { 1, 2 }, { 2, 4 }, { 4, 7.5 }, { 8, 8 }, { 16, 8.1 } } do
+    stages[i] = { concurrency = p[1], values = { throughput_req_s = p[2], latency_p50_ms = 380, ttft_p50_ms = 30 * i,
+      error_rate_pct = 0, requests_ok = 200 } }
+  end
+  local sat = lp.saturation(lp.points(t.run_of(stages)))
+  t.eq({ sat.none, sat.point }, { true, nil })
+  t.ok(not sat.reason:find("at every step", 1, true), sat.reason)
+  t.ok(sat.reason:find("from concurrency 8 to 16 throughput grew +1.2 % and end-to-end latency p50 +0.0 %", 1, true),
+    sat.reason)
+  -- every step +5 % or more (8 to 8.5 at c=16, +6.25 %): the old words, which are then true
+  stages[5].values.throughput_req_s = 8.5
+  sat = lp.saturation(lp.points(t.run_of(stages)))
+  t.eq(sat.reason, "throughput grew by at least 5 % at every step of concurrency")
+end)

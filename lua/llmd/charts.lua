@@ -331,15 +331,32 @@ function M.latency_throughput(model, A, B)
     if type(k) ~= "table" or (k.kind ~= nil and k.kind ~= "interpolated") then return 0 / 0 end
     return finite(k[field]) and k[field] or 0 / 0
   end
-  -- what the load points measured: the capacity lies between the last load that met the
-  -- SLOs and the first that failed one (its figure between them is an estimate), drawn as
-  -- a shaded band; NaN where the capacity has no such bracket. The field's bracket: rps ->
-  -- last_passing_rps / first_failing_rps, output_tps -> last_passing_tps / first_failing_tps
-  local function bracket(x, field, which)
+  -- where the capacity lies, drawn as a shaded band around its figure (an estimate): the
+  -- Headline's own range, one definition for both. With repeats at every load point
+  -- (k.interval, llmd.loadpoints.capacity_interval), the range the repeats allow: the
+  -- measured loads around the capacities on the means and on both ends of the repeats' 95 %
+  -- intervals (never the means' bracket alone, which is narrower and would read as more
+  -- certain than the Headline); else the measured bracket, from the last load that met the
+  -- SLOs to the first that failed one. The field's ends: rps -> interval lo / hi or
+  -- last_passing_rps / first_failing_rps, output_tps -> interval lo_tps / hi_tps or
+  -- last_passing_tps / first_failing_tps. NaN where there is none; an upper end without a
+  -- limit (math.huge: the good end of the repeats only a lower bound) is open: the band
+  -- reaches the right edge (open = 1).
+  local function band(x, field)
     local k = cap[x]
-    if type(k) ~= "table" or k.kind ~= "interpolated" then return 0 / 0 end
-    local f = which .. (field == "rps" and "_rps" or "_tps")
-    return finite(k[f]) and k[f] or 0 / 0
+    if type(k) ~= "table" or k.kind ~= "interpolated" then return 0 / 0, 0 / 0, 0 end
+    local lo, hi
+    if type(k.interval) == "table" then
+      if field == "rps" then lo, hi = k.interval.lo, k.interval.hi
+      else lo, hi = k.interval.lo_tps, k.interval.hi_tps end
+      -- (read back from comparison.json, an unbounded end is the string "+inf")
+      if hi == "+inf" then hi = math.huge end
+    else
+      lo, hi = k["last_passing_" .. field], k["first_failing_" .. field]
+    end
+    if not finite(lo) then return 0 / 0, 0 / 0, 0 end
+    if hi == math.huge then return lo, 0 / 0, 1 end
+    return lo, finite(hi) and hi or 0 / 0, 0
   end
   for _, s in ipairs { A, B } do
     local k = cap[s.x]
@@ -361,12 +378,38 @@ function M.latency_throughput(model, A, B)
     end
   end
   local xcol, xlabel, cap_a, cap_b = {}, {}, {}, {}
-  local lo_a, hi_a, lo_b, hi_b = {}, {}, {}, {}
+  local lo_a, hi_a, lo_b, hi_b, open_a, open_b = {}, {}, {}, {}, {}, {}
   for j, xd in ipairs(xs) do
     xcol[j], xlabel[j] = xd.col, xd.label
     cap_a[j], cap_b[j] = capacity("a", xd.cap), capacity("b", xd.cap)
-    lo_a[j], hi_a[j] = bracket("a", xd.cap, "last_passing"), bracket("a", xd.cap, "first_failing")
-    lo_b[j], hi_b[j] = bracket("b", xd.cap, "last_passing"), bracket("b", xd.cap, "first_failing")
+    lo_a[j], hi_a[j], open_a[j] = band("a", xd.cap == "rps" and "rps" or "tps")
+    lo_b[j], hi_b[j], open_b[j] = band("b", xd.cap == "rps" and "rps" or "tps")
+  end
+  -- the key says which band each run's is, and a note under the chart what it covers
+  local band_name = {}
+  for _, s in ipairs { A, B } do
+    local k = cap[s.x]
+    local repeats = type(k) == "table" and k.kind == "interpolated" and type(k.interval) == "table"
+    band_name[s.x] = repeats and "range from repeats" or "measured bracket"
+    if repeats then
+      local drawn_on, missing_on = {}, {}
+      for j, xd in ipairs(xs) do
+        local lo = s.x == "a" and lo_a[j] or lo_b[j]
+        local axis = xd.cap == "rps" and "req/s" or "tok/s"
+        if lo == lo then drawn_on[#drawn_on + 1] = axis else missing_on[#missing_on + 1] = axis end
+      end
+      local range = type(k.interval.text) == "string" and (" (" .. k.interval.text .. ")") or ""
+      if #drawn_on == 0 then
+        c.notes[#c.notes + 1] = ("%s's range from repeats%s is not drawn: the output tok/s of the loads around it "
+          .. "are unknown."):format(s.label, range)
+      else
+        c.notes[#c.notes + 1] = ("%s's shaded band is the range its repeats allow the capacity, as in the Headline%s: "
+          .. "the measured loads around the capacities on the means and on both ends of the repeats' 95 %% intervals, "
+          .. "not a 95 %% interval; the dotted line is the means' estimate%s."):format(s.label, range,
+          #missing_on > 0 and ("; not drawn against %s, whose figures at those loads are unknown")
+            :format(table.concat(missing_on, ", ")) or "")
+      end
+    end
   end
   add(c, "x_col", xcol)
   add(c, "x_label", xlabel)
@@ -376,6 +419,10 @@ function M.latency_throughput(model, A, B)
   add(c, "cap_a_hi", hi_a)
   add(c, "cap_b_lo", lo_b)
   add(c, "cap_b_hi", hi_b)
+  add(c, "cap_a_open", open_a)
+  add(c, "cap_b_open", open_b)
+  add(c, "band_a", band_name.a)
+  add(c, "band_b", band_name.b)
   add(c, "panel_col", cols)
   add(c, "panel_label", labels)
   add(c, "panel_log", logs)

@@ -799,6 +799,22 @@ function M.capacity_span(c)
   return lo, hi
 end
 
+-- A capacity as its means read it: c without the range of its repeats.
+local function means_of(c)
+  local copy = {}
+  for k, v in pairs(c) do copy[k] = v end
+  copy.interval = nil
+  return copy
+end
+
+-- Where the measured loads place a capacity by its means, whatever its repeats: its
+-- measured bracket (M.capacity_bracket) within its run's ceiling (M.capacity_span of the
+-- means); nil, nil for an unknown or non-monotone capacity.
+function M.means_span(c)
+  if M.capacity_bracket(c) == nil then return nil, nil end
+  return M.capacity_span(means_of(c))
+end
+
 -- Two measured brackets that only touch: one run met every SLO at a load where the other
 -- already failed one. "The same load" is the same load point of both ladders: the same
 -- load type and offered load within REPEAT_TOLERANCE (what makes stages repeats of one
@@ -883,13 +899,14 @@ end
 -- range llmd.loadpoints.capacity_interval allows where every load point was repeated) show,
 -- and on what evidence: {verdict = "A higher" | "B higher" | "about the same" | "not shown to
 -- differ" (figures within the threshold whose measured brackets allow a gap beyond it,
--- gap_wide = true) | "no clear
+-- gap_wide = true; or ranges from repeats the load steps cannot order, steps_cannot_order
+-- = true) | "no clear
 -- difference" | "untested" | "not comparable" | "broken" | "unknown", basis = "repeats" |
 -- why there is no range (e.g. "one run per load"), winner = "a" | "b" (shown by the
 -- repeats), higher = "a" | "b" (the higher figure, untested)}. With repeats at every load
 -- point of both runs a winner needs the two ranges to be apart; overlapping ranges are "no
--- clear difference". Without, the figures are one measurement per load: "untested", never
--- a winner. Capacity is not a p-value, so it is not in a Holm family.
+-- clear difference" (or "not shown to differ", below). Without, the figures are one
+-- measurement per load: "untested", never a winner. Capacity is not a p-value, so it is not in a Holm family.
 -- The order of two capacities is known only where their spans (M.capacity_span: the
 -- measured bracket, [last load that met the SLOs, first that failed one), or the repeats'
 -- range; never above the ceiling) do not overlap: an interpolated figure is an estimate
@@ -899,8 +916,10 @@ end
 --   higher run's lower end;
 -- - else failed_rps = where the lower run's span ends (the load at which it already failed
 --   the SLOs), passed_rps = the higher run's lower end (a load at which it met them).
--- Ranges from repeats that overlap where the means' measured brackets overlap too:
--- steps_cannot_order = true (the load steps cannot order them, whatever the repeats).
+-- Ranges from repeats that overlap where the means' measured brackets overlap too: the
+-- load steps cannot order them, whatever the repeats (no test could): verdict "not shown to
+-- differ" with steps_cannot_order = true (never "no clear difference", which reads as
+-- sameness; the gap_wide "not shown to differ" is the other case of that verdict).
 -- Overlapping spans: order_open = true ("either may be higher"), and where only one run has
 -- a range from repeats and the other's figure lies inside it, within_range = "a" | "b".
 -- Two lower bounds that overlap are "unknown".
@@ -990,19 +1009,14 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
       ev.verdict, ev.winner = hi == "b" and "B higher" or "A higher", hi
     else
       ev.verdict, ev.ordered = "no clear difference", nil
-      -- the means' own measured brackets overlap too: the load steps cannot order the two,
+      -- the means' own measured brackets overlap too (each within its run's ceiling: a bound
+      -- never reaches above the most its run achieved): the load steps cannot order the two,
       -- whatever the repeats (no test could): "not shown to differ", never sameness
-      local ba, ta = M.capacity_bracket(ca)
-      local bb, tb = M.capacity_bracket(cb)
+      local ba, ta = M.means_span(ca)
+      local bb, tb = M.means_span(cb)
       -- (brackets that only touch at the same load are ordered by the loads: not this case)
-      local function means(c)
-        local copy = {}
-        for k, v in pairs(c) do copy[k] = v end
-        copy.interval = nil
-        return copy
-      end
-      if ba and bb and not (ta < bb or tb < ba) and not M.capacity_touch(means(ca), means(cb)) then
-        ev.steps_cannot_order = true
+      if ba and bb and not (ta < bb or tb < ba) and not M.capacity_touch(means_of(ca), means_of(cb)) then
+        ev.verdict, ev.steps_cannot_order = "not shown to differ", true
       end
     end
     return ev

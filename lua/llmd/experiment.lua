@@ -346,8 +346,11 @@ function M.summary_yaml(...)
   return require("llmd.yamlout").dump((M.summary_doc(...)))
 end
 
--- The printed summary: 62-character rules, one line per setup treatment.
-function M.summary_table(name, total_setup, total_run, results, total_seconds)
+-- The printed summary: 62-character rules, one line per setup treatment, and under a
+-- failed one, one line of its error: the first line of a message of several, with where the
+-- whole message is (file: the experiment-summary.yaml that holds it, "experiment-summary.yaml"
+-- when not given), so that every treatment's row stays one row.
+function M.summary_table(name, total_setup, total_run, results, total_seconds, file)
   local _, ok, failed = M.summary_doc(name, total_setup, total_run, results, total_seconds)
   local rule = ("="):rep(62)
   local out = { rule, "DoE EXPERIMENT SUMMARY", rule,
@@ -359,10 +362,17 @@ function M.summary_table(name, total_setup, total_run, results, total_seconds)
     local icon = r.status == "success" and "OK  " or r.status == "pending" and "..  " or "FAIL"
     out[#out + 1] = ("  %s %-30s %-18s runs: %d/%d"):format(icon, r.setup_treatment, r.status,
       r.run_completed or 0, r.run_total or total_run)
-    -- every line of an error under its row (a message with "looked for: ..." on a line of its
-    -- own would otherwise start at the margin, where the next row's icon belongs)
-    if r.error and r.error ~= "" then
-      out[#out + 1] = ("       %s"):format((r.error:gsub("%s+$", ""):gsub("\n", "\n       ")))
+    -- one line of the error under its row: a message of several lines ("looked for: ..." on
+    -- one of its own) would put them at the margin, or make one treatment several rows; the
+    -- first line that says something, and where the rest is
+    if r.error and r.error:match("%S") then
+      local lines = {}
+      for l in (r.error .. "\n"):gmatch("([^\r\n]*)\r?\n") do
+        if l:match("%S") then lines[#lines + 1] = l:gsub("^%s+", ""):gsub("%s+$", "") end
+      end
+      local more = #lines > 1 and (" (%d more line%s: see %s)"):format(#lines - 1, #lines > 2 and "s" or "",
+        file or "experiment-summary.yaml") or ""
+      out[#out + 1] = ("       %s%s"):format(lines[1], more)
     end
   end
   out[#out + 1] = ""

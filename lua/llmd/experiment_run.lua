@@ -424,9 +424,9 @@ function M.steps_list()
       for _, st in ipairs(ctx.exp.setup_treatments) do list[#list + 1] = ctx.results[st.name] end
       local nset = ctx.exp.has_setup_phase and #ctx.exp.setup_treatments or 0
       local total = os.time() - ctx.t0 + (ctx.earlier_seconds or 0)
-      ws.write_text(ctx.ws.path .. "/experiment-summary.yaml",
-        ex.summary_yaml(ctx.exp.name, nset, #ctx.exp.run_treatments, list, total))
-      ctx.summary_text = ex.summary_table(ctx.exp.name, nset, #ctx.exp.run_treatments, list, total)
+      local summary_file = ctx.ws.path .. "/experiment-summary.yaml"
+      ws.write_text(summary_file, ex.summary_yaml(ctx.exp.name, nset, #ctx.exp.run_treatments, list, total))
+      ctx.summary_text = ex.summary_table(ctx.exp.name, nset, #ctx.exp.run_treatments, list, total, summary_file)
       ctx.out:write("\n", ctx.summary_text)
       if ctx.dry_run then
         local failed = 0

@@ -983,6 +983,21 @@ function M.bracket(c)
   return nil, nil
 end
 
+-- The same bracket in output tok/s, from the same load points' output throughput; nil,
+-- nil where a load point's tok/s is unknown, and for the kinds M.bracket has none of.
+function M.bracket_tps(c)
+  local lo, hi
+  if c.kind == "interpolated" then
+    lo, hi = c.last_passing_tps, c.first_failing_tps
+  elseif c.kind == "never_violated" or c.kind == "saturated" then
+    lo, hi = c.output_tps, math.huge
+  elseif c.kind == "below_lowest" then
+    lo, hi = 0, c.lowest_tps
+  end
+  if type(lo) ~= "number" or type(hi) ~= "number" then return nil, nil end
+  return lo, hi
+end
+
 -- The SLO metric that decides capacity c, identical in every repeat at a load point that
 -- decides it (the two points an interpolated capacity lies between, the lowest point of one
 -- below it): such repeats give no spread to estimate, and the 95 % interval they give has
@@ -1018,11 +1033,12 @@ end
 -- the lowest load, hi is math.huge when the high end is only a lower bound (never
 -- violated, or still met at the last point before saturation); an end whose load points
 -- do not cross the limits once (non-monotone) leaves that side open (0, math.huge); top =
--- the highest achieved rate measured. nil and why when a point has one run only (no
--- spread to use), a capacity is unknown or non-monotone, or the SLO metric that decides
--- the capacity is the same value in every repeat of a point that decides it (no spread to
--- estimate: "repeats identical: TTFT p90 is 250.0 ms in each of the 3 repeats of load
--- point 1, no spread to estimate").
+-- the highest achieved rate measured; lo_tps, hi_tps the same range in output tok/s (the
+-- three brackets read off the same load points' tok/s; nil where one is unknown). nil and
+-- why when a point has one run only (no spread to use), a capacity is unknown or
+-- non-monotone, or the SLO metric that decides the capacity is the same value in every
+-- repeat of a point that decides it (no spread to estimate: "repeats identical: TTFT p90
+-- is 250.0 ms in each of the 3 repeats of load point 1, no spread to estimate").
 function M.capacity_interval(points, slo, cap)
   if not slo or #slo == 0 or #points == 0 then return nil, "no SLO or no load point" end
   local single = 0
@@ -1060,18 +1076,29 @@ function M.capacity_interval(points, slo, cap)
   local low, high = M.capacity(at_bound("hi"), slo, sat), M.capacity(at_bound("lo"), slo, sat)
   if low.kind == "unknown" or high.kind == "unknown" then return nil, low.reason or high.reason end
   local lo, hi = math.huge, -math.huge
+  -- the same three brackets in output tok/s (the chart's tok/s axis); nil where one is unknown
+  local lo_tps, hi_tps = math.huge, -math.huge
   for _, c in ipairs { cap, low, high } do
     local l, h = M.bracket(c)
+    local lt, ht = M.bracket_tps(c)
     -- an end that does not cross the limits once gives no capacity: the range is open on
     -- its side (the bad end's from 0, the good end's up)
-    if l == nil then l, h = c == low and 0 or lo, c == high and math.huge or hi end
+    if l == nil then
+      l, h = c == low and 0 or lo, c == high and math.huge or hi
+      lt, ht = c == low and 0 or lo_tps, c == high and math.huge or hi_tps
+    end
     lo, hi = math.min(lo, l), math.max(hi, h)
+    if lo_tps and lt then
+      lo_tps, hi_tps = math.min(lo_tps, lt), math.max(hi_tps, ht)
+    else
+      lo_tps, hi_tps = nil, nil
+    end
   end
   local top
   for _, p in ipairs(points) do
     if p.achieved_rps and (not top or p.achieved_rps > top) then top = p.achieved_rps end
   end
-  return { lo = lo, hi = hi, low = low, high = high, top = top }
+  return { lo = lo, hi = hi, low = low, high = high, top = top, lo_tps = lo_tps, hi_tps = hi_tps }
 end
 
 -- One end of a capacity range (M.capacity_interval's low or high) as the outputs keep it:

@@ -1410,6 +1410,26 @@ local function same_load_text(ev)
     or ("%g req/s offered"):format(s.offered))
 end
 
+-- Where the measured loads place a capacity by its means (decision.means_span: the last
+-- load that met the SLOs to the first that failed one, a bound up to its run's ceiling),
+-- per: " per GPU" or "": "between 20.00 and 30.00 req/s", "at 30.00 req/s or above",
+-- "below 10.00 req/s".
+local function bracket_text(c, per)
+  local lo, hi = decision.means_span(c)
+  per = per or ""
+  if hi == math.huge then return ("at %s%s or above"):format(rate_text(lo), per) end
+  if lo == 0 then return ("below %s%s"):format(rate_text(hi), per) end
+  return ("between %s and %s%s"):format(T.helpers.num(lo, 2), rate_text(hi), per)
+end
+
+-- Why two capacities whose ranges from repeats overlap are not shown to differ where the
+-- load steps cannot order them (decision.capacity_evidence's steps_cannot_order): both
+-- means cross the SLOs between loads that overlap, so no repeats could order them.
+local function steps_reason(A, B, ca, cb, per)
+  return ("the measured loads place %s's capacity by its means %s and %s's %s, so the load steps are too coarse "
+    .. "to order them, whatever the repeats"):format(A.label, bracket_text(ca, per), B.label, bracket_text(cb, per))
+end
+
 -- What stands behind the headline's capacity verdict, in a few words: the repeats and the
 -- ranges they allow, the practical threshold, or one run per load with no interval.
 local function capacity_evidence_text(model, A, B, cap, per)
@@ -1448,6 +1468,10 @@ local function capacity_evidence_text(model, A, B, cap, per)
   else
     basis = untested_text(A, B, ca, cb)
     if basis == "one run per load" then basis = "one run per load, no interval" end
+  end
+  if v == "not shown to differ" and ev.steps_cannot_order then
+    -- ranges that overlap, from means between the same measured loads: no sameness either
+    return ("%s: they overlap, and %s: not shown to differ, no winner"):format(basis, steps_reason(A, B, ca, cb, per))
   end
   if v == "not shown to differ" then
     -- figures within the threshold, but measured brackets that allow far more
@@ -1594,6 +1618,14 @@ local function overlap_text(phrase, A, B, ca, cb)
   return ("No clear difference in capacity within %s: %s for %s, %s for %s, and the ranges the repeats allow "
     .. "(%s) overlap."):format(phrase, capacity_text(ca), A.label,
     capacity_text(cb), B.label, decision.RANGE_WHAT)
+end
+
+-- Two capacities whose ranges from the repeats overlap, where the load steps cannot order
+-- them either: not shown to differ, never "no clear difference" (which reads as sameness).
+local function steps_cannot_order_text(phrase, A, B, ca, cb)
+  return ("Capacity within %s not shown to differ: %s for %s, %s for %s; the ranges the repeats allow overlap, and "
+    .. "%s: only loads measured between those could tell them apart."):format(phrase, capacity_text(ca), A.label,
+    capacity_text(cb), B.label, steps_reason(A, B, ca, cb))
 end
 
 -- "TTFT p90" for an SLO key, "the SLOs" without one.
@@ -1972,6 +2004,8 @@ local function summary(model, A, B)
         out[#out + 1] = ("Both capacities within %s are only lower bounds, %s for %s and %s for %s: neither is "
           .. "known, so neither run is named higher. Measure loads between the last one before saturation and the "
           .. "saturated one to find them."):format(phrase, capacity_text(ca), A.label, capacity_text(cb), B.label)
+      elseif ev.steps_cannot_order then
+        out[#out + 1] = steps_cannot_order_text(phrase, A, B, ca, cb)
       elseif ev.verdict == "not shown to differ" then
         -- figures within the threshold, estimates inside brackets that allow a wider gap
         local g = decision.capacity_gap(ca, cb)
@@ -2040,7 +2074,9 @@ local function summary(model, A, B)
     elseif ca.kind == "below_lowest" or cb.kind == "below_lowest" then
       local bad, good, cbad, cg = A, B, ca, cb
       if cb.kind == "below_lowest" then bad, good, cbad, cg = B, A, cb, ca end
-      if ev.verdict == "no clear difference" then
+      if ev.steps_cannot_order then
+        out[#out + 1] = steps_cannot_order_text(phrase, A, B, ca, cb)
+      elseif ev.verdict == "no clear difference" then
         out[#out + 1] = overlap_text(phrase, A, B, ca, cb)
       elseif cg.kind == "non_monotone" then
         -- no "sustains N/A": the other run's loads cross the limits more than once
@@ -2452,7 +2488,9 @@ function M.build(opts)
         -- where the capacity on each end of the intervals first fails (what the summary's
         -- "at any load" and "even at its lowest load" rest on)
         s[1].interval = { lo = iv.lo, hi = iv.hi, top = iv.top, text = interval_text(iv),
-          upper_ends = lp.interval_end(iv.low), lower_ends = lp.interval_end(iv.high) }
+          upper_ends = lp.interval_end(iv.low), lower_ends = lp.interval_end(iv.high),
+          -- the same range in output tok/s, for the chart's tok/s axis
+          lo_tps = iv.lo_tps, hi_tps = iv.hi_tps }
       else
         s[1].interval_why = why
       end

@@ -547,13 +547,33 @@ function M.model(list, opts)
   -- by capacity: the decision layer's evidence between two capacities, as compare.lua
   -- reads it for two runs (a = the next, b = this place), so that both tools say the same
   -- of the same two runs
-  local function capacity_place(r, x, nxt)
+  local function capacity_ev(x, nxt)
     -- a treatment whose health check failed is never ordered (as compare.lua): the
     -- evidence checks the two runs itself
-    local ev = decision.capacity_evidence(nxt.capacity, x.capacity, decision.MIN_EFFECT,
+    return decision.capacity_evidence(nxt.capacity, x.capacity, decision.MIN_EFFECT,
       -- the texts give this place's figure first, as the sentence names it first ("x: not
       -- comparable with nxt (...): mean <x's> vs <nxt's>")
       { workload_differs = decision.token_difference_texts(x.requests_set, nxt.requests_set), runs = { nxt, x } })
+  end
+  -- where the evidence puts the next place above this one ("A higher": ranges from repeats
+  -- that meet at the same load, the next one meeting the SLOs there on the upper ends of its
+  -- intervals where this one failed them on the lower ends, although this one's figure is
+  -- the higher), the evidence decides the order: the two swap places, as often as needed
+  -- (at most one pass per treatment)
+  if by_cap then
+    for _ = 1, #ranked do
+      local swapped = false
+      for i = 1, #ranked - 1 do
+        if capacity_ev(ranked[i], ranked[i + 1]).verdict == "A higher" then
+          ranked[i], ranked[i + 1] = ranked[i + 1], ranked[i]
+          swapped = true
+        end
+      end
+      if not swapped then break end
+    end
+  end
+  local function capacity_place(r, x, nxt)
+    local ev = capacity_ev(x, nxt)
     r.evidence = { verdict = ev.verdict, basis = ev.basis, winner = ev.winner, higher = ev.higher,
       beyond_ceiling = ev.beyond_ceiling, ceiling_rps = ev.ceiling_rps, order_open = ev.order_open,
       sustained_rps = ev.sustained_rps, differences = ev.differences, within_range = ev.within_range,
@@ -585,15 +605,23 @@ function M.model(list, opts)
         or ("%g req/s offered"):format(ev.same_load.offered), words.the,
         metrics.format("throughput_req_s", ev.passed_rps), nxt.label, words.it,
         metrics.format("throughput_req_s", ev.failed_rps))
+      if x.rank_value < nxt.rank_value then
+        -- placed above a higher figure by that evidence: said, so that the order is not
+        -- read as the figures'
+        r.above_higher_figure = true
+        r.vs_next_text = r.vs_next_text .. (", so it ranks above %s, although %s's figure is the higher: this one's, "
+          .. "%s, %s"):format(nxt.label, nxt.label, figure(x), decision.capacity_is_bound(x.capacity)
+          and "is only a lower bound" or "is an estimate between two measured loads")
+      end
     elseif ev.verdict == "B higher" then
       r.vs_next, r.proven = "B better", true
       r.vs_next_text = ("above %s (%s): the capacities' ranges (%s) do not overlap"):format(
         nxt.label, nf, decision.RANGE_WHAT) .. (ceiling and ("; " .. ceiling) or "")
-    elseif ev.verdict == "no clear difference" and ev.steps_cannot_order then
+    elseif ev.steps_cannot_order then
       -- both cross the SLOs between loads that overlap: the steps cannot order them, and
       -- "no clear difference" would read as sameness (the README's rule)
-      local la, ha = decision.capacity_bracket(nxt.capacity)
-      local lb, hb = decision.capacity_bracket(x.capacity)
+      local la, ha = decision.means_span(nxt.capacity)
+      local lb, hb = decision.means_span(x.capacity)
       r.vs_next, r.proven, r.steps_cannot_order = "not shown to differ", false, true
       r.vs_next_text = ("not shown to differ from %s (%s): the measured loads place this one's %s between %s and "
         .. "%s and %s's between %s and %s, so the load steps cannot order them, whatever the repeats"):format(
@@ -749,14 +777,18 @@ function M.model(list, opts)
       -- the test compares the two max sustained points; each treatment's limit lies between
       -- its figure and its ceiling (the most it achieved at any load). Where the next one's
       -- ceiling reaches above this one's figure, the load steps cannot order the limits
-      -- (compare.lua's "the load steps cannot order them"): no place is shown
+      -- (compare.lua's "the load steps cannot order them"): no place is shown, and whatever
+      -- the test of the two points said, the limits are "not shown to differ", never "no
+      -- clear difference" or "negligible", which read as sameness the steps cannot show
       local ceil = nxt.saturation.ceiling_rps
-      if v.verdict == "B better" and ceil and x.max_rps and ceil > x.max_rps then
-        r.vs_next, r.steps_cannot_order = "no clear difference", true
-        r.vs_next_text = ("no clear difference vs %s: the max sustained points differ (%s, %+.1f %%), but %s achieved "
+      local tested = { ["B better"] = "differ", ["no clear difference"] = "do not clearly differ",
+        negligible = "differ by less than the practical threshold" }
+      if tested[v.verdict] and ceil and x.max_rps and ceil > x.max_rps then
+        r.vs_next, r.steps_cannot_order = "not shown to differ", true
+        r.vs_next_text = ("not shown to differ from %s: the max sustained points %s (%s, %+.1f %%), but %s achieved "
           .. "up to %s at a saturated load, above this one's %s, so the load steps cannot order their limits")
-          :format(nxt.label, ptext, (x.rank_value / nxt.rank_value - 1) * 100, nxt.label,
-          metrics.format("throughput_req_s", ceil), metrics.format("throughput_req_s", x.max_rps))
+          :format(nxt.label, tested[v.verdict], ptext or "untested", (x.rank_value / nxt.rank_value - 1) * 100,
+          nxt.label, metrics.format("throughput_req_s", ceil), metrics.format("throughput_req_s", x.max_rps))
       end
       r.proven = r.vs_next == "B better"
     end
@@ -770,6 +802,10 @@ function M.model(list, opts)
     m.verdict = "No treatment can be ranked: " .. m.rank_by .. " is unknown for every one."
   elseif #ranked == 1 then
     m.verdict = ("Only %s has a known %s; nothing to rank it against."):format(ranked[1].label, m.rank_by)
+  elseif m.ranking[1].proven and m.ranking[1].above_higher_figure then
+    -- first by the evidence, below the second's figure: "the highest" would misread it
+    m.verdict = ("%s ranks first by %s, %s, shown by repeats %s."):format(ranked[1].label, m.rank_by,
+      m.ranking[1].text, m.ranking[1].vs_next_text)
   elseif m.ranking[1].proven then
     m.verdict = ("%s has the highest %s, %s, shown above %s by repeats."):format(ranked[1].label, m.rank_by,
       m.ranking[1].text, ranked[2].label)

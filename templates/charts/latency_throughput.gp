@@ -7,8 +7,11 @@
 # label_b; per x axis j: x_col[j] (its column), x_label[j], cap_a[j] / cap_b[j] (each
 # run's capacity at the SLOs on that axis, an estimate interpolated between two load
 # points, NaN when there is none), cap_a_lo[j] / cap_a_hi[j] and cap_b_lo[j] / cap_b_hi[j]
-# (the measured bracket around it: the last load that met the SLOs and the first that
-# failed one, shaded; the capacity is known only within it); per panel i: panel_col[i]
+# (the range around it, shaded, as the Headline gives it: with repeats at every load point
+# the range the repeats allow, else the measured bracket, the last load that met the SLOs
+# and the first that failed one; the capacity is known only within it), cap_a_open[j] /
+# cap_b_open[j] (1: the range has no upper end, the band reaches the right edge), band_a /
+# band_b (the key's name of each run's band); per panel i: panel_col[i]
 # (its column), panel_label[i], panel_log[i] (1: log y), panel_slo[i] (the SLO
 # threshold in ms, NaN when none), panel_has_a[i] / panel_has_b[i] (does the run have
 # values); saturated (1: some load point is at or past its run's saturation point, column
@@ -40,7 +43,7 @@ do for [i = 1:n] {
     if (panel_log[i]) { set logscale y } else { unset logscale y }
     unset arrow
     unset object
-    # the measured brackets, shaded behind the curves; the estimate inside as a dotted line
+    # the ranges, shaded behind the curves; the estimate inside as a dotted line
     if (exists("cap_a_lo")) {
       if (cap_a_lo[j] == cap_a_lo[j] && cap_a_hi[j] == cap_a_hi[j]) {
         set object 1 rectangle from first cap_a_lo[j], graph 0 to first cap_a_hi[j], graph 1 behind \
@@ -48,6 +51,17 @@ do for [i = 1:n] {
       }
       if (cap_b_lo[j] == cap_b_lo[j] && cap_b_hi[j] == cap_b_hi[j]) {
         set object 2 rectangle from first cap_b_lo[j], graph 0 to first cap_b_hi[j], graph 1 behind \
+          fillcolor rgb color_b fillstyle transparent solid 0.12 noborder
+      }
+    }
+    # a range without an upper end: from its lower end to the right edge
+    if (exists("cap_a_open")) {
+      if (cap_a_open[j] && cap_a_lo[j] == cap_a_lo[j]) {
+        set object 1 rectangle from first cap_a_lo[j], graph 0 to graph 1, graph 1 behind \
+          fillcolor rgb color_a fillstyle transparent solid 0.12 noborder
+      }
+      if (cap_b_open[j] && cap_b_lo[j] == cap_b_lo[j]) {
+        set object 2 rectangle from first cap_b_lo[j], graph 0 to graph 1, graph 1 behind \
           fillcolor rgb color_b fillstyle transparent solid 0.12 noborder
       }
     }
@@ -84,6 +98,17 @@ unset logscale
 set xrange [0:1]
 set yrange [0:1]
 set key center center horizontal noopaque nobox
+# each run's band by its name: the range its repeats allow, or its measured bracket
+band_name_a = exists("band_a") ? band_a : 'measured bracket'
+band_name_b = exists("band_b") ? band_b : 'measured bracket'
+band_any_a = 0
+band_any_b = 0
+if (exists("cap_a_lo")) {
+  do for [j = 1:m] {
+    if (cap_a_lo[j] == cap_a_lo[j]) { band_any_a = 1 }
+    if (cap_b_lo[j] == cap_b_lo[j]) { band_any_b = 1 }
+  }
+}
 has_a = 0
 has_b = 0
 do for [i = 1:n] {
@@ -96,8 +121,8 @@ plot NaN with linespoints linestyle 1 title (has_a ? label_a : ''), \
      NaN with lines linestyle 1 linewidth 1 dashtype 3 title (cap_a[1] == cap_a[1] ? 'capacity at SLO (estimate), '.label_a : ''), \
      NaN with lines linestyle 2 linewidth 1 dashtype 3 title (cap_b[1] == cap_b[1] ? 'capacity at SLO (estimate), '.label_b : ''), \
      NaN with boxes fillcolor rgb color_a fillstyle transparent solid 0.12 noborder \
-       title ((exists("cap_a_lo") && cap_a_lo[1] == cap_a_lo[1]) ? 'measured bracket, '.label_a : ''), \
+       title (band_any_a ? band_name_a.', '.label_a : ''), \
      NaN with boxes fillcolor rgb color_b fillstyle transparent solid 0.12 noborder \
-       title ((exists("cap_b_lo") && cap_b_lo[1] == cap_b_lo[1]) ? 'measured bracket, '.label_b : ''), \
+       title (band_any_b ? band_name_b.', '.label_b : ''), \
      NaN with points linestyle 5 title (saturated ? 'saturated' : '')
 unset multiplot

@@ -296,7 +296,8 @@ t.test("latency against throughput for the KubeCon pair: stage values, log TTFT 
   local gp = t.read(ROOT .. "/templates/charts/latency_throughput.gp")
   t.ok(gp:find("set object 1 rectangle from first cap_a_lo[j], graph 0 to first cap_a_hi[j], graph 1", 1, true))
   t.ok(gp:find("'capacity at SLO (estimate), '.label_a", 1, true))
-  t.ok(gp:find("'measured bracket, '.label_a", 1, true))
+  t.ok(gp:find("band_name_a.', '.label_a", 1, true))
+  t.eq({ vars.band_a, vars.cap_a_open }, { "measured bracket", { 0, 0 } })
   -- a lower bound is no capacity marker, only a note
   c = charts.latency_throughput({ capacity = { a = { kind = "never_violated", rps = 103, output_tps = 6431,
     text = ">= 103.08 req/s (never violated)" } } }, A, B)
@@ -311,6 +312,61 @@ t.test("latency against throughput for the KubeCon pair: stage values, log TTFT 
   t.ok(vars.cap_a[1] ~= vars.cap_a[1], "no marker")
   t.eq(c.notes[1], "vllm's capacity is not marked: it is only a lower bound, >= 91.36 req/s (the last load before "
     .. "saturation).")
+end)
+
+t.test("the band around a capacity with repeats is the Headline's range, not the means' narrower bracket", function()
+  local report, decision = require "llmd.report", require "llmd.decision"
+  -- x: three repeats at 10, 20 and 30 req/s (100, 200, 300 tok/s), TTFT p90 {50, 60, 70},
+  -- {150, 190, 230}, {250, 260, 270} ms. By hand, 95 % t-intervals (t(0.975, 2) =
+  -- 4.302653, half-width t sd / sqrt 3): 60 +- 24.84, 190 +- 99.37, 260 +- 24.84 ms. The
+  -- means cross 200 ms between 20 and 30 req/s (21.43 = 20 + 10 x 10 / 70); the upper
+  -- ends already between 10 and 20 (289.37 ms at 20); the lower ends between 20 and 30
+  -- (90.63 and 235.16 ms): the range the repeats allow is 10-30 req/s (100-300 tok/s), and
+  -- the band was the means' bracket alone, 20-30 req/s (200-300 tok/s), narrower than the
+  -- Headline's range. y: one run per load, 100, 150, 300 ms: its measured bracket, 20-30.
+  local ra = t.repeated_run { { 50, 60, 70 }, { 150, 190, 230 }, { 250, 260, 270 } }
+  local function one(rate, ttft)
+    return { rate = rate, values = { throughput_req_s = rate, ttft_p90_ms = ttft, throughput_tok_s = 10 * rate,
+      error_rate_pct = 0 } }
+  end
+  local rb = t.run_of { one(10, 100), one(20, 150), one(30, 300) }
+  local function sd(x, label, run) return { x = x, label = label, state = { label = label }, run = run, kv = {} } end
+  local function chart(run_a)
+    local A, B = sd("a", "x", run_a), sd("b", "y", rb)
+    local m = report.build { a = A, b = B, slo = decision.parse_slo("ttft_p90_ms=200"), generated = 0 }
+    local c = charts.latency_throughput(m, A, B)
+    local vars = {}
+    for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
+    return m, c, vars
+  end
+  local m, c, vars = chart(ra)
+  t.eq(m.headline[1].a_text, "21.43 req/s (the repeats allow 10.00–30.00 req/s)")
+  t.eq(vars.x_col, { 1, 2 }) -- tok/s, then req/s
+  t.eq({ vars.cap_a_lo, vars.cap_a_hi, vars.cap_a_open }, { { 100, 10 }, { 300, 30 }, { 0, 0 } })
+  t.eq({ vars.cap_b_lo, vars.cap_b_hi, vars.cap_b_open }, { { 200, 20 }, { 300, 30 }, { 0, 0 } })
+  -- the key names each band, and the note under the chart says what the repeats' one is
+  t.eq({ vars.band_a, vars.band_b }, { "range from repeats", "measured bracket" })
+  t.eq(c.notes, { "x's shaded band is the range its repeats allow the capacity, as in the Headline (10.00–30.00 "
+    .. "req/s): the measured loads around the capacities on the means and on both ends of the repeats' 95 % "
+    .. "intervals, not a 95 % interval; the dotted line is the means' estimate." })
+  -- gnuplot draws it, the key saying which band is which
+  local gp = charts.gnuplot()
+  t.ok(gp, "gnuplot is installed (scripts/install-deps.sh)")
+  local out = t.tmpdir()
+  charts.render({ c }, ROOT .. "/templates", out, gp)
+  local svg = t.read(out .. "/latency_throughput.svg")
+  t.ok(svg:find("range from repeats, x", 1, true), "key: x's band")
+  t.ok(svg:find("measured bracket, y", 1, true), "key: y's band")
+  t.ok(xml_ok(out .. "/latency_throughput.svg"))
+  -- a range open above (the lower ends never cross 200 ms: point 3 {100, 260, 420}, 260 -
+  -- 4.302653 x 160 / sqrt 3 < 0, by hand): from its lower end to the right edge
+  m, c, vars = chart(t.repeated_run { { 50, 60, 70 }, { 150, 190, 230 }, { 100, 260, 420 } })
+  t.eq(m.headline[1].a_text, "21.43 req/s (the repeats allow ≥ 10.00 req/s)")
+  t.eq({ vars.cap_a_lo, vars.cap_a_open }, { { 100, 10 }, { 1, 1 } })
+  t.ok(vars.cap_a_hi[1] ~= vars.cap_a_hi[1] and vars.cap_a_hi[2] ~= vars.cap_a_hi[2], "no upper end: NaN")
+  out = t.tmpdir()
+  charts.render({ c }, ROOT .. "/templates", out, gp)
+  t.ok(xml_ok(out .. "/latency_throughput.svg"))
 end)
 
 t.test("left out or annotated: one run per rate and one per concurrency, a metric only one run has", function()

@@ -1791,7 +1791,8 @@ local RC = { { 50, 51, 52 }, { 100, 101, 102 }, { 250, 251, 252 } }
 local RA2 = { { 150, 160, 170 }, { 290, 300, 310 }, { 400, 410, 420 } }
 local RE = { { 50, 51, 52 }, { 100, 101, 102 }, { 150, 151, 152 }, { 250, 251, 252 } }
 
-t.test("capacity with repeats: overlapping ranges are no clear difference; ranges apart name the higher", function()
+t.test("capacity with repeats: overlapping ranges the load steps cannot order are not shown to differ; ranges apart "
+  .. "name the higher", function()
   local iv = lp.capacity_interval(lp.points(repeated_run(RA)), decision.parse_slo("ttft_p90_ms=200"))
   -- the ends of the intervals cross at 21.08 and 24.63 req/s, both between the loads 20
   -- and 30 measured: the range is never narrower than that bracket
@@ -1799,23 +1800,35 @@ t.test("capacity with repeats: overlapping ranges are no clear difference; range
   t.near(iv.hi, 30, 0)
   t.near(iv.low.rps, 21.08275866587175, 1e-6)
   t.near(iv.high.rps, 24.631527048413965, 1e-6)
-  -- A 22.86 against B 23.57: 3.1 % apart (beyond --min-effect), but the ranges overlap:
-  -- no clear difference, and no "more load"
+  -- A 22.86 against B 23.57: 3.1 % apart (beyond --min-effect), but the ranges overlap,
+  -- and both means cross the SLO between the same measured loads, 20 and 30 req/s (by
+  -- hand: 160 ms at 20, 300 and 290 ms at 30): the load steps are too coarse to order
+  -- them, whatever the repeats. Not shown to differ, with that reason; never "No clear
+  -- difference in capacity", which reads as sameness; and no "more load"
   local m = cap_model(repeated_run(RA), repeated_run(RB))
   t.near(m.capacity.a.rps, 22.857142857142858, 1e-9)
   t.near(m.capacity.b.interval.lo, 20, 0)
   t.near(m.capacity.b.interval.hi, 30, 0)
-  t.eq(m.capacity.evidence.verdict, "no clear difference")
+  t.eq({ m.capacity.evidence.verdict, m.capacity.evidence.steps_cannot_order }, { "not shown to differ", true })
   t.eq(m.capacity.evidence.winner, nil)
-  t.ok(m.summary:find("No clear difference in capacity within TTFT p90 ≤ 200.0 ms: 22.86 req/s (the repeats "
-    .. "allow 20.00–30.00 req/s) for x, 23.57 req/s (the repeats allow 20.00–30.00 req/s) for y", 1,
-    true), m.summary)
+  t.ok(m.summary:find("Capacity within TTFT p90 ≤ 200.0 ms not shown to differ: 22.86 req/s (the repeats allow "
+    .. "20.00–30.00 req/s) for x, 23.57 req/s (the repeats allow 20.00–30.00 req/s) for y; the ranges the repeats "
+    .. "allow overlap, and the measured loads place x's capacity by its means between 20.00 and 30.00 req/s and y's "
+    .. "between 20.00 and 30.00 req/s, so the load steps are too coarse to order them, whatever the repeats: only "
+    .. "loads measured between those could tell them apart.", 1, true), m.summary)
+  t.ok(not m.summary:find("No clear difference in capacity", 1, true), m.summary)
+  t.eq(m.headline[1].evidence, "repeats at every load point, ranges 20.00–30.00 req/s (A) and 20.00–30.00 req/s (B), "
+    .. "from the measured loads around the capacities on the means and on both ends of the repeats' 95 % intervals: "
+    .. "they overlap, and the measured loads place x's capacity by its means between 20.00 and 30.00 req/s and y's "
+    .. "between 20.00 and 30.00 req/s, so the load steps are too coarse to order them, whatever the repeats: not "
+    .. "shown to differ, no winner")
+  t.ok(report.csv(m):match("\ncapacity_at_slo_rps,[^\n]*"):find(",not shown to differ,", 1, true))
   t.ok(not m.summary:find("more load", 1, true), m.summary)
   -- C against A: the intervals' ends (26.43-26.77 against 21.08-24.63 req/s) are apart, but
   -- both lie between the loads 20 and 30 req/s, where each run met the SLO at 20 and failed
   -- it at 30: the loads measured cannot order them, and no repeats can
   m = cap_model(repeated_run(RA), repeated_run(RC))
-  t.eq(m.capacity.evidence.verdict, "no clear difference")
+  t.eq({ m.capacity.evidence.verdict, m.capacity.evidence.steps_cannot_order }, { "not shown to differ", true })
   t.eq(m.capacity.evidence.winner, nil)
   t.ok(not m.summary:find("more load", 1, true), m.summary)
   -- the only test made is the summary's at the matched load (30 req/s), which differs: the
@@ -2378,7 +2391,12 @@ t.test("capacity evidence between two runs: ranges, bounds and the ceiling of a 
   t.eq({ e.verdict, e.higher, e.order_open, e.within_range }, { "untested", "b", true, "a" })
   -- two ranges that overlap are never ordered, whichever kinds they are
   t.eq(ev(rng(10, 5, 20), rng(30, 19, 40), 2).verdict, "no clear difference")
-  t.eq(ev(satr(25, 50, 22), rng(40, 35, 45), 2).verdict, "no clear difference")
+  -- (x's figure a bound, 25 up to its ceiling 50 by its loads, y's 40 inside that: the load
+  -- steps cannot order them either, so not shown to differ, never "no clear difference")
+  e = ev(satr(25, 50, 22), rng(40, 35, 45), 2)
+  t.eq({ e.verdict, e.steps_cannot_order, e.winner }, { "not shown to differ", true, nil })
+  -- (the same bound with its ceiling at 31, below y's 40: the loads would order the means,
+  -- only the repeats' ranges overlap: no clear difference, by the test above)
   -- a bound within the practical threshold of a figure is not "about the same": it may be far above
   e = ev(nv(100), interp(101), 2)
   t.eq({ e.verdict, e.higher, e.order_open }, { "untested", "b", true })

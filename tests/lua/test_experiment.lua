@@ -164,10 +164,25 @@ t.test("experiment-summary.yaml is upstream's, byte for byte", function()
   t.ok(tab:find(("="):rep(62) .. "\nDoE EXPERIMENT SUMMARY\n", 1, true), tab)
   t.ok(tab:find("  FAIL ms-d1xTP8-p4xTP2               failed_standup     runs: 0/6\n", 1, true), tab)
   t.ok(tab:find("\nResult: 1/3 succeeded, 2 failed\n", 1, true), tab)
-  -- an error of several lines stays under its row, every line indented as the first
+  -- a one-line error: that line under its row, indented (written out by hand)
+  t.ok(tab:find("failed_standup     runs: 0/6\n       Global step 09 (deploy_modelservice) failed\n  FAIL sa-d1xTP2",
+    1, true), tab)
+  -- an error of several lines is one line under its row, whatever the message: its first
+  -- line and where the whole message is, so that every treatment stays one row (the lines
+  -- after the first used to follow, one treatment taking three lines and more)
   results[2].error = "no inference-perf results under /ws/x\nlooked for: stage_<N>_lifecycle_metrics.json\n"
+    .. "  and: summary_lifecycle_metrics.json\n"
+  tab = ex.summary_table("pd-disaggregation", 3, 6, results, 3723.41, "/ws/experiment-summary.yaml")
+  t.ok(tab:find("failed_standup     runs: 0/6\n       no inference-perf results under /ws/x (2 more lines: see "
+    .. "/ws/experiment-summary.yaml)\n  FAIL sa-d1xTP2", 1, true), tab)
+  t.ok(not tab:find("looked for", 1, true), tab)
+  -- a message starting with a blank line: its first line that says something
+  results[2].error = "\n  helm failed\r\nrelease: x\n"
   tab = ex.summary_table("pd-disaggregation", 3, 6, results, 3723.41)
-  t.ok(tab:find("failed_standup     runs: 0/6\n       no inference-perf results under /ws/x\n       looked for: "
-    .. "stage_<N>_lifecycle_metrics.json\n  FAIL sa-d1xTP2", 1, true), tab)
+  t.ok(tab:find("runs: 0/6\n       helm failed (1 more line: see experiment-summary.yaml)\n  FAIL", 1, true), tab)
+  -- one line per treatment and its error: 3 treatments, 2 of them failed, 5 lines
+  local rows = 0
+  for l in tab:gmatch("[^\n]+") do if l:match("^  %u") or l:match("^       %S") then rows = rows + 1 end end
+  t.eq(rows, 5)
   t.raises("unknown status failed_badly", ex.summary_yaml, "x", 1, 1, { { setup_treatment = "a", status = "failed_badly" } }, 0)
 end)

@@ -989,7 +989,7 @@ function M.bracket_tps(c)
   local lo, hi
   if c.kind == "interpolated" then
     lo, hi = c.last_passing_tps, c.first_failing_tps
-  elseif c.kind == "never_violated" or c.kind == "saturated" then
+  elseif c.kind == "never_violated" or c.kind == "saturated" or c.kind == "last_passing" then
     lo, hi = c.output_tps, math.huge
   elseif c.kind == "below_lowest" then
     lo, hi = 0, c.lowest_tps

@@ -920,6 +920,9 @@ end
 -- load steps cannot order them, whatever the repeats (no test could): verdict "not shown to
 -- differ" with steps_cannot_order = true (never "no clear difference", which reads as
 -- sameness; the gap_wide "not shown to differ" is the other case of that verdict).
+-- Ranges from repeats that overlap where one of them has no upper end or reaches down to 0
+-- (open-ended: they leave room for any gap): verdict "not shown to differ" with open_range
+-- = true, never "no clear difference".
 -- Overlapping spans: order_open = true ("either may be higher"), and where only one run has
 -- a range from repeats and the other's figure lies inside it, within_range = "a" | "b".
 -- Two lower bounds that overlap are "unknown".
@@ -1017,6 +1020,10 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
       -- (brackets that only touch at the same load are ordered by the loads: not this case)
       if ba and bb and not (ta < bb or tb < ba) and not M.capacity_touch(means_of(ca), means_of(cb)) then
         ev.verdict, ev.steps_cannot_order = "not shown to differ", true
+      elseif ha == math.huge or hb == math.huge or la == 0 or lb == 0 then
+        -- a range with no upper end ("≥ X", "0 to beyond X") or one from 0 leaves room for
+        -- any gap: the overlap shows no sameness, only that the repeats cannot tell
+        ev.verdict, ev.open_range = "not shown to differ", true
       end
     end
     return ev

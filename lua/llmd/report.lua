@@ -1430,6 +1430,21 @@ local function steps_reason(A, B, ca, cb, per)
     .. "to order them, whatever the repeats"):format(A.label, bracket_text(ca, per), B.label, bracket_text(cb, per))
 end
 
+-- Which of two capacities' ranges (decision.capacity_span) are open-ended, in words:
+-- "vllm's has no upper end and chunk's reaches down to 0" (decision.capacity_evidence's
+-- open_range).
+local function open_ends_text(A, B, ca, cb)
+  local parts = {}
+  for _, x in ipairs { { A, ca }, { B, cb } } do
+    local lo, hi = decision.capacity_span(x[2])
+    local what = {}
+    if lo == 0 then what[#what + 1] = "reaches down to 0" end
+    if hi == math.huge then what[#what + 1] = "has no upper end" end
+    if #what > 0 then parts[#parts + 1] = ("%s's range %s"):format(x[1].label, table.concat(what, " and ")) end
+  end
+  return table.concat(parts, " and ")
+end
+
 -- What stands behind the headline's capacity verdict, in a few words: the repeats and the
 -- ranges they allow, the practical threshold, or one run per load with no interval.
 local function capacity_evidence_text(model, A, B, cap, per)
@@ -1472,6 +1487,11 @@ local function capacity_evidence_text(model, A, B, cap, per)
   if v == "not shown to differ" and ev.steps_cannot_order then
     -- ranges that overlap, from means between the same measured loads: no sameness either
     return ("%s: they overlap, and %s: not shown to differ, no winner"):format(basis, steps_reason(A, B, ca, cb, per))
+  end
+  if v == "not shown to differ" and ev.open_range then
+    -- overlapping ranges, one of them open-ended: they leave room for any gap
+    return ("%s: they overlap, but %s, so the overlap leaves room for any gap: not shown to differ, no winner")
+      :format(basis, open_ends_text(A, B, ca, cb))
   end
   if v == "not shown to differ" then
     -- figures within the threshold, but measured brackets that allow far more
@@ -1618,6 +1638,15 @@ local function overlap_text(phrase, A, B, ca, cb)
   return ("No clear difference in capacity within %s: %s for %s, %s for %s, and the ranges the repeats allow "
     .. "(%s) overlap."):format(phrase, capacity_text(ca), A.label,
     capacity_text(cb), B.label, decision.RANGE_WHAT)
+end
+
+-- Two capacities whose ranges from the repeats overlap, one of them open-ended (no upper
+-- end, or down to 0): not shown to differ, never "no clear difference" (which reads as
+-- sameness).
+local function open_range_text(phrase, A, B, ca, cb)
+  return ("Capacity within %s not shown to differ: %s for %s, %s for %s; the ranges the repeats allow (%s) overlap, "
+    .. "but %s, so they leave room for any gap: neither sameness nor an order is shown."):format(phrase,
+    capacity_text(ca), A.label, capacity_text(cb), B.label, decision.RANGE_WHAT, open_ends_text(A, B, ca, cb))
 end
 
 -- Two capacities whose ranges from the repeats overlap, where the load steps cannot order
@@ -2006,6 +2035,8 @@ local function summary(model, A, B)
           .. "saturated one to find them."):format(phrase, capacity_text(ca), A.label, capacity_text(cb), B.label)
       elseif ev.steps_cannot_order then
         out[#out + 1] = steps_cannot_order_text(phrase, A, B, ca, cb)
+      elseif ev.open_range then
+        out[#out + 1] = open_range_text(phrase, A, B, ca, cb)
       elseif ev.verdict == "not shown to differ" then
         -- figures within the threshold, estimates inside brackets that allow a wider gap
         local g = decision.capacity_gap(ca, cb)
@@ -2076,6 +2107,8 @@ local function summary(model, A, B)
       if cb.kind == "below_lowest" then bad, good, cbad, cg = B, A, cb, ca end
       if ev.steps_cannot_order then
         out[#out + 1] = steps_cannot_order_text(phrase, A, B, ca, cb)
+      elseif ev.open_range then
+        out[#out + 1] = open_range_text(phrase, A, B, ca, cb)
       elseif ev.verdict == "no clear difference" then
         out[#out + 1] = overlap_text(phrase, A, B, ca, cb)
       elseif cg.kind == "non_monotone" then

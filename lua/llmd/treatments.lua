@@ -628,6 +628,12 @@ function M.model(list, opts)
         nxt.label, nf, m.rank_by, metrics.format("throughput_req_s", lb), metrics.format("throughput_req_s", hb),
         nxt.label, metrics.format("throughput_req_s", la), metrics.format("throughput_req_s", ha))
       r.evidence.steps_cannot_order = true
+    elseif ev.open_range then
+      -- overlapping ranges, one open-ended: room for any gap, so no sameness either
+      r.vs_next, r.proven, r.open_range = "not shown to differ", false, true
+      r.vs_next_text = ("not shown to differ from %s (%s): the capacities' ranges (%s) overlap, but one is open-ended "
+        .. "(no upper end, or down to 0), so they leave room for any gap"):format(nxt.label, nf, decision.RANGE_WHAT)
+      r.evidence.open_range = true
     elseif ev.verdict == "no clear difference" then
       r.vs_next, r.proven = "no clear difference", false
       r.vs_next_text = ("no clear difference vs %s (%s): the capacities' ranges (%s) overlap")

@@ -552,6 +552,32 @@ function M.failure_dispersion(run, points, alpha)
   return worst
 end
 
+-- An error-rate SLO that a run's repeats disagree on (run, points: as M.failure_dispersion;
+-- slo: M.parse_slo's list): the first load point whose repeats' failures are over-dispersed
+-- (M.failure_dispersion of that point alone) with some repeat above the SLO's limit and
+-- some at or below it. A crash in one repeat then decides whether the SLO holds there, so
+-- the run's failures order no capacity. Returns that point's M.failure_dispersion result
+-- with limit = the SLO's limit (%); nil when the SLOs have no error rate, or no point is so.
+function M.error_slo_dispersion(run, points, slo, alpha)
+  local limit
+  for _, s in ipairs(slo or {}) do if s.key == "error_rate_pct" then limit = s.max end end
+  if not limit then return nil end
+  for _, p in ipairs(points or {}) do
+    local d = M.failure_dispersion(run, { p }, alpha)
+    if d then
+      local above, within = false, false
+      for i = 1, #d.failed do
+        if d.failed[i] / d.total[i] * 100 > limit then above = true else within = true end
+      end
+      if above and within then
+        d.limit = limit
+        return d
+      end
+    end
+  end
+  return nil
+end
+
 -- Why pooled request counts are no test of two runs' error rates (da, db: the runs'
 -- M.failure_dispersion, either nil): "the failures vary between repeats beyond chance (A's
 -- load point 1: ...), so the pooled request counts are no test (they assume requests fail
@@ -926,6 +952,9 @@ end
 -- Overlapping spans: order_open = true ("either may be higher"), and where only one run has
 -- a range from repeats and the other's figure lies inside it, within_range = "a" | "b".
 -- Two lower bounds that overlap are "unknown".
+-- opts.error_dispersion: {a =, b =} (M.error_slo_dispersion of each run, either nil): where
+-- either is given, an error-rate SLO that run's repeats disagree on beyond chance decides
+-- nothing: verdict "not shown to differ", overdispersed = that table, no order.
 -- opts.workload_differs: the texts of the differences between the runs' requests
 -- (M.token_differences): the capacities of different workloads are "not comparable", and
 -- differences = those texts. opts.runs: the two runs behind ca and cb ({label, status,
@@ -952,6 +981,13 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
   if differs and #differs > 0 then
     -- a run whose requests are longer sustains fewer of them: no order, whatever the figures
     ev.verdict, ev.differences = "not comparable", differs
+    return ev
+  end
+  -- an error-rate SLO that one run's repeats disagree on beyond chance (a crashed repeat):
+  -- whether that run meets it is the crash's doing, so nothing orders the two
+  local od = opts and opts.error_dispersion
+  if od and (od.a or od.b) then
+    ev.verdict, ev.overdispersed = "not shown to differ", od
     return ev
   end
   local bound = M.capacity_is_bound

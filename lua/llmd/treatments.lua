@@ -351,7 +351,9 @@ function M.model(list, opts)
     local pts = lp.points(t.run)
     local sat = lp.saturation(pts)
     local x = { label = t.label, status = t.status, reasons = t.reasons, harness = t.run.harness,
-      folders = #t.dirs, points = pts, n_points = #pts, saturation = sat }
+      folders = #t.dirs, points = pts, n_points = #pts, saturation = sat,
+      -- an error-rate SLO its repeats disagree on beyond chance: it orders no capacity
+      error_dispersion = decision.error_slo_dispersion(t.run, pts, slo) }
     local reps = 0
     for _, p in ipairs(pts) do reps = math.max(reps, p.repeats) end
     x.repeats = reps
@@ -553,7 +555,8 @@ function M.model(list, opts)
     return decision.capacity_evidence(nxt.capacity, x.capacity, decision.MIN_EFFECT,
       -- the texts give this place's figure first, as the sentence names it first ("x: not
       -- comparable with nxt (...): mean <x's> vs <nxt's>")
-      { workload_differs = decision.token_difference_texts(x.requests_set, nxt.requests_set), runs = { nxt, x } })
+      { workload_differs = decision.token_difference_texts(x.requests_set, nxt.requests_set), runs = { nxt, x },
+        error_dispersion = { a = nxt.error_dispersion, b = x.error_dispersion } })
   end
   -- where the evidence puts the next place above this one ("A higher": ranges from repeats
   -- that meet at the same load, the next one meeting the SLOs there on the upper ends of its
@@ -628,6 +631,18 @@ function M.model(list, opts)
         nxt.label, nf, m.rank_by, metrics.format("throughput_req_s", lb), metrics.format("throughput_req_s", hb),
         nxt.label, metrics.format("throughput_req_s", la), metrics.format("throughput_req_s", ha))
       r.evidence.steps_cannot_order = true
+    elseif ev.overdispersed then
+      -- an error-rate SLO whose repeats disagree beyond chance (a crashed repeat) orders nothing
+      local parts = {}
+      for _, y in ipairs { { nxt, ev.overdispersed.a }, { x, ev.overdispersed.b } } do
+        if y[2] then
+          parts[#parts + 1] = ("%s's repeats at load point %d disagree on the error-rate SLO beyond chance (%s)")
+            :format(y[1].label, y[2].point, y[2].text)
+        end
+      end
+      r.vs_next, r.proven, r.overdispersed = "not shown to differ", false, true
+      r.vs_next_text = ("not shown to differ from %s (%s): %s, so whether it holds is one repeat's crash, not the "
+        .. "configuration"):format(nxt.label, nf, table.concat(parts, "; "))
     elseif ev.open_range then
       -- overlapping ranges, one open-ended: room for any gap, so no sameness either
       r.vs_next, r.proven, r.open_range = "not shown to differ", false, true

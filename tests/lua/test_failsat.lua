@@ -156,6 +156,28 @@ t.test("a crashed repeat: the error rate on repeats orders no capacities", funct
   -- the SLO at 3.6 req/s, as A did; nothing orders the two
   local ev = m.capacity.evidence
   t.ok(ev.verdict ~= "A higher" and not ev.ordered, ev.verdict)
+  -- and the repeats disagree on the SLO beyond chance: 0, 0 and 60 of 200 failed (0, 0 and
+  -- 30 %, two within 1 % and one above), Pearson's chi-square on the 2 x 3 table (python3
+  -- by hand: expected 20 failed per repeat, x2 = 20 + 20 + 80 + (20^2/180) x 2 + 40^2/180
+  -- = 133.3, df 2, p = exp(-133.3 / 2) < 1e-9): "not shown to differ", never "no clear
+  -- difference" and never an order
+  t.eq({ ev.verdict, ev.overdispersed and ev.overdispersed.b and ev.overdispersed.b.point },
+    { "not shown to differ", 1 })
+  t.eq(ev.overdispersed.a, nil)
+  local by = {}
+  for _, r in ipairs(m.headline) do by[r.label] = r end
+  local cap = by["Capacity at SLO (Error rate ≤ 1.00 % and TTFT p95 ≤ 300.0 ms)"]
+  t.ok(cap.evidence:find("vllm-crash's repeats at load point 1 failed 0 of 200, 0 of 200 and 60 of 200 requests "
+    .. "(chi-square heterogeneity p < 1e-9), some above the error-rate SLO of 1.00 % and some within it", 1, true),
+    cap.evidence)
+  t.ok(m.summary:find("^Capacity within Error rate ≤ 1.00 %% and TTFT p95 ≤ 300.0 ms not shown to differ: "),
+    m.summary)
+  -- a dispersion whose repeats all meet the SLO decides nothing of it: limit 40 %
+  t.eq(decision.error_slo_dispersion(harness.extract(crash, {}), lp.points(harness.extract(crash, {})),
+    decision.parse_slo("error_rate_pct=40")), nil)
+  -- nor without an error-rate SLO
+  t.eq(decision.error_slo_dispersion(harness.extract(crash, {}), lp.points(harness.extract(crash, {})),
+    decision.parse_slo("ttft_p95_ms=300")), nil)
   for _, r in ipairs(m.headline) do
     t.ok(not (r.evidence or ""):find("order them", 1, true), r.evidence)
   end
@@ -165,6 +187,7 @@ t.test("a crashed repeat: the error rate on repeats orders no capacities", funct
   local list = tr.load { { label = "ok", dirs = { EXP7 .. "/vllm-2replicas" } }, { label = "crash", dirs = { crash } } }
   local tm = tr.model(list, { slo = decision.parse_slo("error_rate_pct=1") })
   t.ok(not tm.verdict:find("order them", 1, true), tm.verdict)
+  t.ok(tm.verdict:find("not shown to differ from crash", 1, true), tm.verdict)
   for _, r in ipairs(tm.ranking) do
     t.ok(not (r.vs_next_text or ""):find("order them", 1, true), r.vs_next_text)
   end

@@ -63,15 +63,27 @@ local function main()
       paths[i] = o[i]
     end
     for _, p in ipairs(ab.config_paths(paths)) do
-      local cfg, err = ab.load(p)
-      local errs = cfg and ab.validate(cfg, { help = help }) or { err }
-      if cfg then
+      -- a file that cannot be read (not YAML, no such file) is one line on stderr naming it
+      -- and where, "llmdlua: cfg.yaml:3:1: ...", as every script's error in the data; the
+      -- other files are still validated
+      local lok, cfg, err = pcall(ab.load, p)
+      local errs = {}
+      if not lok then
+        if tostring(cfg):match("interrupted$") then error(cfg, 0) end -- (Ctrl-C: stops, as anywhere)
+        io.stdout:flush()
+        io.stderr:write("llmdlua: ", require("llmd.errors").text(cfg), "\n")
+        failed = true
+        cfg = nil
+      elseif cfg then
+        errs = ab.validate(cfg, { help = help })
         for _, e in ipairs(ab.validate_run(cfg)) do errs[#errs + 1] = e end
+      else
+        errs = { err }
       end
       for _, e in ipairs(errs) do io.write(p, ": ", e, "\n") end
       if #errs > 0 then
         failed = true
-      elseif o.print_commands then
+      elseif o.print_commands and cfg then
         for _, fw in ipairs(ab.FRAMEWORKS) do
           local sec = cfg.frameworks[fw]
           if sec.enabled ~= false then

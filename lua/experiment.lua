@@ -97,6 +97,13 @@ end
 io.write(("\nExperiment workspace: %s\n"):format(ctx.ws.path))
 -- what is still deployed, and where, when a stack was kept or a treatment failed
 if not all_ok or #xr.left_deployed(ctx) > 0 then io.write(xr.left_text(ctx), "\n") end
+-- a --step subset that did what it was asked: which treatments it left pending, and how to
+-- go on with the steps it left out
+if all_ok and #ctx.pending > 0 then
+  io.write(("Left pending (--step %s did not include their remaining steps): %s\n"):format(o.step,
+    table.concat(ctx.pending, ", ")))
+  if not o.dry_run then io.write(("To go on with the other steps: %s\n"):format(next_command(ctx.ws.path))) end
+end
 if o.dry_run then
   local refused = false -- (a step the dry run refused; else at most steps --step left out)
   for _, r in pairs(ctx.results) do

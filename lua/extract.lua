@@ -94,7 +94,12 @@ if o.br then
   local br = require "llmd.br"
   local info = o.info and require("llmd.workspace").read_info(o.info) or nil
   if run.no_results then
-    io.stderr:write(("extract.lua: %s: no results to convert (%s)\n"):format(o[1], table.concat(run.reasons, "; ")))
+    -- an error in the data: "llmdlua: ..." as every script's (README: Running scripts), naming
+    -- the folder (the reason does: "no benchmark results under DIR ...", then what was looked for)
+    local why = table.concat(run.reasons, "; ")
+    if not why:find(where, 1, true) then why = where .. ": " .. why end
+    io.stdout:flush()
+    io.stderr:write("llmdlua: no benchmark report written: ", why, "\n")
     os.exit(1)
   end
   local list = br.write(o.out or ".", run, { version = o.br, stack = info })

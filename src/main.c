@@ -96,13 +96,25 @@ int luaopen_lfs_noglobal(lua_State *L)
     return 1;
 }
 
+static int names_a_file(const char *text);
+
+/* host.names_a_file(text) -> boolean: the host's rule for an error naming the user's file */
+static int l_names_a_file(lua_State *L)
+{
+    lua_pushboolean(L, names_a_file(luaL_checkstring(L, 1)));
+    return 1;
+}
+
 /*
-** llmd.host: facts about this llmdlua — {version=, lua=, root=}. root is the install
-** root (the folder holding lua/ and templates/), or nil when none was found.
+** llmd.host: facts about this llmdlua — {version=, lua=, root=} — and names_a_file, the
+** rule the host prints errors by, so llmd.errors reads them the same way. root is the
+** install root (the folder holding lua/ and templates/), or nil when none was found.
 */
 static int luaopen_llmd_host(lua_State *L)
 {
-    lua_createtable(L, 0, 3);
+    lua_createtable(L, 0, 4);
+    lua_pushcfunction(L, l_names_a_file);
+    lua_setfield(L, -2, "names_a_file");
     lua_pushliteral(L, LLMDLUA_VERSION);
     lua_setfield(L, -2, "version");
     lua_pushliteral(L, LUA_RELEASE);
@@ -159,7 +171,9 @@ static size_t lua_position(const char *msg)
 /*
 ** Does text start with the user's file ("plan.yaml:2:1: ...", "/data/x.json: ...",
 ** "(stdin):1: ...")? A native module's failure carries its Lua caller's position in
-** front of that (json.read, yaml.load_file); the file is what the user needs.
+** front of that (json.read, yaml.load_file); the file is what the user needs. The name
+** runs up to ':', ' ' or a newline, is followed by ": " or ":N", holds a '/' or a '.' or is
+** in parentheses, and is not a Lua file. Lua has it as llmd.host.names_a_file (llmd.errors).
 */
 static int names_a_file(const char *text)
 {

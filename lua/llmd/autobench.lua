@@ -3,8 +3,8 @@
 -- commands, and the comparison of normalised result rows.
 --
 --   local ab = require "llmd.autobench"
---   local cfg, errs = ab.load(path)                  -- errs: { "<msg>", ... } in the validator's order
---   local errs = ab.validate(cfg, { help = ab.read_help_dir(dir) })
+--   local cfg, err = ab.load(path)                   -- nil, "config must be a mapping"; unreadable: raises
+--   local errs = ab.validate(cfg, { help = ab.read_help_dir(dir) })  -- { "<msg>", ... } in the validator's order
 --   local list = ab.candidates(cfg, "vllm")          -- { {flags = ordered map, keys = {...}}, ... }
 --   local cmd = ab.render(cfg, "vllm", list[1])      -- POSIX-quoted command line
 --   local rows = ab.read_rows(path)                  -- JSONL, errors name path:line
@@ -445,9 +445,12 @@ function M.validate_run(cfg)
 end
 
 -- Loads a config: the table, or nil and the single load error.
+-- A config that cannot be read (no such file, not YAML) raises one line naming the file and
+-- where ("cfg.yaml:3:1: did not find expected key ..."), as every reader does; one that reads
+-- but is not a mapping is the validator's finding: nil, "config must be a mapping".
 function M.load(path)
   local ok, v = pcall(yaml.load_file, path)
-  if not ok then return nil, tostring(v) end
+  if not ok then error(require("llmd.errors").text(v), 0) end
   if not is_map(v) then return nil, "config must be a mapping" end
   return v
 end

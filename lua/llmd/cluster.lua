@@ -455,6 +455,74 @@ function M.http_port(spec)
   return nil, #l > 0 and table.concat(l, ", ") or "no ports"
 end
 
+-- Kinds that never make a Service appear. When a deploy renders only these (and Services),
+-- the Services it renders are all it adds; anything else (a Gateway, whose controller makes
+-- its Service, or a custom resource an operator turns into more objects) may add one that
+-- only the cluster will know.
+local NO_SERVICE = {}
+for _, k in ipairs { "ConfigMap", "Secret", "ServiceAccount", "Role", "RoleBinding", "Deployment", "StatefulSet",
+  "DaemonSet", "ReplicaSet", "Pod", "Job", "CronJob", "PersistentVolumeClaim", "HorizontalPodAutoscaler",
+  "PodDisruptionBudget", "NetworkPolicy", "Ingress", "HTTPRoute", "GRPCRoute", "InferencePool", "InferenceModel",
+  "InferenceObjective", "ServiceMonitor", "PodMonitor", "LimitRange", "ResourceQuota" } do NO_SERVICE[k] = true end
+
+-- The smoke test's endpoint in a dry run, which reads nothing from the cluster: what the
+-- deploy renders says which Service the real run would test, by the real run's rule (a
+-- Service named *gateway* its deploy adds, else an *epp* one; deploy.service wins), or that
+-- there is none (an error, as the real smoke test would fail), or that it is known only once
+-- deployed (a Gateway's controller makes it; a call that is not rendered): said so.
+function M.dry_endpoint(ctx, x, want_svc)
+  ctx.k:json { "get", "svc" } -- printed as a read not made
+  local sx = stack_of(ctx, x) -- (the stack whose deploy this run benchmarks: experiment.lua's run treatments)
+  M.check_deploy(ctx, sx)
+  local seen = ctx.rendered[sx]
+  local svcs, gateways, unknown = {}, {}, {}
+  for _, u in ipairs(seen.unknown) do unknown[#unknown + 1] = u end
+  for _, o in ipairs(seen.objects) do
+    local kind = type(o.kind) == "string" and o.kind or "an object without a kind"
+    local name = type(o.metadata) == "table" and type(o.metadata.name) == "string" and o.metadata.name or nil
+    if kind == "Service" and name then svcs[#svcs + 1] = o
+    elseif kind == "Gateway" then gateways[#gateways + 1] = tostring(name)
+    elseif not NO_SERVICE[kind] then unknown[#unknown + 1] = ("%s %s"):format(kind, tostring(name)) end
+  end
+  table.sort(svcs, function(a, b) return a.metadata.name < b.metadata.name end) -- (as kubectl get svc lists them)
+  local function pick(o)
+    local port, why = M.http_port(o.spec)
+    if not port then
+      error(("run %s: service %s, which its deploy renders, has no port that serves HTTP (ports: %s; none named "
+        .. "http/http2, none with appProtocol http, none of 80/8000/8080): the smoke test would fail; set "
+        .. "deploy.service: NAME:PORT"):format(x, o.metadata.name, why), 0)
+    end
+    return o.metadata.name, port, why .. ", in what its deploy renders"
+  end
+  if want_svc then
+    for _, o in ipairs(svcs) do if o.metadata.name == want_svc then return pick(o) end end
+    return want_svc, 80, ("dry run: not in what its deploy renders, so it must be in %s already: not read in a dry "
+      .. "run, checked only when the smoke test runs"):format(ctx.ns)
+  end
+  local gw, epp
+  for _, o in ipairs(svcs) do
+    local n = o.metadata.name
+    if n:match("gateway") then gw = gw or o elseif n:match("epp") then epp = epp or o end
+  end
+  if gw then return pick(gw) end
+  if #gateways > 0 then
+    return "<the Service of Gateway " .. gateways[1] .. ">", 80, ("dry run: made by the controller of Gateway %s "
+      .. "once deployed, so not known in a dry run: checked only when the smoke test runs")
+      :format(table.concat(gateways, ", "))
+  end
+  if #unknown > 0 then
+    return "<a gateway Service>", 80, ("dry run: what its deploy creates is not all known before it runs (%s): the "
+      .. "Service is checked only when the smoke test runs"):format(table.concat(unknown, "; "))
+  end
+  if epp then return pick(epp) end
+  local names = {}
+  for _, o in ipairs(svcs) do names[#names + 1] = o.metadata.name end
+  error(("run %s: no Service for the smoke test: what its deploy renders has no gateway Service (a Service named "
+    .. "*gateway*, or a Gateway whose controller makes one) and no EPP Service (*epp*) (Services it renders: %s); "
+    .. "the smoke test would fail; set deploy.service: NAME[:PORT] to test a Service it does not deploy"):format(x,
+    #names > 0 and table.concat(names, ", ") or "none"), 0)
+end
+
 -- What the smoke test and the benchmark talk to: service, port, and why that port.
 local function endpoint(ctx, x)
   local r = run_of(ctx, x)
@@ -465,10 +533,7 @@ local function endpoint(ctx, x)
     if tonumber(port) then return svc, tonumber(port), ("port %s (deploy.service)"):format(port) end
     want_svc = svc
   end
-  if ctx.dry_run then
-    ctx.k:json { "get", "svc" } -- printed as a read not made
-    return want_svc or "<the gateway service>", 80, "dry run: services not read, port not looked up"
-  end
+  if ctx.dry_run then return M.dry_endpoint(ctx, x, want_svc) end
   local function pick(s)
     local port, why = M.http_port(s.spec)
     if not port then
@@ -1332,14 +1397,40 @@ end
 function M.check_deploy(ctx, x)
   ctx.deploy_checked = ctx.deploy_checked or {}
   if ctx.deploy_checked[x] then return end
+  -- what the deploy would create, as far as its manifests and renders tell (ctx.rendered[x]:
+  -- objects, and the calls that create what no render shows), for the dry run's smoke test
+  local seen = { objects = {}, unknown = {} }
+  local function add(objs) for _, o in ipairs(objs) do seen.objects[#seen.objects + 1] = o end end
   for _, c in ipairs(deploy_calls(ctx, x)) do
     local ok, err = pcall(ctx.k.preflight, ctx.k, c.tool, c.args, { user = c.opts.user, cwd = c.opts.cwd,
-      allow_hooks = c.opts.allow_hooks })
+      allow_hooks = c.opts.allow_hooks, seen = add })
     if not ok then
       error(("run %s (%s): %s; nothing of this run was deployed"):format(x, run_of(ctx, x).label, tostring(err)), 0)
     end
+    local why = M.unrendered(c.tool, c.args)
+    if why then seen.unknown[#seen.unknown + 1] = why end
   end
+  ctx.rendered = ctx.rendered or {}
+  ctx.rendered[x] = seen
   ctx.deploy_checked[x] = true
+end
+
+-- Does a deploy call create objects that no manifest or render shows beforehand? "kubectl
+-- expose ..." and the like: a string saying which; nil for a chart's install (rendered), an
+-- apply of manifests (read), and calls that create nothing.
+function M.unrendered(tool, args)
+  if tool == "helm" or tool == "helmfile" then return nil end -- (installs are rendered; the rest make nothing)
+  local ok, p = pcall(k8s.parse, tool, args)
+  if not ok then return nil end -- (refused by the preflight already)
+  local verb = p.words[1]
+  if verb == "apply" or verb == "create" or verb == "replace" then
+    for _, f in ipairs(p.flags) do
+      if f.name == "filename" or f.name == "kustomize" then return nil end
+    end
+  elseif verb ~= "expose" and verb ~= "run" then
+    return nil
+  end
+  return ("%s %s (not from manifests)"):format(tool, k8s.cmdline(args))
 end
 
 local function deploy(ctx, x)
@@ -1495,7 +1586,7 @@ function M.run(plan, opts)
   local out = opts.out or io.stdout
   local bins = M.tool_bins(plan)
   local interactive = not opts.yes and proc.run({ "test", "-t", "0" }, { stdin = { inherit = true } }).ok
-  local w, ns, saved
+  local w, ns, saved, made
   if opts.resume then
     w = ws.open(opts.resume, { resume = true })
     -- the namespace (and kube context) the comparison was made in: a resume never guesses
@@ -1530,8 +1621,16 @@ function M.run(plan, opts)
         .. "project", 0)
     end
     -- marked incomplete until the report step writes the report (analyze.lua refuses it
-    -- until then); kept after a failed step, for --resume
-    w = ws.create { parent = plan.parent or opts.parent, incomplete = M.INCOMPLETE_TEXT }
+    -- until then); kept after a failed step, for --resume. A dry run's holds only what the
+    -- dry run itself needs (the renders it checks, commands.log) and goes when it ends, with
+    -- the parent folders made for it: a dry run leaves nothing behind (M.remove_dry_run).
+    local parent = plan.parent or opts.parent or "."
+    if opts.dry_run then made = M.missing_folders(parent) end
+    w = ws.create { parent = parent, incomplete = M.INCOMPLETE_TEXT, quiet = opts.dry_run }
+    if opts.dry_run then
+      out:write(("Workspace: %s (the dry run's, for its renders and commands.log: removed when it ends)\n")
+        :format(w.path))
+    end
   end
   local t = plan.timeouts or {}
   local ctx
@@ -1547,6 +1646,7 @@ function M.run(plan, opts)
   if not okset then
     if opts.resume then error(errset, 0) end
     local removed, why = ws.remove(w)
+    for _, d in ipairs(made or {}) do lfs.rmdir(d) end
     local where = removed and ("the workspace %s was removed"):format(w.path)
       or ("the workspace %s is marked incomplete (could not remove it: %s)"):format(w.path, tostring(why))
     if tostring(errset):match("interrupted$") then error(("interrupted; %s"):format(where), 0) end
@@ -1559,13 +1659,44 @@ function M.run(plan, opts)
     stop_after_failed_stack = true,
     on_failure = function(o) if o.stack then ctx.failed[o.stack] = o end end,
   })
+  ctx.made_folders = made
   if not okr then
-    if tostring(result):match("interrupted") then error(M.interrupted_message(ctx), 0) end
+    if tostring(result):match("interrupted") then
+      local msg = M.interrupted_message(ctx)
+      if ctx.scratch then msg = msg .. "\n" .. M.remove_dry_run(ctx) end
+      error(msg, 0)
+    end
+    if ctx.scratch then out:write(M.remove_dry_run(ctx), "\n") end
     error(result, 0)
   end
   ctx.result = result
   M.salvage(ctx, result)
+  if ctx.scratch then out:write(M.remove_dry_run(ctx), "\n") end
   return result.ok, ctx
+end
+
+-- The folders of path that do not exist, deepest first ("a/b/c" with only "a" there: a/b/c,
+-- a/b): what making a workspace under it makes.
+function M.missing_folders(path)
+  local list = {}
+  local p = tostring(path):gsub("/+$", "")
+  while p ~= "" and p ~= "." and not lfs.attributes(p) do
+    list[#list + 1] = p
+    p = p:match("^(.*[^/])/+[^/]*$") or ""
+  end
+  return list
+end
+
+-- Removes a fresh dry run's workspace (ctx.scratch) and the parent folders made for it
+-- (ctx.made_folders, each only if empty); returns the line that says so, or why not.
+function M.remove_dry_run(ctx)
+  local removed, why = ws.remove(ctx.ws)
+  if not removed then
+    return ("Dry run: its workspace %s could not be removed (%s); nothing else was written."):format(ctx.ws.path,
+      tostring(why))
+  end
+  for _, d in ipairs(ctx.made_folders or {}) do lfs.rmdir(d) end
+  return ("Dry run: its workspace %s was removed; it leaves nothing behind."):format(ctx.ws.path)
 end
 
 -- The INCOMPLETE marker's text in a workspace made from a plan (workspace.open adds how to
@@ -1581,7 +1712,7 @@ function M.start(plan, opts, w, ns, saved, bins, interactive, out, t)
     timeouts = { ready = t.ready or 900, benchmark = t.benchmark or 0, smoke = t.smoke or 120, poll = t.poll or 5 },
     commands = { a = {}, b = {} }, config_text = {}, deployed = {}, failed = {}, yes = opts.yes,
     interactive = interactive, opts_slo = opts.slo, opts_min_effect = opts.min_effect,
-    only = opts.only, resumed = opts.resume ~= nil,
+    only = opts.only, resumed = opts.resume ~= nil, scratch = opts.dry_run and not opts.resume,
     k = k8s.new { namespace = ns, log = w.path .. "/commands.log", dry_run = opts.dry_run, bins = bins, out = out,
       backoff = t.backoff or 1.0 },
   }
@@ -1643,7 +1774,11 @@ function M.interrupted_message(ctx)
       missing[#missing + 1] = ("run %s's vLLM logs"):format(y:upper())
     end
   end
-  lines[#lines + 1] = ("Saved in %s: %s."):format(w, table.concat(saved, ", "))
+  if ctx.scratch then
+    missing = {} -- (a fresh dry run's workspace goes: M.remove_dry_run says so)
+  else
+    lines[#lines + 1] = ("Saved in %s: %s."):format(w, table.concat(saved, ", "))
+  end
   if #missing > 0 then
     lines[#lines + 1] = ("Not saved: %s (nothing is collected after Ctrl-C); whatever was deployed is left as it is.")
       :format(table.concat(missing, " and "))

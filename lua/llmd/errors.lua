@@ -18,15 +18,9 @@ function M.text(e)
 end
 
 -- Does text start with the user's file ("plan.yaml:2:1: ...", "/data/x.json: ...",
--- "(stdin):1: ...")? As names_a_file in src/main.c: a name up to ": " or ":N" that holds a
--- '/' or a '.', or is in parentheses, and is not a Lua file.
-local function names_a_file(text)
-  local name, after = text:match("^([^:%s]+):(.)")
-  if not name or not (after == " " or after:match("%d")) then return false end
-  if name:match("%.lua$") then return false end
-  if name:match("^%(.*%)$") then return true end
-  return name:find("[/.]") ~= nil
-end
+-- "(stdin):1: ...")? The host's own rule (names_a_file in src/main.c), one implementation for
+-- the errors it prints and the ones a script ends on here.
+local names_a_file = require("llmd.host").names_a_file
 
 -- The one line the user reads for e, a raised error: e itself when it carries no Lua
 -- position, the message after the position when that names the user's file. nil for a

@@ -552,7 +552,8 @@ function M.left_text(ctx)
 end
 
 -- Runs exp (llmd.experiment) with plan. opts: dry_run, resume (workspace), stop_on_error,
--- skip_teardown, only (step set), out. Returns ok (every treatment succeeded), ctx.
+-- skip_teardown, only (step set), out. Returns ok (every treatment succeeded; with only, every
+-- step it ran succeeded, the treatments it left pending in ctx.pending), ctx.
 function M.run(exp, plan, opts)
   opts = opts or {}
   local out = opts.out or io.stdout
@@ -675,10 +676,21 @@ function M.run(exp, plan, opts)
     resume = opts.resume ~= nil, out = out,
   })
   ctx.result = outcome
-  local all_ok = outcome.ok
+  -- A --step subset leaves its treatments pending where it did not select their later steps
+  -- (teardown finishes a treatment): that is what was asked, not a failure, as long as every
+  -- step it ran succeeded and no run treatment failed. ctx.pending names them.
+  local failed = not outcome.ok
+  ctx.pending = {}
   for _, s in ipairs(stacks) do
-    if ctx.results[s].status ~= "success" then all_ok = false end
+    local r = ctx.results[s]
+    if r.status == "pending" then
+      ctx.pending[#ctx.pending + 1] = s
+      if r.not_started or (r.run_failures and #r.run_failures > 0) then failed = true end
+    elseif r.status ~= "success" then
+      failed = true
+    end
   end
+  local all_ok = not failed and (#ctx.pending == 0 or opts.only ~= nil)
   return all_ok, ctx
 end
 

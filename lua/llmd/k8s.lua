@@ -310,10 +310,12 @@ function M.violation(o, ns)
   if md.namespace ~= nil and md.namespace ~= ns then return "namespace", tostring(md.namespace) end
 end
 
--- Refuses a manifest with a cluster-scoped kind or another namespace.
-function M.check_manifest(text, ns, name, refuse)
+-- Refuses a manifest with a cluster-scoped kind or another namespace. seen (optional) is
+-- given the objects checked.
+function M.check_manifest(text, ns, name, refuse, seen)
   local ok, objs = pcall(M.manifest_objects, text, name)
   if not ok then refuse(tostring(objs) .. ": not checked, so not run") end
+  if seen then seen(objs, name) end
   for _, o in ipairs(objs) do
     local why, what = M.violation(o, ns)
     if why == "cluster" then
@@ -393,8 +395,9 @@ function M.render_args(tool, args)
 end
 
 -- Checks a render (helm template's output: `---` documents each after a "# Source:
--- CHART/templates/FILE" line); refuses with what renders what, and why.
-function M.check_rendered(text, ns, what, refuse_line)
+-- CHART/templates/FILE" line); refuses with what renders what, and why. seen (optional) is
+-- given the objects checked.
+function M.check_rendered(text, ns, what, refuse_line, seen)
   local source, docs = nil, {}
   local cur = {}
   local function flush()
@@ -417,6 +420,7 @@ function M.check_rendered(text, ns, what, refuse_line)
     if not ok then
       refuse_line(("%s: its render cannot be read (%s), so it is not run"):format(what, tostring(objs)))
     end
+    if seen then seen(objs, from) end
     for _, o in ipairs(objs) do
       local why, x = M.violation(o, ns)
       if why then
@@ -594,7 +598,8 @@ end
 
 -- Refuses what this layer must never do; returns nothing or raises. opts: user (a
 -- command from the user's plan: stricter verbs), cwd (where -f paths are), render
--- (function(dir) -> the manifests `kubectl kustomize dir` gives).
+-- (function(dir) -> the manifests `kubectl kustomize dir` gives), seen (function(objects,
+-- source): given every object of the manifests and renders checked).
 function M.check(tool, args, ns, stdin, opts)
   opts = opts or {}
   local function refuse(why)
@@ -684,7 +689,7 @@ function M.check(tool, args, ns, stdin, opts)
       if text then
         M.check_rendered(text, ns, what, function(line)
           error(("refused: %s"):format(line), 0)
-        end)
+        end, opts.seen)
       end
     end
     return
@@ -711,7 +716,7 @@ function M.check(tool, args, ns, stdin, opts)
     if f.name == "filename" and not READS[verb] then
       local v = tostring(f.value)
       if v == "-" then
-        if stdin then M.check_manifest(stdin, ns, "stdin", refuse) end
+        if stdin then M.check_manifest(stdin, ns, "stdin", refuse, opts.seen) end
       elseif v:match("^%a[%w+.-]*://") then
         refuse(("a manifest from a URL (%s) cannot be checked"):format(v))
       else
@@ -722,25 +727,25 @@ function M.check(tool, args, ns, stdin, opts)
           for n in lfs.dir(path) do
             if n:match("%.ya?ml$") or n:match("%.json$") then
               local text = read_all(path .. "/" .. n)
-              if text then M.check_manifest(text, ns, v .. "/" .. n, refuse) end
+              if text then M.check_manifest(text, ns, v .. "/" .. n, refuse, opts.seen) end
             end
           end
         elseif mode == "file" then
-          M.check_manifest(read_all(path) or "", ns, v, refuse)
+          M.check_manifest(read_all(path) or "", ns, v, refuse, opts.seen)
         elseif verb ~= "delete" then
           refuse(("%s: no such manifest file"):format(v))
         end
       end
     elseif f.name == "kustomize" and (verb == "apply" or verb == "create" or verb == "replace") then
       if opts.render then
-        M.check_manifest(opts.render(tostring(f.value)), ns, "kustomize " .. tostring(f.value), refuse)
+        M.check_manifest(opts.render(tostring(f.value)), ns, "kustomize " .. tostring(f.value), refuse, opts.seen)
       end
     end
   end
   if stdin and not READS[verb] then
     local from_stdin = false
     for _, f in ipairs(p.flags) do if f.name == "filename" and f.value == "-" then from_stdin = true end end
-    if not from_stdin then M.check_manifest(stdin, ns, "stdin", refuse) end
+    if not from_stdin then M.check_manifest(stdin, ns, "stdin", refuse, opts.seen) end
   end
 end
 
@@ -950,10 +955,11 @@ end
 -- Preflight: checks a call exactly as Client:call would (every rule, and the manifests it
 -- applies: -f files, stdin, kustomizations and - where this client can render them - what
 -- a chart creates), without running it. The renders are reads and run in a dry run too,
--- so a dry run refuses what the real run would. Raises as Client:call does.
+-- so a dry run refuses what the real run would. Raises as Client:call does. opts.seen: as
+-- M.check's.
 function Client:preflight(tool, args, opts)
   opts = opts or {}
-  local o = { user = opts.user, cwd = opts.cwd, allow_hooks = opts.allow_hooks,
+  local o = { user = opts.user, cwd = opts.cwd, allow_hooks = opts.allow_hooks, seen = opts.seen,
     render = function(dir) return self:render(dir, opts.cwd) end }
   if self.render_chart then
     o.render_chart = function(targs, what)

@@ -314,6 +314,20 @@ run "$BIN" "$REPO/lua/extract.lua" "$TMP/no-such-dir/result.json"
 expect_rc 1
 expect_err_first "llmdlua: $TMP/no-such-dir/result.json: no such file or folder (expected a benchmark results folder or one result file)"
 
+# a folder without results: "llmdlua: ..." as every script's error in the data (it said
+# "extract.lua: ..."), naming the folder; what was looked for on the second line; nothing made
+name="extract.lua --br on a folder without results: one llmdlua: line naming the folder, exit 1"
+mkdir -p "$TMP/no-results"
+run "$BIN" "$REPO/lua/extract.lua" "$TMP/no-results" --br 0.2 --out "$TMP/br-none"
+expect_rc 1
+first=$(printf '%s\n' "$err" | head -n 1)
+case "$first" in
+"llmdlua: no benchmark report written: no benchmark results under $TMP/no-results (no file of "*) ok ;;
+*) fail "first line: $first" ;;
+esac
+case "$(printf '%s\n' "$err" | sed -n 2p)" in "looked for: "*) ok ;; *) fail "second line: $err" ;; esac
+if [ -e "$TMP/br-none" ]; then fail "--out folder made"; else ok; fi
+
 name="extract.lua --br 0.2: one report per load point, paths on stdout"
 run "$BIN" "$REPO/lua/extract.lua" "$FIX/vllm-benchmark/exp-7_H100/llm-d-1p1d" --br 0.2 --out "$TMP/br"
 expect_rc 0

@@ -317,6 +317,76 @@ local function sorted_keys(t)
   return k
 end
 
+-- versions ---------------------------------------------------------------------------------
+--
+-- What the real tools print for their version (doctor.lua asks each): the formats of their
+-- documentation (kubernetes.io's kubectl_version reference and the kubectl install guide's
+-- `kubectl version --client --output=yaml`; helm.sh's helm_version; helmfile's --version),
+-- for kubectl v1.31.0 (with its kustomize v5.4.2), helm v3.16.2, helmfile v1.1.7, oc 4.16.0.
+-- The build figures (commit, date, Go) are illustrative: nothing here is a real binary.
+local KUBECTL_INFO = { -- apimachinery's version.Info, in its field order (JSON)
+  { "major", "1" }, { "minor", "31" }, { "gitVersion", "v1.31.0" },
+  { "gitCommit", "9edcffcde5595e8a5b1a35f88c421764e575afce" }, { "gitTreeState", "clean" },
+  { "buildDate", "2024-08-13T07:37:34Z" }, { "goVersion", "go1.22.5" }, { "compiler", "gc" },
+  { "platform", "linux/amd64" },
+}
+local KUSTOMIZE_VERSION = "v5.4.2"
+
+-- kubectl version [--client] [-o json|yaml]: text, or JSON as Go's MarshalIndent writes it
+-- (two spaces, fields in struct order), or YAML as sigs.k8s.io/yaml writes it (keys sorted,
+-- strings that read as numbers or times double-quoted). Without --client the fake API server
+-- answers too (the same version).
+local function kubectl_version(a)
+  local client, output = false, nil
+  local i = 2
+  while i <= #a do
+    local x = a[i]
+    if x == "--client" or x == "--client=true" then client = true
+    elseif x == "--client=false" then client = false
+    elseif x == "-o" or x == "--output" then i = i + 1; output = a[i] or ""
+    elseif x:match("^%-%-output=") then output = x:match("=(.*)$")
+    elseif x:match("^%-o.") then output = x:sub(3):gsub("^=", "")
+    else die(("error: unknown flag: %s\nSee 'kubectl version --help' for usage."):format(x), 1) end
+    i = i + 1
+  end
+  local parts = { { "clientVersion", KUBECTL_INFO }, { "kustomizeVersion", KUSTOMIZE_VERSION } }
+  if not client then parts[#parts + 1] = { "serverVersion", KUBECTL_INFO } end
+  if output == nil then
+    io.write("Client Version: v1.31.0\nKustomize Version: ", KUSTOMIZE_VERSION, "\n")
+    if not client then io.write("Server Version: v1.31.0\n") end
+  elseif output == "json" then
+    local out = {}
+    for _, p in ipairs(parts) do
+      if type(p[2]) == "string" then
+        out[#out + 1] = ('  "%s": "%s"'):format(p[1], p[2])
+      else
+        local fields = {}
+        for _, f in ipairs(p[2]) do fields[#fields + 1] = ('    "%s": "%s"'):format(f[1], f[2]) end
+        out[#out + 1] = ('  "%s": {\n%s\n  }'):format(p[1], table.concat(fields, ",\n"))
+      end
+    end
+    io.write("{\n", table.concat(out, ",\n"), "\n}\n")
+  elseif output == "yaml" then
+    for _, p in ipairs(parts) do -- (already in key order)
+      if type(p[2]) == "string" then
+        io.write(p[1], ": ", p[2], "\n")
+      else
+        local fields = {}
+        for _, f in ipairs(p[2]) do fields[#fields + 1] = f end
+        table.sort(fields, function(x, y) return x[1] < y[1] end)
+        io.write(p[1], ":\n")
+        for _, f in ipairs(fields) do
+          local v = f[2]
+          if v:match("^%d+$") or v:match("^%d%d%d%d%-%d%d%-%d%dT") then v = '"' .. v .. '"' end
+          io.write("  ", f[1], ": ", v, "\n")
+        end
+      end
+    end
+  else
+    die("error: --output must be 'yaml' or 'json'", 1)
+  end
+end
+
 -- kubectl ------------------------------------------------------------------------------
 
 local function kubectl()
@@ -325,6 +395,7 @@ local function kubectl()
   local stdin
   if has(a, "-f") and opt(a, "-f") == "-" then stdin = io.read("a") end
   log_call(stdin)
+  if a[1] == "version" then return kubectl_version(a) end
   if a[1] == "config" and a[2] == "current-context" then
     -- read from the kubeconfig: no API server involved
     local c = os.getenv("FAKE_CONTEXT")
@@ -791,6 +862,14 @@ local function helm()
   log_call()
   local ns = ns_of(args)
   local a = strip_ns(args)
+  if a[1] == "version" then -- (no cluster involved)
+    if #a == 1 then
+      return print('version.BuildInfo{Version:"v3.16.2", GitCommit:"13654a52f7c70a143b1dd51416d633e1071faffb", '
+        .. 'GitTreeState:"clean", GoVersion:"go1.22.7"}')
+    elseif #a == 2 and a[2] == "--short" then
+      return print("v3.16.2+g13654a5") -- the version, "+g" and the commit's first 7
+    end
+  end
   local s = space(ns)
   if a[1] == "template" then
     local w = helm_words(a)
@@ -863,6 +942,7 @@ local function helmfile()
   log_call()
   local ns = ns_of(args)
   local a = strip_ns(args)
+  if #a == 1 and (a[1] == "--version" or a[1] == "-v") then return print("helmfile version v1.1.7") end
   local s = space(ns)
   -- -e/--environment is one string flag (cobra): given twice, the last one wins
   local env, verb = "default", nil
@@ -979,6 +1059,9 @@ local function oc()
     local p = os.getenv("FAKE_PROJECT")
     if not p or p == "" then die("error: no project has been set", 1) end
     return print(p)
+  end
+  if args[1] == "version" and args[2] == "--client" and #args == 2 then
+    return io.write("Client Version: 4.16.0\nKustomize Version: v5.0.4-0.20230601165947-6ce0bf390ce3\n")
   end
   die("fake oc: unsupported call: " .. table.concat(args, " "), 2)
 end

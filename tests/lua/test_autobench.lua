@@ -115,6 +115,34 @@ t.test("validate: a broken config reports several problems without stopping", fu
     .. "bad.yaml: search must be a mapping\nbad.yaml: sglang: server_command must be a string\n")
 end)
 
+-- A config that is not YAML printed its name twice ("broken.yaml: broken.yaml:2:1: ..."):
+-- now one line, "llmdlua: FILE:LINE:COL: what was expected", on stderr; validate goes on with
+-- the other files (exit 1), plan stops (exit 1). The text after the position is libyaml's for
+-- this input, the same that test_errors.lua expects of yaml.load_file on it; the rest is
+-- written by hand from the rule.
+t.test("validate, plan: a config that is not YAML is one line naming the file once, where", function()
+  local d = t.tmpdir()
+  t.write(d .. "/broken.yaml", "a: [1,\n")
+  t.write(d .. "/bad.yaml", yaml.dump { schema_version = 2 })
+  local want = "llmdlua: broken.yaml:2:1: did not find expected node content while parsing a flow node "
+    .. "(started at line 2, column 1)\n"
+  local r = ab_cli({ "validate", "broken.yaml", "bad.yaml" }, d)
+  t.eq(r.code, 1)
+  t.eq(r.stderr, want)
+  -- bad.yaml was still validated (its first finding, as the toolchain words it)
+  t.ok(r.stdout:find("^bad%.yaml: schema_version must be 1\n"), r.stdout)
+  t.ok(not r.stdout:find("broken.yaml", 1, true), r.stdout)
+  -- --print-commands does not stop at the unreadable file either
+  r = ab_cli({ "validate", "broken.yaml", "--print-commands" }, d)
+  t.eq({ r.code, r.stderr, r.stdout }, { 1, want, "" })
+  r = ab_cli({ "plan", "broken.yaml" }, d)
+  t.eq({ r.code, r.stderr, r.stdout }, { 1, want, "" })
+  r = ab_cli({ "plan", "nope.yaml", "--text" }, d)
+  t.eq({ r.code, r.stderr }, { 1, "llmdlua: nope.yaml: cannot open: No such file or directory\n" })
+  r = ab_cli({ "validate", "nope.yaml" }, d)
+  t.eq({ r.code, r.stderr }, { 1, "llmdlua: nope.yaml: cannot open: No such file or directory\n" })
+end)
+
 t.test("plan: candidate lists equal the golden lists; dispositions recorded", function()
   for _, n in ipairs { "llama-3.1-70b-instruct", "mimo-v2-flash", "qwen3-235b-a22b" } do
     local plan = ab.plan(F .. "/cookbook-llm/" .. n .. ".yaml", { gap = function() return nil end })

@@ -368,11 +368,14 @@ t.test("preflight: a deploy's manifests are all checked before its first changin
   t.ok(r.stdout:find("refused: kubectl apply -k ms: a manifest for namespace kube-system (kustomize ms)", 1, true),
     r.stdout)
   t.ok(not r.stdout:find("[dry-run] helm upgrade", 1, true), "no deploy printed as if it would run: " .. r.stdout)
-  t.eq(changing(s, workspace(s)), {})
+  t.eq(changing(s, s.dir .. "/(no workspace)"), {})
   -- what next: the real run once fixed, never --resume on the dry run's workspace (no step
-  -- of it ran: a resume would run them all, for real)
+  -- of it ran: a resume would run them all, for real); the workspace is gone, and it says so
   t.ok(r.stdout:find("\nTo run it after fixing the cause: the same command without --dry-run (the dry run's "
-    .. "workspace has nothing to resume)\nDry run: nothing was deployed; nothing needs tearing down.\n", 1, true), r.stdout)
+    .. "workspace has nothing to resume)\nDry run: nothing was deployed; nothing needs tearing down.\nDry run: its "
+    .. "workspace " .. s.dir .. "/llm-d-comparison-", 1, true), r.stdout)
+  t.ok(r.stdout:find(" was removed; it leaves nothing behind.\n$"), r.stdout)
+  t.eq(workspace(s), nil, "no workspace left")
   t.ok(not r.stdout:find("--resume", 1, true), r.stdout)
   -- run B's deploy is checked before run A deploys anything (custom commands: a -f file for
   -- another namespace after a harmless apply)
@@ -411,17 +414,6 @@ t.test("dry run: every command printed, the cluster untouched", function()
   t.ok(r.stdout:find("[dry-run] would uninstall the releases this run deployed (not known in a dry run)", 1, true),
     r.stdout)
   t.ok(not r.stdout:find("<the releases this run deployed>", 1, true), r.stdout)
-  -- commands.log: a dry-run line is logged as dry-run, never as exit 0 (only the render ran)
-  local log = t.read(workspace(s) .. "/commands.log")
-  for line in log:gmatch("[^\n]+") do
-    if line:find("rendered to check it", 1, true) then
-      t.ok(line:find("| exit 0 |", 1, true), line)
-    else
-      t.ok(line:find("| dry-run |", 1, true) and not line:find("exit 0", 1, true), line)
-    end
-  end
-  t.ok(log:find("port%-forward svc/llm%-d%-baseline%-model%-server %d+:8000 | dry%-run | 0%.00 s | would start in "
-    .. "the background %(dry run%)"), log)
   -- only the client-side render of run A's kustomization ran (a read: what the real run
   -- would refuse, the dry run refuses too)
   local lines = {}
@@ -437,17 +429,47 @@ t.test("dry run: every command printed, the cluster untouched", function()
   for ns, v in pairs(state(s).ns) do
     for k, x in pairs(v) do t.ok(type(x) ~= "table" or next(x) == nil, ns .. "." .. k .. " is empty") end
   end
-  -- nothing is recorded as done: a resume of the dry run's workspace does it all for real
-  local w = workspace(s)
-  for _, o in ipairs(json.read(w .. "/steps.json")) do
-    t.ok(o.status == "dry-run" or o.status == "skipped", o.name .. ": " .. o.status)
-  end
-  r = compare(s, { "--resume", w })
+  -- it leaves nothing behind: its workspace (renders, commands.log) is removed, and it says so
+  t.eq(workspace(s), nil, "no workspace left")
+  local said = r.stdout:match("Workspace: (%S+) %(the dry run's, for its renders and commands%.log: removed when it "
+    .. "ends%)\n")
+  t.ok(said, r.stdout)
+  local last = "\nDry run: its workspace " .. tostring(said) .. " was removed; it leaves nothing behind.\n"
+  t.eq(r.stdout:sub(-#last), last)
+  t.eq(lfs.attributes(tostring(said)), nil, said)
+end)
+
+-- A compare.lua --dry-run left its incomplete workspace behind (INCOMPLETE, plan.yaml,
+-- cluster.json, commands.log, steps.json, run-a/, run-b/). A dry run leaves nothing: not the
+-- workspace, not a --parent folder it had to make; a --resume WORKSPACE --dry-run keeps the
+-- workspace it was given (it is the user's).
+t.test("a dry run leaves nothing behind: no workspace, no parent folder made for it", function()
+  local s = setup()
+  local parent = s.dir .. "/new/deeper"
+  local r = compare(s, { "--plan", s.plan, "--dry-run", "--parent", parent })
   t.eq(r.code, 0, r.stdout .. r.stderr)
-  t.ok(lfs.attributes(w .. "/comparison_report.md"), "the report")
-  local n = 0
-  for _, c in ipairs(call_lines(s, w)) do if c:find("^helm upgrade %-%-install sim") then n = n + 1 end end
-  t.eq(n, 1, "run A deployed by the resume")
+  t.eq(lfs.attributes(s.dir .. "/new"), nil, "the parent folders it made are gone too")
+  t.ok(r.stdout:find("\nDry run: its workspace " .. parent .. "/llm-d-comparison-", 1, true), r.stdout)
+  -- a folder that was there stays, with what was in it
+  proc.run { "mkdir", "-p", parent }
+  t.write(parent .. "/mine.txt", "x")
+  r = compare(s, { "--plan", s.plan, "--dry-run", "--parent", parent })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local left = {}
+  for n in lfs.dir(parent) do if n ~= "." and n ~= ".." then left[#left + 1] = n end end
+  t.eq(left, { "mine.txt" })
+  -- a real run's workspace, resumed as a dry run: kept (steps recorded as dry-run, not done)
+  r = compare(s, { "--plan", s.plan, "--step", "0" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = workspace(s)
+  t.ok(w, "the real run's workspace")
+  r = compare(s, { "--resume", w, "--dry-run" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.eq(lfs.attributes(w, "mode"), "directory", "kept")
+  t.ok(not r.stdout:find("was removed", 1, true), r.stdout)
+  local dry = 0
+  for _, o in ipairs(json.read(w .. "/steps.json")) do if o.status == "dry-run" then dry = dry + 1 end end
+  t.ok(dry > 0, "its steps recorded as dry-run")
 end)
 
 t.test("dry run with teardown: namespace-wide says it would delete what it finds, having read nothing", function()
@@ -1703,4 +1725,120 @@ t.test("an interrupted dry run advises the same command again, not --resume of i
   t.ok(not said:find("--resume", 1, true), said)
   said = cluster.interrupted_message { ws = { path = d }, dry_run = false, ns = "bench" }
   t.ok(said:find("Continue with:               llmdlua compare.lua --resume " .. d .. "\n", 1, true), said)
+end)
+
+-- doctor.lua --cluster against the fake cluster printed "fake kubectl: unsupported call:
+-- version --client" (and helm's, helmfile's "no namespace given"). The fake tools now answer
+-- as the real ones print (formats from kubernetes.io's kubectl_version reference and install
+-- guide, helm.sh's helm_version: "v3.2.1+gfe51cd1" is Version, "+g", the commit's first 7).
+t.test("doctor.lua --cluster against the fake cluster: each tool's version line as the real tool prints it", function()
+  local s = setup()
+  local r = proc.run({ LLMDLUA, "doctor.lua", "--cluster" }, { env = s.env })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  for _, want in ipairs {
+    "\nkubectl   " .. FAKEBIN .. "/kubectl  (Client Version: v1.31.0)\n",
+    "\nhelm      " .. FAKEBIN .. "/helm  (v3.16.2+g13654a5)\n",
+    "\nhelmfile  " .. FAKEBIN .. "/helmfile  (helmfile version v1.1.7)\n",
+    "\noc        " .. FAKEBIN .. "/oc  (Client Version: 4.16.0)\n",
+  } do
+    t.ok(r.stdout:find(want, 1, true), want .. "\n---\n" .. r.stdout)
+  end
+  t.ok(not r.stdout:find("unsupported", 1, true) and not r.stdout:find("error", 1, true), r.stdout)
+  local function kubectl(...)
+    return proc.run({ FAKEBIN .. "/kubectl", ... }, { env = s.env })
+  end
+  r = kubectl("version", "--client")
+  t.eq({ r.code, r.stdout }, { 0, "Client Version: v1.31.0\nKustomize Version: v5.4.2\n" })
+  -- -o json: Go's json.MarshalIndent with two spaces, which for string values is exactly
+  -- what Python's json.dumps(indent=2) writes; the fields apimachinery's version.Info has
+  local py = [[
+import json, sys
+text = sys.stdin.read()
+v = json.loads(text)
+print(json.dumps(v, indent=2) + "\n" == text, list(v), list(v["clientVersion"]))]]
+  for _, o in ipairs { { "-o", "json" }, { "--output=json" }, { "-ojson" } } do
+    r = kubectl("version", "--client", table.unpack(o))
+    t.eq(r.code, 0, r.stderr)
+    local p = proc.run({ "/usr/bin/python3", "-c", py }, { stdin = r.stdout })
+    t.eq(p.stdout, "True ['clientVersion', 'kustomizeVersion'] ['major', 'minor', 'gitVersion', 'gitCommit', "
+      .. "'gitTreeState', 'buildDate', 'goVersion', 'compiler', 'platform']\n", table.concat(o, " "))
+  end
+  -- --output=yaml: sigs.k8s.io/yaml's keys sorted, version numbers and the date quoted strings
+  r = kubectl("version", "--client", "--output=yaml")
+  t.eq(r.code, 0, r.stderr)
+  local keys = {}
+  for k in r.stdout:gmatch("\n  (%w+):") do keys[#keys + 1] = k end
+  t.eq(keys, { "buildDate", "compiler", "gitCommit", "gitTreeState", "gitVersion", "goVersion", "major", "minor",
+    "platform" })
+  t.ok(r.stdout:find("^clientVersion:\n"), r.stdout)
+  t.ok(r.stdout:find('\n  major: "1"\n', 1, true) and r.stdout:find('\n  buildDate: "', 1, true), r.stdout)
+  t.ok(r.stdout:find("\nkustomizeVersion: v5.4.2\n$"), r.stdout)
+  t.eq(yaml.load(r.stdout).clientVersion.gitVersion, "v1.31.0")
+  r = kubectl("version", "--client", "-o", "wide")
+  t.eq({ r.code, r.stderr }, { 1, "error: --output must be 'yaml' or 'json'\n" })
+end)
+
+-- A dry run read no Service, so it said nothing of the one its smoke test needs: a plan whose
+-- deploy adds no gateway Service passed the dry run (exit 0) and failed at the real smoke
+-- test. The dry run now takes the endpoint from what the deploy renders, by the real run's
+-- rule (a Service named *gateway* the deploy adds, else an *epp* one, with a port that serves
+-- HTTP); where only the cluster can know (a Gateway's controller makes the Service), it says
+-- that this is checked only when the smoke test runs. The real runs below fail as predicted.
+t.test("dry run: the smoke test's Service from what the deploy renders; none, or no HTTP port, is refused", function()
+  local cases = {
+    { releases = "  - name: ms-sim\n    chart: llm-d-modelservice/llm-d-modelservice\n",
+      dry = "[50] smoke_test (b): FAILED - run b: no Service for the smoke test: what its deploy renders has no "
+        .. "gateway Service (a Service named *gateway*, or a Gateway whose controller makes one) and no EPP Service "
+        .. "(*epp*) (Services it renders: none); the smoke test would fail; set deploy.service: NAME[:PORT] to test "
+        .. "a Service it does not deploy\n",
+      real = "run b: no gateway service deployed by this run in bench" },
+    { releases = "  - name: gaie-sim\n    chart: oci://registry.k8s.io/gateway-api-inference-extension/charts/"
+        .. "inferencepool\n",
+      dry = "[50] smoke_test (b): FAILED - run b: service gaie-sim-epp, which its deploy renders, has no port that "
+        .. "serves HTTP (ports: 9002; none named http/http2, none with appProtocol http, none of 80/8000/8080): the "
+        .. "smoke test would fail; set deploy.service: NAME:PORT\n",
+      real = "run b: service gaie-sim-epp in bench has no port that serves HTTP (ports: 9002;" },
+  }
+  for _, c in ipairs(cases) do
+    local s = setup()
+    t.write(s.dir .. "/guide/helmfile.yaml", "releases:\n" .. c.releases)
+    local r = compare(s, { "--plan", s.plan, "--dry-run" })
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    t.ok(r.stdout:find(c.dry, 1, true), c.dry .. "\n---\n" .. r.stdout)
+    r = compare(s)
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    t.ok(r.stdout:find("Run B failed at step 50 (smoke_test)", 1, true), r.stdout)
+    t.ok(r.stdout:find(c.real, 1, true), c.real .. "\n---\n" .. r.stdout)
+  end
+  -- a Gateway (llm-d-infra's): its controller makes the Service once deployed; said so
+  local s = setup()
+  local r = compare(s, { "--plan", s.plan, "--dry-run" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("endpoint: service <the Service of Gateway infra-sim-inference-gateway>, dry run: made by the "
+    .. "controller of Gateway infra-sim-inference-gateway once deployed, so not known in a dry run: checked only when "
+    .. "the smoke test runs\n", 1, true), r.stdout)
+  -- a gateway Service the deploy applies: named, with its HTTP port; deploy.service elsewhere: said so
+  s = setup(function(plan, d)
+    plan.runs.b.deploy = { method = "custom", guide_dir = d .. "/guide", model = "Qwen/Qwen3-0.6B",
+      commands = { { "kubectl", "apply", "-f", "svc.yaml" } } }
+  end)
+  t.write(s.dir .. "/guide/svc.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: my-gateway}\nspec:\n  ports:\n"
+    .. "    - {name: status, port: 15021}\n    - {name: http, port: 8080}\n")
+  r = compare(s, { "--plan", s.plan, "--dry-run" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("endpoint: service my-gateway, port 8080 (named http), in what its deploy renders\n", 1, true),
+    r.stdout)
+  local plan = yaml.load_file(s.plan)
+  plan.runs.b.deploy.service = "elsewhere"
+  t.write(s.plan, yaml.dump(plan))
+  r = compare(s, { "--plan", s.plan, "--dry-run" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("endpoint: service elsewhere, dry run: not in what its deploy renders, so it must be in bench "
+    .. "already: not read in a dry run, checked only when the smoke test runs\n", 1, true), r.stdout)
+  -- a call whose objects no render shows: the dry run cannot know, and says which call
+  t.eq(cluster.unrendered("kubectl", { "expose", "deployment", "x" }), "kubectl expose deployment x (not from manifests)")
+  t.eq(cluster.unrendered("kubectl", { "apply", "-f", "a.yaml" }), nil)
+  t.eq(cluster.unrendered("kubectl", { "apply", "-k", "ms" }), nil)
+  t.eq(cluster.unrendered("kubectl", { "label", "pod", "x", "a=b" }), nil)
+  t.eq(cluster.unrendered("helm", { "upgrade", "--install", "r", "c" }), nil)
 end)

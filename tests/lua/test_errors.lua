@@ -33,6 +33,28 @@ t.test("1: errors.text drops the Lua position in front; user_text keeps a bug fo
     "--warmup 7: no stage 7")
 end)
 
+-- llmd.errors had its own copy of the host's names_a_file (src/main.c), in Lua: one rule, two
+-- implementations that differed (the copy ended a name at any white space, the host only at
+-- ':', ' ' and a newline). Now the host's own function is the one both use. Expected values by
+-- hand from the host's rule (main.c's comment above names_a_file).
+t.test("6: llmd.errors uses the host's names_a_file (llmd.host), not a copy of it", function()
+  local host = require "llmd.host"
+  t.eq(type(host.names_a_file), "function")
+  -- ("stats.new: x" is a name with a '.': the host prints it as the user's file only when that
+  -- path exists, names_a_path in main.c)
+  for text, want in pairs {
+    ["plan.yaml:2:1: bad"] = true, ["/data/x.json: bad"] = true, ["(stdin):1: bad"] = true,
+    ["x.lua:3: bad"] = false, ["harness: unknown option"] = false, ["stats.new: x"] = true, ["plan.yaml bad"] = false,
+    ["plan.yaml:x"] = false, ["run dir/x.json: bad"] = false, ["my\tfile.json: bad"] = true,
+  } do
+    t.eq(host.names_a_file(text), want, text)
+  end
+  t.raises("string expected, got no value", host.names_a_file)
+  -- where the copy and the host differed: a tab in the file's name (the host's rule: the name
+  -- runs to ':', so "my<TAB>file.json" holds a '.' and names the user's file)
+  t.eq(errors.user_text("/opt/llmdlua/lua/llmd/x.lua:3: my\tfile.json: bad"), "my\tfile.json: bad")
+end)
+
 t.test("1: errors.exit: a user's error is one line, a bug is raised again with its traceback", function()
   local d = t.tmpdir()
   t.write(d .. "/user.lua", 'require("llmd.errors").exit("/opt/lua/llmd/x.lua:3: data.json:1:2: bad")\n')

@@ -405,6 +405,38 @@ t.test("namespaces: a system namespace in the list, or --namespace beside the pl
   t.eq(lfs.attributes(s.cluster .. "/calls.log"), nil, "no command ran")
 end)
 
+-- A --step subset exited 1: the treatments whose teardown (step 60, which finishes a
+-- treatment) it did not select stayed "pending", counted as not succeeded. A subset that did
+-- what was asked exits 0 and names the treatments it left pending; the command it gives goes
+-- on with the other steps; a step that fails inside the subset is still exit 1.
+t.test("--step subset: exit 0 naming the treatments left pending; the resume it gives finishes them", function()
+  local all = "plugins-default, plugins-prefix, plugins-kv"
+  local s = setup()
+  local r = experiment(s, { "--plan", s.plan, "--dry-run", "--step", "0,10" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("\nLeft pending (--step 0,10 did not include their remaining steps): " .. all .. "\n", 1, true),
+    r.stdout)
+  -- for real: deployed and smoke-tested, neither benchmarked nor torn down
+  r = experiment(s, { "--plan", s.plan, "--step", "0-30" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = r.stdout:match("\nExperiment workspace: (%S+)\n")
+  t.ok(w, r.stdout)
+  t.ok(r.stdout:find("\nLeft pending (--step 0-30 did not include their remaining steps): " .. all .. "\nTo go on "
+    .. "with the other steps: llmdlua experiment.lua " .. s.exp .. " --resume " .. w .. "\n", 1, true), r.stdout)
+  t.ok(r.stdout:find("Left deployed:", 1, true), r.stdout)
+  local sum = json.read(w .. "/experiment-state.json")
+  for _, x in ipairs(sum.results) do t.eq(x.status, "pending", x.setup_treatment) end
+  -- the resume it names benchmarks, collects, tears down and summarises: all succeed
+  r = experiment(s, { "--resume", w })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("Result: 3/3 succeeded, 0 failed", 1, true), r.stdout)
+  -- a step that fails inside the subset: exit 1, as before, and nothing called "pending" by choice
+  s = setup()
+  r = experiment(s, { "--plan", s.plan, "--step", "0-30" }, { FAKE_FAIL_IN = "exp-b:smoke" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(not r.stdout:find("Left pending", 1, true), r.stdout)
+end)
+
 t.test("--resume after a failed standup: only the failed treatment runs again; --skip-teardown keeps stacks", function()
   local s = setup()
   local r = experiment(s, nil, { FAKE_FAIL = "deploy", FAKE_FAIL_NAMESPACE = "exp-b" })

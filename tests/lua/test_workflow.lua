@@ -114,7 +114,10 @@ local function custom_setup(commands, extra)
   local F = t.fixtures()
   local d = t.tmpdir()
   proc.run { "mkdir", "-p", d .. "/guide", d .. "/cluster" }
-  t.write(d .. "/guide/deploy.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: demo-cm\ndata:\n  a: \"1\"\n")
+  -- (with the gateway Service a smoke test needs: a dry run checks that the deploy adds one)
+  t.write(d .. "/guide/deploy.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: demo-cm\ndata:\n  a: \"1\"\n"
+    .. "---\napiVersion: v1\nkind: Service\nmetadata:\n  name: demo-gateway\nspec:\n  ports:\n    - name: http\n"
+    .. "      port: 80\n")
   t.write(d .. "/template.yaml", t.read(F .. "/llm-d-benchmark/benchmark-templates/optimized-baseline-sanity.yaml"))
   t.write(d .. "/exp.yaml", "experiment:\n  name: tiny\n  harness: inference-perf\nsetup:\n  treatments:\n"
     .. "    - name: one\n      decode.replicas: 1\n    - name: two\n      decode.replicas: 2\n"

@@ -2895,23 +2895,19 @@ static inline size_t number_end(const char *s, size_t i, size_t n)
 /*
 ** json_skip's lane for arrays of numbers: right after a NUMBER element, passes over the
 ** ", number" that follow (validated, not converted) without a trip through next_core
-** for each, until pos reaches until. It stops before anything else (the array's end,
-** another kind of value, a bad or cut number, the window's end) with the parser where
-** next_core goes on from, so errors are found and reported there, as without the lane.
+** for each. It stops before anything else (the array's end, another kind of value, a
+** bad or cut number, the window's end) with the parser where next_core goes on from, so
+** errors are found and reported there, as without the lane.
 */
-static __attribute__((noinline)) void skip_numbers(JsonParser *p, size_t until)
+static __attribute__((noinline)) void skip_numbers(JsonParser *p)
 {
     const char *b = p->buf;
     size_t n = p->len;
 #ifdef JSON_WIDE_SIMD
     size_t lane_end = n > 2 + DECIMAL_AHEAD ? n - (1 + DECIMAL_AHEAD) : 0;
-    if (lane_end > until)
-        lane_end = until;
     size_t block_end = n > 64 ? n - 64 : 0; /* skip_blocks_avx2 reads 64 bytes */
-    if (block_end > until)
-        block_end = until;
 #endif
-    while (p->pos < until) {
+    for (;;) {
 #ifdef JSON_WIDE_SIMD
         if (wide_numbers && p->pos < lane_end && b[p->pos] == ',') {
             size_t last = SIZE_MAX, pos = p->pos;
@@ -2924,8 +2920,6 @@ static __attribute__((noinline)) void skip_numbers(JsonParser *p, size_t until)
             if (last != SIZE_MAX) {
                 p->tok_off = p->base + last;
                 p->pos = pos;
-                if (pos >= until)
-                    return;
             }
         }
 #endif
@@ -2946,26 +2940,25 @@ static __attribute__((noinline)) void skip_numbers(JsonParser *p, size_t until)
     }
 }
 
-JsonTok json_skip(JsonParser *p, int depth, size_t until)
+JsonTok json_skip(JsonParser *p, int depth)
 {
     for (;;) {
         JsonTok t = next_core(p);
         if (t == JSON_NUMBER && p->depth > 0 && p->stack[p->depth - 1] == '[')
-            skip_numbers(p, until);
-        if (t <= JSON_END || ((t == JSON_OBJ_END || t == JSON_ARR_END) && p->depth < depth) ||
-            p->pos >= until)
+            skip_numbers(p);
+        if (t <= JSON_END || ((t == JSON_OBJ_END || t == JSON_ARR_END) && p->depth < depth))
             return t;
     }
 }
 
-JsonTok json_skip_members(JsonParser *p, int depth, const JsonKeys *keys, size_t until)
+JsonTok json_skip_members(JsonParser *p, int depth, const JsonKeys *keys)
 {
     p->lazy = 1;
     for (;;) {
         if (p->depth > depth) { /* in a member's value: through it, as json_skip goes */
-            JsonTok t = json_skip(p, depth + 1, until);
-            if (t <= JSON_END || p->depth > depth)
-                return t; /* more input, an error, or a pause inside */
+            JsonTok t = json_skip(p, depth + 1);
+            if (t <= JSON_END)
+                return t; /* more input, or an error */
             continue;
         }
         JsonTok t = next_core(p);
@@ -2977,8 +2970,6 @@ JsonTok json_skip_members(JsonParser *p, int depth, const JsonKeys *keys, size_t
             for (int k = 0; k < keys->n; k++)
                 if (keys->len[k] == p->rawlen && memcmp(keys->key[k], p->raw, p->rawlen) == 0)
                     return t;
-        } else if (p->pos >= until) {
-            return t;
         }
     }
 }

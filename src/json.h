@@ -116,11 +116,9 @@ JsonTok json_next(JsonParser *p);
 ** Reads on through the container whose contents are at depth (p->depth just after its
 ** OBJ_BEGIN or ARR_BEGIN) to its end, validating everything as json_next does but
 ** returning no token in between: returns its OBJ_END or ARR_END, or JSON_MORE (feed
-** more input and call again), JSON_ERROR or JSON_END as json_next would. It also stops
-** once pos reaches until, returning the token it just read (not the end: call again),
-** so that the caller can hand back what it has passed.
+** more input and call again), JSON_ERROR or JSON_END as json_next would.
 */
-JsonTok json_skip(JsonParser *p, int depth, size_t until);
+JsonTok json_skip(JsonParser *p, int depth);
 
 /* The member names a consumer watches in an object, for json_skip_members. */
 #define JSON_KEYS_MAX 8
@@ -135,12 +133,9 @@ typedef struct JsonKeys {
 ** reads on past the members whose names are not in keys (their values validated as
 ** json_skip does, none returned), and returns the first KEY whose name is in keys or
 ** holds an escape (the caller decodes it and decides), the object's OBJ_END, or
-** JSON_MORE, JSON_ERROR, JSON_END as json_next would. Once pos reaches until it may
-** also return a token of a member it skipped, so that the caller can hand back what it
-** has passed, and call again: never with p->depth below depth, and a KEY only from
-** deeper (a key at depth itself is always one of the above).
+** JSON_MORE, JSON_ERROR, JSON_END as json_next would.
 */
-JsonTok json_skip_members(JsonParser *p, int depth, const JsonKeys *keys, size_t until);
+JsonTok json_skip_members(JsonParser *p, int depth, const JsonKeys *keys);
 
 /*
 ** The decoded bytes of the current KEY or STRING token (the raw span itself when it

@@ -12,6 +12,7 @@
 ** accumulator, a variance over infinite samples, a sample stddev of one sample.
 */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -20,6 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "lauxlib.h"
 #include "lua.h"
@@ -496,10 +498,11 @@ static int l_memory(lua_State *L)
 ** and moments, sorted or not, so a loaded accumulator answers every query with the
 ** same bits as the one dumped. The format is this build's own memory layout (a check
 ** of the magic and the layout's size refuses another build's file): a file for
-** the same binary to read back, never an exchange format. Many samples are mapped
-** (MAP_PRIVATE) rather than read: the page cache's pages, no copy, no fresh memory to
-** fault in; written to (a sort) they become the process's own, and the accumulator
-** copies them out before it grows.
+** the same binary to read back, never an exchange format. load reads the samples with
+** pread() straight into the accumulator's own block (stats_reserve: as stats_add would
+** grow it, a mapping of its own in huge pages for many), no copy in between, and maps
+** nothing: a file cut short before or while it is read is an error naming it and the
+** byte where it ended, never a SIGBUS, and once loaded the file may go.
 */
 static const char DUMP_MAGIC[8] = {'l', 'l', 'm', 'd', 's', 't', 'a', 't'};
 
@@ -513,15 +516,8 @@ static const char DUMP_MAGIC[8] = {'l', 'l', 'm', 'd', 's', 't', 'a', 't'};
 ** load), and the size updated.
 */
 #define STATS_POINTER_FIELDS(X) X(v) X(sub) X(pos.count) X(neg.count)
-#define STATS_SIZE_64 208
+#define STATS_SIZE_64 200
 
-/* Samples of at least this many bytes are mapped by stats.load rather than read. */
-#define MAP_AT_LEAST ((size_t)1 << 20)
-#if defined(MAP_POPULATE)
-#define MAP_POPULATE_IF_ANY MAP_POPULATE /* the pages mapped at once, not fault by fault */
-#else
-#define MAP_POPULATE_IF_ANY 0
-#endif
 _Static_assert(sizeof(void *) != 8 || sizeof(Stats) == STATS_SIZE_64,
                "Stats changed: list its pointer fields in STATS_POINTER_FIELDS (lstats.c), "
                "then update STATS_SIZE_64");
@@ -549,7 +545,7 @@ static int write_samples(FILE *f, Stats *s, int release)
 {
     size_t bytes = (size_t)s->n * sizeof *s->v;
 #if defined(__linux__) && defined(MADV_DONTNEED)
-    if (release && s->map_len != 0 && s->map_off == 0) {
+    if (release && s->map_len != 0) {
         const char *p = (const char *)s->v;
         uintptr_t freed = ((uintptr_t)p + DUMP_RELEASE - 1) & ~(uintptr_t)(DUMP_RELEASE - 1);
         for (size_t at = 0; at < bytes;) {
@@ -611,96 +607,187 @@ static int l_dump(lua_State *L)
     return 1;
 }
 
-/* n items of size each from f into a new block (*out; NULL for none): 0, or -1. */
-static int read_block(FILE *f, size_t n, size_t size, void **out)
+/* A dump's header: the magic, the layout's size, then the LStats as it was in memory. */
+typedef struct DumpHead {
+    char magic[sizeof DUMP_MAGIC];
+    uint64_t layout;
+    LStats ls;
+} DumpHead;
+#define DUMP_HEAD_BYTES (sizeof DUMP_MAGIC + sizeof(uint64_t) + sizeof(LStats))
+
+/* len bytes at off of fd into p, pread() after pread() (on through EINTR and short
+   reads): *got of them, fewer when the file ends first. 0, or -1 (errno) for a read
+   that fails. */
+static int read_at(int fd, void *p, size_t len, uint64_t off, size_t *got)
 {
-    *out = NULL;
-    if (n == 0)
-        return 0;
-    if (n > (size_t)-1 / size)
+    *got = 0;
+    while (*got < len) {
+        ssize_t r = pread(fd, (char *)p + *got, len - *got, (off_t)(off + *got));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            break;
+        *got += (size_t)r;
+    }
+    return 0;
+}
+
+/*
+** Reads the body of a dump (bytes bytes after its header, to byte end) into the blocks
+** a (a_len bytes) and b (the rest), and checks that nothing follows. 0; else -1 with the
+** message in msg: a read that fails, a file that ended early or went on past end (cut or
+** written to while it was read).
+*/
+static int read_body(int fd, const char *path, const char *what, void *a, size_t a_len, void *b,
+                     size_t bytes, char *msg, size_t size)
+{
+    uint64_t end = (uint64_t)DUMP_HEAD_BYTES + bytes;
+    size_t got = 0, more = 0;
+    char extra = 0;
+    int rc = read_at(fd, a, a_len, DUMP_HEAD_BYTES, &got);
+    if (rc == 0 && got == a_len && bytes > a_len) {
+        rc = read_at(fd, b, bytes - a_len, DUMP_HEAD_BYTES + a_len, &more);
+        got += more;
+    }
+    if (rc == 0 && got == bytes)
+        rc = read_at(fd, &extra, 1, end, &more);
+    if (rc != 0)
+        (void)snprintf(msg, size, "%s: cannot read: %s", path, strerror(errno));
+    else if (got != bytes)
+        (void)snprintf(msg, size,
+                       "%s: cut short at byte %llu while it was read: its header says %s, to "
+                       "byte %llu",
+                       path, (unsigned long long)(DUMP_HEAD_BYTES + got), what,
+                       (unsigned long long)end);
+    else if (more != 0)
+        (void)snprintf(msg, size,
+                       "%s: longer than its header says: it went on past byte %llu while it was "
+                       "read",
+                       path, (unsigned long long)end);
+    return rc == 0 && got == bytes && more == 0 ? 0 : -1;
+}
+
+/*
+** The dump in fd (path: for the messages) into ls, an empty exact accumulator collected
+** with whatever it holds on an error. 0, or -1 with the one-line message in msg.
+*/
+static int load_dump(int fd, const char *path, LStats *ls, char *msg, size_t size)
+{
+    DumpHead head;
+    Stats *h = &head.ls.s;
+    size_t got;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || read_at(fd, &head, DUMP_HEAD_BYTES, 0, &got) != 0) {
+        (void)snprintf(msg, size, "%s: cannot read: %s", path, strerror(errno));
         return -1;
-    *out = malloc(n * size);
-    if (*out == NULL || fread(*out, size, n, f) != n)
+    }
+    /* a file that begins as a dump does and ends before its header's end was cut short;
+       anything else is not one */
+    size_t magic_got = got < sizeof DUMP_MAGIC ? got : sizeof DUMP_MAGIC;
+    int dump = memcmp(head.magic, DUMP_MAGIC, magic_got) == 0;
+    if (dump && got >= offsetof(DumpHead, ls) && head.layout != (uint64_t)sizeof(LStats)) {
+        (void)snprintf(msg, size,
+                       "%s: dumped by another build of llmdlua (a layout of %llu bytes, this "
+                       "one's is %zu): dump it again with this one",
+                       path, (unsigned long long)head.layout, sizeof(LStats));
         return -1;
+    }
+    if (dump && got < DUMP_HEAD_BYTES) {
+        (void)snprintf(msg, size,
+                       "%s: cut short at byte %zu: a stats:dump file's header alone is %zu bytes",
+                       path, got, DUMP_HEAD_BYTES);
+        return -1;
+    }
+    /* (a sketch's buckets are uint64_t, a sample a double: 8 bytes each either way) */
+    uint64_t items = 0;
+    if (dump) {
+        items = h->sketch ? (uint64_t)h->pos.len + (uint64_t)h->neg.len : h->n;
+        dump = (h->sketch == 0 || (h->sketch == 1 && h->pos.len >= 0 && h->neg.len >= 0)) &&
+               (head.ls.method == STATS_LINEAR || head.ls.method == STATS_NEAREST) &&
+               items <= (SIZE_MAX - DUMP_HEAD_BYTES) / sizeof(double);
+    }
+    if (!dump) {
+        (void)snprintf(msg, size, "%s: not an accumulator dumped by this llmdlua (stats:dump)",
+                       path);
+        return -1;
+    }
+    size_t bytes = (size_t)items * sizeof(double);
+    uint64_t end = (uint64_t)DUMP_HEAD_BYTES + bytes;
+    char what[64];
+    if (h->sketch)
+        (void)snprintf(what, sizeof what, "%d + %d sketch buckets", (int)h->pos.len,
+                       (int)h->neg.len);
+    else
+        (void)snprintf(what, sizeof what, "%llu samples", (unsigned long long)h->n);
+    if ((uint64_t)st.st_size != end) {
+        if ((uint64_t)st.st_size < end)
+            (void)snprintf(msg, size,
+                           "%s: cut short at byte %llu: its header says %s, to byte %llu", path,
+                           (unsigned long long)st.st_size, what, (unsigned long long)end);
+        else
+            (void)snprintf(msg, size,
+                           "%s: longer than its header says: %s end at byte %llu, the file at "
+                           "%llu",
+                           path, what, (unsigned long long)end, (unsigned long long)st.st_size);
+        return -1;
+    }
+    /* the blocks are this process's: the header's addresses were the dumping one's */
+#define STATS_RESET_POINTER(field) h->field = NULL;
+    STATS_POINTER_FIELDS(STATS_RESET_POINTER)
+#undef STATS_RESET_POINTER
+    if (!h->sketch) {
+        /* into the accumulator's own block, which it keeps (freed with it on an error) */
+        if (stats_reserve(&ls->s, (size_t)h->n) != STATS_OK) {
+            (void)snprintf(msg, size, "%s: not enough memory for its %s", path, what);
+            return -1;
+        }
+        if (read_body(fd, path, what, ls->s.v, bytes, NULL, bytes, msg, size) != 0)
+            return -1;
+        h->v = ls->s.v;
+        h->cap = ls->s.cap;
+        h->map_len = ls->s.map_len;
+        h->pos.len = h->neg.len = 0;
+    } else {
+        size_t pos_len = (size_t)h->pos.len * sizeof *h->pos.count;
+        void *pos = pos_len ? malloc(pos_len) : NULL;
+        void *neg = bytes > pos_len ? malloc(bytes - pos_len) : NULL;
+        int rc = -1;
+        if ((pos_len && pos == NULL) || (bytes > pos_len && neg == NULL))
+            (void)snprintf(msg, size, "%s: not enough memory for its %s", path, what);
+        else
+            rc = read_body(fd, path, what, pos, pos_len, neg, bytes, msg, size);
+        if (rc != 0) {
+            free(pos);
+            free(neg);
+            return -1;
+        }
+        h->pos.count = (uint64_t *)pos;
+        h->neg.count = (uint64_t *)neg;
+        h->cap = 0;
+        h->map_len = 0;
+    }
+    ls->s = *h; /* (sub, the sketch's bucket table, is built again on the next sample) */
+    ls->method = head.ls.method;
     return 0;
 }
 
 static int l_load(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return luaL_error(L, "%s: cannot read: %s", path, strerror(errno));
     LStats *ls = (LStats *)lua_newuserdatauv(L, sizeof *ls, 0);
     stats_init(&ls->s, 0);
     ls->method = STATS_LINEAR;
     luaL_setmetatable(L, STATS_MT); /* collected (freed) with whatever it holds on an error */
-    char magic[sizeof DUMP_MAGIC];
-    uint64_t layout = 0;
-    LStats head;
-    int ok = fread(magic, 1, sizeof magic, f) == sizeof magic &&
-             memcmp(magic, DUMP_MAGIC, sizeof magic) == 0 &&
-             fread(&layout, sizeof layout, 1, f) == 1 && layout == (uint64_t)sizeof head &&
-             fread(&head, sizeof head, 1, f) == 1;
-    Stats *s = &head.s;
-    ok = ok && (s->sketch ? s->pos.len >= 0 && s->neg.len >= 0
-                          : s->n <= (uint64_t)SIZE_MAX / sizeof(double));
-    if (ok) {
-        void *v = NULL, *pos = NULL, *neg = NULL;
-        size_t map_len = 0, map_off = 0;
-        if (!s->sketch) {
-            /* many samples: mapped from the file (a private mapping of the page cache's own
-               pages, no copy), when it is exactly the header and the samples; else read */
-            size_t bytes = (size_t)s->n * sizeof *s->v;
-            long at = ftell(f);
-            struct stat st;
-            if (bytes >= MAP_AT_LEAST && at > 0 && (size_t)at % sizeof *s->v == 0 &&
-                fstat(fileno(f), &st) == 0 && (uint64_t)st.st_size == (uint64_t)at + bytes) {
-                /* mapped read-only to populate it: a writable private mapping would be
-                   populated by write faults, each page copied out of the page cache
-                   (the copy this mapping is there to avoid); then made writable, the
-                   pages staying shared until something writes one (a sort) */
-                void *base = mmap(NULL, (size_t)at + bytes, PROT_READ,
-                                  MAP_PRIVATE | MAP_POPULATE_IF_ANY, fileno(f), 0);
-                if (base != MAP_FAILED &&
-                    mprotect(base, (size_t)at + bytes, PROT_READ | PROT_WRITE) != 0) {
-                    (void)munmap(base, (size_t)at + bytes);
-                    base = MAP_FAILED; /* read instead */
-                }
-                if (base != MAP_FAILED) {
-                    v = (char *)base + at;
-                    map_len = (size_t)at + bytes;
-                    map_off = (size_t)at;
-                }
-            }
-            if (v == NULL)
-                ok = read_block(f, (size_t)s->n, sizeof *s->v, &v) == 0 && fgetc(f) == EOF;
-        } else {
-            ok = read_block(f, (size_t)s->pos.len, sizeof *s->pos.count, &pos) == 0 &&
-                 read_block(f, (size_t)s->neg.len, sizeof *s->neg.count, &neg) == 0 &&
-                 fgetc(f) == EOF;
-        }
-        /* the pointers are this process's: every block the userdata holds is its own
-           (and the mapping's extent goes with v) */
-#define STATS_RESET_POINTER(field) s->field = NULL;
-        STATS_POINTER_FIELDS(STATS_RESET_POINTER)
-#undef STATS_RESET_POINTER
-        s->map_len = map_len;
-        s->map_off = map_off;
-        s->v = (double *)v;
-        s->cap = s->sketch ? 0 : (size_t)s->n;
-        s->pos.count = (uint64_t *)pos;
-        s->neg.count = (uint64_t *)neg;
-        s->sub = NULL; /* the sketch's bucket table: built again on the next sample */
-        s->pos.len = pos ? s->pos.len : 0;
-        s->neg.len = neg ? s->neg.len : 0;
-        ls->s = head.s;
-        ls->method = head.method;
-    }
-    (void)fclose(f);
-    if (!ok)
-        return luaL_error(
-            L, "%s: not an accumulator dumped by this llmdlua (stats:dump), or cut short", path);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return luaL_error(L, "%s: cannot read: %s", path, strerror(errno));
+    char msg[PATH_MAX + 256];
+    int rc = load_dump(fd, path, ls, msg, sizeof msg);
+    (void)close(fd);
+    if (rc != 0)
+        return luaL_error(L, "%s", msg);
     return 1;
 }
 

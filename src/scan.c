@@ -981,7 +981,7 @@ static int skip_container(Scanner *s)
     int depth = s->p.depth;
     s->p.lazy = 1;
     for (;;) {
-        JsonTok t = json_skip(&s->p, depth, SIZE_MAX);
+        JsonTok t = json_skip(&s->p, depth);
         if ((t == JSON_OBJ_END || t == JSON_ARR_END) && s->p.depth < depth)
             return 0;
         if (t == JSON_ERROR)
@@ -1001,7 +1001,7 @@ static JsonTok next_member(Scanner *s, int d)
 {
     const JsonKeys *keys = &s->frames[d - 1].keys;
     for (;;) {
-        JsonTok t = json_skip_members(&s->p, d, keys, SIZE_MAX);
+        JsonTok t = json_skip_members(&s->p, d, keys);
         if (t == JSON_ERROR)
             return parse_error(s), JSON_ERROR;
         if (t == JSON_MORE) {
@@ -1009,9 +1009,7 @@ static JsonTok next_member(Scanner *s, int d)
                 return JSON_ERROR;
             continue;
         }
-        if (t == JSON_END || s->p.depth < d || (t == JSON_KEY && s->p.depth == d))
-            return t;
-        /* (else a pause inside a member it passes over: on) */
+        return t; /* a KEY at d, the object's end, or JSON_END */
     }
 }
 

@@ -730,20 +730,19 @@ void stats_init(Stats *s, double alpha)
 static void release_v(Stats *s)
 {
     if (s->map_len)
-        (void)munmap((char *)s->v - s->map_off, s->map_len);
+        (void)munmap(s->v, s->map_len);
     else
         free(s->v);
     s->v = NULL;
-    s->map_len = s->map_off = 0;
+    s->map_len = 0;
 }
 
 /*
 ** v to room for cap doubles (cap >= n). Small: realloc'd. From V_MAP_AT_LEAST bytes on
-** (Linux): an anonymous mapping of its own (map_off 0), in huge pages, which grows by
-** mremap, moving page tables rather than samples. Not malloc's block with the advice on
-** part of it: that splits the block's mapping, and glibc's realloc then cannot mremap it
-** and copies, holding both copies at once. A file mapping (map_off > 0: the dump's
-** header comes first) is copied out before it grows.
+** (Linux): an anonymous mapping of its own, in huge pages, which grows by mremap,
+** moving page tables rather than samples. Not malloc's block with the advice on part
+** of it: that splits the block's mapping, and glibc's realloc then cannot mremap it and
+** copies, holding both copies at once.
 */
 static int resize_v(Stats *s, size_t cap)
 {
@@ -753,7 +752,7 @@ static int resize_v(Stats *s, size_t cap)
     if (bytes >= V_MAP_AT_LEAST && cap <= SIZE_MAX / sizeof *v - HUGE_PAGE) {
         size_t len = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
         void *p;
-        if (s->map_len && s->map_off == 0) {
+        if (s->map_len) {
             p = mremap(s->v, s->map_len, len, MREMAP_MAYMOVE);
             if (p == MAP_FAILED)
                 return STATS_ENOMEM;
@@ -768,7 +767,6 @@ static int resize_v(Stats *s, size_t cap)
         }
         s->v = (double *)p;
         s->map_len = len;
-        s->map_off = 0;
         s->cap = len / sizeof *v;
         return STATS_OK;
     }
@@ -953,6 +951,15 @@ static int reserve(Stats *s, size_t k)
     size_t cap = s->cap ? s->cap : 256;
     while (cap - s->n < k)
         cap *= 2;
+    return resize_v(s, cap);
+}
+
+int stats_reserve(Stats *s, size_t cap)
+{
+    if (s->sketch || cap <= s->cap)
+        return STATS_OK;
+    if (cap > SIZE_MAX / sizeof *s->v)
+        return STATS_ENOMEM;
     return resize_v(s, cap);
 }
 
@@ -1946,7 +1953,7 @@ int stats_save(const Stats *s, StatsSaved *sv)
 void stats_restore(Stats *s, StatsSaved *sv)
 {
     double *v = s->v;
-    size_t cap = s->cap, map_len = s->map_len, map_off = s->map_off;
+    size_t cap = s->cap, map_len = s->map_len;
     uint64_t *sub = s->sub; /* the same for the same alpha; maybe built since */
     if (s->sketch) {
         free(s->pos.count);
@@ -1962,7 +1969,6 @@ void stats_restore(Stats *s, StatsSaved *sv)
         s->v = v;
         s->cap = cap;
         s->map_len = map_len;
-        s->map_off = map_off;
         s->sorted = s->n <= 1;
         s->queries = 0;
         s->m2_known = 0;

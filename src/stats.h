@@ -64,11 +64,10 @@ typedef struct Stats {
     /* exact */
     double *v;
     size_t cap;
-    /* map_len 0: v is malloc'd. Else v lies in a mapping of map_len bytes, released by
-       munmap: map_off 0, an anonymous one of its own (large samples, in huge pages),
-       grown by mremap; map_off > 0, a private file mapping with map_off bytes (the
-       dump's header) before v (stats.load maps a dump), copied out before it grows */
-    size_t map_len, map_off;
+    /* map_len 0: v is malloc'd. Else v is an anonymous mapping of map_len bytes of its
+       own (large samples, in huge pages), grown by mremap and released by munmap. No
+       file is ever mapped (stats.load reads a dump's samples into v) */
+    size_t map_len;
     int sorted;   /* v is sorted */
     int queries;  /* percentile queries since the last change */
     int m2_known; /* m2_exact holds the samples' sum of squared deviations */
@@ -88,6 +87,11 @@ void stats_init(Stats *s, double alpha);
 void stats_free(Stats *s);
 /* Empties s, keeping its mode. */
 void stats_clear(Stats *s);
+
+/* Room for cap samples (exact mode; a sketch keeps none): v as stats_add grows it, n and
+   the samples unchanged. STATS_OK, or STATS_ENOMEM. For a caller that fills v[n..cap)
+   itself (stats.load reads a dump's samples there, no copy in between). */
+int stats_reserve(Stats *s, size_t cap);
 
 int stats_add(Stats *s, double x);
 /* Adds xs[0..k) as k stats_add calls would; with a NaN among them, adds none. */

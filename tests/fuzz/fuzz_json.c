@@ -135,8 +135,7 @@ static uint64_t run_skip(const uint8_t *data, size_t size, uint64_t *err_off)
     p.lazy = 1;
     JsonTok t = json_next(&p);
     while (t > JSON_END)
-        t = t == JSON_ARR_BEGIN || t == JSON_OBJ_BEGIN ? json_skip(&p, p.depth, SIZE_MAX)
-                                                       : json_next(&p);
+        t = t == JSON_ARR_BEGIN || t == JSON_OBJ_BEGIN ? json_skip(&p, p.depth) : json_next(&p);
     if (t == JSON_ERROR)
         *err_off = p.err_off;
     json_parser_free(&p);

@@ -76,7 +76,7 @@ local function ip_run(scale)
 end
 
 -- A larger per-request run: 600 requests of 200 to 320 token times (about 156,000
--- gaps: more than the 1 MB from which stats.load maps a hand-over file), seeded.
+-- gaps: a hand-over file of more than 1 MB), seeded.
 local function ip_big_run(slow, seed)
   local d = t.tmpdir()
   local tpl = json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json")[1]

@@ -285,7 +285,7 @@ static void skip_run(const char *doc, size_t n, int way, SkipOutcome *o)
         json_feed(&p, doc + consumed, end - consumed, end == n);
         for (;;) {
             if (skipping == 1) {
-                t = json_skip(&p, 1, SIZE_MAX);
+                t = json_skip(&p, 1);
                 if (t == JSON_ARR_END && p.depth == 0)
                     skipping = 2;
             } else {
@@ -564,7 +564,7 @@ static void skip_through_windows(const char *doc, size_t n, size_t step, uint64_
         json_feed(&p, win, end - consumed, end == n);
         for (;;) {
             if (skipping == 1) {
-                t = json_skip(&p, 1, SIZE_MAX);
+                t = json_skip(&p, 1);
                 if (t == JSON_ARR_END && p.depth == 0)
                     skipping = 2;
             } else {
@@ -613,7 +613,7 @@ static long numbers_or_error(const char *doc, size_t len, int skip, size_t max, 
         p.lazy = 1;
         t = json_next(&p);
         if (t == JSON_ARR_BEGIN)
-            t = json_skip(&p, 1, SIZE_MAX);
+            t = json_skip(&p, 1);
         while (t > JSON_END)
             t = json_next(&p);
     } else {
@@ -1890,7 +1890,7 @@ int main(void)
                     json_feed(&p, g.buf, g.n, 1);
                     t = json_next(&p); /* [ */
                     if (way == 1)
-                        t = json_skip(&p, 1, SIZE_MAX);
+                        t = json_skip(&p, 1);
                     while (t > JSON_END)
                         t = json_next(&p);
                 }

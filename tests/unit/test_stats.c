@@ -1008,8 +1008,8 @@ int main(void)
         for (int i = 0; i < 10; i++)
             bad += stats_add(&small, -1.0 - i) != STATS_OK;
         CHECK(bad == 0);
-        /* the mapped path was taken (map_off 0 marks it), and it holds them all */
-        CHECK(one.map_len >= n * sizeof(double) && one.map_off == 0 && one.cap >= n);
+        /* the mapped path was taken (map_len marks it), and it holds them all */
+        CHECK(one.map_len >= n * sizeof(double) && one.cap >= n);
         CHECK(one.n == n && many.n == n);
         size_t moved = 0; /* each sample where it was added, before any query reorders */
         for (size_t i = 0; i < n; i++)
@@ -1082,6 +1082,50 @@ int main(void)
             down += s.v[i] < s.v[i - 1];
         CHECK(down == 0);
         stats_free(&s);
+    }
+
+    /* stats_reserve (stats.load reads a dump's samples straight into v): the room is
+       there at once, in the block stats_add would have grown (malloc'd below 4 MiB, a
+       mapping of its own from there: map_len), and samples added afterwards land in it
+       without a move; a sketch keeps no samples (nothing reserved); room past SIZE_MAX
+       bytes is refused. Expected by hand: the values written are 0.5 .. k - 0.5, whose
+       sum is k^2 / 2 and linear median k / 2 (numpy's rule on 0.5, 1.5, ...). */
+    TEST("stats_reserve gives the room at once, in the block samples then go into")
+    {
+        const size_t rooms[] = {0, 1000, ((size_t)5 << 20) / sizeof(double)};
+        for (size_t ri = 0; ri < sizeof rooms / sizeof rooms[0]; ri++) {
+            size_t k = rooms[ri];
+            Stats s;
+            stats_init(&s, 0);
+            CHECK(stats_reserve(&s, k) == STATS_OK && s.cap >= k && s.n == 0);
+            CHECK(k * sizeof(double) >= ((size_t)4 << 20) ? s.map_len >= k * sizeof(double)
+                                                          : s.map_len == 0);
+            double *v = s.v;
+            for (size_t i = 0; i < k; i++)
+                v[i] = (double)i + 0.5; /* as stats.load fills it, then sets n */
+            s.n = k;
+            s.sum = (double)k * (double)k / 2;
+            s.sorted = 1;
+            if (k > 0)
+                s.min = 0.5, s.max = (double)k - 0.5;
+            CHECK(stats_reserve(&s, k / 2) == STATS_OK && s.v == v); /* room already */
+            if (k > 0) {
+                CHECK(stats_percentile(&s, 50, STATS_LINEAR) == (double)k / 2);
+                size_t cap = s.cap;
+                for (size_t i = k; i < cap; i++)
+                    CHECK(stats_add(&s, (double)i + 0.5) == STATS_OK && s.v == v);
+                CHECK(s.n == cap && stats_percentile(&s, 50, STATS_LINEAR) == (double)cap / 2);
+            }
+            stats_free(&s);
+        }
+        Stats k;
+        stats_init(&k, 0.01);
+        CHECK(stats_reserve(&k, 1000) == STATS_OK && k.v == NULL && k.cap == 0);
+        stats_free(&k);
+        Stats big;
+        stats_init(&big, 0);
+        CHECK(stats_reserve(&big, SIZE_MAX / 4) == STATS_ENOMEM && big.v == NULL);
+        stats_free(&big);
     }
 
     return test_report();

@@ -68,7 +68,10 @@ if doc then
   -- the summary's test at the highest load both runs measured
   if type(doc.matched_point) == "table" then sig._matched_point = doc.matched_point end
 end
-local model = cmp.report(w, sides.a, sides.b, { significance = sig, slo = slo, min_effect = min_effect })
+-- what compare.lua found of the two folders' files (the workspace holds copies of them)
+local identical = doc and type(doc.identical) == "string" and doc.identical or nil
+local model = cmp.report(w, sides.a, sides.b, { significance = sig, slo = slo, min_effect = min_effect,
+  identical = identical })
 if not o.quiet then io.write(model.text, "\n") end
 io.write(("Comparison report written to: %s%s\n"):format(model.path,
   reextracted and " (metrics re-extracted from the results)" or ""))

@@ -213,6 +213,39 @@ for _, x in ipairs { "a", "b" } do
   end
 end
 
+-- two folders holding the same files, byte for byte (a copy under another label): compared,
+-- but said in the report and here, since every "no clear difference" would be one run's
+-- agreement with itself, not two configurations alike
+local identical
+do
+  local fa, fb = runs.a.plan.files, runs.b.plan.files
+  local same = #fa > 0 and #fa == #fb
+  local function same_bytes(p1, p2)
+    if lfs.attributes(p1, "size") ~= lfs.attributes(p2, "size") then return false end
+    local h1, h2 = io.open(p1, "rb"), io.open(p2, "rb")
+    local eq = h1 ~= nil and h2 ~= nil
+    while eq do
+      local c1, c2 = h1:read(1 << 20), h2:read(1 << 20)
+      if c1 ~= c2 then eq = false elseif c1 == nil then break end
+    end
+    if h1 then h1:close() end
+    if h2 then h2:close() end
+    return eq
+  end
+  for i = 1, same and #fa or 0 do
+    if fa[i].rel ~= fb[i].rel or not same_bytes(fa[i].from, fb[i].from) then
+      same = false
+      break
+    end
+  end
+  if same then
+    identical = ("the two runs' results are identical (same files): %s (%s) and %s (%s) hold the same %d file%s, "
+      .. "byte for byte, so this compares one measurement with itself, not two configurations; give the other "
+      .. "run's results folder"):format(runs.a.dir, runs.a.label, runs.b.dir, runs.b.label, #fa, #fa == 1 and "" or "s")
+    io.stderr:write("compare.lua: warning: ", identical, "\n")
+  end
+end
+
 tl.mark("checks")
 -- the SLOs, before anything is created: --slo, else the info files' (which must agree)
 slo = cmp.resolve_slo({ state = { label = runs.a.label, slo = runs.a.info.slo } },
@@ -263,7 +296,7 @@ local ok, model = pcall(function()
     sides.b = cmp.import_side(w, "b", jobs.b)
   end
   copy("b")
-  local m = cmp.report(w, sides.a, sides.b, { slo = slo, min_effect = min_effect })
+  local m = cmp.report(w, sides.a, sides.b, { slo = slo, min_effect = min_effect, identical = identical })
   for _, x in ipairs { "a", "b" } do
     if copies[x] then
       par.finish(copies[x])

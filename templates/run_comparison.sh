@@ -33,6 +33,9 @@ benchmark() {
     side=$1
     shift
     log=$(mktemp) || fail "run $side: cannot make a temporary file for the benchmark's output"
+    # what the PVC held before (none where it cannot be listed yet): a folder already there
+    # is not this run's, even when its id falls in the same second as the start
+    before=$(kubectl -n "$NAMESPACE" exec llmdbench-harness-launcher -- ls /requests 2>/dev/null) || before=''
     t0=$(date +%s)
     { rc=0; "$@" 2>&1 || rc=$?; echo "$rc" >"$log.rc"; } | tee "$log"
     rc=$(cat "$log.rc" 2>/dev/null || echo "unknown")
@@ -45,7 +48,9 @@ benchmark() {
     names=$(kubectl -n "$NAMESPACE" exec llmdbench-harness-launcher -- ls /requests) ||
         fail "run $side: the benchmark command exited 0, but the results on the PVC cannot be listed" \
             "(kubectl -n $NAMESPACE exec llmdbench-harness-launcher -- ls /requests); stopping here"
-    new=$(printf '%s\n' "$names" | awk -F_ -v uid="$uid" -v t0="$t0" -v t1="$t1" '
+    new=$(printf '%s\n' "$names" | BEFORE=$before awk -F_ -v uid="$uid" -v t0="$t0" -v t1="$t1" '
+        BEGIN { n = split(ENVIRON["BEFORE"], old, "\n"); for (i = 1; i <= n; i++) seen[old[i]] = 1 }
+        $0 in seen { next }
         NF >= 3 && $2 ~ /^[0-9]+$/ { id = $2 }
         NF < 3 || $2 !~ /^[0-9]+$/ { id = ($1 ~ /^[0-9]+$/ && NF >= 2) ? $1 : "" }
         id != "" && ((uid != "" && id == uid) || (uid == "" && id + 0 >= t0 && id + 0 <= t1)) { print }')

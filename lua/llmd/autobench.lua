@@ -604,8 +604,23 @@ end
 
 local function metric(row, k) local v = get(row, "metrics", k); return type(v) == "number" and v or nil end
 
+-- a TTFT of 0 is not measured (README: no token can come back in 0 ms), so unknown, never
+-- the best TTFT: the rank key and the cells read it as absent, the SLA check as unknown
+local function latency_metric(row, k)
+  local v = metric(row, k)
+  if v == 0 and k:match("_ttft_ms$") then return nil end
+  return v
+end
+
 local function latency(row, what)
-  return metric(row, "p50_" .. what .. "_ms") or metric(row, "mean_" .. what .. "_ms")
+  return latency_metric(row, "p50_" .. what .. "_ms") or latency_metric(row, "mean_" .. what .. "_ms")
+end
+
+-- The SLA as the tables show it: True, False, or "unknown (N/A)" where M.recompute_sla found
+-- a metric the SLA needs unknown and no check failed (never counted as passing).
+function M.sla_cell(row)
+  if row._sla_unknown then return "unknown (N/A)" end
+  return M.passed(row)
 end
 
 -- The rank key: higher is better, compared in order.
@@ -637,28 +652,54 @@ function M.recompute_sla(rows, sla)
       if type(v) == "number" then th[k] = v end
     end
     if next(th) and row.status == "ok" then
-      local ok, why = true, {}
+      local ok, why, unknown = true, {}, {}
       local function need(cond, msg) if not cond then ok = false; why[#why + 1] = msg end end
-      local ttft, tpot, e2e = metric(row, "p50_ttft_ms"), metric(row, "p50_tpot_ms"), metric(row, "p50_e2e_ms")
-      local function at_most(v, limit, what)
-        if limit then need(v ~= nil and v <= limit, ("%s %s > %s"):format(what, M.pystr(v), M.pystr(limit))) end
+      -- a metric the SLA needs that is unknown (absent, null, a TTFT of 0) makes the SLA
+      -- unknown, not failed: no check is made of it, and the row is not counted as passing
+      local function known(k, what)
+        local v = metric(row, k)
+        if v == nil then
+          unknown[#unknown + 1] = ("%s unknown (N/A: %s in the row)"):format(what,
+            get(row, "metrics", k) == nil and get(row, "metrics") ~= nil and rawget(row.metrics, k) == json.null
+            and "null" or "absent")
+        elseif v == 0 and k:match("_ttft_ms$") then
+          unknown[#unknown + 1] = ("%s unknown (N/A: 0, which means not measured)"):format(what)
+          v = nil
+        end
+        return v
       end
-      at_most(ttft, th.max_p50_ttft_ms, "p50 TTFT ms")
-      at_most(tpot, th.max_p50_tpot_ms, "p50 TPOT ms")
-      at_most(e2e, th.max_p50_e2e_ms, "p50 E2E ms")
+      local function at_most(k, limit, what)
+        if not limit then return end
+        local v = known(k, what)
+        if v ~= nil then need(v <= limit, ("%s %s > %s"):format(what, M.pystr(v), M.pystr(limit))) end
+      end
+      at_most("p50_ttft_ms", th.max_p50_ttft_ms, "p50 TTFT ms")
+      at_most("p50_tpot_ms", th.max_p50_tpot_ms, "p50 TPOT ms")
+      at_most("p50_e2e_ms", th.max_p50_e2e_ms, "p50 E2E ms")
       if th.min_success_rate then
-        local sr = metric(row, "success_rate")
-        need(sr ~= nil and sr >= th.min_success_rate,
-          ("success rate %s < %s"):format(M.pystr(sr), M.pystr(th.min_success_rate)))
+        local sr = known("success_rate", "success rate")
+        if sr ~= nil then
+          need(sr >= th.min_success_rate, ("success rate %s < %s"):format(M.pystr(sr), M.pystr(th.min_success_rate)))
+        end
       end
       local stored = get(row, "sla", "passed")
-      if stored ~= nil and truthy_bool(stored) ~= ok then
+      if ok and #unknown > 0 then
+        -- no check failed, but not every one could be made
+        notes[#notes + 1] = ("%s:%d: %s %s: SLA unknown (N/A): %s; %s, and the row is not counted as passing")
+          :format(row._file or "?", row._line or 0, M.framework(row), tostring(row.candidate_id),
+          table.concat(unknown, "; "), stored ~= nil and ("the stored sla.passed (%s) is not used"):format(
+          M.pystr(stored)) or "no sla.passed stored")
+        if type(row.sla) ~= "table" then row.sla = {} end
+        row.sla.passed, row._sla_unknown = nil, table.concat(unknown, "; ")
+      elseif stored ~= nil and truthy_bool(stored) ~= ok then
         notes[#notes + 1] = ("%s:%d: %s %s: the stored sla.passed (%s) disagrees with its metrics; using %s%s"):format(
           row._file or "?", row._line or 0, M.framework(row), tostring(row.candidate_id), M.pystr(stored),
           ok and "True" or "False", #why > 0 and (" (" .. table.concat(why, "; ") .. ")") or "")
       end
-      if type(row.sla) ~= "table" then row.sla = {} end
-      row.sla.passed = ok
+      if not (ok and #unknown > 0) then
+        if type(row.sla) ~= "table" then row.sla = {} end
+        row.sla.passed = ok
+      end
     end
   end
   return notes
@@ -770,7 +811,7 @@ function M.summary(rows)
     end)
     for _, r in ipairs(list) do
       local line = row_line(16, {
-        M.scenario(r), r.candidate_id, r.status, M.passed(r), metric(r, "request_throughput"),
+        M.scenario(r), r.candidate_id, r.status, M.sla_cell(r), metric(r, "request_throughput"),
         metric(r, "output_token_throughput"), metric(r, "total_token_throughput"), latency(r, "ttft"),
         latency(r, "tpot"), metric(r, "success_rate"), accept_len(r), pre_sched(r), cache_hit(r),
         get(r, "hardware", "gpu_count"), server_cmd(r), artifacts(r),
@@ -789,7 +830,7 @@ function M.summary(rows)
     local list = M.sort_by_rank(by_sc[sc])
     for rank, r in ipairs(list) do
       L[#L + 1] = row_line(14, {
-        sc, rank, M.framework(r), r.candidate_id, M.passed(r), metric(r, "request_throughput"),
+        sc, rank, M.framework(r), r.candidate_id, M.sla_cell(r), metric(r, "request_throughput"),
         metric(r, "output_token_throughput"), latency(r, "ttft"), latency(r, "tpot"), accept_len(r), pre_sched(r),
         cache_hit(r), get(r, "hardware", "gpu_count"), server_cmd(r),
       })
@@ -810,7 +851,10 @@ function M.summary(rows)
     L[#L + 1] = "| Framework | Candidate | Status | SLA | Reason |"
     L[#L + 1] = "| --- | --- | --- | --- | --- |"
     for _, r in ipairs(failed) do
-      L[#L + 1] = row_line(5, { M.framework(r), r.candidate_id, r.status, M.passed(r), r.failure_reason })
+      L[#L + 1] = row_line(5, { M.framework(r), r.candidate_id, r.status, M.sla_cell(r),
+        -- (an unknown SLA says which metric it lacked)
+        (r.failure_reason == nil or r.failure_reason == json.null or r.failure_reason == "") and r._sla_unknown
+        and ("SLA unknown: " .. r._sla_unknown) or r.failure_reason })
     end
   end
   return table.concat(L, "\n") .. "\n"
@@ -845,7 +889,7 @@ function M.csv(rows)
   local lines = { table.concat(M.CSV_COLUMNS, ",") }
   for _, r in ipairs(M.sort_by_rank(rows)) do
     local vals = {
-      M.framework(r), M.scenario(r), r.candidate_id, r.status, M.passed(r), metric(r, "request_throughput"),
+      M.framework(r), M.scenario(r), r.candidate_id, r.status, M.sla_cell(r), metric(r, "request_throughput"),
       metric(r, "output_token_throughput"), metric(r, "p50_ttft_ms"), metric(r, "p50_tpot_ms"),
       metric(r, "mean_ttft_ms"), metric(r, "mean_tpot_ms"), metric(r, "p99_ttft_ms"), metric(r, "p99_tpot_ms"),
       accept_len(r), pre_sched(r), cache_hit(r), get(r, "hardware", "gpu_count"), server_cmd(r), r.failure_reason,
@@ -1182,7 +1226,8 @@ function M.evidence(rows)
         why = why .. "; " .. it.c.name .. ": " .. weigh(it.c)
       end
     elseif it.k == 2 then
-      why = ("by the SLA: %s does not pass it"):format(label(it.r))
+      why = it.r._sla_unknown and ("by the SLA: %s is not known to pass it (SLA unknown (N/A): %s)"):format(
+        label(it.r), it.r._sla_unknown) or ("by the SLA: %s does not pass it"):format(label(it.r))
     elseif it.k == 7 then
       why = ("by fewer GPUs (%s vs %s) at equal throughput and latency"):format(
         M.pystr(get(it.w, "hardware", "gpu_count")), M.pystr(get(it.r, "hardware", "gpu_count")))

@@ -295,7 +295,8 @@ function M.report(w, A, B, opts)
   end
   local tdir = M.templates_dir(w)
   local model = report.build { workspace = w.path, a = A, b = B, generated = opts.generated,
-    significance = opts.significance, slo = M.resolve_slo(A, B, opts), min_effect = opts.min_effect }
+    significance = opts.significance, slo = M.resolve_slo(A, B, opts), min_effect = opts.min_effect,
+    identical = opts.identical }
   tl.mark("report model")
   model.charts = M.charts(w, model, A, B, tdir)
   tl.mark("charts")

@@ -50,6 +50,8 @@ M.TEST = "Mann-Whitney U (two-sided, normal approximation with tie correction) o
 local fmt_p = decision.fmt_p
 M.fmt_p = fmt_p
 
+local harness_note -- (defined below)
+
 local function harness_name(run)
   if run.tool and run.tool ~= "" then return run.harness .. " (" .. run.tool .. ")" end
   return run.harness
@@ -107,6 +109,46 @@ function M.comparable(key, ra, rb)
   if pa == "per-request data" and pb == "per-request data" then return true end
   return false, ("formula may differ: %s from %s's %s, %s from %s's %s"):format(ra.label or "A", ha,
     pa or "?", rb.label or "B", hb, pb or "?")
+end
+
+-- Two harnesses: which Performance Results rows compare across them and why, which do not
+-- (M.comparable's reason), by metric (the percentiles of one metric together), for the
+-- banner; the rows themselves say the same (a verdict, or "not comparable" with the note).
+harness_note = function(rows, A)
+  local yes, no, order_yes, order_no = {}, {}, {}, {}
+  local function family(label) return (label:gsub(" p[%d%.]+$", ""):gsub(" mean$", ""):gsub(" tw$", "")) end
+  local function add(t, order, why, name)
+    if not t[why] then
+      t[why] = {}
+      order[#order + 1] = why
+    end
+    for _, x in ipairs(t[why]) do if x == name then return end end
+    t[why][#t[why] + 1] = name
+  end
+  for _, r in ipairs(rows) do
+    if r.a ~= nil and r.b ~= nil then
+      local name = family(r.label)
+      if r.decide.comparable == false then
+        -- (the reason without the percentile's own words: one per metric)
+        add(no, order_no, r.decide.why or "formula may differ", name)
+      else
+        local why = UNIVERSAL[r.key] and "counts over the same requests"
+          or r.key:match("^itl_")
+            and ("token gaps counted the same way by both: %s"):format(ITL_BASIS_TEXT[M.itl_basis(A.run)])
+          or "both computed from per-request data, by one formula"
+        add(yes, order_yes, why, name)
+      end
+    end
+  end
+  local y, n = {}, {}
+  for _, why in ipairs(order_yes) do y[#y + 1] = ("%s (%s)"):format(table.concat(yes[why], ", "), why) end
+  for _, why in ipairs(order_no) do n[#n + 1] = ("%s (%s)"):format(table.concat(no[why], ", "), why) end
+  if #n == 0 then
+    return ("Across the two harnesses every row with figures on both sides is measured the same way, so compared: %s")
+      :format(#y > 0 and table.concat(y, "; ") or "none")
+  end
+  return ("Across the two harnesses only the rows measured the same way are compared: %s; not comparable, and "
+    .. "marked so below: %s"):format(#y > 0 and table.concat(y, "; ") or "none", table.concat(n, "; "))
 end
 
 -- Is a run's ITL inference-perf's per-token timestamps (itself, or as a benchmark
@@ -2674,6 +2716,17 @@ function M.build(opts)
     mp.shared_with_rows = shared or nil
     tests[#tests + 1] = { id = mp.test.id, p = mp.test.p }
   end
+  -- (before finish_row: the rows' comparability)
+  model.harness_only, model.harness_note = false, false
+  for _, d in ipairs(model.workload_match.differences) do
+    if d.field == "harness" then model.harness_note = harness_note(rows, A) end
+  end
+  if model.harness_note then
+    model.harness_only = true
+    for _, d in ipairs(model.workload_match.differences) do
+      if d.field ~= "harness" then model.harness_only = false end
+    end
+  end
   local fam = decision.family(tests)
   if mp and decision.can_decide(mp.test) then mp.p_adjusted, mp.family_size = fam.adjusted[mp.test.id], fam.size end
   model.family = { method = "holm", alpha = decision.ALPHA, size = fam.size, tests = {} }
@@ -2717,6 +2770,9 @@ function M.build(opts)
     .. workloads_differ(model) .. ")") or model.workload_match.like_for_like == false
     and "whole-run counters over different loads, not like for like" or nil)
   model.summary = summary(model, A, B)
+  -- the same files in both folders (compare.lua finds it): said first
+  model.identical = opts.identical or false
+  if opts.identical then model.summary = ("Warning: %s. %s"):format(opts.identical, model.summary) end
   return model
 end
 

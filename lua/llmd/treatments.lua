@@ -341,8 +341,79 @@ local function capacity_brief(c)
 end
 
 -- opts.slo: llmd.decision.parse_slo's list. Returns the model the templates render.
+-- The workloads of a list: its treatments grouped by t.workload (an experiment's run
+-- treatment, set by M.experiment_list), in the order of their first treatment, with .order
+-- (label -> place in the list). One group when no treatment names a workload.
+function M.workload_groups(list)
+  local groups, by = { order = {} }, {}
+  for i, t in ipairs(list) do
+    local w = t.workload or ""
+    if not by[w] then
+      by[w] = { workload = t.workload, list = {} }
+      groups[#groups + 1] = by[w]
+    end
+    local g = by[w].list
+    g[#g + 1] = t
+    groups.order[t.label] = i -- (the list's order, kept in the model's treatments)
+  end
+  return groups
+end
+
+-- Treatments of different workloads (an experiment's run treatments: another rate, other
+-- prefix groups, other requests) are never ranked, tested or set on one Pareto front
+-- together: a setup on a lighter workload would "beat" one on a heavier. Each workload is
+-- ranked on its own (its own common load, its own Holm family), and the model holds the
+-- rankings one after another, each place marked with its workload.
+local function grouped_model(groups, opts)
+  local m = { slo = opts.slo or {}, treatments = {}, notes = {}, ranking = {}, front = {}, dominated = {},
+    pareto_excluded = {}, pareto_not_compared = {}, saturated_at_common = {}, common_unlike = {}, workloads = {} }
+  m.slo_text = #m.slo > 0 and decision.slo_phrase(m.slo) or nil
+  local parts, commons, size = {}, {}, 0
+  for _, g in ipairs(groups) do
+    local sub = M.model(g.list, { slo = opts.slo, one_workload = true })
+    local w = g.workload
+    m.rank_by, m.pareto_latency = sub.rank_by, sub.pareto_latency
+    local labels = {}
+    for _, x in ipairs(sub.treatments) do
+      x.workload = w
+      m.treatments[#m.treatments + 1] = x
+      labels[#labels + 1] = x.label
+    end
+    for _, r in ipairs(sub.ranking) do
+      r.workload = w
+      m.ranking[#m.ranking + 1] = r
+    end
+    for _, k in ipairs { "front", "dominated", "pareto_excluded", "pareto_not_compared", "saturated_at_common",
+      "common_unlike" } do
+      for _, d in ipairs(sub[k] or {}) do
+        if type(d) == "table" then d.workload = w end
+        m[k][#m[k] + 1] = d
+      end
+    end
+    size = size + (sub.family and sub.family.size or 0)
+    local best = sub.ranking[1] and sub.ranking[1].proven and sub.ranking[1].label or nil
+    m.workloads[#m.workloads + 1] = { workload = w, treatments = labels, verdict = sub.verdict, best = best or false,
+      common_text = sub.common_text or false, common_why = sub.common_why or false, family = sub.family }
+    parts[#parts + 1] = ("Workload %s (%s): %s %s"):format(w, table.concat(labels, ", "),
+      best and ("best: %s."):format(best) or "not shown to differ (no setup shown best).", sub.verdict)
+    commons[#commons + 1] = ("%s at %s"):format(w, sub.common_text or metrics.na(sub.common_why))
+  end
+  -- the treatments as the list gives them (the tables' order), each marked with its workload
+  local at = groups.order
+  table.sort(m.treatments, function(a, b) return at[a.label] < at[b.label] end)
+  m.common_by_workload = table.concat(commons, "; ")
+  m.family = { method = "holm", alpha = decision.ALPHA, size = size, per_workload = true }
+  m.verdict = ("%d workloads (run treatments), each ranked on its own: a treatment is compared only with those "
+    .. "of its own workload, never across workloads. %s"):format(#groups, table.concat(parts, " "))
+  return m
+end
+
 function M.model(list, opts)
   opts = opts or {}
+  if not opts.one_workload then
+    local groups = M.workload_groups(list)
+    if #groups > 1 then return grouped_model(groups, opts) end
+  end
   local slo = opts.slo or {}
   local m = { slo = slo, slo_text = #slo > 0 and decision.slo_phrase(slo) or nil, treatments = {}, notes = {} }
   local words = decision.slo_words(slo) -- "the SLO" with one, "the SLOs" with several
@@ -994,7 +1065,8 @@ function M.present(m, opts)
     pareto_not_compared = m.pareto_not_compared or {},
     common_text = m.common_text, common_load = m.common_load,
     common_sustained = m.common_sustained or false, saturated_at_common = m.saturated_at_common or {},
-    common_unlike = m.common_unlike or {}, latency_labels = {}, treatments = {} }
+    common_unlike = m.common_unlike or {}, latency_labels = {}, treatments = {},
+    workloads = m.workloads or false, common_by_workload = m.common_by_workload or false }
   for _, key in ipairs(M.LATENCY_KEYS) do v.latency_labels[#v.latency_labels + 1] = metrics.get(key).label end
   -- the load-point table's columns beyond its fixed ones: every SLO metric it does not show
   -- already (TTFT p95 for --slo ttft_p95_ms=300), with its unit
@@ -1007,7 +1079,8 @@ function M.present(m, opts)
     end
   end
   for _, x in ipairs(m.treatments) do
-    local t = { label = x.label, harness = x.harness or "?", n_points = x.n_points, repeats = x.repeats,
+    local t = { label = x.label, workload = x.workload or false, harness = x.harness or "?", n_points = x.n_points,
+      repeats = x.repeats,
       max_text = x.max_rps and sustained_brief(x.max_rps, x.saturation) or metrics.na(x.max_rps_why),
       tps_text = x.max_output_tps and metrics.format("throughput_tok_s", x.max_output_tps)
         or metrics.na(not x.max_rps and "no max sustained load point"
@@ -1070,7 +1143,7 @@ function M.write_report(out, list, opts)
     common_unlike = json.array(m.common_unlike or {}),
     dominated = json.array(m.dominated), front = json.array(m.front),
     pareto_not_compared = json.array(m.pareto_not_compared or {}),
-    family = m.family,
+    family = m.family, workloads = m.workloads and json.array(m.workloads) or nil,
     ranking = json.array(m.ranking), treatments = json.array {} }
   -- JSON has no infinity: a range open above has no hi
   local function plain_capacity(c)
@@ -1081,7 +1154,7 @@ function M.write_report(out, list, opts)
     return copy
   end
   for _, x in ipairs(m.treatments) do
-    plain.treatments[#plain.treatments + 1] = { label = x.label, max_sustained_rps = x.max_rps,
+    plain.treatments[#plain.treatments + 1] = { label = x.label, workload = x.workload, max_sustained_rps = x.max_rps,
       max_sustained_output_tps = x.max_output_tps, capacity = plain_capacity(x.capacity), repeats = x.repeats,
       load_points = x.n_points, saturation = { reason = x.saturation.reason, point = x.saturation.point } }
   end
@@ -1394,7 +1467,8 @@ function M.experiment_list(w, opts)
       local found
       for _, x in ipairs(list) do if x.label == label then found = x end end
       if not found then
-        found = { label = label, dirs = {} }
+        -- pairs: each one's run treatment is its workload (ranked only among its own)
+        found = { label = label, dirs = {}, workload = not sweep and rt or nil }
         list[#list + 1] = found
       end
       found.dirs[#found.dirs + 1] = n.dir .. "/run-" .. rt .. "/results"

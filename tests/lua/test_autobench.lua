@@ -218,6 +218,48 @@ t.test("compare: sla.passed recomputed from the metrics, a disagreement reported
   t.ok(r.stderr:find("unknown key 'max_p99_ttft_ms'", 1, true) and r.stderr:find("use max_p50_ttft_ms", 1, true), r.stderr)
 end)
 
+t.test("compare: a null or 0 p50 TTFT makes the SLA unknown (N/A), never a failed check nor a win", function()
+  local d = t.tmpdir()
+  -- three rows of one scenario, the SLA p50 TTFT <= 2000 ms stored as passed: v-null's TTFT
+  -- null, s-zero's 0 (README: TTFT 0 means not measured), t-ok's 500 (passes: 500 <= 2000).
+  -- By hand: only t-ok is known to pass, so it alone is a winner; the other two are unknown
+  local function row(fw, cid, ttft)
+    return ('{"framework": "%s", "candidate_id": "%s", "status": "ok", "workload": {"scenario": "chat"}, '
+      .. '"sla": {"max_p50_ttft_ms": 2000, "passed": true}, "metrics": {"request_throughput": %s, '
+      .. '"p50_ttft_ms": %s, "p50_tpot_ms": 25}, "hardware": {"gpu_count": 8}}'):format(fw, cid,
+      cid == "t-ok" and "5" or "10", ttft)
+  end
+  t.write(d .. "/nz.jsonl", table.concat({ row("vllm", "v-null", "null"), row("sglang", "s-zero", "0"),
+    row("trtllm", "t-ok", "500") }, "\n") .. "\n")
+  local r = ab_cli({ "compare", "nz.jsonl", "--csv", "nz.csv" }, d)
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stderr:find("note: nz.jsonl:1: vllm v-null: SLA unknown (N/A): p50 TTFT ms unknown (N/A: null in the row); "
+    .. "the stored sla.passed (True) is not used, and the row is not counted as passing\n", 1, true), r.stderr)
+  t.ok(r.stderr:find("note: nz.jsonl:2: sglang s-zero: SLA unknown (N/A): p50 TTFT ms unknown (N/A: 0, which means "
+    .. "not measured);", 1, true), r.stderr)
+  -- no Python words, no failed check of an unknown
+  for _, w in ipairs { "None", "using False" } do t.ok(not r.stderr:find(w, 1, true), r.stderr) end
+  -- the winners: t-ok only (s-zero's 10 req/s would have won the cross-framework ranking)
+  local cross = r.stdout:match("## Cross%-Framework Best Comparison(.-)## Failed")
+  t.ok(cross:find("| chat | 1 | trtllm | t-ok | True |", 1, true), cross)
+  t.ok(not cross:find("s-zero", 1, true) and not cross:find("v-null", 1, true), cross)
+  t.ok(r.stdout:find("| vllm | v-null | ok | unknown (N/A) | SLA unknown: p50 TTFT ms unknown (N/A: null in the row) |",
+    1, true), r.stdout)
+  t.ok(r.stdout:find("| sglang | s-zero | ok | unknown (N/A) |", 1, true), r.stdout)
+  t.ok(t.read(d .. "/nz.csv"):find("\r\nsglang,chat,s-zero,ok,unknown (N/A),10,", 1, true), t.read(d .. "/nz.csv"))
+  -- a known failing check still fails, whatever else is unknown: 2500 > 2000 with success rate null
+  t.write(d .. "/f.jsonl", row("vllm", "v-slow", "2500"):gsub('"p50_tpot_ms": 25', '"p50_tpot_ms": 25, '
+    .. '"success_rate": null') .. "\n")
+  r = ab_cli({ "compare", "f.jsonl", "--sla", "min_success_rate=0.99" }, d)
+  t.ok(r.stderr:find("using False (p50 TTFT ms 2500 > 2000)", 1, true), r.stderr)
+  t.ok(r.stdout:find("| vllm | v-slow | ok | False |", 1, true), r.stdout)
+  -- the evidence line of a choice made by the SLA says unknown, not "does not pass it"
+  t.write(d .. "/two.jsonl", row("vllm", "a", "null") .. "\n" .. row("vllm", "t-ok", "100") .. "\n")
+  r = ab_cli({ "compare", "two.jsonl" }, d)
+  t.ok(r.stderr:find("chat, vllm: vllm t-ok ranks above vllm a by the SLA: vllm a is not known to pass it (SLA "
+    .. "unknown (N/A): p50 TTFT ms unknown (N/A: null in the row))", 1, true), r.stderr)
+end)
+
 -- rows of one candidate in scenario chat (1024 in unless inlen, 256 out, one GPU unless
 -- gpus): one per value
 local function ev_rows(fw, cid, values, gpus, inlen)

@@ -259,7 +259,18 @@ t.test("run_comparison.sh: a failed or empty benchmark stops it with one line; a
   -- two folders, whose ids are older than this run
   local stub = s.dir .. "/stub"
   lfs.mkdir(stub)
-  t.write(stub .. "/run_only.sh", "#!/bin/sh\necho all good\n")
+  -- a folder already on the PVC whose id (a second from now) falls inside the run's own
+  -- seconds (the stub takes 2 s): there before the command ran, it is not this run's
+  -- (listing the PVC before: the start-time rule alone took it for the run's own)
+  local soon = ("inference-perf_%d_sanity_random_old"):format(os.time() + 1)
+  for ns in lfs.dir(s.env.FAKE_CLUSTER .. "/pvc") do
+    if not ns:match("^%.") then
+      for pvc in lfs.dir(s.env.FAKE_CLUSTER .. "/pvc/" .. ns) do
+        if not pvc:match("^%.") then lfs.mkdir(s.env.FAKE_CLUSTER .. "/pvc/" .. ns .. "/" .. pvc .. "/" .. soon) end
+      end
+    end
+  end
+  t.write(stub .. "/run_only.sh", "#!/bin/sh\nsleep 2\necho all good\n")
   proc.run { "chmod", "755", stub .. "/run_only.sh" }
   local path = s.env.PATH
   s.env.PATH = stub .. ":" .. path

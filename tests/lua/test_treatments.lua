@@ -1380,3 +1380,85 @@ t.test("treatments.lua: a failure late in the writing leaves --out as it was, no
   t.eq(listing(d .. "/old"), files, "no file added or removed")
   for f, text in pairs(texts) do t.ok(t.read(d .. "/old/" .. f) == text, f .. " unchanged") end
 end)
+
+t.test("different workloads (run treatments) are ranked apart: no place, test or Pareto win across them", function()
+  -- the curves of the Pareto test above (e2e_curve_dir: offered, achieved req/s, E2E p90 ms).
+  -- r1: base saturates at 30 offered (25 < 0.95 x 30), max sustained 20, E2E p90 1000 ms at 20;
+  -- fast the same throughput, 800 ms at 20 (20 % lower, by hand): base/r1 is beaten by fast/r1.
+  -- r2: big sustains 30 (32 < 0.95 x 40 at its last point) with 500 ms at 20 req/s: by the
+  -- figures it would beat both r1 treatments on both axes, and lead the ranking, but it ran
+  -- another workload (README: an experiment's run treatment), so it is compared with neither
+  local base = e2e_curve_dir { { 10, 10, 900 }, { 20, 20, 1000 }, { 30, 25, 3000 } }
+  local fast = e2e_curve_dir { { 10, 10, 700 }, { 20, 20, 800 }, { 30, 25, 3000 } }
+  local big = e2e_curve_dir { { 10, 10, 400 }, { 20, 20, 500 }, { 30, 30, 600 }, { 40, 32, 3000 } }
+  local m = tr.model(tr.load { { label = "base/r1", dirs = { base }, workload = "r1" },
+    { label = "big/r2", dirs = { big }, workload = "r2" }, { label = "fast/r1", dirs = { fast }, workload = "r1" } })
+  t.eq(#m.workloads, 2)
+  t.eq({ m.workloads[1].workload, m.workloads[1].treatments }, { "r1", { "base/r1", "fast/r1" } })
+  t.eq({ m.workloads[2].workload, m.workloads[2].treatments }, { "r2", { "big/r2" } })
+  -- one Pareto domination, inside r1: base by fast, on latency only (throughput equal)
+  t.eq(#m.dominated, 1)
+  t.eq({ m.dominated[1].label, m.dominated[1].by, m.dominated[1].on, m.dominated[1].workload },
+    { "base/r1", "fast/r1", "latency", "r1" })
+  -- each ranking its own: r1's two places (ranks 1 and 2), then r2's one; no place is
+  -- evidence against a treatment of the other workload
+  local seen = {}
+  for _, r in ipairs(m.ranking) do
+    seen[#seen + 1] = ("%s:%s:%s"):format(r.workload, tostring(r.rank), r.label)
+    t.ok(not (r.vs_next_text or ""):find(r.workload == "r1" and "big/r2" or "/r1", 1, true), r.vs_next_text)
+  end
+  t.eq(seen[3], "r2:1:big/r2")
+  t.eq(seen[1]:sub(1, 5), "r1:1:")
+  t.ok(m.verdict:find("^2 workloads %(run treatments%), each ranked on its own"), m.verdict)
+  t.ok(m.verdict:find("Workload r2 (big/r2): not shown to differ (no setup shown best). Only big/r2 has a known", 1,
+    true), m.verdict)
+  t.ok(m.verdict:find("base/r1 by fast/r1", 1, true), m.verdict)
+  t.ok(not m.verdict:find("by big/r2", 1, true), m.verdict)
+  -- one workload named by every treatment: the plain model, as before
+  m = tr.model(tr.load { { label = "base", dirs = { base }, workload = "r1" },
+    { label = "fast", dirs = { fast }, workload = "r1" } })
+  t.eq(m.workloads, nil)
+  t.eq({ m.dominated[1].label, m.dominated[1].by }, { "base", "fast" })
+end)
+
+t.test("an experiment workspace of setup x run pairs: each run treatment ranked apart, in every output", function()
+  -- two setups x two run treatments at the same offered loads (so not a load sweep: pairs).
+  -- ra: s1 the base curve above, s2 the fast one: s1/ra beaten on latency by s2/ra. rb: s1
+  -- the big curve, s2 the base one: s2/rb beaten on both (max 30 against 20, ceiling 25 < 30;
+  -- 500 against 1000 ms at the common 20 req/s, by hand). Across workloads nothing: on main
+  -- big (s1/rb) "beat" s1/ra and s2/ra too
+  local w = t.tmpdir()
+  json.write(w .. "/experiment-state.json", { experiment = "x", results = {
+    { setup_treatment = "s1", status = "success" }, { setup_treatment = "s2", status = "success" } } })
+  local pts = {
+    base = { { 10, 10, 900 }, { 20, 20, 1000 }, { 30, 25, 3000 }, { 40, 25, 4000 } },
+    fast = { { 10, 10, 700 }, { 20, 20, 800 }, { 30, 25, 3000 }, { 40, 25, 4000 } },
+    big = { { 10, 10, 400 }, { 20, 20, 500 }, { 30, 30, 600 }, { 40, 32, 3000 } } }
+  for _, p in ipairs { { "s1", "ra", "base" }, { "s2", "ra", "fast" }, { "s1", "rb", "big" }, { "s2", "rb", "base" } } do
+    local dst = w .. "/setup-treatment-" .. p[1] .. "/run-" .. p[2] .. "/results"
+    proc.run { "mkdir", "-p", dst }
+    proc.run { "cp", "-a", e2e_curve_dir(pts[p[3]]) .. "/.", dst }
+  end
+  local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", w, "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local j = json.read(w .. "/cross-treatment-comparison/treatments.json")
+  t.eq(#j.workloads, 2)
+  t.eq(j.workloads[1].treatments, { "s1/ra", "s2/ra" })
+  t.eq(j.workloads[2].treatments, { "s1/rb", "s2/rb" })
+  local dom = {}
+  for _, d in ipairs(j.dominated) do dom[#dom + 1] = ("%s by %s (%s)"):format(d.label, d.by, d.on) end
+  t.eq(dom, { "s1/ra by s2/ra (latency)", "s2/rb by s1/rb (both)" })
+  local md = t.read(w .. "/cross-treatment-comparison/treatment_report.md")
+  t.ok(md:find("| Workload | Rank | Treatment |", 1, true), md)
+  t.ok(md:find("Each workload at its own common load", 1, true), md)
+  -- each latency row names its workload (each workload's common load is its own)
+  t.ok(md:find("\n| rb | s2/rb | ", 1, true), md)
+  -- the Pareto section's lines: s1/rb beats only s2/rb
+  t.ok(md:find("\n- s2/rb: beaten on both by s1/rb, by the figures", 1, true), md)
+  t.ok(md:find("\n- s1/ra: beaten on End-to-end latency p90, no worse on max sustained throughput by s2/ra, ", 1, true),
+    md)
+  t.eq(select(2, md:gsub("by s1/rb, by the figures", "")), 1)
+  t.ok(not j.verdict:find("s1/ra by s1/rb", 1, true) and not j.verdict:find("s2/ra by s1/rb", 1, true), j.verdict)
+  local html = t.read(w .. "/cross-treatment-comparison/treatment_report.html")
+  t.ok(html:find("<th>Workload</th>", 1, true), "html ranking names the workload")
+end)

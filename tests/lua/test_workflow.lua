@@ -267,3 +267,89 @@ t.test("16: treatments.lua: an error in the data is 'llmdlua: ...', exit 1; a fo
   t.eq(r.code, 2)
   t.eq(r.stderr, "treatments.lua: " .. d .. "/nope: no such folder\n")
 end)
+
+t.test("compare.lua: two folders of byte-identical files under two labels are said to be one run copied", function()
+  local tmp = t.tmpdir()
+  local copy = tmp .. "/copy"
+  copy_tree(BASE, copy)
+  local n = 0 -- the files of the fixture folder, counted here with find (not by compare.lua)
+  for _ in run({ "find", BASE, "-type", "f" }).stdout:gmatch("[^\n]+") do n = n + 1 end
+  local r = run { LLMDLUA, "compare.lua", "--a", BASE, "--b", copy, "--a-label", "x", "--b-label", "y", "--parent",
+    tmp .. "/p", "--quiet" }
+  t.ok(r.ok, r.stderr)
+  local want = ("the two runs' results are identical (same files): %s (x) and %s (y) hold the same %d files, byte for "
+    .. "byte, so this compares one measurement with itself, not two configurations"):format(BASE, copy, n)
+  t.ok(r.stderr:find("compare.lua: warning: " .. want, 1, true), r.stderr)
+  local report = t.read(workspaces(tmp .. "/p")[1] .. "/comparison_report.md")
+  t.ok(report:find("> **Warning:** " .. want, 1, true), report)
+  -- the Summary says it first
+  t.ok((summary_of(report):find("Warning: " .. want, 1, true) or 99) <= 2, summary_of(report))
+  t.ok(t.read(workspaces(tmp .. "/p")[1] .. "/comparison_report.html"):find("identical (same files)", 1, true))
+  -- one byte changed in one file: two measurements, no warning
+  local f = run({ "find", copy, "-type", "f", "-name", "*.json" }).stdout:match("[^\n]+")
+  local text = t.read(f)
+  t.write(f, text .. " ")
+  r = run { LLMDLUA, "compare.lua", "--a", BASE, "--b", copy, "--a-label", "x", "--b-label", "y", "--parent",
+    tmp .. "/q", "--quiet" }
+  t.ok(r.ok, r.stderr)
+  t.ok(not r.stderr:find("identical", 1, true), r.stderr)
+  t.ok(not t.read(workspaces(tmp .. "/q")[1] .. "/comparison_report.md"):find("identical (same files)", 1, true))
+end)
+
+t.test("compare.lua: the same requests from two harnesses: the banner names the rows compared and why, as the rows do",
+  function()
+  -- the synthetic vLLM benchmark file, and the same file as inferencemax's result.json (the
+  -- old format's "best_of" added, which marks it: FORMATS.md section 4)
+  local tmp = t.tmpdir()
+  local src = t.fixtures() .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json"
+  proc.run { "mkdir", "-p", tmp .. "/vb", tmp .. "/imax" }
+  t.write(tmp .. "/vb/run.json", t.read(src))
+  local doc = json.read(src)
+  doc.best_of = 1
+  -- without the per-request E2E latencies (as an older client writes it): its E2E and TPOT
+  -- are then the summary's
+  doc.latencies = nil
+  json.write(tmp .. "/imax/result.json", doc)
+  local r = run { LLMDLUA, "compare.lua", "--a", tmp .. "/vb", "--b", tmp .. "/imax", "--b-harness", "inferencemax",
+    "--parent", tmp .. "/p", "--quiet" }
+  t.ok(r.ok, r.stderr)
+  local report = t.read(workspaces(tmp .. "/p")[1] .. "/comparison_report.md")
+  local banner = report:match("\n> %*%*([^\n]*)")
+  -- not "Not the same workload": the requests are the same, only the harness differs
+  t.ok(banner:find("^The same workload, measured by different harnesses%.%*%* Differences: harness: vllm%-benchmark "
+    .. "vs inferencemax%. Across the two harnesses only the rows measured the same way are compared: "), banner)
+  -- by hand from the rules (README: Performance Results across harnesses): counts and
+  -- throughputs are the same quantity whatever the harness; both runs' TTFT comes from the
+  -- per-request arrays; both count ITL per streamed chunk; E2E and TPOT of inferencemax come
+  -- from its summary, so their formula may differ
+  t.ok(banner:find("Request throughput, Output token throughput, Error rate (counts over the same requests); TTFT (both "
+    .. "computed from per-request data, by one formula); ITL (token gaps counted the same way by both: counts per "
+    .. "streamed chunk); not comparable, and marked so below: End-to-end latency, TPOT (formula may differ: ", 1, true),
+    banner)
+  -- consistent with the rows: each metric the banner calls comparable has a verdict, each
+  -- it calls not comparable is "not comparable" in every row
+  local perf = report:match("## Performance Results\n(.-)\n\n")
+  for _, m in ipairs { { "Request throughput", true }, { "TTFT", true }, { "ITL", true }, { "Error rate", true },
+    { "End-to-end latency", false }, { "TPOT", false } } do
+    local n = 0
+    for line in perf:gmatch("[^\n]+") do
+      if line:find("| " .. m[1], 1, true) == 1 then
+        n = n + 1
+        t.eq(line:find("| not comparable |", 1, true) == nil, m[2], line)
+      end
+    end
+    t.ok(n > 0, m[1] .. " has rows")
+  end
+  -- with the per-request latencies both compute every latency the same way: all compared
+  doc.latencies = json.read(src).latencies
+  json.write(tmp .. "/imax/result.json", doc)
+  r = run { LLMDLUA, "compare.lua", "--a", tmp .. "/vb", "--b", tmp .. "/imax", "--b-harness", "inferencemax",
+    "--parent", tmp .. "/q", "--quiet" }
+  t.ok(r.ok, r.stderr)
+  report = t.read(workspaces(tmp .. "/q")[1] .. "/comparison_report.md")
+  banner = report:match("\n> %*%*([^\n]*)")
+  t.ok(banner:find("Across the two harnesses every row with figures on both sides is measured the same way, so "
+    .. "compared: Request throughput, Output token throughput, Error rate (counts over the same requests); End-to-end "
+    .. "latency, TTFT, TPOT (both computed from per-request data, by one formula); ITL (", 1, true), banner)
+  t.ok(not report:match("## Performance Results\n(.-)\n\n"):find("| not comparable |", 1, true))
+end)

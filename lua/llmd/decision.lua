@@ -567,6 +567,32 @@ function M.failure_dispersion(run, points, alpha)
   return worst
 end
 
+-- An error-rate SLO that a run's repeats disagree on (run, points: as M.failure_dispersion;
+-- slo: M.parse_slo's list): the first load point whose repeats' failures are over-dispersed
+-- (M.failure_dispersion of that point alone) with some repeat above the SLO's limit and
+-- some at or below it. A crash in one repeat then decides whether the SLO holds there, so
+-- the run's failures order no capacity. Returns that point's M.failure_dispersion result
+-- with limit = the SLO's limit (%); nil when the SLOs have no error rate, or no point is so.
+function M.error_slo_dispersion(run, points, slo, alpha)
+  local limit
+  for _, s in ipairs(slo or {}) do if s.key == "error_rate_pct" then limit = s.max end end
+  if not limit then return nil end
+  for _, p in ipairs(points or {}) do
+    local d = M.failure_dispersion(run, { p }, alpha)
+    if d then
+      local above, within = false, false
+      for i = 1, #d.failed do
+        if d.failed[i] / d.total[i] * 100 > limit then above = true else within = true end
+      end
+      if above and within then
+        d.limit = limit
+        return d
+      end
+    end
+  end
+  return nil
+end
+
 -- Why pooled request counts are no test of two runs' error rates (da, db: the runs'
 -- M.failure_dispersion, either nil): "the failures vary between repeats beyond chance (A's
 -- load point 1: ...), so the pooled request counts are no test (they assume requests fail
@@ -777,7 +803,8 @@ end
 -- Capacity at SLO between two runs ------------------------------------------------------------
 
 -- Capacity kinds (llmd.loadpoints.capacity) that are lower bounds ("≥ X").
-M.CAPACITY_BOUND = { never_violated = "never violated", saturated = "the last load before saturation" }
+M.CAPACITY_BOUND = { never_violated = "never violated", saturated = "the last load before saturation",
+  last_passing = "the last load that met the SLOs" }
 function M.capacity_is_bound(c) return c ~= nil and M.CAPACITY_BOUND[c.kind] ~= nil end
 -- What a capacity below the lowest load ("< X", c: llmd.loadpoints.capacity of kind
 -- below_lowest) says in a few words: the SLOs it failed there, by name ("failed TTFT p90 ≤
@@ -868,7 +895,8 @@ end
 -- tok/s: ca and cb then carry tok/s and no loads), so that both rows read the same-load rule
 -- off the same load points (false: they do not touch); computed from ca and cb when nil.
 function M.capacity_gap(ca, cb, touch)
-  local known = { interpolated = true, never_violated = true, saturated = true, below_lowest = true }
+  local known = { interpolated = true, never_violated = true, saturated = true, last_passing = true,
+    below_lowest = true }
   if not (ca and cb and known[ca.kind] and known[cb.kind]) then return nil end
   local la, ha = M.capacity_span(ca)
   local lb, hb = M.capacity_span(cb)
@@ -934,9 +962,15 @@ end
 -- load steps cannot order them, whatever the repeats (no test could): verdict "not shown to
 -- differ" with steps_cannot_order = true (never "no clear difference", which reads as
 -- sameness; the gap_wide "not shown to differ" is the other case of that verdict).
+-- Ranges from repeats that overlap where one of them has no upper end or reaches down to 0
+-- (open-ended: they leave room for any gap): verdict "not shown to differ" with open_range
+-- = true, never "no clear difference".
 -- Overlapping spans: order_open = true ("either may be higher"), and where only one run has
 -- a range from repeats and the other's figure lies inside it, within_range = "a" | "b".
 -- Two lower bounds that overlap are "unknown".
+-- opts.error_dispersion: {a =, b =} (M.error_slo_dispersion of each run, either nil): where
+-- either is given, an error-rate SLO that run's repeats disagree on beyond chance decides
+-- nothing: verdict "not shown to differ", overdispersed = that table, no order.
 -- opts.workload_differs: the texts of the differences between the runs' requests
 -- (M.token_differences): the capacities of different workloads are "not comparable", and
 -- differences = those texts. opts.runs: the two runs behind ca and cb ({label, status,
@@ -950,7 +984,8 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
   if broken and #broken > 0 then
     return { verdict = "broken", broken = broken }
   end
-  local known = { interpolated = true, never_violated = true, saturated = true, below_lowest = true }
+  local known = { interpolated = true, never_violated = true, saturated = true, last_passing = true,
+    below_lowest = true }
   if not (ca and cb and known[ca.kind] and known[cb.kind]) then return { verdict = "unknown" } end
   local ev = { basis = "repeats" }
   if not (ca.interval and cb.interval) then
@@ -962,6 +997,13 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
   if differs and #differs > 0 then
     -- a run whose requests are longer sustains fewer of them: no order, whatever the figures
     ev.verdict, ev.differences = "not comparable", differs
+    return ev
+  end
+  -- an error-rate SLO that one run's repeats disagree on beyond chance (a crashed repeat):
+  -- whether that run meets it is the crash's doing, so nothing orders the two
+  local od = opts and opts.error_dispersion
+  if od and (od.a or od.b) then
+    ev.verdict, ev.overdispersed = "not shown to differ", od
     return ev
   end
   local bound = M.capacity_is_bound
@@ -1030,6 +1072,10 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
       -- (brackets that only touch at the same load are ordered by the loads: not this case)
       if ba and bb and not (ta < bb or tb < ba) and not M.capacity_touch(means_of(ca), means_of(cb)) then
         ev.verdict, ev.steps_cannot_order = "not shown to differ", true
+      elseif ha == math.huge or hb == math.huge or la == 0 or lb == 0 then
+        -- a range with no upper end ("≥ X", "0 to beyond X") or one from 0 leaves room for
+        -- any gap: the overlap shows no sameness, only that the repeats cannot tell
+        ev.verdict, ev.open_range = "not shown to differ", true
       end
     end
     return ev

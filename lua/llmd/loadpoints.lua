@@ -242,8 +242,13 @@ end
 -- (saturated): the highest achieved rate at any load, saturated ones included. The
 -- server's true sustainable rate lies between the two: the load points' spacing, not the
 -- server, puts max_sustained_rps where it is within that range. A rate-based point whose
--- shortfall is made up by failed requests (answered, with an error) has cause = "failures"
--- and failed_pct: the run stopped delivering there, but from errors, not overload.
+-- shortfall is made up by failed requests (answered, with an error) is no saturation: a
+-- failure of the SLO (the error rate), not overload, so the search goes on past it to the
+-- first point that is overloaded, and that result carries failures = the first such point's
+-- {point =, offered =, failed_pct =, reason =}. When no later point is overloaded, the
+-- result is that first failures point itself, with cause = "failures" and failed_pct: the
+-- run stopped delivering there, but from errors, not overload (M.point_saturated and the
+-- capacity treat it as not saturated).
 function M.saturation(points)
   if #points == 0 then return { none = true, reason = "no measured load point" } end
   local kind = points[1].load_type
@@ -268,6 +273,7 @@ function M.saturation(points)
     return best
   end
   if kind == "rate" then
+    local failures -- the first point whose shortfall is failed requests (cause = "failures")
     for i, p in ipairs(points) do
       if not p.achieved_rps then
         return { none = true, unknown = true, reason = ("point %d: achieved rate unknown%s"):format(i,
@@ -286,19 +292,28 @@ function M.saturation(points)
         local err = p.values and p.values.error_rate_pct
         local answered = err and err > 0 and err < 100 and p.achieved_rps / (1 - err / 100) or nil
         if err and err > 0 and (err >= 100 or answered >= M.SATURATION_SHARE * p.offered) then
-          return { point = i, offered = p.offered, achieved_rps = p.achieved_rps, max_sustained_rps = max_before(i),
-            ceiling_rps = max_before(#points + 1), cause = "failures", failed_pct = err,
+          -- a failure of the SLO, not saturation: the search goes on past it (a higher load
+          -- may still be overloaded); the first such point is kept for the texts
+          failures = failures or { point = i, offered = p.offered, achieved_rps = p.achieved_rps,
+            max_sustained_rps = max_before(i), ceiling_rps = max_before(#points + 1), cause = "failures",
+            failed_pct = err,
             reason = ("at %g req/s offered %.4g %% of the requests failed: only %.4g req/s succeeded (%.1f %%), but "
               .. "with the failed ones %s req/s were answered, so the shortfall is failed requests, not overload")
               :format(p.offered, err, p.achieved_rps, p.achieved_rps / p.offered * 100,
                 answered and ("%.4g"):format(answered) or "all offered") }
+        else
+          return { point = i, offered = p.offered, achieved_rps = p.achieved_rps, max_sustained_rps = max_before(i),
+            ceiling_rps = max_before(#points + 1), failures = failures,
+            reason = ("at %g req/s offered only %.4g req/s were achieved (%.1f %%, below %d %%)"):format(p.offered,
+              p.achieved_rps, p.achieved_rps / p.offered * 100, M.SATURATION_SHARE * 100)
+              .. (failures and ("; the shortfall at load point %d (%g req/s offered), below it, was failed requests "
+                .. "(%.4g %% of them failed), not overload"):format(failures.point, failures.offered,
+                failures.failed_pct) or "") }
         end
-        return { point = i, offered = p.offered, achieved_rps = p.achieved_rps, max_sustained_rps = max_before(i),
-          ceiling_rps = max_before(#points + 1),
-          reason = ("at %g req/s offered only %.4g req/s were achieved (%.1f %%, below %d %%)"):format(p.offered,
-            p.achieved_rps, p.achieved_rps / p.offered * 100, M.SATURATION_SHARE * 100) }
       end
     end
+    -- no overload: a shortfall from failed requests is said as such (cause = "failures")
+    if failures then return failures end
     -- by the means; where repeats give an interval whose lower end is below the share,
     -- that point may have saturated: listed, so that "never saturated" is not said alone
     local near = {}
@@ -315,6 +330,10 @@ function M.saturation(points)
       return { none = true, unknown = true, reason = "one concurrency level: saturation needs at least two" }
     end
     local function lat(p) return p.values.latency_p50_ms or p.values.ttft_p50_ms end
+    local function lat_label(p) return p.values.latency_p50_ms and "end-to-end latency p50" or "TTFT p50" end
+    -- steps whose throughput grew by less than PLATEAU_GROWTH while latency did not grow:
+    -- no plateau by the rule, but no "grew by at least 5 % at every step" either
+    local flat = {}
     for i = 2, #points do
       local p, q = points[i - 1], points[i]
       if not (p.achieved_rps and q.achieved_rps and lat(p) and lat(q)) then
@@ -329,6 +348,15 @@ function M.saturation(points)
           reason = ("from concurrency %g to %g throughput grew %+.1f %% while latency grew %+.1f %%"):format(
             p.offered, q.offered, (q.achieved_rps / p.achieved_rps - 1) * 100, (lat(q) / lat(p) - 1) * 100) }
       end
+      if q.achieved_rps < p.achieved_rps * (1 + M.PLATEAU_GROWTH) then
+        flat[#flat + 1] = ("from concurrency %g to %g throughput grew %+.1f %% and %s %+.1f %%"):format(p.offered,
+          q.offered, (q.achieved_rps / p.achieved_rps - 1) * 100, lat_label(q), (lat(q) / lat(p) - 1) * 100)
+      end
+    end
+    if #flat > 0 then
+      return { none = true, max_sustained_rps = max_before(#points + 1), flat = flat,
+        reason = ("no step of concurrency grew throughput by less than %d %% while latency grew (%s; a plateau "
+          .. "whose latency does not grow is no queue)"):format(M.PLATEAU_GROWTH * 100, table.concat(flat, "; ")) }
     end
     return { none = true, max_sustained_rps = max_before(#points + 1),
       reason = ("throughput grew by at least %d %% at every step of concurrency"):format(M.PLATEAU_GROWTH * 100) }
@@ -444,25 +472,79 @@ end
 -- interpolated linearly in that load between the neighbouring points; nil outside the
 -- measured range or when a neighbour lacks it. Returns value, interpolated (bool), and the
 -- measured point (not interpolated) or the two points it was interpolated between (lower,
--- higher).
+-- higher); where nil, a second value says why when there is more to say than "not
+-- measured there".
+-- On the achieved axis the neighbours are neighbours in load order (the points' order),
+-- never in achieved order: where the achieved rate falls as the load rises (failed
+-- requests, overload), a point of a higher load has a lower achieved rate, and sorting by
+-- it would interpolate between loads that are not neighbours. So x is placed only where
+-- the run achieved it once: at one point's own rate, or inside one pair of load neighbours
+-- whose achieved rate rises from one to the other. Where x lies between two load
+-- neighbours whose achieved rate does not rise, or the run achieved it at more than one
+-- load, the value is nil with the reason.
 function M.at(points, x, key, axis)
-  local s = by_load(points, axis)
+  if axis == "rate" or axis == "concurrency" then
+    local s = by_load(points, axis)
+    if #s == 0 then return nil end
+    local function load(p) return M.load_of(p, axis) end
+    for _, p in ipairs(s) do
+      if close(load(p), x) and field(p, key) ~= nil then return field(p, key), false, p end
+    end
+    for i = 2, #s do
+      local lo, hi = s[i - 1], s[i]
+      if x >= load(lo) and x <= load(hi) then
+        local vl, vh = field(lo, key), field(hi, key)
+        if not (finite(vl) and finite(vh)) then return nil end
+        if load(hi) == load(lo) then return (vl + vh) / 2, true, lo, hi end
+        local t = (x - load(lo)) / (load(hi) - load(lo))
+        return vl + t * (vh - vl), true, lo, hi
+      end
+    end
+    return nil
+  end
+  -- the achieved axis: the points in load order (M.points' order), those with a rate
+  local s = {}
+  for _, p in ipairs(points) do if p.achieved_rps ~= nil then s[#s + 1] = p end end
   if #s == 0 then return nil end
-  local function load(p) return M.load_of(p, axis) end
+  -- every place the run achieved x: a point's own rate, or the inside of a pair of load
+  -- neighbours (beyond REPEAT_TOLERANCE from both ends)
+  local own, inside = {}, {}
   for _, p in ipairs(s) do
-    if close(load(p), x) and field(p, key) ~= nil then return field(p, key), false, p end
+    if close(p.achieved_rps, x) then own[#own + 1] = p end
   end
   for i = 2, #s do
     local lo, hi = s[i - 1], s[i]
-    if x >= load(lo) and x <= load(hi) then
-      local vl, vh = field(lo, key), field(hi, key)
-      if not (finite(vl) and finite(vh)) then return nil end
-      if load(hi) == load(lo) then return (vl + vh) / 2, true, lo, hi end
-      local t = (x - load(lo)) / (load(hi) - load(lo))
-      return vl + t * (vh - vl), true, lo, hi
+    local a, b = lo.achieved_rps, hi.achieved_rps
+    if x >= math.min(a, b) and x <= math.max(a, b) and not close(a, x) and not close(b, x) then
+      inside[#inside + 1] = { lo, hi }
     end
   end
-  return nil
+  if #own + #inside == 0 then return nil end
+  local function pair_text(pr)
+    return ("load points %d and %d (%.4g then %.4g req/s)"):format(pr[1].index, pr[2].index, pr[1].achieved_rps,
+      pr[2].achieved_rps)
+  end
+  if #own + #inside > 1 then
+    local where = {}
+    for _, p in ipairs(own) do where[#where + 1] = ("load point %d"):format(p.index) end
+    for _, pr in ipairs(inside) do where[#where + 1] = "between " .. pair_text(pr) end
+    return nil, ("the achieved rate is not increasing in load order: the run achieved %.4g req/s at more than "
+      .. "one load (%s), so the rate does not say which load"):format(x, table.concat(where, "; "))
+  end
+  if #own == 1 then
+    local v = field(own[1], key)
+    if v ~= nil then return v, false, own[1] end
+    return nil
+  end
+  local lo, hi = inside[1][1], inside[1][2]
+  if hi.achieved_rps <= lo.achieved_rps then
+    return nil, ("the achieved rate is not increasing in load order between %s: the load rose and the rate fell, "
+      .. "so no value is interpolated across it"):format(pair_text(inside[1]))
+  end
+  local vl, vh = field(lo, key), field(hi, key)
+  if not (finite(vl) and finite(vh)) then return nil end
+  local t = (x - lo.achieved_rps) / (hi.achieved_rps - lo.achieved_rps)
+  return vl + t * (vh - vl), true, lo, hi
 end
 
 -- The measured range of achieved rates as a short text: "3.485 req/s" when its ends are
@@ -618,8 +700,13 @@ M.meets = meets
 -- hold up to the last point before saturation, the capacity is that point's achieved
 -- rate (the max sustained throughput) as a lower bound: the crossing lies somewhere
 -- between it and the saturated point, unmeasured.
+-- When the first failing point (before saturation) achieved no more than the last passing
+-- one (its failed requests lowered the achieved rate), the achieved rate does not rise
+-- between them and no crossing is interpolated: kind "last_passing", a lower bound at the
+-- last passing point's rate.
 -- {rps =, output_tps =, kind = "interpolated" | "never_violated" | "saturated" |
--- "below_lowest" | "unknown", bound = "lower" for never_violated and saturated,
+-- "last_passing" | "below_lowest" | "unknown", bound = "lower" for never_violated,
+-- saturated and last_passing,
 -- ceiling_rps (saturated) = the highest achieved rate at any load, which the capacity
 -- cannot exceed, limiting = key, first_failing = the first failing point's index and
 -- first_failing_rps its achieved rate, last_passing_rps (interpolated) = the achieved rate
@@ -729,8 +816,9 @@ function M.capacity(points, slo, sat)
   if #points == 0 then return { kind = "unknown", reason = "no measured load point" } end
   sat = sat or M.saturation(points)
   if sat.count_check then return { kind = "unknown", reason = sat.reason } end
-  -- the first point past saturation (#points + 1 when none is, or when it is unknown)
-  local limit = sat.point or #points + 1
+  -- the first point past saturation (#points + 1 when none is, or when it is unknown; a
+  -- shortfall of failed requests is no saturation: that point is judged by the SLOs)
+  local limit = sat.cause ~= "failures" and sat.point or #points + 1
   -- every SLO metric unknown at some load point before saturation, each said once with
   -- the points that lack it and the run's reason (the first point's): {key, points, na}
   local missing, by_key = {}, {}
@@ -776,6 +864,25 @@ function M.capacity(points, slo, sat)
           reason = ("the lowest load point (%.4g req/s achieved) already violates %s"):format(p.achieved_rps,
             labels(detail)) }
       end
+      -- failed requests (or noise) left p with a lower achieved rate than last: the achieved
+      -- rate does not rise between them, so no crossing can be read on it; the capacity is
+      -- at least last's rate (a lower bound, kind "last_passing"), unmeasured above
+      if p.achieved_rps <= last.achieved_rps then
+        local ceiling
+        for _, q in ipairs(points) do
+          if q.achieved_rps and (not ceiling or q.achieved_rps > ceiling) then ceiling = q.achieved_rps end
+        end
+        local err = field(p, "error_rate_pct")
+        return { kind = "last_passing", bound = "lower", rps = last.achieved_rps, output_tps = last.output_tps,
+          ceiling_rps = ceiling, load_type = last.load_type, passing_offered = last.offered,
+          first_failing = p.index, first_failing_rps = p.achieved_rps, limiting = detail[1], failing = detail,
+          reason = ("every SLO holds up to load point %d (%.4g req/s achieved); load point %d violates %s there, and "
+            .. "achieved only %.4g req/s%s, no more than load point %d, so the achieved rate does not rise between "
+            .. "them and no crossing can be interpolated on it. The capacity is at least %.4g req/s; measure loads "
+            .. "between these two points to find it"):format(last.index, last.achieved_rps, p.index, labels(detail),
+            p.achieved_rps, finite(err) and err > 0 and (" (%.4g %% of its requests failed)"):format(err) or "",
+            last.index, last.achieved_rps) }
+      end
       -- the fraction of the way from last to p where the first SLO is crossed
       local t, limiting = 1, detail[1]
       for _, s in ipairs(slo) do
@@ -817,9 +924,6 @@ function M.capacity(points, slo, sat)
     local sat_text = q.achieved_rps and q.offered and q.load_type == "rate"
       and ("only %.4g of %g req/s offered were achieved"):format(q.achieved_rps, q.offered)
       or "its throughput had stopped growing"
-    if sat.cause == "failures" then
-      sat_text = ("%.4g %% of its requests failed"):format(sat.failed_pct)
-    end
     if not last then
       if ok == false then
         return { kind = "below_lowest", limiting = detail[1], failing = detail, failed_slos = slo_texts(slo, detail),
@@ -871,7 +975,7 @@ end
 function M.bracket(c)
   if c.kind == "interpolated" then
     return c.last_passing_rps or c.rps, c.first_failing_rps or c.rps
-  elseif c.kind == "never_violated" or c.kind == "saturated" then
+  elseif c.kind == "never_violated" or c.kind == "saturated" or c.kind == "last_passing" then
     return c.rps, math.huge
   elseif c.kind == "below_lowest" then
     return 0, c.lowest_rps or math.huge
@@ -885,7 +989,7 @@ function M.bracket_tps(c)
   local lo, hi
   if c.kind == "interpolated" then
     lo, hi = c.last_passing_tps, c.first_failing_tps
-  elseif c.kind == "never_violated" or c.kind == "saturated" then
+  elseif c.kind == "never_violated" or c.kind == "saturated" or c.kind == "last_passing" then
     lo, hi = c.output_tps, math.huge
   elseif c.kind == "below_lowest" then
     lo, hi = 0, c.lowest_tps

@@ -1282,7 +1282,7 @@ local function matched_load(A, B, pa, pb, key, sa, sb)
   local lacking, rates = {}, {}
   for _, x in ipairs { { "a", A, pa }, { "b", B, pb } } do
     local v, interp, p, q = lp.at(x[3], cl.load, key, cl.axis)
-    if v == nil then lacking[#lacking + 1] = x[2].label end
+    if v == nil then lacking[#lacking + 1] = x[2].label; interp = nil end
     res[x[1]] = { value = v, interpolated = interp, point = not interp and p or nil, lo = interp and p or nil,
       hi = interp and q or nil }
     rates[x[1]] = not cl.rps and lp.at(x[3], cl.load, "achieved_rps", cl.axis) or nil
@@ -1490,6 +1490,42 @@ local function steps_reason(A, B, ca, cb, per)
     .. "to order them, whatever the repeats"):format(A.label, bracket_text(ca, per), B.label, bracket_text(cb, per))
 end
 
+-- Which of two capacities' ranges (decision.capacity_span) are open-ended, in words:
+-- "vllm's has no upper end and chunk's reaches down to 0" (decision.capacity_evidence's
+-- open_range).
+local function open_ends_text(A, B, ca, cb)
+  local parts = {}
+  for _, x in ipairs { { A, ca }, { B, cb } } do
+    local lo, hi = decision.capacity_span(x[2])
+    local what = {}
+    if lo == 0 then what[#what + 1] = "reaches down to 0" end
+    if hi == math.huge then what[#what + 1] = "has no upper end" end
+    if #what > 0 then parts[#parts + 1] = ("%s's range %s"):format(x[1].label, table.concat(what, " and ")) end
+  end
+  return table.concat(parts, " and ")
+end
+
+-- Why an error-rate SLO orders no capacities (decision.capacity_evidence's overdispersed:
+-- {a =, b =} of decision.error_slo_dispersion): "vllm-crash's repeats at load point 1 failed
+-- 0 of 200, 0 of 200 and 60 of 200 requests (chi-square heterogeneity p < 1e-9), some
+-- above Error rate's 1.00 % and some within it, so whether it meets that SLO is one
+-- repeat's crash, not its configuration".
+local function dispersion_reason(A, B, od)
+  local parts = {}
+  for _, x in ipairs { { A, od.a }, { B, od.b } } do
+    local d = x[2]
+    if d then
+      local counts = {}
+      for i = 1, #d.failed do counts[i] = ("%d of %d"):format(d.failed[i], d.total[i]) end
+      parts[#parts + 1] = ("%s's repeats at load point %d failed %s and %s requests (chi-square heterogeneity %s), "
+        .. "some above the error-rate SLO of %s %% and some within it"):format(x[1].label, d.point,
+        table.concat(counts, ", ", 1, #counts - 1), counts[#counts], decision.p_is(d.p), T.helpers.num(d.limit, 2))
+    end
+  end
+  return table.concat(parts, "; ") .. ", so whether the error-rate SLO holds there varies between repeats beyond "
+    .. "chance (a crash in one), not with the configuration"
+end
+
 -- What stands behind the headline's capacity verdict, in a few words: the repeats and the
 -- ranges they allow, the practical threshold, or one run per load with no interval.
 local function capacity_evidence_text(model, A, B, cap, per)
@@ -1532,6 +1568,14 @@ local function capacity_evidence_text(model, A, B, cap, per)
   if v == "not shown to differ" and ev.steps_cannot_order then
     -- ranges that overlap, from means between the same measured loads: no sameness either
     return ("%s: they overlap, and %s: not shown to differ, no winner"):format(basis, steps_reason(A, B, ca, cb, per))
+  end
+  if v == "not shown to differ" and ev.overdispersed then
+    return ("%s; %s: not shown to differ, no winner"):format(basis, dispersion_reason(A, B, ev.overdispersed))
+  end
+  if v == "not shown to differ" and ev.open_range then
+    -- overlapping ranges, one of them open-ended: they leave room for any gap
+    return ("%s: they overlap, but %s, so the overlap leaves room for any gap: not shown to differ, no winner")
+      :format(basis, open_ends_text(A, B, ca, cb))
   end
   if v == "not shown to differ" then
     -- figures within the threshold, but measured brackets that allow far more
@@ -1678,6 +1722,21 @@ local function overlap_text(phrase, A, B, ca, cb)
   return ("No clear difference in capacity within %s: %s for %s, %s for %s, and the ranges the repeats allow "
     .. "(%s) overlap."):format(phrase, capacity_text(ca), A.label,
     capacity_text(cb), B.label, decision.RANGE_WHAT)
+end
+
+-- Two capacities that an error-rate SLO a run's repeats disagree on cannot order.
+local function dispersion_text(phrase, A, B, ca, cb, od)
+  return ("Capacity within %s not shown to differ: %s for %s, %s for %s; %s, so neither run is named higher.")
+    :format(phrase, capacity_text(ca), A.label, capacity_text(cb), B.label, dispersion_reason(A, B, od))
+end
+
+-- Two capacities whose ranges from the repeats overlap, one of them open-ended (no upper
+-- end, or down to 0): not shown to differ, never "no clear difference" (which reads as
+-- sameness).
+local function open_range_text(phrase, A, B, ca, cb)
+  return ("Capacity within %s not shown to differ: %s for %s, %s for %s; the ranges the repeats allow (%s) overlap, "
+    .. "but %s, so they leave room for any gap: neither sameness nor an order is shown."):format(phrase,
+    capacity_text(ca), A.label, capacity_text(cb), B.label, decision.RANGE_WHAT, open_ends_text(A, B, ca, cb))
 end
 
 -- Two capacities whose ranges from the repeats overlap, where the load steps cannot order
@@ -2050,7 +2109,7 @@ local function summary(model, A, B)
   local total_at = model.gpus_differ and #out + 1 -- where the totals' first sentence goes
   if #model.slo > 0 then
     local phrase = decision.slo_phrase(model.slo)
-    local known = { interpolated = true, never_violated = true, saturated = true }
+    local known = { interpolated = true, never_violated = true, saturated = true, last_passing = true }
     if ev.verdict == "not comparable" then
       -- the figures, and why no order is read from them
       out[#out + 1] = ("Capacity within %s: %s for %s, %s for %s: not comparable, the workloads differ (%s, beyond "
@@ -2068,6 +2127,10 @@ local function summary(model, A, B)
           .. "saturated one to find them."):format(phrase, capacity_text(ca), A.label, capacity_text(cb), B.label)
       elseif ev.steps_cannot_order then
         out[#out + 1] = steps_cannot_order_text(phrase, A, B, ca, cb)
+      elseif ev.overdispersed then
+        out[#out + 1] = dispersion_text(phrase, A, B, ca, cb, ev.overdispersed)
+      elseif ev.open_range then
+        out[#out + 1] = open_range_text(phrase, A, B, ca, cb)
       elseif ev.verdict == "not shown to differ" then
         -- figures within the threshold, estimates inside brackets that allow a wider gap
         local g = decision.capacity_gap(ca, cb)
@@ -2136,8 +2199,12 @@ local function summary(model, A, B)
     elseif ca.kind == "below_lowest" or cb.kind == "below_lowest" then
       local bad, good, cbad, cg = A, B, ca, cb
       if cb.kind == "below_lowest" then bad, good, cbad, cg = B, A, cb, ca end
-      if ev.steps_cannot_order then
+      if ev.overdispersed then
+        out[#out + 1] = dispersion_text(phrase, A, B, ca, cb, ev.overdispersed)
+      elseif ev.steps_cannot_order then
         out[#out + 1] = steps_cannot_order_text(phrase, A, B, ca, cb)
+      elseif ev.open_range then
+        out[#out + 1] = open_range_text(phrase, A, B, ca, cb)
       elseif ev.verdict == "no clear difference" then
         out[#out + 1] = overlap_text(phrase, A, B, ca, cb)
       elseif cg.kind == "non_monotone" then
@@ -2574,8 +2641,11 @@ function M.build(opts)
   local runs = { { label = A.label, status = A.run.status, reasons = A.run.reasons },
     { label = B.label, status = B.run.status, reasons = B.run.reasons } }
   model.broken = decision.broken_texts(runs)
+  -- an error-rate SLO that a run's repeats disagree on beyond chance orders nothing
+  local error_dispersion = { a = decision.error_slo_dispersion(A.run, pa, model.slo),
+    b = decision.error_slo_dispersion(B.run, pb, model.slo) }
   model.capacity.evidence = capacity_evidence(ca, cb, model.min_effect, { workload_differs = model.workload_differs,
-    runs = runs })
+    runs = runs, error_dispersion = error_dispersion })
   -- the difference (B - A) the measured brackets allow, in req/s and % of A
   model.capacity.gap = decision.capacity_gap(ca, cb)
   -- the Change as the Headline, Summary and CSV say it ("at least +37.8 %" where the upper
@@ -2599,7 +2669,7 @@ function M.build(opts)
     local pa_, pb_ = capacity_per(ca, ga), capacity_per(cb, gb)
     model.capacity.per_gpu = { a = pa_, b = pb_, gap = decision.capacity_gap(pa_, pb_),
       evidence = capacity_evidence(pa_, pb_, model.min_effect, { workload_differs = model.workload_differs,
-        broken = model.broken }) }
+        broken = model.broken, error_dispersion = error_dispersion }) }
   end
   -- accelerator counts that differ, or are known for one run only: the totals compare
   -- different (or unknown) amounts of hardware, said first (banner, Summary)

@@ -332,6 +332,7 @@ local function capacity_brief(c)
   end
   if c.kind == "never_violated" and f then return "≥ " .. f .. " (never violated)" end
   if c.kind == "saturated" and f then return "≥ " .. f .. " (the last load before saturation)" end
+  if c.kind == "last_passing" and f then return "≥ " .. f .. " (the last load that met the SLOs)" end
   if c.kind == "below_lowest" and c.lowest_rps then
     return "< " .. metrics.format("throughput_req_s", c.lowest_rps) .. " (" .. decision.capacity_below_note(c) .. ")"
   end
@@ -421,7 +422,9 @@ function M.model(list, opts)
     local pts = lp.points(t.run)
     local sat = lp.saturation(pts)
     local x = { label = t.label, status = t.status, reasons = t.reasons, harness = t.run.harness,
-      folders = #t.dirs, points = pts, n_points = #pts, saturation = sat }
+      folders = #t.dirs, points = pts, n_points = #pts, saturation = sat,
+      -- an error-rate SLO its repeats disagree on beyond chance: it orders no capacity
+      error_dispersion = decision.error_slo_dispersion(t.run, pts, slo) }
     local reps = 0
     for _, p in ipairs(pts) do reps = math.max(reps, p.repeats) end
     x.repeats = reps
@@ -548,10 +551,13 @@ function M.model(list, opts)
       local e = { key = key, label = metrics.get(key).label }
       if m.common_load then
         local v, interp = lp.at(x.points, m.common_load, key, m.common_axis)
+        -- where nil, lp.at's second value is why (a rate achieved at more than one load)
+        local why = v == nil and type(interp) == "string" and interp or nil
+        if v == nil then interp = nil end
         e.value, e.interpolated = v, interp
         local p = point_at(x.points, m.common_load, m.common_axis)
         if p and p.ci and p.ci[key] and not interp then e.ci = p.ci[key] end
-        e.text = v and fmt(key, v) or metrics.na(p and not interp and p.na[key]
+        e.text = v and fmt(key, v) or metrics.na(p and not interp and p.na[key] or why
           or "not measured at this load, nor on both sides of it")
         if e.ci and e.ci.identical then
           -- an interval of width 0 from identical repeats would read as certainty
@@ -620,7 +626,8 @@ function M.model(list, opts)
     return decision.capacity_evidence(nxt.capacity, x.capacity, decision.MIN_EFFECT,
       -- the texts give this place's figure first, as the sentence names it first ("x: not
       -- comparable with nxt (...): mean <x's> vs <nxt's>")
-      { workload_differs = decision.token_difference_texts(x.requests_set, nxt.requests_set), runs = { nxt, x } })
+      { workload_differs = decision.token_difference_texts(x.requests_set, nxt.requests_set), runs = { nxt, x },
+        error_dispersion = { a = nxt.error_dispersion, b = x.error_dispersion } })
   end
   -- where the evidence puts the next place above this one ("A higher": ranges from repeats
   -- that meet at the same load, the next one meeting the SLOs there on the upper ends of its
@@ -695,6 +702,24 @@ function M.model(list, opts)
         nxt.label, nf, m.rank_by, metrics.format("throughput_req_s", lb), metrics.format("throughput_req_s", hb),
         nxt.label, metrics.format("throughput_req_s", la), metrics.format("throughput_req_s", ha))
       r.evidence.steps_cannot_order = true
+    elseif ev.overdispersed then
+      -- an error-rate SLO whose repeats disagree beyond chance (a crashed repeat) orders nothing
+      local parts = {}
+      for _, y in ipairs { { nxt, ev.overdispersed.a }, { x, ev.overdispersed.b } } do
+        if y[2] then
+          parts[#parts + 1] = ("%s's repeats at load point %d disagree on the error-rate SLO beyond chance (%s)")
+            :format(y[1].label, y[2].point, y[2].text)
+        end
+      end
+      r.vs_next, r.proven, r.overdispersed = "not shown to differ", false, true
+      r.vs_next_text = ("not shown to differ from %s (%s): %s, so whether it holds is one repeat's crash, not the "
+        .. "configuration"):format(nxt.label, nf, table.concat(parts, "; "))
+    elseif ev.open_range then
+      -- overlapping ranges, one open-ended: room for any gap, so no sameness either
+      r.vs_next, r.proven, r.open_range = "not shown to differ", false, true
+      r.vs_next_text = ("not shown to differ from %s (%s): the capacities' ranges (%s) overlap, but one is open-ended "
+        .. "(no upper end, or down to 0), so they leave room for any gap"):format(nxt.label, nf, decision.RANGE_WHAT)
+      r.evidence.open_range = true
     elseif ev.verdict == "no clear difference" then
       r.vs_next, r.proven = "no clear difference", false
       r.vs_next_text = ("no clear difference vs %s (%s): the capacities' ranges (%s) overlap")

@@ -805,6 +805,10 @@ end
 -- Capacity kinds (llmd.loadpoints.capacity) that are lower bounds ("≥ X").
 M.CAPACITY_BOUND = { never_violated = "never violated", saturated = "the last load before saturation",
   last_passing = "the last load that met the SLOs" }
+-- Capacity kinds two capacities can be compared by (M.capacity_gap, M.capacity_evidence):
+-- a figure, a lower bound, or "below the lowest load".
+local CAPACITY_ORDERED = { interpolated = true, never_violated = true, saturated = true, last_passing = true,
+  below_lowest = true }
 function M.capacity_is_bound(c) return c ~= nil and M.CAPACITY_BOUND[c.kind] ~= nil end
 -- What a capacity below the lowest load ("< X", c: llmd.loadpoints.capacity of kind
 -- below_lowest) says in a few words: the SLOs it failed there, by name ("failed TTFT p90 ≤
@@ -895,8 +899,7 @@ end
 -- tok/s: ca and cb then carry tok/s and no loads), so that both rows read the same-load rule
 -- off the same load points (false: they do not touch); computed from ca and cb when nil.
 function M.capacity_gap(ca, cb, touch)
-  local known = { interpolated = true, never_violated = true, saturated = true, last_passing = true,
-    below_lowest = true }
+  local known = CAPACITY_ORDERED
   if not (ca and cb and known[ca.kind] and known[cb.kind]) then return nil end
   local la, ha = M.capacity_span(ca)
   local lb, hb = M.capacity_span(cb)
@@ -984,8 +987,7 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
   if broken and #broken > 0 then
     return { verdict = "broken", broken = broken }
   end
-  local known = { interpolated = true, never_violated = true, saturated = true, last_passing = true,
-    below_lowest = true }
+  local known = CAPACITY_ORDERED
   if not (ca and cb and known[ca.kind] and known[cb.kind]) then return { verdict = "unknown" } end
   local ev = { basis = "repeats" }
   if not (ca.interval and cb.interval) then

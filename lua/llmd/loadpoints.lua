@@ -218,6 +218,17 @@ end
 
 -- Why load point p (index i) has too few completed requests to be called saturated
 -- (M.MIN_SATURATION_REQUESTS), or nil. An unknown count is not held against it.
+-- The highest achieved rate among points[1..n] (n: all of them when nil); nil when none is
+-- known. Saturation's max sustained (the points before it) and a run's ceiling (all).
+local function max_achieved(points, n)
+  local best
+  for j = 1, n or #points do
+    local r = points[j].achieved_rps
+    if r and (not best or r > best) then best = r end
+  end
+  return best
+end
+
 local function too_thin(p, i)
   local n = p.values.requests_ok
   if finite(n) and n < M.MIN_SATURATION_REQUESTS then
@@ -264,14 +275,7 @@ function M.saturation(points)
         p.count_check.stage, p.count_check.text) }
     end
   end
-  local function max_before(i)
-    local best
-    for j = 1, i - 1 do
-      local r = points[j].achieved_rps
-      if r and (not best or r > best) then best = r end
-    end
-    return best
-  end
+  local function max_before(i) return max_achieved(points, i - 1) end
   if kind == "rate" then
     local failures -- the first point whose shortfall is failed requests (cause = "failures")
     for i, p in ipairs(points) do
@@ -868,13 +872,9 @@ function M.capacity(points, slo, sat)
       -- rate does not rise between them, so no crossing can be read on it; the capacity is
       -- at least last's rate (a lower bound, kind "last_passing"), unmeasured above
       if p.achieved_rps <= last.achieved_rps then
-        local ceiling
-        for _, q in ipairs(points) do
-          if q.achieved_rps and (not ceiling or q.achieved_rps > ceiling) then ceiling = q.achieved_rps end
-        end
         local err = field(p, "error_rate_pct")
         return { kind = "last_passing", bound = "lower", rps = last.achieved_rps, output_tps = last.output_tps,
-          ceiling_rps = ceiling, load_type = last.load_type, passing_offered = last.offered,
+          ceiling_rps = max_achieved(points), load_type = last.load_type, passing_offered = last.offered,
           first_failing = p.index, first_failing_rps = p.achieved_rps, limiting = detail[1], failing = detail,
           reason = ("every SLO holds up to load point %d (%.4g req/s achieved); load point %d violates %s there, and "
             .. "achieved only %.4g req/s%s, no more than load point %d, so the achieved rate does not rise between "
@@ -1094,11 +1094,7 @@ function M.capacity_interval(points, slo, cap)
       lo_tps, hi_tps = nil, nil
     end
   end
-  local top
-  for _, p in ipairs(points) do
-    if p.achieved_rps and (not top or p.achieved_rps > top) then top = p.achieved_rps end
-  end
-  return { lo = lo, hi = hi, low = low, high = high, top = top, lo_tps = lo_tps, hi_tps = hi_tps }
+  return { lo = lo, hi = hi, low = low, high = high, top = max_achieved(points), lo_tps = lo_tps, hi_tps = hi_tps }
 end
 
 -- One end of a capacity range (M.capacity_interval's low or high) as the outputs keep it:

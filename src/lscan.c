@@ -9,7 +9,9 @@
 **           [, skip = true] [, fields = {...}] }
 **   SINK is an llmd.stats accumulator (numbers go straight in, in C) or a function
 **   called with each matched record: projected to fields (keys are the field paths as
-**   written; absent and null fields are nil), or the whole decoded value.
+**   written; absent and null fields are nil), or the whole decoded value. With
+**   args = true (fields needed) the function gets the fields' values as its arguments,
+**   in the order of fields, instead of a table (no table a record: issue 20).
 ** On any error every accumulator is left as it was before the call.
 */
 #include <stdlib.h>
@@ -25,7 +27,7 @@
 
 #define SCANNER_MT "llmd.scan.scanner"
 
-static const char *const RULE_KEYS[] = {"reduce", "skip", "fields", NULL};
+static const char *const RULE_KEYS[] = {"reduce", "skip", "fields", "args", NULL};
 static const char *const REDUCERS[] = {"none", "diffs", "first", "last", "count",
                                        "sum",  "min",   "max",   NULL};
 
@@ -150,6 +152,13 @@ static int call_record(lua_State *L)
     lua_rawgeti(L, -1, 2);    /* spec, fn */
     if (whole != NULL) {
         push_value(L, s, whole);
+    } else if (ls->rules[rule].args) {
+        const ScanRule *r = &ls->rules[rule];
+        luaL_checkstack(L, r->nfields, "scan: too many fields");
+        for (int k = 0; k < r->nfields; k++)
+            push_value(L, s, &ls->fields[r->first_field + k].val);
+        lua_call(L, r->nfields, 0);
+        return 0;
     } else {
         const ScanRule *r = &ls->rules[rule];
         lua_createtable(L, 0, r->nfields); /* spec, fn, record */
@@ -253,7 +262,13 @@ static void read_rules(lua_State *L, LScan *ls, int idx, int format)
                        "scan: rule %d: [-1] in the pattern of a function rule is not "
                        "supported (use a field such as \"items[-1]\")",
                        (int)i);
+        lua_getfield(L, -1, "args");
+        r->args = lua_toboolean(L, -1);
+        lua_pop(L, 1);
         lua_getfield(L, -1, "fields"); /* spec, fields */
+        if (r->args && !lua_istable(L, -1))
+            llmd_usage_error(L, "scan: rule %d: args = true needs fields (the values passed)",
+                             (int)i);
         if (!lua_isnil(L, -1)) {
             if (r->sink != SINK_RECORD || !lua_istable(L, -1))
                 llmd_usage_error(

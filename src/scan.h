@@ -69,6 +69,7 @@ typedef struct ScanRule {
     int reduce;
     int skip_bad;             /* count non-numeric matches instead of failing */
     int first_field, nfields; /* SINK_RECORD: its fields in Scanner.fields */
+    int args; /* SINK_RECORD with fields: their values passed as arguments (lscan.c) */
     /* outcome */
     uint64_t matched, skipped, empty;
     /* running state */

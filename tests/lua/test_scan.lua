@@ -159,6 +159,31 @@ t.test("records projected to fields: [0], [-1], #length, nested objects, missing
   t.eq(whole, { { ok = false, err = { code = 503 } } })
 end)
 
+t.test("fields as the function's arguments (args = true): in the order of fields, nil where absent or null", function()
+  -- the same records as above, values read off the text by hand
+  local text = [[
+[ {"id": 1, "t": [10, 11, 15], "info": {"ok": true, "err": null}, "tags": ["a", "b"]},
+  {"id": 2, "t": [], "info": {"ok": false, "err": {"code": 503}}},
+  {"id": 3, "info": "n/a", "key.with.dots": 7.5} ]
+]]
+  local seen = {}
+  local r = scan.json({ text = text }, { { "$[*]", function(...)
+    seen[#seen + 1] = { n = select("#", ...), ... }
+  end, fields = { "id", "t[0]", "t[-1]", "#t", "info.ok", "info.err", "tags", '["key.with.dots"]' }, args = true } })
+  t.eq(r.rules[1].matched, 3)
+  -- always one argument a field (n = 8), absent and null ones nil
+  t.eq(seen[1], { n = 8, 1, 10, 15, 3, true, nil, { "a", "b" }, nil })
+  t.eq(seen[2], { n = 8, 2, nil, nil, 0, false, { code = 503 }, nil, nil })
+  t.eq(seen[3], { n = 8, 3, nil, nil, nil, nil, nil, nil, 7.5 })
+  -- CSV rows likewise
+  local rows = {}
+  scan.csv({ text = "a,b\n1,x\n2,\n" }, { { "a", function(a, b) rows[#rows + 1] = { a, b or "nil" } end,
+    fields = { "a", "b" }, args = true } })
+  t.eq(rows, { { 1, "x" }, { 2, "nil" } })
+  t.raises("scan: rule 1: args = true needs fields (the values passed)", scan.json, { text = "[]" },
+    { { "$[*]", function() end, args = true } })
+end)
+
 t.test("many fields under the same names: each member name looked up once, every field filled", function()
   -- twelve fields under "m" (more matchers than one object's list of member names holds,
   -- but three names), two rules through "m" too, members nobody asked for in between;

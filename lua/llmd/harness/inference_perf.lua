@@ -224,12 +224,14 @@ local function per_request(path, acc, keep, opts)
   local src_counts = { server = 0, client = 0 }
   local groups = opts.groups
   local inexact_itl = false
+  -- (passed to record as its arguments, in this order: no table a request; the last
+  -- one is left out in the fast lane, below)
   local F = {
     "start_time", "end_time", "error.error_type", "error.error_msg",
     "info.response_metrics.output_tokens", "info.response_metrics.server_usage.completion_tokens",
     "info.response_metrics.server_usage.prompt_tokens", "info.request_metrics.text.input_tokens",
     "info.input_tokens", "info.response_metrics.output_token_times[0]",
-    "info.response_metrics.output_token_times[-1]", "#info.response_metrics.output_token_times",
+    "#info.response_metrics.output_token_times", "info.response_metrics.output_token_times[-1]",
   }
   local fast = keep == nil
   local itl_all = stats.new(opts.sketch and { sketch = opts.sketch } or nil)
@@ -247,45 +249,36 @@ local function per_request(path, acc, keep, opts)
     end
   end
   local lcount, lmax, lclear = stats.new().count, stats.new().max, stats.new().clear -- (methods)
-  local function record(r)
-    local tn
+  local function record(start, finish, etype, emsg, client, out, prompt_tok, text_in, info_in, t0, ntimes, tn)
     if lasts then
       tn = lcount(lasts) > 0 and lmax(lasts) or nil
       lclear(lasts)
-    else
-      tn = r[last_field]
     end
-    local start, finish = r.start_time, r.end_time
     if type(start) ~= "number" or type(finish) ~= "number" then
       error(("%s: a request without numeric start_time/end_time (request %d)")
         :format(path, acc.ok + acc.failed + 1), 0)
     end
     if keep and not keep(start) then return end
-    local etype = r["error.error_type"]
     if etype ~= nil then
       local code = tostring(etype):match("HTTP Error (%d%d%d)")
-      groups.add(code and tonumber(code) or tostring(etype), rm.error_text(r["error.error_msg"]))
+      groups.add(code and tonumber(code) or tostring(etype), rm.error_text(emsg))
       acc.add { ok = false, start = start, finish = finish }
       if opts.count_goodput then opts.count_goodput(start, false) end
       if opts.per_stage then opts.per_stage(start) end
-      if (r["#info.response_metrics.output_token_times"] or 0) > 1 then inexact_itl = true end
+      if (ntimes or 0) > 1 then inexact_itl = true end
       return
     end
     -- inference-perf's own formulas (summarize_requests), so that this path gives its
     -- summaries: totals count the server's completion tokens (the client's count when the
     -- server sent none); TPOT and NTPOT divide by the client's count; TTFT, TPOT and ITL
     -- need more than one token time; NTPOT is 0 for a success without output tokens
-    local client = r["info.response_metrics.output_tokens"]
-    local out = r["info.response_metrics.server_usage.completion_tokens"]
     if out then src_counts.server = src_counts.server + 1
     else
       out = client
       if out then src_counts.client = src_counts.client + 1 end
     end
-    local inp = r["info.request_metrics.text.input_tokens"] or r["info.input_tokens"]
-      or r["info.response_metrics.server_usage.prompt_tokens"]
-    local ntimes = r["#info.response_metrics.output_token_times"] or 0
-    local t0 = r["info.response_metrics.output_token_times[0]"]
+    local inp = text_in or info_in or prompt_tok
+    ntimes = ntimes or 0
     local e2e = finish - start
     local n = type(client) == "number" and client or 0
     if n <= 0 then opts.zero_tokens = (opts.zero_tokens or 0) + 1 end
@@ -302,7 +295,7 @@ local function per_request(path, acc, keep, opts)
     end
     if opts.per_stage then opts.per_stage(start, e2e, ttft) end
   end
-  local rules = { { "$[*]", record, fields = F } }
+  local rules = { { "$[*]", record, fields = F, args = true } }
   if fast then
     rules[2] = { "$[*].info.response_metrics.output_token_times", itl_all, reduce = "diffs" }
     rules[3] = { "$[*].info.response_metrics.output_token_times", lasts, reduce = "last" }

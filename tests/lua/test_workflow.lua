@@ -285,9 +285,19 @@ t.test("compare.lua: two folders of byte-identical files under two labels are sa
   -- the Summary says it first
   t.ok((summary_of(report):find("Warning: " .. want, 1, true) or 99) <= 2, summary_of(report))
   t.ok(t.read(workspaces(tmp .. "/p")[1] .. "/comparison_report.html"):find("identical (same files)", 1, true))
-  -- one byte changed in one file: two measurements, no warning
+  -- one byte changed in one file, the same size (whitespace for whitespace: the same
+  -- JSON): two measurements, no warning
   local f = run({ "find", copy, "-type", "f", "-name", "*.json" }).stdout:match("[^\n]+")
   local text = t.read(f)
+  local same_size = text:gsub(" ", "\t", 1)
+  t.ok(same_size ~= text and #same_size == #text)
+  t.write(f, same_size)
+  r = run { LLMDLUA, "compare.lua", "--a", BASE, "--b", copy, "--a-label", "x", "--b-label", "y", "--parent",
+    tmp .. "/s", "--quiet" }
+  t.ok(r.ok, r.stderr)
+  t.ok(not r.stderr:find("identical", 1, true), r.stderr)
+  t.ok(not t.read(workspaces(tmp .. "/s")[1] .. "/comparison_report.md"):find("identical (same files)", 1, true))
+  -- one byte added
   t.write(f, text .. " ")
   r = run { LLMDLUA, "compare.lua", "--a", BASE, "--b", copy, "--a-label", "x", "--b-label", "y", "--parent",
     tmp .. "/q", "--quiet" }

@@ -1255,6 +1255,27 @@ static const unsigned char keep_bytes[64] = {
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
 
+/* pshufb indexes that move bytes 0 .. a - 1 one byte up over byte a (the point, or the
+   comma after an integer) and clear byte 0: row a, for a = 1..15 */
+static const unsigned char moved_up[16][16] __attribute__((aligned(16))) = {
+    {0x80, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+    {0x80, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+    {0x80, 0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+    {0x80, 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+    {0x80, 0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+    {0x80, 0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+    {0x80, 0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+    {0x80, 0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15},
+    {0x80, 0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15},
+    {0x80, 0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15},
+    {0x80, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,  11, 12, 13, 14, 15},
+    {0x80, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,  10, 12, 13, 14, 15},
+    {0x80, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,  10, 11, 13, 14, 15},
+    {0x80, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,  10, 11, 12, 14, 15},
+    {0x80, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,  10, 11, 12, 13, 15},
+    {0x80, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,  10, 11, 12, 13, 14}
+};
+
 /* The run of digits at bytes 0..19 of t0 (0..15) and t1 (16..31), each 0..9, as one
    integer less than 10^19 (so byte 0 must be 0 when all are digits): pairs, fours and
    eights of digits by pmaddubsw and pmaddwd of neighbours; bytes 20.. are ignored. */
@@ -1299,8 +1320,9 @@ usual_numbers_sep(const char *s, size_t pos, size_t lane_end, double **op, doubl
                   size_t *last, const size_t sep)
 {
     __m256i zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9);
+    __m256i dot = _mm256_set1_epi8('.' - '0');
     /* kept in registers (GCC would build them again for every number) */
-    __asm__("" : "+x"(zero), "+x"(nine));
+    __asm__("" : "+x"(zero), "+x"(nine), "+x"(dot));
     double *o = *op;
     size_t at = *last;
     /* one bound a number: a number and its separator take at most LANE_STEP bytes, so
@@ -1319,6 +1341,7 @@ usual_numbers_sep(const char *s, size_t pos, size_t lane_end, double **op, doubl
             memcpy(&head, p, 4);
             unsigned text_end, b;
             __m256i t;
+            __m128i lo; /* t's bytes 0..15, ready for run20_avx2 */
             if ((head & 0xFFFFFF) == ('0' | '.' << 8 | '0' << 16)) {
                 /* "0.0ddd": the f <= 20 digits after the point alone, from byte 2 (a zero
                    first): m 10^-f = V 10^-20 */
@@ -1331,31 +1354,33 @@ usual_numbers_sep(const char *s, size_t pos, size_t lane_end, double **op, doubl
                     goto done;
                 t = _mm256_and_si256(
                     t, _mm256_loadu_si256((const __m256i *)(const void *)(keep_bytes + 32 - f)));
+                lo = _mm256_castsi256_si128(t);
                 b = 20;
             } else {
                 t = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)p), zero);
-                uint64_t other = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(
-                    _mm256_cmpeq_epi8(_mm256_min_epu8(t, nine), t));
+                __m256i digit = _mm256_cmpeq_epi8(_mm256_min_epu8(t, nine), t);
+                /* the end from one mask of digits and points, so that the next number's
+                   start waits for nothing more; the shape is checked beside it (branches,
+                   foreseen) */
+                text_end = (unsigned)__builtin_ctzll(~(uint64_t)(uint32_t)_mm256_movemask_epi8(
+                    _mm256_or_si256(digit, _mm256_cmpeq_epi8(t, dot))));
+                uint64_t other = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(digit);
                 unsigned a = (unsigned)__builtin_ctzll(other); /* other's bits 32.. are set */
-                unsigned point = p[a] == '.';
-                unsigned f = point ? (unsigned)__builtin_ctzll(other >> (a + 1)) : 0;
-                unsigned end = a + 1 + f;
-                text_end = end - 1 + point;
-                if (a - 1 >= 15 || end > 20 || point > f || p[text_end] != ',' ||
-                    (p[0] == '0' && a > 1))
+                /* the non-digits before the end: none, or one point (at a) not last */
+                uint64_t in = _bzhi_u64(other, text_end);
+                unsigned end = in != 0 ? text_end : text_end + 1;
+                if (a - 1 >= 15 || end > 20 || _blsr_u64(in) != 0 || a + 1 == text_end ||
+                    p[text_end] != ',' || ((head & 0xFF) == '0' && a > 1))
                     goto done;
                 t = _mm256_and_si256(
                     t, _mm256_loadu_si256((const __m256i *)(const void *)(keep_bytes + 32 - end)));
-                /* bytes 0 .. a (the integer part and the point) take the byte before them */
-                __m128i t0 = _mm256_castsi256_si128(t);
-                __m128i sel =
-                    _mm_loadu_si128((const __m128i *)(const void *)(first_bytes + 15 - a));
-                t0 =
-                    _mm_xor_si128(t0, _mm_and_si128(_mm_xor_si128(t0, _mm_slli_si128(t0, 1)), sel));
-                t = _mm256_inserti128_si256(t, t0, 0);
+                /* bytes 0 .. a (the integer part and the point) take the byte before them:
+                   one shuffle */
+                lo = _mm_shuffle_epi8(_mm256_castsi256_si128(t),
+                                      _mm_load_si128((const __m128i *)(const void *)moved_up[a]));
                 b = 19 - a;
             }
-            uint64_t v = run20_avx2(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1));
+            uint64_t v = run20_avx2(lo, _mm256_extracti128_si256(t, 1));
             *o++ = compose_decimal(v, b, 0, (const char *)p, text_end);
             at = j;
             pos = j + text_end;

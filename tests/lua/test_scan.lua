@@ -247,12 +247,13 @@ t.test("first, last and count of long arrays (the number lane, across its batche
   -- own first and last element and length, taken from the list the text is written from,
   -- one record at a time through a callback (the rules' samples in document order)
   local lens, parts, want = { 0, 1, 2, 255, 256, 257, 511, 512, 513, 1000, 3 }, {}, { first = {}, last = {}, count = {} }
-  local x = 0
+  local x, gap_sum = 0, 0
   for i, n in ipairs(lens) do
     local xs = {}
     for j = 1, n do
       x = x + 0.5 + (j % 7) * 0.125
       xs[j] = ("%.17g"):format(1771234500 + x)
+      if j > 1 then gap_sum = gap_sum + 0.5 + (j % 7) * 0.125 end
     end
     parts[i] = "{\"t\": [" .. table.concat(xs, ",") .. "]}"
     if n > 0 then
@@ -281,6 +282,9 @@ t.test("first, last and count of long arrays (the number lane, across its batche
   local ngaps = 0
   for _, n in ipairs(lens) do ngaps = ngaps + math.max(n - 1, 0) end
   t.eq(gaps:count(), ngaps)
+  -- each gap's value, across the batches too: the steps the text was written with,
+  -- multiples of 1/8 on timestamps of 34 bits, so every value and sum is exact in any order
+  t.eq({ gaps:sum(), gaps:min(), gaps:max() }, { gap_sum, 0.5, 1.25 })
 end)
 
 t.test("an [N] field and rules over the same array's elements: every element goes to each", function()

@@ -1954,13 +1954,16 @@ number_cells_avx512(const char *buf, size_t base, const uint32_t *stops, size_t 
 {
     const unsigned char *b = (const unsigned char *)buf + base,
                         *lim = (const unsigned char *)buf + 33;
-    const __m512i zero = _mm512_set1_epi8('0'), nine = _mm512_set1_epi8(9);
-    const __m512i point_byte = _mm512_set1_epi8('.' - '0'), minus = _mm512_set1_epi8('-' - '0');
-    const __m512i k10 = _mm512_set1_epi16(1 << 8 | 10); /* bytes 10, 1 */
-    const __m512i k100 = _mm512_set1_epi32(100 | 1 << 16);
-    const __m512i k10000 = _mm512_set1_epi32(10000 | 1 << 16);
-    const __m512i k1e8 = _mm512_set1_epi64(100000000);
-    const __m512i e16 = _mm512_set1_epi64((long long)10000000000000000ULL);
+    __m512i zero = _mm512_set1_epi8('0'), nine = _mm512_set1_epi8(9);
+    __m512i point_byte = _mm512_set1_epi8('.' - '0'), minus = _mm512_set1_epi8('-' - '0');
+    __m512i k10 = _mm512_set1_epi16(1 << 8 | 10); /* bytes 10, 1 */
+    __m512i k100 = _mm512_set1_epi32(100 | 1 << 16);
+    __m512i k10000 = _mm512_set1_epi32(10000 | 1 << 16);
+    __m512i k1e8 = _mm512_set1_epi64(100000000);
+    __m512i e16 = _mm512_set1_epi64((long long)10000000000000000ULL);
+    /* in registers for the whole loop (GCC would make some again in each turn) */
+    __asm__("" : "+v"(zero), "+v"(nine), "+v"(point_byte), "+v"(minus), "+v"(k10));
+    __asm__("" : "+v"(k100), "+v"(k10000), "+v"(k1e8), "+v"(e16));
     const CellWide *tb = &cell_wide;
     const uint32_t *st = stops + k * stride;
     /* the cells end one after the other: when the first ends 33 bytes or more into buf,

@@ -448,8 +448,7 @@ static void use_scanner(int k)
     wide_numbers = block_scanners[k].cpu != NULL;
     wide_cells = wide_numbers && cpu_lzcnt();
     if (wide_cells && strcmp(block_scanners[k].name, "avx512") == 0 &&
-        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512f") &&
-        __builtin_cpu_supports("avx512dq"))
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512f"))
         wide_cells = 2;
 #endif
 }
@@ -1936,7 +1935,7 @@ number_cells_avx2(const char *buf, size_t base, const uint32_t *stops, size_t st
 }
 
 /*
-** number_cells_avx2 with AVX-512 (F, BW, VL, DQ), two cells a turn, for the usual cells
+** number_cells_avx2 with AVX-512 (F, BW, VL), two cells a turn, for the usual cells
 ** of a column of floats ("[-]digits.digits", 1..19 digits): their windows in the halves
 ** of one register (cell A's places in bits 0..31 of the masks, B's in 32..63), their
 ** digits, points, signs and zeros as four 64-bit masks; each cell's bytes from a table
@@ -1948,7 +1947,7 @@ number_cells_avx2(const char *buf, size_t base, const uint32_t *stops, size_t st
 ** number_cells_avx2 reads the rest (its return is this one's); a cell whose value the
 ** product cannot decide (a tie?) ends it there, as there: json_number_cells reads it.
 */
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx2,bmi,bmi2,lzcnt"))) static size_t
+__attribute__((target("avx512f,avx512bw,avx512vl,avx2,bmi,bmi2,lzcnt"))) static size_t
 number_cells_avx512(const char *buf, size_t base, const uint32_t *stops, size_t stride, size_t k,
                     size_t count, double *out)
 {
@@ -1960,10 +1959,11 @@ number_cells_avx512(const char *buf, size_t base, const uint32_t *stops, size_t 
     __m512i k100 = _mm512_set1_epi32(100 | 1 << 16);
     __m512i k10000 = _mm512_set1_epi32(10000 | 1 << 16);
     __m512i k1e8 = _mm512_set1_epi64(100000000);
-    __m512i e16 = _mm512_set1_epi64((long long)10000000000000000ULL);
+    __m512i e16lo = _mm512_set1_epi64((long long)(10000000000000000ULL & 0xFFFFFFFFULL));
+    __m512i e16hi = _mm512_set1_epi64((long long)(10000000000000000ULL >> 32));
     /* in registers for the whole loop (GCC would make some again in each turn) */
     __asm__("" : "+v"(zero), "+v"(nine), "+v"(point_byte), "+v"(minus), "+v"(k10));
-    __asm__("" : "+v"(k100), "+v"(k10000), "+v"(k1e8), "+v"(e16));
+    __asm__("" : "+v"(k100), "+v"(k10000), "+v"(k1e8), "+v"(e16lo), "+v"(e16hi));
     const CellWide *tb = &cell_wide;
     const uint32_t *st = stops + k * stride;
     /* the cells end one after the other: when the first ends 33 bytes or more into buf,
@@ -2012,10 +2012,13 @@ number_cells_avx512(const char *buf, size_t base, const uint32_t *stops, size_t 
         __m512i q = _mm512_madd_epi16(_mm512_maddubs_epi16(x, k10), k100);
         __m512i r = _mm512_madd_epi16(_mm512_packs_epi32(q, q), k10000);
         r = _mm512_add_epi64(_mm512_mul_epu32(r, k1e8), _mm512_srli_epi64(r, 32));
-        /* m = sixteens of places 0..15 times 10^16 plus those of 16..31: A's in the first
-           quadword, B's in the fifth */
-        r = _mm512_add_epi64(_mm512_mullo_epi64(r, e16),
-                             _mm512_shuffle_i64x2(r, r, _MM_SHUFFLE(3, 3, 1, 1)));
+        /* m = sixteens of places 0..15 (less than 10^4: the run starts at place 12 or
+           after) times 10^16, by its two 32-bit halves (VPMULLQ takes three times as
+           long), plus those of 16..31: A's in the first quadword, B's in the fifth */
+        r = _mm512_add_epi64(
+            _mm512_add_epi64(_mm512_mul_epu32(r, e16lo),
+                             _mm512_slli_epi64(_mm512_mul_epu32(r, e16hi), 32)),
+            _mm512_shuffle_i64x2(r, r, _MM_SHUFFLE(3, 3, 1, 1)));
         uint64_t ma = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(r));
         uint64_t mb = (uint64_t)_mm_cvtsi128_si64(_mm512_extracti32x4_epi32(r, 2));
         /* decimal_pow5 (m 0: l 64, the shift 0, lo 0: refused) */

@@ -128,9 +128,10 @@ CSV_FLAT_NAME(const Scanner *s, const CsvLane *ln, CsvBatch *bt, const int *col_
                 continue;
             }
             if ((q | inq) != 0) { /* quoted fields */
-#if CSV_ROWS_HW == 2 /* the prefix XOR as a carry-less product by all ones */
-                uint64_t in = (uint64_t)_mm_cvtsi128_si64(_mm_clmulepi64_si128(
-                    _mm_cvtsi64_si128((long long)q), _mm_set1_epi8(-1), 0));
+#if CSV_ROWS_HW == 2
+                /* the prefix XOR as a carry-less product by all ones */
+                uint64_t in = (uint64_t)_mm_cvtsi128_si64(
+                    _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)q), _mm_set1_epi8(-1), 0));
 #else
                 uint64_t in = q;
                 in ^= in << 1;

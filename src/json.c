@@ -425,8 +425,8 @@ static int block_scanner = N_SCANNERS - 2;
 static int simd_lanes = 1; /* block_scanners[block_scanner].fn != NULL, in one load */
 #ifdef JSON_WIDE_SIMD
 static int wide_numbers = 0; /* json_next_numbers' AVX2 lane: with "avx2" or "avx512" */
-static int wide_cells = 0; /* json_number_cells' AVX2 lane: the same, and LZCNT; 2: the
-                              AVX-512 lane, with "avx512" (and VL) */
+static int wide_cells = 0;   /* json_number_cells' AVX2 lane: the same, and LZCNT; 2: the
+                                AVX-512 lane, with "avx512" (and VL) */
 #endif
 
 #ifdef JSON_WIDE_SIMD
@@ -1989,7 +1989,7 @@ number_cells_avx512(const char *buf, size_t base, const uint32_t *stops, size_t 
         uint64_t signs = _mm512_cmpeq_epi8_mask(t, minus);
         uint64_t zeros = _mm512_testn_epi8_mask(t, t);
         uint64_t span = tb->span[la][0] | tb->span[lb][1]; /* each cell's bytes */
-        uint64_t lead = span & ~(span << 1);                /* their first bytes */
+        uint64_t lead = span & ~(span << 1);               /* their first bytes */
         uint64_t neg = signs & lead;
         uint64_t places = span ^ neg; /* the digits and the point */
         uint64_t first = places & ~(places << 1);
@@ -2015,10 +2015,9 @@ number_cells_avx512(const char *buf, size_t base, const uint32_t *stops, size_t 
         /* m = sixteens of places 0..15 (less than 10^4: the run starts at place 12 or
            after) times 10^16, by its two 32-bit halves (VPMULLQ takes three times as
            long), plus those of 16..31: A's in the first quadword, B's in the fifth */
-        r = _mm512_add_epi64(
-            _mm512_add_epi64(_mm512_mul_epu32(r, e16lo),
-                             _mm512_slli_epi64(_mm512_mul_epu32(r, e16hi), 32)),
-            _mm512_shuffle_i64x2(r, r, _MM_SHUFFLE(3, 3, 1, 1)));
+        r = _mm512_add_epi64(_mm512_add_epi64(_mm512_mul_epu32(r, e16lo),
+                                              _mm512_slli_epi64(_mm512_mul_epu32(r, e16hi), 32)),
+                             _mm512_shuffle_i64x2(r, r, _MM_SHUFFLE(3, 3, 1, 1)));
         uint64_t ma = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(r));
         uint64_t mb = (uint64_t)_mm_cvtsi128_si64(_mm512_extracti32x4_epi32(r, 2));
         /* decimal_pow5 (m 0: l 64, the shift 0, lo 0: refused) */
@@ -2029,8 +2028,8 @@ number_cells_avx512(const char *buf, size_t base, const uint32_t *stops, size_t 
         uint64_t h1 = (uint64_t)(p1 >> 64), h2 = (uint64_t)(p2 >> 64);
         if (((h1 + 1) & 0x1FF) == 0 || (uint64_t)p1 == 0) /* json_number_cells reads it */
             return k;
-        out[k] = (double)(int64_t)((h1 >> 1) | 1) * ta5->scale[(uint32_t)neg != 0] *
-                 tb->unscale[l1];
+        out[k] =
+            (double)(int64_t)((h1 >> 1) | 1) * ta5->scale[(uint32_t)neg != 0] * tb->unscale[l1];
         if (((h2 + 1) & 0x1FF) == 0 || (uint64_t)p2 == 0)
             return k + 1;
         out[k + 1] =

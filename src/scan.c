@@ -2017,8 +2017,8 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi2,popcnt,bmi,bmi2"))) static i
     size_t cnt = (size_t)__builtin_popcountll(w);
     __m512i packed = _mm512_maskz_compress_epi8(w, places);
     __m512i base = _mm512_set1_epi32((int)at);
-    _mm512_storeu_si512((void *)o,
-                        _mm512_add_epi32(_mm512_cvtepu8_epi32(_mm512_castsi512_si128(packed)), base));
+    _mm512_storeu_si512(
+        (void *)o, _mm512_add_epi32(_mm512_cvtepu8_epi32(_mm512_castsi512_si128(packed)), base));
     if (cnt > 16) {
         _mm512_storeu_si512(
             (void *)(o + 16),

@@ -113,6 +113,9 @@ CSV_FLAT_NAME(const Scanner *s, const CsvLane *ln, CsvBatch *bt, const int *col_
     if (ln->quoted) {
         uint64_t from = ~0ULL << (r % 64), start = 1ULL << (r % 64);
         uint64_t inq = 0, wc = 0, cc = 0, pend = 0;
+#if CSV_ROWS_HW == 2
+        const __m512i places = _mm512_load_si512((const void *)csv_places);
+#endif
         for (;;) { /* (at most 63 more than need) */
             uint64_t q = ln->quotes[blk] & from, ot = ln->others[blk] & from;
             uint64_t w = (ln->seps[blk] | ot) & from;
@@ -125,6 +128,11 @@ CSV_FLAT_NAME(const Scanner *s, const CsvLane *ln, CsvBatch *bt, const int *col_
                 continue;
             }
             if ((q | inq) != 0) { /* quoted fields */
+#if CSV_ROWS_HW == 2
+                /* the prefix XOR as a carry-less product by all ones */
+                uint64_t in = (uint64_t)_mm_cvtsi128_si64(
+                    _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)q), _mm_set1_epi8(-1), 0));
+#else
                 uint64_t in = q;
                 in ^= in << 1;
                 in ^= in << 2;
@@ -132,6 +140,7 @@ CSV_FLAT_NAME(const Scanner *s, const CsvLane *ln, CsvBatch *bt, const int *col_
                 in ^= in << 8;
                 in ^= in << 16;
                 in ^= in << 32;
+#endif
                 in ^= inq;
                 inq = 0 - (in >> 63);
                 uint64_t open = q & in, close = q & ~in;
@@ -152,17 +161,26 @@ CSV_FLAT_NAME(const Scanner *s, const CsvLane *ln, CsvBatch *bt, const int *col_
             wc = w >> 63;
             start = 0;
             from = ~0ULL;
+#if CSV_ROWS_HW == 2
+            got += csv_put_stops_avx512(stop + got, w, (uint32_t)(64 * blk), places);
+#else
             /* one at a time (none in most blocks of a long quoted text) */
             for (uint32_t at = (uint32_t)(64 * blk); w != 0; w &= w - 1)
                 stop[got++] = at + (uint32_t)__builtin_ctzll(w);
+#endif
             if (got >= need || ++blk >= nblk)
                 break;
         }
     } else {
         uint64_t w = (ln->seps[blk] | ln->others[blk]) & (~0ULL << (r % 64));
+#if CSV_ROWS_HW == 2
+        const __m512i places = _mm512_load_si512((const void *)csv_places);
+#endif
         for (;;) { /* (at most 63 more than need) */
             uint32_t at = (uint32_t)(64 * blk);
-#if CSV_ROWS_HW
+#if CSV_ROWS_HW == 2
+            got += csv_put_stops_avx512(stop + got, w, at, places);
+#elif CSV_ROWS_HW
             /* six at a time, whatever w holds (tzcnt of 0 is 64: written, not counted):
                a 64-byte block of number rows mostly holds five or six stops */
             size_t cnt = (size_t)__builtin_popcountll(w);

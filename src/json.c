@@ -425,7 +425,8 @@ static int block_scanner = N_SCANNERS - 2;
 static int simd_lanes = 1; /* block_scanners[block_scanner].fn != NULL, in one load */
 #ifdef JSON_WIDE_SIMD
 static int wide_numbers = 0; /* json_next_numbers' AVX2 lane: with "avx2" or "avx512" */
-static int wide_cells = 0;   /* json_number_cells' AVX2 lane: the same, and LZCNT */
+static int wide_cells = 0;   /* json_number_cells' AVX2 lane: the same, and LZCNT; 2: the
+                                AVX-512 lane, with "avx512" (and VL) */
 #endif
 
 #ifdef JSON_WIDE_SIMD
@@ -446,6 +447,9 @@ static void use_scanner(int k)
 #ifdef JSON_WIDE_SIMD
     wide_numbers = block_scanners[k].cpu != NULL;
     wide_cells = wide_numbers && cpu_lzcnt();
+    if (wide_cells && strcmp(block_scanners[k].name, "avx512") == 0 &&
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512f"))
+        wide_cells = 2;
 #endif
 }
 
@@ -1867,6 +1871,7 @@ typedef struct CellWide {
     CellPow5 pow5[32];
     double unscale[64];
     uint64_t e16;
+    uint64_t span[22][2]; /* number_cells_avx512: a cell of 0..21 bytes, in each half */
 } CellWide;
 static CellWide cell_wide __attribute__((aligned(64)));
 
@@ -1953,6 +1958,110 @@ number_cells_avx2(const char *buf, size_t base, const uint32_t *stops, size_t st
     }
     return (size_t)(o - out);
 }
+
+/*
+** number_cells_avx2 with AVX-512 (F, BW, VL), two cells a turn, for the usual cells
+** of a column of floats ("[-]digits.digits", 1..19 digits): their windows in the halves
+** of one register (cell A's places in bits 0..31 of the masks, B's in 32..63), their
+** digits, points, signs and zeros as four 64-bit masks; each cell's bytes from a table
+** by its length, the sign and the checks on both cells at once (shifts by one place
+** cannot carry a cell's bit into the other: each cell's bytes end at place 31); the
+** places up to the point moved up and those before the run cleared by mask registers;
+** the pairs, fours, eights, sixteens and m of both in one register; then each value as
+** number_cells_avx2 makes it. From the first pair of another shape (an integer, say),
+** number_cells_avx2 reads the rest (its return is this one's); a cell whose value the
+** product cannot decide (a tie?) ends it there, as there: json_number_cells reads it.
+*/
+__attribute__((target("avx512f,avx512bw,avx512vl,avx2,bmi,bmi2,lzcnt"))) static size_t
+number_cells_avx512(const char *buf, size_t base, const uint32_t *stops, size_t stride, size_t k,
+                    size_t count, double *out)
+{
+    const unsigned char *b = (const unsigned char *)buf + base,
+                        *lim = (const unsigned char *)buf + 33;
+    __m512i zero = _mm512_set1_epi8('0'), nine = _mm512_set1_epi8(9);
+    __m512i point_byte = _mm512_set1_epi8('.' - '0'), minus = _mm512_set1_epi8('-' - '0');
+    __m512i k10 = _mm512_set1_epi16(1 << 8 | 10); /* bytes 10, 1 */
+    __m512i k100 = _mm512_set1_epi32(100 | 1 << 16);
+    __m512i k10000 = _mm512_set1_epi32(10000 | 1 << 16);
+    __m512i k1e8 = _mm512_set1_epi64(100000000);
+    __m512i e16lo = _mm512_set1_epi64((long long)(10000000000000000ULL & 0xFFFFFFFFULL));
+    __m512i e16hi = _mm512_set1_epi64((long long)(10000000000000000ULL >> 32));
+    /* in registers for the whole loop (GCC would make some again in each turn) */
+    __asm__("" : "+v"(zero), "+v"(nine), "+v"(point_byte), "+v"(minus), "+v"(k10));
+    __asm__("" : "+v"(k100), "+v"(k10000), "+v"(k1e8), "+v"(e16lo), "+v"(e16hi));
+    const CellWide *tb = &cell_wide;
+    const uint32_t *st = stops + k * stride;
+    /* the cells end one after the other: when the first ends 33 bytes or more into buf,
+       so do the rest */
+    if (k < count && b + st[1] < lim)
+        return k;
+    for (; count - k >= 2; k += 2, st += 2 * stride) {
+        uint32_t ta = st[1], tb2 = st[stride + 1];
+        uint32_t la = ta - st[0] - 1, lb = tb2 - st[stride] - 1; /* with the sign */
+        if (la - 3 >= 19 || lb - 3 >= 19) /* "d.d" .. 20 digits and point, and a sign */
+            break;
+        const unsigned char *ea = b + ta, *eb = b + tb2;
+        __m512i t = _mm512_inserti64x4(
+            _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)(ea - 32))),
+            _mm256_loadu_si256((const __m256i *)(const void *)(eb - 32)), 1);
+        __m512i up = _mm512_inserti64x4(
+            _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)(ea - 33))),
+            _mm256_loadu_si256((const __m256i *)(const void *)(eb - 33)), 1);
+        t = _mm512_sub_epi8(t, zero);
+        up = _mm512_sub_epi8(up, zero);
+        uint64_t digit = _mm512_cmple_epu8_mask(t, nine);
+        uint64_t points = _mm512_cmpeq_epi8_mask(t, point_byte);
+        uint64_t signs = _mm512_cmpeq_epi8_mask(t, minus);
+        uint64_t zeros = _mm512_testn_epi8_mask(t, t);
+        uint64_t span = tb->span[la][0] | tb->span[lb][1]; /* each cell's bytes */
+        uint64_t lead = span & ~(span << 1);               /* their first bytes */
+        uint64_t neg = signs & lead;
+        uint64_t places = span ^ neg; /* the digits and the point */
+        uint64_t first = places & ~(places << 1);
+        uint64_t pt = points & places;
+        /* each cell's one point: the lowest in each half, and no other */
+        uint64_t dpa = _tzcnt_u64(pt), dpb = _tzcnt_u64(pt >> 32);
+        /* refused: no point in a cell, or two; a byte that is no digit and no point; the
+           first or last byte no digit; a leading zero before a digit; 21 places (a
+           length of 21 without a sign: bit 11 of its half) */
+        uint64_t bad = ((dpa | dpb) & ~31ULL) |
+                       (pt ^ (1ULL << (dpa & 31)) ^ ((1ULL << 32) << (dpb & 31))) |
+                       (places & ~(digit | points)) | (places & 0x0000080000000800ULL) |
+                       ((first | 0x8000000080000000ULL) & ~digit) | (zeros & first & (digit >> 1));
+        if (bad != 0) /* (a column of integers, say) */
+            return number_cells_avx2(buf, base, stops, stride, k, count, out);
+        /* places up to the point take the one before them; the run of digits from the
+           place after the first */
+        __mmask64 keep = ((0xFFFFFFFEULL << dpa) & 0xFFFFFFFFULL) | (0xFFFFFFFE00000000ULL << dpb);
+        __m512i x = _mm512_maskz_mov_epi8(places & ~first, _mm512_mask_blend_epi8(keep, up, t));
+        __m512i q = _mm512_madd_epi16(_mm512_maddubs_epi16(x, k10), k100);
+        __m512i r = _mm512_madd_epi16(_mm512_packs_epi32(q, q), k10000);
+        r = _mm512_add_epi64(_mm512_mul_epu32(r, k1e8), _mm512_srli_epi64(r, 32));
+        /* m = sixteens of places 0..15 (less than 10^4: the run starts at place 12 or
+           after) times 10^16, by its two 32-bit halves (VPMULLQ takes three times as
+           long), plus those of 16..31: A's in the first quadword, B's in the fifth */
+        r = _mm512_add_epi64(_mm512_add_epi64(_mm512_mul_epu32(r, e16lo),
+                                              _mm512_slli_epi64(_mm512_mul_epu32(r, e16hi), 32)),
+                             _mm512_shuffle_i64x2(r, r, _MM_SHUFFLE(3, 3, 1, 1)));
+        uint64_t ma = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(r));
+        uint64_t mb = (uint64_t)_mm_cvtsi128_si64(_mm512_extracti32x4_epi32(r, 2));
+        /* decimal_pow5 (m 0: l 64, the shift 0, lo 0: refused) */
+        const CellPow5 *ta5 = &tb->pow5[dpa], *tb5 = &tb->pow5[dpb];
+        uint64_t l1 = _lzcnt_u64(ma), l2 = _lzcnt_u64(mb);
+        unsigned __int128 p1 = (unsigned __int128)(ma << (l1 & 63)) * ta5->hi;
+        unsigned __int128 p2 = (unsigned __int128)(mb << (l2 & 63)) * tb5->hi;
+        uint64_t h1 = (uint64_t)(p1 >> 64), h2 = (uint64_t)(p2 >> 64);
+        if (((h1 + 1) & 0x1FF) == 0 || (uint64_t)p1 == 0) /* json_number_cells reads it */
+            return k;
+        out[k] =
+            (double)(int64_t)((h1 >> 1) | 1) * ta5->scale[(uint32_t)neg != 0] * tb->unscale[l1];
+        if (((h2 + 1) & 0x1FF) == 0 || (uint64_t)p2 == 0)
+            return k + 1;
+        out[k + 1] =
+            (double)(int64_t)((h2 >> 1) | 1) * tb5->scale[(neg >> 32) != 0] * tb->unscale[l2];
+    }
+    return k == count ? k : number_cells_avx2(buf, base, stops, stride, k, count, out);
+}
 #endif
 #endif
 
@@ -1963,7 +2072,9 @@ size_t json_number_cells(const char *buf, size_t n, size_t base, const uint32_t 
     if (simd_on()) { /* the lane, and the cells it leaves one by one */
         for (size_t k = 0;; k++) {
 #ifdef JSON_WIDE_SIMD
-            if (wide_cells)
+            if (wide_cells > 1)
+                k = number_cells_avx512(buf, base, stops, stride, k, count, out);
+            else if (wide_cells)
                 k = number_cells_avx2(buf, base, stops, stride, k, count, out);
             else
 #endif
@@ -2126,6 +2237,10 @@ __attribute__((constructor)) static void pow5_init(void)
         cell_wide.run[L][1] = cell_shapes[L].run[1];
     }
     memcpy(cell_wide.from, cell_from, sizeof cell_from);
+    for (int n = 0; n < 22; n++) {
+        cell_wide.span[n][0] = (0xFFFFFFFFULL << (32 - n)) & 0xFFFFFFFFULL;
+        cell_wide.span[n][1] = 0xFFFFFFFF00000000ULL << (32 - n);
+    }
     cell_wide.e16 = 10000000000000000ULL;
 #endif
 }

@@ -1669,6 +1669,38 @@ __attribute__((target("avx2"))) static size_t csv_index_avx2(CsvLane *ln, const 
     seps[k] = others[k] = ln->quotes[k] = 0;
     return len;
 }
+
+/*
+** csv_index_avx2 with AVX-512 (F, BW): a 64-byte block in one register, its separators,
+** line ends and quotes compared straight into mask registers (the line ends and quotes
+** by the same table lookup, which PSHUFB does in each 16-byte lane), the quotes' bits
+** with the rest (one more compare and store: no second pass). A chunk that ends inside
+** a block goes to csv_index_avx2_all, as there.
+*/
+__attribute__((target("avx512f,avx512bw"))) static size_t
+csv_index_avx512(CsvLane *ln, const char *b, size_t from, size_t n, char sep)
+{
+    size_t len = n - from > CSV_LANE_CHUNK ? CSV_LANE_CHUNK : n - from;
+    if (len % 64 != 0) /* the window's end */
+        return csv_index_avx2_all(ln, b, from, n, sep);
+    uint64_t *seps = ln->seps, *others = ln->others, *quotes = ln->quotes, any = 0;
+    const char *p = b + from;
+    const __m512i vs = _mm512_set1_epi8(sep), vq = _mm512_set1_epi8('"');
+    const __m512i stops = _mm512_broadcast_i32x4(
+        _mm_setr_epi8(1, 0, '"', 0, 0, 0, 0, 0, 0, 0, '\n', 0, 0, '\r', 0, 0));
+    size_t k = 0, nk = len / 64;
+    for (; k < nk; k++) {
+        __m512i v = _mm512_loadu_si512((const void *)(p + 64 * k));
+        uint64_t q = _mm512_cmpeq_epi8_mask(v, vq);
+        seps[k] = _mm512_cmpeq_epi8_mask(v, vs);
+        others[k] = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(stops, v), v);
+        quotes[k] = q;
+        any |= q;
+    }
+    ln->quoted = any != 0;
+    seps[k] = others[k] = quotes[k] = 0;
+    return len;
+}
 #endif
 
 /* How many bits of x are set (no popcnt instruction without -m flags). */
@@ -1977,6 +2009,45 @@ static int csv_row(Scanner *s, CsvBatch *bt, const CsvField *fields, const int *
 typedef long (*CsvNumbersFn)(Scanner *, CsvLane *, CsvBatch *, const int *, int, CsvIndexFn,
                              uint32_t *, size_t *, uint64_t *);
 
+#ifdef CSV_WIDE_SIMD
+/* The places of a 64-byte block, 0..63 (csv_put_stops_avx512 packs those of the stops) */
+static const unsigned char csv_places[64] __attribute__((aligned(64))) = {
+    0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+    22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43,
+    44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63};
+
+/*
+** The stops of w (a block's bits: bit i for offset at + i) into o[0 ..), in order, with
+** AVX-512 VBMI2: the places of w's bits packed to the front by one compress, widened to
+** 32 bits and offset by at, 16 at a time (one turn but in blocks of more than 16
+** stops); how many. o must have room for 15 more than the count (csv_stops_size).
+*/
+__attribute__((target("avx512f,avx512bw,avx512vbmi2,popcnt,bmi,bmi2"))) static inline
+    __attribute__((always_inline)) size_t
+    csv_put_stops_avx512(uint32_t *o, uint64_t w, uint32_t at, __m512i places)
+{
+    size_t cnt = (size_t)__builtin_popcountll(w);
+    __m512i packed = _mm512_maskz_compress_epi8(w, places);
+    __m512i base = _mm512_set1_epi32((int)at);
+    _mm512_storeu_si512(
+        (void *)o, _mm512_add_epi32(_mm512_cvtepu8_epi32(_mm512_castsi512_si128(packed)), base));
+    if (cnt > 16) {
+        _mm512_storeu_si512(
+            (void *)(o + 16),
+            _mm512_add_epi32(_mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(packed, 1)), base));
+        if (cnt > 32) {
+            _mm512_storeu_si512(
+                (void *)(o + 32),
+                _mm512_add_epi32(_mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(packed, 2)), base));
+            _mm512_storeu_si512(
+                (void *)(o + 48),
+                _mm512_add_epi32(_mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(packed, 3)), base));
+        }
+    }
+    return cnt;
+}
+#endif
+
 #define CSV_ROWS_TARGET
 #define CSV_ROWS_HW 0
 #define CSV_ROW_NAME csv_lane_row
@@ -2001,6 +2072,19 @@ typedef long (*CsvNumbersFn)(Scanner *, CsvLane *, CsvBatch *, const int *, int,
 #undef CSV_ROW_NAME
 #undef CSV_FLAT_NAME
 #undef CSV_NUMBERS_NAME
+
+#define CSV_ROWS_TARGET                                                                            \
+    __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi,bmi2,pclmul")))
+#define CSV_ROWS_HW 2
+#define CSV_ROW_NAME csv_lane_row_avx512
+#define CSV_FLAT_NAME csv_lane_flat_avx512
+#define CSV_NUMBERS_NAME csv_lane_numbers_avx512
+#include "csv_rows.h"
+#undef CSV_ROWS_TARGET
+#undef CSV_ROWS_HW
+#undef CSV_ROW_NAME
+#undef CSV_FLAT_NAME
+#undef CSV_NUMBERS_NAME
 #endif
 
 /* The index and row functions for this scan: plain C when the tests ask, else the
@@ -2019,6 +2103,13 @@ static CsvImpl csv_impl(const Scanner *s)
         return im;
 #ifdef CSV_WIDE_SIMD
     __builtin_cpu_init();
+    if (strcmp(simd, "avx512") == 0 && __builtin_cpu_supports("avx512vbmi2") &&
+        __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("pclmul") &&
+        __builtin_cpu_supports("popcnt")) {
+        im.index = csv_index_avx512;
+        im.numbers = csv_lane_numbers_avx512;
+        return im;
+    }
     if ((strcmp(simd, "avx2") == 0 || strcmp(simd, "avx512") == 0) &&
         __builtin_cpu_supports("popcnt")) {
         im.index = csv_index_avx2;

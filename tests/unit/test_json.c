@@ -1266,6 +1266,130 @@ int main(void)
         free(doc);
     }
 
+    TEST("json_number_cells in pairs (the AVX-512 lane takes two cells a turn): each kind of "
+         "cell beside each other kind, on every instruction set; each as strtod reads it")
+    {
+        /* Every ordered pair (X, Y) of the cells below, as a column X, Y, X, Y, X (so a
+           pair is read both ways round, and a last cell is alone), after 0..40 bytes of
+           digits, points and signs (what the first windows see: cells near the buffer's
+           start go to the loop), in a heap buffer of exactly its size (ASan sees a read
+           outside it). The cells: the lanes' shapes (17 significant digits as Python's
+           repr writes them, 19 digits with a point: the longest the lanes take, 18-digit
+           integers, "0.000ddd", signs, zeros), what they must leave to the loop (19- and
+           20-digit integers, 20 digits with a point, an exact tie 2^53 + 1 as "....0",
+           exponents, subnormals, the largest double) and what is no number. The
+           references: grammar_number (by hand) for which cells are numbers, glibc's
+           strtod for their values; json_number_cells stops at each cell that is no
+           number and is called again after it. */
+        static const char *const kinds[] = {"284.16168687987954",
+                                            "4.894268139540813",
+                                            "1028.090444090083",
+                                            "-0.10576083642505457",
+                                            "0.5",
+                                            "0",
+                                            "-0",
+                                            "-0.0",
+                                            "7",
+                                            "-12.5",
+                                            "445",
+                                            "123456789012345678",
+                                            "-987654321098765432",
+                                            "1234567890123456.789",
+                                            "12345678901234567.89",
+                                            "0.000001234567890123",
+                                            "100000000000000000.5",
+                                            "9007199254740993.0",
+                                            "9007199254740993",
+                                            "0.30000000000000004",
+                                            "1771234500.0014184",
+                                            "0.000",
+                                            "1234567890123456789",
+                                            "12345678901234567890",
+                                            "0.1234567890123456789",
+                                            "1.7976931348623157e308",
+                                            "4.9e-324",
+                                            "2.2250738585072011e-308",
+                                            "1e5",
+                                            "1.5E+3",
+                                            "01",
+                                            "1.",
+                                            ".5",
+                                            "-",
+                                            "",
+                                            "1.2.3",
+                                            "1-2",
+                                            "+1",
+                                            "00.5",
+                                            "-01.5",
+                                            "1.5a",
+                                            " 1",
+                                            "12a.5",
+                                            "0123456789012345.6",
+                                            "12.",
+                                            "-12.",
+                                            ".55",
+                                            "-.55",
+                                            "1234567890.12345678."};
+        enum { NK = sizeof kinds / sizeof kinds[0], PER = 5 };
+        const char *best = json_simd(NULL);
+        uint64_t rs = 0x5DEECE66DULL;
+        char *doc = malloc(64 + PER * 40);
+        long wrong = 0, numbers = 0, refused = 0, columns = 0;
+        for (int x = 0; x < NK; x++)
+            for (int y = 0; y < NK; y++) {
+                size_t cap = 0, base = test_rnd(&rs, 41);
+                uint32_t stops[PER + 1];
+                const char *texts[PER];
+                double want[PER], got[PER];
+                int isnum[PER];
+                for (size_t j = 0; j < base; j++)
+                    doc[cap++] = "0123456789.-"[test_rnd(&rs, 12)];
+                for (int k = 0; k < PER; k++) {
+                    texts[k] = kinds[k % 2 == 0 ? x : y];
+                    size_t len = strlen(texts[k]);
+                    stops[k] = (uint32_t)(cap - base) - 1;
+                    isnum[k] = grammar_number(texts[k], len);
+                    want[k] = isnum[k] ? strtod(texts[k], NULL) : 0;
+                    memcpy(doc + cap, texts[k], len);
+                    cap += len;
+                    doc[cap++] = k == PER - 1 ? '\n' : ',';
+                }
+                stops[PER] = (uint32_t)(cap - base) - 1;
+                char *buf = malloc(cap);
+                memcpy(buf, doc, cap);
+                for (int si = 0; si < N_SIMD_SETS; si++) {
+                    if (json_simd(simd_sets[si]) == NULL)
+                        continue; /* not on this CPU */
+                    columns++;
+                    for (size_t k = 0; k < PER;) {
+                        size_t took =
+                            json_number_cells(buf, cap, base, stops + k, 1, PER - k, got + k);
+                        for (size_t j = k; j < k + took; j++) {
+                            numbers++;
+                            if ((!isnum[j] || memcmp(&got[j], &want[j], sizeof got[j]) != 0) &&
+                                wrong++ < 5)
+                                fprintf(stderr, "  %s: json_number_cells(%s) = %a, strtod %a%s\n",
+                                        json_simd(NULL), texts[j], got[j], want[j],
+                                        isnum[j] ? "" : " (no number)");
+                        }
+                        k += took;
+                        if (k < PER) { /* refused */
+                            refused++;
+                            if (isnum[k] && wrong++ < 5)
+                                fprintf(stderr, "  %s: json_number_cells refused %s\n",
+                                        json_simd(NULL), texts[k]);
+                            k++;
+                        }
+                    }
+                }
+                free(buf);
+            }
+        CHECK(wrong == 0 && columns >= 2 * NK * NK);
+        CHECK(numbers > 2 * NK * NK && refused > NK * NK);
+        CHECK(json_simd(best) != NULL);
+        free(doc);
+    }
+
     TEST("json_number_in: the lane refuses what the grammar refuses, and takes s[0..n) only")
     {
         /* in a buffer with 48 bytes readable, where the lane reads */

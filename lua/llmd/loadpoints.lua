@@ -965,6 +965,33 @@ function M.capacity(points, slo, sat)
     reason = "every load point meets every SLO: the capacity is at least the highest load measured" }
 end
 
+-- What each kind of capacity (M.capacity) gives, the one list every reader of a capacity
+-- branches on (M.bracket, M.bracket_tps; llmd.decision's bounds and the kinds two capacities
+-- are ordered by; llmd.report's kinds with a figure): "estimate", a figure interpolated
+-- between the last load that met every SLO and the first that failed one; "lower", a lower
+-- bound, its figure up (the note says which bound); "below", below the lowest load tried, no
+-- figure. Any other kind (unknown, non_monotone) gives neither a figure nor a bracket.
+M.CAPACITY_KINDS = {
+  interpolated = { gives = "estimate" },
+  never_violated = { gives = "lower", note = "never violated" },
+  saturated = { gives = "lower", note = "the last load before saturation" },
+  last_passing = { gives = "lower", note = "the last load that met the SLOs" },
+  below_lowest = { gives = "below" },
+}
+
+-- What capacity c's kind gives (M.CAPACITY_KINDS): "estimate", "lower", "below" or nil.
+function M.capacity_gives(c)
+  local k = c and M.CAPACITY_KINDS[c.kind]
+  return k and k.gives or nil
+end
+
+-- Does capacity c have a figure (an estimate or a lower bound; below the lowest load and
+-- the unknown kinds have none)?
+function M.capacity_has_figure(c)
+  local g = M.capacity_gives(c)
+  return g == "estimate" or g == "lower"
+end
+
 -- The measured bracket of a capacity, [lo, hi): what the load points place it in, whatever
 -- an interpolation says. Interpolated: from the last load that met every SLO
 -- (last_passing_rps) to the first that failed one (first_failing_rps); the figure between
@@ -973,11 +1000,12 @@ end
 -- load points (no last_passing_rps) keeps its figure. nil, nil for any other kind
 -- (unknown, non-monotone).
 function M.bracket(c)
-  if c.kind == "interpolated" then
+  local gives = M.capacity_gives(c)
+  if gives == "estimate" then
     return c.last_passing_rps or c.rps, c.first_failing_rps or c.rps
-  elseif c.kind == "never_violated" or c.kind == "saturated" or c.kind == "last_passing" then
+  elseif gives == "lower" then
     return c.rps, math.huge
-  elseif c.kind == "below_lowest" then
+  elseif gives == "below" then
     return 0, c.lowest_rps or math.huge
   end
   return nil, nil
@@ -987,11 +1015,12 @@ end
 -- nil where a load point's tok/s is unknown, and for the kinds M.bracket has none of.
 function M.bracket_tps(c)
   local lo, hi
-  if c.kind == "interpolated" then
+  local gives = M.capacity_gives(c)
+  if gives == "estimate" then
     lo, hi = c.last_passing_tps, c.first_failing_tps
-  elseif c.kind == "never_violated" or c.kind == "saturated" or c.kind == "last_passing" then
+  elseif gives == "lower" then
     lo, hi = c.output_tps, math.huge
-  elseif c.kind == "below_lowest" then
+  elseif gives == "below" then
     lo, hi = 0, c.lowest_tps
   end
   if type(lo) ~= "number" or type(hi) ~= "number" then return nil, nil end

@@ -2109,7 +2109,6 @@ local function summary(model, A, B)
   local total_at = model.gpus_differ and #out + 1 -- where the totals' first sentence goes
   if #model.slo > 0 then
     local phrase = decision.slo_phrase(model.slo)
-    local known = { interpolated = true, never_violated = true, saturated = true, last_passing = true }
     if ev.verdict == "not comparable" then
       -- the figures, and why no order is read from them
       out[#out + 1] = ("Capacity within %s: %s for %s, %s for %s: not comparable, the workloads differ (%s, beyond "
@@ -2117,7 +2116,7 @@ local function summary(model, A, B)
         .. "neither run is named higher, and latencies at matched load are not compared either."):format(phrase,
         capacity_text(ca), A.label, capacity_text(cb), B.label, differ or "", T.helpers.num(
         decision.TOKEN_TOLERANCE * 100, 0))
-    elseif known[ca.kind] and known[cb.kind] then
+    elseif lp.capacity_has_figure(ca) and lp.capacity_has_figure(cb) then
       local eff = decision.effect_pct(ca.rps, cb.rps)
       if ca.kind == "never_violated" and cb.kind == "never_violated" then
         out[#out + 1] = never_violated_text(phrase, A, B, ca, cb, decision.slo_words(model.slo))
@@ -2857,7 +2856,7 @@ function M.curve_rows(model)
   local differ = workloads_differ(model) ~= nil
   if #model.slo > 0 and cap then
     local ca, cb = cap.a, cap.b
-    local function fig(c) return (c.kind == "interpolated" or is_bound(c)) and c.rps or nil end
+    local function fig(c) return lp.capacity_has_figure(c) and c.rps or nil end
     -- one exact delta only where both spans are single figures; else the range the measured
     -- brackets allow goes in the note, as the Headline's Delta and Change give it
     local g = cap.gap
@@ -2880,7 +2879,7 @@ function M.curve_rows(model)
     local h
     for _, r in ipairs(model.headline or {}) do if r.label == "Capacity at SLO per GPU" then h = r end end
     local ca, cb = pg.a, pg.b
-    local function fig(c) return (c.kind == "interpolated" or is_bound(c)) and c.rps or nil end
+    local function fig(c) return lp.capacity_has_figure(c) and c.rps or nil end
     local broken = pg.evidence and pg.evidence.verdict == "broken"
     local single = pg.gap and pg.gap.lo_rps == pg.gap.hi_rps
     row("capacity_at_slo_rps_per_gpu", fig(ca), fig(cb), h and h.a_text or "N/A", h and h.b_text or "N/A",

@@ -564,23 +564,68 @@ function M.range_text(lo, hi, axis)
     metrics.format("throughput_req_s", hi))
 end
 
+-- The share of failed requests above which a load point is not a load its run sustained
+-- (M.failing): the saturation rule's margin (1 - SATURATION_SHARE, 5 %), the shortfall that
+-- makes a rate sweep's point saturated when its requests go unanswered.
+M.FAILURES_PCT = (1 - M.SATURATION_SHARE) * 100
+
+-- Why load point p is a failures point, a load its run did not sustain although it kept
+-- up with it (its latencies are of the requests that succeeded only), or nil: more of its
+-- requests failed than the error-rate SLO allows (opts.slo: llmd.decision.parse_slo's list,
+-- its error_rate_pct), or, without that SLO, more than FAILURES_PCT. An unknown error rate
+-- is not held against it.
+function M.failing(p, opts)
+  local err = p.values and p.values.error_rate_pct
+  if not finite(err) or err <= 0 then return nil end
+  for _, s in ipairs(opts and opts.slo or {}) do
+    if s.key == "error_rate_pct" then
+      if err > s.max then
+        return ("%.4g %% of its requests failed, more than the error-rate SLO allows (%g %%)"):format(err, s.max)
+      end
+      return nil
+    end
+  end
+  if err > M.FAILURES_PCT then
+    return ("%.4g %% of its requests failed (more than %g %%)"):format(err, M.FAILURES_PCT)
+  end
+  return nil
+end
+
+-- The first of points (in load order) that its run did not sustain: its saturation point,
+-- the first point whose shortfall was failed requests (the saturation search's cause
+-- "failures"), or the first failures point (M.failing, opts.slo); #points + 1 when every
+-- point was sustained. nil when the saturation is unknown.
+local function first_unsustained(points, s, opts)
+  if not s or s.unknown then return nil end
+  local cut = #points + 1
+  if s.point then cut = math.min(cut, s.point) end
+  if s.failures and s.failures.point then cut = math.min(cut, s.failures.point) end
+  for i = 1, cut - 1 do
+    if M.failing(points[i], opts) then return i end
+  end
+  return cut
+end
+
 -- The common load of several runs (runs: {{points =, saturation = M.saturation(points)},
 -- ...}), the one load at which their latencies are compared (treatments.lua's latency at
 -- the common load, compare.lua's Summary at a matched load), on the runs' load axis (M.axis:
 -- the offered rate or concurrency when every run was driven by it, else the achieved rate):
--- the lowest of their max sustained loads (each run's highest load before its saturation:
--- on the offered axis the offered load of its last point before the saturation point, or of
--- its highest point when it never saturated; else its max sustained throughput), the highest
--- load every run sustained, so that no latency compared there is an overloaded server's,
--- when it lies within every run's measured range (at least every run's lowest load, or
--- within REPEAT_TOLERANCE of it, as repeats of one load are); else the highest load inside
--- every run's measured range (the lowest of their highest), where some run is past its
--- saturation (M.saturated_on says which) or its saturation is unknown. Returns {load =,
--- axis =, rps = (the achieved axis: load; else nil), sustained = bool}, or nil and why:
--- {unknown = true} when a run has no known load, else {ranges = {{lo =, hi =}, ...}, axis =}
--- (in the runs' order) when no load lies within every run's measured range. A run's value
--- there is M.at's (on that axis): measured, or interpolated between two measured loads.
-function M.common_load(runs)
+-- the lowest of their max sustained loads (each run's highest load before the first load
+-- it did not sustain: its saturation point, or a failures point, where more requests failed
+-- than the error-rate SLO in opts.slo allows, else more than FAILURES_PCT, whose latencies
+-- are of the requests that succeeded only (M.failing); on the offered axis the offered load
+-- of its last point before that, or of its highest point when it sustained every one; else
+-- the highest achieved rate up to there), the highest load every run sustained, so that no
+-- latency compared there is an overloaded or failing server's, when it lies within every
+-- run's measured range (at least every run's lowest load, or within REPEAT_TOLERANCE of it,
+-- as repeats of one load are); else the highest load inside every run's measured range (the
+-- lowest of their highest), where some run is past its saturation (M.saturated_on says
+-- which), fails requests, or its saturation is unknown. Returns {load =, axis =, rps = (the
+-- achieved axis: load; else nil), sustained = bool}, or nil and why: {unknown = true} when a
+-- run has no known load, else {ranges = {{lo =, hi =}, ...}, axis =} (in the runs' order)
+-- when no load lies within every run's measured range. A run's value there is M.at's (on
+-- that axis): measured, or interpolated between two measured loads.
+function M.common_load(runs, opts)
   local lists = {}
   for i, r in ipairs(runs) do lists[i] = r.points end
   local axis = #runs > 0 and M.axis(lists) or "achieved"
@@ -598,12 +643,13 @@ function M.common_load(runs)
     if not lo then return nil, { unknown = true } end
     ranges[i] = { lo = lo, hi = hi }
     top, floor = math.min(top, hi), math.max(floor, lo)
-    local s, m = r.saturation, nil
-    if axis == "achieved" then
-      m = s and s.max_sustained_rps
-    elseif s and not s.unknown then
-      -- the points are ordered by offered load (one load type): the last before saturation
-      local last = s.point and r.points[s.point - 1] or (s.none and r.points[#r.points]) or nil
+    -- the points before the first it did not sustain (saturated, or failing requests)
+    local cut, m = first_unsustained(r.points, r.saturation, opts), nil
+    if cut and axis == "achieved" then
+      m = max_achieved(r.points, cut - 1)
+    elseif cut then
+      -- the points are ordered by offered load (one load type): the last one sustained
+      local last = r.points[cut - 1]
       m = last and last.offered
     end
     sustained = sustained and finite(m) and math.min(sustained, m) or nil

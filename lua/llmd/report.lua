@@ -1263,8 +1263,11 @@ end
 -- load), rps_a =, rps_b = (the offered axes: each run's achieved rate there, its point's or
 -- interpolated; the runs' mean would be a rate neither achieved), sustained =,
 -- a = {value, point | lo, hi}, b = ...}, or nil and why.
-local function matched_load(A, B, pa, pb, key, sa, sb)
-  local cl, none = lp.common_load { { points = pa, saturation = sa }, { points = pb, saturation = sb } }
+local function matched_load(A, B, pa, pb, key, sa, sb, slo)
+  -- (a load point that failed requests, beyond the error-rate SLO or else 5 %, is no load
+  -- sustained: llmd.loadpoints.failing)
+  local cl, none = lp.common_load({ { points = pa, saturation = sa }, { points = pb, saturation = sb } },
+    { slo = slo })
   local label = metrics.get(key).label
   if not cl then
     if none.unknown then return nil, "an achieved rate is unknown" end
@@ -1308,7 +1311,7 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     return nil
   end
   local sat = model.saturation
-  local ml, why = matched_load(A, B, points_a, points_b, key, sat.a, sat.b)
+  local ml, why = matched_load(A, B, points_a, points_b, key, sat.a, sat.b, model.slo)
   if not ml then
     model.matched_point = { key = key, reason = why }
     return nil

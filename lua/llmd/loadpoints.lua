@@ -595,15 +595,16 @@ end
 -- the first point whose shortfall was failed requests (the saturation search's cause
 -- "failures"), or the first failures point (M.failing, opts.slo); #points + 1 when every
 -- point was sustained. nil when the saturation is unknown.
+-- A second value says whether that point is one that failed requests (not its saturation).
 local function first_unsustained(points, s, opts)
   if not s or s.unknown then return nil end
-  local cut = #points + 1
-  if s.point then cut = math.min(cut, s.point) end
-  if s.failures and s.failures.point then cut = math.min(cut, s.failures.point) end
+  local cut, failing = #points + 1, false
+  if s.point then cut, failing = s.point, s.cause == "failures" end
+  if s.failures and s.failures.point and s.failures.point < cut then cut, failing = s.failures.point, true end
   for i = 1, cut - 1 do
-    if M.failing(points[i], opts) then return i end
+    if M.failing(points[i], opts) then return i, true end
   end
-  return cut
+  return cut, failing
 end
 
 -- The common load of several runs (runs: {{points =, saturation = M.saturation(points)},
@@ -624,13 +625,14 @@ end
 -- achieved axis: load; else nil), sustained = bool}, or nil and why: {unknown = true} when a
 -- run has no known load, else {ranges = {{lo =, hi =}, ...}, axis =} (in the runs' order)
 -- when no load lies within every run's measured range. A run's value there is M.at's (on
--- that axis): measured, or interpolated between two measured loads.
+-- that axis): measured, or interpolated between two measured loads. failing (sustained
+-- only): a run whose sustained loads end there ends them below a point that failed requests.
 function M.common_load(runs, opts)
   local lists = {}
   for i, r in ipairs(runs) do lists[i] = r.points end
   local axis = #runs > 0 and M.axis(lists) or "achieved"
   local top, floor, sustained = math.huge, 0, math.huge
-  local ranges = {}
+  local ranges, ends = {}, {}
   for i, r in ipairs(runs) do
     local lo, hi
     for _, p in ipairs(r.points) do
@@ -644,7 +646,8 @@ function M.common_load(runs, opts)
     ranges[i] = { lo = lo, hi = hi }
     top, floor = math.min(top, hi), math.max(floor, lo)
     -- the points before the first it did not sustain (saturated, or failing requests)
-    local cut, m = first_unsustained(r.points, r.saturation, opts), nil
+    local cut, failing = first_unsustained(r.points, r.saturation, opts)
+    local m
     if cut and axis == "achieved" then
       m = max_achieved(r.points, cut - 1)
     elseif cut then
@@ -653,13 +656,18 @@ function M.common_load(runs, opts)
       m = last and last.offered
     end
     sustained = sustained and finite(m) and math.min(sustained, m) or nil
+    ends[i] = { m = m, failing = failing }
   end
   if #runs == 0 then return nil, { unknown = true } end
   local function within(x) return x >= floor or close(x, floor) end
   local function res(x, sus)
     return { load = x, axis = axis, rps = axis == "achieved" and x or nil, sustained = sus }
   end
-  if sustained and within(sustained) then return res(sustained, true) end
+  if sustained and within(sustained) then
+    local r = res(sustained, true)
+    for _, e in ipairs(ends) do if e.failing and e.m == sustained then r.failing = true end end
+    return r
+  end
   if within(top) then return res(top, false) end
   return nil, { ranges = ranges, axis = axis }
 end

@@ -1281,7 +1281,7 @@ local function matched_load(A, B, pa, pb, key, sa, sb, slo)
       none.axis == "concurrency" and "concurrency" or none.axis == "rate" and "offered rates" or "achieved rates",
       parts[1][2] .. "; " .. parts[2][2])
   end
-  local res = { load = cl.load, axis = cl.axis, sustained = cl.sustained }
+  local res = { load = cl.load, axis = cl.axis, sustained = cl.sustained, failing = cl.failing }
   local lacking, rates = {}, {}
   for _, x in ipairs { { "a", A, pa }, { "b", B, pb } } do
     local v, interp, p, q = lp.at(x[3], cl.load, key, cl.axis)
@@ -1325,7 +1325,8 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     -- interpolated on a side: the figures, said with the measured loads they lie between
     local res = { key = key, rps = rps, rps_a = rps_a, rps_b = rps_b, load = ml.load, axis = ml.axis, a = ml.a.value,
       b = ml.b.value,
-      sustained = ml.sustained, point_a = pa and pa.index or nil, point_b = pb and pb.index or nil, interpolated = {} }
+      sustained = ml.sustained, sustained_failing = ml.failing, point_a = pa and pa.index or nil,
+      point_b = pb and pb.index or nil, interpolated = {} }
     for _, side in ipairs { "a", "b" } do
       local x = ml[side]
       if x.interpolated then
@@ -1340,7 +1341,7 @@ local function matched_point(model, A, B, points_a, points_b, saved)
   end
   local res = { key = key, rps = rps, rps_a = rps_a, rps_b = rps_b, load = ml.load, axis = ml.axis,
     a = lp.field(pa, key), b = lp.field(pb, key),
-    point_a = pa.index, point_b = pb.index, sustained = ml.sustained }
+    point_a = pa.index, point_b = pb.index, sustained = ml.sustained, sustained_failing = ml.failing }
   -- no load both runs measured is below both saturations: which run is past its own here
   if past_a or past_b then
     -- past saturation the latency measures the queue that grew for the length of the test,
@@ -2299,7 +2300,9 @@ local function summary(model, A, B)
         end
         out[#out + 1] = ("At %s, %s, %s is %s and %s; untested: %s."):format(matched_load_text(mp, A, B),
           mp.sustained and ("the highest load both runs sustained (the lower of their %s)"):format(mp.axis == "achieved"
-            and "max sustained throughputs" or "loads at their last points before saturation")
+            and "max sustained throughputs" .. (mp.sustained_failing and " below any load point that failed requests"
+              or "") or ("loads at their last points before saturation%s"):format(mp.sustained_failing
+              and " or a load point that failed requests" or ""))
           or "the highest load within both runs' measured ranges", m.label, fig("a", A), fig("b", B), mp.reason)
       elseif not mp.test then
         out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (untested: %s)."):format(matched_load_text(mp, A, B),

@@ -1695,3 +1695,26 @@ t.test("--workload NAME=LABEL,...: the --run list's workloads, each ranked on it
     t.eq({ r.code, r.stderr }, { 2, c[2] }, table.concat(c[1], " "))
   end
 end)
+
+t.test("compare.lua's matched load stops below a point that failed requests too, and says so", function()
+  -- flaky as above (30 % failed at 30 req/s offered, saturated at 40); steady measured at 10,
+  -- 15, 30 and 40 req/s (all achieved), E2E p90 650 ms at 15 and 900 at 30. With E2E p90 ≤
+  -- 950 ms (steady fails it at 40: 1000 ms), the Summary compares E2E p90 at the runs' common
+  -- load: 20 req/s offered (flaky's last point before its failing one; on main 30, the
+  -- failing point itself, "sustained"), where steady is interpolated between 15 and 30:
+  -- 650 + (20 - 15) / (30 - 15) x (900 - 650) = 733.3 ms (by hand)
+  local flaky = failing_curve_dir { { 10, 10, 700 }, { 20, 20, 800 }, { 30, 21, 400, 30 }, { 40, 25, 5000 } }
+  local steady = failing_curve_dir { { 10, 10, 500 }, { 15, 15, 650 }, { 30, 30, 900 }, { 40, 40, 1000 } }
+  local parent = t.tmpdir()
+  local r = proc.run { LLMDLUA, ROOT .. "/lua/compare.lua", "--a", flaky, "--a-label", "flaky", "--b", steady,
+    "--b-label", "steady", "--slo", "latency_p90_ms=950", "--parent", parent, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  local w = t.workspaces(parent)[1]
+  local cj = json.read(w .. "/comparison.json")
+  t.eq({ cj.matched_point.load, cj.matched_point.axis, cj.matched_point.sustained }, { 20, "rate", true })
+  t.near(cj.matched_point.b, 650 + 5 / 15 * 250, 1e-9)
+  local summary = t.read(w .. "/comparison_report.md"):match("\n## Summary\n\n([^\n]*)")
+  t.ok(summary:find("the highest load both runs sustained (the lower of their loads at their last points before "
+    .. "saturation or a load point that failed requests), End-to-end latency p90 is 800.0 ms for flaky and 733.3 ms "
+    .. "for steady", 1, true), summary)
+end)

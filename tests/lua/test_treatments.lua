@@ -1718,3 +1718,20 @@ t.test("compare.lua's matched load stops below a point that failed requests too,
     .. "saturation or a load point that failed requests), End-to-end latency p90 is 800.0 ms for flaky and 733.3 ms "
     .. "for steady", 1, true), summary)
 end)
+
+t.test("a named workload whose treatments sent different requests is split in parts, each ranked on its own", function()
+  -- all four named workload s (as --workload s=t1,t2,t3,t4 would), but t3 and t4 send 3x the
+  -- input tokens (23997.0 against 7999.0 per request, by hand as above): two parts of s
+  local list = four_treatments { t3 = 3, t4 = 3 }
+  for _, x in ipairs(list) do x.workload = "s" end
+  list.workload_source = "named with --workload"
+  local m = tr.model(tr.load(list))
+  t.eq({ m.workloads[1].workload, m.workloads[1].treatments }, { "s, part 1", { "t1", "t2" } })
+  t.eq({ m.workloads[2].workload, m.workloads[2].treatments }, { "s, part 2", { "t3", "t4" } })
+  t.ok(m.verdict:find("^2 workloads %(named with %-%-workload, split where the requests sent differ%)"), m.verdict)
+  t.ok(m.verdict:find("Workload s, part 2 (rate sweep, 23997.0 input and 200.0 output tokens per request; t3, t4)", 1,
+    true), m.verdict)
+  local cs = tr.charts(m, list)
+  t.eq(cs[4].title, "Latency against achieved load, every treatment: workload s, part 2 (rate sweep, 23997.0 input "
+    .. "and 200.0 output tokens per request)")
+end)

@@ -1,4 +1,4 @@
--- llmdlua treatments.lua --run LABEL=DIR --run LABEL=DIR ... [--slo SPEC] [--out DIR]
+-- llmdlua treatments.lua --run LABEL=DIR --run LABEL=DIR ... [--workload NAME=LABEL,...] [--slo SPEC] [--out DIR]
 -- llmdlua treatments.lua --results DIR [--slo SPEC] [--out DIR]   every subfolder a treatment
 -- llmdlua treatments.lua EXPERIMENT_WORKSPACE [--slo SPEC]          an experiment.lua workspace
 --
@@ -10,15 +10,25 @@
 local args = require "llmd.args"
 local lfs = require "lfs"
 
--- --run may repeat: taken out before the other options are parsed
-local runs, rest = {}, {}
+-- --run and --workload may repeat: taken out before the other options are parsed
+local runs, rest, workloads = {}, {}, {}
 do
   local i = 1
   while i <= #arg do
     local a = arg[i]
     local v = a:match("^%-%-run=(.*)$")
     if a == "--run" then v = arg[i + 1]; i = i + 1 end
-    if v then
+    local w = a:match("^%-%-workload=(.*)$")
+    if a == "--workload" then w = arg[i + 1]; i = i + 1 end
+    if w then
+      -- --workload NAME=LABEL,LABEL,...: these treatments ran workload NAME
+      local name, labels = w:match("^([^=]+)=(.+)$")
+      if not name then
+        io.stderr:write(("treatments.lua: --workload %s: expected NAME=LABEL[,LABEL...]\n"):format(tostring(w)))
+        os.exit(2)
+      end
+      for label in labels:gmatch("[^,]+") do workloads[#workloads + 1] = { name = name, label = label } end
+    elseif v then
       local label, dir = v:match("^([^=]+)=(.+)$")
       if not label then
         io.stderr:write(("treatments.lua: --run %s: expected LABEL=DIR\n"):format(tostring(v)))
@@ -34,11 +44,14 @@ do
 end
 
 local o = args.parse(rest, {
-  usage = "llmdlua treatments.lua (--run LABEL=DIR ... | --results DIR | EXPERIMENT_WORKSPACE) [--slo SPEC] "
-    .. "[--out DIR] [--harness NAME] [--quiet]",
+  usage = "llmdlua treatments.lua (--run LABEL=DIR ... | --results DIR | EXPERIMENT_WORKSPACE) "
+    .. "[--workload NAME=LABEL,...] [--slo SPEC] [--out DIR] [--harness NAME] [--quiet]",
   help = [[
   --run LABEL=DIR           a treatment's results folder (repeat the option; the same LABEL
                             twice makes the folders repeats of one treatment)
+  --workload NAME=LABEL,... these treatments ran workload NAME (repeat the option, one per
+                            workload; then every treatment needs one): ranked, tested and set
+                            on the Pareto front only among those of their own workload
   --results DIR             every subfolder of DIR is a treatment (llm-d-benchmark's layout)
   --slo SPEC                ttft_p90_ms=200,error_rate_pct=1: capacity at SLO, the ranking by it
   --out DIR                 where the CSV and the report go (default: cross-treatment-comparison
@@ -102,6 +115,35 @@ if o[1] then
   if not eok then fail(exl) end
   list, experiment = exl, exl.experiment
   default_out = w .. "/cross-treatment-comparison"
+end
+
+-- --workload: every treatment named in one workload, each once
+if #workloads > 0 then
+  if experiment then
+    fail("--workload: an experiment's workloads are its run treatments; give --workload with --run or --results", 2)
+  end
+  local by = {}
+  for _, t in ipairs(list) do by[t.label] = t end
+  for _, w in ipairs(workloads) do
+    local t = by[w.label]
+    if not t then
+      local labels = {}
+      for _, x in ipairs(list) do labels[#labels + 1] = x.label end
+      fail(("--workload %s: no treatment is labelled %s (the treatments: %s)"):format(w.name, w.label,
+        table.concat(labels, ", ")), 2)
+    end
+    if t.workload and t.workload ~= w.name then
+      fail(("--workload: treatment %s is named in two workloads, %s and %s"):format(w.label, t.workload, w.name), 2)
+    end
+    t.workload = w.name
+  end
+  local missing = {}
+  for _, t in ipairs(list) do if not t.workload then missing[#missing + 1] = t.label end end
+  if #missing > 0 then
+    fail(("--workload: no workload named for %s (with --workload, name every treatment's workload)")
+      :format(table.concat(missing, ", ")), 2)
+  end
+  list.workload_source = "named with --workload"
 end
 
 local tr = require "llmd.treatments"

@@ -689,7 +689,8 @@ M.TIMEOUT = 60
 
 -- Draws the available charts with gnuplot (path gp) into out_dir: NAME.dat (the data) and
 -- NAME.svg, one gnuplot per chart. templates: a folder holding
--- charts/NAME.gp and charts/style.gp, or a function ("charts/NAME.gp") -> path. Sets
+-- charts/NAME.gp (chart.template when set: one template drawing several charts, each of its
+-- own name) and charts/style.gp, or a function ("charts/NAME.gp") -> path. Sets
 -- chart.svg (the SVG text) and chart.file ("charts/NAME.svg"). A template that gnuplot
 -- rejects is an error naming it.
 function M.render(list, templates, out_dir, gp)
@@ -704,7 +705,7 @@ function M.render(list, templates, out_dir, gp)
   local style = abs(find("charts/style.gp"))
   for _, c in ipairs(list) do
     if c.available then
-      local tpl = abs(find("charts/" .. c.name .. ".gp"))
+      local tpl = abs(find("charts/" .. (c.template or c.name) .. ".gp"))
       if lfs.attributes(tpl, "mode") ~= "file" then
         error(("%s: no such chart template (expected gnuplot commands for the %s chart)"):format(tpl, c.name), 0)
       end

@@ -802,13 +802,16 @@ end
 
 -- Capacity at SLO between two runs ------------------------------------------------------------
 
--- Capacity kinds (llmd.loadpoints.capacity) that are lower bounds ("≥ X").
-M.CAPACITY_BOUND = { never_violated = "never violated", saturated = "the last load before saturation",
-  last_passing = "the last load that met the SLOs" }
+-- Capacity kinds (llmd.loadpoints.capacity) that are lower bounds ("≥ X"), each with its
+-- note: llmd.loadpoints.CAPACITY_KINDS, the one list of the kinds.
+M.CAPACITY_BOUND = {}
 -- Capacity kinds two capacities can be compared by (M.capacity_gap, M.capacity_evidence):
--- a figure, a lower bound, or "below the lowest load".
-local CAPACITY_ORDERED = { interpolated = true, never_violated = true, saturated = true, last_passing = true,
-  below_lowest = true }
+-- a figure, a lower bound, or "below the lowest load" (every kind of that list).
+local CAPACITY_ORDERED = {}
+for kind, k in pairs(lp.CAPACITY_KINDS) do
+  if k.gives == "lower" then M.CAPACITY_BOUND[kind] = k.note end
+  CAPACITY_ORDERED[kind] = true
+end
 function M.capacity_is_bound(c) return c ~= nil and M.CAPACITY_BOUND[c.kind] ~= nil end
 -- What a capacity below the lowest load ("< X", c: llmd.loadpoints.capacity of kind
 -- below_lowest) says in a few words: the SLOs it failed there, by name ("failed TTFT p90 ≤
@@ -875,7 +878,7 @@ end
 function M.capacity_touch(ca, cb)
   local function touch(hi, lo)
     if not (hi and lo) then return false end
-    if not (hi.kind == "interpolated" or M.capacity_is_bound(hi)) then return false end
+    if not lp.capacity_has_figure(hi) then return false end
     if not (lo.kind == "interpolated" or lo.kind == "below_lowest") then return false end
     local p_rps = hi.kind == "interpolated" and hi.last_passing_rps or hi.rps
     local f_rps = lo.first_failing_rps

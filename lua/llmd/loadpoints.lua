@@ -564,28 +564,75 @@ function M.range_text(lo, hi, axis)
     metrics.format("throughput_req_s", hi))
 end
 
+-- The share of failed requests above which a load point is not a load its run sustained
+-- (M.failing): the saturation rule's margin (1 - SATURATION_SHARE, 5 %), the shortfall that
+-- makes a rate sweep's point saturated when its requests go unanswered.
+M.FAILURES_PCT = (1 - M.SATURATION_SHARE) * 100
+
+-- Why load point p is a failures point, a load its run did not sustain although it kept
+-- up with it (its latencies are of the requests that succeeded only), or nil: more of its
+-- requests failed than the error-rate SLO allows (opts.slo: llmd.decision.parse_slo's list,
+-- its error_rate_pct), or, without that SLO, more than FAILURES_PCT. An unknown error rate
+-- is not held against it.
+function M.failing(p, opts)
+  local err = p.values and p.values.error_rate_pct
+  if not finite(err) or err <= 0 then return nil end
+  for _, s in ipairs(opts and opts.slo or {}) do
+    if s.key == "error_rate_pct" then
+      if err > s.max then
+        return ("%.4g %% of its requests failed, more than the error-rate SLO allows (%g %%)"):format(err, s.max)
+      end
+      return nil
+    end
+  end
+  if err > M.FAILURES_PCT then
+    return ("%.4g %% of its requests failed (more than %g %%)"):format(err, M.FAILURES_PCT)
+  end
+  return nil
+end
+
+-- The first of points (in load order) that its run did not sustain: its saturation point,
+-- the first point whose shortfall was failed requests (the saturation search's cause
+-- "failures"), or the first failures point (M.failing, opts.slo); #points + 1 when every
+-- point was sustained. nil when the saturation is unknown.
+-- A second value says whether that point is one that failed requests (not its saturation).
+local function first_unsustained(points, s, opts)
+  if not s or s.unknown then return nil end
+  local cut, failing = #points + 1, false
+  if s.point then cut, failing = s.point, s.cause == "failures" end
+  if s.failures and s.failures.point and s.failures.point < cut then cut, failing = s.failures.point, true end
+  for i = 1, cut - 1 do
+    if M.failing(points[i], opts) then return i, true end
+  end
+  return cut, failing
+end
+
 -- The common load of several runs (runs: {{points =, saturation = M.saturation(points)},
 -- ...}), the one load at which their latencies are compared (treatments.lua's latency at
 -- the common load, compare.lua's Summary at a matched load), on the runs' load axis (M.axis:
 -- the offered rate or concurrency when every run was driven by it, else the achieved rate):
--- the lowest of their max sustained loads (each run's highest load before its saturation:
--- on the offered axis the offered load of its last point before the saturation point, or of
--- its highest point when it never saturated; else its max sustained throughput), the highest
--- load every run sustained, so that no latency compared there is an overloaded server's,
--- when it lies within every run's measured range (at least every run's lowest load, or
--- within REPEAT_TOLERANCE of it, as repeats of one load are); else the highest load inside
--- every run's measured range (the lowest of their highest), where some run is past its
--- saturation (M.saturated_on says which) or its saturation is unknown. Returns {load =,
--- axis =, rps = (the achieved axis: load; else nil), sustained = bool}, or nil and why:
--- {unknown = true} when a run has no known load, else {ranges = {{lo =, hi =}, ...}, axis =}
--- (in the runs' order) when no load lies within every run's measured range. A run's value
--- there is M.at's (on that axis): measured, or interpolated between two measured loads.
-function M.common_load(runs)
+-- the lowest of their max sustained loads (each run's highest load before the first load
+-- it did not sustain: its saturation point, or a failures point, where more requests failed
+-- than the error-rate SLO in opts.slo allows, else more than FAILURES_PCT, whose latencies
+-- are of the requests that succeeded only (M.failing); on the offered axis the offered load
+-- of its last point before that, or of its highest point when it sustained every one; else
+-- the highest achieved rate up to there), the highest load every run sustained, so that no
+-- latency compared there is an overloaded or failing server's, when it lies within every
+-- run's measured range (at least every run's lowest load, or within REPEAT_TOLERANCE of it,
+-- as repeats of one load are); else the highest load inside every run's measured range (the
+-- lowest of their highest), where some run is past its saturation (M.saturated_on says
+-- which), fails requests, or its saturation is unknown. Returns {load =, axis =, rps = (the
+-- achieved axis: load; else nil), sustained = bool}, or nil and why: {unknown = true} when a
+-- run has no known load, else {ranges = {{lo =, hi =}, ...}, axis =} (in the runs' order)
+-- when no load lies within every run's measured range. A run's value there is M.at's (on
+-- that axis): measured, or interpolated between two measured loads. failing (sustained
+-- only): a run whose sustained loads end there ends them below a point that failed requests.
+function M.common_load(runs, opts)
   local lists = {}
   for i, r in ipairs(runs) do lists[i] = r.points end
   local axis = #runs > 0 and M.axis(lists) or "achieved"
   local top, floor, sustained = math.huge, 0, math.huge
-  local ranges = {}
+  local ranges, ends = {}, {}
   for i, r in ipairs(runs) do
     local lo, hi
     for _, p in ipairs(r.points) do
@@ -598,22 +645,29 @@ function M.common_load(runs)
     if not lo then return nil, { unknown = true } end
     ranges[i] = { lo = lo, hi = hi }
     top, floor = math.min(top, hi), math.max(floor, lo)
-    local s, m = r.saturation, nil
-    if axis == "achieved" then
-      m = s and s.max_sustained_rps
-    elseif s and not s.unknown then
-      -- the points are ordered by offered load (one load type): the last before saturation
-      local last = s.point and r.points[s.point - 1] or (s.none and r.points[#r.points]) or nil
+    -- the points before the first it did not sustain (saturated, or failing requests)
+    local cut, failing = first_unsustained(r.points, r.saturation, opts)
+    local m
+    if cut and axis == "achieved" then
+      m = max_achieved(r.points, cut - 1)
+    elseif cut then
+      -- the points are ordered by offered load (one load type): the last one sustained
+      local last = r.points[cut - 1]
       m = last and last.offered
     end
     sustained = sustained and finite(m) and math.min(sustained, m) or nil
+    ends[i] = { m = m, failing = failing }
   end
   if #runs == 0 then return nil, { unknown = true } end
   local function within(x) return x >= floor or close(x, floor) end
   local function res(x, sus)
     return { load = x, axis = axis, rps = axis == "achieved" and x or nil, sustained = sus }
   end
-  if sustained and within(sustained) then return res(sustained, true) end
+  if sustained and within(sustained) then
+    local r = res(sustained, true)
+    for _, e in ipairs(ends) do if e.failing and e.m == sustained then r.failing = true end end
+    return r
+  end
   if within(top) then return res(top, false) end
   return nil, { ranges = ranges, axis = axis }
 end
@@ -965,6 +1019,33 @@ function M.capacity(points, slo, sat)
     reason = "every load point meets every SLO: the capacity is at least the highest load measured" }
 end
 
+-- What each kind of capacity (M.capacity) gives, the one list every reader of a capacity
+-- branches on (M.bracket, M.bracket_tps; llmd.decision's bounds and the kinds two capacities
+-- are ordered by; llmd.report's kinds with a figure): "estimate", a figure interpolated
+-- between the last load that met every SLO and the first that failed one; "lower", a lower
+-- bound, its figure up (the note says which bound); "below", below the lowest load tried, no
+-- figure. Any other kind (unknown, non_monotone) gives neither a figure nor a bracket.
+M.CAPACITY_KINDS = {
+  interpolated = { gives = "estimate" },
+  never_violated = { gives = "lower", note = "never violated" },
+  saturated = { gives = "lower", note = "the last load before saturation" },
+  last_passing = { gives = "lower", note = "the last load that met the SLOs" },
+  below_lowest = { gives = "below" },
+}
+
+-- What capacity c's kind gives (M.CAPACITY_KINDS): "estimate", "lower", "below" or nil.
+function M.capacity_gives(c)
+  local k = c and M.CAPACITY_KINDS[c.kind]
+  return k and k.gives or nil
+end
+
+-- Does capacity c have a figure (an estimate or a lower bound; below the lowest load and
+-- the unknown kinds have none)?
+function M.capacity_has_figure(c)
+  local g = M.capacity_gives(c)
+  return g == "estimate" or g == "lower"
+end
+
 -- The measured bracket of a capacity, [lo, hi): what the load points place it in, whatever
 -- an interpolation says. Interpolated: from the last load that met every SLO
 -- (last_passing_rps) to the first that failed one (first_failing_rps); the figure between
@@ -973,11 +1054,12 @@ end
 -- load points (no last_passing_rps) keeps its figure. nil, nil for any other kind
 -- (unknown, non-monotone).
 function M.bracket(c)
-  if c.kind == "interpolated" then
+  local gives = M.capacity_gives(c)
+  if gives == "estimate" then
     return c.last_passing_rps or c.rps, c.first_failing_rps or c.rps
-  elseif c.kind == "never_violated" or c.kind == "saturated" or c.kind == "last_passing" then
+  elseif gives == "lower" then
     return c.rps, math.huge
-  elseif c.kind == "below_lowest" then
+  elseif gives == "below" then
     return 0, c.lowest_rps or math.huge
   end
   return nil, nil
@@ -987,11 +1069,12 @@ end
 -- nil where a load point's tok/s is unknown, and for the kinds M.bracket has none of.
 function M.bracket_tps(c)
   local lo, hi
-  if c.kind == "interpolated" then
+  local gives = M.capacity_gives(c)
+  if gives == "estimate" then
     lo, hi = c.last_passing_tps, c.first_failing_tps
-  elseif c.kind == "never_violated" or c.kind == "saturated" or c.kind == "last_passing" then
+  elseif gives == "lower" then
     lo, hi = c.output_tps, math.huge
-  elseif c.kind == "below_lowest" then
+  elseif gives == "below" then
     lo, hi = 0, c.lowest_tps
   end
   if type(lo) ~= "number" or type(hi) ~= "number" then return nil, nil end

@@ -1263,8 +1263,11 @@ end
 -- load), rps_a =, rps_b = (the offered axes: each run's achieved rate there, its point's or
 -- interpolated; the runs' mean would be a rate neither achieved), sustained =,
 -- a = {value, point | lo, hi}, b = ...}, or nil and why.
-local function matched_load(A, B, pa, pb, key, sa, sb)
-  local cl, none = lp.common_load { { points = pa, saturation = sa }, { points = pb, saturation = sb } }
+local function matched_load(A, B, pa, pb, key, sa, sb, slo)
+  -- (a load point that failed requests, beyond the error-rate SLO or else 5 %, is no load
+  -- sustained: llmd.loadpoints.failing)
+  local cl, none = lp.common_load({ { points = pa, saturation = sa }, { points = pb, saturation = sb } },
+    { slo = slo })
   local label = metrics.get(key).label
   if not cl then
     if none.unknown then return nil, "an achieved rate is unknown" end
@@ -1278,7 +1281,7 @@ local function matched_load(A, B, pa, pb, key, sa, sb)
       none.axis == "concurrency" and "concurrency" or none.axis == "rate" and "offered rates" or "achieved rates",
       parts[1][2] .. "; " .. parts[2][2])
   end
-  local res = { load = cl.load, axis = cl.axis, sustained = cl.sustained }
+  local res = { load = cl.load, axis = cl.axis, sustained = cl.sustained, failing = cl.failing }
   local lacking, rates = {}, {}
   for _, x in ipairs { { "a", A, pa }, { "b", B, pb } } do
     local v, interp, p, q = lp.at(x[3], cl.load, key, cl.axis)
@@ -1308,7 +1311,7 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     return nil
   end
   local sat = model.saturation
-  local ml, why = matched_load(A, B, points_a, points_b, key, sat.a, sat.b)
+  local ml, why = matched_load(A, B, points_a, points_b, key, sat.a, sat.b, model.slo)
   if not ml then
     model.matched_point = { key = key, reason = why }
     return nil
@@ -1322,7 +1325,8 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     -- interpolated on a side: the figures, said with the measured loads they lie between
     local res = { key = key, rps = rps, rps_a = rps_a, rps_b = rps_b, load = ml.load, axis = ml.axis, a = ml.a.value,
       b = ml.b.value,
-      sustained = ml.sustained, point_a = pa and pa.index or nil, point_b = pb and pb.index or nil, interpolated = {} }
+      sustained = ml.sustained, sustained_failing = ml.failing, point_a = pa and pa.index or nil,
+      point_b = pb and pb.index or nil, interpolated = {} }
     for _, side in ipairs { "a", "b" } do
       local x = ml[side]
       if x.interpolated then
@@ -1337,7 +1341,7 @@ local function matched_point(model, A, B, points_a, points_b, saved)
   end
   local res = { key = key, rps = rps, rps_a = rps_a, rps_b = rps_b, load = ml.load, axis = ml.axis,
     a = lp.field(pa, key), b = lp.field(pb, key),
-    point_a = pa.index, point_b = pb.index, sustained = ml.sustained }
+    point_a = pa.index, point_b = pb.index, sustained = ml.sustained, sustained_failing = ml.failing }
   -- no load both runs measured is below both saturations: which run is past its own here
   if past_a or past_b then
     -- past saturation the latency measures the queue that grew for the length of the test,
@@ -2109,7 +2113,6 @@ local function summary(model, A, B)
   local total_at = model.gpus_differ and #out + 1 -- where the totals' first sentence goes
   if #model.slo > 0 then
     local phrase = decision.slo_phrase(model.slo)
-    local known = { interpolated = true, never_violated = true, saturated = true, last_passing = true }
     if ev.verdict == "not comparable" then
       -- the figures, and why no order is read from them
       out[#out + 1] = ("Capacity within %s: %s for %s, %s for %s: not comparable, the workloads differ (%s, beyond "
@@ -2117,7 +2120,7 @@ local function summary(model, A, B)
         .. "neither run is named higher, and latencies at matched load are not compared either."):format(phrase,
         capacity_text(ca), A.label, capacity_text(cb), B.label, differ or "", T.helpers.num(
         decision.TOKEN_TOLERANCE * 100, 0))
-    elseif known[ca.kind] and known[cb.kind] then
+    elseif lp.capacity_has_figure(ca) and lp.capacity_has_figure(cb) then
       local eff = decision.effect_pct(ca.rps, cb.rps)
       if ca.kind == "never_violated" and cb.kind == "never_violated" then
         out[#out + 1] = never_violated_text(phrase, A, B, ca, cb, decision.slo_words(model.slo))
@@ -2297,7 +2300,9 @@ local function summary(model, A, B)
         end
         out[#out + 1] = ("At %s, %s, %s is %s and %s; untested: %s."):format(matched_load_text(mp, A, B),
           mp.sustained and ("the highest load both runs sustained (the lower of their %s)"):format(mp.axis == "achieved"
-            and "max sustained throughputs" or "loads at their last points before saturation")
+            and "max sustained throughputs" .. (mp.sustained_failing and " below any load point that failed requests"
+              or "") or ("loads at their last points before saturation%s"):format(mp.sustained_failing
+              and " or a load point that failed requests" or ""))
           or "the highest load within both runs' measured ranges", m.label, fig("a", A), fig("b", B), mp.reason)
       elseif not mp.test then
         out[#out + 1] = ("At %s, %s is %s for %s and %s for %s (untested: %s)."):format(matched_load_text(mp, A, B),
@@ -2857,7 +2862,7 @@ function M.curve_rows(model)
   local differ = workloads_differ(model) ~= nil
   if #model.slo > 0 and cap then
     local ca, cb = cap.a, cap.b
-    local function fig(c) return (c.kind == "interpolated" or is_bound(c)) and c.rps or nil end
+    local function fig(c) return lp.capacity_has_figure(c) and c.rps or nil end
     -- one exact delta only where both spans are single figures; else the range the measured
     -- brackets allow goes in the note, as the Headline's Delta and Change give it
     local g = cap.gap
@@ -2880,7 +2885,7 @@ function M.curve_rows(model)
     local h
     for _, r in ipairs(model.headline or {}) do if r.label == "Capacity at SLO per GPU" then h = r end end
     local ca, cb = pg.a, pg.b
-    local function fig(c) return (c.kind == "interpolated" or is_bound(c)) and c.rps or nil end
+    local function fig(c) return lp.capacity_has_figure(c) and c.rps or nil end
     local broken = pg.evidence and pg.evidence.verdict == "broken"
     local single = pg.gap and pg.gap.lo_rps == pg.gap.hi_rps
     row("capacity_at_slo_rps_per_gpu", fig(ca), fig(cb), h and h.a_text or "N/A", h and h.b_text or "N/A",

@@ -340,21 +340,121 @@ local function capacity_brief(c)
   return metrics.na(c.reason or "unknown")
 end
 
--- opts.slo: llmd.decision.parse_slo's list. Returns the model the templates render.
+-- The requests treatment t sent (its whole-run figures: token totals over its completed
+-- requests, over all its folders), for the workload check: what it measured it sent.
+local function requests_set(t)
+  if #t.runs == 1 then return t.runs[1].overall end
+  local v = {}
+  for _, run in ipairs(t.runs) do
+    for _, k in ipairs { "requests_ok", "input_tokens_total", "output_tokens_total" } do
+      local y = run.overall.values[k]
+      if y == nil then v[k] = false elseif v[k] ~= false then v[k] = (v[k] or 0) + y end
+    end
+  end
+  for k, y in pairs(v) do if y == false then v[k] = nil end end
+  return { values = v }
+end
+
+-- How treatment t was driven: "rate", "concurrency", or nil (unknown, or mixed).
+local function load_type(pts)
+  local kind
+  for _, p in ipairs(pts) do
+    if p.load_type ~= "rate" and p.load_type ~= "concurrency" then return nil end
+    if kind and p.load_type ~= kind then return nil end
+    kind = p.load_type
+  end
+  return kind
+end
+
+-- What two treatments' measured workloads differ by (texts, empty when they match or the
+-- difference is unknown): the requests they sent, token lengths per request beyond the
+-- workload match's 5 % (llmd.decision.token_differences, mean and p50/p90), and how they
+-- were driven (rate against concurrency). Not the load steps: a harness's sweep sets each
+-- run's rates from its own saturation probe (inference-perf), so one workload profile gives
+-- each server its own ladder, and the ranking's evidence already says where the steps
+-- cannot order two figures.
+local function workload_differences(a, b)
+  local out = decision.token_difference_texts(a.requests_set, b.requests_set)
+  if a.load_type and b.load_type and a.load_type ~= b.load_type then
+    out[#out + 1] = ("driven by %s vs by %s"):format(a.load_type, b.load_type)
+  end
+  return out
+end
+
+-- A measured workload in a few words: "rate sweep, 7999.0 input and 200.0 output tokens per
+-- request" (token means over the completed requests), for the report.
+local function signature_text(sig)
+  local v = sig.requests_set and sig.requests_set.values or {}
+  local function mean(k)
+    local n, total = v.requests_ok, v[k]
+    if n and total and n > 0 then return ("%.1f"):format(total / n) end
+  end
+  local i, o = mean("input_tokens_total"), mean("output_tokens_total")
+  local how = sig.load_type and (sig.load_type .. " sweep") or "load type unknown"
+  if i and o then return ("%s, %s input and %s output tokens per request"):format(how, i, o) end
+  return how .. ", token lengths per request unknown"
+end
+
 -- The workloads of a list: its treatments grouped by t.workload (an experiment's run
--- treatment, set by M.experiment_list), in the order of their first treatment, with .order
--- (label -> place in the list). One group when no treatment names a workload.
+-- treatment, set by M.experiment_list, or treatments.lua's --workload), in the order of
+-- their first treatment, and each such group split further by what its treatments measured
+-- they sent (workload_differences: token lengths per request beyond 5 %, rate against
+-- concurrency): a treatment joins the first part of its group whose every treatment it
+-- matches, else starts a part of its own, so that no two treatments of one part differ. A
+-- group split in parts names each part by its place ("workload 2"; "short, part 2" in a
+-- named one) and describes it by its first treatment's measured workload (signature: "rate
+-- sweep, 23997.0 input and 200.0 output tokens per request"). Returns the groups ({workload
+-- =, list =, signature = (split groups only), named = the name given or nil}), with .order
+-- (label -> place in the list) and .apart (texts: each treatment that starts a part, what
+-- sets it apart from each earlier part). One group, workload nil, when no treatment names a
+-- workload and every one matches every other.
 function M.workload_groups(list)
-  local groups, by = { order = {} }, {}
+  local named, by, order = {}, {}, {}
   for i, t in ipairs(list) do
     local w = t.workload or ""
     if not by[w] then
       by[w] = { workload = t.workload, list = {} }
-      groups[#groups + 1] = by[w]
+      named[#named + 1] = by[w]
     end
     local g = by[w].list
     g[#g + 1] = t
-    groups.order[t.label] = i -- (the list's order, kept in the model's treatments)
+    order[t.label] = i -- (the list's order, kept in the model's treatments)
+  end
+  local groups = { order = order, apart = {} }
+  for _, g in ipairs(named) do
+    local parts = {}
+    for _, t in ipairs(g.list) do
+      -- (a treatment read without its load points has no measured workload: M.model says why)
+      local sig = { label = t.label }
+      if not t.load_error and t.run then
+        sig.requests_set, sig.load_type = requests_set(t), load_type(lp.points(t.run))
+      end
+      local home, why = nil, {}
+      for _, part in ipairs(parts) do
+        local d
+        for _, u in ipairs(part.sigs) do
+          d = workload_differences(sig, u)
+          if #d > 0 then
+            why[#why + 1] = ("%s vs %s: %s"):format(t.label, u.label, table.concat(d, "; "))
+            break
+          end
+        end
+        if #d == 0 then home = part; break end
+      end
+      if not home then
+        home = { list = {}, sigs = {} }
+        parts[#parts + 1] = home
+        for _, x in ipairs(why) do groups.apart[#groups.apart + 1] = x end
+      end
+      home.list[#home.list + 1] = t
+      home.sigs[#home.sigs + 1] = sig
+    end
+    for k, part in ipairs(parts) do
+      local name = g.workload
+      if #parts > 1 then name = g.workload and ("%s, part %d"):format(g.workload, k) or ("workload %d"):format(k) end
+      groups[#groups + 1] = { workload = name, list = part.list, named = g.workload,
+        signature = #parts > 1 and signature_text(part.sigs[1]) or nil }
+    end
   end
   return groups
 end
@@ -366,7 +466,8 @@ end
 -- rankings one after another, each place marked with its workload.
 local function grouped_model(groups, opts)
   local m = { slo = opts.slo or {}, treatments = {}, notes = {}, ranking = {}, front = {}, dominated = {},
-    pareto_excluded = {}, pareto_not_compared = {}, saturated_at_common = {}, common_unlike = {}, workloads = {} }
+    pareto_excluded = {}, pareto_not_compared = {}, saturated_at_common = {}, failing_at_common = {},
+    common_unlike = {}, workloads = {} }
   m.slo_text = #m.slo > 0 and decision.slo_phrase(m.slo) or nil
   local parts, commons, size = {}, {}, 0
   for _, g in ipairs(groups) do
@@ -384,7 +485,7 @@ local function grouped_model(groups, opts)
       m.ranking[#m.ranking + 1] = r
     end
     for _, k in ipairs { "front", "dominated", "pareto_excluded", "pareto_not_compared", "saturated_at_common",
-      "common_unlike" } do
+      "failing_at_common", "common_unlike" } do
       for _, d in ipairs(sub[k] or {}) do
         if type(d) == "table" then d.workload = w end
         m[k][#m[k] + 1] = d
@@ -393,9 +494,11 @@ local function grouped_model(groups, opts)
     size = size + (sub.family and sub.family.size or 0)
     local best = sub.ranking[1] and sub.ranking[1].proven and sub.ranking[1].label or nil
     m.workloads[#m.workloads + 1] = { workload = w, treatments = labels, verdict = sub.verdict, best = best or false,
-      common_text = sub.common_text or false, common_why = sub.common_why or false, family = sub.family }
-    parts[#parts + 1] = ("Workload %s (%s): %s %s"):format(w, table.concat(labels, ", "),
-      best and ("best: %s."):format(best) or "not shown to differ (no setup shown best).", sub.verdict)
+      common_text = sub.common_text or false, common_why = sub.common_why or false, family = sub.family,
+      signature = g.signature or false }
+    parts[#parts + 1] = ("%s (%s%s): %s %s"):format(g.named and ("Workload " .. w) or w:gsub("^w", "W"),
+      g.signature and (g.signature .. "; ") or "", table.concat(labels, ", "),
+      best and ("best: %s."):format(best) or "not shown to differ (no treatment shown best).", sub.verdict)
     commons[#commons + 1] = ("%s at %s"):format(w, sub.common_text or metrics.na(sub.common_why))
   end
   -- the treatments as the list gives them (the tables' order), each marked with its workload
@@ -403,15 +506,28 @@ local function grouped_model(groups, opts)
   table.sort(m.treatments, function(a, b) return at[a.label] < at[b.label] end)
   m.common_by_workload = table.concat(commons, "; ")
   m.family = { method = "holm", alpha = decision.ALPHA, size = size, per_workload = true }
-  m.verdict = ("%d workloads (run treatments), each ranked on its own: a treatment is compared only with those "
-    .. "of its own workload, never across workloads. %s"):format(#groups, table.concat(parts, " "))
+  -- where the workloads come from: named (an experiment's run treatments, --workload), and
+  -- told apart by the requests the treatments measured they sent
+  local named = false
+  for _, g in ipairs(groups) do if g.named then named = true end end
+  local source = named and (groups.source or "run treatments") or nil
+  if #groups.apart > 0 then
+    source = source and (source .. ", split where the requests sent differ") or "told apart by the requests sent"
+  end
+  m.workload_apart, m.workload_source = groups.apart, source
+  m.verdict = ("%d workloads (%s), each ranked on its own: a treatment is compared only with those of its own "
+    .. "workload, never across workloads.%s %s"):format(#groups, source, #groups.apart > 0
+    and (" Apart, as they measured what they sent: %s."):format(table.concat(groups.apart, "; ")) or "",
+    table.concat(parts, " "))
   return m
 end
 
+-- opts.slo: llmd.decision.parse_slo's list. Returns the model the templates render.
 function M.model(list, opts)
   opts = opts or {}
   if not opts.one_workload then
     local groups = M.workload_groups(list)
+    groups.source = list.workload_source
     if #groups > 1 then return grouped_model(groups, opts) end
   end
   local slo = opts.slo or {}
@@ -461,19 +577,7 @@ function M.model(list, opts)
     x.min_achieved, x.max_achieved = lo, hi
     -- the requests it sent (token lengths per request, over all its folders), for the
     -- workload check of the capacity evidence
-    if #t.runs == 1 then
-      x.requests_set = t.runs[1].overall
-    else
-      local v = {}
-      for _, run in ipairs(t.runs) do
-        for _, k in ipairs { "requests_ok", "input_tokens_total", "output_tokens_total" } do
-          local y = run.overall.values[k]
-          if y == nil then v[k] = false elseif v[k] ~= false then v[k] = (v[k] or 0) + y end
-        end
-      end
-      for k, y in pairs(v) do if y == false then v[k] = nil end end
-      x.requests_set = { values = v }
-    end
+    x.requests_set = requests_set(t)
     m.treatments[#m.treatments + 1] = x
   end
   local T = m.treatments
@@ -487,7 +591,9 @@ function M.model(list, opts)
   -- range, with each treatment saturated there marked
   local runs = {}
   for i, x in ipairs(T) do runs[i] = { points = x.points, saturation = x.saturation } end
-  local cl, none = lp.common_load(runs)
+  -- (a load point that failed requests, beyond the error-rate SLO or else 5 %, is no load
+  -- sustained: llmd.loadpoints.failing)
+  local cl, none = lp.common_load(runs, { slo = slo })
   if cl then
     -- on the runs' load axis (the offered concurrency or rate when every treatment was driven
     -- by it: past saturation the achieved rate is flat and would pair different overloads);
@@ -532,6 +638,26 @@ function M.model(list, opts)
       m.saturated_at_common[#m.saturated_at_common + 1] = {
         label = x.label, reason = x.max_rps and ("it sustains at most %s; %s"):format(
           metrics.format("throughput_req_s", x.max_rps), x.saturation.reason) or x.max_rps_why }
+    end
+  end
+  -- at or next to a load point that failed requests (llmd.loadpoints.failing): its latencies
+  -- there are of the requests that succeeded only, never a sustained load's
+  m.failing_at_common = {}
+  for _, x in ipairs(T) do
+    if m.common_load then
+      local _, interp, p, q = lp.at(x.points, m.common_load, "achieved_rps", m.common_axis)
+      local why
+      for _, y in ipairs { p, interp and q or nil } do
+        local f = type(y) == "table" and lp.failing(y, { slo = slo })
+        if f and not why then
+          why = ("at load point %d (%s)%s %s"):format(y.index, lp.load_text(m.common_axis, lp.load_of(y,
+            m.common_axis)), interp and ", one of the two its figures there are interpolated between," or "", f)
+        end
+      end
+      if why then
+        x.failing_at_common = true
+        m.failing_at_common[#m.failing_at_common + 1] = { label = x.label, reason = why }
+      end
     end
   end
   -- treatments whose requests differ in length: their latencies at one load do not compare
@@ -894,6 +1020,13 @@ function M.model(list, opts)
     m.verdict = "No treatment can be ranked: " .. m.rank_by .. " is unknown for every one."
   elseif #ranked == 1 then
     m.verdict = ("Only %s has a known %s; nothing to rank it against."):format(ranked[1].label, m.rank_by)
+  elseif by_cap and ranked[1].capacity.kind == "below_lowest" then
+    -- every one failed the SLOs at its lowest load (ranked at 0, the lowest): no figure is
+    -- the highest, and "< X" against "< Y" orders nothing
+    local parts = {}
+    for i, x in ipairs(ranked) do parts[i] = ("%s %s"):format(x.label, m.ranking[i].text) end
+    m.verdict = ("No treatment is shown to be best: every one fails %s already at its lowest load (%s), so no "
+      .. "capacity is known to order them."):format(words.the, table.concat(parts, "; "))
   elseif m.ranking[1].proven and m.ranking[1].above_higher_figure then
     -- first by the evidence, below the second's figure: "the highest" would misread it
     m.verdict = ("%s ranks first by %s, %s, shown by repeats %s."):format(ranked[1].label, m.rank_by,
@@ -971,6 +1104,10 @@ function M.model(list, opts)
     for _, y in ipairs { c.x, o.x } do
       if y.saturated_at_common then
         e = e .. ("; %s's latency there is an overloaded server's (saturated at that load)"):format(y.label)
+      end
+      if y.failing_at_common then
+        e = e .. ("; %s's latency there is of the requests that succeeded only (it failed requests at that load)")
+          :format(y.label)
       end
     end
     return e
@@ -1065,9 +1202,14 @@ function M.present(m, opts)
     pareto_not_compared = m.pareto_not_compared or {},
     common_text = m.common_text, common_load = m.common_load,
     common_sustained = m.common_sustained or false, saturated_at_common = m.saturated_at_common or {},
+    failing_at_common = m.failing_at_common or {},
     common_unlike = m.common_unlike or {}, latency_labels = {}, treatments = {},
-    workloads = m.workloads or false, common_by_workload = m.common_by_workload or false }
+    workloads = m.workloads or false, common_by_workload = m.common_by_workload or false,
+    workload_source = m.workload_source or false, workload_apart = m.workload_apart or {} }
   for _, key in ipairs(M.LATENCY_KEYS) do v.latency_labels[#v.latency_labels + 1] = metrics.get(key).label end
+  -- (the common load's rule names the error-rate SLO where one is given: llmd.loadpoints.failing)
+  v.error_slo = false
+  for _, s in ipairs(m.slo or {}) do if s.key == "error_rate_pct" then v.error_slo = true end end
   -- the load-point table's columns beyond its fixed ones: every SLO metric it does not show
   -- already (TTFT p95 for --slo ttft_p95_ms=300), with its unit
   v.slo_cols = {}
@@ -1089,6 +1231,7 @@ function M.present(m, opts)
       latency_cells = {}, point_rows = {} }
     t.capacity_text = capacity_brief(x.capacity)
     t.saturated_at_common = x.saturated_at_common or false
+    t.failing_at_common = x.failing_at_common or false
     for _, e in ipairs(x.at_common) do t.latency_cells[#t.latency_cells + 1] = e.text end
     for _, p in ipairs(x.points) do
       local slo_cells = {}
@@ -1140,10 +1283,12 @@ function M.write_report(out, list, opts)
   local plain = { verdict = m.verdict, rank_by = m.rank_by, common_rps = m.common_rps,
     common_load = m.common_load, common_axis = m.common_axis,
     common_sustained = m.common_sustained, saturated_at_common = json.array(m.saturated_at_common),
+    failing_at_common = json.array(m.failing_at_common or {}),
     common_unlike = json.array(m.common_unlike or {}),
     dominated = json.array(m.dominated), front = json.array(m.front),
     pareto_not_compared = json.array(m.pareto_not_compared or {}),
     family = m.family, workloads = m.workloads and json.array(m.workloads) or nil,
+    workload_apart = m.workload_apart and json.array(m.workload_apart) or nil,
     ranking = json.array(m.ranking), treatments = json.array {} }
   -- JSON has no infinity: a range open above has no hi
   local function plain_capacity(c)
@@ -1228,6 +1373,14 @@ function M.write_outputs(out, list, opts)
       end
       for _, name in ipairs(names) do move("charts/" .. name) end
       require("llmd.charts").remove_stale(paths.charts, out .. "/charts")
+      -- and the charts of a workload an earlier comparison had and this one has not
+      -- (treatments_*_wN), which no chart of this list names
+      local keep = {}
+      for _, c in ipairs(paths.charts) do if c.svg then keep[c.name] = true end end
+      for name in lfs.dir(out .. "/charts") do
+        local base = name:match("^(treatments_.+)%.svg$") or name:match("^(treatments_.+)%.dat$")
+        if base and not keep[base] then os.remove(out .. "/charts/" .. name) end
+      end
     end
     for _, name in ipairs(OUTPUTS) do move(name) end
     paths.csv = out .. "/treatment_comparison.csv"
@@ -1262,15 +1415,17 @@ local BAR_PANELS = { { "ttft_p90_ms", "TTFT p90 (ms)" }, { "latency_p90_ms", "E2
 local CDF_PANELS = { { "ttft_ms", "TTFT (ms)" }, { "tpot_ms", "TPOT (ms)" }, { "itl_ms", "inter-token latency (ms)" },
   { "e2e_ms", "end-to-end latency (ms)" } }
 
--- The N-way charts of model m (from M.model) and the treatments' runs.
-function M.charts(m, list)
+-- The N-way charts of the treatments T (model entries, from M.model) and list (their
+-- list entries, in the same order), into out; suffix: added to each chart's name (its
+-- files; the template stays the chart's own), about: added to each title (the workload).
+local function charts_of(m, T, list, out, suffix, about)
   local labels = {}
-  for i, x in ipairs(m.treatments) do labels[i] = x.label end
+  for i, x in ipairs(T) do labels[i] = x.label end
   local function chart(name, title)
-    return { name = name, title = title, available = false, notes = {},
+    title = title .. (about or "")
+    return { name = name .. (suffix or ""), template = name, title = title, available = false, notes = {},
       vars = { { "title", title }, { "labels", labels } } }
   end
-  local out = {}
 
   -- 1. latency against achieved load
   local c = chart("treatments_latency_throughput", "Latency against achieved load, every treatment")
@@ -1279,7 +1434,7 @@ function M.charts(m, list)
     -- only points drawn: an achieved rate to place them (a benchmark report whose rate fields
     -- contradict each other has none) and the panel's latency
     local vals = {}
-    for _, x in ipairs(m.treatments) do
+    for _, x in ipairs(T) do
       for _, p in ipairs(x.points) do
         if finite(p.achieved_rps) then vals[#vals + 1] = p.values[pnl[1]] end
       end
@@ -1291,7 +1446,7 @@ function M.charts(m, list)
       slos[#slos + 1] = lim
     end
   end
-  for _, x in ipairs(m.treatments) do
+  for _, x in ipairs(T) do
     local rows = { name = x.label }
     local pts = {}
     for _, p in ipairs(x.points) do if finite(p.achieved_rps) then pts[#pts + 1] = p end end
@@ -1316,7 +1471,7 @@ function M.charts(m, list)
   -- 2. bars: mean over the load points, whiskers from the lowest to the highest
   c = chart("treatments_bars", "Across each treatment's load points: mean, lowest and highest")
   local rows, any, has_panel = { name = "treatments" }, false, {}
-  for i, x in ipairs(m.treatments) do
+  for i, x in ipairs(T) do
     local r = { n = 1 + 3 * #BAR_PANELS, i - 1 }
     for j, pnl in ipairs(BAR_PANELS) do
       local sum, n, lo, hi = 0, 0, nil, nil
@@ -1401,6 +1556,28 @@ function M.charts(m, list)
     c.available = true
   end
   out[#out + 1] = c
+  return out
+end
+
+-- The N-way charts of model m (from M.model) and the treatments' list: one set (latency
+-- against load, bars, CDFs) per workload where the model has several (m.workloads), each
+-- titled with its workload and drawing only its treatments, so that no chart puts two
+-- workloads side by side; else one set of every treatment.
+function M.charts(m, list)
+  local out = {}
+  if not m.workloads then return charts_of(m, m.treatments, list, out) end
+  local entry = {}
+  for _, t in ipairs(list) do entry[t.label] = t end
+  for i, w in ipairs(m.workloads) do
+    local T, L, in_w = {}, {}, {}
+    for _, label in ipairs(w.treatments) do in_w[label] = true end
+    for _, x in ipairs(m.treatments) do
+      if in_w[x.label] then T[#T + 1], L[#L + 1] = x, entry[x.label] end
+    end
+    local name = w.workload:match("^workload ") and w.workload or ("workload " .. w.workload)
+    charts_of(m, T, L, out, ("_w%d"):format(i), (": %s%s"):format(name, w.signature and (" (" .. w.signature .. ")")
+      or ""))
+  end
   return out
 end
 

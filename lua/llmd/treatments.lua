@@ -430,8 +430,10 @@ function M.model(list, opts)
     x.repeats = reps
     x.max_rps = finite(sat.max_sustained_rps) and sat.max_sustained_rps or nil
     if not x.max_rps and not sat.unknown and sat.point == 1 and sat.cause == "failures" then
-      x.max_rps_why = ("%.4g %% of requests failed already at the lowest load point (failures, not overload)")
-        :format(sat.failed_pct)
+      -- one crashed repeat among clean ones: each repeat's share, not the mean alone
+      local each = lp.failed_repeats_text(sat)
+      x.max_rps_why = ("%.4g %% of requests failed already at the lowest load point%s (failures, not overload)")
+        :format(sat.failed_pct, each and (", " .. each) or "")
     elseif not x.max_rps and not sat.unknown and sat.point == 1 then
       x.max_rps_why = "saturated already at the lowest load point"
     elseif not x.max_rps then
@@ -1066,7 +1068,8 @@ function M.present(m, opts)
     common_text = m.common_text, common_load = m.common_load,
     common_sustained = m.common_sustained or false, saturated_at_common = m.saturated_at_common or {},
     common_unlike = m.common_unlike or {}, latency_labels = {}, treatments = {},
-    workloads = m.workloads or false, common_by_workload = m.common_by_workload or false }
+    workloads = m.workloads or false, common_by_workload = m.common_by_workload or false,
+    capacity_definition = decision.CAPACITY_DEFINITION }
   for _, key in ipairs(M.LATENCY_KEYS) do v.latency_labels[#v.latency_labels + 1] = metrics.get(key).label end
   -- the load-point table's columns beyond its fixed ones: every SLO metric it does not show
   -- already (TTFT p95 for --slo ttft_p95_ms=300), with its unit

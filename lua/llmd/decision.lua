@@ -503,15 +503,28 @@ end
 -- points instead compares each run's mix of loads: with latency rising with load, the run
 -- with more repeats at the light loads is "faster" at every load at which both are the
 -- same. A stratum whose samples are all one value carries no information and is skipped.
+-- With at most llmd.stattest.EXACT_MAX (60) requests in all, as the unstratified test, p
+-- is the exact one (llmd.stattest.exact_van_elteren: every split of each stratum's values,
+-- the same weights): exact = true, p_min, p_normal (the approximation's); the normal
+-- approximation misstates a small sample's p, as it does unstratified.
 -- Returns {test = "mann_whitney", p, z (> 0: A's values larger, as the unstratified
 -- test's), strata, left_out}, or nil and why.
 function M.stratified_mann_whitney(ra, rb, pa, pb, kind)
   local pairs_, left = M.paired_points(pa, pb)
   if #pairs_ == 0 then return nil, "no load point of one run is at a load the other measured" end
   local num, var, used = 0, 0, 0
+  -- each stratum's values for the exact test, while there are few enough in all
+  local small, n_all = {}, 0
   for _, pr in ipairs(pairs_) do
     local xa, xb = point_samples(ra, pr.a, kind, #pa), point_samples(rb, pr.b, kind, #pb)
     if not (xa and xb) then return nil, "no per-request samples at every load point of both runs" end
+    n_all = n_all + xa:count() + xb:count()
+    if small and n_all <= stattest.EXACT_MAX then
+      local va, vb = xa:values(stattest.EXACT_MAX), xb:values(stattest.EXACT_MAX)
+      if va and vb then small[#small + 1] = { a = va, b = vb } else small = nil end
+    else
+      small = nil
+    end
     if xa:count() > 0 and xb:count() > 0 then
       local ok, r = pcall(stats.mann_whitney, xa, xb)
       if not ok then return nil, "no per-request samples at every load point of both runs" end
@@ -525,8 +538,11 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind)
   end
   if var <= 0 or var ~= var then return nil, "no load point at which both runs' samples are not all one value" end
   local z = num / math.sqrt(var)
-  return { test = "mann_whitney", name = "van_elteren", z = z, p = stattest.normal_two_sided(z), strata = used,
+  local r = { test = "mann_whitney", name = "van_elteren", z = z, p = stattest.normal_two_sided(z), strata = used,
     left_out = #left > 0 and ("left out, measured by one run only: %s"):format(table.concat(left, ", ")) or nil }
+  local e = small and stattest.exact_van_elteren(small)
+  if e then r.p_normal, r.p, r.p_min, r.exact = r.p, e.p, e.p_min, true end
+  return r
 end
 
 -- Failures over-dispersed across the repeats of a run's load points (run: its run model;
@@ -805,6 +821,23 @@ end
 -- Capacity kinds (llmd.loadpoints.capacity) that are lower bounds ("≥ X"), each with its
 -- note: llmd.loadpoints.CAPACITY_KINDS, the one list of the kinds.
 M.CAPACITY_BOUND = {}
+-- What "capacity at SLO" means, for the reports' SLO paragraph (compare.lua's and
+-- treatments.lua's, Markdown and HTML): every kind llmd.loadpoints.capacity can give, each
+-- bound with the words its cells say in brackets (M.CAPACITY_BOUND, M.capacity_below_note),
+-- and the cases with no capacity. One text, so that no output defines it differently.
+M.CAPACITY_DEFINITION = "the highest achieved request rate at which every SLO holds. Where the SLOs give way "
+  .. "between the last load point that met them all and the first that failed one, while the achieved rate rises "
+  .. "and keeps up with the offered load, it is interpolated between the two: an estimate, which the "
+  .. "measurements place only between those loads. Otherwise it is a bound on one side: ≥ the highest achieved "
+  .. "rate measured when every load point met every SLO (never violated); ≥ the achieved rate of the last load "
+  .. "before saturation when every SLO still held there (the last load before saturation); ≥ the achieved rate of "
+  .. "the last load that met the SLOs when the first load that failed one achieved no more than it, as its failed "
+  .. "requests held the rate down, so that no crossing can be interpolated (the last load that met the SLOs); < "
+  .. "the lowest load's achieved rate when that load already failed an SLO (failed it at the lowest load tried). "
+  .. "None (N/A) where a load that met the SLOs lies above one that failed them (non-monotone) or an SLO metric "
+  .. "is unknown. A capacity is never above the max sustained throughput, except in a run whose only shortfall "
+  .. "was failed requests (not overload) measured with no error-rate SLO, where it can reach past them"
+
 -- Capacity kinds two capacities can be compared by (M.capacity_gap, M.capacity_evidence):
 -- a figure, a lower bound, or "below the lowest load" (every kind of that list).
 local CAPACITY_ORDERED = {}
@@ -1190,8 +1223,10 @@ function M.verdict(o)
         M.fmt_p(o.test.p), n(o.test.x_a), n(o.test.n_a), n(o.test.x_b), n(o.test.n_b), M.fmt_p(o.test.p_min))
       return r
     end
-    local which = o.test.constant == "both" and "each run" or o.test.constant == "a" and "A" or "B"
-    r.note = ("%s, p = %s: %d and %d repeats (%s the same value in every repeat) can give no p below %s, "
+    -- whose repeats are all one value: "A's repeats all one value" (a bare "A the same value
+    -- in every repeat" read as garbled)
+    local which = o.test.constant == "both" and "each run's" or o.test.constant == "a" and "A's" or "B's"
+    r.note = ("%s, p = %s: %d and %d repeats (%s repeats all one value) can give no p below %s, "
       .. "so this test cannot show a difference; not in the Holm family"):format(M.test_name(o.test),
       M.fmt_p(o.test.p), o.test.n_a or 0, o.test.n_b or 0, which, M.fmt_p(o.test.p_min))
     return r

@@ -298,9 +298,12 @@ function M.saturation(points)
         if err and err > 0 and (err >= 100 or answered >= M.SATURATION_SHARE * p.offered) then
           -- a failure of the SLO, not saturation: the search goes on past it (a higher load
           -- may still be overloaded); the first such point is kept for the texts
+          -- each repeat's share of failed requests: one crashed repeat among clean ones is not
+          -- the mean spread over all of them
+          local ci = p.ci and p.ci.error_rate_pct
           failures = failures or { point = i, offered = p.offered, achieved_rps = p.achieved_rps,
             max_sustained_rps = max_before(i), ceiling_rps = max_before(#points + 1), cause = "failures",
-            failed_pct = err,
+            failed_pct = err, repeats_failed_pct = ci and ci.samples,
             reason = ("at %g req/s offered %.4g %% of the requests failed: only %.4g req/s succeeded (%.1f %%), but "
               .. "with the failed ones %s req/s were answered, so the shortfall is failed requests, not overload")
               :format(p.offered, err, p.achieved_rps, p.achieved_rps / p.offered * 100,
@@ -368,6 +371,21 @@ function M.saturation(points)
   return { none = true, unknown = true,
     reason = kind == "mixed" and "the load points mix rate- and concurrency-based loads"
       or "the offered load is unknown (the results do not say what rate or concurrency was asked for)" }
+end
+
+-- The shares of failed requests in the repeats of a saturation's failures point (s: M.saturation
+-- with cause "failures"), where they differ: "0, 0 and 30 % in its 3 repeats" (one crashed
+-- repeat among clean ones, which the point's mean spreads over all of them); nil where the
+-- point has one run, or every repeat failed the same share.
+function M.failed_repeats_text(s)
+  local each = s and s.repeats_failed_pct
+  if not each or #each < 2 then return nil end
+  local differ = false
+  for _, x in ipairs(each) do if x ~= each[1] then differ = true end end
+  if not differ then return nil end
+  local xs = {}
+  for i, x in ipairs(each) do xs[i] = ("%.3g"):format(x) end
+  return ("%s and %s %% in its %d repeats"):format(table.concat(xs, ", ", 1, #xs - 1), xs[#xs], #xs)
 end
 
 -- Is a run past its saturation at the achieved rate rps (s: M.saturation of its points)?
@@ -681,7 +699,9 @@ M.LADDER_KEYS = { "achieved_rps", "output_tps", "ttft_p50_ms", "ttft_p90_ms", "t
 -- load. Each row is {load =, axis =, rps = (the achieved axis: the load), a =, b =}; each
 -- side is {point =, offered =, values = {key = v}, interpolated = bool} with the run's own
 -- point, or its values interpolated at the row's load within its measured range, or
--- {outside = true} beyond it.
+-- {outside = true} beyond it, or {na_reason = why} within its range where M.at places no
+-- value there and says why (the achieved axis: the run achieved that rate at more than one
+-- load, or its rate fell between two load neighbours), never left to read as outside.
 function M.ladder(pa, pb, keys)
   keys = keys or M.LADDER_KEYS
   local axis = M.axis { pa, pb }
@@ -711,9 +731,10 @@ function M.ladder(pa, pb, keys)
         cell.point, cell.offered, cell.load_type, cell.interpolated = own.index, own.offered, own.load_type, false
         for _, k in ipairs(keys) do cell.values[k] = field(own, k) end
       else
-        local any = false
+        local any, why = false, nil
         for _, k in ipairs(keys) do
-          local v = M.at(pts, r.load, k, axis)
+          local v, w = M.at(pts, r.load, k, axis)
+          if v == nil and type(w) == "string" then why = why or w end
           if k == "achieved_rps" then v = axis ~= "achieved" and v or nil end
           cell.values[k] = v
           if v ~= nil and k ~= "achieved_rps" then any = true end
@@ -724,6 +745,10 @@ function M.ladder(pa, pb, keys)
         if inside and any then
           cell.interpolated = true
           if axis == "achieved" then cell.values.achieved_rps = r.load end
+        elseif inside and why then
+          -- within the run's range, but no value can be placed at this load: N/A and why
+          cell.na_reason = why
+          cell.values = nil
         else
           cell.outside = true
           cell.values = nil

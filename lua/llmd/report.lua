@@ -453,6 +453,7 @@ local function ladder_section(A, B, pa, pb, sat)
   local any_na = false
   local function cell(c, key, d)
     if c.outside then return "" end
+    if c.na_reason then return "N/A" end -- why: ladder.refused_note, below the table
     c.values = c.values or {}
     local v = c.values[key]
     if v == nil then
@@ -462,7 +463,7 @@ local function ladder_section(A, B, pa, pb, sat)
     return (c.interpolated and "~" or "") .. T.helpers.num(v, d)
   end
   local function load(c)
-    if c.outside or c.interpolated then return "" end
+    if c.outside or c.interpolated or c.na_reason then return "" end
     if not c.offered then return "?" end
     return c.load_type == "concurrency" and ("c=%g"):format(c.offered) or ("%g/s"):format(c.offered)
   end
@@ -491,6 +492,16 @@ local function ladder_section(A, B, pa, pb, sat)
   end
   local any_interp = false
   for _, r in ipairs(rows) do if r.a.interpolated or r.b.interpolated then any_interp = true end end
+  -- the cells within a run's range where no value could be placed (llmd.loadpoints.ladder's
+  -- na_reason), each with its row's load, its run and why
+  local refused = {}
+  for _, r in ipairs(rows) do
+    for _, x in ipairs { { r.a, "A", A }, { r.b, "B", B } } do
+      if x[1].na_reason then
+        refused[#refused + 1] = ("at %s, %s (%s): %s"):format(r.rps_text, x[2], x[3].label, x[1].na_reason)
+      end
+    end
+  end
   local axis = lp.axis { pa, pb }
   return {
     available = #pa > 1 or #pb > 1,
@@ -511,6 +522,9 @@ local function ladder_section(A, B, pa, pb, sat)
     saturation_legend = saturation_legend(A, B, sat, axis),
     na_note = any_na and ("N/A: the run has no such value at its own load point (the Load Curves say why), or one "
       .. "of the two points it would be interpolated between lacks it.") or "",
+    -- a whole side of a row N/A within the run's measured range: the reason, row by row
+    refused_note = #refused > 0 and ("N/A where a run's values cannot be placed at a row's load within its measured "
+      .. "range: %s."):format(table.concat(refused, "; ")) or "",
     count_a = #pa, count_b = #pb,
   }
 end
@@ -860,22 +874,31 @@ local function sustained_text(s, per)
     return "≥ " .. x .. " (never saturated)"
   end
   if s.point == 1 and s.cause == "failures" then
-    -- the shortfall is failed requests, not overload: no load was sustained, for that reason
+    -- the shortfall is failed requests, not overload: no load was sustained, for that reason;
+    -- with repeats that differ, each one's share (one crashed repeat among clean ones)
+    local each = lp.failed_repeats_text(s)
+    if each then
+      return metrics.na(("%s %% of requests failed at the lowest load, %s; the shortfall is failed requests, not "
+        .. "overload"):format(T.helpers.num(s.failed_pct, 0), each))
+    end
     return metrics.na(("%s %% of requests failed at the lowest load"):format(T.helpers.num(s.failed_pct, 0)))
   end
   return metrics.na(s.point == 1 and "saturated at the lowest load" or s.reason or "unknown")
 end
 
 -- A capacity range (llmd.loadpoints.capacity_interval): "3.40–3.85 req/s", "≥ 3.40 req/s",
--- "up to 3.48 req/s", "anywhere from 0 to beyond 30.00 req/s".
-local function interval_text(iv)
+-- "up to 3.48 req/s", "anywhere from 0 to beyond 30.00 req/s"; with tps, the same range in
+-- output tok/s (lo_tps, hi_tps: "340.0–385.0 tok/s"; its top is known in req/s only).
+local function interval_text(iv, tps)
   local num = T.helpers.num
-  if iv.hi == math.huge and iv.lo == 0 then
-    return iv.top and ("anywhere from 0 to beyond %s req/s"):format(num(iv.top, 2)) or "anywhere from 0 up"
+  local lo, hi, unit, d = iv.lo, iv.hi, "req/s", 2
+  if tps then lo, hi, unit, d = iv.lo_tps, iv.hi_tps, "tok/s", 1 end
+  if hi == math.huge and lo == 0 then
+    return not tps and iv.top and ("anywhere from 0 to beyond %s req/s"):format(num(iv.top, 2)) or "anywhere from 0 up"
   end
-  if iv.hi == math.huge then return ("≥ %s req/s"):format(num(iv.lo, 2)) end
-  if iv.lo == 0 then return ("up to %s req/s"):format(num(iv.hi, 2)) end
-  return ("%s–%s req/s"):format(num(iv.lo, 2), num(iv.hi, 2))
+  if hi == math.huge then return ("≥ %s %s"):format(num(lo, d), unit) end
+  if lo == 0 then return ("up to %s %s"):format(num(hi, d), unit) end
+  return ("%s–%s %s"):format(num(lo, d), num(hi, d), unit)
 end
 
 -- What the repeats say of a capacity, as a clause: "the repeats allow 3.40–3.85 req/s";
@@ -996,10 +1019,16 @@ local function sustained_range(sa, sb, va, vb, dt, pt)
 end
 
 -- A capacity in output tok/s, shaped as decision.capacity_span reads one (its figure, its
--- measured bracket and its bound in tok/s), for the gap of the tok/s row; nil where the
--- repeats' range (in req/s only) or a tok/s figure is missing.
+-- measured bracket and its bound in tok/s, or the repeats' range in tok/s: interval.lo_tps
+-- and hi_tps, read off the same load points), for the gap of the tok/s row; nil where a
+-- tok/s figure or that range is missing.
 local function capacity_in_tps(c)
-  if c.interval then return nil end
+  if c.interval then
+    local lo, hi = c.interval.lo_tps, c.interval.hi_tps
+    if not (lo and hi) then return nil end
+    return { kind = c.kind, bound = c.bound, rps = c.output_tps, lowest_rps = c.lowest_tps,
+      interval = { lo = lo, hi = hi } }
+  end
   if c.kind == "interpolated" then
     if not (c.output_tps and c.last_passing_tps and c.first_failing_tps) then return nil end
     return { kind = c.kind, rps = c.output_tps, last_passing_rps = c.last_passing_tps,
@@ -1110,9 +1139,11 @@ local function headline(model)
       if rd then dt, pt = rd, rp
       elseif va ~= nil and vb ~= nil and not (ta_ and tb_) and cap.a.kind == "interpolated"
         and cap.b.kind == "interpolated" and (cap.a.interval or cap.b.interval) then
-        -- both figures are known (the means' readings); what is missing is a range in tok/s:
-        -- the repeats' range is read in req/s, and a point delta of the means would hide it
-        dt, pt = "N/A (the repeats' range is known in req/s only: see the row above)", "N/A"
+        -- both figures are known (the means' readings); what is missing is the repeats' range
+        -- in tok/s (a load point around it lacks its tok/s), and a point delta of the means
+        -- would hide the range
+        dt, pt = "N/A (the repeats' range in tok/s is unknown: a load point it is read from lacks its output tok/s; "
+          .. "see the row above)", "N/A"
       elseif va ~= nil and vb ~= nil and not (ta_ and tb_) and cap.a.kind == "interpolated"
         and cap.b.kind == "interpolated" then
         dt, pt = "N/A (the tok/s of the measured loads around it are unknown)", "N/A"
@@ -1146,7 +1177,17 @@ local function headline(model)
         if not c.output_tps then return "N/A (output tok/s unknown at the load points it is read from)" end
         -- an interpolated figure of one run per load is an estimate, as in the req/s row
         local about = c.kind == "interpolated" and not c.interval and c.last_passing_rps and "about " or ""
-        return (is_bound(c) and "≥ " or about) .. T.helpers.num(c.output_tps, 1) .. " tok/s"
+        local fig = (is_bound(c) and "≥ " or about) .. T.helpers.num(c.output_tps, 1) .. " tok/s"
+        -- the repeats' range beside it, in tok/s, as the req/s row gives it in req/s
+        local iv = c.interval
+        if iv and iv.lo_tps and iv.hi_tps then
+          local range = interval_text(iv, true)
+          if is_bound(c) and range == fig then return fig end
+          local clause = iv.lo_tps == 0 and iv.hi_tps == math.huge and "the repeats cannot narrow it down: "
+            or "the repeats allow "
+          return ("%s%s (%s%s)"):format(fig, is_bound(c) and " by the means" or "", clause, range)
+        end
+        return fig
       end
       if c.kind == "below_lowest" then
         return c.lowest_tps and ("< %s tok/s (%s)"):format(T.helpers.num(c.lowest_tps, 1), below_note(c))
@@ -2611,6 +2652,7 @@ function M.build(opts)
   }
   model.slo_text = decision.slo_phrase(model.slo)
   model.slo_label = #model.slo == 1 and "SLO" or "SLOs" -- "SLO: TTFT p90 ≤ 200.0 ms."
+  model.capacity_definition = decision.CAPACITY_DEFINITION -- what "capacity at SLO" means, every kind
   local pa, pb = lp.points(A.run), lp.points(B.run)
   local ga, gb = gpus_of(A), gpus_of(B)
   for _, s in ipairs { { pa, ga }, { pb, gb } } do

@@ -6,6 +6,7 @@
 --   st.t_quantile(0.975, 2)        -- 4.3027 (the 95 % two-sided critical value)
 --   st.welch({1, 2, 3}, {4, 5, 6}) -- {t =, df =, p =, mean_a =, mean_b =, diff =}
 --   st.exact_mann_whitney({0, 0, 0}, {2, 2, 2}) -- {p = 0.1, p_min = 0.1, u = 9, ...}
+--   st.exact_van_elteren{ {a = {1, 2, 3}, b = {4, 5, 6}}, {a = {1, 2, 3}, b = {4, 5, 6}} } -- {p = 0.005, ...}
 --   st.fisher_exact(1, 6, 17, 22) -- 1 of 6 against 17 of 22: {p = 0.0126, p_min =, ...}
 --   st.stratified_exact{ {0, 1800, 0, 600}, {150, 3000, 450, 9000} } -- per load point: {p = 1, ...}
 --   st.chi2_upper(3.84, 1)         -- P(X >= 3.84), chi-square with 1 degree of freedom: 0.05
@@ -258,6 +259,107 @@ function M.exact_mann_whitney(a, b)
   r.p = math.min(1, 2 * math.min(lo, hi) / total)
   r.p_min = math.min(1, 2 * math.min(cnt[nb][smin], cnt[nb][smax]) / total)
   return r
+end
+
+-- Beyond this many distinct values of its statistic, exact_van_elteren gives up (nil): strata
+-- of many different sizes multiply their distributions' supports.
+M.EXACT_STRATIFIED_SUPPORT = 200000
+
+-- The exact van Elteren test (the stratified rank-sum test, van Elteren 1960) for small
+-- samples: strata = {{a = {values}, b = {values}}, ...}, e.g. the requests of two runs at
+-- each load point both measured. The statistic is the sum over the strata of B's rank sum
+-- in its stratum (mid-ranks for ties) weighted by 1 / (N_k + 1), N_k the stratum's values
+-- (the weights of llmd.decision.stratified_mann_whitney's normal approximation). With no
+-- difference between the runs every split of a stratum's pooled values is equally likely,
+-- independently between strata, so the statistic's distribution is the convolution of the
+-- strata's rank-sum distributions, counted exactly: p = 2 min(P(T <= t), P(T >= t)) capped
+-- at 1, and p_min the smallest p any splits could give, as exact_mann_whitney. Ranks are
+-- doubled and the weights multiplied by the least common multiple of the (N_k + 1), so
+-- every sum is an exact integer. A stratum whose values are all one (or with an empty side)
+-- carries no information and is left out. Returns {test = "exact_van_elteren", p, p_min,
+-- exact = true, strata = the strata used, n = the values in them}; nil and why with more
+-- than M.EXACT_MAX values in all, no stratum left, or a support beyond
+-- M.EXACT_STRATIFIED_SUPPORT.
+function M.exact_van_elteren(strata)
+  local used, n_all, lcm = {}, 0, 1
+  local function gcd(x, y)
+    while y ~= 0 do x, y = y, x % y end
+    return x
+  end
+  for i, s in ipairs(strata) do
+    for _, side in ipairs { "a", "b" } do
+      local xs = s[side]
+      if type(xs) ~= "table" then error(("exact_van_elteren: stratum %d: %s is not a list"):format(i, side), 2) end
+      for j, x in ipairs(xs) do
+        if type(x) ~= "number" or x ~= x or math.abs(x) == math.huge then
+          error(("exact_van_elteren: stratum %d: %s[%d] is not a finite number"):format(i, side, j), 2)
+        end
+      end
+    end
+    local one = true
+    for _, xs in ipairs { s.a, s.b } do
+      for _, v in ipairs(xs) do if v ~= s.a[1] then one = false end end
+    end
+    if #s.a > 0 and #s.b > 0 and not one then
+      used[#used + 1] = s
+      n_all = n_all + #s.a + #s.b
+      local w = #s.a + #s.b + 1
+      lcm = lcm // gcd(lcm, w) * w
+    end
+  end
+  if #used == 0 then return nil, "no stratum with values that differ on both sides" end
+  if n_all > M.EXACT_MAX then return nil, ("%d values, more than %d"):format(n_all, M.EXACT_MAX) end
+  local dist, observed = { [0] = 1.0 }, 0
+  for _, s in ipairs(used) do
+    local na, nb = #s.a, #s.b
+    local n = na + nb
+    local all = {}
+    for i = 1, na do all[i] = { v = s.a[i], b = false } end
+    for i = 1, nb do all[na + i] = { v = s.b[i], b = true } end
+    table.sort(all, function(x, y) return x.v < y.v end)
+    local r2, wb2, i = {}, 0, 1
+    while i <= n do
+      local j = i
+      while j < n and all[j + 1].v == all[i].v do j = j + 1 end
+      for k = i, j do r2[k] = i + j end
+      i = j + 1
+    end
+    for k = 1, n do if all[k].b then wb2 = wb2 + r2[k] end end
+    -- cnt[k][sum]: ways to pick k of the stratum's values with that doubled rank sum
+    local cnt = { [0] = { [0] = 1.0 } }
+    for k = 1, nb do cnt[k] = {} end
+    for idx = 1, n do
+      for k = math.min(idx, nb), 1, -1 do
+        local from, to = cnt[k - 1], cnt[k]
+        for x, c in pairs(from) do to[x + r2[idx]] = (to[x + r2[idx]] or 0) + c end
+      end
+    end
+    local w = lcm // (n + 1)
+    observed = observed + w * wb2
+    local next_, size = {}, 0
+    for x, c in pairs(dist) do
+      for y, d in pairs(cnt[nb]) do
+        local key = x + w * y
+        if not next_[key] then size = size + 1 end
+        next_[key] = (next_[key] or 0) + c * d
+      end
+    end
+    if size > M.EXACT_STRATIFIED_SUPPORT then
+      return nil, ("the exact distribution has more than %d values"):format(M.EXACT_STRATIFIED_SUPPORT)
+    end
+    dist = next_
+  end
+  local total, lo, hi, smin, smax = 0, 0, 0, math.huge, -math.huge
+  for x, c in pairs(dist) do
+    total = total + c
+    if x <= observed then lo = lo + c end
+    if x >= observed then hi = hi + c end
+    if x < smin then smin = x end
+    if x > smax then smax = x end
+  end
+  return { test = "exact_van_elteren", exact = true, strata = #used, n = n_all,
+    p = math.min(1, 2 * math.min(lo, hi) / total),
+    p_min = math.min(1, 2 * math.min(dist[smin], dist[smax]) / total) }
 end
 
 -- Fisher's exact test of two proportions: xa events (failed requests) of na trials in A

@@ -546,8 +546,10 @@ function M.model(list, opts)
     x.repeats = reps
     x.max_rps = finite(sat.max_sustained_rps) and sat.max_sustained_rps or nil
     if not x.max_rps and not sat.unknown and sat.point == 1 and sat.cause == "failures" then
-      x.max_rps_why = ("%.4g %% of requests failed already at the lowest load point (failures, not overload)")
-        :format(sat.failed_pct)
+      -- one crashed repeat among clean ones: each repeat's share, not the mean alone
+      local each = lp.failed_repeats_text(sat)
+      x.max_rps_why = ("%.4g %% of requests failed already at the lowest load point%s (failures, not overload)")
+        :format(sat.failed_pct, each and (", " .. each) or "")
     elseif not x.max_rps and not sat.unknown and sat.point == 1 then
       x.max_rps_why = "saturated already at the lowest load point"
     elseif not x.max_rps then
@@ -1205,7 +1207,8 @@ function M.present(m, opts)
     failing_at_common = m.failing_at_common or {},
     common_unlike = m.common_unlike or {}, latency_labels = {}, treatments = {},
     workloads = m.workloads or false, common_by_workload = m.common_by_workload or false,
-    workload_source = m.workload_source or false, workload_apart = m.workload_apart or {} }
+    workload_source = m.workload_source or false, workload_apart = m.workload_apart or {},
+    capacity_definition = decision.CAPACITY_DEFINITION }
   for _, key in ipairs(M.LATENCY_KEYS) do v.latency_labels[#v.latency_labels + 1] = metrics.get(key).label end
   -- (the common load's rule names the error-rate SLO where one is given: llmd.loadpoints.failing)
   v.error_slo = false

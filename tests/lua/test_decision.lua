@@ -129,8 +129,8 @@ t.test("repeats whose values are all one on a side: the exact Mann-Whitney test,
   -- 5 can (p_min 0.0079) and are tested as usual
   local v = decision.verdict { key = "error_rate_pct", a = 0, b = 2, test = decision.repeat_test({ 0, 0, 0 }, { 2, 2, 2 }) }
   t.eq({ v.verdict, v.cannot_decide, v.winner, v.p_adjusted }, { "not shown to differ", true, nil, nil })
-  t.eq(v.note, "exact Mann-Whitney on the repeats, p = 0.1: 3 and 3 repeats (each run the same value in every "
-    .. "repeat) can give no p below 0.1, so this test cannot show a difference; not in the Holm family")
+  t.eq(v.note, "exact Mann-Whitney on the repeats, p = 0.1: 3 and 3 repeats (each run's repeats all one value) "
+    .. "can give no p below 0.1, so this test cannot show a difference; not in the Holm family")
   t.eq(decision.can_decide(decision.repeat_test({ 0, 0, 0 }, { 2, 2, 2 })), false)
   local five = decision.repeat_test({ 0, 0, 0, 0, 0 }, { 2, 2, 2, 2, 2 })
   t.eq(decision.can_decide(five), true)
@@ -758,6 +758,55 @@ t.test("latency rows over several load points: Mann-Whitney stratified by load p
   t.eq({ v.verdict, v.winner }, { "B better", "b" })
 end)
 
+t.test("van Elteren on at most 60 requests in all: the exact p over every split of each load point", function()
+  -- Expected p and p_min: python3 stdlib (/tmp/headfix/vanelteren.py, kept in the session's
+  -- report): every split of every stratum enumerated with itertools.combinations and
+  -- itertools.product, mid-ranks for ties, weights 1 / (N_k + 1) as fractions.Fraction, p =
+  -- 2 min(P(T <= t), P(T >= t)) capped at 1; p_min the same at the two extreme sums
+  local cases = {
+    { { { a = { 12.0, 15.5, 11.2 }, b = { 16.1, 14.0, 18.3 } }, { a = { 30, 31, 29, 33 }, b = { 35, 34 } } },
+      0.02, 0.006666666666666667, 2 },
+    { { { a = { 12.0, 15.5, 11.2 }, b = { 16.1, 14.0, 18.3 } }, { a = { 30, 31, 29, 33 }, b = { 35, 34 } },
+      { a = { 5, 5, 6 }, b = { 5, 7, 8, 6 } } }, 0.006666666666666667, 0.00019047619047619048, 3 },
+    -- two strata of complete separation: 2 x (1 / C(6, 3))^2 = 0.005 by hand
+    { { { a = { 1, 2, 3 }, b = { 4, 5, 6 } }, { a = { 1, 2, 3 }, b = { 4, 5, 6 } } }, 0.005, 0.005, 2 },
+    -- a stratum of one value carries nothing: 2 / C(4, 2) = 1/3 from the other alone
+    { { { a = { 1, 2 }, b = { 3, 4 } }, { a = { 7, 7, 7 }, b = { 7, 7 } } }, 1 / 3, 1 / 3, 1 },
+  }
+  for i, c in ipairs(cases) do
+    local r = st.exact_van_elteren(c[1])
+    t.near(r.p, c[2], 1e-12, "case " .. i)
+    t.near(r.p_min, c[3], 1e-12, "case " .. i)
+    t.eq({ r.strata, r.exact }, { c[4], true }, "case " .. i)
+    -- the sides swapped: the same p
+    local sw = {}
+    for k, s in ipairs(c[1]) do sw[k] = { a = s.b, b = s.a } end
+    t.near(st.exact_van_elteren(sw).p, c[2], 1e-12, "case " .. i .. " swapped")
+  end
+  -- more than 60 values, or none that differ: no exact test, and why
+  local big = { a = {}, b = {} }
+  for k = 1, 31 do big.a[k], big.b[k] = k, k + 0.5 end
+  local r, why = st.exact_van_elteren { big }
+  t.eq({ r, why }, { nil, "62 values, more than 60" })
+  r, why = st.exact_van_elteren { { a = { 1, 1 }, b = { 1 } } }
+  t.eq({ r, why }, { nil, "no stratum with values that differ on both sides" })
+  t.raises("exact_van_elteren: stratum 1: b[2] is not a finite number", st.exact_van_elteren,
+    { { a = { 1, 2 }, b = { 3, 0 / 0 } } })
+  -- through the latency rows: two runs' TTFTs (ms) at 2 and 10 req/s, 3 requests each per
+  -- load (a like-for-like ladder), B slower at both: 1, 2, 3 against 4, 5, 6 ms and 11, 12,
+  -- 13 against 14, 15, 16 ms, complete separation in both strata as case 3: the exact p is
+  -- 0.005 (12 requests in all); the normal approximation's (python3: U - 4.5 over 7 at each
+  -- load against the variance 3 x 3 x 7 / 12 over 49, z = -2.777, erfc) was 0.00548
+  local da = latency_ladder { { 2, { 0.001, 0.002, 0.003 } }, { 10, { 0.011, 0.012, 0.013 } } }
+  local db = latency_ladder { { 2, { 0.004, 0.005, 0.006 } }, { 10, { 0.014, 0.015, 0.016 } } }
+  local m = mirror(da, db)
+  local row
+  for _, x in ipairs(m.perf) do if x.key == "ttft_p90_ms" then row = x end end
+  t.near(row.p_value, 0.005, 1e-12)
+  t.ok(row.evidence:find("^Mann%-Whitney stratified by load point %(van Elteren, 2 points, exact%), p = 0.005"),
+    row.evidence)
+end)
+
 -- A vllm detailed result with its per-request arrays replaced.
 local function vllm_dir(ttfts, lats, outs, rate)
   local d = json.read(DETAILED)
@@ -1120,8 +1169,7 @@ t.test("different GPU counts and no SLO: the Summary leads with max sustained th
   local banner = "x ran on 1 GPU and y on 4 GPUs, so the totals compare different amounts of hardware and max "
     .. "sustained throughput is compared per GPU first"
   t.eq(m.gpus_differ, banner)
-  local row
-  for _, r in ipairs(m.headline) do if r.label == "Max sustained throughput per GPU" then row = r end end
+  local row = t.headline_row(m, "Max sustained throughput per GPU")
   t.near(row.a, 91.35730480202015, 1e-9)
   t.near(row.b, 41.94590690943895, 1e-9)
   t.eq(row.pct_text, "-59.3 % to -52.7 %")
@@ -1129,9 +1177,7 @@ t.test("different GPU counts and no SLO: the Summary leads with max sustained th
     .. "req/s per GPU, y never achieved more than 43.24 req/s per GPU at any load"
   t.eq(row.evidence, ev)
   -- the totals' row keeps its own evidence (no order per GPU in it)
-  for _, r in ipairs(m.headline) do
-    if r.label == "Max sustained throughput" then t.eq(r.evidence, "one run per load, no interval: untested") end
-  end
+  t.eq(t.headline_row(m, "Max sustained throughput").evidence, "one run per load, no interval: untested")
   local lead = "Not like for like on cost: " .. banner .. ". Max sustained throughput per GPU: 91.36 req/s (up to "
     .. "103.08, its most at any load) for x, 41.95 req/s (up to 43.24, its most at any load) for y (y -59.3 % to "
     .. "-52.7 % vs x); " .. ev .. ". In total, max sustained throughput (before the achieved rate falls behind the "
@@ -1141,7 +1187,7 @@ t.test("different GPU counts and no SLO: the Summary leads with max sustained th
   -- 91.36-103.08: still apart; on 1.8 GPUs (an info file may say so): 93.21-96.09, inside
   -- x's span, so the measured loads cannot order them
   m = report.build { a = sd("x", KC_A, 1), b = sd("y", KC_B, 1.8), generated = 0 }
-  for _, r in ipairs(m.headline) do if r.label == "Max sustained throughput per GPU" then row = r end end
+  row = t.headline_row(m, "Max sustained throughput per GPU")
   t.eq(row.evidence, "one run per load, no interval: untested; per GPU the measured loads cannot order them: x "
     .. "91.36–103.08 req/s per GPU, y 93.21–96.09 req/s per GPU")
   t.ok(m.summary:find("Max sustained throughput per GPU: ", 1, true), m.summary)
@@ -1665,7 +1711,7 @@ t.test("a row whose exact test cannot decide reads 'not shown to differ' in the 
   t.ok(t.read(w .. "/comparison.csv"):match("\nttft_p95_ms,[^\n]*"):find(",not shown to differ,exact_mann_whitney,0.1,",
     1, true))
   t.ok(t.read(w .. "/comparison_report.md"):find("| not shown to differ | exact Mann-Whitney on the repeats, p = 0.1: "
-    .. "3 and 3 repeats (each run the same value in every repeat)", 1, true))
+    .. "3 and 3 repeats (each run's repeats all one value)", 1, true))
   t.ok(t.read(w .. "/comparison_report.html"):find("<td>not shown to differ</td><td>exact Mann-Whitney on the repeats, "
     .. "p = 0.1: 3 and 3 repeats", 1, true))
   t.ok(cj.summary:find("One metric: TTFT p95, tested only on repeats too few for any outcome of the test to reach "
@@ -1812,8 +1858,7 @@ t.test("KV: twice the requests at the same hit rate is not 'better' on hits; a r
     return { label = label, state = { label = label, stack = { gpus = 2 } }, kv = kv, run = run }
   end
   m = report.build { a = gp("x", a, ov.a), b = gp("y", a, ov.b), generated = 0, workspace = "/tmp/kv" }
-  local row
-  for _, r in ipairs(m.headline) do if r.label == "Output tok/s per GPU (whole run)" then row = r end end
+  local row = t.headline_row(m, "Output tok/s per GPU (whole run)")
   t.eq(row.evidence, "not comparable: the workloads differ (input tokens per request: mean 200.0 vs 600.0)")
 end)
 
@@ -2189,9 +2234,7 @@ t.test("'never saturated' with repeats: said to be by the means where an interva
   t.near(lp.points(x)[2].ci.throughput_req_s.lo, 16.465, 0.001)
   local function sd(label, run) return { label = label, state = { label = label }, run = run, kv = {} } end
   local m = report.build { a = sd("x", x), b = sd("y", y), generated = 0 }
-  local by = {}
-  for _, r in ipairs(m.headline) do by[r.label] = r end
-  t.eq(by["Max sustained throughput"].a_text, "≥ 19.33 req/s (never saturated by the means; the repeats' 95 % "
+  t.eq(t.headline_row(m, "Max sustained throughput").a_text, "≥ 19.33 req/s (never saturated by the means; the repeats' 95 % "
     .. "interval at load point 2 reaches below 95 % of the offered rate)")
   t.ok(m.summary:find("x never saturated by the means only: at load point 2 the repeats' 95 % interval of the "
     .. "achieved rate reaches below 95 % of the offered rate.", 1, true), m.summary)
@@ -2225,9 +2268,7 @@ t.test("max sustained throughput of a run that never saturated is a lower bound:
     { rate = 30, values = { throughput_req_s = 25, ttft_p90_ms = 70 } } }
   local function sd(label, run) return { label = label, state = { label = label }, run = run, kv = {} } end
   local m = report.build { a = sd("x", x), b = sd("y", y), generated = 0 }
-  local by = {}
-  for _, r in ipairs(m.headline) do by[r.label] = r end
-  local r = by["Max sustained throughput"]
+  local r = t.headline_row(m, "Max sustained throughput")
   t.eq(r.a_text, "≥ 30.00 req/s (never saturated)")
   t.eq(r.b_text, "20.00 req/s (up to 25.00, its most at any load)") -- 25 achieved at point 3
   t.eq(r.delta_text, "N/A (a lower bound)")
@@ -2253,9 +2294,7 @@ t.test("max sustained of saturated runs: each between its figure and its ceiling
   local function sd(label, run) return { label = label, state = { label = label }, run = run, kv = {} } end
   local function row(a, b)
     local m = report.build { a = sd("x", a), b = sd("y", b), generated = 0 }
-    for _, r in ipairs(m.headline) do
-      if r.label == "Max sustained throughput" then return r end
-    end
+    return t.headline_row(m, "Max sustained throughput")
   end
   local r = row(ladder { { 10, 10 }, { 20, 20 }, { 30, 30 }, { 40, 33 } }, ladder { { 10, 10 }, { 20, 20 }, { 40, 33 } })
   t.eq(r.a_text, "30.00 req/s (up to 33.00, its most at any load)")
@@ -2313,32 +2352,26 @@ t.test("per GPU: every N/A says why, with one level of parentheses; a lower boun
   end
   local m = report.build { a = sd("x", x, 2), b = sd("y", y, nil), slo = decision.parse_slo("ttft_p90_ms=200"),
     generated = 0 }
-  local by = {}
-  for _, r in ipairs(m.headline) do by[r.label] = r end
   -- the reasons as written in the code under test's inputs above, their own parentheses
   -- turned into commas
-  t.eq(by["Capacity at SLO per GPU"].a_text,
+  t.eq(t.headline_row(m, "Capacity at SLO per GPU").a_text,
     "N/A (capacity unknown: TTFT p90 unknown at load point 1: not streamed, no first-token times)")
-  t.eq(by["Capacity at SLO per GPU"].b_text, "N/A (accelerator count unknown: give gpus: N in the run's info file)")
-  t.eq(by["Output tok/s per GPU (whole run)"].a_text,
+  t.eq(t.headline_row(m, "Capacity at SLO per GPU").b_text, "N/A (accelerator count unknown: give gpus: N in the run's info file)")
+  t.eq(t.headline_row(m, "Output tok/s per GPU (whole run)").a_text,
     "N/A (whole-run output tok/s unknown: no token counts, the harness wrote none)")
-  t.eq(by["Max sustained throughput per GPU"].a_text, "10.00 req/s (up to 12.50, its most at any load)") -- 20, 25 / 2
-  t.eq(by["Capacity at SLO per GPU"].delta_text, "N/A (unknown on both sides)")
+  t.eq(t.headline_row(m, "Max sustained throughput per GPU").a_text, "10.00 req/s (up to 12.50, its most at any load)") -- 20, 25 / 2
+  t.eq(t.headline_row(m, "Capacity at SLO per GPU").delta_text, "N/A (unknown on both sides)")
   -- y's capacity is a lower bound (≥ 30 req/s, never violated); with 3 GPUs it stays one
   -- per GPU: ≥ 10.00
   m = report.build { a = sd("x", x, 2), b = sd("y", y, 3), slo = decision.parse_slo("ttft_p90_ms=200"),
     generated = 0 }
-  by = {}
-  for _, r in ipairs(m.headline) do by[r.label] = r end
-  t.eq(by["Capacity at SLO per GPU"].b_text, "≥ 10.00 req/s (never violated)")
+  t.eq(t.headline_row(m, "Capacity at SLO per GPU").b_text, "≥ 10.00 req/s (never violated)")
   -- x saturated at its lowest load: no max sustained, and said why
   local z = run_of { { rate = 10, values = { throughput_req_s = 5, ttft_p90_ms = 50 } },
     { rate = 20, values = { throughput_req_s = 6, ttft_p90_ms = 60 } } }
   m = report.build { a = sd("x", z, 2), b = sd("y", y, 3), slo = decision.parse_slo("ttft_p90_ms=200"),
     generated = 0 }
-  by = {}
-  for _, r in ipairs(m.headline) do by[r.label] = r end
-  t.eq(by["Max sustained throughput per GPU"].a_text, "N/A (saturated at the lowest load)")
+  t.eq(t.headline_row(m, "Max sustained throughput per GPU").a_text, "N/A (saturated at the lowest load)")
   -- whatever the case, no bare N/A in the headline's figures and deltas, and no N/A
   -- reason with parentheses inside its own, in the rendered reports either
   for _, sc in ipairs {
@@ -2525,9 +2558,7 @@ t.test("output tok/s per GPU: unknown for the whole run but known per load point
   end
   local m = report.build { a = sd("x", x, 2), b = sd("y", x, 2), slo = decision.parse_slo("ttft_p90_ms=200"),
     generated = 0 }
-  local by = {}
-  for _, r in ipairs(m.headline) do by[r.label] = r end
-  t.eq(by["Output tok/s per GPU (whole run)"].a_text, "N/A (whole-run output tok/s unknown: each invocation file has "
+  t.eq(t.headline_row(m, "Output tok/s per GPU (whole run)").a_text, "N/A (whole-run output tok/s unknown: each invocation file has "
     .. "its own clock; per load point it is known: 50.0–100.0 tok/s per GPU, Output tok/s/GPU in the Load Curves)")
 end)
 
@@ -2552,10 +2583,8 @@ t.test("without SLOs: runs that never saturated, or of different workloads, say 
     .. "≥ 30%.00 req/s for x, 20%.00 req/s for y"), m.summary)
   t.ok(m.summary:find("not comparable: the workloads differ (input tokens per request: mean 204.0 vs 9999.0), so "
     .. "neither run is named higher.", 1, true), m.summary)
-  local by = {}
-  for _, r in ipairs(m.headline) do by[r.label] = r end
-  t.eq(by["Max sustained throughput"].delta_text, "N/A (the workloads differ)")
-  t.eq(by["Max sustained throughput"].evidence,
+  t.eq(t.headline_row(m, "Max sustained throughput").delta_text, "N/A (the workloads differ)")
+  t.eq(t.headline_row(m, "Max sustained throughput").evidence,
     "not comparable: the workloads differ (input tokens per request: mean 204.0 vs 9999.0)")
 end)
 
@@ -2642,9 +2671,7 @@ t.test("capacity at an SLO orders two runs only by their measured brackets, neve
   -- to 170 / 90 - 1 = +88.9 %
   t.near(m.capacity.gap.lo_rps, -15, 1e-9)
   t.near(m.capacity.gap.hi_rps, 80, 1e-9)
-  local by = {}
-  for _, r in ipairs(m.headline) do by[r.label] = r end
-  local row = by["Capacity at SLO (TTFT p90 ≤ 200.0 ms)"]
+  local row = t.headline_row(m, "Capacity at SLO (TTFT p90 ≤ 200.0 ms)")
   t.eq(row.b_text, "about 137.92 req/s (measured: between 85.00 and 170.00)")
   t.eq({ row.delta_text, row.pct_text }, { "-15.00 to +80.00 req/s (the measured loads cannot order them)",
     "-15.0 % to +88.9 %" })
@@ -2666,9 +2693,7 @@ t.test("capacity at an SLO orders two runs only by their measured brackets, neve
   ev = m.capacity.evidence
   t.eq({ ev.verdict, ev.higher, ev.ordered, ev.order_open, ev.passed_rps, ev.failed_rps },
     { "untested", "b", true, nil, 40, 30 })
-  by = {}
-  for _, r in ipairs(m.headline) do by[r.label] = r end
-  row = by["Capacity at SLO (TPOT p90 ≤ 4.00 ms)"]
+  row = t.headline_row(m, "Capacity at SLO (TPOT p90 ≤ 4.00 ms)")
   -- 40 - 30 = +10 to 85 - 1 = +84 req/s; 40 / 30 - 1 = +33.3 %, 85 / 1 - 1 = +8,400.0 %:
   -- an upper end of 85 times A's, from A's bracket starting at 1 req/s, is no finding, so
   -- the Change reads "at least +33.3 %" (beyond decision.GAP_PCT_MAX, 1,000 %), the range in
@@ -2714,9 +2739,7 @@ t.test("a run whose health check failed is ordered nowhere: Headline, capacity e
   local m = bracket_model("tpot_p90_ms=4", nil, rb)
   local ev = m.capacity.evidence
   t.eq({ ev.verdict, ev.higher, ev.winner, ev.ordered }, { "broken", nil, nil, nil })
-  local by = {}
-  for _, r in ipairs(m.headline) do by[r.label] = r end
-  local row = by["Capacity at SLO (TPOT p90 ≤ 4.00 ms)"]
+  local row = t.headline_row(m, "Capacity at SLO (TPOT p90 ≤ 4.00 ms)")
   t.eq(row.delta_text, "N/A (a broken run)")
   t.eq(row.evidence, "not compared: y's run failed its health check (stderr.log: Traceback (most recent call last)); "
     .. "a broken run's figures say nothing of its configuration")
@@ -2726,7 +2749,7 @@ t.test("a run whose health check failed is ordered nowhere: Headline, capacity e
   t.ok(line:find(",,,broken,", 1, true), line)
   t.ok(not line:find("from the measured loads", 1, true), line)
   -- nor by max sustained throughput (x 90 up to 100 against y ≥ 170 would be a range)
-  row = by["Max sustained throughput"]
+  row = t.headline_row(m, "Max sustained throughput")
   t.eq(row.delta_text, "N/A (a broken run)")
   t.ok(row.evidence:find("^not compared: y's run failed its health check"), row.evidence)
   line = report.csv(m):match("\nmax_sustained_rps,[^\n]*")
@@ -2792,9 +2815,7 @@ t.test("failed requests are not overload: a shortfall made up by failed requests
     .. "the failed ones 4 req/s were answered, so the shortfall is failed requests, not overload", 1, true), sat.reason)
   local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
   local m = report.build { a = sd("x", run(0)), b = sd("y", run(50)), generated = 0 }
-  local by = {}
-  for _, r in ipairs(m.headline) do by[r.label] = r end
-  t.eq(by["Max sustained throughput"].b_text, "N/A (50 % of requests failed at the lowest load)")
+  t.eq(t.headline_row(m, "Max sustained throughput").b_text, "N/A (50 % of requests failed at the lowest load)")
   -- the ladder marks no row of y saturated (the newuser's s27 A5: every row was), and its
   -- legend says why, not that y's latencies describe an overload
   for _, r in ipairs(m.ladder.rows) do t.eq(r.sat_b, "", r.rps_text) end
@@ -2806,9 +2827,7 @@ t.test("failed requests are not overload: a shortfall made up by failed requests
   sat = lp.saturation(lp.points(run(10)))
   t.eq({ sat.point, sat.cause }, { 1, nil })
   m = report.build { a = sd("x", run(0)), b = sd("y", run(10)), generated = 0 }
-  by = {}
-  for _, r in ipairs(m.headline) do by[r.label] = r end
-  t.eq(by["Max sustained throughput"].b_text, "N/A (saturated at the lowest load)")
+  t.eq(t.headline_row(m, "Max sustained throughput").b_text, "N/A (saturated at the lowest load)")
   -- and x, 0 % failed with the same shortfall: overload
   t.eq(lp.saturation(lp.points(run(0))).cause, nil)
 end)
@@ -2836,19 +2855,42 @@ t.test("Summary wording: the SLO that fails is named, and an unknown capacity ne
   t.ok(not m.summary:find("sustains N/A", 1, true), m.summary)
 end)
 
-t.test("capacity with repeats: the tok/s row's N/A says why (a range in req/s only), both figures shown", function()
+t.test("capacity with repeats: the tok/s row shows the repeats' range in tok/s and the gap it allows", function()
   -- the newuser's sw/A vs sw/Bsame: both figures known, yet the Delta read "the tok/s of the
-  -- measured loads around it are unknown". Here every point makes 10 tokens per request, so
-  -- the means' capacities 22.857 and 26.6 req/s (python3 above) are 228.57 and 266.0 tok/s
+  -- measured loads around it are unknown", then "known in req/s only" although the range in
+  -- tok/s is computed. Here every point makes 10 tokens per request, so the means'
+  -- capacities 22.857 and 26.6 req/s (python3 above) are 228.57 and 266.0 tok/s; both
+  -- ranges are the loads 20 and 30 req/s around every end's crossing (python3 above: 21.08
+  -- to 24.63, and 26.43 to 26.77), so 200.0-300.0 tok/s (load points 2 and 3, 100 i tok/s).
+  -- The gap B - A: 200 - 300 = -100 to 300 - 200 = +100 tok/s, 200 / 300 - 1 = -33.3 % to
+  -- 300 / 200 - 1 = +50.0 % (by hand), the req/s row's range times 10
   local m = cap_model(repeated_run(RA), repeated_run(RC))
-  local row
-  for _, r in ipairs(m.headline) do if r.label == "Capacity at SLO, output tok/s" then row = r end end
+  local row = t.headline_row(m, "Capacity at SLO, output tok/s")
   t.near(row.a, 228.57142857142858, 1e-9)
   t.near(row.b, 266.0, 1e-9)
-  t.eq({ row.a_text, row.b_text }, { "228.6 tok/s", "266.0 tok/s" })
-  t.eq(row.delta_text, "N/A (the repeats' range is known in req/s only: see the row above)")
-  t.eq(row.pct_text, row.delta_text)
-  t.ok(not row.delta_text:find("unknown", 1, true), row.delta_text)
+  t.eq({ row.a_text, row.b_text }, { "228.6 tok/s (the repeats allow 200.0–300.0 tok/s)",
+    "266.0 tok/s (the repeats allow 200.0–300.0 tok/s)" })
+  t.eq({ row.delta_text, row.pct_text }, { "-100.0 to +100.0 tok/s (the measured loads cannot order them)",
+    "-33.3 % to +50.0 %" })
+  t.eq(t.headline_row(m, "Capacity at SLO (TTFT p90 ≤ 200.0 ms)").delta_text,
+    "-10.00 to +10.00 req/s (the measured loads cannot order them)")
+  -- tokens per request that change with the load (100, 250 and 330 tok/s at 10, 20 and 30
+  -- req/s): the range is read off the same load points, 250.0-330.0 tok/s, not 10 x req/s;
+  -- B (RA2) crosses between 10 and 20 req/s on every end (python3: its TTFT p90 150-170 ms
+  -- at point 1 and 290-310 at point 2 straddle 200 ms), 100.0-250.0 tok/s; apart from A's:
+  -- 100 - 330 = -230.0 to 250 - 250 = +0.0 tok/s (by hand), as the req/s row's -20.00 to +0.00
+  local function tps_run(ttfts)
+    local r = repeated_run(ttfts)
+    for _, stage in ipairs(r.stages) do
+      stage.metrics.values.throughput_tok_s = ({ [10] = 100, [20] = 250, [30] = 330 })[stage.rate]
+    end
+    return r
+  end
+  m = cap_model(tps_run(RA), tps_run(RA2))
+  row = t.headline_row(m, "Capacity at SLO, output tok/s")
+  t.eq({ row.a_text:match("%((.*)%)"), row.b_text:match("%((.*)%)") },
+    { "the repeats allow 250.0–330.0 tok/s", "the repeats allow 100.0–250.0 tok/s" })
+  t.eq(row.delta_text, "-230.0 to +0.0 tok/s")
 end)
 
 t.test("untested whole-run rows of runs with repeats at several load points: the Summary says the pooling, "

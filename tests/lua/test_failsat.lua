@@ -90,9 +90,7 @@ t.test("saturation search goes on past a stage whose shortfall is failed request
   t.near(c.rps, 126.53470729666181, 1e-9)
   t.ok(c.reason:find("load point 5 violates Error rate, TTFT p90 there", 1, true), c.reason)
   t.ok(not c.reason:find("saturated", 1, true), c.reason)
-  local by = {}
-  for _, r in ipairs(m.headline) do by[r.label] = r end
-  local cap = by["Capacity at SLO (Error rate ≤ 1.00 % and TTFT p90 ≤ 200.0 ms)"]
+  local cap = t.headline_row(m, "Capacity at SLO (Error rate ≤ 1.00 % and TTFT p90 ≤ 200.0 ms)")
   t.eq(cap.b_text, "≥ 126.53 req/s (the last load that met the SLOs)")
 end)
 
@@ -164,9 +162,7 @@ t.test("a crashed repeat: the error rate on repeats orders no capacities", funct
   t.eq({ ev.verdict, ev.overdispersed and ev.overdispersed.b and ev.overdispersed.b.point },
     { "not shown to differ", 1 })
   t.eq(ev.overdispersed.a, nil)
-  local by = {}
-  for _, r in ipairs(m.headline) do by[r.label] = r end
-  local cap = by["Capacity at SLO (Error rate ≤ 1.00 % and TTFT p95 ≤ 300.0 ms)"]
+  local cap = t.headline_row(m, "Capacity at SLO (Error rate ≤ 1.00 % and TTFT p95 ≤ 300.0 ms)")
   t.ok(cap.evidence:find("vllm-crash's repeats at load point 1 failed 0 of 200, 0 of 200 and 60 of 200 requests "
     .. "(chi-square heterogeneity p < 1e-9), some above the error-rate SLO of 1.00 % and some within it", 1, true),
     cap.evidence)
@@ -226,12 +222,172 @@ t.test("overlapping capacity ranges that are open-ended are 'not shown to differ
     b = sd("llm-d-1p1d", EXP7 .. "/llm-d-1p1d"), generated = 0, slo = decision.parse_slo("ttft_p95_ms=260") }
   local ev = m.capacity.evidence
   t.eq({ ev.verdict, ev.open_range, ev.winner }, { "not shown to differ", true, nil })
-  local by = {}
-  for _, r in ipairs(m.headline) do by[r.label] = r end
-  local cap = by["Capacity at SLO (TTFT p95 ≤ 260.0 ms)"]
+  local cap = t.headline_row(m, "Capacity at SLO (TTFT p95 ≤ 260.0 ms)")
   t.ok(cap.evidence:find("they overlap, but vllm-2replicas's range has no upper end and llm-d-1p1d's range reaches "
     .. "down to 0 and has no upper end, so the overlap leaves room for any gap: not shown to differ, no winner", 1, true),
     cap.evidence)
   t.ok(m.summary:find("^Capacity within TTFT p95 ≤ 260.0 ms not shown to differ: "), m.summary)
   t.ok(not m.summary:find("No clear difference in capacity", 1, true), m.summary)
+end)
+
+-- Session 29 (headfix): the compare report's texts around these runs ------------------------------
+
+local template = require "llmd.template"
+local ROOT = t.here() .. "/../.."
+
+-- A comparison model rendered with the checkout's template name (no charts drawn here).
+local function render(name, m)
+  m.charts = m.charts or { list = {} }
+  return template.render_file(ROOT .. "/templates/" .. name, m)
+end
+
+-- The SLO paragraph of a rendered report: the line (Markdown) or <p> (HTML) that defines
+-- capacity at SLO.
+local function definition_of(text)
+  for line in text:gmatch("[^\n]+") do
+    if line:find("Capacity at SLO", 1, true) and line:find(": the highest achieved request rate", 1, true) then
+      return line
+    end
+  end
+  return ""
+end
+
+t.test("the definition of capacity at SLO names every kind a capacity can be, last_passing too, in every "
+  .. "report", function()
+  -- the kinds llmd.loadpoints.capacity documents (its comment, read by hand), each with the
+  -- words its Headline cell puts in brackets: the definition must say when each arises
+  local d = decision.CAPACITY_DEFINITION
+  for _, words in ipairs { "(never violated)", "(the last load before saturation)",
+    "(the last load that met the SLOs)", "at the lowest load tried)", "interpolated", "(non-monotone)",
+    "N/A" } do
+    t.ok(d:find(words, 1, true), words .. " not in: " .. d)
+  end
+  -- last_passing in words: the first failing load achieved no more than the last passing one
+  t.ok(d:find("≥ the achieved rate of the last load that met the SLOs when the first load that failed one achieved "
+    .. "no more than it", 1, true), d)
+  -- "never above the max sustained throughput" held except where a run's only shortfall is
+  -- failed requests and no error-rate SLO is given (by hand: 4, 4 and 6 req/s achieved at 4,
+  -- 8 and 12 offered, 0, 50 and 50 % failed: failures, not overload, max sustained 4 req/s,
+  -- the point before the first failures point; TTFT within 200 ms everywhere: never violated,
+  -- at least 6 req/s): the definition says so
+  local fr = t.run_of {
+    { rate = 4, values = { throughput_req_s = 4, ttft_p90_ms = 50, error_rate_pct = 0 } },
+    { rate = 8, values = { throughput_req_s = 4, ttft_p90_ms = 60, error_rate_pct = 50 } },
+    { rate = 12, values = { throughput_req_s = 6, ttft_p90_ms = 70, error_rate_pct = 50 } } }
+  local fp = lp.points(fr)
+  local fs = lp.saturation(fp)
+  local fc = lp.capacity(fp, decision.parse_slo("ttft_p90_ms=200"), fs)
+  t.eq({ fs.cause, fs.max_sustained_rps, fc.kind, fc.rps }, { "failures", 4.0, "never_violated", 6.0 })
+  t.ok(d:find("never above the max sustained throughput, except in a run whose only shortfall was failed requests "
+    .. "(not overload) measured with no error-rate SLO", 1, true), d)
+  -- the bound kinds the code has: each one's words are in the definition
+  for kind, note in pairs(decision.CAPACITY_BOUND) do t.ok(d:find("(" .. note .. ")", 1, true), kind) end
+  -- every report that shows a capacity says it: compare.lua's (a last_passing run: B below)
+  -- and treatments.lua's, Markdown and HTML
+  local m = report.build { a = sd("vllm", VLLM), b = sd("chunk-fail", chunk_fail()), generated = 0,
+    workspace = "/tmp/headfix", slo = decision.parse_slo("ttft_p90_ms=200,error_rate_pct=1") }
+  t.eq(m.capacity.b.kind, "last_passing")
+  for _, name in ipairs { "comparison_report.md", "comparison_report.html" } do
+    local text = render(name, m)
+    local def = definition_of(text)
+    t.ok(def:find("(the last load that met the SLOs)", 1, true), name .. ": " .. def)
+    t.ok(not def:find("{{", 1, true), name .. ": " .. def)
+  end
+  local list = tr.load { { label = "vllm", dirs = { VLLM } }, { label = "chunk-fail", dirs = { chunk_fail() } } }
+  local slo = decision.parse_slo("ttft_p90_ms=200,error_rate_pct=1")
+  local v = tr.present(tr.model(list, { slo = slo }), { slo = slo })
+  v.charts = { list = {} }
+  for _, name in ipairs { "treatments_report.md", "treatments_report.html" } do
+    local def = definition_of(template.render_file(ROOT .. "/templates/" .. name, v))
+    t.ok(def:find("(the last load that met the SLOs)", 1, true), name .. ": " .. def)
+  end
+end)
+
+t.test("the ladder on the achieved axis: a rate a run reached at several loads is N/A with the reason, not blank",
+  function()
+  -- x driven by concurrency, y by rate: the axis is the achieved rate. y achieved 10, 20, 15
+  -- (half its requests failed) and 31 req/s at 10, 20, 30 and 32 req/s offered. x's 17 req/s
+  -- (c=2) lies inside y's range and y reached it three times (by hand: 10 to 20, 20 down to
+  -- 15, 15 to 31), so no value of y's is placed there; x's 12 and 22 lie in one rise of y's
+  -- each (10 to 20; 15 to 31), interpolated as before
+  local x = t.run_of {
+    { concurrency = 1, values = { throughput_req_s = 12, throughput_tok_s = 120, ttft_p90_ms = 40, error_rate_pct = 0 } },
+    { concurrency = 2, values = { throughput_req_s = 17, throughput_tok_s = 170, ttft_p90_ms = 50, error_rate_pct = 0 } },
+    { concurrency = 4, values = { throughput_req_s = 22, throughput_tok_s = 220, ttft_p90_ms = 60, error_rate_pct = 0 } } }
+  local y = t.run_of {
+    { rate = 10, values = { throughput_req_s = 10, throughput_tok_s = 100, ttft_p90_ms = 30, error_rate_pct = 0 } },
+    { rate = 20, values = { throughput_req_s = 20, throughput_tok_s = 200, ttft_p90_ms = 35, error_rate_pct = 0 } },
+    { rate = 30, values = { throughput_req_s = 15, throughput_tok_s = 150, ttft_p90_ms = 45, error_rate_pct = 50 } },
+    { rate = 32, values = { throughput_req_s = 31, throughput_tok_s = 310, ttft_p90_ms = 55, error_rate_pct = 0 } } }
+  local function side(label, run) return { label = label, state = { label = label }, run = run, kv = {} } end
+  local m = report.build { a = side("x", x), b = side("y", y), generated = 0, workspace = "/tmp/headfix" }
+  t.eq(m.ladder.axis, "achieved")
+  local row
+  for _, r in ipairs(m.ladder.rows) do if r.rps_text == "17.00" then row = r end end
+  t.ok(row, "no ladder row at 17 req/s")
+  t.eq({ row.rps_b, row.tok_b, row.ttft_p90_b, row.e2e_p90_b, row.load_b }, { "N/A", "N/A", "N/A", "N/A", "" })
+  t.eq(row.ttft_p90_a, "50.0")
+  local why = "the achieved rate is not increasing in load order: the run achieved 17 req/s at more than one load "
+    .. "(between load points 1 and 2 (10 then 20 req/s); between load points 2 and 3 (20 then 15 req/s); between "
+    .. "load points 3 and 4 (15 then 31 req/s)), so the rate does not say which load"
+  t.eq(row.b.na_reason, why)
+  t.eq(m.ladder.refused_note, "N/A where a run's values cannot be placed at a row's load within its measured range: "
+    .. "at 17.00, B (y): " .. why .. ".")
+  -- the other rows of y inside its range are interpolated as before: 12 between 10 and 20
+  -- (30 + 0.2 x 5 = 31.0 ms), 22 between 15 and 31 (45 + 7 / 16 x 10 = 49.4 ms)
+  for _, r in ipairs(m.ladder.rows) do
+    if r.rps_text == "12.00" then t.eq(r.ttft_p90_b, "~31.0") end
+    if r.rps_text == "22.00" then t.eq(r.ttft_p90_b, "~49.4") end
+  end
+  -- Markdown and HTML: the N/A cells and the note; comparison.json: the reason in the cell
+  for _, name in ipairs { "comparison_report.md", "comparison_report.html" } do
+    local text = render(name, m)
+    t.ok(text:find("at 17.00, B (y): the achieved rate is not increasing in load order", 1, true), name)
+    t.ok(text:find("N/A where they cannot be placed at that load (why: below the table)", 1, true), name)
+  end
+  local md = render("comparison_report.md", m)
+  t.ok(md:find("\n| 17.00 | c=2 |  |  | 17.00 | N/A | 170.0 | N/A | 50.0 | N/A |", 1, true), md)
+  local plain = json.decode(json.encode(report.plain(m)))
+  local found
+  for _, r in ipairs(plain.ladder.rows) do if r.b.na_reason then found = r end end
+  t.eq({ found.load, found.b.na_reason }, { 17, why })
+  -- a run without such a row keeps the note empty
+  t.eq(report.build { a = side("x", x), b = side("x2", x), generated = 0 }.ladder.refused_note, "")
+end)
+
+t.test("a crashed repeat: max sustained says each repeat's failures; the repeats' test note reads as English",
+  function()
+  local crash = vllm2_crash()
+  local m = report.build { a = sd("vllm-2rep", EXP7 .. "/vllm-2replicas"), b = sd("vllm-crash", crash),
+    generated = 0, workspace = "/tmp/headfix", slo = decision.parse_slo("error_rate_pct=1,ttft_p95_ms=300") }
+  -- python3 on the files: the three repeats completed 200, 200 and 140 of 200 (num_prompts),
+  -- 0, 0 and 30 % failed, 60 of 600 = 10 % in all; achieved 3.483, 3.501 and 140 / 57.622 =
+  -- 2.430 req/s, mean 3.138 = 87.2 % of 3.6 offered (below 95 %), answered 3.138 / 0.9 =
+  -- 3.486 (96.8 %): the shortfall is the failed requests. The mean alone ("10 % failed")
+  -- read as if every repeat had failed; two of the three kept up with none failed
+  t.eq(t.headline_row(m, "Max sustained throughput").b_text, "N/A (10 % of requests failed at the lowest load, 0, "
+    .. "0 and 30 % in its 3 repeats; the shortfall is failed requests, not overload)")
+  -- A: mean of 3.483, 3.501 and 3.471 req/s = 3.485 (python3), every repeat kept up
+  t.eq(t.headline_row(m, "Max sustained throughput").a_text, "≥ 3.48 req/s (never saturated)")
+  -- the error rate on the repeats: A 0, 0, 0 % (one value), B 0, 0, 30 %: the exact
+  -- Mann-Whitney test (python3, every one of the C(6, 3) = 20 splits of the mid-ranks: B's
+  -- rank sum 12, P(W <= 12) = P(W >= 12) = 1: p = 1, and the smallest p any split gives
+  -- is 2 x 10 / 20 = 1). The note said "(A the same value in every repeat)"
+  local row
+  for _, r in ipairs(m.perf) do if r.key == "error_rate_pct" then row = r end end
+  t.ok(row.evidence:find("exact Mann-Whitney on the repeats, p = 1: 3 and 3 repeats (A's repeats all one value) can "
+    .. "give no p below 1, so this test cannot show a difference", 1, true), row.evidence)
+  -- no such garbling anywhere in the report's texts: a run's side named bare before "the same"
+  for _, name in ipairs { "comparison_report.md", "comparison_report.html" } do
+    local text = render(name, m)
+    t.ok(not text:find("%f[%w][AB] the same value"), name)
+    t.ok(not text:find("each run the same value", 1, true), name)
+  end
+  -- treatments.lua says the same of its max sustained throughput
+  local list = tr.load { { label = "ok", dirs = { EXP7 .. "/vllm-2replicas" } }, { label = "crash", dirs = { crash } } }
+  local v = tr.present(tr.model(list, {}), {})
+  local max_text
+  for _, x in ipairs(v.treatments) do if x.label == "crash" then max_text = x.max_text end end
+  t.eq(max_text, "N/A (10 % of requests failed already at the lowest load point, 0, 0 and 30 % in its 3 repeats, "
+    .. "failures, not overload)")
 end)

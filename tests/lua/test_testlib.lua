@@ -65,3 +65,15 @@ t.test("t.copy_tree: a folder with everything below it; a missing source fails",
   t.eq(t.read(d .. "/dst/a/b/deep.txt"), "22")
   t.eq(pcall(t.copy_tree, d .. "/missing", d .. "/dst2"), false)
 end)
+
+t.test("t.headline_row: the row of that label; a label missing or there twice fails, naming the rows", function()
+  local m = { headline = { { label = "Capacity at SLO (TTFT p90 ≤ 200.0 ms)", a_text = "1" },
+    { label = "Max sustained throughput", a_text = "2" } } }
+  t.eq(t.headline_row(m, "Max sustained throughput").a_text, "2")
+  t.eq(t.headline_row(m, "Capacity at SLO (TTFT p90 ≤ 200.0 ms)").a_text, "1")
+  local err = t.raises('no Headline row "Per GPU"', t.headline_row, m, "Per GPU")
+  t.ok(err:find("its rows: Capacity at SLO (TTFT p90 ≤ 200.0 ms) | Max sustained throughput", 1, true), err)
+  t.raises("no Headline row", t.headline_row, {}, "Per GPU")
+  m.headline[3] = { label = "Max sustained throughput", a_text = "3" }
+  t.raises('the Headline has two rows "Max sustained throughput"', t.headline_row, m, "Max sustained throughput")
+end)

@@ -249,6 +249,25 @@ function M.table_rows(text, heading)
   return rows
 end
 
+-- The Headline row labelled label of a comparison model (llmd.report.build's, or
+-- comparison.json's): a label the Headline lacks, or has twice, fails the test, naming the
+-- labels it has (a lookup that quietly found nothing would fail later on a nil).
+function M.headline_row(model, label)
+  local found, labels = nil, {}
+  for _, r in ipairs(model.headline or {}) do
+    labels[#labels + 1] = tostring(r.label)
+    if r.label == label then
+      if found then error(("the Headline has two rows %q"):format(label), 2) end
+      found = r
+    end
+  end
+  if not found then
+    error(("no Headline row %q; its rows: %s"):format(label, #labels > 0 and table.concat(labels, " | ")
+      or "none"), 2)
+  end
+  return found
+end
+
 -- The comparison workspaces (llm-d-comparison-*) in parent, their paths sorted by name
 -- (oldest first: the name holds the time); {} when parent is no folder.
 function M.workspaces(parent)

@@ -978,10 +978,12 @@ end
 
 -- What two capacities at the SLOs (ca, cb: llmd.loadpoints.capacity, with .interval = the
 -- range llmd.loadpoints.capacity_interval allows where every load point was repeated) show,
--- and on what evidence: {verdict = "A higher" | "B higher" | "about the same" | "not shown to
--- differ" (figures within the threshold whose measured brackets allow a gap beyond it,
--- gap_wide = true; or ranges from repeats the load steps cannot order, steps_cannot_order
--- = true) | "no clear
+-- and on what evidence: {verdict = "A higher" | "B higher" | "about the same" (figures within
+-- the threshold whose spans keep the gap within it too) | "not shown to differ" (figures
+-- within the threshold whose spans allow a gap beyond it: gap_wide = true, or with ranges
+-- from repeats on both sides steps_cannot_order / open_range as below; ranges from repeats
+-- the load steps cannot order, steps_cannot_order = true; an order the loads show by a
+-- margin below the threshold, below_threshold = true, below) | "no clear
 -- difference" | "untested" | "not comparable" | "broken" | "unknown", basis = "repeats" |
 -- why there is no range (e.g. "one run per load"), winner = "a" | "b" (shown by the
 -- repeats), higher = "a" | "b" (the higher figure, untested)}. With repeats at every load
@@ -1059,18 +1061,31 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
     ev.verdict = "unknown" -- two lower bounds that leave room for either order
     return ev
   end
-  -- two figures within the practical threshold are about the same, whatever their order
+  local thr = min_effect or M.MIN_EFFECT
+  -- two figures within the practical threshold are about the same, whatever their order,
+  -- but only where the gap their spans allow stays within it too
   if ca.kind ~= "below_lowest" and cb.kind ~= "below_lowest" and not bound(ca) and not bound(cb) then
     local eff = M.effect_pct(ca.rps, cb.rps)
-    local thr = min_effect or M.MIN_EFFECT
     if eff and math.abs(eff) < thr then
       ev.verdict = "about the same"
-      -- without ranges from repeats on both sides the figures are estimates inside their
-      -- measured brackets: sameness only where the gap those brackets allow stays within
-      -- the threshold, else "not shown to differ", with that gap
-      local g = not (ca.interval and cb.interval) and M.capacity_gap(ca, cb)
+      -- the figures are estimates inside their spans (the repeats' ranges, else the measured
+      -- brackets): sameness only where the gap those spans allow stays within the
+      -- threshold, else "not shown to differ", with why: with ranges from repeats on both
+      -- sides, the same reasons as for any two ranges that overlap (the load steps cannot
+      -- order the means, or a range is open-ended), else the gap is wider than the threshold
+      local g = M.capacity_gap(ca, cb)
       if g and not (g.lo_pct and g.hi_pct and g.lo_pct >= -thr and g.hi_pct <= thr) then
-        ev.verdict, ev.gap_wide = "not shown to differ", true
+        ev.verdict = "not shown to differ"
+        local ba, ta = M.means_span(ca)
+        local bb, tb = M.means_span(cb)
+        if ca.interval and cb.interval and ba and bb and not (ta < bb or tb < ba)
+          and not M.capacity_touch(means_of(ca), means_of(cb)) then
+          ev.steps_cannot_order = true
+        elseif ca.interval and cb.interval and (ha == math.huge or hb == math.huge or la == 0 or lb == 0) then
+          ev.open_range = true
+        else
+          ev.gap_wide = true
+        end
       end
       return ev
     end
@@ -1095,6 +1110,28 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
     if touch then
       local c = touch == "a" and ca or cb
       ev.same_load = { offered = c.passing_offered, load_type = c.load_type }
+    end
+  end
+  -- an order the measured loads show, but by a margin below the practical threshold: the
+  -- higher run's figure (an estimate, or a lower bound) against the most the lower run's
+  -- capacity can be (its estimate; a lower bound's ceiling, a capacity below its lowest
+  -- load's that load: the top of its measured span by the means). Two estimates were
+  -- weighed above; a bound has no estimate, and the least gap it allows is what is shown:
+  -- "≥ 3.52 against at most 3.50" is +0.6 %, no practical difference shown either way.
+  -- Verdict "not shown to differ", below_threshold = true, margin_pct (M.effect_pct of the
+  -- two, symmetric in the runs, positive where the higher run's figure is the larger),
+  -- margin_hi and margin_lo (the figures it is read on), margin_higher = "a" | "b" (the run
+  -- the loads put above); ordered is cleared (no order is named), the texts' fields kept.
+  if apart then
+    local chi, clo = apart == "a" and ca or cb, apart == "a" and cb or ca
+    local x_lo = clo.rps
+    if clo.kind ~= "interpolated" then x_lo = select(2, M.means_span(clo)) end
+    local m = type(chi.rps) == "number" and type(x_lo) == "number" and x_lo ~= math.huge
+      and M.effect_pct(x_lo, chi.rps) or nil
+    if m and m < thr then
+      ev.verdict, ev.below_threshold, ev.margin_higher, ev.ordered = "not shown to differ", true, apart, nil
+      ev.margin_pct, ev.margin_hi, ev.margin_lo = m, chi.rps, x_lo
+      return ev
     end
   end
   if ca.interval and cb.interval then

@@ -1535,6 +1535,29 @@ local function steps_reason(A, B, ca, cb, per)
     .. "to order them, whatever the repeats"):format(A.label, bracket_text(ca, per), B.label, bracket_text(cb, per))
 end
 
+-- Why two capacities the measured loads order are not shown to differ: the order is shown,
+-- but by a margin below the practical threshold (decision.capacity_evidence's
+-- below_threshold): "the measured loads put rateB's capacity above concA's (rateB sustained
+-- 3.52 req/s and concA never achieved more than 3.50 req/s at any load), but only 3.52 req/s
+-- against 3.50 req/s (+0.6 %), below the practical threshold of 2.0 %".
+local function below_threshold_reason(model, A, B, ev, per)
+  per = per or ""
+  local function rate(x) return rate_text(x) .. per end
+  local hi, lo = ev.margin_higher == "b" and B or A, ev.margin_higher == "b" and A or B
+  local how
+  if ev.beyond_ceiling then
+    how = ("%s sustained %s and %s never achieved more than %s at any load"):format(hi.label, rate(ev.sustained_rps),
+      lo.label, rate(ev.ceiling_rps))
+  else
+    local w = decision.slo_words(model.slo)
+    how = ("%s met %s at %s and %s already failed %s at %s%s"):format(hi.label, w.the, rate(ev.passed_rps), lo.label,
+      w.it, rate(ev.failed_rps), same_load_text(ev))
+  end
+  return ("the measured loads put %s's capacity above %s's (%s), but only %s against %s (%s), below the practical "
+    .. "threshold of %s %%"):format(hi.label, lo.label, how, rate(ev.margin_hi), rate(ev.margin_lo),
+    T.helpers.pct(ev.margin_pct), T.helpers.num(model.min_effect, 1))
+end
+
 -- Which of two capacities' ranges (decision.capacity_span) are open-ended, in words:
 -- "vllm's has no upper end and chunk's reaches down to 0" (decision.capacity_evidence's
 -- open_range).
@@ -1616,6 +1639,9 @@ local function capacity_evidence_text(model, A, B, cap, per)
   end
   if v == "not shown to differ" and ev.overdispersed then
     return ("%s; %s: not shown to differ, no winner"):format(basis, dispersion_reason(A, B, ev.overdispersed))
+  end
+  if v == "not shown to differ" and ev.below_threshold then
+    return ("%s; %s: not shown to differ, no winner"):format(basis, below_threshold_reason(model, A, B, ev, per))
   end
   if v == "not shown to differ" and ev.open_range then
     -- overlapping ranges, one of them open-ended: they leave room for any gap
@@ -1782,6 +1808,13 @@ local function open_range_text(phrase, A, B, ca, cb)
   return ("Capacity within %s not shown to differ: %s for %s, %s for %s; the ranges the repeats allow (%s) overlap, "
     .. "but %s, so they leave room for any gap: neither sameness nor an order is shown."):format(phrase,
     capacity_text(ca), A.label, capacity_text(cb), B.label, decision.RANGE_WHAT, open_ends_text(A, B, ca, cb))
+end
+
+-- Two capacities the measured loads order by less than the practical threshold: not shown
+-- to differ, with the order and its margin, and no run named higher.
+local function below_threshold_text(model, phrase, A, B, ca, cb, ev)
+  return ("Capacity within %s not shown to differ: %s for %s, %s for %s; %s, so neither run is named higher."):format(
+    phrase, capacity_text(ca), A.label, capacity_text(cb), B.label, below_threshold_reason(model, A, B, ev))
 end
 
 -- Two capacities whose ranges from the repeats overlap, where the load steps cannot order
@@ -2173,6 +2206,8 @@ local function summary(model, A, B)
         out[#out + 1] = steps_cannot_order_text(phrase, A, B, ca, cb)
       elseif ev.overdispersed then
         out[#out + 1] = dispersion_text(phrase, A, B, ca, cb, ev.overdispersed)
+      elseif ev.below_threshold then
+        out[#out + 1] = below_threshold_text(model, phrase, A, B, ca, cb, ev)
       elseif ev.open_range then
         out[#out + 1] = open_range_text(phrase, A, B, ca, cb)
       elseif ev.verdict == "not shown to differ" then
@@ -2245,6 +2280,8 @@ local function summary(model, A, B)
       if cb.kind == "below_lowest" then bad, good, cbad, cg = B, A, cb, ca end
       if ev.overdispersed then
         out[#out + 1] = dispersion_text(phrase, A, B, ca, cb, ev.overdispersed)
+      elseif ev.below_threshold then
+        out[#out + 1] = below_threshold_text(model, phrase, A, B, ca, cb, ev)
       elseif ev.steps_cannot_order then
         out[#out + 1] = steps_cannot_order_text(phrase, A, B, ca, cb)
       elseif ev.open_range then

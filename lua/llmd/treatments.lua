@@ -766,7 +766,10 @@ function M.model(list, opts)
     for _ = 1, #ranked do
       local swapped = false
       for i = 1, #ranked - 1 do
-        if capacity_ev(ranked[i], ranked[i + 1]).verdict == "A higher" then
+        local ev = capacity_ev(ranked[i], ranked[i + 1])
+        -- (also where the loads order them by less than the practical threshold: listed in
+        -- the loads' order, "not shown to differ", never above by the figures alone)
+        if ev.verdict == "A higher" or (ev.below_threshold and ev.margin_higher == "a") then
           ranked[i], ranked[i + 1] = ranked[i + 1], ranked[i]
           swapped = true
         end
@@ -842,6 +845,16 @@ function M.model(list, opts)
       r.vs_next, r.proven, r.overdispersed = "not shown to differ", false, true
       r.vs_next_text = ("not shown to differ from %s (%s): %s, so whether it holds is one repeat's crash, not the "
         .. "configuration"):format(nxt.label, nf, table.concat(parts, "; "))
+    elseif ev.below_threshold then
+      -- the measured loads order them, but by less than the practical threshold: no order named
+      r.vs_next, r.proven, r.below_threshold = "not shown to differ", false, true
+      r.vs_next_text = ("not shown to differ from %s (%s): the measured loads put %s %s above %s, but only %s "
+        .. "against %s (%+.1f %%), below the practical threshold of %g %%"):format(nxt.label, nf,
+        ev.margin_higher == "b" and "this one's" or (nxt.label .. "'s"), m.rank_by,
+        ev.margin_higher == "b" and (nxt.label .. "'s") or "this one's",
+        metrics.format("throughput_req_s", ev.margin_hi), metrics.format("throughput_req_s", ev.margin_lo),
+        ev.margin_pct, decision.MIN_EFFECT)
+      r.evidence.below_threshold, r.evidence.margin_pct = true, ev.margin_pct
     elseif ev.open_range then
       -- overlapping ranges, one open-ended: room for any gap, so no sameness either
       r.vs_next, r.proven, r.open_range = "not shown to differ", false, true

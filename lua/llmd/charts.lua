@@ -353,6 +353,8 @@ function M.latency_throughput(model, A, B)
       if hi == "+inf" then hi = math.huge end
     else
       lo, hi = k["last_passing_" .. field], k["first_failing_" .. field]
+      -- (in tok/s the first failing point may deliver fewer: the band from the lower)
+      if finite(lo) and finite(hi) and hi < lo then lo, hi = hi, lo end
     end
     if not finite(lo) then return 0 / 0, 0 / 0, 0 end
     if hi == math.huge then return lo, 0 / 0, 1 end

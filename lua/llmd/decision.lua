@@ -835,8 +835,8 @@ M.CAPACITY_DEFINITION = "the highest achieved request rate at which every SLO ho
   .. "requests held the rate down, so that no crossing can be interpolated (the last load that met the SLOs); < "
   .. "the lowest load's achieved rate when that load already failed an SLO (failed it at the lowest load tried). "
   .. "None (N/A) where a load that met the SLOs lies above one that failed them (non-monotone) or an SLO metric "
-  .. "is unknown. A capacity is never above the max sustained throughput, except in a run whose only shortfall "
-  .. "was failed requests (not overload) measured with no error-rate SLO, where it can reach past them"
+  .. "is unknown. A capacity is never above the max sustained throughput, except in a run whose shortfall at some "
+  .. "load was failed requests (not overload) measured with no error-rate SLO, where it can reach past them"
 
 -- Capacity kinds two capacities can be compared by (M.capacity_gap, M.capacity_evidence):
 -- a figure, a lower bound, or "below the lowest load" (every kind of that list).

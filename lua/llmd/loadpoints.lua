@@ -249,7 +249,9 @@ end
 -- point whose achieved rate falls below SATURATION_SHARE of its offered rate; concurrency:
 -- the first point whose throughput grows by less than PLATEAU_GROWTH over the previous
 -- one while end-to-end latency (p50, else TTFT p50) keeps growing. Max sustained
--- throughput: the highest achieved rate before the saturation point. ceiling_rps
+-- throughput: the highest achieved rate before the saturation point, and before the first
+-- point whose shortfall was failed requests where one lies below it (that point's achieved
+-- rate counts only the requests that succeeded: a load the run did not sustain). ceiling_rps
 -- (saturated): the highest achieved rate at any load, saturated ones included. The
 -- server's true sustainable rate lies between the two: the load points' spacing, not the
 -- server, puts max_sustained_rps where it is within that range. A rate-based point whose
@@ -309,7 +311,10 @@ function M.saturation(points)
               :format(p.offered, err, p.achieved_rps, p.achieved_rps / p.offered * 100,
                 answered and ("%.4g"):format(answered) or "all offered") }
         else
-          return { point = i, offered = p.offered, achieved_rps = p.achieved_rps, max_sustained_rps = max_before(i),
+          -- max sustained: before the first load it did not sustain, this one or a failures
+          -- point below it (its achieved rate counts only the requests that succeeded)
+          return { point = i, offered = p.offered, achieved_rps = p.achieved_rps,
+            max_sustained_rps = max_before(failures and failures.point or i),
             ceiling_rps = max_before(#points + 1), failures = failures,
             reason = ("at %g req/s offered only %.4g req/s were achieved (%.1f %%, below %d %%)"):format(p.offered,
               p.achieved_rps, p.achieved_rps / p.offered * 100, M.SATURATION_SHARE * 100)
@@ -971,10 +976,13 @@ function M.capacity(points, slo, sat)
           if ts < t then t, limiting = ts, s.key end
         end
       end
+      -- each figure on the line between the two points' own, at the crossing: the output
+      -- tok/s too, which falls between them where it falls with load (fewer tokens per request
+      -- at the higher load), never held at the last passing point's
       local function lerp(k)
         local a, b = field(last, k), field(p, k)
         if not (finite(a) and finite(b)) then return finite(a) and a or nil end
-        return math.max(a, a + t * (b - a))
+        return a + t * (b - a)
       end
       -- the offered load at the crossing, on the same line (the two points are neighbours in
       -- offered load): what to drive the run at to sit at its capacity
@@ -1091,12 +1099,16 @@ function M.bracket(c)
 end
 
 -- The same bracket in output tok/s, from the same load points' output throughput; nil,
--- nil where a load point's tok/s is unknown, and for the kinds M.bracket has none of.
+-- nil where a load point's tok/s is unknown, and for the kinds M.bracket has none of. An
+-- estimate's is the two points' tok/s in order, lower first: the first failing point may
+-- deliver fewer tok/s than the last passing one (fewer output tokens per request there),
+-- and a range is never given high end first.
 function M.bracket_tps(c)
   local lo, hi
   local gives = M.capacity_gives(c)
   if gives == "estimate" then
     lo, hi = c.last_passing_tps, c.first_failing_tps
+    if type(lo) == "number" and type(hi) == "number" and hi < lo then lo, hi = hi, lo end
   elseif gives == "lower" then
     lo, hi = c.output_tps, math.huge
   elseif gives == "below" then
@@ -1195,6 +1207,9 @@ function M.capacity_interval(points, slo, cap)
       l, h = c == low and 0 or lo, c == high and math.huge or hi
       lt, ht = c == low and 0 or lo_tps, c == high and math.huge or hi_tps
     end
+    -- a lower bound whose run saturated or failed the SLOs above it (ceiling_rps: the most it
+    -- achieved at any load) is at most that: the range never reaches above the loads measured
+    if type(c.ceiling_rps) == "number" and h > c.ceiling_rps then h = math.max(l, c.ceiling_rps) end
     lo, hi = math.min(lo, l), math.max(hi, h)
     if lo_tps and lt then
       lo_tps, hi_tps = math.min(lo_tps, lt), math.max(hi_tps, ht)

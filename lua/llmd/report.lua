@@ -1030,9 +1030,10 @@ local function capacity_in_tps(c)
       interval = { lo = lo, hi = hi } }
   end
   if c.kind == "interpolated" then
-    if not (c.output_tps and c.last_passing_tps and c.first_failing_tps) then return nil end
-    return { kind = c.kind, rps = c.output_tps, last_passing_rps = c.last_passing_tps,
-      first_failing_rps = c.first_failing_tps }
+    -- its bracket in tok/s, lower end first (lp.bracket_tps), whichever point delivered more
+    local lo, hi = lp.bracket_tps(c)
+    if not (c.output_tps and lo and hi) then return nil end
+    return { kind = c.kind, rps = c.output_tps, last_passing_rps = lo, first_failing_rps = hi }
   elseif decision.capacity_is_bound(c) then
     -- its ceiling is known in req/s only: no upper end in tok/s
     return c.output_tps and { kind = c.kind, bound = c.bound, rps = c.output_tps } or nil

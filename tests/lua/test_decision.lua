@@ -3497,3 +3497,92 @@ t.test("p-values below 1e-9 read 'p < 1e-9', never 'p = < 1e-9'", function()
   t.eq(decision.p_is(3.2e-4), "p = 3.2e-04")
   t.eq(decision.adjusted_text(1e-12, 2e-11, 21), "p < 1e-9, Holm-adjusted < 1e-9 over 21 tests")
 end)
+
+t.test("capacity in output tok/s where tok/s falls as the load rises: interpolated on the line, its range in order",
+  function()
+  -- x: 10 req/s at 2000 tok/s (200 tokens per request), TTFT p90 100 ms; 20 req/s at 1000
+  -- tok/s (50 per request), 300 ms. TTFT p90 ≤ 200 crosses at t = (200 - 100) / (300 - 100)
+  -- = 0.5 (by hand): 15 req/s and 2000 + 0.5 x (1000 - 2000) = 1500 tok/s; it read 2000,
+  -- held at the last passing point's (audit F3). y: 100 -> 400 ms, t = 1/3: 13.333 req/s,
+  -- 2000 - 1000 / 3 = 1666.67 tok/s (by hand).
+  local function run(f2)
+    return run_of { { rate = 10, values = { throughput_req_s = 10, ttft_p90_ms = 100, throughput_tok_s = 2000,
+      error_rate_pct = 0 } }, { rate = 20, values = { throughput_req_s = 20, ttft_p90_ms = f2, throughput_tok_s = 1000,
+      error_rate_pct = 0 } } }
+  end
+  local slo = decision.parse_slo("ttft_p90_ms=200")
+  local c = lp.capacity(lp.points(run(300)), slo)
+  t.eq(c.kind, "interpolated")
+  t.near(c.rps, 15, 1e-12)
+  t.near(c.output_tps, 1500, 1e-9)
+  -- the bracket in tok/s, lower end first: 1000 (the failing point's) to 2000
+  t.eq({ lp.bracket_tps(c) }, { 1000, 2000 })
+  local m = cap_model(run(300), run(400))
+  t.near(m.capacity.b.output_tps, 2000 - 1000 / 3, 1e-9)
+  local row
+  for _, r in ipairs(m.headline) do if r.label == "Capacity at SLO, output tok/s" then row = r end end
+  t.eq({ row.a_text, row.b_text }, { "about 1,500.0 tok/s", "about 1,666.7 tok/s" })
+  -- both brackets 1000-2000 tok/s: B - A from 1000 - 2000 = -1000 to 2000 - 1000 = +1000 (by
+  -- hand), never "+1000.0 to -1000.0"; in % of A: 1000 / 2000 - 1 = -50 % to 2000 / 1000 - 1 = +100 %
+  t.ok(row.delta_text:find("^%-1,?000%.0 to %+1,?000%.0 tok/s"), row.delta_text)
+  t.eq(row.pct_text, "-50.0 % to +100.0 %")
+  -- with repeats: the range in tok/s is in order too. Three repeats per point, TTFT p90
+  -- 90/100/110 and 290/300/310 ms: every end crosses 200 ms between the two points, so each
+  -- bracket is the two points' tok/s, 1000 to 2000 (by hand)
+  local stages = {}
+  for i, xs in ipairs { { 90, 100, 110 }, { 290, 300, 310 } } do
+    for _, v in ipairs(xs) do
+      stages[#stages + 1] = { rate = 10 * i, values = { throughput_req_s = 10 * i, ttft_p90_ms = v,
+        throughput_tok_s = 3000 - 1000 * i, error_rate_pct = 0 } }
+    end
+  end
+  local iv = lp.capacity_interval(lp.points(run_of(stages)), slo)
+  t.eq({ iv.lo_tps, iv.hi_tps }, { 1000, 2000 })
+end)
+
+t.test("max sustained throughput ends below a load whose shortfall was failed requests", function()
+  -- x: 10 req/s offered, 10 achieved; 20 offered, 18.5 achieved with 10 % failed (answered
+  -- 18.5 / 0.9 = 20.56 ≥ 95 % of 20: the shortfall is failures, not overload); 30 offered, 15
+  -- achieved, none failed (15 < 28.5: saturated). The 18.5 counts only the requests that
+  -- succeeded at a load the run did not sustain: max sustained is 10 (by hand), its ceiling
+  -- 18.5. It was 18.5, above y's 16 (10/10, 16/16, then 30 offered, 17 achieved: saturated,
+  -- max sustained 16, ceiling 17), which named the run that failed 10 % of its requests higher.
+  local function stage(rate, rps, err) return { rate = rate, values = { throughput_req_s = rps, ttft_p90_ms = 50,
+    throughput_tok_s = rps * 100, error_rate_pct = err, requests_ok = 1000 } } end
+  local x = run_of { stage(10, 10, 0), stage(20, 18.5, 10), stage(30, 15, 0) }
+  local y = run_of { stage(10, 10, 0), stage(16, 16, 0), stage(30, 17, 0) }
+  local s = lp.saturation(lp.points(x))
+  t.eq({ s.point, s.max_sustained_rps, s.ceiling_rps, s.failures and s.failures.point }, { 3, 10, 18.5, 2 })
+  local m = cap_model(x, y)
+  local row
+  for _, r in ipairs(m.headline) do if r.label == "Max sustained throughput" then row = r end end
+  t.eq({ row.a_text, row.b_text }, { "10.00 req/s (up to 18.50, its most at any load)",
+    "16.00 req/s (up to 17.00, its most at any load)" })
+  -- each limit between its figure and its ceiling: B - A from 16 - 18.5 = -2.50 to 17 - 10 =
+  -- +7.00 req/s (by hand): the load steps cannot order them
+  t.ok(row.delta_text:find("-2.50 to +7.00 req/s", 1, true), row.delta_text)
+end)
+
+t.test("a capacity range from repeats never reaches above the most its run achieved at any load", function()
+  -- 10, 20 and 30 req/s offered, 3 repeats each, achieving 10, 20 and 15 req/s; TTFT p90
+  -- {90,100,110}, {190,210,230}, {390,400,410}. At 20 req/s the mean 210 ms fails 200 ms,
+  -- the lower end of its 95 % interval, 210 - 4.302653 x 20 / sqrt 3 = 160.3 ms (python3),
+  -- meets it: on that end the capacity is a lower bound at 20 req/s (the next point fails
+  -- at 15 req/s achieved), whose run never achieved more than 20 (by hand). With 50 % of
+  -- the 15 req/s point's requests failed (answered 30: failures, not saturation) that end is
+  -- "last_passing"; with none failed the point saturated (15 < 28.5) and it is "saturated".
+  -- Either way the range is 10 (the means' bracket, 10 to 20) to 20 req/s, never "≥ 10".
+  local slo = decision.parse_slo("ttft_p90_ms=200")
+  for _, case in ipairs { { 50, "last_passing" }, { 0, "saturated" } } do
+    local stages = {}
+    for i, xs in ipairs { { 90, 100, 110 }, { 190, 210, 230 }, { 390, 400, 410 } } do
+      for _, v in ipairs(xs) do
+        local rps = ({ 10, 20, 15 })[i]
+        stages[#stages + 1] = { rate = 10 * i, values = { throughput_req_s = rps, ttft_p90_ms = v,
+          throughput_tok_s = rps * 100, error_rate_pct = i == 3 and case[1] or 0 } }
+      end
+    end
+    local iv = lp.capacity_interval(lp.points(run_of(stages)), slo)
+    t.eq({ iv.high.kind, iv.lo, iv.hi }, { case[2], 10, 20 }, case[2])
+  end
+end)

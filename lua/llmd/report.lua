@@ -1189,7 +1189,8 @@ local function headline(model)
   end
   if #model.slo > 0 then
     local phrase = decision.slo_phrase(model.slo)
-    add("capacity", "Capacity at SLO (" .. phrase .. ")", cap.a.rps, cap.b.rps, capacity_text(cap.a), capacity_text(cap.b))
+    add("capacity", "Capacity at SLO (" .. phrase .. ")", cap.a.rps, cap.b.rps, capacity_text(cap.a),
+      capacity_text(cap.b))
     local function tps(c)
       if c.kind == "interpolated" or is_bound(c) then
         if not c.output_tps then return "N/A (output tok/s unknown at the load points it is read from)" end
@@ -1208,8 +1209,22 @@ local function headline(model)
         return fig
       end
       if c.kind == "below_lowest" then
-        return c.lowest_tps and ("< %s tok/s (%s)"):format(T.helpers.num(c.lowest_tps, 1), below_note(c))
-          or ("N/A (%s; its output tok/s is unknown)"):format(below_note(c))
+        if not c.lowest_tps then return ("N/A (%s; its output tok/s is unknown)"):format(below_note(c)) end
+        -- what the req/s row says of the repeats (capacity_text), in tok/s: a bound of the
+        -- means that the repeats cannot place is said so here too
+        local fig, iv = "< " .. T.helpers.num(c.lowest_tps, 1) .. " tok/s", c.interval
+        if iv and iv.hi == math.huge then
+          return ("%s by the means (%s; too noisy to bound: the repeats allow any capacity from 0 to beyond the "
+            .. "highest load tried)"):format(fig, below_note(c))
+        elseif iv and ((iv.lower_ends and iv.lower_ends.kind == "below_lowest")
+          or (c.lowest_rps and iv.hi <= c.lowest_rps)) then
+          return ("%s (%s, even at the lower ends of the repeats' 95 %% intervals)"):format(fig, below_note(c))
+        elseif iv then
+          local range = iv.lo_tps and iv.hi_tps and ("; the repeats allow " .. interval_text(iv, true))
+            or "; the repeats' range in tok/s is unknown, see the row above"
+          return ("%s by the means (%s%s)"):format(fig, below_note(c), range)
+        end
+        return ("%s (%s)"):format(fig, below_note(c))
       end
       return capacity_text(c)
     end
@@ -1219,8 +1234,8 @@ local function headline(model)
     rows[#rows + 1] = { key = "capacity", label = "Capacity at SLO", a_text = why, b_text = why, delta_text = "",
       pct_text = "" }
   end
-  add("max_sustained", "Max sustained throughput", sat.a.max_sustained_rps, sat.b.max_sustained_rps, sustained_text(sat.a),
-    sustained_text(sat.b))
+  add("max_sustained", "Max sustained throughput", sat.a.max_sustained_rps, sat.b.max_sustained_rps,
+    sustained_text(sat.a), sustained_text(sat.b))
   if not g.a.gpus and not g.b.gpus then
     local why = "N/A (accelerator counts unknown: gpus: N in the info files)"
     rows[#rows + 1] = { key = "per_gpu", label = "Per GPU", a_text = why, b_text = why, delta_text = "",
@@ -1238,14 +1253,15 @@ local function headline(model)
     return capacity_text(capacity_per(c, gp.gpus))
   end
   if #model.slo > 0 then
-    add("capacity_per_gpu", "Capacity at SLO per GPU", g.a.capacity_rps, g.b.capacity_rps, gcap(cap.a, g.a), gcap(cap.b, g.b))
+    add("capacity_per_gpu", "Capacity at SLO per GPU", g.a.capacity_rps, g.b.capacity_rps, gcap(cap.a, g.a),
+      gcap(cap.b, g.b))
   end
   local function gsus(gp, s)
     if not gp.gpus then return metrics.na(gp.reason) end
     return sustained_text(s, gp.gpus)
   end
-  add("max_sustained_per_gpu", "Max sustained throughput per GPU", g.a.max_sustained_rps, g.b.max_sustained_rps, gsus(g.a, sat.a),
-    gsus(g.b, sat.b))
+  add("max_sustained_per_gpu", "Max sustained throughput per GPU", g.a.max_sustained_rps, g.b.max_sustained_rps,
+    gsus(g.a, sat.a), gsus(g.b, sat.b))
   -- the whole-run figure; where it is unknown but the load points have theirs, the N/A
   -- points to them with their range, so that it never stands unexplained beside them
   local function gtps(gp, points)
@@ -1267,8 +1283,8 @@ local function headline(model)
     return T.helpers.num(gp.output_tps, 2) .. " tok/s"
       .. (gp.output_tps_repeats and (" (mean of %d)"):format(gp.output_tps_repeats) or "")
   end
-  add("output_tps_per_gpu", "Output tok/s per GPU (whole run)", g.a.output_tps, g.b.output_tps, gtps(g.a, model.load_points.a),
-    gtps(g.b, model.load_points.b), 1)
+  add("output_tps_per_gpu", "Output tok/s per GPU (whole run)", g.a.output_tps, g.b.output_tps,
+    gtps(g.a, model.load_points.a), gtps(g.b, model.load_points.b), 1)
   rows[#rows + 1] = { key = "gpus", label = "GPUs", a_text = g.a.gpus and tostring(g.a.gpus) or "unknown",
     b_text = g.b.gpus and tostring(g.b.gpus) or "unknown", delta_text = "", pct_text = "" }
   if g.a.gpus and g.b.gpus and g.a.gpus ~= g.b.gpus then

@@ -162,6 +162,11 @@ t.test("nu7: a run's repeat means do not depend on how many repeats the other ru
   t.eq(perf_row(m13, "ttft_p95_ms").a_text, "261.1 ms")
   -- a mean against one run is no test
   t.eq(perf_row(m31, "ttft_p95_ms").verdict, "untested")
+  -- the max sustained throughput's evidence says which run is which (it said "one run per
+  -- load" of both when only one had repeats)
+  t.eq(t.headline_row(m31, "Max sustained throughput").evidence,
+    "means of the repeats at each load point for x, one run per load for y: untested")
+  t.eq(t.headline_row(m33, "Max sustained throughput").evidence, "means of the repeats at each load point, untested")
   -- every row of x's: the same text whichever run it is compared with
   for _, k in ipairs(report.PERF_KEYS) do
     local ok33, ok31 = pcall(perf_row, m33, k), pcall(perf_row, m31, k)
@@ -190,4 +195,35 @@ t.test("nu8: whole-run output tok/s per GPU of repeats: the Performance Results'
   -- y's one file: output_throughput 698.4979897701463 / 4 = 174.6245 (python3 above)
   t.eq({ row.a_text, row.b_text }, { "348.49 tok/s (mean of 3)", "174.62 tok/s" })
   t.eq(row.evidence, "x the mean of its 3 repeats, y one run: untested")
+end)
+
+t.test("the output tok/s capacity below the lowest load keeps the repeats' caveat its req/s row has", function()
+  -- repeated_run: points at 10, 20, 30 req/s and 100, 200, 300 tok/s, 3 repeats each, TTFT
+  -- p90 (ms) per repeat below; SLO 200 ms. Each point's 95 % interval: mean +- 4.303 sd /
+  -- sqrt(3) (t(2) = 4.303; python3 statistics.stdev)
+  local function model(ttfts)
+    local function side(label, run) return { label = label, state = { label = label }, run = run, kv = {} } end
+    return report.build { a = side("x", t.repeated_run(ttfts)), b = side("y", t.repeated_run(ttfts)),
+      slo = decision.parse_slo("ttft_p90_ms=200"), generated = 0 }
+  end
+  local function cells(m) return total_capacity(m).a_text, t.headline_row(m, "Capacity at SLO, output tok/s").a_text end
+  -- means 220 ms at every point, sd 60.8: lower ends 68.9 ms pass everywhere, so the repeats
+  -- cannot place the capacity at all (the req/s row: "too noisy to bound")
+  local rps, tps = cells(model { { 150, 250, 260 }, { 150, 250, 260 }, { 150, 250, 260 } })
+  t.eq(rps, "< 10.00 req/s by the means (failed TTFT p90 ≤ 200.0 ms at the lowest load tried; too noisy to bound: "
+    .. "the repeats allow any capacity from 0 to beyond 30.00 req/s, the highest load tried)")
+  t.eq(tps, "< 100.0 tok/s by the means (failed TTFT p90 ≤ 200.0 ms at the lowest load tried; too noisy to bound: "
+    .. "the repeats allow any capacity from 0 to beyond the highest load tried)")
+  -- point 1 as above, points 2 and 3 fail on their lower ends too (310 and 410 ms, sd 10):
+  -- the range reaches up to point 2, 20 req/s, that is 200 tok/s
+  rps, tps = cells(model { { 150, 250, 260 }, { 300, 310, 320 }, { 400, 410, 420 } })
+  t.eq(rps, "< 10.00 req/s by the means (failed TTFT p90 ≤ 200.0 ms at the lowest load tried; the repeats allow up "
+    .. "to 20.00 req/s)")
+  t.eq(tps, "< 100.0 tok/s by the means (failed TTFT p90 ≤ 200.0 ms at the lowest load tried; the repeats allow up "
+    .. "to 200.0 tok/s)")
+  -- every point fails on the lower ends too (301 ms, sd 1): the bound alone, said so
+  rps, tps = cells(model { { 300, 301, 302 }, { 400, 401, 402 }, { 500, 501, 502 } })
+  t.eq(tps, "< 100.0 tok/s (failed TTFT p90 ≤ 200.0 ms at the lowest load tried, even at the lower ends of the "
+    .. "repeats' 95 % intervals)")
+  t.ok(rps:find("even at the lower ends", 1, true), rps)
 end)

@@ -185,32 +185,39 @@ local function fmt_delta(key, d)
   return s .. " " .. m.unit
 end
 
+-- A run's whole-run figure of key as the reports give it (points: its load points). A run
+-- that is repeats of one load point gives the mean over its repeats, "(mean of 3)" (what
+-- Welch's test is about), whatever a pooled whole-run figure would be; else its whole-run
+-- figure. Each run by its own data only: the other run's repeats change nothing here.
+-- Returns the value (nil when unknown), its text, why it is unknown, and the number of
+-- repeats when it is their mean.
+local function run_figure(run, points, key)
+  local p = #points == 1 and (points[1].repeats or 1) >= 2 and points[1] or nil
+  if p then
+    local v = p.values[key]
+    if v ~= nil then return v, metrics.format(key, v) .. (" (mean of %d)"):format(p.repeats), nil, p.repeats end
+    return nil, metrics.format(key, nil, p.na[key]), p.na[key], p.repeats
+  end
+  local v, w = run.overall.values[key], run.overall.na[key]
+  return v, metrics.format(key, v, w), v == nil and w or nil, nil
+end
+M.run_figure = run_figure
+
 local function perf_row(key, ctx)
   local m = metrics.get(key)
   local A, B = ctx.A, ctx.B
   local ra, rb = A.run, B.run
-  local va, wa = ra.overall.values[key], ra.overall.na[key]
-  local vb, wb = rb.overall.values[key], rb.overall.na[key]
-  local ta, tb = metrics.format(key, va, wa), metrics.format(key, vb, wb)
-  -- both runs repeats of one load point: the row compares the means over the repeats
-  -- (what Welch's test is about), whatever a pooled whole-run figure would be
-  local pa, pb = ctx.pa, ctx.pb
-  local repeats = #pa == 1 and #pb == 1 and pa[1].repeats >= 2 and pb[1].repeats >= 2
-  if repeats then
-    va, vb = pa[1].values[key], pb[1].values[key]
-    ta = va ~= nil and (metrics.format(key, va) .. (" (mean of %d)"):format(pa[1].repeats))
-      or metrics.format(key, nil, pa[1].na[key])
-    tb = vb ~= nil and (metrics.format(key, vb) .. (" (mean of %d)"):format(pb[1].repeats))
-      or metrics.format(key, nil, pb[1].na[key])
-  end
+  local va, ta, wa, na_ = run_figure(ra, ctx.pa, key)
+  local vb, tb, wb, nb_ = run_figure(rb, ctx.pb, key)
+  local repeats = na_ ~= nil and nb_ ~= nil
   local row = {
     key = key, label = m.label, unit = m.unit, better_is = m.better,
     a = va, b = vb, a_text = ta, b_text = tb, repeat_means = repeats or nil,
     delta_text = "N/A", pct_text = "N/A", evidence = "",
   }
   -- which side is unknown and why, as fields of their own (comparison.json, the CSV's note)
-  if va == nil then row.a_na = (repeats and pa[1].na[key] or wa) or "no value and no reason recorded" end
-  if vb == nil then row.b_na = (repeats and pb[1].na[key] or wb) or "no value and no reason recorded" end
+  if va == nil then row.a_na = wa or "no value and no reason recorded" end
+  if vb == nil then row.b_na = wb or "no value and no reason recorded" end
   local ok, why = true, nil
   if va ~= nil and vb ~= nil then ok, why = M.comparable(key, ra, rb) end
   -- a Delta that cannot be given says why in a word (the cells or the notes say more)
@@ -982,7 +989,7 @@ local function gpus_of(side)
   return nil, "accelerator count unknown: give gpus: N in the run's info file"
 end
 
-local function per_gpu(side, cap, sat)
+local function per_gpu(side, cap, sat, points)
   local g, src = gpus_of(side)
   local out = { gpus = g }
   if not g then
@@ -990,11 +997,15 @@ local function per_gpu(side, cap, sat)
     return out
   end
   out.source = src
-  local v = side.run.overall.values
+  -- the whole-run figures as the Performance Results give them (run_figure: a run of repeats
+  -- of one load point, the mean over them), divided: one definition per number
   local function per(x) return x and x / g or nil end
-  out.throughput_rps = per(v.throughput_req_s)
-  out.output_tps = per(v.throughput_tok_s)
-  out.output_tps_why = not v.throughput_tok_s and (side.run.overall.na.throughput_tok_s or "not in the results") or nil
+  local rps = run_figure(side.run, points, "throughput_req_s")
+  local tps, _, tps_why, n = run_figure(side.run, points, "throughput_tok_s")
+  out.throughput_rps = per(rps)
+  out.output_tps = per(tps)
+  out.output_tps_repeats = tps and n or nil
+  out.output_tps_why = not tps and (tps_why or "not in the results") or nil
   out.max_sustained_rps = per(sat.max_sustained_rps)
   out.capacity_rps = per(cap.rps)
   out.capacity_output_tps = per(cap.output_tps)
@@ -1107,16 +1118,23 @@ local function headline(model)
   local rows = {}
   local cap, sat, g = model.capacity, model.saturation, model.per_gpu
   local differ = workloads_differ(model)
-  local function add(label, va, vb, ta, tb, d)
+  -- key: what the row is, whatever its label says (the labels of the totals change where
+  -- the GPU counts differ): capacity, capacity_tps, max_sustained, capacity_per_gpu,
+  -- max_sustained_per_gpu, output_tps_per_gpu, per_gpu (both counts unknown), gpus
+  local function add(key, label, va, vb, ta, tb, d)
+    local is_cap = key == "capacity" or key == "capacity_tps" or key == "capacity_per_gpu"
+    local is_sus = key == "max_sustained" or key == "max_sustained_per_gpu"
     local dt, pt = delta_cells(va, vb, d)
     -- the delta in the row's unit ("+76.43 req/s"), as its figures are
-    if va ~= nil and vb ~= nil then dt = dt .. (label:find("tok/s", 1, true) and " tok/s" or " req/s") end
+    if va ~= nil and vb ~= nil then
+      dt = dt .. ((key == "capacity_tps" or key == "output_tps_per_gpu") and " tok/s" or " req/s")
+    end
     -- "≥ X" against a number is a lower bound: no delta
-    if (is_bound(cap.a) or is_bound(cap.b)) and label:match("^Capacity") and va ~= nil and vb ~= nil then
+    if (is_bound(cap.a) or is_bound(cap.b)) and is_cap and va ~= nil and vb ~= nil then
       dt, pt = "N/A (a lower bound)", "N/A"
       if is_bound(cap.a) and is_bound(cap.b) then dt = "N/A (both lower bounds)" end
     end
-    if label:match("^Capacity") and (cap.a.kind == "below_lowest" or cap.b.kind == "below_lowest") then
+    if is_cap and (cap.a.kind == "below_lowest" or cap.b.kind == "below_lowest") then
       dt, pt = "N/A (below the lowest load measured)", "N/A"
     end
     -- a capacity below the lowest load has no figure but a bracket, from 0 up to that load:
@@ -1124,14 +1142,14 @@ local function headline(model)
     local ka = va ~= nil or cap.a.kind == "below_lowest"
     local kb = vb ~= nil or cap.b.kind == "below_lowest"
     -- a capacity is known only within its measured bracket: the gap is the range both allow
-    if label:match("^Capacity at SLO %(") and ka and kb then
+    if key == "capacity" and ka and kb then
       local rd, rp = capacity_range_cells(cap.gap, " req/s", 2)
       if rd then dt, pt = rd, rp end
-    elseif label == "Capacity at SLO per GPU" and ka and kb and cap.per_gpu then
+    elseif key == "capacity_per_gpu" and ka and kb and cap.per_gpu then
       -- the same range, each side per its own accelerators
       local rd, rp = capacity_range_cells(cap.per_gpu.gap, " req/s", 2)
       if rd then dt, pt = rd, rp end
-    elseif label == "Capacity at SLO, output tok/s" then
+    elseif key == "capacity_tps" then
       local ta_, tb_ = capacity_in_tps(cap.a), capacity_in_tps(cap.b)
       -- the same-load rule of the req/s row (brackets that touch at one load: the same load
       -- points, offered and achieved within 1 %), read off the req/s capacities' points
@@ -1151,28 +1169,29 @@ local function headline(model)
       end
     end
     local la, lb = sat.a.none and sat.a.max_sustained_rps, sat.b.none and sat.b.max_sustained_rps
-    if (la or lb) and va ~= nil and vb ~= nil and label:match("^Max sustained") then
+    if (la or lb) and va ~= nil and vb ~= nil and is_sus then
       dt, pt = "N/A (a lower bound)", "N/A"
       if la and lb then dt = "N/A (both lower bounds)" end
-    elseif va ~= nil and vb ~= nil and label:match("^Max sustained") then
+    elseif va ~= nil and vb ~= nil and is_sus then
       dt, pt = sustained_range(sat.a, sat.b, va, vb, dt, pt)
     end
     -- capacities of different workloads: no gap between them is a difference of the setups
-    if differ and ((va ~= nil and vb ~= nil) or (label:match("^Capacity") and ka and kb))
-      and (label:match("^Capacity") or label:match("^Max sustained")) then
+    if differ and ((va ~= nil and vb ~= nil) or (is_cap and ka and kb)) and (is_cap or is_sus) then
       dt, pt = "N/A (the workloads differ)", "N/A"
     end
     -- a broken run (its health check failed): no gap is a finding
-    if model.broken and #model.broken > 0 and (label:match("^Capacity") or label:match("^Max sustained")) then
+    if model.broken and #model.broken > 0 and (is_cap or is_sus) then
       dt, pt = "N/A (a broken run)", "N/A"
     end
     -- the Change says why it is missing, as the Delta beside it does (never a bare N/A)
     if pt == "N/A" and tostring(dt):match("^N/A %(") then pt = dt end
-    rows[#rows + 1] = { label = label, a = va, b = vb, a_text = ta, b_text = tb, delta_text = dt, pct_text = pt }
+    rows[#rows + 1] = { key = key, label = label, a = va, b = vb, a_text = ta, b_text = tb, delta_text = dt,
+      pct_text = pt }
   end
   if #model.slo > 0 then
     local phrase = decision.slo_phrase(model.slo)
-    add("Capacity at SLO (" .. phrase .. ")", cap.a.rps, cap.b.rps, capacity_text(cap.a), capacity_text(cap.b))
+    add("capacity", "Capacity at SLO (" .. phrase .. ")", cap.a.rps, cap.b.rps, capacity_text(cap.a),
+      capacity_text(cap.b))
     local function tps(c)
       if c.kind == "interpolated" or is_bound(c) then
         if not c.output_tps then return "N/A (output tok/s unknown at the load points it is read from)" end
@@ -1191,51 +1210,59 @@ local function headline(model)
         return fig
       end
       if c.kind == "below_lowest" then
-        return c.lowest_tps and ("< %s tok/s (%s)"):format(T.helpers.num(c.lowest_tps, 1), below_note(c))
-          or ("N/A (%s; its output tok/s is unknown)"):format(below_note(c))
+        if not c.lowest_tps then return ("N/A (%s; its output tok/s is unknown)"):format(below_note(c)) end
+        -- what the req/s row says of the repeats (capacity_text), in tok/s: a bound of the
+        -- means that the repeats cannot place is said so here too
+        local fig, iv = "< " .. T.helpers.num(c.lowest_tps, 1) .. " tok/s", c.interval
+        if iv and iv.hi == math.huge then
+          return ("%s by the means (%s; too noisy to bound: the repeats allow any capacity from 0 to beyond the "
+            .. "highest load tried)"):format(fig, below_note(c))
+        elseif iv and ((iv.lower_ends and iv.lower_ends.kind == "below_lowest")
+          or (c.lowest_rps and iv.hi <= c.lowest_rps)) then
+          return ("%s (%s, even at the lower ends of the repeats' 95 %% intervals)"):format(fig, below_note(c))
+        elseif iv then
+          local range = iv.lo_tps and iv.hi_tps and ("; the repeats allow " .. interval_text(iv, true))
+            or "; the repeats' range in tok/s is unknown, see the row above"
+          return ("%s by the means (%s%s)"):format(fig, below_note(c), range)
+        end
+        return ("%s (%s)"):format(fig, below_note(c))
       end
       return capacity_text(c)
     end
-    add("Capacity at SLO, output tok/s", cap.a.output_tps, cap.b.output_tps, tps(cap.a), tps(cap.b), 1)
+    add("capacity_tps", "Capacity at SLO, output tok/s", cap.a.output_tps, cap.b.output_tps, tps(cap.a), tps(cap.b), 1)
   else
     local why = "N/A (no SLO given: --slo or slo: in the info files)"
-    rows[#rows + 1] = { label = "Capacity at SLO", a_text = why, b_text = why, delta_text = "", pct_text = "" }
+    rows[#rows + 1] = { key = "capacity", label = "Capacity at SLO", a_text = why, b_text = why, delta_text = "",
+      pct_text = "" }
   end
-  add("Max sustained throughput", sat.a.max_sustained_rps, sat.b.max_sustained_rps, sustained_text(sat.a),
-    sustained_text(sat.b))
+  add("max_sustained", "Max sustained throughput", sat.a.max_sustained_rps, sat.b.max_sustained_rps,
+    sustained_text(sat.a), sustained_text(sat.b))
   if not g.a.gpus and not g.b.gpus then
     local why = "N/A (accelerator counts unknown: gpus: N in the info files)"
-    rows[#rows + 1] = { label = "Per GPU", a_text = why, b_text = why, delta_text = "", pct_text = "" }
+    rows[#rows + 1] = { key = "per_gpu", label = "Per GPU", a_text = why, b_text = why, delta_text = "",
+      pct_text = "" }
     return rows
   end
-  -- per GPU, each figure as its total says it (a lower bound stays one), and every N/A why
-  local function per(x, gp) return T.helpers.num(x / gp.gpus, 2) end
+  -- per GPU, each figure exactly as its total says it, divided by the run's accelerators: a
+  -- lower bound stays one, an estimate keeps its measured bracket, and a range from the
+  -- repeats (or the means' reading it qualifies) stays beside it; every N/A why
   local function gcap(c, gp)
     if not gp.gpus then return metrics.na(gp.reason) end
-    if c.kind == "interpolated" then
-      -- an estimate between two measured loads, as in the total row, with its bracket
-      if not c.interval and c.last_passing_rps and c.first_failing_rps then
-        return ("about %s req/s (measured: between %s and %s)"):format(per(c.rps, gp), per(c.last_passing_rps, gp),
-          per(c.first_failing_rps, gp))
-      end
-      return per(c.rps, gp) .. " req/s"
+    if c.kind == "non_monotone" or not (c.kind == "interpolated" or is_bound(c) or c.kind == "below_lowest") then
+      return capacity_text(c)
     end
-    if is_bound(c) then return ("≥ %s req/s (%s)"):format(per(c.rps, gp), BOUND_NOTE[c.kind]) end
-    if c.kind == "below_lowest" then
-      return ("< %s req/s (%s)"):format(per(c.lowest_rps, gp), below_note(c))
-    end
-    if c.kind == "non_monotone" then return capacity_text(c) end
-    return metrics.na("capacity unknown: " .. tostring(c.reason or "no reason given"))
+    return capacity_text(capacity_per(c, gp.gpus))
   end
   if #model.slo > 0 then
-    add("Capacity at SLO per GPU", g.a.capacity_rps, g.b.capacity_rps, gcap(cap.a, g.a), gcap(cap.b, g.b))
+    add("capacity_per_gpu", "Capacity at SLO per GPU", g.a.capacity_rps, g.b.capacity_rps, gcap(cap.a, g.a),
+      gcap(cap.b, g.b))
   end
   local function gsus(gp, s)
     if not gp.gpus then return metrics.na(gp.reason) end
     return sustained_text(s, gp.gpus)
   end
-  add("Max sustained throughput per GPU", g.a.max_sustained_rps, g.b.max_sustained_rps, gsus(g.a, sat.a),
-    gsus(g.b, sat.b))
+  add("max_sustained_per_gpu", "Max sustained throughput per GPU", g.a.max_sustained_rps, g.b.max_sustained_rps,
+    gsus(g.a, sat.a), gsus(g.b, sat.b))
   -- the whole-run figure; where it is unknown but the load points have theirs, the N/A
   -- points to them with their range, so that it never stands unexplained beside them
   local function gtps(gp, points)
@@ -1253,12 +1280,31 @@ local function headline(model)
       end
       return metrics.na(why)
     end
+    -- a run of repeats of one load point: the mean over them, as the Performance Results say
     return T.helpers.num(gp.output_tps, 2) .. " tok/s"
+      .. (gp.output_tps_repeats and (" (mean of %d)"):format(gp.output_tps_repeats) or "")
   end
-  add("Output tok/s per GPU (whole run)", g.a.output_tps, g.b.output_tps, gtps(g.a, model.load_points.a),
-    gtps(g.b, model.load_points.b), 1)
-  rows[#rows + 1] = { label = "GPUs", a_text = g.a.gpus and tostring(g.a.gpus) or "unknown",
+  add("output_tps_per_gpu", "Output tok/s per GPU (whole run)", g.a.output_tps, g.b.output_tps,
+    gtps(g.a, model.load_points.a), gtps(g.b, model.load_points.b), 1)
+  rows[#rows + 1] = { key = "gpus", label = "GPUs", a_text = g.a.gpus and tostring(g.a.gpus) or "unknown",
     b_text = g.b.gpus and tostring(g.b.gpus) or "unknown", delta_text = "", pct_text = "" }
+  if g.a.gpus and g.b.gpus and g.a.gpus ~= g.b.gpus then
+    -- different accelerator counts: the totals compare different amounts of hardware, so the
+    -- per-GPU rows (like for like on cost) lead, and the totals follow, labelled as totals
+    local lead, rest = {}, {}
+    for _, r in ipairs(rows) do
+      if r.key:match("_per_gpu$") then
+        lead[#lead + 1] = r
+      else
+        if r.key == "capacity" or r.key == "capacity_tps" or r.key == "max_sustained" then
+          r.label = "Total " .. r.label:sub(1, 1):lower() .. r.label:sub(2)
+        end
+        rest[#rest + 1] = r
+      end
+    end
+    for _, r in ipairs(rest) do lead[#lead + 1] = r end
+    rows = lead
+  end
   return rows
 end
 
@@ -1708,8 +1754,14 @@ local function sustained_evidence_text(model)
   local sa, sb = model.saturation.a, model.saturation.b
   local near = (sa.near or sb.near) and ("; by the means only, the repeats' 95 % intervals reach below "
     .. "the saturation share") or ""
-  if all_repeated(model.load_points.a) and all_repeated(model.load_points.b) then
+  local ra, rb = all_repeated(model.load_points.a), all_repeated(model.load_points.b)
+  if ra and rb then
     return "means of the repeats at each load point, untested" .. near
+  end
+  if ra or rb then
+    -- each run as its own data are: one's repeats are no interval of the other's
+    return ("means of the repeats at each load point for %s, one run per load for %s: untested%s"):format(
+      ra and model.a.label or model.b.label, ra and model.b.label or model.a.label, near)
   end
   return "one run per load, no interval: untested" .. near
 end
@@ -1769,21 +1821,31 @@ local function headline_evidence(model, A, B)
   local sus_gpu = model.gpus_differ and not differ and not (model.broken and #model.broken > 0)
     and sustained_gpu_evidence(model, A, B, sus) or sus
   for _, r in ipairs(model.headline) do
-    local l = r.label
-    if l == "Capacity at SLO" or l == "Per GPU" or l == "GPUs" then
+    local k = r.key
+    if (k == "capacity" and #model.slo == 0) or k == "per_gpu" or k == "gpus" then
       r.evidence = ""
-    elseif l == "Capacity at SLO per GPU" then
+    elseif k == "capacity_per_gpu" then
       r.evidence = cap_gpu
-    elseif l:match("^Capacity at SLO") then
+    elseif k == "capacity" or k == "capacity_tps" then
       r.evidence = cap
-    elseif l == "Max sustained throughput per GPU" then
+    elseif k == "max_sustained_per_gpu" then
       r.evidence = sus_gpu
-    elseif l:match("^Max sustained") then
+    elseif k == "max_sustained" then
       r.evidence = sus
     else
-      -- (the cause named: requests that differ are more than different loads)
+      -- (the cause named: requests that differ are more than different loads); a run of
+      -- repeats of one load point gives the mean over them (never tested here)
+      local g = model.per_gpu
+      local na, nb = g and g.a.output_tps_repeats, g and g.b.output_tps_repeats
+      local basis = "one whole-run figure per run"
+      if na and nb then
+        basis = "means of the repeats"
+      elseif na or nb then
+        basis = ("%s the mean of its %d repeats, %s one run"):format(na and A.label or B.label, na or nb,
+          na and B.label or A.label)
+      end
       r.evidence = differ and ("not comparable: the workloads differ (%s)"):format(differ)
-        or model.workload_match.like_for_like and "one whole-run figure per run: untested"
+        or model.workload_match.like_for_like and (basis .. ": untested")
         or "whole-run figure over different loads: not like for like"
     end
   end
@@ -2167,7 +2229,7 @@ local function summary(model, A, B)
     -- follow, so that the run with more GPUs is not read as the better configuration
     out[#out + 1] = "Not like for like on cost: " .. model.gpus_differ .. "."
     local row
-    for _, r in ipairs(model.headline) do if r.label == "Capacity at SLO per GPU" then row = r end end
+    for _, r in ipairs(model.headline) do if r.key == "capacity_per_gpu" then row = r end end
     -- a side with no figure (a capacity below the lowest load: "< X") still has its text and
     -- the row its evidence: said, never skipped, or "per GPU first" would lead to nothing
     if row and model.capacity.per_gpu then
@@ -2177,7 +2239,7 @@ local function summary(model, A, B)
     elseif #model.slo == 0 then
       -- no SLO: the max sustained throughput per GPU leads, with its own evidence, as the
       -- capacity per GPU does with SLOs
-      for _, r in ipairs(model.headline) do if r.label == "Max sustained throughput per GPU" then row = r end end
+      for _, r in ipairs(model.headline) do if r.key == "max_sustained_per_gpu" then row = r end end
       if row then
         local gap = row.pct_text:match("^N/A") and "" or (" (%s %s vs %s)"):format(B.label, row.pct_text, A.label)
         out[#out + 1] = ("Max sustained throughput per GPU: %s for %s, %s for %s%s; %s."):format(row.a_text, A.label,
@@ -2748,7 +2810,7 @@ function M.build(opts)
     and g and g.lo_rps == g.hi_rps then
     model.capacity.delta_pct = (cb.rps - ca.rps) / math.abs(ca.rps) * 100
   end
-  model.per_gpu = { a = per_gpu(A, ca, model.saturation.a), b = per_gpu(B, cb, model.saturation.b) }
+  model.per_gpu = { a = per_gpu(A, ca, model.saturation.a, pa), b = per_gpu(B, cb, model.saturation.b, pb) }
   if #model.slo > 0 and ga and gb then
     -- each capacity per its own accelerators, ordered by the same rule as the totals
     local pa_, pb_ = capacity_per(ca, ga), capacity_per(cb, gb)
@@ -2963,7 +3025,7 @@ function M.curve_rows(model)
   local pg = #model.slo > 0 and cap and cap.per_gpu
   if pg then
     local h
-    for _, r in ipairs(model.headline or {}) do if r.label == "Capacity at SLO per GPU" then h = r end end
+    for _, r in ipairs(model.headline or {}) do if r.key == "capacity_per_gpu" then h = r end end
     local ca, cb = pg.a, pg.b
     local function fig(c) return lp.capacity_has_figure(c) and c.rps or nil end
     local broken = pg.evidence and pg.evidence.verdict == "broken"
@@ -2979,6 +3041,10 @@ function M.curve_rows(model)
     end
     out[#out].note = ("per GPU (%s: %s, %s: %s); "):format(model.a.label, T.helpers.count(model.per_gpu.a.gpus, "GPU"),
       model.b.label, T.helpers.count(model.per_gpu.b.gpus, "GPU")) .. out[#out].note
+    if model.gpu_counts and model.gpu_counts.a ~= model.gpu_counts.b then
+      -- different accelerator counts: per GPU leads, as in the Headline; the totals follow
+      table.insert(out, 1, table.remove(out))
+    end
   end
   local sa, sb = model.saturation.a, model.saturation.b
   -- a run that saturated below its ceiling (the most it achieved at any load) has its true

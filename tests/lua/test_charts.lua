@@ -645,8 +645,8 @@ t.test("vLLM benchmark sweeps (p50, p95, p99, no p90): the latency chart and the
   -- every cell of this ladder is known: no N/A note under it (the p90 cells it no longer
   -- shows are all unknown)
   t.ok(not md:match("## Load Ladder.-## KV"):find("N/A", 1, true), md:match("## Load Ladder.-## KV"))
-  local html = t.read(w .. "/comparison_report.html")
-  t.ok(html:find("<th>TTFT p99 A (ms)</th><th>TTFT p99 B (ms)</th><th>TPOT p95 A (ms)</th><th>TPOT p95 B (ms)</th></tr>",
+  local page = t.read(w .. "/comparison_report.html")
+  t.ok(page:find("<th>TTFT p99 A (ms)</th><th>TTFT p99 B (ms)</th><th>TPOT p95 A (ms)</th><th>TPOT p95 B (ms)</th></tr>",
     1, true), "the HTML ladder's headers")
 end)
 

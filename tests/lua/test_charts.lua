@@ -563,6 +563,37 @@ end)
 
 -- The report ------------------------------------------------------------------------------------
 
+t.test("load points: ringed from the overload point on; a shortfall before it from failed requests is failures", function()
+  -- by hand: the saturation search (llmd.loadpoints.saturation) found failed requests
+  -- making up the shortfall at point 2 (80 % of its offered rate achieved) and overload at
+  -- point 4 (70 %); point 3 kept up (97 %). A shortfall before the overload point is the
+  -- failures', past it the overload's; a run whose saturation is unknown is marked nowhere
+  local function pts(n)
+    local share = { 0.99, 0.8, 0.97, 0.7, 0.6 }
+    local out = {}
+    for i = 1, n do
+      out[i] = { index = i, offered = 10 * i, achieved_rps = 10 * i * share[i], load_type = "rate", values = {} }
+    end
+    return out
+  end
+  local model = { load_points = { a = pts(5), b = pts(3) },
+    saturation = { a = { point = 4, failures = { point = 2, cause = "failures" } },
+      b = { point = 2, cause = "failures", reason = "r" } } }
+  local function flags(x)
+    local out = {}
+    for _, p in ipairs(charts.load_points(model, { x = x })) do
+      local f = (p.saturated and "s" or "") .. (p.failures and "f" or "")
+      out[#out + 1] = f == "" and "-" or f
+    end
+    return table.concat(out, " ")
+  end
+  t.eq(flags("a"), "- f - s s")
+  -- cause "failures" with no later overload: never ringed
+  t.eq(flags("b"), "- f -")
+  model.saturation.b = { none = true, unknown = true, reason = "too few requests to judge saturation" }
+  t.eq(flags("b"), "- - -")
+end)
+
 -- A rate sweep of vLLM benchmark summaries (an exp-7 file, which holds p50, p95 and p99
 -- and no p90, edited) in a new folder: points = {{rate, achieved req/s, {key = value or
 -- false}}, ...}, one file each, 200 requests of 256 input and 128 output tokens, none

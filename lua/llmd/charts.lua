@@ -17,6 +17,7 @@
 -- tests/lua/test_charts.lua).
 local lfs = require "lfs"
 local proc = require "llmd.proc"
+local lp = require "llmd.loadpoints"
 local rm = require "llmd.runmodel"
 local ws = require "llmd.workspace"
 
@@ -151,26 +152,52 @@ end
 
 -- Load points -------------------------------------------------------------------------------
 
+-- Is point p ({index, offered, load_type, achieved_rps}) a rate load whose achieved rate fell
+-- short of its offered rate because requests failed, not from overload (s: the run's
+-- llmd.loadpoints.saturation)? The saturation search reads a shortfall below the share
+-- before the run's overload point (or at any point of a run that never overloaded) as
+-- failed requests (cause "failures": the failed ones make up the shortfall), and goes on
+-- past it; the tables never mark such a point saturated, and say "failures, not overload".
+-- false where the saturation is unknown (nothing was read from the curve).
+function M.failures_shortfall(s, p)
+  if type(s) ~= "table" or s.unknown or p.load_type ~= "rate" then return false end
+  if not (finite(p.offered) and finite(p.achieved_rps)) then return false end
+  local overload = s.cause ~= "failures" and s.point or nil
+  if type(overload) == "number" and (type(p.index) ~= "number" or p.index >= overload) then return false end
+  -- a run without a failures point had no shortfall before its overload point
+  if not (s.cause == "failures" or type(s.failures) == "table") then return false end
+  return p.achieved_rps < lp.SATURATION_SHARE * p.offered
+end
+
 -- The run's load points: model.load_points[x] when the comparison model has them (the
 -- decision layer), else the measured stages. Each: {offered=, load_type = "rate" |
 -- "concurrency" | "unknown", achieved_rps=, output_tps=, values = {metric key = number},
 -- saturated = true at or past the run's saturation point (model.saturation, the decision
 -- layer's; never from the stages alone)}.
 function M.load_points(model, side)
-  local lp = type(model.load_points) == "table" and model.load_points[side.x] or nil
+  local mp = type(model.load_points) == "table" and model.load_points[side.x] or nil
   local sat = type(model.saturation) == "table" and type(model.saturation[side.x]) == "table"
-    and model.saturation[side.x].point or nil
+    and model.saturation[side.x] or nil
   local out = {}
-  if type(lp) == "table" then
-    for _, p in ipairs(lp) do
+  if type(mp) == "table" then
+    for _, p in ipairs(mp) do
       local v = type(p.values) == "table" and p.values or {}
-      out[#out + 1] = {
+      local q = {
+        index = type(p.index) == "number" and p.index or nil,
         offered = finite(p.offered) and p.offered or nil, load_type = p.load_type or "unknown",
         achieved_rps = finite(p.achieved_rps) and p.achieved_rps or nil,
         output_tps = finite(p.output_tps) and p.output_tps or nil,
-        values = setmetatable({ latency_p90_ms = v.latency_p90_ms or v.e2e_p90_ms }, { __index = v }),
-        saturated = type(sat) == "number" and type(p.index) == "number" and p.index >= sat or nil,
+        -- end-to-end latency under either name (latency_pX_ms, e2e_pX_ms)
+        values = setmetatable({}, { __index = function(_, k)
+          local x = v[k]
+          local rest = x == nil and type(k) == "string" and k:match("^latency_(.+)$")
+          if rest then x = v["e2e_" .. rest] end
+          return x
+        end }),
       }
+      q.saturated = lp.point_saturated(sat, q) or nil
+      q.failures = M.failures_shortfall(sat, q) or nil
+      out[#out + 1] = q
     end
     return out
   end
@@ -201,6 +228,21 @@ function M.load_points(model, side)
   return out
 end
 
+-- The caption's line for run side's load points marked as failures (M.failures_shortfall),
+-- in the words of its max sustained throughput; nil where it has none among pts.
+local function failures_note(model, side, pts)
+  local n = {}
+  for _, p in ipairs(pts) do
+    if p.failures then n[#n + 1] = p.index and tostring(p.index) or "?" end
+  end
+  if #n == 0 then return nil end
+  local s = type(model.saturation) == "table" and model.saturation[side.x] or {}
+  local why = s.cause == "failures" and s.reason or type(s.failures) == "table" and s.failures.reason or nil
+  return ("%s: the triangle%s at load point%s %s: failed requests held the achieved rate down, not overload, so "
+    .. "%s not marked saturated%s."):format(side.label, #n == 1 and "" or "s", #n == 1 and "" or "s",
+    table.concat(n, ", "), #n == 1 and "it is" or "they are", type(why) == "string" and (" (" .. why .. ")") or "")
+end
+
 -- Charts ------------------------------------------------------------------------------------
 
 local function base(name, title, A, B)
@@ -221,12 +263,6 @@ function M.wide(values)
   return lo ~= nil and hi / lo > 20
 end
 local wide = M.wide
-
-local LATENCY_PANELS = {
-  { keys = { "ttft_p90_ms" }, label = "TTFT p90 (ms)" },
-  { keys = { "tpot_p90_ms", "itl_p90_ms" }, label = { "TPOT p90 (ms)", "ITL p90 (ms)" } },
-  { keys = { "latency_p90_ms" }, label = "E2E latency p90 (ms)", slo = { "latency_p90_ms", "e2e_p90_ms" } },
-}
 
 local function slo_for(model, keys)
   for _, s in ipairs(type(model.slo) == "table" and model.slo or {}) do
@@ -252,31 +288,29 @@ function M.latency_throughput(model, A, B)
   local function has_x(p) return p.output_tps or p.achieved_rps end
   local cols, labels, logs, slos, has_a, has_b = {}, {}, {}, {}, {}, {}
   local chosen, chosen_keys = {}, {}
-  for i, panel in ipairs(LATENCY_PANELS) do
-    for k, key in ipairs(panel.keys) do
-      local ha, hb, vals = false, false, {}
-      for _, x in ipairs { "a", "b" } do
-        for _, p in ipairs(pts[x]) do
-          local v = p.values[key]
-          if finite(v) and has_x(p) then
-            vals[#vals + 1] = v
-            if x == "a" then ha = true else hb = true end
-          end
-        end
+  -- one panel per latency (TTFT, TPOT or ITL, E2E) at the percentile both runs have
+  -- (llmd.loadpoints.latency_columns, the ladder's columns too): vLLM's benchmark often
+  -- records p50, p95 and p99 and no p90
+  local usable = function(p, key) return finite(p.values[key]) and has_x(p) ~= nil end
+  for i, col in ipairs(lp.latency_columns({ pts.a, pts.b }, usable)) do
+    local vals = {}
+    for _, x in ipairs { "a", "b" } do
+      for _, p in ipairs(pts[x]) do
+        if usable(p, col.key) then vals[#vals + 1] = p.values[col.key] end
       end
-      if ha or hb then
-        chosen[i] = key
-        chosen_keys[#chosen_keys + 1] = key
-        cols[#cols + 1] = 2 + i
-        labels[#labels + 1] = type(panel.label) == "table" and panel.label[k] or panel.label
-        logs[#logs + 1] = wide(vals)
-        slos[#slos + 1] = slo_for(model, panel.slo or { key }) or 0 / 0
-        has_a[#has_a + 1], has_b[#has_b + 1] = ha, hb
-        if not (ha and hb) then
-          c.notes[#c.notes + 1] = ("%s: only %s has values."):format(labels[#labels], ha and A.label or B.label)
-        end
-        break
-      end
+    end
+    local ha, hb = col.has[1], col.has[2]
+    chosen[i] = col.key
+    chosen_keys[#chosen_keys + 1] = col.key
+    cols[#cols + 1] = 2 + i
+    labels[#labels + 1] = col.label .. " (ms)"
+    logs[#logs + 1] = wide(vals)
+    local alias = col.key:match("^latency_(.+)$")
+    slos[#slos + 1] = slo_for(model, { col.key, alias and ("e2e_" .. alias) or nil }) or 0 / 0
+    has_a[#has_a + 1], has_b[#has_b + 1] = ha, hb
+    if not col.common then
+      c.notes[#c.notes + 1] = ("%s: only %s has values (no %s percentile is known in both runs)."):format(
+        labels[#labels], ha and A.label or B.label, col.family_label)
     end
   end
   if #cols == 0 then
@@ -307,21 +341,30 @@ function M.latency_throughput(model, A, B)
     c.reason = "No latency is known at a load point whose achieved throughput is known."
     return c
   end
-  local blocks, any_sat = {}, false
+  local blocks, any_sat, any_fail = {}, false, false
   for _, x in ipairs { "a", "b" } do
     local rows = { name = "run " .. x }
     for _, p in ipairs(pts[x]) do
       local v = p.values
       -- saturated: at or past the run's saturation point, as the ladder's Saturated column
-      -- and the achieved-offered chart's rings (a ring here too)
-      rows[#rows + 1] = row(7, p.output_tps, p.achieved_rps, chosen[1] and v[chosen[1]],
-        chosen[2] and v[chosen[2]], chosen[3] and v[chosen[3]], p.offered, p.saturated and 1 or 0)
+      -- and the achieved-offered chart's rings (a ring here too); failures: its achieved
+      -- rate fell short from failed requests, not overload (M.failures_shortfall), never
+      -- ringed, marked as such
+      rows[#rows + 1] = row(8, p.output_tps, p.achieved_rps, chosen[1] and v[chosen[1]],
+        chosen[2] and v[chosen[2]], chosen[3] and v[chosen[3]], p.offered, p.saturated and 1 or 0,
+        p.failures and 1 or 0)
       if p.saturated then any_sat = true end
+      if p.failures then any_fail = true end
     end
     blocks[#blocks + 1] = rows
   end
-  c.data = data_text("output_tok_s achieved_req_s latency1_ms latency2_ms latency3_ms offered saturated", blocks)
+  c.data = data_text("output_tok_s achieved_req_s latency1_ms latency2_ms latency3_ms offered saturated failures",
+    blocks)
   add(c, "saturated", any_sat)
+  add(c, "failures", any_fail)
+  for _, s in ipairs { A, B } do
+    c.notes[#c.notes + 1] = failures_note(model, s, pts[s.x])
+  end
   -- capacity markers: only where the SLOs are crossed between two load points (a run that
   -- never violated them, or still met them at its last load before saturation, has a lower
   -- bound, said in a note, not drawn as a capacity)
@@ -371,8 +414,11 @@ function M.latency_throughput(model, A, B)
     end
   end
   local drawn = {}
-  for _, key in ipairs(chosen_keys) do drawn[key] = true end
-  drawn.e2e_p90_ms = drawn.latency_p90_ms
+  for _, key in ipairs(chosen_keys) do
+    drawn[key] = true
+    local alias = key:match("^latency_(.+)$")
+    if alias then drawn["e2e_" .. alias] = true end
+  end
   for _, sl in ipairs(type(model.slo) == "table" and model.slo or {}) do
     if type(sl.key) == "string" and sl.key:match("_ms$") and not drawn[sl.key] then
       c.notes[#c.notes + 1] = ("The SLO %s is not drawn: the panels show %s.")
@@ -518,15 +564,19 @@ end
 -- 3. Achieved against offered load, per load point.
 function M.achieved_offered(model, A, B)
   local c = base("achieved_offered", "Achieved against offered load", A, B)
-  local types, blocks, n, any_sat = {}, {}, 0, false
+  local types, blocks, n, any_sat, any_fail = {}, {}, 0, false, false
   local xmax, ymax = 0, 0
   for _, s in ipairs { A, B } do
     local rows = { name = "run " .. s.x }
     for _, p in ipairs(M.load_points(model, s)) do
       if p.offered and p.achieved_rps then
-        rows[#rows + 1] = row(3, p.offered, p.achieved_rps, p.saturated and 1 or 0)
+        -- saturated (ringed) as the ladder's Saturated column; failures: short of the
+        -- offered rate from failed requests, not overload, which the tables never mark
+        -- saturated (M.failures_shortfall): a marker of its own
+        rows[#rows + 1] = row(4, p.offered, p.achieved_rps, p.saturated and 1 or 0, p.failures and 1 or 0)
         xmax, ymax = math.max(xmax, p.offered), math.max(ymax, p.achieved_rps)
         if p.saturated then any_sat = true end
+        if p.failures then any_fail = true end
         types[p.load_type] = true
         n = n + 1
       end
@@ -543,10 +593,14 @@ function M.achieved_offered(model, A, B)
     c.reason = "One run was driven by request rate and the other by concurrency, so their offered loads share no axis."
     return c
   end
-  c.data = data_text("offered achieved_req_s saturated", blocks)
+  c.data = data_text("offered achieved_req_s saturated failures", blocks)
   add(c, "xlabel", types.concurrency and "offered concurrency (requests in flight)" or "offered load (req/s)")
   add(c, "diagonal", types.concurrency == nil)
   add(c, "saturated", any_sat)
+  add(c, "failures", any_fail)
+  for _, s in ipairs { A, B } do
+    c.notes[#c.notes + 1] = failures_note(model, s, M.load_points(model, s))
+  end
   -- the axes end a margin beyond the highest point (gnuplot's own autoscale ends at the
   -- point where it falls on a tic, a single load point always), so that the last
   -- markers are drawn inside the plot, whole; y reaches the diagonal's end where drawn

@@ -698,6 +698,56 @@ end
 M.LADDER_KEYS = { "achieved_rps", "output_tps", "ttft_p50_ms", "ttft_p90_ms", "ttft_p99_ms", "tpot_p90_ms",
   "itl_p90_ms", "latency_p90_ms", "error_rate_pct" }
 
+-- The latency columns of a load curve (the ladder's, the latency chart's panels): TTFT,
+-- TPOT (else ITL) and end-to-end latency, each at one percentile. A harness records the
+-- percentiles it was asked for (vLLM's benchmark: often p50, p95 and p99, no p90), so the
+-- percentile is chosen from the data: the first of PERCENTILE_ORDER that every run has (the
+-- same percentile on both sides, never p95 against p90); where none is shared, the first
+-- that any run has (common = false: one side has no such value). Families no run has any
+-- percentile of are left out.
+M.PERCENTILE_ORDER = { "p90", "p95", "p99", "p50", "p999" }
+M.LATENCY_FAMILIES = {
+  { name = "ttft", label = "TTFT", prefixes = { "ttft" }, labels = { "TTFT" } },
+  { name = "tpot", label = "TPOT/ITL", prefixes = { "tpot", "itl" }, labels = { "TPOT", "ITL" } },
+  { name = "e2e", label = "E2E latency", prefixes = { "latency" }, labels = { "E2E latency" }, short = { "E2E" } },
+}
+local PCT_LABEL = { p50 = "p50", p90 = "p90", p95 = "p95", p99 = "p99", p999 = "p99.9" }
+
+-- lists: each run's points; has(p, key): does point p have a value for key (default: a
+-- finite M.field). Returns { {family =, key =, label = "TTFT p95" ("E2E latency p95"), short =
+-- ("E2E p95"), pct = "p95", has = {run 1, run 2, ...}, common = every run has it}, ... } in the
+-- order of LATENCY_FAMILIES.
+function M.latency_columns(lists, has)
+  has = has or function(p, key) return finite(field(p, key)) end
+  local out = {}
+  for _, fam in ipairs(M.LATENCY_FAMILIES) do
+    local cands = {}
+    for i, prefix in ipairs(fam.prefixes) do
+      for _, pct in ipairs(M.PERCENTILE_ORDER) do
+        cands[#cands + 1] = { key = prefix .. "_" .. pct .. "_ms", label = fam.labels[i] .. " " .. PCT_LABEL[pct],
+          short = (fam.short or fam.labels)[i] .. " " .. PCT_LABEL[pct], pct = pct }
+      end
+    end
+    local first_any
+    for _, c in ipairs(cands) do
+      local runs, all, any = {}, true, false
+      for r, pts in ipairs(lists) do
+        runs[r] = false
+        for _, p in ipairs(pts) do
+          if has(p, c.key) then runs[r] = true; break end
+        end
+        all, any = all and runs[r], any or runs[r]
+      end
+      local col = { family = fam.name, family_label = fam.label, key = c.key, label = c.label, short = c.short,
+        pct = c.pct, has = runs, common = all }
+      if all then first_any = col; break end
+      if any and not first_any then first_any = col end
+    end
+    if first_any then out[#out + 1] = first_any end
+  end
+  return out
+end
+
 -- Two runs' load curves paired by load, on their load axis (M.axis: the offered rate or
 -- concurrency when both runs were driven by it, else the achieved rate): one row per load
 -- point of either run (points of both within REPEAT_TOLERANCE share a row), ordered by that

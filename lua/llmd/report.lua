@@ -453,10 +453,51 @@ local function saturation_legend(A, B, sat, axis)
     .. ", toward a saturated point). " .. table.concat(parts, "; ") .. "."
 end
 
+-- Under the ladder: the latencies left out (no percentile of them in either run) and a
+-- column only one run has; "" when there is nothing to say.
+local function latency_note(cols)
+  local have, parts = {}, {}
+  for _, col in ipairs(cols) do have[col.family] = col end
+  local missing = {}
+  for _, fam in ipairs(lp.LATENCY_FAMILIES) do
+    if not have[fam.name] then missing[#missing + 1] = fam.label end
+  end
+  if #missing > 0 then
+    parts[#parts + 1] = ("No %s column: neither run has a percentile of %s at its load points."):format(
+      table.concat(missing, ", "), #missing == 1 and "it" or "them")
+  end
+  -- a column at another percentile than p90: why
+  local other = {}
+  for _, col in ipairs(cols) do
+    if col.common and col.pct ~= "p90" then other[#other + 1] = col.short end
+  end
+  if #other > 0 then
+    parts[#parts + 1] = ("%s: at the percentile both runs' files hold (p90 is not in both)."):format(
+      table.concat(other, ", "))
+  end
+  for _, col in ipairs(cols) do
+    if not col.common then
+      parts[#parts + 1] = ("%s: only %s has it; the two runs share no %s percentile."):format(col.short,
+        col.has[1] and "A" or "B", col.family_label)
+    end
+  end
+  return table.concat(parts, " ")
+end
+
 -- The ladder table: both runs' load points paired by load (llmd.loadpoints.axis: the offered
 -- rate or concurrency when both runs were driven by it, else the achieved rate).
 local function ladder_section(A, B, pa, pb, sat)
-  local rows = lp.ladder(pa, pb)
+  -- the latency columns at the percentiles both runs have (the latency chart's panels):
+  -- vLLM's benchmark often records p50, p95 and p99 and no p90
+  local lat_cols = lp.latency_columns { pa, pb }
+  local keys = {}
+  for _, k in ipairs(lp.LADDER_KEYS) do keys[#keys + 1] = k end
+  for _, col in ipairs(lat_cols) do
+    local dup = false
+    for _, k in ipairs(keys) do if k == col.key then dup = true end end
+    if not dup then keys[#keys + 1] = col.key end
+  end
+  local rows = lp.ladder(pa, pb, keys)
   local any_na = false
   local function cell(c, key, d)
     if c.outside then return "" end
@@ -480,11 +521,21 @@ local function ladder_section(A, B, pa, pb, sat)
     r.load_a, r.load_b = load(r.a), load(r.b)
     r.rps_a, r.rps_b = cell(r.a, "achieved_rps", 2), cell(r.b, "achieved_rps", 2)
     r.tok_a, r.tok_b = cell(r.a, "output_tps", 1), cell(r.b, "output_tps", 1)
+    -- the fixed p90 cells of templates written before the latency columns (a workspace's
+    -- copy): kept, but their N/A says nothing of the table the templates draw now
+    local na_before = any_na
     r.ttft_p50_a, r.ttft_p50_b = cell(r.a, "ttft_p50_ms", 1), cell(r.b, "ttft_p50_ms", 1)
     r.ttft_p90_a, r.ttft_p90_b = cell(r.a, "ttft_p90_ms", 1), cell(r.b, "ttft_p90_ms", 1)
     r.tpot_p90_a, r.tpot_p90_b = cell(r.a, "tpot_p90_ms", 2), cell(r.b, "tpot_p90_ms", 2)
     r.e2e_p90_a, r.e2e_p90_b = cell(r.a, "latency_p90_ms", 1), cell(r.b, "latency_p90_ms", 1)
-    r.err_a, r.err_b = cell(r.a, "error_rate_pct", 2), cell(r.b, "error_rate_pct", 2)
+    r.err_a, r.err_b = cell(r.a, "error_rate_pct", 2), cell(r.b, "error_rate_pct", 2) -- (in no column)
+    any_na = na_before
+    -- the latency columns (ladder.latency_columns), one {a =, b =} each
+    r.latency = {}
+    for i, col in ipairs(lat_cols) do
+      local d = col.key:match("^tpot_") and 2 or col.key:match("^itl_") and 2 or 1
+      r.latency[i] = { a = cell(r.a, col.key, d), b = cell(r.b, col.key, d) }
+    end
     r.sat_a, r.sat_b = saturated_cell(r.a, sat.a, r, pa), saturated_cell(r.b, sat.b, r, pb)
     local marks = {}
     if r.sat_a ~= "" then marks[#marks + 1] = (r.sat_a == "~sat" and "~" or "") .. "A" end
@@ -513,6 +564,10 @@ local function ladder_section(A, B, pa, pb, sat)
   return {
     available = #pa > 1 or #pb > 1,
     rows = rows,
+    -- the latency columns' headers ("TTFT p95"): each latency at the percentile both runs
+    -- have, the latency chart's; none_note: the latencies neither run has any percentile of
+    latency_columns = lat_cols,
+    latency_note = latency_note(lat_cols),
     -- the load the rows pair the runs by (llmd.loadpoints.axis), for the first column and the intro
     axis = axis,
     load_header = axis == "achieved" and "Achieved req/s" or "Offered load",
@@ -2958,7 +3013,7 @@ M.LIST_PATHS = {}
 for _, p in ipairs { "slo", "perf", "perf_notes", "headline", "config", "workload_differs",
   "workload_match.differences", "load_points.a", "load_points.b", "load_points.a[].stages",
   "load_points.b[].stages", "errors.a", "errors.b", "curves", "curves[].rows", "family.tests", "ladder.rows",
-  "charts.list", "charts.list[].notes", "a.warnings", "b.warnings", "a.reasons", "b.reasons", "a.checks", "b.checks",
+  "ladder.rows[].latency", "ladder.latency_columns", "ladder.latency_columns[].has", "charts.list", "charts.list[].notes", "a.warnings", "b.warnings", "a.reasons", "b.reasons", "a.checks", "b.checks",
   "kv.rows", "kv.efficiency", "kv.missing", "capacity.evidence.differences", "broken" } do
   M.LIST_PATHS[p] = true
 end

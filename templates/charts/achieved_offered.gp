@@ -1,13 +1,15 @@
 # Achieved against offered load, one point per load point, one line per run; the grey
 # diagonal is "achieved = offered" (drawn when load is a request rate); a ring marks the
 # load points at or past a run's saturation point (the decision layer's, as the ladder's
-# Saturated column). Run A's markers are twice the size of B's, drawn first, so that a
+# Saturated column); a triangle the load points whose achieved rate fell short because
+# requests failed, not from overload (never saturated, as the tables say). Run A's markers are twice the size of B's, drawn first, so that a
 # point where both runs sit (one load point each, at the same rates) shows both: B's
 # square inside A's disc. gnuplot writes the SVG on its standard output.
 #
-# From llmdlua: datafile (columns: offered, achieved req/s, saturated 1/0; block 0 is run
-# A, block 1 run B), style_file, title, label_a, label_b, xlabel, diagonal (1: draw y = x),
-# saturated (1: some point is saturated), xmax and ymax (the axes' ends: the highest point
+# From llmdlua: datafile (columns: offered, achieved req/s, saturated 1/0, failures 1/0;
+# block 0 is run A, block 1 run B), style_file, title, label_a, label_b, xlabel, diagonal
+# (1: draw y = x), saturated (1: some point is saturated), failures (1: some point fell
+# short from failed requests), xmax and ymax (the axes' ends: the highest point
 # and a margin, so that the last markers are drawn inside the plot).
 set terminal svg noenhanced dynamic size 900, 480 font 'sans,12'
 load style_file
@@ -17,24 +19,13 @@ set ylabel 'achieved request throughput (req/s)'
 if (exists("xmax")) { set xrange [0:xmax] } else { set xrange [0:*] }
 if (exists("ymax")) { set yrange [0:ymax] } else { set yrange [0:*] }
 if (!exists("saturated")) { saturated = 0 }
-if (diagonal && saturated) {
-  plot datafile index 0 using 1:2 with linespoints linestyle 1 pointsize 1.8 title label_a, \
-       datafile index 1 using 1:2 with linespoints linestyle 2 title label_b, \
-       x with lines linestyle 3 title 'achieved = offered', \
-       datafile using 1:($3 > 0 ? $2 : 1/0) with points linestyle 5 title 'saturated'
-} else {
-  if (diagonal) {
-    plot datafile index 0 using 1:2 with linespoints linestyle 1 pointsize 1.8 title label_a, \
-         datafile index 1 using 1:2 with linespoints linestyle 2 title label_b, \
-         x with lines linestyle 3 title 'achieved = offered'
-  } else {
-    if (saturated) {
-      plot datafile index 0 using 1:2 with linespoints linestyle 1 pointsize 1.8 title label_a, \
-           datafile index 1 using 1:2 with linespoints linestyle 2 title label_b, \
-           datafile using 1:($3 > 0 ? $2 : 1/0) with points linestyle 5 title 'saturated'
-    } else {
-      plot datafile index 0 using 1:2 with linespoints linestyle 1 pointsize 1.8 title label_a, \
-           datafile index 1 using 1:2 with linespoints linestyle 2 title label_b
-    }
-  }
+if (!exists("failures")) { failures = 0 }
+# the plot command, with the diagonal, the rings and the failures' triangles where there are any
+cmd = "plot datafile index 0 using 1:2 with linespoints linestyle 1 pointsize 1.8 title label_a, " \
+  . "datafile index 1 using 1:2 with linespoints linestyle 2 title label_b"
+if (diagonal) { cmd = cmd . ", x with lines linestyle 3 title 'achieved = offered'" }
+if (saturated) { cmd = cmd . ", datafile using 1:($3 > 0 ? $2 : 1/0) with points linestyle 5 title 'saturated'" }
+if (failures) {
+  cmd = cmd . ", datafile using 1:($4 > 0 ? $2 : 1/0) with points linestyle 6 title 'failed requests, not overload'"
 }
+eval cmd

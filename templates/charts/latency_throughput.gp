@@ -15,7 +15,9 @@
 # (its column), panel_label[i], panel_log[i] (1: log y), panel_slo[i] (the SLO
 # threshold in ms, NaN when none), panel_has_a[i] / panel_has_b[i] (does the run have
 # values); saturated (1: some load point is at or past its run's saturation point, column
-# 7 is 1 there: ringed, as in the achieved-offered chart and the ladder's Saturated column).
+# 7 is 1 there: ringed, as in the achieved-offered chart and the ladder's Saturated column);
+# failures (1: some load point's achieved rate fell short because requests failed, not from
+# overload, column 8 is 1 there: a triangle, never a ring, as the tables say).
 n = |panel_col|
 m = |x_col|
 w = 560 * m + 100
@@ -32,6 +34,7 @@ set tmargin 1
 set bmargin 3.5
 unset key
 if (!exists("saturated")) { saturated = 0 }
+if (!exists("failures")) { failures = 0 }
 slo_any = 0
 do for [i = 1:n] {
   if (panel_slo[i] == panel_slo[i]) { slo_any = 1 }
@@ -74,14 +77,15 @@ do for [i = 1:n] {
     if (cap_b[j] == cap_b[j]) {
       set arrow from first cap_b[j], graph 0 to first cap_b[j], graph 1 nohead linestyle 2 linewidth 1 dashtype 3
     }
+    cmd = "plot datafile index 0 using x_col[j]:(column(panel_col[i])) with linespoints linestyle 1 notitle, " \
+      . "datafile index 1 using x_col[j]:(column(panel_col[i])) with linespoints linestyle 2 notitle"
     if (saturated) {
-      plot datafile index 0 using x_col[j]:(column(panel_col[i])) with linespoints linestyle 1 notitle, \
-           datafile index 1 using x_col[j]:(column(panel_col[i])) with linespoints linestyle 2 notitle, \
-           datafile using x_col[j]:(column(7) > 0 ? column(panel_col[i]) : 1/0) with points linestyle 5 notitle
-    } else {
-      plot datafile index 0 using x_col[j]:(column(panel_col[i])) with linespoints linestyle 1 notitle, \
-           datafile index 1 using x_col[j]:(column(panel_col[i])) with linespoints linestyle 2 notitle
+      cmd = cmd . ", datafile using x_col[j]:(column(7) > 0 ? column(panel_col[i]) : 1/0) with points linestyle 5 notitle"
     }
+    if (failures) {
+      cmd = cmd . ", datafile using x_col[j]:(column(8) > 0 ? column(panel_col[i]) : 1/0) with points linestyle 6 notitle"
+    }
+    eval cmd
   }
 }
 # the key, alone in the strip under the panels: NaN draws nothing but a key entry
@@ -124,5 +128,6 @@ plot NaN with linespoints linestyle 1 title (has_a ? label_a : ''), \
        title (band_any_a ? band_name_a.', '.label_a : ''), \
      NaN with boxes fillcolor rgb color_b fillstyle transparent solid 0.12 noborder \
        title (band_any_b ? band_name_b.', '.label_b : ''), \
-     NaN with points linestyle 5 title (saturated ? 'saturated' : '')
+     NaN with points linestyle 5 title (saturated ? 'saturated' : ''), \
+     NaN with points linestyle 6 title (failures ? 'failed requests, not overload' : '')
 unset multiplot

@@ -14,6 +14,9 @@ set style line 3 linecolor rgb '#444444' linewidth 1.5 dashtype 4
 set style line 4 linecolor rgb '#999999' linewidth 1 dashtype 1
 # a ring around the load points at or past a run's saturation point
 set style line 5 linecolor rgb '#444444' linewidth 1.5 pointtype 6 pointsize 2.2
+# a triangle around the load points whose achieved rate fell short because requests
+# failed: failures, not overload (never ringed as saturated)
+set style line 6 linecolor rgb '#444444' linewidth 1.5 pointtype 8 pointsize 2.2
 set grid linestyle 4 linewidth 0.5 linecolor rgb '#e0e0e0'
 set border linecolor rgb '#444444'
 set key top left box opaque samplen 3

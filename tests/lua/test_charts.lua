@@ -387,7 +387,7 @@ t.test("left out or annotated: one run per rate and one per concurrency, a metri
   t.eq(vars.panel_label, { "TTFT p90 (ms)", "ITL p90 (ms)" })
   t.eq(vars.panel_col, { 3, 4 })
   t.eq(vars.panel_has_b, { true, false })
-  t.eq(c.notes, { "ITL p90 (ms): only A has values." })
+  t.eq(c.notes, { "ITL p90 (ms): only A has values (no TPOT/ITL percentile is known in both runs)." })
   t.eq(vars.x_col, { 1, 2 })
   -- no output token counts anywhere: against req/s only, and the note says so
   for _, s in ipairs { A.run.stages[1], A.run.stages[2], B.run.stages[1] } do s.metrics.values.throughput_tok_s = nil end
@@ -563,6 +563,124 @@ end)
 
 -- The report ------------------------------------------------------------------------------------
 
+t.test("load points: ringed from the overload point on; a shortfall before it from failed requests is failures", function()
+  -- by hand: the saturation search (llmd.loadpoints.saturation) found failed requests
+  -- making up the shortfall at point 2 (80 % of its offered rate achieved) and overload at
+  -- point 4 (70 %); point 3 kept up (97 %). A shortfall before the overload point is the
+  -- failures', past it the overload's; a run whose saturation is unknown is marked nowhere
+  local function pts(n)
+    local share = { 0.99, 0.8, 0.97, 0.7, 0.6 }
+    local out = {}
+    for i = 1, n do
+      out[i] = { index = i, offered = 10 * i, achieved_rps = 10 * i * share[i], load_type = "rate", values = {} }
+    end
+    return out
+  end
+  local model = { load_points = { a = pts(5), b = pts(3) },
+    saturation = { a = { point = 4, failures = { point = 2, cause = "failures" } },
+      b = { point = 2, cause = "failures", reason = "r" } } }
+  local function flags(x)
+    local out = {}
+    for _, p in ipairs(charts.load_points(model, { x = x })) do
+      local f = (p.saturated and "s" or "") .. (p.failures and "f" or "")
+      out[#out + 1] = f == "" and "-" or f
+    end
+    return table.concat(out, " ")
+  end
+  t.eq(flags("a"), "- f - s s")
+  -- cause "failures" with no later overload: never ringed
+  t.eq(flags("b"), "- f -")
+  model.saturation.b = { none = true, unknown = true, reason = "too few requests to judge saturation" }
+  t.eq(flags("b"), "- - -")
+end)
+
+-- A rate sweep of vLLM benchmark summaries (an exp-7 file, which holds p50, p95 and p99
+-- and no p90, edited) in a new folder: points = {{rate, achieved req/s, {key = value or
+-- false}}, ...}, one file each, 200 requests of 256 input and 128 output tokens, none
+-- failed; a key set to false is removed from the file (the run did not record it).
+local function vllm_sweep(points)
+  local base = json.read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
+  local dir = t.tmpdir()
+  for i, p in ipairs(points) do
+    local d = {}
+    for k, v in pairs(base) do d[k] = v end
+    d.request_rate, d.num_prompts, d.completed, d.failed = p[1], 200, 200, 0
+    d.duration = 200 / p[2]
+    d.request_throughput = p[2]
+    d.total_input_tokens, d.total_output_tokens = 200 * 256, 200 * 128
+    d.output_throughput = d.total_output_tokens / d.duration
+    d.total_token_throughput = (d.total_input_tokens + d.total_output_tokens) / d.duration
+    for k, v in pairs(p[3]) do d[k] = v or nil end
+    t.write(("%s/benchmark_%02d.json"):format(dir, i), json.encode(d))
+  end
+  return dir
+end
+
+t.test("vLLM benchmark sweeps (p50, p95, p99, no p90): the latency chart and the ladder at the percentile both have",
+  function()
+  -- A records TTFT p95 and p99, B TTFT p99 only (p95 removed): TTFT at p99 on both sides,
+  -- never A's p95 against B's p99; TPOT p95 in both; no e2el statistics in either (the
+  -- exp-7 files have none), so no E2E panel or column. B saturates at 6 req/s (5.0 achieved,
+  -- 83 % of the offered rate, below 95 %).
+  local da = vllm_sweep {
+    { 2, 1.98, { p95_ttft_ms = 100, p99_ttft_ms = 150, p95_tpot_ms = 20 } },
+    { 4, 3.96, { p95_ttft_ms = 120, p99_ttft_ms = 180, p95_tpot_ms = 22 } },
+    { 6, 5.94, { p95_ttft_ms = 140, p99_ttft_ms = 210, p95_tpot_ms = 25 } } }
+  local db = vllm_sweep {
+    { 2, 1.99, { p95_ttft_ms = false, p99_ttft_ms = 130, p95_tpot_ms = 18 } },
+    { 4, 3.97, { p95_ttft_ms = false, p99_ttft_ms = 160, p95_tpot_ms = 19 } },
+    { 6, 5.0, { p95_ttft_ms = false, p99_ttft_ms = 400, p95_tpot_ms = 30 } } }
+  local w, r = compare { "--a", da, "--a-label", "A", "--b", db, "--b-label", "B" }
+  t.eq(r.code, 0, r.stderr)
+  local md = t.read(w .. "/comparison_report.md")
+  t.ok(md:find("![Latency against achieved throughput](charts/latency_throughput.svg)", 1, true),
+    md:match("## Charts.-## Configuration"))
+  -- the data gnuplot draws: output tok/s = 128 x achieved req/s (200 x 128 tokens over
+  -- 200 / achieved s), then TTFT p99 and TPOT p95 as written above, no third latency,
+  -- the offered rate, saturated, failures
+  local want = {
+    a = { { 1.98, 150, 20, 2, 0 }, { 3.96, 180, 22, 4, 0 }, { 5.94, 210, 25, 6, 0 } },
+    b = { { 1.99, 130, 18, 2, 0 }, { 3.97, 160, 19, 4, 0 }, { 5.0, 400, 30, 6, 1 } } }
+  local dat = t.read(w .. "/charts/latency_throughput.dat")
+  for _, x in ipairs { "a", "b" } do
+    local block = dat:match("# run " .. x .. "\n(.-)\n\n") or dat:match("# run " .. x .. "\n(.*)$")
+    local i = 0
+    for line in block:gmatch("[^\n]+") do
+      i = i + 1
+      local c = {}
+      for v in line:gmatch("%S+") do c[#c + 1] = v end
+      local e = want[x][i]
+      t.near(tonumber(c[1]), 128 * e[1], 1e-9, line)
+      t.near(tonumber(c[2]), e[1], 1e-12, line)
+      t.eq({ tonumber(c[3]), tonumber(c[4]), c[5], tonumber(c[6]), tonumber(c[7]), c[8] },
+        { e[2], e[3], "NaN", e[4], e[5], "0" }, line)
+    end
+    t.eq(i, 3, dat)
+  end
+  local cj = json.read(w .. "/comparison.json")
+  local panels
+  for _, c in ipairs(cj.charts.list) do if c.name == "latency_throughput" then panels = c end end
+  t.eq(panels.drawn, true)
+  local svg = t.read(w .. "/charts/latency_throughput.svg")
+  for _, l in ipairs { "TTFT p99 (ms)", "TPOT p95 (ms)" } do t.ok(svg:find(">" .. l .. "<", 1, true), l) end
+  t.ok(not svg:find("p90", 1, true), "no p90 panel")
+  -- the ladder: the same percentiles, A's and B's own values at each offered rate
+  t.ok(md:find("| Output tok/s A | Output tok/s B | TTFT p99 A (ms) | TTFT p99 B (ms) | TPOT p95 A (ms) | "
+    .. "TPOT p95 B (ms) |\n", 1, true), md:match("## Load Ladder.-\n\n.-\n\n"))
+  t.ok(md:find("| 2/s | 2/s | 2/s |  | 1.98 | 1.99 | 253.4 | 254.7 | 150.0 | 130.0 | 20.00 | 18.00 |", 1, true),
+    md:match("## Load Ladder.*"))
+  t.ok(md:find("| 6/s | 6/s | 6/s | B | 5.94 | 5.00 | 760.3 | 640.0 | 210.0 | 400.0 | 25.00 | 30.00 |", 1, true),
+    md:match("## Load Ladder.*"))
+  t.ok(md:find("No E2E latency column: neither run has a percentile of it at its load points. TTFT p99, TPOT p95: "
+    .. "at the percentile both runs' files hold (p90 is not in both).", 1, true), md:match("## Load Ladder.*"))
+  -- every cell of this ladder is known: no N/A note under it (the p90 cells it no longer
+  -- shows are all unknown)
+  t.ok(not md:match("## Load Ladder.-## KV"):find("N/A", 1, true), md:match("## Load Ladder.-## KV"))
+  local page = t.read(w .. "/comparison_report.html")
+  t.ok(page:find("<th>TTFT p99 A (ms)</th><th>TTFT p99 B (ms)</th><th>TPOT p95 A (ms)</th><th>TPOT p95 B (ms)</th></tr>",
+    1, true), "the HTML ladder's headers")
+end)
+
 t.test("the KubeCon pair: two charts drawn, the others left out with the reason, md refers to the SVGs", function()
   local w, r = compare { "--a", BASE, "--a-label", "vllm", "--b", TREAT, "--b-label", "vllm+chunked-prefix" }
   t.eq(r.code, 0, r.stderr)
@@ -583,7 +701,13 @@ t.test("the KubeCon pair: two charts drawn, the others left out with the reason,
   local dat = t.read(w .. "/charts/latency_throughput.dat")
   local flags = {}
   for line in dat:gmatch("[^\n]+") do
-    if not line:match("^#") then flags[#flags + 1] = line:match("(%S+)$") end
+    -- column 7: saturated (column 8: failures, none in these runs)
+    if not line:match("^#") then
+      local cols = {}
+      for x in line:gmatch("%S+") do cols[#cols + 1] = x end
+      flags[#flags + 1] = cols[7]
+      t.eq(cols[8], "0", line)
+    end
   end
   t.eq(table.concat(flags, ""), "00001110000011")
   local lt = t.read(w .. "/charts/latency_throughput.svg")

@@ -678,11 +678,18 @@ function M.model(list, opts)
     for _, key in ipairs(M.LATENCY_KEYS) do
       local e = { key = key, label = metrics.get(key).label }
       if m.common_load then
-        local v, interp = lp.at(x.points, m.common_load, key, m.common_axis)
+        local v, interp, p1, p2 = lp.at(x.points, m.common_load, key, m.common_axis)
         -- where nil, lp.at's second value is why (a rate achieved at more than one load)
         local why = v == nil and type(interp) == "string" and interp or nil
         if v == nil then interp = nil end
         e.value, e.interpolated = v, interp
+        if v and interp then
+          -- the two measured load points it lies between, and their own values: all the
+          -- measurements say of it (the Pareto front compares no more than these)
+          local vl, vh = lp.field(p1, key), lp.field(p2, key)
+          e.between = { lo = math.min(vl, vh), hi = math.max(vl, vh), lo_load = lp.load_of(p1, m.common_axis),
+            hi_load = lp.load_of(p2, m.common_axis), lo_point = p1.index, hi_point = p2.index }
+        end
         local p = point_at(x.points, m.common_load, m.common_axis)
         if p and p.ci and p.ci[key] and not interp then e.ci = p.ci[key] end
         e.text = v and fmt(key, v) or metrics.na(p and not interp and p.na[key] or why
@@ -1089,8 +1096,14 @@ function M.model(list, opts)
   m.front, m.dominated, m.pareto_excluded = {}, {}, {}
   local cand = {}
   for _, x in ipairs(T) do
-    local l = x.at_common[lat_key].value
-    if x.max_rps and l then cand[#cand + 1] = { x = x, tp = x.max_rps, lat = l }
+    local e = x.at_common[lat_key]
+    local l = e.value
+    -- what the measurements say of its latency there: its own point's value, or, where it is
+    -- interpolated, only that it lies between the values of the two measured points around it
+    -- (latency does not fall as the load rises); the interpolated figure itself is no evidence
+    if x.max_rps and l then
+      cand[#cand + 1] = { x = x, tp = x.max_rps, lat = l, lat_lo = e.between and e.between.lo or l,
+        lat_hi = e.between and e.between.hi or l, between = e.between }
     else
       m.pareto_excluded[#m.pareto_excluded + 1] = { label = x.label,
         why = not x.max_rps and ("max sustained throughput unknown: " .. tostring(x.max_rps_why))
@@ -1144,22 +1157,60 @@ function M.model(list, opts)
     local lat_apart = not (oc and cc) or oc.hi < cc.lo
     return lat_gap >= decision.MIN_EFFECT and lat_apart
   end
+  -- How o beats c ("both", "throughput", "latency"), or nil: never worse on either axis and
+  -- better by a real gap on one. A max that is only a lower bound (never saturated) may be
+  -- higher in truth: never beaten. With measured = true, the latencies as the measurements
+  -- place them (lat_lo..lat_hi: a point's own value, or the span of the two measured points
+  -- an interpolated value lies between): o is no worse only where its span ends at or below
+  -- c's, and better only where it ends below it. A value interpolated across a wide gap in one
+  -- treatment's load steps would else "lose" to another's measured nearer the load, with
+  -- nothing measured to show it (a subset of the other's load points is beaten by itself).
+  local function beats(o, c, measured)
+    if o == c or c.x.saturation.none or o.tp < c.tp then return nil end
+    local no_worse = o.lat <= c.lat
+    local tp_b, lat_b = tp_beats(o, c), lat_beats(o, c)
+    if measured then
+      no_worse = o.lat_hi <= c.lat_lo
+      lat_b = lat_b and o.lat_hi < c.lat_lo
+    end
+    if not (no_worse and (tp_b or lat_b)) then return nil end
+    return tp_b and lat_b and "both" or tp_b and "throughput" or "latency"
+  end
+  local function would_text(how)
+    return how == "both" and "on both" or how == "throughput" and "on max sustained throughput"
+      or ("on %s"):format(m.pareto_latency)
+  end
+  -- where a latency was interpolated: the measured values that bound it, in words
+  local function span_text(c)
+    local b = c.between
+    if not b then return ("%s's measured there, %s"):format(c.x.label, fmt(lat_key, c.lat)) end
+    return ("%s's between its load points at %s and %s (%s and %s)"):format(c.x.label,
+      lp.load_text(m.common_axis, b.lo_load), lp.load_text(m.common_axis, b.hi_load), fmt(lat_key, b.lo),
+      fmt(lat_key, b.hi))
+  end
   for _, c in ipairs(cand) do
     local by, how
     for _, o in ipairs(cand) do
-      -- a max that is only a lower bound (never saturated) may be higher in truth: not dominated;
-      -- never worse on either axis, and better by a real gap on one
-      local tp_b, lat_b = o ~= c and tp_beats(o, c), o ~= c and lat_beats(o, c)
-      if o ~= c and not c.x.saturation.none and o.tp >= c.tp and o.lat <= c.lat and (tp_b or lat_b)
-      then
-        how = tp_b and lat_b and "both" or tp_b and "throughput" or "latency"
+      how = beats(o, c, true)
+      local fig = how or beats(o, c, false)
+      if fig then
         local differ = decision.token_difference_texts(c.x.requests_set, o.x.requests_set)
-        if #differ == 0 then
+        if #differ > 0 then
+          m.pareto_not_compared[#m.pareto_not_compared + 1] = { label = c.x.label, other = o.x.label,
+            would = would_text(fig), why = ("the workloads differ: %s"):format(table.concat(differ, "; ")) }
+        elseif how then
           by = o
           break
+        else
+          -- by the figures o would beat c, but only through an interpolated latency the
+          -- measurements around it do not bear out
+          m.pareto_not_compared[#m.pareto_not_compared + 1] = { label = c.x.label, other = o.x.label,
+            would = would_text(fig), interpolated = true,
+            why = ("%s at %s is %s for %s against %s for %s by the figures, but interpolated: the measurements "
+              .. "place %s and %s, which overlap, so which is lower is not shown"):format(m.pareto_latency,
+              m.common_text, fmt(lat_key, o.lat), o.x.label, fmt(lat_key, c.lat), c.x.label, span_text(o),
+              span_text(c)) }
         end
-        m.pareto_not_compared[#m.pareto_not_compared + 1] = { label = c.x.label, other = o.x.label,
-          why = ("the workloads differ: %s"):format(table.concat(differ, "; ")) }
       end
     end
     if by then

@@ -1253,6 +1253,75 @@ t.test("the Pareto front orders throughput by the ranking's rule: ceilings, repe
   t.ok(m.ranking[1].vs_next ~= "B better", m.ranking[1].vs_next_text)
 end)
 
+t.test("the Pareto front: a latency interpolated across a gap in the load steps beats nothing it cannot show (F2)",
+  function()
+    -- sub: the chunked run's load points 1, 2, 5, 6 and 7 only (offered 1, 43.25, 169.99,
+    -- 212.24, 254.49 req/s), the auditor's /tmp/au-fx/chunked-sub; the same files, so the same
+    -- server. With the vLLM run the common load is 92.19 req/s offered (vLLM's last sustained
+    -- point: 122.59 offered achieved far less). E2E p90 there (python3 on the stage files,
+    -- successes.latency.request_latency.p90 x 1000, linear in requested_rate): vllm measured
+    -- 1233.686 ms; full between 85.5 (595.884) and 127.75 (697.994): 612.05 ms; sub between
+    -- 43.25 (537.207) and 169.99 (951.756): 697.28 ms. By those figures sub "loses" to full
+    -- by 13 % (on main: "beaten on End-to-end latency p90" by itself), but its measured values
+    -- around 92.19, 537.2-951.8 ms, overlap full's, 595.9-698.0: not compared. vllm's 1233.7
+    -- measured lies above both spans: beaten on both by full, as before
+    local sub = t.tmpdir()
+    for i, k in ipairs { 0, 1, 4, 5, 6 } do
+      copy(CHUNK .. ("/stage_%d_lifecycle_metrics.json"):format(k), sub .. ("/stage_%d_lifecycle_metrics.json"):format(i - 1))
+    end
+    local m = tr.model(tr.load { { label = "vllm", dirs = { VLLM } }, { label = "full", dirs = { CHUNK } },
+      { label = "sub", dirs = { sub } } })
+    t.eq({ m.common_axis, m.common_load }, { "rate", 92.19 })
+    local ef, es = m.treatments[2].at_common.latency_p90_ms, m.treatments[3].at_common.latency_p90_ms
+    t.near(ef.value, 612.05, 0.01)
+    t.near(es.value, 697.28, 0.01)
+    t.near(es.between.lo, 537.207, 0.001)
+    t.near(es.between.hi, 951.756, 0.001)
+    t.eq({ es.between.lo_load, es.between.hi_load }, { 43.25, 169.99 })
+    local dom = {}
+    for _, d in ipairs(m.dominated) do dom[#dom + 1] = ("%s by %s (%s)"):format(d.label, d.by, d.on) end
+    t.eq(dom, { "vllm by full (both)" })
+    table.sort(m.front)
+    t.eq(m.front, { "full", "sub" })
+    t.eq(#m.pareto_not_compared, 1)
+    local nc = m.pareto_not_compared[1]
+    t.eq({ nc.label, nc.other, nc.would, nc.interpolated }, { "sub", "full", "on End-to-end latency p90", true })
+    t.ok(nc.why:find("the measurements place full's between its load points at 85.5 req/s offered and 127.75 req/s "
+      .. "offered (595.9 ms and 698.0 ms) and sub's between its load points at 43.25 req/s offered and 169.99 req/s "
+      .. "offered (537.2 ms and 951.8 ms), which overlap", 1, true), nc.why)
+    t.ok(not m.verdict:find("sub by full", 1, true), m.verdict)
+    -- the report says it, with the axis it would have been beaten on
+    local out = t.tmpdir()
+    tr.write_report(out, tr.load { { label = "vllm", dirs = { VLLM } }, { label = "full", dirs = { CHUNK } },
+      { label = "sub", dirs = { sub } } }, { templates = ROOT .. "/templates" })
+    t.ok(t.read(out .. "/treatment_report.md"):find("\n- sub: not compared with full, whose figures would beat it on "
+      .. "End-to-end latency p90 (End-to-end latency p90 at 92.19 req/s offered is 612.1 ms for full against 697.3 ms "
+      .. "for sub by the figures, but interpolated: ", 1, true))
+  end)
+
+t.test("the Pareto front: higher throughput is no domination where the latency is interpolated over the other's", function()
+  -- c: 10, 20, 30 req/s offered, 10, 20, 25 achieved (saturated at 30: 25 < 0.95 x 30), max
+  -- sustained 20, ceiling 25; E2E p90 1000 ms measured at 20. o: 10, 30, 40 offered, 10, 30,
+  -- 33 achieved (33 < 38: saturated at 40), max sustained 30, above c's ceiling: o beats c on
+  -- throughput. The common load is 20 req/s offered, where o is interpolated between 600 and
+  -- 1100 ms: 850 ms (by hand: 600 + 0.5 x 500), 15 % below c's 1000 by the figures ("beaten on
+  -- both" on main), but o measured nothing between 10 and 30 req/s, and its span 600-1100 ms
+  -- reaches above c's 1000: "no worse on latency" is not shown, so not dominated
+  local c = e2e_curve_dir { { 10, 10, 900 }, { 20, 20, 1000 }, { 30, 25, 3000 } }
+  local o = e2e_curve_dir { { 10, 10, 600 }, { 30, 30, 1100 }, { 40, 33, 3000 } }
+  local m = tr.model(tr.load { { label = "c", dirs = { c } }, { label = "o", dirs = { o } } })
+  t.eq(m.common_load, 20)
+  t.near(m.treatments[2].at_common.latency_p90_ms.value, 850, 1e-9)
+  t.eq(#m.dominated, 0)
+  t.eq({ m.pareto_not_compared[1].label, m.pareto_not_compared[1].other, m.pareto_not_compared[1].would },
+    { "c", "o", "on both" })
+  -- o measured at 20 instead, 850 ms: the same figures, now measured, and c is beaten on both
+  o = e2e_curve_dir { { 10, 10, 600 }, { 20, 20, 850 }, { 30, 30, 1100 }, { 40, 33, 3000 } }
+  m = tr.model(tr.load { { label = "c", dirs = { c } }, { label = "o", dirs = { o } } })
+  t.eq(#m.dominated, 1)
+  t.eq({ m.dominated[1].label, m.dominated[1].by, m.dominated[1].on }, { "c", "o", "both" })
+end)
+
 t.test("a latency at the common load read at a point within 1 % of it says the load it was measured at", function()
   -- a: offered 10, 20 req/s sustained (E2E p90 900, 1000 ms), saturated at 30 (25
   -- achieved); b: the same but offered 19.9 (achieved 19.9, 990 ms) instead of 20. Both are

@@ -1765,6 +1765,43 @@ t.test("--workload NAME=LABEL,...: the --run list's workloads, each ranked on it
   end
 end)
 
+t.test("--workload with an experiment workspace: one line, exit 2, whether or not the state names the experiment",
+  function()
+    -- a setup x run workspace (the pairs test's layout): its workloads are its run
+    -- treatments, so --workload is refused before anything is read or written. On main the
+    -- refusal looked at the experiment's name: a state file without one got --workload applied
+    -- to the pairs ("treatment s1/ra is named in two workloads, ra and s": a workload "ra" the
+    -- user never named)
+    local base = e2e_curve_dir { { 10, 10, 900 }, { 20, 20, 1000 }, { 30, 25, 3000 } }
+    local fast = e2e_curve_dir { { 10, 10, 700 }, { 20, 20, 800 }, { 30, 25, 3000 } }
+    local want = "treatments.lua: --workload: an experiment's workloads are its run treatments; give --workload with "
+      .. "--run or --results\n"
+    for _, state in ipairs { { experiment = "x" }, {} } do
+      local w = t.tmpdir()
+      state.results = { { setup_treatment = "s1", status = "success" }, { setup_treatment = "s2", status = "success" } }
+      json.write(w .. "/experiment-state.json", state)
+      for _, p in ipairs { { "s1", "ra", base }, { "s2", "ra", fast }, { "s1", "rb", fast }, { "s2", "rb", base } } do
+        local dst = w .. "/setup-treatment-" .. p[1] .. "/run-" .. p[2] .. "/results"
+        proc.run { "mkdir", "-p", dst }
+        proc.run { "cp", "-a", p[3] .. "/.", dst }
+      end
+      for _, wl in ipairs { { "--workload", "s=s1" }, { "--workload=s=s1/ra,s2/ra,s1/rb,s2/rb" } } do
+        local argv = { LLMDLUA, ROOT .. "/lua/treatments.lua", w, "--quiet", table.unpack(wl) }
+        local r = proc.run(argv)
+        t.eq({ r.code, r.stderr, r.stdout }, { 2, want, "" }, (state.experiment or "unnamed") .. " " .. wl[#wl])
+      end
+      t.ok(not require("lfs").attributes(w .. "/cross-treatment-comparison"), "nothing written")
+    end
+    -- not a workspace at all: that is what is said (the data's error, exit 1), no traceback
+    local d = t.tmpdir()
+    local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", d, "--workload", "s=a" }
+    t.eq({ r.code, r.stderr }, { 1, ("llmdlua: %s: not an experiment workspace (no experiment-state.json)\n"):format(d) })
+    -- a workload with no label after "=": on main silently no workload at all
+    r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "a=" .. base, "--workload", "s=," }
+    t.eq({ r.code, r.stderr }, { 2, "treatments.lua: --workload s=,: no treatment label after =; expected "
+      .. "NAME=LABEL[,LABEL...]\n" })
+  end)
+
 t.test("compare.lua's matched load stops below a point that failed requests too, and says so", function()
   -- flaky as above (30 % failed at 30 req/s offered, saturated at 40); steady measured at 10,
   -- 15, 30 and 40 req/s (all achieved), E2E p90 650 ms at 15 and 900 at 30. With E2E p90 ≤

@@ -320,21 +320,15 @@ local function sustained_brief(rps, sat)
 end
 
 -- A capacity at SLO (llmd.loadpoints.capacity) as the tables print it: the figure, "≥"
--- where it is a lower bound, and in words why.
+-- where it is a lower bound, and in words why; with repeats at every load point, the range
+-- they allow beside it (its figure then the means' reading), in compare.lua's words and
+-- numbers (llmd.report.capacity_text, given this report's figures), so that the two tools
+-- show one capacity the same way and no table hides the repeats' disagreement.
+local function rate_figure(v) return metrics.format("throughput_req_s", v) end
 local function capacity_brief(c)
-  local f = c.rps and metrics.format("throughput_req_s", c.rps)
-  if c.kind == "interpolated" and f then
-    -- one run per load: interpolated between two measured loads, an estimate within them
-    if not c.interval and c.last_passing_rps and c.first_failing_rps then
-      return ("about %s (measured: between %.4g and %.4g)"):format(f, c.last_passing_rps, c.first_failing_rps)
-    end
-    return f
-  end
-  if c.kind == "never_violated" and f then return "≥ " .. f .. " (never violated)" end
-  if c.kind == "saturated" and f then return "≥ " .. f .. " (the last load before saturation)" end
-  if c.kind == "last_passing" and f then return "≥ " .. f .. " (the last load that met the SLOs)" end
-  if c.kind == "below_lowest" and c.lowest_rps then
-    return "< " .. metrics.format("throughput_req_s", c.lowest_rps) .. " (" .. decision.capacity_below_note(c) .. ")"
+  local g = lp.capacity_gives(c)
+  if (g == "estimate" or g == "lower") and c.rps or g == "below" and c.lowest_rps then
+    return require("llmd.report").capacity_text(c, rate_figure)
   end
   if c.kind == "non_monotone" then return metrics.na("non-monotone: " .. c.brief) end
   return metrics.na(c.reason or "unknown")

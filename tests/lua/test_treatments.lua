@@ -914,11 +914,15 @@ t.test("capacities from repeats: ranges meeting at the same load are ordered; ra
   local r1, r2 = m.ranking[1], m.ranking[2]
   t.eq({ r1.vs_next, r1.proven, r1.evidence.verdict }, { "B better", true, "B higher" })
   t.eq(r1.evidence.same_load, { offered = 6, load_type = "rate" })
-  t.eq(r1.vs_next_text, "above slow (5.470 req/s): at the same load (6 req/s offered), this one met the SLO at "
+  -- slow's figure with the range its repeats allow beside it, as compare.lua prints it (3.97-5.98
+  -- req/s above, by hand)
+  t.eq(r1.vs_next_text, "above slow (5.470 req/s (the repeats allow 3.97–5.98 req/s)): at the same load (6 req/s "
+    .. "offered), this one met the SLO at "
     .. "5.960 req/s and slow already failed it at 5.980 req/s, on the 95 % intervals of both treatments' repeats")
   t.eq({ r2.vs_next, r2.proven, r2.evidence.verdict, r2.evidence.steps_cannot_order },
     { "not shown to differ", false, "not shown to differ", true })
-  t.eq(r2.vs_next_text, "not shown to differ from small (3.955 req/s): the measured loads place this one's "
+  t.eq(r2.vs_next_text, "not shown to differ from small (3.955 req/s (the repeats allow 3.94–5.86 req/s)): the "
+    .. "measured loads place this one's "
     .. "capacity at SLO between 3.970 req/s and 5.980 req/s and small's between 3.940 req/s and 5.860 req/s, so the "
     .. "load steps cannot order them, whatever the repeats")
   -- compare.lua says the same of big and slow
@@ -971,6 +975,40 @@ t.test("compare.lua: capacity ranges the load steps cannot order are 'not shown 
     { "not shown to differ", "not shown to differ" })
 end)
 
+t.test("the treatments table shows the range the repeats allow a capacity, in compare.lua's words (audit F5)", function()
+  -- slow and small of the tests above: every load point repeated 3 times; their ranges, by hand
+  -- above (the 95 % t-intervals of TTFT p99 cross 200 ms between 4 and 6 req/s offered on both
+  -- ends, as the means do): small 3.94-5.86, slow 3.97-5.98 req/s; the means' figures 3.9549
+  -- and 5.4695 req/s (numpy). On main the treatments table printed "3.955 req/s" alone, where
+  -- compare.lua prints the range beside it
+  local slow = ttft_repeats_dir { { 2, 2, { 117, 120, 123 } }, { 4, 3.97, { 150, 153, 156 } },
+    { 6, 5.98, { 212, 216, 220 } }, { 8, 7.75, { 395, 400, 405 } } }
+  local small = ttft_repeats_dir { { 2, 2, { 104, 106, 108 } }, { 4, 3.94, { 192, 194, 196 } },
+    { 6, 5.86, { 960, 966, 972 } }, { 8, 6.1, { 9000, 9300, 9600 } } }
+  local r = both_tools(small, slow, "ttft_p99_ms=200")
+  local md = r.treatments.text
+  local rows = {}
+  for label, cell in md:gmatch("\n| (%a+) | vllm%-benchmark | 4 | 3 | [^|]+ | [^|]+ | ([^|]+) | ok |") do
+    rows[label] = cell
+  end
+  t.eq(rows, { base = "3.955 req/s (the repeats allow 3.94–5.86 req/s)",
+    chunked = "5.470 req/s (the repeats allow 3.97–5.98 req/s)" })
+  -- the same clause in compare.lua's table for the same runs
+  local cmd = t.read(r.compare.w .. "/comparison_report.md")
+  t.ok(cmd:find("(the repeats allow 3.94–5.86 req/s) | 5.47 req/s (the repeats allow 3.97–5.98 req/s) |", 1, true),
+    cmd:match("\n| Capacity at SLO[^\n]*"))
+  -- and wherever the treatments report quotes the figure: the ranking's cells
+  t.ok(md:find("\n| 1 | chunked | 5.470 req/s (the repeats allow 3.97–5.98 req/s) | not shown to differ from base "
+    .. "(3.955 req/s (the repeats allow 3.94–5.86 req/s)): ", 1, true), md)
+  -- one run per load point: no range, the measured bracket (compare.lua's words): small's
+  -- first repeat alone (194 ms at 4 req/s offered, 3.94 achieved; 960 at 6, 5.86): about
+  -- 3.94 + 6 / 766 x 1.92 = 3.955 req/s (by hand), between 3.94 and 5.86
+  local one = ttft_repeats_dir { { 2, 2, { 104 } }, { 4, 3.94, { 194 } }, { 6, 5.86, { 960 } }, { 8, 6.1, { 9000 } } }
+  local m = tr.model(tr.load { { label = "one", dirs = { one } } }, { slo = decision.parse_slo("ttft_p99_ms=200") })
+  local v = tr.present(m)
+  t.eq(v.treatments[1].capacity_text, "about 3.955 req/s (measured: between 3.94 and 5.86)")
+end)
+
 t.test("the evidence puts the next place above this one ('A higher'): the two swap places, and say why", function()
   -- lb is saturated at 8 req/s offered (6.5 achieved, below 95 %): its capacity is a lower
   -- bound, 5.96 req/s (its point at 6 offered). hi crosses 200 ms between 4 and 6 offered:
@@ -998,7 +1036,11 @@ t.test("the evidence puts the next place above this one ('A higher'): the two sw
   t.eq(ranking_order(m), "lb hi")
   local r1 = m.ranking[1]
   t.eq({ r1.vs_next, r1.proven, r1.evidence.verdict }, { "B better", true, "B higher" })
-  t.eq(r1.vs_next_text, "above hi (5.980 req/s): at the same load (6 req/s offered), this one met the SLO at 5.960 "
+  -- hi's range from its repeats: both ends of its intervals cross 200 ms between 4 and 6
+  -- offered (4: 100 + 4.302653 x 1 / sqrt 3 = 102.5 ms met; 6: 200.75 failed, above), so it is
+  -- that bracket, 3.97-6.00 req/s (by hand)
+  t.eq(r1.vs_next_text, "above hi (5.980 req/s (the repeats allow 3.97–6.00 req/s)): at the same load (6 req/s "
+    .. "offered), this one met the SLO at 5.960 "
     .. "req/s and hi already failed it at 6.000 req/s, on the 95 % intervals of both treatments' repeats, so it ranks "
     .. "above hi, although hi's figure is the higher: this one's, ≥ 5.960 req/s (the last load before saturation), "
     .. "is only a lower bound")
@@ -1104,13 +1146,18 @@ t.test("exp-7 by TTFT p95 ≤ 300: a tie is a tie, every 'not comparable' says w
   -- once the tie above no longer led), and why they are not compared is said
   t.ok(not tj.verdict:find("has the highest figure", 1, true), tj.verdict)
   t.ok(tj.verdict:find("No treatment is shown to be best: every one fails the SLO already at its lowest load "
-    .. "(llm-d-2p1d < 5.331 req/s (failed TTFT p95 ≤ 300.0 ms at the lowest load tried); vllm-3replicas < 5.346 req/s "
-    .. "(failed TTFT p95 ≤ 300.0 ms at the lowest load tried)), so no capacity is known to order them.", 1, true),
+    .. "(llm-d-2p1d < 5.331 req/s (failed TTFT p95 ≤ 300.0 ms at the lowest load tried, even at the lower ends of the "
+    .. "repeats' 95 % intervals); vllm-3replicas < 5.346 req/s (failed TTFT p95 ≤ 300.0 ms at the lowest load tried, "
+    .. "even at the lower ends of the repeats' 95 % intervals)), so no capacity is known to order them.", 1, true),
     tj.verdict)
   local r3 = tj.ranking[3]
   t.eq(r3.label, "llm-d-2p1d")
+  -- (even the lower ends of the 95 % intervals of TTFT p95 fail 300 ms there: python3 + numpy,
+  -- mean -/+ t(0.975, 2) sd / sqrt 3 of the three files' p95_ttft_ms: llm-d-2p1d 389.4-1053.4,
+  -- vllm-3replicas 498.6-895.7 ms)
   t.ok(r3.vs_next_text:find("not comparable with vllm-3replicas (< 5.346 req/s (failed TTFT p95 ≤ 300.0 ms at the "
-    .. "lowest load tried)): both fail the SLO already at their lowest load", 1, true), r3.vs_next_text)
+    .. "lowest load tried, even at the lower ends of the repeats' 95 % intervals)): both fail the SLO already at their "
+    .. "lowest load", 1, true), r3.vs_next_text)
   -- each workload's common load its own: both are rate sweeps, so by the files' request_rate
   -- (python3): 3.6 req/s offered, and 5.5
   t.ok(md:find("Each workload at its own common load, and latencies compared only within a workload: workload 1 at "

@@ -945,6 +945,12 @@ function M.model(list, opts)
   m.family = { method = "holm", alpha = decision.ALPHA, size = fam.size }
   for i, x in ipairs(ranked) do
     local r = { rank = i, label = x.label, value = x.rank_value, text = figure(x) }
+    -- capacities below their lowest loads ("< X", "< Y") order nothing among themselves: one
+    -- place for all of them, so that the rank column does not put one above another
+    local prev = ranked[i - 1]
+    if by_cap and prev and x.capacity.kind == "below_lowest" and prev.capacity.kind == "below_lowest" then
+      r.rank = m.ranking[i - 1].rank
+    end
     local nxt = ranked[i + 1]
     if nxt and by_cap then
       capacity_place(r, x, nxt)
@@ -1019,17 +1025,33 @@ function M.model(list, opts)
     m.ranking[#m.ranking + 1] = { label = x.label, text = metrics.na(tostring(by_cap and x.capacity.reason
       or x.max_rps_why)) }
   end
+  -- the unranked ones in a few words: "c's capacity at SLO is unknown (why)"
+  local function unknown_text()
+    local parts = {}
+    for _, x in ipairs(unranked) do
+      parts[#parts + 1] = ("%s's %s is unknown (%s)"):format(x.label, m.rank_by, tostring(by_cap and x.capacity.reason
+        or x.max_rps_why))
+    end
+    return table.concat(parts, "; ")
+  end
   if #ranked == 0 then
     m.verdict = "No treatment can be ranked: " .. m.rank_by .. " is unknown for every one."
+  elseif #ranked == 1 and by_cap and ranked[1].capacity.kind == "below_lowest" then
+    -- "< X" is a bound below the lowest load, not a known capacity
+    m.verdict = ("%s fails %s already at its lowest load, %s: its %s is not known, and there is nothing to rank it "
+      .. "against%s."):format(ranked[1].label, words.the, m.ranking[1].text, m.rank_by,
+      #unranked > 0 and ("; " .. unknown_text()) or "")
   elseif #ranked == 1 then
     m.verdict = ("Only %s has a known %s; nothing to rank it against."):format(ranked[1].label, m.rank_by)
   elseif by_cap and ranked[1].capacity.kind == "below_lowest" then
     -- every one failed the SLOs at its lowest load (ranked at 0, the lowest): no figure is
-    -- the highest, and "< X" against "< Y" orders nothing
+    -- the highest, and "< X" against "< Y" orders nothing; where some capacity is unknown
+    -- (unranked), "every one" is said of those with a bound only, and the others named
     local parts = {}
     for i, x in ipairs(ranked) do parts[i] = ("%s %s"):format(x.label, m.ranking[i].text) end
-    m.verdict = ("No treatment is shown to be best: every one fails %s already at its lowest load (%s), so no "
-      .. "capacity is known to order them."):format(words.the, table.concat(parts, "; "))
+    m.verdict = ("No treatment is shown to be best: every one%s fails %s already at its lowest load (%s), so no "
+      .. "capacity is known to order them%s."):format(#unranked > 0 and (" with a %s figure"):format(m.rank_by) or "",
+      words.the, table.concat(parts, "; "), #unranked > 0 and ("; %s"):format(unknown_text()) or "")
   elseif m.ranking[1].proven and m.ranking[1].above_higher_figure then
     -- first by the evidence, below the second's figure: "the highest" would misread it
     m.verdict = ("%s ranks first by %s, %s, shown by repeats %s."):format(ranked[1].label, m.rank_by,

@@ -1009,6 +1009,56 @@ t.test("the treatments table shows the range the repeats allow a capacity, in co
   t.eq(v.treatments[1].capacity_text, "about 3.955 req/s (measured: between 3.94 and 5.86)")
 end)
 
+t.test("capacities below their lowest loads: one place for all, no 'every one' over an unknown, no 'known' (F4)",
+  function()
+    -- TTFT p99 ≤ 200 ms, one run per load (ttft_repeats_dir, one repeat each): a 300 and b
+    -- 250 ms at 2 req/s (their lowest load, 2 achieved): both "< 2.000 req/s" (by hand); d 100
+    -- and 150 ms at 2 and 4 offered (3.97 achieved): "≥ 3.970 req/s (never violated)"; c has
+    -- no TTFT p99 at all (vLLM's summaries without p99_ttft_ms): capacity unknown
+    local a = ttft_repeats_dir { { 2, 2, { 300 } }, { 4, 3.98, { 400 } } }
+    local b = ttft_repeats_dir { { 2, 2, { 250 } }, { 4, 3.97, { 500 } } }
+    local d = ttft_repeats_dir { { 2, 2, { 100 } }, { 4, 3.97, { 150 } } }
+    local c = t.tmpdir()
+    for i, p in ipairs { { 2, 2 }, { 4, 3.97 } } do
+      local doc = exp7_at(p[1], p[2])
+      doc.p99_ttft_ms = nil
+      t.write(("%s/benchmark_%d.json"):format(c, i), json.encode(doc))
+    end
+    local slo = { slo = decision.parse_slo("ttft_p99_ms=200") }
+    local function model(...)
+      local list = {}
+      for _, x in ipairs { ... } do list[#list + 1] = { label = x[1], dirs = { x[2] } } end
+      return tr.model(tr.load(list), slo)
+    end
+    local function places(m)
+      local out = {}
+      for _, r in ipairs(m.ranking) do out[#out + 1] = ("%s:%s"):format(tostring(r.rank), r.label) end
+      return table.concat(out, " ")
+    end
+    local A = "a < 2.000 req/s (failed TTFT p99 ≤ 200.0 ms at the lowest load tried)"
+    local B = "b < 2.000 req/s (failed TTFT p99 ≤ 200.0 ms at the lowest load tried)"
+    local C = "c's capacity at SLO is unknown (TTFT p99 unknown at every load point"
+    -- two bounds below and an unknown: not "every one" (c has no bound), and one place for a
+    -- and b (on main ranked 1 and 2, "every one fails the SLO")
+    local m = model({ "a", a }, { "b", b }, { "c", c })
+    t.eq(places(m), "1:a 1:b nil:c")
+    t.ok(m.verdict:find("No treatment is shown to be best: every one with a capacity at SLO figure fails the SLO already "
+      .. "at its lowest load (" .. A .. "; " .. B .. "), so no capacity is known to order them; " .. C, 1, true),
+      m.verdict)
+    -- one bound below and an unknown: "< 2.000" is no known capacity (on main "Only a has a
+    -- known capacity at SLO")
+    m = model({ "a", a }, { "c", c })
+    t.ok(m.verdict:find("a fails the SLO already at its lowest load, < 2.000 req/s (failed TTFT p99 ≤ 200.0 ms at the "
+      .. "lowest load tried): its capacity at SLO is not known, and there is nothing to rank it against; " .. C, 1, true),
+      m.verdict)
+    t.ok(not m.verdict:find("known capacity", 1, true), m.verdict)
+    -- with a known figure above them: d first, a and b share the next place
+    m = model({ "a", a }, { "b", b }, { "d", d })
+    t.eq(places(m), "1:d 2:a 2:b")
+    t.ok(m.ranking[2].vs_next_text:find("both fail the SLO already at their lowest load", 1, true),
+      m.ranking[2].vs_next_text)
+  end)
+
 t.test("the evidence puts the next place above this one ('A higher'): the two swap places, and say why", function()
   -- lb is saturated at 8 req/s offered (6.5 achieved, below 95 %): its capacity is a lower
   -- bound, 5.96 req/s (its point at 6 offered). hi crosses 200 ms between 4 and 6 offered:

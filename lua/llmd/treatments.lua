@@ -1132,6 +1132,13 @@ function M.model(list, opts)
     local e = ("by the figures, untested: max sustained throughput %s against %s, %s at %s %s against %s"):format(
       metrics.format("throughput_req_s", o.tp), metrics.format("throughput_req_s", c.tp), m.pareto_latency,
       m.common_text, fmt(lat_key, o.lat), fmt(lat_key, c.lat))
+    for _, z in ipairs { o, c } do
+      -- an interpolated latency counts only as the span measured around it: said with it
+      if z.between then
+        e = e .. ("; %s's is interpolated between %s and %s measured around it"):format(z.x.label,
+          fmt(lat_key, z.between.lo), fmt(lat_key, z.between.hi))
+      end
+    end
     for _, y in ipairs { c.x, o.x } do
       if y.saturated_at_common then
         e = e .. ("; %s's latency there is an overloaded server's (saturated at that load)"):format(y.label)

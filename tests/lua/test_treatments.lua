@@ -1378,6 +1378,9 @@ t.test("the Pareto front: a latency interpolated across a gap in the load steps 
     local dom = {}
     for _, d in ipairs(m.dominated) do dom[#dom + 1] = ("%s by %s (%s)"):format(d.label, d.by, d.on) end
     t.eq(dom, { "vllm by full (both)" })
+    -- its evidence says full's figure is interpolated, with the span measured around it
+    t.ok(m.dominated[1].evidence:find("1,233.7 ms; full's is interpolated between 595.9 ms and 698.0 ms measured "
+      .. "around it", 1, true), m.dominated[1].evidence)
     table.sort(m.front)
     t.eq(m.front, { "full", "sub" })
     t.eq(#m.pareto_not_compared, 1)

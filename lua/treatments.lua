@@ -27,7 +27,13 @@ do
         io.stderr:write(("treatments.lua: --workload %s: expected NAME=LABEL[,LABEL...]\n"):format(tostring(w)))
         os.exit(2)
       end
+      local n = #workloads
       for label in labels:gmatch("[^,]+") do workloads[#workloads + 1] = { name = name, label = label } end
+      if #workloads == n then
+        io.stderr:write(("treatments.lua: --workload %s: no treatment label after =; expected NAME=LABEL[,LABEL...]\n")
+          :format(w))
+        os.exit(2)
+      end
     elseif v then
       local label, dir = v:match("^([^=]+)=(.+)$")
       if not label then
@@ -119,7 +125,8 @@ end
 
 -- --workload: every treatment named in one workload, each once
 if #workloads > 0 then
-  if experiment then
+  -- (by the mode, not by the experiment's name: a state file without one is a workspace too)
+  if o[1] then
     fail("--workload: an experiment's workloads are its run treatments; give --workload with --run or --results", 2)
   end
   local by = {}

@@ -980,15 +980,18 @@ local below_note = decision.capacity_below_note
 local is_bound = decision.capacity_is_bound
 
 -- A capacity as printed; with repeats at every load point, the range they allow beside it.
--- One level of parentheses at most: it is also quoted inside sentences.
-local function capacity_text(c)
+-- One level of parentheses at most: it is also quoted inside sentences. rate: how a figure
+-- is printed (default "3.48 req/s"; treatments.lua prints its own figures, with the same
+-- words and the same range beside them: M.capacity_text).
+local function capacity_text(c, rate)
+  rate = rate or rate_text
   local range = c.interval and range_clause(c.interval) or nil
   if is_bound(c) then
     -- a range that says no more than the lower bound itself is left out
     if c.interval and interval_text(c.interval) == "≥ " .. rate_text(c.rps) then range = nil end
     -- beside a range of the repeats, the figure is the means' reading: said so, or "≥ X"
     -- next to "from 0" reads as a contradiction
-    return ("≥ %s%s (%s%s)"):format(rate_text(c.rps), range and " by the means" or "", BOUND_NOTE[c.kind],
+    return ("≥ %s%s (%s%s)"):format(rate(c.rps), range and " by the means" or "", BOUND_NOTE[c.kind],
       range and ("; " .. range) or "")
   end
   if c.kind == "below_lowest" then
@@ -1001,21 +1004,21 @@ local function capacity_text(c)
       or (c.lowest_rps and iv.hi <= c.lowest_rps)) then
       -- even the good ends of the intervals fail at the lowest load: the range says no more
       -- than the bound, which is then no longer the means' alone
-      return ("< %s (%s, even at the lower ends of the repeats' 95 %% intervals)"):format(rate_text(c.lowest_rps),
+      return ("< %s (%s, even at the lower ends of the repeats' 95 %% intervals)"):format(rate(c.lowest_rps),
         below_note(c))
     end
-    return ("< %s%s (%s%s)"):format(rate_text(c.lowest_rps), range and " by the means" or "", below_note(c),
+    return ("< %s%s (%s%s)"):format(rate(c.lowest_rps), range and " by the means" or "", below_note(c),
       range and ("; " .. range) or "")
   end
   if c.kind == "interpolated" then
-    if range then return rate_text(c.rps) .. " (" .. range .. ")" end
+    if range then return rate(c.rps) .. " (" .. range .. ")" end
     -- one run per load: the figure is interpolated between two measured loads, an estimate;
     -- the measurements place the capacity only between them
     if c.last_passing_rps and c.first_failing_rps then
-      return ("about %s (measured: between %s and %s)"):format(rate_text(c.rps), T.helpers.num(c.last_passing_rps, 2),
+      return ("about %s (measured: between %s and %s)"):format(rate(c.rps), T.helpers.num(c.last_passing_rps, 2),
         T.helpers.num(c.first_failing_rps, 2))
     end
-    return rate_text(c.rps)
+    return rate(c.rps)
   end
   if c.kind == "non_monotone" then
     -- a load that met the SLOs above one that failed: no capacity, what is true in short
@@ -1029,6 +1032,7 @@ local function capacity_text(c)
   end
   return metrics.na(c.reason or "unknown")
 end
+M.capacity_text = capacity_text
 
 -- What the two capacities at the SLOs show, and on what evidence: decision.capacity_evidence,
 -- the rule treatments.lua ranks by too (one definition: both tools give the same verdict).

@@ -320,21 +320,15 @@ local function sustained_brief(rps, sat)
 end
 
 -- A capacity at SLO (llmd.loadpoints.capacity) as the tables print it: the figure, "≥"
--- where it is a lower bound, and in words why.
+-- where it is a lower bound, and in words why; with repeats at every load point, the range
+-- they allow beside it (its figure then the means' reading), in compare.lua's words and
+-- numbers (llmd.report.capacity_text, given this report's figures), so that the two tools
+-- show one capacity the same way and no table hides the repeats' disagreement.
+local function rate_figure(v) return metrics.format("throughput_req_s", v) end
 local function capacity_brief(c)
-  local f = c.rps and metrics.format("throughput_req_s", c.rps)
-  if c.kind == "interpolated" and f then
-    -- one run per load: interpolated between two measured loads, an estimate within them
-    if not c.interval and c.last_passing_rps and c.first_failing_rps then
-      return ("about %s (measured: between %.4g and %.4g)"):format(f, c.last_passing_rps, c.first_failing_rps)
-    end
-    return f
-  end
-  if c.kind == "never_violated" and f then return "≥ " .. f .. " (never violated)" end
-  if c.kind == "saturated" and f then return "≥ " .. f .. " (the last load before saturation)" end
-  if c.kind == "last_passing" and f then return "≥ " .. f .. " (the last load that met the SLOs)" end
-  if c.kind == "below_lowest" and c.lowest_rps then
-    return "< " .. metrics.format("throughput_req_s", c.lowest_rps) .. " (" .. decision.capacity_below_note(c) .. ")"
+  local g = lp.capacity_gives(c)
+  if (g == "estimate" or g == "lower") and c.rps or g == "below" and c.lowest_rps then
+    return require("llmd.report").capacity_text(c, rate_figure)
   end
   if c.kind == "non_monotone" then return metrics.na("non-monotone: " .. c.brief) end
   return metrics.na(c.reason or "unknown")
@@ -678,11 +672,18 @@ function M.model(list, opts)
     for _, key in ipairs(M.LATENCY_KEYS) do
       local e = { key = key, label = metrics.get(key).label }
       if m.common_load then
-        local v, interp = lp.at(x.points, m.common_load, key, m.common_axis)
+        local v, interp, p1, p2 = lp.at(x.points, m.common_load, key, m.common_axis)
         -- where nil, lp.at's second value is why (a rate achieved at more than one load)
         local why = v == nil and type(interp) == "string" and interp or nil
         if v == nil then interp = nil end
         e.value, e.interpolated = v, interp
+        if v and interp then
+          -- the two measured load points it lies between, and their own values: all the
+          -- measurements say of it (the Pareto front compares no more than these)
+          local vl, vh = lp.field(p1, key), lp.field(p2, key)
+          e.between = { lo = math.min(vl, vh), hi = math.max(vl, vh), lo_load = lp.load_of(p1, m.common_axis),
+            hi_load = lp.load_of(p2, m.common_axis), lo_point = p1.index, hi_point = p2.index }
+        end
         local p = point_at(x.points, m.common_load, m.common_axis)
         if p and p.ci and p.ci[key] and not interp then e.ci = p.ci[key] end
         e.text = v and fmt(key, v) or metrics.na(p and not interp and p.na[key] or why
@@ -957,6 +958,12 @@ function M.model(list, opts)
   m.family = { method = "holm", alpha = decision.ALPHA, size = fam.size }
   for i, x in ipairs(ranked) do
     local r = { rank = i, label = x.label, value = x.rank_value, text = figure(x) }
+    -- capacities below their lowest loads ("< X", "< Y") order nothing among themselves: one
+    -- place for all of them, so that the rank column does not put one above another
+    local prev = ranked[i - 1]
+    if by_cap and prev and x.capacity.kind == "below_lowest" and prev.capacity.kind == "below_lowest" then
+      r.rank = m.ranking[i - 1].rank
+    end
     local nxt = ranked[i + 1]
     if nxt and by_cap then
       capacity_place(r, x, nxt)
@@ -1031,17 +1038,33 @@ function M.model(list, opts)
     m.ranking[#m.ranking + 1] = { label = x.label, text = metrics.na(tostring(by_cap and x.capacity.reason
       or x.max_rps_why)) }
   end
+  -- the unranked ones in a few words: "c's capacity at SLO is unknown (why)"
+  local function unknown_text()
+    local parts = {}
+    for _, x in ipairs(unranked) do
+      parts[#parts + 1] = ("%s's %s is unknown (%s)"):format(x.label, m.rank_by, tostring(by_cap and x.capacity.reason
+        or x.max_rps_why))
+    end
+    return table.concat(parts, "; ")
+  end
   if #ranked == 0 then
     m.verdict = "No treatment can be ranked: " .. m.rank_by .. " is unknown for every one."
+  elseif #ranked == 1 and by_cap and ranked[1].capacity.kind == "below_lowest" then
+    -- "< X" is a bound below the lowest load, not a known capacity
+    m.verdict = ("%s fails %s already at its lowest load, %s: its %s is not known, and there is nothing to rank it "
+      .. "against%s."):format(ranked[1].label, words.the, m.ranking[1].text, m.rank_by,
+      #unranked > 0 and ("; " .. unknown_text()) or "")
   elseif #ranked == 1 then
     m.verdict = ("Only %s has a known %s; nothing to rank it against."):format(ranked[1].label, m.rank_by)
   elseif by_cap and ranked[1].capacity.kind == "below_lowest" then
     -- every one failed the SLOs at its lowest load (ranked at 0, the lowest): no figure is
-    -- the highest, and "< X" against "< Y" orders nothing
+    -- the highest, and "< X" against "< Y" orders nothing; where some capacity is unknown
+    -- (unranked), "every one" is said of those with a bound only, and the others named
     local parts = {}
     for i, x in ipairs(ranked) do parts[i] = ("%s %s"):format(x.label, m.ranking[i].text) end
-    m.verdict = ("No treatment is shown to be best: every one fails %s already at its lowest load (%s), so no "
-      .. "capacity is known to order them."):format(words.the, table.concat(parts, "; "))
+    m.verdict = ("No treatment is shown to be best: every one%s fails %s already at its lowest load (%s), so no "
+      .. "capacity is known to order them%s."):format(#unranked > 0 and (" with a %s figure"):format(m.rank_by) or "",
+      words.the, table.concat(parts, "; "), #unranked > 0 and ("; %s"):format(unknown_text()) or "")
   elseif m.ranking[1].proven and m.ranking[1].above_higher_figure then
     -- first by the evidence, below the second's figure: "the highest" would misread it
     m.verdict = ("%s ranks first by %s, %s, shown by repeats %s."):format(ranked[1].label, m.rank_by,
@@ -1102,8 +1125,14 @@ function M.model(list, opts)
   m.front, m.dominated, m.pareto_excluded = {}, {}, {}
   local cand = {}
   for _, x in ipairs(T) do
-    local l = x.at_common[lat_key].value
-    if x.max_rps and l then cand[#cand + 1] = { x = x, tp = x.max_rps, lat = l }
+    local e = x.at_common[lat_key]
+    local l = e.value
+    -- what the measurements say of its latency there: its own point's value, or, where it is
+    -- interpolated, only that it lies between the values of the two measured points around it
+    -- (latency does not fall as the load rises); the interpolated figure itself is no evidence
+    if x.max_rps and l then
+      cand[#cand + 1] = { x = x, tp = x.max_rps, lat = l, lat_lo = e.between and e.between.lo or l,
+        lat_hi = e.between and e.between.hi or l, between = e.between }
     else
       m.pareto_excluded[#m.pareto_excluded + 1] = { label = x.label,
         why = not x.max_rps and ("max sustained throughput unknown: " .. tostring(x.max_rps_why))
@@ -1116,6 +1145,13 @@ function M.model(list, opts)
     local e = ("by the figures, untested: max sustained throughput %s against %s, %s at %s %s against %s"):format(
       metrics.format("throughput_req_s", o.tp), metrics.format("throughput_req_s", c.tp), m.pareto_latency,
       m.common_text, fmt(lat_key, o.lat), fmt(lat_key, c.lat))
+    for _, z in ipairs { o, c } do
+      -- an interpolated latency counts only as the span measured around it: said with it
+      if z.between then
+        e = e .. ("; %s's is interpolated between %s and %s measured around it"):format(z.x.label,
+          fmt(lat_key, z.between.lo), fmt(lat_key, z.between.hi))
+      end
+    end
     for _, y in ipairs { c.x, o.x } do
       if y.saturated_at_common then
         e = e .. ("; %s's latency there is an overloaded server's (saturated at that load)"):format(y.label)
@@ -1157,22 +1193,60 @@ function M.model(list, opts)
     local lat_apart = not (oc and cc) or oc.hi < cc.lo
     return lat_gap >= decision.MIN_EFFECT and lat_apart
   end
+  -- How o beats c ("both", "throughput", "latency"), or nil: never worse on either axis and
+  -- better by a real gap on one. A max that is only a lower bound (never saturated) may be
+  -- higher in truth: never beaten. With measured = true, the latencies as the measurements
+  -- place them (lat_lo..lat_hi: a point's own value, or the span of the two measured points
+  -- an interpolated value lies between): o is no worse only where its span ends at or below
+  -- c's, and better only where it ends below it. A value interpolated across a wide gap in one
+  -- treatment's load steps would else "lose" to another's measured nearer the load, with
+  -- nothing measured to show it (a subset of the other's load points is beaten by itself).
+  local function beats(o, c, measured)
+    if o == c or c.x.saturation.none or o.tp < c.tp then return nil end
+    local no_worse = o.lat <= c.lat
+    local tp_b, lat_b = tp_beats(o, c), lat_beats(o, c)
+    if measured then
+      no_worse = o.lat_hi <= c.lat_lo
+      lat_b = lat_b and o.lat_hi < c.lat_lo
+    end
+    if not (no_worse and (tp_b or lat_b)) then return nil end
+    return tp_b and lat_b and "both" or tp_b and "throughput" or "latency"
+  end
+  local function would_text(how)
+    return how == "both" and "on both" or how == "throughput" and "on max sustained throughput"
+      or ("on %s"):format(m.pareto_latency)
+  end
+  -- where a latency was interpolated: the measured values that bound it, in words
+  local function span_text(c)
+    local b = c.between
+    if not b then return ("%s's measured there, %s"):format(c.x.label, fmt(lat_key, c.lat)) end
+    return ("%s's between its load points at %s and %s (%s and %s)"):format(c.x.label,
+      lp.load_text(m.common_axis, b.lo_load), lp.load_text(m.common_axis, b.hi_load), fmt(lat_key, b.lo),
+      fmt(lat_key, b.hi))
+  end
   for _, c in ipairs(cand) do
     local by, how
     for _, o in ipairs(cand) do
-      -- a max that is only a lower bound (never saturated) may be higher in truth: not dominated;
-      -- never worse on either axis, and better by a real gap on one
-      local tp_b, lat_b = o ~= c and tp_beats(o, c), o ~= c and lat_beats(o, c)
-      if o ~= c and not c.x.saturation.none and o.tp >= c.tp and o.lat <= c.lat and (tp_b or lat_b)
-      then
-        how = tp_b and lat_b and "both" or tp_b and "throughput" or "latency"
+      how = beats(o, c, true)
+      local fig = how or beats(o, c, false)
+      if fig then
         local differ = decision.token_difference_texts(c.x.requests_set, o.x.requests_set)
-        if #differ == 0 then
+        if #differ > 0 then
+          m.pareto_not_compared[#m.pareto_not_compared + 1] = { label = c.x.label, other = o.x.label,
+            would = would_text(fig), why = ("the workloads differ: %s"):format(table.concat(differ, "; ")) }
+        elseif how then
           by = o
           break
+        else
+          -- by the figures o would beat c, but only through an interpolated latency the
+          -- measurements around it do not bear out
+          m.pareto_not_compared[#m.pareto_not_compared + 1] = { label = c.x.label, other = o.x.label,
+            would = would_text(fig), interpolated = true,
+            why = ("%s at %s is %s for %s against %s for %s by the figures, but interpolated: the measurements "
+              .. "place %s and %s, which overlap, so which is lower is not shown"):format(m.pareto_latency,
+              m.common_text, fmt(lat_key, o.lat), o.x.label, fmt(lat_key, c.lat), c.x.label, span_text(o),
+              span_text(c)) }
         end
-        m.pareto_not_compared[#m.pareto_not_compared + 1] = { label = c.x.label, other = o.x.label,
-          why = ("the workloads differ: %s"):format(table.concat(differ, "; ")) }
       end
     end
     if by then

@@ -220,18 +220,7 @@ local identical
 do
   local fa, fb = runs.a.plan.files, runs.b.plan.files
   local same = #fa > 0 and #fa == #fb
-  local function same_bytes(p1, p2)
-    if lfs.attributes(p1, "size") ~= lfs.attributes(p2, "size") then return false end
-    local h1, h2 = io.open(p1, "rb"), io.open(p2, "rb")
-    local eq = h1 ~= nil and h2 ~= nil
-    while eq do
-      local c1, c2 = h1:read(1 << 20), h2:read(1 << 20)
-      if c1 ~= c2 then eq = false elseif c1 == nil then break end
-    end
-    if h1 then h1:close() end
-    if h2 then h2:close() end
-    return eq
-  end
+  local same_bytes = require("llmd.runmodel").same_bytes
   for i = 1, same and #fa or 0 do
     if fa[i].rel ~= fb[i].rel or not same_bytes(fa[i].from, fb[i].from) then
       same = false
@@ -296,6 +285,15 @@ local ok, model = pcall(function()
     sides.b = cmp.import_side(w, "b", jobs.b)
   end
   copy("b")
+  -- not the same bytes, but the same figures in every load point to the last digit (one
+  -- run's results re-serialised, or copied with other names): a run compared with itself
+  if not identical and require("llmd.runmodel").same_figures(sides.a.run, sides.b.run) then
+    identical = ("%s (%s) and %s (%s) hold the same results (the files differ, but every figure of every load "
+      .. "point is equal to the last digit: the same requests, saved twice): this compares a run with itself, not "
+      .. "two configurations; give the other run's results folder"):format(runs.a.dir, runs.a.label, runs.b.dir,
+        runs.b.label)
+    io.stderr:write("compare.lua: warning: ", identical, "\n")
+  end
   local m = cmp.report(w, sides.a, sides.b, { slo = slo, min_effect = min_effect, identical = identical })
   for _, x in ipairs { "a", "b" } do
     if copies[x] then

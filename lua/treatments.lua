@@ -159,6 +159,7 @@ local ok, err = pcall(function()
   local slo = o.slo and decision.parse_slo(o.slo, "--slo") or {}
   -- in an experiment, a setup treatment's folders are its load points, not repeats
   tr.load(list, { harness = o.harness, cache = list.cache })
+  for _, w in ipairs(list.identical or {}) do io.stderr:write("treatments.lua: warning: ", w, "\n") end
   -- (written whole or not at all: a failure leaves --out as it was)
   local paths = tr.write_outputs(o.out or default_out, list, { slo = slo, experiment = experiment, unit = list.unit })
   if not o.quiet then io.write(paths.text, "\n") end

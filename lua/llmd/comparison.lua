@@ -178,6 +178,8 @@ function M.save_run(w, side)
   end
   st.metrics, st.metrics_reasons = mt, why
   st.status = run.status
+  -- a run cut short (llmd.harness: run.partial): its figures are not a complete run's
+  st.partial = run.partial
   -- the SLOs goodput was counted against (analyze.lua re-reads the results for others)
   st.goodput_slo = decision.slo_phrase(side.slo or {})
   st.status_reasons = json.array(run.reasons)

@@ -2752,7 +2752,8 @@ local function summary(model, A, B)
     if s.run.status == "warnings" then
       local left, other = 0, 0
       for _, w in ipairs(s.run.warnings or {}) do
-        if tostring(w):match("^left out %(%-%-tolerant%): ") then left = left + 1 else other = other + 1 end
+        if tostring(w):match("^left out %(%-%-tolerant%): ") then left = left + 1
+        elseif w ~= s.run.partial then other = other + 1 end -- (a partial run is said first, M.build)
       end
       if left > 0 then
         out[#out + 1] = ("%s: %s left out (--tolerant: missing or unreadable; see Data checks), so its figures "
@@ -2800,9 +2801,9 @@ function M.build(opts)
     generated = T.helpers.date(opts.generated or os.time()),
     workspace = opts.workspace,
     a = { label = A.label, status = A.run.status, reasons = A.run.reasons, harness = harness_name(A.run),
-      warnings = A.run.warnings, checks = A.run.checks or {} },
+      warnings = A.run.warnings, checks = A.run.checks or {}, partial = A.run.partial or false },
     b = { label = B.label, status = B.run.status, reasons = B.run.reasons, harness = harness_name(B.run),
-      warnings = B.run.warnings, checks = B.run.checks or {} },
+      warnings = B.run.warnings, checks = B.run.checks or {}, partial = B.run.partial or false },
     config = config_rows(A, B),
     test = M.TEST,
     slo = opts.slo or {},
@@ -3005,6 +3006,14 @@ function M.build(opts)
     .. workloads_differ(model) .. ")") or model.workload_match.like_for_like == false
     and "whole-run counters over different loads, not like for like" or nil)
   model.summary = summary(model, A, B)
+  -- a run cut short (its harness's end-of-run summary missing): its figures are those of the
+  -- stages it finished, never a complete run's; said before anything else
+  for _, x in ipairs { "b", "a" } do
+    if model[x].partial then
+      model.summary = ("Warning: run %s (%s) is %s. %s"):format(x:upper(), model[x].label, model[x].partial,
+        model.summary)
+    end
+  end
   -- the same files in both folders (compare.lua finds it): said first
   model.identical = opts.identical or false
   if opts.identical then model.summary = ("Warning: %s. %s"):format(opts.identical, model.summary) end

@@ -13,6 +13,8 @@
 local metrics = require "llmd.metrics"
 local stats = require "llmd.stats"
 
+local lfs = require "lfs"
+
 local M = {}
 
 -- Where a value came from. Reports print these words.
@@ -601,6 +603,7 @@ function M.to_plain(run)
     gpus_source = run.gpus_source, model = run.model,
     warnings = json.array(run.warnings), warmup_stages = json.array(run.warmup_stages or {}),
     checks = json.array(run.checks or {}), config = json.object(run.config or {}), config_source = run.config_source,
+    partial = run.partial,
     cdf = run.cdf, cdf_count = run.cdf_count,
   }
 end
@@ -634,6 +637,7 @@ function M.from_plain(doc, path)
   run.token_source, run.percentile_method = opt(doc.token_source), opt(doc.percentile_method)
   run.requests, run.warnings, run.warmup_stages = doc.requests or {}, doc.warnings or {}, doc.warmup_stages or {}
   run.checks = doc.checks or {}
+  run.partial = type(doc.partial) == "string" and doc.partial or nil
   run.config, run.config_source = type(doc.config) == "table" and doc.config or {}, opt(doc.config_source)
   run.overall = unplain(doc.overall)
   local function tab(v) return type(v) == "table" and v or nil end
@@ -681,7 +685,6 @@ local SKIP = { metrics = true, logs = true, analysis = true, [".git"] = true }
 -- A link is followed only to a regular file inside dir: a link out of the results folder
 -- (to /etc, say), or to a folder, is never followed (M.links_out lists them).
 function M.files(dir, depth)
-  local lfs = require "lfs"
   local out = {}
   local root
   local function walk(d, left)
@@ -722,7 +725,6 @@ function M.inside(root, p) return p == root or p:sub(1, #root + 1) == root .. "/
 
 -- "name -> target" of every link under dir (depth 4) that M.files does not follow.
 function M.links_out(dir, depth)
-  local lfs = require "lfs"
   local out, root = {}, nil
   local function walk(d, rel, left)
     local names = {}
@@ -756,6 +758,83 @@ function M.unreadable(path)
   f:close()
   if head == nil then return rerr and ("cannot read: " .. tostring(rerr)) or "empty" end
   return nil
+end
+
+-- Whether two files hold the same bytes (sizes first; then read side by side, 1 MiB at a
+-- time, so a multi-GB file is never held whole).
+function M.same_bytes(p1, p2)
+  local s1, s2 = lfs.attributes(p1, "size"), lfs.attributes(p2, "size")
+  if not s1 or s1 ~= s2 then return false end
+  local h1, h2 = io.open(p1, "rb"), io.open(p2, "rb")
+  local eq = h1 ~= nil and h2 ~= nil
+  while eq do
+    local c1, c2 = h1:read(1 << 20), h2:read(1 << 20)
+    if c1 ~= c2 then eq = false elseif c1 == nil then break end
+  end
+  if h1 then h1:close() end
+  if h2 then h2:close() end
+  return eq
+end
+
+-- The pairs of files in the list that hold the same bytes ({first, second} in list order),
+-- empty files left out (those are unreadable, said elsewhere). Only files of one size are
+-- read, so a folder of distinct files costs a stat each.
+function M.duplicate_files(files)
+  local by_size, sizes, out = {}, {}, {}
+  for _, p in ipairs(files) do
+    local n = lfs.attributes(p, "size")
+    if n and n > 0 then
+      if not by_size[n] then by_size[n] = {}; sizes[#sizes + 1] = n end
+      table.insert(by_size[n], p)
+    end
+  end
+  for _, n in ipairs(sizes) do
+    local g, copied = by_size[n], {}
+    for j = 2, #g do
+      for k = 1, j - 1 do
+        if not copied[k] and M.same_bytes(g[k], g[j]) then
+          out[#out + 1] = { g[k], g[j] }
+          copied[j] = true
+          break
+        end
+      end
+    end
+  end
+  return out
+end
+
+-- Whether two sets of figures (M.set) hold the same values (the same keys, every value
+-- equal), and whether they say anything: some request completed, and at least one value
+-- is not a whole number (two measurements never agree to the last bit in a duration or a
+-- percentile; counts alone could).
+function M.same_values(s1, s2)
+  local frac = false
+  for k, v in pairs(s1.values) do
+    if s2.values[k] ~= v then return false, false end
+    if math.type(v) == "float" and v == v and v ~= math.floor(v) then frac = true end
+  end
+  for k in pairs(s2.values) do
+    if s1.values[k] == nil then return false, false end
+  end
+  return true, frac and (s1.values.requests_ok or 0) > 0
+end
+
+-- Whether two run models hold the same figures: every stage's (or, without stages, the
+-- whole run's) values equal, and at least one of those stages a measurement by
+-- M.same_values. A copied folder does, re-serialised or not; two measurements never do.
+function M.same_figures(r1, r2)
+  if #r1.stages ~= #r2.stages then return false end
+  if #r1.stages == 0 then
+    local eq, says = M.same_values(r1.overall, r2.overall)
+    return eq and says
+  end
+  local any = false
+  for i, st in ipairs(r1.stages) do
+    local eq, says = M.same_values(st.metrics, r2.stages[i].metrics)
+    if not eq then return false end
+    any = any or says
+  end
+  return any
 end
 
 -- A file's name with every run of digits as "#": files of one series share it
@@ -914,7 +993,6 @@ end
 
 -- stderr.log in the folder or up to two levels below it.
 function M.find_stderr(dir, _)
-  local lfs = require "lfs"
   local function walk(d, depth)
     local p = d .. "/stderr.log"
     if lfs.attributes(p, "mode") == "file" then

@@ -98,15 +98,62 @@ function M.load(list, opts)
       overall = #t.runs == 1 and t.runs[1].overall or require("llmd.runmodel").set() }
     t.status = "ok"
     t.reasons = {}
+    t.partial = {}
     for _, run in ipairs(t.runs) do
-      if run.status ~= "ok" then
+      -- a run cut short is read and marked (its status says so), not taken for a complete one
+      if run.partial then t.partial[#t.partial + 1] = ("%s: %s"):format(run.dir, run.partial) end
+      if run.status == "failed" or (run.status ~= "ok" and not run.partial) then
         t.status = "failed"
         for _, r in ipairs(run.reasons) do t.reasons[#t.reasons + 1] = run.dir .. ": " .. r end
       end
     end
     ::next_treatment::
   end
+  list.identical = M.identical_treatments(list)
   return list
+end
+
+-- Whether two runs' result files are the same bytes: as many, by the same names relative to
+-- their folders, each pair byte for byte.
+local function same_files(r1, r2)
+  local rm = require "llmd.runmodel"
+  local f1, f2 = r1.files or {}, r2.files or {}
+  if #f1 == 0 or #f1 ~= #f2 then return false end
+  local function rel(run, p) return p:sub(1, #run.dir + 1) == run.dir .. "/" and p:sub(#run.dir + 2) or p end
+  local by = {}
+  for _, p in ipairs(f2) do by[rel(r2, p)] = p end
+  for _, p in ipairs(f1) do
+    local q = by[rel(r1, p)]
+    if not q or not rm.same_bytes(p, q) then return false end
+  end
+  return true
+end
+
+-- Treatments with different labels whose folders hold the same results (the same files byte
+-- for byte, or the same figures in every stage: a folder copied, or re-serialised): one
+-- warning each pair, for stderr and the report. Any ranking between them compares a run with
+-- itself.
+function M.identical_treatments(list)
+  local out = {}
+  for j = 2, #list do
+    for k = 1, j - 1 do
+      local a, b = list[k], list[j]
+      local found
+      for _, ra in ipairs(a.runs or {}) do
+        for _, rb in ipairs(b.runs or {}) do
+          if not found and same_figures(ra, rb) then found = { ra, rb } end
+        end
+      end
+      if found then
+        local bytes = same_files(found[1], found[2])
+        out[#out + 1] = ("treatments %s and %s hold the same results (%s and %s: %s): this compares a run with "
+          .. "itself, not two configurations; give each treatment's own results"):format(a.label, b.label,
+            found[1].dir, found[2].dir, bytes and "the same files, byte for byte"
+              or "the files differ, but every figure of every stage is equal to the last digit")
+      end
+    end
+  end
+  return out
 end
 
 -- treatment_comparison.csv --------------------------------------------------------------
@@ -531,7 +578,7 @@ function M.model(list, opts)
     if t.load_error then error(t.load_error .. " (the comparison needs every treatment's results)", 0) end
     local pts = lp.points(t.run)
     local sat = lp.saturation(pts)
-    local x = { label = t.label, status = t.status, reasons = t.reasons, harness = t.run.harness,
+    local x = { label = t.label, status = t.status, reasons = t.reasons, partial = t.partial, harness = t.run.harness,
       folders = #t.dirs, points = pts, n_points = #pts, saturation = sat,
       -- an error-rate SLO its repeats disagree on beyond chance: it orders no capacity
       error_dispersion = decision.error_slo_dispersion(t.run, pts, slo) }
@@ -1317,7 +1364,8 @@ function M.present(m, opts)
       tps_text = x.max_output_tps and metrics.format("throughput_tok_s", x.max_output_tps)
         or metrics.na(not x.max_rps and "no max sustained load point"
           or x.max_point and x.max_point.na.throughput_tok_s or "output tok/s unknown at that point"),
-      status_text = x.status == "ok" and "ok" or ("failed: " .. table.concat(x.reasons, "; ")),
+      status_text = x.status == "ok" and (#(x.partial or {}) > 0 and ("partial: " .. table.concat(x.partial, "; "))
+        or "ok") or ("failed: " .. table.concat(x.reasons, "; ")),
       latency_cells = {}, point_rows = {} }
     t.capacity_text = capacity_brief(x.capacity)
     t.saturated_at_common = x.saturated_at_common or false
@@ -1354,6 +1402,19 @@ function M.write_report(out, list, opts)
   local json = require "llmd.json"
   local host = require "llmd.host"
   local m = M.model(list, opts)
+  -- treatments read from runs cut short: said first, before any ranking
+  local partial = {}
+  for _, t in ipairs(list) do
+    for _, p in ipairs(t.partial or {}) do partial[#partial + 1] = ("treatment %s, %s"):format(t.label, p) end
+  end
+  if #partial > 0 then
+    m.verdict = ("Warning: %s. %s"):format(table.concat(partial, ". Warning: "), m.verdict or "")
+  end
+  -- treatments that are one run under two labels: said first, before any ranking
+  if list.identical and #list.identical > 0 then
+    m.verdict = ("Warning: %s. %s"):format(table.concat(list.identical, ". Warning: "), m.verdict or "")
+    m.identical = list.identical
+  end
   local v = M.present(m, opts)
   local tdir = opts.templates or (host.root .. "/templates")
   -- charts: drawn where gnuplot is, else the note says why not
@@ -1370,8 +1431,8 @@ function M.write_report(out, list, opts)
   ws.write_text(paths.md, md)
   ws.write_text(paths.html, html)
   -- the figures, for scripts (load points without their stage lists)
-  local plain = { verdict = m.verdict, rank_by = m.rank_by, common_rps = m.common_rps,
-    common_load = m.common_load, common_axis = m.common_axis,
+  local plain = { verdict = m.verdict, identical = json.array(m.identical or {}), rank_by = m.rank_by,
+    common_rps = m.common_rps, common_load = m.common_load, common_axis = m.common_axis,
     common_sustained = m.common_sustained, saturated_at_common = json.array(m.saturated_at_common),
     failing_at_common = json.array(m.failing_at_common or {}),
     common_unlike = json.array(m.common_unlike or {}),

@@ -153,6 +153,9 @@ function M.open(path, opts)
         :format(path, x), 0)
     end
   end
+  -- absolute: the report names it, and run_comparison.sh runs analyze.lua on it from
+  -- wherever the script is started (a relative path would point elsewhere there)
+  path = proc.realpath(path) or path
   return { path = path, name = path:match("[^/]+$") }
 end
 

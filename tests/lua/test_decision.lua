@@ -650,6 +650,10 @@ local function error_ladder(points)
     d.total_input_tokens, d.total_output_tokens = d.completed * 256, d.completed * 128
     d.output_throughput = d.total_output_tokens / d.duration
     d.total_token_throughput = (d.total_input_tokens + d.total_output_tokens) / d.duration
+    -- each file's duration a microsecond apart, after the rates: repeats of one point are
+    -- otherwise copies of one file, which llmd.harness refuses (a measurement counted twice);
+    -- no row reads the duration
+    d.duration = d.duration + i * 1e-6
     t.write(("%s/benchmark_%02d.json"):format(dir, i), json.encode(d))
   end
   return dir
@@ -707,7 +711,9 @@ local function latency_ladder(points)
     end
     d.num_prompts, d.completed, d.failed = n, n, 0
     d.request_rate, d.max_concurrency = p[1], json.null
-    d.duration = n / (0.99 * p[1])
+    -- (each file's duration a nanosecond apart: repeats of one point would otherwise be
+    -- copies of one file, which llmd.harness refuses as a measurement counted twice)
+    d.duration = n / (0.99 * p[1]) + i * 1e-9
     d.request_throughput = 0.99 * p[1]
     t.write(("%s/benchmark_%02d.json"):format(dir, i), t.vllm_text(d))
   end
@@ -1605,6 +1611,9 @@ local function exp7_repeats(da, db, edit)
     local d = {}
     for k, v in pairs(base) do d[k] = v end
     edit(d, i, is_b)
+    -- each copy's duration a microsecond apart: copies of one file are refused by
+    -- llmd.harness (a measurement counted twice); no row reads the duration
+    d.duration = d.duration + i * 1e-6
     t.write(("%s/benchmark_%d.json"):format(is_b and db or da, i), json.encode(d))
   end
 end

@@ -459,6 +459,8 @@ t.test("health: no results, a missing folder, a harness that died (stderr.log)",
 
   local e = t.tmpdir()
   copy(F .. "/inference-perf/kubecon-na-2025_vllm/stage_0_lifecycle_metrics.json", e .. "/stage_0_lifecycle_metrics.json")
+  -- (with a summary: stage files alone are a run cut short, "warnings")
+  copy(F .. "/inference-perf/kubecon-na-2025_vllm/summary_lifecycle_metrics.json", e .. "/summary_lifecycle_metrics.json")
   t.write(e .. "/stderr.log", "INFO starting\nTraceback (most recent call last):\n  File x\nMemoryError\n")
   run = harness.extract(e)
   t.eq(run.status, "failed")
@@ -1040,7 +1042,7 @@ t.test("inference-perf: each stage file is checked against the requests the per-
   end)
   local got = {}
   for _, c in ipairs(run.checks or {}) do
-    if c.source:find("stage_") then got[#got + 1] = { c.key, c.source, c.computed, c.reported } end
+    if c.source and c.source:find("stage_") then got[#got + 1] = { c.key, c.source, c.computed, c.reported } end
   end
   t.eq(#got, 2, got)
   t.eq({ got[1][1], got[1][2], got[1][3], got[1][4] },

@@ -536,8 +536,9 @@ function M.extract(c, opts)
   for _, st in ipairs(run.stages) do st.doc = nil end
   -- the configuration inference-perf wrote beside its reports
   local cfg_path = c.dir .. "/config.yaml"
+  local cfg
   if require("lfs").attributes(cfg_path, "mode") == "file" then
-    local cfg = rm.load(cfg_path)
+    cfg = rm.load(cfg_path)
     local server = type(cfg) == "table" and type(cfg.server) == "table" and cfg.server or {}
     rm.config(run, "model", server.model_name, cfg_path)
     rm.config(run, "server", server.type, cfg_path)
@@ -545,7 +546,46 @@ function M.extract(c, opts)
     local load = type(cfg) == "table" and type(cfg.load) == "table" and cfg.load or {}
     rm.config(run, "profile", load.type, cfg_path)
   end
+  M.check_partial(run, c, cfg)
   return rm.close(run, measured, groups, token_source, true)
+end
+
+-- A run cut short: inference-perf writes summary_lifecycle_metrics.json when every stage has
+-- run (report.request_lifecycle.summary, true unless the config says false), so stage files
+-- without it are the stages a run finished before it stopped (or a folder copied without
+-- it); and a config.yaml that lists more stages than there are stage files says so too. The
+-- run is read, but marked partial (run.partial, a data check, the report's banner): its
+-- figures are never those of a complete run.
+local function summary_left_out(c) -- (said as that: "left out (--tolerant)")
+  for _, u in ipairs(c.unreadable or {}) do
+    if u:find("/summary_lifecycle_metrics.", 1, true) then return true end
+  end
+  return false
+end
+
+function M.check_partial(run, c, cfg)
+  if #c.stages == 0 then return end
+  local idx = {}
+  for _, s in ipairs(c.stages) do idx[#idx + 1] = s.index end
+  table.sort(idx)
+  local files = ("%d stage file%s (stage%s %s)"):format(#idx, #idx == 1 and "" or "s", #idx == 1 and "" or "s",
+    #idx == 1 and tostring(idx[1]) or ("%d-%d"):format(idx[1], idx[#idx]))
+  local report = type(cfg) == "table" and type(cfg.report) == "table" and cfg.report or {}
+  local life = type(report.request_lifecycle) == "table" and report.request_lifecycle or {}
+  local load = type(cfg) == "table" and type(cfg.load) == "table" and cfg.load or {}
+  local why
+  if type(load.stages) == "table" and #load.stages > #idx then
+    why = ("config.yaml lists %d load stages, but there are only %s: the run was cut short (or stage files were "
+      .. "not copied)"):format(#load.stages, files)
+  elseif not c.summary and life.summary ~= false and not summary_left_out(c) then
+    why = ("no summary_lifecycle_metrics.json beside its %s: inference-perf writes it when every stage has run, "
+      .. "so the run was cut short after stage %d (or the file was not copied)"):format(files, idx[#idx])
+  end
+  if not why then return end
+  run.partial = ("a partial run: %s; its figures are from those stages only, not from a complete run"):format(why)
+  rm.warn(run, "%s", run.partial)
+  run.checks = run.checks or {}
+  run.checks[#run.checks + 1] = { kind = "partial_run", text = run.partial }
 end
 
 return M

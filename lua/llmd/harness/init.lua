@@ -79,6 +79,15 @@ local function rel(dir, p)
   return p
 end
 
+-- The one line that refuses a run holding one result twice: dir, the two files, how they
+-- are the same, and how many more such pairs there are.
+function M.duplicate_text(dir, p1, p2, how, more)
+  return ("%s: %s and %s %s: read as one run, the copy would count "
+    .. "as one more repeat or load point, a measurement counted twice; remove one of them%s"):format(dir,
+      rel(dir, p1), rel(dir, p2), how, more > 0 and (" (and %d more such pair%s)"):format(more, more == 1 and "" or "s")
+      or "")
+end
+
 -- The one candidate under dir, nil and a reason when there is none, an error when there
 -- are several (it lists them, and how to choose).
 function M.resolve(dir, opts)
@@ -155,6 +164,14 @@ function M.resolve(dir, opts)
           table.concat(several, " or ")) or ""), 0)
   end
   local c = cs[1]
+  -- one run's result file twice (a re-download saved under another name): read as it is,
+  -- the copy would be one more repeat or load point, and the tests would count a
+  -- measurement twice; refused, whatever --tolerant says (it changes n)
+  local dups = not opts.file and rm.duplicate_files(c.files) or {}
+  if #dups > 0 then
+    error(M.duplicate_text(c.dir, dups[1][1], dups[1][2],
+      "are the same file, byte for byte (one file saved twice under two names?)", #dups - 1), 0)
+  end
   if c.unreadable and #c.unreadable > 0 and not opts.tolerant then
     error(("%s: %d %s result file%s named like the others cannot be read (a load point or stage would "
       .. "be missing; --tolerant goes on without %s, with a warning in the report):\n  %s")
@@ -205,6 +222,24 @@ function M.check_warmup(indexes, warmup, option, who)
   end
   if #idx > 0 and n == #idx then
     error(bad_warmup(("%s marks every stage of %s (%s): nothing would be measured"):format(option, who, stages)), 0)
+  end
+end
+
+-- Two stages of a run read from different files with the same figures (every value equal,
+-- to the last bit): one measurement saved twice (re-serialised, so not byte for byte), which
+-- would count twice as a repeat or load point: refused, as the same bytes are (M.resolve).
+function M.check_same_stages(run)
+  local st = run.stages
+  for j = 2, #st do
+    for k = 1, j - 1 do
+      if st[j].file and st[k].file and st[j].file ~= st[k].file then
+        local eq, says = rm.same_values(st[k].metrics, st[j].metrics)
+        if eq and says then
+          error(M.duplicate_text(run.dir, st[k].file, st[j].file, "hold the same results, every figure equal to "
+            .. "the last digit (one measurement saved twice, re-serialised?)", 0), 0)
+        end
+      end
+    end
   end
 end
 
@@ -277,6 +312,7 @@ function M.extract(dir, opts)
     run.no_results = true
   else
     run = c.harness.extract(c, opts)
+    M.check_same_stages(run)
     local indexes = {}
     for _, st in ipairs(run.stages) do indexes[#indexes + 1] = st.index end
     M.check_warmup(indexes, opts.warmup, opts.warmup_option or ("warmup {%s}"):format(

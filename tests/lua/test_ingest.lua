@@ -1,0 +1,229 @@
+-- What a new user hit reading runs (newuser report s29, items 1, 9, 10, 11): one run's file
+-- saved twice, two runs that are one, a run cut short, a relative workspace path. Each test
+-- is the reproduction of the reported defect and fails without its fix.
+local t = require "testlib"
+local json = require "llmd.json"
+local proc = require "llmd.proc"
+local harness = require "llmd.harness"
+local lfs = require "lfs"
+
+local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
+local LLMDLUA = ROOT .. "/llmdlua"
+local F = t.fixtures()
+local V = F .. "/vllm-benchmark/exp-7_H100"
+local KC = F .. "/inference-perf/kubecon-na-2025_vllm"
+
+local function run(argv, opts) return proc.run(argv, opts) end
+
+-- the files of a folder, sorted by name (listed here, not by llmdlua)
+local function files_of(dir)
+  local out = {}
+  for n in lfs.dir(dir) do
+    if n ~= "." and n ~= ".." then out[#out + 1] = n end
+  end
+  table.sort(out)
+  return out
+end
+
+-- a folder holding the named files of src (by their index in name order)
+local function folder_of(dst, src, picks)
+  t.mkdir(dst)
+  local names = files_of(src)
+  for _, i in ipairs(picks) do t.copy(src .. "/" .. names[i], dst .. "/" .. names[i]) end
+  return names
+end
+
+-- the JSON document of path written again, indented: other bytes, the same values
+-- (Python's json module, not llmdlua's, so the test does not lean on the reader it checks)
+local function reserialise(src, dst)
+  local r = run { "/usr/bin/python3", "-c",
+    "import json,sys; json.dump(json.load(open(sys.argv[1])), open(sys.argv[2], 'w'), indent=2)", src, dst }
+  t.ok(r.ok, r.stderr)
+  t.ok(t.read(src) ~= t.read(dst), "the copy's bytes differ")
+end
+
+-- Item 1 (HIGH, wrong way): a copy of a result file inside one run's folder was one more
+-- repeat: 3 repeats where 2 were measured, and the Holm-adjusted tests named "winners".
+t.test("1: a result file saved twice in one run's folder is refused, naming both files", function()
+  local tmp = t.tmpdir()
+  local d = tmp .. "/dup"
+  local names = folder_of(d, V .. "/vllm-2replicas", { 1, 2 }) -- two real repeats
+  t.copy(V .. "/vllm-2replicas/" .. names[1], d .. "/benchmark_rerun.json")
+  local err = t.raises("are the same file, byte for byte", harness.extract, d)
+  t.ok(err:find(("%s: %s and benchmark_rerun.json are the same file"):format(d, names[1]), 1, true), err)
+  t.ok(not err:find("\n", 1, true), "one line: " .. err)
+  -- the two real repeats alone: read, two stages (the two files given)
+  local clean = tmp .. "/clean"
+  folder_of(clean, V .. "/vllm-2replicas", { 1, 2 })
+  t.eq(#harness.extract(clean).stages, 2)
+  -- compare.lua: exit 1, that line, and no workspace made (refused before anything is)
+  local parent = tmp .. "/p"
+  local r = run { LLMDLUA, "compare.lua", "--a", clean, "--b", d, "--parent", parent, "--quiet" }
+  t.eq(r.code, 1, r.stderr)
+  t.ok(r.stderr:find(names[1] .. " and benchmark_rerun.json are the same file, byte for byte", 1, true), r.stderr)
+  t.ok(not r.stderr:find("traceback", 1, true) and not r.stderr:find("%.lua:%d+:"), r.stderr)
+  t.eq(#t.workspaces(parent), 0)
+  -- treatments.lua and extract.lua refuse it too
+  r = run { LLMDLUA, "treatments.lua", "--run", "x=" .. clean, "--run", "y=" .. d, "--out", tmp .. "/tr", "--quiet" }
+  t.eq(r.code, 1, r.stderr)
+  t.ok(r.stderr:find("benchmark_rerun.json are the same file", 1, true), r.stderr)
+  r = run { LLMDLUA, "extract.lua", d }
+  t.eq(r.code, 1, r.stderr)
+end)
+
+t.test("1: the same requests saved twice in one run's folder, re-serialised (other bytes), are refused", function()
+  local tmp = t.tmpdir()
+  local d = tmp .. "/dup"
+  local names = folder_of(d, V .. "/llm-d-1p1d", { 1, 3 })
+  reserialise(V .. "/llm-d-1p1d/" .. names[1], d .. "/result_rep1.json")
+  local err = t.raises("hold the same results, every figure equal to the last digit", harness.extract, d)
+  t.ok(err:find(("%s: %s and result_rep1.json hold the same results"):format(d, names[1]), 1, true), err)
+  -- one file of another run beside them, re-serialised: a measurement of its own, read
+  local ok = tmp .. "/ok"
+  folder_of(ok, V .. "/llm-d-1p1d", { 1, 3 })
+  reserialise(V .. "/llm-d-1p1d/" .. names[2], ok .. "/result_rep2.json")
+  t.eq(#harness.extract(ok).stages, 3)
+end)
+
+-- Item 9: two runs that are one (a folder re-serialised under another label) gave a report of
+-- "no clear difference" with no word that it compared a run with itself.
+t.test("9: compare.lua warns when both runs hold the same results in other bytes", function()
+  local tmp = t.tmpdir()
+  local a, b = V .. "/llm-d-1p1d", tmp .. "/y2"
+  t.mkdir(b)
+  for i, n in ipairs(files_of(a)) do reserialise(a .. "/" .. n, ("%s/result_rep%d.json"):format(b, i)) end
+  local w, r = t.compare { "--a", a, "--b", b, "--a-label", "x", "--b-label", "y" }
+  t.ok(r.ok, r.stderr)
+  local want = ("%s (x) and %s (y) hold the same results (the files differ, but every figure of every load point is "
+    .. "equal to the last digit: the same requests, saved twice): this compares a run with itself"):format(a, b)
+  t.ok(r.stderr:find("compare.lua: warning: " .. want, 1, true), r.stderr)
+  local report = t.read(w .. "/comparison_report.md")
+  t.ok(report:find("> **Warning:** " .. want, 1, true), report)
+  t.ok(json.read(w .. "/comparison.json").identical:find(want, 1, true))
+  -- analyze.lua keeps it
+  r = run { LLMDLUA, "analyze.lua", w, "--quiet" }
+  t.ok(r.ok, r.stderr)
+  t.ok(t.read(w .. "/comparison_report.md"):find("> **Warning:** " .. want, 1, true))
+  -- two different runs: no such warning
+  w, r = t.compare { "--a", a, "--b", V .. "/vllm-2replicas", "--a-label", "x", "--b-label", "y" }
+  t.ok(r.ok, r.stderr)
+  t.ok(not r.stderr:find("same results", 1, true), r.stderr)
+  t.ok(not t.read(w .. "/comparison_report.md"):find("same results", 1, true))
+end)
+
+t.test("9: treatments.lua warns for two treatments holding the same results, bytes or figures", function()
+  local tmp = t.tmpdir()
+  local a = V .. "/llm-d-1p1d"
+  local copy, y2 = tmp .. "/copy", tmp .. "/y2"
+  t.copy_tree(a, copy)
+  t.mkdir(y2)
+  for i, n in ipairs(files_of(a)) do reserialise(a .. "/" .. n, ("%s/result_rep%d.json"):format(y2, i)) end
+  for _, c in ipairs { { copy, "the same files, byte for byte" },
+    { y2, "the files differ, but every figure of every stage is equal to the last digit" } } do
+    local out = tmp .. "/out" .. #files_of(tmp)
+    local r = run { LLMDLUA, "treatments.lua", "--run", "x=" .. a, "--run", "y=" .. c[1], "--run",
+      "z=" .. V .. "/vllm-2replicas", "--out", out, "--quiet" }
+    t.ok(r.ok, r.stderr)
+    local want = ("treatments x and y hold the same results (%s and %s: %s): this compares a run with itself")
+      :format(a, c[1], c[2])
+    t.ok(r.stderr:find("treatments.lua: warning: " .. want, 1, true), r.stderr)
+    t.ok(not r.stderr:find("treatments x and z", 1, true) and not r.stderr:find("treatments y and z", 1, true),
+      r.stderr)
+    -- the report's first paragraph says it, before any ranking
+    local report = t.read(out .. "/treatment_report.md")
+    t.ok(report:find("\n\nWarning: " .. want, 1, true), report)
+    t.eq(#json.read(out .. "/treatments.json").identical, 1)
+  end
+end)
+
+-- Item 10: a run cut short (stages 0-4 of 7, no summary) was reported as a complete run.
+t.test("10: an inference-perf run without its summary is read, marked partial in the run and the report", function()
+  local tmp = t.tmpdir()
+  local cut = tmp .. "/cut"
+  t.mkdir(cut)
+  for i = 0, 4 do
+    for _, k in ipairs { "lifecycle", "prometheus" } do
+      local n = ("stage_%d_%s_metrics.json"):format(i, k)
+      t.copy(KC .. "/" .. n, cut .. "/" .. n)
+    end
+  end
+  local want = "a partial run: no summary_lifecycle_metrics.json beside its 5 stage files (stages 0-4): inference-perf "
+    .. "writes it when every stage has run, so the run was cut short after stage 4 (or the file was not copied); its "
+    .. "figures are from those stages only, not from a complete run"
+  local m = harness.extract(cut)
+  t.eq(m.partial, want)
+  t.eq(m.status, "warnings")
+  t.eq(#m.stages, 5)
+  -- the complete run is not partial
+  local full = harness.extract(KC)
+  t.eq(full.partial, nil)
+  -- compare.lua: the banner, the Summary's first words, the data checks, run_state.json
+  local w, r = t.compare { "--a", cut, "--b", KC, "--a-label", "cut", "--b-label", "full" }
+  t.ok(r.ok, r.stderr)
+  local report = t.read(w .. "/comparison_report.md")
+  t.ok(report:find("> **Partial run.** cut (A) is " .. want .. ".", 1, true), report)
+  local summary = report:match("\n## Summary\n\n(.-)\n\n## ")
+  t.eq(summary:sub(1, #("Warning: run A (cut) is " .. want)), "Warning: run A (cut) is " .. want)
+  t.ok(not summary:find("disagree", 1, true), summary)
+  t.ok(report:find("- cut: " .. want, 1, true))
+  t.ok(t.read(w .. "/comparison_report.html"):find("Partial run.", 1, true))
+  t.eq(json.read(w .. "/run-a/run_state.json").partial, want)
+  t.eq(json.read(w .. "/run-b/run_state.json").partial, nil)
+  -- analyze.lua (from the saved run model) keeps it
+  r = run { LLMDLUA, "analyze.lua", w, "--quiet" }
+  t.ok(r.ok, r.stderr)
+  t.ok(t.read(w .. "/comparison_report.md"):find("> **Partial run.** cut (A)", 1, true))
+  -- treatments.lua: its status, and the report's first words
+  local out = tmp .. "/tr"
+  r = run { LLMDLUA, "treatments.lua", "--run", "cut=" .. cut, "--run", "full=" .. KC, "--out", out, "--quiet" }
+  t.ok(r.ok, r.stderr)
+  local tr = t.read(out .. "/treatment_report.md")
+  t.ok(tr:find("\n\nWarning: treatment cut, " .. cut .. ": " .. want, 1, true), tr)
+  t.ok(tr:find("| partial: " .. cut .. ": a partial run", 1, true), tr)
+end)
+
+t.test("10: config.yaml listing more stages than the files marks a run partial; summary: false does not", function()
+  local tmp = t.tmpdir()
+  local d = tmp .. "/five"
+  t.mkdir(d)
+  for i = 0, 4 do
+    local n = ("stage_%d_lifecycle_metrics.json"):format(i)
+    t.copy(KC .. "/" .. n, d .. "/" .. n)
+  end
+  t.copy(KC .. "/summary_lifecycle_metrics.json", d .. "/summary_lifecycle_metrics.json")
+  local stages = {}
+  for i = 1, 7 do stages[i] = "    - rate: " .. i .. "\n      duration: 60" end
+  t.write(d .. "/config.yaml", "load:\n  type: constant\n  stages:\n" .. table.concat(stages, "\n") .. "\n")
+  t.eq(harness.extract(d).partial, "a partial run: config.yaml lists 7 load stages, but there are only 5 stage "
+    .. "files (stages 0-4): the run was cut short (or stage files were not copied); its figures are from those "
+    .. "stages only, not from a complete run")
+  -- the config asked for no summary: its absence says nothing
+  os.remove(d .. "/summary_lifecycle_metrics.json")
+  t.write(d .. "/config.yaml", "load:\n  type: constant\nreport:\n  request_lifecycle:\n    summary: false\n")
+  local m = harness.extract(d)
+  t.eq(m.partial, nil)
+  t.eq(m.status, "ok")
+end)
+
+-- Item 11: analyze.lua given a relative workspace path wrote run_comparison.sh with that
+-- relative path, which pointed nowhere from another folder.
+t.test("11: analyze.lua RELATIVE writes absolute, quoted paths; the script runs from another folder", function()
+  local tmp = proc.run({ "realpath", t.tmpdir() }).stdout:gsub("%s+$", "")
+  local parent = tmp .. "/with space"
+  local r = run { LLMDLUA, "compare.lua", "--a", V .. "/llm-d-1p1d", "--b", V .. "/vllm-2replicas", "--parent",
+    parent, "--quiet" }
+  t.ok(r.ok, r.stderr)
+  local w = t.workspaces(parent)[1]
+  local name = w:match("[^/]+$")
+  r = run({ LLMDLUA, "analyze.lua", name, "--quiet" }, { cwd = parent })
+  t.ok(r.ok, r.stderr)
+  local script = t.read(w .. "/run_comparison.sh")
+  -- the workspace by its absolute path, in single quotes (it has a space)
+  t.ok(script:find("\n\"$LLMDLUA\" analyze.lua '" .. w .. "'", 1, true), script)
+  t.ok(script:find("\nexport COMPARISON_DIR='" .. w .. "'\n", 1, true), script)
+  t.ok(t.read(w .. "/comparison_report.md"):find("\nWorkspace: `" .. w .. "`\n", 1, true))
+  -- run from / it re-generates that workspace's report
+  r = run({ "sh", w .. "/run_comparison.sh" }, { cwd = "/", env = { LLMDLUA = LLMDLUA } })
+  t.ok(r.ok, r.stderr)
+  t.ok(r.stdout:find("Comparison report written to: " .. w .. "/comparison_report.md", 1, true), r.stdout)
+end)

@@ -88,10 +88,10 @@ for shape in $only; do
     echo "  $shape: floor, llmdlua, ${par:+llmdlua (threads), }llmdlua (sketch), $refs; best of $runs..."
     if [ -d "$file" ]; then # a folder of files: read them all
         floor() { "$dir/readfloor" "$@" "$file"/*_metrics.log; }
-        size=$(find "$file" -name '*_metrics.log' -printf '%s\n' | awk '{ s += $1 } END { print s }')
+        size=$(find -L "$file" -name '*_metrics.log' -printf '%s\n' | awk '{ s += $1 } END { print s }')
     else
         floor() { "$dir/readfloor" "$@" "$file"; }
-        size=$(stat -c %s "$file")
+        size=$(stat -L -c %s "$file")
     fi
     printf '{"item":"%s","bytes":%s,"runs":%s}\n' "$shape" "$size" "$runs" >>"$results"
     floor --drop >/dev/null # back from disk into the page cache
@@ -121,8 +121,8 @@ for shape in $only; do
         half="$dir/raw-half"
         if [ ! -e "$half/.done" ]; then
             rm -rf "$half" && mkdir "$half"
-            n=$(find "$file" -name '*_metrics.log' | wc -l)
-            find "$file" -name '*_metrics.log' -printf '%f\n' | sort -t_ -k2,2n | head -n $((n / 2)) |
+            n=$(find -L "$file" -name '*_metrics.log' | wc -l)
+            find -L "$file" -name '*_metrics.log' -printf '%f\n' | sort -t_ -k2,2n | head -n $((n / 2)) |
                 while read -r f; do ln "$file/$f" "$half/$f" 2>/dev/null || cp "$file/$f" "$half/$f"; done
             : >"$half/.done"
         fi
@@ -158,7 +158,7 @@ case " $only " in *" compare "*)
     ln -f "$dir/$cshape.json" "$cmp/a/per_request_lifecycle_metrics.json" 2>/dev/null ||
         cp "$dir/$cshape.json" "$cmp/a/per_request_lifecycle_metrics.json"
     $py "$here/bench/gen.py" "$dir" "$mb" --compare-b "$cshape" "$cmp/b/per_request_lifecycle_metrics.json"
-    size=$(find "$cmp/a" "$cmp/b" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
+    size=$(find -L "$cmp/a" "$cmp/b" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
     printf '{"item":"compare","shape":"%s","bytes":%s,"runs":%s}\n' "$cshape" "$size" "$runs" >>"$results"
     "$dir/readfloor" --drop "$cmp"/a/* "$cmp"/b/* >/dev/null
     # bytes under the workspace's results (what was copied) and the CPU seconds (user +

@@ -64,6 +64,19 @@ benchmark() {
     done || exit 1
     printf 'run %s: results of the re-run in %s\n' "$side" "$dest"
 }
+
+# teardown X WHAT COMMAND...: one of run X's teardown commands (its lines below, once
+# uncommented), as compare.lua ran them after the run: they remove only what the run's
+# deploy above created (WHAT), and each says what it removed. The results PVC and the
+# namespace are kept. A command that fails stops the script with one line.
+teardown() {
+    side=$1
+    what=$2
+    shift 2
+    "$@" || fail "run $side: the teardown command failed: $*; $what may be left in namespace $NAMESPACE; stopping here"
+    printf 'run %s: %s removed (where still there); the results PVC and namespace %s are kept\n' "$side" "$what" \
+        "$NAMESPACE"
+}
 {% for side in sides %}
 
 # ---- Run {{ side.x | upper }}: {{ side.label }} ----------------------------------------
@@ -84,6 +97,12 @@ benchmark() {
 {% end %}
 {% else %}
 # No commands recorded for this run.
+{% end %}
+{% if len(side.teardown) > 0 %}
+# Teardown, as it ran (through teardown() above: each says what it removed):
+{% for c in side.teardown %}
+{{ c | comment }}
+{% end %}
 {% end %}
 {% end %}
 

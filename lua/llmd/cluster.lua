@@ -955,9 +955,38 @@ local function images_and_hardware(ctx, x)
   return table.concat(il, ", "), M.hardware_summary(labels)
 end
 
+-- The workloads a run_only.sh config names (its workload: mapping, one key per workload
+-- profile it runs: "sanity_random"), in name order and joined with ", "; nil when the
+-- config names none or cannot be read as YAML.
+function M.config_workloads(text)
+  if type(text) ~= "string" then return nil end
+  local ok, cfg = pcall(yaml.load, text)
+  if not ok or type(cfg) ~= "table" or type(cfg.workload) ~= "table" then return nil end
+  local names = {}
+  for k in pairs(cfg.workload) do
+    if type(k) == "string" then names[#names + 1] = k end
+  end
+  table.sort(names)
+  return #names > 0 and table.concat(names, ", ") or nil
+end
+
 local function save_state(ctx, x)
   local r = run_of(ctx, x)
   local d = r.deploy or {}
+  -- the workload: the plan's benchmark.workload, else the profiles the rendered benchmark
+  -- config runs (this process's render, else the one saved in the workspace on resume)
+  local workload = r.benchmark.workload
+  if workload == nil then
+    local text = ctx.config_text and ctx.config_text[x]
+    if not text then
+      local f = io.open(rdir(ctx, x) .. "/benchmark/config.yaml", "rb")
+      if f then text = f:read("a"); f:close() end
+    end
+    workload = M.config_workloads(text)
+  end
+  say(ctx, "  workload: %s", workload and (workload .. (r.benchmark.workload and " (the plan's benchmark.workload)"
+    or " (the workload: of the benchmark config)")) or "unknown (no benchmark.workload in the plan, no workload: in "
+    .. "the benchmark config)")
   local image, hw = "unknown", "unknown"
   local i, h = images_and_hardware(ctx, x) -- a dry run prints the reads it does not make
   if not ctx.dry_run then
@@ -968,7 +997,7 @@ local function save_state(ctx, x)
     timestamp = os.date("!%Y-%m-%dT%H:%M:%SZ"), guide = d.guide or d.guide_dir, namespace = ctx.ns,
     hardware = d.hardware or hw, gateway = d.gateway or (r.baseline and "none (baseline Service)") or nil,
     model = d.model, llmd_version = d.llmd_version, decode_image = image,
-    harness = r.benchmark.harness, workload = r.benchmark.workload, load_stages = r.benchmark.load_stages,
+    harness = r.benchmark.harness, workload = workload, load_stages = r.benchmark.load_stages,
     gpus = not ctx.dry_run and ctx.gpus or nil, -- what the serving pods ask for (per-GPU figures)
   }
   for k, v in pairs(r.info or {}) do info[k] = v end
@@ -1110,7 +1139,13 @@ function M.snapshot(ctx)
     ctx.k:json { "get", "pods" }
     return snap
   end
-  snap.releases = names_of(json.decode(ctx.k:helm({ "list", "-o", "json" }, { read = true }).stdout, "helm list"))
+  local listed = json.decode(ctx.k:helm({ "list", "-o", "json" }, { read = true }).stdout, "helm list")
+  snap.releases = names_of(listed)
+  -- what helm says of each (chart NAME-VERSION, revision, status), for messages
+  snap.release_info = {}
+  for _, r in ipairs(type(listed) == "table" and listed or {}) do
+    if type(r) == "table" and r.name then snap.release_info[r.name] = r end
+  end
   local o = ctx.k:json({ "get", "httproute,gateway" }, { check = false })
   for _, it in ipairs(o and o.items or {}) do
     local list = it.kind == "Gateway" and snap.gateways or snap.httproutes
@@ -1158,6 +1193,7 @@ function M.save_deployed(ctx, x)
     services = arr(d.services), kustomize = arr(d.kustomize), baseline_service = d.baseline_service or false,
     torn_down = d.torn_down or false, commands = arr(ctx.commands[x]),
     bench_command = (ctx.bench_command or {})[x] or json.null, pvc = ctx.pvc or json.null,
+    teardown_commands = arr((ctx.teardown_commands or {})[x]),
     gateway_svc = ctx.gateway_svc or json.null,
   })
 end
@@ -1175,6 +1211,10 @@ function M.load_deployed(ctx, x)
   if type(s.bench_command) == "string" then
     ctx.bench_command = ctx.bench_command or {}
     ctx.bench_command[x] = s.bench_command
+  end
+  if type(s.teardown_commands) == "table" and #s.teardown_commands > 0 then
+    ctx.teardown_commands = ctx.teardown_commands or {}
+    ctx.teardown_commands[x] = s.teardown_commands
   end
   if s.pvc ~= json.null then ctx.pvc = s.pvc or ctx.pvc end
   if s.gateway_svc ~= json.null then ctx.gateway_svc = s.gateway_svc or ctx.gateway_svc end
@@ -1202,6 +1242,26 @@ local function ask_yes(ctx, question)
   ctx.out:flush()
   local line = io.read("l")
   return line ~= nil and line:match("^%s*[yY]") ~= nil
+end
+
+-- A teardown command, run and recorded for run_comparison.sh (ctx.teardown_commands[x]):
+-- "teardown X WHAT COMMAND" - the script's function that runs it and says what it removed.
+-- A command run in a folder (kustomize's, relative to the guide) is written with the
+-- folder joined to its path, as the script runs it from anywhere.
+local function teardown_call(ctx, x, what, tool, args, opts)
+  ctx.k:call(tool, args, opts)
+  if ctx.dry_run then return end
+  local shown = args
+  if opts and opts.cwd then
+    shown = {}
+    for i, a in ipairs(args) do
+      shown[i] = (args[i - 1] == "-k" and a:sub(1, 1) ~= "/") and (opts.cwd .. "/" .. a) or a
+    end
+  end
+  ctx.teardown_commands = ctx.teardown_commands or {}
+  ctx.teardown_commands[x] = ctx.teardown_commands[x] or {}
+  local list = ctx.teardown_commands[x]
+  list[#list + 1] = ("teardown %s %s %s"):format(x, k8s.cmdline { what }, k8s.cmdline(ctx.k:argv(tool, shown)))
 end
 
 -- The namespace-wide sweep of the reference procedure (teardown-llm-d): every release,
@@ -1233,10 +1293,13 @@ local function teardown_namespace_wide(ctx, x)
     local a = { "uninstall" }
     for _, n in ipairs(snap.releases) do a[#a + 1] = n end
     a[#a + 1] = "--ignore-not-found"
-    ctx.k:helm(a)
+    teardown_call(ctx, x, "every release in the namespace at teardown (teardown: namespace-wide): "
+      .. table.concat(snap.releases, ", "), "helm", a)
   end
-  ctx.k:kubectl { "delete", "httproute", "--all" }
-  ctx.k:kubectl { "delete", "gateway", "--all" }
+  teardown_call(ctx, x, "every HTTPRoute in the namespace (teardown: namespace-wide)", "kubectl",
+    { "delete", "httproute", "--all" })
+  teardown_call(ctx, x, "every Gateway in the namespace (teardown: namespace-wide)", "kubectl",
+    { "delete", "gateway", "--all" })
   return snap
 end
 
@@ -1244,6 +1307,8 @@ local function teardown(ctx, x)
   local d = M.deployed(ctx, x)
   local wide = ctx.plan.teardown == "namespace-wide"
   local swept
+  local had_service = d.baseline_service
+  if ctx.teardown_commands then ctx.teardown_commands[x] = nil end -- (this teardown's, recorded anew)
   if wide then
     swept = teardown_namespace_wide(ctx, x)
   else
@@ -1251,7 +1316,8 @@ local function teardown(ctx, x)
       local a = { "uninstall" }
       for _, n in ipairs(d.releases) do a[#a + 1] = n end
       a[#a + 1] = "--ignore-not-found"
-      ctx.k:helm(a)
+      teardown_call(ctx, x, (#d.releases == 1 and "release " or "releases ") .. table.concat(d.releases, ", "), "helm",
+        a)
     elseif ctx.dry_run and d.attempted then
       -- a dry run deploys nothing, so which releases are the run's is not known
       ctx.out:write("[dry-run] would uninstall the releases this run deployed (not known in a dry run)\n")
@@ -1274,16 +1340,18 @@ local function teardown(ctx, x)
         end
         if #a > 2 then
           a[#a + 1] = "--ignore-not-found"
-          ctx.k:kubectl(a)
+          teardown_call(ctx, x, ("%s %s"):format(kind, table.concat(a, ", ", 3)), "kubectl", a)
         end
       end
     end
   end
   for _, dir in ipairs(d.kustomize or {}) do
-    ctx.k:kubectl({ "delete", "-k", dir, "--ignore-not-found" }, { cwd = run_of(ctx, x).deploy.guide_dir })
+    teardown_call(ctx, x, "the objects of kustomize " .. dir, "kubectl",
+      { "delete", "-k", dir, "--ignore-not-found" }, { cwd = run_of(ctx, x).deploy.guide_dir })
   end
   if d.baseline_service then
-    ctx.k:kubectl { "delete", "service", M.BASELINE_SVC, "--ignore-not-found" }
+    teardown_call(ctx, x, "Service " .. M.BASELINE_SVC, "kubectl",
+      { "delete", "service", M.BASELINE_SVC, "--ignore-not-found" })
   end
   if ctx.dry_run then return "dry run" end
   -- verify: nothing this run deployed is left (and, swept, nothing at all)
@@ -1307,17 +1375,24 @@ local function teardown(ctx, x)
   d.torn_down = true
   d.baseline_service = false
   M.save_deployed(ctx, x)
+  local msg
   if wide then
-    return ("namespace-wide: uninstalled %d release(s), deleted every HTTPRoute and Gateway; "
-      .. "PVCs and namespace %s kept"):format(#swept.releases, ctx.ns)
+    msg = ("namespace-wide: uninstalled %d release(s)%s, deleted every HTTPRoute and Gateway; "
+      .. "PVCs and namespace %s kept"):format(#swept.releases,
+      #swept.releases > 0 and (" (" .. table.concat(swept.releases, ", ") .. ")") or "", ctx.ns)
+  else
+    local kept = #minus(now.releases, d.releases)
+    msg = ("removed what this run deployed (releases: %s; routes: %s; gateways: %s; kustomize: %s%s); verified gone; "
+      .. "%d other release(s), PVCs and namespace %s kept"):format(
+      #d.releases > 0 and table.concat(d.releases, ", ") or "none",
+      #d.httproutes > 0 and table.concat(d.httproutes, ", ") or "none",
+      #d.gateways > 0 and table.concat(d.gateways, ", ") or "none",
+      #d.kustomize > 0 and table.concat(d.kustomize, ", ") or "none",
+      had_service and ("; service: " .. M.BASELINE_SVC) or "", kept, ctx.ns)
   end
-  local kept = #minus(now.releases, d.releases)
-  return ("removed what this run deployed (releases: %s; routes: %s; gateways: %s; kustomize: %s); verified gone; "
-    .. "%d other release(s), PVCs and namespace %s kept"):format(
-    #d.releases > 0 and table.concat(d.releases, ", ") or "none",
-    #d.httproutes > 0 and table.concat(d.httproutes, ", ") or "none",
-    #d.gateways > 0 and table.concat(d.gateways, ", ") or "none",
-    #d.kustomize > 0 and table.concat(d.kustomize, ", ") or "none", kept, ctx.ns)
+  -- said as well as recorded: the user sees what was removed, and what stays
+  say(ctx, "  %s", msg)
+  return msg
 end
 
 -- Does a custom deploy (deploy.commands) pass the values override's file to a command
@@ -1433,26 +1508,99 @@ function M.unrendered(tool, args)
   return ("%s %s (not from manifests)"):format(tool, k8s.cmdline(args))
 end
 
+-- The releases a helmfile deploy (its apply call, args) would change, as helmfile itself
+-- lists them: `helmfile list --output json --skip-charts` with the apply's own state flags
+-- (environment, state values), where the apply runs. helmfile reads its state files and
+-- calls no helm for it, so nothing in the cluster is read or changed. Returns
+-- { {name =, installed =} } for the releases in this namespace that helmfile would act on
+-- (installed: false is one apply removes; a release whose condition is off is left alone).
+function M.helmfile_releases(ctx, args, cwd, allow_hooks)
+  local a = { "list" }
+  for i = 2, #args do
+    if args[i] ~= "--skip-crds" then a[#a + 1] = args[i] end
+  end
+  a[#a + 1] = "--output"
+  a[#a + 1] = "json"
+  a[#a + 1] = "--skip-charts"
+  local r = ctx.k:helmfile(a, { cwd = cwd, read = true, allow_hooks = allow_hooks })
+  local what = k8s.cmdline(ctx.k:argv("helmfile", a))
+  local ok, list = pcall(json.decode, r.stdout, what)
+  if not ok or type(list) ~= "table" then
+    error(("%s: expected helmfile's JSON list of releases, got %s"):format(what,
+      ok and type(list) or tostring(list)), 0)
+  end
+  local out = {}
+  for _, it in ipairs(list) do
+    if type(it) == "table" and type(it.name) == "string" and it.enabled ~= false
+      and (it.namespace == nil or it.namespace == "" or it.namespace == ctx.ns) then
+      out[#out + 1] = { name = it.name, installed = it.installed ~= false }
+    end
+  end
+  return out
+end
+
+-- A deploy never changes a release that was in the namespace before this run first
+-- deployed (someone else's, or one left by another comparison): upgrading it would change
+-- that stack, and this run's teardown could not give it back. Raises one line naming the
+-- releases and the namespace; nothing of the run has run yet.
+local function refuse_foreign_releases(ctx, x, d, calls, rec, snap)
+  if ctx.dry_run or not snap then return end -- (a dry run reads nothing of the namespace)
+  local ours, before = set_of(rec.releases), set_of(snap.releases)
+  local info = snap.release_info or {}
+  local function described(n, verb)
+    local h = info[n]
+    local said = h and ("%s, %s, revision %s"):format(tostring(h.chart), tostring(h.status), tostring(h.revision))
+    return ("%s (%s%s)"):format(n, said and (said .. "; ") or "", verb)
+  end
+  local theirs = {}
+  if d.method == "helm" then
+    if before[d.release] and not ours[d.release] then
+      theirs[1] = described(d.release, "helm upgrade would change it")
+    end
+  elseif d.method == "helmfile" then
+    local any = false
+    for n in pairs(before) do if not ours[n] then any = true end end
+    if not any then return end -- (nothing there before that is not this run's: no list needed)
+    for _, c in ipairs(calls) do
+      if c.tool == "helmfile" then
+        for _, r in ipairs(M.helmfile_releases(ctx, c.args, c.opts.cwd, c.opts.allow_hooks)) do
+          if before[r.name] and not ours[r.name] then
+            theirs[#theirs + 1] = described(r.name, r.installed and "helmfile apply would upgrade it"
+              or "installed: false, so helmfile apply would uninstall it")
+          end
+        end
+      end
+    end
+  end
+  if #theirs == 0 then return end
+  local fix = d.method == "helm" and "pick another deploy.release"
+    or "rename the release in the helmfile (or remove it from the namespace first, if it is yours)"
+  error(("run %s: %s %s already %s in namespace %s and %s not deployed by this comparison: deploying would change "
+    .. "someone else's stack and teardown could not remove it; %s; nothing of this run was deployed"):format(x,
+    #theirs == 1 and "release" or "releases", table.concat(theirs, ", "), #theirs == 1 and "exists" or "exist",
+    ctx.ns, #theirs == 1 and "was" or "were", fix), 0)
+end
+
 local function deploy(ctx, x)
   local d = run_of(ctx, x).deploy
   -- checked before anything of it runs (before the snapshot too: a refusal leaves no trace)
   M.check_deploy(ctx, x)
   local calls = deploy_calls(ctx, x)
   local rec = M.deployed(ctx, x)
-  -- what was there before the run's first deploy attempt (kept across attempts and resumes)
+  -- what was there before the run's first deploy attempt (kept across attempts and resumes);
+  -- a release there that is not this run's is refused first, so a refused run records
+  -- nothing (nothing of it is left to tear down)
   if not rec.before and not ctx.dry_run then
-    rec.before = M.snapshot(ctx)
+    local before = M.snapshot(ctx)
+    refuse_foreign_releases(ctx, x, d, calls, rec, before)
+    rec.before = before
     M.save_deployed(ctx, x)
   elseif ctx.dry_run then
     M.snapshot(ctx) -- prints the reads it does not make
+  else
+    refuse_foreign_releases(ctx, x, d, calls, rec, rec.before)
   end
   rec.torn_down = false
-  if d.method == "helm" and rec.before and set_of(rec.before.releases)[d.release]
-    and not set_of(rec.releases)[d.release] then
-    error(("run %s: release %s already exists in %s and was not deployed by this comparison: upgrading it would "
-      .. "change someone else's stack and teardown could not remove it; pick another deploy.release"):format(x,
-      d.release, ctx.ns), 0)
-  end
   local ok, err = pcall(function()
     local seen = set_of(rec.kustomize)
     for _, c in ipairs(calls) do
@@ -1569,7 +1717,7 @@ function M.steps_list()
         cmp.save_run(ctx.ws, sides[x])
       end
       local model = cmp.report(ctx.ws, sides.a, sides.b, { commands = ctx.commands, config_text = ctx.config_text,
-        bench_commands = ctx.bench_command,
+        bench_commands = ctx.bench_command, teardown_commands = ctx.teardown_commands,
         namespace = ctx.ns, pvc = ctx.pvc or ctx.plan.benchmark_pvc, gateway_svc = ctx.gateway_svc, slo = ctx.slo,
         min_effect = ctx.opts_min_effect })
       ctx.model = model

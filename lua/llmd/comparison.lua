@@ -340,6 +340,8 @@ function M.report(w, A, B, opts)
     sides[#sides + 1] = {
       x = s.x, label = s.label, imported = st.imported and true or false, source = st.source_path or "unknown",
       state_text = state_text(st, s.run), config_text = (opts.config_text or {})[s.x] or "", commands = commands,
+      -- its teardown as it ran ("teardown X WHAT COMMAND": the script's function)
+      teardown = (opts.teardown_commands or {})[s.x] or {},
     }
   end
   local function known(v) return v ~= nil and v ~= "unknown" and v or nil end

@@ -133,13 +133,13 @@ local HELM_SHORT = { n = "namespace", f = "values", o = "output", l = "selector"
 local HELMFILE_VALUE = set [[
   file environment namespace kube-context selector state-values-set state-values-set-string state-values-file
   helm-binary chart log-level kustomize-binary args concurrency set values post-renderer post-renderer-args
-  cascade context output-dir output-dir-template timeout kubeconfig
+  cascade context output output-dir output-dir-template timeout kubeconfig
 ]]
 local HELMFILE_BOOL = set [[
   color no-color quiet debug interactive allow-no-matching-release skip-deps enable-live-output skip-refresh
   disable-force-update sequential-helm suppress-diff skip-diff-on-install suppress-secrets wait wait-for-jobs
   skip-needs include-needs include-transitive-needs skip-cleanup skip-crds reset-values reuse-values
-  detailed-exitcode retain-values-files include-crds skip-tests help
+  detailed-exitcode retain-values-files include-crds skip-tests skip-charts help
 ]]
 local HELMFILE_SHORT = { f = "file", e = "environment", n = "namespace", l = "selector", b = "helm-binary",
   c = "chart", k = "kustomize-binary", q = "quiet", i = "interactive", h = "help" }

@@ -187,7 +187,7 @@ local function space(ns)
             ["llm-d.ai/model"] = os.getenv("FAKE_OTHER_SAME_MODEL") and "qwen-qwen3-0-6b" or "meta-llama-llama-3-1-8b" },
           containers = { { name = "vllm", image = "ghcr.io/llm-d/llm-d-cuda:v0.3.0", restarts = 0 } } }
       end
-      s.releases[n] = { chart = "llm-d-infra", status = "deployed" }
+      s.releases[n] = { chart = "llm-d-infra", status = "deployed", revision = 3, chart_ref = "llm-d-infra-v1.2.4" }
       s.gateways[n] = { kind = "Gateway", metadata = { name = n },
         status = { conditions = { { type = "Programmed", status = "True" } } } }
       s.httproutes[n] = { kind = "HTTPRoute", metadata = { name = n },
@@ -665,8 +665,22 @@ end
 
 -- helm -------------------------------------------------------------------------------------
 
-local function make_release(s, name, chart, gateway)
-  local r = { chart = chart, status = "deployed" }
+local function read_file(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local t = f:read("a")
+  f:close()
+  return t
+end
+
+-- A release installed or upgraded: helm's record of it (the chart's name-version from its
+-- Chart.yaml, as `helm list` shows it; the revision counts up with every upgrade).
+local function make_release(s, name, chart, gateway, dir)
+  local old = s.releases[name]
+  local meta = dir and yaml.load(read_file(dir .. "/Chart.yaml") or "") or {}
+  local r = { chart = chart, status = "deployed", revision = (old and old.revision or 0) + 1,
+    chart_ref = meta.name and (("%s-%s"):format(meta.name, tostring(meta.version or ""))) or nil,
+    app_version = meta.appVersion }
   s.releases[name] = r
   if chart:match("router") or name:match("gaie") or name:match("epp") then
     add_pod(s, name .. "-epp", { app = name .. "-epp" }, "ghcr.io/llm-d/llm-d-inference-scheduler:v0.4.0", "helm:" .. name)
@@ -710,14 +724,6 @@ local CLUSTER_SCOPED = {}
 for _, k in ipairs { "Namespace", "Node", "ClusterRole", "ClusterRoleBinding", "StorageClass",
   "CustomResourceDefinition", "PersistentVolume", "PriorityClass", "MutatingWebhookConfiguration",
   "ValidatingWebhookConfiguration", "GatewayClass", "IngressClass", "APIService" } do CLUSTER_SCOPED[k] = true end
-
-local function read_file(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local t = f:read("a")
-  f:close()
-  return t
-end
 
 local function dir_files(dir)
   local out = {}
@@ -887,11 +893,19 @@ local function helm()
     save()
     return io.write(text)
   elseif a[1] == "list" then
+    -- helm list -o json: helm's fields (pkg/cmd/list.go's releaseElement), the revision as a
+    -- string, the chart as NAME-VERSION; sorted by name; only deployed and failed releases
+    -- unless asked for others (this fake's are all deployed)
+    -- (Go's encoder: compact, fields in struct order)
     local out = {}
     for _, n in ipairs(sorted_keys(s.releases)) do
-      out[#out + 1] = { name = n, namespace = ns, chart = s.releases[n].chart, status = "deployed" }
+      local r = s.releases[n]
+      out[#out + 1] = ('{"name":%s,"namespace":%s,"revision":%s,"updated":%s,"status":%s,"chart":%s,'
+        .. '"app_version":%s}'):format(json.encode(n), json.encode(ns), json.encode(tostring(r.revision or 1)),
+        json.encode("2026-01-01 00:00:00.000000000 +0000 UTC"), json.encode(r.status or "deployed"),
+        json.encode(r.chart_ref or r.chart), json.encode(r.app_version or ""))
     end
-    return out_json(json.array(out))
+    return io.write("[", table.concat(out, ","), "]\n")
   elseif a[1] == "upgrade" or a[1] == "install" then
     local w = helm_words(a)
     local name, chart = w[1], w[2]
@@ -909,7 +923,7 @@ local function helm()
     local text, rerr = render_chart(dir, name, ns, install and not s.releases[name] and not has(a, "--skip-crds"))
     if not text then die("Error: " .. failed .. ": " .. rerr) end
     create_rendered(text, ns, "helm:" .. name)
-    make_release(s, name, chart, has(a, "httpRoute.create=true"))
+    make_release(s, name, chart, has(a, "httpRoute.create=true"), dir)
     save()
     return print(("Release \"%s\" has been upgraded. Happy Helming!"):format(name))
   elseif a[1] == "uninstall" then
@@ -955,7 +969,7 @@ local function helmfile()
     elseif not verb and x:sub(1, 1) ~= "-" then verb = x end
     i = i + 1
   end
-  if verb ~= "apply" and verb ~= "sync" and verb ~= "template" then
+  if verb ~= "apply" and verb ~= "sync" and verb ~= "template" and verb ~= "list" then
     die("fake helmfile: unsupported call: " .. table.concat(args, " "), 2)
   end
   local file = opt(a, "-f") or opt(a, "--file")
@@ -973,14 +987,54 @@ local function helmfile()
     local defaults = type(st.helmDefaults) == "table" and st.helmDefaults or {}
     for _, r in ipairs(st.releases) do
       releases[#releases + 1] = { name = r.name, chart = r.chart, hooks = type(r.hooks) == "table" and r.hooks or {},
-        context = r.kubeContext or defaults.kubeContext }
+        context = r.kubeContext or defaults.kubeContext, installed = r.installed ~= false,
+        namespace = type(r.namespace) == "string" and r.namespace or nil,
+        labels = type(r.labels) == "table" and r.labels or {}, version = r.version }
     end
   else
-    for name in text:gmatch("\n%s*%-%s*name:%s*([%w%-_]+)") do releases[#releases + 1] = { name = name } end
+    for name in text:gmatch("\n%s*%-%s*name:%s*([%w%-_]+)") do releases[#releases + 1] = { name = name, hooks = {}, installed = true, labels = {} } end
   end
   -- -l name=X selects releases
   local sel = opt(a, "-l") or opt(a, "--selector")
   local want = sel and sel:match("^name=(.*)$")
+  if verb == "list" then
+    -- helmfile list: the releases the state files define (helmfile reads them and calls no
+    -- helm, with --skip-charts not even to fetch the charts); --output json prints
+    -- pkg/app's HelmRelease list: name, namespace (-n's where the release names none),
+    -- enabled (its condition), installed (installed: false is a release apply removes),
+    -- labels ("k:v,..." sorted, with helmfile's own chart, name and namespace), chart, version
+    local out = {}
+    for _, r in ipairs(releases) do
+      if not want or r.name == want then
+        local rns = r.namespace or ns or ""
+        local labels = { chart = tostring(r.chart or ""):match("([^/]+)$") or "", name = r.name, namespace = rns }
+        for k, v in pairs(r.labels) do labels[k] = tostring(v) end
+        local parts = {}
+        for _, k in ipairs(sorted_keys(labels)) do parts[#parts + 1] = k .. ":" .. labels[k] end
+        out[#out + 1] = { name = r.name, namespace = rns, enabled = true, installed = r.installed,
+          labels = table.concat(parts, ","), chart = r.chart or "", version = r.version or "" }
+      end
+    end
+    local fmt = opt(a, "--output")
+    if fmt == "json" then
+      -- Go's json.Marshal: struct field order, no spaces
+      local items = {}
+      for _, o in ipairs(out) do
+        items[#items + 1] = ('{"name":%s,"namespace":%s,"enabled":%s,"installed":%s,"labels":%s,"chart":%s,'
+          .. '"version":%s}'):format(json.encode(o.name), json.encode(o.namespace), tostring(o.enabled),
+          tostring(o.installed), json.encode(o.labels), json.encode(o.chart), json.encode(o.version))
+      end
+      io.write("[", table.concat(items, ","), "]\n")
+    else
+      io.write("NAME\tNAMESPACE\tENABLED\tINSTALLED\tLABELS\tCHART\tVERSION\n")
+      for _, o in ipairs(out) do
+        io.write(table.concat({ o.name, o.namespace, tostring(o.enabled), tostring(o.installed), o.labels, o.chart,
+          o.version }, "\t"), "\n")
+      end
+    end
+    save()
+    return
+  end
   local function helm_failed(argv, stderr)
     -- helmfile's report of a helm call that failed
     local lines = { ('in ./%s: command "helm" exited with non-zero status:'):format(file), "", "PATH:", "  helm", "",
@@ -1026,6 +1080,17 @@ local function helmfile()
       if verb ~= "template" then print("Upgrading release=" .. r.name .. " (kube context " .. r.context .. ")") end
       goto next_release
     end
+    if (not want or r.name == want) and not r.installed then
+      -- installed: false - apply and sync delete the release where it is installed
+      if verb ~= "template" and s.releases[r.name] then
+        s.releases[r.name] = nil
+        for _, p in ipairs(sorted_keys(s.pods)) do
+          if s.pods[p].owner == "helm:" .. r.name then s.pods[p] = nil end
+        end
+        print("Deleting release=" .. r.name)
+      end
+      goto next_release
+    end
     if not want or r.name == want then
       if not r.chart then
         die(('in ./%s: failed processing release %s: chart is required'):format(file, tostring(r.name)), 1)
@@ -1042,7 +1107,7 @@ local function helmfile()
         io.write(out)
       else
         create_rendered(out, ns, "helm:" .. r.name)
-        make_release(s, r.name, "helmfile/" .. r.name, false)
+        make_release(s, r.name, "helmfile/" .. r.name, false, dir)
         s.releases[r.name].environment = env
         print("Upgrading release=" .. r.name)
         hooks(r, { postsync = true })

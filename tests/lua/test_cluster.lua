@@ -295,6 +295,40 @@ t.test("run_comparison.sh: a failed or empty benchmark stops it with one line; a
   t.ok(got[1]:match("^inference%-perf_" .. uid .. "_sanity_random_"), got[1])
   t.ok(lfs.attributes(dest .. "/" .. got[1] .. "/stderr.log"), "the folder's files came along")
   t.ok(lfs.attributes(bin .. "/llmdlua.ran"), "the report is re-generated after it")
+  -- 4. (nu13) re-run with its teardown too: the script holds run B's teardown as it ran
+  -- (written by hand from what run B's helmfile deployed: its three releases; the route
+  -- and gateway went with infra-sim), and says what it removed and what it keeps
+  local down = "teardown b 'releases gaie-sim, infra-sim, ms-sim' helm uninstall gaie-sim infra-sim ms-sim "
+    .. "--ignore-not-found -n bench"
+  t.ok(sh:find("\n# Teardown, as it ran (through teardown() above: each says what it removed):\n# " .. down .. "\n", 1,
+    true), sh)
+  local ncalls = #calls(s)
+  r = script { deploy, bench, down }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find('release "gaie-sim" uninstalled\nrelease "infra-sim" uninstalled\nrelease "ms-sim" uninstalled\n'
+    .. "run b: releases gaie-sim, infra-sim, ms-sim removed (where still there); the results PVC and namespace bench "
+    .. "are kept\n", 1, true),
+    r.stdout)
+  local ns = state(s).ns.bench
+  t.eq(next(ns.releases), nil, "the re-run's stack is gone")
+  t.ok(ns.pvcs["llmd-benchmark-results"], "the PVC is kept")
+  -- the script's own cluster calls: each one in namespace bench
+  local all = calls(s)
+  for i = ncalls + 1, #all do
+    local c = all[i]
+    if c.tool ~= "run_only.sh" then
+      local line = c.tool .. " " .. table.concat(c.args, " ")
+      t.ok(line:find(" -n bench", 1, true) and not line:find("all-namespaces", 1, true), line)
+    end
+  end
+  -- a teardown command that fails stops the script with one line (helm refuses an unknown
+  -- release without --ignore-not-found)
+  local bad = "teardown b 'release nosuch' helm uninstall nosuch -n bench"
+  sh = sh .. "\n# " .. bad .. "\n"
+  r = script { bad }
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stderr:find("run_comparison.sh: run b: the teardown command failed: helm uninstall nosuch -n bench; release "
+    .. "nosuch may be left in namespace bench; stopping here\n", 1, true), r.stderr)
 end)
 
 t.test("every call is namespaced and nothing cluster-scoped is changed", function()
@@ -867,8 +901,8 @@ t.test("teardown removes what this run deployed; another release in the namespac
   s = setup(function(plan) plan.runs.a.deploy.release = "a-team-infra" end)
   r = compare(s, nil, { FAKE_OTHER_RELEASE = "1" })
   t.eq(r.code, 1)
-  t.ok(r.stdout:find("release a-team-infra already exists in bench and was not deployed by this comparison", 1, true),
-    r.stdout)
+  t.ok(r.stdout:find("run a: release a-team-infra (llm-d-infra-v1.2.4, deployed, revision 3; helm upgrade would "
+    .. "change it) already exists in namespace bench and was not deployed by this comparison", 1, true), r.stdout)
   -- the reference procedure's namespace-wide sweep, only when the plan says so (confirmed by --yes)
   s = setup(function(plan) plan.teardown = "namespace-wide" end)
   r = compare(s, nil, { FAKE_OTHER_RELEASE = "1" })
@@ -887,6 +921,89 @@ t.test("teardown removes what this run deployed; another release in the namespac
   t.eq(r.code, 1)
   t.ok(r.stdout:find("the namespace-wide teardown was not confirmed", 1, true), r.stdout)
   t.ok(state(s).ns.bench.releases["a-team-infra"] and state(s).ns.bench.releases.sim, "nothing removed")
+end)
+
+-- (nu12) A plan without benchmark.workload: the workload is the one the benchmark config
+-- names (the fixture template's workload: has the one key sanity_random - read by hand
+-- from optimized-baseline-sanity.yaml), in the dry run's plan, the state and the report.
+-- (nu13) Each teardown says what it removed and that PVCs and namespace stay (written by
+-- hand from what each run deployed: A the helm release sim, kustomize ms and the baseline
+-- Service; B the helmfile's three releases, with infra-sim's route and gateway).
+t.test("the workload comes from the benchmark config; each teardown says what it removed and what stays", function()
+  local s = setup(function(plan)
+    for _, x in ipairs { "a", "b" } do plan.runs[x].benchmark.workload = nil end
+  end)
+  local r = compare(s, { "--plan", s.plan, "--dry-run" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local _, n = r.stdout:gsub("%]   workload: sanity_random %(the workload: of the benchmark config%)\n", "")
+  t.eq(n, 2, r.stdout)
+  r = compare(s)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = workspace(s)
+  for _, x in ipairs { "a", "b" } do
+    t.eq(json.read(w .. "/run-" .. x .. "/run_state.json").benchmark.workload, "sanity_random")
+  end
+  t.ok(t.read(w .. "/comparison_report.md"):find("| Workload | sanity_random | sanity_random |", 1, true))
+  t.ok(r.stdout:find("]   removed what this run deployed (releases: sim; routes: none; gateways: none; kustomize: ms; "
+    .. "service: llm-d-baseline-model-server); verified gone; 0 other release(s), PVCs and namespace bench kept\n", 1,
+    true), r.stdout)
+  t.ok(r.stdout:find("]   removed what this run deployed (releases: gaie-sim, infra-sim, ms-sim; routes: infra-sim; "
+    .. "gateways: infra-sim; kustomize: none); verified gone; 0 other release(s), PVCs and namespace bench kept\n", 1,
+    true), r.stdout)
+  -- the plan's own workload wins
+  s = setup(function(plan) plan.runs.b.benchmark.workload = "chat" end)
+  r = compare(s)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.eq(json.read(workspace(s) .. "/run-b/run_state.json").benchmark.workload, "chat")
+  t.ok(r.stdout:find("]   workload: chat (the plan's benchmark.workload)\n", 1, true), r.stdout)
+  -- the config's workloads, read as YAML: several in name order; none, or no YAML: nil
+  t.eq(cluster.config_workloads("workload:\n  zeta: {}\n  alpha: {load: 1}\n"), "alpha, zeta")
+  t.eq(cluster.config_workloads("harness: {name: x}\n"), nil)
+  t.eq(cluster.config_workloads("workload: [a, b]\n"), nil)
+  t.eq(cluster.config_workloads("workload: {a: [\n"), nil)
+end)
+
+-- The same rule on the helmfile path (nu2): a release the guide's helmfile names that is
+-- already in the namespace and not this comparison's is refused before any change - not
+-- upgraded (nor, with installed: false, uninstalled). Which releases the helmfile acts on,
+-- helmfile itself says (`helmfile list --output json --skip-charts`: it reads the state
+-- files and calls no helm); what is there, helm (`helm list -o json`). Expected: the fake's
+-- a-team-infra as FAKE_OTHER_RELEASE makes it (chart llm-d-infra-v1.2.4, revision 3),
+-- written by hand.
+t.test("helmfile deploy: a release of the same name that is not this comparison's is refused before any change",
+  function()
+  for _, case in ipairs {
+    { installed = "", verb = "helmfile apply would upgrade it" },
+    { installed = "    installed: false\n", verb = "installed: false, so helmfile apply would uninstall it" },
+  } do
+    local s = setup()
+    t.write(s.dir .. "/guide/helmfile.yaml", "releases:\n  - name: a-team-infra\n    chart: llm-d-infra/llm-d-infra\n"
+      .. case.installed .. "  - name: ms-sim\n    chart: llm-d-modelservice/llm-d-modelservice\n")
+    local r = compare(s, nil, { FAKE_OTHER_RELEASE = "1" })
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    t.ok(r.stdout:find("[20] deploy (b): FAILED - run b: release a-team-infra (llm-d-infra-v1.2.4, deployed, revision "
+      .. "3; " .. case.verb .. ") already exists in namespace bench and was not deployed by this comparison: deploying "
+      .. "would change someone else's stack and teardown could not remove it; rename the release in the helmfile (or "
+      .. "remove it from the namespace first, if it is yours); nothing of this run was deployed\n", 1, true), r.stdout)
+    -- nothing of run B was deployed, nothing recorded for it, a-team-infra as it was
+    local ns = state(s).ns.bench
+    t.eq(ns.releases["a-team-infra"].revision, 3, "not upgraded")
+    t.eq(ns.releases["ms-sim"], nil)
+    t.ok(r.stdout:find("\nEverything this comparison deployed in namespace bench was torn down; nothing needs tearing "
+      .. "down.\n", 1, true), r.stdout)
+    t.eq(lfs.attributes(workspace(s) .. "/run-b/deployed.json"), nil, "nothing recorded for run B")
+    local lines = call_lines(s, workspace(s))
+    local listed = false
+    for _, c in ipairs(lines) do
+      t.ok(not (c:match("^helmfile") and c:find(" apply ", 1, true)), "helmfile apply never ran: " .. c)
+      if c == "helmfile -n bench list -e istio --output json --skip-charts" then listed = true end
+      -- every call scoped to the namespace: none cluster-wide, none elsewhere
+      if not c:match("^run_only") then
+        t.ok(c:find(" -n bench", 1, true) and not c:find("--all-namespaces", 1, true) and not c:find(" -A", 1, true), c)
+      end
+    end
+    t.ok(listed, table.concat(lines, "\n"))
+  end
 end)
 
 t.test("resume with a relative workspace path, from another folder; --plan on resume replaces the plan", function()

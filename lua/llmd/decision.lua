@@ -1160,7 +1160,8 @@ end
 -- One row's verdict. o: key, a, b (values), test ({test, p} or nil), min_effect (%),
 -- like_for_like (false: pooled over differing ladders), comparable (false, why),
 -- p_adjusted and family_size (the test's Holm-adjusted p in its family, M.family; without
--- them the raw p decides, as for a family of one).
+-- them the raw p decides, as for a family of one), label_a and label_b (the sides' names in
+-- notes; "A" and "B" without them).
 -- Returns {verdict, effect_pct, p_value (raw), p_adjusted, family_size, test,
 -- winner = "a" | "b" | nil, note, adjusted_away = true when p alone < alpha but not after
 -- the adjustment, cannot_decide = true when no outcome of the test could be below alpha
@@ -1224,8 +1225,11 @@ function M.verdict(o)
       return r
     end
     -- whose repeats are all one value: "A's repeats all one value" (a bare "A the same value
-    -- in every repeat" read as garbled)
-    local which = o.test.constant == "both" and "each run's" or o.test.constant == "a" and "A's" or "B's"
+    -- in every repeat" read as garbled), by the caller's names of the sides where it gives
+    -- them (label_a, label_b: treatments.lua's a and b are its own places, never "A"/"B")
+    local which = o.test.constant == "both" and (o.label_a and ("%s's and %s's"):format(o.label_a, o.label_b)
+      or "each run's") or o.test.constant == "a" and (o.label_a or "A") .. "'s"
+      or (o.label_b or "B") .. "'s"
     r.note = ("%s, p = %s: %d and %d repeats (%s repeats all one value) can give no p below %s, "
       .. "so this test cannot show a difference; not in the Holm family"):format(M.test_name(o.test),
       M.fmt_p(o.test.p), o.test.n_a or 0, o.test.n_b or 0, which, M.fmt_p(o.test.p_min))

@@ -966,6 +966,7 @@ function M.model(list, opts)
     elseif nxt then
       local test = tests[i]
       local v = decision.verdict { key = "throughput_req_s", a = nxt.rank_value, b = x.rank_value, test = test,
+        label_a = nxt.label, label_b = x.label,
         p_adjusted = fam.adjusted[i], family_size = fam.adjusted[i] and fam.size or nil,
         untested_why = untested[i] and ("the repeats cannot be tested: " .. untested[i])
           or "no repeats of the max sustained load point on both sides" }
@@ -1292,7 +1293,16 @@ function M.write_report(out, list, opts)
     pareto_not_compared = json.array(m.pareto_not_compared or {}),
     family = m.family, workloads = m.workloads and json.array(m.workloads) or nil,
     workload_apart = m.workload_apart and json.array(m.workload_apart) or nil,
-    ranking = json.array(m.ranking), treatments = json.array {} }
+    ranking = json.array {}, treatments = json.array {} }
+  -- each place's vs_next in words of its own: "above" (shown higher than the next place) and
+  -- "below", never decision.verdict's internal sides ("B better": the test's b is this place)
+  local VS_NEXT = { ["B better"] = "above", ["A better"] = "below" }
+  for _, r in ipairs(m.ranking) do
+    local copy = {}
+    for k, val in pairs(r) do copy[k] = val end
+    copy.vs_next = VS_NEXT[r.vs_next] or r.vs_next
+    plain.ranking[#plain.ranking + 1] = copy
+  end
   -- JSON has no infinity: a range open above has no hi
   local function plain_capacity(c)
     local copy = {}

@@ -836,7 +836,8 @@ M.CAPACITY_DEFINITION = "the highest achieved request rate at which every SLO ho
   .. "the lowest load's achieved rate when that load already failed an SLO (failed it at the lowest load tried). "
   .. "None (N/A) where a load that met the SLOs lies above one that failed them (non-monotone) or an SLO metric "
   .. "is unknown. A capacity is never above the max sustained throughput, except in a run whose only shortfall "
-  .. "was failed requests (not overload) measured with no error-rate SLO, where it can reach past them"
+  .. "was failed requests (not overload) measured with no error-rate SLO or with one looser than the share "
+  .. "that failed, where it can reach past them"
 
 -- Capacity kinds two capacities can be compared by (M.capacity_gap, M.capacity_evidence):
 -- a figure, a lower bound, or "below the lowest load" (every kind of that list).

@@ -74,3 +74,25 @@ t.test("treatments.json says a place shown above the next as 'above', never the 
   t.eq({ j.ranking[1].label, j.ranking[1].vs_next }, { "hi", "above" })
   t.ok(not t.read(out .. "/treatments.json"):find("B better", 1, true), "no internal verdict")
 end)
+
+t.test("the definition of capacity at SLO names the exception with an error-rate SLO looser than the failures", function()
+  -- by hand: 4, 4 and 6 req/s achieved at 4, 8 and 12 offered, 0, 50 and 50 % failed:
+  -- failures, not overload, so max sustained is 4 req/s (the point before the first
+  -- failures); with error_rate_pct=60 (looser than the 50 % that failed) and TTFT within 200
+  -- ms everywhere, every SLO holds at every load: never violated, at least 6 req/s, above
+  -- the max sustained throughput though an error-rate SLO is given. The one definition every
+  -- report prints must allow that case
+  local lp = require "llmd.loadpoints"
+  local decision = require "llmd.decision"
+  local fr = t.run_of {
+    { rate = 4, values = { throughput_req_s = 4, ttft_p90_ms = 50, error_rate_pct = 0 } },
+    { rate = 8, values = { throughput_req_s = 4, ttft_p90_ms = 60, error_rate_pct = 50 } },
+    { rate = 12, values = { throughput_req_s = 6, ttft_p90_ms = 70, error_rate_pct = 50 } } }
+  local fp = lp.points(fr)
+  local fs = lp.saturation(fp)
+  local fc = lp.capacity(fp, decision.parse_slo("ttft_p90_ms=200,error_rate_pct=60"), fs)
+  t.eq({ fs.cause, fs.max_sustained_rps, fc.kind, fc.rps }, { "failures", 4.0, "never_violated", 6.0 })
+  t.ok(decision.CAPACITY_DEFINITION:find("never above the max sustained throughput, except in a run whose only "
+    .. "shortfall was failed requests (not overload) measured with no error-rate SLO or with one looser than the "
+    .. "share that failed, where it can reach past them", 1, true), decision.CAPACITY_DEFINITION)
+end)

@@ -2165,7 +2165,9 @@ local function summary(model, A, B)
       local eff = decision.effect_pct(ca.rps, cb.rps)
       if ca.kind == "never_violated" and cb.kind == "never_violated" then
         out[#out + 1] = never_violated_text(phrase, A, B, ca, cb, decision.slo_words(model.slo))
-      elseif is_bound(ca) and is_bound(cb) and not ev.beyond_ceiling then
+      elseif is_bound(ca) and is_bound(cb) and not ev.beyond_ceiling and not ev.overdispersed then
+        -- (two bounds whose error-rate SLO a run's repeats disagree on: that is the reason,
+        -- below, and measuring more loads would not find what a crash decides)
         out[#out + 1] = ("Both capacities within %s are only lower bounds, %s for %s and %s for %s: neither is "
           .. "known, so neither run is named higher. Measure loads between the last one before saturation and the "
           .. "saturated one to find them."):format(phrase, capacity_text(ca), A.label, capacity_text(cb), B.label)

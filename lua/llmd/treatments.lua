@@ -85,13 +85,23 @@ function M.load(list, opts)
         end
       end
     end
-    -- repeats: every folder's stages, as measurements of the same load points
+    -- repeats: every folder's stages, as measurements of the same load points. Each one a
+    -- copy with an index of its own in the combined run: the load points name their stages
+    -- by index, and every folder numbers its own from 0, so that the repeats' request
+    -- counts were all read from one folder's stage (a crashed repeat's 60 of 200 failed
+    -- read three times, never over-dispersed); folder_index keeps the folder's own number.
+    -- One folder keeps its own numbers (its texts name its stages)
     local stages = {}
+    local function add(st)
+      if #t.runs == 1 then stages[#stages + 1] = st; return end
+      local c = {}
+      for k, v in pairs(st) do c[k] = v end
+      c.folder_index, c.index = st.index, #stages
+      stages[#stages + 1] = c
+    end
     for _, run in ipairs(t.runs) do
-      for _, st in ipairs(run.stages) do stages[#stages + 1] = st end
-      if #run.stages == 0 then
-        stages[#stages + 1] = { index = 0, metrics = run.overall, warmup = false }
-      end
+      for _, st in ipairs(run.stages) do add(st) end
+      if #run.stages == 0 then add { index = 0, metrics = run.overall, warmup = false } end
     end
     -- one folder: its whole-run figures too (loadpoints reads them for a one-stage run)
     t.run = { stages = stages, harness = t.runs[1].harness,

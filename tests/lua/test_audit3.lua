@@ -8,12 +8,15 @@ local json = require "llmd.json"
 local F = t.fixtures()
 
 -- exp-7's vLLM summary at this offered rate with this achieved throughput (duration =
--- completed / achieved), E2E latencies all `e2e` ms when given, `failed` failed requests.
+-- completed / achieved), E2E latencies all `e2e` ms when given, `failed` of its requests
+-- failed (the rest completed).
 local function summary(rate, achieved, e2e, failed)
   local doc = {}
+  failed = failed or 0
   local base = json.read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
   for k, v in pairs(base) do doc[k] = v end
   doc.request_rate, doc.request_throughput = rate, achieved
+  doc.failed, doc.completed = failed, doc.completed - failed
   doc.duration = doc.completed / achieved
   doc.output_throughput = doc.total_output_tokens / doc.duration
   doc.total_token_throughput = (doc.total_output_tokens + doc.total_input_tokens) / doc.duration
@@ -22,7 +25,6 @@ local function summary(rate, achieved, e2e, failed)
       doc[k] = e2e
     end
   end
-  if failed then doc.failed = failed end
   return doc
 end
 
@@ -95,4 +97,68 @@ t.test("the definition of capacity at SLO names the exception with an error-rate
   t.ok(decision.CAPACITY_DEFINITION:find("never above the max sustained throughput, except in a run whose only "
     .. "shortfall was failed requests (not overload) measured with no error-rate SLO or with one looser than the "
     .. "share that failed, where it can reach past them", 1, true), decision.CAPACITY_DEFINITION)
+end)
+
+-- A treatment whose third repeat crashed at the lowest load (60 of its 200 requests failed,
+-- 140 completed at 7 req/s) and a clean one saturated at 30 req/s offered (24 achieved),
+-- both E2E p90 within 2 s where they sustain (500, 600, 700 ms; clean 3 s saturated).
+local function crash_reps()
+  local dirs = {}
+  for i = 1, 3 do
+    dirs[i] = run_dir { i == 3 and { 10, 7.0, 500, 60 } or { 10, 10, 500 }, { 20, 19.9 + 0.05 * (i - 1), 600 },
+      { 30, 29.8 + 0.05 * (i - 1), 700 } }
+  end
+  return dirs
+end
+local function clean_reps()
+  local dirs = {}
+  for i = 1, 3 do
+    dirs[i] = run_dir { { 10, 10, 500 }, { 20, 19.9 + 0.05 * (i - 1), 600 }, { 30, 24.0 + 0.2 * (i - 1), 3000 } }
+  end
+  return dirs
+end
+local CRASH_SLO = "latency_p90_ms=2000,error_rate_pct=20"
+-- by hand: the crashed repeats' failures at load point 1, 0, 0 and 60 of 200, against 20
+-- each expected (60 of 600 pooled): chi-square 20 + 20 + 80 on the failures and 2.22 +
+-- 2.22 + 8.89 on the completed = 133.3, 2 df, p = exp(-133.3 / 2) ~ 1e-29, below 1e-9;
+-- 30 % is above the SLO's 20 %, 0 % within it: the repeats disagree on the error-rate SLO
+local CRASH_COUNTS = "0 of 200, 0 of 200 and 60 of 200"
+
+t.test("treatments: a crashed repeat in one of several folders is the reason no capacity order is shown", function()
+  -- each folder numbers its stages from 0, so the combined run held three stages "0": the
+  -- repeats' counts were all read from one of them (60, 60, 60 of 200: not over-dispersed),
+  -- and the text gave "both capacities are only lower bounds ... neither is known" instead
+  local slo = require("llmd.decision").parse_slo(CRASH_SLO)
+  local out = t.tmpdir()
+  local p = tr.write_report(out, tr.load { { label = "crash", dirs = crash_reps() },
+    { label = "clean", dirs = clean_reps() } }, { slo = slo })
+  local r1 = p.model.ranking[1]
+  t.eq({ r1.label, r1.vs_next, r1.overdispersed }, { "crash", "not shown to differ", true })
+  t.ok(r1.vs_next_text:find("crash's repeats at load point 1 disagree on the error-rate SLO beyond chance (load "
+    .. "point 1: " .. CRASH_COUNTS .. " failed", 1, true), r1.vs_next_text)
+  local md = t.read(out .. "/treatment_report.md")
+  t.ok(not md:find("neither is known", 1, true), md)
+end)
+
+t.test("compare.lua's Summary names the crashed repeat, not two lower bounds and loads to measure", function()
+  -- the same runs, each treatment's three repeats in one folder (compare.lua reads repeats of
+  -- a load point in one run folder)
+  local proc = require "llmd.proc"
+  local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
+  local function one_folder(dirs)
+    local d = t.tmpdir()
+    for i, src in ipairs(dirs) do
+      for j = 1, 3 do t.copy(("%s/benchmark_%02d.json"):format(src, j), ("%s/benchmark_%d%d.json"):format(d, i, j)) end
+    end
+    return d
+  end
+  local parent = t.tmpdir()
+  local r = proc.run { ROOT .. "/llmdlua", ROOT .. "/lua/compare.lua", "--a", one_folder(crash_reps()), "--a-label",
+    "crash", "--b", one_folder(clean_reps()), "--b-label", "clean", "--slo", CRASH_SLO, "--parent", parent, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  local dir = proc.run({ "sh", "-c", "ls -d \"$1\"/llm-d-comparison-*", "sh", parent }).stdout:gsub("%s+$", "")
+  local summary = json.read(dir .. "/comparison.json").summary
+  t.ok(summary:find("crash's repeats at load point 1 failed " .. CRASH_COUNTS .. " requests", 1, true), summary)
+  t.ok(not summary:find("only lower bounds", 1, true), summary)
+  t.ok(not summary:find("Measure loads between", 1, true), summary)
 end)

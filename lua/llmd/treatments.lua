@@ -1322,9 +1322,19 @@ function M.write_report(out, list, opts)
     return copy
   end
   for _, x in ipairs(m.treatments) do
+    -- what the reports say goes here too: why max sustained is N/A (never only a missing
+    -- key, read as 0 or none), the saturation's cause ("failures": failed requests, not
+    -- overload) and each repeat's share of failed requests where they differ
+    local sat = x.saturation
     plain.treatments[#plain.treatments + 1] = { label = x.label, workload = x.workload, max_sustained_rps = x.max_rps,
-      max_sustained_output_tps = x.max_output_tps, capacity = plain_capacity(x.capacity), repeats = x.repeats,
-      load_points = x.n_points, saturation = { reason = x.saturation.reason, point = x.saturation.point } }
+      max_sustained_why = not x.max_rps and tostring(x.max_rps_why or "unknown") or nil,
+      max_sustained_output_tps = x.max_output_tps,
+      max_sustained_output_tps_why = x.max_output_tps == nil and (x.max_rps and "the output throughput is unknown at "
+        .. "the max sustained load point" or "no max sustained load point") or nil, capacity = plain_capacity(x.capacity), repeats = x.repeats,
+      load_points = x.n_points, saturation = { reason = sat.reason, point = sat.point, cause = sat.cause,
+        none = sat.none or nil, unknown = sat.unknown or nil,
+        failed_pct = sat.failed_pct, repeats_failed_pct = sat.repeats_failed_pct
+          and json.array(sat.repeats_failed_pct) or nil } }
   end
   json.write(out .. "/treatments.json", plain)
   paths.charts = gp and clist or nil -- (the charts drawn, or left out with the reason)

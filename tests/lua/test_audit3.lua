@@ -182,3 +182,26 @@ t.test("compare.lua: a matched load past saturation says the run with a crashed 
     .. "30 % in its 3 repeats), so no load both runs sustain was measured", 1, true), summary)
   t.ok(not summary:find("no load below both saturations lies within both runs' measured ranges", 1, true), summary)
 end)
+
+t.test("treatments.json says why max sustained is N/A and the saturation's cause and each repeat's failures", function()
+  -- crash: its lowest load failed 60 of 600 requests pooled (10 %, by hand) in repeats of 0,
+  -- 0 and 30 % (60 / 200): no load sustained, for failed requests (cause "failures"); clean
+  -- sustains 19.95 req/s (mean of 19.9, 19.95, 20.0) and saturates at point 3
+  local out = t.tmpdir()
+  tr.write_report(out, tr.load { { label = "crash", dirs = crash_reps() }, { label = "clean", dirs = clean_reps() } },
+    {})
+  local j = json.read(out .. "/treatments.json")
+  local by = {}
+  for _, x in ipairs(j.treatments) do by[x.label] = x end
+  local c = by.crash
+  t.eq({ c.max_sustained_rps, c.saturation.cause, c.saturation.point, c.saturation.failed_pct,
+    c.saturation.repeats_failed_pct }, { nil, "failures", 1, 10.0, { 0.0, 0.0, 30.0 } })
+  t.eq(c.max_sustained_why, "10 % of requests failed already at the lowest load point, 0, 0 and 30 % in its 3 "
+    .. "repeats (failures, not overload)")
+  t.eq(c.max_sustained_output_tps_why, "no max sustained load point")
+  -- the same reason the Markdown gives
+  t.ok(t.read(out .. "/treatment_report.md"):find("N/A (" .. c.max_sustained_why:gsub(" %(failures", ", failures")
+    :gsub("%)$", "") .. ")", 1, true), "md")
+  t.near(by.clean.max_sustained_rps, 19.95, 1e-9)
+  t.eq({ by.clean.max_sustained_why, by.clean.saturation.point, by.clean.saturation.cause }, { nil, 3, nil })
+end)

@@ -1065,15 +1065,19 @@ function M.model(list, opts)
   else
     -- the same figure (and the same kind of figure) at the top is a tie, not "the highest"
     local tied = { ranked[1].label }
+    -- the figure without its ceiling: "19.950 req/s (up to 21.200 req/s, its most at any
+    -- load)" and "19.950 req/s (up to 20.800 ...)" are the same figure, a tie, whatever the
+    -- most each achieved past it
+    local function fig(text) return (text:gsub(" %(up to [^)]*%)$", "")) end
     for i = 2, #ranked do
       -- (as printed: 3.4849 and 3.4851 are both "≥ 3.485 req/s", and the text says the kind)
-      if m.ranking[i].text == m.ranking[1].text then
+      if fig(m.ranking[i].text) == fig(m.ranking[1].text) then
         tied[#tied + 1] = ranked[i].label
       end
     end
     if #tied > 1 then
       m.verdict = ("No treatment is shown to be best: %s tie at the highest figure of %s, %s; %s is %s."):format(
-        table.concat(tied, " and "), m.rank_by, m.ranking[1].text, ranked[1].label, m.ranking[1].vs_next_text)
+        table.concat(tied, " and "), m.rank_by, fig(m.ranking[1].text), ranked[1].label, m.ranking[1].vs_next_text)
     else
       m.verdict = ("No treatment is shown to be best: %s has the highest figure of %s, %s, but %s."):format(
         ranked[1].label, m.rank_by, m.ranking[1].text, m.ranking[1].vs_next_text)

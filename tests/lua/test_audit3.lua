@@ -205,3 +205,46 @@ t.test("treatments.json says why max sustained is N/A and the saturation's cause
   t.near(by.clean.max_sustained_rps, 19.95, 1e-9)
   t.eq({ by.clean.max_sustained_why, by.clean.saturation.point, by.clean.saturation.cause }, { nil, 3, nil })
 end)
+
+t.test("a non-monotone capacity says which SLO each failing load failed", function()
+  -- by hand: at 10 req/s offered 9 achieved with 10 % failed (Error rate > 1 %) and TTFT p99
+  -- 100 ms (within 200); at 20 every SLO holds (0 %, 150 ms); at 30 and 40 only TTFT p99
+  -- fails (250, 400 ms; 0 % failed). So 9 failed Error rate alone, 30 and 40 TTFT p99 alone
+  local lp = require "llmd.loadpoints"
+  local decision = require "llmd.decision"
+  local pts = lp.points(t.run_of {
+    { rate = 10, values = { throughput_req_s = 9, ttft_p99_ms = 100, error_rate_pct = 10 } },
+    { rate = 20, values = { throughput_req_s = 20, ttft_p99_ms = 150, error_rate_pct = 0 } },
+    { rate = 30, values = { throughput_req_s = 30, ttft_p99_ms = 250, error_rate_pct = 0 } },
+    { rate = 40, values = { throughput_req_s = 40, ttft_p99_ms = 400, error_rate_pct = 0 } } })
+  local c = lp.capacity(pts, decision.parse_slo("error_rate_pct=1,ttft_p99_ms=200"))
+  t.eq(c.kind, "non_monotone")
+  t.eq(c.brief, "met every SLO at 20 req/s, failed Error rate at 9 req/s, failed TTFT p99 at 30, 40 req/s")
+  t.ok(c.reason:find("failed Error rate at load point 1 (9 req/s achieved), and TTFT p99 at load points 3 and 4 "
+    .. "(30 and 40 req/s achieved)", 1, true), c.reason)
+  -- the same SLOs failed everywhere: one list, as before
+  local same = lp.capacity(lp.points(t.run_of {
+    { rate = 10, values = { throughput_req_s = 10, ttft_p99_ms = 300, error_rate_pct = 0 } },
+    { rate = 20, values = { throughput_req_s = 20, ttft_p99_ms = 150, error_rate_pct = 0 } },
+    { rate = 30, values = { throughput_req_s = 30, ttft_p99_ms = 250, error_rate_pct = 0 } } }),
+    decision.parse_slo("error_rate_pct=1,ttft_p99_ms=200"))
+  t.eq(same.brief, "met every SLO at 20 req/s, failed TTFT p99 at 10, 30 req/s")
+end)
+
+t.test("two treatments with the same max sustained figure and different ceilings tie", function()
+  -- both sustain 19.95 req/s (the mean of 19.9, 19.95 and 20.0 at 20 offered, by hand) and
+  -- saturate at 30 offered: one achieved up to 21.2 there (mean of 21.0-21.4), the other
+  -- 20.8 (20.6-21.0). The figures are equal: a tie, never "has the highest figure", whatever
+  -- the "(up to ...)" each says beside it
+  local function reps(top)
+    local dirs = {}
+    for i = 1, 3 do
+      dirs[i] = run_dir { { 10, 10 }, { 20, 19.9 + 0.05 * (i - 1) }, { 30, top - 0.2 + 0.2 * (i - 1) } }
+    end
+    return dirs
+  end
+  local m = tr.model(tr.load { { label = "flaky", dirs = reps(21.2) }, { label = "other", dirs = reps(20.8) } })
+  t.ok(m.verdict:find("No treatment is shown to be best: flaky and other tie at the highest figure of max sustained "
+    .. "throughput, 19.950 req/s;", 1, true), m.verdict)
+  t.ok(not m.verdict:find("has the highest figure", 1, true), m.verdict)
+end)

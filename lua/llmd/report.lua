@@ -2370,8 +2370,8 @@ local function summary(model, A, B)
           local s = x[3]
           if not mp.saturated[x[1]] and s.point == 1 and s.cause == "failures" and not s.max_sustained_rps then
             local each = lp.failed_repeats_text(s)
-            none[#none + 1] = ("%s sustained no load: %s %% of its requests failed already at its lowest load%s"):format(
-              x[2].label, T.helpers.num(s.failed_pct, 1), each and (" (" .. each .. ")") or "")
+            none[#none + 1] = ("%s sustained no load: %s %% of its requests failed already at its lowest load%s")
+              :format(x[2].label, T.helpers.num(s.failed_pct, 1), each and (" (" .. each .. ")") or "")
           end
         end
         if #none > 0 then
@@ -2379,10 +2379,10 @@ local function summary(model, A, B)
             .. "these latencies are an overloaded server's, of a queue that grew for the length of the test, not of "
             .. "a load both runs sustain."):format(table.concat(past, "; "), table.concat(none, "; "))
         else
-        out[#out + 1] = ("That load is past saturation (%s), and no load below both saturations lies within both "
-          .. "runs' measured ranges: these latencies are an overloaded server's, of a queue that grew for the length "
-          .. "of the test, not of a load %s."):format(table.concat(past, "; "),
-          #past == 2 and "either run sustains" or "both runs sustain")
+          out[#out + 1] = ("That load is past saturation (%s), and no load below both saturations lies within "
+            .. "both runs' measured ranges: these latencies are an overloaded server's, of a queue that grew for the "
+            .. "length of the test, not of a load %s."):format(table.concat(past, "; "),
+            #past == 2 and "either run sustains" or "both runs sustain")
         end
       end
     end

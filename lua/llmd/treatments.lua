@@ -1334,7 +1334,8 @@ function M.write_report(out, list, opts)
       max_sustained_why = not x.max_rps and tostring(x.max_rps_why or "unknown") or nil,
       max_sustained_output_tps = x.max_output_tps,
       max_sustained_output_tps_why = x.max_output_tps == nil and (x.max_rps and "the output throughput is unknown at "
-        .. "the max sustained load point" or "no max sustained load point") or nil, capacity = plain_capacity(x.capacity), repeats = x.repeats,
+        .. "the max sustained load point" or "no max sustained load point") or nil,
+      capacity = plain_capacity(x.capacity), repeats = x.repeats,
       load_points = x.n_points, saturation = { reason = sat.reason, point = sat.point, cause = sat.cause,
         none = sat.none or nil, unknown = sat.unknown or nil,
         failed_pct = sat.failed_pct, repeats_failed_pct = sat.repeats_failed_pct

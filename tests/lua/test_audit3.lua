@@ -10,7 +10,7 @@ local F = t.fixtures()
 -- exp-7's vLLM summary at this offered rate with this achieved throughput (duration =
 -- completed / achieved), E2E latencies all `e2e` ms when given, `failed` of its requests
 -- failed (the rest completed).
-local function summary(rate, achieved, e2e, failed)
+local function vllm_summary(rate, achieved, e2e, failed)
   local doc = {}
   failed = failed or 0
   local base = json.read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
@@ -32,7 +32,7 @@ end
 local function run_dir(points)
   local dir = t.tmpdir()
   for i, p in ipairs(points) do
-    t.write(("%s/benchmark_%02d.json"):format(dir, i), json.encode(summary(p[1], p[2], p[3], p[4])))
+    t.write(("%s/benchmark_%02d.json"):format(dir, i), json.encode(vllm_summary(p[1], p[2], p[3], p[4])))
   end
   return dir
 end

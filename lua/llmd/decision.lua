@@ -541,7 +541,7 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind)
   local r = { test = "mann_whitney", name = "van_elteren", z = z, p = stattest.normal_two_sided(z), strata = used,
     left_out = #left > 0 and ("left out, measured by one run only: %s"):format(table.concat(left, ", ")) or nil }
   local e = small and stattest.exact_van_elteren(small)
-  if e then r.p_normal, r.p, r.p_min, r.exact = r.p, e.p, e.p_min, true end
+  if e then r.p_normal, r.p, r.p_min, r.exact, r.n_requests = r.p, e.p, e.p_min, true, n_all end
   return r
 end
 
@@ -1223,6 +1223,14 @@ function M.verdict(o)
       r.note = ("%s, p = %s: %s of %s and %s of %s failed, too few failures for any split of them to give a "
         .. "p below %s, so this test cannot show a difference; not in the Holm family"):format(M.test_name(o.test),
         M.fmt_p(o.test.p), n(o.test.x_a), n(o.test.n_a), n(o.test.x_b), n(o.test.n_b), M.fmt_p(o.test.p_min))
+      return r
+    end
+    if o.test.strata then
+      -- stratified by load point over per-request samples: no repeats to count, and no
+      -- side whose repeats are all one value (it said "0 and 0 repeats (B's ...)")
+      r.note = ("%s, p = %s: %s requests over %d load points can give no p below %s, so this test cannot show a "
+        .. "difference; not in the Holm family"):format(M.test_name(o.test), M.fmt_p(o.test.p),
+        o.test.n_requests and ("%d"):format(o.test.n_requests) or "too few", o.test.strata, M.fmt_p(o.test.p_min))
       return r
     end
     -- whose repeats are all one value: "A's repeats all one value" (a bare "A the same value

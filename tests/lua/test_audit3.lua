@@ -248,3 +248,14 @@ t.test("two treatments with the same max sustained figure and different ceilings
     .. "throughput, 19.950 req/s;", 1, true), m.verdict)
   t.ok(not m.verdict:find("has the highest figure", 1, true), m.verdict)
 end)
+
+t.test("a stratified test that cannot decide says its requests and load points, not '0 and 0 repeats (B's ...)'", function()
+  -- the auditor's c5: van Elteren over 2 load points, 32 requests in all, exact p = 1 and
+  -- smallest possible p 0.5 (>= 0.05: cannot decide). It has no repeats and no constant side
+  local decision = require "llmd.decision"
+  local v = decision.verdict { key = "ttft_mean_ms", a = 35, b = 36, test = { test = "mann_whitney",
+    name = "van_elteren", strata = 2, exact = true, p = 1, p_min = 0.5, n_requests = 32 } }
+  t.eq(v.verdict, "not shown to differ")
+  t.eq(v.note, "Mann-Whitney stratified by load point (van Elteren, 2 points, exact), p = 1: 32 requests over 2 "
+    .. "load points can give no p below 0.5, so this test cannot show a difference; not in the Holm family")
+end)

@@ -140,9 +140,12 @@ function M.points(run)
     for i, st in ipairs(g.stages) do p.stages[i] = st.index end
     for _, st in ipairs(g.stages) do -- (a data check: M.check_rates)
       local o = M.overshoot(st)
-      if o and not p.overshoot then p.overshoot = { stage = st.index, text = o.text } end
+      -- (the stage as its folder numbers it: treatments.lua renumbers a repeat's stages)
+      if o and not p.overshoot then p.overshoot = { stage = st.folder_index or st.index, text = o.text } end
       -- a file whose per-request data disagrees with its own count (cut short): a data check
-      if st.count_check and not p.count_check then p.count_check = { stage = st.index, text = st.count_check } end
+      if st.count_check and not p.count_check then
+        p.count_check = { stage = st.folder_index or st.index, text = st.count_check }
+      end
     end
     for _, m in ipairs(metrics.list) do
       local xs, why = {}, nil

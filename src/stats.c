@@ -410,6 +410,88 @@ static void sort_doubles(double *a, size_t n)
     intro_sort_all(a, n);
 }
 
+/* A quantum sort's counts: at most one per this many samples (4 bytes each: half a byte
+   a sample at most, beside the samples' 8). */
+#define QUANTUM_SAMPLES_PER_VALUE 8
+
+/*
+** Sorts a by counting, when every sample is a multiple of one power of two q and the
+** samples' range holds few multiples of q (at most n / QUANTUM_SAMPLES_PER_VALUE): gaps
+** between clock readings are such samples (two epoch timestamps near 1.8e9 s differ by a
+** multiple of 2^-22 s, so 20 M inter-token latencies under 1 s take at most 4 M values).
+** One pass finds q (the least of the samples' lowest set bits) and the range, one counts
+** the samples of each multiple, one writes them back in order. Exact: a sample x is lo +
+** k q with k an integer below 2^53, and both (x - lo) * (1 / q) and lo + k q are exact
+** in doubles, so each sample comes back as the same double (-0.0, subnormals, infinities
+** and NaN are left to the radix sort). lo_hint, hi_hint: the accumulator's least and
+** greatest samples, only to give up early on samples of fine-grained values (their
+** range is measured again here). Returns 0 when sorted, -1 when a is unchanged.
+*/
+static int quantum_sort(double *a, size_t n, double lo_hint, double hi_hint)
+{
+    const uint64_t sign = 1ULL << 63, frac = (1ULL << 52) - 1;
+    size_t cap = n / QUANTUM_SAMPLES_PER_VALUE;
+    double span_hint = hi_hint - lo_hint;
+    if (n > UINT32_MAX || cap == 0 || !(span_hint >= 0 && span_hint < HUGE_VAL))
+        return -1;
+    int e = INT32_MAX; /* the least exponent of a sample's lowest set bit */
+    double lo = HUGE_VAL, hi = -HUGE_VAL;
+    for (size_t i = 0; i < n; i++) {
+        double x = a[i];
+        uint64_t u = bits_of(x), mag = u & ~sign;
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+        if (mag == 0) {
+            if (u != 0)
+                return -1; /* -0.0: would come back as +0.0 */
+            continue;
+        }
+        int ex = (int)(mag >> 52);
+        if (ex == 0 || ex == 2047)
+            return -1; /* subnormal, infinite or NaN */
+        int low = ex - 1075 + __builtin_ctzll((mag & frac) | (1ULL << 52));
+        if (low < e) {
+            e = low;
+            if (e < -1000 || ldexp(span_hint, -e) > (double)cap)
+                return -1; /* too many values for counts (or a scale that would overflow) */
+        }
+    }
+    if (e == INT32_MAX || lo == hi)
+        return 0; /* every sample +0.0, or all one value */
+    if (e > 1000)
+        return -1;
+    double q = ldexp(1.0, e), scale = ldexp(1.0, -e), span = (hi - lo) * scale;
+    if (!(span <= (double)cap))
+        return -1;
+    size_t nv = (size_t)span + 1;
+    uint32_t *count = (uint32_t *)calloc(nv, sizeof *count);
+    if (count == NULL)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        count[(size_t)((a[i] - lo) * scale)]++;
+    size_t at = 0;
+    for (size_t k = 0; k < nv; k++) {
+        uint32_t c = count[k];
+        if (c == 0)
+            continue;
+        double x = lo + (double)k * q;
+        for (uint32_t j = 0; j < c; j++)
+            a[at++] = x;
+    }
+    free(count);
+    return 0;
+}
+
+/* Sorts s's samples (exact, no NaN): by counting where they allow (quantum_sort), else
+   by radix or introsort. */
+static void sort_samples(Stats *s)
+{
+    size_t n = (size_t)s->n;
+    if (n >= ((size_t)1 << 16) && quantum_sort(s->v, n, s->min, s->max) == 0)
+        return;
+    sort_doubles(s->v, n);
+}
+
 /* Rearranges a so that a[k] is the k-th smallest, smaller ones before it. */
 static void select_kth(double *a, size_t n, size_t k)
 {
@@ -1670,7 +1752,7 @@ static double exact_at(Stats *s, uint64_t r, int need_next, double *next)
         return s->v[r];
     }
     if (!s->sorted) {
-        sort_doubles(s->v, s->n);
+        sort_samples(s);
         s->sorted = 1;
     }
     if (need_next)
@@ -1759,7 +1841,8 @@ static void percentiles(Stats *s, const double *ps, double *out, int k, int meth
        memory but a histogram); a second one sorts it (in place), after which every
        query is a lookup. */
     if (!s->sketch && !s->sorted && s->n > 1024 && s->queries > 0 &&
-        radix_sort(s->v, (size_t)s->n) == 0)
+        ((s->n >= ((uint64_t)1 << 16) && quantum_sort(s->v, (size_t)s->n, s->min, s->max) == 0) ||
+         radix_sort(s->v, (size_t)s->n) == 0))
         s->sorted = 1;
     if (!s->sketch && !s->sorted && s->n > 1024 && k >= 1) {
         s->queries++;
@@ -1832,7 +1915,7 @@ int stats_percentiles_give_variance(const Stats *s)
 static void ensure_sorted(Stats *s)
 {
     if (!s->sorted) {
-        sort_doubles(s->v, (size_t)s->n);
+        sort_samples(s);
         s->sorted = 1;
     }
 }

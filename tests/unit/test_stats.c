@@ -907,7 +907,9 @@ int main(void)
            of an epoch timestamp (a few thousand values, each repeated: second-level
            buckets of one value), the same with a few large gaps (most first-level buckets
            empty), and a crowded bucket inside a crowded bucket; the last four at a million
-           samples, so that first-level buckets take the second level. */
+           samples, so that first-level buckets take the second level. The clock gaps
+           without large gaps are sorted by counting (stats.c quantum_sort), the others by
+           the radix sort. */
         uint64_t st = 0x853C49E6748FEA9BULL;
         int bad = 0;
         for (int kind = 0; kind < 11; kind++) {
@@ -982,6 +984,114 @@ int main(void)
         CHECK(bad == 0);
     }
 
+    /* Samples that are all multiples of one power of two over a narrow range (gaps between
+       epoch clock readings) are sorted by counting (stats.c quantum_sort); Mann-Whitney
+       then ranks the merged order, ties at mid-ranks. The references do not sort:
+       (1) a naive count over every pair (U = #{a > b} + #{a = b} / 2) against a small
+       b; (2) for two large samples, each built from integer keys k (x = k 2^-22, or a
+       negative offset of it) whose counts the test keeps, U = sum over k of ca[k] *
+       (#b below k + cb[k] / 2) and the tie term sum (t^3 - t), t = ca[k] + cb[k]; the
+       variance and z by the textbook formulas written here. Many ties (a few thousand
+       keys for 70 000 samples), zeros among them; one side with a value outside the
+       range the counts allow (the radix sort's path) and one with a -0.0 (refused by
+       the counting). U is a sum of halves below 2^53: compared exactly. */
+    TEST("Mann-Whitney of clock gaps sorted by counting = pairwise and per-key counts, ties "
+         "included")
+    {
+        const double q = 1.0 / 4194304.0; /* 2^-22 */
+        enum { KEYS = 6000, NA = 70001, NB = 66003, NS = 2003 };
+        uint64_t st = 0x5851F42D4C957F2DULL;
+        int bad = 0;
+        for (int kind = 0; kind < 4; kind++) {
+            /* 0: both >= 0; 1: negatives too (offset -3000 keys); 2: b has one value far
+               out (radix path for b); 3: a has a -0.0 (radix path for a) */
+            double off = kind == 1 ? -3000.0 : 0.0;
+            uint64_t *ca = calloc(KEYS, sizeof *ca), *cb = calloc(KEYS, sizeof *cb);
+            double *xa = malloc(NA * sizeof *xa), *xb = malloc(NB * sizeof *xb);
+            for (size_t i = 0; i < NA; i++) {
+                st ^= st << 13, st ^= st >> 7, st ^= st << 17;
+                size_t k = (size_t)(st >> 11) % (KEYS - 1000); /* a: keys 0 .. 4999 */
+                ca[k]++;
+                xa[i] = ((double)k + off) * q;
+            }
+            for (size_t i = 0; i < NB; i++) {
+                st ^= st << 13, st ^= st >> 7, st ^= st << 17;
+                size_t k = 1000 + (size_t)(st >> 11) % (KEYS - 1000); /* b: 1000 .. 5999 */
+                cb[k]++;
+                xb[i] = ((double)k + off) * q;
+            }
+            if (kind == 2) { /* b's greatest sample becomes 1000 s: above every key */
+                cb[KEYS - 1]--;
+                for (size_t i = 0; i < NB; i++)
+                    if (xb[i] == (KEYS - 1 + off) * q) {
+                        xb[i] = 1000.0;
+                        break;
+                    }
+            }
+            if (kind == 3) /* a +0.0 of a (key 0 with offset 0) becomes -0.0: equal to it */
+                for (size_t i = 0; i < NA; i++)
+                    if (xa[i] == 0.0) {
+                        xa[i] = -0.0;
+                        break;
+                    }
+            /* (2) per-key counts: b below key k, then U and the tie term */
+            double u_ref = 0, tie_ref = 0, below = 0;
+            for (size_t k = 0; k < KEYS; k++) {
+                u_ref += (double)ca[k] * (below + (double)cb[k] / 2);
+                double t = (double)(ca[k] + cb[k]);
+                tie_ref += t * t * t - t;
+                below += (double)cb[k];
+            }
+            /* (kind 2: the 1000 s sample is above every sample of a and tied with none:
+               it adds nothing to U nor to the tie term, and counts in n2) */
+            double n1 = NA, n2 = NB, n = n1 + n2;
+            double var_ref = n1 * n2 / 12.0 * ((n + 1.0) - tie_ref / (n * (n - 1.0)));
+            double z_ref = (u_ref - n1 * n2 / 2.0) / sqrt(var_ref);
+            Stats a, b, s;
+            stats_init(&a, 0);
+            stats_init(&b, 0);
+            stats_init(&s, 0);
+            CHECK(stats_add_many(&a, xa, NA) == STATS_OK);
+            CHECK(stats_add_many(&b, xb, NB) == STATS_OK);
+            CHECK(stats_add_many(&s, xb, NS) == STATS_OK);
+            StatsMWU mw;
+            CHECK(stats_mann_whitney(&a, &b, &mw) == STATS_OK);
+            if (mw.u != u_ref || near_rel(mw.var, var_ref) > 1e-12 || near_rel(mw.z, z_ref) > 1e-9)
+                bad++, fprintf(stderr, "  kind %d: u %.1f (want %.1f), var %.17g (want %.17g)\n",
+                               kind, mw.u, u_ref, mw.var, var_ref);
+            /* (1) pairwise, against the first NS samples of b */
+            double u_pairs = 0;
+            for (size_t i = 0; i < NA; i++)
+                for (size_t j = 0; j < NS; j++)
+                    u_pairs += xa[i] > xb[j] ? 1.0 : xa[i] == xb[j] ? 0.5 : 0.0;
+            CHECK(stats_mann_whitney(&a, &s, &mw) == STATS_OK);
+            if (mw.u != u_pairs)
+                bad++, fprintf(stderr, "  kind %d: u %.1f, pairwise %.1f\n", kind, mw.u, u_pairs);
+            /* every sample still there, in order: the sorted a and b against their keys */
+            size_t at = 0;
+            for (size_t k = 0; k < KEYS; k++)
+                for (uint64_t c = 0; c < ca[k]; c++, at++)
+                    if (!(a.v[at] == ((double)k + off) * q) && bad++ < 5)
+                        fprintf(stderr, "  kind %d: a sorted[%zu] = %.17g, want key %zu\n", kind,
+                                at, a.v[at], k);
+            at = 0;
+            for (size_t k = 0; k < KEYS; k++)
+                for (uint64_t c = 0; c < cb[k]; c++, at++)
+                    if (!(b.v[at] == ((double)k + off) * q) && bad++ < 5)
+                        fprintf(stderr, "  kind %d: b sorted[%zu] = %.17g, want key %zu\n", kind,
+                                at, b.v[at], k);
+            CHECK(a.sorted == 1 && b.sorted == 1 && (kind != 2 || b.v[NB - 1] == 1000.0));
+            stats_free(&a);
+            stats_free(&b);
+            stats_free(&s);
+            free(ca);
+            free(cb);
+            free(xa);
+            free(xb);
+        }
+        CHECK(bad == 0);
+    }
+
     /* The samples of a large accumulator move, from 16 MiB on, into a mapping of its own
        that grows by mremap (stats.c resize_v): every sample must survive each move. The
        samples are 0..n-1 in a scrambled order (7 * i mod n: 7 is prime to n), so the
@@ -1040,9 +1150,9 @@ int main(void)
 
     /* The sort needs no copy of the samples (stats.c radix_place): memory stays at 8
        bytes a sample. Measured as the peak resident memory (VmHWM, reset through
-       /proc/self/clear_refs, Linux) while 4 M clock gaps (32 MB, the second-level path
-       with buckets of one value) are sorted: a scratch copy would add 32 MB; the
-       buckets' cursors and the second level's buffer are under 1 MB. */
+       /proc/self/clear_refs, Linux) while 4 M clock gaps (32 MB, sorted by counting:
+       stats.c quantum_sort, 41 944 counts of 4 bytes) are sorted: a scratch copy would
+       add 32 MB; the counts are at most half a byte a sample. */
     TEST("sorting 4 M samples in place: the peak memory grows by less than a quarter of them")
     {
         const size_t n = 4000000;

@@ -541,7 +541,7 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind)
   local r = { test = "mann_whitney", name = "van_elteren", z = z, p = stattest.normal_two_sided(z), strata = used,
     left_out = #left > 0 and ("left out, measured by one run only: %s"):format(table.concat(left, ", ")) or nil }
   local e = small and stattest.exact_van_elteren(small)
-  if e then r.p_normal, r.p, r.p_min, r.exact = r.p, e.p, e.p_min, true end
+  if e then r.p_normal, r.p, r.p_min, r.exact, r.n_requests = r.p, e.p, e.p_min, true, n_all end
   return r
 end
 
@@ -836,7 +836,8 @@ M.CAPACITY_DEFINITION = "the highest achieved request rate at which every SLO ho
   .. "the lowest load's achieved rate when that load already failed an SLO (failed it at the lowest load tried). "
   .. "None (N/A) where a load that met the SLOs lies above one that failed them (non-monotone) or an SLO metric "
   .. "is unknown. A capacity is never above the max sustained throughput, except in a run whose shortfall at some "
-  .. "load was failed requests (not overload) measured with no error-rate SLO, where it can reach past them"
+  .. "load was failed requests (not overload) measured with no error-rate SLO or with one looser than the share "
+  .. "that failed, where it can reach past them"
 
 -- Capacity kinds two capacities can be compared by (M.capacity_gap, M.capacity_evidence):
 -- a figure, a lower bound, or "below the lowest load" (every kind of that list).
@@ -1197,7 +1198,8 @@ end
 -- One row's verdict. o: key, a, b (values), test ({test, p} or nil), min_effect (%),
 -- like_for_like (false: pooled over differing ladders), comparable (false, why),
 -- p_adjusted and family_size (the test's Holm-adjusted p in its family, M.family; without
--- them the raw p decides, as for a family of one).
+-- them the raw p decides, as for a family of one), label_a and label_b (the sides' names in
+-- notes; "A" and "B" without them).
 -- Returns {verdict, effect_pct, p_value (raw), p_adjusted, family_size, test,
 -- winner = "a" | "b" | nil, note, adjusted_away = true when p alone < alpha but not after
 -- the adjustment, cannot_decide = true when no outcome of the test could be below alpha
@@ -1260,9 +1262,20 @@ function M.verdict(o)
         M.fmt_p(o.test.p), n(o.test.x_a), n(o.test.n_a), n(o.test.x_b), n(o.test.n_b), M.fmt_p(o.test.p_min))
       return r
     end
+    if o.test.strata then
+      -- stratified by load point over per-request samples: no repeats to count, and no
+      -- side whose repeats are all one value (it said "0 and 0 repeats (B's ...)")
+      r.note = ("%s, p = %s: %s requests over %d load points can give no p below %s, so this test cannot show a "
+        .. "difference; not in the Holm family"):format(M.test_name(o.test), M.fmt_p(o.test.p),
+        o.test.n_requests and ("%d"):format(o.test.n_requests) or "too few", o.test.strata, M.fmt_p(o.test.p_min))
+      return r
+    end
     -- whose repeats are all one value: "A's repeats all one value" (a bare "A the same value
-    -- in every repeat" read as garbled)
-    local which = o.test.constant == "both" and "each run's" or o.test.constant == "a" and "A's" or "B's"
+    -- in every repeat" read as garbled), by the caller's names of the sides where it gives
+    -- them (label_a, label_b: treatments.lua's a and b are its own places, never "A"/"B")
+    local which = o.test.constant == "both" and (o.label_a and ("%s's and %s's"):format(o.label_a, o.label_b)
+      or "each run's") or o.test.constant == "a" and (o.label_a or "A") .. "'s"
+      or (o.label_b or "B") .. "'s"
     r.note = ("%s, p = %s: %d and %d repeats (%s repeats all one value) can give no p below %s, "
       .. "so this test cannot show a difference; not in the Holm family"):format(M.test_name(o.test),
       M.fmt_p(o.test.p), o.test.n_a or 0, o.test.n_b or 0, which, M.fmt_p(o.test.p_min))

@@ -140,9 +140,12 @@ function M.points(run)
     for i, st in ipairs(g.stages) do p.stages[i] = st.index end
     for _, st in ipairs(g.stages) do -- (a data check: M.check_rates)
       local o = M.overshoot(st)
-      if o and not p.overshoot then p.overshoot = { stage = st.index, text = o.text } end
+      -- (the stage as its folder numbers it: treatments.lua renumbers a repeat's stages)
+      if o and not p.overshoot then p.overshoot = { stage = st.folder_index or st.index, text = o.text } end
       -- a file whose per-request data disagrees with its own count (cut short): a data check
-      if st.count_check and not p.count_check then p.count_check = { stage = st.index, text = st.count_check } end
+      if st.count_check and not p.count_check then
+        p.count_check = { stage = st.folder_index or st.index, text = st.count_check }
+      end
     end
     for _, m in ipairs(metrics.list) do
       local xs, why = {}, nil
@@ -889,6 +892,7 @@ local function non_monotone(points, slo)
       if #failed > 0 then reopened = true end
     elseif ok == false then
       failed[#failed + 1] = p
+      failed[p] = detail -- (what this point failed, for the texts below)
       failing = failing or detail
       for _, k in ipairs(detail) do seen[k] = true end
     end
@@ -924,17 +928,38 @@ local function non_monotone(points, slo)
     for i, x in ipairs(r) do r[i] = ("%.4g"):format(x) end
     return table.concat(r, ", ")
   end
+  -- the failing points grouped by the SLOs each failed, so that no point is said to fail an
+  -- SLO it met ("failed Error rate at 8.99 req/s, failed Error rate and TTFT p99 at 29.97,
+  -- 39.96 req/s", never "failed Error rate, TTFT p99 at 8.99, 29.97, 39.96")
+  local groups, order = {}, {}
+  for _, p in ipairs(failed) do
+    local k = labels(failed[p])
+    if not groups[k] then groups[k], order[#order + 1] = {}, k end
+    local g = groups[k]
+    g[#g + 1] = p
+  end
+  local brief_failed = ("failed %s at %s req/s"):format(#slo == 1 and "it" or labels(failed_keys), rps(failed))
+  local detail_failed = ("failed %s at %s"):format(labels(failed_keys), said(failed))
+  if #order > 1 then
+    local b, d = {}, {}
+    for i, k in ipairs(order) do
+      local words = k:gsub(", ", " and ")
+      b[i] = ("failed %s at %s req/s"):format(words, rps(groups[k]))
+      d[i] = ("%s at %s"):format(words, said(groups[k]))
+    end
+    brief_failed = table.concat(b, ", ")
+    detail_failed = "failed " .. table.concat(d, ", and ")
+  end
   return { kind = "non_monotone", passed = idx(passed), failed = idx(failed), passed_rps = rates(passed),
     failed_rps = rates(failed), failing = failing, limiting = failing[1],
     first_failing = failed[1].index, first_failing_rps = failed[1].achieved_rps,
     -- "met the SLO at 20, 30 req/s, failed it at 10 req/s" (for a table cell)
-    brief = ("met %s at %s req/s, failed %s at %s req/s"):format(the, rps(passed), #slo == 1 and "it"
-      or labels(failed_keys), rps(failed)),
+    brief = ("met %s at %s req/s, %s"):format(the, rps(passed), brief_failed),
     -- "met the SLO at load points 2 and 3 (20 and 30 req/s achieved) and failed TTFT p90 at ..."
-    detail = ("met %s at %s and failed %s at %s"):format(the, said(passed), labels(failed_keys), said(failed)),
-    reason = ("non-monotone: the run met %s at %s and failed %s at %s; a load that met %s lies above one that "
+    detail = ("met %s at %s and %s"):format(the, said(passed), detail_failed),
+    reason = ("non-monotone: the run met %s at %s and %s; a load that met %s lies above one that "
       .. "failed, so its load points do not cross %s once and no capacity can be read from them (noise or a "
-      .. "warm-up can do this: repeat those loads)"):format(the, said(passed), labels(failed_keys), said(failed),
+      .. "warm-up can do this: repeat those loads)"):format(the, said(passed), detail_failed,
       #slo == 1 and "it" or "them", #slo == 1 and "its limit" or "the limits") }
 end
 

@@ -2320,7 +2320,9 @@ local function summary(model, A, B)
       local eff = decision.effect_pct(ca.rps, cb.rps)
       if ca.kind == "never_violated" and cb.kind == "never_violated" then
         out[#out + 1] = never_violated_text(phrase, A, B, ca, cb, decision.slo_words(model.slo))
-      elseif is_bound(ca) and is_bound(cb) and not ev.beyond_ceiling then
+      elseif is_bound(ca) and is_bound(cb) and not ev.beyond_ceiling and not ev.overdispersed then
+        -- (two bounds whose error-rate SLO a run's repeats disagree on: that is the reason,
+        -- below, and measuring more loads would not find what a crash decides)
         out[#out + 1] = ("Both capacities within %s are only lower bounds, %s for %s and %s for %s: neither is "
           .. "known, so neither run is named higher. Measure loads between the last one before saturation and the "
           .. "saturated one to find them."):format(phrase, capacity_text(ca), A.label, capacity_text(cb), B.label)
@@ -2519,10 +2521,28 @@ local function summary(model, A, B)
               rate_text(x[3].max_sustained_rps)) or ("%s saturated already at its lowest load"):format(x[2].label)
           end
         end
-        out[#out + 1] = ("That load is past saturation (%s), and no load below both saturations lies within both "
-          .. "runs' measured ranges: these latencies are an overloaded server's, of a queue that grew for the length "
-          .. "of the test, not of a load %s."):format(table.concat(past, "; "),
-          #past == 2 and "either run sustains" or "both runs sustain")
+        -- a run that sustained no load at all for failed requests at its lowest (a crashed
+        -- repeat) is the reason no load both sustain exists: said, never "no load below both
+        -- saturations lies within both runs' measured ranges", which blames the ranges
+        local none = {}
+        for _, x in ipairs { { "a", A, sat.a }, { "b", B, sat.b } } do
+          local s = x[3]
+          if not mp.saturated[x[1]] and s.point == 1 and s.cause == "failures" and not s.max_sustained_rps then
+            local each = lp.failed_repeats_text(s)
+            none[#none + 1] = ("%s sustained no load: %s %% of its requests failed already at its lowest load%s")
+              :format(x[2].label, T.helpers.num(s.failed_pct, 1), each and (" (" .. each .. ")") or "")
+          end
+        end
+        if #none > 0 then
+          out[#out + 1] = ("That load is past saturation (%s), and %s, so no load both runs sustain was measured: "
+            .. "these latencies are an overloaded server's, of a queue that grew for the length of the test, not of "
+            .. "a load both runs sustain."):format(table.concat(past, "; "), table.concat(none, "; "))
+        else
+          out[#out + 1] = ("That load is past saturation (%s), and no load below both saturations lies within "
+            .. "both runs' measured ranges: these latencies are an overloaded server's, of a queue that grew for the "
+            .. "length of the test, not of a load %s."):format(table.concat(past, "; "),
+            #past == 2 and "either run sustains" or "both runs sustain")
+        end
       end
     end
   else

@@ -85,13 +85,23 @@ function M.load(list, opts)
         end
       end
     end
-    -- repeats: every folder's stages, as measurements of the same load points
+    -- repeats: every folder's stages, as measurements of the same load points. Each one a
+    -- copy with an index of its own in the combined run: the load points name their stages
+    -- by index, and every folder numbers its own from 0, so that the repeats' request
+    -- counts were all read from one folder's stage (a crashed repeat's 60 of 200 failed
+    -- read three times, never over-dispersed); folder_index keeps the folder's own number.
+    -- One folder keeps its own numbers (its texts name its stages)
     local stages = {}
+    local function add(st)
+      if #t.runs == 1 then stages[#stages + 1] = st; return end
+      local c = {}
+      for k, v in pairs(st) do c[k] = v end
+      c.folder_index, c.index = st.index, #stages
+      stages[#stages + 1] = c
+    end
     for _, run in ipairs(t.runs) do
-      for _, st in ipairs(run.stages) do stages[#stages + 1] = st end
-      if #run.stages == 0 then
-        stages[#stages + 1] = { index = 0, metrics = run.overall, warmup = false }
-      end
+      for _, st in ipairs(run.stages) do add(st) end
+      if #run.stages == 0 then add { index = 0, metrics = run.overall, warmup = false } end
     end
     -- one folder: its whole-run figures too (loadpoints reads them for a one-stage run)
     t.run = { stages = stages, harness = t.runs[1].harness,
@@ -1033,6 +1043,7 @@ function M.model(list, opts)
     elseif nxt then
       local test = tests[i]
       local v = decision.verdict { key = "throughput_req_s", a = nxt.rank_value, b = x.rank_value, test = test,
+        label_a = nxt.label, label_b = x.label,
         p_adjusted = fam.adjusted[i], family_size = fam.adjusted[i] and fam.size or nil,
         untested_why = untested[i] and ("the repeats cannot be tested: " .. untested[i])
           or "no repeats of the max sustained load point on both sides" }
@@ -1137,15 +1148,19 @@ function M.model(list, opts)
   else
     -- the same figure (and the same kind of figure) at the top is a tie, not "the highest"
     local tied = { ranked[1].label }
+    -- the figure without its ceiling: "19.950 req/s (up to 21.200 req/s, its most at any
+    -- load)" and "19.950 req/s (up to 20.800 ...)" are the same figure, a tie, whatever the
+    -- most each achieved past it
+    local function fig(text) return (text:gsub(" %(up to [^)]*%)$", "")) end
     for i = 2, #ranked do
       -- (as printed: 3.4849 and 3.4851 are both "≥ 3.485 req/s", and the text says the kind)
-      if m.ranking[i].text == m.ranking[1].text then
+      if fig(m.ranking[i].text) == fig(m.ranking[1].text) then
         tied[#tied + 1] = ranked[i].label
       end
     end
     if #tied > 1 then
       m.verdict = ("No treatment is shown to be best: %s tie at the highest figure of %s, %s; %s is %s."):format(
-        table.concat(tied, " and "), m.rank_by, m.ranking[1].text, ranked[1].label, m.ranking[1].vs_next_text)
+        table.concat(tied, " and "), m.rank_by, fig(m.ranking[1].text), ranked[1].label, m.ranking[1].vs_next_text)
     else
       m.verdict = ("No treatment is shown to be best: %s has the highest figure of %s, %s, but %s."):format(
         ranked[1].label, m.rank_by, m.ranking[1].text, m.ranking[1].vs_next_text)
@@ -1440,7 +1455,16 @@ function M.write_report(out, list, opts)
     pareto_not_compared = json.array(m.pareto_not_compared or {}),
     family = m.family, workloads = m.workloads and json.array(m.workloads) or nil,
     workload_apart = m.workload_apart and json.array(m.workload_apart) or nil,
-    ranking = json.array(m.ranking), treatments = json.array {} }
+    ranking = json.array {}, treatments = json.array {} }
+  -- each place's vs_next in words of its own: "above" (shown higher than the next place) and
+  -- "below", never decision.verdict's internal sides ("B better": the test's b is this place)
+  local VS_NEXT = { ["B better"] = "above", ["A better"] = "below" }
+  for _, r in ipairs(m.ranking) do
+    local copy = {}
+    for k, val in pairs(r) do copy[k] = val end
+    copy.vs_next = VS_NEXT[r.vs_next] or r.vs_next
+    plain.ranking[#plain.ranking + 1] = copy
+  end
   -- JSON has no infinity: a range open above has no hi
   local function plain_capacity(c)
     local copy = {}
@@ -1450,9 +1474,20 @@ function M.write_report(out, list, opts)
     return copy
   end
   for _, x in ipairs(m.treatments) do
+    -- what the reports say goes here too: why max sustained is N/A (never only a missing
+    -- key, read as 0 or none), the saturation's cause ("failures": failed requests, not
+    -- overload) and each repeat's share of failed requests where they differ
+    local sat = x.saturation
     plain.treatments[#plain.treatments + 1] = { label = x.label, workload = x.workload, max_sustained_rps = x.max_rps,
-      max_sustained_output_tps = x.max_output_tps, capacity = plain_capacity(x.capacity), repeats = x.repeats,
-      load_points = x.n_points, saturation = { reason = x.saturation.reason, point = x.saturation.point } }
+      max_sustained_why = not x.max_rps and tostring(x.max_rps_why or "unknown") or nil,
+      max_sustained_output_tps = x.max_output_tps,
+      max_sustained_output_tps_why = x.max_output_tps == nil and (x.max_rps and "the output throughput is unknown at "
+        .. "the max sustained load point" or "no max sustained load point") or nil,
+      capacity = plain_capacity(x.capacity), repeats = x.repeats,
+      load_points = x.n_points, saturation = { reason = sat.reason, point = sat.point, cause = sat.cause,
+        none = sat.none or nil, unknown = sat.unknown or nil,
+        failed_pct = sat.failed_pct, repeats_failed_pct = sat.repeats_failed_pct
+          and json.array(sat.repeats_failed_pct) or nil } }
   end
   json.write(out .. "/treatments.json", plain)
   paths.charts = gp and clist or nil -- (the charts drawn, or left out with the reason)

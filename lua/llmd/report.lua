@@ -1903,7 +1903,14 @@ local function headline_evidence(model, A, B)
         basis = ("%s the mean of its %d repeats, %s one run"):format(na and A.label or B.label, na or nb,
           na and B.label or A.label)
       end
+      -- on different GPU counts, the same loads served give about the same total whatever
+      -- the GPUs, and its share per GPU follows their count: no comparison of the setups
+      local gc = k == "output_tps_per_gpu" and model.gpu_counts
       r.evidence = differ and ("not comparable: the workloads differ (%s)"):format(differ)
+        or gc and model.workload_match.like_for_like and ("not like for like per GPU: the same loads served on %d "
+          .. "and %d GPUs, so a run that keeps up delivers about the same total either way and its share per GPU "
+          .. "follows the GPU counts, not the setups (%s); capacity and max sustained throughput per GPU compare "
+          .. "them"):format(gc.a, gc.b, basis)
         or model.workload_match.like_for_like and (basis .. ": untested")
         or "whole-run figure over different loads: not like for like"
     end

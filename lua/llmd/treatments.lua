@@ -1594,10 +1594,29 @@ end
 local function block_text(header, blocks) return require("llmd.charts").data_text(header, blocks) end
 local function wide(values) return require("llmd.charts").wide(values) end
 
-local LT_PANELS = { { "ttft_p90_ms", "TTFT p90 (ms)" }, { "tpot_p90_ms", "TPOT p90 (ms)" },
-  { "latency_p90_ms", "E2E latency p90 (ms)" } }
-local BAR_PANELS = { { "ttft_p90_ms", "TTFT p90 (ms)" }, { "latency_p90_ms", "E2E latency p90 (ms)" },
-  { "output_tps", "output tokens/s" } }
+-- The latency panels of the charts of treatments T: for TTFT, TPOT (else ITL) and E2E, the
+-- percentile every treatment has at its load points with a known achieved rate, p90 first
+-- (llmd.loadpoints.latency_columns: vLLM's sweeps have p50/p95/p99 and no p90), else one
+-- some have (said in a note). Returns {ttft =, tpot =, e2e = {key, label}} (a family
+-- missing where no treatment has it) and the notes.
+local function latency_panels(T)
+  local lists = {}
+  for i, x in ipairs(T) do
+    lists[i] = {}
+    for _, p in ipairs(x.points) do if finite(p.achieved_rps) then lists[i][#lists[i] + 1] = p end end
+  end
+  local by, notes = {}, {}
+  for _, col in ipairs(lp.latency_columns(lists, function(p, key) return finite(p.values[key]) end)) do
+    by[col.family] = { col.key, col.label .. " (ms)" }
+    if not col.common then
+      local some = {}
+      for i, h in ipairs(col.has) do if h then some[#some + 1] = T[i].label end end
+      notes[#notes + 1] = ("%s: only %s %s it, so the others have no line there."):format(col.label,
+        table.concat(some, ", "), #some == 1 and "has" or "have")
+    end
+  end
+  return by, notes
+end
 local CDF_PANELS = { { "ttft_ms", "TTFT (ms)" }, { "tpot_ms", "TPOT (ms)" }, { "itl_ms", "inter-token latency (ms)" },
   { "e2e_ms", "end-to-end latency (ms)" } }
 
@@ -1616,6 +1635,10 @@ local function charts_of(m, T, list, out, suffix, about)
   -- 1. latency against achieved load
   local c = chart("treatments_latency_throughput", "Latency against achieved load, every treatment")
   local blocks, cols, plabels, logs, slos = {}, {}, {}, {}, {}
+  local panels, pnotes = latency_panels(T)
+  local function none(f) return { "no_" .. f, "" } end -- a family no treatment has: no panel
+  local LT_PANELS = { panels.ttft or none("ttft"), panels.tpot or none("tpot"), panels.e2e or none("e2e") }
+  for _, n in ipairs(pnotes) do c.notes[#c.notes + 1] = n end
   for i, pnl in ipairs(LT_PANELS) do
     -- only points drawn: an achieved rate to place them (a benchmark report whose rate fields
     -- contradict each other has none) and the panel's latency
@@ -1638,14 +1661,15 @@ local function charts_of(m, T, list, out, suffix, about)
     for _, p in ipairs(x.points) do if finite(p.achieved_rps) then pts[#pts + 1] = p end end
     table.sort(pts, function(a, b) return a.achieved_rps < b.achieved_rps end)
     for _, p in ipairs(pts) do
-      rows[#rows + 1] = { n = 4, p.achieved_rps, p.values.ttft_p90_ms, p.values.tpot_p90_ms, p.values.latency_p90_ms }
+      rows[#rows + 1] = { n = 4, p.achieved_rps, p.values[LT_PANELS[1][1]], p.values[LT_PANELS[2][1]],
+        p.values[LT_PANELS[3][1]] }
     end
     blocks[#blocks + 1] = rows
   end
   if #cols == 0 then
     c.reason = "No treatment has latency percentiles at a load point whose achieved request rate is known."
   else
-    c.data = block_text("achieved_req_s ttft_p90_ms tpot_p90_ms latency_p90_ms", blocks)
+    c.data = block_text(("achieved_req_s %s %s %s"):format(LT_PANELS[1][1], LT_PANELS[2][1], LT_PANELS[3][1]), blocks)
     c.vars[#c.vars + 1] = { "panel_col", cols }
     c.vars[#c.vars + 1] = { "panel_label", plabels }
     c.vars[#c.vars + 1] = { "panel_log", logs }
@@ -1657,6 +1681,10 @@ local function charts_of(m, T, list, out, suffix, about)
   -- 2. bars: mean over the load points, whiskers from the lowest to the highest
   c = chart("treatments_bars", "Across each treatment's load points: mean, lowest and highest")
   local rows, any, has_panel = { name = "treatments" }, false, {}
+  local BAR_PANELS = { panels.ttft or none("ttft"), panels.e2e or none("e2e"), { "output_tps", "output tokens/s" } }
+  for _, n in ipairs(pnotes) do
+    if not n:find("^TPOT") and not n:find("^ITL") then c.notes[#c.notes + 1] = n end
+  end
   for i, x in ipairs(T) do
     local r = { n = 1 + 3 * #BAR_PANELS, i - 1 }
     for j, pnl in ipairs(BAR_PANELS) do
@@ -1676,8 +1704,9 @@ local function charts_of(m, T, list, out, suffix, about)
     rows[#rows + 1] = r
   end
   if any then
-    c.data = block_text("treatment ttft_p90_mean ttft_p90_min ttft_p90_max e2e_p90_mean e2e_p90_min e2e_p90_max "
-      .. "output_tps_mean output_tps_min output_tps_max", { rows })
+    local function cols3(key) return ("%s_mean %s_min %s_max"):format(key, key, key) end
+    c.data = block_text(("treatment %s %s %s"):format(cols3(BAR_PANELS[1][1]), cols3(BAR_PANELS[2][1]),
+      cols3("output_tps")), { rows })
     local pl, pc = {}, {}
     for j, pnl in ipairs(BAR_PANELS) do
       if has_panel[j] then pl[#pl + 1], pc[#pc + 1] = pnl[2], 3 * j - 1 end

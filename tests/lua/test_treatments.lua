@@ -1948,3 +1948,27 @@ t.test("a named workload whose treatments sent different requests is split in pa
   t.eq(cs[4].title, "Latency against achieved load, every treatment: workload s, part 2 (rate sweep, 23997.0 input "
     .. "and 200.0 output tokens per request)")
 end)
+
+t.test("treatments' charts draw the latency percentile the treatments have (vLLM sweeps: p95, no p90)", function()
+  -- exp-7's vLLM summaries have TTFT/TPOT p50, p95, p99 and no p90 and no E2E percentiles:
+  -- the latency chart said "not drawn. No treatment has latency percentiles ..." (false).
+  -- Expected (python3, means of the 3 files' p95_ttft_ms and p95_tpot_ms): vllm-2replicas
+  -- 256.4424156124005 and 24.08244648710021 ms, llm-d-1p1d 262.53460916535306 ms
+  local E = F .. "/vllm-benchmark/exp-7_H100"
+  local out = t.tmpdir()
+  local paths = tr.write_report(out, tr.load { { label = "a", dirs = { E .. "/vllm-2replicas" } },
+    { label = "b", dirs = { E .. "/llm-d-1p1d" } } }, {})
+  t.ok(not paths.text:find("Latency against achieved load, every treatment: not drawn", 1, true), paths.text)
+  local dat = t.read(out .. "/charts/treatments_latency_throughput.dat")
+  t.ok(dat:find("# achieved_req_s ttft_p95_ms tpot_p95_ms no_e2e\n", 1, true), dat)
+  local first = dat:match("# a\n([^\n]+)")
+  local x, ttft, tpot, e2e = first:match("^(%S+) (%S+) (%S+) (%S+)$")
+  t.near(tonumber(ttft), 256.4424156124005, 1e-9)
+  t.near(tonumber(tpot), 24.08244648710021, 1e-9)
+  t.ok(tonumber(x) > 0, x)
+  t.eq(e2e, "NaN")
+  t.ok(t.read(out .. "/charts/treatments_latency_throughput.svg"):find("TTFT p95 (ms)", 1, true), "panel label")
+  local bars = t.read(out .. "/charts/treatments_bars.dat")
+  t.ok(bars:find("# treatment ttft_p95_ms_mean ttft_p95_ms_min ttft_p95_ms_max", 1, true), bars)
+  t.near(tonumber(bars:match("\n1 (%S+)")), 262.53460916535306, 1e-9)
+end)

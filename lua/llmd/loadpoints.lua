@@ -232,6 +232,19 @@ local function max_achieved(points, n)
   return best
 end
 
+-- The most output tok/s the run delivered at any load point, or nil where a point's is
+-- unknown (the most is then unknown too): a capacity's ceiling in tok/s, as max_achieved's
+-- rate is in req/s (its tok/s lies on the line between two load points, never above both).
+local function max_output_tps(points)
+  local best
+  for _, p in ipairs(points) do
+    local v = p.output_tps
+    if type(v) ~= "number" or v ~= v then return nil end
+    if not best or v > best then best = v end
+  end
+  return best
+end
+
 local function too_thin(p, i)
   local n = p.values.requests_ok
   if finite(n) and n < M.MIN_SATURATION_REQUESTS then
@@ -1033,7 +1046,8 @@ function M.capacity(points, slo, sat)
       if p.achieved_rps <= last.achieved_rps then
         local err = field(p, "error_rate_pct")
         return { kind = "last_passing", bound = "lower", rps = last.achieved_rps, output_tps = last.output_tps,
-          ceiling_rps = max_achieved(points), load_type = last.load_type, passing_offered = last.offered,
+          ceiling_rps = max_achieved(points), ceiling_tps = max_output_tps(points), load_type = last.load_type,
+          passing_offered = last.offered,
           first_failing = p.index, first_failing_rps = p.achieved_rps, limiting = detail[1], failing = detail,
           reason = ("every SLO holds up to load point %d (%.4g req/s achieved); load point %d violates %s there, and "
             .. "achieved only %.4g req/s%s, no more than load point %d, so the achieved rate does not rise between "
@@ -1110,6 +1124,7 @@ function M.capacity(points, slo, sat)
       if p.achieved_rps and (not ceiling or p.achieved_rps > ceiling) then ceiling = p.achieved_rps end
     end
     return { kind = "saturated", bound = "lower", rps = best, output_tps = best_tps, ceiling_rps = ceiling,
+      ceiling_tps = max_output_tps(points),
       load_type = best_p.load_type, passing_offered = best_p.offered,
       first_failing = ok == false and q.index or nil, first_failing_rps = ok == false and q.achieved_rps or nil,
       limiting = ok == false and detail[1] or nil,

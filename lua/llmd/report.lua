@@ -1105,8 +1105,9 @@ local function capacity_in_tps(c)
     if not (c.output_tps and lo and hi) then return nil end
     return { kind = c.kind, rps = c.output_tps, last_passing_rps = lo, first_failing_rps = hi }
   elseif decision.capacity_is_bound(c) then
-    -- its ceiling is known in req/s only: no upper end in tok/s
-    return c.output_tps and { kind = c.kind, bound = c.bound, rps = c.output_tps } or nil
+    -- its ceiling in tok/s: the most the run delivered at any load (none where the run never
+    -- failed the SLOs, or a point's tok/s is unknown: no upper end)
+    return c.output_tps and { kind = c.kind, bound = c.bound, rps = c.output_tps, ceiling_rps = c.ceiling_tps } or nil
   elseif c.kind == "below_lowest" then
     return c.lowest_tps and { kind = c.kind, lowest_rps = c.lowest_tps } or nil
   end

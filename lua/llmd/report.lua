@@ -3054,7 +3054,8 @@ M.LIST_PATHS = {}
 for _, p in ipairs { "slo", "perf", "perf_notes", "headline", "config", "workload_differs",
   "workload_match.differences", "load_points.a", "load_points.b", "load_points.a[].stages",
   "load_points.b[].stages", "errors.a", "errors.b", "curves", "curves[].rows", "family.tests", "ladder.rows",
-  "ladder.rows[].latency", "ladder.latency_columns", "ladder.latency_columns[].has", "charts.list", "charts.list[].notes", "a.warnings", "b.warnings", "a.reasons", "b.reasons", "a.checks", "b.checks",
+  "ladder.rows[].latency", "ladder.latency_columns", "ladder.latency_columns[].has", "charts.list",
+  "charts.list[].notes", "a.warnings", "b.warnings", "a.reasons", "b.reasons", "a.checks", "b.checks",
   "kv.rows", "kv.efficiency", "kv.missing", "capacity.evidence.differences", "broken" } do
   M.LIST_PATHS[p] = true
 end

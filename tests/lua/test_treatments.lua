@@ -1954,10 +1954,10 @@ t.test("treatments' charts draw the latency percentile the treatments have (vLLM
   -- the latency chart said "not drawn. No treatment has latency percentiles ..." (false).
   -- Expected (python3, means of the 3 files' p95_ttft_ms and p95_tpot_ms): vllm-2replicas
   -- 256.4424156124005 and 24.08244648710021 ms, llm-d-1p1d 262.53460916535306 ms
-  local E = F .. "/vllm-benchmark/exp-7_H100"
+  local X7 = F .. "/vllm-benchmark/exp-7_H100"
   local out = t.tmpdir()
-  local paths = tr.write_report(out, tr.load { { label = "a", dirs = { E .. "/vllm-2replicas" } },
-    { label = "b", dirs = { E .. "/llm-d-1p1d" } } }, {})
+  local paths = tr.write_report(out, tr.load { { label = "a", dirs = { X7 .. "/vllm-2replicas" } },
+    { label = "b", dirs = { X7 .. "/llm-d-1p1d" } } }, {})
   t.ok(not paths.text:find("Latency against achieved load, every treatment: not drawn", 1, true), paths.text)
   local dat = t.read(out .. "/charts/treatments_latency_throughput.dat")
   t.ok(dat:find("# achieved_req_s ttft_p95_ms tpot_p95_ms no_e2e\n", 1, true), dat)

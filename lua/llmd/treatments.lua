@@ -20,26 +20,20 @@ local yo = require "llmd.yamlout"
 local M = {}
 
 -- Whether two run models hold the same figures: every value of every stage (or of the whole
--- run, without stages) equal, at least one of them compared. Two measurements never agree to
--- the last bit in every figure; a copied folder does.
+-- run, without stages) equal (llmd.runmodel.same_values), at least one of them compared. Two
+-- measurements never agree to the last bit in every figure; a copied folder does. (Looser
+-- than llmd.runmodel.same_figures, which also asks for a fractional value and a completed
+-- request: figures of whole numbers alike count here too.)
 local function same_figures(r1, r2)
-  local n = 0
-  local function eq(s1, s2)
-    for k, v in pairs(s1.values) do
-      if s2.values[k] ~= v then return false end
-      n = n + 1
-    end
-    for k in pairs(s2.values) do
-      if s1.values[k] == nil then return false end
-    end
-    return true
-  end
+  local same_values = require("llmd.runmodel").same_values
   if #r1.stages ~= #r2.stages then return false end
-  if #r1.stages == 0 then return eq(r1.overall, r2.overall) and n > 0 end
+  if #r1.stages == 0 then return same_values(r1.overall, r2.overall) and next(r1.overall.values) ~= nil end
+  local any = false
   for i, st in ipairs(r1.stages) do
-    if not eq(st.metrics, r2.stages[i].metrics) then return false end
+    if not same_values(st.metrics, r2.stages[i].metrics) then return false end
+    any = any or next(st.metrics.values) ~= nil
   end
-  return n > 0
+  return any
 end
 
 -- Reads every treatment's folders (opts: harness, warmup, cache = {dir = run model read

@@ -329,9 +329,71 @@ local metrics = require "llmd.metrics"
 
 local function finite(x) return type(x) == "number" and x == x and math.abs(x) ~= math.huge end
 
--- latency rows compared at the common load
+-- latency rows compared at the common load, where every treatment has p90 (else each p90 is
+-- replaced by the percentile M.latency_choice finds: the model's latency_keys)
 M.LATENCY_KEYS = { "ttft_p50_ms", "ttft_p90_ms", "ttft_p99_ms", "tpot_p90_ms", "itl_p90_ms", "latency_p90_ms",
   "latency_p99_ms" }
+
+-- The latency percentiles a comparison reads at its common load (the latency table, the
+-- Pareto front's E2E latency, the load-point tables): for TTFT, TPOT, ITL and E2E latency
+-- each, the first percentile of llmd.loadpoints.PERCENTILE_ORDER (p90 first) that every
+-- treatment has at its load points with a known achieved rate, else the first some have
+-- (common = false) - the rule the charts' panels follow (llmd.loadpoints.latency_columns):
+-- vLLM's benchmark records p50, p95 and p99 and no p90 unless asked, and p95 against p90
+-- would not be like for like. T: the treatments ({label, points}). Returns {ttft =, tpot =,
+-- itl =, latency = latency_columns' column}, a metric no treatment has any percentile of
+-- left out. (TPOT and ITL are columns of their own here; the charts' one panel draws TPOT,
+-- else ITL.)
+function M.latency_choice(T)
+  local lists = {}
+  for i, x in ipairs(T) do
+    lists[i] = {}
+    for _, p in ipairs(x.points) do if finite(p.achieved_rps) then lists[i][#lists[i] + 1] = p end end
+  end
+  local out = {}
+  for _, hide in ipairs { "itl_", "tpot_" } do
+    local function has(p, key) return key:sub(1, #hide) ~= hide and finite(p.values[key]) end
+    for _, col in ipairs(lp.latency_columns(lists, has)) do
+      local metric = col.key:match("^(%a+)_")
+      col.labels = {} -- (col.has[i] is T[i]'s: by label, for a workload's part of T)
+      for i, x in ipairs(T) do col.labels[i] = x.label end
+      out[metric] = out[metric] or col
+    end
+  end
+  return out
+end
+
+-- M.LATENCY_KEYS with each p90 replaced by the percentile choice (M.latency_choice) has for
+-- its metric (a metric no treatment has keeps its p90, N/A with the reason), each key once.
+local function latency_keys(choice)
+  local keys, seen = {}, {}
+  for _, k in ipairs(M.LATENCY_KEYS) do
+    local metric = k:match("^(%a+)_p90_ms$")
+    if metric and choice[metric] then k = choice[metric].key end
+    if not seen[k] then seen[k], keys[#keys + 1] = true, k end
+  end
+  return keys
+end
+
+-- Why the treatment labelled label has no value for key where the percentile choice is not
+-- shared (choice's column for key with common = false, label not among those that have it):
+-- "the treatments share no E2E latency percentile: only a has E2E latency p90"; nil otherwise.
+local function unshared_why(choice, key, label)
+  for _, col in pairs(choice) do
+    if col.key == key and not col.common then
+      local some, this = {}, nil
+      for j, h in ipairs(col.has) do
+        if h then some[#some + 1] = col.labels[j] end
+        if col.labels[j] == label then this = h end
+      end
+      if this == false then
+        local label = metrics.get(col.key).label -- (as the table's head names it)
+        return ("the treatments share no %s percentile: only %s %s %s"):format(label:gsub(" p[%d.]+$", ""),
+          table.concat(some, ", "), #some == 1 and "has" or "have", label)
+      end
+    end
+  end
+end
 
 local function fmt(key, v) return metrics.format(key, v) end
 
@@ -514,11 +576,23 @@ local function grouped_model(groups, opts)
     pareto_excluded = {}, pareto_not_compared = {}, saturated_at_common = {}, failing_at_common = {},
     common_unlike = {}, workloads = {} }
   m.slo_text = #m.slo > 0 and decision.slo_phrase(m.slo) or nil
+  -- one latency percentile per metric over every workload's treatments (M.latency_choice), so
+  -- that the one latency table holds one percentile in each column and every workload's
+  -- Pareto front reads the same one
+  local all = {}
+  for _, g in ipairs(groups) do
+    for _, t in ipairs(g.list) do
+      if t.load_error then error(t.load_error .. " (the comparison needs every treatment's results)", 0) end
+      all[#all + 1] = { label = t.label, points = lp.points(t.run) }
+    end
+  end
+  local choice = M.latency_choice(all)
   local parts, commons, size = {}, {}, 0
   for _, g in ipairs(groups) do
-    local sub = M.model(g.list, { slo = opts.slo, one_workload = true })
+    local sub = M.model(g.list, { slo = opts.slo, one_workload = true, latency_choice = choice })
     local w = g.workload
-    m.rank_by, m.pareto_latency = sub.rank_by, sub.pareto_latency
+    m.rank_by, m.pareto_latency, m.pareto_latency_key = sub.rank_by, sub.pareto_latency, sub.pareto_latency_key
+    m.latency_choice, m.latency_keys = sub.latency_choice, sub.latency_keys
     local labels = {}
     for _, x in ipairs(sub.treatments) do
       x.workload = w
@@ -718,14 +792,22 @@ function M.model(list, opts)
       end
     end
   end
+  -- the percentiles compared (every treatment's p90, else the one they share: M.latency_choice;
+  -- an experiment's workloads are given one choice over all of them, so that one table's
+  -- columns hold one percentile each)
+  m.latency_choice = opts.latency_choice or M.latency_choice(T)
+  m.latency_keys = latency_keys(m.latency_choice)
   for _, x in ipairs(T) do
     x.at_common = {}
-    for _, key in ipairs(M.LATENCY_KEYS) do
+    for _, key in ipairs(m.latency_keys) do
       local e = { key = key, label = metrics.get(key).label }
       if m.common_load then
         local v, interp, p1, p2 = lp.at(x.points, m.common_load, key, m.common_axis)
         -- where nil, lp.at's second value is why (a rate achieved at more than one load)
         local why = v == nil and type(interp) == "string" and interp or nil
+        -- (a percentile the others have and this one has at none of its load points)
+        local unshared = v == nil and unshared_why(m.latency_choice, key, x.label) or nil
+        e.unshared = unshared
         if v == nil then interp = nil end
         e.value, e.interpolated = v, interp
         if v and interp then
@@ -737,7 +819,7 @@ function M.model(list, opts)
         end
         local p = point_at(x.points, m.common_load, m.common_axis)
         if p and p.ci and p.ci[key] and not interp then e.ci = p.ci[key] end
-        e.text = v and fmt(key, v) or metrics.na(p and not interp and p.na[key] or why
+        e.text = v and fmt(key, v) or metrics.na(unshared or p and not interp and p.na[key] or why
           or "not measured at this load, nor on both sides of it")
         if e.ci and e.ci.identical then
           -- an interval of width 0 from identical repeats would read as certainty
@@ -831,9 +913,20 @@ function M.model(list, opts)
   end
   local function capacity_place(r, x, nxt)
     local ev = capacity_ev(x, nxt)
-    r.evidence = { verdict = ev.verdict, basis = ev.basis, winner = ev.winner, higher = ev.higher,
+    -- the evidence's sides by the treatments' labels (its a is the next place, its b this
+    -- one): "higher: chunked", never decision's internal "B higher"; winner, higher and
+    -- within_range are labels too, and *_place says the side for scripts ("this" | "next")
+    local label = { a = nxt.label, b = x.label }
+    local place = { a = "next", b = "this" }
+    local verdict = ev.verdict
+    if verdict == "A higher" or verdict == "B higher" then
+      verdict = "higher: " .. label[verdict == "A higher" and "a" or "b"]
+    end
+    r.evidence = { verdict = verdict, basis = ev.basis, winner = label[ev.winner], winner_place = place[ev.winner],
+      higher = label[ev.higher], higher_place = place[ev.higher],
       beyond_ceiling = ev.beyond_ceiling, ceiling_rps = ev.ceiling_rps, order_open = ev.order_open,
-      sustained_rps = ev.sustained_rps, differences = ev.differences, within_range = ev.within_range,
+      sustained_rps = ev.sustained_rps, differences = ev.differences, within_range = label[ev.within_range],
+      within_range_place = place[ev.within_range],
       ordered = ev.ordered, failed_rps = ev.failed_rps, passed_rps = ev.passed_rps, broken = ev.broken,
       same_load = ev.same_load, gap = nil }
     -- the range of this one's capacity minus the next's; an end without a limit is left out
@@ -914,9 +1007,14 @@ function M.model(list, opts)
         .. "(no upper end, or down to 0), so they leave room for any gap"):format(nxt.label, nf, decision.RANGE_WHAT)
       r.evidence.open_range = true
     elseif ev.verdict == "no clear difference" then
+      -- with the gap the ranges allow, this one over the next: overlapping ranges say the
+      -- repeats cannot order the two, not that they are alike (-17.8 % to +438.5 % is no sameness)
       r.vs_next, r.proven = "no clear difference", false
-      r.vs_next_text = ("no clear difference vs %s (%s): the capacities' ranges (%s) overlap")
-        :format(nxt.label, nf, decision.RANGE_WHAT)
+      local allow = gap and (gap:find(" to ", 1, true) and ("; the gap (this one over %s) could be anywhere from %s")
+        :format(nxt.label, gap) or ("; the gap they allow (this one over %s) is %s"):format(nxt.label, gap))
+        or "; the gap they allow is unknown"
+      r.vs_next_text = ("no clear difference vs %s (%s): the capacities' ranges (%s) overlap%s, so neither an order "
+        .. "nor sameness is shown"):format(nxt.label, nf, decision.RANGE_WHAT, allow)
     elseif ev.verdict == "not shown to differ" then
       -- figures within the threshold, but brackets that allow a wider gap: no sameness
       r.vs_next, r.proven = "not shown to differ", false
@@ -1175,9 +1273,11 @@ function M.model(list, opts)
   end
 
   -- the Pareto front: no other treatment has both higher max sustained throughput and
-  -- lower E2E latency p90 at the common load
-  local lat_key = "latency_p90_ms"
-  m.pareto_latency = metrics.get(lat_key).label
+  -- lower E2E latency at the common load, at the percentile the latency table compares (p90
+  -- where every treatment has it: M.latency_choice)
+  local lat_col = m.latency_choice.latency
+  local lat_key = lat_col and lat_col.key or "latency_p90_ms"
+  m.pareto_latency, m.pareto_latency_key = metrics.get(lat_key).label, lat_key
   m.front, m.dominated, m.pareto_excluded = {}, {}, {}
   local cand = {}
   for _, x in ipairs(T) do
@@ -1190,9 +1290,11 @@ function M.model(list, opts)
       cand[#cand + 1] = { x = x, tp = x.max_rps, lat = l, lat_lo = e.between and e.between.lo or l,
         lat_hi = e.between and e.between.hi or l, between = e.between }
     else
+      -- (why, where no percentile of E2E latency is shared: this one has none, or none has any)
+      local lat_why = e.unshared or not lat_col and "no treatment has a percentile of E2E latency at its load points"
       m.pareto_excluded[#m.pareto_excluded + 1] = { label = x.label,
         why = not x.max_rps and ("max sustained throughput unknown: " .. tostring(x.max_rps_why))
-          or ("%s at the common load unknown"):format(m.pareto_latency) }
+          or ("%s at the common load unknown%s"):format(m.pareto_latency, lat_why and (": " .. lat_why) or "") }
     end
   end
   -- a domination is read off the figures: neither max sustained throughput nor a latency
@@ -1232,10 +1334,21 @@ function M.model(list, opts)
   -- load steps cannot order their limits"), and where both max sustained points have
   -- repeats, their test (Welch, or the exact test: decision.repeat_test) must show o higher
   -- at p < alpha, as a place in the ranking needs.
+  -- The threshold applies to the least gap the two limits' spans allow, as capacity_evidence
+  -- weighs two capacities (decision.capacity_span: a limit lies between its figure and its
+  -- ceiling; one never saturated has no upper end): o's figure against c's ceiling. 30
+  -- against ≥ 40 req/s is no domination where c achieved 39.8 at some load: its limit may
+  -- be 39.8, 0.5 % below o's.
+  local function tp_span(x)
+    local sat = x.saturation
+    return decision.capacity_span { kind = sat.none and "never_violated" or "saturated", rps = x.max_rps,
+      ceiling_rps = not sat.none and sat.ceiling_rps or nil }
+  end
   local function tp_beats(o, c)
-    if decision.effect_pct(c.tp, o.tp) < decision.MIN_EFFECT then return false end
-    local ceil = c.x.saturation.ceiling_rps
-    if ceil and ceil > o.tp then return false end
+    local o_lo = tp_span(o.x)
+    local _, c_hi = tp_span(c.x)
+    local least = decision.effect_pct(c_hi, o_lo)
+    if not least or least < decision.MIN_EFFECT then return false end
     local xc, xo = throughput_samples(c.x), throughput_samples(o.x)
     if xc and xo then
       local v = decision.verdict { key = "throughput_req_s", a = c.tp, b = o.tp, test = decision.repeat_test(xc, xo) }
@@ -1352,18 +1465,55 @@ function M.present(m, opts)
     workloads = m.workloads or false, common_by_workload = m.common_by_workload or false,
     workload_source = m.workload_source or false, workload_apart = m.workload_apart or {},
     capacity_definition = decision.CAPACITY_DEFINITION }
-  for _, key in ipairs(M.LATENCY_KEYS) do v.latency_labels[#v.latency_labels + 1] = metrics.get(key).label end
+  for _, key in ipairs(m.latency_keys or M.LATENCY_KEYS) do
+    v.latency_labels[#v.latency_labels + 1] = metrics.get(key).label
+  end
+  -- a column at another percentile than p90, and one only some treatments have: why
+  local choice = m.latency_choice or {}
+  local other, notes = {}, {}
+  for _, metric in ipairs { "ttft", "tpot", "itl", "latency" } do
+    local col = choice[metric]
+    if col and col.common and col.pct ~= "p90" then other[#other + 1] = metrics.get(col.key).label end
+    if col and not col.common then
+      local some = {}
+      for j, h in ipairs(col.has) do if h then some[#some + 1] = col.labels[j] end end
+      notes[#notes + 1] = ("%s: only %s %s it; the treatments share no percentile of it, so the others' "
+        .. "cells are N/A."):format(metrics.get(col.key).label, table.concat(some, ", "), #some == 1 and "has" or "have")
+    end
+  end
+  if #other > 0 then
+    table.insert(notes, 1, ("%s: at the percentile every treatment's results hold (p90 is not in all of them)."):format(table.concat(other, ", ")))
+  end
+  v.latency_note = #notes > 0 and table.concat(notes, " ") or false
+  -- the load-point tables' latency columns: TTFT, TPOT and E2E at the percentiles compared
+  local PCT = { p50 = "p50", p90 = "p90", p95 = "p95", p99 = "p99", p999 = "p99.9" }
+  local point_keys = {}
+  for _, c in ipairs { { "ttft", "TTFT" }, { "tpot", "TPOT" }, { "latency", "E2E" } } do
+    local col = choice[c[1]]
+    local key = col and col.key or (c[1] .. "_p90_ms")
+    point_keys[c[1]] = key
+    v["point_" .. c[1] .. "_label"] = ("%s %s (ms)"):format(c[2], PCT[key:match("_(p%d+)_ms$")])
+  end
   -- (the common load's rule names the error-rate SLO where one is given: llmd.loadpoints.failing)
   v.error_slo = false
   for _, s in ipairs(m.slo or {}) do if s.key == "error_rate_pct" then v.error_slo = true end end
   -- the load-point table's columns beyond its fixed ones: every SLO metric it does not show
   -- already (TTFT p95 for --slo ttft_p95_ms=300), with its unit
   v.slo_cols = {}
-  local shown = { ttft_p90_ms = true, tpot_p90_ms = true, latency_p90_ms = true, error_rate_pct = true }
+  local shown = { [point_keys.ttft] = true, [point_keys.tpot] = true, [point_keys.latency] = true,
+    error_rate_pct = true }
   for _, s in ipairs(m.slo or {}) do
     if not shown[s.key] then
       local mm = metrics.get(s.key)
       v.slo_cols[#v.slo_cols + 1] = { key = s.key, label = ("%s (%s), SLO ≤ %g"):format(mm.label, mm.unit, s.max) }
+    elseif s.key ~= "error_rate_pct" and not s.key:find("_p90_ms$") then
+      -- a column at the percentile the treatments share (TTFT p95 of vLLM's sweeps) that an
+      -- SLO is on: said in its head, as the SLO's own column would (the p90 columns as ever)
+      for metric, key in pairs(point_keys) do
+        if key == s.key then
+          v["point_" .. metric .. "_label"] = ("%s, SLO ≤ %g"):format(v["point_" .. metric .. "_label"], s.max)
+        end
+      end
     end
   end
   for _, x in ipairs(m.treatments) do
@@ -1391,9 +1541,9 @@ function M.present(m, opts)
           or "unknown",
         achieved = num("throughput_req_s", p.achieved_rps, "achieved rate unknown"),
         tps = num("throughput_tok_s", p.output_tps, p.na.throughput_tok_s),
-        ttft = num("ttft_p90_ms", p.values.ttft_p90_ms, p.na.ttft_p90_ms),
-        tpot = num("tpot_p90_ms", p.values.tpot_p90_ms, p.na.tpot_p90_ms),
-        e2e = num("latency_p90_ms", p.values.latency_p90_ms, p.na.latency_p90_ms),
+        ttft = num(point_keys.ttft, p.values[point_keys.ttft], p.na[point_keys.ttft]),
+        tpot = num(point_keys.tpot, p.values[point_keys.tpot], p.na[point_keys.tpot]),
+        e2e = num(point_keys.latency, p.values[point_keys.latency], p.na[point_keys.latency]),
         err = num("error_rate_pct", p.values.error_rate_pct, p.na.error_rate_pct),
         repeats = p.repeats,
       }
@@ -1448,6 +1598,10 @@ function M.write_report(out, list, opts)
     dominated = json.array(m.dominated), front = json.array(m.front),
     pareto_not_compared = json.array(m.pareto_not_compared or {}),
     family = m.family, workloads = m.workloads and json.array(m.workloads) or nil,
+    -- the latency percentiles compared (p90 where every treatment has it, else the one they
+    -- share) and the one the Pareto front reads, by key and as labelled in the reports
+    latency_keys = json.array(m.latency_keys or {}), pareto_latency = m.pareto_latency,
+    pareto_latency_key = m.pareto_latency_key, latency_note = v.latency_note or nil,
     workload_apart = m.workload_apart and json.array(m.workload_apart) or nil,
     ranking = json.array {}, treatments = json.array {} }
   -- each place's vs_next in words of its own: "above" (shown higher than the next place) and
@@ -1467,6 +1621,16 @@ function M.write_report(out, list, opts)
       hi = c.interval.hi ~= math.huge and c.interval.hi or nil } end
     return copy
   end
+  -- each latency at the common load: its key, label, value (none where N/A) and the text the
+  -- reports print (the reason where N/A)
+  local function at_common_plain(x)
+    local out = {}
+    for _, e in ipairs(x.at_common or {}) do
+      out[#out + 1] = { key = e.key, label = e.label, value = e.value, interpolated = e.interpolated or nil,
+        text = e.text }
+    end
+    return out
+  end
   for _, x in ipairs(m.treatments) do
     -- what the reports say goes here too: why max sustained is N/A (never only a missing
     -- key, read as 0 or none), the saturation's cause ("failures": failed requests, not
@@ -1478,6 +1642,7 @@ function M.write_report(out, list, opts)
       max_sustained_output_tps_why = x.max_output_tps == nil and (x.max_rps and "the output throughput is unknown at "
         .. "the max sustained load point" or "no max sustained load point") or nil,
       capacity = plain_capacity(x.capacity), repeats = x.repeats,
+      latency_at_common = json.array(at_common_plain(x)),
       load_points = x.n_points, saturation = { reason = sat.reason, point = sat.point, cause = sat.cause,
         none = sat.none or nil, unknown = sat.unknown or nil,
         failed_pct = sat.failed_pct, repeats_failed_pct = sat.repeats_failed_pct

@@ -387,9 +387,9 @@ local function unshared_why(choice, key, label)
         if col.labels[j] == label then this = h end
       end
       if this == false then
-        local label = metrics.get(col.key).label -- (as the table's head names it)
-        return ("the treatments share no %s percentile: only %s %s %s"):format(label:gsub(" p[%d.]+$", ""),
-          table.concat(some, ", "), #some == 1 and "has" or "have", label)
+        local head = metrics.get(col.key).label -- (as the table's head names it)
+        return ("the treatments share no %s percentile: only %s %s %s"):format(head:gsub(" p[%d.]+$", ""),
+          table.concat(some, ", "), #some == 1 and "has" or "have", head)
       end
     end
   end
@@ -1478,11 +1478,13 @@ function M.present(m, opts)
       local some = {}
       for j, h in ipairs(col.has) do if h then some[#some + 1] = col.labels[j] end end
       notes[#notes + 1] = ("%s: only %s %s it; the treatments share no percentile of it, so the others' "
-        .. "cells are N/A."):format(metrics.get(col.key).label, table.concat(some, ", "), #some == 1 and "has" or "have")
+        .. "cells are N/A."):format(metrics.get(col.key).label, table.concat(some, ", "),
+        #some == 1 and "has" or "have")
     end
   end
   if #other > 0 then
-    table.insert(notes, 1, ("%s: at the percentile every treatment's results hold (p90 is not in all of them)."):format(table.concat(other, ", ")))
+    table.insert(notes, 1, ("%s: at the percentile every treatment's results hold (p90 is not in all of them).")
+      :format(table.concat(other, ", ")))
   end
   v.latency_note = #notes > 0 and table.concat(notes, " ") or false
   -- the load-point tables' latency columns: TTFT, TPOT and E2E at the percentiles compared
@@ -1624,12 +1626,12 @@ function M.write_report(out, list, opts)
   -- each latency at the common load: its key, label, value (none where N/A) and the text the
   -- reports print (the reason where N/A)
   local function at_common_plain(x)
-    local out = {}
+    local cells = {}
     for _, e in ipairs(x.at_common or {}) do
-      out[#out + 1] = { key = e.key, label = e.label, value = e.value, interpolated = e.interpolated or nil,
+      cells[#cells + 1] = { key = e.key, label = e.label, value = e.value, interpolated = e.interpolated or nil,
         text = e.text }
     end
-    return out
+    return cells
   end
   for _, x in ipairs(m.treatments) do
     -- what the reports say goes here too: why max sustained is N/A (never only a missing

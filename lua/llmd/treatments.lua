@@ -1179,6 +1179,18 @@ function M.model(list, opts)
           .. "up to %s at a saturated load, above this one's %s, so the load steps cannot order their limits")
           :format(nxt.label, tested[v.verdict], ptext or "untested", (x.rank_value / nxt.rank_value - 1) * 100,
           nxt.label, metrics.format("throughput_req_s", ceil), metrics.format("throughput_req_s", x.max_rps))
+      elseif v.verdict == "B better" and ceil and x.max_rps
+        and decision.effect_pct(ceil, x.max_rps) < decision.MIN_EFFECT then
+        -- ordered by the steps, but the next one's limit may lie up to its ceiling, within the
+        -- practical threshold of this one's figure: the least gap the limits allow is what a
+        -- place needs, as by capacity (decision.capacity_evidence's below_threshold) and on the
+        -- Pareto front; +3.0 % between the two points is not the limits' gap
+        r.vs_next, r.below_threshold = "not shown to differ", true
+        r.vs_next_text = ("not shown to differ from %s: the max sustained points differ (%s, %+.1f %%), but %s "
+          .. "achieved up to %s at a saturated load, only %.1f %% below this one's %s, less than the practical "
+          .. "threshold of %g %%, so its limit may be as close"):format(nxt.label, ptext or "untested",
+          (x.rank_value / nxt.rank_value - 1) * 100, nxt.label, metrics.format("throughput_req_s", ceil),
+          decision.effect_pct(ceil, x.max_rps), metrics.format("throughput_req_s", x.max_rps), decision.MIN_EFFECT)
       end
       r.proven = r.vs_next == "B better"
     end

@@ -214,3 +214,35 @@ t.test("treatments.json: the capacity evidence names the higher treatment, never
   t.eq({ ev.verdict, ev.winner, ev.winner_place, ev.higher }, { "higher: fast", "fast", "this", nil })
   t.ok(not text:find("B higher", 1, true) and not text:find("A higher", 1, true), text)
 end)
+
+t.test("max sustained: a place needs the least gap the limits allow, not the two points' (ceiling within 2 %)", function()
+  -- c: three repeats at 20 req/s offered achieving 19.9, 20.0, 20.1 (mean 20.0), saturated at
+  -- 30 offered where it achieved 20.4, its ceiling; o: 20.5, 20.6, 20.7 at 20.6 offered (mean
+  -- 20.6), saturated at 40 (25 achieved). Welch by hand: t = 0.6 / sqrt(0.01 / 3 + 0.01 / 3) =
+  -- 7.35, df 4, p < 0.01: the points differ, +3.0 % (20.6 / 20.0 - 1). But c's limit lies in
+  -- 20.0-20.4, and 20.4 against 20.6 is 0.2 / 20.5 = 0.98 % (symmetric, by hand), below the
+  -- 2 % threshold: not shown to differ (on main: "above c (Welch p = ..., +3.0 %)")
+  local function dir(points)
+    local d = t.tmpdir()
+    for i, p in ipairs(points) do
+      local doc = vllm_at(p[1], p[2])
+      t.write(("%s/benchmark_%d.json"):format(d, i), json.encode(doc))
+    end
+    return d
+  end
+  local c = dir { { 20, 19.9 }, { 20, 20.0 }, { 20, 20.1 }, { 30, 20.4 } }
+  local o = dir { { 20.6, 20.5 }, { 20.6, 20.6 }, { 20.6, 20.7 }, { 40, 25 } }
+  local m = tr.model(tr.load { { label = "c", dirs = { c } }, { label = "o", dirs = { o } } })
+  t.near(m.treatments[1].max_rps, 20.0, 1e-9)
+  t.near(m.treatments[2].max_rps, 20.6, 1e-9)
+  local r = m.ranking[1]
+  t.eq({ r.label, r.vs_next, r.proven, r.below_threshold }, { "o", "not shown to differ", false, true })
+  t.ok(r.vs_next_text:find("^not shown to differ from c: the max sustained points differ %(Welch p = "), r.vs_next_text)
+  t.ok(r.vs_next_text:find("+3.0 %), but c achieved up to 20.400 req/s at a saturated load, only 1.0 % below this "
+    .. "one's 20.600 req/s, less than the practical threshold of 2 %", 1, true), r.vs_next_text)
+  t.ok(m.verdict:find("^No treatment is shown to be best"), m.verdict)
+  -- c's ceiling 20.0 (it achieved no more at 30 offered): 0.6 / 20.3 = 3.0 % > 2 %: above
+  c = dir { { 20, 19.9 }, { 20, 20.0 }, { 20, 20.1 }, { 30, 19.5 } }
+  m = tr.model(tr.load { { label = "c", dirs = { c } }, { label = "o", dirs = { o } } })
+  t.eq({ m.ranking[1].label, m.ranking[1].vs_next, m.ranking[1].proven }, { "o", "B better", true })
+end)

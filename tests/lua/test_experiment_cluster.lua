@@ -617,3 +617,29 @@ t.test("treatments.lua WORKSPACE keeps the plan's slo: a re-run writes the exper
   t.ok(bad.stderr:find(w .. "/plan.yaml: slo", 1, true), bad.stderr)
   t.ok(not bad.stderr:find("traceback", 1, true), bad.stderr)
 end)
+
+-- A dry run's workspace holds nothing to resume (none of its steps ran): --resume on it is
+-- refused with one line (it printed "Result: 2/2 succeeded" having measured nothing, a new
+-- user's find); and a dry run over a real workspace (--resume W --dry-run) leaves the real
+-- run's state as it was, so that the real --resume still does what is left.
+t.test("--resume of a dry run's workspace is refused; --resume W --dry-run leaves W's state as it was", function()
+  local s = setup(function(plan) plan.namespaces, plan.parallel = { "exp-a", "exp-b", "exp-c" }, 1 end)
+  local r = experiment(s, { "--plan", s.plan, "--dry-run" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = workspace(s)
+  t.ok(w, "the dry run's workspace")
+  r = experiment(s, { "--resume", w })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.eq(r.stderr, ("llmdlua: %s: the workspace of a dry run: none of its steps ran, so it holds nothing to resume; "
+    .. "run the experiment without --dry-run (llmdlua experiment.lua %s --plan %s/plan.yaml)\n"):format(w, s.exp, w))
+  proc.run { "rm", "-rf", w }
+  -- a real run with one treatment failing at standup, then a dry run over its workspace
+  r = experiment(s, nil, { FAKE_FAIL = "deploy", FAKE_FAIL_NAMESPACE = "exp-a" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  w = workspace(s)
+  local before = t.read(w .. "/experiment-state.json")
+  local sum_before = t.read(w .. "/experiment-summary.yaml")
+  r = experiment(s, { "--resume", w, "--dry-run" })
+  t.eq(t.read(w .. "/experiment-state.json"), before, "the real run's state untouched by the dry run")
+  t.eq(t.read(w .. "/experiment-summary.yaml"), sum_before, "its summary too")
+end)

@@ -52,7 +52,7 @@ end
 
 local o = args.parse(rest, {
   usage = "llmdlua treatments.lua (--run LABEL=DIR ... | --results DIR | EXPERIMENT_WORKSPACE) "
-    .. "[--workload NAME=LABEL,...] [--slo SPEC] [--out DIR] [--harness NAME] [--quiet]",
+    .. "[--workload NAME=LABEL,...] [--slo SPEC] [--out DIR] [--harness NAME] [--quiet] [--tolerant]",
   help = [[
   --run LABEL=DIR           a treatment's results folder (repeat the option; the same LABEL
                             twice makes the folders repeats of one treatment)
@@ -66,8 +66,11 @@ local o = args.parse(rest, {
                             in the workspace, or in the current folder)
   --harness NAME            read every folder as this harness's results
   --quiet                   do not print the report
+  --tolerant                a result file that cannot be read (empty, truncated) is left
+                            out, and its treatment's status says "partial: ... left out",
+                            instead of stopping the comparison
 ]],
-  options = { results = "DIR", slo = "SPEC", out = "DIR", harness = "NAME", quiet = true },
+  options = { results = "DIR", slo = "SPEC", out = "DIR", harness = "NAME", quiet = true, tolerant = true },
   positional = { min = 0, max = 1 },
 })
 
@@ -184,7 +187,12 @@ local ok, err = pcall(function()
   if o.slo then slo = decision.parse_slo(o.slo, "--slo")
   elseif plan_slo ~= nil then slo = decision.parse_slo(plan_slo, plan_path .. ": slo") end
   -- in an experiment, a setup treatment's folders are its load points, not repeats
-  tr.load(list, { harness = o.harness, cache = list.cache })
+  tr.load(list, { harness = o.harness, cache = list.cache, tolerant = o.tolerant })
+  for _, t in ipairs(list) do
+    for _, p in ipairs(t.partial or {}) do
+      if p:find("left out (--tolerant)", 1, true) then io.stderr:write("treatments.lua: warning: ", p, "\n") end
+    end
+  end
   for _, w in ipairs(list.identical or {}) do io.stderr:write("treatments.lua: warning: ", w, "\n") end
   -- (written whole or not at all: a failure leaves --out as it was)
   local paths = tr.write_outputs(o.out or default_out, list, { slo = slo, experiment = experiment, unit = list.unit })

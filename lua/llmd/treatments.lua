@@ -53,7 +53,8 @@ function M.load(list, opts)
       local cached = opts.cache and opts.cache[d]
       local ok, run
       if cached then ok, run = true, cached
-      else ok, run = pcall(harness.extract, d, { harness = opts.harness, warmup = opts.warmup }) end
+      else ok, run = pcall(harness.extract, d, { harness = opts.harness, warmup = opts.warmup, tolerant = opts.tolerant })
+      end
       if ok and run.no_results then
         ok, run = false, ("%s: no results (%s)"):format(d, table.concat(run.reasons, "; "))
       end
@@ -106,6 +107,10 @@ function M.load(list, opts)
     for _, run in ipairs(t.runs) do
       -- a run cut short is read and marked (its status says so), not taken for a complete one
       if run.partial then t.partial[#t.partial + 1] = ("%s: %s"):format(run.dir, run.partial) end
+      -- a file --tolerant left out: a load point or stage fewer, said wherever the status is
+      for _, w in ipairs(run.warnings or {}) do
+        if w:find("^left out %(%-%-tolerant%)") then t.partial[#t.partial + 1] = ("%s: %s"):format(run.dir, w) end
+      end
       if run.status == "failed" or (run.status ~= "ok" and not run.partial) then
         t.status = "failed"
         for _, r in ipairs(run.reasons) do t.reasons[#t.reasons + 1] = run.dir .. ": " .. r end

@@ -2018,3 +2018,30 @@ t.test("treatments' bars are at the common load, never a mean over load ladders 
   t.near(b[4], 612.0528709337325, 1e-9)
   t.ok(a[1] > b[1], "the chunked run is the faster one at the common load, as the table says")
 end)
+
+-- The reader's advice for a result file that cannot be read names --tolerant: treatments.lua
+-- has it too (it said "unknown option --tolerant", a new user's find), and the treatment's
+-- status names what was left out. Expected by hand: the kubecon run has 7 stage files; one
+-- emptied leaves 6 load points.
+t.test("treatments.lua --tolerant: an unreadable stage file is left out and said in the status", function()
+  local d = t.tmpdir()
+  for i = 0, 6 do
+    copy(VLLM .. ("/stage_%d_lifecycle_metrics.json"):format(i), d .. ("/stage_%d_lifecycle_metrics.json"):format(i))
+  end
+  t.write(d .. "/stage_2_lifecycle_metrics.json", "")
+  local out = t.tmpdir() .. "/o"
+  local r = proc.run { LLMDLUA, "treatments.lua", "--run", "a=" .. d, "--run", "b=" .. CHUNK, "--out", out, "--quiet" }
+  t.eq(r.code, 1, r.stderr)
+  t.ok(r.stderr:find("--tolerant goes on without it", 1, true), r.stderr)
+  r = proc.run { LLMDLUA, "treatments.lua", "--run", "a=" .. d, "--run", "b=" .. CHUNK, "--out", out, "--quiet",
+    "--tolerant" }
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stderr:find("treatments.lua: warning: " .. d .. ": left out (--tolerant): " .. d
+    .. "/stage_2_lifecycle_metrics.json: empty", 1, true), r.stderr)
+  local j = json.read(out .. "/treatments.json")
+  local a
+  for _, x in ipairs(j.treatments) do if x.label == "a" then a = x end end
+  t.eq(a.load_points, 6)
+  t.ok(t.read(out .. "/treatment_report.md"):find("left out (--tolerant): " .. d .. "/stage_2_lifecycle_metrics.json",
+    1, true))
+end)

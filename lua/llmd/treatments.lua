@@ -1519,15 +1519,21 @@ function M.write_outputs(out, list, opts)
     p = p:match("^(.*)/[^/]*$") or ""
   end
   ws.mkdir_p(out)
-  local stage
+  local stage, why
   for _ = 1, 100 do
     local try = ("%s/.treatments-writing-%d"):format(out, math.random(1, 1 << 30))
-    if lfs.mkdir(try) then
+    local ok, err = lfs.mkdir(try)
+    if ok then
       stage = try
       break
     end
+    why = err
+    -- (only a name taken is worth another try: a read-only folder or a full disk is not)
+    if not tostring(err):find("exists", 1, true) then break end
   end
-  if not stage then error(("%s: cannot create a folder to write the comparison in"):format(out), 0) end
+  if not stage then
+    error(("%s: cannot create a folder to write the comparison in: %s"):format(out, tostring(why)), 0)
+  end
   local function move(name)
     local ok, err = os.rename(stage .. "/" .. name, out .. "/" .. name)
     if not ok then error(("%s/%s: cannot write: %s"):format(out, name, tostring(err)), 0) end

@@ -2045,3 +2045,24 @@ t.test("treatments.lua --tolerant: an unreadable stage file is left out and said
   t.ok(t.read(out .. "/treatment_report.md"):find("left out (--tolerant): " .. d .. "/stage_2_lifecycle_metrics.json",
     1, true))
 end)
+
+-- An --out folder the user cannot write in: the error says why (it said only "cannot create a
+-- folder to write the comparison in", a new user's find), and a read-only folder is not
+-- tried 100 times. As root every folder is writable, so the command runs as nobody there.
+t.test("treatments.lua into a read-only --out: one line with the reason", function()
+  local d = t.tmpdir()
+  proc.run { "chmod", "755", d }
+  proc.run { "mkdir", d .. "/ro" }
+  proc.run { "chmod", "555", d .. "/ro" }
+  local argv = { LLMDLUA, "treatments.lua", "--run", "a=" .. VLLM, "--run", "b=" .. CHUNK, "--out", d .. "/ro",
+    "--quiet" }
+  local k8s = require "llmd.k8s"
+  local r
+  if proc.run({ "id", "-u" }).stdout:match("^0") then
+    r = proc.run { "su", "nobody", "-s", "/bin/sh", "-c", k8s.cmdline(argv) }
+  else
+    r = proc.run(argv)
+  end
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.eq(r.stderr, "llmdlua: " .. d .. "/ro: cannot create a folder to write the comparison in: Permission denied\n")
+end)

@@ -306,6 +306,9 @@ local ok, model = pcall(function()
   return m
 end)
 if not ok then
+  -- a Ctrl-C not yet raised (the error was another's, or said EINTR) is taken now: it would
+  -- stop this clean-up at its next call and leave the workspace behind
+  if require("llmd.proc").take_interrupt() then model = "interrupted" end
   par.abort(child) -- a child still reading run b stops before its workspace goes
   par.abort(copies.a) -- (and one still copying)
   par.abort(copies.b)

@@ -1043,14 +1043,22 @@ local capacity_evidence = decision.capacity_evidence
 local function gpus_of(side)
   local s = side.state and side.state.stack or {}
   local g = tonumber(s.gpus)
-  if g and g > 0 then return g, "info file" end
+  if g and g > 0 then
+    -- the info file wins, but never silently over a count the results give otherwise
+    local rg = side.run.gpus
+    if rg and rg > 0 and rg ~= g then
+      return g, "info file", ("gpus: %s in the info file; %s says %s"):format(T.helpers.num(g),
+        side.run.gpus_source or "the results", T.helpers.num(rg))
+    end
+    return g, "info file"
+  end
   if side.run.gpus and side.run.gpus > 0 then return side.run.gpus, side.run.gpus_source or "results" end
   return nil, "accelerator count unknown: give gpus: N in the run's info file"
 end
 
 local function per_gpu(side, cap, sat, points)
-  local g, src = gpus_of(side)
-  local out = { gpus = g }
+  local g, src, conflict = gpus_of(side)
+  local out = { gpus = g, conflict = conflict }
   if not g then
     out.reason = src
     return out
@@ -1346,8 +1354,12 @@ local function headline(model)
   end
   add("output_tps_per_gpu", "Output tok/s per GPU (whole run)", g.a.output_tps, g.b.output_tps,
     gtps(g.a, model.load_points.a), gtps(g.b, model.load_points.b), 1)
-  rows[#rows + 1] = { key = "gpus", label = "GPUs", a_text = g.a.gpus and tostring(g.a.gpus) or "unknown",
-    b_text = g.b.gpus and tostring(g.b.gpus) or "unknown", delta_text = "", pct_text = "" }
+  local function gtext(gp)
+    if not gp.gpus then return "unknown" end
+    return tostring(gp.gpus) .. (gp.conflict and (" (" .. gp.conflict .. ")") or "")
+  end
+  rows[#rows + 1] = { key = "gpus", label = "GPUs", a_text = gtext(g.a), b_text = gtext(g.b), delta_text = "",
+    pct_text = "" }
   if g.a.gpus and g.b.gpus and g.a.gpus ~= g.b.gpus then
     -- different accelerator counts: the totals compare different amounts of hardware, so the
     -- per-GPU rows (like for like on cost) lead, and the totals follow, labelled as totals

@@ -718,7 +718,8 @@ end
 
 -- The unit of each KV figure (comparison.json's rows, comparison.csv's unit column).
 local KV_UNIT = { hits = "tokens", queries = "tokens", misses = "tokens", hit_rate_pct = "%",
-  misses_per_request = "tokens/request", hits_per_request = "tokens/request", cached_share_pct = "%" }
+  misses_per_request = "tokens/request", hits_per_request = "tokens/request", cached_share_pct = "%",
+  preemptions = "requests", preemptions_per_1k = "per 1,000 requests" }
 
 -- "123,456 tokens (decode-0)", or with several pods the total and each pod's:
 -- "246,912 tokens in total on 2 pods (decode-0 123,456; decode-1 123,456)"; a pod with
@@ -832,6 +833,8 @@ local function kv_section(A, B, model_min_effect, not_like)
     row("Misses (tokens recomputed)", "misses", 0, "total"),
     row("Hit rate", "hit_rate_pct", 1, "rate", " %"),
     row("Misses per completed request (tokens)", "misses_per_request", 1, "rate"),
+    row("Preemptions (requests evicted from the KV cache)", "preemptions", 0, "total"),
+    row("Preemptions per 1,000 completed requests", "preemptions_per_1k", 2, "rate"),
   }
   sec.efficiency = {
     row("Tokens not reprocessed (served from cache)", "hits", 0, "total"),
@@ -3191,7 +3194,7 @@ end
 -- with the side and the reason in the note; verdict "context" for a total, "untested" for
 -- a rate (the KV section names no better run), "not comparable" when a side is unknown.
 local KV_ORDER = { "hits", "queries", "misses", "hit_rate_pct", "misses_per_request", "hits_per_request",
-  "cached_share_pct" }
+  "cached_share_pct", "preemptions", "preemptions_per_1k" }
 function M.kv_csv_rows(model)
   local kv, out = model.kv or {}, {}
   local la, lb = model.a.label, model.b.label

@@ -735,18 +735,18 @@ static int l_take_interrupt(lua_State *L)
 
 static const luaL_Reg proc_funcs[] = {
     {"take_interrupt", l_take_interrupt},
-    {"chmod",     l_chmod    },
-    {"copy_file", l_copy_file},
-    {"cpu",       l_cpu      },
-    {"file_id",   l_file_id  },
-    {"now",       l_now      },
-    {"run",       l_run      },
-    {"spawn",     l_spawn    },
-    {"which",     l_which    },
-    {"port_free", l_port_free},
-    {"realpath",  l_realpath },
-    {"free_port", l_free_port},
-    {NULL,        NULL       }
+    {"chmod",          l_chmod         },
+    {"copy_file",      l_copy_file     },
+    {"cpu",            l_cpu           },
+    {"file_id",        l_file_id       },
+    {"now",            l_now           },
+    {"run",            l_run           },
+    {"spawn",          l_spawn         },
+    {"which",          l_which         },
+    {"port_free",      l_port_free     },
+    {"realpath",       l_realpath      },
+    {"free_port",      l_free_port     },
+    {NULL,             NULL            }
 };
 
 int luaopen_llmd_proc(lua_State *L)

@@ -53,7 +53,8 @@ function M.load(list, opts)
       local cached = opts.cache and opts.cache[d]
       local ok, run
       if cached then ok, run = true, cached
-      else ok, run = pcall(harness.extract, d, { harness = opts.harness, warmup = opts.warmup, tolerant = opts.tolerant })
+      else
+        ok, run = pcall(harness.extract, d, { harness = opts.harness, warmup = opts.warmup, tolerant = opts.tolerant })
       end
       if ok and run.no_results then
         ok, run = false, ("%s: no results (%s)"):format(d, table.concat(run.reasons, "; "))

@@ -640,6 +640,7 @@ t.test("--resume of a dry run's workspace is refused; --resume W --dry-run leave
   local before = t.read(w .. "/experiment-state.json")
   local sum_before = t.read(w .. "/experiment-summary.yaml")
   r = experiment(s, { "--resume", w, "--dry-run" })
+  t.ok(r.stdout:find("To run it: llmdlua experiment.lua " .. s.exp .. " --resume " .. w .. "\n", 1, true), r.stdout)
   t.eq(t.read(w .. "/experiment-state.json"), before, "the real run's state untouched by the dry run")
   t.eq(t.read(w .. "/experiment-summary.yaml"), sum_before, "its summary too")
 end)

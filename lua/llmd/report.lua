@@ -244,8 +244,10 @@ local function perf_row(key, ctx)
   row.sig = test
   row.like_for_like = ctx.match.like_for_like ~= false
   -- what the verdict needs, decided once the family of the comparison is known (finish_row)
+  -- (the runs' labels: a note names the run whose repeats are all one value by its label)
   row.decide = { key = key, a = va, b = vb, test = test, min_effect = ctx.min_effect,
-    like_for_like = ctx.match.like_for_like, comparable = ok, why = why, untested_why = untested_why }
+    like_for_like = ctx.match.like_for_like, comparable = ok, why = why, untested_why = untested_why,
+    label_a = A.label, label_b = B.label }
   if ctx.broken and #ctx.broken > 0 and va ~= nil and vb ~= nil then
     -- a broken run (its health check failed): the figures stay, no verdict and no test is
     -- read from them, in every output that carries the row (the table, the CSV, the JSON)

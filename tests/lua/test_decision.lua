@@ -1725,7 +1725,7 @@ t.test("a row whose exact test cannot decide reads 'not shown to differ' in the 
   t.ok(t.read(w .. "/comparison.csv"):match("\nttft_p95_ms,[^\n]*"):find(",not shown to differ,exact_mann_whitney,0.1,",
     1, true))
   t.ok(t.read(w .. "/comparison_report.md"):find("| not shown to differ | exact Mann-Whitney on the repeats, p = 0.1: "
-    .. "3 and 3 repeats (each run's repeats all one value)", 1, true))
+    .. "3 and 3 repeats (A's and B's repeats all one value)", 1, true))
   t.ok(t.read(w .. "/comparison_report.html"):find("<td>not shown to differ</td><td>exact Mann-Whitney on the repeats, "
     .. "p = 0.1: 3 and 3 repeats", 1, true))
   t.ok(cj.summary:find("One metric: TTFT p95, tested only on repeats too few for any outcome of the test to reach "

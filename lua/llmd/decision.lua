@@ -977,6 +977,32 @@ function M.gap_pct_text(g, pct)
   return pct(lo) .. " to " .. pct(hi)
 end
 
+-- The verdict "no clear difference" of two capacities (M.capacity_evidence: ranges from
+-- repeats that overlap) in words that never read as sameness: the gap the ranges allow
+-- beside it (g: M.capacity_gap of the two, B - A; pct: the formatter of one percentage,
+-- "+12.3 %"; who: whose gap, "y vs x", in brackets after it, or nil): "no clear difference
+-- — the repeats' ranges overlap; the gap could be anywhere from -17.8 % to +438.0 % (y vs
+-- x)". An end of the gap that is unbounded or beyond M.GAP_PCT_MAX is said so ("anything
+-- from -17.8 % up"); neither end known: "the ranges leave room for any gap". The verdict
+-- itself stays "no clear difference" (what reads it); this is its text, for every output
+-- that prints it.
+function M.no_clear_difference_text(g, pct, who)
+  local lo, hi = g and g.lo_pct, g and g.hi_pct
+  local open_hi = hi == nil or hi == math.huge or hi > M.GAP_PCT_MAX
+  local gap
+  if lo ~= nil and not open_hi then
+    gap = lo == hi and ("the gap they allow is %s"):format(pct(lo))
+      or ("the gap could be anywhere from %s to %s"):format(pct(lo), pct(hi))
+  elseif lo ~= nil then
+    gap = ("the gap could be anything from %s up"):format(pct(lo))
+  elseif not open_hi then
+    gap = ("the gap could be anything up to %s"):format(pct(hi))
+  else
+    gap = "the ranges leave room for any gap"
+  end
+  return ("no clear difference — the repeats' ranges overlap; %s%s"):format(gap, who and (" (" .. who .. ")") or "")
+end
+
 -- What two capacities at the SLOs (ca, cb: llmd.loadpoints.capacity, with .interval = the
 -- range llmd.loadpoints.capacity_interval allows where every load point was repeated) show,
 -- and on what evidence: {verdict = "A higher" | "B higher" | "about the same" (figures within

@@ -144,3 +144,120 @@ t.test("1: compare.lua and treatments.lua: the all-integer copy caught by both, 
   r = tr { "--run", "x=" .. tmp .. "/failed1", "--run", "y=" .. tmp .. "/failed1-copy" }
   t.ok(r.stderr:find("the same files, byte for byte", 1, true), r.stderr)
 end)
+
+local report = require "llmd.report"
+local decision = require "llmd.decision"
+local template = require "llmd.template"
+
+local function render(name, m)
+  m.charts = m.charts or { list = {} }
+  return template.render_file(ROOT .. "/templates/" .. name, m)
+end
+
+local function cap_model(ra, rb, slo)
+  local function sd(label, run) return { label = label, state = { label = label }, run = run, kv = {} } end
+  return report.build { a = sd("x", ra), b = sd("y", rb), slo = decision.parse_slo(slo or "ttft_p90_ms=200"),
+    generated = 0, workspace = "/tmp/cmpfix" }
+end
+
+-- Item 3: "no clear difference" in capacity beside a wide gap read as sameness. Two runs of
+-- repeats (t.repeated_run: point i at 10 i req/s, TTFT p90 per repeat as listed); each
+-- point's 95 % interval mean +- t(0.975, 2) sd / sqrt 3 (/usr/bin/python3, numpy):
+--   x {50,60,70} {150,160,170} {290,300,310}: upper ends 84.84 184.84 324.84, lower ends
+--     35.16 135.16 275.16: every end crosses 200 ms between 20 and 30 req/s: range 20-30
+--   y {50,60,70} {100,110,120} {150,160,250} {250,260,270}: upper ends cross between 20 and
+--     30 (323.48 at 30), the means (186.67 at 30, 260 at 40) and the lower ends (49.85,
+--     235.16) between 30 and 40: range 20-40
+-- The ranges overlap and the means' brackets (20-30, 30-40) do not: "no clear difference".
+-- The gap they allow, y against x: 20 / 30 - 1 = -33.3 % to 40 / 20 - 1 = +100.0 % (by hand).
+local X_REP = { { 50, 60, 70 }, { 150, 160, 170 }, { 290, 300, 310 } }
+local Y_REP = { { 50, 60, 70 }, { 100, 110, 120 }, { 150, 160, 250 }, { 250, 260, 270 } }
+
+t.test("3: decision.no_clear_difference_text says the gap the overlapping ranges allow", function()
+  local pct = function(v) return ("%+.1f %%"):format(v) end
+  t.eq(decision.no_clear_difference_text({ lo_pct = -17.8, hi_pct = 438 }, pct, "y vs x"),
+    "no clear difference — the repeats' ranges overlap; the gap could be anywhere from -17.8 % to +438.0 % (y vs x)")
+  t.eq(decision.no_clear_difference_text({ lo_pct = -17.8, hi_pct = math.huge }, pct),
+    "no clear difference — the repeats' ranges overlap; the gap could be anything from -17.8 % up")
+  t.eq(decision.no_clear_difference_text({ lo_pct = -17.8, hi_pct = 2000 }, pct),
+    "no clear difference — the repeats' ranges overlap; the gap could be anything from -17.8 % up")
+  t.eq(decision.no_clear_difference_text({ hi_pct = 12 }, pct),
+    "no clear difference — the repeats' ranges overlap; the gap could be anything up to +12.0 %")
+  t.eq(decision.no_clear_difference_text(nil, pct),
+    "no clear difference — the repeats' ranges overlap; the ranges leave room for any gap")
+end)
+
+t.test("3: capacity 'no clear difference' is printed with the gap its ranges allow: md, HTML, JSON, CSV", function()
+  local m = cap_model(t.repeated_run(X_REP), t.repeated_run(Y_REP))
+  local ev = m.capacity.evidence
+  t.eq(ev.verdict, "no clear difference") -- the verdict itself is kept (other code reads it)
+  t.eq({ m.capacity.a.interval.lo, m.capacity.a.interval.hi, m.capacity.b.interval.lo, m.capacity.b.interval.hi },
+    { 20, 30, 20, 40 })
+  local want = "no clear difference — the repeats' ranges overlap; the gap could be anywhere from -33.3 % to "
+    .. "+100.0 % (y vs x)"
+  -- the Summary and the Headline's evidence (both capacity rows)
+  t.ok(m.summary:find("Capacity within TTFT p90 ≤ 200.0 ms: 22.86 req/s (the repeats allow 20.00–30.00 req/s) for "
+    .. "x, 31.82 req/s (the repeats allow 20.00–40.00 req/s) for y: " .. want, 1, true), m.summary)
+  t.ok(not m.summary:find("No clear difference in capacity", 1, true), m.summary)
+  for _, label in ipairs { "Capacity at SLO (TTFT p90 ≤ 200.0 ms)", "Capacity at SLO, output tok/s" } do
+    local row = t.headline_row(m, label)
+    t.eq(row.evidence:sub(-#want - 2), ": " .. want)
+  end
+  -- the rendered reports
+  for _, name in ipairs { "comparison_report.md", "comparison_report.html" } do
+    local text = render(name, m)
+    local w = name:match("html$") and want:gsub("'", "&#39;") or want -- (HTML escapes the apostrophe)
+    local _, n = text:gsub(w:gsub("%p", "%%%0"), "")
+    t.ok(n >= 3, name .. ": " .. n) -- the Summary and the two Headline rows
+    t.ok(not text:find("they overlap, no clear difference", 1, true), name)
+  end
+  -- comparison.json: the gap beside the verdict
+  local plain = json.decode(json.encode(report.plain(m)))
+  t.eq(plain.capacity.evidence.verdict, "no clear difference")
+  t.near(plain.capacity.evidence.gap_lo_pct, -100 / 3, 1e-9)
+  t.near(plain.capacity.evidence.gap_hi_pct, 100, 1e-9)
+  t.eq(plain.capacity.evidence.text, want)
+  -- the CSV: the verdict cell kept, the note opens with the gap
+  local line = report.csv(m):match("\ncapacity_at_slo_rps,[^\n]*")
+  t.ok(line:find(',no clear difference,,,,"' .. want .. "; x: 22.86 req/s", 1, true), line)
+end)
+
+-- Item 4: the Load Curves table had fixed p90 columns, N/A (no p90) on every vLLM sweep, which
+-- records p50, p95 and p99. exp-7's files have TTFT, TPOT and ITL at median, p95 and p99
+-- and no end-to-end latency. The means of each run's 3 repeats (/usr/bin/python3, numpy, of
+-- the files' p95_ttft_ms, p95_tpot_ms, p95_itl_ms):
+--   llm-d-1p1d:     TTFT p95 262.5346, TPOT p95 27.0219, ITL p95 15.3478
+--   vllm-2replicas: TTFT p95 256.4424, TPOT p95 24.0824, ITL p95 13.1390
+t.test("4: the Load Curves' latency columns at the percentile the runs have, labelled (vLLM sweeps: p95)", function()
+  local function sd(label, dir)
+    return { label = label, state = { label = label }, run = harness.extract(dir), kv = {} }
+  end
+  local m = report.build { a = sd("x", EXP7 .. "/llm-d-1p1d"), b = sd("y", EXP7 .. "/vllm-2replicas"),
+    generated = 0, workspace = "/tmp/cmpfix" }
+  local labels = {}
+  for i, c in ipairs(m.curve_columns) do labels[i] = c.label end
+  -- TTFT p95 between p50 and p99; E2E: no percentile in either run, p90 kept (N/A, why)
+  t.eq(labels, { "TTFT p50", "TTFT p95", "TTFT p99", "TPOT p95", "ITL p95", "E2E p90" })
+  local md = render("comparison_report.md", m)
+  local sec = md:match("## Load Curves\n(.-)\n## ")
+  t.ok(sec:find("| Output tok/s/GPU | TTFT p50 (ms) | TTFT p95 (ms) | TTFT p99 (ms) | TPOT p95 (ms) | ITL p95 (ms) | "
+    .. "E2E p90 (ms) | Errors % |", 1, true), sec)
+  t.ok(not sec:find("TTFT p90", 1, true), sec)
+  -- x's one row: TTFT p50 249.6, p95 262.5, p99 347.3; TPOT p95 27.02; ITL p95 15.35; E2E N/A
+  t.ok(sec:find("| 249.6 | 262.5 | 347.3 | 27.02 | 15.35 | N/A |", 1, true), sec)
+  t.ok(sec:find("| 243.9 | 256.4 | 350.3 | 24.08 | 13.14 | N/A |", 1, true), sec)
+  -- the N/A note names the column as drawn, and no p90 column that is not there
+  t.ok(sec:find("E2E p90 at point 1: ", 1, true), sec)
+  t.ok(not sec:find("TTFT p90 at", 1, true) and not sec:find("TPOT p90 at", 1, true), sec)
+  -- the repeats' line gives the interval of the TTFT percentile the table shows
+  t.ok(sec:find("; TTFT p95 262.5 (CI ", 1, true), sec)
+  -- the HTML table likewise
+  local html = render("comparison_report.html", m)
+  t.ok(html:find("<th>Output tok/s/GPU</th><th>TTFT p50 (ms)</th><th>TTFT p95 (ms)</th><th>TTFT p99 (ms)</th>"
+    .. "<th>TPOT p95 (ms)</th><th>ITL p95 (ms)</th><th>E2E p90 (ms)</th><th>Errors %</th>", 1, true))
+  t.ok(html:find('<td class="n">262.5</td>', 1, true))
+  -- comparison.json: the columns, and each row's cells in their order
+  local plain = json.decode(json.encode(report.plain(m)))
+  t.eq(plain.curve_columns[2].key, "ttft_p95_ms")
+  t.eq(plain.curves[2].rows[1].latency[2].text, "256.4")
+end)

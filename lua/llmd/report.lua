@@ -1094,6 +1094,8 @@ local function per_gpu(side, cap, sat, points)
   local out = { gpus = g }
   if not g then
     out.reason = src
+    -- a run of repeats is one still (the evidence beside the other run's figure says so)
+    out.output_tps_repeats = select(4, run_figure(side.run, points, "throughput_tok_s"))
     return out
   end
   out.source = src
@@ -3148,8 +3150,8 @@ function M.plain(model)
   return clean(model, "")
 end
 
--- The headline's capacity and max sustained throughput as rows for comparison.csv:
--- {key, a, b, delta, pct, verdict, note}. A figure that is a lower bound ("≥") or unknown
+-- The headline's capacity and max sustained throughput (and per GPU, with output tok/s) as
+-- rows for comparison.csv: {key, a, b, delta, pct, verdict, note, unit (nil: req/s)}. A figure that is a lower bound ("≥") or unknown
 -- gets no delta; the note quotes the report's text for both runs.
 function M.curve_rows(model)
   local out = {}
@@ -3240,6 +3242,35 @@ function M.curve_rows(model)
       or rate_text(vb), ("the upper end of the gap the load steps allow: %s's %s against %s's max sustained "
         .. "throughput"):format(label.b, hb and "ceiling" or "figure", label.a))
   end
+  -- per GPU, as the Headline's rows give them (their figures, their N/A reasons, their
+  -- evidence): max sustained throughput and whole-run output tok/s, each divided by its run's
+  -- accelerators. A delta only where the totals' row has one (exact, no range); else the
+  -- Headline's Delta and Change go in the note. Both accelerator counts unknown: the rows
+  -- still, empty, with the reason.
+  local by, pg = {}, model.per_gpu or { a = {}, b = {} }
+  for _, r in ipairs(model.headline or {}) do by[r.key] = r end
+  local none = by.per_gpu
+  local function per_gpu_row(key, hkey, unit, a, b, exact, verdict)
+    local h = by[hkey] or none or { a_text = "N/A", b_text = "N/A" }
+    -- (unknown on a side: as a performance row unknown there)
+    row(key, a, b, h.a_text, h.b_text, exact, (a == nil or b == nil) and "not comparable" or verdict)
+    local r = out[#out]
+    r.unit = unit
+    if a ~= nil and b ~= nil and not exact and h.delta_text and h.delta_text ~= "" then
+      r.note = r.note .. ("; B - A per GPU: %s"):format(h.delta_text == h.pct_text and h.delta_text
+        or (h.delta_text .. ", " .. h.pct_text))
+    end
+    if h.evidence and h.evidence ~= "" then r.note = r.note .. "; " .. h.evidence end
+  end
+  per_gpu_row("max_sustained_rps_per_gpu", "max_sustained_per_gpu", "req/s", pg.a.max_sustained_rps,
+    pg.b.max_sustained_rps, exact and not ranged, broken and "broken" or differ and "not comparable" or "untested")
+  -- whole-run output tok/s per GPU: on different GPU counts (or pooled over different loads)
+  -- not like for like, as the Headline's evidence says
+  local gc = model.gpu_counts and model.gpu_counts.a ~= model.gpu_counts.b
+  local like = model.workload_match and model.workload_match.like_for_like ~= false
+  per_gpu_row("output_tps_per_gpu", "output_tps_per_gpu", "tok/s", pg.a.output_tps, pg.b.output_tps,
+    not differ and not broken and like and not gc, broken and "broken"
+      or (differ or gc or not like) and "not comparable" or "untested")
   return out
 end
 
@@ -3309,7 +3340,7 @@ function M.csv(model)
   -- no delta where either is a bound or unknown, the verdict from the capacity evidence
   -- (never a test), and the note with both figures as the report prints them
   for _, h in ipairs(M.curve_rows(model)) do
-    lines[#lines + 1] = table.concat({ q(h.key), q("req/s"), q(h.a), q(h.b), q(h.delta), q(h.pct), q(h.verdict),
+    lines[#lines + 1] = table.concat({ q(h.key), q(h.unit or "req/s"), q(h.a), q(h.b), q(h.delta), q(h.pct), q(h.verdict),
       "", "", "", q(h.note), "", "" }, ",")
   end
   -- the KV-cache figures, last (M.kv_csv_rows): never tested, so no test or p columns

@@ -704,7 +704,20 @@ function M.row_test(key, ra, rb, pa, pb, memo)
     for k, v in pairs(r) do copy[k] = v end
     return copy
   end
-  if kind and sa and sb and sa[kind] and sb[kind] then
+  -- A run that is repeats of one load point shows the mean over its repeats (what the
+  -- report's figure is: its run_figure), so such a row is tested on the repeats, never on
+  -- the requests pooled over them: their test is about a figure the table does not show
+  -- (the pooled percentile, which can lie on the other side of the other run's), and it
+  -- takes the requests of one run's repeats for independent draws, blind to how much the
+  -- repeats differ. Repeats on both sides: the repeats' test below. On one side only: no
+  -- test, as without per-request samples (a mean against one run is no test).
+  local rep_a = #pa == 1 and (pa[1].repeats or 1) >= 2
+  local rep_b = #pb == 1 and (pb[1].repeats or 1) >= 2
+  if kind and rep_a ~= rep_b then
+    return nil, "a mean of repeats against one run: no test (the requests pooled over the repeats would test a "
+      .. "figure the table does not show)"
+  end
+  if kind and sa and sb and sa[kind] and sb[kind] and not (rep_a and rep_b) then
     local r = memo and memo[kind]
     if r == nil then
       r = M.mann_whitney(sa[kind], sb[kind]) or false

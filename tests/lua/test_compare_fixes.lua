@@ -329,3 +329,74 @@ t.test("5: the CSV has the Headline's per-GPU max sustained and output tok/s row
   t.eq({ r.a, r.b }, { "", "" })
   t.ok(r.note:find("x: N/A (accelerator counts unknown: gpus: N in the info files)", 1, true), r.note)
 end)
+
+-- Item 6: one run of repeats against one run (mixed repeats), with per-request samples: the
+-- TTFT rows showed the repeats' mean and were tested on the requests pooled over the
+-- repeats. vLLM detailed files written by python3 (the synthetic fixture's fields, 20
+-- requests each, TTFT in ms as listed, no failures, all at 20 req/s):
+--   x: 3 repeats, TTFT 30..49 (step 1), 60..117 (step 3), 62..119 (step 3)
+--   y: 1 run, TTFT 55..102.5 (step 2.5); y3: that run and two more, every TTFT +3 and -2 ms;
+--   y1: the +3 ms one alone
+-- numpy.percentile (linear) p90: x's repeats 47.1, 111.3, 113.3, mean 90.5667; x's 60
+-- requests pooled 110.1; y 97.75. The pooled figure lies above y's, the mean shown below it:
+-- a test of the pooled requests is about a figure on the other side of the one shown.
+local MIX = [==[
+import json, os, sys
+src, out = sys.argv[1], sys.argv[2]
+d = json.load(open(src))
+def write(path, ttfts, date):
+    n = len(ttfts)
+    lats = [x + 300.0 for x in ttfts]
+    e = dict(d, date=date, num_prompts=n, completed=n, failed=0, request_rate=20, max_concurrency=None)
+    e.update(ttfts=[x / 1000 for x in ttfts], latencies=[x / 1000 for x in lats], output_lens=[32] * n,
+             errors=[""] * n, start_times=[100 + i * 0.05 for i in range(n)], input_lens=[256] * n,
+             itls=[[(l - x) / 1000 / 31] * 31 for x, l in zip(ttfts, lats)], generated_texts=["x"] * n,
+             queue_times=[0.0] * n)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    json.dump(e, open(path, "w"))
+xs = [[30 + i for i in range(20)], [60 + i * 3 for i in range(20)], [62 + i * 3 for i in range(20)]]
+for k, x in enumerate(xs):
+    write("%s/x/result_%d.json" % (out, k), x, "2026010%d-101500" % (k + 1))
+y = [55 + i * 2.5 for i in range(20)]
+write(out + "/y/result.json", y, "20260201-101500")
+for k, off in enumerate((0, 3, -2)):
+    write("%s/y3/result_%d.json" % (out, k), [v + off for v in y], "2026020%d-101500" % (k + 1))
+write(out + "/y1/result.json", [v + 3 for v in y], "20260203-101500")
+]==]
+
+t.test("6: mixed repeats: a row showing one run's repeat mean is not tested on the requests pooled over them",
+  function()
+  local tmp = t.tmpdir()
+  py(MIX, F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json", tmp)
+  local function sd(label, dir) return { label = label, state = { label = label }, run = harness.extract(dir), kv = {} } end
+  local function row(m, key)
+    for _, r in ipairs(m.perf) do if r.key == key then return r end end
+  end
+  local x = harness.extract(tmp .. "/x")
+  t.near(x.overall.values.ttft_p90_ms, 110.1, 1e-9) -- the pooled figure (what was tested)
+  for _, order in ipairs { { "x", "y" }, { "y", "x" } } do
+    local m = report.build { a = sd(order[1], tmp .. "/" .. order[1]), b = sd(order[2], tmp .. "/" .. order[2]),
+      generated = 0, workspace = "/tmp/cmpfix" }
+    local r = row(m, "ttft_p90_ms")
+    local xt = order[1] == "x" and r.a_text or r.b_text
+    local yt = order[1] == "x" and r.b_text or r.a_text
+    t.eq({ xt, yt }, { "90.6 ms (mean of 3)", "97.8 ms" })
+    -- the figure shown is the mean of the repeats: untested, and why (it was "Mann-Whitney")
+    t.eq({ r.verdict, r.test, r.p_value }, { "untested", nil, nil })
+    t.eq(r.note, "a mean of repeats against one run: no test (the requests pooled over the repeats would test a "
+      .. "figure the table does not show)")
+    for _, key in ipairs { "ttft_mean_ms", "tpot_p90_ms", "itl_p90_ms", "latency_p90_ms" } do
+      t.eq(row(m, key).verdict, "untested", key)
+    end
+  end
+  -- repeats on both sides: the repeats' test of the means shown (Welch), never the pooled
+  -- requests' Mann-Whitney
+  local m = report.build { a = sd("x", tmp .. "/x"), b = sd("y3", tmp .. "/y3"), generated = 0, workspace = "/tmp/c" }
+  local r = row(m, "ttft_p90_ms")
+  t.eq(r.a_text, "90.6 ms (mean of 3)")
+  t.eq(r.test, "welch")
+  -- one run each: the per-request test, as before (the figures shown are the runs' own)
+  m = report.build { a = sd("y", tmp .. "/y"), b = sd("y1", tmp .. "/y1"), generated = 0,
+    workspace = "/tmp/c" }
+  t.eq(row(m, "ttft_p90_ms").test, "mann_whitney")
+end)

@@ -3122,8 +3122,9 @@ M.LIST_PATHS = {}
 for _, p in ipairs { "slo", "perf", "perf_notes", "headline", "config", "workload_differs",
   "workload_match.differences", "load_points.a", "load_points.b", "load_points.a[].stages",
   "load_points.b[].stages", "errors.a", "errors.b", "curves", "curves[].rows", "family.tests", "ladder.rows",
-  "ladder.rows[].latency", "ladder.latency_columns", "curve_columns", "curves[].rows[].latency", "ladder.latency_columns[].has", "charts.list",
-  "charts.list[].notes", "a.warnings", "b.warnings", "a.reasons", "b.reasons", "a.checks", "b.checks",
+  "ladder.rows[].latency", "ladder.latency_columns", "ladder.latency_columns[].has", "charts.list",
+  "curve_columns", "curves[].rows[].latency", "charts.list[].notes", "a.warnings", "b.warnings", "a.reasons",
+  "b.reasons", "a.checks", "b.checks",
   "kv.rows", "kv.efficiency", "kv.missing", "capacity.evidence.differences", "broken" } do
   M.LIST_PATHS[p] = true
 end
@@ -3151,8 +3152,9 @@ function M.plain(model)
 end
 
 -- The headline's capacity and max sustained throughput (and per GPU, with output tok/s) as
--- rows for comparison.csv: {key, a, b, delta, pct, verdict, note, unit (nil: req/s)}. A figure that is a lower bound ("≥") or unknown
--- gets no delta; the note quotes the report's text for both runs.
+-- rows for comparison.csv: {key, a, b, delta, pct, verdict, note, unit (nil: req/s)}. A
+-- figure that is a lower bound ("≥") or unknown gets no delta; the note quotes the report's
+-- text for both runs.
 function M.curve_rows(model)
   local out = {}
   local function row(key, a, b, ta, tb, exact, verdict)
@@ -3247,28 +3249,28 @@ function M.curve_rows(model)
   -- accelerators. A delta only where the totals' row has one (exact, no range); else the
   -- Headline's Delta and Change go in the note. Both accelerator counts unknown: the rows
   -- still, empty, with the reason.
-  local by, pg = {}, model.per_gpu or { a = {}, b = {} }
+  local by, g = {}, model.per_gpu or { a = {}, b = {} }
   for _, r in ipairs(model.headline or {}) do by[r.key] = r end
   local none = by.per_gpu
-  local function per_gpu_row(key, hkey, unit, a, b, exact, verdict)
+  local function per_gpu_row(key, hkey, unit, a, b, known, verdict)
     local h = by[hkey] or none or { a_text = "N/A", b_text = "N/A" }
     -- (unknown on a side: as a performance row unknown there)
-    row(key, a, b, h.a_text, h.b_text, exact, (a == nil or b == nil) and "not comparable" or verdict)
+    row(key, a, b, h.a_text, h.b_text, known, (a == nil or b == nil) and "not comparable" or verdict)
     local r = out[#out]
     r.unit = unit
-    if a ~= nil and b ~= nil and not exact and h.delta_text and h.delta_text ~= "" then
+    if a ~= nil and b ~= nil and not known and h.delta_text and h.delta_text ~= "" then
       r.note = r.note .. ("; B - A per GPU: %s"):format(h.delta_text == h.pct_text and h.delta_text
         or (h.delta_text .. ", " .. h.pct_text))
     end
     if h.evidence and h.evidence ~= "" then r.note = r.note .. "; " .. h.evidence end
   end
-  per_gpu_row("max_sustained_rps_per_gpu", "max_sustained_per_gpu", "req/s", pg.a.max_sustained_rps,
-    pg.b.max_sustained_rps, exact and not ranged, broken and "broken" or differ and "not comparable" or "untested")
+  per_gpu_row("max_sustained_rps_per_gpu", "max_sustained_per_gpu", "req/s", g.a.max_sustained_rps,
+    g.b.max_sustained_rps, exact and not ranged, broken and "broken" or differ and "not comparable" or "untested")
   -- whole-run output tok/s per GPU: on different GPU counts (or pooled over different loads)
   -- not like for like, as the Headline's evidence says
   local gc = model.gpu_counts and model.gpu_counts.a ~= model.gpu_counts.b
   local like = model.workload_match and model.workload_match.like_for_like ~= false
-  per_gpu_row("output_tps_per_gpu", "output_tps_per_gpu", "tok/s", pg.a.output_tps, pg.b.output_tps,
+  per_gpu_row("output_tps_per_gpu", "output_tps_per_gpu", "tok/s", g.a.output_tps, g.b.output_tps,
     not differ and not broken and like and not gc, broken and "broken"
       or (differ or gc or not like) and "not comparable" or "untested")
   return out
@@ -3340,8 +3342,8 @@ function M.csv(model)
   -- no delta where either is a bound or unknown, the verdict from the capacity evidence
   -- (never a test), and the note with both figures as the report prints them
   for _, h in ipairs(M.curve_rows(model)) do
-    lines[#lines + 1] = table.concat({ q(h.key), q(h.unit or "req/s"), q(h.a), q(h.b), q(h.delta), q(h.pct), q(h.verdict),
-      "", "", "", q(h.note), "", "" }, ",")
+    lines[#lines + 1] = table.concat({ q(h.key), q(h.unit or "req/s"), q(h.a), q(h.b), q(h.delta), q(h.pct),
+      q(h.verdict), "", "", "", q(h.note), "", "" }, ",")
   end
   -- the KV-cache figures, last (M.kv_csv_rows): never tested, so no test or p columns
   for _, k in ipairs(M.kv_csv_rows(model)) do

@@ -220,6 +220,18 @@ t.test("3: capacity 'no clear difference' is printed with the gap its ranges all
   -- the CSV: the verdict cell kept, the note opens with the gap
   local line = report.csv(m):match("\ncapacity_at_slo_rps,[^\n]*")
   t.ok(line:find(',no clear difference,,,,"' .. want .. "; x: 22.86 req/s", 1, true), line)
+  -- per GPU (2 GPUs each): the ranges halved, 10-15 and 10-20 req/s, the same gap (10 / 15 - 1,
+  -- 20 / 10 - 1: by hand), said on the per-GPU row, in its JSON evidence and its CSV row
+  local function sd(label, run) return { label = label, state = { label = label, stack = { gpus = 2 } }, run = run,
+    kv = {} } end
+  m = report.build { a = sd("x", t.repeated_run(X_REP)), b = sd("y", t.repeated_run(Y_REP)),
+    slo = decision.parse_slo("ttft_p90_ms=200"), generated = 0, workspace = "/tmp/cmpfix" }
+  t.eq(m.capacity.per_gpu.evidence.verdict, "no clear difference")
+  local ev_gpu = t.headline_row(m, "Capacity at SLO per GPU").evidence
+  t.eq(ev_gpu:sub(-#want - 2), ": " .. want)
+  t.eq(json.decode(json.encode(report.plain(m))).capacity.per_gpu.evidence.text, want)
+  line = report.csv(m):match("\ncapacity_at_slo_rps_per_gpu,[^\n]*")
+  t.ok(line:find(",no clear difference,", 1, true) and line:find(want, 1, true), line)
 end)
 
 -- Item 4: the Load Curves table had fixed p90 columns, N/A (no p90) on every vLLM sweep, which

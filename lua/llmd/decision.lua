@@ -610,14 +610,15 @@ function M.error_slo_dispersion(run, points, slo, alpha)
 end
 
 -- Why pooled request counts are no test of two runs' error rates (da, db: the runs'
--- M.failure_dispersion, either nil): "the failures vary between repeats beyond chance (A's
--- load point 1: ...), so the pooled request counts are no test (they assume requests fail
--- independently)"; nil when neither run's failures are over-dispersed.
-function M.dispersion_text(da, db)
+-- M.failure_dispersion, either nil; la, lb: the runs' labels, "A" and "B" without them):
+-- "the failures vary between repeats beyond chance (vllm's load point 1: ...), so the pooled
+-- request counts are no test (they assume requests fail independently)"; nil when neither
+-- run's failures are over-dispersed.
+function M.dispersion_text(da, db, la, lb)
   if not (da or db) then return nil end
   local parts = {}
-  if da then parts[#parts + 1] = "A's " .. da.text end
-  if db then parts[#parts + 1] = "B's " .. db.text end
+  if da then parts[#parts + 1] = (la or "A") .. "'s " .. da.text end
+  if db then parts[#parts + 1] = (lb or "B") .. "'s " .. db.text end
   return ("the failures vary between repeats beyond chance (%s), so the pooled request counts are no test (they "
     .. "assume requests fail independently)"):format(table.concat(parts, "; "))
 end
@@ -648,7 +649,8 @@ end
 
 -- The test for an overall row: Mann-Whitney on per-request samples of both runs, else
 -- Welch on the repeats when each run is repeats of one load point, else nil and why.
-function M.row_test(key, ra, rb, pa, pb, memo)
+-- labels: {a =, b =}, the runs' names in its texts ("A" and "B" without them).
+function M.row_test(key, ra, rb, pa, pb, memo, labels)
   if key == "error_rate_pct" then
     -- per-request outcomes first, as the latency rows' per-request samples; else the repeats.
     -- Several load points: stratified by load point, never the counts pooled over them.
@@ -662,7 +664,8 @@ function M.row_test(key, ra, rb, pa, pb, memo)
     else
       r = M.count_test(ra.overall.values, rb.overall.values)
     end
-    local od = r and not r.identical and M.dispersion_text(M.failure_dispersion(ra, pa), M.failure_dispersion(rb, pb))
+    local od = r and not r.identical and M.dispersion_text(M.failure_dispersion(ra, pa), M.failure_dispersion(rb, pb),
+      labels and labels.a, labels and labels.b)
     if od then
       if #pa == 1 and #pb == 1 and pa[1].ci and pb[1].ci and pa[1].ci.error_rate_pct and pb[1].ci.error_rate_pct then
         local t, twhy = M.repeat_test(pa[1].ci.error_rate_pct.samples, pb[1].ci.error_rate_pct.samples)

@@ -234,7 +234,7 @@ local function perf_row(key, ctx)
     row.pct = d.pct
     row.delta_text = fmt_delta(key, d.diff)
     row.pct_text = d.pct and T.helpers.pct(d.pct) or (va == 0 and "N/A (A is 0)" or "N/A")
-    test, untested_why = decision.row_test(key, ra, rb, ctx.pa, ctx.pb, ctx.memo)
+    test, untested_why = decision.row_test(key, ra, rb, ctx.pa, ctx.pb, ctx.memo, { a = A.label, b = B.label })
     if not test and ctx.saved and ctx.saved[key] and ctx.saved[key].p then
       -- analyze.lua from saved state: the test the last report made on the samples
       test = ctx.saved[key]
@@ -1557,7 +1557,8 @@ local function matched_point(model, A, B, points_a, points_b, saved)
   -- failures that vary between the point's repeats beyond chance: the pooled counts are no
   -- test (decision.failure_dispersion); the repeats' rates are, below
   local od = count_test and not count_test.identical
-    and decision.dispersion_text(decision.failure_dispersion(A.run, { pa }), decision.failure_dispersion(B.run, { pb }))
+    and decision.dispersion_text(decision.failure_dispersion(A.run, { pa }), decision.failure_dispersion(B.run, { pb }),
+      A.label, B.label)
   if od then count_test = nil end
   if count_test then
     res.test = count_test

@@ -593,7 +593,6 @@ local function ladder_section(A, B, pa, pb, sat)
   }
 end
 
--- The curve table's columns that can be N/A, with the reason each N/A has.
 -- The Load Curves' latency columns (both runs' tables the same): TTFT p50 and p99, and TTFT,
 -- TPOT, ITL and end-to-end latency each at the percentile llmd.loadpoints.latency_columns
 -- picks for it over both runs (the ladder's and the latency chart's rule: p90 first, else

@@ -218,16 +218,13 @@ end
 -- agreement with itself, not two configurations alike
 local identical
 do
-  local fa, fb = runs.a.plan.files, runs.b.plan.files
-  local same = #fa > 0 and #fa == #fb
-  local same_bytes = require("llmd.runmodel").same_bytes
-  for i = 1, same and #fa or 0 do
-    if fa[i].rel ~= fb[i].rel or not same_bytes(fa[i].from, fb[i].from) then
-      same = false
-      break
-    end
+  local function pairs_of(plan)
+    local out = {}
+    for i, f in ipairs(plan.files) do out[i] = { rel = f.rel, path = f.from } end
+    return out
   end
-  if same then
+  local fa = runs.a.plan.files
+  if require("llmd.runmodel").same_files(pairs_of(runs.a.plan), pairs_of(runs.b.plan)) then
     identical = ("the two runs' results are identical (same files): %s (%s) and %s (%s) hold the same %d file%s, "
       .. "byte for byte, so this compares one measurement with itself, not two configurations; give the other "
       .. "run's results folder"):format(runs.a.dir, runs.a.label, runs.b.dir, runs.b.label, #fa, #fa == 1 and "" or "s")

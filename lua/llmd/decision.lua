@@ -610,14 +610,15 @@ function M.error_slo_dispersion(run, points, slo, alpha)
 end
 
 -- Why pooled request counts are no test of two runs' error rates (da, db: the runs'
--- M.failure_dispersion, either nil): "the failures vary between repeats beyond chance (A's
--- load point 1: ...), so the pooled request counts are no test (they assume requests fail
--- independently)"; nil when neither run's failures are over-dispersed.
-function M.dispersion_text(da, db)
+-- M.failure_dispersion, either nil; la, lb: the runs' labels, "A" and "B" without them):
+-- "the failures vary between repeats beyond chance (vllm's load point 1: ...), so the pooled
+-- request counts are no test (they assume requests fail independently)"; nil when neither
+-- run's failures are over-dispersed.
+function M.dispersion_text(da, db, la, lb)
   if not (da or db) then return nil end
   local parts = {}
-  if da then parts[#parts + 1] = "A's " .. da.text end
-  if db then parts[#parts + 1] = "B's " .. db.text end
+  if da then parts[#parts + 1] = (la or "A") .. "'s " .. da.text end
+  if db then parts[#parts + 1] = (lb or "B") .. "'s " .. db.text end
   return ("the failures vary between repeats beyond chance (%s), so the pooled request counts are no test (they "
     .. "assume requests fail independently)"):format(table.concat(parts, "; "))
 end
@@ -648,7 +649,8 @@ end
 
 -- The test for an overall row: Mann-Whitney on per-request samples of both runs, else
 -- Welch on the repeats when each run is repeats of one load point, else nil and why.
-function M.row_test(key, ra, rb, pa, pb, memo)
+-- labels: {a =, b =}, the runs' names in its texts ("A" and "B" without them).
+function M.row_test(key, ra, rb, pa, pb, memo, labels)
   if key == "error_rate_pct" then
     -- per-request outcomes first, as the latency rows' per-request samples; else the repeats.
     -- Several load points: stratified by load point, never the counts pooled over them.
@@ -662,7 +664,8 @@ function M.row_test(key, ra, rb, pa, pb, memo)
     else
       r = M.count_test(ra.overall.values, rb.overall.values)
     end
-    local od = r and not r.identical and M.dispersion_text(M.failure_dispersion(ra, pa), M.failure_dispersion(rb, pb))
+    local od = r and not r.identical and M.dispersion_text(M.failure_dispersion(ra, pa), M.failure_dispersion(rb, pb),
+      labels and labels.a, labels and labels.b)
     if od then
       if #pa == 1 and #pb == 1 and pa[1].ci and pb[1].ci and pa[1].ci.error_rate_pct and pb[1].ci.error_rate_pct then
         local t, twhy = M.repeat_test(pa[1].ci.error_rate_pct.samples, pb[1].ci.error_rate_pct.samples)
@@ -704,7 +707,20 @@ function M.row_test(key, ra, rb, pa, pb, memo)
     for k, v in pairs(r) do copy[k] = v end
     return copy
   end
-  if kind and sa and sb and sa[kind] and sb[kind] then
+  -- A run that is repeats of one load point shows the mean over its repeats (what the
+  -- report's figure is: its run_figure), so such a row is tested on the repeats, never on
+  -- the requests pooled over them: their test is about a figure the table does not show
+  -- (the pooled percentile, which can lie on the other side of the other run's), and it
+  -- takes the requests of one run's repeats for independent draws, blind to how much the
+  -- repeats differ. Repeats on both sides: the repeats' test below. On one side only: no
+  -- test, as without per-request samples (a mean against one run is no test).
+  local rep_a = #pa == 1 and (pa[1].repeats or 1) >= 2
+  local rep_b = #pb == 1 and (pb[1].repeats or 1) >= 2
+  if kind and rep_a ~= rep_b then
+    return nil, "a mean of repeats against one run: no test (the requests pooled over the repeats would test a "
+      .. "figure the table does not show)"
+  end
+  if kind and sa and sb and sa[kind] and sb[kind] and not (rep_a and rep_b) then
     local r = memo and memo[kind]
     if r == nil then
       r = M.mann_whitney(sa[kind], sb[kind]) or false
@@ -975,6 +991,32 @@ function M.gap_pct_text(g, pct)
   if hi == nil or hi == math.huge or hi > M.GAP_PCT_MAX then return "at least " .. pct(lo) end
   if lo == hi then return pct(lo) end
   return pct(lo) .. " to " .. pct(hi)
+end
+
+-- The verdict "no clear difference" of two capacities (M.capacity_evidence: ranges from
+-- repeats that overlap) in words that never read as sameness: the gap the ranges allow
+-- beside it (g: M.capacity_gap of the two, B - A; pct: the formatter of one percentage,
+-- "+12.3 %"; who: whose gap, "y vs x", in brackets after it, or nil): "no clear difference
+-- — the repeats' ranges overlap; the gap could be anywhere from -17.8 % to +438.0 % (y vs
+-- x)". An end of the gap that is unbounded or beyond M.GAP_PCT_MAX is said so ("anything
+-- from -17.8 % up"); neither end known: "the ranges leave room for any gap". The verdict
+-- itself stays "no clear difference" (what reads it); this is its text, for every output
+-- that prints it.
+function M.no_clear_difference_text(g, pct, who)
+  local lo, hi = g and g.lo_pct, g and g.hi_pct
+  local open_hi = hi == nil or hi == math.huge or hi > M.GAP_PCT_MAX
+  local gap
+  if lo ~= nil and not open_hi then
+    gap = lo == hi and ("the gap they allow is %s"):format(pct(lo))
+      or ("the gap could be anywhere from %s to %s"):format(pct(lo), pct(hi))
+  elseif lo ~= nil then
+    gap = ("the gap could be anything from %s up"):format(pct(lo))
+  elseif not open_hi then
+    gap = ("the gap could be anything up to %s"):format(pct(hi))
+  else
+    gap = "the ranges leave room for any gap"
+  end
+  return ("no clear difference — the repeats' ranges overlap; %s%s"):format(gap, who and (" (" .. who .. ")") or "")
 end
 
 -- What two capacities at the SLOs (ca, cb: llmd.loadpoints.capacity, with .interval = the

@@ -234,7 +234,7 @@ local function perf_row(key, ctx)
     row.pct = d.pct
     row.delta_text = fmt_delta(key, d.diff)
     row.pct_text = d.pct and T.helpers.pct(d.pct) or (va == 0 and "N/A (A is 0)" or "N/A")
-    test, untested_why = decision.row_test(key, ra, rb, ctx.pa, ctx.pb, ctx.memo)
+    test, untested_why = decision.row_test(key, ra, rb, ctx.pa, ctx.pb, ctx.memo, { a = A.label, b = B.label })
     if not test and ctx.saved and ctx.saved[key] and ctx.saved[key].p then
       -- analyze.lua from saved state: the test the last report made on the samples
       test = ctx.saved[key]
@@ -244,8 +244,10 @@ local function perf_row(key, ctx)
   row.sig = test
   row.like_for_like = ctx.match.like_for_like ~= false
   -- what the verdict needs, decided once the family of the comparison is known (finish_row)
+  -- (the runs' labels: a note names the run whose repeats are all one value by its label)
   row.decide = { key = key, a = va, b = vb, test = test, min_effect = ctx.min_effect,
-    like_for_like = ctx.match.like_for_like, comparable = ok, why = why, untested_why = untested_why }
+    like_for_like = ctx.match.like_for_like, comparable = ok, why = why, untested_why = untested_why,
+    label_a = A.label, label_b = B.label }
   if ctx.broken and #ctx.broken > 0 and va ~= nil and vb ~= nil then
     -- a broken run (its health check failed): the figures stay, no verdict and no test is
     -- read from them, in every output that carries the row (the table, the CSV, the JSON)
@@ -591,13 +593,45 @@ local function ladder_section(A, B, pa, pb, sat)
   }
 end
 
--- The curve table's columns that can be N/A, with the reason each N/A has.
-local CURVE_NA = {
-  { "achieved_rps", "Achieved req/s" }, { "output_tps", "Output tok/s" }, { "output_tps_per_gpu", "Output tok/s/GPU" },
-  { "ttft_p50_ms", "TTFT p50" }, { "ttft_p90_ms", "TTFT p90" }, { "ttft_p99_ms", "TTFT p99" },
-  { "tpot_p90_ms", "TPOT p90" }, { "itl_p90_ms", "ITL p90" }, { "latency_p90_ms", "E2E p90" },
-  { "error_rate_pct", "Errors %" }, { "interactivity_tps_per_user", "tok/s per user" },
-}
+-- The Load Curves' latency columns (both runs' tables the same): TTFT p50 and p99, and TTFT,
+-- TPOT, ITL and end-to-end latency each at the percentile llmd.loadpoints.latency_columns
+-- picks for it over both runs (the ladder's and the latency chart's rule: p90 first, else
+-- p95, p99, p50, p99.9; vLLM's sweeps record p50, p95 and p99 and no p90), labelled with it;
+-- p90 where neither run has any (its cells N/A with the reason). A TTFT percentile that is
+-- p50 or p99 is not shown twice. Each {key =, label = "TTFT p95", d = decimals}; and the
+-- TTFT percentile picked ("p95"), the one the repeats' line gives an interval of.
+local function curve_columns(pa, pb)
+  local function pct_of(prefix)
+    local function has(p, key)
+      local v = lp.field(p, key)
+      return key:sub(1, #prefix + 1) == prefix .. "_" and type(v) == "number" and v == v and math.abs(v) ~= math.huge
+    end
+    local c = lp.latency_columns({ pa, pb }, has)[1]
+    return c and c.pct or "p90"
+  end
+  local label = { p50 = "p50", p90 = "p90", p95 = "p95", p99 = "p99", p999 = "p99.9" }
+  local function col(prefix, name, pct, d)
+    return { key = ("%s_%s_ms"):format(prefix, pct), label = name .. " " .. label[pct], d = d }
+  end
+  local cols = { col("ttft", "TTFT", "p50", 1) }
+  local tp = pct_of("ttft")
+  if tp ~= "p50" and tp ~= "p99" then cols[#cols + 1] = col("ttft", "TTFT", tp, 1) end
+  cols[#cols + 1] = col("ttft", "TTFT", "p99", 1)
+  cols[#cols + 1] = col("tpot", "TPOT", pct_of("tpot"), 2)
+  cols[#cols + 1] = col("itl", "ITL", pct_of("itl"), 2)
+  cols[#cols + 1] = col("latency", "E2E", pct_of("latency"), 1)
+  return cols, tp
+end
+
+-- The columns of a load curve table whose N/A cells say why (lat: curve_columns).
+local function curve_na_columns(lat)
+  local cols = { { "achieved_rps", "Achieved req/s" }, { "output_tps", "Output tok/s" },
+    { "output_tps_per_gpu", "Output tok/s/GPU" } }
+  for _, c in ipairs(lat) do cols[#cols + 1] = { c.key, c.label } end
+  cols[#cols + 1] = { "error_rate_pct", "Errors %" }
+  cols[#cols + 1] = { "interactivity_tps_per_user", "tok/s per user" }
+  return cols
+end
 
 -- Why a load point's curve cell is N/A (gpu_why: why the accelerator count is unknown).
 local function curve_na_reason(p, key, gpus, gpu_why)
@@ -628,12 +662,11 @@ end
 
 -- The N/A cells of one run's curve table, grouped by column and reason: "Output tok/s/GPU
 -- at every point: accelerator count unknown: ...; TTFT p99 at point 3: ...", or "".
-local function curve_na_note(points, gpus, gpu_why, goodput)
+local function curve_na_note(points, gpus, gpu_why, goodput, lat)
   local groups, order = {}, {}
-  local cols = CURVE_NA
+  local cols = curve_na_columns(lat)
   if goodput then
     -- some point has goodput: the others say why not (else the footnote under the tables does)
-    cols = { table.unpack(CURVE_NA) }
     cols[#cols + 1] = { "goodput_rps", "Goodput req/s" }
     cols[#cols + 1] = { "slo_attainment_pct", "SLO attainment" }
   end
@@ -675,7 +708,7 @@ local function interactivity_note(points)
 end
 
 -- One run's load curve for the report: its load points with printed values.
-local function curve_rows(points, gpus)
+local function curve_rows(points, gpus, lat, ttft_pct)
   local out = {}
   for _, p in ipairs(points) do
     local function v(key, d) return T.helpers.num(lp.field(p, key), d) end
@@ -707,6 +740,13 @@ local function curve_rows(points, gpus)
       rps_ci = ci("throughput_req_s", 2), ttft_p90_ci = ci("ttft_p90_ms", 1),
       ttft_mean_ci = ci("ttft_mean_ms", 1), tpot_mean_ci = ci("tpot_mean_ms", 2),
     }
+    -- the latency columns (curve_columns: the percentiles the runs have), one {text =} each,
+    -- and the interval of TTFT at its column's percentile (ttft_p90_ci above: older templates)
+    local row = out[#out]
+    row.latency = {}
+    for i, c in ipairs(lat) do row.latency[i] = { text = v(c.key, c.d) } end
+    row.ttft_pct_label = "TTFT " .. (ttft_pct == "p999" and "p99.9" or ttft_pct)
+    row.ttft_pct_ci = ci("ttft_" .. ttft_pct .. "_ms", 1)
   end
   return out
 end
@@ -1064,6 +1104,8 @@ local function per_gpu(side, cap, sat, points)
   local out = { gpus = g, conflict = conflict }
   if not g then
     out.reason = src
+    -- a run of repeats is one still (the evidence beside the other run's figure says so)
+    out.output_tps_repeats = select(4, run_figure(side.run, points, "throughput_tok_s"))
     return out
   end
   out.source = src
@@ -1529,7 +1571,8 @@ local function matched_point(model, A, B, points_a, points_b, saved)
   -- failures that vary between the point's repeats beyond chance: the pooled counts are no
   -- test (decision.failure_dispersion); the repeats' rates are, below
   local od = count_test and not count_test.identical
-    and decision.dispersion_text(decision.failure_dispersion(A.run, { pa }), decision.failure_dispersion(B.run, { pb }))
+    and decision.dispersion_text(decision.failure_dispersion(A.run, { pa }), decision.failure_dispersion(B.run, { pb }),
+      A.label, B.label)
   if od then count_test = nil end
   if count_test then
     res.test = count_test
@@ -1717,8 +1760,10 @@ local function dispersion_reason(A, B, od)
 end
 
 -- What stands behind the headline's capacity verdict, in a few words: the repeats and the
--- ranges they allow, the practical threshold, or one run per load with no interval.
-local function capacity_evidence_text(model, A, B, cap, per)
+-- ranges they allow, the practical threshold, or one run per load with no interval. gap:
+-- the gap of the row it is said beside (decision.capacity_gap; the tok/s row's in tok/s),
+-- by default the capacities' own.
+local function capacity_evidence_text(model, A, B, cap, per, gap)
   cap, per = cap or model.capacity, per or ""
   local ca, cb = cap.a, cap.b
   local ev = cap.evidence or {}
@@ -1781,7 +1826,9 @@ local function capacity_evidence_text(model, A, B, cap, per)
     return ("%s; within the practical threshold of %s %%: about the same, no winner"):format(basis,
       T.helpers.num(model.min_effect, 1))
   elseif v == "no clear difference" then
-    return basis .. ": they overlap, no clear difference"
+    -- with the gap the overlapping ranges allow, so that it never reads as sameness
+    return ("%s: %s"):format(basis, decision.no_clear_difference_text(gap or decision.capacity_gap(ca, cb),
+      T.helpers.pct, ("%s vs %s"):format(B.label, A.label)))
   elseif (v == "A higher" or v == "B higher") and ev.same_load then
     -- ranges that meet at one load, where the repeats' intervals lie on opposite sides
     local hi, lo = v == "B higher" and B or A, v == "B higher" and A or B
@@ -1877,6 +1924,11 @@ end
 -- Each headline row's evidence column (rows read off the same figure share its evidence).
 local function headline_evidence(model, A, B)
   local cap = capacity_evidence_text(model, A, B)
+  -- the tok/s row beside its own gap, in tok/s (the same-load rule read off the req/s points)
+  local ta_ = #model.slo > 0 and capacity_in_tps(model.capacity.a)
+  local tb_ = #model.slo > 0 and capacity_in_tps(model.capacity.b)
+  local cap_tps = ta_ and tb_ and capacity_evidence_text(model, A, B, nil, nil,
+    decision.capacity_gap(ta_, tb_, decision.capacity_touch(model.capacity.a, model.capacity.b) or false)) or cap
   local sus = sustained_evidence_text(model)
   local differ = workloads_differ(model)
   if differ then
@@ -1901,8 +1953,10 @@ local function headline_evidence(model, A, B)
       r.evidence = ""
     elseif k == "capacity_per_gpu" then
       r.evidence = cap_gpu
-    elseif k == "capacity" or k == "capacity_tps" then
+    elseif k == "capacity" then
       r.evidence = cap
+    elseif k == "capacity_tps" then
+      r.evidence = cap_tps
     elseif k == "max_sustained_per_gpu" then
       r.evidence = sus_gpu
     elseif k == "max_sustained" then
@@ -1935,9 +1989,9 @@ end
 
 -- Two capacities whose ranges from the repeats overlap.
 local function overlap_text(phrase, A, B, ca, cb)
-  return ("No clear difference in capacity within %s: %s for %s, %s for %s, and the ranges the repeats allow "
-    .. "(%s) overlap."):format(phrase, capacity_text(ca), A.label,
-    capacity_text(cb), B.label, decision.RANGE_WHAT)
+  return ("Capacity within %s: %s for %s, %s for %s: %s; the ranges are %s."):format(phrase, capacity_text(ca),
+    A.label, capacity_text(cb), B.label, decision.no_clear_difference_text(decision.capacity_gap(ca, cb),
+      T.helpers.pct, ("%s vs %s"):format(B.label, A.label)), decision.RANGE_WHAT)
 end
 
 -- Two capacities that an error-rate SLO a run's repeats disagree on cannot order.
@@ -2903,6 +2957,15 @@ function M.build(opts)
   if model.capacity.gap then
     model.capacity.gap.pct_text = decision.gap_pct_text(model.capacity.gap, T.helpers.pct)
   end
+  -- "no clear difference" (overlapping ranges from repeats) with the gap they allow, in
+  -- comparison.json as in every text (the verdict stays, for what reads it): gap_lo_pct and
+  -- gap_hi_pct (B - A, % of A; "+inf" where unbounded) and text
+  local function overlap_gap(ev, g)
+    if ev.verdict ~= "no clear difference" then return end
+    ev.gap_lo_pct, ev.gap_hi_pct = g and g.lo_pct, g and g.hi_pct
+    ev.text = decision.no_clear_difference_text(g, T.helpers.pct, ("%s vs %s"):format(B.label, A.label))
+  end
+  overlap_gap(model.capacity.evidence, model.capacity.gap)
   model.capacity.missing_text = missing_slo_text(model, A, B, pa, pb)
   model.capacity.reasons_text = capacity_reasons(model, A, B, model.capacity.missing_text)
   for _, c in ipairs { ca, cb } do c.text = capacity_text(c) end
@@ -2920,6 +2983,9 @@ function M.build(opts)
     model.capacity.per_gpu = { a = pa_, b = pb_, gap = decision.capacity_gap(pa_, pb_),
       evidence = capacity_evidence(pa_, pb_, model.min_effect, { workload_differs = model.workload_differs,
         broken = model.broken, error_dispersion = error_dispersion }) }
+    local pg = model.capacity.per_gpu
+    if pg.gap then pg.gap.pct_text = decision.gap_pct_text(pg.gap, T.helpers.pct) end
+    overlap_gap(pg.evidence, pg.gap)
   end
   -- accelerator counts that differ, or are known for one run only: the totals compare
   -- different (or unknown) amounts of hardware, said first (banner, Summary)
@@ -2947,11 +3013,13 @@ function M.build(opts)
   local _, wb = gpus_of(B)
   -- a run without load points: one line saying why instead of an empty table
   local function empty_why(points, run) return #points == 0 and (lp.no_points_why(run) or "no load point") or "" end
-  model.curves = { { label = A.label, rows = curve_rows(pa, ga), empty_why = empty_why(pa, A.run),
-    na_note = curve_na_note(pa, ga, wa, any_goodput),
+  local lat, ttft_pct = curve_columns(pa, pb)
+  model.curve_columns = lat
+  model.curves = { { label = A.label, rows = curve_rows(pa, ga, lat, ttft_pct), empty_why = empty_why(pa, A.run),
+    na_note = curve_na_note(pa, ga, wa, any_goodput, lat),
     interactivity_note = interactivity_note(pa) },
-    { label = B.label, rows = curve_rows(pb, gb), empty_why = empty_why(pb, B.run),
-    na_note = curve_na_note(pb, gb, wb, any_goodput),
+    { label = B.label, rows = curve_rows(pb, gb, lat, ttft_pct), empty_why = empty_why(pb, B.run),
+    na_note = curve_na_note(pb, gb, wb, any_goodput, lat),
       interactivity_note = interactivity_note(pb) } }
   -- inference-perf's ITL: a note beside every ITL figure of such a run
   local ipa, ipb = itl_per_token_times(A.run), itl_per_token_times(B.run)
@@ -3070,7 +3138,8 @@ for _, p in ipairs { "slo", "perf", "perf_notes", "headline", "config", "workloa
   "workload_match.differences", "load_points.a", "load_points.b", "load_points.a[].stages",
   "load_points.b[].stages", "errors.a", "errors.b", "curves", "curves[].rows", "family.tests", "ladder.rows",
   "ladder.rows[].latency", "ladder.latency_columns", "ladder.latency_columns[].has", "charts.list",
-  "charts.list[].notes", "a.warnings", "b.warnings", "a.reasons", "b.reasons", "a.checks", "b.checks",
+  "curve_columns", "curves[].rows[].latency", "charts.list[].notes", "a.warnings", "b.warnings", "a.reasons",
+  "b.reasons", "a.checks", "b.checks",
   "kv.rows", "kv.efficiency", "kv.missing", "capacity.evidence.differences", "broken" } do
   M.LIST_PATHS[p] = true
 end
@@ -3097,9 +3166,10 @@ function M.plain(model)
   return clean(model, "")
 end
 
--- The headline's capacity and max sustained throughput as rows for comparison.csv:
--- {key, a, b, delta, pct, verdict, note}. A figure that is a lower bound ("≥") or unknown
--- gets no delta; the note quotes the report's text for both runs.
+-- The headline's capacity and max sustained throughput (and per GPU, with output tok/s) as
+-- rows for comparison.csv: {key, a, b, delta, pct, verdict, note, unit (nil: req/s)}. A
+-- figure that is a lower bound ("≥") or unknown gets no delta; the note quotes the report's
+-- text for both runs.
 function M.curve_rows(model)
   local out = {}
   local function row(key, a, b, ta, tb, exact, verdict)
@@ -3125,6 +3195,8 @@ function M.curve_rows(model)
     row("capacity_at_slo_rps", fig(ca), fig(cb), capacity_text(ca), capacity_text(cb),
       ca.kind == "interpolated" and cb.kind == "interpolated" and not differ and single and not broken,
       cap.evidence and cap.evidence.verdict or "unknown")
+    -- "no clear difference" with the gap the ranges allow first, as every text says it
+    if cap.evidence and cap.evidence.text then out[#out].note = cap.evidence.text .. "; " .. out[#out].note end
     local rd, rp = capacity_range_cells(g, " req/s", 2)
     if rd and not single and not differ and not broken then
       local d, why = rd:match("^(.-) (%(.*%))$")
@@ -3145,6 +3217,7 @@ function M.curve_rows(model)
     row("capacity_at_slo_rps_per_gpu", fig(ca), fig(cb), h and h.a_text or "N/A", h and h.b_text or "N/A",
       ca.kind == "interpolated" and cb.kind == "interpolated" and not differ and single and not broken,
       pg.evidence and pg.evidence.verdict or "unknown")
+    if pg.evidence and pg.evidence.text then out[#out].note = pg.evidence.text .. "; " .. out[#out].note end
     local rd, rp = capacity_range_cells(pg.gap, " req/s", 2)
     if rd and not single and not differ and not broken then
       local d, why = rd:match("^(.-) (%(.*%))$")
@@ -3186,6 +3259,35 @@ function M.curve_rows(model)
       or rate_text(vb), ("the upper end of the gap the load steps allow: %s's %s against %s's max sustained "
         .. "throughput"):format(label.b, hb and "ceiling" or "figure", label.a))
   end
+  -- per GPU, as the Headline's rows give them (their figures, their N/A reasons, their
+  -- evidence): max sustained throughput and whole-run output tok/s, each divided by its run's
+  -- accelerators. A delta only where the totals' row has one (exact, no range); else the
+  -- Headline's Delta and Change go in the note. Both accelerator counts unknown: the rows
+  -- still, empty, with the reason.
+  local by, g = {}, model.per_gpu or { a = {}, b = {} }
+  for _, r in ipairs(model.headline or {}) do by[r.key] = r end
+  local none = by.per_gpu
+  local function per_gpu_row(key, hkey, unit, a, b, known, verdict)
+    local h = by[hkey] or none or { a_text = "N/A", b_text = "N/A" }
+    -- (unknown on a side: as a performance row unknown there)
+    row(key, a, b, h.a_text, h.b_text, known, (a == nil or b == nil) and "not comparable" or verdict)
+    local r = out[#out]
+    r.unit = unit
+    if a ~= nil and b ~= nil and not known and h.delta_text and h.delta_text ~= "" then
+      r.note = r.note .. ("; B - A per GPU: %s"):format(h.delta_text == h.pct_text and h.delta_text
+        or (h.delta_text .. ", " .. h.pct_text))
+    end
+    if h.evidence and h.evidence ~= "" then r.note = r.note .. "; " .. h.evidence end
+  end
+  per_gpu_row("max_sustained_rps_per_gpu", "max_sustained_per_gpu", "req/s", g.a.max_sustained_rps,
+    g.b.max_sustained_rps, exact and not ranged, broken and "broken" or differ and "not comparable" or "untested")
+  -- whole-run output tok/s per GPU: on different GPU counts (or pooled over different loads)
+  -- not like for like, as the Headline's evidence says
+  local gc = model.gpu_counts and model.gpu_counts.a ~= model.gpu_counts.b
+  local like = model.workload_match and model.workload_match.like_for_like ~= false
+  per_gpu_row("output_tps_per_gpu", "output_tps_per_gpu", "tok/s", g.a.output_tps, g.b.output_tps,
+    not differ and not broken and like and not gc, broken and "broken"
+      or (differ or gc or not like) and "not comparable" or "untested")
   return out
 end
 
@@ -3255,8 +3357,8 @@ function M.csv(model)
   -- no delta where either is a bound or unknown, the verdict from the capacity evidence
   -- (never a test), and the note with both figures as the report prints them
   for _, h in ipairs(M.curve_rows(model)) do
-    lines[#lines + 1] = table.concat({ q(h.key), q("req/s"), q(h.a), q(h.b), q(h.delta), q(h.pct), q(h.verdict),
-      "", "", "", q(h.note), "", "" }, ",")
+    lines[#lines + 1] = table.concat({ q(h.key), q(h.unit or "req/s"), q(h.a), q(h.b), q(h.delta), q(h.pct),
+      q(h.verdict), "", "", "", q(h.note), "", "" }, ",")
   end
   -- the KV-cache figures, last (M.kv_csv_rows): never tested, so no test or p columns
   for _, k in ipairs(M.kv_csv_rows(model)) do

@@ -803,25 +803,43 @@ function M.duplicate_files(files)
   return out
 end
 
+-- Whether a set of figures (M.set) is a measurement two runs cannot share by chance: some
+-- request completed (requests_ok above 0, or not recorded) and the set holds a latency of
+-- them above 0 (a value in ms: TTFT, TPOT, ITL, end-to-end), whole number or not. Each is
+-- read off the clock request by request, and two measurements never agree on all of them.
+-- Nothing else is evidence: counts and token totals are the workload's (equal in every run
+-- of it, and in every run whose requests all failed), a duration may be the one the
+-- benchmark was set to run for, and a rate is a count over that duration.
+function M.is_measurement(set)
+  local ok = set.values.requests_ok
+  if ok ~= nil and ok <= 0 then return false end
+  for k, v in pairs(set.values) do
+    if metrics.has(k) and metrics.get(k).unit == "ms" and v > 0 then return true end
+  end
+  return false
+end
+
 -- Whether two sets of figures (M.set) hold the same values (the same keys, every value
--- equal), and whether they say anything: some request completed, and at least one value
--- is not a whole number (two measurements never agree to the last bit in a duration or a
--- percentile; counts alone could).
+-- equal), and whether that says they are one measurement: they are a measurement
+-- (M.is_measurement). Equal counts alone say nothing (a fixed workload's counts are equal
+-- in every run of it); equal latencies of completed requests, all of them, are one run
+-- saved twice, whether its numbers are whole or not.
 function M.same_values(s1, s2)
-  local frac = false
   for k, v in pairs(s1.values) do
     if s2.values[k] ~= v then return false, false end
-    if math.type(v) == "float" and v == v and v ~= math.floor(v) then frac = true end
   end
   for k in pairs(s2.values) do
     if s1.values[k] == nil then return false, false end
   end
-  return true, frac and (s1.values.requests_ok or 0) > 0
+  return true, M.is_measurement(s1)
 end
 
--- Whether two run models hold the same figures: every stage's (or, without stages, the
--- whole run's) values equal, and at least one of those stages a measurement by
--- M.same_values. A copied folder does, re-serialised or not; two measurements never do.
+-- The one "same results" rule of compare.lua and treatments.lua: whether two run models hold
+-- the same figures, every stage's (or, without stages, the whole run's) values equal, and at
+-- least one of those stages a measurement (M.same_values). A copied folder does, byte for
+-- byte, re-serialised or with its numbers all whole; two measurements never do. A copy of a
+-- run none of whose stages is a measurement (every request failed) is not told from another
+-- such run by its figures: M.same_files finds it where the bytes are the same.
 function M.same_figures(r1, r2)
   if #r1.stages ~= #r2.stages then return false end
   if #r1.stages == 0 then
@@ -835,6 +853,20 @@ function M.same_figures(r1, r2)
     any = any or says
   end
   return any
+end
+
+-- Whether two runs' result files are the same bytes (f1, f2: lists of {rel = the name
+-- relative to the run's folder, path = where to read it}): as many, at least one, the same
+-- names, each pair byte for byte (M.same_bytes), in whatever order they are listed.
+function M.same_files(f1, f2)
+  if #f1 == 0 or #f1 ~= #f2 then return false end
+  local by = {}
+  for _, f in ipairs(f2) do by[f.rel] = f.path end
+  for _, f in ipairs(f1) do
+    local q = by[f.rel]
+    if not q or not M.same_bytes(f.path, q) then return false end
+  end
+  return true
 end
 
 -- A file's name with every run of digits as "#": files of one series share it

@@ -19,22 +19,11 @@ local yo = require "llmd.yamlout"
 
 local M = {}
 
--- Whether two run models hold the same figures: every value of every stage (or of the whole
--- run, without stages) equal (llmd.runmodel.same_values), at least one of them compared. Two
--- measurements never agree to the last bit in every figure; a copied folder does. (Looser
--- than llmd.runmodel.same_figures, which also asks for a fractional value and a completed
--- request: figures of whole numbers alike count here too.)
-local function same_figures(r1, r2)
-  local same_values = require("llmd.runmodel").same_values
-  if #r1.stages ~= #r2.stages then return false end
-  if #r1.stages == 0 then return same_values(r1.overall, r2.overall) and next(r1.overall.values) ~= nil end
-  local any = false
-  for i, st in ipairs(r1.stages) do
-    if not same_values(st.metrics, r2.stages[i].metrics) then return false end
-    any = any or next(st.metrics.values) ~= nil
-  end
-  return any
-end
+local same_files -- (below)
+
+-- Two runs that are one: the same figures (llmd.runmodel.same_figures, compare.lua's rule)
+-- or the same files.
+local function same_results(r1, r2) return require("llmd.runmodel").same_figures(r1, r2) or same_files(r1, r2) end
 
 -- Reads every treatment's folders (opts: harness, warmup, cache = {dir = run model read
 -- before}). Returns the list with .runs (one run model per folder) and .run (their stages
@@ -74,7 +63,7 @@ function M.load(list, opts)
     if t.load_error then goto next_treatment end
     for j = 2, #t.runs do
       for k = 1, j - 1 do
-        if same_figures(t.runs[k], t.runs[j]) then
+        if same_results(t.runs[k], t.runs[j]) then
           error(("treatment %s: %s and %s hold the same figures in every stage: one run copied, not two "
             .. "measurements; give each repeat once (a repeat is a new run of the benchmark)"):format(
             t.label, t.runs[k].dir or t.dirs[k], t.runs[j].dir or t.dirs[j]), 0)
@@ -123,20 +112,17 @@ function M.load(list, opts)
   return list
 end
 
--- Whether two runs' result files are the same bytes: as many, by the same names relative to
--- their folders, each pair byte for byte.
-local function same_files(r1, r2)
-  local rm = require "llmd.runmodel"
-  local f1, f2 = r1.files or {}, r2.files or {}
-  if #f1 == 0 or #f1 ~= #f2 then return false end
-  local function rel(run, p) return p:sub(1, #run.dir + 1) == run.dir .. "/" and p:sub(#run.dir + 2) or p end
-  local by = {}
-  for _, p in ipairs(f2) do by[rel(r2, p)] = p end
-  for _, p in ipairs(f1) do
-    local q = by[rel(r1, p)]
-    if not q or not rm.same_bytes(p, q) then return false end
+-- Whether two runs' result files are the same bytes (llmd.runmodel.same_files, each file by
+-- its name relative to its run's folder).
+function same_files(r1, r2)
+  local function pairs_of(run)
+    local out = {}
+    for i, p in ipairs(run.files or {}) do
+      out[i] = { rel = p:sub(1, #run.dir + 1) == run.dir .. "/" and p:sub(#run.dir + 2) or p, path = p }
+    end
+    return out
   end
-  return true
+  return require("llmd.runmodel").same_files(pairs_of(r1), pairs_of(r2))
 end
 
 -- Treatments with different labels whose folders hold the same results (the same files byte
@@ -151,7 +137,7 @@ function M.identical_treatments(list)
       local found
       for _, ra in ipairs(a.runs or {}) do
         for _, rb in ipairs(b.runs or {}) do
-          if not found and same_figures(ra, rb) then found = { ra, rb } end
+          if not found and same_results(ra, rb) then found = { ra, rb } end
         end
       end
       if found then

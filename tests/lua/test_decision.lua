@@ -1651,7 +1651,8 @@ t.test("failures of one crashed repeat: over-dispersed across repeats, the poole
   local er
   for _, r in ipairs(m.perf) do if r.key == "error_rate_pct" then er = r end end
   t.eq({ er.test, er.verdict, er.winner }, { "exact_mann_whitney", "not shown to differ", nil })
-  local od = "on the repeats' error rates: the failures vary between repeats beyond chance (B's load point 1: 0 of "
+  -- (y's: the run by its label; it said "B's")
+  local od = "on the repeats' error rates: the failures vary between repeats beyond chance (y's load point 1: 0 of "
     .. "200, 0 of 200 and 12 of 200 failed, chi-square heterogeneity p = 4.8e-06), so the pooled request counts are "
     .. "no test (they assume requests fail independently)"
   t.ok(er.evidence:find(od, 1, true), er.evidence)
@@ -1659,12 +1660,12 @@ t.test("failures of one crashed repeat: over-dispersed across repeats, the poole
   -- the Summary's test at the matched load (the error rate limits y) reads the same
   t.eq({ m.matched_point.key, m.matched_point.test.test }, { "error_rate_pct", "exact_mann_whitney" })
   t.ok(m.matched_point.test.overdispersed:find("chi-square heterogeneity p = 4.8e-06", 1, true))
-  -- the swapped runs: A's load point now, and the same verdict
+  -- the swapped runs: y is A now, named the same, and the same verdict
   local w = report.build { a = side(db, "y"), b = side(da, "x"), generated = 0,
     slo = decision.parse_slo("error_rate_pct=1,ttft_p95_ms=1000") }
   for _, r in ipairs(w.perf) do if r.key == "error_rate_pct" then er = r end end
   t.eq({ er.test, er.verdict }, { "exact_mann_whitney", "not shown to differ" })
-  t.ok(er.evidence:find("(A's load point 1: 0 of 200", 1, true), er.evidence)
+  t.ok(er.evidence:find("(y's load point 1: 0 of 200", 1, true), er.evidence)
 end)
 
 t.test("every figure the same in every repeat but the error rate: Fisher's test decides it, the SLO point too", function()
@@ -1742,7 +1743,7 @@ t.test("a row whose exact test cannot decide reads 'not shown to differ' in the 
   t.ok(t.read(w .. "/comparison.csv"):match("\nttft_p95_ms,[^\n]*"):find(",not shown to differ,exact_mann_whitney,0.1,",
     1, true))
   t.ok(t.read(w .. "/comparison_report.md"):find("| not shown to differ | exact Mann-Whitney on the repeats, p = 0.1: "
-    .. "3 and 3 repeats (each run's repeats all one value)", 1, true))
+    .. "3 and 3 repeats (A's and B's repeats all one value)", 1, true))
   t.ok(t.read(w .. "/comparison_report.html"):find("<td>not shown to differ</td><td>exact Mann-Whitney on the repeats, "
     .. "p = 0.1: 3 and 3 repeats", 1, true))
   t.ok(cj.summary:find("One metric: TTFT p95, tested only on repeats too few for any outcome of the test to reach "

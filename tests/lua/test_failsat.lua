@@ -372,11 +372,18 @@ t.test("a crashed repeat: max sustained says each repeat's failures; the repeats
   -- the error rate on the repeats: A 0, 0, 0 % (one value), B 0, 0, 30 %: the exact
   -- Mann-Whitney test (python3, every one of the C(6, 3) = 20 splits of the mid-ranks: B's
   -- rank sum 12, P(W <= 12) = P(W >= 12) = 1: p = 1, and the smallest p any split gives
-  -- is 2 x 10 / 20 = 1). The note said "(A the same value in every repeat)"
+  -- is 2 x 10 / 20 = 1). The note said "(A the same value in every repeat)", then "(A's
+  -- repeats all one value)": A is the run labelled vllm-2rep, and the report names runs by label
   local row
   for _, r in ipairs(m.perf) do if r.key == "error_rate_pct" then row = r end end
-  t.ok(row.evidence:find("exact Mann-Whitney on the repeats, p = 1: 3 and 3 repeats (A's repeats all one value) can "
+  t.ok(row.evidence:find("exact Mann-Whitney on the repeats, p = 1: 3 and 3 repeats (vllm-2rep's repeats all one "
+    .. "value) can "
     .. "give no p below 1, so this test cannot show a difference", 1, true), row.evidence)
+  -- swapped, the run is B: named by its label too (it said "B's")
+  local m2 = report.build { a = sd("vllm-crash", crash), b = sd("vllm-2rep", EXP7 .. "/vllm-2replicas"),
+    generated = 0, workspace = "/tmp/headfix", slo = decision.parse_slo("error_rate_pct=1,ttft_p95_ms=300") }
+  for _, r in ipairs(m2.perf) do if r.key == "error_rate_pct" then row = r end end
+  t.ok(row.evidence:find("3 and 3 repeats (vllm-2rep's repeats all one value)", 1, true), row.evidence)
   -- no such garbling anywhere in the report's texts: a run's side named bare before "the same"
   for _, name in ipairs { "comparison_report.md", "comparison_report.html" } do
     local text = render(name, m)

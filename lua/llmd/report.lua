@@ -1930,6 +1930,16 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
     order == said and " too" or "", spans)
 end
 
+-- The evidence of a per-GPU row where one run's accelerator count is unknown: N/A, with why
+-- ("N/A (not compared per GPU: y's accelerator count is unknown; ...)"), never the totals'
+-- order, which per GPU may be the other way.
+local function per_gpu_unknown_evidence(model, A, B)
+  local g = model.per_gpu or { a = {}, b = {} }
+  local who = not g.a.gpus and A or B
+  return ("N/A (not compared per GPU: %s's accelerator count is unknown, give gpus: N in its info file; the "
+    .. "totals' order says nothing of the order per GPU)"):format(who.label)
+end
+
 -- Each headline row's evidence column (rows read off the same figure share its evidence).
 local function headline_evidence(model, A, B)
   local cap = capacity_evidence_text(model, A, B)
@@ -1946,7 +1956,12 @@ local function headline_evidence(model, A, B)
   -- per GPU, the order of the capacities each divided by its run's accelerators: its own
   -- evidence, which may point the other way from the totals' (1 GPU against 4)
   local cap_gpu = model.capacity.per_gpu and model.capacity.per_gpu.evidence
-    and capacity_evidence_text(model, A, B, model.capacity.per_gpu, " per GPU") or cap
+    and capacity_evidence_text(model, A, B, model.capacity.per_gpu, " per GPU")
+  if not cap_gpu then
+    -- one run's accelerator count unknown (the row is there for the other's): per GPU
+    -- nothing is ordered, whatever the totals' order (which may be the other way per GPU)
+    cap_gpu = per_gpu_unknown_evidence(model, A, B)
+  end
   -- max sustained per GPU likewise, where the counts differ (the same count orders the
   -- runs as the totals do); not of different workloads or a broken run
   local sus_gpu = model.gpus_differ and not differ and not (model.broken and #model.broken > 0)
@@ -3215,6 +3230,14 @@ function M.curve_rows(model)
       -- different accelerator counts: per GPU leads, as in the Headline; the totals follow
       table.insert(out, 1, table.remove(out))
     end
+  end
+  -- one run's accelerator count unknown: the Headline's per-GPU row is there for the other's,
+  -- with no order (its evidence N/A with why), and so is this row: never the totals' order
+  local h_gpu
+  for _, r in ipairs(model.headline or {}) do if r.key == "capacity_per_gpu" then h_gpu = r end end
+  if not pg and h_gpu then
+    row("capacity_at_slo_rps_per_gpu", h_gpu.a, h_gpu.b, h_gpu.a_text, h_gpu.b_text, false, "not comparable")
+    if h_gpu.evidence and h_gpu.evidence ~= "" then out[#out].note = out[#out].note .. "; " .. h_gpu.evidence end
   end
   local sa, sb = model.saturation.a, model.saturation.b
   -- a run that saturated below its ceiling (the most it achieved at any load) has its true

@@ -146,6 +146,32 @@ t.test("with repeats a lower bound's tok/s range stops at the most its run deliv
     "-29.7 % to +42.7 %" })
 end)
 
+t.test("a per-GPU capacity row with one accelerator count unknown carries no order, in every output", function()
+  local dir = t.tmpdir()
+  t.write(dir .. "/g1.yaml", "guide: base\ngpus: 1\n")
+  t.write(dir .. "/g0.yaml", "guide: x\n")
+  local w, r = t.compare { "--a", VLLM, "--a-label", "A", "--a-info", dir .. "/g1.yaml", "--b", CHUNKED,
+    "--b-label", "B", "--b-info", dir .. "/g0.yaml", "--slo", "ttft_p90_ms=200" }
+  t.eq(r.code, 0, r.stderr)
+  local want = "N/A (not compared per GPU: B's accelerator count is unknown, give gpus: N in its info file; the "
+    .. "totals' order says nothing of the order per GPU)"
+  -- (it read "the order holds whatever the bound: B sustained 126.53 req/s, A never ...")
+  local md = t.read(w .. "/comparison_report.md")
+  local row = t.table_rows(md, "Headline")["Capacity at SLO per GPU"]
+  t.eq(row[6], want)
+  local js = json.read(w .. "/comparison.json")
+  for _, h in ipairs(js.headline) do if h.key == "capacity_per_gpu" then t.eq(h.evidence, want) end end
+  local html = t.read(w .. "/comparison_report.html")
+  t.ok(html:find("not compared per GPU: B&#39;s accelerator count is unknown", 1, true)
+    or html:find("not compared per GPU: B's accelerator count is unknown", 1, true), "the HTML says it")
+  local csv = t.read(w .. "/comparison.csv")
+  local line = csv:match("\ncapacity_at_slo_rps_per_gpu,[^\n]*")
+  t.ok(line and line:find(want, 1, true), tostring(line))
+  t.ok(line:find(",not comparable,", 1, true), line)
+  -- no per-GPU text names an order
+  t.ok(not (line:find("order holds", 1, true) or row[6]:find("order holds", 1, true)), line)
+end)
+
 t.test("every bound kind's tok/s: its own point's, from the fewest at that load or above", function()
   local slo = decision.parse_slo("ttft_p90_ms=200")
   local function pts(rows)

@@ -198,3 +198,31 @@ t.test("every bound kind's tok/s: its own point's, from the fewest at that load 
   t.eq({ c.kind, c.floor_tps }, { "never_violated", nil })
   t.eq({ lp.bracket_tps(c) }, { nil, nil })
 end)
+
+t.test("about the same in req/s is said of tok/s only where the tok/s spans keep within the threshold", function()
+  -- with --min-effect 10: x 10 req/s at 1000 tok/s (TTFT p90 100 ms), 10.5 at 1050 (300
+  -- ms); y 10.1 at 1010, 10.6 at 1500. TTFT p90 <= 200 ms crosses halfway in both (by
+  -- hand): 10.25 and 10.35 req/s, brackets 10-10.5 and 10.1-10.6: B - A from 10.1 / 10.5 - 1
+  -- = -3.8 % to 10.6 / 10 - 1 = +6.0 %, within 10 %: about the same. In tok/s the brackets
+  -- are 1000-1050 and 1010-1500: from 1010 / 1050 - 1 = -3.8 % to 1500 / 1000 - 1 = +50.0 %
+  local function run(rows)
+    local stages = {}
+    for i, r in ipairs(rows) do
+      stages[i] = { rate = r[1], values = { throughput_req_s = r[1], throughput_tok_s = r[2], ttft_p90_ms = r[3],
+        error_rate_pct = 0 } }
+    end
+    return t.run_of(stages)
+  end
+  local function sdr(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+  local m = report.build { a = sdr("x", run { { 10, 1000, 100 }, { 10.5, 1050, 300 } }),
+    b = sdr("y", run { { 10.1, 1010, 100 }, { 10.6, 1500, 300 } }), slo = decision.parse_slo("ttft_p90_ms=200"),
+    min_effect = 10, generated = 0 }
+  t.eq(m.capacity.evidence.verdict, "about the same")
+  local rrow = t.headline_row(m, RPS)
+  t.ok(rrow.evidence:find("about the same", 1, true), rrow.evidence)
+  local row = t.headline_row(m, TPS)
+  t.eq(row.pct_text, "-3.8 % to +50.0 %")
+  -- it read the req/s row's "within the practical threshold of 10.0 %: about the same"
+  t.eq(row.evidence, "one run per load, no interval; the req/s figures are within the practical threshold of "
+    .. "10.0 %, but in output tok/s the measured loads allow B − A -3.8 % to +50.0 %: not shown to differ, no winner")
+end)

@@ -1919,11 +1919,14 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
   local order = decision.gap_order(g, touch)
   local function tok(x) return T.helpers.num(x, 1) .. " tok/s" end
   if not order then
-    local range = g.hi_rps == math.huge and ("%s or more"):format(T.helpers.signed(g.lo_rps, 1))
-      or ("%s to %s"):format(T.helpers.signed(g.lo_rps, 1), T.helpers.signed(g.hi_rps, 1))
-    return ("%s: %sthe order in req/s does not carry over to output tok/s: the measured loads allow B − A from %s "
-      .. "tok/s, so either may be higher in tok/s"):format(basis, (ca.interval and cb.interval) and "" or "untested; ",
-      range)
+    -- (an end with no bound: a span with no upper end in tok/s, its ceiling unknown)
+    local lo_open, hi_open = g.lo_rps == -math.huge, g.hi_rps == math.huge
+    local range = lo_open and hi_open and "any gap"
+      or lo_open and ("B − A of at most %s tok/s"):format(T.helpers.signed(g.hi_rps, 1))
+      or hi_open and ("B − A of %s tok/s or more"):format(T.helpers.signed(g.lo_rps, 1))
+      or ("B − A from %s to %s tok/s"):format(T.helpers.signed(g.lo_rps, 1), T.helpers.signed(g.hi_rps, 1))
+    return ("%s: %sthe order in req/s does not carry over to output tok/s: the measured loads allow %s, so either "
+      .. "may be higher in tok/s"):format(basis, (ca.interval and cb.interval) and "" or "untested; ", range)
   end
   if ev.below_threshold and order == said then return cap_text end
   local la, ha = decision.capacity_span(ta_)

@@ -226,3 +226,28 @@ t.test("about the same in req/s is said of tok/s only where the tok/s spans keep
   t.eq(row.evidence, "one run per load, no interval; the req/s figures are within the practical threshold of "
     .. "10.0 %, but in output tok/s the measured loads allow B − A -3.8 % to +50.0 %: not shown to differ, no winner")
 end)
+
+t.test("a bound whose tok/s has no known ceiling leaves the tok/s gap open on that side, said so", function()
+  -- x: 10 req/s (tok/s unknown), 20 at 2000 tok/s, 30 offered 21 achieved (saturated) at
+  -- 2100, TTFT p90 50, 60, 300 ms: >= 20 req/s (ceiling 21), in tok/s from min(2000, 2100)
+  -- = 2000 up, no ceiling (a point's tok/s unknown). y: 10, 20, 30, 40 req/s at 100 tok/s a
+  -- request, 50, 60, 100, 300 ms: between 30 and 40 req/s, 3000-4000 tok/s. In req/s y is
+  -- the higher (30 > 21); in tok/s B - A is at most 4000 - 2000 = +2000 (by hand)
+  local function run(rows)
+    local stages = {}
+    for i, r in ipairs(rows) do
+      stages[i] = { rate = r[1], values = { throughput_req_s = r[2], throughput_tok_s = r[3], ttft_p90_ms = r[4],
+        error_rate_pct = 0 } }
+    end
+    return t.run_of(stages)
+  end
+  local function sdr(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+  local m = report.build { a = sdr("x", run { { 10, 10, nil, 50 }, { 20, 20, 2000, 60 }, { 30, 21, 2100, 300 } }),
+    b = sdr("y", run { { 10, 10, 1000, 50 }, { 20, 20, 2000, 60 }, { 30, 30, 3000, 100 }, { 40, 40, 4000, 300 } }),
+    slo = decision.parse_slo("ttft_p90_ms=200"), generated = 0 }
+  t.eq({ m.capacity.a.kind, m.capacity.a.floor_tps, m.capacity.a.ceiling_tps }, { "saturated", 2000, nil })
+  t.ok(t.headline_row(m, RPS).evidence:find("the order holds whatever the bound", 1, true))
+  t.eq(t.headline_row(m, TPS).evidence, "one run per load, no interval: untested; the order in req/s does not carry "
+    .. "over to output tok/s: the measured loads allow B − A of at most +2,000.0 tok/s, so either may be higher in "
+    .. "tok/s")
+end)

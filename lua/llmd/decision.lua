@@ -840,7 +840,7 @@ M.CAPACITY_DEFINITION = "the highest achieved request rate at which every SLO ho
   .. "that failed, where it can reach past them. Its output tok/s is read at the same load: an estimate's on the "
   .. "same line, between the two points' own; a bound's from the fewest tok/s delivered at its load point or any "
   .. "load above it (a higher load can deliver fewer, with fewer output tokens per request) to the most delivered "
-  .. "at any load (no upper end where every load met the SLOs). Two runs are ordered in tok/s only where those "
+  .. "at any load (no upper end where every load met the SLOs). Two capacities are ordered in tok/s only where those "
   .. "spans are, never by their order in req/s"
 
 -- Capacity kinds two capacities can be compared by (M.capacity_gap, M.capacity_evidence):

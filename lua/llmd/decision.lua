@@ -853,7 +853,11 @@ M.CAPACITY_DEFINITION = "the highest achieved request rate at which every SLO ho
   .. "None (N/A) where a load that met the SLOs lies above one that failed them (non-monotone) or an SLO metric "
   .. "is unknown. A capacity is never above the max sustained throughput, except in a run whose shortfall at some "
   .. "load was failed requests (not overload) measured with no error-rate SLO or with one looser than the share "
-  .. "that failed, where it can reach past them"
+  .. "that failed, where it can reach past them. Its output tok/s is read at the same load: an estimate's on the "
+  .. "same line, between the two points' own; a bound's from the fewest tok/s delivered at its load point or any "
+  .. "load above it (a higher load can deliver fewer, with fewer output tokens per request) to the most delivered "
+  .. "at any load (no upper end where every load met the SLOs). Two capacities are ordered in tok/s only where those "
+  .. "spans are, never by their order in req/s"
 
 -- Capacity kinds two capacities can be compared by (M.capacity_gap, M.capacity_evidence):
 -- a figure, a lower bound, or "below the lowest load" (every kind of that list).
@@ -941,6 +945,43 @@ function M.capacity_touch(ca, cb)
   local function failing(c) return c.interval and c.interval.lower_ends or not c.interval and c end
   if touch(passing(ca), failing(cb)) then return "a" end
   if touch(passing(cb), failing(ca)) then return "b" end
+  return nil
+end
+
+-- The same-load order of two capacities (M.capacity_touch, read off their load points in
+-- req/s) where it holds in output tok/s too: "a" | "b" | false. It holds only where, in
+-- tok/s, both spans end at that load: the higher run's tok/s span starts at its passing
+-- point's own (an estimate whose failing point delivered no fewer; a bound whose floor_tps,
+-- the fewest at that load or above, is its own point's), and the lower run's ends at its
+-- failing point's (an estimate whose failing point delivered no fewer than its passing one;
+-- a capacity below its lowest load). Elsewhere tok/s per request that fall with the load
+-- can put the higher run's capacity below the other's in tok/s although it sustained more
+-- requests: its req/s order is no tok/s order.
+function M.capacity_touch_tps(ca, cb)
+  local t = M.capacity_touch(ca, cb)
+  if not t then return false end
+  local hi, lo = t == "a" and ca or cb, t == "a" and cb or ca
+  local function num(x) return type(x) == "number" and x == x end
+  local starts_at_passing
+  if hi.kind == "interpolated" then
+    starts_at_passing = num(hi.last_passing_tps) and num(hi.first_failing_tps)
+      and hi.first_failing_tps >= hi.last_passing_tps
+  else
+    starts_at_passing = num(hi.floor_tps) and num(hi.output_tps) and hi.floor_tps >= hi.output_tps
+  end
+  local ends_at_failing = lo.kind == "below_lowest" or (num(lo.last_passing_tps) and num(lo.first_failing_tps)
+    and lo.first_failing_tps >= lo.last_passing_tps)
+  return starts_at_passing and ends_at_failing and t or false
+end
+
+-- The order two capacities' gap (M.capacity_gap, g) shows: "b" where B's lowest is above
+-- A's highest (or meets it at the same load: touch, M.capacity_touch or, in tok/s,
+-- M.capacity_touch_tps), "a" the other way, nil where the gap allows either sign or is
+-- unknown.
+function M.gap_order(g, touch)
+  if not g or g.lo_rps ~= g.lo_rps or g.hi_rps ~= g.hi_rps then return nil end
+  if g.lo_rps > 0 or (touch == "b" and g.lo_rps == 0 and g.hi_rps > 0) then return "b" end
+  if g.hi_rps < 0 or (touch == "a" and g.hi_rps == 0 and g.lo_rps < 0) then return "a" end
   return nil
 end
 

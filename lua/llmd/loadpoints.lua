@@ -245,6 +245,26 @@ local function max_output_tps(points)
   return best
 end
 
+-- The fewest output tok/s delivered at points[from] or at any load point after it (the
+-- loads above it), or nil where one of theirs is unknown: a lower bound's floor in tok/s.
+-- The capacity of a bound lies at its point's load or above, and past it a load may
+-- deliver fewer tok/s (fewer output tokens per request there) even as its req/s rise.
+local function min_output_tps_from(points, from)
+  local least
+  for j = from, #points do
+    local v = points[j].output_tps
+    if type(v) ~= "number" or v ~= v then return nil end
+    if not least or v < least then least = v end
+  end
+  return least
+end
+
+-- The position of point p in points.
+local function position(points, p)
+  for j, q in ipairs(points) do if q == p then return j end end
+  return #points
+end
+
 local function too_thin(p, i)
   local n = p.values.requests_ok
   if finite(n) and n < M.MIN_SATURATION_REQUESTS then
@@ -862,16 +882,21 @@ M.meets = meets
 -- "last_passing" | "below_lowest" | "unknown", bound = "lower" for never_violated,
 -- saturated and last_passing,
 -- ceiling_rps (saturated) = the highest achieved rate at any load, which the capacity
--- cannot exceed, limiting = key, first_failing = the first failing point's index and
--- first_failing_rps its achieved rate, last_passing_rps (interpolated) = the achieved rate
--- of the last point that met every SLO (last_passing_tps and first_failing_tps: the two
--- points' output tok/s), load_type, passing_offered = the offered load of the point that
--- met every SLO at the bracket's lower end (interpolated, bounds), failing_offered = that of
--- the first failing point (interpolated, below_lowest), offered (interpolated, when both
--- points' offered loads are known and of one type) = the offered load at the crossing, on
--- the same line as rps (the reason says it), failed_slos (below_lowest) = the SLOs
--- it failed at its lowest load, in words ("TTFT p90 ≤ 200.0 ms"), reason =}. An interpolated figure is an estimate:
--- the measurements place the capacity only between last_passing_rps and first_failing_rps
+-- cannot exceed; a bound's output tok/s (output_tps: its load point's own) spans floor_tps
+-- (the fewest delivered at that point or any load above it, where the capacity may lie:
+-- past it fewer output tokens per request can leave a higher load with fewer tok/s) to
+-- ceiling_tps (saturated, last_passing: the most delivered at any load; nil, no upper end,
+-- where it never failed), each nil where a point's tok/s is unknown, limiting = key,
+-- first_failing = the first failing point's index and first_failing_rps its achieved rate,
+-- last_passing_rps (interpolated) = the achieved rate of the last point that met every SLO
+-- (last_passing_tps and first_failing_tps: the two points' output tok/s), load_type,
+-- passing_offered = the offered load of the point that met every SLO at the bracket's lower
+-- end (interpolated, bounds), failing_offered = that of the first failing point
+-- (interpolated, below_lowest), offered (interpolated, when both points' offered loads are
+-- known and of one type) = the offered load at the crossing, on the same line as rps (the
+-- reason says it), failed_slos (below_lowest) = the SLOs it failed at its lowest load, in
+-- words ("TTFT p90 ≤ 200.0 ms"), reason =}. An interpolated figure is an estimate: the
+-- measurements place the capacity only between last_passing_rps and first_failing_rps
 -- (llmd.decision.capacity_bracket).
 -- SLO metrics as the report's tables name them ("TTFT p90", not ttft_p90_ms), for reasons
 local function labels(keys)
@@ -1046,7 +1071,8 @@ function M.capacity(points, slo, sat)
       if p.achieved_rps <= last.achieved_rps then
         local err = field(p, "error_rate_pct")
         return { kind = "last_passing", bound = "lower", rps = last.achieved_rps, output_tps = last.output_tps,
-          ceiling_rps = max_achieved(points), ceiling_tps = max_output_tps(points), load_type = last.load_type,
+          ceiling_rps = max_achieved(points), ceiling_tps = max_output_tps(points),
+          floor_tps = min_output_tps_from(points, position(points, last)), load_type = last.load_type,
           passing_offered = last.offered,
           first_failing = p.index, first_failing_rps = p.achieved_rps, limiting = detail[1], failing = detail,
           reason = ("every SLO holds up to load point %d (%.4g req/s achieved); load point %d violates %s there, and "
@@ -1124,7 +1150,7 @@ function M.capacity(points, slo, sat)
       if p.achieved_rps and (not ceiling or p.achieved_rps > ceiling) then ceiling = p.achieved_rps end
     end
     return { kind = "saturated", bound = "lower", rps = best, output_tps = best_tps, ceiling_rps = ceiling,
-      ceiling_tps = max_output_tps(points),
+      ceiling_tps = max_output_tps(points), floor_tps = min_output_tps_from(points, position(points, best_p)),
       load_type = best_p.load_type, passing_offered = best_p.offered,
       first_failing = ok == false and q.index or nil, first_failing_rps = ok == false and q.achieved_rps or nil,
       limiting = ok == false and detail[1] or nil,
@@ -1132,12 +1158,15 @@ function M.capacity(points, slo, sat)
         .. "The capacity is at least %.4g req/s, the max sustained throughput; measure loads between these two "
         .. "points to find it"):format(limit - 1, points[limit - 1].achieved_rps, limit, sat_text, fails, best) }
   end
-  local best, best_tps, best_p
+  -- its tok/s, as every bound's: the point its req/s figure is read at, its own (no longer
+  -- the most at any load: a lower load that delivered more tok/s, more tokens per request,
+  -- is not the capacity's load), from the fewest at that load or above it (floor_tps)
+  local best, best_p
   for _, p in ipairs(points) do
     if not best or p.achieved_rps > best then best, best_p = p.achieved_rps, p end
-    if p.output_tps and (not best_tps or p.output_tps > best_tps) then best_tps = p.output_tps end
   end
-  return { kind = "never_violated", bound = "lower", rps = best, output_tps = best_tps,
+  return { kind = "never_violated", bound = "lower", rps = best, output_tps = best_p.output_tps,
+    floor_tps = min_output_tps_from(points, position(points, best_p)),
     load_type = best_p.load_type, passing_offered = best_p.offered,
     reason = "every load point meets every SLO: the capacity is at least the highest load measured" }
 end
@@ -1192,7 +1221,11 @@ end
 -- nil where a load point's tok/s is unknown, and for the kinds M.bracket has none of. An
 -- estimate's is the two points' tok/s in order, lower first: the first failing point may
 -- deliver fewer tok/s than the last passing one (fewer output tokens per request there),
--- and a range is never given high end first.
+-- and a range is never given high end first. A lower bound's runs from its floor_tps (the
+-- fewest tok/s at its load point or above: never its own point's tok/s alone, which a
+-- higher load, where the capacity may lie, can fall below) up, math.huge, as its req/s
+-- bracket runs up: its ceiling (ceiling_tps) caps it where the spans are read
+-- (M.capacity_interval, llmd.decision.capacity_span).
 function M.bracket_tps(c)
   local lo, hi
   local gives = M.capacity_gives(c)
@@ -1200,7 +1233,7 @@ function M.bracket_tps(c)
     lo, hi = c.last_passing_tps, c.first_failing_tps
     if type(lo) == "number" and type(hi) == "number" and hi < lo then lo, hi = hi, lo end
   elseif gives == "lower" then
-    lo, hi = c.output_tps, math.huge
+    lo, hi = c.floor_tps, math.huge
   elseif gives == "below" then
     lo, hi = 0, c.lowest_tps
   end
@@ -1244,7 +1277,8 @@ end
 -- violated, or still met at the last point before saturation); an end whose load points
 -- do not cross the limits once (non-monotone) leaves that side open (0, math.huge); top =
 -- the highest achieved rate measured; lo_tps, hi_tps the same range in output tok/s (the
--- three brackets read off the same load points' tok/s; nil where one is unknown). nil and
+-- three brackets read off the same load points' tok/s, a bound's up to the most its run
+-- delivered at any load, as in req/s; nil where one is unknown). nil and
 -- why when a point has one run only (no spread to use), a capacity is unknown or
 -- non-monotone, or the SLO metric that decides the capacity is the same value in every
 -- repeat of a point that decides it (no spread to estimate: "repeats identical: TTFT p90
@@ -1298,8 +1332,10 @@ function M.capacity_interval(points, slo, cap)
       lt, ht = c == low and 0 or lo_tps, c == high and math.huge or hi_tps
     end
     -- a lower bound whose run saturated or failed the SLOs above it (ceiling_rps: the most it
-    -- achieved at any load) is at most that: the range never reaches above the loads measured
+    -- achieved at any load) is at most that: the range never reaches above the loads measured;
+    -- in tok/s likewise at the most it delivered at any load (ceiling_tps)
     if type(c.ceiling_rps) == "number" and h > c.ceiling_rps then h = math.max(l, c.ceiling_rps) end
+    if type(c.ceiling_tps) == "number" and lt and ht > c.ceiling_tps then ht = math.max(lt, c.ceiling_tps) end
     lo, hi = math.min(lo, l), math.max(hi, h)
     if lo_tps and lt then
       lo_tps, hi_tps = math.min(lo_tps, lt), math.max(hi_tps, ht)

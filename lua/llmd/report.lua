@@ -1120,7 +1120,8 @@ local function per_gpu(side, cap, sat, points)
   out.output_tps_why = not tps and (tps_why or "not in the results") or nil
   out.max_sustained_rps = per(sat.max_sustained_rps)
   out.capacity_rps = per(cap.rps)
-  out.capacity_output_tps = per(cap.output_tps)
+  -- (a bound's: its floor in tok/s, what it is a bound of)
+  out.capacity_output_tps = per(decision.capacity_is_bound(cap) and cap.floor_tps or cap.output_tps)
   return out
 end
 
@@ -1158,9 +1159,11 @@ local function capacity_in_tps(c)
     if not (c.output_tps and lo and hi) then return nil end
     return { kind = c.kind, rps = c.output_tps, last_passing_rps = lo, first_failing_rps = hi }
   elseif decision.capacity_is_bound(c) then
-    -- its ceiling in tok/s: the most the run delivered at any load (none where the run never
-    -- failed the SLOs, or a point's tok/s is unknown: no upper end)
-    return c.output_tps and { kind = c.kind, bound = c.bound, rps = c.output_tps, ceiling_rps = c.ceiling_tps } or nil
+    -- from its floor in tok/s (the fewest delivered at its load point or above: a higher
+    -- load, where the capacity may lie, can deliver fewer than its own point) to its ceiling,
+    -- the most the run delivered at any load (none where the run never failed the SLOs, or a
+    -- point's tok/s is unknown: no upper end)
+    return c.floor_tps and { kind = c.kind, bound = c.bound, rps = c.floor_tps, ceiling_rps = c.ceiling_tps } or nil
   elseif c.kind == "below_lowest" then
     return c.lowest_tps and { kind = c.kind, lowest_rps = c.lowest_tps } or nil
   end
@@ -1265,8 +1268,9 @@ local function headline(model)
     elseif key == "capacity_tps" then
       local ta_, tb_ = capacity_in_tps(cap.a), capacity_in_tps(cap.b)
       -- the same-load rule of the req/s row (brackets that touch at one load: the same load
-      -- points, offered and achieved within 1 %), read off the req/s capacities' points
-      local touch = decision.capacity_touch(cap.a, cap.b) or false
+      -- points, offered and achieved within 1 %), read off the req/s capacities' points, and
+      -- only where both tok/s spans end at that load too (decision.capacity_touch_tps)
+      local touch = decision.capacity_touch_tps(cap.a, cap.b)
       local rd, rp = capacity_range_cells(ta_ and tb_ and decision.capacity_gap(ta_, tb_, touch), " tok/s", 1)
       if rd then dt, pt = rd, rp
       elseif va ~= nil and vb ~= nil and not (ta_ and tb_) and cap.a.kind == "interpolated"
@@ -1308,19 +1312,38 @@ local function headline(model)
     local function tps(c)
       if c.kind == "interpolated" or is_bound(c) then
         if not c.output_tps then return "N/A (output tok/s unknown at the load points it is read from)" end
+        -- a bound from its floor: the fewest tok/s at its load point or above, where the
+        -- capacity may lie (loadpoints.capacity's floor_tps), said where it is below the
+        -- point's own ("≥ 10,472.5" read as a bound where a higher load delivered 8,510.4)
+        local fell
+        if is_bound(c) then
+          if not c.floor_tps then
+            return "N/A (output tok/s unknown at a load point above the bound's, where the capacity may lie)"
+          end
+          if c.floor_tps < c.output_tps then
+            fell = ("%s tok/s at its bound's load point, as few as %s at a load above it"):format(
+              T.helpers.num(c.output_tps, 1), T.helpers.num(c.floor_tps, 1))
+          end
+        end
         -- an interpolated figure of one run per load is an estimate, as in the req/s row
         local about = c.kind == "interpolated" and not c.interval and c.last_passing_rps and "about " or ""
-        local fig = (is_bound(c) and "≥ " or about) .. T.helpers.num(c.output_tps, 1) .. " tok/s"
+        local fig = is_bound(c) and ("≥ " .. T.helpers.num(c.floor_tps, 1) .. " tok/s")
+          or (about .. T.helpers.num(c.output_tps, 1) .. " tok/s")
         -- the repeats' range beside it, in tok/s, as the req/s row gives it in req/s
         local iv = c.interval
         if iv and iv.lo_tps and iv.hi_tps then
           local range = interval_text(iv, true)
-          if is_bound(c) and range == fig then return fig end
+          if is_bound(c) and range == fig and not fell then return fig end
           local clause = iv.lo_tps == 0 and iv.hi_tps == math.huge and "the repeats cannot narrow it down: "
             or "the repeats allow "
-          return ("%s%s (%s%s)"):format(fig, is_bound(c) and " by the means" or "", clause, range)
+          return ("%s%s (%s%s%s)"):format(fig, is_bound(c) and " by the means" or "", fell and (fell .. "; ") or "",
+            clause, range)
         end
-        return fig
+        if fell and c.ceiling_tps and c.ceiling_tps ~= math.huge then
+          -- its span, as the gap beside it reads it: up to the most the run delivered
+          return ("%s–%s tok/s (%s)"):format(T.helpers.num(c.floor_tps, 1), T.helpers.num(c.ceiling_tps, 1), fell)
+        end
+        return fell and ("%s (%s)"):format(fig, fell) or fig
       end
       if c.kind == "below_lowest" then
         if not c.lowest_tps then return ("N/A (%s; its output tok/s is unknown)"):format(below_note(c)) end
@@ -1342,7 +1365,9 @@ local function headline(model)
       end
       return capacity_text(c)
     end
-    add("capacity_tps", "Capacity at SLO, output tok/s", cap.a.output_tps, cap.b.output_tps, tps(cap.a), tps(cap.b), 1)
+    -- a bound's figure is its floor in tok/s (what "≥" holds for), an estimate's its own
+    local function tps_fig(c) if is_bound(c) then return c.floor_tps end return c.output_tps end
+    add("capacity_tps", "Capacity at SLO, output tok/s", tps_fig(cap.a), tps_fig(cap.b), tps(cap.a), tps(cap.b), 1)
   else
     local why = "N/A (no SLO given: --slo or slo: in the info files)"
     rows[#rows + 1] = { key = "capacity", label = "Capacity at SLO", a_text = why, b_text = why, delta_text = "",
@@ -1759,6 +1784,20 @@ local function dispersion_reason(A, B, od)
     .. "chance (a crash in one), not with the configuration"
 end
 
+-- What a capacity verdict rests on: the repeats and the ranges they allow, or why there
+-- are none ("one run per load, no interval").
+local function evidence_basis(A, B, ca, cb)
+  if ca.interval and cb.interval then
+    -- the ranges cover the measured brackets of three capacities (llmd.loadpoints
+    -- capacity_interval): not 95 % intervals, and never called so
+    return ("repeats at every load point, ranges %s (A) and %s (B), %s"):format(ca.interval.text,
+      cb.interval.text, decision.RANGE_WHAT)
+  end
+  local basis = untested_text(A, B, ca, cb)
+  if basis == "one run per load" then basis = "one run per load, no interval" end
+  return basis
+end
+
 -- What stands behind the headline's capacity verdict, in a few words: the repeats and the
 -- ranges they allow, the practical threshold, or one run per load with no interval. gap:
 -- the gap of the row it is said beside (decision.capacity_gap; the tok/s row's in tok/s),
@@ -1790,16 +1829,7 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
     end
     return "capacity unknown: not compared"
   end
-  local basis
-  if ca.interval and cb.interval then
-    -- the ranges cover the measured brackets of three capacities (llmd.loadpoints
-    -- capacity_interval): not 95 % intervals, and never called so
-    basis = ("repeats at every load point, ranges %s (A) and %s (B), %s"):format(ca.interval.text,
-      cb.interval.text, decision.RANGE_WHAT)
-  else
-    basis = untested_text(A, B, ca, cb)
-    if basis == "one run per load" then basis = "one run per load, no interval" end
-  end
+  local basis = evidence_basis(A, B, ca, cb)
   if v == "not shown to differ" and ev.steps_cannot_order then
     -- ranges that overlap, from means between the same measured loads: no sameness either
     return ("%s: they overlap, and %s: not shown to differ, no winner"):format(basis, steps_reason(A, B, ca, cb, per))
@@ -1921,6 +1951,69 @@ local function sustained_gpu_evidence(model, A, B, base)
     B.label, range(lb, hb))
 end
 
+-- The evidence of the Headline's capacity in output tok/s: the req/s row's (cap_text), but
+-- an order it names (ordered, a winner, or one below the practical threshold) is said of
+-- tok/s only as the tok/s spans show it (decision.gap_order of their gap, capacity_in_tps,
+-- the same-load rule only where it holds in tok/s, decision.capacity_touch_tps): tok/s per
+-- request that fall with the load can leave the run that sustained more requests with
+-- fewer tok/s at its capacity, and its req/s order is then no tok/s order.
+local function capacity_tps_evidence_text(model, A, B, cap_text)
+  local cap = model.capacity
+  local ev, ca, cb = cap.evidence or {}, cap.a, cap.b
+  local said = ev.winner or (ev.ordered and ev.higher) or (ev.below_threshold and ev.margin_higher) or nil
+  if not said and ev.verdict ~= "about the same" then return cap_text end
+  local basis = evidence_basis(A, B, ca, cb)
+  local ta_, tb_ = capacity_in_tps(ca), capacity_in_tps(cb)
+  local touch = decision.capacity_touch_tps(ca, cb)
+  local g = ta_ and tb_ and decision.capacity_gap(ta_, tb_, touch)
+  if not said then
+    -- about the same in req/s: in tok/s only where the gap the tok/s spans allow stays
+    -- within the threshold too (the req/s rule, decision.capacity_evidence)
+    local thr = model.min_effect
+    if g and g.lo_pct and g.hi_pct and g.lo_pct >= -thr and g.hi_pct <= thr then return cap_text end
+    return ("%s; the req/s figures are within the practical threshold of %s %%, but in output tok/s the measured "
+      .. "loads allow B − A %s: not shown to differ, no winner"):format(basis, T.helpers.num(thr, 1),
+      g and decision.gap_pct_text(g, T.helpers.pct) or "either way")
+  end
+  if not g then
+    return basis .. ": not ordered in output tok/s, where a load point its span is read from has no tok/s"
+  end
+  local order = decision.gap_order(g, touch)
+  local function tok(x) return T.helpers.num(x, 1) .. " tok/s" end
+  if not order then
+    -- (an end with no bound: a span with no upper end in tok/s, its ceiling unknown)
+    local lo_open, hi_open = g.lo_rps == -math.huge, g.hi_rps == math.huge
+    local range = lo_open and hi_open and "any gap"
+      or lo_open and ("B − A of at most %s tok/s"):format(T.helpers.signed(g.hi_rps, 1))
+      or hi_open and ("B − A of %s tok/s or more"):format(T.helpers.signed(g.lo_rps, 1))
+      or ("B − A from %s to %s tok/s"):format(T.helpers.signed(g.lo_rps, 1), T.helpers.signed(g.hi_rps, 1))
+    return ("%s: %sthe order in req/s does not carry over to output tok/s: the measured loads allow %s, so either "
+      .. "may be higher in tok/s"):format(basis, (ca.interval and cb.interval) and "" or "untested; ", range)
+  end
+  if ev.below_threshold and order == said then return cap_text end
+  local la, ha = decision.capacity_span(ta_)
+  local lb, hb = decision.capacity_span(tb_)
+  local hi, lo = order == "b" and B or A, order == "b" and A or B
+  local spans = ("%s's capacity lies at %s or more, %s's at %s or less%s"):format(hi.label,
+    tok(order == "b" and lb or la), lo.label, tok(order == "b" and ha or hb), touch and same_load_text(ev) or "")
+  if ca.interval and cb.interval then
+    return ("%s: apart in output tok/s%s, %s higher: %s"):format(basis, order == said and " too" or "", hi.label,
+      spans)
+  end
+  return ("%s: untested, but the measured loads order them in output tok/s%s: %s"):format(basis,
+    order == said and " too" or "", spans)
+end
+
+-- The evidence of a per-GPU row where one run's accelerator count is unknown: N/A, with why
+-- ("N/A (not compared per GPU: y's accelerator count is unknown; ...)"), never the totals'
+-- order, which per GPU may be the other way.
+local function per_gpu_unknown_evidence(model, A, B)
+  local g = model.per_gpu or { a = {}, b = {} }
+  local who = not g.a.gpus and A or B
+  return ("N/A (not compared per GPU: %s's accelerator count is unknown, give gpus: N in its info file; the "
+    .. "totals' order says nothing of the order per GPU)"):format(who.label)
+end
+
 -- Each headline row's evidence column (rows read off the same figure share its evidence).
 local function headline_evidence(model, A, B)
   local cap = capacity_evidence_text(model, A, B)
@@ -1928,7 +2021,7 @@ local function headline_evidence(model, A, B)
   local ta_ = #model.slo > 0 and capacity_in_tps(model.capacity.a)
   local tb_ = #model.slo > 0 and capacity_in_tps(model.capacity.b)
   local cap_tps = ta_ and tb_ and capacity_evidence_text(model, A, B, nil, nil,
-    decision.capacity_gap(ta_, tb_, decision.capacity_touch(model.capacity.a, model.capacity.b) or false)) or cap
+    decision.capacity_gap(ta_, tb_, decision.capacity_touch_tps(model.capacity.a, model.capacity.b))) or cap
   local sus = sustained_evidence_text(model)
   local differ = workloads_differ(model)
   if differ then
@@ -1942,7 +2035,12 @@ local function headline_evidence(model, A, B)
   -- per GPU, the order of the capacities each divided by its run's accelerators: its own
   -- evidence, which may point the other way from the totals' (1 GPU against 4)
   local cap_gpu = model.capacity.per_gpu and model.capacity.per_gpu.evidence
-    and capacity_evidence_text(model, A, B, model.capacity.per_gpu, " per GPU") or cap
+    and capacity_evidence_text(model, A, B, model.capacity.per_gpu, " per GPU")
+  if not cap_gpu then
+    -- one run's accelerator count unknown (the row is there for the other's): per GPU
+    -- nothing is ordered, whatever the totals' order (which may be the other way per GPU)
+    cap_gpu = per_gpu_unknown_evidence(model, A, B)
+  end
   -- max sustained per GPU likewise, where the counts differ (the same count orders the
   -- runs as the totals do); not of different workloads or a broken run
   local sus_gpu = model.gpus_differ and not differ and not (model.broken and #model.broken > 0)
@@ -1956,7 +2054,7 @@ local function headline_evidence(model, A, B)
     elseif k == "capacity" then
       r.evidence = cap
     elseif k == "capacity_tps" then
-      r.evidence = cap_tps
+      r.evidence = capacity_tps_evidence_text(model, A, B, cap_tps)
     elseif k == "max_sustained_per_gpu" then
       r.evidence = sus_gpu
     elseif k == "max_sustained" then
@@ -3230,6 +3328,14 @@ function M.curve_rows(model)
       -- different accelerator counts: per GPU leads, as in the Headline; the totals follow
       table.insert(out, 1, table.remove(out))
     end
+  end
+  -- one run's accelerator count unknown: the Headline's per-GPU row is there for the other's,
+  -- with no order (its evidence N/A with why), and so is this row: never the totals' order
+  local h_gpu
+  for _, r in ipairs(model.headline or {}) do if r.key == "capacity_per_gpu" then h_gpu = r end end
+  if not pg and h_gpu then
+    row("capacity_at_slo_rps_per_gpu", h_gpu.a, h_gpu.b, h_gpu.a_text, h_gpu.b_text, false, "not comparable")
+    if h_gpu.evidence and h_gpu.evidence ~= "" then out[#out].note = out[#out].note .. "; " .. h_gpu.evidence end
   end
   local sa, sb = model.saturation.a, model.saturation.b
   -- a run that saturated below its ceiling (the most it achieved at any load) has its true

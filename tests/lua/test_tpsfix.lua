@@ -1,0 +1,253 @@
+-- Capacity in output tok/s (auditor au3's findings T1, R2, G3): a lower bound's tok/s span
+-- reaches down to the fewest tok/s at its load point or above (a higher load, where the
+-- capacity may lie, can deliver fewer), and up to the most at any load, with repeats too;
+-- the tok/s row orders two runs only where those spans do, never by the req/s order; a
+-- per-GPU row with one accelerator count unknown carries no order.
+--
+-- Expected values: python3 (numpy) on the fixture files, the stage files' successes.
+-- throughput (T1-b: the chunked run with stage 4's TTFT p90 set to 150 ms and stages 5 and
+-- 6 at 50 output tokens per request, output tok/s = requests_per_sec x 50, as below):
+--   def tps(d, edits={}):  # edits: stage -> tokens per request
+--       t = [json.load(open(f"{d}/stage_{i}_lifecycle_metrics.json"))["successes"]["throughput"]
+--            for i in range(7)]
+--       return [x["requests_per_sec"] * edits[i] if i in edits else x["output_tokens_per_sec"]
+--               for i, x in enumerate(t)]
+--   vllm: [..., 5693.884 (stage 3), 6316.806, 6323.775, 6431.058]
+--   chunked: [..., 7902.138 (stage 3), 10472.452 (stage 4), ...]
+--   T1-b: [..., 7902.138, 10472.452 (stage 4), 8510.381, 8648.079]
+-- T1-b's capacity: TTFT p90 <= 200 ms holds up to stage 4 (load point 5), stage 5
+-- saturated: >= 167.78 req/s; in tok/s from min(10472.452, 8510.381, 8648.079) = 8510.381
+-- to the most at any load, 10472.452. vllm's: >= 91.36 req/s (stage 3), in tok/s from
+-- min(5693.884, 6316.806, 6323.775, 6431.058) = 5693.884 to 6431.058. Chunked's: about
+-- 162.01 req/s between stages 3 and 4, in tok/s 7902.138 to 10472.452.
+--   vllm vs T1-b: 8510.381 - 6431.058 = +2079.32 to 10472.452 - 5693.884 = +4778.57,
+--     8510.381 / 6431.058 - 1 = +32.33 %, 10472.452 / 5693.884 - 1 = +83.92 %
+--   chunked vs T1-b: 8510.381 - 10472.452 = -1962.07 to 10472.452 - 7902.138 = +2570.31,
+--     -18.74 % to +32.53 %
+-- R2 (exp-7's llm-d-1p1d and vllm-2replicas at 3.6 req/s, and tests/fixtures/saturating-
+-- repeats' x and y at 5.5 req/s, 3 repeats each, saturated): numpy means of
+-- output_throughput: x 697.0456 and 991.5089, y 696.9740 and 994.3416 tok/s; B - A from
+-- 696.9740 - 991.5089 = -294.53 to 994.3416 - 697.0456 = +297.30 tok/s, -29.71 % to +42.65 %.
+local t = require "testlib"
+local json = require "llmd.json"
+local report = require "llmd.report"
+local decision = require "llmd.decision"
+local harness = require "llmd.harness"
+local lp = require "llmd.loadpoints"
+
+local F = t.fixtures()
+local ROOT = t.here() .. "/../.."
+local VLLM = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
+local CHUNKED = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
+local EXP7 = F .. "/vllm-benchmark/exp-7_H100"
+local SAT = ROOT .. "/tests/fixtures/saturating-repeats"
+
+local function sd(label, dir, gpus)
+  return { label = label, state = { label = label, stack = { gpus = gpus } }, run = harness.extract(dir, {}),
+    kv = {} }
+end
+
+local function model(a, b, slo)
+  return report.build { a = sd("A", a), b = sd("B", b), slo = decision.parse_slo(slo), generated = 0 }
+end
+
+-- The chunked run with stage 4's TTFT p90 at 150 ms (it meets 200 ms there) and stages 5
+-- and 6 at 50 output tokens per request (fewer tok/s past the bound): au3's T1-b.
+local function t1b()
+  local dir = t.tmpdir() .. "/T1-b"
+  t.copy_tree(CHUNKED, dir)
+  local function edit(stage, fn)
+    local path = ("%s/stage_%d_lifecycle_metrics.json"):format(dir, stage)
+    local doc = json.read(path)
+    fn(doc.successes)
+    t.write(path, json.encode(doc))
+  end
+  edit(4, function(s) s.latency.time_to_first_token.p90 = 0.150 end)
+  for _, stage in ipairs { 5, 6 } do
+    edit(stage, function(s)
+      local tp = s.throughput
+      s.output_len.mean = 50
+      tp.output_tokens_per_sec = tp.requests_per_sec * 50
+      tp.total_tokens_per_sec = tp.input_tokens_per_sec + tp.output_tokens_per_sec
+    end)
+  end
+  return dir
+end
+
+local TPS = "Capacity at SLO, output tok/s"
+local RPS = "Capacity at SLO (TTFT p90 ≤ 200.0 ms)"
+
+t.test("a lower bound's tok/s reaches down to the fewest at its load or above, never 'at least' its own point's",
+  function()
+  local b = t1b()
+  local m = model(VLLM, b, "ttft_p90_ms=200")
+  local cb = m.capacity.b
+  t.eq(cb.kind, "saturated")
+  local row = t.headline_row(m, TPS)
+  -- was "≥ 10,472.5 tok/s", "+4,041.4 to +4,778.6 tok/s"
+  t.eq(row.b_text, "8,510.4–10,472.5 tok/s (10,472.5 tok/s at its bound's load point, as few as 8,510.4 at a load "
+    .. "above it)")
+  t.near(row.b, 8510.380794750034, 1e-6)
+  t.eq({ row.delta_text, row.pct_text }, { "+2,079.3 to +4,778.6 tok/s", "+32.3 % to +83.9 %" })
+  -- the order holds in tok/s too, said in tok/s: B's lowest above A's most
+  t.eq(row.evidence, "one run per load, no interval: untested, but the measured loads order them in output tok/s "
+    .. "too: B's capacity lies at 8,510.4 tok/s or more, A's at 6,431.1 tok/s or less")
+  t.near(cb.output_tps, 10472.452260003998, 1e-6)
+  t.near(cb.floor_tps, 8510.380794750034, 1e-6)
+  t.near(cb.ceiling_tps, 10472.452260003998, 1e-6)
+  t.near(m.capacity.a.floor_tps, 5693.884076290361, 1e-6)
+  -- its bracket in tok/s from the floor (it read from its own point's 10472.452 up)
+  t.eq(select(1, lp.bracket_tps(cb)), cb.floor_tps)
+  -- the req/s row is as it was
+  t.eq(t.headline_row(m, RPS).delta_text, "+64.71 to +81.60 req/s")
+end)
+
+t.test("the same-load order in req/s is no order in tok/s where tok/s fall past the bound", function()
+  local m = model(CHUNKED, t1b(), "ttft_p90_ms=200")
+  -- req/s: B met the SLO at the load where A failed it, so B is the higher (0 to +46.43)
+  local rrow = t.headline_row(m, RPS)
+  t.eq(rrow.delta_text, "+0.00 to +46.43 req/s")
+  t.ok(rrow.evidence:find("the measured loads order them", 1, true), rrow.evidence)
+  -- tok/s: was "+0.0 to +2,570.3 tok/s" with "the measured loads order them"
+  local row = t.headline_row(m, TPS)
+  t.eq({ row.delta_text, row.pct_text }, { "-1,962.1 to +2,570.3 tok/s (the measured loads cannot order them)",
+    "-18.7 % to +32.5 %" })
+  t.eq(decision.capacity_touch(m.capacity.a, m.capacity.b), "b")
+  t.eq(decision.capacity_touch_tps(m.capacity.a, m.capacity.b), false)
+  t.eq(row.evidence, "one run per load, no interval: untested; the order in req/s does not carry over to output "
+    .. "tok/s: the measured loads allow B − A from -1,962.1 to +2,570.3 tok/s, so either may be higher in tok/s")
+  -- comparison.json carries the same row
+  local js = json.decode(json.encode(report.plain(m)))
+  for _, r in ipairs(js.headline) do
+    if r.key == "capacity_tps" then t.eq(r.delta_text, row.delta_text); t.eq(r.evidence, row.evidence) end
+  end
+end)
+
+t.test("with repeats a lower bound's tok/s range stops at the most its run delivered at any load", function()
+  local function dir(cfg, sat)
+    local d = t.tmpdir() .. "/" .. sat
+    t.mkdir(d)
+    for _, src in ipairs { EXP7 .. "/" .. cfg, SAT .. "/" .. sat } do
+      t.walk(src, function(path)
+        if path:match("%.json$") then t.copy(path, d .. "/" .. path:match("[^/]+$")) end
+      end)
+    end
+    return d
+  end
+  local m = model(dir("llm-d-1p1d", "x"), dir("vllm-2replicas", "y"), "ttft_p99_ms=800")
+  t.near(m.capacity.a.interval.hi_tps, 991.5088553653641, 1e-6)
+  t.near(m.capacity.b.interval.hi_tps, 994.3415766018084, 1e-6)
+  local row
+  for _, r in ipairs(m.headline) do if r.key == "capacity_tps" then row = r end end
+  -- was "≥ 697.0 tok/s" on both sides and "N/A (both lower bounds)"
+  t.eq({ row.a_text, row.b_text }, { "≥ 697.0 tok/s by the means (the repeats allow 697.0–991.5 tok/s)",
+    "≥ 697.0 tok/s by the means (the repeats allow 697.0–994.3 tok/s)" })
+  t.eq({ row.delta_text, row.pct_text }, { "-294.5 to +297.3 tok/s (the measured loads cannot order them)",
+    "-29.7 % to +42.7 %" })
+end)
+
+t.test("a per-GPU capacity row with one accelerator count unknown carries no order, in every output", function()
+  local dir = t.tmpdir()
+  t.write(dir .. "/g1.yaml", "guide: base\ngpus: 1\n")
+  t.write(dir .. "/g0.yaml", "guide: x\n")
+  local w, r = t.compare { "--a", VLLM, "--a-label", "A", "--a-info", dir .. "/g1.yaml", "--b", CHUNKED,
+    "--b-label", "B", "--b-info", dir .. "/g0.yaml", "--slo", "ttft_p90_ms=200" }
+  t.eq(r.code, 0, r.stderr)
+  local want = "N/A (not compared per GPU: B's accelerator count is unknown, give gpus: N in its info file; the "
+    .. "totals' order says nothing of the order per GPU)"
+  -- (it read "the order holds whatever the bound: B sustained 126.53 req/s, A never ...")
+  local md = t.read(w .. "/comparison_report.md")
+  local row = t.table_rows(md, "Headline")["Capacity at SLO per GPU"]
+  t.eq(row[6], want)
+  local js = json.read(w .. "/comparison.json")
+  for _, h in ipairs(js.headline) do if h.key == "capacity_per_gpu" then t.eq(h.evidence, want) end end
+  local html = t.read(w .. "/comparison_report.html")
+  t.ok(html:find("not compared per GPU: B&#39;s accelerator count is unknown", 1, true)
+    or html:find("not compared per GPU: B's accelerator count is unknown", 1, true), "the HTML says it")
+  local csv = t.read(w .. "/comparison.csv")
+  local line = csv:match("\ncapacity_at_slo_rps_per_gpu,[^\n]*")
+  t.ok(line and line:find(want, 1, true), tostring(line))
+  t.ok(line:find(",not comparable,", 1, true), line)
+  -- no per-GPU text names an order
+  t.ok(not (line:find("order holds", 1, true) or row[6]:find("order holds", 1, true)), line)
+end)
+
+t.test("every bound kind's tok/s: its own point's, from the fewest at that load or above", function()
+  local slo = decision.parse_slo("ttft_p90_ms=200")
+  local function pts(rows)
+    local stages = {}
+    for i, r in ipairs(rows) do
+      stages[i] = { rate = r[1], values = { throughput_req_s = r[2], throughput_tok_s = r[3], ttft_p90_ms = r[4],
+        error_rate_pct = r[5] or 0 } }
+    end
+    return lp.points(t.run_of(stages))
+  end
+  -- never violated, tok/s falling at the highest load (by hand: 3000 at 20 req/s, 2500 at
+  -- 25): the capacity is at least 25 req/s, read at that load, 2500 tok/s; it read the most
+  -- at any load, 3000, a load below the capacity's
+  local c = lp.capacity(pts { { 10, 10, 2000, 50 }, { 20, 20, 3000, 60 }, { 25, 25, 2500, 70 } }, slo)
+  t.eq({ c.kind, c.output_tps, c.floor_tps, c.ceiling_tps }, { "never_violated", 2500, 2500, nil })
+  t.eq({ lp.bracket_tps(c) }, { 2500, math.huge })
+  -- the last load that met the SLOs (10 req/s, 1000 tok/s), then 55 % of requests failed
+  -- at 20 req/s offered (9 req/s achieved, 9 / 0.45 = 20 answered: failures, not overload),
+  -- 500 tok/s (by hand): from min(1000, 500) = 500, up to the most at any load, 1000
+  c = lp.capacity(pts { { 10, 10, 1000, 50 }, { 20, 9, 500, 300, 55 } }, slo)
+  t.eq({ c.kind, c.output_tps, c.floor_tps, c.ceiling_tps }, { "last_passing", 1000, 500, 1000 })
+  -- a point above the bound without its tok/s: the floor is unknown, and so is the bracket
+  c = lp.capacity(pts { { 10, 10, 1000, 50 }, { 20, 20, nil, 60 } }, slo)
+  t.eq({ c.kind, c.floor_tps }, { "never_violated", nil })
+  t.eq({ lp.bracket_tps(c) }, { nil, nil })
+end)
+
+t.test("about the same in req/s is said of tok/s only where the tok/s spans keep within the threshold", function()
+  -- with --min-effect 10: x 10 req/s at 1000 tok/s (TTFT p90 100 ms), 10.5 at 1050 (300
+  -- ms); y 10.1 at 1010, 10.6 at 1500. TTFT p90 <= 200 ms crosses halfway in both (by
+  -- hand): 10.25 and 10.35 req/s, brackets 10-10.5 and 10.1-10.6: B - A from 10.1 / 10.5 - 1
+  -- = -3.8 % to 10.6 / 10 - 1 = +6.0 %, within 10 %: about the same. In tok/s the brackets
+  -- are 1000-1050 and 1010-1500: from 1010 / 1050 - 1 = -3.8 % to 1500 / 1000 - 1 = +50.0 %
+  local function run(rows)
+    local stages = {}
+    for i, r in ipairs(rows) do
+      stages[i] = { rate = r[1], values = { throughput_req_s = r[1], throughput_tok_s = r[2], ttft_p90_ms = r[3],
+        error_rate_pct = 0 } }
+    end
+    return t.run_of(stages)
+  end
+  local function sdr(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+  local m = report.build { a = sdr("x", run { { 10, 1000, 100 }, { 10.5, 1050, 300 } }),
+    b = sdr("y", run { { 10.1, 1010, 100 }, { 10.6, 1500, 300 } }), slo = decision.parse_slo("ttft_p90_ms=200"),
+    min_effect = 10, generated = 0 }
+  t.eq(m.capacity.evidence.verdict, "about the same")
+  local rrow = t.headline_row(m, RPS)
+  t.ok(rrow.evidence:find("about the same", 1, true), rrow.evidence)
+  local row = t.headline_row(m, TPS)
+  t.eq(row.pct_text, "-3.8 % to +50.0 %")
+  -- it read the req/s row's "within the practical threshold of 10.0 %: about the same"
+  t.eq(row.evidence, "one run per load, no interval; the req/s figures are within the practical threshold of "
+    .. "10.0 %, but in output tok/s the measured loads allow B − A -3.8 % to +50.0 %: not shown to differ, no winner")
+end)
+
+t.test("a bound whose tok/s has no known ceiling leaves the tok/s gap open on that side, said so", function()
+  -- x: 10 req/s (tok/s unknown), 20 at 2000 tok/s, 30 offered 21 achieved (saturated) at
+  -- 2100, TTFT p90 50, 60, 300 ms: >= 20 req/s (ceiling 21), in tok/s from min(2000, 2100)
+  -- = 2000 up, no ceiling (a point's tok/s unknown). y: 10, 20, 30, 40 req/s at 100 tok/s a
+  -- request, 50, 60, 100, 300 ms: between 30 and 40 req/s, 3000-4000 tok/s. In req/s y is
+  -- the higher (30 > 21); in tok/s B - A is at most 4000 - 2000 = +2000 (by hand)
+  local function run(rows)
+    local stages = {}
+    for i, r in ipairs(rows) do
+      stages[i] = { rate = r[1], values = { throughput_req_s = r[2], throughput_tok_s = r[3], ttft_p90_ms = r[4],
+        error_rate_pct = 0 } }
+    end
+    return t.run_of(stages)
+  end
+  local function sdr(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+  local m = report.build { a = sdr("x", run { { 10, 10, nil, 50 }, { 20, 20, 2000, 60 }, { 30, 21, 2100, 300 } }),
+    b = sdr("y", run { { 10, 10, 1000, 50 }, { 20, 20, 2000, 60 }, { 30, 30, 3000, 100 }, { 40, 40, 4000, 300 } }),
+    slo = decision.parse_slo("ttft_p90_ms=200"), generated = 0 }
+  t.eq({ m.capacity.a.kind, m.capacity.a.floor_tps, m.capacity.a.ceiling_tps }, { "saturated", 2000, nil })
+  t.ok(t.headline_row(m, RPS).evidence:find("the order holds whatever the bound", 1, true))
+  t.eq(t.headline_row(m, TPS).evidence, "one run per load, no interval: untested; the order in req/s does not carry "
+    .. "over to output tok/s: the measured loads allow B − A of at most +2,000.0 tok/s, so either may be higher in "
+    .. "tok/s")
+end)

@@ -1826,36 +1826,42 @@ local function sustained_evidence_text(model)
   return "one run per load, no interval: untested" .. near
 end
 
--- The evidence of max sustained throughput per GPU, where both runs' accelerator counts are
--- known and differ: its own, as the per-GPU capacity has, since per GPU the order may be
--- the other way from the totals'. Each run's limit per GPU lies between its figure and its
--- ceiling (the most it achieved at any load), each divided by its own count; from its
--- figure up when it never saturated. Spans apart order the runs, untested ("base": the
--- totals' evidence, what stands behind the figures); spans that overlap do not. nil when a
--- figure is unknown.
-local function sustained_gpu_evidence(model, A, B, base)
-  local g, sa, sb = model.per_gpu, model.saturation.a, model.saturation.b
-  if not (g and g.a.gpus and g.b.gpus and sa.max_sustained_rps and sb.max_sustained_rps) then return nil end
+-- The evidence of max sustained throughput, in total (per GPU: false) or per GPU (where both
+-- runs' accelerator counts are known and differ, since per GPU the order may be the other
+-- way from the totals'): one rule for both rows. Each run's limit lies between its figure
+-- and its ceiling (the most it achieved at any load), per GPU each divided by its own
+-- count; from its figure up when it never saturated. Spans apart order the runs, untested
+-- ("base": what stands behind the figures); spans that overlap do not. nil when a figure
+-- is unknown.
+local function sustained_order_evidence(model, A, B, base, per_gpu)
+  local sa, sb = model.saturation.a, model.saturation.b
+  if not (sa.max_sustained_rps and sb.max_sustained_rps) then return nil end
+  local na, nb, where, unit = 1, 1, "", " req/s"
+  if per_gpu then
+    local g = model.per_gpu
+    if not (g and g.a.gpus and g.b.gpus) then return nil end
+    na, nb, where, unit = g.a.gpus, g.b.gpus, " per GPU", " req/s per GPU"
+  end
   local function span(s, n)
     local hi = s.none and math.huge or (s.ceiling_rps and math.max(s.ceiling_rps, s.max_sustained_rps))
       or s.max_sustained_rps
     return s.max_sustained_rps / n, hi / n
   end
-  local la, ha = span(sa, g.a.gpus)
-  local lb, hb = span(sb, g.b.gpus)
-  local function per(x) return T.helpers.num(x, 2) .. " req/s per GPU" end
+  local la, ha = span(sa, na)
+  local lb, hb = span(sb, nb)
+  local function per(x) return T.helpers.num(x, 2) .. unit end
   local hi, lo
   if ha < lb then hi, lo = { B, lb }, { A, ha } elseif hb < la then hi, lo = { A, la }, { B, hb } end
   if hi then
-    return ("%s, but the measured loads order them per GPU: %s sustained %s, %s never achieved more than %s at any "
-      .. "load"):format(base, hi[1].label, per(hi[2]), lo[1].label, per(lo[2]))
+    return ("%s, but the measured loads order them%s: %s sustained %s, %s never achieved more than %s at any "
+      .. "load"):format(base, where, hi[1].label, per(hi[2]), lo[1].label, per(lo[2]))
   end
   local function range(l, h)
     if h == math.huge then return "≥ " .. per(l) end
     if l == h then return per(l) end
     return ("%s–%s"):format(T.helpers.num(l, 2), per(h))
   end
-  return ("%s; per GPU the measured loads cannot order them: %s %s, %s %s"):format(base, A.label, range(la, ha),
+  return ("%s;%s the measured loads cannot order them: %s %s, %s %s"):format(base, where, A.label, range(la, ha),
     B.label, range(lb, hb))
 end
 
@@ -1878,8 +1884,11 @@ local function headline_evidence(model, A, B)
     and capacity_evidence_text(model, A, B, model.capacity.per_gpu, " per GPU") or cap
   -- max sustained per GPU likewise, where the counts differ (the same count orders the
   -- runs as the totals do); not of different workloads or a broken run
-  local sus_gpu = model.gpus_differ and not differ and not (model.broken and #model.broken > 0)
-    and sustained_gpu_evidence(model, A, B, sus) or sus
+  local comparable = not differ and not (model.broken and #model.broken > 0)
+  local sus_gpu = model.gpus_differ and comparable and sustained_order_evidence(model, A, B, sus, true) or sus
+  -- the totals by the same rule: where the measured loads order them, the total row says so
+  -- as the per-GPU row does, never only "untested"
+  if comparable then sus = sustained_order_evidence(model, A, B, sus, false) or sus end
   for _, r in ipairs(model.headline) do
     local k = r.key
     if (k == "capacity" and #model.slo == 0) or k == "per_gpu" or k == "gpus" then
@@ -2519,7 +2528,12 @@ local function summary(model, A, B)
           m.label,
           metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, mp.reason or "no test possible")
       end
-      if big then out[#out] = out[#out] .. gpu_latency_caveat(model, A, B, "Those latencies") end
+      -- beside every verdict at the matched load, "no clear difference" as much as a win: a
+      -- latency at one total load is not at one load per GPU either way
+      if mp.a ~= nil and mp.b ~= nil then
+        out[#out] = out[#out] .. gpu_latency_caveat(model, A, B, metrics.get(mp.key).unit == "ms" and "Those latencies"
+          or "Those figures")
+      end
       if mp.saturated then
         -- no load both measured lies below both saturations: the figures are said with that
         local past, sat = {}, model.saturation
@@ -2743,6 +2757,8 @@ local function summary(model, A, B)
         .. " and the practical threshold of " .. T.helpers.num(model.min_effect, 1) .. " %"
         .. (errors_tested and (" (for the error rate also %s percentage points)"):format(
           T.helpers.num(decision.MIN_ERROR_PP, 1)) or "") .. "."
+        -- as beside a win: "no clear difference" at equal total load is not one per GPU
+        .. gpu_latency_caveat(model, A, B, "These whole-run latencies and rates")
       if no_failures then
         -- said apart: untested, and never among the kinds "tested"
         out[#out + 1] = ("No request failed in either run (%s), so the error rate was not tested."):format(

@@ -52,6 +52,7 @@ local fmt_p = decision.fmt_p
 M.fmt_p = fmt_p
 
 local harness_note -- (defined below)
+local workload_title -- (defined below)
 
 local function harness_name(run)
   if run.tool and run.tool ~= "" then return run.harness .. " (" .. run.tool .. ")" end
@@ -2835,6 +2836,27 @@ local function curve_of(points)
   return json.array(out) -- [] in comparison.json when the run has no load point
 end
 
+-- The banner's title where the workloads do not match (differences: the workload match's).
+-- The load ladder (how many load points, their offered loads, the requests each sent) does
+-- not set workloads apart, as treatments.lua groups them: the same requests and load type
+-- on two ladders are one workload driven at other loads, said so. The harness alone (its
+-- note given) is one workload measured twice. Anything else (token lengths, load type,
+-- model, a stated workload) is not the same workload.
+local LADDER_FIELDS = { load_points = true, offered_load = true, requests = true }
+workload_title = function(differences, harness_note)
+  if #differences == 0 then return nil end
+  local ladder, harness, other = false, false, false
+  for _, d in ipairs(differences) do
+    if LADDER_FIELDS[d.field] then ladder = true
+    elseif d.field == "harness" and harness_note then harness = true
+    else other = true end
+  end
+  if other or not (ladder or harness) then return "Not the same workload." end
+  if ladder and harness then return "The same workload, measured by different harnesses on different load ladders." end
+  if harness then return "The same workload, measured by different harnesses." end
+  return "The same workload (the same requests), on different load ladders."
+end
+
 -- The comparison model. opts: a, b (sides), workspace, generated (epoch, default now),
 -- slo (llmd.decision.parse_slo's list), min_effect (%, default 2), significance (saved
 -- tests by metric key, for analyze.lua).
@@ -3007,6 +3029,7 @@ function M.build(opts)
       if d.field ~= "harness" then model.harness_only = false end
     end
   end
+  model.workload_title = workload_title(model.workload_match.differences, model.harness_note)
   local fam = decision.family(tests)
   if mp and decision.can_decide(mp.test) then mp.p_adjusted, mp.family_size = fam.adjusted[mp.test.id], fam.size end
   model.family = { method = "holm", alpha = decision.ALPHA, size = fam.size, tests = {} }

@@ -66,3 +66,24 @@ t.test("nu31-2: the total max sustained row says the measured loads order them, 
   t.eq(t.headline_row(m, "Max sustained throughput").evidence, "means of the repeats at each load point, untested; "
     .. "the measured loads cannot order them: x ≥ 3.48 req/s, y ≥ 3.49 req/s")
 end)
+
+t.test("nu31-3: runs whose requests match and whose load ladders differ: the banner says the ladder, not the workload",
+  function()
+  -- python3 on the demo pair's stage files: input tokens per request (successes.prompt_len.mean,
+  -- weighted by successes.count over the 7 stages) 204.1 (vllm) and 203.1 (chunked), output
+  -- (output_len.mean) 62.37 and 62.42: within 5 % of each other; the offered rates (load_summary.requested_rate)
+  -- differ from stage 1 on (31.4 vs 43.25 req/s)
+  local w, r = t.compare { "--a", BASE, "--a-label", "vllm", "--b", TREAT, "--b-label", "chunked" }
+  t.eq(r.code, 0, r.stderr)
+  local md = t.read(w .. "/comparison_report.md")
+  find(md, "> **The same workload (the same requests), on different load ladders.** The whole-run rows below pool "
+    .. "different loads", "banner")
+  t.ok(not md:find("Not the same workload", 1, true), md)
+  find(t.read(w .. "/comparison_report.html"), "<strong>The same workload (the same requests), on different load "
+    .. "ladders.</strong>", "html")
+  -- requests that differ (exp-7: 1599800 / 200 = 7999 input tokens per request against
+  -- 2499750 / 250 = 9999, python3 on total_input_tokens / completed) stay another workload
+  local m = report.build { a = sd("x", EXP7 .. "/vllm-2replicas"), b = sd("y", EXP7 .. "/vllm-3replicas"),
+    generated = 0 }
+  t.eq(m.workload_title, "Not the same workload.")
+end)

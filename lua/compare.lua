@@ -228,9 +228,7 @@ do
     end
   end
   if same then
-    identical = ("the two runs' results are identical (same files): %s (%s) and %s (%s) hold the same %d file%s, "
-      .. "byte for byte, so this compares one measurement with itself, not two configurations; give the other "
-      .. "run's results folder"):format(runs.a.dir, runs.a.label, runs.b.dir, runs.b.label, #fa, #fa == 1 and "" or "s")
+    identical = cmp.identical_text(runs.a.dir, runs.a.label, runs.b.dir, runs.b.label, #fa)
     io.stderr:write("compare.lua: warning: ", identical, "\n")
   end
 end
@@ -288,13 +286,11 @@ local ok, model = pcall(function()
   -- not the same bytes, but the same figures in every load point to the last digit (one
   -- run's results re-serialised, or copied with other names): a run compared with itself
   if not identical and require("llmd.runmodel").same_figures(sides.a.run, sides.b.run) then
-    identical = ("%s (%s) and %s (%s) hold the same results (the files differ, but every figure of every load "
-      .. "point is equal to the last digit: the same requests, saved twice): this compares a run with itself, not "
-      .. "two configurations; give the other run's results folder"):format(runs.a.dir, runs.a.label, runs.b.dir,
-        runs.b.label)
+    identical = cmp.identical_text(runs.a.dir, runs.a.label, runs.b.dir, runs.b.label)
     io.stderr:write("compare.lua: warning: ", identical, "\n")
   end
-  local m = cmp.report(w, sides.a, sides.b, { slo = slo, min_effect = min_effect, identical = identical })
+  -- (checked above, on the user's folders: false is "not identical", not "unchecked")
+  local m = cmp.report(w, sides.a, sides.b, { slo = slo, min_effect = min_effect, identical = identical or false })
   for _, x in ipairs { "a", "b" } do
     if copies[x] then
       par.finish(copies[x])

@@ -87,3 +87,60 @@ t.test("nu31-3: runs whose requests match and whose load ladders differ: the ban
     generated = 0 }
   t.eq(m.workload_title, "Not the same workload.")
 end)
+
+t.test("nu31-4: identical runs are flagged through --plan, --resume and analyze.lua, as through --a/--b", function()
+  -- the fake cluster's benchmark copies the same fixture folder for both runs (FAKE_RESULTS
+  -- BASE twice): every figure of every stage equal, so the report must say it compares one run
+  -- with itself, whichever path wrote it (the plan of README's "Trying the workflow")
+  local proc = require "llmd.proc"
+  local root = proc.run({ "realpath", HERE .. "/../.." }).stdout:gsub("%s+$", "")
+  local d = t.tmpdir()
+  t.mkdir(d .. "/guide")
+  t.mkdir(d .. "/cluster")
+  t.write(d .. "/guide/helmfile.yaml", "releases:\n  - name: infra-try\n    chart: llm-d-infra/llm-d-infra\n"
+    .. "  - name: gaie-try\n    chart: oci://registry.k8s.io/gateway-api-inference-extension/charts/inferencepool\n"
+    .. "  - name: ms-try\n    chart: llm-d-modelservice/llm-d-modelservice\n")
+  t.write(d .. "/template.yaml", "endpoint:\n  stack_name: try\n  model: ${MODEL}\n  namespace: ${NAMESPACE}\n"
+    .. "  base_url: http://${IP}\nharness:\n  name: inference-perf\n  results_pvc: ${BENCHMARK_PVC}\n"
+    .. "  namespace: ${NAMESPACE}\nworkload:\n  sanity_random:\n    load: {type: constant, stages: [{rate: 1, "
+    .. "duration: 30}]}\n")
+  local run = "    deploy: {method: helmfile, guide_dir: guide, environment: istio, model: Qwen/Qwen3-0.6B}\n"
+    .. "    benchmark: {template: template.yaml, harness: inference-perf}\n"
+  t.write(d .. "/plan.yaml", "namespace: llm-d-try\ntimeouts: {poll: 0.05}\nruns:\n  a:\n    label: baseline\n" .. run
+    .. "  b:\n    label: candidate\n" .. run)
+  local env = { PATH = root .. "/tests/fakecluster/bin:" .. os.getenv("PATH"), FAKE_CLUSTER = d .. "/cluster",
+    FAKE_RESULTS = root .. "/tests/fixtures/kubecon-na-2025_vllm:" .. root .. "/tests/fixtures/kubecon-na-2025_vllm",
+    FAKE_LLMDLUA = root .. "/llmdlua", NAMESPACE = false, FAKE_FAIL = false,
+    FAKE_FAIL_ONCE = "smoke" }
+  local function llmdlua(args)
+    local argv = { root .. "/llmdlua" }
+    for _, a in ipairs(args) do argv[#argv + 1] = a end
+    return proc.run(argv, { env = env, cwd = d, timeout = 120 })
+  end
+  local r = llmdlua { "compare.lua", "--plan", "plan.yaml", "--yes", "--quiet" }
+  t.eq(r.code, 1, r.stdout .. r.stderr) -- run A's smoke test failed once
+  local w = t.workspaces(d)[1]
+  env.FAKE_FAIL_ONCE = false
+  r = llmdlua { "compare.lua", "--resume", w, "--yes", "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  find(r.stderr, "compare.lua: warning: ", "--resume")
+  find(r.stderr, "hold the same results", "--resume")
+  local cj = json.read(w .. "/comparison.json")
+  t.ok(type(cj.identical) == "string" and cj.identical:find("(baseline)", 1, true), tostring(cj.identical))
+  find(t.read(w .. "/comparison_report.md"), "> **Warning:** " .. cj.identical, "report")
+  -- analyze.lua re-generating the report runs the same check
+  r = llmdlua { "analyze.lua", w, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  find(r.stderr, "analyze.lua: warning: ", "analyze.lua")
+  t.eq(json.read(w .. "/comparison.json").identical, cj.identical)
+  -- two different runs through the plan (a fresh fake cluster: its n-th benchmark copies
+  -- the n-th folder): nothing said
+  t.mkdir(d .. "/cluster2")
+  env.FAKE_CLUSTER = d .. "/cluster2"
+  env.FAKE_RESULTS = root .. "/tests/fixtures/kubecon-na-2025_vllm:" .. root
+    .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
+  r = llmdlua { "compare.lua", "--plan", "plan.yaml", "--yes", "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(not r.stderr:find("warning", 1, true), r.stderr)
+  t.eq(json.read(t.workspaces(d)[2] .. "/comparison.json").identical, false)
+end)

@@ -71,7 +71,7 @@ end
 -- the same check as compare.lua's (the same files, or the same figures), on the workspace's
 -- copies, whichever way it was made (--a/--b, --plan, --resume): llmd.comparison.report
 local model = cmp.report(w, sides.a, sides.b, { significance = sig, slo = slo, min_effect = min_effect,
-  prog = "analyze.lua" })
+  prog = "analyze.lua", slo_where = o.slo and "--slo" or nil })
 if not o.quiet then io.write(model.text, "\n") end
 io.write(("Comparison report written to: %s%s\n"):format(model.path,
   reextracted and " (metrics re-extracted from the results)" or ""))

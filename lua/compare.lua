@@ -290,7 +290,8 @@ local ok, model = pcall(function()
     io.stderr:write("compare.lua: warning: ", identical, "\n")
   end
   -- (checked above, on the user's folders: false is "not identical", not "unchecked")
-  local m = cmp.report(w, sides.a, sides.b, { slo = slo, min_effect = min_effect, identical = identical or false })
+  local m = cmp.report(w, sides.a, sides.b, { slo = slo, min_effect = min_effect, identical = identical or false,
+    slo_where = o.slo and "--slo" or nil })
   for _, x in ipairs { "a", "b" } do
     if copies[x] then
       par.finish(copies[x])

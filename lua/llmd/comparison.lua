@@ -346,7 +346,9 @@ function M.report(w, A, B, opts)
   end
   local model = report.build { workspace = w.path, a = A, b = B, generated = opts.generated,
     significance = opts.significance, slo = M.resolve_slo(A, B, opts), min_effect = opts.min_effect,
-    identical = identical or nil }
+    identical = identical or nil, slo_where = opts.slo_where or "SLO" }
+  -- an SLO that looks like it is in the wrong unit: said here too, as the Data checks say it
+  for _, c in ipairs(model.slo_checks) do io.stderr:write(opts.prog or "compare.lua", ": warning: ", c, "\n") end
   tl.mark("report model")
   model.charts = M.charts(w, model, A, B, tdir)
   tl.mark("charts")

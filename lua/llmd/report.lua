@@ -2836,6 +2836,41 @@ local function curve_of(points)
   return json.array(out) -- [] in comparison.json when the run has no load point
 end
 
+-- An SLO limit far below every value of its metric either run measured (more than
+-- SLO_UNIT_FACTOR times below the lowest: at any load, in any stage or repeat) is most likely
+-- in the wrong unit (seconds for a limit in ms): "--slo ttft_p90_ms=0.2: below every measured
+-- TTFT p90 (lowest 33.9 ms, ...)". Said, not refused: it may be intended. where: how the
+-- SLOs were given ("--slo", else "SLO"). Returns the texts, in SLO order.
+M.SLO_UNIT_FACTOR = 10
+local function slo_unit_checks(slo, A, B, where)
+  where = where or "SLO"
+  local out = {}
+  for _, s in ipairs(slo) do
+    local m = metrics.get(s.key)
+    if m.unit == "ms" then
+      local low, who
+      for _, side in ipairs { A, B } do
+        local run = side.run
+        local sets = { { run.overall, "the whole run" } }
+        for _, st in ipairs(run.stages or {}) do
+          if not st.warmup then sets[#sets + 1] = { st.metrics, ("stage %s"):format(tostring(st.index)) } end
+        end
+        for _, x in ipairs(sets) do
+          local v = x[1] and x[1].values and x[1].values[s.key]
+          if type(v) == "number" and v == v and (not low or v < low) then low, who = v, side.label .. ", " .. x[2] end
+        end
+      end
+      if low and s.max * M.SLO_UNIT_FACTOR < low then
+        out[#out + 1] = ("%s %s=%s: below every measured %s of both runs (lowest %s, %s), more than %dx below it: "
+          .. "is it in ms? The limit is read in the metric's unit (ms), so no load can meet it"):format(where, s.key,
+          ("%g"):format(s.max), m.label, metrics.format(s.key, low), who,
+          M.SLO_UNIT_FACTOR)
+      end
+    end
+  end
+  return out
+end
+
 -- The banner's title where the workloads do not match (differences: the workload match's).
 -- The load ladder (how many load points, their offered loads, the requests each sent) does
 -- not set workloads apart, as treatments.lua groups them: the same requests and load type
@@ -2877,6 +2912,7 @@ function M.build(opts)
     alpha = decision.ALPHA,
   }
   model.slo_text = decision.slo_phrase(model.slo)
+  model.slo_checks = slo_unit_checks(model.slo, A, B, opts.slo_where)
   model.slo_label = #model.slo == 1 and "SLO" or "SLOs" -- "SLO: TTFT p90 ≤ 200.0 ms."
   model.capacity_definition = decision.CAPACITY_DEFINITION -- what "capacity at SLO" means, every kind
   local pa, pb = lp.points(A.run), lp.points(B.run)
@@ -3090,7 +3126,7 @@ end
 -- The model's lists (path from the top, "[]" for any index): written as JSON arrays when
 -- empty too ([], never {}, which a reader takes for an object).
 M.LIST_PATHS = {}
-for _, p in ipairs { "slo", "perf", "perf_notes", "headline", "config", "workload_differs",
+for _, p in ipairs { "slo", "slo_checks", "perf", "perf_notes", "headline", "config", "workload_differs",
   "workload_match.differences", "load_points.a", "load_points.b", "load_points.a[].stages",
   "load_points.b[].stages", "errors.a", "errors.b", "curves", "curves[].rows", "family.tests", "ladder.rows",
   "ladder.rows[].latency", "ladder.latency_columns", "ladder.latency_columns[].has", "charts.list",

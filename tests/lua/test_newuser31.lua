@@ -144,3 +144,27 @@ t.test("nu31-4: identical runs are flagged through --plan, --resume and analyze.
   t.ok(not r.stderr:find("warning", 1, true), r.stderr)
   t.eq(json.read(t.workspaces(d)[2] .. "/comparison.json").identical, false)
 end)
+
+t.test("nu31-5: an SLO limit more than 10x below every measured value of its metric is said: is it in ms?", function()
+  -- python3 on the demo pair's stage files, successes.latency.time_to_first_token.p90 x 1000:
+  -- vllm 35.41, 35.61, 44.51, 64.36, 3175.7, 3270.8, 3314.1 ms; chunked 34.44, 31.20 (stage 1),
+  -- 33.19, 37.25, 226.5, 1858.6, 1899.3 ms: the lowest is 31.20 ms, and 0.2 x 10 = 2 < 31.2
+  local w, r = t.compare { "--a", BASE, "--a-label", "vllm", "--b", TREAT, "--b-label", "chunked",
+    "--slo", "ttft_p90_ms=0.2" }
+  t.eq(r.code, 0, r.stderr)
+  local text = "--slo ttft_p90_ms=0.2: below every measured TTFT p90 of both runs (lowest 31.2 ms, chunked, stage 1), "
+    .. "more than 10x below it: is it in ms? The limit is read in the metric's unit (ms), so no load can meet it"
+  find(r.stderr, "compare.lua: warning: " .. text .. "\n", "stderr")
+  local md = t.read(w .. "/comparison_report.md")
+  find(md:match("## Data checks(.-)## Failed") or "", "\n- " .. text .. ".\n", "Data checks")
+  find(t.read(w .. "/comparison_report.html"), "<li>" .. text:gsub("'", "&#39;") .. ".</li>", "html")
+  t.eq(json.read(w .. "/comparison.json").slo_checks, { text })
+  -- 3 ms is 10.4x below 31.2 ms: said; 4 ms (7.8x) and the demo's 200 ms are not
+  local function checks(spec)
+    return report.build { a = sd("vllm", BASE), b = sd("chunked", TREAT), slo = decision.parse_slo(spec),
+      generated = 0 }.slo_checks
+  end
+  t.eq(#checks("ttft_p90_ms=3"), 1)
+  t.eq(checks("ttft_p90_ms=4,error_rate_pct=0"), {})
+  t.eq(checks("ttft_p90_ms=200"), {})
+end)

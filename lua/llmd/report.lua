@@ -52,6 +52,7 @@ local fmt_p = decision.fmt_p
 M.fmt_p = fmt_p
 
 local harness_note -- (defined below)
+local formula_of, source_of -- (defined below)
 local workload_title -- (defined below)
 
 local function harness_name(run)
@@ -80,6 +81,29 @@ function M.itl_basis(run)
   return basis
 end
 
+-- The harness whose formulas a run's figures follow: its own, or for a benchmark report of
+-- one harness llmdlua knows (its tool), that harness's.
+formula_of = function(run)
+  if run.harness == "benchmark-report" then
+    local tool = tostring(run.tool or "")
+    if ITL_BASIS[tool] then return tool end
+  end
+  return harness_name(run)
+end
+
+-- Where a run's figure of key comes from ("per-request data", "harness summary", ...): the
+-- whole run's source, else its stages' (a run of repeats shows their mean, and its whole-run
+-- value may be unknown), or nil when none is recorded.
+source_of = function(run, key)
+  local src = run.overall.source[key]
+  if src then return src end
+  for _, st in ipairs(run.stages or {}) do
+    src = st.metrics and st.metrics.source and st.metrics.source[key]
+    if src then return src end
+  end
+  return nil
+end
+
 -- Can key be compared between runs a and b? true, or false and why.
 function M.comparable(key, ra, rb)
   local sa, sb = ra.overall, rb.overall
@@ -91,7 +115,9 @@ function M.comparable(key, ra, rb)
   end
   if UNIVERSAL[key] then return true end
   local ha, hb = harness_name(ra), harness_name(rb)
-  if ha == hb then return true end
+  -- a benchmark report of one harness carries that harness's own figures (its converter
+  -- copies them): the same formula as the harness read natively
+  if ha == hb or formula_of(ra) == formula_of(rb) then return true end
   -- token gaps are not the same quantity everywhere: inference-perf gives every token of a
   -- chunk the chunk's time (gaps of 0 inside it) and guidellm divides first-to-last token by
   -- the tokens, both per token; vLLM's benchmarks (and inferencemax, their fork) pool chunk
@@ -107,16 +133,19 @@ function M.comparable(key, ra, rb)
     return false, ("token gaps are counted differently: %s; %s"):format(how(ra, ra.label or "A", ba),
       how(rb, rb.label or "B", bb))
   end
-  local pa, pb = sa.source[key], sb.source[key]
+  local pa, pb = source_of(ra, key), source_of(rb, key)
   if pa == "per-request data" and pb == "per-request data" then return true end
-  return false, ("formula may differ: %s from %s's %s, %s from %s's %s"):format(ra.label or "A", ha,
-    pa or "?", rb.label or "B", hb, pb or "?")
+  local function from(label, h, src)
+    return src and ("%s from %s's %s"):format(label, h, src) or ("%s from %s (its source not recorded)"):format(label, h)
+  end
+  return false, ("formula may differ: %s, %s"):format(from(ra.label or "A", ha, pa), from(rb.label or "B", hb, pb))
 end
 
 -- Two harnesses: which Performance Results rows compare across them and why, which do not
 -- (M.comparable's reason), by metric (the percentiles of one metric together), for the
 -- banner; the rows themselves say the same (a verdict, or "not comparable" with the note).
-harness_note = function(rows, A)
+harness_note = function(rows, A, B)
+  local same_formula = B and formula_of(A.run) == formula_of(B.run)
   local yes, no, order_yes, order_no = {}, {}, {}, {}
   local function family(label) return (label:gsub(" p[%d%.]+$", ""):gsub(" mean$", ""):gsub(" tw$", "")) end
   local function add(t, order, why, name)
@@ -131,12 +160,14 @@ harness_note = function(rows, A)
     if r.a ~= nil and r.b ~= nil then
       local name = family(r.label)
       if r.decide.comparable == false then
-        -- (the reason without the percentile's own words: one per metric)
-        add(no, order_no, r.decide.why or "formula may differ", name)
+        -- each metric once, with its reasons (its mean and percentiles may have others)
+        add(no, order_no, name, r.decide.why or "formula may differ")
       else
         local why = UNIVERSAL[r.key] and "counts over the same requests"
           or r.key:match("^itl_")
             and ("token gaps counted the same way by both: %s"):format(ITL_BASIS_TEXT[M.itl_basis(A.run)])
+          or same_formula and ("%s's own figures on both sides: a benchmark report of %s carries them as %s "
+            .. "records them"):format(formula_of(A.run), formula_of(A.run), formula_of(A.run))
           or "both computed from per-request data, by one formula"
         add(yes, order_yes, why, name)
       end
@@ -144,7 +175,7 @@ harness_note = function(rows, A)
   end
   local y, n = {}, {}
   for _, why in ipairs(order_yes) do y[#y + 1] = ("%s (%s)"):format(table.concat(yes[why], ", "), why) end
-  for _, why in ipairs(order_no) do n[#n + 1] = ("%s (%s)"):format(table.concat(no[why], ", "), why) end
+  for _, name in ipairs(order_no) do n[#n + 1] = ("%s (%s)"):format(name, table.concat(no[name], "; ")) end
   if #n == 0 then
     return ("Across the two harnesses every row with figures on both sides is measured the same way, so compared: %s")
       :format(#y > 0 and table.concat(y, "; ") or "none")
@@ -3057,7 +3088,7 @@ function M.build(opts)
   -- (before finish_row: the rows' comparability)
   model.harness_only, model.harness_note = false, false
   for _, d in ipairs(model.workload_match.differences) do
-    if d.field == "harness" then model.harness_note = harness_note(rows, A) end
+    if d.field == "harness" then model.harness_note = harness_note(rows, A, B) end
   end
   if model.harness_note then
     model.harness_only = true

@@ -168,3 +168,30 @@ t.test("nu31-5: an SLO limit more than 10x below every measured value of its met
   t.eq(checks("ttft_p90_ms=4,error_rate_pct=0"), {})
   t.eq(checks("ttft_p90_ms=200"), {})
 end)
+
+t.test("nu31-6: a benchmark report of one harness against that harness: its figures compared, no '?', each metric once",
+  function()
+  local br = require "llmd.br"
+  local dir = t.tmpdir() .. "/brout"
+  br.write(dir, harness.extract(EXP7 .. "/llm-d-1p1d", {}), { version = "0.2" })
+  local m = report.build { a = sd("llm-d-1p1d", EXP7 .. "/llm-d-1p1d"), b = sd("brout", dir), generated = 0 }
+  local note = m.harness_note
+  t.ok(not note:find("?", 1, true), note)
+  local _, n = note:gsub("TTFT", "")
+  t.eq(n, 1, note)
+  local row
+  for _, r in ipairs(m.perf) do if r.key == "ttft_mean_ms" then row = r end end
+  -- python3: mean_ttft_ms of the three files 249.540, 255.904, 250.207 ms, mean 251.884 on both
+  -- sides (the report carries vLLM's own figures): compared, not "not comparable"
+  t.near(row.a, 251.884, 1e-3)
+  t.eq(row.b, row.a)
+  t.ok(row.verdict ~= "not comparable", row.verdict .. " " .. tostring(row.note))
+  -- two harnesses whose formulas differ: each metric named once, no "?" for a source the
+  -- whole run lacks (vLLM's percentiles exist per file only)
+  m = report.build { a = sd("v", EXP7 .. "/llm-d-1p1d"), b = sd("ip", BASE), generated = 0 }
+  note = m.harness_note
+  t.ok(not note:find("?", 1, true), note)
+  _, n = note:gsub("TTFT %(", "")
+  t.eq(n, 1, note)
+  find(note, "TTFT (formula may differ: v from vllm-benchmark's harness summary (measured stages combined)", "note")
+end)

@@ -2956,7 +2956,18 @@ function M.build(opts)
   end
   model.workload_match = decision.workload_match(A, B, pa, pb)
   model.saturation = { a = lp.saturation(pa), b = lp.saturation(pb) }
-  model.capacity = { a = lp.capacity(pa, model.slo), b = lp.capacity(pb, model.slo) }
+  -- a run whose load points sent different requests (two workloads in one folder): no
+  -- capacity read across them
+  local function capacity_of(side, points)
+    local mixed = #model.slo > 0 and decision.mixed_requests_reason(side.run, side.label)
+    if mixed then return { kind = "unknown", reason = mixed } end
+    return lp.capacity(points, model.slo)
+  end
+  model.capacity = { a = capacity_of(A, pa), b = capacity_of(B, pb) }
+  model.mixed_requests = {}
+  for _, s in ipairs { A, B } do
+    if decision.mixed_requests_reason(s.run) then model.mixed_requests[#model.mixed_requests + 1] = s.label end
+  end
   local ca, cb = model.capacity.a, model.capacity.b
   -- the range the repeats allow each capacity (none without repeats at every load point)
   for _, s in ipairs { { ca, pa }, { cb, pb } } do
@@ -3157,7 +3168,7 @@ end
 -- The model's lists (path from the top, "[]" for any index): written as JSON arrays when
 -- empty too ([], never {}, which a reader takes for an object).
 M.LIST_PATHS = {}
-for _, p in ipairs { "slo", "slo_checks", "perf", "perf_notes", "headline", "config", "workload_differs",
+for _, p in ipairs { "slo", "slo_checks", "mixed_requests", "perf", "perf_notes", "headline", "config", "workload_differs",
   "workload_match.differences", "load_points.a", "load_points.b", "load_points.a[].stages",
   "load_points.b[].stages", "errors.a", "errors.b", "curves", "curves[].rows", "family.tests", "ladder.rows",
   "ladder.rows[].latency", "ladder.latency_columns", "ladder.latency_columns[].has", "charts.list",

@@ -217,3 +217,44 @@ t.test("nu31-7: --br writes every percentile the run has (vLLM's p95, p99.9 as p
     {})[1]
   find(require("llmd.yamlout").dump(one.doc), "p99p9: 9", "p99p9")
 end)
+
+t.test("nu31-8: one folder of two workloads: a data check and a banner, and no capacity interpolated across them",
+  function()
+  -- vllm-2replicas' files (3.6 req/s, total_input_tokens / completed = 1599800 / 200 = 7999.0,
+  -- total_output_tokens 40000 / 200 = 200.0) beside vllm-3replicas' (5.5 req/s, 2499750 / 250 =
+  -- 9999.0 and 25000 / 250 = 100.0): python3 on the files; 9999 is 25 % above 7999 (> 5 %)
+  local dir = t.tmpdir() .. "/mixed"
+  for _, c in ipairs { "vllm-2replicas", "vllm-3replicas" } do
+    for f in require("lfs").dir(EXP7 .. "/" .. c) do
+      if f:match("%.json$") then t.copy(EXP7 .. "/" .. c .. "/" .. f, dir .. "/" .. f) end
+    end
+  end
+  local w, r = t.compare { "--a", dir, "--b", EXP7 .. "/llm-d-1p1d", "--slo", "ttft_p95_ms=300" }
+  t.eq(r.code, 0, r.stderr)
+  local md = t.read(w .. "/comparison_report.md")
+  find(md, "> **Two workloads in one run.** In mixed, load points of one run sent different requests", "banner")
+  find(md, "\n- mixed: load points of different requests (token lengths beyond the workload match's 5 %): point 1 "
+    .. "(3.6 req/s offered, 3 repeats): 7999.0 input and 200.0 output tokens per request; point 2 (5.5 req/s offered, "
+    .. "3 repeats): 9999.0 input and 100.0 output tokens per request; one folder holding two workloads?", "Data checks")
+  local cj = json.read(w .. "/comparison.json")
+  t.eq(cj.capacity.a.kind, "unknown")
+  t.eq(cj.capacity.a.reason, "mixed's load points sent different requests (see the Data checks), so a capacity "
+    .. "between them would mix two workloads")
+  t.eq(cj.mixed_requests, { "mixed" })
+  -- one workload's repeats (llm-d-1p1d alone): nothing said, its capacity read as before
+  t.ok(cj.capacity.b.kind ~= "unknown", cj.capacity.b.kind)
+  -- the same rule as the workload match (5 %): 2 % longer prompts at the second point are one workload
+  local function run(i2)
+    return t.run_of { { rate = 1, values = { requests_ok = 100, input_tokens_total = 100000, output_tokens_total = 10000,
+      throughput_req_s = 1 } }, { rate = 2, values = { requests_ok = 100, input_tokens_total = i2,
+      output_tokens_total = 10000, throughput_req_s = 2 } } }
+  end
+  local near = run(102000)
+  near.warnings = {}
+  decision.check_request_shapes(near)
+  t.eq(near.warnings, {})
+  local far = run(106000)
+  far.warnings = {}
+  decision.check_request_shapes(far)
+  t.eq(#far.warnings, 1)
+end)

@@ -338,6 +338,8 @@ function M.extract(dir, opts)
   end
   -- rates that cannot both be true (achieved far above offered) are a data check
   require("llmd.loadpoints").check_rates(run)
+  -- load points that sent other requests than the first (two workloads in one folder)
+  require("llmd.decision").check_request_shapes(run)
   M.check_stage_gaps(run)
   run = rm.finish(run, opts)
   -- kvcache = true: the prefix-cache figures from the run's vLLM scrapes, as extract.lua

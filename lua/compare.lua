@@ -102,6 +102,23 @@ end
 local steps
 if o.step then steps = args.value(function() return require("llmd.cluster").parse_steps(o.step) end) end
 
+if o.resume then
+  -- a workspace compare.lua --plan made (its plan.yaml and steps.json), else one line
+  local dir = o.resume:gsub("/+$", "")
+  local mode = lfs.attributes(dir, "mode")
+  if mode ~= "directory" then
+    usage(("--resume %s: %s (expected the workspace of a compare.lua --plan run)"):format(o.resume,
+      mode and "a file, not a folder" or "no such folder"))
+  end
+  local function has(name) return lfs.attributes(dir .. "/" .. name, "mode") == "file" end
+  if not has("steps.json") and not (has("plan.yaml") and not has("comparison.json")) then
+    usage(("--resume %s: not a --plan workspace (no steps.json: %s)"):format(o.resume, has("comparison.json")
+      and ("it compares two existing runs, nothing to resume; llmdlua analyze.lua %s re-generates its report")
+        :format(o.resume)
+      or "compare.lua --plan makes the workspaces --resume continues"))
+  end
+end
+
 if o.plan or o.resume then
   local cluster = require "llmd.cluster"
   local plan
@@ -195,7 +212,15 @@ end
 local harness = require "llmd.harness"
 for _, x in ipairs { "a", "b" } do
   local c, why = harness.resolve(runs[x].dir, runs[x].opts)
-  if not c then error(("--%s %s: %s"):format(x, runs[x].dir, why), 0) end
+  if not c then
+    -- --harness given for both runs, and this one holds another harness's results: runs of
+    -- two harnesses are compared with a harness each
+    if o.harness and not o[x .. "_harness"] and why:match(": it holds [^\n]* results") then
+      why = why:gsub("\n", ("; to compare runs of two harnesses, give each its own: --a-harness NAME --b-harness "
+        .. "NAME (--%s-harness for this one)\n"):format(x), 1)
+    end
+    error(("--%s %s: %s"):format(x, runs[x].dir, why), 0)
+  end
   -- the warm-up stages against the stages the files hold, where that is known without reading
   -- them (else when they are read)
   local indexes = c.harness.stage_indexes and c.harness.stage_indexes(c)

@@ -258,3 +258,34 @@ t.test("nu31-8: one folder of two workloads: a data check and a banner, and no c
   decision.check_request_shapes(far)
   t.eq(#far.warnings, 1)
 end)
+
+t.test("nu31-9: --resume of a folder that is not a --plan workspace, a wrong --harness, two harnesses: one clear line",
+  function()
+  local proc = require "llmd.proc"
+  local LL = HERE .. "/../../llmdlua"
+  -- a compare.lua --a/--b workspace: nothing to resume, analyze.lua re-generates it
+  local w = t.compare { "--a", BASE, "--b", TREAT }
+  local r = proc.run { LL, "compare.lua", "--resume", w, "--yes" }
+  t.eq(r.code, 2, r.stderr)
+  t.eq(r.stderr, ("compare.lua: --resume %s: not a --plan workspace (no steps.json: it compares two existing runs, "
+    .. "nothing to resume; llmdlua analyze.lua %s re-generates its report)\n"):format(w, w))
+  local gone = t.tmpdir() .. "/nothing-here"
+  r = proc.run { LL, "compare.lua", "--resume", gone, "--yes" }
+  t.eq(r.code, 2, r.stderr)
+  t.eq(r.stderr, ("compare.lua: --resume %s: no such folder (expected the workspace of a compare.lua --plan run)\n")
+    :format(gone))
+  -- --harness naming a harness the folder does not hold: what it holds, and for two harnesses
+  -- the per-run options (the demo's folder is inference-perf's, exp-7's vLLM's)
+  local parent = t.tmpdir()
+  r = proc.run { LL, "compare.lua", "--a", BASE, "--b", EXP7 .. "/llm-d-1p1d", "--harness", "inference-perf",
+    "--parent", parent }
+  t.eq(r.code, 1, r.stderr)
+  local first = r.stderr:match("^[^\n]*")
+  find(first, ("--b %s: no inference-perf results under %s"):format(EXP7 .. "/llm-d-1p1d", EXP7 .. "/llm-d-1p1d"))
+  find(first, ": it holds vllm-benchmark results (leave --harness out to read them as such); to compare runs of two "
+    .. "harnesses, give each its own: --a-harness NAME --b-harness NAME (--b-harness for this one)")
+  t.eq(#t.workspaces(parent), 0)
+  r = proc.run { LL, "extract.lua", BASE, "--harness", "vllm-benchmark" }
+  find(r.stdout, ": it holds inference-perf results (leave --harness out to read them as such)", "extract.lua")
+  t.ok(not r.stdout:find("--a-harness", 1, true), r.stdout)
+end)

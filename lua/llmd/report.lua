@@ -136,7 +136,8 @@ function M.comparable(key, ra, rb)
   local pa, pb = source_of(ra, key), source_of(rb, key)
   if pa == "per-request data" and pb == "per-request data" then return true end
   local function from(label, h, src)
-    return src and ("%s from %s's %s"):format(label, h, src) or ("%s from %s (its source not recorded)"):format(label, h)
+    if src then return ("%s from %s's %s"):format(label, h, src) end
+    return ("%s from %s (its source not recorded)"):format(label, h)
   end
   return false, ("formula may differ: %s, %s"):format(from(ra.label or "A", ha, pa), from(rb.label or "B", hb, pb))
 end
@@ -1865,11 +1866,11 @@ end
 -- count; from its figure up when it never saturated. Spans apart order the runs, untested
 -- ("base": what stands behind the figures); spans that overlap do not. nil when a figure
 -- is unknown.
-local function sustained_order_evidence(model, A, B, base, per_gpu)
+local function sustained_order_evidence(model, A, B, base, gpu)
   local sa, sb = model.saturation.a, model.saturation.b
   if not (sa.max_sustained_rps and sb.max_sustained_rps) then return nil end
   local na, nb, where, unit = 1, 1, "", " req/s"
-  if per_gpu then
+  if gpu then
     local g = model.per_gpu
     if not (g and g.a.gpus and g.b.gpus) then return nil end
     na, nb, where, unit = g.a.gpus, g.b.gpus, " per GPU", " req/s per GPU"
@@ -2909,16 +2910,18 @@ end
 -- note given) is one workload measured twice. Anything else (token lengths, load type,
 -- model, a stated workload) is not the same workload.
 local LADDER_FIELDS = { load_points = true, offered_load = true, requests = true }
-workload_title = function(differences, harness_note)
+workload_title = function(differences, has_harness_note)
   if #differences == 0 then return nil end
   local ladder, harness, other = false, false, false
   for _, d in ipairs(differences) do
     if LADDER_FIELDS[d.field] then ladder = true
-    elseif d.field == "harness" and harness_note then harness = true
+    elseif d.field == "harness" and has_harness_note then harness = true
     else other = true end
   end
   if other or not (ladder or harness) then return "Not the same workload." end
-  if ladder and harness then return "The same workload, measured by different harnesses on different load ladders." end
+  if ladder and harness then
+    return "The same workload, measured by different harnesses on different load ladders."
+  end
   if harness then return "The same workload, measured by different harnesses." end
   return "The same workload (the same requests), on different load ladders."
 end
@@ -3168,7 +3171,8 @@ end
 -- The model's lists (path from the top, "[]" for any index): written as JSON arrays when
 -- empty too ([], never {}, which a reader takes for an object).
 M.LIST_PATHS = {}
-for _, p in ipairs { "slo", "slo_checks", "mixed_requests", "perf", "perf_notes", "headline", "config", "workload_differs",
+for _, p in ipairs { "slo", "slo_checks", "mixed_requests", "perf", "perf_notes", "headline", "config",
+  "workload_differs",
   "workload_match.differences", "load_points.a", "load_points.b", "load_points.a[].stages",
   "load_points.b[].stages", "errors.a", "errors.b", "curves", "curves[].rows", "family.tests", "ladder.rows",
   "ladder.rows[].latency", "ladder.latency_columns", "ladder.latency_columns[].has", "charts.list",

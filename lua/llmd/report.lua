@@ -176,7 +176,10 @@ harness_note = function(rows, A, B)
   end
   local y, n = {}, {}
   for _, why in ipairs(order_yes) do y[#y + 1] = ("%s (%s)"):format(table.concat(yes[why], ", "), why) end
-  for _, name in ipairs(order_no) do n[#n + 1] = ("%s (%s)"):format(name, table.concat(no[name], "; ")) end
+  -- each metric once, with all its reasons; metrics with the same reasons together
+  local by_why, order_why = {}, {}
+  for _, name in ipairs(order_no) do add(by_why, order_why, table.concat(no[name], "; "), name) end
+  for _, why in ipairs(order_why) do n[#n + 1] = ("%s (%s)"):format(table.concat(by_why[why], ", "), why) end
   if #n == 0 then
     return ("Across the two harnesses every row with figures on both sides is measured the same way, so compared: %s")
       :format(#y > 0 and table.concat(y, "; ") or "none")

@@ -208,7 +208,7 @@ end
 -- one folder holding two workloads (vLLM files of 8k-token prompts beside 10k ones). A data
 -- check (run.warnings, run.checks kind "mixed_requests"), and a capacity interpolated across
 -- them would mix the two: the report makes it N/A with M.mixed_requests_reason. Only points
--- of at least SHAPE_MIN_REQUESTS completed requests each are compared.
+-- of at least SHAPE_MIN_REQUESTS completed requests and no failed one are compared.
 M.SHAPE_MIN_REQUESTS = 30
 function M.check_request_shapes(run)
   local points = lp.points(run)
@@ -224,8 +224,12 @@ function M.check_request_shapes(run)
       and (", %d repeats"):format(p.repeats) or "", mean(p, "input_tokens_total"), mean(p, "output_tokens_total"))
   end
   -- points of a handful of requests are left out: the mean of 2 random prompts moves by
-  -- more than 5 % by chance (guidellm's 2-request fixture: 71.5 against 65.5 tokens)
-  local function enough(p) return (p.values.requests_ok or 0) >= M.SHAPE_MIN_REQUESTS end
+  -- more than 5 % by chance (guidellm's 2-request fixture: 71.5 against 65.5 tokens); so
+  -- are points with failed requests: whether a harness's token totals count them is not
+  -- the same everywhere, so a mean per completed request may be off there
+  local function enough(p)
+    return (p.values.requests_ok or 0) >= M.SHAPE_MIN_REQUESTS and (p.values.requests_failed or 0) == 0
+  end
   local differ = {}
   for i = 2, #points do
     if enough(points[1]) and enough(points[i]) and #M.token_differences(points[1], points[i]) > 0 then

@@ -377,7 +377,8 @@ end
 function M.stages_read(run)
   local parts = {}
   for _, st in ipairs(run and run.stages or {}) do
-    local s = st.rate and ("%g/s"):format(st.rate) or st.concurrency and ("c=%g"):format(st.concurrency) or "?"
+    local s = st.rate and ("%g/s"):format(st.rate) or st.concurrency and ("c=%g"):format(st.concurrency)
+      or "load unknown"
     parts[#parts + 1] = s .. (st.warmup and " (warm-up)" or "")
   end
   return #parts > 0 and (T.helpers.count(#parts, "stage") .. ": " .. table.concat(parts, ", ")) or nil
@@ -548,7 +549,7 @@ local function ladder_section(A, B, pa, pb, sat)
   end
   local function load(c)
     if c.outside or c.interpolated or c.na_reason then return "" end
-    if not c.offered then return "?" end
+    if not c.offered then return "unknown" end
     return c.load_type == "concurrency" and ("c=%g"):format(c.offered) or ("%g/s"):format(c.offered)
   end
   for _, r in ipairs(rows) do

@@ -194,6 +194,8 @@ t.test("nu31-6: a benchmark report of one harness against that harness: its figu
   _, n = note:gsub("TTFT %(", "")
   t.eq(n, 1, note)
   find(note, "TTFT (formula may differ: v from vllm-benchmark's harness summary (measured stages combined)", "note")
+  -- a stage whose load is unknown (neither a rate nor a concurrency) is said so, not "?"
+  t.eq(report.stages_read { stages = { { index = 0, rate = 2 }, { index = 1 } } }, "2 stages: 2/s, load unknown")
 end)
 
 t.test("nu31-7: --br writes every percentile the run has (vLLM's p95, p99.9 as p99p9), and reading it back keeps them",

@@ -68,10 +68,14 @@ if doc then
   -- the summary's test at the highest load both runs measured
   if type(doc.matched_point) == "table" then sig._matched_point = doc.matched_point end
 end
--- what compare.lua found of the two folders' files (the workspace holds copies of them)
+-- what the last report found of the two runs' files (compare.lua's words, naming the user's
+-- folders), said again; else the same check as compare.lua's (the same files, or the same
+-- figures) on the workspace's copies, whichever way it was made (--a/--b, --plan, --resume):
+-- llmd.comparison.report runs it
 local identical = doc and type(doc.identical) == "string" and doc.identical or nil
+if identical then io.stderr:write("analyze.lua: warning: ", identical, "\n") end
 local model = cmp.report(w, sides.a, sides.b, { significance = sig, slo = slo, min_effect = min_effect,
-  identical = identical })
+  identical = identical, prog = "analyze.lua", slo_where = o.slo and "--slo" or nil })
 if not o.quiet then io.write(model.text, "\n") end
 io.write(("Comparison report written to: %s%s\n"):format(model.path,
   reextracted and " (metrics re-extracted from the results)" or ""))

@@ -102,6 +102,23 @@ end
 local steps
 if o.step then steps = args.value(function() return require("llmd.cluster").parse_steps(o.step) end) end
 
+if o.resume then
+  -- a workspace compare.lua --plan made (its plan.yaml and steps.json), else one line
+  local dir = o.resume:gsub("/+$", "")
+  local mode = lfs.attributes(dir, "mode")
+  if mode ~= "directory" then
+    usage(("--resume %s: %s (expected the workspace of a compare.lua --plan run)"):format(o.resume,
+      mode and "a file, not a folder" or "no such folder"))
+  end
+  local function has(name) return lfs.attributes(dir .. "/" .. name, "mode") == "file" end
+  if not has("steps.json") and not (has("plan.yaml") and not has("comparison.json")) then
+    usage(("--resume %s: not a --plan workspace (no steps.json: %s)"):format(o.resume, has("comparison.json")
+      and ("it compares two existing runs, nothing to resume; llmdlua analyze.lua %s re-generates its report")
+        :format(o.resume)
+      or "compare.lua --plan makes the workspaces --resume continues"))
+  end
+end
+
 if o.plan or o.resume then
   local cluster = require "llmd.cluster"
   local plan
@@ -195,7 +212,15 @@ end
 local harness = require "llmd.harness"
 for _, x in ipairs { "a", "b" } do
   local c, why = harness.resolve(runs[x].dir, runs[x].opts)
-  if not c then error(("--%s %s: %s"):format(x, runs[x].dir, why), 0) end
+  if not c then
+    -- --harness given for both runs, and this one holds another harness's results: runs of
+    -- two harnesses are compared with a harness each
+    if o.harness and not o[x .. "_harness"] and why:match(": it holds [^\n]* results") then
+      why = why:gsub("\n", ("; to compare runs of two harnesses, give each its own: --a-harness NAME --b-harness "
+        .. "NAME (--%s-harness for this one)\n"):format(x), 1)
+    end
+    error(("--%s %s: %s"):format(x, runs[x].dir, why), 0)
+  end
   -- the warm-up stages against the stages the files hold, where that is known without reading
   -- them (else when they are read)
   local indexes = c.harness.stage_indexes and c.harness.stage_indexes(c)
@@ -225,9 +250,7 @@ do
   end
   local fa = runs.a.plan.files
   if require("llmd.runmodel").same_files(pairs_of(runs.a.plan), pairs_of(runs.b.plan)) then
-    identical = ("the two runs' results are identical (same files): %s (%s) and %s (%s) hold the same %d file%s, "
-      .. "byte for byte, so this compares one measurement with itself, not two configurations; give the other "
-      .. "run's results folder"):format(runs.a.dir, runs.a.label, runs.b.dir, runs.b.label, #fa, #fa == 1 and "" or "s")
+    identical = cmp.identical_text(runs.a.dir, runs.a.label, runs.b.dir, runs.b.label, #fa)
     io.stderr:write("compare.lua: warning: ", identical, "\n")
   end
 end
@@ -287,13 +310,12 @@ local ok, model = pcall(function()
   -- not the same bytes, but the same figures in every load point to the last digit (one
   -- run's results re-serialised, or copied with other names): a run compared with itself
   if not identical and require("llmd.runmodel").same_figures(sides.a.run, sides.b.run) then
-    identical = ("%s (%s) and %s (%s) hold the same results (the files differ, but every figure of every load "
-      .. "point is equal to the last digit: the same requests, saved twice): this compares a run with itself, not "
-      .. "two configurations; give the other run's results folder"):format(runs.a.dir, runs.a.label, runs.b.dir,
-        runs.b.label)
+    identical = cmp.identical_text(runs.a.dir, runs.a.label, runs.b.dir, runs.b.label)
     io.stderr:write("compare.lua: warning: ", identical, "\n")
   end
-  local m = cmp.report(w, sides.a, sides.b, { slo = slo, min_effect = min_effect, identical = identical })
+  -- (checked above, on the user's folders: false is "not identical", not "unchecked")
+  local m = cmp.report(w, sides.a, sides.b, { slo = slo, min_effect = min_effect, identical = identical or false,
+    slo_where = o.slo and "--slo" or nil })
   for _, x in ipairs { "a", "b" } do
     if copies[x] then
       par.finish(copies[x])

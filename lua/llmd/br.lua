@@ -17,6 +17,7 @@
 -- gap mean (the catalogue's itl_mean_ms) and its percentiles are token-weighted
 -- (itl_tw_pN_ms), so every reader maps them back to the same keys. guidellm's
 -- time_per_output_token is token-weighted and has no catalogue key: it is not written.
+local metrics = require "llmd.metrics"
 local yo = require "llmd.yamlout"
 local ws = require "llmd.workspace"
 
@@ -51,13 +52,29 @@ local function int(v)
   return math.tointeger(v) or math.floor(v + 0.5)
 end
 
+-- The Statistics field of each catalogue percentile (metrics.PCTS): every one the run has
+-- is written (a vLLM file records p95 and no p90; p99.9 is the schema's p99p9).
+local BR_PCT = { p50 = "p50", p90 = "p90", p95 = "p95", p99 = "p99", p999 = "p99p9" }
+
 -- pct: the prefix of the percentile keys when it is not the mean's (guidellm's token-weighted ITL)
 local function stats(values, prefix, units, pct)
   local mean = values[prefix .. "_mean_ms"]
   if mean == nil then return nil end
   pct = pct or prefix
-  return yo.map("units", units, "mean", mean, "p50", values[pct .. "_p50_ms"],
-    "p90", values[pct .. "_p90_ms"], "p99", values[pct .. "_p99_ms"])
+  local m = yo.map("units", units, "mean", mean)
+  for _, q in ipairs(metrics.PCTS) do
+    local v = values[pct .. "_" .. q[1] .. "_ms"]
+    if v ~= nil then yo.set(m, BR_PCT[q[1]], v) end
+  end
+  return m
+end
+
+-- Does the set have any percentile of prefix?
+local function any_pct(values, prefix)
+  for _, q in ipairs(metrics.PCTS) do
+    if values[prefix .. "_" .. q[1] .. "_ms"] ~= nil then return true end
+  end
+  return false
 end
 
 local function rate(v, units)
@@ -126,7 +143,7 @@ function M.stage_doc(run, st, opts)
     local s = stats(v, e[2], e[3], e[4])
     if s then
       yo.set(latency, e[1], s)
-    elseif v[e[2] .. "_p50_ms"] or v[e[2] .. "_p90_ms"] then
+    elseif any_pct(v, e[4] or e[2]) then
       dropped[#dropped + 1] = ("%s: its mean is unknown (%s), so its percentiles cannot be written")
         :format(e[1], st.metrics.na[e[2] .. "_mean_ms"] or "no reason given")
     end

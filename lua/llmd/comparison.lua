@@ -286,6 +286,47 @@ local function state_text(state, run)
   return table.concat(lines, "\n")
 end
 
+-- The warning that two runs hold the same results, byte for byte (files: how many), or the
+-- same figures in other bytes (files nil): one run compared with itself. dir_a, dir_b: the
+-- folders as the user knows them.
+function M.identical_text(dir_a, label_a, dir_b, label_b, files)
+  if files then
+    return ("the two runs' results are identical (same files): %s (%s) and %s (%s) hold the same %d file%s, "
+      .. "byte for byte, so this compares one measurement with itself, not two configurations; give the other "
+      .. "run's results folder"):format(dir_a, label_a, dir_b, label_b, files, files == 1 and "" or "s")
+  end
+  return ("%s (%s) and %s (%s) hold the same results (the files differ, but every figure of every load "
+    .. "point is equal to the last digit: the same requests, saved twice): this compares a run with itself, not "
+    .. "two configurations; give the other run's results folder"):format(dir_a, label_a, dir_b, label_b)
+end
+
+-- compare.lua's check that the two runs are not one (the same files byte for byte, or the
+-- same figures), on the workspace's results (run-x/results, copies or links): the text of
+-- M.identical_text, or nil. Every path to a report runs it (compare.lua --a/--b does it on
+-- the user's folders before copying them; --plan and --resume, analyze.lua here).
+function M.identical(w, A, B)
+  local plans = {}
+  for _, s in ipairs { A, B } do
+    local ok, plan = pcall(ws.plan_import, ws.run_dir(w, s.x) .. "/results")
+    plans[#plans + 1] = ok and plan or { files = {} }
+  end
+  local function where(s)
+    local st = s.state or {}
+    return tostring(type(st.source_path) == "string" and st.source_path or ws.run_dir(w, s.x) .. "/results")
+  end
+  local function pairs_of(files)
+    local out = {}
+    for i, f in ipairs(files) do out[i] = { rel = f.rel, path = f.from } end
+    return out
+  end
+  local fa = plans[1].files
+  if rm.same_files(pairs_of(fa), pairs_of(plans[2].files)) then
+    return M.identical_text(where(A), A.label, where(B), B.label, #fa)
+  end
+  if rm.same_figures(A.run, B.run) then return M.identical_text(where(A), A.label, where(B), B.label) end
+  return nil
+end
+
 -- Renders and writes the report, comparison.json, comparison.csv and run_comparison.sh.
 -- opts: generated (epoch), significance (saved tests by metric key), commands ({a=, b=}),
 -- config_text ({a=, b=}), namespace, pvc, gateway_svc, quiet, slo (parsed list; default:
@@ -296,9 +337,18 @@ function M.report(w, A, B, opts)
     error(("both runs are labelled '%s'; give them different labels (--a-label / --b-label)"):format(A.label), 0)
   end
   local tdir = M.templates_dir(w)
+  -- identical runs: checked here when the caller did not (opts.identical false: checked,
+  -- not identical), and said on stderr as compare.lua says it
+  local identical = opts.identical
+  if identical == nil then
+    identical = M.identical(w, A, B)
+    if identical then io.stderr:write(opts.prog or "compare.lua", ": warning: ", identical, "\n") end
+  end
   local model = report.build { workspace = w.path, a = A, b = B, generated = opts.generated,
     significance = opts.significance, slo = M.resolve_slo(A, B, opts), min_effect = opts.min_effect,
-    identical = opts.identical }
+    identical = identical or nil, slo_where = opts.slo_where or "SLO" }
+  -- an SLO that looks like it is in the wrong unit: said here too, as the Data checks say it
+  for _, c in ipairs(model.slo_checks) do io.stderr:write(opts.prog or "compare.lua", ": warning: ", c, "\n") end
   tl.mark("report model")
   model.charts = M.charts(w, model, A, B, tdir)
   tl.mark("charts")

@@ -203,6 +203,62 @@ function M.token_differences(oa, ob)
   return out
 end
 
+-- One run's load points that sent different requests (token lengths per request beyond the
+-- workload match's TOKEN_TOLERANCE, M.token_differences between each point and the first):
+-- one folder holding two workloads (vLLM files of 8k-token prompts beside 10k ones). A data
+-- check (run.warnings, run.checks kind "mixed_requests"), and a capacity interpolated across
+-- them would mix the two: the report makes it N/A with M.mixed_requests_reason. Only points
+-- of at least SHAPE_MIN_REQUESTS completed requests and no failed one are compared.
+M.SHAPE_MIN_REQUESTS = 30
+function M.check_request_shapes(run)
+  local points = lp.points(run)
+  if #points < 2 then return end
+  local function mean(p, k)
+    local n, total = p.values.requests_ok, p.values[k]
+    if n and total and n > 0 then return ("%.1f"):format(total / n) end
+    return "unknown"
+  end
+  local function describe(i, p)
+    return ("point %d (%s%s): %s input and %s output tokens per request"):format(i,
+      lp.load_text(p.load_type == "concurrency" and "concurrency" or "rate", p.offered), (p.repeats or 1) > 1
+      and (", %d repeats"):format(p.repeats) or "", mean(p, "input_tokens_total"), mean(p, "output_tokens_total"))
+  end
+  -- points of a handful of requests are left out: the mean of 2 random prompts moves by
+  -- more than 5 % by chance (guidellm's 2-request fixture: 71.5 against 65.5 tokens); so
+  -- are points with failed requests: whether a harness's token totals count them is not
+  -- the same everywhere, so a mean per completed request may be off there
+  local function enough(p)
+    return (p.values.requests_ok or 0) >= M.SHAPE_MIN_REQUESTS and (p.values.requests_failed or 0) == 0
+  end
+  local differ = {}
+  for i = 2, #points do
+    if enough(points[1]) and enough(points[i]) and #M.token_differences(points[1], points[i]) > 0 then
+      differ[#differ + 1] = i
+    end
+  end
+  if #differ == 0 then return end
+  local parts = { describe(1, points[1]) }
+  for _, i in ipairs(differ) do parts[#parts + 1] = describe(i, points[i]) end
+  local text = ("load points of different requests (token lengths beyond the workload match's %d %%): %s; one folder "
+    .. "holding two workloads? A capacity is not read across them (N/A): compare each workload's files on their own")
+    :format(math.floor(M.TOKEN_TOLERANCE * 100 + 0.5), table.concat(parts, "; "))
+  run.warnings[#run.warnings + 1] = text
+  run.checks = run.checks or {}
+  run.checks[#run.checks + 1] = { kind = "mixed_requests", points = differ, text = text }
+end
+
+-- The reason a run's capacity is N/A when its load points sent different requests
+-- (M.check_request_shapes), or nil. label: the run's name in the report.
+function M.mixed_requests_reason(run, label)
+  for _, c in ipairs(run.checks or {}) do
+    if type(c) == "table" and c.kind == "mixed_requests" then
+      return ("%s's load points sent different requests (see the Data checks), so a capacity between them would mix "
+        .. "two workloads"):format(label or run.label or "the run")
+    end
+  end
+  return nil
+end
+
 -- The texts of M.token_differences, for capacity_evidence's workload_differs.
 function M.token_difference_texts(oa, ob)
   local out = {}

@@ -52,6 +52,8 @@ local fmt_p = decision.fmt_p
 M.fmt_p = fmt_p
 
 local harness_note -- (defined below)
+local formula_of, source_of -- (defined below)
+local workload_title -- (defined below)
 
 local function harness_name(run)
   if run.tool and run.tool ~= "" then return run.harness .. " (" .. run.tool .. ")" end
@@ -79,6 +81,29 @@ function M.itl_basis(run)
   return basis
 end
 
+-- The harness whose formulas a run's figures follow: its own, or for a benchmark report of
+-- one harness llmdlua knows (its tool), that harness's.
+formula_of = function(run)
+  if run.harness == "benchmark-report" then
+    local tool = tostring(run.tool or "")
+    if ITL_BASIS[tool] then return tool end
+  end
+  return harness_name(run)
+end
+
+-- Where a run's figure of key comes from ("per-request data", "harness summary", ...): the
+-- whole run's source, else its stages' (a run of repeats shows their mean, and its whole-run
+-- value may be unknown), or nil when none is recorded.
+source_of = function(run, key)
+  local src = run.overall.source[key]
+  if src then return src end
+  for _, st in ipairs(run.stages or {}) do
+    src = st.metrics and st.metrics.source and st.metrics.source[key]
+    if src then return src end
+  end
+  return nil
+end
+
 -- Can key be compared between runs a and b? true, or false and why.
 function M.comparable(key, ra, rb)
   local sa, sb = ra.overall, rb.overall
@@ -90,7 +115,9 @@ function M.comparable(key, ra, rb)
   end
   if UNIVERSAL[key] then return true end
   local ha, hb = harness_name(ra), harness_name(rb)
-  if ha == hb then return true end
+  -- a benchmark report of one harness carries that harness's own figures (its converter
+  -- copies them): the same formula as the harness read natively
+  if ha == hb or formula_of(ra) == formula_of(rb) then return true end
   -- token gaps are not the same quantity everywhere: inference-perf gives every token of a
   -- chunk the chunk's time (gaps of 0 inside it) and guidellm divides first-to-last token by
   -- the tokens, both per token; vLLM's benchmarks (and inferencemax, their fork) pool chunk
@@ -106,16 +133,20 @@ function M.comparable(key, ra, rb)
     return false, ("token gaps are counted differently: %s; %s"):format(how(ra, ra.label or "A", ba),
       how(rb, rb.label or "B", bb))
   end
-  local pa, pb = sa.source[key], sb.source[key]
+  local pa, pb = source_of(ra, key), source_of(rb, key)
   if pa == "per-request data" and pb == "per-request data" then return true end
-  return false, ("formula may differ: %s from %s's %s, %s from %s's %s"):format(ra.label or "A", ha,
-    pa or "?", rb.label or "B", hb, pb or "?")
+  local function from(label, h, src)
+    if src then return ("%s from %s's %s"):format(label, h, src) end
+    return ("%s from %s (its source not recorded)"):format(label, h)
+  end
+  return false, ("formula may differ: %s, %s"):format(from(ra.label or "A", ha, pa), from(rb.label or "B", hb, pb))
 end
 
 -- Two harnesses: which Performance Results rows compare across them and why, which do not
 -- (M.comparable's reason), by metric (the percentiles of one metric together), for the
 -- banner; the rows themselves say the same (a verdict, or "not comparable" with the note).
-harness_note = function(rows, A)
+harness_note = function(rows, A, B)
+  local same_formula = B and formula_of(A.run) == formula_of(B.run)
   local yes, no, order_yes, order_no = {}, {}, {}, {}
   local function family(label) return (label:gsub(" p[%d%.]+$", ""):gsub(" mean$", ""):gsub(" tw$", "")) end
   local function add(t, order, why, name)
@@ -130,12 +161,14 @@ harness_note = function(rows, A)
     if r.a ~= nil and r.b ~= nil then
       local name = family(r.label)
       if r.decide.comparable == false then
-        -- (the reason without the percentile's own words: one per metric)
-        add(no, order_no, r.decide.why or "formula may differ", name)
+        -- each metric once, with its reasons (its mean and percentiles may have others)
+        add(no, order_no, name, r.decide.why or "formula may differ")
       else
         local why = UNIVERSAL[r.key] and "counts over the same requests"
           or r.key:match("^itl_")
             and ("token gaps counted the same way by both: %s"):format(ITL_BASIS_TEXT[M.itl_basis(A.run)])
+          or same_formula and ("%s's own figures on both sides: a benchmark report of %s carries them as %s "
+            .. "records them"):format(formula_of(A.run), formula_of(A.run), formula_of(A.run))
           or "both computed from per-request data, by one formula"
         add(yes, order_yes, why, name)
       end
@@ -143,7 +176,10 @@ harness_note = function(rows, A)
   end
   local y, n = {}, {}
   for _, why in ipairs(order_yes) do y[#y + 1] = ("%s (%s)"):format(table.concat(yes[why], ", "), why) end
-  for _, why in ipairs(order_no) do n[#n + 1] = ("%s (%s)"):format(table.concat(no[why], ", "), why) end
+  -- each metric once, with all its reasons; metrics with the same reasons together
+  local by_why, order_why = {}, {}
+  for _, name in ipairs(order_no) do add(by_why, order_why, table.concat(no[name], "; "), name) end
+  for _, why in ipairs(order_why) do n[#n + 1] = ("%s (%s)"):format(table.concat(by_why[why], ", "), why) end
   if #n == 0 then
     return ("Across the two harnesses every row with figures on both sides is measured the same way, so compared: %s")
       :format(#y > 0 and table.concat(y, "; ") or "none")
@@ -343,7 +379,8 @@ end
 function M.stages_read(run)
   local parts = {}
   for _, st in ipairs(run and run.stages or {}) do
-    local s = st.rate and ("%g/s"):format(st.rate) or st.concurrency and ("c=%g"):format(st.concurrency) or "?"
+    local s = st.rate and ("%g/s"):format(st.rate) or st.concurrency and ("c=%g"):format(st.concurrency)
+      or "load unknown"
     parts[#parts + 1] = s .. (st.warmup and " (warm-up)" or "")
   end
   return #parts > 0 and (T.helpers.count(#parts, "stage") .. ": " .. table.concat(parts, ", ")) or nil
@@ -514,7 +551,7 @@ local function ladder_section(A, B, pa, pb, sat)
   end
   local function load(c)
     if c.outside or c.interpolated or c.na_reason then return "" end
-    if not c.offered then return "?" end
+    if not c.offered then return "unknown" end
     return c.load_type == "concurrency" and ("c=%g"):format(c.offered) or ("%g/s"):format(c.offered)
   end
   for _, r in ipairs(rows) do
@@ -1918,36 +1955,42 @@ local function sustained_evidence_text(model)
   return "one run per load, no interval: untested" .. near
 end
 
--- The evidence of max sustained throughput per GPU, where both runs' accelerator counts are
--- known and differ: its own, as the per-GPU capacity has, since per GPU the order may be
--- the other way from the totals'. Each run's limit per GPU lies between its figure and its
--- ceiling (the most it achieved at any load), each divided by its own count; from its
--- figure up when it never saturated. Spans apart order the runs, untested ("base": the
--- totals' evidence, what stands behind the figures); spans that overlap do not. nil when a
--- figure is unknown.
-local function sustained_gpu_evidence(model, A, B, base)
-  local g, sa, sb = model.per_gpu, model.saturation.a, model.saturation.b
-  if not (g and g.a.gpus and g.b.gpus and sa.max_sustained_rps and sb.max_sustained_rps) then return nil end
+-- The evidence of max sustained throughput, in total (per GPU: false) or per GPU (where both
+-- runs' accelerator counts are known and differ, since per GPU the order may be the other
+-- way from the totals'): one rule for both rows. Each run's limit lies between its figure
+-- and its ceiling (the most it achieved at any load), per GPU each divided by its own
+-- count; from its figure up when it never saturated. Spans apart order the runs, untested
+-- ("base": what stands behind the figures); spans that overlap do not. nil when a figure
+-- is unknown.
+local function sustained_order_evidence(model, A, B, base, gpu)
+  local sa, sb = model.saturation.a, model.saturation.b
+  if not (sa.max_sustained_rps and sb.max_sustained_rps) then return nil end
+  local na, nb, where, unit = 1, 1, "", " req/s"
+  if gpu then
+    local g = model.per_gpu
+    if not (g and g.a.gpus and g.b.gpus) then return nil end
+    na, nb, where, unit = g.a.gpus, g.b.gpus, " per GPU", " req/s per GPU"
+  end
   local function span(s, n)
     local hi = s.none and math.huge or (s.ceiling_rps and math.max(s.ceiling_rps, s.max_sustained_rps))
       or s.max_sustained_rps
     return s.max_sustained_rps / n, hi / n
   end
-  local la, ha = span(sa, g.a.gpus)
-  local lb, hb = span(sb, g.b.gpus)
-  local function per(x) return T.helpers.num(x, 2) .. " req/s per GPU" end
+  local la, ha = span(sa, na)
+  local lb, hb = span(sb, nb)
+  local function per(x) return T.helpers.num(x, 2) .. unit end
   local hi, lo
   if ha < lb then hi, lo = { B, lb }, { A, ha } elseif hb < la then hi, lo = { A, la }, { B, hb } end
   if hi then
-    return ("%s, but the measured loads order them per GPU: %s sustained %s, %s never achieved more than %s at any "
-      .. "load"):format(base, hi[1].label, per(hi[2]), lo[1].label, per(lo[2]))
+    return ("%s, but the measured loads order them%s: %s sustained %s, %s never achieved more than %s at any "
+      .. "load"):format(base, where, hi[1].label, per(hi[2]), lo[1].label, per(lo[2]))
   end
   local function range(l, h)
     if h == math.huge then return "≥ " .. per(l) end
     if l == h then return per(l) end
     return ("%s–%s"):format(T.helpers.num(l, 2), per(h))
   end
-  return ("%s; per GPU the measured loads cannot order them: %s %s, %s %s"):format(base, A.label, range(la, ha),
+  return ("%s;%s the measured loads cannot order them: %s %s, %s %s"):format(base, where, A.label, range(la, ha),
     B.label, range(lb, hb))
 end
 
@@ -2043,8 +2086,11 @@ local function headline_evidence(model, A, B)
   end
   -- max sustained per GPU likewise, where the counts differ (the same count orders the
   -- runs as the totals do); not of different workloads or a broken run
-  local sus_gpu = model.gpus_differ and not differ and not (model.broken and #model.broken > 0)
-    and sustained_gpu_evidence(model, A, B, sus) or sus
+  local comparable = not differ and not (model.broken and #model.broken > 0)
+  local sus_gpu = model.gpus_differ and comparable and sustained_order_evidence(model, A, B, sus, true) or sus
+  -- the totals by the same rule: where the measured loads order them, the total row says so
+  -- as the per-GPU row does, never only "untested"
+  if comparable then sus = sustained_order_evidence(model, A, B, sus, false) or sus end
   for _, r in ipairs(model.headline) do
     local k = r.key
     if (k == "capacity" and #model.slo == 0) or k == "per_gpu" or k == "gpus" then
@@ -2686,7 +2732,12 @@ local function summary(model, A, B)
           m.label,
           metrics.format(mp.key, mp.a), A.label, metrics.format(mp.key, mp.b), B.label, mp.reason or "no test possible")
       end
-      if big then out[#out] = out[#out] .. gpu_latency_caveat(model, A, B, "Those latencies") end
+      -- beside every verdict at the matched load, "no clear difference" as much as a win: a
+      -- latency at one total load is not at one load per GPU either way
+      if mp.a ~= nil and mp.b ~= nil then
+        out[#out] = out[#out] .. gpu_latency_caveat(model, A, B, metrics.get(mp.key).unit == "ms" and "Those latencies"
+          or "Those figures")
+      end
       if mp.saturated then
         -- no load both measured lies below both saturations: the figures are said with that
         local past, sat = {}, model.saturation
@@ -2910,6 +2961,8 @@ local function summary(model, A, B)
         .. " and the practical threshold of " .. T.helpers.num(model.min_effect, 1) .. " %"
         .. (errors_tested and (" (for the error rate also %s percentage points)"):format(
           T.helpers.num(decision.MIN_ERROR_PP, 1)) or "") .. "."
+        -- as beside a win: "no clear difference" at equal total load is not one per GPU
+        .. gpu_latency_caveat(model, A, B, "These whole-run latencies and rates")
       if no_failures then
         -- said apart: untested, and never among the kinds "tested"
         out[#out + 1] = ("No request failed in either run (%s), so the error rate was not tested."):format(
@@ -2986,6 +3039,64 @@ local function curve_of(points)
   return json.array(out) -- [] in comparison.json when the run has no load point
 end
 
+-- An SLO limit far below every value of its metric either run measured (more than
+-- SLO_UNIT_FACTOR times below the lowest: at any load, in any stage or repeat) is most likely
+-- in the wrong unit (seconds for a limit in ms): "--slo ttft_p90_ms=0.2: below every measured
+-- TTFT p90 (lowest 33.9 ms, ...)". Said, not refused: it may be intended. where: how the
+-- SLOs were given ("--slo", else "SLO"). Returns the texts, in SLO order.
+M.SLO_UNIT_FACTOR = 10
+local function slo_unit_checks(slo, A, B, where)
+  where = where or "SLO"
+  local out = {}
+  for _, s in ipairs(slo) do
+    local m = metrics.get(s.key)
+    if m.unit == "ms" then
+      local low, who
+      for _, side in ipairs { A, B } do
+        local run = side.run
+        local sets = { { run.overall, "the whole run" } }
+        for _, st in ipairs(run.stages or {}) do
+          if not st.warmup then sets[#sets + 1] = { st.metrics, ("stage %s"):format(tostring(st.index)) } end
+        end
+        for _, x in ipairs(sets) do
+          local v = x[1] and x[1].values and x[1].values[s.key]
+          if type(v) == "number" and v == v and (not low or v < low) then low, who = v, side.label .. ", " .. x[2] end
+        end
+      end
+      if low and s.max * M.SLO_UNIT_FACTOR < low then
+        out[#out + 1] = ("%s %s=%s: below every measured %s of both runs (lowest %s, %s), more than %dx below it: "
+          .. "is it in ms? The limit is read in the metric's unit (ms), so no load can meet it"):format(where, s.key,
+          ("%g"):format(s.max), m.label, metrics.format(s.key, low), who,
+          M.SLO_UNIT_FACTOR)
+      end
+    end
+  end
+  return out
+end
+
+-- The banner's title where the workloads do not match (differences: the workload match's).
+-- The load ladder (how many load points, their offered loads, the requests each sent) does
+-- not set workloads apart, as treatments.lua groups them: the same requests and load type
+-- on two ladders are one workload driven at other loads, said so. The harness alone (its
+-- note given) is one workload measured twice. Anything else (token lengths, load type,
+-- model, a stated workload) is not the same workload.
+local LADDER_FIELDS = { load_points = true, offered_load = true, requests = true }
+workload_title = function(differences, has_harness_note)
+  if #differences == 0 then return nil end
+  local ladder, harness, other = false, false, false
+  for _, d in ipairs(differences) do
+    if LADDER_FIELDS[d.field] then ladder = true
+    elseif d.field == "harness" and has_harness_note then harness = true
+    else other = true end
+  end
+  if other or not (ladder or harness) then return "Not the same workload." end
+  if ladder and harness then
+    return "The same workload, measured by different harnesses on different load ladders."
+  end
+  if harness then return "The same workload, measured by different harnesses." end
+  return "The same workload (the same requests), on different load ladders."
+end
+
 -- The comparison model. opts: a, b (sides), workspace, generated (epoch, default now),
 -- slo (llmd.decision.parse_slo's list), min_effect (%, default 2), significance (saved
 -- tests by metric key, for analyze.lua).
@@ -3006,6 +3117,7 @@ function M.build(opts)
     alpha = decision.ALPHA,
   }
   model.slo_text = decision.slo_phrase(model.slo)
+  model.slo_checks = slo_unit_checks(model.slo, A, B, opts.slo_where)
   model.slo_label = #model.slo == 1 and "SLO" or "SLOs" -- "SLO: TTFT p90 ≤ 200.0 ms."
   model.capacity_definition = decision.CAPACITY_DEFINITION -- what "capacity at SLO" means, every kind
   local pa, pb = lp.points(A.run), lp.points(B.run)
@@ -3018,7 +3130,18 @@ function M.build(opts)
   end
   model.workload_match = decision.workload_match(A, B, pa, pb)
   model.saturation = { a = lp.saturation(pa), b = lp.saturation(pb) }
-  model.capacity = { a = lp.capacity(pa, model.slo), b = lp.capacity(pb, model.slo) }
+  -- a run whose load points sent different requests (two workloads in one folder): no
+  -- capacity read across them
+  local function capacity_of(side, points)
+    local mixed = #model.slo > 0 and decision.mixed_requests_reason(side.run, side.label)
+    if mixed then return { kind = "unknown", reason = mixed } end
+    return lp.capacity(points, model.slo)
+  end
+  model.capacity = { a = capacity_of(A, pa), b = capacity_of(B, pb) }
+  model.mixed_requests = {}
+  for _, s in ipairs { A, B } do
+    if decision.mixed_requests_reason(s.run) then model.mixed_requests[#model.mixed_requests + 1] = s.label end
+  end
   local ca, cb = model.capacity.a, model.capacity.b
   -- the range the repeats allow each capacity (none without repeats at every load point)
   for _, s in ipairs { { ca, pa }, { cb, pb } } do
@@ -3164,7 +3287,7 @@ function M.build(opts)
   -- (before finish_row: the rows' comparability)
   model.harness_only, model.harness_note = false, false
   for _, d in ipairs(model.workload_match.differences) do
-    if d.field == "harness" then model.harness_note = harness_note(rows, A) end
+    if d.field == "harness" then model.harness_note = harness_note(rows, A, B) end
   end
   if model.harness_note then
     model.harness_only = true
@@ -3172,6 +3295,7 @@ function M.build(opts)
       if d.field ~= "harness" then model.harness_only = false end
     end
   end
+  model.workload_title = workload_title(model.workload_match.differences, model.harness_note)
   local fam = decision.family(tests)
   if mp and decision.can_decide(mp.test) then mp.p_adjusted, mp.family_size = fam.adjusted[mp.test.id], fam.size end
   model.family = { method = "holm", alpha = decision.ALPHA, size = fam.size, tests = {} }
@@ -3232,7 +3356,8 @@ end
 -- The model's lists (path from the top, "[]" for any index): written as JSON arrays when
 -- empty too ([], never {}, which a reader takes for an object).
 M.LIST_PATHS = {}
-for _, p in ipairs { "slo", "perf", "perf_notes", "headline", "config", "workload_differs",
+for _, p in ipairs { "slo", "slo_checks", "mixed_requests", "perf", "perf_notes", "headline", "config",
+  "workload_differs",
   "workload_match.differences", "load_points.a", "load_points.b", "load_points.a[].stages",
   "load_points.b[].stages", "errors.a", "errors.b", "curves", "curves[].rows", "family.tests", "ladder.rows",
   "ladder.rows[].latency", "ladder.latency_columns", "ladder.latency_columns[].has", "charts.list",

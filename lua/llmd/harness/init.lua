@@ -122,15 +122,29 @@ function M.resolve(dir, opts)
         opts.harness and M.get(opts.harness).name or "benchmark"), 0)
   end
   if #cs == 0 then
+    -- a harness named that the folder does not hold: what it holds instead, when another
+    -- harness recognises it (the cause is then the --harness given, not the folder)
+    local holds = ""
+    if opts.harness then
+      local ok, other = pcall(M.detect, dir, nil)
+      local seen, found = {}, {}
+      for _, c in ipairs(ok and other or {}) do
+        if not seen[c.harness.name] then seen[c.harness.name] = true; found[#found + 1] = c.harness.name end
+      end
+      if #found > 0 then
+        holds = (": it holds %s results (leave --harness out to read them as such)"):format(
+          table.concat(found, " and "))
+      end
+    end
     -- one line, then what each harness accepts on a second (README: llmd.harness, "recognised by")
     local looked, names = {}, {}
     for _, h in ipairs(opts.harness and { M.get(opts.harness) } or M.list()) do
       looked[#looked + 1] = h.name .. ": " .. (h.describe or "")
       names[#names + 1] = h.name
     end
-    return nil, ("no %s results under %s (no file of %s; README \"llmd.harness\": what each harness reads)\n"
+    return nil, ("no %s results under %s (no file of %s; README \"llmd.harness\": what each harness reads)%s\n"
       .. "looked for: %s"):format(opts.harness and M.get(opts.harness).name or "benchmark", dir,
-        table.concat(names, ", "), table.concat(looked, "; "))
+        table.concat(names, ", "), holds, table.concat(looked, "; "))
   end
   if #cs > 1 then
     local lines = {}
@@ -338,6 +352,8 @@ function M.extract(dir, opts)
   end
   -- rates that cannot both be true (achieved far above offered) are a data check
   require("llmd.loadpoints").check_rates(run)
+  -- load points that sent other requests than the first (two workloads in one folder)
+  require("llmd.decision").check_request_shapes(run)
   M.check_stage_gaps(run)
   run = rm.finish(run, opts)
   -- kvcache = true: the prefix-cache figures from the run's vLLM scrapes, as extract.lua

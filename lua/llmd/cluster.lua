@@ -1126,6 +1126,33 @@ function M.foreign(ctx, x)
   end
 end
 
+-- `helm list` shows at most 256 releases (--max's default) and, in helm 3, only deployed and
+-- failed ones: a release being installed, upgraded or uninstalled (pending-install,
+-- pending-upgrade, uninstalling ...) is left out unless --all. What was in the namespace
+-- before a deploy, and whose release is whose, needs every one: --all --max 0 (helm 3's
+-- pkg/action/list.go limits only when --max > 0). Helm 4 lists every state by default and
+-- has no --all ("Error: unknown flag: --all"): asked again without it (and not again).
+M.HELM_LIST = { "list", "--all", "--max", "0", "-o", "json" }
+M.HELM_LIST_NO_ALL = { "list", "--max", "0", "-o", "json" }
+
+-- Every release in the namespace: helm's list (decoded) of them; a dry run reads nothing ({}).
+function M.list_releases(ctx)
+  local r = ctx.k:helm(ctx.helm_no_all and M.HELM_LIST_NO_ALL or M.HELM_LIST, { read = true, check = false })
+  if r.dry_run then return {} end
+  if not r.ok and not ctx.helm_no_all and (r.stderr or ""):find("unknown flag: --all", 1, true) then
+    ctx.helm_no_all = true
+    r = ctx.k:helm(M.HELM_LIST_NO_ALL, { read = true, check = false })
+  end
+  local a = ctx.helm_no_all and M.HELM_LIST_NO_ALL or M.HELM_LIST
+  local what = k8s.cmdline(ctx.k:argv("helm", a))
+  if not r.ok then
+    error(("%s: exit %s: %s"):format(what, tostring(r.code or r.signal), (r.stderr or ""):gsub("%s+$", "")), 0)
+  end
+  local list = json.decode(r.stdout, what)
+  if type(list) ~= "table" then error(("%s: expected a JSON list of releases, got %s"):format(what, type(list)), 0) end
+  return list
+end
+
 function M.snapshot_empty() return { releases = {}, httproutes = {}, gateways = {}, services = {}, pods = {} } end
 
 -- The objects teardown cares about, by name: releases, httproutes, gateways, services, pods.
@@ -1133,13 +1160,13 @@ function M.snapshot(ctx)
   local snap = { releases = {}, httproutes = {}, gateways = {}, services = {}, pods = {} }
   if ctx.dry_run then
     -- the reads a real run makes here, shown as not made: nothing is known of the namespace
-    ctx.k:helm({ "list", "-o", "json" }, { read = true })
+    M.list_releases(ctx)
     ctx.k:json({ "get", "httproute,gateway" }, { check = false })
     ctx.k:json { "get", "svc" }
     ctx.k:json { "get", "pods" }
     return snap
   end
-  local listed = json.decode(ctx.k:helm({ "list", "-o", "json" }, { read = true }).stdout, "helm list")
+  local listed = M.list_releases(ctx)
   snap.releases = names_of(listed)
   -- what helm says of each (chart NAME-VERSION, revision, status), for messages
   snap.release_info = {}
@@ -1272,7 +1299,7 @@ local function teardown_namespace_wide(ctx, x)
     -- nothing was read: no list of what it would remove
     say(ctx, "  teardown: namespace-wide (the plan says so) - would delete every release, HTTPRoute and Gateway "
       .. "found in %s at teardown (not read in a dry run), after confirming the list", ctx.ns)
-    ctx.k:helm({ "list", "-o", "json" }, { read = true })
+    M.list_releases(ctx)
     ctx.k:json({ "get", "httproute,gateway" }, { check = false })
     ctx.out:write("[dry-run] would uninstall every release found\n")
     ctx.k:kubectl { "delete", "httproute", "--all" }

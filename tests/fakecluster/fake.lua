@@ -14,6 +14,11 @@
 --   FAKE_FAIL_ONCE the same, but each failure only on its first occasion
 --   FAKE_SLOW_BENCH seconds the first run_only.sh call sleeps (to interrupt it)
 --   FAKE_OLD_JOB   the namespace starts with a finished (Succeeded) job pod
+--   FAKE_RELEASES  N: the namespace starts with N other teams' deployed releases, other-000 ...
+--   FAKE_RELEASE_STATES  name:status,...: and with someone else's releases in those states
+--                  (helm list shows pending-*, uninstalling, uninstalled ones only with --all;
+--                  helm upgrade refuses a pending-* or uninstalling one, as helm does)
+--   FAKE_HELM_MAJOR  4: helm behaves as helm 4 (no list --all; every state listed by default)
 --   FAKE_RESTARTED the vLLM containers have restarted once (their previous logs exist)
 --   FAKE_OTHER_RELEASE  the namespace starts with someone else's release a-team-infra (its
 --                  Gateway, HTTPRoute, gateway Service and two serving pods of another model)
@@ -194,6 +199,16 @@ local function space(ns)
         status = { parents = { { conditions = { { type = "Accepted", status = "True" } } } } } }
       s.services[n .. "-inference-gateway-istio"] = { selector = { app = n }, owner = "helm:" .. n,
         ports = { { name = "status-port", port = 15021 }, { name = "default", port = 80, appProtocol = "http" } } }
+    end
+    -- FAKE_RELEASES=N: N releases of other teams (other-000 ...: deployed, sorted before ours);
+    -- FAKE_RELEASE_STATES=name:status,...: someone else's releases in those states
+    -- (pending-install, pending-upgrade, failed, uninstalling, uninstalled, ...)
+    for k = 1, tonumber(os.getenv("FAKE_RELEASES") or "") or 0 do
+      s.releases[("other-%03d"):format(k - 1)] = { chart = "other", status = "deployed", revision = 1,
+        chart_ref = "other-1.0.0" }
+    end
+    for n, st in (os.getenv("FAKE_RELEASE_STATES") or ""):gmatch("([^,:]+):([^,]+)") do
+      s.releases[n] = { chart = "other", status = st, revision = 1, chart_ref = "other-1.0.0" }
     end
     if os.getenv("FAKE_OLD_JOB") then
       -- a finished job from earlier work in the namespace: Succeeded, never Ready
@@ -868,7 +883,14 @@ local function helm()
   log_call()
   local ns = ns_of(args)
   local a = strip_ns(args)
-  if a[1] == "version" then -- (no cluster involved)
+  if a[1] == "version" and os.getenv("FAKE_HELM_MAJOR") == "4" then -- (illustrative build figures)
+    if #a == 1 then
+      return print('version.BuildInfo{Version:"v4.1.3", GitCommit:"c94d381b03be117e7e57908edbf642104e00eb8f", '
+        .. 'GitTreeState:"clean", GoVersion:"go1.25.5", KubeClientVersion:"v1.35"}')
+    elseif #a == 2 and a[2] == "--short" then
+      return print("v4.1.3+gc94d381")
+    end
+  elseif a[1] == "version" then -- (no cluster involved)
     if #a == 1 then
       return print('version.BuildInfo{Version:"v3.16.2", GitCommit:"13654a52f7c70a143b1dd51416d633e1071faffb", '
         .. 'GitTreeState:"clean", GoVersion:"go1.22.7"}')
@@ -893,12 +915,73 @@ local function helm()
     save()
     return io.write(text)
   elseif a[1] == "list" then
-    -- helm list -o json: helm's fields (pkg/cmd/list.go's releaseElement), the revision as a
-    -- string, the chart as NAME-VERSION; sorted by name; only deployed and failed releases
-    -- unless asked for others (this fake's are all deployed)
-    -- (Go's encoder: compact, fields in struct order)
-    local out = {}
+    -- helm list, as helm 3 (pkg/action/list.go, pkg/cmd/list.go) does it: the releases
+    -- sorted by name; by default only deployed and failed ones (-a/--all: every state;
+    -- --deployed --failed --pending --uninstalled --uninstalling --superseded add theirs);
+    -- at most --max (-m) of them, 256 by default, 0 for no limit, from --offset. Helm 4
+    -- (FAKE_HELM_MAJOR=4) lists every state by default and has no --all (cobra's error).
+    -- -q/--short: the names, one a line; -o json: helm's fields (releaseElement), the
+    -- revision as a string, the chart as NAME-VERSION (Go's encoder: compact, fields in
+    -- struct order).
+    local helm4 = os.getenv("FAKE_HELM_MAJOR") == "4"
+    local want, max, offset, short, fmt = {}, 256, 0, false, "table"
+    local STATES = { deployed = { "deployed" }, failed = { "failed" }, uninstalled = { "uninstalled" },
+      uninstalling = { "uninstalling" }, superseded = { "superseded" },
+      pending = { "pending-install", "pending-upgrade", "pending-rollback" } }
+    local all = false
+    local j = 2
+    while j <= #a do
+      local x = a[j]
+      local flag, val = x:match("^%-%-([^=]+)=(.*)$")
+      flag = flag or x:match("^%-%-(.+)$")
+      if x == "-a" or flag == "all" then
+        if helm4 then
+          die(x == "-a" and "Error: unknown shorthand flag: 'a' in -a" or "Error: unknown flag: --all")
+        end
+        all = true
+      elseif flag and STATES[flag] then
+        for _, st in ipairs(STATES[flag]) do want[st] = true end
+      elseif x == "-m" or flag == "max" or flag == "offset" then
+        if not val then j = j + 1; val = a[j] end
+        local v = tonumber(val)
+        if not v or v ~= math.floor(v) then
+          die(('Error: invalid argument "%s" for "%s" flag: strconv.ParseInt: parsing "%s": invalid syntax')
+            :format(tostring(val), flag == "offset" and "--offset" or "-m, --max", tostring(val)))
+        end
+        if flag == "offset" then offset = v else max = v end
+      elseif x == "-q" or flag == "short" then
+        short = true
+      elseif x == "-o" or flag == "output" then
+        if not val then j = j + 1; val = a[j] end
+        fmt = val
+      else
+        die("fake helm: unsupported list flag: " .. x, 2)
+      end
+      j = j + 1
+    end
+    if all or (helm4 and next(want) == nil) then
+      for _, list in pairs(STATES) do for _, st in ipairs(list) do want[st] = true end end
+    elseif next(want) == nil then
+      want = { deployed = true, failed = true }
+    end
+    local names = {}
     for _, n in ipairs(sorted_keys(s.releases)) do
+      if want[s.releases[n].status or "deployed"] then names[#names + 1] = n end
+    end
+    local shown = {}
+    for k = offset + 1, #names do
+      if max > 0 and #shown >= max then break end
+      shown[#shown + 1] = names[k]
+    end
+    if short and fmt == "table" then
+      for _, n in ipairs(shown) do print(n) end
+      return
+    elseif short and fmt == "json" then
+      return io.write(json.encode(json.array(shown)), "\n")
+    end
+    if fmt ~= "json" then die("fake helm: unsupported list output: " .. tostring(fmt), 2) end
+    local out = {}
+    for _, n in ipairs(shown) do
       local r = s.releases[n]
       out[#out + 1] = ('{"name":%s,"namespace":%s,"revision":%s,"updated":%s,"status":%s,"chart":%s,'
         .. '"app_version":%s}'):format(json.encode(n), json.encode(ns), json.encode(tostring(r.revision or 1)),
@@ -918,6 +1001,12 @@ local function helm()
       end
     end
     -- the chart, rendered and created (its crds/ too on a first install, unless --skip-crds)
+    -- a release whose last operation has not finished (someone's install or upgrade under
+    -- way, or an uninstall): helm refuses to touch it (pkg/action/upgrade.go)
+    local cur = s.releases[name] and s.releases[name].status
+    if cur and (cur:match("^pending%-") or cur == "uninstalling") then
+      die("Error: UPGRADE FAILED: another operation (install/upgrade/rollback) is in progress")
+    end
     local dir, err = find_chart(chart, opt(a, "--version"))
     if not dir then die("Error: " .. failed .. ": " .. err) end
     local text, rerr = render_chart(dir, name, ns, install and not s.releases[name] and not has(a, "--skip-crds"))

@@ -110,7 +110,7 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     -- run A: baseline, helm router + kustomize model server; what is there before and after
     -- the deploy (releases, routes, gateways, services, serving pods), so teardown removes
     -- the difference and nothing else
-    "helm list -o json -n bench",
+    "helm list --all --max 0 -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
@@ -120,7 +120,7 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "helm upgrade --install sim oci://ghcr.io/llm-d/charts/llm-d-router-standalone -f router.values.yaml --skip-crds "
       .. "-n bench",
     "kubectl -n bench apply -k ms",
-    "helm list -o json -n bench",
+    "helm list --all --max 0 -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
@@ -149,18 +149,18 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "helm uninstall sim --ignore-not-found -n bench",
     "kubectl -n bench delete -k ms --ignore-not-found",
     "kubectl -n bench delete service llm-d-baseline-model-server --ignore-not-found",
-    "helm list -o json -n bench",
+    "helm list --all --max 0 -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
     -- run B: helmfile with one environment, through the gateway
-    "helm list -o json -n bench",
+    "helm list --all --max 0 -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
     "helmfile -n bench template --environment=istio",
     "helmfile -n bench apply -e istio --skip-crds",
-    "helm list -o json -n bench",
+    "helm list --all --max 0 -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
@@ -184,7 +184,7 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     -- its three releases; the route and gateway infra-sim made went with it (checked, not swept)
     "helm uninstall gaie-sim infra-sim ms-sim --ignore-not-found -n bench",
     "kubectl -n bench get httproute,gateway -o json",
-    "helm list -o json -n bench",
+    "helm list --all --max 0 -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
@@ -444,7 +444,7 @@ t.test("dry run: every command printed, the cluster untouched", function()
   t.ok(r.stdout:find("[dry-run] helm upgrade --install sim", 1, true))
   t.ok(r.stdout:find("[dry-run] helmfile -n bench apply -e istio --skip-crds", 1, true))
   -- what it did not read it says it did not read (the reads a real run makes, in order)
-  for _, want in ipairs { "[dry-run, not read] helm list -o json -n bench",
+  for _, want in ipairs { "[dry-run, not read] helm list --all --max 0 -o json -n bench",
     "[dry-run, not read] kubectl -n bench get httproute,gateway -o json",
     "[dry-run, not read] kubectl -n bench get svc -o json", "[dry-run, not read] kubectl -n bench get nodes -o json",
     "[dry-run, not read] kubectl -n bench get svc llm-d-baseline-model-server -o json" } do
@@ -882,7 +882,8 @@ t.test("teardown removes what this run deployed; another release in the namespac
   t.eq(ns.releases["infra-sim"], nil)
   t.eq(ns.gateways["infra-sim"], nil)
   local lines = table.concat(call_lines(s, workspace(s)), "\n")
-  t.ok(not lines:find("--all", 1, true), "no sweep: " .. lines)
+  t.ok(not lines:find("delete httproute --all", 1, true) and not lines:find("delete gateway --all", 1, true),
+    "no sweep: " .. lines)
   t.ok(not lines:find("a-team", 1, true), "nothing was done to a-team-infra")
   -- B benchmarked its own gateway, not the other one that sorts first
   t.ok(lines:find("port-forward svc/infra-sim-inference-gateway-istio", 1, true), lines)
@@ -1003,6 +1004,90 @@ t.test("helmfile deploy: a release of the same name that is not this comparison'
       end
     end
     t.ok(listed, table.concat(lines, "\n"))
+  end
+end)
+
+-- The fake's helm list, against helm 3's pkg/action/list.go (read with the search tool,
+-- helm/helm): the state mask is deployed|failed unless --all (every state) or a state flag
+-- (added to the mask); names sorted; --offset, then at most --max (default 256; 0 or less:
+-- no limit: `if l.Limit > 0 && l.Limit < limit`). Helm 4 (helm/helm#31295) lists every state
+-- by default and has no --all. The counts are by hand: 300 other releases (deployed) and
+-- sim (pending-install), whose name sorts after every other-NNN.
+t.test("the fake's helm list: --max (256 by default, 0 no limit), the state filter and --all as helm 3/4 do", function()
+  local d = t.tmpdir()
+  local function helm(envx, ...)
+    local env = { FAKE_CLUSTER = d, FAKE_LLMDLUA = LLMDLUA, FAKE_RELEASES = "300",
+      FAKE_RELEASE_STATES = "sim:pending-install" }
+    for k, v in pairs(envx) do env[k] = v end
+    return proc.run({ FAKEBIN .. "/helm", ... }, { env = env })
+  end
+  local function names(r)
+    t.eq(r.code, 0, r.stderr)
+    local out = {}
+    for _, it in ipairs(json.decode(r.stdout)) do out[#out + 1] = it.name .. ":" .. it.status end
+    return out
+  end
+  local l = names(helm({}, "list", "-o", "json", "-n", "ns"))
+  t.eq(#l, 256)
+  t.eq(l[1], "other-000:deployed")
+  t.eq(l[256], "other-255:deployed")
+  t.eq(#names(helm({}, "list", "--max", "0", "-o", "json", "-n", "ns")), 300) -- the pending one left out
+  l = names(helm({}, "list", "--all", "--max", "0", "-o", "json", "-n", "ns"))
+  t.eq(#l, 301)
+  t.eq(l[301], "sim:pending-install")
+  t.eq(names(helm({}, "list", "--pending", "-o", "json", "-n", "ns")), { "sim:pending-install" })
+  t.eq(names(helm({}, "list", "-a", "-m", "2", "--offset", "299", "-o", "json", "-n", "ns")),
+    { "other-299:deployed", "sim:pending-install" })
+  local r = helm({}, "list", "--all", "--max", "0", "-q", "-n", "ns")
+  t.eq(select(2, r.stdout:gsub("\n", "")), 301)
+  -- helm 4: no --all (cobra's words), every state by default
+  r = helm({ FAKE_HELM_MAJOR = "4" }, "list", "--all", "--max", "0", "-o", "json", "-n", "ns")
+  t.eq(r.code, 1)
+  t.eq(r.stderr, "Error: unknown flag: --all\n")
+  t.eq(#names(helm({ FAKE_HELM_MAJOR = "4" }, "list", "--max", "0", "-o", "json", "-n", "ns")), 301)
+  -- helm will not upgrade a release whose install is under way
+  r = helm({}, "upgrade", "--install", "sim", "llm-d-infra", "-n", "ns")
+  t.eq(r.code, 1)
+  t.eq(r.stderr, "Error: UPGRADE FAILED: another operation (install/upgrade/rollback) is in progress\n")
+end)
+
+-- (clusterfix2 1) The before-deploy snapshot listed releases with `helm list -o json`: helm's
+-- first 256, deployed or failed only. In a namespace with 300 other releases, someone's
+-- release named like ours (sorting after them, or still being installed) was not seen: the
+-- refusal let `helm upgrade --install` change it. Listed with --all --max 0 (helm 4: asked
+-- again without --all), it is refused before any change. Expected message: the refusal's
+-- words with what the fake's helm list says of sim (chart other-1.0.0, revision 1, the
+-- state set), written by hand.
+t.test("a release of the same name past helm list's 256 or not yet deployed is refused before any change", function()
+  for _, case in ipairs {
+    { status = "pending-install" },
+    { status = "deployed" },
+    { status = "pending-upgrade", helm4 = true },
+  } do
+    local s = setup()
+    local r = compare(s, nil, { FAKE_RELEASES = "300", FAKE_RELEASE_STATES = "sim:" .. case.status,
+      FAKE_HELM_MAJOR = case.helm4 and "4" or false })
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    t.ok(r.stdout:find("[20] deploy (a): FAILED - run a: release sim (other-1.0.0, " .. case.status .. ", revision 1; "
+      .. "helm upgrade would change it) already exists in namespace bench and was not deployed by this comparison",
+      1, true), r.stdout)
+    local lines = call_lines(s, workspace(s))
+    local lists = {}
+    for _, c in ipairs(lines) do
+      t.ok(not c:match("^helm upgrade") and not c:find("apply -k ms", 1, true), "nothing of run A ran: " .. c)
+      if c:match("^helm list") then lists[#lists + 1] = c end
+    end
+    if case.helm4 then
+      -- helm 4 refuses --all once; every later list is without it
+      t.eq(lists[1], "helm list --all --max 0 -o json -n bench")
+      for i = 2, #lists do t.eq(lists[i], "helm list --max 0 -o json -n bench") end
+    else
+      for _, c in ipairs(lists) do t.eq(c, "helm list --all --max 0 -o json -n bench") end
+    end
+    local ns = state(s).ns.bench
+    t.eq(ns.releases.sim.status, case.status, "sim as it was")
+    t.eq(ns.releases.sim.revision, 1)
+    t.eq(lfs.attributes(workspace(s) .. "/run-a/deployed.json"), nil, "nothing recorded for run A")
   end
 end)
 

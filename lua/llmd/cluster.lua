@@ -1221,7 +1221,7 @@ function M.save_deployed(ctx, x)
     torn_down = d.torn_down or false, commands = arr(ctx.commands[x]),
     bench_command = (ctx.bench_command or {})[x] or json.null, pvc = ctx.pvc or json.null,
     teardown_commands = arr((ctx.teardown_commands or {})[x]),
-    gateway_svc = ctx.gateway_svc or json.null,
+    gateway_svc = ctx.gateway_svc or json.null, deploy_commands = arr(d.deploy_commands),
   })
 end
 
@@ -1234,6 +1234,7 @@ function M.load_deployed(ctx, x)
   d.before = s.before ~= json.null and s.before or nil
   d.baseline_service = s.baseline_service == true
   d.torn_down = s.torn_down == true
+  d.deploy_commands = type(s.deploy_commands) == "table" and s.deploy_commands or {}
   ctx.commands[x] = s.commands or {}
   if type(s.bench_command) == "string" then
     ctx.bench_command = ctx.bench_command or {}
@@ -1634,6 +1635,14 @@ local function deploy(ctx, x)
       local cm = cmds(ctx, x)
       cm[#cm + 1] = ("(cd %s && %s)"):format(k8s.cmdline { d.guide_dir or "." },
         k8s.cmdline(ctx.k:argv(c.tool, c.args)))
+      -- and how it ran, for run_comparison.sh's deploy() (llmd.comparison)
+      rec.deploy_commands = rec.deploy_commands or {}
+      local known = false
+      for _, e in ipairs(rec.deploy_commands) do known = known or e.command == cm[#cm] end
+      if not known then
+        rec.deploy_commands[#rec.deploy_commands + 1] = { command = cm[#cm], dir = d.guide_dir or ".",
+          argv = json.array(ctx.k:argv(c.tool, c.args)) }
+      end
       -- from here a real run may have deployed something (a dry run's teardown says so)
       rec.attempted = true
       ctx.k:call(c.tool, c.args, { cwd = c.opts.cwd, user = c.opts.user, allow_hooks = c.opts.allow_hooks })

@@ -213,7 +213,8 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
   t.ok(order.asave_state < order.ateardown and order.bsave_state < order.bteardown)
   -- the reproduction script holds the commands that ran
   local sh = t.read(w .. "/run_comparison.sh")
-  t.ok(sh:find("# (cd " .. s.dir .. "/guide && helmfile -n bench apply -e istio --skip-crds)", 1, true), sh)
+  t.ok(sh:find("# deploy b " .. s.dir .. "/guide 'gaie-sim infra-sim ms-sim' helmfile -n bench apply -e istio "
+    .. "--skip-crds\n", 1, true), sh)
   t.ok(sh:find("export NAMESPACE=bench", 1, true))
   t.ok(sh:find("export BENCHMARK_PVC=llmd-benchmark-results", 1, true), sh)
   t.ok(sh:find("export GATEWAY_SVC=infra-sim-inference-gateway-istio", 1, true), sh)
@@ -231,7 +232,8 @@ t.test("run_comparison.sh: a failed or empty benchmark stops it with one line; a
   local cfg = w .. "/run-b/benchmark/config.yaml"
   local bench = "benchmark b run_only.sh -c " .. cfg
   t.ok(sh:find("\n# " .. bench .. "\n", 1, true), sh)
-  local deploy = "(cd " .. s.dir .. "/guide && helmfile -n bench apply -e istio --skip-crds)"
+  local deploy = "deploy b " .. s.dir .. "/guide 'gaie-sim infra-sim ms-sim' helmfile -n bench apply -e istio "
+    .. "--skip-crds"
   t.ok(sh:find("\n# " .. deploy .. "\n", 1, true), sh)
   -- the script's last line runs analyze.lua through $LLMDLUA: a stand-in that leaves a mark
   local bin = s.dir .. "/bin"
@@ -302,8 +304,15 @@ t.test("run_comparison.sh: a failed or empty benchmark stops it with one line; a
     .. "--ignore-not-found -n bench"
   t.ok(sh:find("\n# Teardown, as it ran (through teardown() above: each says what it removed):\n# " .. down .. "\n", 1,
     true), sh)
+  -- (clusterfix2 2) step 3 left its stack, which this comparison did not deploy (run-b/deployed.json
+  -- says its own were torn down): deploying again is refused, with one line, before any change
+  r = script { deploy }
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.eq(r.stderr, "run_comparison.sh: run b: release gaie-sim already exists in namespace bench and was not deployed "
+    .. "by this comparison (not a release of " .. w .. "/run-b/deployed.json that is still deployed): deploying would "
+    .. "change it; not deploying (helmfile -n bench apply -e istio --skip-crds)\n")
   local ncalls = #calls(s)
-  r = script { deploy, bench, down }
+  r = script { bench, down }
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.ok(r.stdout:find('release "gaie-sim" uninstalled\nrelease "infra-sim" uninstalled\nrelease "ms-sim" uninstalled\n'
     .. "run b: releases gaie-sim, infra-sim, ms-sim removed (where still there); the results PVC and namespace bench "
@@ -329,6 +338,87 @@ t.test("run_comparison.sh: a failed or empty benchmark stops it with one line; a
   t.eq(r.code, 1, r.stdout .. r.stderr)
   t.ok(r.stderr:find("run_comparison.sh: run b: the teardown command failed: helm uninstall nosuch -n bench; release "
     .. "nosuch may be left in namespace bench; stopping here\n", 1, true), r.stderr)
+end)
+
+-- (clusterfix2 2) run_comparison.sh showed a run's deploy commands commented out as
+-- "(cd DIR && helmfile ... apply ...)": uncommented, it ran with none of compare.lua's checks,
+-- and upgraded a release of the same name that this comparison did not deploy. Its deploy
+-- lines now go through deploy(), which lists the namespace's releases (every one: helm
+-- list --all --max 0 --short, helm 4 again without --all) and refuses one of the line's
+-- releases that run-X/deployed.json does not hold as deployed, with one line. Expected
+-- values by hand: the fake installs revision 1 and each upgrade adds one; run B's releases
+-- are its helmfile's three, run A's the plan's deploy.release sim.
+t.test("run_comparison.sh: a deploy line refuses a release of its name this comparison did not deploy", function()
+  local function script(s, w, lines, envx)
+    local text = t.read(w .. "/run_comparison.sh")
+    for _, l in ipairs(lines) do
+      local n
+      text, n = text:gsub("\n# " .. l:gsub("%p", "%%%0") .. "\n", "\n" .. l:gsub("%%", "%%%%") .. "\n")
+      t.eq(n, 1, l)
+    end
+    t.write(s.dir .. "/rerun.sh", text)
+    local env = { LLMDLUA = LLMDLUA }
+    for k, v in pairs(s.env) do env[k] = v end
+    for k, v in pairs(envx or {}) do env[k] = v end
+    -- (the last line re-generates the report: not what is tested here)
+    return proc.run({ "sh", "-c", '. "$1" >/dev/null; true', "sh", s.dir .. "/rerun.sh" }, { env = env, timeout = 120 })
+  end
+  local s = setup()
+  t.eq(compare(s).code, 0)
+  local w = workspace(s)
+  local sh = t.read(w .. "/run_comparison.sh")
+  local deploy_b = "deploy b " .. s.dir .. "/guide 'gaie-sim infra-sim ms-sim' helmfile -n bench apply -e istio "
+    .. "--skip-crds"
+  local deploy_a = "deploy a " .. s.dir .. "/guide sim helm upgrade --install sim "
+    .. "oci://ghcr.io/llm-d/charts/llm-d-router-standalone -f router.values.yaml --skip-crds -n bench"
+  t.ok(sh:find("\n# " .. deploy_b .. "\n", 1, true), sh)
+  t.ok(sh:find("\n# " .. deploy_a .. "\n", 1, true), sh)
+  t.ok(sh:find("\n# deploy a " .. s.dir .. "/guide '' kubectl -n bench apply -k ms\n", 1, true), sh)
+  -- after the comparison (which tore its stack down) someone else installs ms-sim and sim
+  for _, rel in ipairs { { "ms-sim", "llm-d-modelservice" }, { "sim", "llm-d-router-standalone" } } do
+    local r = proc.run({ FAKEBIN .. "/helm", "upgrade", "--install", rel[1], rel[2], "-n", "bench" }, { env = s.env })
+    t.eq(r.code, 0, r.stderr)
+  end
+  for _, helm4 in ipairs { false, "4" } do
+    local n0 = #calls(s)
+    local r = script(s, w, { deploy_b }, { FAKE_HELM_MAJOR = helm4 })
+    t.eq(r.stderr, "run_comparison.sh: run b: release ms-sim already exists in namespace bench and was not deployed "
+      .. "by this comparison (not a release of " .. w .. "/run-b/deployed.json that is still deployed): deploying "
+      .. "would change it; not deploying (helmfile -n bench apply -e istio --skip-crds)\n")
+    r = script(s, w, { deploy_a }, { FAKE_HELM_MAJOR = helm4 })
+    t.eq(r.stderr, "run_comparison.sh: run a: release sim already exists in namespace bench and was not deployed by "
+      .. "this comparison (not a release of " .. w .. "/run-a/deployed.json that is still deployed): deploying would "
+      .. "change it; not deploying (helm upgrade --install sim oci://ghcr.io/llm-d/charts/llm-d-router-standalone -f "
+      .. "router.values.yaml --skip-crds -n bench)\n")
+    local lists = {}
+    for i = n0 + 1, #calls(s) do
+      local c = calls(s)[i]
+      local line = c.tool .. " " .. table.concat(c.args, " ")
+      t.ok(c.tool == "helm" and c.args[1] == "list", "only helm list ran: " .. line)
+      lists[#lists + 1] = line
+    end
+    t.eq(lists, helm4 and { "helm list --all --max 0 --short -n bench", "helm list --max 0 --short -n bench",
+      "helm list --all --max 0 --short -n bench", "helm list --max 0 --short -n bench" }
+      or { "helm list --all --max 0 --short -n bench", "helm list --all --max 0 --short -n bench" })
+  end
+  local ns = state(s).ns.bench
+  t.eq(ns.releases["ms-sim"].revision, 1, "someone else's ms-sim not upgraded")
+  t.eq(ns.releases.sim.revision, 1, "someone else's sim not upgraded")
+  t.eq(ns.releases["gaie-sim"], nil, "nothing of run B deployed")
+  -- a comparison whose stack is still up (its teardown not run: steps up to 80, then the
+  -- report): its releases are its own, and the deploy lines upgrade them
+  s = setup()
+  local r = compare(s, { "--plan", s.plan, "--step", "0-80,100" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  w = workspace(s)
+  t.eq(json.read(w .. "/run-b/deployed.json").torn_down, false)
+  r = script(s, w, { "deploy b " .. s.dir .. "/guide 'gaie-sim infra-sim ms-sim' helmfile -n bench apply -e istio "
+    .. "--skip-crds" })
+  t.eq(r.stderr, "")
+  t.eq(r.code, 0)
+  ns = state(s).ns.bench
+  t.eq(ns.releases["ms-sim"].revision, 2, "ours: upgraded")
+  t.eq(ns.releases["infra-sim"].revision, 2)
 end)
 
 t.test("every call is namespaced and nothing cluster-scoped is changed", function()

@@ -1609,6 +1609,41 @@ local function refuse_foreign_releases(ctx, x, d, calls, rec, snap)
     ctx.ns, #theirs == 1 and "was" or "were", fix), 0)
 end
 
+-- A kustomization the deploy applies that names an object already in the namespace (someone
+-- else's ConfigMap, Deployment, Service of the same name): `kubectl apply -k` would change
+-- it, and teardown's `kubectl delete -k` deletes by name every object the kustomization
+-- names, so it would go too. Refused before the run's first deploy, with one line naming
+-- them (a folder this run applied already, on a later attempt, is its own).
+local function refuse_foreign_kustomize(ctx, x, calls, rec)
+  if ctx.dry_run then return end
+  local applied = set_of(rec.kustomize)
+  for _, c in ipairs(calls) do
+    local kd = c.opts.kustomize
+    if kd and not applied[kd] then
+      local a = { "get", "-k", kd, "--ignore-not-found", "-o", "json" }
+      local r = ctx.k:kubectl(a, { read = true, cwd = c.opts.cwd })
+      local there = {}
+      if r.stdout:match("%S") then
+        local v = json.decode(r.stdout, k8s.cmdline(ctx.k:argv("kubectl", a)))
+        for _, o in ipairs(type(v) == "table" and (v.kind == "List" and v.items or { v }) or {}) do
+          if type(o) == "table" and type(o.metadata) == "table" then
+            there[#there + 1] = tostring(o.kind) .. "/" .. tostring(o.metadata.name)
+          end
+        end
+      end
+      if #there > 0 then
+        table.sort(there)
+        error(("run %s: kustomize %s names %s already in namespace %s that this comparison did not create: "
+          .. "kubectl apply -k would change %s and teardown's kubectl delete -k would delete %s; rename %s in the "
+          .. "kustomization (or remove %s from the namespace first, if %s yours); nothing of this run was deployed")
+          :format(x, kd, table.concat(there, ", "), ctx.ns, #there == 1 and "it" or "them",
+            #there == 1 and "it" or "them", #there == 1 and "it" or "them", #there == 1 and "it" or "them",
+            #there == 1 and "it is" or "they are"), 0)
+      end
+    end
+  end
+end
+
 local function deploy(ctx, x)
   local d = run_of(ctx, x).deploy
   -- checked before anything of it runs (before the snapshot too: a refusal leaves no trace)
@@ -1621,6 +1656,7 @@ local function deploy(ctx, x)
   if not rec.before and not ctx.dry_run then
     local before = M.snapshot(ctx)
     refuse_foreign_releases(ctx, x, d, calls, rec, before)
+    refuse_foreign_kustomize(ctx, x, calls, rec)
     rec.before = before
     M.save_deployed(ctx, x)
   elseif ctx.dry_run then

@@ -18,6 +18,7 @@
 --   FAKE_RELEASE_STATES  name:status,...: and with someone else's releases in those states
 --                  (helm list shows pending-*, uninstalling, uninstalled ones only with --all;
 --                  helm upgrade refuses a pending-* or uninstalling one, as helm does)
+--   FAKE_OTHER_OBJECTS  Kind/name,...: and with someone else's objects of those kinds and names
 --   FAKE_HELM_MAJOR  4: helm behaves as helm 4 (no list --all; every state listed by default)
 --   FAKE_RESTARTED the vLLM containers have restarted once (their previous logs exist)
 --   FAKE_OTHER_RELEASE  the namespace starts with someone else's release a-team-infra (its
@@ -207,6 +208,8 @@ local function space(ns)
       s.releases[("other-%03d"):format(k - 1)] = { chart = "other", status = "deployed", revision = 1,
         chart_ref = "other-1.0.0" }
     end
+    -- FAKE_OTHER_OBJECTS=Kind/name,...: someone else's objects (not of a release)
+    for key in (os.getenv("FAKE_OTHER_OBJECTS") or ""):gmatch("[^,]+") do s.other[key] = "someone" end
     for n, st in (os.getenv("FAKE_RELEASE_STATES") or ""):gmatch("([^,:]+):([^,]+)") do
       s.releases[n] = { chart = "other", status = st, revision = 1, chart_ref = "other-1.0.0" }
     end
@@ -402,6 +405,44 @@ local function kubectl_version(a)
   end
 end
 
+-- kubectl kustomize DIR (client side): the kustomization's resources, one YAML stream
+local function kustomize_render(dir)
+  local k = yaml.load_file(dir .. "/kustomization.yaml")
+  local parts = {}
+  for _, r in ipairs((k or {}).resources or {}) do
+    local f = io.open(dir .. "/" .. r, "rb")
+    if not f then die(("error: accumulating resources: accumulation err='accumulating resources from '%s': "
+      .. "open %s: no such file or directory'"):format(r, r)) end
+    local text = f:read("a")
+    f:close()
+    if type(k.namespace) == "string" then
+      -- kustomize's namespace transformer: every namespaced object is put into it
+      -- (cluster-scoped kinds keep none); it prints each object as YAML again
+      for _, o in ipairs(yaml.load_all(text)) do
+        if type(o) == "table" and not require("llmd.k8s").CLUSTER_KINDS[tostring(o.kind):lower()] then
+          o.metadata = type(o.metadata) == "table" and o.metadata or {}
+          o.metadata.namespace = k.namespace
+        end
+        parts[#parts + 1] = yaml.dump(o)
+      end
+    else
+      parts[#parts + 1] = text
+    end
+  end
+  return table.concat(parts, "\n---\n")
+end
+
+-- The objects a kustomization names: { kind =, name = , key = "Kind/name" }
+local function kustomize_objects(dir)
+  local out = {}
+  for _, o in ipairs(yaml.load_all(kustomize_render(dir))) do
+    if type(o) == "table" and o.kind and type(o.metadata) == "table" and o.metadata.name then
+      out[#out + 1] = { kind = o.kind, name = o.metadata.name, key = o.kind .. "/" .. o.metadata.name }
+    end
+  end
+  return out
+end
+
 -- kubectl ------------------------------------------------------------------------------
 
 local function kubectl()
@@ -417,33 +458,7 @@ local function kubectl()
     if not c or c == "" then die("error: current-context is not set") end
     return print(c)
   end
-  if a[1] == "kustomize" then
-    -- client side: the kustomization's resources, one YAML stream
-    local dir = a[2] or "."
-    local k = yaml.load_file(dir .. "/kustomization.yaml")
-    local parts = {}
-    for _, r in ipairs((k or {}).resources or {}) do
-      local f = io.open(dir .. "/" .. r, "rb")
-      if not f then die(("error: accumulating resources: accumulation err='accumulating resources from '%s': "
-        .. "open %s: no such file or directory'"):format(r, r)) end
-      local text = f:read("a")
-      f:close()
-      if type(k.namespace) == "string" then
-        -- kustomize's namespace transformer: every namespaced object is put into it
-        -- (cluster-scoped kinds keep none); it prints each object as YAML again
-        for _, o in ipairs(yaml.load_all(text)) do
-          if type(o) == "table" and not require("llmd.k8s").CLUSTER_KINDS[tostring(o.kind):lower()] then
-            o.metadata = type(o.metadata) == "table" and o.metadata or {}
-            o.metadata.namespace = k.namespace
-          end
-          parts[#parts + 1] = yaml.dump(o)
-        end
-      else
-        parts[#parts + 1] = text
-      end
-    end
-    return io.write(table.concat(parts, "\n---\n"))
-  end
+  if a[1] == "kustomize" then return io.write(kustomize_render(a[2] or ".")) end
   if fails.transient then
     state.counters.transient = (state.counters.transient or 0) + 1
     if state.counters.transient <= 2 then
@@ -460,6 +475,25 @@ local function kubectl()
       return out_json { items = json.array(items) }
     end
     local s = space(ns)
+    local kdir = opt(a, "-k") or opt(a, "--kustomize")
+    if kdir then
+      -- kubectl get -k DIR: the objects the kustomization names, as they are in the
+      -- namespace; one missing is NotFound unless --ignore-not-found; with it and none
+      -- there, kubectl prints nothing (get.go: no infos, ignored errors)
+      local found = {}
+      for _, o in ipairs(kustomize_objects(kdir)) do
+        local there = s.other[o.key] or (o.kind == "Service" and s.services[o.name])
+          or (o.kind == "PersistentVolumeClaim" and s.pvcs[o.name])
+        if there then
+          found[#found + 1] = { apiVersion = "v1", kind = o.kind, metadata = { name = o.name, namespace = ns } }
+        elseif not has(a, "--ignore-not-found") then
+          die(('Error from server (NotFound): %ss "%s" not found'):format(o.kind:lower(), o.name))
+        end
+      end
+      if #found == 0 then return end
+      if #found == 1 then return out_json(found[1]) end
+      return out_json { apiVersion = "v1", kind = "List", items = found, metadata = { resourceVersion = "" } }
+    end
     if what == "pods" or what == "pod" then
       local sel = opt(a, "-l")
       local items = {}
@@ -512,6 +546,8 @@ local function kubectl()
       if failing("deploy") then die("error: unable to apply " .. k .. ": admission webhook denied the request") end
       local base = k:gsub("/+$", ""):match("([^/]+)$")
       vllm_pods(s, base, "kustomize:" .. k, 2)
+      -- what it renders: created, or (someone else's of the same name) changed and now the apply's
+      for _, o in ipairs(kustomize_objects(k)) do s.other[o.key] = "kustomize:" .. k end
       s.kustomize[k] = true
       save()
       return print("deployment.apps/" .. base .. "-decode created")
@@ -543,6 +579,8 @@ local function kubectl()
       for _, n in ipairs(sorted_keys(s.pods)) do
         if s.pods[n].owner == "kustomize:" .. k then s.pods[n] = nil end
       end
+      -- every object the kustomization names, by name, whoever made it
+      for _, o in ipairs(kustomize_objects(k)) do s.other[o.key] = nil end
       s.kustomize[k] = nil
       save()
       return print("deleted " .. k)

@@ -114,6 +114,8 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
+    -- none of the objects its kustomization names is there already (teardown deletes them by name)
+    "kubectl -n bench get -k ms --ignore-not-found -o json",
     -- the chart rendered with the same arguments first, every object checked (its crds/ are
     -- skipped: the cluster admin's), then installed
     "helm template sim oci://ghcr.io/llm-d/charts/llm-d-router-standalone --values=router.values.yaml -n bench",
@@ -1179,6 +1181,40 @@ t.test("a release of the same name past helm list's 256 or not yet deployed is r
     t.eq(ns.releases.sim.revision, 1)
     t.eq(lfs.attributes(workspace(s) .. "/run-a/deployed.json"), nil, "nothing recorded for run A")
   end
+end)
+
+-- (clusterfix2 3) Teardown's `kubectl delete -k DIR` deletes, by name, every object the
+-- kustomization names: one that was in the namespace before (someone else's ConfigMap of
+-- the same name) was changed by the deploy's `kubectl apply -k` and then deleted. Now the
+-- deploy asks first (`kubectl get -k DIR --ignore-not-found -o json`) and refuses, before
+-- any change. Expected: the fake's objects as seeded, the message written by hand.
+t.test("kustomize: an object of the same name already in the namespace is refused, never applied or deleted", function()
+  local s = setup()
+  t.write(s.dir .. "/guide/ms/kustomization.yaml", "resources:\n  - cm.yaml\n")
+  t.write(s.dir .. "/guide/ms/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shared-config\n"
+    .. "data:\n  k: v\n")
+  local r = compare(s, nil, { FAKE_OTHER_OBJECTS = "ConfigMap/shared-config,ConfigMap/unrelated" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("[20] deploy (a): FAILED - run a: kustomize ms names ConfigMap/shared-config already in namespace "
+    .. "bench that this comparison did not create: kubectl apply -k would change it and teardown's kubectl delete -k "
+    .. "would delete it; rename it in the kustomization (or remove it from the namespace first, if it is yours); "
+    .. "nothing of this run was deployed\n", 1, true), r.stdout)
+  local ns = state(s).ns.bench
+  t.eq(ns.other["ConfigMap/shared-config"], "someone", "someone else's ConfigMap as it was")
+  t.eq(ns.other["ConfigMap/unrelated"], "someone")
+  for _, c in ipairs(call_lines(s, workspace(s))) do
+    t.ok(not c:find("apply -k", 1, true) and not c:find("delete -k", 1, true) and not c:match("^helm upgrade .* sim "),
+      "nothing of run A ran: " .. c)
+  end
+  -- its own ConfigMap (none there before): applied, and deleted by its teardown
+  s = setup()
+  t.write(s.dir .. "/guide/ms/kustomization.yaml", "resources:\n  - cm.yaml\n")
+  t.write(s.dir .. "/guide/ms/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shared-config\n")
+  r = compare(s, nil, { FAKE_OTHER_OBJECTS = "ConfigMap/unrelated" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  ns = state(s).ns.bench
+  t.eq(ns.other["ConfigMap/shared-config"], nil, "its own: removed by teardown")
+  t.eq(ns.other["ConfigMap/unrelated"], "someone", "another object kept")
 end)
 
 t.test("resume with a relative workspace path, from another folder; --plan on resume replaces the plan", function()

@@ -1248,16 +1248,54 @@ function M.load_deployed(ctx, x)
   if s.gateway_svc ~= json.null then ctx.gateway_svc = s.gateway_svc or ctx.gateway_svc end
 end
 
--- What the deploy added: the difference to the snapshot before its first attempt.
-local function record_added(ctx, x)
+-- The releases a deploy's calls can install: a set of names, or nil when one call's are not
+-- known (a custom helm call with a generated name, a helmfile whose list fails). helm
+-- upgrade/install: its release; helmfile apply/sync: the releases helmfile lists for it;
+-- anything else (kubectl) installs none.
+local function deploy_release_names(ctx, calls)
+  local names = {}
+  for _, c in ipairs(calls) do
+    local ok, p = pcall(k8s.parse, c.tool, c.args)
+    local verb = ok and p.words[1]
+    if c.tool == "helm" and (verb == "upgrade" or verb == "install") then
+      for _, f in ipairs(p.flags) do
+        if f.name == "generate-name" or f.name == "name-template" then return nil end
+      end
+      if not p.words[2] then return nil end
+      names[p.words[2]] = true
+    elseif c.tool == "helmfile" and (verb == "apply" or verb == "sync") then
+      local lok, list = pcall(M.helmfile_releases, ctx, c.args, c.opts.cwd, c.opts.allow_hooks)
+      if not lok then return nil end
+      for _, r in ipairs(list) do if r.installed then names[r.name] = true end end
+    elseif c.tool == "helm" or c.tool == "helmfile" then
+      if not ok then return nil end
+    elseif c.tool ~= "kubectl" and c.tool ~= "oc" then
+      return nil -- (another program: what it installs is not known)
+    end
+  end
+  return names
+end
+
+-- What the deploy added: the difference to the snapshot before its first attempt. A release
+-- that appeared meanwhile but is none of the deploy's own (another team installing in the
+-- shared namespace at the same time) is not recorded: teardown would uninstall it.
+local function record_added(ctx, x, calls)
   local d = M.deployed(ctx, x)
   if ctx.dry_run then M.snapshot(ctx) return end -- prints the reads it does not make
   if not d.before then return end
   local after = M.snapshot(ctx)
+  local own
   for _, k in ipairs { "releases", "httproutes", "gateways", "services" } do
     local seen = set_of(d[k])
-    for _, n in ipairs(minus(after[k], d.before[k])) do
-      if not seen[n] then d[k][#d[k] + 1] = n end
+    local added = minus(after[k], d.before[k])
+    if k == "releases" and calls and #added > 0 then own = deploy_release_names(ctx, calls) end
+    for _, n in ipairs(added) do
+      if k == "releases" and own and not own[n] then
+        say(ctx, "  release %s appeared in %s during the deploy but is not one of its releases: not recorded as "
+          .. "this run's (teardown leaves it)", n, ctx.ns)
+      elseif not seen[n] then
+        d[k][#d[k] + 1] = n
+      end
     end
     table.sort(d[k])
   end
@@ -1687,7 +1725,7 @@ local function deploy(ctx, x)
     end
   end)
   -- also after a deploy that failed half-way: what it did add is recorded for teardown
-  local rok, rerr = pcall(record_added, ctx, x)
+  local rok, rerr = pcall(record_added, ctx, x, calls)
   M.save_deployed(ctx, x)
   if not ok then error(err, 0) end
   if not rok then error(rerr, 0) end

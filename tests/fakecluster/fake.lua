@@ -19,6 +19,8 @@
 --                  (helm list shows pending-*, uninstalling, uninstalled ones only with --all;
 --                  helm upgrade refuses a pending-* or uninstalling one, as helm does)
 --   FAKE_OTHER_OBJECTS  Kind/name,...: and with someone else's objects of those kinds and names
+--   FAKE_CONCURRENT_RELEASE  name[@tool]: another team installs that release (deployed) during
+--                  the first helm install/upgrade or helmfile apply (only tool's) in the namespace
 --   FAKE_HELM_MAJOR  4: helm behaves as helm 4 (no list --all; every state listed by default)
 --   FAKE_RESTARTED the vLLM containers have restarted once (their previous logs exist)
 --   FAKE_OTHER_RELEASE  the namespace starts with someone else's release a-team-infra (its
@@ -917,6 +919,17 @@ local function helm_words(a)
   return words
 end
 
+-- FAKE_CONCURRENT_RELEASE=name[@tool]: another team installs release name (deployed) in the
+-- namespace while the first install/upgrade/apply there (of that tool: helm, helmfile) runs
+local function concurrent_install(s)
+  local n, only = (os.getenv("FAKE_CONCURRENT_RELEASE") or ""):match("^([^@]*)@?(.*)$")
+  if only ~= "" and only ~= tool then return end
+  if n ~= "" and not state.counters["concurrent@" .. n] then
+    state.counters["concurrent@" .. n] = 1
+    s.releases[n] = { chart = "other", status = "deployed", revision = 1, chart_ref = "other-1.0.0" }
+  end
+end
+
 local function helm()
   log_call()
   local ns = ns_of(args)
@@ -1050,6 +1063,7 @@ local function helm()
     local text, rerr = render_chart(dir, name, ns, install and not s.releases[name] and not has(a, "--skip-crds"))
     if not text then die("Error: " .. failed .. ": " .. rerr) end
     create_rendered(text, ns, "helm:" .. name)
+    concurrent_install(s)
     make_release(s, name, chart, has(a, "httpRoute.create=true"), dir)
     save()
     return print(("Release \"%s\" has been upgraded. Happy Helming!"):format(name))
@@ -1234,6 +1248,7 @@ local function helmfile()
         io.write(out)
       else
         create_rendered(out, ns, "helm:" .. r.name)
+        concurrent_install(s)
         make_release(s, r.name, "helmfile/" .. r.name, false, dir)
         s.releases[r.name].environment = env
         print("Upgrading release=" .. r.name)

@@ -166,6 +166,8 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
+    -- the releases the apply installs, as helmfile lists them: only those are this run's
+    "helmfile -n bench list -e istio --output json --skip-charts",
     "kubectl -n bench get pods -o json",
     "kubectl -n bench get inferencepool,gateway,httproute -o json",
     "kubectl -n bench get svc -o json",
@@ -1215,6 +1217,32 @@ t.test("kustomize: an object of the same name already in the namespace is refuse
   ns = state(s).ns.bench
   t.eq(ns.other["ConfigMap/shared-config"], nil, "its own: removed by teardown")
   t.eq(ns.other["ConfigMap/unrelated"], "someone", "another object kept")
+end)
+
+-- (clusterfix2 3) What a deploy added was the namespace's difference before/after it: a
+-- release another team installed meanwhile in the shared namespace was recorded as this
+-- run's, and its teardown uninstalled it. Now only the deploy's own releases are recorded
+-- (helm's deploy.release; the helmfile's, as helmfile lists them). Expected by hand: run
+-- A's release is sim, run B's the helmfile's three.
+t.test("a release another team installs during the deploy is not recorded as this run's, nor torn down", function()
+  local s = setup()
+  local r = compare(s, nil, { FAKE_CONCURRENT_RELEASE = "zz-other-team" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("release zz-other-team appeared in bench during the deploy but is not one of its releases: not "
+    .. "recorded as this run's (teardown leaves it)", 1, true), r.stdout)
+  local w = workspace(s)
+  t.eq(json.read(w .. "/run-a/deployed.json").releases, { "sim" })
+  t.eq(json.read(w .. "/run-b/deployed.json").releases, { "gaie-sim", "infra-sim", "ms-sim" })
+  local ns = state(s).ns.bench
+  t.ok(ns.releases["zz-other-team"], "the other team's release is kept")
+  t.eq(ns.releases.sim, nil)
+  t.eq(ns.releases["ms-sim"], nil)
+  -- the same during run B's helmfile apply
+  s = setup()
+  r = compare(s, nil, { FAKE_CONCURRENT_RELEASE = "zz-other-team@helmfile" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.eq(json.read(workspace(s) .. "/run-b/deployed.json").releases, { "gaie-sim", "infra-sim", "ms-sim" })
+  t.ok(state(s).ns.bench.releases["zz-other-team"], "kept")
 end)
 
 t.test("resume with a relative workspace path, from another folder; --plan on resume replaces the plan", function()

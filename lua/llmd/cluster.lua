@@ -1333,6 +1333,17 @@ end
 -- The namespace-wide sweep of the reference procedure (teardown-llm-d): every release,
 -- HTTPRoute and Gateway in the namespace, listed and confirmed first. Only with
 -- teardown: namespace-wide in the plan.
+-- The releases of a snapshot that still have something in the namespace: not one
+-- uninstalled with --keep-history (status uninstalled: only its history is left, which
+-- helm uninstall would purge). The namespace-wide sweep removes these.
+local function live_releases(snap)
+  local out = {}
+  for _, n in ipairs(snap.releases) do
+    if ((snap.release_info or {})[n] or {}).status ~= "uninstalled" then out[#out + 1] = n end
+  end
+  return out
+end
+
 local function teardown_namespace_wide(ctx, x)
   if ctx.dry_run then
     -- nothing was read: no list of what it would remove
@@ -1346,6 +1357,7 @@ local function teardown_namespace_wide(ctx, x)
     return M.snapshot_empty()
   end
   local snap = M.snapshot(ctx)
+  snap.releases = live_releases(snap)
   local what = ("releases: %s; HTTPRoutes: %s; Gateways: %s"):format(
     #snap.releases > 0 and table.concat(snap.releases, ", ") or "none",
     #snap.httproutes > 0 and table.concat(snap.httproutes, ", ") or "none",
@@ -1423,7 +1435,7 @@ local function teardown(ctx, x)
   -- verify: nothing this run deployed is left (and, swept, nothing at all)
   local now = M.snapshot(ctx)
   local left = {}
-  local gone = wide and { releases = now.releases, httproutes = now.httproutes, gateways = now.gateways }
+  local gone = wide and { releases = live_releases(now), httproutes = now.httproutes, gateways = now.gateways }
     or { releases = d.releases, httproutes = d.httproutes, gateways = d.gateways }
   for _, k in ipairs { "releases", "httproutes", "gateways" } do
     local still = set_of(now[k])

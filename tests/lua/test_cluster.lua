@@ -1007,6 +1007,15 @@ t.test("teardown removes what this run deployed; another release in the namespac
   t.eq(next(state(s).ns.bench.releases), nil)
   t.ok(table.concat(call_lines(s, workspace(s)), "\n"):find("helm uninstall a-team-infra sim --ignore-not-found", 1,
     true))
+  -- (clusterfix2) the sweep lists every release (helm list --all) but leaves one uninstalled
+  -- with --keep-history (status uninstalled: nothing of it in the namespace; helm uninstall
+  -- would purge its history)
+  s = setup(function(plan) plan.teardown = "namespace-wide" end)
+  r = compare(s, nil, { FAKE_OTHER_RELEASE = "1", FAKE_RELEASE_STATES = "kept-history:uninstalled" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("teardown: namespace-wide (the plan says so) - everything in bench: releases: a-team-infra, sim; "
+    .. "HTTPRoutes: a-team-infra; Gateways: a-team-infra", 1, true), r.stdout)
+  t.eq(state(s).ns.bench.releases["kept-history"].status, "uninstalled", "its history kept")
   -- not confirmed (no --yes, no terminal): nothing removed
   s = setup(function(plan) plan.teardown = "namespace-wide" end)
   local env = {}

@@ -16,11 +16,69 @@ export GATEWAY_SVC={{ gateway_svc | sh }}
 export RUN_A_LABEL={{ a.label | sh }}
 export RUN_B_LABEL={{ b.label | sh }}
 export COMPARISON_DIR={{ workspace | sh }}
+# the llmdlua that wrote this script (set LLMDLUA to use another one): deploy() below reads
+# run-X/deployed.json with it, and the last line re-generates the report with it
+LLMDLUA=${LLMDLUA:-{{ llmdlua | sh }}}
 
 # One line on stderr, and the script stops: nothing after a failed step runs.
 fail() {
     printf 'run_comparison.sh: %s\n' "$*" >&2
     exit 1
+}
+
+# releases_in_namespace: sets $releases to every helm release in $NAMESPACE, one name a line,
+# whatever its state. Without --all helm 3 lists only deployed and failed releases (one
+# being installed, upgraded or uninstalled is left out), and without --max 0 at most 256;
+# helm 4 has no --all (it lists every state): asked again without it.
+releases_in_namespace() {
+    err=$(mktemp) || fail "cannot make a temporary file for helm's output"
+    if releases=$(helm list --all --max 0 --short -n "$NAMESPACE" 2>"$err"); then
+        :
+    elif grep -q 'unknown flag: --all' "$err" && releases=$(helm list --max 0 --short -n "$NAMESPACE" 2>"$err"); then
+        :
+    else
+        said=$(tr '\n' ' ' <"$err")
+        rm -f "$err"
+        fail "cannot list the releases in namespace $NAMESPACE (helm list --all --max 0 --short -n $NAMESPACE): $said"
+    fi
+    rm -f "$err"
+}
+
+# deploy X DIR RELEASES COMMAND...: one of run X's deploy commands (its lines below, once
+# uncommented), run in DIR as compare.lua ran it; RELEASES are the helm releases it installs
+# or upgrades (or removes). Before it runs, the namespace's releases are listed: one of
+# RELEASES that is there and that this comparison did not deploy - not among the releases
+# in run-X/deployed.json, or recorded there as torn down since (torn_down: true), so what
+# is there now is someone else's, or left by an earlier run of this script - stops the
+# script with one line naming it: deploying would change that stack, and the teardown
+# lines would then remove it. A command that fails stops the script too.
+deploy() {
+    side=$1
+    dir=$2
+    names=$3
+    shift 3
+    record="$COMPARISON_DIR/run-$side/deployed.json"
+    if [ -n "$names" ]; then
+        releases_in_namespace
+        ours=$(RECORD=$record "$LLMDLUA" -e '
+            local f = io.open(os.getenv("RECORD"))
+            if not f then return end
+            f:close()
+            local d = require("llmd.json").read(os.getenv("RECORD"))
+            if d.torn_down == true then return end
+            for _, n in ipairs(type(d.releases) == "table" and d.releases or {}) do print(n) end') ||
+            fail "run $side: cannot read what this comparison deployed from $record; not deploying"
+        set -f
+        for name in $names; do
+            if printf '%s\n' "$releases" | grep -Fqx -e "$name" && ! printf '%s\n' "$ours" | grep -Fqx -e "$name"; then
+                fail "run $side: release $name already exists in namespace $NAMESPACE and was not deployed by this" \
+                    "comparison (not a release of $record that is still deployed): deploying would change it; not" \
+                    "deploying ($*)"
+            fi
+        done
+        set +f
+    fi
+    (cd "$dir" && "$@") || fail "run $side: the deploy command failed: $*; stopping here"
 }
 
 # benchmark X COMMAND...: run X's benchmark command (its line below, once uncommented).
@@ -91,7 +149,7 @@ teardown() {
 {{ side.config_text | comment }}
 {% end %}
 {% if len(side.commands) > 0 %}
-# Commands (the benchmark's through the checks of benchmark() above):
+# Commands (the deploy's through deploy() above, the benchmark's through benchmark()):
 {% for c in side.commands %}
 {{ c | comment }}
 {% end %}

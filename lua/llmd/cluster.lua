@@ -1126,6 +1126,33 @@ function M.foreign(ctx, x)
   end
 end
 
+-- `helm list` shows at most 256 releases (--max's default) and, in helm 3, only deployed and
+-- failed ones: a release being installed, upgraded or uninstalled (pending-install,
+-- pending-upgrade, uninstalling ...) is left out unless --all. What was in the namespace
+-- before a deploy, and whose release is whose, needs every one: --all --max 0 (helm 3's
+-- pkg/action/list.go limits only when --max > 0). Helm 4 lists every state by default and
+-- has no --all ("Error: unknown flag: --all"): asked again without it (and not again).
+M.HELM_LIST = { "list", "--all", "--max", "0", "-o", "json" }
+M.HELM_LIST_NO_ALL = { "list", "--max", "0", "-o", "json" }
+
+-- Every release in the namespace: helm's list (decoded) of them; a dry run reads nothing ({}).
+function M.list_releases(ctx)
+  local r = ctx.k:helm(ctx.helm_no_all and M.HELM_LIST_NO_ALL or M.HELM_LIST, { read = true, check = false })
+  if r.dry_run then return {} end
+  if not r.ok and not ctx.helm_no_all and (r.stderr or ""):find("unknown flag: --all", 1, true) then
+    ctx.helm_no_all = true
+    r = ctx.k:helm(M.HELM_LIST_NO_ALL, { read = true, check = false })
+  end
+  local a = ctx.helm_no_all and M.HELM_LIST_NO_ALL or M.HELM_LIST
+  local what = k8s.cmdline(ctx.k:argv("helm", a))
+  if not r.ok then
+    error(("%s: exit %s: %s"):format(what, tostring(r.code or r.signal), (r.stderr or ""):gsub("%s+$", "")), 0)
+  end
+  local list = json.decode(r.stdout, what)
+  if type(list) ~= "table" then error(("%s: expected a JSON list of releases, got %s"):format(what, type(list)), 0) end
+  return list
+end
+
 function M.snapshot_empty() return { releases = {}, httproutes = {}, gateways = {}, services = {}, pods = {} } end
 
 -- The objects teardown cares about, by name: releases, httproutes, gateways, services, pods.
@@ -1133,13 +1160,13 @@ function M.snapshot(ctx)
   local snap = { releases = {}, httproutes = {}, gateways = {}, services = {}, pods = {} }
   if ctx.dry_run then
     -- the reads a real run makes here, shown as not made: nothing is known of the namespace
-    ctx.k:helm({ "list", "-o", "json" }, { read = true })
+    M.list_releases(ctx)
     ctx.k:json({ "get", "httproute,gateway" }, { check = false })
     ctx.k:json { "get", "svc" }
     ctx.k:json { "get", "pods" }
     return snap
   end
-  local listed = json.decode(ctx.k:helm({ "list", "-o", "json" }, { read = true }).stdout, "helm list")
+  local listed = M.list_releases(ctx)
   snap.releases = names_of(listed)
   -- what helm says of each (chart NAME-VERSION, revision, status), for messages
   snap.release_info = {}
@@ -1194,7 +1221,7 @@ function M.save_deployed(ctx, x)
     torn_down = d.torn_down or false, commands = arr(ctx.commands[x]),
     bench_command = (ctx.bench_command or {})[x] or json.null, pvc = ctx.pvc or json.null,
     teardown_commands = arr((ctx.teardown_commands or {})[x]),
-    gateway_svc = ctx.gateway_svc or json.null,
+    gateway_svc = ctx.gateway_svc or json.null, deploy_commands = arr(d.deploy_commands),
   })
 end
 
@@ -1207,6 +1234,7 @@ function M.load_deployed(ctx, x)
   d.before = s.before ~= json.null and s.before or nil
   d.baseline_service = s.baseline_service == true
   d.torn_down = s.torn_down == true
+  d.deploy_commands = type(s.deploy_commands) == "table" and s.deploy_commands or {}
   ctx.commands[x] = s.commands or {}
   if type(s.bench_command) == "string" then
     ctx.bench_command = ctx.bench_command or {}
@@ -1220,16 +1248,54 @@ function M.load_deployed(ctx, x)
   if s.gateway_svc ~= json.null then ctx.gateway_svc = s.gateway_svc or ctx.gateway_svc end
 end
 
--- What the deploy added: the difference to the snapshot before its first attempt.
-local function record_added(ctx, x)
+-- The releases a deploy's calls can install: a set of names, or nil when one call's are not
+-- known (a custom helm call with a generated name, a helmfile whose list fails). helm
+-- upgrade/install: its release; helmfile apply/sync: the releases helmfile lists for it;
+-- anything else (kubectl) installs none.
+local function deploy_release_names(ctx, calls)
+  local names = {}
+  for _, c in ipairs(calls) do
+    local ok, p = pcall(k8s.parse, c.tool, c.args)
+    local verb = ok and p.words[1]
+    if c.tool == "helm" and (verb == "upgrade" or verb == "install") then
+      for _, f in ipairs(p.flags) do
+        if f.name == "generate-name" or f.name == "name-template" then return nil end
+      end
+      if not p.words[2] then return nil end
+      names[p.words[2]] = true
+    elseif c.tool == "helmfile" and (verb == "apply" or verb == "sync") then
+      local lok, list = pcall(M.helmfile_releases, ctx, c.args, c.opts.cwd, c.opts.allow_hooks)
+      if not lok then return nil end
+      for _, r in ipairs(list) do if r.installed then names[r.name] = true end end
+    elseif c.tool == "helm" or c.tool == "helmfile" then
+      if not ok then return nil end
+    elseif c.tool ~= "kubectl" and c.tool ~= "oc" then
+      return nil -- (another program: what it installs is not known)
+    end
+  end
+  return names
+end
+
+-- What the deploy added: the difference to the snapshot before its first attempt. A release
+-- that appeared meanwhile but is none of the deploy's own (another team installing in the
+-- shared namespace at the same time) is not recorded: teardown would uninstall it.
+local function record_added(ctx, x, calls)
   local d = M.deployed(ctx, x)
   if ctx.dry_run then M.snapshot(ctx) return end -- prints the reads it does not make
   if not d.before then return end
   local after = M.snapshot(ctx)
+  local own
   for _, k in ipairs { "releases", "httproutes", "gateways", "services" } do
     local seen = set_of(d[k])
-    for _, n in ipairs(minus(after[k], d.before[k])) do
-      if not seen[n] then d[k][#d[k] + 1] = n end
+    local added = minus(after[k], d.before[k])
+    if k == "releases" and calls and #added > 0 then own = deploy_release_names(ctx, calls) end
+    for _, n in ipairs(added) do
+      if k == "releases" and own and not own[n] then
+        say(ctx, "  release %s appeared in %s during the deploy but is not one of its releases: not recorded as "
+          .. "this run's (teardown leaves it)", n, ctx.ns)
+      elseif not seen[n] then
+        d[k][#d[k] + 1] = n
+      end
     end
     table.sort(d[k])
   end
@@ -1267,12 +1333,23 @@ end
 -- The namespace-wide sweep of the reference procedure (teardown-llm-d): every release,
 -- HTTPRoute and Gateway in the namespace, listed and confirmed first. Only with
 -- teardown: namespace-wide in the plan.
+-- The releases of a snapshot that still have something in the namespace: not one
+-- uninstalled with --keep-history (status uninstalled: only its history is left, which
+-- helm uninstall would purge). The namespace-wide sweep removes these.
+local function live_releases(snap)
+  local out = {}
+  for _, n in ipairs(snap.releases) do
+    if ((snap.release_info or {})[n] or {}).status ~= "uninstalled" then out[#out + 1] = n end
+  end
+  return out
+end
+
 local function teardown_namespace_wide(ctx, x)
   if ctx.dry_run then
     -- nothing was read: no list of what it would remove
     say(ctx, "  teardown: namespace-wide (the plan says so) - would delete every release, HTTPRoute and Gateway "
       .. "found in %s at teardown (not read in a dry run), after confirming the list", ctx.ns)
-    ctx.k:helm({ "list", "-o", "json" }, { read = true })
+    M.list_releases(ctx)
     ctx.k:json({ "get", "httproute,gateway" }, { check = false })
     ctx.out:write("[dry-run] would uninstall every release found\n")
     ctx.k:kubectl { "delete", "httproute", "--all" }
@@ -1280,6 +1357,7 @@ local function teardown_namespace_wide(ctx, x)
     return M.snapshot_empty()
   end
   local snap = M.snapshot(ctx)
+  snap.releases = live_releases(snap)
   local what = ("releases: %s; HTTPRoutes: %s; Gateways: %s"):format(
     #snap.releases > 0 and table.concat(snap.releases, ", ") or "none",
     #snap.httproutes > 0 and table.concat(snap.httproutes, ", ") or "none",
@@ -1357,7 +1435,7 @@ local function teardown(ctx, x)
   -- verify: nothing this run deployed is left (and, swept, nothing at all)
   local now = M.snapshot(ctx)
   local left = {}
-  local gone = wide and { releases = now.releases, httproutes = now.httproutes, gateways = now.gateways }
+  local gone = wide and { releases = live_releases(now), httproutes = now.httproutes, gateways = now.gateways }
     or { releases = d.releases, httproutes = d.httproutes, gateways = d.gateways }
   for _, k in ipairs { "releases", "httproutes", "gateways" } do
     local still = set_of(now[k])
@@ -1581,6 +1659,41 @@ local function refuse_foreign_releases(ctx, x, d, calls, rec, snap)
     ctx.ns, #theirs == 1 and "was" or "were", fix), 0)
 end
 
+-- A kustomization the deploy applies that names an object already in the namespace (someone
+-- else's ConfigMap, Deployment, Service of the same name): `kubectl apply -k` would change
+-- it, and teardown's `kubectl delete -k` deletes by name every object the kustomization
+-- names, so it would go too. Refused before the run's first deploy, with one line naming
+-- them (a folder this run applied already, on a later attempt, is its own).
+local function refuse_foreign_kustomize(ctx, x, calls, rec)
+  if ctx.dry_run then return end
+  local applied = set_of(rec.kustomize)
+  for _, c in ipairs(calls) do
+    local kd = c.opts.kustomize
+    if kd and not applied[kd] then
+      local a = { "get", "-k", kd, "--ignore-not-found", "-o", "json" }
+      local r = ctx.k:kubectl(a, { read = true, cwd = c.opts.cwd })
+      local there = {}
+      if r.stdout:match("%S") then
+        local v = json.decode(r.stdout, k8s.cmdline(ctx.k:argv("kubectl", a)))
+        for _, o in ipairs(type(v) == "table" and (v.kind == "List" and v.items or { v }) or {}) do
+          if type(o) == "table" and type(o.metadata) == "table" then
+            there[#there + 1] = tostring(o.kind) .. "/" .. tostring(o.metadata.name)
+          end
+        end
+      end
+      if #there > 0 then
+        table.sort(there)
+        error(("run %s: kustomize %s names %s already in namespace %s that this comparison did not create: "
+          .. "kubectl apply -k would change %s and teardown's kubectl delete -k would delete %s; rename %s in the "
+          .. "kustomization (or remove %s from the namespace first, if %s yours); nothing of this run was deployed")
+          :format(x, kd, table.concat(there, ", "), ctx.ns, #there == 1 and "it" or "them",
+            #there == 1 and "it" or "them", #there == 1 and "it" or "them", #there == 1 and "it" or "them",
+            #there == 1 and "it is" or "they are"), 0)
+      end
+    end
+  end
+end
+
 local function deploy(ctx, x)
   local d = run_of(ctx, x).deploy
   -- checked before anything of it runs (before the snapshot too: a refusal leaves no trace)
@@ -1593,6 +1706,7 @@ local function deploy(ctx, x)
   if not rec.before and not ctx.dry_run then
     local before = M.snapshot(ctx)
     refuse_foreign_releases(ctx, x, d, calls, rec, before)
+    refuse_foreign_kustomize(ctx, x, calls, rec)
     rec.before = before
     M.save_deployed(ctx, x)
   elseif ctx.dry_run then
@@ -1607,6 +1721,14 @@ local function deploy(ctx, x)
       local cm = cmds(ctx, x)
       cm[#cm + 1] = ("(cd %s && %s)"):format(k8s.cmdline { d.guide_dir or "." },
         k8s.cmdline(ctx.k:argv(c.tool, c.args)))
+      -- and how it ran, for run_comparison.sh's deploy() (llmd.comparison)
+      rec.deploy_commands = rec.deploy_commands or {}
+      local known = false
+      for _, e in ipairs(rec.deploy_commands) do known = known or e.command == cm[#cm] end
+      if not known then
+        rec.deploy_commands[#rec.deploy_commands + 1] = { command = cm[#cm], dir = d.guide_dir or ".",
+          argv = json.array(ctx.k:argv(c.tool, c.args)) }
+      end
       -- from here a real run may have deployed something (a dry run's teardown says so)
       rec.attempted = true
       ctx.k:call(c.tool, c.args, { cwd = c.opts.cwd, user = c.opts.user, allow_hooks = c.opts.allow_hooks })
@@ -1615,7 +1737,7 @@ local function deploy(ctx, x)
     end
   end)
   -- also after a deploy that failed half-way: what it did add is recorded for teardown
-  local rok, rerr = pcall(record_added, ctx, x)
+  local rok, rerr = pcall(record_added, ctx, x, calls)
   M.save_deployed(ctx, x)
   if not ok then error(err, 0) end
   if not rok then error(rerr, 0) end

@@ -327,6 +327,49 @@ function M.identical(w, A, B)
   return nil
 end
 
+-- The helm releases a deploy command (its argv) installs, upgrades or removes: helm
+-- upgrade/install's release; helmfile apply/sync's are the run's (what its deploy added, in
+-- run-x/deployed.json: the helmfile's releases); none for anything else.
+local function deploy_releases(argv, recorded)
+  local tool = tostring(argv[1] or ""):match("([^/]+)$") or ""
+  local args = {}
+  for i = 2, #argv do args[#args + 1] = tostring(argv[i]) end
+  if tool ~= "helm" and tool ~= "helmfile" then return {} end
+  local ok, p = pcall(require("llmd.k8s").parse, tool, args)
+  if not ok then return {} end
+  local verb = p.words[1]
+  if tool == "helm" and (verb == "upgrade" or verb == "install") then
+    for _, f in ipairs(p.flags) do
+      if f.name == "generate-name" or f.name == "name-template" then return {} end
+    end
+    return { p.words[2] }
+  elseif tool == "helmfile" and (verb == "apply" or verb == "sync") then
+    return recorded
+  end
+  return {}
+end
+
+-- run_comparison.sh's deploy lines for run x: its recorded deploy command ("(cd DIR && ...)",
+-- as commands list it) -> "deploy X DIR RELEASES COMMAND", the script's function that refuses
+-- a release there that this comparison did not deploy (templates/run_comparison.sh).
+local function deploy_lines(w, x)
+  local out = {}
+  local path = ws.run_dir(w, x) .. "/deployed.json"
+  if lfs.attributes(path, "mode") ~= "file" then return out end
+  local ok, d = pcall(json.read, path)
+  if not ok or type(d) ~= "table" then return out end
+  local recorded = {}
+  for _, n in ipairs(type(d.releases) == "table" and d.releases or {}) do recorded[#recorded + 1] = tostring(n) end
+  local sh = template.helpers.sh
+  for _, e in ipairs(type(d.deploy_commands) == "table" and d.deploy_commands or {}) do
+    if type(e) == "table" and type(e.command) == "string" and type(e.argv) == "table" and #e.argv > 0 then
+      out[e.command] = ("deploy %s %s %s %s"):format(x, sh(tostring(e.dir or ".")),
+        sh(table.concat(deploy_releases(e.argv, recorded), " ")), require("llmd.k8s").cmdline(e.argv))
+    end
+  end
+  return out
+end
+
 -- Renders and writes the report, comparison.json, comparison.csv and run_comparison.sh.
 -- opts: generated (epoch), significance (saved tests by metric key), commands ({a=, b=}),
 -- config_text ({a=, b=}), namespace, pvc, gateway_svc, quiet, slo (parsed list; default:
@@ -378,12 +421,15 @@ function M.report(w, A, B, opts)
     -- the benchmark command (the one recorded as such, else run_only.sh) is written as
     -- "benchmark X COMMAND": the script's function that checks it (templates/run_comparison.sh)
     local bench = (opts.bench_commands or {})[s.x]
+    local deploys = deploy_lines(w, s.x)
     local commands = {}
     for i, c in ipairs((opts.commands or {})[s.x] or st.commands or {}) do
       c = tostring(c)
       local first = c:match("^%S+") or ""
       if c == bench or (not bench and (first == "run_only.sh" or first:match("/run_only%.sh$"))) then
         c = ("benchmark %s %s"):format(s.x, c)
+      elseif deploys[c] then
+        c = deploys[c]
       end
       commands[i] = c
     end
@@ -399,6 +445,7 @@ function M.report(w, A, B, opts)
     generated = model.generated, workspace = w.path, a = { label = A.label }, b = { label = B.label },
     namespace = opts.namespace or known(A.state.stack and A.state.stack.namespace) or "",
     pvc = opts.pvc or "", gateway_svc = opts.gateway_svc or "", sides = sides,
+    llmdlua = require("llmd.parallel").exe() or "llmdlua",
     -- the llmdlua that wrote the script by its path (it need not be on PATH); LLMDLUA
     -- in the environment names another
     analyze = template.safe(("# the llmdlua that wrote this script (set LLMDLUA to use another one)\n"

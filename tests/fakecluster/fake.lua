@@ -14,6 +14,14 @@
 --   FAKE_FAIL_ONCE the same, but each failure only on its first occasion
 --   FAKE_SLOW_BENCH seconds the first run_only.sh call sleeps (to interrupt it)
 --   FAKE_OLD_JOB   the namespace starts with a finished (Succeeded) job pod
+--   FAKE_RELEASES  N: the namespace starts with N other teams' deployed releases, other-000 ...
+--   FAKE_RELEASE_STATES  name:status,...: and with someone else's releases in those states
+--                  (helm list shows pending-*, uninstalling, uninstalled ones only with --all;
+--                  helm upgrade refuses a pending-* or uninstalling one, as helm does)
+--   FAKE_OTHER_OBJECTS  Kind/name,...: and with someone else's objects of those kinds and names
+--   FAKE_CONCURRENT_RELEASE  name[@tool]: another team installs that release (deployed) during
+--                  the first helm install/upgrade or helmfile apply (only tool's) in the namespace
+--   FAKE_HELM_MAJOR  4: helm behaves as helm 4 (no list --all; every state listed by default)
 --   FAKE_RESTARTED the vLLM containers have restarted once (their previous logs exist)
 --   FAKE_OTHER_RELEASE  the namespace starts with someone else's release a-team-infra (its
 --                  Gateway, HTTPRoute, gateway Service and two serving pods of another model)
@@ -194,6 +202,18 @@ local function space(ns)
         status = { parents = { { conditions = { { type = "Accepted", status = "True" } } } } } }
       s.services[n .. "-inference-gateway-istio"] = { selector = { app = n }, owner = "helm:" .. n,
         ports = { { name = "status-port", port = 15021 }, { name = "default", port = 80, appProtocol = "http" } } }
+    end
+    -- FAKE_RELEASES=N: N releases of other teams (other-000 ...: deployed, sorted before ours);
+    -- FAKE_RELEASE_STATES=name:status,...: someone else's releases in those states
+    -- (pending-install, pending-upgrade, failed, uninstalling, uninstalled, ...)
+    for k = 1, tonumber(os.getenv("FAKE_RELEASES") or "") or 0 do
+      s.releases[("other-%03d"):format(k - 1)] = { chart = "other", status = "deployed", revision = 1,
+        chart_ref = "other-1.0.0" }
+    end
+    -- FAKE_OTHER_OBJECTS=Kind/name,...: someone else's objects (not of a release)
+    for key in (os.getenv("FAKE_OTHER_OBJECTS") or ""):gmatch("[^,]+") do s.other[key] = "someone" end
+    for n, st in (os.getenv("FAKE_RELEASE_STATES") or ""):gmatch("([^,:]+):([^,]+)") do
+      s.releases[n] = { chart = "other", status = st, revision = 1, chart_ref = "other-1.0.0" }
     end
     if os.getenv("FAKE_OLD_JOB") then
       -- a finished job from earlier work in the namespace: Succeeded, never Ready
@@ -387,6 +407,44 @@ local function kubectl_version(a)
   end
 end
 
+-- kubectl kustomize DIR (client side): the kustomization's resources, one YAML stream
+local function kustomize_render(dir)
+  local k = yaml.load_file(dir .. "/kustomization.yaml")
+  local parts = {}
+  for _, r in ipairs((k or {}).resources or {}) do
+    local f = io.open(dir .. "/" .. r, "rb")
+    if not f then die(("error: accumulating resources: accumulation err='accumulating resources from '%s': "
+      .. "open %s: no such file or directory'"):format(r, r)) end
+    local text = f:read("a")
+    f:close()
+    if type(k.namespace) == "string" then
+      -- kustomize's namespace transformer: every namespaced object is put into it
+      -- (cluster-scoped kinds keep none); it prints each object as YAML again
+      for _, o in ipairs(yaml.load_all(text)) do
+        if type(o) == "table" and not require("llmd.k8s").CLUSTER_KINDS[tostring(o.kind):lower()] then
+          o.metadata = type(o.metadata) == "table" and o.metadata or {}
+          o.metadata.namespace = k.namespace
+        end
+        parts[#parts + 1] = yaml.dump(o)
+      end
+    else
+      parts[#parts + 1] = text
+    end
+  end
+  return table.concat(parts, "\n---\n")
+end
+
+-- The objects a kustomization names: { kind =, name = , key = "Kind/name" }
+local function kustomize_objects(dir)
+  local out = {}
+  for _, o in ipairs(yaml.load_all(kustomize_render(dir))) do
+    if type(o) == "table" and o.kind and type(o.metadata) == "table" and o.metadata.name then
+      out[#out + 1] = { kind = o.kind, name = o.metadata.name, key = o.kind .. "/" .. o.metadata.name }
+    end
+  end
+  return out
+end
+
 -- kubectl ------------------------------------------------------------------------------
 
 local function kubectl()
@@ -402,33 +460,7 @@ local function kubectl()
     if not c or c == "" then die("error: current-context is not set") end
     return print(c)
   end
-  if a[1] == "kustomize" then
-    -- client side: the kustomization's resources, one YAML stream
-    local dir = a[2] or "."
-    local k = yaml.load_file(dir .. "/kustomization.yaml")
-    local parts = {}
-    for _, r in ipairs((k or {}).resources or {}) do
-      local f = io.open(dir .. "/" .. r, "rb")
-      if not f then die(("error: accumulating resources: accumulation err='accumulating resources from '%s': "
-        .. "open %s: no such file or directory'"):format(r, r)) end
-      local text = f:read("a")
-      f:close()
-      if type(k.namespace) == "string" then
-        -- kustomize's namespace transformer: every namespaced object is put into it
-        -- (cluster-scoped kinds keep none); it prints each object as YAML again
-        for _, o in ipairs(yaml.load_all(text)) do
-          if type(o) == "table" and not require("llmd.k8s").CLUSTER_KINDS[tostring(o.kind):lower()] then
-            o.metadata = type(o.metadata) == "table" and o.metadata or {}
-            o.metadata.namespace = k.namespace
-          end
-          parts[#parts + 1] = yaml.dump(o)
-        end
-      else
-        parts[#parts + 1] = text
-      end
-    end
-    return io.write(table.concat(parts, "\n---\n"))
-  end
+  if a[1] == "kustomize" then return io.write(kustomize_render(a[2] or ".")) end
   if fails.transient then
     state.counters.transient = (state.counters.transient or 0) + 1
     if state.counters.transient <= 2 then
@@ -445,6 +477,25 @@ local function kubectl()
       return out_json { items = json.array(items) }
     end
     local s = space(ns)
+    local kdir = opt(a, "-k") or opt(a, "--kustomize")
+    if kdir then
+      -- kubectl get -k DIR: the objects the kustomization names, as they are in the
+      -- namespace; one missing is NotFound unless --ignore-not-found; with it and none
+      -- there, kubectl prints nothing (get.go: no infos, ignored errors)
+      local found = {}
+      for _, o in ipairs(kustomize_objects(kdir)) do
+        local there = s.other[o.key] or (o.kind == "Service" and s.services[o.name])
+          or (o.kind == "PersistentVolumeClaim" and s.pvcs[o.name])
+        if there then
+          found[#found + 1] = { apiVersion = "v1", kind = o.kind, metadata = { name = o.name, namespace = ns } }
+        elseif not has(a, "--ignore-not-found") then
+          die(('Error from server (NotFound): %ss "%s" not found'):format(o.kind:lower(), o.name))
+        end
+      end
+      if #found == 0 then return end
+      if #found == 1 then return out_json(found[1]) end
+      return out_json { apiVersion = "v1", kind = "List", items = found, metadata = { resourceVersion = "" } }
+    end
     if what == "pods" or what == "pod" then
       local sel = opt(a, "-l")
       local items = {}
@@ -497,6 +548,8 @@ local function kubectl()
       if failing("deploy") then die("error: unable to apply " .. k .. ": admission webhook denied the request") end
       local base = k:gsub("/+$", ""):match("([^/]+)$")
       vllm_pods(s, base, "kustomize:" .. k, 2)
+      -- what it renders: created, or (someone else's of the same name) changed and now the apply's
+      for _, o in ipairs(kustomize_objects(k)) do s.other[o.key] = "kustomize:" .. k end
       s.kustomize[k] = true
       save()
       return print("deployment.apps/" .. base .. "-decode created")
@@ -528,6 +581,8 @@ local function kubectl()
       for _, n in ipairs(sorted_keys(s.pods)) do
         if s.pods[n].owner == "kustomize:" .. k then s.pods[n] = nil end
       end
+      -- every object the kustomization names, by name, whoever made it
+      for _, o in ipairs(kustomize_objects(k)) do s.other[o.key] = nil end
       s.kustomize[k] = nil
       save()
       return print("deleted " .. k)
@@ -864,11 +919,29 @@ local function helm_words(a)
   return words
 end
 
+-- FAKE_CONCURRENT_RELEASE=name[@tool]: another team installs release name (deployed) in the
+-- namespace while the first install/upgrade/apply there (of that tool: helm, helmfile) runs
+local function concurrent_install(s)
+  local n, only = (os.getenv("FAKE_CONCURRENT_RELEASE") or ""):match("^([^@]*)@?(.*)$")
+  if only ~= "" and only ~= tool then return end
+  if n ~= "" and not state.counters["concurrent@" .. n] then
+    state.counters["concurrent@" .. n] = 1
+    s.releases[n] = { chart = "other", status = "deployed", revision = 1, chart_ref = "other-1.0.0" }
+  end
+end
+
 local function helm()
   log_call()
   local ns = ns_of(args)
   local a = strip_ns(args)
-  if a[1] == "version" then -- (no cluster involved)
+  if a[1] == "version" and os.getenv("FAKE_HELM_MAJOR") == "4" then -- (illustrative build figures)
+    if #a == 1 then
+      return print('version.BuildInfo{Version:"v4.1.3", GitCommit:"c94d381b03be117e7e57908edbf642104e00eb8f", '
+        .. 'GitTreeState:"clean", GoVersion:"go1.25.5", KubeClientVersion:"v1.35"}')
+    elseif #a == 2 and a[2] == "--short" then
+      return print("v4.1.3+gc94d381")
+    end
+  elseif a[1] == "version" then -- (no cluster involved)
     if #a == 1 then
       return print('version.BuildInfo{Version:"v3.16.2", GitCommit:"13654a52f7c70a143b1dd51416d633e1071faffb", '
         .. 'GitTreeState:"clean", GoVersion:"go1.22.7"}')
@@ -893,12 +966,73 @@ local function helm()
     save()
     return io.write(text)
   elseif a[1] == "list" then
-    -- helm list -o json: helm's fields (pkg/cmd/list.go's releaseElement), the revision as a
-    -- string, the chart as NAME-VERSION; sorted by name; only deployed and failed releases
-    -- unless asked for others (this fake's are all deployed)
-    -- (Go's encoder: compact, fields in struct order)
-    local out = {}
+    -- helm list, as helm 3 (pkg/action/list.go, pkg/cmd/list.go) does it: the releases
+    -- sorted by name; by default only deployed and failed ones (-a/--all: every state;
+    -- --deployed --failed --pending --uninstalled --uninstalling --superseded add theirs);
+    -- at most --max (-m) of them, 256 by default, 0 for no limit, from --offset. Helm 4
+    -- (FAKE_HELM_MAJOR=4) lists every state by default and has no --all (cobra's error).
+    -- -q/--short: the names, one a line; -o json: helm's fields (releaseElement), the
+    -- revision as a string, the chart as NAME-VERSION (Go's encoder: compact, fields in
+    -- struct order).
+    local helm4 = os.getenv("FAKE_HELM_MAJOR") == "4"
+    local want, max, offset, short, fmt = {}, 256, 0, false, "table"
+    local STATES = { deployed = { "deployed" }, failed = { "failed" }, uninstalled = { "uninstalled" },
+      uninstalling = { "uninstalling" }, superseded = { "superseded" },
+      pending = { "pending-install", "pending-upgrade", "pending-rollback" } }
+    local all = false
+    local j = 2
+    while j <= #a do
+      local x = a[j]
+      local flag, val = x:match("^%-%-([^=]+)=(.*)$")
+      flag = flag or x:match("^%-%-(.+)$")
+      if x == "-a" or flag == "all" then
+        if helm4 then
+          die(x == "-a" and "Error: unknown shorthand flag: 'a' in -a" or "Error: unknown flag: --all")
+        end
+        all = true
+      elseif flag and STATES[flag] then
+        for _, st in ipairs(STATES[flag]) do want[st] = true end
+      elseif x == "-m" or flag == "max" or flag == "offset" then
+        if not val then j = j + 1; val = a[j] end
+        local v = tonumber(val)
+        if not v or v ~= math.floor(v) then
+          die(('Error: invalid argument "%s" for "%s" flag: strconv.ParseInt: parsing "%s": invalid syntax')
+            :format(tostring(val), flag == "offset" and "--offset" or "-m, --max", tostring(val)))
+        end
+        if flag == "offset" then offset = v else max = v end
+      elseif x == "-q" or flag == "short" then
+        short = true
+      elseif x == "-o" or flag == "output" then
+        if not val then j = j + 1; val = a[j] end
+        fmt = val
+      else
+        die("fake helm: unsupported list flag: " .. x, 2)
+      end
+      j = j + 1
+    end
+    if all or (helm4 and next(want) == nil) then
+      for _, list in pairs(STATES) do for _, st in ipairs(list) do want[st] = true end end
+    elseif next(want) == nil then
+      want = { deployed = true, failed = true }
+    end
+    local names = {}
     for _, n in ipairs(sorted_keys(s.releases)) do
+      if want[s.releases[n].status or "deployed"] then names[#names + 1] = n end
+    end
+    local shown = {}
+    for k = offset + 1, #names do
+      if max > 0 and #shown >= max then break end
+      shown[#shown + 1] = names[k]
+    end
+    if short and fmt == "table" then
+      for _, n in ipairs(shown) do print(n) end
+      return
+    elseif short and fmt == "json" then
+      return io.write(json.encode(json.array(shown)), "\n")
+    end
+    if fmt ~= "json" then die("fake helm: unsupported list output: " .. tostring(fmt), 2) end
+    local out = {}
+    for _, n in ipairs(shown) do
       local r = s.releases[n]
       out[#out + 1] = ('{"name":%s,"namespace":%s,"revision":%s,"updated":%s,"status":%s,"chart":%s,'
         .. '"app_version":%s}'):format(json.encode(n), json.encode(ns), json.encode(tostring(r.revision or 1)),
@@ -918,11 +1052,18 @@ local function helm()
       end
     end
     -- the chart, rendered and created (its crds/ too on a first install, unless --skip-crds)
+    -- a release whose last operation has not finished (someone's install or upgrade under
+    -- way, or an uninstall): helm refuses to touch it (pkg/action/upgrade.go)
+    local cur = s.releases[name] and s.releases[name].status
+    if cur and (cur:match("^pending%-") or cur == "uninstalling") then
+      die("Error: UPGRADE FAILED: another operation (install/upgrade/rollback) is in progress")
+    end
     local dir, err = find_chart(chart, opt(a, "--version"))
     if not dir then die("Error: " .. failed .. ": " .. err) end
     local text, rerr = render_chart(dir, name, ns, install and not s.releases[name] and not has(a, "--skip-crds"))
     if not text then die("Error: " .. failed .. ": " .. rerr) end
     create_rendered(text, ns, "helm:" .. name)
+    concurrent_install(s)
     make_release(s, name, chart, has(a, "httpRoute.create=true"), dir)
     save()
     return print(("Release \"%s\" has been upgraded. Happy Helming!"):format(name))
@@ -1107,6 +1248,7 @@ local function helmfile()
         io.write(out)
       else
         create_rendered(out, ns, "helm:" .. r.name)
+        concurrent_install(s)
         make_release(s, r.name, "helmfile/" .. r.name, false, dir)
         s.releases[r.name].environment = env
         print("Upgrading release=" .. r.name)

@@ -110,17 +110,19 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     -- run A: baseline, helm router + kustomize model server; what is there before and after
     -- the deploy (releases, routes, gateways, services, serving pods), so teardown removes
     -- the difference and nothing else
-    "helm list -o json -n bench",
+    "helm list --all --max 0 -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
+    -- none of the objects its kustomization names is there already (teardown deletes them by name)
+    "kubectl -n bench get -k ms --ignore-not-found -o json",
     -- the chart rendered with the same arguments first, every object checked (its crds/ are
     -- skipped: the cluster admin's), then installed
     "helm template sim oci://ghcr.io/llm-d/charts/llm-d-router-standalone --values=router.values.yaml -n bench",
     "helm upgrade --install sim oci://ghcr.io/llm-d/charts/llm-d-router-standalone -f router.values.yaml --skip-crds "
       .. "-n bench",
     "kubectl -n bench apply -k ms",
-    "helm list -o json -n bench",
+    "helm list --all --max 0 -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
@@ -149,21 +151,23 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "helm uninstall sim --ignore-not-found -n bench",
     "kubectl -n bench delete -k ms --ignore-not-found",
     "kubectl -n bench delete service llm-d-baseline-model-server --ignore-not-found",
-    "helm list -o json -n bench",
+    "helm list --all --max 0 -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
     -- run B: helmfile with one environment, through the gateway
-    "helm list -o json -n bench",
+    "helm list --all --max 0 -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
     "helmfile -n bench template --environment=istio",
     "helmfile -n bench apply -e istio --skip-crds",
-    "helm list -o json -n bench",
+    "helm list --all --max 0 -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
+    -- the releases the apply installs, as helmfile lists them: only those are this run's
+    "helmfile -n bench list -e istio --output json --skip-charts",
     "kubectl -n bench get pods -o json",
     "kubectl -n bench get inferencepool,gateway,httproute -o json",
     "kubectl -n bench get svc -o json",
@@ -184,7 +188,7 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     -- its three releases; the route and gateway infra-sim made went with it (checked, not swept)
     "helm uninstall gaie-sim infra-sim ms-sim --ignore-not-found -n bench",
     "kubectl -n bench get httproute,gateway -o json",
-    "helm list -o json -n bench",
+    "helm list --all --max 0 -o json -n bench",
     "kubectl -n bench get httproute,gateway -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
@@ -213,7 +217,8 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
   t.ok(order.asave_state < order.ateardown and order.bsave_state < order.bteardown)
   -- the reproduction script holds the commands that ran
   local sh = t.read(w .. "/run_comparison.sh")
-  t.ok(sh:find("# (cd " .. s.dir .. "/guide && helmfile -n bench apply -e istio --skip-crds)", 1, true), sh)
+  t.ok(sh:find("# deploy b " .. s.dir .. "/guide 'gaie-sim infra-sim ms-sim' helmfile -n bench apply -e istio "
+    .. "--skip-crds\n", 1, true), sh)
   t.ok(sh:find("export NAMESPACE=bench", 1, true))
   t.ok(sh:find("export BENCHMARK_PVC=llmd-benchmark-results", 1, true), sh)
   t.ok(sh:find("export GATEWAY_SVC=infra-sim-inference-gateway-istio", 1, true), sh)
@@ -231,7 +236,8 @@ t.test("run_comparison.sh: a failed or empty benchmark stops it with one line; a
   local cfg = w .. "/run-b/benchmark/config.yaml"
   local bench = "benchmark b run_only.sh -c " .. cfg
   t.ok(sh:find("\n# " .. bench .. "\n", 1, true), sh)
-  local deploy = "(cd " .. s.dir .. "/guide && helmfile -n bench apply -e istio --skip-crds)"
+  local deploy = "deploy b " .. s.dir .. "/guide 'gaie-sim infra-sim ms-sim' helmfile -n bench apply -e istio "
+    .. "--skip-crds"
   t.ok(sh:find("\n# " .. deploy .. "\n", 1, true), sh)
   -- the script's last line runs analyze.lua through $LLMDLUA: a stand-in that leaves a mark
   local bin = s.dir .. "/bin"
@@ -302,8 +308,15 @@ t.test("run_comparison.sh: a failed or empty benchmark stops it with one line; a
     .. "--ignore-not-found -n bench"
   t.ok(sh:find("\n# Teardown, as it ran (through teardown() above: each says what it removed):\n# " .. down .. "\n", 1,
     true), sh)
+  -- (clusterfix2 2) step 3 left its stack, which this comparison did not deploy (run-b/deployed.json
+  -- says its own were torn down): deploying again is refused, with one line, before any change
+  r = script { deploy }
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.eq(r.stderr, "run_comparison.sh: run b: release gaie-sim already exists in namespace bench and was not deployed "
+    .. "by this comparison (not a release of " .. w .. "/run-b/deployed.json that is still deployed): deploying would "
+    .. "change it; not deploying (helmfile -n bench apply -e istio --skip-crds)\n")
   local ncalls = #calls(s)
-  r = script { deploy, bench, down }
+  r = script { bench, down }
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.ok(r.stdout:find('release "gaie-sim" uninstalled\nrelease "infra-sim" uninstalled\nrelease "ms-sim" uninstalled\n'
     .. "run b: releases gaie-sim, infra-sim, ms-sim removed (where still there); the results PVC and namespace bench "
@@ -329,6 +342,87 @@ t.test("run_comparison.sh: a failed or empty benchmark stops it with one line; a
   t.eq(r.code, 1, r.stdout .. r.stderr)
   t.ok(r.stderr:find("run_comparison.sh: run b: the teardown command failed: helm uninstall nosuch -n bench; release "
     .. "nosuch may be left in namespace bench; stopping here\n", 1, true), r.stderr)
+end)
+
+-- (clusterfix2 2) run_comparison.sh showed a run's deploy commands commented out as
+-- "(cd DIR && helmfile ... apply ...)": uncommented, it ran with none of compare.lua's checks,
+-- and upgraded a release of the same name that this comparison did not deploy. Its deploy
+-- lines now go through deploy(), which lists the namespace's releases (every one: helm
+-- list --all --max 0 --short, helm 4 again without --all) and refuses one of the line's
+-- releases that run-X/deployed.json does not hold as deployed, with one line. Expected
+-- values by hand: the fake installs revision 1 and each upgrade adds one; run B's releases
+-- are its helmfile's three, run A's the plan's deploy.release sim.
+t.test("run_comparison.sh: a deploy line refuses a release of its name this comparison did not deploy", function()
+  local function script(s, w, lines, envx)
+    local text = t.read(w .. "/run_comparison.sh")
+    for _, l in ipairs(lines) do
+      local n
+      text, n = text:gsub("\n# " .. l:gsub("%p", "%%%0") .. "\n", "\n" .. l:gsub("%%", "%%%%") .. "\n")
+      t.eq(n, 1, l)
+    end
+    t.write(s.dir .. "/rerun.sh", text)
+    local env = { LLMDLUA = LLMDLUA }
+    for k, v in pairs(s.env) do env[k] = v end
+    for k, v in pairs(envx or {}) do env[k] = v end
+    -- (the last line re-generates the report: not what is tested here)
+    return proc.run({ "sh", "-c", '. "$1" >/dev/null; true', "sh", s.dir .. "/rerun.sh" }, { env = env, timeout = 120 })
+  end
+  local s = setup()
+  t.eq(compare(s).code, 0)
+  local w = workspace(s)
+  local sh = t.read(w .. "/run_comparison.sh")
+  local deploy_b = "deploy b " .. s.dir .. "/guide 'gaie-sim infra-sim ms-sim' helmfile -n bench apply -e istio "
+    .. "--skip-crds"
+  local deploy_a = "deploy a " .. s.dir .. "/guide sim helm upgrade --install sim "
+    .. "oci://ghcr.io/llm-d/charts/llm-d-router-standalone -f router.values.yaml --skip-crds -n bench"
+  t.ok(sh:find("\n# " .. deploy_b .. "\n", 1, true), sh)
+  t.ok(sh:find("\n# " .. deploy_a .. "\n", 1, true), sh)
+  t.ok(sh:find("\n# deploy a " .. s.dir .. "/guide '' kubectl -n bench apply -k ms\n", 1, true), sh)
+  -- after the comparison (which tore its stack down) someone else installs ms-sim and sim
+  for _, rel in ipairs { { "ms-sim", "llm-d-modelservice" }, { "sim", "llm-d-router-standalone" } } do
+    local r = proc.run({ FAKEBIN .. "/helm", "upgrade", "--install", rel[1], rel[2], "-n", "bench" }, { env = s.env })
+    t.eq(r.code, 0, r.stderr)
+  end
+  for _, helm4 in ipairs { false, "4" } do
+    local n0 = #calls(s)
+    local r = script(s, w, { deploy_b }, { FAKE_HELM_MAJOR = helm4 })
+    t.eq(r.stderr, "run_comparison.sh: run b: release ms-sim already exists in namespace bench and was not deployed "
+      .. "by this comparison (not a release of " .. w .. "/run-b/deployed.json that is still deployed): deploying "
+      .. "would change it; not deploying (helmfile -n bench apply -e istio --skip-crds)\n")
+    r = script(s, w, { deploy_a }, { FAKE_HELM_MAJOR = helm4 })
+    t.eq(r.stderr, "run_comparison.sh: run a: release sim already exists in namespace bench and was not deployed by "
+      .. "this comparison (not a release of " .. w .. "/run-a/deployed.json that is still deployed): deploying would "
+      .. "change it; not deploying (helm upgrade --install sim oci://ghcr.io/llm-d/charts/llm-d-router-standalone -f "
+      .. "router.values.yaml --skip-crds -n bench)\n")
+    local lists = {}
+    for i = n0 + 1, #calls(s) do
+      local c = calls(s)[i]
+      local line = c.tool .. " " .. table.concat(c.args, " ")
+      t.ok(c.tool == "helm" and c.args[1] == "list", "only helm list ran: " .. line)
+      lists[#lists + 1] = line
+    end
+    t.eq(lists, helm4 and { "helm list --all --max 0 --short -n bench", "helm list --max 0 --short -n bench",
+      "helm list --all --max 0 --short -n bench", "helm list --max 0 --short -n bench" }
+      or { "helm list --all --max 0 --short -n bench", "helm list --all --max 0 --short -n bench" })
+  end
+  local ns = state(s).ns.bench
+  t.eq(ns.releases["ms-sim"].revision, 1, "someone else's ms-sim not upgraded")
+  t.eq(ns.releases.sim.revision, 1, "someone else's sim not upgraded")
+  t.eq(ns.releases["gaie-sim"], nil, "nothing of run B deployed")
+  -- a comparison whose stack is still up (its teardown not run: steps up to 80, then the
+  -- report): its releases are its own, and the deploy lines upgrade them
+  s = setup()
+  local r = compare(s, { "--plan", s.plan, "--step", "0-80,100" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  w = workspace(s)
+  t.eq(json.read(w .. "/run-b/deployed.json").torn_down, false)
+  r = script(s, w, { "deploy b " .. s.dir .. "/guide 'gaie-sim infra-sim ms-sim' helmfile -n bench apply -e istio "
+    .. "--skip-crds" })
+  t.eq(r.stderr, "")
+  t.eq(r.code, 0)
+  ns = state(s).ns.bench
+  t.eq(ns.releases["ms-sim"].revision, 2, "ours: upgraded")
+  t.eq(ns.releases["infra-sim"].revision, 2)
 end)
 
 t.test("every call is namespaced and nothing cluster-scoped is changed", function()
@@ -444,7 +538,7 @@ t.test("dry run: every command printed, the cluster untouched", function()
   t.ok(r.stdout:find("[dry-run] helm upgrade --install sim", 1, true))
   t.ok(r.stdout:find("[dry-run] helmfile -n bench apply -e istio --skip-crds", 1, true))
   -- what it did not read it says it did not read (the reads a real run makes, in order)
-  for _, want in ipairs { "[dry-run, not read] helm list -o json -n bench",
+  for _, want in ipairs { "[dry-run, not read] helm list --all --max 0 -o json -n bench",
     "[dry-run, not read] kubectl -n bench get httproute,gateway -o json",
     "[dry-run, not read] kubectl -n bench get svc -o json", "[dry-run, not read] kubectl -n bench get nodes -o json",
     "[dry-run, not read] kubectl -n bench get svc llm-d-baseline-model-server -o json" } do
@@ -882,7 +976,8 @@ t.test("teardown removes what this run deployed; another release in the namespac
   t.eq(ns.releases["infra-sim"], nil)
   t.eq(ns.gateways["infra-sim"], nil)
   local lines = table.concat(call_lines(s, workspace(s)), "\n")
-  t.ok(not lines:find("--all", 1, true), "no sweep: " .. lines)
+  t.ok(not lines:find("delete httproute --all", 1, true) and not lines:find("delete gateway --all", 1, true),
+    "no sweep: " .. lines)
   t.ok(not lines:find("a-team", 1, true), "nothing was done to a-team-infra")
   -- B benchmarked its own gateway, not the other one that sorts first
   t.ok(lines:find("port-forward svc/infra-sim-inference-gateway-istio", 1, true), lines)
@@ -912,6 +1007,15 @@ t.test("teardown removes what this run deployed; another release in the namespac
   t.eq(next(state(s).ns.bench.releases), nil)
   t.ok(table.concat(call_lines(s, workspace(s)), "\n"):find("helm uninstall a-team-infra sim --ignore-not-found", 1,
     true))
+  -- (clusterfix2) the sweep lists every release (helm list --all) but leaves one uninstalled
+  -- with --keep-history (status uninstalled: nothing of it in the namespace; helm uninstall
+  -- would purge its history)
+  s = setup(function(plan) plan.teardown = "namespace-wide" end)
+  r = compare(s, nil, { FAKE_OTHER_RELEASE = "1", FAKE_RELEASE_STATES = "kept-history:uninstalled" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("teardown: namespace-wide (the plan says so) - everything in bench: releases: a-team-infra, sim; "
+    .. "HTTPRoutes: a-team-infra; Gateways: a-team-infra", 1, true), r.stdout)
+  t.eq(state(s).ns.bench.releases["kept-history"].status, "uninstalled", "its history kept")
   -- not confirmed (no --yes, no terminal): nothing removed
   s = setup(function(plan) plan.teardown = "namespace-wide" end)
   local env = {}
@@ -1004,6 +1108,150 @@ t.test("helmfile deploy: a release of the same name that is not this comparison'
     end
     t.ok(listed, table.concat(lines, "\n"))
   end
+end)
+
+-- The fake's helm list, against helm 3's pkg/action/list.go (read with the search tool,
+-- helm/helm): the state mask is deployed|failed unless --all (every state) or a state flag
+-- (added to the mask); names sorted; --offset, then at most --max (default 256; 0 or less:
+-- no limit: `if l.Limit > 0 && l.Limit < limit`). Helm 4 (helm/helm#31295) lists every state
+-- by default and has no --all. The counts are by hand: 300 other releases (deployed) and
+-- sim (pending-install), whose name sorts after every other-NNN.
+t.test("the fake's helm list: --max (256 by default, 0 no limit), the state filter and --all as helm 3/4 do", function()
+  local d = t.tmpdir()
+  local function helm(envx, ...)
+    local env = { FAKE_CLUSTER = d, FAKE_LLMDLUA = LLMDLUA, FAKE_RELEASES = "300",
+      FAKE_RELEASE_STATES = "sim:pending-install" }
+    for k, v in pairs(envx) do env[k] = v end
+    return proc.run({ FAKEBIN .. "/helm", ... }, { env = env })
+  end
+  local function names(r)
+    t.eq(r.code, 0, r.stderr)
+    local out = {}
+    for _, it in ipairs(json.decode(r.stdout)) do out[#out + 1] = it.name .. ":" .. it.status end
+    return out
+  end
+  local l = names(helm({}, "list", "-o", "json", "-n", "ns"))
+  t.eq(#l, 256)
+  t.eq(l[1], "other-000:deployed")
+  t.eq(l[256], "other-255:deployed")
+  t.eq(#names(helm({}, "list", "--max", "0", "-o", "json", "-n", "ns")), 300) -- the pending one left out
+  l = names(helm({}, "list", "--all", "--max", "0", "-o", "json", "-n", "ns"))
+  t.eq(#l, 301)
+  t.eq(l[301], "sim:pending-install")
+  t.eq(names(helm({}, "list", "--pending", "-o", "json", "-n", "ns")), { "sim:pending-install" })
+  t.eq(names(helm({}, "list", "-a", "-m", "2", "--offset", "299", "-o", "json", "-n", "ns")),
+    { "other-299:deployed", "sim:pending-install" })
+  local r = helm({}, "list", "--all", "--max", "0", "-q", "-n", "ns")
+  t.eq(select(2, r.stdout:gsub("\n", "")), 301)
+  -- helm 4: no --all (cobra's words), every state by default
+  r = helm({ FAKE_HELM_MAJOR = "4" }, "list", "--all", "--max", "0", "-o", "json", "-n", "ns")
+  t.eq(r.code, 1)
+  t.eq(r.stderr, "Error: unknown flag: --all\n")
+  t.eq(#names(helm({ FAKE_HELM_MAJOR = "4" }, "list", "--max", "0", "-o", "json", "-n", "ns")), 301)
+  -- helm will not upgrade a release whose install is under way
+  r = helm({}, "upgrade", "--install", "sim", "llm-d-infra", "-n", "ns")
+  t.eq(r.code, 1)
+  t.eq(r.stderr, "Error: UPGRADE FAILED: another operation (install/upgrade/rollback) is in progress\n")
+end)
+
+-- (clusterfix2 1) The before-deploy snapshot listed releases with `helm list -o json`: helm's
+-- first 256, deployed or failed only. In a namespace with 300 other releases, someone's
+-- release named like ours (sorting after them, or still being installed) was not seen: the
+-- refusal let `helm upgrade --install` change it. Listed with --all --max 0 (helm 4: asked
+-- again without --all), it is refused before any change. Expected message: the refusal's
+-- words with what the fake's helm list says of sim (chart other-1.0.0, revision 1, the
+-- state set), written by hand.
+t.test("a release of the same name past helm list's 256 or not yet deployed is refused before any change", function()
+  for _, case in ipairs {
+    { status = "pending-install" },
+    { status = "deployed" },
+    { status = "pending-upgrade", helm4 = true },
+  } do
+    local s = setup()
+    local r = compare(s, nil, { FAKE_RELEASES = "300", FAKE_RELEASE_STATES = "sim:" .. case.status,
+      FAKE_HELM_MAJOR = case.helm4 and "4" or false })
+    t.eq(r.code, 1, r.stdout .. r.stderr)
+    t.ok(r.stdout:find("[20] deploy (a): FAILED - run a: release sim (other-1.0.0, " .. case.status .. ", revision 1; "
+      .. "helm upgrade would change it) already exists in namespace bench and was not deployed by this comparison",
+      1, true), r.stdout)
+    local lines = call_lines(s, workspace(s))
+    local lists = {}
+    for _, c in ipairs(lines) do
+      t.ok(not c:match("^helm upgrade") and not c:find("apply -k ms", 1, true), "nothing of run A ran: " .. c)
+      if c:match("^helm list") then lists[#lists + 1] = c end
+    end
+    if case.helm4 then
+      -- helm 4 refuses --all once; every later list is without it
+      t.eq(lists[1], "helm list --all --max 0 -o json -n bench")
+      for i = 2, #lists do t.eq(lists[i], "helm list --max 0 -o json -n bench") end
+    else
+      for _, c in ipairs(lists) do t.eq(c, "helm list --all --max 0 -o json -n bench") end
+    end
+    local ns = state(s).ns.bench
+    t.eq(ns.releases.sim.status, case.status, "sim as it was")
+    t.eq(ns.releases.sim.revision, 1)
+    t.eq(lfs.attributes(workspace(s) .. "/run-a/deployed.json"), nil, "nothing recorded for run A")
+  end
+end)
+
+-- (clusterfix2 3) Teardown's `kubectl delete -k DIR` deletes, by name, every object the
+-- kustomization names: one that was in the namespace before (someone else's ConfigMap of
+-- the same name) was changed by the deploy's `kubectl apply -k` and then deleted. Now the
+-- deploy asks first (`kubectl get -k DIR --ignore-not-found -o json`) and refuses, before
+-- any change. Expected: the fake's objects as seeded, the message written by hand.
+t.test("kustomize: an object of the same name already in the namespace is refused, never applied or deleted", function()
+  local s = setup()
+  t.write(s.dir .. "/guide/ms/kustomization.yaml", "resources:\n  - cm.yaml\n")
+  t.write(s.dir .. "/guide/ms/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shared-config\n"
+    .. "data:\n  k: v\n")
+  local r = compare(s, nil, { FAKE_OTHER_OBJECTS = "ConfigMap/shared-config,ConfigMap/unrelated" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("[20] deploy (a): FAILED - run a: kustomize ms names ConfigMap/shared-config already in namespace "
+    .. "bench that this comparison did not create: kubectl apply -k would change it and teardown's kubectl delete -k "
+    .. "would delete it; rename it in the kustomization (or remove it from the namespace first, if it is yours); "
+    .. "nothing of this run was deployed\n", 1, true), r.stdout)
+  local ns = state(s).ns.bench
+  t.eq(ns.other["ConfigMap/shared-config"], "someone", "someone else's ConfigMap as it was")
+  t.eq(ns.other["ConfigMap/unrelated"], "someone")
+  for _, c in ipairs(call_lines(s, workspace(s))) do
+    t.ok(not c:find("apply -k", 1, true) and not c:find("delete -k", 1, true) and not c:match("^helm upgrade .* sim "),
+      "nothing of run A ran: " .. c)
+  end
+  -- its own ConfigMap (none there before): applied, and deleted by its teardown
+  s = setup()
+  t.write(s.dir .. "/guide/ms/kustomization.yaml", "resources:\n  - cm.yaml\n")
+  t.write(s.dir .. "/guide/ms/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shared-config\n")
+  r = compare(s, nil, { FAKE_OTHER_OBJECTS = "ConfigMap/unrelated" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  ns = state(s).ns.bench
+  t.eq(ns.other["ConfigMap/shared-config"], nil, "its own: removed by teardown")
+  t.eq(ns.other["ConfigMap/unrelated"], "someone", "another object kept")
+end)
+
+-- (clusterfix2 3) What a deploy added was the namespace's difference before/after it: a
+-- release another team installed meanwhile in the shared namespace was recorded as this
+-- run's, and its teardown uninstalled it. Now only the deploy's own releases are recorded
+-- (helm's deploy.release; the helmfile's, as helmfile lists them). Expected by hand: run
+-- A's release is sim, run B's the helmfile's three.
+t.test("a release another team installs during the deploy is not recorded as this run's, nor torn down", function()
+  local s = setup()
+  local r = compare(s, nil, { FAKE_CONCURRENT_RELEASE = "zz-other-team" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("release zz-other-team appeared in bench during the deploy but is not one of its releases: not "
+    .. "recorded as this run's (teardown leaves it)", 1, true), r.stdout)
+  local w = workspace(s)
+  t.eq(json.read(w .. "/run-a/deployed.json").releases, { "sim" })
+  t.eq(json.read(w .. "/run-b/deployed.json").releases, { "gaie-sim", "infra-sim", "ms-sim" })
+  local ns = state(s).ns.bench
+  t.ok(ns.releases["zz-other-team"], "the other team's release is kept")
+  t.eq(ns.releases.sim, nil)
+  t.eq(ns.releases["ms-sim"], nil)
+  -- the same during run B's helmfile apply
+  s = setup()
+  r = compare(s, nil, { FAKE_CONCURRENT_RELEASE = "zz-other-team@helmfile" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.eq(json.read(workspace(s) .. "/run-b/deployed.json").releases, { "gaie-sim", "infra-sim", "ms-sim" })
+  t.ok(state(s).ns.bench.releases["zz-other-team"], "kept")
 end)
 
 t.test("resume with a relative workspace path, from another folder; --plan on resume replaces the plan", function()

@@ -426,7 +426,7 @@ static int simd_lanes = 1; /* block_scanners[block_scanner].fn != NULL, in one l
 #ifdef JSON_WIDE_SIMD
 static int wide_numbers = 0; /* json_next_numbers' AVX2 lane: with "avx2" or "avx512" */
 static int wide_cells = 0;   /* json_number_cells' AVX2 lane: the same, and LZCNT; 2: the
-                                AVX-512 lane, with "avx512" (and VL) */
+                                AVX-512 lane, with "avx512" (and VL, DQ, CD) */
 #endif
 
 #ifdef JSON_WIDE_SIMD
@@ -448,8 +448,9 @@ static void use_scanner(int k)
     wide_numbers = block_scanners[k].cpu != NULL;
     wide_cells = wide_numbers && cpu_lzcnt();
     if (wide_cells && strcmp(block_scanners[k].name, "avx512") == 0 &&
-        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512f"))
-        wide_cells = 2;
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512f") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512cd"))
+        wide_cells = 2; /* (DQ: VCVTQQ2PD; CD: VPLZCNTQ) */
 #endif
 }
 

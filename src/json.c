@@ -2050,10 +2050,12 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx2,bmi,bmi2,lzcnt"))) static 
 ** (cell_pair_avx512) and their eight m in one register, converted as decimal_pow5 does
 ** in eight lanes: the 64-bit products of 64-bit halves from 32-bit ones (the top half
 ** and whether the low one is 0), the conversion of (P >> 1) | 1 to a double, and the
-** power of two, the sign and the shift of m added to its bits. From the first turn with
-** a cell of another shape (an integer, say), and for the last cells (fewer than eight),
-** number_cells_avx2 reads the rest (its return is this one's); a cell whose value the
-** product cannot decide (a tie?) ends it there, as there: json_number_cells reads it.
+** power of two, the sign and the shift of m added to its bits; the last cells (fewer
+** than eight) in a turn of their own, those missing not stored (a CSV lane's run of rows
+** is often no multiple of eight). From the first turn with a cell of another shape (an
+** integer, say), number_cells_avx2 reads the rest (its return is this one's); a cell
+** whose value the product cannot decide (a tie?) ends it there, as there:
+** json_number_cells reads it.
 */
 __attribute__((
     target("avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi,bmi2,lzcnt"))) static size_t
@@ -2086,13 +2088,32 @@ number_cells_avx512(const char *buf, size_t base, const uint32_t *stops, size_t 
     const __m512i firsts = _mm512_setr_epi64(0, 4, 8, 12, 0, 4, 8, 12);
     const __m512i low32 = _mm512_set1_epi64(0xFFFFFFFFLL), low9 = _mm512_set1_epi64(0x1FF);
     const __m512i one = _mm512_set1_epi64(1);
-    for (; count - k >= 8; k += 8, st += 8 * stride) {
+    while (k < count) {
+        /* the pairs' first stops and strides; of the last (up to 7) cells, a lone one is
+           paired with itself (stride 0) and the missing pairs repeat the first, their
+           values not stored: no stop past count is read */
+        size_t left = count - k, s1 = stride, s2 = stride, s3 = stride;
+        const uint32_t *p1 = st + 2 * stride, *p2 = st + 4 * stride, *p3 = st + 6 * stride;
+        __mmask8 take = 0xFF;
+        if (left < 8) {
+            size_t s0 = left >= 2 ? stride : 0;
+            take = (__mmask8)((1u << left) - 1);
+            s1 = left >= 4 ? stride : left == 3 ? 0 : s0;
+            s2 = left >= 6 ? stride : left == 5 ? 0 : s0;
+            s3 = left == 7 ? 0 : s0;
+            p1 = left >= 3 ? p1 : st;
+            p2 = left >= 5 ? p2 : st;
+            p3 = left >= 7 ? p3 : st;
+            if (left < 2) { /* pair 0 as well */
+                s1 = s2 = s3 = 0;
+            }
+        }
         __m512i r0, r1, r2, r3;
         uint64_t i0, i1, i2, i3;
-        uint64_t bad = cell_pair_avx512(b, st, stride, tb, &c, &r0, &i0);
-        bad |= cell_pair_avx512(b, st + 2 * stride, stride, tb, &c, &r1, &i1);
-        bad |= cell_pair_avx512(b, st + 4 * stride, stride, tb, &c, &r2, &i2);
-        bad |= cell_pair_avx512(b, st + 6 * stride, stride, tb, &c, &r3, &i3);
+        uint64_t bad = cell_pair_avx512(b, st, left >= 2 ? stride : 0, tb, &c, &r0, &i0);
+        bad |= cell_pair_avx512(b, p1, s1, tb, &c, &r1, &i1);
+        bad |= cell_pair_avx512(b, p2, s2, tb, &c, &r2, &i2);
+        bad |= cell_pair_avx512(b, p3, s3, tb, &c, &r3, &i3);
         if (bad != 0) /* (a column of integers, say) */
             return number_cells_avx2(buf, base, stops, stride, k, count, out);
         __m512i m = _mm512_shuffle_i64x2(_mm512_permutex2var_epi64(r0, firsts, r1),
@@ -2135,14 +2156,21 @@ number_cells_avx512(const char *buf, size_t base, const uint32_t *stops, size_t 
             _mm512_sub_epi64(
                 _mm512_add_epi64(field, _mm512_slli_epi64(_mm512_srli_epi64(info, 7), 63)),
                 _mm512_slli_epi64(l, 52)));
+        undecided &= take;
         if (undecided != 0) { /* json_number_cells reads it */
             unsigned first = (unsigned)__builtin_ctz((unsigned)undecided);
             _mm512_mask_storeu_epi64(out + k, (__mmask8)((1u << first) - 1), bits);
             return k + first;
         }
+        if (left < 8) {
+            _mm512_mask_storeu_epi64(out + k, take, bits);
+            return count;
+        }
         _mm512_storeu_si512(out + k, bits);
+        k += 8;
+        st += 8 * stride;
     }
-    return k == count ? k : number_cells_avx2(buf, base, stops, stride, k, count, out);
+    return k;
 }
 #endif
 #endif

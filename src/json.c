@@ -426,7 +426,7 @@ static int simd_lanes = 1; /* block_scanners[block_scanner].fn != NULL, in one l
 #ifdef JSON_WIDE_SIMD
 static int wide_numbers = 0; /* json_next_numbers' AVX2 lane: with "avx2" or "avx512" */
 static int wide_cells = 0;   /* json_number_cells' AVX2 lane: the same, and LZCNT; 2: the
-                                AVX-512 lane, with "avx512" (and VL) */
+                                AVX-512 lane, with "avx512" (and VL, DQ, CD) */
 #endif
 
 #ifdef JSON_WIDE_SIMD
@@ -448,8 +448,9 @@ static void use_scanner(int k)
     wide_numbers = block_scanners[k].cpu != NULL;
     wide_cells = wide_numbers && cpu_lzcnt();
     if (wide_cells && strcmp(block_scanners[k].name, "avx512") == 0 &&
-        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512f"))
-        wide_cells = 2;
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512f") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512cd"))
+        wide_cells = 2; /* (DQ: VCVTQQ2PD; CD: VPLZCNTQ) */
 #endif
 }
 
@@ -1872,6 +1873,9 @@ typedef struct CellWide {
     double unscale[64];
     uint64_t e16;
     uint64_t span[22][2]; /* number_cells_avx512: a cell of 0..21 bytes, in each half */
+    /* number_cells_avx512's groups of eight: decimal_pow5_table's hi and field by b (the
+       digits after the point), eight to a register (b 22 and 23: 0, never asked) */
+    uint64_t group_hi[24], group_field[24];
 } CellWide;
 static CellWide cell_wide __attribute__((aligned(64)));
 
@@ -1959,108 +1963,214 @@ number_cells_avx2(const char *buf, size_t base, const uint32_t *stops, size_t st
     return (size_t)(o - out);
 }
 
+/* number_cells_avx512's constants, in registers for its whole loop. */
+typedef struct CellConsts {
+    __m512i zero, nine, point_byte, minus, k10, k100, k10000, k1e8, e16lo, e16hi;
+} CellConsts;
+
 /*
-** number_cells_avx2 with AVX-512 (F, BW, VL), two cells a turn, for the usual cells
-** of a column of floats ("[-]digits.digits", 1..19 digits): their windows in the halves
-** of one register (cell A's places in bits 0..31 of the masks, B's in 32..63), their
-** digits, points, signs and zeros as four 64-bit masks; each cell's bytes from a table
-** by its length, the sign and the checks on both cells at once (shifts by one place
-** cannot carry a cell's bit into the other: each cell's bytes end at place 31); the
-** places up to the point moved up and those before the run cleared by mask registers;
-** the pairs, fours, eights, sixteens and m of both in one register; then each value as
-** number_cells_avx2 makes it. From the first pair of another shape (an integer, say),
-** number_cells_avx2 reads the rest (its return is this one's); a cell whose value the
-** product cannot decide (a tie?) ends it there, as there: json_number_cells reads it.
+** One turn of number_cells_avx512's pairs: the cells between sp[0] and sp[1] (A) and
+** between sp[stride] and sp[stride + 1] (B), both ending 33 bytes or more into the
+** buffer. Their windows in the halves of one register (cell A's places in bits 0..31 of
+** the masks, B's in 32..63), their digits, points, signs and zeros as four 64-bit masks;
+** each cell's bytes from a table by its length, the sign and the checks on both cells at
+** once (shifts by one place cannot carry a cell's bit into the other: each cell's bytes
+** end at place 31); the places up to the point moved up and those before the run
+** cleared by mask registers; the pairs, fours, eights, sixteens and m of both in one
+** register: A's m in its first quadword, B's in its fifth (*r). *info gets a byte per
+** cell, A's first: the digits after its point (b, 0..20) in bits 0..4, its sign in bit
+** 7. Returns 0, or not 0 when either cell is of another shape (then *r and *info are
+** not to be used).
 */
-__attribute__((target("avx512f,avx512bw,avx512vl,avx2,bmi,bmi2,lzcnt"))) static size_t
+__attribute__((target("avx512f,avx512bw,avx512vl,avx2,bmi,bmi2,lzcnt"))) static inline
+    __attribute__((always_inline)) uint64_t
+    cell_pair_avx512(const unsigned char *b, const uint32_t *sp, size_t stride, const CellWide *tb,
+                     const CellConsts *c, __m512i *r, uint64_t *info)
+{
+    uint32_t ta = sp[1], tb2 = sp[stride + 1];
+    uint32_t la = ta - sp[0] - 1, lb = tb2 - sp[stride] - 1; /* with the sign */
+    /* "d.d" .. 20 digits and point, and a sign; any other length as 0, which has no
+       bytes, hence no point: refused below */
+    la = la - 3 < 19 ? la : 0;
+    lb = lb - 3 < 19 ? lb : 0;
+    const unsigned char *ea = b + ta, *eb = b + tb2;
+    __m512i t = _mm512_inserti64x4(
+        _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)(ea - 32))),
+        _mm256_loadu_si256((const __m256i *)(const void *)(eb - 32)), 1);
+    __m512i up = _mm512_inserti64x4(
+        _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)(ea - 33))),
+        _mm256_loadu_si256((const __m256i *)(const void *)(eb - 33)), 1);
+    t = _mm512_sub_epi8(t, c->zero);
+    up = _mm512_sub_epi8(up, c->zero);
+    uint64_t digit = _mm512_cmple_epu8_mask(t, c->nine);
+    uint64_t points = _mm512_cmpeq_epi8_mask(t, c->point_byte);
+    uint64_t signs = _mm512_cmpeq_epi8_mask(t, c->minus);
+    uint64_t zeros = _mm512_testn_epi8_mask(t, t);
+    uint64_t span = tb->span[la][0] | tb->span[lb][1]; /* each cell's bytes */
+    uint64_t lead = span & ~(span << 1);               /* their first bytes */
+    uint64_t neg = signs & lead;
+    uint64_t places = span ^ neg; /* the digits and the point */
+    uint64_t first = places & ~(places << 1);
+    uint64_t pt = points & places;
+    /* each cell's one point: the lowest in each half, and no other */
+    uint64_t dpa = _tzcnt_u64(pt), dpb = _tzcnt_u64(pt >> 32);
+    /* refused: no point in a cell, or two; a byte that is no digit and no point; the
+       first or last byte no digit; a leading zero before a digit; 21 places (a length
+       of 21 without a sign: bit 11 of its half) */
+    uint64_t bad = ((dpa | dpb) & ~31ULL) |
+                   (pt ^ (1ULL << (dpa & 31)) ^ ((1ULL << 32) << (dpb & 31))) |
+                   (places & ~(digit | points)) | (places & 0x0000080000000800ULL) |
+                   ((first | 0x8000000080000000ULL) & ~digit) | (zeros & first & (digit >> 1));
+    /* places up to the point take the one before them; the run of digits from the place
+       after the first */
+    __mmask64 keep =
+        ((0xFFFFFFFEULL << (dpa & 31)) & 0xFFFFFFFFULL) | (0xFFFFFFFE00000000ULL << (dpb & 31));
+    __m512i x = _mm512_maskz_mov_epi8(places & ~first, _mm512_mask_blend_epi8(keep, up, t));
+    __m512i q = _mm512_madd_epi16(_mm512_maddubs_epi16(x, c->k10), c->k100);
+    __m512i v = _mm512_madd_epi16(_mm512_packs_epi32(q, q), c->k10000);
+    v = _mm512_add_epi64(_mm512_mul_epu32(v, c->k1e8), _mm512_srli_epi64(v, 32));
+    /* m = sixteens of places 0..15 (less than 10^4: the run starts at place 12 or after)
+       times 10^16, by its two 32-bit halves (VPMULLQ takes three times as long), plus
+       those of 16..31: A's in the first quadword, B's in the fifth */
+    *r = _mm512_add_epi64(_mm512_add_epi64(_mm512_mul_epu32(v, c->e16lo),
+                                           _mm512_slli_epi64(_mm512_mul_epu32(v, c->e16hi), 32)),
+                          _mm512_shuffle_i64x2(v, v, _MM_SHUFFLE(3, 3, 1, 1)));
+    /* b = 31 - the point's place (dp ^ 31 for dp 0..31) */
+    *info = (dpa ^ 31) | (uint64_t)((uint32_t)neg != 0) << 7 | (dpb ^ 31) << 8 |
+            (uint64_t)((neg >> 32) != 0) << 15;
+    /* one word when the caller ORs four turns' together (GCC would keep each term apart
+       until then, in more registers than there are) */
+    __asm__("" : "+r"(bad));
+    return bad;
+}
+
+/*
+** number_cells_avx2 with AVX-512 (F, BW, VL, DQ, CD), for the usual cells of a column
+** of floats ("[-]digits.digits", 1..19 digits): eight cells a turn, as four pairs
+** (cell_pair_avx512) and their eight m in one register, converted as decimal_pow5 does
+** in eight lanes: the 64-bit products of 64-bit halves from 32-bit ones (the top half
+** and whether the low one is 0), the conversion of (P >> 1) | 1 to a double, and the
+** power of two, the sign and the shift of m added to its bits; the last cells (fewer
+** than eight) in a turn of their own, those missing not stored (a CSV lane's run of rows
+** is often no multiple of eight). From the first turn with a cell of another shape (an
+** integer, say), number_cells_avx2 reads the rest (its return is this one's); a cell
+** whose value the product cannot decide (a tie?) ends it there, as there:
+** json_number_cells reads it.
+*/
+__attribute__((
+    target("avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi,bmi2,lzcnt"))) static size_t
 number_cells_avx512(const char *buf, size_t base, const uint32_t *stops, size_t stride, size_t k,
                     size_t count, double *out)
 {
     const unsigned char *b = (const unsigned char *)buf + base,
                         *lim = (const unsigned char *)buf + 33;
-    __m512i zero = _mm512_set1_epi8('0'), nine = _mm512_set1_epi8(9);
-    __m512i point_byte = _mm512_set1_epi8('.' - '0'), minus = _mm512_set1_epi8('-' - '0');
-    __m512i k10 = _mm512_set1_epi16(1 << 8 | 10); /* bytes 10, 1 */
-    __m512i k100 = _mm512_set1_epi32(100 | 1 << 16);
-    __m512i k10000 = _mm512_set1_epi32(10000 | 1 << 16);
-    __m512i k1e8 = _mm512_set1_epi64(100000000);
-    __m512i e16lo = _mm512_set1_epi64((long long)(10000000000000000ULL & 0xFFFFFFFFULL));
-    __m512i e16hi = _mm512_set1_epi64((long long)(10000000000000000ULL >> 32));
+    CellConsts c;
+    c.zero = _mm512_set1_epi8('0');
+    c.nine = _mm512_set1_epi8(9);
+    c.point_byte = _mm512_set1_epi8('.' - '0');
+    c.minus = _mm512_set1_epi8('-' - '0');
+    c.k10 = _mm512_set1_epi16(1 << 8 | 10); /* bytes 10, 1 */
+    c.k100 = _mm512_set1_epi32(100 | 1 << 16);
+    c.k10000 = _mm512_set1_epi32(10000 | 1 << 16);
+    c.k1e8 = _mm512_set1_epi64(100000000);
+    c.e16lo = _mm512_set1_epi64((long long)(10000000000000000ULL & 0xFFFFFFFFULL));
+    c.e16hi = _mm512_set1_epi64((long long)(10000000000000000ULL >> 32));
     /* in registers for the whole loop (GCC would make some again in each turn) */
-    __asm__("" : "+v"(zero), "+v"(nine), "+v"(point_byte), "+v"(minus), "+v"(k10));
-    __asm__("" : "+v"(k100), "+v"(k10000), "+v"(k1e8), "+v"(e16lo), "+v"(e16hi));
+    __asm__("" : "+v"(c.zero), "+v"(c.nine), "+v"(c.point_byte), "+v"(c.minus), "+v"(c.k10));
+    __asm__("" : "+v"(c.k100), "+v"(c.k10000), "+v"(c.k1e8), "+v"(c.e16lo), "+v"(c.e16hi));
     const CellWide *tb = &cell_wide;
     const uint32_t *st = stops + k * stride;
     /* the cells end one after the other: when the first ends 33 bytes or more into buf,
        so do the rest */
     if (k < count && b + st[1] < lim)
         return k;
-    for (; count - k >= 2; k += 2, st += 2 * stride) {
-        uint32_t ta = st[1], tb2 = st[stride + 1];
-        uint32_t la = ta - st[0] - 1, lb = tb2 - st[stride] - 1; /* with the sign */
-        if (la - 3 >= 19 || lb - 3 >= 19) /* "d.d" .. 20 digits and point, and a sign */
-            break;
-        const unsigned char *ea = b + ta, *eb = b + tb2;
-        __m512i t = _mm512_inserti64x4(
-            _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)(ea - 32))),
-            _mm256_loadu_si256((const __m256i *)(const void *)(eb - 32)), 1);
-        __m512i up = _mm512_inserti64x4(
-            _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)(ea - 33))),
-            _mm256_loadu_si256((const __m256i *)(const void *)(eb - 33)), 1);
-        t = _mm512_sub_epi8(t, zero);
-        up = _mm512_sub_epi8(up, zero);
-        uint64_t digit = _mm512_cmple_epu8_mask(t, nine);
-        uint64_t points = _mm512_cmpeq_epi8_mask(t, point_byte);
-        uint64_t signs = _mm512_cmpeq_epi8_mask(t, minus);
-        uint64_t zeros = _mm512_testn_epi8_mask(t, t);
-        uint64_t span = tb->span[la][0] | tb->span[lb][1]; /* each cell's bytes */
-        uint64_t lead = span & ~(span << 1);               /* their first bytes */
-        uint64_t neg = signs & lead;
-        uint64_t places = span ^ neg; /* the digits and the point */
-        uint64_t first = places & ~(places << 1);
-        uint64_t pt = points & places;
-        /* each cell's one point: the lowest in each half, and no other */
-        uint64_t dpa = _tzcnt_u64(pt), dpb = _tzcnt_u64(pt >> 32);
-        /* refused: no point in a cell, or two; a byte that is no digit and no point; the
-           first or last byte no digit; a leading zero before a digit; 21 places (a
-           length of 21 without a sign: bit 11 of its half) */
-        uint64_t bad = ((dpa | dpb) & ~31ULL) |
-                       (pt ^ (1ULL << (dpa & 31)) ^ ((1ULL << 32) << (dpb & 31))) |
-                       (places & ~(digit | points)) | (places & 0x0000080000000800ULL) |
-                       ((first | 0x8000000080000000ULL) & ~digit) | (zeros & first & (digit >> 1));
+    /* m's quadwords 0 and 4 of each pair's register, in order */
+    const __m512i firsts = _mm512_setr_epi64(0, 4, 8, 12, 0, 4, 8, 12);
+    const __m512i low32 = _mm512_set1_epi64(0xFFFFFFFFLL), low9 = _mm512_set1_epi64(0x1FF);
+    const __m512i one = _mm512_set1_epi64(1);
+    while (k < count) {
+        /* the pairs' first stops and strides; of the last (up to 7) cells, a lone one is
+           paired with itself (stride 0) and the missing pairs repeat the first, their
+           values not stored: no stop past count is read */
+        size_t left = count - k, s1 = stride, s2 = stride, s3 = stride;
+        const uint32_t *p1 = st + 2 * stride, *p2 = st + 4 * stride, *p3 = st + 6 * stride;
+        __mmask8 take = 0xFF;
+        if (left < 8) {
+            size_t s0 = left >= 2 ? stride : 0;
+            take = (__mmask8)((1u << left) - 1);
+            s1 = left >= 4 ? stride : left == 3 ? 0 : s0;
+            s2 = left >= 6 ? stride : left == 5 ? 0 : s0;
+            s3 = left == 7 ? 0 : s0;
+            p1 = left >= 3 ? p1 : st;
+            p2 = left >= 5 ? p2 : st;
+            p3 = left >= 7 ? p3 : st;
+            if (left < 2) { /* pair 0 as well */
+                s1 = s2 = s3 = 0;
+            }
+        }
+        __m512i r0, r1, r2, r3;
+        uint64_t i0, i1, i2, i3;
+        uint64_t bad = cell_pair_avx512(b, st, left >= 2 ? stride : 0, tb, &c, &r0, &i0);
+        bad |= cell_pair_avx512(b, p1, s1, tb, &c, &r1, &i1);
+        bad |= cell_pair_avx512(b, p2, s2, tb, &c, &r2, &i2);
+        bad |= cell_pair_avx512(b, p3, s3, tb, &c, &r3, &i3);
         if (bad != 0) /* (a column of integers, say) */
             return number_cells_avx2(buf, base, stops, stride, k, count, out);
-        /* places up to the point take the one before them; the run of digits from the
-           place after the first */
-        __mmask64 keep = ((0xFFFFFFFEULL << dpa) & 0xFFFFFFFFULL) | (0xFFFFFFFE00000000ULL << dpb);
-        __m512i x = _mm512_maskz_mov_epi8(places & ~first, _mm512_mask_blend_epi8(keep, up, t));
-        __m512i q = _mm512_madd_epi16(_mm512_maddubs_epi16(x, k10), k100);
-        __m512i r = _mm512_madd_epi16(_mm512_packs_epi32(q, q), k10000);
-        r = _mm512_add_epi64(_mm512_mul_epu32(r, k1e8), _mm512_srli_epi64(r, 32));
-        /* m = sixteens of places 0..15 (less than 10^4: the run starts at place 12 or
-           after) times 10^16, by its two 32-bit halves (VPMULLQ takes three times as
-           long), plus those of 16..31: A's in the first quadword, B's in the fifth */
-        r = _mm512_add_epi64(_mm512_add_epi64(_mm512_mul_epu32(r, e16lo),
-                                              _mm512_slli_epi64(_mm512_mul_epu32(r, e16hi), 32)),
-                             _mm512_shuffle_i64x2(r, r, _MM_SHUFFLE(3, 3, 1, 1)));
-        uint64_t ma = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(r));
-        uint64_t mb = (uint64_t)_mm_cvtsi128_si64(_mm512_extracti32x4_epi32(r, 2));
-        /* decimal_pow5 (m 0: l 64, the shift 0, lo 0: refused) */
-        const CellPow5 *ta5 = &tb->pow5[dpa], *tb5 = &tb->pow5[dpb];
-        uint64_t l1 = _lzcnt_u64(ma), l2 = _lzcnt_u64(mb);
-        unsigned __int128 p1 = (unsigned __int128)(ma << (l1 & 63)) * ta5->hi;
-        unsigned __int128 p2 = (unsigned __int128)(mb << (l2 & 63)) * tb5->hi;
-        uint64_t h1 = (uint64_t)(p1 >> 64), h2 = (uint64_t)(p2 >> 64);
-        if (((h1 + 1) & 0x1FF) == 0 || (uint64_t)p1 == 0) /* json_number_cells reads it */
-            return k;
-        out[k] =
-            (double)(int64_t)((h1 >> 1) | 1) * ta5->scale[(uint32_t)neg != 0] * tb->unscale[l1];
-        if (((h2 + 1) & 0x1FF) == 0 || (uint64_t)p2 == 0)
-            return k + 1;
-        out[k + 1] =
-            (double)(int64_t)((h2 >> 1) | 1) * tb5->scale[(neg >> 32) != 0] * tb->unscale[l2];
+        __m512i m = _mm512_shuffle_i64x2(_mm512_permutex2var_epi64(r0, firsts, r1),
+                                         _mm512_permutex2var_epi64(r2, firsts, r3),
+                                         _MM_SHUFFLE(1, 0, 1, 0));
+        /* each cell's byte of *info in a quadword: b in bits 0..4 (the tables' index:
+           VPERMT2Q reads bits 0..3 of it, VPERMQ 0..2), the sign in bit 7 */
+        __m512i info = _mm512_cvtepu8_epi64(
+            _mm_cvtsi64_si128((long long)(i0 | i1 << 16 | i2 << 32 | i3 << 48)));
+        __mmask8 past15 = _mm512_test_epi64_mask(info, _mm512_set1_epi64(16));
+        __m512i hi5 = _mm512_mask_blend_epi64(
+            past15,
+            _mm512_permutex2var_epi64(_mm512_loadu_si512(tb->group_hi), info,
+                                      _mm512_loadu_si512(tb->group_hi + 8)),
+            _mm512_permutexvar_epi64(info, _mm512_loadu_si512(tb->group_hi + 16)));
+        __m512i field = _mm512_mask_blend_epi64(
+            past15,
+            _mm512_permutex2var_epi64(_mm512_loadu_si512(tb->group_field), info,
+                                      _mm512_loadu_si512(tb->group_field + 8)),
+            _mm512_permutexvar_epi64(info, _mm512_loadu_si512(tb->group_field + 16)));
+        /* decimal_pow5 in each lane (m 0: l 64, w 0, lo 0: refused) */
+        __m512i l = _mm512_lzcnt_epi64(m);
+        __m512i w = _mm512_sllv_epi64(m, l);
+        __m512i wh = _mm512_srli_epi64(w, 32), th = _mm512_srli_epi64(hi5, 32);
+        __m512i ll = _mm512_mul_epu32(w, hi5), lh = _mm512_mul_epu32(w, th);
+        __m512i hl = _mm512_mul_epu32(wh, hi5), hh = _mm512_mul_epu32(wh, th);
+        __m512i mid = _mm512_add_epi64(
+            _mm512_srli_epi64(ll, 32),
+            _mm512_add_epi64(_mm512_and_si512(lh, low32), _mm512_and_si512(hl, low32)));
+        __m512i top = _mm512_add_epi64(
+            _mm512_add_epi64(hh, _mm512_srli_epi64(mid, 32)),
+            _mm512_add_epi64(_mm512_srli_epi64(lh, 32), _mm512_srli_epi64(hl, 32)));
+        /* the low half, (mid << 32) | (ll & low32), is 0; or the top half's low 9 bits
+           are all ones */
+        __mmask8 undecided = _mm512_testn_epi64_mask(_mm512_or_si512(mid, ll), low32) |
+                             _mm512_testn_epi64_mask(_mm512_add_epi64(top, one), low9);
+        __m512d d = _mm512_cvtepi64_pd(_mm512_or_si512(_mm512_srli_epi64(top, 1), one));
+        __m512i bits = _mm512_add_epi64(
+            _mm512_castpd_si512(d),
+            _mm512_sub_epi64(
+                _mm512_add_epi64(field, _mm512_slli_epi64(_mm512_srli_epi64(info, 7), 63)),
+                _mm512_slli_epi64(l, 52)));
+        undecided &= take;
+        if (undecided != 0) { /* json_number_cells reads it */
+            unsigned first = (unsigned)__builtin_ctz((unsigned)undecided);
+            _mm512_mask_storeu_epi64(out + k, (__mmask8)((1u << first) - 1), bits);
+            return k + first;
+        }
+        if (left < 8) {
+            _mm512_mask_storeu_epi64(out + k, take, bits);
+            return count;
+        }
+        _mm512_storeu_si512(out + k, bits);
+        k += 8;
+        st += 8 * stride;
     }
-    return k == count ? k : number_cells_avx2(buf, base, stops, stride, k, count, out);
+    return k;
 }
 #endif
 #endif
@@ -2224,6 +2334,8 @@ __attribute__((constructor)) static void pow5_init(void)
         cell_wide.pow5[31 - b].hi = t->hi;
         cell_wide.pow5[31 - b].scale[0] = ldexp(1.0, 129 + t->exp2 - b);
         cell_wide.pow5[31 - b].scale[1] = -ldexp(1.0, 129 + t->exp2 - b);
+        cell_wide.group_hi[b] = decimal_pow5_table[b].hi;
+        cell_wide.group_field[b] = decimal_pow5_table[b].field;
 #endif
     }
 #ifdef JSON_WIDE_SIMD

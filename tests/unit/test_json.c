@@ -1390,6 +1390,132 @@ int main(void)
         free(doc);
     }
 
+    TEST("json_number_cells in groups of eight (the AVX-512 lane converts eight cells a "
+         "turn): each kind of cell at each place of a group; each as strtod reads it")
+    {
+        /* Columns of 16 cells of the lanes' shapes, each column a rotation of the list
+           below (so every kind lands in every lane of a group, beside the others: signs,
+           1 to 18 digits after the point, 19 digits, "0.000ddd", values of 0 and exact
+           ties that the product cannot decide), and one cell at place j (0..15) of
+           another kind: each of the shapes again, integers, exponents, 20 or 21 bytes,
+           and what is no number. After 33..60 bytes of digits, points and signs (each
+           cell ends 33 bytes or more into the buffer: with AVX-512, the groups of eight
+           take every column, as they take a column of floats), in a heap buffer of
+           exactly its size (ASan sees a read outside it). The references: grammar_number
+           (by hand) for which cells are numbers, glibc's strtod for their values;
+           json_number_cells stops at each cell that is no number and is called again
+           after it. */
+        static const char *const lane[] = {"284.16168687987954",
+                                           "-4.894268139540813",
+                                           "1028.090444090083",
+                                           "-0.10576083642505457",
+                                           "0.5",
+                                           "-12.5",
+                                           "1234567890123456.789",
+                                           "12345678901234567.89",
+                                           "0.000001234567890123",
+                                           "9007199254740993.0",
+                                           "0.30000000000000004",
+                                           "-1771234500.0014184",
+                                           "-0.0",
+                                           "0.000",
+                                           "-99.999999999999999",
+                                           "0.123456789012345678",
+                                           "5.0",
+                                           "-9999999999999999.9",
+                                           "0.1234567890123456",
+                                           "-3.1415926535897932",
+                                           "0.00000000000000001"};
+        static const char *const other[] = {"0",
+                                            "-0",
+                                            "7",
+                                            "445",
+                                            "123456789012345678",
+                                            "1234567890123456789",
+                                            "1e5",
+                                            "1.5E+3",
+                                            "0.1234567890123456789",
+                                            "12345678901234567890.5",
+                                            "01",
+                                            "1.",
+                                            ".5",
+                                            "-",
+                                            "",
+                                            "1.2.3",
+                                            "1-2",
+                                            "+1",
+                                            "00.5",
+                                            "-01.5",
+                                            "1.5a",
+                                            " 1",
+                                            "12a.5",
+                                            "--1.5",
+                                            "1.5-",
+                                            "0123456789012345.6"};
+        enum { NL = sizeof lane / sizeof lane[0], NO = sizeof other / sizeof other[0] };
+        enum { PER = 16 };
+        const char *best = json_simd(NULL);
+        uint64_t rs = 0x2545F4914F6CDD1DULL;
+        char *doc = malloc(64 + PER * 40);
+        long wrong = 0, numbers = 0, refused = 0, columns = 0;
+        for (int y = 0; y < NL + NO; y++)
+            for (int j = 0; j < PER; j++)
+                for (int rot = 0; rot < NL; rot++) {
+                    size_t cap = 0, base = 33 + test_rnd(&rs, 28);
+                    uint32_t stops[PER + 1];
+                    const char *texts[PER];
+                    double want[PER], got[PER];
+                    int isnum[PER];
+                    for (size_t i = 0; i < base; i++)
+                        doc[cap++] = "0123456789.-"[test_rnd(&rs, 12)];
+                    for (int k = 0; k < PER; k++) {
+                        texts[k] = k != j ? lane[(k + rot) % NL] : y < NL ? lane[y] : other[y - NL];
+                        size_t len = strlen(texts[k]);
+                        stops[k] = (uint32_t)(cap - base) - 1;
+                        isnum[k] = grammar_number(texts[k], len);
+                        want[k] = isnum[k] ? strtod(texts[k], NULL) : 0;
+                        memcpy(doc + cap, texts[k], len);
+                        cap += len;
+                        doc[cap++] = k % 5 == 4 ? '\n' : ',';
+                    }
+                    stops[PER] = (uint32_t)(cap - base) - 1;
+                    char *buf = malloc(cap);
+                    memcpy(buf, doc, cap);
+                    for (int si = 0; si < N_SIMD_SETS; si++) {
+                        if (json_simd(simd_sets[si]) == NULL)
+                            continue; /* not on this CPU */
+                        columns++;
+                        for (size_t k = 0; k < PER;) {
+                            size_t took =
+                                json_number_cells(buf, cap, base, stops + k, 1, PER - k, got + k);
+                            for (size_t i = k; i < k + took; i++) {
+                                numbers++;
+                                if ((!isnum[i] || memcmp(&got[i], &want[i], sizeof got[i]) != 0) &&
+                                    wrong++ < 5)
+                                    fprintf(stderr,
+                                            "  %s: json_number_cells(%s) = %a, strtod %a%s "
+                                            "(cell %zu of the column)\n",
+                                            json_simd(NULL), texts[i], got[i], want[i],
+                                            isnum[i] ? "" : " (no number)", i);
+                            }
+                            k += took;
+                            if (k < PER) { /* refused */
+                                refused++;
+                                if (isnum[k] && wrong++ < 5)
+                                    fprintf(stderr, "  %s: json_number_cells refused %s\n",
+                                            json_simd(NULL), texts[k]);
+                                k++;
+                            }
+                        }
+                    }
+                    free(buf);
+                }
+        CHECK(wrong == 0 && columns >= 2L * (NL + NO) * PER * NL);
+        CHECK(numbers > 2L * (NL + NO) * PER * NL * (PER - 1) && refused > NO * PER * NL);
+        CHECK(json_simd(best) != NULL);
+        free(doc);
+    }
+
     TEST("json_number_in: the lane refuses what the grammar refuses, and takes s[0..n) only")
     {
         /* in a buffer with 48 bytes readable, where the lane reads */

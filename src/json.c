@@ -425,6 +425,7 @@ static int block_scanner = N_SCANNERS - 2;
 static int simd_lanes = 1; /* block_scanners[block_scanner].fn != NULL, in one load */
 #ifdef JSON_WIDE_SIMD
 static int wide_numbers = 0; /* json_next_numbers' AVX2 lane: with "avx2" or "avx512" */
+static int wide_skip = 0;    /* json_skip's block lane with AVX-512: with "avx512" */
 static int wide_cells = 0;   /* json_number_cells' AVX2 lane: the same, and LZCNT; 2: the
                                 AVX-512 lane, with "avx512" (and VL, DQ, CD) */
 #endif
@@ -446,6 +447,7 @@ static void use_scanner(int k)
     simd_lanes = block_scanners[k].fn != NULL;
 #ifdef JSON_WIDE_SIMD
     wide_numbers = block_scanners[k].cpu != NULL;
+    wide_skip = strcmp(block_scanners[k].name, "avx512") == 0;
     wide_cells = wide_numbers && cpu_lzcnt();
     if (wide_cells && strcmp(block_scanners[k].name, "avx512") == 0 &&
         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512f") &&
@@ -734,6 +736,44 @@ static double compose(uint64_t m, long e, int neg, const char *s, size_t n);
 static double slow_strtod(const char *s, size_t n);
 
 /*
+** The end of the JSON number at s[i..n) (after any '-') in its common form, digits
+** with at most one point and no exponent, from one look at the 32 bytes from i (SSE2):
+** the first byte a digit, no leading zero, the point neither first nor last, the byte
+** after it no 'e'; *pointed says whether it has the point. 0 when the look cannot tell
+** (fewer than 32 bytes left, another form, or no number): the caller goes the long
+** way, which also says what is wrong. The end is inside the window (before i + 32).
+*/
+static inline __attribute__((always_inline)) size_t number_look(const char *s, size_t i, size_t n,
+                                                                int *pointed)
+{
+#if defined(__SSE2__)
+    if (i + 32 <= n && simd_on()) {
+        uint32_t digit = 0, point = 0;
+        for (unsigned k = 0; k < 2; k++) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i + (size_t)16 * k));
+            __m128i d = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+            __m128i is_digit = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
+            digit |= (uint32_t)_mm_movemask_epi8(is_digit) << (16 * k);
+            point |= (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('.'))) << (16 * k);
+        }
+        uint32_t other = ~(digit | point);
+        if (other != 0) {
+            unsigned len = (unsigned)__builtin_ctz(other);
+            uint32_t pt = point & ((1u << len) - 1);
+            if ((digit & 1) && (s[i] != '0' || !(digit & 2)) && (pt & (pt - 1)) == 0 &&
+                pt != 1u << (len - 1) && (s[i + len] | 0x20) != 'e') {
+                *pointed = pt != 0;
+                return i + len;
+            }
+        }
+    }
+#else
+    (void)s, (void)i, (void)n, (void)pointed;
+#endif
+    return 0;
+}
+
+/*
 ** A number starting at p->pos: validates the grammar, and reads its value on the way
 ** (mant, exp10, neg) when it has at most 19 significant digits; raw/rawlen are its text.
 */
@@ -748,6 +788,23 @@ static JsonTok parse_number(JsonParser *p)
     p->neg = b[i] == '-';
     if (p->neg)
         i++;
+    if (p->lazy) {
+        /* its value is not wanted (a member passed over, say): validated in one look
+           when it has the common form, not read digit by digit (json_num, if asked,
+           reads the text: exact_digits 0) */
+        int pointed;
+        size_t end = number_look(b, i, n, &pointed);
+        if (end != 0) {
+            p->raw = b + start;
+            p->rawlen = end - start;
+            p->integral = !pointed;
+            p->mant = 0;
+            p->exp10 = 0;
+            p->exact_digits = 0;
+            p->pos = end;
+            return JSON_NUMBER;
+        }
+    }
     if (i >= n)
         return cut(p, start, "in a number");
     if (b[i] == '0') {
@@ -1453,6 +1510,31 @@ skip_usual_avx2(const char *s, size_t pos, size_t lane_end, size_t *last)
 }
 
 /*
+** The check of one block of skip_blocks_* from its masks (bit k: byte k of the 64 from
+** pos, a comma): digits d, points pt, commas c, spaces sp, '0's z. Returns l, the offset
+** of the block's last comma before any byte of another kind, with *st the numbers' first
+** bytes before it; 0 when the block is refused (or holds no whole number).
+*/
+__attribute__((target("bmi,bmi2"))) static inline __attribute__((always_inline)) unsigned
+skip_block_check(uint64_t d, uint64_t pt, uint64_t c, uint64_t sp, uint64_t z, uint64_t *st)
+{
+    /* the commas before the first byte of another kind (all, when there is none) */
+    uint64_t cs = _bzhi_u64(c, (unsigned)_tzcnt_u64(~(d | pt | c | sp)));
+    unsigned l = 63 - (unsigned)__builtin_clzll(cs); /* cs has bit 0: p[0] is a comma */
+    uint64_t low = _bzhi_u64(~0ULL, l);              /* bits 0 .. l - 1 */
+    uint64_t cl = c & low, pl = pt & low, sl = sp & low;
+    uint64_t first = sl != 0 ? cl << 2 : cl << 1; /* the numbers' first bytes */
+    uint64_t bad = (first & ~d)                   /* a digit first */
+                   | (((first & z) << 1) & d)     /* no leading zero */
+                   | ((pl << 1) & ~d)             /* a digit after a point */
+                   | ((d + (pl << 1)) & ~d & pt); /* one point */
+    if (bad != 0 || (sl != 0 && sl != cl << 1))
+        return 0;
+    *st = first;
+    return l;
+}
+
+/*
 ** json_skip's block lane, for long arrays of plain numbers passed over: from a comma at
 ** pos, 64 bytes at a time. A block's bytes are classified into bit masks (digits,
 ** points, commas, spaces, '0's) and the whole block is validated at once up to its
@@ -1493,17 +1575,163 @@ skip_blocks_avx2(const char *s, size_t pos, size_t lane_end, size_t *last)
                       (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, space)) << 32;
         uint64_t z = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, zero)) |
                      (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, zero)) << 32;
-        /* the commas before the first byte of another kind (all, when there is none) */
-        uint64_t cs = _bzhi_u64(c, (unsigned)_tzcnt_u64(~(d | pt | c | sp)));
-        unsigned l = 63 - (unsigned)__builtin_clzll(cs); /* cs has bit 0: p[0] is a comma */
-        uint64_t low = _bzhi_u64(~0ULL, l);              /* bits 0 .. l - 1 */
-        uint64_t cl = c & low, pl = pt & low, sl = sp & low;
-        uint64_t st = sl != 0 ? cl << 2 : cl << 1;    /* the numbers' first bytes */
-        uint64_t bad = (st & ~d)                      /* a digit first */
-                       | (((st & z) << 1) & d)        /* no leading zero */
-                       | ((pl << 1) & ~d)             /* a digit after a point */
-                       | ((d + (pl << 1)) & ~d & pt); /* one point */
-        if (l == 0 || bad != 0 || (sl != 0 && sl != cl << 1))
+        uint64_t st;
+        unsigned l = skip_block_check(d, pt, c, sp, z, &st);
+        if (l == 0)
+            break;
+        *last = pos + 63 - (unsigned)__builtin_clzll(st);
+        pos += l;
+    }
+    return pos;
+}
+
+/*
+** The run lane in front of skip_blocks_*: there each block starts at the comma the last
+** one ended on, so that the next load waits for the whole check of the block before it
+** (a chain of some twenty cycles a block). Here the blocks follow one another, 64 bytes
+** apart whatever they hold, and what a check needs from the block before comes as
+** carries: its last commas (a number's first byte, or its space, may be in this block),
+** its last point (the digit that must follow it), its last first byte if a zero (no
+** digit may follow it), and the carry of d + (points << 1) (a run of digits after a
+** point that reaches the block's end: the next byte that is no digit must be no point).
+** A block is taken only when it holds nothing but digits, points, commas and the
+** spaces of the separator, which is ", " throughout or "," throughout (as at the first
+** comma), and passes the checks of skip_block_check on all its bytes; the lane then
+** stops at the last comma of the blocks taken, and skip_blocks_* goes on from there.
+*/
+typedef struct SkipRun {
+    uint64_t c, pt, fz; /* the block before's commas, points, zeros first in a number */
+    unsigned char add;  /* the carry out of its d + (points << 1) */
+} SkipRun;
+
+/* The faults of a block (0: none) from its masks, as skip_block_check's, with the
+   carries k from the block before (updated for the next). sep: 1 or 2. */
+__attribute__((target("bmi,bmi2"))) static inline __attribute__((always_inline)) uint64_t
+skip_run_block(uint64_t d, uint64_t pt, uint64_t c, uint64_t sp, uint64_t z, unsigned sep,
+               SkipRun *k)
+{
+    uint64_t first = sep == 2 ? c << 2 | k->c >> 62 : c << 1 | k->c >> 63;
+    uint64_t spaces = sep == 2 ? c << 1 | k->c >> 63 : 0; /* where the spaces must be */
+    uint64_t fz = first & z, after_pt = pt << 1 | k->pt >> 63;
+    unsigned long long sum;
+    unsigned char add = _addcarry_u64(k->add, d, after_pt, &sum);
+    uint64_t bad = ~(d | pt | c | sp)              /* another byte */
+                   | (sp ^ spaces)                 /* the separator */
+                   | (first & ~d)                  /* a digit first */
+                   | ((fz << 1 | k->fz >> 63) & d) /* no leading zero */
+                   | (after_pt & ~d)               /* a digit after a point */
+                   | (sum & ~d & pt);              /* one point */
+    k->c = c;
+    k->pt = pt;
+    k->fz = fz;
+    k->add = add;
+    return bad;
+}
+
+/* Where the run lane stopped: at the last comma of the blocks it took, lastc (pos when
+   none), with *last the start of the number before it. */
+static inline size_t skip_run_end(const char *s, size_t pos, size_t lastc, unsigned sep,
+                                  size_t *last)
+{
+    if (lastc > pos) {
+        size_t j = lastc - 1; /* back over the number (digits and points) to its comma */
+        while (s[j] != ',')
+            j--;
+        *last = j + sep;
+    }
+    return lastc;
+}
+
+__attribute__((target("avx2,bmi,bmi2"))) static size_t skip_run_avx2(const char *s, size_t pos,
+                                                                     size_t lane_end, size_t *last)
+{
+    __m256i zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9);
+    __m256i dot = _mm256_set1_epi8('.'), comma = _mm256_set1_epi8(',');
+    __m256i space = _mm256_set1_epi8(' ');
+    __asm__("" : "+x"(zero), "+x"(nine), "+x"(dot), "+x"(comma), "+x"(space));
+    unsigned sep = s[pos + 1] == ' ' ? 2 : 1; /* s[pos] is a comma */
+    SkipRun k = {0, 0, 0, 0};
+    size_t lastc = pos;
+    for (size_t q = pos; q < lane_end; q += 64) {
+        const unsigned char *p = (const unsigned char *)s + q;
+        __m256i v0 = _mm256_loadu_si256((const __m256i *)(const void *)p);
+        __m256i v1 = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
+        __m256i t0 = _mm256_sub_epi8(v0, zero), t1 = _mm256_sub_epi8(v1, zero);
+        uint64_t d =
+            (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(t0, nine), t0)) |
+            (uint64_t)(uint32_t)_mm256_movemask_epi8(
+                _mm256_cmpeq_epi8(_mm256_min_epu8(t1, nine), t1))
+                << 32;
+        uint64_t pt = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, dot)) |
+                      (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, dot)) << 32;
+        uint64_t c = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, comma)) |
+                     (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, comma)) << 32;
+        uint64_t sp = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, space)) |
+                      (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, space)) << 32;
+        uint64_t z = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, zero)) |
+                     (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, zero)) << 32;
+        if (skip_run_block(d, pt, c, sp, z, sep, &k) != 0)
+            break;
+        if (c != 0)
+            lastc = q + 63 - (unsigned)__builtin_clzll(c);
+    }
+    return skip_run_end(s, pos, lastc, sep, last);
+}
+
+/* skip_run_avx2 with AVX-512 (BW): each class of bytes compared straight into a mask */
+__attribute__((target("avx512f,avx512bw,bmi,bmi2"))) static size_t
+skip_run_avx512(const char *s, size_t pos, size_t lane_end, size_t *last)
+{
+    __m512i zero = _mm512_set1_epi8('0'), nine = _mm512_set1_epi8(9);
+    __m512i dot = _mm512_set1_epi8('.'), comma = _mm512_set1_epi8(',');
+    __m512i space = _mm512_set1_epi8(' ');
+    __asm__("" : "+v"(zero), "+v"(nine), "+v"(dot), "+v"(comma), "+v"(space));
+    unsigned sep = s[pos + 1] == ' ' ? 2 : 1; /* s[pos] is a comma */
+    SkipRun k = {0, 0, 0, 0};
+    size_t lastc = pos;
+    for (size_t q = pos; q < lane_end; q += 64) {
+        __m512i v = _mm512_loadu_si512((const void *)(s + q));
+        __m512i t = _mm512_sub_epi8(v, zero);
+        uint64_t d = _mm512_cmple_epu8_mask(t, nine);
+        uint64_t pt = _mm512_cmpeq_epi8_mask(v, dot);
+        uint64_t c = _mm512_cmpeq_epi8_mask(v, comma);
+        uint64_t sp = _mm512_cmpeq_epi8_mask(v, space);
+        uint64_t z = _mm512_testn_epi8_mask(t, t);
+        /* the bit arithmetic in general registers (see masks64_avx512) */
+        __asm__("" : "+r"(d), "+r"(pt), "+r"(c), "+r"(sp), "+r"(z));
+        if (skip_run_block(d, pt, c, sp, z, sep, &k) != 0)
+            break;
+        if (c != 0)
+            lastc = q + 63 - (unsigned)__builtin_clzll(c);
+    }
+    return skip_run_end(s, pos, lastc, sep, last);
+}
+
+/*
+** skip_blocks_avx2 with AVX-512 (BW), with "avx512": the block in one register, each
+** class of bytes compared straight into a 64-bit mask (no halves to put together), the
+** same check (issue 20: the per-token timestamps passed over in ip_tokens' chunk_times).
+*/
+__attribute__((target("avx512f,avx512bw,bmi,bmi2"))) static size_t
+skip_blocks_avx512(const char *s, size_t pos, size_t lane_end, size_t *last)
+{
+    __m512i zero = _mm512_set1_epi8('0'), nine = _mm512_set1_epi8(9);
+    __m512i dot = _mm512_set1_epi8('.'), comma = _mm512_set1_epi8(',');
+    __m512i space = _mm512_set1_epi8(' ');
+    __asm__("" : "+v"(zero), "+v"(nine), "+v"(dot), "+v"(comma), "+v"(space));
+    while (pos < lane_end) { /* s[pos] is a comma */
+        __m512i v = _mm512_loadu_si512((const void *)(s + pos));
+        __m512i t = _mm512_sub_epi8(v, zero);
+        uint64_t d = _mm512_cmple_epu8_mask(t, nine);
+        uint64_t pt = _mm512_cmpeq_epi8_mask(v, dot);
+        uint64_t c = _mm512_cmpeq_epi8_mask(v, comma);
+        uint64_t sp = _mm512_cmpeq_epi8_mask(v, space);
+        uint64_t z = _mm512_testn_epi8_mask(t, t);
+        /* the bit arithmetic in general registers (see masks64_avx512) */
+        __asm__("" : "+r"(d), "+r"(pt), "+r"(c), "+r"(sp), "+r"(z));
+        uint64_t st;
+        unsigned l = skip_block_check(d, pt, c, sp, z, &st);
+        if (l == 0)
             break;
         *last = pos + 63 - (unsigned)__builtin_clzll(st);
         pos += l;
@@ -3097,28 +3325,10 @@ static inline size_t number_end(const char *s, size_t i, size_t n)
 {
     if (s[i] == '-' && ++i >= n)
         return 0;
-#if defined(__SSE2__)
-    /* the common form, digits with at most one point and no exponent, in one look at 32
-       bytes: the first digit, no leading zero, the point neither first nor last */
-    if (i + 32 <= n && simd_on()) {
-        uint32_t digit = 0, point = 0;
-        for (unsigned k = 0; k < 2; k++) {
-            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i + (size_t)16 * k));
-            __m128i d = _mm_sub_epi8(v, _mm_set1_epi8('0'));
-            __m128i is_digit = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
-            digit |= (uint32_t)_mm_movemask_epi8(is_digit) << (16 * k);
-            point |= (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('.'))) << (16 * k);
-        }
-        uint32_t other = ~(digit | point);
-        if (other != 0) {
-            unsigned len = (unsigned)__builtin_ctz(other);
-            uint32_t pt = point & ((1u << len) - 1);
-            if ((digit & 1) && (s[i] != '0' || !(digit & 2)) && (pt & (pt - 1)) == 0 &&
-                pt != 1u << (len - 1) && (s[i + len] | 0x20) != 'e')
-                return i + len;
-        }
-    }
-#endif
+    int pointed;
+    size_t end = number_look(s, i, n, &pointed);
+    if (end != 0)
+        return end;
     if (s[i] == '0') {
         if (++i < n && is_digit(s[i]))
             return 0; /* a leading zero */
@@ -3163,8 +3373,12 @@ static __attribute__((noinline)) void skip_numbers(JsonParser *p)
 #ifdef JSON_WIDE_SIMD
         if (wide_numbers && p->pos < lane_end && b[p->pos] == ',') {
             size_t last = SIZE_MAX, pos = p->pos;
+            if (pos < block_end) /* long runs 64 bytes apart, the rest as before */
+                pos = wide_skip ? skip_run_avx512(b, pos, block_end, &last)
+                                : skip_run_avx2(b, pos, block_end, &last);
             if (pos < block_end)
-                pos = skip_blocks_avx2(b, pos, block_end, &last);
+                pos = wide_skip ? skip_blocks_avx512(b, pos, block_end, &last)
+                                : skip_blocks_avx2(b, pos, block_end, &last);
             /* what a block refused, number by number for a while (an array of numbers
                with exponents, say, would have every block refused); then blocks again */
             size_t upto = pos < block_end ? pos + 512 : lane_end;
@@ -3219,6 +3433,8 @@ JsonTok json_skip_members(JsonParser *p, int depth, const JsonKeys *keys)
         if (t == JSON_KEY && p->depth == depth) {
             if (p->escaped)
                 return t;
+            if ((keys->lens >> (p->rawlen & 63) & 1) == 0)
+                continue; /* no name of its length: passed over without a compare */
             for (int k = 0; k < keys->n; k++)
                 if (keys->len[k] == p->rawlen && memcmp(keys->key[k], p->raw, p->rawlen) == 0)
                     return t;

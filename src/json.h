@@ -126,6 +126,8 @@ typedef struct JsonKeys {
     int n;
     const char *key[JSON_KEYS_MAX];
     size_t len[JSON_KEYS_MAX];
+    uint64_t lens; /* bit len[k] % 64 set for each k: most other names are passed over on
+                      their length alone */
 } JsonKeys;
 
 /*

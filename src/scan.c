@@ -608,6 +608,7 @@ static void array_plan(Scanner *s, ScanFrame *f, int d)
 static void object_plan(Scanner *s, ScanFrame *f, int d)
 {
     f->keys.n = 0;
+    f->keys.lens = 0;
     for (uint64_t b = f->active; b; b &= b - 1) {
         int m = __builtin_ctzll(b);
         const ScanPath *path = path_of(s, m);
@@ -632,6 +633,7 @@ static void object_plan(Scanner *s, ScanFrame *f, int d)
             }
             f->keys.key[i] = st->key;
             f->keys.len[i] = st->klen;
+            f->keys.lens |= 1ULL << (st->klen & 63);
             f->key_mask[i] = 0;
             f->keys.n++;
         }

@@ -1893,6 +1893,126 @@ int main(void)
         free(ref);
     }
 
+    TEST("long runs of numbers passed over 64 bytes apart (the run lane): a fault or a near "
+         "miss across every place of a block's end is found where the plain C path finds it")
+    {
+        /* json_skip passes over long arrays of plain numbers in blocks 64 bytes apart,
+           each checked with carries from the one before (a number's first byte, its
+           space, the digit after a point, a leading zero's next byte, a second point
+           after a run of digits may be in the next block). So each fault below is put
+           with its first byte at every offset from 3 before to 3 after the ends of the
+           first four blocks from the lane's start (the comma after the first number),
+           after plain numbers of random lengths and before 300 more bytes of them. Valid
+           (1) or not (0): Python's json.loads("[1" + sep + f + sep + "2]"), the same with
+           either separator. Every instruction set passes over the document whole and
+           through windows with the plain C path's outcome (error text and position), and
+           that outcome is an error exactly for the faults Python refuses. */
+        static const struct {
+            const char *text;
+            int valid;
+        } faults[] = {
+            {"1.2.3",                  0},
+            {"0.0.1",                  0},
+            {"1..5",                   0},
+            {"01",                     0},
+            {"00",                     0},
+            {"01.5",                   0},
+            {"1.",                     0},
+            {".5",                     0},
+            {"0.",                     0},
+            {"1,,2",                   0},
+            {"1, ,2",                  0},
+            {"1 ,2",                   1},
+            {"1,  2",                  1},
+            {"1.5x",                   0},
+            {"1.5]",                   0},
+            {"+1",                     0},
+            {"1.,2",                   0},
+            {"0.,1",                   0},
+            {"1,.5",                   0},
+            {"-01",                    0},
+            {"1e",                     0},
+            {"-",                      0},
+            {"0x1",                    0},
+            {"1,\n2",                  1},
+            {"12.34.5",                0},
+            {"10.5.",                  0},
+            {"1.2e3",                  1},
+            {"-1.5",                   1},
+            {"0",                      1},
+            {"0.0",                    1},
+            {"10",                     1},
+            {"1e5",                    1},
+            {"-0",                     1},
+            {"100.001",                1},
+            {"0.5",                    1},
+            {"1,2",                    1},
+            {"1, 2",                   1},
+            {"98765432109876543210.5", 1}
+        };
+        enum { NFAULTS = sizeof faults / sizeof faults[0] };
+        const char *best = json_simd(NULL);
+        uint64_t rs = 0x64B10C5ULL;
+        char *doc = malloc(1024), num[32];
+        long bad = 0, cases = 0;
+        for (int si = 0; si < 2; si++) {
+            const char *sep = si == 0 ? ", " : ",";
+            size_t sl = strlen(sep);
+            for (size_t fi = 0; fi < NFAULTS; fi++)
+                for (int blk = 1; blk <= 4; blk++)
+                    for (int k = -3; k <= 3; k++) {
+                        /* the lane starts at doc[2] (after "[1"); the fault at doc[at] */
+                        size_t at = 2 + (size_t)(64 * blk + k), len = 0;
+                        len += (size_t)sprintf(doc, "[1");
+                        while (at - len - 2 * sl > 22) {
+                            size_t n = (size_t)sprintf(num, "%u", 1 + test_rnd(&rs, 999999999));
+                            if (test_rnd(&rs, 2))
+                                n += (size_t)sprintf(num + n, ".%u", test_rnd(&rs, 99999999));
+                            len += (size_t)sprintf(doc + len, "%s%s", sep, num);
+                        }
+                        /* the last one's length takes the fault to doc[at] */
+                        len += (size_t)sprintf(doc + len, "%s", sep);
+                        size_t fill = at - len - sl;
+                        for (size_t j = 0; j < fill; j++)
+                            doc[len++] =
+                                (char)(j == 0 ? '1' + test_rnd(&rs, 9) : '0' + test_rnd(&rs, 10));
+                        len += (size_t)sprintf(doc + len, "%s", sep);
+                        CHECK(len == at);
+                        len += (size_t)sprintf(doc + len, "%s", faults[fi].text);
+                        while (len < at + 300)
+                            len += (size_t)sprintf(doc + len, "%s%u.%u", sep, test_rnd(&rs, 100000),
+                                                   test_rnd(&rs, 100000000));
+                        doc[len++] = ']';
+                        SkipOutcome want, have;
+                        CHECK(json_simd("portable") != NULL);
+                        skip_through_windows(doc, len, 0, &rs, &want);
+                        if ((want.t == JSON_END) != faults[fi].valid && bad++ < 5)
+                            fprintf(stderr, "  portable: \"%s\" gives %d (%s)\n", faults[fi].text,
+                                    (int)want.t, want.err);
+                        for (int ss = 0; ss < N_SIMD_SETS; ss++) {
+                            if (json_simd(simd_sets[ss]) == NULL)
+                                continue;
+                            for (int w = 0; w < 2; w++) {
+                                skip_through_windows(doc, len, w == 0 ? 0 : 200, &rs, &have);
+                                cases++;
+                                if ((have.t != want.t || strcmp(have.err, want.err) != 0 ||
+                                     have.off != want.off || have.col != want.col) &&
+                                    bad++ < 5)
+                                    fprintf(stderr,
+                                            "  %s sep '%s' \"%s\" at block %d%+d window %d: "
+                                            "%d %s at %llu, want %d %s at %llu\n",
+                                            simd_sets[ss], sep, faults[fi].text, blk, k, w,
+                                            (int)have.t, have.err, (unsigned long long)have.off,
+                                            (int)want.t, want.err, (unsigned long long)want.off);
+                            }
+                        }
+                    }
+        }
+        CHECK(bad == 0 && cases >= 2 * NFAULTS * 4 * 7 * 2 * 2);
+        CHECK(json_simd(best) != NULL);
+        free(doc);
+    }
+
     TEST("escape-dense strings: each block scanner (SSE2, AVX2, AVX-512) agrees with a naive "
          "decoder")
     {

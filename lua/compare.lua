@@ -242,6 +242,8 @@ slo = cmp.resolve_slo({ state = { label = runs.a.label, slo = runs.a.info.slo } 
 
 -- From here on the workspace is ours: marked incomplete until everything is written, and
 -- removed again on any failure or Ctrl-C.
+-- (the --parent folders made for it go too when it is removed, each only if empty)
+local made = require("llmd.cluster").missing_folders(o.parent or ".")
 local w = ws.create { parent = o.parent, incomplete = "compare.lua started making this workspace and has "
   .. "not finished (it failed, was interrupted, or is still running)" }
 local par = require "llmd.parallel"
@@ -306,6 +308,9 @@ local ok, model = pcall(function()
   return m
 end)
 if not ok then
+  -- a Ctrl-C not yet raised (the error was another's, or said EINTR) is taken now: it would
+  -- stop this clean-up at its next call and leave the workspace behind
+  if require("llmd.proc").take_interrupt() then model = "interrupted" end
   par.abort(child) -- a child still reading run b stops before its workspace goes
   par.abort(copies.a) -- (and one still copying)
   par.abort(copies.b)
@@ -318,6 +323,7 @@ if not ok then
     model = model:gsub(copy, (runs[x].plan.root:gsub("%%", "%%%%")))
   end
   local removed, why = ws.remove(w)
+  if removed then for _, d in ipairs(made) do lfs.rmdir(d) end end
   local where = removed and ("the workspace %s was removed"):format(w.path)
     or ("the workspace %s is marked incomplete (could not remove it: %s)"):format(w.path, tostring(why))
   if model:match("interrupted$") then error(("interrupted; %s"):format(where), 0) end

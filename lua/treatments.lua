@@ -1,6 +1,7 @@
 -- llmdlua treatments.lua --run LABEL=DIR --run LABEL=DIR ... [--workload NAME=LABEL,...] [--slo SPEC] [--out DIR]
 -- llmdlua treatments.lua --results DIR [--slo SPEC] [--out DIR]   every subfolder a treatment
 -- llmdlua treatments.lua EXPERIMENT_WORKSPACE [--slo SPEC]          an experiment.lua workspace
+--                                                                   (--slo: default its plan's slo:)
 --
 -- The comparison across N treatments: treatment_comparison.csv (llm-d-benchmark's
 -- columns, one row per load point), and a report (markdown and HTML) with each
@@ -51,7 +52,7 @@ end
 
 local o = args.parse(rest, {
   usage = "llmdlua treatments.lua (--run LABEL=DIR ... | --results DIR | EXPERIMENT_WORKSPACE) "
-    .. "[--workload NAME=LABEL,...] [--slo SPEC] [--out DIR] [--harness NAME] [--quiet]",
+    .. "[--workload NAME=LABEL,...] [--slo SPEC] [--out DIR] [--harness NAME] [--quiet] [--tolerant]",
   help = [[
   --run LABEL=DIR           a treatment's results folder (repeat the option; the same LABEL
                             twice makes the folders repeats of one treatment)
@@ -60,12 +61,16 @@ local o = args.parse(rest, {
                             on the Pareto front only among those of their own workload
   --results DIR             every subfolder of DIR is a treatment (llm-d-benchmark's layout)
   --slo SPEC                ttft_p90_ms=200,error_rate_pct=1: capacity at SLO, the ranking by it
+                            (an experiment workspace: default the slo: of its plan.yaml)
   --out DIR                 where the CSV and the report go (default: cross-treatment-comparison
                             in the workspace, or in the current folder)
   --harness NAME            read every folder as this harness's results
   --quiet                   do not print the report
+  --tolerant                a result file that cannot be read (empty, truncated) is left
+                            out, and its treatment's status says "partial: ... left out",
+                            instead of stopping the comparison
 ]],
-  options = { results = "DIR", slo = "SPEC", out = "DIR", harness = "NAME", quiet = true },
+  options = { results = "DIR", slo = "SPEC", out = "DIR", harness = "NAME", quiet = true, tolerant = true },
   positional = { min = 0, max = 1 },
 })
 
@@ -153,12 +158,41 @@ if #workloads > 0 then
   list.workload_source = "named with --workload"
 end
 
+-- an experiment's SLO is its plan's (experiment.lua ranked by it; a re-run without --slo
+-- must not rank by something else): --slo replaces it, and says so
+local plan_slo, plan_path
+if o[1] then
+  plan_path = o[1]:gsub("/+$", "") .. "/plan.yaml"
+  if lfs.attributes(plan_path, "mode") == "file" then
+    local pok, plan = pcall(require("llmd.yaml").load_file, plan_path)
+    if not pok then fail(tostring(plan)) end
+    if type(plan) == "table" and plan.slo ~= nil then
+      local sok, serr = pcall(require("llmd.decision").parse_slo, plan.slo, plan_path .. ": slo")
+      if not sok then fail(serr) end
+      plan_slo = plan.slo
+    end
+  end
+end
+if plan_slo ~= nil and o.slo then
+  io.stderr:write(("treatments.lua: note: --slo %s replaces the experiment's SLO (slo: in %s)\n")
+    :format(o.slo, plan_path))
+elseif plan_slo ~= nil then
+  io.stderr:write(("treatments.lua: the SLO of the experiment's plan (%s) ranks the treatments\n"):format(plan_path))
+end
+
 local tr = require "llmd.treatments"
 local decision = require "llmd.decision"
 local ok, err = pcall(function()
-  local slo = o.slo and decision.parse_slo(o.slo, "--slo") or {}
+  local slo = {}
+  if o.slo then slo = decision.parse_slo(o.slo, "--slo")
+  elseif plan_slo ~= nil then slo = decision.parse_slo(plan_slo, plan_path .. ": slo") end
   -- in an experiment, a setup treatment's folders are its load points, not repeats
-  tr.load(list, { harness = o.harness, cache = list.cache })
+  tr.load(list, { harness = o.harness, cache = list.cache, tolerant = o.tolerant })
+  for _, t in ipairs(list) do
+    for _, p in ipairs(t.partial or {}) do
+      if p:find("left out (--tolerant)", 1, true) then io.stderr:write("treatments.lua: warning: ", p, "\n") end
+    end
+  end
   for _, w in ipairs(list.identical or {}) do io.stderr:write("treatments.lua: warning: ", w, "\n") end
   -- (written whole or not at all: a failure leaves --out as it was)
   local paths = tr.write_outputs(o.out or default_out, list, { slo = slo, experiment = experiment, unit = list.unit })

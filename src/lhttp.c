@@ -426,8 +426,10 @@ static int perform(lua_State *L, const char *method, const char *url, int body_i
         return lua_error(L); /* the callback's error */
     if (r->oom)
         return luaL_error(L, "http %s %s: not enough memory", method, url);
-    if (rc == CURLE_ABORTED_BY_CALLBACK && llmd_interrupted)
+    if (rc == CURLE_ABORTED_BY_CALLBACK && llmd_interrupted) {
+        (void)llmd_interrupt_pending(L); /* this error is the signal's: not raised twice */
         return luaL_error(L, "interrupted");
+    }
     if (rc != CURLE_OK && !(rc == CURLE_WRITE_ERROR && r->aborted)) {
         if (rc == CURLE_OPERATION_TIMEDOUT)
             return luaL_error(L, "http %s %s: timed out (%s)", method, url, r->errbuf);

@@ -120,10 +120,14 @@ end
 local say = cluster.say
 
 -- The experiment's state: every setup treatment's result, saved after each change.
+-- (a dry run's state says so: none of its steps ran, so --resume refuses it; a dry run over
+-- a real run's workspace, --resume W --dry-run, writes no state: the real one stays as it was)
 local function save(ctx)
+  if ctx.dry_run and ctx.resume then return end
   local list = {}
   for _, s in ipairs(ctx.exp.setup_treatments) do list[#list + 1] = ctx.results[s.name] end
-  json.write(ctx.ws.path .. "/experiment-state.json", { experiment = ctx.exp.name, results = json.array(list) })
+  json.write(ctx.ws.path .. "/experiment-state.json", { experiment = ctx.exp.name, results = json.array(list),
+    dry_run = ctx.dry_run or nil })
 end
 
 local function result(ctx, s) return ctx.results[s] end
@@ -425,7 +429,9 @@ function M.steps_list()
       local nset = ctx.exp.has_setup_phase and #ctx.exp.setup_treatments or 0
       local total = os.time() - ctx.t0 + (ctx.earlier_seconds or 0)
       local summary_file = ctx.ws.path .. "/experiment-summary.yaml"
-      ws.write_text(summary_file, ex.summary_yaml(ctx.exp.name, nset, #ctx.exp.run_treatments, list, total))
+      -- (a dry run over a real run's workspace leaves the real run's summary as it was)
+      if ctx.dry_run and ctx.resume then summary_file = "(not written: a dry run over this workspace)"
+      else ws.write_text(summary_file, ex.summary_yaml(ctx.exp.name, nset, #ctx.exp.run_treatments, list, total)) end
       ctx.summary_text = ex.summary_table(ctx.exp.name, nset, #ctx.exp.run_treatments, list, total, summary_file)
       ctx.out:write("\n", ctx.summary_text)
       if ctx.dry_run then
@@ -637,6 +643,11 @@ function M.run(exp, plan, opts)
   end
   if opts.resume and lfs.attributes(w.path .. "/experiment-state.json", "mode") == "file" then
     local st = json.read(w.path .. "/experiment-state.json")
+    if st.dry_run and not opts.dry_run then
+      error(("%s: the workspace of a dry run: none of its steps ran, so it holds nothing to resume; run the "
+        .. "experiment without --dry-run (%s)"):format(w.path, k8s.cmdline { "llmdlua", "experiment.lua",
+        opts.experiment_path or "EXPERIMENT.yaml", "--plan", w.path .. "/plan.yaml" }), 0)
+    end
     for _, r in ipairs(st.results or {}) do
       if ctx.results[r.setup_treatment] then
         r.started, r.not_started = nil, nil

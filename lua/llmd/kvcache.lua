@@ -19,6 +19,8 @@ local M = {}
 local HITS, QUERIES = "vllm:prefix_cache_hits_total", "vllm:prefix_cache_queries_total"
 
 local SUCCESS = "vllm:request_success_total"
+-- requests evicted from the KV cache to make room (recomputed or swapped later): KV pressure
+local PREEMPTIONS = "vllm:num_preemptions_total"
 
 -- What the "sum of max" (each pod's largest value of a counter, summed: llm-d-benchmark's
 -- processed summary's figure) is for a run, and why it differs from the actual increase.
@@ -469,9 +471,21 @@ function M.analyze(root, run)
       end
       if not kv.cached_share_pct then kv.na.cached_share_pct = "the run's input token count is unknown" end
       kv.warnings, kv.checks = json.array {}, json.array {}
+      -- preemptions: the counter's increase over the scrapes (the hits' reset rule), and per
+      -- 1,000 completed requests; unknown (never 0) where the scrapes lack the counter
+      kv.preemptions = agg:counter_total(PREEMPTIONS)
+      if kv.preemptions == nil then
+        kv.na.preemptions = ("the scrapes have no %s"):format(PREEMPTIONS)
+        kv.na.preemptions_per_1k = kv.na.preemptions
+      elseif ok_requests and ok_requests > 0 then
+        kv.preemptions_per_1k = kv.preemptions / ok_requests * 1000
+      else
+        kv.na.preemptions_per_1k = "no completed request counted in the results"
+      end
       local function drop_per_request(why)
         kv.cached_share_pct, kv.hits_per_request, kv.misses_per_request = nil, nil, nil
         kv.na.cached_share_pct, kv.na.hits_per_request, kv.na.misses_per_request = why, why, why
+        if kv.preemptions_per_1k then kv.preemptions_per_1k, kv.na.preemptions_per_1k = nil, why end
       end
       kv.vllm_requests = agg:counter_total(SUCCESS)
       local cover = ok_requests and ok_requests > 0 and M.coverage(kv.vllm_requests, run.overall.values,

@@ -718,7 +718,8 @@ end
 
 -- The unit of each KV figure (comparison.json's rows, comparison.csv's unit column).
 local KV_UNIT = { hits = "tokens", queries = "tokens", misses = "tokens", hit_rate_pct = "%",
-  misses_per_request = "tokens/request", hits_per_request = "tokens/request", cached_share_pct = "%" }
+  misses_per_request = "tokens/request", hits_per_request = "tokens/request", cached_share_pct = "%",
+  preemptions = "requests", preemptions_per_1k = "per 1,000 requests" }
 
 -- "123,456 tokens (decode-0)", or with several pods the total and each pod's:
 -- "246,912 tokens in total on 2 pods (decode-0 123,456; decode-1 123,456)"; a pod with
@@ -832,6 +833,8 @@ local function kv_section(A, B, model_min_effect, not_like)
     row("Misses (tokens recomputed)", "misses", 0, "total"),
     row("Hit rate", "hit_rate_pct", 1, "rate", " %"),
     row("Misses per completed request (tokens)", "misses_per_request", 1, "rate"),
+    row("Preemptions (requests evicted from the KV cache)", "preemptions", 0, "total"),
+    row("Preemptions per 1,000 completed requests", "preemptions_per_1k", 2, "rate"),
   }
   sec.efficiency = {
     row("Tokens not reprocessed (served from cache)", "hits", 0, "total"),
@@ -1043,14 +1046,22 @@ local capacity_evidence = decision.capacity_evidence
 local function gpus_of(side)
   local s = side.state and side.state.stack or {}
   local g = tonumber(s.gpus)
-  if g and g > 0 then return g, "info file" end
+  if g and g > 0 then
+    -- the info file wins, but never silently over a count the results give otherwise
+    local rg = side.run.gpus
+    if rg and rg > 0 and rg ~= g then
+      return g, "info file", ("gpus: %s in the info file; %s says %s"):format(T.helpers.num(g),
+        side.run.gpus_source or "the results", T.helpers.num(rg))
+    end
+    return g, "info file"
+  end
   if side.run.gpus and side.run.gpus > 0 then return side.run.gpus, side.run.gpus_source or "results" end
   return nil, "accelerator count unknown: give gpus: N in the run's info file"
 end
 
 local function per_gpu(side, cap, sat, points)
-  local g, src = gpus_of(side)
-  local out = { gpus = g }
+  local g, src, conflict = gpus_of(side)
+  local out = { gpus = g, conflict = conflict }
   if not g then
     out.reason = src
     return out
@@ -1346,8 +1357,12 @@ local function headline(model)
   end
   add("output_tps_per_gpu", "Output tok/s per GPU (whole run)", g.a.output_tps, g.b.output_tps,
     gtps(g.a, model.load_points.a), gtps(g.b, model.load_points.b), 1)
-  rows[#rows + 1] = { key = "gpus", label = "GPUs", a_text = g.a.gpus and tostring(g.a.gpus) or "unknown",
-    b_text = g.b.gpus and tostring(g.b.gpus) or "unknown", delta_text = "", pct_text = "" }
+  local function gtext(gp)
+    if not gp.gpus then return "unknown" end
+    return tostring(gp.gpus) .. (gp.conflict and (" (" .. gp.conflict .. ")") or "")
+  end
+  rows[#rows + 1] = { key = "gpus", label = "GPUs", a_text = gtext(g.a), b_text = gtext(g.b), delta_text = "",
+    pct_text = "" }
   if g.a.gpus and g.b.gpus and g.a.gpus ~= g.b.gpus then
     -- different accelerator counts: the totals compare different amounts of hardware, so the
     -- per-GPU rows (like for like on cost) lead, and the totals follow, labelled as totals
@@ -3179,7 +3194,7 @@ end
 -- with the side and the reason in the note; verdict "context" for a total, "untested" for
 -- a rate (the KV section names no better run), "not comparable" when a side is unknown.
 local KV_ORDER = { "hits", "queries", "misses", "hit_rate_pct", "misses_per_request", "hits_per_request",
-  "cached_share_pct" }
+  "cached_share_pct", "preemptions", "preemptions_per_1k" }
 function M.kv_csv_rows(model)
   local kv, out = model.kv or {}, {}
   local la, lb = model.a.label, model.b.label

@@ -53,7 +53,9 @@ function M.load(list, opts)
       local cached = opts.cache and opts.cache[d]
       local ok, run
       if cached then ok, run = true, cached
-      else ok, run = pcall(harness.extract, d, { harness = opts.harness, warmup = opts.warmup }) end
+      else
+        ok, run = pcall(harness.extract, d, { harness = opts.harness, warmup = opts.warmup, tolerant = opts.tolerant })
+      end
       if ok and run.no_results then
         ok, run = false, ("%s: no results (%s)"):format(d, table.concat(run.reasons, "; "))
       end
@@ -106,6 +108,10 @@ function M.load(list, opts)
     for _, run in ipairs(t.runs) do
       -- a run cut short is read and marked (its status says so), not taken for a complete one
       if run.partial then t.partial[#t.partial + 1] = ("%s: %s"):format(run.dir, run.partial) end
+      -- a file --tolerant left out: a load point or stage fewer, said wherever the status is
+      for _, w in ipairs(run.warnings or {}) do
+        if w:find("^left out %(%-%-tolerant%)") then t.partial[#t.partial + 1] = ("%s: %s"):format(run.dir, w) end
+      end
       if run.status == "failed" or (run.status ~= "ok" and not run.partial) then
         t.status = "failed"
         for _, r in ipairs(run.reasons) do t.reasons[#t.reasons + 1] = run.dir .. ": " .. r end
@@ -540,6 +546,7 @@ local function grouped_model(groups, opts)
     local best = sub.ranking[1] and sub.ranking[1].proven and sub.ranking[1].label or nil
     m.workloads[#m.workloads + 1] = { workload = w, treatments = labels, verdict = sub.verdict, best = best or false,
       common_text = sub.common_text or false, common_why = sub.common_why or false, family = sub.family,
+      common_load = sub.common_load or false, common_axis = sub.common_axis or false,
       signature = g.signature or false }
     parts[#parts + 1] = ("%s (%s%s): %s %s"):format(g.named and ("Workload " .. w) or w:gsub("^w", "W"),
       g.signature and (g.signature .. "; ") or "", table.concat(labels, ", "),
@@ -1513,15 +1520,21 @@ function M.write_outputs(out, list, opts)
     p = p:match("^(.*)/[^/]*$") or ""
   end
   ws.mkdir_p(out)
-  local stage
+  local stage, why
   for _ = 1, 100 do
     local try = ("%s/.treatments-writing-%d"):format(out, math.random(1, 1 << 30))
-    if lfs.mkdir(try) then
+    local ok, err = lfs.mkdir(try)
+    if ok then
       stage = try
       break
     end
+    why = err
+    -- (only a name taken is worth another try: a read-only folder or a full disk is not)
+    if not tostring(err):find("exists", 1, true) then break end
   end
-  if not stage then error(("%s: cannot create a folder to write the comparison in"):format(out), 0) end
+  if not stage then
+    error(("%s: cannot create a folder to write the comparison in: %s"):format(out, tostring(why)), 0)
+  end
   local function move(name)
     local ok, err = os.rename(stage .. "/" .. name, out .. "/" .. name)
     if not ok then error(("%s/%s: cannot write: %s"):format(out, name, tostring(err)), 0) end
@@ -1672,33 +1685,53 @@ local function charts_of(m, T, list, out, suffix, about)
   end
   out[#out + 1] = c
 
-  -- 2. bars: mean over the load points, whiskers from the lowest to the highest
-  c = chart("treatments_bars", "Across each treatment's load points: mean, lowest and highest")
+  -- 2. bars: each treatment at the common load (the load the latency table compares them
+  -- at), never a mean over its load points: a treatment measured further past its
+  -- saturation has taller bars over its own ladder, so a mean over ladders that differ can
+  -- draw the worse configuration as the faster. Whiskers: the repeats' 95 % CI where the
+  -- point there was repeated, else the two measured neighbours an interpolated value lies
+  -- between (all the measurements say of it), else none.
+  c = chart("treatments_bars", m.common_load and ("At the common load, %s"):format(m.common_text or "")
+    or "At the common load")
   local rows, any, has_panel = { name = "treatments" }, false, {}
   local BAR_PANELS = { panels.ttft or none("ttft"), panels.e2e or none("e2e"), { "output_tps", "output tokens/s" } }
   for _, n in ipairs(pnotes) do
     if not n:find("^TPOT") and not n:find("^ITL") then c.notes[#c.notes + 1] = n end
   end
-  for i, x in ipairs(T) do
-    local r = { n = 1 + 3 * #BAR_PANELS, i - 1 }
-    for j, pnl in ipairs(BAR_PANELS) do
-      local sum, n, lo, hi = 0, 0, nil, nil
-      for _, p in ipairs(x.points) do
-        local v = pnl[1] == "output_tps" and p.output_tps or p.values[pnl[1]]
+  if m.common_load then
+    for i, x in ipairs(T) do
+      local r = { n = 1 + 3 * #BAR_PANELS, i - 1 }
+      for j, pnl in ipairs(BAR_PANELS) do
+        local key = pnl[1]
+        local v, interp, p1, p2 = lp.at(x.points, m.common_load, key, m.common_axis)
         if finite(v) then
-          sum, n = sum + v, n + 1
-          lo, hi = math.min(lo or v, v), math.max(hi or v, v)
+          local lo, hi = v, v
+          if interp == true and p1 and p2 then
+            local vl, vh = lp.field(p1, key), lp.field(p2, key)
+            if finite(vl) and finite(vh) then lo, hi = math.min(vl, vh), math.max(vl, vh) end
+          else
+            local p = point_at(x.points, m.common_load, m.common_axis)
+            local ci = p and p.ci and p.ci[key]
+            if ci and finite(ci.lo) and finite(ci.hi) then lo, hi = ci.lo, ci.hi end
+          end
+          r[3 * j - 1], r[3 * j], r[3 * j + 1] = v, lo, hi
+          any, has_panel[j] = true, true
         end
       end
-      if n > 0 then
-        r[3 * j - 1], r[3 * j], r[3 * j + 1] = sum / n, lo, hi
-        any, has_panel[j] = true, true
-      end
+      rows[#rows + 1] = r
     end
-    rows[#rows + 1] = r
+    for _, s in ipairs(m.saturated_at_common or {}) do
+      c.notes[#c.notes + 1] = ("%s is saturated at this load: its bars show an overloaded server."):format(s.label)
+    end
+    for _, f in ipairs(m.failing_at_common or {}) do
+      c.notes[#c.notes + 1] = ("%s fails requests here: its latencies are of the requests that succeeded only.")
+        :format(f.label)
+    end
+    c.notes[#c.notes + 1] = "Whiskers: the repeats' 95 % confidence interval where the point was repeated, else the "
+      .. "two measured load points an interpolated value lies between."
   end
   if any then
-    local function cols3(key) return ("%s_mean %s_min %s_max"):format(key, key, key) end
+    local function cols3(key) return ("%s %s_lo %s_hi"):format(key, key, key) end
     c.data = block_text(("treatment %s %s %s"):format(cols3(BAR_PANELS[1][1]), cols3(BAR_PANELS[2][1]),
       cols3("output_tps")), { rows })
     local pl, pc = {}, {}
@@ -1708,8 +1741,10 @@ local function charts_of(m, T, list, out, suffix, about)
     c.vars[#c.vars + 1] = { "panel_col", pc }
     c.vars[#c.vars + 1] = { "panel_label", pl }
     c.available = true
+  elseif not m.common_load then
+    c.reason = "No common load to draw the treatments at: " .. tostring(m.common_why or "unknown") .. "."
   else
-    c.reason = "No treatment has TTFT, E2E latency or throughput at its load points."
+    c.reason = "No treatment has TTFT, E2E latency or throughput at the common load."
   end
   out[#out + 1] = c
 
@@ -1784,7 +1819,14 @@ function M.charts(m, list)
       if in_w[x.label] then T[#T + 1], L[#L + 1] = x, entry[x.label] end
     end
     local name = w.workload:match("^workload ") and w.workload or ("workload " .. w.workload)
-    charts_of(m, T, L, out, ("_w%d"):format(i), (": %s%s"):format(name, w.signature and (" (" .. w.signature .. ")")
+    -- the workload's own common load, and its treatments' notes there
+    local wm = { slo = m.slo, common_load = w.common_load or nil, common_axis = w.common_axis or nil,
+      common_text = w.common_text or nil, common_why = w.common_why or nil, saturated_at_common = {},
+      failing_at_common = {} }
+    for _, k in ipairs { "saturated_at_common", "failing_at_common" } do
+      for _, d in ipairs(m[k] or {}) do if in_w[d.label] then wm[k][#wm[k] + 1] = d end end
+    end
+    charts_of(wm, T, L, out, ("_w%d"):format(i), (": %s%s"):format(name, w.signature and (" (" .. w.signature .. ")")
       or ""))
   end
   return out

@@ -1,10 +1,11 @@
-# N treatments: one bar per treatment and panel, the mean over its load points, with a
-# whisker from the lowest to the highest load point's value (how much the figure moves
-# with the load).
+# N treatments: one bar per treatment and panel, its value at the common load (where the
+# report's latency table compares them; never a mean over load points, which differ from
+# one treatment to the next), with a whisker over the repeats' 95 % CI where that point
+# was repeated, else over the two measured load points an interpolated value lies between.
 #
-# From llmdlua: datafile (columns: treatment number (0-based), then mean, min, max of each
-# figure in turn), style_file, title, labels[i]; per panel i: panel_col[i] (the column of
-# its mean; min and max follow), panel_label[i].
+# From llmdlua: datafile (columns: treatment number (0-based), then value, whisker low,
+# whisker high of each figure in turn), style_file, title, labels[i]; per panel i:
+# panel_col[i] (the column of its value; low and high follow), panel_label[i].
 n = |panel_label|
 k = |labels|
 w = 140 + 70 * k

@@ -1292,6 +1292,23 @@ t.test("per GPU: a benchmark report's stack gives the accelerator count", functi
   end
 end)
 
+-- The info file's gpus: wins over a benchmark report's stack, but never silently: the GPUs
+-- row says both (a new user's --a-info gpus: 4 over a report of 8 went unsaid).
+t.test("per GPU: an info file's count that differs from the report's stack is said beside it", function()
+  local d = t.tmpdir()
+  t.write(d .. "/br_v0_2_example.yaml", t.read(F .. "/benchmark-report/br_v0_2_example.yaml"))
+  local run = harness.extract(d, {})
+  local m = report.build { a = { label = "a", run = run, state = { label = "a", stack = { gpus = 4 } }, kv = {} },
+    b = { label = "b", run = harness.extract(KC_A, {}), state = { label = "b", stack = { gpus = 8 } }, kv = {} },
+    generated = 0 }
+  -- by hand: the example's one inference engine has accelerator.count 8; the info file says 4
+  t.eq(m.per_gpu.a.gpus, 4)
+  local row
+  for _, r in ipairs(m.headline) do if r.key == "gpus" then row = r end end
+  t.eq(row.a_text, "4 (gpus: 4 in the info file; the benchmark report's stack says 8)")
+  t.eq(row.b_text, "8") -- no count in the kubecon results: nothing to differ from
+end)
+
 t.test("a plan's slo: is checked with the plan, naming the file", function()
   local cluster = require "llmd.cluster"
   local ok, err = pcall(cluster.validate, { slo = { ttft_p90 = 200 }, runs = {} }, "plan.yaml")

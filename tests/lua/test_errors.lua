@@ -145,3 +145,24 @@ t.test("6: extract.lua --json on a folder it does not recognise says on stderr w
   r = proc.run { LLMDLUA, "extract.lua", BASE, "--json" }
   t.eq({ r.code, r.stderr }, { 0, "" })
 end)
+
+-- A comparison that fails after making its workspace removes it, and the --parent folders it
+-- made for it (each only if empty): a new user found an empty --parent tree left behind.
+t.test("compare.lua: a failure removes the --parent folders it made, and nothing of the user's", function()
+  local d, bad = t.tmpdir(), t.tmpdir()
+  -- a stage file that parses but is not inference-perf's report: read after the workspace is made
+  t.write(bad .. "/stage_0_lifecycle_metrics.json", '{"load_summary": 3}')
+  t.write(d .. "/mine.txt", "x")
+  local r = proc.run { LLMDLUA, "compare.lua", "--a", BASE, "--b", bad, "--parent", d .. "/new/deep", "--quiet" }
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stderr:find("stage_0_lifecycle_metrics.json: 'successes' is missing", 1, true), r.stderr)
+  t.ok(r.stderr:find("was removed", 1, true), r.stderr)
+  local left = {}
+  for n in require("lfs").dir(d) do if n ~= "." and n ~= ".." then left[#left + 1] = n end end
+  t.eq(left, { "mine.txt" })
+  -- an existing --parent stays, empty or not
+  proc.run { "mkdir", d .. "/kept" }
+  r = proc.run { LLMDLUA, "compare.lua", "--a", BASE, "--b", bad, "--parent", d .. "/kept", "--quiet" }
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.eq(require("lfs").attributes(d .. "/kept", "mode"), "directory")
+end)

@@ -577,3 +577,70 @@ t.test("--dry-run with a refused standup: the note under the summary says what F
     t.ok(c.tool ~= "helmfile", "helmfile never ran")
   end
 end)
+
+-- treatments.lua on an experiment workspace ranks by the SLO of the experiment's plan, as
+-- experiment.lua itself did at the end: a re-run without --slo used to rank by max sustained
+-- throughput and overwrite the experiment's report with another ranking (found by an audit:
+-- the winner of a workload flipped). --slo replaces the plan's, and says so.
+t.test("treatments.lua WORKSPACE keeps the plan's slo: a re-run writes the experiment's ranking again", function()
+  local s = setup(function(plan) plan.slo = { ttft_p90_ms = 200 } end)
+  local r = experiment(s, nil)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = workspace(s)
+  local cdir = w .. "/cross-treatment-comparison"
+  local first = json.read(cdir .. "/treatments.json")
+  -- the plan gives an SLO: the ranking is by capacity at it (the rule of the README)
+  t.eq(first.rank_by, "capacity at SLO")
+  local function ranking(j)
+    local out = {}
+    for _, x in ipairs(j.ranking) do out[#out + 1] = tostring(x.label) .. "#" .. tostring(x.rank) end
+    return out
+  end
+  local env = {}
+  for k, v in pairs(s.env) do env[k] = v end
+  local again = proc.run({ LLMDLUA, "treatments.lua", w, "--quiet" }, { env = env })
+  t.eq(again.code, 0, again.stdout .. again.stderr)
+  t.ok(again.stderr:find("the SLO of the experiment's plan (" .. w .. "/plan.yaml) ranks the treatments", 1, true),
+    again.stderr)
+  local second = json.read(cdir .. "/treatments.json")
+  t.eq(second.rank_by, "capacity at SLO")
+  t.eq(ranking(second), ranking(first))
+  -- --slo replaces it, and says so on stderr
+  local other = proc.run({ LLMDLUA, "treatments.lua", w, "--quiet", "--slo", "ttft_p90_ms=1000" }, { env = env })
+  t.eq(other.code, 0, other.stdout .. other.stderr)
+  t.ok(other.stderr:find("--slo ttft_p90_ms=1000 replaces the experiment's SLO (slo: in " .. w .. "/plan.yaml)", 1,
+    true), other.stderr)
+  -- a plan whose slo is malformed: one line naming the file, exit 1
+  t.write(w .. "/plan.yaml", t.read(w .. "/plan.yaml"):gsub("ttft_p90_ms: 200", "ttft_p90_ms: fast"))
+  local bad = proc.run({ LLMDLUA, "treatments.lua", w, "--quiet" }, { env = env })
+  t.eq(bad.code, 1, bad.stdout .. bad.stderr)
+  t.ok(bad.stderr:find(w .. "/plan.yaml: slo", 1, true), bad.stderr)
+  t.ok(not bad.stderr:find("traceback", 1, true), bad.stderr)
+end)
+
+-- A dry run's workspace holds nothing to resume (none of its steps ran): --resume on it is
+-- refused with one line (it printed "Result: 2/2 succeeded" having measured nothing, a new
+-- user's find); and a dry run over a real workspace (--resume W --dry-run) leaves the real
+-- run's state as it was, so that the real --resume still does what is left.
+t.test("--resume of a dry run's workspace is refused; --resume W --dry-run leaves W's state as it was", function()
+  local s = setup(function(plan) plan.namespaces, plan.parallel = { "exp-a", "exp-b", "exp-c" }, 1 end)
+  local r = experiment(s, { "--plan", s.plan, "--dry-run" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local w = workspace(s)
+  t.ok(w, "the dry run's workspace")
+  r = experiment(s, { "--resume", w })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.eq(r.stderr, ("llmdlua: %s: the workspace of a dry run: none of its steps ran, so it holds nothing to resume; "
+    .. "run the experiment without --dry-run (llmdlua experiment.lua %s --plan %s/plan.yaml)\n"):format(w, s.exp, w))
+  proc.run { "rm", "-rf", w }
+  -- a real run with one treatment failing at standup, then a dry run over its workspace
+  r = experiment(s, nil, { FAKE_FAIL = "deploy", FAKE_FAIL_NAMESPACE = "exp-a" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  w = workspace(s)
+  local before = t.read(w .. "/experiment-state.json")
+  local sum_before = t.read(w .. "/experiment-summary.yaml")
+  r = experiment(s, { "--resume", w, "--dry-run" })
+  t.ok(r.stdout:find("To run it: llmdlua experiment.lua " .. s.exp .. " --resume " .. w .. "\n", 1, true), r.stdout)
+  t.eq(t.read(w .. "/experiment-state.json"), before, "the real run's state untouched by the dry run")
+  t.eq(t.read(w .. "/experiment-summary.yaml"), sum_before, "its summary too")
+end)

@@ -215,6 +215,37 @@ t.test("F9: KV figures from raw scrapes are numbers in the JSON and the CSV, the
     .. "from the first scrape to the last, but the harness sent 8 requests: the scrapes count other requests too")
     ~= nil, note)
   t.ok(not note:find("see below", 1, true), note)
+  -- preemptions (by hand from the scrapes: vllm:num_preemptions_total of pod wq7tz goes 0, 1,
+  -- 1; of pod k2x9p 0, 0, 0): an increase of 1, a total (context); per 1,000 requests N/A for
+  -- the same reason as every per-request figure here, never 0
+  local pre
+  for _, r in ipairs(doc.kv.rows) do if r.key == "preemptions" then pre = r end end
+  t.near(pre.a, 1, 0)
+  t.eq(pre.verdict, "context")
+  t.near(tonumber(rows.kv_preemptions[col(header, "b")]), 1, 0)
+  t.eq(rows.kv_preemptions_per_1k[col(header, "a")], "")
+  t.ok(rows.kv_preemptions_per_1k[col(header, "note")]:find("rose by 105", 1, true))
+  local md = t.read(w .. "/comparison_report.md")
+  t.ok(md:find("| Preemptions (requests evicted from the KV cache) | 1 | 1 |", 1, true), md:match("## KV.-\n## "))
+end)
+
+-- vLLM scrapes without vllm:num_preemptions_total (older servers): the preemptions are
+-- unknown with the reason, never 0
+t.test("F9b: preemptions unknown where the scrapes lack the counter", function()
+  local kvm = require "llmd.kvcache"
+  local d = t.tmpdir()
+  local src = F .. "/prometheus/synthetic-raw"
+  proc.run { "mkdir", "-p", d .. "/metrics/raw" }
+  for n in lfs.dir(src) do
+    if n:match("%.log$") then
+      local text = t.read(src .. "/" .. n):gsub("[^\n]*num_preemptions[^\n]*\n", "")
+      t.write(d .. "/metrics/raw/" .. n, text)
+    end
+  end
+  local kv = kvm.analyze(d, nil)
+  t.eq(kv.available, true)
+  t.eq(kv.preemptions, nil)
+  t.eq(kv.na.preemptions, "the scrapes have no vllm:num_preemptions_total")
 end)
 
 t.test("F8: SLO attainment counts failed requests in the whole, and the footnote says so", function()

@@ -37,7 +37,8 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 
 # Lua-free cores (unit-tested directly) and the Lua bindings / host.
 CORE_SRC := src/json.c src/proc.c src/stats.c src/scan.c src/prom.c
-HOST_SRC := src/main.c src/lutil.c src/ljson.c src/lyaml.c src/lproc.c src/lhttp.c src/lstats.c src/lscan.c src/lprom.c
+HOST_SRC := src/main.c src/lutil.c src/ljson.c src/lyaml.c src/lproc.c src/lhttp.c src/lstats.c src/lscan.c src/lprom.c \
+            src/precompiled.c
 SRC      := $(HOST_SRC) $(CORE_SRC)
 UNIT     := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 
@@ -58,7 +59,25 @@ deps-dev:
 
 _all: llmdlua
 
-llmdlua: $(call objs,build)
+# llmdlua's own Lua files, compiled to bytecode and linked in (src/precompiled.h: a file
+# still holding the text it was compiled from loads from its bytecode, any other from its
+# text). A first build without them (build/llmdlua0) compiles them: its Lua is the one the
+# binary links, so the bytecode format is this binary's.
+LUA_FILES := $(sort $(wildcard lua/*.lua lua/*/*.lua lua/*/*/*.lua))
+
+build/llmdlua0: $(call objs,build) build/precompiled_none.o
+	@echo "LINK $@"
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/precompiled_data.c: scripts/precompile.lua $(LUA_FILES) $(LUA_A) | build/llmdlua0
+	@echo "PRECOMPILE lua/"
+	$(Q)build/llmdlua0 scripts/precompile.lua $@ $(LUA_FILES)
+
+build/precompiled_data.o: build/precompiled_data.c
+	@echo "CC $<"
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+llmdlua: $(call objs,build) build/precompiled_data.o
 	@echo "LINK $@"
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -69,7 +88,12 @@ build/%.o: src/%.c
 
 # Sanitizer build: the same sources, objects in build/asan/. lua/ and templates/ are
 # linked beside the binary so it finds its install root like the real one does.
-build/asan/llmdlua: $(call objs,build/asan)
+build/asan/precompiled_data.o: build/precompiled_data.c
+	@mkdir -p $(@D)
+	@echo "CC(asan) $<"
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+
+build/asan/llmdlua: $(call objs,build/asan) build/asan/precompiled_data.o
 	@echo "LINK $@"
 	$(Q)$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
 	$(Q)ln -sfn ../../lua build/asan/lua

@@ -335,8 +335,10 @@ if not ok then
   par.abort(copies.b)
   -- the user's own files are named, not the workspace's copies (which are going away)
   model = tostring(model)
+  -- (run-x/results itself, not run-x/results.partial, where a copy that failed was being
+  -- made: that one is named as it is, in the workspace said below to be removed)
   for _, x in ipairs { "a", "b" } do
-    local copy = (w.path .. "/run-" .. x .. "/results"):gsub("%p", "%%%0")
+    local copy = (w.path .. "/run-" .. x .. "/results"):gsub("%p", "%%%0") .. "%f[^%w%._%-]"
     model = model:gsub(copy, (runs[x].plan.root:gsub("%%", "%%%%")))
   end
   local removed, why = ws.remove(w)

@@ -23,6 +23,7 @@
 #include "lualib.h"
 
 #include "modules.h"
+#include "precompiled.h"
 
 #ifndef LLMDLUA_VERSION
 #define LLMDLUA_VERSION "0.0.0"
@@ -51,6 +52,8 @@ static const char USAGE[] =
     "environment:\n"
     "  LLMDLUA_PATH  extra Lua module paths (';;' stands for the defaults)\n"
     "  LLMDLUA_TRACE=1  a Lua traceback with every error (else only with internal ones)\n"
+    "  LLMDLUA_PRECOMPILED=0  compile every Lua file from its text (else llmdlua's own,\n"
+    "                unedited, load from the bytecode built in)\n"
     "\n"
     "exit status: 0 ok, 1 script error, 2 usage error, 130 interrupted\n";
 
@@ -109,12 +112,16 @@ static int l_names_a_file(lua_State *L)
 ** llmd.host: facts about this llmdlua — {version=, lua=, root=} — and names_a_file, the
 ** rule the host prints errors by, so llmd.errors reads them the same way. root is the
 ** install root (the folder holding lua/ and templates/), or nil when none was found.
+** precompiled() -> loads, count: Lua files loaded from the built-in bytecode so far, and
+** how many it holds (precompiled.h).
 */
 static int luaopen_llmd_host(lua_State *L)
 {
-    lua_createtable(L, 0, 4);
+    lua_createtable(L, 0, 5);
     lua_pushcfunction(L, l_names_a_file);
     lua_setfield(L, -2, "names_a_file");
+    lua_pushcfunction(L, llmd_precompiled_stats);
+    lua_setfield(L, -2, "precompiled");
     lua_pushliteral(L, LLMDLUA_VERSION);
     lua_setfield(L, -2, "version");
     lua_pushliteral(L, LUA_RELEASE);
@@ -440,6 +447,7 @@ static void set_paths(lua_State *L, const char *script_dir, int root)
     lua_pushnil(L);
     lua_rawseti(L, -2, 3);
     lua_pop(L, 1);
+    llmd_precompiled_install(L);    /* llmdlua's own files from bytecode, before Lua's searcher */
     lua_getfield(L, -1, "preload"); /* package, preload */
     luaL_setfuncs(L, preloads, 0);
     lua_pop(L, 2);
@@ -558,7 +566,7 @@ static int pmain(lua_State *L)
     }
     if (o->script) {
         const char *path = lua_tostring(L, 2);
-        if (luaL_loadfile(L, strcmp(path, "-") == 0 ? NULL : path) != LUA_OK)
+        if (llmd_precompiled_loadfile(L, strcmp(path, "-") == 0 ? NULL : path) != LUA_OK)
             return lua_error(L);
         int n = o->argc - o->script - 1;
         luaL_checkstack(L, n, "too many arguments to script");

@@ -271,7 +271,16 @@ t.test("4: compare copying results on a disk that fills: an error and no partial
         failed = failed + 1
         t.ok(r.stderr:find("No space left on device", 1, true), "the cause named: " .. r.stderr)
         t.ok(r.stderr:find(disk, 1, true), "the file named: " .. r.stderr)
-        if r.stderr:find("(copying ", 1, true) then in_copy = in_copy + 1 end
+        if r.stderr:find("(copying ", 1, true) then
+          in_copy = in_copy + 1
+          -- the copy that failed, in the workspace (said removed), and the results file it
+          -- copied, as given: never the results folder's path with the copy's suffix
+          local x, rel, from = r.stderr:match("^llmdlua: " .. disk:gsub("%p", "%%%0")
+            .. "/p/llm%-d%-comparison%-[^/]+/run%-([ab])/results%.partial/(%S+): cannot write %(copying (%S+)%): "
+            .. "No space left on device\n%(the workspace [^\n]* was removed%)\n$")
+          t.ok(x, r.stderr)
+          t.eq(from, (x == "a" and BASE or TREAT) .. "/" .. tostring(rel))
+        end
       end
       for _, w in ipairs(workspaces(disk .. "/p")) do
         for rel, size in pairs(files_of(w)) do

@@ -749,6 +749,31 @@ t.test("templates: loops, conditions, filters; errors name the file and line; no
   t.eq(template.helpers.sh("it's"), "'it'\\''s'")
 end)
 
+-- issue 20: expressions are lexed a token at a time and a tag's line found by a binary
+-- search; every value and line below is worked out by hand from the template text
+t.test("templates: every operator, numbers and strings in expressions; errors at their line in a long template", function()
+  local m = { a = 3, b = 4, s = "x", list = { 1, 2, 3 } }
+  t.eq(template.render("{{ a <= b }} {{ a >= b }} {{ a == 3 }} {{ a ~= 3 }} {{ a != 4 }} {{ a < b }} {{ a > b }}", m),
+    "true false true false true true false")
+  -- integers print as such, floats with 2 decimals and thousands separators
+  t.eq(template.render("{{ a + b * 2 - 1 }} {{ b // 3 }} {{ b / 2 }} {{ b % 3 }} {{ 2 ^ 3 }} {{ #list }} {{ s .. 'y' }}", m),
+    "10 1 2.00 1 8.00 3 xy")
+  t.eq(template.render("{{ 1e3 }} {{ 2.5 }} {{ 'it\\'s' }} {{ \"a|b\" | default('z') }} {{ list[2] }} {{ (a) }}", m),
+    "1,000.00 2.50 it's a|b 2 3")
+  t.eq(template.render("{{not(a>b)and'yes'or'no'}}|{{ \ta\t}}|{{ nil | default(len(list)) }}", m), "yes|3|3")
+  t.raises("t.md:1: unexpected '='", template.render, "{{ a = b }}", m, "t.md")
+  t.raises("t.md:1: unexpected '!'", template.render, "{{ !a }}", m, "t.md")
+  t.raises("t.md:1: unfinished string", template.render, "{{ 'abc }}", m, "t.md")
+  -- 300 lines of text, tag-only lines among them (they vanish with their newline), then
+  -- an unknown name called on line 302 and an unclosed tag on line 303
+  local lines = {}
+  for i = 1, 300 do lines[i] = i % 3 == 0 and "{% if a %}{{ a }}{% end %}" or (i % 3 == 1 and "{% if a %}" or "{% end %}") end
+  local long = table.concat(lines, "\n") .. "\ntext\n{{ f(a) }}\n"
+  t.raises("t.md:302: only helper functions can be called (f(...) is not one)", template.render, long, m, "t.md")
+  t.raises("t.md:303: unclosed {{", template.render, long:gsub("{{ f%(a%) }}\n$", "ok\n{{ a"), m, "t.md")
+  t.eq(template.render(table.concat(lines, "\n") .. "\n", m), ("3\n"):rep(100))
+end)
+
 t.test("compare.lua --link: large results are linked, not copied, and the sources stay untouched", function()
   local w, r = compare { "--a", BASE, "--a-label", "A", "--b", TREAT, "--b-label", "B", "--link" }
   t.eq(r.code, 0, r.stderr)

@@ -1534,6 +1534,53 @@ skip_block_check(uint64_t d, uint64_t pt, uint64_t c, uint64_t sp, uint64_t z, u
     return l;
 }
 
+/* A block of 64 bytes of a run of numbers, classified: digits, points, commas, spaces and
+   '0's, one bit a byte (the lanes below; the constants are theirs, kept in registers). */
+typedef struct NumMasks {
+    uint64_t d, pt, c, sp, z;
+} NumMasks;
+
+__attribute__((target("avx2,bmi,bmi2"))) static inline __attribute__((always_inline)) NumMasks
+num_masks_avx2(const unsigned char *p, __m256i zero, __m256i nine, __m256i dot, __m256i comma,
+               __m256i space)
+{
+    __m256i v0 = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i v1 = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
+    __m256i t0 = _mm256_sub_epi8(v0, zero), t1 = _mm256_sub_epi8(v1, zero);
+    NumMasks m;
+    m.d = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(t0, nine), t0)) |
+          (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(t1, nine), t1))
+              << 32;
+    m.pt = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, dot)) |
+           (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, dot)) << 32;
+    m.c = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, comma)) |
+          (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, comma)) << 32;
+    m.sp = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, space)) |
+           (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, space)) << 32;
+    m.z = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, zero)) |
+          (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, zero)) << 32;
+    return m;
+}
+
+/* num_masks_avx2 with AVX-512 (BW): each class compared straight into a mask */
+__attribute__((target("avx512f,avx512bw,bmi,bmi2"))) static inline __attribute__((always_inline))
+NumMasks
+num_masks_avx512(const unsigned char *p, __m512i zero, __m512i nine, __m512i dot, __m512i comma,
+                 __m512i space)
+{
+    __m512i v = _mm512_loadu_si512((const void *)p);
+    __m512i t = _mm512_sub_epi8(v, zero);
+    NumMasks m;
+    m.d = _mm512_cmple_epu8_mask(t, nine);
+    m.pt = _mm512_cmpeq_epi8_mask(v, dot);
+    m.c = _mm512_cmpeq_epi8_mask(v, comma);
+    m.sp = _mm512_cmpeq_epi8_mask(v, space);
+    m.z = _mm512_testn_epi8_mask(t, t);
+    /* the bit arithmetic in general registers (see masks64_avx512) */
+    __asm__("" : "+r"(m.d), "+r"(m.pt), "+r"(m.c), "+r"(m.sp), "+r"(m.z));
+    return m;
+}
+
 /*
 ** json_skip's block lane, for long arrays of plain numbers passed over: from a comma at
 ** pos, 64 bytes at a time. A block's bytes are classified into bit masks (digits,
@@ -1559,24 +1606,9 @@ skip_blocks_avx2(const char *s, size_t pos, size_t lane_end, size_t *last)
     __asm__("" : "+x"(zero), "+x"(nine), "+x"(dot), "+x"(comma), "+x"(space));
     while (pos < lane_end) { /* s[pos] is a comma */
         const unsigned char *p = (const unsigned char *)s + pos;
-        __m256i v0 = _mm256_loadu_si256((const __m256i *)(const void *)p);
-        __m256i v1 = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
-        __m256i t0 = _mm256_sub_epi8(v0, zero), t1 = _mm256_sub_epi8(v1, zero);
-        uint64_t d =
-            (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(t0, nine), t0)) |
-            (uint64_t)(uint32_t)_mm256_movemask_epi8(
-                _mm256_cmpeq_epi8(_mm256_min_epu8(t1, nine), t1))
-                << 32;
-        uint64_t pt = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, dot)) |
-                      (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, dot)) << 32;
-        uint64_t c = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, comma)) |
-                     (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, comma)) << 32;
-        uint64_t sp = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, space)) |
-                      (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, space)) << 32;
-        uint64_t z = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, zero)) |
-                     (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, zero)) << 32;
+        NumMasks m = num_masks_avx2(p, zero, nine, dot, comma, space);
         uint64_t st;
-        unsigned l = skip_block_check(d, pt, c, sp, z, &st);
+        unsigned l = skip_block_check(m.d, m.pt, m.c, m.sp, m.z, &st);
         if (l == 0)
             break;
         *last = pos + 63 - (unsigned)__builtin_clzll(st);
@@ -1654,26 +1686,11 @@ __attribute__((target("avx2,bmi,bmi2"))) static size_t skip_run_avx2(const char 
     size_t lastc = pos;
     for (size_t q = pos; q < lane_end; q += 64) {
         const unsigned char *p = (const unsigned char *)s + q;
-        __m256i v0 = _mm256_loadu_si256((const __m256i *)(const void *)p);
-        __m256i v1 = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
-        __m256i t0 = _mm256_sub_epi8(v0, zero), t1 = _mm256_sub_epi8(v1, zero);
-        uint64_t d =
-            (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(t0, nine), t0)) |
-            (uint64_t)(uint32_t)_mm256_movemask_epi8(
-                _mm256_cmpeq_epi8(_mm256_min_epu8(t1, nine), t1))
-                << 32;
-        uint64_t pt = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, dot)) |
-                      (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, dot)) << 32;
-        uint64_t c = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, comma)) |
-                     (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, comma)) << 32;
-        uint64_t sp = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, space)) |
-                      (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, space)) << 32;
-        uint64_t z = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, zero)) |
-                     (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, zero)) << 32;
-        if (skip_run_block(d, pt, c, sp, z, sep, &k) != 0)
+        NumMasks m = num_masks_avx2(p, zero, nine, dot, comma, space);
+        if (skip_run_block(m.d, m.pt, m.c, m.sp, m.z, sep, &k) != 0)
             break;
-        if (c != 0)
-            lastc = q + 63 - (unsigned)__builtin_clzll(c);
+        if (m.c != 0)
+            lastc = q + 63 - (unsigned)__builtin_clzll(m.c);
     }
     return skip_run_end(s, pos, lastc, sep, last);
 }
@@ -1690,19 +1707,11 @@ skip_run_avx512(const char *s, size_t pos, size_t lane_end, size_t *last)
     SkipRun k = {0, 0, 0, 0};
     size_t lastc = pos;
     for (size_t q = pos; q < lane_end; q += 64) {
-        __m512i v = _mm512_loadu_si512((const void *)(s + q));
-        __m512i t = _mm512_sub_epi8(v, zero);
-        uint64_t d = _mm512_cmple_epu8_mask(t, nine);
-        uint64_t pt = _mm512_cmpeq_epi8_mask(v, dot);
-        uint64_t c = _mm512_cmpeq_epi8_mask(v, comma);
-        uint64_t sp = _mm512_cmpeq_epi8_mask(v, space);
-        uint64_t z = _mm512_testn_epi8_mask(t, t);
-        /* the bit arithmetic in general registers (see masks64_avx512) */
-        __asm__("" : "+r"(d), "+r"(pt), "+r"(c), "+r"(sp), "+r"(z));
-        if (skip_run_block(d, pt, c, sp, z, sep, &k) != 0)
+        NumMasks m = num_masks_avx512((const unsigned char *)s + q, zero, nine, dot, comma, space);
+        if (skip_run_block(m.d, m.pt, m.c, m.sp, m.z, sep, &k) != 0)
             break;
-        if (c != 0)
-            lastc = q + 63 - (unsigned)__builtin_clzll(c);
+        if (m.c != 0)
+            lastc = q + 63 - (unsigned)__builtin_clzll(m.c);
     }
     return skip_run_end(s, pos, lastc, sep, last);
 }
@@ -1720,17 +1729,10 @@ skip_blocks_avx512(const char *s, size_t pos, size_t lane_end, size_t *last)
     __m512i space = _mm512_set1_epi8(' ');
     __asm__("" : "+v"(zero), "+v"(nine), "+v"(dot), "+v"(comma), "+v"(space));
     while (pos < lane_end) { /* s[pos] is a comma */
-        __m512i v = _mm512_loadu_si512((const void *)(s + pos));
-        __m512i t = _mm512_sub_epi8(v, zero);
-        uint64_t d = _mm512_cmple_epu8_mask(t, nine);
-        uint64_t pt = _mm512_cmpeq_epi8_mask(v, dot);
-        uint64_t c = _mm512_cmpeq_epi8_mask(v, comma);
-        uint64_t sp = _mm512_cmpeq_epi8_mask(v, space);
-        uint64_t z = _mm512_testn_epi8_mask(t, t);
-        /* the bit arithmetic in general registers (see masks64_avx512) */
-        __asm__("" : "+r"(d), "+r"(pt), "+r"(c), "+r"(sp), "+r"(z));
+        NumMasks m =
+            num_masks_avx512((const unsigned char *)s + pos, zero, nine, dot, comma, space);
         uint64_t st;
-        unsigned l = skip_block_check(d, pt, c, sp, z, &st);
+        unsigned l = skip_block_check(m.d, m.pt, m.c, m.sp, m.z, &st);
         if (l == 0)
             break;
         *last = pos + 63 - (unsigned)__builtin_clzll(st);

@@ -263,7 +263,7 @@ slo = cmp.resolve_slo({ state = { label = runs.a.label, slo = runs.a.info.slo } 
 -- From here on the workspace is ours: marked incomplete until everything is written, and
 -- removed again on any failure or Ctrl-C.
 -- (the --parent folders made for it go too when it is removed, each only if empty)
-local made = require("llmd.cluster").missing_folders(o.parent or ".")
+local made = ws.missing_folders(o.parent or ".")
 local w = ws.create { parent = o.parent, incomplete = "compare.lua started making this workspace and has "
   .. "not finished (it failed, was interrupted, or is still running)" }
 local par = require "llmd.parallel"

@@ -1895,7 +1895,7 @@ function M.run(plan, opts)
     -- dry run itself needs (the renders it checks, commands.log) and goes when it ends, with
     -- the parent folders made for it: a dry run leaves nothing behind (M.remove_dry_run).
     local parent = plan.parent or opts.parent or "."
-    if opts.dry_run then made = M.missing_folders(parent) end
+    if opts.dry_run then made = ws.missing_folders(parent) end
     w = ws.create { parent = parent, incomplete = M.INCOMPLETE_TEXT, quiet = opts.dry_run }
     if opts.dry_run then
       out:write(("Workspace: %s (the dry run's, for its renders and commands.log: removed when it ends)\n")
@@ -1945,17 +1945,6 @@ function M.run(plan, opts)
   return result.ok, ctx
 end
 
--- The folders of path that do not exist, deepest first ("a/b/c" with only "a" there: a/b/c,
--- a/b): what making a workspace under it makes.
-function M.missing_folders(path)
-  local list = {}
-  local p = tostring(path):gsub("/+$", "")
-  while p ~= "" and p ~= "." and not lfs.attributes(p) do
-    list[#list + 1] = p
-    p = p:match("^(.*[^/])/+[^/]*$") or ""
-  end
-  return list
-end
 
 -- Removes a fresh dry run's workspace (ctx.scratch) and the parent folders made for it
 -- (ctx.made_folders, each only if empty); returns the line that says so, or why not.

@@ -84,6 +84,18 @@ local function mkdir_new(path)
   return nil, tostring(err)
 end
 
+-- The folders of path that do not exist, deepest first ("a/b/c" with only "a" there: a/b/c,
+-- a/b): what making a workspace under it makes.
+function M.missing_folders(path)
+  local list = {}
+  local p = tostring(path):gsub("/+$", "")
+  while p ~= "" and p ~= "." and not lfs.attributes(p) do
+    list[#list + 1] = p
+    p = p:match("^(.*[^/])/+[^/]*$") or ""
+  end
+  return list
+end
+
 -- A new workspace folder under parent (default "."; made if missing), announced on
 -- stdout. Never an existing folder: a name taken (by another comparison or experiment
 -- started in the same second, say) gets a suffix -2, -3, ...; opts.base is that name

@@ -2206,8 +2206,8 @@ typedef struct CellConsts {
 ** each cell's bytes from a table by its length, the sign and the checks on both cells at
 ** once (shifts by one place cannot carry a cell's bit into the other: each cell's bytes
 ** end at place 31); the places up to the point moved up and those before the run
-** cleared by mask registers; the pairs, fours, eights, sixteens and m of both in one
-** register: A's m in its first quadword, B's in its fifth (*r). *info gets a byte per
+** cleared by mask registers; the pairs and fours of both in one register (*r: the
+** caller makes the eights, sixteens and m of four pairs at once). *info gets a byte per
 ** cell, A's first: the digits after its point (b, 0..20) in bits 0..4, its sign in bit
 ** 7. Returns 0, or not 0 when either cell is of another shape (then *r and *info are
 ** not to be used).
@@ -2256,15 +2256,10 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx2,bmi,bmi2,lzcnt"))) static 
     __mmask64 keep =
         ((0xFFFFFFFEULL << (dpa & 31)) & 0xFFFFFFFFULL) | (0xFFFFFFFE00000000ULL << (dpb & 31));
     __m512i x = _mm512_maskz_mov_epi8(places & ~first, _mm512_mask_blend_epi8(keep, up, t));
-    __m512i q = _mm512_madd_epi16(_mm512_maddubs_epi16(x, c->k10), c->k100);
-    __m512i v = _mm512_madd_epi16(_mm512_packs_epi32(q, q), c->k10000);
-    v = _mm512_add_epi64(_mm512_mul_epu32(v, c->k1e8), _mm512_srli_epi64(v, 32));
-    /* m = sixteens of places 0..15 (less than 10^4: the run starts at place 12 or after)
-       times 10^16, by its two 32-bit halves (VPMULLQ takes three times as long), plus
-       those of 16..31: A's in the first quadword, B's in the fifth */
-    *r = _mm512_add_epi64(_mm512_add_epi64(_mm512_mul_epu32(v, c->e16lo),
-                                           _mm512_slli_epi64(_mm512_mul_epu32(v, c->e16hi), 32)),
-                          _mm512_shuffle_i64x2(v, v, _MM_SHUFFLE(3, 3, 1, 1)));
+    /* the fours: A's places 0..15 in the first 128-bit lane, 16..31 in the second, B's
+       in the third and fourth (number_cells_avx512 makes the eights of two pairs in one
+       register, and m of four pairs at once) */
+    *r = _mm512_madd_epi16(_mm512_maddubs_epi16(x, c->k10), c->k100);
     /* b = 31 - the point's place (dp ^ 31 for dp 0..31) */
     *info = (dpa ^ 31) | (uint64_t)((uint32_t)neg != 0) << 7 | (dpb ^ 31) << 8 |
             (uint64_t)((neg >> 32) != 0) << 15;
@@ -2314,8 +2309,10 @@ number_cells_avx512(const char *buf, size_t base, const uint32_t *stops, size_t 
        so do the rest */
     if (k < count && b + st[1] < lim)
         return k;
-    /* m's quadwords 0 and 4 of each pair's register, in order */
-    const __m512i firsts = _mm512_setr_epi64(0, 4, 8, 12, 0, 4, 8, 12);
+    /* the quadwords with the cells' eights (of pairs 0 and 1, then 2 and 3 from 8 on):
+       cells 0, 1 (pair 0's), 2, 3 (pair 1's), ... of places 0..15, of 16..31 */
+    const __m512i firsts = _mm512_setr_epi64(0, 4, 1, 5, 8, 12, 9, 13);
+    const __m512i seconds = _mm512_setr_epi64(2, 6, 3, 7, 10, 14, 11, 15);
     const __m512i low32 = _mm512_set1_epi64(0xFFFFFFFFLL), low9 = _mm512_set1_epi64(0x1FF);
     const __m512i one = _mm512_set1_epi64(1);
     while (k < count) {
@@ -2346,9 +2343,23 @@ number_cells_avx512(const char *buf, size_t base, const uint32_t *stops, size_t 
         bad |= cell_pair_avx512(b, p3, s3, tb, &c, &r3, &i3);
         if (bad != 0) /* (a column of integers, say) */
             return number_cells_avx2(buf, base, stops, stride, k, count, out);
-        __m512i m = _mm512_shuffle_i64x2(_mm512_permutex2var_epi64(r0, firsts, r1),
-                                         _mm512_permutex2var_epi64(r2, firsts, r3),
-                                         _MM_SHUFFLE(1, 0, 1, 0));
+        /* the eights of two pairs in one register: in each 128-bit lane (16 places of
+           a cell), the first pair's two eights in its first quadword, the second's in
+           its second (the low 32 bits the first eight); of those, the eight cells'
+           places 0..15 (hi) and 16..31 (lo), in order, each made a sixteen; m = hi
+           10^16 + lo, hi less than 10^4 (the run starts at place 12 or after), by
+           10^16's two 32-bit halves (VPMULLQ takes three times as long): each step
+           once for the eight cells, not in each pair's register */
+        __m512i e01 = _mm512_madd_epi16(_mm512_packs_epi32(r0, r1), c.k10000);
+        __m512i e23 = _mm512_madd_epi16(_mm512_packs_epi32(r2, r3), c.k10000);
+        __m512i hi = _mm512_permutex2var_epi64(e01, firsts, e23);
+        __m512i lo = _mm512_permutex2var_epi64(e01, seconds, e23);
+        hi = _mm512_add_epi64(_mm512_mul_epu32(hi, c.k1e8), _mm512_srli_epi64(hi, 32));
+        lo = _mm512_add_epi64(_mm512_mul_epu32(lo, c.k1e8), _mm512_srli_epi64(lo, 32));
+        __m512i m = _mm512_add_epi64(
+            _mm512_add_epi64(_mm512_mul_epu32(hi, c.e16lo),
+                             _mm512_slli_epi64(_mm512_mul_epu32(hi, c.e16hi), 32)),
+            lo);
         /* each cell's byte of *info in a quadword: b in bits 0..4 (the tables' index:
            VPERMT2Q reads bits 0..3 of it, VPERMQ 0..2), the sign in bit 7 */
         __m512i info = _mm512_cvtepu8_epi64(

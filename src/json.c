@@ -2199,80 +2199,123 @@ typedef struct CellConsts {
 } CellConsts;
 
 /*
-** One turn of number_cells_avx512's pairs: the cells between sp[0] and sp[1] (A) and
+** number_cells_avx512's masks of a turn's four pairs of cells, each pair's in one 64-bit
+** word (A's places in bits 0..31, B's in 32..63; pair j's in word j): the cells' bytes
+** (from a table by each one's length), their digits, points, signs and zeros. The four
+** words of each go into one vector (checked eight cells at once in 32-bit lanes), not
+** worked on word by word in general registers: those ran out (a third of that code was
+** spills) and their work shared the vector lane's ports. (Into the vector through
+** general registers, not stored from the mask registers and loaded as one: a load of
+** four stores cannot take their values before they are written, and that was slower.)
+*/
+typedef struct CellMasks {
+    __mmask64 span[4], digit[4], point[4], sign[4], zero[4];
+    __mmask64 keep[4], run[4]; /* cell_checks' answers, for the mask registers */
+} CellMasks;
+
+/*
+** One pair of number_cells_avx512's turn: the cells between sp[0] and sp[1] (A) and
 ** between sp[stride] and sp[stride + 1] (B), both ending 33 bytes or more into the
-** buffer. Their windows in the halves of one register (cell A's places in bits 0..31 of
-** the masks, B's in 32..63), their digits, points, signs and zeros as four 64-bit masks;
-** each cell's bytes from a table by its length, the sign and the checks on both cells at
-** once (shifts by one place cannot carry a cell's bit into the other: each cell's bytes
-** end at place 31); the places up to the point moved up and those before the run
-** cleared by mask registers; the pairs and fours of both in one register (*r: the
-** caller makes the eights, sixteens and m of four pairs at once). *info gets a byte per
-** cell, A's first: the digits after its point (b, 0..20) in bits 0..4, its sign in bit
-** 7. Returns 0, or not 0 when either cell is of another shape (then *r and *info are
-** not to be used).
+** buffer. Their windows in the halves of one register (*t: the bytes less '0'; *up: the
+** same one byte earlier, the places moved up), their masks into word j of mk.
 */
 __attribute__((target("avx512f,avx512bw,avx512vl,avx2,bmi,bmi2,lzcnt"))) static inline
-    __attribute__((always_inline)) uint64_t
-    cell_pair_avx512(const unsigned char *b, const uint32_t *sp, size_t stride, const CellWide *tb,
-                     const CellConsts *c, __m512i *r, uint64_t *info)
+    __attribute__((always_inline)) void
+    cell_pair_load(const unsigned char *b, const uint32_t *sp, size_t stride, const CellWide *tb,
+                   const CellConsts *c, __m512i *t, __m512i *up, CellMasks *mk, int j)
 {
     uint32_t ta = sp[1], tb2 = sp[stride + 1];
     uint32_t la = ta - sp[0] - 1, lb = tb2 - sp[stride] - 1; /* with the sign */
     /* "d.d" .. 20 digits and point, and a sign; any other length as 0, which has no
-       bytes, hence no point: refused below */
+       bytes, hence no point: refused by cell_checks */
     la = la - 3 < 19 ? la : 0;
     lb = lb - 3 < 19 ? lb : 0;
     const unsigned char *ea = b + ta, *eb = b + tb2;
-    __m512i t = _mm512_inserti64x4(
+    __m512i x = _mm512_inserti64x4(
         _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)(ea - 32))),
         _mm256_loadu_si256((const __m256i *)(const void *)(eb - 32)), 1);
-    __m512i up = _mm512_inserti64x4(
+    __m512i u = _mm512_inserti64x4(
         _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)(ea - 33))),
         _mm256_loadu_si256((const __m256i *)(const void *)(eb - 33)), 1);
-    t = _mm512_sub_epi8(t, c->zero);
-    up = _mm512_sub_epi8(up, c->zero);
-    uint64_t digit = _mm512_cmple_epu8_mask(t, c->nine);
-    uint64_t points = _mm512_cmpeq_epi8_mask(t, c->point_byte);
-    uint64_t signs = _mm512_cmpeq_epi8_mask(t, c->minus);
-    uint64_t zeros = _mm512_testn_epi8_mask(t, t);
-    uint64_t span = tb->span[la][0] | tb->span[lb][1]; /* each cell's bytes */
-    uint64_t lead = span & ~(span << 1);               /* their first bytes */
-    uint64_t neg = signs & lead;
-    uint64_t places = span ^ neg; /* the digits and the point */
-    uint64_t first = places & ~(places << 1);
-    uint64_t pt = points & places;
-    /* each cell's one point: the lowest in each half, and no other */
-    uint64_t dpa = _tzcnt_u64(pt), dpb = _tzcnt_u64(pt >> 32);
-    /* refused: no point in a cell, or two; a byte that is no digit and no point; the
-       first or last byte no digit; a leading zero before a digit; 21 places (a length
-       of 21 without a sign: bit 11 of its half) */
-    uint64_t bad = ((dpa | dpb) & ~31ULL) |
-                   (pt ^ (1ULL << (dpa & 31)) ^ ((1ULL << 32) << (dpb & 31))) |
-                   (places & ~(digit | points)) | (places & 0x0000080000000800ULL) |
-                   ((first | 0x8000000080000000ULL) & ~digit) | (zeros & first & (digit >> 1));
-    /* places up to the point take the one before them; the run of digits from the place
-       after the first */
-    __mmask64 keep =
-        ((0xFFFFFFFEULL << (dpa & 31)) & 0xFFFFFFFFULL) | (0xFFFFFFFE00000000ULL << (dpb & 31));
-    __m512i x = _mm512_maskz_mov_epi8(places & ~first, _mm512_mask_blend_epi8(keep, up, t));
-    /* the fours: A's places 0..15 in the first 128-bit lane, 16..31 in the second, B's
-       in the third and fourth (number_cells_avx512 makes the eights of two pairs in one
-       register, and m of four pairs at once) */
-    *r = _mm512_madd_epi16(_mm512_maddubs_epi16(x, c->k10), c->k100);
-    /* b = 31 - the point's place (dp ^ 31 for dp 0..31) */
-    *info = (dpa ^ 31) | (uint64_t)((uint32_t)neg != 0) << 7 | (dpb ^ 31) << 8 |
-            (uint64_t)((neg >> 32) != 0) << 15;
-    /* one word when the caller ORs four turns' together (GCC would keep each term apart
-       until then, in more registers than there are) */
-    __asm__("" : "+r"(bad));
-    return bad;
+    x = _mm512_sub_epi8(x, c->zero);
+    *up = _mm512_sub_epi8(u, c->zero);
+    *t = x;
+    mk->digit[j] = _mm512_cmple_epu8_mask(x, c->nine);
+    mk->point[j] = _mm512_cmpeq_epi8_mask(x, c->point_byte);
+    mk->sign[j] = _mm512_cmpeq_epi8_mask(x, c->minus);
+    mk->zero[j] = _mm512_testn_epi8_mask(x, x);
+    mk->span[j] = tb->span[la][0] | tb->span[lb][1];
+}
+
+/* Four words of CellMasks in one vector (the first in the low lane). */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
+cell_words(const __mmask64 *w)
+{
+    return _mm256_set_epi64x((long long)w[3], (long long)w[2], (long long)w[1], (long long)w[0]);
+}
+
+/*
+** The checks of a turn's eight cells (mk's masks), each in a 32-bit lane (cell k in lane
+** k: pair j's A in lane 2 j, B in 2 j + 1; shifts by one place cannot carry a bit into
+** another cell). Sets mk->keep (the places after the point: their own byte; those up to
+** it take the one before) and mk->run (the run of digits and the moved point, from the
+** place after the first), and *info: a cell's byte in each lane, the digits after its
+** point (b = 31 - the point's place, 0..20) in bits 0..4 and its sign in bit 7. Returns
+** not 0 when a cell is of another shape: no point or two, a byte that is no digit and no
+** point, the first or last byte no digit, a leading zero before a digit, 21 places (a
+** length of 21 without a sign: bit 11).
+*/
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512cd,avx2"))) static inline
+    __attribute__((always_inline)) int
+    cell_checks(CellMasks *mk, __m256i *info)
+{
+    const __m256i span = cell_words(mk->span);
+    const __m256i digit = cell_words(mk->digit);
+    const __m256i point = cell_words(mk->point);
+    const __m256i sign = cell_words(mk->sign);
+    const __m256i zero = cell_words(mk->zero);
+    __m256i lead = _mm256_andnot_si256(_mm256_slli_epi32(span, 1), span); /* first bytes */
+    __m256i neg = _mm256_and_si256(sign, lead);
+    __m256i places = _mm256_xor_si256(span, neg); /* the digits and the point */
+    __m256i first = _mm256_andnot_si256(_mm256_slli_epi32(places, 1), places);
+    __m256i pt = _mm256_and_si256(point, places);
+    __m256i b = _mm256_lzcnt_epi32(pt); /* 32 when there is none */
+    __m256i bad = _mm256_or_si256(_mm256_srli_epi32(b, 5),
+                                  _mm256_and_si256(pt, _mm256_sub_epi32(pt, _mm256_set1_epi32(1))));
+    bad = _mm256_or_si256(bad, _mm256_andnot_si256(_mm256_or_si256(digit, point), places));
+    bad = _mm256_or_si256(bad, _mm256_and_si256(places, _mm256_set1_epi32(1 << 11)));
+    bad = _mm256_or_si256(
+        bad, _mm256_andnot_si256(digit, _mm256_or_si256(first, _mm256_set1_epi32(INT32_MIN))));
+    bad = _mm256_or_si256(
+        bad, _mm256_and_si256(_mm256_and_si256(zero, first), _mm256_srli_epi32(digit, 1)));
+    /* the places after the point's (31 - b): 0xFFFFFFFE << (31 - b) */
+    _mm256_storeu_si256((__m256i *)(void *)mk->keep,
+                        _mm256_sllv_epi32(_mm256_set1_epi32((int)0xFFFFFFFEu),
+                                          _mm256_sub_epi32(_mm256_set1_epi32(31), b)));
+    _mm256_storeu_si256((__m256i *)(void *)mk->run, _mm256_andnot_si256(first, places));
+    *info = _mm256_mask_or_epi32(b, _mm256_test_epi32_mask(neg, neg), b, _mm256_set1_epi32(128));
+    return !_mm256_testz_si256(bad, bad);
+}
+
+/*
+** Pair j of a turn whose cells passed cell_checks: the places up to the point moved up,
+** those before the run cleared (by mask registers), the pairs and fours of both cells:
+** A's places 0..15 in the first 128-bit lane, 16..31 in the second, B's in the third and
+** fourth (number_cells_avx512 makes the eights of two pairs in one register, and m of
+** four pairs at once).
+*/
+__attribute__((target("avx512f,avx512bw"))) static inline __attribute__((always_inline)) __m512i
+cell_pair_fours(__m512i t, __m512i up, const CellMasks *mk, int j, const CellConsts *c)
+{
+    __m512i x = _mm512_maskz_mov_epi8(mk->run[j], _mm512_mask_blend_epi8(mk->keep[j], up, t));
+    return _mm512_madd_epi16(_mm512_maddubs_epi16(x, c->k10), c->k100);
 }
 
 /*
 ** number_cells_avx2 with AVX-512 (F, BW, VL, DQ, CD), for the usual cells of a column
 ** of floats ("[-]digits.digits", 1..19 digits): eight cells a turn, as four pairs
-** (cell_pair_avx512) and their eight m in one register, converted as decimal_pow5 does
+** (cell_pair_load, cell_checks, cell_pair_fours) and their eight m in one register, converted as
+*decimal_pow5 does
 ** in eight lanes: the 64-bit products of 64-bit halves from 32-bit ones (the top half
 ** and whether the low one is 0), the conversion of (P >> 1) | 1 to a double, and the
 ** power of two, the sign and the shift of m added to its bits; the last cells (fewer
@@ -2304,6 +2347,7 @@ number_cells_avx512(const char *buf, size_t base, const uint32_t *stops, size_t 
     __asm__("" : "+v"(c.zero), "+v"(c.nine), "+v"(c.point_byte), "+v"(c.minus), "+v"(c.k10));
     __asm__("" : "+v"(c.k100), "+v"(c.k10000), "+v"(c.k1e8), "+v"(c.e16lo), "+v"(c.e16hi));
     const CellWide *tb = &cell_wide;
+    CellMasks mk;
     const uint32_t *st = stops + k * stride;
     /* the cells end one after the other: when the first ends 33 bytes or more into buf,
        so do the rest */
@@ -2335,14 +2379,16 @@ number_cells_avx512(const char *buf, size_t base, const uint32_t *stops, size_t 
                 s1 = s2 = s3 = 0;
             }
         }
-        __m512i r0, r1, r2, r3;
-        uint64_t i0, i1, i2, i3;
-        uint64_t bad = cell_pair_avx512(b, st, left >= 2 ? stride : 0, tb, &c, &r0, &i0);
-        bad |= cell_pair_avx512(b, p1, s1, tb, &c, &r1, &i1);
-        bad |= cell_pair_avx512(b, p2, s2, tb, &c, &r2, &i2);
-        bad |= cell_pair_avx512(b, p3, s3, tb, &c, &r3, &i3);
-        if (bad != 0) /* (a column of integers, say) */
+        __m512i t0, t1, t2, t3, u0, u1, u2, u3;
+        cell_pair_load(b, st, left >= 2 ? stride : 0, tb, &c, &t0, &u0, &mk, 0);
+        cell_pair_load(b, p1, s1, tb, &c, &t1, &u1, &mk, 1);
+        cell_pair_load(b, p2, s2, tb, &c, &t2, &u2, &mk, 2);
+        cell_pair_load(b, p3, s3, tb, &c, &t3, &u3, &mk, 3);
+        __m256i info8;
+        if (cell_checks(&mk, &info8)) /* (a column of integers, say) */
             return number_cells_avx2(buf, base, stops, stride, k, count, out);
+        __m512i r0 = cell_pair_fours(t0, u0, &mk, 0, &c), r1 = cell_pair_fours(t1, u1, &mk, 1, &c);
+        __m512i r2 = cell_pair_fours(t2, u2, &mk, 2, &c), r3 = cell_pair_fours(t3, u3, &mk, 3, &c);
         /* the eights of two pairs in one register: in each 128-bit lane (16 places of
            a cell), the first pair's two eights in its first quadword, the second's in
            its second (the low 32 bits the first eight); of those, the eight cells'
@@ -2356,14 +2402,13 @@ number_cells_avx512(const char *buf, size_t base, const uint32_t *stops, size_t 
         __m512i lo = _mm512_permutex2var_epi64(e01, seconds, e23);
         hi = _mm512_add_epi64(_mm512_mul_epu32(hi, c.k1e8), _mm512_srli_epi64(hi, 32));
         lo = _mm512_add_epi64(_mm512_mul_epu32(lo, c.k1e8), _mm512_srli_epi64(lo, 32));
-        __m512i m = _mm512_add_epi64(
-            _mm512_add_epi64(_mm512_mul_epu32(hi, c.e16lo),
-                             _mm512_slli_epi64(_mm512_mul_epu32(hi, c.e16hi), 32)),
-            lo);
-        /* each cell's byte of *info in a quadword: b in bits 0..4 (the tables' index:
-           VPERMT2Q reads bits 0..3 of it, VPERMQ 0..2), the sign in bit 7 */
-        __m512i info = _mm512_cvtepu8_epi64(
-            _mm_cvtsi64_si128((long long)(i0 | i1 << 16 | i2 << 32 | i3 << 48)));
+        __m512i m =
+            _mm512_add_epi64(_mm512_add_epi64(_mm512_mul_epu32(hi, c.e16lo),
+                                              _mm512_slli_epi64(_mm512_mul_epu32(hi, c.e16hi), 32)),
+                             lo);
+        /* each cell's info in a quadword: b in bits 0..4 (the tables' index: VPERMT2Q
+           reads bits 0..3 of it, VPERMQ 0..2), the sign in bit 7 */
+        __m512i info = _mm512_cvtepu32_epi64(info8);
         __mmask8 past15 = _mm512_test_epi64_mask(info, _mm512_set1_epi64(16));
         __m512i hi5 = _mm512_mask_blend_epi64(
             past15,

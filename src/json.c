@@ -2279,7 +2279,8 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512cd,avx2"))) static inline
     __m256i places = _mm256_xor_si256(span, neg); /* the digits and the point */
     __m256i first = _mm256_andnot_si256(_mm256_slli_epi32(places, 1), places);
     __m256i pt = _mm256_and_si256(point, places);
-    __m256i b = _mm256_lzcnt_epi32(pt); /* 32 when there is none */
+    __m256i b = _mm256_lzcnt_epi32(pt); /* the one point's, else 32 (none) or less (two) */
+    /* no point (b = 32), or more than one (pt not a power of two) */
     __m256i bad = _mm256_or_si256(_mm256_srli_epi32(b, 5),
                                   _mm256_and_si256(pt, _mm256_sub_epi32(pt, _mm256_set1_epi32(1))));
     bad = _mm256_or_si256(bad, _mm256_andnot_si256(_mm256_or_si256(digit, point), places));
@@ -2289,9 +2290,9 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512cd,avx2"))) static inline
     bad = _mm256_or_si256(
         bad, _mm256_and_si256(_mm256_and_si256(zero, first), _mm256_srli_epi32(digit, 1)));
     /* the places after the point's (31 - b): 0xFFFFFFFE << (31 - b) */
-    _mm256_storeu_si256((__m256i *)(void *)mk->keep,
-                        _mm256_sllv_epi32(_mm256_set1_epi32((int)0xFFFFFFFEu),
-                                          _mm256_sub_epi32(_mm256_set1_epi32(31), b)));
+    _mm256_storeu_si256(
+        (__m256i *)(void *)mk->keep,
+        _mm256_sllv_epi32(_mm256_set1_epi32(-2), _mm256_sub_epi32(_mm256_set1_epi32(31), b)));
     _mm256_storeu_si256((__m256i *)(void *)mk->run, _mm256_andnot_si256(first, places));
     *info = _mm256_mask_or_epi32(b, _mm256_test_epi32_mask(neg, neg), b, _mm256_set1_epi32(128));
     return !_mm256_testz_si256(bad, bad);
@@ -2314,16 +2315,15 @@ cell_pair_fours(__m512i t, __m512i up, const CellMasks *mk, int j, const CellCon
 /*
 ** number_cells_avx2 with AVX-512 (F, BW, VL, DQ, CD), for the usual cells of a column
 ** of floats ("[-]digits.digits", 1..19 digits): eight cells a turn, as four pairs
-** (cell_pair_load, cell_checks, cell_pair_fours) and their eight m in one register, converted as
-*decimal_pow5 does
-** in eight lanes: the 64-bit products of 64-bit halves from 32-bit ones (the top half
-** and whether the low one is 0), the conversion of (P >> 1) | 1 to a double, and the
-** power of two, the sign and the shift of m added to its bits; the last cells (fewer
-** than eight) in a turn of their own, those missing not stored (a CSV lane's run of rows
-** is often no multiple of eight). From the first turn with a cell of another shape (an
-** integer, say), number_cells_avx2 reads the rest (its return is this one's); a cell
-** whose value the product cannot decide (a tie?) ends it there, as there:
-** json_number_cells reads it.
+** (cell_pair_load, cell_checks, cell_pair_fours) and their eight m in one register,
+** converted as decimal_pow5 does in eight lanes: the 64-bit products of 64-bit halves
+** from 32-bit ones (the top half and whether the low one is 0), the conversion of
+** (P >> 1) | 1 to a double, and the power of two, the sign and the shift of m added to
+** its bits; the last cells (fewer than eight) in a turn of their own, those missing not
+** stored (a CSV lane's run of rows is often no multiple of eight). From the first turn
+** with a cell of another shape (an integer, say), number_cells_avx2 reads the rest (its
+** return is this one's); a cell whose value the product cannot decide (a tie?) ends it
+** there, as there: json_number_cells reads it.
 */
 __attribute__((
     target("avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi,bmi2,lzcnt"))) static size_t

@@ -292,7 +292,7 @@ function M.latency_throughput(model, A, B)
   -- (llmd.loadpoints.latency_columns, the ladder's columns too): vLLM's benchmark often
   -- records p50, p95 and p99 and no p90
   local usable = function(p, key) return finite(p.values[key]) and has_x(p) ~= nil end
-  for i, col in ipairs(lp.latency_columns({ pts.a, pts.b }, usable)) do
+  for i, col in ipairs(lp.latency_columns({ pts.a, pts.b }, usable, model.slo)) do
     local vals = {}
     for _, x in ipairs { "a", "b" } do
       for _, p in ipairs(pts[x]) do

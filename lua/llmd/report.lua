@@ -525,10 +525,10 @@ end
 
 -- The ladder table: both runs' load points paired by load (llmd.loadpoints.axis: the offered
 -- rate or concurrency when both runs were driven by it, else the achieved rate).
-local function ladder_section(A, B, pa, pb, sat)
+local function ladder_section(A, B, pa, pb, sat, slo)
   -- the latency columns at the percentiles both runs have (the latency chart's panels):
-  -- vLLM's benchmark often records p50, p95 and p99 and no p90
-  local lat_cols = lp.latency_columns { pa, pb }
+  -- vLLM's benchmark often records p50, p95 and p99 and no p90; an SLO's percentile first
+  local lat_cols = lp.latency_columns({ pa, pb }, nil, slo)
   local keys = {}
   for _, k in ipairs(lp.LADDER_KEYS) do keys[#keys + 1] = k end
   for _, col in ipairs(lat_cols) do
@@ -632,18 +632,19 @@ end
 
 -- The Load Curves' latency columns (both runs' tables the same): TTFT p50 and p99, and TTFT,
 -- TPOT, ITL and end-to-end latency each at the percentile llmd.loadpoints.latency_columns
--- picks for it over both runs (the ladder's and the latency chart's rule: p90 first, else
--- p95, p99, p50, p99.9; vLLM's sweeps record p50, p95 and p99 and no p90), labelled with it;
+-- picks for it over both runs (the ladder's and the latency chart's rule: an SLO's percentile
+-- first, then p90, p95, p99, p50, p99.9; vLLM's sweeps record p50, p95 and p99 and no p90),
+-- labelled with it;
 -- p90 where neither run has any (its cells N/A with the reason). A TTFT percentile that is
 -- p50 or p99 is not shown twice. Each {key =, label = "TTFT p95", d = decimals}; and the
 -- TTFT percentile picked ("p95"), the one the repeats' line gives an interval of.
-local function curve_columns(pa, pb)
+local function curve_columns(pa, pb, slo)
   local function pct_of(prefix)
     local function has(p, key)
       local v = lp.field(p, key)
       return key:sub(1, #prefix + 1) == prefix .. "_" and type(v) == "number" and v == v and math.abs(v) ~= math.huge
     end
-    local c = lp.latency_columns({ pa, pb }, has)[1]
+    local c = lp.latency_columns({ pa, pb }, has, slo)[1]
     return c and c.pct or "p90"
   end
   local label = { p50 = "p50", p90 = "p90", p95 = "p95", p99 = "p99", p999 = "p99.9" }
@@ -3234,7 +3235,7 @@ function M.build(opts)
   local _, wb = gpus_of(B)
   -- a run without load points: one line saying why instead of an empty table
   local function empty_why(points, run) return #points == 0 and (lp.no_points_why(run) or "no load point") or "" end
-  local lat, ttft_pct = curve_columns(pa, pb)
+  local lat, ttft_pct = curve_columns(pa, pb, model.slo)
   model.curve_columns = lat
   model.curves = { { label = A.label, rows = curve_rows(pa, ga, lat, ttft_pct), empty_why = empty_why(pa, A.run),
     na_note = curve_na_note(pa, ga, wa, any_goodput, lat),
@@ -3260,7 +3261,7 @@ function M.build(opts)
     local r = perf_row(key, ctx)
     if not (M.OPTIONAL_KEYS[key] and r.a == nil and r.b == nil) then rows[#rows + 1] = r end
   end
-  model.ladder = ladder_section(A, B, pa, pb, model.saturation)
+  model.ladder = ladder_section(A, B, pa, pb, model.saturation, model.slo)
   -- the summary's test of the limiting metric at the runs' common load (matched_load)
   local broken = #model.broken > 0
   local mp = #model.slo > 0 and #model.workload_differs == 0 and not broken

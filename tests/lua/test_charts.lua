@@ -239,6 +239,35 @@ t.test("the quantile grid comes from the harness reader's own accumulators", fun
   t.eq(back.cdf.ttft_ms, sd.run.cdf.ttft_ms)
 end)
 
+t.test("an SLO on a percentile both runs have: the panel and the ladder show that percentile, the SLO drawn",
+  function()
+  -- the KubeCon pair's stage files hold TTFT p50, p90, p95 and p99 (inference-perf's
+  -- lifecycle summaries): without an SLO the rule picks p90; with an SLO on TTFT p99 the
+  -- panel is TTFT p99 and carries the limit, not p90 with "the SLO is not drawn" (new-user
+  -- trial, session 32)
+  local A, B = side("a", BASE, "vllm"), side("b", TREAT, "vllm+chunked-prefix")
+  local function vars_of(model)
+    local c = charts.latency_throughput(model, A, B)
+    t.ok(c.available, c.reason)
+    local v = {}
+    for _, kv in ipairs(c.vars) do v[kv[1]] = kv[2] end
+    return v, c.notes
+  end
+  local v0 = vars_of {}
+  t.eq(v0.panel_label[1], "TTFT p90 (ms)")
+  local v, notes = vars_of { slo = { { key = "ttft_p99_ms", max = 400, text = "TTFT p99 <= 400 ms" } } }
+  t.eq(v.panel_label, { "TTFT p99 (ms)", "TPOT p90 (ms)", "E2E latency p90 (ms)" })
+  t.eq(v.panel_slo[1], 400)
+  for _, n in ipairs(notes) do t.ok(not n:find("is not drawn", 1, true), n) end
+  -- the same through compare.lua: the ladder's TTFT columns at p99
+  local w, r = compare { "--a", BASE, "--a-label", "A", "--b", TREAT, "--b-label", "B", "--slo", "ttft_p99_ms=400" }
+  t.eq(r.code, 0, r.stderr)
+  local md = t.read(w .. "/comparison_report.md")
+  local ladder = md:match("## Load Ladder.-## KV") or ""
+  t.ok(ladder:find("TTFT p99 A (ms) | TTFT p99 B (ms)", 1, true), ladder)
+  t.ok(not ladder:find("TTFT p90", 1, true), ladder)
+end)
+
 t.test("latency against throughput for the KubeCon pair: stage values, log TTFT axis", function()
   local A, B = side("a", BASE, "vllm"), side("b", TREAT, "vllm+chunked-prefix")
   local c = charts.latency_throughput({}, A, B)

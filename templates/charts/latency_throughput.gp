@@ -13,7 +13,8 @@
 # cap_b_open[j] (1: the range has no upper end, the band reaches the right edge), band_a /
 # band_b (the key's name of each run's band); per panel i: panel_col[i]
 # (its column), panel_label[i], panel_log[i] (1: log y), panel_slo[i] (the SLO
-# threshold in ms, NaN when none), panel_has_a[i] / panel_has_b[i] (does the run have
+# threshold in ms, NaN when none or too far from the values to draw; the axis stretches
+# to it), panel_has_a[i] / panel_has_b[i] (does the run have
 # values); saturated (1: some load point is at or past its run's saturation point, column
 # 7 is 1 there: ringed, as in the achieved-offered chart and the ladder's Saturated column);
 # failures (1: some load point's achieved rate fell short because requests failed, not from
@@ -84,6 +85,11 @@ do for [i = 1:n] {
     }
     if (failures) {
       cmd = cmd . ", datafile using x_col[j]:(column(8) > 0 ? column(panel_col[i]) : 1/0) with points linestyle 6 notitle"
+    }
+    # the SLO within the y range: invisible points at its height stretch the autoscale to it
+    # (llmdlua sends NaN for an SLO too far from the values to be drawn, and says so)
+    if (panel_slo[i] == panel_slo[i]) {
+      cmd = cmd . ", datafile using x_col[j]:(panel_slo[i]) with points pointsize 0 notitle"
     }
     eval cmd
   }

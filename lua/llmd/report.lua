@@ -700,11 +700,11 @@ end
 
 -- The N/A cells of one run's curve table, grouped by column and reason: "Output tok/s/GPU
 -- at every point: accelerator count unknown: ...; TTFT p99 at point 3: ...", or "".
-local function curve_na_note(points, gpus, gpu_why, goodput, lat)
+local function curve_na_note(points, gpus, gpu_why, goodput, lat, goodput_why)
   local groups, order = {}, {}
   local cols = curve_na_columns(lat)
   if goodput then
-    -- some point has goodput: the others say why not (else the footnote under the tables does)
+    -- some point has goodput: the others say why not
     cols[#cols + 1] = { "goodput_rps", "Goodput req/s" }
     cols[#cols + 1] = { "slo_attainment_pct", "SLO attainment" }
   end
@@ -726,6 +726,13 @@ local function curve_na_note(points, gpus, gpu_why, goodput, lat)
   for _, id in ipairs(order) do
     local g = groups[id]
     parts[#parts + 1] = ("%s %s: %s"):format(g.label, at_points(g.points, #points), g.why)
+  end
+  if not goodput and #points > 0 and goodput_why then
+    -- no point of either run has goodput: the line names those columns too (their reason is
+    -- also in the note under both tables), so that it lists every N/A of the table
+    local all = {}
+    for _, p in ipairs(points) do all[#all + 1] = p.index end
+    parts[#parts + 1] = ("Goodput req/s and SLO attainment %s: %s"):format(at_points(all, #points), goodput_why)
   end
   return table.concat(parts, "; ")
 end
@@ -1408,15 +1415,15 @@ local function headline(model)
     add("capacity_tps", "Capacity at SLO, output tok/s", tps_fig(cap.a), tps_fig(cap.b), tps(cap.a), tps(cap.b), 1)
   else
     local why = "N/A (no SLO given: --slo or slo: in the info files)"
-    rows[#rows + 1] = { key = "capacity", label = "Capacity at SLO", a_text = why, b_text = why, delta_text = "",
-      pct_text = "" }
+    rows[#rows + 1] = { key = "capacity", label = "Capacity at SLO", a_text = why, b_text = why,
+      delta_text = "N/A (unknown on both sides)", pct_text = "N/A" }
   end
   add("max_sustained", "Max sustained throughput", sat.a.max_sustained_rps, sat.b.max_sustained_rps,
     sustained_text(sat.a), sustained_text(sat.b))
   if not g.a.gpus and not g.b.gpus then
     local why = "N/A (accelerator counts unknown: gpus: N in the info files)"
-    rows[#rows + 1] = { key = "per_gpu", label = "Per GPU", a_text = why, b_text = why, delta_text = "",
-      pct_text = "" }
+    rows[#rows + 1] = { key = "per_gpu", label = "Per GPU", a_text = why, b_text = why,
+      delta_text = "N/A (unknown on both sides)", pct_text = "N/A" }
     return rows
   end
   -- per GPU, each figure exactly as its total says it, divided by the run's accelerators: a
@@ -2094,7 +2101,13 @@ local function headline_evidence(model, A, B)
   if comparable then sus = sustained_order_evidence(model, A, B, sus, false) or sus end
   for _, r in ipairs(model.headline) do
     local k = r.key
-    if (k == "capacity" and #model.slo == 0) or k == "per_gpu" or k == "gpus" then
+    -- (a row N/A on both sides says why in its cells; its evidence says it is not compared,
+    -- never a blank a reader could take for a missing test)
+    if k == "capacity" and #model.slo == 0 then
+      r.evidence = "not compared: no SLO given"
+    elseif k == "per_gpu" then
+      r.evidence = "not compared: neither run's accelerator count is known"
+    elseif k == "gpus" then
       r.evidence = ""
     elseif k == "capacity_per_gpu" then
       r.evidence = cap_gpu
@@ -3238,10 +3251,10 @@ function M.build(opts)
   local lat, ttft_pct = curve_columns(pa, pb, model.slo)
   model.curve_columns = lat
   model.curves = { { label = A.label, rows = curve_rows(pa, ga, lat, ttft_pct), empty_why = empty_why(pa, A.run),
-    na_note = curve_na_note(pa, ga, wa, any_goodput, lat),
+    na_note = curve_na_note(pa, ga, wa, any_goodput, lat, model.goodput.reason),
     interactivity_note = interactivity_note(pa) },
     { label = B.label, rows = curve_rows(pb, gb, lat, ttft_pct), empty_why = empty_why(pb, B.run),
-    na_note = curve_na_note(pb, gb, wb, any_goodput, lat),
+    na_note = curve_na_note(pb, gb, wb, any_goodput, lat, model.goodput.reason),
       interactivity_note = interactivity_note(pb) } }
   -- inference-perf's ITL: a note beside every ITL figure of such a run
   local ipa, ipb = itl_per_token_times(A.run), itl_per_token_times(B.run)

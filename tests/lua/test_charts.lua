@@ -330,6 +330,36 @@ t.test("runs of different workloads: each drawn chart's title and first note say
   t.ok(not t.read(w2 .. "/comparison_report.md"):find("NOT the same workload", 1, true))
 end)
 
+t.test("long run labels: the latency chart's key grows its strip, never over the last panels' axis labels", function()
+  -- the folder names as labels (49 characters): the key's six entries fit one to a row, six
+  -- rows; before, the strip held three rows and the key rose over the x-axis label of the
+  -- bottom panels (new-user trial, session 32). Read from the SVG gnuplot wrote: every key
+  -- entry's baseline lies below the lowest "achieved request throughput" label and inside
+  -- the picture.
+  local long_a, long_b = ("a"):rep(45) .. "vllm", ("b"):rep(45) .. "chkd"
+  local w, r = compare { "--a", BASE, "--a-label", long_a, "--b", TREAT, "--b-label", long_b, "--slo", "ttft_p90_ms=200" }
+  t.eq(r.code, 0, r.stderr)
+  local svg = t.read(w .. "/charts/latency_throughput.svg")
+  local height = tonumber(svg:match('height="(%d+)"'))
+  local function ys(text)
+    local out = {}
+    for y, s in svg:gmatch('translate%([%d.]+,([%d.]+)%)[^>]*>%s*<text>([^<]*)</text>') do
+      if s == text then out[#out + 1] = tonumber(y) end
+    end
+    return out
+  end
+  local axis = 0
+  for _, y in ipairs(ys("achieved request throughput (req/s)")) do axis = math.max(axis, y) end
+  t.ok(axis > 0, "the x-axis labels")
+  local entries = { long_a, long_b, "SLO threshold", "capacity at SLO (estimate), " .. long_b,
+    "measured bracket, " .. long_b, "saturated" }
+  for _, e in ipairs(entries) do
+    local y = ys(e)[1]
+    t.ok(y and y > axis + 12 and y < height, ("%s at %s, axis label at %s, height %s"):format(e, tostring(y), axis,
+      height))
+  end
+end)
+
 t.test("latency against throughput for the KubeCon pair: stage values, log TTFT axis", function()
   local A, B = side("a", BASE, "vllm"), side("b", TREAT, "vllm+chunked-prefix")
   local c = charts.latency_throughput({}, A, B)

@@ -322,14 +322,14 @@ local metrics = require "llmd.metrics"
 local function finite(x) return type(x) == "number" and x == x and math.abs(x) ~= math.huge end
 
 -- A percentage of a gap as compare.lua prints it ("+22.8 %", "+1,000.0 %")
-local function PCT(v) return require("llmd.template").helpers.pct(v) end
+local function gap_pct(v) return require("llmd.template").helpers.pct(v) end
 
 -- "no clear difference" with the gap g allows (llmd.decision.no_clear_difference_text, the
 -- text compare.lua prints; g: b - a, who: "b vs a"), its first words naming the next place:
 -- "no clear difference vs base (67.720 req/s) — the repeats' ranges overlap; the gap could
 -- be anywhere from -17.8 % to +438.5 % (chunked vs base)".
 local function no_clear_difference(g, who, vs)
-  return (decision.no_clear_difference_text(g, PCT, who):gsub("^no clear difference", function()
+  return (decision.no_clear_difference_text(g, gap_pct, who):gsub("^no clear difference", function()
     return "no clear difference vs " .. vs
   end))
 end
@@ -643,9 +643,15 @@ local function grouped_model(groups, opts)
       common_text = sub.common_text or false, common_why = sub.common_why or false, family = sub.family,
       common_load = sub.common_load or false, common_axis = sub.common_axis or false,
       signature = g.signature or false }
+    -- in a few words, never "not shown to differ" where the measured loads order the first
+    -- two (untested, but an order: its own verdict says so next)
+    local r1 = sub.ranking[1]
+    local lead = best and ("best: %s."):format(best)
+      or r1 and r1.order_certain and ("%s first by the figures, above %s as the measured loads order them, "
+        .. "untested (no treatment shown best by repeats)."):format(r1.label, sub.ranking[2].label)
+      or "not shown to differ (no treatment shown best)."
     parts[#parts + 1] = ("%s (%s%s): %s %s"):format(g.named and ("Workload " .. w) or w:gsub("^w", "W"),
-      g.signature and (g.signature .. "; ") or "", table.concat(labels, ", "),
-      best and ("best: %s."):format(best) or "not shown to differ (no treatment shown best).", sub.verdict)
+      g.signature and (g.signature .. "; ") or "", table.concat(labels, ", "), lead, sub.verdict)
     commons[#commons + 1] = ("%s at %s"):format(w, sub.common_text or metrics.na(sub.common_why))
   end
   -- the treatments as the list gives them (the tables' order), each marked with its workload
@@ -989,7 +995,7 @@ function M.model(list, opts)
     -- the gap as compare.lua states it: the range both capacities' spans allow (each one's
     -- measured bracket or its repeats' range, within its ceiling), this over the next
     -- ("at least +37.8 %" where the upper end is unbounded or beyond decision.GAP_PCT_MAX)
-    local gap = decision.gap_pct_text(g, PCT)
+    local gap = decision.gap_pct_text(g, gap_pct)
     r.gap_text = gap
     -- with its direction, as compare.lua says it: "chunked +22.8 % to +83.7 % vs vllm"
     local gap_vs = gap and ("%s %s vs %s"):format(x.label, gap, nxt.label)
@@ -1233,7 +1239,7 @@ function M.model(list, opts)
         else
           -- ranges apart, and still no difference the test shows after the Holm adjustment:
           -- the gap, with no word of an overlap
-          local gp = decision.gap_pct_text(g, PCT)
+          local gp = decision.gap_pct_text(g, gap_pct)
           ncd = ("no clear difference vs %s (%s); the ranges of the two limits (each %s) allow %s"):format(
             nxt.label, pt, SUSTAINED_RANGE_WHAT, gp and ("%s %s vs %s"):format(x.label, gp, nxt.label) or "any gap")
         end

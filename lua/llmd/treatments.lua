@@ -1223,8 +1223,6 @@ function M.model(list, opts)
         ptext = ("%s: the smallest p these %d and %d repeats allow, too few to show a difference"):format(ptext,
           test.n_a or 0, test.n_b or 0)
       end
-      -- the gap as a reader takes it, this one's figure over the next one's (+193.6 % for 91.32
-      -- against 31.10 req/s), not the symmetric effect size the threshold reads (+98.4 %)
       -- "no clear difference" with the gap the two limits' ranges allow (sustained_gap), in
       -- the decision layer's words, as by capacity: a test that found no difference says
       -- nothing of sameness (-3.0 % to +25.0 % is none)
@@ -1244,6 +1242,8 @@ function M.model(list, opts)
             nxt.label, pt, SUSTAINED_RANGE_WHAT, gp and ("%s %s vs %s"):format(x.label, gp, nxt.label) or "any gap")
         end
       end
+      -- the gap as a reader takes it, this one's figure over the next one's (+193.6 % for 91.32
+      -- against 31.10 req/s), not the symmetric effect size the threshold reads (+98.4 %)
       r.vs_next_text = v.verdict == "B better" and nxt.rank_value > 0 and ("above %s (%s, %+.1f %%)"):format(
         nxt.label, ptext, (x.rank_value / nxt.rank_value - 1) * 100)
         or v.verdict == "B better" and ("above %s (%s)"):format(nxt.label, ptext)

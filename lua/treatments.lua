@@ -65,7 +65,8 @@ local o = args.parse(rest, {
   --out DIR                 where the CSV and the report go (default: cross-treatment-comparison
                             in the workspace, or in the current folder)
   --harness NAME            read every folder as this harness's results
-  --quiet                   do not print the report
+  --quiet                   print nothing (neither the report nor the files written; they are
+                            written all the same)
   --tolerant                a result file that cannot be read (empty, truncated) is left
                             out, and its treatment's status says "partial: ... left out",
                             instead of stopping the comparison
@@ -196,7 +197,10 @@ local ok, err = pcall(function()
   for _, w in ipairs(list.identical or {}) do io.stderr:write("treatments.lua: warning: ", w, "\n") end
   -- (written whole or not at all: a failure leaves --out as it was)
   local paths = tr.write_outputs(o.out or default_out, list, { slo = slo, experiment = experiment, unit = list.unit })
-  if not o.quiet then io.write(paths.text, "\n") end
-  io.write(("Written: %s\n         %s\n         %s\n"):format(paths.csv, paths.md, paths.html))
+  -- (--quiet: nothing on stdout; the files are written all the same)
+  if not o.quiet then
+    io.write(paths.text, "\n")
+    io.write(("Written: %s\n         %s\n         %s\n"):format(paths.csv, paths.md, paths.html))
+  end
 end)
 if not ok then fail(err) end

@@ -896,8 +896,11 @@ M.CAPACITY_BOUND = {}
 -- What "capacity at SLO" means, for the reports' SLO paragraph (compare.lua's and
 -- treatments.lua's, Markdown and HTML): every kind llmd.loadpoints.capacity can give, each
 -- bound with the words its cells say in brackets (M.CAPACITY_BOUND, M.capacity_below_note),
--- and the cases with no capacity. One text, so that no output defines it differently.
-M.CAPACITY_DEFINITION = "the highest achieved request rate at which every SLO holds. Where the SLOs give way "
+-- and the cases with no capacity. One text, so that no output defines it differently:
+-- M.CAPACITY_DEFINITION_RPS, the capacity in req/s, and M.CAPACITY_DEFINITION_TPS, its
+-- output tok/s, which only a report that shows a capacity in tok/s quotes (compare.lua's;
+-- treatments.lua's shows none); M.CAPACITY_DEFINITION is both.
+M.CAPACITY_DEFINITION_RPS = "the highest achieved request rate at which every SLO holds. Where the SLOs give way "
   .. "between the last load point that met them all and the first that failed one, while the achieved rate rises "
   .. "and keeps up with the offered load, it is interpolated between the two: an estimate, which the "
   .. "measurements place only between those loads. Otherwise it is a bound on one side: ≥ the highest achieved "
@@ -909,11 +912,13 @@ M.CAPACITY_DEFINITION = "the highest achieved request rate at which every SLO ho
   .. "None (N/A) where a load that met the SLOs lies above one that failed them (non-monotone) or an SLO metric "
   .. "is unknown. A capacity is never above the max sustained throughput, except in a run whose shortfall at some "
   .. "load was failed requests (not overload) measured with no error-rate SLO or with one looser than the share "
-  .. "that failed, where it can reach past them. Its output tok/s is read at the same load: an estimate's on the "
+  .. "that failed, where it can reach past them"
+M.CAPACITY_DEFINITION_TPS = "Its output tok/s is read at the same load: an estimate's on the "
   .. "same line, between the two points' own; a bound's from the fewest tok/s delivered at its load point or any "
   .. "load above it (a higher load can deliver fewer, with fewer output tokens per request) to the most delivered "
   .. "at any load (no upper end where every load met the SLOs). Two capacities are ordered in tok/s only where those "
   .. "spans are, never by their order in req/s"
+M.CAPACITY_DEFINITION = M.CAPACITY_DEFINITION_RPS .. ". " .. M.CAPACITY_DEFINITION_TPS
 
 -- Capacity kinds two capacities can be compared by (M.capacity_gap, M.capacity_evidence):
 -- a figure, a lower bound, or "below the lowest load" (every kind of that list).

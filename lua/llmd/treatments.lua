@@ -321,6 +321,19 @@ local metrics = require "llmd.metrics"
 
 local function finite(x) return type(x) == "number" and x == x and math.abs(x) ~= math.huge end
 
+-- A percentage of a gap as compare.lua prints it ("+22.8 %", "+1,000.0 %")
+local function gap_pct(v) return require("llmd.template").helpers.pct(v) end
+
+-- "no clear difference" with the gap g allows (llmd.decision.no_clear_difference_text, the
+-- text compare.lua prints; g: b - a, who: "b vs a"), its first words naming the next place:
+-- "no clear difference vs base (67.720 req/s) — the repeats' ranges overlap; the gap could
+-- be anywhere from -17.8 % to +438.5 % (chunked vs base)".
+local function no_clear_difference(g, who, vs)
+  return (decision.no_clear_difference_text(g, gap_pct, who):gsub("^no clear difference", function()
+    return "no clear difference vs " .. vs
+  end))
+end
+
 -- latency rows compared at the common load, where every treatment has p90 (else each p90 is
 -- replaced by the percentile M.latency_choice finds: the model's latency_keys)
 M.LATENCY_KEYS = { "ttft_p50_ms", "ttft_p90_ms", "ttft_p99_ms", "tpot_p90_ms", "itl_p90_ms", "latency_p90_ms",
@@ -422,6 +435,28 @@ local function sustained_brief(rps, sat)
       #sat.near == 1 and "" or "s", table.concat(sat.near, ", "))
   end
   return "≥ " .. f .. " (never saturated)"
+end
+
+-- Where a treatment's max sustained throughput limit may lie, as a range: from the lower end
+-- of its max sustained point's 95 % interval (its figure, one run per load) up to the most
+-- it achieved at any load (its ceiling: its limit lies between its figure and that) or the
+-- interval's upper end where higher; no upper end where it never saturated. In words:
+local SUSTAINED_RANGE_WHAT = "from the lower end of the repeats' 95 % interval at its max sustained load point "
+  .. "to the most it achieved at any load (no upper end where it never saturated)"
+-- as a capacity of llmd.decision (a saturated one, or a lower bound) with that range, so that
+-- the gap two of them allow is decision.capacity_gap's: the difference of the limits of a
+-- (the next place) and b (this one), b - a.
+local function sustained_capacity(x)
+  local ci = x.max_point and x.max_point.ci and x.max_point.ci.throughput_req_s
+  local lo, hi = x.max_rps, x.max_rps
+  if ci and finite(ci.lo) and finite(ci.hi) then lo, hi = math.min(ci.lo, lo), math.max(ci.hi, hi) end
+  local sat = x.saturation
+  if sat.none then hi = math.huge elseif finite(sat.ceiling_rps) then hi = math.max(hi, sat.ceiling_rps) end
+  return { kind = sat.none and "never_violated" or "saturated", rps = x.max_rps, interval = { lo = lo, hi = hi } }
+end
+local function sustained_gap(a, b)
+  if not (a.max_rps and b.max_rps) then return nil end
+  return decision.capacity_gap(sustained_capacity(a), sustained_capacity(b))
 end
 
 -- A capacity at SLO (llmd.loadpoints.capacity) as the tables print it: the figure, "≥"
@@ -608,9 +643,15 @@ local function grouped_model(groups, opts)
       common_text = sub.common_text or false, common_why = sub.common_why or false, family = sub.family,
       common_load = sub.common_load or false, common_axis = sub.common_axis or false,
       signature = g.signature or false }
+    -- in a few words, never "not shown to differ" where the measured loads order the first
+    -- two (untested, but an order: its own verdict says so next)
+    local r1 = sub.ranking[1]
+    local lead = best and ("best: %s."):format(best)
+      or r1 and r1.order_certain and ("%s first by the figures, above %s as the measured loads order them, "
+        .. "untested (no treatment shown best by repeats)."):format(r1.label, sub.ranking[2].label)
+      or "not shown to differ (no treatment shown best)."
     parts[#parts + 1] = ("%s (%s%s): %s %s"):format(g.named and ("Workload " .. w) or w:gsub("^w", "W"),
-      g.signature and (g.signature .. "; ") or "", table.concat(labels, ", "),
-      best and ("best: %s."):format(best) or "not shown to differ (no treatment shown best).", sub.verdict)
+      g.signature and (g.signature .. "; ") or "", table.concat(labels, ", "), lead, sub.verdict)
     commons[#commons + 1] = ("%s at %s"):format(w, sub.common_text or metrics.na(sub.common_why))
   end
   -- the treatments as the list gives them (the tables' order), each marked with its workload
@@ -904,6 +945,22 @@ function M.model(list, opts)
       if not swapped then break end
     end
   end
+  -- Why two capacities name no higher one, by treatment (compare.lua's rule, llmd.report's
+  -- no_test_text): "one run per load", "one run per load for vllm", "for b, 3 of 7 load
+  -- points with one run only"; nil where both have a range from repeats.
+  local function untested_why(x, nxt)
+    local one = "one run per load"
+    local wx, wn = x.capacity.interval_why, nxt.capacity.interval_why
+    if (wx == nil or wx == one) and (wn == nil or wn == one) then
+      if wx and wn then return one end
+      if wx or wn then return ("%s for %s"):format(one, wx and x.label or nxt.label) end
+      return nil
+    end
+    local parts = {}
+    if wx then parts[#parts + 1] = ("for %s, %s"):format(x.label, wx) end
+    if wn then parts[#parts + 1] = ("for %s, %s"):format(nxt.label, wn) end
+    return table.concat(parts, "; ")
+  end
   local function capacity_place(r, x, nxt)
     local ev = capacity_ev(x, nxt)
     -- the evidence's sides by the treatments' labels (its a is the next place, its b this
@@ -915,7 +972,9 @@ function M.model(list, opts)
     if verdict == "A higher" or verdict == "B higher" then
       verdict = "higher: " .. label[verdict == "A higher" and "a" or "b"]
     end
-    r.evidence = { verdict = verdict, basis = ev.basis, winner = label[ev.winner], winner_place = place[ev.winner],
+    -- (basis: "repeats", or why there is no range, naming the treatment without one)
+    r.evidence = { verdict = verdict, basis = ev.basis ~= "repeats" and untested_why(x, nxt) or ev.basis,
+      winner = label[ev.winner], winner_place = place[ev.winner],
       higher = label[ev.higher], higher_place = place[ev.higher],
       beyond_ceiling = ev.beyond_ceiling, ceiling_rps = ev.ceiling_rps, order_open = ev.order_open,
       sustained_rps = ev.sustained_rps, differences = ev.differences, within_range = label[ev.within_range],
@@ -936,8 +995,10 @@ function M.model(list, opts)
     -- the gap as compare.lua states it: the range both capacities' spans allow (each one's
     -- measured bracket or its repeats' range, within its ceiling), this over the next
     -- ("at least +37.8 %" where the upper end is unbounded or beyond decision.GAP_PCT_MAX)
-    local gap = decision.gap_pct_text(g, function(v) return ("%+.1f %%"):format(v) end)
+    local gap = decision.gap_pct_text(g, gap_pct)
     r.gap_text = gap
+    -- with its direction, as compare.lua says it: "chunked +22.8 % to +83.7 % vs vllm"
+    local gap_vs = gap and ("%s %s vs %s"):format(x.label, gap, nxt.label)
     if r.evidence.gap then r.evidence.gap.pct_text = gap end
     if ev.verdict == "B higher" and ev.same_load then
       -- ranges that meet at one load, where the repeats' intervals lie on opposite sides of the SLOs
@@ -1000,19 +1061,19 @@ function M.model(list, opts)
         .. "(no upper end, or down to 0), so they leave room for any gap"):format(nxt.label, nf, decision.RANGE_WHAT)
       r.evidence.open_range = true
     elseif ev.verdict == "no clear difference" then
-      -- with the gap the ranges allow, this one over the next: overlapping ranges say the
-      -- repeats cannot order the two, not that they are alike (-17.8 % to +438.5 % is no sameness)
+      -- with the gap the ranges allow, this one over the next, in the decision layer's words
+      -- (compare.lua's): overlapping ranges say the repeats cannot order the two, not that
+      -- they are alike (-17.8 % to +438.5 % is no sameness)
       r.vs_next, r.proven = "no clear difference", false
-      local allow = gap and (gap:find(" to ", 1, true) and ("; the gap (this one over %s) could be anywhere from %s")
-        :format(nxt.label, gap) or ("; the gap they allow (this one over %s) is %s"):format(nxt.label, gap))
-        or "; the gap they allow is unknown"
-      r.vs_next_text = ("no clear difference vs %s (%s): the capacities' ranges (%s) overlap%s, so neither an order "
-        .. "nor sameness is shown"):format(nxt.label, nf, decision.RANGE_WHAT, allow)
+      r.vs_next_text = ("%s; the ranges are %s, so neither an order nor sameness is shown"):format(
+        no_clear_difference(g, ("%s vs %s"):format(x.label, nxt.label), ("%s (%s)"):format(nxt.label, nf)),
+        decision.RANGE_WHAT)
     elseif ev.verdict == "not shown to differ" then
-      -- figures within the threshold, but brackets that allow a wider gap: no sameness
+      -- figures within the threshold, but brackets that allow a wider gap, either way: no
+      -- sameness, and the gap with its direction (this one against the next)
       r.vs_next, r.proven = "not shown to differ", false
       r.vs_next_text = ("not shown to differ from %s (%s; the figures are within %g %%, but the measured loads allow "
-        .. "%s)"):format(nxt.label, nf, decision.MIN_EFFECT, gap or "any gap")
+        .. "%s)"):format(nxt.label, nf, decision.MIN_EFFECT, gap_vs or "any gap")
     elseif ev.verdict == "about the same" then
       r.vs_next, r.proven = "negligible", false
       r.vs_next_text = ("about the same as %s (%s; within %g %%)"):format(nxt.label, nf, decision.MIN_EFFECT)
@@ -1055,8 +1116,8 @@ function M.model(list, opts)
       local measured = ev.ordered and not ev.beyond_ceiling and ev.failed_rps and ("; the measured loads order them: "
         .. "this one met %s at %s, %s already failed %s at %s"):format(words.the, metrics.format("throughput_req_s",
         ev.passed_rps), nxt.label, words.it, metrics.format("throughput_req_s", ev.failed_rps)) or ""
-      r.vs_next_text = ("higher than %s's %s%s by the figures, untested: %s"):format(nxt.label, nf,
-        gap and (", " .. gap) or "", ev.basis or "no range of the capacities from repeats")
+      r.vs_next_text = ("higher than %s's %s by the figures%s, untested: %s"):format(nxt.label, nf,
+        gap_vs and (" (" .. gap_vs .. ")") or "", r.evidence.basis or "no range of the capacities from repeats")
         .. (ceiling and ("; " .. ceiling) or "") .. measured
     else
       r.vs_next, r.proven = "not comparable", false
@@ -1097,15 +1158,29 @@ function M.model(list, opts)
     end
   end
   local fam = decision.family(fam_in)
+  -- why a place by max sustained throughput is untested: which treatment has no repeats at
+  -- its max sustained load point ("vllm has no repeats ...", "neither has ...")
+  local function no_repeats_why(x, nxt)
+    local missing = {}
+    for _, y in ipairs { x, nxt } do
+      if not throughput_samples(y) then missing[#missing + 1] = y.label end
+    end
+    if #missing == 2 then
+      return ("neither %s nor %s has repeats at its max sustained load point"):format(missing[1], missing[2])
+    end
+    if #missing == 1 then return ("%s has no repeats at its max sustained load point"):format(missing[1]) end
+    return "no repeats of the max sustained load point on both sides"
+  end
   m.family = { method = "holm", alpha = decision.ALPHA, size = fam.size }
   for i, x in ipairs(ranked) do
     local r = { rank = i, label = x.label, value = x.rank_value, text = figure(x) }
-    -- capacities below their lowest loads ("< X", "< Y") order nothing among themselves: one
-    -- place for all of them, so that the rank column does not put one above another
-    local prev = ranked[i - 1]
-    if by_cap and prev and x.capacity.kind == "below_lowest" and prev.capacity.kind == "below_lowest" then
-      r.rank = m.ranking[i - 1].rank
-    end
+    -- a place shares the rank of the one above it unless the evidence orders the two (shown
+    -- above by repeats, or ordered by the measured loads): tied, not shown to differ,
+    -- untested, not comparable (capacities below their lowest loads, "< X" and "< Y",
+    -- among them) put none above the other, and the rank column must not either. Standard
+    -- competition ranking: two at 1 are "1=", the next is 3 (rank_text, below)
+    local prev = m.ranking[i - 1]
+    if prev and not (prev.proven or prev.order_certain) then r.rank = prev.rank end
     local nxt = ranked[i + 1]
     if nxt and by_cap then
       capacity_place(r, x, nxt)
@@ -1131,7 +1206,7 @@ function M.model(list, opts)
         label_a = nxt.label, label_b = x.label,
         p_adjusted = fam.adjusted[i], family_size = fam.adjusted[i] and fam.size or nil,
         untested_why = untested[i] and ("the repeats cannot be tested: " .. untested[i])
-          or "no repeats of the max sustained load point on both sides" }
+          or no_repeats_why(x, nxt) }
       r.vs_next = v.verdict
       r.p_value, r.p_adjusted, r.family_size, r.adjusted_away = v.p_value, v.p_adjusted, v.family_size,
         v.adjusted_away
@@ -1148,6 +1223,25 @@ function M.model(list, opts)
         ptext = ("%s: the smallest p these %d and %d repeats allow, too few to show a difference"):format(ptext,
           test.n_a or 0, test.n_b or 0)
       end
+      -- "no clear difference" with the gap the two limits' ranges allow (sustained_gap), in
+      -- the decision layer's words, as by capacity: a test that found no difference says
+      -- nothing of sameness (-3.0 % to +25.0 % is none)
+      local ncd
+      if v.verdict == "no clear difference" then
+        local g = sustained_gap(nxt, x)
+        local who = ("%s vs %s"):format(x.label, nxt.label)
+        local pt = ptext or v.note or "untested"
+        if g and g.lo_rps <= 0 and g.hi_rps >= 0 then
+          ncd = ("%s; each limit's range is %s"):format(no_clear_difference(g, who, ("%s (%s)"):format(nxt.label, pt)),
+            SUSTAINED_RANGE_WHAT)
+        else
+          -- ranges apart, and still no difference the test shows after the Holm adjustment:
+          -- the gap, with no word of an overlap
+          local gp = decision.gap_pct_text(g, gap_pct)
+          ncd = ("no clear difference vs %s (%s); the ranges of the two limits (each %s) allow %s"):format(
+            nxt.label, pt, SUSTAINED_RANGE_WHAT, gp and ("%s %s vs %s"):format(x.label, gp, nxt.label) or "any gap")
+        end
+      end
       -- the gap as a reader takes it, this one's figure over the next one's (+193.6 % for 91.32
       -- against 31.10 req/s), not the symmetric effect size the threshold reads (+98.4 %)
       r.vs_next_text = v.verdict == "B better" and nxt.rank_value > 0 and ("above %s (%s, %+.1f %%)"):format(
@@ -1156,6 +1250,7 @@ function M.model(list, opts)
         or v.verdict == "untested" and ("untested against %s: %s"):format(nxt.label, v.note or "")
         or v.verdict == "not shown to differ" and ("not shown to differ from %s%s"):format(nxt.label,
           ptext and (" (" .. ptext .. ")") or "")
+        or ncd
         or ("%s vs %s%s"):format(v.verdict, nxt.label, ptext and (" (" .. ptext .. ")") or "")
       -- the test compares the two max sustained points; each treatment's limit lies between
       -- its figure and its ceiling (the most it achieved at any load). Where the next one's
@@ -1184,10 +1279,28 @@ function M.model(list, opts)
           .. "threshold of %g %%, so its limit may be as close"):format(nxt.label, ptext or "untested",
           (x.rank_value / nxt.rank_value - 1) * 100, nxt.label, metrics.format("throughput_req_s", ceil),
           decision.effect_pct(ceil, x.max_rps), metrics.format("throughput_req_s", x.max_rps), decision.MIN_EFFECT)
+      elseif v.verdict == "untested" and ceil and x.max_rps and ceil < x.max_rps
+        and decision.effect_pct(ceil, x.max_rps) >= decision.MIN_EFFECT then
+        -- untested, but the next one never achieved this one's figure at any load: its limit
+        -- lies below this one's whatever lies between the loads (compare.lua's "the measured
+        -- loads order them"), by at least the practical threshold: an order, said as one
+        r.order_certain = true
+        r.evidence = { verdict = "untested", ordered = true, ceiling_rps = ceil, sustained_rps = x.max_rps,
+          basis = v.note }
+        r.vs_next_text = r.vs_next_text .. ("; the measured loads order them: this one sustained %s, %s never "
+          .. "achieved more than %s at any load"):format(metrics.format("throughput_req_s", x.max_rps), nxt.label,
+          metrics.format("throughput_req_s", ceil))
       end
       r.proven = r.vs_next == "B better"
     end
     m.ranking[#m.ranking + 1] = r
+  end
+  -- the rank as every output prints it: "1=" where places share it, else "1"
+  local count = {}
+  for _, r in ipairs(m.ranking) do count[r.rank] = (count[r.rank] or 0) + 1 end
+  for _, r in ipairs(m.ranking) do
+    r.tied = count[r.rank] > 1
+    r.rank_text = tostring(r.rank) .. (r.tied and "=" or "")
   end
   for _, x in ipairs(unranked) do
     m.ranking[#m.ranking + 1] = { label = x.label, text = metrics.na(tostring(by_cap and x.capacity.reason
@@ -1220,6 +1333,15 @@ function M.model(list, opts)
     m.verdict = ("No treatment is shown to be best: every one%s fails %s already at its lowest load (%s), so no "
       .. "capacity is known to order them%s."):format(#unranked > 0 and (" with a %s figure"):format(m.rank_by) or "",
       words.the, table.concat(parts, "; "), #unranked > 0 and ("; %s"):format(unknown_text()) or "")
+  elseif not by_cap and m.ranking[1].order_certain then
+    -- untested, but the measured loads order the two limits: the order of the figures, as
+    -- by capacity, never "no treatment is shown to be best" beside an order that holds
+    local r1, ev = m.ranking[1], m.ranking[1].evidence
+    m.verdict = ("Highest %s by the figures: %s, %s, against %s for %s; untested (%s), so no winner is shown by "
+      .. "repeats. The measured loads order them: %s sustained %s, %s never achieved more than %s at any load.")
+      :format(m.rank_by, ranked[1].label, r1.text, m.ranking[2].text, ranked[2].label, tostring(ev.basis),
+      ranked[1].label, metrics.format("throughput_req_s", ev.sustained_rps), ranked[2].label,
+      metrics.format("throughput_req_s", ev.ceiling_rps))
   elseif m.ranking[1].proven and m.ranking[1].above_higher_figure then
     -- first by the evidence, below the second's figure: "the highest" would misread it
     m.verdict = ("%s ranks first by %s, %s, shown by repeats %s."):format(ranked[1].label, m.rank_by,
@@ -1232,7 +1354,8 @@ function M.model(list, opts)
     local r1, ev = m.ranking[1], m.ranking[1].evidence
     m.verdict = ("Highest %s by the figures: %s, %s, against %s for %s%s; untested (%s), so no winner is shown "
       .. "by repeats."):format(m.rank_by, ranked[1].label, r1.text, m.ranking[2].text, ranked[2].label,
-      r1.gap_text and (" (" .. r1.gap_text .. ")") or "", ev.basis or "no range of the capacities from repeats")
+      r1.gap_text and (" (%s %s vs %s)"):format(ranked[1].label, r1.gap_text, ranked[2].label) or "",
+      ev.basis or "no range of the capacities from repeats")
     if ev.beyond_ceiling then
       m.verdict = m.verdict .. (" %s's figure is a lower bound, but %s achieved at most %s at any load measured: "
         .. "it cannot reach %s's."):format(ranked[2].label, ranked[2].label,
@@ -1469,7 +1592,8 @@ function M.present(m, opts)
     common_unlike = m.common_unlike or {}, latency_labels = {}, treatments = {},
     workloads = m.workloads or false, common_by_workload = m.common_by_workload or false,
     workload_source = m.workload_source or false, workload_apart = m.workload_apart or {},
-    capacity_definition = decision.CAPACITY_DEFINITION }
+    -- (in req/s only: this report shows no capacity in output tok/s)
+    capacity_definition = decision.CAPACITY_DEFINITION_RPS }
   for _, key in ipairs(m.latency_keys or M.LATENCY_KEYS) do
     v.latency_labels[#v.latency_labels + 1] = metrics.get(key).label
   end
@@ -1677,13 +1801,9 @@ function M.write_outputs(out, list, opts)
   local ws = require "llmd.workspace"
   local lfs = require "lfs"
   out = out:gsub("(.)/+$", "%1")
-  -- the folders about to be made (deepest first), removed again after a failure
-  local made = {}
-  local p = out
-  while p ~= "" and p ~= "." and p ~= "/" and not lfs.symlinkattributes(p) do
-    made[#made + 1] = p
-    p = p:match("^(.*)/[^/]*$") or ""
-  end
+  -- the folders about to be made (deepest first), removed again after a failure; a dangling
+  -- link on the way is an error naming it (llmd.workspace.missing_folders)
+  local made = ws.missing_folders(out)
   ws.mkdir_p(out)
   local stage, why
   for _ = 1, 100 do

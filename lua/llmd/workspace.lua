@@ -85,11 +85,21 @@ local function mkdir_new(path)
 end
 
 -- The folders of path that do not exist, deepest first ("a/b/c" with only "a" there: a/b/c,
--- a/b): what making a workspace under it makes.
+-- a/b): what making a folder there makes (a workspace under it, treatments.lua's --out), so
+-- that a failure can remove them again. A link on the way whose target does not exist
+-- (dangling) is an error naming it: following it would make folders somewhere else, which
+-- no cleanup of path's folders would find, and stopping at it would leave mkdir -p to fail
+-- on it with "File exists".
 function M.missing_folders(path)
   local list = {}
   local p = tostring(path):gsub("/+$", "")
-  while p ~= "" and p ~= "." and not lfs.attributes(p) do
+  while p ~= "" and p ~= "." do
+    local mode = lfs.symlinkattributes(p, "mode")
+    if mode == "link" and not lfs.attributes(p) then
+      error(("%s: a link to %s, which does not exist: no folder can be made there (make its target, or remove the "
+        .. "link)"):format(p, tostring(lfs.symlinkattributes(p, "target"))), 0)
+    end
+    if mode then break end
     list[#list + 1] = p
     p = p:match("^(.*[^/])/+[^/]*$") or ""
   end

@@ -443,7 +443,7 @@ t.test("a callback's error, in every form of record and source: as raised, undon
       t.eq(ok2, false, what)
       t.ok(rawequal(err2, obj), what .. ": got " .. tostring(err2))
       -- a Lua error in the callback keeps its place in the script
-      local ok3, err3 = pcall(scan[fmt], source, { form[2](function() local x; return x.y end) })
+      local ok3, err3 = pcall(scan[fmt], source, { form[2](function() local x = nil; return x.y end) })
       t.eq(ok3, false, what)
       t.ok(tostring(err3):find("test_scan.lua:%d+: attempt to index a nil value"), what .. ": " .. tostring(err3))
       -- the same pass again reads everything, with a scan inside each callback

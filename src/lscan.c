@@ -42,6 +42,12 @@ typedef struct LScan {
     lua_State *L;
     int rules_idx;   /* stack index of the rules table */
     int err_pending; /* a callback's error is at the top of the stack */
+    /* JSON and JSON Lines: the whole pass under one protected call (scan_in_pcall),
+       each record's function called straight from the slots of that call's frame */
+    int direct;
+    int *slot; /* by rule: the stack index of its function (record rules), its field
+                  names (for a record table) from slot + 2 on */
+    int rc;    /* scan_run's */
 } LScan;
 
 /* scan.threads(n): the threads a CSV scan uses unless its options say (0: none set) */
@@ -103,6 +109,8 @@ static void lscan_free(LScan *ls)
     free(ls->fields);
     free(ls->saved);
     free(ls->saved_of);
+    free(ls->slot);
+    ls->slot = NULL;
     ls->rules = NULL;
     ls->fields = NULL;
     ls->saved = NULL;
@@ -174,10 +182,45 @@ static int call_record(lua_State *L)
     return 0;
 }
 
+/*
+** call_record without a protected call of its own (the pass has one: scan_in_pcall): the
+** function and the field names from the slots, not fetched again from the rules table
+** each record (issue 20: on ip_tokens that fetching and the pcall were a quarter of a
+** record's cost). A callback's error leaves the pass at once, as it is.
+*/
+static void call_direct(lua_State *L, LScan *ls, int rule, const ScanValue *whole)
+{
+    Scanner *s = &ls->s;
+    const ScanRule *r = &ls->rules[rule];
+    int fn = ls->slot[rule];
+    luaL_checkstack(L, r->nfields + 4, "scan: too many fields");
+    lua_pushvalue(L, fn);
+    if (whole != NULL) {
+        push_value(L, s, whole);
+        lua_call(L, 1, 0);
+    } else if (r->args) {
+        for (int k = 0; k < r->nfields; k++)
+            push_value(L, s, &ls->fields[r->first_field + k].val);
+        lua_call(L, r->nfields, 0);
+    } else {
+        lua_createtable(L, 0, r->nfields); /* fn, record */
+        for (int k = 0; k < r->nfields; k++) {
+            lua_pushvalue(L, fn + 2 + k); /* the name */
+            push_value(L, s, &ls->fields[r->first_field + k].val);
+            lua_rawset(L, -3); /* record[name] = value */
+        }
+        lua_call(L, 1, 0);
+    }
+}
+
 static void on_record(Scanner *s, int rule, const ScanValue *whole)
 {
     LScan *ls = (LScan *)s->ud;
     lua_State *L = ls->L;
+    if (ls->direct) {
+        call_direct(L, ls, rule, whole);
+        return;
+    }
     lua_pushcfunction(L, call_record);
     lua_pushlightuserdata(L, ls);
     lua_pushinteger(L, rule);
@@ -336,6 +379,40 @@ static void restore_stats(LScan *ls)
     ls->nsaved = 0;
 }
 
+/*
+** scan_run(ls) with the rules table (argument 2) under the caller's lua_pcall: first each
+** record rule's spec, function and (for a record table) its field names into this
+** frame's slots (ls->slot), then the pass, whose callbacks raise as they go. For JSON
+** only: the CSV pass keeps buffers of its own in locals, which an error thrown through
+** it would leak, so its callbacks keep a protected call each.
+*/
+static int scan_in_pcall(lua_State *L)
+{
+    LScan *ls = (LScan *)lua_touserdata(L, 1);
+    luaL_checkstack(L, 3 * ls->nrules + ls->nfields + 4, "scan: too many rules");
+    ls->slot = (int *)calloc((size_t)ls->nrules, sizeof *ls->slot);
+    if (ls->slot == NULL)
+        return luaL_error(L, "scan: out of memory");
+    for (int i = 0; i < ls->nrules; i++) {
+        const ScanRule *r = &ls->rules[i];
+        if (r->sink != SINK_RECORD)
+            continue;
+        lua_geti(L, 2, i + 1); /* spec */
+        int spec = lua_gettop(L);
+        lua_rawgeti(L, spec, 2); /* spec, fn */
+        ls->slot[i] = spec + 1;
+        if (r->nfields > 0 && !r->args) {
+            lua_getfield(L, spec, "fields"); /* spec, fn, names, then each name */
+            for (int k = 0; k < r->nfields; k++)
+                lua_rawgeti(L, spec + 2, k + 1);
+        }
+    }
+    ls->L = L;
+    ls->direct = 1;
+    ls->rc = scan_run(&ls->s);
+    return 0;
+}
+
 static const char *const CSV_OPTS[] = {"name", "sep", "threads", "parallel_min", NULL};
 static const char *const JSON_OPTS[] = {"name", NULL};
 static const char *const SOURCE_KEYS[] = {"text", "name", NULL};
@@ -424,7 +501,16 @@ static int run(lua_State *L, int format)
 
     s->interrupted = &llmd_signals; /* Ctrl-C stops a long scan in C too */
     s->interrupt_base = llmd_signals_taken;
-    int rc = scan_run(s);
+    int rc;
+    if (format == SCAN_CSV) {
+        rc = scan_run(s);
+    } else {
+        lua_pushcfunction(L, scan_in_pcall);
+        lua_pushlightuserdata(L, ls);
+        lua_pushvalue(L, 2);
+        rc = lua_pcall(L, 2, 0, 0) != LUA_OK ? (ls->err_pending = 1, -1) : ls->rc;
+        ls->L = L; /* (the same thread: scan_in_pcall ran in it) */
+    }
     if (rc != 0) {
         restore_stats(ls);
         (void)llmd_interrupt_pending(L); /* the error says "interrupted": taken */

@@ -15,10 +15,11 @@ if shape == "inference_perf" then
   local itl, ttft, e2e = acc(), acc(), acc()
   scan.json(path, {
     { "$[*].info.response_metrics.output_token_times", itl, reduce = "diffs" },
-    { "$[*]", function(r)
-        ttft:add(r["info.response_metrics.output_token_times[0]"] - r.start_time)
-        e2e:add(r.end_time - r.start_time)
-      end, fields = { "start_time", "end_time", "info.response_metrics.output_token_times[0]" } },
+    -- the fields as arguments, as the harness's own reader takes them (inference_perf.lua)
+    { "$[*]", function(start, finish, t0)
+        ttft:add(t0 - start)
+        e2e:add(finish - start)
+      end, fields = { "start_time", "end_time", "info.response_metrics.output_token_times[0]" }, args = true },
   })
   accs = { itl = itl, ttft = ttft, e2e = e2e }
 elseif shape == "vllm_bench" then

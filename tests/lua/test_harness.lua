@@ -192,6 +192,23 @@ t.test("inference-perf: a truncated stage file is an error naming the file", fun
   t.raises("per_request_lifecycle_metrics.json", harness.extract, p)
 end)
 
+t.test("inference-perf per-request: a request without a start, raised from the pass's callback, names the file and the request", function()
+  -- the record function runs inside scan.json's one protected pass (issue 20): its error
+  -- still reaches the user as the reader wrote it; request 2 of 3 (counted by hand) has no
+  -- start_time
+  local d = t.tmpdir()
+  local p = d .. "/per_request_lifecycle_metrics.json"
+  local function rq(start)
+    return { start_time = start, end_time = 101, error = json.null,
+      info = { response_metrics = { output_tokens = 2, output_token_times = json.array { 100.2, 100.5 } } } }
+  end
+  local bad = rq(100)
+  bad.start_time = nil
+  json.write(p, json.array { rq(100), bad, rq(100) })
+  local err = t.raises("(request 2)", harness.extract, d)
+  t.eq(err, p .. ": a request without numeric start_time/end_time (request 2)")
+end)
+
 t.test("inference-perf: a stage file without successes is an error saying what was expected", function()
   local d = t.tmpdir()
   t.write(d .. "/stage_0_lifecycle_metrics.json", '{"load_summary": {}, "failures": {"count": 0}}')

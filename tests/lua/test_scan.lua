@@ -394,6 +394,73 @@ t.test("a callback's error stops the scan and comes through as it is", function(
   t.eq(s:count(), 0) -- undone
 end)
 
+-- A JSON or JSON Lines pass runs under one protected call, each record's function called
+-- straight from it (issue 20); a CSV pass keeps a protected call a record. Either way a
+-- callback's error leaves at once, as it was raised: its text (naming the file and the
+-- record, as the harness readers' do) or its object, the accumulators undone, and the
+-- next pass (even another one started from a callback) unharmed.
+t.test("a callback's error, in every form of record and source: as raised, undone, no harm after", function()
+  local json_text = '[{"a": 1, "b": [1, 2]}, {"a": 2, "b": [3]}, {"a": 3, "b": []}]'
+  local sources = {
+    { "json", { text = json_text, name = "runs/x.json" }, "$[*]" },
+    { "jsonl", { text = '{"a": 1, "b": [1, 2]}\n{"a": 2, "b": [3]}\n{"a": 3, "b": []}\n', name = "runs/x.jsonl" }, "$" },
+    { "csv", { text = "a,b\n1,x\n2,y\n3,z\n", name = "runs/x.csv" } },
+  }
+  for _, src in ipairs(sources) do
+    local fmt, source, rec = src[1], src[2], src[3]
+    local num = fmt == "csv" and "a" or rec .. ".a"
+    -- the record as a table of fields, as arguments, and whole (JSON only)
+    local forms = {
+      { "table", function(f) return { rec or "a", f, fields = { "a" } } end, function(r) return r.a end },
+      { "args", function(f) return { rec or "a", f, fields = { "a" }, args = true } end, function(a) return a end },
+    }
+    if fmt ~= "csv" then
+      forms[3] = { "whole", function(f) return { rec, f } end, function(r) return r.a end }
+    end
+    for _, form in ipairs(forms) do
+      local what = fmt .. ", " .. form[1]
+      local s = stats.new()
+      s:add(100) -- kept through the failed pass
+      local n = 0
+      local rule = form[2](function(...)
+        n = n + 1
+        local a = tonumber(form[3](...))
+        if a == 2 then
+          error(("%s: a request without a start (request %d)"):format(source.name, n), 0)
+        end
+      end)
+      local ok, err = pcall(scan[fmt], source, { { num, s }, rule })
+      t.eq(ok, false, what)
+      t.eq(err, source.name .. ": a request without a start (request 2)", what)
+      t.eq(n, 2, what) -- no record after the failing one
+      t.eq(s:count(), 1, what)
+      t.eq(s:mean(), 100.0, what)
+      -- an error object comes through as the very object
+      local obj = { code = 7 }
+      local ok2, err2 = pcall(scan[fmt], source, { form[2](function(...)
+        if tonumber(form[3](...)) == 3 then error(obj) end
+      end) })
+      t.eq(ok2, false, what)
+      t.ok(rawequal(err2, obj), what .. ": got " .. tostring(err2))
+      -- a Lua error in the callback keeps its place in the script
+      local ok3, err3 = pcall(scan[fmt], source, { form[2](function() local x = nil; return x.y end) })
+      t.eq(ok3, false, what)
+      t.ok(tostring(err3):find("test_scan.lua:%d+: attempt to index a nil value"), what .. ": " .. tostring(err3))
+      -- the same pass again reads everything, with a scan inside each callback
+      local inner, seen = stats.new(), {}
+      local r = scan[fmt](source, { { num, s }, form[2](function(...)
+        seen[#seen + 1] = tonumber(form[3](...))
+        scan.json({ text = "[10, 20]" }, { { "$[*]", inner } })
+      end) })
+      t.eq(r.rules[2].matched, 3, what)
+      t.eq(seen, { 1, 2, 3 }, what)
+      t.eq(s:count(), 4, what) -- 100, 1, 2, 3
+      t.eq(s:mean(), 106 / 4, what)
+      t.eq(inner:count(), 6, what)
+    end
+  end
+end)
+
 t.test("JSON Lines: blank lines skipped, errors carry the line", function()
   local s = stats.new()
   local r = scan.jsonl({ text = '{"v": 1}\n\n{"v": 2}\n   \n{"v": 3}\n' }, { { "$.v", s } })

@@ -1135,7 +1135,6 @@ local function save_state(ctx, x)
   return "run_state.json written"
 end
 
-
 local function minus(after, before)
   local b, out = set_of(before), {}
   for _, n in ipairs(after or {}) do if not b[n] then out[#out + 1] = n end end
@@ -1282,18 +1281,17 @@ end
 -- labels it app.kubernetes.io/managed-by=Helm; a controller that makes objects for another
 -- (Istio's gateway deployment controller: the Gateway's Service) sets a controller
 -- ownerReference to it and labels it gateway.networking.k8s.io/gateway-name.
--- { release =, release_ns =, helm = bool, owner = "Kind/name", gateway = name }
+-- { release =, release_ns =, owner = "Kind/name", gateway = name }
 function M.made_by(o)
   local md = type(o) == "table" and type(o.metadata) == "table" and o.metadata or {}
   local ann = type(md.annotations) == "table" and md.annotations or {}
-  local labels = type(md.labels) == "table" and md.labels or {}
   local owner
   for _, r in ipairs(type(md.ownerReferences) == "table" and md.ownerReferences or {}) do
     if type(r) == "table" and r.controller then owner = tostring(r.kind) .. "/" .. tostring(r.name) end
   end
+  local labels = type(md.labels) == "table" and md.labels or {}
   return { release = ann["meta.helm.sh/release-name"], release_ns = ann["meta.helm.sh/release-namespace"],
-    helm = labels["app.kubernetes.io/managed-by"] == "Helm", owner = owner,
-    gateway = labels["gateway.networking.k8s.io/gateway-name"] }
+    owner = owner, gateway = labels["gateway.networking.k8s.io/gateway-name"] }
 end
 
 function M.snapshot_empty() return { releases = {}, httproutes = {}, gateways = {}, services = {}, pods = {} } end

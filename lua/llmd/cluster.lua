@@ -1278,20 +1278,28 @@ end
 
 -- Who made an object, from what the tools stamp on it: helm (since 3.2) annotates every
 -- object it installs with meta.helm.sh/release-name and meta.helm.sh/release-namespace and
--- labels it app.kubernetes.io/managed-by=Helm; a controller that makes objects for another
--- (Istio's gateway deployment controller: the Gateway's Service) sets a controller
--- ownerReference to it and labels it gateway.networking.k8s.io/gateway-name.
--- { release =, release_ns =, owner = "Kind/name", gateway = name }
+-- labels it app.kubernetes.io/managed-by=Helm; a controller that makes objects for a
+-- Gateway (Istio's gateway deployment controller: its Service, Deployment, ServiceAccount)
+-- sets an ownerReference to the Gateway (Istio's, without controller: true) and labels them
+-- gateway.networking.k8s.io/gateway-name. { release =, release_ns =, owner = "Kind/name"
+-- (the first ownerReference, the controller's if one is), gateways = {names: the Gateways
+-- it is owned by or labelled for} }
 function M.made_by(o)
   local md = type(o) == "table" and type(o.metadata) == "table" and o.metadata or {}
   local ann = type(md.annotations) == "table" and md.annotations or {}
-  local owner
-  for _, r in ipairs(type(md.ownerReferences) == "table" and md.ownerReferences or {}) do
-    if type(r) == "table" and r.controller then owner = tostring(r.kind) .. "/" .. tostring(r.name) end
-  end
   local labels = type(md.labels) == "table" and md.labels or {}
+  local owner, gateways = nil, {}
+  for _, r in ipairs(type(md.ownerReferences) == "table" and md.ownerReferences or {}) do
+    if type(r) == "table" then
+      if r.controller or not owner then owner = tostring(r.kind) .. "/" .. tostring(r.name) end
+      if r.kind == "Gateway" then gateways[#gateways + 1] = tostring(r.name) end
+    end
+  end
+  if labels["gateway.networking.k8s.io/gateway-name"] then
+    gateways[#gateways + 1] = tostring(labels["gateway.networking.k8s.io/gateway-name"])
+  end
   return { release = ann["meta.helm.sh/release-name"], release_ns = ann["meta.helm.sh/release-namespace"],
-    owner = owner, gateway = labels["gateway.networking.k8s.io/gateway-name"] }
+    owner = owner, gateways = gateways }
 end
 
 function M.snapshot_empty() return { releases = {}, httproutes = {}, gateways = {}, services = {}, pods = {} } end
@@ -1437,7 +1445,7 @@ end
 -- installed for a release of this run (its meta.helm.sh/release-name; another release's is
 -- never this run's, whatever its name), one this run applied with kubectl (named in what
 -- it renders: kustomize, -f manifests), or one a controller made for a Gateway of this run
--- (its controller ownerReference, or the gateway-name label).
+-- (an ownerReference to it, or the gateway-name label).
 local function record_added(ctx, x, calls)
   local d = M.deployed(ctx, x)
   if ctx.dry_run then M.snapshot(ctx) return end -- prints the reads it does not make
@@ -1485,17 +1493,15 @@ local function record_added(ctx, x, calls)
     local gateways = set_of(d.gateways)
     for _, n in ipairs(minus(after[k], d.before[k])) do
       local m = ((after.meta or {})[k] or {})[n] or {}
+      local for_ours = false -- (made for a Gateway of this run by its controller)
+      for _, g in ipairs(m.gateways or {}) do for_ours = for_ours or gateways[g] == true end
       local why
       if m.release then
         if not releases[m.release] or (m.release_ns and m.release_ns ~= ctx.ns) then
           why = ("helm installed it for release %s%s, not one of this run's"):format(m.release,
             (m.release_ns and m.release_ns ~= ctx.ns) and (" of namespace " .. m.release_ns) or "")
         end
-      elseif applied[KIND[k] .. "/" .. n] then
-        why = nil
-      elseif m.owner and m.owner:match("^Gateway/") and gateways[m.owner:sub(9)] then
-        why = nil
-      elseif not m.owner and m.gateway and gateways[m.gateway] then
+      elseif applied[KIND[k] .. "/" .. n] or for_ours then
         why = nil
       else
         why = m.owner and ("it is owned by %s, not of this run"):format(m.owner)

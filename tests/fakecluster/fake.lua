@@ -358,18 +358,19 @@ local function out_json(v) io.write(json.encode(v), "\n") end
 
 -- A Service as the API server returns it. The fake keeps who made it in svc.owner:
 -- "helm:RELEASE" (stamped as helm stamps), "gateway:NAME" (made by the gateway controller
--- for Gateway NAME: Istio's deployment controller sets a controller ownerReference to the
--- Gateway and labels it gateway.networking.k8s.io/gateway-name), nil (kubectl apply)
+-- for Gateway NAME: Istio's kube-gateway template sets an ownerReference to the Gateway -
+-- apiVersion, kind, name, uid; no controller: true - and labels it
+-- gateway.networking.k8s.io/gateway-name and istio.io/gateway-name), nil (kubectl apply)
 local function svc_json(n, svc, ns)
   local md = { name = n }
   local rel = type(svc.owner) == "string" and svc.owner:match("^helm:(.*)$")
   local gw = type(svc.owner) == "string" and svc.owner:match("^gateway:(.*)$")
   if rel then md = helm_meta(n, rel, ns) end
   if gw then
-    md.labels = { ["gateway.networking.k8s.io/gateway-name"] = gw, ["gateway.istio.io/managed"] =
-      "istio.io-gateway-controller" }
+    md.labels = { ["gateway.networking.k8s.io/gateway-name"] = gw, ["istio.io/gateway-name"] = gw,
+      ["gateway.istio.io/managed"] = "istio.io-gateway-controller" }
     md.ownerReferences = { { apiVersion = "gateway.networking.k8s.io/v1", kind = "Gateway", name = gw,
-      uid = "00000000-0000-4000-8000-" .. ("%012x"):format(#gw * 7919), controller = true } }
+      uid = "00000000-0000-4000-8000-" .. ("%012x"):format(#gw * 7919) } }
   end
   return { metadata = md, spec = svc }
 end

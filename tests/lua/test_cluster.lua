@@ -2355,3 +2355,27 @@ t.test("a restart after a failed benchmark deletes this run's pods by name, not 
   t.ok(not lines:find("logs late-team", 1, true), lines)
   t.ok(json.read(w .. "/run-a/deployed.json").torn_down, "run A torn down")
 end)
+
+-- (clusterfix3 1) Who made an object, from its metadata as the API server returns it. The
+-- inputs are written by hand: helm's stamps (pkg/action: meta.helm.sh/release-name and
+-- -namespace annotations, managed-by=Helm label); Istio's kube-gateway template (an
+-- ownerReference to the Gateway with apiVersion, kind, name, uid and no controller field;
+-- labels gateway.networking.k8s.io/gateway-name and istio.io/gateway-name); a ReplicaSet's
+-- pod-like controller reference; kubectl apply (no stamp).
+t.test("made_by: helm's stamps, Istio's Gateway ownerReference without controller, the gateway-name label", function()
+  t.eq(cluster.made_by { metadata = { name = "ms-sim-epp", annotations = { ["meta.helm.sh/release-name"] = "gaie-sim",
+    ["meta.helm.sh/release-namespace"] = "bench" }, labels = { ["app.kubernetes.io/managed-by"] = "Helm" } } },
+    { release = "gaie-sim", release_ns = "bench", gateways = {} })
+  t.eq(cluster.made_by { metadata = { name = "infra-sim-inference-gateway-istio",
+    labels = { ["gateway.networking.k8s.io/gateway-name"] = "infra-sim-inference-gateway",
+      ["istio.io/gateway-name"] = "infra-sim-inference-gateway" },
+    ownerReferences = { { apiVersion = "gateway.networking.k8s.io/v1", kind = "Gateway",
+      name = "infra-sim-inference-gateway", uid = "4f0b6c1e-0000-4000-8000-000000000001" } } } },
+    { owner = "Gateway/infra-sim-inference-gateway", gateways = { "infra-sim-inference-gateway",
+      "infra-sim-inference-gateway" } })
+  t.eq(cluster.made_by { metadata = { name = "x", ownerReferences = { { kind = "Gateway", name = "other" },
+    { kind = "ReplicaSet", name = "rs-1", controller = true } } } }, { owner = "ReplicaSet/rs-1", gateways = { "other" } })
+  t.eq(cluster.made_by { metadata = { name = "applied", annotations = {
+    ["kubectl.kubernetes.io/last-applied-configuration"] = "{}" } } }, { gateways = {} })
+  t.eq(cluster.made_by {}, { gateways = {} })
+end)

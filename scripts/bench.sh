@@ -25,8 +25,15 @@
 # is lost in the noise (about 0.2 s in tens of seconds at 500 MB), and their read-back
 # time, if anything, favours them.
 #
+# Inputs and outputs are apart, so several people can benchmark one inputs folder at once:
+# BENCH_DIR holds the generated inputs (made there once, then only read); everything a
+# run writes (results.jsonl, the readfloor program, the "as written" copy, the half of the
+# scrape folder, compare.lua's runs and workspace) goes to BENCH_OUT, a fresh folder of
+# its own unless given. results.jsonl is kept there; the rest goes when the run ends.
+#
 # usage: scripts/bench.sh ./llmdlua
-# env: BENCH_DIR (default /tmp/llmdlua-bench), BENCH_MB, BENCH_RUNS (default 3: best of),
+# env: BENCH_DIR (inputs, default /tmp/llmdlua-bench), BENCH_OUT (what the run writes,
+#      default a fresh mktemp -d), BENCH_MB, BENCH_RUNS (default 3: best of),
 #      BENCH_ONLY (items to run, default all: the shapes above and compare),
 #      BENCH_COMPARE (the runs compare.lua reads: ip_tokens, default, or inference_perf)
 set -eu
@@ -40,15 +47,39 @@ only=${BENCH_ONLY:-inference_perf vllm_bench guidellm csv prom ip_tokens vllm_it
 py=python3
 [ -x /usr/bin/python3 ] && py=/usr/bin/python3
 mkdir -p "$dir"
+if [ -n "${BENCH_OUT:-}" ]; then
+    outdir=$(realpath -m "$BENCH_OUT")
+    case "$outdir/" in "$(realpath "$dir")/"*)
+        echo "bench: BENCH_OUT ($outdir) is inside BENCH_DIR ($dir): the inputs folder is only read; give another" >&2
+        exit 2
+        ;;
+    esac
+    mkdir -p "$outdir"
+else
+    outdir=$(mktemp -d "${TMPDIR:-/tmp}/llmdlua-bench-out.XXXXXX")
+fi
+echo "outputs of this run in $outdir"
 
 echo "generating inputs of >= $mb MB each in $dir (kept for the next run)..."
 $py "$here/bench/gen.py" "$dir" "$mb"
-cc -O2 -o "$dir/readfloor" "$here/bench/readfloor.c"
+cshape=${BENCH_COMPARE:-ip_tokens}
+case " $only " in *" compare "*)
+    case $cshape in ip_tokens | inference_perf) ;; *)
+        echo "bench: BENCH_COMPARE is '$cshape' (expected ip_tokens or inference_perf)" >&2
+        exit 2
+        ;;
+    esac
+    # compare.lua's run B is an input too: made with the others, once, then only read
+    $py "$here/bench/gen.py" "$dir" "$mb" --compare-b "$cshape" "$dir/compare-$cshape/b/per_request_lifecycle_metrics.json"
+    ;;
+esac
+floorbin="$outdir/readfloor"
+cc -O2 -o "$floorbin" "$here/bench/readfloor.c"
 
 now() { date +%s.%N; }
 # seconds since $1
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.6f", b - a }'; }
-results="$dir/results.jsonl"
+results="$outdir/results.jsonl"
 : >"$results"
 # timed ITEM PHASE TOOL COMMAND...: runs the command once, timed; its output (one JSON
 # value) goes into results.jsonl with the time; $secs is the time
@@ -70,8 +101,10 @@ scan() { LLMDLUA_THREADS=1 "$BIN" "$here/bench/scan.lua" "$@"; }
 scanpar() { "$BIN" "$here/bench/scan.lua" "$@"; }
 ref() { $py "$here/bench/ref.py" "$@"; }
 
-copy='' cmp="$dir/compare-none"
-trap 'rm -rf "$copy" "$cmp/ws"' EXIT # the "as written" copy and compare's output, even when a run fails
+copy='' cmp="$outdir/compare-none" half="$outdir/raw-half"
+# the "as written" copy, the half scrape folder, compare's runs and output and readfloor,
+# even when a run fails (results.jsonl stays)
+trap 'rm -rf "$copy" "$half" "$cmp" "$floorbin"' EXIT
 for shape in $only; do
     [ "$shape" = compare ] && continue
     par=''
@@ -87,10 +120,10 @@ for shape in $only; do
     esac
     echo "  $shape: floor, llmdlua, ${par:+llmdlua (threads), }llmdlua (sketch), $refs; best of $runs..."
     if [ -d "$file" ]; then # a folder of files: read them all
-        floor() { "$dir/readfloor" "$@" "$file"/*_metrics.log; }
+        floor() { "$floorbin" "$@" "$file"/*_metrics.log; }
         size=$(find -L "$file" -name '*_metrics.log' -printf '%s\n' | awk '{ s += $1 } END { print s }')
     else
-        floor() { "$dir/readfloor" "$@" "$file"; }
+        floor() { "$floorbin" "$@" "$file"; }
         size=$(stat -L -c %s "$file")
     fi
     printf '{"item":"%s","bytes":%s,"runs":%s}\n' "$shape" "$size" "$runs" >>"$results"
@@ -118,22 +151,19 @@ for shape in $only; do
     done
     if [ -d "$file" ]; then
         # memory flat in the number of files: the same pods and series, half the snapshots
-        half="$dir/raw-half"
-        if [ ! -e "$half/.done" ]; then
-            rm -rf "$half" && mkdir "$half"
-            n=$(find -L "$file" -name '*_metrics.log' | wc -l)
-            find -L "$file" -name '*_metrics.log' -printf '%f\n' | sort -t_ -k2,2n | head -n $((n / 2)) |
-                while read -r f; do ln "$file/$f" "$half/$f" 2>/dev/null || cp "$file/$f" "$half/$f"; done
-            : >"$half/.done"
-        fi
+        # (in BENCH_OUT: hard links to the inputs where it can, else copies)
+        rm -rf "$half" && mkdir "$half"
+        n=$(find -L "$file" -name '*_metrics.log' | wc -l)
+        find -L "$file" -name '*_metrics.log' -printf '%f\n' | sort -t_ -k2,2n | head -n $((n / 2)) |
+            while read -r f; do ln "$file/$f" "$half/$f" 2>/dev/null || cp "$file/$f" "$half/$f"; done
         timed "$shape" half llmdlua scan "$shape" "$half"
     fi
     if [ ! -d "$file" ]; then # the same bytes as written a piece at a time, still cached
-        copy="$dir/written-$(basename "$file")"
-        "$dir/readfloor" --rewrite "$file" "$copy"
+        copy="$outdir/written-$(basename "$file")"
+        "$floorbin" --rewrite "$file" "$copy"
         i=0
         while [ $i -lt "$runs" ]; do
-            timed "$shape" written floor "$dir/readfloor" "$copy"
+            timed "$shape" written floor "$floorbin" "$copy"
             timed "$shape" written llmdlua scan "$shape" "$copy"
             if [ -n "$par" ]; then timed "$shape" written threads scanpar "$shape" "$copy"; fi
             i=$((i + 1))
@@ -145,22 +175,19 @@ done
 case " $only " in *" compare "*)
     # compare.lua of two runs (inference-perf per-request files of $cshape, $mb MB each;
     # A is the bench's own file, linked) against cp -r of the same folders
-    cshape=${BENCH_COMPARE:-ip_tokens}
-    case $cshape in ip_tokens | inference_perf) ;; *)
-        echo "bench: BENCH_COMPARE is '$cshape' (expected ip_tokens or inference_perf)" >&2
-        exit 2
-        ;;
-    esac
     echo "  compare ($cshape): read() floor, cp -r, compare.lua, compare.lua --link; best of $runs..."
-    cmp="$dir/compare-$cshape"
+    cmp="$outdir/compare-$cshape"
     mkdir -p "$cmp/a" "$cmp/b"
-    # A: the bench's file itself (a hard link costs no space), else a copy
-    ln -f "$dir/$cshape.json" "$cmp/a/per_request_lifecycle_metrics.json" 2>/dev/null ||
-        cp "$dir/$cshape.json" "$cmp/a/per_request_lifecycle_metrics.json"
-    $py "$here/bench/gen.py" "$dir" "$mb" --compare-b "$cshape" "$cmp/b/per_request_lifecycle_metrics.json"
+    # A: the bench's file itself, B: the one generated for it (hard links cost no space;
+    # else copies)
+    for x in "a $dir/$cshape.json" "b $dir/compare-$cshape/b/per_request_lifecycle_metrics.json"; do
+        side=${x%% *} src=${x#* }
+        ln -f "$src" "$cmp/$side/per_request_lifecycle_metrics.json" 2>/dev/null ||
+            cp "$src" "$cmp/$side/per_request_lifecycle_metrics.json"
+    done
     size=$(find -L "$cmp/a" "$cmp/b" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
     printf '{"item":"compare","shape":"%s","bytes":%s,"runs":%s}\n' "$cshape" "$size" "$runs" >>"$results"
-    "$dir/readfloor" --drop "$cmp"/a/* "$cmp"/b/* >/dev/null
+    "$floorbin" --drop "$cmp"/a/* "$cmp"/b/* >/dev/null
     # bytes under the workspace's results (what was copied) and the CPU seconds (user +
     # sys, children included) of the command timed, as JSON
     copied() { printf '{"bytes":%s,"cpu":%s}' "$(find "$cmp/ws" -path '*/results/*' -type f -printf '%s\n' |
@@ -174,7 +201,7 @@ case " $only " in *" compare "*)
     compare() { cpu "$BIN" compare.lua --a "$cmp/a" --b "$cmp/b" --parent "$cmp/ws" --quiet "$@" >/dev/null && copied; }
     i=0
     while [ $i -lt "$runs" ]; do
-        timed compare read floor "$dir/readfloor" "$cmp"/a/* "$cmp"/b/*
+        timed compare read floor "$floorbin" "$cmp"/a/* "$cmp"/b/*
         fresh && mkdir "$cmp/ws/run-a" "$cmp/ws/run-b"
         timed compare read cp cpr
         fresh
@@ -183,7 +210,8 @@ case " $only " in *" compare "*)
         timed compare read compare_link compare --link
         i=$((i + 1))
     done
-    rm -rf "$cmp/ws" "$cmp/cpu"
+    rm -rf "$cmp"
     ;;
 esac
+echo "results: $results"
 "$BIN" "$here/bench/report.lua" "$results"

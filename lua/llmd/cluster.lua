@@ -30,6 +30,11 @@ local BAD_WAITING = { CrashLoopBackOff = true, ImagePullBackOff = true, ErrImage
 
 local function is_map(v) return type(v) == "table" and not json.is_array(v) end
 local function is_list(v) return type(v) == "table" and (json.is_array(v) or (#v > 0 and next(v, #v) == nil)) end
+local function set_of(list)
+  local t = {}
+  for _, n in ipairs(list or {}) do t[n] = true end
+  return t
+end
 
 -- Validates plan; returns it, or raises listing every problem with its key.
 function M.validate(plan, name)
@@ -370,6 +375,61 @@ end
 -- through llmd.steps.exec, so stacks running in parallel go on while one waits
 local function sleep(s) if s > 0 then steps.exec { "sleep", ("%.3f"):format(s) } end end
 
+-- The controllers of this run's pods (Kind/name: a ReplicaSet, a StatefulSet; a bare pod
+-- by its own name), recorded once its stack is first ready after a deploy (the pods
+-- wait_ready counted, list): from then on a pod is this run's only if one of them owns it
+-- (M.foreign) - not another team's that started since in the namespace with the same
+-- labels, which a restart would delete, wait_ready wait for, teardown miss.
+function M.record_pods(ctx, x, list)
+  if ctx.dry_run then return end
+  local d = M.deployed(ctx, stack_of(ctx, x))
+  if d.pod_owners and #d.pod_owners > 0 then return end
+  local owners, seen = {}, {}
+  for _, p in ipairs(list) do
+    local k = M.owner_key(p)
+    if not seen[k] then
+      seen[k] = true
+      owners[#owners + 1] = k
+    end
+  end
+  table.sort(owners)
+  d.pod_owners = owners
+  M.save_deployed(ctx, stack_of(ctx, x))
+end
+
+-- The names of this run's serving pods now (M.foreign: its recorded controllers').
+function M.own_serving_pods(ctx, x)
+  local foreign = M.foreign(ctx, x)
+  local names = {}
+  for _, p in ipairs(pods(ctx, M.SERVING_LABEL .. "=true")) do
+    if not foreign(p) then names[#names + 1] = p.metadata.name end
+  end
+  table.sort(names)
+  return names
+end
+
+-- Restarts this run's serving pods (their controllers start new ones): deleted by name
+-- (M.own_serving_pods), never by a label selector, which could match another team's pods
+-- in the namespace. say: the progress line, %s the names. A dry run reads nothing, so
+-- which pods is not known: said so.
+function M.restart_serving(ctx, x, say_fmt)
+  if ctx.dry_run then
+    pods(ctx, M.SERVING_LABEL .. "=true") -- (printed as a read not made)
+    ctx.out:write("[dry-run] would delete this run's serving pods, by name (not known in a dry run)\n")
+    return {}
+  end
+  local names = M.own_serving_pods(ctx, x)
+  if #names == 0 then
+    error(("run %s: no serving pod of this run is left in %s to restart"):format(x, ctx.ns), 0)
+  end
+  say(ctx, say_fmt, table.concat(names, ", "))
+  local a = { "delete", "pod" }
+  for _, n in ipairs(names) do a[#a + 1] = n end
+  a[#a + 1] = "--ignore-not-found"
+  ctx.k:kubectl(a)
+  return names
+end
+
 -- Waits until every pod of the stack is Ready (and routes/gateways are accepted).
 local function wait_ready(ctx, x)
   if ctx.dry_run then
@@ -383,13 +443,14 @@ local function wait_ready(ctx, x)
   local foreign = M.foreign(ctx, x)
   while true do
     local ps = pods(ctx)
-    local total, ready, waiting = 0, 0, {}
+    local total, ready, waiting, counted = 0, 0, {}, {}
     for _, p in ipairs(ps) do
       local name = p.metadata.name
       -- finished job pods and the harness launcher are not part of the stack
       local phase = (p.status or {}).phase
       if name ~= "llmdbench-harness-launcher" and phase ~= "Succeeded" and not foreign(p) then
         total = total + 1
+        counted[#counted + 1] = p
         local problem = pod_problem(p)
         if problem then
           error(("run %s: pod %s is in %s (see kubectl -n %s describe pod %s)")
@@ -417,7 +478,10 @@ local function wait_ready(ctx, x)
       say(ctx, "  %s", line)
       last = line
     end
-    if total > 0 and ready == total and routes_ok then return line end
+    if total > 0 and ready == total and routes_ok then
+      M.record_pods(ctx, x, counted)
+      return line
+    end
     if os.time() - t0 >= timeout then
       local why = #waiting > 0 and ("not ready: " .. table.concat(waiting, ", ")) or table.concat(pending, ", ")
       if total == 0 then why = "no pods of this run in the namespace" end
@@ -743,24 +807,87 @@ local function baseline_service(ctx, x)
   return ("%s has %d endpoint(s)"):format(M.BASELINE_SVC, n)
 end
 
+-- The results PVC: the one named (benchmark.pvc, the plan's benchmark_pvc, $BENCHMARK_PVC),
+-- else one of the Bound ReadWriteMany PVCs in the namespace (the reference procedure's
+-- run-llm-d-benchmark: BENCHMARK_PVC from `kubectl get pvc`, else a PVC is created, RWX,
+-- 200Gi): the only one there; of several, the one this comparison used already (run A's,
+-- recorded, on resume too) or the one llmdlua made (labelled app.kubernetes.io/managed-by:
+-- llmdlua) - several others' and none of ours is refused, as a guess would write this run's
+-- results onto another team's volume. None at all: llmd-benchmark-results is made (RWX,
+-- 200Gi, labelled), unless a PVC of that name that is not llmdlua's is there. The choice and
+-- why are said; returns the name.
+M.PVC_NAME = "llmd-benchmark-results"
 local function find_pvc(ctx, x)
   local b = run_of(ctx, x).benchmark
-  local name = b.pvc or ctx.plan.benchmark_pvc or os.getenv("BENCHMARK_PVC")
-  if name and name ~= "" then return name end
-  local v = ctx.k:json { "get", "pvc" }
-  for _, p in ipairs(v and v.items or {}) do
-    local modes = (p.spec or {}).accessModes or {}
-    for _, m in ipairs(modes) do
-      if m == "ReadWriteMany" and (p.status or {}).phase == "Bound" then return p.metadata.name end
+  for _, c in ipairs { { b.pvc, "benchmark.pvc in the plan" }, { ctx.plan.benchmark_pvc, "benchmark_pvc in the plan" },
+    { os.getenv("BENCHMARK_PVC"), "$BENCHMARK_PVC" } } do
+    if type(c[1]) == "string" and c[1] ~= "" then
+      say(ctx, "  results PVC: %s (%s)", c[1], c[2])
+      return c[1]
     end
   end
-  name = "llmd-benchmark-results"
+  local v = ctx.k:json { "get", "pvc" }
+  local cands, ours, named = {}, {}, nil
+  for _, p in ipairs(v and v.items or {}) do
+    local md = p.metadata or {}
+    local rwx = false
+    for _, m in ipairs((p.spec or {}).accessModes or {}) do if m == "ReadWriteMany" then rwx = true end end
+    local mine = ((md.labels or {})["app.kubernetes.io/managed-by"] == "llmdlua")
+    if md.name == M.PVC_NAME then named = { p = p, mine = mine, rwx = rwx } end
+    if rwx and (p.status or {}).phase == "Bound" then
+      cands[#cands + 1] = md.name
+      if md.name == ctx.pvc then
+        ours[#ours + 1] = { md.name, "this comparison used already" }
+      elseif mine then
+        ours[#ours + 1] = { md.name, "made by llmdlua: labelled app.kubernetes.io/managed-by=llmdlua" }
+      end
+    end
+  end
+  table.sort(cands)
+  table.sort(ours, function(p, q)
+    local pu, qu = p[1] == ctx.pvc, q[1] == ctx.pvc
+    if pu ~= qu then return pu end
+    return p[1] < q[1]
+  end)
+  local how = "name one with benchmark_pvc: in the plan (or benchmark.pvc, $BENCHMARK_PVC)"
+  if #cands == 1 then
+    say(ctx, "  results PVC: %s (the only Bound ReadWriteMany PVC in %s; %s to choose another)", cands[1], ctx.ns, how)
+    return cands[1]
+  elseif #cands > 1 then
+    if #ours == 0 or (#ours > 1 and ours[1][1] ~= ctx.pvc) then
+      error(("run %s: %d Bound ReadWriteMany PVCs in %s (%s) and %s: which one takes this run's results is not "
+        .. "guessed (it could be another team's); %s"):format(x, #cands, ctx.ns, table.concat(cands, ", "),
+        #ours == 0 and "none of them is this comparison's or made by llmdlua"
+        or ("several made by llmdlua (" .. (function()
+          local l = {}
+          for _, o in ipairs(ours) do l[#l + 1] = o[1] end
+          return table.concat(l, ", ")
+        end)() .. ")"), how), 0)
+    end
+    say(ctx, "  results PVC: %s (of the Bound ReadWriteMany PVCs in %s, %s, the one %s)", ours[1][1], ctx.ns,
+      table.concat(cands, ", "), ours[1][2])
+    return ours[1][1]
+  end
+  if named and not named.mine then
+    error(("run %s: no Bound ReadWriteMany PVC in %s, and the PVC %s there (%s, %s) was not made by llmdlua: it is "
+      .. "not changed; %s"):format(x, ctx.ns, M.PVC_NAME, tostring(((named.p.status or {}).phase) or "phase unknown"),
+      table.concat((named.p.spec or {}).accessModes or {}, ", "), how), 0)
+  end
+  if named then
+    -- ours, not Bound yet (a WaitForFirstConsumer storage class binds it when the launcher mounts it)
+    say(ctx, "  results PVC: %s (made by llmdlua, %s: it binds when the harness mounts it)", M.PVC_NAME,
+      tostring((named.p.status or {}).phase))
+    return M.PVC_NAME
+  end
   ctx.k:kubectl({ "apply", "-f", "-" }, { stdin = yaml.dump {
-    apiVersion = "v1", kind = "PersistentVolumeClaim", metadata = { name = name },
+    apiVersion = "v1", kind = "PersistentVolumeClaim",
+    metadata = { name = M.PVC_NAME, labels = { ["app.kubernetes.io/managed-by"] = "llmdlua" } },
     spec = { accessModes = { "ReadWriteMany" }, resources = { requests = { storage = "200Gi" } } },
   } })
-  say(ctx, "  %s PVC %s (ReadWriteMany, 200Gi) for the results", ctx.dry_run and "would create" or "created", name)
-  return name
+  say(ctx, "  %s PVC %s (ReadWriteMany, 200Gi) for the results%s", ctx.dry_run and "would create" or "created",
+    M.PVC_NAME, ctx.dry_run and " (unless a Bound ReadWriteMany PVC is there: not read in a dry run)"
+    or (" (no Bound ReadWriteMany PVC in " .. ctx.ns .. ")"))
+  return M.PVC_NAME
 end
 
 -- The folders on the results PVC, through the launcher pod run_only.sh has just (re)started.
@@ -878,9 +1005,7 @@ local function benchmark(ctx, x)
     end
     if #new > 0 then
       -- requests were served: restart the model servers so the next attempt starts with an empty cache
-      say(ctx, "  restarting the vLLM pods to empty their KV cache")
-      local _, sel = M.serving_selector(ctx, x)
-      ctx.k:kubectl { "delete", "pod", "-l", sel }
+      M.restart_serving(ctx, x, "  restarting the vLLM pods to empty their KV cache: %s (this run's, by name)")
       wait_ready(ctx, x)
     end
   end
@@ -1010,12 +1135,6 @@ local function save_state(ctx, x)
   return "run_state.json written"
 end
 
-local function set_of(list)
-  local t = {}
-  for _, n in ipairs(list or {}) do t[n] = true end
-  return t
-end
-
 local function minus(after, before)
   local b, out = set_of(before), {}
   for _, n in ipairs(after or {}) do if not b[n] then out[#out + 1] = n end end
@@ -1113,16 +1232,20 @@ function M.owner_key(p)
   return "Pod/" .. tostring(md.name)
 end
 
--- A predicate on pods: is p someone else's (there before the stack x benchmarks was first
--- deployed, by name or by its controller)? Without a record (a dry run, an old workspace)
--- nothing is known to be someone else's.
+-- A predicate on pods: is p someone else's - there before the stack x benchmarks was first
+-- deployed (by name or by its controller), or, once its stack was ready (M.record_pods),
+-- owned by none of its recorded controllers? Without a record (a dry run, an old
+-- workspace) nothing is known to be someone else's.
 function M.foreign(ctx, x)
   local d = ctx.deployed and ctx.deployed[stack_of(ctx, x)]
   local before = d and d.before or {}
   local names, owners = set_of(before.pods), set_of(before.owners)
+  local mine = set_of(d and d.pod_owners)
+  local recorded = next(mine) ~= nil
   return function(p)
     local md = p.metadata or {}
-    return names[md.name] == true or owners[M.owner_key(p)] == true
+    local k = M.owner_key(p)
+    return names[md.name] == true or owners[k] == true or (recorded and not mine[k])
   end
 end
 
@@ -1153,6 +1276,32 @@ function M.list_releases(ctx)
   return list
 end
 
+-- Who made an object, from what the tools stamp on it: helm (since 3.2) annotates every
+-- object it installs with meta.helm.sh/release-name and meta.helm.sh/release-namespace and
+-- labels it app.kubernetes.io/managed-by=Helm; a controller that makes objects for a
+-- Gateway (Istio's gateway deployment controller: its Service, Deployment, ServiceAccount)
+-- sets an ownerReference to the Gateway (Istio's, without controller: true) and labels them
+-- gateway.networking.k8s.io/gateway-name. { release =, release_ns =, owner = "Kind/name"
+-- (the first ownerReference, the controller's if one is), gateways = {names: the Gateways
+-- it is owned by or labelled for} }
+function M.made_by(o)
+  local md = type(o) == "table" and type(o.metadata) == "table" and o.metadata or {}
+  local ann = type(md.annotations) == "table" and md.annotations or {}
+  local labels = type(md.labels) == "table" and md.labels or {}
+  local owner, gateways = nil, {}
+  for _, r in ipairs(type(md.ownerReferences) == "table" and md.ownerReferences or {}) do
+    if type(r) == "table" then
+      if r.controller or not owner then owner = tostring(r.kind) .. "/" .. tostring(r.name) end
+      if r.kind == "Gateway" then gateways[#gateways + 1] = tostring(r.name) end
+    end
+  end
+  if labels["gateway.networking.k8s.io/gateway-name"] then
+    gateways[#gateways + 1] = tostring(labels["gateway.networking.k8s.io/gateway-name"])
+  end
+  return { release = ann["meta.helm.sh/release-name"], release_ns = ann["meta.helm.sh/release-namespace"],
+    owner = owner, gateways = gateways }
+end
+
 function M.snapshot_empty() return { releases = {}, httproutes = {}, gateways = {}, services = {}, pods = {} } end
 
 -- The objects teardown cares about, by name: releases, httproutes, gateways, services, pods.
@@ -1173,12 +1322,21 @@ function M.snapshot(ctx)
   for _, r in ipairs(type(listed) == "table" and listed or {}) do
     if type(r) == "table" and r.name then snap.release_info[r.name] = r end
   end
+  -- and who made each: what helm stamps on every object it installs, the controller that
+  -- owns it (a Gateway's Service), the Gateway a controller made it for
+  snap.meta = { httproutes = {}, gateways = {}, services = {} }
   local o = ctx.k:json({ "get", "httproute,gateway" }, { check = false })
   for _, it in ipairs(o and o.items or {}) do
-    local list = it.kind == "Gateway" and snap.gateways or snap.httproutes
+    local k = it.kind == "Gateway" and "gateways" or "httproutes"
+    local list = snap[k]
     list[#list + 1] = it.metadata.name
+    snap.meta[k][it.metadata.name] = M.made_by(it)
   end
-  snap.services = names_of((ctx.k:json { "get", "svc" } or {}).items)
+  local svcs = (ctx.k:json { "get", "svc" } or {}).items
+  snap.services = names_of(svcs)
+  for _, it in ipairs(svcs or {}) do
+    if type(it.metadata) == "table" and it.metadata.name then snap.meta.services[it.metadata.name] = M.made_by(it) end
+  end
   -- every pod: the serving ones by name, and the controllers of all (whose pods, restarted
   -- under new names, are still not this run's)
   local serving, owners = {}, {}
@@ -1222,6 +1380,7 @@ function M.save_deployed(ctx, x)
     bench_command = (ctx.bench_command or {})[x] or json.null, pvc = ctx.pvc or json.null,
     teardown_commands = arr((ctx.teardown_commands or {})[x]),
     gateway_svc = ctx.gateway_svc or json.null, deploy_commands = arr(d.deploy_commands),
+    pod_owners = arr(d.pod_owners),
   })
 end
 
@@ -1235,6 +1394,7 @@ function M.load_deployed(ctx, x)
   d.baseline_service = s.baseline_service == true
   d.torn_down = s.torn_down == true
   d.deploy_commands = type(s.deploy_commands) == "table" and s.deploy_commands or {}
+  d.pod_owners = type(s.pod_owners) == "table" and s.pod_owners or {}
   ctx.commands[x] = s.commands or {}
   if type(s.bench_command) == "string" then
     ctx.bench_command = ctx.bench_command or {}
@@ -1276,25 +1436,83 @@ local function deploy_release_names(ctx, calls)
   return names
 end
 
--- What the deploy added: the difference to the snapshot before its first attempt. A release
--- that appeared meanwhile but is none of the deploy's own (another team installing in the
--- shared namespace at the same time) is not recorded: teardown would uninstall it.
+-- What the deploy added: of what appeared in the namespace since the snapshot before its
+-- first attempt, only what is this run's, told apart by what the tools stamp on it - a
+-- release or an object another team made meanwhile in the shared namespace is not
+-- recorded (teardown would remove it; the smoke test and benchmark could take its Service
+-- for this run's), and that is said. Releases: the deploy's own (deploy.release, the
+-- helmfile's as `helmfile list` gives them). HTTPRoutes, Gateways, Services: one helm
+-- installed for a release of this run (its meta.helm.sh/release-name; another release's is
+-- never this run's, whatever its name), one this run applied with kubectl (named in what
+-- it renders: kustomize, -f manifests), or one a controller made for a Gateway of this run
+-- (an ownerReference to it, or the gateway-name label).
 local function record_added(ctx, x, calls)
   local d = M.deployed(ctx, x)
   if ctx.dry_run then M.snapshot(ctx) return end -- prints the reads it does not make
   if not d.before then return end
   local after = M.snapshot(ctx)
   local own
-  for _, k in ipairs { "releases", "httproutes", "gateways", "services" } do
-    local seen = set_of(d[k])
-    local added = minus(after[k], d.before[k])
-    if k == "releases" and calls and #added > 0 then own = deploy_release_names(ctx, calls) end
-    for _, n in ipairs(added) do
-      if k == "releases" and own and not own[n] then
-        say(ctx, "  release %s appeared in %s during the deploy but is not one of its releases: not recorded as "
-          .. "this run's (teardown leaves it)", n, ctx.ns)
-      elseif not seen[n] then
+  local seen = set_of(d.releases)
+  local added = minus(after.releases, d.before.releases)
+  if calls and #added > 0 then own = deploy_release_names(ctx, calls) end
+  for _, n in ipairs(added) do
+    if own and not own[n] then
+      say(ctx, "  release %s appeared in %s during the deploy but is not one of its releases: not recorded as "
+        .. "this run's (teardown leaves it)", n, ctx.ns)
+    elseif not seen[n] then
+      d.releases[#d.releases + 1] = n
+    end
+  end
+  table.sort(d.releases)
+  -- what this run applies by name (kubectl apply -k/-f, as checked before it ran)
+  local applied = {}
+  for _, o in ipairs(((ctx.rendered or {})[x] or {}).objects or {}) do
+    if type(o) == "table" and type(o.kind) == "string" and type(o.metadata) == "table" then
+      applied[o.kind .. "/" .. tostring(o.metadata.name)] = true
+    end
+  end
+  -- and the Services a custom deploy makes without a manifest: kubectl expose TYPE NAME
+  -- [--name N], kubectl create service TYPE NAME
+  for _, c in ipairs(calls or {}) do
+    local ok, p = pcall(k8s.parse, c.tool, c.args)
+    if ok and (c.tool == "kubectl" or c.tool == "oc") then
+      local w = p.words
+      if w[1] == "expose" then
+        local name = (w[2] or ""):match("/(.+)$") or w[3]
+        for _, f in ipairs(p.flags) do if f.name == "name" then name = f.value end end
+        if name then applied["Service/" .. tostring(name)] = true end
+      elseif w[1] == "create" and (w[2] == "service" or w[2] == "svc") and w[4] then
+        applied["Service/" .. w[4]] = true
+      end
+    end
+  end
+  local releases = set_of(d.releases)
+  local KIND = { httproutes = "HTTPRoute", gateways = "Gateway", services = "Service" }
+  for _, k in ipairs { "gateways", "httproutes", "services" } do
+    local have = set_of(d[k])
+    local gateways = set_of(d.gateways)
+    for _, n in ipairs(minus(after[k], d.before[k])) do
+      local m = ((after.meta or {})[k] or {})[n] or {}
+      local for_ours = false -- (made for a Gateway of this run by its controller)
+      for _, g in ipairs(m.gateways or {}) do for_ours = for_ours or gateways[g] == true end
+      local why
+      if m.release then
+        if not releases[m.release] or (m.release_ns and m.release_ns ~= ctx.ns) then
+          why = ("helm installed it for release %s%s, not one of this run's"):format(m.release,
+            (m.release_ns and m.release_ns ~= ctx.ns) and (" of namespace " .. m.release_ns) or "")
+        end
+      elseif applied[KIND[k] .. "/" .. n] or for_ours then
+        why = nil
+      else
+        why = m.owner and ("it is owned by %s, not of this run"):format(m.owner)
+          or "no release of this run's stamped it, this run applied none of that name"
+      end
+      if why then
+        say(ctx, "  %s %s appeared in %s during the deploy but is not this run's (%s): not recorded as this run's "
+          .. "(teardown leaves it)", KIND[k], n, ctx.ns, why)
+      elseif not have[n] then
         d[k][#d[k] + 1] = n
+        have[n] = true
       end
     end
     table.sort(d[k])
@@ -1443,8 +1661,12 @@ local function teardown(ctx, x)
   end
   local before_pods = set_of(d.before and d.before.pods)
   local before_owners = set_of(d.before and d.before.owners)
+  -- (once recorded, only pods of this run's controllers: not another team's started since)
+  local mine = set_of(d.pod_owners)
   for _, n in ipairs(now.pods) do
-    if not before_pods[n] and not before_owners[now.pod_owner[n]] then left[#left + 1] = "pod " .. n end
+    if not before_pods[n] and not before_owners[now.pod_owner[n]] and (not next(mine) or mine[now.pod_owner[n]]) then
+      left[#left + 1] = "pod " .. n
+    end
   end
   if d.baseline_service and set_of(now.services)[M.BASELINE_SVC] then left[#left + 1] = "service " .. M.BASELINE_SVC end
   if #left > 0 then
@@ -1715,6 +1937,7 @@ local function deploy(ctx, x)
     refuse_foreign_releases(ctx, x, d, calls, rec, rec.before)
   end
   rec.torn_down = false
+  rec.pod_owners = nil -- (recorded anew once this deploy's stack is ready)
   local ok, err = pcall(function()
     local seen = set_of(rec.kustomize)
     for _, c in ipairs(calls) do

@@ -359,9 +359,9 @@ function M.steps_list()
           local ok, msg = pcall(function()
             if ctx.exp.reset_caches and i > 1 then
               -- reset_caches: every run treatment after the first starts with empty caches
-              say(c, "  reset_caches: restarting the vLLM pods so %s starts with empty KV and prefix caches", rt.name)
-              local _, sel = cluster.serving_selector(c, "stack") -- this stack's pods, no one else's
-              c.k:kubectl { "delete", "pod", "-l", sel }
+              -- this stack's pods, by name: no one else's
+              cluster.restart_serving(c, "stack", ("  reset_caches: restarting the vLLM pods so %s starts with "
+                .. "empty KV and prefix caches: %%s (this stack's, by name)"):format(rt.name))
               cluster.fn.wait_ready(c, "stack")
             end
             cluster.fn.benchmark(c, rt.name)

@@ -19,8 +19,17 @@
 --                  (helm list shows pending-*, uninstalling, uninstalled ones only with --all;
 --                  helm upgrade refuses a pending-* or uninstalling one, as helm does)
 --   FAKE_OTHER_OBJECTS  Kind/name,...: and with someone else's objects of those kinds and names
+--   FAKE_PVCS      name:mode[:phase[:llmdlua]],...: and with those PVCs (ReadWriteMany,
+--                  ReadWriteOnce ...; Bound unless a phase is given): someone else's, or with
+--                  :llmdlua one an earlier llmdlua run made (labelled managed-by=llmdlua)
 --   FAKE_CONCURRENT_RELEASE  name[@tool]: another team installs that release (deployed) during
 --                  the first helm install/upgrade or helmfile apply (only tool's) in the namespace
+--   FAKE_CONCURRENT_OBJECTS  Kind/name[@release],...: another team makes those HTTPRoutes,
+--                  Gateways, Services in the namespace during the first helm install/upgrade
+--                  or helmfile apply there (only FAKE_CONCURRENT_AT's tool, when set): with
+--                  @release helm-stamped for that release, without as kubectl apply leaves them
+--   FAKE_LATE_PODS name,...: another team's serving pods, with this stack's model labels,
+--                  start during the first run_only.sh call (after this stack was ready)
 --   FAKE_HELM_MAJOR  4: helm behaves as helm 4 (no list --all; every state listed by default)
 --   FAKE_RESTARTED the vLLM containers have restarted once (their previous logs exist)
 --   FAKE_OTHER_RELEASE  the namespace starts with someone else's release a-team-infra (its
@@ -150,6 +159,14 @@ local function ns_of(a)
   end
 end
 
+-- What helm (3.2 and later) stamps on every object it installs for a release: the
+-- release's name and namespace as annotations, managed-by=Helm as a label
+-- (pkg/action/validate.go, setMetadataVisitor). A metadata table with them.
+local function helm_meta(name, release, ns)
+  return { name = name, annotations = { ["meta.helm.sh/release-name"] = release,
+    ["meta.helm.sh/release-namespace"] = ns }, labels = { ["app.kubernetes.io/managed-by"] = "Helm" } }
+end
+
 -- args without "-n NS"
 local function strip_ns(a)
   local out, skip = {}, false
@@ -196,11 +213,11 @@ local function space(ns)
           containers = { { name = "vllm", image = "ghcr.io/llm-d/llm-d-cuda:v0.3.0", restarts = 0 } } }
       end
       s.releases[n] = { chart = "llm-d-infra", status = "deployed", revision = 3, chart_ref = "llm-d-infra-v1.2.4" }
-      s.gateways[n] = { kind = "Gateway", metadata = { name = n },
+      s.gateways[n] = { kind = "Gateway", metadata = helm_meta(n, n, ns),
         status = { conditions = { { type = "Programmed", status = "True" } } } }
-      s.httproutes[n] = { kind = "HTTPRoute", metadata = { name = n },
+      s.httproutes[n] = { kind = "HTTPRoute", metadata = helm_meta(n, n, ns),
         status = { parents = { { conditions = { { type = "Accepted", status = "True" } } } } } }
-      s.services[n .. "-inference-gateway-istio"] = { selector = { app = n }, owner = "helm:" .. n,
+      s.services[n .. "-inference-gateway-istio"] = { selector = { app = n }, owner = "gateway:" .. n,
         ports = { { name = "status-port", port = 15021 }, { name = "default", port = 80, appProtocol = "http" } } }
     end
     -- FAKE_RELEASES=N: N releases of other teams (other-000 ...: deployed, sorted before ours);
@@ -209,6 +226,14 @@ local function space(ns)
     for k = 1, tonumber(os.getenv("FAKE_RELEASES") or "") or 0 do
       s.releases[("other-%03d"):format(k - 1)] = { chart = "other", status = "deployed", revision = 1,
         chart_ref = "other-1.0.0" }
+    end
+    -- FAKE_PVCS=name:mode[:phase[:llmdlua]],...: PVCs there already (someone else's; with
+    -- :llmdlua one an earlier llmdlua run made, labelled as it labels them)
+    for item in (os.getenv("FAKE_PVCS") or ""):gmatch("[^,]+") do
+      local n, mode, ph, who = item:match("^([^:]+):([^:]+):?([^:]*):?(.*)$")
+      s.pvcs[n] = { access = mode, size = "100Gi", phase = ph ~= "" and ph or nil,
+        labels = who == "llmdlua" and { ["app.kubernetes.io/managed-by"] = "llmdlua" } or nil }
+      proc.run { "mkdir", "-p", DIR .. "/pvc/" .. ns .. "/" .. n }
     end
     -- FAKE_OTHER_OBJECTS=Kind/name,...: someone else's objects (not of a release)
     for key in (os.getenv("FAKE_OTHER_OBJECTS") or ""):gmatch("[^,]+") do s.other[key] = "someone" end
@@ -329,6 +354,26 @@ local function pod_json(name, p)
 end
 
 local function out_json(v) io.write(json.encode(v), "\n") end
+
+
+-- A Service as the API server returns it. The fake keeps who made it in svc.owner:
+-- "helm:RELEASE" (stamped as helm stamps), "gateway:NAME" (made by the gateway controller
+-- for Gateway NAME: Istio's kube-gateway template sets an ownerReference to the Gateway -
+-- apiVersion, kind, name, uid; no controller: true - and labels it
+-- gateway.networking.k8s.io/gateway-name and istio.io/gateway-name), nil (kubectl apply)
+local function svc_json(n, svc, ns)
+  local md = { name = n }
+  local rel = type(svc.owner) == "string" and svc.owner:match("^helm:(.*)$")
+  local gw = type(svc.owner) == "string" and svc.owner:match("^gateway:(.*)$")
+  if rel then md = helm_meta(n, rel, ns) end
+  if gw then
+    md.labels = { ["gateway.networking.k8s.io/gateway-name"] = gw, ["istio.io/gateway-name"] = gw,
+      ["gateway.istio.io/managed"] = "istio.io-gateway-controller" }
+    md.ownerReferences = { { apiVersion = "gateway.networking.k8s.io/v1", kind = "Gateway", name = gw,
+      uid = "00000000-0000-4000-8000-" .. ("%012x"):format(#gw * 7919) } }
+  end
+  return { metadata = md, spec = svc }
+end
 
 local function sorted_keys(t)
   local k = {}
@@ -508,10 +553,10 @@ local function kubectl()
       if name then
         local svc = s.services[name]
         if not svc then die(('Error from server (NotFound): services "%s" not found'):format(name)) end
-        return out_json { metadata = { name = name }, spec = svc }
+        return out_json(svc_json(name, svc, ns))
       end
       local items = {}
-      for _, n in ipairs(sorted_keys(s.services)) do items[#items + 1] = { metadata = { name = n }, spec = s.services[n] } end
+      for _, n in ipairs(sorted_keys(s.services)) do items[#items + 1] = svc_json(n, s.services[n], ns) end
       return out_json { items = json.array(items) }
     elseif what == "endpoints" then
       local svc = s.services[name]
@@ -527,8 +572,9 @@ local function kubectl()
     elseif what == "pvc" or what == "persistentvolumeclaims" then
       local items = {}
       for _, n in ipairs(sorted_keys(s.pvcs)) do
-        items[#items + 1] = { metadata = { name = n }, spec = { accessModes = { s.pvcs[n].access },
-          resources = { requests = { storage = s.pvcs[n].size } } }, status = { phase = "Bound" } }
+        items[#items + 1] = { metadata = { name = n, labels = s.pvcs[n].labels },
+          spec = { accessModes = { s.pvcs[n].access }, resources = { requests = { storage = s.pvcs[n].size } } },
+          status = { phase = s.pvcs[n].phase or "Bound" } }
       end
       return out_json { items = json.array(items) }
     else
@@ -561,7 +607,8 @@ local function kubectl()
         if kind == "Service" then
           s.services[name] = d.spec
         elseif kind == "PersistentVolumeClaim" then
-          s.pvcs[name] = { access = d.spec.accessModes[1], size = d.spec.resources.requests.storage }
+          s.pvcs[name] = { access = d.spec.accessModes[1], size = d.spec.resources.requests.storage,
+            labels = type(d.metadata.labels) == "table" and d.metadata.labels or nil }
           lfs.mkdir(DIR .. "/pvc")
           lfs.mkdir(DIR .. "/pvc/" .. ns)
           lfs.mkdir(DIR .. "/pvc/" .. ns .. "/" .. name)
@@ -589,8 +636,24 @@ local function kubectl()
     end
     local what = a[2]
     if what == "httproute" or what == "gateway" then
+      -- kubectl delete KIND NAME... (those, NotFound unless --ignore-not-found) or --all
       local map = what == "httproute" and s.httproutes or s.gateways
-      for n in pairs(map) do map[n] = nil; print(what .. " " .. n .. " deleted") end
+      local names = {}
+      for j = 3, #a do if a[j]:sub(1, 1) ~= "-" then names[#names + 1] = a[j] end end
+      if has(a, "--all") then names = sorted_keys(map) end
+      for _, n in ipairs(names) do
+        if map[n] then
+          map[n] = nil
+          print(what .. ".gateway.networking.k8s.io \"" .. n .. "\" deleted")
+          if what == "gateway" then
+            for _, sv in ipairs(sorted_keys(s.services)) do
+              if s.services[sv].owner == "gateway:" .. n then s.services[sv] = nil end
+            end
+          end
+        elseif not has(a, "--ignore-not-found") then
+          die(('Error from server (NotFound): %ss.gateway.networking.k8s.io "%s" not found'):format(what, n))
+        end
+      end
       save()
       return
     end
@@ -606,9 +669,21 @@ local function kubectl()
       return
     end
     if what == "pod" or what == "pods" then
+      -- kubectl delete pod NAME... or -l SELECTOR
       local sel = opt(a, "-l")
+      local names = {}
+      local j = 3
+      while j <= #a do
+        if a[j] == "-l" then j = j + 1 elseif a[j]:sub(1, 1) ~= "-" then names[a[j]] = true end
+        j = j + 1
+      end
+      for n in pairs(names) do
+        if not s.pods[n] and not has(a, "--ignore-not-found") then
+          die(('Error from server (NotFound): pods "%s" not found'):format(n))
+        end
+      end
       for _, n in ipairs(sorted_keys(s.pods)) do
-        if match_labels(s.pods[n].labels, sel) then
+        if (next(names) and names[n]) or (not next(names) and sel and match_labels(s.pods[n].labels, sel)) then
           -- a Deployment recreates it: a fresh container, restarted
           for _, c in ipairs(s.pods[n].containers) do c.restarts = c.restarts + 1 end
           print('pod "' .. n .. '" deleted')
@@ -748,13 +823,15 @@ local function make_release(s, name, chart, gateway, dir)
   if gateway or name:match("infra") then
     -- Istio's automated deployment: Service <gateway>-istio, the status port first, then
     -- one port per listener named after it (llm-d's infra chart: listener "default", HTTP)
+    -- (made by Istio's controller for the Gateway, not by helm: owned by the Gateway, and
+    -- deleted with it)
     s.services[name .. "-inference-gateway-istio"] = { selector = { ["gateway.networking.k8s.io/gateway-name"] =
-      name .. "-inference-gateway" }, ports = { { name = "status-port", port = 15021, protocol = "TCP",
+      name }, ports = { { name = "status-port", port = 15021, protocol = "TCP",
       appProtocol = "tcp", targetPort = 15021 }, { name = "default", port = 80, protocol = "TCP", appProtocol = "http",
-      targetPort = 80 } }, owner = "helm:" .. name }
-    s.gateways[name] = { kind = "Gateway", metadata = { name = name },
+      targetPort = 80 } }, owner = "gateway:" .. name }
+    s.gateways[name] = { kind = "Gateway", metadata = helm_meta(name, name, ns_of(args)),
       status = { conditions = { { type = "Programmed", status = "True" } } } }
-    s.httproutes[name] = { kind = "HTTPRoute", metadata = { name = name },
+    s.httproutes[name] = { kind = "HTTPRoute", metadata = helm_meta(name, name, ns_of(args)),
       status = { parents = { { conditions = { { type = "Accepted", status = "True" } } } } } }
   end
   if name:match("ms") or chart:match("modelservice") then vllm_pods(s, name, "helm:" .. name, 2) end
@@ -922,6 +999,31 @@ end
 -- FAKE_CONCURRENT_RELEASE=name[@tool]: another team installs release name (deployed) in the
 -- namespace while the first install/upgrade/apply there (of that tool: helm, helmfile) runs
 local function concurrent_install(s)
+  -- FAKE_CONCURRENT_OBJECTS=Kind/name[@release],...: another team makes those objects
+  -- (HTTPRoute, Gateway, Service) meanwhile: with @release, helm installs them for that
+  -- release (stamped as helm stamps); without, kubectl applies them (no stamp)
+  local at = os.getenv("FAKE_CONCURRENT_AT") or ""
+  local objs = os.getenv("FAKE_CONCURRENT_OBJECTS") or ""
+  if objs ~= "" and (at == "" or at == tool) and not state.counters.concurrent_objects then
+    state.counters.concurrent_objects = 1
+    local ns = ns_of(args)
+    for item in objs:gmatch("[^,]+") do
+      local kind, name, rel = item:match("^([^/]+)/([^@]+)@?(.*)$")
+      local md = rel ~= "" and helm_meta(name, rel, ns) or { name = name }
+      if kind == "HTTPRoute" then
+        s.httproutes[name] = { kind = "HTTPRoute", metadata = md,
+          status = { parents = { { conditions = { { type = "Accepted", status = "True" } } } } } }
+      elseif kind == "Gateway" then
+        s.gateways[name] = { kind = "Gateway", metadata = md,
+          status = { conditions = { { type = "Programmed", status = "True" } } } }
+      elseif kind == "Service" then
+        s.services[name] = { selector = { app = name }, owner = rel ~= "" and ("helm:" .. rel) or nil,
+          ports = { { name = "http", port = 80, protocol = "TCP" } } }
+      else
+        die("fake: FAKE_CONCURRENT_OBJECTS: unknown kind " .. tostring(kind), 2)
+      end
+    end
+  end
   local n, only = (os.getenv("FAKE_CONCURRENT_RELEASE") or ""):match("^([^@]*)@?(.*)$")
   if only ~= "" and only ~= tool then return end
   if n ~= "" and not state.counters["concurrent@" .. n] then
@@ -1076,9 +1178,14 @@ local function helm()
           for _, p in ipairs(sorted_keys(s.pods)) do
             if s.pods[p].owner == "helm:" .. n then s.pods[p] = nil end
           end
-          s.inferencepools[n], s.gateways[n], s.httproutes[n] = nil, nil, nil
+          local gone = s.gateways[n] and (s.gateways[n].metadata.annotations or {})["meta.helm.sh/release-name"] == n
+          s.inferencepools[n], s.httproutes[n] = nil, nil
+          if gone then s.gateways[n] = nil end
           for _, sv in ipairs(sorted_keys(s.services)) do
-            if s.services[sv].owner == "helm:" .. n then s.services[sv] = nil end
+            -- the release's Services, and (garbage collection) those its Gateway owned
+            if s.services[sv].owner == "helm:" .. n or (gone and s.services[sv].owner == "gateway:" .. n) then
+              s.services[sv] = nil
+            end
           end
           print(('release "%s" uninstalled'):format(n))
         elseif not has(a, "--ignore-not-found") then
@@ -1299,6 +1406,16 @@ local function run_only()
     print("❌ Error while verifying model")
     save()
     os.exit(1)
+  end
+  -- FAKE_LATE_PODS: another team's serving pods start meanwhile, with the same labels
+  if os.getenv("FAKE_LATE_PODS") and not state.counters.late_pods then
+    state.counters.late_pods = 1
+    for n in os.getenv("FAKE_LATE_PODS"):gmatch("[^,]+") do
+      s.pods[n] = { owner = "helm:late-team", ready = true, other = true,
+        labels = { ["llm-d.ai/inference-serving"] = "true", ["app.kubernetes.io/component"] = "vllm",
+          ["llm-d.ai/role"] = "decode", ["llm-d.ai/model"] = "qwen-qwen3-0-6b" },
+        containers = { { name = "vllm", image = "ghcr.io/llm-d/llm-d-cuda:v0.4.0", restarts = 0 } } }
+    end
   end
   -- the old launcher pod is deleted and a new one started
   add_pod(s, "llmdbench-harness-launcher", { app = "llmdbench-harness-launcher" }, h.image or "llm-d-benchmark", "run_only")

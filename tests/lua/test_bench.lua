@@ -212,3 +212,60 @@ t.test("bench ref.py: the hand-written Prometheus parser, increases with a reset
   t.eq(o.kv.mean, 400 / 650)
   t.near(o.kv.p99, 0.475, 1e-12)
 end)
+
+-- scripts/bench.sh itself, on a tiny input: what a run writes goes to BENCH_OUT, never
+-- into BENCH_DIR (the inputs folder two people may share): after the inputs exist, a run
+-- leaves every file there as it was (names, sizes, times). The compare item needs only
+-- the test tools; the shape items (the "as written" copy, the half scrape folder) also
+-- need numpy and prometheus_client (make deps-dev) and run when they are there.
+local function listing(dir)
+  local lfs = require "lfs"
+  local out = {}
+  t.walk(dir, function(p, rel)
+    local a = lfs.symlinkattributes(p)
+    out[#out + 1] = ("%s %s %d %d"):format(rel, a.mode, a.mode == "directory" and 0 or a.size, a.modification)
+  end)
+  table.sort(out)
+  return out
+end
+
+t.test("bench.sh: a run writes only into BENCH_OUT; the inputs folder is left as it was", function()
+  local d = t.tmpdir()
+  local only = "compare"
+  if proc.run({ "/usr/bin/python3", "-c", "import numpy, prometheus_client" }).ok then
+    only = "inference_perf prom compare"
+  end
+  local function bench(out)
+    return proc.run({ ROOT .. "/scripts/bench.sh", LLMDLUA }, { env = { BENCH_DIR = d .. "/in", BENCH_OUT = out,
+      BENCH_MB = "0.2", BENCH_RUNS = "1", BENCH_ONLY = only }, timeout = 300 })
+  end
+  -- the first run generates the inputs (the one thing written into BENCH_DIR)
+  local r = bench(d .. "/out1")
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local before = listing(d .. "/in")
+  proc.run { "sleep", "1" } -- (a file rewritten now would show a later time)
+  r = bench(d .. "/out2")
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.eq(listing(d .. "/in"), before)
+  -- what is kept of a run: its results, in its own folder, said where
+  t.ok(r.stdout:find("results: " .. d .. "/out2/results.jsonl", 1, true), r.stdout)
+  local items = {}
+  for _, l in ipairs(t.jsonl(d .. "/out2/results.jsonl")) do if l.bytes then items[#items + 1] = l.item end end
+  local want = {}
+  for w in only:gmatch("%S+") do want[#want + 1] = w end
+  t.eq(items, want)
+  -- the rest (readfloor, copies, compare's runs and workspace) went when it ended
+  local left = {}
+  for n in require("lfs").dir(d .. "/out2") do if n ~= "." and n ~= ".." then left[#left + 1] = n end end
+  t.eq(left, { "results.jsonl" })
+end)
+
+t.test("bench.sh: BENCH_OUT inside BENCH_DIR is refused before anything runs", function()
+  local d = t.tmpdir()
+  local r = proc.run({ ROOT .. "/scripts/bench.sh", LLMDLUA }, { env = { BENCH_DIR = d, BENCH_OUT = d .. "/out",
+    BENCH_MB = "0.2", BENCH_RUNS = "1", BENCH_ONLY = "compare" }, timeout = 60 })
+  t.eq(r.code, 2)
+  t.ok(r.stderr:find("bench: BENCH_OUT (" .. d .. "/out) is inside BENCH_DIR (" .. d
+    .. "): the inputs folder is only read; give another", 1, true), r.stderr)
+  t.eq(proc.run({ "ls", "-A", d }).stdout, "") -- (nothing generated, no folder made)
+end)

@@ -673,7 +673,8 @@ t.test("a benchmark that fails once is re-run after restarting the vLLM pods", f
   local w = workspace(s)
   t.ok(r.stdout:find("the harness stopped early", 1, true), r.stdout)
   local lines = table.concat(call_lines(s, w), "\n")
-  t.ok(lines:find("kubectl -n bench delete pod -l llm-d.ai/inference-serving=true", 1, true))
+  -- (clusterfix3 2) by name: run A's two decode pods (fake.lua: vllm_pods), not by label
+  t.ok(lines:find("kubectl -n bench delete pod ms-decode-1 ms-decode-2 --ignore-not-found", 1, true), lines)
   -- the failed attempt's results are kept beside the good ones
   t.eq(lfs.attributes(w .. "/run-a/results-attempt-1", "mode"), "directory")
 end)
@@ -1923,8 +1924,8 @@ t.test("baseline Service, readiness and restarts: this run's serving pods, never
   t.eq(applied.spec.selector, { ["llm-d.ai/inference-serving"] = "true", ["app.kubernetes.io/component"] = "vllm",
     ["llm-d.ai/role"] = "decode", ["llm-d.ai/model"] = "qwen-qwen3-0-6b" })
   local lines = table.concat(call_lines(s, workspace(s)), "\n")
-  t.ok(lines:find("kubectl -n bench delete pod -l app.kubernetes.io/component=vllm,llm-d.ai/inference-serving=true,"
-    .. "llm-d.ai/model=qwen-qwen3-0-6b,llm-d.ai/role=decode", 1, true), lines)
+  -- (clusterfix3 2) this run's pods, by name
+  t.ok(lines:find("kubectl -n bench delete pod ms-decode-1 ms-decode-2 --ignore-not-found", 1, true), lines)
   local ns = state(s).ns.bench
   t.eq(ns.pods["a-team-ms-decode-1"].containers[1].restarts, 0, "a-team's pods were not restarted")
   t.eq(ns.pods["ms-decode-1"], nil, "run A's pods went with its teardown")
@@ -2217,4 +2218,164 @@ t.test("dry run: the smoke test's Service from what the deploy renders; none, or
   t.eq(cluster.unrendered("kubectl", { "apply", "-k", "ms" }), nil)
   t.eq(cluster.unrendered("kubectl", { "label", "pod", "x", "a=b" }), nil)
   t.eq(cluster.unrendered("helm", { "upgrade", "--install", "r", "c" }), nil)
+end)
+
+-- (clusterfix3 3) The results PVC when none is named: the reference procedure
+-- (run-llm-d-benchmark: BENCHMARK_PVC from `kubectl get pvc`, else create one, RWX 200Gi)
+-- takes a Bound ReadWriteMany PVC of the namespace. Kept where there is one, said which and
+-- why; of several, only ours (the one llmdlua made, labelled) is taken, else refused.
+t.test("results PVC: the only Bound RWX one is taken and said; of several, llmdlua's; none of ours: refused", function()
+  -- one Bound RWX PVC (someone else's) beside a RWO one: it is the one, and the run says so
+  local s = setup()
+  local r = compare(s, { "--plan", s.plan, "--step", "0-60" }, { FAKE_PVCS = "team-a-results:ReadWriteMany,"
+    .. "team-a-cache:ReadWriteOnce" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("  results PVC: team-a-results (the only Bound ReadWriteMany PVC in bench; name one with "
+    .. "benchmark_pvc: in the plan (or benchmark.pvc, $BENCHMARK_PVC) to choose another)\n", 1, true), r.stdout)
+  local w = workspace(s)
+  t.ok(t.read(w .. "/run-a/benchmark/config.yaml"):find("results_pvc: team-a-results", 1, true))
+  -- several, one made by llmdlua (its label): that one, and why
+  s = setup()
+  r = compare(s, { "--plan", s.plan, "--step", "0-60" }, { FAKE_PVCS = "a-team-results:ReadWriteMany,"
+    .. "llmd-benchmark-results:ReadWriteMany:Bound:llmdlua,z-team-results:ReadWriteMany" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("  results PVC: llmd-benchmark-results (of the Bound ReadWriteMany PVCs in bench, a-team-results, "
+    .. "llmd-benchmark-results, z-team-results, the one made by llmdlua: labelled "
+    .. "app.kubernetes.io/managed-by=llmdlua)\n", 1, true), r.stdout)
+  -- run B takes the one run A used (recorded), whatever else is there
+  t.ok(r.stdout:find("  results PVC: llmd-benchmark-results (of the Bound ReadWriteMany PVCs in bench, a-team-results, "
+    .. "llmd-benchmark-results, z-team-results, the one this comparison used already)\n", 1, true), r.stdout)
+  -- several, none of ours: refused before run_only.sh runs, one line, nothing written to them
+  s = setup()
+  r = compare(s, nil, { FAKE_PVCS = "team-a-results:ReadWriteMany,team-b-results:ReadWriteMany" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok((r.stdout .. r.stderr):find("run a: 2 Bound ReadWriteMany PVCs in bench (team-a-results, team-b-results) and none of them "
+    .. "is this comparison's or made by llmdlua: which one takes this run's results is not guessed (it could be "
+    .. "another team's); name one with benchmark_pvc: in the plan (or benchmark.pvc, $BENCHMARK_PVC)", 1, true),
+    r.stdout .. r.stderr)
+  for _, l in ipairs(call_lines(s, workspace(s))) do t.ok(not l:match("^run_only"), l) end
+  -- named in the plan: that one, said so (no listing needed)
+  s = setup(function(p) p.benchmark_pvc = "team-b-results" end)
+  r = compare(s, { "--plan", s.plan, "--step", "0-60" }, { FAKE_PVCS = "team-a-results:ReadWriteMany,"
+    .. "team-b-results:ReadWriteMany" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("  results PVC: team-b-results (benchmark_pvc in the plan)\n", 1, true), r.stdout)
+  -- none Bound RWX, but someone else's PVC of the name llmdlua would make: not changed, refused
+  s = setup()
+  r = compare(s, nil, { FAKE_PVCS = "llmd-benchmark-results:ReadWriteOnce" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok((r.stdout .. r.stderr):find("run a: no Bound ReadWriteMany PVC in bench, and the PVC llmd-benchmark-results there (Bound, "
+    .. "ReadWriteOnce) was not made by llmdlua: it is not changed; name one with benchmark_pvc:", 1, true), r.stdout .. r.stderr)
+  t.eq(state(s).ns.bench.pvcs["llmd-benchmark-results"].access, "ReadWriteOnce")
+end)
+
+-- (clusterfix3 1) The routes, gateways and services a deploy added were the namespace's
+-- difference before/after it: an HTTPRoute or Gateway another team made meanwhile was
+-- recorded as this run's and deleted at its teardown, and a gateway Service of theirs could
+-- be benchmarked as this run's. Now only what the tools stamp as this run's is recorded:
+-- helm's meta.helm.sh/release-name of one of its releases, what it applied by name, what a
+-- controller made for one of its Gateways (ownerReference). Expected by hand from the fake's
+-- charts: run A (helm release sim, a router chart) makes Service sim-epp; run B (helmfile
+-- gaie-sim, infra-sim, ms-sim) makes Gateway and HTTPRoute infra-sim (helm-stamped), Service
+-- gaie-sim-epp (helm-stamped) and Istio's infra-sim-inference-gateway-istio (owned by the
+-- Gateway).
+t.test("routes, gateways and services another team makes during the deploy are not this run's, nor torn down",
+  function()
+  local s = setup()
+  local r = compare(s, nil, { FAKE_CONCURRENT_OBJECTS = "HTTPRoute/team-b-route@team-b,Gateway/team-b-gw,"
+    .. "Service/a-team-b-gateway@team-b" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  for _, l in ipairs {
+    "  HTTPRoute team-b-route appeared in bench during the deploy but is not this run's (helm installed it for release "
+      .. "team-b, not one of this run's): not recorded as this run's (teardown leaves it)\n",
+    "  Gateway team-b-gw appeared in bench during the deploy but is not this run's (no release of this run's stamped "
+      .. "it, this run applied none of that name): not recorded as this run's (teardown leaves it)\n",
+    "  Service a-team-b-gateway appeared in bench during the deploy but is not this run's (helm installed it for "
+      .. "release team-b, not one of this run's): not recorded as this run's (teardown leaves it)\n",
+  } do t.ok(r.stdout:find(l, 1, true), l .. "\n" .. r.stdout) end
+  local w = workspace(s)
+  local da = json.read(w .. "/run-a/deployed.json")
+  t.eq({ da.httproutes, da.gateways, da.services }, { {}, {}, { "sim-epp" } })
+  local db = json.read(w .. "/run-b/deployed.json")
+  t.eq({ db.httproutes, db.gateways, db.services }, { { "infra-sim" }, { "infra-sim" },
+    { "gaie-sim-epp", "infra-sim-inference-gateway-istio" } })
+  -- theirs are still there after both teardowns; ours are gone
+  local ns = state(s).ns.bench
+  t.ok(ns.httproutes["team-b-route"] and ns.gateways["team-b-gw"] and ns.services["a-team-b-gateway"], "kept")
+  t.eq({ ns.httproutes["infra-sim"], ns.gateways["infra-sim"] }, {})
+  for _, l in ipairs(call_lines(s, w)) do t.ok(not l:find("team%-b"), "no call names theirs: " .. l) end
+end)
+
+-- A gateway Service another team makes (kubectl apply, no stamp) during run B's deploy,
+-- named to sort before run B's: recorded as run B's, it was the one smoke-tested and
+-- benchmarked. Now run B's own gateway Service (Istio's, owned by its Gateway) is.
+t.test("a gateway Service another team makes during the deploy is not benchmarked as this run's", function()
+  local s = setup()
+  local r = compare(s, nil, { FAKE_CONCURRENT_OBJECTS = "Service/a-other-gateway", FAKE_CONCURRENT_AT = "helmfile" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("  Service a-other-gateway appeared in bench during the deploy but is not this run's (no release "
+    .. "of this run's stamped it, this run applied none of that name): not recorded as this run's (teardown leaves "
+    .. "it)\n", 1, true), r.stdout)
+  t.ok(r.stdout:find("  endpoint: service infra-sim-inference-gateway-istio, port 80 (appProtocol http)\n", 1, true),
+    r.stdout)
+  local lines = table.concat(call_lines(s, workspace(s)), "\n")
+  t.ok(not lines:find("a-other-gateway", 1, true), lines)
+  t.ok(state(s).ns.bench.services["a-other-gateway"], "kept")
+end)
+
+-- (clusterfix3 2) After a failed benchmark the vLLM pods were restarted with a label
+-- selector (`kubectl delete pod -l ...`), which also matched another team's serving pods
+-- of the same model that started after this run's stack was ready (FAKE_LATE_PODS, started
+-- during the first run_only.sh). Now the pods this run's recorded controllers own are
+-- deleted by name: run A's two decode pods (fake.lua: vllm_pods).
+t.test("a restart after a failed benchmark deletes this run's pods by name, not another team's with its labels",
+  function()
+  local s = setup(function(plan) plan.runs.b = { label = "after", existing = { results = TREAT } } end)
+  s.env.FAKE_RESULTS = BASE
+  local r = compare(s, nil, { FAKE_LATE_PODS = "late-team-decode-1,late-team-decode-2",
+    FAKE_FAIL_ONCE = "bench_stderr" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("  restarting the vLLM pods to empty their KV cache: ms-decode-1, ms-decode-2 (this run's, by "
+    .. "name)\n", 1, true), r.stdout)
+  local w = workspace(s)
+  local deletes = {}
+  for _, l in ipairs(call_lines(s, w)) do if l:find(" delete pod", 1, true) then deletes[#deletes + 1] = l end end
+  t.eq(deletes, { "kubectl -n bench delete pod ms-decode-1 ms-decode-2 --ignore-not-found" })
+  local ns = state(s).ns.bench
+  t.eq(ns.pods["late-team-decode-1"].containers[1].restarts, 0, "theirs not restarted")
+  t.eq(ns.pods["late-team-decode-2"].containers[1].restarts, 0, "theirs not restarted")
+  -- the controllers of run A's pods when it was first ready (fake.lua: owner_refs, a Deployment's
+  -- ReplicaSet <name>-7c9f5d8b4 for the decode pods ms-decode-N and the router's sim-epp)
+  t.eq(json.read(w .. "/run-a/deployed.json").pod_owners, { "ReplicaSet/ms-decode-7c9f5d8b4",
+    "ReplicaSet/sim-epp-7c9f5d8b4" })
+  -- nor were they waited for after the restart, nor their logs collected, nor are they left to
+  -- tear down: run A's teardown is complete
+  t.ok(r.stdout:find("pods Ready 3/3", 1, true) and not r.stdout:find("pods Ready 5/5", 1, true), r.stdout)
+  local lines = table.concat(call_lines(s, w), "\n")
+  t.ok(not lines:find("logs late-team", 1, true), lines)
+  t.ok(json.read(w .. "/run-a/deployed.json").torn_down, "run A torn down")
+end)
+
+-- (clusterfix3 1) Who made an object, from its metadata as the API server returns it. The
+-- inputs are written by hand: helm's stamps (pkg/action: meta.helm.sh/release-name and
+-- -namespace annotations, managed-by=Helm label); Istio's kube-gateway template (an
+-- ownerReference to the Gateway with apiVersion, kind, name, uid and no controller field;
+-- labels gateway.networking.k8s.io/gateway-name and istio.io/gateway-name); a ReplicaSet's
+-- pod-like controller reference; kubectl apply (no stamp).
+t.test("made_by: helm's stamps, Istio's Gateway ownerReference without controller, the gateway-name label", function()
+  t.eq(cluster.made_by { metadata = { name = "ms-sim-epp", annotations = { ["meta.helm.sh/release-name"] = "gaie-sim",
+    ["meta.helm.sh/release-namespace"] = "bench" }, labels = { ["app.kubernetes.io/managed-by"] = "Helm" } } },
+    { release = "gaie-sim", release_ns = "bench", gateways = {} })
+  t.eq(cluster.made_by { metadata = { name = "infra-sim-inference-gateway-istio",
+    labels = { ["gateway.networking.k8s.io/gateway-name"] = "infra-sim-inference-gateway",
+      ["istio.io/gateway-name"] = "infra-sim-inference-gateway" },
+    ownerReferences = { { apiVersion = "gateway.networking.k8s.io/v1", kind = "Gateway",
+      name = "infra-sim-inference-gateway", uid = "4f0b6c1e-0000-4000-8000-000000000001" } } } },
+    { owner = "Gateway/infra-sim-inference-gateway", gateways = { "infra-sim-inference-gateway",
+      "infra-sim-inference-gateway" } })
+  t.eq(cluster.made_by { metadata = { name = "x", ownerReferences = { { kind = "Gateway", name = "other" },
+    { kind = "ReplicaSet", name = "rs-1", controller = true } } } }, { owner = "ReplicaSet/rs-1", gateways = { "other" } })
+  t.eq(cluster.made_by { metadata = { name = "applied", annotations = {
+    ["kubectl.kubernetes.io/last-applied-configuration"] = "{}" } } }, { gateways = {} })
+  t.eq(cluster.made_by {}, { gateways = {} })
 end)

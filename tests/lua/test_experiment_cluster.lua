@@ -144,7 +144,8 @@ t.test("3 x 2 in three namespaces at once; one setup treatment fails at standup,
     if c.tool == "kubectl" and c.args[3] == "delete" and c.args[4] == "pod" then
       local ns = ns_of(c)
       resets[ns] = (resets[ns] or 0) + 1
-      t.eq(c.args[6], "llm-d.ai/inference-serving=true")
+      -- (clusterfix3 2) by name: the helmfile's ms-sim release's two decode pods (fake.lua: vllm_pods)
+      t.eq({ table.unpack(c.args, 5) }, { "ms-sim-decode-1", "ms-sim-decode-2", "--ignore-not-found" })
     end
   end
   t.eq(resets, { ["exp-a"] = 1, ["exp-c"] = 1 })
@@ -517,8 +518,8 @@ t.test("run treatments benchmark the gateway this setup treatment deployed, not 
     local line = table.concat(c.args, " ")
     t.ok(not line:find("a-team", 1, true), "nothing done with a-team's: " .. line)
     -- reset_caches: this stack's pods (their labels), not every serving pod of the namespace
-    if line == "-n exp-a delete pod -l app.kubernetes.io/component=vllm,llm-d.ai/inference-serving=true,"
-      .. "llm-d.ai/model=qwen-qwen3-0-6b,llm-d.ai/role=decode" then restarted = true end
+    -- (clusterfix3 2: by name, the stack's two decode pods, fake.lua's vllm_pods)
+    if line == "-n exp-a delete pod ms-sim-decode-1 ms-sim-decode-2 --ignore-not-found" then restarted = true end
   end
   t.ok(restarted, "the treatment's own pods restarted between rate1 and rate5")
   local st = json.decode(t.read(s.cluster .. "/state.json"))

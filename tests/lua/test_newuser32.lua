@@ -1,0 +1,176 @@
+-- What a new user found in session 32 (a fresh clone, README only): a broken treatment
+-- ranked first and "beating" a healthy one, treatments charts of one load point each, where
+-- treatments.lua --results writes, the plan and experiment checks that let misspelt keys
+-- through, --slo over an info file's slo:, Markdown escaping of labels, the usage line of
+-- compare.lua, and autobench.lua compare's evidence beside its ranking.
+--
+-- Expected values: by hand from the fixture files (each reading in a comment beside its
+-- test), or /usr/bin/python3 where a computation is named.
+local t = require "testlib"
+local json = require "llmd.json"
+local proc = require "llmd.proc"
+
+local F = t.fixtures()
+local HERE = t.here()
+local ROOT = proc.run({ "realpath", HERE .. "/../.." }).stdout:gsub("%s+$", "")
+local LLMDLUA = ROOT .. "/llmdlua"
+local FX = ROOT .. "/tests/fixtures"
+local BASE = FX .. "/kubecon-na-2025_vllm"
+local CHUNK = FX .. "/kubecon-na-2025_vllm_chunking_and_prefix_caching"
+local EXP7 = F .. "/vllm-benchmark/exp-7_H100"
+
+local function find(text, s, what)
+  t.ok(text:find(s, 1, true), (what or "") .. ": want «" .. s .. "» in:\n" .. text)
+end
+local function lacks(text, s, what)
+  t.ok(not text:find(s, 1, true), (what or "") .. ": do not want «" .. s .. "» in:\n" .. text)
+end
+
+-- chunked's results with a stderr.log holding a Python traceback: a run whose health check
+-- fails (llmd.harness), with figures that are better than base's on every axis (the demo
+-- pair: chunked sustains 167.78 req/s against base's 91.36, by the stage files)
+local function broken_copy()
+  local d = t.tmpdir() .. "/broken"
+  t.copy_tree(CHUNK, d)
+  t.write(d .. "/stderr.log", "Traceback (most recent call last)\n")
+  return d
+end
+
+local function vars_of(c)
+  local v = {}
+  for _, nv in ipairs(c.vars) do v[nv[1]] = nv[2] end
+  return v
+end
+
+local function treatments(argv)
+  local out = t.tmpdir() .. "/out"
+  local cmd = { LLMDLUA, ROOT .. "/lua/treatments.lua", "--out", out, "--quiet" }
+  for _, a in ipairs(argv) do cmd[#cmd + 1] = a end
+  local r = proc.run(cmd)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  return { json = json.read(out .. "/treatments.json"), md = t.read(out .. "/treatment_report.md"),
+    html = t.read(out .. "/treatment_report.html"), csv = t.read(out .. "/treatment_comparison.csv"), out = out }
+end
+
+t.test("nu32-1: a broken treatment is out of the ranking, the Pareto front and every domination", function()
+  local broken = broken_copy()
+  -- by capacity (TTFT p90 <= 200 ms, the user's command) and by max sustained throughput
+  for _, slo in ipairs { { "--slo", "ttft_p90_ms=200" }, {} } do
+    local argv = { "--run", "ok=" .. BASE, "--run", "broken=" .. broken }
+    for _, a in ipairs(slo) do argv[#argv + 1] = a end
+    local r = treatments(argv)
+    local what = #slo > 0 and "by capacity" or "by max sustained"
+    local j = r.json
+    -- treatments.json: ok alone is ranked and on the front; broken is listed apart with why
+    t.eq(j.front, { "ok" }, what)
+    t.eq(j.dominated, {}, what)
+    t.eq({ j.ranking[1].rank, j.ranking[1].label }, { 1, "ok" }, what)
+    t.eq({ j.ranking[2].rank, j.ranking[2].label, j.ranking[2].failed }, { nil, "broken", true }, what)
+    find(j.ranking[2].vs_next_text, "its run failed its health check", what)
+    t.eq(#j.ranking, 2, what)
+    t.eq(j.pareto_excluded[1].label, "broken", what)
+    find(j.pareto_excluded[1].why, "its run failed its health check", what)
+    find(j.pareto_excluded[1].why, "Traceback (most recent call last)", what)
+    t.eq({ j.treatments[1].status, j.treatments[2].status }, { "ok", "failed" }, what)
+    -- the headline names no winner and no domination, and says why broken is left out
+    lacks(j.verdict, "beaten", what)
+    lacks(j.verdict, "broken has the highest", what)
+    find(j.verdict, "Only ok can be ranked; nothing to rank it against.", what)
+    find(j.verdict, "Not ranked, compared or set on the Pareto front", what)
+    -- the markdown: rank 1 is ok, broken has no rank; the front is ok
+    find(r.md, "\n| 1 | ok | ", what)
+    find(r.md, "\n| - | broken | not ranked: its run failed | left out of the ranking", what)
+    lacks(r.md, "| 1 | broken", what)
+    find(r.md, "while no worse on the other: **ok**.", what)
+    find(r.md, "\n- broken: left out (its run failed its health check", what)
+    -- the HTML: the same
+    find(r.html, '<td class="n">1</td><td>ok</td>', what)
+    find(r.html, '<td class="n">-</td><td>broken</td>', what)
+    find(r.html, "while no worse on the other: <strong>ok</strong>", what)
+    lacks(r.html, "beaten on both", what)
+    -- the CSV keeps every load point of both (7 stage files each: ls stage_*_lifecycle_metrics.json)
+    local n = { ok = 0, broken = 0 }
+    for label in r.csv:gmatch("\r\n([^,\r\n]+),") do n[label] = (n[label] or 0) + 1 end
+    t.eq(n, { ok = 7, broken = 7 }, what)
+  end
+end)
+
+t.test("nu32-2: one load point each: drawn from 0 with the SLO inside, and no title clipped", function()
+  -- exp-7: every treatment a single rate (3.6 or 5.5 req/s offered) measured 3 times
+  local r = treatments { "--run", "vllm2=" .. EXP7 .. "/vllm-2replicas", "--run", "1p1d=" .. EXP7 .. "/llm-d-1p1d",
+    "--run", "vllm3=" .. EXP7 .. "/vllm-3replicas", "--run", "2p1d=" .. EXP7 .. "/llm-d-2p1d",
+    "--slo", "ttft_p95_ms=300" }
+  local lfs = require "lfs"
+  for _, w in ipairs { "w1", "w2" } do
+    t.ok(lfs.attributes(r.out .. "/charts/treatments_latency_throughput_" .. w .. ".svg"), w)
+  end
+  -- the axes of workload 1's latency chart: python3 on the files, the mean request_throughput
+  -- of each treatment's 3 summaries: vllm-2replicas 3.4848701171063183, llm-d-1p1d
+  -- 3.4852279198137848 req/s; the means of p95_ttft_ms 256.44 and 262.53 ms, below the SLO
+  -- (300 ms): x from 0 to 3.4852 + 8 %, y from 0 to 300 + 8 % (on main: 3.48485 to 3.48525
+  -- req/s and 256 to 263 ms, the SLO outside and not drawn)
+  local tr = require "llmd.treatments"
+  local list = tr.load { { label = "vllm2", dirs = { EXP7 .. "/vllm-2replicas" } },
+    { label = "1p1d", dirs = { EXP7 .. "/llm-d-1p1d" } } }
+  local m = tr.model(list, { slo = require("llmd.decision").parse_slo("ttft_p95_ms=300") })
+  local v = vars_of(tr.charts(m, list)[1])
+  t.near(v.xmax, 3.4852279198137848 * 1.08, 1e-12)
+  t.eq({ v.panel_label[1], v.panel_log[1], v.slo[1], v.ymin[1] }, { "TTFT p95 (ms)", false, 300, 0 })
+  t.near(v.ymax[1], 324, 1e-9)
+  -- the bars chart's title, "At the common load, 3.6 req/s offered: workload 1 (rate sweep,
+  -- 7999.0 input and 200.0 output tokens per request)" (107 characters), in a chart 600 px
+  -- wide (treatments_bars.gp, 2 treatments) at sans 15 (about 8 px a character): two lines
+  -- of at most 600 / 9 = 66 characters, the whole title in them
+  local svg = t.read(r.out .. "/charts/treatments_bars_w1.svg")
+  local lines = {}
+  for s in svg:gmatch("<text>([^<]*)</text>") do
+    if s:find("common load", 1, true) or s:find("tokens per request", 1, true) then lines[#lines + 1] = s end
+  end
+  t.eq(lines, { "At the common load, 3.6 req/s offered: workload 1 (rate sweep,",
+    "7999.0 input and 200.0 output tokens per request)" })
+  -- the HTML inlines the same drawing, its accessible name the whole title
+  find(r.html, "<title>At the common load, 3.6 req/s offered: workload 1 (rate sweep, 7999.0 input and 200.0 output "
+    .. "tokens per request)</title>")
+  find(r.html, "<text>7999.0 input and 200.0 output tokens per request)</text>")
+end)
+
+t.test("nu32-2: the latency chart's axes hold every point and the SLO line, from 0", function()
+  local tr = require "llmd.treatments"
+  local E = require "harness_expected"
+  local list = tr.load { { label = "base", dirs = { BASE } }, { label = "chunked", dirs = { CHUNK } } }
+  -- SLOs above every measured value: TTFT p90 5000 ms (measured 29.8 to 3314.1 ms, a log panel:
+  -- 3314.1 / 29.8 > 20), TPOT p90 20 ms (measured 3.49 to 9.65 ms, linear)
+  local m = tr.model(list, { slo = require("llmd.decision").parse_slo("ttft_p90_ms=5000,tpot_p90_ms=20") })
+  local c = tr.charts(m, list)[1]
+  t.eq(c.name, "treatments_latency_throughput")
+  t.eq(c.available, true)
+  local v = vars_of(c)
+  -- the lowest and highest values of both runs, from the expected stage tables (python3)
+  local lo, hi, top = {}, {}, 0
+  for _, run in ipairs { E.kubecon_na_2025_vllm, E.kubecon_na_2025_vllm_chunking_and_prefix_caching } do
+    for _, s in ipairs(run.stages) do
+      top = math.max(top, s.throughput_req_s)
+      for _, k in ipairs { "ttft_p90_ms", "tpot_p90_ms" } do
+        lo[k], hi[k] = math.min(lo[k] or s[k], s[k]), math.max(hi[k] or s[k], s[k])
+      end
+    end
+  end
+  -- x from 0 past the highest achieved rate (chunked's 172.96 req/s), by 8 %
+  t.near(v.xmax, top * 1.08, 1e-9)
+  t.eq(v.panel_label[1], "TTFT p90 (ms)")
+  t.eq(v.panel_log[1], true)
+  t.eq(v.slo[1], 5000)
+  -- log: the SLO and every value inside, with a margin, and no wider than a decade more
+  t.ok(v.ymin[1] < lo.ttft_p90_ms and v.ymin[1] > lo.ttft_p90_ms / 2, v.ymin[1])
+  t.ok(v.ymax[1] > 5000 and v.ymax[1] < 10000, v.ymax[1])
+  -- linear: from 0 to the SLO (above every value) and 8 %
+  t.eq(v.panel_label[2], "TPOT p90 (ms)")
+  t.eq(v.panel_log[2], false)
+  t.eq(v.ymin[2], 0)
+  t.near(v.ymax[2], 20 * 1.08, 1e-12)
+  -- without an SLO on it, the E2E panel reaches past its highest value (4518.2 ms, base's stage 7)
+  t.eq(v.panel_label[3], "E2E latency p90 (ms)")
+  local e2e_hi = 0
+  for _, s in ipairs(E.kubecon_na_2025_vllm.stages) do e2e_hi = math.max(e2e_hi, s.latency_p90_ms) end
+  t.near(v.ymax[3], e2e_hi * 1.08, 1e-9)
+end)

@@ -174,3 +174,23 @@ t.test("nu32-2: the latency chart's axes hold every point and the SLO line, from
   for _, s in ipairs(E.kubecon_na_2025_vllm.stages) do e2e_hi = math.max(e2e_hi, s.latency_p90_ms) end
   t.near(v.ymax[3], e2e_hi * 1.08, 1e-9)
 end)
+
+t.test("nu32-3: treatments.lua --results writes into the current folder, never into the results", function()
+  local results = t.tmpdir() .. "/exp7"
+  t.copy_tree(EXP7, results)
+  local cwd = t.tmpdir()
+  local r = proc.run({ LLMDLUA, ROOT .. "/lua/treatments.lua", "--results", results, "--quiet" }, { cwd = cwd })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local lfs = require "lfs"
+  t.eq(lfs.attributes(results .. "/cross-treatment-comparison"), nil, "nothing written into the results")
+  for _, f in ipairs { "treatment_comparison.csv", "treatment_report.md", "treatment_report.html", "treatments.json" } do
+    t.ok(lfs.attributes(cwd .. "/cross-treatment-comparison/" .. f), f)
+  end
+  -- stdout says where, in full
+  local real = proc.run({ "realpath", cwd }).stdout:gsub("%s+$", "")
+  find(r.stdout, "Written: " .. real .. "/cross-treatment-comparison/treatment_comparison.csv\n")
+  find(r.stdout, real .. "/cross-treatment-comparison/treatment_report.html\n")
+  -- the treatments are the results' four folders (ls exp-7_H100), nothing of the output's
+  local j = json.read(cwd .. "/cross-treatment-comparison/treatments.json")
+  t.eq(#j.treatments, 4)
+end)

@@ -27,16 +27,19 @@ t.test("treatment_comparison.csv from the two report examples is upstream's, byt
   copy(B .. "/br_v0_2_example.yaml", a .. "/benchmark_report_v0.2,_stage_0_lifecycle_metrics.json.yaml")
   copy(B .. "/br_v0_2_example.yaml", b .. "/benchmark_report_v0.2,_stage_0_lifecycle_metrics.json.yaml")
   copy(B .. "/br_v0_2_1_example.yaml", b .. "/benchmark_report_v0.2,_stage_1_lifecycle_metrics.json.yaml")
-  local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--results", d, "--quiet" }
+  -- (into the current folder: nu32-3)
+  local cwd = t.tmpdir()
+  local r = proc.run({ LLMDLUA, ROOT .. "/lua/treatments.lua", "--results", d, "--quiet" }, { cwd = cwd })
   -- the second folder's two reports both say stage 3: the CSV is written, the figures
   -- (which need its load points) are not, and the exit status says so
   t.eq(r.code, 1, r.stdout .. r.stderr)
   t.ok(r.stderr:find("both are stage 3", 1, true), r.stderr)
   t.ok(r.stderr:find("treatment_comparison.csv is written", 1, true), r.stderr)
-  t.eq(t.read(d .. "/cross-treatment-comparison/treatment_comparison.csv"),
+  t.eq(t.read(cwd .. "/cross-treatment-comparison/treatment_comparison.csv"),
     t.read(F .. "/llm-d-benchmark/expected/treatment_comparison.from-br-examples.csv"))
-  -- again: the output folder of the first run is not taken for a treatment
-  r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--results", d, "--quiet" }
+  -- again, from the results folder itself: the output folder of the first run is not taken
+  -- for a treatment
+  r = proc.run({ LLMDLUA, ROOT .. "/lua/treatments.lua", "--results", d, "--quiet" }, { cwd = d })
   t.ok(not r.stderr:find("treatment cross-treatment-comparison", 1, true), r.stderr)
   t.eq(t.read(d .. "/cross-treatment-comparison/treatment_comparison.csv"),
     t.read(F .. "/llm-d-benchmark/expected/treatment_comparison.from-br-examples.csv"))

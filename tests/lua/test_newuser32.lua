@@ -194,3 +194,189 @@ t.test("nu32-3: treatments.lua --results writes into the current folder, never i
   local j = json.read(cwd .. "/cross-treatment-comparison/treatments.json")
   t.eq(#j.treatments, 4)
 end)
+
+t.test("nu32-4: the plan check refuses what the command line refuses: harness, info, existing results", function()
+  local yaml = require "llmd.yaml"
+  local cluster = require "llmd.cluster"
+  local d = t.tmpdir()
+  t.mkdir(d .. "/guide")
+  t.write(d .. "/guide/helmfile.yaml", "releases: []\n")
+  t.write(d .. "/template.yaml", "x: 1\n")
+  local function run(harness)
+    return { label = harness, deploy = { method = "helmfile", guide_dir = d .. "/guide", environment = "istio",
+      model = "Qwen/Qwen3-0.6B" }, benchmark = { template = d .. "/template.yaml", harness = harness } }
+  end
+  -- the user's plan: harness inferenceperf (the tool is inference-perf)
+  t.write(d .. "/p.yaml", yaml.dump { namespace = "llm-d-try", runs = { a = run("inferenceperf"),
+    b = run("inference-perf") } })
+  local r = proc.run({ LLMDLUA, "compare.lua", "--plan", d .. "/p.yaml", "--yes", "--dry-run" }, { cwd = d })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.eq(r.stderr, "llmdlua: " .. d .. "/p.yaml: runs.a.benchmark.harness: expected benchmark-report, guidellm, "
+    .. "inference-perf, inferencemax or vllm-benchmark, got 'inferenceperf' (did you mean inference-perf?)\n")
+  t.eq(r.stdout, "", "nothing done")
+  -- the module's name is a harness too, as --harness takes it
+  t.write(d .. "/p.yaml", yaml.dump { namespace = "llm-d-try", runs = { a = run("inference_perf"),
+    b = run("vllm-benchmark") } })
+  t.ok(cluster.load_plan(d .. "/p.yaml"))
+  -- an existing run: its folder, link and info as --a DIR, --link and --a-info are checked
+  t.write(d .. "/p.yaml", yaml.dump { namespace = "llm-d-try", runs = { b = run("inference-perf"),
+    a = { label = "before", existing = { results = d .. "/nope", link = "maybe" },
+      info = { guidee = "x", stack = { gpus = 2 } } } } })
+  local err = t.raises("p.yaml", cluster.load_plan, d .. "/p.yaml")
+  find(err, "p.yaml: runs.a.existing.results: " .. d .. "/nope: no such folder (expected the run's results folder)")
+  find(err, "p.yaml: runs.a.existing.link: expected true or false, got maybe")
+  find(err, "p.yaml: runs.a.info: unknown key 'guidee' (did you mean 'guide'?")
+  -- a resumed comparison imported its existing runs already: their folders may be gone
+  t.write(d .. "/p.yaml", yaml.dump { namespace = "llm-d-try", runs = { b = run("inference-perf"),
+    a = { label = "before", existing = { results = d .. "/nope" } } } })
+  t.ok(cluster.load_plan(d .. "/p.yaml", { resume = true }))
+  -- info's slo: and gpus: as in an info file
+  t.write(d .. "/p.yaml", yaml.dump { namespace = "llm-d-try", runs = { b = run("inference-perf"),
+    a = { label = "before", existing = { results = BASE }, info = { slo = { ttft_p90 = 200 }, gpus = "two" } } } })
+  err = t.raises("p.yaml", cluster.load_plan, d .. "/p.yaml")
+  find(err, "runs.a.info: slo")
+end)
+
+t.test("nu32-5: experiment.lua refuses a misspelt key, naming the one meant", function()
+  local d = t.tmpdir()
+  -- the user's: setup.treatmentz (two setup treatments, which --show counted as none)
+  t.write(d .. "/e.yaml", "experiment:\n  name: z\nsetup:\n  treatmentz:\n    - name: one\n      decode.replicas: 1\n"
+    .. "    - name: two\n      decode.replicas: 2\n")
+  local r = proc.run { LLMDLUA, "experiment.lua", d .. "/e.yaml", "--show" }
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.eq(r.stderr, "llmdlua: " .. d .. "/e.yaml: setup.treatmentz: unknown key (did you mean treatments? known: "
+    .. "constants, factors, levels, treatments)\n")
+  t.eq(r.stdout, "")
+  -- the same with --plan --dry-run: refused before anything
+  r = proc.run { LLMDLUA, "experiment.lua", d .. "/e.yaml", "--plan", d .. "/none.yaml", "--dry-run" }
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  find(r.stderr, "setup.treatmentz: unknown key (did you mean treatments?")
+  -- at the top and under experiment:
+  local ex = require "llmd.experiment"
+  t.raises("x.yaml: treatmentz: unknown key (did you mean treatments?", ex.parse,
+    { treatmentz = { { name = "r1" } } }, "x.yaml")
+  t.raises("x.yaml: experiment.harnes: unknown key (did you mean harness?", ex.parse, { experiment = { harnes = "x" } },
+    "x.yaml")
+  -- every key of upstream's experiment files is known (the fixtures: design:, setup.factors,
+  -- experiment.description ...): each parses
+  for name in require("lfs").dir(F .. "/llm-d-benchmark/experiments") do
+    if name:match("%.yaml$") then t.ok(ex.load(F .. "/llm-d-benchmark/experiments/" .. name), name) end
+  end
+end)
+
+t.test("nu32-6: --slo over an info file's slo: is said on stderr and in the Data checks", function()
+  local d = t.tmpdir()
+  t.write(d .. "/s1.yaml", "slo: {ttft_p90_ms: 200}\n")
+  local w, r = t.compare { "--a", BASE, "--b", CHUNK, "--a-info", d .. "/s1.yaml", "--slo", "ttft_p90_ms=300" }
+  t.eq(r.code, 0, r.stderr)
+  local line = "--slo replaced the slo: of kubecon-na-2025_vllm's info file (TTFT p90 ≤ 200.0 ms): this report "
+    .. "applies TTFT p90 ≤ 300.0 ms to both runs"
+  find(r.stderr, "compare.lua: warning: " .. line .. "\n")
+  local md = t.read(w .. "/comparison_report.md")
+  find(md:match("## Data checks.-\n## ") or "", "\n- " .. line .. ".\n", "Data checks")
+  find(t.read(w .. "/comparison_report.html"), (line:gsub("'", "&#39;")))
+  -- the report uses 300 (what --slo says), as before
+  find(md, "TTFT p90 ≤ 300.0 ms")
+  -- analyze.lua --slo says it too
+  local a = proc.run { LLMDLUA, "analyze.lua", w, "--quiet", "--slo", "ttft_p90_ms=250" }
+  t.eq(a.code, 0, a.stderr)
+  find(a.stderr, "analyze.lua: warning: --slo replaced the slo: of kubecon-na-2025_vllm's info file (TTFT p90 ≤ "
+    .. "200.0 ms): this report applies TTFT p90 ≤ 250.0 ms to both runs\n")
+  -- the same SLO given twice, or none from the info file: nothing said
+  _, r = t.compare { "--a", BASE, "--b", CHUNK, "--a-info", d .. "/s1.yaml", "--slo", "ttft_p90_ms=200" }
+  lacks(r.stderr, "replaced")
+  _, r = t.compare { "--a", BASE, "--b", CHUNK, "--a-info", d .. "/s1.yaml" }
+  lacks(r.stderr, "replaced")
+end)
+
+t.test("nu32-7: a label's * and _ are Markdown-escaped, as < and | are", function()
+  local template = require "llmd.template"
+  -- by hand: "b*star*" renders as "b" and an italic "star" unless its stars are escaped;
+  -- an underscore opens or closes emphasis only where it is not between two letters or digits
+  -- (CommonMark), so ttft_p90_ms is left as it is
+  local function md(s) return template.render("{{ x }}", { x = s }, "x.md", { format = "markdown" }) end
+  t.eq(md("b*star*"), "b\\*star\\*")
+  t.eq(md("_x_ and ttft_p90_ms and run_"), "\\_x\\_ and ttft_p90_ms and run\\_")
+  t.eq(md("a|b <c> `d`"), "a\\|b \\<c> \\`d\\`")
+  -- the report: the label escaped everywhere it is printed
+  local w, r = t.compare { "--a", BASE, "--b", CHUNK, "--b-label", "b*star*" }
+  t.eq(r.code, 0, r.stderr)
+  local text = t.read(w .. "/comparison_report.md")
+  find(text, "# llm-d Configuration Comparison: kubecon-na-2025_vllm vs b\\*star\\*\n")
+  find(text, "| b\\*star\\* (B) |")
+  lacks(text, "b*star*")
+end)
+
+t.test("nu32-8: compare.lua's usage line names every option the README's synopsis does", function()
+  local readme = t.read(ROOT .. "/README.md")
+  local synopsis = readme:match("\n```\n(llmdlua compare%.lua %-%-a RESULTS_A.-)\nllmdlua analyze%.lua")
+  t.ok(synopsis, "the README's synopsis")
+  local r = proc.run { LLMDLUA, "compare.lua", "--bogus" }
+  t.eq(r.code, 2)
+  local usage = r.stderr:match("\nusage: ([^\n]*)")
+  t.ok(usage, r.stderr)
+  local n = 0
+  for opt in synopsis:gmatch("%-%-[%w%-]+") do
+    n = n + 1
+    t.ok(usage:find(opt:gsub("%-", "%%-") .. "%f[^%w%-]"), opt .. " in: " .. usage)
+  end
+  t.ok(n >= 19, n) -- (19 when written: --a, --b, --a-label ... --quiet)
+  -- and the ones the synopsis leaves to the plan section
+  for _, opt in ipairs { "--plan", "--resume", "--namespace", "--yes", "--dry-run", "--step" } do
+    t.ok(usage:find(opt:gsub("%-", "%%-") .. "%f[^%w%-]"), opt)
+  end
+end)
+
+t.test("nu32-9: README's failure-and-resume example compares two different runs, as a real cluster's would", function()
+  -- the README's example: a fresh FAKE_CLUSTER before the failure
+  local readme = t.read(ROOT .. "/README.md")
+  local block = readme:match("To see a failure and a resume.-\n```sh\n(.-)\n```")
+  t.ok(block, "the example")
+  local fresh = 'export FAKE_CLUSTER="$(mktemp -d)"'
+  t.eq(block:sub(1, #fresh), fresh, block)
+  -- and the fake itself: in ONE fake cluster, the comparison, then a failure and a resume
+  -- (its benchmarks 3 and 4 in the namespace) still get two different results folders (on
+  -- main both got the last one, and the report compared a run with itself)
+  local d = t.tmpdir()
+  t.mkdir(d .. "/guide")
+  t.mkdir(d .. "/cluster")
+  t.write(d .. "/guide/helmfile.yaml", "releases:\n  - name: infra-try\n    chart: llm-d-infra/llm-d-infra\n"
+    .. "  - name: ms-try\n    chart: llm-d-modelservice/llm-d-modelservice\n")
+  t.write(d .. "/template.yaml", "endpoint:\n  stack_name: try\n  model: ${MODEL}\n  namespace: ${NAMESPACE}\n"
+    .. "  base_url: http://${IP}\nharness:\n  name: inference-perf\n  results_pvc: ${BENCHMARK_PVC}\n"
+    .. "  namespace: ${NAMESPACE}\nworkload:\n  sanity_random:\n    load: {type: constant, stages: [{rate: 1, "
+    .. "duration: 30}]}\n")
+  local run = "    deploy: {method: helmfile, guide_dir: guide, environment: istio, model: Qwen/Qwen3-0.6B}\n"
+    .. "    benchmark: {template: template.yaml, harness: inference-perf}\n"
+  t.write(d .. "/plan.yaml", "namespace: llm-d-try\ntimeouts: {poll: 0.05}\nruns:\n  a:\n    label: baseline\n" .. run
+    .. "  b:\n    label: candidate\n" .. run)
+  local env = { PATH = ROOT .. "/tests/fakecluster/bin:" .. os.getenv("PATH"), FAKE_CLUSTER = d .. "/cluster",
+    FAKE_RESULTS = BASE .. ":" .. CHUNK, FAKE_LLMDLUA = LLMDLUA, NAMESPACE = false, FAKE_FAIL = false,
+    FAKE_FAIL_ONCE = false }
+  local function llmdlua(argv)
+    local cmd = { LLMDLUA }
+    for _, a in ipairs(argv) do cmd[#cmd + 1] = a end
+    return proc.run(cmd, { env = env, cwd = d, timeout = 180 })
+  end
+  local r = llmdlua { "compare.lua", "--plan", "plan.yaml", "--yes", "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  env.FAKE_FAIL_ONCE = "smoke"
+  r = llmdlua { "compare.lua", "--plan", "plan.yaml", "--yes", "--quiet" }
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  env.FAKE_FAIL_ONCE = false
+  local w = t.workspaces(d)[2]
+  r = llmdlua { "compare.lua", "--resume", w, "--yes", "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  lacks(r.stderr, "hold the same results", "--resume")
+  t.eq(json.read(w .. "/comparison.json").identical, false)
+  -- A got the first folder again (the namespace's 3rd benchmark), B the second (its 4th)
+  local function stage0(x)
+    local found
+    t.walk(w .. "/run-" .. x .. "/results", function(p, _, mode)
+      if mode == "file" and p:match("/stage_0_lifecycle_metrics%.json$") then found = p end
+    end)
+    return found and t.read(found)
+  end
+  t.eq(stage0("a"), t.read(BASE .. "/stage_0_lifecycle_metrics.json"), "run A")
+  t.eq(stage0("b"), t.read(CHUNK .. "/stage_0_lifecycle_metrics.json"), "run B")
+end)

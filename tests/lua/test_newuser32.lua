@@ -393,3 +393,54 @@ t.test("nu32-10: harness_expectations.py, its committed output and the README sa
   lacks(script, "import numpy")
   find(t.read(ROOT .. "/README.md"), "`tests/data/harness_expectations.py` (Python's json and PyYAML,\nstdlib statistics")
 end)
+
+t.test("nu32-11: autobench compare's markdown says how sure each best is, beside it; a skipped row once", function()
+  local d = t.tmpdir()
+  local function row(fw, cid, v, status)
+    return json.encode { framework = fw, candidate_id = cid, status = status or "ok",
+      workload = { scenario = "chat", input_len = 1024, output_len = 256 }, sla = { passed = status == nil },
+      metrics = status and {} or { request_throughput = v, output_token_throughput = v * 256, p50_ttft_ms = 100.0,
+        p50_tpot_ms = 10.0, success_rate = 1.0 },
+      failure_reason = status and "user-excluded: disabled in the config" or nil,
+      hardware = { gpu_count = 1 }, server_command = "x" } .. "\n"
+  end
+  -- three results files of one config (autobench.lua run three times): vllm-best 12.0, 12.3,
+  -- 11.8 and vllm-c2 11.9, 12.4, 11.7 req/s; sglang skipped by the config in each. The
+  -- toolchain's rule names vllm-c2 (best row 12.4); Welch on the repeats, by /usr/bin/python3
+  -- (stdlib, test_autobench.lua's computation): t = -0.1313, df = 3.575, p = 0.902585, the
+  -- only test: no clear difference
+  local best, c2 = { 12.0, 12.3, 11.8 }, { 11.9, 12.4, 11.7 }
+  local files = {}
+  for i = 1, 3 do
+    files[i] = d .. "/r" .. i .. ".jsonl"
+    t.write(files[i], row("sglang", "sglang-excluded", nil, "skipped") .. row("vllm", "vllm-best", best[i])
+      .. row("vllm", "vllm-c2", c2[i]))
+  end
+  local r = proc.run { LLMDLUA, "autobench.lua", "compare", files[1], files[2], files[3], "--md", d .. "/s.md" }
+  t.eq(r.code, 0, r.stderr)
+  local md = t.read(d .. "/s.md")
+  local ev = "vllm vllm-c2 ranks above vllm vllm-best by request throughput, best rows 12.40 vs 12.30 req/s (the "
+    .. "toolchain's rule), means of the repeats 12.00 vs 12.03 req/s (0.3 % apart; the means order them the other "
+    .. "way): no clear difference (Welch p = 0.903; 3 and 3 measurements)"
+  -- the best command's row ends with its evidence
+  local best_row = md:match("\n(| chat | vllm%-c2 | ok [^\n]*)")
+  t.ok(best_row, md)
+  t.eq(best_row:sub(-#ev - 4), "| " .. ev .. " |")
+  find(md, "| Artifacts | Evidence |")
+  -- rank 1 across frameworks: the only framework measured
+  find(md, "| chat | 1 | vllm | vllm-c2 | True | 12.40 |")
+  find(md:match("\n| chat | 1 | vllm[^\n]*"), " no other framework measured in this scenario |")
+  -- the skipped candidate once, not once per file
+  local n = 0
+  for _ in md:gmatch("| sglang | sglang%-excluded | skipped |") do n = n + 1 end
+  t.eq(n, 1, md)
+  -- --toolchain-md: the toolchain's summary as it writes it (no Evidence, the row 3 times)
+  r = proc.run { LLMDLUA, "autobench.lua", "compare", files[1], files[2], files[3], "--md", d .. "/t.md",
+    "--toolchain-md" }
+  t.eq(r.code, 0, r.stderr)
+  md = t.read(d .. "/t.md")
+  lacks(md, "Evidence")
+  n = 0
+  for _ in md:gmatch("| sglang | sglang%-excluded | skipped |") do n = n + 1 end
+  t.eq(n, 3, md)
+end)

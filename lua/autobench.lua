@@ -5,7 +5,7 @@
 --   plan CONFIG [--frameworks sglang,vllm] [--out plan.jsonl] [--text]
 --   run CONFIG --out results.jsonl [--frameworks ...] [--dry-run] [--force] [--timeout S]
 --   compare RESULTS.jsonl... [--sla K=V,... | --sla CONFIG] [--md OUT.md] [--csv OUT.csv]
---           [--evidence OUT.txt]
+--           [--evidence OUT.txt] [--toolchain-md]
 local ab = require "llmd.autobench"
 local args = require "llmd.args"
 local lfs = require "lfs"
@@ -110,16 +110,21 @@ local function main()
     os.exit(0)
   elseif cmd == "compare" then
     local o = args.parse(rest, {
-      usage = "llmdlua autobench.lua compare RESULTS.jsonl... [--sla ...] [--md FILE] [--csv FILE] [--evidence FILE]",
+      usage = "llmdlua autobench.lua compare RESULTS.jsonl... [--sla ...] [--md FILE] [--csv FILE] [--evidence FILE] "
+        .. "[--toolchain-md]",
       help = [[
   --sla K=V,...|CONFIG  thresholds sla.passed is recomputed against (else each row's own)
-  --md FILE             the toolchain's markdown summary (else on stdout)
+  --md FILE             the markdown summary (else on stdout): the toolchain's tables, with
+                        an Evidence column beside each best command and rank 1
+  --toolchain-md        the toolchain's markdown summary byte for byte (no Evidence column,
+                        a skipped candidate once per results file)
   --csv FILE            the toolchain's CSV of every row
   --evidence FILE       how sure each choice of the summary is (else on stderr): what
                         decided it, and whether repeats carry it (Welch, Holm) or it is
                         untested (one measurement each)
 ]],
-      options = { sla = "K=V,...|CONFIG", md = "FILE", csv = "FILE", evidence = "FILE" }, positional = { min = 1 } })
+      options = { sla = "K=V,...|CONFIG", md = "FILE", csv = "FILE", evidence = "FILE", toolchain_md = true },
+      positional = { min = 1 } })
     local rows = {}
     for i = 1, #o do
       for _, r in ipairs(ab.read_rows(o[i])) do
@@ -131,12 +136,13 @@ local function main()
     local sla = o.sla and (lfs.attributes(o.sla, "mode") == "file" and ab.parse_sla(o.sla)
       or args.value(ab.parse_sla, o.sla)) or nil
     for _, note in ipairs(ab.recompute_sla(rows, sla)) do io.stderr:write("note: ", note, "\n") end
-    local md = ab.summary(rows)
+    -- how sure each choice of the summary is: beside each best command and rank 1 in the
+    -- markdown (--toolchain-md: the toolchain's summary as it writes it, byte for byte), and
+    -- on stderr (or --evidence FILE)
+    local ev = ab.evidence(rows)
+    local md = ab.summary(rows, { evidence = not o.toolchain_md and (ev.by_where or {}) or nil })
     if o.md then write_file(o.md, md) else io.write(md) end
     if o.csv then write_file(o.csv, ab.csv(rows)) end
-    -- how sure each choice of the summary is: not in the toolchain's files, which stay as
-    -- it writes them
-    local ev = ab.evidence(rows)
     if #ev > 0 then
       local text = EVIDENCE_HEAD .. "\n" .. table.concat(ev, "\n") .. "\n"
       if o.evidence then write_file(o.evidence, text) else io.stderr:write(text) end

@@ -14,11 +14,19 @@ local ws = require "llmd.workspace"
 local tl = require "llmd.timeline"
 tl.mark("compare.lua started")
 
+local OPTIONS = {
+  a = "DIR", b = "DIR", a_label = "L", b_label = "L", a_info = "FILE", b_info = "FILE", parent = "DIR",
+  link = true, harness = "NAME", a_harness = "NAME", b_harness = "NAME", warmup = "LIST", a_warmup = "LIST",
+  b_warmup = "LIST", percentile_method = "M", slo = "LIST", min_effect = "PCT", quiet = true, plan = "FILE",
+  namespace = "NS", yes = true,
+  dry_run = true, step = "LIST", resume = "WORKSPACE", tolerant = true,
+}
 local o = args.parse(arg, {
-  usage = "llmdlua compare.lua (--a DIR --b DIR | --plan FILE | --resume WORKSPACE) [--a-label L] [--b-label L] "
-    .. "[--a-info FILE] [--b-info FILE] [--parent DIR] [--link] [--harness NAME] [--warmup LIST] "
-    .. "[--percentile-method M] [--slo LIST] [--min-effect PCT] [--tolerant] [--namespace NS] [--yes] [--dry-run] "
-    .. "[--step LIST] [--quiet]",
+  -- (made from OPTIONS: a usage line written by hand left --a-harness and --a-warmup out)
+  usage = args.usage_line("llmdlua compare.lua (--a DIR --b DIR | --plan FILE | --resume WORKSPACE)", OPTIONS,
+    { "a_label", "b_label", "a_info", "b_info", "parent", "link", "harness", "a_harness", "b_harness", "warmup",
+      "a_warmup", "b_warmup", "percentile_method", "slo", "min_effect", "tolerant", "quiet", "namespace", "yes",
+      "dry_run", "step" }),
   help = [[
   --a DIR, --b DIR          the two runs' results folders (A is the baseline: deltas are B - A)
   --a-label L, --b-label L  names in the report (default: each folder's name)
@@ -54,13 +62,7 @@ local o = args.parse(arg, {
                             completed step (nothing is deployed twice), with the
                             workspace's copy of the plan (--plan FILE replaces it)
 ]],
-  options = {
-    a = "DIR", b = "DIR", a_label = "L", b_label = "L", a_info = "FILE", b_info = "FILE", parent = "DIR",
-    link = true, harness = "NAME", a_harness = "NAME", b_harness = "NAME", warmup = "LIST", a_warmup = "LIST",
-    b_warmup = "LIST", percentile_method = "M", slo = "LIST", min_effect = "PCT", quiet = true, plan = "FILE",
-    namespace = "NS", yes = true,
-    dry_run = true, step = "LIST", resume = "WORKSPACE", tolerant = true,
-  },
+  options = OPTIONS,
   positional = { min = 0, max = 0 },
 })
 
@@ -124,9 +126,9 @@ if o.plan or o.resume then
   local plan
   if o.resume and not o.plan then
     -- the workspace's copy of the plan, as the comparison started (--plan FILE replaces it)
-    plan = cluster.load_plan(o.resume:gsub("/+$", "") .. "/plan.yaml")
+    plan = cluster.load_plan(o.resume:gsub("/+$", "") .. "/plan.yaml", { resume = true })
   else
-    plan = cluster.load_plan(o.plan)
+    plan = cluster.load_plan(o.plan, { resume = o.resume ~= nil })
   end
   if o.parent then plan.parent = o.parent end
   -- the simple case of a fresh run against one that exists: --a DIR (or --b DIR) with a plan
@@ -140,7 +142,7 @@ if o.plan or o.resume then
       }
     end
   end
-  if o.plan then cluster.validate(plan, o.plan) end
+  if o.plan then cluster.validate(plan, o.plan, { resume = o.resume ~= nil }) end
   local ok, result, ctx = pcall(cluster.run, plan, {
     namespace = o.namespace, yes = o.yes, dry_run = o.dry_run, resume = o.resume, plan_path = o.plan,
     replace_plan = o.resume and o.plan or nil,

@@ -63,7 +63,8 @@ local o = args.parse(rest, {
   --slo SPEC                ttft_p90_ms=200,error_rate_pct=1: capacity at SLO, the ranking by it
                             (an experiment workspace: default the slo: of its plan.yaml)
   --out DIR                 where the CSV and the report go (default: cross-treatment-comparison
-                            in the workspace, or in the current folder)
+                            in an experiment workspace, else in the current folder, never
+                            in a --results folder)
   --harness NAME            read every folder as this harness's results
   --quiet                   print nothing (neither the report nor the files written; they are
                             written all the same)
@@ -119,7 +120,8 @@ if o.results then
   for _, name in ipairs(subdirs(o.results)) do
     if name ~= "cross-treatment-comparison" then add(name, o.results .. "/" .. name) end
   end
-  default_out = o.results:gsub("/+$", "") .. "/cross-treatment-comparison"
+  -- (the report goes into the current folder, as with --run: a results folder is the
+  -- harness's, often shared or read-only, and is never written into unless --out says so)
 end
 if o[1] then
   local w = o[1]:gsub("/+$", "")
@@ -200,7 +202,13 @@ local ok, err = pcall(function()
   -- (--quiet: nothing on stdout; the files are written all the same)
   if not o.quiet then
     io.write(paths.text, "\n")
-    io.write(("Written: %s\n         %s\n         %s\n"):format(paths.csv, paths.md, paths.html))
+    -- where it went, in full when that is the default (the current folder), not asked for
+    local function shown(p)
+      if o.out or o[1] or p:sub(1, 1) == "/" then return p end
+      local cwd = require("lfs").currentdir()
+      return cwd and (cwd:gsub("/+$", "") .. "/" .. p) or p
+    end
+    io.write(("Written: %s\n         %s\n         %s\n"):format(shown(paths.csv), shown(paths.md), shown(paths.html)))
   end
 end)
 if not ok then fail(err) end

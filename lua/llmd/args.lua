@@ -17,6 +17,27 @@ local function usage_error(spec, msg)
   os.exit(2)
 end
 
+-- A usage line made from an option table, so that it cannot leave one out: head (the
+-- script and what it needs, "llmdlua x.lua (--a DIR | --plan FILE)"), then "[--name VALUE]"
+-- (or "[--flag]") for each of options (M.parse's table) that head does not name, those in
+-- order first (a list of keys, as the help lists them), then any other, sorted.
+function M.usage_line(head, options, order)
+  local parts, done = { head }, {}
+  local function add(key)
+    if done[key] or options[key] == nil then return end
+    done[key] = true
+    local name = "--" .. key:gsub("_", "-")
+    if head:find(name .. "%f[^%w%-]") then return end
+    parts[#parts + 1] = options[key] == true and ("[%s]"):format(name) or ("[%s %s]"):format(name, options[key])
+  end
+  for _, key in ipairs(order or {}) do add(key) end
+  local rest = {}
+  for key in pairs(options) do if not done[key] then rest[#rest + 1] = key end end
+  table.sort(rest)
+  for _, key in ipairs(rest) do add(key) end
+  return table.concat(parts, " ")
+end
+
 function M.parse(argv, spec)
   local out, i = {}, 1
   local n = #argv

@@ -783,7 +783,13 @@ local function group_by(rows, key)
   return groups, keys
 end
 
-function M.summary(rows)
+-- opts.evidence: M.evidence's by_where (the choice of each framework's best command and of
+-- each scenario's rank 1, in words): an Evidence column beside each such row, so that the
+-- markdown never names a best without saying how sure it is (a best row by any margin, of
+-- single measurements, is the toolchain's rule). Without it, the toolchain's summary byte
+-- for byte.
+function M.summary(rows, opts)
+  local ev = opts and opts.evidence
   local L = { "# Benchmark Summary", "" }
   if #rows == 0 then
     L[#L + 1] = "No rows found."
@@ -798,9 +804,9 @@ function M.summary(rows)
     L[#L + 1] = ""
     L[#L + 1] = "| Scenario | Candidate | Status | SLA | Req/s | Output tok/s | Total tok/s | P50 TTFT ms "
       .. "| P50 TPOT ms | Success rate | Accept len | Pre-scheduler ms | Cache hit | GPUs | Server command "
-      .. "| Artifacts |"
+      .. "| Artifacts |" .. (ev and " Evidence |" or "")
     L[#L + 1] = "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
-      .. "| --- | --- |"
+      .. "| --- | --- |" .. (ev and " --- |" or "")
     local list = by_fw[fw]
     local idx = {}
     for i, r in ipairs(list) do idx[r] = i end
@@ -810,11 +816,12 @@ function M.summary(rows)
       return idx[a] < idx[b]
     end)
     for _, r in ipairs(list) do
-      local line = row_line(16, {
+      local line = row_line(ev and 17 or 16, {
         M.scenario(r), r.candidate_id, r.status, M.sla_cell(r), metric(r, "request_throughput"),
         metric(r, "output_token_throughput"), metric(r, "total_token_throughput"), latency(r, "ttft"),
         latency(r, "tpot"), metric(r, "success_rate"), accept_len(r), pre_sched(r), cache_hit(r),
         get(r, "hardware", "gpu_count"), server_cmd(r), artifacts(r),
+        ev and (ev[("%s, %s"):format(M.scenario(r), fw)] or "no other candidate measured to weigh it against"),
       })
       L[#L + 1] = line
     end
@@ -823,23 +830,36 @@ function M.summary(rows)
   L[#L + 1] = "## Cross-Framework Best Comparison"
   L[#L + 1] = ""
   L[#L + 1] = "| Scenario | Rank | Framework | Candidate | SLA | Req/s | Output tok/s | P50 TTFT ms | P50 TPOT ms "
-    .. "| Accept len | Pre-scheduler ms | Cache hit | GPUs | Server command |"
+    .. "| Accept len | Pre-scheduler ms | Cache hit | GPUs | Server command |" .. (ev and " Evidence |" or "")
   L[#L + 1] = "| --- | ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+    .. (ev and " --- |" or "")
   local by_sc, scs = group_by(win, M.scenario)
   for _, sc in ipairs(scs) do
     local list = M.sort_by_rank(by_sc[sc])
     for rank, r in ipairs(list) do
-      L[#L + 1] = row_line(14, {
+      L[#L + 1] = row_line(ev and 15 or 14, {
         sc, rank, M.framework(r), r.candidate_id, M.sla_cell(r), metric(r, "request_throughput"),
         metric(r, "output_token_throughput"), latency(r, "ttft"), latency(r, "tpot"), accept_len(r), pre_sched(r),
         cache_hit(r), get(r, "hardware", "gpu_count"), server_cmd(r),
+        -- (rank 1 against rank 2: the place the summary's rank names)
+        ev and (rank > 1 and "" or #list == 1 and "no other framework measured in this scenario"
+          or ev[sc .. ", across frameworks"] or ""),
       })
     end
   end
   L[#L + 1] = ""
-  local failed = {}
+  local failed, seen = {}, {}
   for _, r in ipairs(rows) do
-    if not (r.status == "ok" and M.passed(r)) then failed[#failed + 1] = r end
+    if not (r.status == "ok" and M.passed(r)) then
+      -- a candidate skipped by policy is one row in every results file of the same config:
+      -- listed once (with evidence only: the toolchain's summary repeats it)
+      local key = ev and r.status == "skipped" and table.concat({ M.framework(r), tostring(r.candidate_id),
+        tostring(r.failure_reason) }, "\0")
+      if not (key and seen[key]) then
+        if key then seen[key] = true end
+        failed[#failed + 1] = r
+      end
+    end
   end
   if #failed > 0 then
     L[#L + 1] = ""
@@ -1242,6 +1262,9 @@ function M.evidence(rows)
     local line = head .. (why:sub(1, 1) == ":" and "" or " ") .. why
     if #it.notes > 0 and not unlike_said then line = line .. "; not like for like: " .. table.concat(it.notes, "; ") end
     L[#L + 1] = line
+    -- by the choice's place, for the summary's tables (M.summary's opts.evidence)
+    L.by_where = L.by_where or {}
+    L.by_where[it.where] = line:sub(#it.where + 3)
   end
   return L
 end

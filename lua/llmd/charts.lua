@@ -109,13 +109,13 @@ local function gp_value(v)
 end
 
 -- The gnuplot commands that set vars ({ {name, value}, ... }; a value that is a table is
--- an array), joined by "; ".
+-- an array, but for M.wrap's { lines = ... }, one string of several lines), joined by "; ".
 function M.preamble(vars)
   local out = {}
   for _, nv in ipairs(vars) do
     local name, v = nv[1], nv[2]
     assert(name:match("^[%a_][%w_]*$"), "bad gnuplot variable name")
-    if type(v) == "table" then
+    if type(v) == "table" and not v.lines then
       assert(#v > 0, "an empty gnuplot array: " .. name)
       local items = {}
       for i, x in ipairs(v) do items[i] = gp_value(x) end

@@ -6,6 +6,7 @@
 --
 --   local cluster = require "llmd.cluster"
 --   local plan = cluster.load_plan("plan.yaml")          -- validated; errors name the key
+--                                                        -- ({ resume = true }: M.validate)
 --   local ok = cluster.run(plan, { namespace =, dry_run =, yes =, only =, resume = dir })
 local cmp = require "llmd.comparison"
 local harness = require "llmd.harness"
@@ -36,9 +37,12 @@ local function set_of(list)
   return t
 end
 
--- Validates plan; returns it, or raises listing every problem with its key.
-function M.validate(plan, name)
+-- Validates plan; returns it, or raises listing every problem with its key. opts.resume: a
+-- resumed comparison's plan, whose existing runs' folders were imported already (they need
+-- not be there any more).
+function M.validate(plan, name, opts)
   name = name or "plan"
+  opts = opts or {}
   local errs = {}
   local function bad(key, msg) errs[#errs + 1] = ("%s: %s: %s"):format(name, key, msg) end
   local function known(t, key, keys)
@@ -99,7 +103,12 @@ function M.validate(plan, name)
         elseif labels[r.label] then
           bad(key .. ".label", ("'%s' is also the label of run %s"):format(r.label, labels[r.label]))
         else labels[r.label] = x end
-        if r.info ~= nil and not is_map(r.info) then bad(key .. ".info", "expected a mapping") end
+        if r.info ~= nil and not is_map(r.info) then bad(key .. ".info", "expected a mapping")
+        elseif r.info ~= nil then
+          -- as an --a-info file is checked: unknown keys, slo:, gpus:
+          local iok, ierr = pcall(ws.check_info, r.info, key .. ".info")
+          if not iok then errs[#errs + 1] = ("%s: %s"):format(name, require("llmd.errors").text(ierr)) end
+        end
         if r.existing ~= nil then
           if r.deploy ~= nil or r.benchmark ~= nil then
             bad(key, "either 'existing' (a pre-existing run) or 'deploy' + 'benchmark', not both")
@@ -108,6 +117,15 @@ function M.validate(plan, name)
             bad(key .. ".existing.results", "expected the results folder")
           else
             known(r.existing, key .. ".existing", { results = true, link = true })
+            -- as --a DIR is checked: a folder that is there
+            local mode = lfs.attributes(r.existing.results, "mode")
+            if mode ~= "directory" and not opts.resume then
+              bad(key .. ".existing.results", ("%s: %s (expected the run's results folder)"):format(r.existing.results,
+                mode and ("a " .. mode .. ", not a folder") or "no such folder"))
+            end
+            if r.existing.link ~= nil and type(r.existing.link) ~= "boolean" then
+              bad(key .. ".existing.link", ("expected true or false, got %s"):format(tostring(r.existing.link)))
+            end
           end
         else
           local d, b = r.deploy, r.benchmark
@@ -195,6 +213,22 @@ function M.validate(plan, name)
               bad(key .. ".benchmark.attempts", "expected an integer >= 1")
             end
             if b.vars ~= nil and not is_map(b.vars) then bad(key .. ".benchmark.vars", "expected a mapping") end
+            -- as --harness is checked: a harness llmdlua reads (a misspelt one passed the dry run,
+            -- and the real run deployed everything before it failed on the results)
+            if b.harness ~= nil then
+              local names, found = {}, false
+              for _, h in ipairs(harness.list()) do
+                names[#names + 1] = h.name
+                if h.name == b.harness or h.module == b.harness
+                  or h.module == tostring(b.harness):gsub("%-", "_") then found = true end
+              end
+              if not found then
+                local near = require("llmd.opts").closest(tostring(b.harness), names)
+                bad(key .. ".benchmark.harness", ("expected %s or %s, got '%s'%s"):format(
+                  table.concat(names, ", ", 1, #names - 1), names[#names], tostring(b.harness),
+                  near and (" (did you mean %s?)"):format(near) or ""))
+              end
+            end
           end
         end
       end
@@ -227,9 +261,9 @@ function M.absolute_paths(plan)
   return plan
 end
 
-function M.load_plan(path)
+function M.load_plan(path, opts)
   local plan = yaml.load_file(path)
-  return M.validate(plan, path)
+  return M.validate(plan, path, opts)
 end
 
 -- Namespace: the plan or --namespace, then $NAMESPACE, then `oc project -q`, then ask.

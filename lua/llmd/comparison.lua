@@ -390,6 +390,21 @@ function M.report(w, A, B, opts)
   local model = report.build { workspace = w.path, a = A, b = B, generated = opts.generated,
     significance = opts.significance, slo = M.resolve_slo(A, B, opts), min_effect = opts.min_effect,
     identical = identical or nil, slo_where = opts.slo_where or "SLO" }
+  -- --slo over an info file's own slo: (which it replaces for both runs): said, never silently
+  if opts.slo and opts.slo_where == "--slo" then
+    local at = 1
+    for _, s in ipairs { A, B } do
+      local st = s.state or {}
+      if type(st.slo) == "table" and next(st.slo) ~= nil then
+        local pok, own = pcall(decision.parse_slo, st.slo, "slo")
+        if pok and decision.slo_phrase(own) ~= decision.slo_phrase(opts.slo) then
+          table.insert(model.slo_checks, at, ("--slo replaced the slo: of %s's info file (%s): this report applies "
+            .. "%s to both runs"):format(st.label, decision.slo_phrase(own), decision.slo_phrase(opts.slo)))
+          at = at + 1
+        end
+      end
+    end
+  end
   -- an SLO that looks like it is in the wrong unit: said here too, as the Data checks say it
   for _, c in ipairs(model.slo_checks) do io.stderr:write(opts.prog or "compare.lua", ": warning: ", c, "\n") end
   tl.mark("report model")

@@ -165,11 +165,39 @@ local function treatment_name(v, where, dflt)
   return n
 end
 
+-- The keys an experiment file may hold, by where (upstream's, its legacy and informational
+-- ones included): any other is a misspelling, refused with the one it most likely meant (a
+-- misspelt setup.treatments ran one default treatment, and said nothing). Treatments' own
+-- keys are the dotted values they set, free.
+M.KNOWN_KEYS = {
+  [""] = { "experiment", "setup", "treatments", "run", "constants", "design", "reset_caches",
+    "treatment_max_attempts", "treatment_stop_on_error", "validate_failures" },
+  experiment = { "name", "harness", "profile", "datasetUrl", "description" },
+  setup = { "constants", "treatments", "factors", "levels" },
+}
+local function check_keys(t, where, path)
+  local known = {}
+  for _, k in ipairs(M.KNOWN_KEYS[where]) do known[k] = true end
+  local bad = {}
+  for k in pairs(t) do if not known[k] then bad[#bad + 1] = tostring(k) end end
+  if #bad == 0 then return end
+  table.sort(bad)
+  local names = {}
+  for i, k in ipairs(M.KNOWN_KEYS[where]) do names[i] = k end
+  table.sort(names)
+  local near = require("llmd.opts").closest(bad[1], names)
+  error(("%s: %s%s: unknown key (%sknown: %s)"):format(path, where == "" and "" or (where .. "."), bad[1],
+    near and ("did you mean %s? "):format(near) or "", table.concat(names, ", ")), 0)
+end
+
 -- The experiment in doc (a table from llmd.yaml); path names the file in errors.
 function M.parse(doc, path)
   path = path or "experiment"
   if doc == nil then doc = {} end
   if not is_map(doc) then error(path .. ": expected a mapping (an experiment)", 0) end
+  check_keys(doc, "", path)
+  if is_map(doc.experiment) then check_keys(doc.experiment, "experiment", path) end
+  if is_map(doc.setup) then check_keys(doc.setup, "setup", path) end
   local e = { warnings = {}, setup_treatments = {}, run_treatments = {} }
   local function warn(fmt, ...) e.warnings[#e.warnings + 1] = path .. ": " .. fmt:format(...) end
   local meta = doc.experiment

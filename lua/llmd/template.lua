@@ -110,13 +110,18 @@ local CONTROL = "[%z\1-\8\11-\31\127]"
 -- Markdown text: one line (newlines become spaces), no table break (|), no HTML or
 -- autolink (< before a letter, / ! ?, backslash-escaped: "\<n>" is read as "<n>" by a
 -- renderer and stays legible in a terminal, where an HTML entity (&lt;) would not), no
--- entity (&), no link or code span ([ ] `), no heading or quote at its start; backslashes
--- kept literal.
--- Emphasis characters (* _ ~) are left alone: they cannot break the document.
+-- entity (&), no link or code span ([ ] `), no emphasis (*, and _ where it can open or close
+-- one: not between two letters or digits, so that ttft_p90_ms stays as it is), no heading or
+-- quote at its start; backslashes kept literal. (A label b*star* read as "b" and an italic
+-- "star".) ~ is left alone: a single one does not strike through in CommonMark.
 function H.md(v)
   if v == nil then return "N/A" end
   local t = tostring(v):gsub("\r\n", " "):gsub("[\r\n]", " "):gsub(CONTROL, "?")
-  t = t:gsub("[\\`|%[%]&]", "\\%0") -- & could start an entity (&lt;) and change the text
+  t = t:gsub("[\\`|%[%]&*]", "\\%0") -- & could start an entity (&lt;) and change the text
+  t = t:gsub("()_", function(i)
+    if t:sub(i - 1, i - 1):match("%w") and t:sub(i + 1, i + 1):match("%w") then return "_" end
+    return "\\_"
+  end)
   -- < starts raw HTML or an autolink only before a letter, / ! or ? ("<= 200 ms" stays)
   t = t:gsub("<([%a/!?])", "\\<%1"):gsub("<$", "\\<")
   return (t:gsub("^([#>])", "\\%1"))

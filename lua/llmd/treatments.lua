@@ -885,13 +885,22 @@ function M.model(list, opts)
   -- ranking: by capacity at the SLOs when given, else by max sustained throughput
   local by_cap = #slo > 0
   m.rank_by = by_cap and "capacity at SLO" or "max sustained throughput"
-  local ranked, unranked = {}, {}
+  local ranked, unranked, failed = {}, {}, {}
   for _, x in ipairs(T) do
     -- an unknown capacity is unranked: never ranked by max sustained throughput instead
     local v = x.max_rps
     if by_cap then v = x.capacity.kind == "below_lowest" and 0 or x.capacity.rps end
+    -- a treatment whose health check failed (a harness traceback, a run cut short) is
+    -- listed apart, with its reason: never ranked, never compared, never on the Pareto front
+    -- (as compare.lua names no winner with a broken run: its figures say nothing of its
+    -- configuration, and a crashed run's higher figures would rank it first)
+    if x.status == "failed" then v = nil end
     x.rank_value = v
-    if v then ranked[#ranked + 1] = x else unranked[#unranked + 1] = x end
+    if x.status == "failed" then failed[#failed + 1] = x
+    elseif v then ranked[#ranked + 1] = x else unranked[#unranked + 1] = x end
+  end
+  local function failed_why(x)
+    return ("its run failed its health check (%s)"):format(table.concat(x.reasons or {}, "; "))
   end
   table.sort(ranked, function(a, b)
     if a.rank_value ~= b.rank_value then return a.rank_value > b.rank_value end
@@ -1306,6 +1315,18 @@ function M.model(list, opts)
     m.ranking[#m.ranking + 1] = { label = x.label, text = metrics.na(tostring(by_cap and x.capacity.reason
       or x.max_rps_why)) }
   end
+  for _, x in ipairs(failed) do
+    m.ranking[#m.ranking + 1] = { label = x.label, failed = true, vs_next = "not comparable", proven = false,
+      text = "not ranked: its run failed", vs_next_text = ("left out of the ranking, the Pareto front and every "
+        .. "comparison: %s; a broken run's figures say nothing of its configuration"):format(failed_why(x)) }
+  end
+  -- the broken ones in a few words, said with every verdict
+  local function failed_text()
+    local parts = {}
+    for _, x in ipairs(failed) do parts[#parts + 1] = ("%s: %s"):format(x.label, failed_why(x)) end
+    return ("Not ranked, compared or set on the Pareto front (a broken run's figures say nothing of its "
+      .. "configuration): %s."):format(table.concat(parts, "; "))
+  end
   -- the unranked ones in a few words: "c's capacity at SLO is unknown (why)"
   local function unknown_text()
     local parts = {}
@@ -1315,7 +1336,12 @@ function M.model(list, opts)
     end
     return table.concat(parts, "; ")
   end
-  if #ranked == 0 then
+  if #ranked == 0 and #failed > 0 and #unranked == 0 then
+    m.verdict = ("No treatment can be ranked: %s."):format(#failed == 1 and "its run failed its health check"
+      or "every one's run failed its health check")
+  elseif #ranked == 0 and #failed > 0 then
+    m.verdict = ("No treatment can be ranked: %s; the other runs failed their health check."):format(unknown_text())
+  elseif #ranked == 0 then
     m.verdict = "No treatment can be ranked: " .. m.rank_by .. " is unknown for every one."
   elseif #ranked == 1 and by_cap and ranked[1].capacity.kind == "below_lowest" then
     -- "< X" is a bound below the lowest load, not a known capacity
@@ -1323,7 +1349,8 @@ function M.model(list, opts)
       .. "against%s."):format(ranked[1].label, words.the, m.ranking[1].text, m.rank_by,
       #unranked > 0 and ("; " .. unknown_text()) or "")
   elseif #ranked == 1 then
-    m.verdict = ("Only %s has a known %s; nothing to rank it against."):format(ranked[1].label, m.rank_by)
+    m.verdict = #failed > 0 and ("Only %s can be ranked; nothing to rank it against."):format(ranked[1].label)
+      or ("Only %s has a known %s; nothing to rank it against."):format(ranked[1].label, m.rank_by)
   elseif by_cap and ranked[1].capacity.kind == "below_lowest" then
     -- every one failed the SLOs at its lowest load (ranked at 0, the lowest): no figure is
     -- the highest, and "< X" against "< Y" orders nothing; where some capacity is unknown
@@ -1387,6 +1414,8 @@ function M.model(list, opts)
     end
   end
 
+  if #failed > 0 then m.verdict = m.verdict .. " " .. failed_text() end
+
   -- places not ordered because the workloads differ (by capacity or by max sustained
   -- throughput): said in the headline, so that "highest" is never read across workloads
   local apart = {}
@@ -1414,7 +1443,9 @@ function M.model(list, opts)
     -- what the measurements say of its latency there: its own point's value, or, where it is
     -- interpolated, only that it lies between the values of the two measured points around it
     -- (latency does not fall as the load rises); the interpolated figure itself is no evidence
-    if x.max_rps and l then
+    if x.status == "failed" then
+      m.pareto_excluded[#m.pareto_excluded + 1] = { label = x.label, why = failed_why(x) }
+    elseif x.max_rps and l then
       cand[#cand + 1] = { x = x, tp = x.max_rps, lat = l, lat_lo = e.between and e.between.lo or l,
         lat_hi = e.between and e.between.hi or l, between = e.between }
     else
@@ -1727,6 +1758,7 @@ function M.write_report(out, list, opts)
     failing_at_common = json.array(m.failing_at_common or {}),
     common_unlike = json.array(m.common_unlike or {}),
     dominated = json.array(m.dominated), front = json.array(m.front),
+    pareto_excluded = json.array(m.pareto_excluded or {}),
     pareto_not_compared = json.array(m.pareto_not_compared or {}),
     family = m.family, workloads = m.workloads and json.array(m.workloads) or nil,
     -- the latency percentiles compared (p90 where every treatment has it, else the one they
@@ -1767,7 +1799,8 @@ function M.write_report(out, list, opts)
     -- key, read as 0 or none), the saturation's cause ("failures": failed requests, not
     -- overload) and each repeat's share of failed requests where they differ
     local sat = x.saturation
-    plain.treatments[#plain.treatments + 1] = { label = x.label, workload = x.workload, max_sustained_rps = x.max_rps,
+    plain.treatments[#plain.treatments + 1] = { label = x.label, workload = x.workload, status = x.status,
+      status_reasons = x.status == "failed" and json.array(x.reasons or {}) or nil, max_sustained_rps = x.max_rps,
       max_sustained_why = not x.max_rps and tostring(x.max_rps_why or "unknown") or nil,
       max_sustained_output_tps = x.max_output_tps,
       max_sustained_output_tps_why = x.max_output_tps == nil and (x.max_rps and "the output throughput is unknown at "
@@ -1884,6 +1917,8 @@ end
 
 -- (llmd.charts on first use: the data files' text, the log-scale test, the CDF rows)
 local function block_text(header, blocks) return require("llmd.charts").data_text(header, blocks) end
+-- the width of a character of a chart's title (sans 15 in the templates: about 8 px), with room
+M.TITLE_CHAR_PX = 9
 local function wide(values) return require("llmd.charts").wide(values) end
 
 -- The latency panels of the charts of treatments T: for TTFT, TPOT (else ITL) and E2E, the
@@ -1918,19 +1953,36 @@ local CDF_PANELS = { { "ttft_ms", "TTFT (ms)" }, { "tpot_ms", "TPOT (ms)" }, { "
 local function charts_of(m, T, list, out, suffix, about)
   local labels = {}
   for i, x in ipairs(T) do labels[i] = x.label end
-  local function chart(name, title)
+  -- px: the chart's width as its template sets it. A title longer than a line of it (a
+  -- workload's description after the chart's name) is wrapped, at most 3 lines, never
+  -- clipped at both ends (gnuplot centres one line whatever its length); title_lines tells
+  -- the template the room to leave above the panels
+  local function chart(name, title, px)
     title = title .. (about or "")
+    local lines = require("llmd.charts").wrap(title, px // M.TITLE_CHAR_PX, 3)
     return { name = name .. (suffix or ""), template = name, title = title, available = false, notes = {},
-      vars = { { "title", title }, { "labels", labels } } }
+      vars = { { "title", lines }, { "title_lines", type(lines) == "table" and #lines.lines or 1 },
+        { "labels", labels } } }
   end
 
   -- 1. latency against achieved load
-  local c = chart("treatments_latency_throughput", "Latency against achieved load, every treatment")
+  local c = chart("treatments_latency_throughput", "Latency against achieved load, every treatment", 900)
   local blocks, cols, plabels, logs, slos = {}, {}, {}, {}, {}
   local panels, pnotes = latency_panels(T)
   local function none(f) return { "no_" .. f, "" } end -- a family no treatment has: no panel
   local LT_PANELS = { panels.ttft or none("ttft"), panels.tpot or none("tpot"), panels.e2e or none("e2e") }
   for _, n in ipairs(pnotes) do c.notes[#c.notes + 1] = n end
+  -- the axes: x from 0 to a margin past the highest achieved rate, y from 0 (a log panel: from
+  -- its lowest value) to a margin past the highest value or the panel's SLO, whichever is
+  -- higher, so that the SLO line is always drawn and gnuplot's autoscale never stretches a
+  -- difference of 0.01 % across the whole plot (two treatments of one load point each, not
+  -- shown to differ, drawn in opposite corners: llmd.charts.axis_max)
+  local xmax, ymins, ymaxs = 0, {}, {}
+  for _, x in ipairs(T) do
+    for _, p in ipairs(x.points) do
+      if finite(p.achieved_rps) then xmax = math.max(xmax, p.achieved_rps) end
+    end
+  end
   for i, pnl in ipairs(LT_PANELS) do
     -- only points drawn: an achieved rate to place them (a benchmark report whose rate fields
     -- contradict each other has none) and the panel's latency
@@ -1940,11 +1992,24 @@ local function charts_of(m, T, list, out, suffix, about)
         if finite(p.achieved_rps) then vals[#vals + 1] = p.values[pnl[1]] end
       end
     end
+    local lo, hi
+    for _, v in ipairs(vals) do
+      if finite(v) then lo, hi = math.min(lo or v, v), math.max(hi or v, v) end
+    end
     if #vals > 0 then
-      cols[#cols + 1], plabels[#plabels + 1], logs[#logs + 1] = i + 1, pnl[2], wide(vals)
+      local log = wide(vals)
+      cols[#cols + 1], plabels[#plabels + 1], logs[#logs + 1] = i + 1, pnl[2], log
       local lim = 0 / 0
       for _, sl in ipairs(m.slo) do if sl.key == pnl[1] then lim = sl.max end end
       slos[#slos + 1] = lim
+      if finite(lim) and lim > 0 then lo, hi = math.min(lo or lim, lim), math.max(hi or lim, lim) end
+      -- (a log panel's margin is a share of its decades, not of its top value)
+      local ch, ymin, ymax = require "llmd.charts", 0, hi and require("llmd.charts").axis_max(hi) or 0 / 0
+      if log and lo and lo > 0 then
+        local f = (hi / lo) ^ (ch.AXIS_MARGIN / 2)
+        ymin, ymax = lo / f, hi * f
+      elseif log then ymin = 0 / 0 end
+      ymins[#ymins + 1], ymaxs[#ymaxs + 1] = ymin, ymax
     end
   end
   for _, x in ipairs(T) do
@@ -1966,6 +2031,9 @@ local function charts_of(m, T, list, out, suffix, about)
     c.vars[#c.vars + 1] = { "panel_label", plabels }
     c.vars[#c.vars + 1] = { "panel_log", logs }
     c.vars[#c.vars + 1] = { "slo", slos }
+    c.vars[#c.vars + 1] = { "xmax", require("llmd.charts").axis_max(xmax) }
+    c.vars[#c.vars + 1] = { "ymin", ymins }
+    c.vars[#c.vars + 1] = { "ymax", ymaxs }
     c.available = true
   end
   out[#out + 1] = c
@@ -1977,7 +2045,7 @@ local function charts_of(m, T, list, out, suffix, about)
   -- point there was repeated, else the two measured neighbours an interpolated value lies
   -- between (all the measurements say of it), else none.
   c = chart("treatments_bars", m.common_load and ("At the common load, %s"):format(m.common_text or "")
-    or "At the common load")
+    or "At the common load", math.max(600, 140 + 70 * #T))
   local rows, any, has_panel = { name = "treatments" }, false, {}
   local BAR_PANELS = { panels.ttft or none("ttft"), panels.e2e or none("e2e"), { "output_tps", "output tokens/s" } }
   for _, n in ipairs(pnotes) do
@@ -2034,7 +2102,7 @@ local function charts_of(m, T, list, out, suffix, about)
   out[#out + 1] = c
 
   -- 3. CDF overlays from the per-request quantile grids (run.cdf)
-  c = chart("treatments_cdf", "Per-request latency distributions (CDF), every treatment")
+  c = chart("treatments_cdf", "Per-request latency distributions (CDF), every treatment", 900)
   blocks = {}
   local has, qset, qs = {}, {}, {}
   local present = {}

@@ -479,6 +479,13 @@ function M.read_info(path)
     return require("llmd.yaml").load_file(path)
   end)
   if not ok then error(tostring(v), 0) end
+  return M.check_info(v, path)
+end
+
+-- Checks v, what an info file holds (or a plan's runs.x.info), as M.read_info does: unknown
+-- keys (with the one most likely meant), slo:, gpus:; where names it in the messages.
+-- Returns v; raises on the first problem.
+function M.check_info(v, path)
   if type(v) ~= "table" or json.is_array(v) then
     error(("%s: expected a mapping of run information (guide, model, hardware, ...)"):format(path), 0)
   end

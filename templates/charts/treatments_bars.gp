@@ -5,16 +5,17 @@
 #
 # From llmdlua: datafile (columns: treatment number (0-based), then value, whisker low,
 # whisker high of each figure in turn), style_file, title, labels[i]; per panel i:
-# panel_col[i] (the column of its value; low and high follow), panel_label[i].
+# panel_col[i] (the column of its value; low and high follow), panel_label[i]; title_lines (the lines of the title, 1 when absent).
 n = |panel_label|
 k = |labels|
 w = 140 + 70 * k
 if (w < 600) { w = 600 }
-h = 300 * n + 80
+if (!exists("title_lines")) { title_lines = 1 }
+h = 300 * n + 80 + 20 * (title_lines - 1)
 set terminal svg noenhanced dynamic size w, h font 'sans,12'
 load style_file
 set multiplot title title font 'sans,15'
-top = 40.0 / h
+top = (40.0 + 20 * (title_lines - 1)) / h
 ph = (1 - top) / n
 set lmargin 12  # room for a 6-digit log tic (100000) and the label left of it
 set rmargin 3

@@ -3,11 +3,13 @@
 #
 # From llmdlua: datafile (columns: percentile, then one column per panel; block i-1 is
 # treatment i), style_file, title, labels[i], has[i] (1: the treatment kept per-request
-# data), panel_col[i], panel_label[i], panel_log[i] (1: log x).
+# data), panel_col[i], panel_label[i], panel_log[i] (1: log x); title_lines (the lines of
+# the title, 1 when absent).
 n = |panel_col|
 k = |labels|
 w = 900
-h = 260 * n + 60 + 22 * ((k + 2) / 3)
+if (!exists("title_lines")) { title_lines = 1 }
+h = 260 * n + 60 + 22 * ((k + 2) / 3) + 20 * (title_lines - 1)
 set terminal svg noenhanced dynamic size w, h font 'sans,12'
 load style_file
 array colours[8] = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442']
@@ -17,7 +19,7 @@ do for [t = 1:k] {
   set style line ls linecolor rgb colours[(t - 1) % 8 + 1] linewidth 2 dashtype dt
 }
 set multiplot title title font 'sans,15'
-top = 40.0 / h
+top = (40.0 + 20 * (title_lines - 1)) / h
 bottom = (22.0 * ((k + 2) / 3) + 20) / h
 ph = (1 - top - bottom) / n
 set lmargin 12  # room for a 6-digit log tic (100000) and the label left of it

@@ -5,11 +5,13 @@
 # From llmdlua: datafile (columns: achieved req/s, then one column per panel; block i-1 is
 # treatment i), style_file, title, labels[i] (treatment names), panel_col[i],
 # panel_label[i], panel_log[i] (1: log y), slo[i] (the panel's SLO threshold in ms, NaN
-# when none).
+# when none), xmax (the x axis runs from 0 to it), ymin[i] / ymax[i] (panel i's y range,
+# its SLO inside; NaN: gnuplot's own), title_lines (the lines of the title, 1 when absent).
 n = |panel_col|
 k = |labels|
 w = 900
-h = 260 * n + 60 + 22 * ((k + 2) / 3)
+if (!exists("title_lines")) { title_lines = 1 }
+h = 260 * n + 60 + 22 * ((k + 2) / 3) + 20 * (title_lines - 1)
 set terminal svg noenhanced dynamic size w, h font 'sans,12'
 load style_file
 # one colour, dash and marker per treatment (Okabe-Ito), repeated past eight
@@ -21,7 +23,7 @@ do for [t = 1:k] {
   set style line ls linecolor rgb colours[(t - 1) % 8 + 1] linewidth 2 dashtype dt pointtype pt pointsize 0.9
 }
 set multiplot title title font 'sans,15'
-top = 40.0 / h
+top = (40.0 + 20 * (title_lines - 1)) / h
 bottom = (22.0 * ((k + 2) / 3) + 20) / h
 ph = (1 - top - bottom) / n
 set lmargin 12  # room for a 6-digit log tic (100000) and the label left of it
@@ -34,6 +36,12 @@ do for [i = 1:n] {
   set xlabel 'achieved request rate (req/s)'
   set ylabel panel_label[i]
   if (panel_log[i]) { set logscale y } else { unset logscale y }
+  if (exists("xmax")) { set xrange [0:xmax] }
+  set autoscale y
+  if (exists("ymin")) {
+    if (ymin[i] == ymin[i]) { set yrange [ymin[i]:] }
+    if (ymax[i] == ymax[i]) { set yrange [:ymax[i]] }
+  }
   unset arrow
   if (slo[i] == slo[i]) {
     set arrow from graph 0, first slo[i] to graph 1, first slo[i] nohead linestyle 3 front

@@ -6,7 +6,9 @@
 --   FAKE_PROJECT   what `oc project -q` prints (default: none, exit 1)
 --   FAKE_CONTEXT   what `kubectl config current-context` prints (default: none, exit 1)
 --   FAKE_RESULTS   results folders the benchmark writes, one per run_only.sh call,
---                  separated by ':' (the n-th call in a namespace copies the n-th folder)
+--                  separated by ':' (the n-th call in a namespace copies the n-th folder,
+--                  from the first again past the last: two benchmarks in a row never get the
+--                  same results while there are two folders, as no two real runs would)
 --   FAKE_FAIL      comma list of injected failures: deploy, notready, imagepull,
 --                  bench_stderr, bench_nojson, transient (the first 2 kubectl calls fail
 --                  with a transient API error), nologs, smoke, portforward (the API server
@@ -1422,13 +1424,15 @@ local function run_only()
   s.pods["llmdbench-harness-launcher"].ready = true
   s.pods["llmdbench-harness-launcher"].waiting = nil
   s.pods["llmdbench-harness-launcher"].pvc = pvc
-  -- the n-th benchmark in this namespace copies the n-th folder
+  -- the n-th benchmark in this namespace copies the n-th folder, round the list again past
+  -- its end (the last one for every later benchmark made a second comparison in one fake
+  -- cluster compare a run with itself)
   local key = "bench@" .. tostring(ns)
   state.counters[key] = (state.counters[key] or 0) + 1
   local n = state.counters[key]
   local list = {}
   for d in (os.getenv("FAKE_RESULTS") or ""):gmatch("[^:]+") do list[#list + 1] = d end
-  local src = list[n] or list[#list]
+  local src = #list > 0 and list[(n - 1) % #list + 1] or nil
   local workload = next(cfg.workload or {}) or "workload"
   local exp = ("%s_%d_%s_%s"):format(h.name or "inference-perf", uid, workload,
     (cfg.endpoint or {}).stack_name or "stack")

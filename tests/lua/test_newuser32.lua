@@ -179,7 +179,7 @@ t.test("nu32-3: treatments.lua --results writes into the current folder, never i
   local results = t.tmpdir() .. "/exp7"
   t.copy_tree(EXP7, results)
   local cwd = t.tmpdir()
-  local r = proc.run({ LLMDLUA, ROOT .. "/lua/treatments.lua", "--results", results, "--quiet" }, { cwd = cwd })
+  local r = proc.run({ LLMDLUA, ROOT .. "/lua/treatments.lua", "--results", results }, { cwd = cwd })
   t.eq(r.code, 0, r.stdout .. r.stderr)
   local lfs = require "lfs"
   t.eq(lfs.attributes(results .. "/cross-treatment-comparison"), nil, "nothing written into the results")

@@ -178,7 +178,7 @@ local function names_in(dir)
   return out
 end
 
-local function chart(name) return { name = name, available = true, notes = {}, data = "1 1\n", vars = {} } end
+local function bg_chart(name) return { name = name, available = true, notes = {}, data = "1 1\n", vars = {} } end
 
 t.test("charts are drawn in the background, all at once: start returns at once, finish writes the SVGs", function()
   local gp, dir = fake_gnuplot()
@@ -186,7 +186,7 @@ t.test("charts are drawn in the background, all at once: start returns at once, 
     t.write(dir .. "/charts/" .. n .. ".gp", "sleep 1\necho '<svg>" .. n .. "</svg>'\n")
   end
   local out = t.tmpdir()
-  local c1, c2 = chart("one"), chart("two")
+  local c1, c2 = bg_chart("one"), bg_chart("two")
   local t0 = proc.now()
   local pending = charts.start({ c1, c2, { name = "three", available = false, notes = {} } }, dir, out, gp)
   -- two gnuplots of 1 s each: started, not waited for (drawn in turn they took 2 s here)
@@ -210,15 +210,15 @@ t.test("charts in the background: the first failure in the charts' order is said
   t.write(dir .. "/charts/slow.gp", "sleep 60\necho '<svg></svg>'\n")
   local out = t.tmpdir()
   local t0 = proc.now()
-  local p1 = charts.start({ chart("late"), chart("slow") }, dir, out, gp)
-  local p2 = charts.start({ chart("early") }, dir, out, gp)
+  local p1 = charts.start({ bg_chart("late"), bg_chart("slow") }, dir, out, gp)
+  local p2 = charts.start({ bg_chart("early") }, dir, out, gp)
   local err = t.raises(dir .. "/charts/early.gp: gnuplot failed (exit code 1): early: bad template", charts.finish,
     { p1, p2 }, { "early", "late", "slow" })
   t.ok(not err:find("late:", 1, true), err)
   t.ok(proc.now() - t0 < 10, "the slow one was stopped, not waited for")
   t.eq(names_in(out), { "early.dat", "late.dat", "slow.dat" }, "no output file of gnuplot's left")
   -- stopped before they are finished (the caller failed meanwhile): gone, files too
-  local p3 = charts.start({ chart("slow") }, dir, out, gp)
+  local p3 = charts.start({ bg_chart("slow") }, dir, out, gp)
   t0 = proc.now()
   charts.abort(p3)
   t.ok(proc.now() - t0 < 5, "stopped at once")
@@ -227,7 +227,7 @@ t.test("charts in the background: the first failure in the charts' order is said
   -- one that takes longer than charts.TIMEOUT is stopped and said so
   local timeout = charts.TIMEOUT
   charts.TIMEOUT = 1
-  local ok, terr = pcall(charts.render, { chart("slow") }, dir, out, gp)
+  local ok, terr = pcall(charts.render, { bg_chart("slow") }, dir, out, gp)
   charts.TIMEOUT = timeout
   t.ok(not ok and tostring(terr):find(dir .. "/charts/slow.gp: gnuplot failed (timed out after 1 s)", 1, true),
     tostring(terr))

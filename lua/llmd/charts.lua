@@ -7,6 +7,8 @@
 --   local list = charts.prepare(model, side_a, side_b)  -- { {name=, title=, available=, reason=,
 --                                                       --    notes=, data=, vars=}, ... }
 --   charts.render(list, templates_dir, out_dir)         -- writes out_dir/NAME.dat and NAME.svg
+--   local p = charts.start(list, templates_dir, out_dir, gp) -- the same, gnuplot in the background:
+--   charts.finish({ p })                                -- waits; charts.abort(p) stops it
 --
 -- A chart without data is not drawn: available = false and reason, one sentence saying why.
 -- The variables every template gets: datafile ('NAME.dat', gnuplot runs in out_dir),
@@ -760,7 +762,7 @@ function M.abort(pending)
   for _, j in ipairs(pending.jobs) do
     if not j.done then
       j.done = true
-      pcall(j.p.kill, j.p, 1)
+      if j.p then pcall(j.p.kill, j.p, 1) end
       os.remove(j.out)
       os.remove(j.err)
     end
@@ -796,12 +798,21 @@ function M.start(list, templates, out_dir, gp)
         local vars = { { "datafile", c.name .. ".dat" }, { "style_file", style } }
         for _, v in ipairs(c.vars) do vars[#vars + 1] = v end
         -- the SVG goes into a temporary file that M.finish reads back: only ws.write_text
-        -- writes the chart's file, so a full disk is reported as such, never as a short picture
+        -- writes the chart's file, so a full disk is reported as such, never as a short
+        -- picture (a gnuplot that cannot be started so, or whose output is not a whole SVG,
+        -- draws again in the foreground, through a pipe: see finish_job)
         local out, errf = part_paths(out_dir, c.name)
-        local j = { c = c, tpl = tpl, out = out, err = errf, out_dir = out_dir, started = proc.now() }
+        local j = { c = c, tpl = tpl, out = out, err = errf, out_dir = out_dir, started = proc.now(),
+          argv = { gp, "-e", M.preamble(vars), tpl } }
         pending.jobs[#pending.jobs + 1] = j
-        j.p = proc.spawn({ gp, "-e", M.preamble(vars), tpl },
+        local spawned, p = pcall(proc.spawn, j.argv,
           { cwd = out_dir, stdout = { file = out }, stderr = { file = errf } })
+        if spawned then
+          j.p = p
+        else
+          os.remove(out)
+          os.remove(errf)
+        end
       end
     end
   end)
@@ -824,17 +835,25 @@ end
 -- chart.svg (the SVG text) and chart.file ("charts/NAME.svg"). A gnuplot that fails or
 -- writes no SVG is an error naming the template.
 local function finish_job(j)
-  local st = j.p:wait(math.max(0, M.TIMEOUT - (proc.now() - j.started)))
-  if not st then
-    j.p:kill(1)
-    st = { ok = false, timed_out = true }
+  local st, svg, err
+  local again = not j.p
+  if j.p then
+    st = j.p:wait(math.max(0, M.TIMEOUT - (proc.now() - j.started)))
+    if not st then
+      j.p:kill(1)
+      st = { ok = false, timed_out = true }
+    end
+    svg, err = read_part(j.out), read_part(j.err) or ""
+    os.remove(j.out)
+    os.remove(j.err)
+    -- anything but a whole SVG (a template error, or a disk that filled under gnuplot's
+    -- output): drawn again below, the way it always was, which says what went wrong
+    again = not st.timed_out and not (st.ok and svg and svg:find("</svg>", 1, true))
   end
-  local svg, err = read_part(j.out), read_part(j.err) or ""
   j.done = true
-  os.remove(j.out)
-  os.remove(j.err)
-  if not svg then
-    error(("%s: cannot read gnuplot's output %s back"):format(j.tpl, j.out), 0)
+  if again then
+    local r = proc.run(j.argv, { cwd = j.out_dir, stdout = "capture", stderr = "capture", timeout = M.TIMEOUT })
+    st, svg, err = r, r.stdout or "", r.stderr or ""
   end
   local c, tpl = j.c, j.tpl
   if not st.ok then

@@ -246,8 +246,6 @@ local function copy_templates(w, from)
   end
 end
 
--- The charts of the comparison (llmd.charts), drawn into WORKSPACE/charts/ when gnuplot
--- is there; model.charts for the templates either way.
 -- Starts drawing the charts that do not need the comparison model (llmd.charts.NEEDS_MODEL),
 -- from the two sides alone: their gnuplots run while the caller builds the model. M.charts
 -- takes what this returns (charts.abort(early.pending) stops them if the caller fails first).
@@ -264,7 +262,9 @@ function M.start_charts(w, A, B, tdir)
   return early
 end
 
--- The report's charts, drawn (early: M.start_charts' for the same sides, else started here).
+-- The charts of the comparison (llmd.charts), drawn into WORKSPACE/charts/ when gnuplot
+-- is there; model.charts for the templates either way. early: M.start_charts' for the
+-- same sides (else started here).
 function M.charts(w, model, A, B, tdir, early)
   early = early or M.start_charts(w, A, B, tdir)
   local gp, out = early.gp, w.path .. "/charts"

@@ -273,7 +273,10 @@ local child -- run b's reader, when it runs beside this process
 local copies = {} -- the children copying results read in place, by run
 local ok, model = pcall(function()
   -- results read in place are copied now, beside what follows (a child), else here
+  local copied = {}
   local function copy(x)
+    if copied[x] then return end
+    copied[x] = true
     if o.link or not ws.read_in_place(w, runs[x].plan) then return end
     copies[x] = par.start_copy(w, x, runs[x].plan)
     if not copies[x] then
@@ -298,7 +301,9 @@ local ok, model = pcall(function()
   sides.a = cmp.import_side(w, "a", jobs.a)
   copy("a")
   if child then
-    sides.b = par.finish(child) -- (its folder is gone whatever happens)
+    -- (its folder is gone whatever happens); run b's copy starts as soon as the child has
+    -- read it, beside the loading of what it handed over
+    sides.b = par.finish(child, function() copy("b") end)
     child = nil
     if not sides.b then
       -- read, but not handed over (no room on the disk for the samples): again, here

@@ -7,6 +7,8 @@
 --   local list = charts.prepare(model, side_a, side_b)  -- { {name=, title=, available=, reason=,
 --                                                       --    notes=, data=, vars=}, ... }
 --   charts.render(list, templates_dir, out_dir)         -- writes out_dir/NAME.dat and NAME.svg
+--   local p = charts.start(list, templates_dir, out_dir, gp) -- the same, gnuplot in the background:
+--   charts.finish({ p })                                -- waits; charts.abort(p) stops it
 --
 -- A chart without data is not drawn: available = false and reason, one sentence saying why.
 -- The variables every template gets: datafile ('NAME.dat', gnuplot runs in out_dir),
@@ -781,10 +783,15 @@ function M.errors(_, A, B)
   return c
 end
 
+-- The charts whose data comes from the comparison model; the others' from the two sides
+-- alone (their functions ignore the model), so they can be drawn while the model is built.
+M.NEEDS_MODEL = { latency_throughput = true, achieved_offered = true }
+
 -- Every chart of the comparison, in order; available or with the reason it is left out.
-function M.prepare(model, A, B)
+-- names: only these (in this order); default M.NAMES.
+function M.prepare(model, A, B, names)
   local out = {}
-  for _, name in ipairs(M.NAMES) do out[#out + 1] = M[name](model, A, B) end
+  for _, name in ipairs(names or M.NAMES) do out[#out + 1] = M[name](model, A, B) end
   return out
 end
 
@@ -816,13 +823,33 @@ end
 
 M.TIMEOUT = 60
 
--- Draws the available charts with gnuplot (path gp) into out_dir: NAME.dat (the data) and
--- NAME.svg, one gnuplot per chart. templates: a folder holding
--- charts/NAME.gp (chart.template when set: one template drawing several charts, each of its
--- own name) and charts/style.gp, or a function ("charts/NAME.gp") -> path. Sets
--- chart.svg (the SVG text) and chart.file ("charts/NAME.svg"). A template that gnuplot
--- rejects is an error naming it.
-function M.render(list, templates, out_dir, gp)
+-- The temporary files gnuplot's output goes to while it runs (in out_dir, removed by
+-- M.finish or M.abort; a dot name never matches a chart's).
+local function part_paths(out_dir, name)
+  return out_dir .. "/." .. name .. ".svg.part", out_dir .. "/." .. name .. ".err.part"
+end
+
+-- Stops the gnuplots M.start started and not yet finished, and removes their files.
+function M.abort(pending)
+  if not pending then return end
+  for _, j in ipairs(pending.jobs) do
+    if not j.done then
+      j.done = true
+      if j.p then pcall(j.p.kill, j.p, 1) end
+      os.remove(j.out)
+      os.remove(j.err)
+    end
+  end
+end
+
+-- Starts drawing the available charts of list with gnuplot (path gp) into out_dir: writes
+-- NAME.dat (the data) and starts one gnuplot per chart, all at once and in the background
+-- (the caller goes on meanwhile: the report's charts are drawn while its model is built).
+-- templates: a folder holding charts/NAME.gp (chart.template when set: one template
+-- drawing several charts, each of its own name) and charts/style.gp, or a function
+-- ("charts/NAME.gp") -> path. Returns what M.finish takes. A template that is missing is
+-- an error naming it (the gnuplots already started are stopped).
+function M.start(list, templates, out_dir, gp)
   ws.mkdir_p(out_dir)
   local find = templates
   if type(templates) == "string" then find = function(name) return templates .. "/" .. name end end
@@ -832,38 +859,121 @@ function M.render(list, templates, out_dir, gp)
     return p
   end
   local style = abs(find("charts/style.gp"))
-  for _, c in ipairs(list) do
-    if c.available then
-      mark_workload(c)
-      local tpl = abs(find("charts/" .. (c.template or c.name) .. ".gp"))
-      if lfs.attributes(tpl, "mode") ~= "file" then
-        error(("%s: no such chart template (expected gnuplot commands for the %s chart)"):format(tpl, c.name), 0)
-      end
-      ws.write_text(out_dir .. "/" .. c.name .. ".dat", c.data)
-      local vars = { { "datafile", c.name .. ".dat" }, { "style_file", style } }
-      for _, v in ipairs(c.vars) do vars[#vars + 1] = v end
-      -- the SVG comes back through a pipe: only ws.write_text writes it, so a full disk
-      -- is reported as such, never as a short picture
-      local r = proc.run({ gp, "-e", M.preamble(vars), tpl },
-        { cwd = out_dir, stdout = "capture", stderr = "capture", timeout = M.TIMEOUT })
-      local svg, err = r.stdout or "", r.stderr or ""
-      if not r.ok then
-        local how = r.timed_out and ("timed out after %d s"):format(M.TIMEOUT)
-          or r.signal and ("signal " .. r.signal) or ("exit code " .. tostring(r.code))
-        error(("%s: gnuplot failed (%s): %s"):format(tpl, how, tail(err)), 0)
-      elseif not svg:find("<svg", 1, true) or not svg:find("</svg>", 1, true) then
-        error(("%s: gnuplot wrote no SVG on its standard output (the template must `set terminal svg` "
-          .. "and leave `set output` alone)%s"):format(tpl, err ~= "" and (": " .. tail(err)) or ""), 0)
-      else
-        -- gnuplot escapes < and & but not the > of "]]>", which XML forbids in text (a
-        -- label may hold it); gnuplot's own markup never holds that sequence
-        svg = svg:gsub("%]%]>", "]]&gt;")
-        ws.write_text(out_dir .. "/" .. c.name .. ".svg", svg)
-        c.svg = svg
-        c.file = "charts/" .. c.name .. ".svg"
+  local pending = { jobs = {} }
+  local ok, err = pcall(function()
+    for _, c in ipairs(list) do
+      if c.available then
+        mark_workload(c)
+        local tpl = abs(find("charts/" .. (c.template or c.name) .. ".gp"))
+        if lfs.attributes(tpl, "mode") ~= "file" then
+          error(("%s: no such chart template (expected gnuplot commands for the %s chart)"):format(tpl, c.name), 0)
+        end
+        ws.write_text(out_dir .. "/" .. c.name .. ".dat", c.data)
+        local vars = { { "datafile", c.name .. ".dat" }, { "style_file", style } }
+        for _, v in ipairs(c.vars) do vars[#vars + 1] = v end
+        -- the SVG goes into a temporary file that M.finish reads back: only ws.write_text
+        -- writes the chart's file, so a full disk is reported as such, never as a short
+        -- picture (a gnuplot that cannot be started so, or whose output is not a whole SVG,
+        -- draws again in the foreground, through a pipe: see finish_job)
+        local out, errf = part_paths(out_dir, c.name)
+        local j = { c = c, tpl = tpl, out = out, err = errf, out_dir = out_dir, started = proc.now(),
+          argv = { gp, "-e", M.preamble(vars), tpl } }
+        pending.jobs[#pending.jobs + 1] = j
+        local spawned, p = pcall(proc.spawn, j.argv,
+          { cwd = out_dir, stdout = { file = out }, stderr = { file = errf } })
+        if spawned then
+          j.p = p
+        else
+          os.remove(out)
+          os.remove(errf)
+        end
       end
     end
+  end)
+  if not ok then
+    M.abort(pending)
+    error(err, 0)
   end
+  return pending
+end
+
+local function read_part(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+-- Waits for one of M.start's gnuplots (within M.TIMEOUT of its start) and writes its SVG:
+-- chart.svg (the SVG text) and chart.file ("charts/NAME.svg"). A gnuplot that fails or
+-- writes no SVG is an error naming the template.
+local function finish_job(j)
+  local st, svg, err
+  local again = not j.p
+  if j.p then
+    st = j.p:wait(math.max(0, M.TIMEOUT - (proc.now() - j.started)))
+    if not st then
+      j.p:kill(1)
+      st = { ok = false, timed_out = true }
+    end
+    svg, err = read_part(j.out), read_part(j.err) or ""
+    os.remove(j.out)
+    os.remove(j.err)
+    -- anything but a whole SVG (a template error, or a disk that filled under gnuplot's
+    -- output): drawn again below, the way it always was, which says what went wrong
+    again = not st.timed_out and not (st.ok and svg and svg:find("</svg>", 1, true))
+  end
+  j.done = true
+  if again then
+    local r = proc.run(j.argv, { cwd = j.out_dir, stdout = "capture", stderr = "capture", timeout = M.TIMEOUT })
+    st, svg, err = r, r.stdout or "", r.stderr or ""
+  end
+  local c, tpl = j.c, j.tpl
+  if not st.ok then
+    local how = st.timed_out and ("timed out after %d s"):format(M.TIMEOUT)
+      or st.signal and ("signal " .. st.signal) or ("exit code " .. tostring(st.code))
+    error(("%s: gnuplot failed (%s): %s"):format(tpl, how, tail(err)), 0)
+  elseif not svg:find("<svg", 1, true) or not svg:find("</svg>", 1, true) then
+    error(("%s: gnuplot wrote no SVG on its standard output (the template must `set terminal svg` "
+      .. "and leave `set output` alone)%s"):format(tpl, err ~= "" and (": " .. tail(err)) or ""), 0)
+  else
+    -- gnuplot escapes < and & but not the > of "]]>", which XML forbids in text (a
+    -- label may hold it); gnuplot's own markup never holds that sequence
+    svg = svg:gsub("%]%]>", "]]&gt;")
+    ws.write_text(j.out_dir .. "/" .. c.name .. ".svg", svg)
+    c.svg = svg
+    c.file = "charts/" .. c.name .. ".svg"
+  end
+end
+
+-- Waits for the gnuplots of one or more M.start's, in the order of the charts' names
+-- (order: a list of names; default the order they were started), and writes their SVGs.
+-- The first that failed is raised (the others are stopped and their files removed).
+function M.finish(pendings, order)
+  local jobs = {}
+  for _, pending in ipairs(pendings) do
+    for _, j in ipairs(pending.jobs) do jobs[#jobs + 1] = j end
+  end
+  if order then
+    local at = {}
+    for i, name in ipairs(order) do at[name] = i end
+    table.sort(jobs, function(x, y) return (at[x.c.name] or math.huge) < (at[y.c.name] or math.huge) end)
+  end
+  local ok, err = pcall(function()
+    for _, j in ipairs(jobs) do finish_job(j) end
+  end)
+  if not ok then
+    M.abort({ jobs = jobs })
+    error(err, 0)
+  end
+end
+
+-- Draws the available charts with gnuplot (path gp) into out_dir: NAME.dat (the data) and
+-- NAME.svg, M.start then M.finish (templates as M.start's). Sets chart.svg (the SVG text)
+-- and chart.file ("charts/NAME.svg"). A template that gnuplot rejects is an error naming it.
+function M.render(list, templates, out_dir, gp)
+  M.finish({ M.start(list, templates, out_dir, gp) })
   M.remove_stale(list, out_dir)
   return list
 end

@@ -246,14 +246,51 @@ local function copy_templates(w, from)
   end
 end
 
+-- Starts drawing the charts that do not need the comparison model (llmd.charts.NEEDS_MODEL),
+-- from the two sides alone: their gnuplots run while the caller builds the model. M.charts
+-- takes what this returns (charts.abort(early.pending) stops them if the caller fails first).
+function M.start_charts(w, A, B, tdir)
+  local names = {}
+  for _, name in ipairs(charts.NAMES) do
+    if not charts.NEEDS_MODEL[name] then names[#names + 1] = name end
+  end
+  local early = { gp = charts.gnuplot(), list = charts.prepare(nil, A, B, names) }
+  if early.gp then
+    early.pending = charts.start(early.list, function(name) return M.template_path(tdir, name) end,
+      w.path .. "/charts", early.gp)
+  end
+  return early
+end
+
 -- The charts of the comparison (llmd.charts), drawn into WORKSPACE/charts/ when gnuplot
--- is there; model.charts for the templates either way.
-function M.charts(w, model, A, B, tdir)
-  local list = charts.prepare(model, A, B)
-  local gp = charts.gnuplot()
-  local out = w.path .. "/charts"
+-- is there; model.charts for the templates either way. early: M.start_charts' for the
+-- same sides (else started here).
+function M.charts(w, model, A, B, tdir, early)
+  early = early or M.start_charts(w, A, B, tdir)
+  local gp, out = early.gp, w.path .. "/charts"
+  local names, by = {}, {}
+  for _, c in ipairs(early.list) do by[c.name] = c end
+  for _, name in ipairs(charts.NAMES) do
+    if not by[name] then names[#names + 1] = name end
+  end
+  local ok, late = pcall(charts.prepare, model, A, B, names)
+  if not ok then
+    charts.abort(early.pending)
+    error(late, 0)
+  end
+  for _, c in ipairs(late) do by[c.name] = c end
+  local list = {}
+  for _, name in ipairs(charts.NAMES) do list[#list + 1] = by[name] end
   if gp then
-    charts.render(list, function(name) return M.template_path(tdir, name) end, out, gp)
+    local templates = function(name) return M.template_path(tdir, name) end
+    local started, pending = pcall(charts.start, late, templates, out, gp)
+    if not started then
+      charts.abort(early.pending)
+      error(pending, 0)
+    end
+    -- (the first failure in the charts' order is the one said, as when they were drawn in turn)
+    charts.finish({ early.pending, pending }, charts.NAMES)
+    charts.remove_stale(list, out)
   elseif lfs.attributes(out, "mode") == "directory" then
     charts.remove_stale(list, out)
   end
@@ -387,9 +424,16 @@ function M.report(w, A, B, opts)
     identical = M.identical(w, A, B)
     if identical then io.stderr:write(opts.prog or "compare.lua", ": warning: ", identical, "\n") end
   end
-  local model = report.build { workspace = w.path, a = A, b = B, generated = opts.generated,
+  -- the charts drawn from the sides alone are started first: gnuplot draws them on the
+  -- other core while the model is built (the significance tests take a while on large runs)
+  local early = M.start_charts(w, A, B, tdir)
+  local built, model = pcall(report.build, { workspace = w.path, a = A, b = B, generated = opts.generated,
     significance = opts.significance, slo = M.resolve_slo(A, B, opts), min_effect = opts.min_effect,
-    identical = identical or nil, slo_where = opts.slo_where or "SLO" }
+    identical = identical or nil, slo_where = opts.slo_where or "SLO" })
+  if not built then
+    charts.abort(early.pending)
+    error(model, 0)
+  end
   -- --slo over an info file's own slo: (which it replaces for both runs): said, never silently
   if opts.slo and opts.slo_where == "--slo" then
     local at = 1
@@ -408,7 +452,7 @@ function M.report(w, A, B, opts)
   -- an SLO that looks like it is in the wrong unit: said here too, as the Data checks say it
   for _, c in ipairs(model.slo_checks) do io.stderr:write(opts.prog or "compare.lua", ": warning: ", c, "\n") end
   tl.mark("report model")
-  model.charts = M.charts(w, model, A, B, tdir)
+  model.charts = M.charts(w, model, A, B, tdir, early)
   tl.mark("charts")
   local text = template.render_file(tdir .. "/comparison_report.md", model)
   local out = w.path .. "/comparison_report.md"

@@ -156,6 +156,96 @@ t.test("a chart template gnuplot rejects is an error naming it; one that sets an
   t.raises("wrote no SVG on its standard output", charts.render, { c }, dir, t.tmpdir(), gp)
 end)
 
+-- A stand-in for gnuplot that runs its template (the last argument) as a shell script:
+-- templates say how long it takes, what it writes and how it ends.
+local function fake_gnuplot()
+  local dir = t.tmpdir()
+  local gp = dir .. "/gnuplot"
+  t.write(gp, '#!/bin/sh\nfor a; do last=$a; done\n. "$last"\n')
+  proc.chmod(gp, "755")
+  mkdir(dir .. "/charts")
+  t.write(dir .. "/charts/style.gp", "")
+  return gp, dir
+end
+
+-- The names in dir that are not "." or "..", sorted.
+local function names_in(dir)
+  local out = {}
+  for n in lfs.dir(dir) do
+    if n ~= "." and n ~= ".." then out[#out + 1] = n end
+  end
+  table.sort(out)
+  return out
+end
+
+local function bg_chart(name) return { name = name, available = true, notes = {}, data = "1 1\n", vars = {} } end
+
+t.test("charts are drawn in the background, all at once: start returns at once, finish writes the SVGs", function()
+  local gp, dir = fake_gnuplot()
+  for _, n in ipairs { "one", "two" } do
+    t.write(dir .. "/charts/" .. n .. ".gp", "sleep 2\necho '<svg>" .. n .. "</svg>'\n")
+  end
+  local out = t.tmpdir()
+  local c1, c2 = bg_chart("one"), bg_chart("two")
+  local t0 = proc.now()
+  local pending = charts.start({ c1, c2, { name = "three", available = false, notes = {} } }, dir, out, gp)
+  -- two gnuplots of 2 s each: started, not waited for (drawn in turn they took 4 s here)
+  t.ok(proc.now() - t0 < 1.5, ("start took %.2f s"):format(proc.now() - t0))
+  t.eq(c1.svg, nil, "not drawn yet")
+  charts.finish({ pending })
+  local took = proc.now() - t0
+  t.ok(took >= 2 and took < 3.5, ("both drawn in %.2f s: at once, not one after the other"):format(took))
+  t.eq({ c1.svg, c2.svg }, { "<svg>one</svg>\n", "<svg>two</svg>\n" })
+  t.eq({ c1.file, c2.file }, { "charts/one.svg", "charts/two.svg" })
+  t.eq(t.read(out .. "/two.svg"), "<svg>two</svg>\n")
+  -- nothing but the charts' data and pictures: gnuplot's output files are gone
+  t.eq(names_in(out), { "one.dat", "one.svg", "two.dat", "two.svg" })
+end)
+
+t.test("charts in the background: output cut short (a disk that filled) is drawn again through a pipe", function()
+  local gp, dir = fake_gnuplot()
+  -- a whole SVG through a pipe only; into a file, the start of one (as a full disk leaves it)
+  t.write(dir .. "/charts/cut.gp", "if [ -p /dev/stdout ]; then echo '<svg>whole</svg>'; else printf '<svg>wh'; fi\n")
+  local out = t.tmpdir()
+  local c = bg_chart("cut")
+  charts.render({ c }, dir, out, gp)
+  t.eq(c.svg, "<svg>whole</svg>\n")
+  t.eq(t.read(out .. "/cut.svg"), "<svg>whole</svg>\n")
+  t.eq(names_in(out), { "cut.dat", "cut.svg" })
+end)
+
+t.test("charts in the background: the first failure in the charts' order is said, the others stopped", function()
+  local gp, dir = fake_gnuplot()
+  -- "late" fails at once, "early" after a while; "slow" would run for a minute
+  t.write(dir .. "/charts/early.gp", "sleep 0.5\necho 'early: bad template' >&2\nexit 1\n")
+  t.write(dir .. "/charts/late.gp", "echo 'late: bad template' >&2\nexit 1\n")
+  t.write(dir .. "/charts/slow.gp", "sleep 60\necho '<svg></svg>'\n")
+  local out = t.tmpdir()
+  local t0 = proc.now()
+  local p1 = charts.start({ bg_chart("late"), bg_chart("slow") }, dir, out, gp)
+  local p2 = charts.start({ bg_chart("early") }, dir, out, gp)
+  local err = t.raises(dir .. "/charts/early.gp: gnuplot failed (exit code 1): early: bad template", charts.finish,
+    { p1, p2 }, { "early", "late", "slow" })
+  t.ok(not err:find("late:", 1, true), err)
+  t.ok(proc.now() - t0 < 10, "the slow one was stopped, not waited for")
+  t.eq(names_in(out), { "early.dat", "late.dat", "slow.dat" }, "no output file of gnuplot's left")
+  -- stopped before they are finished (the caller failed meanwhile): gone, files too
+  local p3 = charts.start({ bg_chart("slow") }, dir, out, gp)
+  t0 = proc.now()
+  charts.abort(p3)
+  t.ok(proc.now() - t0 < 5, "stopped at once")
+  t.eq(p3.jobs[1].p:poll() ~= nil, true, "the gnuplot has ended")
+  t.eq(names_in(out), { "early.dat", "late.dat", "slow.dat" })
+  -- one that takes longer than charts.TIMEOUT is stopped and said so
+  local timeout = charts.TIMEOUT
+  charts.TIMEOUT = 1
+  local ok, terr = pcall(charts.render, { bg_chart("slow") }, dir, out, gp)
+  charts.TIMEOUT = timeout
+  t.ok(not ok and tostring(terr):find(dir .. "/charts/slow.gp: gnuplot failed (timed out after 1 s)", 1, true),
+    tostring(terr))
+  t.eq(names_in(out), { "early.dat", "late.dat", "slow.dat" })
+end)
+
 -- Inline SVG --------------------------------------------------------------------------------
 
 t.test("inline SVG: no declaration, script, handler or outside link; ids prefixed", function()

@@ -37,6 +37,19 @@ elseif doc and type(doc.slo) == "table" then
 end
 if not min_effect and doc and type(doc.min_effect) == "number" then min_effect = doc.min_effect end
 local states = { a = ws.read_state(w.path, "a"), b = ws.read_state(w.path, "b") }
+-- a workspace copied or moved: its states and saved run models name the folder it was made
+-- in (run-x/results there); they are read as this folder's, so that the report and
+-- run_comparison.sh name this copy, never the original
+local was = {}
+for _, x in ipairs { "a", "b" } do
+  local rp = states[x].results_path
+  local from = type(rp) == "string" and rp:match("^(.+)/run%-" .. x .. "/results$")
+  if from and from ~= w.path then
+    was[#was + 1] = from
+    -- (but its commands: shell words, which run_comparison.sh writes "$COMPARISON_DIR"/...)
+    cmp.swap_paths(states[x], from, w.path, { [states[x].commands or false] = true })
+  end
+end
 slo = cmp.resolve_slo({ state = states.a }, { state = states.b }, { slo = slo })
 -- goodput is counted while reading the results: other SLOs than the saved ones re-read them
 local function same_slo(state)
@@ -47,6 +60,12 @@ local sides, reextracted = {}, false
 for _, x in ipairs { "a", "b" } do
   local state = states[x]
   local side = not o.reextract and same_slo(state) and cmp.saved_side(w, x, state) or nil
+  if side then
+    for _, from in ipairs(was) do
+      cmp.swap_paths(side.run, from, w.path, {})
+      cmp.swap_paths(side.kv, from, w.path, {})
+    end
+  end
   if not side then
     local eo = type(state.extract_options) == "table" and state.extract_options or {}
     side = cmp.extract_side(w, x, state, { require_results = true, harness = eo.harness,
@@ -73,9 +92,14 @@ end
 -- figures) on the workspace's copies, whichever way it was made (--a/--b, --plan, --resume):
 -- llmd.comparison.report runs it
 local identical = doc and type(doc.identical) == "string" and doc.identical or nil
+if identical then
+  local t = { identical }
+  for _, from in ipairs(was) do cmp.swap_paths(t, from, w.path, {}) end
+  identical = t[1]
+end
 if identical then io.stderr:write("analyze.lua: warning: ", identical, "\n") end
 local model = cmp.report(w, sides.a, sides.b, { significance = sig, slo = slo, min_effect = min_effect,
-  identical = identical, prog = "analyze.lua", slo_where = o.slo and "--slo" or nil })
+  identical = identical, prog = "analyze.lua", slo_where = o.slo and "--slo" or nil, workspace_was = was })
 if not o.quiet then io.write(model.text, "\n") end
 io.write(("Comparison report written to: %s%s\n"):format(model.path,
   reextracted and " (metrics re-extracted from the results)" or ""))

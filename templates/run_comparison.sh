@@ -1,8 +1,9 @@
 #!/bin/sh
 # Reproduce the llm-d comparison "{{ a.label }}" (A) vs "{{ b.label }}" (B).
 #
-# Written by llmdlua compare.lua on {{ generated }}
-# Workspace: {{ workspace }}
+# Written by llmdlua {{ prog }} on {{ generated }}
+# in the workspace {{ workspace }}; it works on the folder it is in, wherever the
+# workspace is copied or moved (COMPARISON_DIR below).
 #
 # Text from the runs (labels, paths, commands) is quoted or commented line by line.
 # REVIEW BEFORE RUNNING. The commands of each run are shown commented out, exactly as
@@ -15,7 +16,10 @@ export BENCHMARK_PVC={{ pvc | sh }}
 export GATEWAY_SVC={{ gateway_svc | sh }}
 export RUN_A_LABEL={{ a.label | sh }}
 export RUN_B_LABEL={{ b.label | sh }}
-export COMPARISON_DIR={{ workspace | sh }}
+# the workspace: the folder this script is in (CDPATH left out: cd would print the folder)
+COMPARISON_DIR=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd -P) ||
+    { printf 'run_comparison.sh: cannot find the folder this script is in (%s)\n' "$0" >&2; exit 1; }
+export COMPARISON_DIR
 # the llmdlua that wrote this script (set LLMDLUA to use another one): deploy() below reads
 # run-X/deployed.json with it, and the last line re-generates the report with it
 LLMDLUA=${LLMDLUA:-{{ llmdlua | sh }}}

@@ -146,6 +146,9 @@ t.test("wsfix-2: analyze.lua re-writes run_comparison.sh as compare.lua --plan w
   r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
   t.eq(r.code, 0, r.stderr)
   local again = t.read(w .. "/run_comparison.sh")
+  -- (session 31: analyze.lua wrote it without these)
+  find(again, "\n# teardown a 'releases gaie-try, infra-try, ms-try' helm uninstall ", "teardown a after analyze.lua")
+  find(again, "\nexport BENCHMARK_PVC=llmd-benchmark-results\n", "PVC after analyze.lua")
   -- the same script, but the line that says who wrote it and when
   local function body(text)
     return (text:gsub("\n# Written by llmdlua [%w.]+ on [^\n]*\n", "\n# Written by ...\n"))
@@ -159,7 +162,7 @@ t.test("wsfix-2: analyze.lua re-writes run_comparison.sh as compare.lua --plan w
   t.eq(r.code, 0, r.stderr)
   local cs = t.read(copy .. "/run_comparison.sh")
   -- (the same but for the folder: its results are the copy's)
-  local function where(text) return (text:gsub("\n# in the workspace [^\n]*", "\n# in the workspace ...")) end
+  local function where(text) return (text:gsub("\n# Workspace: [^\n]*", "\n# Workspace: ...")) end
   t.eq(where(body(cs)), where((body(script):gsub(w:gsub("%p", "%%%0"), (copy:gsub("%%", "%%%%"))))))
   t.ok(not cs:find(w, 1, true), cs)
   -- the report's Results row: the copy's results

@@ -120,6 +120,13 @@ t.test("wsfix-1: a copied or moved workspace's run_comparison.sh re-generates th
   t.eq(r.code, 0, r.stdout .. r.stderr)
   find(r.stdout, "Comparison report written to: " .. moved .. "/comparison_report.md\n", "the moved one's report")
   t.eq(lfs.attributes(w), nil, "nothing made where the workspace was")
+  -- the script alone, out of its workspace: one line, nothing run
+  t.copy(moved .. "/run_comparison.sh", tmp .. "/alone/run_comparison.sh")
+  r = proc.run({ "sh", tmp .. "/alone/run_comparison.sh" }, { env = { LLMDLUA = LLMDLUA } })
+  t.eq(r.code, 1)
+  t.eq(r.stdout, "")
+  t.eq(r.stderr, ("run_comparison.sh: %s/alone holds no run-a/ and run-b/: run the script as a file in its workspace "
+    .. "(sh WORKSPACE/run_comparison.sh), not sourced or copied out of it\n"):format(tmp))
 end)
 
 -- 2. ---------------------------------------------------------------------------------------

@@ -22,8 +22,10 @@ export RUN_B_LABEL={{ b.label | sh }}
 COMPARISON_DIR=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd -P) ||
     { printf 'run_comparison.sh: cannot find the folder this script is in (%s)\n' "$0" >&2; exit 1; }
 # (sourced, or copied out of its workspace, it would work on another folder: refused)
-[ -d "$COMPARISON_DIR/run-a" ] && [ -d "$COMPARISON_DIR/run-b" ] ||
-    { printf 'run_comparison.sh: %s holds no run-a/ and run-b/: run the script as a file in its workspace (sh WORKSPACE/run_comparison.sh), not sourced or copied out of it\n' "$COMPARISON_DIR" >&2; exit 1; }
+if [ ! -d "$COMPARISON_DIR/run-a" ] || [ ! -d "$COMPARISON_DIR/run-b" ]; then
+    printf 'run_comparison.sh: %s holds no run-a/ and run-b/: run the script as a file in its workspace (sh WORKSPACE/run_comparison.sh), not sourced or copied out of it\n' "$COMPARISON_DIR" >&2
+    exit 1
+fi
 export COMPARISON_DIR
 # the llmdlua that wrote this script (set LLMDLUA to use another one): deploy() below reads
 # run-X/deployed.json with it, and the last line re-generates the report with it

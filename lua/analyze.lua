@@ -38,17 +38,13 @@ end
 if not min_effect and doc and type(doc.min_effect) == "number" then min_effect = doc.min_effect end
 local states = { a = ws.read_state(w.path, "a"), b = ws.read_state(w.path, "b") }
 -- a workspace copied or moved: its states and saved run models name the folder it was made
--- in (run-x/results there); they are read as this folder's, so that the report and
--- run_comparison.sh name this copy, never the original
+-- in (run-x/results there, which run_state.json keeps saying); below they are read as this
+-- folder's, so that the report and run_comparison.sh name this copy, never the original
 local was = {}
 for _, x in ipairs { "a", "b" } do
   local rp = states[x].results_path
   local from = type(rp) == "string" and rp:match("^(.+)/run%-" .. x .. "/results$")
-  if from and from ~= w.path then
-    was[#was + 1] = from
-    -- (but its commands: shell words, which run_comparison.sh writes "$COMPARISON_DIR"/...)
-    cmp.swap_paths(states[x], from, w.path, { [states[x].commands or false] = true })
-  end
+  if from and from ~= w.path then was[#was + 1] = from end
 end
 slo = cmp.resolve_slo({ state = states.a }, { state = states.b }, { slo = slo })
 -- goodput is counted while reading the results: other SLOs than the saved ones re-read them
@@ -60,12 +56,6 @@ local sides, reextracted = {}, false
 for _, x in ipairs { "a", "b" } do
   local state = states[x]
   local side = not o.reextract and same_slo(state) and cmp.saved_side(w, x, state) or nil
-  if side then
-    for _, from in ipairs(was) do
-      cmp.swap_paths(side.run, from, w.path, {})
-      cmp.swap_paths(side.kv, from, w.path, {})
-    end
-  end
   if not side then
     local eo = type(state.extract_options) == "table" and state.extract_options or {}
     side = cmp.extract_side(w, x, state, { require_results = true, harness = eo.harness,
@@ -75,6 +65,13 @@ for _, x in ipairs { "a", "b" } do
     reextracted = true
   end
   sides[x] = side
+  -- (saved as it was; read as this folder's: its commands, shell words, are left to
+  -- run_comparison.sh, which writes them "$COMPARISON_DIR"/...)
+  for _, from in ipairs(was) do
+    cmp.swap_paths(side.state, from, w.path, { [side.state.commands or false] = true })
+    cmp.swap_paths(side.run, from, w.path, {})
+    cmp.swap_paths(side.kv, from, w.path, {})
+  end
 end
 -- significance tests need the samples; when a side came from saved state, reuse the
 -- tests the last report made

@@ -175,6 +175,13 @@ t.test("wsfix-2: analyze.lua re-writes run_comparison.sh as compare.lua --plan w
   -- the report's Results row: the copy's results
   find(t.read(copy .. "/comparison_report.md"), "| Results | " .. copy .. "/run-a/results | " .. copy
     .. "/run-b/results |", "results row")
+  -- the same after the copy's metrics are re-extracted and saved, and read again from them
+  for _, args in ipairs { { "--reextract" }, {} } do
+    r = proc.run { LLMDLUA, "analyze.lua", copy, "--quiet", table.unpack(args) }
+    t.eq(r.code, 0, r.stderr)
+    t.eq(where(body(t.read(copy .. "/run_comparison.sh"))), where(body(cs)), table.concat(args, " "))
+    find(t.read(copy .. "/comparison_report.md"), "| Results | " .. copy .. "/run-a/results | ", "results row")
+  end
 end)
 
 -- 3. ---------------------------------------------------------------------------------------

@@ -37,6 +37,15 @@ elseif doc and type(doc.slo) == "table" then
 end
 if not min_effect and doc and type(doc.min_effect) == "number" then min_effect = doc.min_effect end
 local states = { a = ws.read_state(w.path, "a"), b = ws.read_state(w.path, "b") }
+-- a workspace copied or moved: its states and saved run models name the folder it was made
+-- in (run-x/results there, which run_state.json keeps saying); below they are read as this
+-- folder's, so that the report and run_comparison.sh name this copy, never the original
+local was = {}
+for _, x in ipairs { "a", "b" } do
+  local rp = states[x].results_path
+  local from = type(rp) == "string" and rp:match("^(.+)/run%-" .. x .. "/results$")
+  if from and from ~= w.path then was[#was + 1] = from end
+end
 slo = cmp.resolve_slo({ state = states.a }, { state = states.b }, { slo = slo })
 -- goodput is counted while reading the results: other SLOs than the saved ones re-read them
 local function same_slo(state)
@@ -56,6 +65,13 @@ for _, x in ipairs { "a", "b" } do
     reextracted = true
   end
   sides[x] = side
+  -- (saved as it was; read as this folder's: its commands, shell words, are left to
+  -- run_comparison.sh, which writes them "$COMPARISON_DIR"/...)
+  for _, from in ipairs(was) do
+    cmp.swap_paths(side.state, from, w.path, { [side.state.commands or false] = true })
+    cmp.swap_paths(side.run, from, w.path, {})
+    cmp.swap_paths(side.kv, from, w.path, {})
+  end
 end
 -- significance tests need the samples; when a side came from saved state, reuse the
 -- tests the last report made
@@ -73,9 +89,14 @@ end
 -- figures) on the workspace's copies, whichever way it was made (--a/--b, --plan, --resume):
 -- llmd.comparison.report runs it
 local identical = doc and type(doc.identical) == "string" and doc.identical or nil
+if identical then
+  local t = { identical }
+  for _, from in ipairs(was) do cmp.swap_paths(t, from, w.path, {}) end
+  identical = t[1]
+end
 if identical then io.stderr:write("analyze.lua: warning: ", identical, "\n") end
 local model = cmp.report(w, sides.a, sides.b, { significance = sig, slo = slo, min_effect = min_effect,
-  identical = identical, prog = "analyze.lua", slo_where = o.slo and "--slo" or nil })
+  identical = identical, prog = "analyze.lua", slo_where = o.slo and "--slo" or nil, workspace_was = was })
 if not o.quiet then io.write(model.text, "\n") end
 io.write(("Comparison report written to: %s%s\n"):format(model.path,
   reextracted and " (metrics re-extracted from the results)" or ""))

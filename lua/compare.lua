@@ -73,6 +73,26 @@ local function usage(msg)
   os.exit(2)
 end
 
+-- Ctrl-C once the workspace at path is complete (its report written): nothing is lost,
+-- and that is what is said (exit 130, as for any Ctrl-C), not a bare "interrupted".
+local function interrupted_complete(path)
+  io.stderr:write(require("llmd.comparison").interrupted_complete(path), "\n")
+  os.exit(130)
+end
+
+-- The closing output of a complete workspace w: the report (unless --quiet), where it is.
+local function finish(model, w)
+  local ok, err = pcall(function()
+    if not o.quiet then io.write("\n", model.text, "\n") end
+    io.write(("Comparison report written to: %s\n%s\n%s\n"):format(model.path, cmp.html_line(model), cmp.tree(w)))
+  end)
+  if ok then return end
+  if tostring(err):match("interrupted$") or require("llmd.proc").take_interrupt() then
+    interrupted_complete(w.path)
+  end
+  error(err, 0)
+end
+
 -- run x's --x-info file read (nil without one); its errors name the option. A file that
 -- is not there is a usage error; what is wrong inside it, an error in the data (exit 1).
 local function info_of(x)
@@ -119,6 +139,28 @@ if o.resume then
         :format(o.resume)
       or "compare.lua --plan makes the workspaces --resume continues"))
   end
+  -- a comparison that finished (its report written, no INCOMPLETE marker): every step is
+  -- done, so a resume would run none; said, with what re-generates the report
+  if has("steps.json") and has("comparison_report.md") and not ws.incomplete(dir) then
+    local sh = require("llmd.template").helpers.sh
+    io.write(("compare.lua: --resume %s: this comparison is complete: every step is done and its report is written "
+      .. "(%s/comparison_report.md); nothing to resume, nothing was run.\n"
+      .. "To re-generate its report from the saved results: llmdlua analyze.lua %s\n")
+      :format(o.resume, dir, sh(dir)))
+    os.exit(0)
+  end
+end
+
+-- A new workspace inside an existing one (--parent, the plan's parent:, or the current folder
+-- there) would be nested in it: in its tree, in every copy of it and in what analyze.lua and
+-- the tests of identical runs see. Refused, naming both, before anything is made.
+local function not_nested(parent, what)
+  local inside, kind = ws.enclosing(parent)
+  if not inside then return end
+  local above = inside:match("^(.*)/[^/]*$")
+  usage(("%s is %sthe %s workspace %s: a new workspace there would be nested in it; give a folder "
+    .. "outside it (e.g. --parent %s)"):format(what, ws.realpath(parent) == inside and "" or "inside ", kind, inside,
+    require("llmd.template").helpers.sh(above ~= "" and above or "/")))
 end
 
 if o.plan or o.resume then
@@ -131,6 +173,10 @@ if o.plan or o.resume then
     plan = cluster.load_plan(o.plan, { resume = o.resume ~= nil })
   end
   if o.parent then plan.parent = o.parent end
+  if not o.resume then
+    not_nested(plan.parent or ".", o.parent and "--parent " .. o.parent
+      or plan.parent and ("the plan's parent: %s"):format(plan.parent) or "the current folder")
+  end
   -- the simple case of a fresh run against one that exists: --a DIR (or --b DIR) with a plan
   for _, x in ipairs { "a", "b" } do
     if o[x] and o.plan then
@@ -159,11 +205,7 @@ if o.plan or o.resume then
     end
     error(result, 0)
   end
-  if ctx.model then
-    if not o.quiet then io.write("\n", ctx.model.text, "\n") end
-    io.write(("Comparison report written to: %s\n%s\n%s\n"):format(ctx.model.path, cmp.html_line(ctx.model),
-      cmp.tree(ctx.ws)))
-  end
+  if ctx.model then finish(ctx.model, ctx.ws) end
   os.exit(ctx.result.ok and 0 or 1)
 end
 
@@ -175,6 +217,8 @@ if #missing > 0 then
     :format(table.concat(missing, " and ")))
   os.exit(2)
 end
+
+not_nested(o.parent or ".", o.parent and "--parent " .. o.parent or "the current folder")
 
 local runs = {}
 for _, x in ipairs { "a", "b" } do
@@ -337,6 +381,8 @@ if not ok then
   -- a Ctrl-C not yet raised (the error was another's, or said EINTR) is taken now: it would
   -- stop this clean-up at its next call and leave the workspace behind
   if require("llmd.proc").take_interrupt() then model = "interrupted" end
+  -- a Ctrl-C once the report is written and the workspace marked complete: it is kept
+  if tostring(model):match("interrupted$") and ws.complete(w.path) then interrupted_complete(w.path) end
   par.abort(child) -- a child still reading run b stops before its workspace goes
   par.abort(copies.a) -- (and one still copying)
   par.abort(copies.b)
@@ -355,6 +401,5 @@ if not ok then
   if model:match("interrupted$") then error(("interrupted; %s"):format(where), 0) end
   error(("%s\n(%s)"):format(model, where), 0)
 end
-if not o.quiet then io.write("\n", model.text, "\n") end
-io.write(("Comparison report written to: %s\n%s\n%s\n"):format(model.path, cmp.html_line(model), cmp.tree(w)))
+finish(model, w)
 tl.mark("done")

@@ -1,13 +1,16 @@
 #!/bin/sh
 # Reproduce the llm-d comparison "{{ a.label }}" (A) vs "{{ b.label }}" (B).
 #
-# Written by llmdlua compare.lua on {{ generated }}
+# Written by llmdlua {{ prog | default("compare.lua") }} on {{ generated }}
 # Workspace: {{ workspace }}
+# (as it was written: the script works on the folder it is in, COMPARISON_DIR below, so a
+# copied or moved workspace's script works on the copy)
 #
 # Text from the runs (labels, paths, commands) is quoted or commented line by line.
 # REVIEW BEFORE RUNNING. The commands of each run are shown commented out, exactly as
-# they ran (or, for an imported run, what is known of it). Uncomment what you want to
-# repeat; every cluster command is scoped to the namespace below.
+# they ran (paths inside the workspace written "$COMPARISON_DIR"/...), or, for an imported
+# run, what is known of it. Uncomment what you want to repeat; every cluster command is
+# scoped to the namespace below.
 set -eu
 
 export NAMESPACE={{ namespace | sh }}
@@ -15,7 +18,15 @@ export BENCHMARK_PVC={{ pvc | sh }}
 export GATEWAY_SVC={{ gateway_svc | sh }}
 export RUN_A_LABEL={{ a.label | sh }}
 export RUN_B_LABEL={{ b.label | sh }}
-export COMPARISON_DIR={{ workspace | sh }}
+# the workspace: the folder this script is in (CDPATH left out: cd would print the folder)
+COMPARISON_DIR=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd -P) ||
+    { printf 'run_comparison.sh: cannot find the folder this script is in (%s)\n' "$0" >&2; exit 1; }
+# (sourced, or copied out of its workspace, it would work on another folder: refused)
+if [ ! -d "$COMPARISON_DIR/run-a" ] || [ ! -d "$COMPARISON_DIR/run-b" ]; then
+    printf 'run_comparison.sh: %s holds no run-a/ and run-b/: run the script as a file in its workspace (sh WORKSPACE/run_comparison.sh), not sourced or copied out of it\n' "$COMPARISON_DIR" >&2
+    exit 1
+fi
+export COMPARISON_DIR
 # the llmdlua that wrote this script (set LLMDLUA to use another one): deploy() below reads
 # run-X/deployed.json with it, and the last line re-generates the report with it
 LLMDLUA=${LLMDLUA:-{{ llmdlua | sh }}}

@@ -2076,29 +2076,40 @@ function M.steps_list()
     end },
     { number = 100, name = "report", description = "the comparison report", execute = function(ctx)
       if ctx.dry_run then return "dry run: no report" end
-      say(ctx, "Writing the comparison report.")
-      local sides = {}
+      -- both runs checked first: "Writing the comparison report." is said only for a report
+      -- that can be written, and a failure after it says the report was not written
       for _, x in ipairs { "a", "b" } do
         local f = ctx.failed[x]
         if f then
-          error(("run %s (%s) failed at step %d (%s): nothing to compare until it completes"):format(x,
-            run_of(ctx, x).label, f.number, f.name), 0)
+          error(("run %s (%s) failed at step %d (%s): nothing to compare until it completes; no report written")
+            :format(x, run_of(ctx, x).label, f.number, f.name), 0)
         end
         if lfs.attributes(ws.run_dir(ctx.ws, x) .. "/run_state.json", "mode") ~= "file" then
-          error(("run %s (%s) did not complete, so there is nothing to compare yet"):format(x, run_of(ctx, x).label), 0)
+          error(("run %s (%s) did not complete, so there is nothing to compare yet; no report written")
+            :format(x, run_of(ctx, x).label), 0)
         end
-        local state = ws.read_state(ctx.ws.path, x)
-        -- the SLOs: --slo, else the plan's, else the info files' (llmd.comparison.resolve_slo)
-        ctx.slo = ctx.slo or ctx.opts_slo
-          or (ctx.plan.slo and require("llmd.decision").parse_slo(ctx.plan.slo, "plan: slo"))
-        sides[x] = cmp.extract_side(ctx.ws, x, state, { require_results = true,
-          harness = (state.extract_options or {}).harness, slo = ctx.slo })
-        cmp.save_run(ctx.ws, sides[x])
       end
-      local model = cmp.report(ctx.ws, sides.a, sides.b, { commands = ctx.commands, config_text = ctx.config_text,
-        bench_commands = ctx.bench_command, teardown_commands = ctx.teardown_commands,
-        namespace = ctx.ns, pvc = ctx.pvc or ctx.plan.benchmark_pvc, gateway_svc = ctx.gateway_svc, slo = ctx.slo,
-        min_effect = ctx.opts_min_effect })
+      say(ctx, "Writing the comparison report.")
+      local ok, model = pcall(function()
+        local sides = {}
+        for _, x in ipairs { "a", "b" } do
+          local state = ws.read_state(ctx.ws.path, x)
+          -- the SLOs: --slo, else the plan's, else the info files' (llmd.comparison.resolve_slo)
+          ctx.slo = ctx.slo or ctx.opts_slo
+            or (ctx.plan.slo and require("llmd.decision").parse_slo(ctx.plan.slo, "plan: slo"))
+          sides[x] = cmp.extract_side(ctx.ws, x, state, { require_results = true,
+            harness = (state.extract_options or {}).harness, slo = ctx.slo })
+          cmp.save_run(ctx.ws, sides[x])
+        end
+        return cmp.report(ctx.ws, sides.a, sides.b, { commands = ctx.commands, config_text = ctx.config_text,
+          bench_commands = ctx.bench_command, teardown_commands = ctx.teardown_commands,
+          namespace = ctx.ns, pvc = ctx.pvc or ctx.plan.benchmark_pvc, gateway_svc = ctx.gateway_svc, slo = ctx.slo,
+          min_effect = ctx.opts_min_effect })
+      end)
+      if not ok then
+        if tostring(model):match("interrupted$") then error(model, 0) end
+        error(("failed while writing the comparison report, so there is none: %s"):format(tostring(model)), 0)
+      end
       ctx.model = model
       ws.mark_complete(ctx.ws)
       return model.path
@@ -2197,7 +2208,14 @@ function M.run(plan, opts)
     error(result, 0)
   end
   ctx.result = result
-  M.salvage(ctx, result)
+  -- (a Ctrl-C here, the report written or not, says what was saved as one during the steps)
+  local oks, errs = pcall(M.salvage, ctx, result)
+  if not oks then
+    local msg = tostring(errs)
+    if msg:match("interrupted$") or proc.take_interrupt() then msg = M.interrupted_message(ctx) end
+    if ctx.scratch then msg = msg .. "\n" .. M.remove_dry_run(ctx) end
+    error(msg, 0)
+  end
   if ctx.scratch then out:write(M.remove_dry_run(ctx), "\n") end
   return result.ok, ctx
 end
@@ -2261,6 +2279,8 @@ end
 -- is collected after an interrupt: the cluster commands are interrupted too).
 function M.interrupted_message(ctx)
   local w = ctx.ws.path
+  -- after the report step (the workspace complete): nothing to go on with
+  if not ctx.dry_run and ws.complete(w) then return cmp.interrupted_complete(w) end
   local rec = steps.load_record(w .. "/steps.json")
   local last = rec[#rec]
   local x = last and last.stack

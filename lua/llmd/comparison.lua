@@ -407,6 +407,137 @@ local function deploy_lines(w, x)
   return out
 end
 
+-- What run_comparison.sh is written from, as the workspace recorded it: each run's
+-- commands, its benchmark command, its teardown as it ran, the results PVC and the gateway
+-- Service (run-x/deployed.json), its benchmark configuration (run-x/benchmark/config.yaml)
+-- and the namespace (cluster.json), all written by compare.lua --plan. M.report takes from
+-- here what its caller does not give: analyze.lua, or a --resume that did not run the
+-- benchmark again, re-writes the script as the comparison wrote it. {} where nothing was
+-- recorded (a comparison of existing runs).
+function M.script_records(w)
+  local rec = { commands = {}, bench_commands = {}, teardown_commands = {}, config_text = {} }
+  local function read_json(p)
+    if lfs.attributes(p, "mode") ~= "file" then return nil end
+    local ok, v = pcall(json.read, p)
+    return ok and type(v) == "table" and v or nil
+  end
+  local function strings(list)
+    if type(list) ~= "table" or #list == 0 then return nil end
+    local out = {}
+    for i, c in ipairs(list) do out[i] = tostring(c) end
+    return out
+  end
+  -- (run b's record last: it holds the PVC and gateway the comparison ended with)
+  for _, x in ipairs { "a", "b" } do
+    local dir = ws.run_dir(w, x)
+    local d = read_json(dir .. "/deployed.json")
+    if d then
+      rec.commands[x] = strings(d.commands)
+      rec.bench_commands[x] = type(d.bench_command) == "string" and d.bench_command or nil
+      rec.teardown_commands[x] = strings(d.teardown_commands)
+      if type(d.pvc) == "string" and d.pvc ~= "" then rec.pvc = d.pvc end
+      if type(d.gateway_svc) == "string" and d.gateway_svc ~= "" then rec.gateway_svc = d.gateway_svc end
+    end
+    local f = io.open(dir .. "/benchmark/config.yaml", "rb")
+    if f then
+      rec.config_text[x] = f:read("a")
+      f:close()
+    end
+  end
+  local c = read_json(w.path .. "/cluster.json")
+  if c and type(c.namespace) == "string" then rec.namespace = c.namespace end
+  return rec
+end
+
+-- The folders the workspace w was written in: where it is now, and where its runs' states
+-- say their results were (run-x/results of the folder it was made in, before a copy or a
+-- move), and was (analyze.lua's list of those, when it has read the states as this
+-- folder's); longest first.
+local function workspace_roots(w, A, B, was)
+  local roots, seen = {}, {}
+  local function add(p)
+    if type(p) == "string" and p ~= "" and p ~= "/" and not seen[p] then
+      seen[p] = true
+      roots[#roots + 1] = p
+    end
+  end
+  add(w.path)
+  for _, p in ipairs(was or {}) do add(p) end
+  for _, s in ipairs { A, B } do
+    local rp = type(s.state) == "table" and s.state.results_path
+    if type(rp) == "string" then add(rp:match("^(.+)/run%-" .. s.x .. "/results$")) end
+  end
+  table.sort(roots, function(p, q) return #p > #q end)
+  return roots
+end
+M.workspace_roots = workspace_roots
+
+-- A command line as run_comparison.sh shows it (its words quoted as llmd.template's sh
+-- quotes them) with every word that is the workspace (one of roots) or a path in it, also
+-- as a flag's value (--config=PATH), written "$COMPARISON_DIR"/...: uncommented, the line
+-- uses the folder the script is in, so that a copy of the workspace works on its own files.
+local DIR = '"$COMPARISON_DIR"'
+local function in_workspace_word(word, root, esc, bare)
+  local q = word:sub(1, 1) == "'"
+  if not q and not bare then return word end -- (a root that needs quotes is only ever quoted)
+  local body = q and word:sub(2) or word
+  local flag = body:match("^%-%-?%w[%w%-_.]*=") or ""
+  local rest = body:sub(#flag + 1)
+  local r = q and esc or root
+  if rest:sub(1, #r) ~= r then return word end
+  local after = rest:sub(#r + 1)
+  if q then
+    local lead = flag ~= "" and "'" .. flag .. "'" or ""
+    if after == "'" then return lead .. DIR end
+    if after:sub(1, 1) == "/" then return lead .. DIR .. "'" .. after end
+  elseif after == "" or after:sub(1, 1) == "/" then
+    return flag .. DIR .. after
+  end
+  return word
+end
+
+function M.in_workspace(cmd, roots)
+  for _, root in ipairs(roots) do
+    local esc = root:gsub("'", "'\\''")
+    local bare = template.helpers.sh(root) == root
+    local out, i = {}, 1
+    while i <= #cmd do
+      local sp = cmd:match("^ +", i)
+      if sp then
+        out[#out + 1] = sp
+        i = i + #sp
+      else
+        -- one word: quoted ('...', with '\'' inside), else up to the next space
+        local j
+        if cmd:sub(i, i) == "'" then
+          local k = i
+          while true do
+            local close = cmd:find("'", k + 1, true)
+            if not close then
+              j = #cmd
+              break
+            end
+            if cmd:sub(close, close + 3) == "'\\''" then
+              k = close + 3
+            else
+              j = close
+              break
+            end
+          end
+          -- (a quoted word runs on to the next space: 'a'b is one word)
+          j = (cmd:find(" ", j + 1, true) or #cmd + 1) - 1
+        else
+          j = (cmd:find(" ", i, true) or #cmd + 1) - 1
+        end
+        out[#out + 1] = in_workspace_word(cmd:sub(i, j), root, esc, bare)
+        i = j + 1
+      end
+    end
+    cmd = table.concat(out)
+  end
+  return cmd
+end
+
 -- Renders and writes the report, comparison.json, comparison.csv and run_comparison.sh.
 -- opts: generated (epoch), significance (saved tests by metric key), commands ({a=, b=}),
 -- config_text ({a=, b=}), namespace, pvc, gateway_svc, quiet, slo (parsed list; default:
@@ -475,14 +606,25 @@ function M.report(w, A, B, opts)
   tl.mark("json, csv")
 
   local sides = {}
+  -- what the caller does not give, as the workspace recorded it (analyze.lua gives nothing)
+  local rec = M.script_records(w)
+  local roots = workspace_roots(w, A, B, opts.workspace_was)
+  local function given(key, x)
+    local v = (opts[key] or {})[x]
+    if v == nil or (type(v) == "table" and #v == 0) then v = rec[key][x] end
+    return v
+  end
   for _, s in ipairs { A, B } do
     local st = s.state
     -- the benchmark command (the one recorded as such, else run_only.sh) is written as
     -- "benchmark X COMMAND": the script's function that checks it (templates/run_comparison.sh)
-    local bench = (opts.bench_commands or {})[s.x]
+    local bench = given("bench_commands", s.x)
     local deploys = deploy_lines(w, s.x)
     local commands = {}
-    for i, c in ipairs((opts.commands or {})[s.x] or st.commands or {}) do
+    local listed = (opts.commands or {})[s.x]
+    if listed == nil or #listed == 0 then listed = st.commands end
+    if type(listed) ~= "table" or #listed == 0 then listed = rec.commands[s.x] end
+    for i, c in ipairs(listed or {}) do
       c = tostring(c)
       local first = c:match("^%S+") or ""
       if c == bench or (not bench and (first == "run_only.sh" or first:match("/run_only%.sh$"))) then
@@ -490,26 +632,30 @@ function M.report(w, A, B, opts)
       elseif deploys[c] then
         c = deploys[c]
       end
-      commands[i] = c
+      commands[i] = M.in_workspace(c, roots)
     end
+    local teardown = {}
+    for i, c in ipairs(given("teardown_commands", s.x) or {}) do teardown[i] = M.in_workspace(tostring(c), roots) end
     sides[#sides + 1] = {
       x = s.x, label = s.label, imported = st.imported and true or false, source = st.source_path or "unknown",
-      state_text = state_text(st, s.run), config_text = (opts.config_text or {})[s.x] or "", commands = commands,
+      state_text = state_text(st, s.run), config_text = given("config_text", s.x) or "", commands = commands,
       -- its teardown as it ran ("teardown X WHAT COMMAND": the script's function)
-      teardown = (opts.teardown_commands or {})[s.x] or {},
+      teardown = teardown,
     }
   end
   local function known(v) return v ~= nil and v ~= "unknown" and v or nil end
   local script = template.render_file(tdir .. "/run_comparison.sh", {
     generated = model.generated, workspace = w.path, a = { label = A.label }, b = { label = B.label },
-    namespace = opts.namespace or known(A.state.stack and A.state.stack.namespace) or "",
-    pvc = opts.pvc or "", gateway_svc = opts.gateway_svc or "", sides = sides,
+    prog = opts.prog or "compare.lua",
+    namespace = opts.namespace or rec.namespace or known(A.state.stack and A.state.stack.namespace) or "",
+    pvc = opts.pvc or rec.pvc or "", gateway_svc = opts.gateway_svc or rec.gateway_svc or "", sides = sides,
     llmdlua = require("llmd.parallel").exe() or "llmdlua",
     -- the llmdlua that wrote the script by its path (it need not be on PATH); LLMDLUA
-    -- in the environment names another
+    -- in the environment names another. The workspace is the script's own folder
+    -- ($COMPARISON_DIR), so a copy re-generates its own report, not this one.
     analyze = template.safe(("# the llmdlua that wrote this script (set LLMDLUA to use another one)\n"
-      .. "LLMDLUA=${LLMDLUA:-%s}\n\"$LLMDLUA\" analyze.lua %s"):format(
-      template.helpers.sh(require("llmd.parallel").exe() or "llmdlua"), template.helpers.sh(w.path))),
+      .. "LLMDLUA=${LLMDLUA:-%s}\n\"$LLMDLUA\" analyze.lua \"$COMPARISON_DIR\""):format(
+      template.helpers.sh(require("llmd.parallel").exe() or "llmdlua"))),
   })
   ws.write_text(w.path .. "/run_comparison.sh", script, "755")
   tl.mark("script")
@@ -519,6 +665,19 @@ function M.report(w, A, B, opts)
   model.path = out
   model.html_path = html_out
   return model
+end
+
+-- What compare.lua says when a Ctrl-C comes after the workspace at path is complete (while it
+-- prints the report, or records the last step): nothing is lost, what is there, how to see it.
+function M.interrupted_complete(path)
+  local have = {}
+  for _, n in ipairs { "comparison_report.md", "comparison_report.html", "comparison.json", "comparison.csv",
+    "run_comparison.sh" } do
+    if lfs.attributes(path .. "/" .. n, "mode") == "file" then have[#have + 1] = n end
+  end
+  return ("compare.lua: interrupted after the comparison was complete; nothing is lost: the workspace %s holds "
+    .. "%s.\nTo see the report: %s/comparison_report.md, or llmdlua analyze.lua %s (re-generates and prints it)")
+    :format(path, table.concat(have, ", "), path, template.helpers.sh(path))
 end
 
 -- "HTML report with charts: PATH" (or why without charts), and a blank line.

@@ -106,6 +106,40 @@ function M.missing_folders(path)
   return list
 end
 
+-- Is the folder p a comparison workspace (compare.lua's: run-a/ and run-b/ beside its
+-- report, its INCOMPLETE marker or a plan's steps.json) or an experiment's (experiment.lua's:
+-- llm-d-experiment-NAME-..., with its plan.yaml)? "comparison", "experiment" or nil.
+function M.kind(p)
+  local function mode(n) return lfs.attributes(p .. "/" .. n, "mode") end
+  if mode("run-a") == "directory" and mode("run-b") == "directory"
+    and (mode("comparison.json") == "file" or mode(M.INCOMPLETE) == "file" or mode("steps.json") == "file") then
+    return "comparison"
+  end
+  if (p:match("[^/]+$") or ""):match("^llm%-d%-experiment%-") and mode("plan.yaml") == "file" then
+    return "experiment"
+  end
+  return nil
+end
+
+-- The workspace that path (a parent folder for a new workspace, made if missing) is in,
+-- itself or any folder above it: its real path and kind (M.kind), or nil. A workspace made
+-- there would be nested in it: in its tree, its copies and its analyze.lua's view.
+function M.enclosing(path)
+  local p = tostring(path):gsub("/+$", "")
+  if p == "" then p = "/" end
+  while not lfs.attributes(p) do
+    p = p:match("^(.*[^/])/+[^/]*$") or (p:sub(1, 1) == "/" and "/" or ".")
+  end
+  p = proc.realpath(p) or p
+  while true do
+    local kind = M.kind(p)
+    if kind then return p, kind end
+    if p == "/" or not p:find("/", 1, true) then return nil end
+    p = p:match("^(.*)/[^/]*$")
+    if p == "" then p = "/" end
+  end
+end
+
 -- A new workspace folder under parent (default "."; made if missing), announced on
 -- stdout. Never an existing folder: a name taken (by another comparison or experiment
 -- started in the same second, say) gets a suffix -2, -3, ...; opts.base is that name
@@ -405,6 +439,11 @@ function M.mark_complete(w)
   local p = w.path .. "/" .. M.INCOMPLETE
   local ok, err = os.remove(p)
   if not ok and lfs.symlinkattributes(p) then error(("%s: cannot remove: %s"):format(p, tostring(err)), 0) end
+end
+
+-- Is the workspace at path complete: its report written and no INCOMPLETE marker?
+function M.complete(path)
+  return M.incomplete(path) == nil and lfs.attributes(path .. "/comparison_report.md", "mode") == "file"
 end
 
 -- Why w is incomplete (the marker's text), or nil.

@@ -234,7 +234,8 @@ t.test("run_comparison.sh: a failed or empty benchmark stops it with one line; a
   local w = workspace(s)
   local sh = t.read(w .. "/run_comparison.sh")
   local cfg = w .. "/run-b/benchmark/config.yaml"
-  local bench = "benchmark b run_only.sh -c " .. cfg
+  -- (wsfix: by the script's folder, so that a copied workspace's uses its own config)
+  local bench = "benchmark b run_only.sh -c \"$COMPARISON_DIR\"/run-b/benchmark/config.yaml"
   t.ok(sh:find("\n# " .. bench .. "\n", 1, true), sh)
   local deploy = "deploy b " .. s.dir .. "/guide 'gaie-sim infra-sim ms-sim' helmfile -n bench apply -e istio "
     .. "--skip-crds"
@@ -247,11 +248,12 @@ t.test("run_comparison.sh: a failed or empty benchmark stops it with one line; a
   local function script(lines)
     local text = sh
     for _, l in ipairs(lines) do text = text:gsub("\n# " .. l:gsub("%p", "%%%0") .. "\n", "\n" .. l:gsub("%%", "%%%%") .. "\n") end
-    t.write(s.dir .. "/rerun.sh", text)
+    -- (in the workspace: the script works on the folder it is in)
+    t.write(w .. "/rerun.sh", text)
     os.remove(bin .. "/llmdlua.ran")
     local env = { LLMDLUA = bin .. "/llmdlua" }
     for k, v in pairs(s.env) do env[k] = v end
-    return proc.run({ "sh", s.dir .. "/rerun.sh" }, { env = env, timeout = 120 })
+    return proc.run({ "sh", w .. "/rerun.sh" }, { env = env, timeout = 120 })
   end
   -- 1. the stack was torn down: run_only.sh cannot reach the model and exits 1 (the fake
   -- does what the real one does there)
@@ -360,12 +362,13 @@ t.test("run_comparison.sh: a deploy line refuses a release of its name this comp
       text, n = text:gsub("\n# " .. l:gsub("%p", "%%%0") .. "\n", "\n" .. l:gsub("%%", "%%%%") .. "\n")
       t.eq(n, 1, l)
     end
-    t.write(s.dir .. "/rerun.sh", text)
+    -- (in the workspace: the script works on the folder it is in)
+    t.write(w .. "/rerun.sh", text)
     local env = { LLMDLUA = LLMDLUA }
     for k, v in pairs(s.env) do env[k] = v end
     for k, v in pairs(envx or {}) do env[k] = v end
     -- (the last line re-generates the report: not what is tested here)
-    return proc.run({ "sh", "-c", '. "$1" >/dev/null; true', "sh", s.dir .. "/rerun.sh" }, { env = env, timeout = 120 })
+    return proc.run({ "sh", "-c", 'sh "$1" >/dev/null; true', "sh", w .. "/rerun.sh" }, { env = env, timeout = 120 })
   end
   local s = setup()
   t.eq(compare(s).code, 0)

@@ -371,7 +371,8 @@ t.test("9: a run rejected after the checks leaves no workspace, and names the us
   t.eq(lfs.attributes(tmp .. "/never"), nil)
 end)
 
-t.test("9: Ctrl-C at any moment: a complete workspace, or none (or one analyze.lua calls incomplete)", function()
+t.test("9: Ctrl-C at any moment: a complete workspace (exit 0, or 130 saying so), or none (or one analyze.lua calls "
+  .. "incomplete)", function()
   local tmp = t.tmpdir()
   local src = tmp .. "/run1"
   copy_tree(BASE, src)
@@ -395,10 +396,17 @@ t.test("9: Ctrl-C at any moment: a complete workspace, or none (or one analyze.l
     else
       -- (under load the INT can come before the shell has made the err file: no message then)
       local ef = io.open(tmp .. "/err" .. i, "rb")
-      t.eq(rc, 130, "interrupted: " .. (ef and ef:read("a") or "(no err file: interrupted before the command started)"))
+      local said = ef and ef:read("a") or "(no err file: interrupted before the command started)"
+      t.eq(rc, 130, "interrupted: " .. said)
       if ef then ef:close() end
       if #ws == 0 then
         seen.removed = seen.removed + 1
+      elseif not lfs.attributes(ws[1] .. "/INCOMPLETE") then
+        -- interrupted after the report was written (wsfix 6): the workspace is kept, complete,
+        -- and that is what it says
+        seen.complete = seen.complete + 1
+        t.ok(said:find("^compare%.lua: interrupted after the comparison was complete; nothing is lost"), said)
+        t.ok(lfs.attributes(ws[1] .. "/comparison_report.md"), "the report is there")
       else
         seen.incomplete = seen.incomplete + 1
         local a = run { LLMDLUA, "analyze.lua", ws[1] }
@@ -512,10 +520,12 @@ t.test("3: a newline in a label or a results folder's name cannot make run_compa
   -- it still says what it should: the label, exported as the exact value
   local bin = tmp .. "/bin"
   lfs.mkdir(bin)
-  t.write(bin .. "/llmdlua", "#!/bin/sh\nexit 0\n") -- the script's last line runs analyze.lua ($LLMDLUA)
+  -- the script's last line runs analyze.lua ($LLMDLUA): a stand-in that prints the label it
+  -- was given in the environment
+  t.write(bin .. "/llmdlua", "#!/bin/sh\nprintf %s \"$RUN_A_LABEL\"\n")
   run { "chmod", "755", bin .. "/llmdlua" }
-  local check = run { "sh", "-c", "LLMDLUA=" .. q(bin .. "/llmdlua") .. "; . " .. q(script)
-    .. " >/dev/null 2>&1; printf %s \"$RUN_A_LABEL\"" }
+  local check = run({ "sh", script }, { env = { LLMDLUA = bin .. "/llmdlua" } })
+  t.eq(check.code, 0, check.stderr)
   t.eq(check.stdout, label)
   -- and sh reads it as a script without a syntax error
   t.ok(run({ "sh", "-n", script }).ok)
@@ -531,10 +541,14 @@ t.test("3: commands and plan values with newlines stay comments, in the shipped 
   }
   local model = { generated = "now\ntouch PWNED_8", workspace = "/w\ntouch PWNED_9", a = { label = side.label },
     b = { label = "b" }, namespace = "ns\ntouch PWNED_10", pvc = "", gateway_svc = "", sides = { side },
-    analyze = template.safe("true") }
+    analyze = template.safe("touch REACHED_END") }
   local shipped = template.render_file(ROOT .. "/templates/run_comparison.sh", model)
   t.write(dir .. "/shipped.sh", shipped)
-  t.eq(run_script(dir .. "/shipped.sh"), {})
+  -- (a workspace's folders: the script stops at once in a folder that is no workspace)
+  t.mkdir(dir .. "/run-a")
+  t.mkdir(dir .. "/run-b")
+  -- it ran to its last line and made nothing else
+  t.eq(run_script(dir .. "/shipped.sh"), { "REACHED_END" })
   -- a workspace keeps a copy of its templates: one from before this fix wrote "# {{ c }}"
   -- and "{{ side.label }}" into comments; the engine's escaping for .sh covers them too
   local old = "#!/bin/sh\n# Run {{ side.label }}\n{% for side in sides %}\n# {{ side.source }}\n"
@@ -542,7 +556,7 @@ t.test("3: commands and plan values with newlines stay comments, in the shipped 
   t.write(dir .. "/old_run_comparison.sh", old)
   local text = template.render_file(dir .. "/old_run_comparison.sh", { side = side, sides = { side }, analyze = model.analyze })
   t.write(dir .. "/old.sh", text)
-  t.eq(run_script(dir .. "/old.sh"), {})
+  t.eq(run_script(dir .. "/old.sh"), { "REACHED_END" })
   t.ok(text:find("# 'helm upgrade -n ns x --set image=v1\\ntouch PWNED_6'", 1, true), text)
 end)
 

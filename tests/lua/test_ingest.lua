@@ -218,9 +218,11 @@ t.test("11: analyze.lua RELATIVE writes absolute, quoted paths; the script runs 
   r = run({ LLMDLUA, "analyze.lua", name, "--quiet" }, { cwd = parent })
   t.ok(r.ok, r.stderr)
   local script = t.read(w .. "/run_comparison.sh")
-  -- the workspace by its absolute path, in single quotes (it has a space)
-  t.ok(script:find("\n\"$LLMDLUA\" analyze.lua '" .. w .. "'", 1, true), script)
-  t.ok(script:find("\nexport COMPARISON_DIR='" .. w .. "'\n", 1, true), script)
+  -- the workspace named by its absolute path, in single quotes (it has a space); the script
+  -- works on the folder it is in (wsfix: a copy's re-generated the original's report)
+  t.ok(script:find("\n# Workspace: '" .. w .. "'\n", 1, true), script)
+  t.ok(script:find("\n\"$LLMDLUA\" analyze.lua \"$COMPARISON_DIR\"\n", 1, true), script)
+  t.ok(script:find("\nCOMPARISON_DIR=$(CDPATH='' cd -- \"$(dirname -- \"$0\")\" && pwd -P) ||\n", 1, true), script)
   t.ok(t.read(w .. "/comparison_report.md"):find("\nWorkspace: `" .. w .. "`\n", 1, true))
   -- run from / it re-generates that workspace's report
   r = run({ "sh", w .. "/run_comparison.sh" }, { cwd = "/", env = { LLMDLUA = LLMDLUA } })

@@ -250,7 +250,8 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   t.ok(s:find("export NAMESPACE=''", 1, true), "an empty value quoted")
   -- the binary that wrote it, by its path: a user's PATH need not hold llmdlua
   local exe = sh({ "realpath", LLMDLUA }).stdout:gsub("\n$", "")
-  t.ok(s:find("\nLLMDLUA=${LLMDLUA:-" .. exe .. "}\n\"$LLMDLUA\" analyze.lua " .. w .. "\n", 1, true), s)
+  -- on the folder the script is in (COMPARISON_DIR): a copied workspace's works on the copy
+  t.ok(s:find("\nLLMDLUA=${LLMDLUA:-" .. exe .. "}\n\"$LLMDLUA\" analyze.lua \"$COMPARISON_DIR\"\n", 1, true), s)
   t.eq(sh { "sh", "-n", script }.code, 0, "the script parses")
   -- and runs with a PATH without llmdlua: the report re-generated
   local again = sh { "env", "PATH=/usr/bin:/bin", "sh", script }

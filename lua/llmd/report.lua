@@ -2004,7 +2004,9 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
   local cap = model.capacity
   local ev, ca, cb = cap.evidence or {}, cap.a, cap.b
   local said = ev.winner or (ev.ordered and ev.higher) or (ev.below_threshold and ev.margin_higher) or nil
-  if not said and ev.verdict ~= "about the same" then return cap_text end
+  -- (gap_wide: req/s figures within the threshold whose spans allow more: the req/s row
+  -- quotes its req/s gap, which says nothing of the gap in tok/s)
+  if not said and ev.verdict ~= "about the same" and not ev.gap_wide then return cap_text end
   local basis = evidence_basis(A, B, ca, cb)
   local ta_, tb_ = capacity_in_tps(ca), capacity_in_tps(cb)
   local touch = decision.capacity_touch_tps(ca, cb)
@@ -2013,7 +2015,9 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
     -- about the same in req/s: in tok/s only where the gap the tok/s spans allow stays
     -- within the threshold too (the req/s rule, decision.capacity_evidence)
     local thr = model.min_effect
-    if g and g.lo_pct and g.hi_pct and g.lo_pct >= -thr and g.hi_pct <= thr then return cap_text end
+    if not ev.gap_wide and g and g.lo_pct and g.hi_pct and g.lo_pct >= -thr and g.hi_pct <= thr then
+      return cap_text
+    end
     return ("%s; the req/s figures are within the practical threshold of %s %%, but in output tok/s the measured "
       .. "loads allow B − A %s: not shown to differ, no winner"):format(basis, T.helpers.num(thr, 1),
       g and decision.gap_pct_text(g, T.helpers.pct) or "either way")

@@ -1,0 +1,45 @@
+-- Session 31's leftovers in compare.lua's report (task cmpfix3): the tok/s capacity row's own
+-- gap, the same order in every output, max sustained of a run of two workloads, the
+-- stratified test with repeats, precision of cached tokens, the repeats' bands in charts.
+-- Expected values are by hand or python3 (numpy) as each test says.
+local t = require "testlib"
+local json = require "llmd.json"
+local report = require "llmd.report"
+local decision = require "llmd.decision"
+
+local ROOT = t.here() .. "/../.."
+local VLLM = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
+local CHUNKED = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
+
+-- A run of rate-based load points {offered = achieved req/s, output tok/s, TTFT p90 ms}.
+local function run(rows)
+  local stages = {}
+  for i, r in ipairs(rows) do
+    stages[i] = { rate = r[1], values = { throughput_req_s = r[1], throughput_tok_s = r[2], ttft_p90_ms = r[3],
+      error_rate_pct = 0 } }
+  end
+  return t.run_of(stages)
+end
+local function sdr(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+
+t.test("a tok/s capacity row beside a req/s 'not shown to differ' (gap wide) quotes its own tok/s gap", function()
+  -- TTFT p90 <= 200 ms crosses between 10 and 20 req/s in both (by hand: x halfway, 15.00;
+  -- y at 10 + 10 x 100 / 190 = 15.26): within 2 % of each other, but the brackets 10-20 and
+  -- 10-20 allow B - A from 10 / 20 - 1 = -50 % to 20 / 10 - 1 = +100 % in req/s. In tok/s x
+  -- delivers 100 a request (1000-2000 tok/s), y 150 (1500-3000): B - A from 1500 / 2000 - 1 =
+  -- -25.0 % to 3000 / 1000 - 1 = +200.0 % (by hand)
+  local m = report.build { a = sdr("x", run { { 10, 1000, 100 }, { 20, 2000, 300 } }),
+    b = sdr("y", run { { 10, 1500, 100 }, { 20, 3000, 290 } }), slo = decision.parse_slo("ttft_p90_ms=200"),
+    generated = 0 }
+  local ev = m.capacity.evidence
+  t.eq({ ev.verdict, ev.gap_wide }, { "not shown to differ", true })
+  local rps = t.headline_row(m, "Capacity at SLO (TTFT p90 ≤ 200.0 ms)")
+  t.eq(rps.pct_text, "-50.0 % to +100.0 %")
+  local row = t.headline_row(m, "Capacity at SLO, output tok/s")
+  t.eq(row.pct_text, "-25.0 % to +200.0 %")
+  -- it read "... the figures are within the practical threshold of 2.0 %, but the measured
+  -- loads allow B − A -50.0 % to +100.0 %", the req/s gap, beside -25.0 % to +200.0 %
+  t.eq(row.evidence, "one run per load, no interval; the req/s figures are within the practical threshold of 2.0 %, "
+    .. "but in output tok/s the measured loads allow B − A -25.0 % to +200.0 %: not shown to differ, no winner")
+  t.ok(not row.evidence:find("+100.0 %", 1, true), row.evidence)
+end)

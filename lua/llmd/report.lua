@@ -3411,6 +3411,15 @@ function M.curve_rows(model)
   local cap = model.capacity
   -- runs whose requests differ: no delta, as the Headline gives none
   local differ = workloads_differ(model) ~= nil
+  -- the Headline's evidence at the end of its row's note (the order the measured loads
+  -- show, "untested, but the measured loads order them: ..."), so that the CSV says what
+  -- the report says; not where the note already holds it
+  local hrow = {}
+  for _, r in ipairs(model.headline or {}) do hrow[r.key] = r end
+  local function with_evidence(key)
+    local e, r = hrow[key] and hrow[key].evidence, out[#out]
+    if e and e ~= "" and not r.note:find(e, 1, true) then r.note = r.note .. "; evidence: " .. e end
+  end
   if #model.slo > 0 and cap then
     local ca, cb = cap.a, cap.b
     local function fig(c) return lp.capacity_has_figure(c) and c.rps or nil end
@@ -3430,6 +3439,8 @@ function M.curve_rows(model)
       out[#out].note = out[#out].note .. ("; B - A from the measured loads: %s, %s%s"):format(d or rd, rp,
         why and (" " .. why) or "")
     end
+    -- (the "no clear difference" text that opens the note is the evidence's own)
+    if not (cap.evidence and cap.evidence.text) then with_evidence("capacity") end
   end
   -- per GPU (both accelerator counts known): each capacity per its run's GPUs, with its own
   -- verdict and range, as the Headline's per-GPU row gives them
@@ -3481,6 +3492,7 @@ function M.curve_rows(model)
   local ranged = exact and va ~= nil and vb ~= nil and (ha or hb) ~= nil
   row("max_sustained_rps", va, vb, sustained_text(sa), sustained_text(sb), exact and not ranged,
     broken and "broken" or differ and "not comparable" or "untested")
+  with_evidence("max_sustained")
   if ranged then
     local label = { a = model.a.label, b = model.b.label }
     local function gap(key, a, b, ta, tb, what)

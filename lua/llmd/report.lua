@@ -816,11 +816,13 @@ local function size_text(size)
   return ("%s tokens in total on %d pods (%s)"):format(T.helpers.num(size.total), #per, table.concat(list, "; "))
 end
 
--- Decimals that show v to 3 significant digits where d would round it towards 0
--- (0.0186 with d = 1 is "0.0186", never "0.0"); d where v is 1 or more, or 0.
+-- Decimals that show v to at least 3 significant digits where d would show fewer (0.0186
+-- with d = 1 is "0.0186", never "0.0"; 1.9167 is "1.92", never "1.9"); d for 0, and for a
+-- count (d = 0) of 1 or more.
 local function kv_decimals(v, d)
   d = d or 0
-  if type(v) ~= "number" or v == 0 or v ~= v or math.abs(v) >= 1 or math.abs(v) == math.huge then return d end
+  if type(v) ~= "number" or v == 0 or v ~= v or math.abs(v) == math.huge then return d end
+  if d == 0 and math.abs(v) >= 1 then return d end
   return math.max(d, 2 - math.floor(math.log(math.abs(v), 10)))
 end
 
@@ -841,12 +843,22 @@ local function kv_section(A, B, model_min_effect, not_like)
     } or nil
     return sec
   end
-  local function cell(kv, f, d, unit)
+  -- fixed: the row's decimals (row_decimals), else the figure's own
+  local function cell(kv, f, d, unit, fixed)
     local v = kv.available and kv[f] or nil
     -- a side without data says why in a line under the table (sec.missing); a figure
     -- missing from a side with data says why here
     if v == nil then return kv.available and kv.na and kv.na[f] and metrics.na(kv.na[f]) or "N/A" end
-    return T.helpers.num(v, kv_decimals(v, d)) .. (unit or "")
+    return T.helpers.num(v, fixed or kv_decimals(v, d)) .. (unit or "")
+  end
+  -- One number of decimals for a row's A, B and Delta: the most any of them needs
+  -- (kv_decimals), so that the figures are as precise as the difference beside them ("1.9"
+  -- beside "+0.0123" read as a difference the figures do not show): "1.9370", "1.9493",
+  -- "+0.0123".
+  local function row_decimals(va, vb, d)
+    local n = d or 0
+    for _, x in ipairs { va, vb, va and vb and vb - va or nil } do n = math.max(n, kv_decimals(x, d)) end
+    return n
   end
   -- No KV row names a better run. The counters are read once per run (one increase over
   -- all its scrapes, whatever its repeats), so there is nothing to test a difference
@@ -856,10 +868,13 @@ local function kv_section(A, B, model_min_effect, not_like)
   local min_effect = model_min_effect or decision.MIN_EFFECT
   local function row(label, f, d, kind, unit)
     local va, vb = ka.available and ka[f] or nil, kb.available and kb[f] or nil
+    -- (both known: one precision for the row; one side alone: its own)
+    local dd = va and vb and row_decimals(va, vb, d) or nil
     -- a, b, delta, pct: numbers (comparison.json); the *_text fields as the report prints
     -- them; a_na, b_na: why a side is unknown
     local r = { label = label, key = f, kind = kind, a = va, b = vb, unit = KV_UNIT[f],
-      a_text = cell(ka, f, d, unit), b_text = cell(kb, f, d, unit), delta_text = "N/A", pct_text = "N/A", verdict = "" }
+      a_text = cell(ka, f, d, unit, dd), b_text = cell(kb, f, d, unit, dd), delta_text = "N/A", pct_text = "N/A",
+      verdict = "" }
     -- (a reason that points "below" in the report carries the lines it points to: the
     -- JSON and the CSV have no "below")
     local function na_of(kv)
@@ -877,7 +892,7 @@ local function kv_section(A, B, model_min_effect, not_like)
     if va and vb then
       -- a difference of percentages is in percentage points
       r.delta = vb - va
-      r.delta_text = T.helpers.signed(vb - va, kv_decimals(vb - va, d)) .. (unit == " %" and " pp" or (unit or ""))
+      r.delta_text = T.helpers.signed(vb - va, dd) .. (unit == " %" and " pp" or (unit or ""))
       r.pct = va ~= 0 and (vb - va) / math.abs(va) * 100 or nil
       r.pct_text = va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100) or "N/A (A is 0)"
       if kind == "rate" then

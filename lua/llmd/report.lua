@@ -1012,6 +1012,8 @@ end
 -- for per GPU). A run that never saturated has a lower bound; where repeats leave a point's
 -- achieved rate possibly below the saturation share, that is said with it.
 local function sustained_text(s, per)
+  -- a run of two workloads: N/A with why (M.build's max_sustained_na)
+  if s.max_sustained_na then return metrics.na(s.max_sustained_na) end
   local v = s.max_sustained_rps
   if v then
     local x = rate_text(v / (per or 1))
@@ -1170,7 +1172,7 @@ local function per_gpu(side, cap, sat, points)
   out.output_tps = per(tps)
   out.output_tps_repeats = tps and n or nil
   out.output_tps_why = not tps and (tps_why or "not in the results") or nil
-  out.max_sustained_rps = per(sat.max_sustained_rps)
+  out.max_sustained_rps = not sat.max_sustained_na and per(sat.max_sustained_rps) or nil
   out.capacity_rps = per(cap.rps)
   -- (a bound's: its floor in tok/s, what it is a bound of)
   out.capacity_output_tps = per(decision.capacity_is_bound(cap) and cap.floor_tps or cap.output_tps)
@@ -1425,8 +1427,9 @@ local function headline(model)
     rows[#rows + 1] = { key = "capacity", label = "Capacity at SLO", a_text = why, b_text = why, delta_text = "",
       pct_text = "" }
   end
-  add("max_sustained", "Max sustained throughput", sat.a.max_sustained_rps, sat.b.max_sustained_rps,
-    sustained_text(sat.a), sustained_text(sat.b))
+  local function sus_fig(s) if not s.max_sustained_na then return s.max_sustained_rps end end
+  add("max_sustained", "Max sustained throughput", sus_fig(sat.a), sus_fig(sat.b), sustained_text(sat.a),
+    sustained_text(sat.b))
   if not g.a.gpus and not g.b.gpus then
     local why = "N/A (accelerator counts unknown: gpus: N in the info files)"
     rows[#rows + 1] = { key = "per_gpu", label = "Per GPU", a_text = why, b_text = why, delta_text = "",
@@ -2089,6 +2092,12 @@ local function headline_evidence(model, A, B)
   if differ then
     sus = ("not comparable: the workloads differ (%s)"):format(differ)
   end
+  -- a run of two workloads has no max sustained throughput (N/A, why in its cell)
+  local mixed = {}
+  for _, s in ipairs { model.saturation.a, model.saturation.b } do
+    if s.max_sustained_na then mixed[#mixed + 1] = s.max_sustained_na end
+  end
+  if #mixed > 0 then sus = ("not compared: %s"):format(table.concat(mixed, "; ")) end
   if model.broken and #model.broken > 0 then
     -- a broken run's max sustained throughput is no more a finding than its capacity
     sus = ("not compared: %s; a broken run's figures say nothing of its configuration"):format(
@@ -2105,7 +2114,7 @@ local function headline_evidence(model, A, B)
   end
   -- max sustained per GPU likewise, where the counts differ (the same count orders the
   -- runs as the totals do); not of different workloads or a broken run
-  local comparable = not differ and not (model.broken and #model.broken > 0)
+  local comparable = not differ and not (model.broken and #model.broken > 0) and #mixed == 0
   local sus_gpu = model.gpus_differ and comparable and sustained_order_evidence(model, A, B, sus, true) or sus
   -- the totals by the same rule: where the measured loads order them, the total row says so
   -- as the per-GPU row does, never only "untested"
@@ -2792,7 +2801,13 @@ local function summary(model, A, B)
     end
   else
     local sa, sb = model.saturation.a, model.saturation.b
-    if sa.max_sustained_rps and sb.max_sustained_rps and (sa.point or sb.point) then
+    if sa.max_sustained_na or sb.max_sustained_na then
+      -- a run of two workloads: no max sustained throughput to compare (the Headline's N/A)
+      local why = {}
+      for _, s in ipairs { sa, sb } do why[#why + 1] = s.max_sustained_na end
+      out[#out + 1] = ("Max sustained throughput is not compared: %s; compare each workload's files on their "
+        .. "own."):format(table.concat(why, "; "))
+    elseif sa.max_sustained_rps and sb.max_sustained_rps and (sa.point or sb.point) then
       local function st(s)
         if s.ceiling_rps and s.ceiling_rps > s.max_sustained_rps then
           return ("%s (up to %s)"):format(rate_text(s.max_sustained_rps), T.helpers.num(s.ceiling_rps, 2))
@@ -3161,6 +3176,15 @@ function M.build(opts)
   for _, s in ipairs { A, B } do
     if decision.mixed_requests_reason(s.run) then model.mixed_requests[#model.mixed_requests + 1] = s.label end
   end
+  -- nor a max sustained throughput: where the achieved rate fell behind, and the most it
+  -- reached, would be read across the two workloads (saturation.x.max_sustained_na: why it
+  -- is N/A; the saturation's point facts stay, for the Load Ladder's marks)
+  for _, s in ipairs { { A, model.saturation.a }, { B, model.saturation.b } } do
+    if decision.mixed_requests_reason(s[1].run) then
+      s[2].max_sustained_na = ("%s's load points sent different requests (see the Data checks), so a max sustained "
+        .. "throughput across them would mix two workloads"):format(s[1].label)
+    end
+  end
   local ca, cb = model.capacity.a, model.capacity.b
   -- the range the repeats allow each capacity (none without repeats at every load point)
   for _, s in ipairs { { ca, pa }, { cb, pb } } do
@@ -3498,15 +3522,18 @@ function M.curve_rows(model)
   -- so no point delta here; the range's two ends follow as rows of their own, each with its
   -- two figures (delta = b - a, change_pct against a, as every row): the lower end B's figure
   -- against A's ceiling, the upper end B's ceiling against A's figure
-  local va, vb = sa.max_sustained_rps, sb.max_sustained_rps
+  -- (a run of two workloads: N/A, as in the Headline)
+  local mixed = sa.max_sustained_na or sb.max_sustained_na
+  local va = not sa.max_sustained_na and sa.max_sustained_rps or nil
+  local vb = not sb.max_sustained_na and sb.max_sustained_rps or nil
   local function ceiling(s) return s.ceiling_rps and s.max_sustained_rps and s.ceiling_rps > s.max_sustained_rps
     and s.ceiling_rps or nil end
   local ha, hb = ceiling(sa), ceiling(sb)
   local broken = model.broken and #model.broken > 0
-  local exact = not sa.none and not sb.none and not differ and not broken
+  local exact = not sa.none and not sb.none and not differ and not broken and not mixed
   local ranged = exact and va ~= nil and vb ~= nil and (ha or hb) ~= nil
   row("max_sustained_rps", va, vb, sustained_text(sa), sustained_text(sb), exact and not ranged,
-    broken and "broken" or differ and "not comparable" or "untested")
+    broken and "broken" or differ and "not comparable" or mixed and "unknown" or "untested")
   with_evidence("max_sustained")
   if ranged then
     local label = { a = model.a.label, b = model.b.label }

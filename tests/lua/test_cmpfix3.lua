@@ -126,3 +126,46 @@ t.test("KV rates: at least 3 significant digits, and a row's A, B and Delta to o
     if r.key == "hits_per_request" then t.eq(r.a_text, "1.92") end
   end
 end)
+
+t.test("a run of two workloads has no max sustained throughput: N/A with why, in every output", function()
+  -- vllm-2replicas' files (3.6 req/s, 1599800 / 200 = 7999.0 input tokens a request) beside
+  -- vllm-3replicas' (5.5 req/s, 2499750 / 250 = 9999.0): python3 on the files, 25 % apart (>
+  -- 5 %): two workloads in one folder (test_newuser31's nu31-8). It read "≥ 5.35 req/s (never
+  -- saturated)", the 5.5 req/s workload's rate as the run's limit
+  local EXP7 = t.fixtures() .. "/vllm-benchmark/exp-7_H100"
+  local dir = t.tmpdir() .. "/mixed"
+  for _, c in ipairs { "vllm-2replicas", "vllm-3replicas" } do
+    t.walk(EXP7 .. "/" .. c, function(path)
+      if path:match("%.json$") then t.copy(path, dir .. "/" .. path:match("[^/]+$")) end
+    end)
+  end
+  local why = "mixed's load points sent different requests (see the Data checks), so a max sustained throughput "
+    .. "across them would mix two workloads"
+  for _, slo in ipairs { { "--slo", "ttft_p95_ms=300" }, {} } do
+    local args = { "--a", dir, "--b", EXP7 .. "/llm-d-1p1d" }
+    for _, x in ipairs(slo) do args[#args + 1] = x end
+    local w, r = t.compare(args)
+    t.eq(r.code, 0, r.stderr)
+    local md = t.read(w .. "/comparison_report.md")
+    local row = t.table_rows(md, "Headline")["Max sustained throughput"]
+    t.eq(row[2], "N/A (mixed's load points sent different requests, see the Data checks, so a max sustained "
+      .. "throughput across them would mix two workloads)")
+    t.eq({ row[4], row[6] }, { "N/A (unknown for A)", "not compared: " .. why })
+    t.ok(md:find("so that run's capacity and max sustained throughput are N/A", 1, true), "the banner")
+    local js = json.read(w .. "/comparison.json")
+    local h = t.headline_row(js, "Max sustained throughput")
+    t.eq({ h.a, h.a_text, h.evidence }, { nil, row[2], row[6] })
+    t.eq(js.saturation.a.max_sustained_na, why)
+    t.eq(js.saturation.b.max_sustained_na, nil)
+    local csv = csv_row(t.read(w .. "/comparison.csv"), "max_sustained_rps")
+    t.eq({ csv[3], csv[5], csv[6] }, { "", "", "" })
+    t.ok(csv[11]:find("mixed: " .. row[2], 1, true), csv[11])
+    local html = t.read(w .. "/comparison_report.html")
+    t.ok(html:find(require("llmd.html").escape(row[2]), 1, true), "the HTML's Headline")
+    if #slo == 0 then
+      -- without SLOs the Summary says it where it gave the two figures
+      t.ok(js.summary:find("Max sustained throughput is not compared: " .. why, 1, true), js.summary)
+      t.ok(not js.summary:find("5.35", 1, true), js.summary)
+    end
+  end
+end)

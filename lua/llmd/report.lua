@@ -41,7 +41,10 @@ local UNIVERSAL = {
 }
 
 M.TEST = "Mann-Whitney U (two-sided; exact, over every split of the mid-ranks, with at most 60 samples in all, "
-  .. "else the normal approximation with tie correction) on the per-request samples "
+  .. "else the normal approximation with tie correction) on the per-request samples, stratified by load point "
+  .. "(van Elteren) where a run has several; where a load point of such runs was repeated, on the repeats instead, "
+  .. "each repeat's mean (else p50) one sample, stratified by load point, as the requests of one repeat are no "
+  .. "independent draws "
   .. "(the error rate: Fisher's exact test, two-sided, on the counts of failed and completed requests, "
   .. "stratified by load point where a run has several), "
   .. "or Welch's t-test on the repeats of one load point (the exact Mann-Whitney test where a run's repeats are "

@@ -169,3 +169,122 @@ t.test("a run of two workloads has no max sustained throughput: N/A with why, in
     end
   end
 end)
+
+-- A ladder of vLLM detailed results (the synthetic detailed file, its arrays replaced, as
+-- test_decision.lua's): points = {{rate, ttfts (s)}, ...}, one file each (a repeat: the same
+-- rate again); every request ends 0.5 s after its first token, 64 output tokens.
+local function latency_ladder(points)
+  local dir = t.tmpdir()
+  for i, p in ipairs(points) do
+    local d = json.read(t.fixtures() .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json")
+    local ttfts = p[2]
+    local n = #ttfts
+    d.ttfts, d.latencies, d.output_lens, d.errors, d.start_times, d.input_lens, d.itls = {}, {}, {}, {}, {}, {}, {}
+    for k = 1, n do
+      d.ttfts[k], d.latencies[k], d.output_lens[k], d.errors[k] = ttfts[k], ttfts[k] + 0.5, 64, ""
+      d.start_times[k], d.input_lens[k] = 100 + k / p[1], 256
+      local g = {}
+      for j = 1, 63 do g[j] = 0.5 / 63 end
+      d.itls[k] = g
+    end
+    d.num_prompts, d.completed, d.failed = n, n, 0
+    d.request_rate, d.max_concurrency = p[1], json.null
+    d.duration = n / (0.99 * p[1]) + i * 1e-9
+    d.request_throughput = 0.99 * p[1]
+    t.write(("%s/benchmark_%02d.json"):format(dir, i), t.vllm_text(d))
+  end
+  return dir
+end
+
+local function perf_model(da, db)
+  local harness = require "llmd.harness"
+  local function side(dir, label)
+    return { label = label, run = harness.extract(dir, {}), state = { label = label },
+      kv = { available = false, reason = "none" } }
+  end
+  local m = report.build { a = side(da, "x"), b = side(db, "y"), generated = 0 }
+  local rows = {}
+  for _, row in ipairs(m.perf) do rows[row.key] = row end
+  return m, rows
+end
+
+t.test("several load points with repeats: the repeats are the units of the stratified test, not their requests",
+  function()
+  -- 40 TTFTs at each load (50 + i ms at 2/s, 200 + i ms at 10/s, i = 1..40); A 3 repeats at
+  -- 2/s and 1 at 10/s, B 1 and 3, each of B's 5.5 ms slower. With the requests of the
+  -- repeats pooled as independent (van Elteren on the merged samples) p was 0.00061, "A
+  -- better", from 4 runs a side. With the repeats as units, each repeat's TTFT mean one value
+  -- (the TTFT rows' one test, as the samples' was):
+  -- at 2/s A's three are one value v and B's one v + 5.5 ms (B's rank 4 of 4: probability
+  -- 1/4), at 10/s A's one w and B's three w + 5.5 ms (B's ranks 2, 3, 4: 1/4); by hand, the
+  -- exact p = 2 x 1/4 x 1/4 = 0.125, and no split of these values could give less (p_min
+  -- 0.125): the test cannot show a difference
+  local l1, l2, l1s, l2s = {}, {}, {}, {}
+  for i = 1, 40 do
+    l1[i], l2[i] = (50 + i) / 1000, (200 + i) / 1000
+    l1s[i], l2s[i] = l1[i] + 0.0055, l2[i] + 0.0055
+  end
+  local da = latency_ladder { { 2, l1 }, { 2, l1 }, { 2, l1 }, { 10, l2 } }
+  local db = latency_ladder { { 2, l1s }, { 10, l2s }, { 10, l2s }, { 10, l2s } }
+  local m, rows = perf_model(da, db)
+  t.eq(m.workload_match.like_for_like, true)
+  local r = rows.ttft_p90_ms
+  t.near(r.p_value, 0.125, 1e-12)
+  t.eq({ r.verdict, r.test, r.winner }, { "not shown to differ", "mann_whitney", nil })
+  t.eq(r.evidence, "Mann-Whitney on the repeats' TTFT mean, stratified by load point (van Elteren, 2 points, exact), "
+    .. "p = 0.125: "
+    .. "4 and 4 repeats over 2 load points can give no p below 0.125, so this test cannot show a difference; not in "
+    .. "the Holm family")
+  -- the TTFT rows read that one test
+  t.eq(rows.ttft_p99_ms.evidence, r.evidence)
+  -- 3 repeats at both loads on both sides, each repeat a little apart (+0.1 ms, +0.2 ms), B
+  -- 5.5 ms slower in every one: complete separation at both loads, by hand p = 2 x (1 /
+  -- C(6, 3))^2 = 0.005 (the TTFT means, and the E2E latencies' p50: the same test, 0.005,
+  -- Holm 0.01 over the 2); TTFT p90 about 232 ms, 5.5 ms is 2.3 %, beyond 2 %: A better
+  local function shifted(xs, by)
+    local out = {}
+    for i, x in ipairs(xs) do out[i] = x + by end
+    return out
+  end
+  local pa, pb = {}, {}
+  for k = 0, 2 do
+    pa[#pa + 1] = { 2, shifted(l1, k * 1e-4) }
+    pa[#pa + 1] = { 10, shifted(l2, k * 1e-4) }
+    pb[#pb + 1] = { 2, shifted(l1s, k * 1e-4) }
+    pb[#pb + 1] = { 10, shifted(l2s, k * 1e-4) }
+  end
+  m, rows = perf_model(latency_ladder(pa), latency_ladder(pb))
+  r = rows.ttft_p90_ms
+  t.near(r.p_value, 0.005, 1e-12)
+  t.eq({ r.test, r.winner, r.verdict }, { "mann_whitney", "a", "A better" })
+  t.ok(r.evidence:find("^Mann%-Whitney on the repeats' TTFT mean, stratified by load point %(van Elteren, 2 points, "
+    .. "exact%), p = 0.005, Holm%-adjusted 0.01"), r.evidence)
+  t.eq(r.family_size, 2)
+end)
+
+t.test("the repeats pair of the README: TTFT mean tested on the repeats at each load point", function()
+  -- exp-7's llm-d-1p1d and vllm-2replicas (3.6 req/s) with tests/fixtures/saturating-repeats'
+  -- x and y (5.5 req/s), 3 repeats each: mean_ttft_ms per repeat (python3 on the files)
+  -- x 249.540, 255.904, 250.207 | 442.802, 486.818, 431.573; y 243.571, 248.706, 244.259 |
+  -- 452.593, 429.932, 426.775. Exact van Elteren (/usr/bin/python3, every split of each
+  -- stratum with itertools, weights 1 / 7): p = 0.04, p_min = 0.005. (It was untested: no
+  -- per-request samples.)
+  local EXP7 = t.fixtures() .. "/vllm-benchmark/exp-7_H100"
+  local SAT = ROOT .. "/tests/fixtures/saturating-repeats"
+  local function dir(cfg, sat)
+    local d = t.tmpdir() .. "/" .. sat
+    t.mkdir(d)
+    for _, src in ipairs { EXP7 .. "/" .. cfg, SAT .. "/" .. sat } do
+      t.walk(src, function(path)
+        if path:match("%.json$") then t.copy(path, d .. "/" .. path:match("[^/]+$")) end
+      end)
+    end
+    return d
+  end
+  local _, rows = perf_model(dir("llm-d-1p1d", "x"), dir("vllm-2replicas", "y"))
+  local r = rows.ttft_mean_ms
+  t.near(r.p_value, 0.04, 1e-12)
+  t.eq(r.test, "mann_whitney")
+  t.ok(r.evidence:find("^Mann%-Whitney on the repeats' TTFT mean, stratified by load point %(van Elteren, 2 "
+    .. "points, exact%), p = 0.04"), r.evidence)
+end)

@@ -288,3 +288,43 @@ t.test("the repeats pair of the README: TTFT mean tested on the repeats at each 
   t.ok(r.evidence:find("^Mann%-Whitney on the repeats' TTFT mean, stratified by load point %(van Elteren, 2 "
     .. "points, exact%), p = 0.04"), r.evidence)
 end)
+
+t.test("two overlapping ranges from repeats are two bars in lanes, never a grey wash over the panel", function()
+  local charts = require "llmd.charts"
+  -- x crosses TTFT p90 200 ms between 20 and 30 req/s by its means, y too; their repeats'
+  -- ranges 10-40 and 20-40 req/s overlap (the Headline's, read by the model)
+  local ra = t.repeated_run { { 50, 60, 70 }, { 170, 180, 190 }, { 250, 300, 350 }, { 400, 420, 440 } }
+  local rb = t.repeated_run { { 60, 70, 80 }, { 150, 160, 170 }, { 190, 230, 260 }, { 400, 430, 460 } }
+  local function sd(x, label, run) return { x = x, label = label, state = { label = label }, run = run, kv = {} } end
+  local A, B = sd("a", "x", ra), sd("b", "y", rb)
+  local m = report.build { a = A, b = B, slo = decision.parse_slo("ttft_p90_ms=200"), generated = 0 }
+  t.eq({ m.capacity.a.interval.text, m.capacity.b.interval.text }, { "10.00–40.00 req/s", "20.00–40.00 req/s" })
+  local c = charts.latency_throughput(m, A, B)
+  local out = t.tmpdir()
+  charts.render({ c }, ROOT .. "/templates", out, charts.gnuplot())
+  local svg = t.read(out .. "/latency_throughput.svg")
+  -- every filled polygon: its colour, opacity and vertical extent (gnuplot's SVG)
+  local tall, bars = 0, { ["0, 114, 178"] = {}, ["213,  94,   0"] = {} }
+  for fill, op, pts in svg:gmatch("<polygon fill = 'rgb%(([^)]*)%)' fill%-opacity = '([%d.]+)' points = '([^']*)'") do
+    local ylo, yhi = math.huge, -math.huge
+    for y in pts:gmatch("[%d.]+,([%d.]+)") do
+      ylo, yhi = math.min(ylo, tonumber(y)), math.max(yhi, tonumber(y))
+    end
+    local h = yhi - ylo
+    if h > 100 then
+      -- a tint over the panel's height (179 px): faint, so that two of them stay light (it
+      -- was 0.12 each, the overlap a grey wash)
+      tall = tall + 1
+      t.ok(tonumber(op) <= 0.05, ("a full-height fill of opacity %s"):format(op))
+    elseif bars[fill:gsub("^%s+", "")] and h > 5 and tonumber(op) >= 0.3 then
+      table.insert(bars[fill:gsub("^%s+", "")], { ylo, yhi })
+    end
+  end
+  t.eq(tall, 4, "a tint per run and panel")
+  -- each run's bar in each of the 2 panels (and its swatch in the key), A's lane above B's
+  -- and apart from it (SVG y grows downwards)
+  local ba, bb = bars["0, 114, 178"], bars["213,  94,   0"]
+  t.ok(#ba >= 2 and #bb >= 2, ("bars: %d and %d"):format(#ba, #bb))
+  t.ok(ba[1][2] <= bb[1][1] + 1e-9, ("A's lane %g-%g above B's %g-%g"):format(ba[1][1], ba[1][2], bb[1][1],
+    bb[1][2]))
+end)

@@ -680,7 +680,8 @@ function M.stratified_repeat_test(pa, pb, kind)
   local z = num / math.sqrt(var)
   local ok, m = pcall(metrics.get, key)
   local r = { test = "mann_whitney", name = "van_elteren_repeats", units = "repeats", figure = key,
-    figure_label = ok and m.label or key, id = "van_elteren_repeats:" .. kind, z = z, p = stattest.normal_two_sided(z), n_a = n_a, n_b = n_b,
+    figure_label = ok and m.label or key, id = "van_elteren_repeats:" .. kind, z = z,
+    p = stattest.normal_two_sided(z), n_a = n_a, n_b = n_b,
     left_out = #left > 0 and ("left out, measured by one run only: %s"):format(table.concat(left, ", ")) or nil }
   local e = stattest.exact_van_elteren(strata)
   r.strata = e and e.strata or #strata

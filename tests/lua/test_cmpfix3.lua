@@ -253,7 +253,7 @@ t.test("several load points with repeats: the repeats are the units of the strat
     pb[#pb + 1] = { 2, shifted(l1s, k * 1e-4) }
     pb[#pb + 1] = { 10, shifted(l2s, k * 1e-4) }
   end
-  m, rows = perf_model(latency_ladder(pa), latency_ladder(pb))
+  rows = select(2, perf_model(latency_ladder(pa), latency_ladder(pb)))
   r = rows.ttft_p90_ms
   t.near(r.p_value, 0.005, 1e-12)
   t.eq({ r.test, r.winner, r.verdict }, { "mann_whitney", "a", "A better" })
@@ -295,7 +295,7 @@ t.test("two overlapping ranges from repeats are two bars in lanes, never a grey 
   -- ranges 10-40 and 20-40 req/s overlap (the Headline's, read by the model)
   local ra = t.repeated_run { { 50, 60, 70 }, { 170, 180, 190 }, { 250, 300, 350 }, { 400, 420, 440 } }
   local rb = t.repeated_run { { 60, 70, 80 }, { 150, 160, 170 }, { 190, 230, 260 }, { 400, 430, 460 } }
-  local function sd(x, label, run) return { x = x, label = label, state = { label = label }, run = run, kv = {} } end
+  local function sd(x, label, r) return { x = x, label = label, state = { label = label }, run = r, kv = {} } end
   local A, B = sd("a", "x", ra), sd("b", "y", rb)
   local m = report.build { a = A, b = B, slo = decision.parse_slo("ttft_p90_ms=200"), generated = 0 }
   t.eq({ m.capacity.a.interval.text, m.capacity.b.interval.text }, { "10.00–40.00 req/s", "20.00–40.00 req/s" })

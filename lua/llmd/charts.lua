@@ -17,7 +17,9 @@
 -- tests/lua/test_charts.lua).
 local lfs = require "lfs"
 local proc = require "llmd.proc"
+local decision = require "llmd.decision"
 local lp = require "llmd.loadpoints"
+local metrics = require "llmd.metrics"
 local rm = require "llmd.runmodel"
 local ws = require "llmd.workspace"
 
@@ -245,9 +247,27 @@ end
 
 -- Charts ------------------------------------------------------------------------------------
 
+-- A chart's start. Where the runs sent different requests (the banner's "Not the same
+-- workload"), its title says so and its first note what differs: a chart travels alone (a
+-- screenshot, a slide), and two workloads' curves on one axis read as two configurations'.
 local function base(name, title, A, B)
-  return { name = name, title = title, available = false, notes = {},
+  local oa, ob = type(A.run) == "table" and A.run.overall, type(B.run) == "table" and B.run.overall
+  local differ = type(oa) == "table" and type(ob) == "table" and decision.token_difference_texts(oa, ob) or {}
+  return { name = name, title = title, available = false, notes = {}, differ = #differ > 0 and differ or nil,
     vars = { { "title", title }, { "label_a", A.label }, { "label_b", B.label } } }
+end
+
+-- A drawn chart of runs that sent different requests (c.differ, from base): "(NOT the same
+-- workload)" in its title, in the picture and the report, and what differs as its first note.
+local function mark_workload(c)
+  if not c.differ or c.marked then return end
+  c.marked = true
+  c.title = c.title .. " (NOT the same workload)"
+  for _, v in ipairs(c.vars) do
+    if v[1] == "title" then v[2] = c.title end
+  end
+  table.insert(c.notes, 1, ("Not the same workload (%s): the runs sent different requests, so these curves differ by "
+    .. "workload as well as by configuration."):format(table.concat(c.differ, "; ")))
 end
 
 local function add(c, name, v) c.vars[#c.vars + 1] = { name, v } end
@@ -273,6 +293,42 @@ local function slo_for(model, keys)
   return nil
 end
 
+local function max_of(vals)
+  local m
+  for _, v in ipairs(vals) do m = math.max(m or v, v) end
+  return m
+end
+local function min_of(vals)
+  local m
+  for _, v in ipairs(vals) do m = math.min(m or v, v) end
+  return m
+end
+
+-- "above" or "below" when the SLO threshold slo lies too far from a panel's values vals to
+-- stretch its axis to it (log: beyond a decade; linear: beyond their span, or half the
+-- largest value when the span is smaller), else nil.
+local function far_from(slo, vals, log)
+  if not finite(slo) or #vals == 0 then return nil end
+  local lo, hi = min_of(vals), max_of(vals)
+  if log then
+    if slo > hi * 10 then return "above" end
+    if slo < lo / 10 then return "below" end
+    return nil
+  end
+  local span = math.max(hi - lo, math.abs(hi) / 2)
+  if slo > hi + span then return "above" end
+  if slo < lo - span then return "below" end
+  return nil
+end
+
+-- The SLO's own words (its text, "TTFT p90 <= 200 ms"), else its threshold in ms.
+local function slo_text(model, max)
+  for _, s in ipairs(type(model.slo) == "table" and model.slo or {}) do
+    if s.max == max and type(s.text) == "string" then return s.text end
+  end
+  return metrics.format("ttft_p90_ms", max)
+end
+
 -- 1. Latency percentiles against achieved throughput, one line per run.
 function M.latency_throughput(model, A, B)
   local c = base("latency_throughput", "Latency against achieved throughput", A, B)
@@ -292,7 +348,7 @@ function M.latency_throughput(model, A, B)
   -- (llmd.loadpoints.latency_columns, the ladder's columns too): vLLM's benchmark often
   -- records p50, p95 and p99 and no p90
   local usable = function(p, key) return finite(p.values[key]) and has_x(p) ~= nil end
-  for i, col in ipairs(lp.latency_columns({ pts.a, pts.b }, usable)) do
+  for i, col in ipairs(lp.latency_columns({ pts.a, pts.b }, usable, model.slo)) do
     local vals = {}
     for _, x in ipairs { "a", "b" } do
       for _, p in ipairs(pts[x]) do
@@ -306,7 +362,24 @@ function M.latency_throughput(model, A, B)
     labels[#labels + 1] = col.label .. " (ms)"
     logs[#logs + 1] = wide(vals)
     local alias = col.key:match("^latency_(.+)$")
-    slos[#slos + 1] = slo_for(model, { col.key, alias and ("e2e_" .. alias) or nil }) or 0 / 0
+    local slo = slo_for(model, { col.key, alias and ("e2e_" .. alias) or nil })
+    -- the SLO's line is drawn where the panel's range can take it in without flattening the
+    -- curves (gnuplot stretches the axis to it): within a decade of the values on a log
+    -- axis, within their span (or half the largest value) beyond them on a linear one. An
+    -- SLO far beyond every value is said in a note instead: an arrow at a value outside the
+    -- axis is drawn outside the panel, over the tick labels or the title
+    local far = far_from(slo, vals, logs[#logs])
+    if far then
+      c.notes[#c.notes + 1] = far == "above"
+        and ("The SLO %s is not drawn in the %s panel: it lies far above every value there (the highest %s), "
+          .. "so every load point shown meets it."):format(slo_text(model, slo), col.label,
+          metrics.format(col.key, max_of(vals)))
+        or ("The SLO %s is not drawn in the %s panel: it lies far below every value there (the lowest %s), "
+          .. "so no load point shown meets it."):format(slo_text(model, slo), col.label,
+          metrics.format(col.key, min_of(vals)))
+      slo = nil
+    end
+    slos[#slos + 1] = slo or 0 / 0
     has_a[#has_a + 1], has_b[#has_b + 1] = ha, hb
     if not col.common then
       c.notes[#c.notes + 1] = ("%s: only %s has values (no %s percentile is known in both runs)."):format(
@@ -762,6 +835,7 @@ function M.render(list, templates, out_dir, gp)
   local style = abs(find("charts/style.gp"))
   for _, c in ipairs(list) do
     if c.available then
+      mark_workload(c)
       local tpl = abs(find("charts/" .. (c.template or c.name) .. ".gp"))
       if lfs.attributes(tpl, "mode") ~= "file" then
         error(("%s: no such chart template (expected gnuplot commands for the %s chart)"):format(tpl, c.name), 0)

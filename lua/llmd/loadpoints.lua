@@ -752,18 +752,29 @@ local PCT_LABEL = { p50 = "p50", p90 = "p90", p95 = "p95", p99 = "p99", p999 = "
 -- lists: each run's points; has(p, key): does point p have a value for key (default: a
 -- finite M.field). Returns { {family =, key =, label = "TTFT p95" ("E2E latency p95"), short =
 -- ("E2E p95"), pct = "p95", has = {run 1, run 2, ...}, common = every run has it}, ... } in the
--- order of LATENCY_FAMILIES.
-function M.latency_columns(lists, has)
+-- order of LATENCY_FAMILIES. slo (optional, the comparison's SLO list {{key =}, ...}): a
+-- family's percentile an SLO names comes first when every run has it, so that a table or
+-- panel shows the figure the SLO is judged on (an SLO on TTFT p99 with p90 known too: p99).
+function M.latency_columns(lists, has, slo)
   has = has or function(p, key) return finite(field(p, key)) end
+  local wanted = {}
+  for _, s in ipairs(type(slo) == "table" and slo or {}) do
+    if type(s.key) == "string" then
+      -- (an end-to-end SLO may be spelt e2e_p99_ms; the load points' field is latency_p99_ms)
+      wanted[(s.key:gsub("^e2e_", "latency_"))] = true
+    end
+  end
   local out = {}
   for _, fam in ipairs(M.LATENCY_FAMILIES) do
-    local cands = {}
+    local cands, first = {}, {}
     for i, prefix in ipairs(fam.prefixes) do
       for _, pct in ipairs(M.PERCENTILE_ORDER) do
-        cands[#cands + 1] = { key = prefix .. "_" .. pct .. "_ms", label = fam.labels[i] .. " " .. PCT_LABEL[pct],
+        local c = { key = prefix .. "_" .. pct .. "_ms", label = fam.labels[i] .. " " .. PCT_LABEL[pct],
           short = (fam.short or fam.labels)[i] .. " " .. PCT_LABEL[pct], pct = pct }
+        if wanted[c.key] then first[#first + 1] = c else cands[#cands + 1] = c end
       end
     end
+    for i = #first, 1, -1 do table.insert(cands, 1, first[i]) end
     local first_any
     for _, c in ipairs(cands) do
       local runs, all, any = {}, true, false

@@ -528,10 +528,10 @@ end
 
 -- The ladder table: both runs' load points paired by load (llmd.loadpoints.axis: the offered
 -- rate or concurrency when both runs were driven by it, else the achieved rate).
-local function ladder_section(A, B, pa, pb, sat)
+local function ladder_section(A, B, pa, pb, sat, slo)
   -- the latency columns at the percentiles both runs have (the latency chart's panels):
-  -- vLLM's benchmark often records p50, p95 and p99 and no p90
-  local lat_cols = lp.latency_columns { pa, pb }
+  -- vLLM's benchmark often records p50, p95 and p99 and no p90; an SLO's percentile first
+  local lat_cols = lp.latency_columns({ pa, pb }, nil, slo)
   local keys = {}
   for _, k in ipairs(lp.LADDER_KEYS) do keys[#keys + 1] = k end
   for _, col in ipairs(lat_cols) do
@@ -635,18 +635,19 @@ end
 
 -- The Load Curves' latency columns (both runs' tables the same): TTFT p50 and p99, and TTFT,
 -- TPOT, ITL and end-to-end latency each at the percentile llmd.loadpoints.latency_columns
--- picks for it over both runs (the ladder's and the latency chart's rule: p90 first, else
--- p95, p99, p50, p99.9; vLLM's sweeps record p50, p95 and p99 and no p90), labelled with it;
+-- picks for it over both runs (the ladder's and the latency chart's rule: an SLO's percentile
+-- first, then p90, p95, p99, p50, p99.9; vLLM's sweeps record p50, p95 and p99 and no p90),
+-- labelled with it;
 -- p90 where neither run has any (its cells N/A with the reason). A TTFT percentile that is
 -- p50 or p99 is not shown twice. Each {key =, label = "TTFT p95", d = decimals}; and the
 -- TTFT percentile picked ("p95"), the one the repeats' line gives an interval of.
-local function curve_columns(pa, pb)
+local function curve_columns(pa, pb, slo)
   local function pct_of(prefix)
     local function has(p, key)
       local v = lp.field(p, key)
       return key:sub(1, #prefix + 1) == prefix .. "_" and type(v) == "number" and v == v and math.abs(v) ~= math.huge
     end
-    local c = lp.latency_columns({ pa, pb }, has)[1]
+    local c = lp.latency_columns({ pa, pb }, has, slo)[1]
     return c and c.pct or "p90"
   end
   local label = { p50 = "p50", p90 = "p90", p95 = "p95", p99 = "p99", p999 = "p99.9" }
@@ -702,11 +703,11 @@ end
 
 -- The N/A cells of one run's curve table, grouped by column and reason: "Output tok/s/GPU
 -- at every point: accelerator count unknown: ...; TTFT p99 at point 3: ...", or "".
-local function curve_na_note(points, gpus, gpu_why, goodput, lat)
+local function curve_na_note(points, gpus, gpu_why, goodput, lat, goodput_why)
   local groups, order = {}, {}
   local cols = curve_na_columns(lat)
   if goodput then
-    -- some point has goodput: the others say why not (else the footnote under the tables does)
+    -- some point has goodput: the others say why not
     cols[#cols + 1] = { "goodput_rps", "Goodput req/s" }
     cols[#cols + 1] = { "slo_attainment_pct", "SLO attainment" }
   end
@@ -728,6 +729,13 @@ local function curve_na_note(points, gpus, gpu_why, goodput, lat)
   for _, id in ipairs(order) do
     local g = groups[id]
     parts[#parts + 1] = ("%s %s: %s"):format(g.label, at_points(g.points, #points), g.why)
+  end
+  if not goodput and #points > 0 and goodput_why then
+    -- no point of either run has goodput: the line names those columns too (their reason is
+    -- also in the note under both tables), so that it lists every N/A of the table
+    local all = {}
+    for _, p in ipairs(points) do all[#all + 1] = p.index end
+    parts[#parts + 1] = ("Goodput req/s and SLO attainment %s: %s"):format(at_points(all, #points), goodput_why)
   end
   return table.concat(parts, "; ")
 end
@@ -1427,16 +1435,16 @@ local function headline(model)
     add("capacity_tps", "Capacity at SLO, output tok/s", tps_fig(cap.a), tps_fig(cap.b), tps(cap.a), tps(cap.b), 1)
   else
     local why = "N/A (no SLO given: --slo or slo: in the info files)"
-    rows[#rows + 1] = { key = "capacity", label = "Capacity at SLO", a_text = why, b_text = why, delta_text = "",
-      pct_text = "" }
+    rows[#rows + 1] = { key = "capacity", label = "Capacity at SLO", a_text = why, b_text = why,
+      delta_text = "N/A (unknown on both sides)", pct_text = "N/A" }
   end
   local function sus_fig(s) if not s.max_sustained_na then return s.max_sustained_rps end end
   add("max_sustained", "Max sustained throughput", sus_fig(sat.a), sus_fig(sat.b), sustained_text(sat.a),
     sustained_text(sat.b))
   if not g.a.gpus and not g.b.gpus then
     local why = "N/A (accelerator counts unknown: gpus: N in the info files)"
-    rows[#rows + 1] = { key = "per_gpu", label = "Per GPU", a_text = why, b_text = why, delta_text = "",
-      pct_text = "" }
+    rows[#rows + 1] = { key = "per_gpu", label = "Per GPU", a_text = why, b_text = why,
+      delta_text = "N/A (unknown on both sides)", pct_text = "N/A" }
     return rows
   end
   -- per GPU, each figure exactly as its total says it, divided by the run's accelerators: a
@@ -2124,7 +2132,13 @@ local function headline_evidence(model, A, B)
   if comparable then sus = sustained_order_evidence(model, A, B, sus, false) or sus end
   for _, r in ipairs(model.headline) do
     local k = r.key
-    if (k == "capacity" and #model.slo == 0) or k == "per_gpu" or k == "gpus" then
+    -- (a row N/A on both sides says why in its cells; its evidence says it is not compared,
+    -- never a blank a reader could take for a missing test)
+    if k == "capacity" and #model.slo == 0 then
+      r.evidence = "not compared: no SLO given"
+    elseif k == "per_gpu" then
+      r.evidence = "not compared: neither run's accelerator count is known"
+    elseif k == "gpus" then
       r.evidence = ""
     elseif k == "capacity_per_gpu" then
       r.evidence = cap_gpu
@@ -3280,13 +3294,13 @@ function M.build(opts)
   local _, wb = gpus_of(B)
   -- a run without load points: one line saying why instead of an empty table
   local function empty_why(points, run) return #points == 0 and (lp.no_points_why(run) or "no load point") or "" end
-  local lat, ttft_pct = curve_columns(pa, pb)
+  local lat, ttft_pct = curve_columns(pa, pb, model.slo)
   model.curve_columns = lat
   model.curves = { { label = A.label, rows = curve_rows(pa, ga, lat, ttft_pct), empty_why = empty_why(pa, A.run),
-    na_note = curve_na_note(pa, ga, wa, any_goodput, lat),
+    na_note = curve_na_note(pa, ga, wa, any_goodput, lat, model.goodput.reason),
     interactivity_note = interactivity_note(pa) },
     { label = B.label, rows = curve_rows(pb, gb, lat, ttft_pct), empty_why = empty_why(pb, B.run),
-    na_note = curve_na_note(pb, gb, wb, any_goodput, lat),
+    na_note = curve_na_note(pb, gb, wb, any_goodput, lat, model.goodput.reason),
       interactivity_note = interactivity_note(pb) } }
   -- inference-perf's ITL: a note beside every ITL figure of such a run
   local ipa, ipb = itl_per_token_times(A.run), itl_per_token_times(B.run)
@@ -3306,7 +3320,7 @@ function M.build(opts)
     local r = perf_row(key, ctx)
     if not (M.OPTIONAL_KEYS[key] and r.a == nil and r.b == nil) then rows[#rows + 1] = r end
   end
-  model.ladder = ladder_section(A, B, pa, pb, model.saturation)
+  model.ladder = ladder_section(A, B, pa, pb, model.saturation, model.slo)
   -- the summary's test of the limiting metric at the runs' common load (matched_load)
   local broken = #model.broken > 0
   local mp = #model.slo > 0 and #model.workload_differs == 0 and not broken

@@ -13,7 +13,8 @@
 # cap_b_open[j] (1: the range has no upper end, the band reaches the right edge), band_a /
 # band_b (the key's name of each run's band); per panel i: panel_col[i]
 # (its column), panel_label[i], panel_log[i] (1: log y), panel_slo[i] (the SLO
-# threshold in ms, NaN when none), panel_has_a[i] / panel_has_b[i] (does the run have
+# threshold in ms, NaN when none or too far from the values to draw; the axis stretches
+# to it), panel_has_a[i] / panel_has_b[i] (does the run have
 # values); saturated (1: some load point is at or past its run's saturation point, column
 # 7 is 1 there: ringed, as in the achieved-offered chart and the ladder's Saturated column);
 # failures (1: some load point's achieved rate fell short because requests failed, not from
@@ -21,23 +22,66 @@
 n = |panel_col|
 m = |x_col|
 w = 560 * m + 100
-h = 250 * n + 150
+if (!exists("saturated")) { saturated = 0 }
+if (!exists("failures")) { failures = 0 }
+# the key's entries, known before the canvas is sized: each run's band by its name (the
+# range its repeats allow, or its measured bracket), the SLO line where a panel has one
+band_name_a = exists("band_a") ? band_a : 'measured bracket'
+band_name_b = exists("band_b") ? band_b : 'measured bracket'
+band_any_a = 0
+band_any_b = 0
+if (exists("cap_a_lo")) {
+  do for [j = 1:m] {
+    if (cap_a_lo[j] == cap_a_lo[j]) { band_any_a = 1 }
+    if (cap_b_lo[j] == cap_b_lo[j]) { band_any_b = 1 }
+  }
+}
+has_a = 0
+has_b = 0
+slo_any = 0
+do for [i = 1:n] {
+  if (panel_has_a[i]) { has_a = 1 }
+  if (panel_has_b[i]) { has_b = 1 }
+  if (panel_slo[i] == panel_slo[i]) { slo_any = 1 }
+}
+key_a = has_a ? label_a : ''
+key_b = has_b ? label_b : ''
+key_slo = slo_any ? 'SLO threshold' : ''
+key_cap_a = cap_a[1] == cap_a[1] ? 'capacity at SLO (estimate), '.label_a : ''
+key_cap_b = cap_b[1] == cap_b[1] ? 'capacity at SLO (estimate), '.label_b : ''
+key_band_a = band_any_a ? band_name_a.', '.label_a : ''
+key_band_b = band_any_b ? band_name_b.', '.label_b : ''
+key_sat = saturated ? 'saturated' : ''
+key_fail = failures ? 'failed requests, not overload' : ''
+# how many rows the key takes: gnuplot puts as many columns side by side as the widest
+# entry allows (about 7 px a character at 12 pt, and the sample), so long run labels (the
+# folder names) stack it up; the strip under the panels grows to hold them all, never over
+# the last panels' axis labels
+key_n = 0
+key_len = 0
+key_count(s) = strlen(s) > 0 ? 1 : 0
+key_max(a, b) = a > b ? a : b
+do for [s in "key_a key_b key_slo key_cap_a key_cap_b key_band_a key_band_b key_sat key_fail"] {
+  key_n = key_n + key_count(value(s))
+  key_len = key_max(key_len, strlen(value(s)))
+}
+key_cols = int((w - 40) / (7.0 * key_len + 90))
+key_cols = key_cols < 1 ? 1 : key_cols
+key_rows = int((key_n + key_cols - 1) / key_cols)
+bottom_px = key_max(100, 40 + 20 * key_rows)
+h = 250 * n + 50 + bottom_px
 set terminal svg noenhanced dynamic size w, h font 'sans,12'
 load style_file
 set multiplot title title font 'sans,15'
-top = 40.0 / h      # the title
-bottom = 100.0 / h  # the key (up to three rows)
+top = 40.0 / h           # the title
+bottom = bottom_px * 1.0 / h   # the key (its rows)
 ph = (1 - top - bottom) / n
 set lmargin 12  # room for a 6-digit log tic (100000) and the label left of it
 set rmargin 3
 set tmargin 1
 set bmargin 3.5
 unset key
-if (!exists("saturated")) { saturated = 0 }
-if (!exists("failures")) { failures = 0 }
-slo_any = 0
 do for [i = 1:n] {
-  if (panel_slo[i] == panel_slo[i]) { slo_any = 1 }
   do for [j = 1:m] {
     set origin (j - 1.0) / m, bottom + (n - i) * ph
     set size 1.0 / m, ph
@@ -89,6 +133,11 @@ do for [i = 1:n] {
     if (failures) {
       cmd = cmd . ", datafile using x_col[j]:(column(8) > 0 ? column(panel_col[i]) : 1/0) with points linestyle 6 notitle"
     }
+    # the SLO within the y range: invisible points at its height stretch the autoscale to it
+    # (llmdlua sends NaN for an SLO too far from the values to be drawn, and says so)
+    if (panel_slo[i] == panel_slo[i]) {
+      cmd = cmd . ", datafile using x_col[j]:(panel_slo[i]) with points pointsize 0 notitle"
+    }
     eval cmd
   }
 }
@@ -105,33 +154,16 @@ unset grid
 unset logscale
 set xrange [0:1]
 set yrange [0:1]
-set key center center horizontal noopaque nobox
-# each run's band by its name: the range its repeats allow, or its measured bracket
-band_name_a = exists("band_a") ? band_a : 'measured bracket'
-band_name_b = exists("band_b") ? band_b : 'measured bracket'
-band_any_a = 0
-band_any_b = 0
-if (exists("cap_a_lo")) {
-  do for [j = 1:m] {
-    if (cap_a_lo[j] == cap_a_lo[j]) { band_any_a = 1 }
-    if (cap_b_lo[j] == cap_b_lo[j]) { band_any_b = 1 }
-  }
-}
-has_a = 0
-has_b = 0
-do for [i = 1:n] {
-  if (panel_has_a[i]) { has_a = 1 }
-  if (panel_has_b[i]) { has_b = 1 }
-}
-plot NaN with linespoints linestyle 1 title (has_a ? label_a : ''), \
-     NaN with linespoints linestyle 2 title (has_b ? label_b : ''), \
-     NaN with lines linestyle 3 title (slo_any ? 'SLO threshold' : ''), \
-     NaN with lines linestyle 1 linewidth 1 dashtype 3 title (cap_a[1] == cap_a[1] ? 'capacity at SLO (estimate), '.label_a : ''), \
-     NaN with lines linestyle 2 linewidth 1 dashtype 3 title (cap_b[1] == cap_b[1] ? 'capacity at SLO (estimate), '.label_b : ''), \
+set key center center horizontal noopaque nobox maxrows key_rows
+plot NaN with linespoints linestyle 1 title key_a, \
+     NaN with linespoints linestyle 2 title key_b, \
+     NaN with lines linestyle 3 title key_slo, \
+     NaN with lines linestyle 1 linewidth 1 dashtype 3 title key_cap_a, \
+     NaN with lines linestyle 2 linewidth 1 dashtype 3 title key_cap_b, \
      NaN with boxes fillcolor rgb color_a fillstyle transparent solid 0.4 border lc rgb color_a \
-       title (band_any_a ? band_name_a.', '.label_a : ''), \
+       title key_band_a, \
      NaN with boxes fillcolor rgb color_b fillstyle transparent solid 0.4 border lc rgb color_b \
-       title (band_any_b ? band_name_b.', '.label_b : ''), \
-     NaN with points linestyle 5 title (saturated ? 'saturated' : ''), \
-     NaN with points linestyle 6 title (failures ? 'failed requests, not overload' : '')
+       title key_band_b, \
+     NaN with points linestyle 5 title key_sat, \
+     NaN with points linestyle 6 title key_fail
 unset multiplot

@@ -239,6 +239,127 @@ t.test("the quantile grid comes from the harness reader's own accumulators", fun
   t.eq(back.cdf.ttft_ms, sd.run.cdf.ttft_ms)
 end)
 
+t.test("an SLO on a percentile both runs have: the panel and the ladder show that percentile, the SLO drawn",
+  function()
+  -- the KubeCon pair's stage files hold TTFT p50, p90, p95 and p99 (inference-perf's
+  -- lifecycle summaries): without an SLO the rule picks p90; with an SLO on TTFT p99 the
+  -- panel is TTFT p99 and carries the limit, not p90 with "the SLO is not drawn" (new-user
+  -- trial, session 32)
+  local A, B = side("a", BASE, "vllm"), side("b", TREAT, "vllm+chunked-prefix")
+  local function vars_of(model)
+    local c = charts.latency_throughput(model, A, B)
+    t.ok(c.available, c.reason)
+    local v = {}
+    for _, kv in ipairs(c.vars) do v[kv[1]] = kv[2] end
+    return v, c.notes
+  end
+  local v0 = vars_of {}
+  t.eq(v0.panel_label[1], "TTFT p90 (ms)")
+  local v, notes = vars_of { slo = { { key = "ttft_p99_ms", max = 400, text = "TTFT p99 <= 400 ms" } } }
+  t.eq(v.panel_label, { "TTFT p99 (ms)", "TPOT p90 (ms)", "E2E latency p90 (ms)" })
+  t.eq(v.panel_slo[1], 400)
+  for _, n in ipairs(notes) do t.ok(not n:find("is not drawn", 1, true), n) end
+  -- the same through compare.lua: the ladder's TTFT columns at p99
+  local w, r = compare { "--a", BASE, "--a-label", "A", "--b", TREAT, "--b-label", "B", "--slo", "ttft_p99_ms=400" }
+  t.eq(r.code, 0, r.stderr)
+  local md = t.read(w .. "/comparison_report.md")
+  local ladder = md:match("## Load Ladder.-## KV") or ""
+  t.ok(ladder:find("TTFT p99 A (ms) | TTFT p99 B (ms)", 1, true), ladder)
+  t.ok(not ladder:find("TTFT p90", 1, true), ladder)
+end)
+
+t.test("an SLO far beyond every value of a panel: not drawn outside the panel, a note says where it lies", function()
+  -- the KubeCon pair's stage files over both runs (read with python3's json: successes'
+  -- p90 x 1000): TTFT p90 31.2 to 3,314.1 ms (log axis), TPOT p90 3.49 to 9.65 ms (linear).
+  -- TTFT <= 50000 ms is more than a decade above 3,314.1 -> not drawn, "far above ... every
+  -- load point shown meets it"; TPOT <= 12 ms is within the span (9.65 + 6.15) -> drawn.
+  -- (Before: an arrow at 50000 ms drawn above the panel's frame; new-user trial, session 32.)
+  local A, B = side("a", BASE, "vllm"), side("b", TREAT, "vllm+chunked-prefix")
+  local function run(slo)
+    local c = charts.latency_throughput({ slo = slo }, A, B)
+    t.ok(c.available, c.reason)
+    local v = {}
+    for _, kv in ipairs(c.vars) do v[kv[1]] = kv[2] end
+    return v, table.concat(c.notes, "\n"), c
+  end
+  local v, notes = run { { key = "ttft_p90_ms", max = 50000, text = "TTFT p90 <= 50000 ms" },
+    { key = "tpot_p90_ms", max = 12, text = "TPOT p90 <= 12 ms" } }
+  t.ok(v.panel_slo[1] ~= v.panel_slo[1], "TTFT's far SLO not drawn")
+  t.eq(v.panel_slo[2], 12)
+  t.ok(notes:find("The SLO TTFT p90 <= 50000 ms is not drawn in the TTFT p90 panel: it lies far above every value "
+    .. "there (the highest 3,314.", 1, true), notes)
+  t.ok(notes:find("so every load point shown meets it.", 1, true), notes)
+  -- far below: TTFT p90 (log) against 1 ms, below 31.2 / 10: not drawn, "no load point shown
+  -- meets it"
+  local v2, notes2 = run { { key = "ttft_p90_ms", max = 1, text = "TTFT p90 <= 1 ms" } }
+  t.ok(v2.panel_slo[1] ~= v2.panel_slo[1])
+  t.ok(notes2:find("it lies far below every value there (the lowest 31.2 ms)", 1, true), notes2)
+  t.ok(notes2:find("so no load point shown meets it.", 1, true), notes2)
+  -- drawn SLOs stretch the axis: TPOT p90 (3.49 to 9.65 ms, linear; gnuplot's ticks end at
+  -- 10) with an SLO of 14 ms (within the span above) reaches a tick at 14; without the SLO
+  -- no tick says 14 (the x axes' ticks are 0, 2000, ... and 0, 20, 40, ...)
+  local function svg_of(slo)
+    local _, _, c = run(slo)
+    local list = { c }
+    charts.render(list, ROOT .. "/templates", t.tmpdir(), charts.gnuplot())
+    return list[1].svg
+  end
+  local with = svg_of { { key = "tpot_p90_ms", max = 14, text = "TPOT p90 <= 14 ms" } }
+  local without = svg_of {}
+  t.ok(with:find("> 14</text>", 1, true), "a tick at 14 with the SLO")
+  t.ok(not without:find("> 14</text>", 1, true), "no tick at 14 without it")
+end)
+
+t.test("runs of different workloads: each drawn chart's title and first note say so, not-drawn ones do not", function()
+  -- exp-7's vllm-2replicas sent 7999 input / 200 output tokens a request, the KubeCon vLLM
+  -- run 204.1 / 62.4 (python3 json: exp-7's total tokens / completed; KubeCon's stage files'
+  -- prompt_len and output_len means weighted by their success counts): the banner says "Not the same workload"; a chart copied alone used to show both
+  -- curves on one axis with no word of it (new-user trial, session 32)
+  local w, r = compare { "--a", F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas", "--a-label", "A",
+    "--b", BASE, "--b-label", "B" }
+  t.eq(r.code, 0, r.stderr)
+  local md = t.read(w .. "/comparison_report.md")
+  local sec = md:match("## Charts.-## Configuration") or md
+  t.ok(sec:find("![Latency against achieved throughput (NOT the same workload)](charts/latency_throughput.svg)\n\n"
+    .. "Not the same workload (input tokens per request: mean 7999.0 vs 204.1; output tokens per request: mean 200.0 "
+    .. "vs 62.4): the runs sent different requests", 1, true), sec)
+  t.ok(t.read(w .. "/charts/latency_throughput.svg"):find("(NOT the same workload)", 1, true))
+  t.ok(sec:find("- Failed requests by cause: not drawn.", 1, true), sec)
+  -- the same workload (the KubeCon pair): no such title
+  local w2 = compare { "--a", BASE, "--b", TREAT }
+  t.ok(not t.read(w2 .. "/comparison_report.md"):find("NOT the same workload", 1, true))
+end)
+
+t.test("long run labels: the latency chart's key grows its strip, never over the last panels' axis labels", function()
+  -- the folder names as labels (49 characters): the key's six entries fit one to a row, six
+  -- rows; before, the strip held three rows and the key rose over the x-axis label of the
+  -- bottom panels (new-user trial, session 32). Read from the SVG gnuplot wrote: every key
+  -- entry's baseline lies below the lowest "achieved request throughput" label and inside
+  -- the picture.
+  local long_a, long_b = ("a"):rep(45) .. "vllm", ("b"):rep(45) .. "chkd"
+  local w, r = compare { "--a", BASE, "--a-label", long_a, "--b", TREAT, "--b-label", long_b, "--slo", "ttft_p90_ms=200" }
+  t.eq(r.code, 0, r.stderr)
+  local svg = t.read(w .. "/charts/latency_throughput.svg")
+  local height = tonumber(svg:match('height="(%d+)"'))
+  local function ys(text)
+    local out = {}
+    for y, s in svg:gmatch('translate%([%d.]+,([%d.]+)%)[^>]*>%s*<text>([^<]*)</text>') do
+      if s == text then out[#out + 1] = tonumber(y) end
+    end
+    return out
+  end
+  local axis = 0
+  for _, y in ipairs(ys("achieved request throughput (req/s)")) do axis = math.max(axis, y) end
+  t.ok(axis > 0, "the x-axis labels")
+  local entries = { long_a, long_b, "SLO threshold", "capacity at SLO (estimate), " .. long_b,
+    "measured bracket, " .. long_b, "saturated" }
+  for _, e in ipairs(entries) do
+    local y = ys(e)[1]
+    t.ok(y and y > axis + 12 and y < height, ("%s at %s, axis label at %s, height %s"):format(e, tostring(y), axis,
+      height))
+  end
+end)
+
 t.test("latency against throughput for the KubeCon pair: stage values, log TTFT axis", function()
   local A, B = side("a", BASE, "vllm"), side("b", TREAT, "vllm+chunked-prefix")
   local c = charts.latency_throughput({}, A, B)

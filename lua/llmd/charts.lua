@@ -449,7 +449,7 @@ function M.latency_throughput(model, A, B)
     if type(k) ~= "table" or (k.kind ~= nil and k.kind ~= "interpolated") then return 0 / 0 end
     return finite(k[field]) and k[field] or 0 / 0
   end
-  -- where the capacity lies, drawn as a shaded band around its figure (an estimate): the
+  -- where the capacity lies, drawn as a bar in a lane of its run around its figure (an estimate): the
   -- Headline's own range, one definition for both. With repeats at every load point
   -- (k.interval, llmd.loadpoints.capacity_interval), the range the repeats allow: the
   -- measured loads around the capacities on the means and on both ends of the repeats' 95 %
@@ -526,7 +526,8 @@ function M.latency_throughput(model, A, B)
         c.notes[#c.notes + 1] = ("%s's range from repeats%s is not drawn: the output tok/s of the loads around it "
           .. "are unknown."):format(s.label, range)
       else
-        c.notes[#c.notes + 1] = ("%s's shaded band is the range its repeats allow the capacity, as in the Headline%s: "
+        c.notes[#c.notes + 1] = ("%s's bar along the top of the panels (over a faint tint) is the range its repeats "
+          .. "allow the capacity, as in the Headline%s: "
           .. "the measured loads around the capacities on the means and on both ends of the repeats' 95 %% intervals, "
           .. "not a 95 %% interval; the dotted line is the means' estimate%s."):format(s.label, range,
           #missing_on > 0 and ("; not drawn against %s, whose figures at those loads are unknown")

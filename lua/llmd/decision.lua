@@ -601,6 +601,94 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind)
   return r
 end
 
+-- A load point's values of key, one per repeat (its repeats' own figures: loadpoints'
+-- ci[key].samples), or its one value where it was measured once; nil when unknown.
+local function repeat_values(p, key)
+  if p.ci and p.ci[key] and p.ci[key].samples then return p.ci[key].samples end
+  if (p.repeats or 1) == 1 and type(p.values[key]) == "number" and p.values[key] == p.values[key]
+    and math.abs(p.values[key]) ~= math.huge then
+    return { p.values[key] }
+  end
+  return nil
+end
+
+-- Does any load point of either run hold repeats (2 or more stages at one load)?
+function M.any_repeats(pa, pb)
+  for _, ps in ipairs { pa, pb } do
+    for _, p in ipairs(ps) do if (p.repeats or 1) >= 2 then return true end end
+  end
+  return false
+end
+
+-- The latency rows' test when a run has several load points and repeats at one of them:
+-- van Elteren's stratified rank-sum test with the repeats as the units, each stratum a pair
+-- of load points at the same load (M.paired_points) with each repeat's own figure of the
+-- sample kind (kind: "ttft"; its mean per repeat, else its p50: the first of those every
+-- paired point has for every repeat). The requests of one repeat share that repeat's
+-- server, cache and neighbours, so they are no independent draws: pooled over the repeats
+-- (M.stratified_mann_whitney on their merged samples), a repeat that ran slow counts as
+-- hundreds of slow requests, and the test is blind to how much the repeats differ (an
+-- over-confident p). A point measured once is one unit. As on the samples, the rows of one
+-- kind (TTFT mean, p50, p90, ...) read one test, counted once in the Holm family. Exact
+-- where there are at most llmd.stattest.EXACT_MAX values in all
+-- (llmd.stattest.exact_van_elteren), else the normal approximation with tie correction,
+-- the weights of M.stratified_mann_whitney. Returns {test = "mann_whitney", name =
+-- "van_elteren_repeats", units = "repeats", figure = the key tested, figure_label, id, p, z
+-- (> 0: A's values larger), p_min, exact, strata, n_a, n_b (the units of each run),
+-- left_out}, or nil and why.
+function M.stratified_repeat_test(pa, pb, kind)
+  local pairs_, left = M.paired_points(pa, pb)
+  if #pairs_ == 0 then return nil, "no load point of one run is at a load the other measured" end
+  local key
+  for _, k in ipairs { kind .. "_mean_ms", kind .. "_p50_ms" } do
+    local all = true
+    for _, pr in ipairs(pairs_) do
+      if not (repeat_values(pr.a, k) and repeat_values(pr.b, k)) then all = false; break end
+    end
+    if all then key = k; break end
+  end
+  if not key then
+    return nil, ("repeats at a load point, but not every repeat has its own %s mean or p50 at the load points both "
+      .. "measured, and their requests pooled are no independent samples"):format(kind)
+  end
+  local strata, num, var, n_a, n_b = {}, 0, 0, 0, 0
+  for _, pr in ipairs(pairs_) do
+    local xa, xb = repeat_values(pr.a, key), repeat_values(pr.b, key)
+    strata[#strata + 1] = { a = xa, b = xb }
+    n_a, n_b = n_a + #xa, n_b + #xb
+    -- A's U (mid-ranks) and its tie-corrected null variance in this stratum
+    local all = {}
+    for _, v in ipairs(xa) do all[#all + 1] = { v = v, a = true } end
+    for _, v in ipairs(xb) do all[#all + 1] = { v = v, a = false } end
+    table.sort(all, function(x, y) return x.v < y.v end)
+    local n, ra, ties, i = #all, 0, 0, 1
+    while i <= n do
+      local j = i
+      while j < n and all[j + 1].v == all[i].v do j = j + 1 end
+      local t = j - i + 1
+      ties = ties + t * t * t - t
+      for k = i, j do if all[k].a then ra = ra + (i + j) / 2 end end
+      i = j + 1
+    end
+    local na, nb = #xa, #xb
+    local u = ra - na * (na + 1) / 2
+    local v = n > 1 and na * nb / 12 * ((n + 1) - ties / (n * (n - 1))) or 0
+    num = num + (u - na * nb / 2) / (n + 1)
+    var = var + v / ((n + 1) * (n + 1))
+  end
+  if var <= 0 or var ~= var then return nil, "no load point at which both runs' repeats are not all one value" end
+  local z = num / math.sqrt(var)
+  local ok, m = pcall(metrics.get, key)
+  local r = { test = "mann_whitney", name = "van_elteren_repeats", units = "repeats", figure = key,
+    figure_label = ok and m.label or key, id = "van_elteren_repeats:" .. kind, z = z,
+    p = stattest.normal_two_sided(z), n_a = n_a, n_b = n_b,
+    left_out = #left > 0 and ("left out, measured by one run only: %s"):format(table.concat(left, ", ")) or nil }
+  local e = stattest.exact_van_elteren(strata)
+  r.strata = e and e.strata or #strata
+  if e then r.p_normal, r.p, r.p_min, r.exact = r.p, e.p, e.p_min, true end
+  return r
+end
+
 -- Failures over-dispersed across the repeats of a run's load points (run: its run model;
 -- points: llmd.loadpoints.points of it). Fisher's test on pooled request counts
 -- (M.count_test) assumes that every request fails independently with one probability: one
@@ -696,6 +784,10 @@ function M.test_name(test)
     return ("exact test on the request counts stratified by load point (%d points)"):format(test.strata)
   end
   if t == "fisher" then return "Fisher's exact test on the request counts" end
+  if t == "mann_whitney" and test.strata and test.units == "repeats" then
+    return ("Mann-Whitney on the repeats' %s, stratified by load point (van Elteren, %d points%s)"):format(
+      test.figure_label or "figures", test.strata, test.exact and ", exact" or "")
+  end
   if t == "mann_whitney" and test.strata then
     return ("Mann-Whitney stratified by load point (van Elteren, %d points%s)"):format(test.strata,
       test.exact and ", exact" or "")
@@ -737,6 +829,22 @@ function M.row_test(key, ra, rb, pa, pb, memo, labels)
   end
   local kind = M.sample_kind(key)
   local sa, sb = ra.overall.samples, rb.overall.samples
+  if kind and (#pa > 1 or #pb > 1) and M.any_repeats(pa, pb) then
+    -- several load points, repeated: the repeats are the units, never their requests
+    -- pooled (M.stratified_repeat_test); one test per sample kind, as on the samples
+    local mk = "repeats:" .. kind
+    local r = memo and memo[mk]
+    if r == nil then
+      local why
+      r, why = M.stratified_repeat_test(pa, pb, kind)
+      r = r or { why = why }
+      if memo then memo[mk] = r end
+    end
+    if r.why then return nil, r.why end
+    local copy = {}
+    for k, v in pairs(r) do copy[k] = v end
+    return copy
+  end
   if kind and (#pa > 1 or #pb > 1) then
     -- several load points: stratified by load point, never the samples pooled over them
     local r = memo and memo[kind]
@@ -1404,6 +1512,13 @@ function M.verdict(o)
       r.note = ("%s, p = %s: %s of %s and %s of %s failed, too few failures for any split of them to give a "
         .. "p below %s, so this test cannot show a difference; not in the Holm family"):format(M.test_name(o.test),
         M.fmt_p(o.test.p), n(o.test.x_a), n(o.test.n_a), n(o.test.x_b), n(o.test.n_b), M.fmt_p(o.test.p_min))
+      return r
+    end
+    if o.test.strata and o.test.units == "repeats" then
+      -- stratified by load point over the repeats: too few of them
+      r.note = ("%s, p = %s: %d and %d repeats over %d load points can give no p below %s, so this test cannot "
+        .. "show a difference; not in the Holm family"):format(M.test_name(o.test), M.fmt_p(o.test.p), o.test.n_a or 0,
+        o.test.n_b or 0, o.test.strata, M.fmt_p(o.test.p_min))
       return r
     end
     if o.test.strata then

@@ -41,7 +41,10 @@ local UNIVERSAL = {
 }
 
 M.TEST = "Mann-Whitney U (two-sided; exact, over every split of the mid-ranks, with at most 60 samples in all, "
-  .. "else the normal approximation with tie correction) on the per-request samples "
+  .. "else the normal approximation with tie correction) on the per-request samples, stratified by load point "
+  .. "(van Elteren) where a run has several; where a load point of such runs was repeated, on the repeats instead, "
+  .. "each repeat's mean (else p50) one sample, stratified by load point, as the requests of one repeat are no "
+  .. "independent draws "
   .. "(the error rate: Fisher's exact test, two-sided, on the counts of failed and completed requests, "
   .. "stratified by load point where a run has several), "
   .. "or Welch's t-test on the repeats of one load point (the exact Mann-Whitney test where a run's repeats are "
@@ -824,11 +827,13 @@ local function size_text(size)
   return ("%s tokens in total on %d pods (%s)"):format(T.helpers.num(size.total), #per, table.concat(list, "; "))
 end
 
--- Decimals that show v to 3 significant digits where d would round it towards 0
--- (0.0186 with d = 1 is "0.0186", never "0.0"); d where v is 1 or more, or 0.
+-- Decimals that show v to at least 3 significant digits where d would show fewer (0.0186
+-- with d = 1 is "0.0186", never "0.0"; 1.9167 is "1.92", never "1.9"); d for 0, and for a
+-- count (d = 0) of 1 or more.
 local function kv_decimals(v, d)
   d = d or 0
-  if type(v) ~= "number" or v == 0 or v ~= v or math.abs(v) >= 1 or math.abs(v) == math.huge then return d end
+  if type(v) ~= "number" or v == 0 or v ~= v or math.abs(v) == math.huge then return d end
+  if d == 0 and math.abs(v) >= 1 then return d end
   return math.max(d, 2 - math.floor(math.log(math.abs(v), 10)))
 end
 
@@ -849,12 +854,22 @@ local function kv_section(A, B, model_min_effect, not_like)
     } or nil
     return sec
   end
-  local function cell(kv, f, d, unit)
+  -- fixed: the row's decimals (row_decimals), else the figure's own
+  local function cell(kv, f, d, unit, fixed)
     local v = kv.available and kv[f] or nil
     -- a side without data says why in a line under the table (sec.missing); a figure
     -- missing from a side with data says why here
     if v == nil then return kv.available and kv.na and kv.na[f] and metrics.na(kv.na[f]) or "N/A" end
-    return T.helpers.num(v, kv_decimals(v, d)) .. (unit or "")
+    return T.helpers.num(v, fixed or kv_decimals(v, d)) .. (unit or "")
+  end
+  -- One number of decimals for a row's A, B and Delta: the most any of them needs
+  -- (kv_decimals), so that the figures are as precise as the difference beside them ("1.9"
+  -- beside "+0.0123" read as a difference the figures do not show): "1.9370", "1.9493",
+  -- "+0.0123".
+  local function row_decimals(va, vb, d)
+    local n = d or 0
+    for _, x in ipairs { va, vb, va and vb and vb - va or nil } do n = math.max(n, kv_decimals(x, d)) end
+    return n
   end
   -- No KV row names a better run. The counters are read once per run (one increase over
   -- all its scrapes, whatever its repeats), so there is nothing to test a difference
@@ -864,10 +879,13 @@ local function kv_section(A, B, model_min_effect, not_like)
   local min_effect = model_min_effect or decision.MIN_EFFECT
   local function row(label, f, d, kind, unit)
     local va, vb = ka.available and ka[f] or nil, kb.available and kb[f] or nil
+    -- (both known: one precision for the row; one side alone: its own)
+    local dd = va and vb and row_decimals(va, vb, d) or nil
     -- a, b, delta, pct: numbers (comparison.json); the *_text fields as the report prints
     -- them; a_na, b_na: why a side is unknown
     local r = { label = label, key = f, kind = kind, a = va, b = vb, unit = KV_UNIT[f],
-      a_text = cell(ka, f, d, unit), b_text = cell(kb, f, d, unit), delta_text = "N/A", pct_text = "N/A", verdict = "" }
+      a_text = cell(ka, f, d, unit, dd), b_text = cell(kb, f, d, unit, dd), delta_text = "N/A", pct_text = "N/A",
+      verdict = "" }
     -- (a reason that points "below" in the report carries the lines it points to: the
     -- JSON and the CSV have no "below")
     local function na_of(kv)
@@ -885,7 +903,7 @@ local function kv_section(A, B, model_min_effect, not_like)
     if va and vb then
       -- a difference of percentages is in percentage points
       r.delta = vb - va
-      r.delta_text = T.helpers.signed(vb - va, kv_decimals(vb - va, d)) .. (unit == " %" and " pp" or (unit or ""))
+      r.delta_text = T.helpers.signed(vb - va, dd) .. (unit == " %" and " pp" or (unit or ""))
       r.pct = va ~= 0 and (vb - va) / math.abs(va) * 100 or nil
       r.pct_text = va ~= 0 and T.helpers.pct((vb - va) / math.abs(va) * 100) or "N/A (A is 0)"
       if kind == "rate" then
@@ -1005,6 +1023,8 @@ end
 -- for per GPU). A run that never saturated has a lower bound; where repeats leave a point's
 -- achieved rate possibly below the saturation share, that is said with it.
 local function sustained_text(s, per)
+  -- a run of two workloads: N/A with why (M.build's max_sustained_na)
+  if s.max_sustained_na then return metrics.na(s.max_sustained_na) end
   local v = s.max_sustained_rps
   if v then
     local x = rate_text(v / (per or 1))
@@ -1163,7 +1183,7 @@ local function per_gpu(side, cap, sat, points)
   out.output_tps = per(tps)
   out.output_tps_repeats = tps and n or nil
   out.output_tps_why = not tps and (tps_why or "not in the results") or nil
-  out.max_sustained_rps = per(sat.max_sustained_rps)
+  out.max_sustained_rps = not sat.max_sustained_na and per(sat.max_sustained_rps) or nil
   out.capacity_rps = per(cap.rps)
   -- (a bound's: its floor in tok/s, what it is a bound of)
   out.capacity_output_tps = per(decision.capacity_is_bound(cap) and cap.floor_tps or cap.output_tps)
@@ -1418,8 +1438,9 @@ local function headline(model)
     rows[#rows + 1] = { key = "capacity", label = "Capacity at SLO", a_text = why, b_text = why,
       delta_text = "N/A (unknown on both sides)", pct_text = "N/A" }
   end
-  add("max_sustained", "Max sustained throughput", sat.a.max_sustained_rps, sat.b.max_sustained_rps,
-    sustained_text(sat.a), sustained_text(sat.b))
+  local function sus_fig(s) if not s.max_sustained_na then return s.max_sustained_rps end end
+  add("max_sustained", "Max sustained throughput", sus_fig(sat.a), sus_fig(sat.b), sustained_text(sat.a),
+    sustained_text(sat.b))
   if not g.a.gpus and not g.b.gpus then
     local why = "N/A (accelerator counts unknown: gpus: N in the info files)"
     rows[#rows + 1] = { key = "per_gpu", label = "Per GPU", a_text = why, b_text = why,
@@ -2012,7 +2033,9 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
   local cap = model.capacity
   local ev, ca, cb = cap.evidence or {}, cap.a, cap.b
   local said = ev.winner or (ev.ordered and ev.higher) or (ev.below_threshold and ev.margin_higher) or nil
-  if not said and ev.verdict ~= "about the same" then return cap_text end
+  -- (gap_wide: req/s figures within the threshold whose spans allow more: the req/s row
+  -- quotes its req/s gap, which says nothing of the gap in tok/s)
+  if not said and ev.verdict ~= "about the same" and not ev.gap_wide then return cap_text end
   local basis = evidence_basis(A, B, ca, cb)
   local ta_, tb_ = capacity_in_tps(ca), capacity_in_tps(cb)
   local touch = decision.capacity_touch_tps(ca, cb)
@@ -2021,7 +2044,9 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
     -- about the same in req/s: in tok/s only where the gap the tok/s spans allow stays
     -- within the threshold too (the req/s rule, decision.capacity_evidence)
     local thr = model.min_effect
-    if g and g.lo_pct and g.hi_pct and g.lo_pct >= -thr and g.hi_pct <= thr then return cap_text end
+    if not ev.gap_wide and g and g.lo_pct and g.hi_pct and g.lo_pct >= -thr and g.hi_pct <= thr then
+      return cap_text
+    end
     return ("%s; the req/s figures are within the practical threshold of %s %%, but in output tok/s the measured "
       .. "loads allow B − A %s: not shown to differ, no winner"):format(basis, T.helpers.num(thr, 1),
       g and decision.gap_pct_text(g, T.helpers.pct) or "either way")
@@ -2078,6 +2103,12 @@ local function headline_evidence(model, A, B)
   if differ then
     sus = ("not comparable: the workloads differ (%s)"):format(differ)
   end
+  -- a run of two workloads has no max sustained throughput (N/A, why in its cell)
+  local mixed = {}
+  for _, s in ipairs { model.saturation.a, model.saturation.b } do
+    if s.max_sustained_na then mixed[#mixed + 1] = s.max_sustained_na end
+  end
+  if #mixed > 0 then sus = ("not compared: %s"):format(table.concat(mixed, "; ")) end
   if model.broken and #model.broken > 0 then
     -- a broken run's max sustained throughput is no more a finding than its capacity
     sus = ("not compared: %s; a broken run's figures say nothing of its configuration"):format(
@@ -2094,7 +2125,7 @@ local function headline_evidence(model, A, B)
   end
   -- max sustained per GPU likewise, where the counts differ (the same count orders the
   -- runs as the totals do); not of different workloads or a broken run
-  local comparable = not differ and not (model.broken and #model.broken > 0)
+  local comparable = not differ and not (model.broken and #model.broken > 0) and #mixed == 0
   local sus_gpu = model.gpus_differ and comparable and sustained_order_evidence(model, A, B, sus, true) or sus
   -- the totals by the same rule: where the measured loads order them, the total row says so
   -- as the per-GPU row does, never only "untested"
@@ -2787,7 +2818,13 @@ local function summary(model, A, B)
     end
   else
     local sa, sb = model.saturation.a, model.saturation.b
-    if sa.max_sustained_rps and sb.max_sustained_rps and (sa.point or sb.point) then
+    if sa.max_sustained_na or sb.max_sustained_na then
+      -- a run of two workloads: no max sustained throughput to compare (the Headline's N/A)
+      local why = {}
+      for _, s in ipairs { sa, sb } do why[#why + 1] = s.max_sustained_na end
+      out[#out + 1] = ("Max sustained throughput is not compared: %s; compare each workload's files on their "
+        .. "own."):format(table.concat(why, "; "))
+    elseif sa.max_sustained_rps and sb.max_sustained_rps and (sa.point or sb.point) then
       local function st(s)
         if s.ceiling_rps and s.ceiling_rps > s.max_sustained_rps then
           return ("%s (up to %s)"):format(rate_text(s.max_sustained_rps), T.helpers.num(s.ceiling_rps, 2))
@@ -3156,6 +3193,15 @@ function M.build(opts)
   for _, s in ipairs { A, B } do
     if decision.mixed_requests_reason(s.run) then model.mixed_requests[#model.mixed_requests + 1] = s.label end
   end
+  -- nor a max sustained throughput: where the achieved rate fell behind, and the most it
+  -- reached, would be read across the two workloads (saturation.x.max_sustained_na: why it
+  -- is N/A; the saturation's point facts stay, for the Load Ladder's marks)
+  for _, s in ipairs { { A, model.saturation.a }, { B, model.saturation.b } } do
+    if decision.mixed_requests_reason(s[1].run) then
+      s[2].max_sustained_na = ("%s's load points sent different requests (see the Data checks), so a max sustained "
+        .. "throughput across them would mix two workloads"):format(s[1].label)
+    end
+  end
   local ca, cb = model.capacity.a, model.capacity.b
   -- the range the repeats allow each capacity (none without repeats at every load point)
   for _, s in ipairs { { ca, pa }, { cb, pb } } do
@@ -3421,6 +3467,15 @@ function M.curve_rows(model)
   local cap = model.capacity
   -- runs whose requests differ: no delta, as the Headline gives none
   local differ = workloads_differ(model) ~= nil
+  -- the Headline's evidence at the end of its row's note (the order the measured loads
+  -- show, "untested, but the measured loads order them: ..."), so that the CSV says what
+  -- the report says; not where the note already holds it
+  local hrow = {}
+  for _, r in ipairs(model.headline or {}) do hrow[r.key] = r end
+  local function with_evidence(key)
+    local e, r = hrow[key] and hrow[key].evidence, out[#out]
+    if e and e ~= "" and not r.note:find(e, 1, true) then r.note = r.note .. "; evidence: " .. e end
+  end
   if #model.slo > 0 and cap then
     local ca, cb = cap.a, cap.b
     local function fig(c) return lp.capacity_has_figure(c) and c.rps or nil end
@@ -3440,6 +3495,8 @@ function M.curve_rows(model)
       out[#out].note = out[#out].note .. ("; B - A from the measured loads: %s, %s%s"):format(d or rd, rp,
         why and (" " .. why) or "")
     end
+    -- (the "no clear difference" text that opens the note is the evidence's own)
+    if not (cap.evidence and cap.evidence.text) then with_evidence("capacity") end
   end
   -- per GPU (both accelerator counts known): each capacity per its run's GPUs, with its own
   -- verdict and range, as the Headline's per-GPU row gives them
@@ -3482,15 +3539,19 @@ function M.curve_rows(model)
   -- so no point delta here; the range's two ends follow as rows of their own, each with its
   -- two figures (delta = b - a, change_pct against a, as every row): the lower end B's figure
   -- against A's ceiling, the upper end B's ceiling against A's figure
-  local va, vb = sa.max_sustained_rps, sb.max_sustained_rps
+  -- (a run of two workloads: N/A, as in the Headline)
+  local mixed = sa.max_sustained_na or sb.max_sustained_na
+  local va = not sa.max_sustained_na and sa.max_sustained_rps or nil
+  local vb = not sb.max_sustained_na and sb.max_sustained_rps or nil
   local function ceiling(s) return s.ceiling_rps and s.max_sustained_rps and s.ceiling_rps > s.max_sustained_rps
     and s.ceiling_rps or nil end
   local ha, hb = ceiling(sa), ceiling(sb)
   local broken = model.broken and #model.broken > 0
-  local exact = not sa.none and not sb.none and not differ and not broken
+  local exact = not sa.none and not sb.none and not differ and not broken and not mixed
   local ranged = exact and va ~= nil and vb ~= nil and (ha or hb) ~= nil
   row("max_sustained_rps", va, vb, sustained_text(sa), sustained_text(sb), exact and not ranged,
-    broken and "broken" or differ and "not comparable" or "untested")
+    broken and "broken" or differ and "not comparable" or mixed and "unknown" or "untested")
+  with_evidence("max_sustained")
   if ranged then
     local label = { a = model.a.label, b = model.b.label }
     local function gap(key, a, b, ta, tb, what)

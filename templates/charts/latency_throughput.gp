@@ -90,26 +90,30 @@ do for [i = 1:n] {
     if (panel_log[i]) { set logscale y } else { unset logscale y }
     unset arrow
     unset object
-    # the ranges, shaded behind the curves; the estimate inside as a dotted line
+    # the ranges: each run's as a bar of its own in a lane along the top of the panel (A's
+    # above B's), outlined in its colour, over a faint tint of the whole height; the estimate
+    # inside as a dotted line. Two ranges that overlap (the repeats' often do) stay two bars
+    # that can be read apart, never one grey wash over the panel (two tints of 0.12 did that)
     if (exists("cap_a_lo")) {
-      if (cap_a_lo[j] == cap_a_lo[j] && cap_a_hi[j] == cap_a_hi[j]) {
-        set object 1 rectangle from first cap_a_lo[j], graph 0 to first cap_a_hi[j], graph 1 behind \
-          fillcolor rgb color_a fillstyle transparent solid 0.12 noborder
-      }
-      if (cap_b_lo[j] == cap_b_lo[j] && cap_b_hi[j] == cap_b_hi[j]) {
-        set object 2 rectangle from first cap_b_lo[j], graph 0 to first cap_b_hi[j], graph 1 behind \
-          fillcolor rgb color_b fillstyle transparent solid 0.12 noborder
-      }
-    }
-    # a range without an upper end: from its lower end to the right edge
-    if (exists("cap_a_open")) {
-      if (cap_a_open[j] && cap_a_lo[j] == cap_a_lo[j]) {
-        set object 1 rectangle from first cap_a_lo[j], graph 0 to graph 1, graph 1 behind \
-          fillcolor rgb color_a fillstyle transparent solid 0.12 noborder
-      }
-      if (cap_b_open[j] && cap_b_lo[j] == cap_b_lo[j]) {
-        set object 2 rectangle from first cap_b_lo[j], graph 0 to graph 1, graph 1 behind \
-          fillcolor rgb color_b fillstyle transparent solid 0.12 noborder
+      do for [k = 1:2] {
+        lo = k == 1 ? cap_a_lo[j] : cap_b_lo[j]
+        hi = k == 1 ? cap_a_hi[j] : cap_b_hi[j]
+        open = k == 1 ? cap_a_open[j] : cap_b_open[j]
+        col = k == 1 ? color_a : color_b
+        if (lo == lo && (open || hi == hi)) {
+          # (an open range: to the right edge)
+          if (open) {
+            set object (2 * k - 1) rectangle from first lo, graph 0 to graph 1, graph 1 behind \
+              fillcolor rgb col fillstyle transparent solid 0.05 noborder
+            set object (2 * k) rectangle from first lo, graph (0.975 - 0.05 * k) to graph 1, graph (1.025 - 0.05 * k) \
+              back fillcolor rgb col fillstyle transparent solid 0.4 border lc rgb col
+          } else {
+            set object (2 * k - 1) rectangle from first lo, graph 0 to first hi, graph 1 behind \
+              fillcolor rgb col fillstyle transparent solid 0.05 noborder
+            set object (2 * k) rectangle from first lo, graph (0.975 - 0.05 * k) to first hi, graph (1.025 - 0.05 * k) \
+              back fillcolor rgb col fillstyle transparent solid 0.4 border lc rgb col
+          }
+        }
       }
     }
     if (panel_slo[i] == panel_slo[i]) {
@@ -156,8 +160,10 @@ plot NaN with linespoints linestyle 1 title key_a, \
      NaN with lines linestyle 3 title key_slo, \
      NaN with lines linestyle 1 linewidth 1 dashtype 3 title key_cap_a, \
      NaN with lines linestyle 2 linewidth 1 dashtype 3 title key_cap_b, \
-     NaN with boxes fillcolor rgb color_a fillstyle transparent solid 0.12 noborder title key_band_a, \
-     NaN with boxes fillcolor rgb color_b fillstyle transparent solid 0.12 noborder title key_band_b, \
+     NaN with boxes fillcolor rgb color_a fillstyle transparent solid 0.4 border lc rgb color_a \
+       title key_band_a, \
+     NaN with boxes fillcolor rgb color_b fillstyle transparent solid 0.4 border lc rgb color_b \
+       title key_band_b, \
      NaN with points linestyle 5 title key_sat, \
      NaN with points linestyle 6 title key_fail
 unset multiplot

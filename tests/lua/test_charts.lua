@@ -505,7 +505,9 @@ t.test("latency against throughput for the KubeCon pair: stage values, log TTFT 
   t.ok(vars.cap_b_lo[1] ~= vars.cap_b_lo[1] and vars.cap_b_hi[2] ~= vars.cap_b_hi[2], "a lower bound: no band")
   -- the script draws the band and says which line is the estimate
   local gp = t.read(ROOT .. "/templates/charts/latency_throughput.gp")
-  t.ok(gp:find("set object 1 rectangle from first cap_a_lo[j], graph 0 to first cap_a_hi[j], graph 1", 1, true))
+  -- (each run's band a faint tint of the panel's height and a bar in its lane at the top)
+  t.ok(gp:find("set object (2 * k - 1) rectangle from first lo, graph 0 to first hi, graph 1", 1, true))
+  t.ok(gp:find("set object (2 * k) rectangle from first lo, graph (0.975 - 0.05 * k) to first hi", 1, true))
   t.ok(gp:find("'capacity at SLO (estimate), '.label_a", 1, true))
   t.ok(gp:find("band_name_a.', '.label_a", 1, true))
   t.eq({ vars.band_a, vars.cap_a_open }, { "measured bracket", { 0, 0 } })
@@ -557,9 +559,9 @@ t.test("the band around a capacity with repeats is the Headline's range, not the
   t.eq({ vars.cap_b_lo, vars.cap_b_hi, vars.cap_b_open }, { { 200, 20 }, { 300, 30 }, { 0, 0 } })
   -- the key names each band, and the note under the chart says what the repeats' one is
   t.eq({ vars.band_a, vars.band_b }, { "range from repeats", "measured bracket" })
-  t.eq(c.notes, { "x's shaded band is the range its repeats allow the capacity, as in the Headline (10.00–30.00 "
-    .. "req/s): the measured loads around the capacities on the means and on both ends of the repeats' 95 % "
-    .. "intervals, not a 95 % interval; the dotted line is the means' estimate." })
+  t.eq(c.notes, { "x's bar along the top of the panels (over a faint tint) is the range its repeats allow the "
+    .. "capacity, as in the Headline (10.00–30.00 req/s): the measured loads around the capacities on the means and "
+    .. "on both ends of the repeats' 95 % intervals, not a 95 % interval; the dotted line is the means' estimate." })
   -- gnuplot draws it, the key saying which band is which
   local gp = charts.gnuplot()
   t.ok(gp, "gnuplot is installed (scripts/install-deps.sh)")

@@ -674,7 +674,8 @@ local function gap_everywhere(w)
   local summary = md:match("\n## Summary\n\n([^\n]*)")
   out.summary = summary:match("%(%S+ ([+-][%d.]+ %% to [+-][%d.]+ %%) vs %S+%)")
   local note = csv_rows(w .. "/comparison.csv").capacity_at_slo_rps[11]
-  out.csv = note:match("req/s, ([+-][%d.]+ %% to [+-][%d.]+ %%)$")
+  -- (the note goes on with the Headline's evidence after the range)
+  out.csv = note:match("B %- A from the measured loads: [^,]* req/s, ([+-][%d.]+ %% to [+-][%d.]+ %%)")
   local g = json.read(w .. "/comparison.json").capacity.gap
   local H = require("llmd.template").helpers
   out.json = H.pct(g.lo_pct) .. " to " .. H.pct(g.hi_pct)

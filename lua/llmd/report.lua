@@ -3497,6 +3497,21 @@ function M.curve_rows(model)
     end
     -- (the "no clear difference" text that opens the note is the evidence's own)
     if not (cap.evidence and cap.evidence.text) then with_evidence("capacity") end
+    -- the Headline's output tok/s capacity, as its row gives it: figures (a bound's floor),
+    -- texts, its own B - A and evidence in the note; never tested on its own, so "untested"
+    -- unless the capacities are broken or not comparable
+    local h = hrow.capacity_tps
+    if h then
+      local v = cap.evidence and cap.evidence.verdict
+      row("capacity_at_slo_output_tps", h.a, h.b, h.a_text, h.b_text, false,
+        (v == "broken" or v == "not comparable") and v or "untested")
+      out[#out].unit = "tok/s"
+      if h.delta_text and h.delta_text ~= "" then
+        out[#out].note = out[#out].note .. ("; B - A: %s"):format(h.pct_text and h.pct_text ~= h.delta_text
+          and (h.delta_text .. ", " .. h.pct_text) or h.delta_text)
+      end
+      with_evidence("capacity_tps")
+    end
   end
   -- per GPU (both accelerator counts known): each capacity per its run's GPUs, with its own
   -- verdict and range, as the Headline's per-GPU row gives them

@@ -96,6 +96,21 @@ t.test("the max sustained throughput's order is said alike in the md, HTML, JSON
   t.ok(cap:find("the order holds whatever the bound: chunked sustained 126.53 req/s, vllm never achieved more than "
     .. "103.08 req/s at any load", 1, true), cap)
   t.ok(csv_row(csv, "capacity_at_slo_rps")[11]:find("; evidence: " .. cap, 1, true), "capacity's CSV note")
+  -- the Headline's output tok/s capacity has its CSV row too (it had none; new-user trial,
+  -- session 32): vllm's bound is its tok/s at the last load before saturation, 5693.884
+  -- (stage 3's successes.throughput.output_tokens_per_sec), chunked's the TTFT p90 = 200 ms
+  -- crossing between stages 3 and 4 (37.245 and 226.506 ms) carried onto their output tok/s
+  -- (7902.138 and 10472.452): 10112.484 (python3 on the stage files); its evidence the
+  -- Headline's tok/s row's
+  local tps = csv_row(csv, "capacity_at_slo_output_tps")
+  t.eq(tps[2], "tok/s")
+  t.near(tonumber(tps[3]), 5693.884, 1e-3)
+  t.near(tonumber(tps[4]), 10112.484, 1e-3)
+  t.eq(tps[7], "untested")
+  local ev = t.headline_row(js, "Capacity at SLO, output tok/s").evidence
+  t.ok(ev:find("the measured loads order them in output tok/s too", 1, true), ev)
+  t.ok(tps[11]:find("vllm: ≥ 5,693.9 tok/s; chunked: about 10,112.5 tok/s; B - A: +1,471.1 to +4,778.6 tok/s, "
+    .. "+22.9 % to +83.9 %; evidence: " .. ev, 1, true), tps[11])
 end)
 
 t.test("KV rates: at least 3 significant digits, and a row's A, B and Delta to one precision", function()

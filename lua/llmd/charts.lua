@@ -898,14 +898,6 @@ function M.start(list, templates, out_dir, gp)
   return pending
 end
 
-local function read_part(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
-end
-
 -- Waits for one of M.start's gnuplots (within M.TIMEOUT of its start) and writes its SVG:
 -- chart.svg (the SVG text) and chart.file ("charts/NAME.svg"). A gnuplot that fails or
 -- writes no SVG is an error naming the template.
@@ -918,7 +910,7 @@ local function finish_job(j)
       j.p:kill(1)
       st = { ok = false, timed_out = true }
     end
-    svg, err = read_part(j.out), read_part(j.err) or ""
+    svg, err = ws.read_text(j.out), ws.read_text(j.err) or ""
     os.remove(j.out)
     os.remove(j.err)
     -- anything but a whole SVG (a template error, or a disk that filled under gnuplot's

@@ -795,6 +795,22 @@ function M.test_name(test)
   return test and test.exact and "exact Mann-Whitney" or "Mann-Whitney"
 end
 
+-- One test of a sample kind, shared by every row of it: memo[key] holds its result (or
+-- {why =}) once compute() has run; each caller gets its own copy of the result, or nil, why.
+local function memoised(memo, key, compute)
+  local r = memo and memo[key]
+  if r == nil then
+    local why
+    r, why = compute()
+    r = r or { why = why }
+    if memo then memo[key] = r end
+  end
+  if r.why then return nil, r.why end
+  local copy = {}
+  for k, v in pairs(r) do copy[k] = v end
+  return copy
+end
+
 -- The test for an overall row: Mann-Whitney on per-request samples of both runs, else
 -- Welch on the repeats when each run is repeats of one load point, else nil and why.
 -- labels: {a =, b =}, the runs' names in its texts ("A" and "B" without them).
@@ -832,25 +848,12 @@ function M.row_test(key, ra, rb, pa, pb, memo, labels)
   if kind and (#pa > 1 or #pb > 1) and M.any_repeats(pa, pb) then
     -- several load points, repeated: the repeats are the units, never their requests
     -- pooled (M.stratified_repeat_test); one test per sample kind, as on the samples
-    local mk = "repeats:" .. kind
-    local r = memo and memo[mk]
-    if r == nil then
-      local why
-      r, why = M.stratified_repeat_test(pa, pb, kind)
-      r = r or { why = why }
-      if memo then memo[mk] = r end
-    end
-    if r.why then return nil, r.why end
-    local copy = {}
-    for k, v in pairs(r) do copy[k] = v end
-    return copy
+    return memoised(memo, "repeats:" .. kind, function() return M.stratified_repeat_test(pa, pb, kind) end)
   end
   if kind and (#pa > 1 or #pb > 1) then
     -- several load points: stratified by load point, never the samples pooled over them
-    local r = memo and memo[kind]
-    if r == nil then
-      local why
-      r, why = M.stratified_mann_whitney(ra, rb, pa, pb, kind)
+    return memoised(memo, kind, function()
+      local r, why = M.stratified_mann_whitney(ra, rb, pa, pb, kind)
       if r and kind == "itl" then
         -- the design effect of the gaps per request, over the points tested
         local gaps, reqs = 0, 0
@@ -863,13 +866,8 @@ function M.row_test(key, ra, rb, pa, pb, memo, labels)
         end
         r = M.declustered(r, gaps, reqs > 0 and reqs or nil)
       end
-      r = r or { why = why }
-      if memo then memo[kind] = r end
-    end
-    if r.why then return nil, r.why end
-    local copy = {}
-    for k, v in pairs(r) do copy[k] = v end
-    return copy
+      return r, why
+    end)
   end
   -- A run that is repeats of one load point shows the mean over its repeats (what the
   -- report's figure is: its run_figure), so such a row is tested on the repeats, never on

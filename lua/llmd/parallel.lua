@@ -22,6 +22,7 @@ local proc = require "llmd.proc"
 local scan = require "llmd.scan"
 local stats = require "llmd.stats"
 local tl = require "llmd.timeline"
+local ws = require "llmd.workspace"
 
 local M = {}
 
@@ -100,13 +101,7 @@ end
 
 -- Files ---------------------------------------------------------------------------------------
 
-local function read(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
-end
+local read = ws.read_text
 
 local function write(path, text)
   local f, err = io.open(path, "wb")

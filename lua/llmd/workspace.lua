@@ -59,6 +59,16 @@ local function write_tmp(path, tmp, text, mode, fail)
   if not rok then fail("", rerr) end
 end
 
+-- The whole of a file's bytes, or nil when it cannot be opened (absent: the caller says what
+-- that means).
+function M.read_text(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
 -- Writes text atomically (a temporary file beside it, then rename); mode "755" for scripts.
 -- Every step is checked (write, flush, close, chmod, rename): a full disk or any other
 -- failure raises naming the file, and leaves neither a partial file nor the temporary one.

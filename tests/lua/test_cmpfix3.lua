@@ -185,31 +185,7 @@ t.test("a run of two workloads has no max sustained throughput: N/A with why, in
   end
 end)
 
--- A ladder of vLLM detailed results (the synthetic detailed file, its arrays replaced, as
--- test_decision.lua's): points = {{rate, ttfts (s)}, ...}, one file each (a repeat: the same
--- rate again); every request ends 0.5 s after its first token, 64 output tokens.
-local function latency_ladder(points)
-  local dir = t.tmpdir()
-  for i, p in ipairs(points) do
-    local d = json.read(t.fixtures() .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json")
-    local ttfts = p[2]
-    local n = #ttfts
-    d.ttfts, d.latencies, d.output_lens, d.errors, d.start_times, d.input_lens, d.itls = {}, {}, {}, {}, {}, {}, {}
-    for k = 1, n do
-      d.ttfts[k], d.latencies[k], d.output_lens[k], d.errors[k] = ttfts[k], ttfts[k] + 0.5, 64, ""
-      d.start_times[k], d.input_lens[k] = 100 + k / p[1], 256
-      local g = {}
-      for j = 1, 63 do g[j] = 0.5 / 63 end
-      d.itls[k] = g
-    end
-    d.num_prompts, d.completed, d.failed = n, n, 0
-    d.request_rate, d.max_concurrency = p[1], json.null
-    d.duration = n / (0.99 * p[1]) + i * 1e-9
-    d.request_throughput = 0.99 * p[1]
-    t.write(("%s/benchmark_%02d.json"):format(dir, i), t.vllm_text(d))
-  end
-  return dir
-end
+local latency_ladder = t.latency_ladder
 
 local function perf_model(da, db)
   local harness = require "llmd.harness"

@@ -150,6 +150,35 @@ function M.fixtures()
   return dir
 end
 
+-- A ladder of vLLM detailed results (the synthetic detailed file, its arrays replaced) in a
+-- new folder: points = {{rate, ttfts (s)}, ...}, one file each (a repeat: the same rate
+-- again); every request ends 0.5 s after its first token, 64 output tokens.
+function M.latency_ladder(points)
+  local json = require "llmd.json"
+  local dir = M.tmpdir()
+  for i, p in ipairs(points) do
+    local d = json.read(M.fixtures() .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json")
+    local ttfts = p[2]
+    local n = #ttfts
+    d.ttfts, d.latencies, d.output_lens, d.errors, d.start_times, d.input_lens, d.itls = {}, {}, {}, {}, {}, {}, {}
+    for k = 1, n do
+      d.ttfts[k], d.latencies[k], d.output_lens[k], d.errors[k] = ttfts[k], ttfts[k] + 0.5, 64, ""
+      d.start_times[k], d.input_lens[k] = 100 + k / p[1], 256
+      local g = {}
+      for j = 1, 63 do g[j] = 0.5 / 63 end
+      d.itls[k] = g
+    end
+    d.num_prompts, d.completed, d.failed = n, n, 0
+    d.request_rate, d.max_concurrency = p[1], json.null
+    -- (each file's duration a nanosecond apart: repeats of one point would otherwise be
+    -- copies of one file, which llmd.harness refuses as a measurement counted twice)
+    d.duration = n / (0.99 * p[1]) + i * 1e-9
+    d.request_throughput = 0.99 * p[1]
+    M.write(("%s/benchmark_%02d.json"):format(dir, i), M.vllm_text(d))
+  end
+  return dir
+end
+
 -- |got - want| / |want| (0 when equal).
 function M.rel(got, want)
   if got == want then return 0 end

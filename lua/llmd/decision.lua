@@ -1379,9 +1379,12 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
     if clo.kind ~= "interpolated" then x_lo = select(2, M.means_span(clo)) end
     local m = type(chi.rps) == "number" and type(x_lo) == "number" and x_lo ~= math.huge
       and M.effect_pct(x_lo, chi.rps) or nil
+    -- the margin is kept whichever way the threshold goes: a named order whose ranges
+    -- touch (least gap 0) is read on it too; margin_lo_kind says whether the lower run's
+    -- figure is an estimate or the top of a span with no estimate (below its lowest load)
+    if m then ev.margin_pct, ev.margin_hi, ev.margin_lo, ev.margin_lo_kind = m, chi.rps, x_lo, clo.kind end
     if m and m < thr then
       ev.verdict, ev.below_threshold, ev.margin_higher, ev.ordered = "not shown to differ", true, apart, nil
-      ev.margin_pct, ev.margin_hi, ev.margin_lo = m, chi.rps, x_lo
       return ev
     end
   end

@@ -1809,6 +1809,15 @@ local function below_threshold_reason(model, A, B, ev, per)
     how = ("%s met %s at %s and %s already failed %s at %s%s"):format(hi.label, w.the, rate(ev.passed_rps), lo.label,
       w.it, rate(ev.failed_rps), same_load_text(ev))
   end
+  if ev.margin_lo_kind == "below_lowest" then
+    -- the lower run failed at its lowest load: its capacity has no estimate, only a top, and
+    -- "3.48 against 3.48 (+0.0 %)" would read as a gap measured at 0; it is a gap not measured
+    return ("the measured loads put %s's capacity above %s's (%s), but by how much is not known: %s's capacity "
+      .. "has no estimate (it failed at the lowest load tried), and the least gap the loads allow, %s against "
+      .. "just below %s, is under the practical threshold of %s %%; measuring %s below %s would tell")
+      :format(hi.label, lo.label, how, lo.label, rate(ev.margin_hi), rate(ev.margin_lo),
+        T.helpers.num(model.min_effect, 1), lo.label, rate(ev.margin_lo))
+  end
   return ("the measured loads put %s's capacity above %s's (%s), but only %s against %s (%s), below the practical "
     .. "threshold of %s %%"):format(hi.label, lo.label, how, rate(ev.margin_hi), rate(ev.margin_lo),
     T.helpers.pct(ev.margin_pct), T.helpers.num(model.min_effect, 1))
@@ -2035,7 +2044,7 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
   local said = ev.winner or (ev.ordered and ev.higher) or (ev.below_threshold and ev.margin_higher) or nil
   -- (gap_wide: req/s figures within the threshold whose spans allow more: the req/s row
   -- quotes its req/s gap, which says nothing of the gap in tok/s)
-  if not said and ev.verdict ~= "about the same" and not ev.gap_wide then return cap_text end
+  if not said and ev.verdict ~= "about the same" and not ev.gap_wide then return cap_text, ev.verdict end
   local basis = evidence_basis(A, B, ca, cb)
   local ta_, tb_ = capacity_in_tps(ca), capacity_in_tps(cb)
   local touch = decision.capacity_touch_tps(ca, cb)
@@ -2045,14 +2054,14 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
     -- within the threshold too (the req/s rule, decision.capacity_evidence)
     local thr = model.min_effect
     if not ev.gap_wide and g and g.lo_pct and g.hi_pct and g.lo_pct >= -thr and g.hi_pct <= thr then
-      return cap_text
+      return cap_text, ev.verdict
     end
     return ("%s; the req/s figures are within the practical threshold of %s %%, but in output tok/s the measured "
       .. "loads allow B − A %s: not shown to differ, no winner"):format(basis, T.helpers.num(thr, 1),
-      g and decision.gap_pct_text(g, T.helpers.pct) or "either way")
+      g and decision.gap_pct_text(g, T.helpers.pct) or "either way"), "not shown to differ"
   end
   if not g then
-    return basis .. ": not ordered in output tok/s, where a load point its span is read from has no tok/s"
+    return basis .. ": not ordered in output tok/s, where a load point its span is read from has no tok/s", "unknown"
   end
   local order = decision.gap_order(g, touch)
   local function tok(x) return T.helpers.num(x, 1) .. " tok/s" end
@@ -2064,9 +2073,10 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
       or hi_open and ("B − A of %s tok/s or more"):format(T.helpers.signed(g.lo_rps, 1))
       or ("B − A from %s to %s tok/s"):format(T.helpers.signed(g.lo_rps, 1), T.helpers.signed(g.hi_rps, 1))
     return ("%s: %sthe order in req/s does not carry over to output tok/s: the measured loads allow %s, so either "
-      .. "may be higher in tok/s"):format(basis, (ca.interval and cb.interval) and "" or "untested; ", range)
+      .. "may be higher in tok/s"):format(basis, (ca.interval and cb.interval) and "" or "untested; ", range),
+      (ca.interval and cb.interval) and "not shown to differ" or "untested"
   end
-  if ev.below_threshold and order == said then return cap_text end
+  if ev.below_threshold and order == said then return cap_text, "not shown to differ" end
   local la, ha = decision.capacity_span(ta_)
   local lb, hb = decision.capacity_span(tb_)
   local hi, lo = order == "b" and B or A, order == "b" and A or B
@@ -2074,10 +2084,10 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
     tok(order == "b" and lb or la), lo.label, tok(order == "b" and ha or hb), touch and same_load_text(ev) or "")
   if ca.interval and cb.interval then
     return ("%s: apart in output tok/s%s, %s higher: %s"):format(basis, order == said and " too" or "", hi.label,
-      spans)
+      spans), order == "b" and "B higher" or "A higher"
   end
   return ("%s: untested, but the measured loads order them in output tok/s%s: %s"):format(basis,
-    order == said and " too" or "", spans)
+    order == said and " too" or "", spans), "untested"
 end
 
 -- The evidence of a per-GPU row where one run's accelerator count is unknown: N/A, with why
@@ -2145,7 +2155,7 @@ local function headline_evidence(model, A, B)
     elseif k == "capacity" then
       r.evidence = cap
     elseif k == "capacity_tps" then
-      r.evidence = capacity_tps_evidence_text(model, A, B, cap_tps)
+      r.evidence, r.tps_verdict = capacity_tps_evidence_text(model, A, B, cap_tps)
     elseif k == "max_sustained_per_gpu" then
       r.evidence = sus_gpu
     elseif k == "max_sustained" then
@@ -2623,7 +2633,16 @@ local function summary(model, A, B)
         -- is higher (one direction everywhere: swapping the runs gives the reciprocal range)
         local g = decision.capacity_gap(ca, cb)
         local gap = decision.gap_pct_text(g, T.helpers.pct) or "either may be higher"
+        local zero = gap == "at least " .. T.helpers.pct(0)
         if gap ~= "either may be higher" then gap = ("%s %s vs %s"):format(B.label, gap, A.label) end
+        if g and (g.lo_pct == 0 or g.hi_pct == 0) and ev.margin_pct and ev.margin_lo_kind == "interpolated" then
+          -- ranges that touch bound no gap beyond 0 on one side: the order is named on the
+          -- margin over the lower run's estimate, which is quoted beside the range, or instead
+          -- of it where the range is only "at least +0.0 %"
+          local m = ("%s %s over %s's estimate of %s"):format(hi.label,
+            T.helpers.pct((ev.margin_hi / ev.margin_lo - 1) * 100), lo.label, rate_text(ev.margin_lo))
+          gap = zero and (m .. "; the ranges bound no gap above 0") or (gap .. "; " .. m)
+        end
         if ev.winner and ev.same_load then
           -- ranges that meet at one load: the repeats' intervals on opposite sides of the SLOs there
           local w = decision.slo_words(model.slo)
@@ -3498,13 +3517,13 @@ function M.curve_rows(model)
     -- (the "no clear difference" text that opens the note is the evidence's own)
     if not (cap.evidence and cap.evidence.text) then with_evidence("capacity") end
     -- the Headline's output tok/s capacity, as its row gives it: figures (a bound's floor),
-    -- texts, its own B - A and evidence in the note; never tested on its own, so "untested"
-    -- unless the capacities are broken or not comparable
+    -- texts, its own B - A and evidence in the note, and the verdict that evidence states
+    -- (the req/s one where the tok/s spans agree with it, else their own order or none)
     local h = hrow.capacity_tps
     if h then
       local v = cap.evidence and cap.evidence.verdict
       row("capacity_at_slo_output_tps", h.a, h.b, h.a_text, h.b_text, false,
-        (v == "broken" or v == "not comparable") and v or "untested")
+        (v == "broken" or v == "not comparable") and v or h.tps_verdict or "untested")
       out[#out].unit = "tok/s"
       if h.delta_text and h.delta_text ~= "" then
         out[#out].note = out[#out].note .. ("; B - A: %s"):format(h.pct_text and h.pct_text ~= h.delta_text

@@ -1,0 +1,83 @@
+-- Session 33 lead fixes of the new-user trial: capacity texts that read a gap not measured
+-- as a gap measured at 0.
+local t = require "testlib"
+local json = require "llmd.json"
+
+-- n TTFTs (seconds) evenly from lo to hi
+local function spread(lo, hi, n)
+  local xs = {}
+  for k = 1, n do xs[k] = lo + (hi - lo) * (k - 1) / (n - 1) end
+  return xs
+end
+
+-- the verdict column (7th) of a comparison.csv row; the rows tested here have no quoted
+-- cell before it
+local function csv_verdict(ws, key)
+  local line = t.read(ws .. "/comparison.csv"):match("\n" .. key .. ",([^\n]*)")
+  local cells = {}
+  for c in (line .. ","):gmatch("([^,]*),") do cells[#cells + 1] = c end
+  return cells[6]
+end
+
+local function summary(ws)
+  local md = t.read(ws .. "/comparison_report.md")
+  return md:match("## Summary\n\n(.-)\n\n## ") or md
+end
+
+t.test("capacity: A fails at its lowest load where B passes: no '+0.0 %' gap, says the size is unknown", function()
+  -- three repeats of one load each; A's TTFTs all 250-260 ms (p95 > 230 ms in every
+  -- repeat), B's all 170-180 ms (< 230 ms): B met the SLO where A failed it, at the one load
+  -- both measured, so A's capacity has no estimate and the gap has no size
+  local a = t.latency_ladder { { 3.6, spread(0.250, 0.260, 20) }, { 3.6, spread(0.251, 0.261, 20) },
+    { 3.6, spread(0.252, 0.259, 20) } }
+  local b = t.latency_ladder { { 3.6, spread(0.170, 0.180, 20) }, { 3.6, spread(0.171, 0.181, 20) },
+    { 3.6, spread(0.172, 0.179, 20) } }
+  local ws, r = t.compare { "--a", a, "--b", b, "--a-label", "base", "--b-label", "fast", "--slo", "ttft_p95_ms=230" }
+  t.eq(r.code, 0, r.stderr)
+  local s = summary(ws)
+  t.ok(s:find("but by how much is not known: base's capacity has no estimate", 1, true), s)
+  t.ok(not s:find("(+0.0 %)", 1, true), s)
+  t.ok(s:find("measuring base below", 1, true), s)
+  -- the CSV's tok/s row says what the Headline's tok/s row says (it said "untested" here,
+  -- where every other output said "not shown to differ")
+  t.eq({ csv_verdict(ws, "capacity_at_slo_rps"), csv_verdict(ws, "capacity_at_slo_output_tps") },
+    { "not shown to differ", "not shown to differ" })
+  local md = t.read(ws .. "/comparison_report.md")
+  t.ok(md:match("| Capacity at SLO, output tok/s |[^\n]*not shown to differ"), "md tok/s row")
+end)
+
+t.test("capacity: a winner whose ranges touch quotes its margin over the other's estimate, not 'at least +0.0 %'",
+  function()
+    -- A: 3 loads x 3 repeats, TTFTs far under 300 ms at the first two, far over at the third;
+    -- B: the same loads, under everywhere. The repeats' ranges meet only at the third load.
+    local lo, hi = spread(0.100, 0.110, 20), spread(0.380, 0.390, 20)
+    local pa, pb = {}, {}
+    local function shifted(xs, d)
+      local ys = {}
+      for k, x in ipairs(xs) do ys[k] = x + d end
+      return ys
+    end
+    for _, rate in ipairs { 2, 3.6, 5 } do
+      for j = 1, 3 do -- each repeat 1 ms apart, so that the repeats have a spread
+        pa[#pa + 1] = { rate, shifted(rate == 5 and hi or lo, j / 1000) }
+        pb[#pb + 1] = { rate, shifted(lo, j / 1000) }
+      end
+    end
+    local ws, r = t.compare { "--a", t.latency_ladder(pa), "--b", t.latency_ladder(pb), "--a-label", "ladA",
+      "--b-label", "ladB", "--slo", "ttft_p95_ms=300" }
+    t.eq(r.code, 0, r.stderr)
+    local s = summary(ws)
+    t.ok(not s:find("at least +0.0 %", 1, true), s)
+    local m = json.read(ws .. "/comparison.json")
+    local ca, cb = m.capacity.a, m.capacity.b
+    t.eq({ ca.kind, cb.kind }, { "interpolated", "never_violated" })
+    -- the margin quoted is B's lower end over A's estimate, as an ordinary percentage
+    -- (B / A - 1), computed here from the two figures comparison.json holds
+    local want = ("ladB %+.1f %% over ladA's estimate"):format((cb.rps / ca.rps - 1) * 100)
+    t.ok(s:find(want, 1, true), want .. " in: " .. s)
+    t.ok(s:find("the ranges bound no gap above 0", 1, true), s)
+    -- the tok/s capacities are apart too (A's at most what it delivered at 5 req/s, B's at
+    -- least that): the CSV names the order, as the Headline's tok/s evidence does
+    t.eq({ csv_verdict(ws, "capacity_at_slo_rps"), csv_verdict(ws, "capacity_at_slo_output_tps") },
+      { "B higher", "B higher" })
+  end)

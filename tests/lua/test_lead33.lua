@@ -81,3 +81,18 @@ t.test("capacity: a winner whose ranges touch quotes its margin over the other's
     t.eq({ csv_verdict(ws, "capacity_at_slo_rps"), csv_verdict(ws, "capacity_at_slo_output_tps") },
       { "B higher", "B higher" })
   end)
+
+t.test("headline: whole-run output tok/s per GPU of different workloads has no delta", function()
+  -- llm-d-1p1d (7999/200 tokens a request) against llm-d-2p1d (9999/100): different
+  -- workloads (FORMATS.md / the files' input_lens, output_lens), every other Headline gap is
+  -- "N/A (the workloads differ)"; this row gave "-170.8 tok/s | -49.0 %"
+  local dir = t.tmpdir()
+  t.write(dir .. "/a.yaml", "gpus: 2\n")
+  t.write(dir .. "/b.yaml", "gpus: 3\n")
+  local F = t.fixtures() .. "/vllm-benchmark/exp-7_H100"
+  local ws, r = t.compare { "--a", F .. "/llm-d-1p1d", "--b", F .. "/llm-d-2p1d", "--a-info", dir .. "/a.yaml",
+    "--b-info", dir .. "/b.yaml" }
+  t.eq(r.code, 0, r.stderr)
+  local line = t.read(ws .. "/comparison_report.md"):match("\n(| Output tok/s per GPU %(whole run%) |[^\n]*)")
+  t.ok(line and line:find("| N/A (the workloads differ) | N/A (the workloads differ) |", 1, true), line)
+end)

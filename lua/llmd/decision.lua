@@ -67,9 +67,19 @@ local function slo_key_ok(key)
   return m.unit == "ms" and m.better == "lower"
 end
 
+-- "TTFT p95 ≤ 200.0 ms": the limit in the metric's own format where that format shows it
+-- exactly, else as given ("≤ 0.25 ms", never "≤ 0.2 ms": a limit rounded reads as a
+-- different SLO, and a value between the two would seem to pass or fail wrongly)
 local function slo_text(key, max)
   local m = metrics.get(key)
-  return ("%s ≤ %s"):format(m.label, metrics.format(key, max))
+  local shown = metrics.format(key, max, nil, { bare = true })
+  if tonumber((shown:gsub(",", ""))) ~= max then
+    local exact = metrics.group_thousands(("%.15g"):format(max))
+    shown = metrics.format(key, max):gsub("^[%d,.%-]+", function() return exact end)
+  else
+    shown = metrics.format(key, max)
+  end
+  return ("%s ≤ %s"):format(m.label, shown)
 end
 
 -- The SLO list from "key=max,key=max" or a mapping {key = max} (an info file's or a

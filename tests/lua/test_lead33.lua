@@ -96,3 +96,13 @@ t.test("headline: whole-run output tok/s per GPU of different workloads has no d
   local line = t.read(ws .. "/comparison_report.md"):match("\n(| Output tok/s per GPU %(whole run%) |[^\n]*)")
   t.ok(line and line:find("| N/A (the workloads differ) | N/A (the workloads differ) |", 1, true), line)
 end)
+
+t.test("an SLO's limit is shown as given, never rounded to another limit", function()
+  local d = require "llmd.decision"
+  -- by hand: the limits as typed; the metric's own format (one decimal for ms, two for %)
+  -- where it shows them exactly
+  local cases = { { "ttft_p95_ms=0.25", "TTFT p95 ≤ 0.25 ms" }, { "ttft_p95_ms=226.55", "TTFT p95 ≤ 226.55 ms" },
+    { "ttft_p95_ms=200", "TTFT p95 ≤ 200.0 ms" }, { "error_rate_pct=1", "Error rate ≤ 1.00 %" },
+    { "error_rate_pct=0.125", "Error rate ≤ 0.125 %" }, { "ttft_p95_ms=12345.678", "TTFT p95 ≤ 12,345.678 ms" } }
+  for _, c in ipairs(cases) do t.eq(d.slo_phrase(d.parse_slo(c[1])), c[2], c[1]) end
+end)

@@ -173,6 +173,10 @@ mkdir -p runB
 run "$BIN" compare.lua --a runA --b runB --a-label x --b-label x
 expect_rc 2
 expect_err_first "compare.lua: both runs are labelled 'x'; give them different labels with --a-label and --b-label"
+# an empty label made "| (A)" headings and "offered for , ..." sentences
+run "$BIN" compare.lua --a runA --b runB --b-label ""
+expect_rc 2
+expect_err_first "compare.lua: --b-label: empty; give the run a name (the default is its folder's name)"
 run "$BIN" compare.lua --a runA --b runB --a-info nope.yaml
 expect_rc 2
 expect_err_first "compare.lua: --a-info nope.yaml: cannot open: No such file or directory"

@@ -197,6 +197,12 @@ expect_err_has "warning: stackgpu.info.yaml: stack: 'gpu' is kept as an extra ro
 # replicas is no near miss of a key llmdlua reads: said nothing of
 case "$err" in *"'replicas'"*) fail "warned of replicas: $err" ;; *) ok ;; esac
 
+name="compare.lua: a --parent that does not exist is made, and said (a mistyped one held the workspace silently)"
+run "$BIN" compare.lua --a "$REPO/tests/fixtures/kubecon-na-2025_vllm" \
+    --b "$REPO/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching" --parent "$TMP/nope/deeper"
+expect_rc 0
+expect_err_has "note: $TMP/nope/deeper did not exist; made it for the workspace"
+
 name="an error comes after what the script printed before it, on one pipe too"
 "$BIN" -e 'io.write("Workspace: here\n"); error("boom", 0)' >"$TMP/both" 2>&1
 if [ "$(cat "$TMP/both")" = "$(printf 'Workspace: here\nllmdlua: boom')" ]; then ok; else fail "order: $(cat "$TMP/both")"; fi

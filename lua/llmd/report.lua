@@ -1048,10 +1048,11 @@ local function sustained_text(s, per)
     -- with repeats that differ, each one's share (one crashed repeat among clean ones)
     local each = lp.failed_repeats_text(s)
     if each then
-      return metrics.na(("%s %% of requests failed at the lowest load, %s; the shortfall is failed requests, not "
-        .. "overload"):format(T.helpers.num(s.failed_pct, 0), each))
+      return metrics.na(("%.4g %% of requests failed at the lowest load, %s; the shortfall is failed requests, not "
+        .. "overload"):format(s.failed_pct, each))
     end
-    return metrics.na(("%s %% of requests failed at the lowest load"):format(T.helpers.num(s.failed_pct, 0)))
+    -- (the share as the saturation's reason gives it, "3.333 %", never rounded to "3 %")
+    return metrics.na(("%.4g %% of requests failed at the lowest load"):format(s.failed_pct))
   end
   return metrics.na(s.point == 1 and "saturated at the lowest load" or s.reason or "unknown")
 end

@@ -106,3 +106,17 @@ t.test("an SLO's limit is shown as given, never rounded to another limit", funct
     { "error_rate_pct=0.125", "Error rate ≤ 0.125 %" }, { "ttft_p95_ms=12345.678", "TTFT p95 ≤ 12,345.678 ms" } }
   for _, c in ipairs(cases) do t.eq(d.slo_phrase(d.parse_slo(c[1])), c[2], c[1]) end
 end)
+
+t.test("max sustained N/A for failures at the lowest load gives the share as measured, not rounded", function()
+  local report = require "llmd.report"
+  -- 1 request in 30 failed (3.333... %, printed to 4 significant digits as the saturation's
+  -- reason gives it): 3.6 req/s offered, 3.36 succeeded (93.3 %, below the 95 % share), and
+  -- with the failed ones 3.36 / (1 - 1/30) = 3.476 answered (96.6 %): the shortfall is
+  -- failures, not overload (by hand); it read "3 %"
+  local err = 100 / 30
+  local run = t.run_of { { rate = 3.6, values = { throughput_req_s = 3.36, ttft_p90_ms = 50, error_rate_pct = err } } }
+  local ok = t.run_of { { rate = 3.6, values = { throughput_req_s = 3.6, ttft_p90_ms = 50, error_rate_pct = 0 } } }
+  local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+  local m = report.build { a = sd("x", ok), b = sd("y", run), generated = 0 }
+  t.eq(t.headline_row(m, "Max sustained throughput").b_text, "N/A (3.333 % of requests failed at the lowest load)")
+end)

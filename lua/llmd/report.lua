@@ -3085,9 +3085,11 @@ local function summary(model, A, B)
     end
   end
   if #warned > 0 then
-    out[#out + 1] = ("%s's own result files disagree with each other (see Data checks), so %s figures are in "
-      .. "doubt."):format(
-      table.concat(warned, " and "), #warned == 1 and "its" or "their")
+    -- (each run's files are checked on their own: a file whose rates disagree with its own
+    -- counts and duration, or two files of one run; never one run's against the other's)
+    out[#out + 1] = ("%s's own result files hold figures that do not agree with each other (a file's rates with "
+      .. "its counts, or one file with another: see Data checks), so %s figures are in doubt."):format(
+      table.concat(warned, "'s and "), #warned == 1 and "its" or "their")
   end
   local ea, eb = A.run.overall.values.error_rate_pct, B.run.overall.values.error_rate_pct
   if (ea and ea > 0) or (eb and eb > 0) then

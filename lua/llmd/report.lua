@@ -2143,6 +2143,12 @@ local function headline_evidence(model, A, B)
   -- the totals by the same rule: where the measured loads order them, the total row says so
   -- as the per-GPU row does, never only "untested"
   if comparable then sus = sustained_order_evidence(model, A, B, sus, false) or sus end
+  -- one run's accelerator count unknown: no per-GPU row compares anything, and says so as
+  -- the capacity's does (the max sustained one said "one run per load ...: untested", the
+  -- whole-run tok/s one "not like for like", as if a test were all that was missing)
+  local pg = model.per_gpu
+  local one_unknown = pg and pg.a and pg.b and (pg.a.gpus == nil) ~= (pg.b.gpus == nil)
+  if one_unknown then sus_gpu = per_gpu_unknown_evidence(model, A, B) end
   for _, r in ipairs(model.headline) do
     local k = r.key
     -- (a row N/A on both sides says why in its cells; its evidence says it is not compared,
@@ -2179,6 +2185,7 @@ local function headline_evidence(model, A, B)
       -- the GPUs, and its share per GPU follows their count: no comparison of the setups
       local gc = k == "output_tps_per_gpu" and model.gpu_counts
       r.evidence = differ and ("not comparable: the workloads differ (%s)"):format(differ)
+        or k == "output_tps_per_gpu" and one_unknown and per_gpu_unknown_evidence(model, A, B)
         or gc and model.workload_match.like_for_like and ("not like for like per GPU: the same loads served on %d "
           .. "and %d GPUs, so a run that keeps up delivers about the same total either way and its share per GPU "
           .. "follows the GPU counts, not the setups (%s); capacity and max sustained throughput per GPU compare "

@@ -137,3 +137,18 @@ t.test("an exact test that cannot decide says when ties, not the number of repea
   t.eq(r2.verdict, "not shown to differ")
   t.ok(r2.note:find("3 and 3 repeats (A's repeats all one value) can give no p below 0.1,", 1, true), r2.note)
 end)
+
+t.test("one run's GPU count unknown: every per-GPU row's evidence says so, none 'untested'", function()
+  local dir = t.tmpdir()
+  t.write(dir .. "/g1.yaml", "gpus: 1\n")
+  local K = t.here() .. "/../fixtures"
+  local ws, r = t.compare { "--a", K .. "/kubecon-na-2025_vllm", "--b",
+    K .. "/kubecon-na-2025_vllm_chunking_and_prefix_caching", "--a-info", dir .. "/g1.yaml", "--b-label", "chunk" }
+  t.eq(r.code, 0, r.stderr)
+  local md = t.read(ws .. "/comparison_report.md")
+  for _, label in ipairs { "Max sustained throughput per GPU", "Output tok/s per GPU (whole run)" } do
+    local line = md:match("\n(| " .. label:gsub("%p", "%%%0") .. " |[^\n]*)")
+    t.ok(line and line:find("| N/A (not compared per GPU: chunk's accelerator count is unknown, give gpus: N in its "
+      .. "info file; the totals' order says nothing of the order per GPU) |", 1, true), label .. ": " .. tostring(line))
+  end
+end)

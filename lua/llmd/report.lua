@@ -379,14 +379,31 @@ end
 
 -- The load stages the result files of run (llmd.harness) hold: "2 stages: 1/s, 5/s (warm-up)",
 -- or nil when they name none. (The Configuration Summary's row when no stages are stated.)
+-- Stages of one load are repeats of one load point, said as such: "3 stages (1 load point,
+-- 3 repeats): 3.6/s x3", never "3.6/s, 3.6/s, 3.6/s", which reads as three loads.
 function M.stages_read(run)
-  local parts = {}
+  local order, n, total = {}, {}, 0
   for _, st in ipairs(run and run.stages or {}) do
     local s = st.rate and ("%g/s"):format(st.rate) or st.concurrency and ("c=%g"):format(st.concurrency)
       or "load unknown"
-    parts[#parts + 1] = s .. (st.warmup and " (warm-up)" or "")
+    s = s .. (st.warmup and " (warm-up)" or "")
+    -- (stages of an unknown load are no repeats of each other)
+    if s:match("^load unknown") then s = s .. string.rep("\0", total) end
+    if not n[s] then order[#order + 1], n[s] = s, 0 end
+    n[s], total = n[s] + 1, total + 1
   end
-  return #parts > 0 and (T.helpers.count(#parts, "stage") .. ": " .. table.concat(parts, ", ")) or nil
+  if total == 0 then return nil end
+  local parts, repeated = {}, false
+  for i, s in ipairs(order) do
+    local k = n[s]
+    repeated = repeated or k > 1
+    parts[i] = s:gsub("%z", "") .. (k > 1 and (" ×" .. k) or "")
+  end
+  local head = T.helpers.count(total, "stage")
+  if repeated then
+    head = ("%s (%s, repeated)"):format(head, T.helpers.count(#order, "load point"))
+  end
+  return head .. ": " .. table.concat(parts, ", ")
 end
 
 local function config_rows(A, B)

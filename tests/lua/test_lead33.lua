@@ -152,3 +152,17 @@ t.test("one run's GPU count unknown: every per-GPU row's evidence says so, none 
       .. "info file; the totals' order says nothing of the order per GPU) |", 1, true), label .. ": " .. tostring(line))
   end
 end)
+
+t.test("Configuration Summary's load stages say repeats of one load as repeats", function()
+  local report = require "llmd.report"
+  -- by hand: stages of one load are repeats of one load point
+  t.eq(report.stages_read { stages = { { rate = 3.6 }, { rate = 3.6 }, { rate = 3.6 } } },
+    "3 stages (1 load point, repeated): 3.6/s ×3")
+  t.eq(report.stages_read { stages = { { rate = 2 }, { rate = 2 }, { rate = 3.6 }, { rate = 3.6 }, { rate = 5 } } },
+    "5 stages (3 load points, repeated): 2/s ×2, 3.6/s ×2, 5/s")
+  -- no repeats: as before; a warm-up stage is no repeat of its load; unknown loads are not
+  -- repeats of each other
+  t.eq(report.stages_read { stages = { { rate = 1, warmup = true }, { rate = 1 }, { rate = 5 } } },
+    "3 stages: 1/s (warm-up), 1/s, 5/s")
+  t.eq(report.stages_read { stages = { { rate = 2 }, {}, {} } }, "3 stages: 2/s, load unknown, load unknown")
+end)

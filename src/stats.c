@@ -491,6 +491,40 @@ static void quantum_write(double *a, const uint32_t *count, size_t from, size_t 
 #define QUANTUM_BLOCK 4096
 
 /*
+** quantum_scan_avx2's counting on the way, which saves a read of every sample: the
+** counts of nv multiples of 2^e from lo, where lo is the accumulator's least sample and
+** e the first block's least low bit (guesses: checked against the whole pass after it),
+** each block counted once it is scanned (in the cache) and found no finer than 2^e; ok
+** falls to 0 when one is (the counts are then of no use). The samples after the last
+** step of four are not counted.
+*/
+typedef struct QuantumGuess {
+    uint32_t *count;
+    size_t nv;
+    double lo, scale;
+    int e, ok;
+} QuantumGuess;
+
+/* g's counts of a[0..n), n a multiple of 4, four at a time; the indexes kept within
+   the counts (a wrong guess of lo must not write outside them: its counts are dropped). */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void
+quantum_count_guess(const double *a, size_t n, const QuantumGuess *g)
+{
+    const __m256d vlo = _mm256_set1_pd(g->lo), vs = _mm256_set1_pd(g->scale);
+    const __m128i top = _mm_set1_epi32((int)(g->nv - 1)), zero = _mm_setzero_si128();
+    uint32_t *count = g->count;
+    for (size_t i = 0; i < n; i += 4) {
+        __m256d x = _mm256_loadu_pd(a + i);
+        __m128i k = _mm256_cvttpd_epi32(_mm256_mul_pd(_mm256_sub_pd(x, vlo), vs));
+        k = _mm_min_epi32(_mm_max_epi32(k, zero), top);
+        count[(uint32_t)_mm_cvtsi128_si32(k)]++;
+        count[(uint32_t)_mm_extract_epi32(k, 1)]++;
+        count[(uint32_t)_mm_extract_epi32(k, 2)]++;
+        count[(uint32_t)_mm_extract_epi32(k, 3)]++;
+    }
+}
+
+/*
 ** quantum_scan with AVX2, four samples a step, with the same outcome: the scalar loop's
 ** minimum and maximum and its least exponent are each a chain of dependent steps, one a
 ** sample (and the exponent's a branch); here they are four lanes' running minimums.
@@ -498,11 +532,12 @@ static void quantum_write(double *a, const uint32_t *count, size_t from, size_t 
 ** 1 <= p <= 2^52), as a double by adding it to 2^52's bits and subtracting 2^52 (exact:
 ** both are integers below 2^53), whose exponent field is 1023 + ctz(m); so ex + that
 ** field is the scalar's low + 2098. Zeros' lanes are all ones (no bit: not counted),
-** the bad samples are flagged in lanes and looked at once a block.
+** the bad samples are flagged in lanes and looked at once a block. g: counting on the
+** way (NULL: none).
 */
 __attribute__((target("avx2"))) static int quantum_scan_avx2(const double *a, size_t n,
                                                              double span_hint, size_t cap,
-                                                             QuantumScan *st)
+                                                             QuantumScan *st, QuantumGuess *g)
 {
     const __m256i sign = _mm256_set1_epi64x((long long)(1ULL << 63));
     const __m256i frac = _mm256_set1_epi64x((long long)((1ULL << 52) - 1));
@@ -516,7 +551,7 @@ __attribute__((target("avx2"))) static int quantum_scan_avx2(const double *a, si
     __m256i vkey = _mm256_set1_epi32(-1), vbad = zero;
     size_t i = 0;
     while (n - i >= 4) {
-        size_t end = n - i < QUANTUM_BLOCK ? i + (n - i) / 4 * 4 : i + QUANTUM_BLOCK;
+        size_t from = i, end = n - i < QUANTUM_BLOCK ? i + (n - i) / 4 * 4 : i + QUANTUM_BLOCK;
         for (; i < end; i += 4) {
             __m256i u = _mm256_loadu_si256((const __m256i *)(const void *)(a + i));
             __m256d x = _mm256_castsi256_pd(u);
@@ -546,6 +581,10 @@ __attribute__((target("avx2"))) static int quantum_scan_avx2(const double *a, si
             if (quantum_too_fine(st->e, span_hint, cap))
                 return -1;
         }
+        if (g != NULL && g->ok && st->e < g->e)
+            g->ok = 0;
+        if (g != NULL && g->ok)
+            quantum_count_guess(a + from, i - from, g);
     }
     double l[4], h[4];
     _mm256_storeu_pd(l, vlo);
@@ -622,9 +661,36 @@ static int quantum_sort(double *a, size_t n, double lo_hint, double hi_hint, int
     QuantumScan st = {INT32_MAX, HUGE_VAL, -HUGE_VAL};
 #ifdef STATS_AVX2
     int wide = use_avx2(portable);
-    if ((wide ? quantum_scan_avx2(a, n, span_hint, cap, &st)
-              : quantum_scan(a, n, span_hint, cap, &st)) != 0)
+    if (wide) {
+        /* the quantum guessed from the first block, the range from the accumulator's
+           extremes: counted in the first pass, and written back when the guesses hold
+           (then the counts are the ones the pass after it would find) */
+        QuantumScan first = st;
+        QuantumGuess g = {NULL, 0, lo_hint, 0, 0, 1};
+        if (quantum_scan_avx2(a, n < QUANTUM_BLOCK ? n : QUANTUM_BLOCK, span_hint, cap, &first,
+                              NULL) != 0)
+            return -1;
+        if (first.e != INT32_MAX && first.e <= 1000 && span_hint > 0) {
+            g.e = first.e;
+            g.scale = ldexp(1.0, -g.e);
+            g.nv = (size_t)(span_hint * g.scale) + 1; /* <= cap + 1: first.e not too fine */
+            g.count = (uint32_t *)calloc(g.nv, sizeof *g.count);
+        }
+        if (quantum_scan_avx2(a, n, span_hint, cap, &st, g.count != NULL ? &g : NULL) != 0) {
+            free(g.count);
+            return -1;
+        }
+        if (g.count != NULL && g.ok && st.e == g.e && bits_of(st.lo) == bits_of(lo_hint) &&
+            bits_of(st.hi) == bits_of(hi_hint)) {
+            quantum_count(a + n / 4 * 4, n % 4, st.lo, g.scale, g.count); /* the last few */
+            quantum_write_avx2(a, n, g.count, g.nv, st.lo, ldexp(1.0, g.e));
+            free(g.count);
+            return 0;
+        }
+        free(g.count); /* a guess missed: counted again below */
+    } else if (quantum_scan(a, n, span_hint, cap, &st) != 0) {
         return -1;
+    }
 #else
     (void)portable;
     if (quantum_scan(a, n, span_hint, cap, &st) != 0)

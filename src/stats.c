@@ -530,9 +530,9 @@ quantum_count_guess(const double *a, size_t n, const QuantumGuess *g)
 ** sample (and the exponent's a branch); here they are four lanes' running minimums.
 ** A sample's lowest set bit: p = m & -m of its significand m (the hidden bit included:
 ** 1 <= p <= 2^52), as a double by adding it to 2^52's bits and subtracting 2^52 (exact:
-** both are integers below 2^53), whose exponent field is 1023 + ctz(m); so ex + that
-** field is the scalar's low + 2098. Zeros' lanes are all ones (no bit: not counted),
-** the bad samples are flagged in lanes and looked at once a block. g: counting on the
+** 2^52 + p <= 2^53 is an integer a double holds), whose exponent field is 1023 + ctz(m);
+** so ex + that field is the scalar's low + 2098. +0.0's lanes are all ones (no bit: not
+** counted), the bad samples are flagged in lanes and looked at once a block. g: counting on the
 ** way (NULL: none).
 */
 __attribute__((target("avx2"))) static int quantum_scan_avx2(const double *a, size_t n,
@@ -563,7 +563,7 @@ __attribute__((target("avx2"))) static int quantum_scan_avx2(const double *a, si
             __m256d pd = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(big, p)), two52);
             __m256i key = _mm256_add_epi64(_mm256_srli_epi64(mag, 52),
                                            _mm256_srli_epi64(_mm256_castpd_si256(pd), 52));
-            __m256i pz = _mm256_cmpeq_epi64(u, zero); /* +0.0 */
+            __m256i pz = _mm256_cmpeq_epi64(u, zero);                /* +0.0 */
             vkey = _mm256_min_epu32(vkey, _mm256_or_si256(key, pz)); /* keys < 2^32: low halves */
             /* but for +0.0, mag - 2^52 <= DBL_MAX's bits - 2^52 unsigned (the sign bits
                flipped, a signed comparison) */
@@ -598,9 +598,8 @@ __attribute__((target("avx2"))) static int quantum_scan_avx2(const double *a, si
 
 /* quantum_count four samples a step: their four counts' indexes in one conversion (the
    same truncation of the same exact products; below 2^31: at most n / 8 values). */
-__attribute__((target("avx2"))) static void quantum_count_avx2(const double *a, size_t n,
-                                                               double lo, double scale,
-                                                               uint32_t *count)
+__attribute__((target("avx2"))) static void quantum_count_avx2(const double *a, size_t n, double lo,
+                                                               double scale, uint32_t *count)
 {
     const __m256d vlo = _mm256_set1_pd(lo), vs = _mm256_set1_pd(scale);
     size_t i = 0;
@@ -617,9 +616,8 @@ __attribute__((target("avx2"))) static void quantum_count_avx2(const double *a, 
 
 /* quantum_write with a value's run written four at a time (clock gaps: hundreds a value),
    its last four past its end but for the last run of a: the next runs write over them. */
-__attribute__((target("avx2"))) static void quantum_write_avx2(double *a, size_t n,
-                                                               const uint32_t *count, size_t nv,
-                                                               double lo, double q)
+__attribute__((target("avx2"))) static void
+quantum_write_avx2(double *a, size_t n, const uint32_t *count, size_t nv, double lo, double q)
 {
     size_t at = 0, k = 0;
     for (; k < nv; k++) {
@@ -2082,7 +2080,8 @@ static void percentiles(Stats *s, const double *ps, double *out, int k, int meth
        memory but a histogram); a second one sorts it (in place), after which every
        query is a lookup. */
     if (!s->sketch && !s->sorted && s->n > 1024 && s->queries > 0 &&
-        ((s->n >= ((uint64_t)1 << 16) && quantum_sort(s->v, (size_t)s->n, s->min, s->max, s->portable) == 0) ||
+        ((s->n >= ((uint64_t)1 << 16) &&
+          quantum_sort(s->v, (size_t)s->n, s->min, s->max, s->portable) == 0) ||
          radix_sort(s->v, (size_t)s->n) == 0))
         s->sorted = 1;
     if (!s->sketch && !s->sorted && s->n > 1024 && k >= 1) {

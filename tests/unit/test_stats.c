@@ -1194,8 +1194,9 @@ int main(void)
                     } else if (kind == 4) {
                         x[i] = (double)(int)(u * 5000) * 0.125 - 100;
                     } else if (kind == 5 || kind == 6) {
-                        x[i] = i == 0 ? 0.0 : i == 1 ? (kind == 5 ? 10000.0 : 10001.0)
-                                                     : (double)(int)(u * 10000);
+                        x[i] = i == 0   ? 0.0
+                               : i == 1 ? (kind == 5 ? 10000.0 : 10001.0)
+                                        : (double)(int)(u * 10000);
                     } else {
                         x[i] = 0.5 + (double)(int)(u * 1500) * ldexp(1, -20);
                     }
@@ -1237,8 +1238,8 @@ int main(void)
                         continue;
                     }
                     if (memcmp(&s.v[i], &ref[i], sizeof ref[i]) != 0 && bad++ < 5)
-                        fprintf(stderr, "  kind %d, lane %d, n %zu: [%zu] %.17g want %.17g\n",
-                                kind, portable, n, i, s.v[i], ref[i]);
+                        fprintf(stderr, "  kind %d, lane %d, n %zu: [%zu] %.17g want %.17g\n", kind,
+                                portable, n, i, s.v[i], ref[i]);
                 }
                 if ((zs != nz || zneg != neg) && bad++ < 5)
                     fprintf(stderr, "  kind %d, lane %d: %zu zeros (%zu -0.0), want %zu (%zu)\n",

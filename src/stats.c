@@ -532,8 +532,8 @@ quantum_count_guess(const double *a, size_t n, const QuantumGuess *g)
 ** 1 <= p <= 2^52), as a double by adding it to 2^52's bits and subtracting 2^52 (exact:
 ** 2^52 + p <= 2^53 is an integer a double holds), whose exponent field is 1023 + ctz(m);
 ** so ex + that field is the scalar's low + 2098. +0.0's lanes are all ones (no bit: not
-** counted), the bad samples are flagged in lanes and looked at once a block. g: counting on the
-** way (NULL: none).
+** counted), the bad samples are flagged in lanes and looked at once a block. g: counting
+** on the way (NULL: none).
 */
 __attribute__((target("avx2"))) static int quantum_scan_avx2(const double *a, size_t n,
                                                              double span_hint, size_t cap,

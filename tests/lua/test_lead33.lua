@@ -166,3 +166,18 @@ t.test("Configuration Summary's load stages say repeats of one load as repeats",
     "3 stages: 1/s (warm-up), 1/s, 5/s")
   t.eq(report.stages_read { stages = { { rate = 2 }, {}, {} } }, "3 stages: 2/s, load unknown, load unknown")
 end)
+
+t.test("N/A reasons of one stage name its file, and a load point its stage", function()
+  local harness = require "llmd.harness"
+  -- inference-perf's stage files record no TTFT sample counts (FORMATS.md): the whole run's
+  -- TTFT mean is N/A, and the reason names the last such stage's file, stage 6's (the
+  -- folder holds stage_0 .. stage_6, stage 0 a warm-up here)
+  local ip = harness.extract(t.fixtures() .. "/inference-perf/kubecon-na-2025_vllm", { warmup = { 0 } })
+  t.ok(ip.overall.na.ttft_mean_ms:find("^stage 6's summary in stage_6_lifecycle_metrics.json does not record"),
+    ip.overall.na.ttft_mean_ms)
+  -- a load point of one stage whose achieved rate is unknown: its stage beside it, as the
+  -- Data checks name it
+  local lp = require "llmd.loadpoints"
+  local sat = lp.saturation { { load_type = "rate", offered = 10, stages = { 3 }, na = { throughput_req_s = "why" } } }
+  t.eq(sat.reason, "point 1 (stage 3): achieved rate unknown (why)")
+end)

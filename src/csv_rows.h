@@ -307,7 +307,9 @@ CSV_NUMBERS_NAME(Scanner *s, CsvLane *lane, CsvBatch *bt, const int *col_of, int
                index from p first. Else the run stops at the chunk's end after a few rows,
                and a call for a few rows costs each rule nearly what one for CSV_ROWS
                does (json_number_cells' set-up and a turn of eight cells, per rule): on
-               csv_floats a quarter of the runs were of one row, half of 64 or fewer */
+               csv_floats a quarter of the runs were of one row, half of 64 or fewer.
+               Indexing up to half a chunk again (~0.1 TSC tick a byte there, ~400 at
+               most) costs about what one run cut short does */
             if (p >= ln.base && ln.base + ln.len - p < CSV_LANE_CHUNK / 2 && ln.base + ln.len < n) {
                 ln.len = index(&ln, b, p, n, sep);
                 ln.base = p;

@@ -157,6 +157,36 @@ t.test("usage errors name the argument", function()
   t.eq(s:count(), 0)
 end)
 
+t.test("adder: one call adds each value to its accumulator, nil and false skipped", function()
+  local a, b, c = stats.new(), stats.new(), stats.new { sketch = 0.01 }
+  local add = stats.adder(a, b, c)
+  add(1.5, nil, 2)
+  add(false, 4)
+  add(3) -- (fewer values than accumulators: the rest skipped)
+  add(5, 6, 7, 8) -- (more: the extra ignored)
+  -- by hand: a got 1.5, 3, 5; b got 4, 6; c got 2, 7
+  t.eq(a:count(), 3)
+  t.eq(a:sum(), 9.5)
+  t.eq(a:max(), 5.0)
+  t.eq(b:count(), 2)
+  t.eq(b:sum(), 10.0)
+  t.eq(c:count(), 2)
+  t.eq(c:min(), 2.0)
+  -- the same bits as s:add one by one: the order of adds is kept per accumulator
+  local xs = { 0.1, 0.7, 1e-17, 3.3, 2.2e-9, 0.1 }
+  local one, many = stats.new(), stats.new()
+  local add1 = stats.adder(many)
+  for _, x in ipairs(xs) do one:add(x); add1(x) end
+  t.eq(many:sum(), one:sum())
+  t.eq(many:stddev(), one:stddev())
+  -- s:add's errors: a string (even "12") and NaN refused
+  t.raises("s:add: x: expected a number, got the string '12'", add, 1, "12")
+  t.raises("NaN cannot be summarised", add, 0 / 0)
+  -- the accumulators are checked when the adder is made
+  t.raises("(llmd.stats expected, got FILE*)", stats.adder, a, io.stdout)
+  t.raises("stats.adder: expected 1 to 200 accumulators, got 0", stats.adder)
+end)
+
 t.test("merge: exact into exact, exact into sketch; not sketch into exact", function()
   local a, b = filled { 1, 2, 3 }, filled { 4, 5 }
   a:merge(b)

@@ -187,6 +187,23 @@ t.test("adder: one call adds each value to its accumulator, nil and false skippe
   t.raises("stats.adder: expected 1 to 200 accumulators, got 0", stats.adder)
 end)
 
+t.test("take_max: the largest sample, and the accumulator emptied", function()
+  local s = stats.new()
+  t.eq(s:take_max(), nil) -- empty: unknown, never 0
+  s:add(2.5):add(-1):add(7.25)
+  t.eq(s:take_max(), 7.25) -- by hand: max of 2.5, -1, 7.25
+  t.eq(s:count(), 0)
+  t.eq(s:mean(), nil)
+  t.eq(s:take_max(), nil)
+  s:add(3) -- (usable again after: one value a record, as inference-perf's reader uses it)
+  t.eq(s:take_max(), 3.0)
+  local k = stats.new { sketch = 0.01 }
+  k:add(4)
+  t.eq(k:take_max(), 4.0) -- (a sketch keeps its extremes exactly)
+  t.eq(k:count(), 0)
+  t.raises("(llmd.stats expected, got FILE*)", s.take_max, io.stdout)
+end)
+
 t.test("merge: exact into exact, exact into sketch; not sketch into exact", function()
   local a, b = filled { 1, 2, 3 }, filled { 4, 5 }
   a:merge(b)

@@ -221,7 +221,6 @@ end
 
 -- One streaming pass over the per-request file. keep(start) says whether a request counts.
 local function per_request(path, acc, keep, opts)
-  local src_counts = { server = 0, client = 0 }
   local groups = opts.groups
   local inexact_itl = false
   -- (passed to record as its arguments, in this order: no table a request; the last
@@ -240,7 +239,8 @@ local function per_request(path, acc, keep, opts)
   -- which doubles the cost of the pass. When the gaps are reduced here (every element
   -- must be a number, or the pass fails), a "last" reduction of the same array gives
   -- the same number: it lands in `lasts` at the array's end, before its record's
-  -- callback, which takes it (0 or 1 value: max is that value, exactly) and empties it.
+  -- callback, which takes it (0 or 1 value: max is that value, exactly) and empties it
+  -- (one call: take_max).
   local last_field, lasts = "info.response_metrics.output_token_times[-1]", nil
   if fast then
     lasts = stats.new()
@@ -248,12 +248,13 @@ local function per_request(path, acc, keep, opts)
       if f == last_field then table.remove(F, i); break end
     end
   end
-  local lcount, lmax, lclear = stats.new().count, stats.new().max, stats.new().clear -- (methods)
+  local take_max = stats.new().take_max -- (the method)
+  -- (what the callback reaches each request, as upvalues: issue 20, each table look-up
+  -- a request costs all the requests)
+  local add_done, count_goodput, per_stage = acc.add_done, opts.count_goodput, opts.per_stage
+  local n_server, n_client = 0, 0
   local function record(start, finish, etype, emsg, client, out, prompt_tok, text_in, info_in, t0, ntimes, tn)
-    if lasts then
-      tn = lcount(lasts) > 0 and lmax(lasts) or nil
-      lclear(lasts)
-    end
+    if lasts then tn = take_max(lasts) end
     if type(start) ~= "number" or type(finish) ~= "number" then
       error(("%s: a request without numeric start_time/end_time (request %d)")
         :format(path, acc.ok + acc.failed + 1), 0)
@@ -263,8 +264,8 @@ local function per_request(path, acc, keep, opts)
       local code = tostring(etype):match("HTTP Error (%d%d%d)")
       groups.add(code and tonumber(code) or tostring(etype), rm.error_text(emsg))
       acc.add { ok = false, start = start, finish = finish }
-      if opts.count_goodput then opts.count_goodput(start, false) end
-      if opts.per_stage then opts.per_stage(start) end
+      if count_goodput then count_goodput(start, false) end
+      if per_stage then per_stage(start) end
       if (ntimes or 0) > 1 then inexact_itl = true end
       return
     end
@@ -272,10 +273,10 @@ local function per_request(path, acc, keep, opts)
     -- summaries: totals count the server's completion tokens (the client's count when the
     -- server sent none); TPOT and NTPOT divide by the client's count; TTFT, TPOT and ITL
     -- need more than one token time; NTPOT is 0 for a success without output tokens
-    if out then src_counts.server = src_counts.server + 1
+    if out then n_server = n_server + 1
     else
       out = client
-      if out then src_counts.client = src_counts.client + 1 end
+      if out then n_client = n_client + 1 end
     end
     local inp = text_in or info_in or prompt_tok
     ntimes = ntimes or 0
@@ -285,15 +286,15 @@ local function per_request(path, acc, keep, opts)
     local ttft = ntimes > 1 and t0 - start or nil
     local tpot = (ntimes > 1 and n > 1) and (tn - t0) / (n - 1) or nil
     local ntpot = n > 0 and e2e / n or 0
-    if opts.count_goodput then
+    if count_goodput then
       local q = { ok = true, start = start, finish = finish, e2e = e2e, ttft = ttft, tpot = tpot, ntpot = ntpot,
         in_tok = inp, out_tok = out }
       acc.add(q)
-      opts.count_goodput(start, q)
+      count_goodput(start, q)
     else
-      acc.add_done(start, finish, e2e, ttft, tpot, ntpot, inp, out)
+      add_done(start, finish, e2e, ttft, tpot, ntpot, inp, out)
     end
-    if opts.per_stage then opts.per_stage(start, e2e, ttft) end
+    if per_stage then per_stage(start, e2e, ttft) end
   end
   local rules = { { "$[*]", record, fields = F, args = true } }
   if fast then
@@ -319,13 +320,13 @@ local function per_request(path, acc, keep, opts)
       end
     end, fields = { "start_time", "error.error_type", "info.response_metrics.output_token_times" } } })
   end
-  if src_counts.client == 0 and src_counts.server > 0 then
+  if n_client == 0 and n_server > 0 then
     return "server usage"
-  elseif src_counts.server == 0 and src_counts.client > 0 then
+  elseif n_server == 0 and n_client > 0 then
     return "client count (inference-perf's tokenizer)"
-  elseif src_counts.server > 0 then
-    return ("server usage (client count for %d request%s without usage)"):format(src_counts.client,
-      src_counts.client == 1 and "" or "s")
+  elseif n_server > 0 then
+    return ("server usage (client count for %d request%s without usage)"):format(n_client,
+      n_client == 1 and "" or "s")
   end
   return "unknown (no completed request)"
 end

@@ -203,7 +203,7 @@ static int l_adder(lua_State *L)
     int n = lua_gettop(L);
     if (n < 1 || n > 200)
         return luaL_error(L, "stats.adder: expected 1 to 200 accumulators, got %d", n);
-    Adder *a = (Adder *)lua_newuserdatauv(L, sizeof *a + (size_t)n * sizeof a->s[0], 0);
+    Adder *a = (Adder *)lua_newuserdatauv(L, sizeof *a + (size_t)n * sizeof(Stats *), 0);
     a->n = n;
     for (int k = 1; k <= n; k++)
         a->s[k - 1] = check_stats(L, k);

@@ -936,6 +936,8 @@ static unsigned leading_digits(uint64_t v);
 static inline __attribute__((always_inline)) uint64_t digits8_value(uint64_t v);
 static inline __attribute__((always_inline)) double compose_decimal(uint64_t m, unsigned b, int neg,
                                                                     const char *s, size_t n);
+static inline __attribute__((always_inline)) int decimal_pow5(uint64_t m, unsigned b, int neg,
+                                                              double *out);
 
 /*
 ** Most numbers in result files are plain decimals, as Python's repr and JSON writers
@@ -1338,21 +1340,35 @@ static const unsigned char moved_up[16][16] __attribute__((aligned(16))) = {
     {0x80, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,  10, 11, 12, 13, 14}
 };
 
+/* run20_avx2's multipliers, made once by its caller (and kept in registers there) */
+typedef struct Run20K {
+    __m128i k10, k10_tail, k100, k10000, k1e8;
+} Run20K;
+
+__attribute__((target("avx2,bmi,bmi2"))) static inline Run20K run20_constants(void)
+{
+    Run20K k;
+    k.k10 = _mm_set1_epi16(10 | 1 << 8);
+    k.k10_tail = _mm_setr_epi16(10 | 1 << 8, 10 | 1 << 8, 0, 0, 0, 0, 0, 0);
+    k.k100 = _mm_set1_epi32(100 | 1 << 16);
+    k.k10000 = _mm_setr_epi16(10000, 1, 10000, 1, 1, 0, 0, 0);
+    k.k1e8 = _mm_setr_epi32(100000000, 0, 1, 0);
+    return k;
+}
+
 /* The run of digits at bytes 0..19 of t0 (0..15) and t1 (16..31), each 0..9, as one
    integer less than 10^19 (so byte 0 must be 0 when all are digits): pairs, fours and
-   eights of digits by pmaddubsw and pmaddwd of neighbours; bytes 20.. are ignored. */
-__attribute__((target("avx2,bmi,bmi2"))) static inline uint64_t run20_avx2(__m128i t0, __m128i t1)
+   eights of digits by pmaddubsw and pmaddwd of neighbours, the two eights joined by
+   pmuludq (sixteen digits < 10^16 in a 64-bit lane); bytes 20.. are ignored. */
+__attribute__((target("avx2,bmi,bmi2"))) static inline __attribute__((always_inline)) uint64_t
+run20_avx2(__m128i t0, __m128i t1, const Run20K *k)
 {
-    const __m128i k10 = _mm_set1_epi16(10 | 1 << 8);
-    const __m128i k10_tail = _mm_setr_epi16(10 | 1 << 8, 10 | 1 << 8, 0, 0, 0, 0, 0, 0);
-    const __m128i k100 = _mm_set1_epi32(100 | 1 << 16);
-    const __m128i k10000 = _mm_setr_epi16(10000, 1, 10000, 1, 1, 0, 0, 0);
-    __m128i q0 = _mm_madd_epi16(_mm_maddubs_epi16(t0, k10), k100);      /* fours: 0..15 */
-    __m128i q1 = _mm_madd_epi16(_mm_maddubs_epi16(t1, k10_tail), k100); /* 16..19 */
-    __m128i r = _mm_madd_epi16(_mm_packs_epi32(q0, q1), k10000);        /* eights, four */
-    uint64_t c01 = (uint64_t)_mm_cvtsi128_si64(r);
-    uint64_t c2 = (uint32_t)_mm_extract_epi32(r, 2);
-    return (c01 & 0xFFFFFFFFULL) * 1000000000000ULL + (c01 >> 32) * 10000ULL + c2;
+    __m128i q0 = _mm_madd_epi16(_mm_maddubs_epi16(t0, k->k10), k->k100);      /* fours: 0..15 */
+    __m128i q1 = _mm_madd_epi16(_mm_maddubs_epi16(t1, k->k10_tail), k->k100); /* 16..19 */
+    __m128i r = _mm_madd_epi16(_mm_packs_epi32(q0, q1), k->k10000); /* eights e0, e1; four c */
+    /* 64-bit lanes: e0 10^8 + e1 (digits 0..15), and c (16..19) */
+    __m128i w = _mm_add_epi64(_mm_mul_epu32(r, k->k1e8), _mm_srli_epi64(r, 32));
+    return (uint64_t)_mm_cvtsi128_si64(w) * 10000ULL + (uint64_t)_mm_extract_epi64(w, 1);
 }
 
 /*
@@ -1377,14 +1393,30 @@ lane_number_end(const unsigned char *p, __m256i t, __m256i nine)
     return end;
 }
 
+/*
+** *o = v 10^-b as compose_decimal gives it, for the lane: decimal_pow5 writes the bits
+** straight to *o (no round trip through a double register), the rest by compose (what
+** compose_decimal does after decimal_pow5). Inlined in each of the lane's two shapes, so
+** that the "0.0ddd" one's b = 20 is a constant there (its table row a fixed address).
+*/
+static inline __attribute__((always_inline)) void lane_store(double *o, uint64_t v, unsigned b,
+                                                             const unsigned char *p,
+                                                             unsigned text_end)
+{
+    if (v == 0 || !decimal_pow5(v, b, 0, o))
+        *o = compose(v, -(long)b, 0, (const char *)p, text_end);
+}
+
 __attribute__((target("avx2,bmi,bmi2"))) static inline __attribute__((always_inline)) size_t
 usual_numbers_sep(const char *s, size_t pos, size_t lane_end, double **op, double *o_end,
                   size_t *last, const size_t sep)
 {
     __m256i zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9);
     __m256i dot = _mm256_set1_epi8('.' - '0');
-    /* kept in registers (GCC would build them again for every number) */
+    Run20K k = run20_constants();
+    /* kept in registers (GCC would build them again, or load them, for every number) */
     __asm__("" : "+x"(zero), "+x"(nine), "+x"(dot));
+    __asm__("" : "+x"(k.k10), "+x"(k.k10_tail), "+x"(k.k100), "+x"(k.k10000), "+x"(k.k1e8));
     double *o = *op;
     size_t at = *last;
     /* one bound a number: a number and its separator take at most LANE_STEP bytes, so
@@ -1394,21 +1426,19 @@ usual_numbers_sep(const char *s, size_t pos, size_t lane_end, double **op, doubl
         size_t room = (lane_end - pos - 1) / LANE_STEP + 1;
         double *stop = o_end - o < (ptrdiff_t)room ? o_end : o + room;
         for (; o < stop;) { /* s[pos] is a comma */
-            /* the separator as the first, foreseen: the start waits only for pos */
-            if ((s[pos + 1] == ' ') != (sep == 2))
-                goto done;
             size_t j = pos + sep;
             const unsigned char *p = (const unsigned char *)s + j;
+            /* the byte before the number (the separator's last) and the number's first
+               three in one word: " 0.0" (",0.0" with sep 1, where s[pos] is the comma)
+               checks the separator and the "0.0ddd" shape in one comparison */
             uint32_t head;
-            memcpy(&head, p, 4);
-            unsigned text_end, b;
-            __m256i t;
-            __m128i lo; /* t's bytes 0..15, ready for run20_avx2 */
-            if ((head & 0xFFFFFF) == ('0' | '.' << 8 | '0' << 16)) {
+            memcpy(&head, p - 1, 4);
+            unsigned text_end;
+            if (head == ((sep == 2 ? ' ' : ',') | '0' << 8 | '.' << 16 | (uint32_t)'0' << 24)) {
                 /* "0.0ddd": the f <= 20 digits after the point alone, from byte 2 (a zero
                    first): m 10^-f = V 10^-20 */
-                t = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(p + 2)),
-                                    zero);
+                __m256i t = _mm256_sub_epi8(
+                    _mm256_loadu_si256((const __m256i *)(const void *)(p + 2)), zero);
                 unsigned f = (unsigned)__builtin_ctzll(~(uint64_t)(uint32_t)_mm256_movemask_epi8(
                     _mm256_cmpeq_epi8(_mm256_min_epu8(t, nine), t)));
                 text_end = 2 + f;
@@ -1416,10 +1446,15 @@ usual_numbers_sep(const char *s, size_t pos, size_t lane_end, double **op, doubl
                     goto done;
                 t = _mm256_and_si256(
                     t, _mm256_loadu_si256((const __m256i *)(const void *)(keep_bytes + 32 - f)));
-                lo = _mm256_castsi256_si128(t);
-                b = 20;
+                lane_store(o,
+                           run20_avx2(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1), &k),
+                           20, p, text_end);
             } else {
-                t = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)p), zero);
+                /* the separator first, foreseen: the start waits only for pos */
+                if ((s[pos + 1] == ' ') != (sep == 2))
+                    goto done;
+                __m256i t =
+                    _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)p), zero);
                 __m256i digit = _mm256_cmpeq_epi8(_mm256_min_epu8(t, nine), t);
                 /* the end from one mask of digits and points, so that the next number's
                    start waits for nothing more; the shape is checked beside it (branches,
@@ -1432,18 +1467,19 @@ usual_numbers_sep(const char *s, size_t pos, size_t lane_end, double **op, doubl
                 uint64_t in = _bzhi_u64(other, text_end);
                 unsigned end = in != 0 ? text_end : text_end + 1;
                 if (a - 1 >= 15 || end > 20 || _blsr_u64(in) != 0 || a + 1 == text_end ||
-                    p[text_end] != ',' || ((head & 0xFF) == '0' && a > 1))
+                    p[text_end] != ',' || (p[0] == '0' && a > 1))
                     goto done;
                 t = _mm256_and_si256(
                     t, _mm256_loadu_si256((const __m256i *)(const void *)(keep_bytes + 32 - end)));
                 /* bytes 0 .. a (the integer part and the point) take the byte before them:
                    one shuffle */
-                lo = _mm_shuffle_epi8(_mm256_castsi256_si128(t),
-                                      _mm_load_si128((const __m128i *)(const void *)moved_up[a]));
-                b = 19 - a;
+                __m128i lo =
+                    _mm_shuffle_epi8(_mm256_castsi256_si128(t),
+                                     _mm_load_si128((const __m128i *)(const void *)moved_up[a]));
+                lane_store(o, run20_avx2(lo, _mm256_extracti128_si256(t, 1), &k), 19 - a, p,
+                           text_end);
             }
-            uint64_t v = run20_avx2(lo, _mm256_extracti128_si256(t, 1));
-            *o++ = compose_decimal(v, b, 0, (const char *)p, text_end);
+            o++;
             at = j;
             pos = j + text_end;
         }

@@ -1314,10 +1314,11 @@ read_number(const char *s, size_t i, size_t n, size_t avail, int as_json_num, in
 ** have DECIMAL_AHEAD bytes readable from pos + 2 (the loads reach 34 bytes past the
 ** number's start). The values are checked against strtod in test_json.
 */
-/* 64 bytes: 32 of 0xFF, then 32 zeros; 32 bytes from 32 - k keep bytes 0..k - 1 */
-static const unsigned char keep_bytes[64] = {
-    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
-    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+/* 64 bytes: 32 of 0x0F, then 32 zeros; 32 bytes from 32 - k anded with text keep the
+   values of its digits at bytes 0..k - 1 (a digit's low four bits) and clear the rest */
+static const unsigned char keep_digits[64] = {
+    0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F,
+    0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F};
 
 /* pshufb indexes that move bytes 0 .. a - 1 one byte up over byte a (the point, or the
    comma after an integer) and clear byte 0: row a, for a = 1..15 */
@@ -1411,11 +1412,14 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline __attribute__((always_inl
 usual_numbers_sep(const char *s, size_t pos, size_t lane_end, double **op, double *o_end,
                   size_t *last, const size_t sep)
 {
-    __m256i zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9);
-    __m256i dot = _mm256_set1_epi8('.' - '0');
+    /* a byte x is no digit when x + 0x50 > -119 as a signed byte: '0'..'9' become
+       -128..-119 and every other byte more (one add and one comparison, no NOT after the
+       mask: its first set bit is the first non-digit, and an empty mask counts 64) */
+    __m256i bias = _mm256_set1_epi8(0x50), last_digit = _mm256_set1_epi8(-119);
+    __m256i dot = _mm256_set1_epi8('.');
     Run20K k = run20_constants();
     /* kept in registers (GCC would build them again, or load them, for every number) */
-    __asm__("" : "+x"(zero), "+x"(nine), "+x"(dot));
+    __asm__("" : "+x"(bias), "+x"(last_digit), "+x"(dot));
     __asm__("" : "+x"(k.k10), "+x"(k.k10_tail), "+x"(k.k100), "+x"(k.k10000), "+x"(k.k1e8));
     double *o = *op;
     size_t at = *last;
@@ -1437,15 +1441,14 @@ usual_numbers_sep(const char *s, size_t pos, size_t lane_end, double **op, doubl
             if (head == ((sep == 2 ? ' ' : ',') | '0' << 8 | '.' << 16 | (uint32_t)'0' << 24)) {
                 /* "0.0ddd": the f <= 20 digits after the point alone, from byte 2 (a zero
                    first): m 10^-f = V 10^-20 */
-                __m256i t = _mm256_sub_epi8(
-                    _mm256_loadu_si256((const __m256i *)(const void *)(p + 2)), zero);
-                unsigned f = (unsigned)__builtin_ctzll(~(uint64_t)(uint32_t)_mm256_movemask_epi8(
-                    _mm256_cmpeq_epi8(_mm256_min_epu8(t, nine), t)));
-                text_end = 2 + f;
+                __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(p + 2));
+                uint64_t f = _tzcnt_u64((uint32_t)_mm256_movemask_epi8(
+                    _mm256_cmpgt_epi8(_mm256_add_epi8(x, bias), last_digit)));
+                text_end = 2 + (unsigned)f;
                 if (f > 20 || p[text_end] != ',')
                     goto done;
-                t = _mm256_and_si256(
-                    t, _mm256_loadu_si256((const __m256i *)(const void *)(keep_bytes + 32 - f)));
+                __m256i t = _mm256_and_si256(
+                    x, _mm256_loadu_si256((const __m256i *)(const void *)(keep_digits + 32 - f)));
                 lane_store(o,
                            run20_avx2(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1), &k),
                            20, p, text_end);
@@ -1453,26 +1456,25 @@ usual_numbers_sep(const char *s, size_t pos, size_t lane_end, double **op, doubl
                 /* the separator first, foreseen: the start waits only for pos */
                 if ((s[pos + 1] == ' ') != (sep == 2))
                     goto done;
-                __m256i t =
-                    _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)p), zero);
-                __m256i digit = _mm256_cmpeq_epi8(_mm256_min_epu8(t, nine), t);
-                /* the end from one mask of digits and points, so that the next number's
-                   start waits for nothing more; the shape is checked beside it (branches,
-                   foreseen) */
-                text_end = (unsigned)__builtin_ctzll(~(uint64_t)(uint32_t)_mm256_movemask_epi8(
-                    _mm256_or_si256(digit, _mm256_cmpeq_epi8(t, dot))));
-                uint64_t other = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(digit);
-                unsigned a = (unsigned)__builtin_ctzll(other); /* other's bits 32.. are set */
+                __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+                __m256i other = _mm256_cmpgt_epi8(_mm256_add_epi8(x, bias), last_digit);
+                /* the end from one mask of what is no digit and no point, so that the next
+                   number's start waits for nothing more; the shape is checked beside it
+                   (branches, foreseen) */
+                text_end = (unsigned)_tzcnt_u64((uint32_t)_mm256_movemask_epi8(
+                    _mm256_andnot_si256(_mm256_cmpeq_epi8(x, dot), other)));
+                uint64_t nd = (uint32_t)_mm256_movemask_epi8(other);
+                unsigned a = (unsigned)_tzcnt_u64(nd); /* 64 when all 32 are digits */
                 /* the non-digits before the end: none, or one point (at a) not last */
-                uint64_t in = _bzhi_u64(other, text_end);
+                uint64_t in = _bzhi_u64(nd, text_end);
                 unsigned end = in != 0 ? text_end : text_end + 1;
                 if (a - 1 >= 15 || end > 20 || _blsr_u64(in) != 0 || a + 1 == text_end ||
                     p[text_end] != ',' || (p[0] == '0' && a > 1))
                     goto done;
-                t = _mm256_and_si256(
-                    t, _mm256_loadu_si256((const __m256i *)(const void *)(keep_bytes + 32 - end)));
+                __m256i t = _mm256_and_si256(
+                    x, _mm256_loadu_si256((const __m256i *)(const void *)(keep_digits + 32 - end)));
                 /* bytes 0 .. a (the integer part and the point) take the byte before them:
-                   one shuffle */
+                   one shuffle (the point's own value is overwritten) */
                 __m128i lo =
                     _mm_shuffle_epi8(_mm256_castsi256_si128(t),
                                      _mm_load_si128((const __m128i *)(const void *)moved_up[a]));

@@ -936,8 +936,20 @@ static unsigned leading_digits(uint64_t v);
 static inline __attribute__((always_inline)) uint64_t digits8_value(uint64_t v);
 static inline __attribute__((always_inline)) double compose_decimal(uint64_t m, unsigned b, int neg,
                                                                     const char *s, size_t n);
-static inline __attribute__((always_inline)) int decimal_pow5(uint64_t m, unsigned b, int neg,
-                                                              double *out);
+/* 5^-b for b = 0..21 (read_decimal's plain decimals): the top half of pow5_table's, and
+   129 + its exp2 - b in the place of a double's exponent (see decimal_pow5_row). Filled
+   by pow5_init. */
+typedef struct DecimalPow5 {
+    uint64_t hi, field;
+} DecimalPow5;
+static DecimalPow5 decimal_pow5_table[22];
+#ifdef JSON_WIDE_SIMD
+/* The AVX2 number lane's rows by the number's integer digits a = 1..15 (b = 19 - a there):
+   the row's address from a, which the lane has shifted already */
+static DecimalPow5 lane_pow5_by_a[16];
+#endif
+static inline __attribute__((always_inline)) int decimal_pow5_row(uint64_t m, const DecimalPow5 *t,
+                                                                  int neg, double *out);
 
 /*
 ** Most numbers in result files are plain decimals, as Python's repr and JSON writers
@@ -1401,10 +1413,11 @@ lane_number_end(const unsigned char *p, __m256i t, __m256i nine)
 ** that the "0.0ddd" one's b = 20 is a constant there (its table row a fixed address).
 */
 static inline __attribute__((always_inline)) void lane_store(double *o, uint64_t v, unsigned b,
+                                                             const DecimalPow5 *row,
                                                              const unsigned char *p,
                                                              unsigned text_end)
 {
-    if (v == 0 || !decimal_pow5(v, b, 0, o))
+    if (v == 0 || !decimal_pow5_row(v, row, 0, o))
         *o = compose(v, -(long)b, 0, (const char *)p, text_end);
 }
 
@@ -1451,7 +1464,7 @@ usual_numbers_sep(const char *s, size_t pos, size_t lane_end, double **op, doubl
                     x, _mm256_loadu_si256((const __m256i *)(const void *)(keep_digits + 32 - f)));
                 lane_store(o,
                            run20_avx2(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1), &k),
-                           20, p, text_end);
+                           20, &decimal_pow5_table[20], p, text_end);
             } else {
                 /* the separator first, foreseen: the start waits only for pos */
                 if ((s[pos + 1] == ' ') != (sep == 2))
@@ -1465,12 +1478,14 @@ usual_numbers_sep(const char *s, size_t pos, size_t lane_end, double **op, doubl
                     _mm256_andnot_si256(_mm256_cmpeq_epi8(x, dot), other)));
                 uint64_t nd = (uint32_t)_mm256_movemask_epi8(other);
                 unsigned a = (unsigned)_tzcnt_u64(nd); /* 64 when all 32 are digits */
-                /* the non-digits before the end: none, or one point (at a) not last */
+                /* the non-digits before the end: none, or one point (at a) not last. An
+                   integer's end is a <= 15: the bound of 20 bytes needs no look at which
+                   it is (end, the bytes kept, does) */
                 uint64_t in = _bzhi_u64(nd, text_end);
-                unsigned end = in != 0 ? text_end : text_end + 1;
-                if (a - 1 >= 15 || end > 20 || _blsr_u64(in) != 0 || a + 1 == text_end ||
+                if (a - 1 >= 15 || text_end > 20 || _blsr_u64(in) != 0 || a + 1 == text_end ||
                     p[text_end] != ',' || (p[0] == '0' && a > 1))
                     goto done;
+                unsigned end = in != 0 ? text_end : text_end + 1;
                 __m256i t = _mm256_and_si256(
                     x, _mm256_loadu_si256((const __m256i *)(const void *)(keep_digits + 32 - end)));
                 /* bytes 0 .. a (the integer part and the point) take the byte before them:
@@ -1478,8 +1493,8 @@ usual_numbers_sep(const char *s, size_t pos, size_t lane_end, double **op, doubl
                 __m128i lo =
                     _mm_shuffle_epi8(_mm256_castsi256_si128(t),
                                      _mm_load_si128((const __m128i *)(const void *)moved_up[a]));
-                lane_store(o, run20_avx2(lo, _mm256_extracti128_si256(t, 1), &k), 19 - a, p,
-                           text_end);
+                lane_store(o, run20_avx2(lo, _mm256_extracti128_si256(t, 1), &k), 19 - a,
+                           &lane_pow5_by_a[a], p, text_end);
             }
             o++;
             at = j;
@@ -2595,12 +2610,6 @@ typedef struct Pow5 {
     int exp2;
 } Pow5;
 static Pow5 pow5_table[POW5_MAX - POW5_MIN + 1];
-/* 5^-b for b = 0..21 (read_decimal's plain decimals): the top half of pow5_table's, and
-   129 + its exp2 - b in the place of a double's exponent (see decimal_pow5). */
-typedef struct DecimalPow5 {
-    uint64_t hi, field;
-} DecimalPow5;
-static DecimalPow5 decimal_pow5_table[22];
 
 /* Bits pos .. pos + 31 of x (zeros outside it; pos may be negative). */
 static uint32_t big_bits32(const uint32_t *x, int pos)
@@ -2662,6 +2671,10 @@ __attribute__((constructor)) static void pow5_init(void)
         cell_wide.group_field[b] = decimal_pow5_table[b].field;
 #endif
     }
+#ifdef JSON_WIDE_SIMD
+    for (int a = 1; a < 16; a++)
+        lane_pow5_by_a[a] = decimal_pow5_table[19 - a];
+#endif
 #ifdef JSON_WIDE_SIMD
     for (int l = 0; l < 64; l++)
         cell_wide.unscale[l] = ldexp(1.0, -l);
@@ -2734,7 +2747,8 @@ static inline __attribute__((always_inline)) int pow5_scale(uint64_t m, long q, 
 }
 
 /*
-** m 10^-b (negated if neg) for 0 < m < 10^19 and b <= 21, as pow5_scale computes it, in
+** m 10^-b (negated if neg) for 0 < m < 10^19 and b <= 21 (t: b's row of
+** decimal_pow5_table), as pow5_scale computes it, in
 ** fewer steps: with w = m 2^l (top bit set) and 5^-b = (T 2^64 + lo) 2^e, m 10^-b is
 ** about P 2^(128 - l + e - b), P the top 64 bits of w T. Rounding P to 53 bits is the
 ** conversion of P / 2 to a double, with its last bit set as a sticky bit: the exact
@@ -2744,10 +2758,9 @@ static inline __attribute__((always_inline)) int pow5_scale(uint64_t m, long q, 
 ** half of 5^-b could carry into the bits that decide (P's low 9 bits all ones) or the
 ** product's low half is 0 (a tie may be exact): then pow5_scale decides.
 */
-static inline __attribute__((always_inline)) int decimal_pow5(uint64_t m, unsigned b, int neg,
-                                                              double *out)
+static inline __attribute__((always_inline)) int decimal_pow5_row(uint64_t m, const DecimalPow5 *t,
+                                                                  int neg, double *out)
 {
-    const DecimalPow5 *t = &decimal_pow5_table[b];
     int l = __builtin_clzll(m);
     unsigned __int128 p = (unsigned __int128)(m << l) * t->hi;
     uint64_t hi = (uint64_t)(p >> 64), lo = (uint64_t)p;
@@ -2759,6 +2772,13 @@ static inline __attribute__((always_inline)) int decimal_pow5(uint64_t m, unsign
     bits += t->field - ((uint64_t)l << 52) + ((uint64_t)(neg != 0) << 63);
     memcpy(out, &bits, sizeof bits);
     return 1;
+}
+
+/* decimal_pow5_row for 10^-b (b <= 21) */
+static inline __attribute__((always_inline)) int decimal_pow5(uint64_t m, unsigned b, int neg,
+                                                              double *out)
+{
+    return decimal_pow5_row(m, &decimal_pow5_table[b], neg, out);
 }
 
 /*

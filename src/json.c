@@ -1462,9 +1462,9 @@ usual_numbers_sep(const char *s, size_t pos, size_t lane_end, double **op, doubl
                     goto done;
                 __m256i t = _mm256_and_si256(
                     x, _mm256_loadu_si256((const __m256i *)(const void *)(keep_digits + 32 - f)));
-                lane_store(o,
-                           run20_avx2(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1), &k),
-                           20, &decimal_pow5_table[20], p, text_end);
+                lane_store(
+                    o, run20_avx2(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1), &k),
+                    20, &decimal_pow5_table[20], p, text_end);
             } else {
                 /* the separator first, foreseen: the start waits only for pos */
                 if ((s[pos + 1] == ' ') != (sep == 2))

@@ -826,7 +826,7 @@ static void created_moved(PromAgg *a, const PromSeries *c, double t)
     }
 }
 
-static int update(PromAgg *a, size_t idx, double v, uint64_t line);
+static inline int update(PromAgg *a, size_t idx, double v, uint64_t line);
 
 static int on_sample(void *ud, const PromSample *sm)
 {
@@ -900,24 +900,33 @@ oom:
 
 /* Sample value v of series idx, read at line of the scrape being added. 0, or 1 with
    a->err. */
-static int update(PromAgg *a, size_t idx, double v, uint64_t line)
+/* update's answer to a sample of series s at a time not after its last one. 0, or 1
+   with a->err. */
+static __attribute__((noinline, cold)) int out_of_order(PromAgg *a, const PromSeries *s,
+                                                         uint64_t line)
+{
+    double t = a->t;
+    if (a->parser.tolerant) {
+        a->dropped++;
+        return 0;
+    }
+    (void)snprintf(a->err, sizeof a->err,
+                   "line %llu: %s: %s%s%s%s at t=%.17g %s (a series appears once per scrape, "
+                   "and scrapes are added in time order)",
+                   (unsigned long long)line, a->pod, s->name, *s->labels ? "{" : "", s->labels,
+                   *s->labels ? "}" : "", t,
+                   t == s->last_t ? "again in the same scrape" : "is older than its last sample");
+    return 1;
+}
+
+/* Inline: a call per sample was a sixth of a scrape's instructions on the cache's path. */
+static inline __attribute__((always_inline)) int update(PromAgg *a, size_t idx, double v,
+                                                        uint64_t line)
 {
     PromSeries *s = &a->series[idx];
     double t = a->t;
-    if (s->samples > 0 && t <= s->last_t) {
-        if (a->parser.tolerant) {
-            a->dropped++;
-            return 0;
-        }
-        (void)snprintf(a->err, sizeof a->err,
-                       "line %llu: %s: %s%s%s%s at t=%.17g %s (a series appears once per scrape, "
-                       "and scrapes are added in time order)",
-                       (unsigned long long)line, a->pod, s->name, *s->labels ? "{" : "", s->labels,
-                       *s->labels ? "}" : "", t,
-                       t == s->last_t ? "again in the same scrape"
-                                      : "is older than its last sample");
-        return 1;
-    }
+    if (s->samples > 0 && t <= s->last_t)
+        return out_of_order(a, s, line);
     a->samples++;
     if (isnan(v)) {
         a->nan_samples++; /* NaN says nothing about the window: not recorded */

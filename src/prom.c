@@ -903,7 +903,7 @@ oom:
 /* update's answer to a sample of series s at a time not after its last one. 0, or 1
    with a->err. */
 static __attribute__((noinline, cold)) int out_of_order(PromAgg *a, const PromSeries *s,
-                                                         uint64_t line)
+                                                        uint64_t line)
 {
     double t = a->t;
     if (a->parser.tolerant) {

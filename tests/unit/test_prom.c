@@ -418,8 +418,8 @@ int main(void)
            read their value on its path (whole_value for "digits.0\n", json_number_in for
            the rest). The truth for a valid value is libc's strtod of its text; for every
            value, the same aggregator reading every line in full (no_cache). */
-        static const char *const tails[] = {".0\n", ".0\n", ".0\n", ".0\n", ".00\n", ".5\n",
-                                            ".0\r\n", "\n", ".0e0\n", ".\n", ".01\n"};
+        static const char *const tails[] = {".0\n",   ".0\n", ".0\n",   ".0\n", ".00\n", ".5\n",
+                                            ".0\r\n", "\n",   ".0e0\n", ".\n",  ".01\n"};
         uint64_t whole = 0, valid = 0, wrong = 0;
         for (int run = 0; run < 4000; run++) {
             char value[40], text[3][96];

@@ -3197,10 +3197,7 @@ function M.build(opts)
   -- reached, would be read across the two workloads (saturation.x.max_sustained_na: why it
   -- is N/A; the saturation's point facts stay, for the Load Ladder's marks)
   for _, s in ipairs { { A, model.saturation.a }, { B, model.saturation.b } } do
-    if decision.mixed_requests_reason(s[1].run) then
-      s[2].max_sustained_na = ("%s's load points sent different requests (see the Data checks), so a max sustained "
-        .. "throughput across them would mix two workloads"):format(s[1].label)
-    end
+    s[2].max_sustained_na = decision.mixed_sustained_reason(s[1].run, s[1].label)
   end
   local ca, cb = model.capacity.a, model.capacity.b
   -- the range the repeats allow each capacity (none without repeats at every load point)

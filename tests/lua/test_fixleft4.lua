@@ -69,3 +69,77 @@ t.test("fl4-1: treatments.lua: a treatment of two workloads has no max sustained
     t.ok(t.read(out .. "/treatment_report.html"):find(html.escape(cell), 1, true), "the HTML's table")
   end
 end)
+
+-- A gnuplot on PATH that says it started (its pid into $FL4_MARK) and then draws nothing for
+-- a minute: analyze.lua waits for it with the runs' files re-written and the report's not yet,
+-- so that a Ctrl-C lands there every time, whatever the load.
+local function slow_gnuplot()
+  local bin = t.tmpdir()
+  t.write(bin .. "/gnuplot", '#!/bin/sh\necho $$ > "$FL4_MARK.tmp"\nmv "$FL4_MARK.tmp" "$FL4_MARK"\nexec sleep 60\n')
+  proc.chmod(bin .. "/gnuplot", "755")
+  return bin
+end
+
+t.test("fl4-2: Ctrl-C while analyze.lua re-generates a report says which files are this run's and which the last "
+  .. "report's", function()
+  local lfs = require "lfs"
+  local cmp = require "llmd.comparison"
+  local w, r = t.compare { "--a", ROOT .. "/tests/fixtures/kubecon-na-2025_vllm", "--b",
+    ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching" }
+  t.eq(r.code, 0, r.stderr)
+  local report_before = t.read(w .. "/comparison_report.md")
+  local json_before = t.read(w .. "/comparison.json")
+  local state_before = t.read(w .. "/run-a/run_state.json")
+  local tmp = t.tmpdir()
+  local mark, err = tmp .. "/mark", tmp .. "/err"
+  -- another SLO than the saved one: the results are read again (each run's state and model
+  -- re-written) before the charts are drawn, and the report's files after them
+  local p = proc.spawn({ LLMDLUA, "analyze.lua", w, "--quiet", "--slo", "ttft_p90_ms=150" },
+    { env = { PATH = slow_gnuplot() .. ":" .. os.getenv("PATH"), FL4_MARK = mark }, stdout = "null",
+      stderr = { file = err } })
+  for _ = 1, 1200 do
+    if lfs.attributes(mark) or p:poll() then break end
+    proc.run { "sleep", "0.05" }
+  end
+  t.ok(lfs.attributes(mark), "gnuplot was started")
+  proc.run { "kill", "-INT", tostring(p:pid()) }
+  local st = p:wait(60)
+  t.eq(st and st.code, 130, t.read(err))
+  local said = t.read(err)
+  -- what it says is what the files are: the runs' states re-written (the new SLO's goodput),
+  -- the report's files as they were, byte for byte
+  t.ok(t.read(w .. "/run-a/run_state.json") ~= state_before, "run-a's state re-written")
+  t.ok(t.read(w .. "/run-a/run_state.json"):find("TTFT p90 ≤ 150", 1, true), "with the new SLO")
+  t.eq(t.read(w .. "/comparison.json"), json_before)
+  t.eq(t.read(w .. "/comparison_report.md"), report_before)
+  local head = ("analyze.lua: interrupted while re-generating the report; the workspace %s now mixes two reports: "
+    .. "re-written by this run: run-a/run_model.json, run-a/run_state.json, run-b/run_model.json, "
+    .. "run-b/run_state.json, "):format(w)
+  t.eq(said:sub(1, #head), head)
+  t.ok(said:find("; still the last report's: comparison_report.md, comparison_report.html, comparison.json, "
+    .. "comparison.csv, run_comparison.sh, ", 1, true), said)
+  local tail = "do not read them as one report.\nTo make them one again: llmdlua analyze.lua " .. w .. "\n"
+  t.eq(said:sub(-#tail), tail)
+  t.eq(select(2, said:gsub("\n", "")), 2, said)
+  -- the gnuplot it started is gone with it
+  t.ok(not proc.run({ "kill", "-0", (t.read(mark):gsub("%s+$", "")) }).ok, "gnuplot stopped")
+  -- run again, the workspace is one report
+  local again = proc.run { LLMDLUA, "analyze.lua", w, "--quiet", "--slo", "ttft_p90_ms=150" }
+  t.eq(again.code, 0, again.stderr)
+  -- the other two states: nothing re-written yet (the snapshot unchanged), and all of it
+  -- re-written (stopped while printing the report)
+  local before = cmp.report_snapshot(w)
+  t.eq(cmp.interrupted_analyze(w, before), ("analyze.lua: interrupted before it re-wrote anything; the workspace %s "
+    .. "is as it was (comparison_report.md, comparison_report.html, comparison.json, comparison.csv, "
+    .. "run_comparison.sh, run-a/run_model.json, run-a/run_state.json, run-b/run_model.json, run-b/run_state.json, "
+    .. "%d files in charts/, the last report's), its results untouched.\nTo re-generate the report: llmdlua "
+    .. "analyze.lua %s"):format(w, (function()
+      local n = 0
+      for f in lfs.dir(w .. "/charts") do if not f:match("^%.") then n = n + 1 end end
+      return n
+    end)(), w))
+  t.eq(cmp.interrupted_analyze(w, before, true), ("analyze.lua: interrupted after the report was re-generated; "
+    .. "nothing is lost: the workspace %s holds comparison_report.md, comparison_report.html, comparison.json, "
+    .. "comparison.csv, run_comparison.sh.\nTo see the report: %s/comparison_report.md, or llmdlua analyze.lua %s "
+    .. "(re-generates and prints it)"):format(w, w, w))
+end)

@@ -143,3 +143,72 @@ t.test("fl4-2: Ctrl-C while analyze.lua re-generates a report says which files a
     .. "comparison.csv, run_comparison.sh.\nTo see the report: %s/comparison_report.md, or llmdlua analyze.lua %s "
     .. "(re-generates and prints it)"):format(w, w, w))
 end)
+
+t.test("fl4-3: a plan's relative paths are read from the plan's folder, not the current one (compare.lua and "
+  .. "experiment.lua)", function()
+  local lfs = require "lfs"
+  local yaml = require "llmd.yaml"
+  local d = t.tmpdir()
+  t.mkdir(d .. "/guide")
+  t.mkdir(d .. "/cluster")
+  t.write(d .. "/guide/helmfile.yaml", "releases:\n  - name: infra-try\n    chart: llm-d-infra/llm-d-infra\n"
+    .. "  - name: ms-try\n    chart: llm-d-modelservice/llm-d-modelservice\n")
+  t.write(d .. "/template.yaml", "endpoint:\n  stack_name: try\n  model: ${MODEL}\n  namespace: ${NAMESPACE}\n"
+    .. "  base_url: http://${IP}\nharness:\n  name: inference-perf\n  results_pvc: ${BENCHMARK_PVC}\n"
+    .. "  namespace: ${NAMESPACE}\nworkload:\n  sanity_random:\n    load: {type: constant, stages: [{rate: 1, "
+    .. "duration: 30}]}\n")
+  -- every path relative: the guide, the template, where the workspace goes
+  local run = "    deploy: {method: helmfile, guide_dir: guide, environment: istio, model: Qwen/Qwen3-0.6B}\n"
+    .. "    benchmark: {template: ./template.yaml, harness: inference-perf}\n"
+  t.write(d .. "/plan.yaml", "namespace: llm-d-try\nparent: out\ntimeouts: {poll: 0.05}\nruns:\n  a:\n"
+    .. "    label: baseline\n" .. run .. "  b:\n    label: candidate\n" .. run)
+  -- started from another folder, which holds none of them
+  local elsewhere = t.tmpdir()
+  local env = { PATH = ROOT .. "/tests/fakecluster/bin:" .. os.getenv("PATH"), FAKE_CLUSTER = d .. "/cluster",
+    FAKE_RESULTS = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm:" .. ROOT
+      .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching", FAKE_LLMDLUA = LLMDLUA,
+    NAMESPACE = false, FAKE_FAIL = false, FAKE_FAIL_ONCE = false }
+  local r = proc.run({ LLMDLUA, "compare.lua", "--plan", d .. "/plan.yaml", "--yes", "--quiet" },
+    { env = env, cwd = elsewhere, timeout = 180 })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  -- the workspace in the plan's out/, none in the current folder
+  local w = t.workspaces(d .. "/out")[1]
+  t.ok(w, "a workspace in " .. d .. "/out")
+  t.eq(#t.workspaces(elsewhere), 0)
+  -- helmfile ran in the plan's guide/ (the fake cluster logs each call's folder)
+  local seen = 0
+  for _, c in ipairs(t.jsonl(d .. "/cluster/calls.log")) do
+    if c.tool == "helmfile" then
+      t.eq(c.cwd, d .. "/guide")
+      seen = seen + 1
+    end
+  end
+  t.ok(seen > 0, "helmfile was called")
+  -- the template was the plan's (its stack_name)
+  t.ok(t.read(w .. "/run-a/benchmark/config.yaml"):find("stack_name: try", 1, true), "the plan's template")
+  -- the workspace's copy names them absolute (a resume from anywhere finds them)
+  local saved = yaml.load_file(w .. "/plan.yaml")
+  t.eq({ saved.runs.a.deploy.guide_dir, saved.runs.b.benchmark.template, saved.parent },
+    { d .. "/guide", d .. "/template.yaml", d .. "/out" })
+  -- a path that is not there is said as the plan's folder gives it
+  t.write(d .. "/bad.yaml", t.read(d .. "/plan.yaml"):gsub("guide_dir: guide", "guide_dir: guides"))
+  r = proc.run({ LLMDLUA, "compare.lua", "--plan", d .. "/bad.yaml", "--yes", "--quiet", "--dry-run" },
+    { env = env, cwd = elsewhere, timeout = 60 })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stderr:find(d .. "/bad.yaml: runs.a.deploy.guide_dir: " .. d .. "/guides: no such folder", 1, true), r.stderr)
+  -- absolute paths as they are
+  local cluster = require "llmd.cluster"
+  local a = { deploy = { guide_dir = "/abs/g" }, existing = { results = "../r" }, benchmark = { template = "~/t.yaml" } }
+  local p = cluster.plan_paths_from_file({ parent = "/abs/out", bins = { helm = "helm", oc = "bin/oc" },
+    runs = { a = a } }, "/x/y/plan.yaml", { a })
+  -- (a bare tool name is looked up in PATH, not a path)
+  -- (~/ the home folder, as README's example plan writes the guide)
+  t.eq({ p.parent, p.bins.helm, p.bins.oc, a.deploy.guide_dir, a.existing.results, a.benchmark.template },
+    { "/abs/out", "helm", "/x/y/bin/oc", "/abs/g", "/x/y/../r", os.getenv("HOME"):gsub("/+$", "") .. "/t.yaml" })
+  -- experiment.lua's plan: the same rule (guide_dir, template at its top level)
+  t.write(d .. "/xplan.yaml", "namespaces: [exp-a]\ndeploy: {method: helmfile, guide_dir: guide, environment: istio, "
+    .. "model: Qwen/Qwen3-0.6B}\nbenchmark: {template: template.yaml, harness: inference-perf}\n")
+  t.ok(lfs.currentdir() ~= d, "the test runs elsewhere")
+  local xp = require("llmd.experiment_run").load_plan(d .. "/xplan.yaml")
+  t.eq({ xp.deploy.guide_dir, xp.benchmark.template }, { d .. "/guide", d .. "/template.yaml" })
+end)

@@ -831,6 +831,19 @@ end
 -- The test for an overall row: Mann-Whitney on per-request samples of both runs, else
 -- Welch on the repeats when each run is repeats of one load point, else nil and why.
 -- labels: {a =, b =}, the runs' names in its texts ("A" and "B" without them).
+-- Whether M.row_test tests key on the runs' per-request samples: a latency row of runs
+-- without repeats (several load points stratified by point, or one each). Only such a
+-- test may be taken from the last report when the samples are not at hand (analyze.lua
+-- from a workspace's saved run models, which hold none). Where repeats are the units (the
+-- repeats' means or p50s, or their values at one load point) the saved models hold what
+-- the test needs: a row untested there is untested for a reason the last report's test,
+-- perhaps an older version's on the requests pooled over the repeats, does not remove.
+function M.tests_samples(key, pa, pb)
+  if key == "error_rate_pct" or not M.sample_kind(key) then return false end
+  if #pa > 1 or #pb > 1 then return not M.any_repeats(pa, pb) end
+  return (pa[1] and pa[1].repeats or 1) < 2 and (pb[1] and pb[1].repeats or 1) < 2
+end
+
 function M.row_test(key, ra, rb, pa, pb, memo, labels)
   if key == "error_rate_pct" then
     -- per-request outcomes first, as the latency rows' per-request samples; else the repeats.

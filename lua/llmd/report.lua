@@ -274,8 +274,11 @@ local function perf_row(key, ctx)
     row.delta_text = fmt_delta(key, d.diff)
     row.pct_text = d.pct and T.helpers.pct(d.pct) or (va == 0 and "N/A (A is 0)" or "N/A")
     test, untested_why = decision.row_test(key, ra, rb, ctx.pa, ctx.pb, ctx.memo, { a = A.label, b = B.label })
-    if not test and ctx.saved and ctx.saved[key] and ctx.saved[key].p then
-      -- analyze.lua from saved state: the test the last report made on the samples
+    if not test and ctx.saved and ctx.saved[key] and ctx.saved[key].p
+      and decision.tests_samples(key, ctx.pa, ctx.pb) then
+      -- analyze.lua from saved state: the test the last report made on the samples (never
+      -- where the repeats are the units: their values are saved, and a row they cannot test
+      -- stays untested, with why, rather than quote an older report's pooled test)
       test = ctx.saved[key]
       test.test = test.test or "mann_whitney"
     end
@@ -1697,8 +1700,11 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     res.reason = od and (od .. "; no repeats of this load in both runs to test instead")
       or "no per-request samples or repeats from both runs at this load"
   end
-  -- analyze.lua from saved state (no samples): the test the last report made at this point
+  -- analyze.lua from saved state (no samples): the test the last report made at this point,
+  -- only where it is a test of the samples (a point without repeats on either side): the
+  -- repeats' values are saved, and a point they cannot test stays untested, with why
   if not res.test and not res.identical and type(saved) == "table" and saved.key == key
+    and kind and pa.repeats == 1 and pb.repeats == 1
     and type(saved.test) == "table" and saved.axis == res.axis and type(saved.load) == "number"
     and lp.close(saved.load, res.load)
     and type(saved.test.p) == "number" then

@@ -212,3 +212,57 @@ t.test("fl4-3: a plan's relative paths are read from the plan's folder, not the 
   local xp = require("llmd.experiment_run").load_plan(d .. "/xplan.yaml")
   t.eq({ xp.deploy.guide_dir, xp.benchmark.template }, { d .. "/guide", d .. "/template.yaml" })
 end)
+
+t.test("fl4-4: analyze.lua on an old workspace where a repeat has no TTFT mean or p50: untested with why, never the "
+  .. "last report's pooled test", function()
+  -- test_cmpfix3's ladder: 3 repeats at 2/s and 10/s on both sides, B 5.5 ms slower in
+  -- every repeat (by hand, exact van Elteren on the repeats' TTFT means p = 0.005)
+  local l1, l2 = {}, {}
+  for i = 1, 40 do l1[i], l2[i] = (50 + i) / 1000, (200 + i) / 1000 end
+  local function shifted(xs, by)
+    local out = {}
+    for i, x in ipairs(xs) do out[i] = x + by end
+    return out
+  end
+  local pa, pb = {}, {}
+  for k = 0, 2 do
+    pa[#pa + 1] = { 2, shifted(l1, k * 1e-4) }
+    pa[#pa + 1] = { 10, shifted(l2, k * 1e-4) }
+    pb[#pb + 1] = { 2, shifted(l1, k * 1e-4 + 0.0055) }
+    pb[#pb + 1] = { 10, shifted(l2, k * 1e-4 + 0.0055) }
+  end
+  local w, r = t.compare { "--a", t.latency_ladder(pa), "--b", t.latency_ladder(pb) }
+  t.eq(r.code, 0, r.stderr)
+  local function rows_of()
+    local out = {}
+    for _, row in ipairs(json.read(w .. "/comparison.json").perf) do out[row.key] = row end
+    return out
+  end
+  t.eq(rows_of().ttft_mean_ms.p_value, 0.005)
+  -- an old workspace: its saved run model has no TTFT mean or p50 for run A's first stage
+  -- (a repeat at 2/s), and its last report quoted a test of the requests pooled over the
+  -- repeats (an older version's: p = 0.00061, test_cmpfix3's figure for such a test)
+  local p = w .. "/run-a/run_model.json"
+  local rm = json.read(p)
+  rm.stages[1].metrics.ttft_mean_ms, rm.stages[1].metrics.ttft_p50_ms = nil, nil
+  json.write(p, rm)
+  local cj = json.read(w .. "/comparison.json")
+  for _, row in ipairs(cj.perf) do
+    if row.key:match("^ttft_") then
+      row.sig = { name = "van_elteren", test = "mann_whitney", p = 0.00061, z = -3.43, n_a = 240, n_b = 240 }
+    end
+  end
+  json.write(w .. "/comparison.json", cj)
+  r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  local rows = rows_of()
+  for _, k in ipairs { "ttft_mean_ms", "ttft_p50_ms", "ttft_p90_ms", "ttft_p99_ms" } do
+    t.eq({ rows[k].p_value, rows[k].verdict, rows[k].evidence }, { nil, "untested", "repeats at a load point, but "
+      .. "not every repeat has its own ttft mean or p50 at the load points both measured, and their requests pooled "
+      .. "are no independent samples" }, k)
+  end
+  t.ok(not t.read(w .. "/comparison_report.md"):find("6.1e-04", 1, true), "the pooled p in the report")
+  -- the other rows keep their repeats' test (E2E latency: each repeat's mean, B 5.5 ms slower
+  -- in every one: p = 0.005 as the TTFT's was)
+  t.eq(rows.latency_p90_ms.p_value, 0.005)
+end)

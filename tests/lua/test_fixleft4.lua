@@ -266,3 +266,42 @@ t.test("fl4-4: analyze.lua on an old workspace where a repeat has no TTFT mean o
   -- in every one: p = 0.005 as the TTFT's was)
   t.eq(rows.latency_p90_ms.p_value, 0.005)
 end)
+
+t.test("fl4-5: two bench input generations into one new BENCH_DIR at once: one waits, and every file is whole",
+  function()
+  local lfs = require "lfs"
+  local d = t.tmpdir()
+  local gen = ROOT .. "/scripts/bench/gen.py"
+  -- the same size alone first, for the files as they should be (gen.py is seeded: the
+  -- same bytes every time)
+  local alone = proc.run({ "/usr/bin/python3", gen, d .. "/alone", "0.2" }, { timeout = 300 })
+  t.eq(alone.code, 0, alone.stderr)
+  -- both started together into one folder that does not exist yet (they wrote the same
+  -- path.tmp: one's rename took the other's half-written file, which then failed to rename)
+  local r = proc.run({ "sh", "-c", '"$1" "$2" "$3" 0.2 2>"$4.1" & p=$!; "$1" "$2" "$3" 0.2 2>"$4.2"; b=$?; wait $p; '
+    .. 'echo "$? $b"', "sh", "/usr/bin/python3", gen, d .. "/shared", d .. "/err" }, { timeout = 600 })
+  t.eq(r.stdout, "0 0\n", r.stderr .. t.read(d .. "/err.1") .. t.read(d .. "/err.2"))
+  -- every file as a generation alone makes it, and nothing else but the lock
+  local function files(root)
+    local out = {}
+    t.walk(root, function(p, rel)
+      if lfs.attributes(p, "mode") == "file" then out[rel] = t.read(p) end
+    end)
+    return out
+  end
+  local got, want = files(d .. "/shared"), files(d .. "/alone")
+  local lock = got[".gen.lock"]
+  got[".gen.lock"], want[".gen.lock"] = nil, nil
+  local n = 0
+  for k, v in pairs(want) do
+    n = n + 1
+    t.ok(got[k] == v, k .. " differs from a generation alone")
+    got[k] = nil
+  end
+  t.ok(n > 3000, "the raw scrapes are there too")
+  t.eq(next(got), nil, "no file left over (a temporary name)")
+  t.eq(lock, "", "the lock, an empty file")
+  -- one of them said it waited (whichever came second)
+  local said = t.read(d .. "/err.1") .. t.read(d .. "/err.2")
+  t.eq(said, "gen.py: another generation of " .. d .. "/shared is running; waiting for it\n")
+end)

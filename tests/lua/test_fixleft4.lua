@@ -305,3 +305,40 @@ t.test("fl4-5: two bench input generations into one new BENCH_DIR at once: one w
   local said = t.read(d .. "/err.1") .. t.read(d .. "/err.2")
   t.eq(said, "gen.py: another generation of " .. d .. "/shared is running; waiting for it\n")
 end)
+
+t.test("fl4-7: comparison.csv says whether a curve row's a and b are a lower bound, an estimate or measured",
+  function()
+  -- the demo pair, TTFT p90 <= 200 ms: the report reads vLLM's capacity "≥ 91.36 req/s (the
+  -- last load before saturation)", a lower bound, and the chunked run's "about 162.01 req/s
+  -- (measured: between ...)", interpolated; their max sustained throughputs are load points'
+  -- achieved rates (91.36 up to 103.08, 167.78 up to 172.96: the Headline's)
+  local w, r = t.compare { "--a", ROOT .. "/tests/fixtures/kubecon-na-2025_vllm", "--b",
+    ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching", "--slo", "ttft_p90_ms=200" }
+  t.eq(r.code, 0, r.stderr)
+  local csv = t.read(w .. "/comparison.csv")
+  -- two columns at the end: every column before them where it was
+  t.eq(csv:match("^[^\n]*"), "metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,"
+    .. "family_size,a_bound,b_bound")
+  local function bounds(key)
+    local c = t.csv_row(csv, key)
+    t.eq(#c, 15, key)
+    return { c[14], c[15] }
+  end
+  local cap = t.csv_row(csv, "capacity_at_slo_rps")
+  t.ok(cap[11]:find(": ≥ 91.36 req/s (the last load before saturation);", 1, true), cap[11])
+  t.eq(bounds("capacity_at_slo_rps"), { "lower bound", "estimate" })
+  t.eq(bounds("capacity_at_slo_output_tps"), { "lower bound", "estimate" })
+  t.eq(bounds("max_sustained_rps"), { "measured", "measured" })
+  -- the performance rows and the KV rows: no bound, empty
+  t.eq(bounds("ttft_p90_ms"), { "", "" })
+  t.eq(bounds("kv_hits"), { "", "" })
+  -- neither run saturated (exp-7's one load point each, 3.485 req/s achieved: "≥ 3.485 req/s
+  -- (never saturated)"): both max sustained figures lower bounds; an unknown capacity
+  -- (no TTFT p90 in these files) has an empty a and no bound
+  w, r = t.compare { "--a", EXP7 .. "/llm-d-1p1d", "--b", EXP7 .. "/vllm-2replicas", "--slo", "ttft_p90_ms=200" }
+  t.eq(r.code, 0, r.stderr)
+  csv = t.read(w .. "/comparison.csv")
+  t.eq(bounds("max_sustained_rps"), { "lower bound", "lower bound" })
+  local c = t.csv_row(csv, "capacity_at_slo_rps")
+  t.eq({ c[3], c[14] }, { "", "" })
+end)

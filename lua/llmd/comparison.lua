@@ -687,8 +687,8 @@ end
 function M.interrupted_complete(path, prog, what)
   return ("%s: interrupted after %s; nothing is lost: the workspace %s holds "
     .. "%s.\nTo see the report: %s/comparison_report.md, or llmdlua analyze.lua %s (re-generates and prints it)")
-    :format(prog or "compare.lua", what or "the comparison was complete", path, table.concat(report_files_held(path), ", "), path,
-      template.helpers.sh(path))
+    :format(prog or "compare.lua", what or "the comparison was complete", path,
+      table.concat(report_files_held(path), ", "), path, template.helpers.sh(path))
 end
 
 -- Every file a report's run (re-)writes in the workspace at path: REPORT_FILES, each run's

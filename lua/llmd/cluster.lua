@@ -238,9 +238,10 @@ function M.validate(plan, name, opts)
   return plan
 end
 
--- The plan's own paths made absolute (relative to the current folder, where they were
--- checked), so a resume from another folder finds them; values and kustomize stay relative
--- to guide_dir, as documented.
+-- The plan's own paths made absolute, so a resume from another folder finds them: those of
+-- the plan file are already (M.plan_paths_from_file); what the command line added (--a DIR,
+-- --parent) is from the current folder, where it was checked. values and kustomize stay
+-- relative to guide_dir, as documented.
 function M.absolute_paths(plan)
   local here = lfs.currentdir()
   local function abs(p)
@@ -261,8 +262,53 @@ function M.absolute_paths(plan)
   return plan
 end
 
+-- The folder of the file at path, absolute (from the current folder when path is relative).
+local function folder_of(path)
+  local dir = path:match("^(.*)/[^/]*$") or "."
+  if dir == "" then dir = "/" end
+  if dir:sub(1, 1) ~= "/" then dir = lfs.currentdir() .. "/" .. dir end
+  return (dir:gsub("/%./", "/"):gsub("/%.$", ""):gsub("(.)/+$", "%1"))
+end
+
+-- A plan's relative paths read from the plan's own folder (as every tool reads its config
+-- file's), not from wherever the command was started (~/ is the home folder): parent, bins
+-- with a / (a bare name is looked up in PATH), and each run's deploy.guide_dir,
+-- benchmark.template and existing.results. runs: the tables holding deploy / benchmark / existing (compare.lua's
+-- runs.a and runs.b; experiment.lua's plan itself). Absolute paths, and values of another
+-- type (the checks say what is wrong with them), are left as they are. Returns plan.
+function M.plan_paths_from_file(plan, path, runs)
+  if type(plan) ~= "table" then return plan end
+  local base = folder_of(path)
+  local home = os.getenv("HOME")
+  local function from(p)
+    if type(p) ~= "string" or p == "" or p:sub(1, 1) == "/" then return p end
+    -- ~/ is the home folder, as in a shell (README's example plans write it so)
+    if (p == "~" or p:sub(1, 2) == "~/") and home and home:sub(1, 1) == "/" then
+      return home:gsub("/+$", "") .. p:sub(2)
+    end
+    local out = (base == "/" and "" or base) .. "/" .. p
+    return (out:gsub("/%./", "/"):gsub("/%.$", ""):gsub("(.)/+$", "%1"))
+  end
+  plan.parent = from(plan.parent)
+  if type(plan.bins) == "table" then
+    for k, v in pairs(plan.bins) do
+      if type(v) == "string" and v:find("/", 1, true) then plan.bins[k] = from(v) end
+    end
+  end
+  for _, r in ipairs(runs) do
+    if type(r) == "table" then
+      if type(r.deploy) == "table" then r.deploy.guide_dir = from(r.deploy.guide_dir) end
+      if type(r.benchmark) == "table" then r.benchmark.template = from(r.benchmark.template) end
+      if type(r.existing) == "table" then r.existing.results = from(r.existing.results) end
+    end
+  end
+  return plan
+end
+
 function M.load_plan(path, opts)
   local plan = yaml.load_file(path)
+  local runs = type(plan) == "table" and type(plan.runs) == "table" and plan.runs or {}
+  M.plan_paths_from_file(plan, path, { runs.a, runs.b })
   return M.validate(plan, path, opts)
 end
 

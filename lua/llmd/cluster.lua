@@ -1324,7 +1324,9 @@ end
 -- Does the chain tell this run's pods apart: a record of its deploy, with what it made known
 -- (a release, an object applied by name)?
 local function chain_known(d)
-  return d and d.before and ((d.releases and #d.releases > 0) or (d.applied and #d.applied > 0))
+  -- (a record written before deployed.json kept "applied" has none: its kustomize Deployments'
+  -- pods would not be known as this run's, so the chain is not used for it)
+  return d and d.before and type(d.applied) == "table" and ((d.releases and #d.releases > 0) or #d.applied > 0)
 end
 
 -- A predicate on pods: is p someone else's - there before the stack x benchmarks was first
@@ -1450,6 +1452,7 @@ function M.snapshot(ctx)
     owners[M.owner_key(p)] = true
   end
   snap.pods = names_of(serving)
+  snap.pod_objs = serving
   snap.owners = {}
   for k in pairs(owners) do snap.owners[#snap.owners + 1] = k end
   table.sort(snap.owners)
@@ -1496,7 +1499,7 @@ function M.load_deployed(ctx, x)
   d.torn_down = s.torn_down == true
   d.deploy_commands = type(s.deploy_commands) == "table" and s.deploy_commands or {}
   d.pod_owners = type(s.pod_owners) == "table" and s.pod_owners or {}
-  d.applied = type(s.applied) == "table" and s.applied or {}
+  d.applied = type(s.applied) == "table" and s.applied or nil
   d.created = type(s.created) == "table" and s.created or {}
   ctx.commands[x] = s.commands or {}
   if type(s.bench_command) == "string" then
@@ -1809,9 +1812,16 @@ local function teardown(ctx, x)
   local before_owners = set_of(d.before and d.before.owners)
   -- (once recorded, only pods of this run's controllers: not another team's started since)
   local mine = set_of(d.pod_owners)
-  for _, n in ipairs(now.pods) do
-    if not before_pods[n] and not before_owners[now.pod_owner[n]] and (not next(mine) or mine[now.pod_owner[n]]) then
-      left[#left + 1] = "pod " .. n
+  -- (never ready, so none recorded: not those whose chain of owners is another's)
+  local chain = not next(mine) and chain_known(d) and M.chain_resolver(ctx, d)
+  for _, p in ipairs(now.pod_objs or {}) do
+    local n = p.metadata.name
+    if not before_pods[n] and not before_owners[now.pod_owner[n]] then
+      local ours
+      if next(mine) then ours = mine[now.pod_owner[n]]
+      elseif chain then ours = chain(p) ~= "theirs"
+      else ours = true end
+      if ours then left[#left + 1] = "pod " .. n end
     end
   end
   if d.baseline_service and set_of(now.services)[M.BASELINE_SVC] then left[#left + 1] = "service " .. M.BASELINE_SVC end

@@ -2548,3 +2548,26 @@ t.test("a custom deploy's kubectl create deployment is recorded and torn down; c
   t.eq(state(s).ns.bench.deployments["kv-cache"], nil, "torn down")
   t.eq(#pods_of(state(s), "bench", "kv-cache"), 0)
 end)
+
+-- (clusterfix4 1) A stack never ready records no controllers of its pods; its teardown then
+-- checks that none of its pods is left by their chain of owners: another team's pods started
+-- during its deploy (FAKE_CONCURRENT_DEPLOYMENTS) are not "left", and stay.
+t.test("teardown of a stack never ready: another team's pods from during the deploy are neither left nor removed",
+  function()
+  local s = setup(function(plan) plan.runs.b = { label = "after", existing = { results = TREAT } } end)
+  local env = { FAKE_CONCURRENT_DEPLOYMENTS = "team-c-decode@team-c,team-d-decode", FAKE_CONCURRENT_AT = "helm" }
+  env.FAKE_FAIL = "notready"
+  local r = compare(s, nil, env)
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("the stack was not ready within 3 s", 1, true), r.stdout)
+  local w = workspace(s)
+  t.eq(#json.read(w .. "/run-a/deployed.json").pod_owners, 0, "none recorded")
+  env.FAKE_FAIL = false
+  r = compare(s, { "--resume", w, "--step", "90" }, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(json.read(w .. "/run-a/deployed.json").torn_down, "run A torn down, nothing of it left")
+  local st = state(s)
+  t.eq(#pods_of(st, "bench", "team-c-decode"), 2)
+  t.eq(#pods_of(st, "bench", "team-d-decode"), 2)
+  t.eq(#pods_of(st, "bench", "ms-decode"), 0)
+end)

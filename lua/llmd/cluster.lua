@@ -1542,16 +1542,6 @@ local function deploy_release_names(ctx, calls)
   return names
 end
 
--- What the deploy added: of what appeared in the namespace since the snapshot before its
--- first attempt, only what is this run's, told apart by what the tools stamp on it - a
--- release or an object another team made meanwhile in the shared namespace is not
--- recorded (teardown would remove it; the smoke test and benchmark could take its Service
--- for this run's), and that is said. Releases: the deploy's own (deploy.release, the
--- helmfile's as `helmfile list` gives them). HTTPRoutes, Gateways, Services: one helm
--- installed for a release of this run (its meta.helm.sh/release-name; another release's is
--- never this run's, whatever its name), one this run applied with kubectl (named in what
--- it renders: kustomize, -f manifests), or one a controller made for a Gateway of this run
--- (an ownerReference to it, or the gateway-name label).
 -- What a kubectl call of a custom deploy creates by name, without a manifest: kubectl create
 -- SUBCOMMAND [TYPE] NAME, kubectl expose TYPE NAME [--name N], kubectl autoscale TYPE NAME
 -- [--name N]: { {kind =, resource =, name =} }. Each fails when an object of that kind and
@@ -1584,6 +1574,16 @@ function M.created_by(tool, args)
   return {}
 end
 
+-- What the deploy added: of what appeared in the namespace since the snapshot before its
+-- first attempt, only what is this run's, told apart by what the tools stamp on it - a
+-- release or an object another team made meanwhile in the shared namespace is not
+-- recorded (teardown would remove it; the smoke test and benchmark could take its Service
+-- for this run's), and that is said. Releases: the deploy's own (deploy.release, the
+-- helmfile's as `helmfile list` gives them). HTTPRoutes, Gateways, Services: one helm
+-- installed for a release of this run (its meta.helm.sh/release-name; another release's is
+-- never this run's, whatever its name), one this run applied with kubectl (named in what
+-- it renders: kustomize, -f manifests), or one a controller made for a Gateway of this run
+-- (an ownerReference to it, or the gateway-name label).
 local function record_added(ctx, x, calls, done)
   local d = M.deployed(ctx, x)
   if ctx.dry_run then M.snapshot(ctx) return end -- prints the reads it does not make

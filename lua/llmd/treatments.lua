@@ -619,6 +619,7 @@ local function grouped_model(groups, opts)
     local sub = M.model(g.list, { slo = opts.slo, one_workload = true, latency_choice = choice })
     local w = g.workload
     m.rank_by, m.pareto_latency, m.pareto_latency_key = sub.rank_by, sub.pareto_latency, sub.pareto_latency_key
+    m.pareto_latency_note = sub.pareto_latency_note
     m.latency_choice, m.latency_keys = sub.latency_choice, sub.latency_keys
     local labels = {}
     for _, x in ipairs(sub.treatments) do
@@ -642,11 +643,17 @@ local function grouped_model(groups, opts)
     m.workloads[#m.workloads + 1] = { workload = w, treatments = labels, verdict = sub.verdict, best = best or false,
       common_text = sub.common_text or false, common_why = sub.common_why or false, family = sub.family,
       common_load = sub.common_load or false, common_axis = sub.common_axis or false,
-      signature = g.signature or false }
+      signature = g.signature or false, latency_at_common = M.latency_at_common_json(sub.latency_at_common_test) }
     -- in a few words, never "not shown to differ" where the measured loads order the first
     -- two (untested, but an order: its own verdict says so next)
     local r1 = sub.ranking[1]
     local lead = best and ("best: %s."):format(best)
+      or sub.latency_best and ("best at the common load: %s (lower %s, shown by repeats)."):format(sub.latency_best,
+        table.concat((function()
+          local n = {}
+          for i, k in ipairs(sub.latency_at_common_test.keys) do n[i] = metrics.get(k).label end
+          return n
+        end)(), " and "))
       or r1 and r1.order_certain and ("%s first by the figures, above %s as the measured loads order them, "
         .. "untested (no treatment shown best by repeats)."):format(r1.label, sub.ranking[2].label)
       or "not shown to differ (no treatment shown best)."
@@ -673,6 +680,116 @@ local function grouped_model(groups, opts)
     and (" Apart, as they measured what they sent: %s."):format(table.concat(groups.apart, "; ")) or "",
     table.concat(parts, " "))
   return m
+end
+
+-- The treatments labelled in labels (tied at the top of the ranking) compared on latency at
+-- the common load: on the SLOs' latency metrics (else the TTFT percentile the latency table
+-- compares), each treatment's repeats at that load against the lowest one's, by the
+-- decision layer's test on repeats (Welch, or the exact test), every test of this one family
+-- Holm-adjusted. A treatment is named (best) only where it has the lowest figure of every
+-- metric and each of its tests is below alpha after the adjustment and at least the
+-- practical threshold (decision.MIN_EFFECT); otherwise the text says why none is. Returns
+-- {best = label | nil, text, tests = {{key, a, b, p, p_adjusted}}} or nil (no common load,
+-- no latency metric).
+function M.latency_at_common(m, T, labels, slo)
+  if not m.common_load then return nil end
+  local keys = {}
+  for _, s in ipairs(slo or {}) do
+    if metrics.get(s.key).unit == "ms" then keys[#keys + 1] = s.key end
+  end
+  if #keys == 0 and m.latency_choice.ttft and m.latency_choice.ttft.common then
+    keys[1] = m.latency_choice.ttft.key
+  end
+  if #keys == 0 then return nil end
+  local by = {}
+  for _, x in ipairs(T) do by[x.label] = x end
+  local where = m.common_text and ("at the common load (%s)"):format(m.common_text) or "at the common load"
+  local tests, fam_in, untested, lowest = {}, {}, {}, {}
+  for _, key in ipairs(keys) do
+    local low
+    for _, l in ipairs(labels) do
+      local e = by[l].at_common[key]
+      local v = e and e.value
+      if v == nil then
+        untested[#untested + 1] = ("%s's %s is unknown there"):format(l, metrics.get(key).label)
+      elseif not (e.ci and e.ci.samples) then
+        untested[#untested + 1] = ("%s has no repeats measured there%s"):format(l,
+          e.interpolated and " (its figure is interpolated)" or "")
+      elseif not low or v < by[low].at_common[key].value then
+        low = l
+      end
+    end
+    lowest[key] = low
+    if low then
+      for _, l in ipairs(labels) do
+        local e, el = by[l].at_common[key], by[low].at_common[key]
+        if l ~= low and e and e.value and e.ci and e.ci.samples then
+          local r = decision.repeat_test(e.ci.samples, el.ci.samples)
+          local row = { key = key, best = low, other = l, a = e.value, b = el.value, test = r }
+          tests[#tests + 1] = row
+          if r and r.p then fam_in[#fam_in + 1] = { id = #tests, p = r.p } end
+        end
+      end
+    end
+  end
+  local fam = decision.family(fam_in)
+  local best, shown, parts = nil, true, {}
+  for _, key in ipairs(keys) do
+    if best == nil then best = lowest[key] elseif lowest[key] ~= best then shown = false end
+  end
+  if #untested > 0 or not best then shown = false end
+  for i, row in ipairs(tests) do
+    row.p, row.p_adjusted = row.test and row.test.p or nil, fam.adjusted[i]
+    local eff = decision.effect_pct(row.a, row.b)
+    row.effect_pct = eff
+    local ok = row.p_adjusted and row.p_adjusted < decision.ALPHA and eff and math.abs(eff) >= decision.MIN_EFFECT
+    if not ok then shown = false end
+    local how
+    if not row.p then
+      how = ("untested: %s"):format(row.test and row.test.identical and "the repeats are identical"
+        or "no test of these repeats")
+    else
+      how = ("%s, p = %s, Holm-adjusted %s over %d test%s"):format(
+        row.test.test == "welch" and "Welch t" or decision.test_name(row.test), decision.fmt_p(row.p),
+        decision.fmt_p(row.p_adjusted), fam.size, fam.size == 1 and "" or "s")
+      if not ok then
+        how = how .. (eff and math.abs(eff) < decision.MIN_EFFECT
+          and ("; %+.1f %%, below the practical threshold of %g %%"):format(eff, decision.MIN_EFFECT)
+          or "; not shown to differ")
+      end
+    end
+    parts[#parts + 1] = ("%s %s %s against %s for %s (%s)"):format(row.best, metrics.get(row.key).label,
+      metrics.format(row.key, row.b), metrics.format(row.key, row.a), row.other, how)
+  end
+  local names = {}
+  for _, key in ipairs(keys) do names[#names + 1] = metrics.get(key).label end
+  local what = table.concat(names, " and ")
+  local res = { keys = keys, tests = tests, family_size = fam.size }
+  if shown then
+    res.best = best
+    -- (not "best at" an unmeasured load: the figure is at the load every one sustained)
+    res.text = ("%s has the lowest %s %s, shown by repeats: %s.")
+      :format(best, what, where, table.concat(parts, "; "))
+  else
+    res.text = ("Nor is one shown lower on %s %s%s%s."):format(what, where,
+      #parts > 0 and (": " .. table.concat(parts, "; ")) or "",
+      #untested > 0 and ((#parts > 0 and "; " or ": ") .. table.concat(untested, "; ")) or "")
+  end
+  return res
+end
+
+-- M.latency_at_common's result as treatments.json holds it (false when there was none).
+function M.latency_at_common_json(r)
+  if not r then return false end
+  local json = require "llmd.json"
+  local tests = {}
+  for i, row in ipairs(r.tests) do
+    tests[i] = { key = row.key, lowest = row.best, other = row.other, lowest_value = row.b, other_value = row.a,
+      test = row.test and row.test.test or false, p = row.p or false, p_adjusted = row.p_adjusted or false,
+      effect_pct = row.effect_pct or false }
+  end
+  return { best = r.best or false, keys = json.array(r.keys), tests = json.array(tests), family_size = r.family_size,
+    text = r.text }
 end
 
 -- opts.slo: llmd.decision.parse_slo's list. Returns the model the templates render.
@@ -1408,6 +1525,20 @@ function M.model(list, opts)
     if #tied > 1 then
       m.verdict = ("No treatment is shown to be best: %s tie at the highest figure of %s, %s; %s is %s."):format(
         table.concat(tied, " and "), m.rank_by, fig(m.ranking[1].text), ranked[1].label, m.ranking[1].vs_next_text)
+      -- the figure that ties them orders nothing, but their latency at the common load may:
+      -- tested there (as compare.lua's matched load), so that a treatment clearly faster is
+      -- named, never "not shown to differ" beside a table that shows it
+      local at_load = M.latency_at_common(m, T, tied, slo)
+      if at_load and at_load.best then
+        -- the evidence first: the one shown faster, then why the ranking's figure cannot say
+        m.latency_best, m.latency_at_common_test = at_load.best, at_load
+        m.verdict = ("%s is best at the common load: %s The %s does not order them: %s tie at its highest "
+          .. "figure, %s; %s is %s."):format(at_load.best, at_load.text, m.rank_by, table.concat(tied, " and "),
+          fig(m.ranking[1].text), ranked[1].label, m.ranking[1].vs_next_text)
+      elseif at_load then
+        m.latency_at_common_test = at_load
+        m.verdict = m.verdict .. " " .. at_load.text
+      end
     else
       m.verdict = ("No treatment is shown to be best: %s has the highest figure of %s, %s, but %s."):format(
         ranked[1].label, m.rank_by, m.ranking[1].text, m.ranking[1].vs_next_text)
@@ -1433,6 +1564,20 @@ function M.model(list, opts)
   -- lower E2E latency at the common load, at the percentile the latency table compares (p90
   -- where every treatment has it: M.latency_choice)
   local lat_col = m.latency_choice.latency
+  -- where not every treatment has a percentile of E2E latency (vLLM's benchmark without e2el
+  -- in --percentile-metrics), the front is built on a latency they all have, TTFT, else
+  -- TPOT, else ITL, and says so (m.pareto_latency_note), never "none" for want of E2E latency
+  if not (lat_col and lat_col.common) then
+    for _, metric in ipairs { "ttft", "tpot", "itl" } do
+      local c = m.latency_choice[metric]
+      if c and c.common then
+        m.pareto_latency_note = ("%s, as not every treatment has a percentile of E2E latency (%s)"):format(
+          metrics.get(c.key).label, lat_col and "only some have one" or "none has one")
+        lat_col = c
+        break
+      end
+    end
+  end
   local lat_key = lat_col and lat_col.key or "latency_p90_ms"
   m.pareto_latency, m.pareto_latency_key = metrics.get(lat_key).label, lat_key
   m.front, m.dominated, m.pareto_excluded = {}, {}, {}
@@ -1615,6 +1760,7 @@ function M.present(m, opts)
     verdict = m.verdict, slo_text = m.slo_text or false, rank_by = m.rank_by, family = m.family,
     ranking = m.ranking, front = m.front, dominated = m.dominated, pareto_excluded = m.pareto_excluded,
     pareto_latency = m.pareto_latency, common_rps = m.common_rps, common_why = m.common_why,
+    pareto_latency_note = m.pareto_latency_note or false,
     common_axis = m.common_axis,
     pareto_not_compared = m.pareto_not_compared or {},
     common_text = m.common_text, common_load = m.common_load,
@@ -1757,6 +1903,7 @@ function M.write_report(out, list, opts)
     common_sustained = m.common_sustained, saturated_at_common = json.array(m.saturated_at_common),
     failing_at_common = json.array(m.failing_at_common or {}),
     common_unlike = json.array(m.common_unlike or {}),
+    latency_at_common = M.latency_at_common_json(m.latency_at_common_test),
     dominated = json.array(m.dominated), front = json.array(m.front),
     pareto_excluded = json.array(m.pareto_excluded or {}),
     pareto_not_compared = json.array(m.pareto_not_compared or {}),
@@ -1764,6 +1911,7 @@ function M.write_report(out, list, opts)
     -- the latency percentiles compared (p90 where every treatment has it, else the one they
     -- share) and the one the Pareto front reads, by key and as labelled in the reports
     latency_keys = json.array(m.latency_keys or {}), pareto_latency = m.pareto_latency,
+    pareto_latency_note = m.pareto_latency_note,
     pareto_latency_key = m.pareto_latency_key, latency_note = v.latency_note or nil,
     workload_apart = m.workload_apart and json.array(m.workload_apart) or nil,
     ranking = json.array {}, treatments = json.array {} }

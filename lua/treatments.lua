@@ -123,6 +123,15 @@ if o.results then
   -- (the report goes into the current folder, as with --run: a results folder is the
   -- harness's, often shared or read-only, and is never written into unless --out says so)
 end
+-- one treatment is no comparison: refused, never "Comparison Across 1 Treatments"
+if #runs > 0 and #list < 2 then
+  fail(("--run: only one treatment (%s) given: a comparison needs two or more labels (the same label repeated "
+    .. "makes its folders repeats of one treatment)"):format(list[1].label), 2)
+end
+if o.results and #list < 2 then
+  fail(("--results %s: %s, a comparison needs two or more treatment subfolders"):format(o.results,
+    #list == 0 and "no subfolder" or ("one subfolder (%s)"):format(list[1].label)), 2)
+end
 if o[1] then
   local w = o[1]:gsub("/+$", "")
   local eok, exl = pcall(require("llmd.treatments").experiment_list, w, { harness = o.harness })

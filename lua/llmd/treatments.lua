@@ -1858,6 +1858,19 @@ function M.present(m, opts)
     end
     v.treatments[#v.treatments + 1] = t
   end
+  -- the latency table's rows grouped by workload (each workload's rows together, in the
+  -- order the workloads are ranked, each in the list's order), as only rows of one workload
+  -- are compared; without workloads, the list's order
+  v.latency_treatments = {}
+  local wrank = {}
+  for i, w in ipairs(m.workloads or {}) do wrank[w.workload] = i end
+  for i, t in ipairs(v.treatments) do v.latency_treatments[i] = { t = t, i = i } end
+  table.sort(v.latency_treatments, function(a, b)
+    local wa, wb = wrank[a.t.workload] or 0, wrank[b.t.workload] or 0
+    if wa ~= wb then return wa < wb end
+    return a.i < b.i
+  end)
+  for i, x in ipairs(v.latency_treatments) do v.latency_treatments[i] = x.t end
   return v
 end
 

@@ -627,8 +627,17 @@ t.test("--resume of a dry run's workspace is refused; --resume W --dry-run leave
   local s = setup(function(plan) plan.namespaces, plan.parallel = { "exp-a", "exp-b", "exp-c" }, 1 end)
   local r = experiment(s, { "--plan", s.plan, "--dry-run" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
-  local w = workspace(s)
-  t.ok(w, "the dry run's workspace")
+  -- (session 33) the dry run's workspace is removed when it ends, as compare.lua's, so that
+  -- the real run does not get a -2 suffix; one a dry run left (an older llmdlua) is refused
+  t.eq(workspace(s), nil, "the dry run leaves no workspace")
+  t.ok(r.stdout:find("Dry run: its workspace " .. s.dir .. "/llm-d-experiment-routing-sweep-", 1, true), r.stdout)
+  t.ok(r.stdout:find("was removed; it leaves nothing behind.", 1, true), r.stdout)
+  t.ok(not r.stdout:find("Experiment workspace:", 1, true), r.stdout)
+  local w = s.dir .. "/llm-d-experiment-routing-sweep-20260101-000000"
+  lfs.mkdir(w)
+  t.write(w .. "/plan.yaml", t.read(s.plan))
+  t.write(w .. "/experiment.yaml", t.read(s.exp))
+  t.write(w .. "/experiment-state.json", '{"experiment": "routing-sweep", "results": [], "dry_run": true}')
   r = experiment(s, { "--resume", w })
   t.eq(r.code, 1, r.stdout .. r.stderr)
   t.eq(r.stderr, ("llmdlua: %s: the workspace of a dry run: none of its steps ran, so it holds nothing to resume; "

@@ -95,3 +95,37 @@ t.test("nu33-2: the Pareto front is built on a latency every treatment has, and 
   find(r.md, "The latency compared: TTFT p95, as not every treatment has a percentile of E2E latency (none has one)")
   lacks(r.md, "End-to-end latency p90 at the common load unknown")
 end)
+
+t.test("nu33-4: the latency rows are grouped by workload, not in --run order", function()
+  -- 2p1d's requests are 9999 input and 100 output tokens, 1p1d's and 2replicas' 7999 and 200
+  -- (by the fixture files' total_input_tokens / completed): two workloads, 1p1d's first
+  local r = treatments { "--run", "a=" .. EXP7 .. "/llm-d-1p1d", "--run", "b=" .. EXP7 .. "/llm-d-2p1d",
+    "--run", "c=" .. EXP7 .. "/vllm-2replicas" }
+  local rows = {}
+  local sec = r.md:match("## Latency at a common load(.-)\n## ")
+  for w, l in sec:gmatch("\n| (workload %d) | (%a) |") do rows[#rows + 1] = w .. " " .. l end
+  t.eq(rows, { "workload 1 a", "workload 1 c", "workload 2 b" }, sec)
+  -- the HTML table too
+  local html = t.read(r.out .. "/treatment_report.html")
+  local hsec = html:match("<h2>Latency at a common load</h2>(.-)</table>")
+  local hrows = {}
+  for w, l in hsec:gmatch("<tr><td>(workload %d)</td><td>(%a)</td>") do hrows[#hrows + 1] = w .. " " .. l end
+  t.eq(hrows, rows, hsec)
+end)
+
+t.test("nu33-4: one treatment is refused, one line, exit 2", function()
+  local r = treatments({ "--run", "a=" .. EXP7 .. "/llm-d-1p1d" }, 2)
+  t.eq(r.stderr, "treatments.lua: --run: only one treatment (a) given: a comparison needs two or more labels (the "
+    .. "same label repeated makes its folders repeats of one treatment)\n")
+  t.eq(r.stdout, "")
+  -- the same label twice is one treatment with repeats: refused too
+  r = treatments({ "--run", "a=" .. EXP7 .. "/llm-d-1p1d", "--run", "a=" .. EXP7 .. "/vllm-2replicas" }, 2)
+  t.ok(r.stderr:find("only one treatment (a) given", 1, true), r.stderr)
+  -- --results with a single subfolder
+  local d = t.tmpdir() .. "/results"
+  lfs.mkdir(d)
+  t.copy_tree(EXP7 .. "/llm-d-1p1d", d .. "/only")
+  r = treatments({ "--results", d }, 2)
+  t.eq(r.stderr, ("treatments.lua: --results %s: one subfolder (only), a comparison needs two or more treatment "
+    .. "subfolders\n"):format(d))
+end)

@@ -51,7 +51,9 @@ function M.validate(plan, name, opts)
         local l = {}
         for x in pairs(keys) do l[#l + 1] = x end
         table.sort(l)
-        bad(key .. "." .. tostring(k), "unknown key (known: " .. table.concat(l, ", ") .. ")")
+        local near = type(k) == "string" and require("llmd.opts").closest(k, l)
+        bad(key .. "." .. tostring(k), ("unknown key (%sknown: %s)"):format(near and ("did you mean %s? "):format(near)
+          or "", table.concat(l, ", ")))
       end
     end
   end

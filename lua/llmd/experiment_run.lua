@@ -48,7 +48,10 @@ function M.validate(plan, name)
       local l = {}
       for x in pairs(KNOWN) do l[#l + 1] = x end
       table.sort(l)
-      bad(tostring(k), "unknown key (known: " .. table.concat(l, ", ") .. ")")
+      -- (did you mean: llmd.opts.closest, as the experiment file's keys say it)
+      local near = type(k) == "string" and require("llmd.opts").closest(k, l)
+      bad(tostring(k), ("unknown key (%sknown: %s)"):format(near and ("did you mean %s? "):format(near) or "",
+        table.concat(l, ", ")))
     end
   end
   if plan.namespaces ~= nil then

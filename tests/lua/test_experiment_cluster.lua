@@ -281,6 +281,14 @@ t.test("--dry-run prints the commands and changes nothing; plan mistakes name th
   t.ok(r.stderr:find("plan.yaml: deploy.methd: unknown key", 1, true), r.stderr)
 end)
 
+t.test("nu33-5: a misspelt plan key names the one it most likely meant", function()
+  local s = setup(function(plan) plan.paralel = 2 end)
+  local r = experiment(s, { "--plan", s.plan, "--dry-run" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  -- (one edit from parallel: llmd.opts.closest's rule, as the experiment file's keys)
+  t.ok(r.stderr:find(": paralel: unknown key (did you mean parallel? known: baseline, ", 1, true), r.stderr)
+end)
+
 -- Two experiments of one name started at once (the same second, and every name of the next
 -- seconds already taken by earlier runs) each get a workspace of their own, made by mkdir(2)
 -- with a suffix: neither fails for it, and each folder holds its own plan and nothing else's.

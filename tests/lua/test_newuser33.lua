@@ -129,3 +129,23 @@ t.test("nu33-4: one treatment is refused, one line, exit 2", function()
   t.eq(r.stderr, ("treatments.lua: --results %s: one subfolder (only), a comparison needs two or more treatment "
     .. "subfolders\n"):format(d))
 end)
+
+t.test("nu33-5: a misspelt option or command says what it most likely meant", function()
+  -- each one edit (or a transposition, two) from the option the script knows
+  for _, c in ipairs {
+    { { "compare.lua", "--a-lable", "x" }, "unknown option --a-lable (did you mean --a-label?)" },
+    { { "experiment.lua", "x.yaml", "--dryrun" }, "unknown option --dryrun (did you mean --dry-run?)" },
+    { { "autobench.lua", "compar" }, "autobench.lua: unknown command 'compar' (did you mean compare?)" },
+  } do
+    local argv = { LLMDLUA }
+    for _, a in ipairs(c[1]) do argv[#argv + 1] = a end
+    local r = proc.run(argv, { cwd = ROOT })
+    t.eq(r.code, 2, r.stdout .. r.stderr)
+    find(r.stderr, c[2], c[1][1])
+    lacks(r.stderr, "traceback", c[1][1])
+  end
+  -- nothing close: no guess
+  local r = proc.run({ LLMDLUA, "compare.lua", "--zzzzzz", "x" }, { cwd = ROOT })
+  t.eq(r.code, 2)
+  find(r.stderr, "unknown option --zzzzzz\n")
+end)

@@ -208,8 +208,10 @@ local function stack_ctx(ctx, s)
     local b = ex.deep_copy(plan.benchmark)
     b.attempts = b.attempts or ctx.exp.run_controls.treatment_max_attempts
     b.workload = rt.name
+    -- (where the workload's name came from, for the log: the run treatment, never "the
+    -- plan's benchmark.workload" when the plan has none)
     runs[rt.name] = { label = s .. "/" .. rt.name, baseline = plan.baseline, deploy = deploy, benchmark = b,
-      info = plan.info }
+      info = plan.info, workload_from = ("the experiment's run treatment %s"):format(rt.name) }
     commands[rt.name] = {}
   end
   local out = ctx.parallel > 1 and prefixed(ctx.out, "[" .. s .. "] ") or ctx.out

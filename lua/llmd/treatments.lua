@@ -142,10 +142,20 @@ function M.identical_treatments(list)
       end
       if found then
         local bytes = same_files(found[1], found[2])
-        out[#out + 1] = ("treatments %s and %s hold the same results (%s and %s: %s): this compares a run with "
-          .. "itself, not two configurations; give each treatment's own results"):format(a.label, b.label,
-            found[1].dir, found[2].dir, bytes and "the same files, byte for byte"
-              or "the files differ, but every figure of every stage is equal to the last digit")
+        local how = bytes and "the same files, byte for byte"
+          or "the files differ, but every figure of every stage is equal to the last digit"
+        if a.workload and b.workload and a.workload ~= b.workload then
+          -- of two workloads (an experiment's run treatments): never compared with each
+          -- other, so no "run with itself"; but one set of results cannot be both workloads'
+          out[#out + 1] = ("treatments %s and %s hold the same results (%s and %s: %s), though they are of two "
+            .. "different workloads (%s and %s): the same results were given for both, likely a mistake (a folder "
+            .. "copied, or a workload that did not change what was sent); give each workload's own results")
+            :format(a.label, b.label, found[1].dir, found[2].dir, how, a.workload, b.workload)
+        else
+          out[#out + 1] = ("treatments %s and %s hold the same results (%s and %s: %s): this compares a run with "
+            .. "itself, not two configurations; give each treatment's own results"):format(a.label, b.label,
+              found[1].dir, found[2].dir, how)
+        end
       end
     end
   end

@@ -281,6 +281,17 @@ t.test("--dry-run prints the commands and changes nothing; plan mistakes name th
   t.ok(r.stderr:find("plan.yaml: deploy.methd: unknown key", 1, true), r.stderr)
 end)
 
+t.test("nu33-3: the log says a workload came from the run treatment, not from the plan", function()
+  -- the fixture plan has no benchmark.workload; rate1 and rate5 are the experiment's run
+  -- treatments
+  local s = setup()
+  local r = experiment(s, { "--plan", s.plan, "--dry-run" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("workload: rate1 (the experiment's run treatment rate1)", 1, true), r.stdout)
+  t.ok(r.stdout:find("workload: rate5 (the experiment's run treatment rate5)", 1, true), r.stdout)
+  t.ok(not r.stdout:find("the plan's benchmark.workload", 1, true), r.stdout)
+end)
+
 t.test("nu33-5: a misspelt plan key names the one it most likely meant", function()
   local s = setup(function(plan) plan.paralel = 2 end)
   local r = experiment(s, { "--plan", s.plan, "--dry-run" })

@@ -149,3 +149,19 @@ t.test("nu33-5: a misspelt option or command says what it most likely meant", fu
   t.eq(r.code, 2)
   find(r.stderr, "unknown option --zzzzzz\n")
 end)
+
+t.test("nu33-3: the same results given for two workloads are said to be that, not 'a run with itself'", function()
+  local copy = t.tmpdir() .. "/copy"
+  t.copy_tree(EXP7 .. "/llm-d-1p1d", copy)
+  local r = treatments { "--run", "one1=" .. EXP7 .. "/llm-d-1p1d", "--run", "two1=" .. EXP7 .. "/vllm-2replicas",
+    "--run", "one2=" .. copy, "--run", "two2=" .. EXP7 .. "/vllm-3replicas",
+    "--workload", "rate1=one1,two1", "--workload", "rate2=one2,two2" }
+  local err = r.r.stderr
+  find(err, "treatments one1 and one2 hold the same results (", "stderr")
+  find(err, "the same files, byte for byte), though they are of two different workloads (rate1 and rate2): the same "
+    .. "results were given for both, likely a mistake", "stderr")
+  lacks(err, "compares a run with itself", "stderr")
+  -- within one workload it is what it says: a run compared with itself
+  r = treatments { "--run", "one1=" .. EXP7 .. "/llm-d-1p1d", "--run", "one2=" .. copy }
+  find(r.r.stderr, "this compares a run with itself", "one workload")
+end)

@@ -649,11 +649,13 @@ local function grouped_model(groups, opts)
       end
     end
     size = size + (sub.family and sub.family.size or 0)
-    local best = sub.ranking[1] and sub.ranking[1].proven and sub.ranking[1].label or nil
+    -- (never a best on totals between treatments on different numbers of accelerators)
+    local best = not sub.cost and sub.ranking[1] and sub.ranking[1].proven and sub.ranking[1].label or nil
     m.workloads[#m.workloads + 1] = { workload = w, treatments = labels, verdict = sub.verdict, best = best or false,
       common_text = sub.common_text or false, common_why = sub.common_why or false, family = sub.family,
       common_load = sub.common_load or false, common_axis = sub.common_axis or false,
-      signature = g.signature or false, latency_at_common = M.latency_at_common_json(sub.latency_at_common_test) }
+      signature = g.signature or false, latency_at_common = M.latency_at_common_json(sub.latency_at_common_test),
+      cost = sub.cost and sub.cost.text or false }
     -- in a few words, never "not shown to differ" where the measured loads order the first
     -- two (untested, but an order: its own verdict says so next)
     local r1 = sub.ranking[1]
@@ -788,6 +790,87 @@ function M.latency_at_common(m, T, labels, slo)
   return res
 end
 
+-- Whether the treatments ranked (x.gpus: their accelerator counts, nil unknown) are like for
+-- like on cost: nil when every count is known and equal, or none is known (nothing says they
+-- differ); otherwise {text = the banner, differ = true when two known counts differ,
+-- unknown = labels, per_gpu = {{label, gpus, value}} in order per GPU (figures only,
+-- untested) where every count is known}.
+local function bound_prefix(text)
+  text = text or ""
+  for _, p in ipairs { "≥ ", "< ", "about " } do
+    if text:sub(1, #p) == p then return p end
+  end
+  return ""
+end
+
+function M.cost_note(ranked, by_cap, texts_by_label)
+  local known, unknown, counts = {}, {}, {}
+  for _, x in ipairs(ranked) do
+    if x.gpus then
+      known[#known + 1] = x
+      counts[x.gpus] = true
+    else
+      unknown[#unknown + 1] = x.label
+    end
+  end
+  local n = 0
+  for _ in pairs(counts) do n = n + 1 end
+  if #known == 0 then
+    -- no count known, but the values the setups were deployed with say their replicas
+    -- differ (an experiment's decode.replicas 1 against 2): more hardware, not known how much
+    local hw, kinds = {}, {}
+    for _, x in ipairs(ranked) do
+      if x.hardware then
+        hw[#hw + 1] = ("%s %s"):format(x.label, x.hardware)
+        kinds[x.hardware] = true
+      end
+    end
+    local k = 0
+    for _ in pairs(kinds) do k = k + 1 end
+    if k < 2 then return nil end
+    table.sort(hw)
+    return { differ = true, unknown = unknown, text = ("Not like for like on cost: the setups' replicas differ (%s), "
+      .. "and their GPU counts are unknown (the values give no parallelism.tensor; give --gpus LABEL=N), so %s is "
+      .. "not compared per GPU and the totals below, which favour the one with more hardware, name no winner on "
+      .. "cost."):format(table.concat(hw, "; "), by_cap and "capacity at SLO" or "max sustained throughput") }
+  end
+  if n == 1 and #unknown == 0 then return nil end
+  local what = by_cap and "capacity at SLO" or "max sustained throughput"
+  local parts = {}
+  for _, x in ipairs(known) do
+    parts[#parts + 1] = ("%s %g GPU%s"):format(x.label, x.gpus, x.gpus == 1 and "" or "s")
+  end
+  local res = { differ = n > 1, unknown = unknown }
+  if #unknown > 0 then
+    res.text = ("Not like for like on cost: %s; %s unknown (give --gpus LABEL=N), so %s is not compared per GPU "
+      .. "and the totals below, which favour the one with more hardware, name no winner on cost."):format(
+      table.concat(parts, ", "), table.concat(unknown, ", "), what)
+    return res
+  end
+  -- every count known, and they differ: the figures per GPU, in their order
+  local per = {}
+  for _, x in ipairs(known) do
+    local v = x.rank_value
+    per[#per + 1] = { label = x.label, gpus = x.gpus, value = v and v / x.gpus or nil, text = v
+      and ("%s%s per GPU"):format(bound_prefix((texts_by_label or {})[x.label]),
+        metrics.format("throughput_req_s", v / x.gpus))
+      or "unknown" }
+  end
+  table.sort(per, function(a, b)
+    if (a.value or -1) ~= (b.value or -1) then return (a.value or -1) > (b.value or -1) end
+    return a.label < b.label
+  end)
+  local texts = {}
+  for i, p in ipairs(per) do texts[i] = ("%s %s"):format(p.label, p.text) end
+  res.per_gpu = per
+  res.text = ("Not like for like on cost: %s. Per GPU, %s: %s (by the figures, untested per GPU; a lower bound "
+    .. "stays one)%s."):format(table.concat(parts, ", "), what, table.concat(texts, ", "),
+    ranked[1] and per[1] and per[1].label ~= ranked[1].label
+      and ("; the order per GPU is not the totals' order: %s first per GPU, %s on totals"):format(per[1].label,
+        ranked[1].label) or "")
+  return res
+end
+
 -- M.latency_at_common's result as treatments.json holds it (false when there was none).
 function M.latency_at_common_json(r)
   if not r then return false end
@@ -817,7 +900,11 @@ function M.model(list, opts)
     if t.load_error then error(t.load_error .. " (the comparison needs every treatment's results)", 0) end
     local pts = lp.points(t.run)
     local sat = lp.saturation(pts)
+    -- its accelerator count: given (--gpus), else the results' (a benchmark report's stack)
+    local gpus = tonumber(t.gpus) or (t.run.gpus and t.run.gpus > 0 and t.run.gpus) or nil
     local x = { label = t.label, status = t.status, reasons = t.reasons, partial = t.partial, harness = t.run.harness,
+      gpus = gpus, gpus_source = t.gpus and "given" or gpus and (t.run.gpus_source or "the results") or nil,
+      hardware = t.hardware,
       folders = #t.dirs, points = pts, n_points = #pts, saturation = sat,
       -- an error-rate SLO its repeats disagree on beyond chance: it orders no capacity
       error_dispersion = decision.error_slo_dispersion(t.run, pts, slo) }
@@ -1555,6 +1642,18 @@ function M.model(list, opts)
     end
   end
 
+  -- treatments on different numbers of accelerators are not like for like on cost: a setup
+  -- with more hardware "wins" on totals. Said first, with the figures per GPU where every
+  -- count is known (as compare.lua's per-GPU rows), and no winner named on totals
+  local rank_texts = {}
+  for i, x in ipairs(ranked) do rank_texts[x.label] = m.ranking[i] and m.ranking[i].text end
+  local cost = M.cost_note(ranked, by_cap, rank_texts)
+  if cost then
+    m.cost = cost
+    m.latency_best = nil
+    m.verdict = cost.text .. " On totals (not per GPU): " .. m.verdict
+  end
+
   if #failed > 0 then m.verdict = m.verdict .. " " .. failed_text() end
 
   -- places not ordered because the workloads differ (by capacity or by max sustained
@@ -1927,6 +2026,8 @@ function M.write_report(out, list, opts)
     failing_at_common = json.array(m.failing_at_common or {}),
     common_unlike = json.array(m.common_unlike or {}),
     latency_at_common = M.latency_at_common_json(m.latency_at_common_test),
+    cost = m.cost and { text = m.cost.text, differ = m.cost.differ, unknown = json.array(m.cost.unknown),
+      per_gpu = m.cost.per_gpu and json.array(m.cost.per_gpu) or false } or false,
     dominated = json.array(m.dominated), front = json.array(m.front),
     pareto_excluded = json.array(m.pareto_excluded or {}),
     pareto_not_compared = json.array(m.pareto_not_compared or {}),
@@ -2374,6 +2475,33 @@ end
 -- run treatments the load points of one curve when they are a load sweep (no two of them
 -- at the same offered load), else each setup x run pair on its own. Returns the list
 -- (with .experiment and .unit, the unit said in words).
+-- A setup treatment's accelerators, from the values it was deployed with (its
+-- plan/values-override.yaml: the plan's values, the constants and its own overrides): for
+-- decode and prefill, replicas x GPUs per replica (parallelism.tensor x parallelism.data,
+-- data 1 when not given). Returns the count (nil when a role's replicas or tensor
+-- parallelism is not in the values: the chart's defaults are not known here) and what the
+-- values say ("decode.replicas 2", nil when they say no replicas).
+function M.setup_gpus(path)
+  local ok, v = pcall(require("llmd.yaml").load_file, path)
+  if not ok or type(v) ~= "table" then return nil, nil end
+  local total, known, said = 0, true, {}
+  for _, role in ipairs { "decode", "prefill" } do
+    local r = type(v[role]) == "table" and v[role] or nil
+    local reps = r and tonumber(r.replicas)
+    if reps then said[#said + 1] = ("%s.replicas %g"):format(role, reps) end
+    local par = r and type(r.parallelism) == "table" and r.parallelism or {}
+    local tp, dp = tonumber(par.tensor), tonumber(par.data) or 1
+    if reps and reps == 0 then
+      -- (no pods of this role)
+    elseif reps and tp then
+      total = total + reps * tp * dp
+    elseif role == "decode" or reps then
+      known = false
+    end
+  end
+  return known and total > 0 and total or nil, #said > 0 and table.concat(said, ", ") or nil
+end
+
 function M.experiment_list(w, opts)
   local lfs = require "lfs"
   local json = require "llmd.json"
@@ -2390,7 +2518,10 @@ function M.experiment_list(w, opts)
           rts[#rts + 1] = sub:sub(5)
         end
       end
-      if #rts > 0 then names[#names + 1] = { setup = r.setup_treatment, dir = d, rts = rts } end
+      if #rts > 0 then
+        names[#names + 1] = { setup = r.setup_treatment, dir = d, rts = rts }
+        names[#names].gpus, names[#names].hardware = M.setup_gpus(d .. "/plan/values-override.yaml")
+      end
     end
   end
   if #names == 0 then error(w .. ": no setup treatment has results yet", 0) end
@@ -2420,7 +2551,8 @@ function M.experiment_list(w, opts)
       for _, x in ipairs(list) do if x.label == label then found = x end end
       if not found then
         -- pairs: each one's run treatment is its workload (ranked only among its own)
-        found = { label = label, dirs = {}, workload = not sweep and rt or nil }
+        found = { label = label, dirs = {}, workload = not sweep and rt or nil, gpus = n.gpus,
+          hardware = n.hardware }
         list[#list + 1] = found
       end
       found.dirs[#found.dirs + 1] = n.dir .. "/run-" .. rt .. "/results"

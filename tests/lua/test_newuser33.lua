@@ -165,3 +165,54 @@ t.test("nu33-3: the same results given for two workloads are said to be that, no
   r = treatments { "--run", "one1=" .. EXP7 .. "/llm-d-1p1d", "--run", "one2=" .. copy }
   find(r.r.stderr, "this compares a run with itself", "one workload")
 end)
+
+t.test("nu33-1: treatments on different GPU counts: not like for like on cost, figures per GPU", function()
+  -- 2p1d's and 3replicas' capacities (max sustained throughput, no SLO): both never
+  -- saturated; 3replicas achieved more in total. By the files' request_throughput (mean of
+  -- 3, by hand): 2p1d 5.331 req/s, 3replicas 5.346 req/s; per GPU on 3 and 6 GPUs:
+  -- 1.777 and 0.891 req/s, the other order
+  local r = treatments { "--run", "v3=" .. EXP7 .. "/vllm-3replicas", "--run", "p2=" .. EXP7 .. "/llm-d-2p1d",
+    "--gpus", "v3=6", "--gpus", "p2=3" }
+  local v = r.json.verdict
+  find(v, "Not like for like on cost: v3 6 GPUs, p2 3 GPUs. Per GPU, max sustained throughput: p2 ≥ 1.777 req/s per "
+    .. "GPU, v3 ≥ 0.891 req/s per GPU (by the figures, untested per GPU", "verdict")
+  find(v, "the order per GPU is not the totals' order: p2 first per GPU, v3 on totals", "verdict")
+  find(v, "On totals (not per GPU): ", "verdict")
+  t.eq(r.json.cost.differ, true)
+  t.near(r.json.cost.per_gpu[1].value * 3, r.json.ranking[2].value, 1e-9)
+  -- one count unknown: said, and no winner on cost
+  r = treatments { "--run", "v3=" .. EXP7 .. "/vllm-3replicas", "--run", "p2=" .. EXP7 .. "/llm-d-2p1d",
+    "--gpus", "v3=6" }
+  find(r.json.verdict, "Not like for like on cost: v3 6 GPUs; p2 unknown (give --gpus LABEL=N), so max sustained "
+    .. "throughput is not compared per GPU", "one unknown")
+  -- the same count everywhere: no banner
+  r = treatments { "--run", "v3=" .. EXP7 .. "/vllm-3replicas", "--run", "p2=" .. EXP7 .. "/llm-d-2p1d",
+    "--gpus", "v3=2,p2=2" }
+  lacks(r.json.verdict, "like for like on cost", "same counts")
+  t.eq(r.json.cost, false)
+  -- a label no treatment has: one line, exit 2
+  local bad = treatments({ "--run", "v3=" .. EXP7 .. "/vllm-3replicas", "--run", "p2=" .. EXP7 .. "/llm-d-2p1d",
+    "--gpus", "v4=2" }, 2)
+  t.eq(bad.stderr, "treatments.lua: --gpus v4=2: no treatment is labelled v4 (the treatments: v3, p2)\n")
+end)
+
+t.test("nu33-1: an experiment's setups: GPU counts from the values they were deployed with", function()
+  local tr = require "llmd.treatments"
+  local d = t.tmpdir()
+  -- decode 2 replicas x tensor 2 = 4, prefill 1 x tensor 2 x data 2 = 4: 8 in all (by hand)
+  t.write(d .. "/a.yaml", "decode:\n  replicas: 2\n  parallelism: {tensor: 2}\nprefill:\n  replicas: 1\n"
+    .. "  parallelism: {tensor: 2, data: 2}\n")
+  t.eq({ tr.setup_gpus(d .. "/a.yaml") }, { 8, "decode.replicas 2, prefill.replicas 1" })
+  -- replicas without the GPUs per replica: the count is unknown, the replicas said
+  t.write(d .. "/b.yaml", "decode:\n  replicas: 2\n")
+  t.eq({ tr.setup_gpus(d .. "/b.yaml") }, { nil, "decode.replicas 2" })
+  t.eq({ tr.setup_gpus(d .. "/none.yaml") }, {})
+  -- two setups whose decode.replicas differ, GPU counts unknown (the README's experiment,
+  -- one and two): the banner, and no winner on totals
+  local list = tr.load { { label = "one", dirs = { EXP7 .. "/vllm-2replicas" }, hardware = "decode.replicas 1" },
+    { label = "two", dirs = { EXP7 .. "/llm-d-1p1d" }, hardware = "decode.replicas 2" } }
+  local m = tr.model(list)
+  find(m.verdict, "Not like for like on cost: the setups' replicas differ (one decode.replicas 1; two "
+    .. "decode.replicas 2), and their GPU counts are unknown", "verdict")
+  find(m.verdict, "On totals (not per GPU): ", "verdict")
+end)

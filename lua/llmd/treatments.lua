@@ -863,8 +863,47 @@ function M.cost_note(ranked, by_cap, texts_by_label)
   local texts = {}
   for i, p in ipairs(per) do texts[i] = ("%s %s"):format(p.label, p.text) end
   res.per_gpu = per
-  res.text = ("Not like for like on cost: %s. Per GPU, %s: %s (by the figures, untested per GPU; a lower bound "
-    .. "stays one)%s."):format(table.concat(parts, ", "), what, table.concat(texts, ", "),
+  -- by capacity, each place per GPU against the next by compare.lua's per-GPU rule: both
+  -- capacities (their ranges from repeats, their brackets) divided by the accelerators
+  -- (report.capacity_per), then decision.capacity_evidence; by max sustained throughput,
+  -- the figures only
+  local shown
+  if by_cap then
+    local by, per_cap = {}, require("llmd.report").capacity_per
+    for _, x in ipairs(known) do by[x.label] = x end
+    local said = {}
+    for i = 1, #per - 1 do
+      local x, nxt = by[per[i].label], by[per[i + 1].label]
+      local ev = decision.capacity_evidence(per_cap(nxt.capacity, nxt.gpus), per_cap(x.capacity, x.gpus),
+        decision.MIN_EFFECT, { runs = { nxt, x }, error_dispersion = { a = nxt.error_dispersion,
+          b = x.error_dispersion } })
+      per[i].vs_next = ev.verdict
+      local function rate(v) return metrics.format("throughput_req_s", v) end
+      if ev.verdict == "B higher" then
+        said[#said + 1] = ("%s above %s per GPU, shown by repeats"):format(x.label, nxt.label)
+      elseif ev.verdict == "A higher" then
+        said[#said + 1] = ("%s above %s per GPU by the repeats, against the figures"):format(nxt.label, x.label)
+      elseif ev.ordered and ev.passed_rps and ev.failed_rps then
+        said[#said + 1] = ("%s above %s per GPU: untested, but the measured loads order them: %s met the SLO at %s "
+          .. "per GPU, %s already failed it at %s per GPU"):format(x.label, nxt.label, x.label, rate(ev.passed_rps),
+          nxt.label, rate(ev.failed_rps))
+      elseif ev.beyond_ceiling and ev.ceiling_rps then
+        said[#said + 1] = ("%s above %s per GPU: untested, but %s achieved at most %s per GPU at any load"):format(
+          x.label, nxt.label, nxt.label, rate(ev.ceiling_rps))
+      else
+        said[#said + 1] = ("%s and %s per GPU: %s"):format(x.label, nxt.label,
+          ev.verdict == "unknown" and "not known" or ev.verdict == "untested" and "untested, not ordered"
+          or "not shown to differ")
+      end
+      if i == 1 and (ev.verdict == "B higher" or ev.ordered or ev.beyond_ceiling) then shown = x.label end
+    end
+    res.evidence = said
+    texts[#texts] = texts[#texts] .. "; " .. table.concat(said, "; ")
+  end
+  res.best_per_gpu = shown
+  res.text = ("Not like for like on cost: %s. Per GPU, %s: %s (%s; a lower bound stays one)%s."):format(
+    table.concat(parts, ", "), what, table.concat(texts, ", "), by_cap and "each against the next per GPU as "
+    .. "compare.lua orders them" or "by the figures, untested per GPU",
     ranked[1] and per[1] and per[1].label ~= ranked[1].label
       and ("; the order per GPU is not the totals' order: %s first per GPU, %s on totals"):format(per[1].label,
         ranked[1].label) or "")

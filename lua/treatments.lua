@@ -69,7 +69,8 @@ end
 
 local o = args.parse(rest, {
   usage = "llmdlua treatments.lua (--run LABEL=DIR ... | --results DIR | EXPERIMENT_WORKSPACE) "
-    .. "[--workload NAME=LABEL,...] [--gpus LABEL=N,...] [--slo SPEC] [--out DIR] [--harness NAME] [--quiet] [--tolerant]",
+    .. "[--workload NAME=LABEL,...] [--gpus LABEL=N,...] [--slo SPEC] [--out DIR] [--harness NAME] [--quiet] "
+    .. "[--tolerant]",
   help = [[
   --run LABEL=DIR           a treatment's results folder (repeat the option; the same LABEL
                             twice makes the folders repeats of one treatment)

@@ -1146,8 +1146,8 @@ local function save_state(ctx, x)
     workload = M.config_workloads(text)
   end
   say(ctx, "  workload: %s", workload and (workload .. (r.benchmark.workload and (" (%s)"):format(r.workload_from
-    or "the plan's benchmark.workload") or " (the workload: of the benchmark config)")) or "unknown (no benchmark.workload in the plan, no workload: in "
-    .. "the benchmark config)")
+    or "the plan's benchmark.workload") or " (the workload: of the benchmark config)"))
+    or "unknown (no benchmark.workload in the plan, no workload: in the benchmark config)")
   local image, hw = "unknown", "unknown"
   local i, h = images_and_hardware(ctx, x) -- a dry run prints the reads it does not make
   if not ctx.dry_run then

@@ -2530,11 +2530,10 @@ function M.setup_gpus(path)
     if reps then said[#said + 1] = ("%s.replicas %g"):format(role, reps) end
     local par = r and type(r.parallelism) == "table" and r.parallelism or {}
     local tp, dp = tonumber(par.tensor), tonumber(par.data) or 1
-    if reps and reps == 0 then
-      -- (no pods of this role)
-    elseif reps and tp then
+    -- (replicas 0: no pods of this role, nothing to count)
+    if reps and reps > 0 and tp then
       total = total + reps * tp * dp
-    elseif role == "decode" or reps then
+    elseif (role == "decode" and not reps) or (reps and reps > 0) then
       known = false
     end
   end

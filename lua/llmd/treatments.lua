@@ -830,7 +830,8 @@ function M.cost_note(ranked, by_cap, texts_by_label)
     if k < 2 then return nil end
     table.sort(hw)
     return { differ = true, unknown = unknown, text = ("Not like for like on cost: the setups' replicas differ (%s), "
-      .. "and their GPU counts are unknown (the values give no parallelism.tensor; give --gpus LABEL=N), so %s is "
+      .. "and their GPU counts are unknown (the values give no parallelism.tensor: give it there, or "
+      .. "treatments.lua WORKSPACE --gpus LABEL=N), so %s is "
       .. "not compared per GPU and the totals below, which favour the one with more hardware, name no winner on "
       .. "cost."):format(table.concat(hw, "; "), by_cap and "capacity at SLO" or "max sustained throughput") }
   end

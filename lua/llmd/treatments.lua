@@ -1910,6 +1910,15 @@ function M.present(m, opts)
     ranking = m.ranking, front = m.front, dominated = m.dominated, pareto_excluded = m.pareto_excluded,
     pareto_latency = m.pareto_latency, common_rps = m.common_rps, common_why = m.common_why,
     pareto_latency_note = m.pareto_latency_note or false,
+    -- the places below are on totals: what the headline says of the GPU counts, per workload
+    cost_notes = (function()
+      local notes = {}
+      if m.cost then notes[1] = m.cost.text end
+      for _, w in ipairs(m.workloads or {}) do
+        if w.cost then notes[#notes + 1] = (#m.workloads > 1 and (w.workload .. ": ") or "") .. w.cost end
+      end
+      return #notes > 0 and notes or false
+    end)(),
     common_axis = m.common_axis,
     pareto_not_compared = m.pareto_not_compared or {},
     common_text = m.common_text, common_load = m.common_load,

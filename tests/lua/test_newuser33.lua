@@ -234,6 +234,9 @@ t.test("nu33-1: per GPU the capacities are ordered as compare.lua orders them, t
     .. "vllm met the SLO at 91.357 req/s per GPU, chunk already failed it at 41.946 req/s per GPU", "verdict")
   find(v, "the order per GPU is not the totals' order: vllm first per GPU, chunk on totals", "verdict")
   t.eq(r.json.cost.per_gpu[1].label, "vllm")
+  -- the ranking's table is on totals, and says so above it
+  find(r.md, "## Ranking by capacity at SLO\n\n**These places are on totals**: Not like for like on cost: chunk 4 "
+    .. "GPUs, vllm 1 GPU.", "md")
   -- no best on totals in the ranking's own words
   lacks(v, "chunk has the highest", "verdict")
 end)

@@ -121,6 +121,14 @@ for _, k in ipairs { "harness", "a_harness", "b_harness" } do args.harness("--" 
 if o.percentile_method then
   args.choice("--percentile-method", o.percentile_method, { "linear", "nearest" })
 end
+-- a label names a run in every table, sentence and file: an empty or blank one left "| (A)"
+-- headings and "offered for , ..." sentences
+for _, x in ipairs { "a", "b" } do
+  local l = o[x .. "_label"]
+  if l and not l:match("%S") then
+    usage(("--%s-label: empty; give the run a name (the default is its folder's name)"):format(x))
+  end
+end
 local steps
 if o.step then steps = args.value(function() return require("llmd.cluster").parse_steps(o.step) end) end
 

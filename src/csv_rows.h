@@ -285,13 +285,35 @@ CSV_NUMBERS_NAME(Scanner *s, CsvLane *lane, CsvBatch *bt, const int *col_of, int
        their cells read rule by rule: fewer values live across each call */
     uint64_t row_line[CSV_ROWS], row_quoted[CSV_ROWS], row_doubled[CSV_ROWS];
     while (more) {
-        int nrow = 0, most = CSV_BATCH - kb < CSV_ROWS ? CSV_BATCH - kb : CSV_ROWS;
+        /* a batch with room for fewer than CSV_ROWS rows goes in first, so that each
+           run below may take CSV_ROWS rows (bounded by the batch's room instead, a run
+           was cut in two at each batch's end, as at each chunk's) */
+        if (CSV_BATCH - kb < CSV_ROWS) {
+            int full = kb;
+            kb = 0;
+            if (csv_flush_rows(s, bt, full) != 0) {
+                rc = -1;
+                goto out;
+            }
+        }
+        int nrow = 0, most = CSV_ROWS;
         /* plain rows, all of a run at once; when they are not (quoted fields, say), the
            next rows row by row, more of them each time */
         int got = 0;
         if (flat_skip > 0) {
             flat_skip--;
         } else {
+            /* less than half a chunk indexed from p, and more of the window after it:
+               index from p first. Else the run stops at the chunk's end after a few rows,
+               and a call for a few rows costs each rule nearly what one for CSV_ROWS
+               does (json_number_cells' set-up and a turn of eight cells, per rule): on
+               csv_floats a quarter of the runs were of one row, half of 64 or fewer.
+               Indexing up to half a chunk again (~0.1 TSC tick a byte there, ~400 at
+               most) costs about what one run cut short does */
+            if (p >= ln.base && ln.base + ln.len - p < CSV_LANE_CHUNK / 2 && ln.base + ln.len < n) {
+                ln.len = index(&ln, b, p, n, sep);
+                ln.base = p;
+            }
             got = CSV_FLAT_NAME(s, &ln, bt, col_of, ncols, flat, most, kb, &p);
             if (got < 0 && ln.base != p) { /* index from this row */
                 ln.len = index(&ln, b, p, n, sep);
@@ -308,13 +330,6 @@ CSV_NUMBERS_NAME(Scanner *s, CsvLane *lane, CsvBatch *bt, const int *col_of, int
             at_line += (uint64_t)got;
             taken += got;
             kb += got;
-            if (kb == CSV_BATCH) {
-                kb = 0;
-                if (csv_flush_rows(s, bt, CSV_BATCH) != 0) {
-                    rc = -1;
-                    goto out;
-                }
-            }
             continue;
         }
         while (nrow < most) {
@@ -387,13 +402,12 @@ CSV_NUMBERS_NAME(Scanner *s, CsvLane *lane, CsvBatch *bt, const int *col_of, int
         }
         taken += nrow;
         kb += nrow;
-        if (kb == CSV_BATCH) {
-            kb = 0;
-            if (csv_flush_rows(s, bt, CSV_BATCH) != 0) {
-                rc = -1;
-                goto out;
-            }
-        }
+    }
+    if (kb == CSV_BATCH) { /* full (not after a run: the loop's start flushes it), and
+                              csv_row adds the next value to it */
+        kb = 0;
+        if (csv_flush_rows(s, bt, CSV_BATCH) != 0)
+            rc = -1;
     }
 out:
     for (int m = 0; m < nr; m++)

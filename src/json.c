@@ -936,6 +936,20 @@ static unsigned leading_digits(uint64_t v);
 static inline __attribute__((always_inline)) uint64_t digits8_value(uint64_t v);
 static inline __attribute__((always_inline)) double compose_decimal(uint64_t m, unsigned b, int neg,
                                                                     const char *s, size_t n);
+/* 5^-b for b = 0..21 (read_decimal's plain decimals): the top half of pow5_table's, and
+   129 + its exp2 - b in the place of a double's exponent (see decimal_pow5_row). Filled
+   by pow5_init. */
+typedef struct DecimalPow5 {
+    uint64_t hi, field;
+} DecimalPow5;
+static DecimalPow5 decimal_pow5_table[22];
+#ifdef JSON_WIDE_SIMD
+/* The AVX2 number lane's rows by the number's integer digits a = 1..15 (b = 19 - a there):
+   the row's address from a, which the lane has shifted already */
+static DecimalPow5 lane_pow5_by_a[16];
+#endif
+static inline __attribute__((always_inline)) int decimal_pow5_row(uint64_t m, const DecimalPow5 *t,
+                                                                  int neg, double *out);
 
 /*
 ** Most numbers in result files are plain decimals, as Python's repr and JSON writers
@@ -1312,10 +1326,11 @@ read_number(const char *s, size_t i, size_t n, size_t avail, int as_json_num, in
 ** have DECIMAL_AHEAD bytes readable from pos + 2 (the loads reach 34 bytes past the
 ** number's start). The values are checked against strtod in test_json.
 */
-/* 64 bytes: 32 of 0xFF, then 32 zeros; 32 bytes from 32 - k keep bytes 0..k - 1 */
-static const unsigned char keep_bytes[64] = {
-    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
-    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+/* 64 bytes: 32 of 0x0F, then 32 zeros; 32 bytes from 32 - k anded with text keep the
+   values of its digits at bytes 0..k - 1 (a digit's low four bits) and clear the rest */
+static const unsigned char keep_digits[64] = {
+    0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F,
+    0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F};
 
 /* pshufb indexes that move bytes 0 .. a - 1 one byte up over byte a (the point, or the
    comma after an integer) and clear byte 0: row a, for a = 1..15 */
@@ -1338,21 +1353,35 @@ static const unsigned char moved_up[16][16] __attribute__((aligned(16))) = {
     {0x80, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,  10, 11, 12, 13, 14}
 };
 
+/* run20_avx2's multipliers, made once by its caller (and kept in registers there) */
+typedef struct Run20K {
+    __m128i k10, k10_tail, k100, k10000, k1e8;
+} Run20K;
+
+__attribute__((target("avx2,bmi,bmi2"))) static inline Run20K run20_constants(void)
+{
+    Run20K k;
+    k.k10 = _mm_set1_epi16(10 | 1 << 8);
+    k.k10_tail = _mm_setr_epi16(10 | 1 << 8, 10 | 1 << 8, 0, 0, 0, 0, 0, 0);
+    k.k100 = _mm_set1_epi32(100 | 1 << 16);
+    k.k10000 = _mm_setr_epi16(10000, 1, 10000, 1, 1, 0, 0, 0);
+    k.k1e8 = _mm_setr_epi32(100000000, 0, 1, 0);
+    return k;
+}
+
 /* The run of digits at bytes 0..19 of t0 (0..15) and t1 (16..31), each 0..9, as one
    integer less than 10^19 (so byte 0 must be 0 when all are digits): pairs, fours and
-   eights of digits by pmaddubsw and pmaddwd of neighbours; bytes 20.. are ignored. */
-__attribute__((target("avx2,bmi,bmi2"))) static inline uint64_t run20_avx2(__m128i t0, __m128i t1)
+   eights of digits by pmaddubsw and pmaddwd of neighbours, the two eights joined by
+   pmuludq (sixteen digits < 10^16 in a 64-bit lane); bytes 20.. are ignored. */
+__attribute__((target("avx2,bmi,bmi2"))) static inline __attribute__((always_inline)) uint64_t
+run20_avx2(__m128i t0, __m128i t1, const Run20K *k)
 {
-    const __m128i k10 = _mm_set1_epi16(10 | 1 << 8);
-    const __m128i k10_tail = _mm_setr_epi16(10 | 1 << 8, 10 | 1 << 8, 0, 0, 0, 0, 0, 0);
-    const __m128i k100 = _mm_set1_epi32(100 | 1 << 16);
-    const __m128i k10000 = _mm_setr_epi16(10000, 1, 10000, 1, 1, 0, 0, 0);
-    __m128i q0 = _mm_madd_epi16(_mm_maddubs_epi16(t0, k10), k100);      /* fours: 0..15 */
-    __m128i q1 = _mm_madd_epi16(_mm_maddubs_epi16(t1, k10_tail), k100); /* 16..19 */
-    __m128i r = _mm_madd_epi16(_mm_packs_epi32(q0, q1), k10000);        /* eights, four */
-    uint64_t c01 = (uint64_t)_mm_cvtsi128_si64(r);
-    uint64_t c2 = (uint32_t)_mm_extract_epi32(r, 2);
-    return (c01 & 0xFFFFFFFFULL) * 1000000000000ULL + (c01 >> 32) * 10000ULL + c2;
+    __m128i q0 = _mm_madd_epi16(_mm_maddubs_epi16(t0, k->k10), k->k100);      /* fours: 0..15 */
+    __m128i q1 = _mm_madd_epi16(_mm_maddubs_epi16(t1, k->k10_tail), k->k100); /* 16..19 */
+    __m128i r = _mm_madd_epi16(_mm_packs_epi32(q0, q1), k->k10000); /* eights e0, e1; four c */
+    /* 64-bit lanes: e0 10^8 + e1 (digits 0..15), and c (16..19) */
+    __m128i w = _mm_add_epi64(_mm_mul_epu32(r, k->k1e8), _mm_srli_epi64(r, 32));
+    return (uint64_t)_mm_cvtsi128_si64(w) * 10000ULL + (uint64_t)_mm_extract_epi64(w, 1);
 }
 
 /*
@@ -1377,14 +1406,34 @@ lane_number_end(const unsigned char *p, __m256i t, __m256i nine)
     return end;
 }
 
+/*
+** *o = v 10^-b as compose_decimal gives it, for the lane: decimal_pow5 writes the bits
+** straight to *o (no round trip through a double register), the rest by compose (what
+** compose_decimal does after decimal_pow5). Inlined in each of the lane's two shapes, so
+** that the "0.0ddd" one's b = 20 is a constant there (its table row a fixed address).
+*/
+static inline __attribute__((always_inline)) void lane_store(double *o, uint64_t v, unsigned b,
+                                                             const DecimalPow5 *row,
+                                                             const unsigned char *p,
+                                                             unsigned text_end)
+{
+    if (v == 0 || !decimal_pow5_row(v, row, 0, o))
+        *o = compose(v, -(long)b, 0, (const char *)p, text_end);
+}
+
 __attribute__((target("avx2,bmi,bmi2"))) static inline __attribute__((always_inline)) size_t
 usual_numbers_sep(const char *s, size_t pos, size_t lane_end, double **op, double *o_end,
                   size_t *last, const size_t sep)
 {
-    __m256i zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9);
-    __m256i dot = _mm256_set1_epi8('.' - '0');
-    /* kept in registers (GCC would build them again for every number) */
-    __asm__("" : "+x"(zero), "+x"(nine), "+x"(dot));
+    /* a byte x is no digit when x + 0x50 > -119 as a signed byte: '0'..'9' become
+       -128..-119 and every other byte more (one add and one comparison, no NOT after the
+       mask: its first set bit is the first non-digit, and an empty mask counts 64) */
+    __m256i bias = _mm256_set1_epi8(0x50), last_digit = _mm256_set1_epi8(-119);
+    __m256i dot = _mm256_set1_epi8('.');
+    Run20K k = run20_constants();
+    /* kept in registers (GCC would build them again, or load them, for every number) */
+    __asm__("" : "+x"(bias), "+x"(last_digit), "+x"(dot));
+    __asm__("" : "+x"(k.k10), "+x"(k.k10_tail), "+x"(k.k100), "+x"(k.k10000), "+x"(k.k1e8));
     double *o = *op;
     size_t at = *last;
     /* one bound a number: a number and its separator take at most LANE_STEP bytes, so
@@ -1394,56 +1443,60 @@ usual_numbers_sep(const char *s, size_t pos, size_t lane_end, double **op, doubl
         size_t room = (lane_end - pos - 1) / LANE_STEP + 1;
         double *stop = o_end - o < (ptrdiff_t)room ? o_end : o + room;
         for (; o < stop;) { /* s[pos] is a comma */
-            /* the separator as the first, foreseen: the start waits only for pos */
-            if ((s[pos + 1] == ' ') != (sep == 2))
-                goto done;
             size_t j = pos + sep;
             const unsigned char *p = (const unsigned char *)s + j;
+            /* the byte before the number (the separator's last) and the number's first
+               three in one word: " 0.0" (",0.0" with sep 1, where s[pos] is the comma)
+               checks the separator and the "0.0ddd" shape in one comparison */
             uint32_t head;
-            memcpy(&head, p, 4);
-            unsigned text_end, b;
-            __m256i t;
-            __m128i lo; /* t's bytes 0..15, ready for run20_avx2 */
-            if ((head & 0xFFFFFF) == ('0' | '.' << 8 | '0' << 16)) {
+            memcpy(&head, p - 1, 4);
+            unsigned text_end;
+            if (head == ((sep == 2 ? ' ' : ',') | '0' << 8 | '.' << 16 | (uint32_t)'0' << 24)) {
                 /* "0.0ddd": the f <= 20 digits after the point alone, from byte 2 (a zero
                    first): m 10^-f = V 10^-20 */
-                t = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(p + 2)),
-                                    zero);
-                unsigned f = (unsigned)__builtin_ctzll(~(uint64_t)(uint32_t)_mm256_movemask_epi8(
-                    _mm256_cmpeq_epi8(_mm256_min_epu8(t, nine), t)));
-                text_end = 2 + f;
+                __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(p + 2));
+                uint64_t f = _tzcnt_u64((uint32_t)_mm256_movemask_epi8(
+                    _mm256_cmpgt_epi8(_mm256_add_epi8(x, bias), last_digit)));
+                text_end = 2 + (unsigned)f;
                 if (f > 20 || p[text_end] != ',')
                     goto done;
-                t = _mm256_and_si256(
-                    t, _mm256_loadu_si256((const __m256i *)(const void *)(keep_bytes + 32 - f)));
-                lo = _mm256_castsi256_si128(t);
-                b = 20;
+                __m256i t = _mm256_and_si256(
+                    x, _mm256_loadu_si256((const __m256i *)(const void *)(keep_digits + 32 - f)));
+                lane_store(
+                    o, run20_avx2(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1), &k),
+                    20, &decimal_pow5_table[20], p, text_end);
             } else {
-                t = _mm256_sub_epi8(_mm256_loadu_si256((const __m256i *)(const void *)p), zero);
-                __m256i digit = _mm256_cmpeq_epi8(_mm256_min_epu8(t, nine), t);
-                /* the end from one mask of digits and points, so that the next number's
-                   start waits for nothing more; the shape is checked beside it (branches,
-                   foreseen) */
-                text_end = (unsigned)__builtin_ctzll(~(uint64_t)(uint32_t)_mm256_movemask_epi8(
-                    _mm256_or_si256(digit, _mm256_cmpeq_epi8(t, dot))));
-                uint64_t other = ~(uint64_t)(uint32_t)_mm256_movemask_epi8(digit);
-                unsigned a = (unsigned)__builtin_ctzll(other); /* other's bits 32.. are set */
-                /* the non-digits before the end: none, or one point (at a) not last */
-                uint64_t in = _bzhi_u64(other, text_end);
-                unsigned end = in != 0 ? text_end : text_end + 1;
-                if (a - 1 >= 15 || end > 20 || _blsr_u64(in) != 0 || a + 1 == text_end ||
-                    p[text_end] != ',' || ((head & 0xFF) == '0' && a > 1))
+                /* the separator first, foreseen: the start waits only for pos */
+                if ((s[pos + 1] == ' ') != (sep == 2))
                     goto done;
-                t = _mm256_and_si256(
-                    t, _mm256_loadu_si256((const __m256i *)(const void *)(keep_bytes + 32 - end)));
+                __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+                __m256i other = _mm256_cmpgt_epi8(_mm256_add_epi8(x, bias), last_digit);
+                /* the end from one mask of what is no digit and no point, so that the next
+                   number's start waits for nothing more; the shape is checked beside it
+                   (branches, foreseen) */
+                text_end = (unsigned)_tzcnt_u64((uint32_t)_mm256_movemask_epi8(
+                    _mm256_andnot_si256(_mm256_cmpeq_epi8(x, dot), other)));
+                uint64_t nd = (uint32_t)_mm256_movemask_epi8(other);
+                unsigned a = (unsigned)_tzcnt_u64(nd); /* 64 when all 32 are digits */
+                /* the non-digits before the end: none, or one point (at a) not last. An
+                   integer's end is a <= 15: the bound of 20 bytes needs no look at which
+                   it is (end, the bytes kept, does) */
+                uint64_t in = _bzhi_u64(nd, text_end);
+                if (a - 1 >= 15 || text_end > 20 || _blsr_u64(in) != 0 || a + 1 == text_end ||
+                    p[text_end] != ',' || (p[0] == '0' && a > 1))
+                    goto done;
+                unsigned end = in != 0 ? text_end : text_end + 1;
+                __m256i t = _mm256_and_si256(
+                    x, _mm256_loadu_si256((const __m256i *)(const void *)(keep_digits + 32 - end)));
                 /* bytes 0 .. a (the integer part and the point) take the byte before them:
-                   one shuffle */
-                lo = _mm_shuffle_epi8(_mm256_castsi256_si128(t),
-                                      _mm_load_si128((const __m128i *)(const void *)moved_up[a]));
-                b = 19 - a;
+                   one shuffle (the point's own value is overwritten) */
+                __m128i lo =
+                    _mm_shuffle_epi8(_mm256_castsi256_si128(t),
+                                     _mm_load_si128((const __m128i *)(const void *)moved_up[a]));
+                lane_store(o, run20_avx2(lo, _mm256_extracti128_si256(t, 1), &k), 19 - a,
+                           &lane_pow5_by_a[a], p, text_end);
             }
-            uint64_t v = run20_avx2(lo, _mm256_extracti128_si256(t, 1));
-            *o++ = compose_decimal(v, b, 0, (const char *)p, text_end);
+            o++;
             at = j;
             pos = j + text_end;
         }
@@ -2557,12 +2610,6 @@ typedef struct Pow5 {
     int exp2;
 } Pow5;
 static Pow5 pow5_table[POW5_MAX - POW5_MIN + 1];
-/* 5^-b for b = 0..21 (read_decimal's plain decimals): the top half of pow5_table's, and
-   129 + its exp2 - b in the place of a double's exponent (see decimal_pow5). */
-typedef struct DecimalPow5 {
-    uint64_t hi, field;
-} DecimalPow5;
-static DecimalPow5 decimal_pow5_table[22];
 
 /* Bits pos .. pos + 31 of x (zeros outside it; pos may be negative). */
 static uint32_t big_bits32(const uint32_t *x, int pos)
@@ -2624,6 +2671,10 @@ __attribute__((constructor)) static void pow5_init(void)
         cell_wide.group_field[b] = decimal_pow5_table[b].field;
 #endif
     }
+#ifdef JSON_WIDE_SIMD
+    for (int a = 1; a < 16; a++)
+        lane_pow5_by_a[a] = decimal_pow5_table[19 - a];
+#endif
 #ifdef JSON_WIDE_SIMD
     for (int l = 0; l < 64; l++)
         cell_wide.unscale[l] = ldexp(1.0, -l);
@@ -2696,7 +2747,8 @@ static inline __attribute__((always_inline)) int pow5_scale(uint64_t m, long q, 
 }
 
 /*
-** m 10^-b (negated if neg) for 0 < m < 10^19 and b <= 21, as pow5_scale computes it, in
+** m 10^-b (negated if neg) for 0 < m < 10^19 and b <= 21 (t: b's row of
+** decimal_pow5_table), as pow5_scale computes it, in
 ** fewer steps: with w = m 2^l (top bit set) and 5^-b = (T 2^64 + lo) 2^e, m 10^-b is
 ** about P 2^(128 - l + e - b), P the top 64 bits of w T. Rounding P to 53 bits is the
 ** conversion of P / 2 to a double, with its last bit set as a sticky bit: the exact
@@ -2706,10 +2758,9 @@ static inline __attribute__((always_inline)) int pow5_scale(uint64_t m, long q, 
 ** half of 5^-b could carry into the bits that decide (P's low 9 bits all ones) or the
 ** product's low half is 0 (a tie may be exact): then pow5_scale decides.
 */
-static inline __attribute__((always_inline)) int decimal_pow5(uint64_t m, unsigned b, int neg,
-                                                              double *out)
+static inline __attribute__((always_inline)) int decimal_pow5_row(uint64_t m, const DecimalPow5 *t,
+                                                                  int neg, double *out)
 {
-    const DecimalPow5 *t = &decimal_pow5_table[b];
     int l = __builtin_clzll(m);
     unsigned __int128 p = (unsigned __int128)(m << l) * t->hi;
     uint64_t hi = (uint64_t)(p >> 64), lo = (uint64_t)p;
@@ -2721,6 +2772,13 @@ static inline __attribute__((always_inline)) int decimal_pow5(uint64_t m, unsign
     bits += t->field - ((uint64_t)l << 52) + ((uint64_t)(neg != 0) << 63);
     memcpy(out, &bits, sizeof bits);
     return 1;
+}
+
+/* decimal_pow5_row for 10^-b (b <= 21) */
+static inline __attribute__((always_inline)) int decimal_pow5(uint64_t m, unsigned b, int neg,
+                                                              double *out)
+{
+    return decimal_pow5_row(m, &decimal_pow5_table[b], neg, out);
 }
 
 /*

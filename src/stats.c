@@ -414,6 +414,227 @@ static void sort_doubles(double *a, size_t n)
    a sample at most, beside the samples' 8). */
 #define QUANTUM_SAMPLES_PER_VALUE 8
 
+/* quantum_sort's first pass so far: the least exponent of a sample's lowest set bit
+   (INT32_MAX while every sample is +0.0), the least and greatest samples. */
+typedef struct QuantumScan {
+    int e;
+    double lo, hi;
+} QuantumScan;
+
+/* Too many multiples of 2^e for counts in the samples' range (or a scale that would
+   overflow). Grows true as e falls: checking the least e found is checking every one. */
+static int quantum_too_fine(int e, double span_hint, size_t cap)
+{
+    return e < -1000 || ldexp(span_hint, -e) > (double)cap;
+}
+
+/* quantum_sort's first pass over a[0..n), from *st on: -1 on a sample that cannot be
+   counted (-0.0 would come back as +0.0; subnormals, infinities, NaN) or on too fine a
+   quantum (then at once), else 0. */
+static int quantum_scan(const double *a, size_t n, double span_hint, size_t cap, QuantumScan *st)
+{
+    const uint64_t sign = 1ULL << 63, frac = (1ULL << 52) - 1;
+    int e = st->e;
+    double lo = st->lo, hi = st->hi;
+    for (size_t i = 0; i < n; i++) {
+        double x = a[i];
+        uint64_t u = bits_of(x), mag = u & ~sign;
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+        if (mag == 0) {
+            if (u != 0)
+                return -1; /* -0.0 */
+            continue;
+        }
+        int ex = (int)(mag >> 52);
+        if (ex == 0 || ex == 2047)
+            return -1; /* subnormal, infinite or NaN */
+        int low = ex - 1075 + __builtin_ctzll((mag & frac) | (1ULL << 52));
+        if (low < e) {
+            e = low;
+            if (quantum_too_fine(e, span_hint, cap))
+                return -1;
+        }
+    }
+    st->e = e;
+    st->lo = lo;
+    st->hi = hi;
+    return 0;
+}
+
+/* The samples counted, k = (x - lo) * scale each (exact: see quantum_sort). */
+static void quantum_count(const double *a, size_t n, double lo, double scale, uint32_t *count)
+{
+    for (size_t i = 0; i < n; i++)
+        count[(size_t)((a[i] - lo) * scale)]++;
+}
+
+/* The samples written back in order from their counts, from a and count[from] on:
+   count[k] times lo + k q, for k from from to nv. */
+static void quantum_write(double *a, const uint32_t *count, size_t from, size_t nv, double lo,
+                          double q)
+{
+    size_t at = 0;
+    for (size_t k = from; k < nv; k++) {
+        uint32_t c = count[k];
+        if (c == 0)
+            continue;
+        double x = lo + (double)k * q;
+        for (uint32_t j = 0; j < c; j++)
+            a[at++] = x;
+    }
+}
+
+#ifdef STATS_AVX2
+/* quantum_scan_avx2 looks at its running least e (to give up early) every this many
+   samples. */
+#define QUANTUM_BLOCK 4096
+
+/*
+** quantum_scan_avx2's counting on the way, which saves a read of every sample: the
+** counts of nv multiples of 2^e from lo, where lo is the accumulator's least sample and
+** e the first block's least low bit (guesses: checked against the whole pass after it),
+** each block counted once it is scanned (in the cache) and found no finer than 2^e; ok
+** falls to 0 when one is (the counts are then of no use). The samples after the last
+** step of four are not counted.
+*/
+typedef struct QuantumGuess {
+    uint32_t *count;
+    size_t nv;
+    double lo, scale;
+    int e, ok;
+} QuantumGuess;
+
+/* g's counts of a[0..n), n a multiple of 4, four at a time; the indexes kept within
+   the counts (a wrong guess of lo must not write outside them: its counts are dropped). */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void
+quantum_count_guess(const double *a, size_t n, const QuantumGuess *g)
+{
+    const __m256d vlo = _mm256_set1_pd(g->lo), vs = _mm256_set1_pd(g->scale);
+    const __m128i top = _mm_set1_epi32((int)(g->nv - 1)), zero = _mm_setzero_si128();
+    uint32_t *count = g->count;
+    for (size_t i = 0; i < n; i += 4) {
+        __m256d x = _mm256_loadu_pd(a + i);
+        __m128i k = _mm256_cvttpd_epi32(_mm256_mul_pd(_mm256_sub_pd(x, vlo), vs));
+        k = _mm_min_epi32(_mm_max_epi32(k, zero), top);
+        count[(uint32_t)_mm_cvtsi128_si32(k)]++;
+        count[(uint32_t)_mm_extract_epi32(k, 1)]++;
+        count[(uint32_t)_mm_extract_epi32(k, 2)]++;
+        count[(uint32_t)_mm_extract_epi32(k, 3)]++;
+    }
+}
+
+/*
+** quantum_scan with AVX2, four samples a step, with the same outcome: the scalar loop's
+** minimum and maximum and its least exponent are each a chain of dependent steps, one a
+** sample (and the exponent's a branch); here they are four lanes' running minimums.
+** A sample's lowest set bit: p = m & -m of its significand m (the hidden bit included:
+** 1 <= p <= 2^52), as a double by adding it to 2^52's bits and subtracting 2^52 (exact:
+** 2^52 + p <= 2^53 is an integer a double holds), whose exponent field is 1023 + ctz(m);
+** so ex + that field is the scalar's low + 2098. +0.0's lanes are all ones (no bit: not
+** counted), the bad samples are flagged in lanes and looked at once a block. g: counting
+** on the way (NULL: none).
+*/
+__attribute__((target("avx2"))) static int quantum_scan_avx2(const double *a, size_t n,
+                                                             double span_hint, size_t cap,
+                                                             QuantumScan *st, QuantumGuess *g)
+{
+    const __m256i sign = _mm256_set1_epi64x((long long)(1ULL << 63));
+    const __m256i frac = _mm256_set1_epi64x((long long)((1ULL << 52) - 1));
+    const __m256i hidden = _mm256_set1_epi64x(1LL << 52);
+    const __m256i big = _mm256_set1_epi64x(0x4330000000000000LL); /* 2^52's bits */
+    const __m256i limit = /* DBL_MAX's bits less 2^52, the sign bit flipped */
+        _mm256_set1_epi64x((long long)((0x7FEFFFFFFFFFFFFFULL - (1ULL << 52)) ^ (1ULL << 63)));
+    const __m256d two52 = _mm256_set1_pd(0x1p52);
+    const __m256i zero = _mm256_setzero_si256();
+    __m256d vlo = _mm256_set1_pd(st->lo), vhi = _mm256_set1_pd(st->hi);
+    __m256i vkey = _mm256_set1_epi32(-1), vbad = zero;
+    size_t i = 0;
+    while (n - i >= 4) {
+        size_t from = i, end = n - i < QUANTUM_BLOCK ? i + (n - i) / 4 * 4 : i + QUANTUM_BLOCK;
+        for (; i < end; i += 4) {
+            __m256i u = _mm256_loadu_si256((const __m256i *)(const void *)(a + i));
+            __m256d x = _mm256_castsi256_pd(u);
+            vlo = _mm256_min_pd(x, vlo);
+            vhi = _mm256_max_pd(x, vhi);
+            __m256i mag = _mm256_andnot_si256(sign, u);
+            __m256i m = _mm256_or_si256(_mm256_and_si256(mag, frac), hidden);
+            __m256i p = _mm256_and_si256(m, _mm256_sub_epi64(zero, m));
+            __m256d pd = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(big, p)), two52);
+            __m256i key = _mm256_add_epi64(_mm256_srli_epi64(mag, 52),
+                                           _mm256_srli_epi64(_mm256_castpd_si256(pd), 52));
+            __m256i pz = _mm256_cmpeq_epi64(u, zero);                /* +0.0 */
+            vkey = _mm256_min_epu32(vkey, _mm256_or_si256(key, pz)); /* keys < 2^32: low halves */
+            /* but for +0.0, mag - 2^52 <= DBL_MAX's bits - 2^52 unsigned (the sign bits
+               flipped, a signed comparison) */
+            __m256i off = _mm256_xor_si256(_mm256_sub_epi64(mag, hidden), sign);
+            vbad = _mm256_or_si256(vbad, _mm256_andnot_si256(pz, _mm256_cmpgt_epi64(off, limit)));
+        }
+        if (!_mm256_testz_si256(vbad, vbad))
+            return -1; /* -0.0, subnormal, infinite or NaN */
+        uint32_t k[8];
+        _mm256_storeu_si256((__m256i *)(void *)k, vkey);
+        uint32_t least = k[0] < k[2] ? k[0] : k[2], l2 = k[4] < k[6] ? k[4] : k[6];
+        least = l2 < least ? l2 : least;
+        if (least != UINT32_MAX && (int)least - 2098 < st->e) {
+            st->e = (int)least - 2098;
+            if (quantum_too_fine(st->e, span_hint, cap))
+                return -1;
+        }
+        if (g != NULL && g->ok && st->e < g->e)
+            g->ok = 0;
+        if (g != NULL && g->ok)
+            quantum_count_guess(a + from, i - from, g);
+    }
+    double l[4], h[4];
+    _mm256_storeu_pd(l, vlo);
+    _mm256_storeu_pd(h, vhi);
+    for (int j = 0; j < 4; j++) {
+        st->lo = l[j] < st->lo ? l[j] : st->lo;
+        st->hi = h[j] > st->hi ? h[j] : st->hi;
+    }
+    return quantum_scan(a + i, n - i, span_hint, cap, st);
+}
+
+/* quantum_count four samples a step: their four counts' indexes in one conversion (the
+   same truncation of the same exact products; below 2^31: at most n / 8 values). */
+__attribute__((target("avx2"))) static void quantum_count_avx2(const double *a, size_t n, double lo,
+                                                               double scale, uint32_t *count)
+{
+    const __m256d vlo = _mm256_set1_pd(lo), vs = _mm256_set1_pd(scale);
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        __m256d x = _mm256_loadu_pd(a + i);
+        __m128i k = _mm256_cvttpd_epi32(_mm256_mul_pd(_mm256_sub_pd(x, vlo), vs));
+        count[(uint32_t)_mm_cvtsi128_si32(k)]++;
+        count[(uint32_t)_mm_extract_epi32(k, 1)]++;
+        count[(uint32_t)_mm_extract_epi32(k, 2)]++;
+        count[(uint32_t)_mm_extract_epi32(k, 3)]++;
+    }
+    quantum_count(a + i, n - i, lo, scale, count);
+}
+
+/* quantum_write with a value's run written four at a time (clock gaps: hundreds a value),
+   its last four past its end but for the last run of a: the next runs write over them. */
+__attribute__((target("avx2"))) static void
+quantum_write_avx2(double *a, size_t n, const uint32_t *count, size_t nv, double lo, double q)
+{
+    size_t at = 0, k = 0;
+    for (; k < nv; k++) {
+        uint32_t c = count[k];
+        if (c == 0)
+            continue;
+        if (at + c + 3 >= n)
+            break; /* a run that ends within 3 of a's end: the rest one by one */
+        __m256d v = _mm256_set1_pd(lo + (double)k * q);
+        for (uint32_t j = 0; j < c; j += 4)
+            _mm256_storeu_pd(a + at + j, v);
+        at += c;
+    }
+    quantum_write(a + at, count, k, nv, lo, q);
+}
+#endif
+
 /*
 ** Sorts a by counting, when every sample is a multiple of one power of two q and the
 ** samples' range holds few multiples of q (at most n / QUANTUM_SAMPLES_PER_VALUE): gaps
@@ -425,37 +646,56 @@ static void sort_doubles(double *a, size_t n)
 ** in doubles, so each sample comes back as the same double (-0.0, subnormals, infinities
 ** and NaN are left to the radix sort). lo_hint, hi_hint: the accumulator's least and
 ** greatest samples, only to give up early on samples of fine-grained values (their
-** range is measured again here). Returns 0 when sorted, -1 when a is unchanged.
+** range is measured again here). The passes in AVX2 where the CPU has it (portable: 0,
+** as Stats' field; the same samples back either way). Returns 0 when sorted, -1 when a
+** is unchanged.
 */
-static int quantum_sort(double *a, size_t n, double lo_hint, double hi_hint)
+static int quantum_sort(double *a, size_t n, double lo_hint, double hi_hint, int portable)
 {
-    const uint64_t sign = 1ULL << 63, frac = (1ULL << 52) - 1;
     size_t cap = n / QUANTUM_SAMPLES_PER_VALUE;
     double span_hint = hi_hint - lo_hint;
     if (n > UINT32_MAX || cap == 0 || !(span_hint >= 0 && span_hint < HUGE_VAL))
         return -1;
-    int e = INT32_MAX; /* the least exponent of a sample's lowest set bit */
-    double lo = HUGE_VAL, hi = -HUGE_VAL;
-    for (size_t i = 0; i < n; i++) {
-        double x = a[i];
-        uint64_t u = bits_of(x), mag = u & ~sign;
-        lo = x < lo ? x : lo;
-        hi = x > hi ? x : hi;
-        if (mag == 0) {
-            if (u != 0)
-                return -1; /* -0.0: would come back as +0.0 */
-            continue;
+    QuantumScan st = {INT32_MAX, HUGE_VAL, -HUGE_VAL};
+#ifdef STATS_AVX2
+    int wide = use_avx2(portable);
+    if (wide) {
+        /* the quantum guessed from the first block, the range from the accumulator's
+           extremes: counted in the first pass, and written back when the guesses hold
+           (then the counts are the ones the pass after it would find) */
+        QuantumScan first = st;
+        QuantumGuess g = {NULL, 0, lo_hint, 0, 0, 1};
+        if (quantum_scan_avx2(a, n < QUANTUM_BLOCK ? n : QUANTUM_BLOCK, span_hint, cap, &first,
+                              NULL) != 0)
+            return -1;
+        if (first.e != INT32_MAX && first.e <= 1000 && span_hint > 0) {
+            g.e = first.e;
+            g.scale = ldexp(1.0, -g.e);
+            g.nv = (size_t)(span_hint * g.scale) + 1; /* <= cap + 1: first.e not too fine */
+            g.count = (uint32_t *)calloc(g.nv, sizeof *g.count);
         }
-        int ex = (int)(mag >> 52);
-        if (ex == 0 || ex == 2047)
-            return -1; /* subnormal, infinite or NaN */
-        int low = ex - 1075 + __builtin_ctzll((mag & frac) | (1ULL << 52));
-        if (low < e) {
-            e = low;
-            if (e < -1000 || ldexp(span_hint, -e) > (double)cap)
-                return -1; /* too many values for counts (or a scale that would overflow) */
+        if (quantum_scan_avx2(a, n, span_hint, cap, &st, g.count != NULL ? &g : NULL) != 0) {
+            free(g.count);
+            return -1;
         }
+        if (g.count != NULL && g.ok && st.e == g.e && bits_of(st.lo) == bits_of(lo_hint) &&
+            bits_of(st.hi) == bits_of(hi_hint)) {
+            quantum_count(a + n / 4 * 4, n % 4, st.lo, g.scale, g.count); /* the last few */
+            quantum_write_avx2(a, n, g.count, g.nv, st.lo, ldexp(1.0, g.e));
+            free(g.count);
+            return 0;
+        }
+        free(g.count); /* a guess missed: counted again below */
+    } else if (quantum_scan(a, n, span_hint, cap, &st) != 0) {
+        return -1;
     }
+#else
+    (void)portable;
+    if (quantum_scan(a, n, span_hint, cap, &st) != 0)
+        return -1;
+#endif
+    int e = st.e;
+    double lo = st.lo, hi = st.hi;
     if (e == INT32_MAX || lo == hi)
         return 0; /* every sample +0.0, or all one value */
     if (e > 1000)
@@ -467,17 +707,16 @@ static int quantum_sort(double *a, size_t n, double lo_hint, double hi_hint)
     uint32_t *count = (uint32_t *)calloc(nv, sizeof *count);
     if (count == NULL)
         return -1;
-    for (size_t i = 0; i < n; i++)
-        count[(size_t)((a[i] - lo) * scale)]++;
-    size_t at = 0;
-    for (size_t k = 0; k < nv; k++) {
-        uint32_t c = count[k];
-        if (c == 0)
-            continue;
-        double x = lo + (double)k * q;
-        for (uint32_t j = 0; j < c; j++)
-            a[at++] = x;
+#ifdef STATS_AVX2
+    if (wide) {
+        quantum_count_avx2(a, n, lo, scale, count);
+        quantum_write_avx2(a, n, count, nv, lo, q);
+        free(count);
+        return 0;
     }
+#endif
+    quantum_count(a, n, lo, scale, count);
+    quantum_write(a, count, 0, nv, lo, q);
     free(count);
     return 0;
 }
@@ -487,7 +726,7 @@ static int quantum_sort(double *a, size_t n, double lo_hint, double hi_hint)
 static void sort_samples(Stats *s)
 {
     size_t n = (size_t)s->n;
-    if (n >= ((size_t)1 << 16) && quantum_sort(s->v, n, s->min, s->max) == 0)
+    if (n >= ((size_t)1 << 16) && quantum_sort(s->v, n, s->min, s->max, s->portable) == 0)
         return;
     sort_doubles(s->v, n);
 }
@@ -1841,7 +2080,8 @@ static void percentiles(Stats *s, const double *ps, double *out, int k, int meth
        memory but a histogram); a second one sorts it (in place), after which every
        query is a lookup. */
     if (!s->sketch && !s->sorted && s->n > 1024 && s->queries > 0 &&
-        ((s->n >= ((uint64_t)1 << 16) && quantum_sort(s->v, (size_t)s->n, s->min, s->max) == 0) ||
+        ((s->n >= ((uint64_t)1 << 16) &&
+          quantum_sort(s->v, (size_t)s->n, s->min, s->max, s->portable) == 0) ||
          radix_sort(s->v, (size_t)s->n) == 0))
         s->sorted = 1;
     if (!s->sketch && !s->sorted && s->n > 1024 && k >= 1) {

@@ -58,6 +58,13 @@ function M.sample_kind(key)
   return prefix and SAMPLE_PREFIX[prefix] or nil
 end
 
+-- C(n, k), in floating point (exact for the repeat counts tests see)
+local function choose(n, k)
+  local c = 1
+  for i = 1, k do c = c * (n - k + i) / i end
+  return c
+end
+
 -- SLOs -------------------------------------------------------------------------------------
 
 local function slo_key_ok(key)
@@ -67,9 +74,19 @@ local function slo_key_ok(key)
   return m.unit == "ms" and m.better == "lower"
 end
 
+-- "TTFT p95 ≤ 200.0 ms": the limit in the metric's own format where that format shows it
+-- exactly, else as given ("≤ 0.25 ms", never "≤ 0.2 ms": a limit rounded reads as a
+-- different SLO, and a value between the two would seem to pass or fail wrongly)
 local function slo_text(key, max)
   local m = metrics.get(key)
-  return ("%s ≤ %s"):format(m.label, metrics.format(key, max))
+  local shown = metrics.format(key, max, nil, { bare = true })
+  if tonumber((shown:gsub(",", ""))) ~= max then
+    local exact = metrics.group_thousands(("%.15g"):format(max))
+    shown = metrics.format(key, max):gsub("^[%d,.%-]+", function() return exact end)
+  else
+    shown = metrics.format(key, max)
+  end
+  return ("%s ≤ %s"):format(m.label, shown)
 end
 
 -- The SLO list from "key=max,key=max" or a mapping {key = max} (an info file's or a
@@ -1379,9 +1396,12 @@ function M.capacity_evidence(ca, cb, min_effect, opts)
     if clo.kind ~= "interpolated" then x_lo = select(2, M.means_span(clo)) end
     local m = type(chi.rps) == "number" and type(x_lo) == "number" and x_lo ~= math.huge
       and M.effect_pct(x_lo, chi.rps) or nil
+    -- the margin is kept whichever way the threshold goes: a named order whose ranges
+    -- touch (least gap 0) is read on it too; margin_lo_kind says whether the lower run's
+    -- figure is an estimate or the top of a span with no estimate (below its lowest load)
+    if m then ev.margin_pct, ev.margin_hi, ev.margin_lo, ev.margin_lo_kind = m, chi.rps, x_lo, clo.kind end
     if m and m < thr then
       ev.verdict, ev.below_threshold, ev.margin_higher, ev.ordered = "not shown to differ", true, apart, nil
-      ev.margin_pct, ev.margin_hi, ev.margin_lo = m, chi.rps, x_lo
       return ev
     end
   end
@@ -1533,9 +1553,21 @@ function M.verdict(o)
     local which = o.test.constant == "both" and (o.label_a and ("%s's and %s's"):format(o.label_a, o.label_b)
       or "each run's") or o.test.constant == "a" and (o.label_a or "A") .. "'s"
       or (o.label_b or "B") .. "'s"
+    -- the exact test's least p is that of these values: where they tie across the runs (0 %
+    -- errors in both, say) it is above what as many repeats of distinct values allow (2 /
+    -- C(n_a + n_b, n_a): 0.1 for 3 and 3), and the ties, not the number of repeats, are why
+    local na, nb = o.test.n_a or 0, o.test.n_b or 0
+    local best = na > 0 and nb > 0 and math.min(1, 2 / choose(na + nb, na)) or nil
+    if best and o.test.p_min and o.test.p_min > best * (1 + 1e-9) then
+      r.note = ("%s, p = %s: %d and %d repeats (%s repeats all one value), whose values tie across the runs, so no "
+        .. "split of these values could give a p below %s (%d and %d repeats of values all different could reach %s); "
+        .. "this test cannot show a difference; not in the Holm family"):format(M.test_name(o.test),
+        M.fmt_p(o.test.p), na, nb, which, M.fmt_p(o.test.p_min), na, nb, M.fmt_p(best))
+      return r
+    end
     r.note = ("%s, p = %s: %d and %d repeats (%s repeats all one value) can give no p below %s, "
       .. "so this test cannot show a difference; not in the Holm family"):format(M.test_name(o.test),
-      M.fmt_p(o.test.p), o.test.n_a or 0, o.test.n_b or 0, which, M.fmt_p(o.test.p_min))
+      M.fmt_p(o.test.p), na, nb, which, M.fmt_p(o.test.p_min))
     return r
   end
   -- (after the test that cannot decide: equal values are no reason to count it in the family)

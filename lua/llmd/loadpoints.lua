@@ -318,7 +318,9 @@ function M.saturation(points)
     local failures -- the first point whose shortfall is failed requests (cause = "failures")
     for i, p in ipairs(points) do
       if not p.achieved_rps then
-        return { none = true, unknown = true, reason = ("point %d: achieved rate unknown%s"):format(i,
+        -- (the point's stage, as the Data checks name it: "point 1 (stage 3)")
+        local st = p.stages and #p.stages == 1 and (" (stage %d)"):format(p.stages[1]) or ""
+        return { none = true, unknown = true, reason = ("point %d%s: achieved rate unknown%s"):format(i, st,
           p.na.throughput_req_s and (" (" .. p.na.throughput_req_s .. ")") or "") }
       end
       if p.overshoot then -- neither "saturated" nor "never saturated" can be read from such a point

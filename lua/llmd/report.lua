@@ -379,14 +379,31 @@ end
 
 -- The load stages the result files of run (llmd.harness) hold: "2 stages: 1/s, 5/s (warm-up)",
 -- or nil when they name none. (The Configuration Summary's row when no stages are stated.)
+-- Stages of one load are repeats of one load point, said as such: "3 stages (1 load point,
+-- 3 repeats): 3.6/s x3", never "3.6/s, 3.6/s, 3.6/s", which reads as three loads.
 function M.stages_read(run)
-  local parts = {}
+  local order, n, total = {}, {}, 0
   for _, st in ipairs(run and run.stages or {}) do
     local s = st.rate and ("%g/s"):format(st.rate) or st.concurrency and ("c=%g"):format(st.concurrency)
       or "load unknown"
-    parts[#parts + 1] = s .. (st.warmup and " (warm-up)" or "")
+    s = s .. (st.warmup and " (warm-up)" or "")
+    -- (stages of an unknown load are no repeats of each other)
+    if s:match("^load unknown") then s = s .. string.rep("\0", total) end
+    if not n[s] then order[#order + 1], n[s] = s, 0 end
+    n[s], total = n[s] + 1, total + 1
   end
-  return #parts > 0 and (T.helpers.count(#parts, "stage") .. ": " .. table.concat(parts, ", ")) or nil
+  if total == 0 then return nil end
+  local parts, repeated = {}, false
+  for i, s in ipairs(order) do
+    local k = n[s]
+    repeated = repeated or k > 1
+    parts[i] = s:gsub("%z", "") .. (k > 1 and (" ×" .. k) or "")
+  end
+  local head = T.helpers.count(total, "stage")
+  if repeated then
+    head = ("%s (%s, repeated)"):format(head, T.helpers.count(#order, "load point"))
+  end
+  return head .. ": " .. table.concat(parts, ", ")
 end
 
 local function config_rows(A, B)
@@ -1048,10 +1065,11 @@ local function sustained_text(s, per)
     -- with repeats that differ, each one's share (one crashed repeat among clean ones)
     local each = lp.failed_repeats_text(s)
     if each then
-      return metrics.na(("%s %% of requests failed at the lowest load, %s; the shortfall is failed requests, not "
-        .. "overload"):format(T.helpers.num(s.failed_pct, 0), each))
+      return metrics.na(("%.4g %% of requests failed at the lowest load, %s; the shortfall is failed requests, not "
+        .. "overload"):format(s.failed_pct, each))
     end
-    return metrics.na(("%s %% of requests failed at the lowest load"):format(T.helpers.num(s.failed_pct, 0)))
+    -- (the share as the saturation's reason gives it, "3.333 %", never rounded to "3 %")
+    return metrics.na(("%.4g %% of requests failed at the lowest load"):format(s.failed_pct))
   end
   return metrics.na(s.point == 1 and "saturated at the lowest load" or s.reason or "unknown")
 end
@@ -1358,8 +1376,10 @@ local function headline(model)
     elseif va ~= nil and vb ~= nil and is_sus then
       dt, pt = sustained_range(sat.a, sat.b, va, vb, dt, pt)
     end
-    -- capacities of different workloads: no gap between them is a difference of the setups
-    if differ and ((va ~= nil and vb ~= nil) or (is_cap and ka and kb)) and (is_cap or is_sus) then
+    -- capacities (and whole-run tok/s) of different workloads: no gap between them is a
+    -- difference of the setups (a run of longer outputs delivers more tok/s per request)
+    local is_tps = key == "output_tps_per_gpu"
+    if differ and ((va ~= nil and vb ~= nil) or (is_cap and ka and kb)) and (is_cap or is_sus or is_tps) then
       dt, pt = "N/A (the workloads differ)", "N/A"
     end
     -- a broken run (its health check failed): no gap is a finding
@@ -1810,6 +1830,15 @@ local function below_threshold_reason(model, A, B, ev, per)
     how = ("%s met %s at %s and %s already failed %s at %s%s"):format(hi.label, w.the, rate(ev.passed_rps), lo.label,
       w.it, rate(ev.failed_rps), same_load_text(ev))
   end
+  if ev.margin_lo_kind == "below_lowest" then
+    -- the lower run failed at its lowest load: its capacity has no estimate, only a top, and
+    -- "3.48 against 3.48 (+0.0 %)" would read as a gap measured at 0; it is a gap not measured
+    return ("the measured loads put %s's capacity above %s's (%s), but by how much is not known: %s's capacity "
+      .. "has no estimate (it failed at the lowest load tried), and the least gap the loads allow, %s against "
+      .. "just below %s, is under the practical threshold of %s %%; measuring %s below %s would tell")
+      :format(hi.label, lo.label, how, lo.label, rate(ev.margin_hi), rate(ev.margin_lo),
+        T.helpers.num(model.min_effect, 1), lo.label, rate(ev.margin_lo))
+  end
   return ("the measured loads put %s's capacity above %s's (%s), but only %s against %s (%s), below the practical "
     .. "threshold of %s %%"):format(hi.label, lo.label, how, rate(ev.margin_hi), rate(ev.margin_lo),
     T.helpers.pct(ev.margin_pct), T.helpers.num(model.min_effect, 1))
@@ -2036,7 +2065,7 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
   local said = ev.winner or (ev.ordered and ev.higher) or (ev.below_threshold and ev.margin_higher) or nil
   -- (gap_wide: req/s figures within the threshold whose spans allow more: the req/s row
   -- quotes its req/s gap, which says nothing of the gap in tok/s)
-  if not said and ev.verdict ~= "about the same" and not ev.gap_wide then return cap_text end
+  if not said and ev.verdict ~= "about the same" and not ev.gap_wide then return cap_text, ev.verdict end
   local basis = evidence_basis(A, B, ca, cb)
   local ta_, tb_ = capacity_in_tps(ca), capacity_in_tps(cb)
   local touch = decision.capacity_touch_tps(ca, cb)
@@ -2046,14 +2075,14 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
     -- within the threshold too (the req/s rule, decision.capacity_evidence)
     local thr = model.min_effect
     if not ev.gap_wide and g and g.lo_pct and g.hi_pct and g.lo_pct >= -thr and g.hi_pct <= thr then
-      return cap_text
+      return cap_text, ev.verdict
     end
     return ("%s; the req/s figures are within the practical threshold of %s %%, but in output tok/s the measured "
       .. "loads allow B − A %s: not shown to differ, no winner"):format(basis, T.helpers.num(thr, 1),
-      g and decision.gap_pct_text(g, T.helpers.pct) or "either way")
+      g and decision.gap_pct_text(g, T.helpers.pct) or "either way"), "not shown to differ"
   end
   if not g then
-    return basis .. ": not ordered in output tok/s, where a load point its span is read from has no tok/s"
+    return basis .. ": not ordered in output tok/s, where a load point its span is read from has no tok/s", "unknown"
   end
   local order = decision.gap_order(g, touch)
   local function tok(x) return T.helpers.num(x, 1) .. " tok/s" end
@@ -2065,9 +2094,10 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
       or hi_open and ("B − A of %s tok/s or more"):format(T.helpers.signed(g.lo_rps, 1))
       or ("B − A from %s to %s tok/s"):format(T.helpers.signed(g.lo_rps, 1), T.helpers.signed(g.hi_rps, 1))
     return ("%s: %sthe order in req/s does not carry over to output tok/s: the measured loads allow %s, so either "
-      .. "may be higher in tok/s"):format(basis, (ca.interval and cb.interval) and "" or "untested; ", range)
+      .. "may be higher in tok/s"):format(basis, (ca.interval and cb.interval) and "" or "untested; ", range),
+      (ca.interval and cb.interval) and "not shown to differ" or "untested"
   end
-  if ev.below_threshold and order == said then return cap_text end
+  if ev.below_threshold and order == said then return cap_text, "not shown to differ" end
   local la, ha = decision.capacity_span(ta_)
   local lb, hb = decision.capacity_span(tb_)
   local hi, lo = order == "b" and B or A, order == "b" and A or B
@@ -2075,10 +2105,10 @@ local function capacity_tps_evidence_text(model, A, B, cap_text)
     tok(order == "b" and lb or la), lo.label, tok(order == "b" and ha or hb), touch and same_load_text(ev) or "")
   if ca.interval and cb.interval then
     return ("%s: apart in output tok/s%s, %s higher: %s"):format(basis, order == said and " too" or "", hi.label,
-      spans)
+      spans), order == "b" and "B higher" or "A higher"
   end
   return ("%s: untested, but the measured loads order them in output tok/s%s: %s"):format(basis,
-    order == said and " too" or "", spans)
+    order == said and " too" or "", spans), "untested"
 end
 
 -- The evidence of a per-GPU row where one run's accelerator count is unknown: N/A, with why
@@ -2131,6 +2161,12 @@ local function headline_evidence(model, A, B)
   -- the totals by the same rule: where the measured loads order them, the total row says so
   -- as the per-GPU row does, never only "untested"
   if comparable then sus = sustained_order_evidence(model, A, B, sus, false) or sus end
+  -- one run's accelerator count unknown: no per-GPU row compares anything, and says so as
+  -- the capacity's does (the max sustained one said "one run per load ...: untested", the
+  -- whole-run tok/s one "not like for like", as if a test were all that was missing)
+  local pg = model.per_gpu
+  local one_unknown = pg and pg.a and pg.b and (pg.a.gpus == nil) ~= (pg.b.gpus == nil)
+  if one_unknown then sus_gpu = per_gpu_unknown_evidence(model, A, B) end
   for _, r in ipairs(model.headline) do
     local k = r.key
     -- (a row N/A on both sides says why in its cells; its evidence says it is not compared,
@@ -2146,7 +2182,7 @@ local function headline_evidence(model, A, B)
     elseif k == "capacity" then
       r.evidence = cap
     elseif k == "capacity_tps" then
-      r.evidence = capacity_tps_evidence_text(model, A, B, cap_tps)
+      r.evidence, r.tps_verdict = capacity_tps_evidence_text(model, A, B, cap_tps)
     elseif k == "max_sustained_per_gpu" then
       r.evidence = sus_gpu
     elseif k == "max_sustained" then
@@ -2167,6 +2203,7 @@ local function headline_evidence(model, A, B)
       -- the GPUs, and its share per GPU follows their count: no comparison of the setups
       local gc = k == "output_tps_per_gpu" and model.gpu_counts
       r.evidence = differ and ("not comparable: the workloads differ (%s)"):format(differ)
+        or k == "output_tps_per_gpu" and one_unknown and per_gpu_unknown_evidence(model, A, B)
         or gc and model.workload_match.like_for_like and ("not like for like per GPU: the same loads served on %d "
           .. "and %d GPUs, so a run that keeps up delivers about the same total either way and its share per GPU "
           .. "follows the GPU counts, not the setups (%s); capacity and max sustained throughput per GPU compare "
@@ -2624,7 +2661,16 @@ local function summary(model, A, B)
         -- is higher (one direction everywhere: swapping the runs gives the reciprocal range)
         local g = decision.capacity_gap(ca, cb)
         local gap = decision.gap_pct_text(g, T.helpers.pct) or "either may be higher"
+        local zero = gap == "at least " .. T.helpers.pct(0)
         if gap ~= "either may be higher" then gap = ("%s %s vs %s"):format(B.label, gap, A.label) end
+        if g and (g.lo_pct == 0 or g.hi_pct == 0) and ev.margin_pct and ev.margin_lo_kind == "interpolated" then
+          -- ranges that touch bound no gap beyond 0 on one side: the order is named on the
+          -- margin over the lower run's estimate, which is quoted beside the range, or instead
+          -- of it where the range is only "at least +0.0 %"
+          local m = ("%s %s over %s's estimate of %s"):format(hi.label,
+            T.helpers.pct((ev.margin_hi / ev.margin_lo - 1) * 100), lo.label, rate_text(ev.margin_lo))
+          gap = zero and (m .. "; the ranges bound no gap above 0") or (gap .. "; " .. m)
+        end
         if ev.winner and ev.same_load then
           -- ranges that meet at one load: the repeats' intervals on opposite sides of the SLOs there
           local w = decision.slo_words(model.slo)
@@ -3064,9 +3110,11 @@ local function summary(model, A, B)
     end
   end
   if #warned > 0 then
-    out[#out + 1] = ("%s's own result files disagree with each other (see Data checks), so %s figures are in "
-      .. "doubt."):format(
-      table.concat(warned, " and "), #warned == 1 and "its" or "their")
+    -- (each run's files are checked on their own: a file whose rates disagree with its own
+    -- counts and duration, or two files of one run; never one run's against the other's)
+    out[#out + 1] = ("%s's own result files hold figures that do not agree with each other (a file's rates with "
+      .. "its counts, or one file with another: see Data checks), so %s figures are in doubt."):format(
+      table.concat(warned, "'s and "), #warned == 1 and "its" or "their")
   end
   local ea, eb = A.run.overall.values.error_rate_pct, B.run.overall.values.error_rate_pct
   if (ea and ea > 0) or (eb and eb > 0) then
@@ -3499,13 +3547,13 @@ function M.curve_rows(model)
     -- (the "no clear difference" text that opens the note is the evidence's own)
     if not (cap.evidence and cap.evidence.text) then with_evidence("capacity") end
     -- the Headline's output tok/s capacity, as its row gives it: figures (a bound's floor),
-    -- texts, its own B - A and evidence in the note; never tested on its own, so "untested"
-    -- unless the capacities are broken or not comparable
+    -- texts, its own B - A and evidence in the note, and the verdict that evidence states
+    -- (the req/s one where the tok/s spans agree with it, else their own order or none)
     local h = hrow.capacity_tps
     if h then
       local v = cap.evidence and cap.evidence.verdict
       row("capacity_at_slo_output_tps", h.a, h.b, h.a_text, h.b_text, false,
-        (v == "broken" or v == "not comparable") and v or "untested")
+        (v == "broken" or v == "not comparable") and v or h.tps_verdict or "untested")
       out[#out].unit = "tok/s"
       if h.delta_text and h.delta_text ~= "" then
         out[#out].note = out[#out].note .. ("; B - A: %s"):format(h.pct_text and h.pct_text ~= h.delta_text

@@ -505,12 +505,15 @@ function M.combine(run, measured)
       if m and n and n > 0 then
         w, total = w + n, total + m * n
       elseif n ~= 0 then
-        missing = st.index
+        missing = st
       end
     end
     if missing then
-      M.unknown(set, key, ("stage %d's summary does not record how many samples its %s is over, so the "
-        .. "stage means cannot be weighted (weighting by requests would be another quantity)"):format(missing, key))
+      -- (the stage's file named: "stage 8" alone is hard to find among repeats)
+      local file = missing.file and (" in " .. tostring(missing.file):match("[^/]*$")) or ""
+      M.unknown(set, key, ("stage %d's summary%s does not record how many samples its %s is over, so the "
+        .. "stage means cannot be weighted (weighting by requests would be another quantity)"):format(missing.index,
+        file, key))
     elseif w > 0 then
       M.put(set, key, total / w, src .. ", each stage weighted by its own sample count")
     end

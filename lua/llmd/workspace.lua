@@ -150,8 +150,8 @@ function M.enclosing(path)
   end
 end
 
--- A new workspace folder under parent (default "."; made if missing), announced on
--- stdout. Never an existing folder: a name taken (by another comparison or experiment
+-- A new workspace folder under parent (default "."; made if missing, which is said on
+-- stderr), announced on stdout. Never an existing folder: a name taken (by another comparison or experiment
 -- started in the same second, say) gets a suffix -2, -3, ...; opts.base is that name
 -- (default llm-d-comparison-<date>-<time>); with opts.name instead, taken is an error.
 function M.create(opts)
@@ -160,6 +160,8 @@ function M.create(opts)
   local pmode = lfs.attributes(parent, "mode")
   if pmode == nil then
     mkdir_p(parent)
+    -- a mistyped parent would otherwise hold the workspace silently where nobody looks
+    if not opts.quiet then io.stderr:write(("note: %s did not exist; made it for the workspace\n"):format(parent)) end
   elseif pmode ~= "directory" then
     error(("%s: not a folder (the workspace's parent)"):format(parent), 0)
   end

@@ -173,6 +173,10 @@ mkdir -p runB
 run "$BIN" compare.lua --a runA --b runB --a-label x --b-label x
 expect_rc 2
 expect_err_first "compare.lua: both runs are labelled 'x'; give them different labels with --a-label and --b-label"
+# an empty label made "| (A)" headings and "offered for , ..." sentences
+run "$BIN" compare.lua --a runA --b runB --b-label ""
+expect_rc 2
+expect_err_first "compare.lua: --b-label: empty; give the run a name (the default is its folder's name)"
 run "$BIN" compare.lua --a runA --b runB --a-info nope.yaml
 expect_rc 2
 expect_err_first "compare.lua: --a-info nope.yaml: cannot open: No such file or directory"
@@ -192,6 +196,12 @@ expect_rc 0
 expect_err_has "warning: stackgpu.info.yaml: stack: 'gpu' is kept as an extra row, not read as 'gpus' (did you mean 'gpus'?)"
 # replicas is no near miss of a key llmdlua reads: said nothing of
 case "$err" in *"'replicas'"*) fail "warned of replicas: $err" ;; *) ok ;; esac
+
+name="compare.lua: a --parent that does not exist is made, and said (a mistyped one held the workspace silently)"
+run "$BIN" compare.lua --a "$REPO/tests/fixtures/kubecon-na-2025_vllm" \
+    --b "$REPO/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching" --parent "$TMP/nope/deeper"
+expect_rc 0
+expect_err_has "note: $TMP/nope/deeper did not exist; made it for the workspace"
 
 name="an error comes after what the script printed before it, on one pipe too"
 "$BIN" -e 'io.write("Workspace: here\n"); error("boom", 0)' >"$TMP/both" 2>&1

@@ -3236,8 +3236,12 @@ t.test("capacity ranges from repeats that meet at the same load are ordered when
   -- -48.84 % (numpy), to 0 at the load where one met the SLO and the other failed it
   t.near(m.capacity.gap.lo_pct, (3.98 / 7.78 - 1) * 100, 1e-9)
   t.eq({ m.capacity.gap.hi_rps, m.capacity.gap.hi_pct }, { 0, 0 })
-  t.ok(m.summary:find("x sustains more load than y within TTFT p90 ≤ 200.0 ms (y -48.8 % to +0.0 % vs x)", 1, true),
-    m.summary)
+  -- and beside the range, the margin the order is named on: x's estimate over y's (B / A - 1
+  -- of the two figures the model holds)
+  local margin = ("x %+.1f %% over y's estimate of %.2f req/s"):format(
+    (m.capacity.a.rps / m.capacity.b.rps - 1) * 100, m.capacity.b.rps)
+  t.ok(m.summary:find("x sustains more load than y within TTFT p90 ≤ 200.0 ms (y -48.8 % to +0.0 % vs x; " .. margin
+    .. ")", 1, true), m.summary)
   t.ok(m.summary:find("x met the SLO at 5.96 req/s and y already failed it at 5.98 req/s, at the same load (6 req/s "
     .. "offered), on the 95 % intervals of both runs' repeats", 1, true), m.summary)
   t.ok(not m.summary:find("No clear difference in capacity", 1, true), m.summary)

@@ -376,9 +376,10 @@ t.test("a crashed repeat: max sustained says each repeat's failures; the repeats
   -- repeats all one value)": A is the run labelled vllm-2rep, and the report names runs by label
   local row
   for _, r in ipairs(m.perf) do if r.key == "error_rate_pct" then row = r end end
+  -- (s33: the p of 1 is the ties' doing, 3 and 3 values all different reach 0.1, and it says so)
   t.ok(row.evidence:find("exact Mann-Whitney on the repeats, p = 1: 3 and 3 repeats (vllm-2rep's repeats all one "
-    .. "value) can "
-    .. "give no p below 1, so this test cannot show a difference", 1, true), row.evidence)
+    .. "value), whose values tie across the runs, so no split of these values could give a p below 1 (3 and 3 "
+    .. "repeats of values all different could reach 0.1); this test cannot show a difference", 1, true), row.evidence)
   -- swapped, the run is B: named by its label too (it said "B's")
   local m2 = report.build { a = sd("vllm-crash", crash), b = sd("vllm-2rep", EXP7 .. "/vllm-2replicas"),
     generated = 0, workspace = "/tmp/headfix", slo = decision.parse_slo("error_rate_pct=1,ttft_p95_ms=300") }

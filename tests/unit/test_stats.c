@@ -1148,6 +1148,109 @@ int main(void)
         free(batch);
     }
 
+    /* stats.c quantum_sort (samples that are multiples of one power of two over a narrow
+       range, sorted by counting) has an AVX2 lane, chosen where the CPU has it, and the
+       plain C one (portable = 1). Each must give back exactly the samples a sorted copy
+       holds (libc's qsort on a copy; zeros compared by their sign too: a -0.0 coming
+       back as +0.0 is wrong). Sizes from 65536 (the threshold of counting) up, random
+       and no multiple of 4 (the lanes' tails). Kinds: clock gaps (multiples of 2^-22 of
+       an epoch clock, hundreds of samples a value); small integers with duplicates,
+       negatives and +0.0; negatives only; multiples of 2^-20 but one sample that is only
+       a multiple of 2^-22, placed in each lane of a step, in a later block of the AVX2
+       pass and in the tail (missed, it would come back as another value); a -0.0 at
+       those places among the small integers (counting must give up, the radix sort's
+       path: it would write the zero back as +0.0); the range at exactly
+       n / 8 multiples and at one more (the limit of counting); multiples of 2^40 near
+       2^60; clock gaps with a subnormal at the end; clock gaps whose accumulator's least
+       or greatest sample is made stale (the sort takes them as guesses only: under ASan,
+       `make check`, a count written outside its block would show). */
+    TEST("quantum sort: every lane gives back the samples of a sorted copy, bit for bit")
+    {
+        static const size_t at[] = {0, 2, 4095, 4097, 8194, 8195, 8196, 65536, 65537};
+        const size_t nat = sizeof at / sizeof at[0];
+        int bad = 0;
+        for (int kind = 0; kind < 10 + 2 * (int)nat; kind++)
+            for (int portable = 0; portable <= 1; portable++) {
+                uint64_t draw = next_u64();
+                size_t n = 65536 + 3 + (size_t)(draw % 40000);
+                if (kind == 5 || kind == 6)
+                    n = 80000; /* n / 8 = 10000 values */
+                else if (kind == 0 || kind == 7 || kind >= 8 + 2 * (int)nat)
+                    n += 400000; /* 0.01 s of 2^-22 s: 41 944 values */
+                double *x = malloc(n * sizeof *x), *ref = malloc(n * sizeof *ref);
+                double clock = 1771234500.25;
+                for (size_t i = 0; i < n; i++) {
+                    double u = uniform();
+                    if (kind == 0 || kind == 7 || kind >= 8 + 2 * (int)nat) {
+                        double next = clock + 0.005 + u * 0.01;
+                        x[i] = next - clock;
+                        clock = next;
+                    } else if (kind == 1 || kind >= 8 + (int)nat) {
+                        x[i] = i % 50 == 0 ? 0.0 : (double)((int)(u * 2001) - 1000);
+                    } else if (kind == 2) {
+                        x[i] = -1.5 - (double)(int)(u * 3000) * 0.25;
+                    } else if (kind == 3) {
+                        x[i] = ldexp(1, 60) + (double)(int)(u * 4000) * ldexp(1, 40);
+                    } else if (kind == 4) {
+                        x[i] = (double)(int)(u * 5000) * 0.125 - 100;
+                    } else if (kind == 5 || kind == 6) {
+                        x[i] = i == 0   ? 0.0
+                               : i == 1 ? (kind == 5 ? 10000.0 : 10001.0)
+                                        : (double)(int)(u * 10000);
+                    } else {
+                        x[i] = 0.5 + (double)(int)(u * 1500) * ldexp(1, -20);
+                    }
+                }
+                if (kind == 7)
+                    x[n - 1] = 0x1p-1060; /* subnormal: not counted */
+                if (kind >= 8 && kind < 8 + 2 * (int)nat) {
+                    size_t where = at[(size_t)(kind - 8) % nat] % n;
+                    if (where == 0 && (kind - 8) / (int)nat == 0)
+                        where = n - 1; /* the very last: the scalar tail */
+                    /* one sample a multiple of 2^-22 only, then a -0.0 */
+                    x[where] = (kind - 8) / (int)nat == 0 ? 0.5 + 3 * ldexp(1, -22) : -0.0;
+                }
+                memcpy(ref, x, n * sizeof *x);
+                qsort(ref, n, sizeof *ref, cmp_double);
+                /* the zeros of each sign in order within the zeros: qsort may mix them */
+                size_t z0 = 0, nz = 0, neg = 0;
+                while (z0 < n && ref[z0] < 0)
+                    z0++;
+                for (size_t i = z0; i < n && ref[i] == 0; i++)
+                    nz++, neg += signbit(ref[i]) != 0;
+                for (size_t i = 0; i < nz; i++)
+                    ref[z0 + i] = i < neg ? -0.0 : 0.0;
+                Stats s;
+                stats_init(&s, 0);
+                s.portable = portable;
+                CHECK(stats_add_many(&s, x, n) == STATS_OK);
+                if (kind == 8 + 2 * (int)nat)
+                    s.min += 0.001; /* stale: the samples below it must still be counted */
+                else if (kind == 9 + 2 * (int)nat)
+                    s.max -= 0.001; /* and those above */
+                stats_sort(&s);
+                CHECK(s.sorted == 1);
+                size_t zs = 0, zneg = 0; /* the sort's zeros: as many -0.0 first */
+                for (size_t i = 0; i < n; i++) {
+                    if (s.v[i] == 0) {
+                        zneg += signbit(s.v[i]) != 0;
+                        zs++;
+                        continue;
+                    }
+                    if (memcmp(&s.v[i], &ref[i], sizeof ref[i]) != 0 && bad++ < 5)
+                        fprintf(stderr, "  kind %d, lane %d, n %zu: [%zu] %.17g want %.17g\n", kind,
+                                portable, n, i, s.v[i], ref[i]);
+                }
+                if ((zs != nz || zneg != neg) && bad++ < 5)
+                    fprintf(stderr, "  kind %d, lane %d: %zu zeros (%zu -0.0), want %zu (%zu)\n",
+                            kind, portable, zs, zneg, nz, neg);
+                stats_free(&s);
+                free(x);
+                free(ref);
+            }
+        CHECK(bad == 0);
+    }
+
     /* The sort needs no copy of the samples (stats.c radix_place): memory stays at 8
        bytes a sample. Measured as the peak resident memory (VmHWM, reset through
        /proc/self/clear_refs, Linux) while 4 M clock gaps (32 MB, sorted by counting:

@@ -22,82 +22,98 @@ local decision = require "llmd.decision"
 local min_effect = o.min_effect and args.number("--min-effect", o.min_effect, 0, nil, "a percentage >= 0")
 if o.slo then args.value(decision.parse_slo, o.slo, "--slo") end
 local w = ws.open(o[1])
-local prev = w.path .. "/comparison.json"
-local doc = lfs.attributes(prev, "mode") == "file" and json.read(prev) or nil
--- the SLOs: --slo, else the last report's, else the info files'
-local slo
-if o.slo then
-  slo = decision.parse_slo(o.slo, "--slo")
-elseif doc and type(doc.slo) == "table" then
-  local m = {}
-  for _, s in ipairs(doc.slo) do
-    if type(s) == "table" and s.key then m[s.key] = s.max end
+-- a Ctrl-C says what it left: which files this run had re-written, which are the last
+-- report's (llmd.comparison.interrupted_analyze), never a bare "interrupted"
+local before = cmp.report_snapshot(w.path)
+local regenerated = false
+local ok, err = pcall(function()
+  local prev = w.path .. "/comparison.json"
+  local doc = lfs.attributes(prev, "mode") == "file" and json.read(prev) or nil
+  -- the SLOs: --slo, else the last report's, else the info files'
+  local slo
+  if o.slo then
+    slo = decision.parse_slo(o.slo, "--slo")
+  elseif doc and type(doc.slo) == "table" then
+    local m = {}
+    for _, s in ipairs(doc.slo) do
+      if type(s) == "table" and s.key then m[s.key] = s.max end
+    end
+    slo = decision.parse_slo(m, prev .. ": slo")
   end
-  slo = decision.parse_slo(m, prev .. ": slo")
-end
-if not min_effect and doc and type(doc.min_effect) == "number" then min_effect = doc.min_effect end
-local states = { a = ws.read_state(w.path, "a"), b = ws.read_state(w.path, "b") }
--- a workspace copied or moved: its states and saved run models name the folder it was made
--- in (run-x/results there, which run_state.json keeps saying); below they are read as this
--- folder's, so that the report and run_comparison.sh name this copy, never the original
-local was = {}
-for _, x in ipairs { "a", "b" } do
-  local rp = states[x].results_path
-  local from = type(rp) == "string" and rp:match("^(.+)/run%-" .. x .. "/results$")
-  if from and from ~= w.path then was[#was + 1] = from end
-end
-slo = cmp.resolve_slo({ state = states.a }, { state = states.b }, { slo = slo })
--- goodput is counted while reading the results: other SLOs than the saved ones re-read them
-local function same_slo(state)
-  local saved = state.goodput_slo or ""
-  return saved == decision.slo_phrase(slo)
-end
-local sides, reextracted = {}, false
-for _, x in ipairs { "a", "b" } do
-  local state = states[x]
-  local side = not o.reextract and same_slo(state) and cmp.saved_side(w, x, state) or nil
-  if not side then
-    local eo = type(state.extract_options) == "table" and state.extract_options or {}
-    side = cmp.extract_side(w, x, state, { require_results = true, harness = eo.harness,
-      warmup = eo.warmup, percentile_method = eo.percentile_method, slo = slo,
-      tolerant = eo.tolerant })
-    cmp.save_run(w, side)
-    reextracted = true
+  if not min_effect and doc and type(doc.min_effect) == "number" then min_effect = doc.min_effect end
+  local states = { a = ws.read_state(w.path, "a"), b = ws.read_state(w.path, "b") }
+  -- a workspace copied or moved: its states and saved run models name the folder it was made
+  -- in (run-x/results there, which run_state.json keeps saying); below they are read as this
+  -- folder's, so that the report and run_comparison.sh name this copy, never the original
+  local was = {}
+  for _, x in ipairs { "a", "b" } do
+    local rp = states[x].results_path
+    local from = type(rp) == "string" and rp:match("^(.+)/run%-" .. x .. "/results$")
+    if from and from ~= w.path then was[#was + 1] = from end
   end
-  sides[x] = side
-  -- (saved as it was; read as this folder's: its commands, shell words, are left to
-  -- run_comparison.sh, which writes them "$COMPARISON_DIR"/...)
-  for _, from in ipairs(was) do
-    cmp.swap_paths(side.state, from, w.path, { [side.state.commands or false] = true })
-    cmp.swap_paths(side.run, from, w.path, {})
-    cmp.swap_paths(side.kv, from, w.path, {})
+  slo = cmp.resolve_slo({ state = states.a }, { state = states.b }, { slo = slo })
+  -- goodput is counted while reading the results: other SLOs than the saved ones re-read them
+  local function same_slo(state)
+    local saved = state.goodput_slo or ""
+    return saved == decision.slo_phrase(slo)
   end
-end
--- significance tests need the samples; when a side came from saved state, reuse the
--- tests the last report made
-local sig
-if doc then
-  sig = {}
-  for _, r in ipairs(doc.perf or {}) do
-    if type(r.sig) == "table" then sig[r.key] = r.sig end
+  local sides, reextracted = {}, false
+  for _, x in ipairs { "a", "b" } do
+    local state = states[x]
+    local side = not o.reextract and same_slo(state) and cmp.saved_side(w, x, state) or nil
+    if not side then
+      local eo = type(state.extract_options) == "table" and state.extract_options or {}
+      side = cmp.extract_side(w, x, state, { require_results = true, harness = eo.harness,
+        warmup = eo.warmup, percentile_method = eo.percentile_method, slo = slo,
+        tolerant = eo.tolerant })
+      cmp.save_run(w, side)
+      reextracted = true
+    end
+    sides[x] = side
+    -- (saved as it was; read as this folder's: its commands, shell words, are left to
+    -- run_comparison.sh, which writes them "$COMPARISON_DIR"/...)
+    for _, from in ipairs(was) do
+      cmp.swap_paths(side.state, from, w.path, { [side.state.commands or false] = true })
+      cmp.swap_paths(side.run, from, w.path, {})
+      cmp.swap_paths(side.kv, from, w.path, {})
+    end
   end
-  -- the summary's test at the highest load both runs measured
-  if type(doc.matched_point) == "table" then sig._matched_point = doc.matched_point end
+  -- significance tests need the samples; when a side came from saved state, reuse the
+  -- tests the last report made
+  local sig
+  if doc then
+    sig = {}
+    for _, r in ipairs(doc.perf or {}) do
+      if type(r.sig) == "table" then sig[r.key] = r.sig end
+    end
+    -- the summary's test at the highest load both runs measured
+    if type(doc.matched_point) == "table" then sig._matched_point = doc.matched_point end
+  end
+  -- what the last report found of the two runs' files (compare.lua's words, naming the user's
+  -- folders), said again; else the same check as compare.lua's (the same files, or the same
+  -- figures) on the workspace's copies, whichever way it was made (--a/--b, --plan, --resume):
+  -- llmd.comparison.report runs it
+  local identical = doc and type(doc.identical) == "string" and doc.identical or nil
+  if identical then
+    local t = { identical }
+    for _, from in ipairs(was) do cmp.swap_paths(t, from, w.path, {}) end
+    identical = t[1]
+  end
+  if identical then io.stderr:write("analyze.lua: warning: ", identical, "\n") end
+  local model = cmp.report(w, sides.a, sides.b, { significance = sig, slo = slo, min_effect = min_effect,
+    identical = identical, prog = "analyze.lua", slo_where = o.slo and "--slo" or nil, workspace_was = was })
+  regenerated = true
+  if not o.quiet then io.write(model.text, "\n") end
+  io.write(("Comparison report written to: %s%s\n"):format(model.path,
+    reextracted and " (metrics re-extracted from the results)" or ""))
+  io.write(cmp.html_line(model))
+end)
+if not ok then
+  -- (a Ctrl-C not yet raised, the error being another's, is taken now: it would cut this short)
+  if tostring(err):match("interrupted$") or require("llmd.proc").take_interrupt() then
+    io.stdout:flush()
+    io.stderr:write(cmp.interrupted_analyze(w.path, before, regenerated), "\n")
+    os.exit(130)
+  end
+  error(err, 0)
 end
--- what the last report found of the two runs' files (compare.lua's words, naming the user's
--- folders), said again; else the same check as compare.lua's (the same files, or the same
--- figures) on the workspace's copies, whichever way it was made (--a/--b, --plan, --resume):
--- llmd.comparison.report runs it
-local identical = doc and type(doc.identical) == "string" and doc.identical or nil
-if identical then
-  local t = { identical }
-  for _, from in ipairs(was) do cmp.swap_paths(t, from, w.path, {}) end
-  identical = t[1]
-end
-if identical then io.stderr:write("analyze.lua: warning: ", identical, "\n") end
-local model = cmp.report(w, sides.a, sides.b, { significance = sig, slo = slo, min_effect = min_effect,
-  identical = identical, prog = "analyze.lua", slo_where = o.slo and "--slo" or nil, workspace_was = was })
-if not o.quiet then io.write(model.text, "\n") end
-io.write(("Comparison report written to: %s%s\n"):format(model.path,
-  reextracted and " (metrics re-extracted from the results)" or ""))
-io.write(cmp.html_line(model))

@@ -826,7 +826,7 @@ static void created_moved(PromAgg *a, const PromSeries *c, double t)
     }
 }
 
-static int update(PromAgg *a, size_t idx, double v, uint64_t line);
+static inline int update(PromAgg *a, size_t idx, double v, uint64_t line);
 
 static int on_sample(void *ud, const PromSample *sm)
 {
@@ -900,24 +900,33 @@ oom:
 
 /* Sample value v of series idx, read at line of the scrape being added. 0, or 1 with
    a->err. */
-static int update(PromAgg *a, size_t idx, double v, uint64_t line)
+/* update's answer to a sample of series s at a time not after its last one. 0, or 1
+   with a->err. */
+static __attribute__((noinline, cold)) int out_of_order(PromAgg *a, const PromSeries *s,
+                                                        uint64_t line)
+{
+    double t = a->t;
+    if (a->parser.tolerant) {
+        a->dropped++;
+        return 0;
+    }
+    (void)snprintf(a->err, sizeof a->err,
+                   "line %llu: %s: %s%s%s%s at t=%.17g %s (a series appears once per scrape, "
+                   "and scrapes are added in time order)",
+                   (unsigned long long)line, a->pod, s->name, *s->labels ? "{" : "", s->labels,
+                   *s->labels ? "}" : "", t,
+                   t == s->last_t ? "again in the same scrape" : "is older than its last sample");
+    return 1;
+}
+
+/* Inline: a call per sample was a sixth of a scrape's instructions on the cache's path. */
+static inline __attribute__((always_inline)) int update(PromAgg *a, size_t idx, double v,
+                                                        uint64_t line)
 {
     PromSeries *s = &a->series[idx];
     double t = a->t;
-    if (s->samples > 0 && t <= s->last_t) {
-        if (a->parser.tolerant) {
-            a->dropped++;
-            return 0;
-        }
-        (void)snprintf(a->err, sizeof a->err,
-                       "line %llu: %s: %s%s%s%s at t=%.17g %s (a series appears once per scrape, "
-                       "and scrapes are added in time order)",
-                       (unsigned long long)line, a->pod, s->name, *s->labels ? "{" : "", s->labels,
-                       *s->labels ? "}" : "", t,
-                       t == s->last_t ? "again in the same scrape"
-                                      : "is older than its last sample");
-        return 1;
-    }
+    if (s->samples > 0 && t <= s->last_t)
+        return out_of_order(a, s, line);
     a->samples++;
     if (isnan(v)) {
         a->nan_samples++; /* NaN says nothing about the window: not recorded */
@@ -1064,6 +1073,59 @@ static int replay(PromParser *p, const char **from, uint64_t *line, const char *
 }
 
 /*
+** The value at v, when it is a whole number as vLLM writes most of them (digits without a
+** leading zero, then ".0" and the newline: "0.0", "3000.0"): 1 with its number in *x
+** and *nl at the newline; else 0, and json_number_in reads it. Up to 15 digits the
+** number is below 2^53, so the double is exact: json_number_in's own answer. Most
+** values of a scrape are such; json_number_in's general path was a third of the time.
+** Up to 7 digits (the most) are found and added 8 bytes at a time.
+*/
+static inline int whole_value(const char *v, const char *end, const char **nl, double *x)
+{
+    const uint64_t ones = 0x0101010101010101ULL, high = 0xF0F0F0F0F0F0F0F0ULL;
+    size_t d = 8; /* 8: not known yet */
+    uint64_t m = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t w;
+    if (end - v < 8)
+        goto digits;
+    memcpy(&w, v, 8);
+    /* a byte is a digit when its high nibble is 3, and still is after adding 6 (a carry
+       out of a byte >= 0xFA reaches only the bytes after it: the first non-digit, the
+       lowest flagged byte, is exact) */
+    uint64_t bad = ((w & high) ^ ones * 0x30) | (((w + ones * 6) & high) ^ ones * 0x30);
+    if (bad != 0)
+        d = (size_t)__builtin_ctzll(bad) >> 3;
+    if (d == 0)
+        return 0;
+    if (d < 8) {
+        /* the digits into the top bytes, zeros (leading zeros) below; then pairs, fours,
+           and the eight (each step: the higher-order half times a power of ten) */
+        uint64_t t = (w - ones * '0') << (8 * (8 - d));
+        t = t * 10 + (t >> 8);
+        t = ((t & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32)) +
+             ((t >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32))) >>
+            32;
+        m = t;
+    }
+digits:
+#endif
+    if (d == 8) { /* long numbers (times), the end of the text: digit by digit */
+        d = 0;
+        while (d < 16 && d < (size_t)(end - v) && (unsigned char)(v[d] - '0') < 10)
+            m = m * 10 + (uint64_t)(v[d++] - '0');
+    }
+    if (d == 0 || d > 15 || (v[0] == '0' && d > 1) || (size_t)(end - v) - d < 3)
+        return 0;
+    const char *p = v + d;
+    if (p[0] != '.' || p[1] != '0' || p[2] != '\n')
+        return 0;
+    *nl = p + 2;
+    *x = (double)(int64_t)m; /* (below 2^53: signed, one instruction) */
+    return 1;
+}
+
+/*
 ** prom_parse with the pod's cache: the same samples to on_sample, the same errors.
 ** 0, -1 with p->err, or -2 with a->err.
 */
@@ -1089,13 +1151,16 @@ static int agg_parse(PromAgg *a, const char *text, size_t len)
         if (e != NULL && t == from && (size_t)(end - t) > e->len &&
             memcmp(t, e->text, e->len) == 0) {
             /* the same lines as last time up to the value: a plain number, a newline */
-            const char *v = t + e->len;
-            const char *nl = (const char *)memchr(v, '\n', (size_t)(end - v));
+            const char *v = t + e->len, *nl = NULL;
             double x;
-            if (nl != NULL && nl > v &&
-                json_number_in(v, (size_t)(nl - v), (size_t)(end - v), &x)) {
+            int whole = whole_value(v, end, &nl, &x);
+            if (!whole)
+                nl = (const char *)memchr(v, '\n', (size_t)(end - v));
+            if (whole || (nl != NULL && nl > v &&
+                          json_number_in(v, (size_t)(nl - v), (size_t)(end - v), &x))) {
                 line += e->lines + 1;
                 a->cached++;
+                a->whole += (uint64_t)whole;
                 if (e->series != 0 && update(a, e->series - 1, x, line) != 0)
                     return -2;
                 k++;

@@ -165,6 +165,7 @@ typedef struct PromAgg {
     size_t npods, cappods;
     int no_cache;                  /* read every line in full (the tests' truth for the cache) */
     uint64_t cached;               /* samples whose labels the cache spared parsing */
+    uint64_t whole;                /* of those, values read as whole_value reads them */
     size_t cache_bytes, cache_max; /* what the pod caches hold, and may (PROM_CACHE_MAX) */
     char *file; /* prom_agg_load's text: one buffer, the size of the largest file */
     size_t flen, fcap;

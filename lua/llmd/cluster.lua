@@ -240,9 +240,10 @@ function M.validate(plan, name, opts)
   return plan
 end
 
--- The plan's own paths made absolute (relative to the current folder, where they were
--- checked), so a resume from another folder finds them; values and kustomize stay relative
--- to guide_dir, as documented.
+-- The plan's own paths made absolute, so a resume from another folder finds them: those of
+-- the plan file are already (M.plan_paths_from_file); what the command line added (--a DIR,
+-- --parent) is from the current folder, where it was checked. values and kustomize stay
+-- relative to guide_dir, as documented.
 function M.absolute_paths(plan)
   local here = lfs.currentdir()
   local function abs(p)
@@ -263,8 +264,53 @@ function M.absolute_paths(plan)
   return plan
 end
 
+-- The folder of the file at path, absolute (from the current folder when path is relative).
+local function folder_of(path)
+  local dir = path:match("^(.*)/[^/]*$") or "."
+  if dir == "" then dir = "/" end
+  if dir:sub(1, 1) ~= "/" then dir = lfs.currentdir() .. "/" .. dir end
+  return (dir:gsub("/%./", "/"):gsub("/%.$", ""):gsub("(.)/+$", "%1"))
+end
+
+-- A plan's relative paths read from the plan's own folder (as every tool reads its config
+-- file's), not from wherever the command was started (~/ is the home folder): parent, bins
+-- with a / (a bare name is looked up in PATH), and each run's deploy.guide_dir,
+-- benchmark.template and existing.results. runs: the tables holding deploy / benchmark / existing (compare.lua's
+-- runs.a and runs.b; experiment.lua's plan itself). Absolute paths, and values of another
+-- type (the checks say what is wrong with them), are left as they are. Returns plan.
+function M.plan_paths_from_file(plan, path, runs)
+  if type(plan) ~= "table" then return plan end
+  local base = folder_of(path)
+  local home = os.getenv("HOME")
+  local function from(p)
+    if type(p) ~= "string" or p == "" or p:sub(1, 1) == "/" then return p end
+    -- ~/ is the home folder, as in a shell (README's example plans write it so)
+    if (p == "~" or p:sub(1, 2) == "~/") and home and home:sub(1, 1) == "/" then
+      return home:gsub("/+$", "") .. p:sub(2)
+    end
+    local out = (base == "/" and "" or base) .. "/" .. p
+    return (out:gsub("/%./", "/"):gsub("/%.$", ""):gsub("(.)/+$", "%1"))
+  end
+  plan.parent = from(plan.parent)
+  if type(plan.bins) == "table" then
+    for k, v in pairs(plan.bins) do
+      if type(v) == "string" and v:find("/", 1, true) then plan.bins[k] = from(v) end
+    end
+  end
+  for _, r in ipairs(runs) do
+    if type(r) == "table" then
+      if type(r.deploy) == "table" then r.deploy.guide_dir = from(r.deploy.guide_dir) end
+      if type(r.benchmark) == "table" then r.benchmark.template = from(r.benchmark.template) end
+      if type(r.existing) == "table" then r.existing.results = from(r.existing.results) end
+    end
+  end
+  return plan
+end
+
 function M.load_plan(path, opts)
   local plan = yaml.load_file(path)
+  local runs = type(plan) == "table" and type(plan.runs) == "table" and plan.runs or {}
+  M.plan_paths_from_file(plan, path, { runs.a, runs.b })
   return M.validate(plan, path, opts)
 end
 
@@ -476,9 +522,10 @@ local function wait_ready(ctx, x)
   local t0, last = os.time(), nil
   -- only this run's pods: another stack's in a shared namespace is not waited for (nor
   -- blamed when it is unwell)
-  local foreign = M.foreign(ctx, x)
   while true do
     local ps = pods(ctx)
+    -- (read anew each time: controllers started since are in the chain)
+    local foreign = M.foreign(ctx, x)
     local total, ready, waiting, counted = 0, 0, {}, {}
     for _, p in ipairs(ps) do
       local name = p.metadata.name
@@ -1268,20 +1315,88 @@ function M.owner_key(p)
   return "Pod/" .. tostring(md.name)
 end
 
+-- Whose a pod is, by the chain a cluster records: the pod's controller (its ownerReference
+-- with controller: true) - a ReplicaSet, whose controller is a Deployment; a StatefulSet, a
+-- LeaderWorkerSet; a worker StatefulSet's leader Pod ... - up to an object helm stamped for a
+-- release (meta.helm.sh/release-name, and -namespace) or one this run applied by name.
+-- ours: a release of this run's (in this namespace), or d.applied's Kind/name; theirs:
+-- another release's, or the top of the chain reached with neither; unknown: an owner could
+-- not be read (gone, or a kind this cluster does not serve). The controllers are read once
+-- per resolver (kubectl get replicasets,deployments,statefulsets), others one by one.
+function M.chain_resolver(ctx, d)
+  local releases, applied = set_of(d.releases), set_of(d.applied)
+  local objs
+  local function load()
+    objs = {}
+    local v = ctx.k:json({ "get", "replicasets,deployments,statefulsets" }, { check = false })
+    for _, o in ipairs(v and v.items or {}) do
+      if type(o) == "table" and type(o.metadata) == "table" then
+        objs[tostring(o.kind) .. "/" .. tostring(o.metadata.name)] = o
+      end
+    end
+  end
+  local function get(ref)
+    if not objs then load() end
+    local key = tostring(ref.kind) .. "/" .. tostring(ref.name)
+    if objs[key] == nil then
+      -- not among those read: that one by kind (and API group) and name
+      local group = tostring(ref.apiVersion or ""):match("^(.+)/[^/]+$")
+      local kind = tostring(ref.kind):lower() .. (group and ("." .. group) or "")
+      local v = ctx.k:json({ "get", kind, tostring(ref.name) }, { check = false })
+      objs[key] = type(v) == "table" and type(v.metadata) == "table" and v or false
+    end
+    return objs[key] or nil
+  end
+  return function(p)
+    local o = p
+    for _ = 1, 8 do
+      local md = type(o.metadata) == "table" and o.metadata or {}
+      if applied[tostring(o.kind or "Pod") .. "/" .. tostring(md.name)] then return "ours" end
+      local m = M.made_by(o)
+      if m.release then
+        if releases[m.release] and (m.release_ns == nil or m.release_ns == ctx.ns) then return "ours" end
+        return "theirs"
+      end
+      local ref
+      for _, r in ipairs(type(md.ownerReferences) == "table" and md.ownerReferences or {}) do
+        if type(r) == "table" and r.controller then ref = r end
+      end
+      if not ref then return "theirs" end
+      o = get(ref)
+      if not o then return "unknown" end
+    end
+    return "unknown"
+  end
+end
+
+-- Does the chain tell this run's pods apart: a record of its deploy, with what it made known
+-- (a release, an object applied by name)?
+local function chain_known(d)
+  -- (a record written before deployed.json kept "applied" has none: its kustomize Deployments'
+  -- pods would not be known as this run's, so the chain is not used for it)
+  return d and d.before and type(d.applied) == "table" and ((d.releases and #d.releases > 0) or #d.applied > 0)
+end
+
 -- A predicate on pods: is p someone else's - there before the stack x benchmarks was first
--- deployed (by name or by its controller), or, once its stack was ready (M.record_pods),
--- owned by none of its recorded controllers? Without a record (a dry run, an old
--- workspace) nothing is known to be someone else's.
+-- deployed (by name or by its controller), or not of this run by its chain of owners
+-- (M.chain_resolver: a pod is this run's only when its controllers lead to a release or an
+-- object of this run's; one whose chain cannot be read is not counted as this run's)?
+-- Without what the chain needs (a dry run, a stack deployed beforehand, an old workspace),
+-- the controllers recorded once its stack was ready (M.record_pods) decide; without those
+-- either, nothing is known to be someone else's.
 function M.foreign(ctx, x)
   local d = ctx.deployed and ctx.deployed[stack_of(ctx, x)]
   local before = d and d.before or {}
   local names, owners = set_of(before.pods), set_of(before.owners)
   local mine = set_of(d and d.pod_owners)
   local recorded = next(mine) ~= nil
+  local chain = chain_known(d) and not ctx.dry_run and M.chain_resolver(ctx, d)
   return function(p)
     local md = p.metadata or {}
     local k = M.owner_key(p)
-    return names[md.name] == true or owners[k] == true or (recorded and not mine[k])
+    if names[md.name] == true or owners[k] == true then return true end
+    if chain then return chain(p) ~= "ours" end
+    return recorded and not mine[k]
   end
 end
 
@@ -1385,6 +1500,7 @@ function M.snapshot(ctx)
     owners[M.owner_key(p)] = true
   end
   snap.pods = names_of(serving)
+  snap.pod_objs = serving
   snap.owners = {}
   for k in pairs(owners) do snap.owners[#snap.owners + 1] = k end
   table.sort(snap.owners)
@@ -1416,7 +1532,7 @@ function M.save_deployed(ctx, x)
     bench_command = (ctx.bench_command or {})[x] or json.null, pvc = ctx.pvc or json.null,
     teardown_commands = arr((ctx.teardown_commands or {})[x]),
     gateway_svc = ctx.gateway_svc or json.null, deploy_commands = arr(d.deploy_commands),
-    pod_owners = arr(d.pod_owners),
+    pod_owners = arr(d.pod_owners), applied = arr(d.applied), created = arr(d.created),
   })
 end
 
@@ -1431,6 +1547,8 @@ function M.load_deployed(ctx, x)
   d.torn_down = s.torn_down == true
   d.deploy_commands = type(s.deploy_commands) == "table" and s.deploy_commands or {}
   d.pod_owners = type(s.pod_owners) == "table" and s.pod_owners or {}
+  d.applied = type(s.applied) == "table" and s.applied or nil
+  d.created = type(s.created) == "table" and s.created or {}
   ctx.commands[x] = s.commands or {}
   if type(s.bench_command) == "string" then
     ctx.bench_command = ctx.bench_command or {}
@@ -1472,6 +1590,38 @@ local function deploy_release_names(ctx, calls)
   return names
 end
 
+-- What a kubectl call of a custom deploy creates by name, without a manifest: kubectl create
+-- SUBCOMMAND [TYPE] NAME, kubectl expose TYPE NAME [--name N], kubectl autoscale TYPE NAME
+-- [--name N]: { {kind =, resource =, name =} }. Each fails when an object of that kind and
+-- name exists (AlreadyExists), so one that succeeded made it: this run's. A --dry-run makes
+-- nothing.
+local CREATE_KINDS = { deployment = "Deployment", deploy = "Deployment", job = "Job", cronjob = "CronJob",
+  cj = "CronJob", configmap = "ConfigMap", cm = "ConfigMap", secret = "Secret", service = "Service", svc = "Service",
+  serviceaccount = "ServiceAccount", sa = "ServiceAccount", role = "Role", rolebinding = "RoleBinding",
+  poddisruptionbudget = "PodDisruptionBudget", pdb = "PodDisruptionBudget", quota = "ResourceQuota",
+  resourcequota = "ResourceQuota", ingress = "Ingress", ing = "Ingress" }
+function M.created_by(tool, args)
+  if tool ~= "kubectl" and tool ~= "oc" then return {} end
+  local ok, p = pcall(k8s.parse, tool, args)
+  if not ok then return {} end
+  local w, named = p.words, nil
+  for _, f in ipairs(p.flags) do
+    if f.name == "dry-run" and f.value ~= "none" and f.value ~= "false" then return {} end
+    if f.name == "filename" or f.name == "kustomize" then return {} end -- (manifests: rendered, read first)
+    if f.name == "name" then named = tostring(f.value) end
+  end
+  if w[1] == "create" and CREATE_KINDS[w[2] or ""] then
+    -- (secret and service take a type first: create secret generic NAME, create service clusterip NAME)
+    local name = (w[2] == "secret" or w[2] == "service" or w[2] == "svc") and w[4] or w[3]
+    if name then return { { kind = CREATE_KINDS[w[2]], resource = CREATE_KINDS[w[2]]:lower(), name = name } } end
+  elseif w[1] == "expose" or w[1] == "autoscale" then
+    local name = named or (w[2] or ""):match("/(.+)$") or w[3]
+    local kind = w[1] == "expose" and "Service" or "HorizontalPodAutoscaler"
+    if name then return { { kind = kind, resource = kind:lower(), name = name } } end
+  end
+  return {}
+end
+
 -- What the deploy added: of what appeared in the namespace since the snapshot before its
 -- first attempt, only what is this run's, told apart by what the tools stamp on it - a
 -- release or an object another team made meanwhile in the shared namespace is not
@@ -1482,7 +1632,7 @@ end
 -- never this run's, whatever its name), one this run applied with kubectl (named in what
 -- it renders: kustomize, -f manifests), or one a controller made for a Gateway of this run
 -- (an ownerReference to it, or the gateway-name label).
-local function record_added(ctx, x, calls)
+local function record_added(ctx, x, calls, done)
   local d = M.deployed(ctx, x)
   if ctx.dry_run then M.snapshot(ctx) return end -- prints the reads it does not make
   if not d.before then return end
@@ -1507,21 +1657,27 @@ local function record_added(ctx, x, calls)
       applied[o.kind .. "/" .. tostring(o.metadata.name)] = true
     end
   end
-  -- and the Services a custom deploy makes without a manifest: kubectl expose TYPE NAME
-  -- [--name N], kubectl create service TYPE NAME
-  for _, c in ipairs(calls or {}) do
-    local ok, p = pcall(k8s.parse, c.tool, c.args)
-    if ok and (c.tool == "kubectl" or c.tool == "oc") then
-      local w = p.words
-      if w[1] == "expose" then
-        local name = (w[2] or ""):match("/(.+)$") or w[3]
-        for _, f in ipairs(p.flags) do if f.name == "name" then name = f.value end end
-        if name then applied["Service/" .. tostring(name)] = true end
-      elseif w[1] == "create" and (w[2] == "service" or w[2] == "svc") and w[4] then
-        applied["Service/" .. w[4]] = true
+  -- and what a custom deploy's calls that ran made without a manifest (M.created_by:
+  -- kubectl create deployment NAME, expose ...): this run's, deleted by name at teardown
+  d.created = d.created or {}
+  local have_created = set_of(d.created)
+  for _, c in ipairs(done or {}) do
+    for _, o in ipairs(M.created_by(c.tool, c.args)) do
+      applied[o.kind .. "/" .. o.name] = true
+      local key = o.resource .. "/" .. o.name
+      if not have_created[key] then
+        have_created[key] = true
+        d.created[#d.created + 1] = key
+        say(ctx, "  %s %s: made by %s of the deploy (kubectl fails when one exists, so this run's): recorded, "
+          .. "teardown deletes it", o.kind, o.name, k8s.cmdline { c.tool, c.args[1] })
       end
     end
   end
+  -- (kept: the pods of what it names are this run's - M.chain_resolver)
+  local prior = set_of(d.applied)
+  d.applied = d.applied or {}
+  for k in pairs(applied) do if not prior[k] then d.applied[#d.applied + 1] = k end end
+  table.sort(d.applied)
   local releases = set_of(d.releases)
   local KIND = { httproutes = "HTTPRoute", gateways = "Gateway", services = "Service" }
   for _, k in ipairs { "gateways", "httproutes", "services" } do
@@ -1681,6 +1837,11 @@ local function teardown(ctx, x)
     teardown_call(ctx, x, "the objects of kustomize " .. dir, "kubectl",
       { "delete", "-k", dir, "--ignore-not-found" }, { cwd = run_of(ctx, x).deploy.guide_dir })
   end
+  for _, key in ipairs(d.created or {}) do
+    local res, name = key:match("^([^/]+)/(.+)$")
+    teardown_call(ctx, x, ("%s %s (made by the deploy's kubectl)"):format(res, name), "kubectl",
+      { "delete", res, name, "--ignore-not-found" })
+  end
   if d.baseline_service then
     teardown_call(ctx, x, "Service " .. M.BASELINE_SVC, "kubectl",
       { "delete", "service", M.BASELINE_SVC, "--ignore-not-found" })
@@ -1699,9 +1860,16 @@ local function teardown(ctx, x)
   local before_owners = set_of(d.before and d.before.owners)
   -- (once recorded, only pods of this run's controllers: not another team's started since)
   local mine = set_of(d.pod_owners)
-  for _, n in ipairs(now.pods) do
-    if not before_pods[n] and not before_owners[now.pod_owner[n]] and (not next(mine) or mine[now.pod_owner[n]]) then
-      left[#left + 1] = "pod " .. n
+  -- (never ready, so none recorded: not those whose chain of owners is another's)
+  local chain = not next(mine) and chain_known(d) and M.chain_resolver(ctx, d)
+  for _, p in ipairs(now.pod_objs or {}) do
+    local n = p.metadata.name
+    if not before_pods[n] and not before_owners[now.pod_owner[n]] then
+      local ours
+      if next(mine) then ours = mine[now.pod_owner[n]]
+      elseif chain then ours = chain(p) ~= "theirs"
+      else ours = true end
+      if ours then left[#left + 1] = "pod " .. n end
     end
   end
   if d.baseline_service and set_of(now.services)[M.BASELINE_SVC] then left[#left + 1] = "service " .. M.BASELINE_SVC end
@@ -1709,6 +1877,7 @@ local function teardown(ctx, x)
     error(("run %s: teardown left %s in %s"):format(x, table.concat(left, ", "), ctx.ns), 0)
   end
   d.torn_down = true
+  d.created = {} -- (deleted: a later teardown must not delete another's of the same name)
   d.baseline_service = false
   M.save_deployed(ctx, x)
   local msg
@@ -1974,6 +2143,7 @@ local function deploy(ctx, x)
   end
   rec.torn_down = false
   rec.pod_owners = nil -- (recorded anew once this deploy's stack is ready)
+  local done = {}
   local ok, err = pcall(function()
     local seen = set_of(rec.kustomize)
     for _, c in ipairs(calls) do
@@ -1991,12 +2161,13 @@ local function deploy(ctx, x)
       -- from here a real run may have deployed something (a dry run's teardown says so)
       rec.attempted = true
       ctx.k:call(c.tool, c.args, { cwd = c.opts.cwd, user = c.opts.user, allow_hooks = c.opts.allow_hooks })
+      done[#done + 1] = c
       local kd = c.opts.kustomize
       if kd and not seen[kd] then rec.kustomize[#rec.kustomize + 1] = kd; seen[kd] = true end
     end
   end)
   -- also after a deploy that failed half-way: what it did add is recorded for teardown
-  local rok, rerr = pcall(record_added, ctx, x, calls)
+  local rok, rerr = pcall(record_added, ctx, x, calls, done)
   M.save_deployed(ctx, x)
   if not ok then error(err, 0) end
   if not rok then error(rerr, 0) end

@@ -667,17 +667,107 @@ function M.report(w, A, B, opts)
   return model
 end
 
--- What compare.lua says when a Ctrl-C comes after the workspace at path is complete (while it
--- prints the report, or records the last step): nothing is lost, what is there, how to see it.
-function M.interrupted_complete(path)
+-- The files a comparison's report is, in the workspace (M.report writes them, in this order).
+local REPORT_FILES = { "comparison_report.md", "comparison_report.html", "comparison.json", "comparison.csv",
+  "run_comparison.sh" }
+
+-- Those of REPORT_FILES the workspace at path holds.
+local function report_files_held(path)
   local have = {}
-  for _, n in ipairs { "comparison_report.md", "comparison_report.html", "comparison.json", "comparison.csv",
-    "run_comparison.sh" } do
+  for _, n in ipairs(REPORT_FILES) do
     if lfs.attributes(path .. "/" .. n, "mode") == "file" then have[#have + 1] = n end
   end
-  return ("compare.lua: interrupted after the comparison was complete; nothing is lost: the workspace %s holds "
+  return have
+end
+
+-- What compare.lua says when a Ctrl-C comes after the workspace at path is complete (while it
+-- prints the report, or records the last step): nothing is lost, what is there, how to see it.
+-- prog: the script (default compare.lua); what: what was done (default "the comparison was
+-- complete").
+function M.interrupted_complete(path, prog, what)
+  return ("%s: interrupted after %s; nothing is lost: the workspace %s holds "
     .. "%s.\nTo see the report: %s/comparison_report.md, or llmdlua analyze.lua %s (re-generates and prints it)")
-    :format(path, table.concat(have, ", "), path, template.helpers.sh(path))
+    :format(prog or "compare.lua", what or "the comparison was complete", path,
+      table.concat(report_files_held(path), ", "), path, template.helpers.sh(path))
+end
+
+-- Every file a report's run (re-)writes in the workspace at path: REPORT_FILES, each run's
+-- saved state and model (analyze.lua re-reads the results into them) and the charts' files
+-- (charts/NAME.svg, NAME.dat), by identity (proc.file_id: device, inode, size, times).
+-- Each one is written whole to a temporary name and renamed into place, so one re-written
+-- has another identity. {[name] = id}; for M.interrupted_analyze.
+function M.report_snapshot(path)
+  local proc = require "llmd.proc"
+  local ids = {}
+  local names = {}
+  for _, n in ipairs(REPORT_FILES) do names[#names + 1] = n end
+  for _, x in ipairs { "a", "b" } do
+    names[#names + 1] = ("run-%s/run_state.json"):format(x)
+    names[#names + 1] = ("run-%s/run_model.json"):format(x)
+  end
+  if lfs.attributes(path .. "/charts", "mode") == "directory" then
+    for n in lfs.dir(path .. "/charts") do
+      if not n:match("^%.") then names[#names + 1] = "charts/" .. n end
+    end
+  end
+  for _, n in ipairs(names) do
+    if lfs.attributes(path .. "/" .. n, "mode") == "file" then ids[n] = proc.file_id(path .. "/" .. n) end
+  end
+  return ids
+end
+
+-- What analyze.lua says when a Ctrl-C stops it re-generating the report of the workspace at
+-- path (before: M.report_snapshot when it started; done: the report was re-generated whole):
+-- which files it had re-written and which are still the last report's, so that a report
+-- of two generations (other SLOs, other figures) is never taken for one. The results are
+-- never touched, and every file is whole (written to a temporary name, renamed into place).
+function M.interrupted_analyze(path, before, done)
+  local prog, again = "analyze.lua", ("llmdlua analyze.lua %s"):format(template.helpers.sh(path))
+  if done then return M.interrupted_complete(path, prog, "the report was re-generated") end
+  local now = M.report_snapshot(path)
+  local new, old, charts_new, charts_old, gone = {}, {}, 0, 0, {}
+  local names = {}
+  for n in pairs(now) do names[#names + 1] = n end
+  for n in pairs(before) do if not now[n] then names[#names + 1] = n end end
+  table.sort(names, function(x, y)
+    -- the report's files in the order written, then the runs', then the charts
+    local function key(n)
+      for i, r in ipairs(REPORT_FILES) do if r == n then return ("0%02d"):format(i) end end
+      return (n:match("^charts/") and "2" or "1") .. n
+    end
+    return key(x) < key(y)
+  end)
+  for _, n in ipairs(names) do
+    local chart = n:match("^charts/")
+    if not now[n] then
+      gone[#gone + 1] = n
+    elseif now[n] ~= before[n] then
+      if chart then charts_new = charts_new + 1 else new[#new + 1] = n end
+    elseif chart then
+      charts_old = charts_old + 1
+    else
+      old[#old + 1] = n
+    end
+  end
+  local function with_charts(list, n)
+    local out = {}
+    for _, x in ipairs(list) do out[#out + 1] = x end
+    if n > 0 then out[#out + 1] = ("%d file%s in charts/"):format(n, n == 1 and "" or "s") end
+    return out
+  end
+  new = with_charts(new, charts_new)
+  old = with_charts(old, charts_old)
+  if #new == 0 and #gone == 0 then
+    return ("%s: interrupted before it re-wrote anything; the workspace %s is as it was (%s, the last report's), "
+      .. "its results untouched.\nTo re-generate the report: %s"):format(prog, path,
+      #old > 0 and table.concat(old, ", ") or "no report files", again)
+  end
+  return ("%s: interrupted while re-generating the report; the workspace %s now mixes two reports: re-written "
+    .. "by this run: %s; still the last report's: %s%s. Each file is whole and the results are untouched, but the "
+    .. "two sets may disagree (other SLOs, other figures): do not read them as one report.\nTo make them one "
+    .. "again: %s"):format(prog, path, #new > 0 and table.concat(new, ", ") or "none",
+    #old > 0 and table.concat(old, ", ") or "none",
+    #gone > 0 and ("; removed (not drawn this time): " .. table.concat(gone, ", ")) or "", again)
 end
 
 -- "HTML report with charts: PATH" (or why without charts), and a blank line.

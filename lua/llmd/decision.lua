@@ -261,19 +261,36 @@ function M.check_request_shapes(run)
     :format(math.floor(M.TOKEN_TOLERANCE * 100 + 0.5), table.concat(parts, "; "))
   run.warnings[#run.warnings + 1] = text
   run.checks = run.checks or {}
-  run.checks[#run.checks + 1] = { kind = "mixed_requests", points = differ, text = text }
+  run.checks[#run.checks + 1] = { kind = "mixed_requests", points = differ, text = text,
+    detail = table.concat(parts, "; ") }
 end
 
--- The reason a run's capacity is N/A when its load points sent different requests
--- (M.check_request_shapes), or nil. label: the run's name in the report.
-function M.mixed_requests_reason(run, label)
+-- The words of a run's figure that is N/A because its load points sent different requests
+-- (M.check_request_shapes), or nil when they did not. what: "a capacity between them";
+-- detailed: say which points sent what (a report without a Data checks section) rather
+-- than "see the Data checks".
+local function mixed_reason(run, label, what, detailed)
   for _, c in ipairs(run.checks or {}) do
     if type(c) == "table" and c.kind == "mixed_requests" then
-      return ("%s's load points sent different requests (see the Data checks), so a capacity between them would mix "
-        .. "two workloads"):format(label or run.label or "the run")
+      return ("%s's load points sent different requests (%s), so %s would mix two workloads"):format(
+        label or run.label or "the run", detailed and c.detail or "see the Data checks", what)
     end
   end
   return nil
+end
+
+-- The reason a run's capacity is N/A when its load points sent different requests
+-- (M.check_request_shapes), or nil. label: the run's name in the report; detailed: as
+-- mixed_reason.
+function M.mixed_requests_reason(run, label, detailed)
+  return mixed_reason(run, label, "a capacity between them", detailed)
+end
+
+-- The reason a run's max sustained throughput is N/A when its load points sent different
+-- requests, or nil: where the achieved rate fell behind, and the most it reached, would be
+-- read across the two workloads (compare.lua's Headline and treatments.lua's tables alike).
+function M.mixed_sustained_reason(run, label, detailed)
+  return mixed_reason(run, label, "a max sustained throughput across them", detailed)
 end
 
 -- The texts of M.token_differences, for capacity_evidence's workload_differs.
@@ -831,6 +848,19 @@ end
 -- The test for an overall row: Mann-Whitney on per-request samples of both runs, else
 -- Welch on the repeats when each run is repeats of one load point, else nil and why.
 -- labels: {a =, b =}, the runs' names in its texts ("A" and "B" without them).
+-- Whether M.row_test tests key on the runs' per-request samples: a latency row of runs
+-- without repeats (several load points stratified by point, or one each). Only such a
+-- test may be taken from the last report when the samples are not at hand (analyze.lua
+-- from a workspace's saved run models, which hold none). Where repeats are the units (the
+-- repeats' means or p50s, or their values at one load point) the saved models hold what
+-- the test needs: a row untested there is untested for a reason the last report's test,
+-- perhaps an older version's on the requests pooled over the repeats, does not remove.
+function M.tests_samples(key, pa, pb)
+  if key == "error_rate_pct" or not M.sample_kind(key) then return false end
+  if #pa > 1 or #pb > 1 then return not M.any_repeats(pa, pb) end
+  return (pa[1] and pa[1].repeats or 1) < 2 and (pb[1] and pb[1].repeats or 1) < 2
+end
+
 function M.row_test(key, ra, rb, pa, pb, memo, labels)
   if key == "error_rate_pct" then
     -- per-request outcomes first, as the latency rows' per-request samples; else the repeats.

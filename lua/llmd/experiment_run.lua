@@ -91,6 +91,8 @@ end
 function M.load_plan(path)
   local ok, plan = pcall(yaml.load_file, path)
   if not ok then error(tostring(plan), 0) end
+  -- its relative paths from the plan's folder, as compare.lua's plan
+  cluster.plan_paths_from_file(plan, path, { plan })
   return M.validate(plan, path)
 end
 

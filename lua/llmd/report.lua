@@ -274,8 +274,11 @@ local function perf_row(key, ctx)
     row.delta_text = fmt_delta(key, d.diff)
     row.pct_text = d.pct and T.helpers.pct(d.pct) or (va == 0 and "N/A (A is 0)" or "N/A")
     test, untested_why = decision.row_test(key, ra, rb, ctx.pa, ctx.pb, ctx.memo, { a = A.label, b = B.label })
-    if not test and ctx.saved and ctx.saved[key] and ctx.saved[key].p then
-      -- analyze.lua from saved state: the test the last report made on the samples
+    if not test and ctx.saved and ctx.saved[key] and ctx.saved[key].p
+      and decision.tests_samples(key, ctx.pa, ctx.pb) then
+      -- analyze.lua from saved state: the test the last report made on the samples (never
+      -- where the repeats are the units: their values are saved, and a row they cannot test
+      -- stays untested, with why, rather than quote an older report's pooled test)
       test = ctx.saved[key]
       test.test = test.test or "mann_whitney"
     end
@@ -1718,8 +1721,11 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     res.reason = od and (od .. "; no repeats of this load in both runs to test instead")
       or "no per-request samples or repeats from both runs at this load"
   end
-  -- analyze.lua from saved state (no samples): the test the last report made at this point
+  -- analyze.lua from saved state (no samples): the test the last report made at this point,
+  -- only where it is a test of the samples (a point without repeats on either side): the
+  -- repeats' values are saved, and a point they cannot test stays untested, with why
   if not res.test and not res.identical and type(saved) == "table" and saved.key == key
+    and kind and pa.repeats == 1 and pb.repeats == 1
     and type(saved.test) == "table" and saved.axis == res.axis and type(saved.load) == "number"
     and lp.close(saved.load, res.load)
     and type(saved.test.p) == "number" then
@@ -3246,10 +3252,7 @@ function M.build(opts)
   -- reached, would be read across the two workloads (saturation.x.max_sustained_na: why it
   -- is N/A; the saturation's point facts stay, for the Load Ladder's marks)
   for _, s in ipairs { { A, model.saturation.a }, { B, model.saturation.b } } do
-    if decision.mixed_requests_reason(s[1].run) then
-      s[2].max_sustained_na = ("%s's load points sent different requests (see the Data checks), so a max sustained "
-        .. "throughput across them would mix two workloads"):format(s[1].label)
-    end
+    s[2].max_sustained_na = decision.mixed_sustained_reason(s[1].run, s[1].label)
   end
   local ca, cb = model.capacity.a, model.capacity.b
   -- the range the repeats allow each capacity (none without repeats at every load point)
@@ -3498,14 +3501,35 @@ function M.plain(model)
   return clean(model, "")
 end
 
+-- What a figure of the curve rows is, in comparison.csv's a_bound and b_bound columns: the
+-- number in a or b alone does not say whether it is the figure or the floor under it.
+M.CSV_BOUNDS = {
+  estimate = "a capacity interpolated between the last load that met every SLO and the first that failed one",
+  ["lower bound"] = "≥: the true figure is at or above it (never violated, never saturated, ...)",
+  measured = "a load point's own achieved rate (a max sustained throughput, a ceiling, a whole-run figure)",
+}
+local function capacity_bound(c)
+  if not c then return nil end
+  if is_bound(c) then return "lower bound" end
+  if c.kind == "interpolated" then return "estimate" end
+  return nil -- below the lowest load (a empty, "<" in the note), or unknown
+end
+local function sustained_bound(s)
+  if s.max_sustained_na or not s.max_sustained_rps then return nil end
+  return s.none and "lower bound" or "measured"
+end
+
 -- The headline's capacity and max sustained throughput (and per GPU, with output tok/s) as
 -- rows for comparison.csv: {key, a, b, delta, pct, verdict, note, unit (nil: req/s)}. A
 -- figure that is a lower bound ("≥") or unknown gets no delta; the note quotes the report's
 -- text for both runs.
 function M.curve_rows(model)
   local out = {}
-  local function row(key, a, b, ta, tb, exact, verdict)
+  -- bounds: {a, b}, what each figure is (M.CSV_BOUNDS), nil where there is none
+  local function row(key, a, b, ta, tb, exact, verdict, bounds)
+    bounds = bounds or {}
     local r = { key = key, a = a, b = b, verdict = verdict,
+      a_bound = a ~= nil and bounds[1] or nil, b_bound = b ~= nil and bounds[2] or nil,
       note = ("%s: %s; %s: %s"):format(model.a.label, ta, model.b.label, tb) }
     if exact and a ~= nil and b ~= nil then
       r.delta = b - a
@@ -3528,6 +3552,7 @@ function M.curve_rows(model)
   if #model.slo > 0 and cap then
     local ca, cb = cap.a, cap.b
     local function fig(c) return lp.capacity_has_figure(c) and c.rps or nil end
+    local cbounds = { capacity_bound(ca), capacity_bound(cb) }
     -- one exact delta only where both spans are single figures; else the range the measured
     -- brackets allow goes in the note, as the Headline's Delta and Change give it
     local g = cap.gap
@@ -3535,7 +3560,7 @@ function M.curve_rows(model)
     local single = g and g.lo_rps == g.hi_rps
     row("capacity_at_slo_rps", fig(ca), fig(cb), capacity_text(ca), capacity_text(cb),
       ca.kind == "interpolated" and cb.kind == "interpolated" and not differ and single and not broken,
-      cap.evidence and cap.evidence.verdict or "unknown")
+      cap.evidence and cap.evidence.verdict or "unknown", cbounds)
     -- "no clear difference" with the gap the ranges allow first, as every text says it
     if cap.evidence and cap.evidence.text then out[#out].note = cap.evidence.text .. "; " .. out[#out].note end
     local rd, rp = capacity_range_cells(g, " req/s", 2)
@@ -3553,7 +3578,7 @@ function M.curve_rows(model)
     if h then
       local v = cap.evidence and cap.evidence.verdict
       row("capacity_at_slo_output_tps", h.a, h.b, h.a_text, h.b_text, false,
-        (v == "broken" or v == "not comparable") and v or h.tps_verdict or "untested")
+        (v == "broken" or v == "not comparable") and v or h.tps_verdict or "untested", cbounds)
       out[#out].unit = "tok/s"
       if h.delta_text and h.delta_text ~= "" then
         out[#out].note = out[#out].note .. ("; B - A: %s"):format(h.pct_text and h.pct_text ~= h.delta_text
@@ -3574,7 +3599,7 @@ function M.curve_rows(model)
     local single = pg.gap and pg.gap.lo_rps == pg.gap.hi_rps
     row("capacity_at_slo_rps_per_gpu", fig(ca), fig(cb), h and h.a_text or "N/A", h and h.b_text or "N/A",
       ca.kind == "interpolated" and cb.kind == "interpolated" and not differ and single and not broken,
-      pg.evidence and pg.evidence.verdict or "unknown")
+      pg.evidence and pg.evidence.verdict or "unknown", { capacity_bound(ca), capacity_bound(cb) })
     if pg.evidence and pg.evidence.text then out[#out].note = pg.evidence.text .. "; " .. out[#out].note end
     local rd, rp = capacity_range_cells(pg.gap, " req/s", 2)
     if rd and not single and not differ and not broken then
@@ -3594,7 +3619,8 @@ function M.curve_rows(model)
   local h_gpu
   for _, r in ipairs(model.headline or {}) do if r.key == "capacity_per_gpu" then h_gpu = r end end
   if not pg and h_gpu then
-    row("capacity_at_slo_rps_per_gpu", h_gpu.a, h_gpu.b, h_gpu.a_text, h_gpu.b_text, false, "not comparable")
+    row("capacity_at_slo_rps_per_gpu", h_gpu.a, h_gpu.b, h_gpu.a_text, h_gpu.b_text, false, "not comparable",
+      cap and { capacity_bound(cap.a), capacity_bound(cap.b) })
     if h_gpu.evidence and h_gpu.evidence ~= "" then out[#out].note = out[#out].note .. "; " .. h_gpu.evidence end
   end
   local sa, sb = model.saturation.a, model.saturation.b
@@ -3613,13 +3639,15 @@ function M.curve_rows(model)
   local broken = model.broken and #model.broken > 0
   local exact = not sa.none and not sb.none and not differ and not broken and not mixed
   local ranged = exact and va ~= nil and vb ~= nil and (ha or hb) ~= nil
+  local sbounds = { sustained_bound(sa), sustained_bound(sb) }
   row("max_sustained_rps", va, vb, sustained_text(sa), sustained_text(sb), exact and not ranged,
-    broken and "broken" or differ and "not comparable" or mixed and "unknown" or "untested")
+    broken and "broken" or differ and "not comparable" or mixed and "unknown" or "untested", sbounds)
   with_evidence("max_sustained")
   if ranged then
     local label = { a = model.a.label, b = model.b.label }
     local function gap(key, a, b, ta, tb, what)
-      row(key, a, b, ta, tb, true, "untested")
+      -- (figures and ceilings of runs that saturated: each a load point's measurement)
+      row(key, a, b, ta, tb, true, "untested", { "measured", "measured" })
       out[#out].note = what .. "; " .. out[#out].note
     end
     gap("max_sustained_rps_gap_low", ha or va, vb, ha and ("its most at any load, " .. rate_text(ha))
@@ -3637,10 +3665,10 @@ function M.curve_rows(model)
   local by, g = {}, model.per_gpu or { a = {}, b = {} }
   for _, r in ipairs(model.headline or {}) do by[r.key] = r end
   local none = by.per_gpu
-  local function per_gpu_row(key, hkey, unit, a, b, known, verdict)
+  local function per_gpu_row(key, hkey, unit, a, b, known, verdict, bounds)
     local h = by[hkey] or none or { a_text = "N/A", b_text = "N/A" }
     -- (unknown on a side: as a performance row unknown there)
-    row(key, a, b, h.a_text, h.b_text, known, (a == nil or b == nil) and "not comparable" or verdict)
+    row(key, a, b, h.a_text, h.b_text, known, (a == nil or b == nil) and "not comparable" or verdict, bounds)
     local r = out[#out]
     r.unit = unit
     if a ~= nil and b ~= nil and not known and h.delta_text and h.delta_text ~= "" then
@@ -3650,14 +3678,15 @@ function M.curve_rows(model)
     if h.evidence and h.evidence ~= "" then r.note = r.note .. "; " .. h.evidence end
   end
   per_gpu_row("max_sustained_rps_per_gpu", "max_sustained_per_gpu", "req/s", g.a.max_sustained_rps,
-    g.b.max_sustained_rps, exact and not ranged, broken and "broken" or differ and "not comparable" or "untested")
+    g.b.max_sustained_rps, exact and not ranged, broken and "broken" or differ and "not comparable" or "untested",
+    sbounds)
   -- whole-run output tok/s per GPU: on different GPU counts (or pooled over different loads)
   -- not like for like, as the Headline's evidence says
   local gc = model.gpu_counts and model.gpu_counts.a ~= model.gpu_counts.b
   local like = model.workload_match and model.workload_match.like_for_like ~= false
   per_gpu_row("output_tps_per_gpu", "output_tps_per_gpu", "tok/s", g.a.output_tps, g.b.output_tps,
     not differ and not broken and like and not gc, broken and "broken"
-      or (differ or gc or not like) and "not comparable" or "untested")
+      or (differ or gc or not like) and "not comparable" or "untested", { "measured", "measured" })
   return out
 end
 
@@ -3715,12 +3744,15 @@ function M.csv(model)
     return v
   end
   -- p_value is the test's own p; p_adjusted its Holm-adjusted p in the family of family_size
-  -- tests (columns added at the end, so that the earlier ones keep their places)
-  local lines = { "metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,family_size" }
+  -- tests; a_bound, b_bound what the curve rows' a and b are (M.CSV_BOUNDS: "lower bound"
+  -- for a "≥" figure), empty in the other rows (columns added at the end, so that the
+  -- earlier ones keep their places)
+  local lines = { "metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,family_size,"
+    .. "a_bound,b_bound" }
   for _, r in ipairs(model.perf) do
     lines[#lines + 1] = table.concat({ q(r.key), q(r.unit), q(r.a), q(r.b), q(r.delta),
       q(r.pct), q(r.verdict), q(r.test), q(r.p_value), q(r.effect_pct), q(r.note), q(r.p_adjusted),
-      q(r.family_size) }, ",")
+      q(r.family_size), "", "" }, ",")
   end
   -- the headline's figures read off the load curves, after the table: a and b as the
   -- report's numbers (a lower bound's bound; empty when unknown or below the lowest load),
@@ -3728,12 +3760,12 @@ function M.csv(model)
   -- (never a test), and the note with both figures as the report prints them
   for _, h in ipairs(M.curve_rows(model)) do
     lines[#lines + 1] = table.concat({ q(h.key), q(h.unit or "req/s"), q(h.a), q(h.b), q(h.delta), q(h.pct),
-      q(h.verdict), "", "", "", q(h.note), "", "" }, ",")
+      q(h.verdict), "", "", "", q(h.note), "", "", q(h.a_bound), q(h.b_bound) }, ",")
   end
   -- the KV-cache figures, last (M.kv_csv_rows): never tested, so no test or p columns
   for _, k in ipairs(M.kv_csv_rows(model)) do
     lines[#lines + 1] = table.concat({ q(k.key), q(k.unit), q(k.a), q(k.b), q(k.delta), q(k.pct), q(k.verdict),
-      "", "", q(k.effect_pct), q(k.note), "", "" }, ",")
+      "", "", q(k.effect_pct), q(k.note), "", "", "", "" }, ",")
   end
   return table.concat(lines, "\n") .. "\n"
 end

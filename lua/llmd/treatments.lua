@@ -90,7 +90,11 @@ function M.load(list, opts)
     end
     -- one folder: its whole-run figures too (loadpoints reads them for a one-stage run)
     t.run = { stages = stages, harness = t.runs[1].harness,
-      overall = #t.runs == 1 and t.runs[1].overall or require("llmd.runmodel").set() }
+      overall = #t.runs == 1 and t.runs[1].overall or require("llmd.runmodel").set(), warnings = {} }
+    -- load points that sent different requests (two workloads in one treatment, compare.lua's
+    -- data check, over its folders combined): no capacity or max sustained throughput read
+    -- across them (M.model)
+    decision.check_request_shapes(t.run)
     t.status = "ok"
     t.reasons = {}
     t.partial = {}
@@ -101,7 +105,8 @@ function M.load(list, opts)
       for _, w in ipairs(run.warnings or {}) do
         if w:find("^left out %(%-%-tolerant%)") then t.partial[#t.partial + 1] = ("%s: %s"):format(run.dir, w) end
       end
-      if run.status == "failed" or (run.status ~= "ok" and not run.partial) then
+      -- "warnings" is a usable run (llmd.runmodel.failed), as compare.lua reads it
+      if require("llmd.runmodel").failed(run) then
         t.status = "failed"
         for _, r in ipairs(run.reasons) do t.reasons[#t.reasons + 1] = run.dir .. ": " .. r end
       end
@@ -951,8 +956,12 @@ function M.model(list, opts)
     local reps = 0
     for _, p in ipairs(pts) do reps = math.max(reps, p.repeats) end
     x.repeats = reps
-    x.max_rps = finite(sat.max_sustained_rps) and sat.max_sustained_rps or nil
-    if not x.max_rps and not sat.unknown and sat.point == 1 and sat.cause == "failures" then
+    -- a treatment whose load points sent different requests: N/A with why, as compare.lua
+    local mixed = decision.mixed_sustained_reason(t.run, t.label, true)
+    x.max_rps = not mixed and finite(sat.max_sustained_rps) and sat.max_sustained_rps or nil
+    if mixed then
+      x.max_rps_why = mixed
+    elseif not x.max_rps and not sat.unknown and sat.point == 1 and sat.cause == "failures" then
       -- one crashed repeat among clean ones: each repeat's share, not the mean alone
       local each = lp.failed_repeats_text(sat)
       x.max_rps_why = ("%.4g %% of requests failed already at the lowest load point%s (failures, not overload)")
@@ -966,7 +975,8 @@ function M.model(list, opts)
       x.max_point = point_at(pts, x.max_rps)
       x.max_output_tps = x.max_point and x.max_point.output_tps
     end
-    x.capacity = lp.capacity(pts, slo, sat)
+    local mixed_capacity = #slo > 0 and decision.mixed_requests_reason(t.run, t.label, true)
+    x.capacity = mixed_capacity and { kind = "unknown", reason = mixed_capacity } or lp.capacity(pts, slo, sat)
     -- the range the repeats allow the capacity (every load point repeated), as compare.lua
     -- reads it: the decision layer's capacity evidence compares these ranges
     if #slo > 0 then

@@ -13,9 +13,11 @@ shortest repr that round-trips, up to 17 significant digits). Deterministic (see
 usage: gen.py DIR MB --compare-b SHAPE PATH   writes only the second run of the compare.lua
        item: SHAPE (ip_tokens or inference_perf) with another seed
 """
+import fcntl
 import json
 import os
 import random
+import shutil
 import sys
 import time
 
@@ -23,6 +25,20 @@ out, target_mb = sys.argv[1], float(sys.argv[2])
 compare_b = sys.argv[4:6] if len(sys.argv) == 6 and sys.argv[3] == "--compare-b" else None
 target = int(target_mb * 1e6)
 os.makedirs(out, exist_ok=True)
+# Two people generating one inputs folder for the first time at once: one generates, the
+# other waits for it (an exclusive lock on DIR/.gen.lock, held until this one ends, released
+# by the kernel if it dies) and then finds every file made. Each file is written under a
+# name of this process's own and renamed into place, so a file is there whole or not at all.
+lock = open(os.path.join(out, ".gen.lock"), "a")
+try:
+    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+except BlockingIOError:
+    print("gen.py: another generation of %s is running; waiting for it" % out, file=sys.stderr, flush=True)
+    fcntl.flock(lock, fcntl.LOCK_EX)
+
+
+def tmp(path):
+    return "%s.tmp.%d" % (path, os.getpid())
 rnd = random.Random(20261129)
 WORDS = ("the of and to in is for on with as by at from that this it be are was model "
          "token cache prefix latency request server batch decode prefill gpu memory "
@@ -64,7 +80,7 @@ def ip_record(start, times, req, response, chunks=None):
 def inference_perf(path):
     if done(path):
         return
-    with open(path + ".tmp", "w") as f:
+    with open(tmp(path), "w") as f:
         f.write("[")
         i, size = 0, 1
         while size < target:
@@ -88,7 +104,7 @@ def inference_perf(path):
             size += len(s)
             i += 1
         f.write("]")
-    os.rename(path + ".tmp", path)
+    os.rename(tmp(path), path)
 
 
 def vllm_bench(path):
@@ -96,7 +112,7 @@ def vllm_bench(path):
         return
     per_req = 256 * 20 + 1200  # itls + a generated text
     n = target // per_req + 1
-    with open(path + ".tmp", "w") as f:
+    with open(tmp(path), "w") as f:
         head = {"date": "20261129-101500", "endpoint_type": "openai", "backend": "openai",
                 "label": None, "model_id": "Qwen/Qwen3-0.6B", "num_prompts": n,
                 "request_rate": 8.0, "duration": n / 8.0, "completed": n, "failed": 0}
@@ -113,13 +129,13 @@ def vllm_bench(path):
         for i in range(n):
             f.write(("," if i else "") + json.dumps(text(200)))
         f.write('], "errors": [' + ", ".join('""' for _ in range(n)) + "]}")
-    os.rename(path + ".tmp", path)
+    os.rename(tmp(path), path)
 
 
 def guidellm(path):
     if done(path):
         return
-    with open(path + ".tmp", "w") as f:
+    with open(tmp(path), "w") as f:
         f.write('{"metadata": {"version": 2, "guidellm_version": "0.7.3"}, "benchmarks": [')
         f.write('{"type_": "generative_benchmark", "config": {"strategy": {"type_": "constant", '
                 '"rate": 8.0}}, "requests": {"successful": [')
@@ -146,13 +162,13 @@ def guidellm(path):
             size += len(s)
             i += 1
         f.write('], "errored": [], "incomplete": [], "total": null}}]}')
-    os.rename(path + ".tmp", path)
+    os.rename(tmp(path), path)
 
 
 def csv_rows(path):
     if done(path):
         return
-    with open(path + ".tmp", "w") as f:
+    with open(tmp(path), "w") as f:
         f.write("request_id,status,ttft_ms,tpot_ms,itl_ms,e2e_ms,input_tokens,output_tokens,output\n")
         i, size = 0, 0
         while size < target:
@@ -163,7 +179,7 @@ def csv_rows(path):
             f.write(row)
             size += len(row)
             i += 1
-    os.rename(path + ".tmp", path)
+    os.rename(tmp(path), path)
 
 
 
@@ -171,9 +187,14 @@ def csv_rows(path):
 def prom_raw(folder, target_bytes):
     """16 pods x 240 snapshots of vLLM /metrics text (about 500 series each), laid out
     as llm-d-benchmark's collect_metrics.sh writes results/metrics/raw."""
-    os.makedirs(folder, exist_ok=True)
     if os.path.exists(os.path.join(folder, ".done")):
         return
+    # made in a folder of this process's own, renamed into place when whole (one left by a
+    # generation that was stopped goes first)
+    final, folder = folder, tmp(folder)
+    shutil.rmtree(final, ignore_errors=True)
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
     model = "Qwen/Qwen3-0.6B"
     hists = [("vllm:time_to_first_token_seconds", [0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1,
               0.25, 0.5, 0.75, 1.0, 2.5, 5.0, 7.5, 10.0, 20.0, 40.0, 80.0]),
@@ -225,6 +246,7 @@ def prom_raw(folder, target_bytes):
                 f.write(f"# Timestamp: {stamp}\n# Pod: {pod}\n# PodIP: 10.0.0.{p}\n"
                         f"# Source: prometheus_metrics\n\n{pad}{body}\n")
     open(os.path.join(folder, ".done"), "w").close()
+    os.rename(folder, final)
 
 
 
@@ -243,7 +265,7 @@ def ip_tokens(path, seed=20261201, slow=1.0):
     if done(path):
         return
     r = random.Random(seed)
-    with open(path + ".tmp", "w") as f:
+    with open(tmp(path), "w") as f:
         f.write("[")
         i, size = 0, 1
         while size < target:
@@ -263,7 +285,7 @@ def ip_tokens(path, seed=20261201, slow=1.0):
             size += len(s)
             i += 1
         f.write("]")
-    os.rename(path + ".tmp", path)
+    os.rename(tmp(path), path)
 
 
 def vllm_itls(path):
@@ -280,7 +302,7 @@ def vllm_itls(path):
     ttfts = [0.02 + r.random() * 0.4 for _ in range(n)]
     itl_sum, itl_n, tpots = 0.0, 0, []
     lat = []
-    with open(path + ".tmp", "w") as f:
+    with open(tmp(path), "w") as f:
         head = {"date": "20261201-101500", "endpoint_type": "openai", "backend": "openai",
                 "label": None, "model_id": "Qwen/Qwen3-0.6B", "tokenizer_id": "Qwen/Qwen3-0.6B",
                 "num_prompts": n, "request_rate": 8.0, "burstiness": 1.0, "max_concurrency": None,
@@ -324,7 +346,7 @@ def vllm_itls(path):
         # the pooled ITL's mean only: its percentiles would need every gap kept here
         tail["mean_itl_ms"] = itl_sum / itl_n * 1000
         f.write(", " + json.dumps(tail)[1:])
-    os.rename(path + ".tmp", path)
+    os.rename(tmp(path), path)
 
 
 def csv_floats(path):
@@ -333,7 +355,7 @@ def csv_floats(path):
     if done(path):
         return
     r = random.Random(20261203)
-    with open(path + ".tmp", "w") as f:
+    with open(tmp(path), "w") as f:
         f.write("ttft_ms,tpot_ms,e2e_ms,input_tokens,output_tokens\n")
         size, rows = 0, []
         while size < target:
@@ -347,7 +369,7 @@ def csv_floats(path):
                 f.write("".join(rows))
                 rows = []
         f.write("".join(rows))
-    os.rename(path + ".tmp", path)
+    os.rename(tmp(path), path)
 
 
 if compare_b:

@@ -30,6 +30,13 @@
 --                  Gateways, Services in the namespace during the first helm install/upgrade
 --                  or helmfile apply there (only FAKE_CONCURRENT_AT's tool, when set): with
 --                  @release helm-stamped for that release, without as kubectl apply leaves them
+--   FAKE_CONCURRENT_DEPLOYMENTS  name[@release],...: another team's Deployments (two serving
+--                  pods each, another model's labels) start during the first helm
+--                  install/upgrade or helmfile apply there (FAKE_CONCURRENT_AT's tool, when
+--                  set): with @release helm-stamped for that release, without as kubectl
+--                  apply leaves them. Every Deployment's pods are owned by its ReplicaSet
+--                  <deployment>-<hash> and named <replicaset>-<5 characters>, as the real
+--                  controllers do; a deleted one is replaced under a new name
 --   FAKE_LATE_PODS name,...: another team's serving pods, with this stack's model labels,
 --                  start during the first run_only.sh call (after this stack was ready)
 --   FAKE_HELM_MAJOR  4: helm behaves as helm 4 (no list --all; every state listed by default)
@@ -180,6 +187,104 @@ local function strip_ns(a)
   return out
 end
 
+-- Deployments, ReplicaSets, pods, as the real controllers make them: a Deployment <d>
+-- (s.deployments[d]: who made it - "helm:RELEASE", "kustomize:DIR", "kubectl" -, replicas
+-- and the pod template) owns a ReplicaSet <d>-<pod-template-hash> (10 characters), which
+-- owns the pods <rs>-<5 random characters>; a pod deleted is replaced by a new one under a
+-- new name (the ReplicaSet keeps its replica count). Names here are drawn from a hash of a
+-- counter (reproducible), in the alphabet Kubernetes draws them from (SafeEncodeString).
+local function hash(str)
+  local h = 5381
+  for i = 1, #str do h = (h * 33 + str:byte(i)) % 0x1000000000000 end
+  return h
+end
+local SAFE = "bcdfghjklmnpqrstvwxz2456789"
+local function safe_chars(seed, n)
+  local out, h = {}, hash(seed)
+  for i = 1, n do
+    local k = h % #SAFE + 1
+    out[i] = SAFE:sub(k, k)
+    h = hash(tostring(h) .. seed .. i)
+  end
+  return table.concat(out)
+end
+local function rs_name(dname) return dname .. "-" .. safe_chars("template:" .. dname, 10) end
+
+local function copy(v)
+  if type(v) ~= "table" then return v end
+  local t = {}
+  for k, x in pairs(v) do t[k] = copy(x) end
+  return t
+end
+
+-- one more pod of Deployment dname, under a name no pod of the namespace has
+local function start_pod(s, dname)
+  local d = s.deployments[dname]
+  local name
+  repeat
+    state.counters.pod_seq = (state.counters.pod_seq or 0) + 1
+    name = rs_name(dname) .. "-" .. safe_chars(dname .. "#" .. state.counters.pod_seq, 5)
+  until not s.pods[name]
+  local tp = d.template
+  local ready = not (fails.notready or fails.imagepull)
+  if tp.other then ready = not tp.waiting end
+  s.pods[name] = { labels = copy(tp.labels), owner = d.owner, deploy = dname, ready = ready, other = tp.other,
+    waiting = tp.other and tp.waiting or (fails.imagepull and "ImagePullBackOff" or nil),
+    containers = copy(tp.containers), init = copy(tp.init) }
+  return name
+end
+
+-- Deployment dname (made by owner) with its ReplicaSet and n pods of template tp
+-- ({labels =, containers =, init =, other = someone else's, waiting = their reason}).
+local function deployment(s, dname, owner, n, tp)
+  s.deployments = s.deployments or {}
+  s.deployments[dname] = { owner = owner, replicas = n, template = tp }
+  local names = {}
+  for _ = 1, n do names[#names + 1] = start_pod(s, dname) end
+  return names
+end
+
+-- a Deployment's objects and pods gone (helm uninstall, kubectl delete -k, garbage collection)
+local function remove_deployments(s, owner)
+  for _, dn in ipairs((function()
+    local k = {}
+    for x in pairs(s.deployments or {}) do k[#k + 1] = x end
+    return k
+  end)()) do
+    if s.deployments[dn].owner == owner then s.deployments[dn] = nil end
+  end
+  for n, p in pairs(s.pods) do
+    if p.owner == owner then s.pods[n] = nil end
+  end
+end
+
+local function add_pod(s, name, labels, image, owner)
+  local ready = not (fails.notready or fails.imagepull)
+  s.pods[name] = {
+    labels = labels, owner = owner, ready = ready,
+    waiting = fails.imagepull and "ImagePullBackOff" or nil,
+    containers = { { name = "vllm", image = image or "ghcr.io/llm-d/llm-d-cuda:v0.4.0", restarts = 0 } },
+  }
+end
+
+local SERVING = function(model)
+  return { ["llm-d.ai/inference-serving"] = "true", ["app.kubernetes.io/component"] = "vllm",
+    ["llm-d.ai/role"] = "decode", ["llm-d.ai/model"] = model or "qwen-qwen3-0-6b" }
+end
+
+-- llm-d's decode Deployment <base>-decode: n vLLM pods, the routing proxy as a native
+-- sidecar (an init container that keeps running, restartPolicy Always)
+local function vllm_pods(s, base, owner, n, dname)
+  local names = deployment(s, dname or (base .. "-decode"), owner, n or 2, { labels = SERVING(),
+    containers = { { name = "vllm", image = "ghcr.io/llm-d/llm-d-cuda:v0.4.0", restarts = 0 } },
+    init = { { name = "routing-proxy", image = "ghcr.io/llm-d/llm-d-routing-sidecar:v0.4.0",
+      restartPolicy = "Always", restarts = 0 } } })
+  if os.getenv("FAKE_RESTARTED") then
+    -- the vLLM container restarted once: its previous container's log is there
+    for _, name in ipairs(names) do s.pods[name].containers[1].restarts = 1 end
+  end
+end
+
 local function space(ns)
   if not ns then die("error: no namespace given (the fake cluster wants -n on every namespaced call)") end
   local s = state.ns[ns]
@@ -190,7 +295,7 @@ local function space(ns)
   end
   if not s then
     s = { pods = {}, services = {}, pvcs = {}, releases = {}, httproutes = {}, gateways = {}, inferencepools = {},
-      configmaps = {}, kustomize = {}, other = {} }
+      configmaps = {}, kustomize = {}, other = {}, deployments = {} }
     state.ns[ns] = s
     if os.getenv("FAKE_OLD_RESULTS") then
       -- a reused results PVC: an earlier run's folder on it, its launcher pod Completed
@@ -206,20 +311,19 @@ local function space(ns)
       -- someone else's stack in the shared namespace: a release with its gateway, route,
       -- gateway Service (named to sort before ours) and serving pods of another model
       local n = "a-team-infra"
-      for i = 1, 2 do
-        local sick = os.getenv("FAKE_OTHER_UNWELL") and "CrashLoopBackOff" or nil
-        s.pods[("a-team-ms-decode-%d"):format(i)] = { owner = "helm:" .. n, ready = not sick, waiting = sick, other = true,
-          labels = { ["llm-d.ai/inference-serving"] = "true", ["app.kubernetes.io/component"] = "vllm",
-            ["llm-d.ai/role"] = "decode",
-            ["llm-d.ai/model"] = os.getenv("FAKE_OTHER_SAME_MODEL") and "qwen-qwen3-0-6b" or "meta-llama-llama-3-1-8b" },
-          containers = { { name = "vllm", image = "ghcr.io/llm-d/llm-d-cuda:v0.3.0", restarts = 0 } } }
-      end
+      local sick = os.getenv("FAKE_OTHER_UNWELL") and "CrashLoopBackOff" or nil
+      s.deployments = s.deployments or {}
+      deployment(s, "a-team-ms-decode", "helm:" .. n, 2, { other = true, waiting = sick,
+        labels = SERVING(os.getenv("FAKE_OTHER_SAME_MODEL") and "qwen-qwen3-0-6b" or "meta-llama-llama-3-1-8b"),
+        containers = { { name = "vllm", image = "ghcr.io/llm-d/llm-d-cuda:v0.3.0", restarts = 0 } } })
       s.releases[n] = { chart = "llm-d-infra", status = "deployed", revision = 3, chart_ref = "llm-d-infra-v1.2.4" }
-      s.gateways[n] = { kind = "Gateway", metadata = helm_meta(n, n, ns),
+      -- (llm-d-infra names its Gateway <release>-inference-gateway; Istio its Service <gateway>-istio)
+      local gw = n .. "-inference-gateway"
+      s.gateways[gw] = { kind = "Gateway", metadata = helm_meta(gw, n, ns),
         status = { conditions = { { type = "Programmed", status = "True" } } } }
       s.httproutes[n] = { kind = "HTTPRoute", metadata = helm_meta(n, n, ns),
         status = { parents = { { conditions = { { type = "Accepted", status = "True" } } } } } }
-      s.services[n .. "-inference-gateway-istio"] = { selector = { app = n }, owner = "gateway:" .. n,
+      s.services[gw .. "-istio"] = { selector = { app = n }, owner = "gateway:" .. gw,
         ports = { { name = "status-port", port = 15021 }, { name = "default", port = 80, appProtocol = "http" } } }
     end
     -- FAKE_RELEASES=N: N releases of other teams (other-000 ...: deployed, sorted before ours);
@@ -264,33 +368,6 @@ local function opt(a, name)
   end
 end
 
-local function add_pod(s, name, labels, image, owner)
-  local ready = not (fails.notready or fails.imagepull)
-  s.pods[name] = {
-    labels = labels, owner = owner, ready = ready,
-    waiting = fails.imagepull and "ImagePullBackOff" or nil,
-    containers = { { name = "vllm", image = image or "ghcr.io/llm-d/llm-d-cuda:v0.4.0", restarts = 0 } },
-  }
-end
-
-local function vllm_pods(s, base, owner, n)
-  for i = 1, n or 2 do
-    local name = ("%s-decode-%d"):format(base, i)
-    add_pod(s, name, {
-      ["llm-d.ai/inference-serving"] = "true", ["app.kubernetes.io/component"] = "vllm", ["llm-d.ai/role"] = "decode",
-      ["llm-d.ai/model"] = "qwen-qwen3-0-6b",
-    }, nil, owner)
-    -- llm-d's decode pods: the routing proxy as a native sidecar (an init container that
-    -- keeps running, restartPolicy Always)
-    s.pods[name].init = { { name = "routing-proxy", image = "ghcr.io/llm-d/llm-d-routing-sidecar:v0.4.0",
-      restartPolicy = "Always", restarts = 0 } }
-    if os.getenv("FAKE_RESTARTED") then
-      -- the vLLM container restarted once: its previous container's log is there
-      s.pods[name].containers[1].restarts = 1
-    end
-  end
-end
-
 local function match_labels(labels, sel)
   if not sel then return true end
   for part in sel:gmatch("[^,]+") do
@@ -305,26 +382,19 @@ local function match_labels(labels, sel)
 end
 
 -- The controller a pod belongs to, as the API server reports it: a Deployment's pod is
--- owned by its ReplicaSet (<deployment>-<pod-template-hash>), a job's by the Job; the
--- harness launcher is a bare pod.
-local function hash(str)
-  local h = 5381
-  for i = 1, #str do h = (h * 33 + str:byte(i)) % 0x1000000000000 end
-  return h
-end
-
+-- owned by its ReplicaSet, a job's by the Job; the harness launcher is a bare pod.
+local function uid_of(what) return "00000000-0000-4000-8000-" .. ("%012x"):format(hash(what)) end
 local function owner_refs(name, p)
   local kind, owner
   if p.owner == "job" then
     kind, owner = "Job", (name:gsub("%-%w+$", ""))
-  elseif p.owner and p.owner ~= "run_only" then
-    kind, owner = "ReplicaSet", (name:gsub("%-%d+$", "")) .. "-7c9f5d8b4"
+  elseif p.deploy then
+    kind, owner = "ReplicaSet", rs_name(p.deploy)
   else
     return nil
   end
   return { { apiVersion = kind == "Job" and "batch/v1" or "apps/v1", kind = kind, name = owner,
-    uid = "00000000-0000-4000-8000-" .. ("%012x"):format(hash(owner)), controller = true,
-    blockOwnerDeletion = true } }
+    uid = uid_of(kind .. "/" .. owner), controller = true, blockOwnerDeletion = true } }
 end
 
 local function pod_json(name, p)
@@ -525,6 +595,56 @@ local function kubectl()
     end
     local s = space(ns)
     local kdir = opt(a, "-k") or opt(a, "--kustomize")
+    -- Deployments, their ReplicaSets, StatefulSets (none here): a list, or one by name
+    -- (KIND NAME, KIND/NAME, KIND.GROUP/NAME)
+    local wkind, wname = what:match("^([%w%.%-]+)/(.+)$")
+    wkind = (wkind or what):lower()
+    wname = wname or name
+    local CONTROLLERS = { replicaset = "ReplicaSet", replicasets = "ReplicaSet", rs = "ReplicaSet",
+      deployment = "Deployment", deployments = "Deployment", deploy = "Deployment", statefulset = "StatefulSet",
+      statefulsets = "StatefulSet", sts = "StatefulSet" }
+    local function kinds_of(w)
+      local out = {}
+      for k in w:gmatch("[^,]+") do
+        local kk = CONTROLLERS[k] or CONTROLLERS[(k:gsub("%.apps$", ""))]
+        if not kk then return nil end
+        out[#out + 1] = kk
+      end
+      return out
+    end
+    local ks = kinds_of(wkind)
+    if ks then
+      local items = {}
+      for _, kind in ipairs(ks) do
+        for _, dn in ipairs(sorted_keys(s.deployments)) do
+          local d = s.deployments[dn]
+          local rel = d.owner:match("^helm:(.*)$")
+          -- helm stamps the Deployment; its controller copies the annotations to the ReplicaSet
+          local md = rel and helm_meta(dn, rel, ns) or { name = dn }
+          md.uid = uid_of("Deployment/" .. dn)
+          local o = { apiVersion = "apps/v1", kind = "Deployment", metadata = md, spec = { replicas = d.replicas } }
+          if kind == "ReplicaSet" then
+            local rn = rs_name(dn)
+            local rmd = { name = rn, uid = uid_of("ReplicaSet/" .. rn), annotations = md.annotations,
+              labels = { ["pod-template-hash"] = rn:sub(#dn + 2) },
+              ownerReferences = { { apiVersion = "apps/v1", kind = "Deployment", name = dn, uid = md.uid,
+                controller = true, blockOwnerDeletion = true } } }
+            o = { apiVersion = "apps/v1", kind = "ReplicaSet", metadata = rmd, spec = { replicas = d.replicas } }
+          end
+          if kind ~= "StatefulSet" then
+            if not wname or wname == o.metadata.name then items[#items + 1] = o end
+          end
+        end
+      end
+      if wname then
+        if #items == 0 then
+          die(('Error from server (NotFound): %ss.apps "%s" not found'):format(ks[1]:lower(), wname))
+        end
+        return out_json(items[1])
+      end
+      return out_json { apiVersion = "v1", kind = "List", items = json.array(items),
+        metadata = { resourceVersion = "" } }
+    end
     if kdir then
       -- kubectl get -k DIR: the objects the kustomization names, as they are in the
       -- namespace; one missing is NotFound unless --ignore-not-found; with it and none
@@ -580,7 +700,9 @@ local function kubectl()
       end
       return out_json { items = json.array(items) }
     else
-      -- httproute,gateway,inferencepool in any combination
+      -- httproute,gateway,inferencepool in any combination; one by name of a kind this
+      -- fake keeps none of (a LeaderWorkerSet ...): not found
+      if wname then die(('Error from server (NotFound): %s "%s" not found'):format(wkind, wname)) end
       local items = {}
       for kind in what:gmatch("[^,]+") do
         local map = (kind:match("^httproute") and s.httproutes) or (kind:match("^gateway") and s.gateways)
@@ -594,13 +716,20 @@ local function kubectl()
     local k = opt(a, "-k")
     if k then
       if failing("deploy") then die("error: unable to apply " .. k .. ": admission webhook denied the request") end
-      local base = k:gsub("/+$", ""):match("([^/]+)$")
-      vllm_pods(s, base, "kustomize:" .. k, 2)
-      -- what it renders: created, or (someone else's of the same name) changed and now the apply's
-      for _, o in ipairs(kustomize_objects(k)) do s.other[o.key] = "kustomize:" .. k end
+      -- what it renders: created, or (someone else's of the same name) changed and now the
+      -- apply's; a Deployment starts its pods (vLLM ones, as the guides' model servers)
+      local said = {}
+      for _, o in ipairs(kustomize_objects(k)) do
+        s.other[o.key] = "kustomize:" .. k
+        if o.kind == "Deployment" then
+          -- (applied again unchanged: its pods run on)
+          if not s.deployments[o.name] then vllm_pods(s, nil, "kustomize:" .. k, 2, o.name) end
+        end
+        said[#said + 1] = ("%s/%s created"):format(o.kind:lower(), o.name)
+      end
       s.kustomize[k] = true
       save()
-      return print("deployment.apps/" .. base .. "-decode created")
+      return print(table.concat(said, "\n"))
     end
     if stdin then
       local docs = yaml.load_all(stdin)
@@ -622,14 +751,23 @@ local function kubectl()
       save()
       return
     end
+    if verb == "create" and a[2] == "deployment" and a[3] then
+      -- kubectl create deployment NAME --image=IMAGE [--replicas=N]: AlreadyExists when one is there
+      if s.deployments[a[3]] then
+        die(('error: failed to create deployment: deployments.apps "%s" already exists'):format(a[3]))
+      end
+      local labels = { app = a[3] } -- (what kubectl create deployment sets; it has no --labels)
+      deployment(s, a[3], "kubectl", tonumber(opt(a, "--replicas") or "1") or 1, { labels = labels,
+        containers = { { name = "vllm", image = opt(a, "--image") or "busybox", restarts = 0 } } })
+      save()
+      return print("deployment.apps/" .. a[3] .. " created")
+    end
     return print("applied")
   elseif verb == "delete" then
     local s = space(ns)
     local k = opt(a, "-k")
     if k then
-      for _, n in ipairs(sorted_keys(s.pods)) do
-        if s.pods[n].owner == "kustomize:" .. k then s.pods[n] = nil end
-      end
+      remove_deployments(s, "kustomize:" .. k)
       -- every object the kustomization names, by name, whoever made it
       for _, o in ipairs(kustomize_objects(k)) do s.other[o.key] = nil end
       s.kustomize[k] = nil
@@ -637,6 +775,22 @@ local function kubectl()
       return print("deleted " .. k)
     end
     local what = a[2]
+    if what == "deployment" then
+      for j = 3, #a do
+        local n = a[j]
+        if n:sub(1, 1) ~= "-" then
+          if s.deployments[n] then
+            s.deployments[n] = nil
+            for pn, p in pairs(s.pods) do if p.deploy == n then s.pods[pn] = nil end end
+            print('deployment.apps "' .. n .. '" deleted')
+          elseif not has(a, "--ignore-not-found") then
+            die(('Error from server (NotFound): deployments.apps "%s" not found'):format(n))
+          end
+        end
+      end
+      save()
+      return
+    end
     if what == "httproute" or what == "gateway" then
       -- kubectl delete KIND NAME... (those, NotFound unless --ignore-not-found) or --all
       local map = what == "httproute" and s.httproutes or s.gateways
@@ -686,8 +840,10 @@ local function kubectl()
       end
       for _, n in ipairs(sorted_keys(s.pods)) do
         if (next(names) and names[n]) or (not next(names) and sel and match_labels(s.pods[n].labels, sel)) then
-          -- a Deployment recreates it: a fresh container, restarted
-          for _, c in ipairs(s.pods[n].containers) do c.restarts = c.restarts + 1 end
+          -- its ReplicaSet starts a new pod in its place, under a new name; a bare pod is gone
+          local dn = s.pods[n].deploy
+          s.pods[n] = nil
+          if dn and (s.deployments or {})[dn] then start_pod(s, dn) end
           print('pod "' .. n .. '" deleted')
         end
       end
@@ -815,7 +971,10 @@ local function make_release(s, name, chart, gateway, dir)
     app_version = meta.appVersion }
   s.releases[name] = r
   if chart:match("router") or name:match("gaie") or name:match("epp") then
-    add_pod(s, name .. "-epp", { app = name .. "-epp" }, "ghcr.io/llm-d/llm-d-inference-scheduler:v0.4.0", "helm:" .. name)
+    if not s.deployments[name .. "-epp"] then
+      deployment(s, name .. "-epp", "helm:" .. name, 1, { labels = { app = name .. "-epp" },
+        containers = { { name = "vllm", image = "ghcr.io/llm-d/llm-d-inference-scheduler:v0.4.0", restarts = 0 } } })
+    end
     s.inferencepools[name] = { kind = "InferencePool", metadata = { name = name }, status = { parents = { {
       conditions = { { type = "Accepted", status = "True" } } } } } }
   end
@@ -827,16 +986,20 @@ local function make_release(s, name, chart, gateway, dir)
     -- one port per listener named after it (llm-d's infra chart: listener "default", HTTP)
     -- (made by Istio's controller for the Gateway, not by helm: owned by the Gateway, and
     -- deleted with it)
-    s.services[name .. "-inference-gateway-istio"] = { selector = { ["gateway.networking.k8s.io/gateway-name"] =
-      name }, ports = { { name = "status-port", port = 15021, protocol = "TCP",
+    -- (llm-d-infra's Gateway is <release>-inference-gateway: its gateway.yaml template)
+    local gw = name .. "-inference-gateway"
+    s.services[gw .. "-istio"] = { selector = { ["gateway.networking.k8s.io/gateway-name"] =
+      gw }, ports = { { name = "status-port", port = 15021, protocol = "TCP",
       appProtocol = "tcp", targetPort = 15021 }, { name = "default", port = 80, protocol = "TCP", appProtocol = "http",
-      targetPort = 80 } }, owner = "gateway:" .. name }
-    s.gateways[name] = { kind = "Gateway", metadata = helm_meta(name, name, ns_of(args)),
+      targetPort = 80 } }, owner = "gateway:" .. gw }
+    s.gateways[gw] = { kind = "Gateway", metadata = helm_meta(gw, name, ns_of(args)),
       status = { conditions = { { type = "Programmed", status = "True" } } } }
     s.httproutes[name] = { kind = "HTTPRoute", metadata = helm_meta(name, name, ns_of(args)),
       status = { parents = { { conditions = { { type = "Accepted", status = "True" } } } } } }
   end
-  if name:match("ms") or chart:match("modelservice") then vllm_pods(s, name, "helm:" .. name, 2) end
+  if name:match("ms") or chart:match("modelservice") then
+    if not (s.deployments or {})[name .. "-decode"] then vllm_pods(s, name, "helm:" .. name, 2) end
+  end
 end
 
 -- charts ------------------------------------------------------------------------------------
@@ -1026,6 +1189,19 @@ local function concurrent_install(s)
       end
     end
   end
+  -- FAKE_CONCURRENT_DEPLOYMENTS=name[@release],...: another team's Deployments start then, two
+  -- serving pods each (another model's labels): helm-stamped for that release with @release,
+  -- else as kubectl apply leaves them
+  local deps = os.getenv("FAKE_CONCURRENT_DEPLOYMENTS") or ""
+  if deps ~= "" and (at == "" or at == tool) and not state.counters.concurrent_deployments then
+    state.counters.concurrent_deployments = 1
+    for item in deps:gmatch("[^,]+") do
+      local name, rel = item:match("^([^@]+)@?(.*)$")
+      deployment(s, name, rel ~= "" and ("helm:" .. rel) or "kubectl", 2, { other = true,
+        labels = SERVING("other-team-model"),
+        containers = { { name = "vllm", image = "ghcr.io/llm-d/llm-d-cuda:v0.4.0", restarts = 0 } } })
+    end
+  end
   local n, only = (os.getenv("FAKE_CONCURRENT_RELEASE") or ""):match("^([^@]*)@?(.*)$")
   if only ~= "" and only ~= tool then return end
   if n ~= "" and not state.counters["concurrent@" .. n] then
@@ -1177,15 +1353,18 @@ local function helm()
       if n:sub(1, 1) ~= "-" then
         if s.releases[n] then
           s.releases[n] = nil
-          for _, p in ipairs(sorted_keys(s.pods)) do
-            if s.pods[p].owner == "helm:" .. n then s.pods[p] = nil end
-          end
-          local gone = s.gateways[n] and (s.gateways[n].metadata.annotations or {})["meta.helm.sh/release-name"] == n
+          remove_deployments(s, "helm:" .. n)
           s.inferencepools[n], s.httproutes[n] = nil, nil
-          if gone then s.gateways[n] = nil end
+          local gone = {}
+          for _, g in ipairs(sorted_keys(s.gateways)) do
+            if (s.gateways[g].metadata.annotations or {})["meta.helm.sh/release-name"] == n then
+              s.gateways[g] = nil
+              gone["gateway:" .. g] = true
+            end
+          end
           for _, sv in ipairs(sorted_keys(s.services)) do
             -- the release's Services, and (garbage collection) those its Gateway owned
-            if s.services[sv].owner == "helm:" .. n or (gone and s.services[sv].owner == "gateway:" .. n) then
+            if s.services[sv].owner == "helm:" .. n or gone[s.services[sv].owner] then
               s.services[sv] = nil
             end
           end
@@ -1334,9 +1513,7 @@ local function helmfile()
       -- installed: false - apply and sync delete the release where it is installed
       if verb ~= "template" and s.releases[r.name] then
         s.releases[r.name] = nil
-        for _, p in ipairs(sorted_keys(s.pods)) do
-          if s.pods[p].owner == "helm:" .. r.name then s.pods[p] = nil end
-        end
+        remove_deployments(s, "helm:" .. r.name)
         print("Deleting release=" .. r.name)
       end
       goto next_release
@@ -1412,8 +1589,11 @@ local function run_only()
   -- FAKE_LATE_PODS: another team's serving pods start meanwhile, with the same labels
   if os.getenv("FAKE_LATE_PODS") and not state.counters.late_pods then
     state.counters.late_pods = 1
+    s.deployments = s.deployments or {}
+    s.deployments["late-team-decode"] = { owner = "helm:late-team", replicas = 2, template = { other = true,
+      labels = SERVING(), containers = { { name = "vllm", image = "ghcr.io/llm-d/llm-d-cuda:v0.4.0", restarts = 0 } } } }
     for n in os.getenv("FAKE_LATE_PODS"):gmatch("[^,]+") do
-      s.pods[n] = { owner = "helm:late-team", ready = true, other = true,
+      s.pods[n] = { owner = "helm:late-team", ready = true, other = true, deploy = "late-team-decode",
         labels = { ["llm-d.ai/inference-serving"] = "true", ["app.kubernetes.io/component"] = "vllm",
           ["llm-d.ai/role"] = "decode", ["llm-d.ai/model"] = "qwen-qwen3-0-6b" },
         containers = { { name = "vllm", image = "ghcr.io/llm-d/llm-d-cuda:v0.4.0", restarts = 0 } } }

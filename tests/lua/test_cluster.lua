@@ -27,7 +27,9 @@ local function setup(edit)
   t.write(d .. "/guide/helmfile.yaml", "releases:\n  - name: infra-sim\n    chart: llm-d-infra/llm-d-infra\n  - name: gaie-sim\n"
     .. "    chart: oci://registry.k8s.io/gateway-api-inference-extension/charts/inferencepool\n  - name: ms-sim\n"
     .. "    chart: llm-d-modelservice/llm-d-modelservice\n")
-  t.write(d .. "/guide/ms/kustomization.yaml", "resources: []\n")
+  -- the model server: a Deployment ms-decode (the fake starts two vLLM pods for it)
+  t.write(d .. "/guide/ms/kustomization.yaml", "resources:\n  - decode.yaml\n")
+  t.write(d .. "/guide/ms/decode.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ms-decode\n")
   t.write(d .. "/guide/router.values.yaml", "router: {}\n")
   t.write(d .. "/template.yaml", t.read(F .. "/llm-d-benchmark/benchmark-templates/optimized-baseline-sanity.yaml"))
   local plan = {
@@ -65,6 +67,19 @@ end
 
 local function workspace(s) return t.workspaces(s.dir)[1] end
 
+-- a Deployment's pod name as the controllers make it: <deployment>-<10 characters of the
+-- pod template's hash>-<5 random characters>, in Kubernetes' alphabet (SafeEncodeString)
+local SAFE = "[bcdfghjklmnpqrstvwxz2456789]"
+local POD_SUFFIX = "%-" .. SAFE:rep(10) .. "%-" .. SAFE:rep(5) .. "%f[^%w]"
+
+-- the pods of Deployment dname in namespace ns of the fake's state, sorted by name
+local function pods_of(st, ns, dname)
+  local out = {}
+  for n, p in pairs(st.ns[ns].pods) do if p.deploy == dname then out[#out + 1] = n end end
+  table.sort(out)
+  return out
+end
+
 local function calls(s) return t.jsonl(s.cluster .. "/calls.log") end
 
 -- "tool arg arg" for each call, workspace paths masked
@@ -74,6 +89,7 @@ local function call_lines(s, w)
     local l = c.tool .. " " .. table.concat(c.args, " ")
     l = l:gsub(w:gsub("%p", "%%%0"), "<ws>"):gsub(s.dir:gsub("%p", "%%%0"), "<dir>")
     l = l:gsub("svc/([%w%-]+) %d+:", "svc/%1 <port>:"):gsub("inference%-perf_%d+_", "inference-perf_<id>_")
+    l = l:gsub(POD_SUFFIX, "-<pod>")
     out[#out + 1] = l
   end
   return out
@@ -127,10 +143,13 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get svc -o json",
     "kubectl -n bench get pods -o json",
     "kubectl -n bench get pods -o json",
+    -- (whose each pod is: its ReplicaSet and Deployment, up to a release or object of this run)
+    "kubectl -n bench get replicasets,deployments,statefulsets -o json",
     "kubectl -n bench get inferencepool,gateway,httproute -o json",
     "kubectl -n bench get svc llm-d-baseline-model-server -o json",
     -- the serving pods: another stack's would narrow the Service's selector to this run's
     "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
+    "kubectl -n bench get replicasets,deployments,statefulsets -o json",
     "kubectl -n bench apply -f -",
     "kubectl -n bench get endpoints llm-d-baseline-model-server -o json",
     "kubectl -n bench port-forward svc/llm-d-baseline-model-server <port>:8000",
@@ -141,12 +160,14 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench cp llmdbench-harness-launcher:/requests/inference-perf_<id>_sanity_random_optimized-baseline-Qwen3-32B "
       .. "<ws>/run-a/results/inference-perf_<id>_sanity_random_optimized-baseline-Qwen3-32B",
     "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
+    "kubectl -n bench get replicasets,deployments,statefulsets -o json",
     "kubectl -n bench get nodes -o json",
     "kubectl -n bench get pods -l app.kubernetes.io/component=vllm -o json",
-    "kubectl -n bench logs ms-decode-1 -c routing-proxy --timestamps",
-    "kubectl -n bench logs ms-decode-1 -c vllm --timestamps",
-    "kubectl -n bench logs ms-decode-2 -c routing-proxy --timestamps",
-    "kubectl -n bench logs ms-decode-2 -c vllm --timestamps",
+    "kubectl -n bench get replicasets,deployments,statefulsets -o json",
+    "kubectl -n bench logs ms-decode-<pod> -c routing-proxy --timestamps",
+    "kubectl -n bench logs ms-decode-<pod> -c vllm --timestamps",
+    "kubectl -n bench logs ms-decode-<pod> -c routing-proxy --timestamps",
+    "kubectl -n bench logs ms-decode-<pod> -c vllm --timestamps",
     -- teardown: the release, the kustomize objects and the Service this run made; then verified
     "helm uninstall sim --ignore-not-found -n bench",
     "kubectl -n bench delete -k ms --ignore-not-found",
@@ -169,6 +190,8 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     -- the releases the apply installs, as helmfile lists them: only those are this run's
     "helmfile -n bench list -e istio --output json --skip-charts",
     "kubectl -n bench get pods -o json",
+    -- (whose each pod is: its ReplicaSet and Deployment, up to a release or object of this run)
+    "kubectl -n bench get replicasets,deployments,statefulsets -o json",
     "kubectl -n bench get inferencepool,gateway,httproute -o json",
     "kubectl -n bench get svc -o json",
     "kubectl -n bench port-forward svc/infra-sim-inference-gateway-istio <port>:80",
@@ -179,12 +202,14 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench cp llmdbench-harness-launcher:/requests/inference-perf_<id>_sanity_random_optimized-baseline-Qwen3-32B "
       .. "<ws>/run-b/results/inference-perf_<id>_sanity_random_optimized-baseline-Qwen3-32B",
     "kubectl -n bench get pods -l llm-d.ai/inference-serving=true -o json",
+    "kubectl -n bench get replicasets,deployments,statefulsets -o json",
     "kubectl -n bench get nodes -o json",
     "kubectl -n bench get pods -l app.kubernetes.io/component=vllm -o json",
-    "kubectl -n bench logs ms-sim-decode-1 -c routing-proxy --timestamps",
-    "kubectl -n bench logs ms-sim-decode-1 -c vllm --timestamps",
-    "kubectl -n bench logs ms-sim-decode-2 -c routing-proxy --timestamps",
-    "kubectl -n bench logs ms-sim-decode-2 -c vllm --timestamps",
+    "kubectl -n bench get replicasets,deployments,statefulsets -o json",
+    "kubectl -n bench logs ms-sim-decode-<pod> -c routing-proxy --timestamps",
+    "kubectl -n bench logs ms-sim-decode-<pod> -c vllm --timestamps",
+    "kubectl -n bench logs ms-sim-decode-<pod> -c routing-proxy --timestamps",
+    "kubectl -n bench logs ms-sim-decode-<pod> -c vllm --timestamps",
     -- its three releases; the route and gateway infra-sim made went with it (checked, not swept)
     "helm uninstall gaie-sim infra-sim ms-sim --ignore-not-found -n bench",
     "kubectl -n bench get httproute,gateway -o json",
@@ -206,7 +231,12 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
   t.eq(st.stack.hardware, "8× NVIDIA H100 80GB HBM3 on 1 node") -- the fake's one node, 8 GPUs
   t.eq(st.stack.decode_image, "ghcr.io/llm-d/llm-d-cuda:v0.4.0")
   t.eq(st.baseline, true)
-  t.ok(t.read(w .. "/run-a/results/vllm-logs/ms-decode-1_vllm.log"):find("GPU KV cache size", 1, true))
+  local vlogs = {}
+  for n in lfs.dir(w .. "/run-a/results/vllm-logs") do
+    if n:gsub(POD_SUFFIX, "-<pod>") == "ms-decode-<pod>_vllm.log" then vlogs[#vlogs + 1] = n end
+  end
+  t.eq(#vlogs, 2, "a log of each of ms-decode's two pods")
+  t.ok(t.read(w .. "/run-a/results/vllm-logs/" .. vlogs[1]):find("GPU KV cache size", 1, true))
   -- PVC and namespace kept, the stack gone
   local cs = state(s)
   t.ok(cs.ns.bench.pvcs["llmd-benchmark-results"], "the PVC is kept")
@@ -631,7 +661,7 @@ t.test("failures: image pull, never ready, deploy error, no logs (no teardown), 
   local s = setup()
   local r = compare(s, nil, { FAKE_FAIL = "imagepull" })
   t.eq(r.code, 1)
-  t.ok(r.stdout:find("pod ms-decode-1 is in ImagePullBackOff", 1, true), r.stdout)
+  t.ok(r.stdout:gsub(POD_SUFFIX, "-<pod>"):find("pod ms-decode-<pod> is in ImagePullBackOff", 1, true), r.stdout)
   -- the failed run keeps its stack for --resume, and says so
   t.ok(r.stdout:find("whatever was deployed is left in place", 1, true))
   t.ok(r.stdout:find("llmdlua compare.lua --resume ", 1, true))
@@ -645,7 +675,8 @@ t.test("failures: image pull, never ready, deploy error, no logs (no teardown), 
   s = setup()
   r = compare(s, nil, { FAKE_FAIL = "notready" })
   t.eq(r.code, 1)
-  t.ok(r.stdout:find("the stack was not ready within 3 s (not ready: ms-decode-1, ms-decode-2, sim-epp)", 1, true),
+  t.ok(r.stdout:gsub(POD_SUFFIX, "-<pod>"):find("the stack was not ready within 3 s (not ready: ms-decode-<pod>, "
+    .. "ms-decode-<pod>, sim-epp-<pod>)", 1, true),
     r.stdout)
 
   s = setup()
@@ -677,7 +708,7 @@ t.test("a benchmark that fails once is re-run after restarting the vLLM pods", f
   t.ok(r.stdout:find("the harness stopped early", 1, true), r.stdout)
   local lines = table.concat(call_lines(s, w), "\n")
   -- (clusterfix3 2) by name: run A's two decode pods (fake.lua: vllm_pods), not by label
-  t.ok(lines:find("kubectl -n bench delete pod ms-decode-1 ms-decode-2 --ignore-not-found", 1, true), lines)
+  t.ok(lines:find("kubectl -n bench delete pod ms-decode-<pod> ms-decode-<pod> --ignore-not-found", 1, true), lines)
   -- the failed attempt's results are kept beside the good ones
   t.eq(lfs.attributes(w .. "/run-a/results-attempt-1", "mode"), "directory")
 end)
@@ -758,8 +789,8 @@ t.test("baseline: no endpoints is an error that lists the pods' labels", functio
   end)
   local r = compare(s)
   t.eq(r.code, 1)
-  t.ok(r.stdout:find("service llm-d-baseline-model-server selects llm-d.ai/inference-serving=true but has no "
-    .. "endpoints; pods and their labels: sim-epp {app=sim-epp}", 1, true), r.stdout)
+  t.ok(r.stdout:gsub(POD_SUFFIX, "-<pod>"):find("service llm-d-baseline-model-server selects llm-d.ai/inference-serving=true but has no "
+    .. "endpoints; pods and their labels: sim-epp-<pod> {app=sim-epp}", 1, true), r.stdout)
 end)
 
 t.test("plan validation names every bad key", function()
@@ -974,11 +1005,12 @@ t.test("teardown removes what this run deployed; another release in the namespac
   t.eq(r.code, 0, r.stdout .. r.stderr)
   local ns = state(s).ns.bench
   t.ok(ns.releases["a-team-infra"], "the other release is kept")
-  t.ok(ns.gateways["a-team-infra"] and ns.httproutes["a-team-infra"], "its gateway and route are kept")
+  -- (llm-d-infra names its Gateway <release>-inference-gateway)
+  t.ok(ns.gateways["a-team-infra-inference-gateway"] and ns.httproutes["a-team-infra"], "its gateway and route are kept")
   t.ok(ns.services["a-team-infra-inference-gateway-istio"], "its gateway Service is kept")
   t.eq(ns.releases.sim, nil)
   t.eq(ns.releases["infra-sim"], nil)
-  t.eq(ns.gateways["infra-sim"], nil)
+  t.eq(ns.gateways["infra-sim-inference-gateway"], nil)
   local lines = table.concat(call_lines(s, workspace(s)), "\n")
   t.ok(not lines:find("delete httproute --all", 1, true) and not lines:find("delete gateway --all", 1, true),
     "no sweep: " .. lines)
@@ -990,7 +1022,7 @@ t.test("teardown removes what this run deployed; another release in the namespac
     if o.name == "teardown" and o.stack == "b" then msg = o.message end
   end
   t.ok(msg:find("removed what this run deployed (releases: gaie-sim, infra-sim, ms-sim; routes: infra-sim; "
-    .. "gateways: infra-sim; kustomize: none); verified gone; 1 other release(s)", 1, true), msg)
+    .. "gateways: infra-sim-inference-gateway; kustomize: none); verified gone; 1 other release(s)", 1, true), msg)
   -- what each run deployed is in the workspace
   local dep = json.read(workspace(s) .. "/run-a/deployed.json")
   t.eq(dep.releases, { "sim" })
@@ -1056,7 +1088,8 @@ t.test("the workload comes from the benchmark config; each teardown says what it
     .. "service: llm-d-baseline-model-server); verified gone; 0 other release(s), PVCs and namespace bench kept\n", 1,
     true), r.stdout)
   t.ok(r.stdout:find("]   removed what this run deployed (releases: gaie-sim, infra-sim, ms-sim; routes: infra-sim; "
-    .. "gateways: infra-sim; kustomize: none); verified gone; 0 other release(s), PVCs and namespace bench kept\n", 1,
+    .. "gateways: infra-sim-inference-gateway; kustomize: none); verified gone; 0 other release(s), PVCs and namespace "
+    .. "bench kept\n", 1,
     true), r.stdout)
   -- the plan's own workload wins
   s = setup(function(plan) plan.runs.b.benchmark.workload = "chat" end)
@@ -1221,9 +1254,10 @@ t.test("kustomize: an object of the same name already in the namespace is refuse
     t.ok(not c:find("apply -k", 1, true) and not c:find("delete -k", 1, true) and not c:match("^helm upgrade .* sim "),
       "nothing of run A ran: " .. c)
   end
-  -- its own ConfigMap (none there before): applied, and deleted by its teardown
+  -- its own ConfigMap (none there before): applied, and deleted by its teardown (beside the
+  -- model server's Deployment, whose pods the baseline Service needs)
   s = setup()
-  t.write(s.dir .. "/guide/ms/kustomization.yaml", "resources:\n  - cm.yaml\n")
+  t.write(s.dir .. "/guide/ms/kustomization.yaml", "resources:\n  - cm.yaml\n  - decode.yaml\n")
   t.write(s.dir .. "/guide/ms/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shared-config\n")
   r = compare(s, nil, { FAKE_OTHER_OBJECTS = "ConfigMap/unrelated" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
@@ -1353,15 +1387,23 @@ t.test("logs: every container of the vLLM pods, the sidecar too, and the previou
   t.eq(r.code, 0, r.stdout .. r.stderr)
   local dir = workspace(s) .. "/run-a/results/vllm-logs"
   local got = {}
-  for n in lfs.dir(dir) do if n:match("%.log$") then got[#got + 1] = n end end
+  local pods = {}
+  for n in lfs.dir(dir) do
+    if n:match("%.log$") then
+      got[#got + 1] = n:gsub(POD_SUFFIX, "-<pod>")
+      pods[n:match("^(.-)_")] = true
+    end
+  end
   table.sort(got)
   -- by hand: 2 pods x (routing-proxy, vllm, vllm's previous container)
-  t.eq(got, { "ms-decode-1_routing-proxy.log", "ms-decode-1_vllm.log", "ms-decode-1_vllm.previous.log",
-    "ms-decode-2_routing-proxy.log", "ms-decode-2_vllm.log", "ms-decode-2_vllm.previous.log" })
-  t.ok(t.read(dir .. "/ms-decode-1_vllm.previous.log"):find("CUDA out of memory", 1, true))
-  t.ok(t.read(dir .. "/ms-decode-1_routing-proxy.log"):find("routing proxy", 1, true))
+  t.eq(got, { "ms-decode-<pod>_routing-proxy.log", "ms-decode-<pod>_routing-proxy.log", "ms-decode-<pod>_vllm.log",
+    "ms-decode-<pod>_vllm.log", "ms-decode-<pod>_vllm.previous.log", "ms-decode-<pod>_vllm.previous.log" })
+  local one = next(pods)
+  t.eq(select(2, next(pods, one)) ~= nil and 2 or 1, 2, "two pods")
+  t.ok(t.read(dir .. "/" .. one .. "_vllm.previous.log"):find("CUDA out of memory", 1, true))
+  t.ok(t.read(dir .. "/" .. one .. "_routing-proxy.log"):find("routing proxy", 1, true))
   local lines = table.concat(call_lines(s, workspace(s)), "\n")
-  t.ok(lines:find("kubectl -n bench logs ms-decode-1 -c vllm --timestamps --previous", 1, true), lines)
+  t.ok(lines:find("kubectl -n bench logs ms-decode-<pod> -c vllm --timestamps --previous", 1, true), lines)
   t.ok(not lines:find("routing-proxy --timestamps --previous", 1, true), "no previous of a container never restarted")
 end)
 
@@ -1928,10 +1970,11 @@ t.test("baseline Service, readiness and restarts: this run's serving pods, never
     ["llm-d.ai/role"] = "decode", ["llm-d.ai/model"] = "qwen-qwen3-0-6b" })
   local lines = table.concat(call_lines(s, workspace(s)), "\n")
   -- (clusterfix3 2) this run's pods, by name
-  t.ok(lines:find("kubectl -n bench delete pod ms-decode-1 ms-decode-2 --ignore-not-found", 1, true), lines)
-  local ns = state(s).ns.bench
-  t.eq(ns.pods["a-team-ms-decode-1"].containers[1].restarts, 0, "a-team's pods were not restarted")
-  t.eq(ns.pods["ms-decode-1"], nil, "run A's pods went with its teardown")
+  t.ok(lines:find("kubectl -n bench delete pod ms-decode-<pod> ms-decode-<pod> --ignore-not-found", 1, true), lines)
+  -- (a deleted pod is replaced under a new name: theirs kept theirs, never named in a delete)
+  t.eq(#pods_of(state(s), "bench", "a-team-ms-decode"), 2, "a-team's pods are there")
+  t.ok(not lines:find("delete pod[^\n]*a%-team"), "a-team's pods were not restarted")
+  t.eq(#pods_of(state(s), "bench", "ms-decode"), 0, "run A's pods went with its teardown")
   t.ok(not lines:find("logs a-team", 1, true), "no log of theirs collected")
   local st = json.read(workspace(s) .. "/run-a/run_state.json")
   t.eq(st.stack.decode_image, "ghcr.io/llm-d/llm-d-cuda:v0.4.0", "their image (v0.3.0) is not this run's")
@@ -1944,7 +1987,8 @@ t.test("baseline Service, readiness and restarts: this run's serving pods, never
   end)
   r = compare(s, nil, { FAKE_OTHER_RELEASE = "1", FAKE_OTHER_SAME_MODEL = "1" })
   t.eq(r.code, 1, r.stdout .. r.stderr)
-  t.ok(r.stdout:find("run a: another stack's serving pods in bench (a-team-ms-decode-1, a-team-ms-decode-2) carry "
+  t.ok(r.stdout:gsub(POD_SUFFIX, "-<pod>"):find("run a: another stack's serving pods in bench (a-team-ms-decode-<pod>, "
+    .. "a-team-ms-decode-<pod>) carry "
     .. "every label this run's share; no selector picks this run's alone", 1, true), r.stdout)
 end)
 
@@ -2279,7 +2323,8 @@ end)
 -- helm's meta.helm.sh/release-name of one of its releases, what it applied by name, what a
 -- controller made for one of its Gateways (ownerReference). Expected by hand from the fake's
 -- charts: run A (helm release sim, a router chart) makes Service sim-epp; run B (helmfile
--- gaie-sim, infra-sim, ms-sim) makes Gateway and HTTPRoute infra-sim (helm-stamped), Service
+-- gaie-sim, infra-sim, ms-sim) makes HTTPRoute infra-sim and Gateway infra-sim-inference-gateway
+-- (helm-stamped; llm-d-infra's gateway.yaml names it <release>-inference-gateway), Service
 -- gaie-sim-epp (helm-stamped) and Istio's infra-sim-inference-gateway-istio (owned by the
 -- Gateway).
 t.test("routes, gateways and services another team makes during the deploy are not this run's, nor torn down",
@@ -2300,12 +2345,12 @@ t.test("routes, gateways and services another team makes during the deploy are n
   local da = json.read(w .. "/run-a/deployed.json")
   t.eq({ da.httproutes, da.gateways, da.services }, { {}, {}, { "sim-epp" } })
   local db = json.read(w .. "/run-b/deployed.json")
-  t.eq({ db.httproutes, db.gateways, db.services }, { { "infra-sim" }, { "infra-sim" },
+  t.eq({ db.httproutes, db.gateways, db.services }, { { "infra-sim" }, { "infra-sim-inference-gateway" },
     { "gaie-sim-epp", "infra-sim-inference-gateway-istio" } })
   -- theirs are still there after both teardowns; ours are gone
   local ns = state(s).ns.bench
   t.ok(ns.httproutes["team-b-route"] and ns.gateways["team-b-gw"] and ns.services["a-team-b-gateway"], "kept")
-  t.eq({ ns.httproutes["infra-sim"], ns.gateways["infra-sim"] }, {})
+  t.eq({ ns.httproutes["infra-sim"], ns.gateways["infra-sim-inference-gateway"] }, {})
   for _, l in ipairs(call_lines(s, w)) do t.ok(not l:find("team%-b"), "no call names theirs: " .. l) end
 end)
 
@@ -2338,19 +2383,22 @@ t.test("a restart after a failed benchmark deletes this run's pods by name, not 
   local r = compare(s, nil, { FAKE_LATE_PODS = "late-team-decode-1,late-team-decode-2",
     FAKE_FAIL_ONCE = "bench_stderr" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
-  t.ok(r.stdout:find("  restarting the vLLM pods to empty their KV cache: ms-decode-1, ms-decode-2 (this run's, by "
+  t.ok(r.stdout:gsub(POD_SUFFIX, "-<pod>"):find("  restarting the vLLM pods to empty their KV cache: ms-decode-<pod>, "
+    .. "ms-decode-<pod> (this run's, by "
     .. "name)\n", 1, true), r.stdout)
   local w = workspace(s)
   local deletes = {}
   for _, l in ipairs(call_lines(s, w)) do if l:find(" delete pod", 1, true) then deletes[#deletes + 1] = l end end
-  t.eq(deletes, { "kubectl -n bench delete pod ms-decode-1 ms-decode-2 --ignore-not-found" })
+  t.eq(deletes, { "kubectl -n bench delete pod ms-decode-<pod> ms-decode-<pod> --ignore-not-found" })
   local ns = state(s).ns.bench
   t.eq(ns.pods["late-team-decode-1"].containers[1].restarts, 0, "theirs not restarted")
   t.eq(ns.pods["late-team-decode-2"].containers[1].restarts, 0, "theirs not restarted")
   -- the controllers of run A's pods when it was first ready (fake.lua: owner_refs, a Deployment's
-  -- ReplicaSet <name>-7c9f5d8b4 for the decode pods ms-decode-N and the router's sim-epp)
-  t.eq(json.read(w .. "/run-a/deployed.json").pod_owners, { "ReplicaSet/ms-decode-7c9f5d8b4",
-    "ReplicaSet/sim-epp-7c9f5d8b4" })
+  -- ReplicaSet <name>-<10-character hash> for the decode pods and the router's sim-epp)
+  local po = json.read(w .. "/run-a/deployed.json").pod_owners
+  t.eq(#po, 2, po)
+  t.ok(po[1]:match("^ReplicaSet/ms%-decode%-" .. SAFE:rep(10) .. "$"), po[1])
+  t.ok(po[2]:match("^ReplicaSet/sim%-epp%-" .. SAFE:rep(10) .. "$"), po[2])
   -- nor were they waited for after the restart, nor their logs collected, nor are they left to
   -- tear down: run A's teardown is complete
   t.ok(r.stdout:find("pods Ready 3/3", 1, true) and not r.stdout:find("pods Ready 5/5", 1, true), r.stdout)
@@ -2381,4 +2429,145 @@ t.test("made_by: helm's stamps, Istio's Gateway ownerReference without controlle
   t.eq(cluster.made_by { metadata = { name = "applied", annotations = {
     ["kubectl.kubernetes.io/last-applied-configuration"] = "{}" } } }, { gateways = {} })
   t.eq(cluster.made_by {}, { gateways = {} })
+end)
+
+-- (clusterfix4 1) Pods another team starts in the namespace during this run's deploy, before
+-- its stack is first ready: FAKE_CONCURRENT_DEPLOYMENTS, Deployments team-c-decode
+-- (helm-stamped for release team-c) and team-d-decode (kubectl-applied, no stamp), two
+-- serving pods each, started during run A's helm upgrade. They carry the serving label, so
+-- until now wait_ready counted them (Ready 7/7), recorded their ReplicaSets as this run's and
+-- a restart deleted them. Now a pod is this run's only when its chain of owners -
+-- ReplicaSet, Deployment - leads to a release of this run's or an object it applied (run A:
+-- release sim's sim-epp, kustomize ms's Deployment ms-decode): 3 pods, by hand.
+t.test("pods another team starts during the deploy are not this run's: not waited for, restarted, served, torn down",
+  function()
+  local s = setup(function(plan) plan.runs.b = { label = "after", existing = { results = TREAT } } end)
+  s.env.FAKE_RESULTS = BASE
+  local r = compare(s, nil, { FAKE_CONCURRENT_DEPLOYMENTS = "team-c-decode@team-c,team-d-decode",
+    FAKE_CONCURRENT_AT = "helm", FAKE_FAIL_ONCE = "bench_stderr" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("pods Ready 3/3", 1, true) and not r.stdout:find("pods Ready 7/7", 1, true), r.stdout)
+  local w = workspace(s)
+  local lines = table.concat(call_lines(s, w), "\n")
+  -- the restart: run A's two decode pods by name, none of theirs
+  local deletes = {}
+  for l in lines:gmatch("[^\n]+") do if l:find(" delete pod", 1, true) then deletes[#deletes + 1] = l end end
+  t.eq(deletes, { "kubectl -n bench delete pod ms-decode-<pod> ms-decode-<pod> --ignore-not-found" })
+  t.ok(not lines:find("team%-[cd]"), "no call names their pods or Deployments:\n" .. lines)
+  -- the controllers recorded at first readiness: run A's two ReplicaSets only
+  local po = json.read(w .. "/run-a/deployed.json").pod_owners
+  t.eq(#po, 2, po)
+  t.ok(po[1]:match("^ReplicaSet/ms%-decode%-") and po[2]:match("^ReplicaSet/sim%-epp%-"), po)
+  -- the baseline Service selects run A's decode pods' labels, the model among them: theirs
+  -- (another model) are not behind it, so not smoke-tested or benchmarked
+  local applied
+  for _, c in ipairs(calls(s)) do
+    if c.tool == "kubectl" and table.concat(c.args, " ") == "-n bench apply -f -" and c.stdin:find("kind: Service", 1, true) then
+      applied = yaml.load(c.stdin)
+    end
+  end
+  t.eq(applied.spec.selector["llm-d.ai/model"], "qwen-qwen3-0-6b")
+  -- theirs survive both teardown and restart, under their names; run A is torn down
+  local st = state(s)
+  t.eq(#pods_of(st, "bench", "team-c-decode"), 2)
+  t.eq(#pods_of(st, "bench", "team-d-decode"), 2)
+  t.ok(st.ns.bench.deployments["team-c-decode"] and st.ns.bench.deployments["team-d-decode"], "theirs kept")
+  t.eq(#pods_of(st, "bench", "ms-decode"), 0)
+  t.ok(json.read(w .. "/run-a/deployed.json").torn_down, "run A torn down")
+end)
+
+-- The chain on its own: pod -> ReplicaSet -> Deployment -> helm's release stamp, or an object
+-- applied by name; a chain that breaks (an owner gone) is not counted as this run's.
+t.test("chain_resolver: a pod's owners up to a release or an applied object", function()
+  local objs = {
+    { kind = "ReplicaSet", metadata = { name = "a-rs", ownerReferences = { { kind = "Deployment", name = "a",
+      apiVersion = "apps/v1", controller = true } } } },
+    { kind = "Deployment", metadata = { name = "a", annotations = { ["meta.helm.sh/release-name"] = "mine",
+      ["meta.helm.sh/release-namespace"] = "bench" } } },
+    { kind = "ReplicaSet", metadata = { name = "b-rs", ownerReferences = { { kind = "Deployment", name = "b",
+      apiVersion = "apps/v1", controller = true } } } },
+    { kind = "Deployment", metadata = { name = "b", annotations = { ["meta.helm.sh/release-name"] = "theirs" } } },
+    { kind = "ReplicaSet", metadata = { name = "c-rs", ownerReferences = { { kind = "Deployment", name = "c",
+      apiVersion = "apps/v1", controller = true } } } },
+    { kind = "Deployment", metadata = { name = "c" } },
+    { kind = "Deployment", metadata = { name = "x", annotations = { ["meta.helm.sh/release-name"] = "mine",
+      ["meta.helm.sh/release-namespace"] = "elsewhere" } } },
+    { kind = "ReplicaSet", metadata = { name = "x-rs", ownerReferences = { { kind = "Deployment", name = "x",
+      apiVersion = "apps/v1", controller = true } } } },
+  }
+  local asked = {}
+  local ctx = { ns = "bench", k = { json = function(_, a)
+    asked[#asked + 1] = table.concat(a, " ")
+    if a[2] == "replicasets,deployments,statefulsets" then return { items = objs } end
+    return nil -- (one by name: not found)
+  end } }
+  local chain = cluster.chain_resolver(ctx, { releases = { "mine" }, applied = { "Deployment/c" } })
+  local function pod(rs)
+    return { metadata = { name = "p", ownerReferences = rs and { { kind = "ReplicaSet", name = rs,
+      apiVersion = "apps/v1", controller = true } } or nil } }
+  end
+  t.eq(chain(pod("a-rs")), "ours")                       -- release mine, this namespace
+  t.eq(chain(pod("b-rs")), "theirs")                     -- another release's
+  t.eq(chain(pod("c-rs")), "ours")                       -- Deployment/c applied by this run
+  t.eq(chain(pod("x-rs")), "theirs")                     -- release mine of another namespace
+  t.eq(chain(pod(nil)), "theirs")                        -- a bare pod nobody of ours made
+  t.eq(chain(pod("gone-rs")), "unknown")                 -- its ReplicaSet cannot be read
+  t.eq(asked, { "get replicasets,deployments,statefulsets", "get replicaset.apps gone-rs" })
+end)
+
+-- (clusterfix4 2) What a custom deploy creates without a manifest: kubectl create fails when
+-- the object exists (AlreadyExists), so one that succeeded is this run's: recorded, its pods
+-- counted, deleted by name at teardown.
+t.test("a custom deploy's kubectl create deployment is recorded and torn down; created_by reads the calls", function()
+  t.eq(cluster.created_by("kubectl", { "create", "deployment", "cache", "--image=redis" }),
+    { { kind = "Deployment", resource = "deployment", name = "cache" } })
+  t.eq(cluster.created_by("kubectl", { "create", "secret", "generic", "tok", "--from-literal=a=b" }),
+    { { kind = "Secret", resource = "secret", name = "tok" } })
+  t.eq(cluster.created_by("kubectl", { "expose", "deployment/cache", "--port", "80", "--name", "cache-svc" }),
+    { { kind = "Service", resource = "service", name = "cache-svc" } })
+  t.eq(cluster.created_by("kubectl", { "create", "deployment", "cache", "--image=redis", "--dry-run=client" }), {})
+  t.eq(cluster.created_by("kubectl", { "create", "-f", "x.yaml" }), {})
+  t.eq(cluster.created_by("helm", { "install", "x", "y" }), {})
+  local s = setup(function(plan)
+    plan.runs.b = { label = "after", existing = { results = TREAT } }
+    plan.runs.a.deploy = { method = "custom", guide_dir = plan.runs.a.deploy.guide_dir, model = "Qwen/Qwen3-0.6B",
+      kustomize = "ms", commands = {
+        { "helm", "upgrade", "--install", "sim", "oci://ghcr.io/llm-d/charts/llm-d-router-standalone", "-f",
+          "router.values.yaml" },
+        { "kubectl", "create", "deployment", "kv-cache", "--image=redis" } } }
+  end)
+  s.env.FAKE_RESULTS = BASE
+  local r = compare(s)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("  Deployment kv-cache: made by kubectl create of the deploy (kubectl fails when one exists, so "
+    .. "this run's): recorded, teardown deletes it\n", 1, true), r.stdout)
+  -- its pod is this run's (its chain: ReplicaSet, Deployment kv-cache): 2 + 1 + 1
+  t.ok(r.stdout:find("pods Ready 4/4", 1, true), r.stdout)
+  local lines = table.concat(call_lines(s, workspace(s)), "\n")
+  t.ok(lines:find("kubectl -n bench delete deployment kv-cache --ignore-not-found", 1, true), lines)
+  t.eq(state(s).ns.bench.deployments["kv-cache"], nil, "torn down")
+  t.eq(#pods_of(state(s), "bench", "kv-cache"), 0)
+end)
+
+-- (clusterfix4 1) A stack never ready records no controllers of its pods; its teardown then
+-- checks that none of its pods is left by their chain of owners: another team's pods started
+-- during its deploy (FAKE_CONCURRENT_DEPLOYMENTS) are not "left", and stay.
+t.test("teardown of a stack never ready: another team's pods from during the deploy are neither left nor removed",
+  function()
+  local s = setup(function(plan) plan.runs.b = { label = "after", existing = { results = TREAT } } end)
+  local env = { FAKE_CONCURRENT_DEPLOYMENTS = "team-c-decode@team-c,team-d-decode", FAKE_CONCURRENT_AT = "helm" }
+  env.FAKE_FAIL = "notready"
+  local r = compare(s, nil, env)
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("the stack was not ready within 3 s", 1, true), r.stdout)
+  local w = workspace(s)
+  t.eq(#json.read(w .. "/run-a/deployed.json").pod_owners, 0, "none recorded")
+  env.FAKE_FAIL = false
+  r = compare(s, { "--resume", w, "--step", "90" }, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(json.read(w .. "/run-a/deployed.json").torn_down, "run A torn down, nothing of it left")
+  local st = state(s)
+  t.eq(#pods_of(st, "bench", "team-c-decode"), 2)
+  t.eq(#pods_of(st, "bench", "team-d-decode"), 2)
+  t.eq(#pods_of(st, "bench", "ms-decode"), 0)
 end)

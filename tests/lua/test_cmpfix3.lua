@@ -44,29 +44,7 @@ t.test("a tok/s capacity row beside a req/s 'not shown to differ' (gap wide) quo
   t.ok(not row.evidence:find("+100.0 %", 1, true), row.evidence)
 end)
 
--- The CSV row of metric key in comparison.csv's text: its cells (RFC 4180, as written).
-local function csv_row(csv, key)
-  local line = csv:match("\n" .. key:gsub("%p", "%%%0") .. ",[^\n]*")
-  assert(line, "no CSV row " .. key)
-  local cells, pos = {}, 1
-  line = line:sub(2)
-  while pos <= #line + 1 do
-    if line:sub(pos, pos) == '"' then
-      local j, text = pos + 1, {}
-      while true do
-        local q = line:find('"', j, true)
-        text[#text + 1] = line:sub(j, q - 1)
-        if line:sub(q + 1, q + 1) == '"' then text[#text + 1] = '"'; j = q + 2 else pos = q + 2; break end
-      end
-      cells[#cells + 1] = table.concat(text)
-    else
-      local c = line:find(",", pos, true) or #line + 1
-      cells[#cells + 1] = line:sub(pos, c - 1)
-      pos = c + 1
-    end
-  end
-  return cells
-end
+local csv_row = t.csv_row
 
 t.test("the max sustained throughput's order is said alike in the md, HTML, JSON and CSV", function()
   -- the demo pair (python3 on the stage files' successes.throughput.requests_per_sec):

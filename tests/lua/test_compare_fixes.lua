@@ -281,14 +281,8 @@ end)
 -- llm-d-1p1d 3.4852279198137848 and 697.045583962757, on 4 GPUs 0.8713069799534462 and
 -- 174.26139599068924. Neither saturated (max sustained = the highest achieved, a lower bound).
 local function csv_row(csv, key)
-  local line = csv:match("\n" .. key .. ",[^\n]*")
-  t.ok(line, key .. " in the CSV:\n" .. csv)
-  -- (RFC 4180: the note is the one quoted field)
-  local head, note = line:sub(2):match('^(.-),"(.*)",,$')
-  if not head then head, note = line:sub(2):match("^(.-),([^,]*),,$") end
-  local f = {}
-  for x in (head .. ","):gmatch("([^,]*),") do f[#f + 1] = x end
-  return { key = f[1], unit = f[2], a = f[3], b = f[4], delta = f[5], pct = f[6], verdict = f[7], note = note }
+  local f = t.csv_row(csv, key)
+  return { key = f[1], unit = f[2], a = f[3], b = f[4], delta = f[5], pct = f[6], verdict = f[7], note = f[11] }
 end
 
 t.test("5: the CSV has the Headline's per-GPU max sustained and output tok/s rows, with their N/A reasons", function()

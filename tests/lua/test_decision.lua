@@ -1527,10 +1527,12 @@ t.test("one metric truly different (TTFT 1.5x) keeps its verdict after Holm; the
   end
   -- CSV: the raw and the adjusted p, the family size, in new columns at the end
   local csv = t.read(w .. "/comparison.csv")
-  t.ok(csv:find("^metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,family_size\n"))
+  t.ok(csv:find("^metric,unit,a,b,delta,change_pct,verdict,test,p_value,effect_pct,note,p_adjusted,family_size,"
+    .. "a_bound,b_bound\n"))
   local line = csv:match("\nttft_p50_ms,[^\n]*")
   t.ok(line:find("," .. json.encode(by.ttft_p50_ms.p_value) .. ",", 1, true), line)
-  t.ok(line:find("," .. json.encode(by.ttft_p50_ms.p_adjusted) .. ",21$"), line)
+  -- (then the two bound columns, empty in a performance row)
+  t.ok(line:find("," .. json.encode(by.ttft_p50_ms.p_adjusted) .. ",21,,$"), line)
   -- markdown and HTML: the evidence names both p-values and the family
   for _, f in ipairs { "comparison_report.md", "comparison_report.html" } do
     local text = t.read(w .. "/" .. f)

@@ -199,8 +199,14 @@ t.test("treatments.lua: the same label twice is repeats; the report written in m
   t.ok(md:find("No treatment can be ranked: capacity at SLO is unknown for every one.", 1, true), md)
   t.ok(not md:find("highest in capacity", 1, true), md)
   -- said once for every load point that lacks it, as the tables name it, with the option to change
-  t.ok(md:find("| - | a | N/A (TTFT p90 unknown at every load point: vLLM's benchmark recorded no TTFT p90: the run's "
+  t.ok(md:find("| - | b\\<i>\\& | N/A (TTFT p90 unknown: vLLM's benchmark recorded no TTFT p90: the run's "
     .. "--metric-percentiles left out 90) |", 1, true), md)
+  -- a's folders sent different requests (llm-d-1p1d 7999.0 input tokens a request at 3.6
+  -- req/s, llm-d-2p1d 9999.0 at 5.5: python3 on the files, 25 % apart): two workloads, whose
+  -- capacity is N/A for that before any metric is missing (compare.lua's rule)
+  t.ok(md:find("| - | a | N/A (a's load points sent different requests, point 1, 3.6 req/s offered, 3 repeats: 7999.0 "
+    .. "input and 200.0 output tokens per request; point 2, 5.5 req/s offered, 3 repeats: 9999.0 input and 100.0 "
+    .. "output tokens per request, so a capacity between them would mix two workloads) |", 1, true), md)
   -- every N/A says why, in one level of parentheses
   t.ok(not md:find("| N/A |", 1, true) and not md:find("N/A (N/A", 1, true), md)
   t.ok(md:find("| N/A (no e2el statistics, the run's --percentile-metrics left out e2el) |", 1, true), md)

@@ -329,6 +329,30 @@ function M.compare(extra, env)
   return ws[#ws], r
 end
 
+-- The CSV row of metric key in comparison.csv's text: its cells (RFC 4180, as written).
+function M.csv_row(csv, key)
+  local line = csv:match("\n" .. key:gsub("%p", "%%%0") .. ",[^\n]*")
+  assert(line, "no CSV row " .. key)
+  local cells, pos = {}, 1
+  line = line:sub(2)
+  while pos <= #line + 1 do
+    if line:sub(pos, pos) == '"' then
+      local j, text = pos + 1, {}
+      while true do
+        local q = line:find('"', j, true)
+        text[#text + 1] = line:sub(j, q - 1)
+        if line:sub(q + 1, q + 1) == '"' then text[#text + 1] = '"'; j = q + 2 else pos = q + 2; break end
+      end
+      cells[#cells + 1] = table.concat(text)
+    else
+      local c = line:find(",", pos, true) or #line + 1
+      cells[#cells + 1] = line:sub(pos, c - 1)
+      pos = c + 1
+    end
+  end
+  return cells
+end
+
 -- A hand-made run model (harness "synthetic"): stages {rate | concurrency, values}, in
 -- order, none of them warm-up.
 function M.run_of(stages)

@@ -5,6 +5,7 @@
 */
 #include <math.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "prom.h"
@@ -409,6 +410,65 @@ int main(void)
         /* the fast paths ran, and so did the errors */
         CHECK(hits > lines / 2);
         CHECK(failed > 100 && skipped > 100);
+    }
+
+    TEST("whole-number values on the cache's path read as strtod reads them; near misses as before")
+    {
+        /* A gauge scraped three times: the first scrape fills the pod's cache, the next two
+           read their value on its path (whole_value for "digits.0\n", json_number_in for
+           the rest). The truth for a valid value is libc's strtod of its text; for every
+           value, the same aggregator reading every line in full (no_cache). */
+        static const char *const tails[] = {".0\n",   ".0\n", ".0\n",   ".0\n", ".00\n", ".5\n",
+                                            ".0\r\n", "\n",   ".0e0\n", ".\n",  ".01\n"};
+        uint64_t whole = 0, valid = 0, wrong = 0;
+        for (int run = 0; run < 4000; run++) {
+            char value[40], text[3][96];
+            unsigned nd = 1 + rnd(17); /* 16 and 17 digits: past whole_value's 15 */
+            size_t k = 0;
+            for (unsigned i = 0; i < nd; i++)
+                value[k++] = (char)('0' + (i == 0 && rnd(4) != 0 ? 1 + rnd(9) : rnd(10)));
+            const char *tail = tails[rnd(sizeof tails / sizeof tails[0])];
+            (void)snprintf(value + k, sizeof value - k, "%s", tail);
+            (void)snprintf(text[0], sizeof text[0], "# TYPE g gauge\ng{e=\"0\"} 1.0\nh 2.0\n");
+            for (int j = 1; j < 3; j++)
+                (void)snprintf(text[j], sizeof text[j], "# TYPE g gauge\ng{e=\"0\"} %sh 2.0\n",
+                               value);
+            PromAgg a, b;
+            prom_agg_init(&a);
+            prom_agg_init(&b);
+            b.no_cache = 1;
+            int ok = 1;
+            for (int j = 0; j < 3 && ok; j++) {
+                int ra = prom_agg_add(&a, "p", text[j], strlen(text[j]), 1000 + 15 * j, "f");
+                int rb = prom_agg_add(&b, "p", text[j], strlen(text[j]), 1000 + 15 * j, "f");
+                ok = ra == rb && (ra == 0 || strcmp(a.err, b.err) == 0) && same_agg(&a, &b);
+            }
+            if (!ok)
+                fprintf(stderr, "value '%s': %s / %s\n", value, a.err, b.err);
+            CHECK(ok);
+            /* JSON's grammar: no leading zero; the tails ".0\n", ".00\n", ".5\n", ".01\n",
+               ".0e0\n" make a number of it */
+            int json_ok = (value[0] != '0' || nd == 1) && strchr(tail, '\r') == NULL &&
+                          strcmp(tail, "\n") != 0 && strcmp(tail, ".\n") != 0;
+            if (json_ok) {
+                valid++;
+                double want = strtod(value, NULL);
+                size_t at[1];
+                CHECK(prom_agg_find(&a, "g", at, 1) == 1);
+                if (a.series[at[0]].last_v != want) {
+                    wrong++;
+                    fprintf(stderr, "value '%s': %.17g, strtod %.17g\n", value,
+                            a.series[at[0]].last_v, want);
+                }
+            }
+            whole += a.whole;
+            prom_agg_free(&a);
+            prom_agg_free(&b);
+        }
+        CHECK(wrong == 0);
+        /* both paths ran: whole numbers (two scrapes each, plus the "h 2.0" lines), and the
+           rest */
+        CHECK(whole > 4000 && valid > 2000);
     }
 
     return test_report();

@@ -180,7 +180,9 @@ or an error (a bad config, stale rows); 2 a usage error; 130 interrupted (rerun 
       timeout = timeout, force = o.force })
     os.exit(ok and 0 or 1)
   else
-    io.stderr:write(cmd and ("autobench.lua: unknown command '" .. cmd .. "'\n") or "", USAGE)
+    local near = cmd and require("llmd.opts").closest(cmd, { "compare", "plan", "run", "validate" })
+    io.stderr:write(cmd and ("autobench.lua: unknown command '%s'%s\n"):format(cmd,
+      near and (" (did you mean %s?)"):format(near) or "") or "", USAGE)
     os.exit(2)
   end
 end

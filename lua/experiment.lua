@@ -87,14 +87,23 @@ if not rok then
   if tostring(all_ok):match("interrupted") then
     if not started then fail("interrupted before the experiment started: nothing was deployed", 130) end
     if o.dry_run then
-      fail(("interrupted during the dry run: nothing was deployed. To run it: %s"):format(next_command()), 130)
+      local gone = started.scratch and ("\n" .. require("llmd.cluster").remove_dry_run(started)) or ""
+      fail(("interrupted during the dry run: nothing was deployed. To run it: %s%s"):format(next_command(), gone), 130)
     end
     fail(("interrupted; state saved in %s.\n%s\nContinue with: %s"):format(started.ws.path, xr.left_text(started),
       next_command(started.ws.path)), 130)
   end
+  if started and started.scratch then
+    fail(("%s\n%s"):format(tostring(all_ok), require("llmd.cluster").remove_dry_run(started)))
+  end
   fail(all_ok)
 end
-io.write(("\nExperiment workspace: %s\n"):format(ctx.ws.path))
+if ctx.scratch then
+  -- a fresh dry run's workspace holds nothing to resume: removed, as compare.lua's is
+  io.write("\n", require("llmd.cluster").remove_dry_run(ctx), "\n")
+else
+  io.write(("\nExperiment workspace: %s\n"):format(ctx.ws.path))
+end
 -- what is still deployed, and where, when a stack was kept or a treatment failed
 if not all_ok or #xr.left_deployed(ctx) > 0 then io.write(xr.left_text(ctx), "\n") end
 -- a --step subset that did what it was asked: which treatments it left pending, and how to

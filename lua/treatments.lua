@@ -12,7 +12,7 @@ local args = require "llmd.args"
 local lfs = require "lfs"
 
 -- --run and --workload may repeat: taken out before the other options are parsed
-local runs, rest, workloads = {}, {}, {}
+local runs, rest, workloads, gpus = {}, {}, {}, {}
 do
   local i = 1
   while i <= #arg do
@@ -21,7 +21,24 @@ do
     if a == "--run" then v = arg[i + 1]; i = i + 1 end
     local w = a:match("^%-%-workload=(.*)$")
     if a == "--workload" then w = arg[i + 1]; i = i + 1 end
-    if w then
+    local g = a:match("^%-%-gpus=(.*)$")
+    if a == "--gpus" then g = arg[i + 1]; i = i + 1 end
+    if g then
+      -- --gpus LABEL=N[,LABEL=N...]: the accelerators each treatment ran on
+      for item in tostring(g):gmatch("[^,]+") do
+        local label, n = item:match("^([^=]+)=(%d+)$")
+        if not label or tonumber(n) < 1 then
+          io.stderr:write(("treatments.lua: --gpus %s: '%s': expected LABEL=N, N a whole number >= 1\n")
+            :format(tostring(g), item))
+          os.exit(2)
+        end
+        gpus[#gpus + 1] = { label = label, n = tonumber(n) }
+      end
+      if g == "" then
+        io.stderr:write("treatments.lua: --gpus: expected LABEL=N[,LABEL=N...]\n")
+        os.exit(2)
+      end
+    elseif w then
       -- --workload NAME=LABEL,LABEL,...: these treatments ran workload NAME
       local name, labels = w:match("^([^=]+)=(.+)$")
       if not name then
@@ -52,13 +69,18 @@ end
 
 local o = args.parse(rest, {
   usage = "llmdlua treatments.lua (--run LABEL=DIR ... | --results DIR | EXPERIMENT_WORKSPACE) "
-    .. "[--workload NAME=LABEL,...] [--slo SPEC] [--out DIR] [--harness NAME] [--quiet] [--tolerant]",
+    .. "[--workload NAME=LABEL,...] [--gpus LABEL=N,...] [--slo SPEC] [--out DIR] [--harness NAME] [--quiet] "
+    .. "[--tolerant]",
   help = [[
   --run LABEL=DIR           a treatment's results folder (repeat the option; the same LABEL
                             twice makes the folders repeats of one treatment)
   --workload NAME=LABEL,... these treatments ran workload NAME (repeat the option, one per
                             workload; then every treatment needs one): ranked, tested and set
                             on the Pareto front only among those of their own workload
+  --gpus LABEL=N,...        the accelerators each treatment ran on (repeat or list them):
+                            where they differ, the report says it is not like for like on
+                            cost, gives the ranking's figures per GPU and names no winner
+                            on totals (else the results' count, where they give one)
   --results DIR             every subfolder of DIR is a treatment (llm-d-benchmark's layout)
   --slo SPEC                ttft_p90_ms=200,error_rate_pct=1: capacity at SLO, the ranking by it
                             (an experiment workspace: default the slo: of its plan.yaml)
@@ -123,6 +145,15 @@ if o.results then
   -- (the report goes into the current folder, as with --run: a results folder is the
   -- harness's, often shared or read-only, and is never written into unless --out says so)
 end
+-- one treatment is no comparison: refused, never "Comparison Across 1 Treatments"
+if #runs > 0 and #list < 2 then
+  fail(("--run: only one treatment (%s) given: a comparison needs two or more labels (the same label repeated "
+    .. "makes its folders repeats of one treatment)"):format(list[1].label), 2)
+end
+if o.results and #list < 2 then
+  fail(("--results %s: %s, a comparison needs two or more treatment subfolders"):format(o.results,
+    #list == 0 and "no subfolder" or ("one subfolder (%s)"):format(list[1].label)), 2)
+end
 if o[1] then
   local w = o[1]:gsub("/+$", "")
   local eok, exl = pcall(require("llmd.treatments").experiment_list, w, { harness = o.harness })
@@ -159,6 +190,23 @@ if #workloads > 0 then
       :format(table.concat(missing, ", ")), 2)
   end
   list.workload_source = "named with --workload"
+end
+
+-- --gpus: each label a treatment's, given once
+if #gpus > 0 then
+  local by = {}
+  for _, t in ipairs(list) do by[t.label] = t end
+  for _, g in ipairs(gpus) do
+    local t = by[g.label]
+    if not t then
+      local labels = {}
+      for _, x in ipairs(list) do labels[#labels + 1] = x.label end
+      fail(("--gpus %s=%d: no treatment is labelled %s (the treatments: %s)"):format(g.label, g.n, g.label,
+        table.concat(labels, ", ")), 2)
+    end
+    if t.gpus and t.gpus ~= g.n then fail(("--gpus: %s is given twice, %d and %d"):format(g.label, t.gpus, g.n), 2) end
+    t.gpus = g.n
+  end
 end
 
 -- an experiment's SLO is its plan's (experiment.lua ranked by it; a re-run without --slo

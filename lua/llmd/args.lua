@@ -54,7 +54,15 @@ function M.parse(argv, spec)
       name = name or a:sub(3)
       local key = name:gsub("%-", "_")
       local kind = spec.options[key]
-      if kind == nil then usage_error(spec, "unknown option --" .. name) end
+      if kind == nil then
+        -- a misspelt option names the one it most likely meant (llmd.opts.closest, the
+        -- project's one suggestion rule): --dryrun, --a-lable
+        local names = {}
+        for k in pairs(spec.options) do names[#names + 1] = "--" .. k:gsub("_", "-") end
+        table.sort(names)
+        local near = require("llmd.opts").closest("--" .. name, names)
+        usage_error(spec, "unknown option --" .. name .. (near and (" (did you mean " .. near .. "?)") or ""))
+      end
       if kind == true then
         if value then usage_error(spec, "--" .. name .. " takes no value") end
         out[key] = true

@@ -51,7 +51,9 @@ function M.validate(plan, name, opts)
         local l = {}
         for x in pairs(keys) do l[#l + 1] = x end
         table.sort(l)
-        bad(key .. "." .. tostring(k), "unknown key (known: " .. table.concat(l, ", ") .. ")")
+        local near = type(k) == "string" and require("llmd.opts").closest(k, l)
+        bad(key .. "." .. tostring(k), ("unknown key (%sknown: %s)"):format(near and ("did you mean %s? "):format(near)
+          or "", table.concat(l, ", ")))
       end
     end
   end
@@ -1190,9 +1192,9 @@ local function save_state(ctx, x)
     end
     workload = M.config_workloads(text)
   end
-  say(ctx, "  workload: %s", workload and (workload .. (r.benchmark.workload and " (the plan's benchmark.workload)"
-    or " (the workload: of the benchmark config)")) or "unknown (no benchmark.workload in the plan, no workload: in "
-    .. "the benchmark config)")
+  say(ctx, "  workload: %s", workload and (workload .. (r.benchmark.workload and (" (%s)"):format(r.workload_from
+    or "the plan's benchmark.workload") or " (the workload: of the benchmark config)"))
+    or "unknown (no benchmark.workload in the plan, no workload: in the benchmark config)")
   local image, hw = "unknown", "unknown"
   local i, h = images_and_hardware(ctx, x) -- a dry run prints the reads it does not make
   if not ctx.dry_run then

@@ -48,7 +48,10 @@ function M.validate(plan, name)
       local l = {}
       for x in pairs(KNOWN) do l[#l + 1] = x end
       table.sort(l)
-      bad(tostring(k), "unknown key (known: " .. table.concat(l, ", ") .. ")")
+      -- (did you mean: llmd.opts.closest, as the experiment file's keys say it)
+      local near = type(k) == "string" and require("llmd.opts").closest(k, l)
+      bad(tostring(k), ("unknown key (%sknown: %s)"):format(near and ("did you mean %s? "):format(near) or "",
+        table.concat(l, ", ")))
     end
   end
   if plan.namespaces ~= nil then
@@ -207,8 +210,10 @@ local function stack_ctx(ctx, s)
     local b = ex.deep_copy(plan.benchmark)
     b.attempts = b.attempts or ctx.exp.run_controls.treatment_max_attempts
     b.workload = rt.name
+    -- (where the workload's name came from, for the log: the run treatment, never "the
+    -- plan's benchmark.workload" when the plan has none)
     runs[rt.name] = { label = s .. "/" .. rt.name, baseline = plan.baseline, deploy = deploy, benchmark = b,
-      info = plan.info }
+      info = plan.info, workload_from = ("the experiment's run treatment %s"):format(rt.name) }
     commands[rt.name] = {}
   end
   local out = ctx.parallel > 1 and prefixed(ctx.out, "[" .. s .. "] ") or ctx.out
@@ -612,11 +617,14 @@ function M.run(exp, plan, opts)
     error(("--skip-teardown keeps every stack: %d setup treatments need %d namespaces (the plan lists %d)")
       :format(#setup_list, #setup_list, #names), 0)
   end
-  local w
+  local w, made
   if opts.resume then
     w = { path = opts.resume:gsub("/+$", ""), name = opts.resume:gsub("/+$", ""):match("[^/]+$") }
   else
     local parent = plan.parent or "."
+    -- a dry run's workspace goes when it ends, with the parent folders made for it (as
+    -- compare.lua's: llmd.cluster.remove_dry_run), so that the real run's name is not taken
+    if opts.dry_run then made = ws.missing_folders(parent) end
     -- a name taken (another experiment started in the same second) gets a suffix -2, -3, ...
     w = ws.create { parent = parent, base = os.date("llm-d-experiment-" .. exp.name:gsub("[^%w%-_.]", "_")
       .. "-%Y%m%d-%H%M%S") }
@@ -632,6 +640,7 @@ function M.run(exp, plan, opts)
     exp = exp, plan = plan, ws = w, out = out, t0 = os.time(), dry_run = opts.dry_run, bins = bins, pool = pool,
     parallel = parallel, stop_on_error = opts.stop_on_error, skip_teardown = opts.skip_teardown,
     resume = opts.resume ~= nil, stacks = {}, results = {}, setup = {}, run_by_name = {},
+    scratch = opts.dry_run and not opts.resume or nil, made_folders = made,
     timeouts = { ready = t.ready or 900, benchmark = t.benchmark or 0, smoke = t.smoke or 120, poll = t.poll or 5 },
   }
   for _, rt in ipairs(exp.run_treatments) do ctx.run_by_name[rt.name] = rt end

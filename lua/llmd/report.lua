@@ -1278,6 +1278,7 @@ local function capacity_per(c, k)
   end
   return out
 end
+M.capacity_per = capacity_per -- (treatments.lua orders per GPU by the same rule)
 
 -- The Delta and Change cells of a capacity row (unit " req/s" or " tok/s") from the range
 -- both runs' spans allow (decision.capacity_gap: each run's measured bracket, or the

@@ -147,10 +147,20 @@ function M.identical_treatments(list)
       end
       if found then
         local bytes = same_files(found[1], found[2])
-        out[#out + 1] = ("treatments %s and %s hold the same results (%s and %s: %s): this compares a run with "
-          .. "itself, not two configurations; give each treatment's own results"):format(a.label, b.label,
-            found[1].dir, found[2].dir, bytes and "the same files, byte for byte"
-              or "the files differ, but every figure of every stage is equal to the last digit")
+        local how = bytes and "the same files, byte for byte"
+          or "the files differ, but every figure of every stage is equal to the last digit"
+        if a.workload and b.workload and a.workload ~= b.workload then
+          -- of two workloads (an experiment's run treatments): never compared with each
+          -- other, so no "run with itself"; but one set of results cannot be both workloads'
+          out[#out + 1] = ("treatments %s and %s hold the same results (%s and %s: %s), though they are of two "
+            .. "different workloads (%s and %s): the same results were given for both, likely a mistake (a folder "
+            .. "copied, or a workload that did not change what was sent); give each workload's own results")
+            :format(a.label, b.label, found[1].dir, found[2].dir, how, a.workload, b.workload)
+        else
+          out[#out + 1] = ("treatments %s and %s hold the same results (%s and %s: %s): this compares a run with "
+            .. "itself, not two configurations; give each treatment's own results"):format(a.label, b.label,
+              found[1].dir, found[2].dir, how)
+        end
       end
     end
   end
@@ -624,6 +634,7 @@ local function grouped_model(groups, opts)
     local sub = M.model(g.list, { slo = opts.slo, one_workload = true, latency_choice = choice })
     local w = g.workload
     m.rank_by, m.pareto_latency, m.pareto_latency_key = sub.rank_by, sub.pareto_latency, sub.pareto_latency_key
+    m.pareto_latency_note = sub.pareto_latency_note
     m.latency_choice, m.latency_keys = sub.latency_choice, sub.latency_keys
     local labels = {}
     for _, x in ipairs(sub.treatments) do
@@ -643,15 +654,23 @@ local function grouped_model(groups, opts)
       end
     end
     size = size + (sub.family and sub.family.size or 0)
-    local best = sub.ranking[1] and sub.ranking[1].proven and sub.ranking[1].label or nil
+    -- (never a best on totals between treatments on different numbers of accelerators)
+    local best = not sub.cost and sub.ranking[1] and sub.ranking[1].proven and sub.ranking[1].label or nil
     m.workloads[#m.workloads + 1] = { workload = w, treatments = labels, verdict = sub.verdict, best = best or false,
       common_text = sub.common_text or false, common_why = sub.common_why or false, family = sub.family,
       common_load = sub.common_load or false, common_axis = sub.common_axis or false,
-      signature = g.signature or false }
+      signature = g.signature or false, latency_at_common = M.latency_at_common_json(sub.latency_at_common_test),
+      cost = sub.cost and sub.cost.text or false }
     -- in a few words, never "not shown to differ" where the measured loads order the first
     -- two (untested, but an order: its own verdict says so next)
     local r1 = sub.ranking[1]
     local lead = best and ("best: %s."):format(best)
+      or sub.latency_best and ("best at the common load: %s (lower %s, shown by repeats)."):format(sub.latency_best,
+        table.concat((function()
+          local n = {}
+          for i, k in ipairs(sub.latency_at_common_test.keys) do n[i] = metrics.get(k).label end
+          return n
+        end)(), " and "))
       or r1 and r1.order_certain and ("%s first by the figures, above %s as the measured loads order them, "
         .. "untested (no treatment shown best by repeats)."):format(r1.label, sub.ranking[2].label)
       or "not shown to differ (no treatment shown best)."
@@ -680,6 +699,237 @@ local function grouped_model(groups, opts)
   return m
 end
 
+-- The treatments labelled in labels (tied at the top of the ranking) compared on latency at
+-- the common load: on the SLOs' latency metrics (else the TTFT percentile the latency table
+-- compares), each treatment's repeats at that load against the lowest one's, by the
+-- decision layer's test on repeats (Welch, or the exact test), every test of this one family
+-- Holm-adjusted. A treatment is named (best) only where it has the lowest figure of every
+-- metric and each of its tests is below alpha after the adjustment and at least the
+-- practical threshold (decision.MIN_EFFECT); otherwise the text says why none is. Returns
+-- {best = label | nil, text, tests = {{key, a, b, p, p_adjusted}}} or nil (no common load,
+-- no latency metric).
+function M.latency_at_common(m, T, labels, slo)
+  if not m.common_load then return nil end
+  local keys = {}
+  for _, s in ipairs(slo or {}) do
+    if metrics.get(s.key).unit == "ms" then keys[#keys + 1] = s.key end
+  end
+  if #keys == 0 and m.latency_choice.ttft and m.latency_choice.ttft.common then
+    keys[1] = m.latency_choice.ttft.key
+  end
+  if #keys == 0 then return nil end
+  local by = {}
+  for _, x in ipairs(T) do by[x.label] = x end
+  local where = m.common_text and ("at the common load (%s)"):format(m.common_text) or "at the common load"
+  local tests, fam_in, untested, lowest = {}, {}, {}, {}
+  for _, key in ipairs(keys) do
+    local low
+    for _, l in ipairs(labels) do
+      local e = by[l].at_common[key]
+      local v = e and e.value
+      if v == nil then
+        untested[#untested + 1] = ("%s's %s is unknown there"):format(l, metrics.get(key).label)
+      elseif not (e.ci and e.ci.samples) then
+        untested[#untested + 1] = ("%s has no repeats measured there%s"):format(l,
+          e.interpolated and " (its figure is interpolated)" or "")
+      elseif not low or v < by[low].at_common[key].value then
+        low = l
+      end
+    end
+    lowest[key] = low
+    if low then
+      for _, l in ipairs(labels) do
+        local e, el = by[l].at_common[key], by[low].at_common[key]
+        if l ~= low and e and e.value and e.ci and e.ci.samples then
+          local r = decision.repeat_test(e.ci.samples, el.ci.samples)
+          local row = { key = key, best = low, other = l, a = e.value, b = el.value, test = r }
+          tests[#tests + 1] = row
+          if r and r.p then fam_in[#fam_in + 1] = { id = #tests, p = r.p } end
+        end
+      end
+    end
+  end
+  local fam = decision.family(fam_in)
+  local best, shown, parts = nil, true, {}
+  for _, key in ipairs(keys) do
+    if best == nil then best = lowest[key] elseif lowest[key] ~= best then shown = false end
+  end
+  if #untested > 0 or not best then shown = false end
+  for i, row in ipairs(tests) do
+    row.p, row.p_adjusted = row.test and row.test.p or nil, fam.adjusted[i]
+    local eff = decision.effect_pct(row.a, row.b)
+    row.effect_pct = eff
+    local ok = row.p_adjusted and row.p_adjusted < decision.ALPHA and eff and math.abs(eff) >= decision.MIN_EFFECT
+    if not ok then shown = false end
+    local how
+    if not row.p then
+      how = ("untested: %s"):format(row.test and row.test.identical and "the repeats are identical"
+        or "no test of these repeats")
+    else
+      how = ("%s, p = %s, Holm-adjusted %s over %d test%s"):format(
+        row.test.test == "welch" and "Welch t" or decision.test_name(row.test), decision.fmt_p(row.p),
+        decision.fmt_p(row.p_adjusted), fam.size, fam.size == 1 and "" or "s")
+      if not ok then
+        how = how .. (eff and math.abs(eff) < decision.MIN_EFFECT
+          and ("; %+.1f %%, below the practical threshold of %g %%"):format(eff, decision.MIN_EFFECT)
+          or "; not shown to differ")
+      end
+    end
+    parts[#parts + 1] = ("%s %s %s against %s for %s (%s)"):format(row.best, metrics.get(row.key).label,
+      metrics.format(row.key, row.b), metrics.format(row.key, row.a), row.other, how)
+  end
+  local names = {}
+  for _, key in ipairs(keys) do names[#names + 1] = metrics.get(key).label end
+  local what = table.concat(names, " and ")
+  local res = { keys = keys, tests = tests, family_size = fam.size }
+  if shown then
+    res.best = best
+    -- (not "best at" an unmeasured load: the figure is at the load every one sustained)
+    res.text = ("%s has the lowest %s %s, shown by repeats: %s.")
+      :format(best, what, where, table.concat(parts, "; "))
+  else
+    res.text = ("Nor is one shown lower on %s %s%s%s."):format(what, where,
+      #parts > 0 and (": " .. table.concat(parts, "; ")) or "",
+      #untested > 0 and ((#parts > 0 and "; " or ": ") .. table.concat(untested, "; ")) or "")
+  end
+  return res
+end
+
+-- Whether the treatments ranked (x.gpus: their accelerator counts, nil unknown) are like for
+-- like on cost: nil when every count is known and equal, or none is known (nothing says they
+-- differ); otherwise {text = the banner, differ = true when two known counts differ,
+-- unknown = labels, per_gpu = {{label, gpus, value}} in order per GPU (figures only,
+-- untested) where every count is known}.
+local function bound_prefix(text)
+  text = text or ""
+  for _, p in ipairs { "≥ ", "< ", "about " } do
+    if text:sub(1, #p) == p then return p end
+  end
+  return ""
+end
+
+function M.cost_note(ranked, by_cap, texts_by_label)
+  local known, unknown, counts = {}, {}, {}
+  for _, x in ipairs(ranked) do
+    if x.gpus then
+      known[#known + 1] = x
+      counts[x.gpus] = true
+    else
+      unknown[#unknown + 1] = x.label
+    end
+  end
+  local n = 0
+  for _ in pairs(counts) do n = n + 1 end
+  if #known == 0 then
+    -- no count known, but the values the setups were deployed with say their replicas
+    -- differ (an experiment's decode.replicas 1 against 2): more hardware, not known how much
+    local hw, kinds = {}, {}
+    for _, x in ipairs(ranked) do
+      if x.hardware then
+        hw[#hw + 1] = ("%s %s"):format(x.label, x.hardware)
+        kinds[x.hardware] = true
+      end
+    end
+    local k = 0
+    for _ in pairs(kinds) do k = k + 1 end
+    if k < 2 then return nil end
+    table.sort(hw)
+    return { differ = true, unknown = unknown, text = ("Not like for like on cost: the setups' replicas differ (%s), "
+      .. "and their GPU counts are unknown (the values give no parallelism.tensor: give it there, or "
+      .. "treatments.lua WORKSPACE --gpus LABEL=N), so %s is "
+      .. "not compared per GPU and the totals below, which favour the one with more hardware, name no winner on "
+      .. "cost."):format(table.concat(hw, "; "), by_cap and "capacity at SLO" or "max sustained throughput") }
+  end
+  if n == 1 and #unknown == 0 then return nil end
+  local what = by_cap and "capacity at SLO" or "max sustained throughput"
+  local parts = {}
+  for _, x in ipairs(known) do
+    parts[#parts + 1] = ("%s %g GPU%s"):format(x.label, x.gpus, x.gpus == 1 and "" or "s")
+  end
+  local res = { differ = n > 1, unknown = unknown }
+  if #unknown > 0 then
+    res.text = ("Not like for like on cost: %s; %s unknown (give --gpus LABEL=N), so %s is not compared per GPU "
+      .. "and the totals below, which favour the one with more hardware, name no winner on cost."):format(
+      table.concat(parts, ", "), table.concat(unknown, ", "), what)
+    return res
+  end
+  -- every count known, and they differ: the figures per GPU, in their order
+  local per = {}
+  for _, x in ipairs(known) do
+    local v = x.rank_value
+    per[#per + 1] = { label = x.label, gpus = x.gpus, value = v and v / x.gpus or nil, text = v
+      and ("%s%s per GPU"):format(bound_prefix((texts_by_label or {})[x.label]),
+        metrics.format("throughput_req_s", v / x.gpus))
+      or "unknown" }
+  end
+  table.sort(per, function(a, b)
+    if (a.value or -1) ~= (b.value or -1) then return (a.value or -1) > (b.value or -1) end
+    return a.label < b.label
+  end)
+  local texts = {}
+  for i, p in ipairs(per) do texts[i] = ("%s %s"):format(p.label, p.text) end
+  res.per_gpu = per
+  -- by capacity, each place per GPU against the next by compare.lua's per-GPU rule: both
+  -- capacities (their ranges from repeats, their brackets) divided by the accelerators
+  -- (report.capacity_per), then decision.capacity_evidence; by max sustained throughput,
+  -- the figures only
+  local shown
+  if by_cap then
+    local by, per_cap = {}, require("llmd.report").capacity_per
+    for _, x in ipairs(known) do by[x.label] = x end
+    local said = {}
+    for i = 1, #per - 1 do
+      local x, nxt = by[per[i].label], by[per[i + 1].label]
+      local ev = decision.capacity_evidence(per_cap(nxt.capacity, nxt.gpus), per_cap(x.capacity, x.gpus),
+        decision.MIN_EFFECT, { runs = { nxt, x }, error_dispersion = { a = nxt.error_dispersion,
+          b = x.error_dispersion } })
+      per[i].vs_next = ev.verdict
+      local function rate(v) return metrics.format("throughput_req_s", v) end
+      if ev.verdict == "B higher" then
+        said[#said + 1] = ("%s above %s per GPU, shown by repeats"):format(x.label, nxt.label)
+      elseif ev.verdict == "A higher" then
+        said[#said + 1] = ("%s above %s per GPU by the repeats, against the figures"):format(nxt.label, x.label)
+      elseif ev.ordered and ev.passed_rps and ev.failed_rps then
+        said[#said + 1] = ("%s above %s per GPU: untested, but the measured loads order them: %s met the SLO at %s "
+          .. "per GPU, %s already failed it at %s per GPU"):format(x.label, nxt.label, x.label, rate(ev.passed_rps),
+          nxt.label, rate(ev.failed_rps))
+      elseif ev.beyond_ceiling and ev.ceiling_rps then
+        said[#said + 1] = ("%s above %s per GPU: untested, but %s achieved at most %s per GPU at any load"):format(
+          x.label, nxt.label, nxt.label, rate(ev.ceiling_rps))
+      else
+        said[#said + 1] = ("%s and %s per GPU: %s"):format(x.label, nxt.label,
+          ev.verdict == "unknown" and "not known" or ev.verdict == "untested" and "untested, not ordered"
+          or "not shown to differ")
+      end
+      if i == 1 and (ev.verdict == "B higher" or ev.ordered or ev.beyond_ceiling) then shown = x.label end
+    end
+    res.evidence = said
+    texts[#texts] = texts[#texts] .. "; " .. table.concat(said, "; ")
+  end
+  res.best_per_gpu = shown
+  res.text = ("Not like for like on cost: %s. Per GPU, %s: %s (%s; a lower bound stays one)%s."):format(
+    table.concat(parts, ", "), what, table.concat(texts, ", "), by_cap and "each against the next per GPU as "
+    .. "compare.lua orders them" or "by the figures, untested per GPU",
+    ranked[1] and per[1] and per[1].label ~= ranked[1].label
+      and ("; the order per GPU is not the totals' order: %s first per GPU, %s on totals"):format(per[1].label,
+        ranked[1].label) or "")
+  return res
+end
+
+-- M.latency_at_common's result as treatments.json holds it (false when there was none).
+function M.latency_at_common_json(r)
+  if not r then return false end
+  local json = require "llmd.json"
+  local tests = {}
+  for i, row in ipairs(r.tests) do
+    tests[i] = { key = row.key, lowest = row.best, other = row.other, lowest_value = row.b, other_value = row.a,
+      test = row.test and row.test.test or false, p = row.p or false, p_adjusted = row.p_adjusted or false,
+      effect_pct = row.effect_pct or false }
+  end
+  return { best = r.best or false, keys = json.array(r.keys), tests = json.array(tests), family_size = r.family_size,
+    text = r.text }
+end
+
 -- opts.slo: llmd.decision.parse_slo's list. Returns the model the templates render.
 function M.model(list, opts)
   opts = opts or {}
@@ -695,7 +945,11 @@ function M.model(list, opts)
     if t.load_error then error(t.load_error .. " (the comparison needs every treatment's results)", 0) end
     local pts = lp.points(t.run)
     local sat = lp.saturation(pts)
+    -- its accelerator count: given (--gpus), else the results' (a benchmark report's stack)
+    local gpus = tonumber(t.gpus) or (t.run.gpus and t.run.gpus > 0 and t.run.gpus) or nil
     local x = { label = t.label, status = t.status, reasons = t.reasons, partial = t.partial, harness = t.run.harness,
+      gpus = gpus, gpus_source = t.gpus and "given" or gpus and (t.run.gpus_source or "the results") or nil,
+      hardware = t.hardware,
       folders = #t.dirs, points = pts, n_points = #pts, saturation = sat,
       -- an error-rate SLO its repeats disagree on beyond chance: it orders no capacity
       error_dispersion = decision.error_slo_dispersion(t.run, pts, slo) }
@@ -1418,10 +1672,36 @@ function M.model(list, opts)
     if #tied > 1 then
       m.verdict = ("No treatment is shown to be best: %s tie at the highest figure of %s, %s; %s is %s."):format(
         table.concat(tied, " and "), m.rank_by, fig(m.ranking[1].text), ranked[1].label, m.ranking[1].vs_next_text)
+      -- the figure that ties them orders nothing, but their latency at the common load may:
+      -- tested there (as compare.lua's matched load), so that a treatment clearly faster is
+      -- named, never "not shown to differ" beside a table that shows it
+      local at_load = M.latency_at_common(m, T, tied, slo)
+      if at_load and at_load.best then
+        -- the evidence first: the one shown faster, then why the ranking's figure cannot say
+        m.latency_best, m.latency_at_common_test = at_load.best, at_load
+        m.verdict = ("%s is best at the common load: %s The %s does not order them: %s tie at its highest "
+          .. "figure, %s; %s is %s."):format(at_load.best, at_load.text, m.rank_by, table.concat(tied, " and "),
+          fig(m.ranking[1].text), ranked[1].label, m.ranking[1].vs_next_text)
+      elseif at_load then
+        m.latency_at_common_test = at_load
+        m.verdict = m.verdict .. " " .. at_load.text
+      end
     else
       m.verdict = ("No treatment is shown to be best: %s has the highest figure of %s, %s, but %s."):format(
         ranked[1].label, m.rank_by, m.ranking[1].text, m.ranking[1].vs_next_text)
     end
+  end
+
+  -- treatments on different numbers of accelerators are not like for like on cost: a setup
+  -- with more hardware "wins" on totals. Said first, with the figures per GPU where every
+  -- count is known (as compare.lua's per-GPU rows), and no winner named on totals
+  local rank_texts = {}
+  for i, x in ipairs(ranked) do rank_texts[x.label] = m.ranking[i] and m.ranking[i].text end
+  local cost = M.cost_note(ranked, by_cap, rank_texts)
+  if cost then
+    m.cost = cost
+    m.latency_best = nil
+    m.verdict = cost.text .. " On totals (not per GPU): " .. m.verdict
   end
 
   if #failed > 0 then m.verdict = m.verdict .. " " .. failed_text() end
@@ -1443,6 +1723,20 @@ function M.model(list, opts)
   -- lower E2E latency at the common load, at the percentile the latency table compares (p90
   -- where every treatment has it: M.latency_choice)
   local lat_col = m.latency_choice.latency
+  -- where not every treatment has a percentile of E2E latency (vLLM's benchmark without e2el
+  -- in --percentile-metrics), the front is built on a latency they all have, TTFT, else
+  -- TPOT, else ITL, and says so (m.pareto_latency_note), never "none" for want of E2E latency
+  if not (lat_col and lat_col.common) then
+    for _, metric in ipairs { "ttft", "tpot", "itl" } do
+      local c = m.latency_choice[metric]
+      if c and c.common then
+        m.pareto_latency_note = ("%s, as not every treatment has a percentile of E2E latency (%s)"):format(
+          metrics.get(c.key).label, lat_col and "only some have one" or "none has one")
+        lat_col = c
+        break
+      end
+    end
+  end
   local lat_key = lat_col and lat_col.key or "latency_p90_ms"
   m.pareto_latency, m.pareto_latency_key = metrics.get(lat_key).label, lat_key
   m.front, m.dominated, m.pareto_excluded = {}, {}, {}
@@ -1625,6 +1919,16 @@ function M.present(m, opts)
     verdict = m.verdict, slo_text = m.slo_text or false, rank_by = m.rank_by, family = m.family,
     ranking = m.ranking, front = m.front, dominated = m.dominated, pareto_excluded = m.pareto_excluded,
     pareto_latency = m.pareto_latency, common_rps = m.common_rps, common_why = m.common_why,
+    pareto_latency_note = m.pareto_latency_note or false,
+    -- the places below are on totals: what the headline says of the GPU counts, per workload
+    cost_notes = (function()
+      local notes = {}
+      if m.cost then notes[1] = m.cost.text end
+      for _, w in ipairs(m.workloads or {}) do
+        if w.cost then notes[#notes + 1] = (#m.workloads > 1 and (w.workload .. ": ") or "") .. w.cost end
+      end
+      return #notes > 0 and notes or false
+    end)(),
     common_axis = m.common_axis,
     pareto_not_compared = m.pareto_not_compared or {},
     common_text = m.common_text, common_load = m.common_load,
@@ -1722,6 +2026,19 @@ function M.present(m, opts)
     end
     v.treatments[#v.treatments + 1] = t
   end
+  -- the latency table's rows grouped by workload (each workload's rows together, in the
+  -- order the workloads are ranked, each in the list's order), as only rows of one workload
+  -- are compared; without workloads, the list's order
+  v.latency_treatments = {}
+  local wrank = {}
+  for i, w in ipairs(m.workloads or {}) do wrank[w.workload] = i end
+  for i, t in ipairs(v.treatments) do v.latency_treatments[i] = { t = t, i = i } end
+  table.sort(v.latency_treatments, function(a, b)
+    local wa, wb = wrank[a.t.workload] or 0, wrank[b.t.workload] or 0
+    if wa ~= wb then return wa < wb end
+    return a.i < b.i
+  end)
+  for i, x in ipairs(v.latency_treatments) do v.latency_treatments[i] = x.t end
   return v
 end
 
@@ -1767,6 +2084,9 @@ function M.write_report(out, list, opts)
     common_sustained = m.common_sustained, saturated_at_common = json.array(m.saturated_at_common),
     failing_at_common = json.array(m.failing_at_common or {}),
     common_unlike = json.array(m.common_unlike or {}),
+    latency_at_common = M.latency_at_common_json(m.latency_at_common_test),
+    cost = m.cost and { text = m.cost.text, differ = m.cost.differ, unknown = json.array(m.cost.unknown),
+      per_gpu = m.cost.per_gpu and json.array(m.cost.per_gpu) or false } or false,
     dominated = json.array(m.dominated), front = json.array(m.front),
     pareto_excluded = json.array(m.pareto_excluded or {}),
     pareto_not_compared = json.array(m.pareto_not_compared or {}),
@@ -1774,6 +2094,7 @@ function M.write_report(out, list, opts)
     -- the latency percentiles compared (p90 where every treatment has it, else the one they
     -- share) and the one the Pareto front reads, by key and as labelled in the reports
     latency_keys = json.array(m.latency_keys or {}), pareto_latency = m.pareto_latency,
+    pareto_latency_note = m.pareto_latency_note,
     pareto_latency_key = m.pareto_latency_key, latency_note = v.latency_note or nil,
     workload_apart = m.workload_apart and json.array(m.workload_apart) or nil,
     ranking = json.array {}, treatments = json.array {} }
@@ -2213,6 +2534,32 @@ end
 -- run treatments the load points of one curve when they are a load sweep (no two of them
 -- at the same offered load), else each setup x run pair on its own. Returns the list
 -- (with .experiment and .unit, the unit said in words).
+-- A setup treatment's accelerators, from the values it was deployed with (its
+-- plan/values-override.yaml: the plan's values, the constants and its own overrides): for
+-- decode and prefill, replicas x GPUs per replica (parallelism.tensor x parallelism.data,
+-- data 1 when not given). Returns the count (nil when a role's replicas or tensor
+-- parallelism is not in the values: the chart's defaults are not known here) and what the
+-- values say ("decode.replicas 2", nil when they say no replicas).
+function M.setup_gpus(path)
+  local ok, v = pcall(require("llmd.yaml").load_file, path)
+  if not ok or type(v) ~= "table" then return nil, nil end
+  local total, known, said = 0, true, {}
+  for _, role in ipairs { "decode", "prefill" } do
+    local r = type(v[role]) == "table" and v[role] or nil
+    local reps = r and tonumber(r.replicas)
+    if reps then said[#said + 1] = ("%s.replicas %g"):format(role, reps) end
+    local par = r and type(r.parallelism) == "table" and r.parallelism or {}
+    local tp, dp = tonumber(par.tensor), tonumber(par.data) or 1
+    -- (replicas 0: no pods of this role, nothing to count)
+    if reps and reps > 0 and tp then
+      total = total + reps * tp * dp
+    elseif (role == "decode" and not reps) or (reps and reps > 0) then
+      known = false
+    end
+  end
+  return known and total > 0 and total or nil, #said > 0 and table.concat(said, ", ") or nil
+end
+
 function M.experiment_list(w, opts)
   local lfs = require "lfs"
   local json = require "llmd.json"
@@ -2229,7 +2576,10 @@ function M.experiment_list(w, opts)
           rts[#rts + 1] = sub:sub(5)
         end
       end
-      if #rts > 0 then names[#names + 1] = { setup = r.setup_treatment, dir = d, rts = rts } end
+      if #rts > 0 then
+        names[#names + 1] = { setup = r.setup_treatment, dir = d, rts = rts }
+        names[#names].gpus, names[#names].hardware = M.setup_gpus(d .. "/plan/values-override.yaml")
+      end
     end
   end
   if #names == 0 then error(w .. ": no setup treatment has results yet", 0) end
@@ -2259,7 +2609,8 @@ function M.experiment_list(w, opts)
       for _, x in ipairs(list) do if x.label == label then found = x end end
       if not found then
         -- pairs: each one's run treatment is its workload (ranked only among its own)
-        found = { label = label, dirs = {}, workload = not sweep and rt or nil }
+        found = { label = label, dirs = {}, workload = not sweep and rt or nil, gpus = n.gpus,
+          hardware = n.hardware }
         list[#list + 1] = found
       end
       found.dirs[#found.dirs + 1] = n.dir .. "/run-" .. rt .. "/results"

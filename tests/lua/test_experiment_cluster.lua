@@ -287,6 +287,25 @@ t.test("--dry-run prints the commands and changes nothing; plan mistakes name th
   t.ok(r.stderr:find("plan.yaml: deploy.methd: unknown key", 1, true), r.stderr)
 end)
 
+t.test("nu33-3: the log says a workload came from the run treatment, not from the plan", function()
+  -- the fixture plan has no benchmark.workload; rate1 and rate5 are the experiment's run
+  -- treatments
+  local s = setup()
+  local r = experiment(s, { "--plan", s.plan, "--dry-run" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("workload: rate1 (the experiment's run treatment rate1)", 1, true), r.stdout)
+  t.ok(r.stdout:find("workload: rate5 (the experiment's run treatment rate5)", 1, true), r.stdout)
+  t.ok(not r.stdout:find("the plan's benchmark.workload", 1, true), r.stdout)
+end)
+
+t.test("nu33-5: a misspelt plan key names the one it most likely meant", function()
+  local s = setup(function(plan) plan.paralel = 2 end)
+  local r = experiment(s, { "--plan", s.plan, "--dry-run" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  -- (one edit from parallel: llmd.opts.closest's rule, as the experiment file's keys)
+  t.ok(r.stderr:find(": paralel: unknown key (did you mean parallel? known: baseline, ", 1, true), r.stderr)
+end)
+
 -- Two experiments of one name started at once (the same second, and every name of the next
 -- seconds already taken by earlier runs) each get a workspace of their own, made by mkdir(2)
 -- with a suffix: neither fails for it, and each folder holds its own plan and nothing else's.
@@ -315,13 +334,15 @@ t.test("two experiments started at once: two workspaces, neither fails, nothing 
     if n:match("^llm%-d%-experiment%-") and not taken[n] then made[#made + 1] = n end
   end
   table.sort(made)
-  t.eq(#made, 2, "one new workspace each: " .. table.concat(made, ", "))
+  -- (session 33) a dry run removes its workspace when it ends: none is left, and each said
+  -- which one it had
+  t.eq(#made, 0, "the dry runs' workspaces removed: " .. table.concat(made, ", "))
   local seen = {}
   -- each run's plan: its first namespace, and the one its second setup treatment gets
   for i, want in ipairs { { "exp-a", "exp-b" }, { "exp-x", "exp-y" } } do
     local out = t.read(s.dir .. "/out" .. i)
     t.ok(not out:find("already exists", 1, true), out)
-    local w = out:match("Workspace: ([^\n]+)")
+    local w = out:match("Dry run: its workspace ([^\n]+) was removed; it leaves nothing behind%.")
     t.ok(w, out)
     local name = w:match("[^/]+$")
     -- a taken name and a suffix: -2, -3, ... after the second it started in
@@ -329,7 +350,7 @@ t.test("two experiments started at once: two workspaces, neither fails, nothing 
       name)
     t.ok(not seen[name], "a workspace of its own: " .. name)
     seen[name] = true
-    t.eq(yaml.load_file(w .. "/plan.yaml").namespaces[1], want[1], name .. ": its own plan")
+    t.ok(out:find(("Setup treatment plugins-default: deploying into %s."):format(want[1]), 1, true), out)
     t.ok(out:find(("Setup treatment plugins-prefix: deploying into %s."):format(want[2]), 1, true), out)
   end
 end)
@@ -638,8 +659,17 @@ t.test("--resume of a dry run's workspace is refused; --resume W --dry-run leave
   local s = setup(function(plan) plan.namespaces, plan.parallel = { "exp-a", "exp-b", "exp-c" }, 1 end)
   local r = experiment(s, { "--plan", s.plan, "--dry-run" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
-  local w = workspace(s)
-  t.ok(w, "the dry run's workspace")
+  -- (session 33) the dry run's workspace is removed when it ends, as compare.lua's, so that
+  -- the real run does not get a -2 suffix; one a dry run left (an older llmdlua) is refused
+  t.eq(workspace(s), nil, "the dry run leaves no workspace")
+  t.ok(r.stdout:find("Dry run: its workspace " .. s.dir .. "/llm-d-experiment-routing-sweep-", 1, true), r.stdout)
+  t.ok(r.stdout:find("was removed; it leaves nothing behind.", 1, true), r.stdout)
+  t.ok(not r.stdout:find("Experiment workspace:", 1, true), r.stdout)
+  local w = s.dir .. "/llm-d-experiment-routing-sweep-20260101-000000"
+  lfs.mkdir(w)
+  t.write(w .. "/plan.yaml", t.read(s.plan))
+  t.write(w .. "/experiment.yaml", t.read(s.exp))
+  t.write(w .. "/experiment-state.json", '{"experiment": "routing-sweep", "results": [], "dry_run": true}')
   r = experiment(s, { "--resume", w })
   t.eq(r.code, 1, r.stdout .. r.stderr)
   t.eq(r.stderr, ("llmdlua: %s: the workspace of a dry run: none of its steps ran, so it holds nothing to resume; "

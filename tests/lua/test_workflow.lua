@@ -169,15 +169,25 @@ t.test("5: ${VALUES_OVERRIDE} in a custom command is each setup treatment's own 
     { "helm", "upgrade", "--install", "ms", "llm-d-modelservice/llm-d-modelservice", "-f", "${VALUES_OVERRIDE}" } }
   local r = s.go { "--dry-run" }
   t.eq(r.code, 0, r.stdout .. r.stderr)
-  local w = s.workspace()
+  -- (the dry run's workspace is removed when it ends: its path as it printed it)
+  local w = r.stdout:match("^Workspace: ([^\n]+)")
+  t.ok(w, r.stdout)
+  t.eq(s.workspace(), nil, "the dry run leaves no workspace")
   for _, x in ipairs { { "one", "exp-a", 1 }, { "two", "exp-b", 2 } } do
     local file = ("%s/setup-treatment-%s/run-stack/deploy/values-override.yaml"):format(w, x[1])
     -- the command as a dry run prints it: the treatment's own file in place of the placeholder
     t.ok(r.stdout:find(("[%s] [dry-run] helm upgrade --install ms llm-d-modelservice/llm-d-modelservice -f %s")
       :format(x[1], file), 1, true), r.stdout)
-    t.eq(yaml.load_file(file), { decode = { replicas = x[3] } })
   end
   t.ok(not r.stdout:find("${VALUES_OVERRIDE}", 1, true), "no placeholder left")
+  -- the files themselves, as the real run writes them: each treatment's own replicas
+  r = s.go {}
+  w = s.workspace()
+  t.ok(w, r.stdout .. r.stderr)
+  for _, x in ipairs { { "one", "exp-a", 1 }, { "two", "exp-b", 2 } } do
+    local file = ("%s/setup-treatment-%s/run-stack/deploy/values-override.yaml"):format(w, x[1])
+    t.eq(yaml.load_file(file), { decode = { replicas = x[3] } })
+  end
 end)
 
 t.test("5: a plan's values_override no custom command reads, or an unknown placeholder, is a plan error", function()

@@ -181,3 +181,20 @@ t.test("N/A reasons of one stage name its file, and a load point its stage", fun
   local sat = lp.saturation { { load_type = "rate", offered = 10, stages = { 3 }, na = { throughput_req_s = "why" } } }
   t.eq(sat.reason, "point 1 (stage 3): achieved rate unknown (why)")
 end)
+
+t.test("treatments: a treatment that failed at its lowest load is not said to be '+0.0 %' below the next", function()
+  -- the first test's runs as two treatments: base failed the SLO at the one load, fast met it
+  local a = t.latency_ladder { { 3.6, spread(0.250, 0.260, 20) }, { 3.6, spread(0.251, 0.261, 20) },
+    { 3.6, spread(0.252, 0.259, 20) } }
+  local b = t.latency_ladder { { 3.6, spread(0.170, 0.180, 20) }, { 3.6, spread(0.171, 0.181, 20) },
+    { 3.6, spread(0.172, 0.179, 20) } }
+  local out = t.tmpdir()
+  local r = require("llmd.proc").run({ t.here() .. "/../../llmdlua", "treatments.lua", "--run", "base=" .. a, "--run",
+    "fast=" .. b, "--slo", "ttft_p95_ms=230", "--out", out, "--quiet" })
+  t.eq(r.code, 0, r.stderr)
+  local j = json.read(out .. "/treatments.json")
+  local text
+  for _, row in ipairs(j.ranking) do if row.label == "fast" then text = row.vs_next_text end end
+  t.ok(text and text:find("but by how much is not known: base failed at its lowest load", 1, true), tostring(text))
+  t.ok(not text:find("(+0.0 %)", 1, true), text)
+end)

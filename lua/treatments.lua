@@ -162,22 +162,25 @@ if o[1] then
   default_out = w .. "/cross-treatment-comparison"
 end
 
+-- The treatment labelled label, else one line naming the option (what) and the labels there
+-- are, exit 2 (--workload and --gpus name treatments by label).
+local function labelled(label, what)
+  local labels = {}
+  for _, t in ipairs(list) do
+    if t.label == label then return t end
+    labels[#labels + 1] = t.label
+  end
+  fail(("%s: no treatment is labelled %s (the treatments: %s)"):format(what, label, table.concat(labels, ", ")), 2)
+end
+
 -- --workload: every treatment named in one workload, each once
 if #workloads > 0 then
   -- (by the mode, not by the experiment's name: a state file without one is a workspace too)
   if o[1] then
     fail("--workload: an experiment's workloads are its run treatments; give --workload with --run or --results", 2)
   end
-  local by = {}
-  for _, t in ipairs(list) do by[t.label] = t end
   for _, w in ipairs(workloads) do
-    local t = by[w.label]
-    if not t then
-      local labels = {}
-      for _, x in ipairs(list) do labels[#labels + 1] = x.label end
-      fail(("--workload %s: no treatment is labelled %s (the treatments: %s)"):format(w.name, w.label,
-        table.concat(labels, ", ")), 2)
-    end
+    local t = labelled(w.label, "--workload " .. w.name)
     if t.workload and t.workload ~= w.name then
       fail(("--workload: treatment %s is named in two workloads, %s and %s"):format(w.label, t.workload, w.name), 2)
     end
@@ -194,16 +197,8 @@ end
 
 -- --gpus: each label a treatment's, given once
 if #gpus > 0 then
-  local by = {}
-  for _, t in ipairs(list) do by[t.label] = t end
   for _, g in ipairs(gpus) do
-    local t = by[g.label]
-    if not t then
-      local labels = {}
-      for _, x in ipairs(list) do labels[#labels + 1] = x.label end
-      fail(("--gpus %s=%d: no treatment is labelled %s (the treatments: %s)"):format(g.label, g.n, g.label,
-        table.concat(labels, ", ")), 2)
-    end
+    local t = labelled(g.label, ("--gpus %s=%d"):format(g.label, g.n))
     if t.gpus and t.gpus ~= g.n then fail(("--gpus: %s is given twice, %d and %d"):format(g.label, t.gpus, g.n), 2) end
     t.gpus = g.n
   end

@@ -845,9 +845,6 @@ local function memoised(memo, key, compute)
   return copy
 end
 
--- The test for an overall row: Mann-Whitney on per-request samples of both runs, else
--- Welch on the repeats when each run is repeats of one load point, else nil and why.
--- labels: {a =, b =}, the runs' names in its texts ("A" and "B" without them).
 -- Whether M.row_test tests key on the runs' per-request samples: a latency row of runs
 -- without repeats (several load points stratified by point, or one each). Only such a
 -- test may be taken from the last report when the samples are not at hand (analyze.lua
@@ -861,6 +858,9 @@ function M.tests_samples(key, pa, pb)
   return (pa[1] and pa[1].repeats or 1) < 2 and (pb[1] and pb[1].repeats or 1) < 2
 end
 
+-- The test for an overall row: Mann-Whitney on per-request samples of both runs, else
+-- Welch on the repeats when each run is repeats of one load point, else nil and why.
+-- labels: {a =, b =}, the runs' names in its texts ("A" and "B" without them).
 function M.row_test(key, ra, rb, pa, pb, memo, labels)
   if key == "error_rate_pct" then
     -- per-request outcomes first, as the latency rows' per-request samples; else the repeats.

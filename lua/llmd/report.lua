@@ -383,7 +383,7 @@ end
 -- The load stages the result files of run (llmd.harness) hold: "2 stages: 1/s, 5/s (warm-up)",
 -- or nil when they name none. (The Configuration Summary's row when no stages are stated.)
 -- Stages of one load are repeats of one load point, said as such: "3 stages (1 load point,
--- 3 repeats): 3.6/s x3", never "3.6/s, 3.6/s, 3.6/s", which reads as three loads.
+-- repeated): 3.6/s ×3", never "3.6/s, 3.6/s, 3.6/s", which reads as three loads.
 function M.stages_read(run)
   local order, n, total = {}, {}, 0
   for _, st in ipairs(run and run.stages or {}) do

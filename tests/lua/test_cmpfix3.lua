@@ -210,11 +210,7 @@ t.test("several load points with repeats: the repeats are the units of the strat
   -- 5.5 ms slower in every one: complete separation at both loads, by hand p = 2 x (1 /
   -- C(6, 3))^2 = 0.005 (the TTFT means, and the E2E latencies' p50: the same test, 0.005,
   -- Holm 0.01 over the 2); TTFT p90 about 232 ms, 5.5 ms is 2.3 %, beyond 2 %: A better
-  local function shifted(xs, by)
-    local out = {}
-    for i, x in ipairs(xs) do out[i] = x + by end
-    return out
-  end
+  local shifted = t.shifted
   local pa, pb = {}, {}
   for k = 0, 2 do
     pa[#pa + 1] = { 2, shifted(l1, k * 1e-4) }

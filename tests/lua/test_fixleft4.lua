@@ -149,14 +149,7 @@ t.test("fl4-3: a plan's relative paths are read from the plan's folder, not the 
   local lfs = require "lfs"
   local yaml = require "llmd.yaml"
   local d = t.tmpdir()
-  t.mkdir(d .. "/guide")
-  t.mkdir(d .. "/cluster")
-  t.write(d .. "/guide/helmfile.yaml", "releases:\n  - name: infra-try\n    chart: llm-d-infra/llm-d-infra\n"
-    .. "  - name: ms-try\n    chart: llm-d-modelservice/llm-d-modelservice\n")
-  t.write(d .. "/template.yaml", "endpoint:\n  stack_name: try\n  model: ${MODEL}\n  namespace: ${NAMESPACE}\n"
-    .. "  base_url: http://${IP}\nharness:\n  name: inference-perf\n  results_pvc: ${BENCHMARK_PVC}\n"
-    .. "  namespace: ${NAMESPACE}\nworkload:\n  sanity_random:\n    load: {type: constant, stages: [{rate: 1, "
-    .. "duration: 30}]}\n")
+  t.try_guide(d)
   -- every path relative: the guide, the template, where the workspace goes
   local run = "    deploy: {method: helmfile, guide_dir: guide, environment: istio, model: Qwen/Qwen3-0.6B}\n"
     .. "    benchmark: {template: ./template.yaml, harness: inference-perf}\n"
@@ -219,11 +212,7 @@ t.test("fl4-4: analyze.lua on an old workspace where a repeat has no TTFT mean o
   -- every repeat (by hand, exact van Elteren on the repeats' TTFT means p = 0.005)
   local l1, l2 = {}, {}
   for i = 1, 40 do l1[i], l2[i] = (50 + i) / 1000, (200 + i) / 1000 end
-  local function shifted(xs, by)
-    local out = {}
-    for i, x in ipairs(xs) do out[i] = x + by end
-    return out
-  end
+  local shifted = t.shifted
   local pa, pb = {}, {}
   for k = 0, 2 do
     pa[#pa + 1] = { 2, shifted(l1, k * 1e-4) }

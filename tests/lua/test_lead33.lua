@@ -52,11 +52,7 @@ t.test("capacity: a winner whose ranges touch quotes its margin over the other's
     -- B: the same loads, under everywhere. The repeats' ranges meet only at the third load.
     local lo, hi = spread(0.100, 0.110, 20), spread(0.380, 0.390, 20)
     local pa, pb = {}, {}
-    local function shifted(xs, d)
-      local ys = {}
-      for k, x in ipairs(xs) do ys[k] = x + d end
-      return ys
-    end
+    local shifted = t.shifted
     for _, rate in ipairs { 2, 3.6, 5 } do
       for j = 1, 3 do -- each repeat 1 ms apart, so that the repeats have a spread
         pa[#pa + 1] = { rate, shifted(rate == 5 and hi or lo, j / 1000) }

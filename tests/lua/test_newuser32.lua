@@ -338,14 +338,7 @@ t.test("nu32-9: README's failure-and-resume example compares two different runs,
   -- (its benchmarks 3 and 4 in the namespace) still get two different results folders (on
   -- main both got the last one, and the report compared a run with itself)
   local d = t.tmpdir()
-  t.mkdir(d .. "/guide")
-  t.mkdir(d .. "/cluster")
-  t.write(d .. "/guide/helmfile.yaml", "releases:\n  - name: infra-try\n    chart: llm-d-infra/llm-d-infra\n"
-    .. "  - name: ms-try\n    chart: llm-d-modelservice/llm-d-modelservice\n")
-  t.write(d .. "/template.yaml", "endpoint:\n  stack_name: try\n  model: ${MODEL}\n  namespace: ${NAMESPACE}\n"
-    .. "  base_url: http://${IP}\nharness:\n  name: inference-perf\n  results_pvc: ${BENCHMARK_PVC}\n"
-    .. "  namespace: ${NAMESPACE}\nworkload:\n  sanity_random:\n    load: {type: constant, stages: [{rate: 1, "
-    .. "duration: 30}]}\n")
+  t.try_guide(d)
   local run = "    deploy: {method: helmfile, guide_dir: guide, environment: istio, model: Qwen/Qwen3-0.6B}\n"
     .. "    benchmark: {template: template.yaml, harness: inference-perf}\n"
   t.write(d .. "/plan.yaml", "namespace: llm-d-try\ntimeouts: {poll: 0.05}\nruns:\n  a:\n    label: baseline\n" .. run

@@ -377,4 +377,27 @@ function M.repeated_run(ttfts)
   return M.run_of(stages)
 end
 
+-- The files of a "try" stack for the fake cluster in folder d: guide/helmfile.yaml (infra
+-- and modelservice releases, and the inference pool's with gaie), an empty cluster/, and
+-- template.yaml, an inference-perf harness of one 30 s stage at 1 req/s.
+function M.try_guide(d, gaie)
+  M.mkdir(d .. "/guide")
+  M.mkdir(d .. "/cluster")
+  M.write(d .. "/guide/helmfile.yaml", "releases:\n  - name: infra-try\n    chart: llm-d-infra/llm-d-infra\n"
+    .. (gaie and "  - name: gaie-try\n    chart: oci://registry.k8s.io/gateway-api-inference-extension/charts/"
+      .. "inferencepool\n" or "")
+    .. "  - name: ms-try\n    chart: llm-d-modelservice/llm-d-modelservice\n")
+  M.write(d .. "/template.yaml", "endpoint:\n  stack_name: try\n  model: ${MODEL}\n  namespace: ${NAMESPACE}\n"
+    .. "  base_url: http://${IP}\nharness:\n  name: inference-perf\n  results_pvc: ${BENCHMARK_PVC}\n"
+    .. "  namespace: ${NAMESPACE}\nworkload:\n  sanity_random:\n    load: {type: constant, stages: [{rate: 1, "
+    .. "duration: 30}]}\n")
+end
+
+-- xs with by added to each value (a repeat of a ladder point, a little apart).
+function M.shifted(xs, by)
+  local out = {}
+  for i, x in ipairs(xs) do out[i] = x + by end
+  return out
+end
+
 return M

@@ -2405,8 +2405,26 @@ local function missing_slo_text(model, A, B, pa, pb)
   end
   if #order == 0 then return nil end
   local out = {}
+  -- a metric unknown at some load points only (a null in one stage file): the files do
+  -- record it, so neither "not in the files" nor another percentile is the fix
+  local function partial_text(e, label)
+    local where, whys = {}, {}
+    for _, r in ipairs(e.runs) do
+      where[#where + 1] = ("%s's load point%s %s"):format(r.side.label, #r.m.points > 1 and "s" or "",
+        table.concat(r.m.points, ", "))
+      whys[#whys + 1] = tostring(r.m.na)
+    end
+    return ("%s is unknown at %s (%s): rerun %s"):format(label, table.concat(where, " and "),
+      table.concat(whys, "; "), (#e.runs > 1 or #e.runs[1].m.points > 1) and "those loads" or "that load")
+  end
   for _, e in ipairs(order) do
     local label = metrics.get(e.key).label
+    local partial = false
+    for _, r in ipairs(e.runs) do if r.m.every == false then partial = true end end
+    if partial then
+      out[#out + 1] = partial_text(e, label)
+      goto next
+    end
     local family = label:gsub(" [^ ]+$", "")
     local names, rec_texts, whys, seen_why = {}, {}, {}, {}
     local alt, pct
@@ -2454,6 +2472,7 @@ local function missing_slo_text(model, A, B, pa, pb)
       todo[#todo + 1] = ("rerun so that the harness records it (%s)"):format(table.concat(whys, "; "))
     end
     out[#out + 1] = ("%s is %s (%s): %s"):format(label, where, holds, table.concat(todo, ", or "))
+    ::next::
   end
   return "Capacity at SLO needs every SLO metric at every load point. " .. table.concat(out, ". ") .. "."
 end

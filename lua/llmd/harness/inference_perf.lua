@@ -5,6 +5,7 @@
 -- numpy-linear percentiles). The overall metrics come from the per-request file when it
 -- exists (streamed once, token gaps reduced in C), otherwise from the summary file, or,
 -- when warm-up stages are excluded, from the measured stage files by formula.
+local json = require "llmd.json"
 local rm = require "llmd.runmodel"
 local scan = require "llmd.scan"
 local stats = require "llmd.stats"
@@ -135,6 +136,11 @@ local function map_report(set, d, path)
             or ("the report has no %s (no streamed request with more than one token?)"):format(e[1]))
         elseif num(sd[w[2]]) then
           rm.put(set, key, sd[w[2]] * 1000, src, w[1] ~= "mean" and M.percentile_method or nil)
+        elseif sd[w[2]] ~= nil then
+          -- the key is there with no number (null, a string): the file is at fault, not
+          -- the harness config's percentiles
+          rm.unknown(set, key, ("%s.%s is %s in %s, not a number"):format(e[1], w[2],
+            sd[w[2]] == json.null and "null" or type(sd[w[2]]), path:match("[^/]+$")))
         else
           rm.unknown(set, key, ("%s has no '%s' (percentiles are set in the harness config)"):format(e[1], w[2]))
         end

@@ -1,0 +1,90 @@
+-- Session 34 lead fixes of the new-user trial: an SLO metric unknown at one load point
+-- (a null in one stage file) no longer hides what the loads below it measured.
+local t = require "testlib"
+local json = require "llmd.json"
+local lp = require "llmd.loadpoints"
+local decision = require "llmd.decision"
+
+local ROOT = debug.getinfo(1, "S").source:match("^@(.*)/tests/lua/[^/]*$") or "."
+local FIX = ROOT .. "/tests/fixtures"
+
+-- offered 10..50 req/s, achieved as offered; TTFT p90 per point (nil: not in the point's
+-- data)
+local function run(ttfts)
+  local stages = {}
+  for i = 1, 5 do
+    stages[i] = { rate = 10 * i, values = { throughput_req_s = 10 * i, ttft_p90_ms = ttfts[i],
+      throughput_tok_s = 100 * i, error_rate_pct = 0 } }
+  end
+  return t.run_of(stages)
+end
+
+t.test("capacity: an SLO metric unknown above loads that all met the SLO gives a lower bound", function()
+  local slo = decision.parse_slo("ttft_p90_ms=200", "--slo")
+  -- points 1-3 at 50, 80, 150 ms (<= 200), point 4 unknown, point 5 at 900 ms: whatever point
+  -- 4 measured, every SLO held at 30 req/s, so the capacity is at least 30 (by hand)
+  local c = lp.capacity(lp.points(run { 50, 80, 150, nil, 900 }), slo)
+  t.eq({ c.kind, c.bound, c.rps, c.output_tps }, { "last_passing", "lower", 30, 300 })
+  t.ok(c.reason:find("every SLO holds up to load point 3 (30 req/s achieved); TTFT p90 unknown at load point 4",
+    1, true), c.reason)
+  t.ok(c.reason:find("load point 5 violates TTFT p90. The capacity is at least 30 req/s, whatever load point 4 "
+    .. "measured", 1, true), c.reason)
+  -- unknown at the lowest load: nothing measured below it, still unknown
+  c = lp.capacity(lp.points(run { nil, 80, 150, 170, 900 }), slo)
+  t.eq(c.kind, "unknown")
+  t.ok(c.reason:find("TTFT p90 unknown at load point 1", 1, true), c.reason)
+  -- unknown above a point that failed: the crossing (or a pass above the failure) is not
+  -- known, still unknown
+  c = lp.capacity(lp.points(run { 50, 300, nil, 900, 950 }), slo)
+  t.eq(c.kind, "unknown")
+  -- a known point that passes above a failure (non-monotone): no bound, unknown as before
+  c = lp.capacity(lp.points(run { 50, 80, nil, 900, 150 }), slo)
+  t.eq(c.kind, "unknown")
+end)
+
+t.test("compare.lua: a null TTFT p90 in one stage file: named as null in that file, B's capacity a bound", function()
+  -- B: the bundled chunked run with time_to_first_token.p90 set to null in stage_4 (load
+  -- point 5). Read with python3 from the stage files: TTFT p90 at stages 0-3 is 34.4, 31.2,
+  -- 33.2, 37.2 ms (<= 200), stage 5 1858.6 ms; stage 3 achieved 126.53470729666181 req/s
+  -- (successes.throughput.requests_per_sec). A's ceiling (its most at any load) is stage
+  -- 6's 103.08 req/s, below B's bound: B's capacity is the higher whatever the bounds.
+  local b = t.tmpdir() .. "/nullv"
+  t.copy_tree(FIX .. "/kubecon-na-2025_vllm_chunking_and_prefix_caching", b)
+  local f = b .. "/stage_4_lifecycle_metrics.json"
+  local d = json.read(f)
+  d.successes.latency.time_to_first_token.p90 = json.null
+  t.write(f, json.encode(d))
+  local ws, r = t.compare { "--a", FIX .. "/kubecon-na-2025_vllm", "--b", b, "--a-label", "base", "--b-label",
+    "nullv", "--slo", "ttft_p90_ms=200" }
+  t.eq(r.code, 0, r.stderr)
+  local md = t.read(ws .. "/comparison_report.md")
+  local hl = t.table_rows(md, "Headline")["Capacity at SLO (TTFT p90 ≤ 200.0 ms)"]
+  t.eq(hl[3], "≥ 126.53 req/s (the last load that met the SLOs)")
+  t.ok(hl[6]:find("nullv sustained 126.53 req/s, base never achieved more than 103.08 req/s", 1, true), hl[6])
+  -- the reason names the file and the null, not the harness config's percentiles
+  t.ok(md:find("time_to_first_token.p90 is null in stage_4_lifecycle_metrics.json, not a number", 1, true))
+  t.ok(not md:find("percentiles are set in the harness config", 1, true))
+  local cm = json.read(ws .. "/comparison.json")
+  t.eq(cm.capacity.b.kind, "last_passing")
+  t.near(cm.capacity.b.rps, 126.53470729666181, 1e-9)
+end)
+
+t.test("compare.lua: a null at the lowest load: capacity N/A, the Summary says where, not 'not in the files'", function()
+  -- stage_0 (load point 1) of the chunked run with its TTFT p90 null: nothing was measured
+  -- below it, so no bound; the other six stages hold TTFT p90, so the files do record it
+  local b = t.tmpdir() .. "/null0"
+  t.copy_tree(FIX .. "/kubecon-na-2025_vllm_chunking_and_prefix_caching", b)
+  local f = b .. "/stage_0_lifecycle_metrics.json"
+  local d = json.read(f)
+  d.successes.latency.time_to_first_token.p90 = json.null
+  t.write(f, json.encode(d))
+  local ws, r = t.compare { "--a", FIX .. "/kubecon-na-2025_vllm", "--b", b, "--a-label", "base", "--b-label",
+    "null0", "--slo", "ttft_p90_ms=200" }
+  t.eq(r.code, 0, r.stderr)
+  local md = t.read(ws .. "/comparison_report.md")
+  local s = md:match("## Summary\n\n(.-)\n\n## ")
+  t.ok(s:find("TTFT p90 is unknown at null0's load point 1 (time_to_first_token.p90 is null in "
+    .. "stage_0_lifecycle_metrics.json, not a number): rerun that load", 1, true), s)
+  t.ok(not s:find("not in null0's files", 1, true), s)
+  t.eq(json.read(ws .. "/comparison.json").capacity.b.kind, "unknown")
+end)

@@ -3222,6 +3222,36 @@ workload_title = function(differences, has_harness_note)
   return "The same workload (the same requests), on different load ladders."
 end
 
+-- The Data checks' line where no check failed: "No data check failed" only for a run whose
+-- per-request data and harness summary were compared (run.crosschecked, llmd.runmodel's
+-- count of figures compared, nil where none was); a run with nothing to compare says that no
+-- check could run. An older saved run model does not say (false): the sentence that does not
+-- claim either.
+local function checks_note(A, B)
+  local ran, none, unknown = {}, {}, false
+  for _, s in ipairs { A, B } do
+    local n = s.run.crosschecked
+    if n == false then
+      unknown = true
+    elseif (n or 0) > 0 then
+      ran[#ran + 1] = s.label
+    else
+      none[#none + 1] = s.label
+    end
+  end
+  if unknown or #none == 0 then
+    return "No data check failed: where a run has both per-request data and the harness's summary, every "
+      .. "figure compared is within 1 %."
+  end
+  local no_data = "both per-request data and a summary of the harness's own to compare (each figure comes from "
+    .. "one source only)"
+  if #ran == 0 then
+    return ("No data check could run: neither run has %s."):format(no_data)
+  end
+  return ("No data check failed for %s: its per-request data and the harness's summary agree within 1 %% on "
+    .. "every figure compared. None could run for %s: it does not have %s."):format(ran[1], none[1], no_data)
+end
+
 -- The comparison model. opts: a, b (sides), workspace, generated (epoch, default now),
 -- slo (llmd.decision.parse_slo's list), min_effect (%, default 2), significance (saved
 -- tests by metric key, for analyze.lua).
@@ -3242,6 +3272,7 @@ function M.build(opts)
     alpha = decision.ALPHA,
   }
   model.slo_text = decision.slo_phrase(model.slo)
+  model.checks_note = checks_note(A, B)
   model.slo_checks = slo_unit_checks(model.slo, A, B, opts.slo_where)
   model.slo_label = #model.slo == 1 and "SLO" or "SLOs" -- "SLO: TTFT p90 ≤ 200.0 ms."
   model.capacity_definition = decision.CAPACITY_DEFINITION -- what "capacity at SLO" means, every kind

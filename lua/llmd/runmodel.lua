@@ -284,6 +284,9 @@ function M.crosscheck(run, computed, reported, keys, what, tol, stage)
   for _, key in ipairs(keys) do
     local a, b = computed.values[key], reported.values[key]
     if a and b then
+      -- how many figures were compared at all (run.crosschecked): the report says "no check
+      -- failed" only where some check ran, never for a run with nothing to compare
+      run.crosschecked = (run.crosschecked or 0) + 1
       local scale = math.max(math.abs(a), math.abs(b))
       if scale > 0 and math.abs(a - b) / scale > tol then
         local apart = math.abs(a - b) / scale * 100
@@ -605,7 +608,7 @@ function M.to_plain(run)
     gpus_source = run.gpus_source, model = run.model,
     warnings = json.array(run.warnings), warmup_stages = json.array(run.warmup_stages or {}),
     checks = json.array(run.checks or {}), config = json.object(run.config or {}), config_source = run.config_source,
-    partial = run.partial,
+    partial = run.partial, crosschecked = run.crosschecked or 0,
     cdf = run.cdf, cdf_count = run.cdf_count,
   }
 end
@@ -639,6 +642,8 @@ function M.from_plain(doc, path)
   run.token_source, run.percentile_method = opt(doc.token_source), opt(doc.percentile_method)
   run.requests, run.warnings, run.warmup_stages = doc.requests or {}, doc.warnings or {}, doc.warmup_stages or {}
   run.checks = doc.checks or {}
+  -- (false: an older save, which does not say whether any figure was compared)
+  run.crosschecked = type(doc.crosschecked) == "number" and doc.crosschecked or false
   run.partial = type(doc.partial) == "string" and doc.partial or nil
   run.config, run.config_source = type(doc.config) == "table" and doc.config or {}, opt(doc.config_source)
   run.overall = unplain(doc.overall)

@@ -88,3 +88,30 @@ t.test("compare.lua: a null at the lowest load: capacity N/A, the Summary says w
   t.ok(not s:find("not in null0's files", 1, true), s)
   t.eq(json.read(ws .. "/comparison.json").capacity.b.kind, "unknown")
 end)
+
+t.test("Data checks: 'no data check failed' only where a check ran; a run with nothing to compare says so", function()
+  -- the kubecon runs hold stage and summary files only (no per-request data: ls of the
+  -- fixture folders), so nothing of theirs is checked; vLLM's --save-detailed file holds
+  -- per-request arrays and its own summary, which agree (the shared fixture, unchanged)
+  local v = t.tmpdir() .. "/detailed"
+  t.mkdir(v)
+  t.write(v .. "/bench.json", t.read(t.fixtures() .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json"))
+  local function checks(a, b)
+    local ws, r = t.compare { "--a", a, "--b", b, "--a-label", "A", "--b-label", "B" }
+    t.eq(r.code, 0, r.stderr)
+    return t.read(ws .. "/comparison_report.md"):match("## Data checks\n\n([^\n]*)"), ws
+  end
+  local line = checks(FIX .. "/kubecon-na-2025_vllm", FIX .. "/kubecon-na-2025_vllm_chunking_and_prefix_caching")
+  t.eq(line, "No data check could run: neither run has both per-request data and a summary of the harness's own "
+    .. "to compare (each figure comes from one source only).")
+  local ws
+  line, ws = checks(v, FIX .. "/kubecon-na-2025_vllm")
+  t.eq(line, "No data check failed for A: its per-request data and the harness's summary agree within 1 % on every "
+    .. "figure compared. None could run for B: it does not have both per-request data and a summary of the "
+    .. "harness's own to compare (each figure comes from one source only).")
+  -- the HTML says the same; analyze.lua (from the saved run models) too
+  t.ok(t.read(ws .. "/comparison_report.html"):find("None could run for B: it does not have both", 1, true))
+  local r = require("llmd.proc").run { ROOT .. "/llmdlua", ROOT .. "/lua/analyze.lua", ws }
+  t.eq(r.code, 0, r.stderr)
+  t.ok(t.read(ws .. "/comparison_report.md"):find("None could run for B: it does not have both", 1, true))
+end)

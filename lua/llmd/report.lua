@@ -3273,6 +3273,15 @@ function M.build(opts)
   }
   model.slo_text = decision.slo_phrase(model.slo)
   model.checks_note = checks_note(A, B)
+  -- the result files --tolerant left out, each with why (the banner at the top says them:
+  -- a run missing a stage must not read as complete above the Data checks)
+  for _, x in ipairs { { A, model.a }, { B, model.b } } do
+    x[2].left_out = {}
+    for _, w in ipairs(x[1].run.warnings or {}) do
+      local what = tostring(w):match("^left out %(%-%-tolerant%): (.*)$")
+      if what then x[2].left_out[#x[2].left_out + 1] = what end
+    end
+  end
   model.slo_checks = slo_unit_checks(model.slo, A, B, opts.slo_where)
   model.slo_label = #model.slo == 1 and "SLO" or "SLOs" -- "SLO: TTFT p90 ≤ 200.0 ms."
   model.capacity_definition = decision.CAPACITY_DEFINITION -- what "capacity at SLO" means, every kind
@@ -3524,7 +3533,7 @@ for _, p in ipairs { "slo", "slo_checks", "mixed_requests", "perf", "perf_notes"
   "load_points.b[].stages", "errors.a", "errors.b", "curves", "curves[].rows", "family.tests", "ladder.rows",
   "ladder.rows[].latency", "ladder.latency_columns", "ladder.latency_columns[].has", "charts.list",
   "curve_columns", "curves[].rows[].latency", "charts.list[].notes", "a.warnings", "b.warnings", "a.reasons",
-  "b.reasons", "a.checks", "b.checks",
+  "b.reasons", "a.checks", "b.checks", "a.left_out", "b.left_out",
   "kv.rows", "kv.efficiency", "kv.missing", "capacity.evidence.differences", "broken" } do
   M.LIST_PATHS[p] = true
 end

@@ -893,11 +893,19 @@ end
 -- and keeps the reader's own message (its line and column). Ctrl-C and out-of-memory are
 -- never a file's fault: they stop the run whatever opts says.
 function M.tolerate(run, opts, path, fn, ...)
-  if not (opts and opts.tolerant) then return true, fn(...) end
   local res = table.pack(pcall(fn, ...))
   if res[1] then return table.unpack(res, 1, res.n) end
   local err = res[2]
   if type(err) ~= "string" or err:match("interrupted$") or err:match("not enough memory") then error(err, 0) end
+  if not (opts and opts.tolerant) then
+    -- the file's own error, with the way on without it (as for a file that cannot be
+    -- opened, llmd.harness); any other error (a bug: a traceback) as it is
+    local text = require("llmd.errors").text(err)
+    if text:sub(1, #path) == path then
+      error(("%s (--tolerant goes on without this file, with a warning in the report)"):format(text), 0)
+    end
+    error(err, 0)
+  end
   -- the message names the file (with its position) when the reader gave one; where in
   -- llmdlua's own Lua the reader was called is of no use to the user
   err = require("llmd.errors").text(err)

@@ -206,7 +206,8 @@ t.test("inference-perf per-request: a request without a start, raised from the p
   bad.start_time = nil
   json.write(p, json.array { rq(100), bad, rq(100) })
   local err = t.raises("(request 2)", harness.extract, d)
-  t.eq(err, p .. ": a request without numeric start_time/end_time (request 2)")
+  t.eq(err, p .. ": a request without numeric start_time/end_time (request 2) (--tolerant goes on without this "
+    .. "file, with a warning in the report)")
 end)
 
 t.test("inference-perf: a stage file without successes is an error saying what was expected", function()

@@ -115,3 +115,31 @@ t.test("Data checks: 'no data check failed' only where a check ran; a run with n
   t.eq(r.code, 0, r.stderr)
   t.ok(t.read(ws .. "/comparison_report.md"):find("None could run for B: it does not have both", 1, true))
 end)
+
+t.test("--tolerant: a left-out file is a banner at the top; without it the file's error names --tolerant", function()
+  -- the chunked run with stage_3's file cut to its first 1000 bytes (not valid JSON)
+  local b = t.tmpdir() .. "/trunc"
+  t.copy_tree(FIX .. "/kubecon-na-2025_vllm_chunking_and_prefix_caching", b)
+  local f = b .. "/stage_3_lifecycle_metrics.json"
+  t.write(f, t.read(f):sub(1, 1000))
+  local args = { "--a", FIX .. "/kubecon-na-2025_vllm", "--b", b, "--a-label", "A", "--b-label", "B" }
+  local _, r = t.compare(args)
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find("^llmdlua: " .. f:gsub("%p", "%%%0") .. ":1:%d+: [^\n]*%(%-%-tolerant goes on without this "
+    .. "file, with a warning in the report%)\n"), r.stderr)
+  args[#args + 1] = "--tolerant"
+  local ws
+  ws, r = t.compare(args)
+  t.eq(r.code, 0, r.stderr)
+  for _, name in ipairs { "comparison_report.md", "comparison_report.html" } do
+    local text = t.read(ws .. "/" .. name)
+    local banner = text:find("Result files left out (--tolerant).", 1, true)
+    t.ok(banner and banner < text:find("Headline", 1, true), name .. ": the banner comes before the Headline")
+    t.ok(text:find(" B (B): " .. f .. ":1:", 1, true), name)
+    t.ok(text:find("Its figures lack what that file held (see Data checks).", 1, true), name)
+  end
+  -- a run with nothing left out has no banner
+  ws, r = t.compare { "--a", FIX .. "/kubecon-na-2025_vllm", "--b", FIX .. "/kubecon-na-2025_vllm_chunking_and_prefix_caching" }
+  t.eq(r.code, 0, r.stderr)
+  t.ok(not t.read(ws .. "/comparison_report.md"):find("left out (--tolerant)", 1, true))
+end)

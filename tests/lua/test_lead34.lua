@@ -143,3 +143,29 @@ t.test("--tolerant: a left-out file is a banner at the top; without it the file'
   t.eq(r.code, 0, r.stderr)
   t.ok(not t.read(ws .. "/comparison_report.md"):find("left out (--tolerant)", 1, true))
 end)
+
+t.test("analyze.lua with a chart template gnuplot rejects changes no chart file (all or nothing)", function()
+  local lfs = require "lfs"
+  local ws, r = t.compare { "--a", FIX .. "/kubecon-na-2025_vllm", "--b",
+    FIX .. "/kubecon-na-2025_vllm_chunking_and_prefix_caching", "--slo", "ttft_p90_ms=200" }
+  t.eq(r.code, 0, r.stderr)
+  -- each file's inode: a rewrite (a new file renamed into place) changes it, even with the
+  -- same bytes (the data are the same from one analyze to the next)
+  local function ids()
+    local out = {}
+    for name in lfs.dir(ws .. "/charts") do
+      if name ~= "." and name ~= ".." then out[name] = lfs.attributes(ws .. "/charts/" .. name, "ino") end
+    end
+    out["report"] = lfs.attributes(ws .. "/comparison_report.md", "ino")
+    return out
+  end
+  local before = ids()
+  t.ok(before["latency_throughput.dat"] and before["achieved_offered.svg"], "the charts were drawn")
+  local gp = ws .. "/templates/charts/latency_throughput.gp"
+  t.write(gp, "set xrange [ 0 :\n" .. t.read(gp))
+  r = require("llmd.proc").run { ROOT .. "/llmdlua", ROOT .. "/lua/analyze.lua", ws, "--quiet" }
+  t.eq(r.code, 1)
+  t.ok(r.stderr:find(gp .. ": gnuplot failed (exit code 1)", 1, true), r.stderr)
+  -- no chart's data or picture replaced, no temporary file left
+  t.eq(ids(), before)
+end)

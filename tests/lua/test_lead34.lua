@@ -169,3 +169,19 @@ t.test("analyze.lua with a chart template gnuplot rejects changes no chart file 
   -- no chart's data or picture replaced, no temporary file left
   t.eq(ids(), before)
 end)
+
+t.test("primitives: a wrong argument's type is said as that, at the script's line (new-user API findings)", function()
+  local st = require "llmd.stattest"
+  t.raises("welch: b must be a list of numbers, got string", st.welch, { 1, 2, 3 }, "x")
+  t.raises("yaml.load: expected YAML text (a string), got number", require("llmd.yaml").load, 5)
+  t.raises("json.read: expected a file path (a string), got number", json.read, 42)
+  -- a counter asked for without _total, from a script: its line, the function's name
+  local d = t.tmpdir()
+  t.write(d .. "/s.lua", "local pf = require 'llmd.prom_files'\n"
+    .. ("local agg = pf.read_raw_dir(%q)\n"):format(t.fixtures() .. "/prometheus/synthetic-raw")
+    .. "print(agg:counter_total('vllm:prefix_cache_hits'))\n")
+  local r = require("llmd.proc").run { ROOT .. "/llmdlua", d .. "/s.lua" }
+  t.eq(r.code, 1)
+  t.eq(r.stderr, ("llmdlua: %s/s.lua:3: agg:counter_total: no series named 'vllm:prefix_cache_hits' (did you mean "
+    .. "'vllm:prefix_cache_hits_total'?)\n"):format(d))
+end)

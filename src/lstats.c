@@ -214,8 +214,31 @@ static int l_adder(lua_State *L)
 }
 
 /*
-** stats.request_adder{e2e =, e2e_all =, ttft =, tpot =, ntpot =, in_len =, out_len =}
-**   -> add, totals
+** s emptied, as stats_clear does, but an exact one keeps its sample memory for the next
+** record's value (issue 20: freeing and allocating one sample's room each request was
+** ~400 instructions, a twelfth of inference-perf's per-request callback).
+*/
+static void empty_keeping(Stats *s)
+{
+    if (s->n == 0)
+        return;
+    if (s->sketch) {
+        stats_clear(s);
+        return;
+    }
+    double *v = s->v;
+    size_t cap = s->cap, map_len = s->map_len;
+    int portable = s->portable;
+    stats_init(s, 0);
+    s->v = v;
+    s->cap = cap;
+    s->map_len = map_len;
+    s->portable = portable;
+}
+
+/*
+** stats.request_adder{e2e =, e2e_all =, ttft =, tpot =, ntpot =, in_len =, out_len =,
+**                     last =} -> add, totals
 ** A reader's per-request latencies computed and added in C (issue 20: computed in Lua,
 ** with the counts and the window, they were half of inference-perf's per-request cost).
 ** Every key is optional (an accumulator each). add(start, finish, first, last, times,
@@ -224,18 +247,21 @@ static int l_adder(lua_State *L)
 **   ttft = first - start, and with tokens > 1 too, tpot = (last - first) / (tokens - 1);
 **   ntpot = e2e / tokens, 0 when tokens is not a number > 0; in_tok, out_tok (token
 **   counts, nil or false when unknown) into in_len and out_len.
+** With last = an accumulator (a scan rule's "last" reduction of the token times), the
+** last token time is its largest sample, taken as s:take_max() takes it (s emptied once
+** the request is added; argument 4 is not read): one call a request fewer.
 ** It returns e2e and ttft (nil when not computed), each exactly as Lua's arithmetic on
 ** the same values gives it. Anything it does not take as it is (start or finish not a
-** number, a needed token time not a number, a count that is neither a number nor
-** nil/false, an integer beyond 2^53, a NaN result) adds nothing and returns false: the
-** caller's own code then handles (or refuses) that request. totals() -> {count =,
-** zero_tokens = (requests with tokens not > 0), first = (the least start), last = (the
-** greatest finish), in_tok =, in_missing =, out_tok =, out_missing =}: the sums are
-** Lua's (integers while every count is one), first and last the values as given.
+** number, a needed token time missing or not a number, a count that is neither a number
+** nor nil/false, an integer beyond 2^53, a NaN) adds nothing, takes nothing and returns
+** false: the caller's own code then handles (or refuses) that request. totals() ->
+** {count =, zero_tokens = (requests with tokens not > 0), first = (the least start),
+** last = (the greatest finish), in_tok =, in_missing =, out_tok =, out_missing =}: the
+** sums are Lua's (integers while every count is one), first and last the values given.
 */
-enum { RQ_E2E, RQ_E2E_ALL, RQ_TTFT, RQ_TPOT, RQ_NTPOT, RQ_IN, RQ_OUT, RQ_N };
-static const char *const REQUEST_KEYS[] = {"e2e",   "e2e_all", "ttft",    "tpot",
-                                           "ntpot", "in_len",  "out_len", NULL};
+enum { RQ_E2E, RQ_E2E_ALL, RQ_TTFT, RQ_TPOT, RQ_NTPOT, RQ_IN, RQ_OUT, RQ_LAST, RQ_N };
+static const char *const REQUEST_KEYS[] = {"e2e",    "e2e_all", "ttft",    "tpot", "ntpot",
+                                           "in_len", "out_len", "last", NULL};
 
 /* A Lua number as it was given: integer or float (Lua's arithmetic keeps the kind). */
 typedef struct ReqNum {
@@ -245,7 +271,7 @@ typedef struct ReqNum {
 } ReqNum;
 
 typedef struct RequestAdder {
-    Stats *s[RQ_N]; /* NULL: that value is not kept */
+    Stats *s[RQ_N]; /* NULL: that value is not kept (RQ_LAST: none given) */
     lua_Integer count, zero_tokens, in_missing, out_missing;
     int have_window;
     ReqNum first, last, in_sum, out_sum;
@@ -336,8 +362,13 @@ static int request_add(lua_State *L)
             return lua_pushboolean(L, 0), 1;
         ttft = req_sub(first, start);
         if (with_tpot) {
-            if (req_num(L, 4, &last) != 1)
+            const Stats *ls = a->s[RQ_LAST];
+            if (ls != NULL && ls->n > 0) { /* (its value is a float, as take_max gives it) */
+                last.isint = 0;
+                last.d = ls->max;
+            } else if (ls != NULL || req_num(L, 4, &last) != 1) {
                 return lua_pushboolean(L, 0), 1;
+            }
             span = req_sub(last, first);
             /* tokens - 1: an integer when tokens is one, as in Lua */
             tpot = span.d / (tokens.isint ? (double)(tokens.i - 1) : tokens.d - 1);
@@ -357,6 +388,8 @@ static int request_add(lua_State *L)
         req_stat(L, a->s[RQ_IN], in.d);
     if (out_k)
         req_stat(L, a->s[RQ_OUT], out.d);
+    if (a->s[RQ_LAST] != NULL)
+        empty_keeping(a->s[RQ_LAST]);
     a->count++;
     if (!(tokens.d > 0))
         a->zero_tokens++;
@@ -537,23 +570,7 @@ static int l_take_max(lua_State *L)
 {
     Stats *s = check_stats(L, 1);
     push_known(L, stats_max(s));
-    if (s->n == 0)
-        return 1;
-    if (s->sketch) {
-        stats_clear(s);
-        return 1;
-    }
-    /* exact: emptied, but its sample memory kept for the next record's value (issue 20:
-       freeing and allocating one sample's room each request was ~400 instructions, a
-       twelfth of inference-perf's per-request callback) */
-    double *v = s->v;
-    size_t cap = s->cap, map_len = s->map_len;
-    int portable = s->portable;
-    stats_init(s, 0);
-    s->v = v;
-    s->cap = cap;
-    s->map_len = map_len;
-    s->portable = portable;
+    empty_keeping(s);
     return 1;
 }
 

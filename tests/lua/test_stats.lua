@@ -345,6 +345,29 @@ t.test("request_adder: the same values, sums and window as the formulas in Lua, 
   t.eq(totals(), w)
 end)
 
+-- last = an accumulator (a "last" reduction's): by hand, token times 10.5 .. 12.5 with
+-- 5 tokens -> tpot = (12.5 - 10.5) / 4 = 0.5; the accumulator emptied once taken
+t.test("request_adder: the last token time taken from an accumulator, as take_max takes it", function()
+  local tpot, lasts = stats.new(), stats.new()
+  local add = stats.request_adder { tpot = tpot, last = lasts }
+  lasts:add(12.5)
+  t.eq(add(10, 13, 10.5, 99, 4, 5, nil, nil), 3) -- (argument 4 not read)
+  t.eq(tpot:values(10), { 0.5 })
+  t.eq(lasts:count(), 0)
+  -- declined (a string start): nothing taken, for the caller's own code to take
+  lasts:add(20.0)
+  t.eq(add("10", 13, 10.5, nil, 4, 5, nil, nil), false)
+  t.eq(lasts:count(), 1)
+  t.eq(lasts:take_max(), 20.0)
+  -- streamed with tokens but nothing to take: declined
+  t.eq(add(10, 13, 10.5, 12.5, 4, 5, nil, nil), false)
+  -- not streamed: not needed, and emptied all the same
+  lasts:add(7.0)
+  t.eq(add(10, 13, nil, nil, 0, 5, nil, nil), 3)
+  t.eq(lasts:count(), 0)
+  t.eq(tpot:count(), 1)
+end)
+
 t.test("take_max keeps the accumulator's memory for the next value, and its answers", function()
   local s = stats.new()
   s:add(1.5)

@@ -261,14 +261,14 @@ local function per_request(path, acc, keep, opts)
   -- code below handles (or refuses) that one.
   local add_request, request_totals
   if fast and not count_goodput and not acc.goodput then
+    -- (the last token time taken from lasts in the same call)
     add_request, request_totals = stats.request_adder { e2e = acc.e2e, e2e_all = acc.e2e_all, ttft = acc.ttft,
-      tpot = acc.tpot, ntpot = acc.ntpot, in_len = acc.in_len, out_len = acc.out_len }
+      tpot = acc.tpot, ntpot = acc.ntpot, in_len = acc.in_len, out_len = acc.out_len, last = lasts }
   end
   local type = type
   local function record(start, finish, etype, emsg, client, out, prompt_tok, text_in, info_in, t0, ntimes, tn)
-    if lasts then tn = take_max(lasts) end
     if add_request and etype == nil then
-      local e2e, ttft = add_request(start, finish, t0, tn, ntimes, client, text_in or info_in or prompt_tok,
+      local e2e, ttft = add_request(start, finish, t0, nil, ntimes, client, text_in or info_in or prompt_tok,
         out or client)
       if e2e then
         if out then n_server = n_server + 1 elseif client then n_client = n_client + 1 end
@@ -276,6 +276,7 @@ local function per_request(path, acc, keep, opts)
         return
       end
     end
+    if lasts then tn = take_max(lasts) end
     if type(start) ~= "number" or type(finish) ~= "number" then
       error(("%s: a request without numeric start_time/end_time (request %d)")
         :format(path, acc.ok + acc.failed + (request_totals and request_totals().count or 0) + 1), 0)

@@ -260,7 +260,7 @@ static void empty_keeping(Stats *s)
 ** sums are Lua's (integers while every count is one), first and last the values given.
 */
 enum { RQ_E2E, RQ_E2E_ALL, RQ_TTFT, RQ_TPOT, RQ_NTPOT, RQ_IN, RQ_OUT, RQ_LAST, RQ_N };
-static const char *const REQUEST_KEYS[] = {"e2e",    "e2e_all", "ttft",    "tpot", "ntpot",
+static const char *const REQUEST_KEYS[] = {"e2e",    "e2e_all", "ttft", "tpot", "ntpot",
                                            "in_len", "out_len", "last", NULL};
 
 /* A Lua number as it was given: integer or float (Lua's arithmetic keeps the kind). */
@@ -374,8 +374,8 @@ static int request_add(lua_State *L)
             tpot = span.d / (tokens.isint ? (double)(tokens.i - 1) : tokens.d - 1);
         }
     }
-    if (isnan(e2e.d) || isnan(ttft.d) || isnan(tpot) || isnan(ntpot) ||
-        (in_k && isnan(in.d)) || (out_k && isnan(out.d)))
+    if (isnan(e2e.d) || isnan(ttft.d) || isnan(tpot) || isnan(ntpot) || (in_k && isnan(in.d)) ||
+        (out_k && isnan(out.d)))
         return lua_pushboolean(L, 0), 1;
     req_stat(L, a->s[RQ_E2E], e2e.d);
     req_stat(L, a->s[RQ_E2E_ALL], e2e.d);
@@ -1159,12 +1159,12 @@ static int l_tostring(lua_State *L)
 }
 
 static const luaL_Reg stats_funcs[] = {
-    {"new",          l_new         },
-    {"mann_whitney", l_mann_whitney},
-    {"adder",        l_adder       },
+    {"new",           l_new          },
+    {"mann_whitney",  l_mann_whitney },
+    {"adder",         l_adder        },
     {"request_adder", l_request_adder},
-    {"load",         l_load        },
-    {NULL,           NULL          }
+    {"load",          l_load         },
+    {NULL,            NULL           }
 };
 
 static const luaL_Reg stats_methods[] = {

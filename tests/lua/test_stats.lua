@@ -231,9 +231,9 @@ t.test("request_adder: a request's latencies by hand, into each accumulator", fu
   t.eq(ntpot:values(100000), { 2.5 / 6, 1.0 })
   t.eq(inl:count(), 1) -- (nil and false: unknown, not added)
   t.eq(outl:count(), 1)
-  -- streamed with one client token: TTFT = 0.5, no TPOT; tokens a string: counts as 0,
-  -- NTPOT 0
+  -- streamed, tokens a string (counts as 0): TTFT = 0.5, no TPOT, NTPOT 0
   a, b = add(50.0, 51.0, 50.5, 50.75, 3, "7", 1, 1)
+  t.eq(a, 1.0)
   t.eq(b, 0.5)
   t.eq(tpot:count(), 1)
   t.eq(ntpot:values(100000), { 0.0, 2.5 / 6, 1.0 })

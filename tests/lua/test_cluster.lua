@@ -2571,3 +2571,98 @@ t.test("teardown of a stack never ready: another team's pods from during the dep
   t.eq(#pods_of(st, "bench", "team-d-decode"), 2)
   t.eq(#pods_of(st, "bench", "ms-decode"), 0)
 end)
+
+-- (clusterfix5 1) kubectl apply's output, one line an object, as cmd/apply prints it
+-- (written by hand from kubectl's printer: "<resource>[.<group>]/<name> <operation>", the
+-- dry-run suffixes, -o name's bare reference).
+t.test("apply_output: kubectl apply's lines, dry runs, -o name, other lines", function()
+  local said, other = cluster.apply_output("deployment.apps/kv-cache created\nservice/shared unchanged\n"
+    .. "configmap/cm configured\nleaderworkerset.leaderworkerset.x-k8s.io/wide serverside-applied\n"
+    .. "secret/tok created (dry run)\nrole.rbac.authorization.k8s.io/r created (server dry run)\n"
+    .. "inferencepool.inference.networking.k8s.io/pool\nWarning: something\n")
+  t.eq(said, {
+    { ref = "deployment.apps/kv-cache", res = "deployment.apps", name = "kv-cache", op = "created" },
+    { ref = "service/shared", res = "service", name = "shared", op = "unchanged" },
+    { ref = "configmap/cm", res = "configmap", name = "cm", op = "configured" },
+    { ref = "leaderworkerset.leaderworkerset.x-k8s.io/wide", res = "leaderworkerset.leaderworkerset.x-k8s.io",
+      name = "wide", op = "serverside-applied" },
+    { ref = "secret/tok", res = "secret", name = "tok", op = "created", dry = true },
+    { ref = "role.rbac.authorization.k8s.io/r", res = "role.rbac.authorization.k8s.io", name = "r", op = "created",
+      dry = true },
+    { ref = "inferencepool.inference.networking.k8s.io/pool", res = "inferencepool.inference.networking.k8s.io",
+      name = "pool" },
+  })
+  t.eq(other, { "Warning: something" })
+end)
+
+-- (clusterfix5 1) A custom deploy's `kubectl apply -f`: what kubectl says it created is this
+-- run's (deleted at teardown by the reference it printed); what it says configured or
+-- unchanged was there before (someone else's ConfigMap team-cm, FAKE_OTHER_OBJECTS) and is
+-- left, and said. The fake prints what kubectl prints (fake.lua: apply_docs).
+t.test("a custom deploy's kubectl apply -f: created objects torn down, configured ones left and said", function()
+  local s = setup(function(plan)
+    plan.runs.b = { label = "after", existing = { results = TREAT } }
+    plan.runs.a.deploy = { method = "custom", guide_dir = plan.runs.a.deploy.guide_dir, model = "Qwen/Qwen3-0.6B",
+      kustomize = "ms", commands = {
+        { "helm", "upgrade", "--install", "sim", "oci://ghcr.io/llm-d/charts/llm-d-router-standalone", "-f",
+          "router.values.yaml" },
+        { "kubectl", "apply", "-f", "app.yaml" } } }
+  end)
+  t.write(s.dir .. "/guide/app.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: new-cm\n---\n"
+    .. "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: kv-cache\nspec:\n  replicas: 1\n  template:\n"
+    .. "    metadata:\n      labels:\n        app: kv-cache\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n"
+    .. "  name: team-cm\n")
+  s.env.FAKE_RESULTS = BASE
+  local r = compare(s, nil, { FAKE_OTHER_OBJECTS = "ConfigMap/team-cm" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("  deployment.apps/kv-cache: kubectl apply -f app.yaml says created (it was not there): this "
+    .. "run's, recorded, teardown deletes it\n", 1, true), r.stdout)
+  t.ok(r.stdout:find("  configmap/team-cm: kubectl apply -f app.yaml says configured: it was there before this run, "
+    .. "so not this run's: teardown leaves it\n", 1, true), r.stdout)
+  -- kv-cache's pod is this run's (its chain: ReplicaSet, Deployment kv-cache applied): 1 + 2 + 1
+  t.ok(r.stdout:find("pods Ready 4/4", 1, true), r.stdout)
+  local lines = table.concat(call_lines(s, workspace(s)), "\n")
+  t.ok(lines:find("kubectl -n bench delete configmap new-cm --ignore-not-found", 1, true), lines)
+  t.ok(lines:find("kubectl -n bench delete deployment.apps kv-cache --ignore-not-found", 1, true), lines)
+  t.ok(not lines:find("delete configmap team-cm", 1, true), lines)
+  t.ok(r.stdout:find("; deleted what its kubectl made: configmap/new-cm, deployment.apps/kv-cache; left (not this "
+    .. "run's, or not known to be): configmap/team-cm (kubectl apply -f app.yaml said configured: it was there "
+    .. "before this run, so not this run's)\n", 1, true), r.stdout)
+  local ns = state(s).ns.bench
+  t.eq(ns.other["ConfigMap/team-cm"], "someone", "theirs kept")
+  t.eq(ns.other["ConfigMap/new-cm"], nil, "ours deleted")
+  t.eq(ns.deployments["kv-cache"], nil)
+  t.eq(#pods_of(state(s), "bench", "kv-cache"), 0)
+end)
+
+-- (clusterfix5 1) When kubectl's output does not say what it created (-o name prints the
+-- references alone; --server-side says serverside-applied whether it made or changed
+-- one), nothing of it is deleted: each object is named with the command that removes it.
+t.test("a custom deploy's kubectl apply whose output does not say: left, named, with how to remove each", function()
+  for _, how in ipairs { { "-o", "name" }, { "--server-side" } } do
+    local s = setup(function(plan)
+      plan.runs.b = { label = "after", existing = { results = TREAT } }
+      local cmd = { "kubectl", "apply", "-f", "app.yaml" }
+      for _, w in ipairs(how) do cmd[#cmd + 1] = w end
+      plan.runs.a.deploy = { method = "custom", guide_dir = plan.runs.a.deploy.guide_dir, model = "Qwen/Qwen3-0.6B",
+        kustomize = "ms", commands = {
+          { "helm", "upgrade", "--install", "sim", "oci://ghcr.io/llm-d/charts/llm-d-router-standalone", "-f",
+            "router.values.yaml" }, cmd } }
+    end)
+    t.write(s.dir .. "/guide/app.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: new-cm\n---\n"
+      .. "apiVersion: v1\nkind: Secret\nmetadata:\n  name: tok\n")
+    s.env.FAKE_RESULTS = BASE
+    local r = compare(s)
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    local shown = "kubectl apply -f app.yaml " .. table.concat(how, " ")
+    t.ok(r.stdout:find(("  %s: its output does not say whether it created them, so configmap/new-cm, secret/tok are "
+      .. "not known to be this run's: teardown leaves them; if they are this run's, remove them with: kubectl -n "
+      .. "bench delete configmap new-cm; kubectl -n bench delete secret tok\n"):format(shown), 1, true), r.stdout)
+    local lines = table.concat(call_lines(s, workspace(s)), "\n")
+    t.ok(not lines:find("delete configmap", 1, true) and not lines:find("delete secret", 1, true), lines)
+    t.ok(r.stdout:find(("left (not this run's, or not known to be): configmap/new-cm (%s: its output does not say "
+      .. "whether it created them; if it is this run's: kubectl -n bench delete configmap new-cm); secret/tok")
+      :format(shown), 1, true), r.stdout)
+    t.eq(state(s).ns.bench.other["ConfigMap/new-cm"], "kubectl", "left")
+  end
+end)

@@ -1009,6 +1009,65 @@ function M.this_runs_folders(names, uid, t0, t1)
   return out
 end
 
+-- The pods this run's InferencePools send requests to must all be this run's. A pool
+-- selects its endpoints by labels (spec.selector.matchLabels in v1, spec.selector in
+-- v1alpha2); llm-d's inferencepool chart takes them from inferencePool.modelServers.matchLabels
+-- and its guides set the serving label, the guide's and the model's - none of the release,
+-- so another team's model servers with the same labels in the namespace are endpoints of
+-- this run's pool, and the benchmark would mix their servers with this run's. A pool is
+-- this run's when helm installed it for one of its releases or it applied it by name. Raises
+-- one line naming those pods; returns a line saying what was checked.
+function M.check_pool_endpoints(ctx, x)
+  if ctx.dry_run then return nil end
+  local d = M.deployed(ctx, stack_of(ctx, x))
+  local releases, applied = set_of(d.releases), set_of(d.applied)
+  local v = ctx.k:json({ "get", "inferencepool" }, { check = false })
+  local foreign, said = nil, {}
+  for _, pool in ipairs(v and v.items or {}) do
+    local md = type(pool.metadata) == "table" and pool.metadata or {}
+    local m = M.made_by(pool)
+    local mine = (m.release and releases[m.release] and (m.release_ns == nil or m.release_ns == ctx.ns))
+      or applied["InferencePool/" .. tostring(md.name)]
+    if mine then
+      local sel = (pool.spec or {}).selector
+      if type(sel) == "table" and type(sel.matchLabels) == "table" then sel = sel.matchLabels end
+      local keys = {}
+      for k, val in pairs(type(sel) == "table" and sel or {}) do
+        if type(k) == "string" and type(val) ~= "table" then keys[#keys + 1] = k end
+      end
+      table.sort(keys)
+      if #keys == 0 then
+        said[#said + 1] = ("InferencePool %s: no selector labels could be read, its endpoints not checked"):format(
+          tostring(md.name))
+      else
+        local parts = {}
+        for _, k in ipairs(keys) do parts[#parts + 1] = k .. "=" .. tostring(sel[k]) end
+        local text = table.concat(parts, ",")
+        foreign = foreign or M.foreign(ctx, x)
+        local theirs, n = {}, 0
+        for _, p in ipairs(pods(ctx, text)) do
+          local phase = (p.status or {}).phase
+          if phase ~= "Succeeded" and phase ~= "Failed" then
+            n = n + 1
+            if foreign(p) then theirs[#theirs + 1] = p.metadata.name end
+          end
+        end
+        table.sort(theirs)
+        if #theirs > 0 then
+          error(("run %s: InferencePool %s, this run's, selects pods by %s, and %d of the %d it selects in %s %s "
+            .. "not this run's by their owners (%s): requests through this run's gateway would reach them and the "
+            .. "results would mix another team's servers with this run's; nothing was benchmarked - give this run's "
+            .. "model servers a label of their own and add it to the pool's selector (inferencePool.modelServers."
+            .. "matchLabels), or use a namespace of its own"):format(x, tostring(md.name), text, #theirs, n, ctx.ns,
+            #theirs == 1 and "is" or "are", table.concat(theirs, ", ")), 0)
+        end
+        said[#said + 1] = ("InferencePool %s selects %s: %d pod(s), all this run's"):format(tostring(md.name), text, n)
+      end
+    end
+  end
+  return #said > 0 and table.concat(said, "; ") or nil
+end
+
 local function benchmark(ctx, x)
   local r = run_of(ctx, x)
   local b = r.benchmark
@@ -1045,6 +1104,11 @@ local function benchmark(ctx, x)
   end
   local attempts = b.attempts or 2
   for attempt = 1, attempts do
+    -- (before each attempt: a restart between them may let another team's pods in)
+    if not r.baseline then
+      local pools = M.check_pool_endpoints(ctx, x)
+      if pools then say(ctx, "  %s", pools) end
+    end
     say(ctx, "  running %s (attempt %d/%d)", k8s.cmdline(cmd), attempt, attempts)
     local uid
     local t0 = os.time()

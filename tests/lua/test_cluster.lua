@@ -2666,3 +2666,29 @@ t.test("a custom deploy's kubectl apply whose output does not say: left, named, 
     t.eq(state(s).ns.bench.other["ConfigMap/new-cm"], "kubectl", "left")
   end
 end)
+
+-- (clusterfix5 3) llm-d's InferencePool selects its endpoints by labels alone (the chart's
+-- spec.selector.matchLabels is inferencePool.modelServers.matchLabels; the guides give the
+-- serving label and the model's, nothing of the release - fake.lua: make_release). Another
+-- team's model servers carrying exactly those labels (FAKE_OTHER_RELEASE +
+-- FAKE_OTHER_SAME_MODEL: a-team-ms-decode, two pods, there before) would get requests sent
+-- through this run's gateway. Checked before benchmarking: stopped, naming them; with
+-- another model's labels (FAKE_OTHER_RELEASE alone) the pool's 2 pods are run B's ms-sim's.
+t.test("an InferencePool of this run's that selects another team's pods stops the run before benchmarking", function()
+  local s = setup(function(plan) plan.runs.a = { label = "before", existing = { results = BASE } } end)
+  s.env.FAKE_RESULTS = TREAT
+  local r = compare(s, nil, { FAKE_OTHER_RELEASE = "1", FAKE_OTHER_SAME_MODEL = "1" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stdout:gsub(POD_SUFFIX, "-<pod>"):find("run b: InferencePool gaie-sim, this run's, selects pods by "
+    .. "llm-d.ai/inference-serving=true,llm-d.ai/model=qwen-qwen3-0-6b, and 2 of the 4 it selects in bench are not "
+    .. "this run's by their owners (a-team-ms-decode-<pod>, a-team-ms-decode-<pod>): requests through this run's "
+    .. "gateway would reach them and the results would mix another team's servers with this run's; nothing was "
+    .. "benchmarked", 1, true), r.stdout)
+  for _, c in ipairs(calls(s)) do t.ok(c.tool ~= "run_only.sh", "no benchmark ran") end
+  s = setup(function(plan) plan.runs.a = { label = "before", existing = { results = BASE } } end)
+  s.env.FAKE_RESULTS = TREAT
+  r = compare(s, nil, { FAKE_OTHER_RELEASE = "1" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("  InferencePool gaie-sim selects llm-d.ai/inference-serving=true,llm-d.ai/model=qwen-qwen3-0-6b: "
+    .. "2 pod(s), all this run's\n", 1, true), r.stdout)
+end)

@@ -37,6 +37,10 @@
 --                  apply leaves them. Every Deployment's pods are owned by its ReplicaSet
 --                  <deployment>-<hash> and named <replicaset>-<5 characters>, as the real
 --                  controllers do; a deleted one is replaced under a new name
+--   FAKE_CONCURRENT_LWS  name[@release],...: another team's LeaderWorkerSets (2 groups of a
+--                  leader and a worker, another model's serving labels) start then too; as
+--                  the LWS controller names them: leader StatefulSet <name>, pods <name>-<g>,
+--                  worker StatefulSets <name>-<g>, pods <name>-<g>-1
 --   FAKE_LATE_PODS name,...: another team's serving pods, with this stack's model labels,
 --                  start during the first run_only.sh call (after this stack was ready)
 --   FAKE_HELM_MAJOR  4: helm behaves as helm 4 (no list --all; every state listed by default)
@@ -1470,6 +1474,17 @@ local function concurrent_install(s)
       deployment(s, name, rel ~= "" and ("helm:" .. rel) or "kubectl", 2, { other = true,
         labels = SERVING("other-team-model"),
         containers = { { name = "vllm", image = "ghcr.io/llm-d/llm-d-cuda:v0.4.0", restarts = 0 } } })
+    end
+  end
+  -- FAKE_CONCURRENT_LWS=name[@release],...: another team's LeaderWorkerSets start then (2
+  -- groups of 2: a leader and a worker each; another model's serving labels)
+  local lwss = os.getenv("FAKE_CONCURRENT_LWS") or ""
+  if lwss ~= "" and (at == "" or at == tool) and not state.counters.concurrent_lws then
+    state.counters.concurrent_lws = 1
+    for item in lwss:gmatch("[^,]+") do
+      local name, rel = item:match("^([^@]+)@?(.*)$")
+      leaderworkerset(s, name, rel ~= "" and ("helm:" .. rel) or "kubectl", 2, 2, { other = true,
+        labels = SERVING("other-team-model") })
     end
   end
   local n, only = (os.getenv("FAKE_CONCURRENT_RELEASE") or ""):match("^([^@]*)@?(.*)$")

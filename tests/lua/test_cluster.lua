@@ -2692,3 +2692,59 @@ t.test("an InferencePool of this run's that selects another team's pods stops th
   t.ok(r.stdout:find("  InferencePool gaie-sim selects llm-d.ai/inference-serving=true,llm-d.ai/model=qwen-qwen3-0-6b: "
     .. "2 pod(s), all this run's\n", 1, true), r.stdout)
 end)
+
+-- (clusterfix5 2) A LeaderWorkerSet-based model server, as llm-d's wide-EP guide deploys
+-- it (guides/wide-ep-lws: kubectl apply -k of a LeaderWorkerSet, the serving labels on its
+-- workerTemplate). The LWS controller's objects (fake.lua: leaderworkerset): LWS wide-decode
+-- (replicas 2, size 2) owns the leader StatefulSet wide-decode, pods wide-decode-0 and -1;
+-- each leader pod owns its group's worker StatefulSet wide-decode-<g>, pod wide-decode-<g>-1.
+-- A worker pod's chain: StatefulSet wide-decode-0 -> Pod wide-decode-0 -> StatefulSet
+-- wide-decode -> LeaderWorkerSet wide-decode, applied by this run. Another team's LWS
+-- team-e-decode started during the deploy (FAKE_CONCURRENT_LWS) is not this run's. Counted
+-- by hand: sim-epp 1 + 4 LWS pods = 5 (9 with theirs).
+t.test("a LeaderWorkerSet stack: its pods are this run's through the leader pod, restarted by name, torn down",
+  function()
+  local s = setup(function(plan, d)
+    plan.runs.b = { label = "after", existing = { results = TREAT } }
+    plan.runs.a.deploy.kustomize = "lws"
+    proc.run { "mkdir", "-p", d .. "/guide/lws" }
+  end)
+  t.write(s.dir .. "/guide/lws/kustomization.yaml", "resources:\n  - decode.yaml\n")
+  t.write(s.dir .. "/guide/lws/decode.yaml", "apiVersion: leaderworkerset.x-k8s.io/v1\nkind: LeaderWorkerSet\n"
+    .. "metadata:\n  name: wide-decode\nspec:\n  replicas: 2\n  leaderWorkerTemplate:\n    size: 2\n"
+    .. "    workerTemplate:\n      metadata:\n        labels:\n          llm-d.ai/inference-serving: \"true\"\n"
+    .. "          llm-d.ai/model: qwen-qwen3-0-6b\n          llm-d.ai/role: decode\n")
+  s.env.FAKE_RESULTS = BASE
+  local r = compare(s, nil, { FAKE_CONCURRENT_LWS = "team-e-decode", FAKE_CONCURRENT_AT = "helm",
+    FAKE_FAIL_ONCE = "bench_stderr" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("pods Ready 5/5", 1, true) and not r.stdout:find("pods Ready 9/9", 1, true), r.stdout)
+  local w = workspace(s)
+  local po = json.read(w .. "/run-a/deployed.json").pod_owners
+  t.eq(#po, 4, po)
+  t.ok(po[1]:match("^ReplicaSet/sim%-epp%-"), po)
+  t.eq({ po[2], po[3], po[4] }, { "StatefulSet/wide-decode", "StatefulSet/wide-decode-0", "StatefulSet/wide-decode-1" })
+  local lines = call_lines(s, w)
+  local all = table.concat(lines, "\n")
+  -- the chain was walked through the leader pod up to the LeaderWorkerSet
+  t.ok(all:find("kubectl -n bench get pod wide-decode-0 -o json", 1, true), all)
+  t.ok(all:find("kubectl -n bench get leaderworkerset.leaderworkerset.x-k8s.io wide-decode -o json", 1, true), all)
+  -- the restart after the failed benchmark: this run's four serving pods, by name
+  local deletes = {}
+  for _, l in ipairs(lines) do if l:find(" delete pod", 1, true) then deletes[#deletes + 1] = l end end
+  t.eq(deletes, { "kubectl -n bench delete pod wide-decode-0 wide-decode-0-1 wide-decode-1 wide-decode-1-1 "
+    .. "--ignore-not-found" })
+  -- (their chain is read, to tell them apart: no other call names theirs)
+  for _, l in ipairs(lines) do
+    t.ok(not l:find("team%-e") or l:find("^kubectl %-n bench get "), "only reads name theirs: " .. l)
+  end
+  -- torn down: its LWS and pods gone, theirs kept
+  local ns = state(s).ns.bench
+  t.eq(ns.lws["wide-decode"], nil)
+  t.ok(ns.lws["team-e-decode"], "theirs kept")
+  local left = {}
+  for n in pairs(ns.pods) do if n:match("^wide%-decode") or n:match("^team%-e") then left[#left + 1] = n end end
+  table.sort(left)
+  t.eq(left, { "team-e-decode-0", "team-e-decode-0-1", "team-e-decode-1", "team-e-decode-1-1" })
+  t.ok(json.read(w .. "/run-a/deployed.json").torn_down, "run A torn down")
+end)

@@ -1800,16 +1800,16 @@ local function record_applied(ctx, d, outputs, have_created)
         local why = #said > 0 and "its output does not say whether it created them"
           or (#other > 0 and ("its output is not kubectl's one line an object (%q)"):format(other[1]))
           or "it printed nothing"
-        local refs, cmds = {}, {}
+        local refs, removes = {}, {}
         for _, u in ipairs(unknown) do
           refs[#refs + 1] = u.ref
-          cmds[#cmds + 1] = ("kubectl -n %s delete %s %s"):format(ctx.ns, u.res, u.name)
+          removes[#removes + 1] = ("kubectl -n %s delete %s %s"):format(ctx.ns, u.res, u.name)
           leave(("%s (%s: %s; if it is this run's: kubectl -n %s delete %s %s)"):format(u.ref, shown, why, ctx.ns,
             u.res, u.name))
         end
         say(ctx, "  %s: %s, so %s %s not known to be this run's: teardown leaves %s; if %s this run's, remove %s "
           .. "with: %s", shown, why, table.concat(refs, ", "), #refs == 1 and "is" or "are", #refs == 1 and "it"
-          or "them", #refs == 1 and "it is" or "they are", #refs == 1 and "it" or "them", table.concat(cmds, "; "))
+          or "them", #refs == 1 and "it is" or "they are", #refs == 1 and "it" or "them", table.concat(removes, "; "))
       end
     end
   end

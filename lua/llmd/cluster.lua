@@ -1056,7 +1056,8 @@ function M.check_pool_endpoints(ctx, x)
         if #theirs > 0 then
           error(("run %s: InferencePool %s, this run's, selects pods by %s, and %d of the %d it selects in %s %s "
             .. "not this run's by their owners (%s): requests through this run's gateway would reach them and the "
-            .. "results would mix another team's servers with this run's; nothing was benchmarked - give this run's "
+            .. "results would mix servers that are not this run's (another team's, or this comparison's other stack "
+            .. "while it is deployed) with this run's; the benchmark was not started - give this run's "
             .. "model servers a label of their own and add it to the pool's selector (inferencePool.modelServers."
             .. "matchLabels), or use a namespace of its own"):format(x, tostring(md.name), text, #theirs, n, ctx.ns,
             #theirs == 1 and "is" or "are", table.concat(theirs, ", ")), 0)
@@ -1761,8 +1762,8 @@ local function record_applied(ctx, d, outputs, have_created)
           settled[e.ref] = true
         elseif e.op == "created" and DEPLOY_KEPT[base] then
           settled[e.ref] = true
-          leave(("%s (made by %s; kept, as teardown keeps PVCs: kubectl -n %s delete %s %s removes it)"):format(e.ref,
-            shown, ctx.ns, e.res, e.name))
+          leave(("%s (made by %s; kept, as teardown keeps PVCs: %s removes it)"):format(e.ref, shown,
+            k8s.cmdline { "kubectl", "-n", ctx.ns, "delete", e.res, e.name }))
           say(ctx, "  %s: %s created it: kept at teardown (PVCs are kept)", e.ref, shown)
         elseif e.op == "created" then
           settled[e.ref] = true
@@ -1803,9 +1804,9 @@ local function record_applied(ctx, d, outputs, have_created)
         local refs, removes = {}, {}
         for _, u in ipairs(unknown) do
           refs[#refs + 1] = u.ref
-          removes[#removes + 1] = ("kubectl -n %s delete %s %s"):format(ctx.ns, u.res, u.name)
-          leave(("%s (%s: %s; if it is this run's: kubectl -n %s delete %s %s)"):format(u.ref, shown, why, ctx.ns,
-            u.res, u.name))
+          local rm = k8s.cmdline { "kubectl", "-n", ctx.ns, "delete", u.res, u.name }
+          removes[#removes + 1] = rm
+          leave(("%s (%s: %s; if it is this run's: %s)"):format(u.ref, shown, why, rm))
         end
         say(ctx, "  %s: %s, so %s %s not known to be this run's: teardown leaves %s; if %s this run's, remove %s "
           .. "with: %s", shown, why, table.concat(refs, ", "), #refs == 1 and "is" or "are", #refs == 1 and "it"

@@ -197,6 +197,10 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench port-forward svc/infra-sim-inference-gateway-istio <port>:80",
     "kubectl -n bench get pvc -o json",
     "kubectl -n bench get svc -o json",
+    -- (clusterfix5 3) the pods its InferencePool gaie-sim selects, all its own by their owners
+    "kubectl -n bench get inferencepool -o json",
+    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true,llm-d.ai/model=qwen-qwen3-0-6b -o json",
+    "kubectl -n bench get replicasets,deployments,statefulsets -o json",
     "run_only.sh -c <ws>/run-b/benchmark/config.yaml",
     "kubectl -n bench exec llmdbench-harness-launcher -- ls /requests",
     "kubectl -n bench cp llmdbench-harness-launcher:/requests/inference-perf_<id>_sanity_random_optimized-baseline-Qwen3-32B "
@@ -444,7 +448,9 @@ t.test("run_comparison.sh: a deploy line refuses a release of its name this comp
   t.eq(ns.releases["gaie-sim"], nil, "nothing of run B deployed")
   -- a comparison whose stack is still up (its teardown not run: steps up to 80, then the
   -- report): its releases are its own, and the deploy lines upgrade them
-  s = setup()
+  -- (run A imported: a stack of it still up would carry the labels run B's InferencePool selects)
+  s = setup(function(plan) plan.runs.a = { label = "before", existing = { results = BASE } } end)
+  s.env.FAKE_RESULTS = TREAT
   local r = compare(s, { "--plan", s.plan, "--step", "0-80,100" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
   w = workspace(s)
@@ -2272,9 +2278,10 @@ end)
 -- takes a Bound ReadWriteMany PVC of the namespace. Kept where there is one, said which and
 -- why; of several, only ours (the one llmdlua made, labelled) is taken, else refused.
 t.test("results PVC: the only Bound RWX one is taken and said; of several, llmdlua's; none of ours: refused", function()
+  -- (up to teardown: run A's decode pods, whose labels run B's InferencePool selects, go before run B benchmarks)
   -- one Bound RWX PVC (someone else's) beside a RWO one: it is the one, and the run says so
   local s = setup()
-  local r = compare(s, { "--plan", s.plan, "--step", "0-60" }, { FAKE_PVCS = "team-a-results:ReadWriteMany,"
+  local r = compare(s, { "--plan", s.plan, "--step", "0-90" }, { FAKE_PVCS = "team-a-results:ReadWriteMany,"
     .. "team-a-cache:ReadWriteOnce" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.ok(r.stdout:find("  results PVC: team-a-results (the only Bound ReadWriteMany PVC in bench; name one with "
@@ -2283,7 +2290,7 @@ t.test("results PVC: the only Bound RWX one is taken and said; of several, llmdl
   t.ok(t.read(w .. "/run-a/benchmark/config.yaml"):find("results_pvc: team-a-results", 1, true))
   -- several, one made by llmdlua (its label): that one, and why
   s = setup()
-  r = compare(s, { "--plan", s.plan, "--step", "0-60" }, { FAKE_PVCS = "a-team-results:ReadWriteMany,"
+  r = compare(s, { "--plan", s.plan, "--step", "0-90" }, { FAKE_PVCS = "a-team-results:ReadWriteMany,"
     .. "llmd-benchmark-results:ReadWriteMany:Bound:llmdlua,z-team-results:ReadWriteMany" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.ok(r.stdout:find("  results PVC: llmd-benchmark-results (of the Bound ReadWriteMany PVCs in bench, a-team-results, "
@@ -2303,7 +2310,7 @@ t.test("results PVC: the only Bound RWX one is taken and said; of several, llmdl
   for _, l in ipairs(call_lines(s, workspace(s))) do t.ok(not l:match("^run_only"), l) end
   -- named in the plan: that one, said so (no listing needed)
   s = setup(function(p) p.benchmark_pvc = "team-b-results" end)
-  r = compare(s, { "--plan", s.plan, "--step", "0-60" }, { FAKE_PVCS = "team-a-results:ReadWriteMany,"
+  r = compare(s, { "--plan", s.plan, "--step", "0-90" }, { FAKE_PVCS = "team-a-results:ReadWriteMany,"
     .. "team-b-results:ReadWriteMany" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.ok(r.stdout:find("  results PVC: team-b-results (benchmark_pvc in the plan)\n", 1, true), r.stdout)
@@ -2682,8 +2689,9 @@ t.test("an InferencePool of this run's that selects another team's pods stops th
   t.ok(r.stdout:gsub(POD_SUFFIX, "-<pod>"):find("run b: InferencePool gaie-sim, this run's, selects pods by "
     .. "llm-d.ai/inference-serving=true,llm-d.ai/model=qwen-qwen3-0-6b, and 2 of the 4 it selects in bench are not "
     .. "this run's by their owners (a-team-ms-decode-<pod>, a-team-ms-decode-<pod>): requests through this run's "
-    .. "gateway would reach them and the results would mix another team's servers with this run's; nothing was "
-    .. "benchmarked", 1, true), r.stdout)
+    .. "gateway would reach them and the results would mix servers that are not this run's (another team's, or this "
+    .. "comparison's other stack while it is deployed) with this run's; the benchmark was not started", 1, true),
+    r.stdout)
   for _, c in ipairs(calls(s)) do t.ok(c.tool ~= "run_only.sh", "no benchmark ran") end
   s = setup(function(plan) plan.runs.a = { label = "before", existing = { results = BASE } } end)
   s.env.FAKE_RESULTS = TREAT

@@ -1322,9 +1322,10 @@ read_number(const char *s, size_t i, size_t n, size_t avail, int as_json_num, in
 ** V = sum of d_k 10^(19 - k) = m 10^(20 - end) < 10^19, m the number's digits read as an
 ** integer; the number is m 10^-f = V 10^-(19 - a), one fixed sum of products for every
 ** length ("0.0ddd" with up to 20 digits after the point is read from the point on:
-** V 10^-20). Anything else is left to the caller's loop. Each pos < lane_end must
-** have DECIMAL_AHEAD bytes readable from pos + 2 (the loads reach 34 bytes past the
-** number's start). The values are checked against strtod in test_json.
+** V 10^-20). Anything else is left to the caller's loop. The number's end is the next
+** comma, from a mask of a 64-byte block's commas (usual_numbers_sep); the bytes up to n
+** must be readable, and the lane takes nothing within 128 bytes of n (the caller's loop
+** does). The values are checked against strtod in test_json.
 */
 /* 64 bytes: 32 of 0x0F, then 32 zeros; 32 bytes from 32 - k anded with text keep the
    values of its digits at bytes 0..k - 1 (a digit's low four bits) and clear the rest */

@@ -1445,8 +1445,8 @@ commas64_avx2(const char *p, __m256i comma)
 ** comma is in the block (its start in it or the one before) has its 36 bytes.
 */
 __attribute__((target("avx2,bmi,bmi2"))) static inline __attribute__((always_inline)) size_t
-usual_numbers_sep(const char *s, size_t pos, size_t n, double **op, double *o_end,
-                  size_t *last, const size_t sep)
+usual_numbers_sep(const char *s, size_t pos, size_t n, double **op, double *o_end, size_t *last,
+                  const size_t sep)
 {
     if (n < 128 || pos > n - 128)
         return pos;
@@ -1465,7 +1465,8 @@ usual_numbers_sep(const char *s, size_t pos, size_t n, double **op, double *o_en
     const char *q = c, *q_last = s + (n - 128);
     uint64_t cm = commas64_avx2(q, comma) & ~1ULL;
     for (; o < o_end; o++) { /* *c is a comma */
-        if (cm == 0) { /* the next comma is in a later block */
+        /* the next comma in a later block: its commas */
+        if (cm == 0) {
             if (q + 64 > q_last)
                 break;
             q += 64;
@@ -1518,7 +1519,8 @@ usual_numbers_sep(const char *s, size_t pos, size_t n, double **op, double *o_en
                 break;
             /* the bytes before the comma kept (its place alone: no wait for the mask) */
             __m256i t = _mm256_and_si256(
-                x, _mm256_loadu_si256((const __m256i *)(const void *)(keep_digits + 32 - text_end)));
+                x,
+                _mm256_loadu_si256((const __m256i *)(const void *)(keep_digits + 32 - text_end)));
             /* bytes 0 .. a (the integer part and the point, or the comma's place, cleared)
                take the byte before them: one shuffle (the point's own value is overwritten) */
             __m128i lo =
@@ -1544,8 +1546,7 @@ usual_numbers_sep(const char *s, size_t pos, size_t n, double **op, double *o_en
 /* usual_numbers_sep compiled for each separator, ", " and "," (the first one's); the
    bytes up to n are readable */
 __attribute__((target("avx2,bmi,bmi2"))) static size_t
-usual_numbers_avx2(const char *s, size_t pos, size_t n, double **op, double *o_end,
-                   size_t *last)
+usual_numbers_avx2(const char *s, size_t pos, size_t n, double **op, double *o_end, size_t *last)
 {
     if (s[pos + 1] == ' ')
         return usual_numbers_sep(s, pos, n, op, o_end, last, 2);

@@ -546,9 +546,8 @@ static long numbers_through_windows(const char *doc, size_t len, size_t step, si
 ** the last number stored, nor (a batch that stopped at the window's end waiting for the
 ** next value) a place after it up to starts[k], where that value is awaited.
 */
-static long numbers_and_starts(const char *doc, size_t len, size_t step, size_t max,
-                               uint64_t *rs, double *got, size_t cap, const size_t *starts,
-                               size_t *wrong_at)
+static long numbers_and_starts(const char *doc, size_t len, size_t step, size_t max, uint64_t *rs,
+                               double *got, size_t cap, const size_t *starts, size_t *wrong_at)
 {
     JsonParser p;
     json_parser_init(&p);
@@ -1808,8 +1807,8 @@ int main(void)
                 for (size_t mx = 0; mx < 3; mx++) {
                     memset(got, 0, COUNT * sizeof *got);
                     size_t wrong_at = 0;
-                    long got_n = numbers_and_starts(doc, len, steps[s], maxes[mx], &rs, got,
-                                                    COUNT, starts, &wrong_at);
+                    long got_n = numbers_and_starts(doc, len, steps[s], maxes[mx], &rs, got, COUNT,
+                                                    starts, &wrong_at);
                     size_t wrong = 0;
                     for (size_t j = 0; j < COUNT && got_n == COUNT; j++)
                         if (memcmp(&got[j], &want[j], sizeof got[j]) != 0 && wrong++ < 3)

@@ -1322,9 +1322,10 @@ read_number(const char *s, size_t i, size_t n, size_t avail, int as_json_num, in
 ** V = sum of d_k 10^(19 - k) = m 10^(20 - end) < 10^19, m the number's digits read as an
 ** integer; the number is m 10^-f = V 10^-(19 - a), one fixed sum of products for every
 ** length ("0.0ddd" with up to 20 digits after the point is read from the point on:
-** V 10^-20). Anything else is left to the caller's loop. Each pos < lane_end must
-** have DECIMAL_AHEAD bytes readable from pos + 2 (the loads reach 34 bytes past the
-** number's start). The values are checked against strtod in test_json.
+** V 10^-20). Anything else is left to the caller's loop. The number's end is the next
+** comma, from a mask of a 64-byte block's commas (usual_numbers_sep); the bytes up to n
+** must be readable, and the lane takes nothing within 128 bytes of n (the caller's loop
+** does). The values are checked against strtod in test_json.
 */
 /* 64 bytes: 32 of 0x0F, then 32 zeros; 32 bytes from 32 - k anded with text keep the
    values of its digits at bytes 0..k - 1 (a digit's low four bits) and clear the rest */
@@ -1421,100 +1422,135 @@ static inline __attribute__((always_inline)) void lane_store(double *o, uint64_t
         *o = compose(v, -(long)b, 0, (const char *)p, text_end);
 }
 
-__attribute__((target("avx2,bmi,bmi2"))) static inline __attribute__((always_inline)) size_t
-usual_numbers_sep(const char *s, size_t pos, size_t lane_end, double **op, double *o_end,
-                  size_t *last, const size_t sep)
+/* The commas among the 64 bytes at p, one bit a byte (bit k: p[k]). */
+__attribute__((target("avx2,bmi,bmi2"))) static inline __attribute__((always_inline)) uint64_t
+commas64_avx2(const char *p, __m256i comma)
 {
+    __m256i x0 = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i x1 = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
+    uint64_t lo = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x0, comma));
+    uint64_t hi = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x1, comma));
+    return lo | hi << 32;
+}
+
+/*
+** The lane's loop for one separator. Each number's bounds come from the commas of the
+** 64-byte blocks from pos on (one compare and mask a block), not from the number before:
+** its end is the next comma, so the next number's start waits only for the bit after
+** the last in that mask (one BLSR and TZCNT), and the loads and reading of neighbouring
+** numbers overlap (the out-of-order core has independent work). A number's bytes are
+** then checked against the shape (digits, at most one point, not last; the comma at
+** its end is known), the checks branches, foreseen. The bytes up to n are readable: a
+** block is taken only when the one after it is in them too, so that a number whose
+** comma is in the block (its start in it or the one before) has its 36 bytes.
+*/
+__attribute__((target("avx2,bmi,bmi2"))) static inline __attribute__((always_inline)) size_t
+usual_numbers_sep(const char *s, size_t pos, size_t n, double **op, double *o_end, size_t *last,
+                  const size_t sep)
+{
+    if (n < 128 || pos > n - 128)
+        return pos;
     /* a byte x is no digit when x + 0x50 > -119 as a signed byte: '0'..'9' become
        -128..-119 and every other byte more (one add and one comparison, no NOT after the
        mask: its first set bit is the first non-digit, and an empty mask counts 64) */
     __m256i bias = _mm256_set1_epi8(0x50), last_digit = _mm256_set1_epi8(-119);
-    __m256i dot = _mm256_set1_epi8('.');
+    __m256i comma = _mm256_set1_epi8(',');
     Run20K k = run20_constants();
     /* kept in registers (GCC would build them again, or load them, for every number) */
-    __asm__("" : "+x"(bias), "+x"(last_digit), "+x"(dot));
+    __asm__("" : "+x"(bias), "+x"(last_digit), "+x"(comma));
     __asm__("" : "+x"(k.k10), "+x"(k.k10_tail), "+x"(k.k100), "+x"(k.k10000), "+x"(k.k1e8));
-    double *o = *op;
-    size_t at = *last;
-    /* one bound a number: a number and its separator take at most LANE_STEP bytes, so
-       that (lane_end - pos) / LANE_STEP + 1 more numbers all start before lane_end */
-    enum { LANE_STEP = 24 };
-    while (o < o_end && pos < lane_end) {
-        size_t room = (lane_end - pos - 1) / LANE_STEP + 1;
-        double *stop = o_end - o < (ptrdiff_t)room ? o_end : o + room;
-        for (; o < stop;) { /* s[pos] is a comma */
-            size_t j = pos + sep;
-            const unsigned char *p = (const unsigned char *)s + j;
-            /* the byte before the number (the separator's last) and the number's first
-               three in one word: " 0.0" (",0.0" with sep 1, where s[pos] is the comma)
-               checks the separator and the "0.0ddd" shape in one comparison */
-            uint32_t head;
-            memcpy(&head, p - 1, 4);
-            unsigned text_end;
-            if (head == ((sep == 2 ? ' ' : ',') | '0' << 8 | '.' << 16 | (uint32_t)'0' << 24)) {
-                /* "0.0ddd": the f <= 20 digits after the point alone, from byte 2 (a zero
-                   first): m 10^-f = V 10^-20 */
-                __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(p + 2));
-                uint64_t f = _tzcnt_u64((uint32_t)_mm256_movemask_epi8(
-                    _mm256_cmpgt_epi8(_mm256_add_epi8(x, bias), last_digit)));
-                text_end = 2 + (unsigned)f;
-                if (f > 20 || p[text_end] != ',')
-                    goto done;
-                __m256i t = _mm256_and_si256(
-                    x, _mm256_loadu_si256((const __m256i *)(const void *)(keep_digits + 32 - f)));
-                lane_store(
-                    o, run20_avx2(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1), &k),
-                    20, &decimal_pow5_table[20], p, text_end);
-            } else {
-                /* the separator first, foreseen: the start waits only for pos */
-                if ((s[pos + 1] == ' ') != (sep == 2))
-                    goto done;
-                __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
-                __m256i other = _mm256_cmpgt_epi8(_mm256_add_epi8(x, bias), last_digit);
-                /* the end from one mask of what is no digit and no point, so that the next
-                   number's start waits for nothing more; the shape is checked beside it
-                   (branches, foreseen) */
-                text_end = (unsigned)_tzcnt_u64((uint32_t)_mm256_movemask_epi8(
-                    _mm256_andnot_si256(_mm256_cmpeq_epi8(x, dot), other)));
-                uint64_t nd = (uint32_t)_mm256_movemask_epi8(other);
-                unsigned a = (unsigned)_tzcnt_u64(nd); /* 64 when all 32 are digits */
-                /* the non-digits before the end: none, or one point (at a) not last. An
-                   integer's end is a <= 15: the bound of 20 bytes needs no look at which
-                   it is (end, the bytes kept, does) */
-                uint64_t in = _bzhi_u64(nd, text_end);
-                if (a - 1 >= 15 || text_end > 20 || _blsr_u64(in) != 0 || a + 1 == text_end ||
-                    p[text_end] != ',' || (p[0] == '0' && a > 1))
-                    goto done;
-                unsigned end = in != 0 ? text_end : text_end + 1;
-                __m256i t = _mm256_and_si256(
-                    x, _mm256_loadu_si256((const __m256i *)(const void *)(keep_digits + 32 - end)));
-                /* bytes 0 .. a (the integer part and the point) take the byte before them:
-                   one shuffle (the point's own value is overwritten) */
-                __m128i lo =
-                    _mm_shuffle_epi8(_mm256_castsi256_si128(t),
-                                     _mm_load_si128((const __m128i *)(const void *)moved_up[a]));
-                lane_store(o, run20_avx2(lo, _mm256_extracti128_si256(t, 1), &k), 19 - a,
-                           &lane_pow5_by_a[a], p, text_end);
-            }
-            o++;
-            at = j;
-            pos = j + text_end;
+    double *o = *op, *o_start = o;
+    const char *c = s + pos; /* the comma before the next number */
+    /* the block at q (q + 128 <= n), and cm its commas after c (bit k: q[k]) */
+    const char *q = c, *q_last = s + (n - 128);
+    uint64_t cm = commas64_avx2(q, comma) & ~1ULL;
+    for (; o < o_end; o++) { /* *c is a comma */
+        /* the next comma in a later block: its commas */
+        if (cm == 0) {
+            if (q + 64 > q_last)
+                break;
+            q += 64;
+            cm = commas64_avx2(q, comma);
         }
+        /* the comma after the number (q + 64 when none in the block: then the number is
+           too long for the lane) */
+        const char *next = q + _tzcnt_u64(cm);
+        const unsigned char *p = (const unsigned char *)c + sep;
+        unsigned text_end = (unsigned)(next - (const char *)p); /* huge when next < p */
+        /* the byte before the number (the separator's last) and the number's first
+           three in one word: " 0.0" (",0.0" with sep 1, where *c is the comma) checks
+           the separator and the "0.0ddd" shape in one comparison */
+        uint32_t head;
+        memcpy(&head, p - 1, 4);
+        if (head == ((sep == 2 ? ' ' : ',') | '0' << 8 | '.' << 16 | (uint32_t)'0' << 24)) {
+            /* "0.0ddd": the f <= 20 digits after the point alone, from byte 2 (a zero
+               first), all up to the comma: m 10^-f = V 10^-20. The bytes kept and the
+               halves loaded from the comma's place alone, so that the reading waits
+               for no mask of the number's own (its checks beside it, foreseen) */
+            size_t f = (size_t)text_end - 2;
+            if (f - 1 >= 20)
+                break;
+            const unsigned char *keep = keep_digits + 34 - (size_t)text_end;
+            __m128i t0 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(p + 2)),
+                                       _mm_loadu_si128((const __m128i *)(const void *)keep));
+            __m128i t1 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(p + 18)),
+                                       _mm_loadu_si128((const __m128i *)(const void *)(keep + 16)));
+            __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(p + 2));
+            uint32_t nd = (uint32_t)_mm256_movemask_epi8(
+                _mm256_cmpgt_epi8(_mm256_add_epi8(x, bias), last_digit));
+            if (_bzhi_u32(nd, (unsigned)f) != 0) /* a non-digit before the comma */
+                break;
+            lane_store(o, run20_avx2(t0, t1, &k), 20, &decimal_pow5_table[20], p, text_end);
+        } else {
+            /* the separator first, foreseen */
+            if ((c[1] == ' ') != (sep == 2))
+                break;
+            __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+            uint64_t nd = (uint32_t)_mm256_movemask_epi8(
+                _mm256_cmpgt_epi8(_mm256_add_epi8(x, bias), last_digit));
+            /* the first non-digit: the point, or the comma (a = text_end) */
+            unsigned a = (unsigned)_tzcnt_u64(nd); /* 64 when all 32 are digits */
+            /* the non-digits before the comma: none, or one point (at a) not last. An
+               integer's end is a <= 15: the bound of 20 bytes needs no look at which it
+               is (end, the bytes kept, does) */
+            uint64_t in = _bzhi_u64(nd, text_end);
+            if (a - 1 >= 15 || text_end - 1 >= 20 || _blsr_u64(in) != 0 || a + 1 == text_end ||
+                (in != 0 && p[a] != '.') || (p[0] == '0' && a > 1))
+                break;
+            /* the bytes before the comma kept (its place alone: no wait for the mask) */
+            __m256i t = _mm256_and_si256(
+                x,
+                _mm256_loadu_si256((const __m256i *)(const void *)(keep_digits + 32 - text_end)));
+            /* bytes 0 .. a (the integer part and the point, or the comma's place, cleared)
+               take the byte before them: one shuffle (the point's own value is overwritten) */
+            __m128i lo =
+                _mm_shuffle_epi8(_mm256_castsi256_si128(t),
+                                 _mm_load_si128((const __m128i *)(const void *)moved_up[a]));
+            lane_store(o, run20_avx2(lo, _mm256_extracti128_si256(t, 1), &k), 19 - a,
+                       &lane_pow5_by_a[a], p, text_end);
+        }
+        c = next;
+        cm = _blsr_u64(cm);
     }
-done:
+    if (o != o_start) { /* the last number's start: after the comma before c (once here, not
+                           a register in the loop) */
+        const char *b = c - 1;
+        while (*b != ',')
+            b--;
+        *last = (size_t)(b + sep - s);
+    }
     *op = o;
-    *last = at;
-    return pos;
+    return (size_t)(c - s);
 }
 
-/* usual_numbers_sep compiled for each separator, ", " and "," (the first one's) */
+/* usual_numbers_sep compiled for each separator, ", " and "," (the first one's); the
+   bytes up to n are readable */
 __attribute__((target("avx2,bmi,bmi2"))) static size_t
-usual_numbers_avx2(const char *s, size_t pos, size_t lane_end, double **op, double *o_end,
-                   size_t *last)
+usual_numbers_avx2(const char *s, size_t pos, size_t n, double **op, double *o_end, size_t *last)
 {
     if (s[pos + 1] == ' ')
-        return usual_numbers_sep(s, pos, lane_end, op, o_end, last, 2);
-    return usual_numbers_sep(s, pos, lane_end, op, o_end, last, 1);
+        return usual_numbers_sep(s, pos, n, op, o_end, last, 2);
+    return usual_numbers_sep(s, pos, n, op, o_end, last, 1);
 }
 
 /*
@@ -1845,7 +1881,7 @@ static inline __attribute__((always_inline)) size_t next_numbers(JsonParser *p, 
     while (o < o_end) {
 #ifdef JSON_WIDE_SIMD
         if (simd && wide_numbers && pos < lane_end && b[pos] == ',') {
-            pos = usual_numbers_avx2(b, pos, lane_end, &o, o_end, &last);
+            pos = usual_numbers_avx2(b, pos, n, &o, o_end, &last);
             if (o == o_end)
                 break;
         }

@@ -2494,7 +2494,7 @@ number_cells_avx512(const char *buf, size_t base, const uint32_t *stops, size_t 
     c.e16lo = _mm512_set1_epi64((long long)(10000000000000000ULL & 0xFFFFFFFFULL));
     c.e16hi = _mm512_set1_epi64((long long)(10000000000000000ULL >> 32));
     c.b63 = _mm512_set1_epi8(63);
-    c.bitrev = _mm512_set1_epi64(0x8040201008040201LL);
+    c.bitrev = _mm512_set1_epi64((long long)0x8040201008040201ULL);
     c.classes = _mm512_loadu_si512(tb->classes);
     c.select = _mm512_loadu_si512(tb->select);
     c.gather = _mm512_loadu_si512(tb->gather);

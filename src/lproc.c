@@ -653,6 +653,57 @@ static int l_chmod(lua_State *L)
 }
 
 /*
+** proc.mkdir_marked(path, name, text) -> true, or nil, why and "exists" when path is there
+** already: makes the folder path and in it the file name holding text, in one call. A
+** Ctrl-C is raised at the next Lua instruction, never inside C, so the folder is never seen
+** without its file (a workspace made without its INCOMPLETE marker would pass for a whole
+** one). A failure after the folder was made removes it again.
+*/
+static int l_mkdir_marked(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    const char *name = luaL_checkstring(L, 2);
+    size_t len;
+    const char *text = luaL_checklstring(L, 3, &len);
+    luaL_argcheck(L, *name != '\0' && strchr(name, '/') == NULL, 2, "expected a file name");
+    if (mkdir(path, 0777) != 0) {
+        int e = errno;
+        lua_pushnil(L);
+        lua_pushstring(L, strerror(e));
+        if (e == EEXIST)
+            lua_pushliteral(L, "exists");
+        else
+            lua_pushnil(L);
+        return 3;
+    }
+    const char *file = lua_pushfstring(L, "%s/%s", path, name);
+    int fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    int e = fd < 0 ? errno : 0;
+    size_t done = 0;
+    while (e == 0 && done < len) {
+        ssize_t w = write(fd, text + done, len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            e = w < 0 ? errno : EIO;
+        else
+            done += (size_t)w;
+    }
+    if (fd >= 0 && close(fd) != 0 && e == 0)
+        e = errno;
+    if (e != 0) {
+        if (fd >= 0)
+            (void)unlink(file);
+        (void)rmdir(path);
+        lua_pushnil(L);
+        lua_pushfstring(L, "%s: %s", file, strerror(e));
+        return 2;
+    }
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+/*
 ** proc.port_free(port) -> true, or false and the reason ("Address already in use") when
 ** a server could not listen on that TCP port now (see proc_port_check).
 */
@@ -736,6 +787,7 @@ static int l_take_interrupt(lua_State *L)
 static const luaL_Reg proc_funcs[] = {
     {"take_interrupt", l_take_interrupt},
     {"chmod",          l_chmod         },
+    {"mkdir_marked",   l_mkdir_marked  },
     {"copy_file",      l_copy_file     },
     {"cpu",            l_cpu           },
     {"file_id",        l_file_id       },

@@ -168,8 +168,19 @@ function M.create(opts)
   local name = opts.name or opts.base or os.date("llm-d-comparison-%Y%m%d-%H%M%S")
   local base = parent:gsub("/+$", "") .. "/" .. name
   local path, n = base, 1
+  -- opts.incomplete: the folder is made with its marker in one call (proc.mkdir_marked), so
+  -- that a Ctrl-C at any moment never leaves a workspace without it (one that would pass
+  -- for whole); the marker's text as M.mark_incomplete writes it
+  local marker = opts.incomplete and (tostring(opts.incomplete) .. "\n")
   while true do
-    local ok, why = mkdir_new(path)
+    local ok, why
+    if marker then
+      local code
+      ok, why, code = proc.mkdir_marked(path, M.INCOMPLETE, marker)
+      if not ok and code == "exists" then why = "exists" end
+    else
+      ok, why = mkdir_new(path)
+    end
     if ok then break end
     if why ~= "exists" then error(("%s: cannot create the folder: %s"):format(path, why), 0) end
     if opts.name then error(("%s already exists; not reusing it"):format(path), 0) end
@@ -179,9 +190,8 @@ function M.create(opts)
   end
   name = path:match("[^/]+$")
   local w = { path = path, name = name, created = os.time() }
-  -- opts.incomplete: the marker goes in at once; a failure (or Ctrl-C) here removes the folder
+  -- (a failure, or Ctrl-C, here removes the folder)
   local ok, err = pcall(function()
-    if opts.incomplete then M.mark_incomplete(w, opts.incomplete) end
     w.path = proc.realpath(path) or path
   end)
   if not ok then

@@ -185,3 +185,22 @@ t.test("primitives: a wrong argument's type is said as that, at the script's lin
   t.eq(r.stderr, ("llmdlua: %s/s.lua:3: agg:counter_total: no series named 'vllm:prefix_cache_hits' (did you mean "
     .. "'vllm:prefix_cache_hits_total'?)\n"):format(d))
 end)
+
+t.test("proc.mkdir_marked: the folder and its marker in one call; an existing folder is refused, untouched", function()
+  local proc = require "llmd.proc"
+  local lfs = require "lfs"
+  local d = t.tmpdir() .. "/w"
+  t.eq(proc.mkdir_marked(d, "INCOMPLETE", "being made\n"), true)
+  t.eq(t.read(d .. "/INCOMPLETE"), "being made\n")
+  t.write(d .. "/keep", "x")
+  local ok, why, code = proc.mkdir_marked(d, "INCOMPLETE", "again\n")
+  t.eq({ ok, code }, { nil, "exists" })
+  t.ok(why:find("exists", 1, true), why)
+  t.eq(t.read(d .. "/INCOMPLETE"), "being made\n")
+  -- a parent that is not there: no folder, the reason
+  ok, why, code = proc.mkdir_marked(d .. "/no/such", "INCOMPLETE", "x")
+  t.eq({ ok, code }, { nil, nil })
+  t.ok(why:find("No such file", 1, true), why)
+  t.eq(lfs.attributes(d .. "/no"), nil)
+  t.raises("expected a file name", proc.mkdir_marked, d .. "/v", "a/b", "x")
+end)

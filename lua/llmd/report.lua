@@ -1789,14 +1789,7 @@ local function untested_text(A, B, ca, cb)
   return (t:gsub(": no test$", ""):gsub("^no test: ", ""))
 end
 
--- ", at the same load (61.79 req/s offered)" where two brackets only touch (decision.
--- capacity_touch: one run passed where the other failed), else "".
-local function same_load_text(ev)
-  local s = ev.same_load
-  if not s then return "" end
-  return (", at the same load (%s)"):format(s.load_type == "concurrency" and ("concurrency %g"):format(s.offered)
-    or ("%g req/s offered"):format(s.offered))
-end
+local same_load_text = decision.same_load_text
 
 -- Where the measured loads place a capacity by its means (decision.means_span: the last
 -- load that met the SLOs to the first that failed one, a bound up to its run's ceiling),
@@ -1825,29 +1818,8 @@ end
 -- against 3.50 req/s (+0.6 %), below the practical threshold of 2.0 %".
 local function below_threshold_reason(model, A, B, ev, per)
   per = per or ""
-  local function rate(x) return rate_text(x) .. per end
-  local hi, lo = ev.margin_higher == "b" and B or A, ev.margin_higher == "b" and A or B
-  local how
-  if ev.beyond_ceiling then
-    how = ("%s sustained %s and %s never achieved more than %s at any load"):format(hi.label, rate(ev.sustained_rps),
-      lo.label, rate(ev.ceiling_rps))
-  else
-    local w = decision.slo_words(model.slo)
-    how = ("%s met %s at %s and %s already failed %s at %s%s"):format(hi.label, w.the, rate(ev.passed_rps), lo.label,
-      w.it, rate(ev.failed_rps), same_load_text(ev))
-  end
-  if ev.margin_lo_kind == "below_lowest" then
-    -- the lower run failed at its lowest load: its capacity has no estimate, only a top, and
-    -- "3.48 against 3.48 (+0.0 %)" would read as a gap measured at 0; it is a gap not measured
-    return ("the measured loads put %s's capacity above %s's (%s), but by how much is not known: %s's capacity "
-      .. "has no estimate (it failed at the lowest load tried), and the least gap the loads allow, %s against "
-      .. "just below %s, is under the practical threshold of %s %%; measuring %s below %s would tell")
-      :format(hi.label, lo.label, how, lo.label, rate(ev.margin_hi), rate(ev.margin_lo),
-        T.helpers.num(model.min_effect, 1), lo.label, rate(ev.margin_lo))
-  end
-  return ("the measured loads put %s's capacity above %s's (%s), but only %s against %s (%s), below the practical "
-    .. "threshold of %s %%"):format(hi.label, lo.label, how, rate(ev.margin_hi), rate(ev.margin_lo),
-    T.helpers.pct(ev.margin_pct), T.helpers.num(model.min_effect, 1))
+  return decision.below_threshold_reason(ev, { a = A.label, b = B.label, slo = model.slo, min_effect = model.min_effect,
+    rate = function(x) return rate_text(x) .. per end, pct = T.helpers.pct })
 end
 
 -- Which of two capacities' ranges (decision.capacity_span) are open-ended, in words:

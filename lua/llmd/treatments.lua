@@ -1320,21 +1320,12 @@ function M.model(list, opts)
     elseif ev.below_threshold then
       -- the measured loads order them, but by less than the practical threshold: no order named
       r.vs_next, r.proven, r.below_threshold = "not shown to differ", false, true
-      local hi_who = ev.margin_higher == "b" and "this one's" or (nxt.label .. "'s")
-      local lo_who = ev.margin_higher == "b" and (nxt.label .. "'s") or "this one's"
-      if ev.margin_lo_kind == "below_lowest" then
-        -- the lower one failed at its lowest load: no estimate, so the gap is not measured
-        -- ("only 3.48 against 3.48 (+0.0 %)" read as one measured at 0), as compare.lua says it
-        r.vs_next_text = ("not shown to differ from %s (%s): the measured loads put %s %s above %s, but by how "
-          .. "much is not known: %s failed at its lowest load (%s), so it has no estimate and the least gap the "
-          .. "loads allow is under the practical threshold of %g %%"):format(nxt.label, nf, hi_who, m.rank_by,
-          lo_who, lo_who:gsub("'s$", ""), metrics.format("throughput_req_s", ev.margin_lo), decision.MIN_EFFECT)
-      else
-        r.vs_next_text = ("not shown to differ from %s (%s): the measured loads put %s %s above %s, but only %s "
-          .. "against %s (%+.1f %%), below the practical threshold of %g %%"):format(nxt.label, nf, hi_who, m.rank_by,
-          lo_who, metrics.format("throughput_req_s", ev.margin_hi), metrics.format("throughput_req_s", ev.margin_lo),
-          ev.margin_pct, decision.MIN_EFFECT)
-      end
+      -- in compare.lua's words for the same two runs (decision.below_threshold_reason: one
+      -- wording, a gap not measured said as such where this one or the next failed at its
+      -- lowest load)
+      r.vs_next_text = ("not shown to differ from %s (%s): %s"):format(nxt.label, nf,
+        decision.below_threshold_reason(ev, { a = nxt.label, b = x.label, slo = slo, min_effect = decision.MIN_EFFECT,
+          rate = function(v) return metrics.format("throughput_req_s", v) end, pct = gap_pct }))
       r.evidence.below_threshold, r.evidence.margin_pct = true, ev.margin_pct
     elseif ev.open_range then
       -- overlapping ranges, one open-ended: room for any gap, so no sameness either

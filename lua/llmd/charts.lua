@@ -160,8 +160,9 @@ end
 -- short of its offered rate because requests failed, not from overload (s: the run's
 -- llmd.loadpoints.saturation)? The saturation search reads a shortfall below the share
 -- before the run's overload point (or at any point of a run that never overloaded) as
--- failed requests (cause "failures": the failed ones make up the shortfall), and goes on
--- past it; the tables never mark such a point saturated, and say "failures, not overload".
+-- failed requests (the failed ones make up the shortfall: a failures point, cause
+-- "failures", or one within the error-rate limit, failed_within), and goes on past it;
+-- the tables never mark such a point saturated, and say "failures, not overload".
 -- false where the saturation is unknown (nothing was read from the curve).
 function M.failures_shortfall(s, p)
   if type(s) ~= "table" or s.unknown or p.load_type ~= "rate" then return false end
@@ -169,7 +170,9 @@ function M.failures_shortfall(s, p)
   local overload = s.cause ~= "failures" and s.point or nil
   if type(overload) == "number" and (type(p.index) ~= "number" or p.index >= overload) then return false end
   -- a run without a failures point had no shortfall before its overload point
-  if not (s.cause == "failures" or type(s.failures) == "table") then return false end
+  if not (s.cause == "failures" or type(s.failures) == "table" or type(s.failed_within) == "table") then
+    return false
+  end
   return p.achieved_rps < lp.SATURATION_SHARE * p.offered
 end
 

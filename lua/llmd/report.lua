@@ -1046,34 +1046,36 @@ local function sustained_text(s, per)
   -- a run of two workloads: N/A with why (M.build's max_sustained_na)
   if s.max_sustained_na then return metrics.na(s.max_sustained_na) end
   local v = s.max_sustained_rps
+  -- failed requests at the loads it counts (within the error-rate limit), or the load whose
+  -- failures cut it, said beside the figure (llmd.loadpoints.sustained_failure_notes)
+  local notes = lp.sustained_failure_notes(s)
+  local function with_notes(text, first)
+    local parts = { first }
+    for _, n in ipairs(notes) do parts[#parts + 1] = n end
+    if #parts == 0 then return text end
+    return ("%s (%s)"):format(text, table.concat(parts, "; "))
+  end
   if v then
     local x = rate_text(v / (per or 1))
     if not s.none then
       if s.ceiling_rps and s.ceiling_rps > v then
         -- where between the last load that kept up and its ceiling the limit lies, the
         -- ladder's steps do not say
-        return ("%s (up to %s, its most at any load)"):format(x, T.helpers.num(s.ceiling_rps / (per or 1), 2))
+        return with_notes(x, ("up to %s, its most at any load"):format(T.helpers.num(s.ceiling_rps / (per or 1), 2)))
       end
-      return x
+      return with_notes(x)
     end
     if s.near then
-      return ("≥ %s (never saturated by the means; the repeats' 95 %% interval at load point%s %s reaches below %d %% "
-        .. "of the offered rate)"):format(x, #s.near == 1 and "" or "s", table.concat(s.near, ", "),
-        lp.SATURATION_SHARE * 100)
+      return with_notes("≥ " .. x, ("never saturated by the means; the repeats' 95 %% interval at load point%s %s "
+        .. "reaches below %d %% of the offered rate"):format(#s.near == 1 and "" or "s", table.concat(s.near, ", "),
+        lp.SATURATION_SHARE * 100))
     end
-    return "≥ " .. x .. " (never saturated)"
+    return with_notes("≥ " .. x, "never saturated")
   end
-  if s.point == 1 and s.cause == "failures" then
-    -- the shortfall is failed requests, not overload: no load was sustained, for that reason;
-    -- with repeats that differ, each one's share (one crashed repeat among clean ones)
-    local each = lp.failed_repeats_text(s)
-    if each then
-      return metrics.na(("%.4g %% of requests failed at the lowest load, %s; the shortfall is failed requests, not "
-        .. "overload"):format(s.failed_pct, each))
-    end
-    -- (the share as the saturation's reason gives it, "3.333 %", never rounded to "3 %")
-    return metrics.na(("%.4g %% of requests failed at the lowest load"):format(s.failed_pct))
-  end
+  -- the lowest load failed more requests than the error-rate limit: no load was sustained,
+  -- for that reason (with repeats that differ, each one's share: one crashed repeat)
+  local lowest = lp.failed_lowest_text(s)
+  if lowest then return metrics.na(lowest) end
   return metrics.na(s.point == 1 and "saturated at the lowest load" or s.reason or "unknown")
 end
 
@@ -3207,7 +3209,7 @@ function M.build(opts)
     end
   end
   model.workload_match = decision.workload_match(A, B, pa, pb)
-  model.saturation = { a = lp.saturation(pa), b = lp.saturation(pb) }
+  model.saturation = { a = lp.saturation(pa, { slo = model.slo }), b = lp.saturation(pb, { slo = model.slo }) }
   -- a run whose load points sent different requests (two workloads in one folder): no
   -- capacity read across them
   local function capacity_of(side, points)

@@ -437,19 +437,27 @@ end
 -- bound, and where repeats leave a point possibly saturated, that is said.
 local function sustained_brief(rps, sat)
   local f = metrics.format("throughput_req_s", rps)
+  -- failed requests beside the figure, as compare.lua says them (llmd.loadpoints)
+  local notes = lp.sustained_failure_notes(sat)
+  local function with_notes(text, first)
+    local parts = { first }
+    for _, n in ipairs(notes) do parts[#parts + 1] = n end
+    if #parts == 0 then return text end
+    return ("%s (%s)"):format(text, table.concat(parts, "; "))
+  end
   if not sat.none then
     -- where between it and the most the treatment achieved at any load the limit lies, the
     -- load steps do not say (compare.lua's "(up to …, its most at any load)")
     if sat.ceiling_rps and sat.ceiling_rps > rps then
-      return ("%s (up to %s, its most at any load)"):format(f, metrics.format("throughput_req_s", sat.ceiling_rps))
+      return with_notes(f, ("up to %s, its most at any load"):format(metrics.format("throughput_req_s", sat.ceiling_rps)))
     end
-    return f
+    return with_notes(f)
   end
   if sat.near then
-    return ("≥ %s (never saturated by the means; not certain at load point%s %s)"):format(f,
-      #sat.near == 1 and "" or "s", table.concat(sat.near, ", "))
+    return with_notes("≥ " .. f, ("never saturated by the means; not certain at load point%s %s"):format(
+      #sat.near == 1 and "" or "s", table.concat(sat.near, ", ")))
   end
-  return "≥ " .. f .. " (never saturated)"
+  return with_notes("≥ " .. f, "never saturated")
 end
 
 -- Where a treatment's max sustained throughput limit may lie, as a range: from the lower end
@@ -944,7 +952,7 @@ function M.model(list, opts)
   for _, t in ipairs(list) do
     if t.load_error then error(t.load_error .. " (the comparison needs every treatment's results)", 0) end
     local pts = lp.points(t.run)
-    local sat = lp.saturation(pts)
+    local sat = lp.saturation(pts, { slo = slo })
     -- its accelerator count: given (--gpus), else the results' (a benchmark report's stack)
     local gpus = tonumber(t.gpus) or (t.run.gpus and t.run.gpus > 0 and t.run.gpus) or nil
     local x = { label = t.label, status = t.status, reasons = t.reasons, partial = t.partial, harness = t.run.harness,
@@ -961,11 +969,10 @@ function M.model(list, opts)
     x.max_rps = not mixed and finite(sat.max_sustained_rps) and sat.max_sustained_rps or nil
     if mixed then
       x.max_rps_why = mixed
-    elseif not x.max_rps and not sat.unknown and sat.point == 1 and sat.cause == "failures" then
-      -- one crashed repeat among clean ones: each repeat's share, not the mean alone
-      local each = lp.failed_repeats_text(sat)
-      x.max_rps_why = ("%.4g %% of requests failed already at the lowest load point%s (failures, not overload)")
-        :format(sat.failed_pct, each and (", " .. each) or "")
+    elseif not x.max_rps and lp.failed_lowest_text(sat) then
+      -- more failed than the error-rate limit at the lowest load, in compare.lua's words
+      -- (one crashed repeat among clean ones: each repeat's share, not the mean alone)
+      x.max_rps_why = lp.failed_lowest_text(sat)
     elseif not x.max_rps and not sat.unknown and sat.point == 1 then
       x.max_rps_why = "saturated already at the lowest load point"
     elseif not x.max_rps then
@@ -2141,7 +2148,11 @@ function M.write_report(out, list, opts)
       load_points = x.n_points, saturation = { reason = sat.reason, point = sat.point, cause = sat.cause,
         none = sat.none or nil, unknown = sat.unknown or nil,
         failed_pct = sat.failed_pct, repeats_failed_pct = sat.repeats_failed_pct
-          and json.array(sat.repeats_failed_pct) or nil } }
+          and json.array(sat.repeats_failed_pct) or nil,
+        -- the error-rate limit a sustained load may fail (llmd.loadpoints.error_limit) and the
+        -- sustained loads that failed requests within it
+        error_limit_pct = (sat.limit or sat.failures and sat.failures.limit or {}).pct,
+        failed_within = sat.failed_within and json.array(sat.failed_within) or nil } }
   end
   json.write(out .. "/treatments.json", plain)
   paths.charts = gp and clist or nil -- (the charts drawn, or left out with the reason)

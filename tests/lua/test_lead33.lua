@@ -114,7 +114,15 @@ t.test("max sustained N/A for failures at the lowest load gives the share as mea
   local ok = t.run_of { { rate = 3.6, values = { throughput_req_s = 3.6, ttft_p90_ms = 50, error_rate_pct = 0 } } }
   local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
   local m = report.build { a = sd("x", ok), b = sd("y", run), generated = 0 }
-  t.eq(t.headline_row(m, "Max sustained throughput").b_text, "N/A (3.333 % of requests failed at the lowest load)")
+  -- (decfix5: 3.333 % failed is within the default error-rate limit of 5 %, so the load was
+  -- sustained, the failures said beside it; see test_decfix5 for the rule in every output)
+  t.eq(t.headline_row(m, "Max sustained throughput").b_text, "≥ 3.36 req/s (never saturated; 3.333 % of the requests "
+    .. "failed at load point 1, within 5 %, the error-rate limit used when no error-rate SLO is given)")
+  -- with an error-rate SLO of 1 %, more failed than it allows: N/A, with why
+  m = report.build { a = sd("x", ok), b = sd("y", run), generated = 0, slo = require("llmd.decision").parse_slo(
+    "error_rate_pct=1") }
+  t.eq(t.headline_row(m, "Max sustained throughput").b_text, "N/A (3.333 % of requests failed at the lowest load, "
+    .. "more than the error-rate SLO's 1 %, so no load was sustained within it; failed requests, not overload)")
 end)
 
 t.test("an exact test that cannot decide says when ties, not the number of repeats, are why", function()

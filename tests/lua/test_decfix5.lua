@@ -105,3 +105,75 @@ t.test("max sustained: more failed than the error-rate SLO allows at the lowest 
     end
   end
 end)
+
+-- n values evenly from lo to hi
+local function spread(lo, hi, n)
+  local xs = {}
+  for k = 1, n do xs[k] = lo + (hi - lo) * (k - 1) / (n - 1) end
+  return xs
+end
+
+-- the rows of a chart's data file, by block: { {numbers...}, ... } per block
+local function dat_blocks(path)
+  local blocks, cur = {}, nil
+  for line in (t.read(path) .. "\n"):gmatch("([^\n]*)\n") do
+    if line:match("^# panel") then
+      cur = {}
+      blocks[#blocks + 1] = cur
+    elseif cur and line:match("%S") and not line:match("^#") then
+      local row = {}
+      for x in line:gmatch("%S+") do row[#row + 1] = tonumber(x) or (x == "NaN" and 0 / 0) end
+      cur[#cur + 1] = row
+    end
+  end
+  return blocks
+end
+
+t.test("one load point each: the latency chart draws each run's value with its repeats' 95 % interval, per metric",
+  function()
+  -- three repeats of 3.6 req/s each (testlib.latency_ladder): A's TTFTs 250-260 ms, B's
+  -- 170-180 ms (20 requests a repeat); TPOT is 0.5 s / 63 in every request of every repeat
+  local a = t.latency_ladder { { 3.6, spread(0.250, 0.260, 20) }, { 3.6, spread(0.251, 0.261, 20) },
+    { 3.6, spread(0.252, 0.259, 20) } }
+  local b = t.latency_ladder { { 3.6, spread(0.170, 0.180, 20) }, { 3.6, spread(0.171, 0.181, 20) },
+    { 3.6, spread(0.172, 0.179, 20) } }
+  local ws, r = t.compare { "--a", a, "--b", b, "--a-label", "base", "--b-label", "fast", "--slo", "ttft_p95_ms=230" }
+  t.eq(r.code, 0, r.stderr)
+  local j = json.read(ws .. "/comparison.json")
+  local chart
+  for _, c in ipairs(j.charts.list) do if c.name == "latency_throughput" then chart = c end end
+  -- it was left out: "Each run measured a single load point, so there is no curve to draw"
+  t.eq({ chart.drawn, chart.reason, chart.file }, { true, nil, "charts/latency_throughput.svg" })
+  t.eq(chart.title, "Latency at the one load point, with the repeats' 95 % intervals")
+  -- /usr/bin/python3, numpy: each repeat's TTFT p95 (numpy.percentile, linear) is 259.5,
+  -- 260.5 and 258.65 ms for A, 179.5, 180.5 and 178.65 for B; means 259.55 and 179.55, 95 %
+  -- t-intervals mean -+ 4.302653 sd / sqrt 3: 257.2497-261.8503 and 177.2497-181.8503 ms
+  local blocks = dat_blocks(ws .. "/charts/latency_throughput.dat")
+  t.eq(#blocks, 4) -- the SLO's TTFT p95, then TPOT p95: a block per run
+  local want = { { 1, 259.55, 257.2496562872086, 261.8503437127914, 1 },
+    { 2, 179.54999999999998, 177.2496562872085, 181.85034371279147, 1 } }
+  for k = 1, 2 do
+    for c = 1, 5 do t.near(blocks[k][1][c], want[k][c], 1e-9, ("TTFT block %d column %d"):format(k, c)) end
+  end
+  -- TPOT: 0.5 s / 63 = 7.9365 ms in every repeat (by hand): identical repeats, no interval
+  for k = 3, 4 do
+    t.near(blocks[k][1][2], 500 / 63, 1e-9, "TPOT")
+    t.eq({ blocks[k][1][3] == blocks[k][1][2], blocks[k][1][5] }, { true, 0 }, "TPOT: a dot without a bar")
+  end
+  local svg = t.read(ws .. "/charts/latency_throughput.svg")
+  for _, s in ipairs { "TTFT p95 (ms)", "TPOT p95 (ms)", "259.6 (257.2–261.9)", "179.5 (177.2–181.9)", -- (179.549999... to one decimal)
+    "3.6 req/s offered", "3 repeats", "SLO threshold" } do
+    t.ok(svg:find(s, 1, true), s)
+  end
+  t.ok(chart.notes[#chart.notes]:find("repeats identical, no spread to estimate (a dot without a bar)", 1, true),
+    chart.notes[#chart.notes])
+  -- in the HTML report (inline) and listed in the Markdown one
+  t.ok(t.read(ws .. "/comparison_report.html"):find("259.6 (257.2–261.9)", 1, true), "html")
+  t.ok(t.read(ws .. "/comparison_report.md"):find("![Latency at the one load point, with the repeats' 95 % "
+    .. "intervals](charts/latency_throughput.svg)", 1, true), "md")
+  -- the workspace keeps its template, and analyze.lua draws the same picture from it
+  t.ok(t.read(ws .. "/templates/charts/latency_points.gp"):find("yerrorbars", 1, true), "template copied")
+  r = proc.run { LLMDLUA, "analyze.lua", ws, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  t.eq(t.read(ws .. "/charts/latency_throughput.svg"), svg)
+end)

@@ -593,7 +593,7 @@ end
 -- latency chart's own file (c: the chart latency_throughput started; pts: its load points).
 M.POINT_PANELS_MAX = 4
 function M.latency_points(model, A, B, c, pts)
-  c.title = "Latency at the one load point, with the repeats' 95 % intervals"
+  c.title = "At the one load point: each run's value with its repeats' 95 % intervals"
   for _, v in ipairs(c.vars) do
     if v[1] == "title" then v[2] = c.title end
   end

@@ -144,7 +144,7 @@ t.test("one load point each: the latency chart draws each run's value with its r
   for _, c in ipairs(j.charts.list) do if c.name == "latency_throughput" then chart = c end end
   -- it was left out: "Each run measured a single load point, so there is no curve to draw"
   t.eq({ chart.drawn, chart.reason, chart.file }, { true, nil, "charts/latency_throughput.svg" })
-  t.eq(chart.title, "Latency at the one load point, with the repeats' 95 % intervals")
+  t.eq(chart.title, "At the one load point: each run's value with its repeats' 95 % intervals")
   -- /usr/bin/python3, numpy: each repeat's TTFT p95 (numpy.percentile, linear) is 259.5,
   -- 260.5 and 258.65 ms for A, 179.5, 180.5 and 178.65 for B; means 259.55 and 179.55, 95 %
   -- t-intervals mean -+ 4.302653 sd / sqrt 3: 257.2497-261.8503 and 177.2497-181.8503 ms
@@ -169,11 +169,97 @@ t.test("one load point each: the latency chart draws each run's value with its r
     chart.notes[#chart.notes])
   -- in the HTML report (inline) and listed in the Markdown one
   t.ok(t.read(ws .. "/comparison_report.html"):find("259.6 (257.2–261.9)", 1, true), "html")
-  t.ok(t.read(ws .. "/comparison_report.md"):find("![Latency at the one load point, with the repeats' 95 % "
-    .. "intervals](charts/latency_throughput.svg)", 1, true), "md")
+  t.ok(t.read(ws .. "/comparison_report.md"):find("![At the one load point: each run's value with its repeats' "
+    .. "95 % intervals](charts/latency_throughput.svg)", 1, true), "md")
   -- the workspace keeps its template, and analyze.lua draws the same picture from it
   t.ok(t.read(ws .. "/templates/charts/latency_points.gp"):find("yerrorbars", 1, true), "template copied")
   r = proc.run { LLMDLUA, "analyze.lua", ws, "--quiet" }
   t.eq(r.code, 0, r.stderr)
   t.eq(t.read(ws .. "/charts/latency_throughput.svg"), svg)
+end)
+
+t.test("1= ranks: each workload of a treatments comparison ranks its own places, 1= in md, html and json", function()
+  -- exp-7's four folders are two workloads by their requests (python3: 7999 input tokens a
+  -- request in llm-d-1p1d and vllm-2replicas, 9999 in llm-d-2p1d and vllm-3replicas). With
+  -- TTFT p95 <= 300 ms: the files' p95_ttft_ms are 260.1-266.3 (1p1d) and 255.5-257.0
+  -- (2replicas) at their one load, 611.5-870.2 (2p1d) and 619.0-778.7 (3replicas): the first
+  -- two never violated it (lower bounds: not ordered), the last two failed it at their lowest
+  -- load (not ordered either). So 1= twice in each workload, never 3= in the second
+  local out = t.tmpdir()
+  local r = proc.run { LLMDLUA, "treatments.lua", "--run", "1p1d=" .. EXP7 .. "/llm-d-1p1d", "--run",
+    "v2=" .. EXP7 .. "/vllm-2replicas", "--run", "2p1d=" .. EXP7 .. "/llm-d-2p1d", "--run",
+    "v3=" .. EXP7 .. "/vllm-3replicas", "--slo", "ttft_p95_ms=300", "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  local md = t.read(out .. "/treatment_report.md")
+  local html = t.read(out .. "/treatment_report.html")
+  for _, x in ipairs { { "workload 1", "1p1d" }, { "workload 1", "v2" }, { "workload 2", "2p1d" },
+    { "workload 2", "v3" } } do
+    t.ok(md:find(("\n| %s | 1= | %s | "):format(x[1], x[2]), 1, true), x[2] .. " md")
+    t.ok(html:find(('<tr><td>%s</td><td class="n">1=</td><td>%s</td>'):format(x[1], x[2]), 1, true), x[2] .. " html")
+  end
+  local got = {}
+  for _, row in ipairs(json.read(out .. "/treatments.json").ranking) do
+    got[#got + 1] = { row.workload, row.label, row.rank, row.rank_text, row.tied }
+  end
+  t.eq(got, { { "workload 1", "1p1d", 1, "1=", true }, { "workload 1", "v2", 1, "1=", true },
+    { "workload 2", "2p1d", 1, "1=", true }, { "workload 2", "v3", 1, "1=", true } })
+end)
+
+-- A vLLM-benchmark ladder in folder dir: one file per {offered req/s, achieved req/s} (20
+-- requests each, TTFT 100-110 ms), its duration set so that it achieved that rate.
+local function rate_ladder(dir, pts)
+  local src = t.latency_ladder((function()
+    local l = {}
+    for i, p in ipairs(pts) do l[i] = { p[1], spread(0.100, 0.110, 20) } end
+    return l
+  end)())
+  t.mkdir(dir)
+  for i, p in ipairs(pts) do
+    local name = ("benchmark_%02d.json"):format(i)
+    local d = json.read(src .. "/" .. name)
+    d.duration = 20 / p[2]
+    d.request_throughput = p[2]
+    t.write(dir .. "/" .. name, json.encode(d))
+  end
+end
+
+t.test("per GPU, by max sustained throughput: an experiment's setups ranked on totals, their figures per GPU in "
+  .. "the other order, untested, in md, html and json", function()
+  -- an experiment workspace as experiment.lua leaves it: two setups, each one run treatment
+  -- of four (big) or two (small) rates; GPU counts from each setup's values: big decode 2
+  -- replicas x tensor 2 = 4, small 1 x 1 = 1 (by hand)
+  local w = t.tmpdir() .. "/exp"
+  t.mkdir(w)
+  t.write(w .. "/experiment-state.json", json.encode { experiment = "gpus", results = {
+    { setup_treatment = "big" }, { setup_treatment = "small" } } })
+  t.mkdir(w .. "/setup-treatment-big/plan")
+  t.write(w .. "/setup-treatment-big/plan/values-override.yaml", "decode:\n  replicas: 2\n  parallelism: {tensor: 2}\n")
+  t.mkdir(w .. "/setup-treatment-small/plan")
+  t.write(w .. "/setup-treatment-small/plan/values-override.yaml", "decode:\n  replicas: 1\n  parallelism: {tensor: 1}\n")
+  -- big: 10, 20, 30, 40 req/s offered, 9.9, 19.8, 29.7 and 33 achieved (33 < 95 % of 40:
+  -- saturated there), so it sustains 29.7 (ceiling 33); small: 10 and 20 offered, 9.9 and 15
+  -- achieved (15 < 19: saturated), so it sustains 9.9 (ceiling 15). Totals: big first. Per
+  -- GPU: 29.7 / 4 = 7.425 against 9.9 / 1 = 9.9: small first (by hand)
+  rate_ladder(w .. "/setup-treatment-big/run-r1/results", { { 10, 9.9 }, { 20, 19.8 }, { 30, 29.7 }, { 40, 33 } })
+  rate_ladder(w .. "/setup-treatment-small/run-r1/results", { { 10, 9.9 }, { 20, 15 } })
+  local out = t.tmpdir()
+  local r = proc.run { LLMDLUA, "treatments.lua", w, "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  local j = json.read(out .. "/treatments.json")
+  t.eq({ j.ranking[1].label, j.ranking[2].label }, { "big", "small" })
+  t.near(j.ranking[1].value, 29.7, 1e-9)
+  t.near(j.ranking[2].value, 9.9, 1e-9)
+  local per = j.cost.per_gpu
+  t.eq({ per[1].label, per[1].gpus, per[2].label, per[2].gpus, j.cost.differ }, { "small", 1, "big", 4, true })
+  t.near(per[1].value, 9.9, 1e-9)
+  t.near(per[2].value, 29.7 / 4, 1e-9)
+  -- figures only, untested: no best named per GPU, nor on totals
+  t.eq(j.cost.best_per_gpu, nil)
+  local banner = "Not like for like on cost: big 4 GPUs, small 1 GPU. Per GPU, max sustained throughput: small 9.900 "
+    .. "req/s per GPU, big 7.425 req/s per GPU (by the figures, untested per GPU; a lower bound stays one); the order "
+    .. "per GPU is not the totals' order: small first per GPU, big on totals."
+  t.ok(j.verdict:find(banner .. " On totals (not per GPU): ", 1, true), j.verdict)
+  t.ok(not j.verdict:find("is best", 1, true), j.verdict)
+  t.ok(t.read(out .. "/treatment_report.md"):find(banner, 1, true), "md")
+  t.ok(t.read(out .. "/treatment_report.html"):find(html_text(banner), 1, true), "html")
 end)

@@ -630,11 +630,10 @@ function M.latency_points(model, A, B, c, pts)
   end
   -- one block per panel and run (A at x = 1, B at x = 2): value, the interval's ends (the
   -- value itself where there is no interval) and whether there is one
-  local blocks, labels, slos, ymax, units, fmts = {}, {}, {}, {}, {}, {}
+  local blocks, labels, slos, ymax, fmts = {}, {}, {}, {}, {}
   local no_ci = {}
   for i, k in ipairs(keys) do
     local unit = metrics.get(k.key).unit
-    units[i] = unit
     -- (a figure as the tables print it; a count's "%d" as a number gnuplot can format)
     fmts[i] = metrics.get(k.key).format == "%d" and "%.0f" or metrics.get(k.key).format
     labels[i] = ("%s (%s)"):format(k.label, unit)

@@ -304,7 +304,13 @@ end
 -- {point =, offered =, failed_pct =, reason =}. When no later point is overloaded, the
 -- result is that first failures point itself, with cause = "failures" and failed_pct: the
 -- run stopped delivering there, but from errors, not overload (M.point_saturated and the
--- capacity treat it as not saturated).
+-- capacity treat it as not saturated). Failures are an error-rate matter: a failures point
+-- is one that kept up (its answered rate) but failed more requests than the error-rate
+-- limit (M.error_limit(opts): opts.slo's error_rate_pct, else FAILURES_PCT; M.failing), with
+-- limit = that limit; a load whose failed requests stay within it was sustained, and is
+-- listed in failed_within ({point =, offered =, failed_pct =, short = its successful rate
+-- alone fell short, answered_rps =}, with limit) for the texts to say beside the figure
+-- (M.sustained_failure_notes).
 function M.saturation(points, opts)
   if #points == 0 then return { none = true, reason = "no measured load point" } end
   local kind = points[1].load_type
@@ -373,7 +379,7 @@ function M.saturation(points, opts)
         return { point = i, offered = p.offered, achieved_rps = p.achieved_rps,
           max_sustained_rps = max_before(failures and failures.point or i),
           ceiling_rps = max_before(#points + 1), failures = failures,
-          failed_within = #within > 0 and within or nil,
+          failed_within = #within > 0 and within or nil, limit = #within > 0 and M.error_limit(opts) or nil,
           reason = ("at %g req/s offered only %.4g req/s were achieved (%.1f %%, below %d %%)"):format(p.offered,
             p.achieved_rps, p.achieved_rps / p.offered * 100, M.SATURATION_SHARE * 100)
             .. (failures and ("; the shortfall at load point %d (%g req/s offered), below it, was failed requests "
@@ -405,9 +411,12 @@ function M.saturation(points, opts)
     return { none = true, max_sustained_rps = max_before(#points + 1), near = #near > 0 and near or nil,
       failed_within = #within > 0 and within or nil, limit = #within > 0 and M.error_limit(opts) or nil,
       reason = ("every load point achieved at least %d %% of its offered rate"):format(M.SATURATION_SHARE * 100)
-        .. (#answered_at > 0 and (", counting the failed requests, which were answered, at %s (%s)"):format(
-          points_text(answered_at), M.sustained_failure_notes({ failed_within = answered_at,
-          limit = M.error_limit(opts) })[1]) or "")
+        .. (#answered_at > 0 and (", counting the failed requests, which were answered, at %s (where %s failed, "
+          .. "within %s)"):format(points_text(answered_at), (function()
+            local top = 0
+            for _, w in ipairs(answered_at) do top = math.max(top, w.failed_pct) end
+            return (#answered_at > 1 and "up to %.4g %%" or "%.4g %%"):format(top)
+          end)(), M.error_limit(opts).text) or "")
         .. (#near > 0 and (" by its mean; the 95 %% confidence interval of the repeats reaches below that at "
           .. "load point%s %s"):format(#near == 1 and "" or "s", table.concat(near, ", ")) or "") }
   elseif kind == "concurrency" then
@@ -703,17 +712,20 @@ function M.sustained_failure_notes(s)
   return out
 end
 
--- Why a run sustained no load for its failed requests (s: M.saturation whose failures point
--- is its lowest): "3.333 % of requests failed at the lowest load, more than the error-rate
+-- Why a run sustained no load for its failed requests (s: M.saturation whose failures point,
+-- its own or the one below its overload, is its lowest): "3.333 % of requests failed at the lowest load, more than the error-rate
 -- SLO's 1 %, so no load was sustained within it; failed requests, not overload"; with each
 -- repeat's share where they differ. nil for any other saturation.
 function M.failed_lowest_text(s)
-  if type(s) ~= "table" or s.point ~= 1 or s.cause ~= "failures" or s.unknown then return nil end
-  local each = M.failed_repeats_text(s)
+  if type(s) ~= "table" or s.unknown then return nil end
+  -- (the failures point itself, or the one below a later overload)
+  local f = s.cause == "failures" and s or s.failures
+  if type(f) ~= "table" or f.point ~= 1 then return nil end
+  local each = M.failed_repeats_text(f)
   -- (the share as measured, "3.333 %", never rounded to "3 %")
   return ("%.4g %% of requests failed at the lowest load%s, more than %s, so no load was sustained within it; "
-    .. "failed requests, not overload"):format(s.failed_pct, each and (", " .. each) or "",
-    s.limit and s.limit.text or "the error-rate limit")
+    .. "failed requests, not overload"):format(f.failed_pct, each and (", " .. each) or "",
+    f.limit and f.limit.text or "the error-rate limit")
 end
 
 -- Why load point p is a failures point, a load its run did not sustain although it kept

@@ -263,3 +263,25 @@ t.test("per GPU, by max sustained throughput: an experiment's setups ranked on t
   t.ok(t.read(out .. "/treatment_report.md"):find(banner, 1, true), "md")
   t.ok(t.read(out .. "/treatment_report.html"):find(html_text(banner), 1, true), "html")
 end)
+
+t.test("max sustained: failures within the limit below an overload are said beside the figure; above it, the lowest "
+  .. "load sustains nothing, said with the limit", function()
+  local report = require "llmd.report"
+  local decision = require "llmd.decision"
+  -- 10 req/s offered, 9.3 succeeded with 3 % failed: answered 9.3 / 0.97 = 9.588 >= 9.5 (95 %
+  -- of 10): failures, not overload; 20 offered, 15 achieved, none failed: 15 < 19, overloaded
+  -- (by hand). Without an error-rate SLO 3 % is within 5 %: max sustained 9.3, ceiling 15.
+  local function stage(rate, rps, err) return { rate = rate, values = { throughput_req_s = rps, ttft_p90_ms = 50,
+    error_rate_pct = err, requests_ok = 1000 } } end
+  local x = t.run_of { stage(10, 9.3, 3), stage(20, 15, 0) }
+  local ok = t.run_of { stage(10, 10, 0), stage(20, 20, 0) }
+  local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
+  local m = report.build { a = sd("ok", ok), b = sd("x", x), generated = 0 }
+  t.eq(t.headline_row(m, "Max sustained throughput").b_text, "9.30 req/s (up to 15.00, its most at any load; 3 % of "
+    .. "the requests failed at load point 1, within 5 %, the error-rate limit used when no error-rate SLO is given)")
+  -- with an error-rate SLO of 1 %: more failed than it allows at the lowest load, and the load
+  -- above is overloaded: no load was sustained
+  m = report.build { a = sd("ok", ok), b = sd("x", x), generated = 0, slo = decision.parse_slo("error_rate_pct=1") }
+  t.eq(t.headline_row(m, "Max sustained throughput").b_text, "N/A (3 % of requests failed at the lowest load, more "
+    .. "than the error-rate SLO's 1 %, so no load was sustained within it; failed requests, not overload)")
+end)

@@ -713,9 +713,10 @@ function M.sustained_failure_notes(s)
 end
 
 -- Why a run sustained no load for its failed requests (s: M.saturation whose failures point,
--- its own or the one below its overload, is its lowest): "3.333 % of requests failed at the lowest load, more than the error-rate
--- SLO's 1 %, so no load was sustained within it; failed requests, not overload"; with each
--- repeat's share where they differ. nil for any other saturation.
+-- its own or the one below its overload, is its lowest): "3.333 % of requests failed at the
+-- lowest load, more than the error-rate SLO's 1 %, so no load was sustained within it;
+-- failed requests, not overload"; with each repeat's share where they differ. nil for any
+-- other saturation.
 function M.failed_lowest_text(s)
   if type(s) ~= "table" or s.unknown then return nil end
   -- (the failures point itself, or the one below a later overload)

@@ -646,8 +646,10 @@ function M.latency_points(model, A, B, c, pts)
       if finite(v) and type(ci) == "table" and finite(ci.lo) and finite(ci.hi) and not ci.identical then
         lo, hi, has = ci.lo, ci.hi, 1
       elseif finite(v) then
-        no_ci[s.x] = p and (p.repeats or 1) < 2 and "one run, no interval"
+        local why = p and (p.repeats or 1) < 2 and "one run, no interval"
           or (type(ci) == "table" and ci.identical) and "repeats identical, no spread to estimate" or "no interval"
+        no_ci[s.x] = no_ci[s.x] or {}
+        no_ci[s.x][#no_ci[s.x] + 1] = { label = k.label, why = why }
       end
       blocks[#blocks + 1] = { name = ("panel %d run %s"):format(i, s.x), row(5, j, v, lo, hi, has) }
       if finite(hi) then top = math.max(top, hi) end
@@ -685,8 +687,22 @@ function M.latency_points(model, A, B, c, pts)
     .. "each bar the repeats' 95 % confidence interval of that mean (Student t). Bars apart are a difference beyond "
     .. "the repeats' noise; bars that overlap may still differ: the Performance Results table's test of each metric "
     .. "decides."
+  -- a dot without a bar, said per run where one reason holds for all its dots ("B: one run,
+  -- no interval"), else per metric ("A, Error rate: repeats identical, ...")
   for _, s in ipairs { A, B } do
-    if no_ci[s.x] then c.notes[#c.notes + 1] = ("%s: %s (a dot without a bar)."):format(s.label, no_ci[s.x]) end
+    local list = no_ci[s.x]
+    if list then
+      -- (one run: no metric of it has an interval; identical repeats are one metric's matter)
+      local same = list[1].why == "one run, no interval" or #list == #keys
+      for _, x in ipairs(list) do same = same and x.why == list[1].why end
+      if same then
+        c.notes[#c.notes + 1] = ("%s: %s (a dot without a bar)."):format(s.label, list[1].why)
+      else
+        for _, x in ipairs(list) do
+          c.notes[#c.notes + 1] = ("%s, %s: %s (a dot without a bar)."):format(s.label, x.label, x.why)
+        end
+      end
+    end
   end
   local pa, pb = pts.a[1], pts.b[1]
   local same = pa and pb and pa.load_type == pb.load_type and pa.offered and pb.offered

@@ -2816,7 +2816,9 @@ local function summary(model, A, B)
         for _, x in ipairs { { "a", A, sat.a }, { "b", B, sat.b } } do
           if mp.saturated[x[1]] then
             past[#past + 1] = x[3].max_sustained_rps and ("%s sustains at most %s"):format(x[2].label,
-              rate_text(x[3].max_sustained_rps)) or ("%s saturated already at its lowest load"):format(x[2].label)
+              rate_text(x[3].max_sustained_rps)) or lp.failed_lowest_text(x[3]) and ("%s sustained no load below it: "
+              .. "%s"):format(x[2].label, lp.failed_lowest_text(x[3]))
+              or ("%s saturated already at its lowest load"):format(x[2].label)
           end
         end
         -- a run that sustained no load at all for failed requests at its lowest (a crashed
@@ -2825,10 +2827,9 @@ local function summary(model, A, B)
         local none = {}
         for _, x in ipairs { { "a", A, sat.a }, { "b", B, sat.b } } do
           local s = x[3]
-          if not mp.saturated[x[1]] and s.point == 1 and s.cause == "failures" and not s.max_sustained_rps then
-            local each = lp.failed_repeats_text(s)
-            none[#none + 1] = ("%s sustained no load: %s %% of its requests failed already at its lowest load%s")
-              :format(x[2].label, T.helpers.num(s.failed_pct, 1), each and (" (" .. each .. ")") or "")
+          if not mp.saturated[x[1]] and lp.failed_lowest_text(s) and not s.max_sustained_rps then
+            -- (in the Headline's words, with the error-rate limit its lowest load failed)
+            none[#none + 1] = ("%s sustained no load: %s"):format(x[2].label, lp.failed_lowest_text(s))
           end
         end
         if #none > 0 then
@@ -2874,6 +2875,12 @@ local function summary(model, A, B)
             #near == 1 and "" or "s", table.concat(near, ", "), lp.SATURATION_SHARE * 100)
         end
       end
+      -- failed requests at the loads a figure counts, or the load they cut it at: beside it,
+      -- as in the Headline (never "never saturated" alone)
+      for _, x in ipairs { { A, sa }, { B, sb } } do
+        local notes = lp.sustained_failure_notes(x[2])
+        if #notes > 0 then out[#out + 1] = ("%s: %s."):format(x[1].label, table.concat(notes, "; ")) end
+      end
     else
       -- nothing to read a capacity from: said, not left out
       local qa, qb = model.load_points.a, model.load_points.b
@@ -2899,13 +2906,17 @@ local function summary(model, A, B)
           local side, s, q = x[1], x[2], x[3]
           if #q <= 1 then
             parts[#parts + 1] = ("%s was measured at a single load (%s)"):format(side.label, load_of(q[1]))
+          elseif lp.failed_lowest_text(s) and not s.max_sustained_rps then
+            -- failures, not overload: no load sustained within the error-rate limit
+            parts[#parts + 1] = ("%s sustained no load: %s"):format(side.label, lp.failed_lowest_text(s))
           elseif s.point and not s.max_sustained_rps then
             parts[#parts + 1] = ("%s saturated already at its lowest load"):format(side.label)
           elseif s.unknown then
             parts[#parts + 1] = ("%s's saturation is unknown (%s)"):format(side.label, s.reason)
           elseif s.none then
-            parts[#parts + 1] = ("%s never saturated (≥ %s, a lower bound)"):format(side.label,
-              rate_text(s.max_sustained_rps))
+            local notes = lp.sustained_failure_notes(s)
+            parts[#parts + 1] = ("%s never saturated (≥ %s, a lower bound%s)"):format(side.label,
+              rate_text(s.max_sustained_rps), #notes > 0 and ("; " .. table.concat(notes, "; ")) or "")
           else
             parts[#parts + 1] = ("%s saturated at load point %d"):format(side.label, s.point)
           end

@@ -284,9 +284,18 @@ t.test("max sustained: failures within the limit below an overload are said besi
   local m = report.build { a = sd("ok", ok), b = sd("x", x), generated = 0 }
   t.eq(t.headline_row(m, "Max sustained throughput").b_text, "9.30 req/s (up to 15.00, its most at any load; 3 % of "
     .. "the requests failed at load point 1, within 5 %, the error-rate limit used when no error-rate SLO is given)")
+  -- and the Summary's sentence on max sustained throughput says it beside the figures too
+  t.ok(m.summary:find("9.30 req/s (up to 15.00) for x (≥: never saturated, a lower bound). x: 3 % of the requests "
+    .. "failed at load point 1, within 5 %, the error-rate limit used when no error-rate SLO is given.", 1, true),
+    m.summary)
   -- with an error-rate SLO of 1 %: more failed than it allows at the lowest load, and the load
   -- above is overloaded: no load was sustained
   m = report.build { a = sd("ok", ok), b = sd("x", x), generated = 0, slo = decision.parse_slo("error_rate_pct=1") }
   t.eq(t.headline_row(m, "Max sustained throughput").b_text, "N/A (3 % of requests failed at the lowest load, more "
     .. "than the error-rate SLO's 1 %, so no load was sustained within it; failed requests, not overload)")
+  -- (the Summary's matched load said x "saturated already at its lowest load")
+  t.ok(not m.summary:find("saturated already at its lowest load", 1, true), m.summary)
+  t.ok(m.summary:find("That load is past saturation (x sustained no load below it: 3 % of requests failed at the "
+    .. "lowest load, more than the error-rate SLO's 1 %, so no load was sustained within it; failed requests, not "
+    .. "overload)", 1, true), m.summary)
 end)

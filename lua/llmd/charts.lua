@@ -28,6 +28,9 @@ local ws = require "llmd.workspace"
 local M = {}
 
 M.NAMES = { "latency_throughput", "latency_cdf", "achieved_offered", "kv_cache", "errors" }
+-- templates drawing a chart of one of those names where its data calls for another picture
+-- (latency_throughput of runs with one load point each: latency_points.gp)
+M.EXTRA_TEMPLATES = { "latency_points" }
 
 M.NO_GNUPLOT = "Charts need gnuplot (Debian package gnuplot-nox; scripts/install-deps.sh installs it), "
   .. "and it is not on PATH: the report has its tables only."
@@ -160,8 +163,9 @@ end
 -- short of its offered rate because requests failed, not from overload (s: the run's
 -- llmd.loadpoints.saturation)? The saturation search reads a shortfall below the share
 -- before the run's overload point (or at any point of a run that never overloaded) as
--- failed requests (cause "failures": the failed ones make up the shortfall), and goes on
--- past it; the tables never mark such a point saturated, and say "failures, not overload".
+-- failed requests (the failed ones make up the shortfall: a failures point, cause
+-- "failures", or one within the error-rate limit, failed_within), and goes on past it;
+-- the tables never mark such a point saturated, and say "failures, not overload".
 -- false where the saturation is unknown (nothing was read from the curve).
 function M.failures_shortfall(s, p)
   if type(s) ~= "table" or s.unknown or p.load_type ~= "rate" then return false end
@@ -169,7 +173,9 @@ function M.failures_shortfall(s, p)
   local overload = s.cause ~= "failures" and s.point or nil
   if type(overload) == "number" and (type(p.index) ~= "number" or p.index >= overload) then return false end
   -- a run without a failures point had no shortfall before its overload point
-  if not (s.cause == "failures" or type(s.failures) == "table") then return false end
+  if not (s.cause == "failures" or type(s.failures) == "table" or type(s.failed_within) == "table") then
+    return false
+  end
   return p.achieved_rps < lp.SATURATION_SHARE * p.offered
 end
 
@@ -191,6 +197,8 @@ function M.load_points(model, side)
         offered = finite(p.offered) and p.offered or nil, load_type = p.load_type or "unknown",
         achieved_rps = finite(p.achieved_rps) and p.achieved_rps or nil,
         output_tps = finite(p.output_tps) and p.output_tps or nil,
+        -- the repeats' 95 % intervals per metric key (llmd.loadpoints' ci), and how many
+        ci = type(p.ci) == "table" and p.ci or nil, repeats = type(p.repeats) == "number" and p.repeats or nil,
         -- end-to-end latency under either name (latency_pX_ms, e2e_pX_ms)
         values = setmetatable({}, { __index = function(_, k)
           local x = v[k]
@@ -336,9 +344,8 @@ function M.latency_throughput(model, A, B)
   local c = base("latency_throughput", "Latency against achieved throughput", A, B)
   local pts = { a = M.load_points(model, A), b = M.load_points(model, B) }
   if #pts.a < 2 and #pts.b < 2 then
-    c.reason = "Each run measured a single load point, so there is no curve to draw (the Performance Results "
-      .. "table compares the two)."
-    return c
+    -- no curve: what decides a comparison of one load point each is drawn instead
+    return M.latency_points(model, A, B, c, pts)
   end
   -- x: achieved output tok/s and achieved req/s, each where the load points have it
   local X = { { col = 1, field = "output_tps", label = "achieved output throughput (tok/s)", cap = "output_tps" },
@@ -575,6 +582,138 @@ function M.cdf_rows(rows, cdf, qs)
     rows[#rows + 1] = row(5, q, by.ttft_ms[q], by.tpot_ms[q], by.itl_ms[q], by.e2e_ms[q])
   end
   return rows
+end
+
+-- 1b. Each run measured one load point (possibly repeated): no curve, so the latency chart
+-- draws what decides the comparison, side by side per metric: each run's value (the mean of
+-- its repeats) with the repeats' 95 % confidence interval as an error bar (llmd.loadpoints'
+-- ci: Student t, clipped at 0). The metrics: those the SLOs name, where a run has them; else
+-- TTFT and TPOT (ITL without TPOT) at p95, or the percentile both runs have
+-- (llmd.loadpoints.latency_columns). Drawn by templates/charts/latency_points.gp into the
+-- latency chart's own file (c: the chart latency_throughput started; pts: its load points).
+M.POINT_PANELS_MAX = 4
+function M.latency_points(model, A, B, c, pts)
+  c.title = "At the one load point: each run's value with its repeats' 95 % intervals"
+  for _, v in ipairs(c.vars) do
+    if v[1] == "title" then v[2] = c.title end
+  end
+  if #pts.a == 0 and #pts.b == 0 then
+    c.reason = "Neither run has a measured load point."
+    return c
+  end
+  local function value(p, key) return p and p.values[key] end
+  local function usable(p, key) return finite(value(p, key)) end
+  -- the panels: the SLOs' metrics first (an end-to-end SLO may be spelt e2e_*: the load
+  -- points' key is latency_*), then, without SLOs, TTFT and TPOT/ITL at p95 where both have it
+  local keys, seen = {}, {}
+  for _, sl in ipairs(type(model.slo) == "table" and model.slo or {}) do
+    local key = type(sl.key) == "string" and metrics.canonical(sl.key) or nil
+    if key and metrics.has(key) and not seen[key] and (usable(pts.a[1], key) or usable(pts.b[1], key)) then
+      seen[key] = true
+      keys[#keys + 1] = { key = key, label = metrics.get(key).label, slo = finite(sl.max) and sl.max or nil,
+        slo_text = sl.text }
+    end
+  end
+  -- then TTFT and TPOT/ITL where no SLO names their family, at p95 where both runs have it
+  local named = {}
+  for _, k in ipairs(keys) do named[k.key:match("^(%a+)_") or ""] = true end
+  local prefer = { { key = "ttft_p95_ms" }, { key = "tpot_p95_ms" }, { key = "itl_p95_ms" } }
+  for _, col in ipairs(lp.latency_columns({ pts.a, pts.b }, usable, prefer)) do
+    local fam = col.key:match("^(%a+)_")
+    local taken = named[fam] or (fam == "itl" and named.tpot) or (fam == "tpot" and named.itl)
+    if col.family ~= "e2e" and not taken then keys[#keys + 1] = { key = col.key, label = col.label } end
+  end
+  while #keys > M.POINT_PANELS_MAX do keys[#keys] = nil end
+  if #keys == 0 then
+    c.reason = "Neither run has TTFT, TPOT/ITL or an SLO's metric at its load point."
+    return c
+  end
+  -- one block per panel and run (A at x = 1, B at x = 2): value, the interval's ends (the
+  -- value itself where there is no interval) and whether there is one
+  local blocks, labels, slos, ymax, fmts = {}, {}, {}, {}, {}
+  local no_ci = {}
+  for i, k in ipairs(keys) do
+    local unit = metrics.get(k.key).unit
+    -- (a figure as the tables print it; a count's "%d" as a number gnuplot can format)
+    fmts[i] = metrics.get(k.key).format == "%d" and "%.0f" or metrics.get(k.key).format
+    labels[i] = ("%s (%s)"):format(k.label, unit)
+    local top = 0
+    for j, s in ipairs { A, B } do
+      local p = pts[s.x][1]
+      local v = value(p, k.key)
+      local ci = p and p.ci and p.ci[k.key]
+      local lo, hi, has = v, v, 0
+      if finite(v) and type(ci) == "table" and finite(ci.lo) and finite(ci.hi) and not ci.identical then
+        lo, hi, has = ci.lo, ci.hi, 1
+      elseif finite(v) then
+        local why = p and (p.repeats or 1) < 2 and "one run, no interval"
+          or (type(ci) == "table" and ci.identical) and "repeats identical, no spread to estimate" or "no interval"
+        no_ci[s.x] = no_ci[s.x] or {}
+        no_ci[s.x][#no_ci[s.x] + 1] = { label = k.label, why = why }
+      end
+      blocks[#blocks + 1] = { name = ("panel %d run %s"):format(i, s.x), row(5, j, v, lo, hi, has) }
+      if finite(hi) then top = math.max(top, hi) end
+    end
+    -- the SLO's line where it is no farther than the values' span would stretch the axis
+    local slo = k.slo
+    if slo and top > 0 and slo > 3 * top then
+      c.notes[#c.notes + 1] = ("The SLO %s is not drawn in the %s panel: it lies far above both values, so both "
+        .. "meet it."):format(tostring(k.slo_text or slo), k.label)
+      slo = nil
+    end
+    slos[i] = slo or 0 / 0
+    ymax[i] = M.axis_max(math.max(top, slo or 0) * 1.1)
+  end
+  c.data = data_text("x value ci_lo ci_hi has_ci", blocks)
+  -- the x axis names each run with its load, on two lines: "3.6 req/s offered" and "3 repeats"
+  local function load_of(s)
+    local p = pts[s.x][1]
+    if not p then return "no load point", "" end
+    local load = p.load_type == "concurrency" and p.offered and ("concurrency %g"):format(p.offered)
+      or p.offered and ("%g req/s offered"):format(p.offered)
+      or p.achieved_rps and metrics.format("throughput_req_s", p.achieved_rps) or "load unknown"
+    local n = p.repeats or 1
+    return load, n == 1 and "1 run" or (n .. " repeats")
+  end
+  add(c, "run_a", M.wrap(A.label, 24, 1))
+  add(c, "run_b", M.wrap(B.label, 24, 1))
+  add(c, "load_a", { lines = { load_of(A) } })
+  add(c, "load_b", { lines = { load_of(B) } })
+  add(c, "panel_label", labels)
+  add(c, "panel_slo", slos)
+  add(c, "panel_ymax", ymax)
+  add(c, "panel_fmt", fmts)
+  c.notes[#c.notes + 1] = "Each run measured one load point: each dot is its value there (the mean of its repeats), "
+    .. "each bar the repeats' 95 % confidence interval of that mean (Student t). Bars apart are a difference beyond "
+    .. "the repeats' noise; bars that overlap may still differ: the Performance Results table's test of each metric "
+    .. "decides."
+  -- a dot without a bar, said per run where one reason holds for all its dots ("B: one run,
+  -- no interval"), else per metric ("A, Error rate: repeats identical, ...")
+  for _, s in ipairs { A, B } do
+    local list = no_ci[s.x]
+    if list then
+      -- (one run: no metric of it has an interval; identical repeats are one metric's matter)
+      local same = list[1].why == "one run, no interval" or #list == #keys
+      for _, x in ipairs(list) do same = same and x.why == list[1].why end
+      if same then
+        c.notes[#c.notes + 1] = ("%s: %s (a dot without a bar)."):format(s.label, list[1].why)
+      else
+        for _, x in ipairs(list) do
+          c.notes[#c.notes + 1] = ("%s, %s: %s (a dot without a bar)."):format(s.label, x.label, x.why)
+        end
+      end
+    end
+  end
+  local pa, pb = pts.a[1], pts.b[1]
+  local same = pa and pb and pa.load_type == pb.load_type and pa.offered and pb.offered
+    and lp.close(pa.offered, pb.offered)
+  if pa and pb and pa.offered and pb.offered and not same then
+    c.notes[#c.notes + 1] = ("Not the same load: %s was measured at %s and %s at %s, so these values differ by "
+      .. "load as well as by configuration."):format(A.label, (load_of(A)), B.label, (load_of(B)))
+  end
+  c.template = "latency_points"
+  c.available = true
+  return c
 end
 
 -- 2. CDFs of the per-request latencies (run.cdf, the quantile grid of the same pass).

@@ -23,6 +23,7 @@ local M = {}
 M.TEMPLATES = { "comparison_report.md", "run_comparison.sh", "comparison_report.html" }
 M.CHART_TEMPLATES = { "charts/style.gp" }
 for _, n in ipairs(charts.NAMES) do M.CHART_TEMPLATES[#M.CHART_TEMPLATES + 1] = "charts/" .. n .. ".gp" end
+for _, n in ipairs(charts.EXTRA_TEMPLATES) do M.CHART_TEMPLATES[#M.CHART_TEMPLATES + 1] = "charts/" .. n .. ".gp" end
 
 -- The SLOs of a comparison: opts.slo (a parsed list: --slo, or the plan's), else the
 -- run states' slo (from the info files; both must agree when both give one), else {}.

@@ -150,6 +150,49 @@ function M.slo_words(slo)
   return { the = "the SLOs", it = "them", holds = "hold" }
 end
 
+-- ", at the same load (61.79 req/s offered)" where two capacities' brackets only touch
+-- (M.capacity_evidence's same_load: one run passed where the other failed), else "".
+function M.same_load_text(ev)
+  local s = ev.same_load
+  if not s then return "" end
+  return (", at the same load (%s)"):format(s.load_type == "concurrency" and ("concurrency %g"):format(s.offered)
+    or ("%g req/s offered"):format(s.offered))
+end
+
+-- Why two capacities the measured loads order are not shown to differ (M.capacity_evidence's
+-- below_threshold: an order by a margin below the practical threshold), the one wording of
+-- compare.lua and treatments.lua: "the measured loads put rateB's capacity above concA's
+-- (rateB sustained 3.52 req/s and concA never achieved more than 3.50 req/s at any load), but
+-- only 3.52 req/s against 3.50 req/s (+0.6 %), below the practical threshold of 2.0 %"; where
+-- the lower run failed at its lowest load (margin_lo_kind "below_lowest") it has no estimate,
+-- and the gap is not measured: by how much is not known, and what to measure. o: {a =, b =
+-- (the runs' labels, as ev's a and b), slo = the SLO list, min_effect = the threshold in %,
+-- rate = function(req/s) -> text (the tool's own figures), pct = function(%) -> "+0.6 %"}.
+function M.below_threshold_reason(ev, o)
+  local rate = o.rate
+  local hi, lo = ev.margin_higher == "b" and o.b or o.a, ev.margin_higher == "b" and o.a or o.b
+  local how
+  if ev.beyond_ceiling then
+    how = ("%s sustained %s and %s never achieved more than %s at any load"):format(hi, rate(ev.sustained_rps),
+      lo, rate(ev.ceiling_rps))
+  else
+    local w = M.slo_words(o.slo)
+    how = ("%s met %s at %s and %s already failed %s at %s%s"):format(hi, w.the, rate(ev.passed_rps), lo, w.it,
+      rate(ev.failed_rps), M.same_load_text(ev))
+  end
+  local thr = ("%.1f"):format(o.min_effect)
+  if ev.margin_lo_kind == "below_lowest" then
+    -- the lower run failed at its lowest load: its capacity has no estimate, only a top, and
+    -- "3.48 against 3.48 (+0.0 %)" would read as a gap measured at 0; it is a gap not measured
+    return ("the measured loads put %s's capacity above %s's (%s), but by how much is not known: %s's capacity "
+      .. "has no estimate (it failed at the lowest load tried), and the least gap the loads allow, %s against "
+      .. "just below %s, is under the practical threshold of %s %%; measuring %s below %s would tell")
+      :format(hi, lo, how, lo, rate(ev.margin_hi), rate(ev.margin_lo), thr, lo, rate(ev.margin_lo))
+  end
+  return ("the measured loads put %s's capacity above %s's (%s), but only %s against %s (%s), below the practical "
+    .. "threshold of %s %%"):format(hi, lo, how, rate(ev.margin_hi), rate(ev.margin_lo), o.pct(ev.margin_pct), thr)
+end
+
 -- The per-request thresholds of an SLO list, for goodput (in seconds): the tightest limit
 -- of each of TTFT, TPOT and end-to-end latency, as DistServe and vLLM apply them to each
 -- request. nil when the SLOs name none of them.
@@ -1064,9 +1107,9 @@ M.CAPACITY_DEFINITION_RPS = "the highest achieved request rate at which every SL
   .. "load is unknown (the last load that met the SLOs); < "
   .. "the lowest load's achieved rate when that load already failed an SLO (failed it at the lowest load tried). "
   .. "None (N/A) where a load that met the SLOs lies above one that failed them (non-monotone) or an SLO metric "
-  .. "is unknown at the lowest load or above one that failed. A capacity is never above the max sustained throughput, except in a run whose shortfall at some "
-  .. "load was failed requests (not overload) measured with no error-rate SLO or with one looser than the share "
-  .. "that failed, where it can reach past them"
+  .. "is unknown at the lowest load or above one that failed. A capacity is never above the max sustained "
+  .. "throughput, except in a run that kept up with some load but failed more than 5 % of its requests there "
+  .. "(failures, not overload), measured with no error-rate SLO, where it can reach past them"
 M.CAPACITY_DEFINITION_TPS = "Its output tok/s is read at the same load: an estimate's on the "
   .. "same line, between the two points' own; a bound's from the fewest tok/s delivered at its load point or any "
   .. "load above it (a higher load can deliver fewer, with fewer output tokens per request) to the most delivered "

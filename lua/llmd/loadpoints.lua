@@ -275,6 +275,13 @@ local function too_thin(p, i)
   return nil
 end
 
+local function points_text(list)
+  local xs = {}
+  for i, w in ipairs(list) do xs[i] = tostring(w.point) end
+  if #xs == 1 then return "load point " .. xs[1] end
+  return "load points " .. table.concat(xs, ", ", 1, #xs - 1) .. " and " .. xs[#xs]
+end
+
 local function thin_result(why)
   return { none = true, unknown = true, few = true, reason = "too few requests to judge saturation: " .. why }
 end
@@ -297,8 +304,14 @@ end
 -- {point =, offered =, failed_pct =, reason =}. When no later point is overloaded, the
 -- result is that first failures point itself, with cause = "failures" and failed_pct: the
 -- run stopped delivering there, but from errors, not overload (M.point_saturated and the
--- capacity treat it as not saturated).
-function M.saturation(points)
+-- capacity treat it as not saturated). Failures are an error-rate matter: a failures point
+-- is one that kept up (its answered rate) but failed more requests than the error-rate
+-- limit (M.error_limit(opts): opts.slo's error_rate_pct, else FAILURES_PCT; M.failing), with
+-- limit = that limit; a load whose failed requests stay within it was sustained, and is
+-- listed in failed_within ({point =, offered =, failed_pct =, short = its successful rate
+-- alone fell short, answered_rps =}, with limit) for the texts to say beside the figure
+-- (M.sustained_failure_notes).
+function M.saturation(points, opts)
   if #points == 0 then return { none = true, reason = "no measured load point" } end
   local kind = points[1].load_type
   for _, p in ipairs(points) do
@@ -315,7 +328,8 @@ function M.saturation(points)
   end
   local function max_before(i) return max_achieved(points, i - 1) end
   if kind == "rate" then
-    local failures -- the first point whose shortfall is failed requests (cause = "failures")
+    local failures -- the first point that failed more requests than the limit (cause = "failures")
+    local within = {} -- sustained points that failed requests, within the limit
     for i, p in ipairs(points) do
       if not p.achieved_rps then
         -- (the point's stage, as the Data checks name it: "point 1 (stage 3)")
@@ -327,52 +341,82 @@ function M.saturation(points)
         return { none = true, unknown = true,
           reason = ("point %d (stage %d): %s"):format(i, p.overshoot.stage, p.overshoot.text) }
       end
-      if p.achieved_rps < M.SATURATION_SHARE * p.offered then
+      local err = p.values and p.values.error_rate_pct
+      -- a failed request was answered, not left unsent or late: where the failed ones make
+      -- up the shortfall (the answered rate, achieved / (1 - error share), keeps up), the
+      -- cause is failures, not overload
+      local answered = err and err > 0 and err < 100 and p.achieved_rps / (1 - err / 100) or nil
+      local answered_kept_up = err and err > 0 and (err >= 100 or answered >= M.SATURATION_SHARE * p.offered)
+      local short = p.achieved_rps < M.SATURATION_SHARE * p.offered
+      if short then
         local thin = too_thin(p, i)
         if thin then return thin_result(thin) end
-        -- a failed request was answered, not left unsent or late: where the failed ones make
-        -- up the shortfall (the answered rate, achieved / (1 - error share), keeps up), the
-        -- cause is failures, not overload (cause = "failures", failed_pct)
-        local err = p.values and p.values.error_rate_pct
-        local answered = err and err > 0 and err < 100 and p.achieved_rps / (1 - err / 100) or nil
-        if err and err > 0 and (err >= 100 or answered >= M.SATURATION_SHARE * p.offered) then
-          -- a failure of the SLO, not saturation: the search goes on past it (a higher load
-          -- may still be overloaded); the first such point is kept for the texts
-          -- each repeat's share of failed requests: one crashed repeat among clean ones is not
-          -- the mean spread over all of them
-          local ci = p.ci and p.ci.error_rate_pct
-          failures = failures or { point = i, offered = p.offered, achieved_rps = p.achieved_rps,
-            max_sustained_rps = max_before(i), ceiling_rps = max_before(#points + 1), cause = "failures",
-            failed_pct = err, repeats_failed_pct = ci and ci.samples,
-            reason = ("at %g req/s offered %.4g %% of the requests failed: only %.4g req/s succeeded (%.1f %%), but "
-              .. "with the failed ones %s req/s were answered, so the shortfall is failed requests, not overload")
-              :format(p.offered, err, p.achieved_rps, p.achieved_rps / p.offered * 100,
-                answered and ("%.4g"):format(answered) or "all offered") }
-        else
-          -- max sustained: before the first load it did not sustain, this one or a failures
-          -- point below it (its achieved rate counts only the requests that succeeded)
-          return { point = i, offered = p.offered, achieved_rps = p.achieved_rps,
-            max_sustained_rps = max_before(failures and failures.point or i),
-            ceiling_rps = max_before(#points + 1), failures = failures,
-            reason = ("at %g req/s offered only %.4g req/s were achieved (%.1f %%, below %d %%)"):format(p.offered,
-              p.achieved_rps, p.achieved_rps / p.offered * 100, M.SATURATION_SHARE * 100)
-              .. (failures and ("; the shortfall at load point %d (%g req/s offered), below it, was failed requests "
-                .. "(%.4g %% of them failed), not overload"):format(failures.point, failures.offered,
-                failures.failed_pct) or "") }
-        end
+      end
+      -- failures are an error-rate matter (M.failing: the error-rate SLO's limit, else
+      -- FAILURES_PCT): a load that kept up but failed more than that is one the run did not
+      -- sustain (a failures point); within it, the load was sustained, its share said beside
+      -- the figure (failed_within), never "never saturated" alone
+      local over = (answered_kept_up or not short) and M.failing(p, opts) or nil
+      if over and not failures then
+        -- a failure of the SLO, not saturation: the search goes on past it (a higher load
+        -- may still be overloaded); the first such point is kept for the texts. Each
+        -- repeat's share of failed requests: one crashed repeat among clean ones is not the
+        -- mean spread over all of them
+        local ci = p.ci and p.ci.error_rate_pct
+        local how = short and ("only %.4g req/s succeeded (%.1f %%), but with the failed ones %s req/s were answered, "
+          .. "so the shortfall is failed requests, not overload"):format(p.achieved_rps,
+          p.achieved_rps / p.offered * 100, answered and ("%.4g"):format(answered) or "all offered")
+          or ("%.4g req/s succeeded (%.1f %%): it kept up, but failed them"):format(p.achieved_rps,
+          p.achieved_rps / p.offered * 100)
+        failures = { point = i, offered = p.offered, achieved_rps = p.achieved_rps,
+          max_sustained_rps = max_before(i), ceiling_rps = max_before(#points + 1), cause = "failures",
+          failed_pct = err, repeats_failed_pct = ci and ci.samples, limit = M.error_limit(opts),
+          reason = ("at %g req/s offered %.4g %% of the requests failed, more than %s: %s"):format(p.offered, err,
+            M.error_limit(opts).text, how) }
+      elseif short and not answered_kept_up then
+        -- max sustained: before the first load it did not sustain, this one or a failures
+        -- point below it (its achieved rate counts only the requests that succeeded)
+        return { point = i, offered = p.offered, achieved_rps = p.achieved_rps,
+          max_sustained_rps = max_before(failures and failures.point or i),
+          ceiling_rps = max_before(#points + 1), failures = failures,
+          failed_within = #within > 0 and within or nil, limit = #within > 0 and M.error_limit(opts) or nil,
+          reason = ("at %g req/s offered only %.4g req/s were achieved (%.1f %%, below %d %%)"):format(p.offered,
+            p.achieved_rps, p.achieved_rps / p.offered * 100, M.SATURATION_SHARE * 100)
+            .. (failures and ("; the shortfall at load point %d (%g req/s offered), below it, was failed requests "
+              .. "(%.4g %% of them failed), not overload"):format(failures.point, failures.offered,
+              failures.failed_pct) or "") }
+      elseif not failures and finite(err) and err > 0 then
+        -- sustained, with failed requests within the limit: said beside the figure
+        within[#within + 1] = { point = i, offered = p.offered, failed_pct = err, short = short or nil,
+          answered_rps = short and answered or nil }
       end
     end
-    -- no overload: a shortfall from failed requests is said as such (cause = "failures")
-    if failures then return failures end
+    -- no overload: a run cut by failed requests (cause = "failures") is said as such
+    if failures then
+      failures.failed_within = #within > 0 and within or nil
+      return failures
+    end
     -- by the means; where repeats give an interval whose lower end is below the share,
     -- that point may have saturated: listed, so that "never saturated" is not said alone
-    local near = {}
+    -- (a point whose shortfall is its failed requests, within the limit, is short by them,
+    -- not by a spread of its repeats: its answered rate kept up)
+    local near, answered_at = {}, {}
+    for _, w in ipairs(within) do if w.short then answered_at[#answered_at + 1] = w end end
     for _, p in ipairs(points) do
       local c = p.ci and p.ci.throughput_req_s
-      if c and c.lo < M.SATURATION_SHARE * p.offered then near[#near + 1] = p.index end
+      local by_failures = false
+      for _, w in ipairs(answered_at) do if points[w.point] == p then by_failures = true end end
+      if c and not by_failures and c.lo < M.SATURATION_SHARE * p.offered then near[#near + 1] = p.index end
     end
     return { none = true, max_sustained_rps = max_before(#points + 1), near = #near > 0 and near or nil,
+      failed_within = #within > 0 and within or nil, limit = #within > 0 and M.error_limit(opts) or nil,
       reason = ("every load point achieved at least %d %% of its offered rate"):format(M.SATURATION_SHARE * 100)
+        .. (#answered_at > 0 and (", counting the failed requests, which were answered, at %s (where %s failed, "
+          .. "within %s)"):format(points_text(answered_at), (function()
+            local top = 0
+            for _, w in ipairs(answered_at) do top = math.max(top, w.failed_pct) end
+            return (#answered_at > 1 and "up to %.4g %%" or "%.4g %%"):format(top)
+          end)(), M.error_limit(opts).text) or "")
         .. (#near > 0 and (" by its mean; the 95 %% confidence interval of the repeats reaches below that at "
           .. "load point%s %s"):format(#near == 1 and "" or "s", table.concat(near, ", ")) or "") }
   elseif kind == "concurrency" then
@@ -629,6 +673,61 @@ end
 -- (M.failing): the saturation rule's margin (1 - SATURATION_SHARE, 5 %), the shortfall that
 -- makes a rate sweep's point saturated when its requests go unanswered.
 M.FAILURES_PCT = (1 - M.SATURATION_SHARE) * 100
+
+-- The share of failed requests a load may have and still count as sustained (M.failing):
+-- {pct =, given = true where the error-rate SLO (opts.slo) sets it, text = "the error-rate
+-- SLO's 1 %" | "5 %, the error-rate limit used when no error-rate SLO is given"}.
+function M.error_limit(opts)
+  for _, s in ipairs(opts and opts.slo or {}) do
+    if s.key == "error_rate_pct" then
+      return { pct = s.max, given = true, text = ("the error-rate SLO's %g %%"):format(s.max) }
+    end
+  end
+  return { pct = tonumber(("%.10g"):format(M.FAILURES_PCT)), given = false,
+    text = ("%g %%, the error-rate limit used when no error-rate SLO is given"):format(M.FAILURES_PCT) }
+end
+
+-- What failed requests did to a max sustained throughput (s: M.saturation), said beside its
+-- figure in every output (compare.lua's and treatments.lua's): a list of clauses, empty
+-- where no load up to the cut failed a request. "3.333 % of the requests failed at load
+-- point 1, within 5 %, the error-rate limit used when no error-rate SLO is given"; where
+-- failures cut it (cause "failures", or s.failures below an overload): "then 8 % failed at
+-- load point 3 (30 req/s offered), more than the error-rate SLO's 1 %".
+function M.sustained_failure_notes(s)
+  local out = {}
+  if type(s) ~= "table" then return out end
+  local w = s.failed_within
+  if type(w) == "table" and #w > 0 then
+    local top = 0
+    for _, x in ipairs(w) do top = math.max(top, x.failed_pct) end
+    local limit = s.limit or (s.failures and s.failures.limit)
+    out[#out + 1] = ("%s%.4g %% of the requests failed at %s, within %s"):format(#w > 1 and "up to " or "", top,
+      points_text(w), limit and limit.text or "the error-rate limit")
+  end
+  local f = s.cause == "failures" and s or s.failures
+  if type(f) == "table" and f.point and f.point > 1 and f.limit then
+    out[#out + 1] = ("then %.4g %% failed at load point %d (%g req/s offered), more than %s"):format(f.failed_pct,
+      f.point, f.offered, f.limit.text)
+  end
+  return out
+end
+
+-- Why a run sustained no load for its failed requests (s: M.saturation whose failures point,
+-- its own or the one below its overload, is its lowest): "3.333 % of requests failed at the
+-- lowest load, more than the error-rate SLO's 1 %, so no load was sustained within it;
+-- failed requests, not overload"; with each repeat's share where they differ. nil for any
+-- other saturation.
+function M.failed_lowest_text(s)
+  if type(s) ~= "table" or s.unknown then return nil end
+  -- (the failures point itself, or the one below a later overload)
+  local f = s.cause == "failures" and s or s.failures
+  if type(f) ~= "table" or f.point ~= 1 then return nil end
+  local each = M.failed_repeats_text(f)
+  -- (the share as measured, "3.333 %", never rounded to "3 %")
+  return ("%.4g %% of requests failed at the lowest load%s, more than %s, so no load was sustained within it; "
+    .. "failed requests, not overload"):format(f.failed_pct, each and (", " .. each) or "",
+    f.limit and f.limit.text or "the error-rate limit")
+end
 
 -- Why load point p is a failures point, a load its run did not sustain although it kept
 -- up with it (its latencies are of the requests that succeeded only), or nil: more of its
@@ -1028,7 +1127,7 @@ end
 function M.capacity(points, slo, sat)
   if not slo or #slo == 0 then return { kind = "unknown", reason = "no SLO given" } end
   if #points == 0 then return { kind = "unknown", reason = "no measured load point" } end
-  sat = sat or M.saturation(points)
+  sat = sat or M.saturation(points, { slo = slo })
   if sat.count_check then return { kind = "unknown", reason = sat.reason } end
   -- the first point past saturation (#points + 1 when none is, or when it is unknown; a
   -- shortfall of failed requests is no saturation: that point is judged by the SLOs)
@@ -1338,7 +1437,7 @@ function M.capacity_interval(points, slo, cap)
     return nil, ("%d of %d load points with one run only"):format(single, #points)
   end
   -- saturation is read off the achieved rates (the means), the same for both ends
-  local sat = M.saturation(points)
+  local sat = M.saturation(points, { slo = slo })
   cap = cap or M.capacity(points, slo, sat)
   if cap.kind == "unknown" or cap.kind == "non_monotone" then return nil, cap.reason end
   local same = identical_at(points, cap)

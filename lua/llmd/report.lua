@@ -1046,34 +1046,36 @@ local function sustained_text(s, per)
   -- a run of two workloads: N/A with why (M.build's max_sustained_na)
   if s.max_sustained_na then return metrics.na(s.max_sustained_na) end
   local v = s.max_sustained_rps
+  -- failed requests at the loads it counts (within the error-rate limit), or the load whose
+  -- failures cut it, said beside the figure (llmd.loadpoints.sustained_failure_notes)
+  local notes = lp.sustained_failure_notes(s)
+  local function with_notes(text, first)
+    local parts = { first }
+    for _, n in ipairs(notes) do parts[#parts + 1] = n end
+    if #parts == 0 then return text end
+    return ("%s (%s)"):format(text, table.concat(parts, "; "))
+  end
   if v then
     local x = rate_text(v / (per or 1))
     if not s.none then
       if s.ceiling_rps and s.ceiling_rps > v then
         -- where between the last load that kept up and its ceiling the limit lies, the
         -- ladder's steps do not say
-        return ("%s (up to %s, its most at any load)"):format(x, T.helpers.num(s.ceiling_rps / (per or 1), 2))
+        return with_notes(x, ("up to %s, its most at any load"):format(T.helpers.num(s.ceiling_rps / (per or 1), 2)))
       end
-      return x
+      return with_notes(x)
     end
     if s.near then
-      return ("≥ %s (never saturated by the means; the repeats' 95 %% interval at load point%s %s reaches below %d %% "
-        .. "of the offered rate)"):format(x, #s.near == 1 and "" or "s", table.concat(s.near, ", "),
-        lp.SATURATION_SHARE * 100)
+      return with_notes("≥ " .. x, ("never saturated by the means; the repeats' 95 %% interval at load point%s %s "
+        .. "reaches below %d %% of the offered rate"):format(#s.near == 1 and "" or "s", table.concat(s.near, ", "),
+        lp.SATURATION_SHARE * 100))
     end
-    return "≥ " .. x .. " (never saturated)"
+    return with_notes("≥ " .. x, "never saturated")
   end
-  if s.point == 1 and s.cause == "failures" then
-    -- the shortfall is failed requests, not overload: no load was sustained, for that reason;
-    -- with repeats that differ, each one's share (one crashed repeat among clean ones)
-    local each = lp.failed_repeats_text(s)
-    if each then
-      return metrics.na(("%.4g %% of requests failed at the lowest load, %s; the shortfall is failed requests, not "
-        .. "overload"):format(s.failed_pct, each))
-    end
-    -- (the share as the saturation's reason gives it, "3.333 %", never rounded to "3 %")
-    return metrics.na(("%.4g %% of requests failed at the lowest load"):format(s.failed_pct))
-  end
+  -- the lowest load failed more requests than the error-rate limit: no load was sustained,
+  -- for that reason (with repeats that differ, each one's share: one crashed repeat)
+  local lowest = lp.failed_lowest_text(s)
+  if lowest then return metrics.na(lowest) end
   return metrics.na(s.point == 1 and "saturated at the lowest load" or s.reason or "unknown")
 end
 
@@ -1789,14 +1791,7 @@ local function untested_text(A, B, ca, cb)
   return (t:gsub(": no test$", ""):gsub("^no test: ", ""))
 end
 
--- ", at the same load (61.79 req/s offered)" where two brackets only touch (decision.
--- capacity_touch: one run passed where the other failed), else "".
-local function same_load_text(ev)
-  local s = ev.same_load
-  if not s then return "" end
-  return (", at the same load (%s)"):format(s.load_type == "concurrency" and ("concurrency %g"):format(s.offered)
-    or ("%g req/s offered"):format(s.offered))
-end
+local same_load_text = decision.same_load_text
 
 -- Where the measured loads place a capacity by its means (decision.means_span: the last
 -- load that met the SLOs to the first that failed one, a bound up to its run's ceiling),
@@ -1825,29 +1820,8 @@ end
 -- against 3.50 req/s (+0.6 %), below the practical threshold of 2.0 %".
 local function below_threshold_reason(model, A, B, ev, per)
   per = per or ""
-  local function rate(x) return rate_text(x) .. per end
-  local hi, lo = ev.margin_higher == "b" and B or A, ev.margin_higher == "b" and A or B
-  local how
-  if ev.beyond_ceiling then
-    how = ("%s sustained %s and %s never achieved more than %s at any load"):format(hi.label, rate(ev.sustained_rps),
-      lo.label, rate(ev.ceiling_rps))
-  else
-    local w = decision.slo_words(model.slo)
-    how = ("%s met %s at %s and %s already failed %s at %s%s"):format(hi.label, w.the, rate(ev.passed_rps), lo.label,
-      w.it, rate(ev.failed_rps), same_load_text(ev))
-  end
-  if ev.margin_lo_kind == "below_lowest" then
-    -- the lower run failed at its lowest load: its capacity has no estimate, only a top, and
-    -- "3.48 against 3.48 (+0.0 %)" would read as a gap measured at 0; it is a gap not measured
-    return ("the measured loads put %s's capacity above %s's (%s), but by how much is not known: %s's capacity "
-      .. "has no estimate (it failed at the lowest load tried), and the least gap the loads allow, %s against "
-      .. "just below %s, is under the practical threshold of %s %%; measuring %s below %s would tell")
-      :format(hi.label, lo.label, how, lo.label, rate(ev.margin_hi), rate(ev.margin_lo),
-        T.helpers.num(model.min_effect, 1), lo.label, rate(ev.margin_lo))
-  end
-  return ("the measured loads put %s's capacity above %s's (%s), but only %s against %s (%s), below the practical "
-    .. "threshold of %s %%"):format(hi.label, lo.label, how, rate(ev.margin_hi), rate(ev.margin_lo),
-    T.helpers.pct(ev.margin_pct), T.helpers.num(model.min_effect, 1))
+  return decision.below_threshold_reason(ev, { a = A.label, b = B.label, slo = model.slo, min_effect = model.min_effect,
+    rate = function(x) return rate_text(x) .. per end, pct = T.helpers.pct })
 end
 
 -- Which of two capacities' ranges (decision.capacity_span) are open-ended, in words:
@@ -2861,7 +2835,9 @@ local function summary(model, A, B)
         for _, x in ipairs { { "a", A, sat.a }, { "b", B, sat.b } } do
           if mp.saturated[x[1]] then
             past[#past + 1] = x[3].max_sustained_rps and ("%s sustains at most %s"):format(x[2].label,
-              rate_text(x[3].max_sustained_rps)) or ("%s saturated already at its lowest load"):format(x[2].label)
+              rate_text(x[3].max_sustained_rps)) or lp.failed_lowest_text(x[3]) and ("%s sustained no load below it: "
+              .. "%s"):format(x[2].label, lp.failed_lowest_text(x[3]))
+              or ("%s saturated already at its lowest load"):format(x[2].label)
           end
         end
         -- a run that sustained no load at all for failed requests at its lowest (a crashed
@@ -2870,10 +2846,9 @@ local function summary(model, A, B)
         local none = {}
         for _, x in ipairs { { "a", A, sat.a }, { "b", B, sat.b } } do
           local s = x[3]
-          if not mp.saturated[x[1]] and s.point == 1 and s.cause == "failures" and not s.max_sustained_rps then
-            local each = lp.failed_repeats_text(s)
-            none[#none + 1] = ("%s sustained no load: %s %% of its requests failed already at its lowest load%s")
-              :format(x[2].label, T.helpers.num(s.failed_pct, 1), each and (" (" .. each .. ")") or "")
+          if not mp.saturated[x[1]] and lp.failed_lowest_text(s) and not s.max_sustained_rps then
+            -- (in the Headline's words, with the error-rate limit its lowest load failed)
+            none[#none + 1] = ("%s sustained no load: %s"):format(x[2].label, lp.failed_lowest_text(s))
           end
         end
         if #none > 0 then
@@ -2919,6 +2894,12 @@ local function summary(model, A, B)
             #near == 1 and "" or "s", table.concat(near, ", "), lp.SATURATION_SHARE * 100)
         end
       end
+      -- failed requests at the loads a figure counts, or the load they cut it at: beside it,
+      -- as in the Headline (never "never saturated" alone)
+      for _, x in ipairs { { A, sa }, { B, sb } } do
+        local notes = lp.sustained_failure_notes(x[2])
+        if #notes > 0 then out[#out + 1] = ("%s: %s."):format(x[1].label, table.concat(notes, "; ")) end
+      end
     else
       -- nothing to read a capacity from: said, not left out
       local qa, qb = model.load_points.a, model.load_points.b
@@ -2944,13 +2925,17 @@ local function summary(model, A, B)
           local side, s, q = x[1], x[2], x[3]
           if #q <= 1 then
             parts[#parts + 1] = ("%s was measured at a single load (%s)"):format(side.label, load_of(q[1]))
+          elseif lp.failed_lowest_text(s) and not s.max_sustained_rps then
+            -- failures, not overload: no load sustained within the error-rate limit
+            parts[#parts + 1] = ("%s sustained no load: %s"):format(side.label, lp.failed_lowest_text(s))
           elseif s.point and not s.max_sustained_rps then
             parts[#parts + 1] = ("%s saturated already at its lowest load"):format(side.label)
           elseif s.unknown then
             parts[#parts + 1] = ("%s's saturation is unknown (%s)"):format(side.label, s.reason)
           elseif s.none then
-            parts[#parts + 1] = ("%s never saturated (≥ %s, a lower bound)"):format(side.label,
-              rate_text(s.max_sustained_rps))
+            local notes = lp.sustained_failure_notes(s)
+            parts[#parts + 1] = ("%s never saturated (≥ %s, a lower bound%s)"):format(side.label,
+              rate_text(s.max_sustained_rps), #notes > 0 and ("; " .. table.concat(notes, "; ")) or "")
           else
             parts[#parts + 1] = ("%s saturated at load point %d"):format(side.label, s.point)
           end
@@ -3294,7 +3279,7 @@ function M.build(opts)
     end
   end
   model.workload_match = decision.workload_match(A, B, pa, pb)
-  model.saturation = { a = lp.saturation(pa), b = lp.saturation(pb) }
+  model.saturation = { a = lp.saturation(pa, { slo = model.slo }), b = lp.saturation(pb, { slo = model.slo }) }
   -- a run whose load points sent different requests (two workloads in one folder): no
   -- capacity read across them
   local function capacity_of(side, points)

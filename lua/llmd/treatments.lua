@@ -437,19 +437,28 @@ end
 -- bound, and where repeats leave a point possibly saturated, that is said.
 local function sustained_brief(rps, sat)
   local f = metrics.format("throughput_req_s", rps)
+  -- failed requests beside the figure, as compare.lua says them (llmd.loadpoints)
+  local notes = lp.sustained_failure_notes(sat)
+  local function with_notes(text, first)
+    local parts = { first }
+    for _, n in ipairs(notes) do parts[#parts + 1] = n end
+    if #parts == 0 then return text end
+    return ("%s (%s)"):format(text, table.concat(parts, "; "))
+  end
   if not sat.none then
     -- where between it and the most the treatment achieved at any load the limit lies, the
     -- load steps do not say (compare.lua's "(up to …, its most at any load)")
     if sat.ceiling_rps and sat.ceiling_rps > rps then
-      return ("%s (up to %s, its most at any load)"):format(f, metrics.format("throughput_req_s", sat.ceiling_rps))
+      return with_notes(f, ("up to %s, its most at any load"):format(
+        metrics.format("throughput_req_s", sat.ceiling_rps)))
     end
-    return f
+    return with_notes(f)
   end
   if sat.near then
-    return ("≥ %s (never saturated by the means; not certain at load point%s %s)"):format(f,
-      #sat.near == 1 and "" or "s", table.concat(sat.near, ", "))
+    return with_notes("≥ " .. f, ("never saturated by the means; not certain at load point%s %s"):format(
+      #sat.near == 1 and "" or "s", table.concat(sat.near, ", ")))
   end
-  return "≥ " .. f .. " (never saturated)"
+  return with_notes("≥ " .. f, "never saturated")
 end
 
 -- Where a treatment's max sustained throughput limit may lie, as a range: from the lower end
@@ -944,7 +953,7 @@ function M.model(list, opts)
   for _, t in ipairs(list) do
     if t.load_error then error(t.load_error .. " (the comparison needs every treatment's results)", 0) end
     local pts = lp.points(t.run)
-    local sat = lp.saturation(pts)
+    local sat = lp.saturation(pts, { slo = slo })
     -- its accelerator count: given (--gpus), else the results' (a benchmark report's stack)
     local gpus = tonumber(t.gpus) or (t.run.gpus and t.run.gpus > 0 and t.run.gpus) or nil
     local x = { label = t.label, status = t.status, reasons = t.reasons, partial = t.partial, harness = t.run.harness,
@@ -961,11 +970,10 @@ function M.model(list, opts)
     x.max_rps = not mixed and finite(sat.max_sustained_rps) and sat.max_sustained_rps or nil
     if mixed then
       x.max_rps_why = mixed
-    elseif not x.max_rps and not sat.unknown and sat.point == 1 and sat.cause == "failures" then
-      -- one crashed repeat among clean ones: each repeat's share, not the mean alone
-      local each = lp.failed_repeats_text(sat)
-      x.max_rps_why = ("%.4g %% of requests failed already at the lowest load point%s (failures, not overload)")
-        :format(sat.failed_pct, each and (", " .. each) or "")
+    elseif not x.max_rps and lp.failed_lowest_text(sat) then
+      -- more failed than the error-rate limit at the lowest load, in compare.lua's words
+      -- (one crashed repeat among clean ones: each repeat's share, not the mean alone)
+      x.max_rps_why = lp.failed_lowest_text(sat)
     elseif not x.max_rps and not sat.unknown and sat.point == 1 then
       x.max_rps_why = "saturated already at the lowest load point"
     elseif not x.max_rps then
@@ -1320,21 +1328,12 @@ function M.model(list, opts)
     elseif ev.below_threshold then
       -- the measured loads order them, but by less than the practical threshold: no order named
       r.vs_next, r.proven, r.below_threshold = "not shown to differ", false, true
-      local hi_who = ev.margin_higher == "b" and "this one's" or (nxt.label .. "'s")
-      local lo_who = ev.margin_higher == "b" and (nxt.label .. "'s") or "this one's"
-      if ev.margin_lo_kind == "below_lowest" then
-        -- the lower one failed at its lowest load: no estimate, so the gap is not measured
-        -- ("only 3.48 against 3.48 (+0.0 %)" read as one measured at 0), as compare.lua says it
-        r.vs_next_text = ("not shown to differ from %s (%s): the measured loads put %s %s above %s, but by how "
-          .. "much is not known: %s failed at its lowest load (%s), so it has no estimate and the least gap the "
-          .. "loads allow is under the practical threshold of %g %%"):format(nxt.label, nf, hi_who, m.rank_by,
-          lo_who, lo_who:gsub("'s$", ""), metrics.format("throughput_req_s", ev.margin_lo), decision.MIN_EFFECT)
-      else
-        r.vs_next_text = ("not shown to differ from %s (%s): the measured loads put %s %s above %s, but only %s "
-          .. "against %s (%+.1f %%), below the practical threshold of %g %%"):format(nxt.label, nf, hi_who, m.rank_by,
-          lo_who, metrics.format("throughput_req_s", ev.margin_hi), metrics.format("throughput_req_s", ev.margin_lo),
-          ev.margin_pct, decision.MIN_EFFECT)
-      end
+      -- in compare.lua's words for the same two runs (decision.below_threshold_reason: one
+      -- wording, a gap not measured said as such where this one or the next failed at its
+      -- lowest load)
+      r.vs_next_text = ("not shown to differ from %s (%s): %s"):format(nxt.label, nf,
+        decision.below_threshold_reason(ev, { a = nxt.label, b = x.label, slo = slo, min_effect = decision.MIN_EFFECT,
+          rate = function(v) return metrics.format("throughput_req_s", v) end, pct = gap_pct }))
       r.evidence.below_threshold, r.evidence.margin_pct = true, ev.margin_pct
     elseif ev.open_range then
       -- overlapping ranges, one open-ended: room for any gap, so no sameness either
@@ -2150,7 +2149,11 @@ function M.write_report(out, list, opts)
       load_points = x.n_points, saturation = { reason = sat.reason, point = sat.point, cause = sat.cause,
         none = sat.none or nil, unknown = sat.unknown or nil,
         failed_pct = sat.failed_pct, repeats_failed_pct = sat.repeats_failed_pct
-          and json.array(sat.repeats_failed_pct) or nil } }
+          and json.array(sat.repeats_failed_pct) or nil,
+        -- the error-rate limit a sustained load may fail (llmd.loadpoints.error_limit) and the
+        -- sustained loads that failed requests within it
+        error_limit_pct = (sat.limit or sat.failures and sat.failures.limit or {}).pct,
+        failed_within = sat.failed_within and json.array(sat.failed_within) or nil } }
   end
   json.write(out .. "/treatments.json", plain)
   paths.charts = gp and clist or nil -- (the charts drawn, or left out with the reason)

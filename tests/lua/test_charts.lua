@@ -610,11 +610,20 @@ t.test("left out or annotated: one run per rate and one per concurrency, a metri
   for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
   t.eq(vars.x_col, { 2 })
   t.eq(c.notes[2], "Not drawn against output throughput (tok/s): the load points lack it.")
-  -- one load point each: no curve
+  -- one load point each: no curve, so each run's value side by side (latency_points.gp),
+  -- here one run each (no interval) at loads that differ, each said
   A.run.stages[2] = nil
   c = charts.latency_throughput({}, A, B)
-  t.eq(c.available, false)
-  t.ok(c.reason:find("single load point", 1, true))
+  t.eq({ c.available, c.template }, { true, "latency_points" })
+  vars = {}
+  for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
+  t.eq(vars.panel_label, { "TTFT p90 (ms)", "ITL p90 (ms)" })
+  t.eq(c.data, "# x value ci_lo ci_hi has_ci\n# panel 1 run a\n1 5 5 5 0\n\n\n# panel 1 run b\n2 7 7 7 0\n\n\n"
+    .. "# panel 2 run a\n1 1 1 1 0\n\n\n# panel 2 run b\n2 NaN NaN NaN 0\n")
+  t.ok(c.notes[2] == "A: one run, no interval (a dot without a bar)." and c.notes[3] == "B: one run, no interval (a "
+    .. "dot without a bar).", table.concat(c.notes, " | "))
+  t.eq(c.notes[4], "Not the same load: A was measured at 1 req/s offered and B at concurrency 4, so these values "
+    .. "differ by load as well as by configuration.")
 end)
 
 t.test("load points: the decision layer's when the model has them, else the stages", function()

@@ -2889,11 +2889,15 @@ t.test("failed requests are not overload: a shortfall made up by failed requests
   end
   local sat = lp.saturation(lp.points(run(50)))
   t.eq({ sat.point, sat.cause, sat.failed_pct, sat.max_sustained_rps }, { 1, "failures", 50, nil })
-  t.ok(sat.reason:find("at 4 req/s offered 50 % of the requests failed: only 2 req/s succeeded (50.0 %), but with "
+  -- (50 % failed, more than the default error-rate limit of 5 % = 1 - the 95 % share)
+  t.ok(sat.reason:find("at 4 req/s offered 50 % of the requests failed, more than 5 %, the error-rate limit used when no "
+    .. "error-rate SLO is given: only 2 req/s succeeded (50.0 %), but with "
     .. "the failed ones 4 req/s were answered, so the shortfall is failed requests, not overload", 1, true), sat.reason)
   local function sd(label, r) return { label = label, state = { label = label }, run = r, kv = {} } end
   local m = report.build { a = sd("x", run(0)), b = sd("y", run(50)), generated = 0 }
-  t.eq(t.headline_row(m, "Max sustained throughput").b_text, "N/A (50 % of requests failed at the lowest load)")
+  t.eq(t.headline_row(m, "Max sustained throughput").b_text, "N/A (50 % of requests failed at the lowest load, more "
+    .. "than 5 %, the error-rate limit used when no error-rate SLO is given, so no load was sustained within it; failed requests, not "
+    .. "overload)")
   -- the ladder marks no row of y saturated (the newuser's s27 A5: every row was), and its
   -- legend says why, not that y's latencies describe an overload
   for _, r in ipairs(m.ladder.rows) do t.eq(r.sat_b, "", r.rps_text) end
@@ -3577,7 +3581,9 @@ t.test("max sustained throughput ends below a load whose shortfall was failed re
   local m = cap_model(x, y)
   local row
   for _, r in ipairs(m.headline) do if r.label == "Max sustained throughput" then row = r end end
-  t.eq({ row.a_text, row.b_text }, { "10.00 req/s (up to 18.50, its most at any load)",
+  -- (10 % failed at 20 req/s, more than the default 5 %: said beside the figure that it cut)
+  t.eq({ row.a_text, row.b_text }, { "10.00 req/s (up to 18.50, its most at any load; then 10 % failed at load "
+    .. "point 2 (20 req/s offered), more than 5 %, the error-rate limit used when no error-rate SLO is given)",
     "16.00 req/s (up to 17.00, its most at any load)" })
   -- each limit between its figure and its ceiling: B - A from 16 - 18.5 = -2.50 to 17 - 10 =
   -- +7.00 req/s (by hand): the load steps cannot order them

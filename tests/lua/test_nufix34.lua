@@ -184,3 +184,67 @@ t.test("run: a server failing every request ends its candidate after that scenar
   t.eq(r.code, 0, r.stderr)
   t.ok(not r.stdout:find("| chat | 1 |", 1, true), r.stdout)
 end)
+
+-- rows of one candidate (framework vllm, scenario chat) with the command cmd, one per value
+local function rows(cid, cmd, values)
+  local out = {}
+  for _, v in ipairs(values) do
+    out[#out + 1] = json.encode { framework = "vllm", candidate_id = cid, status = "ok",
+      workload = { scenario = "chat", input_len = 10, output_len = 4 }, sla = { max_p50_ttft_ms = 5000, passed = true },
+      metrics = { request_throughput = v, output_token_throughput = v * 4, p50_ttft_ms = 100.0, p50_tpot_ms = 10.0,
+        success_rate = 1.0 },
+      hardware = { gpu_count = 1 }, server_command = cmd }
+  end
+  return table.concat(out, "\n") .. "\n"
+end
+
+local EV_HEAD = "How sure each choice is (llmdlua's reading; the summary ranks single best measurements):\n"
+
+t.test("compare: rows are repeats of one command, not of one candidate id (a position in each search)", function()
+  local d = t.tmpdir()
+  -- the trial: vllm-0 is --max-model-len 200 in one results file and 300 in the other
+  local c200, c300 = "vllm serve m --max-model-len 200", "vllm serve m --max-model-len 300"
+  t.write(d .. "/a.jsonl", rows("vllm-0", c200, { 10.0, 10.4, 9.8 }))
+  t.write(d .. "/b.jsonl", rows("vllm-0", c300, { 12.0, 12.2, 11.9 }))
+  local r = ab_cli({ "compare", "a.jsonl", "b.jsonl", "--evidence", "ev.txt" }, d)
+  t.eq(r.code, 0, r.stderr)
+  -- /usr/bin/python3 (stdlib: Welch's t and df, the t density integrated by Simpson's rule):
+  -- [12.0, 12.2, 11.9] vs [10.0, 10.4, 9.8]: t = 9.973, df = 2.941, p = 0.0023326; means
+  -- 12.0333 and 10.0667, |a - b| / mean of the two = 17.8 %. Pooled as one candidate they
+  -- used to have nothing to be weighed against.
+  t.eq(t.read(d .. "/ev.txt"), EV_HEAD .. "chat, vllm: vllm vllm-0 (`" .. c300 .. "`) ranks above vllm vllm-0 (`"
+    .. c200 .. "`) by request throughput, best rows 12.20 vs 10.40 req/s (the toolchain's rule), means of the "
+    .. "repeats 12.03 vs 10.07 req/s (17.8 % apart): a clear difference (Welch p = 0.00233; 3 and 3 measurements)\n")
+  -- one command per id: named by the id alone, as before
+  t.write(d .. "/c.jsonl", rows("vllm-0", c200, { 10.0 }) .. rows("vllm-1", c300, { 12.0 }))
+  r = ab_cli({ "compare", "c.jsonl" }, d)
+  find(r.stderr, "chat, vllm: vllm vllm-1 ranks above vllm vllm-0 by request throughput")
+end)
+
+t.test("compare --sla: a stricter limit is said to be the user's; no pass is said in words; Reason names the limit", function()
+  local d = t.tmpdir()
+  t.write(d .. "/a.jsonl", rows("vllm-0", "vllm serve m", { 10.0 }) .. rows("vllm-1", "vllm serve m --x 1", { 9.0 }))
+  local r = ab_cli({ "compare", "a.jsonl", "--sla", "max_p50_ttft_ms=10", "--md", "s.md" }, d)
+  t.eq(r.code, 0, r.stderr)
+  -- each row: p50 TTFT 100 ms, run with max_p50_ttft_ms 5000 (passed), judged against 10
+  find(r.stderr, "note: a.jsonl:1: vllm vllm-0: --sla sets other limits than the row was run with "
+    .. "(max_p50_ttft_ms=10 (the row's own: 5000)): fails against them (p50 TTFT ms 100.0 > 10), where the stored "
+    .. "sla.passed (True) was against the row's own\n")
+  t.ok(not r.stderr:find("disagrees with its metrics", 1, true), r.stderr)
+  local md = t.read(d .. "/s.md")
+  find(md, "## Best Commands By Framework\n\nNo candidate passed the SLA (an ok row within every limit), so there is "
+    .. "no best command and no rank")
+  find(md, "## Cross-Framework Best Comparison\n\nNo candidate passed the SLA: nothing to rank.\n")
+  find(md, "| vllm | vllm-0 | ok | False | SLA failed: p50 TTFT ms 100.0 > 10 |")
+  find(md, "| vllm | vllm-1 | ok | False | SLA failed: p50 TTFT ms 100.0 > 10 |")
+  -- a stored flag that does not follow from the row's own limits is still the row's own disagreement
+  t.write(d .. "/bad.jsonl", (rows("vllm-0", "vllm serve m", { 10.0 }):gsub('"max_p50_ttft_ms":5000',
+    '"max_p50_ttft_ms":50')))
+  r = ab_cli({ "compare", "bad.jsonl", "--md", "b.md" }, d)
+  find(r.stderr, "note: bad.jsonl:1: vllm vllm-0: the stored sla.passed (True) disagrees with its metrics; using False "
+    .. "(p50 TTFT ms 100.0 > 50)")
+  -- the toolchain's markdown stays byte for byte its own: no sentence, no Reason added
+  r = ab_cli({ "compare", "a.jsonl", "--sla", "max_p50_ttft_ms=10", "--toolchain-md" }, d)
+  t.ok(not r.stdout:find("No candidate passed", 1, true), r.stdout)
+  find(r.stdout, "| vllm | vllm-0 | ok | False |  |")
+end)

@@ -720,8 +720,8 @@ function M.recompute_sla(rows, sla)
             row._file or "?", row._line or 0, M.framework(row), tostring(row.candidate_id), table.concat(other, ", "),
             ok and "passes" or "fails", #why > 0 and (" (" .. table.concat(why, "; ") .. ")") or "", M.pystr(stored))
         else
-          notes[#notes + 1] = ("%s:%d: %s %s: the stored sla.passed (%s) disagrees with its metrics; using %s%s"):format(
-            row._file or "?", row._line or 0, M.framework(row), tostring(row.candidate_id), M.pystr(stored),
+          notes[#notes + 1] = ("%s:%d: %s %s: the stored sla.passed (%s) disagrees with its metrics; using %s%s")
+            :format(row._file or "?", row._line or 0, M.framework(row), tostring(row.candidate_id), M.pystr(stored),
             ok and "True" or "False", #why > 0 and (" (" .. table.concat(why, "; ") .. ")") or "")
         end
       end

@@ -112,11 +112,9 @@ end
 -- new name, nil when there was none; raises naming the file when it cannot be moved.
 function M.move_aside(path)
   if lfs.attributes(path, "mode") == nil then return nil end
-  local n, dest = 1, nil
-  repeat
-    dest = ("%s.earlier-%d"):format(path, n)
-    n = n + 1
-  until lfs.attributes(dest, "mode") == nil
+  local n = 1
+  while lfs.attributes(("%s.earlier-%d"):format(path, n), "mode") ~= nil do n = n + 1 end
+  local dest = ("%s.earlier-%d"):format(path, n)
   local ok, err = os.rename(path, dest)
   if not ok then error(("%s: cannot move the earlier result file aside: %s"):format(path, tostring(err)), 0) end
   return dest
@@ -593,7 +591,9 @@ function M.run(config_path, opts)
             -- a result file already there is an earlier run's: moved aside before the client
             -- starts, so that a client that writes nothing is not credited with its numbers
             local mok, moved = pcall(M.move_aside, rpath)
-            if mok and moved then io.write(("  %s: an earlier result file moved aside to %s\n"):format(sc.name, moved)) end
+            if mok and moved then
+              io.write(("  %s: an earlier result file moved aside to %s\n"):format(sc.name, moved))
+            end
             local res = mok and run_client(cargv, blog, p, r.benchmark_timeout or 3600) or { move_error = moved }
             if lfs.attributes(rpath, "mode") == "file" then row.artifacts.raw_result = rpath end
             if res.move_error then

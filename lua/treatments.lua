@@ -95,6 +95,7 @@ local o = args.parse(rest, {
                             instead of stopping the comparison
 ]],
   options = { results = "DIR", slo = "SPEC", out = "DIR", harness = "NAME", quiet = true, tolerant = true },
+  taken = { "run", "workload", "gpus" },
   positional = { min = 0, max = 1 },
 })
 

@@ -82,18 +82,27 @@ since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.6f", b - a }'; }
 results="$outdir/results.jsonl"
 : >"$results"
 # timed ITEM PHASE TOOL COMMAND...: runs the command once, timed; its output (one JSON
-# value) goes into results.jsonl with the time; $secs is the time
+# value) goes into results.jsonl with the time and its CPU seconds (user + sys, children
+# included, in the shell's clock ticks: `times` before and after, in this shell, as a
+# fork would not see them); $secs is the time. The CPU seconds tell a slow run that
+# worked more from one that waited (the machine is shared)
+cpu0="$outdir/times0" cpu1="$outdir/times1"
 timed() {
     item=$1 phase=$2 tool=$3
     shift 3
+    times >"$cpu0"
     t=$(now)
     if ! out=$("$@"); then
         echo "bench: $tool failed on $item ($phase): $*" >&2
         exit 1
     fi
     secs=$(since "$t")
-    printf '{"item":"%s","phase":"%s","tool":"%s","secs":%s,"out":%s}\n' \
-        "$item" "$phase" "$tool" "$secs" "$out" >>"$results"
+    times >"$cpu1"
+    # the children's line ("0m1.250000s 0m0.080000s"), after less before
+    cpusecs=$(awk 'FNR == 2 { s = 0; for (i = 1; i <= NF; i++) { split($i, a, "m"); sub(/s$/, "", a[2]); s += a[1] * 60 + a[2] }
+        if (NR == FNR) b = s; else e = s } END { printf "%.2f", e - b }' "$cpu0" "$cpu1")
+    printf '{"item":"%s","phase":"%s","tool":"%s","secs":%s,"cpu":%s,"out":%s}\n' \
+        "$item" "$phase" "$tool" "$secs" "$cpusecs" "$out" >>"$results"
 }
 # llmdlua in one thread; and (CSV shapes) in parts at once, one thread per online CPU
 # (or LLMDLUA_THREADS if set): both are shown
@@ -104,7 +113,7 @@ ref() { $py "$here/bench/ref.py" "$@"; }
 copy='' cmp="$outdir/compare-none" half="$outdir/raw-half"
 # the "as written" copy, the half scrape folder, compare's runs and output and readfloor,
 # even when a run fails (results.jsonl stays)
-trap 'rm -rf "$copy" "$half" "$cmp" "$floorbin"' EXIT
+trap 'rm -rf "$copy" "$half" "$cmp" "$floorbin" "$cpu0" "$cpu1"' EXIT
 for shape in $only; do
     [ "$shape" = compare ] && continue
     par=''

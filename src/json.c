@@ -451,8 +451,9 @@ static void use_scanner(int k)
     wide_cells = wide_numbers && cpu_lzcnt();
     if (wide_cells && strcmp(block_scanners[k].name, "avx512") == 0 &&
         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512f") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512cd"))
-        wide_cells = 2; /* (DQ: VCVTQQ2PD; CD: VPLZCNTQ) */
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512cd") &&
+        __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("gfni"))
+        wide_cells = 2; /* (DQ: VCVTQQ2PD; CD: VPLZCNTQ; VBMI: VPERMB; GFNI: GF2P8AFFINEQB) */
 #endif
 }
 
@@ -1322,9 +1323,10 @@ read_number(const char *s, size_t i, size_t n, size_t avail, int as_json_num, in
 ** V = sum of d_k 10^(19 - k) = m 10^(20 - end) < 10^19, m the number's digits read as an
 ** integer; the number is m 10^-f = V 10^-(19 - a), one fixed sum of products for every
 ** length ("0.0ddd" with up to 20 digits after the point is read from the point on:
-** V 10^-20). Anything else is left to the caller's loop. Each pos < lane_end must
-** have DECIMAL_AHEAD bytes readable from pos + 2 (the loads reach 34 bytes past the
-** number's start). The values are checked against strtod in test_json.
+** V 10^-20). Anything else is left to the caller's loop. The number's end is the next
+** comma, from a mask of a 64-byte block's commas (usual_numbers_sep); the bytes up to n
+** must be readable, and the lane takes nothing within 128 bytes of n (the caller's loop
+** does). The values are checked against strtod in test_json.
 */
 /* 64 bytes: 32 of 0x0F, then 32 zeros; 32 bytes from 32 - k anded with text keep the
    values of its digits at bytes 0..k - 1 (a digit's low four bits) and clear the rest */
@@ -1421,100 +1423,135 @@ static inline __attribute__((always_inline)) void lane_store(double *o, uint64_t
         *o = compose(v, -(long)b, 0, (const char *)p, text_end);
 }
 
-__attribute__((target("avx2,bmi,bmi2"))) static inline __attribute__((always_inline)) size_t
-usual_numbers_sep(const char *s, size_t pos, size_t lane_end, double **op, double *o_end,
-                  size_t *last, const size_t sep)
+/* The commas among the 64 bytes at p, one bit a byte (bit k: p[k]). */
+__attribute__((target("avx2,bmi,bmi2"))) static inline __attribute__((always_inline)) uint64_t
+commas64_avx2(const char *p, __m256i comma)
 {
+    __m256i x0 = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i x1 = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
+    uint64_t lo = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x0, comma));
+    uint64_t hi = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x1, comma));
+    return lo | hi << 32;
+}
+
+/*
+** The lane's loop for one separator. Each number's bounds come from the commas of the
+** 64-byte blocks from pos on (one compare and mask a block), not from the number before:
+** its end is the next comma, so the next number's start waits only for the bit after
+** the last in that mask (one BLSR and TZCNT), and the loads and reading of neighbouring
+** numbers overlap (the out-of-order core has independent work). A number's bytes are
+** then checked against the shape (digits, at most one point, not last; the comma at
+** its end is known), the checks branches, foreseen. The bytes up to n are readable: a
+** block is taken only when the one after it is in them too, so that a number whose
+** comma is in the block (its start in it or the one before) has its 36 bytes.
+*/
+__attribute__((target("avx2,bmi,bmi2"))) static inline __attribute__((always_inline)) size_t
+usual_numbers_sep(const char *s, size_t pos, size_t n, double **op, double *o_end, size_t *last,
+                  const size_t sep)
+{
+    if (n < 128 || pos > n - 128)
+        return pos;
     /* a byte x is no digit when x + 0x50 > -119 as a signed byte: '0'..'9' become
        -128..-119 and every other byte more (one add and one comparison, no NOT after the
        mask: its first set bit is the first non-digit, and an empty mask counts 64) */
     __m256i bias = _mm256_set1_epi8(0x50), last_digit = _mm256_set1_epi8(-119);
-    __m256i dot = _mm256_set1_epi8('.');
+    __m256i comma = _mm256_set1_epi8(',');
     Run20K k = run20_constants();
     /* kept in registers (GCC would build them again, or load them, for every number) */
-    __asm__("" : "+x"(bias), "+x"(last_digit), "+x"(dot));
+    __asm__("" : "+x"(bias), "+x"(last_digit), "+x"(comma));
     __asm__("" : "+x"(k.k10), "+x"(k.k10_tail), "+x"(k.k100), "+x"(k.k10000), "+x"(k.k1e8));
-    double *o = *op;
-    size_t at = *last;
-    /* one bound a number: a number and its separator take at most LANE_STEP bytes, so
-       that (lane_end - pos) / LANE_STEP + 1 more numbers all start before lane_end */
-    enum { LANE_STEP = 24 };
-    while (o < o_end && pos < lane_end) {
-        size_t room = (lane_end - pos - 1) / LANE_STEP + 1;
-        double *stop = o_end - o < (ptrdiff_t)room ? o_end : o + room;
-        for (; o < stop;) { /* s[pos] is a comma */
-            size_t j = pos + sep;
-            const unsigned char *p = (const unsigned char *)s + j;
-            /* the byte before the number (the separator's last) and the number's first
-               three in one word: " 0.0" (",0.0" with sep 1, where s[pos] is the comma)
-               checks the separator and the "0.0ddd" shape in one comparison */
-            uint32_t head;
-            memcpy(&head, p - 1, 4);
-            unsigned text_end;
-            if (head == ((sep == 2 ? ' ' : ',') | '0' << 8 | '.' << 16 | (uint32_t)'0' << 24)) {
-                /* "0.0ddd": the f <= 20 digits after the point alone, from byte 2 (a zero
-                   first): m 10^-f = V 10^-20 */
-                __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(p + 2));
-                uint64_t f = _tzcnt_u64((uint32_t)_mm256_movemask_epi8(
-                    _mm256_cmpgt_epi8(_mm256_add_epi8(x, bias), last_digit)));
-                text_end = 2 + (unsigned)f;
-                if (f > 20 || p[text_end] != ',')
-                    goto done;
-                __m256i t = _mm256_and_si256(
-                    x, _mm256_loadu_si256((const __m256i *)(const void *)(keep_digits + 32 - f)));
-                lane_store(
-                    o, run20_avx2(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1), &k),
-                    20, &decimal_pow5_table[20], p, text_end);
-            } else {
-                /* the separator first, foreseen: the start waits only for pos */
-                if ((s[pos + 1] == ' ') != (sep == 2))
-                    goto done;
-                __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
-                __m256i other = _mm256_cmpgt_epi8(_mm256_add_epi8(x, bias), last_digit);
-                /* the end from one mask of what is no digit and no point, so that the next
-                   number's start waits for nothing more; the shape is checked beside it
-                   (branches, foreseen) */
-                text_end = (unsigned)_tzcnt_u64((uint32_t)_mm256_movemask_epi8(
-                    _mm256_andnot_si256(_mm256_cmpeq_epi8(x, dot), other)));
-                uint64_t nd = (uint32_t)_mm256_movemask_epi8(other);
-                unsigned a = (unsigned)_tzcnt_u64(nd); /* 64 when all 32 are digits */
-                /* the non-digits before the end: none, or one point (at a) not last. An
-                   integer's end is a <= 15: the bound of 20 bytes needs no look at which
-                   it is (end, the bytes kept, does) */
-                uint64_t in = _bzhi_u64(nd, text_end);
-                if (a - 1 >= 15 || text_end > 20 || _blsr_u64(in) != 0 || a + 1 == text_end ||
-                    p[text_end] != ',' || (p[0] == '0' && a > 1))
-                    goto done;
-                unsigned end = in != 0 ? text_end : text_end + 1;
-                __m256i t = _mm256_and_si256(
-                    x, _mm256_loadu_si256((const __m256i *)(const void *)(keep_digits + 32 - end)));
-                /* bytes 0 .. a (the integer part and the point) take the byte before them:
-                   one shuffle (the point's own value is overwritten) */
-                __m128i lo =
-                    _mm_shuffle_epi8(_mm256_castsi256_si128(t),
-                                     _mm_load_si128((const __m128i *)(const void *)moved_up[a]));
-                lane_store(o, run20_avx2(lo, _mm256_extracti128_si256(t, 1), &k), 19 - a,
-                           &lane_pow5_by_a[a], p, text_end);
-            }
-            o++;
-            at = j;
-            pos = j + text_end;
+    double *o = *op, *o_start = o;
+    const char *c = s + pos; /* the comma before the next number */
+    /* the block at q (q + 128 <= n), and cm its commas after c (bit k: q[k]) */
+    const char *q = c, *q_last = s + (n - 128);
+    uint64_t cm = commas64_avx2(q, comma) & ~1ULL;
+    for (; o < o_end; o++) { /* *c is a comma */
+        /* the next comma in a later block: its commas */
+        if (cm == 0) {
+            if (q + 64 > q_last)
+                break;
+            q += 64;
+            cm = commas64_avx2(q, comma);
         }
+        /* the comma after the number (q + 64 when none in the block: then the number is
+           too long for the lane) */
+        const char *next = q + _tzcnt_u64(cm);
+        const unsigned char *p = (const unsigned char *)c + sep;
+        unsigned text_end = (unsigned)(next - (const char *)p); /* huge when next < p */
+        /* the byte before the number (the separator's last) and the number's first
+           three in one word: " 0.0" (",0.0" with sep 1, where *c is the comma) checks
+           the separator and the "0.0ddd" shape in one comparison */
+        uint32_t head;
+        memcpy(&head, p - 1, 4);
+        if (head == ((sep == 2 ? ' ' : ',') | '0' << 8 | '.' << 16 | (uint32_t)'0' << 24)) {
+            /* "0.0ddd": the f <= 20 digits after the point alone, from byte 2 (a zero
+               first), all up to the comma: m 10^-f = V 10^-20. The bytes kept and the
+               halves loaded from the comma's place alone, so that the reading waits
+               for no mask of the number's own (its checks beside it, foreseen) */
+            size_t f = (size_t)text_end - 2;
+            if (f - 1 >= 20)
+                break;
+            const unsigned char *keep = keep_digits + 34 - (size_t)text_end;
+            __m128i t0 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(p + 2)),
+                                       _mm_loadu_si128((const __m128i *)(const void *)keep));
+            __m128i t1 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(p + 18)),
+                                       _mm_loadu_si128((const __m128i *)(const void *)(keep + 16)));
+            __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(p + 2));
+            uint32_t nd = (uint32_t)_mm256_movemask_epi8(
+                _mm256_cmpgt_epi8(_mm256_add_epi8(x, bias), last_digit));
+            if (_bzhi_u32(nd, (unsigned)f) != 0) /* a non-digit before the comma */
+                break;
+            lane_store(o, run20_avx2(t0, t1, &k), 20, &decimal_pow5_table[20], p, text_end);
+        } else {
+            /* the separator first, foreseen */
+            if ((c[1] == ' ') != (sep == 2))
+                break;
+            __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+            uint64_t nd = (uint32_t)_mm256_movemask_epi8(
+                _mm256_cmpgt_epi8(_mm256_add_epi8(x, bias), last_digit));
+            /* the first non-digit: the point, or the comma (a = text_end) */
+            unsigned a = (unsigned)_tzcnt_u64(nd); /* 64 when all 32 are digits */
+            /* the non-digits before the comma: none, or one point (at a) not last. An
+               integer's end is a <= 15: the bound of 20 bytes needs no look at which it
+               is (end, the bytes kept, does) */
+            uint64_t in = _bzhi_u64(nd, text_end);
+            if (a - 1 >= 15 || text_end - 1 >= 20 || _blsr_u64(in) != 0 || a + 1 == text_end ||
+                (in != 0 && p[a] != '.') || (p[0] == '0' && a > 1))
+                break;
+            /* the bytes before the comma kept (its place alone: no wait for the mask) */
+            __m256i t = _mm256_and_si256(
+                x,
+                _mm256_loadu_si256((const __m256i *)(const void *)(keep_digits + 32 - text_end)));
+            /* bytes 0 .. a (the integer part and the point, or the comma's place, cleared)
+               take the byte before them: one shuffle (the point's own value is overwritten) */
+            __m128i lo =
+                _mm_shuffle_epi8(_mm256_castsi256_si128(t),
+                                 _mm_load_si128((const __m128i *)(const void *)moved_up[a]));
+            lane_store(o, run20_avx2(lo, _mm256_extracti128_si256(t, 1), &k), 19 - a,
+                       &lane_pow5_by_a[a], p, text_end);
+        }
+        c = next;
+        cm = _blsr_u64(cm);
     }
-done:
+    if (o != o_start) { /* the last number's start: after the comma before c (once here, not
+                           a register in the loop) */
+        const char *b = c - 1;
+        while (*b != ',')
+            b--;
+        *last = (size_t)(b + sep - s);
+    }
     *op = o;
-    *last = at;
-    return pos;
+    return (size_t)(c - s);
 }
 
-/* usual_numbers_sep compiled for each separator, ", " and "," (the first one's) */
+/* usual_numbers_sep compiled for each separator, ", " and "," (the first one's); the
+   bytes up to n are readable */
 __attribute__((target("avx2,bmi,bmi2"))) static size_t
-usual_numbers_avx2(const char *s, size_t pos, size_t lane_end, double **op, double *o_end,
-                   size_t *last)
+usual_numbers_avx2(const char *s, size_t pos, size_t n, double **op, double *o_end, size_t *last)
 {
     if (s[pos + 1] == ' ')
-        return usual_numbers_sep(s, pos, lane_end, op, o_end, last, 2);
-    return usual_numbers_sep(s, pos, lane_end, op, o_end, last, 1);
+        return usual_numbers_sep(s, pos, n, op, o_end, last, 2);
+    return usual_numbers_sep(s, pos, n, op, o_end, last, 1);
 }
 
 /*
@@ -1845,7 +1882,7 @@ static inline __attribute__((always_inline)) size_t next_numbers(JsonParser *p, 
     while (o < o_end) {
 #ifdef JSON_WIDE_SIMD
         if (simd && wide_numbers && pos < lane_end && b[pos] == ',') {
-            pos = usual_numbers_avx2(b, pos, lane_end, &o, o_end, &last);
+            pos = usual_numbers_avx2(b, pos, n, &o, o_end, &last);
             if (o == o_end)
                 break;
         }
@@ -2155,7 +2192,10 @@ typedef struct CellWide {
     CellPow5 pow5[32];
     double unscale[64];
     uint64_t e16;
-    uint64_t span[22][2]; /* number_cells_avx512: a cell of 0..21 bytes, in each half */
+    /* number_cells_avx512's: each byte's classes, by the byte (bytes of 63 or more as 63):
+       bit 0 a digit, 1 the point, 2 "-", 3 "0"; the bytes of the classes' masks
+       (cell_pair_load, cell_checks); each byte's source for the places moved up */
+    unsigned char classes[64], select[64], gather[64], up[64];
     /* number_cells_avx512's groups of eight: decimal_pow5_table's hi and field by b (the
        digits after the point), eight to a register (b 22 and 23: 0, never asked) */
     uint64_t group_hi[24], group_field[24];
@@ -2246,23 +2286,31 @@ number_cells_avx2(const char *buf, size_t base, const uint32_t *stops, size_t st
     return (size_t)(o - out);
 }
 
-/* number_cells_avx512's constants, in registers for its whole loop. */
+/* number_cells_avx512's constants, in registers for its whole loop (or loaded from the
+   stack: not made again from general registers in each turn, port 5's work). */
 typedef struct CellConsts {
-    __m512i zero, nine, point_byte, minus, k10, k100, k10000, k1e8, e16lo, e16hi;
+    __m512i zero, k10, k100, k10000, k1e8, e16lo, e16hi;
+    __m512i b63, bitrev; /* bytes of 63; each byte's bits reversed (GF2P8AFFINEQB) */
+    __m512i classes, select, gather, dp, sz; /* CellWide's; the quadwords of two classes */
+    __m512i up;                              /* CellWide's up */
+    /* cell_checks' (in 32-bit lanes): 1, 31, 32, -2 (all ones but bit 0), all ones, 128,
+       bit 11, bit 31 */
+    __m256i d1, d31, d32, dm2, dall, d128, d2048, dmin;
+    __m512i firsts, seconds, low32, low9, one, sixteen; /* cell_turn's */
 } CellConsts;
 
 /*
-** number_cells_avx512's masks of a turn's four pairs of cells, each pair's in one 64-bit
-** word (A's places in bits 0..31, B's in 32..63; pair j's in word j): the cells' bytes
-** (from a table by each one's length), their digits, points, signs and zeros. The four
-** words of each go into one vector (checked eight cells at once in 32-bit lanes), not
-** worked on word by word in general registers: those ran out (a third of that code was
-** spills) and their work shared the vector lane's ports. (Into the vector through
-** general registers, not stored from the mask registers and loaded as one: a load of
-** four stores cannot take their values before they are written, and that was slower.)
+** number_cells_avx512's masks of a turn's four pairs of cells, by cell_pair_load: each
+** pair's classes (digit, point, "-", "0") of each byte moved to bits, byte f of each
+** quadword those of class f of the quadword's bytes (last first); the cells' lengths (0:
+** refused), a byte each (pair j's A in byte 2 j, B in 2 j + 1). cell_checks gathers the
+** bits of the eight cells, class by class, in vectors: no mask register, no general
+** register on the way (mask registers' words, moved through general registers into a
+** vector, took more of port 5 than anything else in the turn).
 */
 typedef struct CellMasks {
-    __mmask64 span[4], digit[4], point[4], sign[4], zero[4];
+    __m512i bits[4];
+    uint64_t lens;
     __mmask64 keep[4], run[4]; /* cell_checks' answers, for the mask registers */
 } CellMasks;
 
@@ -2270,12 +2318,14 @@ typedef struct CellMasks {
 ** One pair of number_cells_avx512's turn: the cells between sp[0] and sp[1] (A) and
 ** between sp[stride] and sp[stride + 1] (B), both ending 33 bytes or more into the
 ** buffer. Their windows in the halves of one register (*t: the bytes less '0'; *up: the
-** same one byte earlier, the places moved up), their masks into word j of mk.
+** same one byte earlier, the places moved up), their classes' bits into mk->bits[j] and
+** their lengths into mk->lens (clear before pair 0).
 */
-__attribute__((target("avx512f,avx512bw,avx512vl,avx2,bmi,bmi2,lzcnt"))) static inline
+__attribute__((
+    target("avx512f,avx512bw,avx512vl,avx512vbmi,gfni,avx2,bmi,bmi2,lzcnt"))) static inline
     __attribute__((always_inline)) void
-    cell_pair_load(const unsigned char *b, const uint32_t *sp, size_t stride, const CellWide *tb,
-                   const CellConsts *c, __m512i *t, __m512i *up, CellMasks *mk, int j)
+    cell_pair_load(const unsigned char *b, const uint32_t *sp, size_t stride, const CellConsts *c,
+                   __m512i *t, __m512i *up, CellMasks *mk, int j)
 {
     uint32_t ta = sp[1], tb2 = sp[stride + 1];
     uint32_t la = ta - sp[0] - 1, lb = tb2 - sp[stride] - 1; /* with the sign */
@@ -2287,24 +2337,15 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx2,bmi,bmi2,lzcnt"))) static 
     __m512i x = _mm512_inserti64x4(
         _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)(ea - 32))),
         _mm256_loadu_si256((const __m256i *)(const void *)(eb - 32)), 1);
-    __m512i u = _mm512_inserti64x4(
-        _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)(ea - 33))),
-        _mm256_loadu_si256((const __m256i *)(const void *)(eb - 33)), 1);
-    x = _mm512_sub_epi8(x, c->zero);
-    *up = _mm512_sub_epi8(u, c->zero);
-    *t = x;
-    mk->digit[j] = _mm512_cmple_epu8_mask(x, c->nine);
-    mk->point[j] = _mm512_cmpeq_epi8_mask(x, c->point_byte);
-    mk->sign[j] = _mm512_cmpeq_epi8_mask(x, c->minus);
-    mk->zero[j] = _mm512_testn_epi8_mask(x, x);
-    mk->span[j] = tb->span[la][0] | tb->span[lb][1];
-}
-
-/* Four words of CellMasks in one vector (the first in the low lane). */
-__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
-cell_words(const __mmask64 *w)
-{
-    return _mm256_set_epi64x((long long)w[3], (long long)w[2], (long long)w[1], (long long)w[0]);
+    /* the classes by a table, the bytes of 63 or more as 63 (no class); each quadword as
+       a matrix of bits, its bytes' class f in byte f (bit i: byte 7 - i) */
+    __m512i cls = _mm512_permutexvar_epi8(_mm512_min_epu8(x, c->b63), c->classes);
+    mk->bits[j] = _mm512_gf2p8affine_epi64_epi8(c->select, cls, 0);
+    mk->lens |= (uint64_t)(la | lb << 8) << (16 * j);
+    *t = _mm512_sub_epi8(x, c->zero);
+    /* each half's places moved up one (place 0 keeps its byte: it is never in a cell of
+       21 bytes or fewer) */
+    *up = _mm512_permutexvar_epi8(c->up, *t);
 }
 
 /*
@@ -2318,15 +2359,24 @@ cell_words(const __mmask64 *w)
 ** point, the first or last byte no digit, a leading zero before a digit, 21 places (a
 ** length of 21 without a sign: bit 11).
 */
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512cd,avx2"))) static inline
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512cd,avx512vbmi,gfni,avx2"))) static inline
     __attribute__((always_inline)) int
-    cell_checks(CellMasks *mk, __m256i *info)
+    cell_checks(CellMasks *mk, const CellConsts *c, __m256i *info)
 {
-    const __m256i span = cell_words(mk->span);
-    const __m256i digit = cell_words(mk->digit);
-    const __m256i point = cell_words(mk->point);
-    const __m256i sign = cell_words(mk->sign);
-    const __m256i zero = cell_words(mk->zero);
+    /* class f of cells 0..3 in bytes 16 f .. 16 f + 15 of b01, of 4..7 in b47's; digits
+       and points in dp (cells 0..7 in each half), signs and zeros in sz, their bits in
+       the bytes' order */
+    __m512i b03 = _mm512_permutex2var_epi8(mk->bits[0], c->gather, mk->bits[1]);
+    __m512i b47 = _mm512_permutex2var_epi8(mk->bits[2], c->gather, mk->bits[3]);
+    __m512i dp =
+        _mm512_gf2p8affine_epi64_epi8(_mm512_permutex2var_epi64(b03, c->dp, b47), c->bitrev, 0);
+    __m512i sz =
+        _mm512_gf2p8affine_epi64_epi8(_mm512_permutex2var_epi64(b03, c->sz, b47), c->bitrev, 0);
+    const __m256i digit = _mm512_castsi512_si256(dp), point = _mm512_extracti64x4_epi64(dp, 1);
+    const __m256i sign = _mm512_castsi512_si256(sz), zero = _mm512_extracti64x4_epi64(sz, 1);
+    /* the last len places of each cell's 32 */
+    __m256i len = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)mk->lens));
+    const __m256i span = _mm256_sllv_epi32(c->dall, _mm256_sub_epi32(c->d32, len));
     __m256i lead = _mm256_andnot_si256(_mm256_slli_epi32(span, 1), span); /* first bytes */
     __m256i neg = _mm256_and_si256(sign, lead);
     __m256i places = _mm256_xor_si256(span, neg); /* the digits and the point */
@@ -2334,20 +2384,18 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512cd,avx2"))) static inline
     __m256i pt = _mm256_and_si256(point, places);
     __m256i b = _mm256_lzcnt_epi32(pt); /* the one point's, else 32 (none) or less (two) */
     /* no point (b = 32), or more than one (pt not a power of two) */
-    __m256i bad = _mm256_or_si256(_mm256_srli_epi32(b, 5),
-                                  _mm256_and_si256(pt, _mm256_sub_epi32(pt, _mm256_set1_epi32(1))));
+    __m256i bad =
+        _mm256_or_si256(_mm256_srli_epi32(b, 5), _mm256_and_si256(pt, _mm256_sub_epi32(pt, c->d1)));
     bad = _mm256_or_si256(bad, _mm256_andnot_si256(_mm256_or_si256(digit, point), places));
-    bad = _mm256_or_si256(bad, _mm256_and_si256(places, _mm256_set1_epi32(1 << 11)));
-    bad = _mm256_or_si256(
-        bad, _mm256_andnot_si256(digit, _mm256_or_si256(first, _mm256_set1_epi32(INT32_MIN))));
+    bad = _mm256_or_si256(bad, _mm256_and_si256(places, c->d2048));
+    bad = _mm256_or_si256(bad, _mm256_andnot_si256(digit, _mm256_or_si256(first, c->dmin)));
     bad = _mm256_or_si256(
         bad, _mm256_and_si256(_mm256_and_si256(zero, first), _mm256_srli_epi32(digit, 1)));
     /* the places after the point's (31 - b): 0xFFFFFFFE << (31 - b) */
-    _mm256_storeu_si256(
-        (__m256i *)(void *)mk->keep,
-        _mm256_sllv_epi32(_mm256_set1_epi32(-2), _mm256_sub_epi32(_mm256_set1_epi32(31), b)));
+    _mm256_storeu_si256((__m256i *)(void *)mk->keep,
+                        _mm256_sllv_epi32(c->dm2, _mm256_sub_epi32(c->d31, b)));
     _mm256_storeu_si256((__m256i *)(void *)mk->run, _mm256_andnot_si256(first, places));
-    *info = _mm256_mask_or_epi32(b, _mm256_test_epi32_mask(neg, neg), b, _mm256_set1_epi32(128));
+    *info = _mm256_mask_or_epi32(b, _mm256_test_epi32_mask(neg, neg), b, c->d128);
     return !_mm256_testz_si256(bad, bad);
 }
 
@@ -2361,155 +2409,201 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512cd,avx2"))) static inline
 __attribute__((target("avx512f,avx512bw"))) static inline __attribute__((always_inline)) __m512i
 cell_pair_fours(__m512i t, __m512i up, const CellMasks *mk, int j, const CellConsts *c)
 {
-    __m512i x = _mm512_maskz_mov_epi8(mk->run[j], _mm512_mask_blend_epi8(mk->keep[j], up, t));
+    /* the masks loaded from cell_checks' stores (GCC took them out of the vector word by
+       word, through general registers, which is port 5's work as the moves to mask
+       registers are: loads use other ports) */
+    __mmask64 keep, run;
+    __asm__("kmovq %1, %0" : "=k"(keep) : "m"(mk->keep[j]));
+    __asm__("kmovq %1, %0" : "=k"(run) : "m"(mk->run[j]));
+    __m512i x = _mm512_maskz_mov_epi8(run, _mm512_mask_blend_epi8(keep, up, t));
     return _mm512_madd_epi16(_mm512_maddubs_epi16(x, c->k10), c->k100);
 }
 
 /*
-** number_cells_avx2 with AVX-512 (F, BW, VL, DQ, CD), for the usual cells of a column
-** of floats ("[-]digits.digits", 1..19 digits): eight cells a turn, as four pairs
-** (cell_pair_load, cell_checks, cell_pair_fours) and their eight m in one register,
-** converted as decimal_pow5 does in eight lanes: the 64-bit products of 64-bit halves
-** from 32-bit ones (the top half and whether the low one is 0), the conversion of
-** (P >> 1) | 1 to a double, and the power of two, the sign and the shift of m added to
-** its bits; the last cells (fewer than eight) in a turn of their own, those missing not
-** stored (a CSV lane's run of rows is often no multiple of eight). From the first turn
+** One turn of number_cells_avx512: the cells of pairs at p0 .. p3 (A at p, B at p +
+** stride), their values' bits into *out; -1 when one is of another shape, else the
+** cells whose value the product cannot decide (bit k: cell k).
+*/
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx512vbmi,gfni,avx2,bmi,bmi2,"
+                      "lzcnt"))) static inline __attribute__((always_inline)) int
+cell_turn(const unsigned char *b, const uint32_t *p0, const uint32_t *p1, const uint32_t *p2,
+          const uint32_t *p3, size_t s0, size_t s1, size_t s2, size_t s3, const CellConsts *c,
+          const CellWide *tb, __m512i *out)
+{
+    __m512i t0, t1, t2, t3, u0, u1, u2, u3;
+    CellMasks mk;
+    mk.lens = 0;
+    cell_pair_load(b, p0, s0, c, &t0, &u0, &mk, 0);
+    cell_pair_load(b, p1, s1, c, &t1, &u1, &mk, 1);
+    cell_pair_load(b, p2, s2, c, &t2, &u2, &mk, 2);
+    cell_pair_load(b, p3, s3, c, &t3, &u3, &mk, 3);
+    __m256i info8;
+    if (cell_checks(&mk, c, &info8)) /* (a column of integers, say) */
+        return -1;
+    __m512i r0 = cell_pair_fours(t0, u0, &mk, 0, c), r1 = cell_pair_fours(t1, u1, &mk, 1, c);
+    __m512i r2 = cell_pair_fours(t2, u2, &mk, 2, c), r3 = cell_pair_fours(t3, u3, &mk, 3, c);
+    /* the eights of two pairs in one register: in each 128-bit lane (16 places of
+       a cell), the first pair's two eights in its first quadword, the second's in
+       its second (the low 32 bits the first eight); of those, the eight cells'
+       places 0..15 (hi) and 16..31 (lo), in order, each made a sixteen; m = hi
+       10^16 + lo, hi less than 10^4 (the run starts at place 12 or after), by
+       10^16's two 32-bit halves (VPMULLQ takes three times as long): each step
+       once for the eight cells, not in each pair's register */
+    __m512i e01 = _mm512_madd_epi16(_mm512_packs_epi32(r0, r1), c->k10000);
+    __m512i e23 = _mm512_madd_epi16(_mm512_packs_epi32(r2, r3), c->k10000);
+    __m512i hi = _mm512_permutex2var_epi64(e01, c->firsts, e23);
+    __m512i lo = _mm512_permutex2var_epi64(e01, c->seconds, e23);
+    hi = _mm512_add_epi64(_mm512_mul_epu32(hi, c->k1e8), _mm512_srli_epi64(hi, 32));
+    lo = _mm512_add_epi64(_mm512_mul_epu32(lo, c->k1e8), _mm512_srli_epi64(lo, 32));
+    __m512i m =
+        _mm512_add_epi64(_mm512_add_epi64(_mm512_mul_epu32(hi, c->e16lo),
+                                          _mm512_slli_epi64(_mm512_mul_epu32(hi, c->e16hi), 32)),
+                         lo);
+    /* each cell's info in a quadword: b in bits 0..4 (the tables' index: VPERMT2Q
+       reads bits 0..3 of it, VPERMQ 0..2), the sign in bit 7 */
+    __m512i info = _mm512_cvtepu32_epi64(info8);
+    __mmask8 past15 = _mm512_test_epi64_mask(info, c->sixteen);
+    __m512i hi5 = _mm512_mask_blend_epi64(
+        past15,
+        _mm512_permutex2var_epi64(_mm512_loadu_si512(tb->group_hi), info,
+                                  _mm512_loadu_si512(tb->group_hi + 8)),
+        _mm512_permutexvar_epi64(info, _mm512_loadu_si512(tb->group_hi + 16)));
+    __m512i field = _mm512_mask_blend_epi64(
+        past15,
+        _mm512_permutex2var_epi64(_mm512_loadu_si512(tb->group_field), info,
+                                  _mm512_loadu_si512(tb->group_field + 8)),
+        _mm512_permutexvar_epi64(info, _mm512_loadu_si512(tb->group_field + 16)));
+    /* decimal_pow5 in each lane (m 0: l 64, w 0, lo 0: refused) */
+    __m512i l = _mm512_lzcnt_epi64(m);
+    __m512i w = _mm512_sllv_epi64(m, l);
+    __m512i wh = _mm512_srli_epi64(w, 32), th = _mm512_srli_epi64(hi5, 32);
+    __m512i ll = _mm512_mul_epu32(w, hi5), lh = _mm512_mul_epu32(w, th);
+    __m512i hl = _mm512_mul_epu32(wh, hi5), hh = _mm512_mul_epu32(wh, th);
+    __m512i mid = _mm512_add_epi64(
+        _mm512_srli_epi64(ll, 32),
+        _mm512_add_epi64(_mm512_and_si512(lh, c->low32), _mm512_and_si512(hl, c->low32)));
+    __m512i top =
+        _mm512_add_epi64(_mm512_add_epi64(hh, _mm512_srli_epi64(mid, 32)),
+                         _mm512_add_epi64(_mm512_srli_epi64(lh, 32), _mm512_srli_epi64(hl, 32)));
+    /* the low half, (mid << 32) | (ll & low32), is 0; or the top half's low 9 bits
+       are all ones */
+    __mmask8 undecided = _mm512_testn_epi64_mask(_mm512_or_si512(mid, ll), c->low32) |
+                         _mm512_testn_epi64_mask(_mm512_add_epi64(top, c->one), c->low9);
+    __m512d d = _mm512_cvtepi64_pd(_mm512_or_si512(_mm512_srli_epi64(top, 1), c->one));
+    __m512i bits = _mm512_add_epi64(
+        _mm512_castpd_si512(d),
+        _mm512_sub_epi64(_mm512_add_epi64(field, _mm512_slli_epi64(_mm512_srli_epi64(info, 7), 63)),
+                         _mm512_slli_epi64(l, 52)));
+    *out = bits;
+    return undecided;
+}
+
+/*
+** number_cells_avx2 with AVX-512 (F, BW, VL, DQ, CD, VBMI) and GFNI, for the usual cells
+** of a column of floats ("[-]digits.digits", 1..19 digits): eight cells a turn
+** (cell_turn), as four pairs (cell_pair_load, cell_checks, cell_pair_fours) and their
+** eight m in one register, converted as decimal_pow5 does in eight lanes: the 64-bit
+** products of 64-bit halves from 32-bit ones (the top half and whether the low one is
+** 0), the conversion of (P >> 1) | 1 to a double, and the power of two, the sign and the
+** shift of m added to its bits; the last cells (fewer than eight) in a turn of their own
+** after the loop (the loop's turns then need no look at how many are left: fewer
+** general registers, no spills), those missing not stored (a CSV lane's run of rows is
+** often no multiple of eight). From the first turn
 ** with a cell of another shape (an integer, say), number_cells_avx2 reads the rest (its
 ** return is this one's); a cell whose value the product cannot decide (a tie?) ends it
 ** there, as there: json_number_cells reads it.
 */
-__attribute__((
-    target("avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi,bmi2,lzcnt"))) static size_t
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx512vbmi,gfni,avx2,bmi,bmi2,"
+                      "lzcnt"))) static size_t
 number_cells_avx512(const char *buf, size_t base, const uint32_t *stops, size_t stride, size_t k,
                     size_t count, double *out)
 {
     const unsigned char *b = (const unsigned char *)buf + base,
                         *lim = (const unsigned char *)buf + 33;
     CellConsts c;
+    const CellWide *tb = &cell_wide;
     c.zero = _mm512_set1_epi8('0');
-    c.nine = _mm512_set1_epi8(9);
-    c.point_byte = _mm512_set1_epi8('.' - '0');
-    c.minus = _mm512_set1_epi8('-' - '0');
     c.k10 = _mm512_set1_epi16(1 << 8 | 10); /* bytes 10, 1 */
     c.k100 = _mm512_set1_epi32(100 | 1 << 16);
     c.k10000 = _mm512_set1_epi32(10000 | 1 << 16);
     c.k1e8 = _mm512_set1_epi64(100000000);
     c.e16lo = _mm512_set1_epi64((long long)(10000000000000000ULL & 0xFFFFFFFFULL));
     c.e16hi = _mm512_set1_epi64((long long)(10000000000000000ULL >> 32));
+    c.b63 = _mm512_set1_epi8(63);
+    c.bitrev = _mm512_set1_epi64((long long)0x8040201008040201ULL);
+    c.classes = _mm512_loadu_si512(tb->classes);
+    c.select = _mm512_loadu_si512(tb->select);
+    c.gather = _mm512_loadu_si512(tb->gather);
+    c.up = _mm512_loadu_si512(tb->up);
+    c.dp = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
+    c.sz = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
     /* in registers for the whole loop (GCC would make some again in each turn) */
-    __asm__("" : "+v"(c.zero), "+v"(c.nine), "+v"(c.point_byte), "+v"(c.minus), "+v"(c.k10));
-    __asm__("" : "+v"(c.k100), "+v"(c.k10000), "+v"(c.k1e8), "+v"(c.e16lo), "+v"(c.e16hi));
-    const CellWide *tb = &cell_wide;
-    CellMasks mk;
+    __asm__("" : "+v"(c.zero), "+v"(c.k10), "+v"(c.k100), "+v"(c.k10000), "+v"(c.k1e8));
+    __asm__("" : "+v"(c.e16lo), "+v"(c.e16hi), "+v"(c.b63), "+v"(c.bitrev));
+    __asm__("" : "+v"(c.classes), "+v"(c.select), "+v"(c.gather), "+v"(c.dp), "+v"(c.sz));
+    __asm__("" : "+v"(c.up));
+    c.d1 = _mm256_set1_epi32(1);
+    c.d31 = _mm256_set1_epi32(31);
+    c.d32 = _mm256_set1_epi32(32);
+    c.dm2 = _mm256_set1_epi32(-2);
+    c.dall = _mm256_set1_epi32(-1);
+    c.d128 = _mm256_set1_epi32(128);
+    c.d2048 = _mm256_set1_epi32(1 << 11);
+    c.dmin = _mm256_set1_epi32(INT32_MIN);
+    __asm__("" : "+v"(c.d1), "+v"(c.d31), "+v"(c.d32), "+v"(c.dm2), "+v"(c.dall));
+    __asm__("" : "+v"(c.d128), "+v"(c.d2048), "+v"(c.dmin));
+    /* the quadwords with the cells' eights (of pairs 0 and 1, then 2 and 3 from 8 on):
+       cells 0, 1 (pair 0's), 2, 3 (pair 1's), ... of places 0..15, of 16..31 */
+    c.firsts = _mm512_setr_epi64(0, 4, 1, 5, 8, 12, 9, 13);
+    c.seconds = _mm512_setr_epi64(2, 6, 3, 7, 10, 14, 11, 15);
+    c.low32 = _mm512_set1_epi64(0xFFFFFFFFLL);
+    c.low9 = _mm512_set1_epi64(0x1FF);
+    c.one = _mm512_set1_epi64(1);
+    c.sixteen = _mm512_set1_epi64(16);
+    __asm__("" : "+v"(c.firsts), "+v"(c.seconds), "+v"(c.low32), "+v"(c.low9), "+v"(c.one));
+    __asm__("" : "+v"(c.sixteen));
     const uint32_t *st = stops + k * stride;
     /* the cells end one after the other: when the first ends 33 bytes or more into buf,
        so do the rest */
     if (k < count && b + st[1] < lim)
         return k;
-    /* the quadwords with the cells' eights (of pairs 0 and 1, then 2 and 3 from 8 on):
-       cells 0, 1 (pair 0's), 2, 3 (pair 1's), ... of places 0..15, of 16..31 */
-    const __m512i firsts = _mm512_setr_epi64(0, 4, 1, 5, 8, 12, 9, 13);
-    const __m512i seconds = _mm512_setr_epi64(2, 6, 3, 7, 10, 14, 11, 15);
-    const __m512i low32 = _mm512_set1_epi64(0xFFFFFFFFLL), low9 = _mm512_set1_epi64(0x1FF);
-    const __m512i one = _mm512_set1_epi64(1);
-    while (k < count) {
-        /* the pairs' first stops and strides; of the last (up to 7) cells, a lone one is
-           paired with itself (stride 0) and the missing pairs repeat the first, their
-           values not stored: no stop past count is read */
-        size_t left = count - k, s1 = stride, s2 = stride, s3 = stride;
-        const uint32_t *p1 = st + 2 * stride, *p2 = st + 4 * stride, *p3 = st + 6 * stride;
-        __mmask8 take = 0xFF;
-        if (left < 8) {
-            size_t s0 = left >= 2 ? stride : 0;
-            take = (__mmask8)((1u << left) - 1);
-            s1 = left >= 4 ? stride : left == 3 ? 0 : s0;
-            s2 = left >= 6 ? stride : left == 5 ? 0 : s0;
-            s3 = left == 7 ? 0 : s0;
-            p1 = left >= 3 ? p1 : st;
-            p2 = left >= 5 ? p2 : st;
-            p3 = left >= 7 ? p3 : st;
-            if (left < 2) { /* pair 0 as well */
-                s1 = s2 = s3 = 0;
-            }
-        }
-        __m512i t0, t1, t2, t3, u0, u1, u2, u3;
-        cell_pair_load(b, st, left >= 2 ? stride : 0, tb, &c, &t0, &u0, &mk, 0);
-        cell_pair_load(b, p1, s1, tb, &c, &t1, &u1, &mk, 1);
-        cell_pair_load(b, p2, s2, tb, &c, &t2, &u2, &mk, 2);
-        cell_pair_load(b, p3, s3, tb, &c, &t3, &u3, &mk, 3);
-        __m256i info8;
-        if (cell_checks(&mk, &info8)) /* (a column of integers, say) */
-            return number_cells_avx2(buf, base, stops, stride, k, count, out);
-        __m512i r0 = cell_pair_fours(t0, u0, &mk, 0, &c), r1 = cell_pair_fours(t1, u1, &mk, 1, &c);
-        __m512i r2 = cell_pair_fours(t2, u2, &mk, 2, &c), r3 = cell_pair_fours(t3, u3, &mk, 3, &c);
-        /* the eights of two pairs in one register: in each 128-bit lane (16 places of
-           a cell), the first pair's two eights in its first quadword, the second's in
-           its second (the low 32 bits the first eight); of those, the eight cells'
-           places 0..15 (hi) and 16..31 (lo), in order, each made a sixteen; m = hi
-           10^16 + lo, hi less than 10^4 (the run starts at place 12 or after), by
-           10^16's two 32-bit halves (VPMULLQ takes three times as long): each step
-           once for the eight cells, not in each pair's register */
-        __m512i e01 = _mm512_madd_epi16(_mm512_packs_epi32(r0, r1), c.k10000);
-        __m512i e23 = _mm512_madd_epi16(_mm512_packs_epi32(r2, r3), c.k10000);
-        __m512i hi = _mm512_permutex2var_epi64(e01, firsts, e23);
-        __m512i lo = _mm512_permutex2var_epi64(e01, seconds, e23);
-        hi = _mm512_add_epi64(_mm512_mul_epu32(hi, c.k1e8), _mm512_srli_epi64(hi, 32));
-        lo = _mm512_add_epi64(_mm512_mul_epu32(lo, c.k1e8), _mm512_srli_epi64(lo, 32));
-        __m512i m =
-            _mm512_add_epi64(_mm512_add_epi64(_mm512_mul_epu32(hi, c.e16lo),
-                                              _mm512_slli_epi64(_mm512_mul_epu32(hi, c.e16hi), 32)),
-                             lo);
-        /* each cell's info in a quadword: b in bits 0..4 (the tables' index: VPERMT2Q
-           reads bits 0..3 of it, VPERMQ 0..2), the sign in bit 7 */
-        __m512i info = _mm512_cvtepu32_epi64(info8);
-        __mmask8 past15 = _mm512_test_epi64_mask(info, _mm512_set1_epi64(16));
-        __m512i hi5 = _mm512_mask_blend_epi64(
-            past15,
-            _mm512_permutex2var_epi64(_mm512_loadu_si512(tb->group_hi), info,
-                                      _mm512_loadu_si512(tb->group_hi + 8)),
-            _mm512_permutexvar_epi64(info, _mm512_loadu_si512(tb->group_hi + 16)));
-        __m512i field = _mm512_mask_blend_epi64(
-            past15,
-            _mm512_permutex2var_epi64(_mm512_loadu_si512(tb->group_field), info,
-                                      _mm512_loadu_si512(tb->group_field + 8)),
-            _mm512_permutexvar_epi64(info, _mm512_loadu_si512(tb->group_field + 16)));
-        /* decimal_pow5 in each lane (m 0: l 64, w 0, lo 0: refused) */
-        __m512i l = _mm512_lzcnt_epi64(m);
-        __m512i w = _mm512_sllv_epi64(m, l);
-        __m512i wh = _mm512_srli_epi64(w, 32), th = _mm512_srli_epi64(hi5, 32);
-        __m512i ll = _mm512_mul_epu32(w, hi5), lh = _mm512_mul_epu32(w, th);
-        __m512i hl = _mm512_mul_epu32(wh, hi5), hh = _mm512_mul_epu32(wh, th);
-        __m512i mid = _mm512_add_epi64(
-            _mm512_srli_epi64(ll, 32),
-            _mm512_add_epi64(_mm512_and_si512(lh, low32), _mm512_and_si512(hl, low32)));
-        __m512i top = _mm512_add_epi64(
-            _mm512_add_epi64(hh, _mm512_srli_epi64(mid, 32)),
-            _mm512_add_epi64(_mm512_srli_epi64(lh, 32), _mm512_srli_epi64(hl, 32)));
-        /* the low half, (mid << 32) | (ll & low32), is 0; or the top half's low 9 bits
-           are all ones */
-        __mmask8 undecided = _mm512_testn_epi64_mask(_mm512_or_si512(mid, ll), low32) |
-                             _mm512_testn_epi64_mask(_mm512_add_epi64(top, one), low9);
-        __m512d d = _mm512_cvtepi64_pd(_mm512_or_si512(_mm512_srli_epi64(top, 1), one));
-        __m512i bits = _mm512_add_epi64(
-            _mm512_castpd_si512(d),
-            _mm512_sub_epi64(
-                _mm512_add_epi64(field, _mm512_slli_epi64(_mm512_srli_epi64(info, 7), 63)),
-                _mm512_slli_epi64(l, 52)));
-        undecided &= take;
-        if (undecided != 0) { /* json_number_cells reads it */
-            unsigned first = (unsigned)__builtin_ctz((unsigned)undecided);
-            _mm512_mask_storeu_epi64(out + k, (__mmask8)((1u << first) - 1), bits);
-            return k + first;
-        }
-        if (left < 8) {
-            _mm512_mask_storeu_epi64(out + k, take, bits);
-            return count;
-        }
+    __m512i bits;
+    int undecided;
+    for (; count - k >= 8; k += 8, st += 8 * stride) {
+        undecided = cell_turn(b, st, st + 2 * stride, st + 4 * stride, st + 6 * stride, stride,
+                              stride, stride, stride, &c, tb, &bits);
+        if (undecided != 0)
+            goto stop;
         _mm512_storeu_si512(out + k, bits);
-        k += 8;
-        st += 8 * stride;
+    }
+    if (k < count) {
+        /* the last (up to 7) cells: a lone one is paired with itself (stride 0) and the
+           missing pairs repeat the first, their values not stored: no stop past count is
+           read */
+        size_t left = count - k, s0 = left >= 2 ? stride : 0;
+        size_t s1 = left >= 4 ? stride : left == 3 ? 0 : s0;
+        size_t s2 = left >= 6 ? stride : left == 5 ? 0 : s0;
+        size_t s3 = left == 7 ? 0 : s0;
+        const uint32_t *p1 = left >= 3 ? st + 2 * stride : st;
+        const uint32_t *p2 = left >= 5 ? st + 4 * stride : st;
+        const uint32_t *p3 = left >= 7 ? st + 6 * stride : st;
+        __mmask8 take = (__mmask8)((1u << left) - 1);
+        undecided = cell_turn(b, st, p1, p2, p3, s0, s1, s2, s3, &c, tb, &bits);
+        if (undecided > 0)
+            undecided &= take;
+        if (undecided != 0)
+            goto stop;
+        _mm512_mask_storeu_epi64(out + k, take, bits);
+        return count;
     }
     return k;
+stop:
+    if (undecided < 0) /* (a column of integers, say) */
+        return number_cells_avx2(buf, base, stops, stride, k, count, out);
+    /* json_number_cells reads the first one it cannot decide */
+    unsigned first = (unsigned)__builtin_ctz((unsigned)undecided);
+    _mm512_mask_storeu_epi64(out + k, (__mmask8)((1u << first) - 1), bits);
+    return k + first;
 }
 #endif
 #endif
@@ -2686,10 +2780,23 @@ __attribute__((constructor)) static void pow5_init(void)
         cell_wide.run[L][1] = cell_shapes[L].run[1];
     }
     memcpy(cell_wide.from, cell_from, sizeof cell_from);
-    for (int n = 0; n < 22; n++) {
-        cell_wide.span[n][0] = (0xFFFFFFFFULL << (32 - n)) & 0xFFFFFFFFULL;
-        cell_wide.span[n][1] = 0xFFFFFFFF00000000ULL << (32 - n);
-    }
+    for (int d = '0'; d <= '9'; d++)
+        cell_wide.classes[d] = 1;
+    cell_wide.classes['.'] = 2;
+    cell_wide.classes['-'] = 4;
+    cell_wide.classes['0'] |= 8;
+    for (int q = 0; q < 8; q++) /* each quadword's bytes 0..3 ask for class 0..3 */
+        for (int f = 0; f < 4; f++)
+            cell_wide.select[8 * q + f] = (unsigned char)(1u << f);
+    /* class f of cell c (of four: pair c / 2's A or B), the quadwords of its 32 bytes
+       in order, to bytes 16 f + 4 c .. 16 f + 4 c + 3 */
+    for (int i = 0; i < 64; i++) /* each byte of a 32-byte half from the one before */
+        cell_wide.up[i] = (unsigned char)(i % 32 == 0 ? i : i - 1);
+    for (int f = 0; f < 4; f++)
+        for (int c = 0; c < 4; c++)
+            for (int i = 0; i < 4; i++)
+                cell_wide.gather[16 * f + 4 * c + i] =
+                    (unsigned char)(64 * (c / 2) + 8 * (4 * (c % 2) + i) + f);
     cell_wide.e16 = 10000000000000000ULL;
 #endif
 }

@@ -407,7 +407,7 @@ static void push_group(lua_State *L, const PromSeries *s, const char **by, int n
 ** has: a mistake with a known fix, raised rather than answered with nil ("never
 ** scraped"). Counters are exposed as NAME_total (client_golang, OpenMetrics).
 */
-static void suggest_total(lua_State *L, const PromAgg *a, const char *name)
+static void suggest_total(lua_State *L, const PromAgg *a, const char *fn, const char *name)
 {
     size_t nl = strlen(name);
     char alt[512];
@@ -421,15 +421,15 @@ static void suggest_total(lua_State *L, const PromAgg *a, const char *name)
         memcpy(alt + nl, "_total", 7);
     }
     if (prom_agg_find(a, alt, NULL, 0) > 0)
-        llmd_error(L, "prom: no series named '%s' (did you mean '%s'?)", name, alt);
+        llmd_usage_error(L, "%s: no series named '%s' (did you mean '%s'?)", fn, name, alt);
 }
 
 /* The series of name as a Lua array of indices + 1 (pushed); returns the count. */
-static size_t find_series(lua_State *L, PromAgg *a, const char *name, size_t **out)
+static size_t find_series(lua_State *L, PromAgg *a, const char *fn, const char *name, size_t **out)
 {
     size_t n = prom_agg_find(a, name, NULL, 0);
     if (n == 0)
-        suggest_total(L, a, name);
+        suggest_total(L, a, fn, name);
     size_t *idx = (size_t *)lua_newuserdatauv(L, (n ? n : 1) * sizeof *idx, 0);
     prom_agg_find(a, name, idx, n);
     *out = idx;
@@ -566,7 +566,7 @@ static int l_counter_total(lua_State *L)
     const char *by[MAX_BY];
     int nby = read_by(L, opts, by);
     size_t *idx;
-    size_t n = find_series(L, a, name, &idx);
+    size_t n = find_series(L, a, "agg:counter_total", name, &idx);
     if (n == 0) {
         suggest_name(L, a, "agg:counter_total", name);
         return push_never_scraped(L, name);
@@ -699,7 +699,7 @@ static int l_gauge_summary(lua_State *L)
     const char *by[MAX_BY];
     int nby = read_by(L, opts, by);
     size_t *idx;
-    size_t n = find_series(L, a, name, &idx);
+    size_t n = find_series(L, a, "agg:gauge_summary", name, &idx);
     if (n == 0) {
         suggest_name(L, a, "agg:gauge_summary", name);
         return push_never_scraped(L, name);
@@ -796,14 +796,15 @@ static int l_histogram_quantile(lua_State *L)
     int nby = read_by(L, opts, by);
     lua_pushfstring(L, "%s_bucket", name);
     size_t *idx;
-    size_t n = find_series(L, a, lua_tostring(L, -1), &idx);
+    size_t n = find_series(L, a, "agg:histogram_quantile", lua_tostring(L, -1), &idx);
     size_t nl = strlen(name);
     if (n == 0 && nl > 7 && strcmp(name + nl - 7, "_bucket") == 0 &&
         prom_agg_find(a, name, NULL, 0) > 0) {
         lua_pushlstring(L, name, nl - 7); /* lua_pushfstring has no %.*s */
-        llmd_error(L,
-                   "prom: no histogram named '%s' (did you mean '%s'? its series are NAME_bucket)",
-                   name, lua_tostring(L, -1));
+        llmd_usage_error(L,
+                         "agg:histogram_quantile: no histogram named '%s' (did you mean '%s'? its "
+                         "series are NAME_bucket)",
+                         name, lua_tostring(L, -1));
     }
     if (n == 0) {
         lua_pushnil(L);
@@ -817,10 +818,10 @@ static int l_histogram_quantile(lua_State *L)
 }
 
 /* Sums the increases of name's series; returns how many series there were. */
-static size_t sum_increase(lua_State *L, PromAgg *a, const char *name, double *total)
+static size_t sum_increase(lua_State *L, PromAgg *a, const char *fn, const char *name, double *total)
 {
     size_t *idx;
-    size_t n = find_series(L, a, name, &idx);
+    size_t n = find_series(L, a, fn, name, &idx);
     *total = 0;
     for (size_t i = 0; i < n; i++)
         *total += prom_increase(a, &a->series[idx[i]]);
@@ -835,9 +836,9 @@ static int l_histogram_mean(lua_State *L)
     const char *name = luaL_checkstring(L, 2);
     double sum, count;
     lua_pushfstring(L, "%s_sum", name);
-    size_t ns = sum_increase(L, a, lua_tostring(L, -1), &sum);
+    size_t ns = sum_increase(L, a, "agg:histogram_mean", lua_tostring(L, -1), &sum);
     lua_pushfstring(L, "%s_count", name);
-    size_t nc = sum_increase(L, a, lua_tostring(L, -1), &count);
+    size_t nc = sum_increase(L, a, "agg:histogram_mean", lua_tostring(L, -1), &count);
     if (ns == 0 || nc == 0 || !(count > 0))
         lua_pushnil(L);
     else
@@ -852,8 +853,8 @@ static int l_ratio(lua_State *L)
     PromAgg *a = check_agg(L);
     const char *num = luaL_checkstring(L, 2), *den = luaL_checkstring(L, 3);
     double x, y;
-    size_t nn = sum_increase(L, a, num, &x);
-    size_t nd = sum_increase(L, a, den, &y);
+    size_t nn = sum_increase(L, a, "agg:ratio", num, &x);
+    size_t nd = sum_increase(L, a, "agg:ratio", den, &y);
     if (nn == 0 || nd == 0 || !(y > 0))
         lua_pushnil(L);
     else
@@ -868,7 +869,7 @@ static int l_series(lua_State *L)
     PromAgg *a = check_agg(L);
     const char *name = luaL_checkstring(L, 2);
     size_t *idx;
-    size_t n = find_series(L, a, name, &idx);
+    size_t n = find_series(L, a, "agg:series", name, &idx);
     lua_createtable(L, (int)n, 0);
     for (size_t i = 0; i < n; i++) {
         const PromSeries *s = &a->series[idx[i]];

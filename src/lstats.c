@@ -6,6 +6,7 @@
 **   local g = stats.new{ method = "nearest" }      -- guidellm's nearest-rank percentiles
 **   s:add(x); s:add_many{...}; s:percentile(90); s:summary{50, 90, 99}
 **   local add = stats.adder(s1, s2); add(x1, x2)  -- several accumulators in one call
+**   local add, totals = stats.request_adder{e2e = s1, ttft = s2, ...}  -- per-request latencies
 **   s:percentiles{50, 90, 99}; s:sort()
 **   s:dump(path [, {release = true}]); stats.load(path)
 **
@@ -213,6 +214,269 @@ static int l_adder(lua_State *L)
 }
 
 /*
+** s emptied, as stats_clear does, but an exact one keeps its sample memory for the next
+** record's value (issue 20: freeing and allocating one sample's room each request was
+** ~400 instructions, a twelfth of inference-perf's per-request callback).
+*/
+static void empty_keeping(Stats *s)
+{
+    if (s->n == 0)
+        return;
+    if (s->sketch) {
+        stats_clear(s);
+        return;
+    }
+    double *v = s->v;
+    size_t cap = s->cap, map_len = s->map_len;
+    int portable = s->portable;
+    stats_init(s, 0);
+    s->v = v;
+    s->cap = cap;
+    s->map_len = map_len;
+    s->portable = portable;
+}
+
+/*
+** stats.request_adder{e2e =, e2e_all =, ttft =, tpot =, ntpot =, in_len =, out_len =,
+**                     last =} -> add, totals
+** A reader's per-request latencies computed and added in C (issue 20: computed in Lua,
+** with the counts and the window, they were half of inference-perf's per-request cost).
+** Every key is optional (an accumulator each). add(start, finish, first, last, times,
+** tokens, in_tok, out_tok), for a completed request, with the usual definitions:
+**   e2e = finish - start (into e2e and e2e_all); with times (token times) > 1:
+**   ttft = first - start, and with tokens > 1 too, tpot = (last - first) / (tokens - 1);
+**   ntpot = e2e / tokens, 0 when tokens is not a number > 0; in_tok, out_tok (token
+**   counts, nil or false when unknown) into in_len and out_len.
+** With last = an accumulator (a scan rule's "last" reduction of the token times), the
+** last token time is its largest sample, taken as s:take_max() takes it (s emptied once
+** the request is added; argument 4 is not read): one call a request fewer.
+** It returns e2e and ttft (nil when not computed), each exactly as Lua's arithmetic on
+** the same values gives it. Anything it does not take as it is (start or finish not a
+** number, a needed token time missing or not a number, a count that is neither a number
+** nor nil/false, an integer beyond 2^53, a NaN) adds nothing, takes nothing and returns
+** false: the caller's own code then handles (or refuses) that request. totals() ->
+** {count =, zero_tokens = (requests with tokens not > 0), first = (the least start),
+** last = (the greatest finish), in_tok =, in_missing =, out_tok =, out_missing =}: the
+** sums are Lua's (integers while every count is one), first and last the values given.
+*/
+enum { RQ_E2E, RQ_E2E_ALL, RQ_TTFT, RQ_TPOT, RQ_NTPOT, RQ_IN, RQ_OUT, RQ_LAST, RQ_N };
+static const char *const REQUEST_KEYS[] = {"e2e",    "e2e_all", "ttft", "tpot", "ntpot",
+                                           "in_len", "out_len", "last", NULL};
+
+/* A Lua number as it was given: integer or float (Lua's arithmetic keeps the kind). */
+typedef struct ReqNum {
+    int isint;
+    lua_Integer i;
+    double d; /* the value as a double (exact for an integer: |i| <= 2^53) */
+} ReqNum;
+
+typedef struct RequestAdder {
+    Stats *s[RQ_N]; /* NULL: that value is not kept (RQ_LAST: none given) */
+    lua_Integer count, zero_tokens, in_missing, out_missing;
+    int have_window;
+    ReqNum first, last, in_sum, out_sum;
+} RequestAdder;
+
+#define REQ_EXACT_INT ((lua_Integer)1 << 53)
+
+/* The number at k into *x: 1; nil or false: 0; anything else (or an integer a double
+   does not hold exactly): -1. */
+static int req_num(lua_State *L, int k, ReqNum *x)
+{
+    if (lua_type(L, k) == LUA_TNUMBER) {
+        if (lua_isinteger(L, k)) {
+            x->isint = 1;
+            x->i = lua_tointeger(L, k);
+            if (x->i > REQ_EXACT_INT || x->i < -REQ_EXACT_INT)
+                return -1;
+            x->d = (double)x->i;
+        } else {
+            x->isint = 0;
+            x->d = (double)lua_tonumber(L, k);
+            if (isnan(x->d))
+                return -1;
+        }
+        return 1;
+    }
+    return lua_toboolean(L, k) ? -1 : 0;
+}
+
+/* a - b as Lua computes it: integers stay integers (within 2^53 each, no overflow). */
+static ReqNum req_sub(ReqNum a, ReqNum b)
+{
+    ReqNum r;
+    r.isint = a.isint && b.isint;
+    r.i = r.isint ? a.i - b.i : 0;
+    r.d = r.isint ? (double)r.i : a.d - b.d;
+    return r;
+}
+
+/* *sum = *sum + x as Lua computes it (integers wrap around, as Lua's do). */
+static void req_add(ReqNum *sum, ReqNum x)
+{
+    if (sum->isint && x.isint) {
+        sum->i = (lua_Integer)((lua_Unsigned)sum->i + (lua_Unsigned)x.i);
+        return;
+    }
+    sum->d = (sum->isint ? (double)sum->i : sum->d) + x.d;
+    sum->isint = 0;
+}
+
+static void req_push(lua_State *L, ReqNum x)
+{
+    if (x.isint)
+        lua_pushinteger(L, x.i);
+    else
+        lua_pushnumber(L, (lua_Number)x.d);
+}
+
+static void req_stat(lua_State *L, Stats *s, double x)
+{
+    if (s != NULL && stats_add(s, x) == STATS_ENOMEM)
+        luaL_error(L, "stats: not enough memory for %I samples", (lua_Integer)s->n + 1);
+}
+
+static int request_add(lua_State *L)
+{
+    RequestAdder *a = (RequestAdder *)lua_touserdata(L, lua_upvalueindex(1));
+    ReqNum start, finish, first, last, times, tokens, in, out;
+    int in_k = req_num(L, 7, &in), out_k = req_num(L, 8, &out);
+    if (req_num(L, 1, &start) != 1 || req_num(L, 2, &finish) != 1 || in_k < 0 || out_k < 0)
+        return lua_pushboolean(L, 0), 1;
+    int times_k = req_num(L, 5, &times);
+    if (times_k < 0)
+        return lua_pushboolean(L, 0), 1;
+    /* tokens: a number, else 0 (`type(tokens) == "number" and tokens or 0`) */
+    if (lua_type(L, 6) != LUA_TNUMBER) {
+        tokens.isint = 1;
+        tokens.i = 0;
+        tokens.d = 0;
+    } else if (req_num(L, 6, &tokens) != 1) {
+        return lua_pushboolean(L, 0), 1;
+    }
+    int streamed = times_k == 1 && times.d > 1, with_tpot = streamed && tokens.d > 1;
+    ReqNum e2e = req_sub(finish, start), ttft = {0, 0, 0}, span;
+    double tpot = 0, ntpot = tokens.d > 0 ? e2e.d / tokens.d : 0;
+    if (streamed) {
+        if (req_num(L, 3, &first) != 1)
+            return lua_pushboolean(L, 0), 1;
+        ttft = req_sub(first, start);
+        if (with_tpot) {
+            const Stats *ls = a->s[RQ_LAST];
+            if (ls != NULL && ls->n > 0) { /* (its value is a float, as take_max gives it) */
+                last.isint = 0;
+                last.d = ls->max;
+            } else if (ls != NULL || req_num(L, 4, &last) != 1) {
+                return lua_pushboolean(L, 0), 1;
+            }
+            span = req_sub(last, first);
+            /* tokens - 1: an integer when tokens is one, as in Lua */
+            tpot = span.d / (tokens.isint ? (double)(tokens.i - 1) : tokens.d - 1);
+        }
+    }
+    if (isnan(e2e.d) || isnan(ttft.d) || isnan(tpot) || isnan(ntpot) || (in_k && isnan(in.d)) ||
+        (out_k && isnan(out.d)))
+        return lua_pushboolean(L, 0), 1;
+    req_stat(L, a->s[RQ_E2E], e2e.d);
+    req_stat(L, a->s[RQ_E2E_ALL], e2e.d);
+    if (streamed)
+        req_stat(L, a->s[RQ_TTFT], ttft.d);
+    if (with_tpot)
+        req_stat(L, a->s[RQ_TPOT], tpot);
+    req_stat(L, a->s[RQ_NTPOT], ntpot);
+    if (in_k)
+        req_stat(L, a->s[RQ_IN], in.d);
+    if (out_k)
+        req_stat(L, a->s[RQ_OUT], out.d);
+    if (a->s[RQ_LAST] != NULL)
+        empty_keeping(a->s[RQ_LAST]);
+    a->count++;
+    if (!(tokens.d > 0))
+        a->zero_tokens++;
+    if (in_k)
+        req_add(&a->in_sum, in);
+    else
+        a->in_missing++;
+    if (out_k)
+        req_add(&a->out_sum, out);
+    else
+        a->out_missing++;
+    if (!a->have_window) {
+        a->first = start;
+        a->last = finish;
+        a->have_window = 1;
+    } else {
+        if (start.d < a->first.d)
+            a->first = start;
+        if (finish.d > a->last.d)
+            a->last = finish;
+    }
+    req_push(L, e2e);
+    if (streamed)
+        req_push(L, ttft);
+    else
+        lua_pushnil(L);
+    return 2;
+}
+
+static int request_totals(lua_State *L)
+{
+    const RequestAdder *a = (const RequestAdder *)lua_touserdata(L, lua_upvalueindex(1));
+    lua_createtable(L, 0, 8);
+    lua_pushinteger(L, a->count);
+    lua_setfield(L, -2, "count");
+    lua_pushinteger(L, a->zero_tokens);
+    lua_setfield(L, -2, "zero_tokens");
+    if (a->have_window) {
+        req_push(L, a->first);
+        lua_setfield(L, -2, "first");
+        req_push(L, a->last);
+        lua_setfield(L, -2, "last");
+    }
+    req_push(L, a->in_sum);
+    lua_setfield(L, -2, "in_tok");
+    lua_pushinteger(L, a->in_missing);
+    lua_setfield(L, -2, "in_missing");
+    req_push(L, a->out_sum);
+    lua_setfield(L, -2, "out_tok");
+    lua_pushinteger(L, a->out_missing);
+    lua_setfield(L, -2, "out_missing");
+    return 1;
+}
+
+static int l_request_adder(lua_State *L)
+{
+    if (!lua_istable(L, 1))
+        return luaL_error(L,
+                          "stats.request_adder: expected a table of accumulators {e2e =, "
+                          "ttft =, ...}, got %s",
+                          luaL_typename(L, 1));
+    llmd_check_keys(L, 1, "stats.request_adder", REQUEST_KEYS, 0);
+    lua_settop(L, 1);
+    RequestAdder *a = (RequestAdder *)lua_newuserdatauv(L, sizeof *a, 1); /* t, a */
+    memset(a, 0, sizeof *a);
+    a->in_sum.isint = a->out_sum.isint = 1;
+    lua_createtable(L, RQ_N, 0); /* t, a, kept: the accumulators, alive as long as a */
+    for (int k = 0; k < RQ_N; k++) {
+        if (lua_getfield(L, 1, REQUEST_KEYS[k]) != LUA_TNIL) {
+            a->s[k] = llmd_test_stats(L, -1);
+            if (a->s[k] == NULL)
+                return luaL_error(L,
+                                  "stats.request_adder: %s: expected an llmd.stats accumulator, "
+                                  "got %s",
+                                  REQUEST_KEYS[k], luaL_typename(L, -1));
+        }
+        lua_rawseti(L, 3, k + 1);
+    }
+    lua_setiuservalue(L, 2, 1); /* t, a */
+    lua_pushvalue(L, 2);
+    lua_pushcclosure(L, request_add, 1);
+    lua_pushvalue(L, 2);
+    lua_pushcclosure(L, request_totals, 1);
+    return 2;
+}
+
+/*
 ** s:add_many{x1, x2, ...} -> s: the numbers copied out of the table first, then added
 ** in one stats_add_many call (its batch lanes: the same bits as adding them one by one
 ** in exact mode; in a sketch, the same as C callers such as scan get). Nothing is added
@@ -306,8 +570,7 @@ static int l_take_max(lua_State *L)
 {
     Stats *s = check_stats(L, 1);
     push_known(L, stats_max(s));
-    if (s->n > 0)
-        stats_clear(s);
+    empty_keeping(s);
     return 1;
 }
 
@@ -896,11 +1159,12 @@ static int l_tostring(lua_State *L)
 }
 
 static const luaL_Reg stats_funcs[] = {
-    {"new",          l_new         },
-    {"mann_whitney", l_mann_whitney},
-    {"adder",        l_adder       },
-    {"load",         l_load        },
-    {NULL,           NULL          }
+    {"new",           l_new          },
+    {"mann_whitney",  l_mann_whitney },
+    {"adder",         l_adder        },
+    {"request_adder", l_request_adder},
+    {"load",          l_load         },
+    {NULL,            NULL           }
 };
 
 static const luaL_Reg stats_methods[] = {

@@ -582,6 +582,11 @@ static void load_single(lua_State *L, const char *text, size_t len, const char *
 static int load_text(lua_State *L, int all)
 {
     size_t len;
+    /* a number is not YAML text: yaml.load(5) returning 5 would hide the caller's mistake
+       (the README's rule: arguments are not converted) */
+    if (lua_type(L, 1) != LUA_TSTRING)
+        llmd_usage_error(L, "%s: expected YAML text (a string), got %s",
+                         all ? "yaml.load_all" : "yaml.load", luaL_typename(L, 1));
     const char *text = luaL_checklstring(L, 1, &len);
     const char *name = luaL_optstring(L, 2, "yaml");
     lua_settop(L, 2);

@@ -10,6 +10,8 @@
 --
 -- "--name value" and "--name=value"; "-h"/"--help" prints the usage and exits 0; anything
 -- else unknown is a usage error (exit 2) naming it. Dashes in names become underscores.
+-- spec.taken: options the script took out of argv before (repeatable ones, "--run"),
+-- named by the did-you-mean of a misspelt option all the same.
 local M = {}
 
 local function usage_error(spec, msg)
@@ -59,6 +61,7 @@ function M.parse(argv, spec)
         -- project's one suggestion rule): --dryrun, --a-lable
         local names = {}
         for k in pairs(spec.options) do names[#names + 1] = "--" .. k:gsub("_", "-") end
+        for _, k in ipairs(spec.taken or {}) do names[#names + 1] = "--" .. k:gsub("_", "-") end
         table.sort(names)
         local near = require("llmd.opts").closest("--" .. name, names)
         usage_error(spec, "unknown option --" .. name .. (near and (" (did you mean " .. near .. "?)") or ""))

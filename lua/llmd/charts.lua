@@ -824,10 +824,11 @@ end
 
 M.TIMEOUT = 60
 
--- The temporary files gnuplot's output goes to while it runs (in out_dir, removed by
--- M.finish or M.abort; a dot name never matches a chart's).
+-- The temporary files gnuplot's output goes to while it runs, and the data it reads (in
+-- out_dir, removed by M.finish or M.abort; a dot name never matches a chart's).
 local function part_paths(out_dir, name)
-  return out_dir .. "/." .. name .. ".svg.part", out_dir .. "/." .. name .. ".err.part"
+  return out_dir .. "/." .. name .. ".svg.part", out_dir .. "/." .. name .. ".err.part",
+    "." .. name .. ".dat.part"
 end
 
 -- Stops the gnuplots M.start started and not yet finished, and removes their files.
@@ -840,6 +841,7 @@ function M.abort(pending)
       os.remove(j.out)
       os.remove(j.err)
     end
+    os.remove(j.out_dir .. "/" .. j.dat)
   end
 end
 
@@ -869,15 +871,17 @@ function M.start(list, templates, out_dir, gp)
         if lfs.attributes(tpl, "mode") ~= "file" then
           error(("%s: no such chart template (expected gnuplot commands for the %s chart)"):format(tpl, c.name), 0)
         end
-        ws.write_text(out_dir .. "/" .. c.name .. ".dat", c.data)
-        local vars = { { "datafile", c.name .. ".dat" }, { "style_file", style } }
+        -- the data under a temporary name until every chart is drawn (M.finish): a
+        -- template gnuplot rejects leaves NAME.dat as it was, beside its NAME.svg
+        local out, errf, dat = part_paths(out_dir, c.name)
+        ws.write_text(out_dir .. "/" .. dat, c.data)
+        local vars = { { "datafile", dat }, { "style_file", style } }
         for _, v in ipairs(c.vars) do vars[#vars + 1] = v end
         -- the SVG goes into a temporary file that M.finish reads back: only ws.write_text
         -- writes the chart's file, so a full disk is reported as such, never as a short
         -- picture (a gnuplot that cannot be started so, or whose output is not a whole SVG,
         -- draws again in the foreground, through a pipe: see finish_job)
-        local out, errf = part_paths(out_dir, c.name)
-        local j = { c = c, tpl = tpl, out = out, err = errf, out_dir = out_dir, started = proc.now(),
+        local j = { c = c, tpl = tpl, out = out, err = errf, dat = dat, out_dir = out_dir, started = proc.now(),
           argv = { gp, "-e", M.preamble(vars), tpl } }
         pending.jobs[#pending.jobs + 1] = j
         local spawned, p = pcall(proc.spawn, j.argv,
@@ -934,15 +938,25 @@ local function finish_job(j)
     -- gnuplot escapes < and & but not the > of "]]>", which XML forbids in text (a
     -- label may hold it); gnuplot's own markup never holds that sequence
     svg = svg:gsub("%]%]>", "]]&gt;")
-    ws.write_text(j.out_dir .. "/" .. c.name .. ".svg", svg)
     c.svg = svg
     c.file = "charts/" .. c.name .. ".svg"
   end
 end
 
+-- Puts a drawn chart's files in place (after every chart of M.finish was drawn): NAME.dat
+-- (renamed from its temporary name) and NAME.svg.
+local function put_job(j)
+  local dat = j.out_dir .. "/" .. j.c.name .. ".dat"
+  local ok, err = os.rename(j.out_dir .. "/" .. j.dat, dat)
+  if not ok then error(("%s: cannot be written: %s"):format(dat, tostring(err)), 0) end
+  ws.write_text(j.out_dir .. "/" .. j.c.name .. ".svg", j.c.svg)
+end
+
 -- Waits for the gnuplots of one or more M.start's, in the order of the charts' names
--- (order: a list of names; default the order they were started), and writes their SVGs.
--- The first that failed is raised (the others are stopped and their files removed).
+-- (order: a list of names; default the order they were started), and writes their SVGs
+-- and data, only once every one of them was drawn: all or nothing, so a template gnuplot
+-- rejects changes no chart file. The first that failed is raised (the others are stopped
+-- and their files removed).
 function M.finish(pendings, order)
   local jobs = {}
   for _, pending in ipairs(pendings) do
@@ -955,6 +969,7 @@ function M.finish(pendings, order)
   end
   local ok, err = pcall(function()
     for _, j in ipairs(jobs) do finish_job(j) end
+    for _, j in ipairs(jobs) do put_job(j) end
   end)
   if not ok then
     M.abort({ jobs = jobs })

@@ -1009,6 +1009,66 @@ function M.this_runs_folders(names, uid, t0, t1)
   return out
 end
 
+-- The pods this run's InferencePools send requests to must all be this run's. A pool
+-- selects its endpoints by labels (spec.selector.matchLabels in v1, spec.selector in
+-- v1alpha2); llm-d's inferencepool chart takes them from inferencePool.modelServers.matchLabels
+-- and its guides set the serving label, the guide's and the model's - none of the release,
+-- so another team's model servers with the same labels in the namespace are endpoints of
+-- this run's pool, and the benchmark would mix their servers with this run's. A pool is
+-- this run's when helm installed it for one of its releases or it applied it by name. Raises
+-- one line naming those pods; returns a line saying what was checked.
+function M.check_pool_endpoints(ctx, x)
+  if ctx.dry_run then return nil end
+  local d = M.deployed(ctx, stack_of(ctx, x))
+  local releases, applied = set_of(d.releases), set_of(d.applied)
+  local v = ctx.k:json({ "get", "inferencepool" }, { check = false })
+  local foreign, said = nil, {}
+  for _, pool in ipairs(v and v.items or {}) do
+    local md = type(pool.metadata) == "table" and pool.metadata or {}
+    local m = M.made_by(pool)
+    local mine = (m.release and releases[m.release] and (m.release_ns == nil or m.release_ns == ctx.ns))
+      or applied["InferencePool/" .. tostring(md.name)]
+    if mine then
+      local sel = (pool.spec or {}).selector
+      if type(sel) == "table" and type(sel.matchLabels) == "table" then sel = sel.matchLabels end
+      local keys = {}
+      for k, val in pairs(type(sel) == "table" and sel or {}) do
+        if type(k) == "string" and type(val) ~= "table" then keys[#keys + 1] = k end
+      end
+      table.sort(keys)
+      if #keys == 0 then
+        said[#said + 1] = ("InferencePool %s: no selector labels could be read, its endpoints not checked"):format(
+          tostring(md.name))
+      else
+        local parts = {}
+        for _, k in ipairs(keys) do parts[#parts + 1] = k .. "=" .. tostring(sel[k]) end
+        local text = table.concat(parts, ",")
+        foreign = foreign or M.foreign(ctx, x)
+        local theirs, n = {}, 0
+        for _, p in ipairs(pods(ctx, text)) do
+          local phase = (p.status or {}).phase
+          if phase ~= "Succeeded" and phase ~= "Failed" then
+            n = n + 1
+            if foreign(p) then theirs[#theirs + 1] = p.metadata.name end
+          end
+        end
+        table.sort(theirs)
+        if #theirs > 0 then
+          error(("run %s: InferencePool %s, this run's, selects pods by %s, and %d of the %d it selects in %s %s "
+            .. "not this run's by their owners (%s): requests through this run's gateway would reach them and the "
+            .. "results would mix servers that are not this run's (another team's, or this comparison's other stack "
+            .. "while it is deployed) with this run's; the benchmark was not started - give this run's "
+            .. "model servers a label of their own and add it to the pool's selector (inferencePool.modelServers."
+            .. "matchLabels), or use a namespace of its own"):format(x, tostring(md.name), text, #theirs, n, ctx.ns,
+            #theirs == 1 and "is" or "are", table.concat(theirs, ", ")), 0)
+        end
+        said[#said + 1] = ("InferencePool %s selects %s: %d pod(s), all this run's"):format(tostring(md.name), text, n)
+      end
+    end
+  end
+  return #said > 0 and table.concat(said, "; ") or nil
+end
+
 local function benchmark(ctx, x)
   local r = run_of(ctx, x)
   local b = r.benchmark
@@ -1045,6 +1105,11 @@ local function benchmark(ctx, x)
   end
   local attempts = b.attempts or 2
   for attempt = 1, attempts do
+    -- (before each attempt: a restart between them may let another team's pods in)
+    if not r.baseline then
+      local pools = M.check_pool_endpoints(ctx, x)
+      if pools then say(ctx, "  %s", pools) end
+    end
     say(ctx, "  running %s (attempt %d/%d)", k8s.cmdline(cmd), attempt, attempts)
     local uid
     local t0 = os.time()
@@ -1532,7 +1597,7 @@ function M.save_deployed(ctx, x)
     bench_command = (ctx.bench_command or {})[x] or json.null, pvc = ctx.pvc or json.null,
     teardown_commands = arr((ctx.teardown_commands or {})[x]),
     gateway_svc = ctx.gateway_svc or json.null, deploy_commands = arr(d.deploy_commands),
-    pod_owners = arr(d.pod_owners), applied = arr(d.applied), created = arr(d.created),
+    pod_owners = arr(d.pod_owners), applied = arr(d.applied), created = arr(d.created), left = arr(d.left),
   })
 end
 
@@ -1549,6 +1614,7 @@ function M.load_deployed(ctx, x)
   d.pod_owners = type(s.pod_owners) == "table" and s.pod_owners or {}
   d.applied = type(s.applied) == "table" and s.applied or nil
   d.created = type(s.created) == "table" and s.created or {}
+  d.left = type(s.left) == "table" and s.left or {}
   ctx.commands[x] = s.commands or {}
   if type(s.bench_command) == "string" then
     ctx.bench_command = ctx.bench_command or {}
@@ -1622,6 +1688,134 @@ function M.created_by(tool, args)
   return {}
 end
 
+-- What kubectl apply (or create) printed, one line an object (cmd/apply's printer):
+-- "<resource>[.<group>]/<name> <operation>[ (dry run)| (server dry run)]", the operation
+-- created, configured, unchanged or serverside-applied; with -o name the reference alone.
+-- Returns { {ref =, res =, name =, op = (nil with -o name), dry = true|nil} } and the
+-- lines that are none of these.
+function M.apply_output(text)
+  local out, other = {}, {}
+  for line in tostring(text or ""):gmatch("[^\n]+") do
+    local l = line:gsub("%s+$", "")
+    local res, name, op, tail = l:match("^([%w][%w%.%-]*)/([%w][%w%.%-:]*) (%S+)(.*)$")
+    if res and (op == "created" or op == "configured" or op == "unchanged" or op == "serverside-applied")
+      and (tail == "" or tail == " (dry run)" or tail == " (server dry run)") then
+      out[#out + 1] = { ref = res .. "/" .. name, res = res, name = name, op = op, dry = tail ~= "" or nil }
+    else
+      res, name = l:match("^([%w][%w%.%-]*)/([%w][%w%.%-:]*)$")
+      if res then
+        out[#out + 1] = { ref = res .. "/" .. name, res = res, name = name }
+      elseif l:match("%S") then
+        other[#other + 1] = l
+      end
+    end
+  end
+  return out, other
+end
+
+-- The resource kubectl names an object of a manifest by: its kind in lower case, with
+-- its API group ("deployment.apps"); none for the core group ("service").
+local function resource_of(o)
+  local group = tostring(o.apiVersion or ""):match("^(.+)/[^/]+$")
+  return tostring(o.kind):lower() .. (group and ("." .. group) or "")
+end
+
+-- A custom deploy's `kubectl apply -f/-k` (or create): which of the objects are this run's.
+-- An object kubectl says it "created" was not there: this run's, recorded in d.created
+-- and deleted by name at teardown (a PersistentVolumeClaim is kept, as teardown keeps
+-- PVCs: said, with how to remove it). "configured" or "unchanged": it was there before -
+-- someone else's, never deleted; said and recorded in d.left. When the output does not say
+-- (-o name, --server-side's "serverside-applied", nothing printed, lines of another form),
+-- the objects of its manifests it does not settle are not deleted either: said, with the
+-- command that removes each (d.left). A dry run (--dry-run) made nothing.
+local DEPLOY_KEPT = { persistentvolumeclaim = true }
+local function said_ref(said, ref)
+  for _, e in ipairs(said) do if e.ref == ref then return true end end
+  return false
+end
+local function record_applied(ctx, d, outputs, have_created)
+  d.left = d.left or {}
+  local have_left = set_of(d.left)
+  local function leave(line)
+    if not have_left[line] then
+      have_left[line] = true
+      d.left[#d.left + 1] = line
+    end
+  end
+  for _, o in ipairs(outputs) do
+    local c, r = o.call, o.r
+    local ok, p = pcall(k8s.parse, c.tool, c.args)
+    local verb = ok and p.words[1]
+    local manifests, dry = false, false
+    for _, f in ipairs(ok and p.flags or {}) do
+      if f.name == "filename" or f.name == "kustomize" then manifests = true end
+      if f.name == "dry-run" and f.value ~= "none" and f.value ~= "false" then dry = true end
+    end
+    if (c.tool == "kubectl" or c.tool == "oc") and (verb == "apply" or verb == "create") and manifests
+      and not c.opts.kustomize and not dry then
+      local shown = k8s.cmdline { c.tool, table.unpack(c.args) }
+      local said, other = M.apply_output(r.stdout)
+      local settled = {}
+      for _, e in ipairs(said) do
+        local base = e.res:match("^[^.]+")
+        if e.dry then
+          settled[e.ref] = true
+        elseif e.op == "created" and DEPLOY_KEPT[base] then
+          settled[e.ref] = true
+          leave(("%s (made by %s; kept, as teardown keeps PVCs: %s removes it)"):format(e.ref, shown,
+            k8s.cmdline { "kubectl", "-n", ctx.ns, "delete", e.res, e.name }))
+          say(ctx, "  %s: %s created it: kept at teardown (PVCs are kept)", e.ref, shown)
+        elseif e.op == "created" then
+          settled[e.ref] = true
+          if not have_created[e.ref] then
+            have_created[e.ref] = true
+            d.created[#d.created + 1] = e.ref
+            say(ctx, "  %s: %s says created (it was not there): this run's, recorded, teardown deletes it", e.ref,
+              shown)
+          end
+        elseif (e.op == "configured" or e.op == "unchanged") and not have_created[e.ref] then
+          settled[e.ref] = true
+          leave(("%s (%s said %s: it was there before this run, so not this run's)"):format(e.ref, shown, e.op))
+          say(ctx, "  %s: %s says %s: it was there before this run, so not this run's: teardown leaves it", e.ref,
+            shown, e.op)
+        elseif have_created[e.ref] then
+          settled[e.ref] = true -- (this run's, made by an earlier attempt)
+        end
+      end
+      -- what its manifests hold that the output does not settle
+      local objs = {}
+      pcall(ctx.k.preflight, ctx.k, c.tool, c.args, { user = c.opts.user, cwd = c.opts.cwd,
+        seen = function(list) for _, ob in ipairs(list) do objs[#objs + 1] = ob end end })
+      local unknown = {}
+      for _, ob in ipairs(objs) do
+        if type(ob) == "table" and type(ob.kind) == "string" and type(ob.metadata) == "table" then
+          local res, name = resource_of(ob), tostring(ob.metadata.name)
+          local ref = res .. "/" .. name
+          -- (a call that failed made none of those it does not name)
+          if not settled[ref] and not have_created[ref] and (r.ok or said_ref(said, ref)) then
+            unknown[#unknown + 1] = { ref = ref, res = res, name = name }
+          end
+        end
+      end
+      if #unknown > 0 then
+        local why = #said > 0 and "its output does not say whether it created them"
+          or (#other > 0 and ("its output is not kubectl's one line an object (%q)"):format(other[1]))
+          or "it printed nothing"
+        local refs, removes = {}, {}
+        for _, u in ipairs(unknown) do
+          refs[#refs + 1] = u.ref
+          local rm = k8s.cmdline { "kubectl", "-n", ctx.ns, "delete", u.res, u.name }
+          removes[#removes + 1] = rm
+          leave(("%s (%s: %s; if it is this run's: %s)"):format(u.ref, shown, why, rm))
+        end
+        say(ctx, "  %s: %s, so %s %s not known to be this run's: teardown leaves %s; if %s this run's, remove %s "
+          .. "with: %s", shown, why, table.concat(refs, ", "), #refs == 1 and "is" or "are", #refs == 1 and "it"
+          or "them", #refs == 1 and "it is" or "they are", #refs == 1 and "it" or "them", table.concat(removes, "; "))
+      end
+    end
+  end
+end
+
 -- What the deploy added: of what appeared in the namespace since the snapshot before its
 -- first attempt, only what is this run's, told apart by what the tools stamp on it - a
 -- release or an object another team made meanwhile in the shared namespace is not
@@ -1632,7 +1826,7 @@ end
 -- never this run's, whatever its name), one this run applied with kubectl (named in what
 -- it renders: kustomize, -f manifests), or one a controller made for a Gateway of this run
 -- (an ownerReference to it, or the gateway-name label).
-local function record_added(ctx, x, calls, done)
+local function record_added(ctx, x, calls, done, outputs)
   local d = M.deployed(ctx, x)
   if ctx.dry_run then M.snapshot(ctx) return end -- prints the reads it does not make
   if not d.before then return end
@@ -1673,6 +1867,8 @@ local function record_added(ctx, x, calls, done)
       end
     end
   end
+  -- and what a custom deploy's kubectl apply/create -f (or -k) says it created
+  record_applied(ctx, d, outputs or {}, have_created)
   -- (kept: the pods of what it names are this run's - M.chain_resolver)
   local prior = set_of(d.applied)
   d.applied = d.applied or {}
@@ -1791,6 +1987,9 @@ local function teardown_namespace_wide(ctx, x)
   return snap
 end
 
+-- (a namespace-wide teardown deleted every HTTPRoute and Gateway already)
+local function wide_gone(wide, base) return wide and (base == "httproute" or base == "gateway") end
+
 local function teardown(ctx, x)
   local d = M.deployed(ctx, x)
   local wide = ctx.plan.teardown == "namespace-wide"
@@ -1837,10 +2036,17 @@ local function teardown(ctx, x)
     teardown_call(ctx, x, "the objects of kustomize " .. dir, "kubectl",
       { "delete", "-k", dir, "--ignore-not-found" }, { cwd = run_of(ctx, x).deploy.guide_dir })
   end
+  local deleted = {}
   for _, key in ipairs(d.created or {}) do
     local res, name = key:match("^([^/]+)/(.+)$")
-    teardown_call(ctx, x, ("%s %s (made by the deploy's kubectl)"):format(res, name), "kubectl",
-      { "delete", res, name, "--ignore-not-found" })
+    local base = res:match("^[^.]+")
+    -- (an HTTPRoute or Gateway it applied: deleted with the routes and gateways above)
+    if not ((base == "httproute" and set_of(d.httproutes)[name]) or (base == "gateway" and set_of(d.gateways)[name]))
+      and not wide_gone(wide, base) then
+      teardown_call(ctx, x, ("%s %s (made by the deploy's kubectl)"):format(res, name), "kubectl",
+        { "delete", res, name, "--ignore-not-found" })
+    end
+    deleted[#deleted + 1] = key
   end
   if d.baseline_service then
     teardown_call(ctx, x, "Service " .. M.BASELINE_SVC, "kubectl",
@@ -1894,6 +2100,10 @@ local function teardown(ctx, x)
       #d.gateways > 0 and table.concat(d.gateways, ", ") or "none",
       #d.kustomize > 0 and table.concat(d.kustomize, ", ") or "none",
       had_service and ("; service: " .. M.BASELINE_SVC) or "", kept, ctx.ns)
+  end
+  if #deleted > 0 then msg = msg .. ("; deleted what its kubectl made: %s"):format(table.concat(deleted, ", ")) end
+  if #(d.left or {}) > 0 then
+    msg = msg .. ("; left (not this run's, or not known to be): %s"):format(table.concat(d.left, "; "))
   end
   -- said as well as recorded: the user sees what was removed, and what stays
   say(ctx, "  %s", msg)
@@ -2143,7 +2353,7 @@ local function deploy(ctx, x)
   end
   rec.torn_down = false
   rec.pod_owners = nil -- (recorded anew once this deploy's stack is ready)
-  local done = {}
+  local done, outputs = {}, {}
   local ok, err = pcall(function()
     local seen = set_of(rec.kustomize)
     for _, c in ipairs(calls) do
@@ -2160,14 +2370,15 @@ local function deploy(ctx, x)
       end
       -- from here a real run may have deployed something (a dry run's teardown says so)
       rec.attempted = true
-      ctx.k:call(c.tool, c.args, { cwd = c.opts.cwd, user = c.opts.user, allow_hooks = c.opts.allow_hooks })
+      ctx.k:call(c.tool, c.args, { cwd = c.opts.cwd, user = c.opts.user, allow_hooks = c.opts.allow_hooks,
+        result = function(r) outputs[#outputs + 1] = { call = c, r = r } end })
       done[#done + 1] = c
       local kd = c.opts.kustomize
       if kd and not seen[kd] then rec.kustomize[#rec.kustomize + 1] = kd; seen[kd] = true end
     end
   end)
   -- also after a deploy that failed half-way: what it did add is recorded for teardown
-  local rok, rerr = pcall(record_added, ctx, x, calls, done)
+  local rok, rerr = pcall(record_added, ctx, x, calls, done, outputs)
   M.save_deployed(ctx, x)
   if not ok then error(err, 0) end
   if not rok then error(rerr, 0) end

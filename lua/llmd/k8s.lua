@@ -907,6 +907,8 @@ function Client:call(tool, args, opts)
     end
     sleep(self.backoff * 2 ^ (attempt - 1))
   end
+  -- (what it printed, also when it failed: a deploy reads which objects it made)
+  if opts.result then opts.result(r) end
   if not r.ok and opts.check ~= false then
     local err = (r.stderr or ""):gsub("%s+$", "")
     error(("%s: %s%s"):format(M.cmdline(argv), r.timed_out and "timed out" or ("exit " .. tostring(r.code or r.signal)),

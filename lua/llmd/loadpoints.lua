@@ -1051,13 +1051,46 @@ function M.capacity(points, slo, sat)
     end
   end
   if #missing > 0 then
-    local parts = {}
+    local parts, first = {}, math.huge
     for _, m in ipairs(missing) do
-      local where = #m.points == math.min(limit - 1, #points) and (#m.points > 1 and "at every load point" or "")
+      m.every = #m.points == math.min(limit - 1, #points)
+      local where = m.every and (#m.points > 1 and "at every load point" or "")
         or (#m.points == 1 and "at load point " or "at load points ") .. table.concat(m.points, ", ")
       parts[#parts + 1] = ("%s unknown%s: %s"):format(labels(m.key), where ~= "" and (" " .. where) or "", m.na)
+      first = math.min(first, m.points[1])
     end
-    return { kind = "unknown", missing = missing, reason = table.concat(parts, "; ") }
+    local unknown = table.concat(parts, "; ")
+    -- Every load below the first point with an SLO metric unknown met every SLO (and the
+    -- known points cross the limits once): the capacity, the highest achieved rate at which
+    -- every SLO holds, is at least the highest of theirs whatever the unknown point measured:
+    -- a lower bound, as "last_passing" (a TTFT p90 left null in one stage file no longer
+    -- hides that the loads below it held the SLO). Below a failing point, or at the lowest
+    -- load, an unknown point leaves the capacity unknown.
+    local best_p
+    for j = 1, first - 1 do
+      local p = points[j]
+      if meets(p, slo) ~= true or not p.achieved_rps then best_p = nil; break end
+      if not best_p or p.achieved_rps > best_p.achieved_rps then best_p = p end
+    end
+    if best_p and not non_monotone(points, slo) then
+      local failed_at
+      for j = first + 1, #points do
+        local ok, detail = meets(points[j], slo)
+        if ok == false then
+          failed_at = ("; load point %d violates %s"):format(points[j].index, labels(detail))
+          break
+        end
+      end
+      return { kind = "last_passing", bound = "lower", rps = best_p.achieved_rps, output_tps = best_p.output_tps,
+        ceiling_rps = max_achieved(points), ceiling_tps = max_output_tps(points),
+        floor_tps = min_output_tps_from(points, position(points, best_p)), load_type = best_p.load_type,
+        passing_offered = best_p.offered, unknown_at = missing,
+        reason = ("every SLO holds up to load point %d (%.4g req/s achieved); %s%s. The capacity is at least "
+          .. "%.4g req/s, whatever load point %d measured; measure it again to find the capacity"):format(
+          points[first - 1].index, points[first - 1].achieved_rps, unknown, failed_at or "", best_p.achieved_rps,
+          points[first].index) }
+    end
+    return { kind = "unknown", missing = missing, reason = unknown }
   end
   local nm = non_monotone(points, slo)
   if nm then return nm end

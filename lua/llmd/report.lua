@@ -2405,8 +2405,26 @@ local function missing_slo_text(model, A, B, pa, pb)
   end
   if #order == 0 then return nil end
   local out = {}
+  -- a metric unknown at some load points only (a null in one stage file): the files do
+  -- record it, so neither "not in the files" nor another percentile is the fix
+  local function partial_text(e, label)
+    local where, whys = {}, {}
+    for _, r in ipairs(e.runs) do
+      where[#where + 1] = ("%s's load point%s %s"):format(r.side.label, #r.m.points > 1 and "s" or "",
+        table.concat(r.m.points, ", "))
+      whys[#whys + 1] = tostring(r.m.na)
+    end
+    return ("%s is unknown at %s (%s): rerun %s"):format(label, table.concat(where, " and "),
+      table.concat(whys, "; "), (#e.runs > 1 or #e.runs[1].m.points > 1) and "those loads" or "that load")
+  end
   for _, e in ipairs(order) do
     local label = metrics.get(e.key).label
+    local partial = false
+    for _, r in ipairs(e.runs) do if r.m.every == false then partial = true end end
+    if partial then
+      out[#out + 1] = partial_text(e, label)
+      goto next
+    end
     local family = label:gsub(" [^ ]+$", "")
     local names, rec_texts, whys, seen_why = {}, {}, {}, {}
     local alt, pct
@@ -2454,6 +2472,7 @@ local function missing_slo_text(model, A, B, pa, pb)
       todo[#todo + 1] = ("rerun so that the harness records it (%s)"):format(table.concat(whys, "; "))
     end
     out[#out + 1] = ("%s is %s (%s): %s"):format(label, where, holds, table.concat(todo, ", or "))
+    ::next::
   end
   return "Capacity at SLO needs every SLO metric at every load point. " .. table.concat(out, ". ") .. "."
 end
@@ -3203,6 +3222,36 @@ workload_title = function(differences, has_harness_note)
   return "The same workload (the same requests), on different load ladders."
 end
 
+-- The Data checks' line where no check failed: "No data check failed" only for a run whose
+-- per-request data and harness summary were compared (run.crosschecked, llmd.runmodel's
+-- count of figures compared, nil where none was); a run with nothing to compare says that no
+-- check could run. An older saved run model does not say (false): the sentence that does not
+-- claim either.
+local function checks_note(A, B)
+  local ran, none, unknown = {}, {}, false
+  for _, s in ipairs { A, B } do
+    local n = s.run.crosschecked
+    if n == false then
+      unknown = true
+    elseif (n or 0) > 0 then
+      ran[#ran + 1] = s.label
+    else
+      none[#none + 1] = s.label
+    end
+  end
+  if unknown or #none == 0 then
+    return "No data check failed: where a run has both per-request data and the harness's summary, every "
+      .. "figure compared is within 1 %."
+  end
+  local no_data = "both per-request data and a summary of the harness's own to compare (each figure comes from "
+    .. "one source only)"
+  if #ran == 0 then
+    return ("No data check could run: neither run has %s."):format(no_data)
+  end
+  return ("No data check failed for %s: its per-request data and the harness's summary agree within 1 %% on "
+    .. "every figure compared. None could run for %s: it does not have %s."):format(ran[1], none[1], no_data)
+end
+
 -- The comparison model. opts: a, b (sides), workspace, generated (epoch, default now),
 -- slo (llmd.decision.parse_slo's list), min_effect (%, default 2), significance (saved
 -- tests by metric key, for analyze.lua).
@@ -3223,6 +3272,16 @@ function M.build(opts)
     alpha = decision.ALPHA,
   }
   model.slo_text = decision.slo_phrase(model.slo)
+  model.checks_note = checks_note(A, B)
+  -- the result files --tolerant left out, each with why (the banner at the top says them:
+  -- a run missing a stage must not read as complete above the Data checks)
+  for _, x in ipairs { { A, model.a }, { B, model.b } } do
+    x[2].left_out = {}
+    for _, w in ipairs(x[1].run.warnings or {}) do
+      local what = tostring(w):match("^left out %(%-%-tolerant%): (.*)$")
+      if what then x[2].left_out[#x[2].left_out + 1] = what end
+    end
+  end
   model.slo_checks = slo_unit_checks(model.slo, A, B, opts.slo_where)
   model.slo_label = #model.slo == 1 and "SLO" or "SLOs" -- "SLO: TTFT p90 ≤ 200.0 ms."
   model.capacity_definition = decision.CAPACITY_DEFINITION -- what "capacity at SLO" means, every kind
@@ -3474,7 +3533,7 @@ for _, p in ipairs { "slo", "slo_checks", "mixed_requests", "perf", "perf_notes"
   "load_points.b[].stages", "errors.a", "errors.b", "curves", "curves[].rows", "family.tests", "ladder.rows",
   "ladder.rows[].latency", "ladder.latency_columns", "ladder.latency_columns[].has", "charts.list",
   "curve_columns", "curves[].rows[].latency", "charts.list[].notes", "a.warnings", "b.warnings", "a.reasons",
-  "b.reasons", "a.checks", "b.checks",
+  "b.reasons", "a.checks", "b.checks", "a.left_out", "b.left_out",
   "kv.rows", "kv.efficiency", "kv.missing", "capacity.evidence.differences", "broken" } do
   M.LIST_PATHS[p] = true
 end

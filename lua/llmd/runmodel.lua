@@ -284,6 +284,9 @@ function M.crosscheck(run, computed, reported, keys, what, tol, stage)
   for _, key in ipairs(keys) do
     local a, b = computed.values[key], reported.values[key]
     if a and b then
+      -- how many figures were compared at all (run.crosschecked): the report says "no check
+      -- failed" only where some check ran, never for a run with nothing to compare
+      run.crosschecked = (run.crosschecked or 0) + 1
       local scale = math.max(math.abs(a), math.abs(b))
       if scale > 0 and math.abs(a - b) / scale > tol then
         local apart = math.abs(a - b) / scale * 100
@@ -605,7 +608,7 @@ function M.to_plain(run)
     gpus_source = run.gpus_source, model = run.model,
     warnings = json.array(run.warnings), warmup_stages = json.array(run.warmup_stages or {}),
     checks = json.array(run.checks or {}), config = json.object(run.config or {}), config_source = run.config_source,
-    partial = run.partial,
+    partial = run.partial, crosschecked = run.crosschecked or 0,
     cdf = run.cdf, cdf_count = run.cdf_count,
   }
 end
@@ -639,6 +642,8 @@ function M.from_plain(doc, path)
   run.token_source, run.percentile_method = opt(doc.token_source), opt(doc.percentile_method)
   run.requests, run.warnings, run.warmup_stages = doc.requests or {}, doc.warnings or {}, doc.warmup_stages or {}
   run.checks = doc.checks or {}
+  -- (false: an older save, which does not say whether any figure was compared)
+  run.crosschecked = type(doc.crosschecked) == "number" and doc.crosschecked or false
   run.partial = type(doc.partial) == "string" and doc.partial or nil
   run.config, run.config_source = type(doc.config) == "table" and doc.config or {}, opt(doc.config_source)
   run.overall = unplain(doc.overall)
@@ -888,11 +893,19 @@ end
 -- and keeps the reader's own message (its line and column). Ctrl-C and out-of-memory are
 -- never a file's fault: they stop the run whatever opts says.
 function M.tolerate(run, opts, path, fn, ...)
-  if not (opts and opts.tolerant) then return true, fn(...) end
   local res = table.pack(pcall(fn, ...))
   if res[1] then return table.unpack(res, 1, res.n) end
   local err = res[2]
   if type(err) ~= "string" or err:match("interrupted$") or err:match("not enough memory") then error(err, 0) end
+  if not (opts and opts.tolerant) then
+    -- the file's own error, with the way on without it (as for a file that cannot be
+    -- opened, llmd.harness); any other error (a bug: a traceback) as it is
+    local text = require("llmd.errors").text(err)
+    if text:sub(1, #path) == path then
+      error(("%s (--tolerant goes on without this file, with a warning in the report)"):format(text), 0)
+    end
+    error(err, 0)
+  end
   -- the message names the file (with its position) when the reader gave one; where in
   -- llmdlua's own Lua the reader was called is of no use to the user
   err = require("llmd.errors").text(err)

@@ -156,7 +156,10 @@ local function mean_var(xs)
 end
 
 local function check_sample(xs, fname, what)
-  if type(xs) ~= "table" or #xs < 2 then
+  if type(xs) ~= "table" then
+    error(("%s: %s must be a list of numbers, got %s"):format(fname, what, type(xs)), 3)
+  end
+  if #xs < 2 then
     error(("%s: %s needs at least 2 values"):format(fname, what), 3)
   end
   for i = 1, #xs do

@@ -37,6 +37,10 @@
 --                  apply leaves them. Every Deployment's pods are owned by its ReplicaSet
 --                  <deployment>-<hash> and named <replicaset>-<5 characters>, as the real
 --                  controllers do; a deleted one is replaced under a new name
+--   FAKE_CONCURRENT_LWS  name[@release],...: another team's LeaderWorkerSets (2 groups of a
+--                  leader and a worker, another model's serving labels) start then too; as
+--                  the LWS controller names them: leader StatefulSet <name>, pods <name>-<g>,
+--                  worker StatefulSets <name>-<g>, pods <name>-<g>-1
 --   FAKE_LATE_PODS name,...: another team's serving pods, with this stack's model labels,
 --                  start during the first run_only.sh call (after this stack was ready)
 --   FAKE_HELM_MAJOR  4: helm behaves as helm 4 (no list --all; every state listed by default)
@@ -244,8 +248,53 @@ local function deployment(s, dname, owner, n, tp)
   return names
 end
 
+-- LeaderWorkerSets, as the LWS controller makes them (sigs.k8s.io/lws): LWS <l> with
+-- replicas N and leaderWorkerTemplate.size M owns the leader StatefulSet <l>, whose pods
+-- are the groups' leaders <l>-<g> (g = 0..N-1); each leader pod owns its group's worker
+-- StatefulSet <l>-<g>, whose pods are <l>-<g>-<w> (w = 1..M-1). Every pod carries the
+-- template's labels and leaderworkerset.sigs.k8s.io/name, group-index, worker-index. A
+-- StatefulSet's pod deleted comes back under the same name. s.lws[l]: who made it (as
+-- s.deployments), replicas, size, the template ({labels =, other =, waiting =}).
+local LWS_API = "leaderworkerset.x-k8s.io/v1"
+local function lws_pod(s, l, g, w)
+  local x = s.lws[l]
+  local name = w == 0 and (l .. "-" .. g) or (l .. "-" .. g .. "-" .. w)
+  local labels = copy(x.template.labels)
+  labels["leaderworkerset.sigs.k8s.io/name"] = l
+  labels["leaderworkerset.sigs.k8s.io/group-index"] = tostring(g)
+  labels["leaderworkerset.sigs.k8s.io/worker-index"] = tostring(w)
+  local ready = not (fails.notready or fails.imagepull)
+  if x.template.other then ready = not x.template.waiting end
+  s.pods[name] = { labels = labels, owner = x.owner, lws = l, group = g, worker = w, ready = ready,
+    other = x.template.other, waiting = x.template.other and x.template.waiting or nil,
+    containers = { { name = "vllm", image = "ghcr.io/llm-d/llm-d-cuda:v0.4.0", restarts = 0 } },
+    init = { { name = "routing-proxy", image = "ghcr.io/llm-d/llm-d-routing-sidecar:v0.4.0",
+      restartPolicy = "Always", restarts = 0 } } }
+  return name
+end
+local function leaderworkerset(s, l, owner, replicas, size, tp)
+  s.lws = s.lws or {}
+  s.lws[l] = { owner = owner, replicas = replicas, size = size, template = tp }
+  for g = 0, replicas - 1 do
+    for w = 0, size - 1 do lws_pod(s, l, g, w) end
+  end
+end
+local function remove_lws(s, pred)
+  for _, l in ipairs((function()
+    local k = {}
+    for x in pairs(s.lws or {}) do k[#k + 1] = x end
+    return k
+  end)()) do
+    if pred(l, s.lws[l]) then
+      s.lws[l] = nil
+      for n, p in pairs(s.pods) do if p.lws == l then s.pods[n] = nil end end
+    end
+  end
+end
+
 -- a Deployment's objects and pods gone (helm uninstall, kubectl delete -k, garbage collection)
 local function remove_deployments(s, owner)
+  remove_lws(s, function(_, x) return x.owner == owner end)
   for _, dn in ipairs((function()
     local k = {}
     for x in pairs(s.deployments or {}) do k[#k + 1] = x end
@@ -390,6 +439,9 @@ local function owner_refs(name, p)
     kind, owner = "Job", (name:gsub("%-%w+$", ""))
   elseif p.deploy then
     kind, owner = "ReplicaSet", rs_name(p.deploy)
+  elseif p.lws then
+    -- a leader: the leader StatefulSet <lws>; a worker: its group's StatefulSet <lws>-<g>
+    kind, owner = "StatefulSet", p.worker == 0 and p.lws or (p.lws .. "-" .. p.group)
   else
     return nil
   end
@@ -562,6 +614,127 @@ local function kustomize_objects(dir)
   return out
 end
 
+local function read_file(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local t = f:read("a")
+  f:close()
+  return t
+end
+
+-- kubectl apply/create -f/-k ----------------------------------------------------------------
+--
+-- What kubectl prints for each object (cmd/apply: printObjects, "<resource>.<group>/<name>
+-- <operation>"): created, configured (it was there and the apply changed it), unchanged
+-- (there, nothing to change); with --dry-run=client " (dry run)", =server " (server
+-- dry run)" after it (nothing is stored); -o name the reference alone; --server-side
+-- "serverside-applied" whether it made or changed it. kubectl create fails on one that
+-- exists (AlreadyExists, after making the others). The resource is the kind in lower case
+-- with its API group ("deployment.apps", "leaderworkerset.leaderworkerset.x-k8s.io"), none
+-- for the core group ("service", "configmap").
+local function res_of(d)
+  local group = tostring(d.apiVersion or ""):match("^(.+)/[^/]+$")
+  return d.kind:lower() .. (group and ("." .. group) or "")
+end
+local function plural(res)
+  local base, group = res:match("^([^.]+)(.*)$")
+  if base:match("y$") then base = base:sub(1, -2) .. "ies"
+  elseif base:match("s$") then base = base .. "es"
+  else base = base .. "s" end
+  return base .. group
+end
+-- The fake's record of an object of that kind and name, if there is one.
+local function object_there(s, kind, name)
+  if kind == "Deployment" then return (s.deployments or {})[name] end
+  if kind == "LeaderWorkerSet" then return (s.lws or {})[name] end
+  if kind == "Service" then return s.services[name] end
+  if kind == "PersistentVolumeClaim" then return s.pvcs[name] end
+  if kind == "HTTPRoute" then return s.httproutes[name] end
+  if kind == "Gateway" then return s.gateways[name] end
+  if kind == "InferencePool" then return s.inferencepools[name] end
+  return s.other[kind .. "/" .. name]
+end
+local function there_already(s, kind, name)
+  return object_there(s, kind, name) or s.other[kind .. "/" .. name]
+end
+local function store_object(s, ns, d, owner)
+  local kind, md = d.kind, type(d.metadata) == "table" and d.metadata or {}
+  local name = tostring(md.name)
+  local spec = type(d.spec) == "table" and d.spec or {}
+  s.other[kind .. "/" .. name] = owner
+  if kind == "Service" then
+    s.services[name] = spec
+  elseif kind == "PersistentVolumeClaim" then
+    s.pvcs[name] = { access = (spec.accessModes or {})[1], size = ((spec.resources or {}).requests or {}).storage,
+      labels = type(md.labels) == "table" and md.labels or nil }
+    proc.run { "mkdir", "-p", DIR .. "/pvc/" .. ns .. "/" .. name }
+  elseif kind == "Deployment" then
+    -- (applied again: its pods run on)
+    if not (s.deployments or {})[name] then
+      -- (a Deployment without a pod template: the guides' model server, vLLM pods)
+      local tl = (((spec.template or {}).metadata) or {}).labels
+      if type(tl) == "table" then
+        deployment(s, name, owner, tonumber(spec.replicas) or 1, { labels = tl,
+          containers = { { name = "vllm", image = "ghcr.io/llm-d/llm-d-cuda:v0.4.0", restarts = 0 } } })
+      else
+        vllm_pods(s, nil, owner, tonumber(spec.replicas) or 2, name)
+      end
+    end
+  elseif kind == "LeaderWorkerSet" then
+    if not (s.lws or {})[name] then
+      local lwt = spec.leaderWorkerTemplate or {}
+      local tl = ((lwt.workerTemplate or {}).metadata or {}).labels
+      leaderworkerset(s, name, owner, tonumber(spec.replicas) or 1, tonumber(lwt.size) or 1,
+        { labels = type(tl) == "table" and tl or SERVING() })
+    end
+  elseif kind == "HTTPRoute" then
+    s.httproutes[name] = { kind = "HTTPRoute", metadata = { name = name },
+      status = { parents = { { conditions = { { type = "Accepted", status = "True" } } } } } }
+  elseif kind == "Gateway" then
+    s.gateways[name] = { kind = "Gateway", metadata = { name = name },
+      status = { conditions = { { type = "Programmed", status = "True" } } } }
+  elseif kind == "InferencePool" then
+    s.inferencepools[name] = { kind = "InferencePool", apiVersion = d.apiVersion, metadata = { name = name },
+      spec = spec, status = { parents = { { conditions = { { type = "Accepted", status = "True" } } } } } }
+  end
+end
+local function apply_docs(s, ns, docs, verb, a, owner)
+  local dry = opt(a, "--dry-run")
+  if not dry and has(a, "--dry-run") then dry = "client" end
+  if dry == "none" then dry = nil end
+  local name_only = opt(a, "-o") == "name" or opt(a, "--output") == "name"
+  local server_side = has(a, "--server-side") or opt(a, "--server-side") == "true"
+  s.applied_docs = s.applied_docs or {}
+  local lines, errs = {}, {}
+  for _, it in ipairs(docs) do
+    local d = it.doc
+    local name = tostring((type(d.metadata) == "table" and d.metadata or {}).name)
+    local key = d.kind .. "/" .. name
+    local ref = res_of(d) .. "/" .. name
+    local there = there_already(s, d.kind, name)
+    local enc = json.encode(d)
+    local op
+    if verb == "create" and there then
+      errs[#errs + 1] = ('Error from server (AlreadyExists): error when creating "%s": %s "%s" already exists')
+        :format(it.src, plural(res_of(d)), name)
+    else
+      if verb == "create" or not there then op = "created"
+      elseif s.applied_docs[key] == enc then op = "unchanged"
+      else op = "configured" end
+      if server_side then op = "serverside-applied" end
+      if not dry then
+        if not there then store_object(s, ns, d, owner) end
+        s.applied_docs[key] = enc
+      end
+      if name_only then lines[#lines + 1] = ref
+      else
+        lines[#lines + 1] = ref .. " " .. op .. (dry == "server" and " (server dry run)" or dry and " (dry run)" or "")
+      end
+    end
+  end
+  return lines, errs
+end
+
 -- kubectl ------------------------------------------------------------------------------
 
 local function kubectl()
@@ -635,6 +808,29 @@ local function kubectl()
             if not wname or wname == o.metadata.name then items[#items + 1] = o end
           end
         end
+        if kind == "StatefulSet" then
+          -- a LeaderWorkerSet's: the leader StatefulSet (owned by the LWS) and one worker
+          -- StatefulSet per group (owned by the group's leader pod)
+          for _, l in ipairs(sorted_keys(s.lws)) do
+            local x = s.lws[l]
+            local list = { { name = l, n = x.replicas, ref = { apiVersion = LWS_API, kind = "LeaderWorkerSet", name = l,
+              uid = uid_of("LeaderWorkerSet/" .. l), controller = true, blockOwnerDeletion = true } } }
+            if x.size > 1 then
+              for g = 0, x.replicas - 1 do
+                list[#list + 1] = { name = l .. "-" .. g, n = x.size - 1, ref = { apiVersion = "v1", kind = "Pod",
+                  name = l .. "-" .. g, uid = uid_of("Pod/" .. l .. "-" .. g), controller = true,
+                  blockOwnerDeletion = true } }
+              end
+            end
+            for _, st in ipairs(list) do
+              if not wname or wname == st.name then
+                items[#items + 1] = { apiVersion = "apps/v1", kind = "StatefulSet", metadata = { name = st.name,
+                  uid = uid_of("StatefulSet/" .. st.name), labels = { ["leaderworkerset.sigs.k8s.io/name"] = l },
+                  ownerReferences = { st.ref } }, spec = { replicas = st.n } }
+              end
+            end
+          end
+        end
       end
       if wname then
         if #items == 0 then
@@ -662,6 +858,28 @@ local function kubectl()
       if #found == 0 then return end
       if #found == 1 then return out_json(found[1]) end
       return out_json { apiVersion = "v1", kind = "List", items = found, metadata = { resourceVersion = "" } }
+    end
+    if wkind:match("^leaderworkersets?$") or wkind:match("^leaderworkersets?%.leaderworkerset%.x%-k8s%.io$")
+      or wkind == "lws" then
+      -- kubectl get leaderworkerset[.leaderworkerset.x-k8s.io] [NAME]
+      local items = {}
+      for _, l in ipairs(sorted_keys(s.lws)) do
+        local x = s.lws[l]
+        local rel = x.owner:match("^helm:(.*)$")
+        local md = rel and helm_meta(l, rel, ns) or { name = l }
+        md.uid = uid_of("LeaderWorkerSet/" .. l)
+        if not wname or wname == l then
+          items[#items + 1] = { apiVersion = LWS_API, kind = "LeaderWorkerSet", metadata = md,
+            spec = { replicas = x.replicas, leaderWorkerTemplate = { size = x.size } } }
+        end
+      end
+      if wname then
+        if #items == 0 then
+          die(('Error from server (NotFound): leaderworkersets.leaderworkerset.x-k8s.io "%s" not found'):format(wname))
+        end
+        return out_json(items[1])
+      end
+      return out_json { apiVersion = "v1", kind = "List", items = json.array(items), metadata = { resourceVersion = "" } }
     end
     if what == "pods" or what == "pod" then
       local sel = opt(a, "-l")
@@ -714,41 +932,41 @@ local function kubectl()
   elseif verb == "apply" or verb == "create" then
     local s = space(ns)
     local k = opt(a, "-k")
-    if k then
-      if failing("deploy") then die("error: unable to apply " .. k .. ": admission webhook denied the request") end
-      -- what it renders: created, or (someone else's of the same name) changed and now the
-      -- apply's; a Deployment starts its pods (vLLM ones, as the guides' model servers)
-      local said = {}
-      for _, o in ipairs(kustomize_objects(k)) do
-        s.other[o.key] = "kustomize:" .. k
-        if o.kind == "Deployment" then
-          -- (applied again unchanged: its pods run on)
-          if not s.deployments[o.name] then vllm_pods(s, nil, "kustomize:" .. k, 2, o.name) end
-        end
-        said[#said + 1] = ("%s/%s created"):format(o.kind:lower(), o.name)
-      end
-      s.kustomize[k] = true
-      save()
-      return print(table.concat(said, "\n"))
+    local files = {}
+    for i, x in ipairs(a) do
+      if x == "-f" or x == "--filename" then files[#files + 1] = a[i + 1] end
+      local v = x:match("^%-%-filename=(.*)$") or x:match("^%-f=(.*)$")
+      if v then files[#files + 1] = v end
     end
-    if stdin then
-      local docs = yaml.load_all(stdin)
-      for _, d in ipairs(docs) do
-        local kind, name = d.kind, d.metadata and d.metadata.name
-        if kind == "Service" then
-          s.services[name] = d.spec
-        elseif kind == "PersistentVolumeClaim" then
-          s.pvcs[name] = { access = d.spec.accessModes[1], size = d.spec.resources.requests.storage,
-            labels = type(d.metadata.labels) == "table" and d.metadata.labels or nil }
-          lfs.mkdir(DIR .. "/pvc")
-          lfs.mkdir(DIR .. "/pvc/" .. ns)
-          lfs.mkdir(DIR .. "/pvc/" .. ns .. "/" .. name)
-        else
-          s.other[(kind or "?") .. "/" .. tostring(name)] = true
+    if k or #files > 0 then
+      if k and failing("deploy") then die("error: unable to apply " .. k .. ": admission webhook denied the request") end
+      -- the documents: a kustomization's render, stdin (-f -), files, a folder's files
+      local docs = {}
+      local function add_text(text, src)
+        for _, d in ipairs(yaml.load_all(text)) do
+          if type(d) == "table" and d.kind then docs[#docs + 1] = { doc = d, src = src } end
         end
-        print(("%s/%s created"):format((kind or "object"):lower(), tostring(name)))
       end
+      if k then add_text(kustomize_render(k), k) end
+      for _, f in ipairs(files) do
+        if f == "-" then
+          add_text(stdin or "", "STDIN")
+        elseif lfs.attributes(f, "mode") == "directory" then
+          local names = {}
+          for n in lfs.dir(f) do if n:match("%.ya?ml$") or n:match("%.json$") then names[#names + 1] = n end end
+          table.sort(names)
+          for _, n in ipairs(names) do add_text(read_file(f .. "/" .. n), f .. "/" .. n) end
+        elseif lfs.attributes(f, "mode") == "file" then
+          add_text(read_file(f), f)
+        else
+          die(('error: the path "%s" does not exist'):format(f))
+        end
+      end
+      local lines, errs = apply_docs(s, ns, docs, verb, a, k and ("kustomize:" .. k) or "kubectl")
+      if k and not opt(a, "--dry-run") then s.kustomize[k] = true end
       save()
+      if #lines > 0 then print(table.concat(lines, "\n")) end
+      if #errs > 0 then die(table.concat(errs, "\n")) end
       return
     end
     if verb == "create" and a[2] == "deployment" and a[3] then
@@ -775,12 +993,44 @@ local function kubectl()
       return print("deleted " .. k)
     end
     local what = a[2]
+    -- a resource as kubectl takes it: kind, plural or short name, with or without the group
+    -- (deployment.apps, deployments); TYPE/NAME as one word too
+    local wtype, wslash = (what or ""):match("^([^/]+)/(.+)$")
+    if wtype then
+      what = wtype
+      table.insert(a, 3, wslash)
+    end
+    local base = (what or ""):match("^([^.]+)") or ""
+    local ALIAS = { deployments = "deployment", deploy = "deployment", svc = "service", services = "service",
+      leaderworkersets = "leaderworkerset", lws = "leaderworkerset", pods = "pod", httproutes = "httproute",
+      gateways = "gateway" }
+    base = ALIAS[base] or base
+    if base == "deployment" or base == "service" or base == "httproute" or base == "gateway" or base == "pod" then
+      what = base
+    end
+    if base == "leaderworkerset" then
+      for j = 3, #a do
+        local n = a[j]
+        if n:sub(1, 1) ~= "-" then
+          if (s.lws or {})[n] then
+            remove_lws(s, function(l) return l == n end)
+            s.other["LeaderWorkerSet/" .. n] = nil
+            print('leaderworkerset.leaderworkerset.x-k8s.io "' .. n .. '" deleted')
+          elseif not has(a, "--ignore-not-found") then
+            die(('Error from server (NotFound): leaderworkersets.leaderworkerset.x-k8s.io "%s" not found'):format(n))
+          end
+        end
+      end
+      save()
+      return
+    end
     if what == "deployment" then
       for j = 3, #a do
         local n = a[j]
         if n:sub(1, 1) ~= "-" then
           if s.deployments[n] then
             s.deployments[n] = nil
+            s.other["Deployment/" .. n] = nil
             for pn, p in pairs(s.pods) do if p.deploy == n then s.pods[pn] = nil end end
             print('deployment.apps "' .. n .. '" deleted')
           elseif not has(a, "--ignore-not-found") then
@@ -817,6 +1067,7 @@ local function kubectl()
       local n = a[3]
       if s.services[n] then
         s.services[n] = nil
+        s.other["Service/" .. n] = nil
         print('service "' .. n .. '" deleted')
       elseif not has(a, "--ignore-not-found") then
         die(('Error from server (NotFound): services "%s" not found'):format(n))
@@ -840,18 +1091,42 @@ local function kubectl()
       end
       for _, n in ipairs(sorted_keys(s.pods)) do
         if (next(names) and names[n]) or (not next(names) and sel and match_labels(s.pods[n].labels, sel)) then
-          -- its ReplicaSet starts a new pod in its place, under a new name; a bare pod is gone
-          local dn = s.pods[n].deploy
+          -- its ReplicaSet starts a new pod in its place, under a new name; a StatefulSet
+          -- (a LeaderWorkerSet's) under the same name; a bare pod is gone
+          local p = s.pods[n]
+          local dn = p.deploy
           s.pods[n] = nil
           if dn and (s.deployments or {})[dn] then start_pod(s, dn) end
+          if p.lws and (s.lws or {})[p.lws] then lws_pod(s, p.lws, p.group, p.worker) end
           print('pod "' .. n .. '" deleted')
         end
       end
       save()
       return
     end
+    -- any other kind the fake keeps as s.other["Kind/name"]: by its resource's base name
+    local names = {}
+    for j = 3, #a do if a[j]:sub(1, 1) ~= "-" then names[#names + 1] = a[j] end end
+    if #names == 0 then
+      save()
+      die("fake kubectl: unsupported call: " .. table.concat(args, " "), 2)
+    end
+    for _, n in ipairs(names) do
+      local key
+      for kk in pairs(s.other) do
+        local kind, nm = kk:match("^([^/]+)/(.+)$")
+        if nm == n and (kind:lower() == base or kind:lower() .. "s" == base) then key = kk end
+      end
+      if key then
+        s.other[key] = nil
+        if key:match("^PersistentVolumeClaim/") then s.pvcs[n] = nil end
+        print(('%s "%s" deleted'):format(what, n))
+      elseif not has(a, "--ignore-not-found") then
+        die(('Error from server (NotFound): %s "%s" not found'):format(plural(what), n))
+      end
+    end
     save()
-    return print("deleted")
+    return
   elseif verb == "logs" then
     local s = space(ns)
     local pod = a[2]
@@ -953,13 +1228,6 @@ end
 
 -- helm -------------------------------------------------------------------------------------
 
-local function read_file(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local t = f:read("a")
-  f:close()
-  return t
-end
 
 -- A release installed or upgraded: helm's record of it (the chart's name-version from its
 -- Chart.yaml, as `helm list` shows it; the revision counts up with every upgrade).
@@ -975,8 +1243,14 @@ local function make_release(s, name, chart, gateway, dir)
       deployment(s, name .. "-epp", "helm:" .. name, 1, { labels = { app = name .. "-epp" },
         containers = { { name = "vllm", image = "ghcr.io/llm-d/llm-d-inference-scheduler:v0.4.0", restarts = 0 } } })
     end
-    s.inferencepools[name] = { kind = "InferencePool", metadata = { name = name }, status = { parents = { {
-      conditions = { { type = "Accepted", status = "True" } } } } } }
+    -- (the inferencepool chart's: spec.selector.matchLabels is the values'
+    -- inferencePool.modelServers.matchLabels - llm-d's guides give the serving label and
+    -- the model's, nothing of the release; templates/inferencepool.yaml here)
+    s.inferencepools[name] = { kind = "InferencePool", apiVersion = "inference.networking.k8s.io/v1",
+      metadata = helm_meta(name, name, ns_of(args)), spec = { targetPorts = { { number = 8000 } },
+        selector = { matchLabels = { ["llm-d.ai/inference-serving"] = "true", ["llm-d.ai/model"] = "qwen-qwen3-0-6b" } },
+        endpointPickerRef = { name = name .. "-epp", port = { number = 9002 } } },
+      status = { parents = { { conditions = { { type = "Accepted", status = "True" } } } } } }
   end
   if chart:match("router") or name:match("gaie") or name:match("epp") then
     s.services[name .. "-epp"] = { selector = { app = name .. "-epp" }, ports = { { port = 9002 } }, owner = "helm:" .. name }
@@ -1200,6 +1474,17 @@ local function concurrent_install(s)
       deployment(s, name, rel ~= "" and ("helm:" .. rel) or "kubectl", 2, { other = true,
         labels = SERVING("other-team-model"),
         containers = { { name = "vllm", image = "ghcr.io/llm-d/llm-d-cuda:v0.4.0", restarts = 0 } } })
+    end
+  end
+  -- FAKE_CONCURRENT_LWS=name[@release],...: another team's LeaderWorkerSets start then (2
+  -- groups of 2: a leader and a worker each; another model's serving labels)
+  local lwss = os.getenv("FAKE_CONCURRENT_LWS") or ""
+  if lwss ~= "" and (at == "" or at == tool) and not state.counters.concurrent_lws then
+    state.counters.concurrent_lws = 1
+    for item in lwss:gmatch("[^,]+") do
+      local name, rel = item:match("^([^@]+)@?(.*)$")
+      leaderworkerset(s, name, rel ~= "" and ("helm:" .. rel) or "kubectl", 2, 2, { other = true,
+        labels = SERVING("other-team-model") })
     end
   end
   local n, only = (os.getenv("FAKE_CONCURRENT_RELEASE") or ""):match("^([^@]*)@?(.*)$")

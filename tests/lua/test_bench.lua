@@ -249,8 +249,20 @@ t.test("bench.sh: a run writes only into BENCH_OUT; the inputs folder is left as
   t.eq(listing(d .. "/in"), before)
   -- what is kept of a run: its results, in its own folder, said where
   t.ok(r.stdout:find("results: " .. d .. "/out2/results.jsonl", 1, true), r.stdout)
-  local items = {}
-  for _, l in ipairs(t.jsonl(d .. "/out2/results.jsonl")) do if l.bytes then items[#items + 1] = l.item end end
+  local items, timed = {}, 0
+  local ncpu = tonumber(proc.run({ "nproc" }).stdout)
+  for _, l in ipairs(t.jsonl(d .. "/out2/results.jsonl")) do
+    if l.bytes then items[#items + 1] = l.item end
+    -- every timed run with its CPU seconds: a number, at least 0 and at most what its
+    -- wall-clock time allows on every CPU (to the shell's 0.01 s tick; the times around
+    -- the command count date and awk too)
+    if l.secs then
+      timed = timed + 1
+      t.ok(type(l.cpu) == "number" and l.cpu >= 0 and l.cpu <= l.secs * ncpu + 0.03,
+        ("%s %s %s: cpu %s in %s s"):format(l.item, l.phase, l.tool, tostring(l.cpu), l.secs))
+    end
+  end
+  t.ok(timed > 0)
   local want = {}
   for w in only:gmatch("%S+") do want[#want + 1] = w end
   t.eq(items, want)

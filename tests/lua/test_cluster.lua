@@ -197,6 +197,10 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench port-forward svc/infra-sim-inference-gateway-istio <port>:80",
     "kubectl -n bench get pvc -o json",
     "kubectl -n bench get svc -o json",
+    -- (clusterfix5 3) the pods its InferencePool gaie-sim selects, all its own by their owners
+    "kubectl -n bench get inferencepool -o json",
+    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true,llm-d.ai/model=qwen-qwen3-0-6b -o json",
+    "kubectl -n bench get replicasets,deployments,statefulsets -o json",
     "run_only.sh -c <ws>/run-b/benchmark/config.yaml",
     "kubectl -n bench exec llmdbench-harness-launcher -- ls /requests",
     "kubectl -n bench cp llmdbench-harness-launcher:/requests/inference-perf_<id>_sanity_random_optimized-baseline-Qwen3-32B "
@@ -444,7 +448,9 @@ t.test("run_comparison.sh: a deploy line refuses a release of its name this comp
   t.eq(ns.releases["gaie-sim"], nil, "nothing of run B deployed")
   -- a comparison whose stack is still up (its teardown not run: steps up to 80, then the
   -- report): its releases are its own, and the deploy lines upgrade them
-  s = setup()
+  -- (run A imported: a stack of it still up would carry the labels run B's InferencePool selects)
+  s = setup(function(plan) plan.runs.a = { label = "before", existing = { results = BASE } } end)
+  s.env.FAKE_RESULTS = TREAT
   local r = compare(s, { "--plan", s.plan, "--step", "0-80,100" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
   w = workspace(s)
@@ -2272,9 +2278,10 @@ end)
 -- takes a Bound ReadWriteMany PVC of the namespace. Kept where there is one, said which and
 -- why; of several, only ours (the one llmdlua made, labelled) is taken, else refused.
 t.test("results PVC: the only Bound RWX one is taken and said; of several, llmdlua's; none of ours: refused", function()
+  -- (up to teardown: run A's decode pods, whose labels run B's InferencePool selects, go before run B benchmarks)
   -- one Bound RWX PVC (someone else's) beside a RWO one: it is the one, and the run says so
   local s = setup()
-  local r = compare(s, { "--plan", s.plan, "--step", "0-60" }, { FAKE_PVCS = "team-a-results:ReadWriteMany,"
+  local r = compare(s, { "--plan", s.plan, "--step", "0-90" }, { FAKE_PVCS = "team-a-results:ReadWriteMany,"
     .. "team-a-cache:ReadWriteOnce" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.ok(r.stdout:find("  results PVC: team-a-results (the only Bound ReadWriteMany PVC in bench; name one with "
@@ -2283,7 +2290,7 @@ t.test("results PVC: the only Bound RWX one is taken and said; of several, llmdl
   t.ok(t.read(w .. "/run-a/benchmark/config.yaml"):find("results_pvc: team-a-results", 1, true))
   -- several, one made by llmdlua (its label): that one, and why
   s = setup()
-  r = compare(s, { "--plan", s.plan, "--step", "0-60" }, { FAKE_PVCS = "a-team-results:ReadWriteMany,"
+  r = compare(s, { "--plan", s.plan, "--step", "0-90" }, { FAKE_PVCS = "a-team-results:ReadWriteMany,"
     .. "llmd-benchmark-results:ReadWriteMany:Bound:llmdlua,z-team-results:ReadWriteMany" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.ok(r.stdout:find("  results PVC: llmd-benchmark-results (of the Bound ReadWriteMany PVCs in bench, a-team-results, "
@@ -2303,7 +2310,7 @@ t.test("results PVC: the only Bound RWX one is taken and said; of several, llmdl
   for _, l in ipairs(call_lines(s, workspace(s))) do t.ok(not l:match("^run_only"), l) end
   -- named in the plan: that one, said so (no listing needed)
   s = setup(function(p) p.benchmark_pvc = "team-b-results" end)
-  r = compare(s, { "--plan", s.plan, "--step", "0-60" }, { FAKE_PVCS = "team-a-results:ReadWriteMany,"
+  r = compare(s, { "--plan", s.plan, "--step", "0-90" }, { FAKE_PVCS = "team-a-results:ReadWriteMany,"
     .. "team-b-results:ReadWriteMany" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
   t.ok(r.stdout:find("  results PVC: team-b-results (benchmark_pvc in the plan)\n", 1, true), r.stdout)
@@ -2570,4 +2577,182 @@ t.test("teardown of a stack never ready: another team's pods from during the dep
   t.eq(#pods_of(st, "bench", "team-c-decode"), 2)
   t.eq(#pods_of(st, "bench", "team-d-decode"), 2)
   t.eq(#pods_of(st, "bench", "ms-decode"), 0)
+end)
+
+-- (clusterfix5 1) kubectl apply's output, one line an object, as cmd/apply prints it
+-- (written by hand from kubectl's printer: "<resource>[.<group>]/<name> <operation>", the
+-- dry-run suffixes, -o name's bare reference).
+t.test("apply_output: kubectl apply's lines, dry runs, -o name, other lines", function()
+  local said, other = cluster.apply_output("deployment.apps/kv-cache created\nservice/shared unchanged\n"
+    .. "configmap/cm configured\nleaderworkerset.leaderworkerset.x-k8s.io/wide serverside-applied\n"
+    .. "secret/tok created (dry run)\nrole.rbac.authorization.k8s.io/r created (server dry run)\n"
+    .. "inferencepool.inference.networking.k8s.io/pool\nWarning: something\n")
+  t.eq(said, {
+    { ref = "deployment.apps/kv-cache", res = "deployment.apps", name = "kv-cache", op = "created" },
+    { ref = "service/shared", res = "service", name = "shared", op = "unchanged" },
+    { ref = "configmap/cm", res = "configmap", name = "cm", op = "configured" },
+    { ref = "leaderworkerset.leaderworkerset.x-k8s.io/wide", res = "leaderworkerset.leaderworkerset.x-k8s.io",
+      name = "wide", op = "serverside-applied" },
+    { ref = "secret/tok", res = "secret", name = "tok", op = "created", dry = true },
+    { ref = "role.rbac.authorization.k8s.io/r", res = "role.rbac.authorization.k8s.io", name = "r", op = "created",
+      dry = true },
+    { ref = "inferencepool.inference.networking.k8s.io/pool", res = "inferencepool.inference.networking.k8s.io",
+      name = "pool" },
+  })
+  t.eq(other, { "Warning: something" })
+end)
+
+-- (clusterfix5 1) A custom deploy's `kubectl apply -f`: what kubectl says it created is this
+-- run's (deleted at teardown by the reference it printed); what it says configured or
+-- unchanged was there before (someone else's ConfigMap team-cm, FAKE_OTHER_OBJECTS) and is
+-- left, and said. The fake prints what kubectl prints (fake.lua: apply_docs).
+t.test("a custom deploy's kubectl apply -f: created objects torn down, configured ones left and said", function()
+  local s = setup(function(plan)
+    plan.runs.b = { label = "after", existing = { results = TREAT } }
+    plan.runs.a.deploy = { method = "custom", guide_dir = plan.runs.a.deploy.guide_dir, model = "Qwen/Qwen3-0.6B",
+      kustomize = "ms", commands = {
+        { "helm", "upgrade", "--install", "sim", "oci://ghcr.io/llm-d/charts/llm-d-router-standalone", "-f",
+          "router.values.yaml" },
+        { "kubectl", "apply", "-f", "app.yaml" } } }
+  end)
+  t.write(s.dir .. "/guide/app.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: new-cm\n---\n"
+    .. "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: kv-cache\nspec:\n  replicas: 1\n  template:\n"
+    .. "    metadata:\n      labels:\n        app: kv-cache\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n"
+    .. "  name: team-cm\n")
+  s.env.FAKE_RESULTS = BASE
+  local r = compare(s, nil, { FAKE_OTHER_OBJECTS = "ConfigMap/team-cm" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("  deployment.apps/kv-cache: kubectl apply -f app.yaml says created (it was not there): this "
+    .. "run's, recorded, teardown deletes it\n", 1, true), r.stdout)
+  t.ok(r.stdout:find("  configmap/team-cm: kubectl apply -f app.yaml says configured: it was there before this run, "
+    .. "so not this run's: teardown leaves it\n", 1, true), r.stdout)
+  -- kv-cache's pod is this run's (its chain: ReplicaSet, Deployment kv-cache applied): 1 + 2 + 1
+  t.ok(r.stdout:find("pods Ready 4/4", 1, true), r.stdout)
+  local lines = table.concat(call_lines(s, workspace(s)), "\n")
+  t.ok(lines:find("kubectl -n bench delete configmap new-cm --ignore-not-found", 1, true), lines)
+  t.ok(lines:find("kubectl -n bench delete deployment.apps kv-cache --ignore-not-found", 1, true), lines)
+  t.ok(not lines:find("delete configmap team-cm", 1, true), lines)
+  t.ok(r.stdout:find("; deleted what its kubectl made: configmap/new-cm, deployment.apps/kv-cache; left (not this "
+    .. "run's, or not known to be): configmap/team-cm (kubectl apply -f app.yaml said configured: it was there "
+    .. "before this run, so not this run's)\n", 1, true), r.stdout)
+  local ns = state(s).ns.bench
+  t.eq(ns.other["ConfigMap/team-cm"], "someone", "theirs kept")
+  t.eq(ns.other["ConfigMap/new-cm"], nil, "ours deleted")
+  t.eq(ns.deployments["kv-cache"], nil)
+  t.eq(#pods_of(state(s), "bench", "kv-cache"), 0)
+end)
+
+-- (clusterfix5 1) When kubectl's output does not say what it created (-o name prints the
+-- references alone; --server-side says serverside-applied whether it made or changed
+-- one), nothing of it is deleted: each object is named with the command that removes it.
+t.test("a custom deploy's kubectl apply whose output does not say: left, named, with how to remove each", function()
+  for _, how in ipairs { { "-o", "name" }, { "--server-side" } } do
+    local s = setup(function(plan)
+      plan.runs.b = { label = "after", existing = { results = TREAT } }
+      local cmd = { "kubectl", "apply", "-f", "app.yaml" }
+      for _, w in ipairs(how) do cmd[#cmd + 1] = w end
+      plan.runs.a.deploy = { method = "custom", guide_dir = plan.runs.a.deploy.guide_dir, model = "Qwen/Qwen3-0.6B",
+        kustomize = "ms", commands = {
+          { "helm", "upgrade", "--install", "sim", "oci://ghcr.io/llm-d/charts/llm-d-router-standalone", "-f",
+            "router.values.yaml" }, cmd } }
+    end)
+    t.write(s.dir .. "/guide/app.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: new-cm\n---\n"
+      .. "apiVersion: v1\nkind: Secret\nmetadata:\n  name: tok\n")
+    s.env.FAKE_RESULTS = BASE
+    local r = compare(s)
+    t.eq(r.code, 0, r.stdout .. r.stderr)
+    local shown = "kubectl apply -f app.yaml " .. table.concat(how, " ")
+    t.ok(r.stdout:find(("  %s: its output does not say whether it created them, so configmap/new-cm, secret/tok are "
+      .. "not known to be this run's: teardown leaves them; if they are this run's, remove them with: kubectl -n "
+      .. "bench delete configmap new-cm; kubectl -n bench delete secret tok\n"):format(shown), 1, true), r.stdout)
+    local lines = table.concat(call_lines(s, workspace(s)), "\n")
+    t.ok(not lines:find("delete configmap", 1, true) and not lines:find("delete secret", 1, true), lines)
+    t.ok(r.stdout:find(("left (not this run's, or not known to be): configmap/new-cm (%s: its output does not say "
+      .. "whether it created them; if it is this run's: kubectl -n bench delete configmap new-cm); secret/tok")
+      :format(shown), 1, true), r.stdout)
+    t.eq(state(s).ns.bench.other["ConfigMap/new-cm"], "kubectl", "left")
+  end
+end)
+
+-- (clusterfix5 3) llm-d's InferencePool selects its endpoints by labels alone (the chart's
+-- spec.selector.matchLabels is inferencePool.modelServers.matchLabels; the guides give the
+-- serving label and the model's, nothing of the release - fake.lua: make_release). Another
+-- team's model servers carrying exactly those labels (FAKE_OTHER_RELEASE +
+-- FAKE_OTHER_SAME_MODEL: a-team-ms-decode, two pods, there before) would get requests sent
+-- through this run's gateway. Checked before benchmarking: stopped, naming them; with
+-- another model's labels (FAKE_OTHER_RELEASE alone) the pool's 2 pods are run B's ms-sim's.
+t.test("an InferencePool of this run's that selects another team's pods stops the run before benchmarking", function()
+  local s = setup(function(plan) plan.runs.a = { label = "before", existing = { results = BASE } } end)
+  s.env.FAKE_RESULTS = TREAT
+  local r = compare(s, nil, { FAKE_OTHER_RELEASE = "1", FAKE_OTHER_SAME_MODEL = "1" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stdout:gsub(POD_SUFFIX, "-<pod>"):find("run b: InferencePool gaie-sim, this run's, selects pods by "
+    .. "llm-d.ai/inference-serving=true,llm-d.ai/model=qwen-qwen3-0-6b, and 2 of the 4 it selects in bench are not "
+    .. "this run's by their owners (a-team-ms-decode-<pod>, a-team-ms-decode-<pod>): requests through this run's "
+    .. "gateway would reach them and the results would mix servers that are not this run's (another team's, or this "
+    .. "comparison's other stack while it is deployed) with this run's; the benchmark was not started", 1, true),
+    r.stdout)
+  for _, c in ipairs(calls(s)) do t.ok(c.tool ~= "run_only.sh", "no benchmark ran") end
+  s = setup(function(plan) plan.runs.a = { label = "before", existing = { results = BASE } } end)
+  s.env.FAKE_RESULTS = TREAT
+  r = compare(s, nil, { FAKE_OTHER_RELEASE = "1" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("  InferencePool gaie-sim selects llm-d.ai/inference-serving=true,llm-d.ai/model=qwen-qwen3-0-6b: "
+    .. "2 pod(s), all this run's\n", 1, true), r.stdout)
+end)
+
+-- (clusterfix5 2) A LeaderWorkerSet-based model server, as llm-d's wide-EP guide deploys
+-- it (guides/wide-ep-lws: kubectl apply -k of a LeaderWorkerSet, the serving labels on its
+-- workerTemplate). The LWS controller's objects (fake.lua: leaderworkerset): LWS wide-decode
+-- (replicas 2, size 2) owns the leader StatefulSet wide-decode, pods wide-decode-0 and -1;
+-- each leader pod owns its group's worker StatefulSet wide-decode-<g>, pod wide-decode-<g>-1.
+-- A worker pod's chain: StatefulSet wide-decode-0 -> Pod wide-decode-0 -> StatefulSet
+-- wide-decode -> LeaderWorkerSet wide-decode, applied by this run. Another team's LWS
+-- team-e-decode started during the deploy (FAKE_CONCURRENT_LWS) is not this run's. Counted
+-- by hand: sim-epp 1 + 4 LWS pods = 5 (9 with theirs).
+t.test("a LeaderWorkerSet stack: its pods are this run's through the leader pod, restarted by name, torn down",
+  function()
+  local s = setup(function(plan, d)
+    plan.runs.b = { label = "after", existing = { results = TREAT } }
+    plan.runs.a.deploy.kustomize = "lws"
+    proc.run { "mkdir", "-p", d .. "/guide/lws" }
+  end)
+  t.write(s.dir .. "/guide/lws/kustomization.yaml", "resources:\n  - decode.yaml\n")
+  t.write(s.dir .. "/guide/lws/decode.yaml", "apiVersion: leaderworkerset.x-k8s.io/v1\nkind: LeaderWorkerSet\n"
+    .. "metadata:\n  name: wide-decode\nspec:\n  replicas: 2\n  leaderWorkerTemplate:\n    size: 2\n"
+    .. "    workerTemplate:\n      metadata:\n        labels:\n          llm-d.ai/inference-serving: \"true\"\n"
+    .. "          llm-d.ai/model: qwen-qwen3-0-6b\n          llm-d.ai/role: decode\n")
+  s.env.FAKE_RESULTS = BASE
+  local r = compare(s, nil, { FAKE_CONCURRENT_LWS = "team-e-decode", FAKE_CONCURRENT_AT = "helm",
+    FAKE_FAIL_ONCE = "bench_stderr" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("pods Ready 5/5", 1, true) and not r.stdout:find("pods Ready 9/9", 1, true), r.stdout)
+  local w = workspace(s)
+  local po = json.read(w .. "/run-a/deployed.json").pod_owners
+  t.eq(#po, 4, po)
+  t.ok(po[1]:match("^ReplicaSet/sim%-epp%-"), po)
+  t.eq({ po[2], po[3], po[4] }, { "StatefulSet/wide-decode", "StatefulSet/wide-decode-0", "StatefulSet/wide-decode-1" })
+  local lines = call_lines(s, w)
+  local all = table.concat(lines, "\n")
+  -- the chain was walked through the leader pod up to the LeaderWorkerSet
+  t.ok(all:find("kubectl -n bench get pod wide-decode-0 -o json", 1, true), all)
+  t.ok(all:find("kubectl -n bench get leaderworkerset.leaderworkerset.x-k8s.io wide-decode -o json", 1, true), all)
+  -- the restart after the failed benchmark: this run's four serving pods, by name
+  local deletes = {}
+  for _, l in ipairs(lines) do if l:find(" delete pod", 1, true) then deletes[#deletes + 1] = l end end
+  t.eq(deletes, { "kubectl -n bench delete pod wide-decode-0 wide-decode-0-1 wide-decode-1 wide-decode-1-1 "
+    .. "--ignore-not-found" })
+  -- (their chain is read, to tell them apart: no other call names theirs)
+  for _, l in ipairs(lines) do
+    t.ok(not l:find("team%-e") or l:find("^kubectl %-n bench get "), "only reads name theirs: " .. l)
+  end
+  -- torn down: its LWS and pods gone, theirs kept
+  local ns = state(s).ns.bench
+  t.eq(ns.lws["wide-decode"], nil)
+  t.ok(ns.lws["team-e-decode"], "theirs kept")
+  local left = {}
+  for n in pairs(ns.pods) do if n:match("^wide%-decode") or n:match("^team%-e") then left[#left + 1] = n end end
+  table.sort(left)
+  t.eq(left, { "team-e-decode-0", "team-e-decode-0-1", "team-e-decode-1", "team-e-decode-1-1" })
+  t.ok(json.read(w .. "/run-a/deployed.json").torn_down, "run A torn down")
 end)

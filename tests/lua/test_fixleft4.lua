@@ -112,9 +112,11 @@ t.test("fl4-2: Ctrl-C while analyze.lua re-generates a report says which files a
   t.ok(t.read(w .. "/run-a/run_state.json"):find("TTFT p90 ≤ 150", 1, true), "with the new SLO")
   t.eq(t.read(w .. "/comparison.json"), json_before)
   t.eq(t.read(w .. "/comparison_report.md"), report_before)
+  -- (the charts' data are put in place only once every chart is drawn: none is re-written
+  -- while gnuplot runs)
   local head = ("analyze.lua: interrupted while re-generating the report; the workspace %s now mixes two reports: "
     .. "re-written by this run: run-a/run_model.json, run-a/run_state.json, run-b/run_model.json, "
-    .. "run-b/run_state.json, "):format(w)
+    .. "run-b/run_state.json; "):format(w)
   t.eq(said:sub(1, #head), head)
   t.ok(said:find("; still the last report's: comparison_report.md, comparison_report.html, comparison.json, "
     .. "comparison.csv, run_comparison.sh, ", 1, true), said)

@@ -761,7 +761,7 @@ end)
 t.test("12: a Prometheus counter asked for without _total says 'did you mean ..._total'", function()
   local pf = require "llmd.prom_files"
   local agg = pf.read_raw_dir(t.fixtures() .. "/prometheus/synthetic-raw")
-  t.raises("prom: no series named 'vllm:prefix_cache_hits' (did you mean 'vllm:prefix_cache_hits_total'?)",
+  t.raises("agg:counter_total: no series named 'vllm:prefix_cache_hits' (did you mean 'vllm:prefix_cache_hits_total'?)",
     agg.counter_total, agg, "vllm:prefix_cache_hits")
   t.ok(agg:counter_total("vllm:prefix_cache_hits_total") ~= nil)
   -- a name never scraped at all is unknown, with the reason beside it

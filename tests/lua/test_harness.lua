@@ -206,7 +206,8 @@ t.test("inference-perf per-request: a request without a start, raised from the p
   bad.start_time = nil
   json.write(p, json.array { rq(100), bad, rq(100) })
   local err = t.raises("(request 2)", harness.extract, d)
-  t.eq(err, p .. ": a request without numeric start_time/end_time (request 2)")
+  t.eq(err, p .. ": a request without numeric start_time/end_time (request 2) (--tolerant goes on without this "
+    .. "file, with a warning in the report)")
 end)
 
 t.test("inference-perf: a stage file without successes is an error saying what was expected", function()
@@ -754,6 +755,33 @@ t.test("inference-perf: the per-request path gives the harness's own summary fig
   t.ok(not joined:find("apart", 1, true), joined)
   -- one request: singular, "1 successful request has", "its NTPOT"
   t.ok(joined:find("1 successful request has no output token count; its NTPOT counts as 0", 1, true), joined)
+end)
+
+-- The fast lane's successes are computed in C (stats.request_adder); with goodput judged
+-- per request the reader computes them in Lua, as before (acc.add_done). Both must give
+-- one run model, figure for figure and bit for bit: the edge cases above (a zero-token
+-- success, a failure, one token), the synthetic file (a failure among six) and both
+-- together (a folder each).
+t.test("inference-perf per-request: the C lane and the Lua lane give the same run model", function()
+  local edge, synth = t.tmpdir(), t.tmpdir()
+  json.write(edge .. "/per_request_lifecycle_metrics.json", ip_edge_requests())
+  copy(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json", synth .. "/per_request_lifecycle_metrics.json")
+  for _, d in ipairs { edge, synth } do
+    local c = harness.extract(d)
+    local l = harness.extract(d, { goodput = { e2e = 1e9 } }) -- (every success good: the Lua lane)
+    t.ok(l.overall.goodput and not c.overall.goodput, "one lane each")
+    t.ok(c.overall.values.requests_ok > 0, "successes read")
+    for _, k in ipairs { "values", "na", "source", "method", "counts" } do
+      for key, v in pairs(l.overall[k] or {}) do t.eq(c.overall[k][key], v, k .. "." .. key) end
+      for key, v in pairs(c.overall[k] or {}) do t.eq(v, l.overall[k][key], k .. "." .. key) end
+    end
+    t.eq(c.overall.token_lengths, l.overall.token_lengths)
+    t.eq(c.cdf, l.cdf)
+    t.eq(c.warnings, l.warnings)
+    for _, k in ipairs { "latency", "ttft", "tpot", "itl" } do
+      t.eq(c.overall.samples[k]:values(1000), l.overall.samples[k]:values(1000), k)
+    end
+  end
 end)
 
 -- TPOT takes each request's last token time, in file order (not the largest), and never

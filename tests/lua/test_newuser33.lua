@@ -136,6 +136,9 @@ t.test("nu33-5: a misspelt option or command says what it most likely meant", fu
     { { "compare.lua", "--a-lable", "x" }, "unknown option --a-lable (did you mean --a-label?)" },
     { { "experiment.lua", "x.yaml", "--dryrun" }, "unknown option --dryrun (did you mean --dry-run?)" },
     { { "autobench.lua", "compar" }, "autobench.lua: unknown command 'compar' (did you mean compare?)" },
+    -- options treatments.lua takes out before the rest is parsed (they repeat) are guessed too
+    { { "treatments.lua", "--runn", "a=b" }, "unknown option --runn (did you mean --run?)" },
+    { { "treatments.lua", "--gpu", "a=1" }, "unknown option --gpu (did you mean --gpus?)" },
   } do
     local argv = { LLMDLUA }
     for _, a in ipairs(c[1]) do argv[#argv + 1] = a end

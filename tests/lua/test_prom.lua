@@ -183,11 +183,11 @@ t.test("a counter asked for without its _total suffix: did you mean ..._total", 
   agg:add("p", scrape { "# TYPE vllm:prefix_cache_hits counter", "vllm:prefix_cache_hits_total 9",
     "# TYPE h histogram", 'h_bucket{le="1"} 3', 'h_bucket{le="+Inf"} 4', "h_sum 3.5", "h_count 4" }, 15)
   t.eq(agg:counter_total("vllm:prefix_cache_hits_total"), 4.0) -- 9 - 5, by hand
-  t.raises("prom: no series named 'vllm:prefix_cache_hits' (did you mean 'vllm:prefix_cache_hits_total'?)",
+  t.raises("agg:counter_total: no series named 'vllm:prefix_cache_hits' (did you mean 'vllm:prefix_cache_hits_total'?)",
     agg.counter_total, agg, "vllm:prefix_cache_hits")
   t.raises("did you mean 'vllm:prefix_cache_hits_total'?", agg.ratio, agg, "vllm:prefix_cache_hits",
     "vllm:prefix_cache_hits_total")
-  t.raises("prom: no histogram named 'h_bucket' (did you mean 'h'?", agg.histogram_quantile, agg, "h_bucket", 0.5)
+  t.raises("agg:histogram_quantile: no histogram named 'h_bucket' (did you mean 'h'?", agg.histogram_quantile, agg, "h_bucket", 0.5)
   t.eq(agg:counter_total("never_scraped"), nil) -- unknown stays nil
 end)
 

@@ -448,7 +448,9 @@ local function browser_widths(page, width)
     .. '  Array.prototype.forEach.call(r.getClientRects(), function (x) { tops[Math.round(x.top)] = 1; });'
     .. '  if (Object.keys(tops).length > 1) wrapped.push(td.textContent);'
     .. '});'
-    .. 'document.body.setAttribute("data-wrapped", JSON.stringify(wrapped));</script></body>')
+    .. 'document.body.setAttribute("data-wrapped", JSON.stringify(wrapped));'
+    .. 'var box = document.querySelector("div.wide");'
+    .. 'document.body.setAttribute("data-box", box.scrollWidth + "x" + box.clientWidth);</script></body>')
   t.write(tmp .. "/page.html", text)
   local r = proc.run({ chrome, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
@@ -460,7 +462,8 @@ local function browser_widths(page, width)
   -- the attribute is HTML-escaped in the dumped DOM
   local wrapped = r.stdout:match('data%-wrapped="([^"]*)"') or "?"
   wrapped = json.decode((wrapped:gsub("&quot;", '"'):gsub("&amp;", "&")))
-  return tonumber(sw), tonumber(cw), wrapped
+  local bs, bc = r.stdout:match('data%-box="(%d+)x(%d+)"')
+  return tonumber(sw), tonumber(cw), wrapped, { tonumber(bs), tonumber(bc) }
 end
 
 t.test("HTML at 1280 px: no sideways scroll of the page; numbers and deltas do not wrap", function()
@@ -478,6 +481,19 @@ t.test("HTML at 1280 px: no sideways scroll of the page; numbers and deltas do n
   local _, tables = html:gsub("<table>", "")
   local _, boxed = html:gsub('<div class="wide"><table>', "")
   t.eq(boxed, tables, "every table in a box of its own")
+end)
+
+t.test("HTML at 1280 px: the Headline fits without scrolling when the runs keep their long folder names", function()
+  -- no --a-label/--b-label: the labels are the fixture folders' names, one word of 48
+  -- characters for B (kubecon-na-2025_vllm_chunking_and_prefix_caching); its header and the
+  -- evidence quoting it must break inside the word, else the Headline's box scrolls and
+  -- the Evidence column is cut at the page's edge (new-user trial, s34 #4)
+  local w, r = compare { "--a", BASE, "--b", TREAT, "--slo", "ttft_p90_ms=200" }
+  t.eq(r.code, 0, r.stderr)
+  local sw, cw, wrapped, box = browser_widths(w .. "/comparison_report.html", 1280)
+  t.ok(sw <= cw, ("the page scrolls sideways: scrollWidth %d > clientWidth %d"):format(sw, cw))
+  t.ok(box[1] <= box[2], ("the Headline's box scrolls: scrollWidth %d > clientWidth %d"):format(box[1], box[2]))
+  t.eq(wrapped, {}, "number cells on more than one line")
 end)
 
 t.test("achieved-offered chart: the saturated points ringed, the same points as the ladder's", function()

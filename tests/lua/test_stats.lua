@@ -204,6 +204,186 @@ t.test("take_max: the largest sample, and the accumulator emptied", function()
   t.raises("(llmd.stats expected, got FILE*)", s.take_max, io.stdout)
 end)
 
+-- stats.request_adder: one request by hand. start 100, finish 102.5 (floats), tokens at
+-- 100.25 and 101.5, 6 client tokens, 512 in, 6 out:
+--   e2e = 2.5; ttft = 0.25; tpot = (101.5 - 100.25) / (6 - 1) = 0.25; ntpot = 2.5 / 6
+t.test("request_adder: a request's latencies by hand, into each accumulator", function()
+  local e2e, all, ttft, tpot, ntpot, inl, outl = stats.new(), stats.new(), stats.new(), stats.new(),
+    stats.new(), stats.new(), stats.new()
+  local add, totals = stats.request_adder { e2e = e2e, e2e_all = all, ttft = ttft, tpot = tpot, ntpot = ntpot,
+    in_len = inl, out_len = outl }
+  local a, b = add(100.0, 102.5, 100.25, 101.5, 2, 6, 512, 6)
+  t.eq(a, 2.5)
+  t.eq(b, 0.25)
+  t.eq(e2e:values(100000), { 2.5 })
+  t.eq(all:values(100000), { 2.5 })
+  t.eq(ttft:values(100000), { 0.25 })
+  t.eq(tpot:values(100000), { 0.25 })
+  t.eq(ntpot:values(100000), { 2.5 / 6 })
+  t.eq(inl:values(100000), { 512.0 })
+  t.eq(outl:values(100000), { 6.0 })
+  -- not streamed (one token time): no TTFT, no TPOT; 1 token: NTPOT = e2e / 1 = 1
+  a, b = add(200.0, 201.0, 200.5, 200.5, 1, 1, nil, false)
+  t.eq(a, 1.0)
+  t.eq(b, nil)
+  t.eq(ttft:count(), 1)
+  t.eq(tpot:count(), 1)
+  t.eq(ntpot:values(100000), { 2.5 / 6, 1.0 })
+  t.eq(inl:count(), 1) -- (nil and false: unknown, not added)
+  t.eq(outl:count(), 1)
+  -- streamed, tokens a string (counts as 0): TTFT = 0.5, no TPOT, NTPOT 0
+  a, b = add(50.0, 51.0, 50.5, 50.75, 3, "7", 1, 1)
+  t.eq(a, 1.0)
+  t.eq(b, 0.5)
+  t.eq(tpot:count(), 1)
+  t.eq(ntpot:values(100000), { 0.0, 2.5 / 6, 1.0 })
+  local tt = totals()
+  -- by hand: three requests; starts 100, 200, 50 -> first 50.0; finishes 102.5, 201, 51 ->
+  -- last 201.0; in 512 + 1 (one unknown), out 6 + 1 (one unknown); tokens not > 0 once
+  t.eq(tt, { count = 3, zero_tokens = 1, first = 50.0, last = 201.0, in_tok = 513, in_missing = 1, out_tok = 7,
+    out_missing = 1 })
+end)
+
+t.test("request_adder: integers stay integers as in Lua's arithmetic; what it does not take adds nothing", function()
+  local e2e, ttft = stats.new(), stats.new()
+  local add, totals = stats.request_adder { e2e = e2e, ttft = ttft }
+  -- integer times: e2e 3 and ttft 1 are integers, as finish - start is in Lua
+  local a, b = add(10, 13, 11, 12, 2, 2, 5, 2)
+  t.eq(a, 3)
+  t.eq(b, 1)
+  -- a float count turns the sum into a float, as 5 + 2.5 does in Lua
+  add(20, 21, nil, nil, 0, 0, 2.5, 1)
+  local tt = totals()
+  t.eq(tt.first, 10)
+  t.eq(tt.last, 21)
+  t.eq(tt.in_tok, 7.5)
+  t.eq(tt.out_tok, 3)
+  -- declined, nothing added: a start that is not a number, a string count, a needed token
+  -- time missing, a count that is true, a NaN, an integer a double does not hold
+  local before = e2e:count()
+  for _, args in ipairs {
+    { "10", 13, 11, 12, 2, 2, 5, 2 }, { 10, nil, 11, 12, 2, 2, 5, 2 }, { 10, 13, 11, 12, 2, 2, "5", 2 },
+    { 10, 13, nil, 12, 2, 2, 5, 2 }, { 10, 13, 11, nil, 2, 2, 5, 2 }, { 10, 13, 11, 12, 2, 2, 5, true },
+    { 0 / 0, 13, 11, 12, 2, 2, 5, 2 }, { 10, 13, 11, 12, 2, 0 / 0, 5, 2 }, { 10, 1 << 60, 11, 12, 2, 2, 5, 2 },
+    { 10, 13, 11, 12, {}, 2, 5, 2 }, { math.huge, math.huge, 11, 12, 0, 2, 5, 2 },
+  } do
+    t.eq(add(table.unpack(args, 1, 8)), false, "declined")
+  end
+  t.eq(e2e:count(), before)
+  t.eq(totals().count, 2)
+  t.raises("stats.request_adder: unknown option 'e2ee'", stats.request_adder, { e2ee = e2e })
+  t.raises("stats.request_adder: ttft: expected an llmd.stats accumulator, got number", stats.request_adder,
+    { ttft = 1 })
+  t.raises("stats.request_adder: expected a table of accumulators", stats.request_adder)
+end)
+
+-- Property: request_adder gives what the same formulas in Lua give (inference-perf's
+-- reader had them in Lua: e2e = finish - start; with more than one token time, ttft =
+-- first - start and, with more than one token, tpot = (last - first) / (tokens - 1);
+-- ntpot = e2e / tokens, 0 without tokens), value for value, bit for bit, integers and
+-- floats as Lua keeps them, over random requests of every kind it takes.
+t.test("request_adder: the same values, sums and window as the formulas in Lua, on random requests", function()
+  local names = { "e2e", "e2e_all", "ttft", "tpot", "ntpot", "in_len", "out_len" }
+  local got, want = {}, {}
+  for _, k in ipairs(names) do got[k], want[k] = stats.new(), stats.new() end
+  local add, totals = stats.request_adder(got)
+  local seed = 12345
+  local function rnd(n) -- a small LCG: the same requests every run
+    seed = (seed * 1103515245 + 12345) % 2147483648
+    return seed % n
+  end
+  local function time(base)
+    local k = rnd(3)
+    if k == 0 then return base + rnd(1000) end -- an integer
+    return base + rnd(1000000) / 997 + rnd(7) * 1e-9 -- a float
+  end
+  local function count()
+    local k = rnd(5)
+    if k == 0 then return nil elseif k == 1 then return false elseif k == 2 then return rnd(2000) + 0.5 end
+    return rnd(4000)
+  end
+  local w = { count = 0, zero_tokens = 0, in_tok = 0, out_tok = 0, in_missing = 0, out_missing = 0 }
+  for _ = 1, 3000 do
+    local start = time(1771234500)
+    local finish = start + (rnd(2) == 0 and rnd(100) or rnd(100000) / 1009)
+    local times = ({ nil, 0, 1, 2, 37 })[rnd(5) + 1]
+    local first = time(1771234500)
+    local last = first + rnd(5000) / 311
+    local tokens = ({ nil, 0, 1, 2, 150, 7.0, -3 })[rnd(7) + 1]
+    local in_tok, out_tok = count(), count()
+    local e2e, ttft = add(start, finish, first, last, times, tokens, in_tok, out_tok)
+    -- the reference, as the reader computed it
+    local nt = times or 0
+    local x = finish - start
+    local n = type(tokens) == "number" and tokens or 0
+    if n <= 0 then w.zero_tokens = w.zero_tokens + 1 end
+    local rt = nt > 1 and first - start or nil
+    local rp = (nt > 1 and n > 1) and (last - first) / (n - 1) or nil
+    local rn = n > 0 and x / n or 0
+    t.eq(e2e, x)
+    t.eq(ttft, rt)
+    want.e2e:add(x)
+    want.e2e_all:add(x)
+    if rt then want.ttft:add(rt) end
+    if rp then want.tpot:add(rp) end
+    want.ntpot:add(rn)
+    w.count = w.count + 1
+    if in_tok then w.in_tok = w.in_tok + in_tok; want.in_len:add(in_tok) else w.in_missing = w.in_missing + 1 end
+    if out_tok then w.out_tok = w.out_tok + out_tok; want.out_len:add(out_tok) else w.out_missing = w.out_missing + 1 end
+    if w.first == nil or start < w.first then w.first = start end
+    if w.last == nil or finish > w.last then w.last = finish end
+  end
+  for _, k in ipairs(names) do
+    t.eq(got[k]:count(), want[k]:count(), k)
+    local g, v = got[k]:values(100000), want[k]:values(100000)
+    for i = 1, #v do
+      if g[i] ~= v[i] then t.eq(g[i], v[i], k .. " sample " .. i) end
+    end
+    t.eq(got[k]:sum(), want[k]:sum(), k .. " sum")
+  end
+  t.ok(got.tpot:count() > 100 and got.ttft:count() > 100, "streamed requests drawn")
+  t.eq(totals(), w)
+end)
+
+-- last = an accumulator (a "last" reduction's): by hand, token times 10.5 .. 12.5 with
+-- 5 tokens -> tpot = (12.5 - 10.5) / 4 = 0.5; the accumulator emptied once taken
+t.test("request_adder: the last token time taken from an accumulator, as take_max takes it", function()
+  local tpot, lasts = stats.new(), stats.new()
+  local add = stats.request_adder { tpot = tpot, last = lasts }
+  lasts:add(12.5)
+  t.eq(add(10, 13, 10.5, 99, 4, 5, nil, nil), 3) -- (argument 4 not read)
+  t.eq(tpot:values(10), { 0.5 })
+  t.eq(lasts:count(), 0)
+  -- declined (a string start): nothing taken, for the caller's own code to take
+  lasts:add(20.0)
+  t.eq(add("10", 13, 10.5, nil, 4, 5, nil, nil), false)
+  t.eq(lasts:count(), 1)
+  t.eq(lasts:take_max(), 20.0)
+  -- streamed with tokens but nothing to take: declined
+  t.eq(add(10, 13, 10.5, 12.5, 4, 5, nil, nil), false)
+  -- not streamed: not needed, and emptied all the same
+  lasts:add(7.0)
+  t.eq(add(10, 13, nil, nil, 0, 5, nil, nil), 3)
+  t.eq(lasts:count(), 0)
+  t.eq(tpot:count(), 1)
+end)
+
+t.test("take_max keeps the accumulator's memory for the next value, and its answers", function()
+  local s = stats.new()
+  s:add(1.5)
+  local held = s:memory()
+  t.ok(held > 0, "memory held")
+  t.eq(s:take_max(), 1.5)
+  t.eq(s:memory(), held) -- (kept, not given back and asked for again each record)
+  t.eq(s:count(), 0)
+  t.eq(s:sum(), 0.0)
+  t.eq(s:min(), nil)
+  s:add(-2):add(0.5)
+  t.eq(s:values(100000), { -2.0, 0.5 })
+  t.eq(s:mean(), -0.75) -- by hand: (-2 + 0.5) / 2
+  t.eq(s:take_max(), 0.5)
+end)
+
 t.test("merge: exact into exact, exact into sketch; not sketch into exact", function()
   local a, b = filled { 1, 2, 3 }, filled { 4, 5 }
   a:merge(b)

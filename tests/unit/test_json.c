@@ -540,6 +540,57 @@ static long numbers_through_windows(const char *doc, size_t len, size_t step, si
 }
 
 /*
+** As numbers_through_windows, and checks where the parser says the last number read
+** starts (tok_off, which an error about it names) after each token and each batch of
+** json_next_numbers: *wrong_at counts those that are not starts[k - 1], the start of
+** the last number stored, nor (a batch that stopped at the window's end waiting for the
+** next value) a place after it up to starts[k], where that value is awaited.
+*/
+static long numbers_and_starts(const char *doc, size_t len, size_t step, size_t max, uint64_t *rs,
+                               double *got, size_t cap, const size_t *starts, size_t *wrong_at)
+{
+    JsonParser p;
+    json_parser_init(&p);
+    size_t consumed = 0, end = 0, k = 0;
+    char *win = NULL;
+    long result = -1;
+    for (;;) {
+        end = step == 0 ? len : end + 1 + test_rnd(rs, (unsigned)step);
+        if (end > len)
+            end = len;
+        free(win);
+        win = malloc(end - consumed + 1);
+        memcpy(win, doc + consumed, end - consumed);
+        p.base = consumed;
+        json_feed(&p, win, end - consumed, end == len);
+        JsonTok t;
+        while ((t = json_next(&p)) > JSON_END) {
+            if (t != JSON_NUMBER)
+                continue;
+            int64_t iv;
+            double dv;
+            if (k < cap)
+                got[k++] = json_num(&p, &iv, &dv) ? (double)iv : dv;
+            *wrong_at += p.tok_off != starts[k - 1];
+            size_t m;
+            while (k + max <= cap && (m = json_next_numbers(&p, got + k, max)) > 0) {
+                k += m;
+                *wrong_at += p.tok_off != starts[k - 1] &&
+                             (k >= cap || p.tok_off <= starts[k - 1] || p.tok_off > starts[k]);
+            }
+        }
+        if (t == JSON_END)
+            result = (long)k;
+        if (t == JSON_END || t == JSON_ERROR)
+            break;
+        consumed += p.pos;
+    }
+    free(win);
+    json_parser_free(&p);
+    return result;
+}
+
+/*
 ** As skip_run's way 1 (json_skip over the outer array after its '['), through windows
 ** that end 1..step bytes further each time (step 0: whole), each copied into a heap
 ** buffer of exactly its size (ASan sees any read past a window).
@@ -1697,6 +1748,87 @@ int main(void)
         free(doc);
         free(want);
         free(got);
+    }
+
+    TEST("json_next_numbers' AVX2 lane, which finds each number's end from 64-byte blocks of "
+         "commas: arrays of arrays, numbers across block edges, gaps longer than a block")
+    {
+        /* Arrays of 1..40 numbers in an outer array (as vllm's itls), each with one
+           separator throughout (", " or ","), "], [" or "],[" between them; the numbers
+           mostly the lane's shapes (lane_number: "0.0ddd" and "ddd.ddd" to their limits
+           and just past them), so that their commas fall at every place of a block and
+           the next comma is often past ']' or in the block after; sometimes a run of
+           60..70 spaces before a comma (no comma in the block: the lane must stop and
+           the slow path read on). Read whole and through windows of 1..9 and 1..300
+           bytes (the lane's blocks near a window's end), in batches of 1, 7 and 256, with
+           each instruction set. The reference: strtod on each number's text, and the
+           offset of its first byte for tok_off after each batch. */
+        enum { COUNT = 40000 };
+        char *doc = malloc((size_t)COUNT * 120 + 16);
+        double *want = malloc(COUNT * sizeof *want), *got = malloc(COUNT * sizeof *got);
+        size_t *starts = malloc(COUNT * sizeof *starts);
+        uint64_t rs = 0xC0FFEE1234567ULL;
+        size_t len = 0, k = 0;
+        doc[len++] = '[';
+        while (k < COUNT) {
+            if (k > 0)
+                len += (size_t)sprintf(doc + len, "%s", test_rnd(&rs, 2) ? "], [" : "],[");
+            else
+                doc[len++] = '[';
+            const char *sep = test_rnd(&rs, 2) ? ", " : ",";
+            unsigned n_in = 1 + test_rnd(&rs, 40);
+            for (unsigned i = 0; i < n_in && k < COUNT; i++, k++) {
+                char text[96];
+                size_t n = lane_number(&rs, text);
+                if (i > 0) {
+                    if (test_rnd(&rs, 50) == 0) { /* a gap longer than a block */
+                        unsigned sp = 60 + test_rnd(&rs, 11);
+                        memset(doc + len, ' ', sp);
+                        len += sp;
+                    }
+                    len += (size_t)sprintf(doc + len, "%s", sep);
+                }
+                want[k] = lane_value(text);
+                starts[k] = len;
+                memcpy(doc + len, text, n);
+                len += n;
+            }
+        }
+        doc[len++] = ']';
+        doc[len++] = ']';
+        const char *best = json_simd(NULL);
+        static const size_t steps[] = {0, 9, 300}, maxes[] = {1, 7, 256};
+        int bad_runs = 0, sets = 0;
+        for (int si = 0; si < N_SIMD_SETS; si++) {
+            if (json_simd(simd_sets[si]) == NULL)
+                continue;
+            sets++;
+            for (size_t s = 0; s < 3; s++)
+                for (size_t mx = 0; mx < 3; mx++) {
+                    memset(got, 0, COUNT * sizeof *got);
+                    size_t wrong_at = 0;
+                    long got_n = numbers_and_starts(doc, len, steps[s], maxes[mx], &rs, got, COUNT,
+                                                    starts, &wrong_at);
+                    size_t wrong = 0;
+                    for (size_t j = 0; j < COUNT && got_n == COUNT; j++)
+                        if (memcmp(&got[j], &want[j], sizeof got[j]) != 0 && wrong++ < 3)
+                            fprintf(stderr, "  %s step %zu max %zu: number %zu = %a, want %a\n",
+                                    json_simd(NULL), steps[s], maxes[mx], j, got[j], want[j]);
+                    if (got_n != COUNT || wrong != 0 || wrong_at != 0) {
+                        fprintf(stderr,
+                                "  %s step %zu max %zu: %ld numbers, %zu wrong, %zu wrong "
+                                "starts\n",
+                                json_simd(NULL), steps[s], maxes[mx], got_n, wrong, wrong_at);
+                        bad_runs++;
+                    }
+                }
+        }
+        CHECK(bad_runs == 0 && sets >= 2);
+        CHECK(json_simd(best) != NULL);
+        free(doc);
+        free(want);
+        free(got);
+        free(starts);
     }
 
     TEST("arrays of numbers with one fault: every instruction set, read or passed over, fails "

@@ -5,6 +5,7 @@
 -- numpy-linear percentiles). The overall metrics come from the per-request file when it
 -- exists (streamed once, token gaps reduced in C), otherwise from the summary file, or,
 -- when warm-up stages are excluded, from the measured stage files by formula.
+local json = require "llmd.json"
 local rm = require "llmd.runmodel"
 local scan = require "llmd.scan"
 local stats = require "llmd.stats"
@@ -135,6 +136,11 @@ local function map_report(set, d, path)
             or ("the report has no %s (no streamed request with more than one token?)"):format(e[1]))
         elseif num(sd[w[2]]) then
           rm.put(set, key, sd[w[2]] * 1000, src, w[1] ~= "mean" and M.percentile_method or nil)
+        elseif sd[w[2]] ~= nil then
+          -- the key is there with no number (null, a string): the file is at fault, not
+          -- the harness config's percentiles
+          rm.unknown(set, key, ("%s.%s is %s in %s, not a number"):format(e[1], w[2],
+            sd[w[2]] == json.null and "null" or type(sd[w[2]]), path:match("[^/]+$")))
         else
           rm.unknown(set, key, ("%s has no '%s' (percentiles are set in the harness config)"):format(e[1], w[2]))
         end
@@ -253,11 +259,33 @@ local function per_request(path, acc, keep, opts)
   -- a request costs all the requests)
   local add_done, count_goodput, per_stage = acc.add_done, opts.count_goodput, opts.per_stage
   local n_server, n_client = 0, 0
+  -- A success of the fast lane is computed and added in C (stats.request_adder: the
+  -- same formulas as below, the same values; issue 20: in Lua they, the counts and the
+  -- window were half of this callback's cost), its counts and window added to acc after
+  -- the pass. Not when goodput is judged here (it needs the request's values), nor for
+  -- a request it does not take as it is (say, a start_time that is not a number): the
+  -- code below handles (or refuses) that one.
+  local add_request, request_totals
+  if fast and not count_goodput and not acc.goodput then
+    -- (the last token time taken from lasts in the same call)
+    add_request, request_totals = stats.request_adder { e2e = acc.e2e, e2e_all = acc.e2e_all, ttft = acc.ttft,
+      tpot = acc.tpot, ntpot = acc.ntpot, in_len = acc.in_len, out_len = acc.out_len, last = lasts }
+  end
+  local type = type
   local function record(start, finish, etype, emsg, client, out, prompt_tok, text_in, info_in, t0, ntimes, tn)
+    if add_request and etype == nil then
+      local e2e, ttft = add_request(start, finish, t0, nil, ntimes, client, text_in or info_in or prompt_tok,
+        out or client)
+      if e2e then
+        if out then n_server = n_server + 1 elseif client then n_client = n_client + 1 end
+        if per_stage then per_stage(start, e2e, ttft) end
+        return
+      end
+    end
     if lasts then tn = take_max(lasts) end
     if type(start) ~= "number" or type(finish) ~= "number" then
       error(("%s: a request without numeric start_time/end_time (request %d)")
-        :format(path, acc.ok + acc.failed + 1), 0)
+        :format(path, acc.ok + acc.failed + (request_totals and request_totals().count or 0) + 1), 0)
     end
     if keep and not keep(start) then return end
     if etype ~= nil then
@@ -303,6 +331,15 @@ local function per_request(path, acc, keep, opts)
   end
   scan.json(path, rules)
   tl.mark("per-request file read")
+  if request_totals then -- (what add_done would have counted of those requests)
+    local t = request_totals()
+    acc.ok = acc.ok + t.count
+    acc.in_tok, acc.out_tok = acc.in_tok + t.in_tok, acc.out_tok + t.out_tok
+    if t.in_missing > 0 then acc.in_known = false end
+    if t.out_missing > 0 then acc.out_known = false end
+    acc.window(t.first, t.last)
+    if t.zero_tokens > 0 then opts.zero_tokens = (opts.zero_tokens or 0) + t.zero_tokens end
+  end
   if fast and not inexact_itl then
     -- the pass's own accumulator is the run's when the run has none yet (one per-request
     -- file: the same samples, sums and extremes as a merge would give, without a copy

@@ -643,6 +643,17 @@ end
 
 -- Recomputes each row's sla.passed from its metrics and the SLA (the row's own thresholds,
 -- overridden by sla). Returns the notes for rows whose stored flag disagreed.
+-- Whether no known metric of the row is past a limit of th (unknown ones not checked).
+local function within(row, th)
+  for _, e in ipairs { { "p50_ttft_ms", "max_p50_ttft_ms" }, { "p50_tpot_ms", "max_p50_tpot_ms" },
+    { "p50_e2e_ms", "max_p50_e2e_ms" } } do
+    local v, limit = metric(row, e[1]), th[e[2]]
+    if type(limit) == "number" and v and not (v == 0 and e[1]:match("_ttft_ms$")) and v > limit then return false end
+  end
+  local sr, limit = metric(row, "success_rate"), th.min_success_rate
+  return not (type(limit) == "number" and sr and sr < limit)
+end
+
 function M.recompute_sla(rows, sla)
   local notes = {}
   for _, row in ipairs(rows) do
@@ -692,10 +703,30 @@ function M.recompute_sla(rows, sla)
         if type(row.sla) ~= "table" then row.sla = {} end
         row.sla.passed, row._sla_unknown = nil, table.concat(unknown, "; ")
       elseif stored ~= nil and truthy_bool(stored) ~= ok then
-        notes[#notes + 1] = ("%s:%d: %s %s: the stored sla.passed (%s) disagrees with its metrics; using %s%s"):format(
-          row._file or "?", row._line or 0, M.framework(row), tostring(row.candidate_id), M.pystr(stored),
-          ok and "True" or "False", #why > 0 and (" (" .. table.concat(why, "; ") .. ")") or "")
+        -- the user's --sla with other limits than the row's own: the stored flag was right
+        -- for the row's limits, it is the limits that differ
+        local other, own_th = {}, {}
+        for _, k in ipairs(M.SLA_KEYS) do
+          local own = get(row, "sla", k)
+          own_th[k] = own
+          if sla and type(sla[k]) == "number" and sla[k] ~= own then
+            other[#other + 1] = ("%s=%s (the row's own: %s)"):format(k, M.pystr(sla[k]),
+              type(own) == "number" and M.pystr(own) or "none")
+          end
+        end
+        if #other > 0 and within(row, own_th) == truthy_bool(stored) then
+          notes[#notes + 1] = ("%s:%d: %s %s: --sla sets other limits than the row was run with (%s): %s against "
+            .. "them%s, where the stored sla.passed (%s) was against the row's own"):format(
+            row._file or "?", row._line or 0, M.framework(row), tostring(row.candidate_id), table.concat(other, ", "),
+            ok and "passes" or "fails", #why > 0 and (" (" .. table.concat(why, "; ") .. ")") or "", M.pystr(stored))
+        else
+          notes[#notes + 1] = ("%s:%d: %s %s: the stored sla.passed (%s) disagrees with its metrics; using %s%s")
+            :format(row._file or "?", row._line or 0, M.framework(row), tostring(row.candidate_id), M.pystr(stored),
+            ok and "True" or "False", #why > 0 and (" (" .. table.concat(why, "; ") .. ")") or "")
+        end
       end
+      -- the limits it failed, for the summary's Reason column
+      row._sla_why = (not ok and #why > 0) and table.concat(why, "; ") or nil
       if not (ok and #unknown > 0) then
         if type(row.sla) ~= "table" then row.sla = {} end
         row.sla.passed = ok
@@ -798,6 +829,13 @@ function M.summary(rows, opts)
   local win = M.winners(rows)
   L[#L + 1] = "## Best Commands By Framework"
   L[#L + 1] = ""
+  -- (an empty table is not "no best": said in words; the toolchain's summary leaves it empty)
+  local none = ev and #win == 0 and ("No candidate passed the SLA (an ok row within every limit), so there is no "
+    .. "best command and no rank: see Failed Or SLA-Failing Candidates below for each one's reason.") or nil
+  if none then
+    L[#L + 1] = none
+    L[#L + 1] = ""
+  end
   local by_fw, fws = group_by(win, M.framework)
   for _, fw in ipairs(fws) do
     L[#L + 1] = "### `" .. fw .. "`"
@@ -829,6 +867,10 @@ function M.summary(rows, opts)
   end
   L[#L + 1] = "## Cross-Framework Best Comparison"
   L[#L + 1] = ""
+  if none then
+    L[#L + 1] = "No candidate passed the SLA: nothing to rank."
+    L[#L + 1] = ""
+  end
   L[#L + 1] = "| Scenario | Rank | Framework | Candidate | SLA | Req/s | Output tok/s | P50 TTFT ms | P50 TPOT ms "
     .. "| Accept len | Pre-scheduler ms | Cache hit | GPUs | Server command |" .. (ev and " Evidence |" or "")
   L[#L + 1] = "| --- | ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
@@ -873,8 +915,10 @@ function M.summary(rows, opts)
     for _, r in ipairs(failed) do
       L[#L + 1] = row_line(5, { M.framework(r), r.candidate_id, r.status, M.sla_cell(r),
         -- (an unknown SLA says which metric it lacked)
-        (r.failure_reason == nil or r.failure_reason == json.null or r.failure_reason == "") and r._sla_unknown
-        and ("SLA unknown: " .. r._sla_unknown) or r.failure_reason })
+        -- (with evidence, a missed SLA names the limit it failed)
+        (r.failure_reason == nil or r.failure_reason == json.null or r.failure_reason == "") and (r._sla_unknown
+        and ("SLA unknown: " .. r._sla_unknown) or (ev and r._sla_why and ("SLA failed: " .. r._sla_why)))
+        or r.failure_reason })
     end
   end
   return table.concat(L, "\n") .. "\n"
@@ -1115,16 +1159,31 @@ end
 function M.evidence(rows)
   local d = require "llmd.decision"
   -- every ok row of a candidate in a scenario: its repeats
+  -- (a candidate is its command: an id is only its place in one search, and the same id in
+  -- another results file may be another command, never a repeat of this one)
   local reps = {}
-  local function cand(r) return M.framework(r) .. "\0" .. M.scenario(r) .. "\0" .. tostring(r.candidate_id) end
+  local function cmd(r) local c = server_cmd(r); return c ~= nil and tostring(c) or "" end
+  local function cand(r)
+    return M.framework(r) .. "\0" .. M.scenario(r) .. "\0" .. tostring(r.candidate_id) .. "\0" .. cmd(r)
+  end
+  local cmds_of = {} -- framework and id -> the commands rows give it
   for _, r in ipairs(rows) do
+    local id = M.framework(r) .. "\0" .. tostring(r.candidate_id)
+    cmds_of[id] = cmds_of[id] or {}
+    cmds_of[id][cmd(r)] = true
     if r.status == "ok" then
       local k = cand(r)
       reps[k] = reps[k] or {}
       table.insert(reps[k], r)
     end
   end
-  local function label(r) return ("%s %s"):format(M.framework(r), tostring(r.candidate_id)) end
+  -- an id with several commands is named with its command
+  local function label(r)
+    local n = 0
+    for _ in pairs(cmds_of[M.framework(r) .. "\0" .. tostring(r.candidate_id)] or {}) do n = n + 1 end
+    if n > 1 then return ("%s %s (`%s`)"):format(M.framework(r), tostring(r.candidate_id), cmd(r)) end
+    return ("%s %s"):format(M.framework(r), tostring(r.candidate_id))
+  end
   local items, tests = {}, {}
   -- one choice: row w ranked above row r (each a candidate's best row)
   local function choice(where, w, r)
@@ -1167,7 +1226,11 @@ function M.evidence(rows)
         best[#best + 1] = top
       end
     end
-    table.sort(best, function(a, b) return tostring(a.candidate_id) < tostring(b.candidate_id) end)
+    table.sort(best, function(a, b)
+      local ia, ib = tostring(a.candidate_id), tostring(b.candidate_id)
+      if ia ~= ib then return ia < ib end
+      return cmd(a) < cmd(b)
+    end)
     local runner = M.sort_by_rank(best)[1]
     if runner then choice(("%s, %s"):format(M.scenario(w), M.framework(w)), w, runner) end
   end

@@ -99,6 +99,27 @@ local function append(path, row)
   if not ok or not cok then error(("%s: cannot append a row: %s"):format(path, tostring(werr or cerr)), 0) end
 end
 
+-- The folder of an output's artifacts: autobench-artifacts/<output name without .jsonl>
+-- beside it, one per output file.
+function M.artifacts_dir(out)
+  local name = (out:match("[^/]+$") or out):gsub("%.jsonl$", "")
+  return (out:match("^(.*)/[^/]*$") or ".") .. "/autobench-artifacts/" .. name
+end
+
+-- Moves a result file an earlier run left where this run's client writes aside (to
+-- PATH.earlier-N, the first N free: never deleted, it may be the user's), so that only a
+-- file this run's client writes (or, for sglang's JSONL, appends to) is read. Returns the
+-- new name, nil when there was none; raises naming the file when it cannot be moved.
+function M.move_aside(path)
+  if lfs.attributes(path, "mode") == nil then return nil end
+  local n = 1
+  while lfs.attributes(("%s.earlier-%d"):format(path, n), "mode") ~= nil do n = n + 1 end
+  local dest = ("%s.earlier-%d"):format(path, n)
+  local ok, err = os.rename(path, dest)
+  if not ok then error(("%s: cannot move the earlier result file aside: %s"):format(path, tostring(err)), 0) end
+  return dest
+end
+
 -- Where --force moves the rows that no longer match the config.
 function M.stale_path(out) return (out:gsub("%.jsonl$", "")) .. ".stale.jsonl" end
 
@@ -228,9 +249,11 @@ local function server_death(st, log, when)
     ("the server exited (%s) %s: %s"):format(exit_text(st), when, tail(text, 2))
 end
 
--- The model names /v1/models lists (ids and roots), or nil when it gives none.
+-- The model names /v1/models lists (ids and roots), or nil when it gives none (and the
+-- HTTP status when that is 401 or 403: the server wants authentication).
 local function served_models(base)
   local ok, r = pcall(http.get, base .. "/v1/models", { timeout = 5, connect_timeout = 1 })
+  if ok and (r.status == 401 or r.status == 403) then return nil, r.status end
   if not ok or r.status < 200 or r.status >= 300 then return nil end
   local okj, doc = pcall(json.decode, r.body or "")
   if not okj or type(doc) ~= "table" or type(doc.data) ~= "table" then return nil end
@@ -249,23 +272,37 @@ end
 -- Waits until the server launched answers one of the ready paths; nil, or why not. The
 -- answer counts only while the process launched is alive and /v1/models lists one of
 -- `models` (the candidate's model names): else another server is on the port.
+-- A 401 or 403 is final: the server wants a key no request of the search sends.
+local function auth_refused(base, path, status)
+  return "failed", ("%s%s answered HTTP %d (%s): the server launched requires authentication, as when started with "
+    .. "--api-key; neither the readiness check nor the benchmark client sends a key, so remove --api-key (and "
+    .. "VLLM_API_KEY from run.env) for the search"):format(base, path, status,
+    status == 401 and "Unauthorized" or "Forbidden")
+end
+
 local function wait_ready(p, base, paths, timeout, log, models)
   local t0 = now()
   local answered -- the path that answered while /v1/models did not (yet)
   while true do
     for _, path in ipairs(paths) do
       local ok, r = pcall(http.get, base .. path, { timeout = 5, connect_timeout = 1 })
+      if ok and (r.status == 401 or r.status == 403) and not p:poll() then return auth_refused(base, path, r.status) end
       if ok and r.status >= 200 and r.status < 300 then
         answered = path
         local st = p:poll()
         if st then return server_death(st, log, "before answering (something else answers on its port)") end
-        local names = served_models(base)
+        local names, auth = served_models(base)
+        if auth and not p:poll() then return auth_refused(base, "/v1/models", auth) end
         if names then
           for _, n in ipairs(names) do
             for _, want in ipairs(models) do if n == want then return nil end end
           end
-          return "failed", ("the server answering at %s serves %s, not %s: not the server launched")
-            :format(base, #names > 0 and table.concat(names, ", ") or "no model", table.concat(models, " or "))
+          -- the process launched is alive and its port was free before it started: it is the
+          -- one answering, with another model name than the candidate's
+          return "failed", ("the server launched (alive, answering on %s) serves model %s, not %s: the name it "
+            .. "serves is its --served-model-name (else its model path); set served_model_name in the candidate's "
+            .. "flags, or model.name, to the name the benchmark should request")
+            :format(base, #names > 0 and table.concat(names, ", ") or "(none listed)", table.concat(models, " or "))
         end
         break -- /v1/models does not answer yet
       end
@@ -376,6 +413,13 @@ function M.run(config_path, opts)
   local r = type(cfg.run) == "table" and cfg.run or {}
   local ds, bm = cfg.dataset, cfg.benchmark or {}
   local sla = type(bm.sla) == "table" and bm.sla or (type(cfg.sla) == "table" and cfg.sla or {})
+  -- the toolchain's validator does not look at num_prompts, but every client would be given
+  -- it: a wrong one is refused here, before any server starts (absent: the client's 80)
+  local np = ds.num_prompts
+  if np ~= nil and not (math.type(np) == "integer" and np >= 1) then
+    error(("%s: dataset.num_prompts must be a whole number >= 1 (got %s); nothing was started"):format(config_path,
+      type(np) == "table" and "a list or mapping" or ab.pyrepr(np)), 0)
+  end
   local scenarios = {}
   for i, name in ipairs(ds.scenario_names or {}) do
     scenarios[i] = { name = name, input_len = ds.input_len[i], output_len = ds.output_len[i] }
@@ -407,7 +451,9 @@ function M.run(config_path, opts)
   scenarios = expanded
   local extra = type(bm.extra_request_body) == "table" and next(bm.extra_request_body) ~= nil
     and json.encode(bm.extra_request_body) or nil
-  local dir = (out:match("^(.*)/[^/]*$") or ".") .. "/autobench-artifacts"
+  -- artifacts per output file: two outputs in one folder never share (and overwrite) the
+  -- raw results their rows point to
+  local dir = M.artifacts_dir(out)
   local prior = { done = {}, measured = {} }
   if not opts.dry_run then
     mkdir_p(dir)
@@ -541,10 +587,18 @@ function M.run(config_path, opts)
             io.write(("  %s: benchmarking\n"):format(sc.name))
             local blog = ("%s/benchmark-%s.log"):format(cdir, sc.name)
             row.artifacts.benchmark_log = blog
-            local res = run_client(cargv, blog, p, r.benchmark_timeout or 3600)
             local rpath = cdir .. "/" .. rfile
+            -- a result file already there is an earlier run's: moved aside before the client
+            -- starts, so that a client that writes nothing is not credited with its numbers
+            local mok, moved = pcall(M.move_aside, rpath)
+            if mok and moved then
+              io.write(("  %s: an earlier result file moved aside to %s\n"):format(sc.name, moved))
+            end
+            local res = mok and run_client(cargv, blog, p, r.benchmark_timeout or 3600) or { move_error = moved }
             if lfs.attributes(rpath, "mode") == "file" then row.artifacts.raw_result = rpath end
-            if res.server then
+            if res.move_error then
+              row.status, row.failure_reason = "failed", "not benchmarked: " .. tostring(res.move_error)
+            elseif res.server then
               row.status, row.failure_reason = server_death(res.server, log, "during the benchmark of " .. sc.name)
               row.server_exit = res.server.code and { code = res.server.code } or { signal = res.server.signal }
               dead = ("not run: the server exited (%s, %s) during the benchmark of %s"):format(
@@ -563,7 +617,14 @@ function M.run(config_path, opts)
                 row.status, row.failure_reason = "failed", tostring(m)
               else
                 row.metrics = m
-                if why then row.status, row.failure_reason = "failed", why end
+                if why then
+                  row.status, row.failure_reason = "failed", why
+                  -- a server that fails every request will fail the next scenario's too, and
+                  -- that client would first wait for it (vLLM's ready check: 600 s): the
+                  -- candidate ends here, as when its server exits
+                  dead = ("not run: %s in %s, so the candidate was stopped (its server failed every request; "
+                    .. "log %s)"):format(why, sc.name, log)
+                end
               end
             end
           end

@@ -712,6 +712,16 @@ function M.sustained_failure_notes(s)
   return out
 end
 
+-- text with first (a clause of the caller's, or nil) and then notes (M.sustained_failure_notes)
+-- in brackets after it, "X (first; note; ...)", or text alone when there is none: the one
+-- way compare.lua's and treatments.lua's tables put them beside a max sustained figure.
+function M.with_notes(text, first, notes)
+  local parts = { first }
+  for _, n in ipairs(notes) do parts[#parts + 1] = n end
+  if #parts == 0 then return text end
+  return ("%s (%s)"):format(text, table.concat(parts, "; "))
+end
+
 -- Why a run sustained no load for its failed requests (s: M.saturation whose failures point,
 -- its own or the one below its overload, is its lowest): "3.333 % of requests failed at the
 -- lowest load, more than the error-rate SLO's 1 %, so no load was sustained within it;

@@ -1049,12 +1049,7 @@ local function sustained_text(s, per)
   -- failed requests at the loads it counts (within the error-rate limit), or the load whose
   -- failures cut it, said beside the figure (llmd.loadpoints.sustained_failure_notes)
   local notes = lp.sustained_failure_notes(s)
-  local function with_notes(text, first)
-    local parts = { first }
-    for _, n in ipairs(notes) do parts[#parts + 1] = n end
-    if #parts == 0 then return text end
-    return ("%s (%s)"):format(text, table.concat(parts, "; "))
-  end
+  local function with_notes(text, first) return lp.with_notes(text, first, notes) end
   if v then
     local x = rate_text(v / (per or 1))
     if not s.none then

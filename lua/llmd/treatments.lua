@@ -439,12 +439,7 @@ local function sustained_brief(rps, sat)
   local f = metrics.format("throughput_req_s", rps)
   -- failed requests beside the figure, as compare.lua says them (llmd.loadpoints)
   local notes = lp.sustained_failure_notes(sat)
-  local function with_notes(text, first)
-    local parts = { first }
-    for _, n in ipairs(notes) do parts[#parts + 1] = n end
-    if #parts == 0 then return text end
-    return ("%s (%s)"):format(text, table.concat(parts, "; "))
-  end
+  local function with_notes(text, first) return lp.with_notes(text, first, notes) end
   if not sat.none then
     -- where between it and the most the treatment achieved at any load the limit lies, the
     -- load steps do not say (compare.lua's "(up to …, its most at any load)")

@@ -110,11 +110,7 @@ t.test("max sustained: more failed than the error-rate SLO allows at the lowest 
 end)
 
 -- n values evenly from lo to hi
-local function spread(lo, hi, n)
-  local xs = {}
-  for k = 1, n do xs[k] = lo + (hi - lo) * (k - 1) / (n - 1) end
-  return xs
-end
+local spread = t.spread
 
 -- the rows of a chart's data file, by block: { {numbers...}, ... } per block
 local function dat_blocks(path)
@@ -136,10 +132,7 @@ t.test("one load point each: the latency chart draws each run's value with its r
   function()
   -- three repeats of 3.6 req/s each (testlib.latency_ladder): A's TTFTs 250-260 ms, B's
   -- 170-180 ms (20 requests a repeat); TPOT is 0.5 s / 63 in every request of every repeat
-  local a = t.latency_ladder { { 3.6, spread(0.250, 0.260, 20) }, { 3.6, spread(0.251, 0.261, 20) },
-    { 3.6, spread(0.252, 0.259, 20) } }
-  local b = t.latency_ladder { { 3.6, spread(0.170, 0.180, 20) }, { 3.6, spread(0.171, 0.181, 20) },
-    { 3.6, spread(0.172, 0.179, 20) } }
+  local a, b = t.slo_split_pair()
   local ws, r = t.compare { "--a", a, "--b", b, "--a-label", "base", "--b-label", "fast", "--slo", "ttft_p95_ms=230" }
   t.eq(r.code, 0, r.stderr)
   local j = json.read(ws .. "/comparison.json")

@@ -4,11 +4,7 @@ local t = require "testlib"
 local json = require "llmd.json"
 
 -- n TTFTs (seconds) evenly from lo to hi
-local function spread(lo, hi, n)
-  local xs = {}
-  for k = 1, n do xs[k] = lo + (hi - lo) * (k - 1) / (n - 1) end
-  return xs
-end
+local spread = t.spread
 
 -- the verdict column (7th) of a comparison.csv row; the rows tested here have no quoted
 -- cell before it
@@ -28,10 +24,7 @@ t.test("capacity: A fails at its lowest load where B passes: no '+0.0 %' gap, sa
   -- three repeats of one load each; A's TTFTs all 250-260 ms (p95 > 230 ms in every
   -- repeat), B's all 170-180 ms (< 230 ms): B met the SLO where A failed it, at the one load
   -- both measured, so A's capacity has no estimate and the gap has no size
-  local a = t.latency_ladder { { 3.6, spread(0.250, 0.260, 20) }, { 3.6, spread(0.251, 0.261, 20) },
-    { 3.6, spread(0.252, 0.259, 20) } }
-  local b = t.latency_ladder { { 3.6, spread(0.170, 0.180, 20) }, { 3.6, spread(0.171, 0.181, 20) },
-    { 3.6, spread(0.172, 0.179, 20) } }
+  local a, b = t.slo_split_pair()
   local ws, r = t.compare { "--a", a, "--b", b, "--a-label", "base", "--b-label", "fast", "--slo", "ttft_p95_ms=230" }
   t.eq(r.code, 0, r.stderr)
   local s = summary(ws)
@@ -188,10 +181,7 @@ end)
 
 t.test("treatments: a treatment that failed at its lowest load is not said to be '+0.0 %' below the next", function()
   -- the first test's runs as two treatments: base failed the SLO at the one load, fast met it
-  local a = t.latency_ladder { { 3.6, spread(0.250, 0.260, 20) }, { 3.6, spread(0.251, 0.261, 20) },
-    { 3.6, spread(0.252, 0.259, 20) } }
-  local b = t.latency_ladder { { 3.6, spread(0.170, 0.180, 20) }, { 3.6, spread(0.171, 0.181, 20) },
-    { 3.6, spread(0.172, 0.179, 20) } }
+  local a, b = t.slo_split_pair()
   local out = t.tmpdir()
   local r = require("llmd.proc").run({ t.here() .. "/../../llmdlua", "treatments.lua", "--run", "base=" .. a, "--run",
     "fast=" .. b, "--slo", "ttft_p95_ms=230", "--out", out, "--quiet" })

@@ -19,6 +19,18 @@ local function run(ttfts)
   return t.run_of(stages)
 end
 
+-- A copy (folder name) of the bundled chunked run whose stage file `stage` has its TTFT p90
+-- null.
+local function null_p90(name, stage)
+  local b = t.tmpdir() .. "/" .. name
+  t.copy_tree(FIX .. "/kubecon-na-2025_vllm_chunking_and_prefix_caching", b)
+  local f = ("%s/stage_%d_lifecycle_metrics.json"):format(b, stage)
+  local d = json.read(f)
+  d.successes.latency.time_to_first_token.p90 = json.null
+  t.write(f, json.encode(d))
+  return b
+end
+
 t.test("capacity: an SLO metric unknown above loads that all met the SLO gives a lower bound", function()
   local slo = decision.parse_slo("ttft_p90_ms=200", "--slo")
   -- points 1-3 at 50, 80, 150 ms (<= 200), point 4 unknown, point 5 at 900 ms: whatever point
@@ -48,12 +60,7 @@ t.test("compare.lua: a null TTFT p90 in one stage file: named as null in that fi
   -- 33.2, 37.2 ms (<= 200), stage 5 1858.6 ms; stage 3 achieved 126.53470729666181 req/s
   -- (successes.throughput.requests_per_sec). A's ceiling (its most at any load) is stage
   -- 6's 103.08 req/s, below B's bound: B's capacity is the higher whatever the bounds.
-  local b = t.tmpdir() .. "/nullv"
-  t.copy_tree(FIX .. "/kubecon-na-2025_vllm_chunking_and_prefix_caching", b)
-  local f = b .. "/stage_4_lifecycle_metrics.json"
-  local d = json.read(f)
-  d.successes.latency.time_to_first_token.p90 = json.null
-  t.write(f, json.encode(d))
+  local b = null_p90("nullv", 4)
   local ws, r = t.compare { "--a", FIX .. "/kubecon-na-2025_vllm", "--b", b, "--a-label", "base", "--b-label",
     "nullv", "--slo", "ttft_p90_ms=200" }
   t.eq(r.code, 0, r.stderr)
@@ -72,12 +79,7 @@ end)
 t.test("compare.lua: a null at the lowest load: capacity N/A, the Summary says where, not 'not in the files'", function()
   -- stage_0 (load point 1) of the chunked run with its TTFT p90 null: nothing was measured
   -- below it, so no bound; the other six stages hold TTFT p90, so the files do record it
-  local b = t.tmpdir() .. "/null0"
-  t.copy_tree(FIX .. "/kubecon-na-2025_vllm_chunking_and_prefix_caching", b)
-  local f = b .. "/stage_0_lifecycle_metrics.json"
-  local d = json.read(f)
-  d.successes.latency.time_to_first_token.p90 = json.null
-  t.write(f, json.encode(d))
+  local b = null_p90("null0", 0)
   local ws, r = t.compare { "--a", FIX .. "/kubecon-na-2025_vllm", "--b", b, "--a-label", "base", "--b-label",
     "null0", "--slo", "ttft_p90_ms=200" }
   t.eq(r.code, 0, r.stderr)

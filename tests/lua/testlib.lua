@@ -393,6 +393,25 @@ function M.try_guide(d, gaie)
     .. "duration: 30}]}\n")
 end
 
+-- n values evenly from lo to hi (a repeat's TTFTs, in seconds).
+function M.spread(lo, hi, n)
+  local xs = {}
+  for k = 1, n do xs[k] = lo + (hi - lo) * (k - 1) / (n - 1) end
+  return xs
+end
+
+-- Two runs of one load, 3.6 req/s repeated three times (M.latency_ladder, 20 requests a
+-- repeat): a's TTFTs 250-260 ms (p95 > 230 ms in every repeat), b's 170-180 ms (< 230 ms):
+-- with --slo ttft_p95_ms=230, b meets the SLO where a fails it at the one load both measured.
+function M.slo_split_pair()
+  local spread = M.spread
+  local a = M.latency_ladder { { 3.6, spread(0.250, 0.260, 20) }, { 3.6, spread(0.251, 0.261, 20) },
+    { 3.6, spread(0.252, 0.259, 20) } }
+  local b = M.latency_ladder { { 3.6, spread(0.170, 0.180, 20) }, { 3.6, spread(0.171, 0.181, 20) },
+    { 3.6, spread(0.172, 0.179, 20) } }
+  return a, b
+end
+
 -- xs with by added to each value (a repeat of a ladder point, a little apart).
 function M.shifted(xs, by)
   local out = {}

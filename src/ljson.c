@@ -152,7 +152,8 @@ static int l_read(lua_State *L)
 {
     /* a number is no path: json.read(42) said "42: cannot open" */
     if (lua_type(L, 1) != LUA_TSTRING)
-        llmd_usage_error(L, "json.read: expected a file path (a string), got %s", luaL_typename(L, 1));
+        llmd_usage_error(L, "json.read: expected a file path (a string), got %s",
+                         luaL_typename(L, 1));
     const char *path = luaL_checkstring(L, 1);
     lua_settop(L, 1);
     Strbuf *b = llmd_read_file(L, path); /* path, buf */

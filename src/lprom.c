@@ -818,7 +818,8 @@ static int l_histogram_quantile(lua_State *L)
 }
 
 /* Sums the increases of name's series; returns how many series there were. */
-static size_t sum_increase(lua_State *L, PromAgg *a, const char *fn, const char *name, double *total)
+static size_t sum_increase(lua_State *L, PromAgg *a, const char *fn, const char *name,
+                           double *total)
 {
     size_t *idx;
     size_t n = find_series(L, a, fn, name, &idx);

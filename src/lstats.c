@@ -1148,7 +1148,7 @@ static int read_runs(int fd, const char *path, const char *what, double *v, uint
 {
     enum { PAIRS = 4096 };
     uint64_t end = off + runs * 2 * sizeof(uint64_t), at = 0;
-    uint64_t *buf = (uint64_t *)malloc(PAIRS * 2 * sizeof *buf);
+    uint64_t *buf = (uint64_t *)malloc((size_t)PAIRS * 2 * sizeof *buf);
     if (buf == NULL) {
         (void)snprintf(msg, size, "%s: not enough memory to read it", path);
         return -1;
@@ -1164,7 +1164,7 @@ static int read_runs(int fd, const char *path, const char *what, double *v, uint
             (void)snprintf(msg, size,
                            "%s: cut short at byte %llu while it was read: its header says %s, to "
                            "byte %llu",
-                           path, (unsigned long long)(from + got), what, (unsigned long long)end);
+                           path, (unsigned long long)from + got, what, (unsigned long long)end);
             rc = -1;
         }
         for (size_t j = 0; j < k && rc == 0; j++) {
@@ -1179,8 +1179,8 @@ static int read_runs(int fd, const char *path, const char *what, double *v, uint
             at += c;
         }
         if (rc != 0 && msg[0] == '\0')
-            (void)snprintf(msg, size, "%s: damaged: its runs do not add up to its header's %s", path,
-                           what);
+            (void)snprintf(msg, size, "%s: damaged: its runs do not add up to its header's %s",
+                           path, what);
         r += k;
     }
     if (rc == 0 && at != n) {
@@ -1226,7 +1226,8 @@ static int load_dump(int fd, const char *path, LStats *ls, char *msg, size_t siz
     int dump = memcmp(head.magic, DUMP_MAGIC, magic_got) == 0 ||
                memcmp(head.magic, DUMP_RUNS_MAGIC, magic_got) == 0;
     /* a dump of runs: its header goes on with the number of runs */
-    int runs = got >= sizeof DUMP_MAGIC && memcmp(head.magic, DUMP_RUNS_MAGIC, sizeof DUMP_MAGIC) == 0;
+    int runs =
+        got >= sizeof DUMP_MAGIC && memcmp(head.magic, DUMP_RUNS_MAGIC, sizeof DUMP_MAGIC) == 0;
     size_t head_bytes = DUMP_HEAD_BYTES + (runs ? sizeof(uint64_t) : 0);
     uint64_t nruns = 0;
     if (runs && got == DUMP_HEAD_BYTES) {

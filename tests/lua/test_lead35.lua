@@ -127,3 +127,36 @@ t.test("saturation by the answers' pace: a server that kept up with long answers
   -- B's lowest load kept up alike: its max sustained is that load's achieved rate, 100 / 23.6
   t.near(sb.max_sustained_rps, 100 / 23.6, 1e-6)
 end)
+
+t.test("saturation by the answers' pace in vLLM's detailed results (start_times and latencies)", function()
+  -- point 1: 40 requests at 10 req/s (start_times 0.1 s apart), each answered in 4 s, so
+  -- vLLM's duration, first request to last answer, is 3.9 + 4 = 7.9 s and its achieved rate
+  -- 40 / 7.9 = 5.06 req/s, 50.6 % of the offered (the old rule: saturated at its lowest
+  -- load); answers came every 0.1 s as sent: kept up. Point 2: 40 at 20 req/s through a
+  -- server answering every 1/15 s (the k-th answer at 4 + k / 15 s after the first request):
+  -- 15 req/s against 20, 75 % (by hand).
+  local src = t.latency_ladder { { 10, t.spread(0.1, 0.1, 40) }, { 20, t.spread(0.1, 0.1, 40) } }
+  local dir = t.tmpdir() .. "/v"
+  t.mkdir(dir)
+  for i, gap in ipairs { 0.1, 1 / 15 } do
+    local name = ("benchmark_%02d.json"):format(i)
+    local d = json.read(src .. "/" .. name)
+    local step = 1 / (i == 1 and 10 or 20)
+    for k = 1, 40 do
+      d.start_times[k] = 100 + (k - 1) * step
+      d.latencies[k] = 4 + (k - 1) * gap - (k - 1) * step
+    end
+    d.duration = d.start_times[40] + d.latencies[40] - 100
+    d.request_throughput = 40 / d.duration
+    t.write(dir .. "/" .. name, json.encode(d))
+  end
+  t.copy_tree(dir, dir .. "2")
+  local ws, r = t.compare { "--a", dir, "--b", dir .. "2", "--a-label", "a", "--b-label", "b" }
+  t.eq(r.code, 0, r.stderr)
+  local s = json.read(ws .. "/comparison.json").saturation.a
+  t.eq(s.point, 2, s.reason)
+  t.eq(s.reason, "at 20 req/s offered answers came back at only 15 req/s against requests sent at 20 (75.0 %, "
+    .. "below 95 %; each over its middle 80 %, a span that leaves out the last requests' own latency)")
+  -- max sustained: point 1's achieved rate as vLLM reports it, 40 / 7.9
+  t.near(s.max_sustained_rps, 40 / 7.9, 1e-9)
+end)

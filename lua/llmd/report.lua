@@ -2005,16 +2005,12 @@ local function sustained_order_evidence(model, A, B, base, gpu)
     if not (g and g.a.gpus and g.b.gpus) then return nil end
     na, nb, where, unit = g.a.gpus, g.b.gpus, " per GPU", " req/s per GPU"
   end
-  local function span(s, n)
-    local hi = s.none and math.huge or (s.ceiling_rps and math.max(s.ceiling_rps, s.max_sustained_rps))
-      or s.max_sustained_rps
-    return s.max_sustained_rps / n, hi / n
-  end
-  local la, ha = span(sa, na)
-  local lb, hb = span(sb, nb)
+  -- (the decision layer's rule, which treatments.lua orders per GPU by as well)
+  local order, sp = decision.sustained_order(sa, na, sb, nb)
+  local la, ha, lb, hb = sp.la, sp.ha, sp.lb, sp.hb
   local function per(x) return T.helpers.num(x, 2) .. unit end
   local hi, lo
-  if ha < lb then hi, lo = { B, lb }, { A, ha } elseif hb < la then hi, lo = { A, la }, { B, hb } end
+  if order == "b" then hi, lo = { B, lb }, { A, ha } elseif order == "a" then hi, lo = { A, la }, { B, hb } end
   if hi then
     return ("%s, but the measured loads order them%s: %s sustained %s, %s never achieved more than %s at any "
       .. "load"):format(base, where, hi[1].label, per(hi[2]), lo[1].label, per(lo[2]))

@@ -857,19 +857,25 @@ function M.cost_note(ranked, by_cap, texts_by_label)
       table.concat(parts, ", "), table.concat(unknown, ", "), what)
     return res
   end
-  -- every count known, and they differ: the figures per GPU, in their order
+  -- every count known, and they differ: the figures per GPU, in their order. A capacity
+  -- below the lowest load has no figure but its bound, that load's achieved rate ("< X"):
+  -- per GPU, X per GPU (value), sorted below every figure as on totals (sort)
   local per = {}
   for _, x in ipairs(known) do
     local v = x.rank_value
-    per[#per + 1] = { label = x.label, gpus = x.gpus, value = v and v / x.gpus or nil, text = v
-      and ("%s%s per GPU"):format(bound_prefix((texts_by_label or {})[x.label]),
-        metrics.format("throughput_req_s", v / x.gpus))
+    local below = by_cap and x.capacity and x.capacity.kind == "below_lowest"
+    local shown_v = below and x.capacity.lowest_rps or (not below and v) or nil
+    per[#per + 1] = { label = x.label, gpus = x.gpus, value = shown_v and shown_v / x.gpus or nil,
+      sort = v and v / x.gpus or nil, bound = below and "below" or nil,
+      text = shown_v and ("%s%s per GPU"):format(below and "< " or bound_prefix((texts_by_label or {})[x.label]),
+        metrics.format("throughput_req_s", shown_v / x.gpus))
       or "unknown" }
   end
   table.sort(per, function(a, b)
-    if (a.value or -1) ~= (b.value or -1) then return (a.value or -1) > (b.value or -1) end
+    if (a.sort or -1) ~= (b.sort or -1) then return (a.sort or -1) > (b.sort or -1) end
     return a.label < b.label
   end)
+  for _, p in ipairs(per) do p.sort = nil end
   local texts = {}
   for i, p in ipairs(per) do texts[i] = ("%s %s"):format(p.label, p.text) end
   res.per_gpu = per
@@ -901,21 +907,66 @@ function M.cost_note(ranked, by_cap, texts_by_label)
         said[#said + 1] = ("%s above %s per GPU: untested, but %s achieved at most %s per GPU at any load"):format(
           x.label, nxt.label, nxt.label, rate(ev.ceiling_rps))
       else
+        local both_below = x.capacity.kind == "below_lowest" and nxt.capacity.kind == "below_lowest"
         said[#said + 1] = ("%s and %s per GPU: %s"):format(x.label, nxt.label,
-          ev.verdict == "unknown" and "not known" or ev.verdict == "untested" and "untested, not ordered"
+          both_below and "not compared: both fail the SLO already at their lowest load, so neither capacity is known"
+          or ev.verdict == "unknown" and "not known" or ev.verdict == "untested" and "untested, not ordered"
           or "not shown to differ")
       end
       if i == 1 and (ev.verdict == "B higher" or ev.ordered or ev.beyond_ceiling) then shown = x.label end
     end
     res.evidence = said
     texts[#texts] = texts[#texts] .. "; " .. table.concat(said, "; ")
+  else
+    -- by max sustained throughput, compare.lua's per-GPU rule (decision.sustained_order):
+    -- each limit lies between its figure and its ceiling (no upper end where it never
+    -- saturated), per GPU each divided by its own count; only spans apart order two, and two
+    -- that never saturated never are (two lower bounds: each kept up with what it was sent)
+    local by = {}
+    for _, x in ipairs(known) do by[x.label] = x end
+    local function rate(v) return metrics.format("throughput_req_s", v) .. " per GPU" end
+    local function range(l, h)
+      if h == math.huge then return "≥ " .. rate(l) end
+      if l == h then return rate(l) end
+      return ("%s–%s"):format(metrics.format("throughput_req_s", l):gsub(" req/s$", ""), rate(h))
+    end
+    local said = {}
+    for i = 1, #per - 1 do
+      local x, nxt = by[per[i].label], by[per[i + 1].label]
+      local order, sp = decision.sustained_order(nxt.saturation, nxt.gpus, x.saturation, x.gpus)
+      if order == "b" then
+        per[i].vs_next = "ordered"
+        said[#said + 1] = ("%s above %s per GPU: untested, but the measured loads order them: %s sustained %s, %s "
+          .. "never achieved more than %s at any load"):format(x.label, nxt.label, x.label, rate(sp.lb), nxt.label,
+          rate(sp.ha))
+      else
+        per[i].vs_next = "not ordered"
+        said[#said + 1] = sp and ("%s and %s per GPU: the measured loads cannot order them: %s %s, %s %s"):format(
+          x.label, nxt.label, x.label, range(sp.lb, sp.hb), nxt.label, range(sp.la, sp.ha))
+          or ("%s and %s per GPU: not known"):format(x.label, nxt.label)
+      end
+    end
+    -- first per GPU only where its figure is above every other's whole span
+    local first = per[1] and by[per[1].label]
+    if first and #per > 1 then
+      shown = first.label
+      for j = 2, #per do
+        if decision.sustained_order(by[per[j].label].saturation, per[j].gpus, first.saturation, first.gpus) ~= "b" then
+          shown = nil
+        end
+      end
+    end
+    res.evidence = said
+    if #said > 0 then texts[#texts] = texts[#texts] .. "; " .. table.concat(said, "; ") end
   end
   res.best_per_gpu = shown
+  -- the order per GPU against the totals' only where the evidence names a first per GPU: two
+  -- figures the measured loads cannot order name none (as compare.lua says of them)
   res.text = ("Not like for like on cost: %s. Per GPU, %s: %s (%s; a lower bound stays one)%s."):format(
     table.concat(parts, ", "), what, table.concat(texts, ", "), by_cap and "each against the next per GPU as "
-    .. "compare.lua orders them" or "by the figures, untested per GPU",
-    ranked[1] and per[1] and per[1].label ~= ranked[1].label
-      and ("; the order per GPU is not the totals' order: %s first per GPU, %s on totals"):format(per[1].label,
+    .. "compare.lua orders them" or "each against the next per GPU as compare.lua orders them, untested",
+    shown and ranked[1] and shown ~= ranked[1].label
+      and ("; the order per GPU is not the totals' order: %s first per GPU, %s on totals"):format(shown,
         ranked[1].label) or "")
   return res
 end

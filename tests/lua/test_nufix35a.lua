@@ -1,0 +1,126 @@
+-- What a new user found in session 35 trying treatments.lua with --gpus (his trial's files
+-- were /work/nu35/t1): "first per GPU" named between two lower bounds, "< 0.000 req/s per
+-- GPU" for capacities below the lowest load, compare.lua's "at least -100.0 %" between two
+-- "< X" capacities, ...
+--
+-- Expected values: by hand (each in a comment beside its test) or /usr/bin/python3 on the
+-- exp-7 fixture files (one load point, 5.5 req/s offered, 3 repeats each):
+--   import json, glob, numpy as np
+--   for c in ["llm-d-2p1d", "vllm-3replicas"]:
+--       ds = [json.load(open(f)) for f in sorted(glob.glob(c + "/*.json"))]
+--       print(c, np.mean([d["request_throughput"] for d in ds]))
+-- llm-d-2p1d 5.3306927707815275 (/ 3 GPUs = 1.776897590260509), vllm-3replicas
+-- 5.345922454848432 (/ 4 GPUs = 1.336480613712108); p95_ttft_ms of every file above 600
+-- (682.5, 870.2, 611.5; 778.7, 619.0, 693.6), so TTFT p95 <= 300 ms fails at the only load.
+local t = require "testlib"
+local tr = require "llmd.treatments"
+local json = require "llmd.json"
+local proc = require "llmd.proc"
+local decision = require "llmd.decision"
+
+local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
+local LLMDLUA = ROOT .. "/llmdlua"
+local EXP7 = t.fixtures() .. "/vllm-benchmark/exp-7_H100"
+
+local function find(text, s, what)
+  t.ok(text:find(s, 1, true), (what or "") .. ": want «" .. s .. "» in:\n" .. text)
+end
+local function lacks(text, s, what)
+  t.ok(not text:find(s, 1, true), (what or "") .. ": want no «" .. s .. "» in:\n" .. text)
+end
+
+local function treatments(args)
+  local out = t.tmpdir() .. "/out"
+  local argv = { LLMDLUA, ROOT .. "/lua/treatments.lua", "--quiet", "--out", out }
+  for _, a in ipairs(args) do argv[#argv + 1] = a end
+  local r = proc.run(argv)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  -- (the HTML's text as a reader sees it: its entities read back)
+  local html = t.read(out .. "/treatment_report.html"):gsub("&lt;", "<"):gsub("&gt;", ">"):gsub("&#39;", "'")
+    :gsub("&amp;", "&")
+  return { md = t.read(out .. "/treatment_report.md"), html = html,
+    json = json.decode(t.read(out .. "/treatments.json")), dir = out }
+end
+
+local PAIR = { "--run", "2p1d=" .. EXP7 .. "/llm-d-2p1d", "--run", "v3=" .. EXP7 .. "/vllm-3replicas",
+  "--gpus", "2p1d=3,v3=4" }
+local function pair(extra)
+  local a = {}
+  for _, x in ipairs(PAIR) do a[#a + 1] = x end
+  for _, x in ipairs(extra or {}) do a[#a + 1] = x end
+  return a
+end
+
+-- A hand-made treatment: {offered req/s, {achieved req/s of each repeat}} per load point.
+local function treat(label, pts, gpus)
+  local stages = {}
+  for _, p in ipairs(pts) do
+    for _, a in ipairs(p[2]) do
+      stages[#stages + 1] = { rate = p[1], values = { throughput_req_s = a, error_rate_pct = 0 } }
+    end
+  end
+  local run = t.run_of(stages)
+  return { label = label, run = run, runs = { run }, dirs = { label }, status = "ok", reasons = {}, gpus = gpus }
+end
+
+t.test("1: two max sustained throughputs that never saturated are not ordered per GPU (no 'first per GPU')", function()
+  -- both kept up with the 5.5 req/s they were sent: per GPU they are only 5.331 / 3 = 1.777
+  -- and 5.346 / 4 = 1.336, two lower bounds, which no measured load orders (compare.lua:
+  -- "per GPU the measured loads cannot order them"). On main: "the order per GPU is not the
+  -- totals' order: 2p1d first per GPU" in md, html and json.
+  local o = treatments(pair())
+  for what, text in pairs { md = o.md, html = o.html, json = o.json.verdict, cost = o.json.cost.text } do
+    lacks(text, "first per GPU", what)
+    find(text, "2p1d and v3 per GPU: the measured loads cannot order them: 2p1d ≥ 1.777 req/s per GPU, "
+      .. "v3 ≥ 1.336 req/s per GPU", what)
+  end
+  t.eq(o.json.cost.per_gpu[1].vs_next, "not ordered")
+end)
+
+t.test("1: max sustained per GPU: a first per GPU only where its figure is above the other's whole span", function()
+  -- by hand: x on 1 GPU kept up with 10 req/s (never saturated: >= 10 per GPU, no upper
+  -- end); y on 4 GPUs sustained 20 (30 offered: 24 < 28.5, saturated), its ceiling 24: per
+  -- GPU 5 to 6, all below x's 10: x first per GPU, y on totals (20 > 10)
+  local x = treat("x", { { 5, { 5, 5, 5 } }, { 10, { 10, 10, 10 } } }, 1)
+  local y = treat("y", { { 10, { 10, 10, 10 } }, { 20, { 20, 20, 20 } }, { 30, { 24, 24, 24 } } }, 4)
+  local m = tr.model { x, y }
+  find(m.cost.text, "x above y per GPU: untested, but the measured loads order them: x sustained 10.000 req/s per "
+    .. "GPU, y never achieved more than 6.000 req/s per GPU at any load")
+  find(m.cost.text, "the order per GPU is not the totals' order: x first per GPU, y on totals")
+  t.eq(m.cost.best_per_gpu, "x")
+  -- y's ceiling 44 on 4 GPUs (11 per GPU) reaches above x's 10: not ordered, no first
+  y = treat("y", { { 10, { 10, 10, 10 } }, { 20, { 20, 20, 20 } }, { 50, { 44, 44, 44 } } }, 4)
+  m = tr.model { x, y }
+  lacks(m.cost.text, "first per GPU")
+  find(m.cost.text, "x and y per GPU: the measured loads cannot order them: x ≥ 10.000 req/s per GPU, "
+    .. "y 5.000–11.000 req/s per GPU")
+  t.eq(m.cost.best_per_gpu, nil)
+end)
+
+t.test("1: compare.lua and treatments.lua read max sustained spans by one rule (decision.sustained_order)", function()
+  -- by hand: a never saturated at 10 on 1 GPU: [10, inf); b saturated, 20 to 24 on 4: [5, 6]
+  local order, sp = decision.sustained_order({ none = true, max_sustained_rps = 10 }, 1,
+    { max_sustained_rps = 20, ceiling_rps = 24 }, 4)
+  t.eq(order, "a")
+  t.eq(sp, { la = 10, ha = math.huge, lb = 5, hb = 6 })
+  t.eq(decision.sustained_order({ none = true, max_sustained_rps = 10 }, 1, { none = true, max_sustained_rps = 20 }, 4),
+    nil)
+end)
+
+t.test("2: a capacity below the lowest load is '< X per GPU' (X = that load's rate / GPUs), never '< 0.000'", function()
+  -- 5.3306927707815275 / 3 = 1.777, 5.345922454848432 / 4 = 1.336 (python3 above); compare.lua
+  -- prints them "< 1.78" and "< 1.34" with --a-info gpus: 3 / --b-info gpus: 4
+  local o = treatments(pair { "--slo", "ttft_p95_ms=300" })
+  for what, text in pairs { md = o.md, html = o.html, json = o.json.verdict, cost = o.json.cost.text } do
+    lacks(text, "0.000 req/s per GPU", what)
+    find(text, "2p1d < 1.777 req/s per GPU, v3 < 1.336 req/s per GPU", what)
+  end
+  find(o.md, "**These places are on totals**: Not like for like on cost: 2p1d 3 GPUs, v3 4 GPUs. Per GPU, capacity "
+    .. "at SLO: 2p1d < 1.777 req/s per GPU")
+  find(o.json.cost.text, "2p1d and v3 per GPU: not compared: both fail the SLO already at their lowest load")
+  local per = o.json.cost.per_gpu
+  t.eq(per[1].label, "2p1d")
+  t.near(per[1].value, 5.3306927707815275 / 3, 1e-9)
+  t.eq(per[1].bound, "below")
+  t.near(per[2].value, 5.345922454848432 / 4, 1e-9)
+end)

@@ -124,3 +124,30 @@ t.test("2: a capacity below the lowest load is '< X per GPU' (X = that load's ra
   t.eq(per[1].bound, "below")
   t.near(per[2].value, 5.345922454848432 / 4, 1e-9)
 end)
+
+t.test("4: compare.lua: two capacities below their lowest loads have no Delta or Change, in every output", function()
+  -- both fail TTFT p95 <= 300 ms at their only load (p95s above 600 ms, python3 above): each
+  -- capacity lies anywhere from 0 up to 5.331 (1.777 per GPU) and 5.346 (1.336 per GPU);
+  -- on main the gap of those, "-1.78 to +1.34 req/s", "at least -100.0 %", and the Summary's
+  -- "(vllm-3replicas at least -100.0 % vs llm-d-2p1d)"
+  local d = t.tmpdir()
+  t.write(d .. "/a.yaml", "gpus: 3\n")
+  t.write(d .. "/b.yaml", "gpus: 4\n")
+  local ws, r = t.compare { "--a", EXP7 .. "/llm-d-2p1d", "--b", EXP7 .. "/vllm-3replicas", "--a-info",
+    d .. "/a.yaml", "--b-info", d .. "/b.yaml", "--slo", "ttft_p95_ms=300" }
+  t.eq(r.code, 0, r.stderr)
+  local md = t.read(ws .. "/comparison_report.md")
+  for _, label in ipairs { "Capacity at SLO per GPU", "Total capacity at SLO (TTFT p95 ≤ 300.0 ms)",
+    "Total capacity at SLO, output tok/s" } do
+    local row = t.table_rows(md, "Headline")[label]
+    t.ok(row, "no Headline row " .. label)
+    t.eq({ row[4], row[5] }, { "N/A (both below their lowest load)", "N/A (both below their lowest load)" }, label)
+  end
+  for name, text in pairs { md = md, csv = t.read(ws .. "/comparison.csv"), json = t.read(ws .. "/comparison.json"),
+    html = t.read(ws .. "/comparison_report.html") } do
+    lacks(text, "-100.0 %", name)
+    lacks(text, "+1.34 req/s", name)
+  end
+  find(md, "< 1.34 req/s (failed TTFT p95 ≤ 300.0 ms at the lowest load tried, even at the lower ends of the repeats' "
+    .. "95 % intervals) for vllm-3replicas; both fail at their lowest load: not compared.")
+end)

@@ -70,6 +70,7 @@ function M.load(list, opts)
         end
       end
     end
+    if opts.repeats then M.check_ladders(t) end
     -- repeats: every folder's stages, as measurements of the same load points. Each one a
     -- copy with an index of its own in the combined run: the load points name their stages
     -- by index, and every folder numbers its own from 0, so that the repeats' request
@@ -115,6 +116,66 @@ function M.load(list, opts)
   end
   list.identical = M.identical_treatments(list)
   return list
+end
+
+-- The folders of one label given as repeats (--run x=a --run x=b) are measurements of one
+-- configuration at the same loads. Two folders that are each a ladder of loads (two or more
+-- load points), and whose loads mostly do not match (fewer than half of the shorter
+-- ladder's loads in the other, offered within llmd.loadpoints' 1 %), are two
+-- configurations or two sweeps, not repeats: merged, one shared load would read as
+-- repeated and the max sustained throughput of one be taken from the other's ladder. An
+-- error naming the label, both folders and the loads that differ. (A folder of one load
+-- point is one point of a ladder split over folders; an experiment's setup treatment, whose
+-- folders are its load points, is not checked: opts.repeats is false for it.)
+local function loads_text(pts)
+  local by = {}
+  for _, p in ipairs(pts) do
+    by[p.load_type] = by[p.load_type] or {}
+    table.insert(by[p.load_type], ("%g"):format(p.offered))
+  end
+  local out = {}
+  if by.rate then out[#out + 1] = table.concat(by.rate, ", ") .. " req/s offered" end
+  if by.concurrency then out[#out + 1] = "concurrency " .. table.concat(by.concurrency, ", ") end
+  return table.concat(out, "; ")
+end
+
+function M.check_ladders(t)
+  local ladders = {}
+  for j, run in ipairs(t.runs) do
+    local pts = lp.points(run)
+    for _, p in ipairs(pts) do
+      -- a load point without an offered load: no ladder to match
+      if not (p.offered and p.load_type) then pts = nil; break end
+    end
+    ladders[j] = pts
+  end
+  for j = 2, #t.runs do
+    for k = 1, j - 1 do
+      local a, b = ladders[k], ladders[j]
+      if a and b and #a >= 2 and #b >= 2 then
+        local function only(x, y)
+          local out = {}
+          for _, p in ipairs(x) do
+            local found = false
+            for _, q in ipairs(y) do
+              if p.load_type == q.load_type and lp.close(p.offered, q.offered) then found = true; break end
+            end
+            if not found then out[#out + 1] = p end
+          end
+          return out
+        end
+        local oa, ob = only(a, b), only(b, a)
+        local shared = #a - #oa
+        if shared * 2 < math.min(#a, #b) then
+          local da, db = t.runs[k].dir or t.dirs[k], t.runs[j].dir or t.dirs[j]
+          error(("treatment %s: %s and %s are not repeats of one configuration: their load ladders mostly differ "
+            .. "(%d of %d and %d loads shared; only %s has %s, only %s has %s); give each its own label (repeats are "
+            .. "folders measured at the same loads)"):format(t.label, da, db, shared, #a, #b, da,
+            loads_text(oa), db, loads_text(ob)), 0)
+        end
+      end
+    end
+  end
 end
 
 -- Whether two runs' result files are the same bytes (llmd.runmodel.same_files, each file by
@@ -678,8 +739,17 @@ local function grouped_model(groups, opts)
       or r1 and r1.order_certain and ("%s first by the figures, above %s as the measured loads order them, "
         .. "untested (no treatment shown best by repeats)."):format(r1.label, sub.ranking[2].label)
       or "not shown to differ (no treatment shown best)."
-    parts[#parts + 1] = ("%s (%s%s): %s %s"):format(g.named and ("Workload " .. w) or w:gsub("^w", "W"),
-      g.signature and (g.signature .. "; ") or "", table.concat(labels, ", "), lead, sub.verdict)
+    -- fewer than two ranked: nothing was compared, so nothing is "not shown to differ"; its
+    -- own verdict says what there is ("only one/rate1 was measured; nothing to compare it with")
+    local n_ranked = 0
+    for _, r in ipairs(sub.ranking) do if r.rank then n_ranked = n_ranked + 1 end end
+    local verdict = sub.verdict
+    if n_ranked < 2 and not best then
+      lead = nil
+      if verdict:match("^Only ") or verdict:match("^No ") then verdict = verdict:sub(1, 1):lower() .. verdict:sub(2) end
+    end
+    parts[#parts + 1] = ("%s (%s%s): %s%s"):format(g.named and ("Workload " .. w) or w:gsub("^w", "W"),
+      g.signature and (g.signature .. "; ") or "", table.concat(labels, ", "), lead and (lead .. " ") or "", verdict)
     commons[#commons + 1] = ("%s at %s"):format(w, sub.common_text or metrics.na(sub.common_why))
   end
   -- the treatments as the list gives them (the tables' order), each marked with its workload
@@ -1667,7 +1737,10 @@ function M.model(list, opts)
       .. "against%s."):format(ranked[1].label, words.the, m.ranking[1].text, m.rank_by,
       #unranked > 0 and ("; " .. unknown_text()) or "")
   elseif #ranked == 1 then
-    m.verdict = #failed > 0 and ("Only %s can be ranked; nothing to rank it against."):format(ranked[1].label)
+    -- (the others' runs failed: left out, said next; no order of any kind is claimed)
+    m.verdict = #failed > 0 and #unranked == 0 and ("Only %s was measured; nothing to compare it with.")
+      :format(ranked[1].label)
+      or #failed > 0 and ("Only %s can be ranked; nothing to rank it against."):format(ranked[1].label)
       or ("Only %s has a known %s; nothing to rank it against."):format(ranked[1].label, m.rank_by)
   elseif by_cap and ranked[1].capacity.kind == "below_lowest" then
     -- every one failed the SLOs at its lowest load (ranked at 0, the lowest): no figure is

@@ -151,3 +151,59 @@ t.test("4: compare.lua: two capacities below their lowest loads have no Delta or
   find(md, "< 1.34 req/s (failed TTFT p95 ≤ 300.0 ms at the lowest load tried, even at the lower ends of the repeats' "
     .. "95 % intervals) for vllm-3replicas; both fail at their lowest load: not compared.")
 end)
+
+t.test("6: a workload where one treatment was measured and the other's run failed: nothing compared, not 'not shown "
+  .. "to differ'", function()
+  -- an experiment whose setup "two" failed its runs (the trial's three-setup experiment): in
+  -- workload rate1 only one/rate1 is ranked. On main: "Workload rate1 (one/rate1, two/rate1):
+  -- not shown to differ (no treatment shown best). Only one/rate1 can be ranked; nothing to
+  -- rank it against."
+  local function w(x, name, failed)
+    x.workload = name
+    if failed then x.status, x.reasons = "failed", { "the harness stopped early" } end
+    return x
+  end
+  local pts = { { 10, { 10 } }, { 20, { 20 } } }
+  local m = tr.model { w(treat("one/rate1", pts), "rate1"), w(treat("two/rate1", pts), "rate1", true),
+    w(treat("one/rate2", pts), "rate2"), w(treat("two/rate2", { { 10, { 10 } }, { 20, { 15 } } }), "rate2") }
+  find(m.verdict, "Workload rate1 (one/rate1, two/rate1): only one/rate1 was measured; nothing to compare it with. "
+    .. "Not ranked, compared or set on the Pareto front")
+  lacks(m.verdict, "rate1): not shown to differ")
+  -- the other workload, with two ranked, keeps its lead (by hand: two/rate2 sustained 10 and
+  -- achieved at most 15, one/rate2 kept up with 20: the measured loads order them)
+  find(m.verdict, "Workload rate2 (one/rate2, two/rate2): one/rate2 first by the figures, above two/rate2 as the "
+    .. "measured loads order them")
+  -- one workload alone: the same words
+  m = tr.model { treat("one", pts), (function() local x = treat("two", pts) x.status, x.reasons = "failed",
+    { "the harness stopped early" } return x end)() }
+  find(m.verdict, "Only one was measured; nothing to compare it with.")
+end)
+
+t.test("5: two folders of one label whose load ladders mostly differ are refused, not merged as repeats", function()
+  -- the kubecon pair's requested rates (python3: json.load of each stage_N_lifecycle_metrics.json,
+  -- load_summary.requested_rate): vllm 1.0, 31.4, 61.79, 92.19, 122.59, 152.98, 183.38;
+  -- chunked 1.0, 43.25, 85.5, 127.75, 169.99, 212.24, 254.49: 1 of 7 shared. On main: x
+  -- "Load points 13, Repeats 2", its max sustained taken from the other's ladder.
+  local VLLM = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
+  local CHUNK = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
+  local out = t.tmpdir() .. "/out"
+  local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--run", "x=" .. VLLM, "--run", "x=" .. CHUNK,
+    "--run", "y=" .. CHUNK, "--out", out, "--quiet" }
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.eq(r.stderr, ("llmdlua: treatment x: %s and %s are not repeats of one configuration: their load ladders mostly "
+    .. "differ (1 of 7 and 7 loads shared; only %s has 31.4, 61.79, 92.19, 122.59, 152.98, 183.38 req/s offered, "
+    .. "only %s has 43.25, 85.5, 127.75, 169.99, 212.24, 254.49 req/s offered); give each its own label (repeats "
+    .. "are folders measured at the same loads)\n"):format(VLLM, CHUNK, VLLM, CHUNK))
+  t.eq(require("lfs").attributes(out), nil)
+  -- the same ladder twice (repeats): accepted; hand-made, the second at the same loads, 0.5 %
+  -- off (within the 1 % of a load point), plus one load more
+  local a = treat("x", { { 10, { 10 } }, { 20, { 20 } }, { 30, { 29 } } })
+  local b = treat("x", { { 10.05, { 10.1 } }, { 20, { 19.8 } }, { 30, { 29.5 } }, { 40, { 30 } } })
+  t.eq(tr.check_ladders { label = "x", runs = { a.run, b.run }, dirs = { "a", "b" } }, nil)
+  -- two one-load folders (a ladder split over folders, one rate each): not checked
+  t.eq(tr.check_ladders { label = "x", runs = { treat("x", { { 10, { 10 } } }).run,
+    treat("x", { { 20, { 20 } } }).run }, dirs = { "a", "b" } }, nil)
+  -- 1 of 3 shared: refused (by hand: 10 in both; 20, 30 against 15, 25)
+  t.raises("only b has 15, 25 req/s offered", tr.check_ladders, { label = "x", runs = { a.run,
+    treat("x", { { 10, { 10 } }, { 15, { 15 } }, { 25, { 25 } } }).run }, dirs = { "a", "b" } })
+end)

@@ -253,7 +253,8 @@ local ok, err = pcall(function()
       local cwd = require("lfs").currentdir()
       return cwd and (cwd:gsub("/+$", "") .. "/" .. p) or p
     end
-    io.write(("Written: %s\n         %s\n         %s\n"):format(shown(paths.csv), shown(paths.md), shown(paths.html)))
+    io.write(("Written: %s\n         %s\n         %s\n         %s\n"):format(shown(paths.csv), shown(paths.ranking_csv),
+      shown(paths.md), shown(paths.html)))
   end
 end)
 if not ok then fail(err) end

@@ -719,6 +719,13 @@ local function grouped_model(groups, opts)
       end
     end
     size = size + (sub.family and sub.family.size or 0)
+    -- GPU columns in the one ranking table where any workload's treatments have a count; the
+    -- front's cost note per workload, named
+    if sub.gpu_columns then m.gpu_columns = true end
+    if sub.pareto_cost then
+      m.pareto_costs = m.pareto_costs or {}
+      m.pareto_costs[#m.pareto_costs + 1] = ("%s: %s"):format(w, sub.pareto_cost)
+    end
     -- (never a best on totals between treatments on different numbers of accelerators)
     local best = not sub.cost and sub.ranking[1] and sub.ranking[1].proven and sub.ranking[1].label or nil
     m.workloads[#m.workloads + 1] = { workload = w, treatments = labels, verdict = sub.verdict, best = best or false,
@@ -2025,11 +2032,79 @@ function M.model(list, opts)
     for _, d in ipairs(m.dominated) do
       parts[#parts + 1] = ("%s by %s"):format(d.label, d.by) .. (all_both and "" or (": " .. d.beaten))
     end
-    m.verdict = m.verdict .. (" On max sustained throughput and %s at the common load together, by the figures "
-      .. "(untested): %s %s (%s)."):format(m.pareto_latency, #parts == 1 and "one treatment is"
-      or (#parts .. " treatments are"), all_both and "beaten on both" or "beaten", table.concat(parts, "; "))
+    m.verdict = m.verdict .. (" On max sustained throughput and %s at the common load together, %sby the figures "
+      .. "(untested): %s %s (%s)."):format(m.pareto_latency, m.cost and "on totals, " or "",
+      #parts == 1 and "one treatment is" or (#parts .. " treatments are"), all_both and "beaten on both" or "beaten",
+      table.concat(parts, "; "))
   end
+  M.gpu_figures(m, T, by_cap)
   return m
+end
+
+-- A ranking place's figure per GPU (x: the treatment, r: its place): value and text, "≥ 45.679
+-- req/s per GPU", "< 1.777 req/s per GPU" (a capacity below the lowest load: that load's rate
+-- per GPU), each as its total says it, divided by the treatment's accelerators; N/A with why
+-- where the count or the figure is unknown.
+local function per_gpu_figure(x, by_cap, r)
+  if r.failed then return nil, "" end
+  if not (x and x.gpus) then return nil, metrics.na("GPU count unknown: give --gpus LABEL=N") end
+  local function f(v) return metrics.format("throughput_req_s", v / x.gpus) .. " per GPU" end
+  if by_cap then
+    local c = x.capacity
+    if c.kind == "below_lowest" and c.lowest_rps then return c.lowest_rps / x.gpus, "< " .. f(c.lowest_rps) end
+    if lp.capacity_has_figure(c) and c.rps then return c.rps / x.gpus, bound_prefix(r.text) .. f(c.rps) end
+    return nil, metrics.na("capacity at SLO unknown")
+  end
+  if x.max_rps then return x.max_rps / x.gpus, (x.saturation.none and "≥ " or "") .. f(x.max_rps) end
+  return nil, metrics.na("max sustained throughput unknown")
+end
+
+-- The GPU counts beside the ranking and the Pareto front (m: M.model's, T its treatments):
+-- with any count known, each place's GPUs and its figure per GPU (r.gpus, r.per_gpu_value,
+-- r.per_gpu_text; m.gpu_columns); where the counts differ or some are unknown (m.cost), the
+-- front is on totals, not like for like on cost (m.pareto_cost), and each domination says
+-- how the two compare per GPU on max sustained throughput, by compare.lua's rule
+-- (decision.sustained_order), beside a latency read at one total load, which is no load
+-- per GPU (d.per_gpu).
+function M.gpu_figures(m, T, by_cap)
+  local by = {}
+  for _, x in ipairs(T) do
+    by[x.label] = x
+    if x.gpus then m.gpu_columns = true end
+  end
+  if m.gpu_columns then
+    for _, r in ipairs(m.ranking) do
+      r.gpus = by[r.label] and by[r.label].gpus or nil
+      r.per_gpu_value, r.per_gpu_text = per_gpu_figure(by[r.label], by_cap, r)
+    end
+  end
+  if not m.cost then return end
+  local counts = {}
+  for _, x in ipairs(T) do
+    if x.status ~= "failed" then
+      counts[#counts + 1] = x.gpus and ("%s %s"):format(x.label, require("llmd.template").helpers.count(x.gpus, "GPU"))
+        or ("%s unknown"):format(x.label)
+    end
+  end
+  m.pareto_cost = ("the front is on totals, of treatments on different or unknown numbers of GPUs (%s): it "
+    .. "compares different amounts of hardware, and a latency at one total load is not one at the same load per "
+    .. "GPU, so no domination below is one per GPU"):format(table.concat(counts, ", "))
+  local function rate(v) return metrics.format("throughput_req_s", v) .. " per GPU" end
+  for _, d in ipairs(m.dominated) do
+    local c, o = by[d.label], by[d.by]
+    if not (c and o and c.gpus and o.gpus) then
+      d.per_gpu = ("on totals; not compared per GPU: the GPU count of %s is unknown"):format(
+        c and c.gpus and d.by or d.label)
+    else
+      local order, sp = decision.sustained_order(c.saturation, c.gpus, o.saturation, o.gpus)
+      local fig = ("%s %s%s, %s %s%s"):format(d.label, c.saturation.none and "≥ " or "",
+        sp and rate(sp.la) or "unknown", d.by, o.saturation.none and "≥ " or "", sp and rate(sp.lb) or "unknown")
+      d.per_gpu = ("on totals; per GPU, max sustained throughput %s: %s"):format(fig,
+        order == "b" and ("%s above, as the measured loads order them"):format(d.by)
+        or order == "a" and ("%s above, as the measured loads order them: not beaten per GPU"):format(d.label)
+        or "the measured loads cannot order them per GPU")
+    end
+  end
 end
 
 -- Rendering --------------------------------------------------------------------------------
@@ -2057,6 +2132,10 @@ function M.present(m, opts)
       return #notes > 0 and notes or false
     end)(),
     common_axis = m.common_axis,
+    -- GPUs and the ranked figure per GPU beside each place, where any count is known; the
+    -- Pareto front's note that it is on totals where the counts differ or are unknown
+    gpu_columns = m.gpu_columns or false,
+    pareto_costs = m.pareto_cost and { m.pareto_cost } or m.pareto_costs or false,
     pareto_not_compared = m.pareto_not_compared or {},
     common_text = m.common_text, common_load = m.common_load,
     common_sustained = m.common_sustained or false, saturated_at_common = m.saturated_at_common or {},
@@ -2224,6 +2303,7 @@ function M.write_report(out, list, opts)
     pareto_latency_note = m.pareto_latency_note,
     pareto_latency_key = m.pareto_latency_key, latency_note = v.latency_note or nil,
     workload_apart = m.workload_apart and json.array(m.workload_apart) or nil,
+    pareto_cost = m.pareto_cost or (m.pareto_costs and table.concat(m.pareto_costs, " ")) or nil,
     ranking = json.array {}, treatments = json.array {} }
   -- each place's vs_next in words of its own: "above" (shown higher than the next place) and
   -- "below", never decision.verdict's internal sides ("B better": the test's b is this place)
@@ -2264,6 +2344,12 @@ function M.write_report(out, list, opts)
       max_sustained_output_tps_why = x.max_output_tps == nil and (x.max_rps and "the output throughput is unknown at "
         .. "the max sustained load point" or "no max sustained load point") or nil,
       capacity = plain_capacity(x.capacity), repeats = x.repeats,
+      -- its accelerators (given with --gpus, or the results'), and its figures per GPU
+      gpus = x.gpus, gpus_source = x.gpus_source,
+      max_sustained_rps_per_gpu = x.gpus and x.max_rps and x.max_rps / x.gpus or nil,
+      capacity_rps_per_gpu = x.gpus and (lp.capacity_has_figure(x.capacity) and x.capacity.rps
+        or x.capacity.kind == "below_lowest" and x.capacity.lowest_rps) and (x.capacity.rps
+        or x.capacity.lowest_rps) / x.gpus or nil,
       latency_at_common = json.array(at_common_plain(x)),
       load_points = x.n_points, saturation = { reason = sat.reason, point = sat.point, cause = sat.cause,
         none = sat.none or nil, unknown = sat.unknown or nil,
@@ -2275,13 +2361,34 @@ function M.write_report(out, list, opts)
         failed_within = sat.failed_within and json.array(sat.failed_within) or nil } }
   end
   json.write(out .. "/treatments.json", plain)
+  ws.write_text(out .. "/treatment_ranking.csv", M.ranking_csv_text(m))
   paths.charts = gp and clist or nil -- (the charts drawn, or left out with the reason)
   return paths
 end
 
+-- The ranking as a table for scripts (treatment_ranking.csv, CRLF as the other CSV): one row
+-- per place, in the reports' order, with its workload, rank ("1=" where shared; empty where
+-- not ranked), figure (value: empty where unknown; text as the reports print it), GPUs and
+-- figure per GPU (empty where the count is unknown), and its evidence against the next.
+-- (treatment_comparison.csv keeps upstream's columns, byte for byte.)
+M.RANKING_CSV_COLUMNS = { "workload", "rank", "treatment", "rank_by", "value_rps", "text", "gpus",
+  "value_rps_per_gpu", "per_gpu_text", "evidence_against_next" }
+function M.ranking_csv_text(m)
+  local lines = { table.concat(M.RANKING_CSV_COLUMNS, ",") }
+  for _, r in ipairs(m.ranking) do
+    local row = { r.workload, r.rank_text, r.label, m.rank_by, r.rank_text and r.value, r.text, r.gpus,
+      r.per_gpu_value, r.per_gpu_text, r.vs_next_text }
+    local cells = {}
+    for i = 1, #M.RANKING_CSV_COLUMNS do cells[i] = csv_field(row[i]) end
+    lines[#lines + 1] = table.concat(cells, ",")
+  end
+  return table.concat(lines, "\r\n") .. "\r\n"
+end
+
 -- The files of a comparison, in the order they go into place (the charts first: the reports
 -- show them).
-local OUTPUTS = { "treatments.json", "treatment_report.md", "treatment_report.html", "treatment_comparison.csv" }
+local OUTPUTS = { "treatments.json", "treatment_ranking.csv", "treatment_report.md", "treatment_report.html",
+  "treatment_comparison.csv" }
 
 -- Writes the comparison into out (made when missing): treatment_comparison.csv and, when
 -- every treatment has its load points, the report (M.write_report: treatment_report.md and
@@ -2356,7 +2463,7 @@ function M.write_outputs(out, list, opts)
       end
     end
     for _, name in ipairs(OUTPUTS) do move(name) end
-    paths.csv = out .. "/treatment_comparison.csv"
+    paths.csv, paths.ranking_csv = out .. "/treatment_comparison.csv", out .. "/treatment_ranking.csv"
     paths.md, paths.html = out .. "/treatment_report.md", out .. "/treatment_report.html"
     return paths
   end)

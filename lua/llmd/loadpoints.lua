@@ -1422,6 +1422,12 @@ function M.capacity_has_figure(c)
   return g == "estimate" or g == "lower"
 end
 
+-- Are capacities ca and cb both below their lowest loads? Each lies anywhere from 0 up to
+-- its lowest load's rate, so no gap between the two is a figure of either run.
+function M.both_below_lowest(ca, cb)
+  return ca ~= nil and cb ~= nil and ca.kind == "below_lowest" and cb.kind == "below_lowest"
+end
+
 -- The measured bracket of a capacity, [lo, hi): what the load points place it in, whatever
 -- an interpolation says. Interpolated: from the last load that met every SLO
 -- (last_passing_rps) to the first that failed one (first_failing_rps); the figure between

@@ -2302,7 +2302,7 @@ function M.point_chart(m, T, c)
     c.reason = "No treatment has TTFT, TPOT/ITL or an SLO's metric at its load point."
     return c
   end
-  local blocks, labels, slos, ymax, fmts, no_ci = {}, {}, {}, {}, {}, {}
+  local blocks, labels, slos, ymax, fmts, no_ci, no_value = {}, {}, {}, {}, {}, {}, {}
   for i, k in ipairs(keys) do
     local info = metrics.get(k.key)
     fmts[i] = info.format == "%d" and "%.0f" or info.format
@@ -2315,7 +2315,10 @@ function M.point_chart(m, T, c)
       local lo, hi, has = v, v, 0
       if finite(v) and type(ci) == "table" and finite(ci.lo) and finite(ci.hi) and not ci.identical then
         lo, hi, has = ci.lo, ci.hi, 1
-      elseif finite(v) then
+      elseif not finite(v) then
+        no_value[t] = no_value[t] or {}
+        no_value[t][#no_value[t] + 1] = k.label
+      else
         no_ci[t] = no_ci[t] or {}
         no_ci[t][#no_ci[t] + 1] = { label = k.label, why = (p.repeats or 1) < 2 and "one run, no interval"
           or (type(ci) == "table" and ci.identical) and "repeats identical, no spread to estimate" or "no interval" }
@@ -2371,6 +2374,15 @@ function M.point_chart(m, T, c)
           c.notes[#c.notes + 1] = ("%s, %s: %s (a dot without a bar)."):format(x.label, e.label, e.why)
         end
       end
+    end
+  end
+  -- a treatment without a panel's value: "N/A" at its place, and why
+  for t, x in ipairs(T) do
+    if no_value[t] and not x.points[1] then
+      c.notes[#c.notes + 1] = ("%s: no measured load point, so N/A in the chart."):format(x.label)
+    elseif no_value[t] then
+      c.notes[#c.notes + 1] = ("%s: no %s at its load point, so N/A in the chart."):format(x.label,
+        table.concat(no_value[t], ", "))
     end
   end
   -- loads that differ: the values differ by load as well as by configuration

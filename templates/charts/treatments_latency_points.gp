@@ -5,7 +5,8 @@
 #
 # From llmdlua: datafile (block i-1 is panel i, one row per treatment in order; columns:
 # x (the treatment's number), value, the interval's lower and upper ends (the value itself
-# where there is none), has_ci (1: an interval)), style_file, title, title_lines (the
+# where there is none; NaN all three where the treatment has no value), has_ci (1: an
+# interval)), style_file, title, title_lines (the
 # lines of the title, 1 when absent), labels[t] (the treatments' names) and loads[t]
 # (each one's load: "3.6 req/s offered, 3 repeats"); per panel i: panel_label[i]
 # ("TTFT p95 (ms)"), panel_slo[i] (the SLO threshold, NaN when none or too far above the
@@ -49,11 +50,15 @@ do for [i = 1:n] {
   }
   fmt_ci = panel_fmt[i].' ('.panel_fmt[i].'–'.panel_fmt[i].')'
   # the interval as an error bar with caps, the value as the treatment's marker; above it
-  # the value and its interval in figures (a narrow interval hides behind the marker)
+  # the value and its interval in figures (a narrow interval hides behind the marker); a
+  # treatment without the value (NaN) gets "N/A" at the axis. valid(2), not $2 == $2: a NaN
+  # read through $2 leaves a labels plot no valid point, and gnuplot 5.4 crashes on that
+  # (as latency_points.gp found)
   plot for [t = 1:k] datafile index (i - 1) every ::(t - 1)::(t - 1) using 1:2:3:4 with yerrorbars \
          linestyle 10 + t notitle, \
        for [t = 1:k] datafile index (i - 1) every ::(t - 1)::(t - 1) \
-         using 1:4:($5 > 0 ? sprintf(fmt_ci, $2, $3, $4) : sprintf(panel_fmt[i], $2)) \
+         using 1:(valid(2) ? $4 : 0):(!valid(2) ? 'N/A' : $5 > 0 ? sprintf(fmt_ci, $2, $3, $4) : \
+           sprintf(panel_fmt[i], $2)) \
          with labels center offset 0, 1.2 textcolor rgb colours[(t - 1) % 8 + 1] notitle
 }
 unset multiplot

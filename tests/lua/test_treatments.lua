@@ -2174,3 +2174,29 @@ t.test("treatments of one load point and one run each: dots without bars, the lo
     t.ok(notes:find(s, 1, true), s .. "\n" .. notes)
   end
 end)
+
+-- (leftfix35, as newuser35 #7 found for compare.lua's one-point chart) A treatment without a
+-- panel's value: its row is NaN, and gnuplot 5.4 crashed (signal 11) on a labels plot with
+-- no valid point, so the whole report failed. "N/A" at its place, and a note. t2 is exp-7's
+-- vllm-2replicas summary with every TPOT and ITL field removed.
+t.test("treatments of one load point: one without a metric gets N/A, the chart is drawn", function()
+  local json = require "llmd.json"
+  local base = json.read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
+  local list = {}
+  for i, drop in ipairs { false, true } do
+    local dir = t.tmpdir()
+    local doc = {}
+    for k, v in pairs(base) do
+      if not (drop and (k:match("tpot") or k:match("itl"))) then doc[k] = v end
+    end
+    t.write(dir .. "/benchmark_1.json", json.encode(doc))
+    list[#list + 1] = { label = "t" .. i, dirs = { dir } }
+  end
+  local out = t.tmpdir()
+  local paths = tr.write_report(out, tr.load(list), {})
+  t.ok(paths.text:find("t2: no TPOT p95 at its load point, so N/A in the chart.", 1, true), paths.text)
+  if require("llmd.charts").gnuplot() then
+    local svg = t.read(out .. "/charts/treatments_latency_throughput.svg")
+    t.ok(svg:find(">N/A<", 1, true), "N/A drawn")
+  end
+end)

@@ -2180,7 +2180,6 @@ end)
 -- no valid point, so the whole report failed. "N/A" at its place, and a note. t2 is exp-7's
 -- vllm-2replicas summary with every TPOT and ITL field removed.
 t.test("treatments of one load point: one without a metric gets N/A, the chart is drawn", function()
-  local json = require "llmd.json"
   local base = json.read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
   local list = {}
   for i, drop in ipairs { false, true } do

@@ -106,22 +106,25 @@ function M.artifacts_dir(out)
   return (out:match("^(.*)/[^/]*$") or ".") .. "/autobench-artifacts/" .. name
 end
 
--- Moves a result file an earlier run left where this run's client writes aside (to
--- PATH.earlier-N, the first N free: never deleted, it may be the user's), so that only a
--- file this run's client writes (or, for sglang's JSONL, appends to) is read. Returns the
--- new name, nil when there was none; raises naming the file when it cannot be moved.
+-- Moves a file an earlier run left where this run writes (a client's result file, a log)
+-- aside (to PATH.earlier-N, the first N free: never deleted, it may be the user's), so that
+-- only a file this run's client writes (or, for sglang's JSONL, appends to) is read. Returns
+-- the new name, nil when there was none; raises naming the file when it cannot be moved.
 function M.move_aside(path)
   if lfs.attributes(path, "mode") == nil then return nil end
   local n = 1
   while lfs.attributes(("%s.earlier-%d"):format(path, n), "mode") ~= nil do n = n + 1 end
   local dest = ("%s.earlier-%d"):format(path, n)
   local ok, err = os.rename(path, dest)
-  if not ok then error(("%s: cannot move the earlier result file aside: %s"):format(path, tostring(err)), 0) end
+  if not ok then error(("%s: cannot move an earlier run's file aside: %s"):format(path, tostring(err)), 0) end
   return dest
 end
 
 -- Where --force moves the rows that no longer match the config.
 function M.stale_path(out) return (out:gsub("%.jsonl$", "")) .. ".stale.jsonl" end
+
+-- The artifacts a row points to (row.artifacts: raw result, server and client logs).
+M.ARTIFACTS = { "raw_result", "server_log", "benchmark_log" }
 
 local function is_measured(row)
   return row.disposition == "selected" or (row.disposition == nil and row.status ~= "skipped")
@@ -158,6 +161,33 @@ local function rewrite(out, rows)
   local t = {}
   for i, row in ipairs(rows) do t[i] = row_text(row) end
   require("llmd.workspace").write_text(out, table.concat(t))
+end
+
+-- Rows of `file` pointing at `from` (an artifact) are made to point at `to`; the file is
+-- rewritten (atomically) when one changed.
+local function repoint(file, from, to)
+  if lfs.attributes(file, "mode") ~= "file" then return end
+  local rows, changed = ab.read_rows(file), false
+  for _, row in ipairs(rows) do
+    if type(row.artifacts) == "table" then
+      for _, k in ipairs(M.ARTIFACTS) do
+        if row.artifacts[k] == from then row.artifacts[k], changed = to, true end
+      end
+    end
+  end
+  if changed then rewrite(file, rows) end
+end
+
+-- Before this run writes an artifact at `path`: the file an earlier run left there is moved
+-- aside (move_aside), and the rows of the output and of its stale file that point at it
+-- point at where it is now, never at what this run writes. Returns move_aside's answer.
+function M.set_aside(out, path)
+  local dest = M.move_aside(path)
+  if dest then
+    repoint(out, path, dest)
+    repoint(M.stale_path(out), path, dest)
+  end
+  return dest
 end
 
 -- Notes overtaken by measured rows leave the output (atomically rewritten).
@@ -206,7 +236,20 @@ local function resume(out, cfg, scenarios, opts)
         .. "choose another --out"):format(spath), 0)
     end
     local t = {}
-    for i, row in ipairs(stale) do t[i] = row_text(row) end
+    for i, row in ipairs(stale) do
+      -- an artifact no longer there is said to be gone, not pointed at: this run may write
+      -- a new file at that path
+      local a = type(row.artifacts) == "table" and row.artifacts or {}
+      for _, k in ipairs(M.ARTIFACTS) do
+        if type(a[k]) == "string" and lfs.attributes(a[k], "mode") == nil then
+          row.artifacts_gone = row.artifacts_gone or json.object {}
+          row.artifacts_gone[k], a[k] = a[k], nil
+          io.write(("%s %s: its %s %s is gone (no such file); the row moved to %s says so\n"):format(
+            tostring(row.candidate_id), ab.scenario(row), k, row.artifacts_gone[k], spath))
+        end
+      end
+      t[i] = row_text(row)
+    end
     local f, err = io.open(spath, "ab")
     if not f then error(("%s: cannot write: %s"):format(spath, err), 0) end
     local ok, werr = f:write(table.concat(t))
@@ -541,9 +584,17 @@ function M.run(config_path, opts)
           io.write(reason, "\n")
         else
           mkdir_p(cdir)
-          io.write("starting the server on port ", port, "\n")
-          local ok, pr = pcall(proc.spawn, argv, { stdout = { file = log }, stderr = "stdout", env = r.env })
-          if ok then p = pr else status, reason = "failed", "the server did not start: " .. tostring(pr) end
+          -- an earlier run's server log (its rows point at it) is kept, not overwritten
+          local mok, moved = pcall(M.set_aside, out, log)
+          if not mok then
+            status, reason = "failed", "not started: " .. tostring(moved)
+            io.write(reason, "\n")
+          else
+            if moved then io.write(("an earlier server log moved aside to %s; "):format(moved)) end
+            io.write("starting the server on port ", port, "\n")
+            local ok, pr = pcall(proc.spawn, argv, { stdout = { file = log }, stderr = "stdout", env = r.env })
+            if ok then p = pr else status, reason = "failed", "the server did not start: " .. tostring(pr) end
+          end
         end
       end
       if p then
@@ -590,9 +641,15 @@ function M.run(config_path, opts)
             local rpath = cdir .. "/" .. rfile
             -- a result file already there is an earlier run's: moved aside before the client
             -- starts, so that a client that writes nothing is not credited with its numbers
-            local mok, moved = pcall(M.move_aside, rpath)
+            local mok, moved = pcall(M.set_aside, out, rpath)
             if mok and moved then
               io.write(("  %s: an earlier result file moved aside to %s\n"):format(sc.name, moved))
+            end
+            if mok then
+              mok, moved = pcall(M.set_aside, out, blog)
+              if mok and moved then
+                io.write(("  %s: an earlier benchmark log moved aside to %s\n"):format(sc.name, moved))
+              end
             end
             local res = mok and run_client(cargv, blog, p, r.benchmark_timeout or 3600) or { move_error = moved }
             if lfs.attributes(rpath, "mode") == "file" then row.artifacts.raw_result = rpath end

@@ -596,6 +596,40 @@ end
 -- (llmd.loadpoints.latency_columns). Drawn by templates/charts/latency_points.gp into the
 -- latency chart's own file (c: the chart latency_throughput started; pts: its load points).
 M.POINT_PANELS_MAX = 4
+
+-- The panels of a one-load-point view of runs whose load points are lists (one a run, each
+-- of at most one point): the SLOs' metrics first, where a run has them (an end-to-end SLO
+-- may be spelt e2e_*: the load points' key is latency_*), then TTFT and TPOT/ITL where no
+-- SLO names their family, at p95 where every run has it, else the percentile they share
+-- (llmd.loadpoints.latency_columns); at most POINT_PANELS_MAX. Returns
+-- { {key =, label =, slo = the SLO's threshold or nil, slo_text =} }.
+function M.point_keys(slo, lists)
+  local function usable(p, key) return p ~= nil and finite(p.values[key]) end
+  local function any_has(key)
+    for _, l in ipairs(lists) do if usable(l[1], key) then return true end end
+    return false
+  end
+  local keys, seen = {}, {}
+  for _, sl in ipairs(type(slo) == "table" and slo or {}) do
+    local key = type(sl.key) == "string" and metrics.canonical(sl.key) or nil
+    if key and metrics.has(key) and not seen[key] and any_has(key) then
+      seen[key] = true
+      keys[#keys + 1] = { key = key, label = metrics.get(key).label, slo = finite(sl.max) and sl.max or nil,
+        slo_text = sl.text }
+    end
+  end
+  local named = {}
+  for _, k in ipairs(keys) do named[k.key:match("^(%a+)_") or ""] = true end
+  local prefer = { { key = "ttft_p95_ms" }, { key = "tpot_p95_ms" }, { key = "itl_p95_ms" } }
+  for _, col in ipairs(lp.latency_columns(lists, usable, prefer)) do
+    local fam = col.key:match("^(%a+)_")
+    local taken = named[fam] or (fam == "itl" and named.tpot) or (fam == "tpot" and named.itl)
+    if col.family ~= "e2e" and not taken then keys[#keys + 1] = { key = col.key, label = col.label } end
+  end
+  while #keys > M.POINT_PANELS_MAX do keys[#keys] = nil end
+  return keys
+end
+
 function M.latency_points(model, A, B, c, pts)
   c.title = "At the one load point: each run's value with its repeats' 95 % intervals"
   for _, v in ipairs(c.vars) do
@@ -606,28 +640,8 @@ function M.latency_points(model, A, B, c, pts)
     return c
   end
   local function value(p, key) return p and p.values[key] end
-  local function usable(p, key) return finite(value(p, key)) end
-  -- the panels: the SLOs' metrics first (an end-to-end SLO may be spelt e2e_*: the load
-  -- points' key is latency_*), then, without SLOs, TTFT and TPOT/ITL at p95 where both have it
-  local keys, seen = {}, {}
-  for _, sl in ipairs(type(model.slo) == "table" and model.slo or {}) do
-    local key = type(sl.key) == "string" and metrics.canonical(sl.key) or nil
-    if key and metrics.has(key) and not seen[key] and (usable(pts.a[1], key) or usable(pts.b[1], key)) then
-      seen[key] = true
-      keys[#keys + 1] = { key = key, label = metrics.get(key).label, slo = finite(sl.max) and sl.max or nil,
-        slo_text = sl.text }
-    end
-  end
-  -- then TTFT and TPOT/ITL where no SLO names their family, at p95 where both runs have it
-  local named = {}
-  for _, k in ipairs(keys) do named[k.key:match("^(%a+)_") or ""] = true end
-  local prefer = { { key = "ttft_p95_ms" }, { key = "tpot_p95_ms" }, { key = "itl_p95_ms" } }
-  for _, col in ipairs(lp.latency_columns({ pts.a, pts.b }, usable, prefer)) do
-    local fam = col.key:match("^(%a+)_")
-    local taken = named[fam] or (fam == "itl" and named.tpot) or (fam == "tpot" and named.itl)
-    if col.family ~= "e2e" and not taken then keys[#keys + 1] = { key = col.key, label = col.label } end
-  end
-  while #keys > M.POINT_PANELS_MAX do keys[#keys] = nil end
+  -- the panels: the SLOs' metrics, then TTFT and TPOT/ITL at p95 where both have it
+  local keys = M.point_keys(model.slo, { pts.a, pts.b })
   if #keys == 0 then
     c.reason = "Neither run has TTFT, TPOT/ITL or an SLO's metric at its load point."
     return c

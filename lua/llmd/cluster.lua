@@ -772,6 +772,12 @@ end
 local function smoke(ctx, x)
   local svc, port, why = endpoint(ctx, x)
   say(ctx, "  endpoint: service %s, %s", svc, why)
+  -- a pool selecting another team's servers would answer the smoke request with theirs and
+  -- pass it: checked before it, as before each benchmark attempt
+  if not run_of(ctx, x).baseline then
+    local pools = M.check_pool_endpoints(ctx, x, "the smoke request was not sent")
+    if pools then say(ctx, "  %s", pools) end
+  end
   local logf = rdir(ctx, x) .. "/port-forward.log"
   local pf, lport = M.port_forward(ctx, "svc/" .. svc, port, logf)
   if not pf then return "dry run: not tested" end
@@ -1016,8 +1022,9 @@ end
 -- so another team's model servers with the same labels in the namespace are endpoints of
 -- this run's pool, and the benchmark would mix their servers with this run's. A pool is
 -- this run's when helm installed it for one of its releases or it applied it by name. Raises
--- one line naming those pods; returns a line saying what was checked.
-function M.check_pool_endpoints(ctx, x)
+-- one line naming those pods, ending with `stopped` (what was not done: the smoke request
+-- not sent, the benchmark not started); returns a line saying what was checked.
+function M.check_pool_endpoints(ctx, x, stopped)
   if ctx.dry_run then return nil end
   local d = M.deployed(ctx, stack_of(ctx, x))
   local releases, applied = set_of(d.releases), set_of(d.applied)
@@ -1057,10 +1064,10 @@ function M.check_pool_endpoints(ctx, x)
           error(("run %s: InferencePool %s, this run's, selects pods by %s, and %d of the %d it selects in %s %s "
             .. "not this run's by their owners (%s): requests through this run's gateway would reach them and the "
             .. "results would mix servers that are not this run's (another team's, or this comparison's other stack "
-            .. "while it is deployed) with this run's; the benchmark was not started - give this run's "
+            .. "while it is deployed) with this run's; %s - give this run's "
             .. "model servers a label of their own and add it to the pool's selector (inferencePool.modelServers."
             .. "matchLabels), or use a namespace of its own"):format(x, tostring(md.name), text, #theirs, n, ctx.ns,
-            #theirs == 1 and "is" or "are", table.concat(theirs, ", ")), 0)
+            #theirs == 1 and "is" or "are", table.concat(theirs, ", "), stopped or "the benchmark was not started"), 0)
         end
         said[#said + 1] = ("InferencePool %s selects %s: %d pod(s), all this run's"):format(tostring(md.name), text, n)
       end
@@ -1656,6 +1663,19 @@ local function deploy_release_names(ctx, calls)
   return names
 end
 
+-- Does a call only simulate? kubectl, oc and helm with --dry-run (bare, =client, =server,
+-- =true; not =none or =false): it makes nothing, so none of the objects it names or
+-- renders is this run's, and teardown has nothing of it to remove.
+function M.simulates(tool, args)
+  if tool ~= "kubectl" and tool ~= "oc" and tool ~= "helm" then return false end
+  local ok, p = pcall(k8s.parse, tool, args)
+  if not ok then return false end
+  for _, f in ipairs(p.flags) do
+    if f.name == "dry-run" and f.value ~= "none" and f.value ~= "false" then return true end
+  end
+  return false
+end
+
 -- What a kubectl call of a custom deploy creates by name, without a manifest: kubectl create
 -- SUBCOMMAND [TYPE] NAME, kubectl expose TYPE NAME [--name N], kubectl autoscale TYPE NAME
 -- [--name N]: { {kind =, resource =, name =} }. Each fails when an object of that kind and
@@ -1670,9 +1690,9 @@ function M.created_by(tool, args)
   if tool ~= "kubectl" and tool ~= "oc" then return {} end
   local ok, p = pcall(k8s.parse, tool, args)
   if not ok then return {} end
+  if M.simulates(tool, args) then return {} end
   local w, named = p.words, nil
   for _, f in ipairs(p.flags) do
-    if f.name == "dry-run" and f.value ~= "none" and f.value ~= "false" then return {} end
     if f.name == "filename" or f.name == "kustomize" then return {} end -- (manifests: rendered, read first)
     if f.name == "name" then named = tostring(f.value) end
   end
@@ -1746,10 +1766,9 @@ local function record_applied(ctx, d, outputs, have_created)
     local c, r = o.call, o.r
     local ok, p = pcall(k8s.parse, c.tool, c.args)
     local verb = ok and p.words[1]
-    local manifests, dry = false, false
+    local manifests, dry = false, M.simulates(c.tool, c.args)
     for _, f in ipairs(ok and p.flags or {}) do
       if f.name == "filename" or f.name == "kustomize" then manifests = true end
-      if f.name == "dry-run" and f.value ~= "none" and f.value ~= "false" then dry = true end
     end
     if (c.tool == "kubectl" or c.tool == "oc") and (verb == "apply" or verb == "create") and manifests
       and not c.opts.kustomize and not dry then
@@ -2192,8 +2211,10 @@ function M.check_deploy(ctx, x)
   local seen = { objects = {}, unknown = {} }
   local function add(objs) for _, o in ipairs(objs) do seen.objects[#seen.objects + 1] = o end end
   for _, c in ipairs(deploy_calls(ctx, x)) do
+    -- (a --dry-run call is checked as any other, but what it names is not made: not this
+    -- run's by name, not a Service the smoke test could use)
     local ok, err = pcall(ctx.k.preflight, ctx.k, c.tool, c.args, { user = c.opts.user, cwd = c.opts.cwd,
-      allow_hooks = c.opts.allow_hooks, seen = add })
+      allow_hooks = c.opts.allow_hooks, seen = not M.simulates(c.tool, c.args) and add or nil })
     if not ok then
       error(("run %s (%s): %s; nothing of this run was deployed"):format(x, run_of(ctx, x).label, tostring(err)), 0)
     end

@@ -2516,6 +2516,122 @@ end
 local CDF_PANELS = { { "ttft_ms", "TTFT (ms)" }, { "tpot_ms", "TPOT (ms)" }, { "itl_ms", "inter-token latency (ms)" },
   { "e2e_ms", "end-to-end latency (ms)" } }
 
+-- The latency chart of treatments T that measured one load point each (possibly repeated):
+-- no curve, so what decides the comparison, as compare.lua's two-run chart draws it
+-- (llmd.charts.latency_points): one panel per metric (llmd.charts.point_keys: the SLOs'
+-- metrics, then TTFT and TPOT/ITL at p95), each treatment's value there (the mean of its
+-- repeats) with the repeats' 95 % confidence interval as an error bar, drawn by
+-- templates/charts/treatments_latency_points.gp. c: the chart as charts_of starts it.
+M.POINT_TITLE = "At the one load point: each treatment's value with its repeats' 95 % intervals"
+function M.point_chart(m, T, c)
+  local ch = require "llmd.charts"
+  c.template = "treatments_latency_points"
+  local lists = {}
+  for i, x in ipairs(T) do lists[i] = x.points end
+  local keys = ch.point_keys(m.slo, lists)
+  if #keys == 0 then
+    c.reason = "No treatment has TTFT, TPOT/ITL or an SLO's metric at its load point."
+    return c
+  end
+  local blocks, labels, slos, ymax, fmts, no_ci, no_value = {}, {}, {}, {}, {}, {}, {}
+  for i, k in ipairs(keys) do
+    local info = metrics.get(k.key)
+    fmts[i] = info.format == "%d" and "%.0f" or info.format
+    labels[i] = ("%s (%s)"):format(k.label, info.unit)
+    local top, rows = 0, { name = labels[i] }
+    for t, x in ipairs(T) do
+      local p = x.points[1]
+      local v = p and p.values[k.key]
+      local ci = p and p.ci and p.ci[k.key]
+      local lo, hi, has = v, v, 0
+      if finite(v) and type(ci) == "table" and finite(ci.lo) and finite(ci.hi) and not ci.identical then
+        lo, hi, has = ci.lo, ci.hi, 1
+      elseif not finite(v) then
+        no_value[t] = no_value[t] or {}
+        no_value[t][#no_value[t] + 1] = k.label
+      else
+        no_ci[t] = no_ci[t] or {}
+        no_ci[t][#no_ci[t] + 1] = { label = k.label, why = (p.repeats or 1) < 2 and "one run, no interval"
+          or (type(ci) == "table" and ci.identical) and "repeats identical, no spread to estimate" or "no interval" }
+      end
+      rows[#rows + 1] = { n = 5, t, v, lo, hi, has }
+      if finite(hi) then top = math.max(top, hi) end
+    end
+    blocks[i] = rows
+    local slo = k.slo
+    if slo and top > 0 and slo > 3 * top then
+      c.notes[#c.notes + 1] = ("The SLO %s is not drawn in the %s panel: it lies far above every value, so every "
+        .. "treatment meets it."):format(tostring(k.slo_text or slo), k.label)
+      slo = nil
+    end
+    slos[i] = slo or 0 / 0
+    ymax[i] = ch.axis_max(math.max(top, slo or 0) * 1.1)
+  end
+  -- under each treatment its load: "3.6 req/s offered, 3 repeats"
+  local loads, offered = {}, {}
+  for t, x in ipairs(T) do
+    local p = x.points[1]
+    if not p then
+      loads[t] = "no load point"
+    else
+      local load = p.load_type == "concurrency" and p.offered and ("concurrency %g"):format(p.offered)
+        or p.offered and ("%g req/s offered"):format(p.offered)
+        or finite(p.achieved_rps) and metrics.format("throughput_req_s", p.achieved_rps) or "load unknown"
+      loads[t] = ("%s, %s"):format(load, (p.repeats or 1) == 1 and "1 run" or (p.repeats .. " repeats"))
+      if p.offered then offered[#offered + 1] = { x = x, p = p, load = load } end
+    end
+  end
+  c.data = block_text("treatment value ci_lo ci_hi has_ci", blocks)
+  c.vars[#c.vars + 1] = { "loads", loads }
+  c.vars[#c.vars + 1] = { "panel_label", labels }
+  c.vars[#c.vars + 1] = { "panel_slo", slos }
+  c.vars[#c.vars + 1] = { "panel_ymax", ymax }
+  c.vars[#c.vars + 1] = { "panel_fmt", fmts }
+  local drawn_slo = false
+  for _, v in ipairs(slos) do drawn_slo = drawn_slo or v == v end
+  c.notes[#c.notes + 1] = "Each treatment measured one load point: each dot is its value there (the mean of its "
+    .. "repeats), each bar the repeats' 95 % confidence interval of that mean (Student t)"
+    .. (drawn_slo and "; the dashed line is the SLO's threshold" or "") .. ". Bars apart are a difference beyond "
+    .. "the repeats' noise; bars that overlap may still differ."
+  for t, x in ipairs(T) do
+    local list = no_ci[t]
+    if list then
+      local same = list[1].why == "one run, no interval" or #list == #keys
+      for _, e in ipairs(list) do same = same and e.why == list[1].why end
+      if same then
+        c.notes[#c.notes + 1] = ("%s: %s (a dot without a bar)."):format(x.label, list[1].why)
+      else
+        for _, e in ipairs(list) do
+          c.notes[#c.notes + 1] = ("%s, %s: %s (a dot without a bar)."):format(x.label, e.label, e.why)
+        end
+      end
+    end
+  end
+  -- a treatment without a panel's value: "N/A" at its place, and why
+  for t, x in ipairs(T) do
+    if no_value[t] and not x.points[1] then
+      c.notes[#c.notes + 1] = ("%s: no measured load point, so N/A in the chart."):format(x.label)
+    elseif no_value[t] then
+      c.notes[#c.notes + 1] = ("%s: no %s at its load point, so N/A in the chart."):format(x.label,
+        table.concat(no_value[t], ", "))
+    end
+  end
+  -- loads that differ: the values differ by load as well as by configuration
+  local differ = false
+  for _, o in ipairs(offered) do
+    local f = offered[1]
+    if o.p.load_type ~= f.p.load_type or not lp.close(o.p.offered, f.p.offered) then differ = true end
+  end
+  if differ then
+    local parts = {}
+    for _, o in ipairs(offered) do parts[#parts + 1] = ("%s at %s"):format(o.x.label, o.load) end
+    c.notes[#c.notes + 1] = ("Not the same load: %s, so these values differ by load as well as by configuration.")
+      :format(table.concat(parts, ", "))
+  end
+  c.available = true
+  return c
+end
+
 -- The N-way charts of the treatments T (model entries, from M.model) and list (their
 -- list entries, in the same order), into out; suffix: added to each chart's name (its
 -- files; the template stays the chart's own), about: added to each title (the workload).
@@ -2534,78 +2650,87 @@ local function charts_of(m, T, list, out, suffix, about)
         { "labels", labels } } }
   end
 
-  -- 1. latency against achieved load
-  local c = chart("treatments_latency_throughput", "Latency against achieved load, every treatment", 900)
-  local blocks, cols, plabels, logs, slos = {}, {}, {}, {}, {}
+  -- 1. latency against achieved load; where every treatment measured one load point, no
+  -- curve: each one's value there with its repeats' interval, side by side (M.point_chart)
   local panels, pnotes = latency_panels(T)
   local function none(f) return { "no_" .. f, "" } end -- a family no treatment has: no panel
-  local LT_PANELS = { panels.ttft or none("ttft"), panels.tpot or none("tpot"), panels.e2e or none("e2e") }
-  for _, n in ipairs(pnotes) do c.notes[#c.notes + 1] = n end
-  -- the axes: x from 0 to a margin past the highest achieved rate, y from 0 (a log panel: from
-  -- its lowest value) to a margin past the highest value or the panel's SLO, whichever is
-  -- higher, so that the SLO line is always drawn and gnuplot's autoscale never stretches a
-  -- difference of 0.01 % across the whole plot (two treatments of one load point each, not
-  -- shown to differ, drawn in opposite corners: llmd.charts.axis_max)
-  local xmax, ymins, ymaxs = 0, {}, {}
-  for _, x in ipairs(T) do
-    for _, p in ipairs(x.points) do
-      if finite(p.achieved_rps) then xmax = math.max(xmax, p.achieved_rps) end
-    end
-  end
-  for i, pnl in ipairs(LT_PANELS) do
-    -- only points drawn: an achieved rate to place them (a benchmark report whose rate fields
-    -- contradict each other has none) and the panel's latency
-    local vals = {}
+  local blocks, cols, plabels, logs, slos = {}, {}, {}, {}, {}
+  local most = 0
+  for _, x in ipairs(T) do most = math.max(most, #x.points) end
+  local c
+  if most == 1 then
+    c = M.point_chart(m, T, chart("treatments_latency_throughput", M.POINT_TITLE, math.max(640, 160 * #T + 140)))
+    out[#out + 1] = c
+  else
+    c = chart("treatments_latency_throughput", "Latency against achieved load, every treatment", 900)
+    local LT_PANELS = { panels.ttft or none("ttft"), panels.tpot or none("tpot"), panels.e2e or none("e2e") }
+    for _, n in ipairs(pnotes) do c.notes[#c.notes + 1] = n end
+    -- the axes: x from 0 to a margin past the highest achieved rate, y from 0 (a log panel: from
+    -- its lowest value) to a margin past the highest value or the panel's SLO, whichever is
+    -- higher, so that the SLO line is always drawn and gnuplot's autoscale never stretches a
+    -- difference of 0.01 % across the whole plot (two treatments of one load point each, not
+    -- shown to differ, drawn in opposite corners: llmd.charts.axis_max)
+    local xmax, ymins, ymaxs = 0, {}, {}
     for _, x in ipairs(T) do
       for _, p in ipairs(x.points) do
-        if finite(p.achieved_rps) then vals[#vals + 1] = p.values[pnl[1]] end
+        if finite(p.achieved_rps) then xmax = math.max(xmax, p.achieved_rps) end
       end
     end
-    local lo, hi
-    for _, v in ipairs(vals) do
-      if finite(v) then lo, hi = math.min(lo or v, v), math.max(hi or v, v) end
+    for i, pnl in ipairs(LT_PANELS) do
+      -- only points drawn: an achieved rate to place them (a benchmark report whose rate fields
+      -- contradict each other has none) and the panel's latency
+      local vals = {}
+      for _, x in ipairs(T) do
+        for _, p in ipairs(x.points) do
+          if finite(p.achieved_rps) then vals[#vals + 1] = p.values[pnl[1]] end
+        end
+      end
+      local lo, hi
+      for _, v in ipairs(vals) do
+        if finite(v) then lo, hi = math.min(lo or v, v), math.max(hi or v, v) end
+      end
+      if #vals > 0 then
+        local log = wide(vals)
+        cols[#cols + 1], plabels[#plabels + 1], logs[#logs + 1] = i + 1, pnl[2], log
+        local lim = 0 / 0
+        for _, sl in ipairs(m.slo) do if sl.key == pnl[1] then lim = sl.max end end
+        slos[#slos + 1] = lim
+        if finite(lim) and lim > 0 then lo, hi = math.min(lo or lim, lim), math.max(hi or lim, lim) end
+        -- (a log panel's margin is a share of its decades, not of its top value)
+        local ch, ymin, ymax = require "llmd.charts", 0, hi and require("llmd.charts").axis_max(hi) or 0 / 0
+        if log and lo and lo > 0 then
+          local f = (hi / lo) ^ (ch.AXIS_MARGIN / 2)
+          ymin, ymax = lo / f, hi * f
+        elseif log then ymin = 0 / 0 end
+        ymins[#ymins + 1], ymaxs[#ymaxs + 1] = ymin, ymax
+      end
     end
-    if #vals > 0 then
-      local log = wide(vals)
-      cols[#cols + 1], plabels[#plabels + 1], logs[#logs + 1] = i + 1, pnl[2], log
-      local lim = 0 / 0
-      for _, sl in ipairs(m.slo) do if sl.key == pnl[1] then lim = sl.max end end
-      slos[#slos + 1] = lim
-      if finite(lim) and lim > 0 then lo, hi = math.min(lo or lim, lim), math.max(hi or lim, lim) end
-      -- (a log panel's margin is a share of its decades, not of its top value)
-      local ch, ymin, ymax = require "llmd.charts", 0, hi and require("llmd.charts").axis_max(hi) or 0 / 0
-      if log and lo and lo > 0 then
-        local f = (hi / lo) ^ (ch.AXIS_MARGIN / 2)
-        ymin, ymax = lo / f, hi * f
-      elseif log then ymin = 0 / 0 end
-      ymins[#ymins + 1], ymaxs[#ymaxs + 1] = ymin, ymax
+    for _, x in ipairs(T) do
+      local rows = { name = x.label }
+      local pts = {}
+      for _, p in ipairs(x.points) do if finite(p.achieved_rps) then pts[#pts + 1] = p end end
+      table.sort(pts, function(a, b) return a.achieved_rps < b.achieved_rps end)
+      for _, p in ipairs(pts) do
+        rows[#rows + 1] = { n = 4, p.achieved_rps, p.values[LT_PANELS[1][1]], p.values[LT_PANELS[2][1]],
+          p.values[LT_PANELS[3][1]] }
+      end
+      blocks[#blocks + 1] = rows
     end
-  end
-  for _, x in ipairs(T) do
-    local rows = { name = x.label }
-    local pts = {}
-    for _, p in ipairs(x.points) do if finite(p.achieved_rps) then pts[#pts + 1] = p end end
-    table.sort(pts, function(a, b) return a.achieved_rps < b.achieved_rps end)
-    for _, p in ipairs(pts) do
-      rows[#rows + 1] = { n = 4, p.achieved_rps, p.values[LT_PANELS[1][1]], p.values[LT_PANELS[2][1]],
-        p.values[LT_PANELS[3][1]] }
+    if #cols == 0 then
+      c.reason = "No treatment has latency percentiles at a load point whose achieved request rate is known."
+    else
+      c.data = block_text(("achieved_req_s %s %s %s"):format(LT_PANELS[1][1], LT_PANELS[2][1], LT_PANELS[3][1]), blocks)
+      c.vars[#c.vars + 1] = { "panel_col", cols }
+      c.vars[#c.vars + 1] = { "panel_label", plabels }
+      c.vars[#c.vars + 1] = { "panel_log", logs }
+      c.vars[#c.vars + 1] = { "slo", slos }
+      c.vars[#c.vars + 1] = { "xmax", require("llmd.charts").axis_max(xmax) }
+      c.vars[#c.vars + 1] = { "ymin", ymins }
+      c.vars[#c.vars + 1] = { "ymax", ymaxs }
+      c.available = true
     end
-    blocks[#blocks + 1] = rows
+    out[#out + 1] = c
   end
-  if #cols == 0 then
-    c.reason = "No treatment has latency percentiles at a load point whose achieved request rate is known."
-  else
-    c.data = block_text(("achieved_req_s %s %s %s"):format(LT_PANELS[1][1], LT_PANELS[2][1], LT_PANELS[3][1]), blocks)
-    c.vars[#c.vars + 1] = { "panel_col", cols }
-    c.vars[#c.vars + 1] = { "panel_label", plabels }
-    c.vars[#c.vars + 1] = { "panel_log", logs }
-    c.vars[#c.vars + 1] = { "slo", slos }
-    c.vars[#c.vars + 1] = { "xmax", require("llmd.charts").axis_max(xmax) }
-    c.vars[#c.vars + 1] = { "ymin", ymins }
-    c.vars[#c.vars + 1] = { "ymax", ymaxs }
-    c.available = true
-  end
-  out[#out + 1] = c
 
   -- 2. bars: each treatment at the common load (the load the latency table compares them
   -- at), never a mean over its load points: a treatment measured further past its

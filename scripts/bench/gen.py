@@ -185,8 +185,10 @@ def csv_rows(path):
 
 
 def prom_raw(folder, target_bytes):
-    """16 pods x 240 snapshots of vLLM /metrics text (about 500 series each), laid out
-    as llm-d-benchmark's collect_metrics.sh writes results/metrics/raw."""
+    """16 pods x N snapshots of vLLM /metrics text (about 500 series, 55 kB, each), laid
+    out as llm-d-benchmark's collect_metrics.sh writes results/metrics/raw: N = 240 for
+    target_bytes of 192 MB and more (make bench's 500 MB), fewer for a smaller target
+    (one snapshot a 800 kB, at least 4), so that a test-sized run reads a few MB, not 211."""
     if os.path.exists(os.path.join(folder, ".done")):
         return
     # made in a folder of this process's own, renamed into place when whole (one left by a
@@ -210,9 +212,10 @@ def prom_raw(folder, target_bytes):
                 "vllm:generation_tokens", "vllm:num_preemptions",
                 "vllm:external_prefix_cache_queries", "vllm:external_prefix_cache_hits"]
     pods = [f"qwen-decode-6f9c7d5b8-{i:05d}" for i in range(16)]
-    per_file = target_bytes // (16 * 240) + 1
+    snaps = max(4, min(240, -(-target_bytes // (16 * 50_000))))
+    per_file = target_bytes // (16 * snaps) + 1
     t0 = 1771233602
-    for snap in range(240):
+    for snap in range(snaps):
         t = t0 + 15 * snap
         for p, pod in enumerate(pods):
             lines = []

@@ -698,10 +698,19 @@ local function store_object(s, ns, d, owner)
       spec = spec, status = { parents = { { conditions = { { type = "Accepted", status = "True" } } } } } }
   end
 end
+-- kubectl's --dry-run (cmd/util GetDryRunStrategy): "client" for =client and its deprecated
+-- forms (bare --dry-run, =true), "server" for =server, nil when absent, =none or =false.
+local function dry_of(a)
+  for _, x in ipairs(a) do
+    if x == "--dry-run" then return "client" end
+    local v = x:match("^%-%-dry%-run=(.*)$")
+    if v == "server" then return "server" end
+    if v == "none" or v == "false" then return nil end
+    if v then return "client" end
+  end
+end
 local function apply_docs(s, ns, docs, verb, a, owner)
-  local dry = opt(a, "--dry-run")
-  if not dry and has(a, "--dry-run") then dry = "client" end
-  if dry == "none" then dry = nil end
+  local dry = dry_of(a)
   local name_only = opt(a, "-o") == "name" or opt(a, "--output") == "name"
   local server_side = has(a, "--server-side") or opt(a, "--server-side") == "true"
   s.applied_docs = s.applied_docs or {}
@@ -963,7 +972,7 @@ local function kubectl()
         end
       end
       local lines, errs = apply_docs(s, ns, docs, verb, a, k and ("kustomize:" .. k) or "kubectl")
-      if k and not opt(a, "--dry-run") then s.kustomize[k] = true end
+      if k and not dry_of(a) then s.kustomize[k] = true end
       save()
       if #lines > 0 then print(table.concat(lines, "\n")) end
       if #errs > 0 then die(table.concat(errs, "\n")) end

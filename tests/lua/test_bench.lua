@@ -242,6 +242,13 @@ t.test("bench.sh: a run writes only into BENCH_OUT; the inputs folder is left as
   -- the first run generates the inputs (the one thing written into BENCH_DIR)
   local r = bench(d .. "/out1")
   t.eq(r.code, 0, r.stdout .. r.stderr)
+  -- inputs of this test's size, whatever the machine's speed: the scrape folder is 16 pods
+  -- x 4 snapshots (BENCH_MB 0.2: by hand, gen.py's 2 MB floor / 800 kB a snapshot = 2.5,
+  -- at least 4), about 3.5 MB; it was 16 x 240 (211 MB) at any BENCH_MB, which
+  -- prometheus_client took 32 CPU seconds a run to read, and the test timed out under load
+  local scrapes = 0
+  for n in require("lfs").dir(d .. "/in/raw") do if n:match("_metrics%.log$") then scrapes = scrapes + 1 end end
+  t.eq(scrapes, 64)
   local before = listing(d .. "/in")
   proc.run { "sleep", "1" } -- (a file rewritten now would show a later time)
   r = bench(d .. "/out2")

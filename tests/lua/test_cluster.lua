@@ -194,6 +194,10 @@ t.test("two fresh runs end to end: deploy, benchmark, state, logs, teardown, rep
     "kubectl -n bench get replicasets,deployments,statefulsets -o json",
     "kubectl -n bench get inferencepool,gateway,httproute -o json",
     "kubectl -n bench get svc -o json",
+    -- (leftfix35) before the smoke request too: the pods its InferencePool gaie-sim selects
+    "kubectl -n bench get inferencepool -o json",
+    "kubectl -n bench get pods -l llm-d.ai/inference-serving=true,llm-d.ai/model=qwen-qwen3-0-6b -o json",
+    "kubectl -n bench get replicasets,deployments,statefulsets -o json",
     "kubectl -n bench port-forward svc/infra-sim-inference-gateway-istio <port>:80",
     "kubectl -n bench get pvc -o json",
     "kubectl -n bench get svc -o json",
@@ -2679,9 +2683,11 @@ end)
 -- serving label and the model's, nothing of the release - fake.lua: make_release). Another
 -- team's model servers carrying exactly those labels (FAKE_OTHER_RELEASE +
 -- FAKE_OTHER_SAME_MODEL: a-team-ms-decode, two pods, there before) would get requests sent
--- through this run's gateway. Checked before benchmarking: stopped, naming them; with
--- another model's labels (FAKE_OTHER_RELEASE alone) the pool's 2 pods are run B's ms-sim's.
-t.test("an InferencePool of this run's that selects another team's pods stops the run before benchmarking", function()
+-- through this run's gateway. Checked before the smoke test (leftfix35: the smoke request
+-- through such a pool "passed" on their servers) and before benchmarking: stopped, naming
+-- them, with no port-forward and no benchmark; with another model's labels
+-- (FAKE_OTHER_RELEASE alone) the pool's 2 pods are run B's ms-sim's, said at both checks.
+t.test("an InferencePool of this run's that selects another team's pods stops the run before its smoke test", function()
   local s = setup(function(plan) plan.runs.a = { label = "before", existing = { results = BASE } } end)
   s.env.FAKE_RESULTS = TREAT
   local r = compare(s, nil, { FAKE_OTHER_RELEASE = "1", FAKE_OTHER_SAME_MODEL = "1" })
@@ -2690,15 +2696,21 @@ t.test("an InferencePool of this run's that selects another team's pods stops th
     .. "llm-d.ai/inference-serving=true,llm-d.ai/model=qwen-qwen3-0-6b, and 2 of the 4 it selects in bench are not "
     .. "this run's by their owners (a-team-ms-decode-<pod>, a-team-ms-decode-<pod>): requests through this run's "
     .. "gateway would reach them and the results would mix servers that are not this run's (another team's, or this "
-    .. "comparison's other stack while it is deployed) with this run's; the benchmark was not started", 1, true),
+    .. "comparison's other stack while it is deployed) with this run's; the smoke request was not sent", 1, true),
     r.stdout)
-  for _, c in ipairs(calls(s)) do t.ok(c.tool ~= "run_only.sh", "no benchmark ran") end
+  t.ok(r.stdout:find("Run B: smoke test through a port-forward.", 1, true), r.stdout)
+  for _, c in ipairs(calls(s)) do
+    t.ok(c.tool ~= "run_only.sh", "no benchmark ran")
+    t.ok(c.args[3] ~= "port-forward" and c.args[1] ~= "port-forward", "no smoke request: " .. table.concat(c.args, " "))
+  end
   s = setup(function(plan) plan.runs.a = { label = "before", existing = { results = BASE } } end)
   s.env.FAKE_RESULTS = TREAT
   r = compare(s, nil, { FAKE_OTHER_RELEASE = "1" })
   t.eq(r.code, 0, r.stdout .. r.stderr)
-  t.ok(r.stdout:find("  InferencePool gaie-sim selects llm-d.ai/inference-serving=true,llm-d.ai/model=qwen-qwen3-0-6b: "
-    .. "2 pod(s), all this run's\n", 1, true), r.stdout)
+  local line = "  InferencePool gaie-sim selects llm-d.ai/inference-serving=true,llm-d.ai/model=qwen-qwen3-0-6b: "
+    .. "2 pod(s), all this run's\n"
+  local n = select(2, r.stdout:gsub(line:gsub("%p", "%%%0"), ""))
+  t.eq(n, 2, "checked before the smoke test and before the benchmark:\n" .. r.stdout)
 end)
 
 -- (clusterfix5 2) A LeaderWorkerSet-based model server, as llm-d's wide-EP guide deploys
@@ -2755,4 +2767,63 @@ t.test("a LeaderWorkerSet stack: its pods are this run's through the leader pod,
   table.sort(left)
   t.eq(left, { "team-e-decode-0", "team-e-decode-0-1", "team-e-decode-1", "team-e-decode-1-1" })
   t.ok(json.read(w .. "/run-a/deployed.json").torn_down, "run A torn down")
+end)
+
+-- (leftfix35) A custom deploy's `kubectl apply --dry-run=client|server -f` creates nothing
+-- (kubectl prints "<ref> created (dry run)" / "(server dry run)": cmd/util
+-- PrintFlagsWithDryRunStrategy; the fake prints the same, fake.lua: apply_docs). End to
+-- end: nothing of it is recorded - not created (teardown deletes nothing of it), not left,
+-- and not as applied by this run: another team's Deployment kv-cache, made during the deploy
+-- (FAKE_CONCURRENT_DEPLOYMENTS, 2 pods of another model), is not this run's for having the
+-- name of one this run only dry-ran.
+t.test("a custom deploy's kubectl apply --dry-run records nothing for teardown and makes nothing this run's", function()
+  for _, dry in ipairs { "--dry-run=client", "--dry-run=server" } do
+    local s = setup(function(plan)
+      plan.runs.b = { label = "after", existing = { results = TREAT } }
+      plan.runs.a.deploy = { method = "custom", guide_dir = plan.runs.a.deploy.guide_dir, model = "Qwen/Qwen3-0.6B",
+        kustomize = "ms", commands = {
+          { "kubectl", "apply", dry, "-f", "app.yaml" },
+          { "helm", "upgrade", "--install", "sim", "oci://ghcr.io/llm-d/charts/llm-d-router-standalone", "-f",
+            "router.values.yaml" } } }
+    end)
+    t.write(s.dir .. "/guide/app.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: new-cm\n---\n"
+      .. "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: kv-cache\nspec:\n  replicas: 1\n  template:\n"
+      .. "    metadata:\n      labels:\n        app: kv-cache\n")
+    s.env.FAKE_RESULTS = BASE
+    local r = compare(s, nil, { FAKE_CONCURRENT_DEPLOYMENTS = "kv-cache", FAKE_CONCURRENT_AT = "helm" })
+    t.eq(r.code, 0, dry .. "\n" .. r.stdout .. r.stderr)
+    local ns = state(s).ns.bench
+    t.eq(ns.other["ConfigMap/new-cm"], nil, dry .. ": the dry run made nothing")
+    -- nothing of the dry run recorded, nothing of it said to be this run's or left
+    local w = workspace(s)
+    local d = json.read(w .. "/run-a/deployed.json")
+    t.eq({ d.created or {}, d.left or {} }, { {}, {} }, dry)
+    for _, k in ipairs(d.applied or {}) do
+      t.ok(k ~= "Deployment/kv-cache" and k ~= "ConfigMap/new-cm", dry .. ": recorded as applied: " .. k)
+    end
+    t.ok(not r.stdout:find("new-cm", 1, true), dry .. ": " .. r.stdout)
+    -- their kv-cache's 2 pods are not this run's: this run's are the router's and ms-decode's
+    -- (1 + 2, as the first custom-deploy test counts them without kv-cache)
+    t.ok(r.stdout:find("pods Ready 3/3", 1, true), dry .. ": " .. r.stdout)
+    local lines = table.concat(call_lines(s, w), "\n")
+    t.ok(not lines:find("delete deployment.apps kv-cache", 1, true), dry .. ": " .. lines)
+    t.ok(not lines:find("delete configmap new-cm", 1, true), dry .. ": " .. lines)
+    t.eq(#pods_of(state(s), "bench", "kv-cache"), 2, dry .. ": theirs kept")
+  end
+  -- --dry-run=false is kubectl's (deprecated) "none": a real apply, recorded and torn down
+  local s = setup(function(plan)
+    plan.runs.b = { label = "after", existing = { results = TREAT } }
+    plan.runs.a.deploy = { method = "custom", guide_dir = plan.runs.a.deploy.guide_dir, model = "Qwen/Qwen3-0.6B",
+      kustomize = "ms", commands = {
+        { "kubectl", "apply", "--dry-run=false", "-f", "app.yaml" },
+        { "helm", "upgrade", "--install", "sim", "oci://ghcr.io/llm-d/charts/llm-d-router-standalone", "-f",
+          "router.values.yaml" } } }
+  end)
+  t.write(s.dir .. "/guide/app.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: new-cm\n")
+  s.env.FAKE_RESULTS = BASE
+  local r = compare(s)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("  configmap/new-cm: kubectl apply --dry-run=false -f app.yaml says created (it was not there): "
+    .. "this run's, recorded, teardown deletes it\n", 1, true), r.stdout)
+  t.eq(state(s).ns.bench.other["ConfigMap/new-cm"], nil, "deleted at teardown")
 end)

@@ -223,3 +223,83 @@ t.test("compare --sla: a stricter limit is said to be the user's; no pass is sai
   t.ok(not r.stdout:find("No candidate passed", 1, true), r.stdout)
   find(r.stdout, "| vllm | vllm-0 | ok | False |  |")
 end)
+
+-- Session 35 (leftfix35): a rerun moves an earlier run's artifacts aside (.earlier-N) and
+-- overwrites the logs; the rows that pointed at them (in the output and in its
+-- .stale.jsonl) used to keep the old paths, which then held the NEW run's data.
+t.test("run --force: a stale row points at where its data is now (.earlier-N), never at the new run's files", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  t.write(d .. "/cfg.yaml", yaml.dump(config()))
+  local r = ab_cli({ "run", "cfg.yaml", "--out", "r.jsonl" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local first = rows_by(d .. "/r.jsonl")
+  local art = first["vllm-0/chat"].artifacts
+  -- what each artifact holds after the first run (the server log names the server's pid,
+  -- so the rerun's log differs from it)
+  local before = {}
+  for _, k in ipairs { "raw_result", "server_log", "benchmark_log" } do before[k] = t.read(d .. "/" .. art[k]) end
+  -- a flag changed: the rows are stale; --force moves them and measures the candidate again
+  local cfg = config()
+  cfg.frameworks.vllm.base_server_flags.gpu_memory_utilization = 0.8
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  r = ab_cli({ "run", "cfg.yaml", "--out", "r.jsonl", "--force" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local new = rows_by(d .. "/r.jsonl")["vllm-0/chat"]
+  local stale = rows_by(d .. "/r.stale.jsonl")["vllm-0/chat"]
+  t.eq(stale.run_key, first["vllm-0/chat"].run_key)
+  for _, k in ipairs { "raw_result", "server_log", "benchmark_log" } do
+    -- by hand: the first run's file, moved aside once, is PATH.earlier-1
+    t.eq(stale.artifacts[k], art[k] .. ".earlier-1", k)
+    t.eq(t.read(d .. "/" .. stale.artifacts[k]), before[k], k .. ": the stale row's file holds its own data")
+    t.eq(new.artifacts[k], art[k], k .. ": the new row writes where the first one did")
+  end
+  -- the stale row's metrics are the numbers of the file it points to
+  local raw = json.read(d .. "/" .. stale.artifacts.raw_result)
+  t.eq(stale.metrics.request_throughput, raw.request_throughput)
+end)
+
+t.test("run: a scenario added to the config keeps the measured rows pointing at their own server log", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  local cfg = config()
+  cfg.dataset.scenario_names, cfg.dataset.input_len, cfg.dataset.output_len = { "chat" }, { 10 }, { 4 }
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  local r = ab_cli({ "run", "cfg.yaml", "--out", "r.jsonl" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local log = rows_by(d .. "/r.jsonl")["vllm-0/chat"].artifacts.server_log
+  local before = t.read(d .. "/" .. log)
+  -- summarization added: chat is still done (same run key), but the candidate's server
+  -- starts again for summarization and writes its own server.log
+  t.write(d .. "/cfg.yaml", yaml.dump(config()))
+  r = ab_cli({ "run", "cfg.yaml", "--out", "r.jsonl" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local got = rows_by(d .. "/r.jsonl")
+  t.eq(got["vllm-0/chat"].artifacts.server_log, log .. ".earlier-1")
+  t.eq(t.read(d .. "/" .. got["vllm-0/chat"].artifacts.server_log), before)
+  t.eq(got["vllm-0/summarization"].artifacts.server_log, log)
+  t.ok(t.read(d .. "/" .. log) ~= before, "the new server's log")
+end)
+
+t.test("run --force: a stale row whose artifact is no longer there says so", function()
+  local d = t.tmpdir()
+  local env = vllm_shim(d)
+  t.write(d .. "/cfg.yaml", yaml.dump(config()))
+  local r = ab_cli({ "run", "cfg.yaml", "--out", "r.jsonl" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local raw = rows_by(d .. "/r.jsonl")["vllm-0/chat"].artifacts.raw_result
+  os.remove(d .. "/" .. raw) -- the user deleted it
+  local cfg = config()
+  cfg.frameworks.vllm.base_server_flags.gpu_memory_utilization = 0.8
+  t.write(d .. "/cfg.yaml", yaml.dump(cfg))
+  r = ab_cli({ "run", "cfg.yaml", "--out", "r.jsonl", "--force" }, d, env)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local stale = rows_by(d .. "/r.stale.jsonl")["vllm-0/chat"]
+  t.eq(stale.artifacts.raw_result, nil, "no pointer at the new run's file")
+  t.eq(stale.artifacts_gone, { raw_result = raw })
+  find(r.stdout, "vllm-0 chat: its raw_result " .. raw .. " is gone")
+  -- the other scenario's file was there: moved aside and pointed at
+  local other = rows_by(d .. "/r.stale.jsonl")["vllm-0/summarization"]
+  t.ok(other.artifacts.raw_result:match("%.earlier%-1$"), other.artifacts.raw_result)
+  t.eq(other.artifacts_gone, nil)
+end)

@@ -1511,10 +1511,12 @@ t.test("a place shown above the next gives this one's figure over the next one's
   t.ok(m.ranking[1].vs_next_text:find(", +193.6 %)", 1, true), m.ranking[1].vs_next_text)
 end)
 
-t.test("llm-d-benchmark's own v0.2 example reports: a report, the latency chart left out with its reason", function()
+t.test("llm-d-benchmark's own v0.2 example reports: a report, the one-point latency chart drawn", function()
   -- the examples' rate fields contradict each other (request_rate.mean 2,262.45 req/s against
-  -- 500 requests / 49.972 s = 10.006, by hand), so no load point has an achieved rate: the
-  -- chart that places points by it has nothing to draw, and gnuplot must not be asked to
+  -- 500 requests / 49.972 s = 10.006, by hand), so no load point has an achieved rate: a
+  -- curve against it would have nothing to draw (it said so), but each treatment measured
+  -- one load point, and the one-point view (leftfix35) needs no achieved rate: each one's
+  -- TTFT p95 there, 0.045246614259667695 s in both files (their time_to_first_token p95)
   local d = t.tmpdir()
   for i, f in ipairs { "br_v0_2_example.yaml", "br_v0_2_1_example.yaml" } do
     proc.run { "mkdir", "-p", d .. "/r" .. i }
@@ -1525,8 +1527,13 @@ t.test("llm-d-benchmark's own v0.2 example reports: a report, the latency chart 
     "b=" .. d .. "/r2", "--out", out, "--quiet" }
   t.eq(r.code, 0, r.stdout .. r.stderr)
   local md = t.read(out .. "/treatment_report.md")
-  t.ok(md:find("Latency against achieved load, every treatment: not drawn. No treatment has latency percentiles at a "
-    .. "load point whose achieved request rate is known.", 1, true), md)
+  t.ok(md:find("![At the one load point: each treatment's value with its repeats' 95 % intervals](charts/"
+    .. "treatments_latency_throughput.svg)", 1, true), md)
+  t.ok(md:find("a: one run, no interval (a dot without a bar).", 1, true), md)
+  t.ok(not md:find("SLO's threshold", 1, true), "no SLO, none said: " .. md)
+  local dat = t.read(out .. "/charts/treatments_latency_throughput.dat")
+  t.eq(dat:match("# TTFT p95 %(ms%)\n([^#]*)"), "1 45.246614259667695 45.246614259667695 45.246614259667695 0\n"
+    .. "2 45.246614259667695 45.246614259667695 45.246614259667695 0\n")
 end)
 
 t.test("a truncated result file: one line naming the file and the offset, no llmdlua source path", function()
@@ -2004,15 +2011,36 @@ t.test("treatments' charts draw the latency percentile the treatments have (vLLM
   local paths = tr.write_report(out, tr.load { { label = "a", dirs = { X7 .. "/vllm-2replicas" } },
     { label = "b", dirs = { X7 .. "/llm-d-1p1d" } } }, {})
   t.ok(not paths.text:find("Latency against achieved load, every treatment: not drawn", 1, true), paths.text)
+  -- one load point each (leftfix35): no curve but each treatment's value with its repeats'
+  -- 95 % t-interval, a panel per metric (python3: mean +- t(0.975, 2) * sd / sqrt(3) of the
+  -- 3 files' p95_ttft_ms and p95_tpot_ms, t = 4.302652729911275): TTFT a 256.4424156124005
+  -- (254.3488413902217 - 258.5359898345793), b 262.53460916535306 (254.32880731268128 -
+  -- 270.7404110180249); TPOT a 24.082446487100206 (20.004131849782762 - 28.16076112441765),
+  -- b 27.021918268599332 (22.85684496995568 - 31.186991567242984)
   local dat = t.read(out .. "/charts/treatments_latency_throughput.dat")
-  t.ok(dat:find("# achieved_req_s ttft_p95_ms tpot_p95_ms no_e2e\n", 1, true), dat)
-  local first = dat:match("# a\n([^\n]+)")
-  local x, ttft, tpot, e2e = first:match("^(%S+) (%S+) (%S+) (%S+)$")
-  t.near(tonumber(ttft), 256.4424156124005, 1e-9)
-  t.near(tonumber(tpot), 24.08244648710021, 1e-9)
-  t.ok(tonumber(x) > 0, x)
-  t.eq(e2e, "NaN")
-  t.ok(t.read(out .. "/charts/treatments_latency_throughput.svg"):find("TTFT p95 (ms)", 1, true), "panel label")
+  local want = {
+    ["TTFT p95 (ms)"] = { { 256.4424156124005, 254.3488413902217, 258.5359898345793 },
+      { 262.53460916535306, 254.32880731268128, 270.7404110180249 } },
+    ["TPOT p95 (ms)"] = { { 24.082446487100206, 20.004131849782762, 28.16076112441765 },
+      { 27.021918268599332, 22.85684496995568, 31.186991567242984 } } }
+  local panels = {}
+  for name, rows in dat:gmatch("# ([^\n]+)\n([^#]+)") do
+    if want[name] then
+      panels[#panels + 1] = name
+      local i = 0
+      for x, v, lo, hi, has in rows:gmatch("(%S+) (%S+) (%S+) (%S+) (%S+)\n") do
+        i = i + 1
+        t.eq({ tonumber(x), has }, { i, "1" }, name)
+        for j, got in ipairs { v, lo, hi } do t.near(tonumber(got), want[name][i][j], 1e-6, name) end
+      end
+      t.eq(i, 2, name)
+    end
+  end
+  t.eq(panels, { "TTFT p95 (ms)", "TPOT p95 (ms)" })
+  local svg = t.read(out .. "/charts/treatments_latency_throughput.svg")
+  for _, s in ipairs { "TTFT p95 (ms)", "256.4 (254.3–258.5)", "3.6 req/s offered, 3 repeats", "At the one load point" } do
+    t.ok(svg:find(s, 1, true), s)
+  end
   local bars = t.read(out .. "/charts/treatments_bars.dat")
   t.ok(bars:find("# treatment ttft_p95_ms ttft_p95_ms_lo ttft_p95_ms_hi", 1, true), bars)
   -- at the common load (both runs' one load point), with the repeats' 95 % t-interval as the
@@ -2109,4 +2137,66 @@ t.test("treatments.lua into a read-only --out: one line with the reason", functi
   end
   t.eq(r.code, 1, r.stdout .. r.stderr)
   t.eq(r.stderr, "llmdlua: " .. d .. "/ro: cannot create a folder to write the comparison in: Permission denied\n")
+end)
+
+-- (leftfix35) One load point each, one run each, at loads that differ, with an SLO: the
+-- one-point view's panels are the SLO's metric first (TTFT p95, exp-7's summaries have no
+-- p90), then TPOT p95; each dot has no bar (one run), and the notes say so and that the
+-- loads differ. Values: exp-7's vllm-2replicas summary (benchmark_2025-05-13_04-55-27.json:
+-- p95_ttft_ms and p95_tpot_ms as written there) rewritten to 2.4 and 3 req/s (exp7_at
+-- changes rates and throughputs only).
+t.test("treatments of one load point and one run each: dots without bars, the loads said to differ", function()
+  local doc = require("llmd.json").read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/"
+    .. "benchmark_2025-05-13_04-55-27.json")
+  local list = {}
+  for _, x in ipairs { { "slow", 2.4, 2.3 }, { "fast", 3, 2.9 } } do
+    local dir = t.tmpdir()
+    t.write(dir .. "/benchmark_1.json", require("llmd.json").encode(exp7_at(x[2], x[3])))
+    list[#list + 1] = { label = x[1], dirs = { dir } }
+  end
+  local m = tr.model(tr.load(list), { slo = decision.parse_slo("ttft_p95_ms=500") })
+  local c = tr.charts(m, list)[1]
+  t.eq({ c.name, c.template, c.available }, { "treatments_latency_throughput", "treatments_latency_points", true })
+  t.eq(c.title, "At the one load point: each treatment's value with its repeats' 95 % intervals")
+  local vars = {}
+  for _, v in ipairs(c.vars) do vars[v[1]] = v[2] end
+  t.eq(vars.panel_label, { "TTFT p95 (ms)", "TPOT p95 (ms)" })
+  t.eq(vars.panel_slo[1], 500)
+  t.ok(vars.panel_slo[2] ~= vars.panel_slo[2], "no SLO on TPOT")
+  t.eq(vars.loads, { "2.4 req/s offered, 1 run", "3 req/s offered, 1 run" })
+  local rows = c.data:match("# TTFT p95 %(ms%)\n([^#]+)")
+  -- (x value lo hi has_ci: no interval, so its ends are the value, has_ci 0)
+  local v, lo, hi, has = rows:match("^1 (%S+) (%S+) (%S+) (%S+)\n")
+  t.eq({ tonumber(v), lo, hi, has }, { doc.p95_ttft_ms, v, v, "0" })
+  local notes = table.concat(c.notes, "\n")
+  for _, s in ipairs { "slow: one run, no interval (a dot without a bar).", "fast: one run, no interval (a dot "
+    .. "without a bar).", "Not the same load: slow at 2.4 req/s offered, fast at 3 req/s offered, so these values "
+    .. "differ by load as well as by configuration." } do
+    t.ok(notes:find(s, 1, true), s .. "\n" .. notes)
+  end
+end)
+
+-- (leftfix35, as newuser35 #7 found for compare.lua's one-point chart) A treatment without a
+-- panel's value: its row is NaN, and gnuplot 5.4 crashed (signal 11) on a labels plot with
+-- no valid point, so the whole report failed. "N/A" at its place, and a note. t2 is exp-7's
+-- vllm-2replicas summary with every TPOT and ITL field removed.
+t.test("treatments of one load point: one without a metric gets N/A, the chart is drawn", function()
+  local base = json.read(F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas/benchmark_2025-05-13_04-55-27.json")
+  local list = {}
+  for i, drop in ipairs { false, true } do
+    local dir = t.tmpdir()
+    local doc = {}
+    for k, v in pairs(base) do
+      if not (drop and (k:match("tpot") or k:match("itl"))) then doc[k] = v end
+    end
+    t.write(dir .. "/benchmark_1.json", json.encode(doc))
+    list[#list + 1] = { label = "t" .. i, dirs = { dir } }
+  end
+  local out = t.tmpdir()
+  local paths = tr.write_report(out, tr.load(list), {})
+  t.ok(paths.text:find("t2: no TPOT p95 at its load point, so N/A in the chart.", 1, true), paths.text)
+  if require("llmd.charts").gnuplot() then
+    local svg = t.read(out .. "/charts/treatments_latency_throughput.svg")
+    t.ok(svg:find(">N/A<", 1, true), "N/A drawn")
+  end
 end)

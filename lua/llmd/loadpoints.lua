@@ -1299,6 +1299,15 @@ function M.capacity(points, slo, sat)
       local p = points[j]
       if not best or p.achieved_rps > best then best, best_tps, best_p = p.achieved_rps, p.output_tps, p end
     end
+    -- that figure is the max sustained throughput unless a failures point below saturation
+    -- cut that lower (the exception where a capacity passes it: no error-rate SLO); then it
+    -- is said as what it is, never "the max sustained throughput" beside another figure
+    local what_best = "the max sustained throughput"
+    local cut = sat.failures
+    if cut and finite(sat.max_sustained_rps) and sat.max_sustained_rps < best then
+      what_best = ("the highest achieved rate before saturation (above the max sustained throughput, %.4g req/s, "
+        .. "which failed requests at load point %d cut)"):format(sat.max_sustained_rps, cut.point)
+    end
     -- what the run delivered at most, at any load: the capacity cannot be above it
     local ceiling
     for _, p in ipairs(points) do
@@ -1310,8 +1319,8 @@ function M.capacity(points, slo, sat)
       first_failing = ok == false and q.index or nil, first_failing_rps = ok == false and q.achieved_rps or nil,
       limiting = ok == false and detail[1] or nil,
       reason = ("every SLO holds up to load point %d (%.4g req/s achieved); load point %d had saturated (%s)%s. "
-        .. "The capacity is at least %.4g req/s, the max sustained throughput; measure loads between these two "
-        .. "points to find it"):format(limit - 1, points[limit - 1].achieved_rps, limit, sat_text, fails, best) }
+        .. "The capacity is at least %.4g req/s, %s; measure loads between these two points to find it"):format(
+        limit - 1, points[limit - 1].achieved_rps, limit, sat_text, fails, best, what_best) }
   end
   -- its tok/s, as every bound's: the point its req/s figure is read at, its own (no longer
   -- the most at any load: a lower load that delivered more tok/s, more tokens per request,

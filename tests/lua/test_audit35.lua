@@ -67,3 +67,51 @@ t.test("capacity N/A for an SLO metric unknown at one load point says where, not
   c = lp.capacity(lp.points(t.run_of(stages)), decision.parse_slo("ttft_p90_ms=200", "--slo"))
   t.eq(report.capacity_text(c), "N/A (TTFT p90 not in this run's files, see the Summary)")
 end)
+
+-- Goodput (as vLLM and DistServe define it, README): a successful request of one output
+-- token has no decode phase, so no TPOT to hold it to (vLLM's benchmark takes its TPOT as
+-- 0), and its TTFT is its one token's time; it counted as missing both SLOs, so a workload of
+-- short answers had goodput 0 and two runs' attainment followed their shares of 1-token
+-- answers (audit35 F2: 90.5 % for 96.5 % on its 2-stage run, python3 on the requests).
+t.test("goodput: a successful 1-token request meets the TPOT SLO and has its TTFT (inference-perf, vLLM)", function()
+  local json = require "llmd.json"
+  local harness = require "llmd.harness"
+  local d = t.tmpdir()
+  local function rq(start, finish, client, times, err)
+    local rm = { output_tokens = client, output_token_times = times and json.array(times) or nil }
+    return { start_time = start, end_time = finish, error = err or json.null,
+      info = { response_metrics = rm } }
+  end
+  json.write(d .. "/per_request_lifecycle_metrics.json", json.array {
+    rq(100, 101, 3, { 100.1, 100.2, 100.3 }), -- TTFT 0.1, TPOT (100.3 - 100.1) / 2 = 0.1: good
+    rq(101, 101.2, 1, { 101.15 }), -- one token: TTFT 0.15, no decode: good
+    rq(102, 102.5, 2, { 102.4, 102.45 }), -- TTFT 0.4 > 0.3: not good
+    rq(103, 104, 5, nil), -- not streamed: TTFT unknown, not counted good
+    rq(104, 104.5, nil, nil, { error_type = "HTTP Error 503", error_msg = "busy" }), -- failed
+  })
+  -- by hand: 2 good of 5 (4 completed + 1 failed); it counted 1 (the 1-token request not good)
+  local run = harness.extract(d, { goodput = { ttft = 0.3, tpot = 0.2 } })
+  t.eq({ run.overall.goodput.good, run.overall.goodput.total }, { 2, 5 })
+  -- the TTFT and TPOT statistics keep inference-perf's own rule (more than one token time):
+  -- TTFT over r1 and r3 only, mean (0.1 + 0.4) / 2 = 250 ms
+  t.near(run.overall.values.ttft_mean_ms, 250, 1e-9)
+  -- vLLM's detailed file: 4 requests, the second of 1 output token (TTFT 0.1 s); every other
+  -- one 64 tokens over 0.5 s after its first (TPOT 0.5 / 63 s = 7.9 ms) with TTFTs 0.1, 0.2
+  -- and 0.5 s: with TTFT <= 300 ms and TPOT <= 50 ms, 3 good of 4 (by hand; it counted 2)
+  local v = json.read(t.fixtures() .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json")
+  local ttfts, outs = { 0.1, 0.1, 0.2, 0.5 }, { 64, 1, 64, 64 }
+  v.ttfts, v.latencies, v.output_lens, v.errors, v.start_times, v.input_lens, v.itls = {}, {}, {}, {}, {}, {}, {}
+  for k = 1, 4 do
+    v.ttfts[k], v.output_lens[k], v.errors[k], v.start_times[k], v.input_lens[k] = ttfts[k], outs[k], "", 100 + k, 256
+    v.latencies[k] = ttfts[k] + (outs[k] > 1 and 0.5 or 0.001)
+    local g = {}
+    for j = 1, outs[k] - 1 do g[j] = 0.5 / 63 end
+    v.itls[k] = json.array(g)
+  end
+  v.num_prompts, v.completed, v.failed, v.request_rate, v.duration = 4, 4, 0, 1, 4.5
+  local vd = t.tmpdir()
+  t.write(vd .. "/benchmark_01.json", t.vllm_text(v))
+  local vr = harness.extract(vd, { goodput = { ttft = 0.3, tpot = 0.05 } })
+  local g = vr.stages[1].metrics.goodput or vr.overall.goodput
+  t.eq({ g.good, g.total }, { 3, 4 })
+end)

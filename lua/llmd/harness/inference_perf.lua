@@ -314,11 +314,14 @@ local function per_request(path, acc, keep, opts)
     local ttft = ntimes > 1 and t0 - start or nil
     local tpot = (ntimes > 1 and n > 1) and (tn - t0) / (n - 1) or nil
     local ntpot = n > 0 and e2e / n or 0
-    if count_goodput then
+    if count_goodput or acc.goodput then
+      -- (judged per request: one token time is still its TTFT, and one token no decode to
+      -- hold to a TPOT; runmodel.request_good)
       local q = { ok = true, start = start, finish = finish, e2e = e2e, ttft = ttft, tpot = tpot, ntpot = ntpot,
-        in_tok = inp, out_tok = out }
+        in_tok = inp, out_tok = out, ttft_one = ntimes == 1 and type(t0) == "number" and t0 - start or nil,
+        single = type(client) == "number" and client <= 1 }
       acc.add(q)
-      count_goodput(start, q)
+      if count_goodput then count_goodput(start, q) end
     else
       add_done(start, finish, e2e, ttft, tpot, ntpot, inp, out)
     end

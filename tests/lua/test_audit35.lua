@@ -115,3 +115,39 @@ t.test("goodput: a successful 1-token request meets the TPOT SLO and has its TTF
   local g = vr.stages[1].metrics.goodput or vr.overall.goodput
   t.eq({ g.good, g.total }, { 3, 4 })
 end)
+
+-- inference-perf per-request N/A reasons and the zero-token note say what the file holds
+-- (audit35 F5): every success a stream of one token time is no "not streamed?"; a stream of
+-- many tokens without the client's count is no "no streamed request with more than one
+-- output token"; a count of 0 is a count.
+t.test("inference-perf per-request: TTFT/TPOT N/A reasons and the zero-token note are true of the file", function()
+  local json = require "llmd.json"
+  local harness = require "llmd.harness"
+  local function rq(start, client, times)
+    return { start_time = start, end_time = start + 1, error = json.null,
+      info = { response_metrics = { output_tokens = client == nil and json.null or client,
+        output_token_times = json.array(times) } } }
+  end
+  -- two streams of one token time each (by hand: no TTFT by inference-perf's rule, none
+  -- "not streamed"), one success of 0 tokens (a count: 0)
+  local d = t.tmpdir()
+  json.write(d .. "/per_request_lifecycle_metrics.json", json.array {
+    rq(100, 1, { 100.2 }), rq(101, 1, { 101.3 }), rq(102, 0, {}) })
+  local run = harness.extract(d)
+  local na = run.overall.na
+  t.eq(run.overall.values.ttft_mean_ms, nil)
+  t.ok(not na.ttft_mean_ms:find("not streamed?", 1, true), na.ttft_mean_ms)
+  t.ok(na.ttft_mean_ms:find("one token time", 1, true), na.ttft_mean_ms)
+  local joined = table.concat(run.warnings, "\n")
+  t.ok(joined:find("1 successful request has an output token count of 0 (or none); its NTPOT counts as 0", 1, true),
+    joined)
+  -- streams of three token times, the client's count null: TPOT unknown for want of the count
+  local e = t.tmpdir()
+  json.write(e .. "/per_request_lifecycle_metrics.json", json.array {
+    rq(100, nil, { 100.2, 100.3, 100.4 }), rq(101, nil, { 101.2, 101.3, 101.4 }) })
+  run = harness.extract(e)
+  t.eq(run.overall.values.tpot_mean_ms, nil)
+  t.ok(run.overall.na.tpot_mean_ms:find("client's output token count", 1, true), run.overall.na.tpot_mean_ms)
+  -- TTFT is known there: (0.2 + 0.2) / 2 s = 200 ms by hand
+  t.near(run.overall.values.ttft_mean_ms, 200, 1e-6)
+end)

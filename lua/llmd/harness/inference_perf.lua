@@ -525,11 +525,17 @@ function M.extract(c, opts)
       local g = counts[i]
       if g then st.metrics.goodput = { good = g.good, total = g.total, duration_s = st.metrics.values.duration_s } end
     end
-    rm.fill(run.overall, acc, opts.percentile_method or "linear")
+    -- (why TTFT or TPOT is unknown, in inference-perf's own rule, true whether the requests
+    -- were not streamed, streamed one token time each, or came without the client's count)
+    rm.fill(run.overall, acc, opts.percentile_method or "linear", {
+      ttft = "no success with more than one token time (inference-perf gives TTFT only to those: not streamed, or "
+        .. "one token time each)",
+      tpot = "no success with more than one token time and a client's output token count above 1 (inference-perf's "
+        .. "rule for TPOT)" })
     tl.mark("per-request metrics (sorted, percentiles)")
     if (po.zero_tokens or 0) > 0 then
       local one = po.zero_tokens == 1
-      rm.warn(run, "%s: %d successful request%s no output token count; %s NTPOT counts as 0, as in "
+      rm.warn(run, "%s: %d successful request%s an output token count of 0 (or none); %s NTPOT counts as 0, as in "
         .. "inference-perf's own summaries", c.per_request, po.zero_tokens, one and " has" or "s have",
         one and "its" or "their")
     end

@@ -387,8 +387,10 @@ function M.saturation(points, opts)
               failures.failed_pct) or "") }
       elseif not failures and finite(err) and err > 0 then
         -- sustained, with failed requests within the limit: said beside the figure
+        -- (each repeat's share too: a mean within the limit can be one crashed repeat's)
+        local ci = p.ci and p.ci.error_rate_pct
         within[#within + 1] = { point = i, offered = p.offered, failed_pct = err, short = short or nil,
-          answered_rps = short and answered or nil }
+          answered_rps = short and answered or nil, repeats_failed_pct = ci and ci.samples }
       end
     end
     -- no overload: a run cut by failed requests (cause = "failures") is said as such
@@ -698,11 +700,17 @@ function M.sustained_failure_notes(s)
   if type(s) ~= "table" then return out end
   local w = s.failed_within
   if type(w) == "table" and #w > 0 then
-    local top = 0
-    for _, x in ipairs(w) do top = math.max(top, x.failed_pct) end
+    local top, top_w = 0, nil
+    for _, x in ipairs(w) do
+      if not top_w or x.failed_pct > top then top, top_w = x.failed_pct, x end
+    end
     local limit = s.limit or (s.failures and s.failures.limit)
-    out[#out + 1] = ("%s%.4g %% of the requests failed at %s, within %s"):format(#w > 1 and "up to " or "", top,
-      points_text(w), limit and limit.text or "the error-rate limit")
+    -- the mean's repeats where they failed different shares ("0, 14.5 and 0 % in its 3
+    -- repeats"), of the load point whose share is said
+    local each = M.failed_repeats_text(top_w)
+    out[#out + 1] = ("%s%.4g %% of the requests failed at %s%s, within %s"):format(#w > 1 and "up to " or "", top,
+      points_text(w), each and (" (" .. (#w > 1 and ("load point %d: "):format(top_w.point) or "") .. each .. ")")
+      or "", limit and limit.text or "the error-rate limit")
   end
   local f = s.cause == "failures" and s or s.failures
   if type(f) == "table" and f.point and f.point > 1 and f.limit then

@@ -442,8 +442,10 @@ function M.saturation(points, opts)
               failures.failed_pct) or "") }
       elseif not failures and finite(err) and err > 0 then
         -- sustained, with failed requests within the limit: said beside the figure
+        -- (each repeat's share too: a mean within the limit can be one crashed repeat's)
+        local ci = p.ci and p.ci.error_rate_pct
         within[#within + 1] = { point = i, offered = p.offered, failed_pct = err, short = short or nil,
-          answered_rps = short and answered or nil }
+          answered_rps = short and answered or nil, repeats_failed_pct = ci and ci.samples }
       end
     end
     -- no overload: a run cut by failed requests (cause = "failures") is said as such
@@ -767,11 +769,17 @@ function M.sustained_failure_notes(s)
   if type(s) ~= "table" then return out end
   local w = s.failed_within
   if type(w) == "table" and #w > 0 then
-    local top = 0
-    for _, x in ipairs(w) do top = math.max(top, x.failed_pct) end
+    local top, top_w = 0, nil
+    for _, x in ipairs(w) do
+      if not top_w or x.failed_pct > top then top, top_w = x.failed_pct, x end
+    end
     local limit = s.limit or (s.failures and s.failures.limit)
-    out[#out + 1] = ("%s%.4g %% of the requests failed at %s, within %s"):format(#w > 1 and "up to " or "", top,
-      points_text(w), limit and limit.text or "the error-rate limit")
+    -- the mean's repeats where they failed different shares ("0, 14.5 and 0 % in its 3
+    -- repeats"), of the load point whose share is said
+    local each = M.failed_repeats_text(top_w)
+    out[#out + 1] = ("%s%.4g %% of the requests failed at %s%s, within %s"):format(#w > 1 and "up to " or "", top,
+      points_text(w), each and (" (" .. (#w > 1 and ("load point %d: "):format(top_w.point) or "") .. each .. ")")
+      or "", limit and limit.text or "the error-rate limit")
   end
   local f = s.cause == "failures" and s or s.failures
   if type(f) == "table" and f.point and f.point > 1 and f.limit then
@@ -1368,6 +1376,15 @@ function M.capacity(points, slo, sat)
       local p = points[j]
       if not best or p.achieved_rps > best then best, best_tps, best_p = p.achieved_rps, p.output_tps, p end
     end
+    -- that figure is the max sustained throughput unless a failures point below saturation
+    -- cut that lower (the exception where a capacity passes it: no error-rate SLO); then it
+    -- is said as what it is, never "the max sustained throughput" beside another figure
+    local what_best = "the max sustained throughput"
+    local cut = sat.failures
+    if cut and finite(sat.max_sustained_rps) and sat.max_sustained_rps < best then
+      what_best = ("the highest achieved rate before saturation (above the max sustained throughput, %.4g req/s, "
+        .. "which failed requests at load point %d cut)"):format(sat.max_sustained_rps, cut.point)
+    end
     -- what the run delivered at most, at any load: the capacity cannot be above it
     local ceiling
     for _, p in ipairs(points) do
@@ -1379,8 +1396,8 @@ function M.capacity(points, slo, sat)
       first_failing = ok == false and q.index or nil, first_failing_rps = ok == false and q.achieved_rps or nil,
       limiting = ok == false and detail[1] or nil,
       reason = ("every SLO holds up to load point %d (%.4g req/s achieved); load point %d had saturated (%s)%s. "
-        .. "The capacity is at least %.4g req/s, the max sustained throughput; measure loads between these two "
-        .. "points to find it"):format(limit - 1, points[limit - 1].achieved_rps, limit, sat_text, fails, best) }
+        .. "The capacity is at least %.4g req/s, %s; measure loads between these two points to find it"):format(
+        limit - 1, points[limit - 1].achieved_rps, limit, sat_text, fails, best, what_best) }
   end
   -- its tok/s, as every bound's: the point its req/s figure is read at, its own (no longer
   -- the most at any load: a lower load that delivered more tok/s, more tokens per request,

@@ -1152,9 +1152,18 @@ local function capacity_text(c, rate)
   end
   if c.missing then
     -- the SLO metrics the run's files lack: named here, what to do said once in the Summary
-    local names = {}
-    for _, m in ipairs(c.missing) do names[#names + 1] = metrics.get(m.key).label end
-    return metrics.na(("%s not in this run's files, see the Summary"):format(table.concat(names, ", ")))
+    -- (one unknown at some load points only is said with them: the files have it elsewhere)
+    local names, where = {}, {}
+    for _, m in ipairs(c.missing) do
+      if m.every == false and type(m.points) == "table" then
+        where[#where + 1] = ("%s unknown at load point%s %s"):format(metrics.get(m.key).label,
+          #m.points == 1 and "" or "s", table.concat(m.points, ", "))
+      else
+        names[#names + 1] = metrics.get(m.key).label
+      end
+    end
+    if #names > 0 then where[#where + 1] = ("%s not in this run's files"):format(table.concat(names, ", ")) end
+    return metrics.na(("%s, see the Summary"):format(table.concat(where, "; ")))
   end
   return metrics.na(c.reason or "unknown")
 end

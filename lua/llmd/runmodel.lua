@@ -307,9 +307,16 @@ end
 -- Does a completed request {ttft =, tpot =, e2e =} (seconds) meet every threshold of th
 -- ({ttft =, tpot =, e2e =}, llmd.decision.request_thresholds)? A threshold the request has
 -- no value for (not streamed, one token) is not met.
+-- A request of at most one output token (r.single, its count known) has no decode phase, so no
+-- TPOT to hold it to (vLLM's goodput takes its TPOT as 0); r.ttft_one is the TTFT of a stream
+-- of one token time, which the TTFT statistics leave out (inference-perf's rule) but which is
+-- its TTFT all the same. An unknown value otherwise fails its SLO.
 function M.request_good(th, r)
   local function within(v, limit) return limit == nil or (v ~= nil and v <= limit) end
-  return within(r.ttft, th.ttft) and within(r.tpot, th.tpot) and within(r.e2e, th.e2e)
+  local ttft = r.ttft
+  if ttft == nil then ttft = r.ttft_one end
+  return within(ttft, th.ttft) and (within(r.tpot, th.tpot) or (r.tpot == nil and r.single == true))
+    and within(r.e2e, th.e2e)
 end
 
 -- One accumulator for the per-request metrics of a group of requests (overall or a stage).

@@ -2375,8 +2375,9 @@ t.test("per GPU: every N/A says why, with one level of parentheses; a lower boun
     generated = 0 }
   -- the reasons as written in the code under test's inputs above, their own parentheses
   -- turned into commas
-  -- per GPU, what the total says (its reason: the Summary names the load point)
-  t.eq(t.headline_row(m, "Capacity at SLO per GPU").a_text, "N/A (TTFT p90 not in this run's files, see the Summary)")
+  -- per GPU, what the total says (x lacks TTFT p90 at point 1 only, by hand from its stages
+  -- above: said with that point, not 'not in this run's files', audit35 F4)
+  t.eq(t.headline_row(m, "Capacity at SLO per GPU").a_text, "N/A (TTFT p90 unknown at load point 1, see the Summary)")
   t.eq(t.headline_row(m, "Capacity at SLO (TTFT p90 ≤ 200.0 ms)").a_text,
     t.headline_row(m, "Capacity at SLO per GPU").a_text)
   t.eq(t.headline_row(m, "Capacity at SLO per GPU").b_text, "N/A (accelerator count unknown: give gpus: N in the run's info file)")

@@ -231,6 +231,8 @@ function M.extract(c, opts)
       q.ttft = r.time_to_first_token_ms and r.time_to_first_token_ms / 1000
       q.tpot = r.inter_token_latency_ms and r.inter_token_latency_ms / 1000
       q.out_tok, q.in_tok = r.output_tokens, r.prompt_tokens
+      -- (one output token: no decode phase, no TPOT to judge its goodput by; runmodel.request_good)
+      q.single = type(q.out_tok) == "number" and q.out_tok <= 1
       q.ntpot = q.e2e and q.out_tok and q.out_tok > 0 and q.e2e / q.out_tok or nil
       local t0, tn = r["info.timings.first_token_iteration"], r["info.timings.last_token_iteration"]
       if t0 and tn and q.out_tok and q.out_tok > 1 then

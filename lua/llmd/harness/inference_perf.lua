@@ -316,11 +316,14 @@ local function per_request(path, acc, keep, opts)
     local ttft = ntimes > 1 and t0 - start or nil
     local tpot = (ntimes > 1 and n > 1) and (tn - t0) / (n - 1) or nil
     local ntpot = n > 0 and e2e / n or 0
-    if count_goodput then
+    if count_goodput or acc.goodput then
+      -- (judged per request: one token time is still its TTFT, and one token no decode to
+      -- hold to a TPOT; runmodel.request_good)
       local q = { ok = true, start = start, finish = finish, e2e = e2e, ttft = ttft, tpot = tpot, ntpot = ntpot,
-        in_tok = inp, out_tok = out }
+        in_tok = inp, out_tok = out, ttft_one = ntimes == 1 and type(t0) == "number" and t0 - start or nil,
+        single = type(client) == "number" and client <= 1 }
       acc.add(q)
-      count_goodput(start, q)
+      if count_goodput then count_goodput(start, q) end
     else
       add_done(start, finish, e2e, ttft, tpot, ntpot, inp, out)
     end
@@ -545,11 +548,17 @@ function M.extract(c, opts)
     for i, st in ipairs(run.stages) do
       if paces[i] then st.pace = rm.pace(paces[i].starts, paces[i].ends, paces[i].oks) end
     end
-    rm.fill(run.overall, acc, opts.percentile_method or "linear")
+    -- (why TTFT or TPOT is unknown, in inference-perf's own rule, true whether the requests
+    -- were not streamed, streamed one token time each, or came without the client's count)
+    rm.fill(run.overall, acc, opts.percentile_method or "linear", {
+      ttft = "no success with more than one token time (inference-perf gives TTFT only to those: not streamed, or "
+        .. "one token time each)",
+      tpot = "no success with more than one token time and a client's output token count above 1 (inference-perf's "
+        .. "rule for TPOT)" })
     tl.mark("per-request metrics (sorted, percentiles)")
     if (po.zero_tokens or 0) > 0 then
       local one = po.zero_tokens == 1
-      rm.warn(run, "%s: %d successful request%s no output token count; %s NTPOT counts as 0, as in "
+      rm.warn(run, "%s: %d successful request%s an output token count of 0 (or none); %s NTPOT counts as 0, as in "
         .. "inference-perf's own summaries", c.per_request, po.zero_tokens, one and " has" or "s have",
         one and "its" or "their")
     end

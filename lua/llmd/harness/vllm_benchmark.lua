@@ -200,7 +200,7 @@ local function new(variant)
           ok = true, start = start, finish = start and e2e and start + e2e, e2e = e2e, ttft = ttft,
           tpot = (ttft and e2e and out and out > 1) and (e2e - ttft) / (out - 1) or nil,
           ntpot = (e2e and out and out > 0) and e2e / out or nil,
-          in_tok = num(arr.input_lens[i]), out_tok = out,
+          in_tok = num(arr.input_lens[i]), out_tok = out, single = out ~= nil and out <= 1,
         }
       end
     end

@@ -811,3 +811,46 @@ t.test("nu35-3: --resume refuses an experiment file other than the one the works
   t.eq(#calls(s), before, "nothing run")
   t.eq(t.read(w .. "/experiment-state.json"), state, "the state untouched")
 end)
+
+-- nu35-4: a setup treatment that failed to deploy has no results, and the comparison across
+-- treatments never named it: "Comparison Across 4 Treatments" of a 3 x 2 design. It is now
+-- named, with its status and the first line of why, in the headline, the Treatments section
+-- (md and html) and treatments.json; so is a run treatment whose results cannot be read,
+-- which used to stop the whole comparison.
+t.test("nu35-4: a setup treatment that failed at standup is named 'not measured' in the report, with why", function()
+  local s = setup()
+  local r = experiment(s, nil, { FAKE_FAIL_IN = "exp-b:deploy" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local w = workspace(s)
+  local out = w .. "/cross-treatment-comparison"
+  local md = t.read(out .. "/treatment_report.md")
+  local j = json.read(out .. "/treatments.json")
+  t.eq(#j.treatments, 4) -- plugins-default and plugins-kv, x rate1 and rate5
+  t.eq(#j.not_measured, 1)
+  t.eq({ j.not_measured[1].label, j.not_measured[1].status }, { "plugins-prefix", "failed_standup" })
+  -- the reason: the first line of the summary's error, and where the rest is
+  local err = yaml.load_file(w .. "/experiment-summary.yaml").treatments[2].error
+  local first = err:match("^%s*([^\n]-)%s*\n")
+  t.ok(first and first:find("helmfile -n exp-b apply", 1, true), err)
+  local reason = j.not_measured[1].reason
+  local _, nlines = err:gsub("\n%s*%S", "")
+  t.eq(reason, ("%s (%d more lines: see %s/experiment-summary.yaml)"):format(first, nlines, w))
+  t.ok(j.verdict:find("^Not measured, so in no comparison below: plugins%-prefix %(failed_standup%)%. "), j.verdict)
+  t.ok(md:find("\nNot measured (no results to compare): plugins-prefix (failed_standup: " .. reason .. ").\n", 1, true),
+    md)
+  local html = t.read(out .. "/treatment_report.html")
+  t.ok(html:find('<p class="not-measured">Not measured (no results to compare): plugins-prefix (failed_standup: ', 1,
+    true), html)
+  -- a run treatment whose results are gone (emptied): named too, and the others still compared
+  local gone = w .. "/setup-treatment-plugins-kv/run-rate5/results"
+  proc.run { "rm", "-rf", gone }
+  lfs.mkdir(gone)
+  r = proc.run({ LLMDLUA, "treatments.lua", w, "--quiet" }, { env = s.env })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  j = json.read(out .. "/treatments.json")
+  t.eq(#j.treatments, 3)
+  local labels = {}
+  for _, x in ipairs(j.not_measured) do labels[#labels + 1] = x.label .. " " .. x.status end
+  t.eq(labels, { "plugins-prefix failed_standup", "plugins-kv/rate5 success" })
+  t.ok(j.not_measured[2].reason:find(gone .. ": no results", 1, true), j.not_measured[2].reason)
+end)

@@ -2115,7 +2115,6 @@ end)
 -- that is the --results folder, inside it, or reaches it through .. or a link is refused with
 -- one line, before anything is written; one beside it is not.
 t.test("nu35-5: --out inside (or equal to) the --results folder is refused, by its real path", function()
-  local lfs = require "lfs"
   local d = t.tmpdir()
   t.mkdir(d .. "/runs")
   t.copy_tree(VLLM, d .. "/runs/a")

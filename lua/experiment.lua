@@ -49,6 +49,51 @@ if o.show then
 end
 if not o.plan and not o.resume then fail("give --plan FILE (or --resume WORKSPACE, or --show)", 2) end
 
+if o.resume then
+  -- the workspace, absolute from here on: the steps run commands in other folders
+  -- (run_only.sh -c .../config.yaml in run-x/benchmark), where a relative path names
+  -- nothing (compare.lua's --resume: llmd.workspace.open)
+  local lfs = require "lfs"
+  local dir = o.resume:gsub("(.)/+$", "%1")
+  local mode = lfs.attributes(dir, "mode")
+  if mode ~= "directory" then
+    fail(("--resume %s: %s (expected the workspace of an experiment.lua run)"):format(o.resume,
+      mode and "a file, not a folder" or "no such folder"), 2)
+  end
+  o.resume = require("llmd.proc").realpath(dir) or dir
+  -- the experiment it ran: the copy it keeps of its file, else the name its state records. Another
+  -- experiment's setups deployed into it would mix two designs in one workspace and summary
+  local own = o.resume .. "/experiment.yaml"
+  local function design(x)
+    local function part(list)
+      local out = {}
+      for i, t in ipairs(list or {}) do out[i] = { name = t.name, overrides = t.overrides } end
+      return out
+    end
+    return json.encode { name = x.name, setup = part(x.setup_treatments), run = part(x.run_treatments),
+      reset_caches = x.reset_caches, run_controls = x.run_controls }
+  end
+  local ran, ran_name
+  if lfs.attributes(own, "mode") == "file" then
+    local wok, we = pcall(ex.load, own)
+    if wok then ran, ran_name = we, we.name end
+  elseif lfs.attributes(o.resume .. "/experiment-state.json", "mode") == "file" then
+    local sok, st = pcall(json.read, o.resume .. "/experiment-state.json")
+    if sok and type(st) == "table" and type(st.experiment) == "string" then ran_name = st.experiment end
+  end
+  local sh = require("llmd.template").helpers.sh
+  if ran_name and ran_name ~= e.name then
+    fail(("--resume %s: this workspace ran experiment %s%s, not experiment %s of %s; resume it with its own: "
+      .. "llmdlua experiment.lua %s --resume %s"):format(o.resume, ran_name, ran and (" (" .. own .. ")") or "",
+      e.name, o[1], ran and sh(own) or "EXPERIMENT.yaml", sh(o.resume)), 2)
+  end
+  if ran and design(ran) ~= design(e) then
+    fail(("--resume %s: %s is not the experiment %s this workspace ran (%s): its treatments or run controls "
+      .. "differ; resume it with its own (llmdlua experiment.lua %s --resume %s), or start a new experiment "
+      .. "with --plan"):format(o.resume, o[1], e.name, own, sh(own), sh(o.resume)), 2)
+  end
+end
+
 local xr = require "llmd.experiment_run"
 local plan_path = o.plan or (o.resume:gsub("/+$", "") .. "/plan.yaml")
 local pok, plan = pcall(xr.load_plan, plan_path)

@@ -144,7 +144,15 @@ if o.results then
     if name ~= "cross-treatment-comparison" then add(name, o.results .. "/" .. name) end
   end
   -- (the report goes into the current folder, as with --run: a results folder is the
-  -- harness's, often shared or read-only, and is never written into unless --out says so)
+  -- harness's, often shared or read-only; its subfolders are its treatments, so a report
+  -- written inside would be read as one the next time)
+  if o.out and require("llmd.workspace").inside(o.results, o.out) then
+    local ws = require "llmd.workspace"
+    fail(("--out %s: %s the --results folder %s%s: the comparison is never written into the results it "
+      .. "reads (a folder there is a treatment the next time); give --out outside it"):format(o.out,
+      ws.resolve(o.out) == ws.resolve(o.results) and "is" or "is inside", o.results,
+      (ws.resolve(o.results) ~= o.results) and (" (" .. ws.resolve(o.results) .. ")") or ""), 2)
+  end
 end
 -- one treatment is no comparison: refused, never "Comparison Across 1 Treatments"
 if #runs > 0 and #list < 2 then

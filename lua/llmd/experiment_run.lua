@@ -260,6 +260,46 @@ local function stack_ctx(ctx, s)
   return c
 end
 
+-- A treatment that failed in an earlier run, one of whose steps runs again on this resume:
+-- pending from here (its new outcome replaces the old; what the earlier one left, results
+-- of failed attempts included, is kept in its folder).
+local function begin_again(ctx, s)
+  if not ctx.failed_before[s] then return end
+  ctx.failed_before[s] = nil
+  local r = result(ctx, s)
+  r.status, r.error = "pending", nil
+  save(ctx)
+end
+
+-- On resume: a setup treatment recorded failed_run completed every step (its failure is in
+-- run treatments), so no step of it would run again, and every resume would end where the
+-- last did. Its steps are reset, so that the run treatments without results run again: from
+-- the deploy (10) when its stack was torn down, else (kept with --skip-teardown, or a
+-- teardown that failed) from the run (40), on the stack still there. Each one's earlier
+-- attempt stays, as results-attempt-N (llmd.cluster's benchmark), as compare.lua's resume
+-- keeps it. Appends the resets to record (the step record a resume goes by), and says so.
+function M.rerun_failed_runs(ctx, record)
+  for _, st in ipairs(ctx.exp.setup_treatments) do
+    local s = st.name
+    if ctx.failed_before[s] == "failed_run" then
+      local dir = ctx.ws.path .. "/setup-treatment-" .. s
+      local dok, d = pcall(json.read, dir .. "/run-stack/deployed.json")
+      local up = dok and type(d) == "table" and type(d.before) == "table" and d.torn_down ~= true
+      local again = {}
+      for _, rt in ipairs(ctx.exp.run_treatments) do
+        if lfs.attributes(dir .. "/run-" .. rt.name .. "/run_state.json", "mode") ~= "file" then
+          again[#again + 1] = rt.name
+        end
+      end
+      local why = ("failed_run: run treatment(s) %s run again"):format(table.concat(again, ", "))
+      record[#record + 1] = steps.reset_entry("experiment", s, why, up and 40 or 10)
+      ctx.out:write(("Setup treatment %s failed_run in an earlier run: %s run again, %s (the earlier attempts' "
+        .. "results kept as run-<treatment>/results-attempt-N).\n"):format(s, table.concat(again, ", "),
+        up and ("on its stack still deployed in " .. tostring(result(ctx, s).namespace)) or "deployed again"))
+    end
+  end
+end
+
 -- Steps -----------------------------------------------------------------------------------
 
 local function not_started(ctx, s) return result(ctx, s).not_started end
@@ -619,7 +659,10 @@ function M.run(exp, plan, opts)
   end
   local w, made
   if opts.resume then
-    w = { path = opts.resume:gsub("/+$", ""), name = opts.resume:gsub("/+$", ""):match("[^/]+$") }
+    -- absolute: run_only.sh runs in run-x/benchmark, where a relative config path names nothing
+    local p = opts.resume:gsub("(.)/+$", "%1")
+    p = require("llmd.proc").realpath(p) or p
+    w = { path = p, name = p:match("[^/]+$") }
   else
     local parent = plan.parent or "."
     -- a dry run's workspace goes when it ends, with the parent folders made for it (as
@@ -639,7 +682,7 @@ function M.run(exp, plan, opts)
   local ctx = {
     exp = exp, plan = plan, ws = w, out = out, t0 = os.time(), dry_run = opts.dry_run, bins = bins, pool = pool,
     parallel = parallel, stop_on_error = opts.stop_on_error, skip_teardown = opts.skip_teardown,
-    resume = opts.resume ~= nil, stacks = {}, results = {}, setup = {}, run_by_name = {},
+    resume = opts.resume ~= nil, stacks = {}, results = {}, setup = {}, run_by_name = {}, failed_before = {},
     scratch = opts.dry_run and not opts.resume or nil, made_folders = made,
     timeouts = { ready = t.ready or 900, benchmark = t.benchmark or 0, smoke = t.smoke or 120, poll = t.poll or 5 },
   }
@@ -670,8 +713,12 @@ function M.run(exp, plan, opts)
           end
           if slot.ns == r.namespace and r.status == "pending" and r.began then slot.busy = r.setup_treatment end
         end
-        -- treatments that did not finish start their clock again
-        if r.status ~= "success" then r.status = "pending"; r.error = nil end
+        -- a pending one's error says why it did not start (--stop-on-error): it may now. A
+        -- failed one keeps its status and error until a step of it runs again (M.steps_list:
+        -- begin_again), so that a resume which runs none of its steps (--step) still says
+        -- why it failed
+        if r.status == "pending" then r.error = nil
+        elseif r.status ~= "success" then ctx.failed_before[r.setup_treatment] = r.status end
       end
     end
   end
@@ -690,11 +737,15 @@ function M.run(exp, plan, opts)
   for _, o in ipairs(steps.load_record(w.path .. "/steps.json")) do
     if o.name ~= "summary" then previous[#previous + 1] = o end
   end
+  if opts.resume then M.rerun_failed_runs(ctx, previous) end
   local outcome = steps.run("experiment", M.steps_list(), ctx, {
     -- a dry run waits for nothing, so its stacks go one after another, each whole (in
     -- coroutines a stack's first lines came out between the other's)
-    stacks = stacks, parallel = opts.dry_run and 1 or parallel, only = opts.only, record = w.path .. "/steps.json",
-    previous = previous,
+    stacks = stacks, parallel = opts.dry_run and 1 or parallel, only = opts.only,
+    -- a dry run's steps are recorded as such, never as done; over a real run's workspace
+    -- (--resume W --dry-run) not at all: the real resume must still find them to do
+    record = not (opts.dry_run and opts.resume) and (w.path .. "/steps.json") or nil, dry_run = opts.dry_run,
+    previous = previous, announce = function(_, s) if s then begin_again(ctx, s) end end,
     resume = opts.resume ~= nil, out = out,
   })
   ctx.result = outcome

@@ -53,24 +53,32 @@ function M.load_record(path)
   return v
 end
 
--- Was (phase, name, stack) completed in a previous run (and not reset since)?
-function M.done_before(record, phase, name, stack)
+-- Was (phase, name, stack) completed in a previous run (and not reset since)? number: the
+-- step's number, for a reset of the steps from one on (M.reset_entry's from); a reset
+-- without from undoes every step of its stack.
+function M.done_before(record, phase, name, stack, number)
   local done = false
   for _, o in ipairs(record) do
     if o.phase == phase and (o.stack or false) == (stack or false) then
-      if o.status == "reset" then done = false
+      if o.status == "reset" then
+        if o.from == nil or number == nil or number >= o.from then done = false end
       elseif o.name == name and o.status == "ok" then done = true end
     end
   end
   return done
 end
 
--- Appends to the record at path a "reset" of stack in phase: what it completed before
--- counts as not done (its steps run again on resume); the history stays.
-function M.reset(path, phase, stack, why)
-  local record = M.load_record(path)
-  record[#record + 1] = { phase = phase, number = -1, name = "*", stack = stack, status = "reset", message = why,
+-- A "reset" outcome of stack in phase: what it completed before counts as not done (its
+-- steps run again on resume), those numbered from on when from is given; the history stays.
+function M.reset_entry(phase, stack, why, from)
+  return { phase = phase, number = -1, name = "*", stack = stack, status = "reset", message = why, from = from,
     seconds = 0, at = os.date("!%Y-%m-%dT%H:%M:%SZ") }
+end
+
+-- Appends M.reset_entry(phase, stack, why, from) to the record at path.
+function M.reset(path, phase, stack, why, from)
+  local record = M.load_record(path)
+  record[#record + 1] = M.reset_entry(phase, stack, why, from)
   json.write(path, json.array(record))
 end
 
@@ -215,7 +223,7 @@ function M.run(phase, list, ctx, opts)
 
   local function one(s, stack)
     local o = { phase = phase, number = s.number, name = s.name, stack = stack, at = os.date("!%Y-%m-%dT%H:%M:%SZ") }
-    if opts.resume and M.done_before(record, phase, s.name, stack) then
+    if opts.resume and M.done_before(record, phase, s.name, stack, s.number) then
       o.status, o.message, o.seconds = "done-before", "completed in an earlier run", 0
       outcomes[#outcomes + 1] = o
       return true

@@ -2269,7 +2269,22 @@ function M.write_report(out, list, opts)
     m.verdict = ("Warning: %s. %s"):format(table.concat(list.identical, ". Warning: "), m.verdict or "")
     m.identical = list.identical
   end
+  -- what the design has and nothing here measured (an experiment's failed standup): named
+  -- first, with its status; the Treatments section and treatments.json say why
+  m.not_measured = list.not_measured or {}
+  if #m.not_measured > 0 then
+    local said = {}
+    for _, x in ipairs(m.not_measured) do said[#said + 1] = ("%s (%s)"):format(x.label, x.status) end
+    m.verdict = ("Not measured, so in no comparison below: %s. %s"):format(table.concat(said, ", "), m.verdict or "")
+  end
   local v = M.present(m, opts)
+  v.not_measured = false
+  if #m.not_measured > 0 then
+    v.not_measured = {}
+    for _, x in ipairs(m.not_measured) do
+      v.not_measured[#v.not_measured + 1] = ("%s (%s: %s)"):format(x.label, x.status, x.reason)
+    end
+  end
   local tdir = opts.templates or (host.root .. "/templates")
   -- charts: drawn where gnuplot is, else the note says why not
   local charts = require "llmd.charts"
@@ -2286,6 +2301,7 @@ function M.write_report(out, list, opts)
   ws.write_text(paths.html, html)
   -- the figures, for scripts (load points without their stage lists)
   local plain = { verdict = m.verdict, identical = json.array(m.identical or {}), rank_by = m.rank_by,
+    not_measured = json.array(m.not_measured),
     common_rps = m.common_rps, common_load = m.common_load, common_axis = m.common_axis,
     common_sustained = m.common_sustained, saturated_at_common = json.array(m.saturated_at_common),
     failing_at_common = json.array(m.failing_at_common or {}),
@@ -2929,31 +2945,61 @@ function M.experiment_list(w, opts)
   opts = opts or {}
   local ok, st = pcall(json.read, w .. "/experiment-state.json")
   if not ok then error(("%s: not an experiment workspace (no experiment-state.json)"):format(w), 0) end
-  local names = {}
+  -- the first line of a message of several, and where the rest is (as the summary table says it)
+  local function one_line(msg)
+    local lines = {}
+    for l in (tostring(msg) .. "\n"):gmatch("([^\r\n]*)\r?\n") do
+      if l:match("%S") then lines[#lines + 1] = l:gsub("^%s+", ""):gsub("%s+$", "") end
+    end
+    if #lines == 0 then return "no reason recorded" end
+    return lines[1] .. (#lines > 1 and (" (%d more line%s: see %s/experiment-summary.yaml)"):format(#lines - 1,
+      #lines > 2 and "s" or "", w) or "")
+  end
+  -- what the design has and the comparison cannot: a setup treatment with no results (a failed
+  -- standup, one not started) and a run treatment whose results cannot be read. Each is named
+  -- in the report with its status and why (list.not_measured), never left out unsaid.
+  local names, not_measured, cache = {}, {}, {}
   for _, r in ipairs(st.results or {}) do
     local d = w .. "/setup-treatment-" .. r.setup_treatment
+    local rts, unread = {}, {}
     if lfs.attributes(d, "mode") == "directory" then
-      local rts = {}
       for _, sub in ipairs(M.subdirs(d)) do
-        if sub:match("^run%-") and sub ~= "run-stack" and lfs.attributes(d .. "/" .. sub .. "/results", "mode") then
-          rts[#rts + 1] = sub:sub(5)
+        local dir = d .. "/" .. sub .. "/results"
+        if sub:match("^run%-") and sub ~= "run-stack" and lfs.attributes(dir, "mode") then
+          -- read once: M.load takes the run from list.cache
+          local pok, probe = pcall(M.load, { { label = sub:sub(5), dirs = { dir } } }, opts)
+          if pok then
+            rts[#rts + 1] = sub:sub(5)
+            if probe[1].runs[1] then cache[dir] = probe[1].runs[1] end
+          else
+            unread[#unread + 1] = { label = r.setup_treatment .. "/" .. sub:sub(5),
+              status = tostring(r.status or "unknown"), reason = one_line(probe) }
+          end
         end
       end
-      if #rts > 0 then
-        names[#names + 1] = { setup = r.setup_treatment, dir = d, rts = rts }
-        names[#names].gpus, names[#names].hardware = M.setup_gpus(d .. "/plan/values-override.yaml")
-      end
+    end
+    if #rts > 0 then
+      names[#names + 1] = { setup = r.setup_treatment, dir = d, rts = rts }
+      names[#names].gpus, names[#names].hardware = M.setup_gpus(d .. "/plan/values-override.yaml")
+      for _, u in ipairs(unread) do not_measured[#not_measured + 1] = u end
+    else
+      local why = r.error or (unread[1] and unread[1].reason)
+        or (r.status == "pending" and "not run (yet)" or "no results")
+      not_measured[#not_measured + 1] = { label = r.setup_treatment, status = tostring(r.status or "unknown"),
+        reason = one_line(why) }
     end
   end
-  if #names == 0 then error(w .. ": no setup treatment has results yet", 0) end
-  local sweep, cache = true, {}
+  if #names == 0 then
+    local said = {}
+    for _, x in ipairs(not_measured) do said[#said + 1] = ("%s (%s: %s)"):format(x.label, x.status, x.reason) end
+    error(w .. ": no setup treatment has results yet" .. (#said > 0 and (": " .. table.concat(said, "; ")) or ""), 0)
+  end
+  local sweep = true
   for _, n in ipairs(names) do
     local seen = {}
     for _, rt in ipairs(n.rts) do
       local dir = n.dir .. "/run-" .. rt .. "/results"
-      local probe = M.load({ { label = rt, dirs = { dir } } }, opts)
-      -- read once: M.load takes the run from list.cache
-      if probe[1].runs[1] then cache[dir] = probe[1].runs[1] end
+      local probe = M.load({ { label = rt, dirs = { dir } } }, { harness = opts.harness, cache = cache })
       for _, s in ipairs(probe[1].run and probe[1].run.stages or {}) do
         local kind, load = lp.offered(s)
         if not load then sweep = false end
@@ -2981,6 +3027,7 @@ function M.experiment_list(w, opts)
   end
   list.experiment = st.experiment
   list.cache = cache
+  list.not_measured = not_measured
   list.unit = sweep and "setup treatments (their run treatments are the load points of one curve)"
     or "setup x run treatment pairs (the run treatments are not one load sweep)"
   return list

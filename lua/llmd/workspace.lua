@@ -293,6 +293,43 @@ M.realpath = realpath
 
 local function inside(root, p) return p == root or p:sub(1, #root + 1) == root .. "/" end
 
+-- Where path is or would be once made: its longest existing part by its real path (links
+-- resolved), then the rest of it with "." and ".." taken as mkdir -p takes them.
+function M.resolve(path)
+  local p = tostring(path)
+  if p == "" then p = "." end
+  local rest = {}
+  while not lfs.attributes(p) do
+    local head, tail = p:match("^(.*[^/])/+([^/]+)/*$")
+    if not head then
+      if p:sub(1, 1) == "/" then head, tail = "/", p:match("^/+(.-)/*$") else head, tail = ".", p:match("^(.-)/*$") end
+    end
+    table.insert(rest, 1, tail)
+    p = head
+  end
+  local parts, made = {}, {}
+  local base = realpath(p) or p
+  for part in base:gmatch("[^/]+") do parts[#parts + 1] = part end
+  for _, part in ipairs(rest) do
+    if part == ".." then parts[#parts] = nil
+    elseif part ~= "." and part ~= "" then
+      parts[#parts + 1] = part
+      made[#made + 1] = "/" .. table.concat(parts, "/")
+    end
+  end
+  -- (and the folders making it would create on the way: a/new/../b makes a/new)
+  return "/" .. table.concat(parts, "/"), made
+end
+
+-- Whether p is root or inside it, or making p would make a folder inside root (M.resolve).
+function M.inside(root, p)
+  local r = M.resolve(root)
+  local rp, made = M.resolve(p)
+  if inside(r, rp) then return true end
+  for _, m in ipairs(made) do if inside(r, m) then return true end end
+  return false
+end
+
 -- What importing the results folder src would copy, found before anything is created:
 -- { root = real path, dirs = {rel...}, files = {{rel=, from=, id=, linked=}...},
 -- skipped = {text...} } (id: proc.file_id's, to tell later whether the file changed;

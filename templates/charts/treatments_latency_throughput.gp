@@ -9,9 +9,14 @@
 # its SLO inside; NaN: gnuplot's own), title_lines (the lines of the title, 1 when absent).
 n = |panel_col|
 k = |labels|
+# an SLO in a panel: a dotted line there, and an entry of its own in the key
+slo_any = 0
+do for [i = 1:n] { if (slo[i] == slo[i]) { slo_any = 1 } }
+key_slo = slo_any ? 'SLO threshold' : ''
+kk = k + slo_any
 w = 900
 if (!exists("title_lines")) { title_lines = 1 }
-h = 260 * n + 60 + 22 * ((k + 2) / 3) + 20 * (title_lines - 1)
+h = 260 * n + 60 + 22 * ((kk + 2) / 3) + 20 * (title_lines - 1)
 set terminal svg noenhanced dynamic size w, h font 'sans,12'
 load style_file
 # one colour, dash and marker per treatment (Okabe-Ito), repeated past eight
@@ -24,7 +29,7 @@ do for [t = 1:k] {
 }
 set multiplot title title font 'sans,15'
 top = (40.0 + 20 * (title_lines - 1)) / h
-bottom = (22.0 * ((k + 2) / 3) + 20) / h
+bottom = (22.0 * ((kk + 2) / 3) + 20) / h
 ph = (1 - top - bottom) / n
 set lmargin 12  # room for a 6-digit log tic (100000) and the label left of it
 set rmargin 3
@@ -59,6 +64,6 @@ unset grid
 unset logscale
 set xrange [0:1]
 set yrange [0:1]
-set key center center horizontal maxrows (k + 2) / 3 noopaque nobox
-plot for [t = 1:k] NaN with linespoints linestyle 10 + t title labels[t]
+set key center center horizontal maxrows (kk + 2) / 3 noopaque nobox
+plot for [t = 1:k] NaN with linespoints linestyle 10 + t title labels[t], NaN with lines linestyle 3 title key_slo
 unset multiplot

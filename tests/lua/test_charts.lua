@@ -1117,3 +1117,36 @@ t.test("latency against throughput: a y axis to 100000 ms keeps its label inside
   end
   t.ok(n >= 3, "the y labels: " .. n)
 end)
+
+-- nu35-6: the treatments report printed (--print-to-pdf) split its "At the common load" bars
+-- across two pages, the output tok/s panel losing its x labels and its 0 tick; and its latency
+-- chart's SLO line had no key entry (compare's has "SLO threshold"). Each chart is now whole on
+-- a page (scaled to fit one) and the SLO line is in the key: the page with a chart's title holds
+-- every panel's treatment labels (three panels of bars, each naming both treatments).
+t.test("nu35-6: the treatments report's charts print whole, one a page; the SLO line has a key entry", function()
+  local tr = require "llmd.treatments"
+  local decision = require "llmd.decision"
+  local out = t.tmpdir()
+  tr.write_report(out, tr.load { { label = "vllm", dirs = { BASE } }, { label = "chunk", dirs = { TREAT } } },
+    { slo = decision.parse_slo("ttft_p90_ms=200", "--slo") })
+  local svg = t.read(out .. "/charts/treatments_latency_throughput.svg")
+  t.ok(svg:find(">SLO threshold<", 1, true), "the SLO line in the key")
+  local text = browser_text(out .. "/treatment_report.html")
+  local pages = {}
+  for p in (text .. "\f"):gmatch("(.-)\f") do pages[#pages + 1] = p end
+  local bars
+  for _, p in ipairs(pages) do if p:find("At the common load", 1, true) then bars = p end end
+  t.ok(bars, "the bars chart is printed")
+  -- the chart, from its title to its caption (the note on whiskers), on that page
+  bars = bars:match("(At the common load.-)Whiskers:")
+  t.ok(bars, "the bars chart and its caption on one page:\n" .. text)
+  local function count(s, w) return select(2, s:gsub("%f[%w]" .. w .. "%f[^%w]", "")) end
+  -- its three panels' axis labels and both treatments under each, on the one page
+  for _, s in ipairs { "TTFT p90 (ms)", "E2E latency p90 (ms)", "output tokens/s" } do
+    t.ok(bars:find(s, 1, true), s .. " on the bars' page:\n" .. bars)
+  end
+  t.eq({ count(bars, "vllm"), count(bars, "chunk") }, { 3, 3 }, bars)
+  local lat
+  for _, p in ipairs(pages) do if p:find("Latency against achieved load", 1, true) then lat = p end end
+  t.ok(lat and lat:find("SLO threshold", 1, true), tostring(lat))
+end)

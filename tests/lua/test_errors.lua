@@ -93,7 +93,8 @@ t.test("1: experiment.lua --resume: a corrupt experiment-state.json is one line 
   t.write(d .. "/ws/plan.yaml", ("namespace: bench\ndeploy: {method: helmfile, guide_dir: %s/guide, environment: istio, "
     .. "model: Qwen/Qwen3-0.6B}\nbenchmark: {template: %s/template.yaml, harness: inference-perf}\n"):format(d, d))
   local r = proc.run({ LLMDLUA, "experiment.lua", "exp.yaml", "--resume", "ws", "--dry-run" }, { cwd = d })
-  one_line(r, "ws/experiment-state.json:2:1: unexpected end of input, expected a value")
+  -- (named by its absolute path: --resume makes the workspace absolute on entry, nu35-2)
+  one_line(r, proc.realpath(d) .. "/ws/experiment-state.json:2:1: unexpected end of input, expected a value")
 end)
 
 -- Item 5: llmd.json writes an unmarked empty table as {}; lists made with {} and left empty

@@ -64,13 +64,13 @@ local function setup(edit)
   return { dir = d, plan = d .. "/plan.yaml", cluster = d .. "/cluster", env = env, exp = d .. "/experiment.yaml" }
 end
 
-local function experiment(s, extra, envx)
+local function experiment(s, extra, envx, cwd)
   local argv = { LLMDLUA, "experiment.lua", s.exp }
   for _, a in ipairs(extra or { "--plan", s.plan }) do argv[#argv + 1] = a end
   local env = {}
   for k, v in pairs(s.env) do env[k] = v end
   for k, v in pairs(envx or {}) do env[k] = v end
-  return proc.run(argv, { env = env, timeout = 300 })
+  return proc.run(argv, { env = env, timeout = 300, cwd = cwd })
 end
 
 local function workspace(s)
@@ -681,8 +681,176 @@ t.test("--resume of a dry run's workspace is refused; --resume W --dry-run leave
   w = workspace(s)
   local before = t.read(w .. "/experiment-state.json")
   local sum_before = t.read(w .. "/experiment-summary.yaml")
+  local steps_before = t.read(w .. "/steps.json")
   r = experiment(s, { "--resume", w, "--dry-run" })
   t.ok(r.stdout:find("To run it: llmdlua experiment.lua " .. s.exp .. " --resume " .. w .. "\n", 1, true), r.stdout)
   t.eq(t.read(w .. "/experiment-state.json"), before, "the real run's state untouched by the dry run")
   t.eq(t.read(w .. "/experiment-summary.yaml"), sum_before, "its summary too")
+  -- and its step record (session 35: the dry run's steps were recorded "ok", so the real
+  -- resume found them done, deployed nothing and called the treatment pending: a loop)
+  t.eq(t.read(w .. "/steps.json"), steps_before, "its step record too")
+  r = experiment(s, { "--resume", w })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("Result: 3/3 succeeded, 0 failed", 1, true), r.stdout)
+end)
+
+-- nu35-1: a setup treatment whose run treatments failed (failed_run) had completed every
+-- step, so a resume ran none of it, called it "pending", dropped its reason and advised the
+-- same --resume again: a loop. A resume now deploys it again and re-runs the run
+-- treatments without results, keeping the failed attempt's results; a resume that runs none
+-- of its steps (--step 100) still says why it failed.
+t.test("nu35-1: --resume re-runs a failed_run setup treatment's failed run treatments, earlier attempts kept",
+  function()
+  local s = setup()
+  -- exp-b's benchmarks leave a harness traceback in stderr.log: plugins-prefix fails both
+  local r = experiment(s, nil, { FAKE_FAIL_IN = "exp-b:bench_stderr" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local w = workspace(s)
+  local d = w .. "/setup-treatment-plugins-prefix"
+  -- a resume that runs no step of it: the failure and its reason stay in the table and the file
+  r = experiment(s, { "--resume", w, "--step", "100" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("  FAIL plugins-prefix                 failed_run         runs: 0/2\n       rate1: run rate1: "
+    .. "the benchmark failed after 1 attempt(s): ", 1, true), r.stdout)
+  local by = {}
+  for _, x in ipairs(yaml.load_file(w .. "/experiment-summary.yaml").treatments) do by[x.setup_treatment] = x end
+  t.eq(by["plugins-prefix"].status, "failed_run")
+  t.ok(tostring(by["plugins-prefix"].error):find("harness stopped early", 1, true), tostring(by["plugins-prefix"].error))
+  -- the resume proper (the cause fixed: no FAKE_FAIL_IN): deployed again in exp-b, both run
+  -- treatments benchmarked again, logs, teardown; nothing of the other two touched
+  local before = #calls(s)
+  r = experiment(s, { "--resume", w })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("Setup treatment plugins-prefix failed_run in an earlier run: rate1, rate5 run again, deployed "
+    .. "again", 1, true), r.stdout)
+  t.ok(r.stdout:find("Result: 3/3 succeeded, 0 failed", 1, true), r.stdout)
+  local deploys, benches, uninstalls = 0, 0, 0
+  for i, c in ipairs(calls(s)) do
+    if i > before then
+      if c.tool ~= "run_only.sh" then t.eq(ns_of(c), "exp-b", c.tool .. " " .. table.concat(c.args, " ")) end
+      if c.tool == "helmfile" and c.args[3] == "apply" then deploys = deploys + 1 end
+      if c.tool == "run_only.sh" then benches = benches + 1 end
+      if c.tool == "helm" and c.args[1] == "uninstall" then uninstalls = uninstalls + 1 end
+    end
+  end
+  t.eq({ deploys, benches, uninstalls }, { 1, 2, 1 })
+  -- each run treatment: the new results, and the failed attempt's kept beside them (its
+  -- stderr.log still the traceback the fake wrote)
+  for _, rt in ipairs { "rate1", "rate5" } do
+    t.eq(lfs.attributes(d .. "/run-" .. rt .. "/run_state.json", "mode"), "file", rt)
+    local kept = d .. "/run-" .. rt .. "/results-attempt-1"
+    t.eq(lfs.attributes(kept, "mode"), "directory", rt)
+    local tb = false
+    for sub in lfs.dir(kept) do
+      local f = kept .. "/" .. sub .. "/stderr.log"
+      if lfs.attributes(f, "mode") == "file" and t.read(f):find("Traceback", 1, true) then tb = true end
+    end
+    t.ok(tb, rt .. ": the failed attempt's stderr.log kept")
+  end
+  -- a further resume has nothing left to run
+  before = #calls(s)
+  r = experiment(s, { "--resume", w })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.eq(#calls(s), before, "nothing run again")
+end)
+
+-- nu35-2: --resume with a relative workspace path (the README's synopsis form): run_only.sh,
+-- run in run-x/benchmark, was given -c <relative path>, which names nothing there, and every
+-- benchmark failed. The workspace is made absolute on entry.
+t.test("nu35-2: --resume with a relative workspace path benchmarks with an absolute config path", function()
+  local s = setup()
+  local r = experiment(s, nil, { FAKE_FAIL = "deploy", FAKE_FAIL_NAMESPACE = "exp-b" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local w = workspace(s)
+  local rel = w:match("[^/]+$")
+  local before = #calls(s)
+  r = experiment(s, { "--resume", rel .. "/" }, nil, s.dir)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(r.stdout:find("Result: 3/3 succeeded, 0 failed", 1, true), r.stdout)
+  local n = 0
+  for i, c in ipairs(calls(s)) do
+    if i > before and c.tool == "run_only.sh" then
+      n = n + 1
+      t.eq(c.args[2]:sub(1, 1), "/", table.concat(c.args, " "))
+    end
+  end
+  t.eq(n, 2)
+  -- a workspace that is not there: one line, exit 2
+  r = experiment(s, { "--resume", "llm-d-experiment-nope" }, nil, s.dir)
+  t.eq(r.code, 2, r.stdout .. r.stderr)
+  t.eq(r.stderr, "experiment.lua: --resume llm-d-experiment-nope: no such folder (expected the workspace of an "
+    .. "experiment.lua run)\n")
+end)
+
+-- nu35-3: --resume with another experiment's file deployed that experiment's setups into the
+-- workspace (its summary then named the other experiment). Refused, naming both, before
+-- anything runs; the workspace keeps the experiment.yaml it ran.
+t.test("nu35-3: --resume refuses an experiment file other than the one the workspace ran", function()
+  local s = setup()
+  local r = experiment(s, nil, { FAKE_FAIL = "deploy", FAKE_FAIL_NAMESPACE = "exp-b" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local w = workspace(s)
+  local state = t.read(w .. "/experiment-state.json")
+  local before = #calls(s)
+  t.write(s.dir .. "/other.yaml", "experiment:\n  name: tp\nsetup:\n  treatments:\n    - name: tp1\n"
+    .. "      decode.parallelism.tensor: 1\ntreatments:\n  - name: rate1\n    load.stages.0.rate: 1\n")
+  local argv = { LLMDLUA, "experiment.lua", s.dir .. "/other.yaml", "--resume", w }
+  r = proc.run(argv, { env = s.env, timeout = 300 })
+  t.eq(r.code, 2, r.stdout .. r.stderr)
+  t.eq(r.stderr, ("experiment.lua: --resume %s: this workspace ran experiment routing-sweep (%s/experiment.yaml), not "
+    .. "experiment tp of %s/other.yaml; resume it with its own: llmdlua experiment.lua %s/experiment.yaml --resume "
+    .. "%s\n"):format(w, w, s.dir, w, w))
+  -- the same name, other treatments (an edited copy): refused too
+  t.write(s.dir .. "/edited.yaml", (EXPERIMENT:gsub("rate: 5", "rate: 6")))
+  argv[3] = s.dir .. "/edited.yaml"
+  r = proc.run(argv, { env = s.env, timeout = 300 })
+  t.eq(r.code, 2, r.stdout .. r.stderr)
+  t.ok(r.stderr:find(("^experiment.lua: %%-%%-resume %s: %s/edited.yaml is not the experiment routing%%-sweep this "
+    .. "workspace ran"):format(w:gsub("%p", "%%%0"), s.dir:gsub("%p", "%%%0"))), r.stderr)
+  t.eq(select(2, r.stderr:gsub("\n", "")), 1, "one line")
+  t.eq(#calls(s), before, "nothing run")
+  t.eq(t.read(w .. "/experiment-state.json"), state, "the state untouched")
+end)
+
+-- nu35-4: a setup treatment that failed to deploy has no results, and the comparison across
+-- treatments never named it: "Comparison Across 4 Treatments" of a 3 x 2 design. It is now
+-- named, with its status and the first line of why, in the headline, the Treatments section
+-- (md and html) and treatments.json; so is a run treatment whose results cannot be read,
+-- which used to stop the whole comparison.
+t.test("nu35-4: a setup treatment that failed at standup is named 'not measured' in the report, with why", function()
+  local s = setup()
+  local r = experiment(s, nil, { FAKE_FAIL_IN = "exp-b:deploy" })
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  local w = workspace(s)
+  local out = w .. "/cross-treatment-comparison"
+  local md = t.read(out .. "/treatment_report.md")
+  local j = json.read(out .. "/treatments.json")
+  t.eq(#j.treatments, 4) -- plugins-default and plugins-kv, x rate1 and rate5
+  t.eq(#j.not_measured, 1)
+  t.eq({ j.not_measured[1].label, j.not_measured[1].status }, { "plugins-prefix", "failed_standup" })
+  -- the reason: the first line of the summary's error, and where the rest is
+  local err = yaml.load_file(w .. "/experiment-summary.yaml").treatments[2].error
+  local first = err:match("^%s*([^\n]-)%s*\n")
+  t.ok(first and first:find("helmfile -n exp-b apply", 1, true), err)
+  local reason = j.not_measured[1].reason
+  local _, nlines = err:gsub("\n%s*%S", "")
+  t.eq(reason, ("%s (%d more lines: see %s/experiment-summary.yaml)"):format(first, nlines, w))
+  t.ok(j.verdict:find("^Not measured, so in no comparison below: plugins%-prefix %(failed_standup%)%. "), j.verdict)
+  t.ok(md:find("\nNot measured (no results to compare): plugins-prefix (failed_standup: " .. reason .. ").\n", 1, true),
+    md)
+  local html = t.read(out .. "/treatment_report.html")
+  t.ok(html:find('<p class="not-measured">Not measured (no results to compare): plugins-prefix (failed_standup: ', 1,
+    true), html)
+  -- a run treatment whose results are gone (emptied): named too, and the others still compared
+  local gone = w .. "/setup-treatment-plugins-kv/run-rate5/results"
+  proc.run { "rm", "-rf", gone }
+  lfs.mkdir(gone)
+  r = proc.run({ LLMDLUA, "treatments.lua", w, "--quiet" }, { env = s.env })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  j = json.read(out .. "/treatments.json")
+  t.eq(#j.treatments, 3)
+  local labels = {}
+  for _, x in ipairs(j.not_measured) do labels[#labels + 1] = x.label .. " " .. x.status end
+  t.eq(labels, { "plugins-prefix failed_standup", "plugins-kv/rate5 success" })
+  t.ok(j.not_measured[2].reason:find(gone .. ": no results", 1, true), j.not_measured[2].reason)
 end)

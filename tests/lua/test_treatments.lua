@@ -2200,3 +2200,40 @@ t.test("treatments of one load point: one without a metric gets N/A, the chart i
     t.ok(svg:find(">N/A<", 1, true), "N/A drawn")
   end
 end)
+
+-- nu35-5: `--results runs --out runs/x` wrote the comparison into the results folder, whose
+-- every subfolder is a treatment: the next `--results runs` failed on "treatment x". An --out
+-- that is the --results folder, inside it, or reaches it through .. or a link is refused with
+-- one line, before anything is written; one beside it is not.
+t.test("nu35-5: --out inside (or equal to) the --results folder is refused, by its real path", function()
+  local d = t.tmpdir()
+  t.mkdir(d .. "/runs")
+  t.copy_tree(VLLM, d .. "/runs/a")
+  t.copy_tree(CHUNK, d .. "/runs/b")
+  proc.run { "ln", "-s", "runs", d .. "/lnk" }
+  local function names(dir)
+    local out = {}
+    for n in lfs.dir(dir) do if n ~= "." and n ~= ".." then out[#out + 1] = n end end
+    table.sort(out)
+    return out
+  end
+  for _, out in ipairs { "runs", "runs/", "runs/x", "./runs/a/../x", "lnk/x", "runs/new/../../elsewhere",
+    d .. "/runs/q/r" } do
+    local r = proc.run({ LLMDLUA, ROOT .. "/lua/treatments.lua", "--results", "runs", "--out", out, "--quiet" },
+      { cwd = d })
+    t.eq(r.code, 2, out .. ": " .. r.stdout .. r.stderr)
+    t.ok(r.stderr:find(("^treatments%%.lua: %%-%%-out %s: is "):format(out:gsub("%p", "%%%0"))), r.stderr)
+    t.ok(r.stderr:find("the --results folder runs (" .. proc.realpath(d .. "/runs") .. ")", 1, true), r.stderr)
+    t.eq(select(2, r.stderr:gsub("\n", "")), 1, "one line")
+    t.eq(names(d .. "/runs"), { "a", "b" }, out .. ": nothing written into the results")
+  end
+  t.eq(lfs.attributes(d .. "/elsewhere"), nil)
+  -- beside it: written, and the next --results runs reads the same two treatments
+  local r = proc.run({ LLMDLUA, ROOT .. "/lua/treatments.lua", "--results", "runs", "--out", "runsx", "--quiet" },
+    { cwd = d })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.eq(lfs.attributes(d .. "/runsx/treatment_report.md", "mode"), "file")
+  r = proc.run({ LLMDLUA, ROOT .. "/lua/treatments.lua", "--results", "runs", "--out", "runsx", "--quiet" },
+    { cwd = d })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+end)

@@ -1400,8 +1400,9 @@ __attribute__((target("avx2,bmi,bmi2"))) static inline Run20K run20_constants(vo
    eights of digits by pmaddubsw and pmaddwd of neighbours; bytes 20.. are ignored. The
    eights and the last four are joined in general registers, e0 10^12 + e1 10^4 + c, the
    two multiplies side by side (not e0 10^8 + e1 by pmuludq, then 10^4 more: one multiply
-   after the other). With lane_store's steps, the lane took 5-7 % less time per number
-   (numconv6's measurement; each of the two alone 1-5 %). */
+   after the other). With lane_store's steps, the lane took about 5 % less time per
+   number (numconv6's A/B under load: 0.86-1.00 of the time before, never more; each of
+   the two alone 1-5 %). */
 __attribute__((target("avx2,bmi,bmi2"))) static inline __attribute__((always_inline)) uint64_t
 run20_avx2(__m128i t0, __m128i t1, const Run20K *k)
 {

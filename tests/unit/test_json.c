@@ -1750,6 +1750,79 @@ int main(void)
         free(got);
     }
 
+    TEST("json_next_numbers' lanes on exactly halfway decimals (X.dddd with 15 integer digits, "
+         "the only ties the AVX2 lane's 20 bytes can hold): round to even as strtod")
+    {
+        /* X + k/16 for odd k and 2^49 <= X < 10^15 is exactly halfway between two doubles
+           (their spacing there is 1/8) and written "X.dddd" in 20 bytes, the AVX2 lane's
+           longest shape; such a tie is 5^-4 times the digits, and 5^-4's truncated
+           binary value makes the lane's product fall just below it, so the lane must
+           leave it to compose (its low-bits test). Beside each tie its neighbours one
+           unit of the last digit away, and an exact value below 2^49 (spacing 1/16).
+           The reference: glibc's strtod on each text; two checked by hand (Python:
+           float.hex(562949953421312.0625) is '0x1.0000000000000p+49', the even one
+           of 2^49 and 2^49 + 1/8; 562949953421312.1875 gives '0x1.0000000000002p+49',
+           2^49 + 1/4). */
+        enum { COUNT = 40000 };
+        char *doc = malloc((size_t)COUNT * 24 + 16);
+        double *want = malloc(COUNT * sizeof *want), *got = malloc(COUNT * sizeof *got);
+        uint64_t rs = 0x5EEDF00D12345678ULL;
+        const uint64_t lo49 = 562949953421312ULL; /* 2^49 */
+        size_t len = 0;
+        unsigned ties = 0;
+        doc[len++] = '[';
+        for (unsigned k = 0; k < COUNT; k++) {
+            char text[32];
+            uint64_t r = (uint64_t)test_rnd(&rs, 1u << 30) << 20 | test_rnd(&rs, 1u << 20);
+            unsigned odd = 2 * test_rnd(&rs, 8) + 1, kind = k < 2 ? 0 : test_rnd(&rs, 4);
+            uint64_t x = k < 2 ? lo49 : lo49 + r % (1000000000000000ULL - lo49);
+            if (k < 2) /* 2^49 + 1/16 and 2^49 + 3/16 */
+                odd = 2 * k + 1;
+            unsigned frac = odd * 625; /* odd / 16 in four digits */
+            if (kind == 1)
+                frac -= 1;
+            else if (kind == 2)
+                frac += 1;
+            else if (kind == 3) /* below 2^49: exact, 1/16 apart */
+                x = 100000000000000ULL + r % (lo49 - 100000000000000ULL);
+            ties += kind == 0;
+            int n = snprintf(text, sizeof text, "%llu.%04u", (unsigned long long)x, frac);
+            want[k] = strtod(text, NULL);
+            if (k > 0) {
+                const char *sp = test_rnd(&rs, 2) ? ", " : ",";
+                memcpy(doc + len, sp, strlen(sp));
+                len += strlen(sp);
+            }
+            memcpy(doc + len, text, (size_t)n);
+            len += (size_t)n;
+        }
+        doc[len++] = ']';
+        CHECK(want[0] == 562949953421312.0 && want[1] == 562949953421312.25);
+        const char *best = json_simd(NULL);
+        int bad_runs = 0, sets = 0;
+        for (int si = 0; si < N_SIMD_SETS; si++) {
+            if (json_simd(simd_sets[si]) == NULL)
+                continue;
+            sets++;
+            memset(got, 0, COUNT * sizeof *got);
+            long k = numbers_through_windows(doc, len, 0, 256, &rs, got, COUNT);
+            size_t wrong = 0;
+            for (size_t j = 0; j < COUNT && k == COUNT; j++)
+                if (memcmp(&got[j], &want[j], sizeof got[j]) != 0 && wrong++ < 3)
+                    fprintf(stderr, "  %s: number %zu = %a, want %a\n", json_simd(NULL), j, got[j],
+                            want[j]);
+            if (k != COUNT || wrong != 0) {
+                fprintf(stderr, "  %s: %ld numbers, %zu wrong\n", json_simd(NULL), k, wrong);
+                bad_runs++;
+            }
+        }
+        CHECK(bad_runs == 0 && sets >= 2 && ties > COUNT / 5);
+        CHECK(json_simd(best) != NULL);
+        free(doc);
+        free(want);
+        free(got);
+    }
+
     TEST("json_next_numbers' AVX2 lane, which finds each number's end from 64-byte blocks of "
          "commas: arrays of arrays, numbers across block edges, gaps longer than a block")
     {

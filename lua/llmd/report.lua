@@ -2306,12 +2306,16 @@ local function verdict(model, A, B)
       v.text = ("Not shown to differ in %s: %s; %s."):format(measure, both, v.reason)
     else
       v.kind = "cannot say"
-      local nm = {}
+      -- a side with no capacity at all (non-monotone, an SLO metric missing, ...): its N/A
+      -- and why are in its figure
+      local na = {}
       for _, x in ipairs { { A, ca }, { B, cb } } do
-        if x[2].kind == "non_monotone" then nm[#nm + 1] = x[1].label end
+        if not (lp.capacity_has_figure(x[2]) or is_bound(x[2]) or x[2].kind == "below_lowest") then
+          na[#na + 1] = x[1].label
+        end
       end
-      if #nm > 0 then
-        v.reason = ("no capacity read for %s (non-monotone)"):format(table.concat(nm, " or "))
+      if #na > 0 then
+        v.reason = ("no capacity can be read for %s"):format(table.concat(na, " or "))
       elseif is_bound(ca) and is_bound(cb) then
         v.reason = "both are lower bounds, which leave room for either order"
       elseif ca.kind == "below_lowest" and cb.kind == "below_lowest" then

@@ -490,9 +490,25 @@ local function saturated_cell(c, sat, r, pts)
   return ""
 end
 
+-- The failed requests within the error-rate limit at load points whose successful rate did
+-- not fall short (llmd.loadpoints.saturation's failed_within, those not short: the reason
+-- text says only the short ones): neither saturation nor a failures point, but the Errors %
+-- column shows them, so the legend says them too: "2 % of the requests failed at load point
+-- 2, within 5.0 % failed, at a load it kept up with"; nil when there are none.
+local function within_note(s)
+  local list = {}
+  for _, w in ipairs(type(s.failed_within) == "table" and s.failed_within or {}) do
+    if not w.short then list[#list + 1] = w end
+  end
+  if #list == 0 then return nil end
+  local note = lp.sustained_failure_notes { failed_within = list, limit = s.limit or (s.failures and s.failures.limit) }
+  return note[1] and (note[1] .. (#list > 1 and ", at loads it kept up with" or ", at a load it kept up with")) or nil
+end
+
 -- The ladder's legend for the saturation column: which point each run saturated at, and
 -- why, in the words of the max sustained throughput; a run whose saturation is unknown
--- says so (a blank cell is then no evidence of a sustained load).
+-- says so (a blank cell is then no evidence of a sustained load). Failed requests within the
+-- error-rate limit at loads a run kept up with are said after its part (within_note).
 local function saturation_legend(A, B, sat, axis)
   local parts = {}
   for _, x in ipairs { { A, sat.a, "A" }, { B, sat.b, "B" } } do
@@ -508,6 +524,8 @@ local function saturation_legend(A, B, sat, axis)
     else
       parts[#parts + 1] = ("%s (%s) never saturated: %s"):format(id, side.label, s.reason)
     end
+    local within = not s.unknown and within_note(s)
+    if within then parts[#parts] = parts[#parts] .. " (" .. within .. ")" end
   end
   return "Saturated: the load is at or past the run's saturation point (the test behind the max sustained "
     .. "throughput); its latencies there describe an overload, not a load it sustained (~: interpolated above "

@@ -198,3 +198,28 @@ t.test("verdict: in every output, first (md, html, comparison.json)", function()
   t.eq(hv, (v.text:gsub("&", "&amp;"):gsub("<", "&lt;"):gsub(">", "&gt;"):gsub("'", "&#39;"):gsub('"', "&quot;")))
   t.ok(html:find('<p class="verdict">', 1, true) < html:find('<h2 id="summary">', 1, true), "above the Summary")
 end)
+
+t.test("ladder legend: failed requests within the error-rate limit at loads a run kept up with are said", function()
+  -- x: 10, 20, 30 req/s offered, 10, 20, 22 achieved (22 < 95 % of 30: saturated at point 3),
+  -- 2 % of requests failed at point 2 (which kept up: 20 of 20); y: never short, 1.5 % and
+  -- 3 % failed at points 2 and 3. No error-rate SLO: the limit is 5 %. Before, the legend
+  -- said only the saturation, and the Errors % column showed failures nothing explained
+  local function run(achieved, err)
+    local stages = {}
+    for i, r in ipairs(achieved) do
+      stages[i] = { rate = 10 * i, values = { throughput_req_s = r, ttft_p90_ms = 50, error_rate_pct = err[i] } }
+    end
+    return t.run_of(stages)
+  end
+  local m = build(run({ 10, 20, 22 }, { 0, 2, 0 }), run({ 10, 20, 30 }, { 0, 1.5, 3 }), {})
+  local legend = m.ladder.saturation_legend
+  t.ok(legend:find("A (x) from load point 3 on: at 30 req/s offered only 22 req/s were achieved (73.3 %, below 95 %) "
+    .. "(2 % of the requests failed at load point 2, within 5 %, the error-rate limit used when no error-rate SLO is "
+    .. "given, at a load it kept up with)", 1, true), legend)
+  t.ok(legend:find("B (y) never saturated: every load point achieved at least 95 % of its offered rate (up to 3 % of "
+    .. "the requests failed at load points 2 and 3, within 5 %, the error-rate limit used when no error-rate SLO is "
+    .. "given, at loads it kept up with).", 1, true), legend)
+  -- no failed request: nothing added
+  m = build(run({ 10, 20, 22 }, { 0, 0, 0 }), run({ 10, 20, 30 }, { 0, 0, 0 }), {})
+  t.ok(not m.ladder.saturation_legend:find("failed", 1, true), m.ladder.saturation_legend)
+end)

@@ -223,3 +223,78 @@ t.test("ladder legend: failed requests within the error-rate limit at loads a ru
   m = build(run({ 10, 20, 22 }, { 0, 0, 0 }), run({ 10, 20, 30 }, { 0, 0, 0 }), {})
   t.ok(not m.ladder.saturation_legend:find("failed", 1, true), m.ladder.saturation_legend)
 end)
+
+-- treatments.lua ---------------------------------------------------------------------------
+
+local tr = require "llmd.treatments"
+local proc = require "llmd.proc"
+local E = require "harness_expected"
+local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
+local VLLM = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
+local CHUNK = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
+
+t.test("treatments verdict: the kubecon pair, untested but ordered by the measured loads, with and without SLO",
+  function()
+  local sa, sb = E.kubecon_na_2025_vllm.stages, E.kubecon_na_2025_vllm_chunking_and_prefix_caching.stages
+  -- (harness_expected.lua: python3 + numpy on the stage files) chunked's capacity: TTFT p90
+  -- crosses 200 ms between its points 4 (126.53 req/s) and 5 (167.78), interpolated in the
+  -- achieved rate; vllm's is ≥ its point 4 (91.357, the last before saturation), and vllm
+  -- never achieved more than its point 7 (103.078), below chunked's point 4: ordered. Gap:
+  -- 126.53 / 103.078 - 1 = +22.8 % to 167.78 / 91.357 - 1 = +83.7 %
+  local t4 = (200 - sb[4].ttft_p90_ms) / (sb[5].ttft_p90_ms - sb[4].ttft_p90_ms)
+  local capb = sb[4].throughput_req_s + t4 * (sb[5].throughput_req_s - sb[4].throughput_req_s)
+  local H = require("llmd.template").helpers
+  local list = tr.load { { label = "vllm", dirs = { VLLM } }, { label = "chunked", dirs = { CHUNK } } }
+  local m = tr.model(list, { slo = SLO })
+  t.eq(m.ranking[1].order_certain, true) -- what the ranking's evidence says
+  t.eq(m.verdict_line, ("chunked sustains more load within TTFT p90 ≤ 200.0 ms: about %s req/s against ≥ %s req/s for "
+    .. "vllm (chunked %s to %s vs vllm). Untested (one run per load), but the measured loads order them."):format(
+    H.num(capb, 3), H.num(sa[4].throughput_req_s, 3), H.pct((sb[4].throughput_req_s / sa[7].throughput_req_s - 1) * 100),
+    H.pct((sb[5].throughput_req_s / sa[4].throughput_req_s - 1) * 100)))
+  -- no SLO: max sustained throughput, chunked's point 5 (167.784) against vllm's point 4;
+  -- vllm's ceiling (103.078) below 167.784: ordered, untested
+  m = tr.model(tr.load { { label = "vllm", dirs = { VLLM } }, { label = "chunked", dirs = { CHUNK } } })
+  t.eq(m.verdict_line, ("chunked sustains more load (max sustained throughput; no SLO given): %s req/s against %s "
+    .. "req/s for vllm. Untested (neither chunked nor vllm has repeats at its max sustained load point), but the "
+    .. "measured loads order them."):format(H.num(sb[5].throughput_req_s, 3), H.num(sa[4].throughput_req_s, 3)))
+end)
+
+t.test("treatments verdict: shown by repeats, or no treatment shown best; the report's first line", function()
+  -- three repeats each at 2, 4, 8 req/s (latency_ladder: achieved 0.99 x offered); TTFT
+  -- (s) spread over 20 requests. fast meets TTFT p90 ≤ 200 ms up to 4 and fails at 8 (all
+  -- repeats 0.30-0.31 s); slow fails already at 4: ranges 3.96-7.92 and 1.98-3.96 req/s,
+  -- meeting at 4 req/s offered where fast's repeats all pass and slow's all fail: shown
+  local function ladder(ttft4)
+    local pts = {}
+    for _, rate in ipairs { 2, 4, 8 } do
+      for k = 1, 3 do
+        local lo = rate == 2 and 0.050 or rate == 4 and ttft4 or 0.300
+        pts[#pts + 1] = { rate, t.spread(lo + k * 0.001, lo + 0.010 + k * 0.001, 20) }
+      end
+    end
+    return t.latency_ladder(pts)
+  end
+  local fast, slow = ladder(0.060), ladder(0.300)
+  local m = tr.model(tr.load { { label = "slow", dirs = { slow } }, { label = "fast", dirs = { fast } } },
+    { slo = SLO })
+  t.eq(m.ranking[1].proven, true, m.ranking[1].vs_next_text)
+  t.ok(m.verdict_line:find("^fast sustains more load within TTFT p90 ≤ 200%.0 ms: [%d.]+ req/s against [%d.]+ req/s for "
+    .. "slow %(fast [^)]*vs slow%)%. Shown by repeats%.$"), m.verdict_line)
+  -- the same ladder twice: no treatment shown best
+  local twin = ladder(0.060)
+  m = tr.model(tr.load { { label = "a", dirs = { fast } }, { label = "b", dirs = { twin } } }, { slo = SLO })
+  t.ok(not m.ranking[1].proven and not m.ranking[1].order_certain, m.ranking[1].vs_next_text)
+  t.ok(m.verdict_line:find("^No treatment is shown to be best within TTFT p90 ≤ 200%.0 ms: "), m.verdict_line)
+  -- in the report, first
+  local out = t.tmpdir()
+  local r = proc.run { ROOT .. "/llmdlua", "treatments.lua", "--run", "slow=" .. slow, "--run", "fast=" .. fast,
+    "--slo", "ttft_p90_ms=200", "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  local md = t.read(out .. "/treatment_report.md")
+  local json = require "llmd.json"
+  local line = json.read(out .. "/treatments.json").verdict_line
+  t.ok(md:find("^# [^\n]*\n\nGenerated [^\n]*\n\n%*%*Verdict:%*%* "), md:sub(1, 300))
+  t.ok(md:find("**Verdict:** " .. line .. "\n", 1, true), line)
+  t.ok(md:find("\n## How these figures are defined\n\nMax sustained throughput: the highest achieved request rate "
+    .. "before the load curve saturates (llmd.loadpoints).\nCapacity at SLO (TTFT p90 ≤ 200.0 ms): the highest", 1, true))
+end)

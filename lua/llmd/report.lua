@@ -2239,13 +2239,13 @@ end
 -- per_gpu, slo, higher ("a" | "b", only for winner and ordered), a_figure, b_figure (the
 -- Headline's cells without their brackets), change (its Change, B against A), basis (what the
 -- figures rest on), reason, caveat, headline_row (the row it is read from) and text.
-local function verdict(model, A, B)
+local function verdict_of(model, A, B)
   local rows = {}
   for _, r in ipairs(model.headline) do rows[r.key] = r end
-  local has_slo, per_gpu = #model.slo > 0, model.gpu_counts ~= nil
-  local key = (has_slo and "capacity" or "max_sustained") .. (per_gpu and "_per_gpu" or "")
+  local has_slo, lead_gpu = #model.slo > 0, model.gpu_counts ~= nil
+  local key = (has_slo and "capacity" or "max_sustained") .. (lead_gpu and "_per_gpu" or "")
   local row = rows[key] or rows[has_slo and "capacity" or "max_sustained"]
-  local v = { measure = has_slo and "capacity" or "max_sustained", per_gpu = per_gpu, headline_row = row.key,
+  local v = { measure = has_slo and "capacity" or "max_sustained", per_gpu = lead_gpu, headline_row = row.key,
     slo = has_slo and decision.slo_phrase(model.slo) or nil }
   -- a figure as its cell gives it, without the brackets that qualify it (an N/A keeps its why)
   local function fig(text)
@@ -2255,7 +2255,7 @@ local function verdict(model, A, B)
   v.a_figure, v.b_figure = fig(row.a_text), fig(row.b_text)
   if not row.pct_text:match("^N/A") and row.pct_text ~= "" then v.change = row.pct_text end
   local thr = T.helpers.num(model.min_effect, 1)
-  local gpu = per_gpu and " per GPU" or ""
+  local gpu = lead_gpu and " per GPU" or ""
   local measure = has_slo and ("capacity%s within %s"):format(gpu, v.slo)
     or ("max sustained throughput%s (no SLO given)"):format(gpu)
   local more = has_slo and ("sustains more load%s within %s"):format(gpu, v.slo)
@@ -2280,7 +2280,7 @@ local function verdict(model, A, B)
     v.text = ("Not comparable: the runs' requests differ (%s), so no capacity or throughput here names a higher "
       .. "run."):format(differ)
   elseif has_slo then
-    local cap = per_gpu and model.capacity.per_gpu or model.capacity
+    local cap = lead_gpu and model.capacity.per_gpu or model.capacity
     local ca, cb, ev = cap.a, cap.b, cap.evidence or {}
     local ver = ev.verdict
     v.basis = untested_text(A, B, ca, cb)
@@ -2351,7 +2351,7 @@ local function verdict(model, A, B)
     local ra, rb = sustained_repeated(model)
     v.basis = (ra and rb) and "means of the repeats at each load point"
       or (ra or rb) and ("one run per load for %s"):format(ra and B.label or A.label) or "one run per load"
-    local o = #mixed == 0 and sustained_order(model, per_gpu) or nil
+    local o = #mixed == 0 and sustained_order(model, lead_gpu) or nil
     if #mixed > 0 then
       v.kind, v.reason = "cannot say", table.concat(mixed, "; ")
       v.text = ("Cannot say which %s: %s."):format(more, v.reason)
@@ -2370,7 +2370,7 @@ local function verdict(model, A, B)
   for _, x in ipairs { model.a, model.b } do
     if x.partial then caveats[#caveats + 1] = ("%s is a partial run"):format(x.label) end
   end
-  if model.gpus_differ and not per_gpu then
+  if model.gpus_differ and not lead_gpu then
     caveats[#caveats + 1] = "a GPU count is unknown, so the totals may compare different amounts of hardware"
   end
   if #caveats > 0 then
@@ -3692,7 +3692,7 @@ function M.build(opts)
   -- the same files in both folders (compare.lua finds it): said first
   model.identical = opts.identical or false
   if opts.identical then model.summary = ("Warning: %s. %s"):format(opts.identical, model.summary) end
-  model.verdict = verdict(model, A, B)
+  model.verdict = verdict_of(model, A, B)
   return model
 end
 

@@ -1980,7 +1980,8 @@ function M.present(m, opts)
   local v = { experiment = opts.experiment or false, unit = opts.unit or false,
     generated = os.date("!%Y-%m-%d %H:%M:%S UTC", opts.generated or os.time()),
     verdict = m.verdict, verdict_line = m.verdict_line or m.verdict, slo_text = m.slo_text or false,
-    rank_by = m.rank_by, family = m.family, ranking = m.ranking, front = m.front, dominated = m.dominated, pareto_excluded = m.pareto_excluded,
+    rank_by = m.rank_by, family = m.family, ranking = m.ranking, front = m.front, dominated = m.dominated,
+    pareto_excluded = m.pareto_excluded,
     pareto_latency = m.pareto_latency, common_rps = m.common_rps, common_why = m.common_why,
     pareto_latency_note = m.pareto_latency_note or false,
     -- the places below are on totals: what the headline says of the GPU counts, per workload
@@ -2142,7 +2143,8 @@ function M.write_report(out, list, opts)
   ws.write_text(paths.md, md)
   ws.write_text(paths.html, html)
   -- the figures, for scripts (load points without their stage lists)
-  local plain = { verdict = m.verdict, verdict_line = m.verdict_line or m.verdict, identical = json.array(m.identical or {}), rank_by = m.rank_by,
+  local plain = { verdict = m.verdict, verdict_line = m.verdict_line or m.verdict,
+    identical = json.array(m.identical or {}), rank_by = m.rank_by,
     common_rps = m.common_rps, common_load = m.common_load, common_axis = m.common_axis,
     common_sustained = m.common_sustained, saturated_at_common = json.array(m.saturated_at_common),
     failing_at_common = json.array(m.failing_at_common or {}),

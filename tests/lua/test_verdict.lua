@@ -285,6 +285,13 @@ t.test("treatments verdict: shown by repeats, or no treatment shown best; the re
   m = tr.model(tr.load { { label = "a", dirs = { fast } }, { label = "b", dirs = { twin } } }, { slo = SLO })
   t.ok(not m.ranking[1].proven and not m.ranking[1].order_certain, m.ranking[1].vs_next_text)
   t.ok(m.verdict_line:find("^No treatment is shown to be best within TTFT p90 ≤ 200%.0 ms: "), m.verdict_line)
+  -- two workloads: one line each, each its own ranking's (fast over slow in one, the twins
+  -- not ordered in the other)
+  m = tr.model(tr.load { { label = "slow", dirs = { slow }, workload = "one" },
+    { label = "fast", dirs = { fast }, workload = "one" }, { label = "a", dirs = { fast }, workload = "two" },
+    { label = "b", dirs = { twin }, workload = "two" } }, { slo = SLO })
+  t.ok(m.verdict_line:find("^Workload one: fast sustains more load within TTFT p90 ≤ 200%.0 ms: .-%. Shown by repeats%. "
+    .. "Workload two: No treatment is shown to be best within TTFT p90 ≤ 200%.0 ms: "), m.verdict_line)
   -- in the report, first
   local out = t.tmpdir()
   local r = proc.run { ROOT .. "/llmdlua", "treatments.lua", "--run", "slow=" .. slow, "--run", "fast=" .. fast,

@@ -234,7 +234,8 @@ local ok, err = pcall(function()
   if o.slo then slo = decision.parse_slo(o.slo, "--slo")
   elseif plan_slo ~= nil then slo = decision.parse_slo(plan_slo, plan_path .. ": slo") end
   -- in an experiment, a setup treatment's folders are its load points, not repeats
-  tr.load(list, { harness = o.harness, cache = list.cache, tolerant = o.tolerant })
+  -- (--run's folders of one label are repeats, whose load ladders must match)
+  tr.load(list, { harness = o.harness, cache = list.cache, tolerant = o.tolerant, repeats = not o[1] })
   for _, t in ipairs(list) do
     for _, p in ipairs(t.partial or {}) do
       if p:find("left out (--tolerant)", 1, true) then io.stderr:write("treatments.lua: warning: ", p, "\n") end
@@ -252,7 +253,8 @@ local ok, err = pcall(function()
       local cwd = require("lfs").currentdir()
       return cwd and (cwd:gsub("/+$", "") .. "/" .. p) or p
     end
-    io.write(("Written: %s\n         %s\n         %s\n"):format(shown(paths.csv), shown(paths.md), shown(paths.html)))
+    io.write(("Written: %s\n         %s\n         %s\n         %s\n"):format(shown(paths.csv), shown(paths.ranking_csv),
+      shown(paths.md), shown(paths.html)))
   end
 end)
 if not ok then fail(err) end

@@ -176,6 +176,10 @@ function M.failures_shortfall(s, p)
   if not (s.cause == "failures" or type(s.failures) == "table" or type(s.failed_within) == "table") then
     return false
   end
+  -- (per-request data: the successful answers' pace against the sends', which leaves out
+  -- the drain of the last answers that the achieved rate's window carries)
+  local pace = lp.pace_of(p)
+  if pace then return pace.success_rps < lp.SATURATION_SHARE * pace.send_rps end
   return p.achieved_rps < lp.SATURATION_SHARE * p.offered
 end
 

@@ -1268,6 +1268,33 @@ function M.capacity_gap(ca, cb, touch)
   return g
 end
 
+-- Where a max sustained throughput limit may lie (s: llmd.loadpoints.saturation's result, n:
+-- the accelerators it is divided by, 1 for the total): from its figure up to the most the run
+-- achieved at any load (its ceiling), with no upper end (math.huge) where it never
+-- saturated; nil, nil where the figure is unknown. One rule for compare.lua's rows and
+-- treatments.lua's order per GPU.
+function M.sustained_span(s, n)
+  n = n or 1
+  if not (s and type(s.max_sustained_rps) == "number") then return nil, nil end
+  local hi = s.none and math.huge or (s.ceiling_rps and math.max(s.ceiling_rps, s.max_sustained_rps))
+    or s.max_sustained_rps
+  return s.max_sustained_rps / n, hi / n
+end
+
+-- Whether the measured loads order two max sustained throughputs (sa, sb with na, nb
+-- accelerators, as M.sustained_span): "a" or "b" where one's figure is above the other's
+-- whole span (the other never achieved as much at any load), nil where the spans overlap
+-- (two lower bounds always do: neither has an upper end), then the spans {la, ha, lb, hb}.
+function M.sustained_order(sa, na, sb, nb)
+  local la, ha = M.sustained_span(sa, na)
+  local lb, hb = M.sustained_span(sb, nb)
+  if not (la and lb) then return nil, nil end
+  local spans = { la = la, ha = ha, lb = lb, hb = hb }
+  if ha < lb then return "b", spans end
+  if hb < la then return "a", spans end
+  return nil, spans
+end
+
 -- Beyond this upper end (in %: B more than 11 times A) a percentage range of a capacity gap
 -- says nothing a reader can use: it comes of a span of A's that starts near 0 (a bracket from
 -- 0 below the lowest load, or from a low load), and "+37.8 % to +8,234.0 %" reads as a

@@ -1394,6 +1394,12 @@ local function headline(model)
     elseif va ~= nil and vb ~= nil and is_sus then
       dt, pt = sustained_range(sat.a, sat.b, va, vb, dt, pt)
     end
+    -- both capacities below their lowest loads: each lies somewhere from 0 up to its lowest
+    -- load's rate, so the gap those allow ("-1.78 to +1.34 req/s", "at least -100.0 %") is no
+    -- figure of either run: N/A, as the evidence beside it says (not compared)
+    if is_cap and lp.both_below_lowest(cap.a, cap.b) then
+      dt, pt = "N/A (both below their lowest load)", "N/A"
+    end
     -- capacities (and whole-run tok/s) of different workloads: no gap between them is a
     -- difference of the setups (a run of longer outputs delivers more tok/s per request)
     local is_tps = key == "output_tps_per_gpu"
@@ -2029,16 +2035,12 @@ local function sustained_order(model, gpu)
     if not (g and g.a.gpus and g.b.gpus) then return nil end
     na, nb, unit = g.a.gpus, g.b.gpus, " req/s per GPU"
   end
-  local function span(s, n)
-    local hi = s.none and math.huge or (s.ceiling_rps and math.max(s.ceiling_rps, s.max_sustained_rps))
-      or s.max_sustained_rps
-    return s.max_sustained_rps / n, hi / n
-  end
-  local o = { unit = unit }
-  o.la, o.ha = span(sa, na)
-  o.lb, o.hb = span(sb, nb)
-  if o.ha < o.lb then o.higher, o.hi_rps, o.lo_rps = "b", o.lb, o.ha
-  elseif o.hb < o.la then o.higher, o.hi_rps, o.lo_rps = "a", o.la, o.hb end
+  -- (the decision layer's rule, which treatments.lua orders per GPU by as well)
+  local order, sp = decision.sustained_order(sa, na, sb, nb)
+  if not sp then return nil end
+  local o = { unit = unit, la = sp.la, ha = sp.ha, lb = sp.lb, hb = sp.hb }
+  if order == "b" then o.higher, o.hi_rps, o.lo_rps = "b", sp.lb, sp.ha
+  elseif order == "a" then o.higher, o.hi_rps, o.lo_rps = "a", sp.la, sp.hb end
   return o
 end
 
@@ -3514,7 +3516,9 @@ function M.build(opts)
   model.capacity.evidence = capacity_evidence(ca, cb, model.min_effect, { workload_differs = model.workload_differs,
     runs = runs, error_dispersion = error_dispersion })
   -- the difference (B - A) the measured brackets allow, in req/s and % of A
-  model.capacity.gap = decision.capacity_gap(ca, cb)
+  -- (none where both are below their lowest loads: each lies anywhere from 0 up to its
+  -- lowest load, and "-5.33 to +5.35 req/s, at least -100.0 %" is no figure of either run)
+  model.capacity.gap = not lp.both_below_lowest(ca, cb) and decision.capacity_gap(ca, cb) or nil
   -- the Change as the Headline, Summary and CSV say it ("at least +37.8 %" where the upper
   -- end is unbounded or beyond decision.GAP_PCT_MAX)
   if model.capacity.gap then
@@ -3543,7 +3547,8 @@ function M.build(opts)
   if #model.slo > 0 and ga and gb then
     -- each capacity per its own accelerators, ordered by the same rule as the totals
     local pa_, pb_ = capacity_per(ca, ga), capacity_per(cb, gb)
-    model.capacity.per_gpu = { a = pa_, b = pb_, gap = decision.capacity_gap(pa_, pb_),
+    model.capacity.per_gpu = { a = pa_, b = pb_, gap = not lp.both_below_lowest(pa_, pb_)
+      and decision.capacity_gap(pa_, pb_) or nil,
       evidence = capacity_evidence(pa_, pb_, model.min_effect, { workload_differs = model.workload_differs,
         broken = model.broken, error_dispersion = error_dispersion }) }
     local pg = model.capacity.per_gpu

@@ -70,6 +70,7 @@ function M.load(list, opts)
         end
       end
     end
+    if opts.repeats then M.check_ladders(t) end
     -- repeats: every folder's stages, as measurements of the same load points. Each one a
     -- copy with an index of its own in the combined run: the load points name their stages
     -- by index, and every folder numbers its own from 0, so that the repeats' request
@@ -115,6 +116,66 @@ function M.load(list, opts)
   end
   list.identical = M.identical_treatments(list)
   return list
+end
+
+-- The folders of one label given as repeats (--run x=a --run x=b) are measurements of one
+-- configuration at the same loads. Two folders that are each a ladder of loads (two or more
+-- load points), and whose loads mostly do not match (fewer than half of the shorter
+-- ladder's loads in the other, offered within llmd.loadpoints' 1 %), are two
+-- configurations or two sweeps, not repeats: merged, one shared load would read as
+-- repeated and the max sustained throughput of one be taken from the other's ladder. An
+-- error naming the label, both folders and the loads that differ. (A folder of one load
+-- point is one point of a ladder split over folders; an experiment's setup treatment, whose
+-- folders are its load points, is not checked: opts.repeats is false for it.)
+local function loads_text(pts)
+  local by = {}
+  for _, p in ipairs(pts) do
+    by[p.load_type] = by[p.load_type] or {}
+    table.insert(by[p.load_type], ("%g"):format(p.offered))
+  end
+  local out = {}
+  if by.rate then out[#out + 1] = table.concat(by.rate, ", ") .. " req/s offered" end
+  if by.concurrency then out[#out + 1] = "concurrency " .. table.concat(by.concurrency, ", ") end
+  return table.concat(out, "; ")
+end
+
+function M.check_ladders(t)
+  local ladders = {}
+  for j, run in ipairs(t.runs) do
+    local pts = lp.points(run)
+    for _, p in ipairs(pts) do
+      -- a load point without an offered load: no ladder to match
+      if not (p.offered and p.load_type) then pts = nil; break end
+    end
+    ladders[j] = pts
+  end
+  for j = 2, #t.runs do
+    for k = 1, j - 1 do
+      local a, b = ladders[k], ladders[j]
+      if a and b and #a >= 2 and #b >= 2 then
+        local function only(x, y)
+          local out = {}
+          for _, p in ipairs(x) do
+            local found = false
+            for _, q in ipairs(y) do
+              if p.load_type == q.load_type and lp.close(p.offered, q.offered) then found = true; break end
+            end
+            if not found then out[#out + 1] = p end
+          end
+          return out
+        end
+        local oa, ob = only(a, b), only(b, a)
+        local shared = #a - #oa
+        if shared * 2 < math.min(#a, #b) then
+          local da, db = t.runs[k].dir or t.dirs[k], t.runs[j].dir or t.dirs[j]
+          error(("treatment %s: %s and %s are not repeats of one configuration: their load ladders mostly differ "
+            .. "(%d of %d and %d loads shared; only %s has %s, only %s has %s); give each its own label (repeats are "
+            .. "folders measured at the same loads)"):format(t.label, da, db, shared, #a, #b, da,
+            loads_text(oa), db, loads_text(ob)), 0)
+        end
+      end
+    end
+  end
 end
 
 -- Whether two runs' result files are the same bytes (llmd.runmodel.same_files, each file by
@@ -658,6 +719,13 @@ local function grouped_model(groups, opts)
       end
     end
     size = size + (sub.family and sub.family.size or 0)
+    -- GPU columns in the one ranking table where any workload's treatments have a count; the
+    -- front's cost note per workload, named
+    if sub.gpu_columns then m.gpu_columns = true end
+    if sub.pareto_cost then
+      m.pareto_costs = m.pareto_costs or {}
+      m.pareto_costs[#m.pareto_costs + 1] = ("%s: %s"):format(w, sub.pareto_cost)
+    end
     -- (never a best on totals between treatments on different numbers of accelerators)
     local best = not sub.cost and sub.ranking[1] and sub.ranking[1].proven and sub.ranking[1].label or nil
     m.workloads[#m.workloads + 1] = { workload = w, treatments = labels, verdict = sub.verdict, best = best or false,
@@ -679,8 +747,17 @@ local function grouped_model(groups, opts)
       or r1 and r1.order_certain and ("%s first by the figures, above %s as the measured loads order them, "
         .. "untested (no treatment shown best by repeats)."):format(r1.label, sub.ranking[2].label)
       or "not shown to differ (no treatment shown best)."
-    parts[#parts + 1] = ("%s (%s%s): %s %s"):format(g.named and ("Workload " .. w) or w:gsub("^w", "W"),
-      g.signature and (g.signature .. "; ") or "", table.concat(labels, ", "), lead, sub.verdict)
+    -- fewer than two ranked: nothing was compared, so nothing is "not shown to differ"; its
+    -- own verdict says what there is ("only one/rate1 was measured; nothing to compare it with")
+    local n_ranked = 0
+    for _, r in ipairs(sub.ranking) do if r.rank then n_ranked = n_ranked + 1 end end
+    local verdict = sub.verdict
+    if n_ranked < 2 and not best then
+      lead = nil
+      if verdict:match("^Only ") or verdict:match("^No ") then verdict = verdict:sub(1, 1):lower() .. verdict:sub(2) end
+    end
+    parts[#parts + 1] = ("%s (%s%s): %s%s"):format(g.named and ("Workload " .. w) or w:gsub("^w", "W"),
+      g.signature and (g.signature .. "; ") or "", table.concat(labels, ", "), lead and (lead .. " ") or "", verdict)
     commons[#commons + 1] = ("%s at %s"):format(w, sub.common_text or metrics.na(sub.common_why))
   end
   -- the treatments as the list gives them (the tables' order), each marked with its workload
@@ -864,19 +941,25 @@ function M.cost_note(ranked, by_cap, texts_by_label)
       table.concat(parts, ", "), table.concat(unknown, ", "), what)
     return res
   end
-  -- every count known, and they differ: the figures per GPU, in their order
+  -- every count known, and they differ: the figures per GPU, in their order. A capacity
+  -- below the lowest load has no figure but its bound, that load's achieved rate ("< X"):
+  -- per GPU, X per GPU (value), sorted below every figure as on totals (sort)
   local per = {}
   for _, x in ipairs(known) do
     local v = x.rank_value
-    per[#per + 1] = { label = x.label, gpus = x.gpus, value = v and v / x.gpus or nil, text = v
-      and ("%s%s per GPU"):format(bound_prefix((texts_by_label or {})[x.label]),
-        metrics.format("throughput_req_s", v / x.gpus))
+    local below = by_cap and x.capacity and x.capacity.kind == "below_lowest"
+    local shown_v = below and x.capacity.lowest_rps or (not below and v) or nil
+    per[#per + 1] = { label = x.label, gpus = x.gpus, value = shown_v and shown_v / x.gpus or nil,
+      sort = v and v / x.gpus or nil, bound = below and "below" or nil,
+      text = shown_v and ("%s%s per GPU"):format(below and "< " or bound_prefix((texts_by_label or {})[x.label]),
+        metrics.format("throughput_req_s", shown_v / x.gpus))
       or "unknown" }
   end
   table.sort(per, function(a, b)
-    if (a.value or -1) ~= (b.value or -1) then return (a.value or -1) > (b.value or -1) end
+    if (a.sort or -1) ~= (b.sort or -1) then return (a.sort or -1) > (b.sort or -1) end
     return a.label < b.label
   end)
+  for _, p in ipairs(per) do p.sort = nil end
   local texts = {}
   for i, p in ipairs(per) do texts[i] = ("%s %s"):format(p.label, p.text) end
   res.per_gpu = per
@@ -908,21 +991,66 @@ function M.cost_note(ranked, by_cap, texts_by_label)
         said[#said + 1] = ("%s above %s per GPU: untested, but %s achieved at most %s per GPU at any load"):format(
           x.label, nxt.label, nxt.label, rate(ev.ceiling_rps))
       else
+        local both_below = x.capacity.kind == "below_lowest" and nxt.capacity.kind == "below_lowest"
         said[#said + 1] = ("%s and %s per GPU: %s"):format(x.label, nxt.label,
-          ev.verdict == "unknown" and "not known" or ev.verdict == "untested" and "untested, not ordered"
+          both_below and "not compared: both fail the SLO already at their lowest load, so neither capacity is known"
+          or ev.verdict == "unknown" and "not known" or ev.verdict == "untested" and "untested, not ordered"
           or "not shown to differ")
       end
       if i == 1 and (ev.verdict == "B higher" or ev.ordered or ev.beyond_ceiling) then shown = x.label end
     end
     res.evidence = said
     texts[#texts] = texts[#texts] .. "; " .. table.concat(said, "; ")
+  else
+    -- by max sustained throughput, compare.lua's per-GPU rule (decision.sustained_order):
+    -- each limit lies between its figure and its ceiling (no upper end where it never
+    -- saturated), per GPU each divided by its own count; only spans apart order two, and two
+    -- that never saturated never are (two lower bounds: each kept up with what it was sent)
+    local by = {}
+    for _, x in ipairs(known) do by[x.label] = x end
+    local function rate(v) return metrics.format("throughput_req_s", v) .. " per GPU" end
+    local function range(l, h)
+      if h == math.huge then return "≥ " .. rate(l) end
+      if l == h then return rate(l) end
+      return ("%s–%s"):format(metrics.format("throughput_req_s", l):gsub(" req/s$", ""), rate(h))
+    end
+    local said = {}
+    for i = 1, #per - 1 do
+      local x, nxt = by[per[i].label], by[per[i + 1].label]
+      local order, sp = decision.sustained_order(nxt.saturation, nxt.gpus, x.saturation, x.gpus)
+      if order == "b" then
+        per[i].vs_next = "ordered"
+        said[#said + 1] = ("%s above %s per GPU: untested, but the measured loads order them: %s sustained %s, %s "
+          .. "never achieved more than %s at any load"):format(x.label, nxt.label, x.label, rate(sp.lb), nxt.label,
+          rate(sp.ha))
+      else
+        per[i].vs_next = "not ordered"
+        said[#said + 1] = sp and ("%s and %s per GPU: the measured loads cannot order them: %s %s, %s %s"):format(
+          x.label, nxt.label, x.label, range(sp.lb, sp.hb), nxt.label, range(sp.la, sp.ha))
+          or ("%s and %s per GPU: not known"):format(x.label, nxt.label)
+      end
+    end
+    -- first per GPU only where its figure is above every other's whole span
+    local first = per[1] and by[per[1].label]
+    if first and #per > 1 then
+      shown = first.label
+      for j = 2, #per do
+        if decision.sustained_order(by[per[j].label].saturation, per[j].gpus, first.saturation, first.gpus) ~= "b" then
+          shown = nil
+        end
+      end
+    end
+    res.evidence = said
+    if #said > 0 then texts[#texts] = texts[#texts] .. "; " .. table.concat(said, "; ") end
   end
   res.best_per_gpu = shown
+  -- the order per GPU against the totals' only where the evidence names a first per GPU: two
+  -- figures the measured loads cannot order name none (as compare.lua says of them)
   res.text = ("Not like for like on cost: %s. Per GPU, %s: %s (%s; a lower bound stays one)%s."):format(
     table.concat(parts, ", "), what, table.concat(texts, ", "), by_cap and "each against the next per GPU as "
-    .. "compare.lua orders them" or "by the figures, untested per GPU",
-    ranked[1] and per[1] and per[1].label ~= ranked[1].label
-      and ("; the order per GPU is not the totals' order: %s first per GPU, %s on totals"):format(per[1].label,
+    .. "compare.lua orders them" or "each against the next per GPU as compare.lua orders them, untested",
+    shown and ranked[1] and shown ~= ranked[1].label
+      and ("; the order per GPU is not the totals' order: %s first per GPU, %s on totals"):format(shown,
         ranked[1].label) or "")
   return res
 end
@@ -1674,7 +1802,10 @@ function M.model(list, opts)
       .. "against%s."):format(ranked[1].label, words.the, m.ranking[1].text, m.rank_by,
       #unranked > 0 and ("; " .. unknown_text()) or "")
   elseif #ranked == 1 then
-    m.verdict = #failed > 0 and ("Only %s can be ranked; nothing to rank it against."):format(ranked[1].label)
+    -- (the others' runs failed: left out, said next; no order of any kind is claimed)
+    m.verdict = #failed > 0 and #unranked == 0 and ("Only %s was measured; nothing to compare it with.")
+      :format(ranked[1].label)
+      or #failed > 0 and ("Only %s can be ranked; nothing to rank it against."):format(ranked[1].label)
       or ("Only %s has a known %s; nothing to rank it against."):format(ranked[1].label, m.rank_by)
   elseif by_cap and ranked[1].capacity.kind == "below_lowest" then
     -- every one failed the SLOs at its lowest load (ranked at 0, the lowest): no figure is
@@ -1961,11 +2092,79 @@ function M.model(list, opts)
     for _, d in ipairs(m.dominated) do
       parts[#parts + 1] = ("%s by %s"):format(d.label, d.by) .. (all_both and "" or (": " .. d.beaten))
     end
-    m.verdict = m.verdict .. (" On max sustained throughput and %s at the common load together, by the figures "
-      .. "(untested): %s %s (%s)."):format(m.pareto_latency, #parts == 1 and "one treatment is"
-      or (#parts .. " treatments are"), all_both and "beaten on both" or "beaten", table.concat(parts, "; "))
+    m.verdict = m.verdict .. (" On max sustained throughput and %s at the common load together, %sby the figures "
+      .. "(untested): %s %s (%s)."):format(m.pareto_latency, m.cost and "on totals, " or "",
+      #parts == 1 and "one treatment is" or (#parts .. " treatments are"), all_both and "beaten on both" or "beaten",
+      table.concat(parts, "; "))
   end
+  M.gpu_figures(m, T, by_cap)
   return m
+end
+
+-- A ranking place's figure per GPU (x: the treatment, r: its place): value and text, "≥ 45.679
+-- req/s per GPU", "< 1.777 req/s per GPU" (a capacity below the lowest load: that load's rate
+-- per GPU), each as its total says it, divided by the treatment's accelerators; N/A with why
+-- where the count or the figure is unknown.
+local function per_gpu_figure(x, by_cap, r)
+  if r.failed then return nil, "" end
+  if not (x and x.gpus) then return nil, metrics.na("GPU count unknown: give --gpus LABEL=N") end
+  local function f(v) return metrics.format("throughput_req_s", v / x.gpus) .. " per GPU" end
+  if by_cap then
+    local c = x.capacity
+    if c.kind == "below_lowest" and c.lowest_rps then return c.lowest_rps / x.gpus, "< " .. f(c.lowest_rps) end
+    if lp.capacity_has_figure(c) and c.rps then return c.rps / x.gpus, bound_prefix(r.text) .. f(c.rps) end
+    return nil, metrics.na("capacity at SLO unknown")
+  end
+  if x.max_rps then return x.max_rps / x.gpus, (x.saturation.none and "≥ " or "") .. f(x.max_rps) end
+  return nil, metrics.na("max sustained throughput unknown")
+end
+
+-- The GPU counts beside the ranking and the Pareto front (m: M.model's, T its treatments):
+-- with any count known, each place's GPUs and its figure per GPU (r.gpus, r.per_gpu_value,
+-- r.per_gpu_text; m.gpu_columns); where the counts differ or some are unknown (m.cost), the
+-- front is on totals, not like for like on cost (m.pareto_cost), and each domination says
+-- how the two compare per GPU on max sustained throughput, by compare.lua's rule
+-- (decision.sustained_order), beside a latency read at one total load, which is no load
+-- per GPU (d.per_gpu).
+function M.gpu_figures(m, T, by_cap)
+  local by = {}
+  for _, x in ipairs(T) do
+    by[x.label] = x
+    if x.gpus then m.gpu_columns = true end
+  end
+  if m.gpu_columns then
+    for _, r in ipairs(m.ranking) do
+      r.gpus = by[r.label] and by[r.label].gpus or nil
+      r.per_gpu_value, r.per_gpu_text = per_gpu_figure(by[r.label], by_cap, r)
+    end
+  end
+  if not m.cost then return end
+  local counts = {}
+  for _, x in ipairs(T) do
+    if x.status ~= "failed" then
+      counts[#counts + 1] = x.gpus and ("%s %s"):format(x.label, require("llmd.template").helpers.count(x.gpus, "GPU"))
+        or ("%s unknown"):format(x.label)
+    end
+  end
+  m.pareto_cost = ("the front is on totals, of treatments on different or unknown numbers of GPUs (%s): it "
+    .. "compares different amounts of hardware, and a latency at one total load is not one at the same load per "
+    .. "GPU, so no domination below is one per GPU"):format(table.concat(counts, ", "))
+  local function rate(v) return metrics.format("throughput_req_s", v) .. " per GPU" end
+  for _, d in ipairs(m.dominated) do
+    local c, o = by[d.label], by[d.by]
+    if not (c and o and c.gpus and o.gpus) then
+      d.per_gpu = ("on totals; not compared per GPU: the GPU count of %s is unknown"):format(
+        c and c.gpus and d.by or d.label)
+    else
+      local order, sp = decision.sustained_order(c.saturation, c.gpus, o.saturation, o.gpus)
+      local fig = ("%s %s%s, %s %s%s"):format(d.label, c.saturation.none and "≥ " or "",
+        sp and rate(sp.la) or "unknown", d.by, o.saturation.none and "≥ " or "", sp and rate(sp.lb) or "unknown")
+      d.per_gpu = ("on totals; per GPU, max sustained throughput %s: %s"):format(fig,
+        order == "b" and ("%s above, as the measured loads order them"):format(d.by)
+        or order == "a" and ("%s above, as the measured loads order them: not beaten per GPU"):format(d.label)
+        or "the measured loads cannot order them per GPU")
+    end
+  end
 end
 
 -- Rendering --------------------------------------------------------------------------------
@@ -1994,6 +2193,10 @@ function M.present(m, opts)
       return #notes > 0 and notes or false
     end)(),
     common_axis = m.common_axis,
+    -- GPUs and the ranked figure per GPU beside each place, where any count is known; the
+    -- Pareto front's note that it is on totals where the counts differ or are unknown
+    gpu_columns = m.gpu_columns or false,
+    pareto_costs = m.pareto_cost and { m.pareto_cost } or m.pareto_costs or false,
     pareto_not_compared = m.pareto_not_compared or {},
     common_text = m.common_text, common_load = m.common_load,
     common_sustained = m.common_sustained or false, saturated_at_common = m.saturated_at_common or {},
@@ -2162,6 +2365,7 @@ function M.write_report(out, list, opts)
     pareto_latency_note = m.pareto_latency_note,
     pareto_latency_key = m.pareto_latency_key, latency_note = v.latency_note or nil,
     workload_apart = m.workload_apart and json.array(m.workload_apart) or nil,
+    pareto_cost = m.pareto_cost or (m.pareto_costs and table.concat(m.pareto_costs, " ")) or nil,
     ranking = json.array {}, treatments = json.array {} }
   -- each place's vs_next in words of its own: "above" (shown higher than the next place) and
   -- "below", never decision.verdict's internal sides ("B better": the test's b is this place)
@@ -2202,6 +2406,12 @@ function M.write_report(out, list, opts)
       max_sustained_output_tps_why = x.max_output_tps == nil and (x.max_rps and "the output throughput is unknown at "
         .. "the max sustained load point" or "no max sustained load point") or nil,
       capacity = plain_capacity(x.capacity), repeats = x.repeats,
+      -- its accelerators (given with --gpus, or the results'), and its figures per GPU
+      gpus = x.gpus, gpus_source = x.gpus_source,
+      max_sustained_rps_per_gpu = x.gpus and x.max_rps and x.max_rps / x.gpus or nil,
+      capacity_rps_per_gpu = x.gpus and (lp.capacity_has_figure(x.capacity) and x.capacity.rps
+        or x.capacity.kind == "below_lowest" and x.capacity.lowest_rps) and (x.capacity.rps
+        or x.capacity.lowest_rps) / x.gpus or nil,
       latency_at_common = json.array(at_common_plain(x)),
       load_points = x.n_points, saturation = { reason = sat.reason, point = sat.point, cause = sat.cause,
         none = sat.none or nil, unknown = sat.unknown or nil,
@@ -2213,13 +2423,34 @@ function M.write_report(out, list, opts)
         failed_within = sat.failed_within and json.array(sat.failed_within) or nil } }
   end
   json.write(out .. "/treatments.json", plain)
+  ws.write_text(out .. "/treatment_ranking.csv", M.ranking_csv_text(m))
   paths.charts = gp and clist or nil -- (the charts drawn, or left out with the reason)
   return paths
 end
 
+-- The ranking as a table for scripts (treatment_ranking.csv, CRLF as the other CSV): one row
+-- per place, in the reports' order, with its workload, rank ("1=" where shared; empty where
+-- not ranked), figure (value: empty where unknown; text as the reports print it), GPUs and
+-- figure per GPU (empty where the count is unknown), and its evidence against the next.
+-- (treatment_comparison.csv keeps upstream's columns, byte for byte.)
+M.RANKING_CSV_COLUMNS = { "workload", "rank", "treatment", "rank_by", "value_rps", "text", "gpus",
+  "value_rps_per_gpu", "per_gpu_text", "evidence_against_next" }
+function M.ranking_csv_text(m)
+  local lines = { table.concat(M.RANKING_CSV_COLUMNS, ",") }
+  for _, r in ipairs(m.ranking) do
+    local row = { r.workload, r.rank_text, r.label, m.rank_by, r.rank_text and r.value, r.text, r.gpus,
+      r.per_gpu_value, r.per_gpu_text, r.vs_next_text }
+    local cells = {}
+    for i = 1, #M.RANKING_CSV_COLUMNS do cells[i] = csv_field(row[i]) end
+    lines[#lines + 1] = table.concat(cells, ",")
+  end
+  return table.concat(lines, "\r\n") .. "\r\n"
+end
+
 -- The files of a comparison, in the order they go into place (the charts first: the reports
 -- show them).
-local OUTPUTS = { "treatments.json", "treatment_report.md", "treatment_report.html", "treatment_comparison.csv" }
+local OUTPUTS = { "treatments.json", "treatment_ranking.csv", "treatment_report.md", "treatment_report.html",
+  "treatment_comparison.csv" }
 
 -- Writes the comparison into out (made when missing): treatment_comparison.csv and, when
 -- every treatment has its load points, the report (M.write_report: treatment_report.md and
@@ -2294,7 +2525,7 @@ function M.write_outputs(out, list, opts)
       end
     end
     for _, name in ipairs(OUTPUTS) do move(name) end
-    paths.csv = out .. "/treatment_comparison.csv"
+    paths.csv, paths.ranking_csv = out .. "/treatment_comparison.csv", out .. "/treatment_ranking.csv"
     paths.md, paths.html = out .. "/treatment_report.md", out .. "/treatment_report.html"
     return paths
   end)

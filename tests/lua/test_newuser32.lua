@@ -75,7 +75,7 @@ t.test("nu32-1: a broken treatment is out of the ranking, the Pareto front and e
     -- the headline names no winner and no domination, and says why broken is left out
     lacks(j.verdict, "beaten", what)
     lacks(j.verdict, "broken has the highest", what)
-    find(j.verdict, "Only ok can be ranked; nothing to rank it against.", what)
+    find(j.verdict, "Only ok was measured; nothing to compare it with.", what)
     find(j.verdict, "Not ranked, compared or set on the Pareto front", what)
     -- the markdown: rank 1 is ok, broken has no rank; the front is ok
     find(r.md, "\n| 1 | ok | ", what)

@@ -76,8 +76,10 @@ local function ip_run(scale)
 end
 
 -- A larger per-request run: 600 requests of 200 to 320 token times (about 156,000
--- gaps: a hand-over file of more than 1 MB), seeded.
-local function ip_big_run(slow, seed)
+-- gaps: a hand-over file of more than 1 MB), seeded. coarse: the gaps whole milliseconds
+-- (5 to 14, as clocks that tick in ms give), so that run b's gaps, sorted, are handed
+-- over as runs of a value (stats:dump: at most one run a 8 samples).
+local function ip_big_run(slow, seed, coarse)
   local d = t.tmpdir()
   local tpl = json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json")[1]
   local x = seed
@@ -92,7 +94,7 @@ local function ip_big_run(slow, seed)
     local n, at, times = 200 + math.floor(rnd() * 121), start + (0.02 + rnd() * 0.3) * slow, json.array {}
     for j = 1, n do
       times[j] = at
-      at = at + (0.005 + rnd() * 0.01) * slow
+      at = at + (coarse and (5 + math.floor(rnd() * 10)) * 0.001 or (0.005 + rnd() * 0.01) * slow)
     end
     r.start_time, r.end_time = start, times[n] + 0.001
     local m = r.info.response_metrics
@@ -107,6 +109,7 @@ end
 t.test("parallel compare: the same workspace, byte for byte, as the serial path", function()
   local ip_a, ip_b = ip_run(1), ip_run(1.5)
   local big_a, big_b = ip_big_run(1, 7), ip_big_run(1.1, 11)
+  local coarse_a, coarse_b = ip_big_run(1, 5, true), ip_big_run(1, 13, true)
   local cases = {
     { name = "the bundled real pair", args = { "--a", BASE, "--a-label", "vllm", "--a-info",
       ROOT .. "/tests/fixtures/kubecon-vllm.info.yaml", "--b", TREAT, "--b-label", "chunked", "--b-info",
@@ -115,6 +118,8 @@ t.test("parallel compare: the same workspace, byte for byte, as the serial path"
       "--percentile-method", "nearest" } },
     { name = "per-request runs, linked", args = { "--a", ip_a, "--b", ip_b, "--link" } },
     { name = "large per-request runs (run b's gaps mapped on hand-over)", args = { "--a", big_a, "--b", big_b } },
+    { name = "large per-request runs of ms gaps (run b's handed over as runs of a value)",
+      args = { "--a", coarse_a, "--b", coarse_b } },
     { name = "mixed harnesses", args = { "--a", BASE, "--a-label", "ip", "--b", F .. "/guidellm", "--b-label", "gl" } },
     { name = "vllm bench runs", args = { "--a", F .. "/vllm-benchmark/exp-7_H100/vllm-2replicas", "--a-label", "x", "--b",
       F .. "/vllm-benchmark/exp-7_H100/llm-d-1p1d", "--b-label", "y", "--warmup", "0" } },

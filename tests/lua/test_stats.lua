@@ -949,6 +949,132 @@ t.test("dump with release writes the same file as a plain dump and leaves the ac
   t.raises("unknown option 'releas'", function() s:dump(d .. "/x.bin", { releas = true }) end)
 end)
 
+-- A sorted accumulator of many samples and few values (token gaps: differences of clock
+-- readings) is dumped as runs of one value: the header, the number of runs (8 bytes), and
+-- 16 bytes a run. The expected sizes come from the format and a count of the runs made
+-- here, in Lua, from the samples in their order (a run: the same 8 bytes, string.pack);
+-- the loaded accumulator's samples, in order, and every answer are the dumped one's, bit
+-- for bit (%a tells -0 from 0).
+local function runs_in(s)
+  local r, last = 0, nil
+  for _, v in ipairs(s:values(s:count())) do
+    local b = string.pack("<d", v)
+    if b ~= last then r, last = r + 1, b end
+  end
+  return r
+end
+
+local function bits(s)
+  local out = {}
+  for i, v in ipairs(s:values(s:count())) do out[i] = ("%a"):format(v) end
+  return table.concat(out, " ")
+end
+
+t.test("a sorted dump of few values is written as runs, and loads to the same samples and answers", function()
+  local d = t.tmpdir()
+  stats.new():dump(d .. "/empty.bin")
+  local head = #t.read(d .. "/empty.bin")
+  -- 200000 gaps between clock readings near 1.77e9 (multiples of 2^-22 s: ~10 ms apart,
+  -- jittered by a fixed LCG), after -0, 0 and -0 again (equal, not the same bits: a
+  -- sort keeps them together but in any order, which the file must keep), and two
+  -- infinities last
+  local a = stats.new()
+  a:add(-0.0)
+  a:add(0.0)
+  a:add(-0.0)
+  local x, clock = 12345, 1771234500.0014184
+  for _ = 1, 200000 do
+    x = (x * 1103515245 + 12345) % 2147483648
+    local next_clock = clock + 0.0095 + (x % 2000) * 1e-6
+    a:add(next_clock - clock)
+    clock = next_clock
+  end
+  a:add(math.huge)
+  a:add(math.huge)
+  a:sort()
+  local n, r = a:count(), runs_in(a)
+  t.ok(r > 1000 and r <= n / 8, ("%d runs of %d samples"):format(r, n))
+  local function answers(s)
+    local out = { s:count(), s:sum(), s:mean(), s:min(), s:max(), s:variance() }
+    for _, v in ipairs(s:percentiles { 0, 1, 50, 90, 99, 99.9, 100 }) do out[#out + 1] = v end
+    for i, v in ipairs(out) do out[i] = ("%a"):format(v) end
+    return table.concat(out, " ")
+  end
+  local p = d .. "/runs.bin"
+  a:dump(p)
+  local full = t.read(p)
+  t.eq(#full, head + 8 + 16 * r)
+  t.eq(full:sub(1, 8), "llmdruns")
+  local b = stats.load(p)
+  t.eq(bits(b), bits(a))
+  t.eq(answers(b), answers(a))
+  t.eq(stats.mann_whitney(a, b).p, 1.0)
+  -- with release: the same file, and the accumulator empty
+  local want = answers(a)
+  t.eq(a:dump(d .. "/released.bin", { release = true }), a)
+  t.ok(t.read(d .. "/released.bin") == full, "the same bytes as a plain dump")
+  t.eq(a:count(), 0)
+  t.eq(answers(stats.load(d .. "/released.bin")), want)
+  -- still an accumulator of its own: more samples, unsorted again, then sorted
+  b:add(0.5)
+  b:add(-1.0)
+  t.eq(b:count(), n + 2)
+  t.eq(b:percentile(0), -1.0)
+  t.eq(b:min(), -1.0)
+
+  -- Where runs are not written: unsorted, fewer than 65536 samples, more than one run a
+  -- 8 samples. 80000 samples of 10000 values, 8 each (0.25 apart), is n / 8 runs exactly:
+  -- runs; one sample more of a value of its own (10001 runs of 80001) is not.
+  local function ladder(extra)
+    local s = stats.new()
+    for k = 0, 9999 do
+      for _ = 1, 8 do s:add(k * 0.25) end
+    end
+    if extra then s:add(5000.5) end -- (past the last: still sorted)
+    return s
+  end
+  local l = ladder(false)
+  l:dump(d .. "/l.bin")
+  t.eq(#t.read(d .. "/l.bin"), head + 8 + 16 * 10000)
+  t.eq(bits(stats.load(d .. "/l.bin")), bits(l))
+  local m = ladder(true) -- 80001 samples, 10001 runs: more than one a 8 samples
+  m:dump(d .. "/m.bin")
+  t.eq(#t.read(d .. "/m.bin"), head + 8 * 80001)
+  t.eq(bits(stats.load(d .. "/m.bin")), bits(m))
+  local u = stats.new()
+  for k = 1, 80000 do u:add((k % 7) * 1.0) end -- 7 values, not in order
+  u:dump(d .. "/u.bin")
+  t.eq(#t.read(d .. "/u.bin"), head + 8 * 80000)
+  local few = stats.new()
+  for k = 1, 65535 do few:add(k // 1000 * 1.0) end -- sorted, 66 values, one sample short
+  few:dump(d .. "/few.bin")
+  t.eq(#t.read(d .. "/few.bin"), head + 8 * 65535)
+  few:add(65.0)
+  few:dump(d .. "/few.bin")
+  t.eq(#t.read(d .. "/few.bin"), head + 8 + 16 * runs_in(few))
+
+  -- a dump of runs cut short, longer, or whose runs do not add up: one line naming it
+  local size = #full
+  for _, c in ipairs { 4, head - 1, head, head + 4, head + 8, head + 8 + 15, size - 1 } do
+    local q = d .. "/cut.bin"
+    t.write(q, full:sub(1, c))
+    local want_err = c < head + 8
+      and ("%s: cut short at byte %d: a stats:dump file's header alone is %d bytes"):format(q, c,
+        c < 8 and head or head + 8)
+      or ("%s: cut short at byte %d: its header says %d samples in %d runs, to byte %d"):format(q, c, n, r, size)
+    t.eq(load_error(q), want_err, "cut at " .. c)
+  end
+  t.write(d .. "/long.bin", full .. "12345678")
+  t.eq(load_error(d .. "/long.bin"), ("%s/long.bin: longer than its header says: %d samples in %d runs end at "
+    .. "byte %d, the file at %d"):format(d, n, r, size, size + 8))
+  -- the last run's count one more, then 0
+  for _, c in ipairs { string.unpack("<I8", full, size - 7) + 1, 0 } do
+    t.write(d .. "/bad.bin", full:sub(1, size - 8) .. string.pack("<I8", c))
+    t.eq(load_error(d .. "/bad.bin"), ("%s/bad.bin: damaged: its runs do not add up to its header's %d samples "
+      .. "in %d runs"):format(d, n, r))
+  end
+end)
+
 t.test("s:values(max): the kept samples ascending; nil above max or for a sketch", function()
   local s = stats.new()
   s:add_many { 3.5, -1, 2, 2, math.huge }

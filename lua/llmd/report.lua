@@ -490,9 +490,25 @@ local function saturated_cell(c, sat, r, pts)
   return ""
 end
 
+-- The failed requests within the error-rate limit at load points whose successful rate did
+-- not fall short (llmd.loadpoints.saturation's failed_within, those not short: the reason
+-- text says only the short ones): neither saturation nor a failures point, but the Errors %
+-- column shows them, so the legend says them too: "2 % of the requests failed at load point
+-- 2, within 5.0 % failed, at a load it kept up with"; nil when there are none.
+local function within_note(s)
+  local list = {}
+  for _, w in ipairs(type(s.failed_within) == "table" and s.failed_within or {}) do
+    if not w.short then list[#list + 1] = w end
+  end
+  if #list == 0 then return nil end
+  local note = lp.sustained_failure_notes { failed_within = list, limit = s.limit or (s.failures and s.failures.limit) }
+  return note[1] and (note[1] .. (#list > 1 and ", at loads it kept up with" or ", at a load it kept up with")) or nil
+end
+
 -- The ladder's legend for the saturation column: which point each run saturated at, and
 -- why, in the words of the max sustained throughput; a run whose saturation is unknown
--- says so (a blank cell is then no evidence of a sustained load).
+-- says so (a blank cell is then no evidence of a sustained load). Failed requests within the
+-- error-rate limit at loads a run kept up with are said after its part (within_note).
 local function saturation_legend(A, B, sat, axis)
   local parts = {}
   for _, x in ipairs { { A, sat.a, "A" }, { B, sat.b, "B" } } do
@@ -508,6 +524,8 @@ local function saturation_legend(A, B, sat, axis)
     else
       parts[#parts + 1] = ("%s (%s) never saturated: %s"):format(id, side.label, s.reason)
     end
+    local within = not s.unknown and within_note(s)
+    if within then parts[#parts] = parts[#parts] .. " (" .. within .. ")" end
   end
   return "Saturated: the load is at or past the run's saturation point (the test behind the max sustained "
     .. "throughput); its latencies there describe an overload, not a load it sustained (~: interpolated above "
@@ -1981,18 +1999,24 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
   return basis .. ": untested, no winner"
 end
 
--- What stands behind the max sustained throughput: the means of the repeats or one run
--- per load; never a test.
-local function sustained_evidence_text(model)
+-- Which runs' max sustained throughputs are the means of repeats at every load point: both,
+-- one (its label) or neither.
+local function sustained_repeated(model)
   local function all_repeated(points)
     if #points == 0 then return false end
     for _, p in ipairs(points) do if (p.repeats or 1) < 2 then return false end end
     return true
   end
+  return all_repeated(model.load_points.a), all_repeated(model.load_points.b)
+end
+
+-- What stands behind the max sustained throughput: the means of the repeats or one run
+-- per load; never a test.
+local function sustained_evidence_text(model)
   local sa, sb = model.saturation.a, model.saturation.b
   local near = (sa.near or sb.near) and ("; by the means only, the repeats' 95 % intervals reach below "
     .. "the saturation share") or ""
-  local ra, rb = all_repeated(model.load_points.a), all_repeated(model.load_points.b)
+  local ra, rb = sustained_repeated(model)
   if ra and rb then
     return "means of the repeats at each load point, untested" .. near
   end
@@ -2004,39 +2028,52 @@ local function sustained_evidence_text(model)
   return "one run per load, no interval: untested" .. near
 end
 
--- The evidence of max sustained throughput, in total (per GPU: false) or per GPU (where both
--- runs' accelerator counts are known and differ, since per GPU the order may be the other
--- way from the totals'): one rule for both rows. Each run's limit lies between its figure
--- and its ceiling (the most it achieved at any load), per GPU each divided by its own
--- count; from its figure up when it never saturated. Spans apart order the runs, untested
--- ("base": what stands behind the figures); spans that overlap do not. nil when a figure
--- is unknown.
-local function sustained_order_evidence(model, A, B, base, gpu)
+-- The order of the max sustained throughputs, in total (gpu: false) or per GPU (each divided
+-- by its run's accelerator count): each run's limit lies between its figure and its
+-- ceiling (the most it achieved at any load), from its figure up when it never saturated.
+-- Spans apart order the runs, untested: {higher = "a" | "b", hi_rps = the higher run's
+-- figure, lo_rps = the lower run's ceiling}; spans that overlap do not: {la, ha, lb, hb}
+-- (each run's span) and no higher. unit: " req/s" or " req/s per GPU". nil when a figure
+-- (or, per GPU, an accelerator count) is unknown.
+local function sustained_order(model, gpu)
   local sa, sb = model.saturation.a, model.saturation.b
   if not (sa.max_sustained_rps and sb.max_sustained_rps) then return nil end
-  local na, nb, where, unit = 1, 1, "", " req/s"
+  local na, nb, unit = 1, 1, " req/s"
   if gpu then
     local g = model.per_gpu
     if not (g and g.a.gpus and g.b.gpus) then return nil end
-    na, nb, where, unit = g.a.gpus, g.b.gpus, " per GPU", " req/s per GPU"
+    na, nb, unit = g.a.gpus, g.b.gpus, " req/s per GPU"
   end
   -- (the decision layer's rule, which treatments.lua orders per GPU by as well)
   local order, sp = decision.sustained_order(sa, na, sb, nb)
-  local la, ha, lb, hb = sp.la, sp.ha, sp.lb, sp.hb
+  if not sp then return nil end
+  local o = { unit = unit, la = sp.la, ha = sp.ha, lb = sp.lb, hb = sp.hb }
+  if order == "b" then o.higher, o.hi_rps, o.lo_rps = "b", sp.lb, sp.ha
+  elseif order == "a" then o.higher, o.hi_rps, o.lo_rps = "a", sp.la, sp.hb end
+  return o
+end
+
+-- The evidence of max sustained throughput, in total (per GPU: false) or per GPU (where both
+-- runs' accelerator counts are known and differ, since per GPU the order may be the other
+-- way from the totals'): one rule for both rows (sustained_order). "base": what stands
+-- behind the figures. nil when a figure is unknown.
+local function sustained_order_evidence(model, A, B, base, gpu)
+  local o = sustained_order(model, gpu)
+  if not o then return nil end
+  local where, unit = gpu and " per GPU" or "", o.unit
   local function per(x) return T.helpers.num(x, 2) .. unit end
-  local hi, lo
-  if order == "b" then hi, lo = { B, lb }, { A, ha } elseif order == "a" then hi, lo = { A, la }, { B, hb } end
-  if hi then
+  if o.higher then
+    local hi, lo = o.higher == "b" and B or A, o.higher == "b" and A or B
     return ("%s, but the measured loads order them%s: %s sustained %s, %s never achieved more than %s at any "
-      .. "load"):format(base, where, hi[1].label, per(hi[2]), lo[1].label, per(lo[2]))
+      .. "load"):format(base, where, hi.label, per(o.hi_rps), lo.label, per(o.lo_rps))
   end
   local function range(l, h)
     if h == math.huge then return "≥ " .. per(l) end
     if l == h then return per(l) end
     return ("%s–%s"):format(T.helpers.num(l, 2), per(h))
   end
-  return ("%s;%s the measured loads cannot order them: %s %s, %s %s"):format(base, where, A.label, range(la, ha),
-    B.label, range(lb, hb))
+  return ("%s;%s the measured loads cannot order them: %s %s, %s %s"):format(base, where, A.label, range(o.la, o.ha),
+    B.label, range(o.lb, o.hb))
 end
 
 -- The evidence of the Headline's capacity in output tok/s: the req/s row's (cap_text), but
@@ -2198,6 +2235,160 @@ local function headline_evidence(model, A, B)
         or "whole-run figure over different loads: not like for like"
     end
   end
+end
+
+-- The report's first line (model.verdict): which configuration sustains more load within the
+-- SLOs (capacity at SLO; without SLOs, the max sustained throughput), the two figures, by how
+-- much, and how sure. Read off the Headline's lead row (per GPU where the Headline leads per
+-- GPU: both accelerator counts known and different) and the evidence behind that row
+-- (model.capacity.evidence, decision.capacity_evidence; sustained_order for the max
+-- sustained throughput): never a computation of its own, so it names a higher run only where
+-- the Headline's evidence does, and says tested, untested or not shown to differ as that
+-- evidence does. Parts: kind ("winner": apart on the repeats; "ordered": untested, but the
+-- measured loads order them; "about the same"; "not shown to differ"; "no clear difference";
+-- "cannot say"; "not comparable"; "broken"), measure ("capacity" | "max_sustained"),
+-- per_gpu, slo, higher ("a" | "b", only for winner and ordered), a_figure, b_figure (the
+-- Headline's cells without their brackets), change (its Change, B against A), basis (what the
+-- figures rest on), reason, caveat, headline_row (the row it is read from) and text.
+local function verdict_of(model, A, B)
+  local rows = {}
+  for _, r in ipairs(model.headline) do rows[r.key] = r end
+  local has_slo, lead_gpu = #model.slo > 0, model.gpu_counts ~= nil
+  local key = (has_slo and "capacity" or "max_sustained") .. (lead_gpu and "_per_gpu" or "")
+  local row = rows[key] or rows[has_slo and "capacity" or "max_sustained"]
+  local v = { measure = has_slo and "capacity" or "max_sustained", per_gpu = lead_gpu, headline_row = row.key,
+    slo = has_slo and decision.slo_phrase(model.slo) or nil }
+  -- a figure as its cell gives it, without the brackets that qualify it (an N/A keeps its why)
+  local function fig(text)
+    if text:match("^N/A") then return text end
+    return (text:gsub(" %(.*$", ""))
+  end
+  v.a_figure, v.b_figure = fig(row.a_text), fig(row.b_text)
+  if not row.pct_text:match("^N/A") and row.pct_text ~= "" then v.change = row.pct_text end
+  local thr = T.helpers.num(model.min_effect, 1)
+  local gpu = lead_gpu and " per GPU" or ""
+  local measure = has_slo and ("capacity%s within %s"):format(gpu, v.slo)
+    or ("max sustained throughput%s (no SLO given)"):format(gpu)
+  local more = has_slo and ("sustains more load%s within %s"):format(gpu, v.slo)
+    or ("sustains more load%s (max sustained throughput; no SLO given)"):format(gpu)
+  local both = ("%s %s, %s %s"):format(A.label, v.a_figure, B.label, v.b_figure)
+  local function ordered(hi, sure)
+    local H, L = hi == "b" and B or A, hi == "b" and A or B
+    local ch = ""
+    if v.change then
+      ch = hi == "b" and (" (" .. v.change .. ")") or (" (%s %s vs %s)"):format(B.label, v.change, A.label)
+    end
+    v.higher = hi
+    return ("%s %s: %s against %s for %s%s. %s"):format(H.label, more, hi == "b" and v.b_figure or v.a_figure,
+      hi == "b" and v.a_figure or v.b_figure, L.label, ch, sure)
+  end
+  local differ = workloads_differ(model)
+  if model.broken and #model.broken > 0 then
+    v.kind, v.reason = "broken", table.concat(model.broken, "; ")
+    v.text = ("Cannot say which: %s; a broken run's figures say nothing of its configuration."):format(v.reason)
+  elseif differ then
+    v.kind, v.reason = "not comparable", differ
+    v.text = ("Not comparable: the runs' requests differ (%s), so no capacity or throughput here names a higher "
+      .. "run."):format(differ)
+  elseif has_slo then
+    local cap = lead_gpu and model.capacity.per_gpu or model.capacity
+    local ca, cb, ev = cap.a, cap.b, cap.evidence or {}
+    local ver = ev.verdict
+    v.basis = untested_text(A, B, ca, cb)
+    if ca.interval and cb.interval then v.basis = "repeats at every load point" end
+    if ver == "A higher" or ver == "B higher" then
+      v.kind = "winner"
+      v.text = ordered(ev.winner, "Shown by the repeats at every load point: the ranges they allow are apart.")
+    elseif ver == "untested" and ev.ordered and ev.higher then
+      v.kind = "ordered"
+      v.text = ordered(ev.higher, ("Untested (%s), but %s."):format(v.basis, ev.beyond_ceiling
+        and ("the order holds whatever the bound" .. ((is_bound(ca) and is_bound(cb)) and "s" or ""))
+        or "the measured loads order them"))
+    elseif ver == "untested" then
+      v.kind, v.reason = "cannot say", ("untested (%s), and either may be higher"):format(v.basis)
+      v.text = ("Cannot say which %s: %s; %s."):format(more, both, v.reason)
+    elseif ver == "about the same" then
+      v.kind = "about the same"
+      v.text = ("About the same %s: %s, within the practical threshold of %s %%%s."):format(measure, both, thr,
+        v.change and (" (B − A: " .. v.change .. ")") or "")
+    elseif ver == "no clear difference" then
+      v.kind = "no clear difference"
+      v.text = ("No clear difference in %s: %s; the repeats' ranges overlap%s."):format(measure, both,
+        v.change and (" (B − A: " .. v.change .. ")") or "")
+    elseif ver == "not shown to differ" then
+      v.kind = "not shown to differ"
+      if ev.below_threshold then
+        v.reason = ("the measured loads put %s above, but by %s only, below the practical threshold of %s %%"):format(
+          ev.margin_higher == "b" and B.label or A.label, T.helpers.pct(ev.margin_pct or 0), thr)
+      elseif ev.steps_cannot_order then
+        v.reason = "the load steps are too coarse to order them, whatever the repeats"
+      elseif ev.overdispersed then
+        v.reason = "whether the error-rate SLO holds varies between one run's repeats beyond chance (a crash), not "
+          .. "with the configuration"
+      elseif ev.open_range then
+        v.reason = "the repeats' ranges overlap and one is open-ended, which leaves room for any gap"
+      else
+        local g = decision.capacity_gap(ca, cb)
+        v.reason = ("the figures are within the practical threshold of %s %%, but the measured loads allow B − A %s")
+          :format(thr, g and decision.gap_pct_text(g, T.helpers.pct) or "either way")
+      end
+      v.text = ("Not shown to differ in %s: %s; %s."):format(measure, both, v.reason)
+    else
+      v.kind = "cannot say"
+      -- a side with no capacity at all (non-monotone, an SLO metric missing, ...): its N/A
+      -- and why are in its figure
+      local na = {}
+      for _, x in ipairs { { A, ca }, { B, cb } } do
+        if not (lp.capacity_has_figure(x[2]) or is_bound(x[2]) or x[2].kind == "below_lowest") then
+          na[#na + 1] = x[1].label
+        end
+      end
+      if #na > 0 then
+        v.reason = ("no capacity can be read for %s"):format(table.concat(na, " or "))
+      elseif is_bound(ca) and is_bound(cb) then
+        v.reason = "both are lower bounds, which leave room for either order"
+      elseif ca.kind == "below_lowest" and cb.kind == "below_lowest" then
+        v.reason = "both failed the SLOs at their lowest load"
+      else
+        v.reason = "a capacity is unknown"
+      end
+      v.text = ("Cannot say which %s: %s: %s."):format(more, v.reason, both)
+    end
+  else
+    local mixed = {}
+    for _, s in ipairs { model.saturation.a, model.saturation.b } do
+      if s.max_sustained_na then mixed[#mixed + 1] = s.max_sustained_na end
+    end
+    local ra, rb = sustained_repeated(model)
+    v.basis = (ra and rb) and "means of the repeats at each load point"
+      or (ra or rb) and ("one run per load for %s"):format(ra and B.label or A.label) or "one run per load"
+    local o = #mixed == 0 and sustained_order(model, lead_gpu) or nil
+    if #mixed > 0 then
+      v.kind, v.reason = "cannot say", table.concat(mixed, "; ")
+      v.text = ("Cannot say which %s: %s."):format(more, v.reason)
+    elseif o and o.higher then
+      v.kind = "ordered"
+      v.text = ordered(o.higher, ("Untested (%s), but the measured loads order them."):format(v.basis))
+    else
+      v.kind = "cannot say"
+      v.reason = o and "the measured loads cannot order them" or "a max sustained throughput is unknown"
+      v.text = ("Cannot say which %s: %s: %s."):format(more, v.reason, both)
+    end
+  end
+  -- what the banners below warn of, where it bears on the figures
+  local caveats = {}
+  if model.identical then caveats[#caveats + 1] = "both folders hold the same files" end
+  for _, x in ipairs { model.a, model.b } do
+    if x.partial then caveats[#caveats + 1] = ("%s is a partial run"):format(x.label) end
+  end
+  if model.gpus_differ and not lead_gpu then
+    caveats[#caveats + 1] = "a GPU count is unknown, so the totals may compare different amounts of hardware"
+  end
+  if #caveats > 0 then
+    v.caveat = table.concat(caveats, "; ")
+    v.text = ("%s Warning: %s (see below)."):format(v.text, v.caveat)
+  end
+  return v
 end
 
 -- Two capacities whose ranges from the repeats overlap.
@@ -3515,6 +3706,7 @@ function M.build(opts)
   -- the same files in both folders (compare.lua finds it): said first
   model.identical = opts.identical or false
   if opts.identical then model.summary = ("Warning: %s. %s"):format(opts.identical, model.summary) end
+  model.verdict = verdict_of(model, A, B)
   return model
 end
 

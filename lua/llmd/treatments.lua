@@ -729,6 +729,7 @@ local function grouped_model(groups, opts)
     -- (never a best on totals between treatments on different numbers of accelerators)
     local best = not sub.cost and sub.ranking[1] and sub.ranking[1].proven and sub.ranking[1].label or nil
     m.workloads[#m.workloads + 1] = { workload = w, treatments = labels, verdict = sub.verdict, best = best or false,
+      verdict_line = sub.verdict_line,
       common_text = sub.common_text or false, common_why = sub.common_why or false, family = sub.family,
       common_load = sub.common_load or false, common_axis = sub.common_axis or false,
       signature = g.signature or false, latency_at_common = M.latency_at_common_json(sub.latency_at_common_test),
@@ -773,6 +774,12 @@ local function grouped_model(groups, opts)
     source = source and (source .. ", split where the requests sent differ") or "told apart by the requests sent"
   end
   m.workload_apart, m.workload_source = groups.apart, source
+  local lines = {}
+  for i, g in ipairs(groups) do
+    lines[i] = ("%s: %s"):format(g.named and ("Workload " .. g.workload) or g.workload:gsub("^w", "W"),
+      m.workloads[i].verdict_line)
+  end
+  m.verdict_line = table.concat(lines, " ")
   m.verdict = ("%d workloads (%s), each ranked on its own: a treatment is compared only with those of its own "
     .. "workload, never across workloads.%s %s"):format(#groups, source, #groups.apart > 0
     and (" Apart, as they measured what they sent: %s."):format(table.concat(groups.apart, "; ")) or "",
@@ -1060,6 +1067,57 @@ function M.latency_at_common_json(r)
   end
   return { best = r.best or false, keys = json.array(r.keys), tests = json.array(tests), family_size = r.family_size,
     text = r.text }
+end
+
+-- The report's first line (m.verdict_line): which treatment sustains the most load (by
+-- m.rank_by: capacity at SLO, or max sustained throughput without SLOs), its figure against
+-- the next one's, by how much, and how sure; read off the ranking's first place and its
+-- evidence against the next (proven: shown by repeats; order_certain: untested, but the
+-- measured loads order them), never a computation of its own, so that it names a treatment
+-- first only where the ranking does. Where the treatments ran on different numbers of
+-- accelerators, none is named best on totals (m.cost); where the ranking has fewer than two
+-- places to compare, the first sentence of the verdict paragraph.
+function M.verdict_line(m, ranked, failed, by_cap)
+  local r1, r2 = m.ranking[1], m.ranking[2]
+  local function fig(text) return (tostring(text):gsub(" %(.*$", "")) end
+  local more = #ranked > 2 and "the most load" or "more load"
+  local within = by_cap and ("within " .. tostring(m.slo_text)) or "(max sustained throughput; no SLO given)"
+  local line
+  if m.cost then
+    line = ("Not like for like on cost: the treatments ran on different numbers of accelerators, so none is named "
+      .. "best on totals%s."):format(m.cost.best_per_gpu
+      and ("; per GPU, %s comes first by the evidence (see below)"):format(m.cost.best_per_gpu) or " (see below)")
+  elseif #ranked < 2 or not (r1 and r2) or r1.failed or r2.failed
+    or (by_cap and ranked[1].capacity.kind == "below_lowest") then
+    line = m.verdict:match("^(.-%.)%s") or m.verdict
+  else
+    local l1, l2 = ranked[1].label, ranked[2].label
+    local ev = r1.evidence or {}
+    local gap = r1.gap_text and (" (%s %s vs %s)"):format(l1, r1.gap_text, l2) or ""
+    if r1.proven then
+      line = ("%s sustains %s %s: %s against %s for %s%s. Shown by repeats."):format(l1, more, within, fig(r1.text),
+        fig(r2.text), l2, gap)
+    elseif r1.order_certain then
+      line = ("%s sustains %s %s: %s against %s for %s%s. Untested (%s), but the measured loads order them.")
+        :format(l1, more, within, fig(r1.text), fig(r2.text), l2, gap, tostring(ev.basis or "no repeats"))
+    else
+      local why = {
+        untested = "untested, and the measured loads do not order them",
+        ["no clear difference"] = "no clear difference",
+        ["not shown to differ"] = "not shown to differ",
+        negligible = "a negligible difference",
+        ["not comparable"] = "not comparable",
+      }
+      line = ("No treatment is shown to be best %s: %s %s, %s %s: %s."):format(within, l1, fig(r1.text), l2,
+        fig(r2.text), why[r1.vs_next] or tostring(r1.vs_next))
+    end
+  end
+  if #failed > 0 then
+    local names = {}
+    for _, x in ipairs(failed) do names[#names + 1] = x.label end
+    line = ("%s Not ranked (a run failed its health check): %s."):format(line, table.concat(names, ", "))
+  end
+  return line
 end
 
 -- opts.slo: llmd.decision.parse_slo's list. Returns the model the templates render.
@@ -1853,6 +1911,8 @@ function M.model(list, opts)
       table.concat(apart, "; "))
   end
 
+  m.verdict_line = M.verdict_line(m, ranked, failed, by_cap)
+
   -- the Pareto front: no other treatment has both higher max sustained throughput and
   -- lower E2E latency at the common load, at the percentile the latency table compares (p90
   -- where every treatment has it: M.latency_choice)
@@ -2118,8 +2178,9 @@ function M.present(m, opts)
   opts = opts or {}
   local v = { experiment = opts.experiment or false, unit = opts.unit or false,
     generated = os.date("!%Y-%m-%d %H:%M:%S UTC", opts.generated or os.time()),
-    verdict = m.verdict, slo_text = m.slo_text or false, rank_by = m.rank_by, family = m.family,
-    ranking = m.ranking, front = m.front, dominated = m.dominated, pareto_excluded = m.pareto_excluded,
+    verdict = m.verdict, verdict_line = m.verdict_line or m.verdict, slo_text = m.slo_text or false,
+    rank_by = m.rank_by, family = m.family, ranking = m.ranking, front = m.front, dominated = m.dominated,
+    pareto_excluded = m.pareto_excluded,
     pareto_latency = m.pareto_latency, common_rps = m.common_rps, common_why = m.common_why,
     pareto_latency_note = m.pareto_latency_note or false,
     -- the places below are on totals: what the headline says of the GPU counts, per workload
@@ -2300,8 +2361,8 @@ function M.write_report(out, list, opts)
   ws.write_text(paths.md, md)
   ws.write_text(paths.html, html)
   -- the figures, for scripts (load points without their stage lists)
-  local plain = { verdict = m.verdict, identical = json.array(m.identical or {}), rank_by = m.rank_by,
-    not_measured = json.array(m.not_measured),
+  local plain = { verdict = m.verdict, verdict_line = m.verdict_line or m.verdict,
+    identical = json.array(m.identical or {}), rank_by = m.rank_by, not_measured = json.array(m.not_measured),
     common_rps = m.common_rps, common_load = m.common_load, common_axis = m.common_axis,
     common_sustained = m.common_sustained, saturated_at_common = json.array(m.saturated_at_common),
     failing_at_common = json.array(m.failing_at_common or {}),

@@ -621,6 +621,26 @@ t.test("HTML at 1200 x 1600: the decision (the Summary, capacity at SLO first) i
   t.ok(s[2] <= tab[1], ("the Summary (ends %g) comes before the Headline table (starts %g)"):format(s[2], tab[1]))
 end)
 
+t.test("HTML at 1280 x 720: the Verdict line is whole on the first screen, above the Summary and the Headline",
+  function()
+  -- s34 #16: the answer came after ~90 words of brackets; the verdict is the page's first
+  -- paragraph. The worst case for its height: the runs' long folder names as labels (no
+  -- --a-label/--b-label), on a laptop's screen
+  local w, r = compare { "--a", BASE, "--b", TREAT, "--slo", "ttft_p90_ms=200" }
+  t.eq(r.code, 0, r.stderr)
+  local page = w .. "/comparison_report.html"
+  local boxes = browser_boxes(page, 1280, 720, { "p.verdict", "h2#summary", "table" })
+  local v, s, tab = boxes["p.verdict"], boxes["h2#summary"], boxes["table"]
+  t.ok(v and s and tab, json.encode(boxes))
+  t.ok(v[2] <= 720, ("the Verdict ends at %g px, below the fold (720)"):format(v[2]))
+  t.ok(v[2] <= s[1] and v[2] <= tab[1], json.encode(boxes))
+  -- and it names the run the Headline's evidence names, with its words (untested)
+  local text = t.read(page):match('<p class="verdict"><strong>Verdict:</strong> ([^<]*)</p>')
+  t.ok(text:find("^kubecon%-na%-2025_vllm_chunking_and_prefix_caching sustains more load within TTFT p90 ≤ 200%.0 ms"),
+    text)
+  t.ok(text:find("Untested (one run per load), but the order holds whatever the bound.", 1, true), text)
+end)
+
 t.test("data checks: the Summary, before them, says which run's files disagree", function()
   -- A's per-request file is the synthetic 5-request one, its summary the KubeCon run's
   -- (38,717 requests): 100 % apart, so A's status is "warnings" (test_report.lua)

@@ -1,0 +1,307 @@
+-- The report's first line, the Verdict (s34 #16): which run sustains more load within the
+-- SLOs, by how much, how sure; read off the Headline's lead row and its evidence, so that it
+-- never names a winner the Headline does not. Runs are hand-made (testlib.repeated_run: load
+-- point i offered and achieving 10 i req/s, TTFT p90 as given); every expected figure is
+-- worked out by hand in the comment beside it.
+local t = require "testlib"
+local report = require "llmd.report"
+local decision = require "llmd.decision"
+
+local SLO = decision.parse_slo("ttft_p90_ms=200", "--slo")
+
+local function sd(label, run, gpus)
+  return { label = label, state = { label = label, stack = { gpus = gpus } }, run = run, kv = {} }
+end
+
+local function build(a, b, slo)
+  return report.build { a = sd("x", a), b = sd("y", b), slo = slo or SLO, generated = 0 }
+end
+
+-- The Headline's lead row of a model (its first: capacity, or per GPU where it leads).
+local function lead(m) return m.headline[1] end
+
+-- The figure of a Headline cell without its brackets, as a reader takes it from the cell.
+local function cell_figure(text) return (text:gsub(" %(.*$", "")) end
+
+t.test("verdict: a winner on repeats at every load point, ranges apart", function()
+  -- x: TTFT p90 repeats {100,110,120}, {150,160,170}, {250,260,270} at 10, 20, 30 req/s.
+  -- Means 110, 160, 260: the SLO (200) crossed at 20 + 10 x (200 - 160) / (260 - 160) =
+  -- 24.00 req/s. 95 % intervals (t(0.975, 2) = 4.303, sd 10): +-24.8 ms, so every end passes
+  -- at 20 (<= 194.8) and fails at 30 (>= 235.2): range 20-30 req/s.
+  -- y: five points passing, then {150,160,170}, {250,260,270} at 50, 60: 54.00 req/s, range
+  -- 50-60. Apart: B − A from 50 - 30 = 20 (+66.7 % of 30) to 60 - 20 = 40 (+200.0 % of 20).
+  local x = t.repeated_run { { 100, 110, 120 }, { 150, 160, 170 }, { 250, 260, 270 } }
+  local y = t.repeated_run { { 100, 110, 120 }, { 100, 110, 120 }, { 100, 110, 120 }, { 100, 110, 120 },
+    { 150, 160, 170 }, { 250, 260, 270 } }
+  local m = build(x, y)
+  local v = m.verdict
+  t.eq(m.capacity.evidence.verdict, "B higher") -- what the Headline's evidence reads
+  t.ok(lead(m).evidence:find("apart, y higher", 1, true), lead(m).evidence)
+  t.eq({ v.kind, v.higher, v.a_figure, v.b_figure, v.change }, { "winner", "b", "24.00 req/s", "54.00 req/s",
+    "+66.7 % to +200.0 %" })
+  t.eq(v.text, "y sustains more load within TTFT p90 ≤ 200.0 ms: 54.00 req/s against 24.00 req/s for x "
+    .. "(+66.7 % to +200.0 %). Shown by the repeats at every load point: the ranges they allow are apart.")
+  -- the figures are the Headline's cells, the Change its Change
+  t.eq({ v.a_figure, v.b_figure, v.change }, { cell_figure(lead(m).a_text), cell_figure(lead(m).b_text),
+    lead(m).pct_text })
+  -- the other way round: the same winner, named as A, its Change still B against A
+  -- (by hand: 20 - 60 = -40 (-66.7 % of 60) to 30 - 50 = -20 (-40.0 % of 50))
+  m = build(y, x)
+  t.eq(m.verdict.text, "x sustains more load within TTFT p90 ≤ 200.0 ms: 54.00 req/s against 24.00 req/s for y "
+    .. "(y -66.7 % to -40.0 % vs x). Shown by the repeats at every load point: the ranges they allow are apart.")
+end)
+
+t.test("verdict: untested, but the measured loads order them (one run per load)", function()
+  -- x: 100, 160, 260 ms at 10, 20, 30: about 24.00 req/s, measured between 20 and 30;
+  -- y: 100 ms to 40 req/s, 160 at 50, 260 at 60: about 54.00, between 50 and 60. x's
+  -- bracket ends (30) below y's start (50): ordered, no test. Change as above.
+  local x = t.repeated_run { { 100 }, { 160 }, { 260 } }
+  local y = t.repeated_run { { 100 }, { 100 }, { 100 }, { 100 }, { 160 }, { 260 } }
+  local m = build(x, y)
+  t.eq(m.capacity.evidence.verdict, "untested")
+  t.ok(lead(m).evidence:find("untested, but the measured loads order them", 1, true), lead(m).evidence)
+  t.eq(m.verdict.kind, "ordered")
+  t.eq(m.verdict.text, "y sustains more load within TTFT p90 ≤ 200.0 ms: about 54.00 req/s against about 24.00 req/s "
+    .. "for x (+66.7 % to +200.0 %). Untested (one run per load), but the measured loads order them.")
+  -- the figures are the Headline's own
+  t.eq(lead(m).b_text, "about 54.00 req/s (measured: between 50.00 and 60.00)")
+end)
+
+t.test("verdict: brackets that overlap name no winner, whichever figure is higher", function()
+  -- x: 100, 160, 260 -> about 24.00 (20-30); y: 100, 150, 250 -> 20 + 10 x 50 / 100 = about
+  -- 25.00 (20-30). +4.2 % (25 / 24), beyond the 2 % threshold, but both brackets are 20-30:
+  -- untested, either may be higher
+  local m = build(t.repeated_run { { 100 }, { 160 }, { 260 } }, t.repeated_run { { 100 }, { 150 }, { 250 } })
+  t.eq(m.capacity.evidence.verdict, "untested")
+  t.ok(lead(m).evidence:find("either may be higher", 1, true), lead(m).evidence)
+  t.eq(m.verdict.kind, "cannot say")
+  t.eq(m.verdict.higher, nil)
+  t.eq(m.verdict.text, "Cannot say which sustains more load within TTFT p90 ≤ 200.0 ms: x about 24.00 req/s, y about "
+    .. "25.00 req/s; untested (one run per load), and either may be higher.")
+end)
+
+t.test("verdict: figures within the threshold whose brackets allow more are not shown to differ", function()
+  -- x about 24.00 (100, 160, 260); y: 100, 162, 262 -> 20 + 10 x 38 / 100 = about 23.80:
+  -- 0.8 % apart, within 2 %, but both brackets are 20-30, which allow B − A from 20 / 30 - 1
+  -- = -33.3 % to 30 / 20 - 1 = +50.0 %
+  local m = build(t.repeated_run { { 100 }, { 160 }, { 260 } }, t.repeated_run { { 100 }, { 162 }, { 262 } })
+  t.eq(m.capacity.evidence.verdict, "not shown to differ")
+  t.ok(lead(m).evidence:find("not shown to differ, no winner", 1, true), lead(m).evidence)
+  t.eq(m.verdict.kind, "not shown to differ")
+  t.eq(m.verdict.text, "Not shown to differ in capacity within TTFT p90 ≤ 200.0 ms: x about 24.00 req/s, y about "
+    .. "23.80 req/s; the figures are within the practical threshold of 2.0 %, but the measured loads allow B − A "
+    .. "-33.3 % to +50.0 %.")
+end)
+
+t.test("verdict: ranges from repeats that overlap are no clear difference", function()
+  -- 95 % intervals of three repeats: mean +- 4.303 x sd / sqrt(3) (t(0.975, 2), python3).
+  -- x at 10-40 req/s: {100,110,120}, {150,160,170}, {180,230,280} (sd 50: 105.8-354.2),
+  -- {300,310,320}. Means 110, 160, 230, 310: 20 + 10 x 40 / 70 = 25.71 req/s; the upper ends
+  -- fail from 30 (354.2) and the lower ends only from 40 (285.2): range 20-40.
+  -- y: the same but {150,190,230} at 30 (sd 40: 90.6-289.4): means 110, 160, 190, 310 ->
+  -- 30 + 10 x 10 / 120 = 30.83 req/s, range 20-40 too. The means' brackets (20-30, 30-40)
+  -- meet at one load, so the load steps do not rule an order out: the repeats' ranges
+  -- overlap, the gap they allow from 20 / 40 - 1 = -50.0 % to 40 / 20 - 1 = +100.0 %
+  local x = t.repeated_run { { 100, 110, 120 }, { 150, 160, 170 }, { 180, 230, 280 }, { 300, 310, 320 } }
+  local y = t.repeated_run { { 100, 110, 120 }, { 150, 160, 170 }, { 150, 190, 230 }, { 300, 310, 320 } }
+  local m = build(x, y)
+  t.eq(m.capacity.evidence.verdict, "no clear difference")
+  t.ok(lead(m).evidence:find("no clear difference", 1, true), lead(m).evidence)
+  t.eq(m.verdict.kind, "no clear difference")
+  t.eq(m.verdict.text, "No clear difference in capacity within TTFT p90 ≤ 200.0 ms: x 25.71 req/s, y 30.83 req/s; the "
+    .. "repeats' ranges overlap (B − A: -50.0 % to +100.0 %).")
+end)
+
+t.test("verdict: runs whose requests differ are not comparable and name no winner", function()
+  -- y orders far above x by its loads (as in the ordered case), but asks 9999 input tokens a
+  -- request against x's 204
+  local x = t.repeated_run { { 100 }, { 160 }, { 260 } }
+  local y = t.repeated_run { { 100 }, { 100 }, { 100 }, { 100 }, { 160 }, { 260 } }
+  x.overall.values = { requests_ok = 1000, input_tokens_total = 204000 }
+  y.overall.values = { requests_ok = 1000, input_tokens_total = 9999000 }
+  local m = build(x, y)
+  t.eq(m.capacity.evidence.verdict, "not comparable")
+  t.eq(m.verdict.kind, "not comparable")
+  t.eq(m.verdict.higher, nil)
+  t.eq(m.verdict.text, "Not comparable: the runs' requests differ (input tokens per request: mean 204.0 vs 9999.0), so "
+    .. "no capacity or throughput here names a higher run.")
+  t.ok(not m.verdict.text:find("sustains more", 1, true))
+end)
+
+t.test("verdict: a capacity N/A on one side names no winner and says whose", function()
+  -- x: 250, 150, 160 ms: fails at 10 req/s and meets the SLO at 20 and 30 (non-monotone: no
+  -- capacity); y: 100, 150, 250 -> about 25.00 req/s
+  local m = build(t.repeated_run { { 250 }, { 150 }, { 160 } }, t.repeated_run { { 100 }, { 150 }, { 250 } })
+  t.eq(m.capacity.a.kind, "non_monotone")
+  t.eq(m.verdict.kind, "cannot say")
+  t.eq(m.verdict.text, "Cannot say which sustains more load within TTFT p90 ≤ 200.0 ms: no capacity can be read for x: "
+    .. "x N/A (non-monotone: met the SLO at 20, 30 req/s, failed it at 10 req/s; see the Summary), y about 25.00 "
+    .. "req/s.")
+end)
+
+t.test("verdict: without an SLO, the max sustained throughput", function()
+  -- x offered 10, 20, 30 req/s, achieved 10, 20, 22 (22 < 95 % of 30: saturated at point 3):
+  -- max sustained 20, ceiling 22. y offered 10-50, achieved 10, 20, 30, 40, 41 (41 < 47.5):
+  -- 40, ceiling 41. x's span 20-22 ends below y's 40: ordered, untested. Change: 40 / 22 - 1
+  -- = +81.8 % to 41 / 20 - 1 = +105.0 %
+  local function run(achieved)
+    local stages = {}
+    for i, r in ipairs(achieved) do
+      stages[i] = { rate = 10 * i, values = { throughput_req_s = r, ttft_p90_ms = 50, error_rate_pct = 0 } }
+    end
+    return t.run_of(stages)
+  end
+  local m = build(run { 10, 20, 22 }, run { 10, 20, 30, 40, 41 }, {})
+  local row = t.headline_row(m, "Max sustained throughput")
+  t.ok(row.evidence:find("the measured loads order them: y sustained 40.00 req/s, x never achieved more than 22.00 "
+    .. "req/s", 1, true), row.evidence)
+  t.eq({ m.verdict.kind, m.verdict.measure, m.verdict.headline_row }, { "ordered", "max_sustained", "max_sustained" })
+  t.eq(m.verdict.text, "y sustains more load (max sustained throughput; no SLO given): 40.00 req/s against 20.00 "
+    .. "req/s for x (+81.8 % to +105.0 %). Untested (one run per load), but the measured loads order them.")
+  -- spans that overlap (x 20-22, y 21-21.5): no winner. y: 10, 21, 21.5 achieved at 10, 20,
+  -- 30 offered: saturated at point 3 (21.5 < 28.5), max sustained 21, ceiling 21.5
+  m = build(run { 10, 20, 22 }, run { 10, 21, 21.5 }, {})
+  t.eq(m.verdict.kind, "cannot say")
+  t.ok(t.headline_row(m, "Max sustained throughput").evidence:find("cannot order them", 1, true))
+  t.eq(m.verdict.text, "Cannot say which sustains more load (max sustained throughput; no SLO given): the measured "
+    .. "loads cannot order them: x 20.00 req/s, y 21.00 req/s.")
+end)
+
+t.test("verdict: per GPU first where the Headline leads per GPU", function()
+  -- the ordered pair, x on 1 GPU and y on 4: per GPU, x's bracket 20-30 and y's 50 / 4 =
+  -- 12.5 to 60 / 4 = 15: x's above y's, so x sustains more per GPU (the totals order them
+  -- the other way). Figures: 24.00 and 54.00 / 4 = 13.50; B − A from 12.5 - 30 (-58.3 % of
+  -- 30) to 15 - 20 (-25.0 % of 20)
+  local x = t.repeated_run { { 100 }, { 160 }, { 260 } }
+  local y = t.repeated_run { { 100 }, { 100 }, { 100 }, { 100 }, { 160 }, { 260 } }
+  local m = report.build { a = sd("x", x, 1), b = sd("y", y, 4), slo = SLO, generated = 0 }
+  t.eq(lead(m).key, "capacity_per_gpu")
+  t.eq({ m.verdict.kind, m.verdict.higher, m.verdict.per_gpu }, { "ordered", "a", true })
+  t.eq(m.verdict.text, "x sustains more load per GPU within TTFT p90 ≤ 200.0 ms: about 24.00 req/s against about "
+    .. "13.50 req/s for y (y -58.3 % to -25.0 % vs x). Untested (one run per load), but the measured loads order them.")
+end)
+
+t.test("verdict: in every output, first (md, html, comparison.json)", function()
+  local x = t.latency_ladder { { 2, t.spread(0.050, 0.060, 20) }, { 4, t.spread(0.300, 0.310, 20) } }
+  local y = t.latency_ladder { { 2, t.spread(0.050, 0.060, 20) }, { 4, t.spread(0.060, 0.070, 20) },
+    { 8, t.spread(0.300, 0.310, 20) } }
+  local w, r = t.compare { "--a", x, "--a-label", "x", "--b", y, "--b-label", "y", "--slo", "ttft_p90_ms=200" }
+  t.eq(r.code, 0, r.stderr)
+  local json = require "llmd.json"
+  local v = json.read(w .. "/comparison.json").verdict
+  t.eq(v.kind, "ordered", v.text)
+  local md = t.read(w .. "/comparison_report.md")
+  t.ok(md:find("^# [^\n]*\n\nGenerated [^\n]*\nWorkspace: [^\n]*\n\n%*%*Verdict:%*%* "), md:sub(1, 300))
+  t.ok(md:find("**Verdict:** " .. v.text .. "\n", 1, true), "the md's verdict is comparison.json's")
+  local html = t.read(w .. "/comparison_report.html")
+  local hv = html:match('<p class="verdict"><strong>Verdict:</strong> ([^<]*)</p>')
+  t.eq(hv, (v.text:gsub("&", "&amp;"):gsub("<", "&lt;"):gsub(">", "&gt;"):gsub("'", "&#39;"):gsub('"', "&quot;")))
+  t.ok(html:find('<p class="verdict">', 1, true) < html:find('<h2 id="summary">', 1, true), "above the Summary")
+end)
+
+t.test("ladder legend: failed requests within the error-rate limit at loads a run kept up with are said", function()
+  -- x: 10, 20, 30 req/s offered, 10, 20, 22 achieved (22 < 95 % of 30: saturated at point 3),
+  -- 2 % of requests failed at point 2 (which kept up: 20 of 20); y: never short, 1.5 % and
+  -- 3 % failed at points 2 and 3. No error-rate SLO: the limit is 5 %. Before, the legend
+  -- said only the saturation, and the Errors % column showed failures nothing explained
+  local function run(achieved, err)
+    local stages = {}
+    for i, r in ipairs(achieved) do
+      stages[i] = { rate = 10 * i, values = { throughput_req_s = r, ttft_p90_ms = 50, error_rate_pct = err[i] } }
+    end
+    return t.run_of(stages)
+  end
+  local m = build(run({ 10, 20, 22 }, { 0, 2, 0 }), run({ 10, 20, 30 }, { 0, 1.5, 3 }), {})
+  local legend = m.ladder.saturation_legend
+  t.ok(legend:find("A (x) from load point 3 on: at 30 req/s offered only 22 req/s were achieved (73.3 %, below 95 %) "
+    .. "(2 % of the requests failed at load point 2, within 5 %, the error-rate limit used when no error-rate SLO is "
+    .. "given, at a load it kept up with)", 1, true), legend)
+  t.ok(legend:find("B (y) never saturated: every load point achieved at least 95 % of its offered rate (up to 3 % of "
+    .. "the requests failed at load points 2 and 3, within 5 %, the error-rate limit used when no error-rate SLO is "
+    .. "given, at loads it kept up with).", 1, true), legend)
+  -- no failed request: nothing added
+  m = build(run({ 10, 20, 22 }, { 0, 0, 0 }), run({ 10, 20, 30 }, { 0, 0, 0 }), {})
+  t.ok(not m.ladder.saturation_legend:find("failed", 1, true), m.ladder.saturation_legend)
+end)
+
+-- treatments.lua ---------------------------------------------------------------------------
+
+local tr = require "llmd.treatments"
+local proc = require "llmd.proc"
+local E = require "harness_expected"
+local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
+local VLLM = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
+local CHUNK = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
+
+t.test("treatments verdict: the kubecon pair, untested but ordered by the measured loads, with and without SLO",
+  function()
+  local sa, sb = E.kubecon_na_2025_vllm.stages, E.kubecon_na_2025_vllm_chunking_and_prefix_caching.stages
+  -- (harness_expected.lua: python3 + numpy on the stage files) chunked's capacity: TTFT p90
+  -- crosses 200 ms between its points 4 (126.53 req/s) and 5 (167.78), interpolated in the
+  -- achieved rate; vllm's is ≥ its point 4 (91.357, the last before saturation), and vllm
+  -- never achieved more than its point 7 (103.078), below chunked's point 4: ordered. Gap:
+  -- 126.53 / 103.078 - 1 = +22.8 % to 167.78 / 91.357 - 1 = +83.7 %
+  local t4 = (200 - sb[4].ttft_p90_ms) / (sb[5].ttft_p90_ms - sb[4].ttft_p90_ms)
+  local capb = sb[4].throughput_req_s + t4 * (sb[5].throughput_req_s - sb[4].throughput_req_s)
+  local H = require("llmd.template").helpers
+  local list = tr.load { { label = "vllm", dirs = { VLLM } }, { label = "chunked", dirs = { CHUNK } } }
+  local m = tr.model(list, { slo = SLO })
+  t.eq(m.ranking[1].order_certain, true) -- what the ranking's evidence says
+  t.eq(m.verdict_line, ("chunked sustains more load within TTFT p90 ≤ 200.0 ms: about %s req/s against ≥ %s req/s for "
+    .. "vllm (chunked %s to %s vs vllm). Untested (one run per load), but the measured loads order them."):format(
+    H.num(capb, 3), H.num(sa[4].throughput_req_s, 3), H.pct((sb[4].throughput_req_s / sa[7].throughput_req_s - 1) * 100),
+    H.pct((sb[5].throughput_req_s / sa[4].throughput_req_s - 1) * 100)))
+  -- no SLO: max sustained throughput, chunked's point 5 (167.784) against vllm's point 4;
+  -- vllm's ceiling (103.078) below 167.784: ordered, untested
+  m = tr.model(tr.load { { label = "vllm", dirs = { VLLM } }, { label = "chunked", dirs = { CHUNK } } })
+  t.eq(m.verdict_line, ("chunked sustains more load (max sustained throughput; no SLO given): %s req/s against %s "
+    .. "req/s for vllm. Untested (neither chunked nor vllm has repeats at its max sustained load point), but the "
+    .. "measured loads order them."):format(H.num(sb[5].throughput_req_s, 3), H.num(sa[4].throughput_req_s, 3)))
+end)
+
+t.test("treatments verdict: shown by repeats, or no treatment shown best; the report's first line", function()
+  -- three repeats each at 2, 4, 8 req/s (latency_ladder: achieved 0.99 x offered); TTFT
+  -- (s) spread over 20 requests. fast meets TTFT p90 ≤ 200 ms up to 4 and fails at 8 (all
+  -- repeats 0.30-0.31 s); slow fails already at 4: ranges 3.96-7.92 and 1.98-3.96 req/s,
+  -- meeting at 4 req/s offered where fast's repeats all pass and slow's all fail: shown
+  local function ladder(ttft4)
+    local pts = {}
+    for _, rate in ipairs { 2, 4, 8 } do
+      for k = 1, 3 do
+        local lo = rate == 2 and 0.050 or rate == 4 and ttft4 or 0.300
+        pts[#pts + 1] = { rate, t.spread(lo + k * 0.001, lo + 0.010 + k * 0.001, 20) }
+      end
+    end
+    return t.latency_ladder(pts)
+  end
+  local fast, slow = ladder(0.060), ladder(0.300)
+  local m = tr.model(tr.load { { label = "slow", dirs = { slow } }, { label = "fast", dirs = { fast } } },
+    { slo = SLO })
+  t.eq(m.ranking[1].proven, true, m.ranking[1].vs_next_text)
+  t.ok(m.verdict_line:find("^fast sustains more load within TTFT p90 ≤ 200%.0 ms: [%d.]+ req/s against [%d.]+ req/s for "
+    .. "slow %(fast [^)]*vs slow%)%. Shown by repeats%.$"), m.verdict_line)
+  -- the same ladder twice: no treatment shown best
+  local twin = ladder(0.060)
+  m = tr.model(tr.load { { label = "a", dirs = { fast } }, { label = "b", dirs = { twin } } }, { slo = SLO })
+  t.ok(not m.ranking[1].proven and not m.ranking[1].order_certain, m.ranking[1].vs_next_text)
+  t.ok(m.verdict_line:find("^No treatment is shown to be best within TTFT p90 ≤ 200%.0 ms: "), m.verdict_line)
+  -- two workloads: one line each, each its own ranking's (fast over slow in one, the twins
+  -- not ordered in the other)
+  m = tr.model(tr.load { { label = "slow", dirs = { slow }, workload = "one" },
+    { label = "fast", dirs = { fast }, workload = "one" }, { label = "a", dirs = { fast }, workload = "two" },
+    { label = "b", dirs = { twin }, workload = "two" } }, { slo = SLO })
+  t.ok(m.verdict_line:find("^Workload one: fast sustains more load within TTFT p90 ≤ 200%.0 ms: .-%. Shown by repeats%. "
+    .. "Workload two: No treatment is shown to be best within TTFT p90 ≤ 200%.0 ms: "), m.verdict_line)
+  -- in the report, first
+  local out = t.tmpdir()
+  local r = proc.run { ROOT .. "/llmdlua", "treatments.lua", "--run", "slow=" .. slow, "--run", "fast=" .. fast,
+    "--slo", "ttft_p90_ms=200", "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  local md = t.read(out .. "/treatment_report.md")
+  local json = require "llmd.json"
+  local line = json.read(out .. "/treatments.json").verdict_line
+  t.ok(md:find("^# [^\n]*\n\nGenerated [^\n]*\n\n%*%*Verdict:%*%* "), md:sub(1, 300))
+  t.ok(md:find("**Verdict:** " .. line .. "\n", 1, true), line)
+  t.ok(md:find("\n## How these figures are defined\n\nMax sustained throughput: the highest achieved request rate "
+    .. "before the load curve saturates (llmd.loadpoints).\nCapacity at SLO (TTFT p90 ≤ 200.0 ms): the highest", 1, true))
+end)

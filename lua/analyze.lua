@@ -112,7 +112,12 @@ if not ok then
   -- (a Ctrl-C not yet raised, the error being another's, is taken now: it would cut this short)
   if tostring(err):match("interrupted$") or require("llmd.proc").take_interrupt() then
     io.stdout:flush()
-    io.stderr:write(cmp.interrupted_analyze(w.path, before, regenerated), "\n")
+    -- (the options that shape the report, to give again: --quiet does not)
+    local given = {}
+    if o.reextract then given[#given + 1] = "--reextract" end
+    if o.slo then given[#given + 1], given[#given + 2] = "--slo", o.slo end
+    if o.min_effect then given[#given + 1], given[#given + 2] = "--min-effect", o.min_effect end
+    io.stderr:write(cmp.interrupted_analyze(w.path, before, regenerated, given), "\n")
     os.exit(130)
   end
   error(err, 0)

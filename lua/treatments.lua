@@ -88,8 +88,8 @@ local o = args.parse(rest, {
                             in an experiment workspace, else in the current folder, never
                             in a --results folder)
   --harness NAME            read every folder as this harness's results
-  --quiet                   print nothing (neither the report nor the files written; they are
-                            written all the same)
+  --quiet                   print neither the report nor the files written (they are written
+                            all the same); warnings still go to standard error
   --tolerant                a result file that cannot be read (empty, truncated) is left
                             out, and its treatment's status says "partial: ... left out",
                             instead of stopping the comparison

@@ -176,6 +176,10 @@ function M.failures_shortfall(s, p)
   if not (s.cause == "failures" or type(s.failures) == "table" or type(s.failed_within) == "table") then
     return false
   end
+  -- (per-request data: the successful answers' pace against the sends', which leaves out
+  -- the drain of the last answers that the achieved rate's window carries)
+  local pace = lp.pace_of(p)
+  if pace then return pace.success_rps < lp.SATURATION_SHARE * pace.send_rps end
   return p.achieved_rps < lp.SATURATION_SHARE * p.offered
 end
 
@@ -631,7 +635,7 @@ function M.latency_points(model, A, B, c, pts)
   -- one block per panel and run (A at x = 1, B at x = 2): value, the interval's ends (the
   -- value itself where there is no interval) and whether there is one
   local blocks, labels, slos, ymax, fmts = {}, {}, {}, {}, {}
-  local no_ci = {}
+  local no_ci, no_value = {}, {}
   for i, k in ipairs(keys) do
     local unit = metrics.get(k.key).unit
     -- (a figure as the tables print it; a count's "%d" as a number gnuplot can format)
@@ -645,6 +649,9 @@ function M.latency_points(model, A, B, c, pts)
       local lo, hi, has = v, v, 0
       if finite(v) and type(ci) == "table" and finite(ci.lo) and finite(ci.hi) and not ci.identical then
         lo, hi, has = ci.lo, ci.hi, 1
+      elseif not finite(v) then
+        no_value[s.x] = no_value[s.x] or {}
+        no_value[s.x][#no_value[s.x] + 1] = k.label
       elseif finite(v) then
         local why = p and (p.repeats or 1) < 2 and "one run, no interval"
           or (type(ci) == "table" and ci.identical) and "repeats identical, no spread to estimate" or "no interval"
@@ -702,6 +709,16 @@ function M.latency_points(model, A, B, c, pts)
           c.notes[#c.notes + 1] = ("%s, %s: %s (a dot without a bar)."):format(s.label, x.label, x.why)
         end
       end
+    end
+  end
+  -- a run without a panel's value: "N/A" at its place, and why
+  for _, s in ipairs { A, B } do
+    local list = no_value[s.x]
+    if list and not pts[s.x][1] then
+      c.notes[#c.notes + 1] = ("%s: no measured load point, so N/A in the chart."):format(s.label)
+    elseif list then
+      c.notes[#c.notes + 1] = ("%s: no %s at its load point, so N/A in the chart."):format(s.label,
+        table.concat(list, ", "))
     end
   end
   local pa, pb = pts.a[1], pts.b[1]

@@ -722,8 +722,14 @@ end
 -- which files it had re-written and which are still the last report's, so that a report
 -- of two generations (other SLOs, other figures) is never taken for one. The results are
 -- never touched, and every file is whole (written to a temporary name, renamed into place).
-function M.interrupted_analyze(path, before, done)
-  local prog, again = "analyze.lua", ("llmdlua analyze.lua %s"):format(template.helpers.sh(path))
+-- options: what the run was given that shapes the report ({"--slo", "ttft_p90_ms=150"}),
+-- repeated in the command it says to run again: without them analyze.lua would take the
+-- SLOs of whichever comparison.json is in place, the last report's or this run's.
+function M.interrupted_analyze(path, before, done, options)
+  local sh = template.helpers.sh
+  local words = { "llmdlua analyze.lua", sh(path) }
+  for _, x in ipairs(options or {}) do words[#words + 1] = sh(x) end
+  local prog, again = "analyze.lua", table.concat(words, " ")
   if done then return M.interrupted_complete(path, prog, "the report was re-generated") end
   local now = M.report_snapshot(path)
   local new, old, charts_new, charts_old, gone = {}, {}, 0, 0, {}

@@ -147,6 +147,24 @@ function M.points(run)
         p.count_check = { stage = st.folder_index or st.index, text = st.count_check }
       end
     end
+    -- the pace of answers against sends (llmd.runmodel.pace, from per-request data),
+    -- summed over the point's repeats: only where every one of them has it
+    -- (counts summed, rates the mean of the repeats', as the achieved rate's)
+    local pace = { sends = 0, answered = 0, succeeded = 0, send_rps = 0, answer_rps = 0, success_rps = 0 }
+    for _, st in ipairs(g.stages) do
+      local x = st.pace
+      local whole = type(x) == "table"
+      for k in pairs(pace) do whole = whole and finite(x[k]) end
+      if not whole then
+        pace = nil
+        break
+      end
+      for k in pairs(pace) do pace[k] = pace[k] + x[k] end
+    end
+    if pace then
+      for _, k in ipairs { "send_rps", "answer_rps", "success_rps" } do pace[k] = pace[k] / #g.stages end
+    end
+    p.pace = pace
     for _, m in ipairs(metrics.list) do
       local xs, why = {}, nil
       for _, st in ipairs(g.stages) do
@@ -286,6 +304,26 @@ local function thin_result(why)
   return { none = true, unknown = true, few = true, reason = "too few requests to judge saturation: " .. why }
 end
 
+-- How the pace of a load point is read, as its texts say it.
+M.PACE_SPAN = "each over its middle 80 %, a span that leaves out the last requests' own latency"
+
+-- A rate-based point's pace (llmd.runmodel.pace: per-request data), where it decides its
+-- saturation: at least MIN_SATURATION_REQUESTS requests sent, every rate known. The
+-- achieved rate counts completions over the whole window, first request to last answer,
+-- which ends one request latency after the last request: a server that kept up achieves
+-- N / (S + E2E) of the N / S offered, 75 % with 60 s of requests and 20 s answers. The
+-- rate answers came back at against the rate requests were sent at, each over the middle
+-- of its own times, carries no such drain, nor the arrivals' own noise (the same
+-- requests). nil: judged by the achieved rate against the offered.
+function M.pace_of(p)
+  local x = p.pace
+  if p.load_type ~= "rate" or type(x) ~= "table" or not finite(x.sends) or x.sends < M.MIN_SATURATION_REQUESTS
+    or not (finite(x.send_rps) and finite(x.answer_rps) and finite(x.success_rps)) then
+    return nil
+  end
+  return x
+end
+
 -- Where the load curve saturates: {point =, offered =, achieved_rps =, max_sustained_rps =,
 -- reason =} or {none = true, max_sustained_rps =, near = {indices}, reason =} (near: rate
 -- loads, points whose repeats' 95 % interval of the achieved rate reaches below the share). Rate-based loads: the first
@@ -348,6 +386,13 @@ function M.saturation(points, opts)
       local answered = err and err > 0 and err < 100 and p.achieved_rps / (1 - err / 100) or nil
       local answered_kept_up = err and err > 0 and (err >= 100 or answered >= M.SATURATION_SHARE * p.offered)
       local short = p.achieved_rps < M.SATURATION_SHARE * p.offered
+      local pace = M.pace_of(p)
+      if pace then
+        -- per-request data: the answers against the sends between the first answer and the
+        -- last request, a span that carries no request's own latency (M.pace_of)
+        short = pace.success_rps < M.SATURATION_SHARE * pace.send_rps
+        answered_kept_up = err and err > 0 and (err >= 100 or pace.answer_rps >= M.SATURATION_SHARE * pace.send_rps)
+      end
       if short then
         local thin = too_thin(p, i)
         if thin then return thin_result(thin) end
@@ -368,6 +413,13 @@ function M.saturation(points, opts)
           p.achieved_rps / p.offered * 100, answered and ("%.4g"):format(answered) or "all offered")
           or ("%.4g req/s succeeded (%.1f %%): it kept up, but failed them"):format(p.achieved_rps,
           p.achieved_rps / p.offered * 100)
+        if pace then
+          how = short and ("successful answers came back at only %.4g req/s against requests sent at %.4g (%s), "
+            .. "but with the failed ones at %.4g, so the shortfall is failed requests, not overload"):format(
+            pace.success_rps, pace.send_rps, M.PACE_SPAN, pace.answer_rps)
+            or ("successful answers came back at %.4g req/s against requests sent at %.4g (%s): it kept up, but "
+            .. "failed them"):format(pace.success_rps, pace.send_rps, M.PACE_SPAN)
+        end
         failures = { point = i, offered = p.offered, achieved_rps = p.achieved_rps,
           max_sustained_rps = max_before(i), ceiling_rps = max_before(#points + 1), cause = "failures",
           failed_pct = err, repeats_failed_pct = ci and ci.samples, limit = M.error_limit(opts),
@@ -380,8 +432,11 @@ function M.saturation(points, opts)
           max_sustained_rps = max_before(failures and failures.point or i),
           ceiling_rps = max_before(#points + 1), failures = failures,
           failed_within = #within > 0 and within or nil, limit = #within > 0 and M.error_limit(opts) or nil,
-          reason = ("at %g req/s offered only %.4g req/s were achieved (%.1f %%, below %d %%)"):format(p.offered,
-            p.achieved_rps, p.achieved_rps / p.offered * 100, M.SATURATION_SHARE * 100)
+          reason = (pace and ("at %g req/s offered answers came back at only %.4g req/s against requests sent at "
+            .. "%.4g (%.1f %%, below %d %%; %s)"):format(p.offered, pace.success_rps, pace.send_rps,
+            pace.success_rps / pace.send_rps * 100, M.SATURATION_SHARE * 100, M.PACE_SPAN)
+            or ("at %g req/s offered only %.4g req/s were achieved (%.1f %%, below %d %%)"):format(p.offered,
+            p.achieved_rps, p.achieved_rps / p.offered * 100, M.SATURATION_SHARE * 100))
             .. (failures and ("; the shortfall at load point %d (%g req/s offered), below it, was failed requests "
               .. "(%.4g %% of them failed), not overload"):format(failures.point, failures.offered,
               failures.failed_pct) or "") }
@@ -402,15 +457,29 @@ function M.saturation(points, opts)
     -- not by a spread of its repeats: its answered rate kept up)
     local near, answered_at = {}, {}
     for _, w in ipairs(within) do if w.short then answered_at[#answered_at + 1] = w end end
+    local paced = {}
+    for i, p in ipairs(points) do if M.pace_of(p) then paced[#paced + 1] = i end end
     for _, p in ipairs(points) do
       local c = p.ci and p.ci.throughput_req_s
+      -- (a point judged by its pace pools its repeats' answers and sends: their achieved
+      -- rates' interval carries each window's drain, which the pace leaves out)
+      if M.pace_of(p) then c = nil end
       local by_failures = false
       for _, w in ipairs(answered_at) do if points[w.point] == p then by_failures = true end end
       if c and not by_failures and c.lo < M.SATURATION_SHARE * p.offered then near[#near + 1] = p.index end
     end
     return { none = true, max_sustained_rps = max_before(#points + 1), near = #near > 0 and near or nil,
       failed_within = #within > 0 and within or nil, limit = #within > 0 and M.error_limit(opts) or nil,
-      reason = ("every load point achieved at least %d %% of its offered rate"):format(M.SATURATION_SHARE * 100)
+      reason = (#paced == #points and ("every load point kept up: answers came back at %d %% or more of the rate "
+        .. "requests were sent (%s)"):format(M.SATURATION_SHARE * 100, M.PACE_SPAN)
+        or #paced > 0 and ("every load point kept up: answers came back at %d %% or more of the rate requests were "
+        .. "sent (%s) at %s, and the achieved rate was at least %d %% of the offered at the others"):format(
+          M.SATURATION_SHARE * 100, M.PACE_SPAN, points_text((function()
+            local l = {}
+            for _, i in ipairs(paced) do l[#l + 1] = { point = i } end
+            return l
+          end)()), M.SATURATION_SHARE * 100)
+        or ("every load point achieved at least %d %% of its offered rate"):format(M.SATURATION_SHARE * 100))
         .. (#answered_at > 0 and (", counting the failed requests, which were answered, at %s (where %s failed, "
           .. "within %s)"):format(points_text(answered_at), (function()
             local top = 0

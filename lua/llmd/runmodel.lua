@@ -582,6 +582,33 @@ local function plain_set(set)
   return out
 end
 
+-- The pace of a load point's answers against its requests, from per-request start and
+-- finish times (llmd.stats accumulators: starts, ends, and the ends of the requests that
+-- succeeded): the rate requests were sent and the rates answers came back (all of them,
+-- and the successful ones), each over the middle M.PACE_SHARE of its own times, from its
+-- 10th to its 90th percentile (numpy's linear). A server that keeps up answers at the rate
+-- it is sent to, whatever its latency and however the latency varies from request to
+-- request (the answers' times are the sends' shifted by it); an overloaded one answers at
+-- its own, lower rate while its queue grows. The whole window (first request to last
+-- answer), the achieved rate's, carries the last requests' own latency: a drain that long
+-- answers make large at any load (llmd.loadpoints.saturation). {sends, answered, succeeded
+-- (counts), send_rps, answer_rps, success_rps (nil where fewer than two times or a zero
+-- span)}.
+M.PACE_SHARE = 0.8
+function M.pace(starts, ends, oks)
+  local lo_q = (1 - M.PACE_SHARE) / 2 * 100
+  local function rate(s)
+    local n = s:count()
+    if n < 2 then return nil end
+    local q = s:percentiles({ lo_q, 100 - lo_q }, "linear")
+    local span = q[2] - q[1]
+    if span <= 0 then return nil end
+    return (n - 1) * M.PACE_SHARE / span
+  end
+  return { sends = starts:count(), answered = ends:count(), succeeded = oks:count(), send_rps = rate(starts),
+    answer_rps = rate(ends), success_rps = rate(oks) }
+end
+
 -- The run model as plain data for llmd.json (every metric {value, unit, source, method} or
 -- {value = null, unknown = reason}).
 function M.to_plain(run)
@@ -592,7 +619,7 @@ function M.to_plain(run)
       index = st.index, rate = st.rate, concurrency = st.concurrency, achieved_rate = st.achieved_rate,
       send_rate = st.send_rate, duration = st.duration, warmup = st.warmup, file = st.file, strategy = st.strategy,
       requests = st.requests, metrics = plain_set(st.metrics), goodput = st.metrics.goodput,
-      token_lengths = st.metrics.token_lengths,
+      token_lengths = st.metrics.token_lengths, pace = st.pace,
     }
   end
   local errors = json.array {}
@@ -673,6 +700,7 @@ function M.from_plain(doc, path)
     s.requests = st.requests or {}
     s.metrics = unplain(st.metrics)
     s.metrics.goodput, s.metrics.token_lengths = tab(st.goodput), tab(st.token_lengths)
+    s.pace = tab(st.pace)
     run.stages[#run.stages + 1] = s
   end
   for _, e in ipairs(doc.errors or {}) do

@@ -48,12 +48,16 @@ do for [i = 1:n] {
   a = 2 * (i - 1)
   b = a + 1
   # the interval as an error bar with caps, the value as the run's marker; above it the
-  # value and its interval in figures (a narrow interval hides behind the marker)
+  # value and its interval in figures (a narrow interval hides behind the marker); a run
+  # without the value (NaN) gets "N/A" at the axis. valid(2), not $2 == $2: a NaN read
+  # through $2 leaves a labels plot no valid point, and gnuplot 5.4 crashes on that.
   plot datafile index a using 1:2:3:4 with yerrorbars linestyle 1 pointsize 1 title (i == 1 ? label_a : ''), \
        datafile index b using 1:2:3:4 with yerrorbars linestyle 2 pointsize 1 title (i == 1 ? label_b : ''), \
-       datafile index a using 1:4:($5 > 0 ? sprintf(fmt_ci, $2, $3, $4) : sprintf(panel_fmt[i], $2)) \
+       datafile index a using 1:(valid(2) ? $4 : 0):(!valid(2) ? 'N/A' : $5 > 0 ? \
+         sprintf(fmt_ci, $2, $3, $4) : sprintf(panel_fmt[i], $2)) \
          with labels center offset 0, 1.2 textcolor rgb color_a notitle, \
-       datafile index b using 1:4:($5 > 0 ? sprintf(fmt_ci, $2, $3, $4) : sprintf(panel_fmt[i], $2)) \
+       datafile index b using 1:(valid(2) ? $4 : 0):(!valid(2) ? 'N/A' : $5 > 0 ? \
+         sprintf(fmt_ci, $2, $3, $4) : sprintf(panel_fmt[i], $2)) \
          with labels center offset 0, 1.2 textcolor rgb color_b notitle, \
        NaN with lines linestyle 3 title (i == 1 && slo_any ? 'SLO threshold' : '')
 }

@@ -19,39 +19,8 @@ local function ab_cli(args, cwd, env)
   return proc.run(argv, { cwd = cwd or F, env = env })
 end
 
-local PY = proc.which("python3") or "/usr/bin/python3"
-local MOCKSERVER = PY .. " " .. ROOT .. "/tests/autobench/mockserver.py"
-
--- A folder d/bin holding `vllm`: the mock client standing in for `vllm bench serve`, so the
--- default client command runs as written. Returns the environment putting it first on PATH.
-local function vllm_shim(d)
-  proc.run { "mkdir", "-p", d .. "/bin" }
-  t.write(d .. "/bin/vllm", ("#!/bin/sh\nexec %s %s/tests/autobench/mockclient.py \"$@\"\n"):format(PY, ROOT))
-  proc.run { "chmod", "+x", d .. "/bin/vllm" }
-  return { PATH = d .. "/bin:" .. os.getenv("PATH") }
-end
-
--- A cookbook config for the mock server: vllm candidates whose --max-num-seqs picks the
--- mock's mode (see mockserver.py), the other frameworks as `extra` says.
-local function mock_config(extra)
-  local cfg = {
-    schema_version = 1, source = { kind = "llm_serving_cookbook" }, model = { name = "mock/model" },
-    hardware = { gpu_count = 1 },
-    dataset = { kind = "random", num_prompts = 3, scenario_names = { "chat", "summarization" },
-      input_len = { 10, 20 }, output_len = { 4, 8 } },
-    benchmark = { endpoint = "/v1/completions", max_concurrency = { 2 },
-      sla = { max_p50_ttft_ms = 5000, max_p50_tpot_ms = 30, min_success_rate = 0.99 } },
-    search = { max_candidates_per_framework = 1 },
-    frameworks = {
-      sglang = { enabled = false }, tensorrt_llm = { enabled = false }, tokenspeed = { enabled = false },
-      vllm = { enabled = true, server_command = MOCKSERVER, base_server_flags = { max_model_len = 100, max_num_seqs = 1 },
-        search_space = {} },
-    },
-    run = { ready_timeout = 10 }, -- seconds: python starting on a busy machine; mode 2 waits it all
-  }
-  for k, v in pairs(extra or {}) do cfg[k] = v end
-  return cfg
-end
+local mock = require "abmock"
+local PY, MOCKSERVER, vllm_shim, mock_config = mock.PY, mock.MOCKSERVER, mock.vllm_shim, mock.config
 
 -- rows of a results file by "candidate/scenario"
 local function rows_by(path)

@@ -269,6 +269,15 @@ t.test("guidellm with every request kept: computed from the requests, errors fro
   -- the summaries are still the mock server's run, so they disagree with the synthetic
   -- requests by far more than 1 %: the run model says so
   t.ok(#run.warnings > 0, "cross-check warnings")
+  -- the answers' pace against the sends (llmd.runmodel.pace), the 4 answered requests (the
+  -- incomplete one has no answer); /usr/bin/python3 + numpy on the synthetic file: each
+  -- rate (n - 1) * 0.8 / (percentile 90 - percentile 10) of the request_start_time /
+  -- request_end_time values: 2.0000003178914896, 2.795930840057217, 1.9391113917137777
+  local pace = run.stages[1].pace
+  t.eq({ pace.sends, pace.answered, pace.succeeded }, { 4, 4, 3 })
+  t.near(pace.send_rps, 2.0000003178914896, 1e-9)
+  t.near(pace.answer_rps, 2.795930840057217, 1e-9)
+  t.near(pace.success_rps, 1.9391113917137777, 1e-9)
 end)
 
 t.test("guidellm: an empty distribution (0.0 everywhere) is unknown, not 0", function()

@@ -15,10 +15,8 @@ local proc = require "llmd.proc"
 local lfs = require "lfs"
 local yaml = require "llmd.yaml"
 
-local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
-local LLMDLUA = ROOT .. "/llmdlua"
-local PY = proc.which("python3") or "/usr/bin/python3"
-local MOCKSERVER = PY .. " " .. ROOT .. "/tests/autobench/mockserver.py"
+local mock = require "abmock"
+local LLMDLUA = mock.LLMDLUA
 
 local function ab_cli(args, cwd, env)
   local argv = { LLMDLUA, "autobench.lua" }
@@ -30,32 +28,9 @@ local function find(text, s, what)
   t.ok(text:find(s, 1, true), (what or "") .. ": want «" .. s .. "» in:\n" .. text)
 end
 
--- d/bin/vllm: the mock client as `vllm`; the environment putting it first on PATH
-local function vllm_shim(d)
-  proc.run { "mkdir", "-p", d .. "/bin" }
-  t.write(d .. "/bin/vllm", ("#!/bin/sh\nexec %s %s/tests/autobench/mockclient.py \"$@\"\n"):format(PY, ROOT))
-  proc.run { "chmod", "+x", d .. "/bin/vllm" }
-  return { PATH = d .. "/bin:" .. os.getenv("PATH") }
-end
-
--- the trial's config: one vllm candidate on the mock server (--max-num-seqs picks its mode)
-local function config(mode, run)
-  return {
-    schema_version = 1, source = { kind = "llm_serving_cookbook" }, model = { name = "mock/model" },
-    hardware = { gpu_count = 1 },
-    dataset = { kind = "random", num_prompts = 3, scenario_names = { "chat", "summarization" },
-      input_len = { 10, 20 }, output_len = { 4, 8 } },
-    benchmark = { endpoint = "/v1/completions", max_concurrency = { 2 },
-      sla = { max_p50_ttft_ms = 5000, max_p50_tpot_ms = 30, min_success_rate = 0.99 } },
-    search = { max_candidates_per_framework = 1 },
-    frameworks = {
-      sglang = { enabled = false }, tensorrt_llm = { enabled = false }, tokenspeed = { enabled = false },
-      vllm = { enabled = true, server_command = MOCKSERVER,
-        base_server_flags = { max_model_len = 100, max_num_seqs = mode or 1 }, search_space = {} },
-    },
-    run = run or { ready_timeout = 10 },
-  }
-end
+local vllm_shim = mock.vllm_shim
+-- the trial's config: one vllm candidate on the mock server (mode: its --max-num-seqs)
+local function config(mode) return mock.config(nil, mode) end
 
 local function rows_by(path)
   local got = {}

@@ -2227,6 +2227,20 @@ int main(void)
         CHECK(error_is("\"\\u12g4\"", "invalid \\u escape: expected 4 hexadecimal digits", 1, 2));
     }
 
+    TEST("Python's NaN and Infinity are named as what they are, where they start")
+    {
+        /* json.dumps(float("nan")) == "NaN" (Python writes these by default); columns by hand: "{"
+           is column 1, the 12-character key in quotes 2-15, ":" 16, " " 17, "N" 18 */
+        CHECK(error_is("{\"mean_ttft_ms\": NaN}",
+                       "unexpected NaN, which is not JSON (Python's json", 1, 18));
+        CHECK(error_is("[1.5, Infinity]", "unexpected Infinity, which is not JSON", 1, 7));
+        CHECK(error_is("[-Infinity]", "unexpected -Infinity, which is not JSON", 1, 2));
+        /* other literals keep the plain message: "Nan" is no Python output */
+        CHECK(error_is("[Nan]", "unexpected 'N', expected a value", 1, 2));
+        CHECK(error_is("[-Inf]", "invalid number: unexpected 'I', expected a digit", 1, 3));
+        CHECK(error_is("{NaN: 1}", "unexpected 'N', expected a string key or '}'", 1, 2));
+    }
+
     TEST("invalid UTF-8 is an error at the offending byte; columns count characters")
     {
         /* overlong "/" (C0 AF), a lone continuation byte, a surrogate (ED A0 80),

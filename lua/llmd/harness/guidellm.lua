@@ -14,6 +14,7 @@
 -- sample_size), the metrics are computed from the requests instead, and compared with the
 -- summaries. The window of a benchmark is its own start_time..end_time (the scheduler's
 -- measured window) on both paths.
+local stats = require "llmd.stats"
 local rm = require "llmd.runmodel"
 local scan = require "llmd.scan"
 
@@ -203,12 +204,26 @@ function M.extract(c, opts)
   local itl_sum, itl_gaps = 0, 0
   local all_complete = true
   local index = 0
-  local cur = { acc = rm.accumulator(opts), ok = 0, err = 0, inc = 0, itl_sum = 0, itl_gaps = 0, errs = {} }
+  -- (pace: each answered request's start and finish, for llmd.runmodel.pace)
+  local function new_cur()
+    local b = { acc = rm.accumulator(opts), ok = 0, err = 0, inc = 0, itl_sum = 0, itl_gaps = 0, errs = {},
+      starts = stats.new(), ends = stats.new(), oks = stats.new(), paced = true }
+    b.pace = stats.adder(b.starts, b.ends, b.oks)
+    return b
+  end
+  local cur = new_cur()
 
   local function add(r, kind)
     local start = r.request_start_time or r["info.timings.request_start"]
     local finish = r.request_end_time or r["info.timings.request_end"]
     local q = { start = start, finish = finish }
+    if kind ~= "inc" then
+      if type(start) == "number" and type(finish) == "number" then
+        cur.pace(start, finish, kind == "ok" and finish)
+      else
+        cur.paced = false
+      end
+    end
     if kind == "ok" then
       cur.ok = cur.ok + 1
       q.ok = true
@@ -259,6 +274,7 @@ function M.extract(c, opts)
           rm.PER_REQUEST .. " (sum of first-to-last token times / sum of gaps)")
       end
       copy_tw(st.metrics, summary)
+      if cur.paced then st.pace = rm.pace(cur.starts, cur.ends, cur.oks) end
       rm.crosscheck(run, st.metrics, summary, { "requests_ok", "requests_failed", "ttft_mean_ms",
         "itl_mean_ms", "latency_p50_ms" }, ("guidellm's summary of benchmarks[%d]"):format(index), nil, st)
     end
@@ -280,7 +296,7 @@ function M.extract(c, opts)
     end
     run.stages[#run.stages + 1] = st
     index = index + 1
-    cur = { acc = rm.accumulator(opts), ok = 0, err = 0, inc = 0, itl_sum = 0, itl_gaps = 0, errs = {} }
+    cur = new_cur()
   end
 
   local meta, scenario, args

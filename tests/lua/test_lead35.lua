@@ -1,0 +1,162 @@
+-- Session 35's lead fixes: findings of the new-user trial (newuser35) that were small enough
+-- to fix beside the helpers. Expected values by hand or from the fixture files, as written.
+local t = require "testlib"
+local json = require "llmd.json"
+
+local F = t.fixtures()
+
+t.test("one load point against a run with none: the chart is drawn with N/A, not a gnuplot crash", function()
+  -- A: the benchmark report's one stage (10 req/s offered); B: inference-perf's per-request
+  -- file alone, which has no load stage. gnuplot 5.4 crashed (signal 11) on the labels of B's
+  -- NaN row, and the whole comparison stopped with no report.
+  local a, b = t.tmpdir() .. "/br", t.tmpdir() .. "/ipr"
+  t.mkdir(a)
+  t.mkdir(b)
+  t.copy(F .. "/benchmark-report/br_v0_2_example.yaml", a .. "/br_v0_2_example.yaml")
+  t.copy(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json", b .. "/per_request_lifecycle_metrics.json")
+  local ws, r = t.compare { "--a", a, "--b", b, "--a-label", "br", "--b-label", "ipr" }
+  t.eq(r.code, 0, r.stderr)
+  local svg = t.read(ws .. "/charts/latency_throughput.svg")
+  t.ok(svg:find(">N/A<", 1, true), "B's place says N/A")
+  local md = t.read(ws .. "/comparison_report.md")
+  t.ok(md:find("ipr: no measured load point, so N/A in the chart.", 1, true), md)
+  local chart
+  for _, c in ipairs(json.read(ws .. "/comparison.json").charts.list) do
+    if c.name == "latency_throughput" then chart = c end
+  end
+  t.eq({ chart.drawn, chart.reason }, { true, nil })
+end)
+
+-- numpy's linear percentile of xs (sorted here), for the stage files' summaries
+local function pct(xs, p)
+  local s = {}
+  for i, x in ipairs(xs) do s[i] = x end
+  table.sort(s)
+  local h = (#s - 1) * p / 100
+  local lo = math.floor(h)
+  local hi = math.min(lo + 1, #s - 1)
+  return s[lo + 1] + (h - lo) * (s[hi + 1] - s[lo + 1])
+end
+
+local function summ(xs)
+  local sum, lo, hi = 0, math.huge, -math.huge
+  for _, x in ipairs(xs) do sum, lo, hi = sum + x, math.min(lo, x), math.max(hi, x) end
+  return { mean = sum / #xs, min = lo, max = hi, median = pct(xs, 50), p90 = pct(xs, 90), p95 = pct(xs, 95),
+    p99 = pct(xs, 99) }
+end
+
+-- An inference-perf run in folder d: per stage {rate, n, latency(k, start) -> e2e}, n requests
+-- sent every 1 / rate s, 8 output tokens each (the first 20 ms after the start, the last at
+-- the end); the stage files summarise the requests as inference-perf does (its formulas:
+-- FORMATS.md), the per-request file holds them all.
+local function ip_run(d, stages)
+  t.mkdir(d)
+  local recs, t0 = {}, 1771234500
+  for si, sg in ipairs(stages) do
+    local e2e, ttft, starts, ends = {}, {}, {}, {}
+    for k = 0, sg.n - 1 do
+      local st = t0 + k / sg.rate
+      local l = sg.latency(k, st)
+      local times = {}
+      for j = 0, 7 do times[j + 1] = st + 0.02 + (l - 0.02) * j / 7 end
+      recs[#recs + 1] = { start_time = st, end_time = st + l, request = "{}", response = json.null, error = json.null,
+        info = { input_tokens = 256, response_metrics = { output_tokens = 8,
+          server_usage = { prompt_tokens = 256, completion_tokens = 8 }, output_token_times = times } } }
+      e2e[#e2e + 1], ttft[#ttft + 1], starts[#starts + 1], ends[#ends + 1] = l, 0.02, st, st + l
+    end
+    local first, last, last_start = math.huge, -math.huge, -math.huge
+    for i = 1, #starts do
+      first, last, last_start = math.min(first, starts[i]), math.max(last, ends[i]), math.max(last_start, starts[i])
+    end
+    local dur = last - first
+    local send = last_start - first
+    local tpot = {}
+    for i = 1, #e2e do tpot[i] = (e2e[i] - 0.02) / 7 end
+    t.write(("%s/stage_%d_lifecycle_metrics.json"):format(d, si - 1), json.encode {
+      benchmark_time_seconds = dur,
+      load_summary = { count = sg.n, send_duration = send, requested_rate = sg.rate, achieved_rate = sg.n / send },
+      successes = { count = sg.n, latency = { request_latency = summ(e2e), time_to_first_token = summ(ttft),
+        time_per_output_token = summ(tpot), normalized_time_per_output_token = summ((function()
+          local x = {}
+          for i = 1, #e2e do x[i] = e2e[i] / 8 end
+          return x
+        end)()), inter_token_latency = summ(tpot) },
+        throughput = { requests_per_sec = sg.n / dur, output_tokens_per_sec = 8 * sg.n / dur,
+          input_tokens_per_sec = 256 * sg.n / dur, total_tokens_per_sec = 264 * sg.n / dur },
+        prompt_len = summ { 256 }, output_len = summ { 8 } },
+      failures = { count = 0, request_latency = json.null, prompt_len = json.null } })
+    t0 = last + 1
+  end
+  t.write(d .. "/per_request_lifecycle_metrics.json", json.encode(recs))
+  return d
+end
+
+t.test("saturation by the answers' pace: a server that kept up with long answers is not 'saturated at its lowest "
+  .. "load'; one that fell behind still is (audit35 F1)", function()
+  -- A: 100 requests at 5 req/s (sent over 19.8 s), each answered after 0.2 + 0.4 (k mod 10) s,
+  -- never queued: the last answer comes 3.8 s after the last request, so the achieved rate,
+  -- 100 / (19.8 + 3.8) = 4.2373 req/s, is 84.7 % of the offered (the old rule: "saturated
+  -- already at its lowest load"); then 100 at 6 req/s alike. B: the same first stage; then
+  -- 200 at 10 req/s through one server answering one request at a time in 0.125 s (8 req/s):
+  -- its k-th answer at k * 0.125 s after the first request, so answers come at 8 req/s
+  -- against 10 sent, 80 % (by hand).
+  local d = t.tmpdir()
+  local kept = function(k) return 0.2 + 0.4 * (k % 10) end
+  local a = ip_run(d .. "/kept", { { rate = 5, n = 100, latency = kept }, { rate = 6, n = 100, latency = kept } })
+  local free
+  local queue = function(k, st)
+    if k == 0 then free = st end
+    free = math.max(free, st) + 0.125
+    return free - st
+  end
+  local b = ip_run(d .. "/behind", { { rate = 5, n = 100, latency = kept }, { rate = 10, n = 200, latency = queue } })
+  local ws, r = t.compare { "--a", a, "--b", b, "--a-label", "kept", "--b-label", "behind", "--harness",
+    "inference-perf" }
+  t.eq(r.code, 0, r.stderr)
+  local j = json.read(ws .. "/comparison.json")
+  local sa, sb = j.saturation.a, j.saturation.b
+  t.eq(sa.none, true, sa.reason)
+  t.ok(sa.reason:find("every load point kept up: answers came back at 95 % or more of the rate requests were sent",
+    1, true), sa.reason)
+  -- the figure is the achieved rate as the harness reports it: 100 / (100 / 6 - 1 / 6 + 3.8) (by hand)
+  -- (within 1e-6: epoch times near 1.77e9 s carry about 2e-7 s of rounding each)
+  t.near(sa.max_sustained_rps, 100 / (99 / 6 + 3.8), 1e-6)
+  t.eq(sb.point, 2, sb.reason)
+  t.eq(sb.reason, "at 10 req/s offered answers came back at only 8 req/s against requests sent at 10 (80.0 %, "
+    .. "below 95 %; each over its middle 80 %, a span that leaves out the last requests' own latency)")
+  -- B's lowest load kept up alike: its max sustained is that load's achieved rate, 100 / 23.6
+  t.near(sb.max_sustained_rps, 100 / 23.6, 1e-6)
+end)
+
+t.test("saturation by the answers' pace in vLLM's detailed results (start_times and latencies)", function()
+  -- point 1: 40 requests at 10 req/s (start_times 0.1 s apart), each answered in 4 s, so
+  -- vLLM's duration, first request to last answer, is 3.9 + 4 = 7.9 s and its achieved rate
+  -- 40 / 7.9 = 5.06 req/s, 50.6 % of the offered (the old rule: saturated at its lowest
+  -- load); answers came every 0.1 s as sent: kept up. Point 2: 40 at 20 req/s through a
+  -- server answering every 1/15 s (the k-th answer at 4 + k / 15 s after the first request):
+  -- 15 req/s against 20, 75 % (by hand).
+  local src = t.latency_ladder { { 10, t.spread(0.1, 0.1, 40) }, { 20, t.spread(0.1, 0.1, 40) } }
+  local dir = t.tmpdir() .. "/v"
+  t.mkdir(dir)
+  for i, gap in ipairs { 0.1, 1 / 15 } do
+    local name = ("benchmark_%02d.json"):format(i)
+    local d = json.read(src .. "/" .. name)
+    local step = 1 / (i == 1 and 10 or 20)
+    for k = 1, 40 do
+      d.start_times[k] = 100 + (k - 1) * step
+      d.latencies[k] = 4 + (k - 1) * gap - (k - 1) * step
+    end
+    d.duration = d.start_times[40] + d.latencies[40] - 100
+    d.request_throughput = 40 / d.duration
+    t.write(dir .. "/" .. name, json.encode(d))
+  end
+  t.copy_tree(dir, dir .. "2")
+  local ws, r = t.compare { "--a", dir, "--b", dir .. "2", "--a-label", "a", "--b-label", "b" }
+  t.eq(r.code, 0, r.stderr)
+  local s = json.read(ws .. "/comparison.json").saturation.a
+  t.eq(s.point, 2, s.reason)
+  t.eq(s.reason, "at 20 req/s offered answers came back at only 15 req/s against requests sent at 20 (75.0 %, "
+    .. "below 95 %; each over its middle 80 %, a span that leaves out the last requests' own latency)")
+  -- max sustained: point 1's achieved rate as vLLM reports it, 40 / 7.9
+  t.near(s.max_sustained_rps, 40 / 7.9, 1e-9)
+end)

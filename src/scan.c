@@ -2054,12 +2054,14 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi2,popcnt,bmi,bmi2"))) static i
 #define CSV_ROWS_HW 0
 #define CSV_ROW_NAME csv_lane_row
 #define CSV_FLAT_NAME csv_lane_flat
+#define CSV_QUOTED_NAME csv_lane_quoted_stops
 #define CSV_NUMBERS_NAME csv_lane_numbers
 #include "csv_rows.h"
 #undef CSV_ROWS_TARGET
 #undef CSV_ROWS_HW
 #undef CSV_ROW_NAME
 #undef CSV_FLAT_NAME
+#undef CSV_QUOTED_NAME
 #undef CSV_NUMBERS_NAME
 
 #ifdef CSV_WIDE_SIMD
@@ -2067,12 +2069,14 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi2,popcnt,bmi,bmi2"))) static i
 #define CSV_ROWS_HW 1
 #define CSV_ROW_NAME csv_lane_row_bmi
 #define CSV_FLAT_NAME csv_lane_flat_bmi
+#define CSV_QUOTED_NAME csv_lane_quoted_stops_bmi
 #define CSV_NUMBERS_NAME csv_lane_numbers_bmi
 #include "csv_rows.h"
 #undef CSV_ROWS_TARGET
 #undef CSV_ROWS_HW
 #undef CSV_ROW_NAME
 #undef CSV_FLAT_NAME
+#undef CSV_QUOTED_NAME
 #undef CSV_NUMBERS_NAME
 
 #define CSV_ROWS_TARGET                                                                            \
@@ -2080,12 +2084,14 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi2,popcnt,bmi,bmi2"))) static i
 #define CSV_ROWS_HW 2
 #define CSV_ROW_NAME csv_lane_row_avx512
 #define CSV_FLAT_NAME csv_lane_flat_avx512
+#define CSV_QUOTED_NAME csv_lane_quoted_stops_avx512
 #define CSV_NUMBERS_NAME csv_lane_numbers_avx512
 #include "csv_rows.h"
 #undef CSV_ROWS_TARGET
 #undef CSV_ROWS_HW
 #undef CSV_ROW_NAME
 #undef CSV_FLAT_NAME
+#undef CSV_QUOTED_NAME
 #undef CSV_NUMBERS_NAME
 #endif
 

@@ -662,6 +662,61 @@ int main(void)
         CHECK(!bad && runs >= 2 * 3 * 2);
     }
 
+    TEST("CSV lane: a short or long row at each row of a run fails at its line, in every "
+         "instruction set")
+    {
+        /* 200 rows of three numbers (LF or CRLF; 4 or 5 to a 64-byte block, or, with a
+           fourth field of 80 bytes of text, one row over two blocks: blocks with no line
+           end among them), row j (0..199) replaced by a row of one field too few then one
+           of 1 ("1.5,2.5" and "3.5": their stops are a row's, the line end where a row's
+           end is looked for, so that only the count of the line ends refuses them), or
+           by a row of one field too many. Each scan fails at row j's line, j + 2 (the
+           header is line 1), with the splitter's message (by hand); any other outcome is
+           said. */
+        static char doc[65536];
+        static const char *const simd[] = {"avx512", "avx2", "sse2", "portable"};
+        static const char pad[] = ",xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+                                  "xxxxxxxxxxxxxxxxxxx";
+        const char *best = json_simd(NULL);
+        int bad = 0, runs = 0;
+        for (size_t l = 0; l < sizeof simd / sizeof simd[0]; l++) {
+            if (json_simd(simd[l]) == NULL)
+                continue;
+            for (int v = 0; v < 8; v++) {
+                const char *nl = v & 1 ? "\r\n" : "\n";
+                int longrow = v >> 1 & 1, wide = v >> 2; /* wide: the field of text */
+                const char *p = wide ? pad : "";
+                for (int j = 0; j < 200; j++) {
+                    size_t n = (size_t)sprintf(doc, "a,b,c%s%s", wide ? ",d" : "", nl);
+                    for (int k = 0; k < 200; k++) {
+                        if (k != j)
+                            n += (size_t)sprintf(doc + n, "%d.5,%d.25,-%d.125%s%s", k, k, k, p, nl);
+                        else if (longrow)
+                            n += (size_t)sprintf(doc + n, "1,2,3,4%s%s", p, nl);
+                        else if (wide)
+                            n += (size_t)sprintf(doc + n, "1.5,2.5,3.5%s4.5%s", nl, nl);
+                        else
+                            n += (size_t)sprintf(doc + n, "1.5,2.5%s3.5%s", nl, nl);
+                    }
+                    double sum;
+                    uint64_t refills;
+                    char err[256], want[64];
+                    int rc = scan_one(SCAN_CSV, "a", doc, n, 0, &sum, &refills, err, sizeof err);
+                    snprintf(want, sizeof want, "t.csv:%d: %d fields, the header has %d", j + 2,
+                             3 + wide + (longrow ? 1 : -1), 3 + wide);
+                    runs++;
+                    if (rc != -1 || strcmp(err, want) != 0) {
+                        if (bad++ < 5)
+                            fprintf(stderr, "  %s, v %d, row %d: rc %d '%s'\n", simd[l], v, j, rc,
+                                    rc ? err : "");
+                    }
+                }
+            }
+        }
+        CHECK(json_simd(best) != NULL);
+        CHECK(bad == 0 && runs >= 2 * 8 * 200);
+    }
+
     TEST("CSV lane: an empty cell is no number (an error, never 0), a short row fails")
     {
         /* messages and places by hand: line 3 holds the empty b (column a around it

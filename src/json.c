@@ -129,31 +129,20 @@ static const char *describe(char *out, size_t size, unsigned char c)
 }
 
 /* Python's json module writes NaN, Infinity and -Infinity for numbers JSON cannot hold (a
-** mean of no samples, say): a file with one is not JSON, and the message says what it is. */
-static const char *python_literal(const JsonParser *p, size_t at)
-{
-    static const char *const lits[] = {"NaN", "Infinity", "-Infinity"};
-    for (size_t k = 0; k < sizeof lits / sizeof lits[0]; k++) {
-        size_t n = strlen(lits[k]);
-        if (at + n <= p->len && memcmp(p->buf + at, lits[k], n) == 0)
-            return lits[k];
-    }
-    return NULL;
-}
-
-#define PYTHON_LITERAL_MSG                                                                         \
-    "unexpected %s, which is not JSON (Python's json module writes NaN and Infinity for an "       \
-    "undefined or infinite number): the file's writer made invalid JSON"
+** mean of no samples, say): where a value cannot start with 'N' or 'I', the message says
+** what it likely is. Read off that one byte, never the bytes after it, so the message and
+** its place are the same whichever way the input is cut into windows. */
+#define PYTHON_LITERAL_HINT                                                                        \
+    " (NaN or Infinity? JSON has neither: Python's json module writes them for an undefined or "   \
+    "infinite number, and the file's writer made invalid JSON)"
 
 static JsonTok unexpected(JsonParser *p, size_t at)
 {
     char what[16];
-    const char *lit =
-        p->state == ST_VALUE || p->state == ST_FIRST_VALUE ? python_literal(p, at) : NULL;
-    if (lit)
-        return fail(p, at, PYTHON_LITERAL_MSG, lit);
-    return fail(p, at, "unexpected %s, %s", describe(what, sizeof what, (unsigned char)p->buf[at]),
-                json_expected(p));
+    unsigned char c = (unsigned char)p->buf[at];
+    int hint = (p->state == ST_VALUE || p->state == ST_FIRST_VALUE) && (c == 'N' || c == 'I');
+    return fail(p, at, "unexpected %s, %s%s", describe(what, sizeof what, c), json_expected(p),
+                hint ? PYTHON_LITERAL_HINT : "");
 }
 
 /* The window ended inside a token at 'start': ask for more, or fail at the end. */
@@ -841,11 +830,9 @@ static __attribute__((noinline)) JsonTok parse_number(JsonParser *p)
         }
     } else {
         char what[16];
-        const char *lit = python_literal(p, start);
-        if (lit)
-            return fail(p, start, PYTHON_LITERAL_MSG, lit);
-        return fail(p, i, "invalid number: unexpected %s, expected a digit",
-                    describe(what, sizeof what, (unsigned char)b[i]));
+        return fail(p, i, "invalid number: unexpected %s, expected a digit%s",
+                    describe(what, sizeof what, (unsigned char)b[i]),
+                    b[i] == 'I' && i == start + 1 ? PYTHON_LITERAL_HINT : "");
     }
     if (i < n && b[i] == '.') {
         integral = 0;

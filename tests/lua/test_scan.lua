@@ -967,14 +967,14 @@ t.test("a misspelt rule or option key is an error naming it, at the caller's lin
   t.eq(e:match("^[^:]*test_scan%.lua:(%d+): scan: rule 1: bad path") , tostring(line))
 end)
 
-t.test("Python's NaN deep in a number array is named where it starts, in every lane", function()
+t.test("Python's NaN deep in a number array: said what it likely is, where it starts, in every lane", function()
   -- 5,000 numbers "0.1234567890123456" (18 bytes and ", " each: 20 bytes a number after the
   -- first's 1-byte "["), NaN as the 4,001st: it starts at byte 1 + 4000 * 20 = 80,001 (0-based),
   -- column 80,002, past several 64-byte blocks, as vLLM's itls arrays run
   local parts = {}
   for i = 1, 5000 do parts[i] = i == 4001 and "NaN" or "0.1234567890123456" end
   local s = stats.new()
-  t.raises("x.json:1:80002: unexpected NaN, which is not JSON (Python's json module writes NaN and Infinity",
+  t.raises("x.json:1:80002: unexpected 'N', expected a value (NaN or Infinity? JSON has neither: Python's json module",
     scan.json, { text = "[" .. table.concat(parts, ", ") .. "]", name = "x.json" }, { { "$[*]", s } })
   t.eq(s:count(), 0) -- the accumulator is left as it was
 end)

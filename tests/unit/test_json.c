@@ -2300,17 +2300,27 @@ int main(void)
         CHECK(error_is("\"\\u12g4\"", "invalid \\u escape: expected 4 hexadecimal digits", 1, 2));
     }
 
-    TEST("Python's NaN and Infinity are named as what they are, where they start")
+    TEST("Python's NaN and Infinity: the message says what they likely are")
     {
         /* json.dumps(float("nan")) == "NaN" (Python writes these by default); columns by hand: "{"
            is column 1, the 12-character key in quotes 2-15, ":" 16, " " 17, "N" 18 */
-        CHECK(error_is("{\"mean_ttft_ms\": NaN}",
-                       "unexpected NaN, which is not JSON (Python's json", 1, 18));
-        CHECK(error_is("[1.5, Infinity]", "unexpected Infinity, which is not JSON", 1, 7));
-        CHECK(error_is("[-Infinity]", "unexpected -Infinity, which is not JSON", 1, 2));
-        /* other literals keep the plain message: "Nan" is no Python output */
-        CHECK(error_is("[Nan]", "unexpected 'N', expected a value", 1, 2));
-        CHECK(error_is("[-Inf]", "invalid number: unexpected 'I', expected a digit", 1, 3));
+        CHECK(error_is(
+            "{\"mean_ttft_ms\": NaN}",
+            "unexpected 'N', expected a value (NaN or Infinity? JSON has neither: Python's json", 1,
+            18));
+        CHECK(error_is("[1.5, Infinity]", "unexpected 'I', expected a value (NaN or Infinity?", 1,
+                       7));
+        CHECK(error_is("[Infinity]", "unexpected 'I', expected a value or ']' (NaN or Infinity?", 1,
+                       2));
+        /* -Infinity: at the 'I', where a digit was expected, as for any other byte there */
+        CHECK(error_is("[-Infinity]",
+                       "invalid number: unexpected 'I', expected a digit (NaN or Infinity?", 1, 3));
+        /* the message is read off the one byte: the same when the input comes in pieces */
+        CHECK(error_is("[-I", "invalid number: unexpected 'I', expected a digit (NaN or Infinity?",
+                       1, 3));
+        /* other bytes, and 'N' where a key is expected, keep the plain message */
+        CHECK(error_is("[+1]", "unexpected '+', expected a value", 1, 2));
+        CHECK(error_is("[-x]", "invalid number: unexpected 'x', expected a digit", 1, 3));
         CHECK(error_is("{NaN: 1}", "unexpected 'N', expected a string key or '}'", 1, 2));
     }
 

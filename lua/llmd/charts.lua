@@ -588,6 +588,39 @@ function M.cdf_rows(rows, cdf, qs)
   return rows
 end
 
+-- The notes under a one-point chart (M.latency_points; treatments.lua's view), for each of
+-- who ({id =, label =, measured = it has a load point}): a dot without a bar, said once
+-- where one reason holds for all its dots ("B: one run, no interval"), else per metric ("A,
+-- Error rate: repeats identical, ..."); a missing value's "N/A", and why. no_ci[id]: {label,
+-- why} per dot without a bar; no_value[id]: the labels of the panels it has no value for;
+-- nkeys: the panels.
+function M.point_notes(notes, who, no_ci, no_value, nkeys)
+  for _, s in ipairs(who) do
+    local list = no_ci[s.id]
+    if list then
+      -- (one run: no metric of it has an interval; identical repeats are one metric's matter)
+      local same = list[1].why == "one run, no interval" or #list == nkeys
+      for _, x in ipairs(list) do same = same and x.why == list[1].why end
+      if same then
+        notes[#notes + 1] = ("%s: %s (a dot without a bar)."):format(s.label, list[1].why)
+      else
+        for _, x in ipairs(list) do
+          notes[#notes + 1] = ("%s, %s: %s (a dot without a bar)."):format(s.label, x.label, x.why)
+        end
+      end
+    end
+  end
+  for _, s in ipairs(who) do
+    local list = no_value[s.id]
+    if list and not s.measured then
+      notes[#notes + 1] = ("%s: no measured load point, so N/A in the chart."):format(s.label)
+    elseif list then
+      notes[#notes + 1] = ("%s: no %s at its load point, so N/A in the chart."):format(s.label,
+        table.concat(list, ", "))
+    end
+  end
+end
+
 -- 1b. Each run measured one load point (possibly repeated): no curve, so the latency chart
 -- draws what decides the comparison, side by side per metric: each run's value (the mean of
 -- its repeats) with the repeats' 95 % confidence interval as an error bar (llmd.loadpoints'
@@ -708,33 +741,8 @@ function M.latency_points(model, A, B, c, pts)
     .. "each bar the repeats' 95 % confidence interval of that mean (Student t). Bars apart are a difference beyond "
     .. "the repeats' noise; bars that overlap may still differ: the Performance Results table's test of each metric "
     .. "decides."
-  -- a dot without a bar, said per run where one reason holds for all its dots ("B: one run,
-  -- no interval"), else per metric ("A, Error rate: repeats identical, ...")
-  for _, s in ipairs { A, B } do
-    local list = no_ci[s.x]
-    if list then
-      -- (one run: no metric of it has an interval; identical repeats are one metric's matter)
-      local same = list[1].why == "one run, no interval" or #list == #keys
-      for _, x in ipairs(list) do same = same and x.why == list[1].why end
-      if same then
-        c.notes[#c.notes + 1] = ("%s: %s (a dot without a bar)."):format(s.label, list[1].why)
-      else
-        for _, x in ipairs(list) do
-          c.notes[#c.notes + 1] = ("%s, %s: %s (a dot without a bar)."):format(s.label, x.label, x.why)
-        end
-      end
-    end
-  end
-  -- a run without a panel's value: "N/A" at its place, and why
-  for _, s in ipairs { A, B } do
-    local list = no_value[s.x]
-    if list and not pts[s.x][1] then
-      c.notes[#c.notes + 1] = ("%s: no measured load point, so N/A in the chart."):format(s.label)
-    elseif list then
-      c.notes[#c.notes + 1] = ("%s: no %s at its load point, so N/A in the chart."):format(s.label,
-        table.concat(list, ", "))
-    end
-  end
+  M.point_notes(c.notes, { { id = "a", label = A.label, measured = pts.a[1] ~= nil },
+    { id = "b", label = B.label, measured = pts.b[1] ~= nil } }, no_ci, no_value, #keys)
   local pa, pb = pts.a[1], pts.b[1]
   local same = pa and pb and pa.load_type == pb.load_type and pa.offered and pb.offered
     and lp.close(pa.offered, pb.offered)

@@ -2670,29 +2670,9 @@ function M.point_chart(m, T, c)
     .. "repeats), each bar the repeats' 95 % confidence interval of that mean (Student t)"
     .. (drawn_slo and "; the dashed line is the SLO's threshold" or "") .. ". Bars apart are a difference beyond "
     .. "the repeats' noise; bars that overlap may still differ."
-  for t, x in ipairs(T) do
-    local list = no_ci[t]
-    if list then
-      local same = list[1].why == "one run, no interval" or #list == #keys
-      for _, e in ipairs(list) do same = same and e.why == list[1].why end
-      if same then
-        c.notes[#c.notes + 1] = ("%s: %s (a dot without a bar)."):format(x.label, list[1].why)
-      else
-        for _, e in ipairs(list) do
-          c.notes[#c.notes + 1] = ("%s, %s: %s (a dot without a bar)."):format(x.label, e.label, e.why)
-        end
-      end
-    end
-  end
-  -- a treatment without a panel's value: "N/A" at its place, and why
-  for t, x in ipairs(T) do
-    if no_value[t] and not x.points[1] then
-      c.notes[#c.notes + 1] = ("%s: no measured load point, so N/A in the chart."):format(x.label)
-    elseif no_value[t] then
-      c.notes[#c.notes + 1] = ("%s: no %s at its load point, so N/A in the chart."):format(x.label,
-        table.concat(no_value[t], ", "))
-    end
-  end
+  local who = {}
+  for t, x in ipairs(T) do who[t] = { id = t, label = x.label, measured = x.points[1] ~= nil } end
+  ch.point_notes(c.notes, who, no_ci, no_value, #keys)
   -- loads that differ: the values differ by load as well as by configuration
   local differ = false
   for _, o in ipairs(offered) do

@@ -1084,9 +1084,14 @@ function M.verdict_line(m, ranked, failed, by_cap)
   local within = by_cap and ("within " .. tostring(m.slo_text)) or "(max sustained throughput; no SLO given)"
   local line
   if m.cost then
+    -- (per GPU: the first's figure against the next one's, as the cost note gives them)
+    local per = m.cost.per_gpu or {}
+    local figs = m.cost.best_per_gpu and per[1] and per[2] and per[1].label == m.cost.best_per_gpu
+      and (": %s against %s for %s"):format(per[1].text, per[2].text, per[2].label) or ""
     line = ("Not like for like on cost: the treatments ran on different numbers of accelerators, so none is named "
       .. "best on totals%s."):format(m.cost.best_per_gpu
-      and ("; per GPU, %s comes first by the evidence (see below)"):format(m.cost.best_per_gpu) or " (see below)")
+      and ("; per GPU, %s comes first%s, by the evidence (see below)"):format(m.cost.best_per_gpu, figs)
+      or " (see below)")
   elseif #ranked < 2 or not (r1 and r2) or r1.failed or r2.failed
     or (by_cap and ranked[1].capacity.kind == "below_lowest") then
     line = m.verdict:match("^(.-%.)%s") or m.verdict

@@ -588,6 +588,28 @@ function M.cdf_rows(rows, cdf, qs)
   return rows
 end
 
+-- One dot of a one-point chart (M.latency_points; treatments.lua's view): the value of
+-- panel k's metric at load point p (nil: none), its repeats' 95 % interval's ends (the value
+-- itself where there is none) and 1 where there is one; a dot without a bar is listed in
+-- no_ci[id] ({label, why}), a missing value in no_value[id] (the panel's label), for
+-- M.point_notes.
+function M.point_dot(p, k, id, no_ci, no_value)
+  local v = p and p.values[k.key]
+  local ci = p and p.ci and p.ci[k.key]
+  if finite(v) and type(ci) == "table" and finite(ci.lo) and finite(ci.hi) and not ci.identical then
+    return v, ci.lo, ci.hi, 1
+  end
+  if not finite(v) then
+    no_value[id] = no_value[id] or {}
+    no_value[id][#no_value[id] + 1] = k.label
+  else
+    no_ci[id] = no_ci[id] or {}
+    no_ci[id][#no_ci[id] + 1] = { label = k.label, why = (p.repeats or 1) < 2 and "one run, no interval"
+      or (type(ci) == "table" and ci.identical) and "repeats identical, no spread to estimate" or "no interval" }
+  end
+  return v, v, v, 0
+end
+
 -- The notes under a one-point chart (M.latency_points; treatments.lua's view), for each of
 -- who ({id =, label =, measured = it has a load point}): a dot without a bar, said once
 -- where one reason holds for all its dots ("B: one run, no interval"), else per metric ("A,
@@ -672,7 +694,6 @@ function M.latency_points(model, A, B, c, pts)
     c.reason = "Neither run has a measured load point."
     return c
   end
-  local function value(p, key) return p and p.values[key] end
   -- the panels: the SLOs' metrics, then TTFT and TPOT/ITL at p95 where both have it
   local keys = M.point_keys(model.slo, { pts.a, pts.b })
   if #keys == 0 then
@@ -690,21 +711,7 @@ function M.latency_points(model, A, B, c, pts)
     labels[i] = ("%s (%s)"):format(k.label, unit)
     local top = 0
     for j, s in ipairs { A, B } do
-      local p = pts[s.x][1]
-      local v = value(p, k.key)
-      local ci = p and p.ci and p.ci[k.key]
-      local lo, hi, has = v, v, 0
-      if finite(v) and type(ci) == "table" and finite(ci.lo) and finite(ci.hi) and not ci.identical then
-        lo, hi, has = ci.lo, ci.hi, 1
-      elseif not finite(v) then
-        no_value[s.x] = no_value[s.x] or {}
-        no_value[s.x][#no_value[s.x] + 1] = k.label
-      elseif finite(v) then
-        local why = p and (p.repeats or 1) < 2 and "one run, no interval"
-          or (type(ci) == "table" and ci.identical) and "repeats identical, no spread to estimate" or "no interval"
-        no_ci[s.x] = no_ci[s.x] or {}
-        no_ci[s.x][#no_ci[s.x] + 1] = { label = k.label, why = why }
-      end
+      local v, lo, hi, has = M.point_dot(pts[s.x][1], k, s.x, no_ci, no_value)
       blocks[#blocks + 1] = { name = ("panel %d run %s"):format(i, s.x), row(5, j, v, lo, hi, has) }
       if finite(hi) then top = math.max(top, hi) end
     end

@@ -2622,20 +2622,7 @@ function M.point_chart(m, T, c)
     labels[i] = ("%s (%s)"):format(k.label, info.unit)
     local top, rows = 0, { name = labels[i] }
     for t, x in ipairs(T) do
-      local p = x.points[1]
-      local v = p and p.values[k.key]
-      local ci = p and p.ci and p.ci[k.key]
-      local lo, hi, has = v, v, 0
-      if finite(v) and type(ci) == "table" and finite(ci.lo) and finite(ci.hi) and not ci.identical then
-        lo, hi, has = ci.lo, ci.hi, 1
-      elseif not finite(v) then
-        no_value[t] = no_value[t] or {}
-        no_value[t][#no_value[t] + 1] = k.label
-      else
-        no_ci[t] = no_ci[t] or {}
-        no_ci[t][#no_ci[t] + 1] = { label = k.label, why = (p.repeats or 1) < 2 and "one run, no interval"
-          or (type(ci) == "table" and ci.identical) and "repeats identical, no spread to estimate" or "no interval" }
-      end
+      local v, lo, hi, has = ch.point_dot(x.points[1], k, t, no_ci, no_value)
       rows[#rows + 1] = { n = 5, t, v, lo, hi, has }
       if finite(hi) then top = math.max(top, hi) end
     end

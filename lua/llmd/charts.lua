@@ -179,7 +179,7 @@ function M.failures_shortfall(s, p)
   -- (per-request data: the successful answers' pace against the sends', which leaves out
   -- the drain of the last answers that the achieved rate's window carries)
   local pace = lp.pace_of(p)
-  if pace then return pace.success_rps < lp.SATURATION_SHARE * pace.send_rps end
+  if pace then return pace.success_rps < lp.SATURATION_SHARE * lp.pace_reference(p, pace) end
   return p.achieved_rps < lp.SATURATION_SHARE * p.offered
 end
 

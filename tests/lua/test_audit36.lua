@@ -1,0 +1,56 @@
+-- audit36: session 35's saturation by pace, recomputed. Expected values from /usr/bin/python3
+-- with numpy on the same request times (each rate (n - 1) * 0.8 / (percentile 90 - percentile
+-- 10), numpy's linear percentiles), or by hand, as written beside each.
+local t = require "testlib"
+local json = require "llmd.json"
+
+-- A folder of vLLM detailed results: pts = {{rate, starts (s after 100), latencies (s),
+-- max_concurrency or nil}, ...}, one file each.
+local function vllm_points(pts)
+  local src = t.latency_ladder((function()
+    local l = {}
+    for i, p in ipairs(pts) do l[i] = { p[1], t.spread(0.1, 0.1, #p[2]) } end
+    return l
+  end)())
+  local dir = t.tmpdir() .. "/v"
+  t.mkdir(dir)
+  for i, p in ipairs(pts) do
+    local name = ("benchmark_%02d.json"):format(i)
+    local d = json.read(src .. "/" .. name)
+    local first, last = math.huge, -math.huge
+    for k = 1, #p[2] do
+      d.start_times[k], d.latencies[k] = 100 + p[2][k], p[3][k]
+      first, last = math.min(first, d.start_times[k]), math.max(last, d.start_times[k] + p[3][k])
+    end
+    d.max_concurrency = p[4] or json.null
+    d.duration = last - first
+    d.request_throughput = #p[2] / d.duration
+    t.write(dir .. "/" .. name, t.vllm_text(d))
+  end
+  return dir
+end
+
+t.test("sends that fell behind the offered rate (a client's concurrency cap) are no load kept up", function()
+  -- point 1: 40 requests at 4 req/s, sent every 0.25 s, each answered in 2 s: kept up.
+  -- point 2: 10 req/s offered through vLLM's --max-concurrency 10 with 2 s answers: request
+  -- k (0-based) arrives at k / 10 s but goes out only when a slot frees, at (k mod 10) / 10 +
+  -- 2 floor(k / 10), so 60 requests go out at 4.856 req/s and are answered at 4.856 (numpy on
+  -- those times: 4.855967078189294 both); the answers keep pace with the sends, but only 48.6 %
+  -- of the offered 10 went out, far below 95 % and beyond Poisson noise (3 / sqrt(0.8 x 59) =
+  -- 43.7 % for 60 arrivals): saturated at point 2. (Before: "every load point kept up".)
+  local s1, l1, s2, l2 = {}, {}, {}, {}
+  for k = 0, 39 do s1[k + 1], l1[k + 1] = k * 0.25, 2 end
+  for k = 0, 59 do s2[k + 1], l2[k + 1] = (k % 10) / 10 + 2 * (k // 10), 2 end
+  local dir = vllm_points { { 4, s1, l1 }, { 10, s2, l2, 10 } }
+  t.copy_tree(dir, dir .. "2")
+  local ws, r = t.compare { "--a", dir, "--b", dir .. "2", "--a-label", "a", "--b-label", "b" }
+  t.eq(r.code, 0, r.stderr)
+  local s = json.read(ws .. "/comparison.json").saturation.a
+  t.eq(s.point, 2, s.reason)
+  t.eq(s.reason, "at 10 req/s offered requests went out at only 4.856 req/s and answers came back at 4.856 "
+    .. "(48.6 % of the offered, below 95 %; each over its middle 80 %, a span that leaves out the last requests' "
+    .. "own latency): the sends fell behind the offered rate, by more than Poisson arrivals explain, so the load "
+    .. "asked for was not sustained, however the answers kept pace with the sends")
+  -- max sustained: point 1's achieved rate as vLLM's duration gives it, 40 / (9.75 + 2) (by hand)
+  t.near(s.max_sustained_rps, 40 / 11.75, 1e-9)
+end)

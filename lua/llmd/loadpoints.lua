@@ -163,6 +163,23 @@ function M.points(run)
     end
     if pace then
       for _, k in ipairs { "send_rps", "answer_rps", "success_rps" } do pace[k] = pace[k] / #g.stages end
+      -- the most the successful answers' rate can be by the scatter of the finish times
+      -- (llmd.runmodel.pace's slope_lo): the mean of the repeats' (unbounded where one
+      -- repeat's slope cannot be told from none); nil from a save without slopes
+      local hi = 0
+      for _, st in ipairs(g.stages) do
+        local x = st.pace
+        if not (finite(x.slope_lo) and x.answered > 0) then
+          hi = nil
+          break
+        end
+        if x.slope_lo <= 0 or not hi or hi == math.huge then
+          hi = math.huge
+        else
+          hi = hi + x.send_rps / x.slope_lo * x.succeeded / x.answered
+        end
+      end
+      if hi == math.huge then pace.unbounded = true elseif hi then pace.success_hi_rps = hi / #g.stages end
     end
     p.pace = pace
     for _, m in ipairs(metrics.list) do
@@ -305,16 +322,18 @@ local function thin_result(why)
 end
 
 -- How the pace of a load point is read, as its texts say it.
-M.PACE_SPAN = "each over its middle 80 %, a span that leaves out the last requests' own latency"
+M.PACE_SPAN = "the sends over their middle 80 %, the answers by the slope of their times on the sends', which no "
+  .. "latency, long or spread, moves"
 
 -- A rate-based point's pace (llmd.runmodel.pace: per-request data), where it decides its
 -- saturation: at least MIN_SATURATION_REQUESTS requests sent, every rate known. The
 -- achieved rate counts completions over the whole window, first request to last answer,
 -- which ends one request latency after the last request: a server that kept up achieves
 -- N / (S + E2E) of the N / S offered, 75 % with 60 s of requests and 20 s answers. The
--- rate answers came back at against the rate requests were sent at, each over the middle
--- of its own times, carries no such drain, nor the arrivals' own noise (the same
--- requests). nil: judged by the achieved rate against the offered.
+-- rate answers came back at against the rate requests were sent at (the sends' rate over
+-- their middle, divided by the slope of the finish times on the start times) carries no
+-- such drain, no spread of the latencies, nor the arrivals' own noise (the same requests).
+-- nil: judged by the achieved rate against the offered.
 function M.pace_of(p)
   local x = p.pace
   if p.load_type ~= "rate" or type(x) ~= "table" or not finite(x.sends) or x.sends < M.MIN_SATURATION_REQUESTS
@@ -443,6 +462,16 @@ function M.saturation(points, opts)
           reason = ("at %g req/s offered %.4g %% of the requests failed, more than %s: %s"):format(p.offered, err,
             M.error_limit(opts).text, how) }
       elseif short and not answered_kept_up then
+        -- the answers' pace is a slope through scattered finish times (llmd.runmodel.pace):
+        -- a shortfall within 2 standard errors of it may be that scatter, not a queue
+        local ref = pace and M.pace_reference(p, pace)
+        if pace and (pace.unbounded or pace.success_hi_rps and pace.success_hi_rps >= M.SATURATION_SHARE * ref) then
+          return thin_result(("at load point %d (%g req/s offered) answers came back at %.4g req/s against %.4g "
+            .. "(%.1f %%, below %d %%), but the scatter of its requests' latencies about that pace allows %s (2 "
+            .. "standard errors), so the shortfall may be that scatter, not a queue"):format(i, p.offered,
+            pace.success_rps, ref, pace.success_rps / ref * 100, M.SATURATION_SHARE * 100,
+            pace.unbounded and "any rate" or ("up to %.4g req/s"):format(pace.success_hi_rps)))
+        end
         -- max sustained: before the first load it did not sustain, this one or a failures
         -- point below it (its achieved rate counts only the requests that succeeded)
         return { point = i, offered = p.offered, achieved_rps = p.achieved_rps,

@@ -590,19 +590,27 @@ local function plain_set(set)
 end
 
 -- The pace of a load point's answers against its requests, from per-request start and
--- finish times (llmd.stats accumulators: starts, ends, and the ends of the requests that
--- succeeded): the rate requests were sent and the rates answers came back (all of them,
--- and the successful ones), each over the middle M.PACE_SHARE of its own times, from its
--- 10th to its 90th percentile (numpy's linear). A server that keeps up answers at the rate
--- it is sent to, whatever its latency and however the latency varies from request to
--- request (the answers' times are the sends' shifted by it); an overloaded one answers at
--- its own, lower rate while its queue grows. The whole window (first request to last
--- answer), the achieved rate's, carries the last requests' own latency: a drain that long
--- answers make large at any load (llmd.loadpoints.saturation). {sends, answered, succeeded
--- (counts), send_rps, answer_rps, success_rps (nil where fewer than two times or a zero
--- span)}.
+-- finish times (llmd.stats accumulators: starts, ends, the ends of the requests that
+-- succeeded, and lats, each answered request's own latency, finish - start): the rate
+-- requests were sent at, over the middle M.PACE_SHARE of their times (10th to 90th
+-- percentile, numpy's linear), and the rates answers came back at (all of them, and the
+-- successful ones). A server that keeps up answers at the rate it is sent to, whatever its
+-- latency and however the latency varies from request to request; an overloaded one
+-- answers at its own, lower rate while its queue grows, each request waiting longer than
+-- the one sent before it. So the answers' rate is the sends' divided by the slope of the
+-- finish times on the start times (least squares over every answered request: a queue
+-- growing by 1 s a second of sends doubles it), from the variances alone, cov(start,
+-- finish) = (var(start) + var(finish) - var(latency)) / 2, which no latency, long or
+-- spread, moves: only its growth does. (The answers' own middle 80 % was read before:
+-- a latency spread over tens of seconds widens that span as a queue would, and a server
+-- that kept up read saturated.) slope_lo: the slope less 2 standard errors of it (the
+-- scatter of the finish times about the line), the least growth the data allow, for
+-- llmd.loadpoints.saturation to tell a slope from its noise. Without lats (nil), the
+-- answers' rates over the middle of their own times, as before. {sends, answered,
+-- succeeded (counts), send_rps, answer_rps, success_rps, slope, slope_lo (nil where fewer
+-- than three times or a zero span)}.
 M.PACE_SHARE = 0.8
-function M.pace(starts, ends, oks)
+function M.pace(starts, ends, oks, lats)
   local lo_q = (1 - M.PACE_SHARE) / 2 * 100
   local function rate(s)
     local n = s:count()
@@ -612,8 +620,22 @@ function M.pace(starts, ends, oks)
     if span <= 0 then return nil end
     return (n - 1) * M.PACE_SHARE / span
   end
-  return { sends = starts:count(), answered = ends:count(), succeeded = oks:count(), send_rps = rate(starts),
-    answer_rps = rate(ends), success_rps = rate(oks) }
+  local out = { sends = starts:count(), answered = ends:count(), succeeded = oks:count(), send_rps = rate(starts) }
+  local n = starts:count()
+  if not lats then
+    out.answer_rps, out.success_rps = rate(ends), rate(oks)
+    return out
+  end
+  if n < 3 or ends:count() ~= n or lats:count() ~= n or not out.send_rps then return out end
+  local vs, ve, vl = starts:variance(), ends:variance(), lats:variance()
+  if not (vs and ve and vl and vs > 0) then return out end
+  local b = (vs + ve - vl) / (2 * vs)
+  if b ~= b or b <= 0 then return out end
+  local se = math.sqrt(math.max(ve - b * b * vs, 0) / ((n - 2) * vs))
+  out.slope, out.slope_lo = b, b - 2 * se
+  out.answer_rps = out.send_rps / b
+  out.success_rps = out.answer_rps * oks:count() / n
+  return out
 end
 
 -- The run model as plain data for llmd.json (every metric {value, unit, source, method} or

@@ -48,9 +48,59 @@ t.test("sends that fell behind the offered rate (a client's concurrency cap) are
   local s = json.read(ws .. "/comparison.json").saturation.a
   t.eq(s.point, 2, s.reason)
   t.eq(s.reason, "at 10 req/s offered requests went out at only 4.856 req/s and answers came back at 4.856 "
-    .. "(48.6 % of the offered, below 95 %; each over its middle 80 %, a span that leaves out the last requests' "
-    .. "own latency): the sends fell behind the offered rate, by more than Poisson arrivals explain, so the load "
+    .. "(48.6 % of the offered, below 95 %; the sends over their middle 80 %, the answers by the slope of their "
+    .. "times on the sends', which no latency, long or spread, moves): the sends fell behind the offered rate, by more than Poisson arrivals explain, so the load "
     .. "asked for was not sustained, however the answers kept pace with the sends")
   -- max sustained: point 1's achieved rate as vLLM's duration gives it, 40 / (9.75 + 2) (by hand)
   t.near(s.max_sustained_rps, 40 / 11.75, 1e-9)
+end)
+
+t.test("a server that kept up with latencies spread over tens of seconds is not saturated (the slope)", function()
+  -- point 1: 100 requests at 5 req/s, sent every 0.2 s (0 to 19.8 s), each answered in one of
+  -- 1, 5, ..., 37 s, a permutation of them per 10 requests, reversed every other 10, so the
+  -- latency does not grow with the sends (numpy: cov(start, latency) = 0, polyfit slope 1.0):
+  -- answers 5 req/s against sends at 5, kept up. The answers' own middle 80 % spans the
+  -- latencies' spread too: 46.4 % of the sends' rate by that reading (numpy), "saturated at its
+  -- lowest load" before. Point 2: 100 at 10 req/s (every 0.1 s) through a server answering
+  -- every 1/8 s (the k-th answer at 4 + k / 8 s): slope 1.25, 8 req/s against 10, 80 % (by hand).
+  local pat = { 1, 37, 13, 25, 5, 33, 17, 29, 9, 21 }
+  local s1, l1, s2, l2 = {}, {}, {}, {}
+  for k = 0, 99 do
+    local j = k % 10
+    s1[k + 1], l1[k + 1] = k * 0.2, (k // 10) % 2 == 0 and pat[j + 1] or pat[10 - j]
+    s2[k + 1], l2[k + 1] = k * 0.1, 4 + k / 8 - k * 0.1
+  end
+  local dir = vllm_points { { 5, s1, l1 }, { 10, s2, l2 } }
+  t.copy_tree(dir, dir .. "2")
+  local ws, r = t.compare { "--a", dir, "--b", dir .. "2", "--a-label", "a", "--b-label", "b" }
+  t.eq(r.code, 0, r.stderr)
+  local s = json.read(ws .. "/comparison.json").saturation.a
+  t.eq(s.point, 2, s.reason)
+  t.eq(s.reason, "at 10 req/s offered answers came back at only 8 req/s against requests sent at 10 (80.0 %, "
+    .. "below 95 %; the sends over their middle 80 %, the answers by the slope of their times on the sends', which no "
+    .. "latency, long or spread, moves)")
+  -- max sustained: point 1's achieved rate as vLLM's duration gives it, first request to last
+  -- answer, 19.6 + 37 = 56.6 s (request 98's), 100 / 56.6 (by hand)
+  t.near(s.max_sustained_rps, 100 / 56.6, 1e-9)
+end)
+
+t.test("a shortfall of the answers' pace within its scatter is too few requests to judge, not saturated", function()
+  -- 30 requests at 5 req/s (every 0.2 s, 0 to 5.8 s), answered in 1, 37, 13, 25, 5, 33, 17,
+  -- 29, 9, 21 s, the same 10 latencies again every 10 requests (no growth): by their scatter
+  -- alone numpy.polyfit(start, finish, 1) gives a slope of 1.2269 (answers at 5 / 1.2269 =
+  -- 4.075 req/s, 81.5 % of the sends'), with a standard error of 1.2535, so the least slope
+  -- the data allow, 1.2269 - 2 x 1.2535, is below 0: any rate. Saturation is unknown (too few
+  -- requests), not "saturated at 5 req/s" (the answers' own middle 80 %: 14.7 %, numpy).
+  local pat = { 1, 37, 13, 25, 5, 33, 17, 29, 9, 21 }
+  local s1, l1 = {}, {}
+  for k = 0, 29 do s1[k + 1], l1[k + 1] = k * 0.2, pat[k % 10 + 1] end
+  local dir = vllm_points { { 5, s1, l1 } }
+  t.copy_tree(dir, dir .. "2")
+  local ws, r = t.compare { "--a", dir, "--b", dir .. "2", "--a-label", "a", "--b-label", "b" }
+  t.eq(r.code, 0, r.stderr)
+  local s = json.read(ws .. "/comparison.json").saturation.a
+  t.eq({ s.point, s.unknown }, { nil, true }, s.reason)
+  t.eq(s.reason, "too few requests to judge saturation: at load point 1 (5 req/s offered) answers came back at "
+    .. "4.075 req/s against 5 (81.5 %, below 95 %), but the scatter of its requests' latencies about that pace allows "
+    .. "any rate (2 standard errors), so the shortfall may be that scatter, not a queue")
 end)

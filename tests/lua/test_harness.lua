@@ -270,14 +270,19 @@ t.test("guidellm with every request kept: computed from the requests, errors fro
   -- requests by far more than 1 %: the run model says so
   t.ok(#run.warnings > 0, "cross-check warnings")
   -- the answers' pace against the sends (llmd.runmodel.pace), the 4 answered requests (the
-  -- incomplete one has no answer); /usr/bin/python3 + numpy on the synthetic file: each
-  -- rate (n - 1) * 0.8 / (percentile 90 - percentile 10) of the request_start_time /
-  -- request_end_time values: 2.0000003178914896, 2.795930840057217, 1.9391113917137777
+  -- incomplete one has no answer); /usr/bin/python3 + numpy on the synthetic file: the send
+  -- rate (n - 1) * 0.8 / (percentile 90 - percentile 10) of the request_start_time values,
+  -- 2.0000003178914896; numpy.polyfit(start, end, 1)'s slope 0.15817999839782737 (the errored
+  -- request came back in 20 ms), less 2 standard errors -0.8512513301264031; answers
+  -- 2.0000003178914896 / 0.15817999839782737 = 12.643825629972696, the 3 successful ones 3/4
+  -- of that, 9.482869222479522
   local pace = run.stages[1].pace
   t.eq({ pace.sends, pace.answered, pace.succeeded }, { 4, 4, 3 })
   t.near(pace.send_rps, 2.0000003178914896, 1e-9)
-  t.near(pace.answer_rps, 2.795930840057217, 1e-9)
-  t.near(pace.success_rps, 1.9391113917137777, 1e-9)
+  t.near(pace.slope, 0.15817999839782737, 1e-6)
+  t.near(pace.slope_lo, -0.8512513301264031, 1e-6)
+  t.near(pace.answer_rps, 12.643825629972696, 1e-6)
+  t.near(pace.success_rps, 9.482869222479522, 1e-6)
 end)
 
 t.test("guidellm: an empty distribution (0.0 everywhere) is unknown, not 0", function()

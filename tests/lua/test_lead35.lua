@@ -123,7 +123,8 @@ t.test("saturation by the answers' pace: a server that kept up with long answers
   t.near(sa.max_sustained_rps, 100 / (99 / 6 + 3.8), 1e-6)
   t.eq(sb.point, 2, sb.reason)
   t.eq(sb.reason, "at 10 req/s offered answers came back at only 8 req/s against requests sent at 10 (80.0 %, "
-    .. "below 95 %; each over its middle 80 %, a span that leaves out the last requests' own latency)")
+    .. "below 95 %; the sends over their middle 80 %, the answers by the slope of their times on the sends', which no "
+    .. "latency, long or spread, moves)")
   -- B's lowest load kept up alike: its max sustained is that load's achieved rate, 100 / 23.6
   t.near(sb.max_sustained_rps, 100 / 23.6, 1e-6)
 end)
@@ -156,7 +157,8 @@ t.test("saturation by the answers' pace in vLLM's detailed results (start_times 
   local s = json.read(ws .. "/comparison.json").saturation.a
   t.eq(s.point, 2, s.reason)
   t.eq(s.reason, "at 20 req/s offered answers came back at only 15 req/s against requests sent at 20 (75.0 %, "
-    .. "below 95 %; each over its middle 80 %, a span that leaves out the last requests' own latency)")
+    .. "below 95 %; the sends over their middle 80 %, the answers by the slope of their times on the sends', which no "
+    .. "latency, long or spread, moves)")
   -- max sustained: point 1's achieved rate as vLLM reports it, 40 / 7.9
   t.near(s.max_sustained_rps, 40 / 7.9, 1e-9)
 end)

@@ -207,8 +207,8 @@ function M.extract(c, opts)
   -- (pace: each answered request's start and finish, for llmd.runmodel.pace)
   local function new_cur()
     local b = { acc = rm.accumulator(opts), ok = 0, err = 0, inc = 0, itl_sum = 0, itl_gaps = 0, errs = {},
-      starts = stats.new(), ends = stats.new(), oks = stats.new(), paced = true }
-    b.pace = stats.adder(b.starts, b.ends, b.oks)
+      starts = stats.new(), ends = stats.new(), oks = stats.new(), lats = stats.new(), paced = true }
+    b.pace = stats.adder(b.starts, b.ends, b.oks, b.lats)
     return b
   end
   local cur = new_cur()
@@ -219,7 +219,7 @@ function M.extract(c, opts)
     local q = { start = start, finish = finish }
     if kind ~= "inc" then
       if type(start) == "number" and type(finish) == "number" then
-        cur.pace(start, finish, kind == "ok" and finish)
+        cur.pace(start, finish, kind == "ok" and finish, finish - start)
       else
         cur.paced = false
       end
@@ -276,7 +276,7 @@ function M.extract(c, opts)
           rm.PER_REQUEST .. " (sum of first-to-last token times / sum of gaps)")
       end
       copy_tw(st.metrics, summary)
-      if cur.paced then st.pace = rm.pace(cur.starts, cur.ends, cur.oks) end
+      if cur.paced then st.pace = rm.pace(cur.starts, cur.ends, cur.oks, cur.lats) end
       rm.crosscheck(run, st.metrics, summary, { "requests_ok", "requests_failed", "ttft_mean_ms",
         "itl_mean_ms", "latency_p50_ms" }, ("guidellm's summary of benchmarks[%d]"):format(index), nil, st)
     end

@@ -512,11 +512,11 @@ function M.extract(c, opts)
           if not i then return end
           local g = paces[i]
           if not g then
-            g = { starts = stats.new(), ends = stats.new(), oks = stats.new() }
-            g.add = stats.adder(g.starts, g.ends, g.oks)
+            g = { starts = stats.new(), ends = stats.new(), oks = stats.new(), lats = stats.new() }
+            g.add = stats.adder(g.starts, g.ends, g.oks, g.lats)
             paces[i] = g
           end
-          g.add(start, finish, ok and finish)
+          g.add(start, finish, ok and finish, finish - start)
         end
       end
       if not opts.goodput then which = nil end
@@ -546,7 +546,7 @@ function M.extract(c, opts)
       if g then st.metrics.goodput = { good = g.good, total = g.total, duration_s = st.metrics.values.duration_s } end
     end
     for i, st in ipairs(run.stages) do
-      if paces[i] then st.pace = rm.pace(paces[i].starts, paces[i].ends, paces[i].oks) end
+      if paces[i] then st.pace = rm.pace(paces[i].starts, paces[i].ends, paces[i].oks, paces[i].lats) end
     end
     -- (why TTFT or TPOT is unknown, in inference-perf's own rule, true whether the requests
     -- were not streamed, streamed one token time each, or came without the client's count)

@@ -231,6 +231,8 @@ function M.points(run)
       -- a one-stage run whose per-request data was read as a whole (inference-perf)
       if not gp and #measured == 1 and run.overall then gp = run.overall.goodput end
       local d = gp and (gp.duration_s or st.metrics.values.duration_s)
+      -- (a repeat's requests without a value for an SLO: unknown, and why)
+      if gp and type(gp.unknown) == "string" then p.goodput_why = gp.unknown end
       if not (gp and gp.total and d) then good = nil; break end
       good, total, dur = good + gp.good, total + gp.total, dur + d
     end

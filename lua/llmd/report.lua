@@ -724,7 +724,7 @@ local function curve_na_reason(p, key, gpus, gpu_why)
     return "output tok/s unknown: " .. tostring(p.na.throughput_tok_s or "not in the results")
   end
   if key == "goodput_rps" or key == "slo_attainment_pct" then
-    return "no per-request data counted against the SLOs at this point"
+    return p.goodput_why or "no per-request data counted against the SLOs at this point"
   end
   if key == "interactivity_tps_per_user" then
     return "1000 / TPOT p50 needs TPOT p50 or mean: " .. tostring(p.na.tpot_p50_ms or p.na.tpot_mean_ms
@@ -3585,7 +3585,11 @@ function M.build(opts)
   model.goodput = { available = any_goodput, thresholds = decision.request_thresholds(model.slo),
     reason = not any_goodput and (#model.slo == 0 and "no SLO given"
       or not decision.request_thresholds(model.slo) and "the SLOs name no per-request latency (TTFT, TPOT, E2E)"
-      or "no per-request data counted against the SLOs in either run") or nil }
+      or (function()
+        -- (the requests' own reason where a run's were counted but could not be judged)
+        for _, p in ipairs(pa) do if p.goodput_why then return "run A: " .. p.goodput_why end end
+        for _, p in ipairs(pb) do if p.goodput_why then return "run B: " .. p.goodput_why end end
+      end)() or "no per-request data counted against the SLOs in either run") or nil }
   local _, wa = gpus_of(A)
   local _, wb = gpus_of(B)
   -- a run without load points: one line saying why instead of an empty table

@@ -319,6 +319,25 @@ function M.request_good(th, r)
     and within(r.e2e, th.e2e)
 end
 
+-- The first threshold of th that completed request r has no value for (M.request_good: not
+-- met), "TTFT", "TPOT" or "end-to-end latency", or nil. A load point none of whose completed
+-- requests could be judged has no goodput: counting them all as failing would make it up
+-- (every request of a run that did not stream fails a TTFT SLO: goodput 0, attainment 0 %,
+-- for a server that may have met it). (Some unjudged among judged ones count as not met.)
+function M.request_unjudged(th, r)
+  if th.ttft and r.ttft == nil and r.ttft_one == nil then return "TTFT" end
+  if th.tpot and r.tpot == nil and r.single ~= true then return "TPOT" end
+  if th.e2e and r.e2e == nil then return "end-to-end latency" end
+  return nil
+end
+
+-- Why a load point's goodput is unknown: none of its n completed requests had a value for
+-- what (M.request_unjudged), or another threshold.
+function M.unjudged_text(n, what)
+  return ("none of its %d completed request%s has a %s to hold to the SLO (not measured: not streamed, or no "
+    .. "per-token times), so whether any met it is unknown"):format(n, n == 1 and "" or "s", what)
+end
+
 -- One accumulator for the per-request metrics of a group of requests (overall or a stage).
 -- add{ok=, start=, finish=, ttft=, tpot=, ntpot=, e2e=, in_tok=, out_tok=} in seconds;
 -- failed requests only widen the time window and count as +inf in the all-requests latency.
@@ -353,8 +372,14 @@ function M.accumulator(opts)
     if in_tok then a.in_tok = a.in_tok + in_tok else a.in_known = false end
     if out_tok then a.out_tok = a.out_tok + out_tok else a.out_known = false end
     add7(e2e, e2e, ttft, tpot, ntpot, in_tok, out_tok)
-    if a.goodput and M.request_good(a.goodput, r or { ttft = ttft, tpot = tpot, e2e = e2e }) then
-      a.good = a.good + 1
+    if a.goodput then
+      local q = r or { ttft = ttft, tpot = tpot, e2e = e2e }
+      if M.request_good(a.goodput, q) then
+        a.good = a.good + 1
+      else
+        local what = M.request_unjudged(a.goodput, q)
+        if what then a.unjudged, a.unjudged_what = (a.unjudged or 0) + 1, a.unjudged_what or what end
+      end
     end
   end
   function a.add(r)
@@ -438,6 +463,8 @@ function M.fill(set, a, method, why)
   if a.goodput and a.ok + a.failed > 0 then
     -- duration: the requests' window (nil without start times: the stage's duration then)
     set.goodput = { good = a.good, total = a.ok + a.failed, duration_s = dur and dur > 0 and dur or nil }
+    -- (no completed request with a value for every threshold: goodput unknown, not 0)
+    if a.ok > 0 and a.unjudged == a.ok then set.goodput = { unknown = M.unjudged_text(a.ok, a.unjudged_what) } end
   end
   if a.in_known then M.put(set, "input_tokens_total", a.in_tok, src) end
   if a.out_known then M.put(set, "output_tokens_total", a.out_tok, src) end

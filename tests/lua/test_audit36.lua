@@ -104,3 +104,24 @@ t.test("a shortfall of the answers' pace within its scatter is too few requests 
     .. "4.075 req/s against 5 (81.5 %, below 95 %), but the scatter of its requests' latencies about that pace allows "
     .. "any rate (2 standard errors), so the shortfall may be that scatter, not a queue")
 end)
+
+t.test("goodput with no TTFT measured (not streamed) under a TTFT SLO is N/A with the reason, not 0", function()
+  -- 40 requests at 10 req/s, every TTFT 0 in the file (vLLM: not streamed, so not measured),
+  -- SLO TTFT p90 <= 200 ms: whether any request met it is unknown. Before: goodput 0.00 req/s
+  -- and SLO attainment 0.0 % at every point, a server that may have met the SLO read as
+  -- meeting it for none of its requests.
+  local dir = t.latency_ladder { { 10, t.spread(0, 0, 40) } }
+  t.copy_tree(dir, dir .. "2")
+  local ws, r = t.compare { "--a", dir, "--b", dir .. "2", "--a-label", "a", "--b-label", "b", "--slo",
+    "ttft_p90_ms=200" }
+  t.eq(r.code, 0, r.stderr)
+  local c = json.read(ws .. "/comparison.json")
+  local p = c.load_points.a[1]
+  t.eq(p.goodput_rps, nil)
+  t.eq(p.slo_attainment_pct, nil)
+  local why = "none of its 40 completed requests has a TTFT to hold to the SLO (not measured: not streamed, or no "
+    .. "per-token times), so whether any met it is unknown"
+  t.eq(c.goodput.reason, "run A: " .. why)
+  t.ok(t.read(ws .. "/comparison_report.md"):find("Goodput req/s and SLO attainment at point 1: run A: " .. why, 1,
+    true), "the table's N/A note")
+end)

@@ -524,10 +524,16 @@ function M.extract(c, opts)
         po.count_goodput = function(start, q)
           local i = which(start)
           if not i then return end
-          local g = counts[i] or { good = 0, total = 0 }
+          local g = counts[i] or { good = 0, total = 0, ok = 0 }
           counts[i] = g
           g.total = g.total + 1
-          if q and rm.request_good(opts.goodput, q) then g.good = g.good + 1 end
+          if q then g.ok = g.ok + 1 end
+          if q and rm.request_good(opts.goodput, q) then
+            g.good = g.good + 1
+          elseif q then
+            local what = rm.request_unjudged(opts.goodput, q)
+            if what then g.unjudged, g.what = (g.unjudged or 0) + 1, g.what or what end
+          end
         end
       end
       return per_request(per_path, acc, keep, po)
@@ -543,7 +549,10 @@ function M.extract(c, opts)
     if goodput_warning then rm.warn(run, "goodput per load point: %s", goodput_warning) end
     for i, st in ipairs(run.stages) do
       local g = counts[i]
-      if g then st.metrics.goodput = { good = g.good, total = g.total, duration_s = st.metrics.values.duration_s } end
+      if g then
+        st.metrics.goodput = g.ok > 0 and g.unjudged == g.ok and { unknown = rm.unjudged_text(g.ok, g.what) }
+          or { good = g.good, total = g.total, duration_s = st.metrics.values.duration_s }
+      end
     end
     for i, st in ipairs(run.stages) do
       if paces[i] then st.pace = rm.pace(paces[i].starts, paces[i].ends, paces[i].oks, paces[i].lats) end

@@ -1066,6 +1066,61 @@ t.test("a wrong warm-up list raises a structured error: code BAD_WARMUP, tostrin
   t.ok(not ok, "refused")
 end)
 
+t.test("inference-perf: several stages, the per-request file read once, each request placed after the pass", function()
+  -- issue 20: the start times of a run of several stages were read in a pass of their own
+  -- (twice with a warm-up stage) before the requests could be placed. The synthetic file
+  -- (6 requests, the 5th failed) reversed, so that file order is not start order, beside
+  -- stage files counting 2 and 4. Each stage's pace, by /usr/bin/python3 + numpy on the
+  -- file (requests sorted by start_time, the first 2 then the other 4; each rate
+  -- (n - 1) * 0.8 / (np.percentile(x, 90) - np.percentile(x, 10)) of the start times, the
+  -- end times, the successes' end times): stage 0 2/2/2 sends/answered/succeeded,
+  -- 0.9990065440427774, 0.9991130358245629, 0.9991130358245629 req/s; stage 1 4/4/3,
+  -- 0.9999573447621029, 1.042016398229769, 0.6610981902586306 req/s
+  local truth = { { 2, 2, 2, 0.9990065440427774, 0.9991130358245629, 0.9991130358245629 },
+    { 4, 4, 3, 0.9999573447621029, 1.042016398229769, 0.6610981902586306 } }
+  local d = t.tmpdir()
+  local recs = json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json")
+  local rev = json.array {}
+  for i = #recs, 1, -1 do rev[#rev + 1] = recs[i] end
+  json.write(d .. "/per_request_lifecycle_metrics.json", rev)
+  for i, x in ipairs(truth) do
+    local s = json.read(F .. "/inference-perf/kubecon-na-2025_vllm/stage_0_lifecycle_metrics.json")
+    s.load_summary.count = x[1]
+    s.successes.count, s.failures.count = x[3], x[1] - x[3]
+    json.write(("%s/stage_%d_lifecycle_metrics.json"):format(d, i - 1), s)
+  end
+  local scan = require "llmd.scan"
+  local real, reads = scan.json, 0
+  local function extract(opts)
+    reads = 0
+    scan.json = function(path, ...)
+      if tostring(path):find("per_request_lifecycle_metrics.json", 1, true) then reads = reads + 1 end
+      return real(path, ...)
+    end
+    local ok, run = pcall(harness.extract, d, opts)
+    scan.json = real
+    if not ok then error(run, 0) end
+    return run
+  end
+  local function check_pace(st, x)
+    local p = st.pace
+    t.eq({ p.sends, p.answered, p.succeeded }, { x[1], x[2], x[3] })
+    t.near(p.send_rps, x[4], 1e-9)
+    t.near(p.answer_rps, x[5], 1e-9)
+    t.near(p.success_rps, x[6], 1e-9)
+  end
+  local run = extract()
+  t.eq(reads, 1, "one pass over the per-request file (main: 2)")
+  check_pace(run.stages[1], truth[1])
+  check_pace(run.stages[2], truth[2])
+  -- stage 0 warm-up: its requests are left out as the file is read, so their start times
+  -- are read first; and the token gaps of the others in a pass of their own (main: 4)
+  run = extract { warmup = { 0 } }
+  t.eq(reads, 3, "start times, requests, token gaps")
+  check_pace(run.stages[2], truth[2])
+  t.eq(run.overall.values.requests_ok + run.overall.values.requests_failed, 4)
+end)
+
 t.test("inference-perf: each stage file is checked against the requests the per-request file places in it", function()
   -- the auditor's case (s28, finding 4): the synthetic per-request file (6 requests) beside
   -- two stage files counting 2 and 4 requests (the first two by start time, then the other

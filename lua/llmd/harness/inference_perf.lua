@@ -258,6 +258,10 @@ local function per_request(path, acc, keep, opts)
   -- (what the callback reaches each request, as upvalues: issue 20, each table look-up
   -- a request costs all the requests)
   local add_done, count_goodput, per_stage, pace = acc.add_done, opts.count_goodput, opts.per_stage, opts.pace
+  -- (opts.log: each request's start, finish and TTFT (false: none; true: a failure) kept in
+  -- file order, for the caller to place in stages after the pass)
+  local log_s, log_f, log_t, n_log = opts.log and opts.log.starts, opts.log and opts.log.finishes,
+    opts.log and opts.log.ttfts, 0
   local n_server, n_client = 0, 0
   -- A success of the fast lane is computed and added in C (stats.request_adder: the
   -- same formulas as below, the same values; issue 20: in Lua they, the counts and the
@@ -278,8 +282,13 @@ local function per_request(path, acc, keep, opts)
         out or client)
       if e2e then
         if out then n_server = n_server + 1 elseif client then n_client = n_client + 1 end
+        if log_s then
+          n_log = n_log + 1
+          log_s[n_log], log_f[n_log], log_t[n_log] = start, finish, ttft or false
+          return
+        end
         if per_stage then per_stage(start, e2e, ttft) end
-        if pace then pace(start, finish, true) end
+        if pace then pace(start, finish, finish, finish - start) end
         return
       end
     end
@@ -294,8 +303,12 @@ local function per_request(path, acc, keep, opts)
       groups.add(code and tonumber(code) or tostring(etype), rm.error_text(emsg))
       acc.add { ok = false, start = start, finish = finish }
       if count_goodput then count_goodput(start, false) end
+      if log_s then
+        n_log = n_log + 1
+        log_s[n_log], log_f[n_log], log_t[n_log] = start, finish, true
+      end
       if per_stage then per_stage(start) end
-      if pace then pace(start, finish, false) end
+      if pace then pace(start, finish, false, finish - start) end
       if (ntimes or 0) > 1 then inexact_itl = true end
       return
     end
@@ -327,8 +340,12 @@ local function per_request(path, acc, keep, opts)
     else
       add_done(start, finish, e2e, ttft, tpot, ntpot, inp, out)
     end
+    if log_s then
+      n_log = n_log + 1
+      log_s[n_log], log_f[n_log], log_t[n_log] = start, finish, ttft or false
+    end
     if per_stage then per_stage(start, e2e, ttft) end
-    if pace then pace(start, finish, true) end
+    if pace then pace(start, finish, finish, finish - start) end
   end
   local rules = { { "$[*]", record, fields = F, args = true } }
   if fast then
@@ -376,9 +393,8 @@ end
 
 -- Start-time windows of the stages, from the stage files' request counts: stages run one
 -- after the other, so the k-th block of requests in start order is stage k.
-local function stage_windows(path, stages, run)
-  local starts = {}
-  scan.json(path, { { "$[*].start_time", function(v) starts[#starts + 1] = v end } })
+-- starts: every request's start time (sorted here, in place).
+local function windows(starts, path, stages, run)
   table.sort(starts)
   local total = 0
   for _, st in ipairs(stages) do
@@ -406,6 +422,13 @@ local function stage_windows(path, stages, run)
     local i = which(start)
     return i ~= nil and not bounds[i].warmup
   end, which
+end
+
+-- The same, from the start times read off the per-request file in a pass of their own.
+local function stage_windows(path, stages, run)
+  local starts = {}
+  scan.json(path, { { "$[*].start_time", function(v) starts[#starts + 1] = v end } })
+  return windows(starts, path, stages, run)
 end
 
 -- the stage indexes extract will give, from the stage files' names (nil without any)
@@ -466,58 +489,67 @@ function M.extract(c, opts)
     acc = rm.accumulator(opts)
     po = { groups = groups, sketch = opts.sketch }
     counts = {}
+    -- a request's figures in stage i: the stage file is checked against them (E2E and TTFT),
+    -- and the pace of answers against sends (llmd.loadpoints.saturation) is every request's
+    -- start and finish in its stage (three exact accumulators a stage, added to in C)
+    local function stage_add(i, e2e, ttft)
+      local g = by_stage[i]
+      if not g then
+        g = { ok = 0, failed = 0, e2e = stats.new(), ttft = stats.new() }
+        by_stage[i] = g
+      end
+      if e2e then
+        g.ok = g.ok + 1
+        g.e2e:add(e2e)
+        if ttft then g.ttft:add(ttft) end
+      else
+        g.failed = g.failed + 1
+      end
+    end
+    local function pace_of(i)
+      local g = paces[i]
+      if not g then
+        g = { starts = stats.new(), ends = stats.new(), oks = stats.new(), lats = stats.new() }
+        -- (start, finish, finish or false, latency: llmd.runmodel.pace's slope)
+        g.add = stats.adder(g.starts, g.ends, g.oks, g.lats)
+        paces[i] = g
+      end
+      return g
+    end
     local ok, ts = rm.tolerate(run, opts, per_path, function()
-      local keep = excluded and stage_windows(per_path, run.stages, run) or nil
-      -- goodput per stage (llmd.decision.request_thresholds): requests placed in stages by
-      -- their start times; without a placement (counts that disagree) only the whole run's
-      -- with several stages, the requests placed in them (by start time, the stage files'
-      -- counts): goodput per stage, and each stage file checked against its own requests
-      local which
-      if #run.stages > 1 then
-        local okw, res, w = pcall(stage_windows, per_path, run.stages, run)
-        if okw then
-          which = w
-        elseif opts.goodput then
-          goodput_warning = tostring(res)
+      -- Requests are placed in stages by their start times (the k-th block in start order is
+      -- stage k, by the stage files' counts). Where a request must be placed while the file
+      -- is read (warm-up stages left out, or goodput counted per stage), the start times are
+      -- read first, in a pass of their own; else every request's start, finish and TTFT are
+      -- kept as it is read and placed after the pass (issue 20: no second pass over the file,
+      -- no Lua call a request for it); one stage takes every request, added in C as read.
+      local keep, which
+      if excluded then
+        keep, which = stage_windows(per_path, run.stages, run)
+        if #run.stages == 1 then which = nil end -- (one stage: it takes every request)
+      end
+      local log
+      if #run.stages > 1 and not which then
+        if opts.goodput then
+          local okw, res, w = pcall(stage_windows, per_path, run.stages, run)
+          if okw then which = w else goodput_warning = tostring(res) end
         else
-          stage_warning = tostring(res)
+          log = { starts = {}, finishes = {}, ttfts = {} }
+          po.log = log
         end
       end
       if which then
         local place = which
         po.per_stage = function(start, e2e, ttft)
           local i = place(start)
-          if not i then return end
-          local g = by_stage[i]
-          if not g then
-            g = { ok = 0, failed = 0, e2e = stats.new(), ttft = stats.new() }
-            by_stage[i] = g
-          end
-          if e2e then
-            g.ok = g.ok + 1
-            g.e2e:add(e2e)
-            if ttft then g.ttft:add(ttft) end
-          else
-            g.failed = g.failed + 1
-          end
+          if i then stage_add(i, e2e, ttft) end
         end
-      end
-      -- the pace of answers against sends, per stage (llmd.loadpoints.saturation): every
-      -- request's start and finish in its stage (one stage: all of them)
-      local place = which or (#run.stages == 1 and function() return 1 end) or nil
-      if place then
-        -- (three exact accumulators a stage, added to in C: 8 bytes a time)
-        po.pace = function(start, finish, ok)
+        po.pace = function(start, finish, fin)
           local i = place(start)
-          if not i then return end
-          local g = paces[i]
-          if not g then
-            g = { starts = stats.new(), ends = stats.new(), oks = stats.new(), lats = stats.new() }
-            g.add = stats.adder(g.starts, g.ends, g.oks, g.lats)
-            paces[i] = g
-          end
-          g.add(start, finish, ok and finish, finish - start)
+          if i then pace_of(i).add(start, finish, fin, finish - start) end
         end
+      elseif #run.stages == 1 then
+        po.pace = pace_of(1).add
       end
       if not opts.goodput then which = nil end
       if which then
@@ -536,7 +568,30 @@ function M.extract(c, opts)
           end
         end
       end
-      return per_request(per_path, acc, keep, po)
+      local source = per_request(per_path, acc, keep, po)
+      if paces[1] and paces[1].starts:count() == 0 then paces[1] = nil end -- (one stage, no request)
+      if log then
+        local S, F, T = log.starts, log.finishes, log.ttfts
+        local okw, res, place = pcall(windows, table.move(S, 1, #S, 1, {}), per_path, run.stages, run)
+        if okw then
+          for k = 1, #S do
+            local i = place(S[k])
+            if i then
+              local start, finish, t = S[k], F[k], T[k]
+              if t == true then
+                stage_add(i)
+                pace_of(i).add(start, finish, false, finish - start)
+              else
+                stage_add(i, finish - start, t or nil)
+                pace_of(i).add(start, finish, finish, finish - start)
+              end
+            end
+          end
+        else
+          stage_warning = tostring(res)
+        end
+      end
+      return source
     end)
     if ok then
       token_source = ts

@@ -1072,12 +1072,13 @@ t.test("inference-perf: several stages, the per-request file read once, each req
   -- (6 requests, the 5th failed) reversed, so that file order is not start order, beside
   -- stage files counting 2 and 4. Each stage's pace, by /usr/bin/python3 + numpy on the
   -- file (requests sorted by start_time, the first 2 then the other 4; each rate
-  -- (n - 1) * 0.8 / (np.percentile(x, 90) - np.percentile(x, 10)) of the start times, the
-  -- end times, the successes' end times): stage 0 2/2/2 sends/answered/succeeded,
-  -- 0.9990065440427774, 0.9991130358245629, 0.9991130358245629 req/s; stage 1 4/4/3,
-  -- 0.9999573447621029, 1.042016398229769, 0.6610981902586306 req/s
-  local truth = { { 2, 2, 2, 0.9990065440427774, 0.9991130358245629, 0.9991130358245629 },
-    { 4, 4, 3, 0.9999573447621029, 1.042016398229769, 0.6610981902586306 } }
+  -- send rate (n - 1) * 0.8 / (np.percentile(s, 90) - np.percentile(s, 10)) of the start
+  -- times; answers' rate the send rate / np.polyfit(start, end, 1)[0] (audit36: the slope),
+  -- successes' that times succeeded / sends; none from fewer than 3 requests): stage 0 2/2/2
+  -- sends/answered/succeeded, 0.9990065440427774 req/s sent; stage 1 4/4/3,
+  -- 0.9999573447621029, 1.0315043766720493, 0.773628282504037 req/s
+  local truth = { { 2, 2, 2, 0.9990065440427774 },
+    { 4, 4, 3, 0.9999573447621029, 1.0315043766720493, 0.773628282504037 } }
   local d = t.tmpdir()
   local recs = json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json")
   local rev = json.array {}
@@ -1106,8 +1107,8 @@ t.test("inference-perf: several stages, the per-request file read once, each req
     local p = st.pace
     t.eq({ p.sends, p.answered, p.succeeded }, { x[1], x[2], x[3] })
     t.near(p.send_rps, x[4], 1e-9)
-    t.near(p.answer_rps, x[5], 1e-9)
-    t.near(p.success_rps, x[6], 1e-9)
+    if x[5] then t.near(p.answer_rps, x[5], 1e-9) else t.eq(p.answer_rps, nil, "answers' rate of 2 requests") end
+    if x[6] then t.near(p.success_rps, x[6], 1e-9) else t.eq(p.success_rps, nil, "successes' rate of 2") end
   end
   local run = extract()
   t.eq(reads, 1, "one pass over the per-request file (main: 2)")

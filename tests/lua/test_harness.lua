@@ -1073,12 +1073,13 @@ t.test("inference-perf: several stages, the per-request file read once, each req
   -- stage files counting 2 and 4. Each stage's pace, by /usr/bin/python3 + numpy on the
   -- file (requests sorted by start_time, the first 2 then the other 4; each rate
   -- send rate (n - 1) * 0.8 / (np.percentile(s, 90) - np.percentile(s, 10)) of the start
-  -- times; answers' rate the send rate / np.polyfit(start, end, 1)[0] (audit36: the slope),
-  -- successes' that times succeeded / sends; none from fewer than 3 requests): stage 0 2/2/2
+  -- times; answers' rate the send rate / the least-squares slope of end on start (audit36),
+  -- exact in Python's fractions (np.polyfit on epoch times is off by 3e-7); successes' that
+  -- times succeeded / sends; none from fewer than 3 requests): stage 0 2/2/2
   -- sends/answered/succeeded, 0.9990065440427774 req/s sent; stage 1 4/4/3,
-  -- 0.9999573447621029, 1.0315043766720493, 0.773628282504037 req/s
+  -- 0.9999573447621029, 1.031504669721473, 0.7736285022911047 req/s
   local truth = { { 2, 2, 2, 0.9990065440427774 },
-    { 4, 4, 3, 0.9999573447621029, 1.0315043766720493, 0.773628282504037 } }
+    { 4, 4, 3, 0.9999573447621029, 1.031504669721473, 0.7736285022911047 } }
   local d = t.tmpdir()
   local recs = json.read(F .. "/inference-perf/synthetic-per_request_lifecycle_metrics.json")
   local rev = json.array {}

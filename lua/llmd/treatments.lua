@@ -968,81 +968,100 @@ function M.cost_note(ranked, by_cap, texts_by_label)
   -- (report.capacity_per), then decision.capacity_evidence; by max sustained throughput,
   -- the figures only
   local shown
+  local by = {}
+  for _, x in ipairs(known) do by[x.label] = x end
+  -- one pair per GPU, x (the higher figure) against o: whether the evidence orders x above
+  -- o, and the words for it
+  local pair
   if by_cap then
-    local by, per_cap = {}, require("llmd.report").capacity_per
-    for _, x in ipairs(known) do by[x.label] = x end
-    local said = {}
-    for i = 1, #per - 1 do
-      local x, nxt = by[per[i].label], by[per[i + 1].label]
+    -- by capacity: both capacities (their ranges from repeats, their brackets) divided by the
+    -- accelerators (report.capacity_per), then decision.capacity_evidence, compare.lua's rule
+    local per_cap = require("llmd.report").capacity_per
+    local function rate(v) return metrics.format("throughput_req_s", v) end
+    pair = function(x, nxt)
       local ev = decision.capacity_evidence(per_cap(nxt.capacity, nxt.gpus), per_cap(x.capacity, x.gpus),
         decision.MIN_EFFECT, { runs = { nxt, x }, error_dispersion = { a = nxt.error_dispersion,
           b = x.error_dispersion } })
-      per[i].vs_next = ev.verdict
-      local function rate(v) return metrics.format("throughput_req_s", v) end
+      local above = ev.verdict == "B higher" or ev.ordered or ev.beyond_ceiling
+      local said
       if ev.verdict == "B higher" then
-        said[#said + 1] = ("%s above %s per GPU, shown by repeats"):format(x.label, nxt.label)
+        said = ("%s above %s per GPU, shown by repeats"):format(x.label, nxt.label)
       elseif ev.verdict == "A higher" then
-        said[#said + 1] = ("%s above %s per GPU by the repeats, against the figures"):format(nxt.label, x.label)
+        said = ("%s above %s per GPU by the repeats, against the figures"):format(nxt.label, x.label)
       elseif ev.ordered and ev.passed_rps and ev.failed_rps then
-        said[#said + 1] = ("%s above %s per GPU: untested, but the measured loads order them: %s met the SLO at %s "
+        said = ("%s above %s per GPU: untested, but the measured loads order them: %s met the SLO at %s "
           .. "per GPU, %s already failed it at %s per GPU"):format(x.label, nxt.label, x.label, rate(ev.passed_rps),
           nxt.label, rate(ev.failed_rps))
       elseif ev.beyond_ceiling and ev.ceiling_rps then
-        said[#said + 1] = ("%s above %s per GPU: untested, but %s achieved at most %s per GPU at any load"):format(
+        said = ("%s above %s per GPU: untested, but %s achieved at most %s per GPU at any load"):format(
           x.label, nxt.label, nxt.label, rate(ev.ceiling_rps))
       else
         local both_below = x.capacity.kind == "below_lowest" and nxt.capacity.kind == "below_lowest"
-        said[#said + 1] = ("%s and %s per GPU: %s"):format(x.label, nxt.label,
+        -- (untested: where the capacities lie per GPU, the measured brackets that overlap)
+        local function bracket(c)
+          local lo, hi = decision.capacity_bracket(per_cap(c.capacity, c.gpus))
+          if not lo then return nil end
+          if hi == math.huge then return ("%s ≥ %s per GPU"):format(c.label, rate(lo)) end
+          if lo == 0 then return ("%s < %s per GPU"):format(c.label, rate(hi)) end
+          return ("%s between %s and %s per GPU"):format(c.label, rate(lo), rate(hi))
+        end
+        local bx, bn = bracket(x), bracket(nxt)
+        said = ("%s and %s per GPU: %s"):format(x.label, nxt.label,
           both_below and "not compared: both fail the SLO already at their lowest load, so neither capacity is known"
-          or ev.verdict == "unknown" and "not known" or ev.verdict == "untested" and "untested, not ordered"
+          or ev.verdict == "unknown" and "not known"
+          or ev.verdict == "untested" and (bx and bn and ("untested, and the measured loads cannot order them: %s, %s")
+            :format(bx, bn) or "untested, not ordered")
           or "not shown to differ")
       end
-      if i == 1 and (ev.verdict == "B higher" or ev.ordered or ev.beyond_ceiling) then shown = x.label end
+      return above, said, ev.verdict
     end
-    res.evidence = said
-    texts[#texts] = texts[#texts] .. "; " .. table.concat(said, "; ")
   else
     -- by max sustained throughput, compare.lua's per-GPU rule (decision.sustained_order):
     -- each limit lies between its figure and its ceiling (no upper end where it never
     -- saturated), per GPU each divided by its own count; only spans apart order two, and two
     -- that never saturated never are (two lower bounds: each kept up with what it was sent)
-    local by = {}
-    for _, x in ipairs(known) do by[x.label] = x end
     local function rate(v) return metrics.format("throughput_req_s", v) .. " per GPU" end
     local function range(l, h)
       if h == math.huge then return "≥ " .. rate(l) end
       if l == h then return rate(l) end
       return ("%s–%s"):format(metrics.format("throughput_req_s", l):gsub(" req/s$", ""), rate(h))
     end
-    local said = {}
-    for i = 1, #per - 1 do
-      local x, nxt = by[per[i].label], by[per[i + 1].label]
+    pair = function(x, nxt)
       local order, sp = decision.sustained_order(nxt.saturation, nxt.gpus, x.saturation, x.gpus)
       if order == "b" then
-        per[i].vs_next = "ordered"
-        said[#said + 1] = ("%s above %s per GPU: untested, but the measured loads order them: %s sustained %s, %s "
+        return true, ("%s above %s per GPU: untested, but the measured loads order them: %s sustained %s, %s "
           .. "never achieved more than %s at any load"):format(x.label, nxt.label, x.label, rate(sp.lb), nxt.label,
-          rate(sp.ha))
-      else
-        per[i].vs_next = "not ordered"
-        said[#said + 1] = sp and ("%s and %s per GPU: the measured loads cannot order them: %s %s, %s %s"):format(
-          x.label, nxt.label, x.label, range(sp.lb, sp.hb), nxt.label, range(sp.la, sp.ha))
-          or ("%s and %s per GPU: not known"):format(x.label, nxt.label)
+          rate(sp.ha)), "ordered"
       end
+      return false, sp and ("%s and %s per GPU: the measured loads cannot order them: %s %s, %s %s"):format(
+        x.label, nxt.label, x.label, range(sp.lb, sp.hb), nxt.label, range(sp.la, sp.ha))
+        or ("%s and %s per GPU: not known"):format(x.label, nxt.label), "not ordered"
     end
-    -- first per GPU only where its figure is above every other's whole span
-    local first = per[1] and by[per[1].label]
-    if first and #per > 1 then
-      shown = first.label
-      for j = 2, #per do
-        if decision.sustained_order(by[per[j].label].saturation, per[j].gpus, first.saturation, first.gpus) ~= "b" then
-          shown = nil
-        end
-      end
-    end
-    res.evidence = said
-    if #said > 0 then texts[#texts] = texts[#texts] .. "; " .. table.concat(said, "; ") end
   end
+  local said = {}
+  for i = 1, #per - 1 do
+    local above, text, verdict = pair(by[per[i].label], by[per[i + 1].label])
+    per[i].vs_next = by_cap and verdict or (above and "ordered" or "not ordered")
+    said[#said + 1] = text
+    if i == 1 and above then shown = per[1].label end
+  end
+  -- a first per GPU is ahead of every other treatment, not only of the next: the first
+  -- against each one further down, and where the evidence does not order the two, the text
+  -- names the pair ("x is not shown ahead of z per GPU: ...") and there is no first per GPU
+  -- (x above y and y level with z would otherwise read as x first)
+  if shown then
+    for j = 3, #per do
+      local above, text = pair(by[per[1].label], by[per[j].label])
+      if not above then
+        shown = nil
+        local rest = text:gsub("^" .. per[1].label:gsub("%p", "%%%0") .. " and " .. per[j].label:gsub("%p", "%%%0")
+          .. " per GPU: ", "")
+        said[#said + 1] = ("%s is not shown ahead of %s per GPU: %s"):format(per[1].label, per[j].label, rest)
+      end
+    end
+  end
+  res.evidence = said
+  if #said > 0 then texts[#texts] = texts[#texts] .. "; " .. table.concat(said, "; ") end
   res.best_per_gpu = shown
   -- the order per GPU against the totals' only where the evidence names a first per GPU: two
   -- figures the measured loads cannot order name none (as compare.lua says of them)

@@ -1159,10 +1159,13 @@ function M.model(list, opts)
     if t.load_error then error(t.load_error .. " (the comparison needs every treatment's results)", 0) end
     local pts = lp.points(t.run)
     local sat = lp.saturation(pts, { slo = slo })
-    -- its accelerator count: given (--gpus), else the results' (a benchmark report's stack)
-    local gpus = tonumber(t.gpus) or (t.run.gpus and t.run.gpus > 0 and t.run.gpus) or nil
+    -- its accelerator count: given (--gpus), else the results' (a benchmark report's stack),
+    -- else, in an experiment, the values its setup was deployed with (M.setup_gpus)
+    local results_gpus = t.run.gpus and t.run.gpus > 0 and t.run.gpus or nil
+    local gpus = tonumber(t.gpus) or results_gpus or t.values_gpus
     local x = { label = t.label, status = t.status, reasons = t.reasons, partial = t.partial, harness = t.run.harness,
-      gpus = gpus, gpus_source = t.gpus and "given" or gpus and (t.run.gpus_source or "the results") or nil,
+      gpus = gpus, gpus_source = t.gpus and "given" or results_gpus and (t.run.gpus_source or "the results")
+        or gpus and "the setup's values (plan/values-override.yaml)" or nil,
       hardware = t.hardware,
       folders = #t.dirs, points = pts, n_points = #pts, saturation = sat,
       -- an error-rate SLO its repeats disagree on beyond chance: it orders no capacity
@@ -2393,7 +2396,8 @@ function M.write_report(out, list, opts)
     common_unlike = json.array(m.common_unlike or {}),
     latency_at_common = M.latency_at_common_json(m.latency_at_common_test),
     cost = m.cost and { text = m.cost.text, differ = m.cost.differ, unknown = json.array(m.cost.unknown),
-      per_gpu = m.cost.per_gpu and json.array(m.cost.per_gpu) or false } or false,
+      per_gpu = m.cost.per_gpu and json.array(m.cost.per_gpu) or false, best_per_gpu = m.cost.best_per_gpu or false,
+      evidence = m.cost.evidence and json.array(m.cost.evidence) or false } or false,
     dominated = json.array(m.dominated), front = json.array(m.front),
     pareto_excluded = json.array(m.pareto_excluded or {}),
     pareto_not_compared = json.array(m.pareto_not_compared or {}),
@@ -3070,7 +3074,7 @@ function M.experiment_list(w, opts)
       for _, x in ipairs(list) do if x.label == label then found = x end end
       if not found then
         -- pairs: each one's run treatment is its workload (ranked only among its own)
-        found = { label = label, dirs = {}, workload = not sweep and rt or nil, gpus = n.gpus,
+        found = { label = label, dirs = {}, workload = not sweep and rt or nil, values_gpus = n.gpus,
           hardware = n.hardware }
         list[#list + 1] = found
       end

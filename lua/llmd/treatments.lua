@@ -2704,6 +2704,27 @@ function M.point_chart(m, T, c)
   return c
 end
 
+-- How the charts of treatments T draw throughput: "per_gpu" where every one's GPU count is
+-- known and the counts differ (each achieved rate and output tok/s divided by its own count,
+-- as the ranking per GPU reads them: a chart of totals would point to the one with more
+-- hardware beside a verdict per GPU), "totals" where some counts are known and they differ
+-- or some are not, nil where all are the same or none is known. Returns the mode and the
+-- counts in words ("tp1 1 GPU, tp2 2 GPUs", the unknown ones named after).
+function M.chart_gpus(T)
+  local counts, n, unknown, parts = {}, 0, {}, {}
+  for _, x in ipairs(T) do
+    if x.gpus then
+      if not counts[x.gpus] then counts[x.gpus], n = true, n + 1 end
+      parts[#parts + 1] = ("%s %g GPU%s"):format(x.label, x.gpus, x.gpus == 1 and "" or "s")
+    else
+      unknown[#unknown + 1] = x.label
+    end
+  end
+  if #parts == 0 or (n == 1 and #unknown == 0) then return nil end
+  if #unknown > 0 then parts[#parts + 1] = ("%s unknown"):format(table.concat(unknown, ", ")) end
+  return #unknown == 0 and "per_gpu" or "totals", table.concat(parts, ", ")
+end
+
 -- The N-way charts of the treatments T (model entries, from M.model) and list (their
 -- list entries, in the same order), into out; suffix: added to each chart's name (its
 -- files; the template stays the chart's own), about: added to each title (the workload).
@@ -2714,6 +2735,18 @@ local function charts_of(m, T, list, out, suffix, about)
   -- workload's description after the chart's name) is wrapped, at most 3 lines, never
   -- clipped at both ends (gnuplot centres one line whatever its length); title_lines tells
   -- the template the room to leave above the panels
+  -- throughput per GPU where every count is known and they differ (M.chart_gpus); the
+  -- legend then names each one's GPUs
+  local gmode, gwords = M.chart_gpus(T)
+  local glabels = {}
+  for i, x in ipairs(T) do
+    glabels[i] = gmode == "per_gpu" and ("%s (%g GPU%s)"):format(x.label, x.gpus, x.gpus == 1 and "" or "s") or x.label
+  end
+  local function per(x) return gmode == "per_gpu" and x.gpus or 1 end
+  local function set_var(c, name, v)
+    for _, nv in ipairs(c.vars) do if nv[1] == name then nv[2] = v; return end end
+    c.vars[#c.vars + 1] = { name, v }
+  end
   local function chart(name, title, px)
     title = title .. (about or "")
     local lines = require("llmd.charts").wrap(title, px // M.TITLE_CHAR_PX, 3)
@@ -2734,7 +2767,18 @@ local function charts_of(m, T, list, out, suffix, about)
     c = M.point_chart(m, T, chart("treatments_latency_throughput", M.POINT_TITLE, math.max(640, 160 * #T + 140)))
     out[#out + 1] = c
   else
-    c = chart("treatments_latency_throughput", "Latency against achieved load, every treatment", 900)
+    c = chart("treatments_latency_throughput", gmode == "per_gpu"
+      and "Latency against achieved load per GPU, every treatment" or "Latency against achieved load, every treatment",
+      900)
+    if gmode == "per_gpu" then
+      c.vars[#c.vars + 1] = { "xlabel", "achieved request rate per GPU (req/s per GPU)" }
+      set_var(c, "labels", glabels)
+      c.notes[#c.notes + 1] = ("Per GPU: each treatment's achieved request rate divided by its GPUs (%s), as the "
+        .. "ranking per GPU reads them; on totals the one with more hardware would lie further right."):format(gwords)
+    elseif gmode == "totals" then
+      c.notes[#c.notes + 1] = ("On totals, not per GPU: the GPU counts differ or are not all known (%s), so the one "
+        .. "with more hardware lies further right (give --gpus LABEL=N for a chart per GPU)."):format(gwords)
+    end
     local LT_PANELS = { panels.ttft or none("ttft"), panels.tpot or none("tpot"), panels.e2e or none("e2e") }
     for _, n in ipairs(pnotes) do c.notes[#c.notes + 1] = n end
     -- the axes: x from 0 to a margin past the highest achieved rate, y from 0 (a log panel: from
@@ -2745,7 +2789,7 @@ local function charts_of(m, T, list, out, suffix, about)
     local xmax, ymins, ymaxs = 0, {}, {}
     for _, x in ipairs(T) do
       for _, p in ipairs(x.points) do
-        if finite(p.achieved_rps) then xmax = math.max(xmax, p.achieved_rps) end
+        if finite(p.achieved_rps) then xmax = math.max(xmax, p.achieved_rps / per(x)) end
       end
     end
     for i, pnl in ipairs(LT_PANELS) do
@@ -2783,7 +2827,7 @@ local function charts_of(m, T, list, out, suffix, about)
       for _, p in ipairs(x.points) do if finite(p.achieved_rps) then pts[#pts + 1] = p end end
       table.sort(pts, function(a, b) return a.achieved_rps < b.achieved_rps end)
       for _, p in ipairs(pts) do
-        rows[#rows + 1] = { n = 4, p.achieved_rps, p.values[LT_PANELS[1][1]], p.values[LT_PANELS[2][1]],
+        rows[#rows + 1] = { n = 4, p.achieved_rps / per(x), p.values[LT_PANELS[1][1]], p.values[LT_PANELS[2][1]],
           p.values[LT_PANELS[3][1]] }
       end
       blocks[#blocks + 1] = rows
@@ -2810,10 +2854,20 @@ local function charts_of(m, T, list, out, suffix, about)
   -- draw the worse configuration as the faster. Whiskers: the repeats' 95 % CI where the
   -- point there was repeated, else the two measured neighbours an interpolated value lies
   -- between (all the measurements say of it), else none.
-  c = chart("treatments_bars", m.common_load and ("At the common load, %s"):format(m.common_text or "")
-    or "At the common load", math.max(600, 140 + 70 * #T))
+  c = chart("treatments_bars", m.common_load and ("At the common load, %s%s"):format(m.common_text or "",
+    gmode == "per_gpu" and " in total" or "") or "At the common load", math.max(600, 140 + 70 * #T))
   local rows, any, has_panel = { name = "treatments" }, false, {}
-  local BAR_PANELS = { panels.ttft or none("ttft"), panels.e2e or none("e2e"), { "output_tps", "output tokens/s" } }
+  local BAR_PANELS = { panels.ttft or none("ttft"), panels.e2e or none("e2e"),
+    { "output_tps", gmode == "per_gpu" and "output tokens/s per GPU" or "output tokens/s", per_gpu = true } }
+  if gmode == "per_gpu" then
+    set_var(c, "labels", glabels)
+    c.notes[#c.notes + 1] = ("Output tokens/s per GPU: each treatment's divided by its GPUs (%s), as the ranking per "
+      .. "GPU reads them. The common load is a total: the latencies are at the same load in all, spread over "
+      .. "different numbers of GPUs."):format(gwords)
+  elseif gmode == "totals" then
+    c.notes[#c.notes + 1] = ("On totals, not per GPU: the GPU counts differ or are not all known (%s), so the "
+      .. "output tokens/s favour the one with more hardware (give --gpus LABEL=N for them per GPU)."):format(gwords)
+  end
   for _, n in ipairs(pnotes) do
     if not n:find("^TPOT") and not n:find("^ITL") then c.notes[#c.notes + 1] = n end
   end
@@ -2833,7 +2887,8 @@ local function charts_of(m, T, list, out, suffix, about)
             local ci = p and p.ci and p.ci[key]
             if ci and finite(ci.lo) and finite(ci.hi) then lo, hi = ci.lo, ci.hi end
           end
-          r[3 * j - 1], r[3 * j], r[3 * j + 1] = v, lo, hi
+          local d = pnl.per_gpu and per(x) or 1
+          r[3 * j - 1], r[3 * j], r[3 * j + 1] = v / d, lo / d, hi / d
           any, has_panel[j] = true, true
         end
       end

@@ -137,6 +137,26 @@ t.test("3: an experiment of tp1 (1 GPU) against tp2 (2 GPUs): per-GPU ranking, t
   t.ok(t.rel(tonumber(rows[2][8]), 15.141176470588235) < 1e-6, rows[2][8])
   t.eq({ rows[3][2], rows[3][3], rows[3][7], rows[3][9] }, { "2", "tp1", "1", "about 20.700 req/s per GPU" })
   t.ok(t.rel(tonumber(rows[3][8]), 20.7) < 1e-6, rows[3][8])
+  -- 2: the charts per GPU, as the ranking beside them (on main: totals, tp2 furthest right
+  -- and with the most output tok/s). python3: each point's request_throughput / GPUs, and at
+  -- the common load (30 req/s offered, measured by both) sum(output_lens) / duration / GPUs:
+  -- tp1 1900.7999915319358, tp2 950.3999957659679
+  local tp2_x = {}
+  local dat = t.read(out .. "/charts/treatments_latency_throughput.dat")
+  for line in dat:match("# tp2\n(.*)$"):gmatch("[^\n]+") do tp2_x[#tp2_x + 1] = tonumber(line:match("^(%S+)")) end
+  t.eq(#tp2_x, 4)
+  for i, want in ipairs { 4.95, 9.9, 14.85, 17.325 } do t.ok(t.rel(tp2_x[i], want) < 1e-6, tp2_x[i]) end
+  local svg = t.read(out .. "/charts/treatments_latency_throughput.svg")
+  find(svg, "achieved request rate per GPU (req/s per GPU)", "svg")
+  find(svg, "tp2 (2 GPUs)", "svg")
+  local bars = {}
+  for line in t.read(out .. "/charts/treatments_bars.dat"):gmatch("[^\n]+") do
+    if not line:find("^#") then bars[#bars + 1] = tonumber(line:match("(%S+) %S+ %S+$")) end
+  end
+  t.ok(t.rel(bars[1], 1900.7999915319358) < 1e-6, bars[1])
+  t.ok(t.rel(bars[2], 950.3999957659679) < 1e-6, bars[2])
+  find(t.read(out .. "/charts/treatments_bars.svg"), "output tokens/s per GPU", "bars svg")
+  find(md, "Output tokens/s per GPU: each treatment's divided by its GPUs (tp1 1 GPU, tp2 2 GPUs)", "md")
   -- --gpus replaces the values' count (on main: "--gpus: tp1 is given twice, 1 and 2", exit 2,
   -- though the user gave it once): tp1 on 2 GPUs is 20.7 / 2 = 10.35 per GPU, below tp2's
   -- 15.141 (by hand)
@@ -147,4 +167,22 @@ t.test("3: an experiment of tp1 (1 GPU) against tp2 (2 GPUs): per-GPU ranking, t
   j = json.read(out .. "/treatments.json")
   t.eq(j.cost, false, "the same counts: no cost note")
   t.ok(t.rel(j.ranking[2].per_gpu_value, 10.35) < 1e-6, j.ranking[2].per_gpu_value)
+end)
+
+t.test("2: charts: per GPU only where every count is known; otherwise said to be on totals", function()
+  -- x on 1 GPU, y unknown: no per-GPU axis (y's cannot be divided), a note that the chart is
+  -- on totals; x's points stay at 10 and 20 req/s (on main: no note)
+  local x = treat("x", { { 10, 50 }, { 20, 150 } }, 1)
+  local y = treat("y", { { 10, 50 }, { 16, 150 } }, nil)
+  local list = { x, y }
+  local cs = tr.charts(tr.model(list), list)
+  t.eq(cs[1].name, "treatments_latency_throughput")
+  find(table.concat(cs[1].notes, " "), "On totals, not per GPU: the GPU counts differ or are not all known (x 1 GPU, "
+    .. "y unknown)")
+  find(cs[1].data, "\n10 ")
+  find(table.concat(cs[2].notes, " "), "On totals, not per GPU")
+  -- the same count in both: nothing said, nothing divided
+  y.gpus = 1
+  cs = tr.charts(tr.model(list), list)
+  lacks(table.concat(cs[1].notes, " "), "GPU")
 end)

@@ -30,6 +30,32 @@ local function same_results(r1, r2) return require("llmd.runmodel").same_figures
 -- combined, for the load points). Two folders of one treatment with the same figures are
 -- an error: a copy is not a repeat, and counted twice it would give the capacity a range of
 -- width 0, a certainty no measurement gave.
+-- A results folder as warnings show it: relative to the parent of base (the --results
+-- folder or the experiment workspace: "res/a/stage_3.json", naming the folder the user
+-- gave), else to the current folder where it lies inside it, else as it is. Every
+-- occurrence of a folder inside base in text (a reader's message naming a file there) is
+-- shortened the same way by M.shown_text.
+function M.shown_dir(base, dir)
+  dir = tostring(dir)
+  local function under(root)
+    root = root and root:gsub("/+$", "")
+    if root and root ~= "" and dir:sub(1, #root + 1) == root .. "/" then return dir:sub(#root + 2) end
+  end
+  local rel = base and under(base)
+  if rel then
+    local name = base:gsub("/+$", ""):match("([^/]+)$")
+    return name and (name .. "/" .. rel) or rel
+  end
+  local cwd = require("lfs").currentdir()
+  return under(cwd) or dir
+end
+function M.shown_text(base, dir, text)
+  local shown = M.shown_dir(base, dir)
+  if shown == dir then return text end
+  local out = tostring(text):gsub(dir:gsub("%p", "%%%0") .. "/", (shown:gsub("%%", "%%%%")) .. "/")
+  return out
+end
+
 function M.load(list, opts)
   opts = opts or {}
   local seen = {}
@@ -100,16 +126,24 @@ function M.load(list, opts)
     t.reasons = {}
     t.partial = {}
     for _, run in ipairs(t.runs) do
+      -- (the folder relative to the --results folder or the workspace, M.shown_dir; not
+      -- said again before a message that names a file in it)
+      local function said(msg)
+        local shown = M.shown_dir(list.base, run.dir)
+        msg = M.shown_text(list.base, run.dir, msg)
+        if msg:find(shown .. "/", 1, true) then return msg end
+        return ("%s: %s"):format(shown, msg)
+      end
       -- a run cut short is read and marked (its status says so), not taken for a complete one
-      if run.partial then t.partial[#t.partial + 1] = ("%s: %s"):format(run.dir, run.partial) end
+      if run.partial then t.partial[#t.partial + 1] = said(run.partial) end
       -- a file --tolerant left out: a load point or stage fewer, said wherever the status is
       for _, w in ipairs(run.warnings or {}) do
-        if w:find("^left out %(%-%-tolerant%)") then t.partial[#t.partial + 1] = ("%s: %s"):format(run.dir, w) end
+        if w:find("^left out %(%-%-tolerant%)") then t.partial[#t.partial + 1] = said(w) end
       end
       -- "warnings" is a usable run (llmd.runmodel.failed), as compare.lua reads it
       if require("llmd.runmodel").failed(run) then
         t.status = "failed"
-        for _, r in ipairs(run.reasons) do t.reasons[#t.reasons + 1] = run.dir .. ": " .. r end
+        for _, r in ipairs(run.reasons) do t.reasons[#t.reasons + 1] = said(r) end
       end
     end
     ::next_treatment::
@@ -208,6 +242,7 @@ function M.identical_treatments(list)
       end
       if found then
         local bytes = same_files(found[1], found[2])
+        local d1, d2 = M.shown_dir(list.base, found[1].dir), M.shown_dir(list.base, found[2].dir)
         local how = bytes and "the same files, byte for byte"
           or "the files differ, but every figure of every stage is equal to the last digit"
         if a.workload and b.workload and a.workload ~= b.workload then
@@ -216,11 +251,11 @@ function M.identical_treatments(list)
           out[#out + 1] = ("treatments %s and %s hold the same results (%s and %s: %s), though they are of two "
             .. "different workloads (%s and %s): the same results were given for both, likely a mistake (a folder "
             .. "copied, or a workload that did not change what was sent); give each workload's own results")
-            :format(a.label, b.label, found[1].dir, found[2].dir, how, a.workload, b.workload)
+            :format(a.label, b.label, d1, d2, how, a.workload, b.workload)
         else
           out[#out + 1] = ("treatments %s and %s hold the same results (%s and %s: %s): this compares a run with "
-            .. "itself, not two configurations; give each treatment's own results"):format(a.label, b.label,
-              found[1].dir, found[2].dir, how)
+            .. "itself, not two configurations; give each treatment's own results"):format(a.label, b.label, d1, d2,
+              how)
         end
       end
     end
@@ -2347,7 +2382,7 @@ function M.write_report(out, list, opts)
   -- treatments read from runs cut short: said first, before any ranking
   local partial = {}
   for _, t in ipairs(list) do
-    for _, p in ipairs(t.partial or {}) do partial[#partial + 1] = ("treatment %s, %s"):format(t.label, p) end
+    for _, p in ipairs(t.partial or {}) do partial[#partial + 1] = ("treatment %s: %s"):format(t.label, p) end
   end
   if #partial > 0 then
     m.verdict = ("Warning: %s. %s"):format(table.concat(partial, ". Warning: "), m.verdict or "")
@@ -3137,6 +3172,7 @@ function M.experiment_list(w, opts)
     end
   end
   list.experiment = st.experiment
+  list.base = w -- (warnings name its folders relative to it: M.shown_dir)
   list.cache = cache
   list.not_measured = not_measured
   list.unit = sweep and "setup treatments (their run treatments are the load points of one curve)"

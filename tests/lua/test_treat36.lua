@@ -186,3 +186,43 @@ t.test("2: charts: per GPU only where every count is known; otherwise said to be
   cs = tr.charts(tr.model(list), list)
   lacks(table.concat(cs[1].notes, " "), "GPU")
 end)
+
+t.test("4: warnings name folders relative to the --results folder or the workspace, each once, one line each",
+  function()
+  -- two copies of one run under an absolute --results folder, one with a broken stage file:
+  -- by hand, "res/a", "res/b" (the --results folder's name, then the subfolder), never the
+  -- absolute path the command line gave (on main: "/tmp/.../res/a and /tmp/.../res/b", and
+  -- "warning: /tmp/.../res/c: left out (--tolerant): /tmp/.../res/c/stage_2...")
+  local res = t.tmpdir() .. "/res"
+  local FIX = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
+  t.mkdir(res)
+  for _, n in ipairs { "a", "b", "c" } do
+    t.eq(proc.run({ "cp", "-r", FIX, res .. "/" .. n }).code, 0)
+  end
+  t.write(res .. "/c/stage_2_lifecycle_metrics.json", "{bad")
+  local out = t.tmpdir() .. "/out"
+  local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--results", res, "--tolerant", "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local lines = {}
+  for l in r.stderr:gmatch("[^\n]+") do if l:find("warning", 1, true) then lines[#lines + 1] = l end end
+  t.eq(lines, {
+    "treatments.lua: warning: treatment c: left out (--tolerant): res/c/stage_2_lifecycle_metrics.json:1:2: "
+      .. "unexpected 'b', expected a string key or '}'",
+    "treatments.lua: warning: treatments a and b hold the same results (res/a and res/b: the same files, byte for "
+      .. "byte): this compares a run with itself, not two configurations; give each treatment's own results" })
+  local md = t.read(out .. "/treatment_report.md")
+  find(md, "Warning: treatment c: left out (--tolerant): res/c/stage_2_lifecycle_metrics.json:1:2:", "md")
+  find(md, "(res/a and res/b: the same files", "md")
+  lacks(md, res, "md")
+  -- an experiment: relative to the workspace's parent ("exp/setup-treatment-..."); tp2's
+  -- results a copy of tp1's
+  local w = tp_workspace(t.tmpdir() .. "/exp")
+  t.eq(proc.run({ "rm", "-rf", w .. "/setup-treatment-tp2/run-sweep/results" }).code, 0)
+  t.eq(proc.run({ "cp", "-r", w .. "/setup-treatment-tp1/run-sweep/results", w .. "/setup-treatment-tp2/run-sweep/" })
+    .code, 0)
+  r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", w, "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  find(r.stderr, "treatments.lua: warning: treatments tp1 and tp2 hold the same results (exp/setup-treatment-tp1/"
+    .. "run-sweep/results and exp/setup-treatment-tp2/run-sweep/results: the same files, byte for byte)")
+  lacks(r.stderr, w)
+end)

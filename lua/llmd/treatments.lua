@@ -2710,6 +2710,13 @@ function M.point_chart(m, T, c)
   end
   c.data = block_text("treatment value ci_lo ci_hi has_ci", blocks)
   c.vars[#c.vars + 1] = { "loads", loads }
+  -- the names and loads under the panels: rotated where they would run into each other
+  -- (templates' width: 160 px a treatment)
+  local under = {}
+  for t, x in ipairs(T) do under[t] = x.label .. "\n" .. loads[t] end
+  local rot, room = M.tic_layout(under, 160)
+  c.vars[#c.vars + 1] = { "tic_rotate", rot }
+  c.vars[#c.vars + 1] = { "tic_room", room }
   c.vars[#c.vars + 1] = { "panel_label", labels }
   c.vars[#c.vars + 1] = { "panel_slo", slos }
   c.vars[#c.vars + 1] = { "panel_ymax", ymax }
@@ -2737,6 +2744,22 @@ function M.point_chart(m, T, c)
   end
   c.available = true
   return c
+end
+
+-- The names under a chart's panels (labels: each one's lines), slot_px wide each: level
+-- where the longest line fits its slot, else rotated by 45 degrees, so that many long names
+-- never run into each other. Returns the angle (0 or 45) and the room they take below the
+-- axis in lines of the chart's font (on top of its usual margin): a name of n characters of
+-- the ticks' font (sans 10: about 5.5 px each) rises n x 5.5 x sin 45 px, in the margin's
+-- lines of about 19 px (gnuplot's SVG, sans 12; the templates add 19 px a line per panel).
+M.TIC_CHAR_PX = 5.5
+function M.tic_layout(labels, slot_px)
+  local longest = 0
+  for _, l in ipairs(labels) do
+    for line in (tostring(l) .. "\n"):gmatch("([^\n]*)\n") do longest = math.max(longest, utf8.len(line) or #line) end
+  end
+  if longest * M.TIC_CHAR_PX <= slot_px * 0.9 then return 0, 0 end
+  return 45, math.ceil(longest * M.TIC_CHAR_PX * math.sin(math.pi / 4) / 19)
 end
 
 -- How the charts of treatments T draw throughput: "per_gpu" where every one's GPU count is
@@ -2949,6 +2972,13 @@ local function charts_of(m, T, list, out, suffix, about)
     end
     c.vars[#c.vars + 1] = { "panel_col", pc }
     c.vars[#c.vars + 1] = { "panel_label", pl }
+    -- the names under the bars: rotated where they would run into each other (the
+    -- template's width: 140 + 70 px a treatment, at least 600)
+    local names = {}
+    for _, nv in ipairs(c.vars) do if nv[1] == "labels" then names = nv[2] end end
+    local rot, room = M.tic_layout(names, (math.max(600, 140 + 70 * #T) - 140) / #T)
+    c.vars[#c.vars + 1] = { "tic_rotate", rot }
+    c.vars[#c.vars + 1] = { "tic_room", room }
     c.available = true
   elseif not m.common_load then
     c.reason = "No common load to draw the treatments at: " .. tostring(m.common_why or "unknown") .. "."

@@ -226,3 +226,38 @@ t.test("4: warnings name folders relative to the --results folder or the workspa
     .. "run-sweep/results and exp/setup-treatment-tp2/run-sweep/results: the same files, byte for byte)")
   lacks(r.stderr, w)
 end)
+
+t.test("5: the one-point chart and the bars: long names of many treatments rotated, short ones level", function()
+  -- 8 treatments of one load point (3.6 req/s), names of 44 characters: at about 5.5 px a
+  -- character, 242 px of text under a slot of 160 px (the one-point chart) or 70 px (the
+  -- bars): rotated by 45 degrees, room 44 x 5.5 x 0.7071 / 19 = 9.006, 10 lines (by hand). On
+  -- main the names were level and ran into each other (screenshot).
+  local res = t.tmpdir() .. "/res"
+  t.mkdir(res)
+  for i = 1, 8 do
+    local d = t.latency_ladder { { 3.6, t.spread(0.1 + 0.02 * i, 0.12 + 0.02 * i, 20) } }
+    t.eq(proc.run({ "mv", d, ("%s/precise-prefix-cache-routing-variant-%02d-of-8"):format(res, i) }).code, 0)
+  end
+  local out = t.tmpdir() .. "/out"
+  local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--results", res, "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  for _, name in ipairs { "treatments_latency_throughput", "treatments_bars" } do
+    local svg = t.read(out .. "/charts/" .. name .. ".svg")
+    -- each name drawn once a panel, turned by 45 degrees (gnuplot's SVG: rotate(-45))
+    local n = 0
+    for _ in svg:gmatch("rotate%(%-45%)\" [^>]*>%s*<text>precise%-prefix") do n = n + 1 end
+    t.ok(n >= 16, name .. ": " .. n .. " rotated names")
+  end
+  local list = {}
+  for i = 1, 8 do list[i] = treat(("precise-prefix-cache-routing-variant-%02d-of-8"):format(i), { { 3.6, 100 } }) end
+  local c = tr.charts(tr.model(list), list)[1]
+  local vars = {}
+  for _, nv in ipairs(c.vars) do vars[nv[1]] = nv[2] end
+  t.eq({ c.template, vars.tic_rotate, vars.tic_room }, { "treatments_latency_points", 45, 10 })
+  -- two short names: level, no room added
+  list = { treat("a", { { 3.6, 100 } }), treat("b", { { 3.6, 120 } }) }
+  c = tr.charts(tr.model(list), list)[1]
+  vars = {}
+  for _, nv in ipairs(c.vars) do vars[nv[1]] = nv[2] end
+  t.eq({ vars.tic_rotate, vars.tic_room }, { 0, 0 })
+end)

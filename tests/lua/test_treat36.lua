@@ -143,15 +143,15 @@ t.test("3: an experiment of tp1 (1 GPU) against tp2 (2 GPUs): per-GPU ranking, t
   -- tp1 1900.7999915319358, tp2 950.3999957659679
   local tp2_x = {}
   local dat = t.read(out .. "/charts/treatments_latency_throughput.dat")
-  for line in dat:match("# tp2\n(.*)$"):gmatch("[^\n]+") do tp2_x[#tp2_x + 1] = tonumber(line:match("^(%S+)")) end
+  for l in dat:match("# tp2\n(.*)$"):gmatch("[^\n]+") do tp2_x[#tp2_x + 1] = tonumber(l:match("^(%S+)")) end
   t.eq(#tp2_x, 4)
   for i, want in ipairs { 4.95, 9.9, 14.85, 17.325 } do t.ok(t.rel(tp2_x[i], want) < 1e-6, tp2_x[i]) end
   local svg = t.read(out .. "/charts/treatments_latency_throughput.svg")
   find(svg, "achieved request rate per GPU (req/s per GPU)", "svg")
   find(svg, "tp2 (2 GPUs)", "svg")
   local bars = {}
-  for line in t.read(out .. "/charts/treatments_bars.dat"):gmatch("[^\n]+") do
-    if not line:find("^#") then bars[#bars + 1] = tonumber(line:match("(%S+) %S+ %S+$")) end
+  for l in t.read(out .. "/charts/treatments_bars.dat"):gmatch("[^\n]+") do
+    if not l:find("^#") then bars[#bars + 1] = tonumber(l:match("(%S+) %S+ %S+$")) end
   end
   t.ok(t.rel(bars[1], 1900.7999915319358) < 1e-6, bars[1])
   t.ok(t.rel(bars[2], 950.3999957659679) < 1e-6, bars[2])

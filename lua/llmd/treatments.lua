@@ -25,11 +25,6 @@ local same_files -- (below)
 -- or the same files.
 local function same_results(r1, r2) return require("llmd.runmodel").same_figures(r1, r2) or same_files(r1, r2) end
 
--- Reads every treatment's folders (opts: harness, warmup, cache = {dir = run model read
--- before}). Returns the list with .runs (one run model per folder) and .run (their stages
--- combined, for the load points). Two folders of one treatment with the same figures are
--- an error: a copy is not a repeat, and counted twice it would give the capacity a range of
--- width 0, a certainty no measurement gave.
 -- A results folder as warnings show it: relative to the parent of base (the --results
 -- folder or the experiment workspace: "res/a/stage_3.json", naming the folder the user
 -- gave), else to the current folder where it lies inside it, else as it is. Every
@@ -56,6 +51,12 @@ function M.shown_text(base, dir, text)
   return out
 end
 
+-- Reads every treatment's folders (opts: harness, warmup, cache = {dir = run model read
+-- before}; list.base: the --results folder or the workspace, M.shown_dir). Returns the
+-- list with .runs (one run model per folder) and .run (their stages combined, for the load
+-- points). Two folders of one treatment with the same figures are
+-- an error: a copy is not a repeat, and counted twice it would give the capacity a range of
+-- width 0, a certainty no measurement gave.
 function M.load(list, opts)
   opts = opts or {}
   local seen = {}

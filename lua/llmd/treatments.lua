@@ -41,8 +41,11 @@ function M.shown_dir(base, dir)
     local name = base:gsub("/+$", ""):match("([^/]+)$")
     return name and (name .. "/" .. rel) or rel
   end
-  local cwd = require("lfs").currentdir()
-  return under(cwd) or dir
+  -- (from the current folder only where no ".." leads back out of it: "tests/../../x" is
+  -- no shorter to read than the path given)
+  local cwd_rel = under(require("lfs").currentdir())
+  if cwd_rel and not ("/" .. cwd_rel .. "/"):find("/../", 1, true) then return cwd_rel end
+  return dir
 end
 function M.shown_text(base, dir, text)
   local shown = M.shown_dir(base, dir)

@@ -139,6 +139,7 @@ if modes ~= 1 then fail("give --run LABEL=DIR (several), or --results DIR, or an
 for _, r in ipairs(runs) do add(r.label, r.dir) end
 if o.results then
   if lfs.attributes(o.results, "mode") ~= "directory" then fail(o.results .. ": no such folder", 2) end
+  list.base = o.results -- (warnings name its folders relative to it)
   -- every subfolder but the comparison's own output from an earlier run
   for _, name in ipairs(subdirs(o.results)) do
     if name ~= "cross-treatment-comparison" then add(name, o.results .. "/" .. name) end
@@ -246,7 +247,9 @@ local ok, err = pcall(function()
   tr.load(list, { harness = o.harness, cache = list.cache, tolerant = o.tolerant, repeats = not o[1] })
   for _, t in ipairs(list) do
     for _, p in ipairs(t.partial or {}) do
-      if p:find("left out (--tolerant)", 1, true) then io.stderr:write("treatments.lua: warning: ", p, "\n") end
+      if p:find("left out (--tolerant)", 1, true) then
+        io.stderr:write(("treatments.lua: warning: treatment %s: %s\n"):format(t.label, p))
+      end
     end
   end
   for _, w in ipairs(list.identical or {}) do io.stderr:write("treatments.lua: warning: ", w, "\n") end

@@ -25,9 +25,39 @@ local same_files -- (below)
 -- or the same files.
 local function same_results(r1, r2) return require("llmd.runmodel").same_figures(r1, r2) or same_files(r1, r2) end
 
+-- A results folder as warnings show it: relative to the parent of base (the --results
+-- folder or the experiment workspace: "res/a/stage_3.json", naming the folder the user
+-- gave), else to the current folder where it lies inside it, else as it is. Every
+-- occurrence of a folder inside base in text (a reader's message naming a file there) is
+-- shortened the same way by M.shown_text.
+function M.shown_dir(base, dir)
+  dir = tostring(dir)
+  local function under(root)
+    root = root and root:gsub("/+$", "")
+    if root and root ~= "" and dir:sub(1, #root + 1) == root .. "/" then return dir:sub(#root + 2) end
+  end
+  local rel = base and under(base)
+  if rel then
+    local name = base:gsub("/+$", ""):match("([^/]+)$")
+    return name and (name .. "/" .. rel) or rel
+  end
+  -- (from the current folder only where no ".." leads back out of it: "tests/../../x" is
+  -- no shorter to read than the path given)
+  local cwd_rel = under(require("lfs").currentdir())
+  if cwd_rel and not ("/" .. cwd_rel .. "/"):find("/../", 1, true) then return cwd_rel end
+  return dir
+end
+function M.shown_text(base, dir, text)
+  local shown = M.shown_dir(base, dir)
+  if shown == dir then return text end
+  local out = tostring(text):gsub(dir:gsub("%p", "%%%0") .. "/", (shown:gsub("%%", "%%%%")) .. "/")
+  return out
+end
+
 -- Reads every treatment's folders (opts: harness, warmup, cache = {dir = run model read
--- before}). Returns the list with .runs (one run model per folder) and .run (their stages
--- combined, for the load points). Two folders of one treatment with the same figures are
+-- before}; list.base: the --results folder or the workspace, M.shown_dir). Returns the
+-- list with .runs (one run model per folder) and .run (their stages combined, for the load
+-- points). Two folders of one treatment with the same figures are
 -- an error: a copy is not a repeat, and counted twice it would give the capacity a range of
 -- width 0, a certainty no measurement gave.
 function M.load(list, opts)
@@ -100,16 +130,24 @@ function M.load(list, opts)
     t.reasons = {}
     t.partial = {}
     for _, run in ipairs(t.runs) do
+      -- (the folder relative to the --results folder or the workspace, M.shown_dir; not
+      -- said again before a message that names a file in it)
+      local function said(msg)
+        local shown = M.shown_dir(list.base, run.dir)
+        msg = M.shown_text(list.base, run.dir, msg)
+        if msg:find(shown .. "/", 1, true) then return msg end
+        return ("%s: %s"):format(shown, msg)
+      end
       -- a run cut short is read and marked (its status says so), not taken for a complete one
-      if run.partial then t.partial[#t.partial + 1] = ("%s: %s"):format(run.dir, run.partial) end
+      if run.partial then t.partial[#t.partial + 1] = said(run.partial) end
       -- a file --tolerant left out: a load point or stage fewer, said wherever the status is
       for _, w in ipairs(run.warnings or {}) do
-        if w:find("^left out %(%-%-tolerant%)") then t.partial[#t.partial + 1] = ("%s: %s"):format(run.dir, w) end
+        if w:find("^left out %(%-%-tolerant%)") then t.partial[#t.partial + 1] = said(w) end
       end
       -- "warnings" is a usable run (llmd.runmodel.failed), as compare.lua reads it
       if require("llmd.runmodel").failed(run) then
         t.status = "failed"
-        for _, r in ipairs(run.reasons) do t.reasons[#t.reasons + 1] = run.dir .. ": " .. r end
+        for _, r in ipairs(run.reasons) do t.reasons[#t.reasons + 1] = said(r) end
       end
     end
     ::next_treatment::
@@ -208,6 +246,7 @@ function M.identical_treatments(list)
       end
       if found then
         local bytes = same_files(found[1], found[2])
+        local d1, d2 = M.shown_dir(list.base, found[1].dir), M.shown_dir(list.base, found[2].dir)
         local how = bytes and "the same files, byte for byte"
           or "the files differ, but every figure of every stage is equal to the last digit"
         if a.workload and b.workload and a.workload ~= b.workload then
@@ -216,11 +255,11 @@ function M.identical_treatments(list)
           out[#out + 1] = ("treatments %s and %s hold the same results (%s and %s: %s), though they are of two "
             .. "different workloads (%s and %s): the same results were given for both, likely a mistake (a folder "
             .. "copied, or a workload that did not change what was sent); give each workload's own results")
-            :format(a.label, b.label, found[1].dir, found[2].dir, how, a.workload, b.workload)
+            :format(a.label, b.label, d1, d2, how, a.workload, b.workload)
         else
           out[#out + 1] = ("treatments %s and %s hold the same results (%s and %s: %s): this compares a run with "
-            .. "itself, not two configurations; give each treatment's own results"):format(a.label, b.label,
-              found[1].dir, found[2].dir, how)
+            .. "itself, not two configurations; give each treatment's own results"):format(a.label, b.label, d1, d2,
+              how)
         end
       end
     end
@@ -968,81 +1007,100 @@ function M.cost_note(ranked, by_cap, texts_by_label)
   -- (report.capacity_per), then decision.capacity_evidence; by max sustained throughput,
   -- the figures only
   local shown
+  local by = {}
+  for _, x in ipairs(known) do by[x.label] = x end
+  -- one pair per GPU, x (the higher figure) against o: whether the evidence orders x above
+  -- o, and the words for it
+  local pair
   if by_cap then
-    local by, per_cap = {}, require("llmd.report").capacity_per
-    for _, x in ipairs(known) do by[x.label] = x end
-    local said = {}
-    for i = 1, #per - 1 do
-      local x, nxt = by[per[i].label], by[per[i + 1].label]
+    -- by capacity: both capacities (their ranges from repeats, their brackets) divided by the
+    -- accelerators (report.capacity_per), then decision.capacity_evidence, compare.lua's rule
+    local per_cap = require("llmd.report").capacity_per
+    local function rate(v) return metrics.format("throughput_req_s", v) end
+    pair = function(x, nxt)
       local ev = decision.capacity_evidence(per_cap(nxt.capacity, nxt.gpus), per_cap(x.capacity, x.gpus),
         decision.MIN_EFFECT, { runs = { nxt, x }, error_dispersion = { a = nxt.error_dispersion,
           b = x.error_dispersion } })
-      per[i].vs_next = ev.verdict
-      local function rate(v) return metrics.format("throughput_req_s", v) end
+      local above = ev.verdict == "B higher" or ev.ordered or ev.beyond_ceiling
+      local said
       if ev.verdict == "B higher" then
-        said[#said + 1] = ("%s above %s per GPU, shown by repeats"):format(x.label, nxt.label)
+        said = ("%s above %s per GPU, shown by repeats"):format(x.label, nxt.label)
       elseif ev.verdict == "A higher" then
-        said[#said + 1] = ("%s above %s per GPU by the repeats, against the figures"):format(nxt.label, x.label)
+        said = ("%s above %s per GPU by the repeats, against the figures"):format(nxt.label, x.label)
       elseif ev.ordered and ev.passed_rps and ev.failed_rps then
-        said[#said + 1] = ("%s above %s per GPU: untested, but the measured loads order them: %s met the SLO at %s "
+        said = ("%s above %s per GPU: untested, but the measured loads order them: %s met the SLO at %s "
           .. "per GPU, %s already failed it at %s per GPU"):format(x.label, nxt.label, x.label, rate(ev.passed_rps),
           nxt.label, rate(ev.failed_rps))
       elseif ev.beyond_ceiling and ev.ceiling_rps then
-        said[#said + 1] = ("%s above %s per GPU: untested, but %s achieved at most %s per GPU at any load"):format(
+        said = ("%s above %s per GPU: untested, but %s achieved at most %s per GPU at any load"):format(
           x.label, nxt.label, nxt.label, rate(ev.ceiling_rps))
       else
         local both_below = x.capacity.kind == "below_lowest" and nxt.capacity.kind == "below_lowest"
-        said[#said + 1] = ("%s and %s per GPU: %s"):format(x.label, nxt.label,
+        -- (untested: where the capacities lie per GPU, the measured brackets that overlap)
+        local function bracket(c)
+          local lo, hi = decision.capacity_bracket(per_cap(c.capacity, c.gpus))
+          if not lo then return nil end
+          if hi == math.huge then return ("%s ≥ %s per GPU"):format(c.label, rate(lo)) end
+          if lo == 0 then return ("%s < %s per GPU"):format(c.label, rate(hi)) end
+          return ("%s between %s and %s per GPU"):format(c.label, rate(lo), rate(hi))
+        end
+        local bx, bn = bracket(x), bracket(nxt)
+        said = ("%s and %s per GPU: %s"):format(x.label, nxt.label,
           both_below and "not compared: both fail the SLO already at their lowest load, so neither capacity is known"
-          or ev.verdict == "unknown" and "not known" or ev.verdict == "untested" and "untested, not ordered"
+          or ev.verdict == "unknown" and "not known"
+          or ev.verdict == "untested" and (bx and bn and ("untested, and the measured loads cannot order them: %s, %s")
+            :format(bx, bn) or "untested, not ordered")
           or "not shown to differ")
       end
-      if i == 1 and (ev.verdict == "B higher" or ev.ordered or ev.beyond_ceiling) then shown = x.label end
+      return above, said, ev.verdict
     end
-    res.evidence = said
-    texts[#texts] = texts[#texts] .. "; " .. table.concat(said, "; ")
   else
     -- by max sustained throughput, compare.lua's per-GPU rule (decision.sustained_order):
     -- each limit lies between its figure and its ceiling (no upper end where it never
     -- saturated), per GPU each divided by its own count; only spans apart order two, and two
     -- that never saturated never are (two lower bounds: each kept up with what it was sent)
-    local by = {}
-    for _, x in ipairs(known) do by[x.label] = x end
     local function rate(v) return metrics.format("throughput_req_s", v) .. " per GPU" end
     local function range(l, h)
       if h == math.huge then return "≥ " .. rate(l) end
       if l == h then return rate(l) end
       return ("%s–%s"):format(metrics.format("throughput_req_s", l):gsub(" req/s$", ""), rate(h))
     end
-    local said = {}
-    for i = 1, #per - 1 do
-      local x, nxt = by[per[i].label], by[per[i + 1].label]
+    pair = function(x, nxt)
       local order, sp = decision.sustained_order(nxt.saturation, nxt.gpus, x.saturation, x.gpus)
       if order == "b" then
-        per[i].vs_next = "ordered"
-        said[#said + 1] = ("%s above %s per GPU: untested, but the measured loads order them: %s sustained %s, %s "
+        return true, ("%s above %s per GPU: untested, but the measured loads order them: %s sustained %s, %s "
           .. "never achieved more than %s at any load"):format(x.label, nxt.label, x.label, rate(sp.lb), nxt.label,
-          rate(sp.ha))
-      else
-        per[i].vs_next = "not ordered"
-        said[#said + 1] = sp and ("%s and %s per GPU: the measured loads cannot order them: %s %s, %s %s"):format(
-          x.label, nxt.label, x.label, range(sp.lb, sp.hb), nxt.label, range(sp.la, sp.ha))
-          or ("%s and %s per GPU: not known"):format(x.label, nxt.label)
+          rate(sp.ha)), "ordered"
       end
+      return false, sp and ("%s and %s per GPU: the measured loads cannot order them: %s %s, %s %s"):format(
+        x.label, nxt.label, x.label, range(sp.lb, sp.hb), nxt.label, range(sp.la, sp.ha))
+        or ("%s and %s per GPU: not known"):format(x.label, nxt.label), "not ordered"
     end
-    -- first per GPU only where its figure is above every other's whole span
-    local first = per[1] and by[per[1].label]
-    if first and #per > 1 then
-      shown = first.label
-      for j = 2, #per do
-        if decision.sustained_order(by[per[j].label].saturation, per[j].gpus, first.saturation, first.gpus) ~= "b" then
-          shown = nil
-        end
-      end
-    end
-    res.evidence = said
-    if #said > 0 then texts[#texts] = texts[#texts] .. "; " .. table.concat(said, "; ") end
   end
+  local said = {}
+  for i = 1, #per - 1 do
+    local above, text, verdict = pair(by[per[i].label], by[per[i + 1].label])
+    per[i].vs_next = by_cap and verdict or (above and "ordered" or "not ordered")
+    said[#said + 1] = text
+    if i == 1 and above then shown = per[1].label end
+  end
+  -- a first per GPU is ahead of every other treatment, not only of the next: the first
+  -- against each one further down, and where the evidence does not order the two, the text
+  -- names the pair ("x is not shown ahead of z per GPU: ...") and there is no first per GPU
+  -- (x above y and y level with z would otherwise read as x first)
+  if shown then
+    for j = 3, #per do
+      local above, text = pair(by[per[1].label], by[per[j].label])
+      if not above then
+        shown = nil
+        local rest = text:gsub("^" .. per[1].label:gsub("%p", "%%%0") .. " and " .. per[j].label:gsub("%p", "%%%0")
+          .. " per GPU: ", "")
+        said[#said + 1] = ("%s is not shown ahead of %s per GPU: %s"):format(per[1].label, per[j].label, rest)
+      end
+    end
+  end
+  res.evidence = said
+  if #said > 0 then texts[#texts] = texts[#texts] .. "; " .. table.concat(said, "; ") end
   res.best_per_gpu = shown
   -- the order per GPU against the totals' only where the evidence names a first per GPU: two
   -- figures the measured loads cannot order name none (as compare.lua says of them)
@@ -1140,10 +1198,13 @@ function M.model(list, opts)
     if t.load_error then error(t.load_error .. " (the comparison needs every treatment's results)", 0) end
     local pts = lp.points(t.run)
     local sat = lp.saturation(pts, { slo = slo })
-    -- its accelerator count: given (--gpus), else the results' (a benchmark report's stack)
-    local gpus = tonumber(t.gpus) or (t.run.gpus and t.run.gpus > 0 and t.run.gpus) or nil
+    -- its accelerator count: given (--gpus), else the results' (a benchmark report's stack),
+    -- else, in an experiment, the values its setup was deployed with (M.setup_gpus)
+    local results_gpus = t.run.gpus and t.run.gpus > 0 and t.run.gpus or nil
+    local gpus = tonumber(t.gpus) or results_gpus or t.values_gpus
     local x = { label = t.label, status = t.status, reasons = t.reasons, partial = t.partial, harness = t.run.harness,
-      gpus = gpus, gpus_source = t.gpus and "given" or gpus and (t.run.gpus_source or "the results") or nil,
+      gpus = gpus, gpus_source = t.gpus and "given" or results_gpus and (t.run.gpus_source or "the results")
+        or gpus and "the setup's values (plan/values-override.yaml)" or nil,
       hardware = t.hardware,
       folders = #t.dirs, points = pts, n_points = #pts, saturation = sat,
       -- an error-rate SLO its repeats disagree on beyond chance: it orders no capacity
@@ -2325,7 +2386,7 @@ function M.write_report(out, list, opts)
   -- treatments read from runs cut short: said first, before any ranking
   local partial = {}
   for _, t in ipairs(list) do
-    for _, p in ipairs(t.partial or {}) do partial[#partial + 1] = ("treatment %s, %s"):format(t.label, p) end
+    for _, p in ipairs(t.partial or {}) do partial[#partial + 1] = ("treatment %s: %s"):format(t.label, p) end
   end
   if #partial > 0 then
     m.verdict = ("Warning: %s. %s"):format(table.concat(partial, ". Warning: "), m.verdict or "")
@@ -2374,7 +2435,8 @@ function M.write_report(out, list, opts)
     common_unlike = json.array(m.common_unlike or {}),
     latency_at_common = M.latency_at_common_json(m.latency_at_common_test),
     cost = m.cost and { text = m.cost.text, differ = m.cost.differ, unknown = json.array(m.cost.unknown),
-      per_gpu = m.cost.per_gpu and json.array(m.cost.per_gpu) or false } or false,
+      per_gpu = m.cost.per_gpu and json.array(m.cost.per_gpu) or false, best_per_gpu = m.cost.best_per_gpu or false,
+      evidence = m.cost.evidence and json.array(m.cost.evidence) or false } or false,
     dominated = json.array(m.dominated), front = json.array(m.front),
     pareto_excluded = json.array(m.pareto_excluded or {}),
     pareto_not_compared = json.array(m.pareto_not_compared or {}),
@@ -2652,6 +2714,13 @@ function M.point_chart(m, T, c)
   end
   c.data = block_text("treatment value ci_lo ci_hi has_ci", blocks)
   c.vars[#c.vars + 1] = { "loads", loads }
+  -- the names and loads under the panels: rotated where they would run into each other
+  -- (templates' width: 160 px a treatment)
+  local under = {}
+  for t, x in ipairs(T) do under[t] = x.label .. "\n" .. loads[t] end
+  local rot, room = M.tic_layout(under, 160)
+  c.vars[#c.vars + 1] = { "tic_rotate", rot }
+  c.vars[#c.vars + 1] = { "tic_room", room }
   c.vars[#c.vars + 1] = { "panel_label", labels }
   c.vars[#c.vars + 1] = { "panel_slo", slos }
   c.vars[#c.vars + 1] = { "panel_ymax", ymax }
@@ -2681,6 +2750,43 @@ function M.point_chart(m, T, c)
   return c
 end
 
+-- The names under a chart's panels (labels: each one's lines), slot_px wide each: level
+-- where the longest line fits its slot, else rotated by 45 degrees, so that many long names
+-- never run into each other. Returns the angle (0 or 45) and the room they take below the
+-- axis in lines of the chart's font (on top of its usual margin): a name of n characters of
+-- the ticks' font (sans 10: about 5.5 px each) rises n x 5.5 x sin 45 px, in the margin's
+-- lines of about 19 px (gnuplot's SVG, sans 12; the templates add 19 px a line per panel).
+M.TIC_CHAR_PX = 5.5
+function M.tic_layout(labels, slot_px)
+  local longest = 0
+  for _, l in ipairs(labels) do
+    for line in (tostring(l) .. "\n"):gmatch("([^\n]*)\n") do longest = math.max(longest, utf8.len(line) or #line) end
+  end
+  if longest * M.TIC_CHAR_PX <= slot_px * 0.9 then return 0, 0 end
+  return 45, math.ceil(longest * M.TIC_CHAR_PX * math.sin(math.pi / 4) / 19)
+end
+
+-- How the charts of treatments T draw throughput: "per_gpu" where every one's GPU count is
+-- known and the counts differ (each achieved rate and output tok/s divided by its own count,
+-- as the ranking per GPU reads them: a chart of totals would point to the one with more
+-- hardware beside a verdict per GPU), "totals" where some counts are known and they differ
+-- or some are not, nil where all are the same or none is known. Returns the mode and the
+-- counts in words ("tp1 1 GPU, tp2 2 GPUs", the unknown ones named after).
+function M.chart_gpus(T)
+  local counts, n, unknown, parts = {}, 0, {}, {}
+  for _, x in ipairs(T) do
+    if x.gpus then
+      if not counts[x.gpus] then counts[x.gpus], n = true, n + 1 end
+      parts[#parts + 1] = ("%s %g GPU%s"):format(x.label, x.gpus, x.gpus == 1 and "" or "s")
+    else
+      unknown[#unknown + 1] = x.label
+    end
+  end
+  if #parts == 0 or (n == 1 and #unknown == 0) then return nil end
+  if #unknown > 0 then parts[#parts + 1] = ("%s unknown"):format(table.concat(unknown, ", ")) end
+  return #unknown == 0 and "per_gpu" or "totals", table.concat(parts, ", ")
+end
+
 -- The N-way charts of the treatments T (model entries, from M.model) and list (their
 -- list entries, in the same order), into out; suffix: added to each chart's name (its
 -- files; the template stays the chart's own), about: added to each title (the workload).
@@ -2691,6 +2797,18 @@ local function charts_of(m, T, list, out, suffix, about)
   -- workload's description after the chart's name) is wrapped, at most 3 lines, never
   -- clipped at both ends (gnuplot centres one line whatever its length); title_lines tells
   -- the template the room to leave above the panels
+  -- throughput per GPU where every count is known and they differ (M.chart_gpus); the
+  -- legend then names each one's GPUs
+  local gmode, gwords = M.chart_gpus(T)
+  local glabels = {}
+  for i, x in ipairs(T) do
+    glabels[i] = gmode == "per_gpu" and ("%s (%g GPU%s)"):format(x.label, x.gpus, x.gpus == 1 and "" or "s") or x.label
+  end
+  local function per(x) return gmode == "per_gpu" and x.gpus or 1 end
+  local function set_var(c, name, v)
+    for _, nv in ipairs(c.vars) do if nv[1] == name then nv[2] = v; return end end
+    c.vars[#c.vars + 1] = { name, v }
+  end
   local function chart(name, title, px)
     title = title .. (about or "")
     local lines = require("llmd.charts").wrap(title, px // M.TITLE_CHAR_PX, 3)
@@ -2711,7 +2829,18 @@ local function charts_of(m, T, list, out, suffix, about)
     c = M.point_chart(m, T, chart("treatments_latency_throughput", M.POINT_TITLE, math.max(640, 160 * #T + 140)))
     out[#out + 1] = c
   else
-    c = chart("treatments_latency_throughput", "Latency against achieved load, every treatment", 900)
+    c = chart("treatments_latency_throughput", gmode == "per_gpu"
+      and "Latency against achieved load per GPU, every treatment" or "Latency against achieved load, every treatment",
+      900)
+    if gmode == "per_gpu" then
+      c.vars[#c.vars + 1] = { "xlabel", "achieved request rate per GPU (req/s per GPU)" }
+      set_var(c, "labels", glabels)
+      c.notes[#c.notes + 1] = ("Per GPU: each treatment's achieved request rate divided by its GPUs (%s), as the "
+        .. "ranking per GPU reads them; on totals the one with more hardware would lie further right."):format(gwords)
+    elseif gmode == "totals" then
+      c.notes[#c.notes + 1] = ("On totals, not per GPU: the GPU counts differ or are not all known (%s), so the one "
+        .. "with more hardware lies further right (give --gpus LABEL=N for a chart per GPU)."):format(gwords)
+    end
     local LT_PANELS = { panels.ttft or none("ttft"), panels.tpot or none("tpot"), panels.e2e or none("e2e") }
     for _, n in ipairs(pnotes) do c.notes[#c.notes + 1] = n end
     -- the axes: x from 0 to a margin past the highest achieved rate, y from 0 (a log panel: from
@@ -2722,7 +2851,7 @@ local function charts_of(m, T, list, out, suffix, about)
     local xmax, ymins, ymaxs = 0, {}, {}
     for _, x in ipairs(T) do
       for _, p in ipairs(x.points) do
-        if finite(p.achieved_rps) then xmax = math.max(xmax, p.achieved_rps) end
+        if finite(p.achieved_rps) then xmax = math.max(xmax, p.achieved_rps / per(x)) end
       end
     end
     for i, pnl in ipairs(LT_PANELS) do
@@ -2760,7 +2889,7 @@ local function charts_of(m, T, list, out, suffix, about)
       for _, p in ipairs(x.points) do if finite(p.achieved_rps) then pts[#pts + 1] = p end end
       table.sort(pts, function(a, b) return a.achieved_rps < b.achieved_rps end)
       for _, p in ipairs(pts) do
-        rows[#rows + 1] = { n = 4, p.achieved_rps, p.values[LT_PANELS[1][1]], p.values[LT_PANELS[2][1]],
+        rows[#rows + 1] = { n = 4, p.achieved_rps / per(x), p.values[LT_PANELS[1][1]], p.values[LT_PANELS[2][1]],
           p.values[LT_PANELS[3][1]] }
       end
       blocks[#blocks + 1] = rows
@@ -2787,10 +2916,20 @@ local function charts_of(m, T, list, out, suffix, about)
   -- draw the worse configuration as the faster. Whiskers: the repeats' 95 % CI where the
   -- point there was repeated, else the two measured neighbours an interpolated value lies
   -- between (all the measurements say of it), else none.
-  c = chart("treatments_bars", m.common_load and ("At the common load, %s"):format(m.common_text or "")
-    or "At the common load", math.max(600, 140 + 70 * #T))
+  c = chart("treatments_bars", m.common_load and ("At the common load, %s%s"):format(m.common_text or "",
+    gmode == "per_gpu" and " in total" or "") or "At the common load", math.max(600, 140 + 70 * #T))
   local rows, any, has_panel = { name = "treatments" }, false, {}
-  local BAR_PANELS = { panels.ttft or none("ttft"), panels.e2e or none("e2e"), { "output_tps", "output tokens/s" } }
+  local BAR_PANELS = { panels.ttft or none("ttft"), panels.e2e or none("e2e"),
+    { "output_tps", gmode == "per_gpu" and "output tokens/s per GPU" or "output tokens/s", per_gpu = true } }
+  if gmode == "per_gpu" then
+    set_var(c, "labels", glabels)
+    c.notes[#c.notes + 1] = ("Output tokens/s per GPU: each treatment's divided by its GPUs (%s), as the ranking per "
+      .. "GPU reads them. The common load is a total: the latencies are at the same load in all, spread over "
+      .. "different numbers of GPUs."):format(gwords)
+  elseif gmode == "totals" then
+    c.notes[#c.notes + 1] = ("On totals, not per GPU: the GPU counts differ or are not all known (%s), so the "
+      .. "output tokens/s favour the one with more hardware (give --gpus LABEL=N for them per GPU)."):format(gwords)
+  end
   for _, n in ipairs(pnotes) do
     if not n:find("^TPOT") and not n:find("^ITL") then c.notes[#c.notes + 1] = n end
   end
@@ -2810,7 +2949,8 @@ local function charts_of(m, T, list, out, suffix, about)
             local ci = p and p.ci and p.ci[key]
             if ci and finite(ci.lo) and finite(ci.hi) then lo, hi = ci.lo, ci.hi end
           end
-          r[3 * j - 1], r[3 * j], r[3 * j + 1] = v, lo, hi
+          local d = pnl.per_gpu and per(x) or 1
+          r[3 * j - 1], r[3 * j], r[3 * j + 1] = v / d, lo / d, hi / d
           any, has_panel[j] = true, true
         end
       end
@@ -2836,6 +2976,13 @@ local function charts_of(m, T, list, out, suffix, about)
     end
     c.vars[#c.vars + 1] = { "panel_col", pc }
     c.vars[#c.vars + 1] = { "panel_label", pl }
+    -- the names under the bars: rotated where they would run into each other (the
+    -- template's width: 140 + 70 px a treatment, at least 600)
+    local names = {}
+    for _, nv in ipairs(c.vars) do if nv[1] == "labels" then names = nv[2] end end
+    local rot, room = M.tic_layout(names, (math.max(600, 140 + 70 * #T) - 140) / #T)
+    c.vars[#c.vars + 1] = { "tic_rotate", rot }
+    c.vars[#c.vars + 1] = { "tic_room", room }
     c.available = true
   elseif not m.common_load then
     c.reason = "No common load to draw the treatments at: " .. tostring(m.common_why or "unknown") .. "."
@@ -3051,7 +3198,7 @@ function M.experiment_list(w, opts)
       for _, x in ipairs(list) do if x.label == label then found = x end end
       if not found then
         -- pairs: each one's run treatment is its workload (ranked only among its own)
-        found = { label = label, dirs = {}, workload = not sweep and rt or nil, gpus = n.gpus,
+        found = { label = label, dirs = {}, workload = not sweep and rt or nil, values_gpus = n.gpus,
           hardware = n.hardware }
         list[#list + 1] = found
       end
@@ -3059,6 +3206,7 @@ function M.experiment_list(w, opts)
     end
   end
   list.experiment = st.experiment
+  list.base = w -- (warnings name its folders relative to it: M.shown_dir)
   list.cache = cache
   list.not_measured = not_measured
   list.unit = sweep and "setup treatments (their run treatments are the load points of one curve)"

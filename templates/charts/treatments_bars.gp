@@ -5,13 +5,16 @@
 #
 # From llmdlua: datafile (columns: treatment number (0-based), then value, whisker low,
 # whisker high of each figure in turn), style_file, title, labels[i]; per panel i:
-# panel_col[i] (the column of its value; low and high follow), panel_label[i]; title_lines (the lines of the title, 1 when absent).
+# panel_col[i] (the column of its value; low and high follow), panel_label[i]; title_lines (the lines of the title, 1 when absent);
+# tic_rotate (0, or 45 where the names would run into each other) and tic_room (the lines they take then).
 n = |panel_label|
 k = |labels|
 w = 140 + 70 * k
 if (w < 600) { w = 600 }
 if (!exists("title_lines")) { title_lines = 1 }
-h = 300 * n + 80 + 20 * (title_lines - 1)
+if (!exists("tic_rotate")) { tic_rotate = 0 }
+if (!exists("tic_room")) { tic_room = 0 }
+h = (300 + 19 * tic_room) * n + 80 + 20 * (title_lines - 1)
 set terminal svg noenhanced dynamic size w, h font 'sans,12'
 load style_file
 set multiplot title title font 'sans,15'
@@ -19,13 +22,13 @@ top = (40.0 + 20 * (title_lines - 1)) / h
 ph = (1 - top) / n
 set lmargin 12  # room for a 6-digit log tic (100000) and the label left of it
 set rmargin 3
-set bmargin 3
+set bmargin 3 + tic_room
 unset key
 set style fill solid 0.5 border lc rgb '#444444'
 set boxwidth 0.6
 set xrange [-0.6:k - 0.4]
 set yrange [0:*]
-set xtics norotate
+if (tic_rotate) { set xtics rotate by tic_rotate right } else { set xtics norotate }
 set xtics ()
 do for [t = 1:k] { set xtics add (labels[t] t - 1) }
 do for [i = 1:n] {

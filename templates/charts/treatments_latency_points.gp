@@ -11,13 +11,16 @@
 # (each one's load: "3.6 req/s offered, 3 repeats"); per panel i: panel_label[i]
 # ("TTFT p95 (ms)"), panel_slo[i] (the SLO threshold, NaN when none or too far above the
 # values to draw), panel_ymax[i] (the top of its y axis, from 0), panel_fmt[i] (the
-# printf format of its figures, the metric catalogue's: '%.1f' for ms).
+# printf format of its figures, the metric catalogue's: '%.1f' for ms); tic_rotate (0, or
+# 45 where the names would run into each other) and tic_room (the lines they take then).
 n = |panel_label|
 k = |labels|
 w = 160 * k + 140
 w = w < 640 ? 640 : w
 if (!exists("title_lines")) { title_lines = 1 }
-h = 300 * n + 60 + 20 * (title_lines - 1)
+if (!exists("tic_rotate")) { tic_rotate = 0 }
+if (!exists("tic_room")) { tic_room = 0 }
+h = (300 + 19 * tic_room) * n + 60 + 20 * (title_lines - 1)
 set terminal svg noenhanced dynamic size w, h font 'sans,12'
 load style_file
 # one colour and marker per treatment (Okabe-Ito, as the curve chart's), repeated past eight
@@ -31,12 +34,13 @@ ph = (1 - top) / n
 set lmargin 11
 set rmargin 3
 set tmargin 1
-set bmargin 4
+set bmargin 4 + tic_room
 set bars 3
 unset key
 set xrange [0.4:k + 0.6]
 # under each treatment its name and load, on two lines
 set xtics () scale 0 font 'sans,10'
+if (tic_rotate) { set xtics rotate by tic_rotate right } else { set xtics norotate }
 do for [t = 1:k] { set xtics add (labels[t]."\n".loads[t] t) }
 set grid noxtics ytics
 do for [i = 1:n] {

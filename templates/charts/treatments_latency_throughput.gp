@@ -6,7 +6,8 @@
 # treatment i), style_file, title, labels[i] (treatment names), panel_col[i],
 # panel_label[i], panel_log[i] (1: log y), slo[i] (the panel's SLO threshold in ms, NaN
 # when none), xmax (the x axis runs from 0 to it), ymin[i] / ymax[i] (panel i's y range,
-# its SLO inside; NaN: gnuplot's own), title_lines (the lines of the title, 1 when absent).
+# its SLO inside; NaN: gnuplot's own), title_lines (the lines of the title, 1 when absent),
+# xlabel (the x axis' label: per GPU where the treatments' GPU counts differ; absent: totals).
 n = |panel_col|
 k = |labels|
 # an SLO in a panel: a dotted line there, and an entry of its own in the key
@@ -38,7 +39,7 @@ unset key
 do for [i = 1:n] {
   set origin 0, bottom + (n - i) * ph
   set size 1, ph
-  set xlabel 'achieved request rate (req/s)'
+  set xlabel (exists("xlabel") ? xlabel : 'achieved request rate (req/s)')
   set ylabel panel_label[i]
   if (panel_log[i]) { set logscale y } else { unset logscale y }
   if (exists("xmax")) { set xrange [0:xmax] }

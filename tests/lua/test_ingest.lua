@@ -178,7 +178,7 @@ t.test("10: an inference-perf run without its summary is read, marked partial in
   r = run { LLMDLUA, "treatments.lua", "--run", "cut=" .. cut, "--run", "full=" .. KC, "--out", out, "--quiet" }
   t.ok(r.ok, r.stderr)
   local tr = t.read(out .. "/treatment_report.md")
-  t.ok(tr:find("\n\nWarning: treatment cut, " .. cut .. ": " .. want, 1, true), tr)
+  t.ok(tr:find("\n\nWarning: treatment cut: " .. cut .. ": " .. want, 1, true), tr)
   t.ok(tr:find("| partial: " .. cut .. ": a partial run", 1, true), tr)
 end)
 

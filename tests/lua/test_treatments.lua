@@ -1140,7 +1140,7 @@ t.test("the evidence puts the next place above this one by less than the practic
   -- (in compare.lua's words, decision.below_threshold_reason: the loads' order with the loads it rests on)
   t.eq(r1.vs_next_text, "not shown to differ from hi (5.980 req/s (the repeats allow 3.97–6.00 req/s)): the measured "
     .. "loads put lb's capacity above hi's (lb met the SLO at 5.960 req/s and hi already failed it at 6.000 req/s, at "
-    .. "the same load (6 req/s offered)), but only 5.960 req/s against 5.980 req/s (-0.3 %), below the practical "
+    .. "the same load (6 req/s offered)), but only 5.960 req/s against 5.980 req/s (-0.3 % of their mean), below the practical "
     .. "threshold of 2.0 %")
   t.ok(m.verdict:find("^No treatment is shown to be best"), m.verdict)
   -- compare.lua says the same of the pair

@@ -348,13 +348,14 @@ end
 -- figures are defined".
 M.THROUGHPUT_DEFINITION = "the throughput of a load point (req/s, and the output tok/s with it) is, where its "
   .. "per-request start and finish times are known (rate-based loads), the rate its successful answers came back "
-  .. "at, each over its middle 80 %, a span that leaves out the last requests' own latency, and output tok/s that "
-  .. "rate times its output tokens per completed request; it is the figure max sustained throughput, the capacity, "
-  .. "the load ladder and the charts rank. The harness's achieved rate (completed requests / first request to last "
-  .. "answer) is shown beside it, as \"Harness req/s (completed / window)\": its window ends one request latency after the last "
-  .. "request, so a server that kept up with 60 s of requests answered in 20 s each achieves 75 % of the offered "
-  .. "rate, and of two servers that keep up with the same load the one with the longer answers reads lower. Without "
-  .. "per-request times (or at concurrency-based loads) the throughput is the harness's achieved rate"
+  .. "at, read as its saturation is (its pace against the requests' rate, which leaves out the last requests' own "
+  .. "latency), and output tok/s that rate times its output tokens per completed request; it is the figure max "
+  .. "sustained throughput, the capacity, the load ladder and the charts rank. The harness's achieved rate "
+  .. "(completed requests / first request to last answer) is shown beside it, as \"Harness req/s (completed / "
+  .. "window)\": its window ends one request latency after the last request, so a server that kept up with 60 s of "
+  .. "requests answered in 20 s each achieves 75 % of the offered rate, and of two servers that keep up with the "
+  .. "same load the one with the longer answers reads lower. Without per-request times (or at concurrency-based "
+  .. "loads) the throughput is the harness's achieved rate"
 
 -- How the pace of a load point is read, as its texts say it.
 M.PACE_SPAN = "each over its middle 80 %, a span that leaves out the last requests' own latency"

@@ -118,14 +118,17 @@ t.test("saturation by the answers' pace: a server that kept up with long answers
   t.eq(sa.none, true, sa.reason)
   t.ok(sa.reason:find("every load point kept up: answers came back at 95 % or more of the rate requests were sent",
     1, true), sa.reason)
-  -- the figure is the achieved rate as the harness reports it: 100 / (100 / 6 - 1 / 6 + 3.8) (by hand)
-  -- (within 1e-6: epoch times near 1.77e9 s carry about 2e-7 s of rounding each)
-  t.near(sa.max_sustained_rps, 100 / (99 / 6 + 3.8), 1e-6)
+  -- the figure is the answers' pace (loadpoints.THROUGHPUT_DEFINITION), not the harness's
+  -- 100 / (99 / 6 + 3.8) = 4.926: 99 x 0.8 / (p90 - p10 of k / 6 + 0.2 + 0.4 (k mod 10)) =
+  -- 5.9222333 (numpy, percentile linear) (within 1e-6: epoch times near 1.77e9 s carry about
+  -- 2e-7 s of rounding each)
+  t.near(sa.max_sustained_rps, 5.9222333000997, 1e-6)
   t.eq(sb.point, 2, sb.reason)
   t.eq(sb.reason, "at 10 req/s offered answers came back at only 8 req/s against requests sent at 10 (80.0 %, "
     .. "below 95 %; each over its middle 80 %, a span that leaves out the last requests' own latency)")
-  -- B's lowest load kept up alike: its max sustained is that load's achieved rate, 100 / 23.6
-  t.near(sb.max_sustained_rps, 100 / 23.6, 1e-6)
+  -- B's lowest load kept up alike: its max sustained is that load's answers' pace, 5.0 (numpy,
+  -- as above, with k / 5; the harness's 100 / 23.6 = 4.237)
+  t.near(sb.max_sustained_rps, 5.0, 1e-6)
 end)
 
 t.test("saturation by the answers' pace in vLLM's detailed results (start_times and latencies)", function()
@@ -157,8 +160,9 @@ t.test("saturation by the answers' pace in vLLM's detailed results (start_times 
   t.eq(s.point, 2, s.reason)
   t.eq(s.reason, "at 20 req/s offered answers came back at only 15 req/s against requests sent at 20 (75.0 %, "
     .. "below 95 %; each over its middle 80 %, a span that leaves out the last requests' own latency)")
-  -- max sustained: point 1's achieved rate as vLLM reports it, 40 / 7.9
-  t.near(s.max_sustained_rps, 40 / 7.9, 1e-9)
+  -- max sustained: point 1's answers' pace, 10 req/s (answers 0.1 s apart, by hand), not vLLM's
+  -- own 40 / 7.9 = 5.06 (loadpoints.THROUGHPUT_DEFINITION)
+  t.near(s.max_sustained_rps, 10, 1e-9)
 end)
 
 t.test("treatments' Verdict line per GPU gives the two figures it orders", function()

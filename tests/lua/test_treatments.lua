@@ -1267,7 +1267,7 @@ t.test("exp-7 by TTFT p95 ≤ 300: a tie is a tie, every 'not comparable' says w
   -- E2E in these, so its column stays p90, N/A with the reason)
   t.ok(sec:find("| Offered | Throughput req/s | Harness req/s (completed / window) | Output tok/s | TTFT p95 (ms), "
     .. "SLO ≤ 300 | TPOT p95 (ms) | E2E p90 (ms) | Errors (%) | Repeats |", 1, true), sec)
-  t.ok(sec:find("| 3.6 req/s | 3.485 | 697.0 | 256.4 |", 1, true), sec)
+  t.ok(sec:find("| 3.6 req/s | 3.485 | 3.485 | 697.0 | 256.4 |", 1, true), sec)
   local html = t.read(out .. "/treatment_report.html")
   t.ok(html:find("<th>TTFT p95 (ms), SLO ≤ 300</th>", 1, true), "the HTML table too")
 end)

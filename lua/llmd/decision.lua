@@ -189,8 +189,9 @@ function M.below_threshold_reason(ev, o)
       .. "just below %s, is under the practical threshold of %s %%; measuring %s below %s would tell")
       :format(hi, lo, how, lo, rate(ev.margin_hi), rate(ev.margin_lo), thr, lo, rate(ev.margin_lo))
   end
-  return ("the measured loads put %s's capacity above %s's (%s), but only %s against %s (%s), below the practical "
-    .. "threshold of %s %%"):format(hi, lo, how, rate(ev.margin_hi), rate(ev.margin_lo), o.pct(ev.margin_pct), thr)
+  return ("the measured loads put %s's capacity above %s's (%s), but only %s against %s (%s of their mean), below "
+    .. "the practical threshold of %s %%"):format(hi, lo, how, rate(ev.margin_hi), rate(ev.margin_lo),
+    o.pct(ev.margin_pct), thr)
 end
 
 -- The per-request thresholds of an SLO list, for goodput (in seconds): the tightest limit

@@ -214,6 +214,42 @@ function M.points(run)
     end
     p.achieved_rps = n == #g.stages and n > 0 and ach / n or nil
     p.output_tps = p.values.throughput_tok_s
+    -- the throughput the point sustained (M.THROUGHPUT_DEFINITION): where its pace decides
+    -- its saturation, the rate successful answers came back at, free of the drain the
+    -- harness's achieved rate carries (completed / first request to last answer, which the
+    -- last answers' own latency lengthens: 30 s answers read 12 of 20 req/s kept up with);
+    -- output tok/s the same way, its tokens per completed request at that rate. The
+    -- harness's own figures stay in harness_rps / harness_tps, shown beside it.
+    p.harness_rps, p.harness_tps = p.achieved_rps, p.output_tps
+    local x = M.pace_of(p)
+    if x then
+      p.rate_basis = "pace"
+      local per_req = finite(p.output_tps) and finite(p.harness_rps) and p.harness_rps > 0
+        and p.output_tps / p.harness_rps or nil
+      p.achieved_rps = x.success_rps
+      p.output_tps = per_req and x.success_rps * per_req or nil
+      if not p.output_tps then
+        p.na.throughput_tok_s = p.na.throughput_tok_s or "output tok/s or the achieved rate unknown"
+      end
+      -- repeats: the interval of their own answer rates, not of the drain-biased ones
+      local xs = {}
+      for _, st in ipairs(g.stages) do xs[#xs + 1] = st.pace.success_rps end
+      if p.ci and p.ci.throughput_req_s and #xs >= 2 then
+        p.ci.throughput_req_s = stattest.mean_ci(xs, nil, 0)
+        p.ci.throughput_req_s.samples = xs
+      end
+      if p.ci and p.ci.throughput_tok_s and per_req then
+        local ts = {}
+        for i, st in ipairs(g.stages) do
+          local a, t = achieved(st), st.metrics.values.throughput_tok_s
+          ts[i] = finite(a) and a > 0 and finite(t) and xs[i] * t / a or nil
+        end
+        if #ts == #xs then
+          p.ci.throughput_tok_s = stattest.mean_ci(ts, nil, 0)
+          p.ci.throughput_tok_s.samples = ts
+        end
+      end
+    end
     p.error_rate_pct = p.values.error_rate_pct
     p.duration_s = p.values.duration_s
     local ok, failed = p.values.requests_ok, p.values.requests_failed
@@ -239,6 +275,9 @@ function M.points(run)
     if good and dur > 0 and total > 0 then
       p.goodput_rps = good / dur
       p.slo_attainment_pct = good / total * 100
+      -- (where the throughput is the answers' pace, goodput is that pace's share of good
+      -- answers, not good / a window the drain lengthens: M.THROUGHPUT_DEFINITION)
+      if p.rate_basis == "pace" then p.goodput_rps = M.pace_of(p).answer_rps * good / total end
     end
     points[#points + 1] = p
   end
@@ -322,6 +361,20 @@ end
 local function thin_result(why)
   return { none = true, unknown = true, few = true, reason = "too few requests to judge saturation: " .. why }
 end
+
+-- What a load point's throughput (req/s, and output tok/s) is, wherever it is ranked: max
+-- sustained, capacity, the load ladder, the charts, treatments.lua. Said once, in "How these
+-- figures are defined".
+M.THROUGHPUT_DEFINITION = "the throughput of a load point (req/s, and the output tok/s with it) is, where its "
+  .. "per-request start and finish times are known (rate-based loads), the rate its successful answers came back "
+  .. "at, read as its saturation is (its pace against the requests' rate, which leaves out the last requests' own "
+  .. "latency), and output tok/s that rate times its output tokens per completed request; it is the figure max "
+  .. "sustained throughput, the capacity, the load ladder and the charts rank. The harness's achieved rate "
+  .. "(completed requests / first request to last answer) is shown beside it, as \"Harness req/s (completed / "
+  .. "window)\": its window ends one request latency after the last request, so a server that kept up with 60 s of "
+  .. "requests answered in 20 s each achieves 75 % of the offered rate, and of two servers that keep up with the "
+  .. "same load the one with the longer answers reads lower. Without per-request times (or at concurrency-based "
+  .. "loads) the throughput is the harness's achieved rate"
 
 -- How the pace of a load point is read, as its texts say it.
 M.PACE_SPAN = "the sends over their middle 80 %, the answers by the slope of their times on the sends', which no "

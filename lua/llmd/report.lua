@@ -704,7 +704,8 @@ end
 
 -- The columns of a load curve table whose N/A cells say why (lat: curve_columns).
 local function curve_na_columns(lat)
-  local cols = { { "achieved_rps", "Achieved req/s" }, { "output_tps", "Output tok/s" },
+  local cols = { { "achieved_rps", "Throughput req/s" }, { "harness_rps", "Harness req/s (completed / window)" },
+    { "output_tps", "Output tok/s" },
     { "output_tps_per_gpu", "Output tok/s/GPU" } }
   for _, c in ipairs(lat) do cols[#cols + 1] = { c.key, c.label } end
   cols[#cols + 1] = { "error_rate_pct", "Errors %" }
@@ -714,7 +715,7 @@ end
 
 -- Why a load point's curve cell is N/A (gpu_why: why the accelerator count is unknown).
 local function curve_na_reason(p, key, gpus, gpu_why)
-  if key == "achieved_rps" then
+  if key == "achieved_rps" or key == "harness_rps" then
     return "achieved rate unknown: " .. (p.na.throughput_req_s
       or "neither the results' request throughput nor the harness's achieved rate")
   end
@@ -814,7 +815,7 @@ local function curve_rows(points, gpus, lat, ttft_pct)
     out[#out + 1] = {
       index = p.index, load = not p.offered and "?" or p.load_type == "concurrency" and ("c=%g"):format(p.offered)
         or ("%g/s"):format(p.offered),
-      repeats = p.repeats, rps = v("achieved_rps", 2), tps = v("output_tps", 1),
+      repeats = p.repeats, rps = v("achieved_rps", 2), harness_rps = v("harness_rps", 2), tps = v("output_tps", 1),
       tps_gpu = gpus and p.output_tps and T.helpers.num(p.output_tps / gpus, 1) or "N/A",
       ttft_p50 = v("ttft_p50_ms", 1), ttft_p90 = v("ttft_p90_ms", 1), ttft_p99 = v("ttft_p99_ms", 1),
       tpot_p50 = v("tpot_p50_ms", 2), tpot_p90 = v("tpot_p90_ms", 2), tpot_p99 = v("tpot_p99_ms", 2),
@@ -2050,6 +2051,13 @@ local function sustained_order(model, gpu)
   local o = { unit = unit, la = sp.la, ha = sp.ha, lb = sp.lb, hb = sp.hb }
   if order == "b" then o.higher, o.hi_rps, o.lo_rps = "b", sp.lb, sp.ha
   elseif order == "a" then o.higher, o.hi_rps, o.lo_rps = "a", sp.la, sp.hb end
+  -- the least gap the spans allow (the higher run's figure against the lower's ceiling),
+  -- held to the practical threshold as the capacity's is (decision.capacity_evidence's
+  -- below_threshold): an order by less is not shown to differ, in this row as in that one
+  if o.higher then
+    local m = decision.effect_pct(o.lo_rps, o.hi_rps)
+    if m and m < (model.min_effect or decision.MIN_EFFECT) then o.below_threshold, o.margin_pct = true, m end
+  end
   return o
 end
 
@@ -2062,6 +2070,13 @@ local function sustained_order_evidence(model, A, B, base, gpu)
   if not o then return nil end
   local where, unit = gpu and " per GPU" or "", o.unit
   local function per(x) return T.helpers.num(x, 2) .. unit end
+  if o.higher and o.below_threshold then
+    local hi, lo = o.higher == "b" and B or A, o.higher == "b" and A or B
+    return ("%s; the measured loads put %s above%s (%s sustained %s, %s never achieved more than %s at any load), "
+      .. "but only by %s of their mean, below the practical threshold of %s %%: not shown to differ, no winner")
+      :format(base, hi.label, where, hi.label, per(o.hi_rps), lo.label, per(o.lo_rps), T.helpers.pct(o.margin_pct),
+        T.helpers.num(model.min_effect or decision.MIN_EFFECT, 1))
+  end
   if o.higher then
     local hi, lo = o.higher == "b" and B or A, o.higher == "b" and A or B
     return ("%s, but the measured loads order them%s: %s sustained %s, %s never achieved more than %s at any "
@@ -2318,7 +2333,8 @@ local function verdict_of(model, A, B)
     elseif ver == "not shown to differ" then
       v.kind = "not shown to differ"
       if ev.below_threshold then
-        v.reason = ("the measured loads put %s above, but by %s only, below the practical threshold of %s %%"):format(
+        v.reason = ("the measured loads put %s above, but by %s of their mean only, below the practical threshold of "
+          .. "%s %%"):format(
           ev.margin_higher == "b" and B.label or A.label, T.helpers.pct(ev.margin_pct or 0), thr)
       elseif ev.steps_cannot_order then
         v.reason = "the load steps are too coarse to order them, whatever the repeats"
@@ -2366,6 +2382,11 @@ local function verdict_of(model, A, B)
     if #mixed > 0 then
       v.kind, v.reason = "cannot say", table.concat(mixed, "; ")
       v.text = ("Cannot say which %s: %s."):format(more, v.reason)
+    elseif o and o.higher and o.below_threshold then
+      v.kind = "not shown to differ"
+      v.reason = ("the measured loads put %s above, but by %s of their mean only, below the practical threshold of "
+        .. "%s %%"):format(o.higher == "b" and B.label or A.label, T.helpers.pct(o.margin_pct), thr)
+      v.text = ("Not shown to differ in %s: %s; %s."):format(measure, both, v.reason)
     elseif o and o.higher then
       v.kind = "ordered"
       v.text = ordered(o.higher, ("Untested (%s), but the measured loads order them."):format(v.basis))
@@ -3337,6 +3358,7 @@ local function curve_of(points)
     out[#out + 1] = {
       index = p.index, offered = p.offered, load_type = p.load_type, repeats = p.repeats, stages = p.stages,
       duration_s = p.duration_s, requests = p.requests, achieved_rps = p.achieved_rps, output_tps = p.output_tps,
+      harness_rps = p.harness_rps, harness_tps = p.harness_tps, rate_basis = p.rate_basis,
       error_rate_pct = p.error_rate_pct, interactivity_tps_per_user = p.interactivity_tps_per_user,
       interactivity_basis = p.interactivity_basis,
       output_tps_per_gpu = p.output_tps_per_gpu, goodput_rps = p.goodput_rps,
@@ -3467,6 +3489,7 @@ function M.build(opts)
   model.slo_checks = slo_unit_checks(model.slo, A, B, opts.slo_where)
   model.slo_label = #model.slo == 1 and "SLO" or "SLOs" -- "SLO: TTFT p90 ≤ 200.0 ms."
   model.capacity_definition = decision.CAPACITY_DEFINITION -- what "capacity at SLO" means, every kind
+  model.throughput_definition = lp.THROUGHPUT_DEFINITION -- the figure max sustained and capacity rank
   local pa, pb = lp.points(A.run), lp.points(B.run)
   local ga, gb = gpus_of(A), gpus_of(B)
   for _, s in ipairs { { pa, ga }, { pb, gb } } do

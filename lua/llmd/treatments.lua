@@ -2271,7 +2271,7 @@ function M.present(m, opts)
     workloads = m.workloads or false, common_by_workload = m.common_by_workload or false,
     workload_source = m.workload_source or false, workload_apart = m.workload_apart or {},
     -- (in req/s only: this report shows no capacity in output tok/s)
-    capacity_definition = decision.CAPACITY_DEFINITION_RPS }
+    capacity_definition = decision.CAPACITY_DEFINITION_RPS, throughput_definition = lp.THROUGHPUT_DEFINITION }
   for _, key in ipairs(m.latency_keys or M.LATENCY_KEYS) do
     v.latency_labels[#v.latency_labels + 1] = metrics.get(key).label
   end
@@ -2349,6 +2349,7 @@ function M.present(m, opts)
         offered = p.offered and (("%g"):format(p.offered) .. (p.load_type == "concurrency" and " users" or " req/s"))
           or "unknown",
         achieved = num("throughput_req_s", p.achieved_rps, "achieved rate unknown"),
+        harness = num("throughput_req_s", p.harness_rps, "achieved rate unknown"),
         tps = num("throughput_tok_s", p.output_tps, p.na.throughput_tok_s),
         ttft = num(point_keys.ttft, p.values[point_keys.ttft], p.na[point_keys.ttft]),
         tpot = num(point_keys.tpot, p.values[point_keys.tpot], p.na[point_keys.tpot]),

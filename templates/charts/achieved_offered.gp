@@ -1,5 +1,5 @@
-# Achieved against offered load, one point per load point, one line per run; the grey
-# diagonal is "achieved = offered" (drawn when load is a request rate); a ring marks the
+# Throughput (llmd.loadpoints.THROUGHPUT_DEFINITION) against offered load, one point per load point, one line per run; the grey
+# diagonal is "throughput = offered" (drawn when load is a request rate); a ring marks the
 # load points at or past a run's saturation point (the decision layer's, as the ladder's
 # Saturated column); a triangle the load points whose achieved rate fell short because
 # requests failed, not from overload (never saturated, as the tables say). Run A's markers are twice the size of B's, drawn first, so that a
@@ -15,7 +15,7 @@ set terminal svg noenhanced dynamic size 900, 480 font 'sans,12'
 load style_file
 set title title font 'sans,15'
 set xlabel xlabel
-set ylabel 'achieved request throughput (req/s)'
+set ylabel 'request throughput (req/s)'
 if (exists("xmax")) { set xrange [0:xmax] } else { set xrange [0:*] }
 if (exists("ymax")) { set yrange [0:ymax] } else { set yrange [0:*] }
 if (!exists("saturated")) { saturated = 0 }
@@ -23,7 +23,7 @@ if (!exists("failures")) { failures = 0 }
 # the plot command, with the diagonal, the rings and the failures' triangles where there are any
 cmd = "plot datafile index 0 using 1:2 with linespoints linestyle 1 pointsize 1.8 title label_a, " \
   . "datafile index 1 using 1:2 with linespoints linestyle 2 title label_b"
-if (diagonal) { cmd = cmd . ", x with lines linestyle 3 title 'achieved = offered'" }
+if (diagonal) { cmd = cmd . ", x with lines linestyle 3 title 'throughput = offered'" }
 if (saturated) { cmd = cmd . ", datafile using 1:($3 > 0 ? $2 : 1/0) with points linestyle 5 title 'saturated'" }
 if (failures) {
   cmd = cmd . ", datafile using 1:($4 > 0 ? $2 : 1/0) with points linestyle 6 title 'failed requests, not overload'"

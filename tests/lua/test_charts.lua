@@ -957,7 +957,7 @@ t.test("the KubeCon pair: two charts drawn, the others left out with the reason,
   -- that is not drawn any more goes
   t.write(w .. "/charts/errors.svg", "<svg>old</svg>")
   local tpl = w .. "/templates/charts/achieved_offered.gp"
-  t.write(tpl, t.read(tpl):gsub("achieved request throughput %(req/s%)", "served per second (edited)"))
+  t.write(tpl, t.read(tpl):gsub("request throughput %(req/s%)", "served per second (edited)"))
   r = proc.run { LLMDLUA, "analyze.lua", w, "--quiet" }
   t.eq(r.code, 0, r.stderr)
   t.ok(t.read(w .. "/charts/achieved_offered.svg"):find("served per second (edited)", 1, true))
@@ -1061,7 +1061,7 @@ t.test("in a real browser: every chart's title, axis labels and run labels are r
       texts = { "TTFT p90 (ms)", "TPOT p90 (ms)", "E2E latency p90 (ms)", "achieved output throughput (tok/s)",
         "achieved request throughput (req/s)", la, lb } },
     { title = "Achieved against offered load",
-      texts = { "offered load (req/s)", "achieved request throughput (req/s)", "achieved = offered", la, lb } },
+      texts = { "offered load (req/s)", "request throughput (req/s)", "throughput = offered", la, lb } },
     { title = "Latency distributions (per-request CDF)",
       texts = { "TTFT (ms)", "TPOT (ms)", "inter-token latency (ms)", "end-to-end latency (ms)",
         "share of requests at or below (%)", "share of token gaps at or below (%)", la, lb } },

@@ -118,15 +118,20 @@ t.test("saturation by the answers' pace: a server that kept up with long answers
   t.eq(sa.none, true, sa.reason)
   t.ok(sa.reason:find("every load point kept up: answers came back at 95 % or more of the rate requests were sent",
     1, true), sa.reason)
-  -- the figure is the achieved rate as the harness reports it: 100 / (100 / 6 - 1 / 6 + 3.8) (by hand)
-  -- (within 1e-6: epoch times near 1.77e9 s carry about 2e-7 s of rounding each)
-  t.near(sa.max_sustained_rps, 100 / (99 / 6 + 3.8), 1e-6)
+  -- the figure is the answers' pace (loadpoints.THROUGHPUT_DEFINITION), not the harness's
+  -- 100 / (99 / 6 + 3.8) = 4.926: at 6 req/s the send rate 99 x 0.8 / (p90 - p10 of k / 6)
+  -- = 6 over the least-squares slope of finish on start, 1.0237624 (exact in Python's
+  -- fractions; the latencies' k mod 10 pattern leans on k), = 5.8607350 (within 1e-6: epoch
+  -- times near 1.77e9 s carry about 2e-7 s of rounding each)
+  t.near(sa.max_sustained_rps, 5.860735009671179, 1e-6)
   t.eq(sb.point, 2, sb.reason)
   t.eq(sb.reason, "at 10 req/s offered answers came back at only 8 req/s against requests sent at 10 (80.0 %, "
     .. "below 95 %; the sends over their middle 80 %, the answers by the slope of their times on the sends', which no "
     .. "latency, long or spread, moves)")
-  -- B's lowest load kept up alike: its max sustained is that load's achieved rate, 100 / 23.6
-  t.near(sb.max_sustained_rps, 100 / 23.6, 1e-6)
+  -- B's lowest load kept up alike: its max sustained is that load's answers' pace, the send
+  -- rate / the slope of finish on start (as above, 5 req/s: 4.9029126), not the harness's
+  -- 100 / 23.6 = 4.237
+  t.near(sb.max_sustained_rps, 4.9029126213592225, 1e-6)
 end)
 
 t.test("saturation by the answers' pace in vLLM's detailed results (start_times and latencies)", function()
@@ -159,8 +164,9 @@ t.test("saturation by the answers' pace in vLLM's detailed results (start_times 
   t.eq(s.reason, "at 20 req/s offered answers came back at only 15 req/s against requests sent at 20 (75.0 %, "
     .. "below 95 %; the sends over their middle 80 %, the answers by the slope of their times on the sends', which no "
     .. "latency, long or spread, moves)")
-  -- max sustained: point 1's achieved rate as vLLM reports it, 40 / 7.9
-  t.near(s.max_sustained_rps, 40 / 7.9, 1e-9)
+  -- max sustained: point 1's answers' pace, 10 req/s (answers 0.1 s apart, by hand: slope 1),
+  -- not vLLM's own 40 / 7.9 = 5.06 (loadpoints.THROUGHPUT_DEFINITION)
+  t.near(s.max_sustained_rps, 10, 1e-9)
 end)
 
 t.test("treatments' Verdict line per GPU gives the two figures it orders", function()

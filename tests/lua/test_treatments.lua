@@ -1140,8 +1140,8 @@ t.test("the evidence puts the next place above this one by less than the practic
   -- (in compare.lua's words, decision.below_threshold_reason: the loads' order with the loads it rests on)
   t.eq(r1.vs_next_text, "not shown to differ from hi (5.980 req/s (the repeats allow 3.97–6.00 req/s)): the measured "
     .. "loads put lb's capacity above hi's (lb met the SLO at 5.960 req/s and hi already failed it at 6.000 req/s, at "
-    .. "the same load (6 req/s offered)), but only 5.960 req/s against 5.980 req/s (-0.3 %), below the practical "
-    .. "threshold of 2.0 %")
+    .. "the same load (6 req/s offered)), but only 5.960 req/s against 5.980 req/s (-0.3 % of their mean), below "
+    .. "the practical threshold of 2.0 %")
   t.ok(m.verdict:find("^No treatment is shown to be best"), m.verdict)
   -- compare.lua says the same of the pair
   local c = both_tools(hi, lb, "ttft_p99_ms=200")
@@ -1265,9 +1265,9 @@ t.test("exp-7 by TTFT p95 ≤ 300: a tie is a tie, every 'not comparable' says w
   local sec = md:match("### vllm%-2replicas\n(.-)\n\n")
   -- (at the percentiles the treatments share: TTFT and TPOT p95, no p90 in vLLM's files; no
   -- E2E in these, so its column stays p90, N/A with the reason)
-  t.ok(sec:find("| Offered | Achieved req/s | Output tok/s | TTFT p95 (ms), SLO ≤ 300 | TPOT p95 (ms) "
-    .. "| E2E p90 (ms) | Errors (%) | Repeats |", 1, true), sec)
-  t.ok(sec:find("| 3.6 req/s | 3.485 | 697.0 | 256.4 |", 1, true), sec)
+  t.ok(sec:find("| Offered | Throughput req/s | Harness req/s (completed / window) | Output tok/s | TTFT p95 (ms), "
+    .. "SLO ≤ 300 | TPOT p95 (ms) | E2E p90 (ms) | Errors (%) | Repeats |", 1, true), sec)
+  t.ok(sec:find("| 3.6 req/s | 3.485 | 3.485 | 697.0 | 256.4 |", 1, true), sec)
   local html = t.read(out .. "/treatment_report.html")
   t.ok(html:find("<th>TTFT p95 (ms), SLO ≤ 300</th>", 1, true), "the HTML table too")
 end)

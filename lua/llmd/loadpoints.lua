@@ -377,7 +377,8 @@ M.QUEUE_CHANCE = 0.05
 -- * else unknown (.spread): a wrong "saturated" is worse than N/A with why.
 -- {rps, ref_rps, ref_basis ("sent" | "offered"), completed, repeats, sent_rps (completed /
 -- send span, where known), chance, chance_kind ("drain" | "trend", where known), drain_s,
--- trend_last, least_s, most_s, achieved_rps (the harness's, p.achieved_rps)}
+-- trend_last, least_s, most_s, late_s (the most a request was sent behind its schedule,
+-- where known), achieved_rps (the harness's, p.achieved_rps)}
 function M.drain_of(p)
   local xs = p.drain
   if p.load_type ~= "rate" or M.pace_of(p) or type(xs) ~= "table" or #xs == 0 or not finite(p.offered) then
@@ -394,6 +395,7 @@ function M.drain_of(p)
     local sspan = finite(x.send_span_s) and x.send_span_s > 0 and x.send_span_s or nil
     if r.sent_rps and sspan then r.sent_rps = r.sent_rps + x.completed / sspan / #xs else r.sent_rps = nil end
     local send_rate = sspan and finite(x.sends) and x.sends / sspan or nil
+    if finite(x.schedule_delay_max_s) then r.late_s = math.max(r.late_s or 0, x.schedule_delay_max_s) end
     if send_rate and finite(x.schedule_delay_max_s) and x.schedule_delay_max_s <= (1 - M.SATURATION_SHARE) * sspan then
       r.ref_rps = r.ref_rps + send_rate / #xs
     else
@@ -419,18 +421,18 @@ local function index_list(list)
   return l
 end
 
--- Is a shortfall of a point's drain-reduced rate (d: M.drain_of(p)) no drain's doing:
+-- Is a shortfall of a point's drain-reduced rate (d: M.drain_of of it) no drain's doing:
 -- completed / send span short too, or a chance of at most QUEUE_CHANCE that a server that
 -- kept up drains as long (or puts its last requests this high among its latencies)? false:
 -- it could be the latencies' spread.
-function M.drain_queue(p, d)
+function M.drain_queue(d)
   if d.sent_rps and d.sent_rps < M.SATURATION_SHARE * d.ref_rps then return true end
   return d.chance ~= nil and d.chance <= M.QUEUE_CHANCE
 end
 
 -- "the drain-reduced rate was 9.613 req/s (80.1 % of the 12 req/s requests were sent at,
 -- below 95 %; completed / (window - least latency), ...)"
-local function drain_rate_text(p, d, only)
+local function drain_rate_text(d, only)
   return ("the drain-reduced rate was %s%.4g req/s (%.1f %% of %s, below %d %%; %s)"):format(only and "only " or "",
     d.rps, d.rps / d.ref_rps * 100, d.ref_basis == "sent" and ("the %.4g req/s requests were sent at, on their "
       .. "schedule"):format(d.ref_rps) or "the offered", M.SATURATION_SHARE * 100, M.DRAIN_SPAN)
@@ -450,12 +452,13 @@ end
 function M.drain_text(p, d)
   local why
   if d.sent_rps and d.sent_rps < M.SATURATION_SHARE * d.ref_rps then
-    why = ("even completed / send span, with no drain at all, was only %.4g req/s (%.1f %%): requests were sent, or "
-      .. "answered, slower than offered"):format(d.sent_rps, d.sent_rps / d.ref_rps * 100)
+    why = ("even completed / send span, with no drain at all, was only %.4g req/s (%.1f %%): %s"):format(d.sent_rps,
+      d.sent_rps / d.ref_rps * 100, d.late_s and d.late_s > 0 and ("requests were sent slower than offered, up to "
+        .. "%.4g s behind their schedule"):format(d.late_s) or "requests were sent, or answered, slower than offered")
   else
     why = "a queue: the last requests were among the slowest; " .. chance_text(d, true)
   end
-  return ("at %g req/s offered %s; %s"):format(p.offered, drain_rate_text(p, d, true), why)
+  return ("at %g req/s offered %s; %s"):format(p.offered, drain_rate_text(d, true), why)
 end
 
 -- Why a point's saturation is unknown where its drain-reduced rate fell short by what could
@@ -464,7 +467,7 @@ function M.spread_text(p, d, i)
   local st = p.stages and #p.stages == 1 and (" (stage %d)"):format(p.stages[1]) or ""
   return ("point %d%s: at %g req/s offered %s, but the files cannot tell a queue from the latencies' spread (%.4g to "
     .. "%.4g s): %s, above %g, so whether the server kept up there is unknown; per-request start times (inference-"
-    .. "perf's per-request file, vLLM's --save-detailed) would tell"):format(i, st, p.offered, drain_rate_text(p, d),
+    .. "perf's per-request file, vLLM's --save-detailed) would tell"):format(i, st, p.offered, drain_rate_text(d),
     d.least_s, d.most_s, d.chance and chance_text(d) or "the files do not say how long it drained past the last "
     .. "request", M.QUEUE_CHANCE)
 end
@@ -476,7 +479,9 @@ function M.old_rule_note(points, upto)
   local list = {}
   for j = 1, upto do
     local q = points[j]
-    if M.drain_of(q) and finite(q.achieved_rps) and q.achieved_rps < M.SATURATION_SHARE * q.offered then
+    local d = M.drain_of(q)
+    if d and d.rps >= M.SATURATION_SHARE * d.ref_rps and finite(q.achieved_rps)
+      and q.achieved_rps < M.SATURATION_SHARE * q.offered then
       list[#list + 1] = ("%d (%.1f %%)"):format(j, q.achieved_rps / q.offered * 100)
     end
   end
@@ -620,7 +625,7 @@ function M.saturation(points, opts)
           failed_pct = err, repeats_failed_pct = ci and ci.samples, limit = M.error_limit(opts),
           reason = ("at %g req/s offered %.4g %% of the requests failed, more than %s: %s"):format(p.offered, err,
             M.error_limit(opts).text, how) }
-      elseif short and not answered_kept_up and drain and not M.drain_queue(p, drain) then
+      elseif short and not answered_kept_up and drain and not M.drain_queue(drain) then
         -- short only by a drain that a server that kept up could have made (M.drain_of):
         -- unknown, never a wrong "saturated"
         return { none = true, unknown = true, spread = true, basis = "drain", reason = M.spread_text(p, drain, i) }

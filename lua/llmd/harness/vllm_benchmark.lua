@@ -221,8 +221,8 @@ local function new(variant)
   -- grew): trend_chance, the one-sided chance that latencies in no order put the last
   -- tenth's ranks this high (Mann-Whitney's rank sum against the others, normal, ties
   -- corrected; 1 where every latency is the same). nil where the latencies do not match the
-  -- completed count (a failed request's latency is 0: its place is only known by that) or
-  -- the window is unknown.
+  -- completed count (a failed request's latency is 0: its place is only known by that), or
+  -- the window is unknown or shorter than the longest latency.
   local function drain_record(lats, summary)
     local w, ok = summary.values.duration_s, summary.values.requests_ok
     if not (w and w > 0 and ok and ok > 0 and #lats > 0) then return nil end
@@ -232,6 +232,9 @@ local function new(variant)
       if v > 0 then xs[#xs + 1], least, most = v, math.min(least, v), math.max(most, v) end
     end
     if #xs ~= ok then return nil end
+    -- (a window shorter than a request's own latency holds no such request: not the
+    -- window of these latencies)
+    if w < most * (1 - 1e-9) then return nil end
     local rec = { basis = rm.DRAIN_BASIS, completed = ok, window_s = w, least_latency_s = least, most_latency_s = most }
     local n = #xs
     local m = math.floor(n / 10)

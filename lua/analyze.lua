@@ -70,6 +70,13 @@ local ok, err = pcall(function()
       reextracted = true
     end
     sides[x] = side
+    if side.old_saturation then
+      -- (said on stderr too: the report's Data checks are read after its verdict)
+      local q = w.path:match("^[%w@%%+=:,./_%-]+$") and w.path or "'" .. w.path:gsub("'", "'\"'\"'") .. "'"
+      io.stderr:write(("analyze.lua: warning: %s (%s): %s; `llmdlua analyze.lua %s --reextract` reads the results "
+        .. "again and judges saturation by the pace or the drain-reduced rate\n"):format(side.label or x, x,
+        side.old_saturation, q))
+    end
     -- (saved as it was; read as this folder's: its commands, shell words, are left to
     -- run_comparison.sh, which writes them "$COMPARISON_DIR"/...)
     for _, from in ipairs(was) do

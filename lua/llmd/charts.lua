@@ -180,6 +180,9 @@ function M.failures_shortfall(s, p)
   -- the drain of the last answers that the achieved rate's window carries)
   local pace = lp.pace_of(p)
   if pace then return pace.success_rps < lp.SATURATION_SHARE * lp.pace_reference(p, pace) end
+  -- (no per-request start times: the drain-reduced rate, as the saturation search reads it)
+  local drain = lp.drain_of(p)
+  if drain then return drain.rps < lp.SATURATION_SHARE * drain.ref_rps end
   return p.achieved_rps < lp.SATURATION_SHARE * p.offered
 end
 
@@ -203,6 +206,8 @@ function M.load_points(model, side)
         output_tps = finite(p.output_tps) and p.output_tps or nil,
         -- the repeats' 95 % intervals per metric key (llmd.loadpoints' ci), and how many
         ci = type(p.ci) == "table" and p.ci or nil, repeats = type(p.repeats) == "number" and p.repeats or nil,
+        -- what the saturation search judged the point by (llmd.loadpoints.pace_of, drain_of)
+        pace = type(p.pace) == "table" and p.pace or nil, drain = type(p.drain) == "table" and p.drain or nil,
         -- end-to-end latency under either name (latency_pX_ms, e2e_pX_ms)
         values = setmetatable({}, { __index = function(_, k)
           local x = v[k]

@@ -210,7 +210,34 @@ function M.saved_side(w, x, state)
     end
   end
   local kv = type(doc.kv) == "table" and doc.kv or { available = false, reason = "not saved" }
-  return { x = x, label = state.label, state = state, run = run, kv = kv }
+  local side = { x = x, label = state.label, state = state, run = run, kv = kv }
+  side.old_saturation = M.old_saturation(doc, run)
+  if side.old_saturation then
+    run.warnings = run.warnings or {}
+    run.warnings[#run.warnings + 1] = side.old_saturation .. "; llmdlua analyze.lua WORKSPACE --reextract reads "
+      .. "the results again and judges saturation by the pace or the drain-reduced rate"
+  end
+  return side
+end
+
+-- A run model saved before saturation was judged without the drain (doc: run_model.json,
+-- run: rm.from_plain of it): where a rate-based stage has no per-request pace, its saturation
+-- is judged by the achieved rate, whose window counts the last requests' own latency (a
+-- server that kept up with long answers reads saturated). The text that says so, or nil (a
+-- model saved since, which has each stage's drain-reduced figures where its files give them).
+function M.old_saturation(doc, run)
+  if doc.drain_saved == true then return nil end
+  local stages = {}
+  for _, st in ipairs(run.stages) do
+    if not st.warmup and type(st.rate) == "number" and st.rate > 0 and not st.pace then
+      stages[#stages + 1] = tostring(st.index)
+    end
+  end
+  if #stages == 0 then return nil end
+  return ("saved before llmdlua judged saturation without per-request start times by the drain-reduced rate, "
+    .. "completed / (window - least latency): stage%s %s %s judged by the achieved rate, which also counts the last "
+    .. "requests' own latency (a server that kept up with long answers can read saturated)"):format(
+    #stages == 1 and "" or "s", table.concat(stages, ", "), #stages == 1 and "is" or "are")
 end
 
 -- The templates folder to render with: the workspace's own copy when it has one.

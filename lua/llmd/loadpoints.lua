@@ -182,6 +182,18 @@ function M.points(run)
       if hi == math.huge then pace.unbounded = true elseif hi then pace.success_hi_rps = hi / #g.stages end
     end
     p.pace = pace
+    -- the drain-reduced rate's figures (llmd.runmodel.DRAIN_BASIS), one record a repeat:
+    -- only where every repeat has one (M.drain_of)
+    local drains = {}
+    for _, st in ipairs(g.stages) do
+      local x = st.drain
+      if type(x) ~= "table" or not (finite(x.completed) and finite(x.window_s) and finite(x.least_latency_s)) then
+        drains = nil
+        break
+      end
+      drains[#drains + 1] = x
+    end
+    p.drain = drains
     for _, m in ipairs(metrics.list) do
       local xs, why = {}, nil
       for _, st in ipairs(g.stages) do
@@ -413,6 +425,186 @@ function M.pace_reference(p, pace)
   return pace.send_rps, false
 end
 
+-- How the drain-reduced rate is read, as its texts say it.
+M.DRAIN_SPAN = "completed / (window - least latency), the achieved rate without the latency every request "
+  .. "carries, as the files have no per-request start times"
+-- The chance, at most, that a server that kept up drains for as long as a run did past its
+-- last request (M.drain_of's queue test) below which the drain is read as a queue.
+M.QUEUE_CHANCE = 0.05
+
+-- A rate-based point's drain-reduced rate, where its files have no per-request start times
+-- (no M.pace_of) but give the window, the completed requests and their least latency
+-- (llmd.runmodel.DRAIN_BASIS): completed / (window - L_min). nil: judged by the achieved rate.
+-- Why it is sound (checked by a simulation, tests/lua/test_drain36.lua):
+-- * The first answer cannot come before the first request + L_min, so window - L_min is at
+--   least the span from the first answer to the last: the rate is at most the rate the
+--   answers came back over their span, and at most the rate requests were sent (the window
+--   is the send span plus at least the last request's own latency, >= L_min).
+-- * A server that kept up with latencies all about L (20 s after 60 s of requests) has
+--   window = send span + L: the rate is the send rate, where the achieved rate, N / (S + L),
+--   reads 75 % of it. The latency's level is gone; its spread is not: the drain past the last
+--   request is a latency of the last requests, between L_min and L_max.
+-- * Overloaded (offered above the server's rate mu), answers come at mu from the first one,
+--   at L_min after the first request, to the last: the rate is about mu.
+-- So a rate at 95 % or more of the rate requests were offered kept up (its answers came at
+-- least that fast). The offered rate: the rate requests were sent (sends / send span) where
+-- inference-perf says they kept to their schedule (no request sent more than 5 % of the span
+-- late: a Poisson schedule's own rate, 5 % off the nominal in one run of 600 requests), else
+-- the nominal (a client that fell behind its schedule is a load not delivered, as before).
+-- A rate below it is a queue, or a spread of the latencies that the last requests happened
+-- to carry, or (inference-perf) requests sent slower than offered. Which, from the files:
+-- * completed / send span (the rate with no drain at all) short too: not the drain's doing;
+-- * inference-perf (stage summaries): a queue when the drain d (window - send span) is one a
+--   server that kept up makes with a chance of at most QUEUE_CHANCE: d needs one of the
+--   requests sent in the last (L_max - d) s, or the last, to be at least d slow, which for
+--   independent latencies has a chance of at most (send rate * (L_max - d) + 1) * the share
+--   of latencies >= d (bounded by the percentiles). Under a queue the last requests waited
+--   longest, d is about L_max, and the chance about 1 / N (the bound: 1 - the top percentile);
+-- * vLLM (latencies in the order sent, no start times): a queue when the last tenth of the
+--   requests were slower than latencies in no order would put them, by a chance of at most
+--   QUEUE_CHANCE (a rank-sum test: llmd.harness.vllm_benchmark);
+-- * else unknown (.spread): a wrong "saturated" is worse than N/A with why.
+-- {rps, ref_rps, ref_basis ("sent" | "offered"), completed, repeats, sent_rps (completed /
+-- send span, where known), chance, chance_kind ("drain" | "trend", where known), drain_s,
+-- trend_last, least_s, most_s, late_s (the most a request was sent behind its schedule,
+-- where known), achieved_rps (the harness's, p.achieved_rps)}
+function M.drain_of(p)
+  local xs = p.drain
+  if p.load_type ~= "rate" or M.pace_of(p) or type(xs) ~= "table" or #xs == 0 or not finite(p.offered) then
+    return nil
+  end
+  local r = { rps = 0, completed = 0, repeats = #xs, sent_rps = 0, chance = 0, achieved_rps = p.achieved_rps,
+    least_s = math.huge, most_s = -math.huge, ref_rps = 0, ref_basis = "sent" }
+  for _, x in ipairs(xs) do
+    local span = x.window_s - x.least_latency_s
+    if not finite(span) or span <= 0 then return nil end
+    r.rps = r.rps + x.completed / span / #xs
+    r.completed = r.completed + x.completed
+    r.least_s, r.most_s = math.min(r.least_s, x.least_latency_s), math.max(r.most_s, x.most_latency_s or -math.huge)
+    local sspan = finite(x.send_span_s) and x.send_span_s > 0 and x.send_span_s or nil
+    if r.sent_rps and sspan then r.sent_rps = r.sent_rps + x.completed / sspan / #xs else r.sent_rps = nil end
+    local send_rate = sspan and finite(x.sends) and x.sends / sspan or nil
+    if finite(x.schedule_delay_max_s) then r.late_s = math.max(r.late_s or 0, x.schedule_delay_max_s) end
+    if send_rate and finite(x.schedule_delay_max_s) and x.schedule_delay_max_s <= (1 - M.SATURATION_SHARE) * sspan then
+      r.ref_rps = r.ref_rps + send_rate / #xs
+    else
+      r.ref_basis = "offered"
+    end
+    local c
+    if finite(x.trend_chance) then
+      c, r.chance_kind, r.trend_last = x.trend_chance, "trend", x.trend_last
+    elseif finite(x.drain_s) and finite(x.tail_share) and finite(x.most_latency_s) then
+      c = math.min(1, ((send_rate or p.offered) * math.max(x.most_latency_s - x.drain_s, 0) + 1) * x.tail_share)
+      r.chance_kind, r.drain_s = "drain", math.min(r.drain_s or math.huge, x.drain_s)
+    end
+    if r.chance and c then r.chance = math.max(r.chance, c) else r.chance = nil end
+  end
+  if r.ref_basis == "offered" then r.ref_rps = p.offered end
+  if not r.chance then r.chance_kind = nil end
+  return r
+end
+
+local function index_list(list)
+  local l = {}
+  for _, i in ipairs(list) do l[#l + 1] = { point = i } end
+  return l
+end
+
+-- Is a shortfall of a point's drain-reduced rate (d: M.drain_of of it) no drain's doing:
+-- completed / send span short too, or a chance of at most QUEUE_CHANCE that a server that
+-- kept up drains as long (or puts its last requests this high among its latencies)? false:
+-- it could be the latencies' spread.
+function M.drain_queue(d)
+  if d.sent_rps and d.sent_rps < M.SATURATION_SHARE * d.ref_rps then return true end
+  return d.chance ~= nil and d.chance <= M.QUEUE_CHANCE
+end
+
+-- "the drain-reduced rate was 9.613 req/s (80.1 % of the 12 req/s requests were sent at,
+-- below 95 %; completed / (window - least latency), ...)"
+local function drain_rate_text(d, only)
+  return ("the drain-reduced rate was %s%.4g req/s (%.1f %% of %s, below %d %%; %s)"):format(only and "only " or "",
+    d.rps, d.rps / d.ref_rps * 100, d.ref_basis == "sent" and ("the %.4g req/s requests were sent at, on their "
+      .. "schedule"):format(d.ref_rps) or "the offered", M.SATURATION_SHARE * 100, M.DRAIN_SPAN)
+end
+
+-- How likely a server that kept up is to look like d (M.drain_of) did, as the texts say it.
+local function chance_text(d, bound)
+  if d.chance_kind == "trend" then
+    return ("latencies in no particular order rank the last %d requests this high with a chance of %.2g"):format(
+      d.trend_last, d.chance)
+  end
+  return ("a server that kept up drains as long as this (%.4g s past the last request, its latencies %.4g to %.4g s) "
+    .. "with a chance of %s%.2g"):format(d.drain_s, d.least_s, d.most_s, bound and "at most " or "", d.chance)
+end
+
+-- The reason a rate-based point saturated by its drain-reduced rate (d: M.drain_of(p)).
+function M.drain_text(p, d)
+  local why
+  if d.sent_rps and d.sent_rps < M.SATURATION_SHARE * d.ref_rps then
+    why = ("even completed / send span, with no drain at all, was only %.4g req/s (%.1f %%): %s"):format(d.sent_rps,
+      d.sent_rps / d.ref_rps * 100, d.late_s and d.late_s > 0 and ("requests were sent slower than offered, up to "
+        .. "%.4g s behind their schedule"):format(d.late_s) or "requests were sent, or answered, slower than offered")
+  else
+    why = "a queue: the last requests were among the slowest; " .. chance_text(d, true)
+  end
+  return ("at %g req/s offered %s; %s"):format(p.offered, drain_rate_text(d, true), why)
+end
+
+-- Why a point's saturation is unknown where its drain-reduced rate fell short by what could
+-- be the latencies' spread (i: its index).
+function M.spread_text(p, d, i)
+  local st = p.stages and #p.stages == 1 and (" (stage %d)"):format(p.stages[1]) or ""
+  return ("point %d%s: at %g req/s offered %s, but the files cannot tell a queue from the latencies' spread (%.4g to "
+    .. "%.4g s): %s, above %g, so whether the server kept up there is unknown; per-request start times (inference-"
+    .. "perf's per-request file, vLLM's --save-detailed) would tell"):format(i, st, p.offered, drain_rate_text(d),
+    d.least_s, d.most_s, d.chance and chance_text(d) or "the files do not say how long it drained past the last "
+    .. "request", M.QUEUE_CHANCE)
+end
+
+-- Where the achieved rate alone (the rule without per-request data) would have called
+-- points[1..upto] saturated and the drain-reduced rate did not: said, so that the report's
+-- verdict is not read against its ladder's achieved rates without why. "" where none.
+function M.old_rule_note(points, upto)
+  local list = {}
+  for j = 1, upto do
+    local q = points[j]
+    local d = M.drain_of(q)
+    if d and d.rps >= M.SATURATION_SHARE * d.ref_rps and finite(q.achieved_rps)
+      and q.achieved_rps < M.SATURATION_SHARE * q.offered then
+      list[#list + 1] = ("%d (%.1f %%)"):format(j, q.achieved_rps / q.offered * 100)
+    end
+  end
+  if #list == 0 then return "" end
+  return ("; the achieved rate, first request to last answer, was below %d %% of the offered at load point%s %s, "
+    .. "but it also counts the last requests' own latency (the drain): judged by the drain-reduced rate, %s kept up")
+    :format(M.SATURATION_SHARE * 100, #list == 1 and "" or "s", table.concat(list, ", "),
+      #list == 1 and "it" or "they")
+end
+
+-- "every load point kept up: ..." where some point is judged by its drain-reduced rate
+-- (paced, drained: the indices judged by the pace and by the drain-reduced rate).
+function M.kept_up_text(points, paced, drained)
+  local share = M.SATURATION_SHARE * 100
+  local parts, other = {}, {}
+  local judged = {}
+  for _, i in ipairs(paced) do judged[i] = true end
+  for _, i in ipairs(drained) do judged[i] = true end
+  for i = 1, #points do if not judged[i] then other[#other + 1] = i end end
+  local whole = #drained == #points
+  if #paced > 0 then
+    parts[#parts + 1] = ("answers came back at %d %% or more of the rate requests were sent (%s) at %s"):format(share,
+      M.PACE_SPAN, points_text(index_list(paced)))
+  end
+  parts[#parts + 1] = ("the drain-reduced rate was %d %% or more of the rate requests were offered at (%s)%s"):format(
+    share, M.DRAIN_SPAN,
+    whole and "" or " at " .. points_text(index_list(drained)))
+  if #other > 0 then
+    parts[#parts + 1] = ("the achieved rate was at least %d %% of the offered at %s"):format(share,
+      points_text(index_list(other)))
+  end
+  return "every load point kept up: " .. table.concat(parts, "; ")
+end
+
 -- Where the load curve saturates: {point =, offered =, achieved_rps =, max_sustained_rps =,
 -- reason =} or {none = true, max_sustained_rps =, near = {indices}, reason =} (near: rate
 -- loads, points whose repeats' 95 % interval of the achieved rate reaches below the share). Rate-based loads: the first
@@ -484,6 +676,14 @@ function M.saturation(points, opts)
         short = pace.success_rps < M.SATURATION_SHARE * ref
         answered_kept_up = err and err > 0 and (err >= 100 or pace.answer_rps >= M.SATURATION_SHARE * ref)
       end
+      local drain = M.drain_of(p)
+      if drain then
+        -- no per-request start times: the drain-reduced rate (M.drain_of), where the
+        -- achieved rate's window also counts the last requests' own latency
+        short = drain.rps < M.SATURATION_SHARE * drain.ref_rps
+        answered_kept_up = err and err > 0
+          and (err >= 100 or drain.rps / (1 - err / 100) >= M.SATURATION_SHARE * drain.ref_rps)
+      end
       if short then
         local thin = too_thin(p, i)
         if thin then return thin_result(thin) end
@@ -516,6 +716,10 @@ function M.saturation(points, opts)
           failed_pct = err, repeats_failed_pct = ci and ci.samples, limit = M.error_limit(opts),
           reason = ("at %g req/s offered %.4g %% of the requests failed, more than %s: %s"):format(p.offered, err,
             M.error_limit(opts).text, how) }
+      elseif short and not answered_kept_up and drain and not M.drain_queue(drain) then
+        -- short only by a drain that a server that kept up could have made (M.drain_of):
+        -- unknown, never a wrong "saturated"
+        return { none = true, unknown = true, spread = true, basis = "drain", reason = M.spread_text(p, drain, i) }
       elseif short and not answered_kept_up then
         -- the answers' pace is a slope through scattered finish times (llmd.runmodel.pace):
         -- a shortfall within 2 standard errors of it may be that scatter, not a queue
@@ -533,6 +737,7 @@ function M.saturation(points, opts)
           max_sustained_rps = max_before(failures and failures.point or i),
           ceiling_rps = max_before(#points + 1), failures = failures,
           failed_within = #within > 0 and within or nil, limit = #within > 0 and M.error_limit(opts) or nil,
+          basis = pace and "pace" or drain and "drain" or "achieved",
           reason = (pace and select(2, M.pace_reference(p, pace)) and ("at %g req/s offered requests went out at "
             .. "only %.4g req/s and answers came back at %.4g (%.1f %% of the offered, below %d %%; %s): the sends "
             .. "fell behind the offered rate, by more than Poisson arrivals explain, so the load asked for was not "
@@ -541,11 +746,12 @@ function M.saturation(points, opts)
             or pace and ("at %g req/s offered answers came back at only %.4g req/s against requests sent at "
             .. "%.4g (%.1f %%, below %d %%; %s)"):format(p.offered, pace.success_rps, pace.send_rps,
             pace.success_rps / pace.send_rps * 100, M.SATURATION_SHARE * 100, M.PACE_SPAN)
+            or drain and M.drain_text(p, drain)
             or ("at %g req/s offered only %.4g req/s were achieved (%.1f %%, below %d %%)"):format(p.offered,
             p.achieved_rps, p.achieved_rps / p.offered * 100, M.SATURATION_SHARE * 100))
             .. (failures and ("; the shortfall at load point %d (%g req/s offered), below it, was failed requests "
               .. "(%.4g %% of them failed), not overload"):format(failures.point, failures.offered,
-              failures.failed_pct) or "") }
+              failures.failed_pct) or "") .. M.old_rule_note(points, i - 1) }
       elseif not failures and finite(err) and err > 0 then
         -- sustained, with failed requests within the limit: said beside the figure
         -- (each repeat's share too: a mean within the limit can be one crashed repeat's)
@@ -565,20 +771,26 @@ function M.saturation(points, opts)
     -- not by a spread of its repeats: its answered rate kept up)
     local near, answered_at = {}, {}
     for _, w in ipairs(within) do if w.short then answered_at[#answered_at + 1] = w end end
-    local paced = {}
-    for i, p in ipairs(points) do if M.pace_of(p) then paced[#paced + 1] = i end end
+    local paced, drained = {}, {}
+    for i, p in ipairs(points) do
+      if M.pace_of(p) then paced[#paced + 1] = i elseif M.drain_of(p) then drained[#drained + 1] = i end
+    end
     for _, p in ipairs(points) do
       local c = p.ci and p.ci.throughput_req_s
       -- (a point judged by its pace pools its repeats' answers and sends: their achieved
-      -- rates' interval carries each window's drain, which the pace leaves out)
-      if M.pace_of(p) then c = nil end
+      -- rates' interval carries each window's drain, which the pace leaves out; likewise
+      -- the drain-reduced rate)
+      if M.pace_of(p) or M.drain_of(p) then c = nil end
       local by_failures = false
       for _, w in ipairs(answered_at) do if points[w.point] == p then by_failures = true end end
       if c and not by_failures and c.lo < M.SATURATION_SHARE * p.offered then near[#near + 1] = p.index end
     end
     return { none = true, max_sustained_rps = max_before(#points + 1), near = #near > 0 and near or nil,
       failed_within = #within > 0 and within or nil, limit = #within > 0 and M.error_limit(opts) or nil,
-      reason = (#paced == #points and ("every load point kept up: answers came back at %d %% or more of the rate "
+      basis = #paced == #points and "pace" or #drained == #points and "drain"
+        or #paced + #drained == 0 and "achieved" or "mixed",
+      reason = (#drained > 0 and M.kept_up_text(points, paced, drained)
+        or #paced == #points and ("every load point kept up: answers came back at %d %% or more of the rate "
         .. "requests were sent (%s)"):format(M.SATURATION_SHARE * 100, M.PACE_SPAN)
         or #paced > 0 and ("every load point kept up: answers came back at %d %% or more of the rate requests were "
         .. "sent (%s) at %s, and the achieved rate was at least %d %% of the offered at the others"):format(
@@ -595,7 +807,8 @@ function M.saturation(points, opts)
             return (#answered_at > 1 and "up to %.4g %%" or "%.4g %%"):format(top)
           end)(), M.error_limit(opts).text) or "")
         .. (#near > 0 and (" by its mean; the 95 %% confidence interval of the repeats reaches below that at "
-          .. "load point%s %s"):format(#near == 1 and "" or "s", table.concat(near, ", ")) or "") }
+          .. "load point%s %s"):format(#near == 1 and "" or "s", table.concat(near, ", ")) or "")
+        .. M.old_rule_note(points, #points) }
   elseif kind == "concurrency" then
     if #points < 2 then
       return { none = true, unknown = true, reason = "one concurrency level: saturation needs at least two" }

@@ -3327,7 +3327,10 @@ local function summary(model, A, B)
       local left, other = 0, 0
       for _, w in ipairs(s.run.warnings or {}) do
         if tostring(w):match("^left out %(%-%-tolerant%): ") then left = left + 1
-        elseif w ~= s.run.partial then other = other + 1 end -- (a partial run is said first, M.build)
+        -- (a partial run is said first, M.build; an older save's saturation is no disagreement)
+        elseif w ~= s.run.partial and not tostring(w):match("^saved before llmdlua judged saturation ") then
+          other = other + 1
+        end
       end
       if left > 0 then
         out[#out + 1] = ("%s: %s left out (--tolerant: missing or unreadable; see Data checks), so its figures "

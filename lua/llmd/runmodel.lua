@@ -665,6 +665,34 @@ function M.pace(starts, ends, oks, lats)
   return out
 end
 
+-- What a load point's saturation is judged by where its files have no per-request start
+-- times (so no M.pace): the drain-reduced rate, completed / (window - least latency)
+-- (llmd.loadpoints.drain_of), and what says whether a shortfall of it is a queue or could be
+-- the latencies' spread. A stage's record: {basis, completed, window_s, least_latency_s,
+-- most_latency_s, send_span_s, sends (inference-perf: its send span and count; nil where the
+-- files do not say), drain_s (the window past the last request, window - send span) or
+-- last_latency_s (the last request's own latency, a least drain: vLLM, whose latencies are
+-- in the order requests were sent), tail_share (the share of successes at least that slow,
+-- or an upper bound of it from the file's percentiles), tail_basis (which)}.
+M.DRAIN_BASIS = "completed / (window - least latency)"
+
+-- The share of latencies at or above d, bounded from a summary's percentiles (pcts: list
+-- of {q (0-100), value (s)}, the max as q = 100): 1 - q of the highest percentile below d
+-- (at least that share of them is below d), 1 where none is; nil where even the max is
+-- below d (the window's drain was no success's: a failed request's). Times within tol of d
+-- count as d (a window and a span are differences of epoch times, rounded).
+function M.tail_bound(pcts, d, tol)
+  tol = tol or 1e-6
+  local best, top, label = nil, -math.huge, nil
+  for _, x in ipairs(pcts) do
+    if x[1] == 100 then top = x[2] end
+    if x[1] < 100 and x[2] < d - tol and (not best or x[1] > best) then best, label = x[1], x[3] end
+  end
+  if top < d - tol then return nil end
+  if not best then return 1, "no percentile below it" end
+  return 1 - best / 100, label or ("p%g"):format(best)
+end
+
 -- The run model as plain data for llmd.json (every metric {value, unit, source, method} or
 -- {value = null, unknown = reason}).
 function M.to_plain(run)
@@ -675,7 +703,7 @@ function M.to_plain(run)
       index = st.index, rate = st.rate, concurrency = st.concurrency, achieved_rate = st.achieved_rate,
       send_rate = st.send_rate, duration = st.duration, warmup = st.warmup, file = st.file, strategy = st.strategy,
       requests = st.requests, metrics = plain_set(st.metrics), goodput = st.metrics.goodput,
-      token_lengths = st.metrics.token_lengths, pace = st.pace,
+      token_lengths = st.metrics.token_lengths, pace = st.pace, drain = st.drain,
     }
   end
   local errors = json.array {}
@@ -693,6 +721,9 @@ function M.to_plain(run)
     checks = json.array(run.checks or {}), config = json.object(run.config or {}), config_source = run.config_source,
     partial = run.partial, crosschecked = run.crosschecked or 0,
     cdf = run.cdf, cdf_count = run.cdf_count,
+    -- (a model saved with every stage's drain-reduced rate figures where its files give
+    -- them: llmd.comparison.saved_side says when an older one is judged by the achieved rate)
+    drain_saved = true,
   }
 end
 
@@ -757,6 +788,7 @@ function M.from_plain(doc, path)
     s.metrics = unplain(st.metrics)
     s.metrics.goodput, s.metrics.token_lengths = tab(st.goodput), tab(st.token_lengths)
     s.pace = tab(st.pace)
+    s.drain = tab(st.drain)
     run.stages[#run.stages + 1] = s
   end
   for _, e in ipairs(doc.errors or {}) do

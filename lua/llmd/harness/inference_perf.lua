@@ -108,6 +108,36 @@ local function need_table(v, path, where)
 end
 
 -- Fills set from one lifecycle report (summary or stage file).
+-- The stage file's figures for a drain-reduced rate (llmd.runmodel.DRAIN_BASIS), where
+-- the per-request file is absent: the window (the catalogue's duration), the successes and
+-- their least and most latency, the send span and count (load_summary), the drain past the
+-- last request (window - send span) and the share of successes at least that slow, bounded
+-- by the summary's percentiles, and the most a request was sent late against its schedule
+-- (load_summary.schedule_delay.max). nil where the window or the least latency is unknown.
+local function drain_record(d, st)
+  local load = type(d.load_summary) == "table" and d.load_summary or {}
+  local succ = type(d.successes) == "table" and d.successes or {}
+  local lat = type(succ.latency) == "table" and succ.latency or {}
+  local rl = type(lat.request_latency) == "table" and lat.request_latency or {}
+  local w, ok, least, most = st.metrics.values.duration_s, num(succ.count), num(rl.min), num(rl.max)
+  if not (w and w > 0 and ok and least and most) then return nil end
+  local span, sends = num(load.send_duration), num(load.count)
+  local delay = type(load.schedule_delay) == "table" and num(load.schedule_delay.max) or nil
+  local rec = { basis = rm.DRAIN_BASIS, completed = ok, window_s = w, least_latency_s = least, most_latency_s = most,
+    send_span_s = span, sends = sends, schedule_delay_max_s = delay }
+  if span and span > 0 and w >= span then
+    rec.drain_s = w - span
+    local pcts = { { 100, most, "max" } }
+    for k, v in pairs(rl) do
+      local q = k == "median" and 50 or (type(k) == "string" and tonumber(k:match("^p([%d.]+)$")))
+      if q and q < 100 and num(v) then pcts[#pcts + 1] = { q, v, k } end
+    end
+    -- (a window and a span, differences of epoch times, carry about 1e-6 s of rounding)
+    rec.tail_share, rec.tail_basis = rm.tail_bound(pcts, rec.drain_s, 1e-6 * math.max(1, w))
+  end
+  return rec
+end
+
 local function map_report(set, d, path)
   need_table(d, path, "the document")
   local succ = need_table(d.successes, path, "'successes'")
@@ -465,6 +495,7 @@ function M.extract(c, opts)
       st.send_duration = num(load.send_duration)
       st.requests = { total = num(load.count), ok = st.metrics.values.requests_ok,
         failed = st.metrics.values.requests_failed }
+      st.drain = drain_record(d, st)
       st.doc = d
       run.stages[#run.stages + 1] = st
     end

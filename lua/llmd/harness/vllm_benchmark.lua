@@ -221,6 +221,59 @@ local function new(variant)
     return acc, why, has_start, has_lat, paced and rm.pace(starts, ends, oks, lats) or nil
   end
 
+  -- A file without start times (vLLM without --save-detailed keeps its latencies, in the
+  -- order requests were sent): the figures for a drain-reduced rate (llmd.runmodel.
+  -- DRAIN_BASIS): the window (duration), the completed requests and their least and most
+  -- latency, and whether the last tenth of the requests were the slowest (a queue that
+  -- grew): trend_chance, the one-sided chance that latencies in no order put the last
+  -- tenth's ranks this high (Mann-Whitney's rank sum against the others, normal, ties
+  -- corrected; 1 where every latency is the same). nil where the latencies do not match the
+  -- completed count (a failed request's latency is 0: its place is only known by that), or
+  -- the window is unknown or shorter than the longest latency.
+  local function drain_record(lats, summary)
+    local w, ok = summary.values.duration_s, summary.values.requests_ok
+    if not (w and w > 0 and ok and ok > 0 and #lats > 0) then return nil end
+    local xs, least, most = {}, math.huge, -math.huge
+    for _, v in ipairs(lats) do
+      if type(v) ~= "number" then return nil end
+      if v > 0 then xs[#xs + 1], least, most = v, math.min(least, v), math.max(most, v) end
+    end
+    if #xs ~= ok then return nil end
+    -- (a window shorter than a request's own latency holds no such request: not the
+    -- window of these latencies)
+    if w < most * (1 - 1e-9) then return nil end
+    local rec = { basis = rm.DRAIN_BASIS, completed = ok, window_s = w, least_latency_s = least, most_latency_s = most }
+    local n = #xs
+    local m = math.floor(n / 10)
+    if m >= 1 and n - m >= 1 then
+      -- mid-ranks of every latency, and the ties' correction
+      local order = {}
+      for i = 1, n do order[i] = i end
+      table.sort(order, function(a, b) return xs[a] < xs[b] end)
+      local rank, ties, i = {}, 0, 1
+      while i <= n do
+        local j = i
+        while j < n and xs[order[j + 1]] == xs[order[i]] do j = j + 1 end
+        for k = i, j do rank[order[k]] = (i + j) / 2 end
+        local t = j - i + 1
+        ties = ties + t * t * t - t
+        i = j + 1
+      end
+      local sum = 0
+      for k = n - m + 1, n do sum = sum + rank[k] end
+      local var = m * (n - m) / 12 * ((n + 1) - ties / (n * (n - 1)))
+      local chance = 1
+      -- (every latency the same: no order at all; the variance is 0 up to rounding)
+      if var > 1e-9 * m * (n - m) * (n + 1) / 12 then
+        local z = (sum - m * (n + 1) / 2) / math.sqrt(var)
+        local two = require("llmd.stattest").normal_two_sided(z)
+        chance = z > 0 and two / 2 or 1 - two / 2
+      end
+      rec.trend_last, rec.trend_chance = m, chance
+    end
+    return rec
+  end
+
   -- the stage indexes extract will give, without reading a file: one load point per file
   function M.stage_indexes(c)
     local t = {}
@@ -265,6 +318,7 @@ local function new(variant)
       local acc, why, _, has_lat, pace = per_request(l.arr, l.itl, { groups = groups, sketch = opts.sketch,
         goodput = opts.goodput })
       l.acc, l.has_lat, st.pace = acc, has_lat, pace
+      if not pace then st.drain = drain_record(l.arr.latencies, summary) end
       if acc then
         -- the window is the file's duration (vLLM's own measure of first request to last
         -- response), on this path as on the summary one

@@ -4,7 +4,6 @@ local t = require "testlib"
 local ab = require "llmd.autobench"
 local json = require "llmd.json"
 local proc = require "llmd.proc"
-local lfs = require "lfs"
 local yaml = require "llmd.yaml"
 
 local mock = require "abmock"
@@ -76,3 +75,26 @@ t.test("run --force: rows written with paths from another working folder (before
   rerun_elsewhere("", "sub/r.jsonl", "/sub", "r.jsonl", true)
 end)
 
+
+-- 3. A Ctrl-C landing while proc.spawn returns loses the child's handle (the error is raised
+-- before the variable is set); the scripts that exit on Ctrl-C (analyze.lua, compare.lua:
+-- os.exit(130)) left such a child running - analyze.lua's gnuplot outlived it (the flaky
+-- fl4-2 of session 35). llmdlua's os.exit closes the state: every process's __gc kills and
+-- reaps it before the exit.
+t.test("os.exit: a child whose handle was lost is killed and reaped before llmdlua exits", function()
+  local d = t.tmpdir()
+  t.write(d .. "/lost.lua", 'local proc = require "llmd.proc"\n'
+    .. 'local p = proc.spawn({ "sleep", "60" })\nio.write(p:pid(), "\\n")\np = nil\nos.exit(130)\n')
+  local r = proc.run { LLMDLUA, d .. "/lost.lua" }
+  t.eq(r.code, 130, r.stderr)
+  local pid = r.stdout:match("^(%d+)\n$")
+  t.ok(pid, r.stdout)
+  local alive = proc.run({ "kill", "-0", pid }).ok
+  if alive then proc.run { "kill", pid } end -- (main: left running for a minute)
+  t.ok(not alive, "the child " .. tostring(pid) .. " is gone")
+  -- os.exit(code, false) is still Lua's: no close (the child would be left); codes as Lua's
+  t.write(d .. "/codes.lua", "os.exit(" .. "false" .. ")\n")
+  t.eq(proc.run({ LLMDLUA, d .. "/codes.lua" }).code, 1)
+  t.write(d .. "/codes.lua", "os.exit(true)\n")
+  t.eq(proc.run({ LLMDLUA, d .. "/codes.lua" }).code, 0)
+end)

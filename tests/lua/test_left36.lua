@@ -98,3 +98,80 @@ t.test("os.exit: a child whose handle was lost is killed and reaped before llmdl
   t.write(d .. "/codes.lua", "os.exit(true)\n")
   t.eq(proc.run({ LLMDLUA, d .. "/codes.lua" }).code, 0)
 end)
+
+-- 4. A number beyond a double (1e999) in a result file read as +inf, and a report showed
+-- "inf" (a latency of +inf is no measurement). JSON has no infinity (NaN and Infinity are
+-- refused already): the file is corrupt, an error at the number. Positions by hand
+-- (columns from 1); 1.7976931348623157e308 is the largest double, 1e-999 underflows to 0
+-- (no infinity: read as 0.0, as strtod and Python read it).
+t.test("json: a number beyond a double is an error at it; the largest double and underflow are read", function()
+  local cases = {
+    { '{"a": 1e999}', "r.json:1:7: number out of range: 1e999 is beyond" },
+    { "[1, -1e999]", "r.json:1:5: number out of range: -1e999 is beyond" },
+    { '{"x":\n  [1.5, 2e308]}', "r.json:2:9: number out of range: 2e308 is beyond" },
+    -- 400 digits: no exponent, still beyond (the first 24 shown)
+    { "[" .. ("1"):rep(400) .. "]", "r.json:1:2: number out of range: " .. ("1"):rep(24) .. "... is beyond" },
+  }
+  for _, c in ipairs(cases) do
+    local ok, err = pcall(json.decode, c[1], "r.json")
+    t.eq(ok, false, c[1])
+    t.eq(tostring(err):sub(1, #c[2]), c[2])
+    t.ok(tostring(err):find("JSON has no infinity, so the file is corrupt", 1, true), err)
+  end
+  local v = json.decode("[1e308, 1.7976931348623157e308, 1e-999, 0.1e2]")
+  t.eq({ v[1], v[2], v[3], v[4] }, { 1e308, 1.7976931348623157e308, 0.0, 10.0 })
+end)
+
+t.test("scan: a number beyond a double in an array, a reduced array, a field or a record is an error at it", function()
+  local scan = require "llmd.scan"
+  local stats = require "llmd.stats"
+  local d = t.tmpdir()
+  local xs = {}
+  for i = 1, 300 do xs[i] = ("%d.5"):format(i) end -- the number lane reads a long array
+  local text = '{"ttfts": [' .. table.concat(xs, ", ") .. ', 1e999, 3.5],\n "itls": [[0.1, 0.2], [0.3, -2e400]], '
+    .. '"rec": [{"a": 1, "b": 1e999}]}\n'
+  t.write(d .. "/s.json", text)
+  -- by hand: line 1 holds 11 + 300 numbers ("1.5" .. "300.5", each with ", ") before it
+  local at1 = text:find("1e999", 1, true) -- 1-based: the column on line 1, byte at1 - 1
+  local nl = text:find("\n", 1, true)
+  local at2 = text:find("-2e400", 1, true)
+  local at3 = text:find("1e999}", 1, true)
+  local function err(rules)
+    local ok, e = pcall(scan.json, d .. "/s.json", rules)
+    t.eq(ok, false)
+    return tostring(e)
+  end
+  local tail = " is beyond a double (about 1.8e308); JSON has no infinity, so the file is corrupt"
+  t.eq(err { { "$.ttfts[*]", stats.new() } }, ("%s/s.json:1:%d: $.ttfts[300]: number out of range: 1e999%s (byte %d)")
+    :format(d, at1, tail, at1 - 1))
+  local want2 = ("%s/s.json:2:%d: $.itls[1][1]: number out of range: -2e400%s (byte %d)"):format(d, at2 - nl, tail,
+    at2 - 1)
+  t.eq(err { { "$.itls[*]", stats.new(), reduce = "diffs" } }, want2)
+  t.eq(err { { "$.itls[*][*]", stats.new() } }, want2)
+  t.eq(err { { "$.rec[*].b", function() end } }, ("%s/s.json:2:%d: $.rec[0].b: number out of range: 1e999%s (byte %d)")
+    :format(d, at3 - nl, tail, at3 - 1))
+  -- a record's whole value, decoded once captured: the document's byte
+  t.eq(err { { "$.rec[*]", function() end } }, ("%s/s.json: byte %d: number out of range: 1e999%s"):format(d,
+    at3 - 1, tail))
+end)
+
+t.test("extract.lua: a vllm bench result with 1e999 is a corrupt file, named with the place, no report", function()
+  local d = t.tmpdir()
+  local src = t.read(t.fixtures() .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json")
+  for _, c in ipairs {
+    -- a summary figure, and one request's TTFT (read by llmd.scan)
+    { '"request_throughput": 8.232866371711454', '"request_throughput": 1e999' },
+    { '"ttfts": [', '"ttfts": [1e999, ' },
+  } do
+    local text = src:gsub(c[1]:gsub("%p", "%%%0"), c[2])
+    t.ok(text ~= src, c[1])
+    t.write(d .. "/result.json", text)
+    local col = text:find("1e999", 1, true) -- one line: the column is the 1-based index
+    local r = proc.run { LLMDLUA, "extract.lua", d }
+    t.ok(r.code ~= 0, r.stdout)
+    t.ok(r.stderr:find(("result.json:1:%d: "):format(col), 1, true), r.stderr)
+    t.ok(r.stderr:find("number out of range: 1e999 is beyond a double", 1, true), r.stderr)
+    t.ok(not r.stderr:find("traceback", 1, true), r.stderr)
+    t.ok(not r.stdout:find("inf", 1, true), r.stdout)
+  end
+end)

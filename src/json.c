@@ -1895,7 +1895,9 @@ static __attribute__((noinline)) size_t next_number_slow(JsonParser *p, size_t i
     if (i >= n)
         return 0;
     size_t end = read_number(b, i, n, n, 1, simd_on(), out);
-    if (end == 0 || (end >= n && !p->final))
+    /* beyond a double (1e999: +inf): json_next reads it too, as a token, so that the
+       reader that wanted it can say where it is (its value is the same) */
+    if (end == 0 || (end >= n && !p->final) || isinf(*out))
         return 0; /* json_next reads it (says what is wrong, or waits for the rest) */
     *state = ST_NEXT;
     return end;

@@ -27,6 +27,8 @@
 typedef struct Decoder {
     JsonParser p;
     const char *name; /* for messages; anchored on the stack by the caller */
+    int cut;          /* a value cut from a document (llmd_json_push_at): */
+    uint64_t start;   /* where it starts there (messages name the document's byte) */
 } Decoder;
 
 static int parser_gc(lua_State *L)
@@ -39,6 +41,37 @@ static int parser_gc(lua_State *L)
 static int decode_error(lua_State *L, Decoder *d)
 {
     return luaL_error(L, "%s:%d:%d: %s", d->name, (int)d->p.err_line, (int)d->p.err_col, d->p.err);
+}
+
+/*
+** A number beyond a double (1e999 reads as +inf, as strtod and Python's json module read
+** it): JSON has no infinity, and a result file holding one is corrupt - a latency of +inf
+** is no measurement. An error at the number, naming it (its first 24 characters).
+*/
+/* n as decimal text, in a static buffer (for one message) */
+static const char *byte_text(uint64_t n)
+{
+    static char buf[24];
+    (void)snprintf(buf, sizeof buf, "%llu", (unsigned long long)n);
+    return buf;
+}
+
+static int out_of_range(lua_State *L, Decoder *d)
+{
+    uint64_t line, col;
+    json_where(&d->p, d->p.tok_off, &line, &col);
+    char num[32];
+    int n = d->p.rawlen > 24 ? 24 : (int)d->p.rawlen;
+    (void)snprintf(num, sizeof num, "%.*s%s", n, d->p.raw, d->p.rawlen > 24 ? "..." : "");
+    if (d->cut)
+        return luaL_error(L,
+                          "%s: byte %s: number out of range: %s is beyond a double (about "
+                          "1.8e308); JSON has no infinity, so the file is corrupt",
+                          d->name, byte_text(d->start + d->p.tok_off), num);
+    return luaL_error(L,
+                      "%s:%d:%d: number out of range: %s is beyond a double (about 1.8e308); JSON "
+                      "has no infinity, so the file is corrupt",
+                      d->name, (int)line, (int)col, num);
 }
 
 static JsonTok next_token(lua_State *L, Decoder *d)
@@ -73,6 +106,8 @@ static void push_value(lua_State *L, Decoder *d, JsonTok t)
         double f;
         if (json_num(&d->p, &i, &f))
             lua_pushinteger(L, (lua_Integer)i);
+        else if (isinf(f))
+            out_of_range(L, d);
         else
             lua_pushnumber(L, (lua_Number)f);
         return;
@@ -114,14 +149,18 @@ static void push_value(lua_State *L, Decoder *d, JsonTok t)
     }
 }
 
-/* Decodes text[0..len) named name; pushes the value. */
-static void decode(lua_State *L, const char *text, size_t len, const char *name)
+/* Decodes text[0..len) named name; pushes the value. cut: a value cut from a document
+   at byte start there. */
+static void decode_at(lua_State *L, const char *text, size_t len, const char *name, int cut,
+                      uint64_t start)
 {
     if (llmd_is_gzip(text, len)) /* read from a pipe or a Lua file, not decompressed */
         luaL_error(L, "%s: gzip-compressed; decompress it first (gunzip)", name);
     Decoder *d = (Decoder *)lua_newuserdatauv(L, sizeof *d, 0); /* decoder */
     json_parser_init(&d->p);
     d->name = name;
+    d->cut = cut;
+    d->start = start;
     luaL_setmetatable(L, PARSER_MT);
     json_feed(&d->p, text, len, 1);
     push_value(L, d, next_token(L, d)); /* decoder, value */
@@ -131,9 +170,19 @@ static void decode(lua_State *L, const char *text, size_t len, const char *name)
     lua_remove(L, -2); /* value */
 }
 
+static void decode(lua_State *L, const char *text, size_t len, const char *name)
+{
+    decode_at(L, text, len, name, 0, 0);
+}
+
 void llmd_json_push(lua_State *L, const char *text, size_t len, const char *name)
 {
     decode(L, text, len, name);
+}
+
+void llmd_json_push_at(lua_State *L, const char *text, size_t len, const char *name, uint64_t start)
+{
+    decode_at(L, text, len, name, 1, start);
 }
 
 /* json.decode(text [, name]) -> value; json.null for a JSON null. */

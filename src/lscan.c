@@ -142,7 +142,7 @@ static void push_value(lua_State *L, Scanner *s, const ScanValue *v)
         lua_pushlstring(L, s->arena + v->off, v->len);
         break;
     case VAL_RAW:
-        llmd_json_push(L, s->arena + v->off, v->len, s->name);
+        llmd_json_push_at(L, s->arena + v->off, v->len, s->name, v->start);
         break;
     default:
         lua_pushnil(L);

@@ -526,12 +526,35 @@ static void print_version(void)
     printf("libcurl %s\n", llmd_curl_version(curl, sizeof curl));
 }
 
+/*
+** os.exit(code [, close]) as Lua's, but the state is closed unless close is false: every
+** __gc runs, so a child process a script still holds, or one whose handle an error lost (a
+** Ctrl-C landing between proc.spawn and the variable it returns to), is killed and reaped
+** before the exit (lproc.c), never left running behind a script that exits itself.
+*/
+static int l_os_exit(lua_State *L)
+{
+    int status;
+    if (lua_isboolean(L, 1))
+        status = lua_toboolean(L, 1) ? EXIT_SUCCESS : EXIT_FAILURE;
+    else
+        status = (int)luaL_optinteger(L, 1, EXIT_SUCCESS);
+    if (lua_isnoneornil(L, 2) || lua_toboolean(L, 2)) {
+        signal_L = NULL; /* a Ctrl-C from here on only sets the flags */
+        lua_close(L);
+    }
+    exit(status);
+}
+
 /* Runs inside lua_pcall; upvalue-free, the Options come as a light userdata. */
 static int pmain(lua_State *L)
 {
     const Options *o = (const Options *)lua_touserdata(L, 1);
     luaL_checkversion(L);
     luaL_openlibs(L);
+    lua_getglobal(L, "os");
+    lua_pushcfunction(L, l_os_exit);
+    lua_setfield(L, -2, "exit");
     lua_settop(L, 0);
 
     push_root(L); /* root */

@@ -45,6 +45,10 @@ struct Stats *llmd_test_stats(lua_State *L, int idx);
 
 /* Decodes JSON text and pushes the value (errors name 'name'), as json.decode does. */
 void llmd_json_push(lua_State *L, const char *text, size_t len, const char *name);
+/* The same for a value cut from a document at byte offset start: an error names the
+   document's byte (a number out of range, the one error validated text can give). */
+void llmd_json_push_at(lua_State *L, const char *text, size_t len, const char *name,
+                       uint64_t start);
 
 /* Metatable names shared by llmd.json and llmd.yaml to mark decoded containers. */
 #define ARRAY_MT "llmd.json.array"

@@ -470,11 +470,32 @@ static const char *type_name(JsonTok t)
     }
 }
 
-static double token_number(Scanner *s)
+/* A number beyond a double (1e999 reads as +inf): JSON has no infinity, the file is
+   corrupt; an error at the number, as json.decode's. */
+static int out_of_range(Scanner *s, int d)
+{
+    char what[200];
+    int n = s->p.rawlen > 24 ? 24 : (int)s->p.rawlen;
+    (void)snprintf(what, sizeof what,
+                   "number out of range: %.*s%s is beyond a double (about 1.8e308); JSON has no "
+                   "infinity, so the file is corrupt",
+                   n, s->p.raw, s->p.rawlen > 24 ? "..." : "");
+    return value_error(s, d, what);
+}
+
+/* The current number token's value into *x: 0, or -1 (out_of_range) when beyond a double. */
+static int token_number(Scanner *s, int d, double *x)
 {
     int64_t i;
-    double d;
-    return json_num(&s->p, &i, &d) ? (double)i : d;
+    double v;
+    if (json_num(&s->p, &i, &v)) {
+        *x = (double)i;
+        return 0;
+    }
+    if (isinf(v))
+        return out_of_range(s, d);
+    *x = v;
+    return 0;
 }
 
 static int add_stat(Scanner *s, ScanRule *r, double x)
@@ -521,8 +542,8 @@ static int arena_add(Scanner *s, const char *p, size_t n, size_t *off)
     return 0;
 }
 
-/* The current scalar token as a value (strings copied into the arena). */
-static int scalar_value(Scanner *s, JsonTok t, ScanValue *v)
+/* The current scalar token as a value (strings copied into the arena); d its depth. */
+static int scalar_value(Scanner *s, int d, JsonTok t, ScanValue *v)
 {
     memset(v, 0, sizeof *v);
     switch (t) {
@@ -537,6 +558,8 @@ static int scalar_value(Scanner *s, JsonTok t, ScanValue *v)
         return 0;
     case JSON_NUMBER:
         v->type = json_num(&s->p, &v->i, &v->d) ? VAL_INT : VAL_FLOAT;
+        if (v->type == VAL_FLOAT && isinf(v->d))
+            return out_of_range(s, d);
         return 0;
     default: {
         size_t n;
@@ -677,7 +700,8 @@ static int value_begin(Scanner *s, int d, uint64_t active, JsonTok t)
                     r->red_n = 0;
                     r->red_acc = 0;
                 } else if (r->reduce == RED_NONE && t == JSON_NUMBER) {
-                    if (emit(s, r, token_number(s)) != 0)
+                    double x;
+                    if (token_number(s, d, &x) != 0 || emit(s, r, x) != 0)
                         return -1;
                 } else if (r->skip_bad) {
                     r->skipped++;
@@ -704,7 +728,7 @@ static int value_begin(Scanner *s, int d, uint64_t active, JsonTok t)
                 }
             } else if (f == NULL) {
                 ScanValue v;
-                if (scalar_value(s, t, &v) != 0 || deliver(s, m, &v) != 0)
+                if (scalar_value(s, d, t, &v) != 0 || deliver(s, m, &v) != 0)
                     return -1;
             } else {
                 f->records |= 1ULL << m;
@@ -720,7 +744,7 @@ static int value_begin(Scanner *s, int d, uint64_t active, JsonTok t)
                 else
                     fl->val.type = VAL_NONE;
             } else if (f == NULL) {
-                if (scalar_value(s, t, &fl->val) != 0)
+                if (scalar_value(s, d, t, &fl->val) != 0)
                     return -1;
             } else {
                 f->capture |= 1ULL << m;
@@ -786,7 +810,8 @@ static int reduce_element(Scanner *s, int d, uint64_t mask, JsonTok t)
                            type_name(t), m + 1);
             return value_error(s, d, what);
         }
-        if (reduce_number(s, r, token_number(s)) != 0)
+        double x;
+        if (token_number(s, d, &x) != 0 || reduce_number(s, r, x) != 0)
             return -1;
     }
     return 0;
@@ -927,6 +952,7 @@ static int value_end(Scanner *s, int d, uint64_t end)
         memset(&raw, 0, sizeof raw);
         raw.type = VAL_RAW;
         raw.len = (size_t)(end - f->start);
+        raw.start = f->start;
         if (arena_add(s, s->buf + (f->start - s->base), raw.len, &raw.off) != 0)
             return -1;
         for (uint64_t b = f->capture; b; b &= b - 1) {
@@ -1136,7 +1162,9 @@ static int scan_json(Scanner *s)
                         /* the common case: numbers straight into accumulators, and the
                            numbers after this one in the fast lane */
                         if (par->child_num != 0) {
-                            double x = token_number(s);
+                            double x;
+                            if (token_number(s, d, &x) != 0)
+                                return -1;
                             for (uint64_t b = par->child_num; b; b &= b - 1) {
                                 ScanRule *r = &s->rules[__builtin_ctzll(b)];
                                 r->matched++;

@@ -60,6 +60,7 @@ typedef struct ScanValue {
     int64_t i;
     double d;
     size_t off, len; /* VAL_STRING, VAL_RAW: arena span */
+    uint64_t start;  /* VAL_RAW: the absolute offset of its first byte in the document */
 } ScanValue;
 
 typedef struct ScanRule {

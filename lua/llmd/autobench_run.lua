@@ -99,11 +99,43 @@ local function append(path, row)
   if not ok or not cok then error(("%s: cannot append a row: %s"):format(path, tostring(werr or cerr)), 0) end
 end
 
+local function out_name(out) return ((out:match("[^/]+$") or out):gsub("%.jsonl$", "")) end
+-- A path relative to the output's folder, as this run names it (from its working folder).
+local function beside(out, rel)
+  local d = out:match("^(.*)/[^/]*$")
+  return d and (d .. "/" .. rel) or rel
+end
+
 -- The folder of an output's artifacts: autobench-artifacts/<output name without .jsonl>
--- beside it, one per output file.
-function M.artifacts_dir(out)
-  local name = (out:match("[^/]+$") or out):gsub("%.jsonl$", "")
-  return (out:match("^(.*)/[^/]*$") or ".") .. "/autobench-artifacts/" .. name
+-- beside it, one per output file (as this run names it, from its working folder).
+function M.artifacts_dir(out) return beside(out, "autobench-artifacts/" .. out_name(out)) end
+
+-- What a row stores for an artifact this run wrote at `path` (under artifacts_dir): the path
+-- relative to the output's own folder, so that a rerun (or a reader) from any working folder
+-- finds it, and the output and its artifacts can move together.
+function M.stored_path(out, path)
+  local d = M.artifacts_dir(out) .. "/"
+  if path:sub(1, #d) == d then return "autobench-artifacts/" .. out_name(out) .. "/" .. path:sub(#d + 1) end
+  return path
+end
+
+-- Where an artifact a row of `out` names is, from this run's working folder. The artifacts
+-- are always beside the output (artifacts_dir), so a path naming autobench-artifacts/<name>/
+-- is read from there, whatever folder the run that wrote it started in: rows written before
+-- paths were stored relative to the output named them from that run's working folder
+-- (sub/autobench-artifacts/r/... for --out sub/r.jsonl). Any other relative path is relative
+-- to the output's folder.
+function M.artifact_path(out, stored)
+  local key, pos, i = "autobench-artifacts/" .. out_name(out) .. "/", nil, 1
+  while true do
+    local s = stored:find(key, i, true)
+    if not s then break end
+    if s == 1 or stored:sub(s - 1, s - 1) == "/" then pos = s end
+    i = s + 1
+  end
+  if pos then return beside(out, stored:sub(pos)) end
+  if stored:sub(1, 1) == "/" then return stored end
+  return beside(out, stored)
 end
 
 -- Moves a file an earlier run left where this run writes (a client's result file, a log)
@@ -163,15 +195,19 @@ local function rewrite(out, rows)
   require("llmd.workspace").write_text(out, table.concat(t))
 end
 
--- Rows of `file` pointing at `from` (an artifact) are made to point at `to`; the file is
--- rewritten (atomically) when one changed.
-local function repoint(file, from, to)
+-- Rows of `file` (the output `out` or its stale file) pointing at `from` (an artifact, as
+-- this run names it) are made to point at `to`; the file is rewritten (atomically) when one
+-- changed.
+local function repoint(file, out, from, to)
   if lfs.attributes(file, "mode") ~= "file" then return end
   local rows, changed = ab.read_rows(file), false
   for _, row in ipairs(rows) do
     if type(row.artifacts) == "table" then
       for _, k in ipairs(M.ARTIFACTS) do
-        if row.artifacts[k] == from then row.artifacts[k], changed = to, true end
+        local v = row.artifacts[k]
+        if type(v) == "string" and M.artifact_path(out, v) == from then
+          row.artifacts[k], changed = M.stored_path(out, to), true
+        end
       end
     end
   end
@@ -184,8 +220,8 @@ end
 function M.set_aside(out, path)
   local dest = M.move_aside(path)
   if dest then
-    repoint(out, path, dest)
-    repoint(M.stale_path(out), path, dest)
+    repoint(out, out, path, dest)
+    repoint(M.stale_path(out), out, path, dest)
   end
   return dest
 end
@@ -238,10 +274,10 @@ local function resume(out, cfg, scenarios, opts)
     local t = {}
     for i, row in ipairs(stale) do
       -- an artifact no longer there is said to be gone, not pointed at: this run may write
-      -- a new file at that path
+      -- a new file at that path (looked for beside the output, not in this run's folder)
       local a = type(row.artifacts) == "table" and row.artifacts or {}
       for _, k in ipairs(M.ARTIFACTS) do
-        if type(a[k]) == "string" and lfs.attributes(a[k], "mode") == nil then
+        if type(a[k]) == "string" and lfs.attributes(M.artifact_path(out, a[k]), "mode") == nil then
           row.artifacts_gone = row.artifacts_gone or json.object {}
           row.artifacts_gone[k], a[k] = a[k], nil
           io.write(("%s %s: its %s %s is gone (no such file); the row moved to %s says so\n"):format(
@@ -611,7 +647,7 @@ function M.run(config_path, opts)
         local sc = t.sc
         local row = base_row(sc)
         row.run_key = t.key
-        if p then row.artifacts.server_log = log end
+        if p then row.artifacts.server_log = M.stored_path(out, log) end
         if status then
           row.status, row.failure_reason = status, reason
         elseif dead then
@@ -637,7 +673,7 @@ function M.run(config_path, opts)
           else
             io.write(("  %s: benchmarking\n"):format(sc.name))
             local blog = ("%s/benchmark-%s.log"):format(cdir, sc.name)
-            row.artifacts.benchmark_log = blog
+            row.artifacts.benchmark_log = M.stored_path(out, blog)
             local rpath = cdir .. "/" .. rfile
             -- a result file already there is an earlier run's: moved aside before the client
             -- starts, so that a client that writes nothing is not credited with its numbers
@@ -652,7 +688,7 @@ function M.run(config_path, opts)
               end
             end
             local res = mok and run_client(cargv, blog, p, r.benchmark_timeout or 3600) or { move_error = moved }
-            if lfs.attributes(rpath, "mode") == "file" then row.artifacts.raw_result = rpath end
+            if lfs.attributes(rpath, "mode") == "file" then row.artifacts.raw_result = M.stored_path(out, rpath) end
             if res.move_error then
               row.status, row.failure_reason = "failed", "not benchmarked: " .. tostring(res.move_error)
             elseif res.server then

@@ -1078,6 +1078,10 @@ function M.start(list, templates, out_dir, gp)
           { cwd = out_dir, stdout = { file = out }, stderr = { file = errf } })
         if spawned then
           j.p = p
+        elseif tostring(p):match("interrupted$") then
+          -- a Ctrl-C during the spawn (raised as it returned: its handle is lost, and killed
+          -- when the state closes, llmdlua's os.exit) is no gnuplot that failed to start
+          error(p, 0)
         else
           os.remove(out)
           os.remove(errf)

@@ -699,18 +699,102 @@ local function store_object(s, ns, d, owner)
   end
 end
 -- kubectl's --dry-run (cmd/util GetDryRunStrategy): "client" for =client and its deprecated
--- forms (bare --dry-run, =true), "server" for =server, nil when absent, =none or =false.
-local function dry_of(a)
+-- forms (bare --dry-run, =true, each warned about on stderr), "server" for =server, nil when
+-- absent, =none or =false; any other value is kubectl's error. (The bare flag takes no
+-- value: its NoOptDefVal, so `--dry-run client` is the bare flag and a word.)
+local function dry_of(a, warn)
   for _, x in ipairs(a) do
-    if x == "--dry-run" then return "client" end
-    local v = x:match("^%-%-dry%-run=(.*)$")
-    if v == "server" then return "server" end
-    if v == "none" or v == "false" then return nil end
-    if v then return "client" end
+    local v = x == "--dry-run" and "unchanged" or x:match("^%-%-dry%-run=(.*)$")
+    if v then
+      local b = ({ ["1"] = true, t = true, T = true, TRUE = true, ["true"] = true, True = true, ["0"] = false,
+        f = false, F = false, FALSE = false, ["false"] = false, False = false })[v]
+      if v == "unchanged" then
+        if warn then io.stderr:write("W1203 21:00:00.000000   4242 helpers.go:703] --dry-run is deprecated and can "
+          .. "be replaced with --dry-run=client.\n") end
+        return "client"
+      elseif b ~= nil then
+        if warn then io.stderr:write(("W1203 21:00:00.000000   4242 helpers.go:710] --dry-run=%s is deprecated "
+          .. "(boolean value) and can be replaced with --dry-run=%s.\n"):format(v, b and "client" or "none")) end
+        return b and "client" or nil
+      elseif v == "client" or v == "server" then
+        return v
+      elseif v == "none" then
+        return nil
+      end
+      die(('error: Invalid dry-run value (%s). Must be "none", "server", or "client".'):format(v))
+    end
   end
 end
+
+-- kubectl create deployment NAME --image=IMAGE [--replicas=N] [--port=P] as kubectl builds
+-- it (cmd/create/create_deployment.go): labels app=NAME, one container an image named after
+-- it (the last path segment, without tag or digest, "_" made "-"), the namespace when -n
+-- names one. What -o yaml prints (sigs.k8s.io/yaml: keys sorted) and -o json (kubectl's JSON
+-- printer: the struct's order, 4-space indent).
+local function created_deployment_text(name, ns, image, replicas, port, fmt)
+  local cname = image:match("([^/]*)$"):match("^[^:@]*"):gsub("_", "-")
+  if fmt == "json" then
+    local q = function(x) return json.encode(x) end
+    local ports = port and (',\n                                "ports": [\n                                    {\n'
+      .. '                                        "containerPort": ' .. port .. '\n'
+      .. '                                    }\n                                ]') or ""
+    return table.concat({
+      '{',
+      '    "kind": "Deployment",',
+      '    "apiVersion": "apps/v1",',
+      '    "metadata": {',
+      '        "name": ' .. q(name) .. ',',
+      ns and ('        "namespace": ' .. q(ns) .. ',') or nil,
+      '        "creationTimestamp": null,',
+      '        "labels": {',
+      '            "app": ' .. q(name),
+      '        }',
+      '    },',
+      '    "spec": {',
+      '        "replicas": ' .. replicas .. ',',
+      '        "selector": {',
+      '            "matchLabels": {',
+      '                "app": ' .. q(name),
+      '            }',
+      '        },',
+      '        "template": {',
+      '            "metadata": {',
+      '                "creationTimestamp": null,',
+      '                "labels": {',
+      '                    "app": ' .. q(name),
+      '                }',
+      '            },',
+      '            "spec": {',
+      '                "containers": [',
+      '                    {',
+      '                        "name": ' .. q(cname) .. ',',
+      '                        "image": ' .. q(image) .. ports .. ',',
+      '                        "resources": {}',
+      '                    }',
+      '                ]',
+      '            }',
+      '        },',
+      '        "strategy": {}',
+      '    },',
+      '    "status": {}',
+      '}',
+    }, "\n") .. "\n"
+  end
+  local t = { "apiVersion: apps/v1", "kind: Deployment", "metadata:", "  creationTimestamp: null", "  labels:",
+    "    app: " .. name, "  name: " .. name }
+  if ns then t[#t + 1] = "  namespace: " .. ns end
+  for _, l in ipairs { "spec:", "  replicas: " .. replicas, "  selector:", "    matchLabels:", "      app: " .. name,
+    "  strategy: {}", "  template:", "    metadata:", "      creationTimestamp: null", "      labels:",
+    "        app: " .. name, "    spec:", "      containers:", "      - image: " .. image,
+    "        name: " .. cname } do t[#t + 1] = l end
+  if port then
+    for _, l in ipairs { "        ports:", "        - containerPort: " .. port } do t[#t + 1] = l end
+  end
+  for _, l in ipairs { "        resources: {}", "status: {}" } do t[#t + 1] = l end
+  return table.concat(t, "\n") .. "\n"
+end
 local function apply_docs(s, ns, docs, verb, a, owner)
-  local dry = dry_of(a)
+  local dry = dry_of(a, true)
   local name_only = opt(a, "-o") == "name" or opt(a, "--output") == "name"
   local server_side = has(a, "--server-side") or opt(a, "--server-side") == "true"
   s.applied_docs = s.applied_docs or {}
@@ -979,15 +1063,37 @@ local function kubectl()
       return
     end
     if verb == "create" and a[2] == "deployment" and a[3] then
-      -- kubectl create deployment NAME --image=IMAGE [--replicas=N]: AlreadyExists when one is there
-      if s.deployments[a[3]] then
+      -- kubectl create deployment NAME --image=IMAGE [--replicas=N]: AlreadyExists when one is
+      -- there. --dry-run=client asks nothing of the server and makes nothing; =server is
+      -- checked by the server (AlreadyExists too) and stores nothing. -o yaml|json prints the
+      -- object, -o name its reference, else "deployment.apps/NAME created" and the dry
+      -- run's suffix.
+      local dry = dry_of(a, true)
+      local image = opt(a, "--image")
+      if not image then die("error: required flag(s) \"image\" not set") end
+      local fmt = opt(a, "-o") or opt(a, "--output")
+      if fmt and fmt ~= "yaml" and fmt ~= "json" and fmt ~= "name" then
+        die(('error: unable to match a printer suitable for the output format "%s", allowed formats are: '
+          .. 'go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,'
+          .. 'templatefile,yaml'):format(fmt))
+      end
+      if dry ~= "client" and s.deployments[a[3]] then
         die(('error: failed to create deployment: deployments.apps "%s" already exists'):format(a[3]))
       end
-      local labels = { app = a[3] } -- (what kubectl create deployment sets; it has no --labels)
-      deployment(s, a[3], "kubectl", tonumber(opt(a, "--replicas") or "1") or 1, { labels = labels,
-        containers = { { name = "vllm", image = opt(a, "--image") or "busybox", restarts = 0 } } })
-      save()
-      return print("deployment.apps/" .. a[3] .. " created")
+      local replicas = tonumber(opt(a, "--replicas") or "1") or 1
+      if not dry then
+        local labels = { app = a[3] } -- (what kubectl create deployment sets; it has no --labels)
+        deployment(s, a[3], "kubectl", replicas, { labels = labels,
+          containers = { { name = "vllm", image = image, restarts = 0 } } })
+        save()
+      end
+      if fmt == "yaml" or fmt == "json" then
+        return io.write(created_deployment_text(a[3], ns, image, math.tointeger(replicas) or replicas,
+          opt(a, "--port"), fmt))
+      end
+      if fmt == "name" then return print("deployment.apps/" .. a[3]) end
+      return print("deployment.apps/" .. a[3] .. " created" .. (dry == "server" and " (server dry run)"
+        or dry and " (dry run)" or ""))
     end
     return print("applied")
   elseif verb == "delete" then

@@ -412,12 +412,13 @@ t.test("run: against a mock server - a good candidate, one that never comes up, 
   local v3 = got["vllm-3/chat"]
   t.eq(v3.status, "failed")
   t.ok(v3.failure_reason:find("no request succeeded (3 failed)", 1, true), v3.failure_reason)
-  local raw3 = json.read(d .. "/" .. v3.artifacts.raw_result)
+  -- (a row's artifact paths are relative to the output's folder, out/)
+  local raw3 = json.read(d .. "/out/" .. v3.artifacts.raw_result)
   t.eq({ raw3.completed, raw3.median_tpot_ms, raw3.request_throughput }, { 0, 0.0, 0.0 }) -- what the client wrote
   t.eq(v3.metrics, json.object { success_rate = 0.0 })
   -- every metric the schema names, from the client's file (p99 TPOT and mean E2E included)
   local v0 = got["vllm-0/chat"]
-  local raw = json.read(d .. "/" .. v0.artifacts.raw_result)
+  local raw = json.read(d .. "/out/" .. v0.artifacts.raw_result)
   t.eq(v0.metrics, json.object {
     request_throughput = raw.request_throughput, output_token_throughput = raw.output_throughput,
     total_token_throughput = raw.total_token_throughput,

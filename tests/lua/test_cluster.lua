@@ -2560,6 +2560,83 @@ t.test("a custom deploy's kubectl create deployment is recorded and torn down; c
   t.eq(#pods_of(state(s), "bench", "kv-cache"), 0)
 end)
 
+-- (left36 2) kubectl create ... --dry-run=client -o yaml makes nothing: it prints the object
+-- (the usual way to write a manifest). The fake used to create it; a custom deploy using it
+-- must leave nothing recorded, deleted at teardown or counted as this run's.
+t.test("a custom deploy's kubectl create deployment --dry-run=client -o yaml: nothing made, recorded or deleted",
+  function()
+  local s = setup(function(plan)
+    plan.runs.b = { label = "after", existing = { results = TREAT } }
+    plan.runs.a.deploy = { method = "custom", guide_dir = plan.runs.a.deploy.guide_dir, model = "Qwen/Qwen3-0.6B",
+      kustomize = "ms", commands = {
+        { "helm", "upgrade", "--install", "sim", "oci://ghcr.io/llm-d/charts/llm-d-router-standalone", "-f",
+          "router.values.yaml" },
+        { "kubectl", "create", "deployment", "kv-cache", "--image=redis", "--dry-run=client", "-o", "yaml" } } }
+  end)
+  s.env.FAKE_RESULTS = BASE
+  local r = compare(s)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(not r.stdout:find("kv-cache", 1, true), r.stdout)
+  -- by hand: ms-decode's 2 vLLM pods and the router's 1; no kv-cache pod (3, not 4)
+  t.ok(r.stdout:find("pods Ready 3/3", 1, true), r.stdout)
+  local w = workspace(s)
+  -- deployed.json: the command is listed as run, but nothing of it is this run's
+  local dep = json.read(w .. "/run-a/deployed.json")
+  t.eq(#dep.created, 0)
+  for _, k in ipairs { "applied", "pod_owners", "left" } do
+    t.ok(not json.encode(dep[k] or {}):find("kv-cache", 1, true), k .. ": " .. json.encode(dep[k] or {}))
+  end
+  local lines = table.concat(call_lines(s, w), "\n")
+  t.ok(not lines:find("delete deployment kv-cache", 1, true), lines)
+  t.eq(state(s).ns.bench.deployments["kv-cache"], nil, "never made")
+end)
+
+-- The fake's kubectl create deployment against real kubectl's forms (cmd/create and
+-- cmd/util GetDryRunStrategy; the objects written by hand from kubectl 1.30's output).
+t.test("fake kubectl create deployment: --dry-run forms, -o yaml|json|name, AlreadyExists", function()
+  local s = setup()
+  local function kc(...)
+    local env = {}
+    for k, v in pairs(s.env) do env[k] = v end
+    return proc.run({ FAKEBIN .. "/kubectl", "-n", "bench", ... }, { env = env })
+  end
+  local want = { apiVersion = "apps/v1", kind = "Deployment",
+    metadata = { creationTimestamp = json.null, labels = { app = "c" }, name = "c", namespace = "bench" },
+    spec = { replicas = 2, selector = { matchLabels = { app = "c" } }, strategy = {},
+      template = { metadata = { creationTimestamp = json.null, labels = { app = "c" } },
+        spec = { containers = { { image = "ghcr.io/x/redis_db:7@sha256:ab", name = "redis-db", resources = {} } } } } },
+    status = {} }
+  local r = kc("create", "deployment", "c", "--image=ghcr.io/x/redis_db:7@sha256:ab", "--replicas=2",
+    "--dry-run=client", "-o", "yaml")
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:match("^apiVersion: apps/v1\nkind: Deployment\nmetadata:\n"), r.stdout)
+  local got = yaml.load(r.stdout)
+  t.eq(got.spec.template.spec.containers, want.spec.template.spec.containers)
+  t.eq(got.metadata.labels, want.metadata.labels)
+  t.eq({ got.metadata.name, got.metadata.namespace, got.spec.replicas }, { "c", "bench", 2 })
+  r = kc("create", "deployment", "c", "--image=ghcr.io/x/redis_db:7@sha256:ab", "--replicas=2",
+    "--dry-run=server", "-o", "json")
+  t.eq(r.code, 0, r.stderr)
+  t.ok(r.stdout:match('^{\n    "kind": "Deployment",\n    "apiVersion": "apps/v1",\n'), r.stdout)
+  t.eq(json.decode(r.stdout), want)
+  r = kc("create", "deployment", "c", "--image=redis", "--dry-run")
+  t.eq({ r.code, r.stdout }, { 0, "deployment.apps/c created (dry run)\n" })
+  t.ok(r.stderr:find("--dry-run is deprecated and can be replaced with --dry-run=client.", 1, true), r.stderr)
+  r = kc("create", "deployment", "c", "--image=redis", "--dry-run=server")
+  t.eq({ r.code, r.stdout }, { 0, "deployment.apps/c created (server dry run)\n" })
+  r = kc("create", "deployment", "c", "--image=redis", "--dry-run=maybe")
+  t.eq({ r.code, r.stderr }, { 1, 'error: Invalid dry-run value (maybe). Must be "none", "server", or "client".\n' })
+  t.eq((state(s).ns.bench.deployments or {}).c, nil, "no dry run made it")
+  r = kc("create", "deployment", "c", "--image=redis", "--dry-run=none", "-o", "name")
+  t.eq({ r.code, r.stdout }, { 0, "deployment.apps/c\n" })
+  t.ok(state(s).ns.bench.deployments.c, "made")
+  -- the server checks a server dry run (AlreadyExists), never a client one
+  r = kc("create", "deployment", "c", "--image=redis", "--dry-run=server")
+  t.eq({ r.code, r.stderr }, { 1, 'error: failed to create deployment: deployments.apps "c" already exists\n' })
+  r = kc("create", "deployment", "c", "--image=redis", "--dry-run=client")
+  t.eq({ r.code, r.stdout }, { 0, "deployment.apps/c created (dry run)\n" })
+end)
+
 -- (clusterfix4 1) A stack never ready records no controllers of its pods; its teardown then
 -- checks that none of its pods is left by their chain of owners: another team's pods started
 -- during its deploy (FAKE_CONCURRENT_DEPLOYMENTS) are not "left", and stay.

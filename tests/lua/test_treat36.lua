@@ -98,22 +98,23 @@ end
 t.test("3: an experiment of tp1 (1 GPU) against tp2 (2 GPUs): per-GPU ranking, treatment_ranking.csv and the "
   .. "Verdict line", function()
   -- python3 on the workspace's files (numpy.percentile of each file's ttfts x 1000, linear;
-  -- the capacity interpolated on request_throughput between the last point at or under 100
-  -- ms and the first above):
-  --   tp1: (9.9, 50.0), (19.8, 80.0), (29.7, 300.0): 19.8 + 20/220 x 9.9 = 20.7, 1 GPU
-  --   tp2: (9.9, 40.0), (19.8, 50.0), (29.7, 60.0), (34.65, 400.0): 29.7 + 40/340 x 4.95 =
-  --        30.28235294117647, 2 GPUs: 15.141176470588235 per GPU, bracket 14.85 to 17.325
-  -- totals: tp2 first; per GPU tp1 (met the SLO at 19.8) above tp2 (failed at 34.65 / 2 =
-  -- 17.325). (llmdlua's percentiles differ from numpy's in the 8th digit: 1e-6.)
+  -- the capacity interpolated on each point's throughput, the answers' pace (rate36): sends
+  -- every 1 / rate s, each answered in the same time, so the offered rate itself; between
+  -- the last point at or under 100 ms and the first above):
+  --   tp1: (10, 50.0), (20, 80.0), (30, 300.0): 20 + 20/220 x 10 = 20.90909090909091, 1 GPU
+  --   tp2: (10, 40.0), (20, 50.0), (30, 60.0), (35, 400.0): 30 + 40/340 x 5 =
+  --        30.58823529411765, 2 GPUs: 15.294117647058824 per GPU, bracket 15 to 17.5
+  -- totals: tp2 first; per GPU tp1 (met the SLO at 20) above tp2 (failed at 35 / 2 = 17.5).
+  -- (llmdlua's percentiles differ from numpy's in the 8th digit: 1e-6.)
   local w = tp_workspace(t.tmpdir() .. "/exp")
   local out = t.tmpdir() .. "/out"
   local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", w, "--slo", "ttft_p90_ms=100", "--out", out, "--quiet" }
   t.eq(r.code, 0, r.stdout .. r.stderr)
   local j = json.read(out .. "/treatments.json")
   t.eq({ j.ranking[1].label, j.ranking[1].gpus, j.ranking[2].label, j.ranking[2].gpus }, { "tp2", 2, "tp1", 1 })
-  t.ok(t.rel(j.ranking[1].value, 30.28235294117647) < 1e-6, j.ranking[1].value)
-  t.ok(t.rel(j.ranking[1].per_gpu_value, 15.141176470588235) < 1e-6, j.ranking[1].per_gpu_value)
-  t.ok(t.rel(j.ranking[2].per_gpu_value, 20.7) < 1e-6, j.ranking[2].per_gpu_value)
+  t.ok(t.rel(j.ranking[1].value, 30.58823529411765) < 1e-6, j.ranking[1].value)
+  t.ok(t.rel(j.ranking[1].per_gpu_value, 15.294117647058824) < 1e-6, j.ranking[1].per_gpu_value)
+  t.ok(t.rel(j.ranking[2].per_gpu_value, 20.90909090909091) < 1e-6, j.ranking[2].per_gpu_value)
   local per = j.cost.per_gpu
   t.eq({ per[1].label, per[1].gpus, per[2].label, per[2].gpus }, { "tp1", 1, "tp2", 2 })
   t.eq(j.cost.best_per_gpu, "tp1")
@@ -121,31 +122,31 @@ t.test("3: an experiment of tp1 (1 GPU) against tp2 (2 GPUs): per-GPU ranking, t
   -- (on main "given", as if from --gpus)
   t.eq({ tp1.gpus, tp1.gpus_source }, { 1, "the setup's values (plan/values-override.yaml)" })
   local line = "Not like for like on cost: the treatments ran on different numbers of accelerators, so none is named "
-    .. "best on totals; per GPU, tp1 comes first: about 20.700 req/s per GPU against about 15.141 req/s per GPU for "
+    .. "best on totals; per GPU, tp1 comes first: about 20.909 req/s per GPU against about 15.294 req/s per GPU for "
     .. "tp2, by the evidence (see below)."
   t.eq(j.verdict_line, line)
   local md = t.read(out .. "/treatment_report.md")
   find(md, "**Verdict:** " .. line, "md")
-  find(md, "tp1 above tp2 per GPU: untested, but the measured loads order them: tp1 met the SLO at 19.800 req/s per "
-    .. "GPU, tp2 already failed it at 17.325 req/s per GPU", "md")
+  find(md, "tp1 above tp2 per GPU: untested, but the measured loads order them: tp1 met the SLO at 20.000 req/s per "
+    .. "GPU, tp2 already failed it at 17.500 req/s per GPU", "md")
   find(md, "the order per GPU is not the totals' order: tp1 first per GPU, tp2 on totals", "md")
   local rows = csv_rows(t.read(out .. "/treatment_ranking.csv"))
   t.eq(#rows, 3)
   t.eq({ rows[2][2], rows[2][3], rows[2][4], rows[2][7], rows[2][9] },
-    { "1", "tp2", "capacity at SLO", "2", "about 15.141 req/s per GPU" })
-  t.ok(t.rel(tonumber(rows[2][5]), 30.28235294117647) < 1e-6, rows[2][5])
-  t.ok(t.rel(tonumber(rows[2][8]), 15.141176470588235) < 1e-6, rows[2][8])
-  t.eq({ rows[3][2], rows[3][3], rows[3][7], rows[3][9] }, { "2", "tp1", "1", "about 20.700 req/s per GPU" })
-  t.ok(t.rel(tonumber(rows[3][8]), 20.7) < 1e-6, rows[3][8])
+    { "1", "tp2", "capacity at SLO", "2", "about 15.294 req/s per GPU" })
+  t.ok(t.rel(tonumber(rows[2][5]), 30.58823529411765) < 1e-6, rows[2][5])
+  t.ok(t.rel(tonumber(rows[2][8]), 15.294117647058824) < 1e-6, rows[2][8])
+  t.eq({ rows[3][2], rows[3][3], rows[3][7], rows[3][9] }, { "2", "tp1", "1", "about 20.909 req/s per GPU" })
+  t.ok(t.rel(tonumber(rows[3][8]), 20.90909090909091) < 1e-6, rows[3][8])
   -- 2: the charts per GPU, as the ranking beside them (on main: totals, tp2 furthest right
-  -- and with the most output tok/s). python3: each point's request_throughput / GPUs, and at
-  -- the common load (30 req/s offered, measured by both) sum(output_lens) / duration / GPUs:
-  -- tp1 1900.7999915319358, tp2 950.3999957659679
+  -- and with the most output tok/s). By hand: each point's throughput (the offered rate, as
+  -- above) / GPUs, and at the common load (30 req/s offered, measured by both) that rate x 64
+  -- output tokens a request / GPUs (rate36): tp1 1920, tp2 960
   local tp2_x = {}
   local dat = t.read(out .. "/charts/treatments_latency_throughput.dat")
   for l in dat:match("# tp2\n(.*)$"):gmatch("[^\n]+") do tp2_x[#tp2_x + 1] = tonumber(l:match("^(%S+)")) end
   t.eq(#tp2_x, 4)
-  for i, want in ipairs { 4.95, 9.9, 14.85, 17.325 } do t.ok(t.rel(tp2_x[i], want) < 1e-6, tp2_x[i]) end
+  for i, want in ipairs { 5, 10, 15, 17.5 } do t.ok(t.rel(tp2_x[i], want) < 1e-6, tp2_x[i]) end
   local svg = t.read(out .. "/charts/treatments_latency_throughput.svg")
   find(svg, "achieved request rate per GPU (req/s per GPU)", "svg")
   find(svg, "tp2 (2 GPUs)", "svg")
@@ -153,20 +154,20 @@ t.test("3: an experiment of tp1 (1 GPU) against tp2 (2 GPUs): per-GPU ranking, t
   for l in t.read(out .. "/charts/treatments_bars.dat"):gmatch("[^\n]+") do
     if not l:find("^#") then bars[#bars + 1] = tonumber(l:match("(%S+) %S+ %S+$")) end
   end
-  t.ok(t.rel(bars[1], 1900.7999915319358) < 1e-6, bars[1])
-  t.ok(t.rel(bars[2], 950.3999957659679) < 1e-6, bars[2])
+  t.ok(t.rel(bars[1], 1920) < 1e-6, bars[1])
+  t.ok(t.rel(bars[2], 960) < 1e-6, bars[2])
   find(t.read(out .. "/charts/treatments_bars.svg"), "output tokens/s per GPU", "bars svg")
   find(md, "Output tokens/s per GPU: each treatment's divided by its GPUs (tp1 1 GPU, tp2 2 GPUs)", "md")
   -- --gpus replaces the values' count (on main: "--gpus: tp1 is given twice, 1 and 2", exit 2,
-  -- though the user gave it once): tp1 on 2 GPUs is 20.7 / 2 = 10.35 per GPU, below tp2's
-  -- 15.141 (by hand)
+  -- though the user gave it once): tp1 on 2 GPUs is 20.909 / 2 = 10.4545 per GPU, below
+  -- tp2's 15.294 (by hand)
   out = t.tmpdir() .. "/out2"
   r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", w, "--slo", "ttft_p90_ms=100", "--gpus", "tp1=2", "--out",
     out, "--quiet" }
   t.eq(r.code, 0, r.stdout .. r.stderr)
   j = json.read(out .. "/treatments.json")
   t.eq(j.cost, false, "the same counts: no cost note")
-  t.ok(t.rel(j.ranking[2].per_gpu_value, 10.35) < 1e-6, j.ranking[2].per_gpu_value)
+  t.ok(t.rel(j.ranking[2].per_gpu_value, 20.90909090909091 / 2) < 1e-6, j.ranking[2].per_gpu_value)
 end)
 
 t.test("2: charts: per GPU only where every count is known; otherwise said to be on totals", function()

@@ -273,7 +273,8 @@ local function perf_row(key, ctx)
     row.pct = d.pct
     row.delta_text = fmt_delta(key, d.diff)
     row.pct_text = d.pct and T.helpers.pct(d.pct) or (va == 0 and "N/A (A is 0)" or "N/A")
-    test, untested_why = decision.row_test(key, ra, rb, ctx.pa, ctx.pb, ctx.memo, { a = A.label, b = B.label })
+    test, untested_why = decision.row_test(key, ra, rb, ctx.pa, ctx.pb, ctx.memo, { a = A.label, b = B.label },
+      ctx.saturation)
     if not test and ctx.saved and ctx.saved[key] and ctx.saved[key].p
       and decision.tests_samples(key, ctx.pa, ctx.pb) then
       -- analyze.lua from saved state: the test the last report made on the samples (never
@@ -1733,13 +1734,22 @@ local function matched_point(model, A, B, points_a, points_b, saved)
       end
       if #points == 1 then return run.overall.samples and run.overall.samples[kind] end
     end
+    -- and their design effects in send order (decision.design_effect): near saturation a
+    -- request's latency is set by the queue the requests before it left
+    local function deff(run, p, points)
+      for _, st in ipairs(run.stages) do
+        if st.index == p.stages[1] and st.metrics.sample_deff then return st.metrics.sample_deff[kind] end
+      end
+      if #points == 1 then return run.overall.sample_deff and run.overall.sample_deff[kind] end
+    end
     local xa, xb = samples(A.run, pa, points_a), samples(B.run, pb, points_b)
-    res.test = decision.mann_whitney(xa, xb)
+    local dep
+    res.test, dep = decision.mann_whitney(xa, xb, deff(A.run, pa, points_a), deff(B.run, pb, points_b))
     if res.test and kind == "itl" then
       local na, nb = pa.values.requests_ok, pb.values.requests_ok
       res.test = decision.declustered(res.test, xa:count() + xb:count(), na and nb and na + nb)
     end
-    if not res.test then res.reason = "no per-request samples from both runs at this load" end
+    if not res.test then res.reason = dep or "no per-request samples from both runs at this load" end
   elseif pa.ci and pb.ci and pa.ci[key] and pb.ci[key] then
     res.test = decision.repeat_test(pa.ci[key].samples, pb.ci[key].samples)
     if res.test and od then res.test.overdispersed = od end
@@ -3609,7 +3619,7 @@ function M.build(opts)
   model.curves[1].itl_note = ipa and short or ""
   model.curves[2].itl_note = ipb and short or ""
   local ctx = { A = A, B = B, pa = pa, pb = pb, memo = {}, saved = opts.significance, match = model.workload_match,
-    min_effect = model.min_effect, broken = model.broken }
+    min_effect = model.min_effect, broken = model.broken, saturation = model.saturation }
   local rows, notes = {}, {}
   local any_sig = false
   for _, key in ipairs(M.PERF_KEYS) do

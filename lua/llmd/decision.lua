@@ -1829,6 +1829,19 @@ function M.verdict(o)
       M.fmt_p(o.test.p), na, nb, which, M.fmt_p(o.test.p_min))
     return r
   end
+  if o.test and o.test.p ~= nil and o.test.strata and o.test.overloaded and o.test.test == "mann_whitney" then
+    -- the test left out the load points where a run was overloaded, and the whole-run
+    -- figures pool them: their difference is the queues', so they name no winner, and the
+    -- row says what the test found at the loads both sustained (sustained_winner: the run
+    -- whose values are lower there, where the test is significant; in the Holm family)
+    r.verdict, r.sustained_only = "not comparable", true
+    local sig = (r.p_adjusted or o.test.p) < alpha and o.test.z and o.test.z ~= 0
+    if sig then r.sustained_winner = o.test.z < 0 and "a" or "b" end
+    r.note = "the whole-run figures pool load points where a run was overloaded, which the test left out; "
+      .. (sig and ("the test finds %s's values lower at the loads both sustained"):format(o.test.z < 0 and (o.label_a
+      or "A") or (o.label_b or "B")) or "the test finds no clear difference at the loads both sustained")
+    return r
+  end
   -- (after the test that cannot decide: equal values are no reason to count it in the family)
   if ea == eb and o.test and o.test.p ~= nil then
     r.verdict = "no clear difference"
@@ -1878,14 +1891,6 @@ function M.verdict(o)
     r.verdict = "not comparable"
     r.note = "the test within the load points and the figures pooled over them differ in opposite directions "
       .. "(the runs spread their requests over the loads differently)"
-    return r
-  end
-  if o.test.strata and o.test.overloaded then
-    -- the test left out the load points where a run was overloaded, and the whole-run
-    -- figures pool them: their difference is the queues', not what the test found
-    r.verdict = "not comparable"
-    r.note = ("the whole-run figures pool load points where a run was overloaded, which the test left out; the test "
-      .. "finds %s's values lower at the loads both sustained"):format(o.test.z < 0 and "A" or "B")
     return r
   end
   local b_better = (m.better == "higher") == (eb > ea)

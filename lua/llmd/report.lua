@@ -307,7 +307,7 @@ end
 -- and not "not comparable" (unknown, another formula, pooled over differing loads).
 local function in_family(row)
   local v = decision.verdict(row.decide)
-  return v.p_value ~= nil and v.verdict ~= "not comparable" and not v.cannot_decide
+  return v.p_value ~= nil and (v.verdict ~= "not comparable" or v.sustained_only == true) and not v.cannot_decide
 end
 
 -- The note of a row unknown on a side: which side, and why ("unknown for B (vllm): the
@@ -342,6 +342,7 @@ local function finish_row(row, fam, A, B)
   if row.delta == nil then row.effect_pct = nil end
   row.p_adjusted, row.family_size, row.adjusted_away = v.p_adjusted, v.family_size, v.adjusted_away
   row.identical = v.identical
+  row.sustained_winner = v.sustained_winner
   row.cannot_decide = v.cannot_decide
   row.too_few = v.too_few
   row.verdict_text = decision.verdict_text(v.verdict, A.label, B.label)
@@ -3186,7 +3187,7 @@ local function summary(model, A, B)
         or (" Compare the runs at matched %s (the Load Ladder)."):format(
           matched_axis_text(model.ladder and model.ladder.axis)))
   else
-    local wins = { a = {}, b = {} }
+    local wins, sustained = { a = {}, b = {} }, { a = {}, b = {} }
     local untested, untested_rows = 0, {}
     local away = {}
     -- the kinds of metric a test found no clear difference in (never one that was not
@@ -3208,6 +3209,12 @@ local function summary(model, A, B)
           strat and T.helpers.signed(r.sig.mh_rate_b - r.sig.mh_rate_a, 2) .. " pp"
           or r.pct and r.unit ~= "%" and T.helpers.pct(r.pct) or r.delta_text, A.label,
           strat and " within the load points" or "", p_text(r.p_value, r.p_adjusted, r.family_size))
+      elseif r.sustained_winner then
+        -- the test at the loads both sustained found a difference; the pooled figures
+        -- name no winner (decision.verdict): said apart, below
+        local w = sustained[r.sustained_winner]
+        w[#w + 1] = { label = lower_label(r.label), p = p_text(r.p_value, r.p_adjusted, r.family_size),
+          left = r.sig and r.sig.left_out }
       elseif r.verdict == "untested" then
         untested = untested + 1
         untested_rows[#untested_rows + 1] = r
@@ -3271,13 +3278,16 @@ local function summary(model, A, B)
       local lead = #kinds > 0 and ("No clear difference in the whole-run metrics tested (%s): none differs beyond "
         .. "noise"):format(table.concat(kinds, ", "))
         or "No tested whole-run metric names a winner: none differs beyond noise"
-      out[#out + 1] = lead
+      -- (none where the only tests that found something are at the loads both sustained:
+      -- said below, and "none differs beyond noise" would deny them)
+      if #kinds == 0 and #sustained.a + #sustained.b > 0 then lead = nil end
+      out[#out + 1] = lead and (lead
         .. (n > 1 and (" (Holm-Bonferroni over the %d tests of this comparison)"):format(n) or "")
         .. " and the practical threshold of " .. T.helpers.num(model.min_effect, 1) .. " %"
         .. (errors_tested and (" (for the error rate also %s percentage points)"):format(
           T.helpers.num(decision.MIN_ERROR_PP, 1)) or "") .. "."
         -- as beside a win: "no clear difference" at equal total load is not one per GPU
-        .. gpu_latency_caveat(model, A, B, "These whole-run latencies and rates")
+        .. gpu_latency_caveat(model, A, B, "These whole-run latencies and rates")) or nil
       if no_failures then
         -- said apart: untested, and never among the kinds "tested"
         out[#out + 1] = ("No request failed in either run (%s), so the error rate was not tested."):format(
@@ -3289,6 +3299,18 @@ local function summary(model, A, B)
       if #wins.a > 0 then parts[#parts + 1] = ("%s is better in %s"):format(A.label, table.concat(wins.a, ", ")) end
       out[#out + 1] = table.concat(parts, "; ") .. "."
         .. gpu_latency_caveat(model, A, B, "These whole-run latencies and rates")
+    end
+    for _, side in ipairs { "a", "b" } do
+      local w = sustained[side]
+      if #w > 0 then
+        -- one p for the rows of one test (a sample kind): the first row's
+        local names = {}
+        for _, x in ipairs(w) do names[#names + 1] = x.label end
+        out[#out + 1] = ("At the loads both runs sustained, %s's values are lower in %s (%s, %s); the whole-run "
+          .. "figures pool load points where a run was overloaded, which the test left out, so they name no winner.")
+          :format(side == "a" and A.label or B.label, table.concat(names, ", "),
+            "Mann-Whitney stratified by load point", w[1].p)
+      end
     end
     if cd_text then out[#out + 1] = cd_text end
     if #away > 0 then

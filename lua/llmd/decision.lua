@@ -421,7 +421,11 @@ end
 -- p_normal (the approximation's, for reference). The normal approximation misstates a
 -- small sample's p (7 and 7 requests: 0.0476 where the exact p is 0.0530), on the side
 -- that names a winner. z and u stay the approximation's (the direction, the effect).
-function M.mann_whitney(xa, xb)
+-- da, db: the sides' design effects in send order (M.design_effect; nil: 1): where their
+-- U's (M.u_design_effect) is above 1, z is divided by its square root and p is the normal
+-- approximation's (deff = that factor, z_independent and p_independent the test's as if
+-- the requests were independent).
+function M.mann_whitney(xa, xb, da, db)
   if not (xa and xb) or xa:count() == 0 or xb:count() == 0 then return nil end
   local ok, r = pcall(stats.mann_whitney, xa, xb)
   if not ok or not r then return nil end
@@ -429,6 +433,16 @@ function M.mann_whitney(xa, xb)
   for k, v in pairs(r) do out[k] = v end
   out.name = r.test
   out.test = "mann_whitney"
+  local deff = M.u_design_effect(da, db)
+  local dep = M.dependence_reason(xa:count(), xb:count(), deff)
+  if dep then return nil, dep end
+  if deff > 1 and out.z then
+    out.z_independent, out.p_independent = out.z, out.p
+    out.z = out.z / math.sqrt(deff)
+    out.p = stattest.normal_two_sided(out.z)
+    out.deff = deff
+    return out
+  end
   local small = xa:count() + xb:count() <= stattest.EXACT_MAX
   local va, vb = small and xa:values(stattest.EXACT_MAX), small and xb:values(stattest.EXACT_MAX)
   if va and vb then
@@ -436,6 +450,82 @@ function M.mann_whitney(xa, xb)
     out.p_normal, out.p, out.p_min, out.exact = out.p, e.p, e.p_min, true
   end
   return out
+end
+
+-- Requests are no independent draws where the server queues them: near saturation a
+-- request's latency is set by the arrivals before it (a burst lengthens the queue for every
+-- request behind it), so neighbouring requests in send order are alike, and a rank test
+-- that takes them for independent counts every excursion of the queue dozens of times (the
+-- same server twice, another random seed: "B better in TTFT mean -28 %, p < 1e-9").
+-- design_effect(xs) (xs: one run's values in send order) is the factor by which that
+-- dependence inflates the variance of a sum of their ranks: tau = 1 + 2 sum of the lag-k
+-- autocorrelations of the ranks, summed by Geyer's initial positive sequence (pairs of lags
+-- added while their sum is positive; Geyer 1992, as MCMC's effective sample size), at least
+-- 1 (a negative correlation is no extra evidence here). The ranks, not the values: the test
+-- is on ranks, and one long request does not dominate them. With fewer than
+-- M.DEFF_MIN_N values it is 1: too few to estimate a correlation from (a lag-k correlation
+-- of 40 values has a standard error of about 0.16, and Geyer's sum adds dozens of them).
+M.DEFF_MIN_N = 100
+M.DEFF_MAX_LAG = 2000
+function M.design_effect(xs)
+  local n = xs and #xs or 0
+  if n < M.DEFF_MIN_N then return 1 end
+  local idx = {}
+  for i = 1, n do idx[i] = i end
+  table.sort(idx, function(x, y)
+    if xs[x] ~= xs[y] then return xs[x] < xs[y] end
+    return x < y
+  end)
+  -- mid-ranks, centred
+  local r, i = {}, 1
+  while i <= n do
+    local j = i
+    while j < n and xs[idx[j + 1]] == xs[idx[i]] do j = j + 1 end
+    for k = i, j do r[idx[k]] = (i + j) / 2 - (n + 1) / 2 end
+    i = j + 1
+  end
+  local c0 = 0
+  for t = 1, n do c0 = c0 + r[t] * r[t] end
+  if c0 <= 0 then return 1 end
+  local function rho(lag)
+    local c = 0
+    for t = 1, n - lag do c = c + r[t] * r[t + lag] end
+    return c / c0
+  end
+  local tau, m, maxlag = -1, 0, math.min(M.DEFF_MAX_LAG, n - 2)
+  while 2 * m + 1 <= maxlag do
+    local g = (m == 0 and 1 or rho(2 * m)) + rho(2 * m + 1)
+    if g <= 0 then break end
+    tau = tau + 2 * g
+    m = m + 1
+  end
+  return math.max(1, tau)
+end
+
+-- The design effect of a Mann-Whitney U on two runs' values (da, db: their design effects,
+-- nil for 1): the larger. Under the null hypothesis both runs' requests come from one
+-- process, and a run whose queue did not happen to build up in its minute of load shows a
+-- small design effect that the process does not have (the same server, two seeds, at 20/s:
+-- 62 and 1.3).
+function M.u_design_effect(da, db)
+  return math.max(1, da or 1, db or 1)
+end
+
+-- The fewest effective requests (requests / design effect) a side may have for its
+-- requests to be tested: an autocorrelation time is estimated reliably only from a series
+-- at least 50 times as long (emcee's rule, Foreman-Mackey et al. 2013); below it the
+-- estimate is too low (one excursion of the queue in the whole run), and the test with it
+-- still names a winner between two seeds of one server.
+M.MIN_EFFECTIVE = 50
+
+-- Why a pair of samples (counts na, nb; design effect d) is too dependent to test, or nil.
+function M.dependence_reason(na, nb, d)
+  if not d or d <= 1 then return nil end
+  local n = math.min(na, nb)
+  if n / d >= M.MIN_EFFECTIVE then return nil end
+  return ("its requests are too dependent to test: in send order neighbours are alike (the queue), so %d requests "
+    .. "carry about %.0f independent ones (design effect %.3g), fewer than the %d the estimate needs"):format(n,
+    n / d, d, M.MIN_EFFECTIVE)
 end
 
 -- Token gaps (ITL) are pooled over requests, and the gaps of one request are not
@@ -603,6 +693,31 @@ end
 -- A load point's per-request samples of one kind: its stage's, or its repeats' merged into
 -- one accumulator; a run whose one load point is its one measured stage has them as the
 -- whole run's (per-request data read as a whole, inference-perf's). nil when a stage has none.
+-- A load point's design effect of one kind (M.design_effect, its stages' largest); 1 when
+-- not known.
+local function point_deff(run, p, kind, n_points)
+  local d = 1
+  for _, idx in ipairs(p.stages or {}) do
+    local x
+    for _, st in ipairs(run.stages or {}) do
+      if st.index == idx and st.metrics and st.metrics.sample_deff then x = st.metrics.sample_deff[kind] end
+    end
+    if not x and n_points == 1 and #(p.stages or {}) == 1 and run.overall.sample_deff then
+      x = run.overall.sample_deff[kind]
+    end
+    if x and x > d then d = x end
+  end
+  return d
+end
+
+-- The load points of a pair at which either run was overloaded (sat: {a =, b =}, each
+-- llmd.loadpoints.saturation of its run's points): "a", "b", "both" or nil.
+local function overloaded(sat, pr)
+  if not sat then return nil end
+  local a, b = lp.point_saturated(sat.a, pr.a), lp.point_saturated(sat.b, pr.b)
+  return a and b and "both" or a and "a" or b and "b" or nil
+end
+
 local function point_samples(run, p, kind, n_points)
   local got = {}
   for _, idx in ipairs(p.stages or {}) do
@@ -643,13 +758,24 @@ end
 -- approximation misstates a small sample's p, as it does unstratified.
 -- Returns {test = "mann_whitney", p, z (> 0: A's values larger, as the unstratified
 -- test's), strata, left_out}, or nil and why.
-function M.stratified_mann_whitney(ra, rb, pa, pb, kind)
+function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
   local pairs_, left = M.paired_points(pa, pb)
   if #pairs_ == 0 then return nil, "no load point of one run is at a load the other measured" end
   local num, var, used = 0, 0, 0
   -- each stratum's values for the exact test, while there are few enough in all
   local small, n_all = {}, 0
+  local over, kept, deff_max, dependent = { a = {}, b = {} }, {}, 1, {}
   for _, pr in ipairs(pairs_) do
+    local ov = overloaded(sat, pr)
+    if ov then
+      -- past saturation the latency is the queue's length, which grows with time: no test
+      if ov ~= "b" then over.a[#over.a + 1] = fmt_load(pr.a) end
+      if ov ~= "a" then over.b[#over.b + 1] = fmt_load(pr.b) end
+    else
+      kept[#kept + 1] = pr
+    end
+  end
+  for _, pr in ipairs(kept) do
     local xa, xb = point_samples(ra, pr.a, kind, #pa), point_samples(rb, pr.b, kind, #pb)
     if not (xa and xb) then return nil, "no per-request samples at every load point of both runs" end
     n_all = n_all + xa:count() + xb:count()
@@ -664,17 +790,45 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind)
       if not ok then return nil, "no per-request samples at every load point of both runs" end
       if r then
         local n = r.n1 + r.n2
-        num = num + (r.u - r.n1 * r.n2 / 2) / (n + 1)
-        var = var + r.var / ((n + 1) * (n + 1))
-        used = used + 1
+        -- the requests' dependence in send order inflates this stratum's variance
+        local d = M.u_design_effect(point_deff(ra, pr.a, kind, #pa), point_deff(rb, pr.b, kind, #pb))
+        if M.dependence_reason(r.n1, r.n2, d) then
+          -- too dependent to test here: left out, as an overloaded point
+          dependent[#dependent + 1] = fmt_load(pr.a)
+          small = nil
+        else
+          if d > deff_max then deff_max = d end
+          num = num + (r.u - r.n1 * r.n2 / 2) / (n + 1)
+          var = var + r.var * d / ((n + 1) * (n + 1))
+          used = used + 1
+        end
       end
     end
   end
+  local texts = {}
+  if #dependent > 0 then
+    texts[#texts + 1] = ("too dependent to test (in send order neighbouring requests are alike, the queue's doing: "
+      .. "fewer than %d independent requests' worth): %s"):format(M.MIN_EFFECTIVE, table.concat(dependent, ", "))
+  end
+  if #left > 0 then texts[#texts + 1] = ("measured by one run only: %s"):format(table.concat(left, ", ")) end
+  if #over.a + #over.b > 0 then
+    local parts = {}
+    if #over.a > 0 then parts[#parts + 1] = ("%s in A"):format(table.concat(over.a, ", ")) end
+    if #over.b > 0 then parts[#parts + 1] = ("%s in B"):format(table.concat(over.b, ", ")) end
+    texts[#texts + 1] = ("overloaded (past saturation the latency measures the queue, which grows with time): %s")
+      :format(table.concat(parts, "; "))
+  end
+  local left_text = #texts > 0 and ("left out, " .. table.concat(texts, "; left out, ")) or nil
+  if #kept == 0 then
+    return nil, ("no load point both runs sustained (%s)"):format(left_text or "none")
+  end
+  if used == 0 and #dependent > 0 then return nil, ("no load point to test (%s)"):format(left_text) end
   if var <= 0 or var ~= var then return nil, "no load point at which both runs' samples are not all one value" end
   local z = num / math.sqrt(var)
   local r = { test = "mann_whitney", name = "van_elteren", z = z, p = stattest.normal_two_sided(z), strata = used,
-    left_out = #left > 0 and ("left out, measured by one run only: %s"):format(table.concat(left, ", ")) or nil }
-  local e = small and stattest.exact_van_elteren(small)
+    left_out = left_text, overloaded = (#over.a + #over.b > 0) and over or nil,
+    deff = deff_max > 1 and deff_max or nil }
+  local e = small and deff_max <= 1 and stattest.exact_van_elteren(small)
   if e then r.p_normal, r.p, r.p_min, r.exact, r.n_requests = r.p, e.p, e.p_min, true, n_all end
   return r
 end
@@ -905,7 +1059,7 @@ end
 -- The test for an overall row: Mann-Whitney on per-request samples of both runs, else
 -- Welch on the repeats when each run is repeats of one load point, else nil and why.
 -- labels: {a =, b =}, the runs' names in its texts ("A" and "B" without them).
-function M.row_test(key, ra, rb, pa, pb, memo, labels)
+function M.row_test(key, ra, rb, pa, pb, memo, labels, sat)
   if key == "error_rate_pct" then
     -- per-request outcomes first, as the latency rows' per-request samples; else the repeats.
     -- Several load points: stratified by load point, never the counts pooled over them.
@@ -944,7 +1098,7 @@ function M.row_test(key, ra, rb, pa, pb, memo, labels)
   if kind and (#pa > 1 or #pb > 1) then
     -- several load points: stratified by load point, never the samples pooled over them
     return memoised(memo, kind, function()
-      local r, why = M.stratified_mann_whitney(ra, rb, pa, pb, kind)
+      local r, why = M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
       if r and kind == "itl" then
         -- the design effect of the gaps per request, over the points tested
         local gaps, reqs = 0, 0
@@ -976,13 +1130,17 @@ function M.row_test(key, ra, rb, pa, pb, memo, labels)
   if kind and sa and sb and sa[kind] and sb[kind] and not (rep_a and rep_b) then
     local r = memo and memo[kind]
     if r == nil then
-      r = M.mann_whitney(sa[kind], sb[kind]) or false
+      local dep
+      r, dep = M.mann_whitney(sa[kind], sb[kind], ra.overall.sample_deff and ra.overall.sample_deff[kind],
+        rb.overall.sample_deff and rb.overall.sample_deff[kind])
+      r = r or (dep and { why = dep }) or false
       if r and kind == "itl" then
         local na, nb = ra.overall.values.requests_ok, rb.overall.values.requests_ok
         r = M.declustered(r, sa[kind]:count() + sb[kind]:count(), na and nb and na + nb)
       end
       if memo then memo[kind] = r end
     end
+    if r and r.why then return nil, r.why end
     if r then
       local copy = {}
       for k, v in pairs(r) do copy[k] = v end
@@ -1670,6 +1828,19 @@ function M.verdict(o)
     r.note = ("%s, p = %s: %d and %d repeats (%s repeats all one value) can give no p below %s, "
       .. "so this test cannot show a difference; not in the Holm family"):format(M.test_name(o.test),
       M.fmt_p(o.test.p), na, nb, which, M.fmt_p(o.test.p_min))
+    return r
+  end
+  if o.test and o.test.p ~= nil and o.test.strata and o.test.overloaded and o.test.test == "mann_whitney" then
+    -- the test left out the load points where a run was overloaded, and the whole-run
+    -- figures pool them: their difference is the queues', so they name no winner, and the
+    -- row says what the test found at the loads both sustained (sustained_winner: the run
+    -- whose values are lower there, where the test is significant; in the Holm family)
+    r.verdict, r.sustained_only = "not comparable", true
+    local sig = (r.p_adjusted or o.test.p) < alpha and o.test.z and o.test.z ~= 0
+    if sig then r.sustained_winner = o.test.z < 0 and "a" or "b" end
+    r.note = "the whole-run figures pool load points where a run was overloaded, which the test left out; "
+      .. (sig and ("the test finds %s's values lower at the loads both sustained"):format(o.test.z < 0 and (o.label_a
+      or "A") or (o.label_b or "B")) or "the test finds no clear difference at the loads both sustained")
     return r
   end
   -- (after the test that cannot decide: equal values are no reason to count it in the family)

@@ -273,7 +273,8 @@ local function perf_row(key, ctx)
     row.pct = d.pct
     row.delta_text = fmt_delta(key, d.diff)
     row.pct_text = d.pct and T.helpers.pct(d.pct) or (va == 0 and "N/A (A is 0)" or "N/A")
-    test, untested_why = decision.row_test(key, ra, rb, ctx.pa, ctx.pb, ctx.memo, { a = A.label, b = B.label })
+    test, untested_why = decision.row_test(key, ra, rb, ctx.pa, ctx.pb, ctx.memo, { a = A.label, b = B.label },
+      ctx.saturation)
     if not test and ctx.saved and ctx.saved[key] and ctx.saved[key].p
       and decision.tests_samples(key, ctx.pa, ctx.pb) then
       -- analyze.lua from saved state: the test the last report made on the samples (never
@@ -306,7 +307,7 @@ end
 -- and not "not comparable" (unknown, another formula, pooled over differing loads).
 local function in_family(row)
   local v = decision.verdict(row.decide)
-  return v.p_value ~= nil and v.verdict ~= "not comparable" and not v.cannot_decide
+  return v.p_value ~= nil and (v.verdict ~= "not comparable" or v.sustained_only == true) and not v.cannot_decide
 end
 
 -- The note of a row unknown on a side: which side, and why ("unknown for B (vllm): the
@@ -341,6 +342,7 @@ local function finish_row(row, fam, A, B)
   if row.delta == nil then row.effect_pct = nil end
   row.p_adjusted, row.family_size, row.adjusted_away = v.p_adjusted, v.family_size, v.adjusted_away
   row.identical = v.identical
+  row.sustained_winner = v.sustained_winner
   row.cannot_decide = v.cannot_decide
   row.too_few = v.too_few
   row.verdict_text = decision.verdict_text(v.verdict, A.label, B.label)
@@ -1734,13 +1736,22 @@ local function matched_point(model, A, B, points_a, points_b, saved)
       end
       if #points == 1 then return run.overall.samples and run.overall.samples[kind] end
     end
+    -- and their design effects in send order (decision.design_effect): near saturation a
+    -- request's latency is set by the queue the requests before it left
+    local function deff(run, p, points)
+      for _, st in ipairs(run.stages) do
+        if st.index == p.stages[1] and st.metrics.sample_deff then return st.metrics.sample_deff[kind] end
+      end
+      if #points == 1 then return run.overall.sample_deff and run.overall.sample_deff[kind] end
+    end
     local xa, xb = samples(A.run, pa, points_a), samples(B.run, pb, points_b)
-    res.test = decision.mann_whitney(xa, xb)
+    local dep
+    res.test, dep = decision.mann_whitney(xa, xb, deff(A.run, pa, points_a), deff(B.run, pb, points_b))
     if res.test and kind == "itl" then
       local na, nb = pa.values.requests_ok, pb.values.requests_ok
       res.test = decision.declustered(res.test, xa:count() + xb:count(), na and nb and na + nb)
     end
-    if not res.test then res.reason = "no per-request samples from both runs at this load" end
+    if not res.test then res.reason = dep or "no per-request samples from both runs at this load" end
   elseif pa.ci and pb.ci and pa.ci[key] and pb.ci[key] then
     res.test = decision.repeat_test(pa.ci[key].samples, pb.ci[key].samples)
     if res.test and od then res.test.overdispersed = od end
@@ -3197,7 +3208,7 @@ local function summary(model, A, B)
         or (" Compare the runs at matched %s (the Load Ladder)."):format(
           matched_axis_text(model.ladder and model.ladder.axis)))
   else
-    local wins = { a = {}, b = {} }
+    local wins, sustained = { a = {}, b = {} }, { a = {}, b = {} }
     local untested, untested_rows = 0, {}
     local away = {}
     -- the kinds of metric a test found no clear difference in (never one that was not
@@ -3219,6 +3230,12 @@ local function summary(model, A, B)
           strat and T.helpers.signed(r.sig.mh_rate_b - r.sig.mh_rate_a, 2) .. " pp"
           or r.pct and r.unit ~= "%" and T.helpers.pct(r.pct) or r.delta_text, A.label,
           strat and " within the load points" or "", p_text(r.p_value, r.p_adjusted, r.family_size))
+      elseif r.sustained_winner then
+        -- the test at the loads both sustained found a difference; the pooled figures
+        -- name no winner (decision.verdict): said apart, below
+        local w = sustained[r.sustained_winner]
+        w[#w + 1] = { label = lower_label(r.label), p = p_text(r.p_value, r.p_adjusted, r.family_size),
+          left = r.sig and r.sig.left_out }
       elseif r.verdict == "untested" then
         untested = untested + 1
         untested_rows[#untested_rows + 1] = r
@@ -3282,13 +3299,16 @@ local function summary(model, A, B)
       local lead = #kinds > 0 and ("No clear difference in the whole-run metrics tested (%s): none differs beyond "
         .. "noise"):format(table.concat(kinds, ", "))
         or "No tested whole-run metric names a winner: none differs beyond noise"
-      out[#out + 1] = lead
+      -- (none where the only tests that found something are at the loads both sustained:
+      -- said below, and "none differs beyond noise" would deny them)
+      if #kinds == 0 and #sustained.a + #sustained.b > 0 then lead = nil end
+      out[#out + 1] = lead and (lead
         .. (n > 1 and (" (Holm-Bonferroni over the %d tests of this comparison)"):format(n) or "")
         .. " and the practical threshold of " .. T.helpers.num(model.min_effect, 1) .. " %"
         .. (errors_tested and (" (for the error rate also %s percentage points)"):format(
           T.helpers.num(decision.MIN_ERROR_PP, 1)) or "") .. "."
         -- as beside a win: "no clear difference" at equal total load is not one per GPU
-        .. gpu_latency_caveat(model, A, B, "These whole-run latencies and rates")
+        .. gpu_latency_caveat(model, A, B, "These whole-run latencies and rates")) or nil
       if no_failures then
         -- said apart: untested, and never among the kinds "tested"
         out[#out + 1] = ("No request failed in either run (%s), so the error rate was not tested."):format(
@@ -3300,6 +3320,18 @@ local function summary(model, A, B)
       if #wins.a > 0 then parts[#parts + 1] = ("%s is better in %s"):format(A.label, table.concat(wins.a, ", ")) end
       out[#out + 1] = table.concat(parts, "; ") .. "."
         .. gpu_latency_caveat(model, A, B, "These whole-run latencies and rates")
+    end
+    for _, side in ipairs { "a", "b" } do
+      local w = sustained[side]
+      if #w > 0 then
+        -- one p for the rows of one test (a sample kind): the first row's
+        local names = {}
+        for _, x in ipairs(w) do names[#names + 1] = x.label end
+        out[#out + 1] = ("At the loads both runs sustained, %s's values are lower in %s (%s, %s); the whole-run "
+          .. "figures pool load points where a run was overloaded, which the test left out, so they name no winner.")
+          :format(side == "a" and A.label or B.label, table.concat(names, ", "),
+            "Mann-Whitney stratified by load point", w[1].p)
+      end
     end
     if cd_text then out[#out + 1] = cd_text end
     if #away > 0 then
@@ -3639,7 +3671,7 @@ function M.build(opts)
   model.curves[1].itl_note = ipa and short or ""
   model.curves[2].itl_note = ipb and short or ""
   local ctx = { A = A, B = B, pa = pa, pb = pb, memo = {}, saved = opts.significance, match = model.workload_match,
-    min_effect = model.min_effect, broken = model.broken }
+    min_effect = model.min_effect, broken = model.broken, saturation = model.saturation }
   local rows, notes = {}, {}
   local any_sig = false
   for _, key in ipairs(M.PERF_KEYS) do

@@ -338,6 +338,10 @@ function M.unjudged_text(n, what)
     .. "per-token times), so whether any met it is unknown"):format(n, n == 1 and "" or "s", what)
 end
 
+-- The most requests an accumulator keeps in their order (M.accumulator's seq): beyond them
+-- the design effects (M.sample_design_effects) are estimated on the first M.SEQ_MAX.
+M.SEQ_MAX = 200000
+
 -- One accumulator for the per-request metrics of a group of requests (overall or a stage).
 -- add{ok=, start=, finish=, ttft=, tpot=, ntpot=, e2e=, in_tok=, out_tok=} in seconds;
 -- failed requests only widen the time window and count as +inf in the all-requests latency.
@@ -365,7 +369,18 @@ function M.accumulator(opts)
   -- call of its own per value was a third of inference-perf's per-request cost; the
   -- window inlined for the same reason)
   local add7 = stats.adder(a.e2e, a.e2e_all, a.ttft, a.tpot, a.ntpot, a.in_len, a.out_len)
+  -- the completed requests' latencies in the order they were added (and their starts), up
+  -- to M.SEQ_MAX of them: the accumulators sort their samples, and the order is what tells
+  -- how dependent neighbouring requests are (M.fill: the design effects); false for unknown
+  local seq = { n = 0, start = {}, ttft = {}, latency = {}, tpot = {} }
+  a.seq = seq
   function a.add_done(start, finish, e2e, ttft, tpot, ntpot, in_tok, out_tok, r)
+    local n = seq.n + 1
+    if n <= M.SEQ_MAX then
+      seq.n = n
+      seq.start[n], seq.ttft[n], seq.latency[n], seq.tpot[n] = start or false, ttft or false, e2e or false,
+        tpot or false
+    end
     if start and (a.first == nil or start < a.first) then a.first = start end
     if finish and (a.last == nil or finish > a.last) then a.last = finish end
     a.ok = a.ok + 1
@@ -421,9 +436,47 @@ function M.merge_accumulator(dst, src)
     dst[k]:merge(src[k])
   end
   for _, k in ipairs { "ok", "failed", "incomplete", "in_tok", "out_tok", "good" } do dst[k] = dst[k] + src[k] end
+  local d, sq = dst.seq, src.seq
+  for i = 1, math.min(sq.n, M.SEQ_MAX - d.n) do
+    local n = d.n + i
+    d.start[n], d.ttft[n], d.latency[n], d.tpot[n] = sq.start[i], sq.ttft[i], sq.latency[i], sq.tpot[i]
+  end
+  d.n = math.min(M.SEQ_MAX, d.n + sq.n)
   dst.in_known = dst.in_known and src.in_known
   dst.out_known = dst.out_known and src.out_known
   dst.window(src.first, src.last)
+end
+
+-- The design effect of each latency kind of an accumulator's ordered requests (seq, from
+-- M.accumulator): {ttft =, latency =, tpot =} (llmd.decision.design_effect), each over the
+-- requests that have it, in the order they were sent where every one has a start time (a
+-- reader may add them as they finished), else in the order they were added; nil without seq.
+function M.sample_design_effects(seq)
+  if not seq or seq.n == 0 then return nil end
+  local order = {}
+  local timed = true
+  for i = 1, seq.n do
+    order[i] = i
+    if not seq.start[i] then timed = false end
+  end
+  if timed then
+    table.sort(order, function(x, y)
+      local sx, sy = seq.start[x], seq.start[y]
+      if sx ~= sy then return sx < sy end
+      return x < y
+    end)
+  end
+  local decision = require("llmd.decision")
+  local out = {}
+  for _, kind in ipairs { "ttft", "latency", "tpot" } do
+    local xs, col = {}, seq[kind]
+    for _, i in ipairs(order) do
+      local v = col[i]
+      if v then xs[#xs + 1] = v end
+    end
+    out[kind] = decision.design_effect(xs)
+  end
+  return out
 end
 
 -- Fills set from an accumulator (see M.accumulator). method: the percentile method.
@@ -431,6 +484,8 @@ function M.fill(set, a, method, why)
   local src = M.PER_REQUEST
   -- the samples themselves, for significance tests between runs (llmd.stats.mann_whitney)
   set.samples = { latency = a.e2e, ttft = a.ttft, tpot = a.tpot, itl = a.itl }
+  -- and how far their order makes them dependent (llmd.decision.design_effect)
+  set.sample_deff = M.sample_design_effects(a.seq)
   why = why or {}
   M.put(set, "requests_ok", a.ok, src)
   M.put(set, "requests_failed", a.failed, src)

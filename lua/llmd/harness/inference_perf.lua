@@ -523,16 +523,23 @@ function M.extract(c, opts)
     -- a request's figures in stage i: the stage file is checked against them (E2E and TTFT),
     -- and the pace of answers against sends (llmd.loadpoints.saturation) is every request's
     -- start and finish in its stage (three exact accumulators a stage, added to in C)
-    local function stage_add(i, e2e, ttft)
+    local function stage_add(i, e2e, ttft, start)
       local g = by_stage[i]
       if not g then
-        g = { ok = 0, failed = 0, e2e = stats.new(), ttft = stats.new() }
+        g = { ok = 0, failed = 0, e2e = stats.new(), ttft = stats.new(),
+          seq = { n = 0, start = {}, ttft = {}, latency = {}, tpot = {} } }
         by_stage[i] = g
       end
       if e2e then
         g.ok = g.ok + 1
         g.e2e:add(e2e)
         if ttft then g.ttft:add(ttft) end
+        -- in the file's order with their starts (the design effects sort them by start)
+        local q = g.seq
+        if q.n < rm.SEQ_MAX then
+          local n = q.n + 1
+          q.n, q.start[n], q.latency[n], q.ttft[n], q.tpot[n] = n, start, e2e, ttft or false, false
+        end
       else
         g.failed = g.failed + 1
       end
@@ -573,7 +580,7 @@ function M.extract(c, opts)
         local place = which
         po.per_stage = function(start, e2e, ttft)
           local i = place(start)
-          if i then stage_add(i, e2e, ttft) end
+          if i then stage_add(i, e2e, ttft, start) end
         end
         po.pace = function(start, finish, fin)
           local i = place(start)
@@ -613,7 +620,7 @@ function M.extract(c, opts)
                 stage_add(i)
                 pace_of(i).add(start, finish, false, finish - start)
               else
-                stage_add(i, finish - start, t or nil)
+                stage_add(i, finish - start, t or nil, start)
                 pace_of(i).add(start, finish, finish, finish - start)
               end
             end
@@ -668,6 +675,11 @@ function M.extract(c, opts)
     for i, st in ipairs(run.stages) do
       local g = by_stage[i]
       if g and not st.warmup then
+        -- the stage's own per-request samples (the requests placed in it by their start
+        -- times), for the latency tests at each load point (llmd.decision), and how far
+        -- their order makes them dependent (TPOT is not computed per stage here)
+        st.metrics.samples = { latency = g.e2e, ttft = g.ttft }
+        st.metrics.sample_deff = rm.sample_design_effects(g.seq)
         local comp = rm.set()
         comp.values.requests_ok, comp.values.requests_failed = g.ok, g.failed
         if g.e2e:count() > 0 then comp.values.latency_p90_ms = g.e2e:percentile(90, method) * 1000 end

@@ -1,0 +1,75 @@
+#!/usr/bin/python3
+# The new-user trial of session 36 (its gen/vsim.py, unchanged below this header): a FIFO
+# server with K slots driven by Poisson arrivals, written as vllm bench serve files; the
+# A/A (same server, two seeds) and A/B pairs of tests/lua/test_tests36.lua are made with it.
+"""vsim.py OUTDIR --rates 4,8,12 --slots K --ttft0 S --tpot S --out N [--in N] [--dur S]
+   [--seed N] [--noise F] [--aggregate-only] [--fail F] [--label L] [--conc]
+Simulates a FIFO server with K slots; each request needs ttft0 + out*tpot seconds
+(times lognormal noise F). Poisson arrivals at each rate for dur seconds. Writes one
+vllm bench serve --save-result --save-detailed file per rate (numpy percentiles)."""
+import json, sys, os, argparse, heapq
+import numpy as np
+ap = argparse.ArgumentParser()
+ap.add_argument("out"); ap.add_argument("--rates", required=True)
+ap.add_argument("--slots", type=int, default=100); ap.add_argument("--ttft0", type=float, default=0.1)
+ap.add_argument("--tpot", type=float, default=0.02); ap.add_argument("--outtok", type=int, default=100)
+ap.add_argument("--intok", type=int, default=500); ap.add_argument("--dur", type=float, default=60)
+ap.add_argument("--seed", type=int, default=1); ap.add_argument("--noise", type=float, default=0.1)
+ap.add_argument("--aggregate-only", action="store_true"); ap.add_argument("--fail", type=float, default=0.0)
+ap.add_argument("--label", default=None); ap.add_argument("--repeat", type=int, default=1)
+a = ap.parse_args()
+os.makedirs(a.out, exist_ok=True)
+rng = np.random.default_rng(a.seed)
+PCT = [0.1, 1, 5, 10, 25, 75, 90, 95, 99, 99.9]
+t0 = 1000.0
+fileno = 0
+for rep in range(a.repeat):
+  for rate in [float(x) for x in a.rates.split(",")]:
+    n = int(round(rate * a.dur))
+    starts = t0 + np.cumsum(rng.exponential(1 / rate, n))
+    free = [starts[0]] * a.slots; heapq.heapify(free)
+    ttfts, lats, itls, outl, errs = [], [], [], [], []
+    for s in starts:
+        f = rng.lognormal(0, a.noise)
+        slot = heapq.heappop(free)
+        begin = max(s, slot)
+        fail = rng.random() < a.fail
+        if fail:
+            heapq.heappush(free, begin + 0.01)
+            ttfts.append(0.0); lats.append(0.0); itls.append([]); outl.append(0)
+            errs.append("Traceback (most recent call last):\naiohttp.client_exceptions.ClientResponseError: 503, message='Service Unavailable'\n")
+            continue
+        ttft = (begin - s) + a.ttft0 * f
+        gaps = list(rng.lognormal(np.log(a.tpot * f), 0.05, a.outtok - 1))
+        lat = ttft + sum(gaps)
+        heapq.heappush(free, s + lat)
+        ttfts.append(ttft); lats.append(lat); itls.append(gaps); outl.append(a.outtok); errs.append("")
+    ok = [i for i in range(n) if errs[i] == ""]
+    ends = [starts[i] + lats[i] for i in ok]
+    duration = max(ends + [starts[-1]]) - starts[0]
+    T = np.array([ttfts[i] for i in ok]) * 1000
+    E = np.array([lats[i] for i in ok]) * 1000
+    P = np.array([(lats[i] - ttfts[i]) / (outl[i] - 1) for i in ok]) * 1000
+    I = np.concatenate([itls[i] for i in ok]) * 1000
+    d = {"date": "20260215-%02d%02d%02d" % (10, fileno // 60, fileno % 60), "endpoint_type": "openai", "backend": "openai",
+         "label": a.label, "model_id": "Qwen/Qwen3-0.6B", "tokenizer_id": "Qwen/Qwen3-0.6B",
+         "num_prompts": n, "request_rate": rate, "burstiness": 1.0, "max_concurrency": None,
+         "duration": duration, "completed": len(ok), "failed": n - len(ok),
+         "total_input_tokens": a.intok * len(ok), "total_output_tokens": a.outtok * len(ok),
+         "request_throughput": len(ok) / duration, "request_goodput": None,
+         "output_throughput": a.outtok * len(ok) / duration,
+         "total_token_throughput": (a.intok + a.outtok) * len(ok) / duration}
+    if not a.aggregate_only:
+        d.update({"input_lens": [a.intok] * n, "output_lens": outl, "ttfts": ttfts, "itls": itls,
+                  "latencies": lats, "start_times": [float(s - t0) for s in starts],
+                  "generated_texts": [""] * n, "errors": errs})
+    for name, arr in (("ttft", T), ("tpot", P), ("itl", I), ("e2el", E)):
+        d["mean_%s_ms" % name] = float(arr.mean()); d["median_%s_ms" % name] = float(np.median(arr))
+        d["std_%s_ms" % name] = float(arr.std())
+        for p in PCT:
+            d["p%s_%s_ms" % (("%g" % p), name)] = float(np.percentile(arr, p))
+    fn = "openai-%gqps-Qwen3-0.6B-202602%02d-%02d%02d%02d.json" % (rate, 15 + rep, 10, fileno // 60, fileno % 60)
+    fileno += 1
+    json.dump(d, open(os.path.join(a.out, fn), "w"))
+    t0 += a.dur + 200
+    print(fn, "n", n, "ok", len(ok), "dur %.1f" % duration, "ach %.2f" % (len(ok) / duration), "ttft p90 %.0f" % np.percentile(T, 90), "e2e p90 %.0f" % np.percentile(E, 90))

@@ -1,0 +1,85 @@
+#!/usr/bin/python3
+# The new-user trial of session 36 (its gen/ipsim.py, unchanged below this header): the
+# FIFO server of queue_sim.py written as an inference-perf run (stage files, summary,
+# per-request file); used by tests/lua/test_tests36.lua.
+"""ipsim.py OUTDIR --rates 2,5,10 --slots K --ttft0 S --tpot S --outtok N [--dur S] [--seed N] [--no-per-request]
+Same FIFO server as vsim.py; writes inference-perf stage_N_lifecycle_metrics.json,
+summary_lifecycle_metrics.json and per_request_lifecycle_metrics.json (numpy percentiles)."""
+import json, os, argparse, heapq
+import numpy as np
+ap = argparse.ArgumentParser()
+ap.add_argument("out"); ap.add_argument("--rates", required=True)
+ap.add_argument("--slots", type=int, default=100); ap.add_argument("--ttft0", type=float, default=0.1)
+ap.add_argument("--tpot", type=float, default=0.02); ap.add_argument("--outtok", type=int, default=100)
+ap.add_argument("--intok", type=int, default=500); ap.add_argument("--dur", type=float, default=60)
+ap.add_argument("--seed", type=int, default=1); ap.add_argument("--noise", type=float, default=0.1)
+ap.add_argument("--no-per-request", action="store_true")
+a = ap.parse_args(); os.makedirs(a.out, exist_ok=True)
+rng = np.random.default_rng(a.seed)
+PK = [("p0.1", .1), ("p1", 1), ("p5", 5), ("p10", 10), ("p25", 25), ("median", 50), ("p75", 75), ("p90", 90), ("p95", 95), ("p99", 99), ("p99.9", 99.9)]
+def summ(x):
+    x = np.asarray(x, float)
+    d = {"mean": float(x.mean()), "min": float(x.min()), "max": float(x.max())}
+    for k, p in PK: d[k] = float(np.percentile(x, p))
+    return d
+t = 1771234500.0
+allreq = []; stages = []
+for n_stage, rate in enumerate(float(r) for r in a.rates.split(",")):
+    n = int(round(rate * a.dur))
+    starts = t + np.cumsum(rng.exponential(1 / rate, n))
+    free = [starts[0]] * a.slots; heapq.heapify(free)
+    reqs = []
+    for s in starts:
+        f = rng.lognormal(0, a.noise)
+        begin = max(s, heapq.heappop(free))
+        first = begin + a.ttft0 * f
+        gaps = rng.lognormal(np.log(a.tpot * f), 0.05, a.outtok - 1)
+        times = [first] + list(first + np.cumsum(gaps))
+        end = times[-1] + 0.001
+        heapq.heappush(free, end)
+        reqs.append((float(s), float(end), [float(x) for x in times]))
+    send_duration = float(starts[-1] - starts[0])
+    bt = max(r[1] for r in reqs) - min(r[0] for r in reqs)
+    e2e = [r[1] - r[0] for r in reqs]; ttft = [r[2][0] - r[0] for r in reqs]
+    tpot = [(r[2][-1] - r[2][0]) / (len(r[2]) - 1) for r in reqs]
+    itl = np.concatenate([np.diff(r[2]) for r in reqs])
+    ntpot = [(r[1] - r[0]) / a.outtok for r in reqs]
+    cnt = len(reqs)
+    st = {"load_summary": {"count": cnt, "schedule_delay": summ([0.0] * cnt), "send_duration": send_duration,
+                           "requested_rate": rate, "achieved_rate": cnt / send_duration},
+          "successes": {"count": cnt, "latency": {"request_latency": summ(e2e), "normalized_time_per_output_token": summ(ntpot),
+                        "time_per_output_token": summ(tpot), "time_to_first_token": summ(ttft), "inter_token_latency": summ(itl)},
+                        "throughput": {"input_tokens_per_sec": a.intok * cnt / bt, "output_tokens_per_sec": a.outtok * cnt / bt,
+                                       "total_tokens_per_sec": (a.intok + a.outtok) * cnt / bt, "requests_per_sec": cnt / bt},
+                        "prompt_len": summ([a.intok] * cnt), "output_len": summ([a.outtok] * cnt)},
+          "failures": {"count": 0, "request_latency": None, "prompt_len": None}}
+    json.dump(st, open(os.path.join(a.out, "stage_%d_lifecycle_metrics.json" % n_stage), "w"))
+    print("stage", n_stage, rate, "n", cnt, "rps %.2f" % (cnt / bt), "ttft p90 %.0f ms" % (1000 * np.percentile(ttft, 90)), "e2e p90 %.1f s" % np.percentile(e2e, 90))
+    allreq += reqs
+    t = max(r[1] for r in reqs) + 5
+# summary over every stage (no rate), as inference-perf writes it
+R = allreq
+bt = max(r[1] for r in R) - min(r[0] for r in R)
+e2e = [r[1] - r[0] for r in R]; ttft = [r[2][0] - r[0] for r in R]
+tpot = [(r[2][-1] - r[2][0]) / (len(r[2]) - 1) for r in R]
+itl = np.concatenate([np.diff(r[2]) for r in R]); ntpot = [(r[1] - r[0]) / a.outtok for r in R]
+cnt = len(R)
+sm = {"load_summary": {"count": cnt, "schedule_delay": summ([0.0] * cnt)},
+      "successes": {"count": cnt, "latency": {"request_latency": summ(e2e), "normalized_time_per_output_token": summ(ntpot),
+                    "time_per_output_token": summ(tpot), "time_to_first_token": summ(ttft), "inter_token_latency": summ(itl)},
+                    "throughput": {"input_tokens_per_sec": a.intok * cnt / bt, "output_tokens_per_sec": a.outtok * cnt / bt,
+                                   "total_tokens_per_sec": (a.intok + a.outtok) * cnt / bt, "requests_per_sec": cnt / bt},
+                    "prompt_len": summ([a.intok] * cnt), "output_len": summ([a.outtok] * cnt)},
+      "failures": {"count": 0, "request_latency": None, "prompt_len": None}}
+json.dump(sm, open(os.path.join(a.out, "summary_lifecycle_metrics.json"), "w"))
+if not a.no_per_request:
+    out = []
+    for i, (s, e, times) in enumerate(allreq):
+        out.append({"start_time": s, "end_time": e, "request": json.dumps({"model": "Qwen/Qwen3-0.6B", "prompt": "p%d" % i, "max_tokens": a.outtok, "stream": True}),
+                    "response": None,
+                    "info": {"request_metrics": {"text": {"input_tokens": a.intok}, "image": None, "video": None, "audio": None},
+                             "response_metrics": {"output_tokens": a.outtok, "server_usage": {"prompt_tokens": a.intok, "completion_tokens": a.outtok, "total_tokens": a.intok + a.outtok, "prompt_tokens_details": None},
+                                                  "output_token_times": times},
+                             "extra_info": None, "lora_adapter": None, "labels": None, "input_tokens": a.intok},
+                    "error": None})
+    json.dump(out, open(os.path.join(a.out, "per_request_lifecycle_metrics.json"), "w"))

@@ -34,3 +34,39 @@ t.test("autobench compare: a lone rank 1 names the frameworks measured there tha
   t.eq(line:match("| ([^|]*) |$"), "vllm (3 rows) measured in this scenario, but no row within the SLA: nothing "
     .. "to weigh it against")
 end)
+
+t.test("compare.lua without --slo: the latencies at the load both runs sustained, and the hint of --slo", function()
+  -- the new user's pair: B = A with every latency x 1.3 (A: the bundled KubeCon baseline's
+  -- lifecycle files). Both saturate at the same stage, so max sustained cannot order them; at
+  -- stage 3 (92.19 req/s offered), by /usr/bin/python3 from stage_3_lifecycle_metrics.json:
+  -- TTFT p90 0.06436099 s -> 64.4 ms, x 1.3 = 83.7 ms; TPOT p90 8.98 ms -> 11.68 ms;
+  -- request_latency p90 1.2336859 s -> 1,233.7 ms, x 1.3 = 1,603.8 ms; +30.0 % each
+  local d = t.tmpdir()
+  local src = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
+  proc.run { "mkdir", "-p", d .. "/A", d .. "/B", d .. "/out" }
+  for name in require("lfs").dir(src) do
+    if name:match("_lifecycle_metrics%.json$") then
+      local doc = json.read(src .. "/" .. name)
+      json.write(d .. "/A/" .. name, doc)
+      for _, m in pairs(doc.successes.latency) do
+        for k, v in pairs(m) do if type(v) == "number" then m[k] = v * 1.3 end end
+      end
+      json.write(d .. "/B/" .. name, doc)
+    end
+  end
+  local r = proc.run { LLMDLUA, "compare.lua", "--a", d .. "/A", "--b", d .. "/B", "--parent", d .. "/out", "--quiet" }
+  t.eq(r.code, 0, r.stderr)
+  local ws
+  for n in require("lfs").dir(d .. "/out") do if n:match("^llm%-d%-comparison") then ws = d .. "/out/" .. n end end
+  local md = t.read(ws .. "/comparison_report.md")
+  local verdict = md:match("\n%*%*Verdict:%*%* ([^\n]*)")
+  t.eq(verdict, "Cannot say which sustains more load (max sustained throughput; no SLO given): the measured loads "
+    .. "cannot order them: A 91.36 req/s, B 91.36 req/s. At 92.19 req/s offered (91.36 req/s achieved by both), the "
+    .. "highest load both sustained, B's latencies are higher (TTFT p90 +30.0 %, TPOT p90 +30.0 %, end-to-end latency "
+    .. "p90 +30.0 %; untested). --slo gives capacity within an SLO.")
+  local summary = md:match("\n## Summary\n\n([^\n]*)")
+  t.ok(summary:find("At 92.19 req/s offered (91.36 req/s achieved by both), the highest load both runs sustained, B's "
+    .. "latencies are higher than A's: TTFT p90 83.7 ms vs 64.4 ms (+30.0 %), TPOT p90 11.68 ms vs 8.98 ms (+30.0 %), "
+    .. "end-to-end latency p90 1,603.8 ms vs 1,233.7 ms (+30.0 %) (B − A; untested: without an SLO no test is made at "
+    .. "this load). Give --slo (e.g. --slo ttft_p90_ms=200) for each run's capacity within it.", 1, true), summary)
+end)

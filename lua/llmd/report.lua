@@ -1037,6 +1037,10 @@ end
 
 local function rate_text(v) return v and (T.helpers.num(v, 2) .. " req/s") or "N/A" end
 
+-- More metrics won than this (both runs' together): the Summary counts them, and lists
+-- each under its paragraph (model.summary_wins: {{label =, items = {"TTFT p90 (...)", ...}}}).
+M.SUMMARY_LIST_MIN = 4
+
 -- The Summary's matched load (model.matched_point): its achieved rate, "9.95 req/s", or on
 -- the offered axis the load both runs were driven at with each run's own achieved rate there,
 -- "concurrency 8 (8.10 req/s achieved by a, 15.30 req/s by b)" (one offered load can achieve
@@ -1321,6 +1325,9 @@ local function capacity_range_cells(g, unit, digits)
     return num(g.lo_rps) .. unit, g.lo_pct and pct(g.lo_pct) or "N/A (A is 0)"
   end
   local d = num(g.lo_rps) .. " to " .. num(g.hi_rps) .. unit
+  -- an end at exactly 0 as decision.gap_pct_text says it: "-41.84 req/s up to 0"
+  if math.abs(g.hi_rps) < 1e-9 then d = num(g.lo_rps) .. unit .. " up to 0" end
+  if math.abs(g.lo_rps) < 1e-9 then d = "0 up to " .. num(g.hi_rps) .. unit end
   if g.lo_rps < 0 and g.hi_rps > 0 then d = d .. " (the measured loads cannot order them)" end
   -- a percentage range whose upper end comes of A's span starting near 0 is "at least"
   return d, decision.gap_pct_text(g, pct) or "N/A (A may be 0)"
@@ -3351,10 +3358,25 @@ local function summary(model, A, B)
       end
     else
       local parts = {}
-      if #wins.b > 0 then parts[#parts + 1] = ("%s is better in %s"):format(B.label, table.concat(wins.b, ", ")) end
-      if #wins.a > 0 then parts[#parts + 1] = ("%s is better in %s"):format(A.label, table.concat(wins.a, ", ")) end
-      out[#out + 1] = table.concat(parts, "; ") .. "."
-        .. gpu_latency_caveat(model, A, B, "These whole-run latencies and rates")
+      if #wins.a + #wins.b > M.SUMMARY_LIST_MIN then
+        -- many metrics: counted here, each one in the list under the paragraph (one
+        -- paragraph of 20 metrics with their p-values is unreadable)
+        if #wins.b > 0 then parts[#parts + 1] = ("%s is better in %s"):format(B.label, T.helpers.count(#wins.b,
+          "metric")) end
+        if #wins.a > 0 then parts[#parts + 1] = ("%s is better in %s"):format(A.label, T.helpers.count(#wins.a,
+          "metric")) end
+        model.summary_wins = {}
+        for _, x in ipairs { { B, wins.b }, { A, wins.a } } do
+          if #x[2] > 0 then model.summary_wins[#model.summary_wins + 1] = { label = x[1].label, items = x[2] } end
+        end
+        out[#out + 1] = table.concat(parts, "; ") .. " (listed below)."
+          .. gpu_latency_caveat(model, A, B, "These whole-run latencies and rates")
+      else
+        if #wins.b > 0 then parts[#parts + 1] = ("%s is better in %s"):format(B.label, table.concat(wins.b, ", ")) end
+        if #wins.a > 0 then parts[#parts + 1] = ("%s is better in %s"):format(A.label, table.concat(wins.a, ", ")) end
+        out[#out + 1] = table.concat(parts, "; ") .. "."
+          .. gpu_latency_caveat(model, A, B, "These whole-run latencies and rates")
+      end
     end
     if cd_text then out[#out + 1] = cd_text end
     if #away > 0 then
@@ -3799,7 +3821,8 @@ for _, p in ipairs { "slo", "slo_checks", "mixed_requests", "perf", "perf_notes"
   "ladder.rows[].latency", "ladder.latency_columns", "ladder.latency_columns[].has", "charts.list",
   "curve_columns", "curves[].rows[].latency", "charts.list[].notes", "a.warnings", "b.warnings", "a.reasons",
   "b.reasons", "a.checks", "b.checks", "a.left_out", "b.left_out",
-  "kv.rows", "kv.efficiency", "kv.missing", "capacity.evidence.differences", "broken", "no_slo_latency.rows" } do
+  "kv.rows", "kv.efficiency", "kv.missing", "capacity.evidence.differences", "broken",
+  "no_slo_latency.rows", "summary_wins", "summary_wins[].items" } do
   M.LIST_PATHS[p] = true
 end
 

@@ -894,9 +894,9 @@ t.test("two runs drawn from one distribution: no winner on any row, and the summ
   t.ok(by.ttft_p50_ms.p_value < 1e-6)
   t.ok(m2.summary:find("x is better in ", 1, true), m2.summary)
   -- the Summary with the metrics it lists under its paragraph when there are many
-  local function said(m)
-    local out = { m.summary }
-    for _, g in ipairs(m.summary_wins or {}) do
+  local function said(model)
+    local out = { model.summary }
+    for _, g in ipairs(model.summary_wins or {}) do
       for _, x in ipairs(g.items) do out[#out + 1] = g.label .. ": " .. x end
     end
     return table.concat(out, "\n")

@@ -3163,8 +3163,6 @@ local function summary(model, A, B)
         out[#out] = out[#out]:gsub("%.$", ("; not comparable: the workloads differ (%s), so neither run is named "
           .. "higher."):format(differ))
       end
-      -- without an SLO, what can be said at the load both runs sustained: their latencies
-      out[#out + 1] = no_slo_latency_text(model.no_slo_latency, A, B)
       -- "never saturated" from the means alone, where the repeats leave it open
       for _, x in ipairs { { A, sa }, { B, sb } } do
         local near = x[2].near
@@ -3180,6 +3178,8 @@ local function summary(model, A, B)
         local notes = lp.sustained_failure_notes(x[2])
         if #notes > 0 then out[#out + 1] = ("%s: %s."):format(x[1].label, table.concat(notes, "; ")) end
       end
+      -- without an SLO, what can be said at the load both runs sustained: their latencies
+      out[#out + 1] = no_slo_latency_text(model.no_slo_latency, A, B)
     else
       -- nothing to read a capacity from: said, not left out
       local qa, qb = model.load_points.a, model.load_points.b

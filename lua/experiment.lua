@@ -16,7 +16,9 @@ local o = args.parse(arg, {
   usage = "llmdlua experiment.lua EXPERIMENT.yaml (--plan FILE | --resume WORKSPACE | --show) [--stop-on-error] "
     .. "[--skip-teardown] [--dry-run] [--step LIST] [--namespace NS]",
   help = [[
-  --show                    print the parsed experiment (JSON) and its warnings
+  --show                    print the parsed experiment (JSON) and its warnings; exit 1 if
+                            it has no run treatment; with --plan, also check the run
+                            treatments' keys against the plan's benchmark template
   --plan FILE               the cluster plan: namespaces, parallel, deploy, benchmark (README)
   --resume WORKSPACE        go on with an interrupted experiment from its last completed step
                             (run treatments with results are not run again)
@@ -44,7 +46,20 @@ local ok, e = pcall(ex.load, o[1])
 if not ok then fail(e) end
 if o.show then
   for _, w in ipairs(e.warnings) do io.stderr:write("warning: ", w, "\n") end
+  -- the parsed form as upstream's parser gives it (total_matrix counts a default setup
+  -- treatment even with no run treatment); then what --plan would refuse, refused here too:
+  -- no run treatments, and with --plan, a run treatment key the benchmark template lacks
   io.write(json.encode(ex.summary(e), { indent = 2 }), "\n")
+  local xr = require "llmd.experiment_run"
+  local cok, ce = pcall(xr.check_runnable, e, o[1])
+  if not cok then fail(ce) end
+  if o.plan then
+    local pok, plan = pcall(xr.load_plan, o.plan)
+    if not pok then fail(plan) end
+    local rok, notes = pcall(xr.check_run_treatments, e, plan, o[1])
+    if not rok then fail(notes) end
+    for _, n in ipairs(notes) do io.stderr:write(n, "\n") end
+  end
   os.exit(0)
 end
 if not o.plan and not o.resume then fail("give --plan FILE (or --resume WORKSPACE, or --show)", 2) end

@@ -876,6 +876,24 @@ function M.summary(rows, opts)
   L[#L + 1] = "| --- | ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
     .. (ev and " --- |" or "")
   local by_sc, scs = group_by(win, M.scenario)
+  -- a lone rank 1: the other frameworks measured in its scenario (ok rows) that have no row
+  -- within the SLA are named; "no other framework measured" only when none was
+  local function lone(sc, fw)
+    local n, order = {}, {}
+    for _, r in ipairs(rows) do
+      local f = M.framework(r)
+      if r.status == "ok" and M.scenario(r) == sc and f ~= fw then
+        if not n[f] then order[#order + 1] = f end
+        n[f] = (n[f] or 0) + 1
+      end
+    end
+    if #order == 0 then return "no other framework measured in this scenario" end
+    table.sort(order)
+    local parts = {}
+    for i, f in ipairs(order) do parts[i] = ("%s (%d %s)"):format(f, n[f], n[f] == 1 and "row" or "rows") end
+    return ("%s measured in this scenario, but no row within the SLA: nothing to weigh it against"):format(
+      table.concat(parts, ", "))
+  end
   for _, sc in ipairs(scs) do
     local list = M.sort_by_rank(by_sc[sc])
     for rank, r in ipairs(list) do
@@ -884,7 +902,7 @@ function M.summary(rows, opts)
         metric(r, "output_token_throughput"), latency(r, "ttft"), latency(r, "tpot"), accept_len(r), pre_sched(r),
         cache_hit(r), get(r, "hardware", "gpu_count"), server_cmd(r),
         -- (rank 1 against rank 2: the place the summary's rank names)
-        ev and (rank > 1 and "" or #list == 1 and "no other framework measured in this scenario"
+        ev and (rank > 1 and "" or #list == 1 and lone(sc, M.framework(r))
           or ev[sc .. ", across frameworks"] or ""),
       })
     end

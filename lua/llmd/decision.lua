@@ -1465,7 +1465,7 @@ M.GAP_PCT_MAX = 1000
 -- formatter of one percentage ("+12.3 %"): "+22.8 % to +83.7 %"; "+37.8 %" when both ends
 -- are one; "at least +37.8 %" where the upper end is unbounded (A may be 0, or B is a
 -- bound) or beyond M.GAP_PCT_MAX; "at most +12.0 %" where only the upper end is known (A
--- is a lower bound); nil when neither end is known.
+-- is a lower bound); "-40.6 % up to 0" where an end is 0; nil when neither end is known.
 function M.gap_pct_text(g, pct)
   if not g then return nil end
   local lo, hi = g.lo_pct, g.hi_pct
@@ -1475,6 +1475,10 @@ function M.gap_pct_text(g, pct)
   end
   if hi == nil or hi == math.huge or hi > M.GAP_PCT_MAX then return "at least " .. pct(lo) end
   if lo == hi then return pct(lo) end
+  -- an end at exactly 0 (B met the SLO where A failed it, at the same load) is no "+0.0 %":
+  -- "-40.6 % up to 0"
+  if math.abs(hi) < 1e-9 then return pct(lo) .. " up to 0" end
+  if math.abs(lo) < 1e-9 then return "0 up to " .. pct(hi) end
   return pct(lo) .. " to " .. pct(hi)
 end
 

@@ -99,10 +99,13 @@ end
 
 -- Applies dotted overrides ({{path =, value =}}) to a copy of profile. Integer segments
 -- index lists (from 0, as upstream); a path whose parent does not exist is unmatched:
--- returned, not applied. Returns the new profile and the unmatched paths.
+-- returned, not applied. A path whose parent exists but whose last key does not is added
+-- (as upstream: a run treatment may set a key the profile leaves out, e.g.
+-- load.stages.0.concurrent_sessions) and listed in added: {path =, siblings = the keys the
+-- parent mapping had before}. Returns the new profile, the unmatched paths and added.
 function M.apply_overrides(profile, overrides)
   local p = deep_copy(profile)
-  local unmatched = {}
+  local unmatched, added = {}, {}
   for _, o in ipairs(overrides) do
     local parts = M.split_path(o.path)
     local node, ok = p, true
@@ -123,12 +126,38 @@ function M.apply_overrides(profile, overrides)
         local i = leaf:match("^%d+$") and tonumber(leaf) + 1
         if i and i <= #node + 1 then node[i] = deep_copy(o.value) else ok = false end
       else
+        if node[leaf] == nil then
+          local siblings = {}
+          for k in pairs(node) do
+            if type(k) == "string" then siblings[#siblings + 1] = k end
+          end
+          table.sort(siblings)
+          added[#added + 1] = { path = o.path, siblings = siblings }
+        end
         node[leaf] = deep_copy(o.value)
       end
     end
     if not ok then unmatched[#unmatched + 1] = o.path end
   end
-  return p, unmatched
+  return p, unmatched, added
+end
+
+-- The existing key a key absent from its mapping was most likely meant to be: one equal to
+-- it but for case and '-' / '_', else one within an edit distance of a fifth of its
+-- length (at least 1: `rat` for `rate`); nil when none is that close. Stricter than
+-- llmd.opts.closest (no prefix rule, a fifth, not a third): adding a key is legitimate
+-- (load.stages.0.concurrent_sessions beside rate), so only a near miss is refused.
+function M.near_miss(key, siblings)
+  local function norm(x) return (x:lower():gsub("_", "-")) end
+  local dist = require("llmd.opts").distance
+  local best, best_d
+  for _, s in ipairs(siblings) do
+    if s ~= key then
+      local d = norm(s) == norm(key) and 0 or dist(key, s)
+      if d <= math.max(1, #key // 5) and (not best_d or d < best_d) then best, best_d = s, d end
+    end
+  end
+  return best
 end
 
 -- A YAML value as an error message shows it: what it is, never a table's address.

@@ -250,6 +250,11 @@ local function stack_ctx(ctx, s)
         r.warnings[#r.warnings + 1] = msg
       end
       wl[#wl + 1] = { ex.rendered_name(w, x), p2 }
+      -- what the rendered config holds at each key the treatment sets: a dry run removes its
+      -- workspace (and the config), so this line is where a dry run shows what would run
+      local set = {}
+      for _, o in ipairs(rt.overrides) do set[#set + 1] = ("%s: %s"):format(o.path, json.encode(o.value)) end
+      if #set > 0 then say(c, "  workload %s: %s", wl[#wl][1], table.concat(set, ", ")) end
     end
     local new = {}
     for _, kv in ipairs(wl) do new[kv[1]] = kv[2] end
@@ -511,7 +516,9 @@ end
 -- match something in every workload of the plan's benchmark template (${VAR}s stand in for
 -- values the run fills in later; they never change the template's structure). A key that
 -- matches nothing would make its treatment compare a configuration identical to another's.
--- Raises with one line per treatment, key and workload.
+-- Raises with one line per treatment, key and workload. A last key the workload lacks is
+-- added (as upstream), unless it is a near miss of a key beside it (ex.near_miss: `rat` for
+-- `rate`), which is refused the same way. Returns a note per added key, for the caller to show.
 function M.check_run_treatments(exp, plan, exp_path)
   local template = plan.benchmark.template
   local f = io.open(template, "rb")
@@ -526,13 +533,29 @@ function M.check_run_treatments(exp, plan, exp_path)
     error(("%s: the benchmark template has no workload: mapping to apply the run treatments of %s to")
       :format(template, exp_path or exp.name), 0)
   end
-  local lines = {}
+  local lines, misses, notes = {}, {}, {}
   for _, rt in ipairs(exp.run_treatments) do
     for _, w in ipairs(ex.keys(cfg.workload)) do
-      local _, unmatched = ex.apply_overrides(cfg.workload[w], rt.overrides)
+      local _, unmatched, added = ex.apply_overrides(cfg.workload[w], rt.overrides)
       for _, u in ipairs(unmatched) do
         lines[#lines + 1] = ("%s: run treatment %s: %s matches nothing in workload %s of %s"):format(
           exp_path or exp.name, rt.name, u, w, template)
+      end
+      -- a key the workload does not have is added (upstream does, and the real experiments
+      -- rely on it: load.stages.0.concurrent_sessions); one a letter or two from a key it
+      -- has is a typo that would benchmark the template's value under the treatment's name
+      for _, a in ipairs(added) do
+        local parent, leaf = a.path:match("^(.*)%.([^.]+)$")
+        if not parent then parent, leaf = nil, a.path end
+        local near = ex.near_miss(leaf, a.siblings)
+        if near then
+          misses[#misses + 1] = ("%s: run treatment %s: %s is not a key of workload %s in %s (did you mean %s?); "
+            .. "refused: it would add %s and benchmark the template's %s - nothing was run"):format(
+            exp_path or exp.name, rt.name, a.path, w, template, parent and (parent .. "." .. near) or near, leaf, near)
+        else
+          notes[#notes + 1] = ("note: run treatment %s adds %s (not in workload %s of %s)"):format(rt.name, a.path,
+            w, template)
+        end
       end
     end
   end
@@ -540,6 +563,8 @@ function M.check_run_treatments(exp, plan, exp_path)
     error(table.concat(lines, "\n") .. ("\nrefused: a run treatment that changes nothing would benchmark the same "
       .. "configuration as the others; fix the keys (or the template) - nothing was run"), 0)
   end
+  if #misses > 0 then error(table.concat(misses, "\n"), 0) end
+  return notes
 end
 
 -- Refuses setup treatments that would change nothing: their keys go into the values
@@ -604,6 +629,22 @@ function M.left_text(ctx)
   return "Nothing was deployed (nothing changed in the cluster); nothing needs tearing down."
 end
 
+-- Raises when exp cannot be run whatever the plan: no run treatments (the legacy string
+-- format gives none: upstream's total_matrix still counts 1, one default setup treatment),
+-- or one named like the stack's own folder. --show says the same as --plan.
+function M.check_runnable(exp, exp_path)
+  for _, rt in ipairs(exp.run_treatments) do
+    if rt.name == "stack" then
+      error(("%srun treatment 'stack': the name is taken by the stack's own folder (run-stack); rename it")
+        :format(exp_path and (exp_path .. ": ") or ""), 0)
+    end
+  end
+  if #exp.run_treatments == 0 then
+    error(("%s: no run treatments (a top-level treatments: list of mappings); nothing to benchmark")
+      :format(exp_path or exp.name), 0)
+  end
+end
+
 -- Runs exp (llmd.experiment) with plan. opts: dry_run, resume (workspace), stop_on_error,
 -- skip_teardown, only (step set), out. Returns ok (every treatment succeeded; with only, every
 -- step it ran succeeded, the treatments it left pending in ctx.pending), ctx.
@@ -615,17 +656,8 @@ function M.run(exp, plan, opts)
   local setup_list = exp.setup_treatments
   if #setup_list == 0 then setup_list = { { name = "default", overrides = {} } } end
   exp.setup_treatments = setup_list
-  for _, rt in ipairs(exp.run_treatments) do
-    if rt.name == "stack" then
-      error(("%srun treatment 'stack': the name is taken by the stack's own folder (run-stack); rename it")
-        :format(opts.experiment_path and (opts.experiment_path .. ": ") or ""), 0)
-    end
-  end
-  if #exp.run_treatments == 0 then
-    error(("%s: no run treatments (a top-level treatments: list of mappings); nothing to benchmark")
-      :format(opts.experiment_path or exp.name), 0)
-  end
-  M.check_run_treatments(exp, plan, opts.experiment_path)
+  M.check_runnable(exp, opts.experiment_path)
+  for _, n in ipairs(M.check_run_treatments(exp, plan, opts.experiment_path)) do out:write(n, "\n") end
   M.check_setup_treatments(exp, plan, opts.experiment_path, opts.plan_path)
   local names = plan.namespaces
   if names and opts.namespace then

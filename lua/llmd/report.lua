@@ -1040,6 +1040,10 @@ end
 
 local function rate_text(v) return v and (T.helpers.num(v, 2) .. " req/s") or "N/A" end
 
+-- More metrics won than this (both runs' together): the Summary counts them, and lists
+-- each under its paragraph (model.summary_wins: {{label =, items = {"TTFT p90 (...)", ...}}}).
+M.SUMMARY_LIST_MIN = 4
+
 -- The Summary's matched load (model.matched_point): its achieved rate, "9.95 req/s", or on
 -- the offered axis the load both runs were driven at with each run's own achieved rate there,
 -- "concurrency 8 (8.10 req/s achieved by a, 15.30 req/s by b)" (one offered load can achieve
@@ -1324,6 +1328,9 @@ local function capacity_range_cells(g, unit, digits)
     return num(g.lo_rps) .. unit, g.lo_pct and pct(g.lo_pct) or "N/A (A is 0)"
   end
   local d = num(g.lo_rps) .. " to " .. num(g.hi_rps) .. unit
+  -- an end at exactly 0 as decision.gap_pct_text says it: "-41.84 req/s up to 0"
+  if math.abs(g.hi_rps) < 1e-9 then d = num(g.lo_rps) .. unit .. " up to 0" end
+  if math.abs(g.lo_rps) < 1e-9 then d = "0 up to " .. num(g.hi_rps) .. unit end
   if g.lo_rps < 0 and g.hi_rps > 0 then d = d .. " (the measured loads cannot order them)" end
   -- a percentage range whose upper end comes of A's span starting near 0 is "at least"
   return d, decision.gap_pct_text(g, pct) or "N/A (A may be 0)"
@@ -1776,6 +1783,61 @@ local function matched_point(model, A, B, points_a, points_b, saved)
   model.matched_point = res
   return res
 end
+
+-- Without an SLO there is no limiting metric to test at a matched load, but the runs' common
+-- load (matched_load: the highest both sustained, else the highest in both ranges) still
+-- shows how their latencies compare there: TTFT, TPOT and end-to-end p90, each run's own
+-- figure (its point's, or interpolated), untested (descriptive: no test joins the family).
+-- Returns {load =, axis =, rps =, rps_a =, rps_b =, interpolated = {a =, b =}, sustained =,
+-- rows = {{key =, a =, b =}, ...}}, or nil when no such load holds a latency of both.
+M.NO_SLO_LATENCY_KEYS = { "ttft_p90_ms", "tpot_p90_ms", "latency_p90_ms" }
+local function no_slo_latency(A, B, pa, pb, sat)
+  local res
+  for _, key in ipairs(M.NO_SLO_LATENCY_KEYS) do
+    local ml = matched_load(A, B, pa, pb, key, sat.a, sat.b, {})
+    if ml and ml.a.value and ml.b.value then
+      if not res then
+        res = { load = ml.load, axis = ml.axis, rps = ml.rps, rps_a = ml.rps_a, rps_b = ml.rps_b,
+          sustained = ml.sustained, rows = {},
+          interpolated = { a = ml.a.interpolated and true or nil, b = ml.b.interpolated and true or nil } }
+        if ml.sustained then
+          local past_a = ml.a.point and lp.point_saturated(sat.a, ml.a.point)
+          local past_b = ml.b.point and lp.point_saturated(sat.b, ml.b.point)
+          if past_a or past_b then res.sustained = false end
+        end
+      end
+      res.rows[#res.rows + 1] = { key = key, a = ml.a.value, b = ml.b.value }
+    end
+  end
+  return res
+end
+
+-- The Summary's sentence of M.no_slo_latency (nil without one): "At 92.19 req/s offered
+-- (...), the highest load both runs sustained, B's latencies are higher than A's: TTFT p90
+-- 83.7 ms vs 64.4 ms (+30.0 %), ...; untested (...). --slo ... gives each run's capacity."
+local function no_slo_latency_text(nl, A, B)
+  if not nl then return nil end
+  local parts, up, down = {}, 0, 0
+  for _, r in ipairs(nl.rows) do
+    local d = r.a ~= 0 and (r.b - r.a) / math.abs(r.a) * 100 or nil
+    if r.b > r.a then up = up + 1 elseif r.b < r.a then down = down + 1 end
+    parts[#parts + 1] = r.a == r.b and ("%s %s for both"):format(lower_label(metrics.get(r.key).label),
+      metrics.format(r.key, r.a))
+      or ("%s %s vs %s%s"):format(lower_label(metrics.get(r.key).label), metrics.format(r.key, r.b),
+        metrics.format(r.key, r.a), d and (" (%s)"):format(T.helpers.pct(d)) or "")
+  end
+  local how = up > 0 and down == 0 and ("%s's latencies are higher than %s's"):format(B.label, A.label)
+    or down > 0 and up == 0 and ("%s's latencies are lower than %s's"):format(B.label, A.label)
+    or up == 0 and down == 0 and "the runs' latencies are the same"
+    or ("%s's latencies differ from %s's, some higher, some lower"):format(B.label, A.label)
+  local where = nl.sustained and "the highest load both runs sustained"
+    or "the highest load within both runs' measured ranges (past saturation for at least one: the queue, not the "
+      .. "server)"
+  return ("At %s, %s, %s: %s (%s − %s; untested: without an SLO no test is made at this load). "
+    .. "Give --slo (e.g. --slo ttft_p90_ms=200) for each run's capacity within it."):format(
+    matched_load_text(nl, A, B), where, how, table.concat(parts, ", "), B.label, A.label)
+end
+M.no_slo_latency_text = no_slo_latency_text
 
 -- The matched-load test's identity in the family: a test is what it tests, the samples of
 -- one kind (Mann-Whitney) or one metric's repeat values (Welch), of which data. When each
@@ -2405,6 +2467,25 @@ local function verdict_of(model, A, B)
       v.kind = "cannot say"
       v.reason = o and "the measured loads cannot order them" or "a max sustained throughput is unknown"
       v.text = ("Cannot say which %s: %s: %s."):format(more, v.reason, both)
+    end
+    -- a verdict that cannot order them: what the runs' latencies at their common load say,
+    -- in short (the Summary has the figures), and how to get a capacity
+    local nl = #mixed == 0 and v.kind == "cannot say" and model.no_slo_latency
+    if nl then
+      local parts, up, down = {}, 0, 0
+      for _, r in ipairs(nl.rows) do
+        if r.b > r.a then up = up + 1 elseif r.b < r.a then down = down + 1 end
+        parts[#parts + 1] = ("%s %s"):format(lower_label(metrics.get(r.key).label),
+          r.a == r.b and (metrics.format(r.key, r.a) .. " for both")
+          or r.a ~= 0 and T.helpers.pct((r.b - r.a) / math.abs(r.a) * 100)
+          or (metrics.format(r.key, r.b) .. " vs " .. metrics.format(r.key, r.a)))
+      end
+      local how = up > 0 and down == 0 and "higher" or down > 0 and up == 0 and "lower"
+        or up == 0 and down == 0 and "the same" or "mixed"
+      v.latency = { how = how, load = matched_load_text(nl, A, B), sustained = nl.sustained }
+      v.text = ("%s At %s, %s, %s's latencies are %s (%s; untested). --slo gives capacity within an SLO."):format(
+        v.text, v.latency.load, nl.sustained and "the highest load both sustained" or "a load both measured",
+        B.label, how == "mixed" and "higher on some, lower on others" or how, table.concat(parts, ", "))
     end
   end
   -- what the banners below warn of, where it bears on the figures
@@ -3129,6 +3210,8 @@ local function summary(model, A, B)
         local notes = lp.sustained_failure_notes(x[2])
         if #notes > 0 then out[#out + 1] = ("%s: %s."):format(x[1].label, table.concat(notes, "; ")) end
       end
+      -- without an SLO, what can be said at the load both runs sustained: their latencies
+      out[#out + 1] = no_slo_latency_text(model.no_slo_latency, A, B)
     else
       -- nothing to read a capacity from: said, not left out
       local qa, qb = model.load_points.a, model.load_points.b
@@ -3316,10 +3399,25 @@ local function summary(model, A, B)
       end
     else
       local parts = {}
-      if #wins.b > 0 then parts[#parts + 1] = ("%s is better in %s"):format(B.label, table.concat(wins.b, ", ")) end
-      if #wins.a > 0 then parts[#parts + 1] = ("%s is better in %s"):format(A.label, table.concat(wins.a, ", ")) end
-      out[#out + 1] = table.concat(parts, "; ") .. "."
-        .. gpu_latency_caveat(model, A, B, "These whole-run latencies and rates")
+      if #wins.a + #wins.b > M.SUMMARY_LIST_MIN then
+        -- many metrics: counted here, each one in the list under the paragraph (one
+        -- paragraph of 20 metrics with their p-values is unreadable)
+        if #wins.b > 0 then parts[#parts + 1] = ("%s is better in %s"):format(B.label, T.helpers.count(#wins.b,
+          "metric")) end
+        if #wins.a > 0 then parts[#parts + 1] = ("%s is better in %s"):format(A.label, T.helpers.count(#wins.a,
+          "metric")) end
+        model.summary_wins = {}
+        for _, x in ipairs { { B, wins.b }, { A, wins.a } } do
+          if #x[2] > 0 then model.summary_wins[#model.summary_wins + 1] = { label = x[1].label, items = x[2] } end
+        end
+        out[#out + 1] = table.concat(parts, "; ") .. " (listed below)."
+          .. gpu_latency_caveat(model, A, B, "These whole-run latencies and rates")
+      else
+        if #wins.b > 0 then parts[#parts + 1] = ("%s is better in %s"):format(B.label, table.concat(wins.b, ", ")) end
+        if #wins.a > 0 then parts[#parts + 1] = ("%s is better in %s"):format(A.label, table.concat(wins.a, ", ")) end
+        out[#out + 1] = table.concat(parts, "; ") .. "."
+          .. gpu_latency_caveat(model, A, B, "These whole-run latencies and rates")
+      end
     end
     for _, side in ipairs { "a", "b" } do
       local w = sustained[side]
@@ -3683,6 +3781,9 @@ function M.build(opts)
   local broken = #model.broken > 0
   local mp = #model.slo > 0 and #model.workload_differs == 0 and not broken
     and matched_point(model, A, B, pa, pb, opts.significance and opts.significance._matched_point) or nil
+  if #model.slo == 0 and #model.workload_differs == 0 and not broken then
+    model.no_slo_latency = no_slo_latency(A, B, pa, pb, model.saturation)
+  end
   if broken and #model.slo > 0 then
     -- no latency at a matched load is compared against a broken run either
     model.matched_point = { reason = ("not compared: %s; a broken run's figures say nothing of its configuration")
@@ -3782,7 +3883,8 @@ for _, p in ipairs { "slo", "slo_checks", "mixed_requests", "perf", "perf_notes"
   "ladder.rows[].latency", "ladder.latency_columns", "ladder.latency_columns[].has", "charts.list",
   "curve_columns", "curves[].rows[].latency", "charts.list[].notes", "a.warnings", "b.warnings", "a.reasons",
   "b.reasons", "a.checks", "b.checks", "a.left_out", "b.left_out",
-  "kv.rows", "kv.efficiency", "kv.missing", "capacity.evidence.differences", "broken" } do
+  "kv.rows", "kv.efficiency", "kv.missing", "capacity.evidence.differences", "broken",
+  "no_slo_latency.rows", "summary_wins", "summary_wins[].items" } do
   M.LIST_PATHS[p] = true
 end
 

@@ -893,14 +893,22 @@ t.test("two runs drawn from one distribution: no winner on any row, and the summ
   t.eq(by.ttft_p50_ms.verdict, "A better")
   t.ok(by.ttft_p50_ms.p_value < 1e-6)
   t.ok(m2.summary:find("x is better in ", 1, true), m2.summary)
+  -- the Summary with the metrics it lists under its paragraph when there are many
+  local function said(model)
+    local out = { model.summary }
+    for _, g in ipairs(model.summary_wins or {}) do
+      for _, x in ipairs(g.items) do out[#out + 1] = g.label .. ": " .. x end
+    end
+    return table.concat(out, "\n")
+  end
   -- A (x) better while B's value is higher: the change is said to be B's against A, so that
   -- "+" does not read as A improving (hand-written form)
-  t.ok(m2.summary:find("TTFT p50 %(y %+%d+%.%d %% vs x, p [=<] "), m2.summary)
-  t.ok(not m2.summary:find("TTFT p50 (+", 1, true), m2.summary)
+  t.ok(said(m2):find("TTFT p50 %(y %+%d+%.%d %% vs x, p [=<] "), said(m2))
+  t.ok(not said(m2):find("TTFT p50 (+", 1, true), said(m2))
   -- the other direction (the runs swapped, B = x better): the same form, B's change against A
   local m3 = report.build { a = side(vllm_dir(slow, lat, b.out), "y"), b = side(da, "x"), generated = 0 }
   t.ok(m3.summary:find("x is better in ", 1, true), m3.summary)
-  t.ok(m3.summary:find("TTFT p50 %(x %-%d+%.%d %% vs y, p [=<] "), m3.summary)
+  t.ok(said(m3):find("TTFT p50 %(x %-%d+%.%d %% vs y, p [=<] "), said(m3))
   t.ok(not m2.summary:find("y is better", 1, true), m2.summary)
 end)
 
@@ -2973,7 +2981,7 @@ t.test("capacity with repeats: the tok/s row shows the repeats' range in tok/s a
   row = t.headline_row(m, "Capacity at SLO, output tok/s")
   t.eq({ row.a_text:match("%((.*)%)"), row.b_text:match("%((.*)%)") },
     { "the repeats allow 250.0–330.0 tok/s", "the repeats allow 100.0–250.0 tok/s" })
-  t.eq(row.delta_text, "-230.0 to +0.0 tok/s")
+  t.eq(row.delta_text, "-230.0 tok/s up to 0")
 end)
 
 t.test("untested whole-run rows of runs with repeats at several load points: the Summary says the pooling, "
@@ -3174,7 +3182,7 @@ t.test("capacity brackets that only touch at the same load are ordered; at diffe
     -- to 0 (by hand), not 10 r - 200 = +1.0 tok/s, which read "cannot order them"
     local tr = m.headline[2]
     t.eq(tr.label, "Capacity at SLO, output tok/s")
-    t.eq({ tr.delta_text, tr.pct_text }, { "-200.0 to +0.0 tok/s", "-66.7 % to +0.0 %" }, "r = " .. r)
+    t.eq({ tr.delta_text, tr.pct_text }, { "-200.0 tok/s up to 0", "-66.7 % up to 0" }, "r = " .. r)
     -- swapped: mirrored, y against x the other way
     local w = ttft_model(y, x)
     t.eq({ w.capacity.evidence.higher, w.capacity.evidence.ordered }, { "b", true })
@@ -3247,7 +3255,7 @@ t.test("capacity ranges from repeats that meet at the same load are ordered when
   -- of the two figures the model holds)
   local margin = ("x %+.1f %% over y's estimate of %.2f req/s"):format(
     (m.capacity.a.rps / m.capacity.b.rps - 1) * 100, m.capacity.b.rps)
-  t.ok(m.summary:find("x sustains more load than y within TTFT p90 ≤ 200.0 ms (y -48.8 % to +0.0 % vs x; " .. margin
+  t.ok(m.summary:find("x sustains more load than y within TTFT p90 ≤ 200.0 ms (y -48.8 % up to 0 vs x; " .. margin
     .. ")", 1, true), m.summary)
   t.ok(m.summary:find("x met the SLO at 5.96 req/s and y already failed it at 5.98 req/s, at the same load (6 req/s "
     .. "offered), on the 95 % intervals of both runs' repeats", 1, true), m.summary)

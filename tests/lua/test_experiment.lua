@@ -186,3 +186,28 @@ t.test("experiment-summary.yaml is upstream's, byte for byte", function()
   t.eq(rows, 5)
   t.raises("unknown status failed_badly", ex.summary_yaml, "x", 1, 1, { { setup_treatment = "a", status = "failed_badly" } }, 0)
 end)
+
+t.test("a run treatment's last key the profile lacks is added, and listed; a near miss is named", function()
+  local profile = yaml.load_file(F .. "/profiles/inference-perf-sanity_random.yaml.in")
+  local e = ex.parse(yaml.load([[
+treatments:
+  - name: r2
+    load.stages.0.rat: 2
+    load.stages.0.concurrent_sessions: 8
+    load.stages.0.rate: 3
+]]), "x.yaml")
+  local p, unmatched, added = ex.apply_overrides(profile, e.run_treatments[1].overrides)
+  t.eq(unmatched, {})
+  -- by hand: stage 0 of the profile has rate and duration; rat and concurrent_sessions are new
+  t.eq(added, { { path = "load.stages.0.rat", siblings = { "duration", "rate" } },
+    { path = "load.stages.0.concurrent_sessions", siblings = { "duration", "rat", "rate" } } })
+  t.eq(p.load.stages[1].rate, 3)
+  -- rat is one edit from rate (a fifth of 3 letters, at least 1); concurrent_sessions is far
+  -- from both; Max_Concurrency is max-concurrency but for case and '_'; session_rate is 3 edits
+  -- from session_time (r/t, a/i, t/m), more than 12 // 5 = 2; num-prompt 1 edit, 10 // 5 = 2
+  t.eq(ex.near_miss("rat", { "duration", "rate" }), "rate")
+  t.eq(ex.near_miss("concurrent_sessions", { "duration", "rate" }), nil)
+  t.eq(ex.near_miss("Max_Concurrency", { "max-concurrency", "num-prompts" }), "max-concurrency")
+  t.eq(ex.near_miss("session_rate", { "session_time" }), nil)
+  t.eq(ex.near_miss("num-prompt", { "max-concurrency", "num-prompts" }), "num-prompts")
+end)

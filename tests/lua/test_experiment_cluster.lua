@@ -854,3 +854,41 @@ t.test("nu35-4: a setup treatment that failed at standup is named 'not measured'
   t.eq(labels, { "plugins-prefix failed_standup", "plugins-kv/rate5 success" })
   t.ok(j.not_measured[2].reason:find(gone .. ": no results", 1, true), j.not_measured[2].reason)
 end)
+
+t.test("a run treatment key one letter off the template's is refused: --show --plan, --dry-run, run", function()
+  local s = setup()
+  -- the new user's typo: rat for rate (the rendered config held rat: 2 and rate: 1, so the
+  -- treatment rate5 benchmarked rate 1)
+  t.write(s.exp, (EXPERIMENT:gsub("load%.stages%.0%.rate: 5", "load.stages.0.rat: 5")))
+  local want = s.exp .. ": run treatment rate5: load.stages.0.rat is not a key of workload sanity_random in "
+    .. s.dir .. "/template.yaml (did you mean load.stages.0.rate?); refused: it would add rat and benchmark the "
+    .. "template's rate - nothing was run\n"
+  for _, extra in ipairs { { "--plan", s.plan, "--show" }, { "--plan", s.plan, "--dry-run" }, { "--plan", s.plan } } do
+    local r = experiment(s, extra)
+    t.eq({ r.code, r.stderr }, { 1, "llmdlua: " .. want }, table.concat(extra, " ") .. "\n" .. r.stdout)
+    t.ok(not r.stdout:find("DoE EXPERIMENT SUMMARY", 1, true), r.stdout)
+  end
+  t.eq(workspace(s), nil)
+  t.ok(not lfs.attributes(s.cluster .. "/calls.log"), "no cluster call")
+  -- a key the template lacks but near none of its keys is added, as upstream does
+  -- (concurrent-sessions-sweep.yaml sets load.stages.0.concurrent_sessions), with a note
+  t.write(s.exp, (EXPERIMENT:gsub("load%.stages%.0%.rate: 5", "load.stages.0.concurrent_sessions: 5")))
+  local r = experiment(s, { "--plan", s.plan, "--show" })
+  t.eq({ r.code, r.stderr }, { 0, "note: run treatment rate5 adds load.stages.0.concurrent_sessions (not in workload "
+    .. "sanity_random of " .. s.dir .. "/template.yaml)\n" })
+  r = experiment(s, { "--plan", s.plan, "--dry-run" })
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  -- the dry run removes the rendered configs: what they hold at the treatment's keys is said
+  t.ok(r.stdout:find("workload sanity_random-rate5: load.stages.0.concurrent_sessions: 5, "
+    .. "load.stages.0.duration: 60\n", 1, true), r.stdout)
+end)
+
+t.test("--show of an experiment with no run treatment fails as --plan does (legacy string treatments)", function()
+  local r = proc.run { LLMDLUA, "experiment.lua", F .. "/llm-d-benchmark/experiments/kubecon-smoke.yaml", "--show" }
+  t.eq(r.code, 1, r.stdout .. r.stderr)
+  -- the parsed form stays upstream's (expected/parsed-experiments.json: total_matrix 1)
+  t.eq(json.decode(r.stdout).total_matrix, 1)
+  local want = "\nllmdlua: " .. F .. "/llm-d-benchmark/experiments/kubecon-smoke.yaml: no run treatments (a "
+    .. "top-level treatments: list of mappings); nothing to benchmark\n"
+  t.eq(r.stderr:sub(-#want), want)
+end)

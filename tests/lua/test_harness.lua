@@ -1171,3 +1171,23 @@ t.test("inference-perf: each stage file is checked against the requests the per-
   t.ok(text:find("latency_p90_ms: computed from per-request data 393.0 ms, stage 1's stage_1_lifecycle_metrics.json "
     .. "says 400.8 ms (2.0 % apart)", 1, true), text)
 end)
+
+t.test("vllm-benchmark: per-request arrays of different lengths are said (Data checks, stderr), not dropped silently",
+  function()
+    -- the new user's file: ttfts cut to 10 entries of 240; here the fixture's 8 requests with
+    -- ttfts cut to 3 (the other arrays keep 8: by hand from the fixture, num_prompts 8)
+    local d = t.tmpdir()
+    local doc = json.read(F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json")
+    doc.ttfts = { doc.ttfts[1], doc.ttfts[2], doc.ttfts[3] }
+    json.write(d .. "/openai-x.json", doc)
+    local r = proc.run { LLMDLUA, "-e", ("local run = require('llmd.harness').extract(%q) "
+      .. "print(run.status) for _, w in ipairs(run.warnings) do print(w) end "
+      .. "print(run.stages[1].metrics.values.ttft_p90_ms)"):format(d) }
+    local want = d .. "/openai-x.json: per-request arrays of different lengths (ttfts 3, output_lens 8, errors 8, "
+      .. "latencies 8, input_lens 8, start_times 8, num_prompts 8): its per-request data is not used, only the "
+      .. "file's own summary statistics"
+    t.eq(r.code, 0, r.stderr)
+    t.eq(r.stderr, "warning: " .. want .. "\n")
+    -- the run is usable (status warnings), its TTFT p90 the file's own p90_ttft_ms
+    t.eq(r.stdout, "warnings\n" .. want .. "\n" .. ("%.14g"):format(doc.p90_ttft_ms) .. "\n")
+  end)

@@ -109,7 +109,7 @@ t.test("the same-load order in req/s is no order in tok/s where tok/s fall past 
   local m = model(CHUNKED, t1b(), "ttft_p90_ms=200")
   -- req/s: B met the SLO at the load where A failed it, so B is the higher (0 to +46.43)
   local rrow = t.headline_row(m, RPS)
-  t.eq(rrow.delta_text, "+0.00 to +46.43 req/s")
+  t.eq(rrow.delta_text, "0 up to +46.43 req/s")
   t.ok(rrow.evidence:find("the measured loads order them", 1, true), rrow.evidence)
   -- tok/s: was "+0.0 to +2,570.3 tok/s" with "the measured loads order them"
   local row = t.headline_row(m, TPS)

@@ -163,8 +163,12 @@ t.test("verdict: without an SLO, the max sustained throughput", function()
   m = build(run { 10, 20, 22 }, run { 10, 21, 21.5 }, {})
   t.eq(m.verdict.kind, "cannot say")
   t.ok(t.headline_row(m, "Max sustained throughput").evidence:find("cannot order them", 1, true))
+  -- ... and says what it can at the highest load both sustained (offered 20: each one's point
+  -- 2, both below saturation), where both TTFT p90 are 50 ms; and that --slo gives capacity
   t.eq(m.verdict.text, "Cannot say which sustains more load (max sustained throughput; no SLO given): the measured "
-    .. "loads cannot order them: x 20.00 req/s, y 21.00 req/s.")
+    .. "loads cannot order them: x 20.00 req/s, y 21.00 req/s. At 20 req/s offered (20.00 req/s achieved by x, "
+    .. "21.00 req/s by y), the highest load both sustained, y's latencies are the same (TTFT p90 50.0 ms for both; "
+    .. "untested). --slo gives capacity within an SLO.")
 end)
 
 t.test("verdict: per GPU first where the Headline leads per GPU", function()

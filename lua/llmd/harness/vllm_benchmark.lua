@@ -166,6 +166,32 @@ local function new(variant)
     .. "end-to-end time)"
 
   -- Per-request accumulation of one file; nil when the arrays are missing or short.
+  -- The per-request arrays a file holds, when their lengths disagree (one per request
+  -- each): "FILE: per-request arrays of different lengths (ttfts 10, ...)"; nil when they
+  -- agree or the file has none (run without --save-detailed). A short array would be read
+  -- as no per-request data, silently, or pair one request's TTFT with another's tokens.
+  local ARRAYS = { "ttfts", "output_lens", "errors", "latencies", "input_lens", "start_times", "itl_sums" }
+  local function mismatch(arr, path, prompts)
+    local lens, n, differ = {}, nil, false
+    for _, name in ipairs(ARRAYS) do
+      local k = #arr[name]
+      if k > 0 then
+        lens[#lens + 1] = ("%s %d"):format(name == "itl_sums" and "itls" or name, k)
+        if n and k ~= n then differ = true end
+        n = n or k
+      end
+    end
+    if not n then return nil end
+    -- (ttfts, output_lens and errors are in every detailed file: one missing is one cut)
+    for _, name in ipairs { "ttfts", "output_lens", "errors" } do
+      if #arr[name] == 0 then differ = true; lens[#lens + 1] = name .. " 0" end
+    end
+    if not differ then return nil end
+    return ("%s: per-request arrays of different lengths (%s%s): its per-request data is not used, only the "
+      .. "file's own summary statistics"):format(path, table.concat(lens, ", "),
+      prompts and (", num_prompts %d"):format(prompts) or "")
+  end
+
   local function per_request(arr, itl, opts)
     local n = #arr.ttfts
     if n == 0 or #arr.output_lens ~= n or #arr.errors ~= n then return nil end
@@ -315,8 +341,18 @@ local function new(variant)
       st.date = d.date
       local summary = rm.set()
       map_summary(summary, d, l.path)
-      local acc, why, _, has_lat, pace = per_request(l.arr, l.itl, { groups = groups, sketch = opts.sketch,
-        goodput = opts.goodput })
+      local bad = mismatch(l.arr, l.path, num(d.num_prompts))
+      if bad then
+        -- said in the Data checks and at once on stderr: without it the run silently has no
+        -- per-request data (and its saturation, pace and errors are read from less)
+        rm.warn(run, bad)
+        io.stderr:write("warning: ", bad, "\n")
+      end
+      local acc, why, _, has_lat, pace
+      if not bad then
+        acc, why, _, has_lat, pace = per_request(l.arr, l.itl, { groups = groups, sketch = opts.sketch,
+          goodput = opts.goodput })
+      end
       l.acc, l.has_lat, st.pace = acc, has_lat, pace
       if not pace then st.drain = drain_record(l.arr.latencies, summary) end
       if acc then

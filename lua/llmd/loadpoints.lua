@@ -420,9 +420,19 @@ end
 -- asked for (kubecon-na-2025_vllm stage 4: 122.59 req/s offered, 106.49 sent). Returns the
 -- rate and, where it is the offered one, true.
 function M.pace_reference(p, pace)
-  local noise = 3 / math.sqrt(require("llmd.runmodel").PACE_SHARE * (pace.sends - 1))
-  if pace.send_rps < p.offered * math.min(M.SATURATION_SHARE, 1 - noise) then return p.offered, true end
+  if M.sends_behind(pace.send_rps, p.offered, pace.sends, require("llmd.runmodel").PACE_SHARE) then
+    return p.offered, true
+  end
   return pace.send_rps, false
+end
+
+-- Did n requests sent at rate sent (read over share of their times) fall behind the offered
+-- rate, below SATURATION_SHARE of it by more than Poisson arrivals explain (3 / sqrt(share
+-- (n - 1)))? (M.pace_reference; M.drain_of, whose stage files' send rate is to be trusted
+-- only where it is the offered one: a client behind its schedule sent less than asked for.)
+function M.sends_behind(sent, offered, n, share)
+  local noise = 3 / math.sqrt(share * (n - 1))
+  return sent < offered * math.min(M.SATURATION_SHARE, 1 - noise)
 end
 
 -- How the drain-reduced rate is read, as its texts say it.
@@ -449,7 +459,8 @@ M.QUEUE_CHANCE = 0.05
 -- So a rate at 95 % or more of the rate requests were offered kept up (its answers came at
 -- least that fast). The offered rate: the rate requests were sent (sends / send span) where
 -- inference-perf says they kept to their schedule (no request sent more than 5 % of the span
--- late: a Poisson schedule's own rate, 5 % off the nominal in one run of 600 requests), else
+-- late: a Poisson schedule's own rate, 5 % off the nominal in one run of 600 requests) and
+-- that rate is not behind the nominal by more than Poisson noise (M.sends_behind), else
 -- the nominal (a client that fell behind its schedule is a load not delivered, as before).
 -- A rate below it is a queue, or a spread of the latencies that the last requests happened
 -- to carry, or (inference-perf) requests sent slower than offered. Which, from the files:
@@ -485,7 +496,8 @@ function M.drain_of(p)
     if r.sent_rps and sspan then r.sent_rps = r.sent_rps + x.completed / sspan / #xs else r.sent_rps = nil end
     local send_rate = sspan and finite(x.sends) and x.sends / sspan or nil
     if finite(x.schedule_delay_max_s) then r.late_s = math.max(r.late_s or 0, x.schedule_delay_max_s) end
-    if send_rate and finite(x.schedule_delay_max_s) and x.schedule_delay_max_s <= (1 - M.SATURATION_SHARE) * sspan then
+    if send_rate and finite(x.schedule_delay_max_s) and x.schedule_delay_max_s <= (1 - M.SATURATION_SHARE) * sspan
+      and not M.sends_behind(send_rate, p.offered, x.sends, 1) then
       r.ref_rps = r.ref_rps + send_rate / #xs
     else
       r.ref_basis = "offered"

@@ -492,9 +492,9 @@ static int token_number(Scanner *s, int d, double *x)
         *x = (double)i;
         return 0;
     }
+    *x = v;
     if (isinf(v))
         return out_of_range(s, d);
-    *x = v;
     return 0;
 }
 

@@ -31,7 +31,8 @@ local function plain(L)
     d.request_rate, d.max_concurrency = rate, json.null
     d.duration = (n - 1) * gap + L
     d.request_throughput = n / d.duration
-    d.total_output_tokens = 64 * n
+    d.total_input_tokens, d.total_output_tokens = 256 * n, 64 * n
+    d.total_token_throughput = (256 + 64) * n / d.duration
     d.output_throughput = 64 * n / d.duration
     t.write(("%s/benchmark_%02d.json"):format(dir, i), t.vllm_text(d))
   end
@@ -58,6 +59,9 @@ t.test("aggregate-only, answers of 15 s and 30 s at one capacity: ranked by the 
   local md = t.read(ws .. "/comparison_report.md")
   -- main: "short sustains more load ... the order holds whatever the bounds"
   t.ok(not md:find("short sustains more load", 1, true) and not md:find("long sustains more load", 1, true),
+    md:match("%*%*Verdict[^\n]*"))
+  t.ok(md:find("**Verdict:** Cannot say which sustains more load (max sustained throughput; no SLO given): the "
+    .. "measured loads cannot order them: short 20.10 req/s, long 20.10 req/s.", 1, true),
     md:match("%*%*Verdict[^\n]*"))
   -- the load curve: the throughput 20.10 req/s, the harness's 8.02 (A) and 5.01 (B) beside it,
   -- output tok/s 20.1005 x 64 = 1,286.4

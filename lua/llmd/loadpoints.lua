@@ -401,7 +401,7 @@ M.THROUGHPUT_DEFINITION = "the throughput of a load point (req/s, and the output
   .. "beside it, as \"Harness req/s (completed / window)\": its window ends one request latency after the last "
   .. "request, so a server that kept up with 60 s of requests answered in 20 s each achieves 75 % of the offered "
   .. "rate, and of two servers that keep up with the same load the one with the longer answers reads lower. At "
-  .. "concurrency-based loads, or where neither is known, the throughput is the harness's achieved rate"
+  .. "concurrency-based loads, or without either figure, the throughput is the harness's achieved rate"
 
 -- How the pace of a load point is read, as its texts say it.
 M.PACE_SPAN = "the sends over their middle 80 %, the answers by the slope of their times on the sends', which no "

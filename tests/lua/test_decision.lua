@@ -1247,9 +1247,10 @@ t.test("per GPU, --slo from the info files, comparison.json keys, analyze.lua ke
   cj = json.read(w .. "/comparison.json")
   t.eq(cj.slo[1].max, 50)
   t.eq(cj.min_effect, 5)
-  -- 50 ms: A passes up to point 3 (44.5 ms at 61.24 req/s), fails at 4 (64.4 ms at 91.36):
-  -- 61.242 + (50 - 44.510) / (64.361 - 44.510) x 30.115 = 69.57 req/s
-  t.near(cj.capacity.a.rps, 69.57, 0.01)
+  -- 50 ms: A passes up to point 3 (44.5 ms at 61.79 req/s), fails at 4 (64.4 ms at 92.21):
+  -- with the drain-reduced rates 61.790 and 92.213 (python3, _drain):
+  -- 61.790 + (50 - 44.510) / (64.361 - 44.510) x 30.424 = 70.20 req/s
+  t.near(cj.capacity.a.rps, 70.20, 0.01)
   -- info files that disagree on the SLO, a bad --slo, a bad gpus: one line each
   t.write(ib, "slo:\n  ttft_p90_ms: 300\n")
   w, r = compare { "--a", KC_A, "--a-info", ia, "--b", KC_B, "--b-info", ib }
@@ -1348,7 +1349,9 @@ t.test("goodput per load point of an inference-perf ladder: requests placed in s
   local pts = lp.points(run)
   t.eq(#pts, 2)
   t.near(pts[1].slo_attainment_pct, 200 / 3, 1e-9)
-  t.near(pts[1].goodput_rps, 2 / pts[1].duration_s, 1e-12)
+  -- goodput is the drain-reduced rate's good share: 2 / (window - least latency), stage 0's
+  -- 58.98791 s and 0.47253 s (python3 on stage_0_lifecycle_metrics.json)
+  t.near(pts[1].goodput_rps, 2 / (58.98791046591941 - 0.47253478108905256), 1e-12)
   t.near(pts[2].slo_attainment_pct, 0, 0)
   t.near(pts[2].goodput_rps, 0, 0)
 end)
@@ -3097,7 +3100,11 @@ t.test("the Summary's latency at a matched load in the demo: at the lower of the
   -- offered are interpolated in offered rate between its stages 2 (85.5 offered,
   -- 84.77301380618104 req/s, 33.18592401919887 ms) and 3 (127.75, 126.53470729666181 req/s,
   -- 37.24500122480095 ms): TTFT p90 33.8286512737664 ms, achieved 91.38569379319445 req/s
-  -- (each run's achieved rate said, vllm's measured, chunked's interpolated: "about")
+  -- (each run's achieved rate said, vllm's measured, chunked's interpolated: "about").
+  -- The ranked rate of these points is the drain-reduced one, completed / (window - least
+  -- latency) (python3, _drain in harness_expected.lua): vllm's stage 3 92.21326544259206;
+  -- chunked's stages 2 and 3 85.51941478728018 and 127.75524872207903, at 92.19 offered
+  -- 85.5194 + (92.19 - 85.5) / (127.75 - 85.5) x 42.2358 = 92.20717168725189
   local function sd(label, dir) return { label = label, state = { label = label }, run = harness.extract(dir, {}),
     kv = {} } end
   local m = report.build { a = sd("vllm", KC_A), b = sd("chunked", KC_B), slo = decision.parse_slo("ttft_p90_ms=200"),
@@ -3105,16 +3112,16 @@ t.test("the Summary's latency at a matched load in the demo: at the lower of the
   local mp = m.matched_point
   t.eq({ mp.axis, mp.load }, { "rate", 92.19 })
   t.eq(mp.rps, nil)
-  t.near(mp.rps_a, 91.35730480202015, 1e-9)
-  t.near(mp.rps_b, 91.38569379319445, 1e-9)
+  t.near(mp.rps_a, 92.21326544259206, 1e-9)
+  t.near(mp.rps_b, 92.20717168725189, 1e-9)
   t.near(mp.a, 64.36099205166101, 1e-9)
   t.near(mp.b, 33.8286512737664, 1e-9)
   t.eq({ mp.point_a, mp.point_b, mp.sustained, mp.saturated, mp.test }, { 4, nil, true, nil, nil })
-  t.near(mp.interpolated.b.lo_rps, 84.77301380618104, 1e-9)
-  t.near(mp.interpolated.b.hi_rps, 126.53470729666181, 1e-9)
+  t.near(mp.interpolated.b.lo_rps, 85.51941478728018, 1e-9)
+  t.near(mp.interpolated.b.hi_rps, 127.75524872207903, 1e-9)
   t.eq({ mp.interpolated.b.lo_load, mp.interpolated.b.hi_load }, { 85.5, 127.75 })
   t.eq(mp.interpolated.a, nil)
-  t.ok(m.summary:find("At 92.19 req/s offered (91.36 req/s achieved by vllm, about 91.39 req/s by chunked), the highest load both runs sustained (the lower "
+  t.ok(m.summary:find("At 92.19 req/s offered (92.21 req/s achieved by vllm, about 92.21 req/s by chunked), the highest load both runs sustained (the lower "
     .. "of their loads at their last points before saturation), TTFT p90 is 64.4 ms for vllm and 33.8 ms for chunked "
     .. "(interpolated between its loads at 85.5 req/s offered and 127.75 req/s offered); untested: an interpolated "
     .. "figure has no per-request samples or repeats of its own to test.", 1, true), m.summary)
@@ -3458,7 +3465,9 @@ t.test("a run identical but for failed requests: paired by offered rate, no 'B s
     t.eq(r.b.values.ttft_p90_ms, r.a.values.ttft_p90_ms, "TTFT p90 at " .. offered[i])
     t.eq(r.b.values.latency_p90_ms, r.a.values.latency_p90_ms, "E2E p90 at " .. offered[i])
   end
-  t.near(m.ladder.rows[4].b.values.achieved_rps, 91.35730480202015 * 4425 / 5531, 1e-9)
+  -- the ranked rate is the drain-reduced one: 4,425 / (window 60.542504 - least latency
+  -- 0.561980), both unchanged by the failures (python3 on stage_3_lifecycle_metrics.json)
+  t.near(m.ladder.rows[4].b.values.achieved_rps, 4425 / (60.542504094075404 - 0.5619798880070448), 1e-9)
   t.near(m.ladder.rows[4].b.values.error_rate_pct, 1106 / 5531 * 100, 1e-9)
   -- the Summary's matched load: an equal offered rate, both runs' own point, equal values
   local mp = m.matched_point

@@ -233,19 +233,28 @@ function M.points(run)
     -- output tok/s the same way, its tokens per completed request at that rate. The
     -- harness's own figures stay in harness_rps / harness_tps, shown beside it.
     p.harness_rps, p.harness_tps = p.achieved_rps, p.output_tps
-    local x = M.pace_of(p)
+    -- where there is no pace but the repeats' drain-reduced rates are known (M.drain_of:
+    -- vLLM without --save-detailed, inference-perf's stage files), that rate: completed
+    -- successes / (window - least latency), the same drain left out as the saturation
+    -- judgement leaves out; else the harness's achieved rate
+    local x, dr = M.pace_of(p), M.drain_of(p)
+    local rates
     if x then
-      p.rate_basis = "pace"
+      p.rate_basis, p.achieved_rps, rates = "pace", x.success_rps, {}
+      for _, st in ipairs(g.stages) do rates[#rates + 1] = st.pace.success_rps end
+    elseif dr then
+      p.rate_basis, p.achieved_rps, rates = "drain", dr.rps, {}
+      for _, r in ipairs(p.drain) do rates[#rates + 1] = r.completed / (r.window_s - r.least_latency_s) end
+    end
+    if rates then
       local per_req = finite(p.output_tps) and finite(p.harness_rps) and p.harness_rps > 0
         and p.output_tps / p.harness_rps or nil
-      p.achieved_rps = x.success_rps
-      p.output_tps = per_req and x.success_rps * per_req or nil
+      p.output_tps = per_req and p.achieved_rps * per_req or nil
       if not p.output_tps then
         p.na.throughput_tok_s = p.na.throughput_tok_s or "output tok/s or the achieved rate unknown"
       end
-      -- repeats: the interval of their own answer rates, not of the drain-biased ones
-      local xs = {}
-      for _, st in ipairs(g.stages) do xs[#xs + 1] = st.pace.success_rps end
+      -- repeats: the interval of their own rates, not of the drain-biased ones
+      local xs = rates
       if p.ci and p.ci.throughput_req_s and #xs >= 2 then
         p.ci.throughput_req_s = stattest.mean_ci(xs, nil, 0)
         p.ci.throughput_req_s.samples = xs
@@ -290,6 +299,10 @@ function M.points(run)
       -- (where the throughput is the answers' pace, goodput is that pace's share of good
       -- answers, not good / a window the drain lengthens: M.THROUGHPUT_DEFINITION)
       if p.rate_basis == "pace" then p.goodput_rps = M.pace_of(p).answer_rps * good / total end
+      -- (the drain-reduced rate counts successes: goodput is its share of good ones)
+      if p.rate_basis == "drain" and dr.completed > 0 then
+        p.goodput_rps = dr.rps * math.min(good / dr.completed, 1)
+      end
     end
     points[#points + 1] = p
   end
@@ -378,15 +391,17 @@ end
 -- sustained, capacity, the load ladder, the charts, treatments.lua. Said once, in "How these
 -- figures are defined".
 M.THROUGHPUT_DEFINITION = "the throughput of a load point (req/s, and the output tok/s with it) is, where its "
-  .. "per-request start and finish times are known (rate-based loads), the rate its successful answers came back "
-  .. "at, read as its saturation is (its pace against the requests' rate, which leaves out the last requests' own "
-  .. "latency), and output tok/s that rate times its output tokens per completed request; it is the figure max "
-  .. "sustained throughput, the capacity, the load ladder and the charts rank. The harness's achieved rate "
-  .. "(completed requests / first request to last answer) is shown beside it, as \"Harness req/s (completed / "
-  .. "window)\": its window ends one request latency after the last request, so a server that kept up with 60 s of "
-  .. "requests answered in 20 s each achieves 75 % of the offered rate, and of two servers that keep up with the "
-  .. "same load the one with the longer answers reads lower. Without per-request times (or at concurrency-based "
-  .. "loads) the throughput is the harness's achieved rate"
+  .. "per-request start and finish times are known (rate-based loads), its pace: the rate requests were sent at over "
+  .. "the slope of their answers' times on their sends', times the share that succeeded, read as its saturation is "
+  .. "(which leaves out the last requests' own latency); where only the window and the latencies are known "
+  .. "(vLLM without --save-detailed, inference-perf's stage files), the drain-reduced rate: successful requests / "
+  .. "(the window - the least latency), read as its saturation is too; output tok/s is that rate times its output "
+  .. "tokens per completed request. It is the figure max sustained throughput, the capacity, the load ladder and "
+  .. "the charts rank. The harness's achieved rate (completed requests / first request to last answer) is shown "
+  .. "beside it, as \"Harness req/s (completed / window)\": its window ends one request latency after the last "
+  .. "request, so a server that kept up with 60 s of requests answered in 20 s each achieves 75 % of the offered "
+  .. "rate, and of two servers that keep up with the same load the one with the longer answers reads lower. At "
+  .. "concurrency-based loads, or without either figure, the throughput is the harness's achieved rate"
 
 -- How the pace of a load point is read, as its texts say it.
 M.PACE_SPAN = "the sends over their middle 80 %, the answers by the slope of their times on the sends', which no "
@@ -484,7 +499,8 @@ function M.drain_of(p)
   if p.load_type ~= "rate" or M.pace_of(p) or type(xs) ~= "table" or #xs == 0 or not finite(p.offered) then
     return nil
   end
-  local r = { rps = 0, completed = 0, repeats = #xs, sent_rps = 0, chance = 0, achieved_rps = p.achieved_rps,
+  local r = { rps = 0, completed = 0, repeats = #xs, sent_rps = 0, chance = 0,
+    achieved_rps = p.harness_rps or p.achieved_rps,
     least_s = math.huge, most_s = -math.huge, ref_rps = 0, ref_basis = "sent" }
   for _, x in ipairs(xs) do
     local span = x.window_s - x.least_latency_s
@@ -581,9 +597,9 @@ function M.old_rule_note(points, upto)
   for j = 1, upto do
     local q = points[j]
     local d = M.drain_of(q)
-    if d and d.rps >= M.SATURATION_SHARE * d.ref_rps and finite(q.achieved_rps)
-      and q.achieved_rps < M.SATURATION_SHARE * q.offered then
-      list[#list + 1] = ("%d (%.1f %%)"):format(j, q.achieved_rps / q.offered * 100)
+    local a = d and d.achieved_rps
+    if d and d.rps >= M.SATURATION_SHARE * d.ref_rps and finite(a) and a < M.SATURATION_SHARE * q.offered then
+      list[#list + 1] = ("%d (%.1f %%)"):format(j, a / q.offered * 100)
     end
   end
   if #list == 0 then return "" end

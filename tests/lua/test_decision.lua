@@ -1056,15 +1056,17 @@ local compare = t.compare
 t.test("different GPU counts: said first, per GPU leads the Summary, the per-GPU row has its own evidence", function()
   -- the newuser's demo pair with 1 GPU for A and 4 for B: in total B is higher, per GPU A.
   -- Expected figures from the Python expectations of the stage files (harness_expected.lua):
-  -- A's capacity is >= its point 4 (91.357 req/s) up to its ceiling 103.078 (1 GPU); B's is
-  -- between its points 4 (126.53) and 5 (167.784), over 4 GPUs 31.63 to 41.946. Per GPU,
-  -- B - A from 31.63 - 103.078 = -71.44 to 41.946 - 91.357 = -49.41 req/s, -69.3 % to
-  -- -54.1 % (by hand): A's lowest (91.36) is above B's highest (41.95), so A is higher
+  -- A's capacity is >= its point 4 (92.213 req/s) up to its ceiling 104.238 (1 GPU); B's is
+  -- between its points 4 (127.755) and 5 (169.427), over 4 GPUs 31.939 to 42.357. Per GPU,
+  -- 31.939 / 104.238 - 1 = -69.36 % to 42.357 / 92.213 - 1 = -54.07 % (python3):
+  -- A's lowest (92.21) is above B's highest (42.36), so A is higher
   local E = require "harness_expected"
   local sa, sb = E.kubecon_na_2025_vllm.stages, E.kubecon_na_2025_vllm_chunking_and_prefix_caching.stages
-  local la, ha = sa[4].throughput_req_s, 0
-  for _, x in ipairs(sa) do ha = math.max(ha, x.throughput_req_s) end
-  local lb, hb = sb[4].throughput_req_s / 4, sb[5].throughput_req_s / 4
+  -- (the ranked figure of these rate points without per-request times is the drain-reduced
+  -- rate, completed / (window - least latency): _drain in harness_expected.lua, from Python)
+  local la, ha = sa[4]._drain, 0
+  for _, x in ipairs(sa) do ha = math.max(ha, x._drain) end
+  local lb, hb = sb[4]._drain / 4, sb[5]._drain / 4
   local H = template.helpers
   local ia, ib = t.tmpdir() .. "/a.yaml", t.tmpdir() .. "/b.yaml"
   t.write(ia, "gpus: 1\n")
@@ -1090,7 +1092,7 @@ t.test("different GPU counts: said first, per GPU leads the Summary, the per-GPU
   local ev = ("one run per load, no interval: untested, but the measured loads order them: x met the SLO at %s "
     .. "req/s per GPU, y already failed it at %s req/s per GPU"):format(H.num(la, 2), H.num(hb, 2))
   local pct = H.pct((lb / ha - 1) * 100) .. " to " .. H.pct((hb / la - 1) * 100)
-  t.eq(pct, "-69.3 % to -54.1 %")
+  t.eq(pct, "-69.4 % to -54.1 %")
   local row = md:match("\n| Capacity at SLO per GPU |[^\n]*")
   t.ok(row:find("| " .. pct .. " | " .. ev .. " |", 1, true), row)
   t.ok(not row:find("whatever the bound", 1, true), row)
@@ -1167,29 +1169,32 @@ t.test("different GPU counts and no SLO: the Summary leads with max sustained th
     .. "sustained throughput is compared per GPU first"
   t.eq(m.gpus_differ, banner)
   local row = t.headline_row(m, "Max sustained throughput per GPU")
-  t.near(row.a, 91.35730480202015, 1e-9)
-  t.near(row.b, 41.94590690943895, 1e-9)
-  t.eq(row.pct_text, "-59.3 % to -52.7 %")
-  local ev = "one run per load, no interval: untested, but the measured loads order them per GPU: x sustained 91.36 "
-    .. "req/s per GPU, y never achieved more than 43.24 req/s per GPU at any load"
+  -- the drain-reduced rates, completed / (window - least latency) (_drain, python3): x's
+  -- point 4 92.2133 (ceiling 104.2380), y's point 5 169.4273 / 4 = 42.3568 (ceiling
+  -- 174.2208 / 4 = 43.5552): 42.3568 / 104.2380 - 1 = -59.37 %, 43.5552 / 92.2133 - 1 = -52.77 %
+  t.near(row.a, 92.21326544259206, 1e-9)
+  t.near(row.b, 169.42727770085267 / 4, 1e-9)
+  t.eq(row.pct_text, "-59.4 % to -52.8 %")
+  local ev = "one run per load, no interval: untested, but the measured loads order them per GPU: x sustained 92.21 "
+    .. "req/s per GPU, y never achieved more than 43.56 req/s per GPU at any load"
   t.eq(row.evidence, ev)
-  -- the totals' row has its own order, by the same rule (y's 167.78 req/s above x's ceiling
-  -- 103.08 in total; the other way per GPU); with different counts it follows the per-GPU
+  -- the totals' row has its own order, by the same rule (y's 169.43 req/s above x's ceiling
+  -- 104.24 in total; the other way per GPU); with different counts it follows the per-GPU
   -- rows, labelled as the total
   t.eq(t.headline_row(m, "Total max sustained throughput").evidence, "one run per load, no interval: untested, but "
-    .. "the measured loads order them: y sustained 167.78 req/s, x never achieved more than 103.08 req/s at any load")
-  local lead = "Not like for like on cost: " .. banner .. ". Max sustained throughput per GPU: 91.36 req/s (up to "
-    .. "103.08, its most at any load) for x, 41.95 req/s (up to 43.24, its most at any load) for y (y -59.3 % to "
-    .. "-52.7 % vs x); " .. ev .. ". In total, max sustained throughput (before the achieved rate falls behind the "
-    .. "offered load): 91.36 req/s (up to 103.08) for x, 167.78 req/s (up to 172.96) for y."
+    .. "the measured loads order them: y sustained 169.43 req/s, x never achieved more than 104.24 req/s at any load")
+  local lead = "Not like for like on cost: " .. banner .. ". Max sustained throughput per GPU: 92.21 req/s (up to "
+    .. "104.24, its most at any load) for x, 42.36 req/s (up to 43.56, its most at any load) for y (y -59.4 % to "
+    .. "-52.8 % vs x); " .. ev .. ". In total, max sustained throughput (before the achieved rate falls behind the "
+    .. "offered load): 92.21 req/s (up to 104.24) for x, 169.43 req/s (up to 174.22) for y."
   t.eq(m.summary:sub(1, #lead), lead)
-  -- spans that overlap per GPU: no order. y on 2 GPUs: 83.89-86.48 per GPU against x's
-  -- 91.36-103.08: still apart; on 1.8 GPUs (an info file may say so): 93.21-96.09, inside
+  -- spans that overlap per GPU: no order. y on 2 GPUs: 84.71-87.11 per GPU against x's
+  -- 92.21-104.24: still apart; on 1.8 GPUs (an info file may say so): 94.13-96.79, inside
   -- x's span, so the measured loads cannot order them
   m = report.build { a = sd("x", KC_A, 1), b = sd("y", KC_B, 1.8), generated = 0 }
   row = t.headline_row(m, "Max sustained throughput per GPU")
   t.eq(row.evidence, "one run per load, no interval: untested; per GPU the measured loads cannot order them: x "
-    .. "91.36–103.08 req/s per GPU, y 93.21–96.09 req/s per GPU")
+    .. "92.21–104.24 req/s per GPU, y 94.13–96.79 req/s per GPU")
   t.ok(m.summary:find("Max sustained throughput per GPU: ", 1, true), m.summary)
 end)
 
@@ -1242,9 +1247,10 @@ t.test("per GPU, --slo from the info files, comparison.json keys, analyze.lua ke
   cj = json.read(w .. "/comparison.json")
   t.eq(cj.slo[1].max, 50)
   t.eq(cj.min_effect, 5)
-  -- 50 ms: A passes up to point 3 (44.5 ms at 61.24 req/s), fails at 4 (64.4 ms at 91.36):
-  -- 61.242 + (50 - 44.510) / (64.361 - 44.510) x 30.115 = 69.57 req/s
-  t.near(cj.capacity.a.rps, 69.57, 0.01)
+  -- 50 ms: A passes up to point 3 (44.5 ms at 61.79 req/s), fails at 4 (64.4 ms at 92.21):
+  -- with the drain-reduced rates 61.790 and 92.213 (python3, _drain):
+  -- 61.790 + (50 - 44.510) / (64.361 - 44.510) x 30.424 = 70.20 req/s
+  t.near(cj.capacity.a.rps, 70.20, 0.01)
   -- info files that disagree on the SLO, a bad --slo, a bad gpus: one line each
   t.write(ib, "slo:\n  ttft_p90_ms: 300\n")
   w, r = compare { "--a", KC_A, "--a-info", ia, "--b", KC_B, "--b-info", ib }
@@ -1343,7 +1349,9 @@ t.test("goodput per load point of an inference-perf ladder: requests placed in s
   local pts = lp.points(run)
   t.eq(#pts, 2)
   t.near(pts[1].slo_attainment_pct, 200 / 3, 1e-9)
-  t.near(pts[1].goodput_rps, 2 / pts[1].duration_s, 1e-12)
+  -- goodput is the drain-reduced rate's good share: 2 / (window - least latency), stage 0's
+  -- 58.98791 s and 0.47253 s (python3 on stage_0_lifecycle_metrics.json)
+  t.near(pts[1].goodput_rps, 2 / (58.98791046591941 - 0.47253478108905256), 1e-12)
   t.near(pts[2].slo_attainment_pct, 0, 0)
   t.near(pts[2].goodput_rps, 0, 0)
 end)
@@ -3092,7 +3100,11 @@ t.test("the Summary's latency at a matched load in the demo: at the lower of the
   -- offered are interpolated in offered rate between its stages 2 (85.5 offered,
   -- 84.77301380618104 req/s, 33.18592401919887 ms) and 3 (127.75, 126.53470729666181 req/s,
   -- 37.24500122480095 ms): TTFT p90 33.8286512737664 ms, achieved 91.38569379319445 req/s
-  -- (each run's achieved rate said, vllm's measured, chunked's interpolated: "about")
+  -- (each run's achieved rate said, vllm's measured, chunked's interpolated: "about").
+  -- The ranked rate of these points is the drain-reduced one, completed / (window - least
+  -- latency) (python3, _drain in harness_expected.lua): vllm's stage 3 92.21326544259206;
+  -- chunked's stages 2 and 3 85.51941478728018 and 127.75524872207903, at 92.19 offered
+  -- 85.5194 + (92.19 - 85.5) / (127.75 - 85.5) x 42.2358 = 92.20717168725189
   local function sd(label, dir) return { label = label, state = { label = label }, run = harness.extract(dir, {}),
     kv = {} } end
   local m = report.build { a = sd("vllm", KC_A), b = sd("chunked", KC_B), slo = decision.parse_slo("ttft_p90_ms=200"),
@@ -3100,16 +3112,16 @@ t.test("the Summary's latency at a matched load in the demo: at the lower of the
   local mp = m.matched_point
   t.eq({ mp.axis, mp.load }, { "rate", 92.19 })
   t.eq(mp.rps, nil)
-  t.near(mp.rps_a, 91.35730480202015, 1e-9)
-  t.near(mp.rps_b, 91.38569379319445, 1e-9)
+  t.near(mp.rps_a, 92.21326544259206, 1e-9)
+  t.near(mp.rps_b, 92.20717168725189, 1e-9)
   t.near(mp.a, 64.36099205166101, 1e-9)
   t.near(mp.b, 33.8286512737664, 1e-9)
   t.eq({ mp.point_a, mp.point_b, mp.sustained, mp.saturated, mp.test }, { 4, nil, true, nil, nil })
-  t.near(mp.interpolated.b.lo_rps, 84.77301380618104, 1e-9)
-  t.near(mp.interpolated.b.hi_rps, 126.53470729666181, 1e-9)
+  t.near(mp.interpolated.b.lo_rps, 85.51941478728018, 1e-9)
+  t.near(mp.interpolated.b.hi_rps, 127.75524872207903, 1e-9)
   t.eq({ mp.interpolated.b.lo_load, mp.interpolated.b.hi_load }, { 85.5, 127.75 })
   t.eq(mp.interpolated.a, nil)
-  t.ok(m.summary:find("At 92.19 req/s offered (91.36 req/s achieved by vllm, about 91.39 req/s by chunked), the highest load both runs sustained (the lower "
+  t.ok(m.summary:find("At 92.19 req/s offered (92.21 req/s achieved by vllm, about 92.21 req/s by chunked), the highest load both runs sustained (the lower "
     .. "of their loads at their last points before saturation), TTFT p90 is 64.4 ms for vllm and 33.8 ms for chunked "
     .. "(interpolated between its loads at 85.5 req/s offered and 127.75 req/s offered); untested: an interpolated "
     .. "figure has no per-request samples or repeats of its own to test.", 1, true), m.summary)
@@ -3453,7 +3465,9 @@ t.test("a run identical but for failed requests: paired by offered rate, no 'B s
     t.eq(r.b.values.ttft_p90_ms, r.a.values.ttft_p90_ms, "TTFT p90 at " .. offered[i])
     t.eq(r.b.values.latency_p90_ms, r.a.values.latency_p90_ms, "E2E p90 at " .. offered[i])
   end
-  t.near(m.ladder.rows[4].b.values.achieved_rps, 91.35730480202015 * 4425 / 5531, 1e-9)
+  -- the ranked rate is the drain-reduced one: 4,425 / (window 60.542504 - least latency
+  -- 0.561980), both unchanged by the failures (python3 on stage_3_lifecycle_metrics.json)
+  t.near(m.ladder.rows[4].b.values.achieved_rps, 4425 / (60.542504094075404 - 0.5619798880070448), 1e-9)
   t.near(m.ladder.rows[4].b.values.error_rate_pct, 1106 / 5531 * 100, 1e-9)
   -- the Summary's matched load: an equal offered rate, both runs' own point, equal values
   local mp = m.matched_point

@@ -57,23 +57,23 @@ end)
 t.test("compare.lua: a null TTFT p90 in one stage file: named as null in that file, B's capacity a bound", function()
   -- B: the bundled chunked run with time_to_first_token.p90 set to null in stage_4 (load
   -- point 5). Read with python3 from the stage files: TTFT p90 at stages 0-3 is 34.4, 31.2,
-  -- 33.2, 37.2 ms (<= 200), stage 5 1858.6 ms; stage 3 achieved 126.53470729666181 req/s
+  -- 33.2, 37.2 ms (<= 200), stage 5 1858.6 ms; stage 3 ranks 127.75524872207903 req/s (drain-reduced, _drain)
   -- (successes.throughput.requests_per_sec). A's ceiling (its most at any load) is stage
-  -- 6's 103.08 req/s, below B's bound: B's capacity is the higher whatever the bounds.
+  -- 6's 104.24 req/s (drain-reduced), below B's bound: B's capacity is the higher whatever the bounds.
   local b = null_p90("nullv", 4)
   local ws, r = t.compare { "--a", FIX .. "/kubecon-na-2025_vllm", "--b", b, "--a-label", "base", "--b-label",
     "nullv", "--slo", "ttft_p90_ms=200" }
   t.eq(r.code, 0, r.stderr)
   local md = t.read(ws .. "/comparison_report.md")
   local hl = t.table_rows(md, "Headline")["Capacity at SLO (TTFT p90 ≤ 200.0 ms)"]
-  t.eq(hl[3], "≥ 126.53 req/s (the last load that met the SLOs)")
-  t.ok(hl[6]:find("nullv sustained 126.53 req/s, base never achieved more than 103.08 req/s", 1, true), hl[6])
+  t.eq(hl[3], "≥ 127.76 req/s (the last load that met the SLOs)")
+  t.ok(hl[6]:find("nullv sustained 127.76 req/s, base never achieved more than 104.24 req/s", 1, true), hl[6])
   -- the reason names the file and the null, not the harness config's percentiles
   t.ok(md:find("time_to_first_token.p90 is null in stage_4_lifecycle_metrics.json, not a number", 1, true))
   t.ok(not md:find("percentiles are set in the harness config", 1, true))
   local cm = json.read(ws .. "/comparison.json")
   t.eq(cm.capacity.b.kind, "last_passing")
-  t.near(cm.capacity.b.rps, 126.53470729666181, 1e-9)
+  t.near(cm.capacity.b.rps, 127.75524872207903, 1e-9)
 end)
 
 t.test("compare.lua: a null at the lowest load: capacity N/A, the Summary says where, not 'not in the files'", function()

@@ -53,13 +53,14 @@ t.test("nu31-2: the total max sustained row says the measured loads order them, 
   -- the demo pair. python3 on stage_N_lifecycle_metrics.json, successes.throughput.requests_per_sec
   -- against load_summary.requested_rate: vllm 91.357 of 92.19 (99.1 %), then 101.232 of 122.59
   -- (82.6 %, below 95 %: saturated), at most 103.078 at any stage; chunked 167.784 of 169.99
-  -- (98.7 %), then 170.208 of 212.24 (80.2 %). 167.78 > 103.08: whatever lies between the
+  -- (98.7 %), then 170.208 of 212.24 (80.2 %). Ranked at the drain-reduced rate, completed /
+  -- (window - least latency) (python3, _drain): 169.43 > 104.24: whatever lies between the
   -- loads, chunked's limit is the higher
   local m = report.build { a = sd("vllm", BASE), b = sd("chunked", TREAT), slo = decision.parse_slo("ttft_p90_ms=200"),
     generated = 0 }
   local row = t.headline_row(m, "Max sustained throughput")
   t.eq(row.evidence, "one run per load, no interval: untested, but the measured loads order them: chunked sustained "
-    .. "167.78 req/s, vllm never achieved more than 103.08 req/s at any load")
+    .. "169.43 req/s, vllm never achieved more than 104.24 req/s at any load")
   -- spans that overlap (exp-7, both never saturated: from their figures up): said, not ordered;
   -- 3.48 and 3.49 req/s are the means of request_throughput (python3 above: 3.48487, 3.48523)
   m = report.build { a = sd("x", EXP7 .. "/vllm-2replicas"), b = sd("y", EXP7 .. "/llm-d-1p1d"), generated = 0 }

@@ -28,7 +28,7 @@ end
 
 -- chunked's results with a stderr.log holding a Python traceback: a run whose health check
 -- fails (llmd.harness), with figures that are better than base's on every axis (the demo
--- pair: chunked sustains 167.78 req/s against base's 91.36, by the stage files)
+-- pair: chunked sustains 169.43 req/s against base's 92.21, by the stage files)
 local function broken_copy()
   local d = t.tmpdir() .. "/broken"
   t.copy_tree(CHUNK, d)
@@ -150,13 +150,14 @@ t.test("nu32-2: the latency chart's axes hold every point and the SLO line, from
   local lo, hi, top = {}, {}, 0
   for _, run in ipairs { E.kubecon_na_2025_vllm, E.kubecon_na_2025_vllm_chunking_and_prefix_caching } do
     for _, s in ipairs(run.stages) do
-      top = math.max(top, s.throughput_req_s)
+      top = math.max(top, s._drain)
       for _, k in ipairs { "ttft_p90_ms", "tpot_p90_ms" } do
         lo[k], hi[k] = math.min(lo[k] or s[k], s[k]), math.max(hi[k] or s[k], s[k])
       end
     end
   end
-  -- x from 0 past the highest achieved rate (chunked's 172.96 req/s), by 8 %
+  -- x from 0 past the highest ranked rate (chunked's 174.22 req/s, the drain-reduced
+  -- completed / (window - least latency): _drain, python3), by 8 %
   t.near(v.xmax, top * 1.08, 1e-9)
   t.eq(v.panel_label[1], "TTFT p90 (ms)")
   t.eq(v.panel_log[1], true)

@@ -211,48 +211,49 @@ end)
 t.test("3: on unequal GPU counts the ranking has GPUs and per-GPU columns and the Pareto front says it is on "
   .. "totals (md, html, json, treatment_ranking.csv)", function()
   -- the kubecon pair (harness_expected.lua, python3 on the files): chunk's TTFT p90 crosses
-  -- 200 ms between 126.535 req/s (37.245 ms) and 167.784 (226.506 ms): 126.535 + (200 -
-  -- 37.245) / (226.506 - 37.245) x (167.784 - 126.535) = 162.00679247168324, on 2 GPUs
-  -- 81.00339623584162 per GPU; vllm >= 91.35730480202015 (its last load before saturation)
-  -- on 1 GPU. Max sustained: chunk 167.784 / 2 = 83.892, its most at any load 172.962 / 2 =
-  -- 86.481 per GPU, below vllm's 91.357: per GPU vllm is not beaten.
+  -- 200 ms between 127.755 req/s (37.245 ms) and 169.427 (226.506 ms), the drain-reduced
+  -- rates completed / (window - least latency) (python3, _drain): 127.755 + (200 - 37.245) /
+  -- (226.506 - 37.245) x (169.427 - 127.755) = 163.59118695094895, on 2 GPUs
+  -- 81.79559347547448 per GPU; vllm >= 92.21326544259206 (its last load before saturation)
+  -- on 1 GPU. Max sustained: chunk 169.427 / 2 = 84.714, its most at any load 174.221 / 2 =
+  -- 87.110 per GPU, below vllm's 92.213: per GPU vllm is not beaten.
   -- On main: Rank 1 chunk with no GPU column, "vllm: beaten on both by chunk" with no caveat.
   local VLLM = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm"
   local CHUNK = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
   local o = treatments { "--run", "vllm=" .. VLLM, "--run", "chunk=" .. CHUNK, "--gpus", "vllm=1,chunk=2", "--slo",
     "ttft_p90_ms=200" }
   find(o.md, "| Rank | Treatment | capacity at SLO | GPUs | capacity at SLO per GPU | Evidence against the next |")
-  find(o.md, "| 1 | chunk | about 162.007 req/s (measured: between 126.53 and 167.78) | 2 | about 81.003 req/s per GPU |")
-  find(o.md, "| 2 | vllm | ≥ 91.357 req/s (the last load before saturation) | 1 | ≥ 91.357 req/s per GPU |")
+  find(o.md, "| 1 | chunk | about 163.591 req/s (measured: between 127.76 and 169.43) | 2 | about 81.796 req/s per GPU |")
+  find(o.md, "| 2 | vllm | ≥ 92.213 req/s (the last load before saturation) | 1 | ≥ 92.213 req/s per GPU |")
   find(o.html, "<th>GPUs</th><th>capacity at SLO per GPU</th>")
-  find(o.html, "<td class=\"n\">2</td><td class=\"n\">about 81.003 req/s per GPU</td>")
+  find(o.html, "<td class=\"n\">2</td><td class=\"n\">about 81.796 req/s per GPU</td>")
   for what, text in pairs { md = o.md, html = o.html, json = o.json.pareto_cost } do
     find(text, "the front is on totals, of treatments on different or unknown numbers of GPUs (vllm 1 GPU, chunk 2 "
       .. "GPUs)", what)
   end
   for what, text in pairs { md = o.md, html = o.html, json = o.json.dominated[1].per_gpu } do
-    find(text, "on totals; per GPU, max sustained throughput vllm 91.357 req/s per GPU, chunk 83.892 req/s per GPU: "
+    find(text, "on totals; per GPU, max sustained throughput vllm 92.213 req/s per GPU, chunk 84.714 req/s per GPU: "
       .. "vllm above, as the measured loads order them: not beaten per GPU", what)
   end
   local r1 = o.json.ranking[1]
-  t.eq({ r1.label, r1.gpus, r1.per_gpu_text }, { "chunk", 2, "about 81.003 req/s per GPU" })
-  t.near(r1.per_gpu_value, 162.00679247168324 / 2, 1e-9)
+  t.eq({ r1.label, r1.gpus, r1.per_gpu_text }, { "chunk", 2, "about 81.796 req/s per GPU" })
+  t.near(r1.per_gpu_value, 163.59118695094895 / 2, 1e-9)
   local x = o.json.treatments[1].label == "vllm" and o.json.treatments[1] or o.json.treatments[2]
   t.eq({ x.label, x.gpus, x.gpus_source }, { "vllm", 1, "given" })
-  t.near(x.capacity_rps_per_gpu, 91.35730480202015, 1e-9)
-  t.near(x.max_sustained_rps_per_gpu, 91.35730480202015, 1e-9)
+  t.near(x.capacity_rps_per_gpu, 92.21326544259206, 1e-9)
+  t.near(x.max_sustained_rps_per_gpu, 92.21326544259206, 1e-9)
   local csv = t.read(o.dir .. "/treatment_ranking.csv")
   local lines = {}
   for line in csv:gmatch("([^\r\n]*)\r\n") do lines[#lines + 1] = line end
   t.eq(lines[1], "workload,rank,treatment,rank_by,value_rps,text,gpus,value_rps_per_gpu,per_gpu_text,"
     .. "evidence_against_next")
-  t.eq(lines[3], ",2,vllm,capacity at SLO,91.35730480202015,≥ 91.357 req/s (the last load before saturation),1,"
-    .. "91.35730480202015,≥ 91.357 req/s per GPU,")
+  t.eq(lines[3], ",2,vllm,capacity at SLO,92.21326544259206,≥ 92.213 req/s (the last load before saturation),1,"
+    .. "92.21326544259206,≥ 92.213 req/s per GPU,")
   t.eq(#lines, 3)
   -- the same counts: no GPU-cost note on the front (the columns stay, the counts being known)
   o = treatments { "--run", "vllm=" .. VLLM, "--run", "chunk=" .. CHUNK, "--gpus", "vllm=2,chunk=2" }
   lacks(o.md, "the front is on totals")
-  find(o.md, "| 1 | chunk | 167.784 req/s (up to 172.962 req/s, its most at any load) | 2 | 83.892 req/s per GPU |")
+  find(o.md, "| 1 | chunk | 169.427 req/s (up to 174.221 req/s, its most at any load) | 2 | 84.714 req/s per GPU |")
   -- no count known: no GPU columns
   o = treatments { "--run", "vllm=" .. VLLM, "--run", "chunk=" .. CHUNK }
   lacks(o.md, "| GPUs |")

@@ -87,38 +87,47 @@ t.test("a lower bound's tok/s reaches down to the fewest at its load or above, n
   local cb = m.capacity.b
   t.eq(cb.kind, "saturated")
   local row = t.headline_row(m, TPS)
-  -- was "≥ 10,472.5 tok/s", "+4,041.4 to +4,778.6 tok/s"
-  t.eq(row.b_text, "10,212.5–10,472.5 tok/s (10,472.5 tok/s at its bound's load point, as few as 10,212.5 at a load "
+  -- was "≥ 10,472.5 tok/s", "+4,041.4 to +4,778.6 tok/s". The tok/s are the ranked rate's,
+  -- the drain-reduced completed / (window - least latency) times the stage's output tokens
+  -- per request (output_tokens_per_sec / requests_per_sec), python3 on the stage files:
+  -- B's point 5 10472.452 x 169.4273 / 167.7836 = 10575.043, its stage 5 60 x 171.6973 =
+  -- 10301.837; A's point 4 5747.232, its most 6503.427 (stage 6): 10301.837 - 6503.427 =
+  -- +3,798.4 (+58.4 %) to 10575.043 - 5747.232 = +4,827.8 (+84.0 %)
+  t.eq(row.b_text, "10,301.8–10,575.0 tok/s (10,575.0 tok/s at its bound's load point, as few as 10,301.8 at a load "
     .. "above it)")
-  t.near(row.b, 10212.45695370004, 1e-6)
-  t.eq({ row.delta_text, row.pct_text }, { "+3,781.4 to +4,778.6 tok/s", "+58.8 % to +83.9 %" })
+  t.near(row.b, 10301.837037386473, 1e-6)
+  t.eq({ row.delta_text, row.pct_text }, { "+3,798.4 to +4,827.8 tok/s", "+58.4 % to +84.0 %" })
   -- the order holds in tok/s too, said in tok/s: B's lowest above A's most
   t.eq(row.evidence, "one run per load, no interval: untested, but the measured loads order them in output tok/s "
-    .. "too: B's capacity lies at 10,212.5 tok/s or more, A's at 6,431.1 tok/s or less")
-  t.near(cb.output_tps, 10472.452260003998, 1e-6)
-  t.near(cb.floor_tps, 10212.45695370004, 1e-6)
-  t.near(cb.ceiling_tps, 10472.452260003998, 1e-6)
-  t.near(m.capacity.a.floor_tps, 5693.884076290361, 1e-6)
-  -- its bracket in tok/s from the floor (it read from its own point's 10472.452 up)
+    .. "too: B's capacity lies at 10,301.8 tok/s or more, A's at 6,503.4 tok/s or less")
+  t.near(cb.output_tps, 10575.043001784223, 1e-6)
+  t.near(cb.floor_tps, 10301.837037386473, 1e-6)
+  t.near(cb.ceiling_tps, 10575.043001784223, 1e-6)
+  t.near(m.capacity.a.floor_tps, 5747.232198499587, 1e-6)
+  -- its bracket in tok/s from the floor (it read from its own point's 10575.043 up)
   t.eq(select(1, lp.bracket_tps(cb)), cb.floor_tps)
-  -- the req/s row is as it was
-  t.eq(t.headline_row(m, RPS).delta_text, "+64.71 to +81.60 req/s")
+  -- the req/s row: 169.427 - 104.238 = +65.19 to 174.221 - 92.213 = +82.01 (python3, _drain)
+  t.eq(t.headline_row(m, RPS).delta_text, "+65.19 to +82.01 req/s")
 end)
 
 t.test("the same-load order in req/s is no order in tok/s where tok/s fall past the bound", function()
   local m = model(CHUNKED, t1b(), "ttft_p90_ms=200")
-  -- req/s: B met the SLO at the load where A failed it, so B is the higher (0 to +46.43)
+  -- req/s: B met the SLO at the load where A failed it, so B is the higher (0 to +46.47:
+  -- B's most 174.221 - A's point 4 127.755, the drain-reduced rates, python3)
   local rrow = t.headline_row(m, RPS)
-  t.eq(rrow.delta_text, "0 up to +46.43 req/s")
+  t.eq(rrow.delta_text, "0 up to +46.47 req/s")
   t.ok(rrow.evidence:find("the measured loads order them", 1, true), rrow.evidence)
-  -- tok/s: was "+0.0 to +2,570.3 tok/s" with "the measured loads order them"
+  -- tok/s: was "+0.0 to +2,570.3 tok/s" with "the measured loads order them". At the ranked
+  -- rate (python3, as above): B from 10301.837 to 10575.043, A from its point 4's 7978.361 to
+  -- its point 5's 10575.043: 10301.837 - 10575.043 = -273.2 (-2.6 %) to 10575.043 -
+  -- 7978.361 = +2,596.7 (+32.5 %)
   local row = t.headline_row(m, TPS)
-  t.eq({ row.delta_text, row.pct_text }, { "-260.0 to +2,570.3 tok/s (the measured loads cannot order them)",
-    "-2.5 % to +32.5 %" })
+  t.eq({ row.delta_text, row.pct_text }, { "-273.2 to +2,596.7 tok/s (the measured loads cannot order them)",
+    "-2.6 % to +32.5 %" })
   t.eq(decision.capacity_touch(m.capacity.a, m.capacity.b), "b")
   t.eq(decision.capacity_touch_tps(m.capacity.a, m.capacity.b), false)
   t.eq(row.evidence, "one run per load, no interval: untested; the order in req/s does not carry over to output "
-    .. "tok/s: the measured loads allow B − A from -260.0 to +2,570.3 tok/s, so either may be higher in tok/s")
+    .. "tok/s: the measured loads allow B − A from -273.2 to +2,596.7 tok/s, so either may be higher in tok/s")
   -- comparison.json carries the same row
   local js = json.decode(json.encode(report.plain(m)))
   for _, r in ipairs(js.headline) do

@@ -72,8 +72,8 @@ t.test("N-way on the kubecon pair: max sustained throughput, common load, Pareto
   -- below 95 % of its offer, so it saturates there and the max is stage 3's rate;
   -- chunked's stage 5 (offered 212.24) achieves 170.2 < 201.6: max is stage 4's
   local va, vb = m.treatments[1], m.treatments[2]
-  t.near(va.max_rps, A[4].throughput_req_s, 1e-12)
-  t.near(vb.max_rps, B[5].throughput_req_s, 1e-12)
+  t.near(va.max_rps, A[4]._drain, 1e-12)
+  t.near(vb.max_rps, B[5]._drain, 1e-12)
   -- the common load: both are rate sweeps, so an offered rate: the highest load both
   -- sustained, vllm's 92.19 req/s offered (stage 3, the last before its saturation), inside
   -- chunked's range and below its saturation: no overloaded point is compared (vllm's
@@ -99,17 +99,17 @@ t.test("N-way on the kubecon pair: max sustained throughput, common load, Pareto
   t.ok(m.dominated[1].evidence:find("^by the figures, untested"), m.dominated[1].evidence)
   t.ok(m.verdict:find("by the figures (untested): one treatment is beaten on both (vllm by chunked)", 1, true),
     m.verdict)
-  -- no repeats: untested, no winner named; but vllm never achieved more than 103.078 req/s at
-  -- any load (its stage 6, harness_expected.lua), below chunked's 167.784 sustained by 47.9 %
-  -- (effect_pct, by hand: 64.71 / 135.43), beyond the 2 % threshold: the measured loads order
+  -- no repeats: untested, no winner named; but vllm never achieved more than 104.238 req/s at
+  -- any load (its stage 6's drain-reduced rate, _drain in harness_expected.lua), below
+  -- chunked's 169.427 sustained by 47.6 % (effect_pct, python3: 65.189 / 136.833), beyond the 2 % threshold: the measured loads order
   -- them (compare.lua's "untested, but the measured loads order them"), ranks 1 and 2
   t.eq(m.ranking[1].label, "chunked")
   t.eq(m.ranking[1].vs_next, "untested")
   t.eq({ m.ranking[1].order_certain, m.ranking[1].rank_text, m.ranking[2].rank_text }, { true, "1", "2" })
   t.ok(m.verdict:find("^Highest max sustained throughput by the figures: chunked"), m.verdict)
   t.ok(m.verdict:find("untested (neither chunked nor vllm has repeats at its max sustained load point), so no winner "
-    .. "is shown by repeats. The measured loads order them: chunked sustained 167.784 req/s, vllm never achieved "
-    .. "more than 103.078 req/s at any load.", 1, true), m.verdict)
+    .. "is shown by repeats. The measured loads order them: chunked sustained 169.427 req/s, vllm never achieved "
+    .. "more than 104.238 req/s at any load.", 1, true), m.verdict)
 end)
 
 t.test("repeats are combined into one treatment with confidence intervals; no clear difference is said", function()
@@ -612,8 +612,8 @@ t.test("treatments.lua and compare.lua give the same capacity verdict on the sam
   --   its points 4 and 5 (37.2 -> 226.5 ms) at 162.0 req/s: chunked higher, untested;
   -- ttft_p90_ms=50: both cross between their points (base 44.5 -> 64.4, chunked 37.2 ->
   --   226.5): both interpolated, chunked higher, untested;
-  -- latency_p90_ms=1300: both hold up to their saturation: two lower bounds, base ≥ 91.36
-  --   and chunked ≥ 167.78 (its stage 5), but base never achieved more than 103.08 req/s at
+  -- latency_p90_ms=1300: both hold up to their saturation: two lower bounds, base ≥ 92.21
+  --   and chunked ≥ 169.43 (its stage 5), but base never achieved more than 104.24 req/s at
   --   any load: chunked higher whatever the bounds, untested (this used to be "unknown");
   -- ttft_p90_ms=30: both fail at their lowest load (35.4 and 34.4 ms): unknown
   local cases = {
@@ -634,7 +634,7 @@ t.test("treatments.lua and compare.lua give the same capacity verdict on the sam
   -- the user's case: base's bound cannot reach chunked's capacity, and both say so, with
   -- the ceiling (base's highest achieved rate, stage 7 of the expected table)
   local r = both_tools(VLLM, CHUNK, "ttft_p90_ms=200")
-  local ceiling = E.kubecon_na_2025_vllm.stages[7].throughput_req_s
+  local ceiling = E.kubecon_na_2025_vllm.stages[7]._drain
   t.near(r.treatments.json.ranking[1].evidence.ceiling_rps, ceiling, 1e-9)
   t.eq(r.treatments.json.ranking[1].evidence.beyond_ceiling, true)
   t.ok(r.compare.summary:find(("base achieved at most %.2f req/s at any load measured"):format(ceiling), 1, true),
@@ -654,8 +654,8 @@ t.test("two lower bounds, one run never achieving the other's bound at any load:
   -- latency_p90_ms=1300: base ≥ 91.36 req/s (its stage 4, the last before saturation),
   -- whose run achieved at most its stage 7's rate; chunked ≥ its stage 5's rate (E2E p90
   -- 951.8 ms there, 2598 ms at the saturated stage 6): from the expected tables
-  local ceiling = E.kubecon_na_2025_vllm.stages[7].throughput_req_s
-  local bound_b = E.kubecon_na_2025_vllm_chunking_and_prefix_caching.stages[5].throughput_req_s
+  local ceiling = E.kubecon_na_2025_vllm.stages[7]._drain
+  local bound_b = E.kubecon_na_2025_vllm_chunking_and_prefix_caching.stages[5]._drain
   t.ok(ceiling < bound_b, "the case: base's ceiling below chunked's bound")
   local r = both_tools(VLLM, CHUNK, "latency_p90_ms=1300")
   local ev = r.treatments.json.ranking[1].evidence
@@ -670,10 +670,10 @@ t.test("two lower bounds, one run never achieving the other's bound at any load:
   -- the gap: from chunked's bound over base's ceiling to chunked's ceiling (its highest
   -- achieved rate at any stage) over base's bound (its stage 4): each capacity lies between
   -- its bound and its ceiling (both from the expected tables)
-  local bound_a = E.kubecon_na_2025_vllm.stages[4].throughput_req_s
+  local bound_a = E.kubecon_na_2025_vllm.stages[4]._drain
   local ceiling_b = 0
   for _, st in ipairs(E.kubecon_na_2025_vllm_chunking_and_prefix_caching.stages) do
-    ceiling_b = math.max(ceiling_b, st.throughput_req_s)
+    ceiling_b = math.max(ceiling_b, st._drain)
   end
   t.ok(r.compare.summary:find(("(chunked +%.1f %% to +%.1f %% vs base)"):format((bound_b / ceiling - 1) * 100,
     (ceiling_b / bound_a - 1) * 100), 1, true), r.compare.summary)
@@ -795,10 +795,11 @@ t.test("different workloads (prompts 49x longer): no capacity order, in both too
 end)
 
 t.test("a lower bound whose run achieved the other's capacity: either may be higher, in both tools", function()
-  -- chunked's TTFT p90 set to 50 ms at its point 3 (84.773 req/s achieved) and 200 ms at
-  -- point 4 (126.535 req/s): with ttft_p90_ms=100 it crosses at, by hand,
-  -- 84.773 + (100 - 50) / (200 - 50) x (126.535 - 84.773) = 98.69 req/s, below base's
-  -- ceiling 103.08 (base's bound ≥ 91.357 holds to its saturation: TTFT p90 64.4 ms)
+  -- chunked's TTFT p90 set to 50 ms at its point 3 (85.519 req/s, the drain-reduced rate
+  -- completed / (window - least latency), python3) and 200 ms at point 4 (127.755 req/s):
+  -- with ttft_p90_ms=100 it crosses at 85.519 + (100 - 50) / (200 - 50) x (127.755 - 85.519)
+  -- = 99.60 req/s, below base's ceiling 104.24 (base's bound ≥ 92.213 holds to its
+  -- saturation: TTFT p90 64.4 ms)
   local d = t.tmpdir() .. "/chunked"
   proc.run { "cp", "-r", CHUNK, d }
   for stage, v in pairs { [2] = 0.050, [3] = 0.200 } do
@@ -813,7 +814,7 @@ t.test("a lower bound whose run achieved the other's capacity: either may be hig
   t.eq(r.compare.higher, "chunked")
   t.eq(r.treatments.higher, "chunked")
   local r1 = r.treatments.json.ranking[1]
-  t.near(r1.value, 84.773 + 50 / 150 * (126.535 - 84.773), 0.01)
+  t.near(r1.value, 85.519 + 50 / 150 * (127.755 - 85.519), 0.01)
   t.eq(r1.evidence.order_open, true)
   t.eq(r1.vs_next, "not comparable")
   t.ok(r.compare.summary:find("base's figure is only a lower bound, so either may be higher", 1, true),
@@ -839,14 +840,14 @@ t.test("a treatment saturated at the common load is marked, its latencies said t
   t.eq(m.common_sustained, false)
   t.eq(#m.saturated_at_common, 2)
   t.eq(m.saturated_at_common[1].label, "base")
-  t.ok(m.saturated_at_common[1].reason:find("^it sustains at most 91.357 req/s; at 122.59 req/s offered"),
+  t.ok(m.saturated_at_common[1].reason:find("^it sustains at most 92.213 req/s; at 122.59 req/s offered"),
     m.saturated_at_common[1].reason)
   t.eq(m.saturated_at_common[2].label, "sat")
   local out = t.tmpdir()
   tr.write_report(out, list, {})
   local md = t.read(out .. "/treatment_report.md")
   t.ok(md:find("| base (saturated here) |", 1, true), md)
-  t.ok(md:find("**base is saturated at this load**: it sustains at most 91.357 req/s", 1, true), md)
+  t.ok(md:find("**base is saturated at this load**: it sustains at most 92.213 req/s", 1, true), md)
   t.ok(md:find("no load below every treatment's saturation was measured by all", 1, true), md)
   t.ok(t.read(out .. "/treatment_report.html"):find("<td>base (saturated here)</td>", 1, true))
 end)
@@ -857,11 +858,12 @@ t.test("capacities from repeats: the ranges the repeats allow decide, as in comp
   -- two runs) base still holds at its point 4 (64.4 and 67.6 ms: mean 66.0, sd 3.22 /
   -- sqrt 2 = 2.28, half-width 12.71 x 2.28 / sqrt 2 = 20.5, lower end 45.5 ms < 50) up to
   -- its saturation, so on that end its capacity is a lower bound, at most its ceiling, the
-  -- most the run achieved at any load (103.078 req/s, its stage 6: harness_expected.lua);
+  -- most the run achieved at any load (104.238 req/s, its stage 6's drain-reduced rate,
+  -- completed / (window - least latency): _drain in harness_expected.lua, python3);
   -- its range ends there (it read "open above", beyond any load measured: capfix), and
-  -- overlaps chunked's (84.77-167.78 req/s, its loads at 85.5 and 169.99 offered): no clear
+  -- overlaps chunked's (85.52-169.43 req/s, its loads at 85.5 and 169.99 offered): no clear
   -- difference, basis the repeats;
-  -- at the upper ends it fails between its points 2 and 3 (31.16 and 61.24 req/s), so the
+  -- at the upper ends it fails between its points 2 and 3 (31.41 and 61.79 req/s), so the
   -- range starts at point 2's achieved rate, where even the upper ends met the SLO (the
   -- measured bracket of that end: a figure between the two loads is an estimate)
   local root = t.tmpdir()
@@ -894,24 +896,25 @@ t.test("capacities from repeats: the ranges the repeats allow decide, as in comp
   t.eq(j.ranking[1].label, "chunked")
   local base = j.treatments[1]
   t.eq(base.label, "base")
-  t.near(base.capacity.interval.hi, 103.0780152073592, 1e-9) -- harness_expected.lua: the run's stage 6
-  t.near(base.capacity.interval.lo, 31.15591176243092, 1e-9) -- harness_expected.lua: the run's stage 1
+  t.near(base.capacity.interval.hi, 104.23796195091748, 1e-9) -- harness_expected.lua: stage 6's _drain
+  t.near(base.capacity.interval.lo, 31.414358378523456, 1e-9) -- harness_expected.lua: stage 1's _drain
   t.ok(j.verdict:find("no clear difference vs base", 1, true), j.verdict)
-  t.ok(j.verdict:find("the repeats' ranges overlap; the gap could be anywhere from -17.8 % to +438.5 % (chunked vs "
+  t.ok(j.verdict:find("the repeats' ranges overlap; the gap could be anywhere from -18.0 % to +439.3 % (chunked vs "
     .. "base); the ranges are from the measured loads around the capacities on the means and on both ends of the "
     .. "repeats' 95 % intervals", 1, true), j.verdict)
   t.ok(not j.verdict:find("95 % ranges", 1, true), j.verdict)
   -- "no clear difference" with the gap the ranges allow, so that it does not read as sameness:
-  -- chunked over base from chunked's 84.773 against base's 103.078 to chunked's 167.784 against
-  -- base's 31.156 req/s (harness_expected.lua's achieved rates; python3: -17.758 % and
-  -- +438.529 %)
+  -- chunked over base from chunked's 85.519 against base's 104.238 to chunked's 169.427 against
+  -- base's 31.414 req/s (harness_expected.lua's drain-reduced rates; python3: -17.958 % and
+  -- +439.331 %); base's figure on the means (TTFT p90 x 1.025), python3: 61.790 + (50 -
+  -- 45.623) / (65.970 - 45.623) x (92.213 - 61.790) = 68.334 req/s
   -- (in llmd.decision's words, compare.lua's: no_clear_difference_text)
-  t.ok(j.ranking[1].vs_next_text:find("no clear difference vs base (67.720 req/s (the repeats allow 31.16–103.08 "
-    .. "req/s)) — the repeats' ranges overlap; the gap could be anywhere from -17.8 % to +438.5 % (chunked vs base); "
+  t.ok(j.ranking[1].vs_next_text:find("no clear difference vs base (68.334 req/s (the repeats allow 31.41–104.24 "
+    .. "req/s)) — the repeats' ranges overlap; the gap could be anywhere from -18.0 % to +439.3 % (chunked vs base); "
     .. "the ranges are from the measured loads around the capacities on the means and on both ends of the repeats' "
     .. "95 % intervals, so neither an order nor sameness is shown", 1, true), j.ranking[1].vs_next_text)
   t.eq({ j.ranking[1].rank_text, j.ranking[2].rank_text, j.ranking[1].tied }, { "1=", "1=", true })
-  t.ok(j.verdict:find("anywhere from -17.8 % to +438.5 %", 1, true), j.verdict)
+  t.ok(j.verdict:find("anywhere from -18.0 % to +439.3 %", 1, true), j.verdict)
 end)
 
 -- A treatment of repeats: {offered, achieved, {TTFT p99 of each repeat}} per load point, as
@@ -1166,7 +1169,7 @@ t.test("an interpolated capacity orders nothing: both tools order by the measure
     end
   end
   local ea, eb = E.kubecon_na_2025_vllm.stages, E.kubecon_na_2025_vllm_chunking_and_prefix_caching.stages
-  t.ok(eb[3].throughput_req_s < ea[4].throughput_req_s and ea[4].throughput_req_s < eb[5].throughput_req_s,
+  t.ok(eb[3]._drain < ea[4]._drain and ea[4]._drain < eb[5]._drain,
     "the case: base's bound inside chunked's bracket")
   local r = both_tools(VLLM, d, "ttft_p90_ms=200")
   t.eq({ r.compare.verdict, r.compare.json.capacity.evidence.order_open, r.compare.json.capacity.evidence.ordered },
@@ -1179,18 +1182,18 @@ t.test("an interpolated capacity orders nothing: both tools order by the measure
   end
   -- the gap (chunked - base) both allow: row 3 - row 7 to row 5 - row 4 (negative to positive)
   local g = r.compare.json.capacity.gap
-  t.near(g.lo_rps, eb[3].throughput_req_s - ea[7].throughput_req_s, 1e-6)
-  t.near(g.hi_rps, eb[5].throughput_req_s - ea[4].throughput_req_s, 1e-6)
+  t.near(g.lo_rps, eb[3]._drain - ea[7]._drain, 1e-6)
+  t.near(g.hi_rps, eb[5]._drain - ea[4]._drain, 1e-6)
   t.near(r.treatments.json.ranking[1].evidence.gap.lo_rps, g.lo_rps, 1e-9)
   -- TPOT p90 ≤ 4 ms: base fails it already at its row 2, chunked still meets it at its row 2
   -- (the new stage 1), which is above base's row 2: chunked is higher, certainly
-  t.ok(ea[2].tpot_p90_ms > 4 and eb[2].tpot_p90_ms <= 4 and eb[2].throughput_req_s > ea[2].throughput_req_s,
+  t.ok(ea[2].tpot_p90_ms > 4 and eb[2].tpot_p90_ms <= 4 and eb[2]._drain > ea[2]._drain,
     "the case: base fails below where chunked passes")
   r = both_tools(VLLM, d, "tpot_p90_ms=4")
   local cev = r.compare.json.capacity.evidence
   t.eq({ cev.verdict, cev.higher, cev.ordered }, { "untested", "b", true })
-  t.near(cev.failed_rps, ea[2].throughput_req_s, 1e-9)
-  t.near(cev.passed_rps, eb[2].throughput_req_s, 1e-9)
+  t.near(cev.failed_rps, ea[2]._drain, 1e-9)
+  t.near(cev.passed_rps, eb[2]._drain, 1e-9)
   t.eq({ r.treatments.higher, r.treatments.json.ranking[1].order_certain }, { "chunked", true })
   -- one SLO: "met the SLO", in both tools
   t.ok(r.treatments.json.verdict:find("The measured loads order them: chunked met the SLO at", 1, true),

@@ -240,27 +240,27 @@ local CHUNK = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_
 t.test("treatments verdict: the kubecon pair, untested but ordered by the measured loads, with and without SLO",
   function()
   local sa, sb = E.kubecon_na_2025_vllm.stages, E.kubecon_na_2025_vllm_chunking_and_prefix_caching.stages
-  -- (harness_expected.lua: python3 + numpy on the stage files) chunked's capacity: TTFT p90
+  -- (harness_expected.lua: python3 on the stage files; the ranked _drain rates) chunked's capacity: TTFT p90
   -- crosses 200 ms between its points 4 (126.53 req/s) and 5 (167.78), interpolated in the
   -- achieved rate; vllm's is ≥ its point 4 (91.357, the last before saturation), and vllm
   -- never achieved more than its point 7 (103.078), below chunked's point 4: ordered. Gap:
   -- 126.53 / 103.078 - 1 = +22.8 % to 167.78 / 91.357 - 1 = +83.7 %
   local t4 = (200 - sb[4].ttft_p90_ms) / (sb[5].ttft_p90_ms - sb[4].ttft_p90_ms)
-  local capb = sb[4].throughput_req_s + t4 * (sb[5].throughput_req_s - sb[4].throughput_req_s)
+  local capb = sb[4]._drain + t4 * (sb[5]._drain - sb[4]._drain)
   local H = require("llmd.template").helpers
   local list = tr.load { { label = "vllm", dirs = { VLLM } }, { label = "chunked", dirs = { CHUNK } } }
   local m = tr.model(list, { slo = SLO })
   t.eq(m.ranking[1].order_certain, true) -- what the ranking's evidence says
   t.eq(m.verdict_line, ("chunked sustains more load within TTFT p90 ≤ 200.0 ms: about %s req/s against ≥ %s req/s for "
     .. "vllm (chunked %s to %s vs vllm). Untested (one run per load), but the measured loads order them."):format(
-    H.num(capb, 3), H.num(sa[4].throughput_req_s, 3), H.pct((sb[4].throughput_req_s / sa[7].throughput_req_s - 1) * 100),
-    H.pct((sb[5].throughput_req_s / sa[4].throughput_req_s - 1) * 100)))
+    H.num(capb, 3), H.num(sa[4]._drain, 3), H.pct((sb[4]._drain / sa[7]._drain - 1) * 100),
+    H.pct((sb[5]._drain / sa[4]._drain - 1) * 100)))
   -- no SLO: max sustained throughput, chunked's point 5 (167.784) against vllm's point 4;
   -- vllm's ceiling (103.078) below 167.784: ordered, untested
   m = tr.model(tr.load { { label = "vllm", dirs = { VLLM } }, { label = "chunked", dirs = { CHUNK } } })
   t.eq(m.verdict_line, ("chunked sustains more load (max sustained throughput; no SLO given): %s req/s against %s "
     .. "req/s for vllm. Untested (neither chunked nor vllm has repeats at its max sustained load point), but the "
-    .. "measured loads order them."):format(H.num(sb[5].throughput_req_s, 3), H.num(sa[4].throughput_req_s, 3)))
+    .. "measured loads order them."):format(H.num(sb[5]._drain, 3), H.num(sa[4]._drain, 3)))
 end)
 
 t.test("treatments verdict: shown by repeats, or no treatment shown best; the report's first line", function()

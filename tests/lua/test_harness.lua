@@ -1175,6 +1175,25 @@ t.test("inference-perf: each stage file is checked against the requests the per-
     .. "says 400.8 ms (2.0 % apart)", 1, true), text)
 end)
 
+t.test("vllm-benchmark: a file written without --save-detailed (only latencies kept) is no array mismatch",
+  function()
+    -- vLLM's writer without --save-detailed deletes input_lens, output_lens, start_times,
+    -- ttfts, itls, generated_texts and errors; latencies and queue_times stay (FORMATS.md §3):
+    -- the new user's files in that form were each warned of as "arrays of different lengths"
+    local d = t.tmpdir()
+    local doc = json.read(F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json")
+    for _, k in ipairs { "input_lens", "output_lens", "start_times", "ttfts", "itls", "generated_texts", "errors" } do
+      doc[k] = nil
+    end
+    t.ok(type(doc.latencies) == "table" and #doc.latencies == 8, "the fixture keeps 8 latencies")
+    json.write(d .. "/openai-x.json", doc)
+    local r = proc.run { LLMDLUA, "-e", ("local run = require('llmd.harness').extract(%q) "
+      .. "for _, w in ipairs(run.warnings) do print(w) end"):format(d) }
+    t.eq(r.code, 0, r.stderr)
+    t.eq(r.stderr, "")
+    t.ok(not r.stdout:find("different lengths", 1, true), r.stdout)
+  end)
+
 t.test("vllm-benchmark: per-request arrays of different lengths are said (Data checks, stderr), not dropped silently",
   function()
     -- the new user's file: ttfts cut to 10 entries of 240; here the fixture's 8 requests with

@@ -1175,6 +1175,21 @@ t.test("inference-perf: each stage file is checked against the requests the per-
     .. "says 400.8 ms (2.0 % apart)", 1, true), text)
 end)
 
+t.test("extract.lua --br: a run with warnings (status warnings) writes its reports and exits 0, as without --br",
+  function()
+    -- the mismatch of the test below gives the run status "warnings"; extract.lua exits 0 on
+    -- it without --br (its header), and exited 1 with --br though every report was written
+    local d, out = t.tmpdir(), t.tmpdir()
+    local doc = json.read(F .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json")
+    doc.ttfts = { doc.ttfts[1], doc.ttfts[2], doc.ttfts[3] }
+    json.write(d .. "/openai-x.json", doc)
+    local r = proc.run { LLMDLUA, t.here() .. "/../../lua/extract.lua", d, "--br", "0.2", "--out", out }
+    t.eq(r.code, 0, r.stderr)
+    t.ok(r.stderr:find("per-request arrays of different lengths", 1, true), r.stderr)
+    local path = r.stdout:match("^(.-)\n$")
+    t.ok(path and io.open(path, "r"), r.stdout)
+  end)
+
 t.test("vllm-benchmark: a file written without --save-detailed (only latencies kept) is no array mismatch",
   function()
     -- vLLM's writer without --save-detailed deletes input_lens, output_lens, start_times,

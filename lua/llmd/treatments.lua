@@ -1066,11 +1066,22 @@ function M.cost_note(ranked, by_cap, texts_by_label)
       return ("%s–%s"):format(metrics.format("throughput_req_s", l):gsub(" req/s$", ""), rate(h))
     end
     pair = function(x, nxt)
-      local order, sp = decision.sustained_order(nxt.saturation, nxt.gpus, x.saturation, x.gpus)
+      local order, sp = decision.sustained_order(nxt.saturation, nxt.gpus, x.saturation, x.gpus,
+        decision.MIN_EFFECT)
       if order == "b" then
         return true, ("%s above %s per GPU: untested, but the measured loads order them: %s sustained %s, %s "
           .. "never achieved more than %s at any load"):format(x.label, nxt.label, x.label, rate(sp.lb), nxt.label,
           rate(sp.ha)), "ordered"
+      end
+      if sp and sp.below_threshold then
+        -- (compare.lua's rule: an order by less than the practical threshold is none)
+        local hi, lo = sp.below_threshold == "b" and x or nxt, sp.below_threshold == "b" and nxt or x
+        return false, ("%s and %s per GPU: the measured loads put %s above (%s sustained %s, %s never achieved "
+          .. "more than %s at any load), but only by %s of their mean, below the practical threshold of %g %%: "
+          .. "not shown to differ"):format(x.label, nxt.label, hi.label, hi.label,
+          rate(sp.below_threshold == "b" and sp.lb or sp.la), lo.label,
+          rate(sp.below_threshold == "b" and sp.ha or sp.hb), ("%.1f %%"):format(sp.margin_pct), decision.MIN_EFFECT),
+          "not ordered"
       end
       return false, sp and ("%s and %s per GPU: the measured loads cannot order them: %s %s, %s %s"):format(
         x.label, nxt.label, x.label, range(sp.lb, sp.hb), nxt.label, range(sp.la, sp.ha))
@@ -2222,12 +2233,15 @@ function M.gpu_figures(m, T, by_cap)
       d.per_gpu = ("on totals; not compared per GPU: the GPU count of %s is unknown"):format(
         c and c.gpus and d.by or d.label)
     else
-      local order, sp = decision.sustained_order(c.saturation, c.gpus, o.saturation, o.gpus)
+      local order, sp = decision.sustained_order(c.saturation, c.gpus, o.saturation, o.gpus, decision.MIN_EFFECT)
       local fig = ("%s %s%s, %s %s%s"):format(d.label, c.saturation.none and "≥ " or "",
         sp and rate(sp.la) or "unknown", d.by, o.saturation.none and "≥ " or "", sp and rate(sp.lb) or "unknown")
       d.per_gpu = ("on totals; per GPU, max sustained throughput %s: %s"):format(fig,
         order == "b" and ("%s above, as the measured loads order them"):format(d.by)
         or order == "a" and ("%s above, as the measured loads order them: not beaten per GPU"):format(d.label)
+        or sp and sp.below_threshold and ("%s above by the measured loads, but only by %.1f %% of their mean, below "
+          .. "the practical threshold of %g %%: not shown to differ per GPU"):format(
+          sp.below_threshold == "b" and d.by or d.label, sp.margin_pct, decision.MIN_EFFECT)
         or "the measured loads cannot order them per GPU")
     end
   end

@@ -397,11 +397,11 @@ M.THROUGHPUT_DEFINITION = "the throughput of a load point (req/s, and the output
   .. "(vLLM without --save-detailed, inference-perf's stage files), the drain-reduced rate: successful requests / "
   .. "(the window - the least latency), read as its saturation is too; output tok/s is that rate times its output "
   .. "tokens per completed request. It is the figure max sustained throughput, the capacity, the load ladder and "
-  .. "the charts rank. The harness's achieved rate (completed requests / first request to last answer) is shown "
+  .. "the charts rank, and what this report's sentences mean by achieved. The harness's own rate (completed requests / first request to last answer) is shown "
   .. "beside it, as \"Harness req/s (completed / window)\": its window ends one request latency after the last "
-  .. "request, so a server that kept up with 60 s of requests answered in 20 s each achieves 75 % of the offered "
+  .. "request, so a server that kept up with 60 s of requests answered in 20 s each reads 75 % of the offered "
   .. "rate, and of two servers that keep up with the same load the one with the longer answers reads lower. At "
-  .. "concurrency-based loads, or without either figure, the throughput is the harness's achieved rate"
+  .. "concurrency-based loads, or without either figure, the throughput is the harness's own rate"
 
 -- How the pace of a load point is read, as its texts say it.
 M.PACE_SPAN = "the sends over their middle 80 %, the answers by the slope of their times on the sends', which no "
@@ -451,7 +451,7 @@ function M.sends_behind(sent, offered, n, share)
 end
 
 -- How the drain-reduced rate is read, as its texts say it.
-M.DRAIN_SPAN = "completed / (window - least latency), the achieved rate without the latency every request "
+M.DRAIN_SPAN = "completed / (window - least latency), the harness's rate without the latency every request "
   .. "carries, as the files have no per-request start times"
 -- The chance, at most, that a server that kept up drains for as long as a run did past its
 -- last request (M.drain_of's queue test) below which the drain is read as a queue.

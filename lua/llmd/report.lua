@@ -719,7 +719,7 @@ end
 local function curve_na_reason(p, key, gpus, gpu_why)
   if key == "achieved_rps" or key == "harness_rps" then
     return "achieved rate unknown: " .. (p.na.throughput_req_s
-      or "neither the results' request throughput nor the harness's achieved rate")
+      or "neither the results' request throughput nor the harness's own rate")
   end
   if key == "output_tps" then return p.na.throughput_tok_s or "output tok/s not in the results" end
   if key == "output_tps_per_gpu" then

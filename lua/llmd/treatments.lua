@@ -1081,6 +1081,7 @@ function M.cost_note(ranked, by_cap, texts_by_label)
   for i = 1, #per - 1 do
     local above, text, verdict = pair(by[per[i].label], by[per[i + 1].label])
     per[i].vs_next = by_cap and verdict or (above and "ordered" or "not ordered")
+    per[i].above = above or false
     said[#said + 1] = text
     if i == 1 and above then shown = per[1].label end
   end
@@ -1102,6 +1103,35 @@ function M.cost_note(ranked, by_cap, texts_by_label)
   res.evidence = said
   if #said > 0 then texts[#texts] = texts[#texts] .. "; " .. table.concat(said, "; ") end
   res.best_per_gpu = shown
+  -- the rank per GPU (per[i].rank_text, "1=" where shared), competition ranking as on
+  -- totals: a place starts a rank of its own only where the evidence orders every place
+  -- above it ahead of it and of every place below (x above y and y level with z, but x not
+  -- shown ahead of z: all three "1=", never x alone first, as best_per_gpu names none)
+  local ahead = {}
+  local function ordered(i, j)
+    local key = i .. ":" .. j
+    if ahead[key] == nil then
+      ahead[key] = (i + 1 == j and per[i].above) or (i + 1 ~= j and pair(by[per[i].label], by[per[j].label])) or false
+    end
+    return ahead[key]
+  end
+  local start = 1
+  for i = 1, #per do
+    if i > 1 then
+      local cut = true
+      for k = 1, i - 1 do
+        for j = i, #per do
+          if cut and not ordered(k, j) then cut = false end
+        end
+      end
+      if cut then start = i end
+    end
+    per[i].rank = start
+  end
+  local count = {}
+  for _, p in ipairs(per) do count[p.rank] = (count[p.rank] or 0) + 1 end
+  for _, p in ipairs(per) do p.rank_text = tostring(p.rank) .. (count[p.rank] > 1 and "=" or "") end
+  for _, p in ipairs(per) do p.above = nil end
   -- the order per GPU against the totals' only where the evidence names a first per GPU: two
   -- figures the measured loads cannot order name none (as compare.lua says of them)
   res.text = ("Not like for like on cost: %s. Per GPU, %s: %s (%s; a lower bound stays one)%s."):format(
@@ -2199,9 +2229,23 @@ function M.gpu_figures(m, T, by_cap)
     if x.gpus then m.gpu_columns = true end
   end
   if m.gpu_columns then
+    -- the rank per GPU beside the rank on totals: the cost note's where the counts differ
+    -- (its order per GPU and evidence), the rank itself where every count is the same (each
+    -- figure divided by one number: the same order, the same evidence); none where a count
+    -- is unknown (r.per_gpu_rank_why)
+    local per_rank = {}
+    for _, p in ipairs(m.cost and m.cost.per_gpu or {}) do per_rank[p.label] = p.rank_text end
     for _, r in ipairs(m.ranking) do
       r.gpus = by[r.label] and by[r.label].gpus or nil
       r.per_gpu_value, r.per_gpu_text = per_gpu_figure(by[r.label], by_cap, r)
+      if r.rank_text then
+        r.per_gpu_rank = m.cost and per_rank[r.label] or (not m.cost and r.rank_text) or nil
+        if not r.per_gpu_rank then
+          local unknown = m.cost and m.cost.unknown or {}
+          r.per_gpu_rank_why = ("the GPU count of %s unknown"):format(#unknown > 0 and table.concat(unknown, ", ")
+            or "a treatment")
+        end
+      end
     end
   end
   if not m.cost then return end
@@ -2262,6 +2306,12 @@ function M.present(m, opts)
     -- GPUs and the ranked figure per GPU beside each place, where any count is known; the
     -- Pareto front's note that it is on totals where the counts differ or are unknown
     gpu_columns = m.gpu_columns or false,
+    -- a rank per GPU beside the rank where the counts differ or some are unknown (where they
+    -- are all the same it is the rank itself: treatment_ranking.csv only)
+    rank_per_gpu_column = m.gpu_columns and (m.cost ~= nil or (function()
+      for _, w in ipairs(m.workloads or {}) do if w.cost then return true end end
+      return false
+    end)()) or false,
     pareto_costs = m.pareto_cost and { m.pareto_cost } or m.pareto_costs or false,
     pareto_not_compared = m.pareto_not_compared or {},
     common_text = m.common_text, common_load = m.common_load,
@@ -2517,12 +2567,12 @@ end
 -- figure per GPU (empty where the count is unknown), and its evidence against the next.
 -- (treatment_comparison.csv keeps upstream's columns, byte for byte.)
 M.RANKING_CSV_COLUMNS = { "workload", "rank", "treatment", "rank_by", "value_rps", "text", "gpus",
-  "value_rps_per_gpu", "per_gpu_text", "evidence_against_next" }
+  "value_rps_per_gpu", "per_gpu_text", "rank_per_gpu", "evidence_against_next" }
 function M.ranking_csv_text(m)
   local lines = { table.concat(M.RANKING_CSV_COLUMNS, ",") }
   for _, r in ipairs(m.ranking) do
     local row = { r.workload, r.rank_text, r.label, m.rank_by, r.rank_text and r.value, r.text, r.gpus,
-      r.per_gpu_value, r.per_gpu_text, r.vs_next_text }
+      r.per_gpu_value, r.per_gpu_text, r.per_gpu_rank, r.vs_next_text }
     local cells = {}
     for i = 1, #M.RANKING_CSV_COLUMNS do cells[i] = csv_field(row[i]) end
     lines[#lines + 1] = table.concat(cells, ",")

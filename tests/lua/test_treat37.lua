@@ -1,0 +1,155 @@
+-- treatments.lua and compare.lua per GPU wherever the user ranks (session 37): a rank per
+-- GPU in treatment_ranking.csv, treatments.json and the reports; compare.lua's curves per
+-- GPU where the two runs' GPU counts differ; long names under a chart's panels kept inside
+-- the picture (a real render); experiment.lua --show without --plan saying its keys are
+-- unchecked.
+local t = require "testlib"
+local tr = require "llmd.treatments"
+local json = require "llmd.json"
+local proc = require "llmd.proc"
+local decision = require "llmd.decision"
+local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
+local LLMDLUA = ROOT .. "/llmdlua"
+
+local function find(text, s, what)
+  t.ok(text:find(s, 1, true), (what or "") .. ": want «" .. s .. "» in:\n" .. text)
+end
+
+-- A hand-made treatment: {offered = achieved req/s, TTFT p90 ms} per load point, one run each.
+local function treat(label, pts, gpus)
+  local stages = {}
+  for _, p in ipairs(pts) do
+    stages[#stages + 1] = { rate = p[1], values = { throughput_req_s = p[1], ttft_p90_ms = p[2], error_rate_pct = 0 } }
+  end
+  local run = t.run_of(stages)
+  return { label = label, run = run, runs = { run }, dirs = { label }, status = "ok", reasons = {}, gpus = gpus }
+end
+
+local function ranks(m)
+  local out = {}
+  for _, r in ipairs(m.ranking) do out[#out + 1] = { r.label, r.rank_text, r.per_gpu_rank or false } end
+  return out
+end
+
+t.test("1: the rank per GPU: a place of its own only where the evidence puts it ahead of every place below", function()
+  -- TTFT p90 <= 100 ms, each capacity interpolated between its last passing and first failing
+  -- load, by hand (test_treat36's case):
+  --   x, 1 GPU: 10 (50 ms) .. 20 (150 ms): 15 per GPU, bracket 10..20
+  --   y, 2 GPUs: 10 (50 ms) .. 16 (150 ms): 13, 6.5 per GPU, bracket 5..8
+  --   z, 1 GPU: 2 (50 ms) .. 30 (1450 ms): 2 + 50/1400 x 28 = 3 per GPU, bracket 2..30
+  -- per GPU x is above y (x met the SLO at 10, y failed at 8), but z's 2..30 holds both x's
+  -- and y's brackets: nothing orders z, so x, y and z all share rank 1 per GPU (x alone
+  -- first would name a first the cost note does not)
+  local slo = decision.parse_slo("ttft_p90_ms=100")
+  local x = treat("x", { { 10, 50 }, { 20, 150 } }, 1)
+  local y = treat("y", { { 10, 50 }, { 16, 150 } }, 2)
+  local z = treat("z", { { 2, 50 }, { 30, 1450 } }, 1)
+  local m = tr.model({ x, y, z }, { slo = slo })
+  t.eq(m.cost.best_per_gpu, nil)
+  t.eq(ranks(m), { { "x", "1=", "1=" }, { "y", "1=", "1=" }, { "z", "1=", "1=" } })
+  -- z failing at 9 req/s (200 ms): 2 + 50/150 x 7 = 4.333 per GPU, bracket 2..9, below x's
+  -- 10 (x ahead of y and z: 1), y's 5..8 inside it (y and z not ordered: 2=). On totals z
+  -- (4.333) is 3rd, below x and y, which the loads do not order (13 vs 15: 1=)
+  z = treat("z", { { 2, 50 }, { 9, 200 } }, 1)
+  m = tr.model({ x, y, z }, { slo = slo })
+  t.eq(m.cost.best_per_gpu, "x")
+  t.eq(ranks(m), { { "x", "1=", "1" }, { "y", "1=", "2=" }, { "z", "3", "2=" } })
+  -- the CSV: rank_per_gpu after per_gpu_text, the same as the model's, row for row
+  local lines = {}
+  for l in tr.ranking_csv_text(m):gmatch("([^\r\n]*)\r\n") do lines[#lines + 1] = l end
+  t.eq(lines[1], "workload,rank,treatment,rank_by,value_rps,text,gpus,value_rps_per_gpu,per_gpu_text,rank_per_gpu,"
+    .. "evidence_against_next")
+  find(lines[2], ",1=,x,capacity at SLO,15.0,")
+  find(lines[2], ",1,15.0,about 15.000 req/s per GPU,1,\"")
+  find(lines[3], ",2,6.5,about 6.500 req/s per GPU,2=,\"")
+  t.ok(lines[4]:find(",1,4%.33333%d*,about 4%.333 req/s per GPU,2=,$"), lines[4])
+  -- one count unknown: no rank per GPU, and why
+  m = tr.model({ x, treat("y", { { 10, 50 }, { 16, 150 } }) }, { slo = slo })
+  t.eq(ranks(m), { { "x", "1=", false }, { "y", "1=", false } })
+  t.eq(m.ranking[1].per_gpu_rank_why, "the GPU count of y unknown")
+  -- the same count everywhere: per GPU is each figure divided by one number, the rank itself
+  m = tr.model({ x, treat("y", { { 10, 50 }, { 16, 150 } }, 1), z }, { slo = slo })
+  t.eq(ranks(m), { { "x", "1=", "1=" }, { "y", "1=", "1=" }, { "z", "3", "3" } })
+end)
+
+-- An experiment workspace as experiment.lua leaves it (test_treat36's): setup treatments tp1
+-- (parallelism.tensor 1: 1 GPU) and tp2 (tensor 2: 2 GPUs), one vLLM-benchmark rate sweep
+-- each (t.latency_ladder: 20 requests a point, every request's TTFT the one given, in s).
+local function tp_workspace(w)
+  t.mkdir(w)
+  t.write(w .. "/experiment-state.json", json.encode { experiment = "tp", results = {
+    { setup_treatment = "tp1", status = "success" }, { setup_treatment = "tp2", status = "success" } } })
+  local function setup(name, tp, pts)
+    local d = w .. "/setup-treatment-" .. name
+    t.mkdir(d .. "/plan")
+    t.write(d .. "/plan/values-override.yaml", ("decode:\n  replicas: 1\n  parallelism:\n    tensor: %d\n"):format(tp))
+    local l = {}
+    for i, p in ipairs(pts) do l[i] = { p[1], t.spread(p[2], p[2], 20) } end
+    t.mkdir(d .. "/run-sweep")
+    assert(os.rename(t.latency_ladder(l), d .. "/run-sweep/results"))
+  end
+  setup("tp1", 1, { { 10, 0.050 }, { 20, 0.080 }, { 30, 0.300 } })
+  setup("tp2", 2, { { 10, 0.040 }, { 20, 0.050 }, { 30, 0.060 }, { 35, 0.400 } })
+  return w
+end
+
+t.test("2: tp1 (1 GPU) against tp2 (2 GPUs): the rank per GPU in the CSV, treatments.json and both reports",
+  function()
+  -- by hand (test_treat36 3, from python3 on the files): capacity at TTFT p90 <= 100 ms,
+  -- tp2 30.588 req/s in total (first), 15.294 per GPU, bracket 15..17.5 per GPU; tp1 20.909
+  -- on 1 GPU, bracket 20..30: per GPU tp1 is ahead (met the SLO at 20, tp2 failed at 17.5),
+  -- so tp1 is 1 per GPU and 2 on totals, tp2 the reverse. On main: no rank per GPU anywhere.
+  local w = tp_workspace(t.tmpdir() .. "/exp")
+  local out = t.tmpdir() .. "/out"
+  local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", w, "--slo", "ttft_p90_ms=100", "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  local j = json.read(out .. "/treatments.json")
+  t.eq({ j.ranking[1].label, j.ranking[1].rank_text, j.ranking[1].per_gpu_rank, j.ranking[2].label,
+    j.ranking[2].rank_text, j.ranking[2].per_gpu_rank }, { "tp2", "1", "2", "tp1", "2", "1" })
+  t.eq({ j.cost.per_gpu[1].label, j.cost.per_gpu[1].rank_text, j.cost.per_gpu[2].label, j.cost.per_gpu[2].rank_text },
+    { "tp1", "1", "tp2", "2" })
+  local lines = {}
+  for l in t.read(out .. "/treatment_ranking.csv"):gmatch("([^\r\n]*)\r\n") do lines[#lines + 1] = l end
+  t.eq(#lines, 3)
+  find(lines[2], ",1,tp2,capacity at SLO,")
+  find(lines[2], ",2,15.29411")
+  find(lines[2], ",about 15.294 req/s per GPU,2,")
+  find(lines[3], ",2,tp1,capacity at SLO,")
+  find(lines[3], ",about 20.909 req/s per GPU,1,")
+  local md = t.read(out .. "/treatment_report.md")
+  find(md, "| Rank | Treatment | capacity at SLO | GPUs | capacity at SLO per GPU | Rank per GPU | Evidence against the "
+    .. "next |\n|---:|---|---:|---:|---:|---:|---|\n| 1 | tp2 |", "md")
+  find(md, " | 2 | about 15.294 req/s per GPU | 2 | ", "md")
+  find(md, " | 1 | about 20.909 req/s per GPU | 1 | ", "md")
+  local html = t.read(out .. "/treatment_report.html")
+  find(html, "<th>capacity at SLO per GPU</th><th>Rank per GPU</th>", "html")
+  find(html, '<td class="n">about 15.294 req/s per GPU</td><td class="n">2</td>', "html")
+  find(html, '<td class="n">about 20.909 req/s per GPU</td><td class="n">1</td>', "html")
+  -- the same count (--gpus tp1=2): no Rank per GPU column (it would repeat the rank), the
+  -- CSV's the rank itself
+  r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", w, "--slo", "ttft_p90_ms=100", "--gpus", "tp1=2", "--out",
+    out .. "2", "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.ok(not t.read(out .. "2/treatment_report.md"):find("Rank per GPU", 1, true), "no column")
+  lines = {}
+  for l in t.read(out .. "2/treatment_ranking.csv"):gmatch("([^\r\n]*)\r\n") do lines[#lines + 1] = l end
+  find(lines[2], ",about 15.294 req/s per GPU,1,")
+  find(lines[3], ",about 10.455 req/s per GPU,2,")
+end)
+
+t.test("4: experiment.lua --show without --plan says the keys are unchecked, and warns of a near miss", function()
+  -- (on main: nothing said; the new user read the silence as the keys being fine)
+  local d = t.tmpdir()
+  t.write(d .. "/e.yaml", "treatments:\n  - name: rate1\n    load.stages.0.rate: 1\n  - name: rate2\n"
+    .. "    load.stages.0.rat: 2\n  - name: s0\n    data.stage_0: 1\n  - name: s1\n    data.stage_1: 1\n")
+  local r = proc.run { LLMDLUA, ROOT .. "/lua/experiment.lua", d .. "/e.yaml", "--show" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  t.eq(json.decode(r.stdout).run_treatments_count, 4)
+  -- stage_0 and stage_1 differ in a digit only: no warning
+  t.eq(r.stderr, "note: " .. d .. "/e.yaml: the run treatments' keys (load.stages.0.rate, load.stages.0.rat, "
+    .. "data.stage_0, data.stage_1) are not checked: without --plan there is no benchmark template to check them "
+    .. "against; --show --plan FILE checks them, and --plan refuses a key that matches nothing in its template\n"
+    .. "warning: " .. d .. "/e.yaml: run treatment rate2 sets load.stages.0.rat and run treatment rate1 sets "
+    .. "load.stages.0.rate, a letter or two apart: one of them is most likely misspelt and would benchmark the "
+    .. "template's value under its treatment's name (--show --plan FILE tells which the template has)\n")
+end)

@@ -153,3 +153,65 @@ t.test("4: experiment.lua --show without --plan says the keys are unchecked, and
     .. "load.stages.0.rate, a letter or two apart: one of them is most likely misspelt and would benchmark the "
     .. "template's value under its treatment's name (--show --plan FILE tells which the template has)\n")
 end)
+
+-- Every text of an SVG chart as headless Chromium lays it out, in px at the chart's own
+-- size: {left, right, bottom, text}, and the picture's width and height. (A copy of the
+-- file, given its size in px and a script that reads each text's box.)
+local function svg_texts(path)
+  local chrome = proc.which("chromium-headless-shell") or proc.which("chromium")
+  t.ok(chrome, "chromium-headless-shell is installed (scripts/install-deps.sh test)")
+  local svg = t.read(path)
+  local w, h = svg:match('viewBox="0 0 (%d+) (%d+)"')
+  t.ok(w, "a viewBox in " .. path)
+  svg = svg:gsub("<svg ", ('<svg width="%s" height="%s" '):format(w, h), 1)
+  svg = svg:gsub("</svg>%s*$", '<script><![CDATA[var out = []; var ts = document.querySelectorAll("text");'
+    .. 'for (var i = 0; i < ts.length; i++) { var r = ts[i].getBoundingClientRect();'
+    .. '  if (r.width > 0) out.push([r.left, r.right, r.bottom, ts[i].textContent]); }'
+    .. 'document.documentElement.setAttribute("data-boxes", JSON.stringify(out));]]></script></svg>')
+  local tmp = t.tmpdir()
+  t.write(tmp .. "/c.svg", svg)
+  local r = proc.run({ chrome, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--user-data-dir=" .. tmp .. "/profile", "--dump-dom", "file://" .. tmp .. "/c.svg" }, { timeout = 120 })
+  t.ok(r.ok, "chromium ran: " .. tostring(r.stderr))
+  local boxes = r.stdout:match('data%-boxes="([^"]*)"')
+  t.ok(boxes, "the script reported the boxes: " .. r.stdout:sub(1, 300))
+  return json.decode((boxes:gsub("&quot;", '"'):gsub("&amp;", "&"))), tonumber(w), tonumber(h)
+end
+
+t.test("3: names of 66 and 150 characters under the panels stay inside the picture (a real render)", function()
+  -- two treatments, the fewest, so the first tic lies nearest the left edge (the one-point
+  -- chart: 640 px wide, the first tic about 235 px in; the bars: 600 px, about 263 px). On
+  -- main the 66-character name, rotated by 45 degrees, began at x = -63 px in the one-point
+  -- chart and -105 px in the bars (chromium's boxes), past the left edge. The long one is
+  -- cut short with "..." and a note, its full name in the tables.
+  local long = "precise-prefix-cache-aware-routing-with-kv-events-and-long-names-a"
+  local longer = ("tiered-prefix-cache-cpu-offload-"):rep(4) .. "and-a-name-that-goes-on-x"
+  t.eq({ #long, #longer }, { 66, 153 })
+  local res = t.tmpdir() .. "/res"
+  t.mkdir(res)
+  for i, n in ipairs { long, longer } do
+    local d = t.latency_ladder { { 3.6, t.spread(0.1 + 0.02 * i, 0.12 + 0.02 * i, 20) } }
+    t.eq(proc.run({ "mv", d, res .. "/" .. n }).code, 0)
+  end
+  local out = t.tmpdir() .. "/out"
+  local r = proc.run { LLMDLUA, ROOT .. "/lua/treatments.lua", "--results", res, "--out", out, "--quiet" }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  for _, name in ipairs { "treatments_latency_throughput", "treatments_bars" } do
+    local texts, w, h = svg_texts(out .. "/charts/" .. name .. ".svg")
+    local lines = {}
+    for _, x in ipairs(texts) do
+      t.ok(x[1] >= 0 and x[2] <= w and x[3] <= h, ("%s: «%s» at x %.1f to %.1f, bottom %.1f, outside %d x %d")
+        :format(name, x[4], x[1], x[2], x[3], w, h))
+      lines[#lines + 1] = x[4]
+    end
+    -- the 66-character name whole, in lines that follow one another (under every panel)
+    local all = table.concat(lines, "\n")
+    t.ok(all:gsub("\n", ""):find(long, 1, true), name .. ": " .. all)
+    t.ok(all:find("...", 1, true), name .. ": the longer name cut short: " .. all)
+  end
+  local md = t.read(out .. "/treatment_report.md")
+  find(md, "Names cut short under the panels (\"...\"): " .. longer .. "; the tables give them in full.", "md")
+  find(md, "Names cut short under the bars (\"...\"): " .. longer .. "; the tables give them in full.", "md")
+  find(md, "| " .. longer .. " |", "md: the ranking table")
+end)

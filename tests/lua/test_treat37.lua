@@ -215,3 +215,74 @@ t.test("3: names of 66 and 150 characters under the panels stay inside the pictu
   find(md, "Names cut short under the bars (\"...\"): " .. longer .. "; the tables give them in full.", "md")
   find(md, "| " .. longer .. " |", "md: the ranking table")
 end)
+
+t.test("5: compare.lua's latency curves per GPU where the runs' GPU counts differ, as its verdict", function()
+  -- tp1 (1 GPU) and tp2 (2 GPUs) of test 2 as two runs (t.latency_ladder: every request's
+  -- TTFT the one given, 64 output tokens a request, sent every 1 / rate s and answered in the
+  -- same time: each point's achieved rate is its offered rate, its output tok/s 64 x that).
+  -- By hand, per GPU: tp2's points at 10, 20, 30, 35 req/s are 5, 10, 15, 17.5 req/s per GPU
+  -- and 320, 640, 960, 1120 tok/s per GPU; tp1's stay 10, 20, 30 (1 GPU). Capacity at TTFT
+  -- p90 <= 100 ms (python3 in test_treat36 3): tp1 20.909 req/s, tp2 30.588 req/s in total,
+  -- 15.294 per GPU. On main the curves were totals: tp2 furthest right beside a verdict per
+  -- GPU that puts tp1 first.
+  local function ladder(pts)
+    local l = {}
+    for i, p in ipairs(pts) do l[i] = { p[1], t.spread(p[2], p[2], 20) } end
+    return t.latency_ladder(l)
+  end
+  local a = ladder { { 10, 0.050 }, { 20, 0.080 }, { 30, 0.300 } }
+  local b = ladder { { 10, 0.040 }, { 20, 0.050 }, { 30, 0.060 }, { 35, 0.400 } }
+  local ia, ib = t.tmpdir() .. "/a.yaml", t.tmpdir() .. "/b.yaml"
+  t.write(ia, "gpus: 1\n")
+  t.write(ib, "gpus: 2\n")
+  local w, r = t.compare { "--a", a, "--a-label", "tp1", "--a-info", ia, "--b", b, "--b-label", "tp2", "--b-info", ib,
+    "--slo", "ttft_p90_ms=100" }
+  t.eq(r.code, 0, r.stderr)
+  local dat = t.read(w .. "/charts/latency_throughput.dat")
+  local function block(name)
+    local xs = {}
+    for l in (dat .. "\n\n"):match("# " .. name .. "\n(.-)\n\n"):gmatch("[^\n]+") do
+      local tps, rps = l:match("^(%S+) (%S+)")
+      xs[#xs + 1] = { tonumber(tps), tonumber(rps) }
+    end
+    return xs
+  end
+  local xb, xa = block("run b"), block("run a")
+  t.eq(#xb, 4)
+  for i, want in ipairs { 5, 10, 15, 17.5 } do
+    t.ok(t.rel(xb[i][2], want) < 1e-6, xb[i][2])
+    t.ok(t.rel(xb[i][1], 64 * want) < 1e-6, xb[i][1])
+  end
+  for i, want in ipairs { 10, 20, 30 } do t.ok(t.rel(xa[i][2], want) < 1e-6, xa[i][2]) end
+  local svg = t.read(w .. "/charts/latency_throughput.svg")
+  find(svg, "achieved request throughput per GPU (req/s per GPU)", "svg")
+  find(svg, "tp2 (2 GPUs)", "svg")
+  find(svg, "Latency against achieved throughput per GPU", "svg")
+  find(t.read(w .. "/comparison_report.md"), "Per GPU: each run's achieved throughput and capacity divided by its "
+    .. "GPUs (tp1 1 GPU, tp2 2 GPUs)", "md")
+  -- the capacity markers per GPU too (the chart's variables, from the comparison's model)
+  local report, charts = require "llmd.report", require "llmd.charts"
+  local harness = require "llmd.harness"
+  local function sd(x, label, dir, gpus)
+    return { x = x, label = label, state = { label = label, stack = { gpus = gpus } }, run = harness.extract(dir, {}),
+      kv = {} }
+  end
+  local A, B = sd("a", "tp1", a, 1), sd("b", "tp2", b, 2)
+  local m = report.build { a = A, b = B, slo = decision.parse_slo("ttft_p90_ms=100"), generated = 0 }
+  local c = charts.latency_throughput(m, A, B)
+  local v = {}
+  for _, kv in ipairs(c.vars) do v[kv[1]] = kv[2] end
+  t.eq(v.x_label[2], "achieved request throughput per GPU (req/s per GPU)")
+  t.ok(t.rel(v.cap_a[2], 20.90909090909091) < 1e-6, v.cap_a[2])
+  t.ok(t.rel(v.cap_b[2], 15.294117647058824) < 1e-6, v.cap_b[2])
+  -- its bracket per GPU: 30 / 2 to 35 / 2 (the last load that met the SLO, the first that failed)
+  t.ok(t.rel(v.cap_b_lo[2], 15) < 1e-6 and t.rel(v.cap_b_hi[2], 17.5) < 1e-6, v.cap_b_lo[2] .. " " .. v.cap_b_hi[2])
+  -- one count unknown: on totals, and said
+  A = sd("a", "tp1", a, nil)
+  m = report.build { a = A, b = B, slo = decision.parse_slo("ttft_p90_ms=100"), generated = 0 }
+  c = charts.latency_throughput(m, A, B)
+  find(table.concat(c.notes, " "), "On totals, not per GPU: tp1 ran on an unknown number of GPUs and tp2 on 2 GPUs")
+  v = {}
+  for _, kv in ipairs(c.vars) do v[kv[1]] = kv[2] end
+  t.ok(t.rel(v.cap_b[2], 30.58823529411765) < 1e-6, v.cap_b[2])
+end)

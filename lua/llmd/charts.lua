@@ -385,8 +385,8 @@ function M.latency_throughput(model, A, B)
     local g = type(model.per_gpu) == "table" and model.per_gpu or {}
     local ga, gb = type(g.a) == "table" and g.a.gpus or nil, type(g.b) == "table" and g.b.gpus or nil
     if (ga or gb) and ga ~= gb then
-      c.notes[#c.notes + 1] = ("On totals, not per GPU: %s ran on %s and %s on %s, so the run with more hardware may lie "
-        .. "further right (give gpus: N in the info files for a chart per GPU)."):format(A.label,
+      c.notes[#c.notes + 1] = ("On totals, not per GPU: %s ran on %s and %s on %s, so the run with more hardware may "
+        .. "lie further right (give gpus: N in the info files for a chart per GPU)."):format(A.label,
         ga and gpus(ga) or "an unknown number of GPUs", B.label, gb and gpus(gb) or "an unknown number of GPUs")
     end
   end
@@ -531,7 +531,8 @@ function M.latency_throughput(model, A, B)
     if type(k) == "table" and (k.kind == "never_violated" or k.kind == "saturated" or k.kind == "last_passing") then
       -- k.text carries its own parentheses: quoted after a comma, never nested in more
       c.notes[#c.notes + 1] = ("%s's capacity is not marked: it is only a lower bound, %s%s.")
-        :format(s.label, gc and "in total " or "", tostring(k.text or (k.kind == "never_violated" and "at least its highest load"
+        :format(s.label, gc and "in total " or "", tostring(k.text
+          or (k.kind == "never_violated" and "at least its highest load"
           or k.kind == "last_passing" and "at least its last load that met the SLOs"
           or "at least its last load before saturation")))
     end

@@ -351,12 +351,12 @@ end
 -- digits, stage_0 and stage_1), as one of them most likely names no key of the template.
 -- Returns the lines for standard error, path: the experiment file as given.
 function M.unchecked_key_lines(e, path)
-  local keys, seen, by_parent = {}, {}, {}
+  local paths, seen, by_parent = {}, {}, {}
   for _, rt in ipairs(e.run_treatments) do
     for _, o in ipairs(rt.overrides) do
       if not seen[o.path] then
         seen[o.path] = rt.name
-        keys[#keys + 1] = o.path
+        paths[#paths + 1] = o.path
         local parent, leaf = o.path:match("^(.*)%.([^.]+)$")
         parent, leaf = parent or "", leaf or o.path
         by_parent[parent] = by_parent[parent] or {}
@@ -364,11 +364,11 @@ function M.unchecked_key_lines(e, path)
       end
     end
   end
-  if #keys == 0 then return {} end
+  if #paths == 0 then return {} end
   local lines = { ("note: %s: the run treatments' keys (%s) are not checked: without --plan there is no benchmark "
     .. "template to check them against; --show --plan FILE checks them, and --plan refuses a key that matches "
-    .. "nothing in its template"):format(path, table.concat(keys, ", ")) }
-  for _, k in ipairs(keys) do
+    .. "nothing in its template"):format(path, table.concat(paths, ", ")) }
+  for _, k in ipairs(paths) do
     local parent, leaf = k:match("^(.*)%.([^.]+)$")
     parent, leaf = parent or "", leaf or k
     local others = {}

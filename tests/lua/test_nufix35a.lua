@@ -249,10 +249,14 @@ t.test("3: on unequal GPU counts the ranking has GPUs and per-GPU columns and th
   local CHUNK = ROOT .. "/tests/fixtures/kubecon-na-2025_vllm_chunking_and_prefix_caching"
   local o = treatments { "--run", "vllm=" .. VLLM, "--run", "chunk=" .. CHUNK, "--gpus", "vllm=1,chunk=2", "--slo",
     "ttft_p90_ms=200" }
-  find(o.md, "| Rank | Treatment | capacity at SLO | GPUs | capacity at SLO per GPU | Evidence against the next |")
-  find(o.md, "| 1 | chunk | about 163.591 req/s (measured: between 127.76 and 169.43) | 2 | about 81.796 req/s per GPU |")
-  find(o.md, "| 2 | vllm | ≥ 92.213 req/s (the last load before saturation) | 1 | ≥ 92.213 req/s per GPU |")
-  find(o.html, "<th>GPUs</th><th>capacity at SLO per GPU</th>")
+  -- the rank per GPU (treat37): vllm met the SLO at 92.213 req/s per GPU, chunk failed it
+  -- at 169.427 / 2 = 84.714 per GPU: vllm 1 per GPU, chunk 2
+  find(o.md, "| Rank | Treatment | capacity at SLO | GPUs | capacity at SLO per GPU | Rank per GPU | Evidence against "
+    .. "the next |")
+  find(o.md, "| 1 | chunk | about 163.591 req/s (measured: between 127.76 and 169.43) | 2 | about 81.796 req/s per GPU "
+    .. "| 2 |")
+  find(o.md, "| 2 | vllm | ≥ 92.213 req/s (the last load before saturation) | 1 | ≥ 92.213 req/s per GPU | 1 |")
+  find(o.html, "<th>GPUs</th><th>capacity at SLO per GPU</th><th>Rank per GPU</th>")
   find(o.html, "<td class=\"n\">2</td><td class=\"n\">about 81.796 req/s per GPU</td>")
   for what, text in pairs { md = o.md, html = o.html, json = o.json.pareto_cost } do
     find(text, "the front is on totals, of treatments on different or unknown numbers of GPUs (vllm 1 GPU, chunk 2 "
@@ -273,9 +277,9 @@ t.test("3: on unequal GPU counts the ranking has GPUs and per-GPU columns and th
   local lines = {}
   for line in csv:gmatch("([^\r\n]*)\r\n") do lines[#lines + 1] = line end
   t.eq(lines[1], "workload,rank,treatment,rank_by,value_rps,text,gpus,value_rps_per_gpu,per_gpu_text,"
-    .. "evidence_against_next")
+    .. "rank_per_gpu,evidence_against_next")
   t.eq(lines[3], ",2,vllm,capacity at SLO,92.21326544259206,≥ 92.213 req/s (the last load before saturation),1,"
-    .. "92.21326544259206,≥ 92.213 req/s per GPU,")
+    .. "92.21326544259206,≥ 92.213 req/s per GPU,1,")
   t.eq(#lines, 3)
   -- the same counts: no GPU-cost note on the front (the columns stay, the counts being known)
   o = treatments { "--run", "vllm=" .. VLLM, "--run", "chunk=" .. CHUNK, "--gpus", "vllm=2,chunk=2" }

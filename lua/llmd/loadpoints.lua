@@ -259,15 +259,24 @@ function M.points(run)
         p.ci.throughput_req_s = stattest.mean_ci(xs, nil, 0)
         p.ci.throughput_req_s.samples = xs
       end
-      if p.ci and p.ci.throughput_tok_s and per_req then
-        local ts = {}
+      if p.ci and p.ci.throughput_tok_s then
+        -- each repeat's output tok/s at its own rate (its tokens per completed request); the
+        -- point's figure is their mean, as every figure of repeats is, so that the whole-run
+        -- row (llmd.report's run_figure), its Welch test and the ladder read one number.
+        -- Where a repeat's is unknown, no interval: never the harness's rates left in its
+        -- place for a test to read beside a row that shows the throughput
+        local ts, whole = {}, per_req ~= nil
         for i, st in ipairs(g.stages) do
           local a, t = achieved(st), st.metrics.values.throughput_tok_s
           ts[i] = finite(a) and a > 0 and finite(t) and xs[i] * t / a or nil
+          whole = whole and ts[i] ~= nil
         end
-        if #ts == #xs then
+        if whole then
           p.ci.throughput_tok_s = stattest.mean_ci(ts, nil, 0)
           p.ci.throughput_tok_s.samples = ts
+          p.output_tps = p.ci.throughput_tok_s.mean
+        else
+          p.ci.throughput_tok_s = nil
         end
       end
     end

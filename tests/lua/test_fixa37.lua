@@ -1,0 +1,84 @@
+-- Session 37 (fixa37): audit37's findings. Expected values from tests/sim/fixa37_sim.py
+-- (numpy, on the same requests; its output lines quoted beside each value) or by hand.
+local t = require "testlib"
+local json = require "llmd.json"
+
+-- A vLLM detailed run of repeats of one load point, 4 req/s offered: one file a repeat,
+-- requests sent every 1 / rates[i] s, each answered L s later (TTFT 0.1 s), 64 output tokens.
+local function repeats(rates, L, n)
+  n = n or 240
+  local src = t.latency_ladder { { 4, t.spread(0.1, 0.1, n) } }
+  local d0 = json.read(src .. "/benchmark_01.json")
+  local dir = t.tmpdir() .. "/r"
+  t.mkdir(dir)
+  for i, r in ipairs(rates) do
+    local d = json.decode(json.encode(d0))
+    for k = 1, n do
+      d.start_times[k], d.ttfts[k], d.latencies[k] = 100 + (k - 1) / r, 0.1, L
+      local g = {}
+      for j = 1, 63 do g[j] = (L - 0.1) / 63 end
+      d.itls[k] = g
+    end
+    -- (the summary's latency figures are the fixture's: left out, the per-request data gives them)
+    for k in pairs(d) do if type(k) == "string" and k:match("_ms$") then d[k] = nil end end
+    d.total_output_tokens, d.total_input_tokens = 64 * n, 256 * n
+    d.duration = (n - 1) / r + L
+    d.request_throughput = n / d.duration
+    d.output_throughput = 64 * n / d.duration
+    d.total_token_throughput = (64 + 256) * n / d.duration
+    t.write(("%s/r4_%d.json"):format(dir, i), t.vllm_text(d))
+  end
+  return dir
+end
+
+t.test("#1 a run of repeats: the throughput rows show, and judge, the rate their test reads; the harness's beside it",
+  function()
+  -- A sends at 4.00, 3.98, 4.02 req/s, answers in 2 s; B at 4.14, 4.12, 4.16, answers in 11 s.
+  -- Both kept up: the pace is the send rate. sim "row": A pace mean 4.0, harness mean
+  -- 3.88664; B pace mean 4.14, harness 3.49194; Welch t 8.5732; +3.5 %. Main showed the
+  -- harness's 3.887 and 3.492 (-10.2 %, "A better") beside a test on 4.00 against 4.14.
+  local a, b = repeats({ 4.00, 3.98, 4.02 }, 2), repeats({ 4.14, 4.12, 4.16 }, 11)
+  local ws, r = t.compare { "--a", a, "--b", b, "--a-label", "short", "--b-label", "long" }
+  t.eq(r.code, 0, r.stderr)
+  local cmp = json.read(ws .. "/comparison.json")
+  local rows = {}
+  for _, x in ipairs(cmp.perf) do rows[x.key] = x end
+  local rq, tk = rows.throughput_req_s, rows.throughput_tok_s
+  t.near(rq.a, 4.0, 1e-9)
+  t.near(rq.b, 4.14, 1e-9)
+  t.near(rq.pct, 3.5, 1e-7)
+  t.eq(rq.verdict, "B better")
+  -- the test reads the same figures the row shows
+  t.near(rq.sig.mean_a, rq.a, 1e-12)
+  t.near(rq.sig.mean_b, rq.b, 1e-12)
+  t.near(rq.sig.t, 8.573214099741143, 1e-6)
+  -- the harness's own rates beside them: sim "A ... harness mean 3.88664", "B ... 3.49194"
+  t.near(rq.a_harness, 3.8866376460152723, 1e-9)
+  t.near(rq.b_harness, 3.491944618736184, 1e-9)
+  -- output tok/s: 64 tokens a request at the same rates (sim: 256.0 and 264.96; harness
+  -- 248.745 and 223.484)
+  t.near(tk.a, 256, 1e-9)
+  t.near(tk.b, 264.96, 1e-9)
+  t.eq(tk.verdict, "B better")
+  t.near(tk.sig.mean_a, tk.a, 1e-9)
+  t.near(tk.sig.mean_b, tk.b, 1e-9)
+  t.near(tk.a_harness, 248.74480934497743, 1e-6)
+  t.near(tk.b_harness, 223.48445559911576, 1e-6)
+  local md = t.read(ws .. "/comparison_report.md")
+  t.ok(md:find("| Request throughput | 4.000 req/s (mean of 3; harness 3.887) | 4.140 req/s (mean of 3; harness "
+    .. "3.492) | +0.140 req/s | +3.5 % | long better |", 1, true), md)
+  t.ok(md:find("| Output token throughput | 256.0 tok/s (mean of 3; harness 248.7) | 265.0 tok/s (mean of 3; "
+    .. "harness 223.5) | +9.0 tok/s | +3.5 % | long better |", 1, true), md)
+  t.ok(md:find("\"harness\" beside it is the harness's own completed / window", 1, true), md)
+  -- the Summary's list names the same direction
+  t.ok(md:find("long is better in request throughput (long +3.5 % vs short", 1, true), md)
+  t.ok(not md:find("short better", 1, true), md)
+  local html = t.read(ws .. "/comparison_report.html")
+  t.ok(html:find("<td class=\"n why\">4.000 req/s (mean of 3; harness 3.887)</td>", 1, true), html)
+  local csv = t.read(ws .. "/comparison.csv")
+  local c = t.csv_row(csv, "throughput_req_s")
+  t.near(tonumber(c[3]), 4.0, 1e-9)
+  t.near(tonumber(c[4]), 4.14, 1e-9)
+  t.eq(c[7], "B better")
+  t.ok(c[11]:find("the harness's completed / window: short 3.887, long 3.492 req/s", 1, true), c[11])
+end)

@@ -496,13 +496,16 @@ M.QUEUE_CHANCE = 0.05
 --   of latencies >= d (bounded by the percentiles). Under a queue the last requests waited
 --   longest, d is about L_max, and the chance about 1 / N (the bound: 1 - the top percentile);
 -- * vLLM (latencies in the order sent, no start times): a queue when the last tenth of the
---   requests were slower than latencies in no order would put them, by a chance of at most
---   QUEUE_CHANCE (a rank-sum test: llmd.harness.vllm_benchmark);
+--   requests were slower than latencies in no order would put them, by a chance of about
+--   QUEUE_CHANCE at most (a rank-sum test whose z is divided by the square root of the
+--   latencies' design effect in send order, their trend taken out: llmd.harness.
+--   vllm_benchmark; tests/sim/fixa37_sim.py);
 -- * else unknown (.spread): a wrong "saturated" is worse than N/A with why.
 -- {rps, ref_rps, ref_basis ("sent" | "offered"), completed, repeats, sent_rps (completed /
 -- send span, where known), chance, chance_kind ("drain" | "trend", where known), drain_s,
--- trend_last, least_s, most_s, late_s (the most a request was sent behind its schedule,
--- where known), achieved_rps (the harness's, p.achieved_rps)}
+-- trend_last, trend_deff (the most of the repeats' design effects), least_s, most_s, late_s
+-- (the most a request was sent behind its schedule, where known), achieved_rps (the
+-- harness's, p.achieved_rps)}
 function M.drain_of(p)
   local xs = p.drain
   if p.load_type ~= "rate" or M.pace_of(p) or type(xs) ~= "table" or #xs == 0 or not finite(p.offered) then
@@ -530,6 +533,7 @@ function M.drain_of(p)
     local c
     if finite(x.trend_chance) then
       c, r.chance_kind, r.trend_last = x.trend_chance, "trend", x.trend_last
+      if finite(x.trend_deff) then r.trend_deff = math.max(r.trend_deff or 1, x.trend_deff) end
     elseif finite(x.drain_s) and finite(x.tail_share) and finite(x.most_latency_s) then
       c = math.min(1, ((send_rate or p.offered) * math.max(x.most_latency_s - x.drain_s, 0) + 1) * x.tail_share)
       r.chance_kind, r.drain_s = "drain", math.min(r.drain_s or math.huge, x.drain_s)
@@ -567,8 +571,10 @@ end
 -- How likely a server that kept up is to look like d (M.drain_of) did, as the texts say it.
 local function chance_text(d, bound)
   if d.chance_kind == "trend" then
-    return ("latencies in no particular order rank the last %d requests this high with a chance of %.2g"):format(
-      d.trend_last, d.chance)
+    -- (their dependence in send order allowed for: llmd.harness.vllm_benchmark)
+    return ("latencies in no particular order%s rank the last %d requests this high with a chance of %.2g"):format(
+      d.trend_deff and d.trend_deff > 1 and (", as alike as these are to their neighbours in send order (a design "
+        .. "effect of %.3g),"):format(d.trend_deff) or "", d.trend_last, d.chance)
   end
   return ("a server that kept up drains as long as this (%.4g s past the last request, its latencies %.4g to %.4g s) "
     .. "with a chance of %s%.2g"):format(d.drain_s, d.least_s, d.most_s, bound and "at most " or "", d.chance)

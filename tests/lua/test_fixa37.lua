@@ -82,3 +82,99 @@ t.test("#1 a run of repeats: the throughput rows show, and judge, the rate their
   t.eq(c[7], "B better")
   t.ok(c[11]:find("the harness's completed / window: short 3.887, long 3.492 req/s", 1, true), c[11])
 end)
+
+-- The requests of tests/sim/fixa37_sim.py's sim(seed, rate): SplitMix64 uniforms, Poisson
+-- sends for 60 s from t = 100 s, each served in 0.1 + 1.98 x lognormal(0, 0.1) s by the first
+-- of 10 slots to come free (FIFO). Returns the send times and the latencies, in send order.
+local function fifo(seed, rate)
+  local x = seed
+  local function u()
+    -- (Lua's integers wrap at 64 bits and >> is a logical shift: Python's masked ones)
+    x = x + 0x9E3779B97F4A7C15
+    local z = x
+    z = (z ~ (z >> 30)) * 0xBF58476D1CE4E5B9
+    z = (z ~ (z >> 27)) * 0x94D049BB133111EB
+    z = z ~ (z >> 31)
+    return ((z >> 11) + 0.5) / 2 ^ 53
+  end
+  local n = math.floor(rate * 60)
+  local starts, tt = {}, 100.0
+  for k = 1, n do
+    starts[k] = tt
+    tt = tt + -math.log(u()) / rate
+  end
+  local svc = {}
+  for k = 1, n do
+    local u1, u2 = u(), u()
+    svc[k] = 0.1 + 1.98 * math.exp(0.1 * math.sqrt(-2 * math.log(u1)) * math.cos(2 * math.pi * u2))
+  end
+  local free, lat = {}, {}
+  for j = 1, 10 do free[j] = starts[1] end
+  for k = 1, n do
+    local jmin = 1
+    for j = 2, 10 do if free[j] < free[jmin] then jmin = j end end
+    free[jmin] = math.max(free[jmin], starts[k]) + svc[k]
+    lat[k] = free[jmin] - starts[k]
+  end
+  return starts, lat
+end
+
+-- A vLLM result without --save-detailed (test_drain36's way) of one load point: the
+-- simulated latencies in send order, no start times.
+local function vllm_plain(seed, rate)
+  local starts, lat = fifo(seed, rate)
+  local dir = t.tmpdir() .. "/v"
+  t.mkdir(dir)
+  local d = json.read(t.fixtures() .. "/vllm-benchmark/synthetic-vllm_bench_serve_save_detailed.json")
+  for _, k in ipairs { "input_lens", "output_lens", "start_times", "ttfts", "itls", "generated_texts", "errors" } do
+    d[k] = nil
+  end
+  for k in pairs(d) do if type(k) == "string" and k:match("_ms$") then d[k] = nil end end
+  d.latencies, d.queue_times = {}, {}
+  local last = -math.huge
+  for k = 1, #lat do
+    d.latencies[k], d.queue_times[k] = lat[k], 0
+    last = math.max(last, starts[k] + lat[k])
+  end
+  d.num_prompts, d.completed, d.failed = #lat, #lat, 0
+  d.request_rate, d.max_concurrency = rate, json.null
+  d.duration = last - 100
+  d.request_throughput = #lat / d.duration
+  t.write(dir .. "/benchmark_01.json", t.vllm_text(d))
+  return dir
+end
+
+t.test("#2 vLLM without start times: kept-up servers whose latencies queue near capacity are not called saturated; "
+  .. "an overload still is", function()
+  -- sim "kept 4": 264 requests at 4.4 req/s, the pace 0.9976 (kept up); drain-reduced
+  -- 4.137555787 req/s (94.04 %, short); last 26: z 3.240779, chance 0.000596 (main: saturated
+  -- at the lowest load); design effect 11.224902, chance 0.166699: not a queue, unknown.
+  -- "overloaded 1": 360 at 6.0 req/s, pace 0.8640; 4.813807065 req/s (80.23 %); z 9.843653,
+  -- design effect 3.357777, chance 3.89491e-08: saturated.
+  local ws, r = t.compare { "--a", vllm_plain(4, 4.4), "--b", vllm_plain(1, 6.0), "--a-label", "kept",
+    "--b-label", "over" }
+  t.eq(r.code, 0, r.stderr)
+  local j = json.read(ws .. "/comparison.json")
+  local sa, sb = j.saturation.a, j.saturation.b
+  t.eq({ sa.point, sa.unknown, sa.spread }, { nil, true, true }, sa.reason)
+  t.ok(sa.reason:find("at 4.4 req/s offered the drain-reduced rate was 4.138 req/s (94.0 % of the offered", 1, true),
+    sa.reason)
+  t.ok(sa.reason:find("latencies in no particular order, as alike as these are to their neighbours in send order (a "
+    .. "design effect of 11.2), rank the last 26 requests this high with a chance of 0.17, above 0.05", 1, true),
+    sa.reason)
+  t.eq({ sb.point, sb.basis }, { 1, "drain" }, sb.reason)
+  t.ok(sb.reason:find("at 6 req/s offered the drain-reduced rate was only 4.814 req/s (80.2 % of the offered", 1,
+    true), sb.reason)
+  t.ok(sb.reason:find("(a design effect of 3.36), rank the last 36 requests this high with a chance of 3.9e-08", 1,
+    true), sb.reason)
+  -- sim "kept 58": 94.36 % of 4.4 req/s, z 1.912546 (chance 0.0279: main saturated), design
+  -- effect 17.089482, chance 0.32181
+  ws, r = t.compare { "--a", vllm_plain(58, 4.4), "--b", vllm_plain(1, 6.0), "--a-label", "kept",
+    "--b-label", "over" }
+  t.eq(r.code, 0, r.stderr)
+  sa = json.read(ws .. "/comparison.json").saturation.a
+  t.eq({ sa.point, sa.unknown, sa.spread }, { nil, true, true }, sa.reason)
+  t.ok(sa.reason:find("(a design effect of 17.1), rank the last 26 requests this high with a chance of 0.32", 1,
+    true), sa.reason)
+end)
+

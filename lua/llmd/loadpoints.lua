@@ -375,8 +375,12 @@ local function position(points, p)
   return #points
 end
 
-local function too_thin(p, i)
+-- answered: the failed requests make up its shortfall (they were answered, with an error:
+-- the answered rate is judged, M.saturation), so they count too: a point where every request
+-- failed is a failures point, not one of too few requests.
+local function too_thin(p, i, answered)
   local n = p.values.requests_ok
+  if answered and finite(n) and finite(p.values.requests_failed) then n = n + p.values.requests_failed end
   if finite(n) and n < M.MIN_SATURATION_REQUESTS then
     return ("load point %d completed %g request%s%s, fewer than the %d a saturation call needs, as one request more "
       .. "or less moves its achieved rate by more than %.0f %%"):format(i, n, n == 1 and "" or "s",
@@ -728,7 +732,7 @@ function M.saturation(points, opts)
           and (err >= 100 or drain.rps / (1 - err / 100) >= M.SATURATION_SHARE * drain.ref_rps)
       end
       if short then
-        local thin = too_thin(p, i)
+        local thin = too_thin(p, i, answered_kept_up)
         if thin then return thin_result(thin) end
       end
       -- failures are an error-rate matter (M.failing: the error-rate SLO's limit, else

@@ -178,3 +178,57 @@ t.test("#2 vLLM without start times: kept-up servers whose latencies queue near 
     true), sa.reason)
 end)
 
+-- A vLLM detailed ladder: points {rate, n, failed, sent, gap}: n requests offered at rate,
+-- sent every 1 / sent s (sent: rate when nil), each answered 2 s later (TTFT 0.1 s, 64 output
+-- tokens), or, with gap, the k-th answered 2 + (k - 1) gap s after the first request (a server
+-- answering every gap s), or, failed, with vLLM's empty answer.
+local function ladder(points)
+  local src = t.latency_ladder { { 2, t.spread(0.1, 0.1, 4) } }
+  local d0 = json.read(src .. "/benchmark_01.json")
+  local dir = t.tmpdir() .. "/l"
+  t.mkdir(dir)
+  for i, pt in ipairs(points) do
+    local rate, n, failed, sent, gap = pt[1], pt[2], pt[3], pt[4] or pt[1], pt[5]
+    local d = json.decode(json.encode(d0))
+    for k in pairs(d) do if type(k) == "string" and k:match("_ms$") then d[k] = nil end end
+    for _, k in ipairs { "start_times", "ttfts", "latencies", "itls", "output_lens", "input_lens", "errors",
+      "generated_texts" } do d[k] = {} end
+    for k = 1, n do
+      d.start_times[k], d.input_lens[k], d.generated_texts[k] = 100 + (k - 1) / sent, 256, ""
+      local L = gap and 2 + (k - 1) * (gap - 1 / sent) or 2
+      if failed then
+        d.ttfts[k], d.latencies[k], d.output_lens[k], d.itls[k], d.errors[k] = 0, 0, 0, {}, "HTTP 503"
+      else
+        local g = {}
+        for j = 1, 63 do g[j] = (L - 0.1) / 63 end
+        d.ttfts[k], d.latencies[k], d.output_lens[k], d.itls[k], d.errors[k] = 0.1, L, 64, g, ""
+      end
+    end
+    local ok = failed and 0 or n
+    d.num_prompts, d.completed, d.failed, d.request_rate = n, ok, n - ok, rate
+    d.duration = failed and (n - 1) / sent or math.max((n - 1) / sent + 2, gap and 2 + (n - 1) * gap or 0)
+    d.request_throughput = ok / d.duration
+    d.output_throughput, d.total_token_throughput = 64 * ok / d.duration, 320 * ok / d.duration
+    d.total_output_tokens, d.total_input_tokens = 64 * ok, 256 * ok
+    t.write(("%s/benchmark_%02d.json"):format(dir, i), t.vllm_text(d))
+  end
+  return dir
+end
+
+t.test("#3 a load point where every request failed is a failures point, not one of too few requests", function()
+  -- 120 requests at 2 req/s and 240 at 4 kept up (sent every 1 / rate s, each answered 2 s
+  -- later: the pace is the send rate, 2 and 4 req/s by hand); at 8 req/s all 480 failed:
+  -- 100 % failed, more than the 5 % limit: max sustained 4 req/s, "then 100 % failed at load
+  -- point 3". Main: N/A, "too few requests to judge saturation: load point 3 completed 0".
+  local a = ladder { { 2, 120 }, { 4, 240 }, { 8, 480, true } }
+  local b = ladder { { 2, 120 }, { 4, 240 } }
+  local ws, r = t.compare { "--a", a, "--b", b, "--a-label", "failing", "--b-label", "fine" }
+  t.eq(r.code, 0, r.stderr)
+  local s = json.read(ws .. "/comparison.json").saturation.a
+  t.eq({ s.few, s.unknown, s.cause, s.point, s.failed_pct }, { nil, nil, "failures", 3, 100 }, s.reason)
+  t.near(s.max_sustained_rps, 4, 1e-9)
+  local md = t.read(ws .. "/comparison_report.md")
+  t.ok(not md:find("too few requests to judge saturation", 1, true), md)
+  t.ok(md:find("then 100 % failed at load point 3", 1, true), md:match("| Max sustained throughput[^\n]*"))
+end)
+

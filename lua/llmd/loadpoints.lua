@@ -1756,7 +1756,14 @@ function M.capacity(points, slo, sat)
     for _, p in ipairs(points) do
       if p.achieved_rps and (not ceiling or p.achieved_rps > ceiling) then ceiling = p.achieved_rps end
     end
+    -- the bound's words: its figure is the last load's before saturation, or where a load
+    -- below it achieved more (the rate dipped), that load's, named (bound_note; main said
+    -- "the last load before saturation" beside another point's figure, audit37 #4)
+    local bound_note = best_p ~= points[limit - 1]
+      and ("the most before saturation, at load point %d"):format(position(points, best_p)) or nil
+    if bound_note then what_best = ("%s, load point %d's"):format(what_best, position(points, best_p)) end
     return { kind = "saturated", bound = "lower", rps = best, output_tps = best_tps, ceiling_rps = ceiling,
+      bound_note = bound_note,
       ceiling_tps = max_output_tps(points), floor_tps = min_output_tps_from(points, position(points, best_p)),
       load_type = best_p.load_type, passing_offered = best_p.offered,
       first_failing = ok == false and q.index or nil, first_failing_rps = ok == false and q.achieved_rps or nil,

@@ -1174,8 +1174,9 @@ local function capacity_text(c, rate)
     if c.interval and interval_text(c.interval) == "≥ " .. rate_text(c.rps) then range = nil end
     -- beside a range of the repeats, the figure is the means' reading: said so, or "≥ X"
     -- next to "from 0" reads as a contradiction
-    return ("≥ %s%s (%s%s)"):format(rate(c.rps), range and " by the means" or "", BOUND_NOTE[c.kind],
-      range and ("; " .. range) or "")
+    -- (a saturated bound read at a load below the last one names it: c.bound_note)
+    return ("≥ %s%s (%s%s)"):format(rate(c.rps), range and " by the means" or "",
+      c.bound_note or BOUND_NOTE[c.kind], range and ("; " .. range) or "")
   end
   if c.kind == "below_lowest" then
     -- the bound first, at a glance; what the repeats allow after it, in words

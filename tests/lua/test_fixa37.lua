@@ -232,3 +232,28 @@ t.test("#3 a load point where every request failed is a failures point, not one 
   t.ok(md:find("then 100 % failed at load point 3", 1, true), md:match("| Max sustained throughput[^\n]*"))
 end)
 
+t.test("#4 a capacity bound read at a load below the last before saturation names that load", function()
+  -- offered 4, 5, 6 and 8 req/s, 60 s each: sent at 4, 5.1, 5.0 (the client a little ahead, then
+  -- behind: 5.0 is within Poisson noise of 6 for 300 requests, 3 / sqrt(0.8 x 299) = 19.4 %,
+  -- so the answers are held to the sends) and 8 req/s, sent every 1 / 8 s and answered every
+  -- 1 / 5.5 s (68.75 %: saturated). By hand the pace is the send rate where
+  -- answers keep up: 4, 5.1, 5.0. The SLO (TTFT p90 <= 1 s: 0.1 s everywhere) holds up to
+  -- load point 3, so the capacity is at least the most before saturation, 5.1 req/s, load
+  -- point 2's: main labelled it "the last load before saturation" (load point 3, 5.0 req/s).
+  local a = ladder { { 4, 240 }, { 5, 306, false, 5.1 }, { 6, 300, false, 5.0 }, { 8, 480, false, 8, 1 / 5.5 } }
+  local b = ladder { { 4, 240 }, { 5, 300 } }
+  local ws, r = t.compare { "--a", a, "--b", b, "--a-label", "dip", "--b-label", "other", "--slo", "ttft_p90_ms=1000" }
+  t.eq(r.code, 0, r.stderr)
+  local j = json.read(ws .. "/comparison.json")
+  t.eq(j.saturation.a.point, 4, j.saturation.a.reason)
+  local c = j.capacity.a
+  t.eq(c.kind, "saturated", c.reason)
+  t.near(c.rps, 5.1, 1e-9)
+  t.ok(c.reason:find("every SLO holds up to load point 3 (5 req/s achieved); load point 4 had saturated", 1, true),
+    c.reason)
+  t.ok(c.reason:find("The capacity is at least 5.1 req/s, the max sustained throughput, load point 2's;", 1, true),
+    c.reason)
+  local md = t.read(ws .. "/comparison_report.md")
+  t.ok(md:find("≥ 5.10 req/s (the most before saturation, at load point 2)", 1, true), md)
+  t.ok(not md:find("5.10 req/s (the last load before saturation)", 1, true), md)
+end)

@@ -609,23 +609,46 @@ function M.old_rule_note(points, upto)
       #list == 1 and "it" or "they")
 end
 
+-- The points the saturation search could not judge on their own that a higher load, which
+-- clearly kept up, settled (M.saturation's resolved: {{point =, offered =, by =,
+-- by_offered =}, ...}), as the reasons say it: "; load point 3 (30 req/s offered) could not
+-- be judged on its own, but load point 4, at 40 req/s offered, kept up with its successful
+-- requests alone, so the server kept up with the lower load too". "" where none.
+function M.resolved_note(points, resolved)
+  local parts = {}
+  for _, r in ipairs(resolved or {}) do
+    parts[#parts + 1] = ("load point %d (%g req/s offered) could not be judged on its own, but load point %d, at %g "
+      .. "req/s offered, kept up with its successful requests alone, so the server kept up with the lower load too")
+      :format(r.point, r.offered, r.by, r.by_offered)
+  end
+  if #parts == 0 or not points then return "" end
+  return "; " .. table.concat(parts, "; ")
+end
+
 -- "every load point kept up: ..." where some point is judged by its drain-reduced rate
--- (paced, drained: the indices judged by the pace and by the drain-reduced rate).
-function M.kept_up_text(points, paced, drained)
+-- (paced, drained: the indices judged by the pace and by the drain-reduced rate; skip: a
+-- set of indices settled by a higher load instead, M.resolved_note, left out of both).
+function M.kept_up_text(points, paced, drained, skip)
+  skip = skip or {}
   local share = M.SATURATION_SHARE * 100
   local parts, other = {}, {}
   local judged = {}
-  for _, i in ipairs(paced) do judged[i] = true end
-  for _, i in ipairs(drained) do judged[i] = true end
-  for i = 1, #points do if not judged[i] then other[#other + 1] = i end end
+  local function keep(list)
+    local l = {}
+    for _, i in ipairs(list) do if not skip[i] then l[#l + 1] = i; judged[i] = true end end
+    return l
+  end
+  paced, drained = keep(paced), keep(drained)
+  for i = 1, #points do if not judged[i] and not skip[i] then other[#other + 1] = i end end
   local whole = #drained == #points
   if #paced > 0 then
     parts[#parts + 1] = ("answers came back at %d %% or more of the rate requests were sent (%s) at %s"):format(share,
       M.PACE_SPAN, points_text(index_list(paced)))
   end
-  parts[#parts + 1] = ("the drain-reduced rate was %d %% or more of the rate requests were offered at (%s)%s"):format(
-    share, M.DRAIN_SPAN,
-    whole and "" or " at " .. points_text(index_list(drained)))
+  if #drained > 0 then
+    parts[#parts + 1] = ("the drain-reduced rate was %d %% or more of the rate requests were offered at (%s)%s")
+      :format(share, M.DRAIN_SPAN, whole and "" or " at " .. points_text(index_list(drained)))
+  end
   if #other > 0 then
     parts[#parts + 1] = ("the achieved rate was at least %d %% of the offered at %s"):format(share,
       points_text(index_list(other)))
@@ -677,6 +700,19 @@ function M.saturation(points, opts)
   if kind == "rate" then
     local failures -- the first point that failed more requests than the limit (cause = "failures")
     local within = {} -- sustained points that failed requests, within the limit
+    -- a point that cannot be judged (too few requests, a shortfall the latencies' spread or
+    -- the pace's scatter may explain) does not end the search: a later point, at a higher
+    -- load, that clearly kept up (its successful requests alone at 95 % or more) shows the
+    -- server kept up with this lower one too (pending: the first such point's unknown
+    -- result, resolved: those a later point settled). The result stays unknown where no
+    -- later point settles it: the max sustained throughput could lie there.
+    local pending, resolved = nil, {}
+    local function unjudged(i, res)
+      if not pending then
+        res.sustained_upto = i - 1
+        pending = { point = i, offered = points[i].offered, result = res }
+      end
+    end
     for i, p in ipairs(points) do
       if not p.achieved_rps then
         -- (the point's stage, as the Data checks name it: "point 1 (stage 3)")
@@ -712,9 +748,10 @@ function M.saturation(points, opts)
         answered_kept_up = err and err > 0
           and (err >= 100 or drain.rps / (1 - err / 100) >= M.SATURATION_SHARE * drain.ref_rps)
       end
-      if short then
-        local thin = too_thin(p, i)
-        if thin then return thin_result(thin) end
+      local thin = short and too_thin(p, i)
+      if thin then
+        unjudged(i, thin_result(thin))
+        goto next_point
       end
       -- failures are an error-rate matter (M.failing: the error-rate SLO's limit, else
       -- FAILURES_PCT): a load that kept up but failed more than that is one the run did not
@@ -747,18 +784,24 @@ function M.saturation(points, opts)
       elseif short and not answered_kept_up and drain and not M.drain_queue(drain) then
         -- short only by a drain that a server that kept up could have made (M.drain_of):
         -- unknown, never a wrong "saturated"
-        return { none = true, unknown = true, spread = true, basis = "drain", reason = M.spread_text(p, drain, i) }
+        unjudged(i, { none = true, unknown = true, spread = true, basis = "drain",
+          reason = M.spread_text(p, drain, i) })
+        goto next_point
       elseif short and not answered_kept_up then
         -- the answers' pace is a slope through scattered finish times (llmd.runmodel.pace):
         -- a shortfall within 2 standard errors of it may be that scatter, not a queue
         local ref = pace and M.pace_reference(p, pace)
         if pace and (pace.unbounded or pace.success_hi_rps and pace.success_hi_rps >= M.SATURATION_SHARE * ref) then
-          return thin_result(("at load point %d (%g req/s offered) answers came back at %.4g req/s against %.4g "
+          unjudged(i, thin_result(("at load point %d (%g req/s offered) answers came back at %.4g req/s against %.4g "
             .. "(%.1f %%, below %d %%), but the scatter of its requests' latencies about that pace allows %s (2 "
             .. "standard errors), so the shortfall may be that scatter, not a queue"):format(i, p.offered,
             pace.success_rps, ref, pace.success_rps / ref * 100, M.SATURATION_SHARE * 100,
-            pace.unbounded and "any rate" or ("up to %.4g req/s"):format(pace.success_hi_rps)))
+            pace.unbounded and "any rate" or ("up to %.4g req/s"):format(pace.success_hi_rps))))
+          goto next_point
         end
+        -- an unjudged point below this saturated one: the max sustained throughput may be
+        -- its rate or the one before it, unknown
+        if pending and not (failures and failures.point < pending.point) then return pending.result end
         -- max sustained: before the first load it did not sustain, this one or a failures
         -- point below it (its achieved rate counts only the requests that succeeded)
         return { point = i, offered = p.offered, achieved_rps = p.achieved_rps,
@@ -779,7 +822,8 @@ function M.saturation(points, opts)
             p.achieved_rps, p.achieved_rps / p.offered * 100, M.SATURATION_SHARE * 100))
             .. (failures and ("; the shortfall at load point %d (%g req/s offered), below it, was failed requests "
               .. "(%.4g %% of them failed), not overload"):format(failures.point, failures.offered,
-              failures.failed_pct) or "") .. M.old_rule_note(points, i - 1) }
+              failures.failed_pct) or "") .. M.old_rule_note(points, i - 1) .. M.resolved_note(points, resolved),
+          resolved = #resolved > 0 and resolved or nil }
       elseif not failures and finite(err) and err > 0 then
         -- sustained, with failed requests within the limit: said beside the figure
         -- (each repeat's share too: a mean within the limit can be one crashed repeat's)
@@ -787,10 +831,23 @@ function M.saturation(points, opts)
         within[#within + 1] = { point = i, offered = p.offered, failed_pct = err, short = short or nil,
           answered_rps = short and answered or nil, repeats_failed_pct = ci and ci.samples }
       end
+      -- clearly kept up (its successful requests alone): settles the unjudged point below
+      if pending and not short then
+        resolved[#resolved + 1] = { point = pending.point, offered = pending.offered, by = i, by_offered = p.offered }
+        pending = nil
+      end
+      ::next_point::
     end
+    -- an unjudged point no higher load settled: unknown (where no failures point below it
+    -- already ends the loads sustained)
+    if pending and not (failures and failures.point < pending.point) then return pending.result end
     -- no overload: a run cut by failed requests (cause = "failures") is said as such
     if failures then
       failures.failed_within = #within > 0 and within or nil
+      if #resolved > 0 then
+        failures.resolved = resolved
+        failures.reason = failures.reason .. M.resolved_note(points, resolved)
+      end
       return failures
     end
     -- by the means; where repeats give an interval whose lower end is below the share,
@@ -799,10 +856,11 @@ function M.saturation(points, opts)
     -- not by a spread of its repeats: its answered rate kept up)
     local near, answered_at = {}, {}
     for _, w in ipairs(within) do if w.short then answered_at[#answered_at + 1] = w end end
-    local paced, drained = {}, {}
+    local paced, drained, skip = {}, {}, {}
     for i, p in ipairs(points) do
       if M.pace_of(p) then paced[#paced + 1] = i elseif M.drain_of(p) then drained[#drained + 1] = i end
     end
+    for _, r in ipairs(resolved) do skip[r.point] = true end
     for _, p in ipairs(points) do
       local c = p.ci and p.ci.throughput_req_s
       -- (a point judged by its pace pools its repeats' answers and sends: their achieved
@@ -817,7 +875,7 @@ function M.saturation(points, opts)
       failed_within = #within > 0 and within or nil, limit = #within > 0 and M.error_limit(opts) or nil,
       basis = #paced == #points and "pace" or #drained == #points and "drain"
         or #paced + #drained == 0 and "achieved" or "mixed",
-      reason = (#drained > 0 and M.kept_up_text(points, paced, drained)
+      reason = ((#drained > 0 or #resolved > 0) and M.kept_up_text(points, paced, drained, skip)
         or #paced == #points and ("every load point kept up: answers came back at %d %% or more of the rate "
         .. "requests were sent (%s)"):format(M.SATURATION_SHARE * 100, M.PACE_SPAN)
         or #paced > 0 and ("every load point kept up: answers came back at %d %% or more of the rate requests were "
@@ -836,7 +894,8 @@ function M.saturation(points, opts)
           end)(), M.error_limit(opts).text) or "")
         .. (#near > 0 and (" by its mean; the 95 %% confidence interval of the repeats reaches below that at "
           .. "load point%s %s"):format(#near == 1 and "" or "s", table.concat(near, ", ")) or "")
-        .. M.old_rule_note(points, #points) }
+        .. M.old_rule_note(points, #points) .. M.resolved_note(points, resolved),
+      resolved = #resolved > 0 and resolved or nil }
   elseif kind == "concurrency" then
     if #points < 2 then
       return { none = true, unknown = true, reason = "one concurrency level: saturation needs at least two" }
@@ -1188,12 +1247,15 @@ end
 -- The first of points (in load order) that its run did not sustain: its saturation point,
 -- the first point whose shortfall was failed requests (the saturation search's cause
 -- "failures"), or the first failures point (M.failing, opts.slo); #points + 1 when every
--- point was sustained. nil when the saturation is unknown.
+-- point was sustained. Where the saturation is unknown because a point could not be judged
+-- (M.saturation's sustained_upto: the points below it were judged sustained), that point:
+-- the loads below it are the ones the run is known to have sustained; else nil.
 -- A second value says whether that point is one that failed requests (not its saturation).
 local function first_unsustained(points, s, opts)
-  if not s or s.unknown then return nil end
+  if not s or (s.unknown and not s.sustained_upto) then return nil end
   local cut, failing = #points + 1, false
   if s.point then cut, failing = s.point, s.cause == "failures" end
+  if s.unknown then cut = s.sustained_upto + 1 end
   if s.failures and s.failures.point and s.failures.point < cut then cut, failing = s.failures.point, true end
   for i = 1, cut - 1 do
     if M.failing(points[i], opts) then return i, true end
@@ -1210,7 +1272,9 @@ end
 -- than the error-rate SLO in opts.slo allows, else more than FAILURES_PCT, whose latencies
 -- are of the requests that succeeded only (M.failing); on the offered axis the offered load
 -- of its last point before that, or of its highest point when it sustained every one; else
--- the highest achieved rate up to there), the highest load every run sustained, so that no
+-- the highest achieved rate up to there; a run whose saturation is unknown, the points
+-- below the one that could not be judged: first_unsustained), the highest load every run
+-- is known to have sustained, so that no
 -- latency compared there is an overloaded or failing server's, when it lies within every
 -- run's measured range (at least every run's lowest load, or within REPEAT_TOLERANCE of it,
 -- as repeats of one load are); else the highest load inside every run's measured range (the

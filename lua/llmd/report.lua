@@ -1812,30 +1812,68 @@ local function no_slo_latency(A, B, pa, pb, sat)
   return res
 end
 
+-- How B's latencies compare with A's at the no-SLO common load (nl: M.no_slo_latency), the
+-- Verdict's and the Summary's word for it. No test is made there, so no direction is named:
+-- "the same" (every figure equal), "within the practical threshold" (every difference below
+-- min_effect % of the two figures' mean, as the rows' effect size), else "untested".
+local function no_slo_how(nl, min_effect)
+  local same, within = true, true
+  for _, r in ipairs(nl.rows) do
+    if r.a ~= r.b then
+      same = false
+      local mean = (math.abs(r.a) + math.abs(r.b)) / 2
+      if not (mean > 0 and math.abs(r.b - r.a) / mean * 100 < min_effect) then within = false end
+    end
+  end
+  return same and "the same" or within and "within the practical threshold" or "untested"
+end
+
+-- Why the runs' latencies are not compared without an SLO (nl: M.no_slo_latency, not
+-- sustained): at the highest load both measured, which run is past its saturation there or
+-- not known to have sustained it (sa, sb: their saturations; pa, pb: their points).
+local function no_slo_unsustained(nl, A, B, sa, sb, pa, pb)
+  local who = {}
+  for _, x in ipairs { { A, sa, pa }, { B, sb, pb } } do
+    local s = x[2]
+    if lp.saturated_on(s, x[3], nl.axis, nl.load) then
+      who[#who + 1] = ("%s is past its saturation there"):format(x[1].label)
+    elseif s and s.unknown and not (s.sustained_upto and x[3][s.sustained_upto]
+      and lp.load_of(x[3][s.sustained_upto], nl.axis) >= nl.load) then
+      who[#who + 1] = ("%s is not known to have sustained it (its saturation is unknown)"):format(x[1].label)
+    end
+  end
+  if #who == 0 then who[1] = "a run failed requests beyond the limit at or below it" end
+  return ("no load both runs measured is one both are known to have sustained: at %s, the highest load both measured, "
+    .. "%s, so a latency there is a queue's, not the server's"):format(matched_load_text(nl, A, B),
+    table.concat(who, " and "))
+end
+
 -- The Summary's sentence of M.no_slo_latency (nil without one): "At 92.19 req/s offered
--- (...), the highest load both runs sustained, B's latencies are higher than A's: TTFT p90
--- 83.7 ms vs 64.4 ms (+30.0 %), ...; untested (...). --slo ... gives each run's capacity."
-local function no_slo_latency_text(nl, A, B)
+-- (...), the highest load both runs sustained, B's latencies against A's: TTFT p90 83.7 ms
+-- vs 64.4 ms (+30.0 %), ...; untested (...). --slo ... gives each run's capacity." Where
+-- no load both sustained was measured: that the latencies are not compared, and why.
+local function no_slo_latency_text(nl, A, B, min_effect)
   if not nl then return nil end
-  local parts, up, down = {}, 0, 0
+  if not nl.sustained then
+    return ("The runs' latencies are not compared: %s. Give --slo (e.g. --slo ttft_p90_ms=200) for each run's "
+      .. "capacity within it."):format(nl.unsustained or "no load both runs sustained was measured")
+  end
+  local parts = {}
   for _, r in ipairs(nl.rows) do
     local d = r.a ~= 0 and (r.b - r.a) / math.abs(r.a) * 100 or nil
-    if r.b > r.a then up = up + 1 elseif r.b < r.a then down = down + 1 end
     parts[#parts + 1] = r.a == r.b and ("%s %s for both"):format(lower_label(metrics.get(r.key).label),
       metrics.format(r.key, r.a))
       or ("%s %s vs %s%s"):format(lower_label(metrics.get(r.key).label), metrics.format(r.key, r.b),
         metrics.format(r.key, r.a), d and (" (%s)"):format(T.helpers.pct(d)) or "")
   end
-  local how = up > 0 and down == 0 and ("%s's latencies are higher than %s's"):format(B.label, A.label)
-    or down > 0 and up == 0 and ("%s's latencies are lower than %s's"):format(B.label, A.label)
-    or up == 0 and down == 0 and "the runs' latencies are the same"
-    or ("%s's latencies differ from %s's, some higher, some lower"):format(B.label, A.label)
-  local where = nl.sustained and "the highest load both runs sustained"
-    or "the highest load within both runs' measured ranges (past saturation for at least one: the queue, not the "
-      .. "server)"
-  return ("At %s, %s, %s: %s (%s − %s; untested: without an SLO no test is made at this load). "
-    .. "Give --slo (e.g. --slo ttft_p90_ms=200) for each run's capacity within it."):format(
-    matched_load_text(nl, A, B), where, how, table.concat(parts, ", "), B.label, A.label)
+  local how = no_slo_how(nl, min_effect)
+  local what = how == "the same" and "the runs' latencies are the same"
+    or how == "within the practical threshold" and ("%s's latencies are within the practical threshold of %s %% of "
+      .. "%s's"):format(B.label, T.helpers.num(min_effect, 1), A.label)
+    or ("%s's latencies are not shown to differ from %s's"):format(B.label, A.label)
+  return ("At %s, the highest load both runs sustained, %s: %s (%s − %s; untested: without an SLO no test is made "
+    .. "at this load). Give --slo (e.g. --slo ttft_p90_ms=200) for each run's capacity within it."):format(
+    matched_load_text(nl, A, B), what, table.concat(parts, ", "), B.label, A.label)
 end
 M.no_slo_latency_text = no_slo_latency_text
 
@@ -2470,22 +2508,29 @@ local function verdict_of(model, A, B)
     end
     -- a verdict that cannot order them: what the runs' latencies at their common load say,
     -- in short (the Summary has the figures), and how to get a capacity
+    -- (compared only at a load both runs are known to have sustained: past saturation a
+    -- latency is the queue's, and no direction is named, as no test is made there)
     local nl = #mixed == 0 and v.kind == "cannot say" and model.no_slo_latency
-    if nl then
-      local parts, up, down = {}, 0, 0
+    if nl and not nl.sustained then
+      v.latency = { how = "not compared", load = matched_load_text(nl, A, B), sustained = false }
+      v.text = ("%s Their latencies are not compared: %s. --slo gives capacity within an SLO."):format(v.text,
+        nl.unsustained)
+    elseif nl then
+      local parts = {}
       for _, r in ipairs(nl.rows) do
-        if r.b > r.a then up = up + 1 elseif r.b < r.a then down = down + 1 end
         parts[#parts + 1] = ("%s %s"):format(lower_label(metrics.get(r.key).label),
           r.a == r.b and (metrics.format(r.key, r.a) .. " for both")
           or r.a ~= 0 and T.helpers.pct((r.b - r.a) / math.abs(r.a) * 100)
           or (metrics.format(r.key, r.b) .. " vs " .. metrics.format(r.key, r.a)))
       end
-      local how = up > 0 and down == 0 and "higher" or down > 0 and up == 0 and "lower"
-        or up == 0 and down == 0 and "the same" or "mixed"
+      local how = no_slo_how(nl, model.min_effect)
       v.latency = { how = how, load = matched_load_text(nl, A, B), sustained = nl.sustained }
-      v.text = ("%s At %s, %s, %s's latencies are %s (%s; untested). --slo gives capacity within an SLO."):format(
-        v.text, v.latency.load, nl.sustained and "the highest load both sustained" or "a load both measured",
-        B.label, how == "mixed" and "higher on some, lower on others" or how, table.concat(parts, ", "))
+      local what = how == "the same" and ("the same (%s; untested)"):format(table.concat(parts, ", "))
+        or how == "within the practical threshold" and ("within the practical threshold of %s %% (%s; untested)")
+          :format(thr, table.concat(parts, ", "))
+        or ("not shown to differ (untested: %s)"):format(table.concat(parts, ", "))
+      v.text = ("%s At %s, the highest load both sustained, %s's latencies are %s. --slo gives capacity within an "
+        .. "SLO."):format(v.text, v.latency.load, B.label, what)
     end
   end
   -- what the banners below warn of, where it bears on the figures
@@ -3211,7 +3256,7 @@ local function summary(model, A, B)
         if #notes > 0 then out[#out + 1] = ("%s: %s."):format(x[1].label, table.concat(notes, "; ")) end
       end
       -- without an SLO, what can be said at the load both runs sustained: their latencies
-      out[#out + 1] = no_slo_latency_text(model.no_slo_latency, A, B)
+      out[#out + 1] = no_slo_latency_text(model.no_slo_latency, A, B, model.min_effect)
     else
       -- nothing to read a capacity from: said, not left out
       local qa, qb = model.load_points.a, model.load_points.b
@@ -3783,6 +3828,10 @@ function M.build(opts)
     and matched_point(model, A, B, pa, pb, opts.significance and opts.significance._matched_point) or nil
   if #model.slo == 0 and #model.workload_differs == 0 and not broken then
     model.no_slo_latency = no_slo_latency(A, B, pa, pb, model.saturation)
+    local nl = model.no_slo_latency
+    if nl and not nl.sustained then
+      nl.unsustained = no_slo_unsustained(nl, A, B, model.saturation.a, model.saturation.b, pa, pb)
+    end
   end
   if broken and #model.slo > 0 then
     -- no latency at a matched load is compared against a broken run either

@@ -1,0 +1,108 @@
+-- Session 37's decision-layer fixes (newuser37 #4, #5, #6, #11; audit37 #5, #6): the
+-- max sustained search past a point it cannot judge, the no-SLO latency clause at a load
+-- both runs sustained, capacity bounded at the last sustained load, and the texts that
+-- name no direction or sameness the tests do not show.
+--
+-- Runs are hand-made (testlib.run_of); every expected figure is worked out by hand in the
+-- comment beside it.
+local t = require "testlib"
+local report = require "llmd.report"
+local lp = require "llmd.loadpoints"
+
+local function sd(label, run)
+  return { label = label, state = { label = label, stack = {} }, run = run, kv = {} }
+end
+
+local function build(a, b, slo)
+  return report.build { a = sd("x", a), b = sd("y", b), slo = slo or {}, generated = 0 }
+end
+
+-- A run offered 10, 20, 30, ... req/s (stage i at 10 i), achieving achieved[i], with TTFT
+-- p90 ttft[i] (50 ms where not given) and, where few[i], only few[i] requests completed.
+local function run(achieved, ttft, few)
+  local stages = {}
+  for i, r in ipairs(achieved) do
+    stages[i] = { rate = 10 * i, values = { throughput_req_s = r, ttft_p90_ms = ttft and ttft[i] or 50,
+      error_rate_pct = 0, requests_ok = few and few[i] or nil } }
+  end
+  return t.run_of(stages)
+end
+
+local function sat(r) return lp.saturation(lp.points(r), {}) end
+
+t.test("max sustained: a point too thin to judge is settled by a higher load that kept up", function()
+  -- 10, 15, 30, 40 achieved at 10-40 offered; point 2 completed 10 requests (< 20) and fell
+  -- short (15 < 19): it cannot be judged. Points 3 and 4 kept up (30 >= 28.5, 40 >= 38): a
+  -- server that kept up with 40 req/s kept up with 20 too, so it never saturated, >= 40.
+  local s = sat(run({ 10, 15, 30, 40 }, nil, { nil, 10 }))
+  t.eq({ s.none, s.unknown, s.max_sustained_rps }, { true, nil, 40 })
+  t.eq(s.resolved, { { point = 2, offered = 20, by = 3, by_offered = 30 } })
+  t.ok(s.reason:find("load point 2 (20 req/s offered) could not be judged on its own, but load point 3, at 30 req/s "
+    .. "offered, kept up with its successful requests alone, so the server kept up with the lower load too", 1, true),
+    s.reason)
+  -- ... and saturated later (30 < 38 at 40 offered): max sustained the highest achieved
+  -- below point 4, max(10, 15, 30) = 30
+  s = sat(run({ 10, 15, 30, 30 }, nil, { nil, 10 }))
+  t.eq({ s.point, s.max_sustained_rps }, { 4, 30 })
+  t.ok(s.resolved, "resolved listed")
+end)
+
+t.test("max sustained: an unjudged point no higher load settles stays unknown", function()
+  -- point 2 thin, point 3 saturated (20 < 28.5): the max sustained is 10 or point 2's, unknown
+  local s = sat(run({ 10, 15, 20 }, nil, { nil, 10 }))
+  t.eq({ s.unknown, s.sustained_upto }, { true, 1 })
+  t.ok(s.reason:find("too few requests to judge saturation: load point 2", 1, true), s.reason)
+  -- point 3 thin as well, last: nothing above settles point 2
+  s = sat(run({ 10, 15, 20 }, nil, { nil, 10, 10 }))
+  t.eq({ s.unknown, s.sustained_upto }, { true, 1 })
+  -- a later point short but thin does not settle it either: only one that clearly kept up
+  s = sat(run({ 10, 15, 20, 40 }, nil, { nil, 10, 10 }))
+  t.eq({ s.none, s.unknown, s.max_sustained_rps }, { true, nil, 40 })
+end)
+
+t.test("no SLO: latencies at the highest load both are known to have sustained", function()
+  -- x: 10, 20, 22 at 10, 20, 30 offered: saturated at point 3 (22 < 28.5), sustained to 20
+  -- offered. y: 10, 15 (10 requests: unjudged), 16 (< 28.5, saturated): unknown, known to
+  -- have sustained only 10 offered. The highest load both sustained: 10 req/s offered, where
+  -- TTFT p90 is 50 ms (x) and 60 ms (y): +20.0 %, above the 2 % threshold: untested, no
+  -- direction named. (Before: compared at 30 offered, past x's saturation.)
+  local m = build(run({ 10, 20, 22 }, { 50, 50, 900 }), run({ 10, 15, 16 }, { 60, 60, 100 }, { nil, 10 }))
+  t.eq(m.verdict.kind, "cannot say")
+  t.ok(m.verdict.text:find(" At 10 req/s offered (10.00 req/s achieved by both), the highest load both sustained, y's "
+    .. "latencies are not shown to differ (untested: TTFT p90 +20.0 %). --slo gives capacity within an SLO.", 1, true),
+    m.verdict.text)
+  t.eq({ m.no_slo_latency.load, m.no_slo_latency.sustained, m.verdict.latency.how }, { 10, true, "untested" })
+end)
+
+t.test("no SLO: no load both sustained, so the latencies are not compared", function()
+  -- x: 5 and 6 at 10 and 20 offered: saturated at its lowest load (5 < 9.5). y: 5 at 10 (10
+  -- requests: unjudged), 12 at 20 (< 19: saturated): unknown, nothing known sustained. The
+  -- highest load both measured, 20 offered, is past x's saturation and not known sustained
+  -- by y: no latency compared there.
+  local m = build(run({ 5, 6 }, { 900, 1900 }), run({ 5, 12 }, { 100, 200 }, { 10 }))
+  t.eq(m.verdict.kind, "cannot say")
+  t.eq(m.no_slo_latency.sustained, false)
+  t.eq(m.verdict.latency.how, "not compared")
+  t.ok(m.verdict.text:find(" Their latencies are not compared: no load both runs measured is one both are known to "
+    .. "have sustained: at 20 req/s offered (6.00 req/s achieved by x, 12.00 req/s by y), the highest load both "
+    .. "measured, x is past its saturation there and y is not known to have sustained it (its saturation is "
+    .. "unknown), so a latency there is a queue's, not the server's. --slo gives capacity within an SLO.", 1, true),
+    m.verdict.text)
+  t.ok(not m.verdict.text:find("latencies are higher", 1, true) and not m.verdict.text:find("lower on", 1, true))
+end)
+
+t.test("no SLO: differences below the practical threshold name no direction", function()
+  -- spans that overlap (x 20-22, y 21-21.5: cannot order); at 20 offered, both sustained,
+  -- TTFT p90 50 ms (x) and 50.5 ms (y): +1.0 % of x, 0.995 % of their mean, below 2 %
+  local m = build(run({ 10, 20, 22 }), run({ 10, 21, 21.5 }, { 50, 50.5, 50 }))
+  t.eq(m.verdict.latency.how, "within the practical threshold")
+  t.ok(m.verdict.text:find("the highest load both sustained, y's latencies are within the practical threshold of 2.0 "
+    .. "% (TTFT p90 +1.0 %; untested).", 1, true), m.verdict.text)
+  -- 50 against 49 ms: -2.0 % of x, 2.02 % of their mean (1 / 49.5): above, untested
+  m = build(run({ 10, 20, 22 }), run({ 10, 21, 21.5 }, { 50, 49, 50 }))
+  t.eq(m.verdict.latency.how, "untested")
+  t.ok(m.verdict.text:find("y's latencies are not shown to differ (untested: TTFT p90 -2.0 %).", 1, true),
+    m.verdict.text)
+  t.ok(report.no_slo_latency_text(m.no_slo_latency, { label = "x" }, { label = "y" }, 2):find(
+    "y's latencies are not shown to differ from x's: TTFT p90 49.0 ms vs 50.0 ms (-2.0 %)", 1, true))
+end)

@@ -1488,9 +1488,12 @@ M.meets = meets
 -- one (its failed requests lowered the achieved rate), the achieved rate does not rise
 -- between them and no crossing is interpolated: kind "last_passing", a lower bound at the
 -- last passing point's rate.
+-- A saturation unknown at a point that could not be judged (M.saturation's sustained_upto)
+-- bounds it as a saturated point does: kind "last_sustained", at least the highest achieved
+-- rate below that point, never a crossing interpolated into or past it.
 -- {rps =, output_tps =, kind = "interpolated" | "never_violated" | "saturated" |
--- "last_passing" | "below_lowest" | "unknown", bound = "lower" for never_violated,
--- saturated and last_passing,
+-- "last_sustained" | "last_passing" | "below_lowest" | "unknown", bound = "lower" for
+-- never_violated, saturated, last_sustained and last_passing,
 -- ceiling_rps (saturated) = the highest achieved rate at any load, which the capacity
 -- cannot exceed; a bound's output tok/s (output_tps: its load point's own) spans floor_tps
 -- (the fewest delivered at that point or any load above it, where the capacity may lie:
@@ -1630,6 +1633,11 @@ function M.capacity(points, slo, sat)
   -- the first point past saturation (#points + 1 when none is, or when it is unknown; a
   -- shortfall of failed requests is no saturation: that point is judged by the SLOs)
   local limit = sat.cause ~= "failures" and sat.point or #points + 1
+  -- a saturation unknown at a point that could not be judged (M.saturation's
+  -- sustained_upto): no crossing is read at or past that point either, as at a saturated
+  -- one; the capacity is at least the last load known to be sustained
+  local unjudged = sat.unknown and sat.sustained_upto and sat.sustained_upto < #points
+  if unjudged then limit = sat.sustained_upto + 1 end
   -- every SLO metric unknown at some load point before saturation, each said once with
   -- the points that lack it and the run's reason (the first point's): {key, points, na}
   local missing, by_key = {}, {}
@@ -1769,6 +1777,9 @@ function M.capacity(points, slo, sat)
     local sat_text = q.achieved_rps and q.offered and q.load_type == "rate"
       and ("only %.4g of %g req/s offered were achieved"):format(q.achieved_rps, q.offered)
       or "its throughput had stopped growing"
+    if unjudged then
+      sat_text = "whether the run kept up there is unknown: see its max sustained throughput"
+    end
     if not last then
       if ok == false then
         return { kind = "below_lowest", limiting = detail[1], failing = detail, failed_slos = slo_texts(slo, detail),
@@ -1778,8 +1789,9 @@ function M.capacity(points, slo, sat)
           reason = ("the lowest load point (%.4g req/s achieved) already violates %s"):format(q.achieved_rps or 0,
             labels(detail)) }
       end
-      return { kind = "unknown", reason = ("the lowest load point had already saturated: %s, so no load was "
-        .. "sustained to read a capacity from"):format(sat_text) }
+      return { kind = "unknown", reason = (unjudged and "the lowest load point could not be judged (%s), so no load "
+        .. "is known to have been sustained to read a capacity from" or "the lowest load point had already saturated: "
+        .. "%s, so no load was sustained to read a capacity from"):format(sat_text) }
     end
     -- the highest achieved rate before saturation (the max sustained throughput), its tok/s
     local best, best_tps, best_p
@@ -1801,14 +1813,19 @@ function M.capacity(points, slo, sat)
     for _, p in ipairs(points) do
       if p.achieved_rps and (not ceiling or p.achieved_rps > ceiling) then ceiling = p.achieved_rps end
     end
-    return { kind = "saturated", bound = "lower", rps = best, output_tps = best_tps, ceiling_rps = ceiling,
+    if unjudged then
+      what_best = "the last load known to be sustained"
+    end
+    return { kind = unjudged and "last_sustained" or "saturated", bound = "lower", rps = best, output_tps = best_tps,
+      ceiling_rps = ceiling,
       ceiling_tps = max_output_tps(points), floor_tps = min_output_tps_from(points, position(points, best_p)),
       load_type = best_p.load_type, passing_offered = best_p.offered,
       first_failing = ok == false and q.index or nil, first_failing_rps = ok == false and q.achieved_rps or nil,
       limiting = ok == false and detail[1] or nil,
-      reason = ("every SLO holds up to load point %d (%.4g req/s achieved); load point %d had saturated (%s)%s. "
+      reason = ("every SLO holds up to load point %d (%.4g req/s achieved); load point %d %s (%s)%s. "
         .. "The capacity is at least %.4g req/s, %s; measure loads between these two points to find it"):format(
-        limit - 1, points[limit - 1].achieved_rps, limit, sat_text, fails, best, what_best) }
+        limit - 1, points[limit - 1].achieved_rps, limit, unjudged and "could not be judged" or "had saturated",
+        sat_text, fails, best, what_best) }
   end
   -- its tok/s, as every bound's: the point its req/s figure is read at, its own (no longer
   -- the most at any load: a lower load that delivered more tok/s, more tokens per request,
@@ -1833,6 +1850,7 @@ M.CAPACITY_KINDS = {
   interpolated = { gives = "estimate" },
   never_violated = { gives = "lower", note = "never violated" },
   saturated = { gives = "lower", note = "the last load before saturation" },
+  last_sustained = { gives = "lower", note = "the last load known to be sustained" },
   last_passing = { gives = "lower", note = "the last load that met the SLOs" },
   below_lowest = { gives = "below" },
 }

@@ -8,6 +8,7 @@
 local t = require "testlib"
 local report = require "llmd.report"
 local lp = require "llmd.loadpoints"
+local decision = require "llmd.decision"
 
 local function sd(label, run)
   return { label = label, state = { label = label, stack = {} }, run = run, kv = {} }
@@ -105,4 +106,29 @@ t.test("no SLO: differences below the practical threshold name no direction", fu
     m.verdict.text)
   t.ok(report.no_slo_latency_text(m.no_slo_latency, { label = "x" }, { label = "y" }, 2):find(
     "y's latencies are not shown to differ from x's: TTFT p90 49.0 ms vs 50.0 ms (-2.0 %)", 1, true))
+end)
+
+t.test("capacity: no crossing read at or past a point whose saturation is unknown", function()
+  local slo = decision.parse_slo("ttft_p90_ms=200", "--slo")
+  -- 10, 20, 25, 28 achieved at 10-40 offered; point 3 completed 10 requests and fell short
+  -- (25 < 28.5): unjudged; point 4 saturated (28 < 38): unknown, known sustained to point 2.
+  -- TTFT p90 100, 150, 250, 400: the SLO (200) is crossed between points 2 and 3, which
+  -- read as about 20 + (200 - 150) / (250 - 150) x 5 = 22.5 req/s at 25 offered, into the
+  -- unjudged point. Bounded instead: at least point 2's 20 req/s.
+  local r = run({ 10, 20, 25, 28 }, { 100, 150, 250, 400 }, { nil, nil, 10 })
+  local pts = lp.points(r)
+  local c = lp.capacity(pts, slo, lp.saturation(pts, { slo = slo }))
+  t.eq({ c.kind, c.rps, c.bound }, { "last_sustained", 20, "lower" })
+  t.ok(c.reason:find("load point 3 could not be judged", 1, true), c.reason)
+  -- TTFT 100, 150, 190, 400: crossed between points 3 and 4, about 25 + 10 / 210 x 3 =
+  -- 25.14 req/s "at about 30.48 req/s offered", past the unjudged point into the saturated
+  -- one; bounded at 20 as well
+  r = run({ 10, 20, 25, 28 }, { 100, 150, 190, 400 }, { nil, nil, 10 })
+  pts = lp.points(r)
+  c = lp.capacity(pts, slo, lp.saturation(pts, { slo = slo }))
+  t.eq({ c.kind, c.rps, c.offered }, { "last_sustained", 20, nil })
+  -- the Headline says which bound it is
+  local m = build(r, run({ 10, 20, 30, 40 }, { 100, 150, 190, 400 }), slo)
+  t.ok(t.headline_row(m, "Capacity at SLO (TTFT p90 ≤ 200.0 ms)").a_text:find("≥ 20.00 req/s (the last load known "
+    .. "to be sustained)", 1, true), t.headline_row(m, "Capacity at SLO (TTFT p90 ≤ 200.0 ms)").a_text)
 end)

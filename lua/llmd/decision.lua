@@ -827,7 +827,10 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
   local z = num / math.sqrt(var)
   local r = { test = "mann_whitney", name = "van_elteren", z = z, p = stattest.normal_two_sided(z), strata = used,
     left_out = left_text, overloaded = (#over.a + #over.b > 0) and over or nil,
-    deff = deff_max > 1 and deff_max or nil }
+    deff = deff_max > 1 and deff_max or nil,
+    -- the loads both runs sustained that the test could not cover (M.verdict: no sameness
+    -- is said of figures that pool them)
+    dependent = #dependent > 0 and dependent or nil, sustained_strata = #kept }
   local e = small and deff_max <= 1 and stattest.exact_van_elteren(small)
   if e then r.p_normal, r.p, r.p_min, r.exact, r.n_requests = r.p, e.p, e.p_min, true, n_all end
   return r
@@ -1013,16 +1016,17 @@ function M.test_name(test)
   if t == "welch" then return "Welch t" end
   if t == "exact_mann_whitney" then return "exact Mann-Whitney on the repeats" end
   if t == "fisher" and (test.strata or 1) > 1 then
-    return ("exact test on the request counts stratified by load point (%d points)"):format(test.strata)
+    return ("exact test on the request counts stratified by load point (%d point%s)"):format(test.strata,
+      test.strata == 1 and "" or "s")
   end
   if t == "fisher" then return "Fisher's exact test on the request counts" end
   if t == "mann_whitney" and test.strata and test.units == "repeats" then
-    return ("Mann-Whitney on the repeats' %s, stratified by load point (van Elteren, %d points%s)"):format(
-      test.figure_label or "figures", test.strata, test.exact and ", exact" or "")
+    return ("Mann-Whitney on the repeats' %s, stratified by load point (van Elteren, %d point%s%s)"):format(
+      test.figure_label or "figures", test.strata, test.strata == 1 and "" or "s", test.exact and ", exact" or "")
   end
   if t == "mann_whitney" and test.strata then
-    return ("Mann-Whitney stratified by load point (van Elteren, %d points%s)"):format(test.strata,
-      test.exact and ", exact" or "")
+    return ("Mann-Whitney stratified by load point (van Elteren, %d point%s%s)"):format(test.strata,
+      test.strata == 1 and "" or "s", test.exact and ", exact" or "")
   end
   return test and test.exact and "exact Mann-Whitney" or "Mann-Whitney"
 end
@@ -1859,6 +1863,17 @@ function M.verdict(o)
     -- nothing of the noise around them
     r.verdict = "untested"
     r.note = o.a == o.b and ("identical values; " .. (o.untested_why or "no test possible")) or o.untested_why
+    return r
+  end
+  if (r.p_adjusted or o.test.p) >= alpha and o.test.dependent then
+    -- the test covered only some of the loads both runs sustained, and the figures pool the
+    -- others, where a difference may lie: nothing is said of sameness
+    local n, all = #o.test.dependent, o.test.sustained_strata or (#o.test.dependent + (o.test.strata or 0))
+    r.verdict, r.partial = "not shown to differ", true
+    r.note = ("untested at %d of %d loads (too dependent: %s), which the figures pool; %s at the %s tested, %s"):format(
+      n, all, table.concat(o.test.dependent, ", "), M.test_name(o.test), (o.test.strata or 0) == 1 and "one"
+      or tostring(o.test.strata), r.p_adjusted and M.adjusted_text(o.test.p, r.p_adjusted, r.family_size or 1)
+      or M.p_is(o.test.p))
     return r
   end
   if (r.p_adjusted or o.test.p) >= alpha then

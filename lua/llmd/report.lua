@@ -345,6 +345,7 @@ local function finish_row(row, fam, A, B)
   row.sustained_winner = v.sustained_winner
   row.cannot_decide = v.cannot_decide
   row.too_few = v.too_few
+  row.partial = v.partial
   row.verdict_text = decision.verdict_text(v.verdict, A.label, B.label)
   if v.adjusted_away then
     -- significant alone, not among all the tests of the table: said, never silently dropped
@@ -369,6 +370,8 @@ local function finish_row(row, fam, A, B)
       row.evidence = row.evidence .. ("; within the load points %s"):format(mh_text(test))
     end
     if test.left_out then row.evidence = row.evidence .. "; " .. test.left_out end
+    -- tested at only some of the loads both sustained: that first, never read as sameness
+    if v.partial then row.evidence = v.note .. (test.left_out and ("; " .. test.left_out) or "") end
     if v.too_few then
       row.evidence = row.evidence .. (test.test == "fisher" and ": the smallest p these counts allow"
         or ": the smallest p these repeats allow") .. ", too few to show a difference"
@@ -3342,6 +3345,7 @@ local function summary(model, A, B)
     -- the kinds of metric a test found no clear difference in (never one that was not
     -- tested, nor one whose test could not decide): "latency, errors"
     local kinds, kind_seen, errors_tested, no_failures = {}, {}, false, nil
+    local partial = {} -- rows tested at only some of the loads both sustained (decision.verdict's partial)
     local notes, seen = {}, {} -- the untested rows' own reasons, each once
     for _, r in ipairs(model.perf) do
       if r.verdict == "untested" and r.evidence ~= "" and not seen[r.evidence] then
@@ -3367,6 +3371,8 @@ local function summary(model, A, B)
       elseif r.verdict == "untested" then
         untested = untested + 1
         untested_rows[#untested_rows + 1] = r
+      elseif r.partial then
+        partial[#partial + 1] = r
       elseif r.adjusted_away then
         away[#away + 1] = lower_label(r.label)
       elseif r.identical and r.key == "error_rate_pct" then
@@ -3429,7 +3435,7 @@ local function summary(model, A, B)
         or "No tested whole-run metric names a winner: none differs beyond noise"
       -- (none where the only tests that found something are at the loads both sustained:
       -- said below, and "none differs beyond noise" would deny them)
-      if #kinds == 0 and #sustained.a + #sustained.b > 0 then lead = nil end
+      if #kinds == 0 and (#sustained.a + #sustained.b > 0 or #partial > 0) then lead = nil end
       out[#out + 1] = lead and (lead
         .. (n > 1 and (" (Holm-Bonferroni over the %d tests of this comparison)"):format(n) or "")
         .. " and the practical threshold of " .. T.helpers.num(model.min_effect, 1) .. " %"
@@ -3463,6 +3469,23 @@ local function summary(model, A, B)
         out[#out + 1] = table.concat(parts, "; ") .. "."
           .. gpu_latency_caveat(model, A, B, "These whole-run latencies and rates")
       end
+    end
+    if #partial > 0 then
+      -- tested where the requests were independent enough, not at the other loads the
+      -- whole-run figures pool: no difference shown, and none denied
+      local names, why = {}, {}
+      for _, r in ipairs(partial) do
+        names[#names + 1] = lower_label(r.label)
+        local d = r.sig and r.sig.dependent
+        if d then why[table.concat(d, ", ")] = { #d, r.sig.sustained_strata or #d } end
+      end
+      local w = {}
+      for loads, nn in pairs(why) do
+        w[#w + 1] = ("untested at %d of %d loads, too dependent: %s"):format(nn[1], nn[2], loads)
+      end
+      table.sort(w)
+      out[#out + 1] = ("Not shown to differ, as tested at only some of the loads both runs sustained (%s), which the "
+        .. "whole-run figures pool: %s."):format(table.concat(w, "; "), table.concat(names, ", "))
     end
     for _, side in ipairs { "a", "b" } do
       local w = sustained[side]

@@ -9,6 +9,7 @@ local t = require "testlib"
 local report = require "llmd.report"
 local lp = require "llmd.loadpoints"
 local decision = require "llmd.decision"
+local proc_ok_numpy = require("llmd.proc").run({ "/usr/bin/python3", "-c", "import numpy" }).ok
 
 local function sd(label, run)
   return { label = label, state = { label = label, stack = {} }, run = run, kv = {} }
@@ -132,3 +133,55 @@ t.test("capacity: no crossing read at or past a point whose saturation is unknow
   t.ok(t.headline_row(m, "Capacity at SLO (TTFT p90 ≤ 200.0 ms)").a_text:find("≥ 20.00 req/s (the last load known "
     .. "to be sustained)", 1, true), t.headline_row(m, "Capacity at SLO (TTFT p90 ≤ 200.0 ms)").a_text)
 end)
+
+t.test("a test that left out loads as too dependent is no finding of sameness (newuser37 #11)", function()
+  -- decision.verdict on a van Elteren test of 1 of 2 sustained strata (the other, 45/s,
+  -- too dependent), p = 0.62 (not significant): "not shown to differ", with how much was
+  -- untested, never "no clear difference"; "1 point", not "1 points"
+  local test = { test = "mann_whitney", name = "van_elteren", z = 0.49, p = 0.62, strata = 1,
+    dependent = { "45/s" }, sustained_strata = 2 }
+  local v = decision.verdict { key = "ttft_p90_ms", a = 482.6, b = 173.7, test = test }
+  t.eq({ v.verdict, v.partial }, { "not shown to differ", true })
+  t.eq(v.note, "untested at 1 of 2 loads (too dependent: 45/s), which the figures pool; Mann-Whitney stratified by "
+    .. "load point (van Elteren, 1 point) at the one tested, p = 0.62")
+  -- the same test with nothing left out: no clear difference, as before
+  test.dependent = nil
+  t.eq(decision.verdict({ key = "ttft_p90_ms", a = 482.6, b = 173.7, test = test }).verdict, "no clear difference")
+end)
+
+if proc_ok_numpy then
+  t.test("a test that left out loads as too dependent: the report, on the simulated server", function()
+    -- tests/data/queue_sim.py (as test_tests36.lua): a FIFO server of 320 slots, 0.1 s + 99 x
+    -- 0.15 s a request, Poisson arrivals for 60 s at 4 and 20 req/s, seeds 101 and 102. At
+    -- 20/s the TTFTs in send order are too dependent to test (test_tests36.lua checks the
+    -- design effect against Python); 4/s alone is tested, p > 0.05. The TTFT p90 rows differ
+    -- by -84.5 % in the pooled figures: not shown to differ (main: "no clear difference").
+    local proc = require "llmd.proc"
+    local json = require "llmd.json"
+    local root = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
+    local d = t.tmpdir()
+    for _, s in ipairs { 101, 102 } do
+      local r = proc.run { "/usr/bin/python3", root .. "/tests/data/queue_sim.py", d .. "/s" .. s, "--rates", "4,20",
+        "--slots", "320", "--ttft0", "0.1", "--tpot", "0.15", "--outtok", "100", "--seed", tostring(s) }
+      t.eq(r.code, 0, r.stdout .. r.stderr)
+    end
+    local r = proc.run { root .. "/llmdlua", root .. "/lua/compare.lua", "--a", d .. "/s101", "--b", d .. "/s102",
+      "--parent", d .. "/out", "--quiet" }
+    t.eq(r.code, 0, r.stderr)
+    local ws = t.workspaces(d .. "/out")[1]
+    local model = json.decode(t.read(ws .. "/comparison.json"))
+    local seen = 0
+    for _, row in ipairs(model.perf) do
+      if row.evidence and row.evidence:find("too dependent", 1, true) then
+        seen = seen + 1
+        t.ok(row.verdict ~= "no clear difference", row.key .. ": " .. tostring(row.verdict))
+        t.ok(row.evidence:find("^untested at 1 of 2 loads %(too dependent: 20/s%)"), row.evidence)
+        t.ok(not row.evidence:find("1 points", 1, true), row.evidence)
+      end
+    end
+    t.ok(seen > 0, "a row left 20/s out")
+    local md = t.read(ws .. "/comparison_report.md")
+    t.ok(md:find("Not shown to differ, as tested at only some of the loads both runs sustained (untested at 1 of 2 "
+      .. "loads, too dependent: 20/s), which the whole-run figures pool: ", 1, true), md)
+  end)
+end

@@ -427,8 +427,13 @@ end
 -- the requests were independent).
 function M.mann_whitney(xa, xb, da, db)
   if not (xa and xb) or xa:count() == 0 or xb:count() == 0 then return nil end
-  local ok, r = pcall(stats.mann_whitney, xa, xb)
-  if not ok or not r then return nil end
+  local ok, r, why = pcall(stats.mann_whitney, xa, xb)
+  if not ok then return nil end
+  if not r then
+    -- samples from both runs, every one the same value: nothing to rank (not "no samples")
+    return nil, why == "every sample is tied" and ("the %d and %d per-request samples are all one value: nothing to "
+      .. "rank"):format(xa:count(), xb:count()) or nil
+  end
   local out = {}
   for k, v in pairs(r) do out[k] = v end
   out.name = r.test
@@ -683,6 +688,18 @@ function M.stratified_count_test(ra, rb, pa, pb)
       note = ("%s at the %d load points both measured (%d of %d and %d of %d failed): no test%s"):format(
         fa + fb == 0 and "no request failed in either run" or "every request failed in both runs", #strata, fa, na,
         fb, nb, left_text and ("; " .. left_text) or "") }
+  end
+  -- every load point all-or-none alike in both runs (no request failed in either, or every
+  -- one did): the same rate at every load point, and no split within one: no test
+  local alike = true
+  for _, st in ipairs(strata) do
+    if not ((st[1] == 0 and st[3] == 0) or (st[1] == st[2] and st[3] == st[4])) then alike = false end
+  end
+  if alike then
+    return { test = "identical", identical = true, n_a = na, n_b = nb,
+      note = ("at each of the %d load points both measured either no request failed in both runs or every one did "
+        .. "(%d of %d and %d of %d failed in all): the same rate at every load point, no test%s"):format(#strata, fa,
+        na, fb, nb, left_text and ("; " .. left_text) or "") }
   end
   local r = stattest.stratified_exact(strata)
   r.mh_rate_a, r.mh_rate_b = r.mh_rate_a * 100, r.mh_rate_b * 100
@@ -1833,6 +1850,14 @@ function M.verdict(o)
         .. "split of these values could give a p below %s (%d and %d repeats of values all different could reach %s); "
         .. "this test cannot show a difference; not in the Holm family"):format(M.test_name(o.test),
         M.fmt_p(o.test.p), na, nb, which, M.fmt_p(o.test.p_min), na, nb, M.fmt_p(best))
+      return r
+    end
+    if not o.test.n_a and o.test.n1 and o.test.n2 then
+      -- a test of per-request samples (exact Mann-Whitney on few requests): their count
+      r.note = ("%s, p = %s: %d and %d requests can give no p below %s, so this test cannot show a difference; not "
+        .. "in the Holm family"):format(M.test_name(o.test), M.fmt_p(o.test.p), o.test.n1, o.test.n2,
+        M.fmt_p(o.test.p_min))
+      r.units = "requests"
       return r
     end
     r.note = ("%s, p = %s: %d and %d repeats (%s repeats all one value) can give no p below %s, "

@@ -250,6 +250,8 @@ function M.points(run)
       local per_req = finite(p.output_tps) and finite(p.harness_rps) and p.harness_rps > 0
         and p.output_tps / p.harness_rps or nil
       p.output_tps = per_req and p.achieved_rps * per_req or nil
+      -- no request completed (every one failed), known: no output token came back, 0 tok/s
+      if not p.output_tps and p.values.requests_ok == 0 and p.achieved_rps == 0 then p.output_tps = 0 end
       if not p.output_tps then
         p.na.throughput_tok_s = p.na.throughput_tok_s or "output tok/s or the achieved rate unknown"
       end

@@ -344,6 +344,7 @@ local function finish_row(row, fam, A, B)
   row.identical = v.identical
   row.sustained_winner = v.sustained_winner
   row.cannot_decide = v.cannot_decide
+  row.cannot_decide_units = v.units
   row.too_few = v.too_few
   row.partial = v.partial
   row.verdict_text = decision.verdict_text(v.verdict, A.label, B.label)
@@ -2903,6 +2904,13 @@ local function untested_why(model, A, B)
     return ("the whole-run figures pool %s of %s and %s of %s, which repeats (each of one load point) cannot "
       .. "test, and there are no per-request samples from both runs"):format(pts(#pa), A.label, pts(#pb), B.label)
   end
+  -- per-request samples from both runs, but every one the same value (decision.mann_whitney)
+  for _, r in ipairs(model.perf or {}) do
+    if r.verdict == "untested" and tostring(r.evidence):find("per-request samples are all one value", 1, true) then
+      return "the metrics with per-request samples from both runs have every sample one value, nothing to rank, and "
+        .. "the others have no per-request samples or repeats from both runs"
+    end
+  end
   return "no metric has per-request samples or repeats from both runs"
 end
 
@@ -3394,16 +3402,21 @@ local function summary(model, A, B)
     for _, r in ipairs(model.perf) do if r.test_id then n_rows = n_rows + 1 end end
     -- rows whose test could not reach alpha whatever the values (3 and 3 repeats, exact
     -- test): tested, but no evidence either way, said apart from "no clear difference"
-    local cd, cd_counts = {}, nil
+    local cd, cd_counts, cd_requests = {}, nil, 0
     for _, r in ipairs(model.perf) do
       if r.cannot_decide and r.test == "fisher" then
         cd_counts = r
       elseif r.cannot_decide then
         cd[#cd + 1] = lower_label(r.label)
+        if r.cannot_decide_units == "requests" then cd_requests = cd_requests + 1 end
       end
     end
-    local cd_text = #cd > 0 and ("%s: %s, tested only on repeats too few for any outcome of the test to reach "
-      .. "p < %s (the exact test, where a run's repeats are all one value), so %s no winner.")
+    -- (tested on a run's repeats, or on its few per-request samples: said as which)
+    local cd_on = cd_requests == #cd and "requests too few for any outcome of the exact test to reach p < %s"
+      or cd_requests == 0 and ("repeats too few for any outcome of the test to reach p < %s (the exact test, where a "
+        .. "run's repeats are all one value)")
+      or "repeats or requests too few for any outcome of the exact test to reach p < %s"
+    local cd_text = #cd > 0 and ("%s: %s, tested only on " .. cd_on .. ", so %s no winner.")
       :format(#cd == 1 and "One metric" or (#cd .. " metrics"), table.concat(cd, ", "),
         T.helpers.num(decision.ALPHA, 2), #cd == 1 and "it names" or "they name") or nil
     if cd_counts then
@@ -3443,10 +3456,13 @@ local function summary(model, A, B)
           T.helpers.num(decision.MIN_ERROR_PP, 1)) or "") .. "."
         -- as beside a win: "no clear difference" at equal total load is not one per GPU
         .. gpu_latency_caveat(model, A, B, "These whole-run latencies and rates")) or nil
-      if no_failures then
+      if no_failures and no_failures.note:match("^no request failed") then
         -- said apart: untested, and never among the kinds "tested"
         out[#out + 1] = ("No request failed in either run (%s), so the error rate was not tested."):format(
           no_failures.note:match("%((.-)%)") or "no failed request")
+      elseif no_failures then
+        -- every request failed in both, or every load point all-or-none alike: its own words
+        out[#out + 1] = ("The error rate was not tested: %s."):format(no_failures.note)
       end
     else
       local parts = {}

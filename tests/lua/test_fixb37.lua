@@ -185,3 +185,52 @@ if proc_ok_numpy then
       .. "loads, too dependent: 20/s), which the whole-run figures pool: ", 1, true), md)
   end)
 end
+
+if proc_ok_numpy then
+  t.test("reason texts: requests, not repeats; all-or-none load points; samples all one value; 0 tok/s", function()
+    -- tests/data/edge_vllm.py (audit37's hand-made vLLM --save-detailed files)
+    local proc = require "llmd.proc"
+    local json = require "llmd.json"
+    local root = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
+    local d = t.tmpdir()
+    local g = proc.run { "/usr/bin/python3", root .. "/tests/data/edge_vllm.py", d }
+    t.eq(g.code, 0, g.stdout .. g.stderr)
+    local function compare(a, b)
+      local parent = d .. "/out_" .. a .. b
+      local r = proc.run { root .. "/llmdlua", root .. "/lua/compare.lua", "--a", d .. "/" .. a, "--b", d .. "/" .. b,
+        "--parent", parent, "--quiet" }
+      t.eq(r.code, 0, r.stderr)
+      local ws = t.workspaces(parent)[1]
+      local m = json.decode(t.read(ws .. "/comparison.json"))
+      local rows = {}
+      for _, row in ipairs(m.perf) do rows[row.key] = row end
+      return m, rows, t.read(ws .. "/comparison_report.md")
+    end
+    -- e1: 2 requests a side, TTFT 100 ms against 200 ms: the exact test's least p is
+    -- 2 / C(4, 2) = 0.333; it tested 2 and 2 requests (main: "0 and 0 repeats")
+    local _, rows, md = compare("e1a", "e1b")
+    t.eq(rows.ttft_p90_ms.verdict, "not shown to differ")
+    t.eq(rows.ttft_p90_ms.evidence, "exact Mann-Whitney, p = 0.333: 2 and 2 requests can give no p below 0.333, so "
+      .. "this test cannot show a difference; not in the Holm family")
+    t.ok(md:find("tested only on requests too few for any outcome of the exact test to reach p < 0.05", 1, true), md)
+    t.ok(not md:find("tested only on repeats", 1, true))
+    -- e2: 2 and 4 req/s no failure in either run, 8 req/s every one of 480 failed in both:
+    -- the same rate at every load point (main: "too few requests failed" with 480 of 840)
+    local m
+    m, rows = compare("e2a", "e2b")
+    t.eq(rows.error_rate_pct.verdict, "no clear difference")
+    t.ok(rows.error_rate_pct.evidence:find("^at each of the 3 load points both measured either no request failed in "
+      .. "both runs or every one did %(480 of 840 and 480 of 840 failed in all%)"), rows.error_rate_pct.evidence)
+    -- its point 3 completed none: 0 req/s and 0 output tok/s (main: tok/s N/A, "the achieved
+    -- rate unknown")
+    local p3 = m.load_points.a[3]
+    t.eq({ p3.achieved_rps, p3.output_tps }, { 0, 0 })
+    -- e3: 200 requests a side, every TTFT 100 ms and latency 2 s: samples, all one value
+    -- (main: "no per-request samples or repeats from both runs")
+    _, rows, md = compare("e3a", "e3b")
+    t.eq(rows.ttft_p90_ms.evidence, "identical values; the 200 and 200 per-request samples are all one value: nothing "
+      .. "to rank")
+    t.ok(md:find("the metrics with per-request samples from both runs have every sample one value, nothing to rank",
+      1, true), md)
+  end)
+end

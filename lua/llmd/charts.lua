@@ -528,12 +528,14 @@ function M.latency_throughput(model, A, B)
   end
   for _, s in ipairs { A, B } do
     local k = cap[s.x]
-    if type(k) == "table" and (k.kind == "never_violated" or k.kind == "saturated" or k.kind == "last_passing") then
+    if type(k) == "table" and (k.kind == "never_violated" or k.kind == "saturated" or k.kind == "last_passing"
+      or k.kind == "last_sustained") then
       -- k.text carries its own parentheses: quoted after a comma, never nested in more
       c.notes[#c.notes + 1] = ("%s's capacity is not marked: it is only a lower bound, %s%s.")
         :format(s.label, gc and "in total " or "", tostring(k.text
           or (k.kind == "never_violated" and "at least its highest load"
           or k.kind == "last_passing" and "at least its last load that met the SLOs"
+          or k.kind == "last_sustained" and "at least its last load known to be sustained"
           or "at least its last load before saturation")))
     end
   end

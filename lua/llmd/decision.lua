@@ -427,8 +427,13 @@ end
 -- the requests were independent).
 function M.mann_whitney(xa, xb, da, db)
   if not (xa and xb) or xa:count() == 0 or xb:count() == 0 then return nil end
-  local ok, r = pcall(stats.mann_whitney, xa, xb)
-  if not ok or not r then return nil end
+  local ok, r, why = pcall(stats.mann_whitney, xa, xb)
+  if not ok then return nil end
+  if not r then
+    -- samples from both runs, every one the same value: nothing to rank (not "no samples")
+    return nil, why == "every sample is tied" and ("the %d and %d per-request samples are all one value: nothing to "
+      .. "rank"):format(xa:count(), xb:count()) or nil
+  end
   local out = {}
   for k, v in pairs(r) do out[k] = v end
   out.name = r.test
@@ -684,6 +689,18 @@ function M.stratified_count_test(ra, rb, pa, pb)
         fa + fb == 0 and "no request failed in either run" or "every request failed in both runs", #strata, fa, na,
         fb, nb, left_text and ("; " .. left_text) or "") }
   end
+  -- every load point all-or-none alike in both runs (no request failed in either, or every
+  -- one did): the same rate at every load point, and no split within one: no test
+  local alike = true
+  for _, st in ipairs(strata) do
+    if not ((st[1] == 0 and st[3] == 0) or (st[1] == st[2] and st[3] == st[4])) then alike = false end
+  end
+  if alike then
+    return { test = "identical", identical = true, n_a = na, n_b = nb,
+      note = ("at each of the %d load points both measured either no request failed in both runs or every one did "
+        .. "(%d of %d and %d of %d failed in all): the same rate at every load point, no test%s"):format(#strata, fa,
+        na, fb, nb, left_text and ("; " .. left_text) or "") }
+  end
   local r = stattest.stratified_exact(strata)
   r.mh_rate_a, r.mh_rate_b = r.mh_rate_a * 100, r.mh_rate_b * 100
   r.left_out = left_text
@@ -827,7 +844,10 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
   local z = num / math.sqrt(var)
   local r = { test = "mann_whitney", name = "van_elteren", z = z, p = stattest.normal_two_sided(z), strata = used,
     left_out = left_text, overloaded = (#over.a + #over.b > 0) and over or nil,
-    deff = deff_max > 1 and deff_max or nil }
+    deff = deff_max > 1 and deff_max or nil,
+    -- the loads both runs sustained that the test could not cover (M.verdict: no sameness
+    -- is said of figures that pool them)
+    dependent = #dependent > 0 and dependent or nil, sustained_strata = #kept }
   local e = small and deff_max <= 1 and stattest.exact_van_elteren(small)
   if e then r.p_normal, r.p, r.p_min, r.exact, r.n_requests = r.p, e.p, e.p_min, true, n_all end
   return r
@@ -1013,16 +1033,17 @@ function M.test_name(test)
   if t == "welch" then return "Welch t" end
   if t == "exact_mann_whitney" then return "exact Mann-Whitney on the repeats" end
   if t == "fisher" and (test.strata or 1) > 1 then
-    return ("exact test on the request counts stratified by load point (%d points)"):format(test.strata)
+    return ("exact test on the request counts stratified by load point (%d point%s)"):format(test.strata,
+      test.strata == 1 and "" or "s")
   end
   if t == "fisher" then return "Fisher's exact test on the request counts" end
   if t == "mann_whitney" and test.strata and test.units == "repeats" then
-    return ("Mann-Whitney on the repeats' %s, stratified by load point (van Elteren, %d points%s)"):format(
-      test.figure_label or "figures", test.strata, test.exact and ", exact" or "")
+    return ("Mann-Whitney on the repeats' %s, stratified by load point (van Elteren, %d point%s%s)"):format(
+      test.figure_label or "figures", test.strata, test.strata == 1 and "" or "s", test.exact and ", exact" or "")
   end
   if t == "mann_whitney" and test.strata then
-    return ("Mann-Whitney stratified by load point (van Elteren, %d points%s)"):format(test.strata,
-      test.exact and ", exact" or "")
+    return ("Mann-Whitney stratified by load point (van Elteren, %d point%s%s)"):format(test.strata,
+      test.strata == 1 and "" or "s", test.exact and ", exact" or "")
   end
   return test and test.exact and "exact Mann-Whitney" or "Mann-Whitney"
 end
@@ -1260,7 +1281,9 @@ M.CAPACITY_DEFINITION_RPS = "the highest achieved request rate at which every SL
   .. "and keeps up with the offered load, it is interpolated between the two: an estimate, which the "
   .. "measurements place only between those loads. Otherwise it is a bound on one side: ≥ the highest achieved "
   .. "rate measured when every load point met every SLO (never violated); ≥ the achieved rate of the last load "
-  .. "before saturation when every SLO still held there (the last load before saturation); ≥ the achieved rate of "
+  .. "before saturation when every SLO still held there (the last load before saturation), and likewise below a "
+  .. "load whose saturation could not be judged, with no crossing read at or past it (the last load known to be "
+  .. "sustained); ≥ the achieved rate of "
   .. "the last load that met the SLOs when the first load that failed one achieved no more than it, as its failed "
   .. "requests held the rate down, so that no crossing can be interpolated, or when an SLO metric of the next "
   .. "load is unknown (the last load that met the SLOs); < "
@@ -1838,6 +1861,14 @@ function M.verdict(o)
         M.fmt_p(o.test.p), na, nb, which, M.fmt_p(o.test.p_min), na, nb, M.fmt_p(best))
       return r
     end
+    if not o.test.n_a and o.test.n1 and o.test.n2 then
+      -- a test of per-request samples (exact Mann-Whitney on few requests): their count
+      r.note = ("%s, p = %s: %d and %d requests can give no p below %s, so this test cannot show a difference; not "
+        .. "in the Holm family"):format(M.test_name(o.test), M.fmt_p(o.test.p), o.test.n1, o.test.n2,
+        M.fmt_p(o.test.p_min))
+      r.units = "requests"
+      return r
+    end
     r.note = ("%s, p = %s: %d and %d repeats (%s repeats all one value) can give no p below %s, "
       .. "so this test cannot show a difference; not in the Holm family"):format(M.test_name(o.test),
       M.fmt_p(o.test.p), na, nb, which, M.fmt_p(o.test.p_min))
@@ -1866,6 +1897,17 @@ function M.verdict(o)
     -- nothing of the noise around them
     r.verdict = "untested"
     r.note = o.a == o.b and ("identical values; " .. (o.untested_why or "no test possible")) or o.untested_why
+    return r
+  end
+  if (r.p_adjusted or o.test.p) >= alpha and o.test.dependent then
+    -- the test covered only some of the loads both runs sustained, and the figures pool the
+    -- others, where a difference may lie: nothing is said of sameness
+    local n, all = #o.test.dependent, o.test.sustained_strata or (#o.test.dependent + (o.test.strata or 0))
+    r.verdict, r.partial = "not shown to differ", true
+    r.note = ("untested at %d of %d loads (too dependent: %s), which the figures pool; %s at the %s tested, %s"):format(
+      n, all, table.concat(o.test.dependent, ", "), M.test_name(o.test), (o.test.strata or 0) == 1 and "one"
+      or tostring(o.test.strata), r.p_adjusted and M.adjusted_text(o.test.p, r.p_adjusted, r.family_size or 1)
+      or M.p_is(o.test.p))
     return r
   end
   if (r.p_adjusted or o.test.p) >= alpha then

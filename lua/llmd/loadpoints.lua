@@ -250,6 +250,8 @@ function M.points(run)
       local per_req = finite(p.output_tps) and finite(p.harness_rps) and p.harness_rps > 0
         and p.output_tps / p.harness_rps or nil
       p.output_tps = per_req and p.achieved_rps * per_req or nil
+      -- no request completed (every one failed), known: no output token came back, 0 tok/s
+      if not p.output_tps and p.values.requests_ok == 0 and p.achieved_rps == 0 then p.output_tps = 0 end
       if not p.output_tps then
         p.na.throughput_tok_s = p.na.throughput_tok_s or "output tok/s or the achieved rate unknown"
       end
@@ -628,23 +630,46 @@ function M.old_rule_note(points, upto)
       #list == 1 and "it" or "they")
 end
 
+-- The points the saturation search could not judge on their own that a higher load, which
+-- clearly kept up, settled (M.saturation's resolved: {{point =, offered =, by =,
+-- by_offered =}, ...}), as the reasons say it: "; load point 3 (30 req/s offered) could not
+-- be judged on its own, but load point 4, at 40 req/s offered, kept up with its successful
+-- requests alone, so the server kept up with the lower load too". "" where none.
+function M.resolved_note(points, resolved)
+  local parts = {}
+  for _, r in ipairs(resolved or {}) do
+    parts[#parts + 1] = ("load point %d (%g req/s offered) could not be judged on its own, but load point %d, at %g "
+      .. "req/s offered, kept up with its successful requests alone, so the server kept up with the lower load too")
+      :format(r.point, r.offered, r.by, r.by_offered)
+  end
+  if #parts == 0 or not points then return "" end
+  return "; " .. table.concat(parts, "; ")
+end
+
 -- "every load point kept up: ..." where some point is judged by its drain-reduced rate
--- (paced, drained: the indices judged by the pace and by the drain-reduced rate).
-function M.kept_up_text(points, paced, drained)
+-- (paced, drained: the indices judged by the pace and by the drain-reduced rate; skip: a
+-- set of indices settled by a higher load instead, M.resolved_note, left out of both).
+function M.kept_up_text(points, paced, drained, skip)
+  skip = skip or {}
   local share = M.SATURATION_SHARE * 100
   local parts, other = {}, {}
   local judged = {}
-  for _, i in ipairs(paced) do judged[i] = true end
-  for _, i in ipairs(drained) do judged[i] = true end
-  for i = 1, #points do if not judged[i] then other[#other + 1] = i end end
+  local function keep(list)
+    local l = {}
+    for _, i in ipairs(list) do if not skip[i] then l[#l + 1] = i; judged[i] = true end end
+    return l
+  end
+  paced, drained = keep(paced), keep(drained)
+  for i = 1, #points do if not judged[i] and not skip[i] then other[#other + 1] = i end end
   local whole = #drained == #points
   if #paced > 0 then
     parts[#parts + 1] = ("answers came back at %d %% or more of the rate requests were sent (%s) at %s"):format(share,
       M.PACE_SPAN, points_text(index_list(paced)))
   end
-  parts[#parts + 1] = ("the drain-reduced rate was %d %% or more of the rate requests were offered at (%s)%s"):format(
-    share, M.DRAIN_SPAN,
-    whole and "" or " at " .. points_text(index_list(drained)))
+  if #drained > 0 then
+    parts[#parts + 1] = ("the drain-reduced rate was %d %% or more of the rate requests were offered at (%s)%s")
+      :format(share, M.DRAIN_SPAN, whole and "" or " at " .. points_text(index_list(drained)))
+  end
   if #other > 0 then
     parts[#parts + 1] = ("the achieved rate was at least %d %% of the offered at %s"):format(share,
       points_text(index_list(other)))
@@ -696,6 +721,19 @@ function M.saturation(points, opts)
   if kind == "rate" then
     local failures -- the first point that failed more requests than the limit (cause = "failures")
     local within = {} -- sustained points that failed requests, within the limit
+    -- a point that cannot be judged (too few requests, a shortfall the latencies' spread or
+    -- the pace's scatter may explain) does not end the search: a later point, at a higher
+    -- load, that clearly kept up (its successful requests alone at 95 % or more) shows the
+    -- server kept up with this lower one too (pending: the first such point's unknown
+    -- result, resolved: those a later point settled). The result stays unknown where no
+    -- later point settles it: the max sustained throughput could lie there.
+    local pending, resolved = nil, {}
+    local function unjudged(i, res)
+      if not pending then
+        res.sustained_upto = i - 1
+        pending = { point = i, offered = points[i].offered, result = res }
+      end
+    end
     for i, p in ipairs(points) do
       if not p.achieved_rps then
         -- (the point's stage, as the Data checks name it: "point 1 (stage 3)")
@@ -731,9 +769,10 @@ function M.saturation(points, opts)
         answered_kept_up = err and err > 0
           and (err >= 100 or drain.rps / (1 - err / 100) >= M.SATURATION_SHARE * drain.ref_rps)
       end
-      if short then
-        local thin = too_thin(p, i, answered_kept_up)
-        if thin then return thin_result(thin) end
+      local thin = short and too_thin(p, i, answered_kept_up)
+      if thin then
+        unjudged(i, thin_result(thin))
+        goto next_point
       end
       -- failures are an error-rate matter (M.failing: the error-rate SLO's limit, else
       -- FAILURES_PCT): a load that kept up but failed more than that is one the run did not
@@ -766,18 +805,24 @@ function M.saturation(points, opts)
       elseif short and not answered_kept_up and drain and not M.drain_queue(drain) then
         -- short only by a drain that a server that kept up could have made (M.drain_of):
         -- unknown, never a wrong "saturated"
-        return { none = true, unknown = true, spread = true, basis = "drain", reason = M.spread_text(p, drain, i) }
+        unjudged(i, { none = true, unknown = true, spread = true, basis = "drain",
+          reason = M.spread_text(p, drain, i) })
+        goto next_point
       elseif short and not answered_kept_up then
         -- the answers' pace is a slope through scattered finish times (llmd.runmodel.pace):
         -- a shortfall within 2 standard errors of it may be that scatter, not a queue
         local ref = pace and M.pace_reference(p, pace)
         if pace and (pace.unbounded or pace.success_hi_rps and pace.success_hi_rps >= M.SATURATION_SHARE * ref) then
-          return thin_result(("at load point %d (%g req/s offered) answers came back at %.4g req/s against %.4g "
+          unjudged(i, thin_result(("at load point %d (%g req/s offered) answers came back at %.4g req/s against %.4g "
             .. "(%.1f %%, below %d %%), but the scatter of its requests' latencies about that pace allows %s (2 "
             .. "standard errors), so the shortfall may be that scatter, not a queue"):format(i, p.offered,
             pace.success_rps, ref, pace.success_rps / ref * 100, M.SATURATION_SHARE * 100,
-            pace.unbounded and "any rate" or ("up to %.4g req/s"):format(pace.success_hi_rps)))
+            pace.unbounded and "any rate" or ("up to %.4g req/s"):format(pace.success_hi_rps))))
+          goto next_point
         end
+        -- an unjudged point below this saturated one: the max sustained throughput may be
+        -- its rate or the one before it, unknown
+        if pending and not (failures and failures.point < pending.point) then return pending.result end
         -- max sustained: before the first load it did not sustain, this one or a failures
         -- point below it (its achieved rate counts only the requests that succeeded)
         return { point = i, offered = p.offered, achieved_rps = p.achieved_rps,
@@ -798,7 +843,8 @@ function M.saturation(points, opts)
             p.achieved_rps, p.achieved_rps / p.offered * 100, M.SATURATION_SHARE * 100))
             .. (failures and ("; the shortfall at load point %d (%g req/s offered), below it, was failed requests "
               .. "(%.4g %% of them failed), not overload"):format(failures.point, failures.offered,
-              failures.failed_pct) or "") .. M.old_rule_note(points, i - 1) }
+              failures.failed_pct) or "") .. M.old_rule_note(points, i - 1) .. M.resolved_note(points, resolved),
+          resolved = #resolved > 0 and resolved or nil }
       elseif not failures and finite(err) and err > 0 then
         -- sustained, with failed requests within the limit: said beside the figure
         -- (each repeat's share too: a mean within the limit can be one crashed repeat's)
@@ -806,10 +852,23 @@ function M.saturation(points, opts)
         within[#within + 1] = { point = i, offered = p.offered, failed_pct = err, short = short or nil,
           answered_rps = short and answered or nil, repeats_failed_pct = ci and ci.samples }
       end
+      -- clearly kept up (its successful requests alone): settles the unjudged point below
+      if pending and not short then
+        resolved[#resolved + 1] = { point = pending.point, offered = pending.offered, by = i, by_offered = p.offered }
+        pending = nil
+      end
+      ::next_point::
     end
+    -- an unjudged point no higher load settled: unknown (where no failures point below it
+    -- already ends the loads sustained)
+    if pending and not (failures and failures.point < pending.point) then return pending.result end
     -- no overload: a run cut by failed requests (cause = "failures") is said as such
     if failures then
       failures.failed_within = #within > 0 and within or nil
+      if #resolved > 0 then
+        failures.resolved = resolved
+        failures.reason = failures.reason .. M.resolved_note(points, resolved)
+      end
       return failures
     end
     -- by the means; where repeats give an interval whose lower end is below the share,
@@ -818,10 +877,11 @@ function M.saturation(points, opts)
     -- not by a spread of its repeats: its answered rate kept up)
     local near, answered_at = {}, {}
     for _, w in ipairs(within) do if w.short then answered_at[#answered_at + 1] = w end end
-    local paced, drained = {}, {}
+    local paced, drained, skip = {}, {}, {}
     for i, p in ipairs(points) do
       if M.pace_of(p) then paced[#paced + 1] = i elseif M.drain_of(p) then drained[#drained + 1] = i end
     end
+    for _, r in ipairs(resolved) do skip[r.point] = true end
     for _, p in ipairs(points) do
       local c = p.ci and p.ci.throughput_req_s
       -- (a point judged by its pace pools its repeats' answers and sends: their achieved
@@ -836,7 +896,7 @@ function M.saturation(points, opts)
       failed_within = #within > 0 and within or nil, limit = #within > 0 and M.error_limit(opts) or nil,
       basis = #paced == #points and "pace" or #drained == #points and "drain"
         or #paced + #drained == 0 and "achieved" or "mixed",
-      reason = (#drained > 0 and M.kept_up_text(points, paced, drained)
+      reason = ((#drained > 0 or #resolved > 0) and M.kept_up_text(points, paced, drained, skip)
         or #paced == #points and ("every load point kept up: answers came back at %d %% or more of the rate "
         .. "requests were sent (%s)"):format(M.SATURATION_SHARE * 100, M.PACE_SPAN)
         or #paced > 0 and ("every load point kept up: answers came back at %d %% or more of the rate requests were "
@@ -855,7 +915,8 @@ function M.saturation(points, opts)
           end)(), M.error_limit(opts).text) or "")
         .. (#near > 0 and (" by its mean; the 95 %% confidence interval of the repeats reaches below that at "
           .. "load point%s %s"):format(#near == 1 and "" or "s", table.concat(near, ", ")) or "")
-        .. M.old_rule_note(points, #points) }
+        .. M.old_rule_note(points, #points) .. M.resolved_note(points, resolved),
+      resolved = #resolved > 0 and resolved or nil }
   elseif kind == "concurrency" then
     if #points < 2 then
       return { none = true, unknown = true, reason = "one concurrency level: saturation needs at least two" }
@@ -1207,12 +1268,15 @@ end
 -- The first of points (in load order) that its run did not sustain: its saturation point,
 -- the first point whose shortfall was failed requests (the saturation search's cause
 -- "failures"), or the first failures point (M.failing, opts.slo); #points + 1 when every
--- point was sustained. nil when the saturation is unknown.
+-- point was sustained. Where the saturation is unknown because a point could not be judged
+-- (M.saturation's sustained_upto: the points below it were judged sustained), that point:
+-- the loads below it are the ones the run is known to have sustained; else nil.
 -- A second value says whether that point is one that failed requests (not its saturation).
 local function first_unsustained(points, s, opts)
-  if not s or s.unknown then return nil end
+  if not s or (s.unknown and not s.sustained_upto) then return nil end
   local cut, failing = #points + 1, false
   if s.point then cut, failing = s.point, s.cause == "failures" end
+  if s.unknown then cut = s.sustained_upto + 1 end
   if s.failures and s.failures.point and s.failures.point < cut then cut, failing = s.failures.point, true end
   for i = 1, cut - 1 do
     if M.failing(points[i], opts) then return i, true end
@@ -1229,7 +1293,9 @@ end
 -- than the error-rate SLO in opts.slo allows, else more than FAILURES_PCT, whose latencies
 -- are of the requests that succeeded only (M.failing); on the offered axis the offered load
 -- of its last point before that, or of its highest point when it sustained every one; else
--- the highest achieved rate up to there), the highest load every run sustained, so that no
+-- the highest achieved rate up to there; a run whose saturation is unknown, the points
+-- below the one that could not be judged: first_unsustained), the highest load every run
+-- is known to have sustained, so that no
 -- latency compared there is an overloaded or failing server's, when it lies within every
 -- run's measured range (at least every run's lowest load, or within REPEAT_TOLERANCE of it,
 -- as repeats of one load are); else the highest load inside every run's measured range (the
@@ -1443,9 +1509,12 @@ M.meets = meets
 -- one (its failed requests lowered the achieved rate), the achieved rate does not rise
 -- between them and no crossing is interpolated: kind "last_passing", a lower bound at the
 -- last passing point's rate.
+-- A saturation unknown at a point that could not be judged (M.saturation's sustained_upto)
+-- bounds it as a saturated point does: kind "last_sustained", at least the highest achieved
+-- rate below that point, never a crossing interpolated into or past it.
 -- {rps =, output_tps =, kind = "interpolated" | "never_violated" | "saturated" |
--- "last_passing" | "below_lowest" | "unknown", bound = "lower" for never_violated,
--- saturated and last_passing,
+-- "last_sustained" | "last_passing" | "below_lowest" | "unknown", bound = "lower" for
+-- never_violated, saturated, last_sustained and last_passing,
 -- ceiling_rps (saturated) = the highest achieved rate at any load, which the capacity
 -- cannot exceed; a bound's output tok/s (output_tps: its load point's own) spans floor_tps
 -- (the fewest delivered at that point or any load above it, where the capacity may lie:
@@ -1585,6 +1654,11 @@ function M.capacity(points, slo, sat)
   -- the first point past saturation (#points + 1 when none is, or when it is unknown; a
   -- shortfall of failed requests is no saturation: that point is judged by the SLOs)
   local limit = sat.cause ~= "failures" and sat.point or #points + 1
+  -- a saturation unknown at a point that could not be judged (M.saturation's
+  -- sustained_upto): no crossing is read at or past that point either, as at a saturated
+  -- one; the capacity is at least the last load known to be sustained
+  local unjudged = sat.unknown and sat.sustained_upto and sat.sustained_upto < #points
+  if unjudged then limit = sat.sustained_upto + 1 end
   -- every SLO metric unknown at some load point before saturation, each said once with
   -- the points that lack it and the run's reason (the first point's): {key, points, na}
   local missing, by_key = {}, {}
@@ -1724,6 +1798,9 @@ function M.capacity(points, slo, sat)
     local sat_text = q.achieved_rps and q.offered and q.load_type == "rate"
       and ("only %.4g of %g req/s offered were achieved"):format(q.achieved_rps, q.offered)
       or "its throughput had stopped growing"
+    if unjudged then
+      sat_text = "whether the run kept up there is unknown: see its max sustained throughput"
+    end
     if not last then
       if ok == false then
         return { kind = "below_lowest", limiting = detail[1], failing = detail, failed_slos = slo_texts(slo, detail),
@@ -1733,8 +1810,9 @@ function M.capacity(points, slo, sat)
           reason = ("the lowest load point (%.4g req/s achieved) already violates %s"):format(q.achieved_rps or 0,
             labels(detail)) }
       end
-      return { kind = "unknown", reason = ("the lowest load point had already saturated: %s, so no load was "
-        .. "sustained to read a capacity from"):format(sat_text) }
+      return { kind = "unknown", reason = (unjudged and "the lowest load point could not be judged (%s), so no load "
+        .. "is known to have been sustained to read a capacity from" or "the lowest load point had already saturated: "
+        .. "%s, so no load was sustained to read a capacity from"):format(sat_text) }
     end
     -- the highest achieved rate before saturation (the max sustained throughput), its tok/s
     local best, best_tps, best_p
@@ -1762,15 +1840,21 @@ function M.capacity(points, slo, sat)
     local bound_note = best_p ~= points[limit - 1]
       and ("the most before saturation, at load point %d"):format(position(points, best_p)) or nil
     if bound_note then what_best = ("%s, load point %d's"):format(what_best, position(points, best_p)) end
-    return { kind = "saturated", bound = "lower", rps = best, output_tps = best_tps, ceiling_rps = ceiling,
-      bound_note = bound_note,
+    if unjudged then
+      what_best = "the last load known to be sustained"
+      bound_note = bound_note and ("the most before the load that could not be judged, at load point %d"):format(
+        position(points, best_p))
+    end
+    return { kind = unjudged and "last_sustained" or "saturated", bound = "lower", rps = best, output_tps = best_tps,
+      ceiling_rps = ceiling, bound_note = bound_note,
       ceiling_tps = max_output_tps(points), floor_tps = min_output_tps_from(points, position(points, best_p)),
       load_type = best_p.load_type, passing_offered = best_p.offered,
       first_failing = ok == false and q.index or nil, first_failing_rps = ok == false and q.achieved_rps or nil,
       limiting = ok == false and detail[1] or nil,
-      reason = ("every SLO holds up to load point %d (%.4g req/s achieved); load point %d had saturated (%s)%s. "
+      reason = ("every SLO holds up to load point %d (%.4g req/s achieved); load point %d %s (%s)%s. "
         .. "The capacity is at least %.4g req/s, %s; measure loads between these two points to find it"):format(
-        limit - 1, points[limit - 1].achieved_rps, limit, sat_text, fails, best, what_best) }
+        limit - 1, points[limit - 1].achieved_rps, limit, unjudged and "could not be judged" or "had saturated",
+        sat_text, fails, best, what_best) }
   end
   -- its tok/s, as every bound's: the point its req/s figure is read at, its own (no longer
   -- the most at any load: a lower load that delivered more tok/s, more tokens per request,
@@ -1795,6 +1879,7 @@ M.CAPACITY_KINDS = {
   interpolated = { gives = "estimate" },
   never_violated = { gives = "lower", note = "never violated" },
   saturated = { gives = "lower", note = "the last load before saturation" },
+  last_sustained = { gives = "lower", note = "the last load known to be sustained" },
   last_passing = { gives = "lower", note = "the last load that met the SLOs" },
   below_lowest = { gives = "below" },
 }

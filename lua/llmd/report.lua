@@ -368,7 +368,9 @@ local function finish_row(row, fam, A, B)
   row.identical = v.identical
   row.sustained_winner = v.sustained_winner
   row.cannot_decide = v.cannot_decide
+  row.cannot_decide_units = v.units
   row.too_few = v.too_few
+  row.partial = v.partial
   row.verdict_text = decision.verdict_text(v.verdict, A.label, B.label)
   if v.adjusted_away then
     -- significant alone, not among all the tests of the table: said, never silently dropped
@@ -401,6 +403,8 @@ local function finish_row(row, fam, A, B)
       row.evidence = row.evidence .. ("; within the load points %s"):format(mh_text(test))
     end
     if test.left_out then row.evidence = row.evidence .. "; " .. test.left_out end
+    -- tested at only some of the loads both sustained: that first, never read as sameness
+    if v.partial then row.evidence = v.note .. (test.left_out and ("; " .. test.left_out) or "") end
     if v.too_few then
       row.evidence = row.evidence .. (test.test == "fisher" and ": the smallest p these counts allow"
         or ": the smallest p these repeats allow") .. ", too few to show a difference"
@@ -1845,30 +1849,68 @@ local function no_slo_latency(A, B, pa, pb, sat)
   return res
 end
 
+-- How B's latencies compare with A's at the no-SLO common load (nl: M.no_slo_latency), the
+-- Verdict's and the Summary's word for it. No test is made there, so no direction is named:
+-- "the same" (every figure equal), "within the practical threshold" (every difference below
+-- min_effect % of the two figures' mean, as the rows' effect size), else "untested".
+local function no_slo_how(nl, min_effect)
+  local same, within = true, true
+  for _, r in ipairs(nl.rows) do
+    if r.a ~= r.b then
+      same = false
+      local mean = (math.abs(r.a) + math.abs(r.b)) / 2
+      if not (mean > 0 and math.abs(r.b - r.a) / mean * 100 < min_effect) then within = false end
+    end
+  end
+  return same and "the same" or within and "within the practical threshold" or "untested"
+end
+
+-- Why the runs' latencies are not compared without an SLO (nl: M.no_slo_latency, not
+-- sustained): at the highest load both measured, which run is past its saturation there or
+-- not known to have sustained it (sa, sb: their saturations; pa, pb: their points).
+local function no_slo_unsustained(nl, A, B, sa, sb, pa, pb)
+  local who = {}
+  for _, x in ipairs { { A, sa, pa }, { B, sb, pb } } do
+    local s = x[2]
+    if lp.saturated_on(s, x[3], nl.axis, nl.load) then
+      who[#who + 1] = ("%s is past its saturation there"):format(x[1].label)
+    elseif s and s.unknown and not (s.sustained_upto and x[3][s.sustained_upto]
+      and lp.load_of(x[3][s.sustained_upto], nl.axis) >= nl.load) then
+      who[#who + 1] = ("%s is not known to have sustained it (its saturation is unknown)"):format(x[1].label)
+    end
+  end
+  if #who == 0 then who[1] = "a run failed requests beyond the limit at or below it" end
+  return ("no load both runs measured is one both are known to have sustained: at %s, the highest load both measured, "
+    .. "%s, so a latency there is a queue's, not the server's"):format(matched_load_text(nl, A, B),
+    table.concat(who, " and "))
+end
+
 -- The Summary's sentence of M.no_slo_latency (nil without one): "At 92.19 req/s offered
--- (...), the highest load both runs sustained, B's latencies are higher than A's: TTFT p90
--- 83.7 ms vs 64.4 ms (+30.0 %), ...; untested (...). --slo ... gives each run's capacity."
-local function no_slo_latency_text(nl, A, B)
+-- (...), the highest load both runs sustained, B's latencies against A's: TTFT p90 83.7 ms
+-- vs 64.4 ms (+30.0 %), ...; untested (...). --slo ... gives each run's capacity." Where
+-- no load both sustained was measured: that the latencies are not compared, and why.
+local function no_slo_latency_text(nl, A, B, min_effect)
   if not nl then return nil end
-  local parts, up, down = {}, 0, 0
+  if not nl.sustained then
+    return ("The runs' latencies are not compared: %s. Give --slo (e.g. --slo ttft_p90_ms=200) for each run's "
+      .. "capacity within it."):format(nl.unsustained or "no load both runs sustained was measured")
+  end
+  local parts = {}
   for _, r in ipairs(nl.rows) do
     local d = r.a ~= 0 and (r.b - r.a) / math.abs(r.a) * 100 or nil
-    if r.b > r.a then up = up + 1 elseif r.b < r.a then down = down + 1 end
     parts[#parts + 1] = r.a == r.b and ("%s %s for both"):format(lower_label(metrics.get(r.key).label),
       metrics.format(r.key, r.a))
       or ("%s %s vs %s%s"):format(lower_label(metrics.get(r.key).label), metrics.format(r.key, r.b),
         metrics.format(r.key, r.a), d and (" (%s)"):format(T.helpers.pct(d)) or "")
   end
-  local how = up > 0 and down == 0 and ("%s's latencies are higher than %s's"):format(B.label, A.label)
-    or down > 0 and up == 0 and ("%s's latencies are lower than %s's"):format(B.label, A.label)
-    or up == 0 and down == 0 and "the runs' latencies are the same"
-    or ("%s's latencies differ from %s's, some higher, some lower"):format(B.label, A.label)
-  local where = nl.sustained and "the highest load both runs sustained"
-    or "the highest load within both runs' measured ranges (past saturation for at least one: the queue, not the "
-      .. "server)"
-  return ("At %s, %s, %s: %s (%s − %s; untested: without an SLO no test is made at this load). "
-    .. "Give --slo (e.g. --slo ttft_p90_ms=200) for each run's capacity within it."):format(
-    matched_load_text(nl, A, B), where, how, table.concat(parts, ", "), B.label, A.label)
+  local how = no_slo_how(nl, min_effect)
+  local what = how == "the same" and "the runs' latencies are the same"
+    or how == "within the practical threshold" and ("%s's latencies are within the practical threshold of %s %% of "
+      .. "%s's"):format(B.label, T.helpers.num(min_effect, 1), A.label)
+    or ("%s's latencies are not shown to differ from %s's"):format(B.label, A.label)
+  return ("At %s, the highest load both runs sustained, %s: %s (%s − %s; untested: without an SLO no test is made "
+    .. "at this load). Give --slo (e.g. --slo ttft_p90_ms=200) for each run's capacity within it."):format(
+    matched_load_text(nl, A, B), what, table.concat(parts, ", "), B.label, A.label)
 end
 M.no_slo_latency_text = no_slo_latency_text
 
@@ -2503,22 +2545,29 @@ local function verdict_of(model, A, B)
     end
     -- a verdict that cannot order them: what the runs' latencies at their common load say,
     -- in short (the Summary has the figures), and how to get a capacity
+    -- (compared only at a load both runs are known to have sustained: past saturation a
+    -- latency is the queue's, and no direction is named, as no test is made there)
     local nl = #mixed == 0 and v.kind == "cannot say" and model.no_slo_latency
-    if nl then
-      local parts, up, down = {}, 0, 0
+    if nl and not nl.sustained then
+      v.latency = { how = "not compared", load = matched_load_text(nl, A, B), sustained = false }
+      v.text = ("%s Their latencies are not compared: %s. --slo gives capacity within an SLO."):format(v.text,
+        nl.unsustained)
+    elseif nl then
+      local parts = {}
       for _, r in ipairs(nl.rows) do
-        if r.b > r.a then up = up + 1 elseif r.b < r.a then down = down + 1 end
         parts[#parts + 1] = ("%s %s"):format(lower_label(metrics.get(r.key).label),
           r.a == r.b and (metrics.format(r.key, r.a) .. " for both")
           or r.a ~= 0 and T.helpers.pct((r.b - r.a) / math.abs(r.a) * 100)
           or (metrics.format(r.key, r.b) .. " vs " .. metrics.format(r.key, r.a)))
       end
-      local how = up > 0 and down == 0 and "higher" or down > 0 and up == 0 and "lower"
-        or up == 0 and down == 0 and "the same" or "mixed"
+      local how = no_slo_how(nl, model.min_effect)
       v.latency = { how = how, load = matched_load_text(nl, A, B), sustained = nl.sustained }
-      v.text = ("%s At %s, %s, %s's latencies are %s (%s; untested). --slo gives capacity within an SLO."):format(
-        v.text, v.latency.load, nl.sustained and "the highest load both sustained" or "a load both measured",
-        B.label, how == "mixed" and "higher on some, lower on others" or how, table.concat(parts, ", "))
+      local what = how == "the same" and ("the same (%s; untested)"):format(table.concat(parts, ", "))
+        or how == "within the practical threshold" and ("within the practical threshold of %s %% (%s; untested)")
+          :format(thr, table.concat(parts, ", "))
+        or ("not shown to differ (untested: %s)"):format(table.concat(parts, ", "))
+      v.text = ("%s At %s, the highest load both sustained, %s's latencies are %s. --slo gives capacity within an "
+        .. "SLO."):format(v.text, v.latency.load, B.label, what)
     end
   end
   -- what the banners below warn of, where it bears on the figures
@@ -2888,6 +2937,13 @@ local function untested_why(model, A, B)
     return ("the whole-run figures pool %s of %s and %s of %s, which repeats (each of one load point) cannot "
       .. "test, and there are no per-request samples from both runs"):format(pts(#pa), A.label, pts(#pb), B.label)
   end
+  -- per-request samples from both runs, but every one the same value (decision.mann_whitney)
+  for _, r in ipairs(model.perf or {}) do
+    if r.verdict == "untested" and tostring(r.evidence):find("per-request samples are all one value", 1, true) then
+      return "the metrics with per-request samples from both runs have every sample one value, nothing to rank, and "
+        .. "the others have no per-request samples or repeats from both runs"
+    end
+  end
   return "no metric has per-request samples or repeats from both runs"
 end
 
@@ -3244,7 +3300,7 @@ local function summary(model, A, B)
         if #notes > 0 then out[#out + 1] = ("%s: %s."):format(x[1].label, table.concat(notes, "; ")) end
       end
       -- without an SLO, what can be said at the load both runs sustained: their latencies
-      out[#out + 1] = no_slo_latency_text(model.no_slo_latency, A, B)
+      out[#out + 1] = no_slo_latency_text(model.no_slo_latency, A, B, model.min_effect)
     else
       -- nothing to read a capacity from: said, not left out
       local qa, qb = model.load_points.a, model.load_points.b
@@ -3330,6 +3386,7 @@ local function summary(model, A, B)
     -- the kinds of metric a test found no clear difference in (never one that was not
     -- tested, nor one whose test could not decide): "latency, errors"
     local kinds, kind_seen, errors_tested, no_failures = {}, {}, false, nil
+    local partial = {} -- rows tested at only some of the loads both sustained (decision.verdict's partial)
     local notes, seen = {}, {} -- the untested rows' own reasons, each once
     for _, r in ipairs(model.perf) do
       if r.verdict == "untested" and r.evidence ~= "" and not seen[r.evidence] then
@@ -3355,6 +3412,8 @@ local function summary(model, A, B)
       elseif r.verdict == "untested" then
         untested = untested + 1
         untested_rows[#untested_rows + 1] = r
+      elseif r.partial then
+        partial[#partial + 1] = r
       elseif r.adjusted_away then
         away[#away + 1] = lower_label(r.label)
       elseif r.identical and r.key == "error_rate_pct" then
@@ -3376,16 +3435,21 @@ local function summary(model, A, B)
     for _, r in ipairs(model.perf) do if r.test_id then n_rows = n_rows + 1 end end
     -- rows whose test could not reach alpha whatever the values (3 and 3 repeats, exact
     -- test): tested, but no evidence either way, said apart from "no clear difference"
-    local cd, cd_counts = {}, nil
+    local cd, cd_counts, cd_requests = {}, nil, 0
     for _, r in ipairs(model.perf) do
       if r.cannot_decide and r.test == "fisher" then
         cd_counts = r
       elseif r.cannot_decide then
         cd[#cd + 1] = lower_label(r.label)
+        if r.cannot_decide_units == "requests" then cd_requests = cd_requests + 1 end
       end
     end
-    local cd_text = #cd > 0 and ("%s: %s, tested only on repeats too few for any outcome of the test to reach "
-      .. "p < %s (the exact test, where a run's repeats are all one value), so %s no winner.")
+    -- (tested on a run's repeats, or on its few per-request samples: said as which)
+    local cd_on = cd_requests == #cd and "requests too few for any outcome of the exact test to reach p < %s"
+      or cd_requests == 0 and ("repeats too few for any outcome of the test to reach p < %s (the exact test, where a "
+        .. "run's repeats are all one value)")
+      or "repeats or requests too few for any outcome of the exact test to reach p < %s"
+    local cd_text = #cd > 0 and ("%s: %s, tested only on " .. cd_on .. ", so %s no winner.")
       :format(#cd == 1 and "One metric" or (#cd .. " metrics"), table.concat(cd, ", "),
         T.helpers.num(decision.ALPHA, 2), #cd == 1 and "it names" or "they name") or nil
     if cd_counts then
@@ -3417,7 +3481,7 @@ local function summary(model, A, B)
         or "No tested whole-run metric names a winner: none differs beyond noise"
       -- (none where the only tests that found something are at the loads both sustained:
       -- said below, and "none differs beyond noise" would deny them)
-      if #kinds == 0 and #sustained.a + #sustained.b > 0 then lead = nil end
+      if #kinds == 0 and (#sustained.a + #sustained.b > 0 or #partial > 0) then lead = nil end
       out[#out + 1] = lead and (lead
         .. (n > 1 and (" (Holm-Bonferroni over the %d tests of this comparison)"):format(n) or "")
         .. " and the practical threshold of " .. T.helpers.num(model.min_effect, 1) .. " %"
@@ -3425,10 +3489,13 @@ local function summary(model, A, B)
           T.helpers.num(decision.MIN_ERROR_PP, 1)) or "") .. "."
         -- as beside a win: "no clear difference" at equal total load is not one per GPU
         .. gpu_latency_caveat(model, A, B, "These whole-run latencies and rates")) or nil
-      if no_failures then
+      if no_failures and no_failures.note:match("^no request failed") then
         -- said apart: untested, and never among the kinds "tested"
         out[#out + 1] = ("No request failed in either run (%s), so the error rate was not tested."):format(
           no_failures.note:match("%((.-)%)") or "no failed request")
+      elseif no_failures then
+        -- every request failed in both, or every load point all-or-none alike: its own words
+        out[#out + 1] = ("The error rate was not tested: %s."):format(no_failures.note)
       end
     else
       local parts = {}
@@ -3451,6 +3518,23 @@ local function summary(model, A, B)
         out[#out + 1] = table.concat(parts, "; ") .. "."
           .. gpu_latency_caveat(model, A, B, "These whole-run latencies and rates")
       end
+    end
+    if #partial > 0 then
+      -- tested where the requests were independent enough, not at the other loads the
+      -- whole-run figures pool: no difference shown, and none denied
+      local names, why = {}, {}
+      for _, r in ipairs(partial) do
+        names[#names + 1] = lower_label(r.label)
+        local d = r.sig and r.sig.dependent
+        if d then why[table.concat(d, ", ")] = { #d, r.sig.sustained_strata or #d } end
+      end
+      local w = {}
+      for loads, nn in pairs(why) do
+        w[#w + 1] = ("untested at %d of %d loads, too dependent: %s"):format(nn[1], nn[2], loads)
+      end
+      table.sort(w)
+      out[#out + 1] = ("Not shown to differ, as tested at only some of the loads both runs sustained (%s), which the "
+        .. "whole-run figures pool: %s."):format(table.concat(w, "; "), table.concat(names, ", "))
     end
     for _, side in ipairs { "a", "b" } do
       local w = sustained[side]
@@ -3816,6 +3900,10 @@ function M.build(opts)
     and matched_point(model, A, B, pa, pb, opts.significance and opts.significance._matched_point) or nil
   if #model.slo == 0 and #model.workload_differs == 0 and not broken then
     model.no_slo_latency = no_slo_latency(A, B, pa, pb, model.saturation)
+    local nl = model.no_slo_latency
+    if nl and not nl.sustained then
+      nl.unsustained = no_slo_unsustained(nl, A, B, model.saturation.a, model.saturation.b, pa, pb)
+    end
   end
   if broken and #model.slo > 0 then
     -- no latency at a matched load is compared against a broken run either

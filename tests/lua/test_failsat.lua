@@ -266,7 +266,8 @@ t.test("the definition of capacity at SLO names every kind a capacity can be, la
   -- words its Headline cell puts in brackets: the definition must say when each arises
   local d = decision.CAPACITY_DEFINITION
   for _, words in ipairs { "(never violated)", "(the last load before saturation)",
-    "(the last load that met the SLOs)", "at the lowest load tried)", "interpolated", "(non-monotone)",
+    "(the last load that met the SLOs)", "(the last load known to be sustained)", "at the lowest load tried)",
+    "interpolated", "(non-monotone)",
     "N/A" } do
     t.ok(d:find(words, 1, true), words .. " not in: " .. d)
   end

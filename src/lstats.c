@@ -253,10 +253,11 @@ static void empty_keeping(Stats *s)
 ** With last = an accumulator (a scan rule's "last" reduction of the token times), the
 ** last token time is its largest sample, taken as s:take_max() takes it (s emptied once
 ** the request is added; argument 4 is not read): one call a request fewer.
-** It returns e2e and ttft (nil when not computed), each exactly as Lua's arithmetic on
-** the same values gives it. Anything it does not take as it is (start or finish not a
-** number, a needed token time missing or not a number, a count that is neither a number
-** nor nil/false, an integer beyond 2^53, a NaN) adds nothing, takes nothing and returns
+** It returns e2e, ttft and tpot (nil when not computed), each exactly as Lua's arithmetic
+** on the same values gives it (the reader keeps them in send order: the design effects).
+** Anything it does not take as it is (start or finish not a number, a needed token time
+** missing or not a number, a count that is neither a number nor nil/false, an integer
+** beyond 2^53, a NaN) adds nothing, takes nothing and returns
 ** false: the caller's own code then handles (or refuses) that request. totals() ->
 ** {count =, zero_tokens = (requests with tokens not > 0), first = (the least start),
 ** last = (the greatest finish), in_tok =, in_missing =, out_tok =, out_missing =}: the
@@ -419,7 +420,11 @@ static int request_add(lua_State *L)
         req_push(L, ttft);
     else
         lua_pushnil(L);
-    return 2;
+    if (with_tpot)
+        lua_pushnumber(L, (lua_Number)tpot);
+    else
+        lua_pushnil(L);
+    return 3;
 }
 
 static int request_totals(lua_State *L)

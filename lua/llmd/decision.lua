@@ -528,6 +528,29 @@ function M.dependence_reason(na, nb, d)
     n / d, d, M.MIN_EFFECTIVE)
 end
 
+-- The ITL test on two runs' gaps (xa, xb; na, nb: their successful requests; da, db: the
+-- design effects of their requests in send order, those of the TPOT, a request's mean gap):
+-- Mann-Whitney declustered to one unit a request (M.declustered), then, as the other
+-- latencies' tests (M.mann_whitney), its z divided by the square root of the requests'
+-- design effect (deff; z_declustered, p_declustered before), or nil and why where the
+-- requests carry too few independent ones (M.dependence_reason). The declustering takes
+-- the requests for independent units, which near saturation they are not.
+function M.itl_test(xa, xb, na, nb, da, db)
+  local r = M.mann_whitney(xa, xb)
+  if not r then return nil end
+  r = M.declustered(r, xa:count() + xb:count(), na and nb and na + nb)
+  local d = M.u_design_effect(da, db)
+  if d <= 1 or not r.z then return r end
+  local why = M.dependence_reason(na or 0, nb or 0, d)
+  if why then return nil, why end
+  r.z_declustered, r.p_declustered = r.z, r.p
+  r.z = r.z / math.sqrt(d)
+  r.p = stattest.normal_two_sided(r.z)
+  r.exact, r.p_min, r.p_normal = nil, nil, nil
+  r.deff = d
+  return r
+end
+
 -- Token gaps (ITL) are pooled over requests, and the gaps of one request are not
 -- independent: Mann-Whitney on the pooled gaps would count every request dozens of times
 -- and call noise significant. The test is kept but its z is divided by the square root of
@@ -792,7 +815,11 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
         local n = r.n1 + r.n2
         -- the requests' dependence in send order inflates this stratum's variance
         local d = M.u_design_effect(point_deff(ra, pr.a, kind, #pa), point_deff(rb, pr.b, kind, #pb))
-        if M.dependence_reason(r.n1, r.n2, d) then
+        -- (ITL: the requests' dependence, on the requests' count: its gaps are declustered
+        -- to one unit a request after the sum, row_test)
+        local n1, n2 = r.n1, r.n2
+        if kind == "itl" then n1, n2 = point_counts(ra, pr.a) or 0, point_counts(rb, pr.b) or 0 end
+        if M.dependence_reason(n1, n2, d) then
           -- too dependent to test here: left out, as an overloaded point
           dependent[#dependent + 1] = fmt_load(pr.a)
           small = nil
@@ -1131,13 +1158,14 @@ function M.row_test(key, ra, rb, pa, pb, memo, labels, sat)
     local r = memo and memo[kind]
     if r == nil then
       local dep
-      r, dep = M.mann_whitney(sa[kind], sb[kind], ra.overall.sample_deff and ra.overall.sample_deff[kind],
-        rb.overall.sample_deff and rb.overall.sample_deff[kind])
-      r = r or (dep and { why = dep }) or false
-      if r and kind == "itl" then
-        local na, nb = ra.overall.values.requests_ok, rb.overall.values.requests_ok
-        r = M.declustered(r, sa[kind]:count() + sb[kind]:count(), na and nb and na + nb)
+      local da, db = ra.overall.sample_deff and ra.overall.sample_deff[kind],
+        rb.overall.sample_deff and rb.overall.sample_deff[kind]
+      if kind == "itl" then
+        r, dep = M.itl_test(sa[kind], sb[kind], ra.overall.values.requests_ok, rb.overall.values.requests_ok, da, db)
+      else
+        r, dep = M.mann_whitney(sa[kind], sb[kind], da, db)
       end
+      r = r or (dep and { why = dep }) or false
       if memo then memo[kind] = r end
     end
     if r and r.why then return nil, r.why end

@@ -448,8 +448,8 @@ function M.merge_accumulator(dst, src)
 end
 
 -- The design effect of each latency kind of an accumulator's ordered requests (seq, from
--- M.accumulator): {ttft =, latency =, tpot =} (llmd.decision.design_effect), each over the
--- requests that have it, in the order they were sent where every one has a start time (a
+-- M.accumulator): {ttft =, latency =, tpot =, itl = (the TPOT's)} (llmd.decision.design_effect),
+-- each over the requests that have it, in the order they were sent where every one has a start time (a
 -- reader may add them as they finished), else in the order they were added; nil without seq.
 function M.sample_design_effects(seq)
   if not seq or seq.n == 0 then return nil end
@@ -476,6 +476,9 @@ function M.sample_design_effects(seq)
     end
     out[kind] = decision.design_effect(xs)
   end
+  -- ITL's test counts a request as one unit (llmd.decision.itl_test): its requests'
+  -- dependence is that of their mean gaps, the TPOT's
+  out.itl = out.tpot
   return out
 end
 

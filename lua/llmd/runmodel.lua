@@ -454,12 +454,14 @@ end
 function M.sample_design_effects(seq)
   if not seq or seq.n == 0 then return nil end
   local order = {}
-  local timed = true
+  local timed, in_order = true, true
   for i = 1, seq.n do
     order[i] = i
-    if not seq.start[i] then timed = false end
+    local s = seq.start[i]
+    if not s then timed = false elseif i > 1 and timed and s < seq.start[i - 1] then in_order = false end
   end
-  if timed then
+  -- (already in start order, as a reader that adds requests as they were sent: kept)
+  if timed and not in_order then
     table.sort(order, function(x, y)
       local sx, sy = seq.start[x], seq.start[y]
       if sx ~= sy then return sx < sy end

@@ -204,6 +204,17 @@ t.test("take_max: the largest sample, and the accumulator emptied", function()
   t.raises("(llmd.stats expected, got FILE*)", s.take_max, io.stdout)
 end)
 
+-- stats.design_effect (llmd.decision.design_effect's core; its values against python3 in
+-- test_tests36 and the C unit test): 1 2 3 4 by hand, ranks -1.5 -0.5 0.5 1.5, rho_1 =
+-- 1.25 / 5, tau = -1 + 2 (1 + 0.25) = 1.5; what it cannot order is said
+t.test("design_effect: a series by hand; NaN unknown; a value not a number refused", function()
+  t.eq(stats.design_effect({ 1, 2, 3, 4 }, 2000), 1.5)
+  t.eq(stats.design_effect({ 4, 3, 2, 1 }, 2000), 1.5) -- (the ranks' correlation, either way)
+  t.eq(stats.design_effect({ 1, 2, 0 / 0, 4 }, 2000), nil)
+  t.raises("stats.design_effect: value 2 is boolean, expected a number", stats.design_effect, { 1, false, 3 }, 5)
+  t.raises("expected a lag >= 0", stats.design_effect, { 1, 2, 3 }, -1)
+end)
+
 -- stats.request_adder: one request by hand. start 100, finish 102.5 (floats), tokens at
 -- 100.25 and 101.5, 6 client tokens, 512 in, 6 out:
 --   e2e = 2.5; ttft = 0.25; tpot = (101.5 - 100.25) / (6 - 1) = 0.25; ntpot = 2.5 / 6

@@ -92,6 +92,8 @@ local ok, err = pcall(function()
     sig = {}
     for _, r in ipairs(doc.perf or {}) do
       if type(r.sig) == "table" then sig[r.key] = r.sig end
+      -- (and why a row's samples were not tested: too dependent, overloaded)
+      if not sig[r.key] and type(r.untested_why) == "string" then sig[r.key] = { untested_why = r.untested_why } end
     end
     -- the summary's test at the highest load both runs measured
     if type(doc.matched_point) == "table" then sig._matched_point = doc.matched_point end

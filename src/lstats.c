@@ -8,6 +8,7 @@
 **   local add = stats.adder(s1, s2); add(x1, x2)  -- several accumulators in one call
 **   local add, totals = stats.request_adder{e2e = s1, ttft = s2, ...}  -- per-request latencies
 **   s:percentiles{50, 90, 99}; s:sort()
+**   stats.design_effect({x1, x2, ...}, max_lag)     -- a series' dependence in its order
 **   s:dump(path [, {release = true}]); stats.load(path)
 **
 ** Unknown values are nil, never 0: the mean, min, max and percentiles of an empty
@@ -253,10 +254,11 @@ static void empty_keeping(Stats *s)
 ** With last = an accumulator (a scan rule's "last" reduction of the token times), the
 ** last token time is its largest sample, taken as s:take_max() takes it (s emptied once
 ** the request is added; argument 4 is not read): one call a request fewer.
-** It returns e2e and ttft (nil when not computed), each exactly as Lua's arithmetic on
-** the same values gives it. Anything it does not take as it is (start or finish not a
-** number, a needed token time missing or not a number, a count that is neither a number
-** nor nil/false, an integer beyond 2^53, a NaN) adds nothing, takes nothing and returns
+** It returns e2e, ttft and tpot (nil when not computed), each exactly as Lua's arithmetic
+** on the same values gives it (the reader keeps them in send order: the design effects).
+** Anything it does not take as it is (start or finish not a number, a needed token time
+** missing or not a number, a count that is neither a number nor nil/false, an integer
+** beyond 2^53, a NaN) adds nothing, takes nothing and returns
 ** false: the caller's own code then handles (or refuses) that request. totals() ->
 ** {count =, zero_tokens = (requests with tokens not > 0), first = (the least start),
 ** last = (the greatest finish), in_tok =, in_missing =, out_tok =, out_missing =}: the
@@ -419,7 +421,11 @@ static int request_add(lua_State *L)
         req_push(L, ttft);
     else
         lua_pushnil(L);
-    return 2;
+    if (with_tpot)
+        lua_pushnumber(L, (lua_Number)tpot);
+    else
+        lua_pushnil(L);
+    return 3;
 }
 
 static int request_totals(lua_State *L)
@@ -628,6 +634,40 @@ static int l_percentile_rank(lua_State *L)
     if (x != x)
         luaL_error(L, "s:percentile_rank: NaN has no rank");
     push_known(L, stats_rank(s, (double)x));
+    return 1;
+}
+
+/*
+** stats.design_effect(xs, max_lag) -> the design effect of the numbers xs[1..#xs] in their
+** order (stats_design_effect), nil when one is NaN. llmd.decision.design_effect's core: in
+** Lua its lag sums were seconds on a long dependent series (2000 lags of 200000 requests).
+*/
+static int l_design_effect(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_Integer max_lag = luaL_checkinteger(L, 2);
+    luaL_argcheck(L, max_lag >= 0, 2, "expected a lag >= 0");
+    lua_Unsigned n = lua_rawlen(L, 1);
+    double *x = malloc((n > 0 ? n : 1) * sizeof *x);
+    if (x == NULL)
+        return luaL_error(L, "stats.design_effect: not enough memory for %I values",
+                          (lua_Integer)n);
+    for (lua_Unsigned i = 0; i < n; i++) {
+        int t = lua_rawgeti(L, 1, (lua_Integer)i + 1);
+        if (t != LUA_TNUMBER) {
+            free(x);
+            return luaL_error(L, "stats.design_effect: value %I is %s, expected a number",
+                              (lua_Integer)i + 1, lua_typename(L, t));
+        }
+        x[i] = (double)lua_tonumber(L, -1);
+        lua_pop(L, 1);
+    }
+    double d = stats_design_effect(x, (size_t)n, (size_t)max_lag);
+    free(x);
+    if (d < 0)
+        return luaL_error(L, "stats.design_effect: not enough memory for %I values",
+                          (lua_Integer)n);
+    push_known(L, d);
     return 1;
 }
 
@@ -1367,6 +1407,7 @@ static int l_tostring(lua_State *L)
 static const luaL_Reg stats_funcs[] = {
     {"new",           l_new          },
     {"mann_whitney",  l_mann_whitney },
+    {"design_effect", l_design_effect},
     {"adder",         l_adder        },
     {"request_adder", l_request_adder},
     {"load",          l_load         },

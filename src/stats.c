@@ -2227,6 +2227,79 @@ void stats_sort(Stats *s)
         ensure_sorted(s);
 }
 
+/* a value and its place in the series, sorted by value, then by place (a total order) */
+typedef struct DeItem {
+    double v;
+    size_t i;
+} DeItem;
+
+static int de_cmp(const void *pa, const void *pb)
+{
+    const DeItem *a = (const DeItem *)pa, *b = (const DeItem *)pb;
+    if (a->v != b->v)
+        return a->v < b->v ? -1 : 1;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+double stats_design_effect(const double *x, size_t n, size_t max_lag)
+{
+    if (n < 3)
+        return 1.0;
+    for (size_t i = 0; i < n; i++)
+        if (isnan(x[i]))
+            return NAN;
+    DeItem *it = malloc(n * sizeof *it);
+    double *r = malloc(n * sizeof *r);
+    if (it == NULL || r == NULL) {
+        free(it);
+        free(r);
+        return -1.0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        it[i].v = x[i];
+        it[i].i = i;
+    }
+    qsort(it, n, sizeof *it, de_cmp);
+    /* mid-ranks (1-based i..j of a run of ties: (i + j) / 2), centred on (n + 1) / 2 */
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j + 1 < n && it[j + 1].v == it[i].v)
+            j++;
+        double mid = ((double)(i + 1) + (double)(j + 1)) / 2 - ((double)n + 1) / 2;
+        for (size_t k = i; k <= j; k++)
+            r[it[k].i] = mid;
+        i = j + 1;
+    }
+    free(it);
+    double c0 = 0;
+    for (size_t t = 0; t < n; t++)
+        c0 += r[t] * r[t];
+    if (!(c0 > 0)) {
+        free(r);
+        return 1.0;
+    }
+    size_t maxlag = max_lag < n - 2 ? max_lag : n - 2;
+    double tau = -1;
+    for (size_t m = 0; 2 * m + 1 <= maxlag; m++) {
+        double g = 0;
+        for (size_t lag = 2 * m; lag <= 2 * m + 1; lag++) {
+            if (lag == 0) {
+                g += 1;
+                continue;
+            }
+            double c = 0;
+            for (size_t t = 0; t + lag < n; t++)
+                c += r[t] * r[t + lag];
+            g += c / c0;
+        }
+        if (!(g > 0))
+            break;
+        tau += 2 * g;
+    }
+    free(r);
+    return tau > 1 ? tau : 1.0;
+}
+
 int stats_mann_whitney(Stats *a, Stats *b, StatsMWU *out)
 {
     if (a->sketch || b->sketch)

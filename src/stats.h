@@ -143,6 +143,16 @@ typedef struct StatsMWU {
 } StatsMWU;
 int stats_mann_whitney(Stats *a, Stats *b, StatsMWU *out);
 
+/*
+** The design effect of a series x[0..n) in its order (requests in send order): the factor
+** by which the dependence of neighbours inflates the variance of a sum of their ranks.
+** Mid-ranks (ties averaged), centred; rho_k = sum r_t r_(t+k) / sum r_t^2; Geyer's initial
+** positive sequence: tau = -1 + 2 sum over m of (rho_2m + rho_2m+1) (rho_0 = 1) while that
+** pair's sum is positive and 2m + 1 <= min(max_lag, n - 2); at least 1 (1 when every
+** value ties). Returns NaN when x holds a NaN (no order: unknown), -1 when memory runs out.
+*/
+double stats_design_effect(const double *x, size_t n, size_t max_lag);
+
 /* The percentage of samples <= x (0..100); NaN when empty. */
 double stats_rank(Stats *s, double x);
 

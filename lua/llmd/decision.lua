@@ -475,36 +475,11 @@ M.DEFF_MAX_LAG = 2000
 function M.design_effect(xs)
   local n = xs and #xs or 0
   if n < M.DEFF_MIN_N then return 1 end
-  local idx = {}
-  for i = 1, n do idx[i] = i end
-  table.sort(idx, function(x, y)
-    if xs[x] ~= xs[y] then return xs[x] < xs[y] end
-    return x < y
-  end)
-  -- mid-ranks, centred
-  local r, i = {}, 1
-  while i <= n do
-    local j = i
-    while j < n and xs[idx[j + 1]] == xs[idx[i]] do j = j + 1 end
-    for k = i, j do r[idx[k]] = (i + j) / 2 - (n + 1) / 2 end
-    i = j + 1
-  end
-  local c0 = 0
-  for t = 1, n do c0 = c0 + r[t] * r[t] end
-  if c0 <= 0 then return 1 end
-  local function rho(lag)
-    local c = 0
-    for t = 1, n - lag do c = c + r[t] * r[t + lag] end
-    return c / c0
-  end
-  local tau, m, maxlag = -1, 0, math.min(M.DEFF_MAX_LAG, n - 2)
-  while 2 * m + 1 <= maxlag do
-    local g = (m == 0 and 1 or rho(2 * m)) + rho(2 * m + 1)
-    if g <= 0 then break end
-    tau = tau + 2 * g
-    m = m + 1
-  end
-  return math.max(1, tau)
+  -- (in C, llmd.stats.design_effect: the same ranks and sums; nil where a value is NaN,
+  -- which has no order: no value to weigh, as a test takes none)
+  local d = stats.design_effect(xs, M.DEFF_MAX_LAG)
+  if not d or d <= 1 then return 1 end
+  return d
 end
 
 -- The design effect of a Mann-Whitney U on two runs' values (da, db: their design effects,
@@ -531,6 +506,29 @@ function M.dependence_reason(na, nb, d)
   return ("its requests are too dependent to test: in send order neighbours are alike (the queue), so %d requests "
     .. "carry about %.0f independent ones (design effect %.3g), fewer than the %d the estimate needs"):format(n,
     n / d, d, M.MIN_EFFECTIVE)
+end
+
+-- The ITL test on two runs' gaps (xa, xb; na, nb: their successful requests; da, db: the
+-- design effects of their requests in send order, those of the TPOT, a request's mean gap):
+-- Mann-Whitney declustered to one unit a request (M.declustered), then, as the other
+-- latencies' tests (M.mann_whitney), its z divided by the square root of the requests'
+-- design effect (deff; z_declustered, p_declustered before), or nil and why where the
+-- requests carry too few independent ones (M.dependence_reason). The declustering takes
+-- the requests for independent units, which near saturation they are not.
+function M.itl_test(xa, xb, na, nb, da, db)
+  local r = M.mann_whitney(xa, xb)
+  if not r then return nil end
+  r = M.declustered(r, xa:count() + xb:count(), na and nb and na + nb)
+  local d = M.u_design_effect(da, db)
+  if d <= 1 or not r.z then return r end
+  local why = M.dependence_reason(na or 0, nb or 0, d)
+  if why then return nil, why end
+  r.z_declustered, r.p_declustered = r.z, r.p
+  r.z = r.z / math.sqrt(d)
+  r.p = stattest.normal_two_sided(r.z)
+  r.exact, r.p_min, r.p_normal = nil, nil, nil
+  r.deff = d
+  return r
 end
 
 -- Token gaps (ITL) are pooled over requests, and the gaps of one request are not
@@ -809,7 +807,11 @@ function M.stratified_mann_whitney(ra, rb, pa, pb, kind, sat)
         local n = r.n1 + r.n2
         -- the requests' dependence in send order inflates this stratum's variance
         local d = M.u_design_effect(point_deff(ra, pr.a, kind, #pa), point_deff(rb, pr.b, kind, #pb))
-        if M.dependence_reason(r.n1, r.n2, d) then
+        -- (ITL: the requests' dependence, on the requests' count: its gaps are declustered
+        -- to one unit a request after the sum, row_test)
+        local n1, n2 = r.n1, r.n2
+        if kind == "itl" then n1, n2 = point_counts(ra, pr.a) or 0, point_counts(rb, pr.b) or 0 end
+        if M.dependence_reason(n1, n2, d) then
           -- too dependent to test here: left out, as an overloaded point
           dependent[#dependent + 1] = fmt_load(pr.a)
           small = nil
@@ -1152,13 +1154,14 @@ function M.row_test(key, ra, rb, pa, pb, memo, labels, sat)
     local r = memo and memo[kind]
     if r == nil then
       local dep
-      r, dep = M.mann_whitney(sa[kind], sb[kind], ra.overall.sample_deff and ra.overall.sample_deff[kind],
-        rb.overall.sample_deff and rb.overall.sample_deff[kind])
-      r = r or (dep and { why = dep }) or false
-      if r and kind == "itl" then
-        local na, nb = ra.overall.values.requests_ok, rb.overall.values.requests_ok
-        r = M.declustered(r, sa[kind]:count() + sb[kind]:count(), na and nb and na + nb)
+      local da, db = ra.overall.sample_deff and ra.overall.sample_deff[kind],
+        rb.overall.sample_deff and rb.overall.sample_deff[kind]
+      if kind == "itl" then
+        r, dep = M.itl_test(sa[kind], sb[kind], ra.overall.values.requests_ok, rb.overall.values.requests_ok, da, db)
+      else
+        r, dep = M.mann_whitney(sa[kind], sb[kind], da, db)
       end
+      r = r or (dep and { why = dep }) or false
       if memo then memo[kind] = r end
     end
     if r and r.why then return nil, r.why end

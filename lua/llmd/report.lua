@@ -306,6 +306,15 @@ local function perf_row(key, ctx)
       -- stays untested, with why, rather than quote an older report's pooled test)
       test = ctx.saved[key]
       test.test = test.test or "mann_whitney"
+    elseif not test and ctx.saved and ctx.saved[key] and type(ctx.saved[key].untested_why) == "string"
+      and not (ra.overall.samples and rb.overall.samples) and decision.tests_samples(key, ctx.pa, ctx.pb) then
+      -- and why the last report made none, which the samples it had told (too dependent to
+      -- test, overloaded): the saved state has no samples to tell it again
+      untested_why = ctx.saved[key].untested_why
+    end
+    -- (saved in comparison.json for analyze.lua, as the test is: row.sig)
+    if not test and untested_why and decision.tests_samples(key, ctx.pa, ctx.pb) then
+      row.untested_why = untested_why
     end
   end
   row.sig = test
@@ -1790,10 +1799,11 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     end
     local xa, xb = samples(A.run, pa, points_a), samples(B.run, pb, points_b)
     local dep
-    res.test, dep = decision.mann_whitney(xa, xb, deff(A.run, pa, points_a), deff(B.run, pb, points_b))
-    if res.test and kind == "itl" then
-      local na, nb = pa.values.requests_ok, pb.values.requests_ok
-      res.test = decision.declustered(res.test, xa:count() + xb:count(), na and nb and na + nb)
+    if kind == "itl" and xa and xb then
+      res.test, dep = decision.itl_test(xa, xb, pa.values.requests_ok, pb.values.requests_ok, deff(A.run, pa, points_a),
+        deff(B.run, pb, points_b))
+    else
+      res.test, dep = decision.mann_whitney(xa, xb, deff(A.run, pa, points_a), deff(B.run, pb, points_b))
     end
     if not res.test then res.reason = dep or "no per-request samples from both runs at this load" end
   elseif pa.ci and pb.ci and pa.ci[key] and pb.ci[key] then
@@ -1816,6 +1826,13 @@ local function matched_point(model, A, B, points_a, points_b, saved)
     and lp.close(saved.load, res.load)
     and type(saved.test.p) == "number" then
     res.test, res.reason = saved.test, nil
+  elseif not res.test and not res.identical and type(saved) == "table" and saved.key == key
+    and kind and pa.repeats == 1 and pb.repeats == 1 and saved.axis == res.axis and type(saved.load) == "number"
+    and lp.close(saved.load, res.load) and type(saved.reason) == "string"
+    and not (A.run.overall.samples and B.run.overall.samples) then
+    -- and why it made none, which its samples told (too dependent to test): the saved state
+    -- has no samples to tell it again
+    res.reason = saved.reason
   end
   model.matched_point = res
   return res

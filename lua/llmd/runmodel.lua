@@ -448,18 +448,20 @@ function M.merge_accumulator(dst, src)
 end
 
 -- The design effect of each latency kind of an accumulator's ordered requests (seq, from
--- M.accumulator): {ttft =, latency =, tpot =} (llmd.decision.design_effect), each over the
--- requests that have it, in the order they were sent where every one has a start time (a
+-- M.accumulator): {ttft =, latency =, tpot =, itl = (the TPOT's)} (llmd.decision.design_effect),
+-- each over the requests that have it, in the order they were sent where every one has a start time (a
 -- reader may add them as they finished), else in the order they were added; nil without seq.
 function M.sample_design_effects(seq)
   if not seq or seq.n == 0 then return nil end
   local order = {}
-  local timed = true
+  local timed, in_order = true, true
   for i = 1, seq.n do
     order[i] = i
-    if not seq.start[i] then timed = false end
+    local s = seq.start[i]
+    if not s then timed = false elseif i > 1 and timed and s < seq.start[i - 1] then in_order = false end
   end
-  if timed then
+  -- (already in start order, as a reader that adds requests as they were sent: kept)
+  if timed and not in_order then
     table.sort(order, function(x, y)
       local sx, sy = seq.start[x], seq.start[y]
       if sx ~= sy then return sx < sy end
@@ -476,6 +478,9 @@ function M.sample_design_effects(seq)
     end
     out[kind] = decision.design_effect(xs)
   end
+  -- ITL's test counts a request as one unit (llmd.decision.itl_test): its requests'
+  -- dependence is that of their mean gaps, the TPOT's
+  out.itl = out.tpot
   return out
 end
 

@@ -204,6 +204,17 @@ t.test("take_max: the largest sample, and the accumulator emptied", function()
   t.raises("(llmd.stats expected, got FILE*)", s.take_max, io.stdout)
 end)
 
+-- stats.design_effect (llmd.decision.design_effect's core; its values against python3 in
+-- test_tests36 and the C unit test): 1 2 3 4 by hand, ranks -1.5 -0.5 0.5 1.5, rho_1 =
+-- 1.25 / 5, tau = -1 + 2 (1 + 0.25) = 1.5; what it cannot order is said
+t.test("design_effect: a series by hand; NaN unknown; a value not a number refused", function()
+  t.eq(stats.design_effect({ 1, 2, 3, 4 }, 2000), 1.5)
+  t.eq(stats.design_effect({ 4, 3, 2, 1 }, 2000), 1.5) -- (the ranks' correlation, either way)
+  t.eq(stats.design_effect({ 1, 2, 0 / 0, 4 }, 2000), nil)
+  t.raises("stats.design_effect: value 2 is boolean, expected a number", stats.design_effect, { 1, false, 3 }, 5)
+  t.raises("expected a lag >= 0", stats.design_effect, { 1, 2, 3 }, -1)
+end)
+
 -- stats.request_adder: one request by hand. start 100, finish 102.5 (floats), tokens at
 -- 100.25 and 101.5, 6 client tokens, 512 in, 6 out:
 --   e2e = 2.5; ttft = 0.25; tpot = (101.5 - 100.25) / (6 - 1) = 0.25; ntpot = 2.5 / 6
@@ -212,9 +223,10 @@ t.test("request_adder: a request's latencies by hand, into each accumulator", fu
     stats.new(), stats.new(), stats.new()
   local add, totals = stats.request_adder { e2e = e2e, e2e_all = all, ttft = ttft, tpot = tpot, ntpot = ntpot,
     in_len = inl, out_len = outl }
-  local a, b = add(100.0, 102.5, 100.25, 101.5, 2, 6, 512, 6)
+  local a, b, c = add(100.0, 102.5, 100.25, 101.5, 2, 6, 512, 6)
   t.eq(a, 2.5)
   t.eq(b, 0.25)
+  t.eq(c, 0.25) -- (the TPOT too: the reader keeps it in send order, for the design effect)
   t.eq(e2e:values(100000), { 2.5 })
   t.eq(all:values(100000), { 2.5 })
   t.eq(ttft:values(100000), { 0.25 })
@@ -223,18 +235,20 @@ t.test("request_adder: a request's latencies by hand, into each accumulator", fu
   t.eq(inl:values(100000), { 512.0 })
   t.eq(outl:values(100000), { 6.0 })
   -- not streamed (one token time): no TTFT, no TPOT; 1 token: NTPOT = e2e / 1 = 1
-  a, b = add(200.0, 201.0, 200.5, 200.5, 1, 1, nil, false)
+  a, b, c = add(200.0, 201.0, 200.5, 200.5, 1, 1, nil, false)
   t.eq(a, 1.0)
   t.eq(b, nil)
+  t.eq(c, nil)
   t.eq(ttft:count(), 1)
   t.eq(tpot:count(), 1)
   t.eq(ntpot:values(100000), { 2.5 / 6, 1.0 })
   t.eq(inl:count(), 1) -- (nil and false: unknown, not added)
   t.eq(outl:count(), 1)
   -- streamed, tokens a string (counts as 0): TTFT = 0.5, no TPOT, NTPOT 0
-  a, b = add(50.0, 51.0, 50.5, 50.75, 3, "7", 1, 1)
+  a, b, c = add(50.0, 51.0, 50.5, 50.75, 3, "7", 1, 1)
   t.eq(a, 1.0)
   t.eq(b, 0.5)
+  t.eq(c, nil)
   t.eq(tpot:count(), 1)
   t.eq(ntpot:values(100000), { 0.0, 2.5 / 6, 1.0 })
   local tt = totals()
@@ -311,7 +325,7 @@ t.test("request_adder: the same values, sums and window as the formulas in Lua, 
     local last = first + rnd(5000) / 311
     local tokens = ({ nil, 0, 1, 2, 150, 7.0, -3 })[rnd(7) + 1]
     local in_tok, out_tok = count(), count()
-    local e2e, ttft = add(start, finish, first, last, times, tokens, in_tok, out_tok)
+    local e2e, ttft, tpot = add(start, finish, first, last, times, tokens, in_tok, out_tok)
     -- the reference, as the reader computed it
     local nt = times or 0
     local x = finish - start
@@ -322,6 +336,7 @@ t.test("request_adder: the same values, sums and window as the formulas in Lua, 
     local rn = n > 0 and x / n or 0
     t.eq(e2e, x)
     t.eq(ttft, rt)
+    t.eq(tpot, rp)
     want.e2e:add(x)
     want.e2e_all:add(x)
     if rt then want.ttft:add(rt) end

@@ -1369,5 +1369,35 @@ int main(void)
         stats_free(&big);
     }
 
+    TEST("design effect: Geyer's initial positive sequence on the centred mid-ranks")
+    {
+        /* by hand: 1 2 3 4 -> ranks -1.5 -0.5 0.5 1.5, c0 = 5, rho_1 = (0.75 - 0.25 + 0.75)
+           / 5 = 0.25; lags up to min(2, n - 2) = 2: one pair, tau = -1 + 2 (1 + 0.25) = 1.5 */
+        double up[] = {1, 2, 3, 4};
+        CHECK(stats_design_effect(up, 4, 2000) == 1.5);
+        /* ties: 1 1 2 2 -> mid-ranks 1.5 1.5 3.5 3.5, centred -1 -1 1 1, c0 = 4, rho_1 =
+           (1 - 1 + 1) / 4 = 0.25: 1.5 again */
+        double tied[] = {1, 1, 2, 2};
+        CHECK(stats_design_effect(tied, 4, 2000) == 1.5);
+        /* 10 runs of 10 equal values (3,1,5,2,6,4,9,7,10,8): python3 with numpy (the same
+           definition, test_tests36.lua's header) gives 27.148484848 */
+        double runs[100];
+        const double vals[] = {3, 1, 5, 2, 6, 4, 9, 7, 10, 8};
+        for (int i = 0; i < 100; i++)
+            runs[i] = vals[i / 10];
+        CHECK(fabs(stats_design_effect(runs, 100, 2000) - 27.148484848) < 1e-8);
+        /* neighbours that differ by 37 or -64 (i * 37 mod 101): rho_1 = -0.4045 (python3),
+           tau below 1: 1 */
+        double perm[100];
+        for (int i = 0; i < 100; i++)
+            perm[i] = (double)((i + 1) * 37 % 101);
+        CHECK(stats_design_effect(perm, 100, 2000) == 1.0);
+        /* every value one: no order to weigh (1); a NaN: unknown (NaN) */
+        double same[5] = {2, 2, 2, 2, 2};
+        CHECK(stats_design_effect(same, 5, 2000) == 1.0);
+        same[3] = NAN;
+        CHECK(isnan(stats_design_effect(same, 5, 2000)));
+    }
+
     return test_report();
 }

@@ -293,6 +293,12 @@ local function per_request(path, acc, keep, opts)
   local log_s, log_f, log_t, n_log = opts.log and opts.log.starts, opts.log and opts.log.finishes,
     opts.log and opts.log.ttfts, 0
   local n_server, n_client = 0, 0
+  -- (opts.seq: the accumulator's requests in file order with their starts, filled here for
+  -- the successes added in C (llmd.runmodel.accumulator's seq, which add_done fills for the
+  -- others): the design effects of a one-stage run, which the accumulators cannot give, as
+  -- they sort their samples)
+  local seq, seq_max = opts.seq, rm.SEQ_MAX
+  local seq_s, seq_l, seq_t, seq_p = seq and seq.start, seq and seq.latency, seq and seq.ttft, seq and seq.tpot
   -- A success of the fast lane is computed and added in C (stats.request_adder: the
   -- same formulas as below, the same values; issue 20: in Lua they, the counts and the
   -- window were half of this callback's cost), its counts and window added to acc after
@@ -308,10 +314,16 @@ local function per_request(path, acc, keep, opts)
   local type = type
   local function record(start, finish, etype, emsg, client, out, prompt_tok, text_in, info_in, t0, ntimes, tn)
     if add_request and etype == nil then
-      local e2e, ttft = add_request(start, finish, t0, nil, ntimes, client, text_in or info_in or prompt_tok,
+      local e2e, ttft, tpot = add_request(start, finish, t0, nil, ntimes, client, text_in or info_in or prompt_tok,
         out or client)
       if e2e then
         if out then n_server = n_server + 1 elseif client then n_client = n_client + 1 end
+        if seq then
+          local n = seq.n + 1
+          if n <= seq_max then
+            seq.n, seq_s[n], seq_l[n], seq_t[n], seq_p[n] = n, start, e2e, ttft or false, tpot or false
+          end
+        end
         if log_s then
           n_log = n_log + 1
           log_s[n_log], log_f[n_log], log_t[n_log] = start, finish, ttft or false
@@ -589,6 +601,9 @@ function M.extract(c, opts)
       elseif #run.stages == 1 then
         po.pace = pace_of(1).add
       end
+      -- one load point (or none named): its requests' order, for the design effects of the
+      -- whole run (a sweep's are its stages')
+      if not which and #run.stages <= 1 then po.seq = acc.seq end
       if not opts.goodput then which = nil end
       if which then
         po.count_goodput = function(start, q)

@@ -1,0 +1,111 @@
+#!/usr/bin/python3
+# Independent reference for tests/lua/test_tests37.lua: the Mann-Whitney test between two
+# one-stage inference-perf runs (their per_request_lifecycle_metrics.json), with each run's
+# design effect in send order, computed here from the files with numpy alone (no llmdlua
+# code): requests sorted by start_time; a kind's values are the requests that have it
+# (TTFT = first token time - start, needs more than one token time; TPOT = (last - first) /
+# (output_tokens - 1); E2E = end - start); mid-ranks (ties averaged), centred; lag-k
+# autocorrelation sum(r_t r_t+k) / sum(r_t^2); Geyer's initial positive sequence (pairs
+# (rho_2m + rho_2m+1), rho_0 = 1, added while positive, lags up to min(2000, n - 2)),
+# tau = -1 + 2 sum, at least 1; 1 below 100 values. The test's variance (tie-corrected,
+# n1 n2 / 12 ((N + 1) - sum(t^3 - t) / (N (N - 1)))) times the larger side's design
+# effect; z = (U_A - n1 n2 / 2) / sqrt(var), > 0: A's values larger. ITL: every gap of the
+# successes pooled, z divided by the square root of gaps per request and of the larger
+# side's TPOT design effect (a request's mean gap).
+"""deff_ref.py DIR_A DIR_B KIND (ttft | latency | tpot | itl) -> JSON {z, deff_a, deff_b, n_a, n_b}"""
+import json
+import os
+import sys
+
+import numpy as np
+
+
+def load(d):
+    reqs = json.load(open(os.path.join(d, "per_request_lifecycle_metrics.json")))
+    reqs = [r for r in reqs if r.get("error") is None]
+    reqs.sort(key=lambda r: r["start_time"])
+    return reqs
+
+
+def values(reqs, kind):
+    out = []
+    for r in reqs:
+        rm = r["info"]["response_metrics"]
+        times = rm.get("output_token_times") or []
+        if kind == "latency":
+            out.append(r["end_time"] - r["start_time"])
+        elif kind == "ttft" and len(times) > 1:
+            out.append(times[0] - r["start_time"])
+        elif kind == "tpot" and len(times) > 1 and rm["output_tokens"] > 1:
+            out.append((times[-1] - times[0]) / (rm["output_tokens"] - 1))
+    return np.array(out, float)
+
+
+def midranks(x):
+    order = np.argsort(x, kind="stable")
+    r = np.empty(len(x))
+    xs = x[order]
+    i = 0
+    while i < len(x):
+        j = i
+        while j + 1 < len(x) and xs[j + 1] == xs[i]:
+            j += 1
+        r[order[i:j + 1]] = (i + j) / 2 + 1
+        i = j + 1
+    return r
+
+
+def deff(x):
+    n = len(x)
+    if n < 100:
+        return 1.0
+    r = midranks(x) - (n + 1) / 2
+    c0 = float(np.dot(r, r))
+    if c0 <= 0:
+        return 1.0
+
+    def rho(k):
+        return float(np.dot(r[:n - k], r[k:])) / c0
+
+    tau, m, maxlag = -1.0, 0, min(2000, n - 2)
+    while 2 * m + 1 <= maxlag:
+        g = (1.0 if m == 0 else rho(2 * m)) + rho(2 * m + 1)
+        if g <= 0:
+            break
+        tau += 2 * g
+        m += 1
+    return max(1.0, tau)
+
+
+def mw(a, b):
+    n1, n2 = len(a), len(b)
+    allv = np.concatenate([a, b])
+    r = midranks(allv)
+    u = r[:n1].sum() - n1 * (n1 + 1) / 2
+    n = n1 + n2
+    _, t = np.unique(allv, return_counts=True)
+    var = n1 * n2 / 12 * ((n + 1) - float(np.sum(t.astype(float) ** 3 - t)) / (n * (n - 1)))
+    return u, var
+
+
+def main():
+    da, db, kind = sys.argv[1:4]
+    ra, rb = load(da), load(db)
+    if kind == "itl":
+        def gaps(reqs):
+            return np.concatenate([np.diff(r["info"]["response_metrics"]["output_token_times"]) for r in reqs])
+        ga, gb = gaps(ra), gaps(rb)
+        u, var = mw(ga, gb)
+        d_a, d_b = deff(values(ra, "tpot")), deff(values(rb, "tpot"))
+        m = (len(ga) + len(gb)) / (len(ra) + len(rb))
+        z = (u - len(ga) * len(gb) / 2) / np.sqrt(var) / np.sqrt(m) / np.sqrt(max(1.0, d_a, d_b))
+        print(json.dumps({"z": z, "deff_a": d_a, "deff_b": d_b, "n_a": len(ra), "n_b": len(rb)}))
+        return
+    a, b = values(ra, kind), values(rb, kind)
+    d_a, d_b = deff(a), deff(b)
+    u, var = mw(a, b)
+    z = (u - len(a) * len(b) / 2) / np.sqrt(var * max(1.0, d_a, d_b))
+    print(json.dumps({"z": z, "deff_a": d_a, "deff_b": d_b, "n_a": len(a), "n_b": len(b)}))
+
+
+main()

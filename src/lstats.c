@@ -668,6 +668,78 @@ static int l_mann_whitney(lua_State *L)
     return 1;
 }
 
+/* The n numbers of the array at idx into a new buffer; NULL (with nothing left to free)
+   when an element is not a number or memory is short: the caller falls back to Lua. */
+static double *read_numbers(lua_State *L, int idx, lua_Integer n)
+{
+    double *xs = malloc((size_t)(n > 0 ? n : 1) * sizeof *xs);
+    if (xs == NULL)
+        return NULL;
+    for (lua_Integer i = 1; i <= n; i++) {
+        if (lua_rawgeti(L, idx, i) != LUA_TNUMBER) {
+            lua_pop(L, 1);
+            free(xs);
+            return NULL;
+        }
+        xs[i - 1] = (double)lua_tonumber(L, -1);
+        lua_pop(L, 1);
+    }
+    return xs;
+}
+
+/*
+** stats.design_effect(xs, max_lag) -> max(1, tau) of the numbers xs (stats_design_effect),
+** as llmd.decision.design_effect computed it in Lua: the integer 1 where tau is not above
+** 1 or every value ties, else tau. nil where a value is NaN or not a number (or memory is
+** short): the caller's Lua does what it did.
+*/
+static int l_design_effect(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_Integer max_lag = luaL_checkinteger(L, 2);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
+    double *xs = read_numbers(L, 1, n);
+    if (xs == NULL)
+        return 0;
+    double tau = 0;
+    int rc = stats_design_effect(xs, (size_t)n, max_lag > 0 ? (size_t)max_lag : 0, &tau);
+    free(xs);
+    if (rc < 0)
+        return 0;
+    if (rc == STATS_OK && tau > 1)
+        lua_pushnumber(L, (lua_Number)tau);
+    else
+        lua_pushinteger(L, 1);
+    return 1;
+}
+
+/*
+** stats.order(keys) -> the indexes 1..#keys sorted by their key, ties by index (a new
+** table); nil where a key is NaN or not a number (or memory is short).
+*/
+static int l_order(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
+    double *keys = read_numbers(L, 1, n);
+    if (keys == NULL)
+        return 0;
+    size_t *perm = malloc((size_t)(n > 0 ? n : 1) * sizeof *perm);
+    if (perm == NULL || stats_order(keys, (size_t)n, perm) != STATS_OK) {
+        free(perm);
+        free(keys);
+        return 0;
+    }
+    free(keys);
+    lua_createtable(L, (int)(n < INT_MAX ? n : INT_MAX), 0);
+    for (lua_Integer k = 0; k < n; k++) {
+        lua_pushinteger(L, (lua_Integer)perm[k] + 1);
+        lua_rawseti(L, -2, k + 1);
+    }
+    free(perm);
+    return 1;
+}
+
 static void set_known(lua_State *L, const char *key, double v)
 {
     if (!isnan(v)) {
@@ -1367,6 +1439,8 @@ static int l_tostring(lua_State *L)
 static const luaL_Reg stats_funcs[] = {
     {"new",           l_new          },
     {"mann_whitney",  l_mann_whitney },
+    {"design_effect", l_design_effect},
+    {"order",         l_order        },
     {"adder",         l_adder        },
     {"request_adder", l_request_adder},
     {"load",          l_load         },

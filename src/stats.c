@@ -2365,3 +2365,105 @@ void stats_saved_free(StatsSaved *sv)
     free(sv->neg);
     sv->pos = sv->neg = NULL;
 }
+
+typedef struct KeyIndex {
+    double v;
+    size_t i;
+} KeyIndex;
+
+static int key_index_cmp(const void *pa, const void *pb)
+{
+    const KeyIndex *a = pa, *b = pb;
+    if (a->v != b->v)
+        return a->v < b->v ? -1 : 1;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* kv[0..n-1] = (xs[i], i) sorted by value, then index; NULL (errno-free) on NaN or
+   memory short, *err saying which */
+static KeyIndex *sorted_keys(const double *xs, size_t n, int *err)
+{
+    KeyIndex *kv = malloc((n ? n : 1) * sizeof *kv);
+    if (kv == NULL) {
+        *err = STATS_ENOMEM;
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (isnan(xs[i])) {
+            free(kv);
+            *err = STATS_ENAN;
+            return NULL;
+        }
+        kv[i].v = xs[i];
+        kv[i].i = i;
+    }
+    qsort(kv, n, sizeof *kv, key_index_cmp);
+    return kv;
+}
+
+int stats_order(const double *keys, size_t n, size_t *perm)
+{
+    int err = STATS_OK;
+    KeyIndex *kv = sorted_keys(keys, n, &err);
+    if (kv == NULL)
+        return err;
+    for (size_t k = 0; k < n; k++)
+        perm[k] = kv[k].i;
+    free(kv);
+    return STATS_OK;
+}
+
+int stats_design_effect(const double *xs, size_t n, size_t max_lag, double *tau)
+{
+    int err = STATS_OK;
+    KeyIndex *kv = sorted_keys(xs, n, &err);
+    if (kv == NULL)
+        return err;
+    double *r = malloc((n ? n : 1) * sizeof *r);
+    if (r == NULL) {
+        free(kv);
+        return STATS_ENOMEM;
+    }
+    /* mid-ranks (1-based ranks i..j of a run of ties: (i + j) / 2), centred */
+    double centre = (double)(n + 1) / 2;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j + 1 < n && kv[j + 1].v == kv[i].v)
+            j++;
+        double mid = (double)((i + 1) + (j + 1)) / 2 - centre;
+        for (size_t k = i; k <= j; k++)
+            r[kv[k].i] = mid;
+        i = j + 1;
+    }
+    free(kv);
+    double c0 = 0;
+    for (size_t t = 0; t < n; t++)
+        c0 = c0 + r[t] * r[t];
+    if (!(c0 > 0)) {
+        free(r);
+        return 1;
+    }
+    size_t maxlag = n >= 2 && n - 2 < max_lag ? n - 2 : max_lag;
+    if (n < 2)
+        maxlag = 0;
+    double sum = -1;
+    for (size_t m = 0; 2 * m + 1 <= maxlag; m++) {
+        double g = 0;
+        for (size_t lag = 2 * m; lag <= 2 * m + 1; lag++) {
+            double rho = 1;
+            if (lag > 0) {
+                double c = 0;
+                for (size_t t = 0; t + lag < n; t++)
+                    c = c + r[t] * r[t + lag];
+                rho = c / c0;
+            }
+            g = lag == 2 * m ? rho : g + rho;
+        }
+        if (g <= 0)
+            break;
+        sum = sum + 2 * g;
+    }
+    free(r);
+    *tau = sum;
+    return STATS_OK;
+}

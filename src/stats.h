@@ -168,4 +168,20 @@ void stats_saved_free(StatsSaved *sv);
 /* Bytes of sample or bucket memory held. */
 size_t stats_memory(const Stats *s);
 
+/*
+** The design effect of the n values xs in their order (llmd.decision.design_effect has the
+** why): their mid-ranks, centred (rank - (n + 1) / 2), r[0..n-1]; c0 = sum of r[t]^2;
+** rho(k) = sum over t < n - k of r[t] r[t + k], over c0; tau = -1 + 2 sum of
+** G(m) = rho(2m) + rho(2m + 1) (rho(0) = 1) for m = 0, 1, ... while 2m + 1 <= min(max_lag,
+** n - 2) and G(m) > 0 (Geyer's initial positive sequence). Every sum is taken in index
+** order, one rounding an operation, as the Lua that this replaces did, so that *tau is
+** bit for bit that Lua's (the caller takes max(1, tau)). Returns STATS_OK, 1 when every
+** value ties (c0 = 0: no tau), STATS_ENAN for a NaN among xs, STATS_ENOMEM.
+*/
+int stats_design_effect(const double *xs, size_t n, size_t max_lag, double *tau);
+
+/* The order of the n keys: perm[0..n-1] the indexes (0-based) sorted by key, ties by
+   index. STATS_ENAN for a NaN key (no order), STATS_ENOMEM. */
+int stats_order(const double *keys, size_t n, size_t *perm);
+
 #endif

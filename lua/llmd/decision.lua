@@ -467,7 +467,8 @@ end
 -- of 40 values has a standard error of about 0.16, and Geyer's sum adds dozens of them).
 M.DEFF_MIN_N = 100
 M.DEFF_MAX_LAG = 2000
-function M.design_effect(xs)
+-- (M.design_effect_lua: the same in Lua, for values the C cannot take: NaN, not numbers)
+function M.design_effect_lua(xs)
   local n = xs and #xs or 0
   if n < M.DEFF_MIN_N then return 1 end
   local idx = {}
@@ -500,6 +501,15 @@ function M.design_effect(xs)
     m = m + 1
   end
   return math.max(1, tau)
+end
+
+-- issue 20: in C (stats.design_effect, the same sums in the same order, so bit for bit the
+-- same number); the sort of the ranks with a Lua comparator and the lagged sums were most
+-- of the Lua time of reading a run of several stages
+function M.design_effect(xs)
+  local n = xs and #xs or 0
+  if n < M.DEFF_MIN_N then return 1 end
+  return stats.design_effect(xs, M.DEFF_MAX_LAG) or M.design_effect_lua(xs)
 end
 
 -- The design effect of a Mann-Whitney U on two runs' values (da, db: their design effects,

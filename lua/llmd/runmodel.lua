@@ -453,18 +453,23 @@ end
 -- reader may add them as they finished), else in the order they were added; nil without seq.
 function M.sample_design_effects(seq)
   if not seq or seq.n == 0 then return nil end
-  local order = {}
+  local order
   local timed = true
   for i = 1, seq.n do
-    order[i] = i
-    if not seq.start[i] then timed = false end
+    if not seq.start[i] then timed = false; break end
   end
-  if timed then
-    table.sort(order, function(x, y)
-      local sx, sy = seq.start[x], seq.start[y]
-      if sx ~= sy then return sx < sy end
-      return x < y
-    end)
+  -- (sorted in C where it can: by start, ties in the order added)
+  if timed and #seq.start == seq.n then order = stats.order(seq.start) end
+  if not order then
+    order = {}
+    for i = 1, seq.n do order[i] = i end
+    if timed then
+      table.sort(order, function(x, y)
+        local sx, sy = seq.start[x], seq.start[y]
+        if sx ~= sy then return sx < sy end
+        return x < y
+      end)
+    end
   end
   local decision = require("llmd.decision")
   local out = {}

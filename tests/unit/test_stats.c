@@ -1369,5 +1369,34 @@ int main(void)
         stats_free(&big);
     }
 
+    TEST("design effect: Geyer's sum on the centred mid-ranks; ties, NaN, order")
+    {
+        /* x_i = (i 7919) mod 101, i = 1..250, and blocks of 10 with ties
+           ((i // 10) mod 13 + (i 37 mod 7) / 10, i = 1..300): tau by /usr/bin/python3 + numpy
+           from the definition (argsort mid-ranks, np.dot lagged sums): 1.0535681367804968
+           (3 pairs of lags), 25.848518402041172; at max lag 3, 6.44813945967931 */
+        double c[250], a[300], tau = 0;
+        for (int i = 1; i <= 250; i++)
+            c[i - 1] = (double)((i * 7919) % 101);
+        for (int i = 1; i <= 300; i++)
+            a[i - 1] = (i / 10) % 13 + (double)(i * 37 % 7) / 10;
+        CHECK(stats_design_effect(c, 250, 2000, &tau) == STATS_OK &&
+              fabs(tau - 1.0535681367804968) < 1e-12);
+        CHECK(stats_design_effect(a, 300, 2000, &tau) == STATS_OK &&
+              fabs(tau - 25.848518402041172) < 1e-11);
+        CHECK(stats_design_effect(a, 300, 3, &tau) == STATS_OK &&
+              fabs(tau - 6.44813945967931) < 1e-12);
+        double flat[5] = {2, 2, 2, 2, 2};
+        CHECK(stats_design_effect(flat, 5, 2000, &tau) == 1);
+        a[17] = NAN;
+        CHECK(stats_design_effect(a, 300, 2000, &tau) == STATS_ENAN);
+        double keys[5] = {3.5, 1, 2, 1, -0.5};
+        size_t perm[5];
+        CHECK(stats_order(keys, 5, perm) == STATS_OK && perm[0] == 4 && perm[1] == 1 &&
+              perm[2] == 3 && perm[3] == 2 && perm[4] == 0);
+        keys[2] = NAN;
+        CHECK(stats_order(keys, 5, perm) == STATS_ENAN);
+    }
+
     return test_report();
 }

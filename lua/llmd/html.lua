@@ -31,12 +31,18 @@ end
 -- (issue 20: the pattern tried every character of the drawing, most of them path data
 -- inside tags, one bracket class at a time): a tag is a "<" and a letter up to the first
 -- ">" when no "<" comes before it; else that "<" is text and the search goes on after it.
+-- (gt: the first ">" after the last place looked from, false for none: kept while it is
+-- ahead, so that many "<" before one ">", or none, cost one search, not one each)
 local function each_tag(text, f)
-  local out, n, pos, at = {}, 0, 1, 1
+  local out, n, pos, at, gt = {}, 0, 1, 1, 0
   while true do
     local s = text:find("<", at, true)
     if not s then break end
-    local e = text:find("^%a", s + 1) and text:find(">", s + 2, true)
+    local e = false
+    if text:find("^%a", s + 1) then
+      if gt and gt < s + 2 then gt = text:find(">", s + 2, true) or false end
+      e = gt
+    end
     local lt = e and text:find("<", s + 2, true)
     if e and not (lt and lt < e) then
       out[n + 1], out[n + 2], n = text:sub(pos, s - 1), f(text:sub(s, e)), n + 2

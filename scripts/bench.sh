@@ -8,7 +8,9 @@
 # Shapes: inference_perf, vllm_bench, guidellm, csv (mostly text), prom (raw vLLM
 # scrapes), ip_tokens, vllm_itls, csv_floats (number-dense: per-token timestamps, ITLs,
 # full-precision floats). Last item: compare.lua of two runs of $BENCH_MB each (copied,
-# then with --link) against `cp -r` of the same folders.
+# then with --link) against `cp -r` of the same folders: whole inference-perf runs as
+# llm-d's profiles leave them (the per-request file, 7 stage files on a rate ladder, the
+# summary, config.yaml), so that the time is what users pay for such a run.
 # llmdlua runs single-threaded (LLMDLUA_THREADS=1); the CSV shapes also in parts at once,
 # one thread per online CPU (pandas.read_csv's default C engine is single-threaded).
 # Timings are wall-clock in this one run, so compare the ratios, not the numbers; each is
@@ -69,8 +71,8 @@ case " $only " in *" compare "*)
         exit 2
         ;;
     esac
-    # compare.lua's run B is an input too: made with the others, once, then only read
-    $py "$here/bench/gen.py" "$dir" "$mb" --compare-b "$cshape" "$dir/compare-$cshape/b/per_request_lifecycle_metrics.json"
+    # compare.lua's runs are inputs too: made with the others, once, then only read
+    $py "$here/bench/gen.py" "$dir" "$mb" --compare "$cshape" "$dir/compare-$cshape"
     ;;
 esac
 floorbin="$outdir/readfloor"
@@ -182,17 +184,16 @@ for shape in $only; do
 done
 
 case " $only " in *" compare "*)
-    # compare.lua of two runs (inference-perf per-request files of $cshape, $mb MB each;
-    # A is the bench's own file, linked) against cp -r of the same folders
+    # compare.lua of two runs (inference-perf runs of 7 stages, per-request files of
+    # $cshape, $mb MB each) against cp -r of the same folders
     echo "  compare ($cshape): read() floor, cp -r, compare.lua, compare.lua --link; best of $runs..."
     cmp="$outdir/compare-$cshape"
     mkdir -p "$cmp/a" "$cmp/b"
-    # A: the bench's file itself, B: the one generated for it (hard links cost no space;
-    # else copies)
-    for x in "a $dir/$cshape.json" "b $dir/compare-$cshape/b/per_request_lifecycle_metrics.json"; do
-        side=${x%% *} src=${x#* }
-        ln -f "$src" "$cmp/$side/per_request_lifecycle_metrics.json" 2>/dev/null ||
-            cp "$src" "$cmp/$side/per_request_lifecycle_metrics.json"
+    # each run's files (hard links cost no space; else copies)
+    for side in a b; do
+        for src in "$dir/compare-$cshape/$side"/*; do
+            ln -f "$src" "$cmp/$side/" 2>/dev/null || cp "$src" "$cmp/$side/"
+        done
     done
     size=$(find -L "$cmp/a" "$cmp/b" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
     printf '{"item":"compare","shape":"%s","bytes":%s,"runs":%s}\n' "$cshape" "$size" "$runs" >>"$results"

@@ -638,40 +638,6 @@ static int l_percentile_rank(lua_State *L)
 }
 
 /*
-** stats.design_effect(xs, max_lag) -> the design effect of the numbers xs[1..#xs] in their
-** order (stats_design_effect), nil when one is NaN. llmd.decision.design_effect's core: in
-** Lua its lag sums were seconds on a long dependent series (2000 lags of 200000 requests).
-*/
-static int l_design_effect(lua_State *L)
-{
-    luaL_checktype(L, 1, LUA_TTABLE);
-    lua_Integer max_lag = luaL_checkinteger(L, 2);
-    luaL_argcheck(L, max_lag >= 0, 2, "expected a lag >= 0");
-    lua_Unsigned n = lua_rawlen(L, 1);
-    double *x = malloc((n > 0 ? n : 1) * sizeof *x);
-    if (x == NULL)
-        return luaL_error(L, "stats.design_effect: not enough memory for %I values",
-                          (lua_Integer)n);
-    for (lua_Unsigned i = 0; i < n; i++) {
-        int t = lua_rawgeti(L, 1, (lua_Integer)i + 1);
-        if (t != LUA_TNUMBER) {
-            free(x);
-            return luaL_error(L, "stats.design_effect: value %I is %s, expected a number",
-                              (lua_Integer)i + 1, lua_typename(L, t));
-        }
-        x[i] = (double)lua_tonumber(L, -1);
-        lua_pop(L, 1);
-    }
-    double d = stats_design_effect(x, (size_t)n, (size_t)max_lag);
-    free(x);
-    if (d < 0)
-        return luaL_error(L, "stats.design_effect: not enough memory for %I values",
-                          (lua_Integer)n);
-    push_known(L, d);
-    return 1;
-}
-
-/*
 ** stats.mann_whitney(a, b) -> {u=, z=, p=, effect=, var=, n1=, n2=, test=} or nil and a reason
 ** (u: a's U; var: its variance under the null, tie-corrected, as z divides by)
 ** (an empty side, every sample tied). Sketches keep no samples: an error.
@@ -705,6 +671,78 @@ static int l_mann_whitney(lua_State *L)
     lua_setfield(L, -2, "n2");
     lua_pushliteral(L, "Mann-Whitney U, two-sided, normal approximation with tie correction");
     lua_setfield(L, -2, "test");
+    return 1;
+}
+
+/* The n numbers of the array at idx into a new buffer; NULL (with nothing left to free)
+   when an element is not a number or memory is short: the caller falls back to Lua. */
+static double *read_numbers(lua_State *L, int idx, lua_Integer n)
+{
+    double *xs = malloc((size_t)(n > 0 ? n : 1) * sizeof *xs);
+    if (xs == NULL)
+        return NULL;
+    for (lua_Integer i = 1; i <= n; i++) {
+        if (lua_rawgeti(L, idx, i) != LUA_TNUMBER) {
+            lua_pop(L, 1);
+            free(xs);
+            return NULL;
+        }
+        xs[i - 1] = (double)lua_tonumber(L, -1);
+        lua_pop(L, 1);
+    }
+    return xs;
+}
+
+/*
+** stats.design_effect(xs, max_lag) -> max(1, tau) of the numbers xs (stats_design_effect),
+** as llmd.decision.design_effect computed it in Lua: the integer 1 where tau is not above
+** 1 or every value ties, else tau. nil where a value is NaN or not a number (or memory is
+** short): the caller's Lua does what it did.
+*/
+static int l_design_effect(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_Integer max_lag = luaL_checkinteger(L, 2);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
+    double *xs = read_numbers(L, 1, n);
+    if (xs == NULL)
+        return 0;
+    double tau = 0;
+    int rc = stats_design_effect(xs, (size_t)n, max_lag > 0 ? (size_t)max_lag : 0, &tau);
+    free(xs);
+    if (rc < 0)
+        return 0;
+    if (rc == STATS_OK && tau > 1)
+        lua_pushnumber(L, (lua_Number)tau);
+    else
+        lua_pushinteger(L, 1);
+    return 1;
+}
+
+/*
+** stats.order(keys) -> the indexes 1..#keys sorted by their key, ties by index (a new
+** table); nil where a key is NaN or not a number (or memory is short).
+*/
+static int l_order(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
+    double *keys = read_numbers(L, 1, n);
+    if (keys == NULL)
+        return 0;
+    size_t *perm = malloc((size_t)(n > 0 ? n : 1) * sizeof *perm);
+    if (perm == NULL || stats_order(keys, (size_t)n, perm) != STATS_OK) {
+        free(perm);
+        free(keys);
+        return 0;
+    }
+    free(keys);
+    lua_createtable(L, (int)(n < INT_MAX ? n : INT_MAX), 0);
+    for (lua_Integer k = 0; k < n; k++) {
+        lua_pushinteger(L, (lua_Integer)perm[k] + 1);
+        lua_rawseti(L, -2, k + 1);
+    }
+    free(perm);
     return 1;
 }
 
@@ -1408,6 +1446,7 @@ static const luaL_Reg stats_funcs[] = {
     {"new",           l_new          },
     {"mann_whitney",  l_mann_whitney },
     {"design_effect", l_design_effect},
+    {"order",         l_order        },
     {"adder",         l_adder        },
     {"request_adder", l_request_adder},
     {"load",          l_load         },

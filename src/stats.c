@@ -2227,79 +2227,6 @@ void stats_sort(Stats *s)
         ensure_sorted(s);
 }
 
-/* a value and its place in the series, sorted by value, then by place (a total order) */
-typedef struct DeItem {
-    double v;
-    size_t i;
-} DeItem;
-
-static int de_cmp(const void *pa, const void *pb)
-{
-    const DeItem *a = (const DeItem *)pa, *b = (const DeItem *)pb;
-    if (a->v != b->v)
-        return a->v < b->v ? -1 : 1;
-    return a->i < b->i ? -1 : a->i > b->i;
-}
-
-double stats_design_effect(const double *x, size_t n, size_t max_lag)
-{
-    if (n < 3)
-        return 1.0;
-    for (size_t i = 0; i < n; i++)
-        if (isnan(x[i]))
-            return NAN;
-    DeItem *it = malloc(n * sizeof *it);
-    double *r = malloc(n * sizeof *r);
-    if (it == NULL || r == NULL) {
-        free(it);
-        free(r);
-        return -1.0;
-    }
-    for (size_t i = 0; i < n; i++) {
-        it[i].v = x[i];
-        it[i].i = i;
-    }
-    qsort(it, n, sizeof *it, de_cmp);
-    /* mid-ranks (1-based i..j of a run of ties: (i + j) / 2), centred on (n + 1) / 2 */
-    for (size_t i = 0; i < n;) {
-        size_t j = i;
-        while (j + 1 < n && it[j + 1].v == it[i].v)
-            j++;
-        double mid = ((double)(i + 1) + (double)(j + 1)) / 2 - ((double)n + 1) / 2;
-        for (size_t k = i; k <= j; k++)
-            r[it[k].i] = mid;
-        i = j + 1;
-    }
-    free(it);
-    double c0 = 0;
-    for (size_t t = 0; t < n; t++)
-        c0 += r[t] * r[t];
-    if (!(c0 > 0)) {
-        free(r);
-        return 1.0;
-    }
-    size_t maxlag = max_lag < n - 2 ? max_lag : n - 2;
-    double tau = -1;
-    for (size_t m = 0; 2 * m + 1 <= maxlag; m++) {
-        double g = 0;
-        for (size_t lag = 2 * m; lag <= 2 * m + 1; lag++) {
-            if (lag == 0) {
-                g += 1;
-                continue;
-            }
-            double c = 0;
-            for (size_t t = 0; t + lag < n; t++)
-                c += r[t] * r[t + lag];
-            g += c / c0;
-        }
-        if (!(g > 0))
-            break;
-        tau += 2 * g;
-    }
-    free(r);
-    return tau > 1 ? tau : 1.0;
-}
-
 int stats_mann_whitney(Stats *a, Stats *b, StatsMWU *out)
 {
     if (a->sketch || b->sketch)
@@ -2437,4 +2364,106 @@ void stats_saved_free(StatsSaved *sv)
     free(sv->pos);
     free(sv->neg);
     sv->pos = sv->neg = NULL;
+}
+
+typedef struct KeyIndex {
+    double v;
+    size_t i;
+} KeyIndex;
+
+static int key_index_cmp(const void *pa, const void *pb)
+{
+    const KeyIndex *a = pa, *b = pb;
+    if (a->v != b->v)
+        return a->v < b->v ? -1 : 1;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* kv[0..n-1] = (xs[i], i) sorted by value, then index; NULL (errno-free) on NaN or
+   memory short, *err saying which */
+static KeyIndex *sorted_keys(const double *xs, size_t n, int *err)
+{
+    KeyIndex *kv = malloc((n ? n : 1) * sizeof *kv);
+    if (kv == NULL) {
+        *err = STATS_ENOMEM;
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (isnan(xs[i])) {
+            free(kv);
+            *err = STATS_ENAN;
+            return NULL;
+        }
+        kv[i].v = xs[i];
+        kv[i].i = i;
+    }
+    qsort(kv, n, sizeof *kv, key_index_cmp);
+    return kv;
+}
+
+int stats_order(const double *keys, size_t n, size_t *perm)
+{
+    int err = STATS_OK;
+    KeyIndex *kv = sorted_keys(keys, n, &err);
+    if (kv == NULL)
+        return err;
+    for (size_t k = 0; k < n; k++)
+        perm[k] = kv[k].i;
+    free(kv);
+    return STATS_OK;
+}
+
+int stats_design_effect(const double *xs, size_t n, size_t max_lag, double *tau)
+{
+    int err = STATS_OK;
+    KeyIndex *kv = sorted_keys(xs, n, &err);
+    if (kv == NULL)
+        return err;
+    double *r = malloc((n ? n : 1) * sizeof *r);
+    if (r == NULL) {
+        free(kv);
+        return STATS_ENOMEM;
+    }
+    /* mid-ranks (1-based ranks i..j of a run of ties: (i + j) / 2), centred */
+    double centre = (double)(n + 1) / 2;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j + 1 < n && kv[j + 1].v == kv[i].v)
+            j++;
+        double mid = (double)((i + 1) + (j + 1)) / 2 - centre;
+        for (size_t k = i; k <= j; k++)
+            r[kv[k].i] = mid;
+        i = j + 1;
+    }
+    free(kv);
+    double c0 = 0;
+    for (size_t t = 0; t < n; t++)
+        c0 = c0 + r[t] * r[t];
+    if (!(c0 > 0)) {
+        free(r);
+        return 1;
+    }
+    size_t maxlag = n >= 2 && n - 2 < max_lag ? n - 2 : max_lag;
+    if (n < 2)
+        maxlag = 0;
+    double sum = -1;
+    for (size_t m = 0; 2 * m + 1 <= maxlag; m++) {
+        double g = 0;
+        for (size_t lag = 2 * m; lag <= 2 * m + 1; lag++) {
+            double rho = 1;
+            if (lag > 0) {
+                double c = 0;
+                for (size_t t = 0; t + lag < n; t++)
+                    c = c + r[t] * r[t + lag];
+                rho = c / c0;
+            }
+            g = lag == 2 * m ? rho : g + rho;
+        }
+        if (g <= 0)
+            break;
+        sum = sum + 2 * g;
+    }
+    free(r);
+    *tau = sum;
+    return STATS_OK;
 }

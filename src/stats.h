@@ -143,16 +143,6 @@ typedef struct StatsMWU {
 } StatsMWU;
 int stats_mann_whitney(Stats *a, Stats *b, StatsMWU *out);
 
-/*
-** The design effect of a series x[0..n) in its order (requests in send order): the factor
-** by which the dependence of neighbours inflates the variance of a sum of their ranks.
-** Mid-ranks (ties averaged), centred; rho_k = sum r_t r_(t+k) / sum r_t^2; Geyer's initial
-** positive sequence: tau = -1 + 2 sum over m of (rho_2m + rho_2m+1) (rho_0 = 1) while that
-** pair's sum is positive and 2m + 1 <= min(max_lag, n - 2); at least 1 (1 when every
-** value ties). Returns NaN when x holds a NaN (no order: unknown), -1 when memory runs out.
-*/
-double stats_design_effect(const double *x, size_t n, size_t max_lag);
-
 /* The percentage of samples <= x (0..100); NaN when empty. */
 double stats_rank(Stats *s, double x);
 
@@ -177,5 +167,21 @@ void stats_saved_free(StatsSaved *sv);
 
 /* Bytes of sample or bucket memory held. */
 size_t stats_memory(const Stats *s);
+
+/*
+** The design effect of the n values xs in their order (llmd.decision.design_effect has the
+** why): their mid-ranks, centred (rank - (n + 1) / 2), r[0..n-1]; c0 = sum of r[t]^2;
+** rho(k) = sum over t < n - k of r[t] r[t + k], over c0; tau = -1 + 2 sum of
+** G(m) = rho(2m) + rho(2m + 1) (rho(0) = 1) for m = 0, 1, ... while 2m + 1 <= min(max_lag,
+** n - 2) and G(m) > 0 (Geyer's initial positive sequence). Every sum is taken in index
+** order, one rounding an operation, as the Lua that this replaces did, so that *tau is
+** bit for bit that Lua's (the caller takes max(1, tau)). Returns STATS_OK, 1 when every
+** value ties (c0 = 0: no tau), STATS_ENAN for a NaN among xs, STATS_ENOMEM.
+*/
+int stats_design_effect(const double *xs, size_t n, size_t max_lag, double *tau);
+
+/* The order of the n keys: perm[0..n-1] the indexes (0-based) sorted by key, ties by
+   index. STATS_ENAN for a NaN key (no order), STATS_ENOMEM. */
+int stats_order(const double *keys, size_t n, size_t *perm);
 
 #endif

@@ -472,14 +472,49 @@ end
 -- of 40 values has a standard error of about 0.16, and Geyer's sum adds dozens of them).
 M.DEFF_MIN_N = 100
 M.DEFF_MAX_LAG = 2000
+-- (M.design_effect_lua: the same in Lua, for values the C cannot take: NaN, not numbers)
+function M.design_effect_lua(xs)
+  local n = xs and #xs or 0
+  if n < M.DEFF_MIN_N then return 1 end
+  local idx = {}
+  for i = 1, n do idx[i] = i end
+  table.sort(idx, function(x, y)
+    if xs[x] ~= xs[y] then return xs[x] < xs[y] end
+    return x < y
+  end)
+  -- mid-ranks, centred
+  local r, i = {}, 1
+  while i <= n do
+    local j = i
+    while j < n and xs[idx[j + 1]] == xs[idx[i]] do j = j + 1 end
+    for k = i, j do r[idx[k]] = (i + j) / 2 - (n + 1) / 2 end
+    i = j + 1
+  end
+  local c0 = 0
+  for t = 1, n do c0 = c0 + r[t] * r[t] end
+  if c0 <= 0 then return 1 end
+  local function rho(lag)
+    local c = 0
+    for t = 1, n - lag do c = c + r[t] * r[t + lag] end
+    return c / c0
+  end
+  local tau, m, maxlag = -1, 0, math.min(M.DEFF_MAX_LAG, n - 2)
+  while 2 * m + 1 <= maxlag do
+    local g = (m == 0 and 1 or rho(2 * m)) + rho(2 * m + 1)
+    if g <= 0 then break end
+    tau = tau + 2 * g
+    m = m + 1
+  end
+  return math.max(1, tau)
+end
+
+-- issue 20: in C (stats.design_effect, the same sums in the same order, so bit for bit the
+-- same number); the sort of the ranks with a Lua comparator and the lagged sums were most
+-- of the Lua time of reading a run of several stages
 function M.design_effect(xs)
   local n = xs and #xs or 0
   if n < M.DEFF_MIN_N then return 1 end
-  -- (in C, llmd.stats.design_effect: the same ranks and sums; nil where a value is NaN,
-  -- which has no order: no value to weigh, as a test takes none)
-  local d = stats.design_effect(xs, M.DEFF_MAX_LAG)
-  if not d or d <= 1 then return 1 end
-  return d
+  return stats.design_effect(xs, M.DEFF_MAX_LAG) or M.design_effect_lua(xs)
 end
 
 -- The design effect of a Mann-Whitney U on two runs' values (da, db: their design effects,

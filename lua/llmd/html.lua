@@ -16,6 +16,45 @@ function M.escape(s)
   return (tostring(s):gsub("[&<>\"']", ESC))
 end
 
+-- Whether a tag's text has word after a white-space character, where an attribute's name
+-- starts (the rewrites below need %s before it: on* lower-cased, id).
+local function after_space(tag, word)
+  local i = tag:find(word, 2, true)
+  while i do
+    if tag:find("^%s", i - 1) then return true end
+    i = tag:find(word, i + 1, true)
+  end
+  return false
+end
+
+-- text:gsub("<[%a][^<>]*>", f) for an f that always returns a string, by plain searches
+-- (issue 20: the pattern tried every character of the drawing, most of them path data
+-- inside tags, one bracket class at a time): a tag is a "<" and a letter up to the first
+-- ">" when no "<" comes before it; else that "<" is text and the search goes on after it.
+-- (gt: the first ">" after the last place looked from, false for none: kept while it is
+-- ahead, so that many "<" before one ">", or none, cost one search, not one each)
+local function each_tag(text, f)
+  local out, n, pos, at, gt = {}, 0, 1, 1, 0
+  while true do
+    local s = text:find("<", at, true)
+    if not s then break end
+    local e = false
+    if text:find("^%a", s + 1) then
+      if gt and gt < s + 2 then gt = text:find(">", s + 2, true) or false end
+      e = gt
+    end
+    local lt = e and text:find("<", s + 2, true)
+    if e and not (lt and lt < e) then
+      out[n + 1], out[n + 2], n = text:sub(pos, s - 1), f(text:sub(s, e)), n + 2
+      pos, at = e + 1, e + 1
+    else
+      at = s + 1
+    end
+  end
+  out[n + 1] = text:sub(pos)
+  return table.concat(out)
+end
+
 -- The SVG element of svg text, without what an inline SVG must not have or need:
 -- the XML declaration, the DOCTYPE, comments, <script> elements, on* event attributes,
 -- and links to anything but the drawing's own elements (href not starting with '#').
@@ -38,10 +77,12 @@ function M.inline_svg(text, prefix, title)
     svg = svg:gsub("<[Ss][Cc][Rr][Ii][Pp][Tt][^>]*>.*$", "</svg>") -- an unclosed one: cut the rest
   end
   -- inside tags only: event handlers and outside links
-  svg = svg:gsub("<[%a][^<>]*>", function(tag)
-    -- each rewrite only where its word is (a plain search first: most tags have none)
+  local function clean_tag(tag)
+    -- each rewrite only where its word is (a plain search first: most tags have none; "on"
+    -- and "id" only after a space, where an attribute's name can start: gnuplot's tags hold
+    -- "polygon", "font" and "width" but no handler)
     local low = tag:lower()
-    if low:find("on", 1, true) then
+    if after_space(low, "on") then
       tag = tag:gsub("%s[Oo][Nn][%w_%-]*%s*=%s*\"[^\"]*\"", "")
       tag = tag:gsub("%s[Oo][Nn][%w_%-]*%s*=%s*'[^']*'", "")
     end
@@ -51,13 +92,14 @@ function M.inline_svg(text, prefix, title)
         return ""
       end)
     end
-    if tag:find("id", 1, true) then tag = tag:gsub("(%sid%s*=%s*)([\"'])", "%1%2" .. prefix:gsub("%%", "%%%%")) end
+    if after_space(tag, "id") then tag = tag:gsub("(%sid%s*=%s*)([\"'])", "%1%2" .. prefix:gsub("%%", "%%%%")) end
     if tag:find("url(", 1, true) then
       tag = tag:gsub("url%(%s*['\"]?[^#'\")%s][^)]*%)", "none") -- url(...) of another file
       tag = tag:gsub("url%(#", "url(#" .. prefix:gsub("%%", "%%%%"))
     end
     return tag
-  end)
+  end
+  svg = each_tag(svg, clean_tag)
   if title then
     local t = M.escape(title)
     svg = svg:gsub("^<svg", '<svg role="img" aria-label="' .. t:gsub("%%", "%%%%") .. '"', 1)

@@ -453,20 +453,31 @@ end
 -- reader may add them as they finished), else in the order they were added; nil without seq.
 function M.sample_design_effects(seq)
   if not seq or seq.n == 0 then return nil end
-  local order = {}
+  local order
   local timed, in_order = true, true
   for i = 1, seq.n do
-    order[i] = i
     local s = seq.start[i]
-    if not s then timed = false elseif i > 1 and timed and s < seq.start[i - 1] then in_order = false end
+    if not s then timed = false; break end
+    if i > 1 and s < seq.start[i - 1] then in_order = false end
   end
-  -- (already in start order, as a reader that adds requests as they were sent: kept)
-  if timed and not in_order then
-    table.sort(order, function(x, y)
-      local sx, sy = seq.start[x], seq.start[y]
-      if sx ~= sy then return sx < sy end
-      return x < y
-    end)
+  if timed and in_order then
+    -- (already in start order, as a reader that adds requests as they were sent: kept)
+    order = {}
+    for i = 1, seq.n do order[i] = i end
+  elseif timed and #seq.start == seq.n then
+    -- (sorted in C where it can: by start, ties in the order added)
+    order = stats.order(seq.start)
+  end
+  if not order then
+    order = {}
+    for i = 1, seq.n do order[i] = i end
+    if timed then
+      table.sort(order, function(x, y)
+        local sx, sy = seq.start[x], seq.start[y]
+        if sx ~= sy then return sx < sy end
+        return x < y
+      end)
+    end
   end
   local decision = require("llmd.decision")
   local out = {}

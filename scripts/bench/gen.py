@@ -10,9 +10,12 @@ per-token timestamp arrays, a --save-detailed file that is mostly ITLs, and a CS
 full-precision floats. Numbers are written as Python writes them (repr / json.dumps: the
 shortest repr that round-trips, up to 17 significant digits). Deterministic (seeded).
 
-usage: gen.py DIR MB --compare-b SHAPE PATH   writes only the second run of the compare.lua
-       item: SHAPE (ip_tokens or inference_perf) with another seed
+usage: gen.py DIR MB --compare SHAPE FOLDER   writes only the two runs of the compare.lua
+       item, FOLDER/a and FOLDER/b: whole inference-perf runs as llm-d's profiles leave them
+       (per-request file of SHAPE, ip_tokens or inference_perf, 7 stage files on a rate
+       ladder, the summary, config.yaml); B with another seed
 """
+import array
 import fcntl
 import json
 import os
@@ -22,7 +25,7 @@ import sys
 import time
 
 out, target_mb = sys.argv[1], float(sys.argv[2])
-compare_b = sys.argv[4:6] if len(sys.argv) == 6 and sys.argv[3] == "--compare-b" else None
+compare = sys.argv[4:6] if len(sys.argv) == 6 and sys.argv[3] == "--compare" else None
 target = int(target_mb * 1e6)
 os.makedirs(out, exist_ok=True)
 # Two people generating one inputs folder for the first time at once: one generates, the
@@ -77,14 +80,17 @@ def ip_record(start, times, req, response, chunks=None):
     }
 
 
-def inference_perf(path):
+def inference_perf(path, ladder=None):
+    """inference-perf v0.6.1 per-request records, mostly text (the SSE body, the raw chunks);
+    at 20 requests a second, or with LADDER (the compare item's runs) its stages' rates"""
     if done(path):
         return
     with open(tmp(path), "w") as f:
         f.write("[")
         i, size = 0, 1
-        while size < target:
-            start = 1771234500.0 + i * 0.05 + rnd.random() * 0.01
+        while size < target or (ladder and not ladder.complete()):
+            u = rnd.random()
+            start = ladder.start(size, u) if ladder else 1771234500.0 + i * 0.05 + u * 0.01
             first = start + 0.02 + rnd.random() * 0.3
             times, t = [], first
             for _ in range(64):
@@ -99,6 +105,8 @@ def inference_perf(path):
                               "stream_options": {"include_usage": True}})
             body = "".join("data: " + c + "\n\n" for c in chunks) + "data: [DONE]\n\n"
             rec = ip_record(start, times, req, body, chunks)
+            if ladder:
+                ladder.add(rec)
             s = ("," if i else "") + json.dumps(rec)
             f.write(s)
             size += len(s)
@@ -258,21 +266,23 @@ def prom_raw(folder, target_bytes):
 PROSE = " ".join(random.Random(7).choice(WORDS) for _ in range(4000)) + " "
 
 
-def ip_tokens(path, seed=20261201, slow=1.0):
+def ip_tokens(path, seed=20261201, slow=1.0, ladder=None):
     """inference-perf per-request records whose bytes are mostly per-token timestamps:
     v0.6.1's record layout with `chunk_times` and `output_token_times` (one token per
     chunk, so the two are equal), epoch seconds with 17 significant digits. The text
     parts that make the `inference_perf` shape text-heavy (the SSE body in `response`,
     the raw `response_chunks`) are left out; the request body (a 512-token prompt)
-    stays. About 50 bytes of file per output token time."""
+    stays. About 50 bytes of file per output token time. At 20 requests a second, or with
+    LADDER (the compare item's runs) its stages' rates."""
     if done(path):
         return
     r = random.Random(seed)
     with open(tmp(path), "w") as f:
         f.write("[")
         i, size = 0, 1
-        while size < target:
-            start = 1771234500.0 + i * 0.05 + r.random() * 0.01
+        while size < target or (ladder and not ladder.complete()):
+            u = r.random()
+            start = ladder.start(size, u) if ladder else 1771234500.0 + i * 0.05 + u * 0.01
             n = r.randint(192, 320)
             times, t = [], start + (0.02 + r.random() * 0.3) * slow
             for _ in range(n):
@@ -283,6 +293,8 @@ def ip_tokens(path, seed=20261201, slow=1.0):
                               "max_tokens": n, "ignore_eos": True, "stream": True,
                               "stream_options": {"include_usage": True}})
             rec = ip_record(start, times, req, None)
+            if ladder:
+                ladder.add(rec)
             s = ("," if i else "") + json.dumps(rec)
             f.write(s)
             size += len(s)
@@ -375,18 +387,152 @@ def csv_floats(path):
     os.rename(tmp(path), path)
 
 
-if compare_b:
-    # the second run of the compare.lua item: the same shape, another seed (ip_tokens:
-    # 10 % slower too)
-    shape, path = compare_b
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    if shape == "ip_tokens":
-        ip_tokens(path, seed=20261204, slow=1.1)
-    elif shape == "inference_perf":
-        rnd = random.Random(20261205)
-        inference_perf(path)
+# The compare item's runs are whole inference-perf runs, as llm-d's profiles leave them
+# (per_stage, per_request and the summary set): a constant-rate ladder of 7 stages (the
+# kubecon demo runs' rates), each stage's share of the bytes in proportion to its rate (so
+# stages of one length, as in those runs), at least 2 requests a stage; the stage files and
+# the summary are summarize_requests' figures of the requests written (v0.6.1 keys,
+# numpy's linear percentiles), so that they agree with the per-request file as real ones
+# do. Reading such a run costs what users pay: the per-request file placed in stages, each
+# stage's samples kept and tested, not one stage's.
+RATES = (1.0, 31.4, 61.79, 92.19, 122.59, 152.98, 183.38)
+PCTS = (("p0.1", 0.1), ("p1", 1), ("p5", 5), ("p10", 10), ("p25", 25), ("median", 50), ("p75", 75),
+        ("p90", 90), ("p95", 95), ("p99", 99), ("p99.9", 99.9))
+
+
+def summary(xs):
+    """inference-perf's summary dict of XS (mean, min, percentiles by numpy's linear rule,
+    max); None (null) without samples"""
+    if len(xs) == 0:
+        return None
+    import numpy as np
+    a = np.sort(np.asarray(xs, dtype=np.float64))
+    d = {"mean": float(a.mean()), "min": float(a[0])}
+    for k, q in PCTS:
+        d[k] = float(np.percentile(a, q, method="linear"))
+    d["max"] = float(a[-1])
+    return d
+
+
+class Ladder:
+    def __init__(self, target, t0=1771234500.0):
+        total = sum(RATES)
+        self.cum = [target * sum(RATES[:k + 1]) / total for k in range(len(RATES))]
+        self.k, self.j, self.t0, self.last_end = 0, 0, t0, t0
+        self.stages = [{"start": [], "end": [], "delay": [], "ttft": [], "tpot": [], "ntpot": [],
+                        "itl": array.array("d"), "prompt": [], "cached": [], "out": [], "size": []}
+                       for _ in RATES]
+
+    def complete(self):
+        return self.k == len(RATES) - 1 and self.j >= 2
+
+    def start(self, size, u):
+        """the next request's start time: its stage's schedule plus a delay of -0.6 to 1.4 ms"""
+        if self.k < len(RATES) - 1 and size >= self.cum[self.k] and self.j >= 2:
+            self.k, self.j, self.t0 = self.k + 1, 0, self.last_end + 1.0  # (after the last answer)
+        delay = (u - 0.3) * 0.002
+        st = self.stages[self.k]
+        st["delay"].append(delay)
+        self.j += 1
+        return self.t0 + (self.j - 1) / RATES[self.k] + delay
+
+    def add(self, rec):
+        st = self.stages[self.k]
+        m = rec["info"]["response_metrics"]
+        times, start, end, n = m["output_token_times"], rec["start_time"], rec["end_time"], m["output_tokens"]
+        self.last_end = max(self.last_end, end)
+        st["start"].append(start)
+        st["end"].append(end)
+        if len(times) > 1:
+            st["ttft"].append(times[0] - start)
+            st["itl"].extend(b - a for a, b in zip(times, times[1:]))
+            if n > 1:
+                st["tpot"].append((times[-1] - times[0]) / (n - 1))
+        st["ntpot"].append((end - start) / n if n else 0.0)
+        st["prompt"].append(rec["info"]["request_metrics"]["text"]["input_tokens"])
+        st["cached"].append(m["server_usage"]["prompt_tokens_details"]["cached_tokens"])
+        st["out"].append(n)
+        st["size"].append(len(rec["request"]))
+
+    def report(self, sts, k=None):
+        """summarize_requests' report of the stages STS (one: its stage file, all: the summary)"""
+        def cat(key):
+            if key == "itl":
+                a = array.array("d")
+                for st in sts:
+                    a.extend(st[key])
+                return a
+            return [x for st in sts for x in st[key]]
+        start, end, out, prompt = cat("start"), cat("end"), cat("out"), cat("prompt")
+        n, t = len(start), max(end) - min(start)
+        load = {"count": n, "schedule_delay": summary(cat("delay"))}
+        if k is not None:
+            send = max(start) - min(start)
+            load.update({"send_duration": send, "requested_rate": RATES[k], "achieved_rate": n / send})
+        cached = sum(cat("cached"))
+        return {"benchmark_time_seconds": t, "load_summary": load,
+                "successes": {"count": n, "latency": {
+                    "request_latency": summary([b - a for a, b in zip(start, end)]),
+                    "normalized_time_per_output_token": summary(cat("ntpot")),
+                    "time_per_output_token": summary(cat("tpot")),
+                    "time_to_first_token": summary(cat("ttft")),
+                    "inter_token_latency": summary(cat("itl"))},
+                    "throughput": {"input_tokens_per_sec": sum(prompt) / t, "output_tokens_per_sec": sum(out) / t,
+                                   "total_tokens_per_sec": (sum(prompt) + sum(out)) / t,
+                                   "requests_per_sec": n / t},
+                    "prompt_len": summary(prompt), "output_len": summary(out),
+                    "prompt_tokens": {"total": float(sum(prompt)), "cached": float(cached),
+                                      "uncached": float(sum(prompt) - cached)},
+                    "output_tokens": {"total": float(sum(out))},
+                    "token_count_mismatches": 0, "request_size_bytes": summary(cat("size"))},
+                "failures": {"count": 0, "request_latency": None, "prompt_len": None, "by_label": {}}}
+
+    def write(self, folder):
+        for k, st in enumerate(self.stages):
+            with open(os.path.join(folder, "stage_%d_lifecycle_metrics.json" % k), "w") as f:
+                json.dump(self.report([st], k), f, indent=2)
+        with open(os.path.join(folder, "summary_lifecycle_metrics.json"), "w") as f:
+            json.dump(self.report(self.stages), f, indent=2)
+        # the configuration inference-perf writes beside its reports (the stages it ran)
+        secs = max(int(max(st["start"]) - min(st["start"])) + 1 for st in self.stages)
+        with open(os.path.join(folder, "config.yaml"), "w") as f:
+            f.write("load:\n  type: constant\n  stages:\n" + "".join(
+                "  - rate: %r\n    duration: %d\n" % (r, secs) for r in RATES)
+                + "server:\n  type: vllm\n  model_name: Qwen/Qwen3-0.6B\n"
+                "  base_url: http://qwen-inference-gateway.llm-d-bench.svc.cluster.local:80\n"
+                "report:\n  request_lifecycle:\n    summary: true\n    per_stage: true\n    per_request: true\n")
+
+
+def compare_run(folder, shape, side):
+    """one run of the compare item in FOLDER (kept while whole: its .done, a per-request
+    file of at least MB)"""
+    per = os.path.join(folder, "per_request_lifecycle_metrics.json")
+    if os.path.exists(os.path.join(folder, ".done")) and done(per):
+        return
+    final, folder = folder, tmp(folder)
+    shutil.rmtree(final, ignore_errors=True)
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    ladder = Ladder(target)
+    per = os.path.join(folder, "per_request_lifecycle_metrics.json")
+    if shape == "ip_tokens":  # B: another seed, 10 % slower
+        ip_tokens(per, seed=20261201 if side == "a" else 20261204, slow=1.0 if side == "a" else 1.1, ladder=ladder)
     else:
-        sys.exit("gen.py: --compare-b: no shape %r (expected ip_tokens or inference_perf)" % shape)
+        global rnd
+        rnd = random.Random(20261129 if side == "a" else 20261205)
+        inference_perf(per, ladder=ladder)
+    ladder.write(folder)
+    open(os.path.join(folder, ".done"), "w").close()
+    os.rename(folder, final)
+
+
+if compare:
+    shape, folder = compare
+    if shape not in ("ip_tokens", "inference_perf"):
+        sys.exit("gen.py: --compare: no shape %r (expected ip_tokens or inference_perf)" % shape)
+    os.makedirs(folder, exist_ok=True)
+    for side in "ab":
+        compare_run(os.path.join(folder, side), shape, side)
     sys.exit(0)
 inference_perf(os.path.join(out, "inference_perf.json"))
 vllm_bench(os.path.join(out, "vllm_bench.json"))

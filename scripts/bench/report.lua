@@ -302,8 +302,8 @@ if c then
       if o.bytes ~= c.bytes then fail("compare: %s copied %d bytes of %d", tool, o.bytes, c.bytes) end
     end
   end
-  print(("\ncompare.lua of two inference-perf runs (per-request files of the %s shape, %.1f MB together),"
-    .. " best of %d:"):format(c.shape, mb, c.runs))
+  print(("\ncompare.lua of two inference-perf runs of 7 stages (per-request files of the %s shape, %.1f MB"
+    .. " together), best of %d:"):format(c.shape, mb, c.runs))
   print(("%-42s %8s %8s %12s %10s"):format("", "seconds", "MB/s", "x cp -r", "CPU s"))
   for _, row in ipairs { { "floor", "read() of both runs' files" }, { "cp", "cp -r of both folders (the floor)" },
     { "compare", "compare.lua (results copied)" }, { "compare_link", "compare.lua --link" } } do

@@ -280,6 +280,25 @@ t.test("inline SVG: no declaration, script, handler or outside link; ids prefixe
     "<svg role=\"img\" aria-label=\"A &amp; &lt;B&gt;\" x='1'><title>A &amp; &lt;B&gt;</title><title>p</title></svg>")
 end)
 
+t.test("inline_svg's tags by plain search: what the pattern <[%a][^<>]*> took, and only that", function()
+  -- issue 20: tags are found by plain searches, not gsub over every character. By hand:
+  -- "< 5" and "<<" are text (no letter after "<"); in "<a <b x='1'>" the first "<a" is text
+  -- (a "<" before its ">"), "<b x='1'>" a tag; handlers after a tab, a newline and a space
+  -- go, in capitals too; "polygon", "font" and "width" are no handler or id; an id after a
+  -- newline gets the prefix, "valid=" and "Id=" (no white space, or a capital) do not; an
+  -- href is written back after one space
+  local svg = "<svg>< 5 << <a <b x='1' onload=\"f()\">t</b>\n"
+    .. "<polygon font='x'\tonClick='g()'\nONMOUSEOVER=\"h()\" width='2'/>"
+    .. "<g\nid='k' valid='1'/><g Id='m'/><use\thref='#k'/></svg>"
+  t.eq(html.inline_svg(svg, "p-"), "<svg>< 5 << <a <b x='1'>t</b>\n"
+    .. "<polygon font='x' width='2'/>"
+    .. "<g\nid='p-k' valid='1'/><g Id='m'/><use href='#p-k'/></svg>")
+  -- every tag of a drawing kept as it was where nothing is to be removed (a "<" that closes
+  -- nothing at the end, a ">" alone in text)
+  local plain = "<svg a='1'><path d='M 1 2 L 3 4'/> 3 > 2 <text>x</text><</svg>"
+  t.eq(html.inline_svg(plain, "p-"), plain)
+end)
+
 t.test("an .html template escapes every value; raw and html write markup once", function()
   local dir = t.tmpdir()
   t.write(dir .. "/r.html", "<p>{{ x }}</p>{{ s | raw }}{{ x | html }}")

@@ -1369,34 +1369,60 @@ int main(void)
         stats_free(&big);
     }
 
-    TEST("design effect: Geyer's initial positive sequence on the centred mid-ranks")
+    TEST("design effect: Geyer's initial positive sequence on the centred mid-ranks, by hand")
     {
+        double tau = 0;
         /* by hand: 1 2 3 4 -> ranks -1.5 -0.5 0.5 1.5, c0 = 5, rho_1 = (0.75 - 0.25 + 0.75)
            / 5 = 0.25; lags up to min(2, n - 2) = 2: one pair, tau = -1 + 2 (1 + 0.25) = 1.5 */
         double up[] = {1, 2, 3, 4};
-        CHECK(stats_design_effect(up, 4, 2000) == 1.5);
+        CHECK(stats_design_effect(up, 4, 2000, &tau) == STATS_OK && tau == 1.5);
         /* ties: 1 1 2 2 -> mid-ranks 1.5 1.5 3.5 3.5, centred -1 -1 1 1, c0 = 4, rho_1 =
            (1 - 1 + 1) / 4 = 0.25: 1.5 again */
         double tied[] = {1, 1, 2, 2};
-        CHECK(stats_design_effect(tied, 4, 2000) == 1.5);
+        CHECK(stats_design_effect(tied, 4, 2000, &tau) == STATS_OK && tau == 1.5);
         /* 10 runs of 10 equal values (3,1,5,2,6,4,9,7,10,8): python3 with numpy (the same
            definition, test_tests36.lua's header) gives 27.148484848 */
         double runs[100];
         const double vals[] = {3, 1, 5, 2, 6, 4, 9, 7, 10, 8};
         for (int i = 0; i < 100; i++)
             runs[i] = vals[i / 10];
-        CHECK(fabs(stats_design_effect(runs, 100, 2000) - 27.148484848) < 1e-8);
+        CHECK(stats_design_effect(runs, 100, 2000, &tau) == STATS_OK &&
+              fabs(tau - 27.148484848) < 1e-8);
         /* neighbours that differ by 37 or -64 (i * 37 mod 101): rho_1 = -0.4045 (python3),
-           tau below 1: 1 */
+           tau below 1 (the caller takes max(1, tau)) */
         double perm[100];
         for (int i = 0; i < 100; i++)
             perm[i] = (double)((i + 1) * 37 % 101);
-        CHECK(stats_design_effect(perm, 100, 2000) == 1.0);
-        /* every value one: no order to weigh (1); a NaN: unknown (NaN) */
-        double same[5] = {2, 2, 2, 2, 2};
-        CHECK(stats_design_effect(same, 5, 2000) == 1.0);
-        same[3] = NAN;
-        CHECK(isnan(stats_design_effect(same, 5, 2000)));
+        CHECK(stats_design_effect(perm, 100, 2000, &tau) == STATS_OK && tau < 1);
+    }
+
+    TEST("design effect: Geyer's sum on the centred mid-ranks; ties, NaN, order")
+    {
+        /* x_i = (i 7919) mod 101, i = 1..250, and blocks of 10 with ties
+           ((i // 10) mod 13 + (i 37 mod 7) / 10, i = 1..300): tau by /usr/bin/python3 + numpy
+           from the definition (argsort mid-ranks, np.dot lagged sums): 1.0535681367804968
+           (3 pairs of lags), 25.848518402041172; at max lag 3, 6.44813945967931 */
+        double c[250], a[300], tau = 0;
+        for (int i = 1; i <= 250; i++)
+            c[i - 1] = (double)((i * 7919) % 101);
+        for (int i = 1; i <= 300; i++)
+            a[i - 1] = (i / 10) % 13 + (double)(i * 37 % 7) / 10;
+        CHECK(stats_design_effect(c, 250, 2000, &tau) == STATS_OK &&
+              fabs(tau - 1.0535681367804968) < 1e-12);
+        CHECK(stats_design_effect(a, 300, 2000, &tau) == STATS_OK &&
+              fabs(tau - 25.848518402041172) < 1e-11);
+        CHECK(stats_design_effect(a, 300, 3, &tau) == STATS_OK &&
+              fabs(tau - 6.44813945967931) < 1e-12);
+        double flat[5] = {2, 2, 2, 2, 2};
+        CHECK(stats_design_effect(flat, 5, 2000, &tau) == 1);
+        a[17] = NAN;
+        CHECK(stats_design_effect(a, 300, 2000, &tau) == STATS_ENAN);
+        double keys[5] = {3.5, 1, 2, 1, -0.5};
+        size_t perm[5];
+        CHECK(stats_order(keys, 5, perm) == STATS_OK && perm[0] == 4 && perm[1] == 1 &&
+              perm[2] == 3 && perm[3] == 2 && perm[4] == 0);
+        keys[2] = NAN;
+        CHECK(stats_order(keys, 5, perm) == STATS_ENAN);
     }
 
     return test_report();

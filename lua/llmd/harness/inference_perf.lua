@@ -435,9 +435,14 @@ end
 
 -- Start-time windows of the stages, from the stage files' request counts: stages run one
 -- after the other, so the k-th block of requests in start order is stage k.
--- starts: every request's start time (sorted here, in place).
+-- starts: every request's start time (left as it is: their order is found in C, issue 20,
+-- or, where a start is not a number, by table.sort of a copy, which raises as it did).
 local function windows(starts, path, stages, run)
-  table.sort(starts)
+  local order = stats.order(starts)
+  if not order then
+    starts = table.move(starts, 1, #starts, 1, {})
+    table.sort(starts)
+  end
   local total = 0
   for _, st in ipairs(stages) do
     if not st.requests.total then
@@ -452,7 +457,10 @@ local function windows(starts, path, stages, run)
   end
   local bounds, cum = {}, 0
   for i, st in ipairs(stages) do
-    bounds[i] = { lo = starts[cum + 1], warmup = st.warmup }
+    local k = cum + 1 -- (the k-th start in time order; none past the last)
+    local lo = starts[k]
+    if order then lo = order[k] and starts[order[k]] end
+    bounds[i] = { lo = lo, warmup = st.warmup }
     cum = cum + st.requests.total
   end
   local function which(start)
@@ -625,7 +633,7 @@ function M.extract(c, opts)
       if paces[1] and paces[1].starts:count() == 0 then paces[1] = nil end -- (one stage, no request)
       if log then
         local S, F, T = log.starts, log.finishes, log.ttfts
-        local okw, res, place = pcall(windows, table.move(S, 1, #S, 1, {}), per_path, run.stages, run)
+        local okw, res, place = pcall(windows, S, per_path, run.stages, run)
         if okw then
           for k = 1, #S do
             local i = place(S[k])

@@ -2499,6 +2499,18 @@ local function verdict_of(model, A, B)
   if model.gpus_differ and not lead_gpu then
     caveats[#caveats + 1] = "a GPU count is unknown, so the totals may compare different amounts of hardware"
   end
+  -- a run saved under an older saturation rule (analyze.lua on an old workspace:
+  -- llmd.comparison.saved_side), per run, with the command that reads it again; and where the
+  -- two runs' rules differ and its results could not be read again, that too
+  for _, x in ipairs { A, B } do
+    local run = x.run or {}
+    if run.mixed_rule then
+      caveats[#caveats + 1] = run.mixed_rule
+    elseif run.old_rule then
+      caveats[#caveats + 1] = ("%s's saturation, and so its max sustained throughput and capacity, is judged by an "
+        .. "older rule (saved before the current one; %s reads its results again)"):format(x.label, run.old_rule)
+    end
+  end
   if #caveats > 0 then
     v.caveat = table.concat(caveats, "; ")
     v.text = ("%s Warning: %s (see below)."):format(v.text, v.caveat)

@@ -70,12 +70,38 @@ local ok, err = pcall(function()
       reextracted = true
     end
     sides[x] = side
+  end
+  -- the two runs judged by one rule: where one side was read now (or saved since) and the
+  -- other was saved under an older one (llmd.comparison.old_saturation), the older is read
+  -- again from its results, else its figures would be set against the other's by another
+  -- rule; where its results cannot be read, the report says the rules differ
+  for _, pair in ipairs { { "a", "b" }, { "b", "a" } } do
+    local old, other = sides[pair[1]], sides[pair[2]]
+    if old.old_saturation and not other.old_saturation then
+      local state = states[pair[1]]
+      local eo = type(state.extract_options) == "table" and state.extract_options or {}
+      local ok2, side = pcall(cmp.extract_side, w, pair[1], state, { require_results = true, harness = eo.harness,
+        warmup = eo.warmup, percentile_method = eo.percentile_method, slo = slo, tolerant = eo.tolerant })
+      -- (a Ctrl-C is not taken for unreadable results: it stops analyze.lua, below)
+      if not ok2 and tostring(side):match("interrupted$") then error(side, 0) end
+      if ok2 then
+        io.stderr:write(("analyze.lua: %s (%s): %s; read again from its results, as %s is judged by the current "
+          .. "rule\n"):format(old.label or pair[1], pair[1], old.old_saturation, other.label or pair[2]))
+        cmp.save_run(w, side)
+        sides[pair[1]], reextracted = side, true
+      else
+        old.run.mixed_rule = ("%s's figures are judged by an older rule than %s's (its results could not be read "
+          .. "again: %s)"):format(old.label or pair[1], other.label or pair[2], tostring(side))
+      end
+    end
+  end
+  for _, x in ipairs { "a", "b" } do
+    local side = sides[x]
     if side.old_saturation then
       -- (said on stderr too: the report's Data checks are read after its verdict)
-      local q = w.path:match("^[%w@%%+=:,./_%-]+$") and w.path or "'" .. w.path:gsub("'", "'\"'\"'") .. "'"
-      io.stderr:write(("analyze.lua: warning: %s (%s): %s; `llmdlua analyze.lua %s --reextract` reads the results "
-        .. "again and judges saturation by the pace or the drain-reduced rate\n"):format(side.label or x, x,
-        side.old_saturation, q))
+      io.stderr:write(("analyze.lua: warning: %s (%s): %s; %s reads the results again and judges saturation by the "
+        .. "pace or the drain-reduced rate\n"):format(side.label or x, x, side.old_saturation,
+        cmp.reextract_command(w.path)))
     end
     -- (saved as it was; read as this folder's: its commands, shell words, are left to
     -- run_comparison.sh, which writes them "$COMPARISON_DIR"/...)

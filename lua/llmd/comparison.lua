@@ -214,10 +214,19 @@ function M.saved_side(w, x, state)
   side.old_saturation = M.old_saturation(doc, run)
   if side.old_saturation then
     run.warnings = run.warnings or {}
-    run.warnings[#run.warnings + 1] = side.old_saturation .. "; llmdlua analyze.lua WORKSPACE --reextract reads "
-      .. "the results again and judges saturation by the pace or the drain-reduced rate"
+    run.warnings[#run.warnings + 1] = ("%s; %s reads the results again and judges saturation by the pace or the "
+      .. "drain-reduced rate"):format(side.old_saturation, M.reextract_command(w.path))
+    -- (the verdict says it too, per run: its figures rest on the saturation, llmd.report)
+    run.old_rule = M.reextract_command(w.path)
   end
   return side
+end
+
+-- The command that reads a workspace's results again (analyze.lua --reextract), its path as
+-- one shell word.
+function M.reextract_command(path)
+  local q = path:match("^[%w@%%+=:,./_%-]+$") and path or "'" .. path:gsub("'", "'\"'\"'") .. "'"
+  return ("`llmdlua analyze.lua %s --reextract`"):format(q)
 end
 
 -- A run model saved before saturation was judged without the drain (doc: run_model.json,
@@ -225,19 +234,42 @@ end
 -- is judged by the achieved rate, whose window counts the last requests' own latency (a
 -- server that kept up with long answers reads saturated). The text that says so, or nil (a
 -- model saved since, which has each stage's drain-reduced figures where its files give them).
+-- Likewise a model saved before the answers' pace was read by the slope of their finish times
+-- on their start times (llmd.runmodel.pace): a paced stage without `slope` had its answers'
+-- rate read over the middle 80 % of their own finish times, which a spread of latencies widens
+-- as a queue would (a server that kept up can read saturated), and that rate is the one
+-- max sustained throughput and capacity rank. (Every pace read since has a slope, or no
+-- answers' rate at all where the slope cannot be read.) Both said where both apply.
 function M.old_saturation(doc, run)
-  if doc.drain_saved == true then return nil end
-  local stages = {}
+  local stages, spans = {}, {}
   for _, st in ipairs(run.stages) do
-    if not st.warmup and type(st.rate) == "number" and st.rate > 0 and not st.pace then
-      stages[#stages + 1] = tostring(st.index)
+    if not st.warmup and type(st.rate) == "number" and st.rate > 0 then
+      local pace = st.pace
+      if not pace and doc.drain_saved ~= true then
+        stages[#stages + 1] = tostring(st.index)
+      elseif type(pace) == "table" and type(pace.answer_rps) == "number" and type(pace.slope) ~= "number" then
+        spans[#spans + 1] = tostring(st.index)
+      end
     end
   end
-  if #stages == 0 then return nil end
-  return ("saved before llmdlua judged saturation without per-request start times by the drain-reduced rate, "
-    .. "completed / (window - least latency): stage%s %s %s judged by the achieved rate, which also counts the last "
-    .. "requests' own latency (a server that kept up with long answers can read saturated)"):format(
-    #stages == 1 and "" or "s", table.concat(stages, ", "), #stages == 1 and "is" or "are")
+  local function which(list)
+    return ("stage%s %s %s"):format(#list == 1 and "" or "s", table.concat(list, ", "), #list == 1 and "is" or "are")
+  end
+  local parts = {}
+  if #spans > 0 then
+    parts[#parts + 1] = ("saved before llmdlua read the answers' pace by the slope of their finish times on their "
+      .. "start times: %s judged by the answers' rate over the middle 80 %% of their own finish times, which a spread "
+      .. "of latencies widens as a queue would (a server that kept up can read saturated), and ranked by it"):format(
+      which(spans))
+  end
+  if #stages > 0 then
+    parts[#parts + 1] = ("saved before llmdlua judged saturation without per-request start times by the "
+      .. "drain-reduced rate, completed / (window - least latency): %s judged by the achieved rate, which also counts "
+      .. "the last requests' own latency (a server that kept up with long answers can read saturated)"):format(
+      which(stages))
+  end
+  if #parts == 0 then return nil end
+  return table.concat(parts, "; ")
 end
 
 -- The templates folder to render with: the workspace's own copy when it has one.

@@ -141,6 +141,23 @@ function M.slo_phrase(slo)
   return table.concat(parts, " and ")
 end
 
+-- The limits a capacity is read within, as one phrase: the SLOs, and the default failure
+-- limit where none of them is an error-rate SLO (llmd.loadpoints.capacity_slo): "TTFT p90 ≤
+-- 200.0 ms and Error rate ≤ 5 % by default". What every output says beside a capacity.
+function M.capacity_phrase(slo)
+  return M.slo_phrase(lp.capacity_slo(slo) or {})
+end
+
+-- The sentence the SLO paragraph adds where the default failure limit applies (slo: the SLOs
+-- given), else nil: both headline figures count the same loads as sustained.
+function M.default_limit_note(slo)
+  local c = lp.capacity_slo(slo)
+  if not c or c == slo then return nil end
+  return ("No error-rate SLO was given: capacity at SLO counts a load only where at most %g %% of its requests "
+    .. "failed, the default failure limit that max sustained throughput applies too (--slo error_rate_pct=N "
+    .. "sets another for both)"):format(lp.FAILURES_PCT)
+end
+
 -- The words for an SLO list in a sentence, singular when one SLO was given ("met the SLO
 -- at 40.00 req/s, already failed it at 30.00") and plural otherwise ("met the SLOs ...,
 -- failed them"): {the = "the SLO" | "the SLOs", it = "it" | "them", holds = "holds" |
@@ -1022,9 +1039,13 @@ end
 -- some at or below it. A crash in one repeat then decides whether the SLO holds there, so
 -- the run's failures order no capacity. Returns that point's M.failure_dispersion result
 -- with limit = the SLO's limit (%); nil when the SLOs have no error rate, or no point is so.
+-- Without an error-rate SLO (but with others), the default failure limit the capacity is read
+-- within (llmd.loadpoints.capacity_slo), default = true then.
 function M.error_slo_dispersion(run, points, slo, alpha)
-  local limit
-  for _, s in ipairs(slo or {}) do if s.key == "error_rate_pct" then limit = s.max end end
+  local limit, default
+  for _, s in ipairs(lp.capacity_slo(slo) or {}) do
+    if s.key == "error_rate_pct" then limit, default = s.max, s.default end
+  end
   if not limit then return nil end
   for _, p in ipairs(points or {}) do
     local d = M.failure_dispersion(run, { p }, alpha)
@@ -1034,7 +1055,7 @@ function M.error_slo_dispersion(run, points, slo, alpha)
         if d.failed[i] / d.total[i] * 100 > limit then above = true else within = true end
       end
       if above and within then
-        d.limit = limit
+        d.limit, d.default = limit, default
         return d
       end
     end
@@ -1314,7 +1335,10 @@ M.CAPACITY_BOUND = {}
 -- M.CAPACITY_DEFINITION_RPS, the capacity in req/s, and M.CAPACITY_DEFINITION_TPS, its
 -- output tok/s, which only a report that shows a capacity in tok/s quotes (compare.lua's;
 -- treatments.lua's shows none); M.CAPACITY_DEFINITION is both.
-M.CAPACITY_DEFINITION_RPS = "the highest achieved request rate at which every SLO holds. Where the SLOs give way "
+M.CAPACITY_DEFINITION_RPS = "the highest achieved request rate at which every SLO holds, and, where no error-rate SLO "
+  .. "is given, at which at most " .. ("%g"):format(lp.FAILURES_PCT) .. " % of the requests failed (the default "
+  .. "failure limit, \"by default\" beside the SLOs, the one max sustained throughput applies; an error-rate SLO "
+  .. "replaces it for both). Where the SLOs give way "
   .. "between the last load point that met them all and the first that failed one, while the achieved rate rises "
   .. "and keeps up with the offered load, it is interpolated between the two: an estimate, which the "
   .. "measurements place only between those loads. Otherwise it is a bound on one side: ≥ the highest achieved "
@@ -1327,9 +1351,10 @@ M.CAPACITY_DEFINITION_RPS = "the highest achieved request rate at which every SL
   .. "load is unknown (the last load that met the SLOs); < "
   .. "the lowest load's achieved rate when that load already failed an SLO (failed it at the lowest load tried). "
   .. "None (N/A) where a load that met the SLOs lies above one that failed them (non-monotone) or an SLO metric "
-  .. "is unknown at the lowest load or above one that failed. A capacity is never above the max sustained "
-  .. "throughput, except in a run that kept up with some load but failed more than 5 % of its requests there "
-  .. "(failures, not overload), measured with no error-rate SLO, where it can reach past them"
+  .. "is unknown at the lowest load or above one that failed. A capacity never reaches past the first load its "
+  .. "run did not sustain, saturated or over the error-rate limit, as the max sustained throughput does not; an "
+  .. "estimate can lie above the max sustained throughput only between it and a load over the error-rate limit, "
+  .. "where that limit is crossed, within its measured bracket"
 M.CAPACITY_DEFINITION_TPS = "Its output tok/s is read at the same load: an estimate's on the "
   .. "same line, between the two points' own; a bound's from the fewest tok/s delivered at its load point or any "
   .. "load above it (a higher load can deliver fewer, with fewer output tokens per request) to the most delivered "

@@ -1178,12 +1178,34 @@ M.FAILURES_PCT = (1 - M.SATURATION_SHARE) * 100
 -- SLO's 1 %" | "5 %, the error-rate limit used when no error-rate SLO is given"}.
 function M.error_limit(opts)
   for _, s in ipairs(opts and opts.slo or {}) do
-    if s.key == "error_rate_pct" then
+    if s.key == "error_rate_pct" and not s.default then
       return { pct = s.max, given = true, text = ("the error-rate SLO's %g %%"):format(s.max) }
     end
   end
   return { pct = tonumber(("%.10g"):format(M.FAILURES_PCT)), given = false,
     text = ("%g %%, the error-rate limit used when no error-rate SLO is given"):format(M.FAILURES_PCT) }
+end
+
+-- The limits a capacity is read within (M.capacity, M.capacity_interval, M.meets for the
+-- ladder's marks): the SLOs given, and, where none of them is an error-rate SLO, the default
+-- failure limit (FAILURES_PCT of the requests), the one max sustained throughput applies
+-- (M.error_limit), so that the two headline figures count the same loads as sustained: a run
+-- that failed 7 % of its requests at a load is no more within its capacity there than it
+-- sustained that load. That limit is marked default = true: an unknown error rate is not
+-- held against a load (as M.failing), where an error-rate SLO's would leave it unknown. An
+-- error-rate SLO given replaces it for both figures. slo itself where it has one (or is
+-- empty: no SLO, no capacity).
+M.DEFAULT_LIMIT_TEXT = ("Error rate ≤ %g %% by default"):format(M.FAILURES_PCT)
+function M.capacity_slo(slo)
+  if not slo or #slo == 0 then return slo end
+  for _, s in ipairs(slo) do
+    if s.key == "error_rate_pct" then return slo end
+  end
+  local out = {}
+  for i, s in ipairs(slo) do out[i] = s end
+  out[#out + 1] = { key = "error_rate_pct", max = tonumber(("%.10g"):format(M.FAILURES_PCT)), default = true,
+    text = M.DEFAULT_LIMIT_TEXT }
+  return out
 end
 
 -- What failed requests did to a max sustained throughput (s: M.saturation), said beside its
@@ -1253,7 +1275,7 @@ function M.failing(p, opts)
   local err = p.values and p.values.error_rate_pct
   if not finite(err) or err <= 0 then return nil end
   for _, s in ipairs(opts and opts.slo or {}) do
-    if s.key == "error_rate_pct" then
+    if s.key == "error_rate_pct" and not s.default then
       if err > s.max then
         return ("%.4g %% of its requests failed, more than the error-rate SLO allows (%g %%)"):format(err, s.max)
       end
@@ -1485,13 +1507,14 @@ function M.ladder(pa, pb, keys)
 end
 
 -- Does point p meet every SLO? true, false and the keys that fail, or nil and the
--- unknown key.
+-- unknown key. The default failure limit (M.capacity_slo: default = true) does not hold an
+-- unknown error rate against a point, as M.failing does not.
 local function meets(p, slo)
   local failing = {}
   for _, s in ipairs(slo) do
     local v = field(p, s.key)
-    if v == nil then return nil, s.key end
-    if v > s.max then failing[#failing + 1] = s.key end
+    if v == nil and not s.default then return nil, s.key end
+    if v ~= nil and v > s.max then failing[#failing + 1] = s.key end
   end
   return #failing == 0, failing
 end
@@ -1534,10 +1557,17 @@ M.meets = meets
 -- measurements place the capacity only between last_passing_rps and first_failing_rps
 -- (llmd.decision.capacity_bracket).
 -- SLO metrics as the report's tables name them ("TTFT p90", not ttft_p90_ms), for reasons
-local function labels(keys)
+-- (slo, where given: the default failure limit of M.capacity_slo is named as such, "Error
+-- rate (the default 5 % failure limit)", never as if an error-rate SLO had been given)
+local function labels(keys, slo)
+  local default = {}
+  for _, s in ipairs(slo or {}) do
+    if s.default then default[s.key] = s end
+  end
   local t = {}
   for i, k in ipairs(type(keys) == "table" and keys or { keys }) do
     t[i] = metrics.has(k) and metrics.get(k).label or tostring(k)
+    if default[k] then t[i] = ("%s (the default %g %% failure limit)"):format(t[i], default[k].max) end
   end
   return table.concat(t, ", ")
 end
@@ -1606,13 +1636,13 @@ local function non_monotone(points, slo)
   -- 39.96 req/s", never "failed Error rate, TTFT p99 at 8.99, 29.97, 39.96")
   local groups, order = {}, {}
   for _, p in ipairs(failed) do
-    local k = labels(failed[p])
+    local k = labels(failed[p], slo)
     if not groups[k] then groups[k], order[#order + 1] = {}, k end
     local g = groups[k]
     g[#g + 1] = p
   end
-  local brief_failed = ("failed %s at %s req/s"):format(#slo == 1 and "it" or labels(failed_keys), rps(failed))
-  local detail_failed = ("failed %s at %s"):format(labels(failed_keys), said(failed))
+  local brief_failed = ("failed %s at %s req/s"):format(#slo == 1 and "it" or labels(failed_keys, slo), rps(failed))
+  local detail_failed = ("failed %s at %s"):format(labels(failed_keys, slo), said(failed))
   if #order > 1 then
     local b, d = {}, {}
     for i, k in ipairs(order) do
@@ -1652,6 +1682,9 @@ function M.capacity(points, slo, sat)
   if #points == 0 then return { kind = "unknown", reason = "no measured load point" } end
   sat = sat or M.saturation(points, { slo = slo })
   if sat.count_check then return { kind = "unknown", reason = sat.reason } end
+  -- within the default failure limit too, where no error-rate SLO is given: the loads the max
+  -- sustained throughput counts as sustained (M.capacity_slo)
+  slo = M.capacity_slo(slo)
   -- the first point past saturation (#points + 1 when none is, or when it is unknown; a
   -- shortfall of failed requests is no saturation: that point is judged by the SLOs)
   local limit = sat.cause ~= "failures" and sat.point or #points + 1
@@ -1666,7 +1699,7 @@ function M.capacity(points, slo, sat)
   for i, p in ipairs(points) do
     if i >= limit then break end
     for _, s in ipairs(slo) do
-      if field(p, s.key) == nil then
+      if field(p, s.key) == nil and not s.default then
         local m = by_key[s.key]
         if not m then
           m = { key = s.key, points = {}, na = p.na[s.key] or "not measured" }
@@ -1683,7 +1716,7 @@ function M.capacity(points, slo, sat)
       m.every = #m.points == math.min(limit - 1, #points)
       local where = m.every and (#m.points > 1 and "at every load point" or "")
         or (#m.points == 1 and "at load point " or "at load points ") .. table.concat(m.points, ", ")
-      parts[#parts + 1] = ("%s unknown%s: %s"):format(labels(m.key), where ~= "" and (" " .. where) or "", m.na)
+      parts[#parts + 1] = ("%s unknown%s: %s"):format(labels(m.key, slo), where ~= "" and (" " .. where) or "", m.na)
       first = math.min(first, m.points[1])
     end
     local unknown = table.concat(parts, "; ")
@@ -1704,7 +1737,7 @@ function M.capacity(points, slo, sat)
       for j = first + 1, #points do
         local ok, detail = meets(points[j], slo)
         if ok == false then
-          failed_at = ("; load point %d violates %s"):format(points[j].index, labels(detail))
+          failed_at = ("; load point %d violates %s"):format(points[j].index, labels(detail, slo))
           break
         end
       end
@@ -1736,7 +1769,7 @@ function M.capacity(points, slo, sat)
           lowest_tps = p.output_tps, load_type = p.load_type, failing_offered = p.offered,
           first_failing = p.index, first_failing_rps = p.achieved_rps,
           reason = ("the lowest load point (%.4g req/s achieved) already violates %s"):format(p.achieved_rps,
-            labels(detail)) }
+            labels(detail, slo)) }
       end
       -- failed requests (or noise) left p with a lower achieved rate than last: the achieved
       -- rate does not rise between them, so no crossing can be read on it; the capacity is
@@ -1751,16 +1784,20 @@ function M.capacity(points, slo, sat)
           reason = ("every SLO holds up to load point %d (%.4g req/s achieved); load point %d violates %s there, and "
             .. "achieved only %.4g req/s%s, no more than load point %d, so the achieved rate does not rise between "
             .. "them and no crossing can be interpolated on it. The capacity is at least %.4g req/s; measure loads "
-            .. "between these two points to find it"):format(last.index, last.achieved_rps, p.index, labels(detail),
-            p.achieved_rps, finite(err) and err > 0 and (" (%.4g %% of its requests failed)"):format(err) or "",
-            last.index, last.achieved_rps) }
+            .. "between these two points to find it"):format(last.index, last.achieved_rps, p.index,
+            labels(detail, slo), p.achieved_rps,
+            finite(err) and err > 0 and (" (%.4g %% of its requests failed)"):format(err) or "", last.index,
+            last.achieved_rps) }
       end
       -- the fraction of the way from last to p where the first SLO is crossed
       local t, limiting = 1, detail[1]
       for _, s in ipairs(slo) do
         local vl, vf = field(last, s.key), field(p, s.key)
-        if vf > s.max then
-          local ts = vf ~= math.huge and vf ~= vl and (s.max - vl) / (vf - vl) or 0
+        -- (an error rate unknown at either point, under the default failure limit, which
+        -- does not hold it against a point: where p failed that limit and last's is
+        -- unknown, no line runs between them, and the crossing is taken at last)
+        if vf ~= nil and vf > s.max then
+          local ts = vl ~= nil and vf ~= math.huge and vf ~= vl and (s.max - vl) / (vf - vl) or 0
           if ts < t then t, limiting = ts, s.key end
         end
       end
@@ -1787,15 +1824,15 @@ function M.capacity(points, slo, sat)
         first_failing_rps = p.achieved_rps, last_passing_rps = last.achieved_rps,
         last_passing_tps = last.output_tps, first_failing_tps = p.output_tps,
         load_type = p.load_type, passing_offered = last.offered, failing_offered = p.offered, offered = offered_at,
-        reason = ("%s crosses its limit between load points %d and %d%s"):format(labels(limiting), last.index, p.index,
-          where) }
+        reason = ("%s crosses its limit between load points %d and %d%s"):format(labels(limiting, slo), last.index,
+          p.index, where) }
     end
     last = p
   end
   if limit <= #points then
     local q = points[limit]
     local ok, detail = meets(q, slo)
-    local fails = ok == false and ("; it violates %s there"):format(labels(detail)) or ""
+    local fails = ok == false and ("; it violates %s there"):format(labels(detail, slo)) or ""
     local sat_text = q.achieved_rps and q.offered and q.load_type == "rate"
       and ("only %.4g of %g req/s offered were achieved"):format(q.achieved_rps, q.offered)
       or "its throughput had stopped growing"
@@ -1809,7 +1846,7 @@ function M.capacity(points, slo, sat)
           lowest_tps = q.output_tps, load_type = q.load_type, failing_offered = q.offered,
           first_failing = q.index, first_failing_rps = q.achieved_rps,
           reason = ("the lowest load point (%.4g req/s achieved) already violates %s"):format(q.achieved_rps or 0,
-            labels(detail)) }
+            labels(detail, slo)) }
       end
       return { kind = "unknown", reason = (unjudged and "the lowest load point could not be judged (%s), so no load "
         .. "is known to have been sustained to read a capacity from" or "the lowest load point had already saturated: "
@@ -2000,6 +2037,8 @@ function M.capacity_interval(points, slo, cap)
   -- saturation is read off the achieved rates (the means), the same for both ends
   local sat = M.saturation(points, { slo = slo })
   cap = cap or M.capacity(points, slo, sat)
+  -- (each end within the default failure limit too, as the capacity: M.capacity_slo)
+  slo = M.capacity_slo(slo)
   if cap.kind == "unknown" or cap.kind == "non_monotone" then return nil, cap.reason end
   local same = identical_at(points, cap)
   if same then

@@ -1481,7 +1481,7 @@ local function headline(model)
       pct_text = pt }
   end
   if #model.slo > 0 then
-    local phrase = decision.slo_phrase(model.slo)
+    local phrase = decision.capacity_phrase(model.slo)
     add("capacity", "Capacity at SLO (" .. phrase .. ")", cap.a.rps, cap.b.rps, capacity_text(cap.a),
       capacity_text(cap.b))
     local function tps(c)
@@ -2014,7 +2014,8 @@ end
 -- against 3.50 req/s (+0.6 %), below the practical threshold of 2.0 %".
 local function below_threshold_reason(model, A, B, ev, per)
   per = per or ""
-  return decision.below_threshold_reason(ev, { a = A.label, b = B.label, slo = model.slo, min_effect = model.min_effect,
+  return decision.below_threshold_reason(ev, { a = A.label, b = B.label, slo = lp.capacity_slo(model.slo),
+    min_effect = model.min_effect,
     rate = function(x) return rate_text(x) .. per end, pct = T.helpers.pct })
 end
 
@@ -2046,8 +2047,9 @@ local function dispersion_reason(A, B, od)
       local counts = {}
       for i = 1, #d.failed do counts[i] = ("%d of %d"):format(d.failed[i], d.total[i]) end
       parts[#parts + 1] = ("%s's repeats at load point %d failed %s and %s requests (chi-square heterogeneity %s), "
-        .. "some above the error-rate SLO of %s %% and some within it"):format(x[1].label, d.point,
-        table.concat(counts, ", ", 1, #counts - 1), counts[#counts], decision.p_is(d.p), T.helpers.num(d.limit, 2))
+        .. "some above the %s of %s %% and some within it"):format(x[1].label, d.point,
+        table.concat(counts, ", ", 1, #counts - 1), counts[#counts], decision.p_is(d.p),
+        d.default and "default failure limit" or "error-rate SLO", T.helpers.num(d.limit, 2))
     end
   end
   return table.concat(parts, "; ") .. ", so whether the error-rate SLO holds there varies between repeats beyond "
@@ -2132,7 +2134,7 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
   elseif (v == "A higher" or v == "B higher") and ev.same_load then
     -- ranges that meet at one load, where the repeats' intervals lie on opposite sides
     local hi, lo = v == "B higher" and B or A, v == "B higher" and A or B
-    local w = decision.slo_words(model.slo)
+    local w = decision.slo_words(lp.capacity_slo(model.slo))
     return ("%s: %s higher: %s met %s at %s and %s already failed %s at %s%s, on the 95 %% intervals of "
       .. "both runs' repeats"):format(basis, hi.label, hi.label, w.the, rate(ev.passed_rps), lo.label, w.it,
       rate(ev.failed_rps), same_load_text(ev))
@@ -2149,7 +2151,7 @@ local function capacity_evidence_text(model, A, B, cap, per, gap)
   if ev.ordered and ev.higher then
     -- the measured loads order them, whatever the interpolation between them
     local hi, lo = ev.higher == "b" and B or A, ev.higher == "b" and A or B
-    local w = decision.slo_words(model.slo)
+    local w = decision.slo_words(lp.capacity_slo(model.slo))
     return ("%s: untested, but the measured loads order them: %s met %s at %s, %s already failed %s at "
       .. "%s%s"):format(basis, hi.label, w.the, rate(ev.passed_rps), lo.label, w.it, rate(ev.failed_rps),
       same_load_text(ev))
@@ -2437,7 +2439,7 @@ local function verdict_of(model, A, B)
   local key = (has_slo and "capacity" or "max_sustained") .. (lead_gpu and "_per_gpu" or "")
   local row = rows[key] or rows[has_slo and "capacity" or "max_sustained"]
   local v = { measure = has_slo and "capacity" or "max_sustained", per_gpu = lead_gpu, headline_row = row.key,
-    slo = has_slo and decision.slo_phrase(model.slo) or nil }
+    slo = has_slo and decision.capacity_phrase(model.slo) or nil }
   -- a figure as its cell gives it, without the brackets that qualify it (an N/A keeps its why)
   local function fig(text)
     if text:match("^N/A") then return text end
@@ -2595,6 +2597,18 @@ local function verdict_of(model, A, B)
   end
   if model.gpus_differ and not lead_gpu then
     caveats[#caveats + 1] = "a GPU count is unknown, so the totals may compare different amounts of hardware"
+  end
+  -- a run saved under an older saturation rule (analyze.lua on an old workspace:
+  -- llmd.comparison.saved_side), per run, with the command that reads it again; and where the
+  -- two runs' rules differ and its results could not be read again, that too
+  for _, x in ipairs { A, B } do
+    local run = x.run or {}
+    if run.mixed_rule then
+      caveats[#caveats + 1] = run.mixed_rule
+    elseif run.old_rule then
+      caveats[#caveats + 1] = ("%s's saturation, and so its max sustained throughput and capacity, is judged by an "
+        .. "older rule (saved before the current one; %s reads its results again)"):format(x.label, run.old_rule)
+    end
   end
   if #caveats > 0 then
     v.caveat = table.concat(caveats, "; ")
@@ -3013,7 +3027,7 @@ local function summary(model, A, B)
     if row and model.capacity.per_gpu then
       local gap = row.pct_text:match("^N/A") and "" or (" (%s %s vs %s)"):format(B.label, row.pct_text, A.label)
       out[#out + 1] = ("Capacity per GPU within %s: %s for %s, %s for %s%s; %s."):format(
-        decision.slo_phrase(model.slo), row.a_text, A.label, row.b_text, B.label, gap, row.evidence)
+        decision.capacity_phrase(model.slo), row.a_text, A.label, row.b_text, B.label, gap, row.evidence)
     elseif #model.slo == 0 then
       -- no SLO: the max sustained throughput per GPU leads, with its own evidence, as the
       -- capacity per GPU does with SLOs
@@ -3027,7 +3041,7 @@ local function summary(model, A, B)
   end
   local total_at = model.gpus_differ and #out + 1 -- where the totals' first sentence goes
   if #model.slo > 0 then
-    local phrase = decision.slo_phrase(model.slo)
+    local phrase = decision.capacity_phrase(model.slo)
     if ev.verdict == "not comparable" then
       -- the figures, and why no order is read from them
       out[#out + 1] = ("Capacity within %s: %s for %s, %s for %s: not comparable, the workloads differ (%s, beyond "
@@ -3038,7 +3052,7 @@ local function summary(model, A, B)
     elseif lp.capacity_has_figure(ca) and lp.capacity_has_figure(cb) then
       local eff = decision.effect_pct(ca.rps, cb.rps)
       if ca.kind == "never_violated" and cb.kind == "never_violated" then
-        out[#out + 1] = never_violated_text(phrase, A, B, ca, cb, decision.slo_words(model.slo))
+        out[#out + 1] = never_violated_text(phrase, A, B, ca, cb, decision.slo_words(lp.capacity_slo(model.slo)))
       elseif is_bound(ca) and is_bound(cb) and not ev.beyond_ceiling and not ev.overdispersed then
         -- (two bounds whose error-rate SLO a run's repeats disagree on: that is the reason,
         -- below, and measuring more loads would not find what a crash decides)
@@ -3088,7 +3102,7 @@ local function summary(model, A, B)
         end
         if ev.winner and ev.same_load then
           -- ranges that meet at one load: the repeats' intervals on opposite sides of the SLOs there
-          local w = decision.slo_words(model.slo)
+          local w = decision.slo_words(lp.capacity_slo(model.slo))
           out[#out + 1] = ("%s sustains more load than %s within %s (%s): %s against %s; %s met %s at %s and %s "
             .. "already failed %s at %s%s, on the 95 %% intervals of both runs' repeats, so the ranges meet only at "
             .. "that load."):format(hi.label, lo.label, phrase, gap, capacity_text(chi), capacity_text(clo), hi.label,
@@ -3109,7 +3123,7 @@ local function summary(model, A, B)
           out[#out] = out[#out]:gsub("%.$", ("; %s's figure is a lower bound, but %s achieved at most %s at any "
             .. "load measured."):format(lo.label, lo.label, rate_text(clo.ceiling_rps)))
         elseif ev.ordered and not ev.winner then
-          local w = decision.slo_words(model.slo)
+          local w = decision.slo_words(lp.capacity_slo(model.slo))
           out[#out] = out[#out]:gsub("%.$", ("; %s met %s at %s and %s already failed %s at %s%s, so %s's "
             .. "capacity is the higher whatever lies between the measured loads."):format(hi.label, w.the,
             rate_text(ev.passed_rps), lo.label, w.it, rate_text(ev.failed_rps), same_load_text(ev), hi.label))
@@ -3126,7 +3140,7 @@ local function summary(model, A, B)
         end
       end
     elseif ca.kind == "below_lowest" and cb.kind == "below_lowest" then
-      out[#out + 1] = below_lowest_text(phrase, A, B, ca, cb, decision.slo_words(model.slo))
+      out[#out + 1] = below_lowest_text(phrase, A, B, ca, cb, decision.slo_words(lp.capacity_slo(model.slo)))
     elseif ca.kind == "below_lowest" or cb.kind == "below_lowest" then
       local bad, good, cbad, cg = A, B, ca, cb
       if cb.kind == "below_lowest" then bad, good, cbad, cg = B, A, cb, ca end
@@ -3742,7 +3756,10 @@ function M.build(opts)
     min_effect = opts.min_effect or decision.MIN_EFFECT,
     alpha = decision.ALPHA,
   }
-  model.slo_text = decision.slo_phrase(model.slo)
+  -- (the SLOs given; where none is an error-rate SLO, the default failure limit the capacity
+  -- is read within too, said once here and "by default" beside every capacity)
+  local default_note = decision.default_limit_note(model.slo)
+  model.slo_text = decision.slo_phrase(model.slo) .. (default_note and (". " .. default_note) or "")
   model.checks_note = checks_note(A, B)
   -- the result files --tolerant left out, each with why (the banner at the top says them:
   -- a run missing a stage must not read as complete above the Data checks)
@@ -3762,7 +3779,7 @@ function M.build(opts)
   for _, s in ipairs { { pa, ga }, { pb, gb } } do
     for _, p in ipairs(s[1]) do
       if s[2] and p.output_tps then p.output_tps_per_gpu = p.output_tps / s[2] end
-      if #model.slo > 0 then p.meets_slo = lp.meets(p, model.slo) end
+      if #model.slo > 0 then p.meets_slo = lp.meets(p, lp.capacity_slo(model.slo)) end
     end
   end
   model.workload_match = decision.workload_match(A, B, pa, pb)

@@ -721,7 +721,7 @@ local function grouped_model(groups, opts)
   local m = { slo = opts.slo or {}, treatments = {}, notes = {}, ranking = {}, front = {}, dominated = {},
     pareto_excluded = {}, pareto_not_compared = {}, saturated_at_common = {}, failing_at_common = {},
     common_unlike = {}, workloads = {} }
-  m.slo_text = #m.slo > 0 and decision.slo_phrase(m.slo) or nil
+  m.slo_text = #m.slo > 0 and decision.capacity_phrase(m.slo) or nil
   -- one latency percentile per metric over every workload's treatments (M.latency_choice), so
   -- that the one latency table holds one percentile in each column and every workload's
   -- Pareto front reads the same one
@@ -1233,8 +1233,11 @@ function M.model(list, opts)
     if #groups > 1 then return grouped_model(groups, opts) end
   end
   local slo = opts.slo or {}
-  local m = { slo = slo, slo_text = #slo > 0 and decision.slo_phrase(slo) or nil, treatments = {}, notes = {} }
-  local words = decision.slo_words(slo) -- "the SLO" with one, "the SLOs" with several
+  -- (slo_text: what the capacity is read within, the default failure limit too where no
+  -- error-rate SLO is given, as compare.lua's: decision.capacity_phrase)
+  local m = { slo = slo, slo_text = #slo > 0 and decision.capacity_phrase(slo) or nil, treatments = {}, notes = {} }
+  -- "the SLO" with one, "the SLOs" with several (the default failure limit counted)
+  local words = decision.slo_words(lp.capacity_slo(slo))
   for _, t in ipairs(list) do
     if t.load_error then error(t.load_error .. " (the comparison needs every treatment's results)", 0) end
     local pts = lp.points(t.run)
@@ -1620,7 +1623,8 @@ function M.model(list, opts)
       -- wording, a gap not measured said as such where this one or the next failed at its
       -- lowest load)
       r.vs_next_text = ("not shown to differ from %s (%s): %s"):format(nxt.label, nf,
-        decision.below_threshold_reason(ev, { a = nxt.label, b = x.label, slo = slo, min_effect = decision.MIN_EFFECT,
+        decision.below_threshold_reason(ev, { a = nxt.label, b = x.label, slo = lp.capacity_slo(slo),
+          min_effect = decision.MIN_EFFECT,
           rate = function(v) return metrics.format("throughput_req_s", v) end, pct = gap_pct }))
       r.evidence.below_threshold, r.evidence.margin_pct = true, ev.margin_pct
     elseif ev.open_range then

@@ -33,7 +33,7 @@ t.test("a tok/s capacity row beside a req/s 'not shown to differ' (gap wide) quo
     generated = 0 }
   local ev = m.capacity.evidence
   t.eq({ ev.verdict, ev.gap_wide }, { "not shown to differ", true })
-  local rps = t.headline_row(m, "Capacity at SLO (TTFT p90 ≤ 200.0 ms)")
+  local rps = t.headline_row(m, "Capacity at SLO (TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default)")
   t.eq(rps.pct_text, "-50.0 % to +100.0 %")
   local row = t.headline_row(m, "Capacity at SLO, output tok/s")
   t.eq(row.pct_text, "-25.0 % to +200.0 %")
@@ -71,7 +71,7 @@ t.test("the max sustained throughput's order is said alike in the md, HTML, JSON
   t.ok(row[11]:find("; evidence: " .. want, 1, true), row[11])
   -- the capacity row likewise: the order the Headline gives it (127.76 sustained within the
   -- SLO against vllm's 104.24 at most, drain-reduced rates)
-  local cap = t.headline_row(js, "Capacity at SLO (TTFT p90 ≤ 200.0 ms)").evidence
+  local cap = t.headline_row(js, "Capacity at SLO (TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default)").evidence
   t.ok(cap:find("the order holds whatever the bound: chunked sustained 127.76 req/s, vllm never achieved more than "
     .. "104.24 req/s at any load", 1, true), cap)
   t.ok(csv_row(csv, "capacity_at_slo_rps")[11]:find("; evidence: " .. cap, 1, true), "capacity's CSV note")

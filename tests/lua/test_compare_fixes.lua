@@ -196,10 +196,10 @@ t.test("3: capacity 'no clear difference' is printed with the gap its ranges all
   local want = "no clear difference — the repeats' ranges overlap; the gap could be anywhere from -33.3 % to "
     .. "+100.0 % (y vs x)"
   -- the Summary and the Headline's evidence (both capacity rows)
-  t.ok(m.summary:find("Capacity within TTFT p90 ≤ 200.0 ms: 22.86 req/s (the repeats allow 20.00–30.00 req/s) for "
+  t.ok(m.summary:find("Capacity within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default: 22.86 req/s (the repeats allow 20.00–30.00 req/s) for "
     .. "x, 31.82 req/s (the repeats allow 20.00–40.00 req/s) for y: " .. want, 1, true), m.summary)
   t.ok(not m.summary:find("No clear difference in capacity", 1, true), m.summary)
-  for _, label in ipairs { "Capacity at SLO (TTFT p90 ≤ 200.0 ms)", "Capacity at SLO, output tok/s" } do
+  for _, label in ipairs { "Capacity at SLO (TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default)", "Capacity at SLO, output tok/s" } do
     local row = t.headline_row(m, label)
     t.eq(row.evidence:sub(-#want - 2), ": " .. want)
   end

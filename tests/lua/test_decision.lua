@@ -378,7 +378,7 @@ t.test("a run that fails a lower load and meets a higher one is non-monotone: no
   local cap = lp.capacity(lp.points(up), slo)
   t.eq(cap.kind, "non_monotone")
   t.eq({ cap.passed, cap.failed, cap.rps }, { { 2, 3 }, { 1 }, nil })
-  t.eq(cap.brief, "met the SLO at 20, 30 req/s, failed it at 10 req/s")
+  t.eq(cap.brief, "met every SLO at 20, 30 req/s, failed TTFT p90 at 10 req/s")
   -- pass, fail, pass (150, 250, 160 ms): interpolating between 10 and 20 req/s would ignore
   -- that 30 req/s met the SLO again
   cap = lp.capacity(lp.points(t.repeated_run { { 150 }, { 250 }, { 160 } }), slo)
@@ -404,7 +404,7 @@ t.test("a run that fails a lower load and meets a higher one is non-monotone: no
     local cx = swap and m.capacity.b or m.capacity.a
     t.eq(cx.kind, "non_monotone")
     t.eq(m.capacity.evidence.verdict, "unknown")
-    t.ok(m.summary:find("x's capacity within TTFT p90 ≤ 200.0 ms cannot be read: it met the SLO at load points 2 and "
+    t.ok(m.summary:find("x's capacity within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default cannot be read: it met every SLO at load points 2 and "
       .. "3 (20 and 30 req/s achieved) and failed TTFT p90 at load point 1 (10 req/s achieved), a load that met it "
       .. "lying above one that failed (non-monotone: noise or a warm-up can do this; repeat those loads)", 1, true),
       m.summary)
@@ -413,15 +413,16 @@ t.test("a run that fails a lower load and meets a higher one is non-monotone: no
     t.ok(not m.summary:find("none of its load points", 1, true), m.summary)
     t.ok(not m.summary:find("sustains", 1, true), m.summary)
     local row = m.headline[1]
-    t.eq(swap and row.b_text or row.a_text, "N/A (non-monotone: met the SLO at 20, 30 req/s, failed it at 10 req/s; "
+    t.eq(swap and row.b_text or row.a_text, "N/A (non-monotone: met every SLO at 20, 30 req/s, failed TTFT p90 at 10 "
+      .. "req/s; "
       .. "see the Summary)")
-    t.eq(row.evidence, "non-monotone, no capacity read: x met the SLO at 20, 30 req/s, failed it at 10 req/s; not "
+    t.eq(row.evidence, "non-monotone, no capacity read: x met every SLO at 20, 30 req/s, failed TTFT p90 at 10 req/s; not "
       .. "compared")
   end
   -- against a run that fails at every load: no "y sustains N/A", no order
   local m = report.build { a = sd("x", t.repeated_run { { 250 }, { 260 }, { 270 } }), b = sd("y", up), slo = slo,
     generated = 0 }
-  t.ok(m.summary:find("^x meets TTFT p90 ≤ 200.0 ms at none of its load points; y's capacity cannot be read: it met the "
+  t.ok(m.summary:find("^x meets TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 %% by default at none of its load points; y's capacity cannot be read: it met every "
     .. "SLO at load points 2 and 3 %(20 and 30 req/s achieved%) and failed TTFT p90 at load point 1 %(10 req/s "
     .. "achieved%), a load that met it lying above one that failed %(non%-monotone%), so the two are not compared%."),
     m.summary)
@@ -1089,8 +1090,8 @@ t.test("different GPU counts: said first, per GPU leads the Summary, the per-GPU
   t.eq(cj.gpus_differ, banner)
   t.ok(md:find("> **Not like for like on cost.** " .. banner, 1, true), md)
   t.ok(t.read(w .. "/comparison_report.html"):find("Not like for like on cost.</strong> " .. banner, 1, true))
-  local ev = ("one run per load, no interval: untested, but the measured loads order them: x met the SLO at %s "
-    .. "req/s per GPU, y already failed it at %s req/s per GPU"):format(H.num(la, 2), H.num(hb, 2))
+  local ev = ("one run per load, no interval: untested, but the measured loads order them: x met the SLOs at %s "
+    .. "req/s per GPU, y already failed them at %s req/s per GPU"):format(H.num(la, 2), H.num(hb, 2))
   local pct = H.pct((lb / ha - 1) * 100) .. " to " .. H.pct((hb / la - 1) * 100)
   t.eq(pct, "-69.4 % to -54.1 %")
   local row = md:match("\n| Capacity at SLO per GPU |[^\n]*")
@@ -1098,7 +1099,7 @@ t.test("different GPU counts: said first, per GPU leads the Summary, the per-GPU
   t.ok(not row:find("whatever the bound", 1, true), row)
   local summary = md:match("\n## Summary\n\n([^\n]*)")
   -- the Summary opens with the counts, then the per-GPU capacities as the Headline's row gives them
-  local lead = "Not like for like on cost: " .. banner .. ". Capacity per GPU within TTFT p90 ≤ 200.0 ms: ≥ "
+  local lead = "Not like for like on cost: " .. banner .. ". Capacity per GPU within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default: ≥ "
     .. H.num(la, 2) .. " req/s (the last load before saturation) for x, about "
   t.eq(summary:sub(1, #lead), lead)
   t.ok(summary:find(("(measured: between %s and %s) for y"):format(H.num(lb, 2), H.num(hb, 2)), #lead, true), summary)
@@ -1140,7 +1141,7 @@ t.test("different GPU counts, one capacity below the lowest load: the per-GPU fi
   t.eq({ m.capacity.a.kind, m.capacity.b.kind }, { "never_violated", "below_lowest" })
   -- each per-GPU figure says what its total says (gpufix, nu5: the repeats' caveat was
   -- dropped), divided: the repeats place neither (0 to beyond the highest load measured)
-  t.ok(m.summary:find("compared per GPU first. Capacity per GPU within TTFT p95 ≤ 700.0 ms: ≥ 1.78 req/s by the "
+  t.ok(m.summary:find("compared per GPU first. Capacity per GPU within TTFT p95 ≤ 700.0 ms and Error rate ≤ 5 % by default: ≥ 1.78 req/s by the "
     .. "means (never violated; the repeats cannot narrow it down: anywhere from 0 to beyond 1.78 req/s, the highest "
     .. "load measured) for x, < 2.67 req/s by the means (failed TTFT p95 ≤ 700.0 ms at the lowest load tried; too "
     .. "noisy to bound: the repeats allow any capacity from 0 to beyond 2.67 req/s, the highest load tried) for y; ",
@@ -1148,7 +1149,7 @@ t.test("different GPU counts, one capacity below the lowest load: the per-GPU fi
   -- the totals follow, said to be the totals, in one sentence ("In total, ..."); both runs'
   -- ranges from the repeats reach down to 0 with no upper end (the per-GPU sentence above
   -- gives them), so the totals are "not shown to differ", not "no clear difference"
-  t.ok(m.summary:find(". In total, capacity within TTFT p95 ≤ 700.0 ms not shown to differ: "
+  t.ok(m.summary:find(". In total, capacity within TTFT p95 ≤ 700.0 ms and Error rate ≤ 5 % by default not shown to differ: "
     .. "≥ 5.35 req/s by the means", 1, true), m.summary)
 end)
 
@@ -1947,7 +1948,7 @@ t.test("capacity with repeats: overlapping ranges the load steps cannot order ar
   t.near(m.capacity.b.interval.hi, 30, 0)
   t.eq({ m.capacity.evidence.verdict, m.capacity.evidence.steps_cannot_order }, { "not shown to differ", true })
   t.eq(m.capacity.evidence.winner, nil)
-  t.ok(m.summary:find("Capacity within TTFT p90 ≤ 200.0 ms not shown to differ: 22.86 req/s (the repeats allow "
+  t.ok(m.summary:find("Capacity within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default not shown to differ: 22.86 req/s (the repeats allow "
     .. "20.00–30.00 req/s) for x, 23.57 req/s (the repeats allow 20.00–30.00 req/s) for y; the ranges the repeats "
     .. "allow overlap, and the measured loads place x's capacity by its means between 20.00 and 30.00 req/s and y's "
     .. "between 20.00 and 30.00 req/s, so the load steps are too coarse to order them, whatever the repeats: only "
@@ -1980,7 +1981,7 @@ t.test("capacity with repeats: overlapping ranges the load steps cannot order ar
   t.eq(m.capacity.evidence.verdict, "B higher")
   t.eq(m.capacity.evidence.winner, "b")
   -- (one level of parentheses: the capacities' ranges are not nested inside another)
-  t.ok(m.summary:find("y sustains more load than x within TTFT p90 ≤ 200.0 ms (y +50.0 % to +300.0 % vs x): 34.90 "
+  t.ok(m.summary:find("y sustains more load than x within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default (y +50.0 % to +300.0 % vs x): 34.90 "
     .. "req/s (the "
     .. "repeats allow 30.00–40.00 req/s) against 12.86 req/s (the repeats allow 10.00–20.00 req/s); the ranges do "
     .. "not overlap.", 1, true), m.summary)
@@ -1989,7 +1990,7 @@ t.test("capacity with repeats: overlapping ranges the load steps cannot order ar
   t.eq(m.capacity.evidence.verdict, "A higher")
   -- B's change against A, the reciprocal of x's +50.0 % to +300.0 % over y: 1 / 4 - 1 = -75.0 %
   -- to 1 / 1.5 - 1 = -33.3 % (by hand)
-  t.ok(m.summary:find("x sustains more load than y within TTFT p90 ≤ 200.0 ms (y -75.0 % to -33.3 % vs x)", 1, true),
+  t.ok(m.summary:find("x sustains more load than y within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default (y -75.0 % to -33.3 % vs x)", 1, true),
     m.summary)
   -- the headline shows the range beside the capacity
   t.eq(m.headline[1].a_text, "34.90 req/s (the repeats allow 30.00–40.00 req/s)")
@@ -2000,7 +2001,7 @@ t.test("capacity with repeats: overlapping ranges the load steps cannot order ar
   -- "about the same", a claim of equivalence the loads cannot support)
   m = cap_model(repeated_run(RA), repeated_run(RA))
   t.eq({ m.capacity.evidence.verdict, m.capacity.evidence.steps_cannot_order }, { "not shown to differ", true })
-  t.ok(m.summary:find("Capacity within TTFT p90 ≤ 200.0 ms not shown to differ: 22.86 req/s (the repeats allow "
+  t.ok(m.summary:find("Capacity within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default not shown to differ: 22.86 req/s (the repeats allow "
     .. "20.00–30.00 req/s) for x, 22.86 req/s (the repeats allow 20.00–30.00 req/s) for y; the ranges the repeats "
     .. "allow overlap, and the measured loads place", 1, true), m.summary)
   t.ok(not m.summary:find("about the same", 1, true), m.summary)
@@ -2026,14 +2027,14 @@ t.test("'neither run violates at any load': with repeats, only where the upper c
   t.eq(m.capacity.b.kind, "never_violated")
   -- x's point 3 CI reaches 234.0 ms > 200: the mean alone does not say the SLO holds
   t.eq(m.capacity.a.interval.upper_ends.first_failing, 3)
-  t.ok(m.summary:find("Neither run's mean violates TTFT p90 ≤ 200.0 ms at any load measured (up to 30.00 req/s for "
+  t.ok(m.summary:find("Neither run's mean violates TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default at any load measured (up to 30.00 req/s for "
     .. "x, 30.00 req/s for y), but the repeats cannot rule a violation out: for x the upper end of TTFT p90's 95 % "
     .. "confidence interval crosses its limit at load point 3, 30.00 req/s; for y the upper ends stay within it. "
-    .. "Cannot tell whether the SLO holds there", 1, true), m.summary)
+    .. "Cannot tell whether the SLOs hold there", 1, true), m.summary)
   t.ok(not m.summary:find("Neither run violates", 1, true), m.summary)
   -- both held (upper ends 134.8 and 153.5 ms at most): said with the intervals behind it
   m = cap_model(repeated_run(NV_HELD), repeated_run(NV_HELD))
-  t.ok(m.summary:find("Neither run violates TTFT p90 ≤ 200.0 ms at any load measured (up to 30.00 req/s for x, "
+  t.ok(m.summary:find("Neither run violates TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default at any load measured (up to 30.00 req/s for x, "
     .. "30.00 req/s for y), even at the upper ends of the 95 % confidence intervals of the repeats: measure higher "
     .. "loads to find the capacities.", 1, true), m.summary)
   -- one run per load: said to rest on single measurements
@@ -2043,7 +2044,7 @@ t.test("'neither run violates at any load': with repeats, only where the upper c
     return repeated_run(out)
   end
   m = cap_model(single(NV_CROSS), single(NV_HELD))
-  t.ok(m.summary:find("Neither run violates TTFT p90 ≤ 200.0 ms at any load measured (up to 30.00 req/s for x, "
+  t.ok(m.summary:find("Neither run violates TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default at any load measured (up to 30.00 req/s for x, "
     .. "30.00 req/s for y), from one run per load, with no confidence interval: measure higher loads", 1, true),
     m.summary)
 end)
@@ -2053,21 +2054,21 @@ t.test("'neither run meets even at its lowest load': with repeats, only where th
   t.eq(m.capacity.a.kind, "below_lowest")
   t.eq(m.capacity.b.kind, "below_lowest")
   -- x's point 1 CI reaches down to 68.9 ms, within 200: the mean alone does not say it fails
-  t.ok(m.summary:find("Neither run's mean meets TTFT p90 ≤ 200.0 ms even at its lowest load (10.00 req/s for x, "
+  t.ok(m.summary:find("Neither run's mean meets TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default even at its lowest load (10.00 req/s for x, "
     .. "10.00 req/s for y), but the repeats cannot rule out that it does: for x the lower ends of the 95 % "
     .. "confidence intervals at its lowest load meet every SLO; for y even the lower ends fail. Cannot tell", 1,
     true), m.summary)
-  -- no promise that lower loads would meet the SLO: they might not (one SLO: "the SLO")
+  -- no promise that lower loads would meet the SLO: they might not (one SLO and the default failure limit: "the SLOs")
   t.ok(m.summary:find("Cannot tell; more repeats would narrow the intervals; lower loads than those tried might or "
-    .. "might not meet the SLO.", 1, true), m.summary)
+    .. "might not meet the SLOs.", 1, true), m.summary)
   t.ok(not m.summary:find("Neither run meets", 1, true), m.summary)
   m = cap_model(repeated_run(BL_HELD), repeated_run(BL_HELD))
-  t.ok(m.summary:find("Neither run meets TTFT p90 ≤ 200.0 ms even at its lowest load (10.00 req/s for x, 10.00 "
+  t.ok(m.summary:find("Neither run meets TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default even at its lowest load (10.00 req/s for x, 10.00 "
     .. "req/s for y), even at the lower ends of the 95 % confidence intervals of the repeats", 1, true), m.summary)
   -- failing even at the lowest load says nothing of lower loads: no "measure lower loads to
   -- find where they hold", which promises they exist
-  t.ok(m.summary:find(": the SLO may be unattainable for both at any load; lower loads than those tried might or "
-    .. "might not meet it.", 1, true), m.summary)
+  t.ok(m.summary:find(": the SLOs may be unattainable for both at any load; lower loads than those tried might or "
+    .. "might not meet them.", 1, true), m.summary)
   t.ok(not m.summary:find("to find where they hold", 1, true), m.summary)
   -- both ends of x's intervals fail at its lowest load: "< 10.00" alone, without "by the
   -- means" and a range "up to 10.00" that repeats it
@@ -2118,15 +2119,15 @@ t.test("one run fails at its lowest load: said from the means only with the inte
   -- lower ends pass at its lowest load, so "meets at none of its load points" is the means'
   local m = cap_model(repeated_run(BL_REACH), repeated_run(NV_HELD))
   t.eq(m.capacity.evidence.verdict, "B higher")
-  t.ok(m.summary:find("x's means meet TTFT p90 ≤ 200.0 ms at none of its load points, but the lower ends of its "
+  t.ok(m.summary:find("x's means meet TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default at none of its load points, but the lower ends of its "
     .. "95 % confidence intervals allow a capacity up to 20.00 req/s; y sustains ≥ 30.00 req/s (never violated), "
     .. "and the ranges do not overlap.", 1, true), m.summary)
   m = cap_model(repeated_run(BL_HELD), repeated_run(NV_HELD))
-  t.ok(m.summary:find("x meets TTFT p90 ≤ 200.0 ms at none of its load points, even at the lower ends of its 95 % "
+  t.ok(m.summary:find("x meets TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default at none of its load points, even at the lower ends of its 95 % "
     .. "confidence intervals; y sustains", 1, true), m.summary)
   -- one run per load: the plain statement, and why nothing is tested
   m = cap_model(repeated_run { { 250 }, { 310 }, { 410 } }, repeated_run { { 51 }, { 101 }, { 151 } })
-  t.ok(m.summary:find("x meets TTFT p90 ≤ 200.0 ms at none of its load points; y sustains ≥ 30.00 req/s (never "
+  t.ok(m.summary:find("x meets TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default at none of its load points; y sustains ≥ 30.00 req/s (never "
     .. "violated), one run per load: no test.", 1, true), m.summary)
 end)
 
@@ -2144,7 +2145,7 @@ t.test("identical repeats give no interval: never a 0-width range, a certainty o
   t.eq(m.capacity.a.interval, nil)
   t.eq(m.capacity.a.interval_why, "repeats identical: TTFT p90 is 250.0 ms in each of the 3 repeats of load point "
     .. "1, no spread to estimate")
-  t.ok(m.summary:find("x meets TTFT p90 ≤ 200.0 ms at none of its load points; y sustains ≥ 30.00 req/s (never "
+  t.ok(m.summary:find("x meets TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default at none of its load points; y sustains ≥ 30.00 req/s (never "
     .. "violated), no test: for x, repeats identical: TTFT p90 is 250.0 ms in each of the 3 repeats of load point 1, "
     .. "no spread to estimate.", 1, true), m.summary)
   t.ok(not m.summary:find("even at the lower ends", 1, true), m.summary)
@@ -2185,7 +2186,7 @@ t.test("capacity without repeats: the figure stays, said to be one measurement p
   -- untested: the figures are estimates, both between the measured loads 20 (TTFT p90 160 and
   -- 101 ms, met) and 30 req/s (300 and 251 ms, failed): either may be higher; the gap the
   -- brackets allow: 20 / 30 - 1 = -33.3 % to 30 / 20 - 1 = +50.0 % (by hand)
-  t.ok(m.summary:find("Capacity within TTFT p90 ≤ 200.0 ms: about 26.60 req/s (measured: between 20.00 and 30.00) "
+  t.ok(m.summary:find("Capacity within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default: about 26.60 req/s (measured: between 20.00 and 30.00) "
     .. "for y against about 22.86 req/s (measured: between 20.00 and 30.00) for x (y -33.3 % to +50.0 % vs x), untested: "
     .. "one run per load; the load points measured leave room for either order", 1, true), m.summary)
   t.eq(m.capacity.evidence.order_open, true)
@@ -2394,7 +2395,7 @@ t.test("per GPU: every N/A says why, with one level of parentheses; a lower boun
   -- per GPU, what the total says (x lacks TTFT p90 at point 1 only, by hand from its stages
   -- above: said with that point, not 'not in this run's files', audit35 F4)
   t.eq(t.headline_row(m, "Capacity at SLO per GPU").a_text, "N/A (TTFT p90 unknown at load point 1, see the Summary)")
-  t.eq(t.headline_row(m, "Capacity at SLO (TTFT p90 ≤ 200.0 ms)").a_text,
+  t.eq(t.headline_row(m, "Capacity at SLO (TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default)").a_text,
     t.headline_row(m, "Capacity at SLO per GPU").a_text)
   t.eq(t.headline_row(m, "Capacity at SLO per GPU").b_text, "N/A (accelerator count unknown: give gpus: N in the run's info file)")
   t.eq(t.headline_row(m, "Output tok/s per GPU (whole run)").a_text,
@@ -2766,7 +2767,7 @@ t.test("capacity at an SLO orders two runs only by their measured brackets, neve
   -- to 170 / 90 - 1 = +88.9 %
   t.near(m.capacity.gap.lo_rps, -15, 1e-9)
   t.near(m.capacity.gap.hi_rps, 80, 1e-9)
-  local row = t.headline_row(m, "Capacity at SLO (TTFT p90 ≤ 200.0 ms)")
+  local row = t.headline_row(m, "Capacity at SLO (TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default)")
   t.eq(row.b_text, "about 137.92 req/s (measured: between 85.00 and 170.00)")
   t.eq({ row.delta_text, row.pct_text }, { "-15.00 to +80.00 req/s (the measured loads cannot order them)",
     "-15.0 % to +88.9 %" })
@@ -2788,7 +2789,7 @@ t.test("capacity at an SLO orders two runs only by their measured brackets, neve
   ev = m.capacity.evidence
   t.eq({ ev.verdict, ev.higher, ev.ordered, ev.order_open, ev.passed_rps, ev.failed_rps },
     { "untested", "b", true, nil, 40, 30 })
-  row = t.headline_row(m, "Capacity at SLO (TPOT p90 ≤ 4.00 ms)")
+  row = t.headline_row(m, "Capacity at SLO (TPOT p90 ≤ 4.00 ms and Error rate ≤ 5 % by default)")
   -- 40 - 30 = +10 to 85 - 1 = +84 req/s; 40 / 30 - 1 = +33.3 %, 85 / 1 - 1 = +8,400.0 %:
   -- an upper end of 85 times A's, from A's bracket starting at 1 req/s, is no finding, so
   -- the Change reads "at least +33.3 %" (beyond decision.GAP_PCT_MAX, 1,000 %), the range in
@@ -2812,12 +2813,11 @@ t.test("capacity at an SLO orders two runs only by their measured brackets, neve
   t.eq(decision.gap_pct_text({ lo_pct = 12, hi_pct = math.huge }, template.helpers.pct), "at least +12.0 %")
   t.eq(decision.gap_pct_text({ hi_pct = 12 }, template.helpers.pct), "at most +12.0 %")
   m = bracket_model("tpot_p90_ms=4")
-  -- one SLO: "the SLO", "it" (never "met the SLOs" of a single one)
-  t.eq(row.evidence, "one run per load, no interval: untested, but the measured loads order them: y met the SLO at "
-    .. "40.00 req/s, x already failed it at 30.00 req/s")
-  t.ok(m.summary:find("y met the SLO at 40.00 req/s and x already failed it at 30.00 req/s, so y's capacity is the "
+  -- one SLO and the default failure limit (cap37): "the SLOs", "them"
+  t.eq(row.evidence, "one run per load, no interval: untested, but the measured loads order them: y met the SLOs at "
+    .. "40.00 req/s, x already failed them at 30.00 req/s")
+  t.ok(m.summary:find("y met the SLOs at 40.00 req/s and x already failed them at 30.00 req/s, so y's capacity is the "
     .. "higher whatever lies between the measured loads.", 1, true), m.summary)
-  t.ok(not m.summary:find("the SLOs", 1, true), m.summary)
   -- two SLOs (the error rate, 0 % everywhere here, never fails): the plural
   m = bracket_model("tpot_p90_ms=4,error_rate_pct=50")
   t.ok(m.summary:find("y met the SLOs at 40.00 req/s and x already failed them at 30.00 req/s", 1, true), m.summary)
@@ -2834,7 +2834,7 @@ t.test("a run whose health check failed is ordered nowhere: Headline, capacity e
   local m = bracket_model("tpot_p90_ms=4", nil, rb)
   local ev = m.capacity.evidence
   t.eq({ ev.verdict, ev.higher, ev.winner, ev.ordered }, { "broken", nil, nil, nil })
-  local row = t.headline_row(m, "Capacity at SLO (TPOT p90 ≤ 4.00 ms)")
+  local row = t.headline_row(m, "Capacity at SLO (TPOT p90 ≤ 4.00 ms and Error rate ≤ 5 % by default)")
   t.eq(row.delta_text, "N/A (a broken run)")
   t.eq(row.evidence, "not compared: y's run failed its health check (stderr.log: Traceback (most recent call last)); "
     .. "a broken run's figures say nothing of its configuration")
@@ -2971,7 +2971,7 @@ t.test("capacity with repeats: the tok/s row shows the repeats' range in tok/s a
     "266.0 tok/s (the repeats allow 200.0–300.0 tok/s)" })
   t.eq({ row.delta_text, row.pct_text }, { "-100.0 to +100.0 tok/s (the measured loads cannot order them)",
     "-33.3 % to +50.0 %" })
-  t.eq(t.headline_row(m, "Capacity at SLO (TTFT p90 ≤ 200.0 ms)").delta_text,
+  t.eq(t.headline_row(m, "Capacity at SLO (TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default)").delta_text,
     "-10.00 to +10.00 req/s (the measured loads cannot order them)")
   -- tokens per request that change with the load (100, 250 and 330 tok/s at 10, 20 and 30
   -- req/s): the range is read off the same load points, 250.0-330.0 tok/s, not 10 x req/s;
@@ -3182,7 +3182,7 @@ t.test("capacity brackets that only touch at the same load are ordered; at diffe
     -- to 0 (by hand): not r - 20 = +0.1 req/s, which would read as "cannot order them"
     t.near(m.capacity.gap.lo_pct, (10 / 30 - 1) * 100, 1e-9)
     t.eq({ m.capacity.gap.hi_rps, m.capacity.gap.hi_pct }, { 0, 0 })
-    t.ok(m.summary:find(("x met the SLO at 20.00 req/s and y already failed it at %s req/s, at the same load "
+    t.ok(m.summary:find(("x met the SLOs at 20.00 req/s and y already failed them at %s req/s, at the same load "
       .. "(20 req/s offered), so x's capacity is the higher"):format(r == 20 and "20.00" or "20.10"), 1, true),
       m.summary)
     t.ok(not m.summary:find("either may be higher", 1, true), m.summary)
@@ -3220,7 +3220,7 @@ t.test("two interpolated figures within the threshold whose brackets allow more 
   t.near(m.capacity.b.rps, 25.25, 1e-9)
   local ev = m.capacity.evidence
   t.eq({ ev.verdict, ev.gap_wide, ev.winner }, { "not shown to differ", true, nil })
-  t.ok(m.summary:find("Capacity within TTFT p90 ≤ 100.0 ms not shown to differ: about 25.00 req/s (measured: between "
+  t.ok(m.summary:find("Capacity within TTFT p90 ≤ 100.0 ms and Error rate ≤ 5 % by default not shown to differ: about 25.00 req/s (measured: between "
     .. "20.00 and 30.00) for x, about 25.25 req/s (measured: between 20.00 and 30.00) for y; the figures are within "
     .. "2.0 % of each other, but the measured loads allow y -33.3 % to +50.0 % vs x", 1, true), m.summary)
   t.ok(not m.summary:find("about the same", 1, true), m.summary)
@@ -3267,12 +3267,12 @@ t.test("capacity ranges from repeats that meet at the same load are ordered when
   -- of the two figures the model holds)
   local margin = ("x %+.1f %% over y's estimate of %.2f req/s"):format(
     (m.capacity.a.rps / m.capacity.b.rps - 1) * 100, m.capacity.b.rps)
-  t.ok(m.summary:find("x sustains more load than y within TTFT p90 ≤ 200.0 ms (y -48.8 % up to 0 vs x; " .. margin
+  t.ok(m.summary:find("x sustains more load than y within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default (y -48.8 % up to 0 vs x; " .. margin
     .. ")", 1, true), m.summary)
-  t.ok(m.summary:find("x met the SLO at 5.96 req/s and y already failed it at 5.98 req/s, at the same load (6 req/s "
+  t.ok(m.summary:find("x met the SLOs at 5.96 req/s and y already failed them at 5.98 req/s, at the same load (6 req/s "
     .. "offered), on the 95 % intervals of both runs' repeats", 1, true), m.summary)
   t.ok(not m.summary:find("No clear difference in capacity", 1, true), m.summary)
-  t.ok(m.headline[1].evidence:find(": x higher: x met the SLO at 5.96 req/s", 1, true), m.headline[1].evidence)
+  t.ok(m.headline[1].evidence:find(": x higher: x met the SLOs at 5.96 req/s", 1, true), m.headline[1].evidence)
   -- swapped: mirrored
   local w = cap_model(y, x)
   t.eq({ w.capacity.evidence.verdict, w.capacity.evidence.winner }, { "B higher", "b" })

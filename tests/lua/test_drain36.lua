@@ -227,7 +227,8 @@ t.test("analyze.lua on a workspace saved before the drain-reduced rate says its 
   t.ok(res.stderr:find("analyze.lua: warning: kept (a): " .. line .. "; `llmdlua analyze.lua " .. ws
     .. " --reextract` reads the results again", 1, true), res.stderr)
   local md = t.read(ws .. "/comparison_report.md")
-  t.ok(md:find("- kept: " .. line .. "; llmdlua analyze.lua WORKSPACE --reextract reads the results again and "
+  -- (the command with this workspace's path, cap37; its backticks escaped in the Markdown)
+  t.ok(md:find("- kept: " .. line .. "; \\`llmdlua analyze.lua " .. ws .. " --reextract\\` reads the results again and "
     .. "judges saturation by the pace or the drain-reduced rate", 1, true), md)
   -- (no disagreement of the run's own files: the Summary does not say its figures are in doubt)
   t.ok(not md:find("figures are in doubt", 1, true), md)

@@ -194,14 +194,14 @@ t.test("treatments: a treatment that failed at its lowest load is not said to be
   -- latency_ladder's duration n / (0.99 rate)), by hand
   t.eq(text, "not shown to differ from base (< 3.594 req/s (failed TTFT p95 ≤ 230.0 ms at the lowest load tried, "
     .. "even at the lower ends of the repeats' 95 % intervals)): the measured "
-    .. "loads put fast's capacity above base's (fast met the SLO at 3.594 req/s and base already failed it at 3.594 "
+    .. "loads put fast's capacity above base's (fast met the SLOs at 3.594 req/s and base already failed them at 3.594 "
     .. "req/s, at the same load (3.6 req/s offered)), but by how much is not known: base's capacity has no estimate "
     .. "(it failed at the lowest load tried), and the least gap the loads allow, 3.594 req/s against just below "
     .. "3.594 req/s, is under the practical threshold of 2.0 %; measuring base below 3.594 req/s would tell")
   -- and compare.lua says the same of them, in its figures (two decimals)
   local ws = t.compare { "--a", a, "--b", b, "--a-label", "base", "--b-label", "fast", "--slo", "ttft_p95_ms=230" }
   t.ok(t.read(ws .. "/comparison_report.md"):find("the measured loads put fast's capacity above base's (fast met "
-    .. "the SLO at 3.59 req/s and base already failed it at 3.59 req/s, at the same load (3.6 req/s offered)), but by "
+    .. "the SLOs at 3.59 req/s and base already failed them at 3.59 req/s, at the same load (3.6 req/s offered)), but by "
     .. "how much is not known: base's capacity has no estimate (it failed at the lowest load tried), and the least "
     .. "gap the loads allow, 3.59 req/s against just below 3.59 req/s, is under the practical threshold of 2.0 %; "
     .. "measuring base below 3.59 req/s would tell", 1, true), "compare.lua's wording")

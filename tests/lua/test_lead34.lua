@@ -65,7 +65,7 @@ t.test("compare.lua: a null TTFT p90 in one stage file: named as null in that fi
     "nullv", "--slo", "ttft_p90_ms=200" }
   t.eq(r.code, 0, r.stderr)
   local md = t.read(ws .. "/comparison_report.md")
-  local hl = t.table_rows(md, "Headline")["Capacity at SLO (TTFT p90 ≤ 200.0 ms)"]
+  local hl = t.table_rows(md, "Headline")["Capacity at SLO (TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default)"]
   t.eq(hl[3], "≥ 127.76 req/s (the last load that met the SLOs)")
   t.ok(hl[6]:find("nullv sustained 127.76 req/s, base never achieved more than 104.24 req/s", 1, true), hl[6])
   -- the reason names the file and the null, not the harness config's percentiles

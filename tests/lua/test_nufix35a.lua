@@ -164,7 +164,7 @@ t.test("4: compare.lua: two capacities below their lowest loads have no Delta or
     d .. "/a.yaml", "--b-info", d .. "/b.yaml", "--slo", "ttft_p95_ms=300" }
   t.eq(r.code, 0, r.stderr)
   local md = t.read(ws .. "/comparison_report.md")
-  for _, label in ipairs { "Capacity at SLO per GPU", "Total capacity at SLO (TTFT p95 ≤ 300.0 ms)",
+  for _, label in ipairs { "Capacity at SLO per GPU", "Total capacity at SLO (TTFT p95 ≤ 300.0 ms and Error rate ≤ 5 % by default)",
     "Total capacity at SLO, output tok/s" } do
     local row = t.table_rows(md, "Headline")[label]
     t.ok(row, "no Headline row " .. label)

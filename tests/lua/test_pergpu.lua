@@ -108,7 +108,7 @@ t.test("nu6: different GPU counts: the per-GPU rows lead, the totals follow as t
     "--b", EXP7 .. "/llm-d-2p1d", "--b-label", "y", "--b-info", ib, "--slo", "ttft_p95_ms=700" }
   t.eq(r.code, 0, r.stderr)
   local want = { "Capacity at SLO per GPU", "Max sustained throughput per GPU", "Output tok/s per GPU (whole run)",
-    "Total capacity at SLO (TTFT p95 ≤ 700.0 ms)", "Total capacity at SLO, output tok/s",
+    "Total capacity at SLO (TTFT p95 ≤ 700.0 ms and Error rate ≤ 5 % by default)", "Total capacity at SLO, output tok/s",
     "Total max sustained throughput", "GPUs" }
   local cj = json.read(w .. "/comparison.json")
   t.eq(labels(cj.headline), want)
@@ -134,7 +134,7 @@ t.test("nu6: different GPU counts: the per-GPU rows lead, the totals follow as t
     "--b", EXP7 .. "/llm-d-2p1d", "--b-label", "y", "--b-info", ia, "--slo", "ttft_p95_ms=700" }
   t.eq(r.code, 0, r.stderr)
   cj = json.read(w .. "/comparison.json")
-  t.eq(labels(cj.headline), { "Capacity at SLO (TTFT p95 ≤ 700.0 ms)", "Capacity at SLO, output tok/s",
+  t.eq(labels(cj.headline), { "Capacity at SLO (TTFT p95 ≤ 700.0 ms and Error rate ≤ 5 % by default)", "Capacity at SLO, output tok/s",
     "Max sustained throughput", "Capacity at SLO per GPU", "Max sustained throughput per GPU",
     "Output tok/s per GPU (whole run)", "GPUs" })
   csv = t.read(w .. "/comparison.csv")

@@ -103,7 +103,7 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   t.near(cap(sb), 163.59, 0.005)
   t.ok(sb[5]._drain >= 0.95 * 169.99, "B's point 5 kept up")
   local head = table_rows(golden, "Headline")
-  local crow = head["Capacity at SLO (TTFT p90 ≤ 200.0 ms)"]
+  local crow = head["Capacity at SLO (TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default)"]
   t.eq(crow[2], "≥ " .. template.helpers.num(sa[4]._drain, 2) .. " req/s (the last load before saturation)")
   -- B's figure is interpolated: an estimate, which the measured loads place only between its
   -- points 4 and 5; A's capacity lies between its bound and its ceiling (its highest
@@ -143,7 +143,7 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   -- is interpolated between its points 4 (126.53) and 5 (167.78): the gap is between
   -- 126.53 / 103.08 - 1 = +22.8 % and 167.78 / 91.36 - 1 = +83.7 %, not the +57.2 % to +77.3 %
   -- of B's estimate alone
-  t.ok(golden:find("## Summary\n\nCapacity within TTFT p90 ≤ 200.0 ms: about 163.59 req/s (measured: between "
+  t.ok(golden:find("## Summary\n\nCapacity within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default: about 163.59 req/s (measured: between "
     .. "127.76 and 169.43) for vllm+chunked-prefix against "
     .. "≥ 92.21 req/s (the last load before saturation) for vllm (vllm+chunked-prefix +"
     .. template.helpers.num((sb[4]._drain / sa[7]._drain - 1) * 100, 1) .. " % to +"
@@ -187,7 +187,8 @@ t.test("compare.lua on the bundled real pair: the golden report, its numbers fro
   -- the Headline's, from the Python expectations above
   local vline = golden:match("\n%*%*Verdict:%*%* ([^\n]*)")
   t.ok(sb[4]._drain > top(sa), "B's lower end above A's ceiling")
-  t.eq(vline, ("vllm+chunked-prefix sustains more load within TTFT p90 ≤ 200.0 ms: about %s req/s against ≥ %s "
+  t.eq(vline, ("vllm+chunked-prefix sustains more load within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 %% by default: about %s req/s "
+    .. "against ≥ %s "
     .. "req/s for vllm (%s to %s). Untested (one run per load), but the order holds whatever the bound."):format(
     H.num(cap(sb), 2), H.num(sa[4]._drain, 2), H.pct((sb[4]._drain / top(sa) - 1) * 100),
     H.pct((sb[5]._drain / sa[4]._drain - 1) * 100)))

@@ -79,7 +79,7 @@ t.test("answer first: Headline with its evidence, then Summary, before Configura
   -- latency), python3 on the stage files: _drain in harness_expected.lua)
   local want = "one run per load, no interval: untested, but the order holds whatever the bound: vllm+chunked-prefix "
     .. "sustained 127.76 req/s, vllm never achieved more than 104.24 req/s at any load"
-  t.eq(head["Capacity at SLO (TTFT p90 ≤ 200.0 ms)"][6], want)
+  t.eq(head["Capacity at SLO (TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default)"][6], want)
   -- the measured loads order the max sustained throughputs (169.43 req/s above vllm's
   -- ceiling, 104.24: the drain-reduced rates, python3)
   t.eq(head["Max sustained throughput"][6], "one run per load, no interval: untested, but the measured loads order "
@@ -179,7 +179,7 @@ t.test("an SLO metric the files lack: every one named once, with the runs, what 
   t.ok(not md:find("p90_tpot_ms", 1, true) and not md:find("p90_ttft_ms", 1, true), "no key names")
   t.ok(not md:find("load point 1: ", 1, true), "no reason per load point")
   local head = table_rows(md, "Headline")
-  t.eq(head["Capacity at SLO (TPOT p90 ≤ 50.00 ms and TTFT p90 ≤ 1,000.0 ms)"][2],
+  t.eq(head["Capacity at SLO (TPOT p90 ≤ 50.00 ms and TTFT p90 ≤ 1,000.0 ms and Error rate ≤ 5 % by default)"][2],
     "N/A (TPOT p90, TTFT p90 not in this run's files, see the Summary)")
   -- the HTML says the same
   local html = t.read(w .. "/comparison_report.html")

@@ -78,7 +78,7 @@ local function t1b()
 end
 
 local TPS = "Capacity at SLO, output tok/s"
-local RPS = "Capacity at SLO (TTFT p90 ≤ 200.0 ms)"
+local RPS = "Capacity at SLO (TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default)"
 
 t.test("a lower bound's tok/s reaches down to the fewest at its load or above, never 'at least' its own point's",
   function()

@@ -962,8 +962,8 @@ t.test("capacities from repeats: ranges meeting at the same load are ordered; ra
   -- slow's figure with the range its repeats allow beside it, as compare.lua prints it (3.97-5.98
   -- req/s above, by hand)
   t.eq(r1.vs_next_text, "above slow (5.470 req/s (the repeats allow 3.97–5.98 req/s)): at the same load (6 req/s "
-    .. "offered), this one met the SLO at "
-    .. "5.960 req/s and slow already failed it at 5.980 req/s, on the 95 % intervals of both treatments' repeats")
+    .. "offered), this one met the SLOs at "
+    .. "5.960 req/s and slow already failed them at 5.980 req/s, on the 95 % intervals of both treatments' repeats")
   t.eq({ r2.vs_next, r2.proven, r2.evidence.verdict, r2.evidence.steps_cannot_order },
     { "not shown to differ", false, "not shown to differ", true })
   t.eq(r2.vs_next_text, "not shown to differ from small (3.955 req/s (the repeats allow 3.94–5.86 req/s)): the "
@@ -994,7 +994,7 @@ t.test("compare.lua: capacity ranges the load steps cannot order are 'not shown 
   t.near(r.compare.json.capacity.b.interval.hi, 5.98, 1e-12)
   local why = "the measured loads place base's capacity by its means between 3.94 and 5.86 req/s and chunked's "
     .. "between 3.97 and 5.98 req/s, so the load steps are too coarse to order them, whatever the repeats"
-  t.ok(r.compare.summary:find("Capacity within TTFT p99 ≤ 200.0 ms not shown to differ: 3.95 req/s (the repeats "
+  t.ok(r.compare.summary:find("Capacity within TTFT p99 ≤ 200.0 ms and Error rate ≤ 5 % by default not shown to differ: 3.95 req/s (the repeats "
     .. "allow 3.94–5.86 req/s) for base, 5.47 req/s (the repeats allow 3.97–5.98 req/s) for chunked; the ranges the "
     .. "repeats allow overlap, and " .. why .. ": only loads measured between those could tell them apart.", 1, true),
     r.compare.summary)
@@ -1088,20 +1088,20 @@ t.test("capacities below their lowest loads: one place for all, no 'every one' o
     -- and b (on main ranked 1 and 2, "every one fails the SLO")
     local m = model({ "a", a }, { "b", b }, { "c", c })
     t.eq(places(m), "1:a 1:b nil:c")
-    t.ok(m.verdict:find("No treatment is shown to be best: every one with a capacity at SLO figure fails the SLO already "
+    t.ok(m.verdict:find("No treatment is shown to be best: every one with a capacity at SLO figure fails the SLOs already "
       .. "at its lowest load (" .. A .. "; " .. B .. "), so no capacity is known to order them; " .. C, 1, true),
       m.verdict)
     -- one bound below and an unknown: "< 2.000" is no known capacity (on main "Only a has a
     -- known capacity at SLO")
     m = model({ "a", a }, { "c", c })
-    t.ok(m.verdict:find("a fails the SLO already at its lowest load, < 2.000 req/s (failed TTFT p99 ≤ 200.0 ms at the "
+    t.ok(m.verdict:find("a fails the SLOs already at its lowest load, < 2.000 req/s (failed TTFT p99 ≤ 200.0 ms at the "
       .. "lowest load tried): its capacity at SLO is not known, and there is nothing to rank it against; " .. C, 1, true),
       m.verdict)
     t.ok(not m.verdict:find("known capacity", 1, true), m.verdict)
     -- with a known figure above them: d first, a and b share the next place
     m = model({ "a", a }, { "b", b }, { "d", d })
     t.eq(places(m), "1:d 2:a 2:b")
-    t.ok(m.ranking[2].vs_next_text:find("both fail the SLO already at their lowest load", 1, true),
+    t.ok(m.ranking[2].vs_next_text:find("both fail the SLOs already at their lowest load", 1, true),
       m.ranking[2].vs_next_text)
   end)
 
@@ -1142,7 +1142,7 @@ t.test("the evidence puts the next place above this one by less than the practic
   -- (hi's figure with the range its repeats allow, 3.97-6.00 req/s: by hand, as the F5 test above)
   -- (in compare.lua's words, decision.below_threshold_reason: the loads' order with the loads it rests on)
   t.eq(r1.vs_next_text, "not shown to differ from hi (5.980 req/s (the repeats allow 3.97–6.00 req/s)): the measured "
-    .. "loads put lb's capacity above hi's (lb met the SLO at 5.960 req/s and hi already failed it at 6.000 req/s, at "
+    .. "loads put lb's capacity above hi's (lb met the SLOs at 5.960 req/s and hi already failed them at 6.000 req/s, at "
     .. "the same load (6 req/s offered)), but only 5.960 req/s against 5.980 req/s (-0.3 % of their mean), below "
     .. "the practical threshold of 2.0 %")
   t.ok(m.verdict:find("^No treatment is shown to be best"), m.verdict)
@@ -1195,11 +1195,11 @@ t.test("an interpolated capacity orders nothing: both tools order by the measure
   t.near(cev.failed_rps, ea[2]._drain, 1e-9)
   t.near(cev.passed_rps, eb[2]._drain, 1e-9)
   t.eq({ r.treatments.higher, r.treatments.json.ranking[1].order_certain }, { "chunked", true })
-  -- one SLO: "met the SLO", in both tools
-  t.ok(r.treatments.json.verdict:find("The measured loads order them: chunked met the SLO at", 1, true),
+  -- one SLO and the default failure limit (cap37): "met the SLOs", in both tools
+  t.ok(r.treatments.json.verdict:find("The measured loads order them: chunked met the SLOs at", 1, true),
     r.treatments.json.verdict)
-  t.ok(r.treatments.json.verdict:find("base already failed it at", 1, true), r.treatments.json.verdict)
-  t.ok(r.compare.json.headline[1].evidence:find("untested, but the measured loads order them: chunked met the SLO at",
+  t.ok(r.treatments.json.verdict:find("base already failed them at", 1, true), r.treatments.json.verdict)
+  t.ok(r.compare.json.headline[1].evidence:find("untested, but the measured loads order them: chunked met the SLOs at",
     1, true), r.compare.json.headline[1].evidence)
 end)
 
@@ -1245,7 +1245,7 @@ t.test("exp-7 by TTFT p95 ≤ 300: a tie is a tie, every 'not comparable' says w
   -- "the highest" (on main the headline named llm-d-2p1d's "< 5.331 req/s" the highest figure
   -- once the tie above no longer led), and why they are not compared is said
   t.ok(not tj.verdict:find("has the highest figure", 1, true), tj.verdict)
-  t.ok(tj.verdict:find("No treatment is shown to be best: every one fails the SLO already at its lowest load "
+  t.ok(tj.verdict:find("No treatment is shown to be best: every one fails the SLOs already at its lowest load "
     .. "(llm-d-2p1d < 5.331 req/s (failed TTFT p95 ≤ 300.0 ms at the lowest load tried, even at the lower ends of the "
     .. "repeats' 95 % intervals); vllm-3replicas < 5.346 req/s (failed TTFT p95 ≤ 300.0 ms at the lowest load tried, "
     .. "even at the lower ends of the repeats' 95 % intervals)), so no capacity is known to order them.", 1, true),
@@ -1256,7 +1256,7 @@ t.test("exp-7 by TTFT p95 ≤ 300: a tie is a tie, every 'not comparable' says w
   -- mean -/+ t(0.975, 2) sd / sqrt 3 of the three files' p95_ttft_ms: llm-d-2p1d 389.4-1053.4,
   -- vllm-3replicas 498.6-895.7 ms)
   t.ok(r3.vs_next_text:find("not comparable with vllm-3replicas (< 5.346 req/s (failed TTFT p95 ≤ 300.0 ms at the "
-    .. "lowest load tried, even at the lower ends of the repeats' 95 % intervals)): both fail the SLO already at their "
+    .. "lowest load tried, even at the lower ends of the repeats' 95 % intervals)): both fail the SLOs already at their "
     .. "lowest load", 1, true), r3.vs_next_text)
   -- each workload's common load its own: both are rate sweeps, so by the files' request_rate
   -- (python3): 3.6 req/s offered, and 5.5

@@ -39,7 +39,7 @@ t.test("verdict: a winner on repeats at every load point, ranges apart", functio
   t.ok(lead(m).evidence:find("apart, y higher", 1, true), lead(m).evidence)
   t.eq({ v.kind, v.higher, v.a_figure, v.b_figure, v.change }, { "winner", "b", "24.00 req/s", "54.00 req/s",
     "+66.7 % to +200.0 %" })
-  t.eq(v.text, "y sustains more load within TTFT p90 ≤ 200.0 ms: 54.00 req/s against 24.00 req/s for x "
+  t.eq(v.text, "y sustains more load within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default: 54.00 req/s against 24.00 req/s for x "
     .. "(+66.7 % to +200.0 %). Shown by the repeats at every load point: the ranges they allow are apart.")
   -- the figures are the Headline's cells, the Change its Change
   t.eq({ v.a_figure, v.b_figure, v.change }, { cell_figure(lead(m).a_text), cell_figure(lead(m).b_text),
@@ -47,7 +47,7 @@ t.test("verdict: a winner on repeats at every load point, ranges apart", functio
   -- the other way round: the same winner, named as A, its Change still B against A
   -- (by hand: 20 - 60 = -40 (-66.7 % of 60) to 30 - 50 = -20 (-40.0 % of 50))
   m = build(y, x)
-  t.eq(m.verdict.text, "x sustains more load within TTFT p90 ≤ 200.0 ms: 54.00 req/s against 24.00 req/s for y "
+  t.eq(m.verdict.text, "x sustains more load within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default: 54.00 req/s against 24.00 req/s for y "
     .. "(y -66.7 % to -40.0 % vs x). Shown by the repeats at every load point: the ranges they allow are apart.")
 end)
 
@@ -61,7 +61,7 @@ t.test("verdict: untested, but the measured loads order them (one run per load)"
   t.eq(m.capacity.evidence.verdict, "untested")
   t.ok(lead(m).evidence:find("untested, but the measured loads order them", 1, true), lead(m).evidence)
   t.eq(m.verdict.kind, "ordered")
-  t.eq(m.verdict.text, "y sustains more load within TTFT p90 ≤ 200.0 ms: about 54.00 req/s against about 24.00 req/s "
+  t.eq(m.verdict.text, "y sustains more load within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default: about 54.00 req/s against about 24.00 req/s "
     .. "for x (+66.7 % to +200.0 %). Untested (one run per load), but the measured loads order them.")
   -- the figures are the Headline's own
   t.eq(lead(m).b_text, "about 54.00 req/s (measured: between 50.00 and 60.00)")
@@ -76,7 +76,7 @@ t.test("verdict: brackets that overlap name no winner, whichever figure is highe
   t.ok(lead(m).evidence:find("either may be higher", 1, true), lead(m).evidence)
   t.eq(m.verdict.kind, "cannot say")
   t.eq(m.verdict.higher, nil)
-  t.eq(m.verdict.text, "Cannot say which sustains more load within TTFT p90 ≤ 200.0 ms: x about 24.00 req/s, y about "
+  t.eq(m.verdict.text, "Cannot say which sustains more load within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default: x about 24.00 req/s, y about "
     .. "25.00 req/s; untested (one run per load), and either may be higher.")
 end)
 
@@ -88,7 +88,7 @@ t.test("verdict: figures within the threshold whose brackets allow more are not 
   t.eq(m.capacity.evidence.verdict, "not shown to differ")
   t.ok(lead(m).evidence:find("not shown to differ, no winner", 1, true), lead(m).evidence)
   t.eq(m.verdict.kind, "not shown to differ")
-  t.eq(m.verdict.text, "Not shown to differ in capacity within TTFT p90 ≤ 200.0 ms: x about 24.00 req/s, y about "
+  t.eq(m.verdict.text, "Not shown to differ in capacity within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default: x about 24.00 req/s, y about "
     .. "23.80 req/s; the figures are within the practical threshold of 2.0 %, but the measured loads allow B − A "
     .. "-33.3 % to +50.0 %.")
 end)
@@ -108,7 +108,7 @@ t.test("verdict: ranges from repeats that overlap are no clear difference", func
   t.eq(m.capacity.evidence.verdict, "no clear difference")
   t.ok(lead(m).evidence:find("no clear difference", 1, true), lead(m).evidence)
   t.eq(m.verdict.kind, "no clear difference")
-  t.eq(m.verdict.text, "No clear difference in capacity within TTFT p90 ≤ 200.0 ms: x 25.71 req/s, y 30.83 req/s; the "
+  t.eq(m.verdict.text, "No clear difference in capacity within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default: x 25.71 req/s, y 30.83 req/s; the "
     .. "repeats' ranges overlap (B − A: -50.0 % to +100.0 %).")
 end)
 
@@ -134,8 +134,8 @@ t.test("verdict: a capacity N/A on one side names no winner and says whose", fun
   local m = build(t.repeated_run { { 250 }, { 150 }, { 160 } }, t.repeated_run { { 100 }, { 150 }, { 250 } })
   t.eq(m.capacity.a.kind, "non_monotone")
   t.eq(m.verdict.kind, "cannot say")
-  t.eq(m.verdict.text, "Cannot say which sustains more load within TTFT p90 ≤ 200.0 ms: no capacity can be read for x: "
-    .. "x N/A (non-monotone: met the SLO at 20, 30 req/s, failed it at 10 req/s; see the Summary), y about 25.00 "
+  t.eq(m.verdict.text, "Cannot say which sustains more load within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default: no capacity can be read for x: "
+    .. "x N/A (non-monotone: met every SLO at 20, 30 req/s, failed TTFT p90 at 10 req/s; see the Summary), y about 25.00 "
     .. "req/s.")
 end)
 
@@ -181,7 +181,7 @@ t.test("verdict: per GPU first where the Headline leads per GPU", function()
   local m = report.build { a = sd("x", x, 1), b = sd("y", y, 4), slo = SLO, generated = 0 }
   t.eq(lead(m).key, "capacity_per_gpu")
   t.eq({ m.verdict.kind, m.verdict.higher, m.verdict.per_gpu }, { "ordered", "a", true })
-  t.eq(m.verdict.text, "x sustains more load per GPU within TTFT p90 ≤ 200.0 ms: about 24.00 req/s against about "
+  t.eq(m.verdict.text, "x sustains more load per GPU within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % by default: about 24.00 req/s against about "
     .. "13.50 req/s for y (y -58.3 % to -25.0 % vs x). Untested (one run per load), but the measured loads order them.")
 end)
 
@@ -251,7 +251,8 @@ t.test("treatments verdict: the kubecon pair, untested but ordered by the measur
   local list = tr.load { { label = "vllm", dirs = { VLLM } }, { label = "chunked", dirs = { CHUNK } } }
   local m = tr.model(list, { slo = SLO })
   t.eq(m.ranking[1].order_certain, true) -- what the ranking's evidence says
-  t.eq(m.verdict_line, ("chunked sustains more load within TTFT p90 ≤ 200.0 ms: about %s req/s against ≥ %s req/s for "
+  t.eq(m.verdict_line, ("chunked sustains more load within TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 %% by default: about %s "
+    .. "req/s against ≥ %s req/s for "
     .. "vllm (chunked %s to %s vs vllm). Untested (one run per load), but the measured loads order them."):format(
     H.num(capb, 3), H.num(sa[4]._drain, 3), H.pct((sb[4]._drain / sa[7]._drain - 1) * 100),
     H.pct((sb[5]._drain / sa[4]._drain - 1) * 100)))
@@ -282,20 +283,22 @@ t.test("treatments verdict: shown by repeats, or no treatment shown best; the re
   local m = tr.model(tr.load { { label = "slow", dirs = { slow } }, { label = "fast", dirs = { fast } } },
     { slo = SLO })
   t.eq(m.ranking[1].proven, true, m.ranking[1].vs_next_text)
-  t.ok(m.verdict_line:find("^fast sustains more load within TTFT p90 ≤ 200%.0 ms: [%d.]+ req/s against [%d.]+ req/s for "
+  t.ok(m.verdict_line:find("^fast sustains more load within TTFT p90 ≤ 200%.0 ms and Error rate ≤ 5 %% by default: "
+    .. "[%d.]+ req/s against [%d.]+ req/s for "
     .. "slow %(fast [^)]*vs slow%)%. Shown by repeats%.$"), m.verdict_line)
   -- the same ladder twice: no treatment shown best
   local twin = ladder(0.060)
   m = tr.model(tr.load { { label = "a", dirs = { fast } }, { label = "b", dirs = { twin } } }, { slo = SLO })
   t.ok(not m.ranking[1].proven and not m.ranking[1].order_certain, m.ranking[1].vs_next_text)
-  t.ok(m.verdict_line:find("^No treatment is shown to be best within TTFT p90 ≤ 200%.0 ms: "), m.verdict_line)
+  t.ok(m.verdict_line:find("^No treatment is shown to be best within TTFT p90 ≤ 200%.0 ms and Error rate ≤ 5 %% by default: "), m.verdict_line)
   -- two workloads: one line each, each its own ranking's (fast over slow in one, the twins
   -- not ordered in the other)
   m = tr.model(tr.load { { label = "slow", dirs = { slow }, workload = "one" },
     { label = "fast", dirs = { fast }, workload = "one" }, { label = "a", dirs = { fast }, workload = "two" },
     { label = "b", dirs = { twin }, workload = "two" } }, { slo = SLO })
-  t.ok(m.verdict_line:find("^Workload one: fast sustains more load within TTFT p90 ≤ 200%.0 ms: .-%. Shown by repeats%. "
-    .. "Workload two: No treatment is shown to be best within TTFT p90 ≤ 200%.0 ms: "), m.verdict_line)
+  t.ok(m.verdict_line:find("^Workload one: fast sustains more load within TTFT p90 ≤ 200%.0 ms and Error rate ≤ 5 %% "
+    .. "by default: .-%. Shown by repeats%. Workload two: No treatment is shown to be best within TTFT p90 ≤ 200%.0 ms "
+    .. "and Error rate ≤ 5 %% by default: "), m.verdict_line)
   -- in the report, first
   local out = t.tmpdir()
   local r = proc.run { ROOT .. "/llmdlua", "treatments.lua", "--run", "slow=" .. slow, "--run", "fast=" .. fast,
@@ -308,5 +311,6 @@ t.test("treatments verdict: shown by repeats, or no treatment shown best; the re
   t.ok(md:find("**Verdict:** " .. line .. "\n", 1, true), line)
   t.ok(md:find("\n## How these figures are defined\n\nThroughput: the throughput of a load point (req/s, ", 1, true))
   t.ok(md:find(" the throughput is the harness's own rate.\n\nMax sustained throughput: the highest throughput "
-    .. "before the load curve saturates (llmd.loadpoints).\nCapacity at SLO (TTFT p90 ≤ 200.0 ms): the highest", 1, true))
+    .. "before the load curve saturates (llmd.loadpoints).\nCapacity at SLO (TTFT p90 ≤ 200.0 ms and Error rate ≤ 5 % "
+    .. "by default): the highest", 1, true))
 end)

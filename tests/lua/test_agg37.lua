@@ -1,0 +1,214 @@
+-- Session 37 (agg37): files with no per-request latencies at all, only statistics (vLLM
+-- without `latencies`, inferencemax, benchmark reports), kept the old rule, completed /
+-- window, which the last answers' own latency lowers: long answers read "saturated already
+-- at the lowest load" (newuser36 finding 3). Their least latency is now bounded by the file's
+-- lowest e2e percentile P (or its min): hi = completed / (window - P) is at least the
+-- drain-reduced rate, lo = (completed - ceil(q / 100 x completed)) / (window - P) at most
+-- what the server answered at (llmd.loadpoints.drain_rates). Kept up needs lo, saturated
+-- needs hi short and a queue's evidence, which statistics never hold: else N/A with why.
+--
+-- The runs are made by tests/data/queue_sim.py (a FIFO server of K slots, each request
+-- 0.1 s + 99 tpot with 2 % lognormal noise, Poisson arrivals for 300 s), --aggregate-only
+-- as vLLM writes without --save-detailed. Two servers of one capacity, 16 req/s: 240 slots
+-- of 15 s answers and 480 slots of 30 s answers, one seed (the same arrivals).
+-- Expected values: /usr/bin/python3 on the generated files (BOUNDS below, my own code), and,
+-- from the same runs written with their per-request latencies, the true drain-reduced rate,
+-- completed / (window - least latency), and the rate answers came back after P.
+local t = require "testlib"
+local proc = require "llmd.proc"
+local json = require "llmd.json"
+local harness = require "llmd.harness"
+local lp = require "llmd.loadpoints"
+local rm = require "llmd.runmodel"
+
+local ROOT = proc.run({ "realpath", t.here() .. "/../.." }).stdout:gsub("%s+$", "")
+local PY = "/usr/bin/python3"
+local have_numpy = proc.run({ PY, "-c", "import numpy" }).ok
+
+-- per file of DIR (by rate): the bounds from the statistics, the harness's rate, and, where
+-- DETAILED (the same run with per-request latencies) is given, the true least latency's rate
+-- and how many successes lie below the lowest e2e percentile
+local BOUNDS = [[
+import json, glob, math, sys
+def files(d):
+    return {json.load(open(f))["request_rate"]: json.load(open(f)) for f in glob.glob(d + "/*.json")}
+agg = files(sys.argv[1])
+det = files(sys.argv[2]) if len(sys.argv) > 2 else {}
+out = []
+for rate in sorted(agg):
+    x = agg[rate]
+    n, w = x["completed"], x["duration"]
+    ps = [(float(k[1:-len("_e2el_ms")]), v / 1000) for k, v in x.items() if k.startswith("p") and k.endswith("_e2el_ms")]
+    if "median_e2el_ms" in x: ps.append((50.0, x["median_e2el_ms"] / 1000))
+    r = {"rate": rate, "n": n, "harness": n / w}
+    if ps:
+        q, p = min(ps)
+        below = math.ceil(q / 100 * n - 1e-9)
+        r.update(q=q, p=p, below=below, lo=(n - below) / (w - p), hi=n / (w - p))
+    if rate in det:
+        y = det[rate]
+        lats = [l for l in y["latencies"] if l > 0]
+        r["exact"] = n / (w - min(lats))
+        if ps:
+            r["true_below"] = sum(1 for l in lats if l < p)
+            # the answers that came back between the first request + P and the window's end
+            s0 = y["start_times"][0]
+            ends = [s - s0 + l for s, l in zip(y["start_times"], y["latencies"]) if l > 0]
+            r["answered_rps"] = sum(1 for e in ends if p <= e <= w + 1e-9) / (w - p)
+    out.append(r)
+print(json.dumps(out))
+]]
+
+local function bounds(dir, detailed)
+  local r = proc.run { PY, "-c", BOUNDS, dir, detailed }
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  return json.decode(r.stdout)
+end
+
+local made = {}
+-- one simulated run: label, slots, tpot, rates, detailed? -> its folder (made once)
+local function sim(label, slots, tpot, rates, detailed)
+  local key = table.concat({ label, slots, tpot, rates, tostring(detailed) }, "/")
+  if made[key] then return made[key] end
+  local dir = t.tmpdir() .. "/" .. label
+  local argv = { PY, ROOT .. "/tests/data/queue_sim.py", dir, "--rates", rates, "--slots", tostring(slots),
+    "--ttft0", "0.1", "--tpot", tostring(tpot), "--outtok", "100", "--noise", "0.02", "--seed", "2", "--dur", "300" }
+  if not detailed then argv[#argv + 1] = "--aggregate-only" end
+  local r = proc.run(argv)
+  t.eq(r.code, 0, r.stdout .. r.stderr)
+  made[key] = dir
+  return dir
+end
+
+-- 15 s answers (0.1 + 99 x 0.1505, 240 slots) and 30 s answers (0.1 + 99 x 0.3020, 480)
+local SHORT, LONG = { 240, 0.1505 }, { 480, 0.302 }
+
+-- each file of dir rewritten by fn(doc)
+local function edit(dir, fn)
+  for f in require("lfs").dir(dir) do
+    if f:match("%.json$") then
+      local path = dir .. "/" .. f
+      local d = json.read(path)
+      fn(d)
+      t.write(path, json.encode(d))
+    end
+  end
+end
+
+if not have_numpy then
+  t.test("statistics-only runs of queue_sim.py (skipped: no numpy for queue_sim.py)", function() end)
+  return
+end
+
+t.test("statistics only, one capacity, 15 s and 30 s answers: both kept up, not ordered", function()
+  local a = sim("short", SHORT[1], SHORT[2], "4,8,12")
+  local b = sim("long", LONG[1], LONG[2], "4,8,12")
+  local ba, bb = bounds(a, sim("short_d", SHORT[1], SHORT[2], "4,8,12", true)),
+    bounds(b, sim("long_d", LONG[1], LONG[2], "4,8,12", true))
+  for _, x in ipairs { ba, bb } do
+    for _, r in ipairs(x) do
+      -- hi is at least the drain-reduced rate with the true least latency; lo at most the
+      -- rate answers came back at from the first request + P to the window's end; the
+      -- successes below P within the count allowed
+      t.ok(r.exact <= r.hi, json.encode(r))
+      t.ok(r.lo <= r.answered_rps, json.encode(r))
+      t.ok(r.true_below <= r.below, json.encode(r))
+      -- and the lower bound kept up at every load
+      t.ok(r.lo >= 0.95 * r.rate, json.encode(r))
+    end
+  end
+  -- the old rule: the long answers' completed / window is below 95 % at 4 req/s already,
+  -- 3.771 / 4 (python), where main read "saturated at the lowest load"
+  t.ok(bb[1].harness < 0.95 * 4, json.encode(bb[1]))
+  local ws, r = t.compare { "--a", a, "--b", b, "--a-label", "short", "--b-label", "long" }
+  t.eq(r.code, 0, r.stderr)
+  local cmp = json.read(ws .. "/comparison.json")
+  local sa, sb = cmp.saturation.a, cmp.saturation.b
+  t.eq({ sa.none, sa.unknown, sa.basis, sb.none, sb.unknown, sb.basis }, { true, nil, "drain", true, nil, "drain" },
+    sb.reason)
+  -- max sustained: the lower bound at 12 req/s (python: 11.9069 and 11.8687)
+  t.near(sa.max_sustained_rps, ba[3].lo, 1e-9 * ba[3].lo)
+  t.near(sb.max_sustained_rps, bb[3].lo, 1e-9 * bb[3].lo)
+  t.ok(sb.reason:find("the least latency only by their e2e p0.1", 1, true), sb.reason)
+  local md = t.read(ws .. "/comparison_report.md")
+  local verdict = md:match("%*%*Verdict[^\n]*")
+  t.ok(not md:find("short sustains more load", 1, true) and not md:find("long sustains more load", 1, true), verdict)
+  t.ok(verdict:find("the measured loads cannot order them: short ≥ " .. ("%.2f"):format(ba[3].lo) .. " req/s, long ≥ "
+    .. ("%.2f"):format(bb[3].lo) .. " req/s", 1, true), verdict)
+end)
+
+t.test("statistics only, past the capacity: N/A, never a 'saturated' the files cannot show", function()
+  -- 20 req/s into 16 req/s: the upper bound falls short (python: 16.23 of 20), but
+  -- statistics hold no order of the latencies and no send times, no queue's evidence
+  local dir = sim("over", SHORT[1], SHORT[2], "4,8,12,20")
+  local b = bounds(dir)
+  t.ok(b[4].hi < 0.95 * 20, json.encode(b[4]))
+  local s = lp.saturation(lp.points(harness.extract(dir)))
+  t.eq({ s.none, s.unknown, s.spread, s.basis }, { true, true, true, "drain" }, s.reason)
+  t.ok(s.reason:find(("point 4 (stage 3): at 20 req/s offered the drain-reduced rate was at most %.4g req/s (%.1f %% "
+    .. "of the offered, below 95 %%;"):format(b[4].hi, b[4].hi / 20 * 100), 1, true), s.reason)
+  t.ok(s.reason:find(("the least latency at most the file's e2e p0.1, %.4g s), but files with latency statistics "
+    .. "only cannot tell a queue"):format(b[4].p), 1, true), s.reason)
+end)
+
+t.test("statistics only, least latency bounded by the median alone: N/A between the bounds", function()
+  -- p0.1..p25 of e2el removed: the median bounds the least latency, and up to half of the
+  -- successes may lie below it, so the lower bound is about half the rate (python)
+  local dir = t.tmpdir() .. "/median"
+  t.copy_tree(sim("short", SHORT[1], SHORT[2], "4,8,12"), dir)
+  edit(dir, function(d) for _, q in ipairs { "0.1", "1", "5", "10", "25" } do d["p" .. q .. "_e2el_ms"] = nil end end)
+  local b = bounds(dir)
+  t.eq({ b[1].q, b[1].below }, { 50, 600 })
+  local run = harness.extract(dir)
+  t.eq(run.stages[1].drain.least_kind, "percentile")
+  local pts = lp.points(run)
+  t.near(pts[1].achieved_rps, b[1].lo, 1e-9 * b[1].lo)
+  local s = lp.saturation(pts)
+  t.eq({ s.none, s.unknown, s.bound }, { true, true, true }, s.reason)
+  t.ok(s.reason:find(("point 1 (stage 0): at 4 req/s offered the drain-reduced rate (%s) was between %.4g and %.4g "
+    .. "req/s (%.1f to %.1f %% of the offered), as the files bound the least latency only by their e2e median (%.4g "
+    .. "s), below which up to 600 of 1200 successes may lie"):format(lp.DRAIN_SPAN, b[1].lo, b[1].hi, b[1].lo / 4 * 100,
+    b[1].hi / 4 * 100, b[1].p), 1, true), s.reason)
+end)
+
+t.test("statistics only, no e2el at all (vLLM's default --percentile-metrics): N/A, not 'saturated'", function()
+  -- nothing bounds the least latency but 0: completed / window, the harness's rate, is a
+  -- lower bound only (python: 3.771 of 4 req/s for 30 s answers), so its shortfall is no call
+  local dir = t.tmpdir() .. "/noe2el"
+  t.copy_tree(sim("long", LONG[1], LONG[2], "4,8,12"), dir)
+  edit(dir, function(d) for k in pairs(d) do if k:match("_e2el_ms$") then d[k] = nil end end end)
+  local b = bounds(dir)
+  t.eq(b[1].lo, nil)
+  local run = harness.extract(dir)
+  local pts = lp.points(run)
+  -- (the figure ranked stays the harness's)
+  t.eq({ run.stages[1].drain.least_kind, pts[1].rate_basis }, { "none", nil })
+  t.near(pts[1].achieved_rps, b[1].harness, 1e-9)
+  local s = lp.saturation(pts)
+  t.eq({ s.none, s.unknown, s.bound, s.point }, { true, true, true, nil }, s.reason)
+  t.ok(s.reason:find(("point 1 (stage 0): at 4 req/s offered only %.4g req/s were achieved, completed / window "
+    .. "(%.1f %% of the offered, below 95 %%), but the files have no end-to-end latency statistic"):format(
+    b[1].harness, b[1].harness / 4 * 100), 1, true), s.reason)
+end)
+
+t.test("drain_from_stats: the lowest percentile, and the successes that may lie below it", function()
+  -- 1000 successes, p0.1 and p1: ceil(0.1 / 100 x 1000) = 1 may lie below p0.1 (by hand;
+  -- 0.1 / 100 x 1000 is 1.0000000000000002 in doubles, not 2)
+  local r = rm.drain_from_stats(1000, 100, { { 1, 2.5, "p1" }, { 0.1, 2.0, "p0.1" } })
+  t.eq({ r.least_kind, r.least_latency_s, r.least_label, r.below }, { "percentile", 2.0, "p0.1", 1 })
+  -- lo = 999 / 98, hi = 1000 / 98 (by hand)
+  local lo, hi = lp.drain_rates(r)
+  t.near(lo, 999 / 98, 1e-12)
+  t.near(hi, 1000 / 98, 1e-12)
+  -- the file's min: exact, both bounds one rate
+  r = rm.drain_from_stats(1000, 100, { { 0.1, 2.0 } }, 1.5)
+  t.eq({ r.least_kind, r.least_latency_s }, { "min", 1.5 })
+  lo, hi = lp.drain_rates(r)
+  t.eq({ lo, hi }, { 1000 / 98.5, 1000 / 98.5 })
+  -- nothing: completed / window, no upper bound
+  r = rm.drain_from_stats(1000, 100, {})
+  t.eq({ r.least_kind, lp.drain_rates(r) }, { "none", 10 })
+  -- no window, no count: no record
+  t.eq(rm.drain_from_stats(1000, nil, {}), nil)
+  t.eq(rm.drain_from_stats(0, 100, {}), nil)
+end)
